@@ -1,0 +1,1 @@
+"""Umpire's adjudicator: replays play-by-email logs and checks them against the rules."""

@@ -1,0 +1,5 @@
+"""`python -m adjudicator` runs `adjudicate`."""
+
+from adjudicator.cli import main
+
+main()

@@ -1,0 +1,5 @@
+"""`python -m builder` runs `vmodbuild`."""
+
+from builder.cli import main
+
+main()

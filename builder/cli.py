@@ -1,0 +1,80 @@
+"""`vmodbuild`: check, show and (later) build the bundled games' data and modules."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from wargame.bundled import data_root, game_ids
+from wargame.describe import game_json, game_summary
+from wargame.errors import DataErrors, WargameError
+from wargame.game import load_game
+
+DATA_OPTION = click.option(
+    "--data", "data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
+    help="Folder holding maps/ and counters/ (default: the bundled games, or $UMPIRE_DATA).",
+)
+
+
+def _fail(error: WargameError) -> None:
+    """Report an error that stopped the command and exit 2 (could not run)."""
+    click.echo(f"Error: {error}", err=True)
+    sys.exit(2)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="umpire")
+def main() -> None:
+    """Build VASSAL modules for hex-and-counter wargames from their data."""
+
+
+@main.command()
+@click.argument("game", required=False)
+@DATA_OPTION
+def validate(game: str | None, data: Path | None) -> None:
+    """Load and cross-check a game's data (every game if none is named).
+
+    Exit 0 when the data are consistent, 1 when problems are found (all are listed),
+    2 when the data cannot be read at all.
+    """
+    try:
+        root = data_root(data)
+        games = [game] if game else game_ids(root)
+    except WargameError as e:
+        _fail(e)
+    problems = 0
+    for game_id in games:
+        try:
+            loaded = load_game(root, game_id)
+        except DataErrors as e:
+            for error in e.errors:
+                click.echo(str(error), err=True)
+            problems += len(e.errors)
+            click.echo(f"{game_id}: {len(e.errors)} problem(s)")
+            continue
+        except WargameError as e:
+            _fail(e)
+        click.echo(f"{game_id}: ok ({len(loaded.grid)} hexes, {len(loaded.units)} units, "
+                   f"{len(loaded.hexside_features)} hexsides with features)")
+    sys.exit(1 if problems else 0)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Canonical JSON of everything loaded (shape in README).")
+@DATA_OPTION
+def show(game: str, as_json: bool, data: Path | None) -> None:
+    """Describe a game's loaded data, for a person or (with --json) for other tools."""
+    try:
+        loaded = load_game(data_root(data), game)
+    except DataErrors as e:
+        for error in e.errors:
+            click.echo(str(error), err=True)
+        click.echo(f"Error: {game}'s data has {len(e.errors)} problem(s); run `vmodbuild validate {game}`",
+                   err=True)
+        sys.exit(2)
+    except WargameError as e:
+        _fail(e)
+    click.echo(game_json(loaded) if as_json else game_summary(loaded), nl=False)

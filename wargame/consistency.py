@@ -1,0 +1,260 @@
+"""Cross-checks between a game's data files; every problem is reported, not just the first."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from wargame.errors import DataError, GridError, Place, did_you_mean
+from wargame.hexes import Hex
+
+if TYPE_CHECKING:
+    from wargame.game import Game
+
+
+class _Report:
+    """Collects problems with their places."""
+
+    def __init__(self) -> None:
+        self.errors: list[DataError] = []
+
+    def add(self, message: str, file: Path, line: int | None = None, key: str | None = None) -> None:
+        self.errors.append(DataError(message, Place(file, line, None, key)))
+
+    def known(self, word: str, vocabulary: Iterable[str], what: str, file: Path,
+              line: int | None = None, key: str | None = None) -> bool:
+        vocab = list(vocabulary)
+        if word in vocab:
+            return True
+        self.add(f"unknown {what} {word!r}{did_you_mean(word, vocab)}", file, line, key)
+        return False
+
+    def hex_on_map(self, game: Game, label: str, file: Path, line: int | None = None,
+                   key: str | None = None) -> Hex | None:
+        try:
+            return game.grid.hex_of(label)
+        except GridError as e:
+            self.add(e.message, file, line, key)
+            return None
+
+
+def cross_check(game: Game) -> list[DataError]:
+    """Every inconsistency between the files of one game."""
+    report = _Report()
+    _check_map(game, report)
+    _check_areas(game, report)
+    _check_manifest(game, report)
+    _check_pieces(game, report)
+    _check_schedules(game, report)
+    return report.errors
+
+
+def _check_map(game: Game, report: _Report) -> None:
+    files = game.files
+    hex_terrain = {t.id for t in game.terrain.values() if t.kind == "hex"}
+    hexside_features = {t.id for t in game.terrain.values() if t.kind == "hexside"}
+    report.known(game.map.default_terrain, hex_terrain, "hex terrain", files["map"], key="default_terrain")
+    line_ids = {line.id for line in game.crt.line} if game.crt else set()
+    for t in game.terrain.values():
+        if t.crt_line is not None:
+            report.known(t.crt_line, line_ids, "CRT line", files["terrain"], key=f"terrain.{t.id}.crt_line")
+    duplicates = [t for t, n in Counter(t.id for t in game.terrain.values()).items() if n > 1]
+    for t_id in duplicates:
+        report.add(f"terrain {t_id!r} defined twice", files["terrain"])
+    seen_hexes: dict[str, int] = {}
+    for line, record in game.hexes:
+        report.hex_on_map(game, record.hex, files["hexes"], line, "hex")
+        if record.hex in seen_hexes:
+            report.add(f"hex {record.hex} already listed on line {seen_hexes[record.hex]}", files["hexes"], line, "hex")
+        seen_hexes.setdefault(record.hex, line)
+        for terrain in record.terrain:
+            report.known(terrain, hex_terrain, "hex terrain", files["hexes"], line, "terrain")
+    seen_sides: dict[tuple[object, str], int] = {}
+    for line, side_record in game.hexsides:
+        try:
+            side = game.grid.parse_hexside(side_record.hexside)
+        except GridError as e:
+            report.add(e.message, files["hexsides"], line, "hexside")
+            continue
+        key = (side, side_record.feature)
+        if key in seen_sides:
+            report.add(f"{side_record.feature} on hexside {side_record.hexside} already listed on line "
+                       f"{seen_sides[key]}", files["hexsides"], line, "hexside")
+        seen_sides.setdefault(key, line)
+        report.known(side_record.feature, hexside_features, "hexside feature", files["hexsides"], line, "feature")
+    for line, place in game.places:
+        report.hex_on_map(game, place.hex, files["places"], line, "hex")
+
+
+def _check_areas(game: Game, report: _Report) -> None:
+    file = game.files["areas"]
+    ids = Counter(a.id for a in game.areas.area)
+    for a_id, n in ids.items():
+        if n > 1:
+            report.add(f"area {a_id!r} defined {n} times", file, key="area")
+    sides = game.manifest.sides
+    for i, area in enumerate(game.areas.area):
+        key = f"area[{i}] {area.id}"
+        for label in area.hexes:
+            report.hex_on_map(game, label, file, key=key)
+        for member in area.members:
+            report.known(member, ids, "area", file, key=f"{key}.members")
+        if area.side is not None:
+            report.known(area.side, sides, "side", file, key=f"{key}.side")
+    # Members must not loop back on themselves, or area_hexes would never end.
+    members = {a.id: set(a.members) for a in game.areas.area}
+    for start in members:
+        stack, seen = list(members[start]), set()
+        while stack:
+            current = stack.pop()
+            if current == start:
+                report.add(f"area {start!r} contains itself through its members", file, key=f"area {start}")
+                break
+            if current not in seen:
+                seen.add(current)
+                stack.extend(members.get(current, ()))
+    for i, line_def in enumerate(game.areas.line):
+        key = f"line[{i}] {line_def.id}"
+        hexes = [report.hex_on_map(game, label, file, key=key) for label in line_def.hexes]
+        for (la, a), (lb, b) in zip(zip(line_def.hexes, hexes), zip(line_def.hexes[1:], hexes[1:])):
+            if a is not None and b is not None and not a.is_adjacent(b):
+                report.add(f"line {line_def.id}: {la} and {lb} are not adjacent", file, key=key)
+        for text in line_def.hexsides:
+            try:
+                game.grid.parse_hexside(text)
+            except GridError as e:
+                report.add(f"line {line_def.id}: {e.message}", file, key=key)
+
+
+def _check_manifest(game: Game, report: _Report) -> None:
+    m = game.manifest
+    file = game.files["game"]
+    if m.sides[0] == m.sides[1]:
+        report.add("the two sides must differ", file, key="sides")
+    for what, items in (("nationality", m.nationality), ("unit_type", m.unit_type), ("box", m.box),
+                        ("track", m.track), ("scenario", m.scenario), ("optional_rule", m.optional_rule)):
+        for item_id, n in Counter(item.id for item in items).items():
+            if n > 1:
+                report.add(f"{what} {item_id!r} defined {n} times", file, key=what)
+    for n in m.nationality:
+        report.known(n.side, m.sides, "side", file, key=f"nationality {n.id}.side")
+    for b in m.box:
+        if b.side is not None:
+            report.known(b.side, m.sides, "side", file, key=f"box {b.id}.side")
+    for t in m.track:
+        if t.side is not None:
+            report.known(t.side, m.sides, "side", file, key=f"track {t.id}.side")
+    for s in m.scenario:
+        report.known(s.first_player, m.sides, "side", file, key=f"scenario {s.id}.first_player")
+
+
+def _check_pieces(game: Game, report: _Report) -> None:
+    m = game.manifest
+    file = game.files["units"]
+    nationalities = {n.id: n for n in m.nationality}
+    types = {t.id for t in m.unit_type}
+    seen: dict[str, int] = {}
+    value_count = len(m.value_names)
+    for line, unit in game.units:
+        if unit.id in seen:
+            report.add(f"unit id {unit.id!r} already used on line {seen[unit.id]}", file, line, "id")
+        seen.setdefault(unit.id, line)
+        report.known(unit.side, m.sides, "side", file, line, "side")
+        if report.known(unit.nationality, nationalities, "nationality", file, line, "nationality"):
+            if nationalities[unit.nationality].side != unit.side:
+                report.add(f"nationality {unit.nationality!r} belongs to side "
+                           f"{nationalities[unit.nationality].side!r}, not {unit.side!r}", file, line, "side")
+        report.known(unit.type, types, "unit type", file, line, "type")
+        for step, values in (("full", unit.full), ("reduced", unit.reduced)):
+            if values is None:
+                continue
+            if len(values) != value_count or not all(isinstance(v, int) for v in values):
+                report.add(f"{step} values {'-'.join(map(str, values))!r}: expected {value_count} whole numbers "
+                           f"({'-'.join(m.value_names)})", file, line, step)
+        for name in unit.reconstructed:
+            vocabulary = ["full", "reduced", "steps", "mobility", "zoc", "size", "type", "nationality", "side",
+                          *(f"{step}.{v}" for step in ("full", "reduced") for v in m.value_names)]
+            report.known(name, vocabulary, "reconstructed field", file, line, "reconstructed")
+    marker_file = game.files["markers"]
+    marker_ids = Counter(mk.id for mk in game.markers.marker)
+    for mk in game.markers.marker:
+        if marker_ids[mk.id] > 1:
+            report.add(f"marker {mk.id!r} defined {marker_ids[mk.id]} times", marker_file, key=f"marker {mk.id}")
+        if mk.id in seen:
+            report.add(f"marker {mk.id!r} has the same id as a unit", marker_file, key=f"marker {mk.id}")
+        if mk.side is not None:
+            report.known(mk.side, m.sides, "side", marker_file, key=f"marker {mk.id}.side")
+
+
+def _location_ok(game: Game, report: _Report, location: str, file: Path, line: int, key: str) -> None:
+    """A location is a hex label, a box id or 'track@space'."""
+    boxes = {b.id for b in game.manifest.box}
+    tracks = {t.id: t for t in game.manifest.track}
+    if location in boxes:
+        return
+    if "@" in location:
+        track_id, _, space = location.partition("@")
+        if report.known(track_id, tracks, "track", file, line, key):
+            track = tracks[track_id]
+            if not space.lstrip("-").isdigit() or not track.first <= int(space) <= track.last:
+                report.add(f"{location!r}: space must be a number from {track.first} to {track.last}",
+                           file, line, key)
+        return
+    if game.grid.is_label(location):
+        return
+    try:
+        game.grid.parse_label(location)
+    except GridError:
+        report.add(f"{location!r} is neither a hex label, a box ({', '.join(sorted(boxes)) or 'none'}) "
+                   f"nor TRACK@SPACE{did_you_mean(location, [*boxes, *game.grid.labels])}", file, line, key)
+        return
+    report.hex_on_map(game, location, file, line, key)
+
+
+def _check_schedules(game: Game, report: _Report) -> None:
+    m = game.manifest
+    scenarios = {s.id: s for s in m.scenario}
+    units = game.units_by_id
+    markers = game.markers_by_id
+    file = game.files["setup"]
+    placed: dict[tuple[str, str], int] = {}
+    for line, p in game.setup:
+        report.known(p.scenario, scenarios, "scenario", file, line, "scenario")
+        if p.piece in units:
+            if p.count != 1:
+                report.add(f"unit {p.piece!r} is one piece: count must be 1", file, line, "count")
+            if (p.scenario, p.piece) in placed:
+                report.add(f"unit {p.piece!r} already placed on line {placed[(p.scenario, p.piece)]}",
+                           file, line, "piece")
+            placed.setdefault((p.scenario, p.piece), line)
+        elif p.piece in markers:
+            if p.count > markers[p.piece].count:
+                report.add(f"marker {p.piece!r}: {p.count} placed but the game has {markers[p.piece].count}",
+                           file, line, "count")
+        else:
+            report.add(f"unknown unit or marker {p.piece!r}{did_you_mean(p.piece, [*units, *markers])}",
+                       file, line, "piece")
+        _location_ok(game, report, p.location, file, line, "location")
+    file = game.files["reinforcements"]
+    arriving: dict[tuple[str, str], int] = {}
+    for line, a in game.reinforcements:
+        scenario = scenarios.get(a.scenario)
+        if report.known(a.scenario, scenarios, "scenario", file, line, "scenario") and scenario is not None:
+            if not scenario.first_turn <= a.turn <= scenario.last_turn:
+                report.add(f"turn {a.turn} is outside scenario {a.scenario!r} (turns {scenario.first_turn}-"
+                           f"{scenario.last_turn})", file, line, "turn")
+        report.known(a.unit, units, "unit", file, line, "unit")
+        if (a.scenario, a.unit) in placed:
+            report.add(f"unit {a.unit!r} is both set up (setup.csv line {placed[(a.scenario, a.unit)]}) "
+                       "and a reinforcement", file, line, "unit")
+        if (a.scenario, a.unit) in arriving:
+            report.add(f"unit {a.unit!r} already arrives on line {arriving[(a.scenario, a.unit)]}", file, line, "unit")
+        arriving.setdefault((a.scenario, a.unit), line)
+        if a.entry is not None and a.entry not in game.areas_by_id:
+            _location_ok(game, report, a.entry, file, line, "entry")
+    file = game.files["replacements"]
+    for line, r in game.replacements:
+        report.known(r.scenario, scenarios, "scenario", file, line, "scenario")
+        report.known(r.side, m.sides, "side", file, line, "side")

@@ -1,0 +1,268 @@
+"""A map's hex grid: printed labels <-> offset (column, row) <-> axial `Hex`.
+
+Conventions (one description per map, `GridSpec`):
+- flat-topped hexes stand in vertical columns; pointy-topped hexes lie in horizontal rows;
+- `shifted` names the label parity of the columns (flat) drawn half a hex lower, or of the
+  rows (pointy) drawn half a hex to the right;
+- column numbers grow left-to-right (`ascending`) or right-to-left; row numbers grow
+  top-to-bottom (`ascending`) or bottom-to-top;
+- a label is the column then the row number (or the reverse), zero-padded to fixed widths.
+Axial coordinates come from the visual position (i from the left, j from the top), so
+directions keep their screen meaning whichever way the numbers run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cached_property
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from wargame.errors import GridError, did_you_mean
+from wargame.hexes import Hex, Hexside
+
+Orientation = Literal["flat", "pointy"]
+
+# Direction names on the screen (north = top of the map image), indexed like hexes.DIRECTIONS.
+DIRECTION_NAMES: dict[str, tuple[str, ...]] = {
+    "flat": ("SE", "NE", "N", "NW", "SW", "S"),
+    "pointy": ("E", "NE", "NW", "W", "SW", "SE"),
+}
+
+
+class LabelFormat(BaseModel):
+    """How a hex's printed label is written."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    column_digits: int = Field(2, ge=1, le=6)
+    row_digits: int = Field(2, ge=1, le=6)
+    separator: str = Field("", pattern=r"^[^0-9]*$")
+    order: Literal["column-row", "row-column"] = "column-row"
+
+
+class GridSpec(BaseModel):
+    """The description of one map's hex grid, as printed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    orientation: Orientation
+    columns: int = Field(ge=1, le=999)
+    rows: int = Field(ge=1, le=999)
+    first_column: int = Field(1, ge=0)
+    first_row: int = Field(1, ge=0)
+    shifted: Literal["odd", "even"] = "even"
+    column_numbers: Literal["ascending", "descending"] = "ascending"
+    row_numbers: Literal["ascending", "descending"] = "ascending"
+    label: LabelFormat = LabelFormat()
+
+    @model_validator(mode="after")
+    def _labels_fit(self) -> GridSpec:
+        last_column = self.first_column + self.columns - 1
+        last_row = self.first_row + self.rows - 1
+        if not self.label.separator and (
+            len(str(last_column)) > self.label.column_digits
+            or len(str(last_row)) > self.label.row_digits
+        ):
+            raise ValueError(
+                f"labels need a separator or more digits: column {last_column} or row "
+                f"{last_row} is wider than {self.label.column_digits}/{self.label.row_digits} digits"
+            )
+        return self
+
+
+class Grid:
+    """Conversions between labels, offset numbers and hexes for every hex of one map."""
+
+    def __init__(self, spec: GridSpec) -> None:
+        self.spec = spec
+        flat = spec.orientation == "flat"
+        # p = 1 when the visual line 0 (column for flat, row for pointy) is the shifted one.
+        first_line_number = (
+            (spec.first_column if spec.column_numbers == "ascending" else spec.first_column + spec.columns - 1)
+            if flat
+            else (spec.first_row if spec.row_numbers == "ascending" else spec.first_row + spec.rows - 1)
+        )
+        shifted_parity = 1 if spec.shifted == "odd" else 0
+        self._first_line_shifted = first_line_number % 2 == shifted_parity
+        self._p = 1 if self._first_line_shifted else 0
+        self._flat = flat
+        self._by_label: dict[str, Hex] = {}
+        self._by_hex: dict[Hex, tuple[int, int]] = {}
+        for i in range(spec.columns):
+            for j in range(spec.rows):
+                h = self.hex_at_visual(i, j)
+                column, row = self._numbers_of_visual(i, j)
+                self._by_hex[h] = (column, row)
+                self._by_label[self.format_label(column, row)] = h
+        sep = re.escape(spec.label.separator)
+        if spec.label.separator:
+            pattern = rf"^(\d+){sep}(\d+)$"
+        elif spec.label.order == "column-row":
+            pattern = rf"^(\d{{{spec.label.column_digits}}})(\d{{{spec.label.row_digits}}})$"
+        else:
+            pattern = rf"^(\d{{{spec.label.row_digits}}})(\d{{{spec.label.column_digits}}})$"
+        self._label_re = re.compile(pattern)
+
+    # -- visual position <-> axial ------------------------------------------------------
+    def hex_at_visual(self, i: int, j: int) -> Hex:
+        """The hex at visual column i (from the left) and row j (from the top)."""
+        if self._flat:
+            return Hex(i, j - (i + self._p) // 2)
+        return Hex(i - (j + self._p) // 2, j)
+
+    def visual_of(self, h: Hex) -> tuple[int, int]:
+        """Visual (column from the left, row from the top) of a hex, on the map or not."""
+        if self._flat:
+            return h.q, h.r + (h.q + self._p) // 2
+        return h.q + (h.r + self._p) // 2, h.r
+
+    def is_shifted(self, h: Hex) -> bool:
+        """True if the hex's column (flat) or row (pointy) is drawn half a hex lower/right."""
+        i, j = self.visual_of(h)
+        return ((i if self._flat else j) + self._p) % 2 == 1
+
+    def _numbers_of_visual(self, i: int, j: int) -> tuple[int, int]:
+        s = self.spec
+        column = s.first_column + i if s.column_numbers == "ascending" else s.first_column + s.columns - 1 - i
+        row = s.first_row + j if s.row_numbers == "ascending" else s.first_row + s.rows - 1 - j
+        return column, row
+
+    def _visual_of_numbers(self, column: int, row: int) -> tuple[int, int]:
+        s = self.spec
+        i = column - s.first_column if s.column_numbers == "ascending" else s.first_column + s.columns - 1 - column
+        j = row - s.first_row if s.row_numbers == "ascending" else s.first_row + s.rows - 1 - row
+        return i, j
+
+    # -- offset numbers ----------------------------------------------------------------
+    def numbers_of(self, h: Hex) -> tuple[int, int]:
+        """Printed (column, row) numbers of a hex on the map."""
+        try:
+            return self._by_hex[h]
+        except KeyError:
+            raise GridError(f"hex {tuple(h)} is not on the map") from None
+
+    def hex_at(self, column: int, row: int) -> Hex:
+        """The hex with printed column and row numbers; GridError if off the map."""
+        h = self.hex_at_visual(*self._visual_of_numbers(column, row))
+        if h not in self._by_hex:
+            raise GridError(
+                f"column {column}, row {row} is off the map (columns {self.spec.first_column}-"
+                f"{self.spec.first_column + self.spec.columns - 1}, rows {self.spec.first_row}-"
+                f"{self.spec.first_row + self.spec.rows - 1})"
+            )
+        return h
+
+    # -- labels --------------------------------------------------------------------------
+    def format_label(self, column: int, row: int) -> str:
+        """Write printed numbers as a label (no check that the hex is on the map)."""
+        fmt = self.spec.label
+        c = f"{column:0{fmt.column_digits}d}"
+        r = f"{row:0{fmt.row_digits}d}"
+        return c + fmt.separator + r if fmt.order == "column-row" else r + fmt.separator + c
+
+    def label_of(self, h: Hex) -> str:
+        """The printed label of a hex on the map."""
+        return self.format_label(*self.numbers_of(h))
+
+    def parse_label(self, label: str) -> tuple[int, int]:
+        """Printed (column, row) numbers of a label, on the map or not; GridError if malformed."""
+        m = self._label_re.match(label.strip())
+        if not m:
+            example = self.format_label(self.spec.first_column, self.spec.first_row)
+            raise GridError(f"{label!r} is not a hex label of this map (expected e.g. {example!r})")
+        a, b = int(m.group(1)), int(m.group(2))
+        return (a, b) if self.spec.label.order == "column-row" else (b, a)
+
+    def hex_of(self, label: str) -> Hex:
+        """The hex a label names; GridError (with suggestions) if malformed or off the map."""
+        h = self._by_label.get(label)
+        if h is not None:
+            return h
+        column, row = self.parse_label(label)
+        try:
+            return self.hex_at(column, row)
+        except GridError as e:
+            raise GridError(f"hex {label}: {e.message}{did_you_mean(label, self._by_label)}") from None
+
+    def is_label(self, label: str) -> bool:
+        """True if the label names a hex on this map."""
+        return label in self._by_label
+
+    # -- the whole map -----------------------------------------------------------------
+    def __contains__(self, h: object) -> bool:
+        return h in self._by_hex
+
+    def __len__(self) -> int:
+        return len(self._by_hex)
+
+    def __iter__(self) -> Iterator[Hex]:
+        return iter(self.hexes)
+
+    @cached_property
+    def hexes(self) -> tuple[Hex, ...]:
+        """Every hex of the map, sorted by label."""
+        return tuple(h for _, h in sorted(self._by_label.items()))
+
+    @cached_property
+    def labels(self) -> tuple[str, ...]:
+        """Every label of the map, sorted."""
+        return tuple(sorted(self._by_label))
+
+    def neighbours_on_map(self, h: Hex) -> list[Hex]:
+        """Adjacent hexes that are on the map."""
+        return [n for n in h.neighbours() if n in self._by_hex]
+
+    @cached_property
+    def hexsides(self) -> tuple[Hexside, ...]:
+        """Every hexside between two hexes of the map."""
+        sides = {Hexside.between(h, n) for h in self._by_hex for n in h.neighbours() if n in self._by_hex}
+        return tuple(sorted(sides))
+
+    def is_edge(self, h: Hex) -> bool:
+        """True if a hex of the map has a side on the map's edge."""
+        return any(n not in self._by_hex for n in h.neighbours())
+
+    # -- directions and hexsides --------------------------------------------------------
+    @property
+    def direction_names(self) -> tuple[str, ...]:
+        """Screen names of directions 0-5 for this orientation."""
+        return DIRECTION_NAMES[self.spec.orientation]
+
+    def direction_of(self, name: str) -> int:
+        """Direction index of a screen direction name such as 'NE'."""
+        names = self.direction_names
+        if name.upper() not in names:
+            raise GridError(f"{name!r} is not a direction of a {self.spec.orientation}-topped grid"
+                            f" (one of {', '.join(names)}){did_you_mean(name.upper(), names)}")
+        return names.index(name.upper())
+
+    def parse_hexside(self, text: str) -> Hexside:
+        """A hexside written '2318-2319' (two adjacent hexes) or '2318/N' (hex and direction).
+
+        The first hex must be on the map; the other may lie beyond its edge.
+        """
+        text = text.strip()
+        if "/" in text:
+            label, _, direction = text.partition("/")
+            h = self.hex_of(label.strip())
+            return h.side(self.direction_of(direction.strip()))
+        if "-" in text:
+            first, _, second = text.partition("-")
+            a = self.hex_of(first.strip())
+            b = self.hex_of(second.strip())
+            if not a.is_adjacent(b):
+                raise GridError(f"hexside {text!r}: hexes {first.strip()} and {second.strip()} are not adjacent")
+            return Hexside.between(a, b)
+        raise GridError(f"{text!r} is not a hexside (expected 'HEX-HEX' or 'HEX/DIRECTION')")
+
+    def hexside_label(self, side: Hexside) -> str:
+        """The canonical text of a hexside: 'A-B' for two map hexes, 'A/DIR' at the edge."""
+        a, b = side
+        if a in self._by_hex and b in self._by_hex:
+            la, lb = self.label_of(a), self.label_of(b)
+            return f"{la}-{lb}" if la < lb else f"{lb}-{la}"
+        inner, outer = (a, b) if a in self._by_hex else (b, a)
+        return f"{self.label_of(inner)}/{self.direction_names[inner.direction_to(outer)]}"

@@ -1,0 +1,230 @@
+"""Hex <-> pixel through one `Layout`, and the VASSAL grid attributes derived from it.
+
+The builder draws with this layout, the module's `HexGrid` + `HexGridNumbering` are derived
+from it (never typed by hand), and the log reader maps VASSAL's pixels back with it, so the
+three cannot disagree about which hex a point is in (house style 2).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from shapely.geometry import LineString, Polygon
+
+from wargame.errors import GridError
+from wargame.grid import Grid, Orientation
+from wargame.hexes import Hex, Hexside, cube_round
+
+SQRT3 = math.sqrt(3.0)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Regular hexes of circumradius `size_px` with Hex(0, 0)'s centre at `origin` (y down)."""
+
+    orientation: Orientation
+    size_px: float
+    origin: tuple[float, float]
+
+    # -- spacing ----------------------------------------------------------------------
+    @property
+    def line_spacing_px(self) -> float:
+        """Distance between two neighbouring columns (flat) or rows (pointy): 3/2 size."""
+        return 1.5 * self.size_px
+
+    @property
+    def across_flats_px(self) -> float:
+        """Hex height (flat) or width (pointy) from side to side: sqrt(3) size."""
+        return SQRT3 * self.size_px
+
+    # -- hex -> pixel -------------------------------------------------------------------
+    def centre(self, h: Hex) -> tuple[float, float]:
+        """Pixel centre of a hex."""
+        s = self.size_px
+        ox, oy = self.origin
+        if self.orientation == "flat":
+            return ox + 1.5 * s * h.q, oy + SQRT3 * s * (h.r + h.q / 2)
+        return ox + SQRT3 * s * (h.q + h.r / 2), oy + 1.5 * s * h.r
+
+    def corners(self, h: Hex) -> list[tuple[float, float]]:
+        """The six corner points of a hex, clockwise on screen from the first angle."""
+        cx, cy = self.centre(h)
+        start = 0.0 if self.orientation == "flat" else 30.0
+        pts = []
+        for k in range(6):
+            a = math.radians(start + 60.0 * k)
+            pts.append((cx + self.size_px * math.cos(a), cy + self.size_px * math.sin(a)))
+        return pts
+
+    def polygon(self, h: Hex) -> Polygon:
+        """The hex as a shapely polygon."""
+        return Polygon(self.corners(h))
+
+    def hexside_segment(self, side: Hexside) -> LineString:
+        """The hexside as a shapely segment between its two corners."""
+        (ax, ay), (bx, by) = self.centre(side.a), self.centre(side.b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy)
+        # The side is perpendicular to the line of centres and as long as the circumradius.
+        px, py = -dy / length * self.size_px / 2, dx / length * self.size_px / 2
+        return LineString([(mx - px, my - py), (mx + px, my + py)])
+
+    # -- pixel -> hex -------------------------------------------------------------------
+    def fractional(self, x: float, y: float) -> tuple[float, float]:
+        """Fractional axial coordinates of a pixel."""
+        s = self.size_px
+        px, py = x - self.origin[0], y - self.origin[1]
+        if self.orientation == "flat":
+            q = (2.0 / 3.0 * px) / s
+            r = (-1.0 / 3.0 * px + SQRT3 / 3.0 * py) / s
+        else:
+            q = (SQRT3 / 3.0 * px - 1.0 / 3.0 * py) / s
+            r = (2.0 / 3.0 * py) / s
+        return q, r
+
+    def pixel_to_hex(self, x: float, y: float) -> Hex:
+        """The hex containing a pixel.
+
+        A point on a hexside or corner (within 1e-9 of the size) belongs to the hex whose
+        centre lies furthest down the screen, then furthest right: the same side VASSAL's
+        java.awt.geom.Area counts as inside.
+        """
+        h = cube_round(*self.fractional(x, y))
+        cx, cy = self.centre(h)
+        inner = self.across_flats_px / 2
+        if math.hypot(x - cx, y - cy) < inner * (1 - 1e-9):
+            return h
+        best = h
+        best_d = math.hypot(x - cx, y - cy)
+        best_key = (cy, cx)
+        tolerance = 1e-9 * self.size_px
+        for n in h.neighbours():
+            nx, ny = self.centre(n)
+            d = math.hypot(x - nx, y - ny)
+            if d < best_d - tolerance or (abs(d - best_d) <= tolerance and (ny, nx) > best_key):
+                best, best_d, best_key = n, min(d, best_d), (ny, nx)
+        return best
+
+    # -- construction for a map ------------------------------------------------------
+    @staticmethod
+    def for_grid(grid: Grid, size_px: float, margin_px: float = 0.0) -> Layout:
+        """A layout that puts the map `margin_px` inside its image, with VASSAL's reference
+        hex (see `vassal_grid`) centred on a whole pixel so the module's grid is exact."""
+        flat = grid.spec.orientation == "flat"
+        line = 1.5 * size_px
+        across = SQRT3 * size_px
+        # Frame coordinates: u runs along the lines of hexes' spacing axis (x for flat, y for
+        # pointy), v across them. Visual line 0's centre u must clear the margin by one size;
+        # the reference hex sits one line before it when line 0 is shifted.
+        k = 1 if grid._first_line_shifted else 0
+        u_ref = math.ceil(margin_px + size_px - k * line)
+        v_ref = math.ceil(margin_px + across / 2)
+        u0 = u_ref + k * line
+        v0 = v_ref + (across / 2 if grid._first_line_shifted else 0.0)
+        origin = (u0, v0) if flat else (v0, u0)
+        return Layout(grid.spec.orientation, size_px, origin)
+
+    def board_size(self, grid: Grid, margin_px: float = 0.0) -> tuple[int, int]:
+        """Whole-pixel image size that holds every hex of the map plus the margin."""
+        max_x = max_y = 0.0
+        for h in grid.hexes:
+            for x, y in self.corners(h):
+                max_x = max(max_x, x)
+                max_y = max(max_y, y)
+        return math.ceil(max_x + margin_px), math.ceil(max_y + margin_px)
+
+
+@dataclass(frozen=True)
+class VassalGrid:
+    """Attributes of VASSAL's `HexGrid` and `HexGridNumbering` elements, as XML strings."""
+
+    hex_grid: dict[str, str]
+    numbering: dict[str, str]
+
+
+def _whole(value: float, what: str) -> int:
+    rounded = round(value)
+    if abs(value - rounded) > 1e-6:
+        raise GridError(f"VASSAL needs {what} on a whole pixel, the layout puts it at {value:.6f};"
+                        " build the layout with Layout.for_grid")
+    return int(rounded)
+
+
+def vassal_grid(layout: Layout, grid: Grid, board_size: tuple[int, int]) -> VassalGrid:
+    """Derive VASSAL 3.7's HexGrid and HexGridNumbering attributes from our layout and grid.
+
+    VASSAL works in a frame rotated for sideways (pointy) grids, where its odd raw columns
+    are drawn half a hex lower; its raw column 0 is our first unshifted line (visual line 0,
+    or the line before it when line 0 is shifted). Stagger is off because every printed
+    column (row) starts at the same number. Descending numbers count from the board size,
+    as VASSAL does (`getMaxColumns`/`getMaxRows`).
+    """
+    spec = grid.spec
+    if layout.orientation != spec.orientation:
+        raise GridError(f"layout is {layout.orientation}-topped but the grid is {spec.orientation}-topped")
+    sideways = spec.orientation == "pointy"
+    dx = layout.line_spacing_px
+    dy = layout.across_flats_px
+    k = 1 if grid._first_line_shifted else 0
+    # Centre of the reference hex: visual line -k, position 0 along the line, unshifted.
+    if sideways:
+        ref = grid.hex_at_visual(0, -k)
+        real_x, real_y = layout.centre(ref)
+        x0 = _whole(real_y, "the reference hex's y")
+        y0 = _whole(real_x, "the reference hex's x")
+    else:
+        ref = grid.hex_at_visual(-k, 0)
+        real_x, real_y = layout.centre(ref)
+        x0 = _whole(real_x, "the reference hex's x")
+        y0 = _whole(real_y, "the reference hex's y")
+    width, height = board_size
+    max_rows = math.floor(height / dx + 0.5)
+    max_columns = math.floor(width / dy + 0.5)
+    columns_descend = spec.column_numbers == "descending"
+    rows_descend = spec.row_numbers == "descending"
+    if not sideways:
+        # VASSAL "column" = our column (H part), "row" = our row (V part).
+        h_off = (spec.first_column + spec.columns - 1 - max_columns + k) if columns_descend else spec.first_column - k
+        v_off = (spec.first_row + spec.rows - 1 - max_rows) if rows_descend else spec.first_row
+        h_descend, v_descend = columns_descend, rows_descend
+        h_leading, v_leading = spec.label.column_digits - 1, spec.label.row_digits - 1
+        first = "H" if spec.label.order == "column-row" else "V"
+    else:
+        # Sideways, VASSAL's "column" counts our rows (flipped by vDescend) and its "row"
+        # counts our columns (flipped by hDescend); see HexGridNumbering.getColumn/getRow.
+        h_off = (spec.first_row + spec.rows - 1 - max_rows + k) if rows_descend else spec.first_row - k
+        v_off = (spec.first_column + spec.columns - 1 - max_columns) if columns_descend else spec.first_column
+        h_descend, v_descend = columns_descend, rows_descend
+        h_leading, v_leading = spec.label.row_digits - 1, spec.label.column_digits - 1
+        first = "V" if spec.label.order == "column-row" else "H"
+    hex_grid = {
+        "color": "0,0,0",
+        "cornersLegal": "false",
+        "dotsVisible": "false",
+        "dx": repr(dx),
+        "dy": repr(dy),
+        "edgesLegal": "false",
+        "sideways": "true" if sideways else "false",
+        "snapTo": "true",
+        "visible": "false",
+        "x0": str(x0),
+        "y0": str(y0),
+    }
+    numbering = {
+        "first": first,
+        "hDescend": "true" if h_descend else "false",
+        "hLeading": str(h_leading),
+        "hOff": str(h_off),
+        "hType": "N",
+        "locationFormat": "$gridLocation$",
+        "sep": spec.label.separator,
+        "stagger": "false",
+        "vDescend": "true" if v_descend else "false",
+        "vLeading": str(v_leading),
+        "vOff": str(v_off),
+        "vType": "N",
+        "visible": "false",
+    }
+    return VassalGrid(hex_grid, numbering)

@@ -1,0 +1,427 @@
+"""Pydantic models of a game's data: map, terrain, units, markers, set-up, schedules, tables.
+
+Every model is frozen and refuses unknown keys, so a misspelt key in a data file fails
+loudly (house style 8). Every game value carries its source: a rule section such as "8.2",
+or "reconstructed" (optionally "reconstructed:topic"), explained in PROVENANCE.md.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from wargame.grid import GridSpec
+
+SCHEMA_VERSION = 1
+
+Source = Annotated[
+    str,
+    StringConstraints(pattern=r"^(?:\d+(?:\.\d+)*|reconstructed(?::[a-z][a-z0-9-]*)?)$"),
+]
+"""A rule section ("8.2", "11.1.4") or "reconstructed" / "reconstructed:<topic>"."""
+
+Ident = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$", max_length=64)]
+"""An identifier used in data files and logs: no spaces, no commas."""
+
+Colour = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+class Model(BaseModel):
+    """Base of every data model: frozen, unknown keys refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def is_reconstructed(source: str) -> bool:
+    """True for a value that the rulebook does not give."""
+    return source.startswith("reconstructed")
+
+
+# -- map ---------------------------------------------------------------------------------
+class LayoutSpec(Model):
+    """Pixel size of the printed map: hex circumradius and margin around the grid."""
+
+    hex_size_px: float = Field(gt=4, le=400)
+    margin_px: float = Field(0, ge=0, le=2000)
+
+
+class MapManifest(Model):
+    """`maps/<game>/map.toml`: the map's grid, pixel layout and default terrain."""
+
+    schema_version: Literal[1]
+    name: str
+    grid: GridSpec
+    layout: LayoutSpec
+    default_terrain: Ident
+    miles_per_hex: float | None = None
+    north: Literal["up", "down", "left", "right"] = "up"
+    source: Source
+    note: str = ""
+
+
+class TerrainType(Model):
+    """One line of the terrain effects chart: a hex terrain or a hexside feature."""
+
+    id: Ident
+    name: str
+    kind: Literal["hex", "hexside"]
+    mp_cost: float | None = Field(None, ge=0)
+    mp_add: float | None = Field(None, ge=0)
+    prohibited: bool = False
+    combat_die_modifier: int | None = None
+    crt_line: Ident | None = None
+    blocks_zoc: bool = False
+    colour: Colour | None = None
+    source: Source
+    note: str = ""
+
+
+class TerrainChart(Model):
+    """`maps/<game>/terrain.toml`: every hex terrain and hexside feature with its effects."""
+
+    schema_version: Literal[1]
+    terrain: list[TerrainType]
+
+
+class HexRecord(Model):
+    """A row of `hexes.csv`: the terrain types in one hex."""
+
+    hex: str
+    terrain: tuple[Ident, ...] = Field(min_length=1)
+    source: Source
+    note: str = ""
+
+
+class HexsideRecord(Model):
+    """A row of `hexsides.csv`: one feature on one hexside."""
+
+    hexside: str
+    feature: Ident
+    source: Source
+    note: str = ""
+
+
+class PlaceRecord(Model):
+    """A row of `places.csv`: a named place in a hex."""
+
+    name: str
+    hex: str
+    kind: Literal["city", "town", "village", "port", "landmark", "beach", "region"]
+    source: Source
+    note: str = ""
+
+
+class Area(Model):
+    """A named set of hexes: landing hexes, a port, a port area, a country, an entry area..."""
+
+    id: Ident
+    name: str
+    kind: Literal[
+        "landing", "beach", "port", "port_area", "country", "region", "entry", "edge",
+        "setup", "victory", "city", "boundary",
+    ]
+    hexes: tuple[str, ...] = ()
+    members: tuple[Ident, ...] = ()
+    value: int | None = None
+    side: str | None = None
+    source: Source
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> Area:
+        if not self.hexes and not self.members:
+            raise ValueError("an area needs hexes or members")
+        return self
+
+
+class Line(Model):
+    """A named line on the map, given as contiguous hexes or as hexsides."""
+
+    id: Ident
+    name: str
+    kind: Literal["victory", "boundary", "river", "front", "other"]
+    hexes: tuple[str, ...] = ()
+    hexsides: tuple[str, ...] = ()
+    source: Source
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Line:
+        if bool(self.hexes) == bool(self.hexsides):
+            raise ValueError("a line is given either by hexes or by hexsides, not both or neither")
+        return self
+
+
+class AreasFile(Model):
+    """`maps/<game>/areas.toml`: areas and lines."""
+
+    schema_version: Literal[1]
+    area: list[Area] = []
+    line: list[Line] = []
+
+
+# -- game manifest -----------------------------------------------------------------------
+class Nationality(Model):
+    """An army and its counter colours (e.g. Onslaught 2.3)."""
+
+    id: Ident
+    name: str
+    side: str
+    text_colour: Colour
+    background_colour: Colour
+    source: Source
+    note: str = ""
+
+
+class UnitType(Model):
+    """A type of unit: its NATO symbol and whether it is leg or mobile by default."""
+
+    id: Ident
+    name: str
+    symbol: Literal[
+        "infantry", "armor", "paratroop", "volksgrenadier", "mechanized", "antitank",
+        "antiaircraft", "ranger", "glider", "parachute_infantry",
+    ]
+    source: Source
+    note: str = ""
+
+
+class Box(Model):
+    """An off-map holding box or draw cup (Eliminated Units, Paratroop box, draw cups...)."""
+
+    id: Ident
+    name: str
+    kind: Literal["eliminated", "holding", "delayed", "draw_cup", "available"]
+    side: str | None = None
+    source: Source
+    note: str = ""
+
+
+class Track(Model):
+    """A numbered track printed on the map: turns, supply points."""
+
+    id: Ident
+    name: str
+    kind: Literal["turn", "supply", "points", "other"]
+    first: int
+    last: int
+    side: str | None = None
+    source: Source
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Track:
+        if self.first > self.last:
+            raise ValueError(f"track runs from {self.first} to {self.last}: first must not exceed last")
+        return self
+
+
+class SequenceItem(Model):
+    """A step or phase of the turn sequence; `player` says whose it is when not both's."""
+
+    id: Ident
+    name: str
+    player: Literal["both", "first", "second", "each"] = "both"
+    items: list[SequenceItem] = []
+    source: Source
+
+
+class OptionalRule(Model):
+    """An optional rule a log header may enable."""
+
+    id: Ident
+    name: str
+    section: Source
+
+
+class Scenario(Model):
+    """A scenario: its turns, first player and the optional rules it allows."""
+
+    id: Ident
+    name: str
+    first_turn: int = Field(ge=0)
+    last_turn: int = Field(ge=0)
+    first_player: str
+    source: Source
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Scenario:
+        if self.first_turn > self.last_turn:
+            raise ValueError("first_turn must not exceed last_turn")
+        return self
+
+
+class GameManifest(Model):
+    """`counters/<game>/game.toml`: what the game is and the vocabulary of its data."""
+
+    schema_version: Literal[1]
+    id: Ident
+    title: str
+    rule_system: Ident
+    map: Ident
+    sides: tuple[str, str]
+    value_names: tuple[Ident, ...] = Field(min_length=1)
+    nationality: list[Nationality]
+    unit_type: list[UnitType]
+    box: list[Box] = []
+    track: list[Track] = []
+    sequence: list[SequenceItem] = []
+    scenario: list[Scenario] = Field(min_length=1)
+    optional_rule: list[OptionalRule] = []
+    source: Source
+    note: str = ""
+
+
+# -- units and markers -------------------------------------------------------------------
+class Unit(Model):
+    """A row of `units.csv`: one unit in play, with its values per step."""
+
+    id: Ident
+    name: str
+    side: str
+    nationality: Ident
+    type: Ident
+    mobility: Literal["leg", "mobile"]
+    size: Literal["division", "brigade", "regiment", "battalion", "combat_command", "group"]
+    steps: int = Field(ge=1, le=2)
+    full: tuple[int, ...]
+    reduced: tuple[int, ...] | None = None
+    zoc: bool = True
+    source: Source
+    reconstructed: tuple[str, ...] = ()
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _steps_match(self) -> Unit:
+        if self.steps == 2 and self.reduced is None:
+            raise ValueError("a two-step unit needs reduced values")
+        if self.steps == 1 and self.reduced is not None:
+            raise ValueError("a one-step unit has no reduced values")
+        return self
+
+
+class Marker(Model):
+    """A kind of marker counter and how many of it the game has."""
+
+    id: Ident
+    name: str
+    kind: Literal[
+        "turn", "supply", "supply_income", "supply_bonus", "support_fire", "naval_gunfire",
+        "mines", "beachhead", "control", "other",
+    ]
+    side: str | None = None
+    count: int = Field(1, ge=1)
+    value: int | None = None
+    text: str = ""
+    icon: Literal["none", "aircraft", "turret", "mines", "ship"] = "none"
+    range_hexes: int | None = Field(None, ge=0)
+    source: Source
+    note: str = ""
+
+
+class MarkersFile(Model):
+    """`counters/<game>/markers.toml`."""
+
+    schema_version: Literal[1]
+    marker: list[Marker] = []
+
+
+class Placement(Model):
+    """A row of `setup.csv`: a unit or marker at its starting location in a scenario."""
+
+    scenario: Ident
+    piece: Ident
+    location: str
+    count: int = Field(1, ge=1)
+    source: Source
+    note: str = ""
+
+
+class Arrival(Model):
+    """A row of `reinforcements.csv`: a unit arriving on a turn, where it enters."""
+
+    scenario: Ident
+    turn: int = Field(ge=0)
+    unit: Ident
+    entry: str | None = None
+    source: Source
+    note: str = ""
+
+
+class ReplacementRecord(Model):
+    """A row of `replacements.csv`: replacement points or units a side gets on a turn."""
+
+    scenario: Ident
+    turn: int = Field(ge=0)
+    side: str
+    kind: Ident
+    amount: int = Field(ge=0)
+    source: Source
+    note: str = ""
+
+
+# -- tables -------------------------------------------------------------------------------
+class CrtLine(Model):
+    """A terrain line of a differential CRT: the differentials that fall in each column."""
+
+    id: Ident
+    name: str
+    cells: tuple[str, ...]
+    source: Source
+    note: str = ""
+
+
+class CombatTable(Model):
+    """`counters/<game>/crt.toml`: the combat results table."""
+
+    schema_version: Literal[1]
+    kind: Literal["odds", "differential"]
+    columns: tuple[str, ...] = Field(min_length=1)
+    die_rolls: tuple[int, ...] = Field(min_length=1)
+    results: tuple[tuple[str, ...], ...]
+    result_codes: dict[str, str]
+    line: list[CrtLine] = []
+    source: Source
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _shape(self) -> CombatTable:
+        if len(self.results) != len(self.die_rolls):
+            raise ValueError(f"{len(self.results)} result rows for {len(self.die_rolls)} die rolls")
+        for die, row in zip(self.die_rolls, self.results):
+            if len(row) != len(self.columns):
+                raise ValueError(f"die {die}: {len(row)} results for {len(self.columns)} columns")
+            for cell in row:
+                if cell not in self.result_codes:
+                    raise ValueError(f"die {die}: result {cell!r} is not in result_codes")
+        for crt_line in self.line:
+            if len(crt_line.cells) != len(self.columns):
+                raise ValueError(f"line {crt_line.id}: {len(crt_line.cells)} cells for {len(self.columns)} columns")
+        return self
+
+
+class Chart(Model):
+    """A printed chart kept as rows of cells (victory levels, replacement costs...)."""
+
+    id: Ident
+    name: str
+    columns: tuple[str, ...] = Field(min_length=1)
+    rows: tuple[tuple[str, ...], ...]
+    source: Source
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _shape(self) -> Chart:
+        for i, row in enumerate(self.rows, 1):
+            if len(row) != len(self.columns):
+                raise ValueError(f"row {i} has {len(row)} cells for {len(self.columns)} columns")
+        return self
+
+
+class ChartsFile(Model):
+    """`counters/<game>/charts.toml`."""
+
+    schema_version: Literal[1]
+    chart: list[Chart] = []
