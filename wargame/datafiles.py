@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
+from wargame.models import PATTERN_MEANINGS
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -86,6 +87,9 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
             msg = f"unknown key {loc[-1]!r}"
+        elif err["type"] == "string_pattern_mismatch":
+            pattern = (err.get("ctx") or {}).get("pattern", "")
+            msg = f"{err['input']!r} is not {PATTERN_MEANINGS.get(pattern, 'of the expected form ' + pattern)}"
         elif err["type"] == "missing":
             msg = f"missing key {loc[-1]!r}" if loc else "missing value"
         where_line = line if line is not None else (toml_line(text, loc) if text else None)

@@ -15,16 +15,23 @@ from wargame.grid import GridSpec
 
 SCHEMA_VERSION = 1
 
-Source = Annotated[
-    str,
-    StringConstraints(pattern=r"^(?:\d+(?:\.\d+)*|reconstructed(?::[a-z][a-z0-9-]*)?)$"),
-]
+SOURCE_PATTERN = r"^(?:\d+(?:\.\d+)*|reconstructed(?::[a-z][a-z0-9-]*)?)$"
+IDENT_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$"
+COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
+PATTERN_MEANINGS = {
+    SOURCE_PATTERN: "a source: a rule section such as '8.2' or 'reconstructed'",
+    IDENT_PATTERN: "an identifier (letters, digits and _ . + / -, no spaces)",
+    COLOUR_PATTERN: "a colour written #rrggbb",
+}
+"""What each constrained string must look like, for error messages."""
+
+Source = Annotated[str, StringConstraints(pattern=SOURCE_PATTERN)]
 """A rule section ("8.2", "11.1.4") or "reconstructed" / "reconstructed:<topic>"."""
 
-Ident = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$", max_length=64)]
+Ident = Annotated[str, StringConstraints(pattern=IDENT_PATTERN, max_length=64)]
 """An identifier used in data files and logs: no spaces, no commas."""
 
-Colour = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
+Colour = Annotated[str, StringConstraints(pattern=COLOUR_PATTERN)]
 
 
 class Model(BaseModel):

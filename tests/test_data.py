@@ -1,0 +1,147 @@
+"""Loading the games' data, and every kind of problem a broken copy must report."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from wargame.bundled import data_root, game_dir, game_ids
+from wargame.errors import DataError, DataErrors
+from wargame.game import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def problems(root: Path, game: str) -> list[str]:
+    """Every problem load_game reports for a game, as text."""
+    with pytest.raises(DataErrors) as caught:
+        load_game(root, game)
+    return [str(e) for e in caught.value.errors]
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace one exact piece of a data file."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_bundled_games_load() -> None:
+    """Both bundled games load without a problem and their grids hold every label."""
+    root = data_root()
+    assert game_ids(root) == ["omaha", "onslaught"]
+    for game_id in game_ids(root):
+        game = load_game(root, game_id)
+        assert len(game.grid) == game.map.grid.columns * game.map.grid.rows
+
+
+def test_unknown_game_suggests() -> None:
+    """A misspelt game name gets a suggestion."""
+    with pytest.raises(DataError, match=r"did you mean 'omaha'"):
+        game_dir(data_root(), "omaah")
+
+
+def test_toml_syntax_error_names_line_and_column(data_copy: Path) -> None:
+    """A TOML syntax error gives file:line:col."""
+    path = data_copy / "maps" / "omaha" / "map.toml"
+    edit(path, 'columns = 26', 'columns = = 26')
+    found = problems(data_copy, "omaha")
+    assert len(found) == 1
+    assert re.search(r"map\.toml:\d+:\d+: TOML syntax", found[0])
+
+
+def test_unknown_key_is_refused_with_its_line(data_copy: Path) -> None:
+    """A misspelt key in a TOML table fails at its line and key path."""
+    path = data_copy / "counters" / "omaha" / "game.toml"
+    edit(path, 'symbol = "ranger"', 'symbol = "ranger"\nsymbl = "x"')
+    found = problems(data_copy, "omaha")
+    line = path.read_text(encoding="utf-8").splitlines().index('symbl = "x"') + 1
+    assert any(f"game.toml:{line} [unit_type[2].symbl]: unknown key 'symbl'" in f for f in found), found
+
+
+def test_bad_enum_value_is_placed(data_copy: Path) -> None:
+    """A value outside a finite vocabulary names the key and the allowed values."""
+    path = data_copy / "maps" / "onslaught" / "map.toml"
+    edit(path, 'orientation = "flat"', 'orientation = "flatt"')
+    found = problems(data_copy, "onslaught")
+    assert any("[grid.orientation]" in f and "'flat' or 'pointy'" in f for f in found), found
+
+
+def test_many_problems_reported_at_once(data_copy: Path) -> None:
+    """Several broken files give one message each, all in one run."""
+    maps = data_copy / "maps" / "omaha"
+    counters = data_copy / "counters" / "omaha"
+    # 1. a place off the map, 2. a hexside between hexes that do not touch, 3. an unknown feature,
+    # 4. a line with a gap, 5. a set-up piece that does not exist, 6. a box that does not exist,
+    # 7. a marker count above what the game has, 8. an area member that does not exist,
+    # 9. a hex listed twice, 10. an unknown terrain.
+    edit(maps / "places.csv", "Caumont,0421", "Caumont,0431")
+    (maps / "hexsides.csv").write_text(
+        "hexside,feature,source,note\n0101-0103,river,reconstructed,\n0101-0102,rivr,reconstructed,\n",
+        encoding="utf-8")
+    edit(maps / "areas.toml", '"0705", "0604"', '"0705", "0603"')
+    edit(counters / "setup.csv", "beach_to_bocage,de_sf_9,german_cup", "beach_to_bocage,de_sf_99,german_cup")
+    edit(counters / "setup.csv", "beach_to_bocage,de_sf_8,german_cup", "beach_to_bocage,de_sf_8,germn_cup")
+    edit(counters / "setup.csv", "de_sf_6,german_cup,3", "de_sf_6,german_cup,4")
+    edit(maps / "areas.toml", 'members = ["isigny"]', 'members = ["isigni"]')
+    (maps / "hexes.csv").write_text(
+        "hex,terrain,source,note\n0101,clear,5.4,\n0101,clear,5.4,\n0102,woods,reconstructed,\n",
+        encoding="utf-8")
+    found = "\n".join(problems(data_copy, "omaha"))
+    expected = [
+        r"places\.csv:\d+ \[hex\]: hex 0431: column 4, row 31 is off the map",
+        r"hexsides\.csv:2 \[hexside\]: hexside '0101-0103': hexes 0101 and 0103 are not adjacent",
+        r"hexsides\.csv:3 \[feature\]: unknown hexside feature 'rivr'",
+        r"areas\.toml \[line\[0\] scenario_boundary\]: line scenario_boundary: 0705 and 0603 are not adjacent",
+        r"setup\.csv:\d+ \[piece\]: unknown unit or marker 'de_sf_99' \(did you mean 'de_sf_9'",
+        r"setup\.csv:\d+ \[location\]: 'germn_cup' is neither a hex label.*did you mean 'german_cup'",
+        r"setup\.csv:\d+ \[count\]: marker 'de_sf_6': 4 placed but the game has 3",
+        r"areas\.toml \[area\[3\] german_marker_loss\.members\]: unknown area 'isigni' \(did you mean 'isigny'",
+        r"hexes\.csv:3 \[hex\]: hex 0101 already listed on line 2",
+        r"hexes\.csv:4 \[terrain\]: unknown hex terrain 'woods'",
+    ]
+    for pattern in expected:
+        assert re.search(pattern, found), f"{pattern!r} not in:\n{found}"
+
+
+def test_csv_header_and_cell_problems(data_copy: Path) -> None:
+    """CSV files: an unknown column gets a suggestion; a bad cell names line and column."""
+    counters = data_copy / "counters" / "onslaught"
+    (counters / "units.csv").write_text(
+        "id,name,side,nationality,type,mobility,size,steps,full,reduced,zoc,source\n"
+        "us-inf-1,US infantry,Allied,us,infantry,leg,division,2,4-5,2-5,yes,2.3\n"
+        "us-inf-1,US infantry,Allied,us,infantry,leg,division,2,4-5,2-5,yes,2.3\n"
+        "us-inf-2,US infantry,Allied,us,infantry,leg,division,3,4-5,2-5,yes,2.3\n"
+        "de-inf-1,German infantry,German,us,infantry,leg,division,2,4-4-4,2-4,yes,2.3\n"
+        "de-inf-2,German infantry,Germans,wehrmacht,infantri,leg,division,1,4-4,,yes,section 2\n",
+        encoding="utf-8")
+    found = "\n".join(problems(data_copy, "onslaught"))
+    expected = [
+        r"units\.csv:3 \[id\]: unit id 'us-inf-1' already used on line 2",
+        r"units\.csv:4:8 \[steps\]: Input should be less than or equal to 2",
+        r"units\.csv:5 \[side\]: nationality 'us' belongs to side 'Allied', not 'German'",
+        r"units\.csv:5 \[full\]: full values '4-4-4': expected 2 whole numbers \(combat-movement\)",
+        r"units\.csv:6:12 \[source\]: 'section 2' is not a source: a rule section such as '8\.2'",
+    ]
+    for pattern in expected:
+        assert re.search(pattern, found), f"{pattern!r} not in:\n{found}"
+    (counters / "units.csv").write_text("id,name,sid\n", encoding="utf-8")
+    found = "\n".join(problems(data_copy, "onslaught"))
+    assert re.search(r"units\.csv:1:3: unknown column 'sid' \(did you mean 'side'", found), found
+    assert "missing column 'nationality'" in found
+
+
+def test_cross_file_vocabulary(data_copy: Path) -> None:
+    """Sides, nationalities and schedule turns are checked across files."""
+    counters = data_copy / "counters" / "omaha"
+    edit(counters / "game.toml", 'side = "German"\ntext_colour', 'side = "Germn"\ntext_colour')
+    (counters / "reinforcements.csv").write_text(
+        "scenario,turn,unit,entry,source\nbeach_to_bocage,18,sch30,1005,11.1.2\n", encoding="utf-8")
+    found = "\n".join(problems(data_copy, "omaha"))
+    assert re.search(r"game\.toml \[nationality german\.side\]: unknown side 'Germn' \(did you mean 'German'",
+                     found), found
+    assert re.search(r"reinforcements\.csv:2 \[turn\]: turn 18 is outside scenario 'beach_to_bocage' "
+                     r"\(turns 1-17\)", found), found
+    assert re.search(r"reinforcements\.csv:2 \[unit\]: unknown unit 'sch30'", found), found
