@@ -138,8 +138,8 @@ def _check_manifest(game: Game, report: _Report) -> None:
         for item_id, n in Counter(item.id for item in items).items():
             if n > 1:
                 report.add(f"{what} {item_id!r} defined {n} times", file, key=what)
-    for n in m.nationality:
-        report.known(n.side, m.sides, "side", file, key=f"nationality {n.id}.side")
+    for nationality in m.nationality:
+        report.known(nationality.side, m.sides, "side", file, key=f"nationality {nationality.id}.side")
     for b in m.box:
         if b.side is not None:
             report.known(b.side, m.sides, "side", file, key=f"box {b.id}.side")

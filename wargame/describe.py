@@ -17,8 +17,8 @@ def game_document(game: Game) -> dict[str, Any]:
     hex_rows = {game.grid.hex_of(r.hex): r for _, r in game.hexes}
     features = game.hexside_features
     side_sources: dict[tuple[Any, str], str] = {}
-    for _, record in game.hexsides:
-        side_sources[(grid.parse_hexside(record.hexside), record.feature)] = record.source
+    for _, side_record in game.hexsides:
+        side_sources[(grid.parse_hexside(side_record.hexside), side_record.feature)] = side_record.source
     hexes = []
     for h in grid.hexes:
         column, row = grid.numbers_of(h)

@@ -82,7 +82,7 @@ class Game:
     @cached_property
     def hex_terrain(self) -> dict[Hex, tuple[str, ...]]:
         """Terrain ids of every map hex (the default terrain where hexes.csv is silent)."""
-        out = {h: (self.map.default_terrain,) for h in self.grid.hexes}
+        out: dict[Hex, tuple[str, ...]] = {h: (self.map.default_terrain,) for h in self.grid.hexes}
         for _, record in self.hexes:
             out[self.grid.hex_of(record.hex)] = record.terrain
         return out

@@ -39,7 +39,8 @@ class LabelFormat(BaseModel):
 
     column_digits: int = Field(2, ge=1, le=6)
     row_digits: int = Field(2, ge=1, le=6)
-    separator: str = Field("", pattern=r"^[^0-9]*$")
+    # Digits would make labels ambiguous; '-' and '/' write hexsides ('0101-0102', '0101/N').
+    separator: str = Field("", pattern=r"^[^0-9/-]{0,3}$")
     order: Literal["column-row", "row-column"] = "column-row"
 
 
@@ -99,7 +100,7 @@ class Grid:
                 self._by_label[self.format_label(column, row)] = h
         sep = re.escape(spec.label.separator)
         if spec.label.separator:
-            pattern = rf"^(\d+){sep}(\d+)$"
+            pattern = rf"^(\d{{1,6}}){sep}(\d{{1,6}})$"
         elif spec.label.order == "column-row":
             pattern = rf"^(\d{{{spec.label.column_digits}}})(\d{{{spec.label.row_digits}}})$"
         else:

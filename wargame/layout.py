@@ -88,8 +88,9 @@ class Layout:
         """The hex containing a pixel.
 
         A point on a hexside or corner (within 1e-9 of the size) belongs to the hex whose
-        centre lies furthest down the screen, then furthest right: the same side VASSAL's
-        java.awt.geom.Area counts as inside.
+        centre lies furthest down the screen, then furthest right. (VASSAL's own snap uses
+        overlapping rounded outlines, so no boundary rule can match it exactly; hex centres
+        always agree, see tests/test_vassal_grid.py.)
         """
         h = cube_round(*self.fractional(x, y))
         cx, cy = self.centre(h)
@@ -111,7 +112,11 @@ class Layout:
     @staticmethod
     def for_grid(grid: Grid, size_px: float, margin_px: float = 0.0) -> Layout:
         """A layout that puts the map `margin_px` inside its image, with VASSAL's reference
-        hex (see `vassal_grid`) centred on a whole pixel so the module's grid is exact."""
+        hex (see `vassal_grid`) centred on a whole pixel so the module's grid is exact.
+
+        Keep the margin at least half a hex: VASSAL truncates the centres of the off-board
+        hexes toward the map, so with less a drop near an edge corner can snap off the board.
+        """
         flat = grid.spec.orientation == "flat"
         line = 1.5 * size_px
         across = SQRT3 * size_px

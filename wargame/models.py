@@ -52,6 +52,13 @@ class LayoutSpec(Model):
     hex_size_px: float = Field(gt=4, le=400)
     margin_px: float = Field(0, ge=0, le=2000)
 
+    @model_validator(mode="after")
+    def _margin_holds_vassal_snap(self) -> LayoutSpec:
+        # Less than half a hex lets VASSAL snap drops near edge corners off the board.
+        if self.margin_px < self.hex_size_px / 2:
+            raise ValueError(f"margin_px must be at least half of hex_size_px ({self.hex_size_px / 2:g})")
+        return self
+
 
 class MapManifest(Model):
     """`maps/<game>/map.toml`: the map's grid, pixel layout and default terrain."""
