@@ -29,54 +29,47 @@ class Variant:
     margin_px: float
 
 
-def _spec(**kwargs: object) -> GridSpec:
-    """A GridSpec from keyword arguments (label given as a dict)."""
-    label = kwargs.pop("label", {})
-    assert isinstance(label, dict)
-    return GridSpec(label=LabelFormat(**label), **kwargs)  # type: ignore[arg-type]
-
-
 # Between them: both orientations, both parities, both number directions on each axis, first
 # numbers 0, 1 and others, 1- to 3-digit labels, separators, row-column order, fractional
 # sizes and margins down to 0, and visual line 0 both shifted and unshifted.
 VARIANTS: list[Variant] = [
     Variant("flat-even-asc-0101-s30-m20",
-            _spec(orientation="flat", columns=12, rows=10), 30.0, 20.0),
+            GridSpec(orientation="flat", columns=12, rows=10), 30.0, 20.0),
     Variant("flat-odd-coldesc-c0-s37.5-m3",
-            _spec(orientation="flat", columns=14, rows=9, first_column=0, shifted="odd",
-                  column_numbers="descending"), 37.5, 3.0),
+            GridSpec(orientation="flat", columns=14, rows=9, first_column=0, shifted="odd",
+                     column_numbers="descending"), 37.5, 3.0),
     Variant("flat-even-rowdesc-3x3digits-c5r7-s41.3-m0",
-            _spec(orientation="flat", columns=11, rows=13, first_column=5, first_row=7,
-                  row_numbers="descending", label={"column_digits": 3, "row_digits": 3}), 41.3, 0.0),
+            GridSpec(orientation="flat", columns=11, rows=13, first_column=5, first_row=7,
+                     row_numbers="descending", label=LabelFormat(column_digits=3, row_digits=3)), 41.3, 0.0),
     Variant("flat-odd-bothdesc-sep-rowcol-c0r0-s25-m1.5",
-            _spec(orientation="flat", columns=15, rows=12, first_column=0, first_row=0, shifted="odd",
-                  column_numbers="descending", row_numbers="descending",
-                  label={"separator": ".", "order": "row-column"}), 25.0, 1.5),
+            GridSpec(orientation="flat", columns=15, rows=12, first_column=0, first_row=0, shifted="odd",
+                     column_numbers="descending", row_numbers="descending",
+                     label=LabelFormat(separator=".", order="row-column")), 25.0, 1.5),
     Variant("flat-even-1digit-c1r1-s52-m4",
-            _spec(orientation="flat", columns=9, rows=8, label={"column_digits": 1, "row_digits": 1}),
+            GridSpec(orientation="flat", columns=9, rows=8, label=LabelFormat(column_digits=1, row_digits=1)),
             52.0, 4.0),
     Variant("flat-odd-asc-c2r3-big-s22.5-m10",
-            _spec(orientation="flat", columns=40, rows=30, first_column=2, first_row=3, shifted="odd"),
+            GridSpec(orientation="flat", columns=40, rows=30, first_column=2, first_row=3, shifted="odd"),
             22.5, 10.0),
     Variant("pointy-even-asc-0101-s30-m20",
-            _spec(orientation="pointy", columns=10, rows=12), 30.0, 20.0),
+            GridSpec(orientation="pointy", columns=10, rows=12), 30.0, 20.0),
     Variant("pointy-odd-rowdesc-r0-s37.5-m2",
-            _spec(orientation="pointy", columns=13, rows=12, first_row=0, shifted="odd",
-                  row_numbers="descending"), 37.5, 2.0),
+            GridSpec(orientation="pointy", columns=13, rows=12, first_row=0, shifted="odd",
+                     row_numbers="descending"), 37.5, 2.0),
     Variant("pointy-even-coldesc-3digitcol-rowcol-c10r3-s33.3-m0",
-            _spec(orientation="pointy", columns=12, rows=10, first_column=10, first_row=3,
-                  column_numbers="descending", label={"column_digits": 3, "order": "row-column"}),
+            GridSpec(orientation="pointy", columns=12, rows=10, first_column=10, first_row=3,
+                     column_numbers="descending", label=LabelFormat(column_digits=3, order="row-column")),
             33.3, 0.0),
     Variant("pointy-even-bothdesc-sep-c0r0-s28.7-m5",
-            _spec(orientation="pointy", columns=11, rows=14, first_column=0, first_row=0,
-                  column_numbers="descending", row_numbers="descending",
-                  label={"separator": "-"}), 28.7, 5.0),
+            GridSpec(orientation="pointy", columns=11, rows=14, first_column=0, first_row=0,
+                     column_numbers="descending", row_numbers="descending",
+                     label=LabelFormat(separator=":")), 28.7, 5.0),
     Variant("pointy-odd-asc-2x3digits-c1r99-s44-m1",
-            _spec(orientation="pointy", columns=9, rows=10, first_row=99, shifted="odd",
-                  label={"row_digits": 3}), 44.0, 1.0),
+            GridSpec(orientation="pointy", columns=9, rows=10, first_row=99, shifted="odd",
+                     label=LabelFormat(row_digits=3)), 44.0, 1.0),
     Variant("pointy-odd-bothdesc-c7r1-big-s19.25-m0.5",
-            _spec(orientation="pointy", columns=35, rows=28, first_column=7, shifted="odd",
-                  column_numbers="descending", row_numbers="descending"), 19.25, 0.5),
+            GridSpec(orientation="pointy", columns=35, rows=28, first_column=7, shifted="odd",
+                     column_numbers="descending", row_numbers="descending"), 19.25, 0.5),
 ]
 
 
@@ -115,7 +108,7 @@ by_variant = pytest.mark.parametrize("variant", VARIANTS, ids=[v.id for v in VAR
 
 def test_variants_cover_both_first_line_parities() -> None:
     """Each orientation has a variant whose visual line 0 is shifted and one whose is not."""
-    seen = set()
+    seen: set[tuple[str, bool]] = set()
     for v in VARIANTS:
         grid = Grid(v.spec)
         seen.add((v.spec.orientation, grid.is_shifted(grid.hex_at_visual(0, 0))))
@@ -126,7 +119,7 @@ def _touching(layout: Layout, around: Hex, x: float, y: float) -> set[Hex]:
     """Hexes (around and its neighbours) whose outline passes through (x, y)."""
     candidates = (around, *around.neighbours())
     inner = layout.across_flats_px / 2
-    out = set()
+    out: set[Hex] = set()
     for h in candidates:
         cx, cy = layout.centre(h)
         d = math.hypot(x - cx, y - cy)
@@ -138,7 +131,7 @@ def _touching(layout: Layout, around: Hex, x: float, y: float) -> set[Hex]:
 
 def _naming_errors(vassal: VassalHexGrid, grid: Grid, layout: Layout) -> list[str]:
     """Hexes whose centre (as a VASSAL Point) VASSAL names other than by the printed label."""
-    errors = []
+    errors: list[str] = []
     for h in grid.hexes:
         p = _vassal_point(*layout.centre(h))
         name = vassal.location_name(p)
@@ -149,7 +142,7 @@ def _naming_errors(vassal: VassalHexGrid, grid: Grid, layout: Layout) -> list[st
 
 def _location_errors(vassal: VassalHexGrid, grid: Grid, layout: Layout) -> list[str]:
     """Labels whose getLocation point is outside their hex, off our centre, or renamed."""
-    errors = []
+    errors: list[str] = []
     for h in grid.hexes:
         label = grid.label_of(h)
         try:
@@ -169,7 +162,9 @@ def _location_errors(vassal: VassalHexGrid, grid: Grid, layout: Layout) -> list[
     return errors
 
 
-def _drops(layout: Layout, grid: Grid, h: Hex, inset_px: float, rim_inset_px: float) -> list[tuple[float, float]]:
+def _drops(
+    layout: Layout, grid: Grid, h: Hex, inset_px: float, rim_inset_px: float
+) -> list[tuple[float, float]]:
     """Points inside h: its centre, then one inset from each corner and each side's midpoint."""
     cx, cy = layout.centre(h)
     drops = [(cx, cy)]
@@ -187,7 +182,7 @@ def _drops(layout: Layout, grid: Grid, h: Hex, inset_px: float, rim_inset_px: fl
 def _snap_errors(vassal: VassalHexGrid, grid: Grid, layout: Layout,
                  inset_px: float | None = None, rim_inset_px: float | None = None) -> list[str]:
     """Drops that snap out of their hex: at each centre, and (given insets) near its outline."""
-    errors = []
+    errors: list[str] = []
     for h in grid.hexes:
         if inset_px is None or rim_inset_px is None:
             drops = [layout.centre(h)]
@@ -237,9 +232,10 @@ def test_vassal_snaps_drops_well_inside_a_hex_into_it(variant: Variant) -> None:
     built = _build(variant)
     # VASSAL's snap outlines are whole-pixel polygons around truncated centres, odd columns
     # losing dy/2's fraction too, so they stray up to ~2.5 px from the true hexes. Beyond the
-    # top/left rim the centres can be negative, where (int) truncates toward the map and the
-    # outline's +1 px right/bottom edge adds to it: there 3 px is not enough (see the report
-    # that came with this test), so rim drops get 4 px.
+    # top/left rim, with a margin under half a hex, centres are negative, where (int)
+    # truncates toward the map and the outline's +1 px right/bottom edge adds to it: at size
+    # 25, margin 1.5, a drop at (5, 414), 3 px inside hex 02.14's outer corner, snaps to the
+    # off-board centre (-10, 434). So rim drops get 4 px.
     errors = _snap_errors(built.vassal, built.grid, built.layout, inset_px=3.0, rim_inset_px=4.0)
     assert not errors, _summary(errors, len(built.grid))
 
@@ -289,10 +285,10 @@ def test_vassal_rejects_labels_off_format(variant: Variant) -> None:
 
 # -- points on hexsides and corners ---------------------------------------------------------
 SMALL: list[Variant] = [
-    Variant("flat-s37.5", _spec(orientation="flat", columns=6, rows=5), 37.5, 3.0),
-    Variant("flat-odd-s30", _spec(orientation="flat", columns=5, rows=6, shifted="odd"), 30.0, 0.0),
-    Variant("pointy-s37.5", _spec(orientation="pointy", columns=6, rows=5), 37.5, 3.0),
-    Variant("pointy-odd-s28.7", _spec(orientation="pointy", columns=5, rows=6, shifted="odd"), 28.7, 1.0),
+    Variant("flat-s37.5", GridSpec(orientation="flat", columns=6, rows=5), 37.5, 3.0),
+    Variant("flat-odd-s30", GridSpec(orientation="flat", columns=5, rows=6, shifted="odd"), 30.0, 0.0),
+    Variant("pointy-s37.5", GridSpec(orientation="pointy", columns=6, rows=5), 37.5, 3.0),
+    Variant("pointy-odd-s28.7", GridSpec(orientation="pointy", columns=5, rows=6, shifted="odd"), 28.7, 1.0),
 ]
 by_small = pytest.mark.parametrize("variant", SMALL, ids=[v.id for v in SMALL])
 
@@ -346,8 +342,8 @@ def test_boundary_points_follow_the_documented_tie_break(variant: Variant) -> No
 
 
 # -- refusals ------------------------------------------------------------------------------
-FLAT = _spec(orientation="flat", columns=6, rows=5)
-POINTY = _spec(orientation="pointy", columns=6, rows=5)
+FLAT = GridSpec(orientation="flat", columns=6, rows=5)
+POINTY = GridSpec(orientation="pointy", columns=6, rows=5)
 
 
 @pytest.mark.parametrize(
@@ -398,7 +394,7 @@ def test_oracle_defaults_match_vassal() -> None:
     grid = VassalHexGrid({}, {}, (1000, 1000))
     assert grid.dx == pytest.approx(55.42562584220407)
     assert grid.location_name((0, 32)) == "0101"
-    # Stagger: raw column 1's top hex is drawn half down but numbered like column 0's second.
+    # Stagger: the top hex of raw column 1, drawn half a hex lower, is numbered row 2.
     assert grid.location_name((55, 64)) == "0202"
     assert grid.location("0202") == (55, 64)
     assert grid.location("0101") == (0, 32)
@@ -426,6 +422,15 @@ def test_oracle_area_insideness_is_half_open() -> None:
     assert VassalHexGrid.area_contains(square, 0, 9.999)
     assert not VassalHexGrid.area_contains(square, 10, 5)
     assert not VassalHexGrid.area_contains(square, 5, 10)
+
+
+def test_oracle_area_gives_a_slanted_shared_edge_to_the_right_polygon() -> None:
+    """Area.contains: a point on a non-horizontal edge belongs to the polygon on its right."""
+    lower_left = [(0, 10), (5, 0), (15, 0), (20, 10), (15, 20), (5, 20)]
+    upper_right = [(x + 15, y - 10) for x, y in lower_left]
+    # (17.5, 5) lies on their shared edge from (15, 0) to (20, 10).
+    assert not VassalHexGrid.area_contains(lower_left, 17.5, 5)
+    assert VassalHexGrid.area_contains(upper_right, 17.5, 5)
 
 
 def test_oracle_sideways_swaps_axes() -> None:

@@ -64,7 +64,8 @@ def _java_round(v: float) -> int:
 
 def _f32(v: float) -> float:
     """Round a double to the nearest float32, as a Java `(float)` cast or float operation does."""
-    return struct.unpack("f", struct.pack("f", v))[0]
+    narrowed: float = struct.unpack("f", struct.pack("f", v))[0]
+    return narrowed
 
 
 def _round_f32(v: float) -> int:
@@ -91,8 +92,8 @@ class VassalHexGrid:
         self.edges_legal = _java_bool(hex_grid.get("edgesLegal", "false"))
         self.corners_legal = _java_bool(hex_grid.get("cornersLegal", "false"))
         self.snap_scale = _java_int(hex_grid.get("snapscale", "0"))
-        # setAttribute("dy") recomputes dx when dx still holds its default; the builder
-        # applies attributes in document order, which for our XML is alphabetical (dx first).
+        # setAttribute("dy") recomputes dx when dx still holds its default; attributes are
+        # applied alphabetically (vassal-format.md 1.4), so an explicit dx is set first.
         self.dx = DEFAULT_DX
         self.dy = DEFAULT_DY
         if "dx" in hex_grid:
@@ -209,7 +210,7 @@ class VassalHexGrid:
         tokens = self._format_tokens()
         if len(tokens) % 2 == 0:
             raise ValueError("locationFormat with an unpaired '$' is outside this model")
-        out = []
+        out: list[str] = []
         for k, token in enumerate(tokens):
             if k % 2 == 0:
                 out.append(token)
