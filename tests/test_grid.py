@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wargame.errors import GridError
-from wargame.grid import DIRECTION_NAMES, Grid, GridSpec, LabelFormat
+from wargame.grid import DIRECTION_NAMES, Grid, GridSpec, LabelFormat, Orientation
 from wargame.hexes import Hex, Hexside
 from wargame.layout import Layout
 
@@ -228,10 +228,10 @@ def test_onslaught_golden_hexsides(onslaught: Grid) -> None:
 
 # -- directions ---------------------------------------------------------------------------
 @pytest.mark.parametrize("orientation", ["flat", "pointy"])
-def test_direction_names_match_the_screen(orientation: str) -> None:
+def test_direction_names_match_the_screen(orientation: Orientation) -> None:
     """A direction named N points up the screen, E to the right, and so on."""
-    grid = Grid(GridSpec(orientation=orientation, columns=3, rows=3))  # type: ignore[arg-type]
-    layout = Layout(orientation, 10.0, (0.0, 0.0))  # type: ignore[arg-type]
+    grid = Grid(GridSpec(orientation=orientation, columns=3, rows=3))
+    layout = Layout(orientation, 10.0, (0.0, 0.0))
     assert grid.direction_names == DIRECTION_NAMES[orientation]
     x, y = layout.centre(Hex(0, 0))
     for d, name in enumerate(grid.direction_names):
@@ -360,22 +360,21 @@ def test_junk_gives_grid_error(text: str) -> None:
             pass
 
 
-# -- known library bugs (strict xfail: they turn red once fixed, so the marker gets removed) --
-@pytest.mark.xfail(strict=True, reason="a label separator of '-' or '/' is accepted but makes hexsides unparseable")
-@pytest.mark.parametrize("separator", ["-", "/"])
-def test_hexside_round_trip_with_dash_or_slash_separator(separator: str) -> None:
-    """parse_hexside splits on the first '-' or '/', which may be inside a label."""
-    grid = Grid(GridSpec(orientation="flat", columns=3, rows=3, label=LabelFormat(separator=separator)))
-    side = grid.hexsides[0]
-    assert grid.parse_hexside(grid.hexside_label(side)) == side
+# -- regressions --------------------------------------------------------------------------
+@pytest.mark.parametrize("separator", ["-", "/", "0", "a-b", "...."])
+def test_separator_cannot_clash_with_hexsides_or_digits(separator: str) -> None:
+    """'-' and '/' write hexsides and digits write numbers, so neither may separate a label."""
+    # Before the fix a '-' separator was accepted and '01-01-01-02' could not be parsed back.
+    with pytest.raises(ValueError, match="separator"):
+        LabelFormat(separator=separator)
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason="int() of a >4300-digit number raises ValueError")
-def test_huge_number_in_separated_label() -> None:
-    """A label with an absurdly long number should give GridError, not ValueError."""
+@pytest.mark.parametrize("label", ["1" * 5000 + ".1", "1234567.1", "5.1234567"])
+def test_overlong_numbers_in_separated_labels(label: str) -> None:
+    """A label with an absurdly long number gives GridError (it once leaked int()'s ValueError)."""
     grid = Grid(SPECS["flat-descending-rows-separator"])
-    with pytest.raises(GridError):
-        grid.hex_of("1" * 5000 + ".1")
+    with pytest.raises(GridError, match="is not a hex label"):
+        grid.hex_of(label)
 
 
 def test_onslaught_layout_column_order(onslaught: Grid) -> None:
@@ -385,3 +384,19 @@ def test_onslaught_layout_column_order(onslaught: Grid) -> None:
         xs = [layout.centre(onslaught.hex_at(c, row))[0] for c in range(1, 25)]
         assert xs == sorted(xs)
         assert all(math.isclose(b - a, 30.0) for a, b in zip(xs, xs[1:]))
+
+
+def test_labels_take_ascii_digits_only() -> None:
+    """Other scripts' digits are not hex labels."""
+    grid = Grid(GridSpec(orientation="flat", columns=24, rows=30))
+    with pytest.raises(GridError):
+        grid.hex_of("\u0660\u0661\u0660\u0661")
+
+
+def test_off_map_label_suggests_the_nearest_hex() -> None:
+    """An off-map label suggests the nearest hex on the map, not the closest spelling."""
+    grid = Grid(GridSpec(orientation="flat", columns=24, rows=30))
+    with pytest.raises(GridError, match=r"did you mean '0130'\?"):
+        grid.hex_of("0131")
+    with pytest.raises(GridError, match=r"did you mean '2401'\?"):
+        grid.hex_of("2900")

@@ -243,3 +243,21 @@ def test_early_exit_agrees_with_full_search(
     assert cost == full.cost[goal]
     check_path(path, start, goal, step_cost, cost)
     assert cheapest_path(start, goal, step_cost, budget) == result
+
+
+def test_early_exit_keeps_only_settled_hexes() -> None:
+    """With a goal, every hex in the result has its true cheapest cost (no provisional ones)."""
+    board = set(Hex(0, 0).spiral(3))
+    river = Hexside.between(Hex(0, 0), Hex(1, 0))
+
+    def cost(a: Hex, b: Hex) -> float | None:
+        if b not in board:
+            return None
+        return 5 if Hexside.between(a, b) == river else 1
+
+    early = reachable(Hex(0, 0), cost, goal=Hex(0, 1))
+    full = reachable(Hex(0, 0), cost)
+    assert Hex(0, 1) in early
+    for h, c in early.cost.items():
+        assert c == full.cost[h], h
+    assert Hex(1, 0) not in early  # only reached provisionally (5) before the goal settled

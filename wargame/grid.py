@@ -92,19 +92,22 @@ class Grid:
         self._flat = flat
         self._by_label: dict[str, Hex] = {}
         self._by_hex: dict[Hex, tuple[int, int]] = {}
+        self._label_by_hex: dict[Hex, str] = {}
         for i in range(spec.columns):
             for j in range(spec.rows):
                 h = self.hex_at_visual(i, j)
                 column, row = self._numbers_of_visual(i, j)
                 self._by_hex[h] = (column, row)
-                self._by_label[self.format_label(column, row)] = h
+                label = self.format_label(column, row)
+                self._by_label[label] = h
+                self._label_by_hex[h] = label
         sep = re.escape(spec.label.separator)
         if spec.label.separator:
-            pattern = rf"^(\d{{1,6}}){sep}(\d{{1,6}})$"
+            pattern = rf"^([0-9]{{1,6}}){sep}([0-9]{{1,6}})$"
         elif spec.label.order == "column-row":
-            pattern = rf"^(\d{{{spec.label.column_digits}}})(\d{{{spec.label.row_digits}}})$"
+            pattern = rf"^([0-9]{{{spec.label.column_digits}}})([0-9]{{{spec.label.row_digits}}})$"
         else:
-            pattern = rf"^(\d{{{spec.label.row_digits}}})(\d{{{spec.label.column_digits}}})$"
+            pattern = rf"^([0-9]{{{spec.label.row_digits}}})([0-9]{{{spec.label.column_digits}}})$"
         self._label_re = re.compile(pattern)
 
     # -- visual position <-> axial ------------------------------------------------------
@@ -166,7 +169,10 @@ class Grid:
 
     def label_of(self, h: Hex) -> str:
         """The printed label of a hex on the map."""
-        return self.format_label(*self.numbers_of(h))
+        label = self._label_by_hex.get(h)
+        if label is None:
+            raise GridError(f"hex {tuple(h)} is not on the map")
+        return label
 
     def parse_label(self, label: str) -> tuple[int, int]:
         """Printed (column, row) numbers of a label, on the map or not; GridError if malformed."""
@@ -186,7 +192,12 @@ class Grid:
         try:
             return self.hex_at(column, row)
         except GridError as e:
-            raise GridError(f"hex {label}: {e.message}{did_you_mean(label, self._by_label)}") from None
+            # The nearest hex on the map is the likeliest meant, not the closest spelling.
+            s = self.spec
+            near_column = min(max(column, s.first_column), s.first_column + s.columns - 1)
+            near_row = min(max(row, s.first_row), s.first_row + s.rows - 1)
+            raise GridError(f"hex {label}: {e.message} (did you mean "
+                            f"{self.format_label(near_column, near_row)!r}?)") from None
 
     def is_label(self, label: str) -> bool:
         """True if the label names a hex on this map."""

@@ -49,10 +49,11 @@ def reachable(
 ) -> Reach:
     """Every hex reachable from `start` within `budget` (None = unlimited).
 
-    With `goal`, the search ends as soon as the goal's cheapest cost is known. Hexes for
-    which `stops` is true are entered but never left (the start hex is always left). Among
-    paths of equal cost the one through the smallest (q, r) hexes wins, so results are
-    deterministic.
+    With `goal`, the search ends as soon as the goal's cheapest cost is known, and the result
+    holds only the hexes settled by then (each with its cheapest cost). Hexes for which
+    `stops` is true are entered but never left (the start hex is always left). Ties between
+    paths of equal cost are settled by the order hexes leave the queue (cost, then q, then
+    r), so results are deterministic.
     """
     cost: dict[Hex, float] = {start: 0}
     came_from: dict[Hex, Hex] = {}
@@ -65,6 +66,9 @@ def reachable(
             continue
         done.add(current)
         if current == goal:
+            # Only settled hexes have their cheapest cost; drop the provisional ones.
+            cost = {h: c for h, c in cost.items() if h in done}
+            came_from = {h: f for h, f in came_from.items() if h in done}
             break
         if stops is not None and current != start and stops(current):
             continue
