@@ -79,7 +79,7 @@ def test_many_problems_reported_at_once(data_copy: Path) -> None:
     # 9. a hex listed twice, 10. an unknown terrain.
     edit(maps / "places.csv", "Caumont,0421", "Caumont,0431")
     (maps / "hexsides.csv").write_text(
-        "hexside,feature,source,note\n0101-0103,river,reconstructed,\n0101-0102,rivr,reconstructed,\n",
+        "# schema_version = 1\nhexside,feature,source,note\n0101-0103,river,reconstructed,\n0101-0102,rivr,reconstructed,\n",
         encoding="utf-8")
     edit(maps / "areas.toml", '"0705", "0604"', '"0705", "0603"')
     edit(counters / "setup.csv", "beach_to_bocage,de_sf_9,german_cup", "beach_to_bocage,de_sf_99,german_cup")
@@ -87,20 +87,20 @@ def test_many_problems_reported_at_once(data_copy: Path) -> None:
     edit(counters / "setup.csv", "de_sf_6,german_cup,3", "de_sf_6,german_cup,4")
     edit(maps / "areas.toml", 'members = ["isigny"]', 'members = ["isigni"]')
     (maps / "hexes.csv").write_text(
-        "hex,terrain,source,note\n0101,clear,5.4,\n0101,clear,5.4,\n0102,woods,reconstructed,\n",
+        "# schema_version = 1\nhex,terrain,source,note\n0101,clear,5.4,\n0101,clear,5.4,\n0102,woods,reconstructed,\n",
         encoding="utf-8")
     found = "\n".join(problems(data_copy, "omaha"))
     expected = [
         r"places\.csv:\d+ \[hex\]: hex 0431: column 4, row 31 is off the map",
-        r"hexsides\.csv:2 \[hexside\]: hexside '0101-0103': hexes 0101 and 0103 are not adjacent",
-        r"hexsides\.csv:3 \[feature\]: unknown hexside feature 'rivr'",
+        r"hexsides\.csv:3 \[hexside\]: hexside '0101-0103': hexes 0101 and 0103 are not adjacent",
+        r"hexsides\.csv:4 \[feature\]: unknown hexside feature 'rivr'",
         r"areas\.toml \[line\[0\] scenario_boundary\]: line scenario_boundary: 0705 and 0603 are not adjacent",
         r"setup\.csv:\d+ \[piece\]: unknown unit or marker 'de_sf_99' \(did you mean 'de_sf_9'",
         r"setup\.csv:\d+ \[location\]: 'germn_cup' is neither a hex label.*did you mean 'german_cup'",
         r"setup\.csv:\d+ \[count\]: marker 'de_sf_6': 4 placed but the game has 3",
         r"areas\.toml \[area\[3\] german_marker_loss\.members\]: unknown area 'isigni' \(did you mean 'isigny'",
-        r"hexes\.csv:3 \[hex\]: hex 0101 already listed on line 2",
-        r"hexes\.csv:4 \[terrain\]: unknown hex terrain 'woods'",
+        r"hexes\.csv:4 \[hex\]: hex 0101 already listed on line 3",
+        r"hexes\.csv:5 \[terrain\]: unknown hex terrain 'woods'",
     ]
     for pattern in expected:
         assert re.search(pattern, found), f"{pattern!r} not in:\n{found}"
@@ -110,6 +110,7 @@ def test_csv_header_and_cell_problems(data_copy: Path) -> None:
     """CSV files: an unknown column gets a suggestion; a bad cell names line and column."""
     counters = data_copy / "counters" / "onslaught"
     (counters / "units.csv").write_text(
+        "# schema_version = 1\n"
         "id,name,side,nationality,type,mobility,size,steps,full,reduced,zoc,source\n"
         "us-inf-1,US infantry,Allied,us,infantry,leg,division,2,4-5,2-5,yes,2.3\n"
         "us-inf-1,US infantry,Allied,us,infantry,leg,division,2,4-5,2-5,yes,2.3\n"
@@ -119,17 +120,17 @@ def test_csv_header_and_cell_problems(data_copy: Path) -> None:
         encoding="utf-8")
     found = "\n".join(problems(data_copy, "onslaught"))
     expected = [
-        r"units\.csv:3 \[id\]: unit id 'us-inf-1' already used on line 2",
-        r"units\.csv:4:8 \[steps\]: Input should be less than or equal to 2",
-        r"units\.csv:5 \[side\]: nationality 'us' belongs to side 'Allied', not 'German'",
-        r"units\.csv:5 \[full\]: full values '4-4-4': expected 2 whole numbers \(combat-movement\)",
-        r"units\.csv:6:12 \[source\]: 'section 2' is not a source: a rule section such as '8\.2'",
+        r"units\.csv:4 \[id\]: unit id 'us-inf-1' already used on line 3",
+        r"units\.csv:5:8 \[steps\]: Input should be less than or equal to 2",
+        r"units\.csv:6 \[side\]: nationality 'us' belongs to side 'Allied', not 'German'",
+        r"units\.csv:6 \[full\]: full values '4-4-4': expected 2 whole numbers \(combat-movement\)",
+        r"units\.csv:7:12 \[source\]: 'section 2' is not a source: a rule section such as '8\.2'",
     ]
     for pattern in expected:
         assert re.search(pattern, found), f"{pattern!r} not in:\n{found}"
-    (counters / "units.csv").write_text("id,name,sid\n", encoding="utf-8")
+    (counters / "units.csv").write_text("# schema_version = 1\nid,name,sid\n", encoding="utf-8")
     found = "\n".join(problems(data_copy, "onslaught"))
-    assert re.search(r"units\.csv:1:3: unknown column 'sid' \(did you mean 'side'", found), found
+    assert re.search(r"units\.csv:2:3: unknown column 'sid' \(did you mean 'side'", found), found
     assert "missing column 'nationality'" in found
 
 
@@ -138,10 +139,21 @@ def test_cross_file_vocabulary(data_copy: Path) -> None:
     counters = data_copy / "counters" / "omaha"
     edit(counters / "game.toml", 'side = "German"\ntext_colour', 'side = "Germn"\ntext_colour')
     (counters / "reinforcements.csv").write_text(
-        "scenario,turn,unit,entry,source\nbeach_to_bocage,18,sch30,1005,11.1.2\n", encoding="utf-8")
+        "# schema_version = 1\nscenario,turn,unit,entry,source\nbeach_to_bocage,18,sch30,1005,11.1.2\n", encoding="utf-8")
     found = "\n".join(problems(data_copy, "omaha"))
     assert re.search(r"game\.toml \[nationality german\.side\]: unknown side 'Germn' \(did you mean 'German'",
                      found), found
-    assert re.search(r"reinforcements\.csv:2 \[turn\]: turn 18 is outside scenario 'beach_to_bocage' "
+    assert re.search(r"reinforcements\.csv:3 \[turn\]: turn 18 is outside scenario 'beach_to_bocage' "
                      r"\(turns 1-17\)", found), found
-    assert re.search(r"reinforcements\.csv:2 \[unit\]: unknown unit 'sch30'", found), found
+    assert re.search(r"reinforcements\.csv:3 \[unit\]: unknown unit 'sch30'", found), found
+
+
+def test_csv_schema_version_is_required(data_copy: Path) -> None:
+    """A CSV file without its schema version line, or with an unknown one, is refused."""
+    places = data_copy / "maps" / "omaha" / "places.csv"
+    text = places.read_text(encoding="utf-8")
+    places.write_text(text.replace("# schema_version = 1\n", ""), encoding="utf-8")
+    assert any("places.csv:1: missing the line '# schema_version = 1'" in f for f in problems(data_copy, "omaha"))
+    places.write_text(text.replace("# schema_version = 1", "# schema_version = 7"), encoding="utf-8")
+    assert any("places.csv:1: schema_version 7 is not supported (expected 1)" in f
+               for f in problems(data_copy, "omaha"))

@@ -12,12 +12,23 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_checkout_or_editable_install_finds_data(tmp_path: Path) -> None:
-    """Run from an unrelated directory, the kernel finds the checkout's data."""
+def test_checkout_finds_data(tmp_path: Path) -> None:
+    """Run from an unrelated directory with the checkout on the path, the kernel finds its data."""
     code = "from wargame.bundled import data_root; print(data_root())"
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                           check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert Path(done.stdout.strip()) == ROOT
+
+
+def test_editable_install_console_script_finds_data(tmp_path: Path) -> None:
+    """The `vmodbuild` of the editable install (README's test command) works from anywhere."""
+    script = Path(sys.executable).parent / "vmodbuild"
+    assert script.exists(), "install first: python -m pip install -e '.[test]'"
+    env = {k: v for k, v in os.environ.items() if k not in ("UMPIRE_DATA", "PYTHONPATH")}
+    done = subprocess.run([str(script), "validate"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert "omaha: ok" in done.stdout and "onslaught: ok" in done.stdout
 
 
 @pytest.mark.slow

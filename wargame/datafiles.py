@@ -14,9 +14,11 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
-from wargame.models import PATTERN_MEANINGS
+from wargame.models import PATTERN_MEANINGS, SCHEMA_VERSION
 
 M = TypeVar("M", bound=BaseModel)
+# CSV files carry their schema version in a comment line before the header.
+CSV_VERSION = re.compile(r"^\s*#\s*schema_version\s*=\s*(\d+)\s*$")
 
 
 def read_text(path: Path) -> str:
@@ -151,12 +153,22 @@ def _convert(kind: str, cell: str) -> Any:
 
 
 def load_csv(path: Path, model: type[M]) -> tuple[list[tuple[int, M]], list[DataError]]:
-    """Rows of a CSV file (comment lines start with '#') as (line number, model) pairs, and
-    every problem found, each naming its line and column."""
+    """Rows of a CSV file as (line number, model) pairs, and every problem found, each naming
+    its line and column. Lines starting with '#' are comments; one of them must be
+    '# schema_version = 1'."""
     text = read_text(path)
     errors: list[DataError] = []
     rows: list[tuple[int, M]] = []
-    numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1)
+    all_lines = text.splitlines()
+    version = next((m for m in (CSV_VERSION.match(line) for line in all_lines) if m), None)
+    if version is None:
+        return rows, [DataError(f"missing the line '# schema_version = {SCHEMA_VERSION}' before the header",
+                                Place(path, 1))]
+    if int(version.group(1)) != SCHEMA_VERSION:
+        line_no = all_lines.index(version.string) + 1
+        return rows, [DataError(f"schema_version {version.group(1)} is not supported (expected {SCHEMA_VERSION})",
+                                Place(path, line_no))]
+    numbered = [(n, line) for n, line in enumerate(all_lines, 1)
                 if line.strip() and not line.lstrip().startswith("#")]
     if not numbered:
         return rows, [DataError("no header row", Place(path, 1))]
