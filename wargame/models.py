@@ -360,6 +360,7 @@ class Arrival(Model):
     turn: int = Field(ge=0)
     unit: Ident
     entry: str | None = None
+    tags: tuple[Ident, ...] = ()
     source: Source
     note: str = ""
 

@@ -1,0 +1,166 @@
+"""`maps/GAME/geography.toml`: how a hex map is laid over real geography, and the layers
+that geographic data lack (forests, bocage, rough, missing rivers, fortifications...)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from wargame.models import Ident, Model, Source
+
+LonLat = tuple[float, float]
+
+
+class ProjectionSpec(Model):
+    """A Lambert conformal conic projection; kilometres east/north of the origin."""
+
+    kind: Literal["lambert_conformal_conic"]
+    standard_parallels: tuple[float, float]
+    central_meridian: float
+    origin_latitude: float
+
+
+class GridPlacement(Model):
+    """Where the hex grid lies on the projected plane."""
+
+    hex_across_km: float = Field(gt=0)
+    first_hex_km: tuple[float, float]
+    """Projected centre (east, north) of the hex at visual column 0, row 0 (the top-left one)."""
+
+
+class ExtractSpec(Model):
+    """What the extract step reads from the large data packages."""
+
+    margin_deg: float = Field(1.5, ge=0)
+    simplify_deg: float = Field(0.003, ge=0)
+    min_population: int = Field(20000, ge=0)
+    countries: tuple[str, ...]
+    """ISO 3166 alpha-3 codes of the countries to keep (NE admin 0)."""
+
+
+class DeriveSpec(Model):
+    """Thresholds of the derivation."""
+
+    land_min_fraction: float = Field(0.3, gt=0, lt=1)
+    sea_side_min_fraction: float = Field(0.5, gt=0, lt=1)
+    terrain_min_fraction: float = Field(0.4, gt=0, le=1)
+
+
+class TracedRiver(Model):
+    """A river traced along the GSHHG network between hand-written anchor points."""
+
+    name: str
+    feature: Ident
+    anchors: tuple[LonLat, ...] = Field(min_length=2)
+    max_anchor_km: float = Field(8.0, gt=0)
+    source: Source
+
+
+class AuthoredLine(Model):
+    """A river or waterway the data lack, written as a lon/lat polyline."""
+
+    name: str
+    feature: Ident
+    points: tuple[LonLat, ...] = Field(min_length=2)
+    source: Source
+    note: str = ""
+
+
+class TerrainArea(Model):
+    """A hand-authored area of hex terrain (forest, bocage, rough...), a lon/lat polygon."""
+
+    name: str
+    terrain: Ident
+    polygon: tuple[LonLat, ...] = Field(min_length=3)
+    source: Source
+    note: str = ""
+
+
+class PlaceSpec(Model):
+    """A named place to put on the map, found in GeoNames by name and country or given."""
+
+    name: str
+    kind: Literal["city", "town", "village", "port", "landmark", "beach", "region"]
+    lookup: str | None = None
+    country: str | None = None
+    lonlat: LonLat | None = None
+    city_terrain: bool = False
+    source: Source
+    note: str = ""
+
+
+class PortSpec(Model):
+    """A port: its supply value (None: a source worth no points) and whether it is fortified."""
+
+    name: str
+    supply: int | None = Field(None, ge=0)
+    fortified: bool = False
+    source: Source
+    note: str = ""
+
+
+class HexSetSpec(Model):
+    """A named set of hexes chosen by lon/lat points, a polygon or a stretch of a map edge."""
+
+    id: Ident
+    name: str
+    kind: Literal["landing", "port_area", "entry", "edge", "region", "victory", "setup"]
+    points: tuple[LonLat, ...] = ()
+    polygon: tuple[LonLat, ...] = ()
+    edge: Literal["north", "south", "east", "west"] | None = None
+    lon_range: tuple[float, float] | None = None
+    members: tuple[Ident, ...] = ()
+    value: int | None = None
+    side: str | None = None
+    source: Source
+    note: str = ""
+
+
+class LineSpec(Model):
+    """A named line drawn on the map, as a lon/lat polyline rasterised to hexsides."""
+
+    id: Ident
+    name: str
+    kind: Literal["victory", "boundary", "front", "other"]
+    points: tuple[LonLat, ...] = Field(min_length=2)
+    source: Source
+    note: str = ""
+
+
+class WestWallSpec(Model):
+    """Fortification hexes along a country's border between two latitudes."""
+
+    country: str
+    min_lat: float
+    max_lat: float
+    source: Source
+    note: str = ""
+
+
+class HexOverride(Model):
+    """A hand correction of one hex's derived terrain."""
+
+    hex: str
+    terrain: tuple[Ident, ...]
+    source: Source
+    note: str
+
+
+class GeographySpec(Model):
+    """The whole of `geography.toml`."""
+
+    schema_version: Literal[1]
+    projection: ProjectionSpec
+    grid: GridPlacement
+    extract: ExtractSpec
+    derive: DeriveSpec = DeriveSpec()
+    traced_river: list[TracedRiver] = []
+    authored_line: list[AuthoredLine] = []
+    terrain_area: list[TerrainArea] = []
+    place: list[PlaceSpec] = []
+    port: list[PortSpec] = []
+    hex_set: list[HexSetSpec] = []
+    line: list[LineSpec] = []
+    west_wall: WestWallSpec | None = None
+    override: list[HexOverride] = []
