@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from builder.geography.commands import geography
+from builder.preview import write_preview
 from wargame.bundled import data_root, game_ids
 from wargame.describe import game_json, game_summary
 from wargame.errors import DataErrors, WargameError
@@ -78,3 +80,29 @@ def show(game: str, as_json: bool, data: Path | None) -> None:
     except WargameError as e:
         _fail(e)
     click.echo(game_json(loaded) if as_json else game_summary(loaded), nl=False)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True,
+              help="Folder to write <game>-map.png into (created if missing).")
+@DATA_OPTION
+def preview(game: str, out_dir: Path, data: Path | None) -> None:
+    """Write a quick PNG of a game's map data to look at."""
+    try:
+        loaded = load_game(data_root(data), game)
+        path = write_preview(loaded, out_dir)
+    except DataErrors as e:
+        for error in e.errors:
+            click.echo(str(error), err=True)
+        click.echo(f"Error: {game}'s data has {len(e.errors)} problem(s)", err=True)
+        sys.exit(2)
+    except WargameError as e:
+        _fail(e)
+    except OSError as e:
+        click.echo(f"Error: cannot write into {out_dir}: {e.strerror}", err=True)
+        sys.exit(2)
+    click.echo(str(path))
+
+
+main.add_command(geography)

@@ -102,3 +102,20 @@ def test_module_entry_points(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "adjudicator", "--version"], cwd=tmp_path,
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_preview_writes_a_png(tmp_path: Path) -> None:
+    """preview writes GAME-map.png of the map's board size; an unwritable folder exits 2."""
+    from PIL import Image
+
+    code, out, err = run("preview", "onslaught", "--out", str(tmp_path / "png"))
+    assert code == 0, err
+    path = Path(out.strip())
+    assert path == tmp_path / "png" / "onslaught-map.png"
+    game = load_game(data_root(), "onslaught")
+    with Image.open(path) as image:
+        assert image.size == game.board_size
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    code, _, err = run("preview", "onslaught", "--out", str(blocker / "sub"))
+    assert code == 2 and "cannot write" in err

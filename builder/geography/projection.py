@@ -5,6 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import NDArray
+
 EARTH_RADIUS_KM = 6371.0088
 
 
@@ -43,3 +46,11 @@ class LambertConformalConic:
         theta = math.atan2(x, rho0 - y) if n > 0 else math.atan2(-x, -(rho0 - y))
         lat = 2 * math.atan((EARTH_RADIUS_KM * f / rho) ** (1 / n)) - math.pi / 2
         return self.central_meridian + math.degrees(theta / n), math.degrees(lat)
+
+    def forward_array(self, lonlat: NDArray[np.float64]) -> NDArray[np.float64]:
+        """`forward` for an (N, 2) array of lon/lat rows."""
+        n, f, rho0 = self._constants
+        lon, lat = np.radians(lonlat[:, 0]), np.radians(lonlat[:, 1])
+        rho = EARTH_RADIUS_KM * f / np.tan(np.pi / 4 + lat / 2) ** n
+        theta = n * (lon - math.radians(self.central_meridian))
+        return np.column_stack((rho * np.sin(theta), rho0 - rho * np.cos(theta)))
