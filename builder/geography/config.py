@@ -39,12 +39,29 @@ class ExtractSpec(Model):
     """ISO 3166 alpha-3 codes of the countries to keep (NE admin 0)."""
 
 
+class TerrainIds(Model):
+    """Which terrain ids of the game's terrain chart the derivation writes for what."""
+
+    land: Ident = "clear"
+    sea: Ident = "sea"
+    neutral: Ident = "neutral"
+    city: Ident = "city"
+    fortification: Ident = "fortification"
+    sea_side: Ident = "sea_side"
+    fortified: Ident = "fortified"
+    river: Ident = "river"
+    major_waterway: Ident = "major_waterway"
+
+
 class DeriveSpec(Model):
-    """Thresholds of the derivation."""
+    """Thresholds and vocabulary of the derivation."""
 
     land_min_fraction: float = Field(0.3, gt=0, lt=1)
     sea_side_min_fraction: float = Field(0.5, gt=0, lt=1)
     terrain_min_fraction: float = Field(0.4, gt=0, le=1)
+    neutral_countries: tuple[str, ...] = ()
+    """ISO alpha-3 codes of countries whose land is outside play."""
+    terrain_ids: TerrainIds = TerrainIds()
 
 
 class TracedRiver(Model):
@@ -138,6 +155,30 @@ class WestWallSpec(Model):
     note: str = ""
 
 
+class CountryArea(Model):
+    """An area of the hexes mostly inside one country."""
+
+    id: Ident
+    name: str
+    iso3: str
+    source: Source
+    note: str = ""
+
+
+class RegionSpec(Model):
+    """The land hexes reached from a seed without crossing the named rivers or lines."""
+
+    id: Ident
+    name: str
+    kind: Literal["region", "victory"]
+    seed_place: str | None = None
+    seed_edge: Literal["north", "south", "east", "west"] | None = None
+    bounded_by: tuple[str, ...] = Field(min_length=1)
+    """Names of traced or authored rivers, or ids of lines, whose hexsides are walls."""
+    source: Source
+    note: str = ""
+
+
 class HexOverride(Model):
     """A hand correction of one hex's derived terrain."""
 
@@ -163,4 +204,6 @@ class GeographySpec(Model):
     hex_set: list[HexSetSpec] = []
     line: list[LineSpec] = []
     west_wall: WestWallSpec | None = None
+    country_area: list[CountryArea] = []
+    region: list[RegionSpec] = []
     override: list[HexOverride] = []

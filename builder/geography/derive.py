@@ -122,21 +122,21 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
         if shares:
             draft.country[h] = max(shares)[1]
 
-    neutral = {"GBR", "CHE"}
+    ids = d.terrain_ids
     for h in hexes:
         frac = fractions[h]
         if frac < d.land_min_fraction and h not in forced_land:
-            draft.terrain[h] = ["sea"]
-        elif draft.country.get(h) in neutral:
-            draft.terrain[h] = ["neutral"]
+            draft.terrain[h] = [ids.sea]
+        elif draft.country.get(h) in d.neutral_countries:
+            draft.terrain[h] = [ids.neutral]
         else:
-            draft.terrain[h] = ["clear"]
+            draft.terrain[h] = [ids.land]
         draft.terrain_source[h] = DERIVED
         if 0.0 < frac < 1.0:
             draft.notes[h] = f"land {frac:.0%}"
-    land_hexes = {h for h in hexes if draft.terrain[h] == ["clear"]}
-    draft.report.append(f"hexes: {len(land_hexes)} land, {sum(1 for h in hexes if draft.terrain[h] == ['sea'])} "
-                        f"sea, {sum(1 for h in hexes if draft.terrain[h] == ['neutral'])} neutral")
+    land_hexes = {h for h in hexes if draft.terrain[h] == [ids.land]}
+    draft.report.append(f"hexes: {len(land_hexes)} land, {sum(1 for h in hexes if draft.terrain[h] == [ids.sea])} "
+                        f"sea, {sum(1 for h in hexes if draft.terrain[h] == [ids.neutral])} neutral")
 
     # -- hand-authored terrain areas ---------------------------------------------------
     for area in spec.terrain_area:
@@ -145,7 +145,7 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
         for h in sorted(land_hexes):
             if polygons[h].intersects(poly) and polygons[h].intersection(poly).area / hex_area >= d.terrain_min_fraction:
                 terrain = draft.terrain[h]
-                if terrain == ["clear"]:
+                if terrain == [ids.land]:
                     terrain.clear()
                 if area.terrain not in terrain:
                     terrain.append(area.terrain)
@@ -156,7 +156,7 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
     for place in spec.place:
         h_city = place_hex.get(place.name)
         if place.city_terrain and h_city is not None and h_city in land_hexes:
-            draft.terrain[h_city] = ["city"]
+            draft.terrain[h_city] = [ids.city]
             draft.terrain_source[h_city] = AUTHORED
 
     # -- hexsides: coast, rivers, waterways --------------------------------------------
@@ -177,7 +177,7 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
             if seg.intersects(line) and _crossings(seg, line) % 2 == 1:
                 draft.sides[side][feature] = (source, name)
                 count += 1
-                if feature == "major_waterway":
+                if feature == ids.major_waterway:
                     waterway_sides.add(side)
         draft.report.append(f"{feature} {name}: {count} hexsides")
     sea_sides = 0
@@ -185,8 +185,8 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
         seg = segments[side]
         water = seg.length - seg.intersection(land).length
         if water / seg.length >= d.sea_side_min_fraction and side not in waterway_sides:
-            draft.sides[side]["sea_side"] = (DERIVED, f"water {water / seg.length:.0%} of the way")
-            draft.sides[side].pop("river", None)
+            draft.sides[side][ids.sea_side] = (DERIVED, f"water {water / seg.length:.0%} of the way")
+            draft.sides[side].pop(ids.river, None)
             sea_sides += 1
     draft.report.append(f"sea hexsides between land hexes: {sea_sides}")
 
@@ -208,16 +208,16 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
             if outside:
                 fortified_hexes[h] = "West Wall"
                 for n in outside:
-                    draft.sides[Hexside.between(h, n)]["fortified"] = (AUTHORED, "West Wall")
+                    draft.sides[Hexside.between(h, n)][ids.fortified] = (AUTHORED, "West Wall")
     for h, why in sorted(fortified_hexes.items()):
-        if "fortification" not in draft.terrain[h]:
-            draft.terrain[h] = sorted([t for t in draft.terrain[h] if t != "clear"] + ["fortification"])
+        if ids.fortification not in draft.terrain[h]:
+            draft.terrain[h] = sorted([t for t in draft.terrain[h] if t != ids.land] + [ids.fortification])
         draft.terrain_source[h] = AUTHORED
         draft.notes[h] = why
         if why.startswith("fortified port"):
             for n in grid.neighbours_on_map(h):
                 if n in land_hexes:
-                    draft.sides[Hexside.between(h, n)]["fortified"] = (AUTHORED, why)
+                    draft.sides[Hexside.between(h, n)][ids.fortified] = (AUTHORED, why)
     draft.report.append(f"fortification hexes: {len(fortified_hexes)}")
 
     # -- areas -----------------------------------------------------------------------------
@@ -249,7 +249,7 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
             if s.lon_range is not None:
                 lo, hi = s.lon_range
                 edge = {h for h in edge if lo <= plane.centre_lonlat(h)[0] <= hi}
-            chosen |= {h for h in edge if h in land_hexes or draft.terrain[h] != ["sea"]}
+            chosen |= {h for h in edge if h in land_hexes or draft.terrain[h] != [ids.sea]}
         doc: dict[str, object] = {"id": s.id, "name": s.name, "kind": s.kind, "hexes": labels(chosen)}
         if s.members:
             doc["members"] = list(s.members)
@@ -262,33 +262,41 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
             draft.report.append(f"hex set {s.id} is empty: left out")
             continue
         draft.areas.append(doc)
-    germany = {h for h in land_hexes | set(fortified_hexes) if draft.country.get(h) == "DEU"}
-    if germany:
-        draft.areas.append({"id": "germany", "name": "Germany", "kind": "country", "hexes": labels(germany),
-                            "source": DERIVED, "note": "Hexes mostly inside Germany's borders (Natural Earth)."})
+    for country_area in spec.country_area:
+        inside = {h for h in land_hexes | set(fortified_hexes) if draft.country.get(h) == country_area.iso3}
+        draft.areas.append({"id": country_area.id, "name": country_area.name, "kind": "country",
+                            "hexes": labels(inside), "source": country_area.source, "note": country_area.note})
 
     # -- lines and the regions they bound ---------------------------------------------------
+    walls_by_name: dict[str, set[Hexside]] = defaultdict(set)
+    for side, feats in draft.sides.items():
+        for _, (_, name) in feats.items():
+            walls_by_name[name].add(side)
     for line_spec in spec.line:
         km_line = LineString(_km_points(plane, line_spec.points))
         crossed = sorted(side for side in grid.hexsides
                          if _crossings(LineString([centre[side.a], centre[side.b]]), km_line) % 2 == 1)
+        walls_by_name[line_spec.id] = set(crossed)
         draft.lines.append({"id": line_spec.id, "name": line_spec.name, "kind": line_spec.kind,
                             "hexsides": [grid.hexside_label(s) for s in crossed],
                             "source": line_spec.source, "note": line_spec.note})
-        if line_spec.kind == "victory":
-            east_seed = [h for h in land_hexes if grid.visual_of(h)[0] == last_column]
-            region = _flood(grid, land_hexes, set(east_seed), set(crossed))
-            draft.areas.append({"id": "east_of_victory_line", "name": "East of the Victory Line", "kind": "victory",
-                                "hexes": labels(region), "source": line_spec.source,
-                                "note": "Land hexes reached from the east edge without crossing the Victory Line."})
-    rhine = {side for side, feats in draft.sides.items() if "major_waterway" in feats
-             and feats["major_waterway"][1].lower().startswith(("rhine", "waal", "nederrijn", "lek"))}
-    paris = place_hex.get("Paris")
-    if rhine and paris is not None:
-        west = _flood(grid, land_hexes, {paris}, rhine)
-        draft.areas.append({"id": "west_of_rhine", "name": "West of the Rhine", "kind": "region",
-                            "hexes": labels(west), "source": DERIVED,
-                            "note": "Land hexes reached from Paris without crossing the Rhine, Waal or Lek (13.2, 13.3)."})
+    for region in spec.region:
+        unknown = [name for name in region.bounded_by if name not in walls_by_name]
+        if unknown:
+            raise DataError(f"region {region.id}: nothing named {', '.join(map(repr, unknown))} among the rivers "
+                            "and lines")
+        walls = set().union(*(walls_by_name[name] for name in region.bounded_by))
+        if region.seed_place is not None:
+            if region.seed_place not in place_hex:
+                raise DataError(f"region {region.id}: seed place {region.seed_place!r} is not on the map")
+            seeds = {place_hex[region.seed_place]}
+        elif region.seed_edge is not None:
+            seeds = {h for h in land_hexes if _on_edge(grid, h, region.seed_edge, last_column, last_row)}
+        else:
+            raise DataError(f"region {region.id}: give seed_place or seed_edge")
+        draft.areas.append({"id": region.id, "name": region.name, "kind": region.kind,
+                            "hexes": labels(_flood(grid, land_hexes, seeds, walls)), "source": region.source,
+                            "note": region.note})
 
     # -- overrides last -------------------------------------------------------------------
     for override in spec.override:
