@@ -62,7 +62,7 @@ def test_show_json_shape() -> None:
     assert set(doc) == {
         "schema_version", "game", "map", "terrain", "nationalities", "unit_types", "boxes", "tracks",
         "sequence", "scenarios", "optional_rules", "units", "markers", "setup", "reinforcements",
-        "replacements", "crt", "charts",
+        "replacements", "crt", "charts", "parameters",
     }
     game = load_game(data_root(), "omaha")
     assert [h["hex"] for h in doc["map"]["hexes"]] == list(game.grid.labels)

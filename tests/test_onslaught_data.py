@@ -356,3 +356,35 @@ def test_free_french_divisions(game: Game) -> None:
     tagged = [game.units_by_id[a.unit] for a in arrivals(game) if "free_french" in a.tags]
     assert tagged
     assert {u.nationality for u in tagged} == {"french"}
+
+
+RULE_NUMBERS = [
+    ("stacking_limit", 3, "6.3"), ("activation_cost", 1, "5.2"), ("breakthrough_activation_cost", 2, "5.2"),
+    ("strategic_movement_multiplier", 3, "6.4"), ("strategic_movement_min_distance_mp", 3, "6.4"),
+    ("retreat_hexes", 2, "7.3"), ("armor_advance_extra_hexes", 1, "7.4"), ("die_min", 0, "7.1"),
+    ("die_max", 6, "7.1"), ("allied_supply_max", 60, "8.2"), ("german_supply_max", 40, "8.2"),
+    ("german_supply_income", 8, "8.1"), ("landing_hex_supply", 4, "8.1"), ("southern_france_supply", 4, "8.1"),
+    ("southern_france_first_turn", 8, "8.1"), ("captured_supply_fraction", 0.5, "8.7"),
+    ("paratroop_return_turns", 3, "9.1"), ("paradrop_cost", 1, "9.2"), ("german_replacement_points", 2, "11.1"),
+    ("allied_replacement_points", 4, "11.1"), ("eliminated_per_extra_replacement_point", 3, "11.1"),
+    ("german_replacement_min_distance_mp", 3, "11.4"), ("bulge_first_turn", 12, "12.0"),
+    ("bulge_last_turn", 17, "12.0"), ("bulge_supply", 10, "12.0"), ("allied_automatic_victory_divisions", 15, "13.2"),
+    ("gap_bonus_vp", 5, "13.3"), ("wide_gap_bonus_vp", 15, "13.3"), ("wide_gap_min_distance_mp", 3, "13.3"),
+    ("emergency_supply_allied", 3, "14.4"), ("emergency_supply_german", 2, "14.4"), ("emergency_supply_turn", 20, "14.4"),
+    ("free_french_per_city", 2, "14.2"),
+]
+
+
+@pytest.mark.parametrize("name,value,section", RULE_NUMBERS, ids=[n for n, _, _ in RULE_NUMBERS])
+def test_rule_numbers(game: Game, name: str, value: float, section: str) -> None:
+    """Each number the rulebook states is in parameters.toml with its section."""
+    record = next(p for p in game.parameters.parameter if p.id == name)
+    assert (record.value, record.source) == (value, section)
+
+
+def test_supply_caps_fit_the_tracks(game: Game) -> None:
+    """8.2: the tracks (30 and 20 spaces) plus the flipped markers (+30, +20) reach the caps."""
+    tracks = {t.id: t for t in game.manifest.track}
+    markers = game.markers_by_id
+    assert tracks["allied_supply"].last + int(markers["allied_supply"].text) == game.parameter["allied_supply_max"]
+    assert tracks["german_supply"].last + int(markers["german_supply"].text) == game.parameter["german_supply_max"]

@@ -133,6 +133,9 @@ def _check_manifest(game: Game, report: _Report) -> None:
     file = game.files["game"]
     if m.sides[0] == m.sides[1]:
         report.add("the two sides must differ", file, key="sides")
+    for p_id, n in Counter(p.id for p in game.parameters.parameter).items():
+        if n > 1:
+            report.add(f"parameter {p_id!r} defined {n} times", game.files["parameters"], key="parameter")
     for what, items in (("nationality", m.nationality), ("unit_type", m.unit_type), ("box", m.box),
                         ("track", m.track), ("scenario", m.scenario), ("optional_rule", m.optional_rule)):
         for item_id, n in Counter(item.id for item in items).items():

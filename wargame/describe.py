@@ -88,6 +88,7 @@ def game_document(game: Game) -> dict[str, Any]:
         "replacements": dump_rows(game.replacements),
         "crt": game.crt.model_dump(mode="json") if game.crt else None,
         "charts": [c.model_dump(mode="json") for c in game.charts.chart],
+        "parameters": [p.model_dump(mode="json") for p in game.parameters.parameter],
     }
 
 
@@ -105,6 +106,7 @@ def provenance_counts(game: Game) -> tuple[int, int]:
         sources += [r.source for _, r in rows]
     sources += [a.source for a in game.areas.area] + [line.source for line in game.areas.line]
     sources += [mk.source for mk in game.markers.marker] + [c.source for c in game.charts.chart]
+    sources += [p.source for p in game.parameters.parameter]
     m = game.manifest
     for group in (m.nationality, m.unit_type, m.box, m.track, m.scenario):
         sources += [item.source for item in group]

@@ -23,6 +23,7 @@ from wargame.models import (
     AreasFile,
     Arrival,
     ChartsFile,
+    ParametersFile,
     CombatTable,
     GameManifest,
     HexRecord,
@@ -62,6 +63,7 @@ class Game:
     replacements: list[tuple[int, ReplacementRecord]]
     crt: CombatTable | None
     charts: ChartsFile
+    parameters: ParametersFile
     files: dict[str, Path] = field(default_factory=dict)
 
     @cached_property
@@ -104,6 +106,11 @@ class Game:
     def markers_by_id(self) -> dict[str, Marker]:
         """Markers by id."""
         return {m.id: m for m in self.markers.marker}
+
+    @cached_property
+    def parameter(self) -> dict[str, int | float | bool | str]:
+        """The rules' numbers by id."""
+        return {p.id: p.value for p in self.parameters.parameter}
 
     @cached_property
     def areas_by_id(self) -> dict[str, Area]:
@@ -153,7 +160,7 @@ def load_game(root: Path, game_id: str) -> Game:
         "game": counters / "game.toml", "units": counters / "units.csv", "markers": counters / "markers.toml",
         "setup": counters / "setup.csv", "reinforcements": counters / "reinforcements.csv",
         "replacements": counters / "replacements.csv", "crt": counters / "crt.toml",
-        "charts": counters / "charts.toml",
+        "charts": counters / "charts.toml", "parameters": counters / "parameters.toml",
     }
     required = {"map", "terrain", "game"}
 
@@ -177,6 +184,7 @@ def load_game(root: Path, game_id: str) -> Game:
     markers = table("markers", MarkersFile, MarkersFile(schema_version=1))
     charts = table("charts", ChartsFile, ChartsFile(schema_version=1))
     crt = table("crt", CombatTable, None)
+    parameters = table("parameters", ParametersFile, ParametersFile(schema_version=1))
     game = Game(
         id=game_id,
         root=root,
@@ -194,6 +202,7 @@ def load_game(root: Path, game_id: str) -> Game:
         replacements=rows("replacements", ReplacementRecord),
         crt=crt,
         charts=charts or ChartsFile(schema_version=1),
+        parameters=parameters or ParametersFile(schema_version=1),
         files=files,
     )
     if map_manifest is None or terrain_chart is None:

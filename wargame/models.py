@@ -435,6 +435,22 @@ class Chart(Model):
         return self
 
 
+class Parameter(Model):
+    """A number or switch the rules use (stacking limit, supply caps...), kept as data."""
+
+    id: Ident
+    value: int | float | bool | str
+    source: Source
+    note: str = ""
+
+
+class ParametersFile(Model):
+    """`counters/<game>/parameters.toml`: the rules' numbers, each with its source."""
+
+    schema_version: Literal[1]
+    parameter: list[Parameter] = []
+
+
 class ChartsFile(Model):
     """`counters/<game>/charts.toml`."""
 
