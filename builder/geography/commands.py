@@ -10,6 +10,7 @@ import click
 from builder.geography.config import GeographySpec
 from builder.geography.derive import derive, write_draft
 from builder.geography.extract import run_extract
+from builder.geography.fit import fit_grid, write_fit
 from builder.geography.plane import GeoPlane
 from wargame.bundled import data_root, game_dir
 from wargame.datafiles import load_toml
@@ -62,3 +63,28 @@ def derive_command(game: str, data: Path | None) -> None:
         sys.exit(2)
     for line in draft.report:
         click.echo(line)
+
+
+@geography.command(name="fit")
+@click.argument("game")
+@click.option("--write", is_flag=True, help="Store the fitted placement in geography.toml's [grid].")
+@click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None)
+def fit_command(game: str, write: bool, data: Path | None) -> None:
+    """Fit the grid to the anchors (places the rules put in given hexes); report residuals."""
+    try:
+        folder, spec, grid = _load(game, data)
+        fit = fit_grid(spec, grid)
+        if write:
+            write_fit(folder / "geography.toml", fit)
+    except WargameError as e:
+        click.echo(f"Error: {e}", err=True)
+        sys.exit(2)
+    click.echo(f"hex_across_km = {fit.hex_across_km:.4f} ({fit.hex_across_km / 1.609344:.3f} miles), "
+               f"rotation_deg = {fit.rotation_deg:.2f}, first_hex_km = "
+               f"[{fit.first_hex_km[0]:.3f}, {fit.first_hex_km[1]:.3f}]")
+    warped = " (after the warp)" if spec.grid.warp_radius_km > 0 else ""
+    click.echo(f"{'anchor':<28} {'hexes':<16} {'off (hexes)':>11} {'off (km)':>9}  falls in{warped}")
+    for r in fit.residuals:
+        flag = "" if r.fitted else "  (not fitted)"
+        click.echo(f"{r.name:<28} {' '.join(r.hexes):<16} {r.hexes_off:>11.2f} {r.km_off:>9.2f}  "
+                   f"{r.falls_in or 'off the map'}{flag}")

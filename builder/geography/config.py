@@ -27,6 +27,23 @@ class GridPlacement(Model):
     hex_across_km: float = Field(gt=0)
     first_hex_km: tuple[float, float]
     """Projected centre (east, north) of the hex at visual column 0, row 0 (the top-left one)."""
+    rotation_deg: float = 0.0
+    """How far the map image is turned clockwise from north-up (90: north points right)."""
+    warp_radius_km: float = Field(0.0, ge=0)
+    """Above 0: bend the plane smoothly (Gaussian radial basis of this radius) so that every
+    anchor's place lands exactly on its hexes; 0 keeps the plain fitted placement."""
+
+
+class Anchor(Model):
+    """A place the rulebook puts in given hexes: the grid is fitted to these (least squares)."""
+
+    name: str
+    hexes: tuple[str, ...] = Field(min_length=1)
+    lonlat: tuple[float, float]
+    fit: bool = True
+    """False: leave it out of the least-squares fit (it still bends the plane when warping)."""
+    source: Source
+    note: str = ""
 
 
 class ExtractSpec(Model):
@@ -51,6 +68,9 @@ class TerrainIds(Model):
     fortified: Ident = "fortified"
     river: Ident = "river"
     major_waterway: Ident = "major_waterway"
+    bridge: Ident = "bridge"
+    road: Ident = "road"
+    trail: Ident = "trail"
 
 
 class DeriveSpec(Model):
@@ -61,6 +81,10 @@ class DeriveSpec(Model):
     terrain_min_fraction: float = Field(0.4, gt=0, le=1)
     neutral_countries: tuple[str, ...] = ()
     """ISO alpha-3 codes of countries whose land is outside play."""
+    mark_sea_sides: bool = True
+    """False: do not mark water between two land hexes (the game has no such hexside)."""
+    bridged: tuple[Ident, ...] = ()
+    """Water features a road or trail crosses on a bridge (and two city hexes, 10.1 of F&M)."""
     terrain_ids: TerrainIds = TerrainIds()
 
 
@@ -75,11 +99,17 @@ class TracedRiver(Model):
 
 
 class AuthoredLine(Model):
-    """A river or waterway the data lack, written as a lon/lat polyline."""
+    """A river, waterway, road or trail the data lack, written as a lon/lat polyline.
+
+    `crossing`: the feature lies between two hexes when it crosses the segment joining their
+    centres an odd number of times (rivers). `route`: the feature joins the hexes it passes
+    through, one after another (roads and trails run from hex to hex across hexsides).
+    """
 
     name: str
     feature: Ident
     points: tuple[LonLat, ...] = Field(min_length=2)
+    rasterise: Literal["crossing", "route"] = "crossing"
     source: Source
     note: str = ""
 
@@ -102,7 +132,10 @@ class PlaceSpec(Model):
     lookup: str | None = None
     country: str | None = None
     lonlat: LonLat | None = None
-    city_terrain: bool = False
+    hexes: tuple[str, ...] = ()
+    """The hexes the rulebook puts it in; they win over its position."""
+    terrain: Ident | None = None
+    """Hex terrain the place gives its hexes (e.g. city, town)."""
     source: Source
     note: str = ""
 
@@ -122,10 +155,12 @@ class HexSetSpec(Model):
 
     id: Ident
     name: str
-    kind: Literal["landing", "port_area", "entry", "edge", "region", "victory", "setup"]
+    kind: Literal["landing", "beach", "port_area", "entry", "edge", "region", "victory", "setup", "city"]
+    hexes: tuple[str, ...] = ()
     points: tuple[LonLat, ...] = ()
     polygon: tuple[LonLat, ...] = ()
-    edge: Literal["north", "south", "east", "west"] | None = None
+    edge: Literal["top", "bottom", "left", "right"] | None = None
+    """An edge of the map image (for a map turned from north-up, not a compass point)."""
     lon_range: tuple[float, float] | None = None
     members: tuple[Ident, ...] = ()
     value: int | None = None
@@ -135,12 +170,13 @@ class HexSetSpec(Model):
 
 
 class LineSpec(Model):
-    """A named line drawn on the map, as a lon/lat polyline rasterised to hexsides."""
+    """A named line: a lon/lat polyline rasterised to hexsides, or hexes the rulebook lists."""
 
     id: Ident
     name: str
     kind: Literal["victory", "boundary", "front", "other"]
-    points: tuple[LonLat, ...] = Field(min_length=2)
+    points: tuple[LonLat, ...] = ()
+    hexes: tuple[str, ...] = ()
     source: Source
     note: str = ""
 
@@ -172,7 +208,7 @@ class RegionSpec(Model):
     name: str
     kind: Literal["region", "victory"]
     seed_place: str | None = None
-    seed_edge: Literal["north", "south", "east", "west"] | None = None
+    seed_edge: Literal["top", "bottom", "left", "right"] | None = None
     bounded_by: tuple[str, ...] = Field(min_length=1)
     """Names of traced or authored rivers, or ids of lines, whose hexsides are walls."""
     source: Source
@@ -196,6 +232,7 @@ class GeographySpec(Model):
     grid: GridPlacement
     extract: ExtractSpec
     derive: DeriveSpec = DeriveSpec()
+    anchor: list[Anchor] = []
     traced_river: list[TracedRiver] = []
     authored_line: list[AuthoredLine] = []
     terrain_area: list[TerrainArea] = []

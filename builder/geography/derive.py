@@ -15,9 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import shapely
-from numpy.typing import NDArray
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -51,14 +49,8 @@ class MapDraft:
 
 
 def _to_km(plane: GeoPlane, geometry: BaseGeometry) -> BaseGeometry:
-    """A lon/lat geometry in the layout's km (east, south)."""
-
-    def project(coords: NDArray[np.float64]) -> NDArray[np.float64]:
-        xy = plane.projection.forward_array(coords)
-        xy[:, 1] = -xy[:, 1]
-        return xy
-
-    return shapely.transform(geometry, project)
+    """A lon/lat geometry in the layout's km."""
+    return shapely.transform(geometry, plane.km_array)
 
 
 def _km_points(plane: GeoPlane, points: Iterable[LonLat]) -> list[tuple[float, float]]:
@@ -95,7 +87,15 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
     # -- places (their hexes are land whatever the coastline says) ---------------------
     found = {str(p["name"]): g for p, g in read_features(geodata / "places.geojson")}
     place_hex: dict[str, Hex] = {}
+    place_hexes: dict[str, list[Hex]] = {}
     for place in spec.place:
+        if place.hexes:
+            # The rulebook's hexes win over the place's position (they are what players read).
+            ruled = [grid.hex_of(label) for label in place.hexes]
+            place_hex[place.name] = ruled[0]
+            place_hexes[place.name] = ruled
+            draft.places += [(place.name, h, place.kind, place.source) for h in ruled]
+            continue
         if place.lonlat is not None:
             lonlat = place.lonlat
         elif place.name in found:
@@ -107,12 +107,12 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
             draft.report.append(f"place {place.name} at {lonlat} is off the map: left out")
             continue
         place_hex[place.name] = h
+        place_hexes[place.name] = [h]
         draft.places.append((place.name, h, place.kind, place.source))
-    forced_land = set(place_hex.values())
-    hex_sets = {s.id: s for s in spec.hex_set}
+    forced_land = {h for hs in place_hexes.values() for h in hs}
     for s in spec.hex_set:
-        if s.kind == "landing":
-            forced_land |= {plane.hex_at(*p) for p in s.points}
+        if s.kind in ("landing", "beach"):
+            forced_land |= {plane.hex_at(*p) for p in s.points} | {grid.hex_of(label) for label in s.hexes}
 
     # -- countries ------------------------------------------------------------------------
     countries = [(str(p["iso3"]), _to_km(plane, g)) for p, g in read_features(geodata / "countries.geojson")]
@@ -154,10 +154,12 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
                 count += 1
         draft.report.append(f"{area.terrain} {area.name}: {count} hexes")
     for place in spec.place:
-        h_city = place_hex.get(place.name)
-        if place.city_terrain and h_city is not None and h_city in land_hexes:
-            draft.terrain[h_city] = [ids.city]
-            draft.terrain_source[h_city] = AUTHORED
+        if place.terrain is None:
+            continue
+        for h_place in place_hexes.get(place.name, []):
+            if h_place in land_hexes:
+                draft.terrain[h_place] = [place.terrain]
+                draft.terrain_source[h_place] = place.source if place.hexes else AUTHORED
 
     # -- hexsides: coast, rivers, waterways --------------------------------------------
     centre = {h: plane.layout.centre(h) for h in hexes}
@@ -167,8 +169,16 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
     for props, geom in read_features(geodata / "rivers.geojson"):
         lines.append((str(props["name"]), str(props["feature"]), DERIVED, _to_km(plane, geom)))
     for authored in spec.authored_line:
-        lines.append((authored.name, authored.feature, AUTHORED,
-                      LineString(_km_points(plane, authored.points))))
+        km_line = LineString(_km_points(plane, authored.points))
+        if authored.rasterise == "route":
+            count = 0
+            for side in _route_sides(plane, km_line):
+                if side.a in grid and side.b in grid:
+                    draft.sides[side][authored.feature] = (AUTHORED, authored.name)
+                    count += 1
+            draft.report.append(f"{authored.feature} {authored.name}: {count} hexsides")
+            continue
+        lines.append((authored.name, authored.feature, AUTHORED, km_line))
     waterway_sides: set[Hexside] = set()
     for name, feature, source, line in lines:
         count = 0
@@ -181,7 +191,7 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
                     waterway_sides.add(side)
         draft.report.append(f"{feature} {name}: {count} hexsides")
     sea_sides = 0
-    for side in pairs:
+    for side in pairs if d.mark_sea_sides else []:
         seg = segments[side]
         water = seg.length - seg.intersection(land).length
         if water / seg.length >= d.sea_side_min_fraction and side not in waterway_sides:
@@ -189,6 +199,19 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
             draft.sides[side].pop(ids.river, None)
             sea_sides += 1
     draft.report.append(f"sea hexsides between land hexes: {sea_sides}")
+    if d.bridged:
+        # A road or trail over bridged water crosses on a bridge; so do two city hexes (F&M 10.1).
+        bridges = 0
+        for side, feats in draft.sides.items():
+            water = [f for f in feats if f in d.bridged]
+            if not water or ids.bridge in feats:
+                continue
+            by_road = ids.road in feats or ids.trail in feats
+            cities = draft.terrain.get(side.a) == [ids.city] and draft.terrain.get(side.b) == [ids.city]
+            if by_road or cities:
+                feats[ids.bridge] = (AUTHORED, "road over " + feats[water[0]][1] if by_road else "between city hexes")
+                bridges += 1
+        draft.report.append(f"bridges: {bridges}")
 
     # -- fortifications ---------------------------------------------------------------------
     fortified_hexes: dict[Hex, str] = {}
@@ -238,7 +261,7 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
     last_column = max(grid.visual_of(h)[0] for h in hexes)
     last_row = {i: max(grid.visual_of(h)[1] for h in hexes if grid.visual_of(h)[0] == i) for i in range(last_column + 1)}
     for s in spec.hex_set:
-        chosen: set[Hex] = set()
+        chosen: set[Hex] = {grid.hex_of(label) for label in s.hexes}
         for p in s.points:
             chosen.add(plane.hex_at(*p))
         if s.polygon:
@@ -273,6 +296,10 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
         for _, (_, name) in feats.items():
             walls_by_name[name].add(side)
     for line_spec in spec.line:
+        if line_spec.hexes:
+            draft.lines.append({"id": line_spec.id, "name": line_spec.name, "kind": line_spec.kind,
+                                "hexes": list(line_spec.hexes), "source": line_spec.source, "note": line_spec.note})
+            continue
         km_line = LineString(_km_points(plane, line_spec.points))
         crossed = sorted(side for side in grid.hexsides
                          if _crossings(LineString([centre[side.a], centre[side.b]]), km_line) % 2 == 1)
@@ -317,7 +344,22 @@ def _ident(name: str) -> str:
 
 def _on_edge(grid: Grid, h: Hex, edge: str, last_column: int, last_row: dict[int, int]) -> bool:
     i, j = grid.visual_of(h)
-    return {"north": j == 0, "south": j == last_row[i], "west": i == 0, "east": i == last_column}[edge]
+    return {"top": j == 0, "bottom": j == last_row[i], "left": i == 0, "right": i == last_column}[edge]
+
+
+def _route_sides(plane: GeoPlane, line: LineString) -> list[Hexside]:
+    """The hexsides a road crosses going from hex to hex along a km polyline."""
+    step = plane.layout.size_px / 8
+    count = max(2, int(line.length / step) + 1)
+    path: list[Hex] = []
+    for k in range(count + 1):
+        point = line.interpolate(line.length * k / count)
+        h = plane.layout.pixel_to_hex(point.x, point.y)
+        if not path or h != path[-1]:
+            if path and not path[-1].is_adjacent(h):
+                path += path[-1].line_to(h)[1:-1]
+            path.append(h)
+    return [Hexside.between(a, b) for a, b in zip(path, path[1:])]
 
 
 def _flood(grid: Grid, allowed: set[Hex], seeds: set[Hex], walls: set[Hexside]) -> set[Hex]:
