@@ -87,7 +87,7 @@ def test_many_problems_reported_at_once(data_copy: Path) -> None:
     edit(counters / "setup.csv", "de_sf_6,german_cup,3", "de_sf_6,german_cup,4")
     edit(maps / "areas.toml", 'members = ["isigny"]', 'members = ["isigni"]')
     (maps / "hexes.csv").write_text(
-        "# schema_version = 1\nhex,terrain,source,note\n0101,clear,5.4,\n0101,clear,5.4,\n0102,woods,reconstructed,\n",
+        "# schema_version = 1\nhex,terrain,source,note\n0101,clear,5.4,\n0101,clear,5.4,\n0102,wods,reconstructed,\n",
         encoding="utf-8")
     found = "\n".join(problems(data_copy, "omaha"))
     expected = [
@@ -100,7 +100,7 @@ def test_many_problems_reported_at_once(data_copy: Path) -> None:
         r"setup\.csv:\d+ \[count\]: marker 'de_sf_6': 4 placed but the game has 3",
         r"areas\.toml \[area\[3\] german_marker_loss\.members\]: unknown area 'isigni' \(did you mean 'isigny'",
         r"hexes\.csv:4 \[hex\]: hex 0101 already listed on line 3",
-        r"hexes\.csv:5 \[terrain\]: unknown hex terrain 'woods'",
+        r"hexes\.csv:5 \[terrain\]: unknown hex terrain 'wods'",
     ]
     for pattern in expected:
         assert re.search(pattern, found), f"{pattern!r} not in:\n{found}"
