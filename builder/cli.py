@@ -105,4 +105,80 @@ def preview(game: str, out_dir: Path, data: Path | None) -> None:
     click.echo(str(path))
 
 
+def _games_for(game: str | None, all_games: bool, root: Path) -> list[str]:
+    if all_games:
+        return game_ids(root)
+    if game is None:
+        raise click.UsageError("name a GAME or give --all")
+    return [game]
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--all", "all_games", is_flag=True, help="Every bundled game.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("dist"),
+              show_default=True, help="Folder for <game>.vmod.")
+@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True,
+              help="Resolution of the art (the module's grid follows it).")
+@DATA_OPTION
+def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: Path | None) -> None:
+    """Build playable VASSAL 3.7 modules: dist/<game>.vmod."""
+    from importlib.metadata import version as package_version
+
+    from builder.vassal.module import write_module
+
+    try:
+        root = data_root(data)
+        for game_id in _games_for(game, all_games, root):
+            loaded = load_game(root, game_id)
+            path = out_dir / f"{game_id}.vmod"
+            built = write_module(loaded, path, package_version("umpire"), scale)
+            click.echo(f"{path}: {len(built.data) // 1024} KB, {len(built.images)} images")
+    except DataErrors as e:
+        for error in e.errors:
+            click.echo(str(error), err=True)
+        click.echo(f"Error: the data has {len(e.errors)} problem(s); run `vmodbuild validate`", err=True)
+        sys.exit(2)
+    except WargameError as e:
+        _fail(e)
+    except OSError as e:
+        click.echo(f"Error: cannot write into {out_dir}: {e.strerror}", err=True)
+        sys.exit(2)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True,
+              help="Folder to write the PNGs into.")
+@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True)
+@DATA_OPTION
+def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
+    """Write the board, every counter face and every chart of a game as PNGs."""
+    import io
+
+    from builder.vassal.module import draw_art
+    from wargame.files import write_atomically
+
+    try:
+        loaded = load_game(data_root(data), game)
+        art = draw_art(loaded, scale)
+        pictures = {f"{game}-board.png": art.board, f"{game}-holding.png": art.holding.image,
+                    **{f"counters/{name}": image for name, image in art.counters.items()},
+                    **{f"{game}-{chart}.png": image for chart, image in art.charts.items()}}
+        for name, image in sorted(pictures.items()):
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG")
+            write_atomically(out_dir / name, buffer.getvalue())
+    except DataErrors as e:
+        for error in e.errors:
+            click.echo(str(error), err=True)
+        sys.exit(2)
+    except WargameError as e:
+        _fail(e)
+    except OSError as e:
+        click.echo(f"Error: cannot write into {out_dir}: {e.strerror}", err=True)
+        sys.exit(2)
+    click.echo(f"{out_dir}: {len(pictures)} PNGs")
+
+
 main.add_command(geography)

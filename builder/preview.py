@@ -10,13 +10,13 @@ import io
 from collections.abc import Iterable
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from builder.render.style import font
 from wargame.files import write_atomically
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 
-FONTS = Path(__file__).resolve().parent / "fonts"
 SIDE_STYLE: dict[str, tuple[str, int]] = {
     "major_waterway": ("#123c8c", 7),
     "river": ("#2f7fd0", 4),
@@ -37,11 +37,6 @@ AREA_STYLE: dict[str, str] = {
     "victory": "#c0392b",
     "boundary": "#c0392b",
 }
-
-
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The shipped DejaVu font (draws accented names everywhere)."""
-    return ImageFont.truetype(str(FONTS / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")), size)
 
 
 def _outline(game: Game, hexes: set[Hex]) -> Iterable[Hexside]:

@@ -1,0 +1,7 @@
+"""Game art drawn with Pillow from the same data the adjudicator reads.
+
+- `board.render_board(game, scale)`: the map board (terrain, hexsides, roads, places, areas,
+  labels, title, legend), on the module's own grid;
+- `counters.render_unit` / `counters.render_marker`: both faces of every counter;
+- `charts.render_charts(game)`: CRT, terrain effects, schedules, tracks, tables.
+"""

@@ -1,0 +1,423 @@
+"""Assemble a playable VASSAL 3.7 module (.vmod) for a game: art, buildFile, set-ups, zip.
+
+The module's hex grid is derived from the same `Layout` the board was drawn with, every unit
+is a two-sided piece carrying its unit id as a property (the log reader's stable mapping), and
+the whole archive is deterministic (sorted entries, fixed times, stable ids).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+from PIL import Image
+
+from builder.render.board import board_layout, render_board
+from builder.render.charts import render_charts
+from builder.render.counters import image_name, marker_faces, marker_image_name, render_marker, render_unit
+from builder.render.holding import HoldingBoard, render_holding_board
+from builder.vassal.archive import zip_bytes
+from builder.vassal.encoding import (
+    Trait, add_piece, basic_piece, basic_state, chain, delete, layer_two_sided, properties, report_flip,
+    use_prototype,
+)
+from builder.vassal.savefile import PlacedPiece, command_tree, save_archive
+from wargame.game import Game
+from wargame.layout import Layout, vassal_grid
+from wargame.models import Marker, Unit
+
+P = "VASSAL.build."
+MAIN_MAP = "Main Map"
+BOXES_MAP = "Boxes and Tracks"
+VASSAL_VERSION = "3.7.0"
+COUNTER_PX = 75
+
+
+@dataclass(frozen=True)
+class Art:
+    """Every picture a module needs, by archive name (without the images/ prefix)."""
+
+    board: Image.Image
+    layout: Layout
+    holding: HoldingBoard
+    counters: dict[str, Image.Image]
+    charts: dict[str, Image.Image]
+
+
+@dataclass
+class PieceDef:
+    """A piece definition: its traits (outermost first) and what it stands for."""
+
+    name: str
+    traits: list[Trait]
+    slot_size: tuple[int, int] = (COUNTER_PX, COUNTER_PX)
+    gpids: list[str] = field(default_factory=list)
+
+
+def _png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=False)
+    return buffer.getvalue()
+
+
+def unit_image(unit_id: str, face: str) -> str:
+    """Archive image name of a unit face (ids may hold '/')."""
+    return image_name(unit_id, face)
+
+
+def draw_art(game: Game, scale: float = 1.0) -> Art:
+    """Render board, holding board, counters and charts for a game."""
+
+    counters: dict[str, Image.Image] = {}
+    for _, unit in game.units:
+        counters[unit_image(unit.id, "full")] = render_unit(game, unit, "full", COUNTER_PX)
+        if unit.steps == 2:
+            counters[unit_image(unit.id, "reduced")] = render_unit(game, unit, "reduced", COUNTER_PX)
+    for marker in game.markers.marker:
+        for face in range(marker_faces(marker)):
+            counters[marker_image_name(marker.id, face)] = render_marker(game, marker, face, COUNTER_PX)
+    return Art(render_board(game, scale), board_layout(game, scale), render_holding_board(game), counters,
+               render_charts(game))
+
+
+# -- pieces ---------------------------------------------------------------------------------
+def unit_prototype_name(game: Game, unit: Unit) -> str:
+    """The prototype of a unit's type (traits shared by every unit of the type)."""
+    return f"{game.manifest.id} {unit.type}"
+
+
+def prototypes(game: Game) -> dict[str, list[Trait]]:
+    """Prototype traits by name: one per unit type, one for markers."""
+    names = {t.id: t.name for t in game.manifest.unit_type}
+    out: dict[str, list[Trait]] = {}
+    for type_id in sorted(names):
+        out[f"{game.manifest.id} {type_id}"] = [
+            properties({"Type": names[type_id], "Game": game.manifest.id}),
+            report_flip("$oldPieceName$ flipped to $newPieceName$ at $location$ *"),
+            delete(),
+            basic_piece(""),
+        ]
+    out[f"{game.manifest.id} marker"] = [properties({"Game": game.manifest.id}), delete(), basic_piece("")]
+    return out
+
+
+def unit_piece(game: Game, unit: Unit) -> PieceDef:
+    """A unit as a piece: properties, its type's prototype, the two-sided layer."""
+    values = "-".join(map(str, unit.full))
+    props = {
+        "UnitId": unit.id, "Side": unit.side, "Nationality": unit.nationality, "UnitType": unit.type,
+        "Mobility": unit.mobility, "Size": unit.size, "Steps": str(unit.steps), "Values": values,
+        "Reduced": "-".join(map(str, unit.reduced)) if unit.reduced else "", "ZOC": "yes" if unit.zoc else "no",
+    }
+    traits = [properties(props), use_prototype(unit_prototype_name(game, unit))]
+    if unit.steps == 2:
+        traits.append(layer_two_sided([unit_image(unit.id, "full"), unit_image(unit.id, "reduced")],
+                                      ["", "+ (reduced)"]))
+        traits.append(basic_piece(unit.id, ""))
+    else:
+        traits.append(basic_piece(unit.id, unit_image(unit.id, "full")))
+    return PieceDef(unit.id, traits)
+
+
+def marker_piece(game: Game, marker: Marker, faces: int) -> PieceDef:
+    """A marker as a piece (two-sided when it has a flip side)."""
+    props = {"MarkerId": marker.id, "Kind": marker.kind, "Side": marker.side or "",
+             "Value": "" if marker.value is None else str(marker.value)}
+    traits = [properties(props), use_prototype(f"{game.manifest.id} marker")]
+    if faces > 1:
+        traits.append(layer_two_sided([marker_image_name(marker.id, f) for f in range(faces)],
+                                      ["", *[f"+ ({marker.text or f + 1})" for f in range(1, faces)]]))
+        traits.append(basic_piece(marker.name, ""))
+    else:
+        traits.append(basic_piece(marker.name, marker_image_name(marker.id, 0)))
+    return PieceDef(marker.name, traits)
+
+
+def expanded(traits: list[Trait], protos: dict[str, list[Trait]]) -> list[Trait]:
+    """Traits with prototypes replaced by their own traits, as VASSAL keeps pieces in play."""
+    out: list[Trait] = []
+    for trait in traits:
+        if trait.type.startswith("prototype;"):
+            out += protos[trait.type.removeprefix("prototype;")][:-1]
+        else:
+            out.append(trait)
+    return out
+
+
+# -- the buildFile ------------------------------------------------------------------------------
+class SlotIds:
+    """Hands out PieceSlot gpids in build order (stable for the same data)."""
+
+    def __init__(self) -> None:
+        self.next = 1
+
+    def take(self) -> str:
+        """A new gpid."""
+        gpid = str(self.next)
+        self.next += 1
+        return gpid
+
+
+def _el(parent: etree._Element, tag: str, **attrs: str) -> etree._Element:
+    return etree.SubElement(parent, P + tag, {k: v for k, v in attrs.items()})
+
+
+def _slot(parent: etree._Element, piece: PieceDef, ids: SlotIds) -> str:
+    gpid = ids.take()
+    slot = _el(parent, "widget.PieceSlot", entryName=piece.name, gpid=gpid,
+               width=str(piece.slot_size[0]), height=str(piece.slot_size[1]))
+    slot.text = add_piece(piece.traits, gpid)
+    piece.gpids.append(gpid)
+    return gpid
+
+
+MAP_HANDLERS = ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
+                "StackExpander", "PieceMover", "KeyBufferer", "ImageSaver", "CounterDetailViewer", "Zoomer")
+
+
+def _map(root: etree._Element, name: str, board: str, image: str, launch: bool) -> etree._Element:
+    m = _el(root, "module.Map", mapName=name, markMoved="Always", edgeWidth="0", edgeHeight="0",
+            backgroundcolor="255,255,255", allowMultiple="false", launch="true" if launch else "false",
+            buttonName=name if launch else "", icon="", hotkey="", color="255,0,0", thickness="3",
+            moveWithinFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
+            moveToFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
+            createFormat="$pieceName$ created in $location$ *", changeFormat="$message$")
+    picker = _el(m, "module.map.BoardPicker", title="Choose Boards", addColumnText="Add column",
+                 addRowText="Add row", boardPrompt="Select board", slotHeight="125", slotScale="0.2",
+                 slotWidth="350")
+    _el(picker, "module.map.boardPicker.Board", image=image, name=board, reversible="false")
+    _el(m, "module.map.StackMetrics", bottom="40,0", color="255,255,255", disabled="false", down="37,0",
+        exSepX="6", exSepY="18", top="38,0", unexSepX="4", unexSepY="4", up="39,0")
+    for handler in MAP_HANDLERS:
+        _el(m, "module.map." + handler)
+    return m
+
+
+def _turn_levels(game: Game) -> list[str]:
+    """The steps or phases a turn runs through, for the turn tracker (4.0 / 4.1)."""
+    names: list[str] = []
+    sides = game.manifest.sides
+    first = game.manifest.scenario[0].first_player
+    order = [first, *[s for s in sides if s != first]]
+    for item in game.manifest.sequence:
+        if item.player == "each":
+            for side in order:
+                names += [f"{side} {sub.name}" for sub in item.items] or [f"{side} {item.name}"]
+        else:
+            names.append(item.name)
+    return names or ["Turn"]
+
+
+def _help_html(game: Game) -> str:
+    """The module's help page: provenance notice and how to play with it."""
+    m = game.manifest
+    rows = "".join(f"<li>{html.escape(t.name)}</li>" for t in m.unit_type)
+    return f"""<html><head><meta charset="utf-8"><title>{html.escape(m.title)}</title></head><body>
+<h1>{html.escape(m.title)}</h1>
+<p>Built by Umpire from the game's data files. <b>Reconstructed data:</b> the rulebook does not give
+the map, the counter values, the schedules or (for some games) the combat table; those values are
+reconstructed from history and geography and marked <i>reconstructed</i> in the data. See
+PROVENANCE.md in the Umpire project for every reconstruction; a player who owns the printed game
+can correct any value in one data file and rebuild the module.</p>
+<h2>Playing</h2>
+<ul><li>Drag counters; moves are reported in the chat with hex labels as printed.</li>
+<li>Ctrl+F flips a unit to its depleted side and back; Ctrl+D deletes a piece.</li>
+<li>The <i>{BOXES_MAP}</i> window holds the boxes and tracks; palettes hold reinforcements by turn,
+every unit and every marker.</li>
+<li>Each unit carries the property <i>UnitId</i>, which the Umpire referee reads from saved logs.</li></ul>
+<h2>Unit types</h2><ul>{rows}</ul></body></html>
+"""
+
+
+@dataclass
+class BuiltModule:
+    """The archive bytes and what went into it (for tests and the benchmark)."""
+
+    data: bytes
+    build_file: bytes
+    images: dict[str, bytes]
+
+
+def build_module(game: Game, version: str, art: Art) -> BuiltModule:
+    """The .vmod archive for a game."""
+    m = game.manifest
+    board_name = game.map.name
+    root = etree.Element(P + "GameModule", ModuleOther1="", ModuleOther2="", VassalVersion=VASSAL_VERSION,
+                         description=f"{m.title}: built by Umpire; much of its data is reconstructed (see Help).",
+                         name=m.title, nextPieceSlotId="0", version=version)
+    _el(root, "module.BasicCommandEncoder")
+    docs = _el(root, "module.Documentation")
+    del docs
+    roster = _el(root, "module.PlayerRoster", buttonKeyStroke="", buttonText="Retire", buttonToolTip="Switch sides")
+    for side in [*m.sides, "Observer"]:
+        entry = etree.SubElement(roster, "entry")
+        entry.text = side
+    _el(root, "module.GlobalOptions", autoReport="Always", centerOnMove="Use Preferences Setting",
+        chatterHTMLSupport="Always", hotKeysOnClosedWindows="Never", inventoryForAll="Always",
+        nonOwnerUnmaskable="Never", playerIdFormat="$PlayerName$", promptString="Opponents can unmask pieces",
+        sendToLocationMoveTrails="Never", storeLeadingZeroIntegersAsStrings="true")
+
+    ids = SlotIds()
+    protos = prototypes(game)
+    units = {u.id: unit_piece(game, u) for _, u in sorted(game.units, key=lambda r: r[1].id)}
+    markers = {mk.id: marker_piece(game, mk, marker_faces(mk)) for mk in sorted(game.markers.marker, key=lambda x: x.id)}
+
+    # Main map with the board and the grid derived from the board's own layout.
+    main = _map(root, MAIN_MAP, board_name, "board.png", launch=False)
+    board_el = main.find(f"{P}module.map.BoardPicker/{P}module.map.boardPicker.Board")
+    assert board_el is not None
+    grid_attrs = vassal_grid(art.layout, game.grid, art.board.size)
+    grid_el = etree.SubElement(board_el, P + "module.map.boardPicker.board.HexGrid", grid_attrs.hex_grid)
+    etree.SubElement(grid_el, P + "module.map.boardPicker.board.mapgrid.HexGridNumbering", grid_attrs.numbering)
+    holding = _map(root, BOXES_MAP, "Boxes and tracks", "holding.png", launch=True)
+
+    scenario = m.scenario[0]
+    stacks: dict[tuple[str, str], list[PieceDef]] = defaultdict(list)
+    for _, placement in game.setup:
+        if placement.scenario != scenario.id:
+            continue
+        piece = units.get(placement.piece) or markers[placement.piece]
+        stacks[("hex" if game.grid.is_label(placement.location) else "box", placement.location)] += [piece] * placement.count
+    for (kind, location), pieces in sorted(stacks.items()):
+        if kind == "hex":
+            stack = _el(main, "module.map.SetupStack", name=f"Set-up {location}", owningBoard=board_name,
+                        useGridLocation="true", location=location, x="0", y="0")
+        else:
+            x, y = art.holding.location_of(location) or (0, 0)
+            stack = _el(holding, "module.map.SetupStack", name=f"Set-up {location}", owningBoard="Boxes and tracks",
+                        useGridLocation="false", location="", x=str(x), y=str(y))
+        for piece in pieces:
+            _slot(stack, piece, ids)
+
+    proto_box = _el(root, "module.PrototypesContainer")
+    for name, traits in protos.items():
+        definition = _el(proto_box, "module.PrototypeDefinition", name=name, description="")
+        definition.text = add_piece(traits, "")
+
+    # Palettes: reinforcements by scenario, side and turn; every unit; every marker.
+    window = _el(root, "module.PieceWindow", name="Reinforcements", text="Reinforcements",
+                 tooltip="Reinforcements by turn", icon="", hotkey="", hidden="false", scale="1.0", defaultWidth="0")
+    tabs = _el(window, "widget.TabWidget", entryName="Reinforcements")
+    for scen in m.scenario:
+        for side in m.sides:
+            arrivals = sorted((a.turn, a.unit) for _, a in game.reinforcements
+                              if a.scenario == scen.id and game.units_by_id[a.unit].side == side)
+            if not arrivals:
+                continue
+            panel = _el(tabs, "widget.ListWidget", entryName=f"{side} ({scen.name})", divider="150",
+                        height="0", width="0", scale="1.0")
+            by_turn: dict[int, list[str]] = defaultdict(list)
+            for turn, unit_id in arrivals:
+                by_turn[turn].append(unit_id)
+            for turn, unit_ids in sorted(by_turn.items()):
+                group = _el(panel, "widget.PanelWidget", entryName=f"Turn {turn}", fixed="false", nColumns="6",
+                            vert="false", scale="1.0")
+                for unit_id in unit_ids:
+                    _slot(group, units[unit_id], ids)
+    window = _el(root, "module.PieceWindow", name="Units", text="Units", tooltip="Every unit", icon="",
+                 hotkey="", hidden="false", scale="1.0", defaultWidth="0")
+    tabs = _el(window, "widget.TabWidget", entryName="Units")
+    for side in m.sides:
+        panel = _el(tabs, "widget.PanelWidget", entryName=side, fixed="false", nColumns="10", vert="false",
+                    scale="1.0")
+        for unit_id, piece in units.items():
+            if game.units_by_id[unit_id].side == side:
+                _slot(panel, piece, ids)
+    window = _el(root, "module.PieceWindow", name="Markers", text="Markers", tooltip="Every marker", icon="",
+                 hotkey="", hidden="false", scale="1.0", defaultWidth="0")
+    panel = _el(window, "widget.PanelWidget", entryName="Markers", fixed="false", nColumns="8", vert="false",
+                scale="1.0")
+    for piece in markers.values():
+        _slot(panel, piece, ids)
+
+    _el(root, "module.DiceButton", name="1d6", text="1d6", tooltip="Roll one die", icon="", hotkey="54,130",
+        nDice="1", nSides="6", plus="0", addToTotal="0", reportTotal="false", prompt="false", sortDice="false",
+        keepDice="false", keepOption=">", keepCount="1", lockDice="false", lockSides="false", lockPlus="false",
+        lockAdd="false", canDisable="false", hideWhenDisabled="false", propertyGate="",
+        reportFormat="** $name$ = $result$ *** &lt;$PlayerName$&gt;")
+    last_turn = max(s.last_turn for s in m.scenario)
+    tracker = _el(root, "module.turn.TurnTracker", name="Turn", buttonText="Turn", icon="", hotkey="",
+                  nexthotkey="39,130", prevhotkey="37,130", length="-1", lengthStyle="Maximum",
+                  tooltip="Turn and phase", turnFormat="Turn $level1$ - $level2$",
+                  reportFormat="&lt;$PlayerId$&gt; Turn Updated from $oldTurn$ to $newTurn$")
+    level = _el(tracker, "module.turn.CounterTurnLevel", property="Turn", start=str(scenario.first_turn), incr="1",
+                loop="false", loopLimit=str(last_turn), turnFormat="$value$")
+    _el(level, "module.turn.ListTurnLevel", property="Phase", list=",".join(n.replace(",", " ") for n in _turn_levels(game)),
+        configFirst="false", configList="false", turnFormat="$value$")
+    charts = _el(root, "module.ChartWindow", name="Charts", text="Charts", tooltip="Charts and tables", icon="",
+                 hotkey="", description="")
+    tabs = _el(charts, "widget.TabWidget", entryName="Charts")
+    for chart_id in sorted(art.charts):
+        _el(tabs, "widget.Chart", chartName=chart_id.replace("-", " ").replace("_", " ").title(),
+            description="", fileName=f"chart-{chart_id}.png")
+    _el(tabs, "widget.HtmlChart", chartName="Help", description="", fileName="help.html")
+    _el(root, "module.Inventory", name="Inventory", text="Inventory", tooltip="Where every unit is", icon="",
+        hotkey="", include="{UnitId!=\"\"}", groupBy="Side,UnitType", leafFormat="$PieceName$ ($LocationName$)",
+        nonLeafFormat="$PropertyValue$", sortFormat="$PieceName$", sorting="alpha", cutRoot="0", cutLeaves="0",
+        centerOnPiece="true", forwardKeystroke="true", showMenu="true", drawPieces="true", foldersOnly="false",
+        sortPieces="true", zoomOn="false", pieceZoom="0.33", pieceZoom2="0.5", pieceZoom3="0.6", sides="",
+        launchFunction="functionHide", refreshHotkey="")
+    for scen in m.scenario:
+        _el(root, "module.PredefinedSetup", name=scen.name, file=f"{scen.id}.vsav", useFile="true",
+            isMenu="false", description="")
+    _el(root, "module.Chatter")
+    _el(root, "module.KeyNamer")
+    root.set("nextPieceSlotId", str(ids.next))
+
+    build_file = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True)
+    # VASSAL looks for GameModule in the first lines when moduledata is missing; keep a newline after the declaration.
+    images = {f"images/{name}": _png(img) for name, img in art.counters.items()}
+    images["images/board.png"] = _png(art.board)
+    images["images/holding.png"] = _png(art.holding.image)
+    for chart_id, img in art.charts.items():
+        images[f"images/chart-{chart_id}.png"] = _png(img)
+    moduledata = _metadata(m.title, version, game)
+    entries = {"buildFile.xml": build_file, "moduledata": moduledata, "help.html": _help_html(game).encode("utf-8"),
+               **images}
+    for scen in m.scenario:
+        entries[f"{scen.id}.vsav"] = _setup_save(game, scen.id, units, markers, protos, art, version, moduledata)
+    return BuiltModule(zip_bytes(entries), build_file, images)
+
+
+def _metadata(name: str, version: str, game: Game) -> bytes:
+    """The moduledata entry (fixed date: builds are byte-identical)."""
+    root = etree.Element("data", version="1")
+    for tag, text in (("version", version), ("extra1", ""), ("extra2", ""), ("VassalVersion", VASSAL_VERSION),
+                      ("dateSaved", "0"), ("description", f"{game.manifest.title} (Umpire)"), ("name", name)):
+        etree.SubElement(root, tag).text = text
+    return bytes(etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True))
+
+
+def _setup_save(game: Game, scenario_id: str, units: dict[str, PieceDef], markers: dict[str, PieceDef],
+                protos: dict[str, list[Trait]], art: Art, version: str, moduledata: bytes) -> bytes:
+    """A .vsav with the scenario's set-up, pieces placed as VASSAL itself would."""
+    placed: list[PlacedPiece] = []
+    for n, (_, placement) in enumerate(r for r in game.setup if r[1].scenario == scenario_id):
+        piece = units.get(placement.piece) or markers[placement.piece]
+        if game.grid.is_label(placement.location):
+            cx, cy = art.layout.centre(game.grid.hex_of(placement.location))
+            map_name, x, y = MAIN_MAP, math.floor(cx), math.floor(cy)
+        else:
+            map_name = BOXES_MAP
+            x, y = art.holding.location_of(placement.location) or (0, 0)
+        for k in range(placement.count):
+            traits = expanded(piece.traits, protos)
+            gpid = piece.gpids[0] if piece.gpids else ""
+            type_text, state_text = chain(traits, basic_state(gpid, map_name, x, y))
+            placed.append(PlacedPiece(f"{scenario_id}-{n}-{k}", type_text, state_text, map_name, x, y))
+    tree = command_tree(placed, [(MAIN_MAP, game.map.name), (BOXES_MAP, "Boxes and tracks")])
+    return save_archive(tree, game.manifest.title, version, moduledata, 0)
+
+
+def write_module(game: Game, out: Path, version: str, scale: float = 1.0) -> BuiltModule:
+    """Build and write `out` atomically."""
+    from wargame.files import write_atomically
+
+    built = build_module(game, version, draw_art(game, scale))
+    write_atomically(out, built.data)
+    return built

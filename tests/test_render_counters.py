@@ -1,0 +1,149 @@
+"""Counter art: every face of every unit and marker of both games draws, differs and is named once."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from pathlib import Path
+from typing import get_args
+
+import pytest
+from PIL import Image, ImageChops
+
+from builder.render.counters import (
+    image_name,
+    marker_faces,
+    marker_image_name,
+    render_marker,
+    render_unit,
+    side_colours,
+    write_counters,
+)
+from wargame.bundled import data_root
+from wargame.errors import DataError
+from wargame.game import Game, load_game
+from wargame.models import Marker, UnitType
+
+GAMES = ["onslaught", "omaha"]
+SIZE_PX = 75
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def game(request: pytest.FixtureRequest) -> Game:
+    """Each bundled game, loaded once for the module."""
+    return load_game(data_root(), request.param)
+
+
+def _differ(a: Image.Image, b: Image.Image) -> bool:
+    """True when two images are not pixel-identical."""
+    return a.size != b.size or ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is not None
+
+
+def test_every_unit_face_renders_at_the_requested_size(game: Game) -> None:
+    """Both faces of two-step units, the full face of one-step units, square and size_px wide."""
+    for _, unit in game.units:
+        full = render_unit(game, unit, "full", SIZE_PX)
+        assert full.size == (SIZE_PX, SIZE_PX), unit.id
+        if unit.steps == 2:
+            reduced = render_unit(game, unit, "reduced", SIZE_PX)
+            assert reduced.size == (SIZE_PX, SIZE_PX), unit.id
+            assert _differ(full, reduced), f"{unit.id}: the reduced face looks like the full face"
+
+
+def test_one_step_unit_has_no_reduced_face(game: Game) -> None:
+    """Asking for the reduced face of a one-step unit is a ValueError naming the unit."""
+    one_step = [u for _, u in game.units if u.steps == 1]
+    unit = one_step[0] if one_step else game.units[0][1].model_copy(update={"steps": 1, "reduced": None})
+    with pytest.raises(ValueError, match=unit.id):
+        render_unit(game, unit, "reduced")
+
+
+def test_every_marker_face_renders(game: Game) -> None:
+    """Every face of every marker is a square image; supply markers flip to their text."""
+    for marker in game.markers.marker:
+        faces = [render_marker(game, marker, face, SIZE_PX) for face in range(marker_faces(marker))]
+        assert all(image.size == (SIZE_PX, SIZE_PX) for image in faces), marker.id
+        if len(faces) == 2:
+            assert _differ(faces[0], faces[1]), marker.id
+        with pytest.raises(ValueError, match=marker.id):
+            render_marker(game, marker, marker_faces(marker))
+
+
+def test_marker_faces() -> None:
+    """Two faces only for supply markers with a flip-side text."""
+    supply = Marker(id="s", name="Supply", kind="supply", side="Allied", text="+30", source="8.2")
+    assert marker_faces(supply) == 2
+    assert marker_faces(supply.model_copy(update={"text": ""})) == 1
+    assert marker_faces(supply.model_copy(update={"kind": "turn"})) == 1
+
+
+def test_image_names_are_unique_within_a_game(game: Game) -> None:
+    """No two faces share a file name, not even on a case-insensitive disk."""
+    names = [image_name(u.id, face) for _, u in game.units for face in ("full", "reduced")[:u.steps]]
+    names += [marker_image_name(m.id, n) for m in game.markers.marker for n in range(marker_faces(m))]
+    assert len({n.casefold() for n in names}) == len(names)
+    assert all("/" not in n and "\\" not in n for n in names)
+
+
+def test_image_name_examples() -> None:
+    """Slashes in unit ids become underscores; markers use the module's face<N> names."""
+    assert image_name("914/352", "full") == "914_352-full.png"
+    assert image_name("us-inf-01", "reduced") == "us-inf-01-reduced.png"
+    assert marker_image_name("allied_supply", 1) == "allied_supply-face1.png"
+
+
+def test_rendering_is_deterministic(game: Game) -> None:
+    """The same counter twice gives the same pixels (the cache is not what makes it so)."""
+    from builder.render import counters
+
+    unit = game.units[-1][1]
+    first = render_unit(game, unit, "full").tobytes()
+    counters._draw_unit.cache_clear()
+    assert render_unit(game, unit, "full").tobytes() == first
+
+
+def test_write_counters(game: Game, tmp_path: Path) -> None:
+    """One PNG per face, named by image_name, identical bytes when written again."""
+    paths = write_counters(game, tmp_path / "a", size_px=40)
+    expected = sum(u.steps for _, u in game.units) + sum(marker_faces(m) for m in game.markers.marker)
+    assert len(paths) == len(set(paths)) == expected
+    assert all(p.is_file() for p in paths)
+    assert paths[0].name == image_name(game.units[0][1].id, "full")
+    with Image.open(paths[0]) as image:
+        assert image.size == (40, 40)
+    again = write_counters(game, tmp_path / "b", size_px=40)
+    digest = [hashlib.sha256(p.read_bytes()).hexdigest() for p in paths]
+    assert digest == [hashlib.sha256(p.read_bytes()).hexdigest() for p in again]
+
+
+def test_write_counters_refuses_clashing_names(game: Game, tmp_path: Path) -> None:
+    """Two ids that sanitise to one file name are a DataError, not a lost picture."""
+    unit = game.units[0][1]
+    other_id = unit.id.replace("/", "_") if "/" in unit.id else unit.id.swapcase()
+    clash = unit.model_copy(update={"id": other_id})
+    broken = dataclasses.replace(game, units=[*game.units, (0, clash)])
+    with pytest.raises(DataError, match="share the image"):
+        write_counters(broken, tmp_path)
+
+
+@pytest.mark.parametrize("symbol", get_args(UnitType.model_fields["symbol"].annotation))
+def test_every_symbol_draws_something_of_its_own(symbol: str) -> None:
+    """Each NATO symbol the data may name draws, and differs from plain infantry."""
+    game = load_game(data_root(), "onslaught")
+    types = [UnitType(id="plain", name="plain", symbol="infantry", source="2.3"),
+             UnitType(id="probe", name="probe", symbol=symbol, source="2.3")]
+    probe_game = dataclasses.replace(game, manifest=game.manifest.model_copy(update={"unit_type": types}))
+    unit = game.units[0][1]
+    plain = render_unit(probe_game, unit.model_copy(update={"type": "plain"}), "full")
+    probe = render_unit(probe_game, unit.model_copy(update={"type": "probe"}), "full")
+    assert (symbol == "infantry") != _differ(plain, probe)
+
+
+def test_side_colours_follow_the_most_common_nationality() -> None:
+    """Onslaught's Allied markers wear US colours (most Allied divisions are American)."""
+    game = load_game(data_root(), "onslaught")
+    us = next(n for n in game.manifest.nationality if n.id == "us")
+    assert side_colours(game, "Allied") == (
+        tuple(int(us.text_colour[i:i + 2], 16) for i in (1, 3, 5)),
+        tuple(int(us.background_colour[i:i + 2], 16) for i in (1, 3, 5)),
+    )
