@@ -1,0 +1,181 @@
+"""The built .vmod read back independently of the writer: grid, pieces, images, set-ups."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from lxml import etree
+from PIL import Image
+
+from builder.render.board import board_layout
+from builder.vassal.encoding import decode
+from builder.vassal.module import build_module, draw_art
+from builder.vassal.savefile import deobfuscate
+from vassal_oracle import VassalHexGrid
+from wargame.bundled import data_root, game_ids
+from wargame.game import Game, load_game
+
+P = "VASSAL.build."
+
+
+class Built:
+    """A module built once per game, with its archive opened."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.data = build_module(game, "0.0.test", draw_art(game)).data
+        self.zip = zipfile.ZipFile(io.BytesIO(self.data))
+        self.names = set(self.zip.namelist())
+        self.root = etree.fromstring(self.zip.read("buildFile.xml"))
+
+
+@pytest.fixture(scope="module", params=game_ids(data_root()))
+def built(request: pytest.FixtureRequest) -> Built:
+    """Each bundled game's module."""
+    return Built(load_game(data_root(), request.param))
+
+
+def chain_of(command: str) -> list[tuple[str, str]]:
+    """(type, state) of every trait of an AddPiece command, outermost first."""
+    assert command.startswith("+/")
+    _, type_text, state_text = decode(command[2:], "/")
+    out = []
+    while True:
+        types, states = decode(type_text, "\t"), decode(state_text, "\t")
+        assert len(types) == len(states), "one state token per trait"
+        out.append((types[0], states[0]))
+        if len(types) == 1:
+            return out
+        type_text, state_text = types[1], states[1]
+
+
+def slots(root: etree._Element) -> list[etree._Element]:
+    """Every PieceSlot of the buildFile."""
+    return list(root.iter(P + "widget.PieceSlot"))
+
+
+def test_archive_layout(built: Built) -> None:
+    """buildFile.xml, moduledata and every image; entries sorted with fixed timestamps."""
+    assert {"buildFile.xml", "moduledata", "images/board.png"} <= built.names
+    infos = built.zip.infolist()
+    assert [i.filename for i in infos] == sorted(i.filename for i in infos)
+    assert all(i.date_time == (1980, 1, 1, 0, 0, 0) for i in infos)
+    assert not any(n.startswith("/") or ".." in n for n in built.names)
+    meta = etree.fromstring(built.zip.read("moduledata"))
+    assert meta.findtext("VassalVersion") == "3.7.0" and meta.findtext("name") == built.game.manifest.title
+    assert built.root.get("VassalVersion") == "3.7.0"
+
+
+def test_main_map_board_and_grid(built: Built) -> None:
+    """The main map has its board, a HexGrid and a HexGridNumbering; handlers are listed."""
+    maps = {m.get("mapName"): m for m in built.root.iter(P + "module.Map")}
+    main = maps["Main Map"]
+    board = main.find(f".//{P}module.map.boardPicker.Board")
+    assert board is not None and f"images/{board.get('image')}" in built.names
+    assert main.find(f".//{P}module.map.boardPicker.board.HexGrid") is not None
+    assert main.find(f".//{P}module.map.boardPicker.board.mapgrid.HexGridNumbering") is not None
+    for handler in ("PieceMover", "KeyBufferer", "MenuDisplayer", "StackExpander", "CounterDetailViewer"):
+        assert main.find(f"{P}module.map.{handler}") is not None
+
+
+def test_every_at_start_stack_is_in_its_hex(built: Built) -> None:
+    """VASSAL's name->point for each set-up stack lands in the hex of that label (our layout)."""
+    main = next(m for m in built.root.iter(P + "module.Map") if m.get("mapName") == "Main Map")
+    grid_el = main.find(f".//{P}module.map.boardPicker.board.HexGrid")
+    numbering = main.find(f".//{P}module.map.boardPicker.board.mapgrid.HexGridNumbering")
+    assert grid_el is not None and numbering is not None
+    with Image.open(io.BytesIO(built.zip.read("images/board.png"))) as board:
+        size = board.size
+    vassal = VassalHexGrid(dict(grid_el.attrib), dict(numbering.attrib), size)
+    layout = board_layout(built.game, 1.0)
+    stacks = [s for s in main.iter(P + "module.map.SetupStack") if s.get("useGridLocation") == "true"]
+    placed_on_map = {p.location for _, p in built.game.setup
+                     if p.scenario == built.game.manifest.scenario[0].id and built.game.grid.is_label(p.location)}
+    assert {s.get("location") for s in stacks} == placed_on_map
+    for stack in stacks:
+        label = stack.get("location")
+        point = vassal.location(label)
+        assert built.game.grid.label_of(layout.pixel_to_hex(*point)) == label
+
+
+def test_every_unit_is_a_two_sided_piece_with_its_id(built: Built) -> None:
+    """Each unit has a slot whose piece carries UnitId and both face images (one-step: one)."""
+    by_unit: dict[str, list[tuple[str, str]]] = {}
+    for slot in slots(built.root):
+        chain = chain_of(slot.text)
+        marks = [(t, s) for t, s in chain if t.startswith("mark;")]
+        for t, s in marks:
+            keys, values = decode(t[5:], ","), decode(s, ",")
+            props = dict(zip(keys, values))
+            if "UnitId" in props:
+                by_unit.setdefault(props["UnitId"], chain)
+    assert set(by_unit) == set(built.game.units_by_id)
+    for unit_id, chain in by_unit.items():
+        unit = built.game.units_by_id[unit_id]
+        layers = [t for t, _ in chain if t.startswith("emb2;")]
+        if unit.steps == 2:
+            assert len(layers) == 1
+            images = decode(decode(layers[0][5:], ";")[15], ",")
+            assert len(images) == 2
+        else:
+            images = [decode(chain[-1][0][6:], ";")[2]]
+        for image in images:
+            assert f"images/{image}" in built.names, (unit_id, image)
+
+
+def test_every_referenced_file_exists(built: Built) -> None:
+    """Board images, chart files, set-up files and every piece image are in the archive."""
+    for board in built.root.iter(P + "module.map.boardPicker.Board"):
+        assert f"images/{board.get('image')}" in built.names
+    for chart in built.root.iter(P + "widget.Chart"):
+        assert f"images/{chart.get('fileName')}" in built.names
+    for chart in built.root.iter(P + "widget.HtmlChart"):
+        assert chart.get("fileName") in built.names
+    for setup in built.root.iter(P + "module.PredefinedSetup"):
+        assert setup.get("file") in built.names
+    for slot in slots(built.root):
+        for trait, _ in chain_of(slot.text):
+            if trait.startswith("piece;"):
+                image = decode(trait[6:], ";")[2]
+                assert not image or f"images/{image}" in built.names
+
+
+def test_slot_ids_are_unique(built: Built) -> None:
+    """Every PieceSlot gpid is unique and below nextPieceSlotId."""
+    gpids = [int(s.get("gpid")) for s in slots(built.root)]
+    assert len(gpids) == len(set(gpids))
+    assert max(gpids) < int(built.root.get("nextPieceSlotId"))
+
+
+def test_predefined_setup_holds_the_scenario(built: Built) -> None:
+    """Each scenario's .vsav decodes to begin_save ... end_save with one piece per set-up piece."""
+    for scenario in built.game.manifest.scenario:
+        with zipfile.ZipFile(io.BytesIO(built.zip.read(f"{scenario.id}.vsav"))) as save:
+            text = deobfuscate(save.read("savedGame")).decode("utf-8")
+        commands = decode(text, "\x1b")
+        assert commands[0] == "begin_save" and commands[-1] == "end_save"
+        assert "SETUP_STACK\t" in commands
+        pieces = [c for c in decode(commands[2], "\x1b") if c.startswith("+/") and "/stack/" not in c]
+        expected = sum(p.count for _, p in built.game.setup if p.scenario == scenario.id)
+        assert len(pieces) == expected
+        assert all("prototype;" not in piece for piece in pieces)  # expanded, as VASSAL keeps them
+
+
+@pytest.mark.slow
+def test_two_builds_are_byte_identical(built: Built) -> None:
+    """The same data build the same bytes."""
+    assert build_module(built.game, "0.0.test", draw_art(built.game)).data == built.data
+
+
+def test_build_command_writes_modules(tmp_path: Path) -> None:
+    """`vmodbuild build --all` writes one .vmod per bundled game."""
+    from click.testing import CliRunner
+
+    from builder.cli import main
+
+    result = CliRunner().invoke(main, ["build", "--all", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{g}.vmod" for g in game_ids(data_root()))
