@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -20,10 +23,27 @@ DATA_OPTION = click.option(
 )
 
 
-def _fail(error: WargameError) -> None:
+def _fail(error: WargameError) -> NoReturn:
     """Report an error that stopped the command and exit 2 (could not run)."""
     click.echo(f"Error: {error}", err=True)
     sys.exit(2)
+
+
+@contextmanager
+def _stopping_on_errors(writing_to: Path | None = None) -> Iterator[None]:
+    """Turn data, kernel and file errors into a clear message and exit 2 (could not run)."""
+    try:
+        yield
+    except DataErrors as e:
+        for error in e.errors:
+            click.echo(str(error), err=True)
+        click.echo(f"Error: the data has {len(e.errors)} problem(s); run `vmodbuild validate`", err=True)
+        sys.exit(2)
+    except WargameError as e:
+        _fail(e)
+    except OSError as e:
+        click.echo(f"Error: cannot write into {writing_to}: {e.strerror}", err=True)
+        sys.exit(2)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -69,16 +89,8 @@ def validate(game: str | None, data: Path | None) -> None:
 @DATA_OPTION
 def show(game: str, as_json: bool, data: Path | None) -> None:
     """Describe a game's loaded data, for a person or (with --json) for other tools."""
-    try:
+    with _stopping_on_errors():
         loaded = load_game(data_root(data), game)
-    except DataErrors as e:
-        for error in e.errors:
-            click.echo(str(error), err=True)
-        click.echo(f"Error: {game}'s data has {len(e.errors)} problem(s); run `vmodbuild validate {game}`",
-                   err=True)
-        sys.exit(2)
-    except WargameError as e:
-        _fail(e)
     click.echo(game_json(loaded) if as_json else game_summary(loaded), nl=False)
 
 
@@ -89,19 +101,8 @@ def show(game: str, as_json: bool, data: Path | None) -> None:
 @DATA_OPTION
 def preview(game: str, out_dir: Path, data: Path | None) -> None:
     """Write a quick PNG of a game's map data to look at."""
-    try:
-        loaded = load_game(data_root(data), game)
-        path = write_preview(loaded, out_dir)
-    except DataErrors as e:
-        for error in e.errors:
-            click.echo(str(error), err=True)
-        click.echo(f"Error: {game}'s data has {len(e.errors)} problem(s)", err=True)
-        sys.exit(2)
-    except WargameError as e:
-        _fail(e)
-    except OSError as e:
-        click.echo(f"Error: cannot write into {out_dir}: {e.strerror}", err=True)
-        sys.exit(2)
+    with _stopping_on_errors(out_dir):
+        path = write_preview(load_game(data_root(data), game), out_dir)
     click.echo(str(path))
 
 
@@ -127,23 +128,12 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
 
     from builder.vassal.module import write_module
 
-    try:
+    with _stopping_on_errors(out_dir):
         root = data_root(data)
         for game_id in _games_for(game, all_games, root):
-            loaded = load_game(root, game_id)
             path = out_dir / f"{game_id}.vmod"
-            built = write_module(loaded, path, package_version("umpire"), scale)
+            built = write_module(load_game(root, game_id), path, package_version("umpire"), scale)
             click.echo(f"{path}: {len(built.data) // 1024} KB, {len(built.images)} images")
-    except DataErrors as e:
-        for error in e.errors:
-            click.echo(str(error), err=True)
-        click.echo(f"Error: the data has {len(e.errors)} problem(s); run `vmodbuild validate`", err=True)
-        sys.exit(2)
-    except WargameError as e:
-        _fail(e)
-    except OSError as e:
-        click.echo(f"Error: cannot write into {out_dir}: {e.strerror}", err=True)
-        sys.exit(2)
 
 
 @main.command()
@@ -159,7 +149,7 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
     from builder.vassal.module import draw_art
     from wargame.files import write_atomically
 
-    try:
+    with _stopping_on_errors(out_dir):
         loaded = load_game(data_root(data), game)
         art = draw_art(loaded, scale)
         pictures = {f"{game}-board.png": art.board, f"{game}-holding.png": art.holding.image,
@@ -169,15 +159,6 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
             buffer = io.BytesIO()
             image.save(buffer, format="PNG")
             write_atomically(out_dir / name, buffer.getvalue())
-    except DataErrors as e:
-        for error in e.errors:
-            click.echo(str(error), err=True)
-        sys.exit(2)
-    except WargameError as e:
-        _fail(e)
-    except OSError as e:
-        click.echo(f"Error: cannot write into {out_dir}: {e.strerror}", err=True)
-        sys.exit(2)
     click.echo(f"{out_dir}: {len(pictures)} PNGs")
 
 

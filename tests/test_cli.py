@@ -119,3 +119,20 @@ def test_preview_writes_a_png(tmp_path: Path) -> None:
     blocker.write_text("not a folder")
     code, _, err = run("preview", "onslaught", "--out", str(blocker / "sub"))
     assert code == 2 and "cannot write" in err
+
+
+def test_render_writes_every_picture(tmp_path: Path) -> None:
+    """render writes the board, the boxes board, every counter face and every chart."""
+    code, out, err = run("render", "omaha", "--out", str(tmp_path))
+    assert code == 0, err
+    names = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.png")}
+    game = load_game(data_root(), "omaha")
+    faces = sum(u.steps for _, u in game.units)
+    assert {"omaha-board.png", "omaha-holding.png", "omaha-crt.png", "omaha-terrain.png"} <= names
+    assert len([n for n in names if n.startswith("counters/")]) >= faces + len(game.markers.marker)
+
+
+def test_build_needs_a_game_or_all() -> None:
+    """build without a game or --all is a usage error (exit 2)."""
+    code, _, err = run("build")
+    assert code == 2 and "--all" in err
