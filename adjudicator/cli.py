@@ -2,14 +2,176 @@
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn
+
 import click
+from pydantic import ValidationError
+
+from adjudicator.engine import Replay, replay, resolve
+from adjudicator.notation.entries import Entry, Header, LogDocument
+from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, write_text
+from adjudicator.report import json_report, markdown_report, text_report
+from adjudicator.systems import SYSTEMS
+from wargame.bundled import data_root, game_ids
+from wargame.errors import DataErrors, LogSyntaxError, Place, WargameError, did_you_mean
+from wargame.files import write_atomically
+from wargame.game import Game, load_game
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LogFirstGroup(click.Group):
+    """`adjudicate LOG` means `adjudicate check LOG`."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                          list[str]]:
+        if args and args[0] not in self.commands and Path(args[0]).suffix in (".log", ".json", ".txt"):
+            return "check", self.commands["check"], args
+        return super().resolve_command(ctx, args)
+
+
+def _stop(message: str) -> NoReturn:
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(2)
+
+
+@contextmanager
+def _could_not_run() -> Iterator[None]:
+    """Anything that stops adjudication: a clear message and exit 2."""
+    try:
+        yield
+    except LogSyntaxErrors as e:
+        for syntax in e.errors:
+            click.echo(caret_message(syntax, e.source), err=True)
+        _stop(f"{len(e.errors)} problem(s) in the log; nothing was adjudicated")
+    except DataErrors as e:
+        for data_error in e.errors:
+            click.echo(str(data_error), err=True)
+        _stop("the game data do not load")
+    except WargameError as e:
+        _stop(str(e))
+    except OSError as e:
+        _stop(f"{getattr(e, 'filename', '')}: {e.strerror}")
+
+
+def read_log(path: Path) -> tuple[list[Entry], list[str]]:
+    """Entries and source lines of a text or JSON log; LogSyntaxErrors with carets otherwise."""
+    text = path.read_text(encoding="utf-8")
+    source = text.splitlines()
+    if path.suffix == ".json":
+        try:
+            return list(LogDocument.model_validate_json(text).entries), source
+        except ValidationError as e:
+            errors = [LogSyntaxError(f"{'.'.join(map(str, err['loc']))}: {err['msg']}", Place(str(path)))
+                      for err in e.errors()]
+            raise LogSyntaxErrors(errors) from None
+    try:
+        return parse_text(text, str(path)), source
+    except LogSyntaxErrors:
+        raise
+
+
+def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
+    """The game a log's [Game "..."] header names."""
+    header = next((e for e in entries if isinstance(e, Header) and e.key == "Game"), None)
+    if header is None:
+        raise LogSyntaxErrors([LogSyntaxError('the log names no game: add a header like [Game "onslaught"]',
+                                              Place(str(path), 1, 1))])
+    root = data_root(data)
+    if header.value not in game_ids(root):
+        raise LogSyntaxErrors([LogSyntaxError(f"unknown game {header.value!r}"
+                                              f"{did_you_mean(header.value, game_ids(root))}",
+                                              Place(str(path), header.line, header.column))])
+    return load_game(root, header.value)
+
+
+def adjudicate_file(path: Path, data: Path | None) -> tuple[Replay, list[str]]:
+    """Parse, resolve and replay a log file."""
+    entries, source = read_log(path)
+    game = game_of(entries, path, data)
+    errors = resolve(game, entries, str(path))
+    if errors:
+        raise LogSyntaxErrors(errors, source)
+    system = SYSTEMS.get(game.manifest.rule_system)
+    if system is None:
+        raise WargameError(f"the rule system {game.manifest.rule_system!r} of {game.id} is not implemented yet")
+    return replay(game, system, entries), source
+
+
+DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
+                    help="Folder holding maps/ and counters/ (default: the bundled games).")
+LOG = click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+
+
+@click.group(cls=_LogFirstGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="umpire")
 def main() -> None:
-    """Referee play-by-email wargame logs against the rules.
+    """Referee play-by-email wargame logs against the rules (`adjudicate LOG` checks a log)."""
 
-    Log checking arrives with the rule systems (issues 6 and 7); this release only ships
-    the shared kernel they will use.
-    """
+
+@main.command()
+@LOG
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@DATA
+def check(log: Path, fmt: str, data: Path | None) -> None:
+    """Replay a log and report every rule breach. Exit 0 clean, 1 breaches, 2 could not run."""
+    with _could_not_run():
+        result, source = adjudicate_file(log, data)
+    if fmt == "json":
+        click.echo(json_report(result), nl=False)
+    elif fmt == "markdown":
+        click.echo(markdown_report(result, str(log)), nl=False)
+    else:
+        click.echo(text_report(result, source, str(log)), nl=False)
+    if result.stopped is not None:
+        sys.exit(2)
+    sys.exit(1 if any(f.severity == "error" for f in result.findings) else 0)
+
+
+@main.command()
+@LOG
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
+              help="The converted log: .json for the JSON form, anything else for the text notation.")
+def convert(log: Path, output: Path) -> None:
+    """Convert a log between the text notation and its JSON twin."""
+    with _could_not_run():
+        entries, _ = read_log(log)
+        if output.resolve() == log.resolve():
+            raise WargameError("the output would overwrite the input; choose another name")
+        if output.suffix == ".json":
+            write_atomically(output, LogDocument(entries=entries).model_dump_json(indent=2) + "\n")
+        else:
+            write_atomically(output, write_text(entries))
+    click.echo(str(output))
+
+
+@main.command()
+def schema() -> None:
+    """Print the JSON Schema of the JSON form of logs."""
+    click.echo(json.dumps(LogDocument.model_json_schema(), indent=2, sort_keys=True))
+
+
+@main.command()
+@LOG
+@click.option("--at", "at_line", type=click.IntRange(min=0), default=None,
+              help="The position after the last entry on or before this line (default: the end).")
+@click.option("--json", "as_json", is_flag=True)
+@DATA
+def state(log: Path, at_line: int | None, as_json: bool, data: Path | None) -> None:
+    """The position at any point of a log."""
+    with _could_not_run():
+        result, _ = adjudicate_file(log, data)
+    chosen: Any = result.final_state if at_line is None else result.state_at(at_line)
+    doc = result.system.describe(chosen)
+    if as_json:
+        click.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
+        return
+    click.echo(f"Turn {doc['turn']}, step {doc['step'] or '-'}; supply " +
+               ", ".join(f"{side} {points}" for side, points in sorted(doc["supply"].items())))
+    for place, units in sorted(doc["positions"].items()):
+        click.echo(f"  {place}: {' '.join(units)}")
+    if doc["depleted"]:
+        click.echo("depleted: " + " ".join(doc["depleted"]))

@@ -2,20 +2,43 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    """Edit distance counting a swap of neighbours as one edit (optimal string alignment),
+    giving up (limit + 1) once it exceeds `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    rows = [list(range(len(b) + 1))]
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, rows[-2][j - 2] + 1)
+            row.append(cost)
+        if min(row) > limit:
+            return limit + 1
+        rows.append(row)
+    return rows[-1][-1]
+
+
 def did_you_mean(word: str, vocabulary: Iterable[str], limit: int = 3) -> str:
-    """Return ' (did you mean X?)' for the closest words of a finite vocabulary, or ''."""
+    """Return ' (did you mean X?)' for the closest words of a finite vocabulary, or ''.
+
+    Closest by edit distance (ties in alphabetical order), within two edits or a third of the word.
+    """
     choices = sorted(set(vocabulary))
-    close = difflib.get_close_matches(word, choices, n=limit, cutoff=0.6)
-    if not close:
-        lowered = {c.lower(): c for c in choices}
-        if word.lower() in lowered:
-            close = [lowered[word.lower()]]
+    lowered = {c.lower(): c for c in choices}
+    if word.lower() in lowered and lowered[word.lower()] != word:
+        close = [lowered[word.lower()]]
+    else:
+        allowed = max(2, len(word) // 3)
+        scored = sorted((d, c) for c in choices if (d := _edit_distance(word, c, allowed)) <= allowed)
+        close = [c for _, c in scored[:limit]]
     if not close:
         return ""
     return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"

@@ -1,0 +1,1 @@
+"""Move logs: the entries, the text notation and its JSON twin."""

@@ -1,0 +1,187 @@
+"""The entries of a move log, shared by the text notation and its JSON twin.
+
+Every claim (supply paid, odds, die roll, result) is optional: written, it is checked; left
+out, it is computed and reported. `by_opponent` marks a decision the other player made during
+the mover's turn (retreat paths, losses, standing fast), so one file per exchange is complete.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Entry(BaseModel):
+    """Base of every entry: where it stands in the log and who makes it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    line: int = Field(0, ge=0)
+    column: int = Field(1, ge=1)
+    side: str | None = None
+    by_opponent: bool = False
+
+
+class Header(Entry):
+    """A `[Key "value"]` header line: Game, Scenario, Optional, a side's player, DiceSeed..."""
+
+    kind: Literal["header"] = "header"
+    key: str
+    value: str
+
+
+class TurnMarker(Entry):
+    """`Turn N`: a new game turn begins."""
+
+    kind: Literal["turn"] = "turn"
+    turn: int = Field(ge=0)
+
+
+class StepMarker(Entry):
+    """`Step ID` or `Phase ID`: a step (Onslaught) or phase (Fire & Movement) begins."""
+
+    kind: Literal["step"] = "step"
+    step: str
+
+
+class RollOff(Entry):
+    """`Roll Allied 5 German 4`: the action-step die roll-off (Onslaught 5.0)."""
+
+    kind: Literal["rolloff"] = "rolloff"
+    rolls: dict[str, int]
+
+
+class Action(Entry):
+    """`Allied: action movement [supply N]`: an action of a type, optionally the supply it cost."""
+
+    kind: Literal["action"] = "action"
+    action: str
+    supply: int | None = None
+
+
+class Pass(Entry):
+    """`Allied: pass`."""
+
+    kind: Literal["pass"] = "pass"
+
+
+class Activate(Entry):
+    """`Allied: activate HEX [units...] [supply N]`: a stack is activated."""
+
+    kind: Literal["activate"] = "activate"
+    hex: str
+    units: list[str] = []
+    supply: int | None = None
+    order: Literal["move-first", "attack-first"] | None = None
+
+
+class Move(Entry):
+    """`UNIT [strategic] HEX-HEX-...`: a unit moves along a path (start hex first)."""
+
+    kind: Literal["move"] = "move"
+    unit: str
+    path: list[str] = Field(min_length=1)
+    strategic: bool = False
+
+
+class Attack(Entry):
+    """`Allied: attack HEX with UNITS [odds A:B|diff +N] [die N] [result R]`."""
+
+    kind: Literal["attack"] = "attack"
+    hex: str
+    attackers: list[str] = Field(min_length=1)
+    odds: str | None = None
+    die: int | None = None
+    result: str | None = None
+    support: list[str] = []
+
+
+class Retreat(Entry):
+    """`German> retreat UNIT HEX-HEX-...`: a retreat path, start hex first."""
+
+    kind: Literal["retreat"] = "retreat"
+    unit: str
+    path: list[str] = Field(min_length=1)
+
+
+class Advance(Entry):
+    """`Allied: advance UNIT HEX-HEX-...`: advance after combat."""
+
+    kind: Literal["advance"] = "advance"
+    unit: str
+    path: list[str] = Field(min_length=1)
+
+
+class Loss(Entry):
+    """`German> deplete UNIT` / `eliminate UNIT` / `remove UNIT` (overstack, 6.3)."""
+
+    kind: Literal["loss"] = "loss"
+    loss: Literal["deplete", "eliminate", "remove"]
+    unit: str
+
+
+class StandFast(Entry):
+    """`German> stand UNITS`: defenders in a fortification stand and deplete instead (7.5)."""
+
+    kind: Literal["stand"] = "stand"
+    units: list[str] = Field(min_length=1)
+
+
+class Place(Entry):
+    """`Allied: reinforce UNIT HEX` / `replace UNIT [full|reduced] HEX [points N]` / `paradrop UNIT HEX [supply N]`."""
+
+    kind: Literal["place"] = "place"
+    how: Literal["reinforce", "replace", "paradrop", "setup", "delay"]
+    unit: str
+    hex: str | None = None
+    strength: Literal["full", "reduced"] | None = None
+    points: int | None = None
+    supply: int | None = None
+
+
+class Income(Entry):
+    """`Allied: income N [decline SOURCE...]`: supply collected in the Reinforcement Step."""
+
+    kind: Literal["income"] = "income"
+    points: int | None = None
+    declined: list[str] = []
+
+
+class Capture(Entry):
+    """`German: capture HEX [points N]`: supply captured at an Allied source (8.7)."""
+
+    kind: Literal["capture"] = "capture"
+    hex: str
+    points: int | None = None
+
+
+class Declare(Entry):
+    """`German: declare bulge` and other one-word declarations a rule system knows."""
+
+    kind: Literal["declare"] = "declare"
+    what: str
+
+
+class Comment(Entry):
+    """`# text`: kept, never checked."""
+
+    kind: Literal["comment"] = "comment"
+    text: str
+
+
+AnyEntry = Annotated[
+    Header | TurnMarker | StepMarker | RollOff | Action | Pass | Activate | Move | Attack | Retreat | Advance
+    | Loss | StandFast | Place | Income | Capture | Declare | Comment,
+    Field(discriminator="kind"),
+]
+
+
+class LogDocument(BaseModel):
+    """A whole log in its JSON form: the entries in order."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    format: Literal["umpire-log"] = "umpire-log"
+    version: Literal[1] = 1
+    entries: list[AnyEntry]

@@ -1,0 +1,310 @@
+"""The text notation of move logs: one entry per line, terse like chess notation.
+
+Grammar and examples: docs/log-format.md. Parsing is syntax only; `resolve` then checks every
+unit id, hex label and side against the game (with "did you mean"). Both collect every error of
+a file before giving up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.notation.entries import (
+    Action, Activate, Advance, Attack, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass, Place,
+    Retreat, RollOff, StandFast, StepMarker, TurnMarker,
+)
+from wargame.errors import LogSyntaxError, Place as ErrorPlace, did_you_mean
+
+HEADER = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+SIDE = re.compile(r"^([A-Z][A-Za-z]*)([:>])$")
+INT = re.compile(r"^-?[0-9]{1,4}$")
+RATIO = re.compile(r"^[0-9]{1,3}:[0-9]{1,3}$")
+DIFF = re.compile(r"^[+-]?[0-9]{1,3}$")
+WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$")
+COMMANDS = ("action", "pass", "activate", "attack", "retreat", "advance", "deplete", "eliminate", "remove",
+            "stand", "reinforce", "paradrop", "setup", "delay", "replace", "income", "capture", "declare", "move")
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word of a line and the 1-based column where it starts."""
+
+    text: str
+    column: int
+
+
+class LogSyntaxErrors(LogSyntaxError):
+    """Every syntax error of one log, reported together."""
+
+    def __init__(self, errors: list[LogSyntaxError], source: Sequence[str] = ()) -> None:
+        super().__init__(f"{len(errors)} error(s) in the log")
+        self.errors = errors
+        self.source = list(source)
+
+
+def caret_message(error: LogSyntaxError, source: Sequence[str]) -> str:
+    """`file:line:col: error: message`, then the source line and a caret under the column."""
+    place = error.place
+    text = f"{place}: error: {error.message}" if place else f"error: {error.message}"
+    if place and place.line and 0 < place.line <= len(source):
+        line = source[place.line - 1]
+        text += f"\n    {line}\n    {' ' * ((place.column or 1) - 1)}^"
+    return text
+
+
+def tokens_of(line: str) -> list[Token]:
+    """Whitespace-separated words with their columns (a '#' starts a comment)."""
+    out = []
+    for m in re.finditer(r"\S+", line):
+        if m.group().startswith("#"):
+            break
+        out.append(Token(m.group(), m.start() + 1))
+    return out
+
+
+class _Line:
+    """A cursor over one line's tokens that raises placed syntax errors."""
+
+    def __init__(self, tokens: list[Token], line_no: int, file: str, end_column: int) -> None:
+        self.tokens, self.i, self.line_no, self.file, self.end = tokens, 0, line_no, file, end_column
+
+    def error(self, message: str, token: Token | None = None) -> LogSyntaxError:
+        column = token.column if token else (self.tokens[self.i].column if self.i < len(self.tokens) else self.end)
+        return LogSyntaxError(message, ErrorPlace(self.file, self.line_no, column))
+
+    def peek(self) -> Token | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self, what: str, pattern: re.Pattern[str] | None = None) -> Token:
+        token = self.peek()
+        if token is None:
+            raise self.error(f"expected {what} at the end of the line")
+        if pattern is not None and not pattern.match(token.text):
+            raise self.error(f"expected {what}, found {token.text!r}", token)
+        self.i += 1
+        return token
+
+    def keyword(self, *words: str) -> str | None:
+        token = self.peek()
+        if token is not None and token.text in words:
+            self.i += 1
+            return token.text
+        return None
+
+    def words_until(self, stops: Sequence[str]) -> list[Token]:
+        out = []
+        while (token := self.peek()) is not None and token.text not in stops:
+            out.append(self.take("a unit id", WORD))
+        return out
+
+    def int_after(self, word: str) -> int | None:
+        if self.keyword(word):
+            return int(self.take(f"a number after {word!r}", INT).text)
+        return None
+
+    def done(self) -> None:
+        token = self.peek()
+        if token is not None:
+            raise self.error(f"unexpected {token.text!r} at the end of the entry", token)
+
+
+def _path(token: Token, cursor: _Line) -> list[str]:
+    parts = token.text.split("-")
+    if any(not p for p in parts):
+        raise cursor.error(f"{token.text!r} is not a path of hexes (HEX-HEX-...)", token)
+    return parts
+
+
+def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) -> Entry:
+    base = {**base, "side": side, "by_opponent": by_opponent}
+    word = cursor.take("a command (" + ", ".join(COMMANDS) + ")")
+    command = word.text
+    if command not in COMMANDS:
+        raise cursor.error(f"unknown command {command!r}{did_you_mean(command, COMMANDS)}", word)
+    entry: Entry
+    if command == "action":
+        action = cursor.take("an action type", WORD).text
+        entry = Action(**base, action=action, supply=cursor.int_after("supply"))
+    elif command == "pass":
+        entry = Pass(**base)
+    elif command == "activate":
+        hex_label = cursor.take("a hex", WORD).text
+        units = [t.text for t in cursor.words_until(("supply", "move-first", "attack-first"))]
+        supply = cursor.int_after("supply")
+        order = cursor.keyword("move-first", "attack-first")
+        entry = Activate(**base, hex=hex_label, units=units, supply=supply, order=order)
+    elif command == "attack":
+        hex_label = cursor.take("the defending hex", WORD).text
+        if not cursor.keyword("with"):
+            raise cursor.error("expected 'with' and the attacking units")
+        attackers = [t.text for t in cursor.words_until(("odds", "diff", "die", "result", "support"))]
+        if not attackers:
+            raise cursor.error("expected the attacking units after 'with'")
+        odds = None
+        if cursor.keyword("odds"):
+            odds = cursor.take("odds like 3:1", RATIO).text
+        elif cursor.keyword("diff"):
+            odds = cursor.take("a differential like +3", DIFF).text
+        die = cursor.int_after("die")
+        result = cursor.take("a result code", WORD).text if cursor.keyword("result") else None
+        support = [t.text for t in cursor.words_until(())] if cursor.keyword("support") else []
+        entry = Attack(**base, hex=hex_label, attackers=attackers, odds=odds, die=die, result=result, support=support)
+    elif command in ("retreat", "advance", "move"):
+        unit = cursor.take("a unit id", WORD).text
+        strategic = command == "move" and cursor.keyword("strategic") is not None
+        path = _path(cursor.take("a path of hexes (HEX-HEX-...)", WORD), cursor)
+        cls = {"retreat": Retreat, "advance": Advance}.get(command)
+        entry = cls(**base, unit=unit, path=path) if cls else Move(**base, unit=unit, path=path, strategic=strategic)
+    elif command in ("deplete", "eliminate", "remove"):
+        entry = Loss(**base, loss=command, unit=cursor.take("a unit id", WORD).text)
+    elif command == "stand":
+        units = [t.text for t in cursor.words_until(())]
+        if not units:
+            raise cursor.error("expected the units that stand fast")
+        entry = StandFast(**base, units=units)
+    elif command in ("reinforce", "paradrop", "setup", "delay", "replace"):
+        unit = cursor.take("a unit id", WORD).text
+        strength = cursor.keyword("full", "reduced") if command == "replace" else None
+        token = cursor.peek()
+        hex_label = None
+        if token is not None and token.text not in ("supply", "points"):
+            hex_label = cursor.take("a hex or box", WORD).text
+        entry = Place(**base, how=command, unit=unit, hex=hex_label, strength=strength,
+                      points=cursor.int_after("points"), supply=cursor.int_after("supply"))
+    elif command == "income":
+        points = int(cursor.take("a number", INT).text) if (t := cursor.peek()) and INT.match(t.text) else None
+        declined = [t.text for t in cursor.words_until(())] if cursor.keyword("decline") else []
+        entry = Income(**base, points=points, declined=declined)
+    elif command == "capture":
+        hex_label = cursor.take("a hex", WORD).text
+        entry = Capture(**base, hex=hex_label, points=cursor.int_after("points"))
+    else:
+        entry = Declare(**base, what=cursor.take("what is declared", WORD).text)
+    cursor.done()
+    return entry
+
+
+def parse_line(line: str, line_no: int, file: str = "<log>") -> Entry | None:
+    """The entry on one line (None for a blank line); LogSyntaxError if malformed."""
+    stripped = line.strip()
+    if not stripped:
+        return None
+    column = len(line) - len(line.lstrip()) + 1
+    base: dict[str, Any] = {"line": line_no, "column": column}
+    if stripped.startswith("#"):
+        return Comment(**base, text=stripped[1:].strip())
+    if stripped.startswith("["):
+        m = HEADER.match(stripped)
+        if not m:
+            raise LogSyntaxError('expected a header like [Game "onslaught"]', ErrorPlace(file, line_no, column))
+        return Header(**base, key=m.group(1), value=m.group(2).replace('\\"', '"'))
+    tokens = tokens_of(line)
+    cursor = _Line(tokens, line_no, file, len(line.rstrip()) + 1)
+    first = tokens[0]
+    if first.text == "Turn":
+        cursor.take("Turn")
+        entry: Entry = TurnMarker(**base, turn=int(cursor.take("a turn number", INT).text))
+    elif first.text in ("Step", "Phase"):
+        cursor.take(first.text)
+        entry = StepMarker(**base, step=cursor.take("a step or phase id", WORD).text)
+    elif first.text == "Roll":
+        cursor.take("Roll")
+        rolls: dict[str, int] = {}
+        while cursor.peek() is not None:
+            side = cursor.take("a side", re.compile(r"^[A-Z][A-Za-z]*$")).text
+            rolls[side] = int(cursor.take(f"{side}'s die roll", INT).text)
+        if not rolls:
+            raise cursor.error("expected each side's die roll, e.g. Roll Allied 5 German 4")
+        entry = RollOff(**base, rolls=rolls)
+    elif (m := SIDE.match(first.text)) is not None:
+        cursor.take("a side")
+        entry = _sided(cursor, m.group(1), m.group(2) == ">", base)
+    else:
+        # The short form of a move: UNIT [strategic] PATH (the side is the unit's).
+        unit = cursor.take("a unit id, a side followed by ':' or '>', or Turn/Step/Phase/Roll", WORD)
+        strategic = cursor.keyword("strategic") is not None
+        path_token = cursor.take("a path of hexes (HEX-HEX-...) after the unit", WORD)
+        entry = Move(**base, unit=unit.text, path=_path(path_token, cursor), strategic=strategic)
+    cursor.done()
+    return entry
+
+
+def parse_text(text: str, file: str = "<log>") -> list[Entry]:
+    """Every entry of a text log; LogSyntaxErrors listing every malformed line."""
+    entries: list[Entry] = []
+    errors: list[LogSyntaxError] = []
+    for line_no, line in enumerate(text.splitlines(), 1):
+        try:
+            entry = parse_line(line, line_no, file)
+        except LogSyntaxError as e:
+            errors.append(e)
+            continue
+        if entry is not None:
+            entries.append(entry)
+    if errors:
+        raise LogSyntaxErrors(errors, text.splitlines())
+    return entries
+
+
+def _path_text(path: Sequence[str]) -> str:
+    return "-".join(path)
+
+
+def write_entry(entry: Entry) -> str:
+    """The text form of an entry (the inverse of parse_line, up to spacing and comments)."""
+    prefix = f"{entry.side}{'>' if entry.by_opponent else ':'} " if entry.side else ""
+
+    def opt(word: str, value: object) -> str:
+        return f" {word} {value}" if value is not None else ""
+
+    writers: dict[type[Entry], Callable[[Any], str]] = {
+        Header: lambda e: f'[{e.key} "{e.value.replace(chr(34), chr(92) + chr(34))}"]',
+        Comment: lambda e: f"# {e.text}",
+        TurnMarker: lambda e: f"Turn {e.turn}",
+        StepMarker: lambda e: f"Step {e.step}",
+        RollOff: lambda e: "Roll " + " ".join(f"{s} {r}" for s, r in e.rolls.items()),
+        Action: lambda e: f"{prefix}action {e.action}{opt('supply', e.supply)}",
+        Pass: lambda e: f"{prefix}pass",
+        Activate: lambda e: f"{prefix}activate {' '.join([e.hex, *e.units])}{opt('supply', e.supply)}"
+                            + (f" {e.order}" if e.order else ""),
+        Attack: lambda e: (f"{prefix}attack {e.hex} with {' '.join(e.attackers)}"
+                           + (f" {'odds' if e.odds and ':' in e.odds else 'diff'} {e.odds}" if e.odds else "")
+                           + opt("die", e.die) + opt("result", e.result)
+                           + (" support " + " ".join(e.support) if e.support else "")),
+        Move: lambda e: (f"{prefix}move " if prefix else "") + f"{e.unit}{' strategic' if e.strategic else ''} "
+                        f"{_path_text(e.path)}",
+        Retreat: lambda e: f"{prefix}retreat {e.unit} {_path_text(e.path)}",
+        Advance: lambda e: f"{prefix}advance {e.unit} {_path_text(e.path)}",
+        Loss: lambda e: f"{prefix}{e.loss} {e.unit}",
+        StandFast: lambda e: f"{prefix}stand {' '.join(e.units)}",
+        Place: lambda e: (f"{prefix}{e.how} {e.unit}" + (f" {e.strength}" if e.strength else "")
+                          + (f" {e.hex}" if e.hex else "") + opt("points", e.points) + opt("supply", e.supply)),
+        Income: lambda e: f"{prefix}income" + (f" {e.points}" if e.points is not None else "")
+                          + (" decline " + " ".join(e.declined) if e.declined else ""),
+        Capture: lambda e: f"{prefix}capture {e.hex}{opt('points', e.points)}",
+        Declare: lambda e: f"{prefix}declare {e.what}",
+    }
+    return writers[type(entry)](entry)
+
+
+def write_text(entries: Sequence[Entry]) -> str:
+    """A whole log in the text notation."""
+    return "".join(write_entry(e) + "\n" for e in entries)
+
+
+def iter_units_and_hexes(entry: Entry) -> Iterator[tuple[str, str]]:
+    """('unit' | 'hex', value) of every id an entry names, for resolution against the game."""
+    for field in ("unit",):
+        if hasattr(entry, field):
+            yield "unit", getattr(entry, field)
+    for field in ("units", "attackers"):
+        for value in getattr(entry, field, []):
+            yield "unit", value
+    for field in ("path",):
+        for value in getattr(entry, field, []):
+            yield "hex", value
+    if isinstance(entry, (Activate, Attack, Capture)):
+        yield "hex", entry.hex

@@ -1,0 +1,8 @@
+"""Rule systems, registered by hand in one mapping (house style 3)."""
+
+from __future__ import annotations
+
+from adjudicator.engine import RuleSystem
+from adjudicator.systems.onslaught import ONSLAUGHT
+
+SYSTEMS: dict[str, RuleSystem] = {ONSLAUGHT.name: ONSLAUGHT}

@@ -1,0 +1,511 @@
+"""Onslaught's rules as a plug-in of the replay engine: state, checks and effects.
+
+Checked completely in this version: the turn sequence (4.0), the Action Step (5.0), action
+types (5.1), activation (5.2), movement and breakthrough actions (5.3, 5.5), normal and
+strategic movement (6.1, 6.4), zones of control (6.2) and stacking (6.3). Entries governed by
+other sections are applied as the log says and get one note each that they are not checked
+yet (docs/rules-coverage.md lists them).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+from adjudicator.findings import Finding, SectionTable
+from adjudicator.notation.entries import (
+    Action, Activate, Advance, Attack, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass, Place,
+    Retreat, RollOff, StandFast, StepMarker, TurnMarker,
+)
+from adjudicator.systems.onslaught.sections import SECTIONS
+from wargame.errors import ReplayError
+from wargame.game import Game
+from wargame.hexes import Hex, Hexside
+from wargame.models import Unit
+
+ACTION_TYPES = ("movement", "combat", "breakthrough")
+UNCHECKED_KINDS = {
+    "attack": "7.0-7.5", "retreat": "7.3", "advance": "7.4", "loss": "7.2", "stand": "7.5",
+    "place": "9.2, 10.1-10.3, 11.1-11.4", "income": "8.1-8.2", "capture": "8.7", "declare": "12.0",
+}
+
+
+@dataclass(frozen=True)
+class ActionState:
+    """The action under way: who, which type, what it has cost, which units it activated."""
+
+    side: str
+    type: str
+    claimed: int | None
+    line: int
+    column: int
+    paid: int = 0
+    activated: frozenset[str] = frozenset()
+    latest: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class OnslaughtState:
+    """The position and the sequence of play after an entry."""
+
+    game: Game = field(repr=False, compare=False)
+    scenario: str
+    turn: int
+    step: str | None
+    location: dict[str, str]
+    depleted: frozenset[str]
+    supply: dict[str, int]
+    action: ActionState | None = None
+    entitled: str | None = None
+    passes: tuple[str, ...] = ()
+    step_over: bool = False
+    stopped: frozenset[str] = frozenset()
+    moved: frozenset[str] = frozenset()
+    stacks_checked: bool = True
+    noted: frozenset[str] = frozenset()
+
+
+class Onslaught:
+    """The rule system object the engine calls."""
+
+    name = "onslaught"
+    table = SectionTable("onslaught", SECTIONS)
+
+    # -- set-up -------------------------------------------------------------------------
+    def initial_state(self, game: Game, headers: Sequence[Header]) -> OnslaughtState:
+        """The scenario's set-up (3.0): units in their hexes and boxes, supply on the tracks."""
+        scenario = next((h.value for h in headers if h.key == "Scenario"), game.manifest.scenario[0].id)
+        known = {s.id for s in game.manifest.scenario}
+        if scenario not in known:
+            raise ReplayError(f"unknown scenario {scenario!r} (scenarios: {', '.join(sorted(known))})")
+        location: dict[str, str] = {}
+        supply = {side: 0 for side in game.manifest.sides}
+        for _, placement in game.setup:
+            if placement.scenario != scenario:
+                continue
+            if placement.piece in game.units_by_id:
+                location[placement.piece] = placement.location
+            marker = game.markers_by_id.get(placement.piece)
+            if marker is not None and marker.kind == "supply" and marker.side and "@" in placement.location:
+                supply[marker.side] = int(placement.location.partition("@")[2])
+        return OnslaughtState(game, scenario, 0, None, location, frozenset(), supply)
+
+    # -- helpers ---------------------------------------------------------------------------
+    @staticmethod
+    def _unit(state: OnslaughtState, unit_id: str) -> Unit:
+        return state.game.units_by_id[unit_id]
+
+    @staticmethod
+    def _on_map(state: OnslaughtState, unit_id: str) -> Hex | None:
+        where = state.location.get(unit_id)
+        return state.game.grid.hex_of(where) if where is not None and state.game.grid.is_label(where) else None
+
+    def _units_at(self, state: OnslaughtState, label: str, side: str | None = None) -> list[str]:
+        return sorted(u for u, where in state.location.items()
+                      if where == label and (side is None or self._unit(state, u).side == side))
+
+    def _movement(self, state: OnslaughtState, unit_id: str) -> int:
+        unit = self._unit(state, unit_id)
+        values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
+        return values[list(state.game.manifest.value_names).index("movement")]
+
+    def _enemy(self, state: OnslaughtState, side: str) -> str:
+        return next(s for s in state.game.manifest.sides if s != side)
+
+    def zoc(self, state: OnslaughtState, side: str) -> set[Hex]:
+        """Hexes in the zone of control of `side`'s divisions (6.2: not across sea hexsides)."""
+        tables = _Tables.of(state.game)
+        out: set[Hex] = set()
+        for unit_id, where in state.location.items():
+            if self._unit(state, unit_id).side != side or not state.game.grid.is_label(where):
+                continue
+            h = state.game.grid.hex_of(where)
+            out.add(h)
+            for n in h.neighbours():
+                if n in state.game.grid and Hexside.between(h, n) not in tables.zoc_blocked:
+                    out.add(n)
+        return out
+
+    def near_enemy(self, state: OnslaughtState, side: str) -> set[Hex]:
+        """Hexes within two movement points of an enemy division, counted as 6.4 says: units,
+        ZOC, waterways and terrain ignored, but not coastlines and sea or impassable hexsides."""
+        tables = _Tables.of(state.game)
+        enemy = self._enemy(state, side)
+        frontier = deque((h, 0) for h in (self._on_map(state, u) for u in state.location
+                                          if self._unit(state, u).side == enemy) if h is not None)
+        seen = {h: 0 for h, _ in frontier}
+        while frontier:
+            h, d = frontier.popleft()
+            if d == 2:
+                continue
+            for n in h.neighbours():
+                if n in seen or n not in tables.passable or Hexside.between(h, n) in tables.impassable_sides:
+                    continue
+                seen[n] = d + 1
+                frontier.append((n, d + 1))
+        return set(seen)
+
+    def _f(self, severity: str, section: str, entry: Entry, message: str) -> Finding:
+        return self.table.finding(severity, section, entry.line, entry.column, message)  # type: ignore[arg-type]
+
+    def _where(self, state: OnslaughtState) -> str:
+        step = {"action": "Action Step", "german_reserve": "German Reserve Step",
+                "reinforcement": "Reinforcement Step"}.get(state.step or "", "before the first step")
+        return f"turn {state.turn}, {step}"
+
+    # -- closing actions and steps ----------------------------------------------------------
+    def _overstacked(self, state: OnslaughtState) -> list[tuple[str, str, int]]:
+        limit = int(state.game.parameter.get("stacking_limit", 3))
+        count = Counter((where, self._unit(state, u).side) for u, where in state.location.items()
+                        if state.game.grid.is_label(where))
+        return sorted((where, side, n - limit) for (where, side), n in count.items() if n > limit)
+
+    def _closing(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
+        """Findings due when an entry ends the action or step under way (5.2 supply claim, 6.3 stacking).
+
+        Ruling (6.3): a player may end an action overstacked if he logs the removals before the
+        next roll-off, action or step; a hex still over the limit then is a breach.
+        """
+        out: list[Finding] = []
+        if not state.stacks_checked:
+            limit = state.game.parameter.get("stacking_limit", 3)
+            for where, side, excess in self._overstacked(state):
+                out.append(self._f("error", "6.3", entry, f"{self._where(state)}: {side} ends the action or step with "
+                                                           f"{excess} division(s) over the limit of {limit} in hex "
+                                                           f"{where} and removed none"))
+        action = state.action
+        if action is not None and action.claimed is not None and action.claimed != action.paid:
+            out.append(self.table.finding("error", "5.2", action.line, action.column,
+                                          f"the {action.side} {action.type} action claims {action.claimed} supply "
+                                          f"point(s) but its activations cost {action.paid}"))
+        return out
+
+    @staticmethod
+    def _close(state: OnslaughtState) -> OnslaughtState:
+        """End the action under way; stacking has been checked as of now (6.3)."""
+        return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True)
+
+    # -- check -------------------------------------------------------------------------------
+    def check(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
+        """Every finding for an entry; the state is left untouched."""
+        out: list[Finding] = []
+        closes = isinstance(entry, (TurnMarker, StepMarker, RollOff, Action, Pass))
+        if closes:
+            out += self._closing(state, entry)
+        if isinstance(entry, TurnMarker):
+            out += self._check_turn(state, entry)
+        elif isinstance(entry, StepMarker):
+            out += self._check_step(state, entry)
+        elif isinstance(entry, RollOff):
+            out += self._check_roll(state, entry)
+        elif isinstance(entry, (Action, Pass)):
+            out += self._check_action(state, entry)
+        elif isinstance(entry, Activate):
+            out += self._check_activate(state, entry)
+        elif isinstance(entry, Move):
+            out += self._check_move(state, entry)
+        elif isinstance(entry, (Header, Comment)):
+            pass
+        else:
+            kind = entry.kind  # type: ignore[attr-defined]
+            if kind not in state.noted:
+                out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked "
+                                                         f"yet (sections {UNCHECKED_KINDS[kind]})"))
+        return out
+
+    def _check_turn(self, state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
+        out = []
+        if entry.turn != state.turn + 1:
+            out.append(self._f("error", "4.0", entry, f"turn {entry.turn} follows turn {state.turn}; turns run in "
+                                                      "order"))
+        scenario = next(s for s in state.game.manifest.scenario if s.id == state.scenario)
+        if entry.turn > scenario.last_turn:
+            out.append(self._f("error", "4.0", entry, f"the game lasts {scenario.last_turn} turns"))
+        if state.turn and state.step != "reinforcement":
+            out.append(self._f("error", "4.0", entry, f"turn {state.turn} ends without its Reinforcement Step"))
+        return out
+
+    def _check_step(self, state: OnslaughtState, entry: StepMarker) -> list[Finding]:
+        order = [s.id for s in state.game.manifest.sequence]
+        if entry.step not in order:
+            return [self._f("error", "4.0", entry, f"{entry.step!r} is not a step of the turn ({', '.join(order)})")]
+        expected = order[0] if state.step is None else (
+            order[order.index(state.step) + 1] if order.index(state.step) + 1 < len(order) else None)
+        if state.turn == 0:
+            return [self._f("error", "4.0", entry, "a step before the first 'Turn' marker")]
+        if entry.step != expected:
+            return [self._f("error", "4.0", entry, f"turn {state.turn}: step {entry.step!r} comes after "
+                                                   f"{state.step or 'the turn marker'!r}; the next step is "
+                                                   f"{expected!r}")]
+        return []
+
+    def _check_roll(self, state: OnslaughtState, entry: RollOff) -> list[Finding]:
+        out = []
+        sides = set(state.game.manifest.sides)
+        if state.step != "action":
+            out.append(self._f("error", "5.0", entry, f"{self._where(state)}: die roll-offs belong to the Action Step"))
+        if set(entry.rolls) != sides:
+            out.append(self._f("error", "5.0", entry, f"both players roll one die: {', '.join(sorted(sides))}"))
+        if any(not 1 <= r <= 6 for r in entry.rolls.values()):
+            out.append(self._f("error", "5.0", entry, "a die roll is 1 to 6"))
+        if state.step_over:
+            out.append(self._f("error", "5.0", entry, f"{self._where(state)}: the Action Step has already ended"))
+        return out
+
+    def _check_action(self, state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
+        out = []
+        side = entry.side or ""
+        if state.step == "german_reserve":
+            if side != "German" or isinstance(entry, Pass) or entry.action != "movement":
+                out.append(self._f("error", "5.0", entry, f"{self._where(state)}: only German movement (strategic) "
+                                                          "takes place in the German Reserve Step"))
+            return out
+        if state.step != "action":
+            return [self._f("error", "5.0", entry, f"{self._where(state)}: actions are taken in the Action Step")]
+        if state.step_over:
+            out.append(self._f("error", "5.0", entry, f"{self._where(state)}: the Action Step has ended (tied roll, "
+                                                      "two passes, or both players out of supply)"))
+        elif state.entitled is not None and side != state.entitled:
+            out.append(self._f("error", "5.0", entry, f"{self._where(state)}: {state.entitled} takes this action, "
+                                                      f"not {side}"))
+        elif state.entitled is None and state.action is not None:
+            out.append(self._f("error", "5.0", entry, f"{self._where(state)}: the players roll for the next action "
+                                                      "before it is taken"))
+        if isinstance(entry, Action) and entry.action not in ACTION_TYPES:
+            out.append(self._f("error", "5.1", entry, f"{entry.action!r} is not an action (movement, combat or "
+                                                      "breakthrough)"))
+        return out
+
+    def _check_activate(self, state: OnslaughtState, entry: Activate) -> list[Finding]:
+        action = state.action
+        side = entry.side or ""
+        if action is None:
+            if state.step == "german_reserve" and side == "German":
+                cost = int(state.game.parameter["activation_cost"])
+                if state.supply.get(side, 0) < cost:
+                    return [self._f("error", "5.2", entry, f"German has {state.supply.get(side, 0)} supply point(s) and "
+                                                           f"moving a stack costs {cost}")]
+                return []
+            return [self._f("error", "5.2", entry, f"{self._where(state)}: a stack is activated only within an action")]
+        out = []
+        if side != action.side:
+            out.append(self._f("error", "5.2", entry, f"{side} activates a stack during a {action.side} action"))
+        present = self._units_at(state, entry.hex, side)
+        named = entry.units or present
+        if not present:
+            out.append(self._f("error", "5.2", entry, f"hex {entry.hex} holds no {side} division to activate"))
+        for unit_id in named:
+            if unit_id not in present:
+                out.append(self._f("error", "5.2", entry, f"{unit_id} is not in hex {entry.hex}"))
+            if unit_id in action.activated:
+                out.append(self._f("error", "5.2", entry, f"{unit_id} was already activated in this action; a "
+                                                          "division is activated once per action"))
+        cost = self._cost(state, action)
+        if action.type == "breakthrough":
+            for unit_id in named:
+                if unit_id in present and self._unit(state, unit_id).type != "armor":
+                    out.append(self._f("error", "5.5", entry, f"{unit_id} is not armor; only armor divisions take "
+                                                              "part in a Breakthrough action"))
+        if state.supply.get(side, 0) < cost:
+            out.append(self._f("error", "5.2", entry, f"{side} has {state.supply.get(side, 0)} supply point(s) and "
+                                                      f"the activation costs {cost}"))
+        if entry.supply is not None and entry.supply != cost:
+            out.append(self._f("error", "5.2", entry, f"activating a stack in a {action.type} action costs {cost} "
+                                                      f"supply point(s), not {entry.supply}"))
+        return out
+
+    @staticmethod
+    def _cost(state: OnslaughtState, action: ActionState) -> int:
+        params = state.game.parameter
+        return int(params["breakthrough_activation_cost"] if action.type == "breakthrough" else params["activation_cost"])
+
+    def _check_move(self, state: OnslaughtState, entry: Move) -> list[Finding]:
+        out: list[Finding] = []
+        unit = self._unit(state, entry.unit)
+        game = state.game
+        tables = _Tables.of(game)
+        where = state.location.get(entry.unit)
+        if where is None or not game.grid.is_label(where):
+            return [self._f("error", "6.1", entry, f"{entry.unit} is not on the map ({where or 'not in play'})")]
+        reserve = state.step == "german_reserve" and unit.side == "German"
+        action = state.action
+        if not reserve:
+            if action is None:
+                return [self._f("error", "5.2", entry, f"{self._where(state)}: {entry.unit} moves without an action")]
+            if entry.unit not in action.activated:
+                out.append(self._f("error", "5.2", entry, f"{entry.unit} moves without being activated in this action"))
+            elif action.type in ("movement", "breakthrough") and entry.unit not in action.latest:
+                section = "5.3" if action.type == "movement" else "5.5"
+                out.append(self._f("error", section, entry, f"{entry.unit} moves after another stack was activated; "
+                                                            "only one stack is activated at a time"))
+            if action.type == "combat":
+                out.append(self._f("error", "5.1", entry, f"{entry.unit} moves during a Combat action; activated "
+                                                          "divisions perform the action's type"))
+        elif not entry.strategic:
+            out.append(self._f("error", "5.0", entry, "in the German Reserve Step divisions move strategically only"))
+        if entry.unit in state.moved and not (action is not None and action.type == "breakthrough"):
+            out.append(self._f("error", "6.1", entry, f"{entry.unit} has already moved in this action"))
+        if entry.path[0] != where:
+            out.append(self._f("error", "6.1", entry, f"{entry.unit} is in {where}, not {entry.path[0]}"))
+            return out
+        hexes = [game.grid.hex_of(label) for label in entry.path]
+        for (la, a), (lb, b) in zip(zip(entry.path, hexes), zip(entry.path[1:], hexes[1:])):
+            if not a.is_adjacent(b):
+                out.append(self._f("error", "6.1", entry, f"{entry.unit} skips from {la} to {lb}; a division moves "
+                                                          "from hex to adjacent hex"))
+                return out
+            if b not in tables.passable:
+                out.append(self._f("error", "6.1", entry, f"{entry.unit} enters {lb}, which no division may enter"))
+            if Hexside.between(a, b) in tables.impassable_sides:
+                out.append(self._f("error", "6.1", entry, f"{entry.unit} crosses the impassable hexside {la}-{lb}"))
+            if Hexside.between(a, b) in tables.waterways and entry.unit not in state.noted:
+                out.append(self._f("note", "log", entry, f"{entry.unit} crosses the major waterway {la}-{lb}; 6.5 is "
+                                                         "not checked yet"))
+        entered = len(hexes) - 1
+        allowance = self._movement(state, entry.unit)
+        if entry.strategic:
+            allowance *= int(game.parameter["strategic_movement_multiplier"])
+            near = self.near_enemy(state, unit.side)
+            for label, h in zip(entry.path, hexes):
+                if h in near:
+                    out.append(self._f("error", "6.4", entry, f"{entry.unit} moves strategically within "
+                                                              f"{game.parameter['strategic_movement_min_distance_mp']} "
+                                                              f"movement points of an enemy division at {label}"))
+                    break
+        if entered > allowance:
+            section = "6.4" if entry.strategic else "6.1"
+            out.append(self._f("error", section, entry, f"{entry.unit} enters {entered} hexes with a movement "
+                                                        f"allowance of {allowance}"))
+        if entry.unit in state.stopped:
+            out.append(self._f("error", "6.2", entry, f"{entry.unit} entered an enemy zone of control earlier in this "
+                                                      "action and can move no further"))
+        enemy_zoc = self.zoc(state, self._enemy(state, unit.side))
+        for i in range(1, len(hexes)):
+            previous, current = hexes[i - 1], hexes[i]
+            if previous in enemy_zoc and current in enemy_zoc:
+                if i == 1:
+                    message = (f"{entry.unit} starts in an enemy zone of control at {entry.path[0]} and moves directly "
+                               f"into another at {entry.path[1]}")
+                else:
+                    message = (f"{entry.unit} entered an enemy zone of control at {entry.path[i - 1]} and moved on to "
+                               f"{entry.path[i]}")
+                out.append(self._f("error", "6.2", entry, message))
+                break
+            if current in enemy_zoc and i < len(hexes) - 1:
+                out.append(self._f("error", "6.2", entry, f"{entry.unit} entered an enemy zone of control at "
+                                                          f"{entry.path[i]} and moved on to {entry.path[i + 1]}"))
+                break
+        return out
+
+    # -- apply -----------------------------------------------------------------------------
+    def apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
+        """The state after an entry, as the log says."""
+        game = state.game
+        if isinstance(entry, (TurnMarker, StepMarker, RollOff, Action, Pass)):
+            state = self._close(state)
+        elif isinstance(entry, (Move, Retreat, Advance, Loss, Place)):
+            state = replace(state, stacks_checked=False)
+        if isinstance(entry, TurnMarker):
+            return replace(state, turn=entry.turn, step=None, entitled=None, passes=(), step_over=False)
+        if isinstance(entry, StepMarker):
+            first = "Allied" if entry.step == "action" else None
+            return replace(state, step=entry.step, entitled=first, passes=(), step_over=False)
+        if isinstance(entry, RollOff):
+            values = sorted(entry.rolls.items(), key=lambda kv: -kv[1])
+            tied = len(values) > 1 and values[0][1] == values[1][1]
+            return replace(state, entitled=None if tied else values[0][0], step_over=tied, passes=())
+        if isinstance(entry, Pass):
+            passes = (*state.passes, entry.side or "")
+            both = len(set(passes[-2:])) == 2 and len(passes) >= 2
+            return replace(state, passes=passes, entitled=None, step_over=state.step_over or both)
+        if isinstance(entry, Action):
+            return replace(state, action=ActionState(entry.side or "", entry.action, entry.supply, entry.line,
+                                                     entry.column), entitled=None, passes=())
+        if isinstance(entry, Activate):
+            side = entry.side or ""
+            units = frozenset(entry.units or self._units_at(state, entry.hex, side))
+            if state.action is None:
+                # German Reserve Step: each stack moved costs a supply point (4.0, 5.2).
+                cost = int(game.parameter["activation_cost"])
+                return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost})
+            cost = self._cost(state, state.action)
+            supply = {**state.supply, side: state.supply.get(side, 0) - cost}
+            action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
+                             latest=units)
+            return replace(state, supply=supply, action=action)
+        if isinstance(entry, Move):
+            enemy_zoc = self.zoc(state, self._enemy(state, self._unit(state, entry.unit).side))
+            stopped = state.stopped | ({entry.unit} if game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
+            return replace(state, location={**state.location, entry.unit: entry.path[-1]},
+                           moved=state.moved | {entry.unit}, stopped=frozenset(stopped))
+        noted = state.noted | ({entry.kind} if entry.kind in UNCHECKED_KINDS else set())  # type: ignore[attr-defined]
+        state = replace(state, noted=noted)
+        if isinstance(entry, (Retreat, Advance)):
+            return replace(state, location={**state.location, entry.unit: entry.path[-1]})
+        if isinstance(entry, Loss):
+            side = self._unit(state, entry.unit).side
+            if entry.loss == "deplete":
+                return replace(state, depleted=state.depleted | {entry.unit})
+            box = next((b.id for b in game.manifest.box if b.kind == "eliminated" and b.side == side), "eliminated")
+            return replace(state, location={**state.location, entry.unit: box}, depleted=state.depleted - {entry.unit})
+        if isinstance(entry, Place):
+            if entry.hex is not None:
+                depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted - {entry.unit}
+                return replace(state, location={**state.location, entry.unit: entry.hex}, depleted=depleted)
+            return state
+        if isinstance(entry, Income) and entry.side and entry.points is not None:
+            return replace(state, supply={**state.supply, entry.side: state.supply.get(entry.side, 0) + entry.points})
+        if isinstance(entry, Capture) and entry.side and entry.points is not None:
+            return replace(state, supply={**state.supply, entry.side: state.supply.get(entry.side, 0) + entry.points})
+        if isinstance(entry, Declare) and entry.what == "bulge" and entry.side:
+            bonus = int(game.parameter.get("bulge_supply", 10))
+            return replace(state, supply={**state.supply, entry.side: state.supply.get(entry.side, 0) + bonus},
+                           entitled="German")
+        return state
+
+    def finish(self, state: OnslaughtState) -> list[Finding]:
+        """Nothing is due at the end of a log: an exchange may stop mid-action."""
+        return []
+
+    def describe(self, state: OnslaughtState) -> dict[str, Any]:
+        """Positions, depleted units, supply and the sequence of play as JSON data."""
+        by_place: dict[str, list[str]] = {}
+        for unit_id, where in sorted(state.location.items()):
+            by_place.setdefault(where, []).append(unit_id)
+        return {
+            "turn": state.turn, "step": state.step, "supply": dict(state.supply),
+            "action": None if state.action is None else {"side": state.action.side, "type": state.action.type,
+                                                         "paid": state.action.paid},
+            "positions": by_place, "depleted": sorted(state.depleted),
+        }
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Map facts the checks ask thousands of times, computed once per game."""
+
+    passable: frozenset[Hex]
+    impassable_sides: frozenset[Hexside]
+    zoc_blocked: frozenset[Hexside]
+    waterways: frozenset[Hexside]
+
+    @staticmethod
+    def of(game: Game) -> _Tables:
+        """The tables of a game (cached on the game object)."""
+        cached = getattr(game, "_onslaught_tables", None)
+        if cached is None:
+            terrain = game.terrain
+            passable = frozenset(h for h, ts in game.hex_terrain.items() if not any(terrain[t].prohibited for t in ts))
+            sides = game.hexside_features
+            impassable = frozenset(s for s, fs in sides.items() if any(terrain[f].prohibited for f in fs))
+            blocked = frozenset(s for s, fs in sides.items() if any(terrain[f].blocks_zoc for f in fs))
+            waterways = frozenset(s for s, fs in sides.items() if "major_waterway" in fs)
+            cached = _Tables(passable, impassable, blocked, waterways)
+            setattr(game, "_onslaught_tables", cached)
+        return cached
+
+
+ONSLAUGHT = Onslaught()

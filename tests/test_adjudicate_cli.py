@@ -1,0 +1,115 @@
+"""`adjudicate`: check, formats, convert, schema, state, and exit codes 0/1/2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from adjudicator.cli import main, read_log
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "onslaught"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    """adjudicate in-process: exit code, stdout, stderr."""
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_text_report_is_gcc_style_with_caret() -> None:
+    """file:line:col: error [system rule]: message, then the source line and a caret."""
+    code, out, _ = run("check", str(EXAMPLES / "breach-zoc.log"))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].endswith("breach-zoc.log:7:1: error [onslaught 6.2]: br-inf-02 starts in an enemy zone of "
+                             "control at 0820 and moves directly into another at 0721")
+    assert lines[1] == "    br-inf-02 0820-0721  # expect: error 6.2" and lines[2] == "    ^"
+
+
+def test_json_report_shape() -> None:
+    """findings with severity, system, rule, line, column, message; summary; final state."""
+    code, out, _ = run("check", "--format", "json", str(EXAMPLES / "breach-allowance.log"))
+    assert code == 1
+    doc = json.loads(out)
+    assert {"findings", "summary", "final_state"} <= set(doc)
+    error = next(f for f in doc["findings"] if f["severity"] == "error")
+    assert error == {"severity": "error", "system": "onslaught", "rule": "6.1", "line": 9, "column": 1,
+                     "message": "de-inf-24 enters 5 hexes with a movement allowance of 4"}
+    assert doc["summary"]["errors"] == 1 and doc["final_state"]["positions"]["3206"] == ["de-inf-24"]
+
+
+def test_markdown_report() -> None:
+    """A table for forum posts."""
+    code, out, _ = run("check", "--format", "markdown", str(EXAMPLES / "breach-zoc.log"))
+    assert code == 1 and "| 7 | error | onslaught 6.2 |" in out
+
+
+def test_log_as_first_argument_means_check() -> None:
+    """`adjudicate LOG` checks the log."""
+    assert run(str(EXAMPLES / "legal-turn1.log"))[0] == 0
+
+
+def test_syntax_errors_exit_2_with_every_error(tmp_path: Path) -> None:
+    """All syntax errors at once, with carets; nothing adjudicated; exit 2."""
+    log = tmp_path / "bad.log"
+    log.write_text('[Game "onslaught"]\nTurn x\nAllied: atack 0620\n', encoding="utf-8")
+    code, _, err = run("check", str(log))
+    assert code == 2
+    assert "bad.log:2:6: error: expected a turn number, found 'x'" in err
+    assert "bad.log:3:9: error: unknown command 'atack' (did you mean 'attack'?)" in err
+    assert "    Turn x\n         ^" in err
+
+
+def test_unknown_unit_and_hex_suggest(tmp_path: Path) -> None:
+    """Unit ids and hex labels are resolved against the game with suggestions; exit 2."""
+    log = tmp_path / "ids.log"
+    log.write_text('[Game "onslaught"]\nTurn 1\nus-inf-1 0620-0720\nus-inf-01 0620-0799\n', encoding="utf-8")
+    code, _, err = run("check", str(log))
+    assert code == 2
+    assert "unknown unit 'us-inf-1' (did you mean" in err and "'us-inf-01'" in err
+    assert "hex 0799" in err and "did you mean '0730'" in err
+
+
+def test_missing_or_unknown_game(tmp_path: Path) -> None:
+    """A log must name a bundled game."""
+    log = tmp_path / "nogame.log"
+    log.write_text("Turn 1\n", encoding="utf-8")
+    assert "names no game" in run("check", str(log))[2]
+    log.write_text('[Game "onslaugt"]\n', encoding="utf-8")
+    code, _, err = run("check", str(log))
+    assert code == 2 and "did you mean 'onslaught'" in err
+
+
+def test_convert_round_trip(tmp_path: Path) -> None:
+    """text -> JSON -> text keeps every entry; the JSON validates against the printed schema."""
+    source = EXAMPLES / "legal-turn1.log"
+    as_json = tmp_path / "game.json"
+    back = tmp_path / "game.log"
+    assert run("convert", str(source), "-o", str(as_json))[0] == 0
+    assert run("convert", str(as_json), "-o", str(back))[0] == 0
+    def bare(path: Path) -> list[dict[str, object]]:
+        entries = read_log(path)[0]
+        return [e.model_dump(exclude={"line", "column"}) for e in entries]
+
+    assert bare(back) == bare(source) == bare(as_json)
+    code, out, _ = run("schema")
+    assert code == 0 and json.loads(out)["title"] == "LogDocument"
+    first, second = run("check", str(source)), run("check", str(as_json))
+    assert first[0] == second[0] == 0
+
+
+def test_convert_refuses_to_overwrite_its_input() -> None:
+    """Nothing the user gave is ever overwritten."""
+    source = EXAMPLES / "legal-turn1.log"
+    code, _, err = run("convert", str(source), "-o", str(source))
+    assert code == 2 and "overwrite" in err
+
+
+def test_state_at_a_line() -> None:
+    """state --at LINE shows the position after that line."""
+    code, out, _ = run("state", str(EXAMPLES / "legal-turn1.log"), "--at", "10", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert "us-inf-01" in doc["positions"]["0520"] and doc["supply"]["Allied"] == 11
