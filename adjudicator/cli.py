@@ -175,3 +175,77 @@ def state(log: Path, at_line: int | None, as_json: bool, data: Path | None) -> N
         click.echo(f"  {place}: {' '.join(units)}")
     if doc["depleted"]:
         click.echo("depleted: " + " ".join(doc["depleted"]))
+
+
+def _audit_text(system: Any, game: Game, chosen: Any, attack: Any) -> list[str]:
+    """The audit of one attack, in lines for a person."""
+    result = system.combat_audit(chosen, attack)
+    lines = [f"Attack on {attack.hex} by {', '.join(attack.attackers)}"]
+    lines += [f"  {line}" for line in result.lines[:-2 if result.die is not None else None]]
+    if result.modifiers:
+        for m in result.modifiers:
+            lines.append(f"  {m.section}: {m.value:+d} because {m.why}")
+    else:
+        lines.append("  7.1: no modifier applies")
+    crt = game.crt
+    if result.die is not None:
+        lines += [f"  {line}" for line in result.lines[-2:]]
+    elif crt is not None:
+        column = list(crt.columns).index(result.column)
+        lines.append("  no die roll given; the column reads " + ", ".join(
+            f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
+    side = game.units_by_id[attack.attackers[0]].side
+    enemy = next(s for s in game.manifest.sides if s != side)
+    attackers = [game.grid.hex_of(chosen.location[u]) for u in attack.attackers]
+    two, one = system.retreat_options(chosen, game.grid.hex_of(attack.hex), enemy, attackers)
+    lines.append(f"  7.3 retreat: two hexes to {', '.join(two) or 'nowhere'}"
+                 + ("" if two else f"; one hex (then depleted) to {', '.join(one) or 'nowhere: eliminated'}"))
+    armor = [u for u in attack.attackers if game.units_by_id[u].type == "armor"]
+    lines.append(f"  7.4 advance: if {attack.hex} is left empty, the attackers may enter it"
+                 + (f"; armor ({', '.join(armor)}) one hex further" if armor else "; infantry no further"))
+    return lines
+
+
+@main.command()
+@click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True), required=False)
+@click.option("--at", "at_line", type=click.IntRange(min=1), default=None, help="The line of the attack in LOG.")
+@click.option("--game", "game_id", default=None, help="Without a log: the game.")
+@click.option("--attack", "attack_units", multiple=True, help="Without a log: an attacker, UNIT@HEX (repeat).")
+@click.option("--defend", "defend_units", multiple=True, help="Without a log: a defender, UNIT@HEX (repeat).")
+@click.option("--die", type=click.IntRange(1, 6), default=None, help="Without a log: the die roll.")
+@DATA
+def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_units: tuple[str, ...],
+           defend_units: tuple[str, ...], die: int | None, data: Path | None) -> None:
+    """Audit one disputed combat: odds with the arithmetic, every modifier and why, column and
+    row, result, and what the retreat and advance may do."""
+    from dataclasses import replace as replace_state
+
+    from adjudicator.notation.entries import Attack
+
+    with _could_not_run():
+        if log is not None:
+            result, _ = adjudicate_file(log, data)
+            attacks = [i for i, e in enumerate(result.entries) if isinstance(e, Attack)
+                       and (at_line is None or e.line == at_line)]
+            if not attacks:
+                raise WargameError(f"no attack on line {at_line} of {log}" if at_line else f"no attack in {log}")
+            index = attacks[0]
+            game, system, chosen, attack = result.game, result.system, result.states[index], result.entries[index]
+        else:
+            if game_id is None or not attack_units or not defend_units:
+                raise WargameError("without a log, give --game, --attack UNIT@HEX and --defend UNIT@HEX")
+            game = load_game(data_root(data), game_id)
+            system = SYSTEMS[game.manifest.rule_system]
+            placed: dict[str, str] = {}
+            for spec in (*attack_units, *defend_units):
+                unit, _, where = spec.partition("@")
+                if unit not in game.units_by_id:
+                    raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
+                game.grid.hex_of(where)
+                placed[unit] = where
+            base = system.initial_state(game, [])
+            chosen = replace_state(base, location=placed)
+            target = defend_units[0].partition("@")[2]
+            attack = Attack(hex=target, attackers=[a.partition("@")[0] for a in attack_units], die=die)
+        for line in _audit_text(system, game, chosen, attack):
+            click.echo(line)

@@ -20,6 +20,7 @@ from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass, Place,
     Retreat, RollOff, StandFast, StepMarker, TurnMarker,
 )
+from adjudicator.systems.onslaught.combat import CombatAudit, audit
 from adjudicator.systems.onslaught.sections import SECTIONS
 from wargame.errors import ReplayError
 from wargame.game import Game
@@ -28,7 +29,7 @@ from wargame.models import Unit
 
 ACTION_TYPES = ("movement", "combat", "breakthrough")
 UNCHECKED_KINDS = {
-    "attack": "7.0-7.5", "retreat": "7.3", "advance": "7.4", "loss": "7.2", "stand": "7.5",
+    "attack": "7.2-7.5 effects", "retreat": "7.3", "advance": "7.4", "loss": "7.2", "stand": "7.5",
     "place": "9.2, 10.1-10.3, 11.1-11.4", "income": "8.1-8.2", "capture": "8.7", "declare": "12.0",
 }
 
@@ -65,6 +66,8 @@ class OnslaughtState:
     stopped: frozenset[str] = frozenset()
     moved: frozenset[str] = frozenset()
     stacks_checked: bool = True
+    attacked: frozenset[str] = frozenset()
+    retreated: frozenset[str] = frozenset()
     noted: frozenset[str] = frozenset()
 
 
@@ -186,7 +189,8 @@ class Onslaught:
     @staticmethod
     def _close(state: OnslaughtState) -> OnslaughtState:
         """End the action under way; stacking has been checked as of now (6.3)."""
-        return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True)
+        return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True,
+                       attacked=frozenset(), retreated=frozenset())
 
     # -- check -------------------------------------------------------------------------------
     def check(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
@@ -207,6 +211,8 @@ class Onslaught:
             out += self._check_activate(state, entry)
         elif isinstance(entry, Move):
             out += self._check_move(state, entry)
+        elif isinstance(entry, Attack):
+            out += self._check_attack(state, entry)
         elif isinstance(entry, (Header, Comment)):
             pass
         else:
@@ -315,6 +321,101 @@ class Onslaught:
         if entry.supply is not None and entry.supply != cost:
             out.append(self._f("error", "5.2", entry, f"activating a stack in a {action.type} action costs {cost} "
                                                       f"supply point(s), not {entry.supply}"))
+        return out
+
+    def strength(self, state: OnslaughtState, unit_id: str) -> int:
+        """A division's combat strength, depleted or not."""
+        unit = self._unit(state, unit_id)
+        values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
+        return values[list(state.game.manifest.value_names).index("combat")]
+
+    def combat_audit(self, state: OnslaughtState, entry: Attack) -> CombatAudit:
+        """The arithmetic of an attack in a state (7.0, 7.1, 7.5; supply per 8.6 when known)."""
+        game = state.game
+        target = game.grid.hex_of(entry.hex)
+        side = self._unit(state, entry.attackers[0]).side
+        enemy = self._enemy(state, side)
+        breakthrough = state.action is not None and state.action.type == "breakthrough"
+        # 7.3: a division that retreated into the hex earlier in this action adds no strength,
+        # except against a Breakthrough action, where it always defends with its strength.
+        defenders = [(u, self.strength(state, u) if (breakthrough or u not in state.retreated) else 0)
+                     for u in self._units_at(state, entry.hex, enemy)]
+        attackers = [(u, game.grid.hex_of(state.location[u]), self.strength(state, u)) for u in entry.attackers
+                     if u in state.location and game.grid.is_label(state.location[u])]
+        fortification = "fortification" in game.hex_terrain[target] and enemy == "German"
+        return audit(game, target, defenders, attackers, entry.die, defender_in_fortification=fortification)
+
+    def retreat_options(self, state: OnslaughtState, defender_hex: Hex, side: str,
+                        attackers: Iterable[Hex]) -> tuple[list[str], list[str]]:
+        """Hexes a defender may retreat to (7.3): two hexes away, never into enemy ZOC unless a
+        friendly division is there, not ending next to an attacker; and the one-hex retreats
+        (which deplete) when two are impossible."""
+        game = state.game
+        tables = _Tables.of(game)
+        enemy_zoc = self.zoc(state, self._enemy(state, side))
+        friendly = {self._on_map(state, u) for u in state.location if self._unit(state, u).side == side}
+        attacker_hexes = set(attackers)
+
+        def may_enter(a: Hex, b: Hex) -> bool:
+            return (b in game.grid and b in tables.passable and Hexside.between(a, b) not in tables.impassable_sides
+                    and (b not in enemy_zoc or b in friendly))
+
+        two: set[Hex] = set()
+        one: set[Hex] = set()
+        for first in defender_hex.neighbours():
+            if not may_enter(defender_hex, first):
+                continue
+            if not any(first.is_adjacent(h) for h in attacker_hexes):
+                one.add(first)
+            for second in first.neighbours():
+                if second.distance(defender_hex) == 2 and may_enter(first, second) and \
+                        not any(second.is_adjacent(h) for h in attacker_hexes):
+                    two.add(second)
+        label = game.grid.label_of
+        return sorted(label(h) for h in two), sorted(label(h) for h in one)
+
+    def _check_attack(self, state: OnslaughtState, entry: Attack) -> list[Finding]:
+        out: list[Finding] = []
+        action = state.action
+        side = entry.side or (self._unit(state, entry.attackers[0]).side if entry.attackers else "")
+        if action is None or action.type not in ("combat", "breakthrough"):
+            out.append(self._f("error", "5.1", entry, f"{self._where(state)}: attacks belong to Combat and "
+                                                      "Breakthrough actions"))
+        target = state.game.grid.hex_of(entry.hex)
+        enemy = self._enemy(state, side)
+        if not self._units_at(state, entry.hex, enemy):
+            out.append(self._f("error", "7.0", entry, f"hex {entry.hex} holds no {enemy} division to attack"))
+        tables = _Tables.of(state.game)
+        for unit_id in entry.attackers:
+            unit = self._unit(state, unit_id)
+            if unit.side != side:
+                out.append(self._f("error", "7.0", entry, f"{unit_id} is not a {side} division"))
+                continue
+            here = self._on_map(state, unit_id)
+            if action is not None and unit_id not in action.activated:
+                out.append(self._f("error", "5.2", entry, f"{unit_id} attacks without being activated in this action"))
+            if unit_id in state.attacked:
+                out.append(self._f("error", "7.0", entry, f"{unit_id} has already attacked in this action"))
+            if here is None or not here.is_adjacent(target) or Hexside.between(here, target) in tables.impassable_sides:
+                out.append(self._f("error", "7.0", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
+                                                          f"to {entry.hex} (or only across the sea)"))
+        if out:
+            return out
+        result = self.combat_audit(state, entry)
+        if entry.odds is not None and entry.odds != result.column:
+            out.append(self._f("error", "7.0", entry, f"the odds: {result.ratio_note}, not {entry.odds}"))
+        if entry.die is not None and not 1 <= entry.die <= 6:
+            out.append(self._f("error", "7.0", entry, f"a die roll is 1 to 6, not {entry.die}"))
+        elif entry.die is None:
+            if entry.result is not None:
+                out.append(self._f("warning", "7.2", entry, f"result {entry.result} cannot be verified: no die roll "
+                                                            "is recorded"))
+        elif entry.result is not None and entry.result != result.result:
+            out.append(self._f("error", "7.2", entry, f"column {result.column} with a modified roll of "
+                                                      f"{result.modified_die} gives {result.result}, not {entry.result}"))
+        elif entry.result is None:
+            out.append(self._f("note", "7.2", entry, f"the result is {result.result} (column {result.column}, "
+                                                     f"modified roll {result.modified_die})"))
         return out
 
     @staticmethod
@@ -443,7 +544,12 @@ class Onslaught:
                            moved=state.moved | {entry.unit}, stopped=frozenset(stopped))
         noted = state.noted | ({entry.kind} if entry.kind in UNCHECKED_KINDS else set())  # type: ignore[attr-defined]
         state = replace(state, noted=noted)
-        if isinstance(entry, (Retreat, Advance)):
+        if isinstance(entry, Attack):
+            return replace(state, attacked=state.attacked | set(entry.attackers))
+        if isinstance(entry, Retreat):
+            return replace(state, location={**state.location, entry.unit: entry.path[-1]},
+                           retreated=state.retreated | {entry.unit})
+        if isinstance(entry, Advance):
             return replace(state, location={**state.location, entry.unit: entry.path[-1]})
         if isinstance(entry, Loss):
             side = self._unit(state, entry.unit).side
