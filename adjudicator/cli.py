@@ -59,7 +59,7 @@ def _could_not_run() -> Iterator[None]:
 
 def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     """Entries and source lines of a text or JSON log; LogSyntaxErrors with carets otherwise."""
-    text = path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8-sig")  # a byte-order mark some editors add is not part of the log
     source = text.splitlines()
     if path.suffix == ".json":
         try:

@@ -57,7 +57,7 @@ class Action(Entry):
 
     kind: Literal["action"] = "action"
     action: str
-    supply: int | None = None
+    supply: int | None = Field(None, ge=0)
 
 
 class Pass(Entry):
@@ -72,7 +72,7 @@ class Activate(Entry):
     kind: Literal["activate"] = "activate"
     hex: str
     units: list[str] = []
-    supply: int | None = None
+    supply: int | None = Field(None, ge=0)
     order: Literal["move-first", "attack-first"] | None = None
 
 
@@ -92,7 +92,7 @@ class Attack(Entry):
     hex: str
     attackers: list[str] = Field(min_length=1)
     odds: str | None = None
-    die: int | None = None
+    die: int | None = Field(None, ge=0)
     result: str | None = None
     support: list[str] = []
 
@@ -136,15 +136,15 @@ class Place(Entry):
     unit: str
     hex: str | None = None
     strength: Literal["full", "reduced"] | None = None
-    points: int | None = None
-    supply: int | None = None
+    points: int | None = Field(None, ge=0)
+    supply: int | None = Field(None, ge=0)
 
 
 class Income(Entry):
     """`Allied: income N [decline SOURCE...]`: supply collected in the Reinforcement Step."""
 
     kind: Literal["income"] = "income"
-    points: int | None = None
+    points: int | None = Field(None, ge=0)
     declined: list[str] = []
 
 
@@ -153,7 +153,7 @@ class Capture(Entry):
 
     kind: Literal["capture"] = "capture"
     hex: str
-    points: int | None = None
+    points: int | None = Field(None, ge=0)
 
 
 class Declare(Entry):

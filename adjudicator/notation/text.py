@@ -12,15 +12,18 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass, Place,
     Retreat, RollOff, StandFast, StepMarker, TurnMarker,
 )
 from wargame.errors import LogSyntaxError, Place as ErrorPlace, did_you_mean
 
-HEADER = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+HEADER = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
 SIDE = re.compile(r"^([A-Z][A-Za-z]*)([:>])$")
-INT = re.compile(r"^-?[0-9]{1,4}$")
+INT = re.compile(r"^[0-9]{1,4}$")
+RESULT = re.compile(r"^(?:[A-Za-z0-9]{1,6}|\([A-Za-z0-9]{1,4}\)|-)$")
 RATIO = re.compile(r"^[0-9]{1,3}:[0-9]{1,3}$")
 DIFF = re.compile(r"^[+-]?[0-9]{1,3}$")
 WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$")
@@ -149,7 +152,8 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         elif cursor.keyword("diff"):
             odds = cursor.take("a differential like +3", DIFF).text
         die = cursor.int_after("die")
-        result = cursor.take("a result code", WORD).text if cursor.keyword("result") else None
+        result = cursor.take("a result code (as on the table, e.g. DR, (A), -)", RESULT).text \
+            if cursor.keyword("result") else None
         support = [t.text for t in cursor.words_until(())] if cursor.keyword("support") else []
         entry = Attack(**base, hex=hex_label, attackers=attackers, odds=odds, die=die, result=result, support=support)
     elif command in ("retreat", "advance", "move"):
@@ -189,6 +193,15 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
 
 def parse_line(line: str, line_no: int, file: str = "<log>") -> Entry | None:
     """The entry on one line (None for a blank line); LogSyntaxError if malformed."""
+    try:
+        return _parse_line(line, line_no, file)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise LogSyntaxError(f"{where}: {first['msg']}", ErrorPlace(file, line_no, 1)) from None
+
+
+def _parse_line(line: str, line_no: int, file: str) -> Entry | None:
     stripped = line.strip()
     if not stripped:
         return None
@@ -200,7 +213,7 @@ def parse_line(line: str, line_no: int, file: str = "<log>") -> Entry | None:
         m = HEADER.match(stripped)
         if not m:
             raise LogSyntaxError('expected a header like [Game "onslaught"]', ErrorPlace(file, line_no, column))
-        return Header(**base, key=m.group(1), value=m.group(2).replace('\\"', '"'))
+        return Header(**base, key=m.group(1), value=re.sub(r'\\([\\"])', r"\1", m.group(2)))
     tokens = tokens_of(line)
     cursor = _Line(tokens, line_no, file, len(line.rstrip()) + 1)
     first = tokens[0]
@@ -214,8 +227,10 @@ def parse_line(line: str, line_no: int, file: str = "<log>") -> Entry | None:
         cursor.take("Roll")
         rolls: dict[str, int] = {}
         while cursor.peek() is not None:
-            side = cursor.take("a side", re.compile(r"^[A-Z][A-Za-z]*$")).text
-            rolls[side] = int(cursor.take(f"{side}'s die roll", INT).text)
+            side_token = cursor.take("a side", re.compile(r"^[A-Z][A-Za-z]*$"))
+            if side_token.text in rolls:
+                raise cursor.error(f"{side_token.text} rolls once in a roll-off", side_token)
+            rolls[side_token.text] = int(cursor.take(f"{side_token.text}'s die roll", INT).text)
         if not rolls:
             raise cursor.error("expected each side's die roll, e.g. Roll Allied 5 German 4")
         entry = RollOff(**base, rolls=rolls)
@@ -261,7 +276,7 @@ def write_entry(entry: Entry) -> str:
         return f" {word} {value}" if value is not None else ""
 
     writers: dict[type[Entry], Callable[[Any], str]] = {
-        Header: lambda e: f'[{e.key} "{e.value.replace(chr(34), chr(92) + chr(34))}"]',
+        Header: lambda e: '[' + e.key + ' "' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"]',
         Comment: lambda e: f"# {e.text}",
         TurnMarker: lambda e: f"Turn {e.turn}",
         StepMarker: lambda e: f"Step {e.step}",

@@ -20,6 +20,7 @@ from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass, Place,
     Retreat, RollOff, StandFast, StepMarker, TurnMarker,
 )
+from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.combat import CombatAudit, audit
 from adjudicator.systems.onslaught.sections import SECTIONS
 from wargame.errors import ReplayError
@@ -30,7 +31,7 @@ from wargame.models import Unit
 ACTION_TYPES = ("movement", "combat", "breakthrough")
 UNCHECKED_KINDS = {
     "attack": "7.2-7.5 effects", "retreat": "7.3", "advance": "7.4", "loss": "7.2", "stand": "7.5",
-    "place": "9.2, 10.1-10.3, 11.1-11.4", "income": "8.1-8.2", "capture": "8.7", "declare": "12.0",
+    "place": "9.2, 10.1-10.3, 11.1-11.4", "capture": "8.7", "declare": "12.0",
 }
 
 
@@ -46,6 +47,7 @@ class ActionState:
     paid: int = 0
     activated: frozenset[str] = frozenset()
     latest: frozenset[str] = frozenset()
+    unsupplied: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -66,9 +68,12 @@ class OnslaughtState:
     stopped: frozenset[str] = frozenset()
     moved: frozenset[str] = frozenset()
     stacks_checked: bool = True
+    controlled: dict[str, str] = field(default_factory=dict)
+    captured_ports: frozenset[str] = frozenset()
     attacked: frozenset[str] = frozenset()
     retreated: frozenset[str] = frozenset()
     noted: frozenset[str] = frozenset()
+    _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
 
 class Onslaught:
@@ -151,6 +156,31 @@ class Onslaught:
                 frontier.append((n, d + 1))
         return set(seen)
 
+    def supplied(self, state: OnslaughtState, side: str) -> frozenset[Hex]:
+        """Hexes from which `side` traces a supply line in this state (8.3-8.5), computed once."""
+        if side not in state._supplied:
+            state._supplied[side] = supply.supplied_hexes(state, side, state.controlled, state.captured_ports)
+        return state._supplied[side]
+
+    def is_supplied(self, state: OnslaughtState, unit_id: str) -> bool:
+        """Whether a division traces a supply line now (8.3-8.6; fortifications 7.5)."""
+        return supply.in_supply(state, unit_id, self.supplied(state, self._unit(state, unit_id).side))
+
+    def _entered(self, state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> OnslaughtState:
+        """Record who last entered each hex of a path (8.1 control; 8.4 captured fortified ports)."""
+        side = self._unit(state, unit_id).side
+        controlled = dict(state.controlled)
+        captured = set(state.captured_ports)
+        areas = state.game.areas_by_id
+        members = areas["fortified_ports"].members if "fortified_ports" in areas else ()
+        fortified = {label for member in members for label in areas[member].hexes}
+        for label in labels:
+            if state.game.grid.is_label(label):
+                controlled[label] = side
+                if side == "Allied" and label in fortified:
+                    captured.add(label)
+        return replace(state, controlled=controlled, captured_ports=frozenset(captured))
+
     def _f(self, severity: str, section: str, entry: Entry, message: str) -> Finding:
         return self.table.finding(severity, section, entry.line, entry.column, message)  # type: ignore[arg-type]
 
@@ -213,6 +243,8 @@ class Onslaught:
             out += self._check_move(state, entry)
         elif isinstance(entry, Attack):
             out += self._check_attack(state, entry)
+        elif isinstance(entry, Income):
+            out += self._check_income(state, entry)
         elif isinstance(entry, (Header, Comment)):
             pass
         else:
@@ -343,7 +375,37 @@ class Onslaught:
         attackers = [(u, game.grid.hex_of(state.location[u]), self.strength(state, u)) for u in entry.attackers
                      if u in state.location and game.grid.is_label(state.location[u])]
         fortification = "fortification" in game.hex_terrain[target] and enemy == "German"
-        return audit(game, target, defenders, attackers, entry.die, defender_in_fortification=fortification)
+        # 8.6: attackers' supply was fixed when their stack was activated; the defender's is
+        # traced the moment it is attacked.
+        attacker_unsupplied = state.action is not None and any(u in state.action.unsupplied for u in entry.attackers)
+        defending = self._units_at(state, entry.hex, enemy)
+        defender_unsupplied = bool(defending) and not all(self.is_supplied(state, u) for u in defending)
+        return audit(game, target, defenders, attackers, entry.die, attacker_unsupplied, defender_unsupplied,
+                     fortification)
+
+    def income(self, state: OnslaughtState, entry: Income) -> int:
+        """The supply points a side collects in the Reinforcement Step (8.1)."""
+        if entry.side == "German":
+            return int(state.game.parameter["german_supply_income"])
+        return sum(supply.allied_income(state, state.controlled, entry.declined).values())
+
+    def _check_income(self, state: OnslaughtState, entry: Income) -> list[Finding]:
+        out = []
+        if state.step != "reinforcement":
+            out.append(self._f("error", "8.1", entry, f"{self._where(state)}: supply income comes in the "
+                                                      "Reinforcement Step"))
+        due = self.income(state, entry)
+        if entry.points is not None and entry.points != due:
+            sources = supply.allied_income(state, state.controlled, entry.declined) if entry.side == "Allied" else {}
+            detail = (" (" + ", ".join(f"{k} {v}" for k, v in sorted(sources.items())) + ")") if sources else ""
+            out.append(self._f("error", "8.1", entry, f"{entry.side} collects {due} supply point(s){detail}, not "
+                                                      f"{entry.points}"))
+        total = state.supply.get(entry.side or "", 0) + (entry.points if entry.points is not None else due)
+        capped = supply.capped(total, entry.side or "", state.game)
+        if capped < total:
+            out.append(self._f("note", "8.2", entry, f"{entry.side} reaches {total} supply points; {total - capped} "
+                                                     f"above the limit of {capped} are lost"))
+        return out
 
     def retreat_options(self, state: OnslaughtState, defender_hex: Hex, side: str,
                         attackers: Iterable[Hex]) -> tuple[list[str], list[str]]:
@@ -467,6 +529,9 @@ class Onslaught:
                                                          "not checked yet"))
         entered = len(hexes) - 1
         allowance = self._movement(state, entry.unit)
+        if action is not None and entry.unit in action.unsupplied and entered > 1:
+            out.append(self._f("error", "8.6", entry, f"{entry.unit}'s stack was out of supply when activated and "
+                                                      f"may move one hex, not {entered}"))
         if entry.strategic:
             allowance *= int(game.parameter["strategic_movement_multiplier"])
             near = self.near_enemy(state, unit.side)
@@ -533,13 +598,16 @@ class Onslaught:
                 cost = int(game.parameter["activation_cost"])
                 return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost})
             cost = self._cost(state, state.action)
-            supply = {**state.supply, side: state.supply.get(side, 0) - cost}
+            points = {**state.supply, side: state.supply.get(side, 0) - cost}
+            # 8.6: a stack out of supply when activated stays so for the whole action.
+            unsupplied = frozenset(u for u in units if u in state.location and not self.is_supplied(state, u))
             action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
-                             latest=units)
-            return replace(state, supply=supply, action=action)
+                             latest=units, unsupplied=state.action.unsupplied | unsupplied)
+            return replace(state, supply=points, action=action)
         if isinstance(entry, Move):
             enemy_zoc = self.zoc(state, self._enemy(state, self._unit(state, entry.unit).side))
             stopped = state.stopped | ({entry.unit} if game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
+            state = self._entered(state, entry.unit, entry.path[1:])
             return replace(state, location={**state.location, entry.unit: entry.path[-1]},
                            moved=state.moved | {entry.unit}, stopped=frozenset(stopped))
         noted = state.noted | ({entry.kind} if entry.kind in UNCHECKED_KINDS else set())  # type: ignore[attr-defined]
@@ -547,9 +615,11 @@ class Onslaught:
         if isinstance(entry, Attack):
             return replace(state, attacked=state.attacked | set(entry.attackers))
         if isinstance(entry, Retreat):
+            state = self._entered(state, entry.unit, entry.path[1:])
             return replace(state, location={**state.location, entry.unit: entry.path[-1]},
                            retreated=state.retreated | {entry.unit})
         if isinstance(entry, Advance):
+            state = self._entered(state, entry.unit, entry.path[1:])
             return replace(state, location={**state.location, entry.unit: entry.path[-1]})
         if isinstance(entry, Loss):
             side = self._unit(state, entry.unit).side
@@ -559,11 +629,14 @@ class Onslaught:
             return replace(state, location={**state.location, entry.unit: box}, depleted=state.depleted - {entry.unit})
         if isinstance(entry, Place):
             if entry.hex is not None:
+                state = self._entered(state, entry.unit, [entry.hex])
                 depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted - {entry.unit}
                 return replace(state, location={**state.location, entry.unit: entry.hex}, depleted=depleted)
             return state
-        if isinstance(entry, Income) and entry.side and entry.points is not None:
-            return replace(state, supply={**state.supply, entry.side: state.supply.get(entry.side, 0) + entry.points})
+        if isinstance(entry, Income) and entry.side:
+            gained = entry.points if entry.points is not None else self.income(state, entry)
+            total = supply.capped(state.supply.get(entry.side, 0) + gained, entry.side, game)
+            return replace(state, supply={**state.supply, entry.side: total})
         if isinstance(entry, Capture) and entry.side and entry.points is not None:
             return replace(state, supply={**state.supply, entry.side: state.supply.get(entry.side, 0) + entry.points})
         if isinstance(entry, Declare) and entry.what == "bulge" and entry.side:
