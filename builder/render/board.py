@@ -1,6 +1,6 @@
 """The map board: terrain, hexsides, roads, places, areas, hex labels, title and legend.
 
-Everything is drawn at SUPERSAMPLE (2) times the final size and scaled down with LANCZOS, so
+Everything is drawn at SUPERSAMPLE times the final size and scaled down with LANCZOS, so
 lines and symbols come out anti-aliased. The supersampled layout is `board_layout` scaled
 exactly (never a second `Layout.for_grid`, which rounds), shifted by the sub-pixels that put
 a layout point at the centre of its final pixel, so the printed grid is the module's grid to
@@ -34,7 +34,7 @@ Segment = tuple[Point, Point]
 RGB = tuple[int, int, int]
 Draw = ImageDraw.ImageDraw
 
-SUPERSAMPLE = 2
+SUPERSAMPLE = 3
 """Drawing scale before the LANCZOS reduction (3: smooth diagonals, still a few seconds)."""
 LARGE_BOARD_PX = 12_000_000
 """Boards with more final pixels than this are drawn at 2x only, to keep the canvas in memory."""
