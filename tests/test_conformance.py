@@ -65,3 +65,17 @@ def test_every_system_has_games_and_examples(name: str) -> None:
     games = games_of(name)
     assert games
     assert all(list((EXAMPLES / g.id).glob("*.log")) for g in games)
+
+
+def test_coverage_page_lists_the_checked_sections() -> None:
+    """docs/rules-coverage.md's totals name exactly the sections the system declares checked."""
+    import re
+
+    from adjudicator.systems.onslaught.sections import CHECKED, SECTIONS
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rules-coverage.md").read_text(encoding="utf-8")
+    m = re.search(r"Totals: (\d+) sections fully checked \(([^)]*)\)", text)
+    assert m is not None
+    listed = tuple(s.strip() for s in m.group(2).replace("\n", " ").split(","))
+    assert listed == CHECKED and int(m.group(1)) == len(CHECKED)
+    assert set(CHECKED) <= set(SECTIONS)

@@ -1,10 +1,11 @@
 """Onslaught's rules as a plug-in of the replay engine: state, checks and effects.
 
-Checked completely in this version: the turn sequence (4.0), the Action Step (5.0), action
-types (5.1), activation (5.2), movement and breakthrough actions (5.3, 5.5), normal and
-strategic movement (6.1, 6.4), zones of control (6.2) and stacking (6.3). Entries governed by
-other sections are applied as the log says and get one note each that they are not checked
-yet (docs/rules-coverage.md lists them).
+Checked in this version: the turn sequence (4.0), the Action Step (5.0), action types (5.1),
+activation (5.2), movement and breakthrough actions (5.3, 5.5), normal and strategic movement
+(6.1, 6.4), zones of control (6.2), stacking (6.3), combat and its effects (7.0-7.5, with
+results.py) and supply (8.1-8.6, with supply.py). Entries governed by other sections are
+applied as the log says and get one note each that they are not checked yet
+(docs/rules-coverage.md lists them).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass, Place,
     Retreat, RollOff, StandFast, StepMarker, TurnMarker,
 )
-from adjudicator.systems.onslaught import supply
+from adjudicator.systems.onslaught import results, supply
 from adjudicator.systems.onslaught.combat import CombatAudit, audit
+from adjudicator.systems.onslaught.results import RESULTS, Combat, Effect, Stack
 from adjudicator.systems.onslaught.sections import SECTIONS
 from wargame.errors import ReplayError
 from wargame.game import Game
@@ -30,9 +32,10 @@ from wargame.models import Unit
 
 ACTION_TYPES = ("movement", "combat", "breakthrough")
 UNCHECKED_KINDS = {
-    "attack": "7.2-7.5 effects", "retreat": "7.3", "advance": "7.4", "loss": "7.2", "stand": "7.5",
     "place": "9.2, 10.1-10.3, 11.1-11.4", "capture": "8.7", "declare": "12.0",
+    "remove": "6.3, which divisions are removed", "loss": "10.2, losses outside combat",
 }
+"""What an entry that is applied but not checked is noted with, by kind (or "remove", "loss")."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,8 @@ class OnslaughtState:
     attacked: frozenset[str] = frozenset()
     retreated: frozenset[str] = frozenset()
     noted: frozenset[str] = frozenset()
+    combat: Combat | None = None
+    pending: tuple[Effect, ...] = ()
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
 
@@ -226,6 +231,8 @@ class Onslaught:
     def check(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
         """Every finding for an entry; the state is left untouched."""
         out: list[Finding] = []
+        if state.combat is not None and not self._carries_out(entry):
+            out += self._combat_over(state, entry)
         closes = isinstance(entry, (TurnMarker, StepMarker, RollOff, Action, Pass))
         if closes:
             out += self._closing(state, entry)
@@ -245,14 +252,32 @@ class Onslaught:
             out += self._check_attack(state, entry)
         elif isinstance(entry, Income):
             out += self._check_income(state, entry)
-        elif isinstance(entry, (Header, Comment)):
-            pass
-        else:
-            kind = entry.kind  # type: ignore[attr-defined]
-            if kind not in state.noted:
-                out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked "
-                                                         f"yet (sections {UNCHECKED_KINDS[kind]})"))
+        elif isinstance(entry, Loss):
+            out += self._check_loss(state, entry)
+        elif isinstance(entry, Retreat):
+            out += self._check_retreat(state, entry)
+        elif isinstance(entry, Advance):
+            out += self._check_advance(state, entry)
+        elif isinstance(entry, StandFast):
+            out += self._check_stand(state, entry)
+        key = self._unchecked(state, entry)
+        if key is not None and key not in state.noted:
+            what = "remove" if key == "remove" else f"{entry.kind}"  # type: ignore[attr-defined]
+            out.append(self._f("note", "log", entry, f"{what} entries are applied as written but not checked "
+                                                     f"yet (sections {UNCHECKED_KINDS[key]})"))
         return out
+
+    @staticmethod
+    def _unchecked(state: OnslaughtState, entry: Entry) -> str | None:
+        """The UNCHECKED_KINDS key an entry is noted under, or None when it is checked."""
+        if isinstance(entry, (Place, Capture, Declare)):
+            return entry.kind
+        if isinstance(entry, Loss):
+            if entry.loss == "remove":
+                return "remove"
+            if state.combat is None and state.step == "reinforcement":
+                return "loss"
+        return None
 
     def _check_turn(self, state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
         out = []
@@ -466,18 +491,303 @@ class Onslaught:
         result = self.combat_audit(state, entry)
         if entry.odds is not None and entry.odds != result.column:
             out.append(self._f("error", "7.0", entry, f"the odds: {result.ratio_note}, not {entry.odds}"))
+        if entry.result is not None and entry.result not in RESULTS:
+            out.append(self._f("error", "7.2", entry, f"{entry.result} is not a result of the Combat Table "
+                                                      f"({', '.join(RESULTS)})"))
         if entry.die is not None and not 1 <= entry.die <= 6:
             out.append(self._f("error", "7.0", entry, f"a die roll is 1 to 6, not {entry.die}"))
         elif entry.die is None:
             if entry.result is not None:
                 out.append(self._f("warning", "7.2", entry, f"result {entry.result} cannot be verified: no die roll "
                                                             "is recorded"))
-        elif entry.result is not None and entry.result != result.result:
+            else:
+                out.append(self._f("warning", "7.2", entry, "neither a die roll nor a result is recorded: the result "
+                                                            "and its effects cannot be verified"))
+        elif entry.result is not None and entry.result in RESULTS and entry.result != result.result:
             out.append(self._f("error", "7.2", entry, f"column {result.column} with a modified roll of "
                                                       f"{result.modified_die} gives {result.result}, not {entry.result}"))
         elif entry.result is None:
             out.append(self._f("note", "7.2", entry, f"the result is {result.result} (column {result.column}, "
                                                      f"modified roll {result.modified_die})"))
+        return out
+
+    # -- combat effects (7.2-7.5; the accounting is in results.py) ----------------------------
+    @staticmethod
+    def _carries_out(entry: Entry) -> bool:
+        """Whether an entry may carry out the combat before it (losses, retreats, standing fast,
+        advances) or is a comment; any other entry ends that combat (ruling 7.2: effects come
+        right after their attack)."""
+        if isinstance(entry, Loss):
+            return entry.loss != "remove"
+        return isinstance(entry, (Retreat, Advance, StandFast, Comment, Header))
+
+    def _known_result(self, state: OnslaughtState, entry: Attack) -> str | None:
+        """The result whose effects the log must carry out: the one claimed (checked on its own,
+        verify, don't correct), else the table's for the recorded die, else None."""
+        if entry.result is not None:
+            return entry.result if entry.result in RESULTS else None
+        if entry.die is None or not 1 <= entry.die <= 6 or not self._units_at(state, entry.hex):
+            return None
+        return self.combat_audit(state, entry).result
+
+    def _steps(self, state: OnslaughtState, unit_id: str) -> int:
+        """Steps a division has left: two at full strength, one depleted (7.2)."""
+        return 1 if unit_id in state.depleted or not self._unit(state, unit_id).reduced else 2
+
+    def _open_combat(self, state: OnslaughtState, entry: Attack) -> tuple[Combat, tuple[Effect, ...]]:
+        """The combat an attack opens, and what its result asks of each division (7.2)."""
+        result = self._known_result(state, entry)
+        side = self._unit(state, entry.attackers[0]).side
+        attackers = [u for u in dict.fromkeys(entry.attackers)
+                     if self._unit(state, u).side == side and self._on_map(state, u) is not None]
+        defenders = self._units_at(state, entry.hex, self._enemy(state, side))
+        # Ruling 7.2 AH: a stack is the divisions of one hex that took part in this attack.
+        by_hex: dict[str, list[str]] = {}
+        for unit_id in attackers:
+            by_hex.setdefault(state.location[unit_id], []).append(unit_id)
+        stacks = [Stack(h, tuple(us), sum(self.strength(state, u) for u in us)) for h, us in sorted(by_hex.items())]
+        strongest = results.strongest_stacks(stacks) if result in ("AH", "HH") else ()
+        effects = results.effects_of(result, [(u, self._steps(state, u)) for u in attackers],
+                                     [(u, self._steps(state, u)) for u in defenders], strongest)
+        combat = Combat(entry.line, entry.column, entry.hex, result, tuple(attackers), tuple(defenders), strongest)
+        return combat, effects
+
+    @staticmethod
+    def _effect(state: OnslaughtState, unit_id: str) -> Effect | None:
+        """What the combat under way asks of a division, if it took part."""
+        return next((e for e in state.pending if e.unit == unit_id), None)
+
+    @staticmethod
+    def _track(state: OnslaughtState, unit_id: str, lost: int = 0, retreated: bool = False, short: bool = False,
+               stray: bool = False, stood: bool = False) -> OnslaughtState:
+        """Record what the log did to a division of the combat under way."""
+        pending = tuple(replace(e, lost=e.lost + lost, retreated=e.retreated or retreated, short=e.short or short,
+                                stray=e.stray or stray, stood=e.stood or stood) if e.unit == unit_id else e
+                        for e in state.pending)
+        return replace(state, pending=pending)
+
+    def _retreat_kind(self, state: OnslaughtState, entry: Retreat) -> str:
+        """"full"; "short": one hex because two are impossible, which depletes (7.3); or "stray":
+        one hex though two are open. A German division stopping in a fortification is full (7.5)."""
+        combat = state.combat
+        if combat is None or len(entry.path) != 2 or self._stops_in_fortification(state, entry.unit, entry.path[-1]):
+            return "full"
+        two, _ = self._retreat_options_of(state, combat)
+        return "stray" if two else "short"
+
+    def _stops_in_fortification(self, state: OnslaughtState, unit_id: str, label: str) -> bool:
+        """7.5: a German division can stop retreating as soon as it enters a fortification hex."""
+        game = state.game
+        return (self._unit(state, unit_id).side == "German" and game.grid.is_label(label)
+                and "fortification" in game.hex_terrain.get(game.grid.hex_of(label), ()))
+
+    def _attacker_hexes(self, state: OnslaughtState, combat: Combat) -> list[Hex]:
+        """Where the divisions that attacked now stand (those still on the map)."""
+        return [h for h in (self._on_map(state, u) for u in combat.attackers) if h is not None]
+
+    def _retreat_options_of(self, state: OnslaughtState, combat: Combat) -> results.Options:
+        """Where the defenders of a combat may retreat now (7.3)."""
+        if not combat.defenders:
+            return [], []
+        side = self._unit(state, combat.defenders[0]).side
+        return self.retreat_options(state, state.game.grid.hex_of(combat.hex), side,
+                                    self._attacker_hexes(state, combat))
+
+    def _combat_over(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
+        """What the combat under way still owed when another entry ends it (7.2-7.5)."""
+        combat = state.combat
+        if combat is None:
+            return []
+        found = results.outstanding(combat, state.pending, lambda: self._retreat_options_of(state, combat),
+                                    lambda u: self._on_map(state, u) is not None)
+        return [self._f("error", section, entry, message) for section, message in found]
+
+    def _check_loss(self, state: OnslaughtState, entry: Loss) -> list[Finding]:
+        if entry.loss == "remove":
+            return []
+        verb = "depleted" if entry.loss == "deplete" else "eliminated"
+        combat = state.combat
+        if combat is None and state.step == "reinforcement":
+            return []  # 10.2 losses: noted, not checked
+        if self._on_map(state, entry.unit) is None:
+            return [self._f("error", "7.2", entry, f"{entry.unit} is not on the map "
+                                                   f"({state.location.get(entry.unit) or 'not in play'})")]
+        if combat is None:
+            return [self._f("error", "7.2", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
+                                                   f"to be {verb}")]
+        effect = self._effect(state, entry.unit)
+        if effect is None:
+            return [self._f("error", "7.2", entry, f"{entry.unit} took no part in {combat.name}; no result calls "
+                                                   f"for it to be {verb}")]
+        # A deplete of a depleted division is a slip for eliminate, reported unless a worse one is.
+        out = [self._f("error", "7.2", entry, f"{entry.unit} is already depleted; a further loss eliminates it")
+               ] if entry.loss == "deplete" and entry.unit in state.depleted else []
+        if combat.result is None:
+            return out
+        lost = effect.lost + 1 if entry.loss == "deplete" else max(effect.lost, effect.steps)
+        if not effect.defends and len(combat.strongest) > 1 and effect.loss:
+            chosen = results.chosen_stack(combat, state.pending)
+            if chosen is not None and entry.unit not in chosen.units:
+                return [self._f("error", "7.2", entry, f"{combat.verdict} depletes one attacking stack and the "
+                                                       f"owner chose {chosen.hex} ({', '.join(chosen.units)}); "
+                                                       f"{entry.unit} at {state.location[entry.unit]} is not "
+                                                       "depleted too")]
+        allowed = results.allowed(effect, lambda: self._retreat_options_of(state, combat))
+        if lost <= allowed:
+            return out
+        if effect.defends and effect.retreat and not (effect.retreated or effect.stood) and allowed == effect.loss:
+            two, _ = self._retreat_options_of(state, combat)
+            message = (f"{entry.unit} can retreat two hexes (to {', '.join(two)}), so {combat.verdict} does not "
+                       f"leave it {results.fate(effect.steps, lost)}")
+            return [self._f("error", "7.3", entry, message)]
+        if not effect.defends and effect.loss == 0 and combat.strongest:
+            message = (f"{combat.verdict} depletes the strongest attacking stack "
+                       f"({'; '.join(str(s) for s in combat.strongest)}), not {entry.unit}")
+        elif allowed == 0:
+            message = f"{combat.verdict} takes no loss from {entry.unit}"
+        else:
+            message = (f"{combat.verdict} leaves {entry.unit} {results.fate(effect.steps, allowed)}, not "
+                       f"{results.fate(effect.steps, lost)}")
+        return [self._f("error", "7.5" if effect.stood else "7.2", entry, message)]
+
+    def _check_retreat(self, state: OnslaughtState, entry: Retreat) -> list[Finding]:
+        game = state.game
+        unit = self._unit(state, entry.unit)
+        where = state.location.get(entry.unit)
+        if self._on_map(state, entry.unit) is None:
+            return [self._f("error", "7.3", entry, f"{entry.unit} is not on the map ({where or 'not in play'})")]
+        if entry.path[0] != where:
+            return [self._f("error", "7.3", entry, f"{entry.unit} is in {where}, not {entry.path[0]}")]
+        combat = state.combat
+        if combat is None:
+            return [self._f("error", "7.2", entry, f"{self._where(state)}: no combat result calls for {entry.unit} to "
+                                                   "retreat")]
+        effect = self._effect(state, entry.unit)
+        if effect is None or not effect.defends:
+            return [self._f("error", "7.2", entry, f"{entry.unit} did not defend in {combat.name}; only the "
+                                                   "defending divisions retreat")]
+        if combat.result is not None and not effect.retreat:
+            return [self._f("error", "7.2", entry, f"{combat.verdict} calls for no retreat of {entry.unit}")]
+        if effect.retreated:
+            return [self._f("error", "7.3", entry, f"{entry.unit} has already retreated from {combat.hex}")]
+        if effect.stood:
+            return [self._f("error", "7.5", entry, f"{entry.unit} stood its ground in {combat.hex}; it does not also "
+                                                   "retreat")]
+        off = [label for label in entry.path if not game.grid.is_label(label)]
+        if off:
+            return [self._f("error", "7.3", entry, f"{entry.unit} retreats to {off[0]}, which is not a hex of the map")]
+        out: list[Finding] = []
+        tables = _Tables.of(game)
+        enemy = self._enemy(state, unit.side)
+        enemy_zoc = self.zoc(state, enemy)
+        friendly = {self._on_map(state, u) for u in state.location
+                    if u != entry.unit and self._unit(state, u).side == unit.side}
+        hexes = [game.grid.hex_of(label) for label in entry.path]
+        for (la, a), (lb, b) in zip(zip(entry.path, hexes), zip(entry.path[1:], hexes[1:])):
+            if not a.is_adjacent(b):
+                return out + [self._f("error", "7.3", entry, f"{entry.unit} skips from {la} to {lb}; a retreat moves "
+                                                             "from hex to adjacent hex")]
+            if b not in tables.passable or Hexside.between(a, b) in tables.impassable_sides:
+                out.append(self._f("error", "7.3", entry, f"{entry.unit} retreats from {la} into {lb}, which no "
+                                                          "division may enter from there"))
+            elif b in enemy_zoc and b not in friendly:
+                # 7.3: never into enemy ZOC unless a friendly division already occupies the hex.
+                out.append(self._f("error", "7.3", entry, f"{entry.unit} retreats into an enemy zone of control at "
+                                                          f"{lb}, where no {unit.side} division stands"))
+        entered = len(hexes) - 1
+        start, end = hexes[0], hexes[-1]
+        if entered == 0:
+            out.append(self._f("error", "7.3", entry, f"{entry.unit} does not leave {entry.path[0]}; a retreat is two "
+                                                      "hexes"))
+        elif entered > 2:
+            out.append(self._f("error", "7.3", entry, f"{entry.unit} retreats {entered} hexes; a retreat is two "
+                                                      "hexes"))
+        elif entered == 2 and end.distance(start) != 2:
+            away = f"{end.distance(start)} hex{'es' if end.distance(start) != 1 else ''}"
+            out.append(self._f("error", "7.3", entry, f"{entry.unit} ends its retreat {away} from {entry.path[0]}; a "
+                                                      "division ends up two hexes away from the hex where it was "
+                                                      "attacked"))
+        elif entered == 1 and not self._stops_in_fortification(state, entry.unit, entry.path[-1]):
+            two, _ = self._retreat_options_of(state, combat)
+            if two:
+                out.append(self._f("error", "7.3", entry, f"{entry.unit} retreats one hex though it can retreat two "
+                                                          f"(to {', '.join(two)})"))
+        # 7.3: a retreating division cannot end its retreat next to any enemy division that attacked it.
+        beside = [u for u in combat.attackers if (h := self._on_map(state, u)) is not None and end.is_adjacent(h)]
+        if entered and beside:
+            out.append(self._f("error", "7.3", entry, f"{entry.unit} ends its retreat at {entry.path[-1]}, next to "
+                                                      f"{beside[0]} at {state.location[beside[0]]}, which attacked it"))
+        return out
+
+    def _check_advance(self, state: OnslaughtState, entry: Advance) -> list[Finding]:
+        game = state.game
+        unit = self._unit(state, entry.unit)
+        combat = state.combat
+        if combat is None:
+            return [self._f("error", "7.4", entry, f"{self._where(state)}: {entry.unit} advances, but no combat has "
+                                                   "just been resolved; an advance comes right after its combat")]
+        if entry.unit not in combat.attackers:
+            return [self._f("error", "7.4", entry, f"{entry.unit} did not take part in {combat.name}; divisions "
+                                                   "that did not participate in the attack cannot advance")]
+        if entry.unit in combat.advanced:
+            return [self._f("error", "7.4", entry, f"{entry.unit} has already advanced after {combat.name}")]
+        where = state.location.get(entry.unit)
+        if entry.path[0] != where:
+            return [self._f("error", "7.4", entry, f"{entry.unit} is in {where}, not {entry.path[0]}")]
+        left = self._units_at(state, combat.hex, self._enemy(state, unit.side))
+        if left:
+            return [self._f("error", "7.4", entry, f"{combat.hex} is not empty ({', '.join(left)}); attacking "
+                                                   "divisions advance only when the defender's hex is left empty")]
+        if len(entry.path) < 2 or entry.path[1] != combat.hex:
+            return [self._f("error", "7.4", entry, f"{entry.unit} advances into {combat.hex}, the vacated hex, "
+                                                   "first")]
+        armor = unit.type == "armor"
+        if not armor and len(entry.path) > 2:
+            return [self._f("error", "7.4", entry, f"{entry.unit} is not armor: it advances into the vacated hex "
+                                                   f"{combat.hex} and no further")]
+        if len(entry.path) > 3:
+            return [self._f("error", "7.4", entry, f"armor advances into the vacated hex and one hex further; "
+                                                   f"{entry.unit} enters {len(entry.path) - 1}")]
+        if len(entry.path) == 3:
+            # 7.4: one additional hex in any direction; ZOC and major waterways have no effect.
+            tables = _Tables.of(game)
+            if not game.grid.is_label(entry.path[2]):
+                return [self._f("error", "7.4", entry, f"{entry.path[2]} is not a hex of the map")]
+            a, b = game.grid.hex_of(entry.path[1]), game.grid.hex_of(entry.path[2])
+            if not a.is_adjacent(b):
+                return [self._f("error", "7.4", entry, f"{entry.unit} skips from {entry.path[1]} to {entry.path[2]}")]
+            if b not in tables.passable or Hexside.between(a, b) in tables.impassable_sides:
+                return [self._f("error", "7.4", entry, f"{entry.unit} advances into {entry.path[2]}, which no division "
+                                                       f"may enter from {entry.path[1]}")]
+            if self._units_at(state, entry.path[2], self._enemy(state, unit.side)):
+                return [self._f("error", "7.4", entry, f"{entry.unit} advances into {entry.path[2]}, which enemy "
+                                                       "divisions hold")]
+        return []
+
+    def _check_stand(self, state: OnslaughtState, entry: StandFast) -> list[Finding]:
+        combat = state.combat
+        if combat is None:
+            return [self._f("error", "7.5", entry, f"{self._where(state)}: no combat result to stand against")]
+        out: list[Finding] = []
+        game = state.game
+        fortified = "fortification" in game.hex_terrain.get(game.grid.hex_of(combat.hex), ())
+        if not fortified:
+            out.append(self._f("error", "7.5", entry, f"{combat.hex} is not a fortification hex; only its defenders "
+                                                      "may stand instead of retreating"))
+        if combat.result is not None and combat.result != "DR":
+            out.append(self._f("error", "7.5", entry, f"divisions in a fortification stand against a DR result, not "
+                                                      f"{combat.result} ({combat.name})"))
+        for unit_id in dict.fromkeys(entry.units):
+            effect = self._effect(state, unit_id)
+            if effect is None or not effect.defends:
+                out.append(self._f("error", "7.5", entry, f"{unit_id} did not defend in {combat.name}"))
+            elif self._unit(state, unit_id).side != "German":
+                out.append(self._f("error", "7.5", entry, f"{unit_id} is not German; only German divisions stand in "
+                                                          "fortifications"))
+            elif effect.stood or effect.retreated or state.location.get(unit_id) != combat.hex:
+                out.append(self._f("error", "7.5", entry, f"{unit_id} has already stood or left {combat.hex}"))
+        if len(entry.units) != len(set(entry.units)):
+            out.append(self._f("error", "7.5", entry, "a division is named twice"))
         return out
 
     @staticmethod
@@ -570,6 +880,11 @@ class Onslaught:
     def apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
         """The state after an entry, as the log says."""
         game = state.game
+        key = self._unchecked(state, entry)
+        if key is not None:
+            state = replace(state, noted=state.noted | {key})
+        if state.combat is not None and not self._carries_out(entry):
+            state = replace(state, combat=None, pending=())
         if isinstance(entry, (TurnMarker, StepMarker, RollOff, Action, Pass)):
             state = self._close(state)
         elif isinstance(entry, (Move, Retreat, Advance, Loss, Place)):
@@ -610,23 +925,33 @@ class Onslaught:
             state = self._entered(state, entry.unit, entry.path[1:])
             return replace(state, location={**state.location, entry.unit: entry.path[-1]},
                            moved=state.moved | {entry.unit}, stopped=frozenset(stopped))
-        noted = state.noted | ({entry.kind} if entry.kind in UNCHECKED_KINDS else set())  # type: ignore[attr-defined]
-        state = replace(state, noted=noted)
         if isinstance(entry, Attack):
-            return replace(state, attacked=state.attacked | set(entry.attackers))
+            combat, pending = self._open_combat(state, entry)
+            return replace(state, attacked=state.attacked | set(entry.attackers), combat=combat, pending=pending)
         if isinstance(entry, Retreat):
+            kind = self._retreat_kind(state, entry)
+            state = self._track(state, entry.unit, retreated=True, short=kind == "short", stray=kind == "stray")
             state = self._entered(state, entry.unit, entry.path[1:])
             return replace(state, location={**state.location, entry.unit: entry.path[-1]},
                            retreated=state.retreated | {entry.unit})
         if isinstance(entry, Advance):
+            if state.combat is not None:
+                state = replace(state, combat=replace(state.combat, advanced=state.combat.advanced | {entry.unit}))
             state = self._entered(state, entry.unit, entry.path[1:])
             return replace(state, location={**state.location, entry.unit: entry.path[-1]})
+        if isinstance(entry, StandFast):
+            # 7.5: standing fast implies the depletion (an already depleted division is eliminated).
+            for unit_id in dict.fromkeys(entry.units):
+                state = self._track(state, unit_id, stood=True, lost=1)
+                state = self._lose(state, unit_id, "eliminate" if unit_id in state.depleted else "deplete")
+            return state
         if isinstance(entry, Loss):
-            side = self._unit(state, entry.unit).side
-            if entry.loss == "deplete":
-                return replace(state, depleted=state.depleted | {entry.unit})
-            box = next((b.id for b in game.manifest.box if b.kind == "eliminated" and b.side == side), "eliminated")
-            return replace(state, location={**state.location, entry.unit: box}, depleted=state.depleted - {entry.unit})
+            if entry.loss != "remove":
+                effect = self._effect(state, entry.unit)
+                if effect is not None:
+                    lost = effect.lost + 1 if entry.loss == "deplete" else max(effect.lost, effect.steps)
+                    state = self._track(state, entry.unit, lost=lost - effect.lost)
+            return self._lose(state, entry.unit, entry.loss)
         if isinstance(entry, Place):
             if entry.hex is not None:
                 state = self._entered(state, entry.unit, [entry.hex])
@@ -645,9 +970,23 @@ class Onslaught:
                            entitled="German")
         return state
 
+    def _lose(self, state: OnslaughtState, unit_id: str, loss: str) -> OnslaughtState:
+        """A division depleted, or eliminated (or removed) to its side's Eliminated Units box."""
+        if loss == "deplete":
+            return replace(state, depleted=state.depleted | {unit_id})
+        side = self._unit(state, unit_id).side
+        box = next((b.id for b in state.game.manifest.box if b.kind == "eliminated" and b.side == side), "eliminated")
+        return replace(state, location={**state.location, unit_id: box}, depleted=state.depleted - {unit_id})
+
     def finish(self, state: OnslaughtState) -> list[Finding]:
-        """Nothing is due at the end of a log: an exchange may stop mid-action."""
-        return []
+        """An exchange may stop mid-action; effects of its last combat not yet logged get a note."""
+        combat = state.combat
+        if combat is None:
+            return []
+        found = results.outstanding(combat, state.pending, lambda: self._retreat_options_of(state, combat),
+                                    lambda u: self._on_map(state, u) is not None)
+        return [self.table.finding("note", section, combat.line, combat.column,
+                                   f"when the log ends, {message}") for section, message in found]
 
     def describe(self, state: OnslaughtState) -> dict[str, Any]:
         """Positions, depleted units, supply and the sequence of play as JSON data."""

@@ -1,0 +1,466 @@
+"""Benchmark of `adjudicate` on long synthetic Onslaught games, and the generator of those games.
+
+The generator plays random but legal games of Onslaught's campaign, in the spirit of Rally the
+Troops' `rtt fuzz`: each turn an Action Step of alternating Movement actions (the Allies first,
+then roll-offs with dice from a seeded `random.Random`; a tied roll or two passes end it), a
+German Reserve Step of strategic moves far from the enemy, and a Reinforcement Step with the
+scheduled reinforcements and both sides' supply income. Legal destinations come from the rule
+system's own knowledge (zones of control, distance to the enemy, supply) through
+`wargame.paths.reachable`. Every generated log is replayed by the engine and must give no error
+finding, so the generator doubles as a fuzzer: an error on a legal move is a bug in the
+generator or in the engine.
+
+Measures, as the median of `--runs` runs timed with time.perf_counter after one warm-up:
+- parse: `parse_text` alone, the floor any replay must pay;
+- replay: parse, resolve (every unit id and hex label against the game) and the engine's
+  replay, as `adjudicate check` does it, minus loading the game;
+and prints the entries per second of the replay and its ratio to the parse, measured in the
+same run because machines are noisy. The aim (issue): a 20-turn game of about 5,000 entries
+replayed in under 2 s, within 10x of its parse.
+
+Run: python bench/adjudicate.py [--runs N] [--seed S] [--turns T] [--write PATH] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import platform
+import pstats
+import random
+import statistics
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+# Run as a script from a checkout: put the project root (not bench/) on the import path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from adjudicator.engine import Replay, replay, resolve  # noqa: E402
+from adjudicator.notation.entries import (  # noqa: E402
+    Action, Activate, Comment, Entry, Header, Income, Move, Pass, Place, RollOff, StepMarker, TurnMarker,
+)
+from adjudicator.notation.text import LogSyntaxErrors, parse_text, write_text  # noqa: E402
+from adjudicator.systems.onslaught import supply  # noqa: E402
+from adjudicator.systems.onslaught.system import ONSLAUGHT, OnslaughtState  # noqa: E402
+from wargame.bundled import data_root  # noqa: E402
+from wargame.game import Game, load_game  # noqa: E402
+from wargame.hexes import Hex, Hexside  # noqa: E402
+from wargame.paths import Reach, reachable  # noqa: E402
+
+SIDES = ("Allied", "German")
+GERMAN_KEEPS = 2
+"""Supply points the German player keeps through the Action Step for his Reserve Step."""
+PASS_CHANCE = 0.08
+"""Chance that a player who could act passes instead."""
+STAY_CHANCE = 0.1
+"""Chance that an activated division does not move."""
+JOIN_BONUS = 5
+"""How many hexes of progress a division gives up to end its move in a friendly stack."""
+LONG_FORM_CHANCE = 0.1
+"""Chance that a move is written in the long form (`Allied: move UNIT PATH`)."""
+
+
+class _Player:
+    """Plays one synthetic game: emits entries and follows the position through the rule system's `apply`."""
+
+    def __init__(self, game: Game, seed: int) -> None:
+        self.game = game
+        self.rng = random.Random(seed)
+        self.grid = game.grid
+        self.entries: list[Entry] = [Header(key="Game", value="onslaught"), Header(key="Scenario", value="campaign"),
+                                     Comment(text=f"synthetic game, seed {seed}, by bench/adjudicate.py")]
+        self.state: OnslaughtState = ONSLAUGHT.initial_state(game, [e for e in self.entries if isinstance(e, Header)])
+        terrain = game.terrain
+        # 6.1: prohibited hexes and hexsides (sea, neutral land) are never entered.
+        self.passable = frozenset(h for h, ts in game.hex_terrain.items() if not any(terrain[t].prohibited for t in ts))
+        self.impassable = frozenset(s for s, fs in game.hexside_features.items()
+                                    if any(terrain[f].prohibited for f in fs))
+        # 6.5: the generator never crosses a major waterway with an Allied division (that spends
+        # the whole allowance), nor the Scheldt estuary with a German one; German divisions cross
+        # the Rhine and its branches like any river.
+        self.waterways = frozenset(s for s, fs in game.hexside_features.items() if "major_waterway" in fs)
+        self.scheldt = frozenset(self.grid.parse_hexside(record.hexside) for _, record in game.hexsides
+                                 if record.feature == "major_waterway" and "schelde" in record.note.lower())
+        self.movement_index = list(game.manifest.value_names).index("movement")
+        self.limit = int(game.parameter["stacking_limit"])
+        self.ports = {self.grid.hex_of(a.hexes[0]) for a in game.areas.area if a.kind == "port"}
+        self.germany = sorted(game.area_hexes("germany"))
+        self.east_edge = game.area_hexes("east_edge")
+        self.delayed: list[str] = []
+
+    # -- bookkeeping ---------------------------------------------------------------------
+    def emit(self, entry: Entry) -> None:
+        """Write an entry and apply it to the position."""
+        self.entries.append(entry)
+        self.state = ONSLAUGHT.apply(self.state, entry)
+
+    def side_of(self, unit_id: str) -> str:
+        """The side a division belongs to."""
+        return self.game.units_by_id[unit_id].side
+
+    def on_map(self, side: str) -> dict[Hex, list[str]]:
+        """The divisions of a side on the map, by hex (sorted, so the game is reproducible)."""
+        out: dict[Hex, list[str]] = {}
+        for unit_id, where in sorted(self.state.location.items()):
+            if self.grid.is_label(where) and self.side_of(unit_id) == side:
+                out.setdefault(self.grid.hex_of(where), []).append(unit_id)
+        return out
+
+    def allowance(self, unit_id: str) -> int:
+        """A division's movement allowance (6.1), depleted or not."""
+        unit = self.game.units_by_id[unit_id]
+        values = unit.reduced if unit_id in self.state.depleted and unit.reduced else unit.full
+        return values[self.movement_index]
+
+    @staticmethod
+    def enemy(side: str) -> str:
+        """The other side."""
+        return SIDES[1 - SIDES.index(side)]
+
+    def distances(self, sources: Iterable[Hex], limit: int = 60) -> dict[Hex, int]:
+        """Hex steps from the nearest of `sources` over the map, terrain ignored (for the players' aims)."""
+        seen = {h: 0 for h in sources}
+        frontier = deque(seen)
+        while frontier:
+            h = frontier.popleft()
+            if seen[h] >= limit:
+                continue
+            for n in h.neighbours():
+                if n not in seen and n in self.grid:
+                    seen[n] = seen[h] + 1
+                    frontier.append(n)
+        return seen
+
+    # -- movement ------------------------------------------------------------------------
+    def reach_of(self, unit_id: str, enemy_hexes: frozenset[Hex], enemy_zoc: frozenset[Hex], near: frozenset[Hex],
+                 unsupplied: bool, strategic: bool) -> Reach:
+        """Every hex a division may end its move in, and how (6.1-6.5, 8.6)."""
+        start = self.grid.hex_of(self.state.location[unit_id])
+        # 8.6: a stack out of supply when activated moves one hex; 6.4: strategic triples.
+        budget = 1 if unsupplied else self.allowance(unit_id) * (3 if strategic else 1)
+        german = self.side_of(unit_id) == "German"
+
+        def step_cost(a: Hex, b: Hex) -> float | None:
+            if b not in self.passable or b in enemy_hexes:
+                return None
+            hexside = Hexside.between(a, b)
+            if hexside in self.impassable:
+                return None
+            if hexside in self.waterways and (not german or hexside in self.scheldt):
+                return None
+            if a in enemy_zoc and b in enemy_zoc:
+                return None  # 6.2: not from one enemy ZOC hex directly into another
+            if strategic and b in near:
+                return None  # 6.4: never within two movement points of an enemy division
+            return 1
+
+        # 6.2: entering enemy ZOC ends the move.
+        return reachable(start, step_cost, budget, stops=lambda h: h in enemy_zoc)
+
+    def move_stack(self, units: list[str], enemy_hexes: frozenset[Hex], enemy_zoc: frozenset[Hex],
+                   near: frozenset[Hex], unsupplied: bool, strategic_only: bool, aim: Callable[[Hex], float]) -> None:
+        """Move an activated stack's divisions, mostly together to one hex, each by a legal path."""
+        side = self.side_of(units[0])
+        start = self.grid.hex_of(self.state.location[units[0]])
+        can_strategic = not unsupplied and start not in near
+        strategic = can_strategic and (strategic_only or self.rng.random() < 0.4)
+        if strategic_only and not strategic:
+            return
+        goal: Hex | None = None
+        for unit_id in self.rng.sample(units, len(units)):
+            if self.rng.random() < STAY_CHANCE:
+                continue
+            reach = self.reach_of(unit_id, enemy_hexes, enemy_zoc, near, unsupplied, strategic)
+            friendly = self.on_map(side)
+            # 6.3: never end a move in a hex already holding three friendly divisions.
+            choices = [h for h in reach.cost if h != start and len(friendly.get(h, ())) < self.limit]
+            if not choices:
+                continue
+            if goal in choices and self.rng.random() < 0.9:
+                pass  # follow the stack's first division: stacks stay together
+            elif self.rng.random() < 0.15:
+                goal = self.rng.choice(choices)
+            else:
+                # Joining a friendly stack is worth a little ground: one supply point moves a stack.
+                goal = max(choices, key=lambda h: aim(h) + self.rng.random() * 3
+                           + (JOIN_BONUS if friendly.get(h) else 0))
+            assert goal is not None
+            path = [self.grid.label_of(h) for h in reach.path_to(goal)]
+            written_side = side if self.rng.random() < LONG_FORM_CHANCE else None
+            self.emit(Move(side=written_side, unit=unit_id, path=path, strategic=strategic))
+
+    def aim_of(self, side: str) -> Callable[[Hex], float]:
+        """What a side's divisions head for: the Allies east and to ports; the Germans to the front."""
+        if side == "Allied":
+            controlled = self.state.controlled
+
+            def allied(h: Hex) -> float:
+                column = self.grid.numbers_of(h)[0]
+                port = h in self.ports and controlled.get(self.grid.label_of(h)) != "Allied"
+                return column / 3 + (8 if port else 0)
+            return allied
+        front = self.distances(h for h in self.on_map("Allied"))
+
+        def german(h: Hex) -> float:
+            return -abs(front.get(h, 60) - 2)  # stand two hexes off the Allies: just out of their ZOC
+        return german
+
+    def move_stacks(self, side: str, stacks: int, strategic_only: bool) -> int:
+        """Activate up to `stacks` stacks one at a time and move their divisions; the number activated."""
+        enemy = self.enemy(side)
+        enemy_hexes = frozenset(self.on_map(enemy))
+        # The enemy does not move during this action, so its ZOC and reach are fixed.
+        enemy_zoc = frozenset(ONSLAUGHT.zoc(self.state, enemy))
+        near = frozenset(ONSLAUGHT.near_enemy(self.state, side))
+        aim = self.aim_of(side)
+        done: set[str] = set()
+        activated = 0
+        while activated < stacks:
+            friendly = self.on_map(side)
+            ready = {h: [u for u in units if u not in done] for h, units in friendly.items()}
+            if strategic_only:
+                ready = {h: units for h, units in ready.items() if h not in near}
+            ready = {h: units for h, units in ready.items() if units}
+            if not ready:
+                break
+            # Big stacks first, mostly: one supply point moves up to three divisions (5.2).
+            hexes = sorted(ready)
+            where = self.rng.choices(hexes, weights=[len(ready[h]) ** 2 for h in hexes])[0]
+            units = ready[where]
+            # Name the divisions only when some in the hex were activated already (5.2: once each).
+            named = units if units != friendly[where] else []
+            self.emit(Activate(side=side, hex=self.grid.label_of(where), units=named, supply=1))
+            activated += 1
+            done.update(units)
+            action = self.state.action
+            unsupplied = action is not None and bool(set(units) & action.unsupplied)
+            self.move_stack(units, enemy_hexes, enemy_zoc, near, unsupplied, strategic_only, aim)
+        return activated
+
+    # -- the steps -----------------------------------------------------------------------
+    def spendable(self, side: str) -> int:
+        """Supply points a side may spend in the Action Step."""
+        return self.state.supply.get(side, 0) - (GERMAN_KEEPS if side == "German" else 0)
+
+    def act(self, side: str) -> bool:
+        """A Movement action or a pass; whether an action was taken."""
+        budget = self.spendable(side)
+        if budget < 1 or not self.on_map(side) or self.rng.random() < PASS_CHANCE:
+            self.emit(Pass(side=side))
+            return False
+        stacks = max(1, round(budget * self.rng.uniform(0.6, 1.0)))
+        index = len(self.entries)
+        self.emit(Action(side=side, action="movement"))
+        paid = self.move_stacks(side, stacks, strategic_only=False)
+        # 5.2: the action claims what its activations cost, known once they are done.
+        self.entries[index] = self.entries[index].model_copy(update={"supply": paid})
+        return True
+
+    def action_step(self) -> None:
+        """The Action Step (5.0): the Allies act, then roll-offs until a tie or two passes."""
+        self.act("Allied")
+        while True:  # a tie comes one roll in six
+            if all(self.state.supply.get(side, 0) < 1 for side in SIDES):
+                return  # 5.0: both players out of supply points
+            allied, german = self.rng.randint(1, 6), self.rng.randint(1, 6)
+            self.emit(RollOff(rolls={"Allied": allied, "German": german}))
+            if allied == german:
+                return
+            winner = "Allied" if allied > german else "German"
+            if not self.act(winner):
+                other = self.enemy(winner)
+                if self.spendable(other) < 1 or self.rng.random() < 0.5:
+                    self.emit(Pass(side=other))
+                    return
+
+    def reserve_step(self) -> None:
+        """The German Reserve Step: a few stacks far from the enemy move strategically (4.0, 6.4)."""
+        points = self.state.supply.get("German", 0)
+        if points >= 1:
+            self.move_stacks("German", min(points, self.rng.randint(1, 4)), strategic_only=True)
+
+    def reinforcement_step(self, turn: int) -> None:
+        """Reinforcements (10.1-10.3) and supply income (8.1)."""
+        arrivals = [a for _, a in self.game.reinforcements if a.scenario == "campaign" and a.turn == turn]
+        for arrival in arrivals:
+            if self.side_of(arrival.unit) == "German":
+                self.place_german(arrival.unit, arrival.entry)
+        allied = [*self.delayed, *(a.unit for a in arrivals if self.side_of(a.unit) == "Allied")]
+        entries = {a.unit: a.entry for a in arrivals}
+        self.delayed = []
+        for unit_id in allied:
+            self.place_allied(unit_id, entries.get(unit_id))
+        self.emit(Income(side="German", points=int(self.game.parameter["german_supply_income"])))
+        due = ONSLAUGHT.income(self.state, Income(side="Allied"))
+        # Now and then the income is left for the umpire to compute.
+        self.emit(Income(side="Allied", points=None if self.rng.random() < 0.2 else due))
+
+    def free_hexes(self, side: str, hexes: Iterable[Hex]) -> list[Hex]:
+        """Hexes a division of `side` may be placed in: passable, no enemy, room in the stack (6.3, 10.1)."""
+        friendly = self.on_map(side)
+        enemy = self.on_map(self.enemy(side))
+        return sorted(h for h in hexes if h in self.passable and h not in enemy
+                      and len(friendly.get(h, ())) < self.limit)
+
+    def place_german(self, unit_id: str, entry: str | None) -> None:
+        """10.2: in Germany, or in entry area A or B, tracing supply to the east edge."""
+        area = self.germany if entry is None else sorted(self.game.area_hexes(entry))
+        traced = supply.hexes_tracing_to(self.state, "German", self.east_edge)
+        choices = [h for h in self.free_hexes("German", area) if h in traced]
+        if not choices:
+            return  # 10.2: no hex of the area in supply: the division never arrives
+        self.emit(Place(side="German", how="reinforce", unit=unit_id,
+                        hex=self.grid.label_of(self.rng.choice(choices))))
+
+    def place_allied(self, unit_id: str, entry: str | None) -> None:
+        """10.3: at an Allied supply source, in area B, or in the Paratroop box; delayed if stacking forbids."""
+        if entry == "paratroop":
+            self.emit(Place(side="Allied", how="reinforce", unit=unit_id, hex="paratroop"))
+            return
+        if entry is None:
+            sources = supply.allied_sources(self.state, self.state.controlled)
+            hexes: Iterable[Hex] = (h for name, hs in sources.items() if name != supply.SOUTHERN_FRANCE for h in hs)
+        else:
+            hexes = self.game.area_hexes(entry)
+        choices = self.free_hexes("Allied", hexes)
+        if not choices:
+            self.emit(Place(side="Allied", how="delay", unit=unit_id))
+            self.delayed.append(unit_id)
+            return
+        self.emit(Place(side="Allied", how="reinforce", unit=unit_id,
+                        hex=self.grid.label_of(self.rng.choice(choices))))
+
+    def play(self, turns: int) -> list[Entry]:
+        """Every entry of a game of `turns` full turns."""
+        for turn in range(1, turns + 1):
+            self.emit(TurnMarker(turn=turn))
+            self.emit(StepMarker(step="action"))
+            self.action_step()
+            self.emit(StepMarker(step="german_reserve"))
+            self.reserve_step()
+            self.emit(StepMarker(step="reinforcement"))
+            self.reinforcement_step(turn)
+        return self.entries
+
+
+def onslaught() -> Game:
+    """The bundled Onslaught game (loaded once per call)."""
+    return load_game(data_root(), "onslaught")
+
+
+def replay_text(text: str, game: Game) -> Replay:
+    """Parse, resolve and replay a text log, as `adjudicate check` does once the game is loaded."""
+    entries = parse_text(text, "<generated>")
+    errors = resolve(game, entries, "<generated>")
+    if errors:
+        raise LogSyntaxErrors(errors, text.splitlines())
+    return replay(game, ONSLAUGHT, entries)
+
+
+def check_clean(text: str, game: Game, shown: int = 10) -> Replay:
+    """Replay a generated log; AssertionError with the first error findings if it is not clean."""
+    result = replay_text(text, game)
+    errors = [f for f in result.findings if f.severity == "error"]
+    if errors or result.stopped is not None:
+        source = text.splitlines()
+        lines = [f"the generated log is not clean: {len(errors)} error(s)"
+                 + (f"; the replay stopped: {result.stopped}" if result.stopped else "")]
+        for f in errors[:shown]:
+            lines.append(f"<generated>:{f.line}:{f.column}: error [{f.system} {f.rule}]: {f.message}")
+            lines.append(f"    {source[f.line - 1]}")
+        raise AssertionError("\n".join(lines))
+    return result
+
+
+def generate(seed: int, turns: int = 20, game: Game | None = None, check: bool = True) -> str:
+    """The text log of a legal synthetic Onslaught campaign of `turns` turns (1-20), checked clean."""
+    game = game or onslaught()
+    last = next(s.last_turn for s in game.manifest.scenario if s.id == "campaign")
+    if not 1 <= turns <= last:
+        raise ValueError(f"turns must be 1 to {last}, not {turns}")
+    text = write_text(_Player(game, seed).play(turns))
+    if check:
+        check_clean(text, game)
+    return text
+
+
+def median_seconds(task: Callable[[], object], runs: int) -> float:
+    """Median wall time of `runs` calls of `task`, after one untimed warm-up call."""
+    task()
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        task()
+        times.append(time.perf_counter() - began)
+    return statistics.median(times)
+
+
+def profile_replay(text: str, game: Game, top: int = 25) -> str:
+    """cProfile of one replay: the functions with the most time of their own, and cumulative."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    replay_text(text, game)
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+    return out.getvalue()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Generate a game, check it, and print the figures."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="timed runs per figure (median reported)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the generated game")
+    parser.add_argument("--turns", type=int, default=20, help="full turns to generate (1-20)")
+    parser.add_argument("--write", type=Path, default=None, help="save the generated log to this path")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of one replay")
+    args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    if not 1 <= args.turns <= 20:
+        parser.error("--turns must be 1 to 20")
+    runs: int = args.runs
+
+    game = onslaught()
+    began = time.perf_counter()
+    text = generate(args.seed, args.turns, game, check=False)
+    generated = time.perf_counter() - began
+    result = check_clean(text, game)
+    if args.write is not None:
+        args.write.write_text(text, encoding="utf-8")
+    entries = len(result.entries)
+    notes = sum(1 for f in result.findings if f.severity == "note")
+    warnings = sum(1 for f in result.findings if f.severity == "warning")
+
+    print(f"adjudicate benchmark: synthetic Onslaught game, seed {args.seed}, {args.turns} turn(s), "
+          f"median of {runs} runs")
+    print(f"python {platform.python_version()} on {platform.machine()} ({platform.system()})")
+    print(f"{entries} entries, {len(text.splitlines())} lines, {len(text):,} bytes; generated in {generated:.2f} s; "
+          f"replay clean: 0 errors, {warnings} warnings, {notes} notes"
+          + (f"; written to {args.write}" if args.write else ""))
+    print()
+    parse_s = median_seconds(lambda: parse_text(text), runs)
+    replay_s = median_seconds(lambda: replay_text(text, game), runs)
+    print(f"{'figure':<34} {'seconds':>9} {'entries/s':>11} {'x parse':>8}")
+    print(f"{'parse (parse_text, the floor)':<34} {parse_s:>9.3f} {entries / parse_s:>11,.0f} {1.0:>8.1f}")
+    print(f"{'replay (parse + resolve + engine)':<34} {replay_s:>9.3f} {entries / replay_s:>11,.0f} "
+          f"{replay_s / parse_s:>8.1f}")
+    print()
+    per_5000 = replay_s * 5000 / entries
+    print(f"aim: 5,000 entries in under 2 s and within 10x of the parse: "
+          f"{per_5000:.2f} s per 5,000 entries ({'met' if per_5000 < 2 else 'NOT met'}), "
+          f"{replay_s / parse_s:.1f}x the parse ({'met' if replay_s / parse_s <= 10 else 'NOT met'})")
+    if args.profile:
+        print()
+        print(profile_replay(text, game))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
