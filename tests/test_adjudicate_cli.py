@@ -113,3 +113,21 @@ def test_state_at_a_line() -> None:
     assert code == 0
     doc = json.loads(out)
     assert "us-inf-01" in doc["positions"]["0520"] and doc["supply"]["Allied"] == 11
+
+
+def test_placement_hexes_are_resolved(tmp_path: Path) -> None:
+    """A placement naming a hex off the map stops with a suggestion (exit 2)."""
+    log = tmp_path / "place.log"
+    log.write_text('[Game "onslaught"]\nTurn 1\nStep action\nAllied: pass\nGerman: pass\nStep german_reserve\n'
+                   "Step reinforcement\nAllied: reinforce us-inf-03 9999\n", encoding="utf-8")
+    code, _, err = run("check", str(log))
+    assert code == 2 and "hex 9999" in err and "did you mean '5030'" in err
+
+
+def test_delayed_arrival_goes_to_the_delayed_box(tmp_path: Path) -> None:
+    """`delay UNIT` puts the unit in its side's Delayed Reinforcements box (10.3)."""
+    log = tmp_path / "delay.log"
+    log.write_text('[Game "onslaught"]\nTurn 1\nStep action\nAllied: pass\nGerman: pass\nStep german_reserve\n'
+                   "Step reinforcement\nAllied: delay us-inf-08\n", encoding="utf-8")
+    code, out, _ = run("state", str(log), "--json")
+    assert code == 0 and json.loads(out)["positions"]["delayed_allied"] == ["us-inf-08"]

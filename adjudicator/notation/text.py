@@ -323,3 +323,5 @@ def iter_units_and_hexes(entry: Entry) -> Iterator[tuple[str, str]]:
             yield "hex", value
     if isinstance(entry, (Activate, Attack, Capture)):
         yield "hex", entry.hex
+    if isinstance(entry, Place) and entry.hex is not None:
+        yield "hex", entry.hex

@@ -79,6 +79,7 @@ class OnslaughtState:
     combat: Combat | None = None
     pending: tuple[Effect, ...] = ()
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
 
 class Onslaught:
@@ -128,19 +129,19 @@ class Onslaught:
     def _enemy(self, state: OnslaughtState, side: str) -> str:
         return next(s for s in state.game.manifest.sides if s != side)
 
-    def zoc(self, state: OnslaughtState, side: str) -> set[Hex]:
-        """Hexes in the zone of control of `side`'s divisions (6.2: not across sea hexsides)."""
-        tables = _Tables.of(state.game)
-        out: set[Hex] = set()
-        for unit_id, where in state.location.items():
-            if self._unit(state, unit_id).side != side or not state.game.grid.is_label(where):
-                continue
-            h = state.game.grid.hex_of(where)
-            out.add(h)
-            for n in h.neighbours():
-                if n in state.game.grid and Hexside.between(h, n) not in tables.zoc_blocked:
-                    out.add(n)
-        return out
+    def zoc(self, state: OnslaughtState, side: str) -> frozenset[Hex]:
+        """Hexes in the zone of control of `side`'s divisions (6.2: not across sea hexsides),
+        computed once per state and side from each hex's precomputed zone."""
+        cached = state._zoc.get(side)
+        if cached is None:
+            tables = _Tables.of(state.game)
+            out: set[Hex] = set()
+            for unit_id, where in state.location.items():
+                zone = tables.zone.get(where)
+                if zone is not None and self._unit(state, unit_id).side == side:
+                    out |= zone
+            cached = state._zoc[side] = frozenset(out)
+        return cached
 
     def near_enemy(self, state: OnslaughtState, side: str) -> set[Hex]:
         """Hexes within two movement points of an enemy division, counted as 6.4 says: units,
@@ -834,7 +835,7 @@ class Onslaught:
                 out.append(self._f("error", "6.1", entry, f"{entry.unit} enters {lb}, which no division may enter"))
             if Hexside.between(a, b) in tables.impassable_sides:
                 out.append(self._f("error", "6.1", entry, f"{entry.unit} crosses the impassable hexside {la}-{lb}"))
-            if Hexside.between(a, b) in tables.waterways and entry.unit not in state.noted:
+            if Hexside.between(a, b) in tables.waterways and "waterway" not in state.noted:
                 out.append(self._f("note", "log", entry, f"{entry.unit} crosses the major waterway {la}-{lb}; 6.5 is "
                                                          "not checked yet"))
         entered = len(hexes) - 1
@@ -923,6 +924,10 @@ class Onslaught:
             enemy_zoc = self.zoc(state, self._enemy(state, self._unit(state, entry.unit).side))
             stopped = state.stopped | ({entry.unit} if game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
             state = self._entered(state, entry.unit, entry.path[1:])
+            tables = _Tables.of(game)
+            hexes = [game.grid.hex_of(label) for label in entry.path]
+            if any(Hexside.between(a, b) in tables.waterways for a, b in zip(hexes, hexes[1:]) if a.is_adjacent(b)):
+                state = replace(state, noted=state.noted | {"waterway"})  # 6.5 noted once per log
             return replace(state, location={**state.location, entry.unit: entry.path[-1]},
                            moved=state.moved | {entry.unit}, stopped=frozenset(stopped))
         if isinstance(entry, Attack):
@@ -957,6 +962,16 @@ class Onslaught:
                 state = self._entered(state, entry.unit, [entry.hex])
                 depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted - {entry.unit}
                 return replace(state, location={**state.location, entry.unit: entry.hex}, depleted=depleted)
+            # A placement without a hex goes to the side's box for it: delayed arrivals to the
+            # Delayed Reinforcements box (10.3), paratroops to the Paratroop box (9.1).
+            owner = self._unit(state, entry.unit).side
+            box_kind = {"delay": "delayed"}.get(entry.how)
+            box = next((b.id for b in game.manifest.box if b.kind == box_kind and b.side in (owner, None)), None) \
+                if box_kind else None
+            if box is None and entry.how in ("reinforce", "replace") and self._unit(state, entry.unit).type == "paratroop":
+                box = next((b.id for b in game.manifest.box if b.id == "paratroop"), None)
+            if box is not None:
+                return replace(state, location={**state.location, entry.unit: box})
             return state
         if isinstance(entry, Income) and entry.side:
             gained = entry.points if entry.points is not None else self.income(state, entry)
@@ -1009,6 +1024,8 @@ class _Tables:
     impassable_sides: frozenset[Hexside]
     zoc_blocked: frozenset[Hexside]
     waterways: frozenset[Hexside]
+    zone: dict[str, frozenset[Hex]]
+    """Each map hex's zone of control by label: the hex and its neighbours not across the sea (6.2)."""
 
     @staticmethod
     def of(game: Game) -> _Tables:
@@ -1021,7 +1038,10 @@ class _Tables:
             impassable = frozenset(s for s, fs in sides.items() if any(terrain[f].prohibited for f in fs))
             blocked = frozenset(s for s, fs in sides.items() if any(terrain[f].blocks_zoc for f in fs))
             waterways = frozenset(s for s, fs in sides.items() if "major_waterway" in fs)
-            cached = _Tables(passable, impassable, blocked, waterways)
+            zone = {game.grid.label_of(h): frozenset([h, *(n for n in game.grid.neighbours_on_map(h)
+                                                           if Hexside.between(h, n) not in blocked)])
+                    for h in game.grid.hexes}
+            cached = _Tables(passable, impassable, blocked, waterways, zone)
             setattr(game, "_onslaught_tables", cached)
         return cached
 
