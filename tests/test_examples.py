@@ -42,3 +42,15 @@ def test_exit_code(path: Path) -> None:
     """adjudicate exits 1 for a log with breaches and 0 for a clean one."""
     result = CliRunner().invoke(main, [str(path)])
     assert result.exit_code == (1 if any(s == "error" for _, s, _ in expected(path)) else 0), result.output
+
+
+def test_rule_4_1_turn_1_example() -> None:
+    """4.1: five points on the combat action, the last seven on seven stacks, four German points,
+    three reserve moves leaving one point; then 8 German and 12 Allied points of income."""
+    path = EXAMPLES / "onslaught" / "legal-rule-4.1-turn1.log"
+    result, _ = adjudicate_file(path, None)
+    assert not [f for f in result.findings if f.severity != "note"]
+    reinforcement_line = next(e.line for e in result.entries if getattr(e, "step", None) == "reinforcement")
+    before_income = result.state_at(reinforcement_line)
+    assert before_income.supply == {"Allied": 0, "German": 1}
+    assert result.final_state.supply == {"Allied": 12, "German": 9}
