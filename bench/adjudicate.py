@@ -29,7 +29,6 @@ import io
 import platform
 import pstats
 import random
-import statistics
 import sys
 import time
 from collections import deque
@@ -38,6 +37,7 @@ from pathlib import Path
 
 # Run as a script from a checkout: put the project root (not bench/) on the import path.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from adjudicator.engine import Replay, replay, resolve  # noqa: E402
 from adjudicator.notation.entries import (  # noqa: E402
@@ -50,6 +50,7 @@ from wargame.bundled import data_root  # noqa: E402
 from wargame.game import Game, load_game  # noqa: E402
 from wargame.hexes import Hex, Hexside  # noqa: E402
 from wargame.paths import Reach, reachable  # noqa: E402
+from timing import median_seconds  # noqa: E402
 
 SIDES = ("Allied", "German")
 GERMAN_KEEPS = 2
@@ -386,17 +387,6 @@ def generate(seed: int, turns: int = 20, game: Game | None = None, check: bool =
     if check:
         check_clean(text, game)
     return text
-
-
-def median_seconds(task: Callable[[], object], runs: int) -> float:
-    """Median wall time of `runs` calls of `task`, after one untimed warm-up call."""
-    task()
-    times = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        task()
-        times.append(time.perf_counter() - began)
-    return statistics.median(times)
 
 
 def profile_replay(text: str, game: Game, top: int = 25) -> str:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import platform
-import statistics
 import sys
 import time
 from collections import deque
@@ -27,26 +26,17 @@ from pathlib import Path
 
 # Run as a script from a checkout: put the project root (not bench/) on the import path.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from wargame.grid import Grid, GridSpec  # noqa: E402
 from wargame.hexes import Hex  # noqa: E402
 from wargame.layout import Layout  # noqa: E402
 from wargame.paths import reachable  # noqa: E402
+from timing import median_seconds  # noqa: E402
 
 COLUMNS, ROWS = 40, 50
 SIZE_PX, MARGIN_PX = 32.0, 12.0
 PASSES = 5  # passes over the whole grid in one timed run of a conversion
-
-
-def median_seconds(task: Callable[[], object], runs: int) -> float:
-    """Median wall time of `runs` calls of `task`, after one untimed warm-up call."""
-    task()
-    times = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        task()
-        times.append(time.perf_counter() - began)
-    return statistics.median(times)
 
 
 def make_costs(grid: Grid) -> dict[Hex, float | None]:
