@@ -190,8 +190,20 @@ def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex]) -
     occupants = _occupants(state)
     enemy = next(s for s in game.manifest.sides if s != side)
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it.
-    blocked = {h for h in system.ONSLAUGHT.zoc(state, enemy) if occupants.get(h) != side}
-    candidates = [h for h in sources if h in links]
+    blocked = frozenset(h for h in system.ONSLAUGHT.zoc(state, enemy) if occupants.get(h) != side)
+    candidates = frozenset(h for h in sources if h in links)
+    enemy_held = frozenset(h for h, owner in occupants.items() if owner != side)
+    # The answer depends on these alone; games repeat them across many activations.
+    key = (side, candidates, blocked, enemy_held)
+    cache: dict[tuple[str, frozenset[Hex], frozenset[Hex], frozenset[Hex]], frozenset[Hex]] | None = \
+        getattr(game, "_supply_traces", None)
+    if cache is None:
+        cache = {}
+        setattr(game, "_supply_traces", cache)  # lives and dies with the game's data
+    if key in cache:
+        return cache[key]
+    if len(cache) > 512:
+        cache.clear()
     reached = {h for h in candidates if h not in blocked}
     frontier = list(reached)
     while frontier:
@@ -206,7 +218,10 @@ def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex]) -
     for h in reached:
         out.update(links[h])
     out.update(candidates)
-    return frozenset(h for h in out if occupants.get(h, side) == side)
+    result = frozenset(h for h in out if occupants.get(h, side) == side)
+    cache[key] = result
+    return result
+
 
 
 def supplied_hexes(state: OnslaughtState, side: str, controlled: Mapping[str, str],
