@@ -96,6 +96,10 @@ def replay(game: Game, system: RuleSystem, entries: list[Entry]) -> Replay:
         except ReplayError as e:
             result.stopped = e
             return result
+        except (ValueError, KeyError, IndexError) as e:
+            # An entry the rule system cannot apply: stop, keeping every state so far (tier 2).
+            result.stopped = ReplayError(f"line {entry.line}: the entry cannot be applied ({e})")
+            return result
         result.states.append(state)
     result.findings += system.finish(state)
     return result

@@ -131,3 +131,12 @@ def test_delayed_arrival_goes_to_the_delayed_box(tmp_path: Path) -> None:
                    "Step reinforcement\nAllied: delay us-inf-08\n", encoding="utf-8")
     code, out, _ = run("state", str(log), "--json")
     assert code == 0 and json.loads(out)["positions"]["delayed_allied"] == ["us-inf-08"]
+
+
+def test_attack_from_afar_is_a_finding_not_a_crash(tmp_path: Path) -> None:
+    """An attacker that is not adjacent is reported (7.0) and the replay goes on (exit 1)."""
+    log = tmp_path / "far.log"
+    log.write_text('[Game "onslaught"]\nTurn 1\nStep action\nAllied: action combat supply 1\n'
+                   "Allied: activate 0620 supply 1\nAllied: attack 0821 with us-inf-01 die 3\n", encoding="utf-8")
+    code, out, err = run("check", str(log))
+    assert code == 1 and "is not adjacent to 0821" in out and "Traceback" not in err

@@ -70,6 +70,8 @@ def result_of(game: Game, column: str, die: int) -> str:
 
 
 def _side_features(game: Game, a: Hex, b: Hex) -> frozenset[str]:
+    if not a.is_adjacent(b):
+        return frozenset()  # not adjacent: 7.0 reports it; the arithmetic still completes
     return game.hexside_features.get(Hexside.between(a, b), frozenset())
 
 

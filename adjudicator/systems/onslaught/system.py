@@ -51,6 +51,10 @@ class ActionState:
     activated: frozenset[str] = frozenset()
     latest: frozenset[str] = frozenset()
     unsupplied: frozenset[str] = frozenset()
+    sequence: str | None = None
+    """5.5: what the latest breakthrough stack does first ("move" or "attack"), declared or seen."""
+    switched: bool = False
+    """5.5: the latest breakthrough stack has gone on to the other half of its sequence."""
 
 
 @dataclass(frozen=True)
@@ -248,9 +252,9 @@ class Onslaught:
         elif isinstance(entry, Activate):
             out += self._check_activate(state, entry)
         elif isinstance(entry, Move):
-            out += self._check_move(state, entry)
+            out += self._check_move(state, entry) + self._check_sequence(state, entry, "move", [entry.unit])
         elif isinstance(entry, Attack):
-            out += self._check_attack(state, entry)
+            out += self._check_attack(state, entry) + self._check_sequence(state, entry, "attack", entry.attackers)
         elif isinstance(entry, Income):
             out += self._check_income(state, entry)
         elif isinstance(entry, Loss):
@@ -461,6 +465,31 @@ class Onslaught:
                     two.add(second)
         label = game.grid.label_of
         return sorted(label(h) for h in two), sorted(label(h) for h in one)
+
+    def _check_sequence(self, state: OnslaughtState, entry: Entry, kind: str, units: Sequence[str]) -> list[Finding]:
+        """5.5: a breakthrough stack moves then attacks, or attacks then moves, never back again."""
+        action = state.action
+        if action is None or action.type != "breakthrough" or not set(units) & action.latest:
+            return []
+        if action.switched and kind == action.sequence:
+            other = "attacking" if kind == "move" else "moving"
+            verb = "moves" if kind == "move" else "attacks"
+            return [self._f("error", "5.5", entry, f"the stack {verb} after {other}; this breakthrough stack "
+                                                   f"{'moves then attacks' if kind == 'move' else 'attacks then moves'}"
+                                                   ", in one sequence")]
+        return []
+
+    @staticmethod
+    def _sequenced(state: OnslaughtState, kind: str, units: Sequence[str]) -> OnslaughtState:
+        """Record a breakthrough stack's move or attack in its sequence (5.5)."""
+        action = state.action
+        if action is None or action.type != "breakthrough" or not set(units) & action.latest:
+            return state
+        if action.sequence is None:
+            return replace(state, action=replace(action, sequence=kind))
+        if kind != action.sequence and not action.switched:
+            return replace(state, action=replace(action, switched=True))
+        return state
 
     def _check_attack(self, state: OnslaughtState, entry: Attack) -> list[Finding]:
         out: list[Finding] = []
@@ -917,9 +946,14 @@ class Onslaught:
             points = {**state.supply, side: state.supply.get(side, 0) - cost}
             # 8.6: a stack out of supply when activated stays so for the whole action.
             unsupplied = frozenset(u for u in units if u in state.location and not self.is_supplied(state, u))
+            declared = {"move-first": "move", "attack-first": "attack"}.get(entry.order or "")
             action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
-                             latest=units, unsupplied=state.action.unsupplied | unsupplied)
+                             latest=units, unsupplied=state.action.unsupplied | unsupplied, sequence=declared,
+                             switched=False)
             return replace(state, supply=points, action=action)
+        if isinstance(entry, (Move, Attack)):
+            state = self._sequenced(state, "move" if isinstance(entry, Move) else "attack",
+                                    [entry.unit] if isinstance(entry, Move) else entry.attackers)
         if isinstance(entry, Move):
             enemy_zoc = self.zoc(state, self._enemy(state, self._unit(state, entry.unit).side))
             stopped = state.stopped | ({entry.unit} if game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
