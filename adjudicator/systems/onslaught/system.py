@@ -321,7 +321,15 @@ class Onslaught:
             out.append(self._f("error", "5.0", entry, "a die roll is 1 to 6"))
         if state.step_over:
             out.append(self._f("error", "5.0", entry, f"{self._where(state)}: the Action Step has already ended"))
+        elif self._both_out(state):
+            out.append(self._f("error", "5.0", entry, f"{self._where(state)}: both players are out of supply points, "
+                                                      "so the Action Step has ended"))
         return out
+
+    @staticmethod
+    def _both_out(state: OnslaughtState) -> bool:
+        """5.0: the Action Step also ends when both players are out of supply points."""
+        return state.step == "action" and all(points <= 0 for points in state.supply.values())
 
     def _check_action(self, state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
         out = []
@@ -333,7 +341,7 @@ class Onslaught:
             return out
         if state.step != "action":
             return [self._f("error", "5.0", entry, f"{self._where(state)}: actions are taken in the Action Step")]
-        if state.step_over:
+        if state.step_over or (self._both_out(state) and state.action is not None):
             out.append(self._f("error", "5.0", entry, f"{self._where(state)}: the Action Step has ended (tied roll, "
                                                       "two passes, or both players out of supply)"))
         elif state.entitled is not None and side != state.entitled:
