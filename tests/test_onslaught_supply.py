@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from adjudicator.notation.entries import Capture, Income
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from adjudicator.systems.onslaught.supply import (
     SOUTHERN_FRANCE, allied_income, allied_sources, capped, german_sources, hexes_tracing_to, in_supply,
@@ -227,3 +228,55 @@ def test_caps(game: Game) -> None:
     """8.2: never more than 60 Allied or 40 German supply points; 60 and 40 themselves are legal."""
     assert [capped(n, "Allied", game) for n in (12, 60, 61, 75)] == [12, 60, 60, 60]
     assert [capped(n, "German", game) for n in (8, 40, 41, 50)] == [8, 40, 40, 40]
+
+
+def captured(state: OnslaughtState, label: str, points: int | None = None,
+             side: str = "German") -> tuple[list[tuple[str, str]], OnslaughtState]:
+    """Findings (severity, section) of a capture entry, and the state after it."""
+    entry = Capture(side=side, hex=label, points=points)
+    findings = ONSLAUGHT.check(state, entry)
+    return [(f.severity, f.rule) for f in findings], ONSLAUGHT.apply(state, entry)
+
+
+def test_capture_on_turn_1(start: OnslaughtState) -> None:
+    """8.7: turn 1 counts a turn 0 on which every landing hex gave all 4; half is 2."""
+    state = replace(at(start, us_inf_01="0520", us_inf_02="0520", de_inf_04="0620"),
+                    turn=1, step="reinforcement")
+    findings, after = captured(state, "0620", 2)
+    assert findings == []
+    assert after.supply["German"] == state.supply["German"] + 2
+    # Without a stated number, the points are worked out; a wrong number is a breach.
+    assert captured(state, "0620")[1].supply["German"] == state.supply["German"] + 2
+    assert captured(state, "0620", 4)[0] == [("error", "8.7")]
+    # Once a turn per source.
+    assert ONSLAUGHT.check(after, Capture(side="German", hex="0620")) != []
+
+
+def test_capture_conditions(start: OnslaughtState) -> None:
+    """8.7: a German division occupies the source in the Reinforcement Step; only the German captures."""
+    state = replace(start, turn=1, step="reinforcement")
+    assert captured(state, "0620")[0] == [("error", "8.7")]            # no German division there
+    held = at(state, us_inf_01="0520", us_inf_02="0520", de_inf_04="0620")
+    assert captured(replace(held, step="action"), "0620")[0] == [("error", "8.7")]
+    assert captured(held, "0620", side="Allied")[0] == [("error", "8.7")]
+    assert captured(held, "0520")[0] == [("error", "8.7")]             # not a source
+    assert captured(held, "0620")[0] == []
+
+
+def test_capture_takes_half_of_last_turns_collection(start: OnslaughtState) -> None:
+    """8.7, 8.1: half of what the Allies collected there last turn, rounded up; none if declined."""
+    held = replace(at(start, us_inf_01="0520", us_inf_02="0520", de_inf_04="0620"), turn=3, step="reinforcement")
+    assert captured(replace(held, collected={2: {"0620": 3}}), "0620", 2)[0] == []
+    assert captured(replace(held, collected={2: {"0620": 3}}), "0620")[1].supply["German"] == held.supply["German"] + 2
+    assert captured(replace(held, collected={2: {"0720": 4}}), "0620")[0] == [("error", "8.7")]
+    # Allied income records what each source gave; a declined source gave nothing.
+    turn2 = replace(start, turn=2, step="reinforcement")
+    after = ONSLAUGHT.apply(turn2, Income(side="Allied", declined=["0620"]))
+    assert after.collected[2] == {"0720": 4, "0820": 4}
+
+
+def test_capture_respects_the_cap(start: OnslaughtState) -> None:
+    """8.2: captured points count toward the German limit of 40."""
+    state = replace(at(start, us_inf_01="0520", us_inf_02="0520", de_inf_04="0620"), turn=1, step="reinforcement",
+                    supply={"Allied": 0, "German": 39})
+    assert captured(state, "0620")[1].supply["German"] == 40

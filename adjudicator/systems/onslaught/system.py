@@ -3,7 +3,7 @@
 Checked in this version: the turn sequence (4.0), the Action Step (5.0), action types (5.1),
 activation (5.2), movement and breakthrough actions (5.3, 5.5), normal and strategic movement
 (6.1, 6.4), zones of control (6.2), stacking (6.3), combat and its effects (7.0-7.5, with
-results.py) and supply (8.1-8.6, with supply.py). Entries governed by other sections are
+results.py) and supply and its capture (8.1-8.7, with supply.py). Entries governed by other sections are
 applied as the log says and get one note each that they are not checked yet
 (docs/rules-coverage.md lists them).
 """
@@ -25,14 +25,14 @@ from adjudicator.systems.onslaught import results, supply
 from adjudicator.systems.onslaught.combat import CombatAudit, audit
 from adjudicator.systems.onslaught.results import RESULTS, Combat, Effect, Stack
 from adjudicator.systems.onslaught.sections import SECTIONS
-from wargame.errors import ReplayError
+from wargame.errors import ReplayError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.models import Unit
 
 ACTION_TYPES = ("movement", "combat", "breakthrough")
 UNCHECKED_KINDS = {
-    "place": "9.2, 10.1-10.3, 11.1-11.4", "capture": "8.7", "declare": "12.0",
+    "place": "9.2, 10.1-10.3, 11.1-11.4", "declare": "12.0",
     "remove": "6.3, which divisions are removed", "loss": "10.2, losses outside combat",
 }
 """What an entry that is applied but not checked is noted with, by kind (or "remove", "loss")."""
@@ -82,6 +82,8 @@ class OnslaughtState:
     noted: frozenset[str] = frozenset()
     combat: Combat | None = None
     pending: tuple[Effect, ...] = ()
+    collected: dict[int, dict[str, int]] = field(default_factory=dict)
+    seized: frozenset[tuple[int, str]] = frozenset()
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
@@ -100,7 +102,7 @@ class Onslaught:
         if scenario not in known:
             raise ReplayError(f"unknown scenario {scenario!r} (scenarios: {', '.join(sorted(known))})")
         location: dict[str, str] = {}
-        supply = {side: 0 for side in game.manifest.sides}
+        points = {side: 0 for side in game.manifest.sides}
         for _, placement in game.setup:
             if placement.scenario != scenario:
                 continue
@@ -108,8 +110,10 @@ class Onslaught:
                 location[placement.piece] = placement.location
             marker = game.markers_by_id.get(placement.piece)
             if marker is not None and marker.kind == "supply" and marker.side and "@" in placement.location:
-                supply[marker.side] = int(placement.location.partition("@")[2])
-        return OnslaughtState(game, scenario, 0, None, location, frozenset(), supply)
+                points[marker.side] = int(placement.location.partition("@")[2])
+        state = OnslaughtState(game, scenario, 0, None, location, frozenset(), points)
+        # 8.7: on turn 1 the Allied sources count as having yielded all they could on a turn 0.
+        return replace(state, collected={0: supply.allied_income(state, {}, ())})
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
@@ -257,6 +261,8 @@ class Onslaught:
             out += self._check_attack(state, entry) + self._check_sequence(state, entry, "attack", entry.attackers)
         elif isinstance(entry, Income):
             out += self._check_income(state, entry)
+        elif isinstance(entry, Capture):
+            out += self._check_capture(state, entry)
         elif isinstance(entry, Loss):
             out += self._check_loss(state, entry)
         elif isinstance(entry, Retreat):
@@ -275,7 +281,7 @@ class Onslaught:
     @staticmethod
     def _unchecked(state: OnslaughtState, entry: Entry) -> str | None:
         """The UNCHECKED_KINDS key an entry is noted under, or None when it is checked."""
-        if isinstance(entry, (Place, Capture, Declare)):
+        if isinstance(entry, (Place, Declare)):
             return entry.kind
         if isinstance(entry, Loss):
             if entry.loss == "remove":
@@ -443,6 +449,39 @@ class Onslaught:
         if capped < total:
             out.append(self._f("note", "8.2", entry, f"{entry.side} reaches {total} supply points; {total - capped} "
                                                      f"above the limit of {capped} are lost"))
+        return out
+
+    def captured_points(self, state: OnslaughtState, label: str) -> int:
+        """Supply points a German capture of an Allied source takes (8.7): half, rounded up, of
+        what the Allies collected there on the previous turn."""
+        return -(-state.collected.get(state.turn - 1, {}).get(label, 0) // 2)
+
+    def _check_capture(self, state: OnslaughtState, entry: Capture) -> list[Finding]:
+        out = []
+        if entry.side != "German":
+            return [self._f("error", "8.7", entry, "only the German player captures supply")]
+        if state.step != "reinforcement":
+            out.append(self._f("error", "8.7", entry, f"{self._where(state)}: supply is captured in the "
+                                                      "Reinforcement Step"))
+        supply_map = supply.SupplyMap.of(state.game)
+        sources = {p.label for p in supply_map.ports} | {label for label, _ in supply_map.landing}
+        if entry.hex not in sources:
+            hint = did_you_mean(entry.hex, sorted(sources))
+            return out + [self._f("error", "8.7", entry, f"{entry.hex} is not an Allied port or landing hex"
+                                                         f"{hint}")]
+        if not self._units_at(state, entry.hex, "German"):
+            out.append(self._f("error", "8.7", entry, f"no German division occupies {entry.hex}"))
+        if (state.turn, entry.hex) in state.seized:
+            out.append(self._f("error", "8.7", entry, f"supply at {entry.hex} was already captured this turn"))
+        before = state.collected.get(state.turn - 1, {}).get(entry.hex, 0)
+        if before < 1:
+            out.append(self._f("error", "8.7", entry, f"the Allies collected no supply at {entry.hex} on turn "
+                                                      f"{state.turn - 1}, so there is none to capture"))
+        elif entry.points is not None and entry.points != self.captured_points(state, entry.hex):
+            out.append(self._f("error", "8.7", entry, f"capturing {entry.hex} yields "
+                                                      f"{self.captured_points(state, entry.hex)} supply point(s) "
+                                                      f"(half of the {before} the Allies collected there on turn "
+                                                      f"{state.turn - 1}, rounded up), not {entry.points}"))
         return out
 
     def retreat_options(self, state: OnslaughtState, defender_hex: Hex, side: str,
@@ -1015,12 +1054,20 @@ class Onslaught:
             if box is not None:
                 return replace(state, location={**state.location, entry.unit: box})
             return state
+        if isinstance(entry, Income) and entry.side == "Allied":
+            # 8.7: what each source yielded this turn is what a capture next turn takes half of.
+            state = replace(state, collected={**state.collected, state.turn: supply.allied_income(
+                state, state.controlled, entry.declined)})
         if isinstance(entry, Income) and entry.side:
             gained = entry.points if entry.points is not None else self.income(state, entry)
             total = supply.capped(state.supply.get(entry.side, 0) + gained, entry.side, game)
             return replace(state, supply={**state.supply, entry.side: total})
-        if isinstance(entry, Capture) and entry.side and entry.points is not None:
-            return replace(state, supply={**state.supply, entry.side: state.supply.get(entry.side, 0) + entry.points})
+        if isinstance(entry, Capture) and entry.side:
+            gained = entry.points if entry.points is not None else self.captured_points(state, entry.hex)
+            # 8.7 adds the points at once; 8.2's cap still holds.
+            total = supply.capped(state.supply.get(entry.side, 0) + gained, entry.side, game)
+            return replace(state, supply={**state.supply, entry.side: total},
+                           seized=state.seized | {(state.turn, entry.hex)})
         if isinstance(entry, Declare) and entry.what == "bulge" and entry.side:
             bonus = int(game.parameter.get("bulge_supply", 10))
             return replace(state, supply={**state.supply, entry.side: state.supply.get(entry.side, 0) + bonus},
