@@ -3,9 +3,9 @@
 Checked in this version: the turn sequence (4.0), the Action Step (5.0), action types (5.1),
 activation (5.2), movement and breakthrough actions (5.3, 5.5), normal and strategic movement
 (6.1, 6.4), zones of control (6.2), stacking (6.3), combat and its effects (7.0-7.5, with
-results.py) and supply and its capture (8.1-8.7, with supply.py). Entries governed by other sections are
-applied as the log says and get one note each that they are not checked yet
-(docs/rules-coverage.md lists them).
+results.py), supply and its capture (8.1-8.7, with supply.py) and the Bulge (12.0). Entries
+governed by other sections are applied as the log says and get one note each that they are not
+checked yet (docs/rules-coverage.md lists them).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from wargame.models import Unit
 
 ACTION_TYPES = ("movement", "combat", "breakthrough")
 UNCHECKED_KINDS = {
-    "place": "9.2, 10.1-10.3, 11.1-11.4", "declare": "12.0",
+    "place": "9.2, 10.1-10.3, 11.1-11.4",
     "remove": "6.3, which divisions are removed", "loss": "10.2, losses outside combat",
 }
 """What an entry that is applied but not checked is noted with, by kind (or "remove", "loss")."""
@@ -84,6 +84,9 @@ class OnslaughtState:
     pending: tuple[Effect, ...] = ()
     collected: dict[int, dict[str, int]] = field(default_factory=dict)
     seized: frozenset[tuple[int, str]] = frozenset()
+    begun: bool = False
+    bulge_turn: int | None = None
+    bulge_tie: str = ""
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
@@ -263,6 +266,8 @@ class Onslaught:
             out += self._check_income(state, entry)
         elif isinstance(entry, Capture):
             out += self._check_capture(state, entry)
+        elif isinstance(entry, Declare):
+            out += self._check_declare(state, entry)
         elif isinstance(entry, Loss):
             out += self._check_loss(state, entry)
         elif isinstance(entry, Retreat):
@@ -281,7 +286,7 @@ class Onslaught:
     @staticmethod
     def _unchecked(state: OnslaughtState, entry: Entry) -> str | None:
         """The UNCHECKED_KINDS key an entry is noted under, or None when it is checked."""
-        if isinstance(entry, (Place, Declare)):
+        if isinstance(entry, Place):
             return entry.kind
         if isinstance(entry, Loss):
             if entry.loss == "remove":
@@ -449,6 +454,26 @@ class Onslaught:
         if capped < total:
             out.append(self._f("note", "8.2", entry, f"{entry.side} reaches {total} supply points; {total - capped} "
                                                      f"above the limit of {capped} are lost"))
+        return out
+
+    def _check_declare(self, state: OnslaughtState, entry: Declare) -> list[Finding]:
+        if entry.what != "bulge":
+            return [self._f("error", "log", entry, f"Onslaught knows one declaration, 'bulge', not {entry.what!r}"
+                                                   f"{did_you_mean(entry.what, ['bulge'])}")]
+        out = []
+        first, last = int(state.game.parameter["bulge_first_turn"]), int(state.game.parameter["bulge_last_turn"])
+        if entry.side != "German":
+            out.append(self._f("error", "12.0", entry, "only the German player launches the counteroffensive"))
+        if state.bulge_turn is not None:
+            out.append(self._f("error", "12.0", entry, f"the counteroffensive was already launched on turn "
+                                                       f"{state.bulge_turn}; there is only one"))
+        if not first <= state.turn <= last:
+            out.append(self._f("error", "12.0", entry, f"turn {state.turn}: the counteroffensive may be launched on "
+                                                       f"turns {first}-{last} only"))
+        # 12.0: announced before the Allied player's first action of the turn.
+        if not (state.step is None or (state.step == "action" and not state.begun)):
+            out.append(self._f("error", "12.0", entry, f"{self._where(state)}: the counteroffensive is announced "
+                                                       "before the turn's first action"))
         return out
 
     def captured_points(self, state: OnslaughtState, label: str) -> int:
@@ -967,21 +992,31 @@ class Onslaught:
         elif isinstance(entry, (Move, Retreat, Advance, Loss, Place)):
             state = replace(state, stacks_checked=False)
         if isinstance(entry, TurnMarker):
-            return replace(state, turn=entry.turn, step=None, entitled=None, passes=(), step_over=False)
+            return replace(state, turn=entry.turn, step=None, entitled=None, passes=(), step_over=False, begun=False,
+                           bulge_tie="")
         if isinstance(entry, StepMarker):
-            first = "Allied" if entry.step == "action" else None
-            return replace(state, step=entry.step, entitled=first, passes=(), step_over=False)
+            # 12.0: in the counteroffensive's turn the German player takes the first action.
+            first = ("German" if state.bulge_turn == state.turn else "Allied") if entry.step == "action" else None
+            return replace(state, step=entry.step, entitled=first, passes=(), step_over=False, begun=False)
+        bulge = state.bulge_turn == state.turn and state.step == "action"
         if isinstance(entry, RollOff):
             values = sorted(entry.rolls.items(), key=lambda kv: -kv[1])
             tied = len(values) > 1 and values[0][1] == values[1][1]
-            return replace(state, entitled=None if tied else values[0][0], step_over=tied, passes=())
+            if tied and bulge and not state.bulge_tie:
+                # 12.0: the first tie of that turn lets the German player act instead of ending it.
+                return replace(state, entitled="German", passes=(), begun=True, bulge_tie="open")
+            return replace(state, entitled=None if tied else values[0][0], step_over=tied, passes=(), begun=True)
         if isinstance(entry, Pass):
             passes = (*state.passes, entry.side or "")
             both = len(set(passes[-2:])) == 2 and len(passes) >= 2
-            return replace(state, passes=passes, entitled=None, step_over=state.step_over or both)
+            # 12.0: a German pass after the first tie declines the extra action, so the turn ends.
+            declined = state.bulge_tie == "open"
+            return replace(state, passes=passes, entitled=None, step_over=state.step_over or both or declined,
+                           begun=True, bulge_tie="spent" if declined else state.bulge_tie)
         if isinstance(entry, Action):
             return replace(state, action=ActionState(entry.side or "", entry.action, entry.supply, entry.line,
-                                                     entry.column), entitled=None, passes=())
+                                                     entry.column), entitled=None, passes=(), begun=True,
+                           bulge_tie="spent" if state.bulge_tie == "open" else state.bulge_tie)
         if isinstance(entry, Activate):
             side = entry.side or ""
             units = frozenset(entry.units or self._units_at(state, entry.hex, side))
@@ -1069,9 +1104,11 @@ class Onslaught:
             return replace(state, supply={**state.supply, entry.side: total},
                            seized=state.seized | {(state.turn, entry.hex)})
         if isinstance(entry, Declare) and entry.what == "bulge" and entry.side:
-            bonus = int(game.parameter.get("bulge_supply", 10))
-            return replace(state, supply={**state.supply, entry.side: state.supply.get(entry.side, 0) + bonus},
-                           entitled="German")
+            bonus = int(game.parameter["bulge_supply"])
+            # 12.0 adds the points at once (8.2's cap holds); in the Action Step the German acts first.
+            total = supply.capped(state.supply.get(entry.side, 0) + bonus, entry.side, game)
+            return replace(state, supply={**state.supply, entry.side: total}, bulge_turn=state.turn,
+                           entitled="German" if state.step == "action" else state.entitled)
         return state
 
     def _lose(self, state: OnslaughtState, unit_id: str, loss: str) -> OnslaughtState:

@@ -1,0 +1,90 @@
+"""Onslaught's counteroffensive (12.0): when it may be launched, its supply, and the first action and tie."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+
+from adjudicator.notation.entries import Action, Declare, Entry, Pass, RollOff, StepMarker, TurnMarker
+from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
+from wargame.bundled import data_root
+from wargame.game import load_game
+
+ALLIED = {"side": "Allied"}
+GERMAN = {"side": "German"}
+BULGE = Declare(**GERMAN, what="bulge")
+
+
+@pytest.fixture(scope="module")
+def start() -> OnslaughtState:
+    """The campaign set-up (3.0), moved on to the start of turn 12's Action Step with 10 German points."""
+    state = ONSLAUGHT.initial_state(load_game(data_root(), "onslaught"), [])
+    return replace(state, turn=12, step="reinforcement", supply={"Allied": 20, "German": 10})
+
+
+def play(state: OnslaughtState, entries: Sequence[Entry]) -> tuple[list[tuple[str, str]], OnslaughtState]:
+    """Every finding (severity, rule) of a run of entries, and the state after them."""
+    found: list[tuple[str, str]] = []
+    for entry in entries:
+        found += [(f.severity, f.rule) for f in ONSLAUGHT.check(state, entry)]
+        state = ONSLAUGHT.apply(state, entry)
+    return found, state
+
+
+def turn(n: int) -> list[Entry]:
+    """A turn marker and its Action Step marker."""
+    return [TurnMarker(turn=n), StepMarker(step="action")]
+
+
+def test_launch_gives_supply_and_the_first_action(start: OnslaughtState) -> None:
+    """12.0: +10 supply at once; the German player, not the Allied, takes the first action."""
+    found, state = play(replace(start, turn=11), [*turn(12), BULGE])
+    assert found == []
+    assert state.supply["German"] == 20 and state.bulge_turn == 12
+    assert play(state, [Action(**GERMAN, action="movement")])[0] == []
+    assert play(state, [Action(**ALLIED, action="movement")])[0] == [("error", "5.0")]
+    # Announced at the turn's start, before the Action Step marker, it has the same effect.
+    found, early = play(replace(start, turn=11), [TurnMarker(turn=12), BULGE, StepMarker(step="action")])
+    assert found == [] and early.entitled == "German"
+
+
+def test_launch_window_and_once(start: OnslaughtState) -> None:
+    """12.0: turns 12-17 only, German only, once a game, before the turn's first action."""
+    assert play(replace(start, turn=10), [*turn(11), BULGE])[0] == [("error", "12.0")]
+    assert play(replace(start, turn=17), [*turn(18), BULGE])[0] == [("error", "12.0")]
+    assert play(replace(start, turn=16), [*turn(17), BULGE])[0] == []
+    assert play(replace(start, turn=11), [*turn(12), Declare(**ALLIED, what="bulge")])[0] == [("error", "12.0")]
+    _, launched = play(replace(start, turn=11), [*turn(12), BULGE])
+    again = replace(launched, step="reinforcement")
+    assert play(again, [*turn(13), BULGE])[0] == [("error", "12.0")]
+    late = [*turn(12), Action(**ALLIED, action="movement"), RollOff(rolls={"Allied": 2, "German": 5}), BULGE]
+    assert play(replace(start, turn=11), late)[0] == [("error", "12.0")]
+    assert play(replace(start, turn=11), [*turn(12), Declare(**GERMAN, what="bulg")])[0] == [("error", "log")]
+
+
+def test_cap(start: OnslaughtState) -> None:
+    """8.2: the counteroffensive's points count toward the German limit of 40."""
+    _, state = play(replace(start, turn=11, supply={"Allied": 0, "German": 35}), [*turn(12), BULGE])
+    assert state.supply["German"] == 40
+
+
+def test_first_tie_lets_the_german_act(start: OnslaughtState) -> None:
+    """12.0: the first tie of that turn is the German's choice to act; a second tie ends the turn."""
+    tie = RollOff(rolls={"Allied": 3, "German": 3})
+    opening = [*turn(12), BULGE, Action(**GERMAN, action="movement"), tie]
+    found, state = play(replace(start, turn=11), opening)
+    assert found == [] and not state.step_over and state.entitled == "German"
+    found, state = play(state, [Action(**GERMAN, action="movement"), tie])
+    assert found == [] and state.step_over
+    # A German pass declines the extra action: the step is over.
+    _, declined = play(replace(start, turn=11), [*opening, Pass(**GERMAN)])
+    assert declined.step_over
+    # Without the counteroffensive a tie ends the turn at once.
+    _, plain = play(replace(start, turn=11), [*turn(12), Action(**ALLIED, action="movement"), tie])
+    assert plain.step_over
+    # Only in the counteroffensive's own turn.
+    _, launched = play(replace(start, turn=11), [*turn(12), BULGE])
+    _, later = play(replace(launched, step="reinforcement"), [*turn(13), Action(**ALLIED, action="movement"), tie])
+    assert later.step_over
