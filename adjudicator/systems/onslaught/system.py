@@ -3,9 +3,9 @@
 Checked in this version: the turn sequence (4.0), the Action Step (5.0), action types (5.1),
 activation (5.2), movement and breakthrough actions (5.3, 5.5), normal and strategic movement
 (6.1, 6.4), zones of control (6.2), stacking (6.3), combat and its effects (7.0-7.5, with
-results.py), supply and its capture (8.1-8.7, with supply.py) and the Bulge (12.0). Entries
-governed by other sections are applied as the log says and get one note each that they are not
-checked yet (docs/rules-coverage.md lists them).
+results.py), supply and its capture (8.1-8.7, with supply.py), the Bulge (12.0) and automatic
+victories (13.1, 13.2). Entries governed by other sections are applied as the log says and get
+one note each that they are not checked yet (docs/rules-coverage.md lists them).
 """
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ class OnslaughtState:
     begun: bool = False
     bulge_turn: int | None = None
     bulge_tie: str = ""
+    victory: tuple[str, str, int, str] | None = None
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
@@ -242,6 +243,9 @@ class Onslaught:
     # -- check -------------------------------------------------------------------------------
     def check(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
         """Every finding for an entry; the state is left untouched."""
+        ended = self._after_the_end(state, entry)
+        if ended is not None:
+            return [ended]
         out: list[Finding] = []
         if state.combat is not None and not self._carries_out(entry):
             out += self._combat_over(state, entry)
@@ -980,6 +984,68 @@ class Onslaught:
 
     # -- apply -----------------------------------------------------------------------------
     def apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
+        """The state after an entry, with any automatic victory it brings about (13.0-13.2)."""
+        after = self._apply(state, entry)
+        if after.victory is not None or after.turn == 0 or isinstance(entry, Comment):
+            return after
+        # 13.2 is judged as a turn ends, which the next turn marker shows.
+        if isinstance(entry, TurnMarker) and state.turn:
+            won = self.automatic_victory(state, turn_over=True)
+            if won is not None:
+                return replace(after, victory=(*won[:2], entry.line, won[2]))
+        # 13.1 looks at positions, control and supply points. An entry that kept the very same position
+        # mappings cannot bring it about unless it took the last Allied point (sources were there before).
+        kept = after.location is state.location and after.controlled is state.controlled and state.turn == after.turn
+        if kept and (after.supply is state.supply or state.supply.get("Allied", 0) <= 0):
+            return after
+        won = self.automatic_victory(after, turn_over=False)
+        return after if won is None else replace(after, victory=(*won[:2], entry.line, won[2]))
+
+    def _after_the_end(self, state: OnslaughtState, entry: Entry) -> Finding | None:
+        """13.0: the game ends at once with an automatic victory; any later entry is an error."""
+        if isinstance(entry, Comment):
+            return None
+        if state.victory is not None:
+            winner, section, line, reason = state.victory
+            return self._f("error", section, entry, f"the game ended at line {line} with the {winner} player's "
+                                                    f"automatic victory ({reason}); nothing follows it")
+        if isinstance(entry, TurnMarker) and state.turn:
+            won = self.automatic_victory(state, turn_over=True)
+            if won is not None:
+                return self._f("error", won[1], entry, f"the game ended with turn {state.turn}: the {won[0]} player "
+                                                       f"won an automatic victory ({won[2]})")
+        return None
+
+    def automatic_victory(self, state: OnslaughtState, turn_over: bool) -> tuple[str, str, str] | None:
+        """The winner, section and reason of an automatic victory in this position, if any (13.1, 13.2)."""
+        game = state.game
+        grid = game.grid
+        # 13.1: at any time, no Allied units on the map, or no supply points and no sources.
+        if not any(grid.is_label(where) and self._unit(state, u).side == "Allied" for u, where in state.location.items()):
+            return "German", "13.1", "the Allied player has no units on the map"
+        if state.supply.get("Allied", 0) <= 0 and not supply.allied_sources(state, state.controlled):
+            return "German", "13.1", "the Allied player has no supply points and no supply sources"
+        last = next(sc.last_turn for sc in game.manifest.scenario if sc.id == state.scenario)
+        if not turn_over or state.turn >= last:
+            return None
+        # 13.2: at the end of a turn before the last, no German division in supply west of the Rhine
+        # (fortified ports aside) and 15 Allied divisions in supply east of the Victory Line.
+        areas = game.areas_by_id
+        west, east = set(areas["west_of_rhine"].hexes), set(areas["east_of_victory_line"].hexes)
+        members = areas["fortified_ports"].members if "fortified_ports" in areas else ()
+        fortified = {label for member in members for label in areas[member].hexes}
+        german_west = [u for u, where in state.location.items() if self._unit(state, u).side == "German"
+                       and where in west and where not in fortified and self.is_supplied(state, u)]
+        allied_east = [u for u, where in state.location.items() if self._unit(state, u).side == "Allied"
+                       and where in east and self.is_supplied(state, u)]
+        needed = int(game.parameter["allied_automatic_victory_divisions"])
+        if not german_west and len(allied_east) >= needed:
+            return "Allied", "13.2", (f"at the end of turn {state.turn} no German division west of the Rhine is "
+                                      f"in supply and {len(allied_east)} Allied divisions east of the Victory "
+                                      "Line are")
+        return None
+
+    def _apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
         """The state after an entry, as the log says."""
         game = state.game
         key = self._unchecked(state, entry)
@@ -1120,14 +1186,25 @@ class Onslaught:
         return replace(state, location={**state.location, unit_id: box}, depleted=state.depleted - {unit_id})
 
     def finish(self, state: OnslaughtState) -> list[Finding]:
-        """An exchange may stop mid-action; effects of its last combat not yet logged get a note."""
+        """Notes at the log's end: an automatic victory (13.0-13.2), and effects of the last combat not
+        yet logged (an exchange may stop mid-action)."""
+        out: list[Finding] = []
+        if state.victory is not None:
+            winner, section, line, reason = state.victory
+            out.append(self.table.finding("note", section, line, 1, f"the {winner} player wins an automatic "
+                                                                   f"victory: {reason}"))
+        elif state.step == "reinforcement":
+            won = self.automatic_victory(state, turn_over=True)
+            if won is not None:
+                out.append(self.table.finding("note", won[1], 0, 1, f"when turn {state.turn} is over, the {won[0]} "
+                                                                    f"player wins an automatic victory: {won[2]}"))
         combat = state.combat
         if combat is None:
-            return []
+            return out
         found = results.outstanding(combat, state.pending, lambda: self._retreat_options_of(state, combat),
                                     lambda u: self._on_map(state, u) is not None)
-        return [self.table.finding("note", section, combat.line, combat.column,
-                                   f"when the log ends, {message}") for section, message in found]
+        return out + [self.table.finding("note", section, combat.line, combat.column,
+                                         f"when the log ends, {message}") for section, message in found]
 
     def describe(self, state: OnslaughtState) -> dict[str, Any]:
         """Positions, depleted units, supply and the sequence of play as JSON data."""
