@@ -189,9 +189,7 @@ class Onslaught:
         side = self._unit(state, unit_id).side
         controlled = dict(state.controlled)
         captured = set(state.captured_ports)
-        areas = state.game.areas_by_id
-        members = areas["fortified_ports"].members if "fortified_ports" in areas else ()
-        fortified = {label for member in members for label in areas[member].hexes}
+        fortified = {label for label, _ in supply.SupplyMap.of(state.game).fortified_ports}
         for label in labels:
             if state.game.grid.is_label(label):
                 controlled[label] = side
@@ -1032,8 +1030,7 @@ class Onslaught:
         # (fortified ports aside) and 15 Allied divisions in supply east of the Victory Line.
         areas = game.areas_by_id
         west, east = set(areas["west_of_rhine"].hexes), set(areas["east_of_victory_line"].hexes)
-        members = areas["fortified_ports"].members if "fortified_ports" in areas else ()
-        fortified = {label for member in members for label in areas[member].hexes}
+        fortified = {label for label, _ in supply.SupplyMap.of(game).fortified_ports}
         german_west = [u for u, where in state.location.items() if self._unit(state, u).side == "German"
                        and where in west and where not in fortified and self.is_supplied(state, u)]
         allied_east = [u for u, where in state.location.items() if self._unit(state, u).side == "Allied"
