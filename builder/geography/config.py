@@ -170,13 +170,15 @@ class HexSetSpec(Model):
 
 
 class LineSpec(Model):
-    """A named line: a lon/lat polyline rasterised to hexsides, or hexes the rulebook lists."""
+    """A named line: a lon/lat polyline rasterised to hexsides, hexes the rulebook lists, or the
+    hexsides of a traced or authored river (`river`, its name), so a rule can name part of a feature."""
 
     id: Ident
     name: str
-    kind: Literal["victory", "boundary", "front", "other"]
+    kind: Literal["victory", "boundary", "river", "front", "other"]
     points: tuple[LonLat, ...] = ()
     hexes: tuple[str, ...] = ()
+    river: str | None = None
     source: Source
     note: str = ""
 

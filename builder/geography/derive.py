@@ -22,7 +22,7 @@ from shapely.geometry.base import BaseGeometry
 from builder.geography.config import GeographySpec, LonLat
 from builder.geography.geojson import read_features
 from builder.geography.plane import GeoPlane
-from wargame.errors import DataError
+from wargame.errors import DataError, did_you_mean
 from wargame.files import write_atomically
 from wargame.grid import Grid
 from wargame.hexes import Hex, Hexside
@@ -300,9 +300,15 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
             draft.lines.append({"id": line_spec.id, "name": line_spec.name, "kind": line_spec.kind,
                                 "hexes": list(line_spec.hexes), "source": line_spec.source, "note": line_spec.note})
             continue
-        km_line = LineString(_km_points(plane, line_spec.points))
-        crossed = sorted(side for side in grid.hexsides
-                         if _crossings(LineString([centre[side.a], centre[side.b]]), km_line) % 2 == 1)
+        if line_spec.river is not None:
+            if line_spec.river not in walls_by_name:
+                raise DataError(f"line {line_spec.id}: no river or waterway named {line_spec.river!r}"
+                                f"{did_you_mean(line_spec.river, sorted(walls_by_name))}")
+            crossed = sorted(walls_by_name[line_spec.river])
+        else:
+            km_line = LineString(_km_points(plane, line_spec.points))
+            crossed = sorted(side for side in grid.hexsides
+                             if _crossings(LineString([centre[side.a], centre[side.b]]), km_line) % 2 == 1)
         walls_by_name[line_spec.id] = set(crossed)
         draft.lines.append({"id": line_spec.id, "name": line_spec.name, "kind": line_spec.kind,
                             "hexsides": [grid.hexside_label(s) for s in crossed],

@@ -55,6 +55,10 @@ class ActionState:
     """5.5: what the latest breakthrough stack does first ("move" or "attack"), declared or seen."""
     switched: bool = False
     """5.5: the latest breakthrough stack has gone on to the other half of its sequence."""
+    group: frozenset[str] = frozenset()
+    """5.4: divisions activated together since the action's latest attack."""
+    targets: dict[str, str] = field(default_factory=dict)
+    """5.4: the hex each division's activation group attacks, once the group has attacked."""
 
 
 @dataclass(frozen=True)
@@ -587,6 +591,11 @@ class Onslaught:
                 out.append(self._f("error", "5.2", entry, f"{unit_id} attacks without being activated in this action"))
             if unit_id in state.attacked:
                 out.append(self._f("error", "7.0", entry, f"{unit_id} has already attacked in this action"))
+            elif action is not None and action.type == "combat" and action.targets.get(unit_id, entry.hex) != entry.hex:
+                # 5.4: the stacks activated together all attack one enemy-held hex.
+                out.append(self._f("error", "5.4", entry, f"{unit_id} was activated with the stacks that attacked "
+                                                          f"{action.targets[unit_id]}; stacks activated together "
+                                                          "attack the same hex"))
             if here is None or not here.is_adjacent(target) or Hexside.between(here, target) in tables.impassable_sides:
                 out.append(self._f("error", "7.0", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
                                                           f"to {entry.hex} (or only across the sea)"))
@@ -919,8 +928,8 @@ class Onslaught:
                 out.append(self._f("error", section, entry, f"{entry.unit} moves after another stack was activated; "
                                                             "only one stack is activated at a time"))
             if action.type == "combat":
-                out.append(self._f("error", "5.1", entry, f"{entry.unit} moves during a Combat action; activated "
-                                                          "divisions perform the action's type"))
+                out.append(self._f("error", "5.4", entry, f"{entry.unit} moves during a Combat action, where divisions "
+                                                          "move only to retreat or advance after combat"))
         elif not entry.strategic:
             out.append(self._f("error", "5.0", entry, "in the German Reserve Step divisions move strategically only"))
         if entry.unit in state.moved and not (action is not None and action.type == "breakthrough"):
@@ -938,9 +947,7 @@ class Onslaught:
                 out.append(self._f("error", "6.1", entry, f"{entry.unit} enters {lb}, which no division may enter"))
             if Hexside.between(a, b) in tables.impassable_sides:
                 out.append(self._f("error", "6.1", entry, f"{entry.unit} crosses the impassable hexside {la}-{lb}"))
-            if Hexside.between(a, b) in tables.waterways and "waterway" not in state.noted:
-                out.append(self._f("note", "log", entry, f"{entry.unit} crosses the major waterway {la}-{lb}; 6.5 is "
-                                                         "not checked yet"))
+        out += self._check_waterways(state, entry, hexes)
         entered = len(hexes) - 1
         allowance = self._movement(state, entry.unit)
         if action is not None and entry.unit in action.unsupplied and entered > 1:
@@ -979,6 +986,34 @@ class Onslaught:
                                                           f"{entry.path[i]} and moved on to {entry.path[i + 1]}"))
                 break
         return out
+
+    def _check_waterways(self, state: OnslaughtState, entry: Move, hexes: Sequence[Hex]) -> list[Finding]:
+        """6.5: crossing a major waterway takes the whole movement allowance (first hex entered,
+        then stop), except German divisions across the Rhine and Allied ones into a hex another
+        Allied division already holds (not one of the crossing division's own stack)."""
+        tables = _Tables.of(state.game)
+        unit = self._unit(state, entry.unit)
+        action = state.action
+        own_stack = action.latest if action is not None else frozenset()
+        for i, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
+            side = Hexside.between(a, b)
+            if side not in tables.waterways:
+                continue
+            scheldt = side in tables.scheldt
+            if not scheldt and unit.side == "German":
+                continue
+            if not scheldt and any(u != entry.unit and u not in own_stack
+                                   for u in self._units_at(state, entry.path[i], unit.side)):
+                continue
+            name = "the Scheldt estuary" if scheldt else "the Rhine"
+            if i != 1:
+                return [self._f("error", "6.5", entry, f"{entry.unit} crosses {name} at {entry.path[i - 1]}-"
+                                                       f"{entry.path[i]} after moving; crossing a major waterway takes "
+                                                       "the whole movement allowance, so it is the first hex entered")]
+            if len(hexes) > 2:
+                return [self._f("error", "6.5", entry, f"{entry.unit} crosses {name} into {entry.path[1]} and moves on; "
+                                                       "crossing a major waterway takes the whole movement allowance")]
+        return []
 
     # -- apply -----------------------------------------------------------------------------
     def apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
@@ -1094,7 +1129,7 @@ class Onslaught:
             declared = {"move-first": "move", "attack-first": "attack"}.get(entry.order or "")
             action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
                              latest=units, unsupplied=state.action.unsupplied | unsupplied, sequence=declared,
-                             switched=False)
+                             switched=False, group=state.action.group | units)
             return replace(state, supply=points, action=action)
         if isinstance(entry, (Move, Attack)):
             state = self._sequenced(state, "move" if isinstance(entry, Move) else "attack",
@@ -1103,13 +1138,14 @@ class Onslaught:
             enemy_zoc = self.zoc(state, self._enemy(state, self._unit(state, entry.unit).side))
             stopped = state.stopped | ({entry.unit} if game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
             state = self._entered(state, entry.unit, entry.path[1:])
-            tables = _Tables.of(game)
-            hexes = [game.grid.hex_of(label) for label in entry.path]
-            if any(Hexside.between(a, b) in tables.waterways for a, b in zip(hexes, hexes[1:]) if a.is_adjacent(b)):
-                state = replace(state, noted=state.noted | {"waterway"})  # 6.5 noted once per log
             return replace(state, location={**state.location, entry.unit: entry.path[-1]},
                            moved=state.moved | {entry.unit}, stopped=frozenset(stopped))
         if isinstance(entry, Attack):
+            if state.action is not None and state.action.type == "combat":
+                # 5.4: the group activated since the last attack is committed to this hex.
+                group = state.action.group | (set(entry.attackers) & state.action.activated)
+                targets = {**{u: entry.hex for u in group}, **state.action.targets}
+                state = replace(state, action=replace(state.action, group=frozenset(), targets=targets))
             combat, pending = self._open_combat(state, entry)
             return replace(state, attacked=state.attacked | set(entry.attackers), combat=combat, pending=pending)
         if isinstance(entry, Retreat):
@@ -1224,6 +1260,8 @@ class _Tables:
     impassable_sides: frozenset[Hexside]
     zoc_blocked: frozenset[Hexside]
     waterways: frozenset[Hexside]
+    scheldt: frozenset[Hexside]
+    """6.5: the major waterway hexsides of the Scheldt estuary, which German divisions cannot cross freely."""
     zone: dict[str, frozenset[Hex]]
     """Each map hex's zone of control by label: the hex and its neighbours not across the sea (6.2)."""
 
@@ -1238,10 +1276,12 @@ class _Tables:
             impassable = frozenset(s for s, fs in sides.items() if any(terrain[f].prohibited for f in fs))
             blocked = frozenset(s for s, fs in sides.items() if any(terrain[f].blocks_zoc for f in fs))
             waterways = frozenset(s for s, fs in sides.items() if "major_waterway" in fs)
+            estuary = game.lines_by_id.get("scheldt_estuary")
+            scheldt = frozenset(game.grid.parse_hexside(label) for label in estuary.hexsides) if estuary else frozenset()
             zone = {game.grid.label_of(h): frozenset([h, *(n for n in game.grid.neighbours_on_map(h)
                                                            if Hexside.between(h, n) not in blocked)])
                     for h in game.grid.hexes}
-            cached = _Tables(passable, impassable, blocked, waterways, zone)
+            cached = _Tables(passable, impassable, blocked, waterways, scheldt, zone)
             setattr(game, "_onslaught_tables", cached)
         return cached
 
