@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from adjudicator.engine import Replay, replay, resolve  # noqa: E402
 from adjudicator.notation.entries import (  # noqa: E402
-    Action, Activate, Comment, Entry, Header, Income, Move, Pass, Place, RollOff, StepMarker, TurnMarker,
+    Action, Activate, Comment, Entry, Header, Income, Loss, Move, Pass, Place, RollOff, StepMarker, TurnMarker,
 )
 from adjudicator.notation.text import LogSyntaxErrors, parse_text, write_text  # noqa: E402
 from adjudicator.systems.onslaught import supply  # noqa: E402
@@ -291,10 +291,10 @@ class _Player:
             if self.side_of(arrival.unit) == "German":
                 self.place_german(arrival.unit, arrival.entry)
         allied = [*self.delayed, *(a.unit for a in arrivals if self.side_of(a.unit) == "Allied")]
-        entries = {a.unit: a.entry for a in arrivals}
-        self.delayed = []
+        entries = {a.unit: a.entry for _, a in self.game.reinforcements if a.scenario == "campaign"}
+        waiting, self.delayed = set(self.delayed), []
         for unit_id in allied:
-            self.place_allied(unit_id, entries.get(unit_id))
+            self.place_allied(unit_id, entries.get(unit_id), unit_id in waiting)
         self.emit(Income(side="German", points=int(self.game.parameter["german_supply_income"])))
         due = ONSLAUGHT.income(self.state, Income(side="Allied"))
         # Now and then the income is left for the umpire to compute.
@@ -313,12 +313,15 @@ class _Player:
         traced = supply.hexes_tracing_to(self.state, "German", self.east_edge)
         choices = [h for h in self.free_hexes("German", area) if h in traced]
         if not choices:
-            return  # 10.2: no hex of the area in supply: the division never arrives
+            # 10.2: no hex of the area in supply (or, in this generator, free): the division never arrives.
+            self.emit(Loss(side="German", loss="eliminate", unit=unit_id))
+            return
         self.emit(Place(side="German", how="reinforce", unit=unit_id,
                         hex=self.grid.label_of(self.rng.choice(choices))))
 
-    def place_allied(self, unit_id: str, entry: str | None) -> None:
-        """10.3: at an Allied supply source, in area B, or in the Paratroop box; delayed if stacking forbids."""
+    def place_allied(self, unit_id: str, entry: str | None, waiting: bool = False) -> None:
+        """10.3: at an Allied supply source, in area B, or in the Paratroop box; delayed if stacking
+        forbids (a division `waiting` in the Delayed Reinforcements box stays there)."""
         if entry == "paratroop":
             self.emit(Place(side="Allied", how="reinforce", unit=unit_id, hex="paratroop"))
             return
@@ -329,7 +332,8 @@ class _Player:
             hexes = self.game.area_hexes(entry)
         choices = self.free_hexes("Allied", hexes)
         if not choices:
-            self.emit(Place(side="Allied", how="delay", unit=unit_id))
+            if not waiting:
+                self.emit(Place(side="Allied", how="delay", unit=unit_id))
             self.delayed.append(unit_id)
             return
         self.emit(Place(side="Allied", how="reinforce", unit=unit_id,

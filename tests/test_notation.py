@@ -139,6 +139,7 @@ GOLDEN: list[tuple[str, Entry, bool]] = [
     ("Allied: delay us-inf-08", Place(**ALLIED, how="delay", unit="us-inf-08"), True),
     ("Allied: paradrop us-para-03 1520 supply 1",
      Place(**ALLIED, how="paradrop", unit="us-para-03", hex="1520", supply=1), True),
+    ("Allied: pickup us-para-03", Place(**ALLIED, how="pickup", unit="us-para-03"), True),
     ("Allied: setup 16/1 2319", Place(**ALLIED, how="setup", unit="16/1", hex="2319"), True),
     ("German: replace de-inf-05 full 2314 points 2",
      Place(**GERMAN, how="replace", unit="de-inf-05", strength="full", hex="2314", points=2), True),

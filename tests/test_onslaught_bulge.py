@@ -9,6 +9,7 @@ import pytest
 
 from adjudicator.notation.entries import Action, Declare, Entry, Pass, RollOff, StepMarker, TurnMarker
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
+from adjudicator.systems.onslaught.arrivals import box_of
 from wargame.bundled import data_root
 from wargame.game import load_game
 
@@ -19,9 +20,13 @@ BULGE = Declare(**GERMAN, what="bulge")
 
 @pytest.fixture(scope="module")
 def start() -> OnslaughtState:
-    """The campaign set-up (3.0), moved on to the start of turn 12's Action Step with 10 German points."""
+    """The campaign set-up (3.0), moved on to turn 12's Reinforcement Step with 10 German points,
+    every reinforcement of the game already arrived (and eliminated), so that none is owed."""
     state = ONSLAUGHT.initial_state(load_game(data_root(), "onslaught"), [])
-    return replace(state, turn=12, step="reinforcement", supply={"Allied": 20, "German": 10})
+    arrived = {row.unit: box_of(state.game, "eliminated", state.game.units_by_id[row.unit].side)
+               for _, row in state.game.reinforcements}
+    return replace(state, turn=12, step="reinforcement", supply={"Allied": 20, "German": 10},
+                   location={**state.location, **arrived})
 
 
 def play(state: OnslaughtState, entries: Sequence[Entry]) -> tuple[list[tuple[str, str]], OnslaughtState]:

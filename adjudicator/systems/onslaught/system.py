@@ -22,19 +22,20 @@ from adjudicator.notation.entries import (
     Retreat, RollOff, StandFast, StepMarker, TurnMarker,
 )
 from adjudicator.systems.onslaught import results, supply
+from adjudicator.systems.onslaught.arrivals import (
+    OUT_OF_PLAY, PARATROOP_BOX, TURN_TRACK, Arrivals, arrival, box_of, order_of, replacement_cost, replacement_points,
+)
 from adjudicator.systems.onslaught.combat import CombatAudit, audit
 from adjudicator.systems.onslaught.results import RESULTS, Combat, Effect, Stack
 from adjudicator.systems.onslaught.sections import SECTIONS
+from adjudicator.systems.onslaught.victory import score
 from wargame.errors import ReplayError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.models import Unit
 
 ACTION_TYPES = ("movement", "combat", "breakthrough")
-UNCHECKED_KINDS = {
-    "place": "9.2, 10.1-10.3, 11.1-11.4",
-    "remove": "6.3, which divisions are removed", "loss": "10.2, losses outside combat",
-}
+UNCHECKED_KINDS = {"place": "3.0, the landing-hex grouping; 14.2"}
 """What an entry that is applied but not checked is noted with, by kind (or "remove", "loss")."""
 
 
@@ -92,6 +93,16 @@ class OnslaughtState:
     bulge_turn: int | None = None
     bulge_tie: str = ""
     victory: tuple[str, str, int, str] | None = None
+    optional: frozenset[str] = frozenset()
+    """Optional rules in force (14.0), from the log's `Optional` headers."""
+    replacement_points: dict[str, int] = field(default_factory=dict)
+    """11.1: replacement points each side has left in this Reinforcement Step."""
+    arrival_phase: int = 0
+    """4.0: how far the Reinforcement Step has gone (an index of arrivals.ORDER)."""
+    free_moves: frozenset[str] = frozenset()
+    """10.2: German divisions placed in area A or B this step that have not moved yet."""
+    dropped: frozenset[str] = frozenset()
+    """9.2: paratroop divisions dropped in this action, which move no further in it."""
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
@@ -119,11 +130,26 @@ class Onslaught:
             marker = game.markers_by_id.get(placement.piece)
             if marker is not None and marker.kind == "supply" and marker.side and "@" in placement.location:
                 points[marker.side] = int(placement.location.partition("@")[2])
-        state = OnslaughtState(game, scenario, 0, None, location, frozenset(), points)
+        rules = {r.id for r in game.manifest.optional_rule}
+        optional = frozenset(h.value for h in headers if h.key == "Optional")
+        for rule in sorted(optional - rules):
+            raise ReplayError(f"unknown optional rule {rule!r}{did_you_mean(rule, sorted(rules))} (optional rules: "
+                              f"{', '.join(sorted(rules))})")
+        state = OnslaughtState(game, scenario, 0, None, location, frozenset(), points, optional=optional)
         # 8.7: on turn 1 the Allied sources count as having yielded all they could on a turn 0.
         return replace(state, collected={0: supply.allied_income(state, {}, ())})
 
     # -- helpers ---------------------------------------------------------------------------
+    @cached_property
+    def arrivals(self) -> Arrivals:
+        """The checks of paratroops, reinforcements and replacements (9.0-11.0)."""
+        return Arrivals(self)
+
+    @staticmethod
+    def tables(state: OnslaughtState) -> _Tables:
+        """The map tables of the state's game."""
+        return _Tables.of(state.game)
+
     @staticmethod
     def _unit(state: OnslaughtState, unit_id: str) -> Unit:
         return state.game.units_by_id[unit_id]
@@ -162,10 +188,15 @@ class Onslaught:
     def near_enemy(self, state: OnslaughtState, side: str) -> set[Hex]:
         """Hexes within two movement points of an enemy division, counted as 6.4 says: units,
         ZOC, waterways and terrain ignored, but not coastlines and sea or impassable hexsides."""
-        tables = _Tables.of(state.game)
         enemy = self._enemy(state, side)
-        frontier = deque((h, 0) for h in (self._on_map(state, u) for u in state.location
-                                          if self._unit(state, u).side == enemy) if h is not None)
+        return self.within_two(state, (h for h in (self._on_map(state, u) for u in state.location
+                                                    if self._unit(state, u).side == enemy) if h is not None))
+
+    @staticmethod
+    def within_two(state: OnslaughtState, starts: Iterable[Hex]) -> set[Hex]:
+        """Hexes at most two movement points from any of `starts`, counted as 6.4 counts (11.4 too)."""
+        tables = _Tables.of(state.game)
+        frontier = deque((h, 0) for h in starts)
         seen = {h: 0 for h, _ in frontier}
         while frontier:
             h, d = frontier.popleft()
@@ -240,7 +271,7 @@ class Onslaught:
     def _close(state: OnslaughtState) -> OnslaughtState:
         """End the action under way; stacking has been checked as of now (6.3)."""
         return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True,
-                       attacked=frozenset(), retreated=frozenset())
+                       attacked=frozenset(), retreated=frozenset(), dropped=frozenset())
 
     # -- check -------------------------------------------------------------------------------
     def check(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
@@ -254,8 +285,11 @@ class Onslaught:
         closes = isinstance(entry, (TurnMarker, StepMarker, RollOff, Action, Pass))
         if closes:
             out += self._closing(state, entry)
+        out += self.arrivals.check_order(state, entry)
         if isinstance(entry, TurnMarker):
             out += self._check_turn(state, entry)
+        elif isinstance(entry, Place):
+            out += self._check_place(state, entry)
         elif isinstance(entry, StepMarker):
             out += self._check_step(state, entry)
         elif isinstance(entry, RollOff):
@@ -292,14 +326,17 @@ class Onslaught:
     @staticmethod
     def _unchecked(state: OnslaughtState, entry: Entry) -> str | None:
         """The UNCHECKED_KINDS key an entry is noted under, or None when it is checked."""
-        if isinstance(entry, Place):
+        if isinstance(entry, Place) and entry.how == "setup":
             return entry.kind
-        if isinstance(entry, Loss):
-            if entry.loss == "remove":
-                return "remove"
-            if state.combat is None and state.step == "reinforcement":
-                return "loss"
         return None
+
+    def _check_place(self, state: OnslaughtState, entry: Place) -> list[Finding]:
+        """Placements: paratroops (9.1, 9.2), reinforcements (10.1-10.3), replacements (11.1-11.4)."""
+        checks = {"reinforce": self.arrivals.check_reinforce, "delay": self.arrivals.check_delay,
+                  "replace": self.arrivals.check_replace, "paradrop": self.arrivals.check_paradrop,
+                  "pickup": self.arrivals.check_pickup}
+        check = checks.get(entry.how)
+        return [] if check is None else check(state, entry)
 
     def _check_turn(self, state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
         out = []
@@ -311,6 +348,8 @@ class Onslaught:
             out.append(self._f("error", "4.0", entry, f"the game lasts {scenario.last_turn} turns"))
         if state.turn and state.step != "reinforcement":
             out.append(self._f("error", "4.0", entry, f"turn {state.turn} ends without its Reinforcement Step"))
+        elif state.turn:
+            out += [self._f("error", section, entry, message) for section, message in self.arrivals.unplaced(state)]
         return out
 
     def _check_step(self, state: OnslaughtState, entry: StepMarker) -> list[Finding]:
@@ -717,11 +756,12 @@ class Onslaught:
 
     def _check_loss(self, state: OnslaughtState, entry: Loss) -> list[Finding]:
         if entry.loss == "remove":
-            return []
+            return self._check_remove(state, entry)
         verb = "depleted" if entry.loss == "deplete" else "eliminated"
         combat = state.combat
-        if combat is None and state.step == "reinforcement":
-            return []  # 10.2 losses: noted, not checked
+        arriving = self.arrivals.check_loss(state, entry) if combat is None else None
+        if arriving is not None:
+            return arriving
         if self._on_map(state, entry.unit) is None:
             return [self._f("error", "7.2", entry, f"{entry.unit} is not on the map "
                                                    f"({state.location.get(entry.unit) or 'not in play'})")]
@@ -762,6 +802,22 @@ class Onslaught:
             message = (f"{combat.verdict} leaves {entry.unit} {results.fate(effect.steps, allowed)}, not "
                        f"{results.fate(effect.steps, lost)}")
         return [self._f("error", "7.5" if effect.stood else "7.2", entry, message)]
+
+    def _check_remove(self, state: OnslaughtState, entry: Loss) -> list[Finding]:
+        """6.3: divisions are removed only from a stack over the limit, by their owner."""
+        where = state.location.get(entry.unit)
+        if self._on_map(state, entry.unit) is None:
+            return [self._f("error", "6.3", entry, f"{entry.unit} is not on the map ({where or 'not in play'})")]
+        side = self._unit(state, entry.unit).side
+        limit = int(state.game.parameter.get("stacking_limit", 3))
+        if entry.side and entry.side != side:
+            return [self._f("error", "6.3", entry, f"{entry.unit} is {side}; the owner chooses which divisions are "
+                                                   "removed")]
+        here = self._units_at(state, where or "", side)
+        if len(here) <= limit:
+            return [self._f("error", "6.3", entry, f"{where} holds {len(here)} {side} division(s), within the limit "
+                                                   f"of {limit}; nothing is removed")]
+        return []
 
     def _check_retreat(self, state: OnslaughtState, entry: Retreat) -> list[Finding]:
         game = state.game
@@ -916,9 +972,18 @@ class Onslaught:
         where = state.location.get(entry.unit)
         if where is None or not game.grid.is_label(where):
             return [self._f("error", "6.1", entry, f"{entry.unit} is not on the map ({where or 'not in play'})")]
+        if entry.unit in state.dropped:
+            return [self._f("error", "9.2", entry, f"{entry.unit} made a paradrop in this action and moves no "
+                                                   "further in it")]
         reserve = state.step == "german_reserve" and unit.side == "German"
         action = state.action
-        if not reserve:
+        if state.step == "reinforcement" and action is None:
+            if entry.unit not in state.free_moves:
+                # 10.2: the one move of the Reinforcement Step, free, for German arrivals from A or B.
+                return [self._f("error", "10.2", entry, f"{entry.unit} moves in the Reinforcement Step; only German "
+                                                        "reinforcements placed in area A or B this step move then, "
+                                                        "once")]
+        elif not reserve:
             if action is None:
                 return [self._f("error", "5.2", entry, f"{self._where(state)}: {entry.unit} moves without an action")]
             if entry.unit not in action.activated:
@@ -1090,12 +1155,25 @@ class Onslaught:
         elif isinstance(entry, (Move, Retreat, Advance, Loss, Place)):
             state = replace(state, stacks_checked=False)
         if isinstance(entry, TurnMarker):
+            # 9.1: paratroop divisions waiting on this turn's space go to the Paratroop box.
+            waiting = f"{TURN_TRACK}@{entry.turn}"
+            location = {u: PARATROOP_BOX if where == waiting else where for u, where in state.location.items()}
             return replace(state, turn=entry.turn, step=None, entitled=None, passes=(), step_over=False, begun=False,
-                           bulge_tie="")
+                           bulge_tie="", free_moves=frozenset(), replacement_points={}, arrival_phase=0,
+                           location=location if waiting in state.location.values() else state.location)
         if isinstance(entry, StepMarker):
             # 12.0: in the counteroffensive's turn the German player takes the first action.
             first = ("German" if state.bulge_turn == state.turn else "Allied") if entry.step == "action" else None
-            return replace(state, step=entry.step, entitled=first, passes=(), step_over=False, begun=False)
+            state = replace(state, step=entry.step, entitled=first, passes=(), step_over=False, begun=False)
+            if entry.step == "reinforcement":
+                # 11.1: the points, and the extra ones for the Eliminated Units box, as the step begins.
+                points = {side: replacement_points(state, side) for side in game.manifest.sides}
+                state = replace(state, replacement_points=points, arrival_phase=0)
+            return state
+        if state.step == "reinforcement":
+            index = order_of(entry, entry.side or "")
+            if index is not None and index > state.arrival_phase:
+                state = replace(state, arrival_phase=index)
         bulge = state.bulge_turn == state.turn and state.step == "action"
         if isinstance(entry, RollOff):
             values = sorted(entry.rolls.items(), key=lambda kv: -kv[1])
@@ -1135,6 +1213,7 @@ class Onslaught:
             state = self._sequenced(state, "move" if isinstance(entry, Move) else "attack",
                                     [entry.unit] if isinstance(entry, Move) else entry.attackers)
         if isinstance(entry, Move):
+            state = replace(state, free_moves=state.free_moves - {entry.unit})
             enemy_zoc = self.zoc(state, self._enemy(state, self._unit(state, entry.unit).side))
             stopped = state.stopped | ({entry.unit} if game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
             state = self._entered(state, entry.unit, entry.path[1:])
@@ -1166,6 +1245,9 @@ class Onslaught:
                 state = self._lose(state, unit_id, "eliminate" if unit_id in state.depleted else "deplete")
             return state
         if isinstance(entry, Loss):
+            if entry.loss == "eliminate" and state.location.get(entry.unit) is None:
+                # 10.2: a reinforcement no entry hex can supply leaves play for good.
+                return replace(state, location={**state.location, entry.unit: OUT_OF_PLAY})
             if entry.loss != "remove":
                 effect = self._effect(state, entry.unit)
                 if effect is not None:
@@ -1173,21 +1255,7 @@ class Onslaught:
                     state = self._track(state, entry.unit, lost=lost - effect.lost)
             return self._lose(state, entry.unit, entry.loss)
         if isinstance(entry, Place):
-            if entry.hex is not None:
-                state = self._entered(state, entry.unit, [entry.hex])
-                depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted - {entry.unit}
-                return replace(state, location={**state.location, entry.unit: entry.hex}, depleted=depleted)
-            # A placement without a hex goes to the side's box for it: delayed arrivals to the
-            # Delayed Reinforcements box (10.3), paratroops to the Paratroop box (9.1).
-            owner = self._unit(state, entry.unit).side
-            box_kind = {"delay": "delayed"}.get(entry.how)
-            box = next((b.id for b in game.manifest.box if b.kind == box_kind and b.side in (owner, None)), None) \
-                if box_kind else None
-            if box is None and entry.how in ("reinforce", "replace") and self._unit(state, entry.unit).type == "paratroop":
-                box = next((b.id for b in game.manifest.box if b.id == "paratroop"), None)
-            if box is not None:
-                return replace(state, location={**state.location, entry.unit: box})
-            return state
+            return self._place(state, entry)
         if isinstance(entry, Income) and entry.side == "Allied":
             # 8.7: what each source yielded this turn is what a capture next turn takes half of.
             state = replace(state, collected={**state.collected, state.turn: supply.allied_income(
@@ -1211,12 +1279,60 @@ class Onslaught:
         return state
 
     def _lose(self, state: OnslaughtState, unit_id: str, loss: str) -> OnslaughtState:
-        """A division depleted, or eliminated (or removed) to its side's Eliminated Units box."""
+        """A division depleted, or eliminated (or removed) to its side's Eliminated Units box;
+        an eliminated paratroop division leaves play for good (9.3)."""
         if loss == "deplete":
             return replace(state, depleted=state.depleted | {unit_id})
-        side = self._unit(state, unit_id).side
-        box = next((b.id for b in state.game.manifest.box if b.kind == "eliminated" and b.side == side), "eliminated")
+        unit = self._unit(state, unit_id)
+        box = OUT_OF_PLAY if unit.type == "paratroop" else box_of(state.game, "eliminated", unit.side)
         return replace(state, location={**state.location, unit_id: box}, depleted=state.depleted - {unit_id})
+
+    def _place(self, state: OnslaughtState, entry: Place) -> OnslaughtState:
+        """A placement as the log writes it (3.0, 9.1, 9.2, 10.1-10.3, 11.1-11.4)."""
+        game = state.game
+        unit = self._unit(state, entry.unit)
+        if entry.how == "pickup":
+            # 9.1: instead of moving, onto the turn track three turns ahead.
+            return replace(state, location={**state.location, entry.unit: self.arrivals.pickup_place(state)},
+                           moved=state.moved | {entry.unit})
+        if entry.how == "paradrop":
+            cost = entry.supply if entry.supply is not None else int(game.parameter["paradrop_cost"])
+            action = state.action
+            if action is not None:
+                state = replace(state, action=replace(action, paid=action.paid + cost))
+            state = replace(state, supply={**state.supply, "Allied": state.supply.get("Allied", 0) - cost},
+                            dropped=state.dropped | {entry.unit}, moved=state.moved | {entry.unit})
+        if entry.how == "replace":
+            side = unit.side
+            start = "eliminated" if self._on_map(state, entry.unit) is None else "depleted"
+            label = entry.hex or state.location.get(entry.unit, "")
+            in_germany = game.grid.is_label(label) and game.grid.hex_of(label) in game.area_hexes("germany")
+            cost = entry.points if entry.points is not None else replacement_cost(
+                game, unit.type, start, "depleted" if entry.strength == "reduced" else "full", in_germany) or 0
+            state = replace(state, replacement_points={**state.replacement_points,
+                                                       side: state.replacement_points.get(side, 0) - cost})
+        if entry.how == "replace" and entry.hex is None and self._on_map(state, entry.unit) is not None:
+            # 11.2: a depleted division on the map is rebuilt where it stands.
+            return replace(state, depleted=state.depleted - {entry.unit})
+        target = entry.hex
+        if target is None:
+            # Without a hex: delayed arrivals to the Delayed Reinforcements box (10.3), paratroops
+            # to the Paratroop box (9.1).
+            if entry.how == "delay":
+                target = box_of(game, "delayed", unit.side)
+            elif unit.type == "paratroop" and entry.how == "reinforce":
+                target = PARATROOP_BOX
+            else:
+                return state
+        if game.grid.is_label(target):
+            state = self._entered(state, entry.unit, [target])
+        row = arrival(state, entry.unit) if entry.how == "reinforce" else None
+        free = state.free_moves | {entry.unit} if row is not None and unit.side == "German" and \
+            row.entry in ("entry_a", "entry_b") else state.free_moves
+        depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted - {entry.unit}
+        return replace(state, location={**state.location, entry.unit: target}, depleted=depleted, free_moves=free)
+
+
 
     def finish(self, state: OnslaughtState) -> list[Finding]:
         """Notes at the log's end: an automatic victory (13.0-13.2), and effects of the last combat not
@@ -1226,11 +1342,18 @@ class Onslaught:
             winner, section, line, reason = state.victory
             out.append(self.table.finding("note", section, line, 1, f"the {winner} player wins an automatic "
                                                                    f"victory: {reason}"))
-        elif state.step == "reinforcement":
+        if state.step == "reinforcement" and state.victory is None:
+            out += [self.table.finding("note", section, 0, 1, f"when the log ends, {message}")
+                    for section, message in self.arrivals.unplaced(state)]
+        if state.victory is None and state.step == "reinforcement":
             won = self.automatic_victory(state, turn_over=True)
             if won is not None:
                 out.append(self.table.finding("note", won[1], 0, 1, f"when turn {state.turn} is over, the {won[0]} "
                                                                     f"player wins an automatic victory: {won[2]}"))
+            last = next(s.last_turn for s in state.game.manifest.scenario if s.id == state.scenario)
+            if won is None and state.turn == last:
+                # 13.3: no automatic victory by the end of the last turn: victory points decide.
+                out += [self.table.finding("note", "13.3", 0, 1, line) for line in score(self, state).lines()]
         combat = state.combat
         if combat is None:
             return out
@@ -1249,6 +1372,10 @@ class Onslaught:
             "action": None if state.action is None else {"side": state.action.side, "type": state.action.type,
                                                          "paid": state.action.paid},
             "positions": by_place, "depleted": sorted(state.depleted),
+            "replacement_points": dict(state.replacement_points),
+            "victory": None if state.victory is None else {"winner": state.victory[0], "section": state.victory[1],
+                                                           "line": state.victory[2], "reason": state.victory[3]},
+            "victory_points": score(self, state).describe(),
         }
 
 

@@ -1,0 +1,283 @@
+"""Onslaught's victory points (13.3): each side's score of a position, the winner and the level.
+
+13.3 scores the position at the end of the last turn when neither side has won an automatic
+victory (13.1, 13.2); `score` answers for any position, and the caller decides when it counts.
+The rule system is a parameter, never imported at run time: system.py imports this module.
+
+Rulings (each also noted where it is applied):
+
+- 13.3, division points: one point per division of the side on a map hex of its scoring area
+  (German: `west_of_rhine`; Allied: `east_of_victory_line`) that is in supply as the rule
+  system judges it (8.3-8.6, 7.5: a German division in a fortification hex is always in
+  supply). Unlike 13.2, 13.3 sets no division aside, so German divisions in fortified ports
+  west of the Rhine count. Depleted divisions count like any other; divisions in boxes do not.
+- 13.3, the gap path: hexes a division may enter (not sea, not neutral or other prohibited
+  terrain), each adjacent to the one before and not across an impassable (sea) hexside; rivers,
+  major waterways and fortified hexsides do not break it. It runs from a hex of the east edge
+  (`east_edge`) to a hex on the coast of France.
+- 13.3, the coast of France: a hex of the `france` area (land mostly inside France) that is
+  next to an all-sea hex or shares a sea hexside with its neighbour. A French hex on the map's
+  edge is not coast for that alone: the edge is not the sea.
+- 13.3 with 6.2, "without entering an enemy ZOC": no hex of the path, its first (east edge)
+  hex included, is in the zone of control of the other side's divisions. The path is the
+  tracing side's; its own divisions neither help nor hinder (an enemy-occupied hex is in
+  enemy ZOC anyway).
+- 13.3 with 6.4, the wide gap: every hex of the path is three movement points
+  (`wide_gap_min_distance_mp`) or more from every enemy division, counted as 6.4 counts
+  (units, ZOC, waterways and terrain ignored; coastlines, sea and impassable hexsides not):
+  none of the path's hexes is among the system's `near_enemy` hexes, those an enemy division
+  reaches with one or two movement points.
+- 13.3, "once": a side earns one bonus at most, the wide gap's points (`wide_gap_bonus_vp`)
+  when a wide path exists, else the gap's (`gap_bonus_vp`) when any path exists; more paths
+  earn nothing more, and the two bonuses never add up.
+- 13.3, the level of victory: the `victory_levels` chart by the difference of the totals;
+  equal totals give no winner and no level (the chart starts at one point).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from wargame.errors import DataError
+from wargame.game import Game
+from wargame.hexes import Hex, Hexside
+
+if TYPE_CHECKING:
+    from adjudicator.systems.onslaught.system import Onslaught, OnslaughtState
+
+SCORING_AREAS: dict[str, str] = {"German": "west_of_rhine", "Allied": "east_of_victory_line"}
+"""13.3: the area whose divisions in supply score for each side."""
+
+EAST_EDGE = "east_edge"
+FRANCE = "france"
+SEA = "sea"
+SEA_SIDE = "sea_side"
+LEVELS_CHART = "victory_levels"
+
+
+@dataclass(frozen=True)
+class GapMap:
+    """The map facts the gap bonus asks about (13.3), computed once per game."""
+
+    links: dict[Hex, tuple[Hex, ...]]
+    """Each hex a division may enter, with the neighbours it may step to (not across the sea)."""
+    east_edge: tuple[Hex, ...]
+    """The east edge hexes a division may enter, in label order: where a path starts."""
+    french_coast: frozenset[Hex]
+    """The coast of France: where a path ends."""
+
+    @staticmethod
+    def of(game: Game) -> GapMap:
+        """The gap facts of a game (cached on the game object)."""
+        cached: GapMap | None = getattr(game, "_onslaught_gap_map", None)
+        if cached is None:
+            cached = GapMap._build(game)
+            setattr(game, "_onslaught_gap_map", cached)
+        return cached
+
+    @staticmethod
+    def _build(game: Game) -> GapMap:
+        terrain = game.terrain
+        sides = game.hexside_features
+        # 13.3: the path is made of hexes a division may enter, stepping across sides it may cross.
+        passable = frozenset(h for h, ts in game.hex_terrain.items() if not any(terrain[t].prohibited for t in ts))
+        impassable = frozenset(s for s, fs in sides.items() if any(terrain[f].prohibited for f in fs))
+        links = {h: tuple(n for n in h.neighbours() if n in passable and Hexside.between(h, n) not in impassable)
+                 for h in sorted(passable)}
+        grid = game.grid
+        edge = tuple(sorted((h for h in game.area_hexes(EAST_EDGE) if h in passable), key=grid.label_of))
+        sea = frozenset(h for h, ts in game.hex_terrain.items() if SEA in ts)
+        # 13.3 "coast of France": next to an all-sea hex, or across a sea hexside (an estuary).
+        coast = frozenset(h for h in game.area_hexes(FRANCE) if h in passable and any(
+            n in sea or SEA_SIDE in sides.get(Hexside.between(h, n), frozenset()) for n in h.neighbours()))
+        return GapMap(links, edge, coast)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A side's gap bonus (13.3): its points, whether the gap is wide, and a path that earns it."""
+
+    points: int
+    wide: bool
+    path: tuple[str, ...]
+    """Hex labels from the east edge to the coast of France."""
+    distance_mp: int
+    """The distance a wide gap keeps from every enemy division (`wide_gap_min_distance_mp`)."""
+
+
+@dataclass(frozen=True)
+class SideScore:
+    """One side's victory points (13.3): the divisions counted and the gap bonus, if any."""
+
+    side: str
+    area: str
+    """Name of the scoring area, e.g. "West of the Rhine"."""
+    divisions: tuple[str, ...]
+    """Divisions in the scoring area and in supply: one point each."""
+    out_of_supply: tuple[str, ...]
+    """Divisions in the scoring area that score nothing because they are out of supply."""
+    gap: Gap | None
+
+    @property
+    def division_points(self) -> int:
+        """One point per division counted."""
+        return len(self.divisions)
+
+    @property
+    def bonus_points(self) -> int:
+        """The gap bonus (0 without one)."""
+        return self.gap.points if self.gap is not None else 0
+
+    @property
+    def total(self) -> int:
+        """Division points plus the gap bonus."""
+        return self.division_points + self.bonus_points
+
+
+@dataclass(frozen=True)
+class Score:
+    """The 13.3 score of a position: each side's points, the winner and the level of victory."""
+
+    sides: tuple[SideScore, ...]
+    winner: str | None
+    level: str | None
+    difference: int
+
+    def of(self, side: str) -> SideScore:
+        """One side's score."""
+        for one in self.sides:
+            if one.side == side:
+                return one
+        raise KeyError(f"no side {side!r} (sides: {', '.join(s.side for s in self.sides)})")
+
+    def lines(self) -> list[str]:
+        """The score explained, one line per side, then the verdict."""
+        out = []
+        for one in self.sides:
+            enemy = next(s.side for s in self.sides if s.side != one.side)
+            area = one.area[:1].lower() + one.area[1:]
+            text = (f"{one.side}: {one.total} victory points: {one.division_points} division(s) in supply {area}"
+                    f"{' (' + ', '.join(one.divisions) + ')' if one.divisions else ''}")
+            if one.out_of_supply:
+                text += f"; out of supply, not counted: {', '.join(one.out_of_supply)}"
+            bonus = one.gap
+            if bonus is None:
+                text += (f"; no gap bonus: every path from the east edge to the coast of France enters "
+                         f"{enemy} ZOC")
+            else:
+                how = (f"every hex of it {bonus.distance_mp} movement points or more from every {enemy} division"
+                       if bonus.wide else f"clear of {enemy} ZOC, but no such path keeps {bonus.distance_mp} "
+                                          f"movement points from every {enemy} division")
+                text += (f"; {'wide ' if bonus.wide else ''}gap bonus {bonus.points}: path {' '.join(bonus.path)} "
+                         f"from the east edge to the coast of France, {how}")
+            out.append(text + " (13.3)")
+        totals = " to ".join(str(one.total) for one in sorted(self.sides, key=lambda s: -s.total))
+        if self.winner is None:
+            out.append(f"Equal scores ({totals}): no winner (13.3)")
+        else:
+            out.append(f"{self.winner} {self.level} victory by {self.difference} point(s), {totals} (13.3)")
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        """The score as JSON data."""
+        return {
+            "sides": {one.side: {
+                "area": one.area, "divisions": list(one.divisions), "out_of_supply": list(one.out_of_supply),
+                "division_points": one.division_points,
+                "gap": None if one.gap is None else {"points": one.gap.points, "wide": one.gap.wide,
+                                                     "path": list(one.gap.path),
+                                                     "distance_mp": one.gap.distance_mp},
+                "total": one.total,
+            } for one in self.sides},
+            "winner": self.winner, "level": self.level, "difference": self.difference,
+            "lines": self.lines(),
+        }
+
+
+def victory_level(game: Game, difference: int) -> str | None:
+    """The level of victory of a difference in victory points (13.3 chart); None for no difference."""
+    if difference <= 0:
+        return None     # 13.3: equal scores, nobody has the most points
+    chart = next((c for c in game.charts.chart if c.id == LEVELS_CHART), None)
+    if chart is None:
+        raise DataError(f"{game.id}: no chart {LEVELS_CHART!r} (13.3 levels of victory)")
+    low, high, level = (chart.columns.index(name) for name in ("vp_difference_min", "vp_difference_max", "level"))
+    for row in chart.rows:
+        # The chart's note: an empty maximum means no upper limit.
+        if int(row[low]) <= difference and (not row[high] or difference <= int(row[high])):
+            return row[level]
+    raise DataError(f"{game.id}: chart {LEVELS_CHART!r} has no row for a difference of {difference}")
+
+
+def verdict(game: Game, totals: Mapping[str, int]) -> tuple[str | None, str | None, int]:
+    """Winner, level of victory and difference of two sides' totals (13.3)."""
+    (first, a), (second, b) = sorted(totals.items())
+    difference = abs(a - b)
+    winner = None if a == b else first if a > b else second
+    return winner, victory_level(game, difference), difference
+
+
+def gap_path(links: Mapping[Hex, Iterable[Hex]], starts: Iterable[Hex], ends: frozenset[Hex],
+             closed: frozenset[Hex] | set[Hex]) -> tuple[Hex, ...] | None:
+    """A shortest path of open hexes from one of `starts` to one of `ends`, or None (13.3)."""
+    # 13.3 with 6.2: the first hex counts too, so a start in a closed hex is no start.
+    parent: dict[Hex, Hex | None] = {h: None for h in starts if h not in closed}
+    frontier = deque(parent)
+    while frontier:
+        h = frontier.popleft()
+        if h in ends:
+            path = [h]
+            while (before := parent[path[-1]]) is not None:
+                path.append(before)
+            return tuple(reversed(path))
+        for n in links.get(h, ()):
+            if n not in parent and n not in closed:
+                parent[n] = h
+                frontier.append(n)
+    return None
+
+
+def gap_bonus(system: Onslaught, state: OnslaughtState, side: str) -> Gap | None:
+    """The gap bonus `side` earns in a position (13.3), with a path that earns it; None if none."""
+    game = state.game
+    gap_map = GapMap.of(game)
+    enemy = next(s for s in game.manifest.sides if s != side)
+    # 13.3: "without entering an enemy ZOC" (6.2).
+    zoc = system.zoc(state, enemy)
+    # 13.3 with 6.4: every hex three movement points or more from all enemy divisions.
+    near = system.near_enemy(state, side)
+    label = game.grid.label_of
+    distance_mp = int(game.parameter["wide_gap_min_distance_mp"])
+    wide = gap_path(gap_map.links, gap_map.east_edge, gap_map.french_coast, zoc | near)
+    if wide is not None:
+        # 13.3: one bonus per side, the larger when both apply.
+        return Gap(int(game.parameter["wide_gap_bonus_vp"]), True, tuple(label(h) for h in wide), distance_mp)
+    narrow = gap_path(gap_map.links, gap_map.east_edge, gap_map.french_coast, zoc)
+    if narrow is not None:
+        return Gap(int(game.parameter["gap_bonus_vp"]), False, tuple(label(h) for h in narrow), distance_mp)
+    return None
+
+
+def side_score(system: Onslaught, state: OnslaughtState, side: str) -> SideScore:
+    """One side's victory points in a position (13.3)."""
+    game = state.game
+    area = game.areas_by_id[SCORING_AREAS[side]]
+    inside = game.area_hexes(area.id)
+    grid = game.grid
+    units = game.units_by_id
+    # 13.3: no exclusion for fortified ports (13.2 has one); units in boxes are not in the area.
+    present = sorted(u for u, where in state.location.items()
+                     if units[u].side == side and grid.is_label(where) and grid.hex_of(where) in inside)
+    counted = tuple(u for u in present if system.is_supplied(state, u))
+    unsupplied = tuple(u for u in present if u not in counted)
+    return SideScore(side, area.name, counted, unsupplied, gap_bonus(system, state, side))
+
+
+def score(system: Onslaught, state: OnslaughtState) -> Score:
+    """The 13.3 score of a position: both sides' points, the winner and the level of victory."""
+    sides = tuple(side_score(system, state, side) for side in state.game.manifest.sides)
+    winner, level, difference = verdict(state.game, {one.side: one.total for one in sides})
+    return Score(sides, winner, level, difference)
