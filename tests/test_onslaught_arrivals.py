@@ -355,3 +355,25 @@ def test_removals_only_from_overstacked_hexes(game: Game) -> None:
     crowded = {**placed, "us-inf-03": "0620", "us-inf-04": "0620", "us-inf-05": "0620"}
     assert play(game, 5, crowded, "Allied: remove us-inf-01\n")[0] == []
     assert play(game, 5, crowded, "German: remove us-inf-01\n")[0] == [("6.3", "German: remove us-inf-01")]
+
+
+# -- 3.0 the landing-hex grouping ------------------------------------------------------------
+def test_the_landing_hex_grouping(game: Game) -> None:
+    """3.0: before turn 1 the Allied player regroups the six landing-hex divisions, two a hex."""
+    def run(text: str) -> list[tuple[str, str]]:
+        state = ONSLAUGHT.initial_state(game, [])
+        source = f'[Game "onslaught"]\n{text}Turn 1\n'
+        lines = source.splitlines()
+        found = []
+        for entry in parse_text(source):
+            found += [(f.rule, lines[f.line - 1]) for f in ONSLAUGHT.check(state, entry) if f.severity == "error"]
+            state = ONSLAUGHT.apply(state, entry)
+        return found
+    swap = "Allied: setup us-inf-01 0720\nAllied: setup br-inf-01 0620\n"
+    assert run(swap) == []
+    assert run("Allied: setup us-inf-01 0720\n") == [("3.0", "Turn 1"), ("3.0", "Turn 1")]
+    assert run("Allied: setup us-inf-01 0721\n")[0] == ("3.0", "Allied: setup us-inf-01 0721")
+    assert run("Allied: setup de-inf-01 0720\n")[0] == ("3.0", "Allied: setup de-inf-01 0720")
+    late = ONSLAUGHT.apply(ONSLAUGHT.initial_state(game, []), parse_text('[Game "onslaught"]\nTurn 1\n')[-1])
+    entry = parse_text('[Game "onslaught"]\nAllied: setup us-inf-01 0720\n')[-1]
+    assert [f.rule for f in ONSLAUGHT.check(late, entry)] == ["3.0"]

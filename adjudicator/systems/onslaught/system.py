@@ -35,7 +35,7 @@ from wargame.hexes import Hex, Hexside
 from wargame.models import Unit
 
 ACTION_TYPES = ("movement", "combat", "breakthrough")
-UNCHECKED_KINDS = {"place": "3.0, the landing-hex grouping; 14.2"}
+UNCHECKED_KINDS = {"place": "14.2, Free French recruitment, an optional rule"}
 """What an entry that is applied but not checked is noted with, by kind (or "remove", "loss")."""
 
 
@@ -103,6 +103,8 @@ class OnslaughtState:
     """10.2: German divisions placed in area A or B this step that have not moved yet."""
     dropped: frozenset[str] = frozenset()
     """9.2: paratroop divisions dropped in this action, which move no further in it."""
+    regrouped: bool = False
+    """3.0: the log has regrouped the landing-hex divisions (`setup` entries)."""
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
@@ -326,20 +328,51 @@ class Onslaught:
     @staticmethod
     def _unchecked(state: OnslaughtState, entry: Entry) -> str | None:
         """The UNCHECKED_KINDS key an entry is noted under, or None when it is checked."""
-        if isinstance(entry, Place) and entry.how == "setup":
-            return entry.kind
+        if isinstance(entry, Place) and entry.how == "reinforce" and "free_french_recruitment" in state.optional:
+            row = arrival(state, entry.unit)
+            if row is not None and "free_french" in row.tags:
+                return entry.kind
         return None
 
     def _check_place(self, state: OnslaughtState, entry: Place) -> list[Finding]:
         """Placements: paratroops (9.1, 9.2), reinforcements (10.1-10.3), replacements (11.1-11.4)."""
         checks = {"reinforce": self.arrivals.check_reinforce, "delay": self.arrivals.check_delay,
                   "replace": self.arrivals.check_replace, "paradrop": self.arrivals.check_paradrop,
-                  "pickup": self.arrivals.check_pickup}
+                  "pickup": self.arrivals.check_pickup, "setup": self._check_setup}
         check = checks.get(entry.how)
         return [] if check is None else check(state, entry)
 
-    def _check_turn(self, state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
+    def _landing_setup(self, state: OnslaughtState) -> dict[str, str]:
+        """The Allied divisions the scenario sets up on the landing hexes, and where (3.0)."""
+        landing = set(state.game.areas_by_id["landing_hexes"].hexes)
+        return {p.piece: p.location for _, p in state.game.setup
+                if p.scenario == state.scenario and p.location in landing and p.piece in state.game.units_by_id}
+
+    def _check_setup(self, state: OnslaughtState, entry: Place) -> list[Finding]:
+        """3.0: before turn 1 the Allied player groups the landing-hex divisions as he likes."""
         out = []
+        if state.turn != 0:
+            out.append(self._f("error", "3.0", entry, "set-up placements come before the first 'Turn' marker"))
+        grouped = self._landing_setup(state)
+        if entry.unit not in grouped:
+            out.append(self._f("error", "3.0", entry, f"{entry.unit} is not one of the Allied divisions on the landing "
+                                                      f"hexes ({', '.join(sorted(grouped))}); the others set up where "
+                                                      "the map shows"))
+        landing = sorted(state.game.areas_by_id["landing_hexes"].hexes)
+        if entry.hex not in landing:
+            out.append(self._f("error", "3.0", entry, f"{entry.hex or 'no hex'} is not a landing hex "
+                                                      f"({', '.join(landing)}){did_you_mean(entry.hex or '', landing)}"))
+        return out
+
+    def _check_grouping(self, state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
+        """3.0: two divisions on each landing hex as turn 1 begins."""
+        counts = Counter(state.location.get(u) for u in self._landing_setup(state))
+        return [self._f("error", "3.0", entry, f"landing hex {label} holds {counts.get(label, 0)} of the landing "
+                                               "divisions; each holds two")
+                for label in sorted(state.game.areas_by_id["landing_hexes"].hexes) if counts.get(label, 0) != 2]
+
+    def _check_turn(self, state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
+        out = self._check_grouping(state, entry) if state.turn == 0 and state.regrouped else []
         if entry.turn != state.turn + 1:
             out.append(self._f("error", "4.0", entry, f"turn {entry.turn} follows turn {state.turn}; turns run in "
                                                       "order"))
@@ -1291,6 +1324,8 @@ class Onslaught:
         """A placement as the log writes it (3.0, 9.1, 9.2, 10.1-10.3, 11.1-11.4)."""
         game = state.game
         unit = self._unit(state, entry.unit)
+        if entry.how == "setup":
+            state = replace(state, regrouped=True)
         if entry.how == "pickup":
             # 9.1: instead of moving, onto the turn track three turns ahead.
             return replace(state, location={**state.location, entry.unit: self.arrivals.pickup_place(state)},
