@@ -59,7 +59,20 @@ def _could_not_run() -> Iterator[None]:
 
 def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     """Entries and source lines of a text or JSON log; LogSyntaxErrors with carets otherwise."""
-    text = path.read_text(encoding="utf-8-sig")  # a byte-order mark some editors add is not part of the log
+    raw = path.read_bytes()
+    if raw[:2] == b"PK":
+        # A zip: VASSAL's .vlog, .vsav and .vmod files are zip archives, not our notation.
+        raise LogSyntaxErrors([LogSyntaxError(
+            "this is a zip archive (a VASSAL .vlog, .vsav or .vmod?), not a text or JSON log: reading VASSAL "
+            "files is not supported yet", Place(str(path), 1, 1))])
+    try:
+        text = raw.decode("utf-8-sig")  # a byte-order mark some editors add is not part of the log
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        column = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise LogSyntaxErrors([LogSyntaxError(f"not UTF-8 text: byte 0x{raw[e.start]:02x} cannot be decoded; a log "
+                                              "is a UTF-8 text or JSON file", Place(str(path), line, column))]
+                              ) from None
     source = text.splitlines()
     if path.suffix == ".json":
         try:

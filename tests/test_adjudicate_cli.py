@@ -140,3 +140,14 @@ def test_attack_from_afar_is_a_finding_not_a_crash(tmp_path: Path) -> None:
                    "Allied: activate 0620 supply 1\nAllied: attack 0821 with us-inf-01 die 3\n", encoding="utf-8")
     code, out, err = run("check", str(log))
     assert code == 1 and "is not adjacent to 0821" in out and "Traceback" not in err
+
+
+def test_vassal_files_and_bytes_are_refused_cleanly(tmp_path: Path) -> None:
+    """A VASSAL log recorded in real VASSAL, and a file that is not UTF-8: a clear error, exit 2, no traceback."""
+    vlog = Path(__file__).resolve().parent / "data" / "vassal" / "onslaught-session.vlog"
+    code, _, err = run("check", str(vlog))
+    assert code == 2 and "zip archive" in err and "Traceback" not in err
+    binary = tmp_path / "bad.log"
+    binary.write_bytes(b'[Game "onslaught"]\nTurn 1\n  \xff\n')
+    code, _, err = run("check", str(binary))
+    assert code == 2 and "bad.log:3:3: error: not UTF-8 text" in err
