@@ -41,6 +41,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.systems.onslaught import supply
 from wargame.errors import DataError
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
@@ -80,13 +81,11 @@ class GapMap:
 
     @staticmethod
     def _build(game: Game) -> GapMap:
-        terrain = game.terrain
         sides = game.hexside_features
-        # 13.3: the path is made of hexes a division may enter, stepping across sides it may cross.
-        passable = frozenset(h for h, ts in game.hex_terrain.items() if not any(terrain[t].prohibited for t in ts))
-        impassable = frozenset(s for s, fs in sides.items() if any(terrain[f].prohibited for f in fs))
-        links = {h: tuple(n for n in h.neighbours() if n in passable and Hexside.between(h, n) not in impassable)
-                 for h in sorted(passable)}
+        # 13.3: the path is made of hexes a division may enter, stepping across sides it may cross:
+        # the same steps a supply line takes (8.3).
+        links = supply.SupplyMap.of(game).links
+        passable = frozenset(links)
         grid = game.grid
         edge = tuple(sorted((h for h in game.area_hexes(EAST_EDGE) if h in passable), key=grid.label_of))
         sea = frozenset(h for h, ts in game.hex_terrain.items() if SEA in ts)
