@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from builder.vassal.encoding import (
+from wargame.vassal.encoding import (
     add_piece, basic_piece, decode, delete, encode, layer_two_sided, properties, report_flip, use_prototype,
 )
 

@@ -11,9 +11,9 @@ from lxml import etree
 from PIL import Image
 
 from builder.render.board import board_layout
-from builder.vassal.encoding import decode
+from wargame.vassal.encoding import decode
 from builder.vassal.module import build_module, draw_art
-from builder.vassal.savefile import deobfuscate
+from wargame.vassal.savefile import deobfuscate
 from vassal_oracle import VassalHexGrid
 from wargame.bundled import data_root, game_ids
 from wargame.game import Game, load_game

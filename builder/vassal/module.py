@@ -21,12 +21,12 @@ from builder.render.board import board_layout, render_board
 from builder.render.charts import render_charts
 from builder.render.counters import image_name, marker_faces, marker_image_name, render_marker, render_unit
 from builder.render.holding import HoldingBoard, render_holding_board
-from builder.vassal.archive import zip_bytes
-from builder.vassal.encoding import (
+from wargame.vassal.archive import zip_bytes
+from wargame.vassal.encoding import (
     Trait, add_piece, basic_piece, basic_state, chain, delete, layer_two_sided, properties, report_flip,
     use_prototype,
 )
-from builder.vassal.savefile import PlacedPiece, command_tree, save_archive
+from wargame.vassal.savefile import PlacedPiece, command_tree, save_archive
 from wargame.game import Game
 from wargame.layout import Layout, vassal_grid
 from wargame.models import Marker, Unit

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from builder.vassal.archive import zip_bytes
-from builder.vassal.encoding import encode
+from wargame.vassal.archive import zip_bytes
+from wargame.vassal.encoding import encode
 
 ESC = "\x1b"
 
