@@ -310,14 +310,46 @@ class Arrivals:
                 out.append(system._f("error", "9.1", entry, f"{entry.unit} arrives in the Paratroop box, not "
                                                             f"{entry.hex}"))
             return out
-        if "free_french" in row.tags and "free_french_recruitment" in state.optional:
-            return out  # 14.2 places these; optional rules are not checked yet (a note says so)
         if entry.hex is None:
             return [system._f("error", section, entry, f"name the hex where {entry.unit} is placed")]
         problem = self.placement_problem(state, entry.unit, entry.hex, row.entry)
+        if problem is not None and "free_french" in row.tags and "free_french_recruitment" in state.optional:
+            # 14.2: a division recruited in France may also appear in a French city.
+            recruited = self.recruitment_problem(state, entry.unit, entry.hex)
+            if recruited is None:
+                return out
+            return out + [system._f("error", "14.2", entry, f"{problem}; nor can it be recruited there: {recruited}")]
         if problem is not None:
             out.append(system._f("error", section, entry, problem))
         return out
+
+    def recruitment_problem(self, state: OnslaughtState, unit_id: str, label: str) -> str | None:
+        """Why a Free French division may not appear at `label` now (14.2), or None."""
+        system = self.system
+        game = state.game
+        if not game.grid.is_label(label):
+            return f"{label} is not a hex of the map"
+        h = game.grid.hex_of(label)
+        if h not in game.area_hexes("france") or "city" not in game.hex_terrain.get(h, ()):
+            return f"{label} is not a city in France"
+        occupied = system._units_at(state, label, "Allied")
+        if not occupied and state.controlled.get(label) != "Allied":
+            return f"no Allied division occupies {label} or was the last to occupy it"
+        if system._units_at(state, label, "German"):
+            return f"German divisions hold {label}"
+        if h in system.near_enemy(state, "Allied"):
+            distance = int(game.parameter["free_french_min_distance_mp"])
+            return f"{label} is within {distance} movement points of a German division"
+        if h not in self.supplied_from(state, "Allied", None):
+            return f"{label} is out of supply"
+        if h in self._full_hexes(state, "Allied"):
+            return f"{label} already holds three Allied divisions"
+        limit = int(game.parameter["free_french_per_city"])
+        recruited = [u for u in state.placed_now if state.location.get(u) == label
+                     and (row := arrival(state, u)) is not None and "free_french" in row.tags]
+        if len(recruited) >= limit:
+            return f"{limit} divisions have already been recruited in {label} this turn"
+        return None
 
     def check_delay(self, state: OnslaughtState, entry: Place) -> list[Finding]:
         """10.3: an Allied reinforcement goes to the Delayed Reinforcements box only when stacking

@@ -57,6 +57,13 @@ class Combat:
     defenders: tuple[str, ...]
     strongest: tuple[Stack, ...] = ()
     advanced: frozenset[str] = frozenset()
+    second: tuple[Stack, ...] = ()
+    """14.1: the stacks a second AH depletion falls on (the most Commonwealth strength), if any."""
+
+    @property
+    def halvings(self) -> tuple[tuple[Stack, ...], ...]:
+        """Each AH depletion as the equally strong stacks it may fall on (7.2; 14.1's second)."""
+        return tuple(group for group in (self.strongest, self.second) if group)
 
     @property
     def name(self) -> str:
@@ -97,9 +104,10 @@ def fate(steps: int, lost: int) -> str:
 
 
 def effects_of(result: str | None, attackers: Sequence[tuple[str, int]], defenders: Sequence[tuple[str, int]],
-               strongest: Sequence[Stack]) -> tuple[Effect, ...]:
-    """What a result asks of every attacker and defender, given their steps (2 full, 1 depleted)."""
-    halved = {u for stack in strongest for u in stack.units}
+               strongest: Sequence[Stack], second: Sequence[Stack] = ()) -> tuple[Effect, ...]:
+    """What a result asks of every attacker and defender, given their steps (2 full, 1 depleted);
+    `second` holds the stacks of 14.1's second depletion."""
+    halved = {u for stack in (*strongest, *second) for u in stack.units}
     out = []
     for unit, steps in attackers:
         if result == "AE":
@@ -155,20 +163,19 @@ def allowed(effect: Effect, options: Callable[[], Options]) -> int:
     return min(due + 1, effect.steps) if effect.stray else due
 
 
-def chosen_stack(combat: Combat, effects: Sequence[Effect]) -> Stack | None:
-    """The attacking stack the owner halved for an AH (the first of the strongest with a loss)."""
+def chosen_stack(combat: Combat, effects: Sequence[Effect], group: Sequence[Stack] | None = None) -> Stack | None:
+    """The attacking stack the owner halved for an AH (the first of the strongest with a loss), or
+    for one of the depletions in `group` (14.1)."""
     lost = {e.unit for e in effects if not e.defends and e.lost > 0}
-    return next((s for s in combat.strongest if lost & set(s.units)), None)
+    return next((s for s in (combat.strongest if group is None else group) if lost & set(s.units)), None)
 
 
 def with_choice(combat: Combat, effects: Sequence[Effect]) -> tuple[Effect, ...]:
     """The effects once the owner's AH choice among equally strong stacks is known."""
-    if len(combat.strongest) < 2:
-        return tuple(effects)
-    chosen = chosen_stack(combat, effects)
-    if chosen is None:
-        return tuple(effects)
-    others = {u for s in combat.strongest if s != chosen for u in s.units}
+    chosen = [chosen_stack(combat, effects, group) for group in combat.halvings]
+    keep = {u for stack in chosen if stack is not None for u in stack.units}
+    others = {u for group, pick in zip(combat.halvings, chosen) if len(group) > 1 and pick is not None
+              for s in group if s != pick for u in s.units} - keep
     return tuple(replace(e, loss=0) if not e.defends and e.unit in others else e for e in effects)
 
 
@@ -184,15 +191,19 @@ def outstanding(combat: Combat, effects: Sequence[Effect], options: Callable[[],
     if combat.result is None:
         return out
     ah = combat.result in ("AH", "HH") and combat.strongest
-    if ah and chosen_stack(combat, effects) is None:
-        if len(combat.strongest) == 1:
-            out.append(("7.2", f"{combat.verdict} is not carried out: the strongest attacking stack "
-                               f"({combat.strongest[0]}) is not depleted"))
+    unchosen: set[str] = set()
+    for group in combat.halvings if ah else ():
+        if chosen_stack(combat, effects, group) is not None:
+            continue
+        unchosen |= {u for s in group for u in s.units}
+        section = "14.1" if group is combat.second else "7.2"
+        if len(group) == 1:
+            out.append((section, f"{combat.verdict} is not carried out: the strongest attacking stack "
+                                 f"({group[0]}) is not depleted"))
         else:
-            out.append(("7.2", f"{combat.verdict} is not carried out: none of the equally strong attacking "
-                               f"stacks ({'; '.join(str(s) for s in combat.strongest)}) is depleted; the owner "
-                               "depletes one of them"))
-    halved = {u for s in combat.strongest for u in s.units} if ah else set()
+            out.append((section, f"{combat.verdict} is not carried out: none of the equally strong attacking "
+                                 f"stacks ({'; '.join(str(s) for s in group)}) is depleted; the owner "
+                                 "depletes one of them"))
     known: list[Options] = []
 
     def remembered() -> Options:
@@ -200,9 +211,8 @@ def outstanding(combat: Combat, effects: Sequence[Effect], options: Callable[[],
             known.append(options())
         return known[0]
 
-    unchosen = chosen_stack(combat, effects) is None
     for e in with_choice(combat, effects):
-        if not e.defends and e.unit in halved and unchosen:
+        if not e.defends and e.unit in unchosen:
             continue  # reported for the whole stack above
         due, retreat = owed(e, remembered)
         if retreat and e.lost < e.steps and on_map(e.unit):

@@ -1,11 +1,10 @@
 """Onslaught's rules as a plug-in of the replay engine: state, checks and effects.
 
-Checked in this version: the turn sequence (4.0), the Action Step (5.0), action types (5.1),
-activation (5.2), movement and breakthrough actions (5.3, 5.5), normal and strategic movement
-(6.1, 6.4), zones of control (6.2), stacking (6.3), combat and its effects (7.0-7.5, with
-results.py), supply and its capture (8.1-8.7, with supply.py), the Bulge (12.0) and automatic
-victories (13.1, 13.2). Entries governed by other sections are applied as the log says and get
-one note each that they are not checked yet (docs/rules-coverage.md lists them).
+Every numbered section is checked: set-up (3.0), the turn sequence (4.0), actions and activation
+(5.0-5.5), movement, ZOC, stacking and waterways (6.1-6.5), combat and its effects (7.0-7.5,
+with results.py), supply (8.1-8.7, with supply.py), paratroops, reinforcements and
+replacements (9.0-11.0, with arrivals.py), the Bulge (12.0), victory (13.1-13.3, with
+victory.py) and the optional rules when the log's headers put them in force (14.1-14.4).
 """
 
 from __future__ import annotations
@@ -35,8 +34,11 @@ from wargame.hexes import Hex, Hexside
 from wargame.models import Unit
 
 ACTION_TYPES = ("movement", "combat", "breakthrough")
-UNCHECKED_KINDS = {"place": "14.2, Free French recruitment, an optional rule"}
-"""What an entry that is applied but not checked is noted with, by kind (or "remove", "loss")."""
+AMERICAN_FRENCH = frozenset({"us", "french"})
+COMMONWEALTH = frozenset({"british", "canadian"})
+"""14.1: the two groups of Allied nations that do not cooperate (the Polish division goes with either)."""
+INFANTRY_TYPES = frozenset({"infantry", "paratroop", "volksgrenadier"})
+"""14.3: the divisions that count as infantry (paratroops fight as infantry on the map, 9.0)."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,6 @@ class OnslaughtState:
     captured_ports: frozenset[str] = frozenset()
     attacked: frozenset[str] = frozenset()
     retreated: frozenset[str] = frozenset()
-    noted: frozenset[str] = frozenset()
     combat: Combat | None = None
     pending: tuple[Effect, ...] = ()
     collected: dict[int, dict[str, int]] = field(default_factory=dict)
@@ -105,6 +106,10 @@ class OnslaughtState:
     """9.2: paratroop divisions dropped in this action, which move no further in it."""
     regrouped: bool = False
     """3.0: the log has regrouped the landing-hex divisions (`setup` entries)."""
+    emergency: str | None = None
+    """14.4: the side acting on emergency supply points, which it loses when the action ends."""
+    placed_now: frozenset[str] = frozenset()
+    """14.2: divisions placed as reinforcements in this Reinforcement Step."""
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
@@ -271,7 +276,10 @@ class Onslaught:
 
     @staticmethod
     def _close(state: OnslaughtState) -> OnslaughtState:
-        """End the action under way; stacking has been checked as of now (6.3)."""
+        """End the action under way; stacking has been checked as of now (6.3); emergency supply
+        points not spent are lost (14.4)."""
+        if state.emergency is not None:
+            state = replace(state, supply={**state.supply, state.emergency: 0}, emergency=None)
         return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True,
                        attacked=frozenset(), retreated=frozenset(), dropped=frozenset())
 
@@ -318,21 +326,7 @@ class Onslaught:
             out += self._check_advance(state, entry)
         elif isinstance(entry, StandFast):
             out += self._check_stand(state, entry)
-        key = self._unchecked(state, entry)
-        if key is not None and key not in state.noted:
-            what = "remove" if key == "remove" else f"{entry.kind}"  # type: ignore[attr-defined]
-            out.append(self._f("note", "log", entry, f"{what} entries are applied as written but not checked "
-                                                     f"yet (sections {UNCHECKED_KINDS[key]})"))
         return out
-
-    @staticmethod
-    def _unchecked(state: OnslaughtState, entry: Entry) -> str | None:
-        """The UNCHECKED_KINDS key an entry is noted under, or None when it is checked."""
-        if isinstance(entry, Place) and entry.how == "reinforce" and "free_french_recruitment" in state.optional:
-            row = arrival(state, entry.unit)
-            if row is not None and "free_french" in row.tags:
-                return entry.kind
-        return None
 
     def _check_place(self, state: OnslaughtState, entry: Place) -> list[Finding]:
         """Placements: paratroops (9.1, 9.2), reinforcements (10.1-10.3), replacements (11.1-11.4)."""
@@ -417,8 +411,17 @@ class Onslaught:
 
     @staticmethod
     def _both_out(state: OnslaughtState) -> bool:
-        """5.0: the Action Step also ends when both players are out of supply points."""
+        """5.0: the Action Step also ends when both players are out of supply points, except on the
+        turn of 14.4's emergency supplies, when the winner of a roll gets points to act with."""
+        if Onslaught._emergency_turn(state):
+            return False
         return state.step == "action" and all(points <= 0 for points in state.supply.values())
+
+    @staticmethod
+    def _emergency_turn(state: OnslaughtState) -> bool:
+        """14.4: the optional rule is in force and this is its turn (20)."""
+        return "emergency_supplies" in state.optional and \
+            state.turn == int(state.game.parameter["emergency_supply_turn"])
 
     def _check_action(self, state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
         out = []
@@ -468,12 +471,9 @@ class Onslaught:
             if unit_id in action.activated:
                 out.append(self._f("error", "5.2", entry, f"{unit_id} was already activated in this action; a "
                                                           "division is activated once per action"))
-        cost = self._cost(state, action)
+        cost = self._cost(state, action, named)
         if action.type == "breakthrough":
-            for unit_id in named:
-                if unit_id in present and self._unit(state, unit_id).type != "armor":
-                    out.append(self._f("error", "5.5", entry, f"{unit_id} is not armor; only armor divisions take "
-                                                              "part in a Breakthrough action"))
+            out += self._check_breakthrough_stack(state, entry, [u for u in named if u in present])
         if state.supply.get(side, 0) < cost:
             out.append(self._f("error", "5.2", entry, f"{side} has {state.supply.get(side, 0)} supply point(s) and "
                                                       f"the activation costs {cost}"))
@@ -671,6 +671,8 @@ class Onslaught:
             if here is None or not here.is_adjacent(target) or Hexside.between(here, target) in tables.impassable_sides:
                 out.append(self._f("error", "7.0", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
                                                           f"to {entry.hex} (or only across the sea)"))
+        if action is not None and action.type == "breakthrough":
+            out += self._check_infantry_breakthrough(state, entry, action)
         if out:
             return out
         result = self.combat_audit(state, entry)
@@ -732,10 +734,33 @@ class Onslaught:
             by_hex.setdefault(state.location[unit_id], []).append(unit_id)
         stacks = [Stack(h, tuple(us), sum(self.strength(state, u) for u in us)) for h, us in sorted(by_hex.items())]
         strongest = results.strongest_stacks(stacks) if result in ("AH", "HH") else ()
+        second: tuple[Stack, ...] = ()
+        if result in ("AH", "HH") and "allied_cooperation" in state.optional and self._mixed(state, attackers):
+            strongest, second = self._double_depletion(state, by_hex)
         effects = results.effects_of(result, [(u, self._steps(state, u)) for u in attackers],
-                                     [(u, self._steps(state, u)) for u in defenders], strongest)
-        combat = Combat(entry.line, entry.column, entry.hex, result, tuple(attackers), tuple(defenders), strongest)
+                                     [(u, self._steps(state, u)) for u in defenders], strongest, second)
+        combat = Combat(entry.line, entry.column, entry.hex, result, tuple(attackers), tuple(defenders), strongest,
+                        second=second)
         return combat, effects
+
+    def _double_depletion(self, state: OnslaughtState,
+                          by_hex: dict[str, list[str]]) -> tuple[tuple[Stack, ...], tuple[Stack, ...]]:
+        """14.1: an AH or HH on American or French with Commonwealth attackers depletes the stack with
+        the most American and French strength, then another with the most Commonwealth strength.
+
+        Ruling: when several stacks tie for the first depletion, the second falls among the stacks
+        that are none of them (the owner's first choice cannot be known before it is logged)."""
+        def group_stacks(nations: frozenset[str], hexes: Iterable[str]) -> list[Stack]:
+            out = []
+            for h in sorted(hexes):
+                strength = sum(self.strength(state, u) for u in by_hex[h] if self._unit(state, u).nationality in nations)
+                if strength > 0:
+                    out.append(Stack(h, tuple(by_hex[h]), strength))
+            return out
+        first = results.strongest_stacks(group_stacks(AMERICAN_FRENCH, by_hex))
+        taken = {s.hex for s in first}
+        second = results.strongest_stacks(group_stacks(COMMONWEALTH, (h for h in by_hex if h not in taken)))
+        return first, second
 
     @staticmethod
     def _effect(state: OnslaughtState, unit_id: str) -> Effect | None:
@@ -811,13 +836,16 @@ class Onslaught:
         if combat.result is None:
             return out
         lost = effect.lost + 1 if entry.loss == "deplete" else max(effect.lost, effect.steps)
-        if not effect.defends and len(combat.strongest) > 1 and effect.loss:
-            chosen = results.chosen_stack(combat, state.pending)
+        for group in combat.halvings if not effect.defends and effect.loss else ():
+            if len(group) < 2 or not any(entry.unit in s.units for s in group):
+                continue
+            chosen = results.chosen_stack(combat, state.pending, group)
             if chosen is not None and entry.unit not in chosen.units:
-                return [self._f("error", "7.2", entry, f"{combat.verdict} depletes one attacking stack and the "
-                                                       f"owner chose {chosen.hex} ({', '.join(chosen.units)}); "
-                                                       f"{entry.unit} at {state.location[entry.unit]} is not "
-                                                       "depleted too")]
+                section = "14.1" if group is combat.second else "7.2"
+                return [self._f("error", section, entry, f"{combat.verdict} depletes one attacking stack and the "
+                                                         f"owner chose {chosen.hex} ({', '.join(chosen.units)}); "
+                                                         f"{entry.unit} at {state.location[entry.unit]} is not "
+                                                         "depleted too")]
         allowed = results.allowed(effect, lambda: self._retreat_options_of(state, combat))
         if lost <= allowed:
             return out
@@ -828,7 +856,7 @@ class Onslaught:
             return [self._f("error", "7.3", entry, message)]
         if not effect.defends and effect.loss == 0 and combat.strongest:
             message = (f"{combat.verdict} depletes the strongest attacking stack "
-                       f"({'; '.join(str(s) for s in combat.strongest)}), not {entry.unit}")
+                       f"({'; '.join(str(s) for s in (*combat.strongest, *combat.second))}), not {entry.unit}")
         elif allowed == 0:
             message = f"{combat.verdict} takes no loss from {entry.unit}"
         else:
@@ -992,10 +1020,59 @@ class Onslaught:
             out.append(self._f("error", "7.5", entry, "a division is named twice"))
         return out
 
-    @staticmethod
-    def _cost(state: OnslaughtState, action: ActionState) -> int:
+    def _cost(self, state: OnslaughtState, action: ActionState, units: Iterable[str] = ()) -> int:
+        """Supply points to activate a stack (5.2, 5.5); with 14.1, two for a stack that mixes
+        American or French divisions with Commonwealth ones."""
         params = state.game.parameter
-        return int(params["breakthrough_activation_cost"] if action.type == "breakthrough" else params["activation_cost"])
+        if action.type == "breakthrough":
+            return int(params["breakthrough_activation_cost"])
+        cost = int(params["activation_cost"])
+        if "allied_cooperation" in state.optional and self._mixed(state, units):
+            return 2 * cost
+        return cost
+
+    def _mixed(self, state: OnslaughtState, units: Iterable[str], armor_only: bool = False) -> bool:
+        """14.1: whether divisions include both American or French and Commonwealth ones."""
+        nations = {self._unit(state, u).nationality for u in units
+                   if not armor_only or self._unit(state, u).type == "armor"}
+        return bool(nations & AMERICAN_FRENCH) and bool(nations & COMMONWEALTH)
+
+    def _check_infantry_breakthrough(self, state: OnslaughtState, entry: Attack,
+                                     action: ActionState) -> list[Finding]:
+        """14.3: infantry attacks in a Breakthrough action beside its stack's armor, only when the
+        armor attacks before moving."""
+        infantry = [u for u in entry.attackers if self._unit(state, u).type != "armor" and u in action.activated]
+        if not infantry:
+            return []
+        out = []
+        if action.sequence == "move":
+            out.append(self._f("error", "14.3", entry, f"{', '.join(infantry)} join(s) the attack only when the "
+                                                       "armor attacks before moving; this stack moves first"))
+        if not any(self._unit(state, u).type == "armor" and u in action.latest for u in entry.attackers):
+            out.append(self._f("error", "14.3", entry, f"{', '.join(infantry)} attack(s) only together with the "
+                                                       "armor of its stack"))
+        return out
+
+    def _check_breakthrough_stack(self, state: OnslaughtState, entry: Activate, units: list[str]) -> list[Finding]:
+        """5.5: armor only; 14.3: infantry with the armor it is stacked with; 14.1: Commonwealth and
+        American or French armor activated separately."""
+        out = []
+        armor = [u for u in units if self._unit(state, u).type == "armor"]
+        for unit_id in units:
+            kind = self._unit(state, unit_id).type
+            if kind == "armor":
+                continue
+            if "infantry_breakthrough" in state.optional and kind in INFANTRY_TYPES:
+                if not armor:
+                    out.append(self._f("error", "14.3", entry, f"{unit_id} joins a Breakthrough action only with "
+                                                               "armor of its stack activated with it"))
+                continue
+            out.append(self._f("error", "5.5", entry, f"{unit_id} is not armor; only armor divisions take part in a "
+                                                      "Breakthrough action"))
+        if "allied_cooperation" in state.optional and self._mixed(state, armor, armor_only=True):
+            out.append(self._f("error", "14.1", entry, "Commonwealth and American or French armor do not cooperate "
+                                                       "in a Breakthrough action: activate them one after the other"))
+        return out
 
     def _check_move(self, state: OnslaughtState, entry: Move) -> list[Finding]:
         out: list[Finding] = []
@@ -1025,6 +1102,9 @@ class Onslaught:
                 section = "5.3" if action.type == "movement" else "5.5"
                 out.append(self._f("error", section, entry, f"{entry.unit} moves after another stack was activated; "
                                                             "only one stack is activated at a time"))
+            if action.type == "breakthrough" and unit.type != "armor" and entry.unit in action.activated:
+                out.append(self._f("error", "14.3", entry, f"{entry.unit} is not armor; infantry joins a breakthrough "
+                                                           "attack but does not move"))
             if action.type == "combat":
                 out.append(self._f("error", "5.4", entry, f"{entry.unit} moves during a Combat action, where divisions "
                                                           "move only to retreat or advance after combat"))
@@ -1178,9 +1258,6 @@ class Onslaught:
     def _apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
         """The state after an entry, as the log says."""
         game = state.game
-        key = self._unchecked(state, entry)
-        if key is not None:
-            state = replace(state, noted=state.noted | {key})
         if state.combat is not None and not self._carries_out(entry):
             state = replace(state, combat=None, pending=())
         if isinstance(entry, (TurnMarker, StepMarker, RollOff, Action, Pass)):
@@ -1201,7 +1278,7 @@ class Onslaught:
             if entry.step == "reinforcement":
                 # 11.1: the points, and the extra ones for the Eliminated Units box, as the step begins.
                 points = {side: replacement_points(state, side) for side in game.manifest.sides}
-                state = replace(state, replacement_points=points, arrival_phase=0)
+                state = replace(state, replacement_points=points, arrival_phase=0, placed_now=frozenset())
             return state
         if state.step == "reinforcement":
             index = order_of(entry, entry.side or "")
@@ -1223,6 +1300,12 @@ class Onslaught:
             return replace(state, passes=passes, entitled=None, step_over=state.step_over or both or declined,
                            begun=True, bulge_tie="spent" if declined else state.bulge_tie)
         if isinstance(entry, Action):
+            side = entry.side or ""
+            if self._emergency_turn(state) and state.begun and state.step == "action" and \
+                    state.supply.get(side, 0) <= 0:
+                # 14.4: the winner of a roll on turn 20 with no points gets emergency points for this action.
+                grant = int(game.parameter[f"emergency_supply_{side.lower()}"])
+                state = replace(state, supply={**state.supply, side: grant}, emergency=side)
             return replace(state, action=ActionState(entry.side or "", entry.action, entry.supply, entry.line,
                                                      entry.column), entitled=None, passes=(), begun=True,
                            bulge_tie="spent" if state.bulge_tie == "open" else state.bulge_tie)
@@ -1233,7 +1316,7 @@ class Onslaught:
                 # German Reserve Step: each stack moved costs a supply point (4.0, 5.2).
                 cost = int(game.parameter["activation_cost"])
                 return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost})
-            cost = self._cost(state, state.action)
+            cost = self._cost(state, state.action, units)
             points = {**state.supply, side: state.supply.get(side, 0) - cost}
             # 8.6: a stack out of supply when activated stays so for the whole action.
             unsupplied = frozenset(u for u in units if u in state.location and not self.is_supplied(state, u))
@@ -1365,7 +1448,9 @@ class Onslaught:
         free = state.free_moves | {entry.unit} if row is not None and unit.side == "German" and \
             row.entry in ("entry_a", "entry_b") else state.free_moves
         depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted - {entry.unit}
-        return replace(state, location={**state.location, entry.unit: target}, depleted=depleted, free_moves=free)
+        placed = state.placed_now | {entry.unit} if entry.how == "reinforce" else state.placed_now
+        return replace(state, location={**state.location, entry.unit: target}, depleted=depleted, free_moves=free,
+                       placed_now=placed)
 
 
 

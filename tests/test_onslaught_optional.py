@@ -1,0 +1,181 @@
+"""Onslaught's optional rules (14.1-14.4), each in force only when the log's headers say so."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+
+import pytest
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Header
+from adjudicator.notation.text import parse_text
+from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
+from adjudicator.systems.onslaught.arrivals import OUT_OF_PLAY
+from wargame.bundled import data_root
+from wargame.errors import ReplayError
+from wargame.game import Game, load_game
+
+LANDINGS = {"us-inf-01": "0620", "us-inf-02": "0720", "br-inf-01": "0820"}
+FAR_GERMAN = {"de-inf-20": "4930"}
+REINFORCEMENT_STEP = "Allied: pass\nGerman: pass\nStep german_reserve\nStep reinforcement\n"
+CITY = "2124"
+"""A city in France (the `france` area, city terrain)."""
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    """The bundled Onslaught data."""
+    return load_game(data_root(), "onslaught")
+
+
+def play(game: Game, turn: int, placed: dict[str, str], text: str, optional: tuple[str, ...] = (),
+         supply: tuple[int, int] = (20, 20), state: OnslaughtState | None = None
+         ) -> tuple[list[tuple[str, str]], OnslaughtState, list[Finding]]:
+    """Replay `Turn N / Step action` and `text` from `placed` with the optional rules named in
+    force: (rule, entry) of each error, the final state, every finding."""
+    base = state or ONSLAUGHT.initial_state(game, [Header(key="Optional", value=rule) for rule in optional])
+    earlier = {row.unit: OUT_OF_PLAY for _, row in game.reinforcements if row.turn < turn}
+    state = replace(base, location={**earlier, **placed}, turn=turn - 1, step="reinforcement",
+                    supply={"Allied": supply[0], "German": supply[1]})
+    source = f'[Game "onslaught"]\nTurn {turn}\nStep action\n{text}'
+    lines = source.splitlines()
+    findings: list[Finding] = []
+    for entry in parse_text(source):
+        before = copy.copy(state.__dict__)
+        findings += ONSLAUGHT.check(state, entry)
+        assert state.__dict__ == before
+        state = ONSLAUGHT.apply(state, entry)
+    findings += ONSLAUGHT.finish(state)
+    shown = [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in findings if f.severity == "error"]
+    return shown, state, findings
+
+
+def test_unknown_optional_rule_stops_with_a_suggestion(game: Game) -> None:
+    """14.0: an optional rule the game lacks cannot be put in force."""
+    with pytest.raises(ReplayError, match="did you mean 'allied_cooperation'"):
+        ONSLAUGHT.initial_state(game, [Header(key="Optional", value="allied_cooperaton")])
+
+
+# -- 14.1 Allied cooperation ----------------------------------------------------------------------
+def test_mixed_stacks_cost_two(game: Game) -> None:
+    """14.1: American or French with Commonwealth costs two points; Polish goes with either."""
+    mixed = {**LANDINGS, "br-inf-02": "0620", **FAR_GERMAN}
+    text = "Allied: action movement\nAllied: activate 0620 supply 1\n"
+    assert play(game, 5, mixed, text, ("allied_cooperation",))[0] == [("5.2", "Allied: activate 0620 supply 1")]
+    assert play(game, 5, mixed, text)[0] == []
+    assert play(game, 5, mixed, text.replace("supply 1", "supply 2"), ("allied_cooperation",))[0] == []
+    polish = {**LANDINGS, "pl-arm-01": "0620", **FAR_GERMAN}
+    assert play(game, 5, polish, text, ("allied_cooperation",))[0] == []
+
+
+def test_no_mixed_armor_in_a_breakthrough(game: Game) -> None:
+    """14.1: Commonwealth and American or French armor are activated one after the other."""
+    armor = {**LANDINGS, "us-arm-01": "1020", "br-arm-01": "1020", **FAR_GERMAN}
+    together = "Allied: action breakthrough\nAllied: activate 1020 us-arm-01 br-arm-01\n"
+    assert play(game, 5, armor, together, ("allied_cooperation",))[0] == [("14.1", "Allied: activate 1020 us-arm-01 "
+                                                                                   "br-arm-01")]
+    apart = "Allied: action breakthrough\nAllied: activate 1020 us-arm-01\nAllied: activate 1020 br-arm-01\n"
+    assert play(game, 5, armor, apart, ("allied_cooperation",))[0] == []
+    assert play(game, 5, armor, together)[0] == []
+
+
+def test_double_depletion(game: Game) -> None:
+    """14.1: an AH on American and Commonwealth attackers depletes the stack with the most American
+    strength and another with the most Commonwealth strength; without the rule, one stack."""
+    placed = {**LANDINGS, "us-inf-03": "2019", "br-inf-02": "2120", "de-inf-01": "2020", **FAR_GERMAN}
+    attack = ("Allied: action combat\nAllied: activate 2019\nAllied: activate 2120\n"
+              "Allied: attack 2020 with us-inf-03 br-inf-02 result AH\n")
+    one = attack + "Allied: deplete us-inf-03\nRoll Allied 1 German 1\n"
+    both = attack + "Allied: deplete us-inf-03\nAllied: deplete br-inf-02\nRoll Allied 1 German 1\n"
+    assert play(game, 5, placed, both, ("allied_cooperation",))[0] == []
+    assert play(game, 5, placed, one, ("allied_cooperation",))[0] == [("14.1", "Roll Allied 1 German 1")]
+    # Without the rule the two equal stacks are one AH: the owner depletes one of them.
+    assert play(game, 5, placed, one)[0] == []
+    assert play(game, 5, placed, both)[0] == [("7.2", "Allied: deplete br-inf-02")]
+
+
+# -- 14.2 Free French recruitment -------------------------------------------------------------------
+def test_free_french_in_a_french_city(game: Game) -> None:
+    """14.2: an asterisked French division may appear in a supplied French city an Allied division
+    holds (or last held), more than two movement points from every German division."""
+    text = REINFORCEMENT_STEP + f"Allied: reinforce fr-inf-06 {CITY}\n"
+    held = {**LANDINGS, "us-inf-03": CITY, **FAR_GERMAN}
+    assert play(game, 14, held, text, ("free_french_recruitment",))[0] == []
+    assert play(game, 14, held, text)[0] == [("10.3", f"Allied: reinforce fr-inf-06 {CITY}")]
+    assert play(game, 14, {**LANDINGS, **FAR_GERMAN}, text, ("free_french_recruitment",))[0] == \
+        [("14.2", f"Allied: reinforce fr-inf-06 {CITY}")]
+    near = {**held, "de-inf-01": neighbour_two_away(game, CITY)}
+    assert play(game, 14, near, text, ("free_french_recruitment",))[0] == \
+        [("14.2", f"Allied: reinforce fr-inf-06 {CITY}")]
+    not_french = REINFORCEMENT_STEP + "Allied: reinforce us-inf-34 2124\n"
+    assert ("14.2", "Allied: reinforce us-inf-34 2124") not in play(game, 14, held, not_french,
+                                                                    ("free_french_recruitment",))[0]
+
+
+def neighbour_two_away(game: Game, label: str) -> str:
+    """A land hex exactly two hexes from `label`."""
+    h = game.grid.hex_of(label)
+    return next(game.grid.label_of(n) for n in game.grid.hexes if n.distance(h) == 2
+                and game.hex_terrain[n] == ("clear",))
+
+
+def test_two_recruits_a_city_a_turn(game: Game) -> None:
+    """14.2: no more than two (the parameter) in one city in one Reinforcement Step."""
+    strict = load_game(data_root(), "onslaught")
+    strict.parameter["free_french_per_city"] = 0
+    held = {**LANDINGS, "us-inf-03": CITY, **FAR_GERMAN}
+    text = REINFORCEMENT_STEP + f"Allied: reinforce fr-inf-06 {CITY}\n"
+    assert play(strict, 14, held, text, ("free_french_recruitment",))[0] == \
+        [("14.2", f"Allied: reinforce fr-inf-06 {CITY}")]
+
+
+# -- 14.3 Infantry breakthrough -------------------------------------------------------------------
+STACK = {**LANDINGS, "us-arm-01": "2019", "us-inf-03": "2019", "de-inf-01": "2020", **FAR_GERMAN}
+
+
+def test_infantry_joins_an_attack_first_breakthrough(game: Game) -> None:
+    """14.3: infantry stacked with the activated armor attacks with it when it attacks first."""
+    text = ("Allied: action breakthrough\nAllied: activate 2019 us-arm-01 us-inf-03 attack-first\n"
+            "Allied: attack 2020 with us-arm-01 us-inf-03 result DR\nGerman> retreat de-inf-01 2020-2021-2022\n"
+            "Allied: advance us-inf-03 2019-2020\n")
+    assert play(game, 5, STACK, text, ("infantry_breakthrough",))[0] == []
+    assert play(game, 5, STACK, text)[0] == [("5.5", "Allied: activate 2019 us-arm-01 us-inf-03 attack-first")]
+
+
+def test_infantry_breakthrough_limits(game: Game) -> None:
+    """14.3: never when the armor moves first, never without the armor, and infantry never moves."""
+    rule = ("infantry_breakthrough",)
+    first = "Allied: action breakthrough\nAllied: activate 2019 us-arm-01 us-inf-03 move-first\n"
+    attack = "Allied: attack 2020 with us-arm-01 us-inf-03 result -\n"
+    assert play(game, 5, STACK, first + attack, rule)[0] == [("14.3", attack.strip())]
+    alone = "Allied: action breakthrough\nAllied: activate 2019 us-inf-03\n"
+    assert play(game, 5, STACK, alone, rule)[0] == [("14.3", "Allied: activate 2019 us-inf-03")]
+    moving = "Allied: action breakthrough\nAllied: activate 2019 us-arm-01 us-inf-03\nus-inf-03 2019-2018\n"
+    assert ("14.3", "us-inf-03 2019-2018") in play(game, 5, STACK, moving, rule)[0]
+    without_armor = ("Allied: action breakthrough\nAllied: activate 2019 us-arm-01 us-inf-03 attack-first\n"
+                     "Allied: attack 2020 with us-inf-03 result -\n")
+    assert play(game, 5, STACK, without_armor, rule)[0] == [("14.3", "Allied: attack 2020 with us-inf-03 result -")]
+
+
+# -- 14.4 Emergency supplies ------------------------------------------------------------------------
+def test_emergency_supplies_on_the_last_turn(game: Game) -> None:
+    """14.4: on turn 20 the winner of a roll with no points gets 3 (Allied) or 2 (German) for that
+    action, which are lost when it ends; the step does not end for want of supply."""
+    rule = ("emergency_supplies",)
+    placed = {**LANDINGS, **FAR_GERMAN}
+    won = ("Allied: pass\nRoll Allied 5 German 2\nAllied: action movement supply 1\nAllied: activate 0620 supply 1\n"
+           "us-inf-01 0620-0520\n")
+    shown, state, _ = play(game, 20, placed, won, rule, supply=(0, 0))
+    assert shown == [] and state.supply["Allied"] == 2 and state.emergency == "Allied"
+    after = ONSLAUGHT.apply(state, parse_text('[Game "onslaught"]\nRoll Allied 1 German 3\n')[-1])
+    assert after.supply["Allied"] == 0 and after.emergency is None
+    assert play(game, 20, placed, won, supply=(0, 0))[0][0] == ("5.0", "Roll Allied 5 German 2")
+    assert play(game, 19, placed, won, rule, supply=(0, 0))[0][0] == ("5.0", "Roll Allied 5 German 2")
+    german = "Allied: pass\nRoll Allied 1 German 6\nGerman: action movement\nGerman: activate 4930\n" \
+             "Roll Allied 1 German 6\n"
+    shown, state, _ = play(game, 20, placed, german, rule, supply=(0, 0))
+    assert shown == [] and state.supply["German"] == 0
+    # The Allied first action is not won by a roll: no emergency points for it.
+    first = "Allied: action movement\nAllied: activate 0620\n"
+    assert play(game, 20, placed, first, rule, supply=(0, 0))[0] == [("5.2", "Allied: activate 0620")]
