@@ -179,3 +179,12 @@ def test_build_command_writes_modules(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["build", "--all", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{g}.vmod" for g in game_ids(data_root()))
+
+
+def test_palette_panels_are_grids(built: Built) -> None:
+    """Every PanelWidget lays its counters out in a grid (fixed="true"; otherwise one squashed row)."""
+    panels = list(built.root.iter(P + "widget.PanelWidget"))
+    assert panels
+    for panel in panels:
+        assert panel.get("fixed") == "true", panel.get("entryName")
+        assert int(panel.get("nColumns", "0")) >= 2, panel.get("entryName")

@@ -36,6 +36,9 @@ MAIN_MAP = "Main Map"
 BOXES_MAP = "Boxes and Tracks"
 VASSAL_VERSION = "3.7.0"
 COUNTER_PX = 75
+REINFORCEMENT_COLUMNS = 4
+UNIT_COLUMNS = 10
+MARKER_COLUMNS = 8
 
 
 @dataclass(frozen=True)
@@ -315,23 +318,24 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
             for turn, unit_id in arrivals:
                 by_turn[turn].append(unit_id)
             for turn, unit_ids in sorted(by_turn.items()):
-                group = _el(panel, "widget.PanelWidget", entryName=f"Turn {turn}", fixed="false", nColumns="6",
-                            vert="false", scale="1.0")
+                # PanelWidget.getLayout: only fixed="true" gives a grid of nColumns; otherwise one row.
+                group = _el(panel, "widget.PanelWidget", entryName=f"Turn {turn}", fixed="true",
+                            nColumns=str(REINFORCEMENT_COLUMNS), vert="false", scale="1.0")
                 for unit_id in unit_ids:
                     _slot(group, units[unit_id], ids)
     window = _el(root, "module.PieceWindow", name="Units", text="Units", tooltip="Every unit", icon="",
                  hotkey="", hidden="false", scale="1.0", defaultWidth="0")
     tabs = _el(window, "widget.TabWidget", entryName="Units")
     for side in m.sides:
-        panel = _el(tabs, "widget.PanelWidget", entryName=side, fixed="false", nColumns="10", vert="false",
-                    scale="1.0")
+        panel = _el(tabs, "widget.PanelWidget", entryName=side, fixed="true", nColumns=str(UNIT_COLUMNS),
+                    vert="false", scale="1.0")
         for unit_id, piece in units.items():
             if game.units_by_id[unit_id].side == side:
                 _slot(panel, piece, ids)
     window = _el(root, "module.PieceWindow", name="Markers", text="Markers", tooltip="Every marker", icon="",
                  hotkey="", hidden="false", scale="1.0", defaultWidth="0")
-    panel = _el(window, "widget.PanelWidget", entryName="Markers", fixed="false", nColumns="8", vert="false",
-                scale="1.0")
+    panel = _el(window, "widget.PanelWidget", entryName="Markers", fixed="true", nColumns=str(MARKER_COLUMNS),
+                vert="false", scale="1.0")
     for piece in markers.values():
         _slot(panel, piece, ids)
 
