@@ -188,3 +188,16 @@ def test_palette_panels_are_grids(built: Built) -> None:
     for panel in panels:
         assert panel.get("fixed") == "true", panel.get("entryName")
         assert int(panel.get("nColumns", "0")) >= 2, panel.get("entryName")
+
+
+def test_palettes_open_wide_enough(built: Built) -> None:
+    """Each PieceWindow has a docked width, and a ListWidget's divider leaves room for its grid."""
+    windows = list(built.root.iter(P + "module.PieceWindow"))
+    assert windows
+    for window in windows:
+        assert int(window.get("defaultWidth", "0")) >= 300, window.get("name")
+    for widget in built.root.iter(P + "widget.ListWidget"):
+        divider = int(widget.get("divider", "0"))
+        for panel in widget.iter(P + "widget.PanelWidget"):
+            slot_px = max(int(s.get("width", "0")) for s in panel.iter(P + "widget.PieceSlot"))
+            assert divider >= int(panel.get("nColumns", "1")) * slot_px, (widget.get("entryName"), panel.get("entryName"))

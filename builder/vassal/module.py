@@ -36,6 +36,10 @@ MAIN_MAP = "Main Map"
 BOXES_MAP = "Boxes and Tracks"
 VASSAL_VERSION = "3.7.0"
 COUNTER_PX = 75
+DOCKED_PALETTE_PX = 500
+"""Width of the palette docked into the main window (PieceWindow defaultWidth)."""
+TURN_LIST_PX = 110
+"""Room for the list of turns beside one turn's reinforcements (ListWidget)."""
 REINFORCEMENT_COLUMNS = 4
 UNIT_COLUMNS = 10
 MARKER_COLUMNS = 8
@@ -303,16 +307,21 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
         definition.text = add_piece(traits, "")
 
     # Palettes: reinforcements by scenario, side and turn; every unit; every marker.
+    # The first visible PieceWindow docks into the main window (PieceWindow.addTo/dockMe); with
+    # defaultWidth 0 its split pane opens as a sliver.
     window = _el(root, "module.PieceWindow", name="Reinforcements", text="Reinforcements",
-                 tooltip="Reinforcements by turn", icon="", hotkey="", hidden="false", scale="1.0", defaultWidth="0")
+                 tooltip="Reinforcements by turn", icon="", hotkey="", hidden="false", scale="1.0",
+                 defaultWidth=str(DOCKED_PALETTE_PX))
     tabs = _el(window, "widget.TabWidget", entryName="Reinforcements")
+    # ListWidget: a turn's counters left of the divider, the list of turns right of it.
+    turn_panel_px = DOCKED_PALETTE_PX - TURN_LIST_PX
     for scen in m.scenario:
         for side in m.sides:
             arrivals = sorted((a.turn, a.unit) for _, a in game.reinforcements
                               if a.scenario == scen.id and game.units_by_id[a.unit].side == side)
             if not arrivals:
                 continue
-            panel = _el(tabs, "widget.ListWidget", entryName=f"{side} ({scen.name})", divider="150",
+            panel = _el(tabs, "widget.ListWidget", entryName=f"{side} ({scen.name})", divider=str(turn_panel_px),
                         height="0", width="0", scale="1.0")
             by_turn: dict[int, list[str]] = defaultdict(list)
             for turn, unit_id in arrivals:
@@ -324,7 +333,7 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
                 for unit_id in unit_ids:
                     _slot(group, units[unit_id], ids)
     window = _el(root, "module.PieceWindow", name="Units", text="Units", tooltip="Every unit", icon="",
-                 hotkey="", hidden="false", scale="1.0", defaultWidth="0")
+                 hotkey="", hidden="false", scale="1.0", defaultWidth=str(DOCKED_PALETTE_PX))
     tabs = _el(window, "widget.TabWidget", entryName="Units")
     for side in m.sides:
         panel = _el(tabs, "widget.PanelWidget", entryName=side, fixed="true", nColumns=str(UNIT_COLUMNS),
@@ -333,7 +342,7 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
             if game.units_by_id[unit_id].side == side:
                 _slot(panel, piece, ids)
     window = _el(root, "module.PieceWindow", name="Markers", text="Markers", tooltip="Every marker", icon="",
-                 hotkey="", hidden="false", scale="1.0", defaultWidth="0")
+                 hotkey="", hidden="false", scale="1.0", defaultWidth=str(DOCKED_PALETTE_PX))
     panel = _el(window, "widget.PanelWidget", entryName="Markers", fixed="true", nColumns=str(MARKER_COLUMNS),
                 vert="false", scale="1.0")
     for piece in markers.values():
