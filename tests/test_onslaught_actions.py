@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from adjudicator.notation.entries import Action, Activate, Attack, Entry, Move, StepMarker, TurnMarker
+from adjudicator.notation.entries import Action, Activate, Attack, Entry, Loss, Move, StepMarker, TurnMarker
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
@@ -121,3 +121,22 @@ def test_stacks_activated_together_attack_one_hex(game: Game) -> None:
     moving = [Action(**ALLIED, action="combat"), Activate(**ALLIED, hex="2216"),
               Move(**ALLIED, unit="us-inf-01", path=["2216", z])]
     assert ("error", "5.4") in play(state, moving)
+
+
+# -- who writes an entry ------------------------------------------------------------------------
+def test_owners_decide_and_the_mark_names_the_opponent(game: Game) -> None:
+    """A division's move, retreat, loss or stand is its owner's decision; `Side>` marks the side
+    that is not taking the action, so the acting side never writes it."""
+    centre = game.grid.hex_of("2216")
+    x = next(game.grid.label_of(n) for n in game.grid.neighbours_on_map(centre) if game.hex_terrain[n] == ("clear",)
+             and not game.hexside_features.get(Hexside.between(centre, n)))
+    state = position(game, {"us-inf-01": "2216", "de-inf-01": x, "de-inf-20": "4930"})
+    attack = [Action(**ALLIED, action="combat"), Activate(**ALLIED, hex="2216"),
+              Attack(**ALLIED, hex=x, attackers=["us-inf-01"], result="DE")]
+    assert play(state, [*attack, Loss(side="German", by_opponent=True, loss="eliminate", unit="de-inf-01")]) \
+        == [("warning", "7.2")]
+    assert ("error", "log") in play(state, [*attack, Loss(**ALLIED, loss="eliminate", unit="de-inf-01")])
+    marked = [Action(side="Allied", by_opponent=True, action="combat")]
+    assert play(state, [Action(**ALLIED, action="movement"),
+                        Activate(side="Allied", by_opponent=True, hex="2216")]) == [("error", "log")]
+    assert play(state, marked) == [("error", "log")]   # the Allies are entitled to this action

@@ -295,7 +295,7 @@ class Onslaught:
         closes = isinstance(entry, (TurnMarker, StepMarker, RollOff, Action, Pass))
         if closes:
             out += self._closing(state, entry)
-        out += self.arrivals.check_order(state, entry)
+        out += self.arrivals.check_order(state, entry) + self._check_author(state, entry)
         if isinstance(entry, TurnMarker):
             out += self._check_turn(state, entry)
         elif isinstance(entry, Place):
@@ -326,6 +326,24 @@ class Onslaught:
             out += self._check_advance(state, entry)
         elif isinstance(entry, StandFast):
             out += self._check_stand(state, entry)
+        return out
+
+    def _check_author(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
+        """Who wrote an entry: a division's moves, retreats, advances, losses and stands are its
+        owner's decisions, and `Side>` marks the decision of the side not taking the action."""
+        if not entry.side:
+            return []
+        units = [entry.unit] if isinstance(entry, (Move, Retreat, Advance)) else \
+            [entry.unit] if isinstance(entry, Loss) and entry.loss != "remove" else \
+            list(entry.units) if isinstance(entry, StandFast) else []
+        out = [self._f("error", "log", entry, f"{u} is a {self._unit(state, u).side} division; its owner, not "
+                                              f"{entry.side}, decides this")
+               for u in dict.fromkeys(units) if u in state.game.units_by_id and self._unit(state, u).side != entry.side]
+        acting = state.action.side if state.action is not None else \
+            "German" if state.step == "german_reserve" else state.entitled if state.step == "action" else None
+        if entry.by_opponent and entry.side == acting:
+            out.append(self._f("error", "log", entry, f"'{entry.side}>' marks a decision of the side not taking the "
+                                                      f"action, but {entry.side} is taking it: write '{entry.side}:'"))
         return out
 
     def _check_place(self, state: OnslaughtState, entry: Place) -> list[Finding]:
