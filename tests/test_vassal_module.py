@@ -201,3 +201,10 @@ def test_palettes_open_wide_enough(built: Built) -> None:
         for panel in widget.iter(P + "widget.PanelWidget"):
             slot_px = max(int(s.get("width", "0")) for s in panel.iter(P + "widget.PieceSlot"))
             assert divider >= int(panel.get("nColumns", "1")) * slot_px, (widget.get("entryName"), panel.get("entryName"))
+
+
+def test_mouse_over_shows_a_single_counter(built: Built) -> None:
+    """Every map's CounterDetailViewer shows a lone counter too (VASSAL's default needs two)."""
+    viewers = list(built.root.iter(P + "module.map.CounterDetailViewer"))
+    assert len(viewers) == len(list(built.root.iter(P + "module.Map")))
+    assert all(v.get("minDisplayPieces") == "1" for v in viewers)

@@ -185,6 +185,10 @@ def _slot(parent: etree._Element, piece: PieceDef, ids: SlotIds) -> str:
 
 MAP_HANDLERS = ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
                 "StackExpander", "PieceMover", "KeyBufferer", "ImageSaver", "CounterDetailViewer", "Zoomer")
+HANDLER_ATTRIBUTES: dict[str, dict[str, str]] = {
+    # CounterDetailViewer's default minDisplayPieces is 2: no mouse-over for a lone counter.
+    "CounterDetailViewer": {"minDisplayPieces": "1"},
+}
 
 
 def _map(root: etree._Element, name: str, board: str, image: str, launch: bool) -> etree._Element:
@@ -201,7 +205,7 @@ def _map(root: etree._Element, name: str, board: str, image: str, launch: bool) 
     _el(m, "module.map.StackMetrics", bottom="40,0", color="255,255,255", disabled="false", down="37,0",
         exSepX="6", exSepY="18", top="38,0", unexSepX="4", unexSepY="4", up="39,0")
     for handler in MAP_HANDLERS:
-        _el(m, "module.map." + handler)
+        _el(m, "module.map." + handler, **HANDLER_ATTRIBUTES.get(handler, {}))
     return m
 
 
