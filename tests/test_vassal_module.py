@@ -208,3 +208,10 @@ def test_mouse_over_shows_a_single_counter(built: Built) -> None:
     viewers = list(built.root.iter(P + "module.map.CounterDetailViewer"))
     assert len(viewers) == len(list(built.root.iter(P + "module.Map")))
     assert all(v.get("minDisplayPieces") == "1" for v in viewers)
+
+
+def test_roster_lists_only_the_game_sides(built: Built) -> None:
+    """The PlayerRoster's sides are the game's; VASSAL adds its own observer."""
+    roster = built.root.find(P + "module.PlayerRoster")
+    assert roster is not None
+    assert [e.text for e in roster.findall("entry")] == list(built.game.manifest.sides)

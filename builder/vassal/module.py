@@ -265,7 +265,8 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
     docs = _el(root, "module.Documentation")
     del docs
     roster = _el(root, "module.PlayerRoster", buttonKeyStroke="", buttonText="Retire", buttonToolTip="Switch sides")
-    for side in [*m.sides, "Observer"]:
+    # PlayerRoster offers its own <observer>; an "Observer" entry would be a claimable side.
+    for side in m.sides:
         entry = etree.SubElement(roster, "entry")
         entry.text = side
     _el(root, "module.GlobalOptions", autoReport="Always", centerOnMove="Use Preferences Setting",
