@@ -127,11 +127,14 @@ class SupplyMap:
 
 
 def _occupants(state: OnslaughtState) -> dict[Hex, str]:
-    """The side of the divisions in each occupied map hex."""
-    grid = state.game.grid
-    units = state.game.units_by_id
-    return {grid.hex_of(where): units[unit_id].side for unit_id, where in state.location.items()
-            if grid.is_label(where)}
+    """The side of the divisions in each occupied map hex (computed once per state)."""
+    if not state._occupants:
+        grid = state.game.grid
+        units = state.game.units_by_id
+        # Filled in place, as the state's other caches are (an empty map is merely recomputed).
+        state._occupants.update((grid.hex_of(where), units[unit_id].side) for unit_id, where in state.location.items()
+                                if grid.is_label(where))
+    return state._occupants
 
 
 def _controller(label: str, h: Hex, occupants: Mapping[Hex, str], controlled: Mapping[str, str],

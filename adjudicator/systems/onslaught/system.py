@@ -112,6 +112,8 @@ class OnslaughtState:
     """14.2: divisions placed as reinforcements in this Reinforcement Step."""
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _occupants: dict[Hex, str] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """The side holding each occupied map hex, computed once per state (supply.py asks often)."""
 
 
 class Onslaught:
@@ -184,10 +186,13 @@ class Onslaught:
         cached = state._zoc.get(side)
         if cached is None:
             tables = _Tables.of(state.game)
+            units = state.game.units_by_id
+            # Each hex's zone once, however many of the side's divisions stand in it.
+            held = {where for unit_id, where in state.location.items() if units[unit_id].side == side}
             out: set[Hex] = set()
-            for unit_id, where in state.location.items():
+            for where in held:
                 zone = tables.zone.get(where)
-                if zone is not None and self._unit(state, unit_id).side == side:
+                if zone is not None:
                     out |= zone
             cached = state._zoc[side] = frozenset(out)
         return cached
@@ -201,20 +206,13 @@ class Onslaught:
 
     @staticmethod
     def within_two(state: OnslaughtState, starts: Iterable[Hex]) -> set[Hex]:
-        """Hexes at most two movement points from any of `starts`, counted as 6.4 counts (11.4 too)."""
+        """Hexes at most two movement points from any of `starts`, counted as 6.4 counts (11.4 too):
+        the union of each start's own neighbourhood, which the tables keep once computed."""
         tables = _Tables.of(state.game)
-        frontier = deque((h, 0) for h in starts)
-        seen = {h: 0 for h, _ in frontier}
-        while frontier:
-            h, d = frontier.popleft()
-            if d == 2:
-                continue
-            for n in h.neighbours():
-                if n in seen or n not in tables.passable or Hexside.between(h, n) in tables.impassable_sides:
-                    continue
-                seen[n] = d + 1
-                frontier.append((n, d + 1))
-        return set(seen)
+        out: set[Hex] = set()
+        for h in starts:
+            out |= tables.within_two(h)
+        return out
 
     def supplied(self, state: OnslaughtState, side: str) -> frozenset[Hex]:
         """Hexes from which `side` traces a supply line in this state (8.3-8.5), computed once."""
@@ -1529,6 +1527,27 @@ class _Tables:
     """6.5: the major waterway hexsides of the Scheldt estuary, which German divisions cannot cross freely."""
     zone: dict[str, frozenset[Hex]]
     """Each map hex's zone of control by label: the hex and its neighbours not across the sea (6.2)."""
+    near: dict[Hex, frozenset[Hex]] = field(default_factory=dict)
+    """Hexes within two movement points of a hex (6.4), filled in as they are asked for."""
+
+    def within_two(self, start: Hex) -> frozenset[Hex]:
+        """The hexes one or two movement points from `start`, and `start` (6.4: over land, not across
+        sea or impassable hexsides; units, ZOC, waterways and other terrain ignored)."""
+        cached = self.near.get(start)
+        if cached is None:
+            frontier = deque([(start, 0)])
+            seen = {start}
+            while frontier:
+                h, d = frontier.popleft()
+                if d == 2:
+                    continue
+                for n in h.neighbours():
+                    if n in seen or n not in self.passable or Hexside.between(h, n) in self.impassable_sides:
+                        continue
+                    seen.add(n)
+                    frontier.append((n, d + 1))
+            cached = self.near[start] = frozenset(seen)
+        return cached
 
     @staticmethod
     def of(game: Game) -> _Tables:
