@@ -1,8 +1,10 @@
 """Benchmark of `adjudicate` on long synthetic Onslaught games, and the generator of those games.
 
 The generator plays random but legal games of Onslaught's campaign, in the spirit of Rally the
-Troops' `rtt fuzz`: each turn an Action Step of alternating Movement actions (the Allies first,
-then roll-offs with dice from a seeded `random.Random`; a tied roll or two passes end it), a
+Troops' `rtt fuzz`: each turn an Action Step of alternating Movement and Combat actions (the
+Allies first, then roll-offs with dice from a seeded `random.Random`; a tied roll or two passes
+end it; an attack's result comes from the table for its die and is carried out: losses,
+retreats, the owner choosing among the legal ones the rule system accepts), a
 German Reserve Step of strategic moves far from the enemy, and a Reinforcement Step with the
 scheduled reinforcements and both sides' supply income. Legal destinations come from the rule
 system's own knowledge (zones of control, distance to the enemy, supply) through
@@ -41,7 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from adjudicator.engine import Replay, replay, resolve  # noqa: E402
 from adjudicator.notation.entries import (  # noqa: E402
-    Action, Activate, Comment, Entry, Header, Income, Loss, Move, Pass, Place, RollOff, StepMarker, TurnMarker,
+    Action, Activate, Attack, Comment, Entry, Header, Income, Loss, Move, Pass, Place, Retreat, RollOff, StepMarker,
+    TurnMarker,
 )
 from adjudicator.notation.text import LogSyntaxErrors, parse_text, write_text  # noqa: E402
 from adjudicator.systems.onslaught import supply  # noqa: E402
@@ -63,6 +66,8 @@ JOIN_BONUS = 5
 """How many hexes of progress a division gives up to end its move in a friendly stack."""
 LONG_FORM_CHANCE = 0.1
 """Chance that a move is written in the long form (`Allied: move UNIT PATH`)."""
+COMBAT_CHANCE = 0.35
+"""Chance that a player with an enemy stack in reach takes a Combat action."""
 
 
 class _Player:
@@ -84,8 +89,8 @@ class _Player:
         # the whole allowance), nor the Scheldt estuary with a German one; German divisions cross
         # the Rhine and its branches like any river.
         self.waterways = frozenset(s for s, fs in game.hexside_features.items() if "major_waterway" in fs)
-        self.scheldt = frozenset(self.grid.parse_hexside(record.hexside) for _, record in game.hexsides
-                                 if record.feature == "major_waterway" and "schelde" in record.note.lower())
+        self.scheldt = frozenset(self.grid.parse_hexside(label)
+                                 for label in game.lines_by_id["scheldt_estuary"].hexsides)
         self.movement_index = list(game.manifest.value_names).index("movement")
         self.limit = int(game.parameter["stacking_limit"])
         self.ports = {self.grid.hex_of(a.hexes[0]) for a in game.areas.area if a.kind == "port"}
@@ -253,6 +258,8 @@ class _Player:
         if budget < 1 or not self.on_map(side) or self.rng.random() < PASS_CHANCE:
             self.emit(Pass(side=side))
             return False
+        if self.rng.random() < COMBAT_CHANCE and self.fight(side, budget):
+            return True
         stacks = max(1, round(budget * self.rng.uniform(0.6, 1.0)))
         index = len(self.entries)
         self.emit(Action(side=side, action="movement"))
@@ -260,6 +267,87 @@ class _Player:
         # 5.2: the action claims what its activations cost, known once they are done.
         self.entries[index] = self.entries[index].model_copy(update={"supply": paid})
         return True
+
+    def targets(self, side: str) -> dict[Hex, list[Hex]]:
+        """Enemy-held hexes and the friendly hexes next to them, not across the sea (7.0)."""
+        friendly = self.on_map(side)
+        out: dict[Hex, list[Hex]] = {}
+        for target in sorted(self.on_map(self.enemy(side))):
+            beside = [h for h in target.neighbours() if h in friendly
+                      and Hexside.between(h, target) not in self.impassable]
+            if beside:
+                out[target] = sorted(beside)
+        return out
+
+    def fight(self, side: str, budget: int) -> bool:
+        """A Combat action (5.4): the stacks next to one enemy hex attack it, the result is carried
+        out; whether an action was taken."""
+        targets = self.targets(side)
+        if not targets:
+            return False
+        target = self.rng.choice(sorted(targets))
+        stacks = targets[target][:budget]
+        index = len(self.entries)
+        self.emit(Action(side=side, action="combat"))
+        attackers: list[str] = []
+        for h in stacks:
+            self.emit(Activate(side=side, hex=self.grid.label_of(h), supply=1))
+            attackers += self.on_map(side)[h]
+        self.entries[index] = self.entries[index].model_copy(update={"supply": len(stacks)})
+        attack = Attack(side=side, hex=self.grid.label_of(target), attackers=attackers, die=self.rng.randint(1, 6))
+        audit = ONSLAUGHT.combat_audit(self.state, attack)
+        self.emit(attack.model_copy(update={"odds": audit.column, "result": audit.result}))
+        self.carry_out(side)
+        return True
+
+    def carry_out(self, side: str) -> None:
+        """The result of the combat just opened (7.2-7.3): attackers' losses, then each defender's
+        loss and retreat, each the first candidate the rule system finds nothing wrong with."""
+        combat = self.state.combat
+        if combat is None:
+            return
+        enemy = self.enemy(side)
+        chosen = combat.strongest[:1]  # 7.2 AH: the owner picks one of equally strong stacks
+        for effect in self.state.pending:
+            if effect.defends or effect.loss == 0:
+                continue
+            if combat.result in ("AH", "HH") and not any(effect.unit in s.units for s in chosen):
+                continue
+            self.emit(Loss(side=side, loss="eliminate" if effect.loss >= effect.steps else "deplete",
+                           unit=effect.unit))
+        for effect in [e for e in self.state.pending if e.defends]:
+            if effect.loss >= effect.steps:
+                self.emit(Loss(side=enemy, by_opponent=True, loss="eliminate", unit=effect.unit))
+                continue
+            if effect.loss:
+                self.emit(Loss(side=enemy, by_opponent=True, loss="deplete", unit=effect.unit))
+            if effect.retreat:
+                self.retreat(enemy, effect.unit)
+
+    def retreat(self, side: str, unit_id: str) -> None:
+        """A defender's retreat (7.3): two hexes if it can, else one and depleted, else depleted."""
+        here = self.grid.hex_of(self.state.location[unit_id])
+        two = [[here, a, b] for a in here.neighbours() for b in a.neighbours() if b.distance(here) == 2]
+        one = [[here, a] for a in here.neighbours()]
+        friendly = self.on_map(side)
+        for paths in (two, one):
+            for path in paths:
+                # 6.3: a retreat into a full stack would cost a division at the action's end.
+                if any(h not in self.grid for h in path) or len(friendly.get(path[-1], ())) >= self.limit:
+                    continue
+                entry = Retreat(side=side, by_opponent=True, unit=unit_id,
+                                path=[self.grid.label_of(h) for h in path])
+                if not ONSLAUGHT.check(self.state, entry):
+                    self.emit(entry)
+                    if len(path) == 2:
+                        self.lose_a_step(side, unit_id)
+                    return
+        self.lose_a_step(side, unit_id)  # 7.3: no retreat at all: depleted instead
+
+    def lose_a_step(self, side: str, unit_id: str) -> None:
+        """One more step lost: depleted, or eliminated if already depleted (7.2, 7.3)."""
+        loss = "eliminate" if unit_id in self.state.depleted else "deplete"
+        self.emit(Loss(side=side, by_opponent=True, loss=loss, unit=unit_id))
 
     def action_step(self) -> None:
         """The Action Step (5.0): the Allies act, then roll-offs until a tie or two passes."""
