@@ -215,3 +215,49 @@ def test_roster_lists_only_the_game_sides(built: Built) -> None:
     roster = built.root.find(P + "module.PlayerRoster")
     assert roster is not None
     assert [e.text for e in roster.findall("entry")] == list(built.game.manifest.sides)
+
+
+def zone_rects(root: etree._Element) -> dict[str, tuple[int, int, int, int]]:
+    """Each Zone of the 'Boxes and Tracks' map by name: its path as a rectangle (x0, y0, x1, y1)."""
+    holding = next(m for m in root.iter(P + "module.Map") if m.get("mapName") == "Boxes and Tracks")
+    rects: dict[str, tuple[int, int, int, int]] = {}
+    for zone in holding.iter(P + "module.map.boardPicker.board.mapgrid.Zone"):
+        points = [tuple(int(v) for v in pair.split(",")) for pair in zone.get("path", "").split(";")]
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        assert len(points) == 4 and len(set(xs)) == 2 and len(set(ys)) == 2, "an axis-aligned rectangle"
+        assert zone.get("name") not in rects, f"zone {zone.get('name')} twice"
+        rects[zone.get("name", "")] = (min(xs), min(ys), max(xs), max(ys))
+    return rects
+
+
+def test_boxes_and_track_spaces_are_named_zones(built: Built) -> None:
+    """The holding board has a Zone per box and track space; each set-up stack lies in its box's zone."""
+    root = built.root
+    zonedgrids = list(root.iter(P + "module.map.boardPicker.board.ZonedGrid"))
+    assert len(zonedgrids) == 1
+    rects = zone_rects(root)
+    manifest = built.game.manifest
+    assert {b.name for b in manifest.box} <= set(rects)
+    for track in manifest.track:
+        assert len([n for n in rects if n.endswith(f" {track.first}")]) >= 1
+    if any(t.kind == "turn" for t in manifest.track):
+        assert "Turn 1" in rects
+    for zone in root.iter(P + "module.map.boardPicker.board.mapgrid.Zone"):
+        assert zone.get("locationFormat") == "$name$"
+    with Image.open(io.BytesIO(built.zip.read("images/holding.png"))) as image:
+        width, height = image.size
+    boxes = list(rects.items())
+    for i, (name, (x0, y0, x1, y1)) in enumerate(boxes):
+        assert 0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height, name
+        for other, (a0, b0, a1, b1) in boxes[i + 1:]:
+            assert x1 <= a0 or a1 <= x0 or y1 <= b0 or b1 <= y0, (name, other)
+    names = {b.id: b.name for b in manifest.box}
+
+    def zone_at(x: int, y: int) -> list[str]:
+        return [n for n, (x0, y0, x1, y1) in rects.items() if x0 <= x < x1 and y0 <= y < y1]
+
+    holding = next(m for m in root.iter(P + "module.Map") if m.get("mapName") == "Boxes and Tracks")
+    for stack in holding.iter(P + "module.map.SetupStack"):
+        box_id = stack.get("name", "").removeprefix("Set-up ")
+        if box_id in names:
+            assert zone_at(int(stack.get("x", "0")), int(stack.get("y", "0"))) == [names[box_id]]

@@ -20,7 +20,7 @@ from PIL import Image
 from builder.render.board import board_layout, render_board
 from builder.render.charts import render_charts
 from builder.render.counters import image_name, marker_faces, marker_image_name, render_marker, render_unit
-from builder.render.holding import HoldingBoard, render_holding_board
+from builder.render.holding import HoldingBoard, HoldingLayout, render_holding_board
 from wargame.vassal.archive import zip_bytes
 from wargame.vassal.encoding import (
     Trait, add_piece, basic_piece, basic_state, chain, delete, layer_two_sided, properties, report_flip,
@@ -209,6 +209,18 @@ def _map(root: etree._Element, name: str, board: str, image: str, launch: bool) 
     return m
 
 
+def _zones(board: etree._Element, layout: HoldingLayout) -> None:
+    """A ZonedGrid with one Zone per box and track space, so the chat names where a piece went."""
+    # Without a grid, Map.locationName reports every point of the board as "offboard".
+    grid = _el(board, "module.map.boardPicker.board.ZonedGrid")
+    for area in layout.areas:
+        x0, y0, x1, y1 = area.rect
+        # Zone.locationName: locationFormat "$name$" gives the zone's own name; no grid, no snapping.
+        _el(grid, "module.map.boardPicker.board.mapgrid.Zone", name=area.name,
+            path=f"{x0},{y0};{x1},{y0};{x1},{y1};{x0},{y1}", locationFormat="$name$", useParentGrid="false",
+            useHighlight="false", highlightProperty="")
+
+
 def _turn_levels(game: Game) -> list[str]:
     """The steps or phases a turn runs through, for the turn tracker (4.0 / 4.1)."""
     names: list[str] = []
@@ -236,7 +248,8 @@ reconstructed from history and geography and marked <i>reconstructed</i> in the 
 PROVENANCE.md in the Umpire project for every reconstruction; a player who owns the printed game
 can correct any value in one data file and rebuild the module.</p>
 <h2>Playing</h2>
-<ul><li>Drag counters; moves are reported in the chat with hex labels as printed.</li>
+<ul><li>Drag counters; moves are reported in the chat with hex labels as printed, and with box
+names or track spaces (<i>Turn 3</i>) in the <i>{BOXES_MAP}</i> window.</li>
 <li>Ctrl+F flips a unit to its depleted side and back; Ctrl+D deletes a piece.</li>
 <li>The <i>{BOXES_MAP}</i> window holds the boxes and tracks; palettes hold reinforcements by turn,
 every unit and every marker.</li>
@@ -287,6 +300,9 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
     grid_el = etree.SubElement(board_el, P + "module.map.boardPicker.board.HexGrid", grid_attrs.hex_grid)
     etree.SubElement(grid_el, P + "module.map.boardPicker.board.mapgrid.HexGridNumbering", grid_attrs.numbering)
     holding = _map(root, BOXES_MAP, "Boxes and tracks", "holding.png", launch=True)
+    holding_board = holding.find(f"{P}module.map.BoardPicker/{P}module.map.boardPicker.Board")
+    assert holding_board is not None
+    _zones(holding_board, art.holding.layout)
 
     scenario = m.scenario[0]
     stacks: dict[tuple[str, str], list[PieceDef]] = defaultdict(list)
