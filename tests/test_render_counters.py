@@ -10,7 +10,9 @@ from typing import get_args
 import pytest
 from PIL import Image, ImageChops
 
+from builder.render.board import board_layout
 from builder.render.counters import (
+    counter_size_px,
     image_name,
     marker_faces,
     marker_image_name,
@@ -147,3 +149,11 @@ def test_side_colours_follow_the_most_common_nationality() -> None:
         tuple(int(us.text_colour[i:i + 2], 16) for i in (1, 3, 5)),
         tuple(int(us.background_colour[i:i + 2], 16) for i in (1, 3, 5)),
     )
+
+
+@pytest.mark.parametrize(("game_id", "size_px"), [("onslaught", 50), ("omaha", 55)])
+def test_counters_are_sized_to_sit_inside_a_hex(game_id: str, size_px: int) -> None:
+    """Counters are 0.8 of the hex's width across flats (Onslaught: 62.4 px, Omaha: 69.3 px), at any scale."""
+    game = load_game(data_root(), game_id)
+    assert counter_size_px(board_layout(game)) == size_px
+    assert counter_size_px(board_layout(game, 2.0)) in (2 * size_px - 1, 2 * size_px, 2 * size_px + 1)

@@ -261,3 +261,25 @@ def test_boxes_and_track_spaces_are_named_zones(built: Built) -> None:
         box_id = stack.get("name", "").removeprefix("Set-up ")
         if box_id in names:
             assert zone_at(int(stack.get("x", "0")), int(stack.get("y", "0"))) == [names[box_id]]
+
+
+def test_counters_fit_inside_a_hex(built: Built) -> None:
+    """Every counter face is square and about 0.8 of the hex's width across flats (HexGrid dy or dx)."""
+    grid = next(built.root.iter(P + "module.map.boardPicker.board.HexGrid"))
+    across = float(grid.get("dx" if grid.get("sideways") == "true" else "dy", "0"))
+    sizes = set()
+    for slot in slots(built.root):
+        for trait, _ in chain_of(slot.text):
+            images = []
+            if trait.startswith("piece;"):
+                images = [decode(trait[6:], ";")[2]]
+            elif trait.startswith("emb2;"):
+                images = decode(decode(trait[5:], ";")[15], ",")
+            for name in filter(None, images):
+                with Image.open(io.BytesIO(built.zip.read(f"images/{name}"))) as image:
+                    sizes.add(image.size)
+        assert slot.get("width") == slot.get("height")
+    assert len(sizes) == 1
+    (width, height), = sizes
+    assert width == height and 0.75 * across <= width <= 0.85 * across, (width, across)
+    assert {int(s.get("width", "0")) for s in slots(built.root)} == {width}

@@ -24,6 +24,7 @@ from builder.render.style import INK, PAPER, font
 from wargame.errors import DataError
 from wargame.files import write_atomically
 from wargame.game import Game
+from wargame.layout import Layout
 from wargame.models import Marker, Unit
 
 RGB = tuple[int, int, int]
@@ -32,6 +33,10 @@ Face = Literal["full", "reduced"]
 
 SUPERSAMPLE = 4
 """Counters are drawn this many times larger, then scaled down (antialiasing)."""
+
+COUNTER_ACROSS_FLATS = 0.8
+"""A counter's side as a share of its hex's width across flats: the counter sits inside the hex,
+so the town names and hex numbers around it stay visible."""
 
 MOBILE_RED = "#c8102e"
 LEG_BLACK = "#000000"
@@ -66,6 +71,11 @@ SIZE_GLYPHS: dict[str, str] = {
     "group": "",
 }
 SIZE_TEXT: dict[str, str] = {"group": "GP"}
+
+
+def counter_size_px(layout: Layout) -> int:
+    """Side in pixels of the counters played on a board drawn with `layout`."""
+    return round(COUNTER_ACROSS_FLATS * layout.across_flats_px)
 
 
 # -- names ------------------------------------------------------------------------------------
@@ -747,6 +757,7 @@ def write_counters(game: Game, out_dir: Path, size_px: int = 75) -> list[Path]:
 
 
 __all__ = [
-    "COUNTER_STYLES", "CounterStyle", "counter_images", "counter_style", "image_name", "marker_faces",
+    "COUNTER_ACROSS_FLATS", "COUNTER_STYLES", "CounterStyle", "counter_images", "counter_size_px", "counter_style",
+    "image_name", "marker_faces",
     "marker_image_name", "render_marker", "render_unit", "side_colours", "write_counters",
 ]

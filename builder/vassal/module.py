@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import io
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +19,9 @@ from PIL import Image
 
 from builder.render.board import board_layout, render_board
 from builder.render.charts import render_charts
-from builder.render.counters import image_name, marker_faces, marker_image_name, render_marker, render_unit
+from builder.render.counters import (
+    counter_size_px, image_name, marker_faces, marker_image_name, render_marker, render_unit,
+)
 from builder.render.holding import HoldingBoard, HoldingLayout, render_holding_board
 from wargame.vassal.archive import zip_bytes
 from wargame.vassal.encoding import (
@@ -35,12 +37,11 @@ P = "VASSAL.build."
 MAIN_MAP = "Main Map"
 BOXES_MAP = "Boxes and Tracks"
 VASSAL_VERSION = "3.7.0"
-COUNTER_PX = 75
 DOCKED_PALETTE_PX = 500
-"""Width of the palette docked into the main window (PieceWindow defaultWidth)."""
+"""Least width of the palette docked into the main window (PieceWindow defaultWidth)."""
+DOCKED_PALETTE_MAX_PX = 800
 TURN_LIST_PX = 110
-"""Room for the list of turns beside one turn's reinforcements (ListWidget)."""
-REINFORCEMENT_COLUMNS = 4
+"""Room for the list of turns beside one turn's reinforcements (ListWidget), and a margin."""
 UNIT_COLUMNS = 10
 MARKER_COLUMNS = 8
 
@@ -51,6 +52,7 @@ class Art:
 
     board: Image.Image
     layout: Layout
+    counter_px: int
     holding: HoldingBoard
     counters: dict[str, Image.Image]
     charts: dict[str, Image.Image]
@@ -62,7 +64,7 @@ class PieceDef:
 
     name: str
     traits: list[Trait]
-    slot_size: tuple[int, int] = (COUNTER_PX, COUNTER_PX)
+    slot_px: int
     gpids: list[str] = field(default_factory=list)
 
 
@@ -79,16 +81,17 @@ def unit_image(unit_id: str, face: str) -> str:
 
 def draw_art(game: Game, scale: float = 1.0) -> Art:
     """Render board, holding board, counters and charts for a game."""
-
+    layout = board_layout(game, scale)
+    size_px = counter_size_px(layout)
     counters: dict[str, Image.Image] = {}
     for _, unit in game.units:
-        counters[unit_image(unit.id, "full")] = render_unit(game, unit, "full", COUNTER_PX)
+        counters[unit_image(unit.id, "full")] = render_unit(game, unit, "full", size_px)
         if unit.steps == 2:
-            counters[unit_image(unit.id, "reduced")] = render_unit(game, unit, "reduced", COUNTER_PX)
+            counters[unit_image(unit.id, "reduced")] = render_unit(game, unit, "reduced", size_px)
     for marker in game.markers.marker:
         for face in range(marker_faces(marker)):
-            counters[marker_image_name(marker.id, face)] = render_marker(game, marker, face, COUNTER_PX)
-    return Art(render_board(game, scale), board_layout(game, scale), render_holding_board(game), counters,
+            counters[marker_image_name(marker.id, face)] = render_marker(game, marker, face, size_px)
+    return Art(render_board(game, scale), layout, size_px, render_holding_board(game), counters,
                render_charts(game))
 
 
@@ -113,7 +116,7 @@ def prototypes(game: Game) -> dict[str, list[Trait]]:
     return out
 
 
-def unit_piece(game: Game, unit: Unit) -> PieceDef:
+def unit_piece(game: Game, unit: Unit, size_px: int) -> PieceDef:
     """A unit as a piece: properties, its type's prototype, the two-sided layer."""
     values = "-".join(map(str, unit.full))
     props = {
@@ -128,10 +131,10 @@ def unit_piece(game: Game, unit: Unit) -> PieceDef:
         traits.append(basic_piece(unit.id, ""))
     else:
         traits.append(basic_piece(unit.id, unit_image(unit.id, "full")))
-    return PieceDef(unit.id, traits)
+    return PieceDef(unit.id, traits, size_px)
 
 
-def marker_piece(game: Game, marker: Marker, faces: int) -> PieceDef:
+def marker_piece(game: Game, marker: Marker, faces: int, size_px: int) -> PieceDef:
     """A marker as a piece (two-sided when it has a flip side)."""
     props = {"MarkerId": marker.id, "Kind": marker.kind, "Side": marker.side or "",
              "Value": "" if marker.value is None else str(marker.value)}
@@ -142,7 +145,7 @@ def marker_piece(game: Game, marker: Marker, faces: int) -> PieceDef:
         traits.append(basic_piece(marker.name, ""))
     else:
         traits.append(basic_piece(marker.name, marker_image_name(marker.id, 0)))
-    return PieceDef(marker.name, traits)
+    return PieceDef(marker.name, traits, size_px)
 
 
 def expanded(traits: list[Trait], protos: dict[str, list[Trait]]) -> list[Trait]:
@@ -177,7 +180,7 @@ def _el(parent: etree._Element, tag: str, **attrs: str) -> etree._Element:
 def _slot(parent: etree._Element, piece: PieceDef, ids: SlotIds) -> str:
     gpid = ids.take()
     slot = _el(parent, "widget.PieceSlot", entryName=piece.name, gpid=gpid,
-               width=str(piece.slot_size[0]), height=str(piece.slot_size[1]))
+               width=str(piece.slot_px), height=str(piece.slot_px))
     slot.text = add_piece(piece.traits, gpid)
     piece.gpids.append(gpid)
     return gpid
@@ -289,8 +292,9 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
 
     ids = SlotIds()
     protos = prototypes(game)
-    units = {u.id: unit_piece(game, u) for _, u in sorted(game.units, key=lambda r: r[1].id)}
-    markers = {mk.id: marker_piece(game, mk, marker_faces(mk)) for mk in sorted(game.markers.marker, key=lambda x: x.id)}
+    units = {u.id: unit_piece(game, u, art.counter_px) for _, u in sorted(game.units, key=lambda r: r[1].id)}
+    markers = {mk.id: marker_piece(game, mk, marker_faces(mk), art.counter_px)
+               for mk in sorted(game.markers.marker, key=lambda x: x.id)}
 
     # Main map with the board and the grid derived from the board's own layout.
     main = _map(root, MAIN_MAP, board_name, "board.png", launch=False)
@@ -329,13 +333,18 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
 
     # Palettes: reinforcements by scenario, side and turn; every unit; every marker.
     # The first visible PieceWindow docks into the main window (PieceWindow.addTo/dockMe); with
-    # defaultWidth 0 its split pane opens as a sliver.
+    # defaultWidth 0 its split pane opens as a sliver. It is as tall as the chat (Map docks the map
+    # below the chat's preferred height), so it is made wide enough for two rows of the largest turn.
+    per_turn = Counter((a.scenario, a.turn, game.units_by_id[a.unit].side) for _, a in game.reinforcements)
+    wanted_columns = (max(per_turn.values(), default=1) + 1) // 2
+    docked_px = min(max(wanted_columns * art.counter_px + TURN_LIST_PX, DOCKED_PALETTE_PX), DOCKED_PALETTE_MAX_PX)
     window = _el(root, "module.PieceWindow", name="Reinforcements", text="Reinforcements",
                  tooltip="Reinforcements by turn", icon="", hotkey="", hidden="false", scale="1.0",
-                 defaultWidth=str(DOCKED_PALETTE_PX))
+                 defaultWidth=str(docked_px))
     tabs = _el(window, "widget.TabWidget", entryName="Reinforcements")
     # ListWidget: a turn's counters left of the divider, the list of turns right of it.
-    turn_panel_px = DOCKED_PALETTE_PX - TURN_LIST_PX
+    turn_panel_px = docked_px - TURN_LIST_PX
+    turn_columns = max(1, turn_panel_px // art.counter_px)
     for scen in m.scenario:
         for side in m.sides:
             arrivals = sorted((a.turn, a.unit) for _, a in game.reinforcements
@@ -350,7 +359,7 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
             for turn, unit_ids in sorted(by_turn.items()):
                 # PanelWidget.getLayout: only fixed="true" gives a grid of nColumns; otherwise one row.
                 group = _el(panel, "widget.PanelWidget", entryName=f"Turn {turn}", fixed="true",
-                            nColumns=str(REINFORCEMENT_COLUMNS), vert="false", scale="1.0")
+                            nColumns=str(turn_columns), vert="false", scale="1.0")
                 for unit_id in unit_ids:
                     _slot(group, units[unit_id], ids)
     window = _el(root, "module.PieceWindow", name="Units", text="Units", tooltip="Every unit", icon="",
