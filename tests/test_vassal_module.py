@@ -283,3 +283,15 @@ def test_counters_fit_inside_a_hex(built: Built) -> None:
     (width, height), = sizes
     assert width == height and 0.75 * across <= width <= 0.85 * across, (width, across)
     assert {int(s.get("width", "0")) for s in slots(built.root)} == {width}
+
+
+def test_chart_tabs_carry_the_charts_own_names(built: Built) -> None:
+    """Chart tabs are named as each chart is titled ("Combat Results Table", not "Crt")."""
+    from builder.render.charts import chart_sheets
+
+    titles = [sheet.title for sheet in chart_sheets(built.game).values()]
+    names = [c.get("chartName") for c in built.root.iter(P + "widget.Chart")]
+    assert names == titles
+    if built.game.crt is not None:
+        assert "Combat Results Table" in names
+    assert not any(n.startswith("Chart ") or n == "Crt" for n in names)

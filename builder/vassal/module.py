@@ -18,7 +18,7 @@ from lxml import etree
 from PIL import Image
 
 from builder.render.board import board_layout, render_board
-from builder.render.charts import render_charts
+from builder.render.charts import chart_sheets, render_charts
 from builder.render.counters import (
     counter_size_px, image_name, marker_faces, marker_image_name, render_marker, render_unit,
 )
@@ -56,6 +56,7 @@ class Art:
     holding: HoldingBoard
     counters: dict[str, Image.Image]
     charts: dict[str, Image.Image]
+    chart_names: dict[str, str]
 
 
 @dataclass
@@ -91,8 +92,9 @@ def draw_art(game: Game, scale: float = 1.0) -> Art:
     for marker in game.markers.marker:
         for face in range(marker_faces(marker)):
             counters[marker_image_name(marker.id, face)] = render_marker(game, marker, face, size_px)
+    sheets = chart_sheets(game)
     return Art(render_board(game, scale), layout, size_px, render_holding_board(game), counters,
-               render_charts(game))
+               render_charts(game), {chart_id: sheet.title for chart_id, sheet in sheets.items()})
 
 
 # -- pieces ---------------------------------------------------------------------------------
@@ -395,9 +397,10 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
     charts = _el(root, "module.ChartWindow", name="Charts", text="Charts", tooltip="Charts and tables", icon="",
                  hotkey="", description="")
     tabs = _el(charts, "widget.TabWidget", entryName="Charts")
-    for chart_id in sorted(art.charts):
-        _el(tabs, "widget.Chart", chartName=chart_id.replace("-", " ").replace("_", " ").title(),
-            description="", fileName=f"chart-{chart_id}.png")
+    # Tabs in the charts' own order (combat results first), named by each chart's title.
+    for chart_id in art.charts:
+        _el(tabs, "widget.Chart", chartName=art.chart_names[chart_id], description="",
+            fileName=f"chart-{chart_id}.png")
     _el(tabs, "widget.HtmlChart", chartName="Help", description="", fileName="help.html")
     _el(root, "module.Inventory", name="Inventory", text="Inventory", tooltip="Where every unit is", icon="",
         hotkey="", include="{UnitId!=\"\"}", groupBy="Side,UnitType", leafFormat="$PieceName$ ($LocationName$)",
