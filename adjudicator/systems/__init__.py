@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from adjudicator.engine import RuleSystem
+from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT
 from adjudicator.systems.onslaught import ONSLAUGHT
 
-SYSTEMS: dict[str, RuleSystem] = {ONSLAUGHT.name: ONSLAUGHT}
+SYSTEMS: dict[str, RuleSystem] = {ONSLAUGHT.name: ONSLAUGHT, FIRE_AND_MOVEMENT.name: FIRE_AND_MOVEMENT}

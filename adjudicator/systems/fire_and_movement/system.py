@@ -1,0 +1,367 @@
+"""The Fire & Movement system (with Omaha Beach's exclusive rules) as a plug-in of the replay engine.
+
+Checked in this version: the sequence of play (4.1), movement (5.1-5.5: terrain costs, roads and
+trails, enemy and prohibited hexes, the map edge, the allowance, once per player turn, leg and
+mobile units in the mobile phases), stacking (5.3, with Omaha's beach landing hexes, 11.2.4) and
+zones of control in movement (6.0, 6.1). Every other entry (bombardment, combat and its effects,
+placements) is applied as the log writes it and gets one note per kind saying it is not checked
+yet (docs/rules-coverage.md lists the sections).
+
+Rulings (docs/rules-coverage.md keeps the register):
+
+- 4.1, the two player turns: the log writes the phases of both player turns with the same ids;
+  a `Phase movement` after the first player's Mobile Combat Phase begins the second player turn.
+- 5.2, "a unit that has completed its movement": a unit moves once per player turn (a mobile
+  unit in the Movement or the Mobile Movement Phase, 5.5), so a second `move` of it is an error.
+- 5.4, costs: a road step (road hexside between two road hexes) costs 1/2, a trail step 1,
+  whatever else is there; otherwise the costliest terrain of the hex entered, plus its "+" terrain,
+  plus the hexside's added cost.
+- 6.1, "by expending all its printed MA": a leg unit may step from an EZOC hex straight into
+  another only as its whole move (one hex), and only if its allowance covers that hex's cost.
+- 6.1, rangers and commandos: never pay the extra cost for EZOC and are never stopped by it
+  (11.2.3 says rangers ignore EZOC for all purposes).
+- 5.3 with 11.2.4: the Omaha Beach hexes take three Allied units (the beach landing hexes;
+  which of them hold a beachhead marker is not tracked yet), every other hex one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from adjudicator.findings import Finding, SectionTable
+from adjudicator.notation.entries import (
+    Action, Activate, Advance, Declare, Entry, Header, Loss, Move, Pass, Place, Retreat, RollOff, StandFast, StepMarker,
+    TurnMarker,
+)
+from adjudicator.systems.fire_and_movement.sections import SECTIONS
+from wargame.errors import ReplayError, did_you_mean
+from wargame.game import Game
+from wargame.hexes import Hex, Hexside
+from wargame.models import Unit
+
+PLAYER_PHASES = ("movement", "bombardment", "combat", "mobile_movement", "mobile_combat")
+PHASES = ("support_fire_marker", *PLAYER_PHASES, *PLAYER_PHASES, "game_turn_end")
+"""4.1: a game turn's phases in order, the player turn's five twice (first, then second player)."""
+MOVEMENT_PHASES = ("movement", "mobile_movement")
+IGNORE_EZOC = frozenset({"ranger", "commando"})
+"""6.1 exception and 11.2.3: unit types that pay nothing extra for EZOC and are never stopped by it."""
+BEACH_STACK = 3
+"""11.2.4: beach landing hexes take up to three units."""
+UNCHECKED: dict[str, str] = {
+    "attack": "7.0-8.5", "retreat": "8.3", "advance": "8.5", "loss": "8.2.4", "stand": "8.4", "place": "3.0, 11.0-11.2",
+    "capture": "not a Fire & Movement entry", "income": "11.2.5",
+}
+"""The sections governing entries this version applies without checking, by kind."""
+
+
+@dataclass(frozen=True)
+class FireAndMovementState:
+    """The position and the sequence of play after an entry."""
+
+    game: Game = field(repr=False, compare=False)
+    scenario: str
+    first_player: str
+    turn: int
+    phase: int | None
+    location: dict[str, str]
+    depleted: frozenset[str] = frozenset()
+    moved: frozenset[str] = frozenset()
+    """Units that have moved in this player turn (5.2, 5.5)."""
+    moved_in_movement: frozenset[str] = frozenset()
+    """Mobile units that moved in this player turn's Movement Phase (4.1, 5.5)."""
+    noted: frozenset[str] = frozenset()
+
+
+class FireAndMovement:
+    """The rule system object the engine calls."""
+
+    name = "fire-and-movement"
+    table = SectionTable("fire-and-movement", SECTIONS)
+
+    # -- set-up -------------------------------------------------------------------------------
+    def initial_state(self, game: Game, headers: Sequence[Header]) -> FireAndMovementState:
+        """The scenario's set-up (3.0, 11.0): units where the data puts them, boxes included."""
+        known = {s.id: s for s in game.manifest.scenario}
+        scenario_id = next((h.value for h in headers if h.key == "Scenario"), game.manifest.scenario[0].id)
+        if scenario_id not in known:
+            raise ReplayError(f"unknown scenario {scenario_id!r}{did_you_mean(scenario_id, sorted(known))} "
+                              f"(scenarios: {', '.join(sorted(known))})")
+        location = {p.piece: p.location for _, p in game.setup
+                    if p.scenario == scenario_id and p.piece in game.units_by_id}
+        # 10.2: the scenario names its first player (the Allies in Omaha).
+        first = known[scenario_id].first_player or game.manifest.sides[0]
+        return FireAndMovementState(game, scenario_id, first, 0, None, location)
+
+    # -- helpers -------------------------------------------------------------------------------
+    @staticmethod
+    def _unit(state: FireAndMovementState, unit_id: str) -> Unit:
+        return state.game.units_by_id[unit_id]
+
+    def _f(self, severity: str, section: str, entry: Entry, message: str) -> Finding:
+        return self.table.finding(severity, section, entry.line, entry.column, message)  # type: ignore[arg-type]
+
+    @staticmethod
+    def phase_id(state: FireAndMovementState) -> str | None:
+        """The id of the phase under way."""
+        return None if state.phase is None else PHASES[state.phase]
+
+    def active(self, state: FireAndMovementState) -> str | None:
+        """The player whose turn it is (4.1), or None outside the player turns."""
+        if state.phase is None or not 1 <= state.phase <= 2 * len(PLAYER_PHASES):
+            return None
+        second = next(s for s in state.game.manifest.sides if s != state.first_player)
+        return state.first_player if state.phase <= len(PLAYER_PHASES) else second
+
+    def _where(self, state: FireAndMovementState) -> str:
+        phase = self.phase_id(state)
+        if phase is None:
+            return f"GT {state.turn}, before the first phase"
+        who = self.active(state)
+        return f"GT {state.turn}, {phase.replace('_', ' ')} phase" + (f" ({who} player turn)" if who else "")
+
+    def _on_map(self, state: FireAndMovementState, unit_id: str) -> Hex | None:
+        where = state.location.get(unit_id)
+        grid = state.game.grid
+        return grid.hex_of(where) if where is not None and grid.is_label(where) else None
+
+    def _allowance(self, state: FireAndMovementState, unit_id: str) -> int:
+        unit = self._unit(state, unit_id)
+        values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
+        return values[list(state.game.manifest.value_names).index("movement")]
+
+    def ezoc(self, state: FireAndMovementState, side: str) -> frozenset[Hex]:
+        """Hexes in the zone of control of the enemies of `side` (6.0): the six hexes around each
+        enemy unit that exerts one, across every terrain."""
+        grid = state.game.grid
+        out: set[Hex] = set()
+        for unit_id, where in state.location.items():
+            unit = self._unit(state, unit_id)
+            if unit.side != side and unit.zoc and grid.is_label(where):
+                out.update(grid.neighbours_on_map(grid.hex_of(where)))
+        return frozenset(out)
+
+    def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:
+        """MP to move from `a` into the adjacent `b` (5.4, 5.4.1, 5.4.2), None when prohibited (5.2 e)."""
+        terrain = game.terrain
+        features = game.hexside_features.get(Hexside.between(a, b), frozenset())
+        kinds = game.hex_terrain.get(b, ())
+        if any(terrain[t].prohibited for t in kinds) or any(terrain[f].prohibited for f in features):
+            return None
+        # 5.4.1, 5.4.2: along a road (trail) hexside the road (trail) rate replaces every other cost.
+        for route in ("road", "trail"):
+            rate = terrain[route].mp_cost if route in features and route in terrain else None
+            if rate is not None:
+                return float(rate)
+        base = max((float(c) for t in kinds if (c := terrain[t].mp_cost) is not None), default=1.0)
+        added = sum(float(terrain[t].mp_add or 0) for t in kinds)
+        added += sum(float(terrain[f].mp_add or 0) for f in features if f not in ("road", "trail"))
+        return base + added
+
+    def _stack_limit(self, state: FireAndMovementState, label: str) -> int:
+        """5.3: one unit a hex; 11.2.4: three in an Omaha beach landing hex."""
+        beach = state.game.areas_by_id.get("omaha_beach")
+        return BEACH_STACK if beach is not None and label in beach.hexes else 1
+
+    # -- check ---------------------------------------------------------------------------------
+    def check(self, state: FireAndMovementState, entry: Entry) -> list[Finding]:
+        """Every finding for an entry; the state is left untouched."""
+        out: list[Finding] = []
+        if isinstance(entry, (TurnMarker, StepMarker)):
+            out += self._closing(state, entry)
+        if isinstance(entry, TurnMarker):
+            out += self._check_turn(state, entry)
+        elif isinstance(entry, StepMarker):
+            out += self._check_phase(state, entry)
+        elif isinstance(entry, Move):
+            out += self._check_move(state, entry)
+        elif isinstance(entry, (Action, Activate, Pass, RollOff, Declare)):
+            out.append(self._f("error", "log", entry, f"'{entry.kind}' entries are Onslaught's; Fire & Movement "
+                                                      "has phases, not actions (4.1)"))
+        kind = entry.kind  # type: ignore[attr-defined]
+        if kind in UNCHECKED and kind not in state.noted:
+            out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
+                                                     f"(sections {UNCHECKED[kind]})"))
+        return out
+
+    def _closing(self, state: FireAndMovementState, entry: Entry) -> list[Finding]:
+        """5.3: at the end of every phase, one unit a hex (three on a beach landing hex)."""
+        if state.phase is None:
+            return []
+        count = Counter(where for where in state.location.values() if state.game.grid.is_label(where))
+        return [self._f("error", "5.3", entry, f"{self._where(state)} ends with {n} units in hex {where}; "
+                                               f"{self._stack_limit(state, where)} may stay there")
+                for where, n in sorted(count.items()) if n > self._stack_limit(state, where)]
+
+    def _check_turn(self, state: FireAndMovementState, entry: TurnMarker) -> list[Finding]:
+        out = []
+        scenario = next(s for s in state.game.manifest.scenario if s.id == state.scenario)
+        if entry.turn != state.turn + 1:
+            out.append(self._f("error", "4.1", entry, f"GT {entry.turn} follows GT {state.turn}; game turns run in "
+                                                      "order"))
+        if entry.turn > scenario.last_turn:
+            out.append(self._f("error", "10.2", entry, f"the scenario ends with GT {scenario.last_turn}"))
+        if state.turn and self.phase_id(state) != "game_turn_end":
+            out.append(self._f("error", "4.1", entry, f"GT {state.turn} ends before its Game Turn End Phase "
+                                                      f"({self._where(state)})"))
+        return out
+
+    def _next_phase(self, state: FireAndMovementState, phase: str) -> int | None:
+        """The index the phase marker moves to: the next phase of that id after the current one."""
+        start = 0 if state.phase is None else state.phase + 1
+        return next((i for i in range(start, len(PHASES)) if PHASES[i] == phase), None)
+
+    def _check_phase(self, state: FireAndMovementState, entry: StepMarker) -> list[Finding]:
+        if entry.step not in PHASES:
+            return [self._f("error", "4.1", entry, f"{entry.step!r} is not a phase{did_you_mean(entry.step, PHASES)} "
+                                                   f"({', '.join(dict.fromkeys(PHASES))})")]
+        if state.turn == 0:
+            return [self._f("error", "4.1", entry, "a phase before the first 'Turn' marker")]
+        expected = PHASES[0] if state.phase is None else (
+            PHASES[state.phase + 1] if state.phase + 1 < len(PHASES) else None)
+        if entry.step != expected:
+            return [self._f("error", "4.1", entry, f"{self._where(state)}: the {entry.step.replace('_', ' ')} phase "
+                                                   f"comes out of order; the next phase is "
+                                                   f"{(expected or 'the next game turn').replace('_', ' ')}")]
+        return []
+
+    def _check_move(self, state: FireAndMovementState, entry: Move) -> list[Finding]:
+        game = state.game
+        unit = self._unit(state, entry.unit)
+        where = state.location.get(entry.unit)
+        phase = self.phase_id(state)
+        active = self.active(state)
+        out: list[Finding] = []
+        # 5.2: a player moves his own units in his own Movement or Mobile Movement Phase only.
+        if phase not in MOVEMENT_PHASES or unit.side != active:
+            return [self._f("error", "5.2", entry, f"{self._where(state)}: {entry.unit} ({unit.side}) moves only in "
+                                                   f"its own side's Movement and Mobile Movement Phases")]
+        if phase == "mobile_movement":
+            if unit.mobility != "mobile":
+                return [self._f("error", "5.5", entry, f"{entry.unit} is a leg unit; leg units never move in the "
+                                                       "Mobile Movement Phase")]
+            if entry.unit in state.moved_in_movement:
+                return [self._f("error", "5.5", entry, f"{entry.unit} moved in this player turn's Movement Phase and "
+                                                       "does not move again in the Mobile Movement Phase")]
+        if entry.unit in state.moved:
+            out.append(self._f("error", "5.2", entry, f"{entry.unit} has already moved in this player turn"))
+        if entry.strategic:
+            out.append(self._f("error", "log", entry, "Fire & Movement has no strategic movement (an Onslaught "
+                                                      "rule); write the move without 'strategic'"))
+        if where is None or not game.grid.is_label(where):
+            return out + [self._f("error", "5.2", entry, f"{entry.unit} is not on the map ({where or 'not in play'})")]
+        if entry.path[0] != where:
+            return out + [self._f("error", "5.1", entry, f"{entry.unit} is in {where}, not {entry.path[0]}")]
+        off = [label for label in entry.path if not game.grid.is_label(label)]
+        if off:
+            return out + [self._f("error", "5.2", entry, f"{entry.unit} leaves the map at {off[0]}")]
+        hexes = [game.grid.hex_of(label) for label in entry.path]
+        allowance = self._allowance(state, entry.unit)
+        ezoc = frozenset() if unit.type in IGNORE_EZOC else self.ezoc(state, unit.side)
+        enemy = {h for u, w in state.location.items() if self._unit(state, u).side != unit.side
+                 and game.grid.is_label(w) for h in [game.grid.hex_of(w)]}
+        spent = 0.0
+        for i, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
+            la, lb = entry.path[i - 1], entry.path[i]
+            if not a.is_adjacent(b):
+                return out + [self._f("error", "5.1", entry, f"{entry.unit} skips from {la} to {lb}; a unit moves "
+                                                             "through contiguous hexes")]
+            if b in enemy:
+                return out + [self._f("error", "5.2", entry, f"{entry.unit} enters {lb}, which an enemy unit holds")]
+            cost = self.step_cost(game, a, b)
+            if cost is None:
+                return out + [self._f("error", "5.2", entry, f"{entry.unit} enters prohibited terrain at {lb} (or "
+                                                             f"crosses a prohibited hexside {la}-{lb})")]
+            from_ezoc, into_ezoc = a in ezoc, b in ezoc
+            if into_ezoc and unit.mobility != "mobile":
+                if i > 1 and from_ezoc:
+                    return out + [self._f("error", "6.1", entry, f"{entry.unit} entered an enemy zone of control at "
+                                                                 f"{la} and moves on to {lb}")]
+                if from_ezoc:
+                    # 6.1: EZOC to EZOC takes the whole printed allowance, so it is the whole move.
+                    if cost > allowance:
+                        return out + [self._f("error", "6.1", entry, f"{entry.unit} cannot pay {cost:g} MP for {lb} "
+                                                                     f"with an allowance of {allowance}")]
+                    out += self._fortified_ezoc(state, entry, a, b)
+                    if len(hexes) > 2:
+                        return out + [self._f("error", "6.1", entry, f"{entry.unit} moves from one enemy zone of "
+                                                                     f"control into another at {lb}, which takes its "
+                                                                     "whole allowance; it moves no further")]
+                    return out
+                if i < len(hexes) - 1:
+                    return out + [self._f("error", "6.1", entry, f"{entry.unit} entered an enemy zone of control at "
+                                                                 f"{lb} and moves on; a leg unit stops there")]
+            if into_ezoc and unit.mobility == "mobile":
+                # 6.1: a mobile unit pays half its printed allowance, rounded down, to enter an EZOC.
+                cost += allowance // 2
+                if from_ezoc:
+                    out += self._fortified_ezoc(state, entry, a, b)
+            spent += cost
+            if spent > allowance:
+                return out + [self._f("error", "5.2", entry, f"{entry.unit} has spent {spent:g} MP by {lb}, more than "
+                                                             f"its allowance of {allowance}")]
+        return out
+
+    def _fortified_ezoc(self, state: FireAndMovementState, entry: Move, a: Hex, b: Hex) -> list[Finding]:
+        """6.1 exception: never EZOC to EZOC across a minefield hexside or into a fortification."""
+        game = state.game
+        if "minefield" in game.hexside_features.get(Hexside.between(a, b), frozenset()) or \
+                "fortification" in game.hex_terrain.get(b, ()):
+            return [self._f("error", "6.1", entry, f"{entry.unit} moves from one enemy zone of control into another "
+                                                   f"across a minefield or into a fortification at "
+                                                   f"{game.grid.label_of(b)}")]
+        return []
+
+    # -- apply ---------------------------------------------------------------------------------
+    def apply(self, state: FireAndMovementState, entry: Entry) -> FireAndMovementState:
+        """The state after an entry, as the log writes it."""
+        kind = getattr(entry, "kind", "")
+        if kind in UNCHECKED:
+            state = replace(state, noted=state.noted | {kind})
+        if isinstance(entry, TurnMarker):
+            return replace(state, turn=entry.turn, phase=None, moved=frozenset(), moved_in_movement=frozenset())
+        if isinstance(entry, StepMarker):
+            index = self._next_phase(state, entry.step)
+            if index is None:
+                return state
+            # 4.1: a new player turn (movement after the other player's phases) starts afresh.
+            fresh = entry.step == "movement"
+            return replace(state, phase=index, moved=frozenset() if fresh else state.moved,
+                           moved_in_movement=frozenset() if fresh else state.moved_in_movement)
+        if isinstance(entry, Move):
+            in_movement = self.phase_id(state) == "movement" and self._unit(state, entry.unit).mobility == "mobile"
+            return replace(state, location={**state.location, entry.unit: entry.path[-1]},
+                           moved=state.moved | {entry.unit},
+                           moved_in_movement=state.moved_in_movement | ({entry.unit} if in_movement else set()))
+        if isinstance(entry, (Retreat, Advance)):
+            return replace(state, location={**state.location, entry.unit: entry.path[-1]})
+        if isinstance(entry, Loss):
+            if entry.loss == "deplete" and entry.unit not in state.depleted and self._unit(state, entry.unit).reduced:
+                return replace(state, depleted=state.depleted | {entry.unit})
+            side = self._unit(state, entry.unit).side
+            box = next((b.id for b in state.game.manifest.box if b.kind == "eliminated" and b.side == side),
+                       "eliminated")
+            return replace(state, location={**state.location, entry.unit: box}, depleted=state.depleted - {entry.unit})
+        if isinstance(entry, StandFast):
+            return replace(state, depleted=state.depleted | set(entry.units))
+        if isinstance(entry, Place) and entry.hex is not None and entry.unit in state.game.units_by_id:
+            depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted
+            return replace(state, location={**state.location, entry.unit: entry.hex}, depleted=depleted)
+        return state
+
+    def finish(self, state: FireAndMovementState) -> list[Finding]:
+        """Nothing is due at the end of a log in this version (stacking is judged as phases end)."""
+        return []
+
+    def describe(self, state: FireAndMovementState) -> dict[str, Any]:
+        """Positions, depleted units and the sequence of play as JSON data."""
+        by_place: dict[str, list[str]] = {}
+        for unit_id, where in sorted(state.location.items()):
+            by_place.setdefault(where, []).append(unit_id)
+        return {"turn": state.turn, "phase": self.phase_id(state), "player_turn": self.active(state),
+                "positions": by_place, "depleted": sorted(state.depleted)}
+
+
+FIRE_AND_MOVEMENT = FireAndMovement()

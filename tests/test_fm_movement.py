@@ -1,0 +1,136 @@
+"""Fire & Movement on the Omaha map: the sequence (4.1), movement (5.1-5.5), stacking (5.3) and
+zones of control in movement (6.0, 6.1), entry by entry on small positions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from adjudicator.notation.text import parse_text
+from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
+from adjudicator.systems.fire_and_movement import FireAndMovementState
+from wargame.bundled import data_root
+from wargame.game import Game, load_game
+from wargame.hexes import Hexside
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    """The bundled Omaha data."""
+    return load_game(data_root(), "omaha")
+
+
+def play(game: Game, placed: dict[str, str], text: str,
+         depleted: tuple[str, ...] = ()) -> tuple[list[tuple[str, str]], FireAndMovementState]:
+    """Replay GT 1 from its first phase with `placed` on the map: (rule, entry) of each error."""
+    base = FM.initial_state(game, [])
+    state = replace(base, location={**base.location, **placed}, depleted=frozenset(depleted))
+    source = f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{text}'
+    lines = source.splitlines()
+    errors: list[tuple[str, str]] = []
+    for entry in parse_text(source):
+        errors += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
+                   if f.severity == "error"]
+        state = FM.apply(state, entry)
+    return errors, state
+
+
+def cost(game: Game, a: str, b: str) -> float | None:
+    """The MP to step from `a` into `b`."""
+    return FM.step_cost(game, game.grid.hex_of(a), game.grid.hex_of(b))
+
+
+def test_terrain_costs(game: Game) -> None:
+    """5.4: the hex's costliest terrain; roads 1/2 and trails 1 whatever else; sea prohibited."""
+    assert cost(game, "2319", "2318") == 1.0                   # clear
+    assert cost(game, "2319", "2218") == 2.0                   # mixed
+    assert cost(game, "2219", "2218") == 0.5                   # road hexside between road hexes (5.4.1)
+    trail = next(s for s, fs in game.hexside_features.items() if "trail" in fs and "road" not in fs)
+    assert FM.step_cost(game, trail.a, trail.b) == 1.0        # 5.4.2
+    river = next(s for s, fs in game.hexside_features.items() if fs == frozenset({"river"})
+                 and game.hex_terrain.get(s.b) == ("broken",))
+    assert FM.step_cost(game, river.a, river.b) == 2.0 + 2.0  # broken, and the river's cost added
+    assert cost(game, "2319", "2419") is None                  # all-sea hex (5.2 e)
+
+
+def test_phases_in_order(game: Game) -> None:
+    """4.1: the five phases of each player turn, then the Game Turn End Phase."""
+    turn = ("Phase movement\nPhase bombardment\nPhase combat\nPhase mobile_movement\nPhase mobile_combat\n") * 2
+    assert play(game, {}, turn + "Phase game_turn_end\nTurn 2\n")[0] == []
+    assert play(game, {}, "Phase movement\nPhase combat\n")[0] == [("4.1", "Phase combat")]
+    assert play(game, {}, turn + "Turn 2\n")[0] == [("4.1", "Turn 2")]
+    assert play(game, {}, "Phase movemnt\n")[0] == [("4.1", "Phase movemnt")]
+
+
+def test_who_moves_when(game: Game) -> None:
+    """5.2: the active player moves in his Movement Phase; 5.5: mobile units only, and not again."""
+    placed = {"16/1": "2319", "CCA/2": "2121", "914/352": "1510"}
+    assert play(game, placed, "Phase movement\n914/352 1510-1511\n")[0] == [("5.2", "914/352 1510-1511")]
+    mobile = "Phase movement\nPhase bombardment\nPhase combat\nPhase mobile_movement\n"
+    assert play(game, placed, mobile + "CCA/2 2121-2120\n")[0] == []
+    assert play(game, placed, mobile + "16/1 2319-2318\n")[0] == [("5.5", "16/1 2319-2318")]
+    twice = "Phase movement\nCCA/2 2121-2120\nPhase bombardment\nPhase combat\nPhase mobile_movement\n" \
+            "CCA/2 2120-2121\n"
+    assert play(game, placed, twice)[0] == [("5.5", "CCA/2 2120-2121")]
+    again = "Phase movement\n16/1 2319-2318\n16/1 2318-2317\n"
+    assert play(game, placed, again)[0] == [("5.2", "16/1 2318-2317")]
+
+
+def test_movement_restrictions(game: Game) -> None:
+    """5.1, 5.2: contiguous hexes, never into an enemy unit or the sea, never over the allowance."""
+    placed = {"16/1": "2319", "914/352": "1510"}
+    assert play(game, placed, "Phase movement\n16/1 2319-2217\n")[0] == [("5.1", "16/1 2319-2217")]
+    assert play(game, placed, "Phase movement\n16/1 2319-2419\n")[0] == [("5.2", "16/1 2319-2419")]
+    assert play(game, {**placed, "915/352": "2318"}, "Phase movement\n16/1 2319-2318\n")[0] == \
+        [("5.2", "16/1 2319-2318")]
+    assert play(game, placed, "Phase movement\n16/1 2319-2318-2317-2217-2216-2215\n")[0] == \
+        [("5.2", "16/1 2319-2318-2317-2217-2216-2215")]
+    assert play(game, placed, "Phase movement\n16/1 2319-2318-2317-2217-2216\n")[0] == []
+
+
+def test_stacking(game: Game) -> None:
+    """5.3: one unit a hex at the end of a phase; moving through is free; 11.2.4: three on the beach."""
+    placed = {"16/1": "2319", "18/1": "2319", "26/1": "2319", "914/352": "1510"}
+    assert play(game, placed, "Phase movement\nPhase bombardment\n")[0] == []
+    through = "Phase movement\n16/1 2319-2218-2217\n18/1 2319-2218\nPhase bombardment\n"
+    assert play(game, placed, through)[0] == []
+    ending = "Phase movement\n16/1 2319-2218\n18/1 2319-2218\nPhase bombardment\n"
+    assert play(game, placed, ending)[0] == [("5.3", "Phase bombardment")]
+
+
+def test_zones_of_control(game: Game) -> None:
+    """6.0, 6.1: leg units stop on entering an EZOC; from one EZOC straight into another only as
+    the whole move; mobile units pay half their allowance to enter; no-ZOC units exert none;
+    rangers ignore EZOC."""
+    german = {"914/352": "2117"}
+    assert play(game, {**german, "16/1": "2319"}, "Phase movement\n16/1 2319-2218-2217\n")[0] == []
+    assert play(game, {**german, "16/1": "2319"}, "Phase movement\n16/1 2319-2218-2217-2216\n")[0] == \
+        [("6.1", "16/1 2319-2218-2217-2216")]
+    # 2217 and 2216 are both next to 2117: one step from one into the other is a whole move.
+    assert play(game, {**german, "16/1": "2217"}, "Phase movement\n16/1 2217-2216\n")[0] == []
+    assert play(game, {**german, "16/1": "2217"}, "Phase movement\n16/1 2217-2216-2215\n")[0] == \
+        [("6.1", "16/1 2217-2216-2215")]
+    # A mobile unit (allowance 10) pays 5 more to enter: 2 + 2 + (2 + 5) = 11 > 10.
+    assert play(game, {**german, "CCA/2": "2319"}, "Phase movement\nCCA/2 2319-2218-2118-2017\n")[0] == \
+        [("5.2", "CCA/2 2319-2218-2118-2017")]
+    assert play(game, {**german, "CCA/2": "2319"}, "Phase movement\nCCA/2 2319-2218-2217\n")[0] == []
+    # The SP anti-tank battalion exerts no ZOC (6.0: the black hexagon).
+    assert play(game, {"352/352": "2117", "16/1": "2319"}, "Phase movement\n16/1 2319-2218-2217-2216\n")[0] == []
+    # Rangers ignore EZOC (11.2.3).
+    assert play(game, {**german, "2Rgr": "2319"}, "Phase movement\n2Rgr 2319-2218-2217-2216\n")[0] == []
+    assert all(Hexside.between(game.grid.hex_of("2117"), game.grid.hex_of(h)) for h in ("2217", "2216"))
+
+
+def test_coverage_page_lists_the_checked_sections() -> None:
+    """docs/rules-coverage.md's Fire & Movement totals name exactly the sections the system checks."""
+    import re
+    from pathlib import Path
+
+    from adjudicator.systems.fire_and_movement.sections import CHECKED, SECTIONS
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rules-coverage.md").read_text(encoding="utf-8")
+    m = re.search(r"Totals: (\d+) sections checked \(([^)]*)\); the others unchecked", text)
+    assert m is not None
+    assert tuple(s.strip() for s in m.group(2).split(",")) == CHECKED and int(m.group(1)) == len(CHECKED)
+    assert set(CHECKED) <= set(SECTIONS)
