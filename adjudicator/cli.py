@@ -182,8 +182,14 @@ def state(log: Path, at_line: int | None, as_json: bool, data: Path | None) -> N
     if as_json:
         click.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
         return
-    click.echo(f"Turn {doc['turn']}, step {doc['step'] or '-'}; supply " +
-               ", ".join(f"{side} {points}" for side, points in sorted(doc["supply"].items())))
+    # Each rule system describes its own sequence: Onslaught's steps and supply, F&M's phases.
+    when = doc.get("step") or doc.get("phase") or "-"
+    line = f"Turn {doc['turn']}, {'step' if 'step' in doc else 'phase'} {when}"
+    if doc.get("player_turn"):
+        line += f" ({doc['player_turn']} player turn)"
+    if "supply" in doc:
+        line += "; supply " + ", ".join(f"{side} {points}" for side, points in sorted(doc["supply"].items()))
+    click.echo(line)
     for place, units in sorted(doc["positions"].items()):
         click.echo(f"  {place}: {' '.join(units)}")
     if doc["depleted"]:
@@ -260,5 +266,7 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
             chosen = replace_state(base, location=placed)
             target = defend_units[0].partition("@")[2]
             attack = Attack(hex=target, attackers=[a.partition("@")[0] for a in attack_units], die=die)
+        if not hasattr(system, "combat_audit"):
+            raise WargameError(f"combat audits are not available for the {system.name} rule system yet")
         for line in _audit_text(system, game, chosen, attack):
             click.echo(line)

@@ -4,6 +4,7 @@ zones of control in movement (6.0, 6.1), entry by entry on small positions."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -125,7 +126,6 @@ def test_zones_of_control(game: Game) -> None:
 def test_coverage_page_lists_the_checked_sections() -> None:
     """docs/rules-coverage.md's Fire & Movement totals name exactly the sections the system checks."""
     import re
-    from pathlib import Path
 
     from adjudicator.systems.fire_and_movement.sections import CHECKED, SECTIONS
 
@@ -134,3 +134,22 @@ def test_coverage_page_lists_the_checked_sections() -> None:
     assert m is not None
     assert tuple(s.strip() for s in m.group(2).split(",")) == CHECKED and int(m.group(1)) == len(CHECKED)
     assert set(CHECKED) <= set(SECTIONS)
+
+
+def test_state_and_combat_commands_on_an_omaha_log(tmp_path: Path) -> None:
+    """`adjudicate state` shows phases and player turns; `adjudicate combat` says plainly that F&M
+    audits are not there yet (exit 2), never a traceback."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    log = Path(__file__).resolve().parent.parent / "examples" / "omaha" / "legal-first-turns.log"
+    done = CliRunner().invoke(main, ["state", str(log), "--at", "33"])
+    assert done.exit_code == 0 and done.output.startswith("Turn 2, phase movement (Allied player turn)")
+    attack = tmp_path / "attack.log"
+    attack.write_text('[Game "omaha"]\nTurn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\n'
+                      'Phase combat\nAllied: attack 2117 with 16/1 die 3\n', encoding="utf-8")
+    done = CliRunner().invoke(main, ["combat", str(attack)])
+    assert done.exit_code == 2 and "not available for the fire-and-movement rule system yet" in done.output
