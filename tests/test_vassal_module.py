@@ -295,3 +295,24 @@ def test_chart_tabs_carry_the_charts_own_names(built: Built) -> None:
     if built.game.crt is not None:
         assert "Combat Results Table" in names
     assert not any(n.startswith("Chart ") or n == "Crt" for n in names)
+
+
+def test_set_up_stacks_fit_inside_their_boxes(built: Built) -> None:
+    """Each set-up stack on the holding board, drawn as VASSAL draws it (StackMetrics), stays in its zone."""
+    holding = next(m for m in built.root.iter(P + "module.Map") if m.get("mapName") == "Boxes and Tracks")
+    metrics = holding.find(P + "module.map.StackMetrics")
+    assert metrics is not None
+    step_x, step_y = int(metrics.get("unexSepX", "0")), int(metrics.get("unexSepY", "0"))
+    rects = zone_rects(built.root)
+    for stack in holding.iter(P + "module.map.SetupStack"):
+        x, y = int(stack.get("x", "0")), int(stack.get("y", "0"))
+        pieces = stack.findall(P + "widget.PieceSlot")
+        size = int(pieces[0].get("width", "0"))
+        climb = len(pieces) - 1
+        # StackMetrics: each piece of an unexpanded stack is drawn unexSep right of and above the last.
+        left, top = x - size // 2, y - size // 2 - climb * step_y
+        right, bottom = x + size // 2 + climb * step_x, y + size // 2
+        inside = [n for n, (x0, y0, x1, y1) in rects.items() if x0 <= x < x1 and y0 <= y < y1]
+        assert len(inside) == 1, stack.get("name")
+        x0, y0, x1, y1 = rects[inside[0]]
+        assert x0 < left and right < x1 and y0 < top and bottom < y1, (stack.get("name"), len(pieces))

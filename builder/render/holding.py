@@ -2,11 +2,13 @@
 
 The layout is computed once, as rectangles: the picture is drawn from it, and the module turns
 the same rectangles into VASSAL zones (so the chat names the box a piece moved to) and places
-set-up stacks at their centres, so the module, the picture and the log reader agree.
+set-up stacks at their seats, so the module, the picture and the log reader agree.
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -16,11 +18,18 @@ from wargame.game import Game
 from wargame.models import Track
 
 BOX_W, BOX_H = 260, 150
+"""Least size of a box; a box grows to hold its largest set-up stack."""
+BOX_PAD = 10
+BOX_COLUMNS = 4
 SPACE = 64
+"""Least side of a track space; a space grows to hold a counter below its number."""
+SPACE_LABEL_H = 18
 MARGIN = 16
-TITLE_H = 30
+TITLE_GAP = 4
 TITLE_PT = 16
 SPACE_LABEL_PT = 15
+STACK_OFFSET_PX = 4
+"""How far each piece of an unexpanded stack is drawn from the one below (the module's StackMetrics)."""
 
 Rect = tuple[int, int, int, int]
 """x0, y0, x1, y1 in board pixels; x1 and y1 are just outside (as java.awt.Polygon counts)."""
@@ -34,21 +43,18 @@ class HoldingArea:
     name: str
     rect: Rect
     side: str | None
-
-    @property
-    def centre(self) -> tuple[int, int]:
-        """The pixel where pieces placed here sit."""
-        x0, y0, x1, y1 = self.rect
-        return (x0 + x1) // 2, (y0 + y1) // 2
+    seat: tuple[int, int]
+    """The pixel where pieces placed here sit (a track space's counter leaves its number visible)."""
 
 
 @dataclass(frozen=True)
 class HoldingTitle:
-    """A printed title: its text and the left end of its baseline."""
+    """A printed title: its lines, where they start, their baselines and the rectangle their ink covers."""
 
-    text: str
+    lines: tuple[str, ...]
     x: int
-    y: int
+    baselines: tuple[int, ...]
+    rect: Rect
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,7 @@ class HoldingBoard:
         """Pixel of a box id or a 'track@space' location; None if it is neither."""
         for area in self.layout.areas:
             if area.location == location:
-                return area.centre
+                return area.seat
         return None
 
     def name_at(self, x: int, y: int) -> str | None:
@@ -99,43 +105,93 @@ def space_name(track: Track, value: int) -> str:
     return f"{' '.join(words)} {value}"
 
 
-def holding_layout(game: Game, per_row: int = 15) -> HoldingLayout:
-    """Boxes of game.toml in rows of four, then every track as rows of numbered spaces."""
+def _wrap(text: str, width_px: int) -> tuple[str, ...]:
+    """A title broken into lines no wider than width_px (a longer word keeps its own line)."""
+    title_font = font(TITLE_PT, bold=True)
+    lines: list[str] = []
+    for word in text.split():
+        trial = f"{lines[-1]} {word}" if lines else word
+        if lines and title_font.getlength(trial) <= width_px:
+            lines[-1] = trial
+        else:
+            lines.append(word)
+    return tuple(lines) or ("",)
+
+
+def _title(lines: tuple[str, ...], x: int, top: int) -> HoldingTitle:
+    """A title whose first line's ink starts at `top`."""
+    title_font = font(TITLE_PT, bold=True)
+    ascent, descent = title_font.getmetrics()
+    step = ascent + descent
+    baselines = tuple(top + ascent + i * step for i in range(len(lines)))
+    width = max(math.ceil(title_font.getlength(line)) for line in lines)
+    return HoldingTitle(lines, x, baselines, (x, top, x + width, baselines[-1] + descent))
+
+
+def _title_height(lines: int) -> int:
+    """Height of a title of so many lines."""
+    ascent, descent = font(TITLE_PT, bold=True).getmetrics()
+    return lines * (ascent + descent)
+
+
+def _largest_stack(game: Game) -> dict[str, int]:
+    """The most pieces any scenario sets up in each box."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for _, placement in game.setup:
+        counts[(placement.scenario, placement.location)] += placement.count
+    largest: dict[str, int] = {}
+    for (_, location), count in counts.items():
+        largest[location] = max(count, largest.get(location, 0))
+    return largest
+
+
+def holding_layout(game: Game, counter_px: int, per_row: int = 15) -> HoldingLayout:
+    """Boxes of game.toml in rows under their wrapped titles, then every track as rows of numbered spaces.
+
+    Every box is big enough for the largest stack set up in any box, and every title has its
+    own lines above its box, so no title runs into another or under a counter.
+    """
     boxes = game.manifest.box
-    tracks = game.manifest.track
-    box_columns = 4
-    box_rows = (len(boxes) + box_columns - 1) // box_columns
-    track_rows = sum((t.last - t.first) // per_row + 1 for t in tracks)
-    width = max(box_columns * (BOX_W + MARGIN), per_row * SPACE) + 2 * MARGIN
-    height = (MARGIN + box_rows * (BOX_H + MARGIN + TITLE_H) + len(tracks) * (TITLE_H + MARGIN)
-              + track_rows * SPACE + MARGIN)
+    largest = _largest_stack(game)
+    stack_px = counter_px + (max((largest.get(b.id, 1) for b in boxes), default=1) - 1) * STACK_OFFSET_PX
+    box_w = max(BOX_W, stack_px + 2 * BOX_PAD)
+    box_h = max(BOX_H, stack_px + 2 * BOX_PAD)
+    space = max(SPACE, counter_px + SPACE_LABEL_H + 6)
+    width = max(BOX_COLUMNS * box_w + (BOX_COLUMNS - 1) * MARGIN, per_row * space) + 2 * MARGIN
     box_areas: list[HoldingArea] = []
     titles: list[HoldingTitle] = []
     y = MARGIN
-    for index, box in enumerate(boxes):
-        column, row = index % box_columns, index // box_columns
-        x0 = MARGIN + column * (BOX_W + MARGIN)
-        y0 = MARGIN + row * (BOX_H + MARGIN + TITLE_H)
-        titles.append(HoldingTitle(box.name, x0 + 4, y0 + TITLE_H - 4))
-        box_areas.append(HoldingArea(box.id, box.name, (x0, y0 + TITLE_H, x0 + BOX_W + 1, y0 + TITLE_H + BOX_H + 1),
-                                     box.side))
-        y = y0 + TITLE_H + BOX_H + MARGIN
+    for row_start in range(0, len(boxes), BOX_COLUMNS):
+        row = boxes[row_start:row_start + BOX_COLUMNS]
+        wrapped = [_wrap(box.name, box_w - 8) for box in row]
+        box_top = y + _title_height(max(len(lines) for lines in wrapped)) + TITLE_GAP
+        for column, (box, lines) in enumerate(zip(row, wrapped)):
+            x0 = MARGIN + column * (box_w + MARGIN)
+            titles.append(_title(lines, x0 + 4, y))
+            rect = (x0, box_top, x0 + box_w + 1, box_top + box_h + 1)
+            # An unexpanded stack climbs up and right from its bottom piece: centre the whole stack.
+            climb = (largest.get(box.id, 1) - 1) * STACK_OFFSET_PX
+            seat = (x0 + (box_w + 1 - climb) // 2, box_top + (box_h + 1 + climb) // 2)
+            box_areas.append(HoldingArea(box.id, box.name, rect, box.side, seat))
+        y = box_top + box_h + 1 + MARGIN
     spaces: list[HoldingArea] = []
-    for track in tracks:
-        y += TITLE_H
-        titles.append(HoldingTitle(track.name, MARGIN, y - 6))
+    for track in game.manifest.track:
+        lines = _wrap(track.name, width - 2 * MARGIN)
+        titles.append(_title(lines, MARGIN, y))
+        y += _title_height(len(lines)) + TITLE_GAP
         for offset, value in enumerate(range(track.first, track.last + 1)):
-            column, row = offset % per_row, offset // per_row
-            x0, y0 = MARGIN + column * SPACE, y + row * SPACE
+            column, row_index = offset % per_row, offset // per_row
+            x0, y0 = MARGIN + column * space, y + row_index * space
+            seat = (x0 + space // 2, y0 + SPACE_LABEL_H + (space - SPACE_LABEL_H) // 2)
             spaces.append(HoldingArea(f"{track.id}@{value}", space_name(track, value),
-                                      (x0, y0, x0 + SPACE, y0 + SPACE), track.side))
-        y += ((track.last - track.first) // per_row + 1) * SPACE + MARGIN
-    return HoldingLayout((width, height), tuple(box_areas), tuple(spaces), tuple(titles))
+                                      (x0, y0, x0 + space, y0 + space), track.side, seat))
+        y += ((track.last - track.first) // per_row + 1) * space + MARGIN
+    return HoldingLayout((width, y), tuple(box_areas), tuple(spaces), tuple(titles))
 
 
-def render_holding_board(game: Game, per_row: int = 15) -> HoldingBoard:
+def render_holding_board(game: Game, counter_px: int, per_row: int = 15) -> HoldingBoard:
     """Draw the holding board's layout: framed boxes, numbered track spaces and their titles."""
-    layout = holding_layout(game, per_row)
+    layout = holding_layout(game, counter_px, per_row)
     image = Image.new("RGB", layout.size, PAPER)
     draw = ImageDraw.Draw(image)
     title_font, label_font = font(TITLE_PT, bold=True), font(SPACE_LABEL_PT)
@@ -148,5 +204,6 @@ def render_holding_board(game: Game, per_row: int = 15) -> HoldingBoard:
         draw.rectangle((x0, y0, x1 - 2, y1 - 2), outline=side_colour.get(space.side or "", INK), width=2)
         draw.text((x0 + 5, y0 + 3), space.location.rpartition("@")[2], fill=INK, font=label_font)
     for title in layout.titles:
-        draw.text((title.x, title.y), title.text, fill=INK, font=title_font, anchor="ld")
+        for line, baseline in zip(title.lines, title.baselines):
+            draw.text((title.x, baseline), line, fill=INK, font=title_font, anchor="ls")
     return HoldingBoard(image, layout)

@@ -22,7 +22,7 @@ from builder.render.charts import chart_sheets, render_charts
 from builder.render.counters import (
     counter_size_px, image_name, marker_faces, marker_image_name, render_marker, render_unit,
 )
-from builder.render.holding import HoldingBoard, HoldingLayout, render_holding_board
+from builder.render.holding import STACK_OFFSET_PX, HoldingBoard, HoldingLayout, render_holding_board
 from wargame.vassal.archive import zip_bytes
 from wargame.vassal.encoding import (
     Trait, add_piece, basic_piece, basic_state, chain, delete, layer_two_sided, properties, report_flip,
@@ -93,7 +93,7 @@ def draw_art(game: Game, scale: float = 1.0) -> Art:
         for face in range(marker_faces(marker)):
             counters[marker_image_name(marker.id, face)] = render_marker(game, marker, face, size_px)
     sheets = chart_sheets(game)
-    return Art(render_board(game, scale), layout, size_px, render_holding_board(game), counters,
+    return Art(render_board(game, scale), layout, size_px, render_holding_board(game, size_px), counters,
                render_charts(game), {chart_id: sheet.title for chart_id, sheet in sheets.items()})
 
 
@@ -208,7 +208,8 @@ def _map(root: etree._Element, name: str, board: str, image: str, launch: bool) 
                  slotWidth="350")
     _el(picker, "module.map.boardPicker.Board", image=image, name=board, reversible="false")
     _el(m, "module.map.StackMetrics", bottom="40,0", color="255,255,255", disabled="false", down="37,0",
-        exSepX="6", exSepY="18", top="38,0", unexSepX="4", unexSepY="4", up="39,0")
+        exSepX="6", exSepY="18", top="38,0", unexSepX=str(STACK_OFFSET_PX), unexSepY=str(STACK_OFFSET_PX),
+        up="39,0")
     for handler in MAP_HANDLERS:
         _el(m, "module.map." + handler, **HANDLER_ATTRIBUTES.get(handler, {}))
     return m
