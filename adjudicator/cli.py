@@ -266,7 +266,11 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
             chosen = replace_state(base, location=placed)
             target = defend_units[0].partition("@")[2]
             attack = Attack(hex=target, attackers=[a.partition("@")[0] for a in attack_units], die=die)
-        if not hasattr(system, "combat_audit"):
+        if hasattr(system, "combat_report"):
+            lines = system.combat_report(chosen, attack)  # the system's own account (Fire & Movement)
+        elif hasattr(system, "combat_audit"):
+            lines = _audit_text(system, game, chosen, attack)
+        else:
             raise WargameError(f"combat audits are not available for the {system.name} rule system yet")
-        for line in _audit_text(system, game, chosen, attack):
+        for line in lines:
             click.echo(line)

@@ -137,8 +137,8 @@ def test_coverage_page_lists_the_checked_sections() -> None:
 
 
 def test_state_and_combat_commands_on_an_omaha_log(tmp_path: Path) -> None:
-    """`adjudicate state` shows phases and player turns; `adjudicate combat` says plainly that F&M
-    audits are not there yet (exit 2), never a traceback."""
+    """`adjudicate state` shows phases and player turns; `adjudicate combat` gives the system's
+    own account of an attack (8.2.1-8.2.2)."""
     from pathlib import Path
 
     from click.testing import CliRunner
@@ -149,7 +149,8 @@ def test_state_and_combat_commands_on_an_omaha_log(tmp_path: Path) -> None:
     done = CliRunner().invoke(main, ["state", str(log), "--at", "33"])
     assert done.exit_code == 0 and done.output.startswith("Turn 2, phase movement (Allied player turn)")
     attack = tmp_path / "attack.log"
-    attack.write_text('[Game "omaha"]\nTurn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\n'
-                      'Phase combat\nAllied: attack 2117 with 16/1 die 3\n', encoding="utf-8")
+    attack.write_text('[Game "omaha"]\nGerman: setup 914/352 2117\nAllied: setup 16/1 2217\nTurn 1\n'
+                      'Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n'
+                      'Allied: attack 2117 with 16/1 die 3\n', encoding="utf-8")
     done = CliRunner().invoke(main, ["combat", str(attack)])
-    assert done.exit_code == 2 and "not available for the fire-and-movement rule system yet" in done.output
+    assert done.exit_code == 0 and "differential +0" in done.output and "die 3: result -" in done.output

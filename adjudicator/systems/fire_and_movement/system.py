@@ -2,10 +2,11 @@
 
 Checked in this version: the sequence of play (4.1), movement (5.1-5.5: terrain costs, roads and
 trails, enemy and prohibited hexes, the map edge, the allowance, once per player turn, leg and
-mobile units in the mobile phases), stacking (5.3, with Omaha's beach landing hexes, 11.2.4) and
-zones of control in movement (6.0, 6.1). Every other entry (bombardment, combat and its effects,
-placements) is applied as the log writes it and gets one note per kind saying it is not checked
-yet (docs/rules-coverage.md lists the sections).
+mobile units in the mobile phases), stacking (5.3, with Omaha's beach landing hexes, 11.2.4),
+zones of control in movement (6.0, 6.1) and ground combat's declaration and arithmetic (7.2,
+8.0, 8.2, with combat.py). Every other entry (bombardment, the effects of results, placements)
+is applied as the log writes it and gets one note per kind saying it is not checked yet
+(docs/rules-coverage.md lists the sections).
 
 Rulings (docs/rules-coverage.md keeps the register):
 
@@ -33,9 +34,10 @@ from typing import Any
 
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
-    Action, Activate, Advance, Declare, Entry, Header, Loss, Move, Pass, Place, Retreat, RollOff, StandFast, StepMarker,
-    TurnMarker,
+    Action, Activate, Advance, Attack, Declare, Entry, Header, Loss, Move, Pass, Place, Retreat, RollOff, StandFast,
+    StepMarker, TurnMarker,
 )
+from adjudicator.systems.fire_and_movement.combat import FmAudit, Support, audit, unit_values
 from adjudicator.systems.fire_and_movement.sections import SECTIONS
 from wargame.errors import ReplayError, did_you_mean
 from wargame.game import Game
@@ -50,8 +52,11 @@ IGNORE_EZOC = frozenset({"ranger", "commando"})
 """6.1 exception and 11.2.3: unit types that pay nothing extra for EZOC and are never stopped by it."""
 BEACH_STACK = 3
 """11.2.4: beach landing hexes take up to three units."""
+COMBAT_PHASES = ("combat", "mobile_combat")
+SUPPORT_KINDS = ("support_fire", "naval_gunfire", "mines")
+"""Marker kinds a player places on a combat (7.2, 11.1.4, 11.2.7)."""
 UNCHECKED: dict[str, str] = {
-    "attack": "7.0-8.5", "retreat": "8.3", "advance": "8.5", "loss": "8.2.4", "stand": "8.4", "place": "3.0, 11.0-11.2",
+    "retreat": "8.3", "advance": "8.5", "loss": "8.2.4", "stand": "8.4", "place": "3.0, 11.0-11.2",
     "capture": "not a Fire & Movement entry", "income": "11.2.5",
 }
 """The sections governing entries this version applies without checking, by kind."""
@@ -72,6 +77,16 @@ class FireAndMovementState:
     """Units that have moved in this player turn (5.2, 5.5)."""
     moved_in_movement: frozenset[str] = frozenset()
     """Mobile units that moved in this player turn's Movement Phase (4.1, 5.5)."""
+    attacked: frozenset[str] = frozenset()
+    """Units that have attacked in this phase (8.2: strengths are unitary)."""
+    defended: frozenset[str] = frozenset()
+    """Units that have been attacked in this phase (8.0: one attack per phase)."""
+    attacked_in_combat: frozenset[str] = frozenset()
+    """Mobile units that attacked in this player turn's Combat Phase (4.1, 8.2)."""
+    advanced: frozenset[str] = frozenset()
+    """Units that advanced after combat this player turn and do nothing more in it (8.5)."""
+    markers_used: tuple[str, ...] = ()
+    """Support markers placed on combats this game turn, one entry per use (7.2)."""
     noted: frozenset[str] = frozenset()
 
 
@@ -177,6 +192,8 @@ class FireAndMovement:
             out += self._check_phase(state, entry)
         elif isinstance(entry, Move):
             out += self._check_move(state, entry)
+        elif isinstance(entry, Attack):
+            out += self._check_attack(state, entry)
         elif isinstance(entry, (Action, Activate, Pass, RollOff, Declare)):
             out.append(self._f("error", "log", entry, f"'{entry.kind}' entries are Onslaught's; Fire & Movement "
                                                       "has phases, not actions (4.1)"))
@@ -314,6 +331,147 @@ class FireAndMovement:
                                                    f"{game.grid.label_of(b)}")]
         return []
 
+    # -- combat (8.0-8.2) ---------------------------------------------------------------------
+    def _supports(self, state: FireAndMovementState, entry: Attack, target: Hex) -> list[Support]:
+        """The markers an attack names, with the values they count for (7.2, 8.2.3)."""
+        game = state.game
+        markers = game.markers_by_id
+        fortified = "fortification" in game.hex_terrain.get(target, ())
+        attacker = entry.side or self._unit(state, entry.attackers[0]).side
+        out = []
+        for marker_id in entry.support:
+            marker = markers.get(marker_id)
+            if marker is None or marker.kind not in SUPPORT_KINDS or marker.value is None:
+                continue
+            side = marker.side or attacker
+            # 8.2.3: an attacker's marker on a fortification counts half, rounded down.
+            applied = marker.value // 2 if fortified and side == attacker else marker.value
+            out.append(Support(marker_id, side, marker.value, applied))
+        return out
+
+    def _defenders(self, state: FireAndMovementState, entry: Attack, side: str) -> list[str]:
+        return sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side != side)
+
+    def combat_audit(self, state: FireAndMovementState, entry: Attack) -> FmAudit:
+        """The arithmetic of an attack in a state (8.2.1-8.2.3)."""
+        game = state.game
+        target = game.grid.hex_of(entry.hex)
+        side = self._unit(state, entry.attackers[0]).side
+        attackers = [(u, game.grid.hex_of(state.location[u]), unit_values(game, u, u in state.depleted)[0])
+                     for u in entry.attackers if self._on_map(state, u) is not None]
+        defenders = [(u, unit_values(game, u, u in state.depleted)[1]) for u in self._defenders(state, entry, side)]
+        if len(defenders) > 1:
+            # 11.2.4: a stack on a beach landing hex defends with one unit its owner selects; the
+            # log does not say which yet, so the audit takes the strongest.
+            defenders = [max(defenders, key=lambda d: d[1])]
+        fortified = "fortification" in game.hex_terrain.get(target, ())
+        return audit(game, target, attackers, defenders, self._supports(state, entry, target), fortified, entry.die)
+
+    def combat_report(self, state: FireAndMovementState, entry: Attack) -> list[str]:
+        """`adjudicate combat`'s lines for an attack: the arithmetic, the column and the result."""
+        result = self.combat_audit(state, entry)
+        lines = [f"Attack on {entry.hex} by {', '.join(entry.attackers)}"] + [f"  {line}" for line in result.lines]
+        crt = state.game.crt
+        if entry.die is None and crt is not None:
+            column = list(crt.columns).index(result.column)
+            lines.append("  no die roll given; the column reads " + ", ".join(
+                f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
+        return lines
+
+    def _check_attack(self, state: FireAndMovementState, entry: Attack) -> list[Finding]:
+        game = state.game
+        phase = self.phase_id(state)
+        active = self.active(state)
+        side = entry.side or self._unit(state, entry.attackers[0]).side
+        out: list[Finding] = []
+        if phase not in COMBAT_PHASES or side != active:
+            return [self._f("error", "8.2", entry, f"{self._where(state)}: {side} attacks only in its own Combat and "
+                                                   "Mobile Combat Phases")]
+        target = game.grid.hex_of(entry.hex)
+        defenders = self._defenders(state, entry, side)
+        if not defenders:
+            return [self._f("error", "8.2", entry, f"hex {entry.hex} holds no enemy unit to attack")]
+        for unit_id in dict.fromkeys(entry.attackers):
+            unit = self._unit(state, unit_id)
+            here = self._on_map(state, unit_id)
+            if unit.side != side:
+                out.append(self._f("error", "8.2", entry, f"{unit_id} is not a {side} unit"))
+                continue
+            if here is None or not here.is_adjacent(target):
+                out.append(self._f("error", "8.2", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
+                                                          f"to {entry.hex}"))
+                continue
+            side_features = game.hexside_features.get(Hexside.between(here, target), frozenset())
+            if any(game.terrain[f].prohibited for f in side_features):
+                out.append(self._f("error", "8.2", entry, f"{unit_id} cannot attack across the prohibited hexside "
+                                                          f"{state.location[unit_id]}-{entry.hex}"))
+            if phase == "mobile_combat" and unit.mobility != "mobile":
+                out.append(self._f("error", "4.1", entry, f"{unit_id} is a leg unit; only mobile units attack in the "
+                                                          "Mobile Combat Phase"))
+            elif phase == "mobile_combat" and unit_id in state.attacked_in_combat:
+                out.append(self._f("error", "8.2", entry, f"{unit_id} attacked in the Combat Phase and does not attack "
+                                                          "again in the Mobile Combat Phase"))
+            if unit_id in state.attacked:
+                out.append(self._f("error", "8.2", entry, f"{unit_id} has already attacked in this phase; strengths "
+                                                          "are unitary"))
+            if unit_id in state.advanced:
+                out.append(self._f("error", "8.5", entry, f"{unit_id} advanced after combat this player turn and "
+                                                          "does nothing more in it"))
+        if len(entry.attackers) != len(set(entry.attackers)):
+            out.append(self._f("error", "8.2", entry, "a unit is named twice"))
+        attacked = [u for u in defenders if u in state.defended]
+        if attacked:
+            out.append(self._f("error", "8.0", entry, f"{', '.join(attacked)} has already been attacked in this phase; "
+                                                      "a unit suffers one attack a phase"))
+        out += self._check_support(state, entry, side)
+        if out:
+            return out
+        result = self.combat_audit(state, entry)
+        if entry.odds is not None:
+            claimed = entry.odds.lstrip("+")
+            if ":" in claimed or not claimed.lstrip("-").isdigit() or int(claimed) != result.differential:
+                out.append(self._f("error", "8.2", entry, f"the differential is {result.differential:+d} "
+                                                          f"({result.attack} - {result.defence}), not {entry.odds}"))
+        if entry.die is not None and not 1 <= entry.die <= 6:
+            out.append(self._f("error", "8.2", entry, f"a die roll is 1 to 6, not {entry.die}"))
+        elif entry.die is None:
+            what = f"result {entry.result}" if entry.result is not None else "the result"
+            out.append(self._f("warning", "8.2", entry, f"{what} cannot be verified: no die roll is recorded"))
+        elif entry.result is not None and entry.result != result.result:
+            out.append(self._f("error", "8.2", entry, f"differential {result.differential:+d} on the {result.line} line "
+                                                      f"(column {result.column}) with a {entry.die} gives "
+                                                      f"{result.result}, not {entry.result}"))
+        elif entry.result is None:
+            out.append(self._f("note", "8.2", entry, f"the result is {result.result} (differential "
+                                                     f"{result.differential:+d}, {result.line} line, column "
+                                                     f"{result.column})"))
+        return out
+
+    def _check_support(self, state: FireAndMovementState, entry: Attack, side: str) -> list[Finding]:
+        """7.2 and 8.2.1 b: known markers, at most two a side on a combat, each used once a game turn."""
+        markers = state.game.markers_by_id
+        out = []
+        per_side: Counter[str] = Counter()
+        used = Counter(state.markers_used)
+        for marker_id in entry.support:
+            marker = markers.get(marker_id)
+            if marker is None or marker.kind not in SUPPORT_KINDS:
+                known = sorted(m.id for m in markers.values() if m.kind in SUPPORT_KINDS)
+                out.append(self._f("error", "7.2", entry, f"{marker_id!r} is not a support fire marker"
+                                                          f"{did_you_mean(marker_id, known)}"))
+                continue
+            per_side[marker.side or side] += 1
+            used[marker_id] += 1
+            if used[marker_id] > marker.count:
+                out.append(self._f("error", "7.2", entry, f"{marker_id} has been used {used[marker_id] - 1} time(s) "
+                                                          f"this game turn and there are {marker.count}; a marker "
+                                                          "serves once a game turn"))
+        for who, n in sorted(per_side.items()):
+            if n > 2:
+                out.append(self._f("error", "8.2", entry, f"{who} places {n} support markers on one combat; at most "
+                                                          "two (8.2.1 b)"))
+        return out
+
     # -- apply ---------------------------------------------------------------------------------
     def apply(self, state: FireAndMovementState, entry: Entry) -> FireAndMovementState:
         """The state after an entry, as the log writes it."""
@@ -321,7 +479,9 @@ class FireAndMovement:
         if kind in UNCHECKED:
             state = replace(state, noted=state.noted | {kind})
         if isinstance(entry, TurnMarker):
-            return replace(state, turn=entry.turn, phase=None, moved=frozenset(), moved_in_movement=frozenset())
+            return replace(state, turn=entry.turn, phase=None, moved=frozenset(), moved_in_movement=frozenset(),
+                           attacked=frozenset(), defended=frozenset(), attacked_in_combat=frozenset(),
+                           advanced=frozenset(), markers_used=())
         if isinstance(entry, StepMarker):
             index = self._next_phase(state, entry.step)
             if index is None:
@@ -329,14 +489,28 @@ class FireAndMovement:
             # 4.1: a new player turn (movement after the other player's phases) starts afresh.
             fresh = entry.step == "movement"
             return replace(state, phase=index, moved=frozenset() if fresh else state.moved,
-                           moved_in_movement=frozenset() if fresh else state.moved_in_movement)
+                           moved_in_movement=frozenset() if fresh else state.moved_in_movement,
+                           attacked=frozenset(), defended=frozenset(),
+                           attacked_in_combat=frozenset() if fresh else state.attacked_in_combat,
+                           advanced=frozenset() if fresh else state.advanced)
+        if isinstance(entry, Attack):
+            side = self._unit(state, entry.attackers[0]).side
+            in_combat = {u for u in entry.attackers if self.phase_id(state) == "combat"
+                         and self._unit(state, u).mobility == "mobile"}
+            return replace(state, attacked=state.attacked | set(entry.attackers),
+                           defended=state.defended | set(self._defenders(state, entry, side)),
+                           attacked_in_combat=state.attacked_in_combat | in_combat,
+                           markers_used=(*state.markers_used, *entry.support))
         if isinstance(entry, Move):
             in_movement = self.phase_id(state) == "movement" and self._unit(state, entry.unit).mobility == "mobile"
             return replace(state, location={**state.location, entry.unit: entry.path[-1]},
                            moved=state.moved | {entry.unit},
                            moved_in_movement=state.moved_in_movement | ({entry.unit} if in_movement else set()))
-        if isinstance(entry, (Retreat, Advance)):
+        if isinstance(entry, Retreat):
             return replace(state, location={**state.location, entry.unit: entry.path[-1]})
+        if isinstance(entry, Advance):
+            return replace(state, location={**state.location, entry.unit: entry.path[-1]},
+                           advanced=state.advanced | {entry.unit})
         if isinstance(entry, Loss):
             if entry.loss == "deplete" and entry.unit not in state.depleted and self._unit(state, entry.unit).reduced:
                 return replace(state, depleted=state.depleted | {entry.unit})

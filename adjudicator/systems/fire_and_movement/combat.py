@@ -1,0 +1,128 @@
+"""Fire & Movement ground combat arithmetic (8.2.1-8.2.3): totals, differential, terrain line, result.
+
+Pure functions over the game's data; the rule system asks them for each attack and for
+`adjudicate combat`. Rulings (docs/rules-coverage.md keeps the register):
+
+- 8.2.2, the line "most beneficial to the defender": the line whose column for this differential
+  is furthest left (the left columns are the attacker's worst), among the lines of the
+  defender's hex terrain and, when every attacker crosses a river, ditch or canal hexside, that
+  hexside's line; when every attacker crosses such a hexside and at least one of them crosses a
+  bridge, the bridge's line replaces the river's.
+- 8.2.3, fortifications: hexes with `fortification` terrain double the defender's printed
+  defence and halve (rounding down) each attacking support marker; Omaha has none.
+- The differential outside a line's cells: below its lowest, its first column; above its
+  highest, its last filled column (the table's notes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from wargame.game import Game
+from wargame.hexes import Hex, Hexside
+
+RIVER_LIKE = ("river", "ditch", "canal")
+"""8.2.2: hexsides whose line counts only when every attacker crosses one."""
+
+
+@dataclass(frozen=True)
+class Support:
+    """A support fire marker placed on a combat (7.2, 8.2.1 b)."""
+
+    id: str
+    side: str
+    value: int
+    applied: int
+    """The value counted: halved, rounding down, for an attacker's marker on a fortification (8.2.3)."""
+
+
+@dataclass
+class FmAudit:
+    """The whole arithmetic of one ground attack."""
+
+    attack: int
+    defence: int
+    differential: int
+    line: str
+    column: str
+    die: int | None = None
+    result: str | None = None
+    lines: list[str] = field(default_factory=list)
+
+
+def unit_values(game: Game, unit_id: str, depleted: bool) -> tuple[int, int, int]:
+    """A unit's attack, defence and movement, depleted or not."""
+    unit = game.units_by_id[unit_id]
+    values = unit.reduced if depleted and unit.reduced else unit.full
+    names = list(game.manifest.value_names)
+    return values[names.index("attack")], values[names.index("defence")], values[names.index("movement")]
+
+
+def column_on_line(game: Game, line_id: str, differential: int) -> str:
+    """The column a differential falls in on a terrain line (8.2.1 d, the table's notes)."""
+    assert game.crt is not None
+    line = next(line for line in game.crt.line if line.id == line_id)
+    filled = [(column, [int(v) for v in cell.split(",")]) for column, cell in zip(game.crt.columns, line.cells)
+              if cell]
+    for column, values in filled:
+        if differential in values:
+            return column
+    if differential < min(filled[0][1]):
+        return filled[0][0]
+    return filled[-1][0]
+
+
+def defender_lines(game: Game, target: Hex, attacker_hexes: Sequence[Hex]) -> tuple[list[str], str]:
+    """The terrain lines that may apply to a defender (8.2.2), and why."""
+    terrain = game.terrain
+    lines = [terrain[t].crt_line for t in game.hex_terrain.get(target, ()) if terrain[t].crt_line]
+    why = f"hex terrain {', '.join(game.hex_terrain.get(target, ()))}"
+    crossings = [game.hexside_features.get(Hexside.between(h, target), frozenset()) for h in attacker_hexes
+                 if h.is_adjacent(target)]
+    if crossings and all(any(f in features for f in RIVER_LIKE) for features in crossings):
+        if any("bridge" in features for features in crossings):
+            line = terrain["bridge"].crt_line if "bridge" in terrain else None
+            why += "; every attacker across a river, one over a bridge"
+        else:
+            kinds = sorted({f for features in crossings for f in features if f in RIVER_LIKE})
+            line = next((terrain[k].crt_line for k in kinds if terrain[k].crt_line), None)
+            why += f"; every attacker across {' or '.join(kinds)}"
+        if line:
+            lines.append(line)
+    return sorted(set(line for line in lines if line)), why
+
+
+def audit(game: Game, target: Hex, attackers: Sequence[tuple[str, Hex, int]], defenders: Sequence[tuple[str, int]],
+          supports: Sequence[Support], fortified: bool, die: int | None) -> FmAudit:
+    """The arithmetic of a ground attack: units and markers summed, the differential, the line
+    best for the defender, the column and, with a die, the result (8.2.1-8.2.3)."""
+    assert game.crt is not None
+    attack_units = sum(strength for _, _, strength in attackers)
+    defence_units = sum(strength for _, strength in defenders) * (2 if fortified else 1)
+    attacker_side = game.units_by_id[attackers[0][0]].side if attackers else ""
+    attack_support = sum(s.applied for s in supports if s.side == attacker_side)
+    defence_support = sum(s.applied for s in supports if s.side != attacker_side)
+    attack, defence = attack_units + attack_support, defence_units + defence_support
+    differential = attack - defence
+    lines, why = defender_lines(game, target, [h for _, h, _ in attackers])
+    columns = list(game.crt.columns)
+    by_line = {line: column_on_line(game, line, differential) for line in lines}
+    best = min(lines, key=lambda line: (columns.index(by_line[line]), line)) if lines else "clear"
+    column = by_line.get(best) or column_on_line(game, best, differential)
+    out = FmAudit(attack, defence, differential, best, column, die)
+    names = {line.id: line.name for line in game.crt.line}
+    out.lines.append(f"attack {attack_units} (" + " + ".join(f"{u} {s}" for u, _, s in attackers) + ")"
+                     + (f" + support {attack_support}" if attack_support else "") + f" = {attack}")
+    out.lines.append(f"defence {defence_units} (" + " + ".join(f"{u} {s}" for u, s in defenders) + ")"
+                     + (" doubled in a fortification (8.2.3)" if fortified else "")
+                     + (f" + support {defence_support}" if defence_support else "") + f" = {defence}")
+    if supports:
+        out.lines.append("support markers: " + ", ".join(
+            f"{s.id} ({s.side} +{s.value}" + (f", halved to +{s.applied}" if s.applied != s.value else "") + ")"
+            for s in supports))
+    out.lines.append(f"differential {differential:+d}; {why}: line {names.get(best, best)}, column {column} (8.2.2)")
+    if die is not None and 1 <= die <= 6:
+        out.result = game.crt.results[list(game.crt.die_rolls).index(die)][columns.index(column)]
+        out.lines.append(f"die {die}: result {out.result}")
+    return out

@@ -1,0 +1,128 @@
+"""Fire & Movement ground combat on the Omaha map (7.2, 8.0, 8.2-8.2.3): who attacks when, the
+support markers, the differential, the terrain line and the result."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from adjudicator.notation.entries import Attack
+from adjudicator.notation.text import parse_text
+from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
+from adjudicator.systems.fire_and_movement import FireAndMovementState
+from adjudicator.systems.fire_and_movement.combat import Support, audit, column_on_line
+from wargame.bundled import data_root
+from wargame.game import Game, load_game
+
+COMBAT = "Phase movement\nPhase bombardment\nPhase combat\n"
+MOBILE_COMBAT = COMBAT + "Phase mobile_movement\nPhase mobile_combat\n"
+OPEN = {"914/352": "2117", "16/1": "2217", "18/1": "2216"}
+"""914/352 on mixed ground at 2117 with two Allied regiments beside it."""
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    """The bundled Omaha data."""
+    return load_game(data_root(), "omaha")
+
+
+def play(game: Game, placed: dict[str, str], text: str) -> tuple[list[tuple[str, str, str]], FireAndMovementState]:
+    """Replay GT 1 from its first phase with `placed` on the map: (severity, rule, entry) of each
+    error, warning and 8.2 note."""
+    base = FM.initial_state(game, [])
+    state = replace(base, location={**base.location, **placed})
+    source = f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{text}'
+    lines = source.splitlines()
+    found: list[tuple[str, str, str]] = []
+    for entry in parse_text(source):
+        found += [(f.severity, f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
+                  if f.severity != "note" or f.rule == "8.2"]
+        state = FM.apply(state, entry)
+    return found, state
+
+
+def test_lines_and_columns(game: Game) -> None:
+    """8.2.1 d: a differential falls in its line's column; below the lowest the first, above the last."""
+    assert column_on_line(game, "clear", 0) == "c6" and column_on_line(game, "clear", 7) == "c10"
+    assert column_on_line(game, "clear", -9) == "c1" and column_on_line(game, "clear", 15) == "c12"
+    assert column_on_line(game, "city", 0) == "c3" and column_on_line(game, "city", 14) == "c9"
+
+
+def test_claims_against_the_table(game: Game) -> None:
+    """8.2.1: the differential with support fire, and the table's result for the die."""
+    attack = "Allied: attack 2117 with 16/1 18/1 diff +6 die 3 result D2 support us_sf_6 de_sf_4\n"
+    assert play(game, OPEN, COMBAT + attack)[0] == []
+    assert play(game, OPEN, COMBAT + attack.replace("diff +6", "diff +5"))[0] == \
+        [("error", "8.2", attack.replace("diff +6", "diff +5").strip())]
+    assert play(game, OPEN, COMBAT + attack.replace("result D2", "result D3"))[0] == \
+        [("error", "8.2", attack.replace("result D2", "result D3").strip())]
+    no_die = "Allied: attack 2117 with 16/1 18/1 result D2\n"
+    assert play(game, OPEN, COMBAT + no_die)[0] == [("warning", "8.2", no_die.strip())]
+    bare = "Allied: attack 2117 with 16/1 18/1 die 3\n"
+    assert play(game, OPEN, COMBAT + bare)[0] == [("note", "8.2", bare.strip())]
+
+
+def test_terrain_line_best_for_the_defender(game: Game) -> None:
+    """8.2.2: the defender's hex terrain; a river only when every attacker crosses one; a bridge
+    crossing turns the river into the bridge line; the line most favourable to the defender."""
+    german = {"914/352": "0225"}
+    across = FM.combat_audit(state_with(game, {**german, "16/1": "0325"}), Attack(hex="0225", attackers=["16/1"]))
+    assert across.line == "city"   # broken (marsh line) and river (city line): the river is better
+    bridged = FM.combat_audit(state_with(game, {**german, "16/1": "0325", "18/1": "0224"}),
+                              Attack(hex="0225", attackers=["16/1", "18/1"]))
+    assert bridged.line == "marsh"  # one over the bridge: bridge (woods) line, worse than broken's marsh
+    side = next(n for n in ("0125", "0126", "0124", "0226") if n in game.grid.labels)
+    open_side = FM.combat_audit(state_with(game, {**german, "16/1": "0325", "18/1": side}),
+                                Attack(hex="0225", attackers=["16/1", "18/1"]))
+    assert open_side.line == "marsh"
+
+
+def state_with(game: Game, placed: dict[str, str]) -> FireAndMovementState:
+    """The set-up with `placed` on the map."""
+    base = FM.initial_state(game, [])
+    return replace(base, location={**base.location, **placed})
+
+
+def test_fortifications(game: Game) -> None:
+    """8.2.3: defence doubled, the attacker's markers halved (rounding down), the defender's not."""
+    supports = [Support("us_sf_7", "Allied", 7, 3), Support("de_sf_5", "German", 5, 5)]
+    target = game.grid.hex_of("2117")
+    result = audit(game, target, [("16/1", game.grid.hex_of("2217"), 4)], [("914/352", 4)], supports, True, 1)
+    assert (result.attack, result.defence, result.differential) == (4 + 3, 8 + 5, -6)
+
+
+def test_who_attacks_when(game: Game) -> None:
+    """8.2: the active player's Combat Phases only, adjacent units, each once a phase; 8.0: a
+    defender once a phase; 4.1: only mobile units, not those of the Combat Phase, in the Mobile
+    Combat Phase; 8.5: not after advancing."""
+    one = "Allied: attack 2117 with 16/1 die 3\n"
+    assert play(game, OPEN, "Phase movement\n" + one)[0][0][1] == "8.2"
+    assert ("error", "8.2", one.strip()) in play(game, OPEN, COMBAT + one + one)[0]
+    assert ("error", "8.0", "Allied: attack 2117 with 18/1 die 3") in \
+        play(game, OPEN, COMBAT + one + "Allied: attack 2117 with 18/1 die 3\n")[0]
+    far = {**OPEN, "26/1": "2319"}
+    assert ("error", "8.2", "Allied: attack 2117 with 26/1 die 3") in \
+        play(game, far, COMBAT + "Allied: attack 2117 with 26/1 die 3\n")[0]
+    assert ("error", "4.1", "Allied: attack 2117 with 16/1 die 3") in play(game, OPEN, MOBILE_COMBAT + one)[0]
+    mobile = {"914/352": "2117", "CCA/2": "2217"}
+    twice = COMBAT + "Allied: attack 2117 with CCA/2 die 6\nPhase mobile_movement\nPhase mobile_combat\n" \
+        "Allied: attack 2117 with CCA/2 die 6\n"
+    assert ("error", "8.2", "Allied: attack 2117 with CCA/2 die 6") in play(game, mobile, twice)[0]
+    assert play(game, mobile, MOBILE_COMBAT + "Allied: attack 2117 with CCA/2 die 6 result (A)\n")[0] == []
+    advanced = {**OPEN, "915/352": "2116"}
+    after = COMBAT + "Allied: advance 16/1 2217-2117\nAllied: attack 2116 with 16/1 die 3\n"
+    assert ("error", "8.5", "Allied: attack 2116 with 16/1 die 3") in play(game, advanced, after)[0]
+
+
+def test_support_markers(game: Game) -> None:
+    """7.2 and 8.2.1 b: known markers, two a side at most on a combat, each used once a game turn."""
+    three = "Allied: attack 2117 with 16/1 die 3 support us_sf_2 us_sf_3 us_sf_5\n"
+    assert ("error", "8.2", three.strip()) in play(game, OPEN, COMBAT + three)[0]
+    unknown = "Allied: attack 2117 with 16/1 die 3 support us_sf_66\n"
+    assert ("error", "7.2", unknown.strip()) in play(game, OPEN, COMBAT + unknown)[0]
+    # us_sf_5 is a single marker: it cannot serve twice in one game turn.
+    again = COMBAT + "Allied: attack 2117 with 16/1 die 6 support us_sf_5\n" \
+        "Allied: attack 2115 with 18/1 die 6 support us_sf_5\n"
+    assert ("error", "7.2", "Allied: attack 2115 with 18/1 die 6 support us_sf_5") in \
+        play(game, {**OPEN, "915/352": "2115"}, again)[0]
