@@ -158,10 +158,11 @@ def test_predefined_setup_holds_the_scenario(built: Built) -> None:
         commands = decode(text, "\x1b")
         assert commands[0] == "begin_save" and commands[-1] == "end_save"
         assert "SETUP_STACK\t" in commands
-        pieces = [c for c in decode(commands[2], "\x1b") if c.startswith("+/") and "/stack/" not in c]
+        adds = [decode(c[2:], "/") for c in decode(commands[2], "\x1b") if c.startswith("+/")]
+        pieces = [a for a in adds if a[1] != "stack" and not a[1].startswith("deck;")]
         expected = sum(p.count for _, p in built.game.setup if p.scenario == scenario.id)
         assert len(pieces) == expected
-        assert all("prototype;" not in piece for piece in pieces)  # expanded, as VASSAL keeps them
+        assert all("prototype;" not in piece[1] for piece in pieces)  # expanded, as VASSAL keeps them
 
 
 @pytest.mark.slow
@@ -316,3 +317,42 @@ def test_set_up_stacks_fit_inside_their_boxes(built: Built) -> None:
         assert len(inside) == 1, stack.get("name")
         x0, y0, x1, y1 = rects[inside[0]]
         assert x0 < left and right < x1 and y0 < top and bottom < y1, (stack.get("name"), len(pieces))
+
+
+def test_draw_cups_are_face_down_decks(built: Built) -> None:
+    """Each draw cup is a DrawPile in its box holding its markers, masked, and a Deck in every set-up save."""
+    game = built.game
+    cups = {b.id: b.name for b in game.manifest.box if b.kind == "draw_cup"}
+    holding = next(m for m in built.root.iter(P + "module.Map") if m.get("mapName") == "Boxes and Tracks")
+    piles = {p.get("name"): p for p in holding.iter(P + "module.map.DrawPile")}
+    assert set(piles) == set(cups.values())
+    assert not any(s.get("name", "").removeprefix("Set-up ") in cups for s in holding.iter(P + "module.map.SetupStack"))
+    rects = zone_rects(built.root)
+    first = game.manifest.scenario[0].id
+    for box_id, name in cups.items():
+        pile = piles[name]
+        assert (pile.get("faceDown"), pile.get("shuffle"), pile.get("drawFaceUp")) == ("Always", "Always", "false")
+        assert pile.get("allowMultiple") == "false" and pile.get("owningBoard") == "Boxes and tracks"
+        x0, y0, x1, y1 = rects[name]
+        assert x0 < int(pile.get("x", "0")) < x1 and y0 < int(pile.get("y", "0")) < y1
+        cards = pile.findall(P + "widget.CardSlot")
+        assert len(cards) == sum(p.count for _, p in game.setup if p.scenario == first and p.location == box_id)
+        for card in cards:
+            masks = [t for t, _ in chain_of(card.text or "") if t.startswith("obs;")]
+            assert len(masks) == 1, card.get("entryName")
+            _, image, command, style = decode(masks[0][4:], ";")[:4]
+            assert f"images/{image}" in built.names and command and style == "I"
+    for scenario in game.manifest.scenario:
+        with zipfile.ZipFile(io.BytesIO(built.zip.read(f"{scenario.id}.vsav"))) as save:
+            commands = decode(deobfuscate(save.read("savedGame")).decode("utf-8"), "\x1b")
+        adds = [decode(c[2:], "/") for c in decode(commands[2], "\x1b") if c.startswith("+/")]
+        order = {piece_id: i for i, (piece_id, _, _) in enumerate(adds)}
+        stacked = {i for _, type_text, state in adds if type_text == "stack" for i in decode(state, ";")[3:]}
+        decks = {decode(t, ";")[13]: (i, decode(s, ";")) for i, t, s in adds if t.startswith("deck;")}
+        assert set(decks) == set(cups.values())
+        for box_id, name in cups.items():
+            deck_id, (map_name, x, y, face_down, contents) = decks[name]
+            assert (map_name, x, y, face_down) == ("Boxes and Tracks", piles[name].get("x"), piles[name].get("y"), "true")
+            ids = decode(contents, ",")
+            assert len(ids) == sum(p.count for _, p in game.setup if p.scenario == scenario.id and p.location == box_id)
+            assert all(order[i] < order[deck_id] and i not in stacked for i in ids)

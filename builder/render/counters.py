@@ -547,6 +547,13 @@ def render_marker(game: Game, marker: Marker, face: int = 0, size_px: int = 75) 
     return _draw_marker(art).copy()
 
 
+def marker_back(game: Game, side: str | None, size_px: int = 75) -> Image.Image:
+    """The back of a side's markers drawn unseen from a cup: the side's colours, its name and a '?'."""
+    text, background = side_colours(game, side)
+    art = _MarkerArt("back", (side or "marker").upper(), "?", "none", text, background, size_px)
+    return _draw_marker(art).copy()
+
+
 @lru_cache(maxsize=256)
 def _draw_marker(art: _MarkerArt) -> Image.Image:
     """Draw a marker face."""
@@ -758,6 +765,6 @@ def write_counters(game: Game, out_dir: Path, size_px: int = 75) -> list[Path]:
 
 __all__ = [
     "COUNTER_ACROSS_FLATS", "COUNTER_STYLES", "CounterStyle", "counter_images", "counter_size_px", "counter_style",
-    "image_name", "marker_faces",
+    "image_name", "marker_back", "marker_faces",
     "marker_image_name", "render_marker", "render_unit", "side_colours", "write_counters",
 ]

@@ -20,9 +20,11 @@ from PIL import Image
 from builder.render.board import board_layout, render_board
 from builder.render.charts import chart_sheets, render_charts
 from builder.render.counters import (
-    counter_size_px, image_name, marker_faces, marker_image_name, render_marker, render_unit,
+    counter_size_px, image_name, marker_back, marker_faces, marker_image_name, render_marker, render_unit,
 )
 from builder.render.holding import STACK_OFFSET_PX, HoldingBoard, HoldingLayout, render_holding_board
+from builder.vassal.decks import DECK_DRAWN_PX, DECK_MAX_DRAWN, Cup, add_decks, draw_pile_attributes
+from builder.vassal.traits import mask
 from wargame.vassal.archive import zip_bytes
 from wargame.vassal.encoding import (
     Trait, add_piece, basic_piece, basic_state, chain, delete, layer_two_sided, properties, report_flip,
@@ -36,6 +38,7 @@ from wargame.models import Marker, Unit
 P = "VASSAL.build."
 MAIN_MAP = "Main Map"
 BOXES_MAP = "Boxes and Tracks"
+HOLDING_BOARD = "Boxes and tracks"
 VASSAL_VERSION = "3.7.0"
 DOCKED_PALETTE_PX = 500
 """Least width of the palette docked into the main window (PieceWindow defaultWidth)."""
@@ -92,9 +95,33 @@ def draw_art(game: Game, scale: float = 1.0) -> Art:
     for marker in game.markers.marker:
         for face in range(marker_faces(marker)):
             counters[marker_image_name(marker.id, face)] = render_marker(game, marker, face, size_px)
+    for side in sorted({s or "" for s in cup_markers(game).values()}):
+        counters[mask_image(side)] = marker_back(game, side or None, size_px)
     sheets = chart_sheets(game)
     return Art(render_board(game, scale), layout, size_px, render_holding_board(game, size_px), counters,
                render_charts(game), {chart_id: sheet.title for chart_id, sheet in sheets.items()})
+
+
+# -- draw cups ------------------------------------------------------------------------------
+def cup_markers(game: Game) -> dict[str, str | None]:
+    """Markers some scenario puts in a draw cup, with their side: they are drawn unseen."""
+    cups = {b.id for b in game.manifest.box if b.kind == "draw_cup"}
+    sides = {mk.id: mk.side for mk in game.markers.marker}
+    return {p.piece: sides[p.piece] for _, p in game.setup if p.location in cups and p.piece in sides}
+
+
+def mask_image(side: str) -> str:
+    """Archive image name of the face-down side of a side's cup markers."""
+    return image_name(f"cup-{side or 'neutral'}", "back")
+
+
+def cup_of(game: Game, art: Art, box_id: str, pieces: int) -> Cup:
+    """Where a cup's deck lies: centred in its box, allowing for the cards Deck.draw shows under the top one."""
+    box = next(a for a in art.holding.layout.boxes if a.location == box_id)
+    x0, y0, x1, y1 = box.rect
+    climb = (min(pieces, DECK_MAX_DRAWN) - 1) * DECK_DRAWN_PX
+    name = next(b.name for b in game.manifest.box if b.id == box_id)
+    return Cup(name, BOXES_MAP, HOLDING_BOARD, (x0 + x1 - climb) // 2, (y0 + y1 + climb) // 2, art.counter_px)
 
 
 # -- pieces ---------------------------------------------------------------------------------
@@ -136,11 +163,14 @@ def unit_piece(game: Game, unit: Unit, size_px: int) -> PieceDef:
     return PieceDef(unit.id, traits, size_px)
 
 
-def marker_piece(game: Game, marker: Marker, faces: int, size_px: int) -> PieceDef:
-    """A marker as a piece (two-sided when it has a flip side)."""
+def marker_piece(game: Game, marker: Marker, faces: int, size_px: int, masked: bool = False) -> PieceDef:
+    """A marker as a piece (two-sided when it has a flip side; masked when it is drawn from a cup)."""
     props = {"MarkerId": marker.id, "Kind": marker.kind, "Side": marker.side or "",
              "Value": "" if marker.value is None else str(marker.value)}
     traits = [properties(props), use_prototype(f"{game.manifest.id} marker")]
+    if masked:
+        # Outermost, so a face-down deck (Properties.OBSCURED_BY) hides every face of the marker.
+        traits.insert(0, mask(mask_image(marker.side or ""), f"{marker.side or 'A'} marker (face down)"))
     if faces > 1:
         traits.append(layer_two_sided([marker_image_name(marker.id, f) for f in range(faces)],
                                       ["", *[f"+ ({marker.text or f + 1})" for f in range(1, faces)]]))
@@ -179,9 +209,9 @@ def _el(parent: etree._Element, tag: str, **attrs: str) -> etree._Element:
     return etree.SubElement(parent, P + tag, {k: v for k, v in attrs.items()})
 
 
-def _slot(parent: etree._Element, piece: PieceDef, ids: SlotIds) -> str:
+def _slot(parent: etree._Element, piece: PieceDef, ids: SlotIds, tag: str = "widget.PieceSlot") -> str:
     gpid = ids.take()
-    slot = _el(parent, "widget.PieceSlot", entryName=piece.name, gpid=gpid,
+    slot = _el(parent, tag, entryName=piece.name, gpid=gpid,
                width=str(piece.slot_px), height=str(piece.slot_px))
     slot.text = add_piece(piece.traits, gpid)
     piece.gpids.append(gpid)
@@ -257,6 +287,8 @@ can correct any value in one data file and rebuild the module.</p>
 <ul><li>Drag counters; moves are reported in the chat with hex labels as printed, and with box
 names or track spaces (<i>Turn 3</i>) in the <i>{BOXES_MAP}</i> window.</li>
 <li>Ctrl+F flips a unit to its depleted side and back; Ctrl+D deletes a piece.</li>
+<li>A draw cup is a face-down deck: a drag from it draws one marker at random, which only you see
+until you reveal it (Mask, Ctrl+M); a marker dropped on a cup goes back into it.</li>
 <li>The <i>{BOXES_MAP}</i> window holds the boxes and tracks; palettes hold reinforcements by turn,
 every unit and every marker.</li>
 <li>Each unit carries the property <i>UnitId</i>, which the Umpire referee reads from saved logs.</li></ul>
@@ -296,8 +328,10 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
     ids = SlotIds()
     protos = prototypes(game)
     units = {u.id: unit_piece(game, u, art.counter_px) for _, u in sorted(game.units, key=lambda r: r[1].id)}
-    markers = {mk.id: marker_piece(game, mk, marker_faces(mk), art.counter_px)
+    masked = cup_markers(game)
+    markers = {mk.id: marker_piece(game, mk, marker_faces(mk), art.counter_px, mk.id in masked)
                for mk in sorted(game.markers.marker, key=lambda x: x.id)}
+    cups = {b.id for b in m.box if b.kind == "draw_cup"}
 
     # Main map with the board and the grid derived from the board's own layout.
     main = _map(root, MAIN_MAP, board_name, "board.png", launch=False)
@@ -306,7 +340,7 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
     grid_attrs = vassal_grid(art.layout, game.grid, art.board.size)
     grid_el = etree.SubElement(board_el, P + "module.map.boardPicker.board.HexGrid", grid_attrs.hex_grid)
     etree.SubElement(grid_el, P + "module.map.boardPicker.board.mapgrid.HexGridNumbering", grid_attrs.numbering)
-    holding = _map(root, BOXES_MAP, "Boxes and tracks", "holding.png", launch=True)
+    holding = _map(root, BOXES_MAP, HOLDING_BOARD, "holding.png", launch=True)
     holding_board = holding.find(f"{P}module.map.BoardPicker/{P}module.map.boardPicker.Board")
     assert holding_board is not None
     _zones(holding_board, art.holding.layout)
@@ -322,9 +356,16 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
         if kind == "hex":
             stack = _el(main, "module.map.SetupStack", name=f"Set-up {location}", owningBoard=board_name,
                         useGridLocation="true", location=location, x="0", y="0")
+        elif location in cups:
+            # A cup is a face-down deck: a drag draws one marker at random (DrawPile, Deck.drawCards).
+            cup = cup_of(game, art, location, len(pieces))
+            pile = _el(holding, "module.map.DrawPile", **draw_pile_attributes(cup))
+            for piece in pieces:
+                _slot(pile, piece, ids, "widget.CardSlot")
+            continue
         else:
             x, y = art.holding.location_of(location) or (0, 0)
-            stack = _el(holding, "module.map.SetupStack", name=f"Set-up {location}", owningBoard="Boxes and tracks",
+            stack = _el(holding, "module.map.SetupStack", name=f"Set-up {location}", owningBoard=HOLDING_BOARD,
                         useGridLocation="false", location="", x=str(x), y=str(y))
         for piece in pieces:
             _slot(stack, piece, ids)
@@ -444,8 +485,13 @@ def _setup_save(game: Game, scenario_id: str, units: dict[str, PieceDef], marker
                 protos: dict[str, list[Trait]], art: Art, version: str, moduledata: bytes) -> bytes:
     """A .vsav with the scenario's set-up, pieces placed as VASSAL itself would."""
     placed: list[PlacedPiece] = []
+    cups = {b.id for b in game.manifest.box if b.kind == "draw_cup"}
+    in_cups: dict[str, list[tuple[PieceDef, str]]] = defaultdict(list)
     for n, (_, placement) in enumerate(r for r in game.setup if r[1].scenario == scenario_id):
         piece = units.get(placement.piece) or markers[placement.piece]
+        if placement.location in cups:
+            in_cups[placement.location] += [(piece, f"{scenario_id}-{n}-{k}") for k in range(placement.count)]
+            continue
         if game.grid.is_label(placement.location):
             cx, cy = art.layout.centre(game.grid.hex_of(placement.location))
             map_name, x, y = MAIN_MAP, math.floor(cx), math.floor(cy)
@@ -457,8 +503,18 @@ def _setup_save(game: Game, scenario_id: str, units: dict[str, PieceDef], marker
             gpid = piece.gpids[0] if piece.gpids else ""
             type_text, state_text = chain(traits, basic_state(gpid, map_name, x, y))
             placed.append(PlacedPiece(f"{scenario_id}-{n}-{k}", type_text, state_text, map_name, x, y))
-    tree = command_tree(placed, [(MAIN_MAP, game.map.name), (BOXES_MAP, "Boxes and tracks")])
-    return save_archive(tree, game.manifest.title, version, moduledata, 0)
+    tree = command_tree(placed, [(MAIN_MAP, game.map.name), (BOXES_MAP, HOLDING_BOARD)])
+    # Deck.getState lists its pieces by id: they are added first, on the deck's map and position.
+    decks: list[tuple[Cup, list[tuple[str, str, str]]]] = []
+    for box_id, cup_pieces in sorted(in_cups.items()):
+        cup = cup_of(game, art, box_id, len(cup_pieces))
+        contents = []
+        for piece, piece_id in cup_pieces:
+            gpid = piece.gpids[0] if piece.gpids else ""
+            type_text, state_text = chain(expanded(piece.traits, protos), basic_state(gpid, BOXES_MAP, cup.x, cup.y))
+            contents.append((piece_id, type_text, state_text))
+        decks.append((cup, contents))
+    return save_archive(add_decks(tree, decks), game.manifest.title, version, moduledata, 0)
 
 
 def write_module(game: Game, out: Path, version: str, scale: float = 1.0) -> BuiltModule:
