@@ -1,0 +1,297 @@
+"""VASSAL's command strings read back: the ESC-separated command tree and its typed commands.
+
+Format facts: `../shared/reference/vassal-format.md` 2.3, checked against VASSAL 3.7.26's
+`GameModule.decode`/`encode` (the tree), `BasicCommandEncoder` (`+/`, `-/`, `D/`, `M/`),
+`BasicLogger` (`LOG\\t`, `UNDO\\t`), `Chatter` (`CHAT`), `ChangePropertyCommandEncoder`
+(`MutableProperty\\t`), `PlayerRoster` (`PLAYER\\t`, `PYREMOVE\\t`), `TurnTracker` (`TURN`),
+`BoardPicker` and `GameState` (`begin_save`/`end_save`). Our own code: nothing is copied.
+
+Every reader here is bounded (depth, count) and refuses malformed text with a `DataError`
+placed in the file, never an exception of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wargame.errors import DataError, Place
+
+ESC = "\x1b"
+LOG = "LOG\t"
+UNDO = "UNDO\t"
+
+
+def split(text: str, delimiter: str) -> list[str]:
+    """Tokens of a SequenceEncoder string, exactly as `wargame.vassal.encoding.decode` reads them,
+    in linear time (the reader meets tokens holding hundreds of thousands of escaped delimiters)."""
+    tokens: list[str] = []
+    current: list[str] = []
+    for piece in text.split(delimiter):
+        if current and current[-1].endswith("\\"):
+            # An escaped delimiter (VASSAL's quirk included: any token ending in a backslash).
+            current[-1] = current[-1][:-1]
+            current.append(delimiter)
+            current.append(piece)
+        else:
+            if current:
+                tokens.append("".join(current))
+            current = [piece]
+    tokens.append("".join(current))
+    return [t[1:-1] if len(t) > 1 and t[0] == "'" and t[-1] == "'" else t for t in tokens]
+
+
+# -- the tree --------------------------------------------------------------------------------
+Node = str | list["Node"]
+"""A leaf command string, or a compound command's parts in order."""
+
+
+@dataclass(frozen=True)
+class TreeLimits:
+    """How deep and how big a command tree may be before the reader refuses it."""
+
+    max_depth: int = 100
+    max_commands: int = 2_000_000
+
+
+def command_tree(text: str, file: str, limits: TreeLimits = TreeLimits()) -> list[Node]:
+    """The top-level parts of a saved command string, decoded as `GameModule.decode` does:
+    a string that splits into itself is a leaf, anything else is split again."""
+    count = [0]
+
+    def node(part: str, depth: int, where: str) -> Node:
+        tokens = split(part, ESC)
+        if len(tokens) == 1 and tokens[0] == part:
+            count[0] += 1
+            if count[0] > limits.max_commands:
+                raise DataError(f"more than {limits.max_commands:,} commands: refused as too large",
+                                Place(file, key=where))
+            return part
+        if depth >= limits.max_depth:
+            raise DataError(f"commands nested more than {limits.max_depth} deep: refused as malformed",
+                            Place(file, key=where))
+        if len(tokens) == 1:
+            # Only quotes or one escape level were removed: the same command, one level down.
+            return node(tokens[0], depth + 1, where)
+        return [node(t, depth + 1, f"{where}.{i}") for i, t in enumerate(tokens, 1)]
+
+    top = split(text, ESC)
+    return [node(t, 1, f"command {i}") for i, t in enumerate(top, 1)]
+
+
+def leaves(tree: Node) -> list[str]:
+    """The leaf commands of a (sub)tree in order, depth first."""
+    out: list[str] = []
+    stack: list[Node] = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        else:
+            stack.extend(reversed(item))
+    return out
+
+
+# -- typed commands --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class NullCommand:
+    """A command with no effect (VASSAL writes `""` or, inside a log, `LOG\\tnull`)."""
+
+
+@dataclass(frozen=True)
+class SaveBoundary:
+    """`begin_save` / `end_save` around a saved position (`GameState` SetupCommand)."""
+
+    begin: bool
+
+
+@dataclass(frozen=True)
+class AddPiece:
+    """`+/id/TYPE/STATE`: a piece (or a stack, TYPE `stack`) comes into play."""
+
+    piece_id: str | None
+    type_text: str
+    state_text: str
+
+    @property
+    def is_stack(self) -> bool:
+        """True for a Stack (a pile of pieces), not a piece."""
+        return self.type_text == "stack"
+
+
+@dataclass(frozen=True)
+class RemovePiece:
+    """`-/id`: a piece leaves play (deleted)."""
+
+    piece_id: str
+
+
+@dataclass(frozen=True)
+class ChangePiece:
+    """`D/id/NEW/OLD`: a piece's whole state chain changes (flip, properties, position)."""
+
+    piece_id: str
+    new_state: str
+    old_state: str | None
+
+
+@dataclass(frozen=True)
+class MovePiece:
+    """`M/...`: a piece or stack moves to a map position (`map_name` None: off every map)."""
+
+    piece_id: str | None
+    map_name: str | None
+    x: int
+    y: int
+    under_id: str | None
+    old_map_name: str | None
+    old_x: int
+    old_y: int
+    old_under_id: str | None
+    player_id: str | None
+
+
+@dataclass(frozen=True)
+class Chat:
+    """`CHAT...`: a line in the chat window, as VASSAL's HTML text."""
+
+    html: str
+
+
+@dataclass(frozen=True)
+class SetProperty:
+    """`MutableProperty\\t...`: a global property changes (dice buttons set several)."""
+
+    name: str
+    old: str
+    new: str
+    container: str
+
+
+@dataclass(frozen=True)
+class AddPlayer:
+    """`PLAYER\\t...`: a player (password, name) takes a side."""
+
+    password: str
+    name: str
+    side: str
+
+
+@dataclass(frozen=True)
+class RemovePlayer:
+    """`PYREMOVE\\t...`: a player leaves a side."""
+
+    password: str
+
+
+@dataclass(frozen=True)
+class SetTurn:
+    """`TURN<id>\\t<state>`: a turn tracker's whole state."""
+
+    tracker_id: str
+    state: str
+
+
+@dataclass(frozen=True)
+class SetBoards:
+    """`<map>BoardPicker\\t...`: the boards of a map."""
+
+    map_name: str
+    boards: str
+
+
+@dataclass(frozen=True)
+class UndoMarker:
+    """`UNDO\\ttrue` ... `UNDO\\tfalse` around the inverse of an undone command (`BasicLogger.undo`)."""
+
+    in_progress: bool
+
+
+@dataclass(frozen=True)
+class OtherCommand:
+    """A command of an encoder this reader does not interpret (kept, never an error)."""
+
+    text: str
+
+
+Command = (NullCommand | SaveBoundary | AddPiece | RemovePiece | ChangePiece | MovePiece | Chat | SetProperty
+           | AddPlayer | RemovePlayer | SetTurn | SetBoards | UndoMarker | OtherCommand)
+
+
+def _unwrap_null(token: str) -> str | None:
+    return None if token == "null" else token
+
+
+def _int(token: str, what: str, place: Place) -> int:
+    # Integer.parseInt: an optional sign and decimal digits only, within Java's int range.
+    text = token[1:] if token[:1] in "+-" else token
+    if not text.isascii() or not text.isdigit() or len(text) > 10 or not -(2**31) <= int(token) < 2**31:
+        raise DataError(f"{what} {token[:40]!r} is not a whole number", place)
+    return int(token)
+
+
+def _fields(text: str, count: int, what: str, place: Place) -> list[str]:
+    tokens = split(text, "/")
+    if len(tokens) < count:
+        raise DataError(f"malformed {what} command: {count} fields expected, found {len(tokens)}", place)
+    # VASSAL reads the fields it needs and ignores any more.
+    return tokens[:count]
+
+
+def parse_command(text: str, place: Place) -> Command:
+    """The typed command of one leaf string (without its `LOG\\t` wrapper)."""
+    if text in ("", "null"):
+        return NullCommand()
+    if text in ("begin_save", "end_save"):
+        return SaveBoundary(text == "begin_save")
+    if text.startswith("+/"):
+        piece_id, type_text, state_text = _fields(text[2:], 3, "add-piece (+/)", place)
+        if not type_text:
+            raise DataError("malformed add-piece (+/) command: the piece type is empty", place)
+        return AddPiece(_unwrap_null(piece_id), type_text, state_text)
+    if text.startswith("-/"):
+        if not text[2:]:
+            raise DataError("malformed remove-piece (-/) command: no piece id", place)
+        return RemovePiece(text[2:])
+    if text.startswith("D/"):
+        tokens = split(text[2:], "/")
+        if len(tokens) < 2 or not tokens[0]:
+            raise DataError("malformed change-piece (D/) command: a piece id and a new state are expected", place)
+        return ChangePiece(tokens[0], tokens[1], tokens[2] if len(tokens) > 2 else None)
+    if text.startswith("M/"):
+        f = _fields(text[2:], 9, "move-piece (M/)", place)
+        tokens = split(text[2:], "/")
+        player = tokens[9] if len(tokens) > 9 else None
+        return MovePiece(_unwrap_null(f[0]), _unwrap_null(f[1]), _int(f[2], "x", place), _int(f[3], "y", place),
+                         _unwrap_null(f[4]), _unwrap_null(f[5]), _int(f[6], "old x", place),
+                         _int(f[7], "old y", place), _unwrap_null(f[8]), player)
+    if text.startswith("CHAT"):
+        return Chat(text[4:])
+    if text.startswith("MutableProperty\t"):
+        tokens = split(text[len("MutableProperty\t"):], "\t")
+        tokens += [""] * (4 - len(tokens))
+        return SetProperty(tokens[0], tokens[1], tokens[2], tokens[3])
+    if text.startswith("PLAYER\t"):
+        tokens = split(text[len("PLAYER\t"):], "\t")
+        tokens += [""] * (3 - len(tokens))
+        return AddPlayer(tokens[0], tokens[1], tokens[2])
+    if text.startswith("PYREMOVE\t"):
+        return RemovePlayer(text[len("PYREMOVE\t"):])
+    if text.startswith(UNDO):
+        return UndoMarker(text[len(UNDO):] == "true")
+    if text.startswith("TURN") and "\t" in text:
+        tracker, _, state = text[4:].partition("\t")
+        return SetTurn(tracker, state)
+    head, tab, rest = text.partition("\t")
+    if tab and head.endswith("BoardPicker"):
+        return SetBoards(head[:-len("BoardPicker")], rest)
+    return OtherCommand(text)
+
+
+def parse_leaf(text: str, place: Place) -> tuple[bool, Command]:
+    """(logged, command) of a leaf: `LOG\\t` marks one part of a logged step."""
+    if text.startswith(LOG):
+        inner = text[len(LOG):]
+        if inner.startswith(LOG):
+            raise DataError("malformed log entry: a LOG command inside a LOG command", place)
+        return True, parse_command(inner, place)
+    return False, parse_command(text, place)

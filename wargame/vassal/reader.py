@@ -1,0 +1,239 @@
+"""Reading VASSAL saved games (.vsav) and logs (.vlog): the zip, the obfuscation, the steps.
+
+Format facts: `../shared/reference/vassal-format.md` 2.1-2.3 (`GameState.saveGame`,
+`BasicLogger.write`, `ObfuscatingOutputStream`/`DeobfuscatingInputStream`, `SaveMetaData`),
+checked against VASSAL 3.7.26 and the files it wrote in tests/data/vassal.
+
+The reader treats every file as hostile: members are read in memory only and never
+extracted, their count and sizes are capped before and while they are inflated, and every
+malformed byte ends in a `DataError` naming the file and where in it.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from xml.etree import ElementTree
+
+from wargame.errors import DataError, Place
+from wargame.vassal.commands import (
+    Command, NullCommand, SaveBoundary, TreeLimits, UndoMarker, command_tree, leaves, parse_leaf,
+)
+
+SAVED_GAME = "savedGame"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the reader accepts before refusing a file as hostile or absurd."""
+
+    max_file_bytes: int = 64 * 2**20
+    max_members: int = 64
+    max_saved_game_bytes: int = 64 * 2**20
+    """The savedGame member inflated (obfuscated: two hex digits a byte), about 200 times a long real log."""
+    max_metadata_bytes: int = 2**20
+    tree: TreeLimits = field(default_factory=TreeLimits)
+
+
+@dataclass(frozen=True)
+class SaveArchive:
+    """The members of a .vsav/.vlog that matter: the command text and the metadata."""
+
+    saved_game: str
+    savedata: dict[str, str]
+    moduledata: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a log, as VASSAL's "Step forward" replays it: its commands in order."""
+
+    number: int
+    commands: tuple[Command, ...]
+    where: str
+
+    @property
+    def is_undo(self) -> bool:
+        """True if the step is an Undo (`UNDO\\ttrue`, the inverse commands, `UNDO\\tfalse`)."""
+        return any(isinstance(c, UndoMarker) and c.in_progress for c in self.commands)
+
+
+@dataclass(frozen=True)
+class Recording:
+    """A saved game or log: the position when it was saved (or logging began), then the steps."""
+
+    file: str
+    restore: tuple[Command, ...]
+    steps: tuple[Step, ...]
+    savedata: dict[str, str]
+    moduledata: dict[str, str]
+
+    @property
+    def is_log(self) -> bool:
+        """True for a log (it has steps)."""
+        return bool(self.steps)
+
+
+def _unsafe_name(name: str) -> bool:
+    """Whether a member name could point outside a folder it were extracted to."""
+    parts = re.split(r"[/\\]", name)
+    return (name.startswith(("/", "\\")) or ".." in parts or bool(re.match(r"^[A-Za-z]:", name))
+            or "\x00" in name)
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, cap: int, file: str) -> bytes:
+    """A member's bytes, inflating at most `cap` of them whatever its header claims."""
+    place = Place(file, key=info.filename)
+    if info.file_size > cap:
+        raise DataError(f"member {info.filename!r} would inflate to {info.file_size:,} bytes, more than the "
+                        f"{cap:,} accepted: refused", place)
+    out = bytearray()
+    with archive.open(info) as stream:
+        while True:
+            chunk = stream.read(min(1 << 16, cap + 1 - len(out)))
+            if not chunk:
+                break
+            out += chunk
+            if len(out) > cap:
+                raise DataError(f"member {info.filename!r} inflates to more than {cap:,} bytes: refused "
+                                "(a zip bomb?)", place)
+    return bytes(out)
+
+
+def _metadata(data: bytes, name: str, file: str) -> dict[str, str]:
+    """The flat `<data>` elements of savedata/moduledata (version, VassalVersion, name...)."""
+    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+        # No document type or entities in VASSAL's metadata; refusing them keeps expansion attacks out.
+        raise DataError(f"{name}: a DOCTYPE or ENTITY declaration is not accepted", Place(file, key=name))
+    try:
+        root = ElementTree.fromstring(data)
+    except ElementTree.ParseError as e:
+        raise DataError(f"{name} is not well-formed XML ({e})", Place(file, key=name)) from None
+    out: dict[str, str] = {}
+    for child in root:
+        if isinstance(child.tag, str) and len(child) == 0 and child.tag not in out:
+            out[child.tag] = (child.text or "").strip()
+    return out
+
+
+def open_archive(path: Path, limits: Limits = Limits()) -> SaveArchive:
+    """The members of a saved game or log, read in memory; DataError for anything else."""
+    file = str(path)
+    size = path.stat().st_size
+    if size > limits.max_file_bytes:
+        raise DataError(f"{size:,} bytes is more than the {limits.max_file_bytes:,} accepted for a saved game or "
+                        "log", Place(file))
+    return read_archive(path.read_bytes(), file, limits)
+
+
+def read_archive(data: bytes, file: str, limits: Limits = Limits()) -> SaveArchive:
+    """The members of a saved game or log held in memory."""
+    if len(data) > limits.max_file_bytes:
+        raise DataError(f"{len(data):,} bytes is more than the {limits.max_file_bytes:,} accepted for a saved game or "
+                        "log", Place(file))
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        with archive:
+            infos = archive.infolist()
+            if len(infos) > limits.max_members:
+                raise DataError(f"{len(infos)} members; a VASSAL save or log has three (refused above "
+                                f"{limits.max_members})", Place(file))
+            names = [i.filename for i in infos]
+            for name in names:
+                if _unsafe_name(name):
+                    raise DataError(f"member {name[:80]!r} points outside the archive (path traversal): refused; "
+                                    "nothing was extracted", Place(file))
+            if SAVED_GAME not in names:
+                hint = " (this is a VASSAL module, not a saved game or log)" if (
+                    "buildFile.xml" in names or "buildFile" in names) else ""
+                raise DataError(f"no {SAVED_GAME!r} member: not a VASSAL saved game or log{hint}", Place(file))
+            if names.count(SAVED_GAME) > 1:
+                raise DataError(f"{names.count(SAVED_GAME)} members named {SAVED_GAME!r}: ambiguous, refused",
+                                Place(file))
+            saved = _read_member(archive, archive.getinfo(SAVED_GAME), limits.max_saved_game_bytes, file)
+            meta: dict[str, dict[str, str]] = {}
+            for name in ("savedata", "moduledata"):
+                if name in names:
+                    meta[name] = _metadata(_read_member(archive, archive.getinfo(name), limits.max_metadata_bytes,
+                                                        file), name, file)
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError,
+            OverflowError) as e:
+        # A damaged, truncated, encrypted or exotic zip: whatever zipfile says, as our error.
+        raise DataError(f"not a readable zip archive ({e})", Place(file)) from None
+    text = plain_text(saved, file)
+    return SaveArchive(text, meta.get("savedata", {}), meta.get("moduledata", {}))
+
+
+_HEX = re.compile(rb"^[0-9A-Fa-f]*$")
+
+
+def plain_text(data: bytes, file: str) -> str:
+    """The savedGame text in any of VASSAL's encodings: `!VCSK` (3.7 writes it), `VOBS` (3.8) or plain."""
+    place = Place(file, key=SAVED_GAME)
+    if data.startswith(b"!VCSK"):
+        # `!VCSK`, two hex digits of the key, then two hex digits per byte XOR-ed with it.
+        body = data[5:]
+        if len(body) % 2:
+            body = body[:-1]  # DeobfuscatingInputStream ignores a last odd digit
+        if not _HEX.match(body):
+            bad = next(i for i, b in enumerate(body) if b not in b"0123456789abcdefABCDEF")
+            raise DataError(f"obfuscated text broken at byte {5 + bad}: {bytes([body[bad]])!r} is not a hex digit",
+                            place)
+        if len(body) < 2:
+            raise DataError("obfuscated text without its key", place)
+        key = int(body[:2], 16)
+        raw = bytes.fromhex(body[2:].decode("ascii")).translate(bytes(b ^ key for b in range(256)))
+    elif data.startswith(b"VOBS"):
+        if len(data) < 5:
+            raise DataError("obfuscated (VOBS) text without its key", place)
+        key = data[4]
+        raw = data[5:].translate(bytes(b ^ key for b in range(256)))
+    else:
+        raw = data
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise DataError(f"the saved commands are not UTF-8 text (byte {e.start} of the plain text)", place) from None
+
+
+def read_commands(text: str, file: str, limits: TreeLimits = TreeLimits()) -> tuple[tuple[Command, ...],
+                                                                                     tuple[Step, ...]]:
+    """The restore commands (the saved position) and the log steps of a savedGame text."""
+    restore: list[Command] = []
+    steps: list[Step] = []
+    for index, part in enumerate(command_tree(text, file, limits), 1):
+        where = f"command {index}"
+        logged: list[Command] = []
+        plain: list[Command] = []
+        for k, leaf in enumerate(leaves(part), 1):
+            is_logged, command = parse_leaf(leaf, Place(file, key=f"{where}, part {k}"))
+            (logged if is_logged else plain).append(command)
+        if logged and plain:
+            raise DataError("malformed log: logged and unlogged commands mixed in one top-level command",
+                            Place(file, key=where))
+        if logged:
+            if all(isinstance(c, NullCommand) for c in logged):
+                # VASSAL decodes `LOG\tnull` to nothing, so an all-null entry is no step.
+                continue
+            number = len(steps) + 1
+            steps.append(Step(number, tuple(logged), f"step {number} ({where})"))
+        else:
+            if steps:
+                raise DataError("malformed log: a command outside the log after the log began",
+                                Place(file, key=where))
+            restore.extend(plain)
+    return tuple(restore), tuple(steps)
+
+
+def read_recording(path: Path, limits: Limits = Limits()) -> Recording:
+    """A .vsav or .vlog read whole: metadata, the restored position's commands, the steps."""
+    archive = open_archive(path, limits)
+    restore, steps = read_commands(archive.saved_game, str(path), limits.tree)
+    if not any(isinstance(c, SaveBoundary) and c.begin for c in restore):
+        raise DataError("no 'begin_save': the savedGame member is not a VASSAL saved position",
+                        Place(str(path), key=SAVED_GAME))
+    return Recording(str(path), restore, steps, archive.savedata, archive.moduledata)
