@@ -17,6 +17,9 @@ from adjudicator.notation.entries import Entry, Header, LogDocument
 from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, write_text
 from adjudicator.report import json_report, markdown_report, text_report
 from adjudicator.systems import SYSTEMS
+from adjudicator.vassal.load import is_vassal_file, translate_file
+from adjudicator.vassal.report import annotated, converted_text, json_verdict, markdown_verdict, text_verdict
+from adjudicator.vassal.translate import Translation
 from wargame.bundled import data_root, game_ids
 from wargame.errors import DataErrors, LogSyntaxError, Place, WargameError, did_you_mean
 from wargame.files import write_atomically
@@ -28,7 +31,8 @@ class _LogFirstGroup(click.Group):
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                           list[str]]:
-        if args and args[0] not in self.commands and Path(args[0]).suffix in (".log", ".json", ".txt"):
+        if args and args[0] not in self.commands and Path(args[0]).suffix in (".log", ".json", ".txt", ".vlog",
+                                                                             ".vsav"):
             return "check", self.commands["check"], args
         return super().resolve_command(ctx, args)
 
@@ -61,10 +65,10 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     """Entries and source lines of a text or JSON log; LogSyntaxErrors with carets otherwise."""
     raw = path.read_bytes()
     if raw[:2] == b"PK":
-        # A zip: VASSAL's .vlog, .vsav and .vmod files are zip archives, not our notation.
+        # A zip that is not a VASSAL save or log (those are read by adjudicator.vassal): a module, say.
         raise LogSyntaxErrors([LogSyntaxError(
-            "this is a zip archive (a VASSAL .vlog, .vsav or .vmod?), not a text or JSON log: reading VASSAL "
-            "files is not supported yet", Place(str(path), 1, 1))])
+            "this is a zip archive (a VASSAL .vmod?), not a text or JSON log; VASSAL logs and saved games are read "
+            "from .vlog and .vsav files", Place(str(path), 1, 1))])
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark some editors add is not part of the log
     except UnicodeDecodeError as e:
@@ -101,22 +105,42 @@ def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
     return load_game(root, header.value)
 
 
-def adjudicate_file(path: Path, data: Path | None) -> tuple[Replay, list[str]]:
-    """Parse, resolve and replay a log file."""
-    entries, source = read_log(path)
-    game = game_of(entries, path, data)
+def _replay(game: Game, entries: list[Entry], path: Path, source: list[str]) -> Replay:
     errors = resolve(game, entries, str(path))
     if errors:
         raise LogSyntaxErrors(errors, source)
     system = SYSTEMS.get(game.manifest.rule_system)
     if system is None:
         raise WargameError(f"the rule system {game.manifest.rule_system!r} of {game.id} is not implemented yet")
-    return replay(game, system, entries), source
+    return replay(game, system, entries)
+
+
+def _step_lines(translation: Translation) -> list[str]:
+    """What VASSAL showed at each step, as the "source lines" of a translation (line N: step N)."""
+    return [translation.steps.get(n, "") for n in range(1, max(translation.steps, default=0) + 1)]
+
+
+def adjudicate_vassal(path: Path, data: Path | None, game_id: str | None = None) -> tuple[Replay, Translation]:
+    """Read, translate and replay a VASSAL log or saved game (each entry's line is its VASSAL step)."""
+    translation = translate_file(path, data, game_id)
+    return _replay(translation.game, translation.entries, path, _step_lines(translation)), translation
+
+
+def adjudicate_file(path: Path, data: Path | None) -> tuple[Replay, list[str]]:
+    """Parse, resolve and replay a log file (a VASSAL .vlog/.vsav too: its lines are VASSAL steps)."""
+    if is_vassal_file(path):
+        result, translation = adjudicate_vassal(path, data)
+        return result, _step_lines(translation)
+    entries, source = read_log(path)
+    game = game_of(entries, path, data)
+    return _replay(game, entries, path, source), source
 
 
 DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
                     help="Folder holding maps/ and counters/ (default: the bundled games).")
 LOG = click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+GAME = click.option("--game", "game_id", default=None,
+                    help="For a VASSAL .vlog/.vsav: the game, when the file does not tell (default: from its pieces).")
 
 
 @click.group(cls=_LogFirstGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -129,8 +153,20 @@ def main() -> None:
 @LOG
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @DATA
-def check(log: Path, fmt: str, data: Path | None) -> None:
-    """Replay a log and report every rule breach. Exit 0 clean, 1 breaches, 2 could not run."""
+@GAME
+def check(log: Path, fmt: str, data: Path | None, game_id: str | None) -> None:
+    """Replay a log (text, JSON, or a VASSAL .vlog/.vsav) and report every rule breach. Exit 0 clean,
+    1 breaches, 2 could not run."""
+    if is_vassal_file(log):
+        with _could_not_run():
+            result, translation = adjudicate_vassal(log, data, game_id)
+        if fmt == "json":
+            click.echo(json_verdict(result, translation), nl=False)
+        elif fmt == "markdown":
+            click.echo(markdown_verdict(result, translation, str(log)), nl=False)
+        else:
+            click.echo(text_verdict(result, translation, str(log)), nl=False)
+        _exit_for(result)
     with _could_not_run():
         result, source = adjudicate_file(log, data)
     if fmt == "json":
@@ -139,6 +175,11 @@ def check(log: Path, fmt: str, data: Path | None) -> None:
         click.echo(markdown_report(result, str(log)), nl=False)
     else:
         click.echo(text_report(result, source, str(log)), nl=False)
+    _exit_for(result)
+
+
+def _exit_for(result: Replay) -> NoReturn:
+    """Exit 2 if the replay stopped, 1 if a rule was broken, 0 otherwise."""
     if result.stopped is not None:
         sys.exit(2)
     sys.exit(1 if any(f.severity == "error" for f in result.findings) else 0)
@@ -148,12 +189,22 @@ def check(log: Path, fmt: str, data: Path | None) -> None:
 @LOG
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
               help="The converted log: .json for the JSON form, anything else for the text notation.")
-def convert(log: Path, output: Path) -> None:
-    """Convert a log between the text notation and its JSON twin."""
+@DATA
+@GAME
+def convert(log: Path, output: Path, data: Path | None, game_id: str | None) -> None:
+    """Convert a log between the text notation and its JSON twin, or a VASSAL .vlog/.vsav into either."""
     with _could_not_run():
-        entries, _ = read_log(log)
         if output.resolve() == log.resolve():
             raise WargameError("the output would overwrite the input; choose another name")
+        if is_vassal_file(log):
+            translation = translate_file(log, data, game_id)
+            if output.suffix == ".json":
+                write_atomically(output, LogDocument(entries=annotated(translation)).model_dump_json(indent=2) + "\n")
+            else:
+                write_atomically(output, converted_text(translation))
+            click.echo(str(output))
+            return
+        entries, _ = read_log(log)
         if output.suffix == ".json":
             write_atomically(output, LogDocument(entries=entries).model_dump_json(indent=2) + "\n")
         else:

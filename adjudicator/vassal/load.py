@@ -1,0 +1,63 @@
+"""From a .vlog/.vsav file to its translation: read, follow the pieces, find the game, translate."""
+
+from __future__ import annotations
+
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+from adjudicator.vassal.translate import Translation, translate
+from wargame.bundled import data_root, game_ids
+from wargame.errors import DataError, Place, did_you_mean
+from wargame.game import Game, load_game
+from wargame.vassal.reader import SAVED_GAME, Limits, Recording, read_recording
+from wargame.vassal.tracking import Tracking, track
+
+VASSAL_SUFFIXES = (".vlog", ".vsav")
+
+
+def is_vassal_file(path: Path, limits: Limits = Limits()) -> bool:
+    """True for a file to read as a VASSAL log or save: a .vlog or .vsav, or a zip holding `savedGame`
+    (a renamed one); the zip's directory is only looked at, nothing is inflated."""
+    if path.suffix.lower() in VASSAL_SUFFIXES:
+        return True
+    try:
+        if path.stat().st_size > limits.max_file_bytes:
+            return False
+        with path.open("rb") as stream:
+            if stream.read(2) != b"PK":
+                return False
+        with zipfile.ZipFile(path) as archive:
+            return SAVED_GAME in archive.namelist()
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, NotImplementedError, RuntimeError, OverflowError):
+        return False
+
+
+def game_id_of(recording: Recording, tracking: Tracking, root: Path) -> str:
+    """The game a recording is of: the `Game` property our modules give every piece, else the
+    module name in its moduledata matched against the games' titles."""
+    known = game_ids(root)
+    votes = Counter(p.properties["Game"] for p in tracking.initial.values() if p.properties.get("Game") in known)
+    if votes:
+        return votes.most_common(1)[0][0]
+    name = recording.moduledata.get("name", "")
+    for game_id in sorted(known):
+        if load_game(root, game_id).manifest.title == name:
+            return game_id
+    raise DataError(f"cannot tell which game this is: no piece carries a known 'Game' property and the module "
+                    f"name {name!r} is not one of ours; give --game ({', '.join(sorted(known))})",
+                    Place(recording.file))
+
+
+def translate_file(path: Path, data: Path | None = None, game_id: str | None = None,
+                   limits: Limits = Limits()) -> Translation:
+    """Read a .vlog/.vsav and translate it for the game it is of (or `game_id`)."""
+    recording = read_recording(path, limits)
+    tracking = track(recording)
+    root = data_root(data)
+    if game_id is None:
+        game_id = game_id_of(recording, tracking, root)
+    elif game_id not in game_ids(root):
+        raise DataError(f"unknown game {game_id!r}{did_you_mean(game_id, game_ids(root))}")
+    game: Game = load_game(root, game_id)
+    return translate(recording, tracking, game)

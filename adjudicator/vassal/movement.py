@@ -1,0 +1,72 @@
+"""A path for a move VASSAL recorded only by its end points: the cheapest one the terrain chart
+allows, kept out of enemy zones of control the way most hex wargames ask.
+
+VASSAL logs a drag as where the counter was picked up and where it was dropped. The reader
+hands the rule system a whole path so the move can be checked at all; this module chooses it
+from the game's own data (terrain movement costs, prohibited hexes and hexsides, zones of
+control), never from one rule system's code, and says so in the translated log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from wargame.game import Game
+from wargame.hexes import Hex, Hexside
+from wargame.paths import cheapest_path
+
+ZocRule = Literal["stop", "avoid", "ignore"]
+"""`stop`: a unit entering an enemy zone of control stops there and may not move from one
+into another (a move); `avoid`: it may not enter one at all (a retreat); `ignore` (an advance)."""
+
+
+def _entry_cost(game: Game, a: Hex, b: Hex) -> float | None:
+    """Movement points to step from a into adjacent b by the terrain chart; None if forbidden."""
+    terrain = game.terrain
+    kinds = game.hex_terrain.get(b)
+    if kinds is None or any(terrain[t].prohibited for t in kinds):
+        return None
+    costs = [terrain[t].mp_cost for t in kinds if terrain[t].mp_cost is not None]
+    cost = max((c for c in costs if c is not None), default=1.0)
+    for feature in game.hexside_features.get(Hexside.between(a, b), frozenset()):
+        if terrain[feature].prohibited:
+            return None
+        cost += terrain[feature].mp_add or 0.0
+    return cost
+
+
+def enemy_zone(game: Game, enemy_hexes: Iterable[Hex]) -> frozenset[Hex]:
+    """Hexes in the zone of control of units at `enemy_hexes`: each hex and its neighbours not
+    across a hexside that blocks zones of control."""
+    terrain = game.terrain
+    features = game.hexside_features
+    out: set[Hex] = set()
+    for h in enemy_hexes:
+        out.add(h)
+        for n in game.grid.neighbours_on_map(h):
+            if not any(terrain[f].blocks_zoc for f in features.get(Hexside.between(h, n), frozenset())):
+                out.add(n)
+    return frozenset(out)
+
+
+def cheapest_route(game: Game, start: Hex, goal: Hex, side: str, positions: dict[str, Hex],
+                   zoc: ZocRule = "stop") -> list[Hex] | None:
+    """The cheapest path from start to goal for a unit of `side`, given where every unit is;
+    None if the terrain, enemy units and zones of control leave none."""
+    units = game.units_by_id
+    enemy = {h for u, h in positions.items() if u in units and units[u].side != side}
+    zone = enemy_zone(game, (h for u, h in positions.items() if u in units and units[u].side != side
+                             and units[u].zoc)) if zoc != "ignore" else frozenset()
+
+    def step(a: Hex, b: Hex) -> float | None:
+        if b in enemy or b not in game.grid:
+            return None
+        if zoc == "avoid" and b in zone:
+            return None
+        if zoc == "stop" and a == start and a in zone and b in zone:
+            return None
+        return _entry_cost(game, a, b)
+
+    found = cheapest_path(start, goal, step, stops=(lambda h: h in zone) if zoc == "stop" else None)
+    return None if found is None else found[1]

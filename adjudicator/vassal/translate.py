@@ -1,0 +1,695 @@
+"""A VASSAL recording of one of our games translated into the log notation, step by step.
+
+What VASSAL records becomes entries: a drag from hex to hex a move (its path chosen by
+`movement` when only the end points are known), a flip to the reduced side a depletion, a
+delete or a drop into an Eliminated box an elimination, a counter taken from a palette onto the
+map a reinforcement (a replacement if the unit had been eliminated), turn-tracker steps turn and
+step markers, a die roll of each side in a row a roll-off. What VASSAL cannot know (the action
+and its supply, which units attack which hex, retreats and advances) comes from the players'
+declarations typed in chat in the notation itself; a declaration stands for the counter moves
+it describes, so they are not translated twice. Every entry's line is its VASSAL step (0 for
+the saved position the recording starts from); docs/vassal-logs.md has the conventions.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from adjudicator.engine import resolve
+from adjudicator.notation.entries import (
+    Action, Activate, Advance, Attack, Comment, Entry, Header, Loss, Move, Pass, Place as PlaceEntry, Retreat,
+    RollOff, StandFast, StepMarker, TurnMarker,
+)
+from adjudicator.notation.text import SIDE, parse_line, write_entry
+from adjudicator.vassal.movement import ZocRule, cheapest_route
+from wargame.errors import LogSyntaxError
+from wargame.game import Game
+from wargame.hexes import Hex
+from wargame.vassal.pieces import Piece
+from wargame.vassal.places import NOWHERE, Location, Places
+from wargame.vassal.reader import Recording
+from wargame.vassal.tracking import ChatEvent, PieceEvent, PropertyEvent, StepEvents, Tracking, TurnEvent
+from wargame.vassal.turns import tracker_position
+
+STEP_LAYER = "Step"
+"""The layer our modules give two-sided counters (wargame.vassal.encoding.layer_two_sided)."""
+
+DICE = re.compile(r"^\*+\s*(?P<name>[^=]+?)\s*=\s*(?P<result>[0-9]+(?:\s*,\s*[0-9]+)*)\s*\*+\s*"
+                  r"(?:<(?P<player>[^<>]*)>)?\s*$")
+PLAYER_CHAT = re.compile(r"^<(?P<name>[^<>]*)> - (?P<text>.*)$", re.S)
+LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+MAX_DIFFERENCES = 40
+Key = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One level of our modules' turn tracker: the sequence step and the name it shows."""
+
+    step: str
+    name: str
+
+
+def phases(game: Game) -> list[Phase]:
+    """The steps or phases of the turn tracker in our modules, in order: a phase each player takes
+    in turn appears once per side, first player first (as builder/vassal/module.py lists them)."""
+    sides = game.manifest.sides
+    first = game.manifest.scenario[0].first_player
+    order = [first, *[s for s in sides if s != first]]
+    out: list[Phase] = []
+    for item in game.manifest.sequence:
+        if item.player == "each":
+            for side in order:
+                if item.items:
+                    out += [Phase(sub.id, f"{side} {sub.name}") for sub in item.items]
+                else:
+                    out.append(Phase(item.id, f"{side} {item.name}"))
+        else:
+            out.append(Phase(item.id, item.name))
+    return out
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something a person should know about the translation of one step (0: the saved position)."""
+
+    step: int
+    message: str
+
+
+@dataclass
+class Translation:
+    """Entries in the notation, each with its VASSAL step as its line, and what to know about them."""
+
+    game: Game
+    file: str
+    scenario: str
+    entries: list[Entry]
+    notes: list[Note]
+    steps: dict[int, str]
+    """A one-line description of every step, by number."""
+    endpoint_moves: dict[int, str] = field(default_factory=dict)
+    """Entries (by index) whose path VASSAL did not record, and how the reader chose it."""
+    undone: dict[int, int] = field(default_factory=dict)
+    """Steps undone (by the step that undid them)."""
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """Text fit for a comment: no line breaks or control characters, at most `limit` characters."""
+    cleaned = "".join(" " if c in LINE_BREAKS or unicodedata.category(c) in ("Cc", "Cs") else c for c in text)
+    cleaned = re.sub(r"\s+", " ", cleaned).strip()
+    return cleaned if len(cleaned) <= limit else cleaned[:limit - 3] + "..."
+
+
+def chat_text(html_text: str) -> str:
+    """A chat line as a person reads it: markup dropped, then entities decoded (VASSAL writes a
+    player's name as `&lt;Name&gt;`, so it survives the first step)."""
+    return html.unescape(re.sub(r"<[^<>]{0,200}>", "", html_text))
+
+
+class _Translator:
+    """The state of one translation: where each unit is, what is declared, what was emitted."""
+
+    def __init__(self, game: Game, recording: Recording, tracking: Tracking, places: Places,
+                 phase_list: list[Phase]) -> None:
+        self.game = game
+        self.recording = recording
+        self.tracking = tracking
+        self.places = places
+        self.phase_list = phase_list
+        self.out: list[Entry] = []
+        self.notes: list[Note] = []
+        self.steps: dict[int, str] = {}
+        self.endpoint: dict[int, str] = {}
+        self.where: dict[str, Location] = {}
+        self.eliminated: set[str] = set()
+        self.expected: dict[str, list[tuple[Key, int, str]]] = defaultdict(list)
+        self.physical: dict[str, list[tuple[int, frozenset[Key]]]] = defaultdict(list)
+        self.pending_attack: int | None = None
+        self.open_attack: Attack | None = None
+        self.last_roll: tuple[str, int] | None = None
+        self.turn_at: tuple[int, int] | None = None
+        self.tracker_id: str | None = None
+        self.sides = set(game.manifest.sides)
+        self.unknown_units: set[str] = set()
+        self.differences: list[str] = []
+        self.boxes = {b.id: b for b in game.manifest.box}
+        players = tracking.players.values()
+        self.side_of_name = {p.name: p.side for p in players if p.side in self.sides}
+        self.side_of_password = {p.password: p.side for p in players if p.side in self.sides}
+        recorders = {p.side for p in players if p.side in self.sides}
+        self.recorder = next(iter(recorders)) if len(recorders) == 1 else None
+
+    # -- output --------------------------------------------------------------------------
+    def emit(self, entry: Entry) -> int:
+        self.out.append(entry)
+        return len(self.out) - 1
+
+    def comment(self, step: int, text: str) -> int:
+        return self.emit(Comment(line=step, text=one_line(text, 500)))
+
+    def note(self, step: int, message: str) -> None:
+        self.notes.append(Note(step, message))
+
+    # -- pieces ----------------------------------------------------------------------------
+    def unit_of(self, piece: Piece) -> str | None:
+        unit = piece.properties.get("UnitId")
+        if unit is None or not unit:
+            return None
+        if unit not in self.game.units_by_id:
+            if unit not in self.unknown_units:
+                self.unknown_units.add(unit)
+                self.note(0, f"piece {piece.name!r} names unit {unit!r}, which {self.game.id} does not have "
+                             "(a module of another version?); it is not translated")
+            return None
+        return unit
+
+    def locate(self, piece: Piece | None) -> Location:
+        return NOWHERE if piece is None else self.places.locate(piece.map_name, piece.x, piece.y)
+
+    @staticmethod
+    def is_reduced(piece: Piece | None) -> bool:
+        layer = None if piece is None else piece.layer(STEP_LAYER)
+        return layer is not None and layer.level >= 2
+
+    def positions(self) -> dict[str, Hex]:
+        return {u: loc.hex for u, loc in self.where.items() if loc.hex is not None}
+
+    # -- the saved position -------------------------------------------------------------------
+    def initial(self) -> str:
+        """Units where the recording starts; the scenario whose set-up it matches best."""
+        seen: dict[str, str] = {}
+        reduced: set[str] = set()
+        for piece in sorted(self.tracking.initial.values(), key=lambda p: p.piece_id):
+            unit = self.unit_of(piece)
+            if unit is None:
+                continue
+            if unit in seen:
+                self.note(0, f"two counters of {unit} in the saved position ({seen[unit]} and "
+                             f"{self.locate(piece)}); the reader follows both as the one unit")
+            where = self.locate(piece)
+            self.where[unit] = where
+            seen[unit] = where.name
+            if self.is_reduced(piece):
+                reduced.add(unit)
+            box = self.boxes.get(where.name)
+            if box is not None and box.kind == "eliminated":
+                self.eliminated.add(unit)
+        best, best_score = self.game.manifest.scenario[0].id, -1
+        for scenario in self.game.manifest.scenario:
+            score = sum(1 for _, p in self.game.setup if p.scenario == scenario.id and seen.get(p.piece) == p.location)
+            if score > best_score:
+                best, best_score = scenario.id, score
+        expected = {p.piece: p.location for _, p in self.game.setup
+                    if p.scenario == best and p.piece in self.game.units_by_id}
+        differences = []
+        for unit in sorted(set(expected) | set(seen)):
+            if expected.get(unit) != seen.get(unit) or unit in reduced:
+                now = seen.get(unit, "not in play") + (" (reduced)" if unit in reduced else "")
+                differences.append(f"{unit} {expected.get(unit, 'not in play')} -> {now}")
+        self.differences = differences
+        return best
+
+    # -- turns ---------------------------------------------------------------------------
+    def turn_position(self, state: str, step: int) -> tuple[int, int] | None:
+        position = tracker_position(state)
+        if position is None or len(position) < 2:
+            self.note(step, "a turn tracker state the reader does not know; turn and step not translated")
+            return None
+        turn, index = position[0], position[1]
+        if not 0 <= index < len(self.phase_list):
+            self.note(step, f"turn tracker at step {index + 1} of a list of {len(self.phase_list)}: not one of "
+                            f"{self.game.id}'s steps; not translated")
+            return None
+        return turn, index
+
+    def turn_to(self, position: tuple[int, int], step: int) -> None:
+        turn, index = position
+        phase = self.phase_list[index]
+        if self.turn_at is not None and position <= self.turn_at:
+            if position < self.turn_at:
+                self.comment(step, f"the turn tracker goes back to turn {turn}, {phase.name}: not translated")
+                self.note(step, f"the turn tracker went back to turn {turn}, {phase.name}; the log goes on from "
+                                "where it was")
+            return
+        if self.turn_at is None or turn != self.turn_at[0]:
+            if self.turn_at is not None and turn > self.turn_at[0] + 1:
+                self.note(step, f"the turn tracker jumps from turn {self.turn_at[0]} to turn {turn}")
+            self.emit(TurnMarker(line=step, turn=turn))
+        self.emit(StepMarker(line=step, step=phase.step))
+        self.turn_at = position
+
+    def start_turn(self) -> None:
+        for tracker_id in sorted(self.tracking.initial_turns):
+            position = self.turn_position(self.tracking.initial_turns[tracker_id], 0)
+            if position is not None:
+                self.tracker_id = tracker_id
+                self.turn_to(position, 0)
+                return
+
+    # -- declarations ---------------------------------------------------------------------------
+    def looks_declared(self, text: str) -> bool:
+        words = text.split()
+        if not words:
+            return False
+        first = words[0]
+        if first in ("Turn", "Step", "Phase", "Roll") or first.startswith("["):
+            return True
+        m = SIDE.match(first)
+        if m is not None and m.group(1) in self.sides:
+            return True
+        return first in self.game.units_by_id
+
+    @staticmethod
+    def declared_keys(entry: Entry) -> list[tuple[str, Key]]:
+        """(unit, effect) of the counter moves a declared entry stands for."""
+        out: list[tuple[str, Key]] = []
+        if isinstance(entry, (Move, Retreat, Advance)):
+            out.append((entry.unit, ("at", entry.path[-1])))
+        elif isinstance(entry, PlaceEntry):
+            if entry.hex is not None:
+                out.append((entry.unit, ("at", entry.hex)))
+            elif entry.how in ("delay", "pickup"):
+                out.append((entry.unit, (entry.how,)))
+            elif entry.how == "replace" and entry.strength != "reduced":
+                out.append((entry.unit, ("restore",)))
+            if entry.strength == "reduced" and entry.hex is not None:
+                out.append((entry.unit, ("deplete",)))
+        elif isinstance(entry, Loss):
+            out.append((entry.unit, ("deplete",) if entry.loss == "deplete" else ("eliminate",)))
+        elif isinstance(entry, StandFast):
+            out += [(unit, ("deplete",)) for unit in entry.units]
+        return out
+
+    def declare(self, step: int, who: str, text: str) -> None:
+        try:
+            entry = parse_line(text, step, self.recording.file)
+        except LogSyntaxError as e:
+            self.comment(step, f"step {step}: {who}: {text}")
+            self.note(step, f"chat line {text!r} looks like a declaration but does not read as one: {e.message}")
+            return
+        if entry is None:
+            return
+        if isinstance(entry, Header) and entry.key == "Game":
+            if entry.value != self.game.id:
+                self.note(step, f"chat names game {entry.value!r}, but the recording is of {self.game.id}: ignored")
+            return
+        unresolved = resolve(self.game, [entry], self.recording.file)
+        if unresolved:
+            self.comment(step, f"step {step}: {who}: {text}")
+            self.note(step, f"chat line {text!r} is not translated: " + "; ".join(e.message for e in unresolved))
+            return
+        self.comment(step, f"step {step}: typed by {who}")
+        index = self.emit(entry)
+        for unit, key in self.declared_keys(entry):
+            if not self.retract(unit, key, step):
+                self.expected[unit].append((key, step, write_entry(entry)))
+        if isinstance(entry, Attack):
+            self.open_attack = entry
+            self.pending_attack = index if entry.die is None else None
+        elif isinstance(entry, (Action, Pass, Activate, RollOff, TurnMarker, StepMarker)):
+            self.open_attack = None
+            self.pending_attack = None
+        if isinstance(entry, TurnMarker):
+            self.turn_at = (entry.turn, -1)
+        elif isinstance(entry, StepMarker):
+            turn = self.turn_at[0] if self.turn_at else 0
+            after = self.turn_at[1] if self.turn_at else -1
+            index_of = next((i for i, p in enumerate(self.phase_list) if p.step == entry.step and i > after), None)
+            if index_of is not None:
+                self.turn_at = (turn, index_of)
+        self.last_roll = None
+
+    def retract(self, unit: str, key: Key, step: int) -> bool:
+        """A declaration typed after its counter moved replaces the reader's entry for that move."""
+        for k in range(len(self.physical[unit]) - 1, -1, -1):
+            index, keys = self.physical[unit][k]
+            if key in keys:
+                old = self.out[index]
+                self.out[index] = Comment(line=old.line, text=one_line(
+                    f"step {old.line}: {write_entry(old)} -- as declared in chat at step {step}"))
+                self.endpoint.pop(index, None)
+                del self.physical[unit][k]
+                return True
+        return False
+
+    def consume(self, unit: str, keys: frozenset[Key]) -> tuple[int, str] | None:
+        """The declaration (step, text) a counter move carries out, if one is waiting."""
+        waiting = self.expected.get(unit, [])
+        for k, (key, step, text) in enumerate(waiting):
+            if key in keys:
+                del waiting[k]
+                return step, text
+        return None
+
+    def physical_entry(self, step: int, unit: str, keys: frozenset[Key], entry: Entry, what: str) -> None:
+        """Emit the entry for a counter move unless a declaration already stands for it."""
+        declared = self.consume(unit, keys)
+        if declared is not None:
+            self.comment(step, f"step {step}: {what} (as declared at step {declared[0]}: {declared[1]})")
+            return
+        index = self.emit(entry)
+        self.physical[unit].append((index, keys))
+        self.last_roll = None
+
+    # -- dice --------------------------------------------------------------------------------
+    def dice(self, step: int, name: str, values: list[int], player: str | None, undone: bool) -> None:
+        side = self.side_of_name.get(player or "")
+        who = f"{player} ({side})" if side else (player or "someone")
+        rolled = ", ".join(map(str, values))
+        if undone:
+            return
+        if self.pending_attack is not None and len(values) == 1:
+            attack = self.out[self.pending_attack]
+            assert isinstance(attack, Attack)
+            if side is None or attack.side is None or side == attack.side:
+                self.out[self.pending_attack] = attack.model_copy(update={"die": values[0]})
+                self.comment(step, f"step {step}: {who} rolls {name} = {rolled}, the die of the attack on "
+                                   f"{attack.hex} (step {attack.line})")
+                self.pending_attack = None
+                return
+        self.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
+        if len(values) == 1 and side is not None:
+            if self.last_roll is not None and self.last_roll[0] != side:
+                # One die each, one side after the other: a roll-off.
+                self.emit(RollOff(line=step, rolls={self.last_roll[0]: self.last_roll[1], side: values[0]}))
+                self.last_roll = None
+                return
+            self.last_roll = (side, values[0])
+
+    # -- counters ------------------------------------------------------------------------------
+    def actor_side(self, event: PieceEvent) -> str | None:
+        if event.player_id is not None and event.player_id in self.side_of_password:
+            return self.side_of_password[event.player_id]
+        return self.recorder
+
+    def sided(self, unit: str, actor: str | None) -> tuple[str, bool]:
+        """The unit's side, and whether the other side made the move (a decision for the opponent)."""
+        side = self.game.units_by_id[unit].side
+        return side, actor is not None and actor != side
+
+    def route(self, unit: str, start: Location, end: Location, zoc: ZocRule) -> tuple[list[str], str | None]:
+        """The path of a move from start to end hex, and a note if VASSAL did not record it."""
+        assert start.hex is not None and end.hex is not None
+        if start.hex.distance(end.hex) <= 1:
+            return [start.name, end.name], None
+        side = self.game.units_by_id[unit].side
+        positions = {u: h for u, h in self.positions().items() if u != unit}
+        found = cheapest_route(self.game, start.hex, end.hex, side, positions, zoc)
+        rule = {"stop": "that stops on entering an enemy zone of control",
+                "avoid": "that keeps out of enemy zones of control", "ignore": "ignoring zones of control"}[zoc]
+        if found is None:
+            return [start.name, end.name], (
+                f"VASSAL recorded only where {unit} ended ({start} -> {end}) and no path by the terrain chart "
+                f"{rule} joins them; written as {start}-{end} (the rule system will say it skips hexes): type the "
+                f"real path in chat, e.g. '{unit} {start}-...-{end}'")
+        labels = [self.game.grid.label_of(h) for h in found]
+        return labels, (f"VASSAL recorded only where {unit} ended ({start} -> {end}); path supplied by the reader: "
+                        f"the cheapest by the terrain chart {rule}, {'-'.join(labels)}")
+
+    def relocate(self, step: int, unit: str, before: Location, after: Location, reduced: bool,
+                 actor: str | None) -> None:
+        """A unit's counter changed place: the entry that says so."""
+        side, by_opponent = self.sided(unit, actor)
+        what = f"{unit} {before} -> {after}"
+        if before.is_hex and after.is_hex:
+            attack = self.open_attack
+            if attack is not None and before.name == attack.hex and self.game.units_by_id[unit].side != attack.side:
+                path, why = self.route(unit, before, after, "avoid")
+                entry: Entry = Retreat(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
+            elif attack is not None and unit in attack.attackers:
+                path, why = self.route(unit, before, after, "ignore")
+                entry = Advance(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
+            else:
+                path, why = self.route(unit, before, after, "stop")
+                entry = Move(line=step, unit=unit, path=path)
+            declared = self.consume(unit, frozenset({("at", after.name)}))
+            if declared is not None:
+                self.comment(step, f"step {step}: {what} (as declared at step {declared[0]}: {declared[1]})")
+                return
+            if why is not None:
+                self.comment(step, f"step {step}: {why}")
+            index = self.emit(entry)
+            self.physical[unit].append((index, frozenset({("at", after.name)})))
+            if why is not None:
+                self.endpoint[index] = why
+            self.last_roll = None
+            return
+        box_to = self.boxes.get(after.name) if after.kind == "box" else None
+        box_from = self.boxes.get(before.name) if before.kind == "box" else None
+        keys: set[Key] = {("at", after.name)}
+        if box_to is not None:
+            keys |= {("eliminate",)} if box_to.kind == "eliminated" else set()
+            keys |= {("delay",)} if box_to.kind == "delayed" else set()
+            keys |= {("pickup",)} if box_to.kind == "holding" else set()
+        if after.kind == "none":
+            keys.add(("eliminate",))
+        frozen = frozenset(keys)
+        if before.is_hex and (after.kind == "none" or (box_to is not None and box_to.kind == "eliminated")):
+            self.eliminated.add(unit)
+            self.physical_entry(step, unit, frozen, Loss(line=step, loss="eliminate", unit=unit, side=side,
+                                                         by_opponent=by_opponent), what)
+            return
+        if (before.is_hex or before.kind == "none") and box_to is not None and box_to.kind == "delayed":
+            self.physical_entry(step, unit, frozen, PlaceEntry(line=step, how="delay", unit=unit, side=side,
+                                                               by_opponent=by_opponent), what)
+            return
+        if after.is_hex and (before.kind == "none" or box_from is not None and box_from.kind in ("eliminated",
+                                                                                                   "delayed")):
+            replacing = unit in self.eliminated
+            self.eliminated.discard(unit)
+            strength = ("reduced" if reduced else "full") if replacing else None
+            if reduced and not replacing:
+                self.note(step, f"{unit} comes into play on its reduced side")
+            entry = PlaceEntry(line=step, how="replace" if replacing else "reinforce", unit=unit, hex=after.name,
+                               strength=strength, side=side, by_opponent=by_opponent)
+            self.physical_entry(step, unit, frozen, entry, what)
+            return
+        declared = self.consume(unit, frozen)
+        if declared is not None:
+            self.comment(step, f"step {step}: {what} (as declared at step {declared[0]}: {declared[1]})")
+            return
+        self.comment(step, f"step {step}: {what}")
+        if after.is_hex:
+            self.note(step, f"{unit} moved {before} -> {after}: not translated; if it was a rules action, type it in "
+                            f"chat (e.g. '{side}: reinforce {unit} {after}' or '{side}: paradrop {unit} {after}')")
+        elif before.is_hex or "off-grid" in (before.kind, after.kind) or "map" in (before.kind, after.kind):
+            self.note(step, f"{unit} moved {before} -> {after}: not translated; if it was a rules action, type it in "
+                            f"chat (e.g. '{side}: pickup {unit}')")
+
+    def flip(self, step: int, unit: str, reduced: bool, where: Location, actor: str | None) -> None:
+        if self.game.units_by_id[unit].steps < 2:
+            return
+        if reduced:
+            side, by_opponent = self.sided(unit, actor)
+            self.physical_entry(step, unit, frozenset({("deplete",)}),
+                                Loss(line=step, loss="deplete", unit=unit, side=side, by_opponent=by_opponent),
+                                f"{unit} flipped to its reduced side at {where}")
+            return
+        declared = self.consume(unit, frozenset({("restore",)}))
+        text = f"step {step}: {unit} flipped back to full strength at {where}"
+        if declared is not None:
+            self.comment(step, f"{text} (as declared at step {declared[0]}: {declared[1]})")
+            return
+        self.comment(step, text)
+        self.note(step, f"{unit} flipped back to full strength at {where}: not translated; type what it was in chat "
+                        "(e.g. 'Allied: replace UNIT full')")
+
+    def piece_event(self, step: int, event: PieceEvent) -> None:
+        piece = event.after or event.before
+        assert piece is not None
+        unit = self.unit_of(piece)
+        before, after = self.locate(event.before), self.locate(event.after)
+        if unit is None:
+            marker = piece.properties.get("MarkerId")
+            name = f"marker {marker}" if marker else f"piece {piece.name!r}"
+            if event.before is None:
+                self.comment(step, f"step {step}: {name} placed at {after}")
+            elif event.after is None:
+                self.comment(step, f"step {step}: {name} removed from {before}")
+            elif before.name != after.name:
+                self.comment(step, f"step {step}: {name} {before} -> {after}")
+            elif self.is_reduced(event.before) != self.is_reduced(event.after):
+                self.comment(step, f"step {step}: {name} flipped at {after}")
+            return
+        actor = self.actor_side(event)
+        reduced_before, reduced_after = self.is_reduced(event.before), self.is_reduced(event.after)
+        if after.kind == "none":
+            self.where.pop(unit, None)
+        else:
+            self.where[unit] = after
+        if event.before is None:
+            self.relocate(step, unit, NOWHERE, after, reduced_after, actor)
+            return
+        if before.name != after.name:
+            self.relocate(step, unit, before, after, reduced_after, actor)
+        if event.after is not None and reduced_before != reduced_after:
+            self.flip(step, unit, reduced_after, after, actor)
+
+    def silently(self, events: tuple[object, ...]) -> None:
+        """Follow the counters of a step that is undone (or undoes), without translating it."""
+        for event in events:
+            if isinstance(event, PieceEvent):
+                piece = event.after or event.before
+                assert piece is not None
+                unit = self.unit_of(piece)
+                if unit is not None:
+                    after = self.locate(event.after)
+                    if after.kind == "none":
+                        self.where.pop(unit, None)
+                    else:
+                        self.where[unit] = after
+
+    # -- steps -------------------------------------------------------------------------------------
+    def describe(self, step: StepEvents) -> str:
+        """What a person saw in VASSAL's chat for a step, or what it did if nothing was said."""
+        texts = []
+        for event in step.events:
+            if isinstance(event, ChatEvent):
+                text = one_line(chat_text(event.html))
+                dice = DICE.match(text)
+                said = PLAYER_CHAT.match(text)
+                if dice is not None:
+                    texts.append(f"{dice.group('player') or 'someone'} rolls {dice.group('name')} = "
+                                 f"{dice.group('result')}")
+                elif said is not None:
+                    texts.append(f"{said.group('name')}: {said.group('text')}")
+                else:
+                    texts.append(text.strip("* ").strip())
+        texts = [t for t in texts if t]
+        if texts:
+            return " / ".join(texts)
+        kinds = sorted({type(e).__name__ for e in step.events})
+        return "no visible effect" if not kinds else "changes " + ", ".join(
+            {"PieceEvent": "counters", "PropertyEvent": "properties", "TurnEvent": "the turn tracker"}.get(k, k)
+            for k in kinds)
+
+    def translate_step(self, step: StepEvents, undone_by: int | None, undoes: int | None) -> None:
+        number = step.step.number
+        description = self.describe(step)
+        self.steps[number] = description
+        if undone_by is not None or undoes is not None:
+            if undone_by is not None:
+                self.comment(number, f"step {number} (undone at step {undone_by}): {description}")
+            else:
+                self.comment(number, f"step {number}: undo of step {undoes}")
+            self.silently(step.events)
+            for event in step.events:
+                if isinstance(event, TurnEvent) and event.tracker_id == self.tracker_id:
+                    position = self.turn_position(event.new, number)
+                    if position is not None and undoes is not None:
+                        self.turn_at = position
+            return
+        reports = [one_line(chat_text(e.html)).strip("* ").strip() for e in step.events
+                   if isinstance(e, ChatEvent) and chat_text(e.html).startswith("*") and not DICE.match(
+                       chat_text(e.html))]
+        if any(isinstance(e, PieceEvent) for e in step.events) or any(isinstance(e, TurnEvent) for e in step.events):
+            self.comment(number, f"step {number}: " + (" / ".join(r for r in reports if r) or description))
+        for event in step.events:
+            if isinstance(event, PieceEvent):
+                self.piece_event(number, event)
+            elif isinstance(event, TurnEvent):
+                if event.tracker_id == self.tracker_id or self.tracker_id is None:
+                    position = self.turn_position(event.new, number)
+                    if position is not None:
+                        self.tracker_id = event.tracker_id
+                        self.turn_to(position, number)
+            elif isinstance(event, ChatEvent):
+                self.chat(number, event.html)
+            elif isinstance(event, PropertyEvent):
+                continue
+
+    def chat(self, step: int, html_text: str) -> None:
+        text = chat_text(html_text)
+        dice = DICE.match(text)
+        if dice is not None:
+            values = [int(v) for v in re.split(r"\s*,\s*", dice.group("result"))]
+            self.dice(step, dice.group("name"), values, dice.group("player"), False)
+            return
+        if text.startswith("*"):
+            return  # an automatic report: already in the step's comment
+        said = PLAYER_CHAT.match(text)
+        if said is None:
+            self.comment(step, f"step {step}: {text}")
+            return
+        who, words = said.group("name"), said.group("text").strip()
+        for line in words.splitlines():
+            line = line.strip()
+            if self.looks_declared(line):
+                self.declare(step, who, line)
+            elif line:
+                self.comment(step, f"step {step}: {who}: {line}")
+
+    def finish(self) -> None:
+        for unit, waiting in sorted(self.expected.items()):
+            for key, step, text in waiting:
+                self.note(step, f"declared '{text}', but the {unit} counter was never moved so in VASSAL "
+                                f"({' '.join(key)}): check the position")
+
+
+def undo_targets(tracking: Tracking) -> dict[int, int]:
+    """Which step each Undo step undoes: the latest earlier step with an effect not yet undone."""
+    undone: dict[int, int] = {}
+    done: list[StepEvents] = []
+    for step in tracking.steps:
+        if step.step.is_undo:
+            while done:
+                candidate = done.pop()
+                if any(not isinstance(e, ChatEvent) for e in candidate.events):
+                    undone[candidate.step.number] = step.step.number
+                    break
+            continue
+        done.append(step)
+    return undone
+
+
+def translate(recording: Recording, tracking: Tracking, game: Game, places: Places | None = None,
+              phase_list: list[Phase] | None = None) -> Translation:
+    """The recording as entries of the notation, with notes and a description of every step."""
+    t = _Translator(game, recording, tracking, places or Places(game), phase_list or phases(game))
+    scenario = t.initial()
+    t.emit(Header(line=0, key="Game", value=game.id))
+    t.emit(Header(line=0, key="Scenario", value=scenario))
+    for side in game.manifest.sides:
+        names = sorted({p.name for p in tracking.players.values() if p.side == side and p.name})
+        if names:
+            t.emit(Header(line=0, key=side, value=", ".join(names)))
+    meta = recording.savedata
+    module = recording.moduledata
+    t.comment(0, f"translated from the VASSAL {'log' if recording.is_log else 'saved game'} "
+                 f"{recording.file.rsplit('/', 1)[-1]} (VASSAL {meta.get('VassalVersion', '?')}, module "
+                 f"{module.get('name', '?')} {module.get('version', '')}".rstrip() + "); each entry's line is its "
+                 "VASSAL step")
+    if meta.get("description"):
+        t.comment(0, f"saved with the comment: {meta['description']}")
+    if t.differences:
+        t.comment(0, f"the saved position differs from the set-up of scenario {scenario} in "
+                     f"{len(t.differences)} place(s):")
+        for text in t.differences[:MAX_DIFFERENCES]:
+            t.comment(0, f"  {text}")
+        if len(t.differences) > MAX_DIFFERENCES:
+            t.comment(0, f"  ... and {len(t.differences) - MAX_DIFFERENCES} more")
+        t.note(0, f"the recording starts from a position that is not scenario {scenario}'s set-up "
+                  f"({len(t.differences)} difference(s)); the adjudicator replays from the set-up, so the verdict "
+                  "assumes the earlier moves were legal and may misplace these units: adjudicate the game's earlier "
+                  "logs too")
+    if tracking.unknown_traits:
+        t.note(0, "piece traits the reader does not know, ignored as VASSAL ignores them: "
+                  + ", ".join(sorted(tracking.unknown_traits)))
+    for number, message in tracking.notes:
+        t.note(number, message)
+    t.start_turn()
+    undone = undo_targets(tracking)
+    undoes = {undo: target for target, undo in undone.items()}
+    for events in tracking.steps:
+        number = events.step.number
+        if events.step.is_undo and number not in undoes:
+            t.note(number, "an Undo with nothing the reader could see to undo")
+        t.translate_step(events, undone.get(number), undoes.get(number) if events.step.is_undo else None)
+    t.finish()
+    return Translation(game, recording.file, scenario, t.out, sorted(t.notes, key=lambda n: n.step), t.steps,
+                       t.endpoint, undone)
