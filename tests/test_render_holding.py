@@ -101,3 +101,15 @@ def test_the_picture_is_the_same_every_time(game: Game) -> None:
         return buffer.getvalue()
 
     assert png() == png()
+
+
+@pytest.mark.parametrize(("game_id", "counter_px", "size", "first_box", "first_space", "last_space"), [
+    ("onslaught", 50, (1142, 879), (16, 77, 277, 228), (16, 267, 90, 341), (386, 789, 460, 863)),
+    ("omaha", 55, (1217, 1125), (16, 77, 277, 228), (16, 951, 95, 1030), (727, 1030, 806, 1109)),
+])
+def test_golden_areas(game_id: str, counter_px: int, size: tuple[int, int], first_box: Rect, first_space: Rect,
+                      last_space: Rect) -> None:
+    """Golden rectangles: boxes and spaces are arithmetic on the data and the counter size, not on fonts."""
+    layout = holding_layout(load_game(data_root(), game_id), counter_px)
+    assert layout.size == size
+    assert (layout.boxes[0].rect, layout.spaces[0].rect, layout.spaces[-1].rect) == (first_box, first_space, last_space)

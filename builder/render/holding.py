@@ -2,7 +2,10 @@
 
 The layout is computed once, as rectangles: the picture is drawn from it, and the module turns
 the same rectangles into VASSAL zones (so the chat names the box a piece moved to) and places
-set-up stacks at their seats, so the module, the picture and the log reader agree.
+set-up stacks at their seats, so the module, the picture and the log reader agree. Boxes and
+spaces are plain arithmetic on game.toml, the set-up and the counter size (no font metrics), so
+a reader of saved games can lay them out again without drawing anything; titles are fitted into
+the fixed bands left for them.
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ SPACE_LABEL_H = 18
 MARGIN = 16
 TITLE_GAP = 4
 TITLE_PT = 16
+TITLE_LINE_H = 19
+"""Line height of a title at TITLE_PT (DejaVu Sans Bold: ascent 15, descent 4)."""
+BOX_TITLE_LINES = 3
+"""A box title may take three lines above its box; a longer one is set smaller."""
 SPACE_LABEL_PT = 15
 STACK_OFFSET_PX = 4
 """How far each piece of an unexpanded stack is drawn from the one below (the module's StackMetrics)."""
@@ -55,6 +62,7 @@ class HoldingTitle:
     x: int
     baselines: tuple[int, ...]
     rect: Rect
+    size_pt: int
 
 
 @dataclass(frozen=True)
@@ -105,9 +113,9 @@ def space_name(track: Track, value: int) -> str:
     return f"{' '.join(words)} {value}"
 
 
-def _wrap(text: str, width_px: int) -> tuple[str, ...]:
+def _wrap(text: str, width_px: int, size_pt: int) -> tuple[str, ...]:
     """A title broken into lines no wider than width_px (a longer word keeps its own line)."""
-    title_font = font(TITLE_PT, bold=True)
+    title_font = font(size_pt, bold=True)
     lines: list[str] = []
     for word in text.split():
         trial = f"{lines[-1]} {word}" if lines else word
@@ -118,20 +126,22 @@ def _wrap(text: str, width_px: int) -> tuple[str, ...]:
     return tuple(lines) or ("",)
 
 
-def _title(lines: tuple[str, ...], x: int, top: int) -> HoldingTitle:
-    """A title whose first line's ink starts at `top`."""
-    title_font = font(TITLE_PT, bold=True)
+def _title(text: str, x: int, bottom: int, width_px: int, max_lines: int) -> HoldingTitle:
+    """A title fitted into width_px and max_lines, its last line's ink ending at `bottom`."""
+    size_pt = TITLE_PT
+    while True:
+        title_font = font(size_pt, bold=True)
+        lines = _wrap(text, width_px, size_pt)
+        fits = len(lines) <= max_lines and all(title_font.getlength(line) <= width_px for line in lines)
+        if fits or size_pt <= 8:
+            break
+        size_pt -= 1
     ascent, descent = title_font.getmetrics()
     step = ascent + descent
+    top = bottom - len(lines) * step
     baselines = tuple(top + ascent + i * step for i in range(len(lines)))
-    width = max(math.ceil(title_font.getlength(line)) for line in lines)
-    return HoldingTitle(lines, x, baselines, (x, top, x + width, baselines[-1] + descent))
-
-
-def _title_height(lines: int) -> int:
-    """Height of a title of so many lines."""
-    ascent, descent = font(TITLE_PT, bold=True).getmetrics()
-    return lines * (ascent + descent)
+    ink = max(math.ceil(title_font.getlength(line)) for line in lines)
+    return HoldingTitle(lines, x, baselines, (x, top, x + ink, bottom), size_pt)
 
 
 def _largest_stack(game: Game) -> dict[str, int]:
@@ -146,10 +156,10 @@ def _largest_stack(game: Game) -> dict[str, int]:
 
 
 def holding_layout(game: Game, counter_px: int, per_row: int = 15) -> HoldingLayout:
-    """Boxes of game.toml in rows under their wrapped titles, then every track as rows of numbered spaces.
+    """Boxes of game.toml in rows under bands for their titles, then every track as rows of numbered spaces.
 
-    Every box is big enough for the largest stack set up in any box, and every title has its
-    own lines above its box, so no title runs into another or under a counter.
+    Every box is big enough for the largest stack set up in any box, and every title is fitted
+    into the band above its own box, so no title runs into another or under a counter.
     """
     boxes = game.manifest.box
     largest = _largest_stack(game)
@@ -163,11 +173,10 @@ def holding_layout(game: Game, counter_px: int, per_row: int = 15) -> HoldingLay
     y = MARGIN
     for row_start in range(0, len(boxes), BOX_COLUMNS):
         row = boxes[row_start:row_start + BOX_COLUMNS]
-        wrapped = [_wrap(box.name, box_w - 8) for box in row]
-        box_top = y + _title_height(max(len(lines) for lines in wrapped)) + TITLE_GAP
-        for column, (box, lines) in enumerate(zip(row, wrapped)):
+        box_top = y + BOX_TITLE_LINES * TITLE_LINE_H + TITLE_GAP
+        for column, box in enumerate(row):
             x0 = MARGIN + column * (box_w + MARGIN)
-            titles.append(_title(lines, x0 + 4, y))
+            titles.append(_title(box.name, x0 + 4, box_top - TITLE_GAP, box_w - 8, BOX_TITLE_LINES))
             rect = (x0, box_top, x0 + box_w + 1, box_top + box_h + 1)
             # An unexpanded stack climbs up and right from its bottom piece: centre the whole stack.
             climb = (largest.get(box.id, 1) - 1) * STACK_OFFSET_PX
@@ -176,9 +185,8 @@ def holding_layout(game: Game, counter_px: int, per_row: int = 15) -> HoldingLay
         y = box_top + box_h + 1 + MARGIN
     spaces: list[HoldingArea] = []
     for track in game.manifest.track:
-        lines = _wrap(track.name, width - 2 * MARGIN)
-        titles.append(_title(lines, MARGIN, y))
-        y += _title_height(len(lines)) + TITLE_GAP
+        y += TITLE_LINE_H + TITLE_GAP
+        titles.append(_title(track.name, MARGIN, y - TITLE_GAP, width - 2 * MARGIN, 1))
         for offset, value in enumerate(range(track.first, track.last + 1)):
             column, row_index = offset % per_row, offset // per_row
             x0, y0 = MARGIN + column * space, y + row_index * space
@@ -194,7 +202,7 @@ def render_holding_board(game: Game, counter_px: int, per_row: int = 15) -> Hold
     layout = holding_layout(game, counter_px, per_row)
     image = Image.new("RGB", layout.size, PAPER)
     draw = ImageDraw.Draw(image)
-    title_font, label_font = font(TITLE_PT, bold=True), font(SPACE_LABEL_PT)
+    label_font = font(SPACE_LABEL_PT)
     side_colour = {n.side: n.background_colour for n in game.manifest.nationality}
     for box in layout.boxes:
         x0, y0, x1, y1 = box.rect
@@ -205,5 +213,5 @@ def render_holding_board(game: Game, counter_px: int, per_row: int = 15) -> Hold
         draw.text((x0 + 5, y0 + 3), space.location.rpartition("@")[2], fill=INK, font=label_font)
     for title in layout.titles:
         for line, baseline in zip(title.lines, title.baselines):
-            draw.text((title.x, baseline), line, fill=INK, font=title_font, anchor="ls")
+            draw.text((title.x, baseline), line, fill=INK, font=font(title.size_pt, bold=True), anchor="ls")
     return HoldingBoard(image, layout)
