@@ -3,10 +3,10 @@
 Checked in this version: the sequence of play (4.1), movement (5.1-5.5: terrain costs, roads and
 trails, enemy and prohibited hexes, the map edge, the allowance, once per player turn, leg and
 mobile units in the mobile phases), stacking (5.3, with Omaha's beach landing hexes, 11.2.4),
-zones of control in movement (6.0, 6.1) and ground combat's declaration and arithmetic (7.2,
-8.0, 8.2, with combat.py). Every other entry (bombardment, the effects of results, placements)
-is applied as the log writes it and gets one note per kind saying it is not checked yet
-(docs/rules-coverage.md lists the sections).
+zones of control (6.0-6.2), ground combat's declaration and arithmetic (7.2, 8.0, 8.2, with
+combat.py) and its results carried out: losses, retreats, displacement, stiff resistance and
+advances (8.2.4-8.5, with results.py). Placements (set-up, reinforcements) are applied as the log
+writes them with a note that they are not checked yet (docs/rules-coverage.md lists the sections).
 
 Rulings (docs/rules-coverage.md keeps the register):
 
@@ -34,10 +34,12 @@ from typing import Any
 
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
-    Action, Activate, Advance, Attack, Declare, Entry, Header, Loss, Move, Pass, Place, Retreat, RollOff, StandFast,
-    StepMarker, TurnMarker,
+    Action, Activate, Advance, Attack, Comment, Declare, Entry, Header, Loss, Move, Pass, Place, Retreat, RollOff,
+    StandFast, StepMarker, TurnMarker,
 )
+from adjudicator.systems.fire_and_movement import results
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Support, audit, unit_values
+from adjudicator.systems.fire_and_movement.results import DEFENDER_RETREATS, FmCombat
 from adjudicator.systems.fire_and_movement.sections import SECTIONS
 from wargame.errors import ReplayError, did_you_mean
 from wargame.game import Game
@@ -56,7 +58,7 @@ COMBAT_PHASES = ("combat", "mobile_combat")
 SUPPORT_KINDS = ("support_fire", "naval_gunfire", "mines")
 """Marker kinds a player places on a combat (7.2, 11.1.4, 11.2.7)."""
 UNCHECKED: dict[str, str] = {
-    "retreat": "8.3", "advance": "8.5", "loss": "8.2.4", "stand": "8.4", "place": "3.0, 11.0-11.2",
+    "place": "3.0, 11.0-11.2",
     "capture": "not a Fire & Movement entry", "income": "11.2.5",
 }
 """The sections governing entries this version applies without checking, by kind."""
@@ -85,8 +87,12 @@ class FireAndMovementState:
     """Mobile units that attacked in this player turn's Combat Phase (4.1, 8.2)."""
     advanced: frozenset[str] = frozenset()
     """Units that advanced after combat this player turn and do nothing more in it (8.5)."""
+    displaced: frozenset[str] = frozenset()
+    """Units displaced this player turn (8.3.1: an attacker's displaced unit attacks no more)."""
     markers_used: tuple[str, ...] = ()
     """Support markers placed on combats this game turn, one entry per use (7.2)."""
+    combat: FmCombat | None = None
+    """The combat whose results the entries after its attack carry out (8.2.4-8.5)."""
     noted: frozenset[str] = frozenset()
 
 
@@ -184,6 +190,8 @@ class FireAndMovement:
     def check(self, state: FireAndMovementState, entry: Entry) -> list[Finding]:
         """Every finding for an entry; the state is left untouched."""
         out: list[Finding] = []
+        if state.combat is not None and not self._carries_out(entry):
+            out += self._combat_over(state, entry)
         if isinstance(entry, (TurnMarker, StepMarker)):
             out += self._closing(state, entry)
         if isinstance(entry, TurnMarker):
@@ -194,6 +202,14 @@ class FireAndMovement:
             out += self._check_move(state, entry)
         elif isinstance(entry, Attack):
             out += self._check_attack(state, entry)
+        elif isinstance(entry, Loss):
+            out += self._check_loss(state, entry)
+        elif isinstance(entry, Retreat):
+            out += self._check_retreat(state, entry)
+        elif isinstance(entry, StandFast):
+            out += self._check_stand(state, entry)
+        elif isinstance(entry, Advance):
+            out += self._check_advance(state, entry)
         elif isinstance(entry, (Action, Activate, Pass, RollOff, Declare)):
             out.append(self._f("error", "log", entry, f"'{entry.kind}' entries are Onslaught's; Fire & Movement "
                                                       "has phases, not actions (4.1)"))
@@ -414,6 +430,9 @@ class FireAndMovement:
             if unit_id in state.attacked:
                 out.append(self._f("error", "8.2", entry, f"{unit_id} has already attacked in this phase; strengths "
                                                           "are unitary"))
+            if unit_id in state.displaced:
+                out.append(self._f("error", "8.3", entry, f"{unit_id} was displaced this player turn and attacks no "
+                                                          "more in it (8.3.1)"))
             if unit_id in state.advanced:
                 out.append(self._f("error", "8.5", entry, f"{unit_id} advanced after combat this player turn and "
                                                           "does nothing more in it"))
@@ -472,16 +491,209 @@ class FireAndMovement:
                                                           "two (8.2.1 b)"))
         return out
 
+    # -- results (8.2.4-8.5) -------------------------------------------------------------------
+    @staticmethod
+    def _carries_out(entry: Entry) -> bool:
+        """Whether an entry may carry out the combat before it; any other ends that combat."""
+        return isinstance(entry, (Loss, Retreat, Advance, StandFast, Comment, Header))
+
+    def _steps(self, state: FireAndMovementState, unit_id: str) -> int:
+        """Steps a unit has left: two at full strength, one reduced or one-step (8.2.4)."""
+        unit = self._unit(state, unit_id)
+        return 1 if unit_id in state.depleted or unit.steps < 2 or not unit.reduced else 2
+
+    def retreat_paths(self, state: FireAndMovementState, unit_id: str, hexes: int) -> list[tuple[Hex, ...]]:
+        """Every retreat of exactly `hexes` hexes open to a unit now (8.3, 6.2): away from its hex one
+        hex a step, never into or through an enemy unit, an EZOC (friendly units do not cancel it),
+        prohibited terrain or off the map."""
+        game = state.game
+        start = self._on_map(state, unit_id)
+        if start is None:
+            return []
+        unit = self._unit(state, unit_id)
+        ezoc = self.ezoc(state, unit.side)
+        enemy = {game.grid.hex_of(w) for u, w in state.location.items()
+                 if game.grid.is_label(w) and self._unit(state, u).side != unit.side}
+        out: list[tuple[Hex, ...]] = []
+
+        def extend(path: tuple[Hex, ...]) -> None:
+            if len(path) - 1 == hexes:
+                out.append(path)
+                return
+            for n in game.grid.neighbours_on_map(path[-1]):
+                if n.distance(start) != len(path) or n in enemy or n in ezoc or \
+                        self.step_cost(game, path[-1], n) is None:
+                    continue
+                extend((*path, n))
+        extend((start,))
+        return out
+
+    def _friendly_at(self, state: FireAndMovementState, unit_id: str, h: Hex) -> bool:
+        """Whether another unit of the unit's side stands in a hex."""
+        side = self._unit(state, unit_id).side
+        label = state.game.grid.label_of(h)
+        return any(w == label and u != unit_id and self._unit(state, u).side == side for u, w in state.location.items())
+
+    def _open_combat(self, state: FireAndMovementState, entry: Attack) -> FmCombat:
+        """The combat an attack opens: its known result (claimed, else the table's for the die)."""
+        side = self._unit(state, entry.attackers[0]).side
+        result = entry.result
+        if result is None and entry.die is not None and 1 <= entry.die <= 6:
+            result = self.combat_audit(state, entry).result
+        attackers = tuple(u for u in dict.fromkeys(entry.attackers) if self._on_map(state, u) is not None)
+        defenders = tuple(self._defenders(state, entry, side))
+        steps = tuple((u, self._steps(state, u)) for u in (*attackers, *defenders))
+        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps)
+
+    def _combat_over(self, state: FireAndMovementState, entry: Entry) -> list[Finding]:
+        """What the combat under way still owed when another entry ends it."""
+        combat = state.combat
+        assert combat is not None
+        open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
+                 for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
+        return [self._f("error", section, entry, message) for section, message in results.outstanding(combat, open_)]
+
+    def _check_loss(self, state: FireAndMovementState, entry: Loss) -> list[Finding]:
+        combat = state.combat
+        if entry.loss == "remove":
+            return [self._f("error", "log", entry, "'remove' is Onslaught's (6.3); Fire & Movement removes nothing "
+                                                   "for stacking")]
+        if combat is None:
+            return [self._f("error", "8.2", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
+                                                   "to lose a step")]
+        if entry.unit not in (*combat.attackers, *combat.defenders):
+            return [self._f("error", "8.2", entry, f"{entry.unit} took no part in {combat.name}")]
+        steps, lost = combat.steps_of(entry.unit), combat.lost_by(entry.unit)
+        if entry.loss == "deplete" and steps - lost <= 1:
+            return [self._f("error", "8.2", entry, f"{entry.unit} is reduced or a one-step unit: a loss eliminates "
+                                                   "it (8.3)")]
+        if combat.result is None:
+            return []
+        due = combat.loss_due(entry.unit)
+        retreat = combat.retreat_due(entry.unit)
+        path = combat.retreat_of(entry.unit)
+        if retreat and entry.unit not in combat.stood:
+            if path is not None and len(path) - 1 < retreat:
+                due += 1  # 8.3: short of the full retreat, reduced in the last hex
+            elif path is None:
+                if self.retreat_paths(state, entry.unit, retreat) or self.retreat_paths(state, entry.unit, 1):
+                    return [self._f("error", "8.3", entry, f"{combat.verdict}: {entry.unit} retreats (or declares "
+                                                           "stiff resistance, written 'stand') rather than losing a "
+                                                           "step")]
+                due = steps  # 8.3: a unit that cannot retreat even one hex is eliminated
+        after = lost + (1 if entry.loss == "deplete" else steps - lost)
+        if after > min(due, steps):
+            chosen = combat.chosen()
+            if combat.result in results.ONE_ATTACKER_REDUCED and entry.unit in combat.attackers and chosen:
+                return [self._f("error", "8.2", entry, f"{combat.verdict} reduces one attacking unit and the attacker "
+                                                       f"chose {chosen}; {entry.unit} loses nothing")]
+            fate = "nothing" if due == 0 else ("a step" if due == 1 else "every step")
+            return [self._f("error", "8.2", entry, f"{combat.verdict} takes {fate} from {entry.unit}")]
+        return []
+
+    def _check_retreat(self, state: FireAndMovementState, entry: Retreat) -> list[Finding]:
+        game = state.game
+        combat = state.combat
+        where = state.location.get(entry.unit)
+        if combat is None:
+            return [self._f("error", "8.3", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
+                                                   "to retreat")]
+        if entry.path[0] != where:
+            return [self._f("error", "8.3", entry, f"{entry.unit} is in {where}, not {entry.path[0]}")]
+        off = [label for label in entry.path if not game.grid.is_label(label)]
+        if off:
+            return [self._f("error", "8.3", entry, f"{entry.unit} retreats off the map at {off[0]}")]
+        hexes = tuple(game.grid.hex_of(label) for label in entry.path)
+        if entry.unit not in (*combat.attackers, *combat.defenders):
+            return self._check_displacement(state, entry, combat, hexes)
+        due = combat.retreat_due(entry.unit)
+        if not due:
+            return [self._f("error", "8.2", entry, f"{combat.verdict} calls for no retreat of {entry.unit}")]
+        if entry.unit in combat.stood or combat.retreat_of(entry.unit) is not None:
+            return [self._f("error", "8.3", entry, f"{entry.unit} has already retreated or stood in {combat.name}")]
+        entered = len(hexes) - 1
+        if entered == 0 or entered > due:
+            return [self._f("error", "8.3", entry, f"{entry.unit} retreats {entered} hexes; {combat.result} calls for "
+                                                   f"{due}")]
+        legal = self.retreat_paths(state, entry.unit, entered)
+        if hexes not in legal:
+            return [self._f("error", "8.3", entry, f"{entry.unit} retreats where it may not: each hex one further from "
+                                                   f"{entry.path[0]}, never into an enemy unit, an enemy zone of "
+                                                   "control or prohibited terrain (6.2, 8.3)")]
+        if entered < due and self.retreat_paths(state, entry.unit, due):
+            return [self._f("error", "8.3", entry, f"{entry.unit} retreats {entered} of the {due} hexes though a full "
+                                                   "retreat is open")]
+        full = self.retreat_paths(state, entry.unit, entered)
+        vacant = [p for p in full if not any(self._friendly_at(state, entry.unit, h) for h in p[1:])]
+        if vacant and any(self._friendly_at(state, entry.unit, h) for h in hexes[1:]):
+            return [self._f("error", "8.3", entry, f"{entry.unit} retreats through or onto a friendly unit though a "
+                                                   "path of vacant hexes is open")]
+        return []
+
+    def _check_displacement(self, state: FireAndMovementState, entry: Retreat, combat: FmCombat,
+                            hexes: tuple[Hex, ...]) -> list[Finding]:
+        """8.3.1: a friendly unit displaced one hex from where a retreating unit ends."""
+        ends = {path[-1] for _, path in combat.retreated}
+        if entry.path[0] not in ends:
+            return [self._f("error", "8.3", entry, f"{entry.unit} took no part in {combat.name}; only a unit a "
+                                                   "retreating unit ends on is displaced (8.3.1)")]
+        if len(hexes) != 2 or hexes not in self.retreat_paths(state, entry.unit, 1) or \
+                self._friendly_at(state, entry.unit, hexes[1]):
+            return [self._f("error", "8.3", entry, f"{entry.unit} is displaced one hex, never into an enemy unit, an "
+                                                   "enemy zone of control, prohibited terrain or a friendly unit "
+                                                   "(8.3.1)")]
+        return []
+
+    def _check_stand(self, state: FireAndMovementState, entry: StandFast) -> list[Finding]:
+        combat = state.combat
+        if combat is None:
+            return [self._f("error", "8.4", entry, f"{self._where(state)}: no retreat result to resist")]
+        out = []
+        for unit_id in dict.fromkeys(entry.units):
+            if not combat.retreat_due(unit_id):
+                out.append(self._f("error", "8.4", entry, f"{combat.verdict} calls for no retreat of {unit_id}; "
+                                                          "stiff resistance answers a retreat"))
+            elif unit_id in combat.stood or combat.retreat_of(unit_id) is not None:
+                out.append(self._f("error", "8.4", entry, f"{unit_id} has already retreated or stood"))
+        return out
+
+    def _check_advance(self, state: FireAndMovementState, entry: Advance) -> list[Finding]:
+        combat = state.combat
+        if combat is None or combat.result not in DEFENDER_RETREATS:
+            what = "no combat has just been resolved" if combat is None else f"{combat.verdict} is not D2 or D3"
+            return [self._f("error", "8.5", entry, f"{entry.unit} advances, but {what}; advances follow a D2 or D3 "
+                                                   "right after the retreat")]
+        if entry.unit not in combat.attackers:
+            return [self._f("error", "8.5", entry, f"{entry.unit} did not take part in {combat.name}")]
+        if any(u == entry.unit for u, _ in combat.advanced):
+            return [self._f("error", "8.5", entry, f"{entry.unit} has already advanced")]
+        if entry.path[0] != state.location.get(entry.unit):
+            return [self._f("error", "8.5", entry, f"{entry.unit} is in {state.location.get(entry.unit)}, not "
+                                                   f"{entry.path[0]}")]
+        trail = [combat.hex] + [label for _, path in combat.retreated if _ in combat.defenders
+                                for label in path[1:]]
+        if any(u in combat.defenders and state.location.get(u) == combat.hex for u in combat.defenders):
+            return [self._f("error", "8.5", entry, f"{combat.hex} is still held; there is no path of retreat")]
+        if len(entry.path) < 2 or list(entry.path[1:]) != trail[:len(entry.path) - 1]:
+            return [self._f("error", "8.5", entry, f"{entry.unit} strays from the path of retreat "
+                                                   f"({'-'.join(trail)})")]
+        if any(end == entry.path[-1] for _, end in combat.advanced):
+            return [self._f("error", "8.5", entry, f"another unit already ended its advance in {entry.path[-1]}; one "
+                                                   "unit a hex")]
+        return []
+
     # -- apply ---------------------------------------------------------------------------------
     def apply(self, state: FireAndMovementState, entry: Entry) -> FireAndMovementState:
         """The state after an entry, as the log writes it."""
         kind = getattr(entry, "kind", "")
         if kind in UNCHECKED:
             state = replace(state, noted=state.noted | {kind})
+        if state.combat is not None and not self._carries_out(entry):
+            state = replace(state, combat=None)
         if isinstance(entry, TurnMarker):
             return replace(state, turn=entry.turn, phase=None, moved=frozenset(), moved_in_movement=frozenset(),
                            attacked=frozenset(), defended=frozenset(), attacked_in_combat=frozenset(),
-                           advanced=frozenset(), markers_used=())
+                           advanced=frozenset(), displaced=frozenset(), markers_used=())
         if isinstance(entry, StepMarker):
             index = self._next_phase(state, entry.step)
             if index is None:
@@ -492,7 +704,8 @@ class FireAndMovement:
                            moved_in_movement=frozenset() if fresh else state.moved_in_movement,
                            attacked=frozenset(), defended=frozenset(),
                            attacked_in_combat=frozenset() if fresh else state.attacked_in_combat,
-                           advanced=frozenset() if fresh else state.advanced)
+                           advanced=frozenset() if fresh else state.advanced,
+                           displaced=frozenset() if fresh else state.displaced)
         if isinstance(entry, Attack):
             side = self._unit(state, entry.attackers[0]).side
             in_combat = {u for u in entry.attackers if self.phase_id(state) == "combat"
@@ -500,18 +713,30 @@ class FireAndMovement:
             return replace(state, attacked=state.attacked | set(entry.attackers),
                            defended=state.defended | set(self._defenders(state, entry, side)),
                            attacked_in_combat=state.attacked_in_combat | in_combat,
-                           markers_used=(*state.markers_used, *entry.support))
+                           markers_used=(*state.markers_used, *entry.support), combat=self._open_combat(state, entry))
         if isinstance(entry, Move):
             in_movement = self.phase_id(state) == "movement" and self._unit(state, entry.unit).mobility == "mobile"
             return replace(state, location={**state.location, entry.unit: entry.path[-1]},
                            moved=state.moved | {entry.unit},
                            moved_in_movement=state.moved_in_movement | ({entry.unit} if in_movement else set()))
+        combat = state.combat
         if isinstance(entry, Retreat):
-            return replace(state, location={**state.location, entry.unit: entry.path[-1]})
+            displaced = state.displaced
+            if combat is not None and entry.unit not in (*combat.attackers, *combat.defenders):
+                displaced = displaced | {entry.unit}  # 8.3.1
+            elif combat is not None:
+                combat = replace(combat, retreated=(*combat.retreated, (entry.unit, tuple(entry.path))))
+            return replace(state, location={**state.location, entry.unit: entry.path[-1]}, combat=combat,
+                           displaced=displaced)
         if isinstance(entry, Advance):
+            if combat is not None:
+                combat = replace(combat, advanced=(*combat.advanced, (entry.unit, entry.path[-1])))
             return replace(state, location={**state.location, entry.unit: entry.path[-1]},
-                           advanced=state.advanced | {entry.unit})
+                           advanced=state.advanced | {entry.unit}, combat=combat)
         if isinstance(entry, Loss):
+            if combat is not None and entry.unit in (*combat.attackers, *combat.defenders):
+                left = combat.steps_of(entry.unit) - combat.lost_by(entry.unit)
+                state = replace(state, combat=combat.with_loss(entry.unit, 1 if entry.loss == "deplete" else left))
             if entry.loss == "deplete" and entry.unit not in state.depleted and self._unit(state, entry.unit).reduced:
                 return replace(state, depleted=state.depleted | {entry.unit})
             side = self._unit(state, entry.unit).side
@@ -519,15 +744,35 @@ class FireAndMovement:
                        "eliminated")
             return replace(state, location={**state.location, entry.unit: box}, depleted=state.depleted - {entry.unit})
         if isinstance(entry, StandFast):
-            return replace(state, depleted=state.depleted | set(entry.units))
+            # 8.4: stiff resistance reduces the unit (a reduced or one-step unit is eliminated).
+            for unit_id in dict.fromkeys(entry.units):
+                if combat is not None:
+                    combat = replace(combat.with_loss(unit_id, 1), stood=combat.stood | {unit_id})
+                    state = replace(state, combat=combat)
+                if self._steps(state, unit_id) > 1:
+                    state = replace(state, depleted=state.depleted | {unit_id})
+                else:
+                    side = self._unit(state, unit_id).side
+                    box = next((b.id for b in state.game.manifest.box if b.kind == "eliminated" and b.side == side),
+                               "eliminated")
+                    state = replace(state, location={**state.location, unit_id: box},
+                                    depleted=state.depleted - {unit_id})
+            return state
         if isinstance(entry, Place) and entry.hex is not None and entry.unit in state.game.units_by_id:
             depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted
             return replace(state, location={**state.location, entry.unit: entry.hex}, depleted=depleted)
         return state
 
     def finish(self, state: FireAndMovementState) -> list[Finding]:
-        """Nothing is due at the end of a log in this version (stacking is judged as phases end)."""
-        return []
+        """Notes at the log's end: effects of the last combat not yet logged (an exchange may stop
+        mid-phase; stacking is judged as phases end)."""
+        combat = state.combat
+        if combat is None:
+            return []
+        open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
+                 for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
+        return [self.table.finding("note", section, combat.line, combat.column, f"when the log ends, {message}")
+                for section, message in results.outstanding(combat, open_)]
 
     def describe(self, state: FireAndMovementState) -> dict[str, Any]:
         """Positions, depleted units and the sequence of play as JSON data."""

@@ -1,0 +1,133 @@
+"""Fire & Movement combat results carried out (8.2.4, 8.3-8.5): what a result asks of each unit,
+and what is still owed when the combat's entries end.
+
+An attack whose result is known opens a combat; the entries right after it (losses, retreats,
+stiff resistance, advances) carry it out. Rulings (docs/rules-coverage.md keeps the register):
+
+- 8.2.4, Ex and (A): the attacker picks the one attacking unit that is reduced; the log shows the
+  choice by the loss it writes, and a second attacker's loss is not due.
+- 8.3, a retreat's length: it ends exactly the result's number of hexes from the combat hex
+  (8.3's "the number of hexes away required"), entering one hex per hex of distance; a shorter
+  retreat is legal only when no full one is open, and then the unit is also reduced (8.3).
+- 8.3, vacant hexes: a path through a friendly unit's hex is legal only when no path of vacant
+  hexes is open; ending on a friendly unit is displacement (8.3.1), written as that unit's own
+  one-hex `retreat` right after.
+- 8.4, stiff resistance: written `stand`; it implies the reduction (a reduced or one-step unit is
+  eliminated), as Onslaught's `stand` does.
+- 8.5, the path of retreat: the combat hex and the hexes a defender retreated through, in order;
+  an advance follows it from the start and ends anywhere on it, one unit a hex.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+DEFENDER_RETREATS = {"D2": 2, "D3": 3}
+ATTACKER_RETREATS = {"A1": 1, "A2": 2, "A3": 3}
+ONE_ATTACKER_REDUCED = ("Ex", "(A)")
+
+
+@dataclass(frozen=True)
+class FmCombat:
+    """An attack whose effects the following entries carry out."""
+
+    line: int
+    column: int
+    hex: str
+    result: str | None
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    steps: tuple[tuple[str, int], ...]
+    """Each participant's steps when the combat began: 2 full, 1 reduced or one-step."""
+    lost: tuple[tuple[str, int], ...] = ()
+    """Steps each participant has lost since."""
+    retreated: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Each participant's retreat path, in the order logged (8.5 follows the defenders')."""
+    stood: frozenset[str] = frozenset()
+    """Units that declared stiff resistance (8.4)."""
+    advanced: tuple[tuple[str, str], ...] = ()
+    """Advancing units and the hex each ended in (8.5: one unit a hex)."""
+
+    @property
+    def name(self) -> str:
+        """How messages name the attack."""
+        return f"the attack on {self.hex} (line {self.line})"
+
+    @property
+    def verdict(self) -> str:
+        """How messages name the attack with its result."""
+        return f"the result {self.result} of {self.name}"
+
+    def steps_of(self, unit: str) -> int:
+        """A participant's steps when the combat began."""
+        return dict(self.steps).get(unit, 0)
+
+    def lost_by(self, unit: str) -> int:
+        """Steps a participant has lost in this combat."""
+        return dict(self.lost).get(unit, 0)
+
+    def retreat_of(self, unit: str) -> tuple[str, ...] | None:
+        """The path a participant retreated along, if it did."""
+        return dict(self.retreated).get(unit)
+
+    def retreat_due(self, unit: str) -> int:
+        """Hexes the result makes a participant retreat (0 for none)."""
+        if self.result in DEFENDER_RETREATS and unit in self.defenders:
+            return DEFENDER_RETREATS[self.result]
+        if self.result in ATTACKER_RETREATS and unit in self.attackers:
+            return ATTACKER_RETREATS[self.result]
+        return 0
+
+    def loss_due(self, unit: str) -> int:
+        """Steps the result itself takes from a participant, before retreats (8.2.4)."""
+        steps = self.steps_of(unit)
+        if self.result == "De" and unit in self.defenders or self.result == "Ae" and unit in self.attackers:
+            return steps
+        if self.result == "Ex" and unit in self.defenders:
+            return 1
+        if self.result in ONE_ATTACKER_REDUCED and unit in self.attackers:
+            chosen = self.chosen()
+            return 1 if chosen is None or chosen == unit else 0
+        return 0
+
+    def chosen(self) -> str | None:
+        """The attacking unit the attacker reduced for an Ex or (A), once the log shows it."""
+        return next((u for u in self.attackers if self.lost_by(u) > 0), None)
+
+    def with_loss(self, unit: str, steps: int) -> FmCombat:
+        """The combat after a participant lost `steps` more."""
+        lost = dict(self.lost)
+        lost[unit] = lost.get(unit, 0) + steps
+        return replace(self, lost=tuple(sorted(lost.items())))
+
+
+def outstanding(combat: FmCombat, full_retreat_open: dict[str, bool]) -> list[tuple[str, str]]:
+    """(section, message) for every part of a known result the log has not carried out; whether
+    each unit still owing a retreat has a full one open decides what it owes."""
+    out: list[tuple[str, str]] = []
+    if combat.result is None:
+        return out
+    if combat.result in ONE_ATTACKER_REDUCED and combat.chosen() is None and combat.attackers:
+        out.append(("8.2", f"{combat.verdict} is not carried out: one attacking unit, of the attacker's choice "
+                           f"({', '.join(combat.attackers)}), must be reduced"))
+    for unit in (*combat.attackers, *combat.defenders):
+        steps, lost = combat.steps_of(unit), combat.lost_by(unit)
+        if lost >= steps:
+            continue
+        if combat.result in ONE_ATTACKER_REDUCED and unit in combat.attackers:
+            continue
+        due = combat.loss_due(unit)
+        retreat = combat.retreat_due(unit)
+        if retreat and unit not in combat.stood and combat.retreat_of(unit) is None:
+            if full_retreat_open.get(unit, False):
+                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} must retreat {retreat} hex"
+                                   f"{'es' if retreat > 1 else ''} or declare stiff resistance (8.4)"))
+            else:
+                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} cannot retreat {retreat} hex"
+                                   f"{'es' if retreat > 1 else ''}, so it retreats as far as it can and is reduced, "
+                                   "or is eliminated if it cannot retreat at all (or declares stiff resistance)"))
+            continue
+        if lost < due:
+            fate = "eliminated" if due >= steps else "reduced"
+            out.append(("8.2", f"{combat.verdict} is not carried out: {unit} must be {fate}"))
+    return out

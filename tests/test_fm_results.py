@@ -1,0 +1,142 @@
+"""Fire & Movement combat results carried out (8.2.4, 8.3, 8.3.1, 8.4, 8.5, 6.2) on the Omaha map.
+
+The position: 914/352 on mixed ground at 2117, the Allied 16/1 at 2217 and 18/1 at 2216 beside it
+(their zones of control cover 2116, 2118, 2218, 2316, 2317, 2318 and 2215). Results are claimed
+without dice where only their effects matter (the claim itself then draws a warning, filtered out).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from adjudicator.notation.text import parse_text
+from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
+from adjudicator.systems.fire_and_movement import FireAndMovementState
+from wargame.bundled import data_root
+from wargame.game import Game, load_game
+
+OPEN = {"914/352": "2117", "16/1": "2217", "18/1": "2216"}
+COMBAT = "Phase movement\nPhase bombardment\nPhase combat\n"
+END = "Phase mobile_movement\n"
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    """The bundled Omaha data."""
+    return load_game(data_root(), "omaha")
+
+
+def errors(game: Game, text: str, placed: dict[str, str] | None = None,
+           depleted: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """(rule, entry) of each error of GT 1's Allied Combat Phase, then `text`."""
+    base = FM.initial_state(game, [])
+    state: FireAndMovementState = replace(base, location={**base.location, **(placed or OPEN)},
+                                          depleted=frozenset(depleted))
+    source = f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{COMBAT}{text}'
+    lines = source.splitlines()
+    out: list[tuple[str, str]] = []
+    for entry in parse_text(source):
+        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
+                if f.severity == "error"]
+        state = FM.apply(state, entry)
+    return out
+
+
+def attack(result: str, *units: str) -> str:
+    """An Allied attack on 2117 claiming `result` (no die)."""
+    return f"Allied: attack 2117 with {' '.join(units or ('16/1', '18/1'))} result {result}\n"
+
+
+def test_defender_retreats_or_resists(game: Game) -> None:
+    """8.2.4 D2, 8.3, 8.4: two hexes away, out of every EZOC, or stiff resistance and reduced."""
+    assert errors(game, attack("D2") + "German> retreat 914/352 2117-2016-1916\n" + END) == []
+    assert errors(game, attack("D2") + END) == [("8.3", "Phase mobile_movement")]
+    assert errors(game, attack("D2") + "German> retreat 914/352 2117-2116-2015\n" + END) == \
+        [("8.3", "German> retreat 914/352 2117-2116-2015")]
+    assert errors(game, attack("D2") + "German> retreat 914/352 2117-2016\n" + END) == \
+        [("8.3", "German> retreat 914/352 2117-2016")]
+    assert errors(game, attack("D2") + "German> stand 914/352\n" + END) == []
+    assert errors(game, attack("D2") + "German> stand 914/352\nGerman> deplete 914/352\n" + END) == \
+        [("8.2", "German> deplete 914/352")]
+    assert errors(game, attack("D2") + "German> deplete 914/352\n" + END)[0] == ("8.3", "German> deplete 914/352")
+
+
+def test_a_unit_that_cannot_retreat(game: Game) -> None:
+    """8.3: a unit with no retreat at all is eliminated; a deplete is not enough."""
+    boxed = {**OPEN, "26/1": "2016", "115/29": "2017", "116/29": "2116", "175/29": "2118"}
+    assert errors(game, attack("D2") + "German> eliminate 914/352\n" + END, boxed) == []
+    assert errors(game, attack("D2") + "German> deplete 914/352\n" + END, boxed) == \
+        [("8.3", "Phase mobile_movement")]
+
+
+def test_eliminations_and_exchanges(game: Game) -> None:
+    """8.2.4: De and Ae eliminate everyone; Ex reduces the defender and one attacker of the
+    attacker's choice; (A) one attacker."""
+    assert errors(game, attack("De") + "German> eliminate 914/352\n" + END) == []
+    assert errors(game, attack("De") + "German> deplete 914/352\n" + END) == [("8.2", "Phase mobile_movement")]
+    assert errors(game, attack("Ae") + "Allied: eliminate 16/1\nAllied: eliminate 18/1\n" + END) == []
+    assert errors(game, attack("Ae") + "Allied: eliminate 16/1\n" + END) == [("8.2", "Phase mobile_movement")]
+    exchange = attack("Ex") + "German> deplete 914/352\nAllied: deplete 18/1\n"
+    assert errors(game, exchange + END) == []
+    assert errors(game, exchange + "Allied: deplete 16/1\n" + END) == [("8.2", "Allied: deplete 16/1")]
+    assert errors(game, attack("Ex") + "Allied: deplete 18/1\n" + END) == [("8.2", "Phase mobile_movement")]
+    assert errors(game, attack("(A)") + END) == [("8.2", "Phase mobile_movement")]
+    assert errors(game, attack("(A)") + "Allied: deplete 16/1\n" + END) == []
+    assert errors(game, attack("-") + "German> deplete 914/352\n" + END) == [("8.2", "German> deplete 914/352")]
+
+
+def test_one_step_units_are_eliminated(game: Game) -> None:
+    """8.3: a reduced or one-step unit that must be reduced is eliminated instead."""
+    assert errors(game, attack("Ex") + "German> deplete 914/352\nAllied: deplete 18/1\n" + END,
+                  depleted=("914/352",)) == [("8.2", "German> deplete 914/352")]
+
+
+def test_attackers_retreat(game: Game) -> None:
+    """8.2.4 A1: every attacker retreats one hex, or resists and is reduced."""
+    retreat = attack("A1") + "Allied: retreat 16/1 2217-2318\nAllied: stand 18/1\n" + END
+    assert errors(game, retreat) == []
+    assert errors(game, attack("A1") + "Allied: retreat 16/1 2217-2318\n" + END) == \
+        [("8.3", "Phase mobile_movement")]
+
+
+def test_advance_after_combat(game: Game) -> None:
+    """8.5: after D2 or D3 only, by attackers, along the path of retreat, one unit a hex."""
+    retreat = attack("D2") + "German> retreat 914/352 2117-2016-1916\n"
+    assert errors(game, retreat + "Allied: advance 16/1 2217-2117-2016\nAllied: advance 18/1 2216-2117\n" + END) == []
+    assert errors(game, retreat + "Allied: advance 16/1 2217-2117-2017\n" + END) == \
+        [("8.5", "Allied: advance 16/1 2217-2117-2017")]
+    assert errors(game, retreat + "Allied: advance 16/1 2217-2117\nAllied: advance 18/1 2216-2117\n" + END)[0] == \
+        ("8.5", "Allied: advance 18/1 2216-2117")
+    exchange = attack("Ex") + "German> eliminate 914/352\nAllied: deplete 18/1\n"
+    assert errors(game, exchange + "Allied: advance 16/1 2217-2117\n" + END, depleted=("914/352",)) == \
+        [("8.5", "Allied: advance 16/1 2217-2117")]
+
+
+def test_displacement(game: Game) -> None:
+    """8.3.1: when every hex a retreat may end in holds a friendly unit, the retreat ends on one and
+    displaces it one hex; a unit no retreat ended on is not displaced; a vacant end forbids it."""
+    friends = {"915/352": "1916", "916/352": "1917", "352/352": "1918", "1Flak": "2015", "Sch/30": "2018"}
+    placed = {**OPEN, **friends}
+    text = attack("D2") + "German> retreat 914/352 2117-2016-1916\nGerman> retreat 915/352 1916-1815\n" + END
+    assert errors(game, text, placed) == []
+    stray = attack("D2") + "German> retreat 914/352 2117-2016-1916\nGerman> retreat 916/352 1917-1816\n" + END
+    assert ("8.3", "German> retreat 916/352 1917-1816") in errors(game, stray, placed)
+    vacant = {**OPEN, "915/352": "1916"}
+    onto = attack("D2") + "German> retreat 914/352 2117-2016-1916\nGerman> retreat 915/352 1916-1815\n" + END
+    assert ("8.3", "German> retreat 914/352 2117-2016-1916") in errors(game, onto, vacant)
+
+
+def test_a_displaced_attacker_attacks_no_more(game: Game) -> None:
+    """8.3.1: an attacker's unit displaced by its own side's retreat attacks no more that player turn;
+    a displaced unit never ends on another friendly unit."""
+    # 16/1 gets A1; 2317 and 2218 hold other Allied units, so it ends on 18/1 at 2318, which is
+    # displaced to 2417, next to the SP anti-tank battalion at 2416 (it exerts no ZOC, 6.0).
+    placed = {"914/352": "2117", "16/1": "2217", "18/1": "2318", "26/1": "2317", "115/29": "2218",
+              "352/352": "2416"}
+    text = ("Allied: attack 2117 with 16/1 result A1\nAllied: retreat 16/1 2217-2318\n"
+            "Allied: retreat 18/1 2318-2417\nAllied: attack 2416 with 18/1 result -\n")
+    assert errors(game, text + END, placed) == [("8.3", "Allied: attack 2416 with 18/1 result -")]
+    onto = text.replace("2318-2417", "2318-2317").replace("Allied: attack 2416 with 18/1 result -\n", "")
+    assert errors(game, onto + END, placed)[0] == ("8.3", "Allied: retreat 18/1 2318-2317")
