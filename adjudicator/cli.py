@@ -120,9 +120,10 @@ def _step_lines(translation: Translation) -> list[str]:
     return [translation.steps.get(n, "") for n in range(1, max(translation.steps, default=0) + 1)]
 
 
-def adjudicate_vassal(path: Path, data: Path | None, game_id: str | None = None) -> tuple[Replay, Translation]:
+def adjudicate_vassal(path: Path, data: Path | None, game_id: str | None = None,
+                      module: Path | None = None) -> tuple[Replay, Translation]:
     """Read, translate and replay a VASSAL log or saved game (each entry's line is its VASSAL step)."""
-    translation = translate_file(path, data, game_id)
+    translation = translate_file(path, data, game_id, module)
     return _replay(translation.game, translation.entries, path, _step_lines(translation)), translation
 
 
@@ -141,6 +142,9 @@ DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, e
 LOG = click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True))
 GAME = click.option("--game", "game_id", default=None,
                     help="For a VASSAL .vlog/.vsav: the game, when the file does not tell (default: from its pieces).")
+MODULE = click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
+                      help="For a VASSAL .vlog/.vsav: the .vmod it was played with, whose own grid and zones then "
+                           "name the places (default: our game data).")
 
 
 @click.group(cls=_LogFirstGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -154,12 +158,13 @@ def main() -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @DATA
 @GAME
-def check(log: Path, fmt: str, data: Path | None, game_id: str | None) -> None:
+@MODULE
+def check(log: Path, fmt: str, data: Path | None, game_id: str | None, module: Path | None) -> None:
     """Replay a log (text, JSON, or a VASSAL .vlog/.vsav) and report every rule breach. Exit 0 clean,
     1 breaches, 2 could not run."""
     if is_vassal_file(log):
         with _could_not_run():
-            result, translation = adjudicate_vassal(log, data, game_id)
+            result, translation = adjudicate_vassal(log, data, game_id, module)
         if fmt == "json":
             click.echo(json_verdict(result, translation), nl=False)
         elif fmt == "markdown":
@@ -191,13 +196,14 @@ def _exit_for(result: Replay) -> NoReturn:
               help="The converted log: .json for the JSON form, anything else for the text notation.")
 @DATA
 @GAME
-def convert(log: Path, output: Path, data: Path | None, game_id: str | None) -> None:
+@MODULE
+def convert(log: Path, output: Path, data: Path | None, game_id: str | None, module: Path | None) -> None:
     """Convert a log between the text notation and its JSON twin, or a VASSAL .vlog/.vsav into either."""
     with _could_not_run():
         if output.resolve() == log.resolve():
             raise WargameError("the output would overwrite the input; choose another name")
         if is_vassal_file(log):
-            translation = translate_file(log, data, game_id)
+            translation = translate_file(log, data, game_id, module)
             if output.suffix == ".json":
                 write_atomically(output, LogDocument(entries=annotated(translation)).model_dump_json(indent=2) + "\n")
             else:

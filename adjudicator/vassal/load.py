@@ -10,6 +10,7 @@ from adjudicator.vassal.translate import Translation, translate
 from wargame.bundled import data_root, game_ids
 from wargame.errors import DataError, Place, did_you_mean
 from wargame.game import Game, load_game
+from wargame.vassal.buildfile import ModuleInfo, read_module
 from wargame.vassal.reader import SAVED_GAME, Limits, Recording, read_recording
 from wargame.vassal.tracking import Tracking, track
 
@@ -33,31 +34,34 @@ def is_vassal_file(path: Path, limits: Limits = Limits()) -> bool:
         return False
 
 
-def game_id_of(recording: Recording, tracking: Tracking, root: Path) -> str:
+def game_id_of(recording: Recording, tracking: Tracking, root: Path, module: ModuleInfo | None = None) -> str:
     """The game a recording is of: the `Game` property our modules give every piece, else the
-    module name in its moduledata matched against the games' titles."""
+    module name (of the module given, or in the recording's moduledata) matched against the
+    games' titles."""
     known = game_ids(root)
     votes = Counter(p.properties["Game"] for p in tracking.initial.values() if p.properties.get("Game") in known)
     if votes:
         return votes.most_common(1)[0][0]
-    name = recording.moduledata.get("name", "")
+    names = [n for n in (module.name if module else None, recording.moduledata.get("name")) if n]
     for game_id in sorted(known):
-        if load_game(root, game_id).manifest.title == name:
+        if load_game(root, game_id).manifest.title in names:
             return game_id
     raise DataError(f"cannot tell which game this is: no piece carries a known 'Game' property and the module "
-                    f"name {name!r} is not one of ours; give --game ({', '.join(sorted(known))})",
-                    Place(recording.file))
+                    f"name {names[0] if names else ''!r} is not one of ours; give --game "
+                    f"({', '.join(sorted(known))})", Place(recording.file))
 
 
 def translate_file(path: Path, data: Path | None = None, game_id: str | None = None,
-                   limits: Limits = Limits()) -> Translation:
-    """Read a .vlog/.vsav and translate it for the game it is of (or `game_id`)."""
+                   module_path: Path | None = None, limits: Limits = Limits()) -> Translation:
+    """Read a .vlog/.vsav and translate it for the game it is of (or `game_id`), naming places
+    with the module's own grid and zones when it is given."""
+    module = read_module(module_path) if module_path is not None else None
     recording = read_recording(path, limits)
     tracking = track(recording)
     root = data_root(data)
     if game_id is None:
-        game_id = game_id_of(recording, tracking, root)
+        game_id = game_id_of(recording, tracking, root, module)
     elif game_id not in game_ids(root):
         raise DataError(f"unknown game {game_id!r}{did_you_mean(game_id, game_ids(root))}")
     game: Game = load_game(root, game_id)
-    return translate(recording, tracking, game)
+    return translate(recording, tracking, game, module=module)

@@ -29,6 +29,7 @@ from adjudicator.vassal.movement import ZocRule, cheapest_route
 from wargame.errors import LogSyntaxError
 from wargame.game import Game
 from wargame.hexes import Hex
+from wargame.vassal.buildfile import ModuleInfo
 from wargame.vassal.pieces import Piece
 from wargame.vassal.places import NOWHERE, Location, Places
 from wargame.vassal.reader import Recording
@@ -41,6 +42,8 @@ STEP_LAYER = "Step"
 DICE = re.compile(r"^\*+\s*(?P<name>[^=]+?)\s*=\s*(?P<result>[0-9]+(?:\s*,\s*[0-9]+)*)\s*\*+\s*"
                   r"(?:<(?P<player>[^<>]*)>)?\s*$")
 PLAYER_CHAT = re.compile(r"^<(?P<name>[^<>]*)> - (?P<text>.*)$", re.S)
+MOVE_REPORT = re.compile(r"^\*\s*(?P<pieces>.+?) moves (?P<before>.+?) -> (?P<after>.+?)\s*\*$")
+"""Our modules' moveToFormat, `$pieceName$ moves $previousLocation$ -> $location$ *`, as VASSAL reports it."""
 LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 MAX_DIFFERENCES = 40
 Key = tuple[str, ...]
@@ -137,6 +140,8 @@ class _Translator:
         self.sides = set(game.manifest.sides)
         self.unknown_units: set[str] = set()
         self.differences: list[str] = []
+        self.reported: dict[tuple[str | None, int, int], Location] = {}
+        self.layout_differs = False
         self.boxes = {b.id: b for b in game.manifest.box}
         players = tracking.players.values()
         self.side_of_name = {p.name: p.side for p in players if p.side in self.sides}
@@ -169,7 +174,38 @@ class _Translator:
         return unit
 
     def locate(self, piece: Piece | None) -> Location:
-        return NOWHERE if piece is None else self.places.locate(piece.map_name, piece.x, piece.y)
+        if piece is None:
+            return NOWHERE
+        reported = self.reported.get((piece.map_name, piece.x, piece.y))
+        return reported if reported is not None else self.places.locate(piece.map_name, piece.x, piece.y)
+
+    def read_reports(self, step: StepEvents) -> None:
+        """Names VASSAL's move report gives the step's one drag, where they differ from the reader's
+        (a module whose off-map board the reader does not know lays out): VASSAL's are used."""
+        self.reported = {}
+        reports = [m for e in step.events if isinstance(e, ChatEvent)
+                   if (m := MOVE_REPORT.match(one_line(chat_text(e.html)))) is not None]
+        moves = [e for e in step.events if isinstance(e, PieceEvent) and e.how in ("move", "stack")
+                 and e.before is not None and e.after is not None]
+        if len(reports) != 1 or not moves:
+            return
+        for attribute, group in (("before", "before"), ("after", "after")):
+            spots = {(getattr(e, attribute).map_name, getattr(e, attribute).x, getattr(e, attribute).y) for e in moves}
+            if len(spots) != 1:
+                continue
+            spot = next(iter(spots))
+            named = self.places.named(reports[0].group(group))
+            if named.kind not in ("hex", "box", "track"):
+                continue
+            ours = self.places.locate(*spot)
+            if ours.name != named.name:
+                self.reported[spot] = named
+                if not self.layout_differs:
+                    self.layout_differs = True
+                    self.note(step.step.number, f"VASSAL names {named} where the reader's layout says {ours}: the "
+                                                "module lays out its maps differently from what the reader computes "
+                                                "from the game's data, so VASSAL's names are used where it reports "
+                                                "them (give the module with --module to read its own layout)")
 
     @staticmethod
     def is_reduced(piece: Piece | None) -> bool:
@@ -199,6 +235,11 @@ class _Translator:
             box = self.boxes.get(where.name)
             if box is not None and box.kind == "eliminated":
                 self.eliminated.add(unit)
+        markers: dict[str, list[str]] = defaultdict(list)
+        for piece in self.tracking.initial.values():
+            marker = piece.properties.get("MarkerId")
+            if marker and marker in self.game.markers_by_id and piece.map_name is not None:
+                markers[marker].append(self.locate(piece).name)
         best, best_score = self.game.manifest.scenario[0].id, -1
         for scenario in self.game.manifest.scenario:
             score = sum(1 for _, p in self.game.setup if p.scenario == scenario.id and seen.get(p.piece) == p.location)
@@ -211,6 +252,15 @@ class _Translator:
             if expected.get(unit) != seen.get(unit) or unit in reduced:
                 now = seen.get(unit, "not in play") + (" (reduced)" if unit in reduced else "")
                 differences.append(f"{unit} {expected.get(unit, 'not in play')} -> {now}")
+        # Markers set up once each (turn, supply...): a different place is a move, or a layout
+        # the reader does not know (a module other than the one the log was played with).
+        placed: dict[str, list[str]] = defaultdict(list)
+        for _, p in self.game.setup:
+            if p.scenario == best and p.piece in self.game.markers_by_id:
+                placed[p.piece] += [p.location] * p.count
+        for marker in sorted(placed):
+            if len(placed[marker]) == 1 and len(markers.get(marker, [])) == 1 and markers[marker] != placed[marker]:
+                differences.append(f"marker {marker} {placed[marker][0]} -> {markers[marker][0]}")
         self.differences = differences
         return best
 
@@ -570,6 +620,7 @@ class _Translator:
 
     def translate_step(self, step: StepEvents, undone_by: int | None, undoes: int | None) -> None:
         number = step.step.number
+        self.read_reports(step)
         description = self.describe(step)
         self.steps[number] = description
         if undone_by is not None or undoes is not None:
@@ -647,10 +698,26 @@ def undo_targets(tracking: Tracking) -> dict[int, int]:
     return undone
 
 
-def translate(recording: Recording, tracking: Tracking, game: Game, places: Places | None = None,
-              phase_list: list[Phase] | None = None) -> Translation:
+def module_phases(game: Game, module: ModuleInfo) -> tuple[list[Phase], str | None]:
+    """The turn tracker's steps as the module lists them, matched to the game's by name; the
+    game's own list and a note when the module lists a step the game does not have."""
+    ours = phases(game)
+    if not module.turn_names:
+        return ours, None
+    by_name = {p.name.lower(): p for p in ours}
+    unknown = [n for n in module.turn_names if n.lower() not in by_name]
+    if unknown:
+        return ours, (f"the module's turn tracker lists steps {game.id} does not have ({', '.join(unknown)}); the "
+                      "game's own list of steps is used")
+    return [by_name[n.lower()] for n in module.turn_names], None
+
+
+def translate(recording: Recording, tracking: Tracking, game: Game, module: ModuleInfo | None = None) -> Translation:
     """The recording as entries of the notation, with notes and a description of every step."""
-    t = _Translator(game, recording, tracking, places or Places(game), phase_list or phases(game))
+    phase_list, phase_note = module_phases(game, module) if module is not None else (phases(game), None)
+    t = _Translator(game, recording, tracking, Places(game, module), phase_list)
+    if phase_note is not None:
+        t.note(0, phase_note)
     scenario = t.initial()
     t.emit(Header(line=0, key="Game", value=game.id))
     t.emit(Header(line=0, key="Scenario", value=scenario))
@@ -659,11 +726,19 @@ def translate(recording: Recording, tracking: Tracking, game: Game, places: Plac
         if names:
             t.emit(Header(line=0, key=side, value=", ".join(names)))
     meta = recording.savedata
-    module = recording.moduledata
+    saved_with = recording.moduledata
     t.comment(0, f"translated from the VASSAL {'log' if recording.is_log else 'saved game'} "
                  f"{recording.file.rsplit('/', 1)[-1]} (VASSAL {meta.get('VassalVersion', '?')}, module "
-                 f"{module.get('name', '?')} {module.get('version', '')}".rstrip() + "); each entry's line is its "
-                 "VASSAL step")
+                 f"{saved_with.get('name', '?')} {saved_with.get('version', '')}".rstrip() + "); each entry's line "
+                 "is its VASSAL step")
+    if module is not None:
+        t.comment(0, f"places named with the module {module.file.rsplit('/', 1)[-1]} ({module.name} "
+                     f"{module.version})")
+        if saved_with.get("name") and saved_with.get("name") != module.name:
+            t.note(0, f"the recording was saved with module {saved_with.get('name')!r}, not {module.name!r}")
+        elif saved_with.get("version") and saved_with.get("version") != module.version:
+            t.note(0, f"the recording was saved with version {saved_with.get('version')} of the module, the "
+                      f"module given is version {module.version}")
     if meta.get("description"):
         t.comment(0, f"saved with the comment: {meta['description']}")
     if t.differences:
@@ -676,7 +751,7 @@ def translate(recording: Recording, tracking: Tracking, game: Game, places: Plac
         t.note(0, f"the recording starts from a position that is not scenario {scenario}'s set-up "
                   f"({len(t.differences)} difference(s)); the adjudicator replays from the set-up, so the verdict "
                   "assumes the earlier moves were legal and may misplace these units: adjudicate the game's earlier "
-                  "logs too")
+                  "logs too" + (" (or the module given is not the one the log was played with)" if module else ""))
     if tracking.unknown_traits:
         t.note(0, "piece traits the reader does not know, ignored as VASSAL ignores them: "
                   + ", ".join(sorted(tracking.unknown_traits)))

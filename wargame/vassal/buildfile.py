@@ -1,0 +1,288 @@
+"""What a log reader needs from a VASSAL module (.vmod): its name, each map's hex grid and zones,
+and its turn tracker's list, read from buildFile.xml without extracting anything.
+
+Format facts: `../shared/reference/vassal-format.md` 1.1-1.4 and 3.1-3.3 (`HexGrid`,
+`HexGridNumbering`, `RegularGridNumbering`, `Zone`/`PolygonEditor`, `Map.setBoardBoundaries`),
+checked against VASSAL 3.7.26's sources. The point -> name arithmetic keeps Java's rounding
+(section 3.3); tests/test_vassal_reader_module.py holds it against tests/vassal_oracle.py.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from xml.etree import ElementTree
+
+from wargame.errors import DataError, Place
+from wargame.vassal.commands import split
+
+P = "VASSAL.build."
+MAX_BUILD_FILE_BYTES = 32 * 2**20
+MAX_MODULE_MEMBERS = 100_000
+
+
+def _java_round(value: float) -> int:
+    """`Math.round`: the nearest integer, halves up (unlike floor(v + 0.5) just below a half)."""
+    low = math.floor(value)
+    return low + 1 if value - low >= 0.5 else low
+
+
+@dataclass(frozen=True)
+class HexNaming:
+    """A board's HexGrid and HexGridNumbering, enough to name the hex under a point as VASSAL does."""
+
+    dx: float
+    dy: float
+    x0: int
+    y0: int
+    sideways: bool
+    first: str = "H"
+    sep: str = ""
+    h_type: str = "N"
+    v_type: str = "N"
+    h_leading: int = 1
+    v_leading: int = 1
+    h_off: int = 1
+    v_off: int = 1
+    h_descend: bool = False
+    v_descend: bool = False
+    stagger: bool = True
+    location_format: str = "$gridLocation$"
+    board_size: tuple[int, int] = (0, 0)
+
+    def _part(self, n: int, kind: str, leading: int) -> str:
+        out = "-" if n < 0 else ""
+        n = abs(n)
+        if kind == "A":
+            letters = ""
+            while True:
+                letters += "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % 26]
+                n -= 26
+                if n < 0:
+                    break
+            return out + letters
+        digits = ""
+        while leading > 0 and n < 10 ** leading:
+            digits += "0"
+            leading -= 1
+        return out + digits + str(n)
+
+    def name_at(self, x: int, y: int) -> str:
+        """The location name VASSAL gives a board point (`HexGridNumbering.getName`, section 3.3)."""
+        if self.sideways:
+            x, y = y, x
+        width, height = self.board_size
+        max_rows = math.floor(height / self.dx + 0.5)
+        max_columns = math.floor(width / self.dy + 0.5)
+        raw_column = math.floor((x - self.x0) / self.dx + 0.5)
+        if _java_round((x - self.x0) / self.dx) % 2 == 0:
+            raw_row = _java_round((y - self.y0) / self.dy)
+        else:
+            raw_row = _java_round((y - self.y0 - self.dy / 2) / self.dy)
+        column, row = raw_column, raw_row
+        if self.v_descend and self.sideways:
+            column = max_rows - column
+        if self.h_descend and not self.sideways:
+            column = max_columns - column
+        if self.v_descend and not self.sideways:
+            row = max_rows - row
+        if self.h_descend and self.sideways:
+            row = max_columns - row
+        if self.stagger and raw_column % 2 != 0:
+            if self.sideways:
+                row += -1 if self.h_descend else 1
+            else:
+                row += -1 if self.v_descend else 1
+        h = self._part(column + self.h_off, self.h_type, self.h_leading)
+        v = self._part(row + self.v_off, self.v_type, self.v_leading)
+        name = h + self.sep + v if self.first == "H" else v + self.sep + h
+        return (self.location_format.replace("$gridLocation$", name).replace("$row$", v)
+                .replace("$column$", h))
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A named polygon of a board (`Zone`): VASSAL names a point inside it by the zone's name."""
+
+    name: str
+    points: tuple[tuple[int, int], ...]
+
+    def contains(self, x: int, y: int) -> bool:
+        """Even-odd insideness, left and top edges in, right and bottom out (`java.awt.Polygon`)."""
+        inside = False
+        pts = self.points
+        for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1]):
+            if (ay <= y < by) or (by <= y < ay):
+                cross = ax + (y - ay) * (bx - ax) / (by - ay)
+                if x < cross:
+                    inside = not inside
+        return inside
+
+
+@dataclass(frozen=True)
+class BoardInfo:
+    """One board of a map: its grid, if a hex grid, and its zones."""
+
+    name: str
+    hexes: HexNaming | None
+    zones: tuple[Zone, ...]
+
+
+@dataclass(frozen=True)
+class MapInfo:
+    """One map: its id in commands, the board's origin on it, its boards."""
+
+    name: str
+    origin: tuple[int, int]
+    boards: tuple[BoardInfo, ...]
+
+
+@dataclass(frozen=True)
+class ModuleInfo:
+    """What the log reader takes from a module."""
+
+    file: str
+    name: str
+    version: str
+    maps: dict[str, MapInfo] = field(default_factory=dict)
+    turn_names: tuple[str, ...] = ()
+    """The first list level of the first turn tracker (our modules' steps or phases)."""
+
+
+def _float(value: str | None, default: float, what: str, place: Place) -> float:
+    if value is None or value == "":
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise DataError(f"{what} {value[:30]!r} is not a number", place) from None
+    if not math.isfinite(number):
+        raise DataError(f"{what} {value[:30]!r} is not a finite number", place)
+    return number
+
+
+def _int(value: str | None, default: int, what: str, place: Place) -> int:
+    if value is None or value == "":
+        return default
+    if not re.fullmatch(r"[+-]?[0-9]{1,9}", value):
+        raise DataError(f"{what} {value[:30]!r} is not a whole number", place)
+    return int(value)
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        width, height = struct.unpack(">II", data[16:24])
+        return int(width), int(height)
+    return None
+
+
+def hex_naming(hex_grid: Mapping[str, str], numbering: Mapping[str, str], board_size: tuple[int, int],
+               place: Place = Place()) -> HexNaming:
+    """A board's hex naming from its HexGrid and HexGridNumbering attributes, VASSAL's defaults
+    for those left out (vassal-format.md 1.4)."""
+    a, n = hex_grid, numbering
+    default_dx = math.sqrt(3) / 2 * 64.0
+    dx = _float(a.get("dx"), default_dx, "HexGrid dx", place)
+    dy = _float(a.get("dy"), 64.0, "HexGrid dy", place)
+    if "dy" in a and dx == default_dx:
+        # setAttribute("dy") resets a dx still at its default (vassal-format.md 1.4).
+        dx = math.sqrt(3) / 2 * dy
+    if dx <= 0 or dy <= 0:
+        raise DataError("HexGrid dx and dy must be positive", place)
+
+    def flag(key: str, default: bool) -> bool:
+        value = n.get(key)
+        return default if value is None else value.lower() == "true"
+
+    return HexNaming(
+        dx=dx, dy=dy, x0=_int(a.get("x0"), 0, "HexGrid x0", place), y0=_int(a.get("y0"), 32, "HexGrid y0", place),
+        sideways=a.get("sideways", "false").lower() == "true", first=n.get("first", "H")[:1],
+        sep=n.get("sep", ""), h_type=n.get("hType", "N")[:1], v_type=n.get("vType", "N")[:1],
+        h_leading=_int(n.get("hLeading"), 1, "hLeading", place), v_leading=_int(n.get("vLeading"), 1, "vLeading", place),
+        h_off=_int(n.get("hOff"), 1, "hOff", place), v_off=_int(n.get("vOff"), 1, "vOff", place),
+        h_descend=flag("hDescend", False), v_descend=flag("vDescend", False), stagger=flag("stagger", True),
+        location_format=n.get("locationFormat", "$gridLocation$"), board_size=board_size)
+
+
+def _zones(grid: ElementTree.Element, place: Place) -> tuple[Zone, ...]:
+    zones: list[Zone] = []
+    for zone in grid.iter(f"{P}module.map.boardPicker.board.mapgrid.Zone"):
+        points: list[tuple[int, int]] = []
+        for pair in (zone.get("path") or "").split(";"):
+            if not pair:
+                continue
+            xs, _, ys = pair.partition(",")
+            points.append((_int(xs, 0, "zone point", place), _int(ys, 0, "zone point", place)))
+        if len(points) >= 3:
+            zones.append(Zone(zone.get("name", ""), tuple(points)))
+    return tuple(zones)
+
+
+def read_module(path: Path) -> ModuleInfo:
+    """The reader's view of a .vmod: DataError if it is not a module we can read."""
+    file = str(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+            if len(infos) > MAX_MODULE_MEMBERS:
+                raise DataError(f"{len(infos)} members: refused as absurd for a module", Place(file))
+            names = {i.filename: i for i in infos}
+            info = names.get("buildFile.xml") or names.get("buildFile")
+            if info is None:
+                raise DataError("no buildFile.xml: not a VASSAL module" + (
+                    " (a saved game or log: give it as the log, and the module with --module)"
+                    if "savedGame" in names else ""), Place(file))
+            if info.file_size > MAX_BUILD_FILE_BYTES:
+                raise DataError(f"buildFile.xml would inflate to {info.file_size:,} bytes: refused", Place(file))
+            with archive.open(info) as stream:
+                text = stream.read(MAX_BUILD_FILE_BYTES + 1)
+            if len(text) > MAX_BUILD_FILE_BYTES:
+                raise DataError("buildFile.xml inflates past its cap: refused", Place(file))
+            image_sizes: dict[str, tuple[int, int]] = {}
+            for name, member in names.items():
+                if name.startswith("images/") and name.lower().endswith(".png") and member.file_size >= 24:
+                    with archive.open(member) as stream:
+                        size = _png_size(stream.read(24))
+                    if size is not None:
+                        image_sizes[name[len("images/"):]] = size
+    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, ValueError,
+            OverflowError) as e:
+        raise DataError(f"not a readable module ({e})", Place(file)) from None
+    if b"<!DOCTYPE" in text or b"<!ENTITY" in text:
+        raise DataError("buildFile.xml: a DOCTYPE or ENTITY declaration is not accepted", Place(file))
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as e:
+        raise DataError(f"buildFile.xml is not well-formed XML ({e})", Place(file, key="buildFile.xml")) from None
+    place = Place(file, key="buildFile.xml")
+    maps: dict[str, MapInfo] = {}
+    for element in root.iter():
+        if element.tag not in (f"{P}module.Map", f"{P}module.PrivateMap", f"{P}module.PlayerHand"):
+            continue
+        boards: list[BoardInfo] = []
+        for board in element.iter(f"{P}module.map.boardPicker.Board"):
+            size = image_sizes.get(board.get("image", ""), (
+                _int(board.get("width"), 0, "Board width", place), _int(board.get("height"), 0, "Board height", place)))
+            grid = board.find(f"{P}module.map.boardPicker.board.HexGrid")
+            naming = None
+            if grid is not None:
+                numbering = grid.find(f"{P}module.map.boardPicker.board.mapgrid.HexGridNumbering")
+                naming = hex_naming(grid.attrib, numbering.attrib if numbering is not None else {}, size, place)
+            zoned = board.find(f"{P}module.map.boardPicker.board.ZonedGrid")
+            boards.append(BoardInfo(board.get("name", ""), naming, _zones(zoned, place) if zoned is not None else ()))
+        name = element.get("mapName", "")
+        origin = (_int(element.get("edgeWidth"), 0, "edgeWidth", place),
+                  _int(element.get("edgeHeight"), 0, "edgeHeight", place))
+        maps[name] = MapInfo(name, origin, tuple(boards))
+    turn_names: tuple[str, ...] = ()
+    tracker = root.find(f".//{P}module.turn.TurnTracker")
+    if tracker is not None:
+        level = tracker.find(f".//{P}module.turn.ListTurnLevel")
+        if level is not None:
+            turn_names = tuple(split(level.get("list") or "", ","))
+    return ModuleInfo(file, root.get("name", ""), root.get("version", ""), maps, turn_names)
