@@ -88,7 +88,8 @@ def test_fortifications(game: Game) -> None:
     """8.2.3: defence doubled, the attacker's markers halved (rounding down), the defender's not."""
     supports = [Support("us_sf_7", "Allied", 7, 3), Support("de_sf_5", "German", 5, 5)]
     target = game.grid.hex_of("2117")
-    result = audit(game, target, [("16/1", game.grid.hex_of("2217"), 4)], [("914/352", 4)], supports, True, 1)
+    result = audit(game, target, [("16/1", game.grid.hex_of("2217"), 4)], [("914/352", 4)], supports, True, 1,
+                   "Allied")
     assert (result.attack, result.defence, result.differential) == (4 + 3, 8 + 5, -6)
 
 

@@ -140,3 +140,88 @@ def test_a_displaced_attacker_attacks_no_more(game: Game) -> None:
     assert errors(game, text + END, placed) == [("8.3", "Allied: attack 2416 with 18/1 result -")]
     onto = text.replace("2318-2417", "2318-2317").replace("Allied: attack 2416 with 18/1 result -\n", "")
     assert errors(game, onto + END, placed)[0] == ("8.3", "Allied: retreat 18/1 2318-2317")
+
+
+# -- bombardment (8.1) ---------------------------------------------------------------------------
+BOMBARD_AT = {"914/352": "2117", "16/1": "2319", "18/1": "2217"}
+"""18/1 next to the target; 16/1 on the beach, three hexes off."""
+
+
+def bombard_errors(game: Game, text: str, placed: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """(rule, entry) of each error of GT 1's Allied Bombardment Phase, then `text`."""
+    base = FM.initial_state(game, [])
+    state: FireAndMovementState = replace(base, location={**base.location, **(placed or BOMBARD_AT)})
+    source = f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\n{text}'
+    lines = source.splitlines()
+    out: list[tuple[str, str]] = []
+    for entry in parse_text(source):
+        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
+                if f.severity == "error"]
+        state = FM.apply(state, entry)
+    return out
+
+
+def test_bombardment(game: Game) -> None:
+    """8.1, 8.1.2, 8.1.5: markers only, against the target's defence on its hex's line; a retreat
+    away from the closest enemy; no advance."""
+    # +8 and +10 against a defence of 4: +14, the clear line's last column; a 4 reads D2.
+    d2 = "Allied: bombard 2117 diff +14 die 4 result D2 support us_air_8 us_air_10\n"
+    assert bombard_errors(game, d2 + "German> retreat 914/352 2117-2016-1916\nPhase combat\n") == []
+    # With only 16/1 at 2120, three hexes off, 2017-2018 ends two from it: closer, not farther.
+    lone = {"914/352": "2117", "16/1": "2120"}
+    assert bombard_errors(game, d2 + "German> retreat 914/352 2117-2017-2018\nPhase combat\n", lone) == \
+        [("8.1", "German> retreat 914/352 2117-2017-2018")]
+    assert bombard_errors(game, d2 + "German> retreat 914/352 2117-2016-1916\nPhase combat\n", lone) == []
+    assert ("8.5", "Allied: advance 18/1 2217-2117") in bombard_errors(
+        game, d2 + "German> retreat 914/352 2117-2016-1916\nAllied: advance 18/1 2217-2117\nPhase combat\n")
+    assert bombard_errors(game, d2.replace("result D2", "result D3") + "Phase combat\n")[0] == \
+        ("8.1", d2.replace("result D2", "result D3").strip())
+
+
+def test_bombardment_markers(game: Game) -> None:
+    """8.1, 8.1.1, 11.1.4: two markers a hex a player turn, the side's own, in range, no mines."""
+    once = "Allied: bombard 2117 die 6 result - support us_air_8 us_air_10\n"
+    assert ("8.1", "Allied: bombard 2117 die 6 result - support us_air_6") in bombard_errors(
+        game, once + "Allied: bombard 2117 die 6 result - support us_air_6\n")
+    assert bombard_errors(game, "Allied: bombard 2117 die 6 support de_sf_4\n") == \
+        [("8.1", "Allied: bombard 2117 die 6 support de_sf_4")]
+    far = {"914/352": "2117", "16/1": "2319"}
+    assert bombard_errors(game, "Allied: bombard 2117 die 6 support us_sf_6\n", far) == \
+        [("8.1", "Allied: bombard 2117 die 6 support us_sf_6")]
+    assert bombard_errors(game, "Allied: bombard 2117 die 6 result - support us_air_6\nPhase combat\n", far) == []
+    assert bombard_errors(game, "Phase combat\nAllied: bombard 2117 die 6 support us_air_6\n")[0][0] == "8.1"
+
+
+def test_bombardment_results(game: Game) -> None:
+    """8.1.3: the attacker's results are no effect; (A) reduces a friendly unit next to the target,
+    and only if there is one."""
+    # +4 against 4: 0 on the clear line, column c6; a 6 reads (A), a 1 reads Ex.
+    friendly_fire = "Allied: bombard 2117 diff +0 die 6 result (A) support us_air_4\n"
+    assert bombard_errors(game, friendly_fire + "Phase combat\n") == [("8.2", "Phase combat")]
+    assert bombard_errors(game, friendly_fire + "Allied: deplete 18/1\nPhase combat\n") == []
+    alone = {"914/352": "2117", "16/1": "2319"}
+    assert bombard_errors(game, friendly_fire + "Phase combat\n", alone) == []
+    exchange = "Allied: bombard 2117 diff +0 die 1 result - support us_air_4\nPhase combat\n"
+    assert bombard_errors(game, exchange) == []
+
+
+def messages(game: Game, text: str, placed: dict[str, str]) -> list[str]:
+    """Every finding's message for the last entry of `text` in GT 1's Allied Bombardment Phase."""
+    base = FM.initial_state(game, [])
+    state: FireAndMovementState = replace(base, location={**base.location, **placed})
+    entries = parse_text(f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\n'
+                         f'{text}')
+    for entry in entries[:-1]:
+        state = FM.apply(state, entry)
+    return [f.message for f in FM.check(state, entries[-1])]
+
+
+def test_bombardment_wording(game: Game) -> None:
+    """8.1.3 and 8.5 say why: (A) with no friendly unit beside the target is no effect; there is no
+    advance after a bombardment."""
+    alone = {"914/352": "2117", "16/1": "2319"}
+    assert any("no effect in a bombardment" in m
+               for m in messages(game, "Allied: bombard 2117 die 6 support us_air_4\n", alone))
+    d2 = ("Allied: bombard 2117 die 4 result D2 support us_air_8 us_air_10\n"
+          "German> retreat 914/352 2117-2016-1916\nAllied: advance 18/1 2217-2117\n")
+    assert messages(game, d2, BOMBARD_AT) == ["there is no advance after a bombardment"]

@@ -14,8 +14,8 @@ import pytest
 from pydantic import ValidationError
 
 from adjudicator.notation.entries import (
-    Action, Activate, Advance, Attack, Capture, Comment, Declare, Entry, Header, Income, LogDocument, Loss, Move,
-    Pass, Place, Retreat, RollOff, StandFast, StepMarker, TurnMarker,
+    Action, Activate, Advance, Attack, Bombard, Capture, Comment, Declare, Entry, Header, Income, LogDocument, Loss,
+    Move, Pass, Place, Retreat, RollOff, StandFast, StepMarker, TurnMarker,
 )
 from adjudicator.notation.text import (
     COMMANDS, LogSyntaxErrors, caret_message, parse_line, parse_text, write_entry, write_text,
@@ -140,6 +140,8 @@ GOLDEN: list[tuple[str, Entry, bool]] = [
     ("Allied: paradrop us-para-03 1520 supply 1",
      Place(**ALLIED, how="paradrop", unit="us-para-03", hex="1520", supply=1), True),
     ("Allied: pickup us-para-03", Place(**ALLIED, how="pickup", unit="us-para-03"), True),
+    ("German: bombard 2319 diff +2 die 4 result D2 support de_sf_6 de_sf_3",
+     Bombard(side="German", hex="2319", odds="+2", die=4, result="D2", support=["de_sf_6", "de_sf_3"]), True),
     ("Allied: setup 16/1 2319", Place(**ALLIED, how="setup", unit="16/1", hex="2319"), True),
     ("German: replace de-inf-05 full 2314 points 2",
      Place(**GERMAN, how="replace", unit="de-inf-05", strength="full", hex="2314", points=2), True),
@@ -210,9 +212,9 @@ def _schema_kinds() -> set[str]:
 
 
 def test_schema_lists_every_entry_kind() -> None:
-    """`adjudicate schema` prints a schema whose discriminator names all eighteen kinds."""
+    """`adjudicate schema` prints a schema whose discriminator names all nineteen kinds."""
     assert _schema_kinds() == {"header", "turn", "step", "rolloff", "action", "pass", "activate", "move", "attack",
-                               "retreat", "advance", "loss", "stand", "place", "income", "capture", "declare",
+                               "bombard", "retreat", "advance", "loss", "stand", "place", "income", "capture", "declare",
                                "comment"}
 
 

@@ -97,6 +97,17 @@ class Attack(Entry):
     support: list[str] = []
 
 
+class Bombard(Entry):
+    """`Allied: bombard HEX [diff +N] [die N] [result R] support MARKER...` (Fire & Movement 8.1)."""
+
+    kind: Literal["bombard"] = "bombard"
+    hex: str
+    odds: str | None = None
+    die: int | None = Field(None, ge=0)
+    result: str | None = None
+    support: list[str] = Field(min_length=1)
+
+
 class Retreat(Entry):
     """`German> retreat UNIT HEX-HEX-...`: a retreat path, start hex first."""
 
@@ -171,7 +182,7 @@ class Comment(Entry):
 
 
 AnyEntry = Annotated[
-    Header | TurnMarker | StepMarker | RollOff | Action | Pass | Activate | Move | Attack | Retreat | Advance
+    Header | TurnMarker | StepMarker | RollOff | Action | Pass | Activate | Move | Attack | Bombard | Retreat | Advance
     | Loss | StandFast | Place | Income | Capture | Declare | Comment,
     Field(discriminator="kind"),
 ]

@@ -15,8 +15,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from adjudicator.notation.entries import (
-    Action, Activate, Advance, Attack, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass, Place,
-    Retreat, RollOff, StandFast, StepMarker, TurnMarker,
+    Action, Activate, Advance, Attack, Bombard, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass,
+    Place, Retreat, RollOff, StandFast, StepMarker, TurnMarker,
 )
 from wargame.errors import LogSyntaxError, Place as ErrorPlace, did_you_mean
 
@@ -27,7 +27,7 @@ RESULT = re.compile(r"^(?:[A-Za-z0-9]{1,6}|\([A-Za-z0-9]{1,4}\)|-)$")
 RATIO = re.compile(r"^[0-9]{1,3}:[0-9]{1,3}$")
 DIFF = re.compile(r"^[+-]?[0-9]{1,3}$")
 WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$")
-COMMANDS = ("action", "pass", "activate", "attack", "retreat", "advance", "deplete", "eliminate", "remove",
+COMMANDS = ("action", "pass", "activate", "attack", "bombard", "retreat", "advance", "deplete", "eliminate", "remove",
             "stand", "reinforce", "paradrop", "pickup", "setup", "delay", "replace", "income", "capture", "declare",
             "move")
 
@@ -157,6 +157,18 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
             if cursor.keyword("result") else None
         support = [t.text for t in cursor.words_until(())] if cursor.keyword("support") else []
         entry = Attack(**base, hex=hex_label, attackers=attackers, odds=odds, die=die, result=result, support=support)
+    elif command == "bombard":
+        hex_label = cursor.take("the bombarded hex", WORD).text
+        odds = cursor.take("a differential like +3", DIFF).text if cursor.keyword("diff") else None
+        die = cursor.int_after("die")
+        result = cursor.take("a result code (as on the table, e.g. D2, (A), -)", RESULT).text \
+            if cursor.keyword("result") else None
+        if not cursor.keyword("support"):
+            raise cursor.error("expected 'support' and the support fire markers of the bombardment")
+        support = [t.text for t in cursor.words_until(())]
+        if not support:
+            raise cursor.error("expected the support fire markers after 'support'")
+        entry = Bombard(**base, hex=hex_label, odds=odds, die=die, result=result, support=support)
     elif command in ("retreat", "advance", "move"):
         unit = cursor.take("a unit id", WORD).text
         strategic = command == "move" and cursor.keyword("strategic") is not None
@@ -290,6 +302,8 @@ def write_entry(entry: Entry) -> str:
                            + (f" {'odds' if e.odds and ':' in e.odds else 'diff'} {e.odds}" if e.odds else "")
                            + opt("die", e.die) + opt("result", e.result)
                            + (" support " + " ".join(e.support) if e.support else "")),
+        Bombard: lambda e: (f"{prefix}bombard {e.hex}" + (f" diff {e.odds}" if e.odds else "") + opt("die", e.die)
+                            + opt("result", e.result) + " support " + " ".join(e.support)),
         Move: lambda e: (f"{prefix}move " if prefix else "") + f"{e.unit}{' strategic' if e.strategic else ''} "
                         f"{_path_text(e.path)}",
         Retreat: lambda e: f"{prefix}retreat {e.unit} {_path_text(e.path)}",
@@ -322,7 +336,7 @@ def iter_units_and_hexes(entry: Entry) -> Iterator[tuple[str, str]]:
     for field in ("path",):
         for value in getattr(entry, field, []):
             yield "hex", value
-    if isinstance(entry, (Activate, Attack, Capture)):
+    if isinstance(entry, (Activate, Attack, Bombard, Capture)):
         yield "hex", entry.hex
     if isinstance(entry, Place) and entry.hex is not None:
         yield "hex", entry.hex

@@ -94,13 +94,13 @@ def defender_lines(game: Game, target: Hex, attacker_hexes: Sequence[Hex]) -> tu
 
 
 def audit(game: Game, target: Hex, attackers: Sequence[tuple[str, Hex, int]], defenders: Sequence[tuple[str, int]],
-          supports: Sequence[Support], fortified: bool, die: int | None) -> FmAudit:
-    """The arithmetic of a ground attack: units and markers summed, the differential, the line
-    best for the defender, the column and, with a die, the result (8.2.1-8.2.3)."""
+          supports: Sequence[Support], fortified: bool, die: int | None, attacker_side: str) -> FmAudit:
+    """The arithmetic of a ground attack, or of a bombardment (no attacking units, 8.1.2): units and
+    markers summed, the differential, the line best for the defender, the column and, with a die,
+    the result (8.1.2, 8.2.1-8.2.3)."""
     assert game.crt is not None
     attack_units = sum(strength for _, _, strength in attackers)
     defence_units = sum(strength for _, strength in defenders) * (2 if fortified else 1)
-    attacker_side = game.units_by_id[attackers[0][0]].side if attackers else ""
     attack_support = sum(s.applied for s in supports if s.side == attacker_side)
     defence_support = sum(s.applied for s in supports if s.side != attacker_side)
     attack, defence = attack_units + attack_support, defence_units + defence_support
@@ -112,8 +112,11 @@ def audit(game: Game, target: Hex, attackers: Sequence[tuple[str, Hex, int]], de
     column = by_line.get(best) or column_on_line(game, best, differential)
     out = FmAudit(attack, defence, differential, best, column, die)
     names = {line.id: line.name for line in game.crt.line}
-    out.lines.append(f"attack {attack_units} (" + " + ".join(f"{u} {s}" for u, _, s in attackers) + ")"
-                     + (f" + support {attack_support}" if attack_support else "") + f" = {attack}")
+    if attackers:
+        out.lines.append(f"attack {attack_units} (" + " + ".join(f"{u} {s}" for u, _, s in attackers) + ")"
+                         + (f" + support {attack_support}" if attack_support else "") + f" = {attack}")
+    else:
+        out.lines.append(f"bombardment: support {attack_support} (8.1.2: markers only)")
     out.lines.append(f"defence {defence_units} (" + " + ".join(f"{u} {s}" for u, s in defenders) + ")"
                      + (" doubled in a fortification (8.2.3)" if fortified else "")
                      + (f" + support {defence_support}" if defence_support else "") + f" = {defence}")

@@ -47,11 +47,14 @@ class FmCombat:
     """Units that declared stiff resistance (8.4)."""
     advanced: tuple[tuple[str, str], ...] = ()
     """Advancing units and the hex each ended in (8.5: one unit a hex)."""
+    bombardment: bool = False
+    """A bombardment (8.1): no advance; its retreats go away from the closest enemy (8.1.5)."""
 
     @property
     def name(self) -> str:
-        """How messages name the attack."""
-        return f"the attack on {self.hex} (line {self.line})"
+        """How messages name the attack (or bombardment)."""
+        what = "bombardment of" if self.bombardment else "attack on"
+        return f"the {what} {self.hex} (line {self.line})"
 
     @property
     def verdict(self) -> str:

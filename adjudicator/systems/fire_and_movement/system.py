@@ -34,7 +34,7 @@ from typing import Any
 
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
-    Action, Activate, Advance, Attack, Comment, Declare, Entry, Header, Loss, Move, Pass, Place, Retreat, RollOff,
+    Action, Activate, Advance, Attack, Bombard, Comment, Declare, Entry, Header, Loss, Move, Pass, Place, Retreat, RollOff,
     StandFast, StepMarker, TurnMarker,
 )
 from adjudicator.systems.fire_and_movement import results
@@ -93,6 +93,8 @@ class FireAndMovementState:
     """Support markers placed on combats this game turn, one entry per use (7.2)."""
     combat: FmCombat | None = None
     """The combat whose results the entries after its attack carry out (8.2.4-8.5)."""
+    bombarded: tuple[str, ...] = ()
+    """The hex of every marker that has bombarded in this player turn (8.1: two a hex at most)."""
     noted: frozenset[str] = frozenset()
 
 
@@ -202,6 +204,8 @@ class FireAndMovement:
             out += self._check_move(state, entry)
         elif isinstance(entry, Attack):
             out += self._check_attack(state, entry)
+        elif isinstance(entry, Bombard):
+            out += self._check_bombard(state, entry)
         elif isinstance(entry, Loss):
             out += self._check_loss(state, entry)
         elif isinstance(entry, Retreat):
@@ -348,12 +352,12 @@ class FireAndMovement:
         return []
 
     # -- combat (8.0-8.2) ---------------------------------------------------------------------
-    def _supports(self, state: FireAndMovementState, entry: Attack, target: Hex) -> list[Support]:
+    def _supports(self, state: FireAndMovementState, entry: Attack | Bombard, target: Hex) -> list[Support]:
         """The markers an attack names, with the values they count for (7.2, 8.2.3)."""
         game = state.game
         markers = game.markers_by_id
         fortified = "fortification" in game.hex_terrain.get(target, ())
-        attacker = entry.side or self._unit(state, entry.attackers[0]).side
+        attacker = entry.side or (self._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
         out = []
         for marker_id in entry.support:
             marker = markers.get(marker_id)
@@ -365,7 +369,7 @@ class FireAndMovement:
             out.append(Support(marker_id, side, marker.value, applied))
         return out
 
-    def _defenders(self, state: FireAndMovementState, entry: Attack, side: str) -> list[str]:
+    def _defenders(self, state: FireAndMovementState, entry: Attack | Bombard, side: str) -> list[str]:
         return sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side != side)
 
     def combat_audit(self, state: FireAndMovementState, entry: Attack) -> FmAudit:
@@ -381,7 +385,8 @@ class FireAndMovement:
             # log does not say which yet, so the audit takes the strongest.
             defenders = [max(defenders, key=lambda d: d[1])]
         fortified = "fortification" in game.hex_terrain.get(target, ())
-        return audit(game, target, attackers, defenders, self._supports(state, entry, target), fortified, entry.die)
+        return audit(game, target, attackers, defenders, self._supports(state, entry, target), fortified, entry.die,
+                     side)
 
     def combat_report(self, state: FireAndMovementState, entry: Attack) -> list[str]:
         """`adjudicate combat`'s lines for an attack: the arithmetic, the column and the result."""
@@ -466,7 +471,7 @@ class FireAndMovement:
                                                      f"{result.column})"))
         return out
 
-    def _check_support(self, state: FireAndMovementState, entry: Attack, side: str) -> list[Finding]:
+    def _check_support(self, state: FireAndMovementState, entry: Attack | Bombard, side: str) -> list[Finding]:
         """7.2 and 8.2.1 b: known markers, at most two a side on a combat, each used once a game turn."""
         markers = state.game.markers_by_id
         out = []
@@ -489,6 +494,95 @@ class FireAndMovement:
             if n > 2:
                 out.append(self._f("error", "8.2", entry, f"{who} places {n} support markers on one combat; at most "
                                                           "two (8.2.1 b)"))
+        return out
+
+    # -- bombardment (8.1) ----------------------------------------------------------------------
+    def bombard_audit(self, state: FireAndMovementState, entry: Bombard) -> FmAudit:
+        """The arithmetic of a bombardment (8.1.2): markers against the target's defence, the line of
+        its hex terrain (not its hexsides)."""
+        game = state.game
+        target = game.grid.hex_of(entry.hex)
+        side = entry.side or ""
+        defenders = [(u, unit_values(game, u, u in state.depleted)[1]) for u in self._defenders(state, entry, side)]
+        if len(defenders) > 1:
+            # 11.2.4: on a stacked beach landing hex the bombarding player picks one unit; the log
+            # does not say which yet, so the audit takes the strongest.
+            defenders = [max(defenders, key=lambda d: d[1])]
+        fortified = "fortification" in game.hex_terrain.get(target, ())
+        return audit(game, target, [], defenders, self._supports(state, entry, target), fortified, entry.die, side)
+
+    def _adjacent_friends(self, state: FireAndMovementState, entry: Bombard) -> list[str]:
+        """The bombarding side's units next to the target (8.1.3: the (A) result's friendly fire)."""
+        game = state.game
+        target = game.grid.hex_of(entry.hex)
+        return sorted(u for u, w in state.location.items() if game.grid.is_label(w)
+                      and self._unit(state, u).side == entry.side and game.grid.hex_of(w).is_adjacent(target))
+
+    def bombard_effect(self, state: FireAndMovementState, entry: Bombard, result: str | None) -> str | None:
+        """What a table result does in a bombardment (8.1.3): the attacker's results are no effect,
+        (A) only with a friendly unit next to the target."""
+        if result in ("Ae", "A1", "A2", "A3", "Ex"):
+            return "-"
+        if result == "(A)" and not self._adjacent_friends(state, entry):
+            return "-"
+        return result
+
+    def _check_bombard(self, state: FireAndMovementState, entry: Bombard) -> list[Finding]:
+        game = state.game
+        side = entry.side or ""
+        if self.phase_id(state) != "bombardment" or side != self.active(state):
+            return [self._f("error", "8.1", entry, f"{self._where(state)}: {side or 'a side'} bombards only in its "
+                                                   "own Bombardment Phase")]
+        if not self._defenders(state, entry, side):
+            return [self._f("error", "8.1", entry, f"hex {entry.hex} holds no enemy unit to bombard")]
+        out = self._check_support(state, entry, side)
+        markers = game.markers_by_id
+        target = game.grid.hex_of(entry.hex)
+        friends = [game.grid.hex_of(w) for u, w in state.location.items()
+                   if game.grid.is_label(w) and self._unit(state, u).side == side]
+        for marker_id in entry.support:
+            marker = markers.get(marker_id)
+            if marker is None:
+                continue
+            if marker.side not in (None, side):
+                out.append(self._f("error", "8.1", entry, f"{marker_id} is a {marker.side} marker; a bombardment uses "
+                                                          "the bombarding side's markers only"))
+            elif marker.kind == "mines":
+                out.append(self._f("error", "11.1", entry, f"{marker_id} supports ground combat only, never a "
+                                                           "bombardment (11.1.4)"))
+            elif marker.range_hexes is not None and not any(f.distance(target) <= marker.range_hexes for f in friends):
+                out.append(self._f("error", "8.1", entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
+                                                          f"friendly-occupied hex and {entry.hex} is farther "
+                                                          "(8.1.1)"))
+        already = state.bombarded.count(entry.hex)
+        if already + len(entry.support) > 2:
+            out.append(self._f("error", "8.1", entry, f"{already + len(entry.support)} markers bombard {entry.hex} "
+                                                      "this player turn; at most two"))
+        if out:
+            return out
+        result = self.bombard_audit(state, entry)
+        if entry.odds is not None:
+            claimed = entry.odds.lstrip("+")
+            if not claimed.lstrip("-").isdigit() or int(claimed) != result.differential:
+                out.append(self._f("error", "8.1", entry, f"the differential is {result.differential:+d} "
+                                                          f"({result.attack} - {result.defence}), not {entry.odds}"))
+        if entry.die is not None and not 1 <= entry.die <= 6:
+            out.append(self._f("error", "8.1", entry, f"a die roll is 1 to 6, not {entry.die}"))
+        elif entry.die is None:
+            what = f"result {entry.result}" if entry.result is not None else "the result"
+            out.append(self._f("warning", "8.1", entry, f"{what} cannot be verified: no die roll is recorded"))
+        else:
+            effect = self.bombard_effect(state, entry, result.result)
+            if entry.result is not None and entry.result not in (result.result, effect):
+                out.append(self._f("error", "8.1", entry, f"differential {result.differential:+d} on the "
+                                                          f"{result.line} line (column {result.column}) with a "
+                                                          f"{entry.die} gives {result.result}"
+                                                          + (f", no effect in a bombardment" if effect != result.result
+                                                             else "") + f", not {entry.result}"))
+            elif entry.result is None:
+                out.append(self._f("note", "8.1", entry, f"the result is {result.result}"
+                                                         + (" (no effect in a bombardment)" if effect == "-" and
+                                                            result.result != "-" else "")))
         return out
 
     # -- results (8.2.4-8.5) -------------------------------------------------------------------
@@ -623,11 +717,33 @@ class FireAndMovement:
         if entered < due and self.retreat_paths(state, entry.unit, due):
             return [self._f("error", "8.3", entry, f"{entry.unit} retreats {entered} of the {due} hexes though a full "
                                                    "retreat is open")]
+        if combat.bombardment:
+            out = self._bombardment_direction(state, entry, hexes, legal)
+            if out:
+                return out
         full = self.retreat_paths(state, entry.unit, entered)
         vacant = [p for p in full if not any(self._friendly_at(state, entry.unit, h) for h in p[1:])]
         if vacant and any(self._friendly_at(state, entry.unit, h) for h in hexes[1:]):
             return [self._f("error", "8.3", entry, f"{entry.unit} retreats through or onto a friendly unit though a "
                                                    "path of vacant hexes is open")]
+        return []
+
+    def _bombardment_direction(self, state: FireAndMovementState, entry: Retreat, hexes: tuple[Hex, ...],
+                               legal: list[tuple[Hex, ...]]) -> list[Finding]:
+        """8.1.5: after a bombardment a unit retreats, if it can, farther from the closest enemy unit."""
+        game = state.game
+        side = self._unit(state, entry.unit).side
+        enemies = [game.grid.hex_of(w) for u, w in state.location.items()
+                   if game.grid.is_label(w) and self._unit(state, u).side != side]
+        if not enemies:
+            return []
+
+        def nearest(h: Hex) -> int:
+            return min(e.distance(h) for e in enemies)
+        start = nearest(hexes[0])
+        if nearest(hexes[-1]) <= start and any(nearest(p[-1]) > start for p in legal):
+            return [self._f("error", "8.1", entry, f"{entry.unit} retreats after a bombardment no farther from the "
+                                                   "closest enemy unit, though it could (8.1.5)")]
         return []
 
     def _check_displacement(self, state: FireAndMovementState, entry: Retreat, combat: FmCombat,
@@ -663,6 +779,8 @@ class FireAndMovement:
             what = "no combat has just been resolved" if combat is None else f"{combat.verdict} is not D2 or D3"
             return [self._f("error", "8.5", entry, f"{entry.unit} advances, but {what}; advances follow a D2 or D3 "
                                                    "right after the retreat")]
+        if combat.bombardment:
+            return [self._f("error", "8.5", entry, "there is no advance after a bombardment")]
         if entry.unit not in combat.attackers:
             return [self._f("error", "8.5", entry, f"{entry.unit} did not take part in {combat.name}")]
         if any(u == entry.unit for u, _ in combat.advanced):
@@ -693,7 +811,7 @@ class FireAndMovement:
         if isinstance(entry, TurnMarker):
             return replace(state, turn=entry.turn, phase=None, moved=frozenset(), moved_in_movement=frozenset(),
                            attacked=frozenset(), defended=frozenset(), attacked_in_combat=frozenset(),
-                           advanced=frozenset(), displaced=frozenset(), markers_used=())
+                           advanced=frozenset(), displaced=frozenset(), markers_used=(), bombarded=())
         if isinstance(entry, StepMarker):
             index = self._next_phase(state, entry.step)
             if index is None:
@@ -705,7 +823,19 @@ class FireAndMovement:
                            attacked=frozenset(), defended=frozenset(),
                            attacked_in_combat=frozenset() if fresh else state.attacked_in_combat,
                            advanced=frozenset() if fresh else state.advanced,
-                           displaced=frozenset() if fresh else state.displaced)
+                           displaced=frozenset() if fresh else state.displaced,
+                           bombarded=() if fresh else state.bombarded)
+        if isinstance(entry, Bombard):
+            result = entry.result
+            if result is None and entry.die is not None and 1 <= entry.die <= 6:
+                result = self.bombard_audit(state, entry).result
+            effect = self.bombard_effect(state, entry, result)
+            friends = tuple(self._adjacent_friends(state, entry)) if effect == "(A)" else ()
+            defenders = tuple(self._defenders(state, entry, entry.side or ""))
+            steps = tuple((u, self._steps(state, u)) for u in (*friends, *defenders))
+            opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True)
+            return replace(state, combat=opened, markers_used=(*state.markers_used, *entry.support),
+                           bombarded=(*state.bombarded, *([entry.hex] * len(entry.support))))
         if isinstance(entry, Attack):
             side = self._unit(state, entry.attackers[0]).side
             in_combat = {u for u in entry.attackers if self.phase_id(state) == "combat"

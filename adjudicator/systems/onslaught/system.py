@@ -17,8 +17,8 @@ from typing import Any
 
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
-    Action, Activate, Advance, Attack, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass, Place,
-    Retreat, RollOff, StandFast, StepMarker, TurnMarker,
+    Action, Activate, Advance, Attack, Bombard, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass,
+    Place, Retreat, RollOff, StandFast, StepMarker, TurnMarker,
 )
 from adjudicator.systems.onslaught import results, supply
 from adjudicator.systems.onslaught.arrivals import (
@@ -324,6 +324,9 @@ class Onslaught:
             out += self._check_advance(state, entry)
         elif isinstance(entry, StandFast):
             out += self._check_stand(state, entry)
+        elif isinstance(entry, Bombard):
+            out.append(self._f("error", "log", entry, "'bombard' is a Fire & Movement entry; Onslaught has no "
+                                                      "bombardment"))
         return out
 
     def _check_author(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
