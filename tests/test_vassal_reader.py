@@ -84,8 +84,8 @@ ONSLAUGHT_SESSION = """\
 0: [Allied "Tester"]
 0: # translated from the VASSAL log onslaught-session.vlog (VASSAL 3.7.26, module Onslaught: D-Day to the Rhine 0.1.0); each entry's line is its VASSAL step
 0: # saved with the comment: Umpire test session onslaught
-0: Turn 1
-0: Step action
+1: Turn 1
+1: Step action
 1: # step 1: de-inf-21 moves 2707 -> 2708
 1: de-inf-21 2707-2708
 2: # step 2: de-inf-21 flipped to de-inf-21 (reduced) at 2708
@@ -122,11 +122,13 @@ def test_recorded_omaha_log_translates_with_an_end_point_move() -> None:
     translation = translate_file(DATA / "omaha-session.vlog")
     text = lines_of(translation)
     assert "3: Allied: deplete 2Rgr" in text
-    assert "5: 2Rgr 2121-2020-2019" in text
+    assert text[6:15] == [f"1: Allied: setup {u} 2121" for u in ("16/1", "18/1", "26/1", "115/29", "116/29", "175/29",
+                                                                     "2Rgr")] + ["2: # step 2: Tester (Allied) rolls 1d6 = 3",
+                                                                                 "3: Turn 1"]
+    assert "5: 2Rgr 2121-2120-2019" in text
     assert any(t.startswith("5: # step 5: VASSAL recorded only where 2Rgr ended (2121 -> 2019)") for t in text)
-    assert list(translation.endpoint_moves.values())[0].endswith("2121-2020-2019")
-    landed = [n for n in translation.notes if n.step == 1]
-    assert len(landed) == 7 and all("allied_assault -> 2121: not translated" in n.message for n in landed)
+    assert list(translation.endpoint_moves.values())[0].endswith("2121-2120-2019")  # the road, at 1/2 MP
+    assert translation.notes == []
     assert "6: # step 6: Tester: omaha test chat line" in text
 
 
@@ -191,7 +193,9 @@ def test_cli_json_and_markdown_verdicts_of_a_log(tmp_path: Path) -> None:
     assert doc["vassal"]["endpoint_moves"][0]["step"] == 5
     assert {f["line"] for f in doc["findings"]} <= set(range(0, 7))
     code, out, _ = run("check", "--format", "markdown", str(DATA / "omaha-session.vlog"))
-    assert code == 1 and "| step | severity |" in out and "Reader's notes:" in out
+    assert code == 1 and "| step | severity |" in out and "| 5 | error |" in out
+    code, out, _ = run("check", "--format", "markdown", str(DATA / "onslaught-after-moves.vsav"))
+    assert "| step | severity |" in out and "Reader's notes:" in out and "- saved position: the recording" in out
     as_json = tmp_path / "omaha.json"
     assert run("convert", str(DATA / "omaha-session.vlog"), "-o", str(as_json))[0] == 0
     assert json.loads(as_json.read_text(encoding="utf-8"))["format"] == "umpire-log"

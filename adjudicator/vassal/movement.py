@@ -22,18 +22,22 @@ into another (a move); `avoid`: it may not enter one at all (a retreat); `ignore
 
 
 def _entry_cost(game: Game, a: Hex, b: Hex) -> float | None:
-    """Movement points to step from a into adjacent b by the terrain chart; None if forbidden."""
+    """Movement points to step from a into adjacent b as the terrain chart reads; None if forbidden.
+
+    A hex costs its dearest terrain's `mp_cost` (1 when none says) plus every `mp_add`; a hexside
+    feature with an `mp_cost` of its own (a road, a trail) is a route whose rate replaces all
+    that (the charts' notes: "whatever the other terrain"), the cheapest route when several.
+    """
     terrain = game.terrain
     kinds = game.hex_terrain.get(b)
-    if kinds is None or any(terrain[t].prohibited for t in kinds):
+    features = game.hexside_features.get(Hexside.between(a, b), frozenset())
+    if kinds is None or any(terrain[t].prohibited for t in (*kinds, *features)):
         return None
-    costs = [terrain[t].mp_cost for t in kinds if terrain[t].mp_cost is not None]
-    cost = max((c for c in costs if c is not None), default=1.0)
-    for feature in game.hexside_features.get(Hexside.between(a, b), frozenset()):
-        if terrain[feature].prohibited:
-            return None
-        cost += terrain[feature].mp_add or 0.0
-    return cost
+    routes = [rate for f in features if (rate := terrain[f].mp_cost) is not None]
+    if routes:
+        return float(min(routes))
+    cost = max((float(c) for t in kinds if (c := terrain[t].mp_cost) is not None), default=1.0)
+    return cost + sum(float(terrain[t].mp_add or 0) for t in (*kinds, *features))
 
 
 def enemy_zone(game: Game, enemy_hexes: Iterable[Hex]) -> frozenset[Hex]:

@@ -132,7 +132,7 @@ class _Translator:
         self.eliminated: set[str] = set()
         self.expected: dict[str, list[tuple[Key, int, str]]] = defaultdict(list)
         self.physical: dict[str, list[tuple[int, frozenset[Key]]]] = defaultdict(list)
-        self.pending_attack: int | None = None
+        self.pending_die: int | None = None
         self.open_attack: Attack | None = None
         self.last_roll: tuple[str, int] | None = None
         self.turn_at: tuple[int, int] | None = None
@@ -141,6 +141,8 @@ class _Translator:
         self.unknown_units: set[str] = set()
         self.differences: list[str] = []
         self.reported: dict[tuple[str | None, int, int], Location] = {}
+        self.before_start: list[Entry] = []
+        """The first turn's markers while the set-up may still be going on (see start_turn)."""
         self.layout_differs = False
         self.boxes = {b.id: b for b in game.manifest.box}
         players = tracking.players.values()
@@ -151,8 +153,19 @@ class _Translator:
 
     # -- output --------------------------------------------------------------------------
     def emit(self, entry: Entry) -> int:
+        if self.before_start and not isinstance(entry, (Header, Comment)) and not (
+                isinstance(entry, PlaceEntry) and entry.how == "setup"):
+            self.start(entry.line)
         self.out.append(entry)
         return len(self.out) - 1
+
+    def start(self, step: int) -> None:
+        """The first turn and step begin at `step`: their markers, held back over the set-up."""
+        held, self.before_start = self.before_start, []
+        at = len(self.out)
+        while at > 0 and isinstance(self.out[at - 1], Comment) and self.out[at - 1].line == step:
+            at -= 1  # ahead of the step's own comments, which belong to the turn begun
+        self.out[at:at] = [e.model_copy(update={"line": step}) for e in held]
 
     def comment(self, step: int, text: str) -> int:
         return self.emit(Comment(line=step, text=one_line(text, 500)))
@@ -293,12 +306,19 @@ class _Translator:
         self.emit(StepMarker(line=step, step=phase.step))
         self.turn_at = position
 
-    def start_turn(self) -> None:
+    def start_turn(self, scenario: str) -> None:
+        """The turn and step the saved position is at. At the scenario's very start their markers
+        wait until something other than a set-up placement happens, as set-up comes before turn 1."""
         for tracker_id in sorted(self.tracking.initial_turns):
             position = self.turn_position(self.tracking.initial_turns[tracker_id], 0)
             if position is not None:
                 self.tracker_id = tracker_id
+                first = next(s.first_turn for s in self.game.manifest.scenario if s.id == scenario)
+                at = len(self.out)
                 self.turn_to(position, 0)
+                if position == (first, 0) and not self.differences:
+                    self.before_start = self.out[at:]
+                    del self.out[at:]
                 return
 
     # -- declarations ---------------------------------------------------------------------------
@@ -360,10 +380,12 @@ class _Translator:
                 self.expected[unit].append((key, step, write_entry(entry)))
         if isinstance(entry, Attack):
             self.open_attack = entry
-            self.pending_attack = index if entry.die is None else None
         elif isinstance(entry, (Action, Pass, Activate, RollOff, TurnMarker, StepMarker)):
             self.open_attack = None
-            self.pending_attack = None
+            self.pending_die = None
+        if "die" in type(entry).model_fields:
+            # An attack (or any entry with a die) declared without its die takes the next roll.
+            self.pending_die = index if getattr(entry, "die") is None else None
         if isinstance(entry, TurnMarker):
             self.turn_at = (entry.turn, -1)
         elif isinstance(entry, StepMarker):
@@ -407,20 +429,19 @@ class _Translator:
         self.last_roll = None
 
     # -- dice --------------------------------------------------------------------------------
-    def dice(self, step: int, name: str, values: list[int], player: str | None, undone: bool) -> None:
+    def dice(self, step: int, name: str, values: list[int], player: str | None) -> None:
         side = self.side_of_name.get(player or "")
         who = f"{player} ({side})" if side else (player or "someone")
         rolled = ", ".join(map(str, values))
-        if undone:
-            return
-        if self.pending_attack is not None and len(values) == 1:
-            attack = self.out[self.pending_attack]
-            assert isinstance(attack, Attack)
-            if side is None or attack.side is None or side == attack.side:
-                self.out[self.pending_attack] = attack.model_copy(update={"die": values[0]})
-                self.comment(step, f"step {step}: {who} rolls {name} = {rolled}, the die of the attack on "
-                                   f"{attack.hex} (step {attack.line})")
-                self.pending_attack = None
+        if self.pending_die is not None and len(values) == 1:
+            declared = self.out[self.pending_die]
+            if side is None or declared.side is None or side == declared.side:
+                # The die the declaration left out (an attack, a bombardment...): the next one its side rolls.
+                self.out[self.pending_die] = declared.model_copy(update={"die": values[0]})
+                kind = getattr(declared, "kind", "declaration")
+                self.comment(step, f"step {step}: {who} rolls {name} = {rolled}, the die of the {kind} on "
+                                   f"{getattr(declared, 'hex', '?')} (step {declared.line})")
+                self.pending_die = None
                 return
         self.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
         if len(values) == 1 and side is not None:
@@ -507,6 +528,12 @@ class _Translator:
         if (before.is_hex or before.kind == "none") and box_to is not None and box_to.kind == "delayed":
             self.physical_entry(step, unit, frozen, PlaceEntry(line=step, how="delay", unit=unit, side=side,
                                                                by_opponent=by_opponent), what)
+            return
+        if after.is_hex and self.before_start and box_from is not None and box_from.kind not in ("eliminated",
+                                                                                                   "delayed"):
+            # Before the first turn begins, a unit taken from a holding box onto the map is set up.
+            self.physical_entry(step, unit, frozen, PlaceEntry(line=step, how="setup", unit=unit, hex=after.name,
+                                                               side=side, by_opponent=by_opponent), what)
             return
         if after.is_hex and (before.kind == "none" or box_from is not None and box_from.kind in ("eliminated",
                                                                                                    "delayed")):
@@ -659,7 +686,7 @@ class _Translator:
         dice = DICE.match(text)
         if dice is not None:
             values = [int(v) for v in re.split(r"\s*,\s*", dice.group("result"))]
-            self.dice(step, dice.group("name"), values, dice.group("player"), False)
+            self.dice(step, dice.group("name"), values, dice.group("player"))
             return
         if text.startswith("*"):
             return  # an automatic report: already in the step's comment
@@ -757,7 +784,7 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
                   + ", ".join(sorted(tracking.unknown_traits)))
     for number, message in tracking.notes:
         t.note(number, message)
-    t.start_turn()
+    t.start_turn(scenario)
     undone = undo_targets(tracking)
     undoes = {undo: target for target, undo in undone.items()}
     for events in tracking.steps:
@@ -765,6 +792,7 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
         if events.step.is_undo and number not in undoes:
             t.note(number, "an Undo with nothing the reader could see to undo")
         t.translate_step(events, undone.get(number), undoes.get(number) if events.step.is_undo else None)
+    t.start(max(t.steps, default=0))
     t.finish()
     return Translation(game, recording.file, scenario, t.out, sorted(t.notes, key=lambda n: n.step), t.steps,
                        t.endpoint, undone)
