@@ -127,3 +127,20 @@ def test_support_markers(game: Game) -> None:
         "Allied: attack 2115 with 18/1 die 6 support us_sf_5\n"
     assert ("error", "7.2", "Allied: attack 2115 with 18/1 die 6 support us_sf_5") in \
         play(game, {**OPEN, "915/352": "2115"}, again)[0]
+
+
+def test_optional_flak(game: Game) -> None:
+    """15.0 (optional): an aircraft marker in or next to a German AA/Flak unit's hex counts half,
+    rounded up; not without the rule, and never for a marker without the aircraft icon."""
+    from adjudicator.notation.entries import Header
+
+    placed = {**OPEN, "1Flak": "2116"}
+    attack = Attack(side="Allied", hex="2117", attackers=["16/1"], support=["us_air_10", "us_sf_9"])
+    with_rule = replace(FM.initial_state(game, [Header(key="Optional", value="flak")]),
+                        location={**FM.initial_state(game, []).location, **placed})
+    assert FM.combat_audit(with_rule, attack).attack == 4 + 5 + 9
+    assert FM.combat_audit(state_with(game, placed), attack).attack == 4 + 10 + 9
+    far = replace(with_rule, location={**with_rule.location, "1Flak": "1510"})
+    assert FM.combat_audit(far, attack).attack == 4 + 10 + 9
+    with pytest.raises(Exception, match="did you mean 'flak'"):
+        FM.initial_state(game, [Header(key="Optional", value="flack")])

@@ -96,6 +96,8 @@ class FireAndMovementState:
     bombarded: tuple[str, ...] = ()
     """The hex of every marker that has bombarded in this player turn (8.1: two a hex at most)."""
     noted: frozenset[str] = frozenset()
+    optional: frozenset[str] = frozenset()
+    """Optional rules in force, from the log's `Optional` headers (14.1 weather, 15.0 flak)."""
 
 
 class FireAndMovement:
@@ -116,7 +118,12 @@ class FireAndMovement:
                     if p.scenario == scenario_id and p.piece in game.units_by_id}
         # 10.2: the scenario names its first player (the Allies in Omaha).
         first = known[scenario_id].first_player or game.manifest.sides[0]
-        return FireAndMovementState(game, scenario_id, first, 0, None, location)
+        rules = {r.id for r in game.manifest.optional_rule}
+        optional = frozenset(h.value for h in headers if h.key == "Optional")
+        for rule in sorted(optional - rules):
+            raise ReplayError(f"unknown optional rule {rule!r}{did_you_mean(rule, sorted(rules))} (optional rules: "
+                              f"{', '.join(sorted(rules))})")
+        return FireAndMovementState(game, scenario_id, first, 0, None, location, optional=optional)
 
     # -- helpers -------------------------------------------------------------------------------
     @staticmethod
@@ -358,6 +365,7 @@ class FireAndMovement:
         markers = game.markers_by_id
         fortified = "fortification" in game.hex_terrain.get(target, ())
         attacker = entry.side or (self._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
+        flak = "flak" in state.optional and self._flak_near(state, target)
         out = []
         for marker_id in entry.support:
             marker = markers.get(marker_id)
@@ -366,8 +374,16 @@ class FireAndMovement:
             side = marker.side or attacker
             # 8.2.3: an attacker's marker on a fortification counts half, rounded down.
             applied = marker.value // 2 if fortified and side == attacker else marker.value
+            if flak and marker.icon == "aircraft":
+                applied = -(-applied // 2)  # 15.0: aircraft near German flak count half, rounded up
             out.append(Support(marker_id, side, marker.value, applied))
         return out
+
+    def _flak_near(self, state: FireAndMovementState, target: Hex) -> bool:
+        """15.0: a German AA/Flak unit in or next to the combat's hex."""
+        grid = state.game.grid
+        return any(self._unit(state, u).type == "antiaircraft" and self._unit(state, u).side == "German"
+                   and grid.is_label(w) and grid.hex_of(w).distance(target) <= 1 for u, w in state.location.items())
 
     def _defenders(self, state: FireAndMovementState, entry: Attack | Bombard, side: str) -> list[str]:
         return sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side != side)
