@@ -471,6 +471,19 @@ def test_attack_die_and_declared_retreat(tmp_path: Path) -> None:
     assert not any(isinstance(e, RollOff) for e in translation.entries)
 
 
+def test_a_declaration_after_its_drag_replaces_the_readers_move(tmp_path: Path) -> None:
+    """Drag first, type the path after: the reader's move becomes a comment, the typed one counts."""
+    s = Session()
+    s.drag("de-inf-22", "2707", "b")
+    s.chat("b", "de-inf-22 3104-3004-3005-2906-2806-2707")
+    translation = translate_file(s.write(tmp_path / "late.vlog"))
+    moves = [e for e in translation.entries if isinstance(e, Move)]
+    assert [(m.line, m.path) for m in moves] == [(2, ["3104", "3004", "3005", "2906", "2806", "2707"])]
+    assert any(isinstance(e, Comment) and e.text.startswith("step 1: de-inf-22 3104-3004-2905")
+               and e.text.endswith("as declared in chat at step 2") for e in translation.entries)
+    assert translation.endpoint_moves == {}
+
+
 def test_bad_declarations_are_notes_not_stops(tmp_path: Path) -> None:
     """A declaration that does not parse, or names an unknown unit, is kept as a comment with a
     note; ordinary chat stays chat."""
