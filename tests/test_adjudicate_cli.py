@@ -142,11 +142,23 @@ def test_attack_from_afar_is_a_finding_not_a_crash(tmp_path: Path) -> None:
     assert code == 1 and "is not adjacent to 0821" in out and "Traceback" not in err
 
 
-def test_vassal_files_and_bytes_are_refused_cleanly(tmp_path: Path) -> None:
-    """A VASSAL log recorded in real VASSAL, and a file that is not UTF-8: a clear error, exit 2, no traceback."""
+def test_vassal_files_and_bytes_are_handled_cleanly(tmp_path: Path) -> None:
+    """A VASSAL log recorded in real VASSAL is read and refereed; a zip that is no VASSAL log, a
+    broken .vlog and a file that is not UTF-8 give a clear error, exit 2, never a traceback."""
+    import zipfile
+
     vlog = Path(__file__).resolve().parent / "data" / "vassal" / "onslaught-session.vlog"
-    code, _, err = run("check", str(vlog))
+    code, out, err = run("check", str(vlog))
+    assert code == 1 and "VASSAL step" in out and "Traceback" not in err
+    archive = tmp_path / "archive.log"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("hello.txt", "hi")
+    code, _, err = run("check", str(archive))
     assert code == 2 and "zip archive" in err and "Traceback" not in err
+    broken = tmp_path / "broken.vlog"
+    broken.write_bytes(b"PK\x03\x04junk")
+    code, _, err = run("check", str(broken))
+    assert code == 2 and "not a readable zip archive" in err and "Traceback" not in err
     binary = tmp_path / "bad.log"
     binary.write_bytes(b'[Game "onslaught"]\nTurn 1\n  \xff\n')
     code, _, err = run("check", str(binary))
