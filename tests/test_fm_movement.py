@@ -146,7 +146,7 @@ def test_state_and_combat_commands_on_an_omaha_log(tmp_path: Path) -> None:
     from adjudicator.cli import main
 
     log = Path(__file__).resolve().parent.parent / "examples" / "omaha" / "legal-first-turns.log"
-    done = CliRunner().invoke(main, ["state", str(log), "--at", "33"])
+    done = CliRunner().invoke(main, ["state", str(log), "--at", "36"])
     assert done.exit_code == 0 and done.output.startswith("Turn 2, phase movement (Allied player turn)")
     attack = tmp_path / "attack.log"
     attack.write_text('[Game "omaha"]\nGerman: setup 914/352 2117\nAllied: setup 16/1 2217\nTurn 1\n'
@@ -154,3 +154,43 @@ def test_state_and_combat_commands_on_an_omaha_log(tmp_path: Path) -> None:
                       'Allied: attack 2117 with 16/1 die 3\n', encoding="utf-8")
     done = CliRunner().invoke(main, ["combat", str(attack)])
     assert done.exit_code == 0 and "differential +0" in done.output and "die 3: result -" in done.output
+
+
+SETUP = ("German: setup 914/352 2117\nGerman: setup 915/352 2021\nGerman: setup 916/352 2022\n"
+         "German: setup 352/352 1510\nGerman: setup 1Flak 1610\n"
+         "Allied: setup 16/1 2319\nAllied: setup 18/1 2319\nAllied: setup 26/1 2318\nAllied: setup 115/29 2219\n"
+         "Allied: setup 116/29 2219\nAllied: setup 175/29 2120\nAllied: setup 2Rgr 2417\n")
+
+
+def setup_errors(game: Game, text: str) -> list[tuple[str, str]]:
+    """(rule, entry) of each error of a log that starts with `text` and then GT 1."""
+    state = FM.initial_state(game, [])
+    source = f'[Game "omaha"]\n{text}Turn 1\n'
+    lines = source.splitlines()
+    out: list[tuple[str, str]] = []
+    for entry in parse_text(source):
+        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
+                if f.severity == "error"]
+        state = FM.apply(state, entry)
+    return out
+
+
+def test_the_set_up(game: Game) -> None:
+    """11.0, 11.2.1, 11.2.3: Germans off the beach and Pointe du Hoc, two of them next to the beach;
+    the assault regiments on the beach hexes, three a hex; the Rangers at Pointe du Hoc; all placed
+    before GT 1."""
+    assert setup_errors(game, SETUP) == []
+    assert setup_errors(game, SETUP.replace("914/352 2117", "914/352 2120")) == \
+        [("11.0", "German: setup 914/352 2120")]
+    assert setup_errors(game, SETUP.replace("352/352 1510", "352/352 2417")) == \
+        [("11.0", "German: setup 352/352 2417")]
+    assert setup_errors(game, SETUP.replace("16/1 2319", "16/1 2217")) == [("11.2", "Allied: setup 16/1 2217")]
+    assert setup_errors(game, SETUP.replace("2Rgr 2417", "2Rgr 2319")) == [("11.2", "Allied: setup 2Rgr 2319")]
+    crowded = SETUP.replace("26/1 2318", "26/1 2319").replace("115/29 2219", "115/29 2319")
+    assert setup_errors(game, crowded) == [("11.2", "Allied: setup 115/29 2319")]
+    assert setup_errors(game, SETUP.replace("Allied: setup 175/29 2120\n", "")) == [("11.0", "Turn 1")]
+    inland = SETUP.replace("915/352 2021", "915/352 1810").replace("916/352 2022", "916/352 1811")
+    assert setup_errors(game, inland) == [("11.0", "Turn 1")]
+    assert setup_errors(game, SETUP + "Allied: setup CCA/2 2319\n")[0] == ("11.0", "Allied: setup CCA/2 2319")
+    late = FM.apply(FM.initial_state(game, []), parse_text('[Game "omaha"]\nTurn 1\n')[-1])
+    assert [f.rule for f in FM.check(late, parse_text('[Game "omaha"]\nAllied: setup 16/1 2319\n')[-1])] == ["11.0"]

@@ -57,8 +57,10 @@ BEACH_STACK = 3
 COMBAT_PHASES = ("combat", "mobile_combat")
 SUPPORT_KINDS = ("support_fire", "naval_gunfire", "mines")
 """Marker kinds a player places on a combat (7.2, 11.1.4, 11.2.7)."""
+POINTE_DU_HOC = "2417"
+"""11.0, 11.2.3: no German set-up there; the Ranger battalion lands there."""
 UNCHECKED: dict[str, str] = {
-    "place": "3.0, 11.0-11.2",
+    "place": "11.1.2, 11.2.4 (reinforcements), 11.2.5 (replacements)",
     "capture": "not a Fire & Movement entry", "income": "11.2.5",
 }
 """The sections governing entries this version applies without checking, by kind."""
@@ -98,6 +100,8 @@ class FireAndMovementState:
     noted: frozenset[str] = frozenset()
     optional: frozenset[str] = frozenset()
     """Optional rules in force, from the log's `Optional` headers (14.1 weather, 15.0 flak)."""
+    set_up: bool = False
+    """The log writes the set-up (`setup` entries), so GT 1 checks it is complete (11.0, 11.2.1)."""
 
 
 class FireAndMovement:
@@ -213,6 +217,8 @@ class FireAndMovement:
             out += self._check_attack(state, entry)
         elif isinstance(entry, Bombard):
             out += self._check_bombard(state, entry)
+        elif isinstance(entry, Place) and entry.how == "setup":
+            out += self._check_setup(state, entry)
         elif isinstance(entry, Loss):
             out += self._check_loss(state, entry)
         elif isinstance(entry, Retreat):
@@ -225,6 +231,8 @@ class FireAndMovement:
             out.append(self._f("error", "log", entry, f"'{entry.kind}' entries are Onslaught's; Fire & Movement "
                                                       "has phases, not actions (4.1)"))
         kind = entry.kind  # type: ignore[attr-defined]
+        if isinstance(entry, Place) and entry.how == "setup":
+            kind = ""  # checked (11.0, 11.2.1)
         if kind in UNCHECKED and kind not in state.noted:
             out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
                                                      f"(sections {UNCHECKED[kind]})"))
@@ -239,8 +247,71 @@ class FireAndMovement:
                                                f"{self._stack_limit(state, where)} may stay there")
                 for where, n in sorted(count.items()) if n > self._stack_limit(state, where)]
 
-    def _check_turn(self, state: FireAndMovementState, entry: TurnMarker) -> list[Finding]:
+    def _setup_box(self, state: FireAndMovementState, unit_id: str) -> str | None:
+        """Where the scenario's data starts a unit (11.0: `german_setup`, 11.2.1: `allied_assault`)."""
+        return next((p.location for _, p in state.game.setup if p.scenario == state.scenario and p.piece == unit_id),
+                    None)
+
+    def _beach(self, state: FireAndMovementState) -> frozenset[str]:
+        """The Omaha Beach hexes (11.0, 11.2.1)."""
+        area = state.game.areas_by_id.get("omaha_beach")
+        return frozenset(area.hexes) if area is not None else frozenset()
+
+    def _check_setup(self, state: FireAndMovementState, entry: Place) -> list[Finding]:
+        """11.0, 11.2.1, 11.2.3: the German at-start units off the beach (and off Pointe du Hoc), the
+        assault regiments on the beach landing hexes, three a hex, the Rangers at Pointe du Hoc."""
+        if state.turn != 0:
+            return [self._f("error", "11.0", entry, "set-up placements come before the first 'Turn' marker")]
+        game = state.game
+        box = self._setup_box(state, entry.unit)
+        label = entry.hex or ""
+        if not game.grid.is_label(label):
+            return [self._f("error", "11.0", entry, f"{entry.unit} sets up on a hex of the map, not {label or 'nowhere'}")]
+        beach = self._beach(state)
+        if box == "german_setup":
+            if label in beach or label == POINTE_DU_HOC:
+                return [self._f("error", "11.0", entry, f"{entry.unit} sets up on {label}: German units set up off the "
+                                                        "Omaha Beach hexes and never on Pointe du Hoc (2417)")]
+            return []
+        if box == "allied_assault":
+            if self._unit(state, entry.unit).type == "ranger":
+                if label != POINTE_DU_HOC:
+                    return [self._f("error", "11.2", entry, f"{entry.unit} lands at Pointe du Hoc ({POINTE_DU_HOC}), "
+                                                            f"not {label} (11.2.3)")]
+                return []
+            if label not in beach:
+                return [self._f("error", "11.2", entry, f"{entry.unit} lands on a beach landing hex "
+                                                        f"({', '.join(sorted(beach))}), not {label} (11.2.1)")]
+            here = sum(1 for u, w in state.location.items() if w == label and u != entry.unit)
+            if here >= BEACH_STACK:
+                return [self._f("error", "11.2", entry, f"{label} already holds {here} units; a beach landing hex "
+                                                        "takes three (11.2.1)")]
+            return []
+        return [self._f("error", "11.0", entry, f"{entry.unit} is not set up by a player in this scenario "
+                                                f"(it starts in {box or 'no set-up'})")]
+
+    def _check_start(self, state: FireAndMovementState, entry: TurnMarker) -> list[Finding]:
+        """11.0, 11.2.1: as GT 1 begins every German at-start unit is on the map, two or more next to
+        an Omaha Beach hex, and every assault unit has landed."""
+        game = state.game
+        beach = [game.grid.hex_of(label) for label in self._beach(state)]
         out = []
+        german = [u for _, p in game.setup if p.scenario == state.scenario and p.location == "german_setup"
+                  for u in [p.piece]]
+        assault = [u for _, p in game.setup if p.scenario == state.scenario and p.location == "allied_assault"
+                   for u in [p.piece]]
+        unplaced = [u for u in (*german, *assault) if self._on_map(state, u) is None]
+        if unplaced:
+            out.append(self._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
+                                                       "land (11.0, 11.2.1)"))
+        placed = [h for h in (self._on_map(state, u) for u in german) if h is not None]
+        if placed and sum(1 for h in placed if any(h.is_adjacent(b) for b in beach)) < 2:
+            out.append(self._f("error", "11.0", entry, "at least two German at-start units set up next to an Omaha "
+                                                       "Beach hex"))
+        return out
+
+    def _check_turn(self, state: FireAndMovementState, entry: TurnMarker) -> list[Finding]:
+        out = self._check_start(state, entry) if state.turn == 0 and entry.turn == 1 and state.set_up else []
         scenario = next(s for s in state.game.manifest.scenario if s.id == state.scenario)
         if entry.turn != state.turn + 1:
             out.append(self._f("error", "4.1", entry, f"GT {entry.turn} follows GT {state.turn}; game turns run in "
@@ -819,7 +890,7 @@ class FireAndMovement:
     # -- apply ---------------------------------------------------------------------------------
     def apply(self, state: FireAndMovementState, entry: Entry) -> FireAndMovementState:
         """The state after an entry, as the log writes it."""
-        kind = getattr(entry, "kind", "")
+        kind = "" if isinstance(entry, Place) and entry.how == "setup" else getattr(entry, "kind", "")
         if kind in UNCHECKED:
             state = replace(state, noted=state.noted | {kind})
         if state.combat is not None and not self._carries_out(entry):
@@ -904,6 +975,8 @@ class FireAndMovement:
                     state = replace(state, location={**state.location, unit_id: box},
                                     depleted=state.depleted - {unit_id})
             return state
+        if isinstance(entry, Place) and entry.how == "setup":
+            state = replace(state, set_up=True)
         if isinstance(entry, Place) and entry.hex is not None and entry.unit in state.game.units_by_id:
             depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted
             return replace(state, location={**state.location, entry.unit: entry.hex}, depleted=depleted)
