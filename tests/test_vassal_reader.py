@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adjudicator.cli import main
-from adjudicator.notation.entries import Attack, Comment, Loss, Move, Place, RollOff, StepMarker, TurnMarker
+from adjudicator.notation.entries import Attack, Comment, Loss, Move, RollOff, StepMarker, TurnMarker
 from adjudicator.notation.text import parse_text, write_entry
 from adjudicator.vassal.load import translate_file
 from adjudicator.vassal.translate import Translation, phases

@@ -17,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.cli import main
+from adjudicator.notation.text import parse_text
 from adjudicator.vassal.load import translate_file
+from adjudicator.vassal.report import annotated, converted_text
 from wargame.errors import DataError, WargameError
 from wargame.vassal.encoding import decode, encode
 from wargame.vassal.reader import Limits, read_archive, read_recording
@@ -44,14 +46,18 @@ def vlog_bytes(saved_game: bytes, extra: dict[str, bytes] | None = None) -> byte
 
 
 def translate_bytes(data: bytes) -> None:
-    """Write the bytes as a .vlog and translate it: it reads, or fails with our error only."""
+    """Write the bytes as a .vlog and translate it: it reads, or fails with our error only; what
+    it reads converts to a text log that parses back entry for entry."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "fuzz.vlog"
         path.write_bytes(data)
         try:
-            translate_file(path)
+            translation = translate_file(path)
         except WargameError as e:
             assert str(e) and "Traceback" not in str(e)
+            return
+        entries = annotated(translation)
+        assert len(parse_text(converted_text(translation))) == len(entries)
 
 
 @FUZZ
@@ -97,7 +103,11 @@ def test_mutated_command_strings(edits: list[tuple[float, int, str]]) -> None:
 
 WORDS = st.sampled_from(["M/", "D/", "+/", "-/", "CHAT", "/", ";", "\t", "\\", "1", "campaign-39-0", "Main Map",
                          "null", "emb2;", "piece;", "mark;UnitId", "de-inf-21", "&lt;", "***", " = ", "Allied: ",
-                         "UNDO\ttrue", "2707", "-"])
+                         "UNDO\ttrue", "2707", "-", "TURNTurnTracker0\t0|-5;0;false;20;9\\;0",
+                         "TURNTurnTracker0\t0|99999;0;false;20;1\\;0", "CHAT*** 1d6 = 123456 *** &lt;Tester&gt;",
+                         "CHAT&lt;Tester&gt; - Allied: attack 2708 with us-inf-01", "CHAT*** 1d6 = 4 *** &lt;Tester&gt;",
+                         "CHAT&lt;Tester&gt; - Turn 3", "CHAT&lt;Tester&gt; - de-inf-21 2707-2708-2709",
+                         "PLAYER\tpw\tTe\"st\nx\tAllied", "\n", "\r", "\u2028", "#", "[", "\""])
 
 
 @FUZZ

@@ -46,6 +46,8 @@ MOVE_REPORT = re.compile(r"^\*\s*(?P<pieces>.+?) moves (?P<before>.+?) -> (?P<af
 """Our modules' moveToFormat, `$pieceName$ moves $previousLocation$ -> $location$ *`, as VASSAL reports it."""
 LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 MAX_DIFFERENCES = 40
+MAX_NUMBER = 9999
+"""The largest turn or die the notation writes (four digits)."""
 Key = tuple[str, ...]
 
 
@@ -284,6 +286,9 @@ class _Translator:
             self.note(step, "a turn tracker state the reader does not know; turn and step not translated")
             return None
         turn, index = position[0], position[1]
+        if not 0 <= turn <= MAX_NUMBER:
+            self.note(step, f"turn tracker at turn {turn}: not a turn; not translated")
+            return None
         if not 0 <= index < len(self.phase_list):
             self.note(step, f"turn tracker at step {index + 1} of a list of {len(self.phase_list)}: not one of "
                             f"{self.game.id}'s steps; not translated")
@@ -686,6 +691,9 @@ class _Translator:
         dice = DICE.match(text)
         if dice is not None:
             values = [int(v) for v in re.split(r"\s*,\s*", dice.group("result"))]
+            if any(v > MAX_NUMBER for v in values):
+                self.comment(step, f"step {step}: {one_line(text)}")  # no die of a wargame: kept as said
+                return
             self.dice(step, dice.group("name"), values, dice.group("player"))
             return
         if text.startswith("*"):
@@ -751,7 +759,7 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
     for side in game.manifest.sides:
         names = sorted({p.name for p in tracking.players.values() if p.side == side and p.name})
         if names:
-            t.emit(Header(line=0, key=side, value=", ".join(names)))
+            t.emit(Header(line=0, key=side, value=one_line(", ".join(names))))
     meta = recording.savedata
     saved_with = recording.moduledata
     t.comment(0, f"translated from the VASSAL {'log' if recording.is_log else 'saved game'} "
