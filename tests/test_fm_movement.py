@@ -194,3 +194,61 @@ def test_the_set_up(game: Game) -> None:
     assert setup_errors(game, SETUP + "Allied: setup CCA/2 2319\n")[0] == ("11.0", "Allied: setup CCA/2 2319")
     late = FM.apply(FM.initial_state(game, []), parse_text('[Game "omaha"]\nTurn 1\n')[-1])
     assert [f.rule for f in FM.check(late, parse_text('[Game "omaha"]\nAllied: setup 16/1 2319\n')[-1])] == ["11.0"]
+
+
+GT1_TO_GERMAN = ("Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
+                 "Phase mobile_movement\nPhase mobile_combat\nPhase movement\n")
+GT1_REST = "Phase bombardment\nPhase combat\nPhase mobile_movement\nPhase mobile_combat\nPhase game_turn_end\n"
+GT2_LANDINGS = ("Allied: reinforce 9/2 2319\nAllied: reinforce 23/2 2318\nAllied: reinforce 38/2 2318\n"
+                "Allied: reinforce CCA/2 2219\nAllied: reinforce CCB/2 2120\nAllied: reinforce CCR/2 2120\n")
+
+
+def log_errors(game: Game, text: str) -> list[tuple[str, str]]:
+    """(rule, entry) of each error of an Omaha log made of `text`."""
+    state = FM.initial_state(game, [])
+    source = f'[Game "omaha"]\n{text}'
+    lines = source.splitlines()
+    out: list[tuple[str, str]] = []
+    for entry in parse_text(source):
+        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
+                if f.severity == "error"]
+        state = FM.apply(state, entry)
+    return out
+
+
+def test_german_reinforcements(game: Game) -> None:
+    """11.1.2: in the German Movement Phase, at the scheduled hex or edge, then moving with what is
+    left after paying for the first hex; a reinforcement that could arrive and does not is an error."""
+    arrive = SETUP + GT1_TO_GERMAN + "German: reinforce Sch/30 1005\n"
+    assert log_errors(game, arrive + GT1_REST) == []
+    assert log_errors(game, SETUP + GT1_TO_GERMAN + GT1_REST) == [("11.1", "Phase bombardment")]
+    assert log_errors(game, arrive.replace("Sch/30 1005", "Sch/30 1006") + GT1_REST)[0] == \
+        ("11.1", "German: reinforce Sch/30 1006")
+    early = SETUP + "Turn 1\nPhase support_fire_marker\nPhase movement\nGerman: reinforce Sch/30 1005\n"
+    assert log_errors(game, early)[0] == ("4.1", "German: reinforce Sch/30 1005")
+    # Sch/30 (allowance 8) paid 2 for broken 1005: three broken hexes more (6) fit, but broken,
+    # broken and marsh (7) do not, though 7 alone would.
+    assert log_errors(game, arrive + "Sch/30 1005-1106-1107-1108\n") == []
+    far = arrive + "Sch/30 1005-1106-1206-1306\n"
+    assert log_errors(game, far) == [("5.2", "Sch/30 1005-1106-1206-1306")]
+
+
+def test_allied_reinforcements(game: Game) -> None:
+    """11.2.4: after GT 1, on beach landing hexes with room, not in an unheld EZOC; they move no
+    further in that Movement Phase, but mobile ones move in the Mobile Movement Phase."""
+    gt2 = SETUP + GT1_TO_GERMAN + "German: reinforce Sch/30 1005\n" + GT1_REST + \
+        "Turn 2\nPhase support_fire_marker\nPhase movement\n"
+    assert log_errors(game, gt2 + GT2_LANDINGS + "Phase bombardment\n") == []
+    assert log_errors(game, gt2 + GT2_LANDINGS.replace("9/2 2319", "9/2 2218")) == \
+        [("11.2", "Allied: reinforce 9/2 2218")]
+    assert log_errors(game, gt2 + "Allied: reinforce 9/2 2219\nAllied: reinforce 23/2 2219\n")[-1] == \
+        ("11.2", "Allied: reinforce 23/2 2219")
+    # 2121 is empty and next to 915/352 at 2021: no landing there.
+    assert log_errors(game, gt2 + "Allied: reinforce 9/2 2121\n") == [("11.2", "Allied: reinforce 9/2 2121")]
+    assert ("11.2", "Phase bombardment") in log_errors(game, gt2 + "Phase bombardment\n")
+    assert ("11.2", "9/2 2319-2218") in log_errors(game, gt2 + GT2_LANDINGS + "9/2 2319-2218\n")
+    mobile = gt2 + GT2_LANDINGS + "Phase bombardment\nPhase combat\nPhase mobile_movement\nCCA/2 2219-2218\n"
+    assert log_errors(game, mobile) == []
+    assert log_errors(game, gt2 + "Allied: reinforce 117/30 2319\n")[0] == ("11.2", "Allied: reinforce 117/30 2319")
+    assert log_errors(game, SETUP + "Turn 1\nPhase support_fire_marker\nPhase movement\n"
+                            "Allied: reinforce 9/2 2319\n")[0] == ("11.2", "Allied: reinforce 9/2 2319")

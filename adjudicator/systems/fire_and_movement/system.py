@@ -60,7 +60,7 @@ SUPPORT_KINDS = ("support_fire", "naval_gunfire", "mines")
 POINTE_DU_HOC = "2417"
 """11.0, 11.2.3: no German set-up there; the Ranger battalion lands there."""
 UNCHECKED: dict[str, str] = {
-    "place": "11.1.2, 11.2.4 (reinforcements), 11.2.5 (replacements)",
+    "place": "11.2.5 (replacements)",
     "capture": "not a Fire & Movement entry", "income": "11.2.5",
 }
 """The sections governing entries this version applies without checking, by kind."""
@@ -102,6 +102,10 @@ class FireAndMovementState:
     """Optional rules in force, from the log's `Optional` headers (14.1 weather, 15.0 flak)."""
     set_up: bool = False
     """The log writes the set-up (`setup` entries), so GT 1 checks it is complete (11.0, 11.2.1)."""
+    entered: tuple[tuple[str, float], ...] = ()
+    """German reinforcements that entered this phase and the MP their first hex cost (11.1.2)."""
+    landed: frozenset[str] = frozenset()
+    """Allied reinforcements landed this Movement Phase, which move no further in it (11.2.4)."""
 
 
 class FireAndMovement:
@@ -219,6 +223,8 @@ class FireAndMovement:
             out += self._check_bombard(state, entry)
         elif isinstance(entry, Place) and entry.how == "setup":
             out += self._check_setup(state, entry)
+        elif isinstance(entry, Place) and entry.how == "reinforce":
+            out += self._check_reinforce(state, entry)
         elif isinstance(entry, Loss):
             out += self._check_loss(state, entry)
         elif isinstance(entry, Retreat):
@@ -231,21 +237,89 @@ class FireAndMovement:
             out.append(self._f("error", "log", entry, f"'{entry.kind}' entries are Onslaught's; Fire & Movement "
                                                       "has phases, not actions (4.1)"))
         kind = entry.kind  # type: ignore[attr-defined]
-        if isinstance(entry, Place) and entry.how == "setup":
-            kind = ""  # checked (11.0, 11.2.1)
+        if isinstance(entry, Place) and entry.how in ("setup", "reinforce"):
+            kind = ""  # checked (11.0, 11.1.2, 11.2.1, 11.2.4)
         if kind in UNCHECKED and kind not in state.noted:
             out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
                                                      f"(sections {UNCHECKED[kind]})"))
         return out
 
     def _closing(self, state: FireAndMovementState, entry: Entry) -> list[Finding]:
-        """5.3: at the end of every phase, one unit a hex (three on a beach landing hex)."""
+        """5.3: at the end of every phase, one unit a hex (three on a beach landing hex); 11.1.2 and
+        11.2.4: at the end of a Movement Phase, the side's reinforcements due that could arrive."""
         if state.phase is None:
             return []
         count = Counter(where for where in state.location.values() if state.game.grid.is_label(where))
-        return [self._f("error", "5.3", entry, f"{self._where(state)} ends with {n} units in hex {where}; "
-                                               f"{self._stack_limit(state, where)} may stay there")
-                for where, n in sorted(count.items()) if n > self._stack_limit(state, where)]
+        out = [self._f("error", "5.3", entry, f"{self._where(state)} ends with {n} units in hex {where}; "
+                                              f"{self._stack_limit(state, where)} may stay there")
+               for where, n in sorted(count.items()) if n > self._stack_limit(state, where)]
+        if self.phase_id(state) == "movement" and state.set_up:
+            side = self.active(state) or ""
+            for row in self._due(state, side):
+                if self._entry_hexes(state, row.unit, row.entry):
+                    section = "11.1" if side == "German" else "11.2"
+                    out.append(self._f("error", section, entry, f"{self._where(state)} ends without {row.unit}, due on "
+                                                                f"GT {row.turn}, though it could arrive"))
+        return out
+
+    def _due(self, state: FireAndMovementState, side: str) -> list[Any]:
+        """The side's reinforcements due by this turn and not yet arrived (11.1.2, 11.2.4)."""
+        return [row for _, row in state.game.reinforcements if row.scenario == state.scenario
+                and row.turn <= state.turn and self._unit(state, row.unit).side == side
+                and self._on_map(state, row.unit) is None and state.location.get(row.unit) is None]
+
+    def _entry_hexes(self, state: FireAndMovementState, unit_id: str, entry_area: str | None) -> list[str]:
+        """Where a reinforcement may arrive now: its hex or area, not enemy-held, not in an EZOC
+        (11.1.2); Allied beach landing hexes with room, in an EZOC only if Allied units hold them (11.2.4)."""
+        game = state.game
+        unit = self._unit(state, unit_id)
+        if entry_area is None:
+            return []
+        labels = [entry_area] if game.grid.is_label(entry_area) else list(game.areas_by_id[entry_area].hexes) \
+            if entry_area in game.areas_by_id else []
+        ezoc = self.ezoc(state, unit.side)
+        out = []
+        for label in labels:
+            h = game.grid.hex_of(label)
+            here = [u for u, w in state.location.items() if w == label]
+            if any(self._unit(state, u).side != unit.side for u in here):
+                continue
+            if unit.side == "Allied":
+                if len(here) >= self._stack_limit(state, label) or (h in ezoc and not here):
+                    continue
+            elif h in ezoc or here:
+                continue
+            out.append(label)
+        return out
+
+    def _check_reinforce(self, state: FireAndMovementState, entry: Place) -> list[Finding]:
+        """11.1.2, 11.2.4: a scheduled reinforcement, in its side's Movement Phase, on its turn or
+        later, where it may arrive."""
+        game = state.game
+        unit = self._unit(state, entry.unit)
+        section = "11.1" if unit.side == "German" else "11.2"
+        if self.phase_id(state) != "movement" or self.active(state) != unit.side:
+            return [self._f("error", "4.1", entry, f"{self._where(state)}: reinforcements arrive in their side's "
+                                                   "Movement Phase")]
+        row = next((r for _, r in game.reinforcements if r.scenario == state.scenario and r.unit == entry.unit), None)
+        if row is None:
+            return [self._f("error", section, entry, f"{entry.unit} is not a reinforcement of this scenario")]
+        if row.turn > state.turn:
+            return [self._f("error", section, entry, f"{entry.unit} arrives on GT {row.turn}, not {state.turn}")]
+        if self._on_map(state, entry.unit) is not None:
+            return [self._f("error", section, entry, f"{entry.unit} is already on the map")]
+        if unit.side == "Allied" and state.turn == 1:
+            return [self._f("error", "11.2", entry, "Allied reinforcements land after GT 1 (11.2.4)")]
+        if entry.hex not in self._entry_hexes(state, entry.unit, row.entry):
+            where = row.entry if row.entry and game.grid.is_label(row.entry) else \
+                game.areas_by_id[row.entry].name if row.entry in game.areas_by_id else "its entry"
+            return [self._f("error", section, entry, f"{entry.unit} arrives at {where}, on a hex no enemy unit holds "
+                                                     f"and outside enemy zones of control "
+                                                     f"{'(a beach landing hex with room) ' if unit.side == 'Allied' else ''}"
+                                                     f"- not {entry.hex}")]
+        return []
+
+
 
     def _setup_box(self, state: FireAndMovementState, unit_id: str) -> str | None:
         """Where the scenario's data starts a unit (11.0: `german_setup`, 11.2.1: `allied_assault`)."""
@@ -373,11 +447,14 @@ class FireAndMovement:
         if off:
             return out + [self._f("error", "5.2", entry, f"{entry.unit} leaves the map at {off[0]}")]
         hexes = [game.grid.hex_of(label) for label in entry.path]
+        if entry.unit in state.landed and phase == "movement":
+            return out + [self._f("error", "11.2", entry, f"{entry.unit} landed this Movement Phase and moves no further "
+                                                          "in it (11.2.4)")]
         allowance = self._allowance(state, entry.unit)
+        spent = dict(state.entered).get(entry.unit, 0.0)  # 11.1.2: the first hex's cost, paid on entering
         ezoc = frozenset() if unit.type in IGNORE_EZOC else self.ezoc(state, unit.side)
         enemy = {h for u, w in state.location.items() if self._unit(state, u).side != unit.side
                  and game.grid.is_label(w) for h in [game.grid.hex_of(w)]}
-        spent = 0.0
         for i, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
             la, lb = entry.path[i - 1], entry.path[i]
             if not a.is_adjacent(b):
@@ -418,6 +495,16 @@ class FireAndMovement:
                 return out + [self._f("error", "5.2", entry, f"{entry.unit} has spent {spent:g} MP by {lb}, more than "
                                                              f"its allowance of {allowance}")]
         return out
+
+    def _entry_cost(self, state: FireAndMovementState, label: str) -> float:
+        """11.1.2: the MP a unit entering the map pays for its first hex (its terrain; the map edge has
+        no hexside feature in our data, so nothing more)."""
+        game = state.game
+        h = game.grid.hex_of(label)
+        terrain = game.terrain
+        kinds = game.hex_terrain.get(h, ())
+        base = max((float(c) for t in kinds if (c := terrain[t].mp_cost) is not None), default=1.0)
+        return base + sum(float(terrain[t].mp_add or 0) for t in kinds)
 
     def _fortified_ezoc(self, state: FireAndMovementState, entry: Move, a: Hex, b: Hex) -> list[Finding]:
         """6.1 exception: never EZOC to EZOC across a minefield hexside or into a fortification."""
@@ -890,7 +977,7 @@ class FireAndMovement:
     # -- apply ---------------------------------------------------------------------------------
     def apply(self, state: FireAndMovementState, entry: Entry) -> FireAndMovementState:
         """The state after an entry, as the log writes it."""
-        kind = "" if isinstance(entry, Place) and entry.how == "setup" else getattr(entry, "kind", "")
+        kind = "" if isinstance(entry, Place) and entry.how in ("setup", "reinforce") else getattr(entry, "kind", "")
         if kind in UNCHECKED:
             state = replace(state, noted=state.noted | {kind})
         if state.combat is not None and not self._carries_out(entry):
@@ -905,6 +992,7 @@ class FireAndMovement:
                 return state
             # 4.1: a new player turn (movement after the other player's phases) starts afresh.
             fresh = entry.step == "movement"
+            state = replace(state, entered=(), landed=frozenset())
             return replace(state, phase=index, moved=frozenset() if fresh else state.moved,
                            moved_in_movement=frozenset() if fresh else state.moved_in_movement,
                            attacked=frozenset(), defended=frozenset(),
@@ -977,6 +1065,13 @@ class FireAndMovement:
             return state
         if isinstance(entry, Place) and entry.how == "setup":
             state = replace(state, set_up=True)
+        if isinstance(entry, Place) and entry.how == "reinforce" and entry.hex is not None and \
+                state.game.grid.is_label(entry.hex) and entry.unit in state.game.units_by_id:
+            if self._unit(state, entry.unit).side == "German":
+                cost = self._entry_cost(state, entry.hex)
+                state = replace(state, entered=(*state.entered, (entry.unit, cost)))
+            else:
+                state = replace(state, landed=state.landed | {entry.unit})
         if isinstance(entry, Place) and entry.hex is not None and entry.unit in state.game.units_by_id:
             depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted
             return replace(state, location={**state.location, entry.unit: entry.hex}, depleted=depleted)
