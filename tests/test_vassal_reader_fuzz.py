@@ -105,7 +105,8 @@ WORDS = st.sampled_from(["M/", "D/", "+/", "-/", "CHAT", "/", ";", "\t", "\\", "
                          "null", "emb2;", "piece;", "mark;UnitId", "de-inf-21", "&lt;", "***", " = ", "Allied: ",
                          "UNDO\ttrue", "2707", "-", "TURNTurnTracker0\t0|-5;0;false;20;9\\;0",
                          "TURNTurnTracker0\t0|99999;0;false;20;1\\;0", "CHAT*** 1d6 = 123456 *** &lt;Tester&gt;",
-                         "CHAT&lt;Tester&gt; - Allied: attack 2708 with us-inf-01", "CHAT*** 1d6 = 4 *** &lt;Tester&gt;",
+                         "CHAT&lt;Tester&gt; - Allied: attack 2708 with us-inf-01",
+                         "CHAT*** 1d6 = 4 *** &lt;Tester&gt;",
                          "CHAT&lt;Tester&gt; - Turn 3", "CHAT&lt;Tester&gt; - de-inf-21 2707-2708-2709",
                          "PLAYER\tpw\tTe\"st\nx\tAllied", "\n", "\r", "\u2028", "#", "[", "\""])
 

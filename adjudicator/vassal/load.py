@@ -18,8 +18,7 @@ VASSAL_SUFFIXES = (".vlog", ".vsav")
 
 
 def is_vassal_file(path: Path, limits: Limits = Limits()) -> bool:
-    """True for a file to read as a VASSAL log or save: a .vlog or .vsav, or a zip holding `savedGame`
-    (a renamed one); the zip's directory is only looked at, nothing is inflated."""
+    """True for a .vlog or .vsav, or a zip holding `savedGame` (only its directory is read)."""
     if path.suffix.lower() in VASSAL_SUFFIXES:
         return True
     try:
@@ -35,9 +34,7 @@ def is_vassal_file(path: Path, limits: Limits = Limits()) -> bool:
 
 
 def game_id_of(recording: Recording, tracking: Tracking, root: Path, module: ModuleInfo | None = None) -> str:
-    """The game a recording is of: the `Game` property our modules give every piece, else the
-    module name (of the module given, or in the recording's moduledata) matched against the
-    games' titles."""
+    """The game of a recording: its pieces' `Game` property, else the module name matched to a title."""
     known = game_ids(root)
     votes = Counter(p.properties["Game"] for p in tracking.initial.values() if p.properties.get("Game") in known)
     if votes:
@@ -53,8 +50,7 @@ def game_id_of(recording: Recording, tracking: Tracking, root: Path, module: Mod
 
 def translate_file(path: Path, data: Path | None = None, game_id: str | None = None,
                    module_path: Path | None = None, limits: Limits = Limits()) -> Translation:
-    """Read a .vlog/.vsav and translate it for the game it is of (or `game_id`), naming places
-    with the module's own grid and zones when it is given."""
+    """Read and translate a .vlog/.vsav for its game (or `game_id`), with the module's places if given."""
     module = read_module(module_path) if module_path is not None else None
     recording = read_recording(path, limits)
     tracking = track(recording)

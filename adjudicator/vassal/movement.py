@@ -22,12 +22,10 @@ into another (a move); `avoid`: it may not enter one at all (a retreat); `ignore
 
 
 def _entry_cost(game: Game, a: Hex, b: Hex) -> float | None:
-    """Movement points to step from a into adjacent b as the terrain chart reads; None if forbidden.
-
-    A hex costs its dearest terrain's `mp_cost` (1 when none says) plus every `mp_add`; a hexside
-    feature with an `mp_cost` of its own (a road, a trail) is a route whose rate replaces all
-    that (the charts' notes: "whatever the other terrain"), the cheapest route when several.
-    """
+    """Movement points to step from a into adjacent b as the terrain chart reads; None if forbidden."""
+    # A hex costs its dearest terrain's mp_cost (1 when none says) plus every mp_add; a hexside
+    # feature with an mp_cost of its own (a road, a trail) is a route whose rate replaces all that
+    # (the charts' notes: "whatever the other terrain"), the cheapest route when several.
     terrain = game.terrain
     kinds = game.hex_terrain.get(b)
     features = game.hexside_features.get(Hexside.between(a, b), frozenset())
@@ -41,8 +39,7 @@ def _entry_cost(game: Game, a: Hex, b: Hex) -> float | None:
 
 
 def enemy_zone(game: Game, enemy_hexes: Iterable[Hex]) -> frozenset[Hex]:
-    """Hexes in the zone of control of units at `enemy_hexes`: each hex and its neighbours not
-    across a hexside that blocks zones of control."""
+    """Each enemy hex and its neighbours not across a hexside that blocks zones of control."""
     terrain = game.terrain
     features = game.hexside_features
     out: set[Hex] = set()
@@ -56,8 +53,7 @@ def enemy_zone(game: Game, enemy_hexes: Iterable[Hex]) -> frozenset[Hex]:
 
 def cheapest_route(game: Game, start: Hex, goal: Hex, side: str, positions: dict[str, Hex],
                    zoc: ZocRule = "stop") -> list[Hex] | None:
-    """The cheapest path from start to goal for a unit of `side`, given where every unit is;
-    None if the terrain, enemy units and zones of control leave none."""
+    """The cheapest path from start to goal for a unit of `side` among the units at `positions`, or None."""
     units = game.units_by_id
     enemy = {h for u, h in positions.items() if u in units and units[u].side != side}
     zone = enemy_zone(game, (h for u, h in positions.items() if u in units and units[u].side != side

@@ -60,8 +60,8 @@ class Phase:
 
 
 def phases(game: Game) -> list[Phase]:
-    """The steps or phases of the turn tracker in our modules, in order: a phase each player takes
-    in turn appears once per side, first player first (as builder/vassal/module.py lists them)."""
+    """Our modules' turn-tracker steps in order, as builder/vassal/module.py lists them."""
+    # A phase each player takes in turn appears once per side, the first player first.
     sides = game.manifest.sides
     first = game.manifest.scenario[0].first_player
     order = [first, *[s for s in sides if s != first]]
@@ -111,8 +111,8 @@ def one_line(text: str, limit: int = 300) -> str:
 
 
 def chat_text(html_text: str) -> str:
-    """A chat line as a person reads it: markup dropped, then entities decoded (VASSAL writes a
-    player's name as `&lt;Name&gt;`, so it survives the first step)."""
+    """A chat line as a person reads it: markup dropped, then entities decoded."""
+    # VASSAL writes a player's name as &lt;Name&gt;, so it survives the dropping of markup.
     return html.unescape(re.sub(r"<[^<>]{0,200}>", "", html_text))
 
 
@@ -195,8 +195,8 @@ class _Translator:
         return reported if reported is not None else self.places.locate(piece.map_name, piece.x, piece.y)
 
     def read_reports(self, step: StepEvents) -> None:
-        """Names VASSAL's move report gives the step's one drag, where they differ from the reader's
-        (a module whose off-map board the reader does not know lays out): VASSAL's are used."""
+        """Where VASSAL's report of the step's one drag names its places otherwise, its names win."""
+        # That happens with a module whose off-map board the reader does not lay out as it does.
         self.reported = {}
         reports = [m for e in step.events if isinstance(e, ChatEvent)
                    if (m := MOVE_REPORT.match(one_line(chat_text(e.html)))) is not None]
@@ -312,8 +312,8 @@ class _Translator:
         self.turn_at = position
 
     def start_turn(self, scenario: str) -> None:
-        """The turn and step the saved position is at. At the scenario's very start their markers
-        wait until something other than a set-up placement happens, as set-up comes before turn 1."""
+        """The turn and step the saved position is at (held back over the set-up at the scenario's start)."""
+        # Set-up comes before turn 1: the markers wait for something other than a set-up placement.
         for tracker_id in sorted(self.tracking.initial_turns):
             position = self.turn_position(self.tracking.initial_turns[tracker_id], 0)
             if position is not None:
@@ -734,8 +734,7 @@ def undo_targets(tracking: Tracking) -> dict[int, int]:
 
 
 def module_phases(game: Game, module: ModuleInfo) -> tuple[list[Phase], str | None]:
-    """The turn tracker's steps as the module lists them, matched to the game's by name; the
-    game's own list and a note when the module lists a step the game does not have."""
+    """The module's turn-tracker steps matched to the game's by name (else the game's, and a note)."""
     ours = phases(game)
     if not module.turn_names:
         return ours, None

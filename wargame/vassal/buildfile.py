@@ -183,8 +183,7 @@ def _png_size(data: bytes) -> tuple[int, int] | None:
 
 def hex_naming(hex_grid: Mapping[str, str], numbering: Mapping[str, str], board_size: tuple[int, int],
                place: Place = Place()) -> HexNaming:
-    """A board's hex naming from its HexGrid and HexGridNumbering attributes, VASSAL's defaults
-    for those left out (vassal-format.md 1.4)."""
+    """A board's hex naming from its HexGrid and HexGridNumbering attributes (defaults: vassal-format.md 1.4)."""
     a, n = hex_grid, numbering
     default_dx = math.sqrt(3) / 2 * 64.0
     dx = _float(a.get("dx"), default_dx, "HexGrid dx", place)
@@ -203,7 +202,8 @@ def hex_naming(hex_grid: Mapping[str, str], numbering: Mapping[str, str], board_
         dx=dx, dy=dy, x0=_int(a.get("x0"), 0, "HexGrid x0", place), y0=_int(a.get("y0"), 32, "HexGrid y0", place),
         sideways=a.get("sideways", "false").lower() == "true", first=n.get("first", "H")[:1],
         sep=n.get("sep", ""), h_type=n.get("hType", "N")[:1], v_type=n.get("vType", "N")[:1],
-        h_leading=_int(n.get("hLeading"), 1, "hLeading", place), v_leading=_int(n.get("vLeading"), 1, "vLeading", place),
+        h_leading=_int(n.get("hLeading"), 1, "hLeading", place),
+        v_leading=_int(n.get("vLeading"), 1, "vLeading", place),
         h_off=_int(n.get("hOff"), 1, "hOff", place), v_off=_int(n.get("vOff"), 1, "vOff", place),
         h_descend=flag("hDescend", False), v_descend=flag("vDescend", False), stagger=flag("stagger", True),
         location_format=n.get("locationFormat", "$gridLocation$"), board_size=board_size)

@@ -22,8 +22,8 @@ UNDO = "UNDO\t"
 
 
 def split(text: str, delimiter: str) -> list[str]:
-    """Tokens of a SequenceEncoder string, exactly as `wargame.vassal.encoding.decode` reads them,
-    in linear time (the reader meets tokens holding hundreds of thousands of escaped delimiters)."""
+    """Tokens of a SequenceEncoder string exactly as `encoding.decode` reads them, in linear time."""
+    # Linear: a saved position's piece group holds thousands of escaped delimiters in one token.
     tokens: list[str] = []
     current: list[str] = []
     for piece in text.split(delimiter):
@@ -54,8 +54,8 @@ class TreeLimits:
 
 
 def command_tree(text: str, file: str, limits: TreeLimits = TreeLimits()) -> list[Node]:
-    """The top-level parts of a saved command string, decoded as `GameModule.decode` does:
-    a string that splits into itself is a leaf, anything else is split again."""
+    """The top-level parts of a saved command string, decoded as `GameModule.decode` does."""
+    # A string that splits into itself is a leaf command; anything else is split again.
     count = [0]
 
     def node(part: str, depth: int, where: str) -> Node:

@@ -79,8 +79,9 @@ def holding_areas(game: Game) -> list[tuple[str, Rect]]:
 
 
 def area_id(game: Game, name: str) -> str | None:
-    """The box id or `track@value` a VASSAL zone name stands for: a box's name, or a track's name
-    (without a last word 'track'; 'Turn' for a turn track) and a value (as our modules name zones)."""
+    """The box id or `track@value` a zone name of our modules stands for, if any."""
+    # Zones are named after a box, or a track (without a last word "track"; "Turn" for the turn
+    # track) and a value, as builder/render/holding.py names them.
     for box in game.manifest.box:
         if box.name == name:
             return box.id
@@ -89,8 +90,8 @@ def area_id(game: Game, name: str) -> str | None:
         return None
     prefix, value = m.group(1).lower(), int(m.group(2))
     for track in game.manifest.track:
-        words = track.name.split()
-        names = {track.name.lower(), " ".join(words[:-1]).lower() if words[-1:] and words[-1].lower() == "track" else ""}
+        words = track.name.lower().split()
+        names = {track.name.lower(), " ".join(words[:-1]) if words[-1:] == ["track"] else ""}
         if track.kind == "turn":
             names.add("turn")
         if prefix in names and track.first <= value <= track.last:

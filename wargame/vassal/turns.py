@@ -17,8 +17,7 @@ MAX_LEVELS = 16
 
 
 def tracker_position(state: str) -> tuple[int, ...] | None:
-    """The value (counter) or index (list) of each level from the top, following the current
-    sub-level at each; None if the state is not a turn tracker's."""
+    """The value (counter) or index (list) of each current level from the top; None if not a tracker state."""
     parts = split(state, "|")
     if not _INT.match(parts[0]):
         return None
