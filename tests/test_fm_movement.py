@@ -11,6 +11,7 @@ import pytest
 from adjudicator.notation.text import parse_text
 from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
 from adjudicator.systems.fire_and_movement import FireAndMovementState
+from adjudicator.systems.fire_and_movement.system import PHASES
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
@@ -252,3 +253,77 @@ def test_allied_reinforcements(game: Game) -> None:
     assert log_errors(game, gt2 + "Allied: reinforce 117/30 2319\n")[0] == ("11.2", "Allied: reinforce 117/30 2319")
     assert log_errors(game, SETUP + "Turn 1\nPhase support_fire_marker\nPhase movement\n"
                             "Allied: reinforce 9/2 2319\n")[0] == ("11.2", "Allied: reinforce 9/2 2319")
+
+
+# -- 12.0 supply, 13.0 victory, beachheads (11.2.1) --------------------------------------------
+TO_ALLIED_END = "Phase movement\nPhase bombardment\nPhase combat\nPhase mobile_movement\nPhase mobile_combat\n"
+
+
+def surrounded(game: Game, label: str) -> dict[str, str]:
+    """German units on every hex around `label`."""
+    germans = ["914/352", "915/352", "916/352", "352/352", "1Flak", "Sch/30"]
+    return dict(zip(germans, (game.grid.label_of(n) for n in game.grid.neighbours_on_map(game.grid.hex_of(label)))))
+
+
+def test_beachheads_follow_the_landing(game: Game) -> None:
+    """11.2.1: markers stay on the beach hexes the assault landed on; a German unit entering one
+    removes it; Allied reinforcements land only where one is (11.2.4)."""
+    state = FM.initial_state(game, [])
+    for entry in parse_text(f'[Game "omaha"]\n{SETUP}Turn 1\n'):
+        state = FM.apply(state, entry)
+    assert state.beachheads == frozenset({"2319", "2318", "2219", "2120"})
+    taken = replace(state, location={**state.location, "175/29": "eliminated_allied"})
+    taken = FM.apply(replace(taken, phase=6), parse_text('[Game "omaha"]\n915/352 2021-2120\n')[-1])
+    assert "2120" not in FM.landing_hexes(taken) and taken.controlled["2120"] == "German"
+
+
+def test_allied_supply(game: Game) -> None:
+    """12.0: an Allied unit that cannot trace supply as its player turn ends is reduced (eliminated
+    if reduced); a supplied one is not; rangers and units on a beach landing hex are exempt."""
+    cut = {"16/1": "1510", **surrounded(game, "1510")}
+    turn = "Turn 1\nPhase support_fire_marker\n" + TO_ALLIED_END
+    assert log_errors_at(game, cut, turn + "Allied: deplete 16/1\nPhase movement\n") == []
+    assert log_errors_at(game, cut, turn + "Phase movement\n") == [("12.0", "Phase movement")]
+    assert log_errors_at(game, cut, turn + "Allied: eliminate 16/1\nPhase movement\n")[0] == \
+        ("12.0", "Allied: eliminate 16/1")
+    free = {"16/1": "2218", "914/352": "1510"}
+    assert log_errors_at(game, free, turn + "Allied: deplete 16/1\n")[0][0] == "8.2"
+    # German units on every other hex around 1510: the hexes between them are free but in their ZOC,
+    # and a supply path may not pass through an EZOC hex (enter and leave it).
+    ring = [game.grid.label_of(n) for n in game.grid.neighbours_on_map(game.grid.hex_of("1510"))]
+    gaps = {"16/1": "1510", "914/352": ring[0], "915/352": ring[2], "916/352": ring[4]}
+    assert log_errors_at(game, gaps, turn + "Phase movement\n") == [("12.0", "Phase movement")]
+    ranger = {"2Rgr": "1510", **surrounded(game, "1510")}
+    assert log_errors_at(game, ranger, turn + "Phase movement\n") == []
+
+
+def log_errors_at(game: Game, placed: dict[str, str], text: str) -> list[tuple[str, str]]:
+    """(rule, entry) of each error of `text` from the set-up with `placed` on the map (no set-up entries)."""
+    base = FM.initial_state(game, [])
+    state = replace(base, location={**base.location, **placed})
+    source = f'[Game "omaha"]\n{text}'
+    lines = source.splitlines()
+    out: list[tuple[str, str]] = []
+    for entry in parse_text(source):
+        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
+                if f.severity == "error"]
+        state = FM.apply(state, entry)
+    return out
+
+
+def test_victory(game: Game) -> None:
+    """13.0: no beach landing hex at a game turn's end is a German victory at once; after GT 17 the
+    Allies win with Treviers, Isigny and Caumont captured in supply and two units next to St-Lô."""
+    base = FM.initial_state(game, [])
+    lost = replace(base, turn=1, phase=len(PHASES) - 1, beachheads=frozenset())
+    after = FM.apply(lost, parse_text('[Game "omaha"]\nTurn 2\n')[-1])
+    assert after.victory is not None and after.victory[:2] == ("German", "13.0")
+    assert [f.rule for f in FM.check(after, parse_text('[Game "omaha"]\nPhase support_fire_marker\n')[-1])] == \
+        ["13.0"]
+    held = {"16/1": "1718", "18/1": "1811", "26/1": "1911", "115/29": "0421", "116/29": "0607", "175/29": "0508",
+            "914/352": "1505"}
+    won = replace(base, turn=17, phase=len(PHASES) - 1, location={**base.location, **held})
+    assert FM.verdict(won)[0] == "Allied"
+    assert [(f.rule, "Allied" in f.message) for f in FM.finish(won)] == [("13.0", True)]
+    short = replace(won, location={**won.location, "175/29": "eliminated_allied"})
+    assert FM.verdict(short)[0] == "German"

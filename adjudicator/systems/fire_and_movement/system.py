@@ -106,6 +106,15 @@ class FireAndMovementState:
     """German reinforcements that entered this phase and the MP their first hex cost (11.1.2)."""
     landed: frozenset[str] = frozenset()
     """Allied reinforcements landed this Movement Phase, which move no further in it (11.2.4)."""
+    beachheads: frozenset[str] | None = None
+    """Beach landing hexes with a beachhead marker (11.2.1): the beach hexes the assault landed on,
+    less those a German unit has entered since; None until the set-up is known (all beach hexes)."""
+    controlled: dict[str, str] = field(default_factory=dict)
+    """The side that last entered each hex (13.0: captured locations)."""
+    victory: tuple[str, str, int, str] | None = None
+    """An automatic victory: winner, section, log line, reason (13.0 sudden death)."""
+    supply_losses: frozenset[str] = frozenset()
+    """Allied units that took 12.0's loss as this Allied player turn ended."""
 
 
 class FireAndMovement:
@@ -200,13 +209,16 @@ class FireAndMovement:
 
     def _stack_limit(self, state: FireAndMovementState, label: str) -> int:
         """5.3: one unit a hex; 11.2.4: three in an Omaha beach landing hex."""
-        beach = state.game.areas_by_id.get("omaha_beach")
-        return BEACH_STACK if beach is not None and label in beach.hexes else 1
+        return BEACH_STACK if label in self.landing_hexes(state) else 1
 
     # -- check ---------------------------------------------------------------------------------
     def check(self, state: FireAndMovementState, entry: Entry) -> list[Finding]:
         """Every finding for an entry; the state is left untouched."""
         out: list[Finding] = []
+        if state.victory is not None and not isinstance(entry, Comment):
+            winner, section, line, reason = state.victory
+            return [self._f("error", section, entry, f"the game ended at line {line} with the {winner} player's "
+                                                     f"automatic victory ({reason}); nothing follows it")]
         if state.combat is not None and not self._carries_out(entry):
             out += self._combat_over(state, entry)
         if isinstance(entry, (TurnMarker, StepMarker)):
@@ -253,6 +265,12 @@ class FireAndMovement:
         out = [self._f("error", "5.3", entry, f"{self._where(state)} ends with {n} units in hex {where}; "
                                               f"{self._stack_limit(state, where)} may stay there")
                for where, n in sorted(count.items()) if n > self._stack_limit(state, where)]
+        if self._allied_turn_ending(state) and isinstance(entry, (StepMarker, TurnMarker)):
+            for unit_id in self.out_of_supply(state):
+                if unit_id not in state.supply_losses:
+                    out.append(self._f("error", "12.0", entry, f"{unit_id} at {state.location[unit_id]} is out of "
+                                                               "supply as the Allied player turn ends and is reduced "
+                                                               "(or eliminated if already reduced)"))
         if self.phase_id(state) == "movement" and state.set_up:
             side = self.active(state) or ""
             for row in self._due(state, side):
@@ -285,7 +303,8 @@ class FireAndMovement:
             if any(self._unit(state, u).side != unit.side for u in here):
                 continue
             if unit.side == "Allied":
-                if len(here) >= self._stack_limit(state, label) or (h in ezoc and not here):
+                if label not in self.landing_hexes(state) or len(here) >= self._stack_limit(state, label) or \
+                        (h in ezoc and not here):
                     continue
             elif h in ezoc or here:
                 continue
@@ -325,6 +344,47 @@ class FireAndMovement:
         """Where the scenario's data starts a unit (11.0: `german_setup`, 11.2.1: `allied_assault`)."""
         return next((p.location for _, p in state.game.setup if p.scenario == state.scenario and p.piece == unit_id),
                     None)
+
+    def supplied(self, state: FireAndMovementState) -> frozenset[Hex]:
+        """Hexes from which an Allied unit traces supply (12.0): a path to a beach landing hex with a
+        marker, never into a German-held hex, and through no hex in a German ZOC (such a hex may only
+        begin or end the path)."""
+        game = state.game
+        german = {game.grid.hex_of(w) for u, w in state.location.items()
+                  if game.grid.is_label(w) and self._unit(state, u).side == "German"}
+        ezoc = self.ezoc(state, "Allied")
+        sources = [game.grid.hex_of(label) for label in self.landing_hexes(state)]
+        frontier = [h for h in sources if h not in german]
+        out = set(frontier)
+        while frontier:
+            h = frontier.pop()
+            for n in game.grid.neighbours_on_map(h):
+                if n in out or n in german or self.step_cost(game, h, n) is None:
+                    continue
+                out.add(n)  # a path may end (begin, from the unit's side) in an EZOC hex
+                if n not in ezoc:
+                    frontier.append(n)
+        return frozenset(out)
+
+    def out_of_supply(self, state: FireAndMovementState) -> list[str]:
+        """Allied units that cannot trace supply now (12.0; rangers and units on a beach landing hex
+        are exempt)."""
+        grid = state.game.grid
+        supplied = self.supplied(state)
+        landing = self.landing_hexes(state)
+        return sorted(u for u, w in state.location.items() if grid.is_label(w)
+                      and self._unit(state, u).side == "Allied" and self._unit(state, u).type != "ranger"
+                      and w not in landing and grid.hex_of(w) not in supplied)
+
+    def _allied_turn_ending(self, state: FireAndMovementState) -> bool:
+        """Whether the phase under way is the last of the Allied player turn (12.0)."""
+        if state.phase is None or self.active(state) != "Allied":
+            return False
+        return PHASES[state.phase] == "mobile_combat"
+
+    def landing_hexes(self, state: FireAndMovementState) -> frozenset[str]:
+        """The beach landing hexes with a beachhead marker now (11.2.1, 11.2.4, 12.0, 13.0)."""
+        return self._beach(state) if state.beachheads is None else state.beachheads
 
     def _beach(self, state: FireAndMovementState) -> frozenset[str]:
         """The Omaha Beach hexes (11.0, 11.2.1)."""
@@ -827,6 +887,16 @@ class FireAndMovement:
             return [self._f("error", "log", entry, "'remove' is Onslaught's (6.3); Fire & Movement removes nothing "
                                                    "for stacking")]
         if combat is None:
+            if self._allied_turn_ending(state) and entry.unit in self.out_of_supply(state) and \
+                    entry.unit not in state.supply_losses:
+                # 12.0: out of supply as the Allied player turn ends: reduced, or eliminated if reduced.
+                if entry.loss == "deplete" and self._steps(state, entry.unit) <= 1:
+                    return [self._f("error", "12.0", entry, f"{entry.unit} is reduced or a one-step unit: the supply "
+                                                            "loss eliminates it")]
+                if entry.loss == "eliminate" and self._steps(state, entry.unit) > 1:
+                    return [self._f("error", "12.0", entry, f"{entry.unit} is reduced, not eliminated, for want of "
+                                                            "supply")]
+                return []
             return [self._f("error", "8.2", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
                                                    "to lose a step")]
         if entry.unit not in (*combat.attackers, *combat.defenders):
@@ -976,6 +1046,32 @@ class FireAndMovement:
 
     # -- apply ---------------------------------------------------------------------------------
     def apply(self, state: FireAndMovementState, entry: Entry) -> FireAndMovementState:
+        """The state after an entry, as the log writes it, with control, beachheads and the German
+        sudden death victory kept up to date (11.2.1, 13.0)."""
+        after = self._apply(state, entry)
+        grid = state.game.grid
+        moved = {u: w for u, w in after.location.items() if w != state.location.get(u) and grid.is_label(w)}
+        if moved:
+            controlled = dict(after.controlled)
+            beachheads = after.beachheads
+            for unit_id, where in moved.items():
+                side = self._unit(after, unit_id).side
+                controlled[where] = side
+                if side == "German" and beachheads is not None and where in beachheads:
+                    beachheads = beachheads - {where}  # 11.2.1: a German unit in the hex removes the marker
+            after = replace(after, controlled=controlled, beachheads=beachheads)
+        if isinstance(entry, TurnMarker) and state.turn == 0 and state.set_up:
+            # 11.2.1: markers stay only on the beach hexes the assault landed on.
+            landed = frozenset(w for u, w in state.location.items()
+                               if w in self._beach(state) and self._unit(state, u).side == "Allied")
+            after = replace(after, beachheads=landed)
+        if isinstance(entry, TurnMarker) and state.turn and after.victory is None and not self.landing_hexes(state):
+            # 13.0: no beach landing hex left at the end of a game turn: the German wins at once.
+            after = replace(after, victory=("German", "13.0", entry.line, f"no beach landing hex is left to the Allies "
+                                                                          f"at the end of GT {state.turn}"))
+        return after
+
+    def _apply(self, state: FireAndMovementState, entry: Entry) -> FireAndMovementState:
         """The state after an entry, as the log writes it."""
         kind = "" if isinstance(entry, Place) and entry.how in ("setup", "reinforce") else getattr(entry, "kind", "")
         if kind in UNCHECKED:
@@ -992,7 +1088,7 @@ class FireAndMovement:
                 return state
             # 4.1: a new player turn (movement after the other player's phases) starts afresh.
             fresh = entry.step == "movement"
-            state = replace(state, entered=(), landed=frozenset())
+            state = replace(state, entered=(), landed=frozenset(), supply_losses=frozenset())
             return replace(state, phase=index, moved=frozenset() if fresh else state.moved,
                            moved_in_movement=frozenset() if fresh else state.moved_in_movement,
                            attacked=frozenset(), defended=frozenset(),
@@ -1039,6 +1135,8 @@ class FireAndMovement:
             return replace(state, location={**state.location, entry.unit: entry.path[-1]},
                            advanced=state.advanced | {entry.unit}, combat=combat)
         if isinstance(entry, Loss):
+            if combat is None and self._allied_turn_ending(state):
+                state = replace(state, supply_losses=state.supply_losses | {entry.unit})
             if combat is not None and entry.unit in (*combat.attackers, *combat.defenders):
                 left = combat.steps_of(entry.unit) - combat.lost_by(entry.unit)
                 state = replace(state, combat=combat.with_loss(entry.unit, 1 if entry.loss == "deplete" else left))
@@ -1077,16 +1175,51 @@ class FireAndMovement:
             return replace(state, location={**state.location, entry.unit: entry.hex}, depleted=depleted)
         return state
 
+    def verdict(self, state: FireAndMovementState) -> tuple[str, str]:
+        """13.0 at the end of the last game turn: the winner and why."""
+        game = state.game
+        grid = game.grid
+        supplied = self.supplied(state)
+        # 13.0 names Treviers, Isigny (both hexes) and Caumont: the places of 11.1.4's area.
+        objectives = sorted(grid.label_of(h) for h in game.area_hexes("german_marker_loss"))
+        allied_at = {w for u, w in state.location.items() if self._unit(state, u).side == "Allied"}
+        missing = [label for label in objectives
+                   if not (label in allied_at or state.controlled.get(label) == "Allied")
+                   or grid.hex_of(label) not in supplied]
+        st_lo = [grid.hex_of(label) for label in game.areas_by_id["st_lo"].hexes]
+        beside = sorted(u for u, w in state.location.items() if grid.is_label(w)
+                        and self._unit(state, u).side == "Allied" and any(grid.hex_of(w).is_adjacent(h) for h in st_lo))
+        if not missing and len(beside) >= 2:
+            return "Allied", (f"Treviers, Isigny and Caumont captured and in supply, and {len(beside)} units next to "
+                              f"St-Lô ({', '.join(beside)})")
+        why = []
+        if missing:
+            why.append(f"not captured in supply: {', '.join(missing)}")
+        if len(beside) < 2:
+            why.append(f"{len(beside)} Allied unit(s) next to St-Lô, not two")
+        return "German", "operational victory: " + "; ".join(why)
+
     def finish(self, state: FireAndMovementState) -> list[Finding]:
-        """Notes at the log's end: effects of the last combat not yet logged (an exchange may stop
-        mid-phase; stacking is judged as phases end)."""
+        """Notes at the log's end: an automatic victory, the end-game verdict after the last game
+        turn (13.0), and effects of the last combat not yet logged."""
+        out: list[Finding] = []
+        if state.victory is not None:
+            winner, section, line, reason = state.victory
+            out.append(self.table.finding("note", section, line, 1, f"the {winner} player wins a strategic victory: "
+                                                                   f"{reason}"))
+        else:
+            last = next(sc.last_turn for sc in state.game.manifest.scenario if sc.id == state.scenario)
+            if state.turn == last and self.phase_id(state) == "game_turn_end" and state.scenario == "beach_to_bocage":
+                winner, reason = self.verdict(state)
+                out.append(self.table.finding("note", "13.0", 0, 1, f"at the end of GT {last} the {winner} player "
+                                                                   f"wins: {reason}"))
         combat = state.combat
         if combat is None:
-            return []
+            return out
         open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
                  for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
-        return [self.table.finding("note", section, combat.line, combat.column, f"when the log ends, {message}")
-                for section, message in results.outstanding(combat, open_)]
+        return out + [self.table.finding("note", section, combat.line, combat.column, f"when the log ends, {message}")
+                      for section, message in results.outstanding(combat, open_)]
 
     def describe(self, state: FireAndMovementState) -> dict[str, Any]:
         """Positions, depleted units and the sequence of play as JSON data."""
@@ -1094,7 +1227,10 @@ class FireAndMovement:
         for unit_id, where in sorted(state.location.items()):
             by_place.setdefault(where, []).append(unit_id)
         return {"turn": state.turn, "phase": self.phase_id(state), "player_turn": self.active(state),
-                "positions": by_place, "depleted": sorted(state.depleted)}
+                "positions": by_place, "depleted": sorted(state.depleted),
+                "beach_landing_hexes": sorted(self.landing_hexes(state)),
+                "victory": None if state.victory is None else {"winner": state.victory[0], "section": state.victory[1],
+                                                               "line": state.victory[2], "reason": state.victory[3]}}
 
 
 FIRE_AND_MOVEMENT = FireAndMovement()
