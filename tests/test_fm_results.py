@@ -225,3 +225,21 @@ def test_bombardment_wording(game: Game) -> None:
     d2 = ("Allied: bombard 2117 die 4 result D2 support us_air_8 us_air_10\n"
           "German> retreat 914/352 2117-2016-1916\nAllied: advance 18/1 2217-2117\n")
     assert messages(game, d2, BOMBARD_AT) == ["there is no advance after a bombardment"]
+
+
+# -- beach assaults (11.2.3, 11.2.7) -------------------------------------------------------------
+def test_beach_assaults(game: Game) -> None:
+    """11.2.3: before GT 1 every unit on a beach hex assaults it against a defence of zero on the
+    beach lines (within a German ZOC or not); a retreat result reduces every assaulting unit;
+    11.2.7: naval gunfire supports only those assaults."""
+    from tests.test_fm_movement import SETUP, setup_errors
+
+    assault = "Allied: attack 2319 with 16/1 18/1 diff +15 die 4 result D2 support us_naval_7\n"
+    assert setup_errors(game, SETUP + assault + "Allied: deplete 16/1\nAllied: deplete 18/1\n") == []
+    assert setup_errors(game, SETUP + assault + "Allied: deplete 16/1\n") == [("8.2", "Turn 1")]
+    assert setup_errors(game, SETUP + assault.replace("16/1 18/1", "16/1").replace("+15", "+11"))[0] == \
+        ("11.2", "Allied: attack 2319 with 16/1 diff +11 die 4 result D2 support us_naval_7")
+    naval = ("Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
+             "Allied: attack 2117 with 16/1 die 3 support us_naval_7\n")
+    assert ("11.2", "Allied: attack 2117 with 16/1 die 3 support us_naval_7") in \
+        errors(game, naval.split("Phase combat\n", 1)[1], {"914/352": "2117", "16/1": "2217"})

@@ -94,7 +94,8 @@ def defender_lines(game: Game, target: Hex, attacker_hexes: Sequence[Hex]) -> tu
 
 
 def audit(game: Game, target: Hex, attackers: Sequence[tuple[str, Hex, int]], defenders: Sequence[tuple[str, int]],
-          supports: Sequence[Support], fortified: bool, die: int | None, attacker_side: str) -> FmAudit:
+          supports: Sequence[Support], fortified: bool, die: int | None, attacker_side: str,
+          lines: Sequence[str] | None = None) -> FmAudit:
     """The arithmetic of a ground attack, or of a bombardment (no attacking units, 8.1.2): units and
     markers summed, the differential, the line best for the defender, the column and, with a die,
     the result (8.1.2, 8.2.1-8.2.3)."""
@@ -105,7 +106,11 @@ def audit(game: Game, target: Hex, attackers: Sequence[tuple[str, Hex, int]], de
     defence_support = sum(s.applied for s in supports if s.side != attacker_side)
     attack, defence = attack_units + attack_support, defence_units + defence_support
     differential = attack - defence
-    lines, why = defender_lines(game, target, [h for _, h, _ in attackers])
+    if lines is None:
+        found, why = defender_lines(game, target, [h for _, h, _ in attackers])
+    else:
+        found, why = list(lines), "a beach assault against a defence of zero (11.2.3)"
+    lines = found
     columns = list(game.crt.columns)
     by_line = {line: column_on_line(game, line, differential) for line in lines}
     best = min(lines, key=lambda line: (columns.index(by_line[line]), line)) if lines else "clear"

@@ -49,11 +49,13 @@ class FmCombat:
     """Advancing units and the hex each ended in (8.5: one unit a hex)."""
     bombardment: bool = False
     """A bombardment (8.1): no advance; its retreats go away from the closest enemy (8.1.5)."""
+    beach: bool = False
+    """A beach assault (11.2.3): no defender; a retreat result reduces every assaulting unit."""
 
     @property
     def name(self) -> str:
         """How messages name the attack (or bombardment)."""
-        what = "bombardment of" if self.bombardment else "attack on"
+        what = "bombardment of" if self.bombardment else "beach assault on" if self.beach else "attack on"
         return f"the {what} {self.hex} (line {self.line})"
 
     @property
@@ -75,6 +77,8 @@ class FmCombat:
 
     def retreat_due(self, unit: str) -> int:
         """Hexes the result makes a participant retreat (0 for none)."""
+        if self.beach:
+            return 0  # 11.2.3: the assaulting units are reduced instead
         if self.result in DEFENDER_RETREATS and unit in self.defenders:
             return DEFENDER_RETREATS[self.result]
         if self.result in ATTACKER_RETREATS and unit in self.attackers:
@@ -84,6 +88,8 @@ class FmCombat:
     def loss_due(self, unit: str) -> int:
         """Steps the result itself takes from a participant, before retreats (8.2.4)."""
         steps = self.steps_of(unit)
+        if self.beach and unit in self.attackers and self.result in (*DEFENDER_RETREATS, *ATTACKER_RETREATS):
+            return 1  # 11.2.3: a retreat result reduces every assaulting unit (8.3: seaborne units reduce)
         if self.result == "De" and unit in self.defenders or self.result == "Ae" and unit in self.attackers:
             return steps
         if self.result == "Ex" and unit in self.defenders:

@@ -607,7 +607,9 @@ class FireAndMovement:
         return sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side != side)
 
     def combat_audit(self, state: FireAndMovementState, entry: Attack) -> FmAudit:
-        """The arithmetic of an attack in a state (8.2.1-8.2.3)."""
+        """The arithmetic of an attack in a state (8.2.1-8.2.3; a beach assault, 11.2.3)."""
+        if self._is_beach_assault(state, entry):
+            return self.beach_audit(state, entry)
         game = state.game
         target = game.grid.hex_of(entry.hex)
         side = self._unit(state, entry.attackers[0]).side
@@ -633,8 +635,66 @@ class FireAndMovement:
                 f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
         return lines
 
+    def _is_beach_assault(self, state: FireAndMovementState, entry: Attack) -> bool:
+        """11.2.3: before GT 1, an Allied attack on a beach hex its own units hold."""
+        return state.turn == 0 and entry.hex in self._beach(state) and \
+            any(state.location.get(u) == entry.hex for u in entry.attackers)
+
+    def beach_audit(self, state: FireAndMovementState, entry: Attack) -> FmAudit:
+        """11.2.3: the assaulting units' strengths and both sides' markers against a defence of zero,
+        on the beach assault line within or not within a German ZOC."""
+        game = state.game
+        target = game.grid.hex_of(entry.hex)
+        attackers = [(u, target, unit_values(game, u, u in state.depleted)[0]) for u in entry.attackers]
+        line = "beach_ezoc" if target in self.ezoc(state, "Allied") else "beach_no_ezoc"
+        result = audit(game, target, attackers, [], self._supports(state, entry, target), False, entry.die, "Allied",
+                       lines=[line])
+        return result
+
+    def _check_beach_assault(self, state: FireAndMovementState, entry: Attack) -> list[Finding]:
+        """11.2.3: every unit on the beach hex assaults; naval gunfire only on GT 1 (11.2.7)."""
+        out = []
+        here = sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side == "Allied")
+        missing = [u for u in here if u not in entry.attackers]
+        if missing:
+            out.append(self._f("error", "11.2", entry, f"every unit on {entry.hex} takes part in its beach assault: "
+                                                       f"{', '.join(missing)} is missing (11.2.3)"))
+        strangers = [u for u in entry.attackers if u not in here]
+        if strangers:
+            out.append(self._f("error", "11.2", entry, f"{', '.join(strangers)} is not on {entry.hex} (11.2.3)"))
+        out += self._check_support(state, entry, "Allied")
+        if out:
+            return out
+        result = self.beach_audit(state, entry)
+        return out + self._claims(entry, result, "11.2")
+
+    def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
+        """The claimed differential and result against the table (a warning without a die)."""
+        out = []
+        if entry.odds is not None:
+            claimed = entry.odds.lstrip("+")
+            if ":" in claimed or not claimed.lstrip("-").isdigit() or int(claimed) != result.differential:
+                out.append(self._f("error", section, entry, f"the differential is {result.differential:+d} "
+                                                            f"({result.attack} - {result.defence}), not {entry.odds}"))
+        if entry.die is not None and not 1 <= entry.die <= 6:
+            out.append(self._f("error", section, entry, f"a die roll is 1 to 6, not {entry.die}"))
+        elif entry.die is None:
+            what = f"result {entry.result}" if entry.result is not None else "the result"
+            out.append(self._f("warning", section, entry, f"{what} cannot be verified: no die roll is recorded"))
+        elif entry.result is not None and entry.result != result.result:
+            out.append(self._f("error", section, entry, f"differential {result.differential:+d} on the {result.line} "
+                                                        f"line (column {result.column}) with a {entry.die} gives "
+                                                        f"{result.result}, not {entry.result}"))
+        elif entry.result is None:
+            out.append(self._f("note", section, entry, f"the result is {result.result} (differential "
+                                                       f"{result.differential:+d}, {result.line} line, column "
+                                                       f"{result.column})"))
+        return out
+
     def _check_attack(self, state: FireAndMovementState, entry: Attack) -> list[Finding]:
         game = state.game
+        if self._is_beach_assault(state, entry):
+            return self._check_beach_assault(state, entry)
         phase = self.phase_id(state)
         active = self.active(state)
         side = entry.side or self._unit(state, entry.attackers[0]).side
@@ -684,26 +744,7 @@ class FireAndMovement:
         out += self._check_support(state, entry, side)
         if out:
             return out
-        result = self.combat_audit(state, entry)
-        if entry.odds is not None:
-            claimed = entry.odds.lstrip("+")
-            if ":" in claimed or not claimed.lstrip("-").isdigit() or int(claimed) != result.differential:
-                out.append(self._f("error", "8.2", entry, f"the differential is {result.differential:+d} "
-                                                          f"({result.attack} - {result.defence}), not {entry.odds}"))
-        if entry.die is not None and not 1 <= entry.die <= 6:
-            out.append(self._f("error", "8.2", entry, f"a die roll is 1 to 6, not {entry.die}"))
-        elif entry.die is None:
-            what = f"result {entry.result}" if entry.result is not None else "the result"
-            out.append(self._f("warning", "8.2", entry, f"{what} cannot be verified: no die roll is recorded"))
-        elif entry.result is not None and entry.result != result.result:
-            out.append(self._f("error", "8.2", entry, f"differential {result.differential:+d} on the {result.line} line "
-                                                      f"(column {result.column}) with a {entry.die} gives "
-                                                      f"{result.result}, not {entry.result}"))
-        elif entry.result is None:
-            out.append(self._f("note", "8.2", entry, f"the result is {result.result} (differential "
-                                                     f"{result.differential:+d}, {result.line} line, column "
-                                                     f"{result.column})"))
-        return out
+        return out + self._claims(entry, self.combat_audit(state, entry), "8.2")
 
     def _check_support(self, state: FireAndMovementState, entry: Attack | Bombard, side: str) -> list[Finding]:
         """7.2 and 8.2.1 b: known markers, at most two a side on a combat, each used once a game turn."""
@@ -718,6 +759,9 @@ class FireAndMovement:
                 out.append(self._f("error", "7.2", entry, f"{marker_id!r} is not a support fire marker"
                                                           f"{did_you_mean(marker_id, known)}"))
                 continue
+            if marker.kind == "naval_gunfire" and not (isinstance(entry, Attack) and self._is_beach_assault(state, entry)):
+                out.append(self._f("error", "11.2", entry, f"{marker_id} supports only the beach assaults of GT 1 "
+                                                          "(11.2.7)"))
             per_side[marker.side or side] += 1
             used[marker_id] += 1
             if used[marker_id] > marker.count:
@@ -869,9 +913,10 @@ class FireAndMovement:
         if result is None and entry.die is not None and 1 <= entry.die <= 6:
             result = self.combat_audit(state, entry).result
         attackers = tuple(u for u in dict.fromkeys(entry.attackers) if self._on_map(state, u) is not None)
-        defenders = tuple(self._defenders(state, entry, side))
+        beach = self._is_beach_assault(state, entry)
+        defenders = () if beach else tuple(self._defenders(state, entry, side))
         steps = tuple((u, self._steps(state, u)) for u in (*attackers, *defenders))
-        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps)
+        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, beach=beach)
 
     def _combat_over(self, state: FireAndMovementState, entry: Entry) -> list[Finding]:
         """What the combat under way still owed when another entry ends it."""
@@ -1023,8 +1068,9 @@ class FireAndMovement:
             what = "no combat has just been resolved" if combat is None else f"{combat.verdict} is not D2 or D3"
             return [self._f("error", "8.5", entry, f"{entry.unit} advances, but {what}; advances follow a D2 or D3 "
                                                    "right after the retreat")]
-        if combat.bombardment:
-            return [self._f("error", "8.5", entry, "there is no advance after a bombardment")]
+        if combat.bombardment or combat.beach:
+            what = "a bombardment" if combat.bombardment else "a beach assault"
+            return [self._f("error", "8.5", entry, f"there is no advance after {what}")]
         if entry.unit not in combat.attackers:
             return [self._f("error", "8.5", entry, f"{entry.unit} did not take part in {combat.name}")]
         if any(u == entry.unit for u, _ in combat.advanced):
@@ -1081,7 +1127,9 @@ class FireAndMovement:
         if isinstance(entry, TurnMarker):
             return replace(state, turn=entry.turn, phase=None, moved=frozenset(), moved_in_movement=frozenset(),
                            attacked=frozenset(), defended=frozenset(), attacked_in_combat=frozenset(),
-                           advanced=frozenset(), displaced=frozenset(), markers_used=(), bombarded=())
+                           advanced=frozenset(), displaced=frozenset(),
+                           # 11.2.3: the beach assaults before GT 1 use GT 1's markers.
+                           markers_used=state.markers_used if state.turn == 0 else (), bombarded=())
         if isinstance(entry, StepMarker):
             index = self._next_phase(state, entry.step)
             if index is None:
