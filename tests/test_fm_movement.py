@@ -327,3 +327,29 @@ def test_victory(game: Game) -> None:
     assert [(f.rule, "Allied" in f.message) for f in FM.finish(won)] == [("13.0", True)]
     short = replace(won, location={**won.location, "175/29": "eliminated_allied"})
     assert FM.verdict(short)[0] == "German"
+
+
+def test_allied_replacements(game: Game) -> None:
+    """11.2.5: one leg replacement a GT from GT 2, one mobile on odd GTs from GT 3, each rebuilding
+    a reduced unit of its kind on the map in supply; 11.1.3: no German replacements."""
+    placed = {"16/1": "2218", "18/1": "2217", "CCA/2": "2219", "914/352": "1510"}
+    base = FM.initial_state(game, [])
+
+    def run(turn: int, text: str, depleted: tuple[str, ...] = ("16/1", "18/1", "CCA/2")) -> list[tuple[str, str]]:
+        state = replace(base, turn=turn, phase=0, location={**base.location, **placed}, depleted=frozenset(depleted))
+        lines = f'[Game "omaha"]\n{text}'.splitlines()
+        out: list[tuple[str, str]] = []
+        for entry in parse_text(f'[Game "omaha"]\n{text}'):
+            out += [(f.rule, lines[f.line - 1]) for f in FM.check(state, entry) if f.severity == "error"]
+            state = FM.apply(state, entry)
+        return out
+    assert run(2, "Allied: replace 16/1 full\n") == []
+    assert run(2, "Allied: replace 16/1 full\nAllied: replace 18/1 full\n") == [("11.2", "Allied: replace 18/1 full")]
+    assert run(1, "Allied: replace 16/1 full\n") == [("11.2", "Allied: replace 16/1 full")]
+    assert run(3, "Allied: replace CCA/2 full\n") == []
+    assert run(4, "Allied: replace CCA/2 full\n") == [("11.2", "Allied: replace CCA/2 full")]
+    assert run(2, "Allied: replace 16/1 full\n", depleted=()) == [("11.2", "Allied: replace 16/1 full")]
+    assert run(2, "German: replace 914/352 full\n", depleted=("914/352",)) == [("11.1", "German: replace 914/352 full")]
+    placed.clear()
+    placed.update({"16/1": "1510", **surrounded(game, "1510")})
+    assert run(2, "Allied: replace 16/1 full\n") == [("11.2", "Allied: replace 16/1 full")]

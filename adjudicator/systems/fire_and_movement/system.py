@@ -60,7 +60,7 @@ SUPPORT_KINDS = ("support_fire", "naval_gunfire", "mines")
 POINTE_DU_HOC = "2417"
 """11.0, 11.2.3: no German set-up there; the Ranger battalion lands there."""
 UNCHECKED: dict[str, str] = {
-    "place": "11.2.5 (replacements)",
+    "place": "11.0-11.2: placements other than set-up, reinforcements and replacements",
     "capture": "not a Fire & Movement entry", "income": "11.2.5",
 }
 """The sections governing entries this version applies without checking, by kind."""
@@ -115,6 +115,8 @@ class FireAndMovementState:
     """An automatic victory: winner, section, log line, reason (13.0 sudden death)."""
     supply_losses: frozenset[str] = frozenset()
     """Allied units that took 12.0's loss as this Allied player turn ended."""
+    replaced: tuple[str, ...] = ()
+    """The kinds (leg, mobile) of the replacement points used this game turn (11.2.5)."""
 
 
 class FireAndMovement:
@@ -237,6 +239,8 @@ class FireAndMovement:
             out += self._check_setup(state, entry)
         elif isinstance(entry, Place) and entry.how == "reinforce":
             out += self._check_reinforce(state, entry)
+        elif isinstance(entry, Place) and entry.how == "replace":
+            out += self._check_replace(state, entry)
         elif isinstance(entry, Loss):
             out += self._check_loss(state, entry)
         elif isinstance(entry, Retreat):
@@ -249,8 +253,8 @@ class FireAndMovement:
             out.append(self._f("error", "log", entry, f"'{entry.kind}' entries are Onslaught's; Fire & Movement "
                                                       "has phases, not actions (4.1)"))
         kind = entry.kind  # type: ignore[attr-defined]
-        if isinstance(entry, Place) and entry.how in ("setup", "reinforce"):
-            kind = ""  # checked (11.0, 11.1.2, 11.2.1, 11.2.4)
+        if isinstance(entry, Place) and entry.how in ("setup", "reinforce", "replace"):
+            kind = ""  # checked (11.0, 11.1.2, 11.1.3, 11.2.1, 11.2.4, 11.2.5)
         if kind in UNCHECKED and kind not in state.noted:
             out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
                                                      f"(sections {UNCHECKED[kind]})"))
@@ -309,6 +313,32 @@ class FireAndMovement:
             elif h in ezoc or here:
                 continue
             out.append(label)
+        return out
+
+    def _check_replace(self, state: FireAndMovementState, entry: Place) -> list[Finding]:
+        """11.1.3, 11.2.5: the Allies rebuild one reduced unit on the map, in supply, per replacement
+        point of its kind (leg, mobile) received this game turn; the Germans receive none."""
+        game = state.game
+        unit = self._unit(state, entry.unit)
+        if unit.side != "Allied":
+            return [self._f("error", "11.1", entry, "the German side receives no replacements (11.1.3)")]
+        points = sum(r.amount for _, r in game.replacements if r.scenario == state.scenario
+                     and r.turn == state.turn and r.side == "Allied" and r.kind == unit.mobility)
+        used = state.replaced.count(unit.mobility)
+        out = []
+        if used >= points:
+            out.append(self._f("error", "11.2", entry, f"the Allies have {points - used if points > used else 0} "
+                                                       f"{unit.mobility} replacement point(s) left on GT {state.turn} "
+                                                       "(11.2.5)"))
+        where = state.location.get(entry.unit, "")
+        if self._on_map(state, entry.unit) is None or entry.unit not in state.depleted:
+            out.append(self._f("error", "11.2", entry, f"{entry.unit} is not a reduced unit on the map; only those "
+                                                       "are rebuilt (11.2.5)"))
+        elif entry.unit in self.out_of_supply(state):
+            out.append(self._f("error", "11.2", entry, f"{entry.unit} at {where} is out of supply (12.0); only units "
+                                                       "in supply are rebuilt (11.2.5)"))
+        if entry.hex is not None and entry.hex != where:
+            out.append(self._f("error", "11.2", entry, f"{entry.unit} is rebuilt where it stands, {where}"))
         return out
 
     def _check_reinforce(self, state: FireAndMovementState, entry: Place) -> list[Finding]:
@@ -1119,7 +1149,8 @@ class FireAndMovement:
 
     def _apply(self, state: FireAndMovementState, entry: Entry) -> FireAndMovementState:
         """The state after an entry, as the log writes it."""
-        kind = "" if isinstance(entry, Place) and entry.how in ("setup", "reinforce") else getattr(entry, "kind", "")
+        kind = "" if isinstance(entry, Place) and entry.how in ("setup", "reinforce", "replace") \
+            else getattr(entry, "kind", "")
         if kind in UNCHECKED:
             state = replace(state, noted=state.noted | {kind})
         if state.combat is not None and not self._carries_out(entry):
@@ -1129,7 +1160,7 @@ class FireAndMovement:
                            attacked=frozenset(), defended=frozenset(), attacked_in_combat=frozenset(),
                            advanced=frozenset(), displaced=frozenset(),
                            # 11.2.3: the beach assaults before GT 1 use GT 1's markers.
-                           markers_used=state.markers_used if state.turn == 0 else (), bombarded=())
+                           markers_used=state.markers_used if state.turn == 0 else (), bombarded=(), replaced=())
         if isinstance(entry, StepMarker):
             index = self._next_phase(state, entry.step)
             if index is None:
@@ -1211,6 +1242,10 @@ class FireAndMovement:
             return state
         if isinstance(entry, Place) and entry.how == "setup":
             state = replace(state, set_up=True)
+        if isinstance(entry, Place) and entry.how == "replace" and entry.unit in state.game.units_by_id:
+            # 11.2.5: rebuilt to full strength where it stands.
+            return replace(state, depleted=state.depleted - {entry.unit},
+                           replaced=(*state.replaced, self._unit(state, entry.unit).mobility))
         if isinstance(entry, Place) and entry.how == "reinforce" and entry.hex is not None and \
                 state.game.grid.is_label(entry.hex) and entry.unit in state.game.units_by_id:
             if self._unit(state, entry.unit).side == "German":
