@@ -7,7 +7,7 @@ import io
 import pytest
 
 from builder.render.holding import (
-    SPACE_LABEL_H, STACK_OFFSET_PX, HoldingLayout, holding_layout, render_holding_board, space_name,
+    SPACE_LABEL_H, STACK_OFFSET_PX, HoldingLayout, flip_bonus, holding_layout, render_holding_board, space_name,
 )
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
@@ -113,3 +113,13 @@ def test_golden_areas(game_id: str, counter_px: int, size: tuple[int, int], firs
     layout = holding_layout(load_game(data_root(), game_id), counter_px)
     assert layout.size == size
     assert (layout.boxes[0].rect, layout.spaces[0].rect, layout.spaces[-1].rect) == (first_box, first_space, last_space)
+
+
+def test_supply_spaces_know_their_flipped_value() -> None:
+    """8.2: the Allied track reads 0-30 and 30-60 with the marker flipped (+30), the German 0-20 and 20-40 (+20)."""
+    game = load_game(data_root(), "onslaught")
+    bonuses = {t.id: flip_bonus(game, t) for t in game.manifest.track}
+    assert bonuses == {"turn": None, "allied_supply": 30, "german_supply": 20}
+    tracks = {t.id: t for t in game.manifest.track}
+    assert (tracks["allied_supply"].first, tracks["allied_supply"].last) == (0, 30)
+    assert (tracks["german_supply"].first, tracks["german_supply"].last) == (0, 20)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections import Counter
 import zipfile
 from pathlib import Path
 
@@ -356,3 +357,119 @@ def test_draw_cups_are_face_down_decks(built: Built) -> None:
             ids = decode(contents, ",")
             assert len(ids) == sum(p.count for _, p in game.setup if p.scenario == scenario.id and p.location == box_id)
             assert all(order[i] < order[deck_id] and i not in stacked for i in ids)
+
+
+def pieces_of_save(built: Built, scenario_id: str) -> list[tuple[dict[str, str], list[tuple[str, str]]]]:
+    """Every piece a set-up save adds: its Marker-trait properties and its (type, state) chain."""
+    with zipfile.ZipFile(io.BytesIO(built.zip.read(f"{scenario_id}.vsav"))) as save:
+        commands = decode(deobfuscate(save.read("savedGame")).decode("utf-8"), "\x1b")
+    out = []
+    for command in decode(commands[2], "\x1b"):
+        if not command.startswith("+/"):
+            continue
+        _, type_text, _ = decode(command[2:], "/")
+        if type_text == "stack" or type_text.startswith("deck;"):
+            continue
+        chain = chain_of(command)
+        props: dict[str, str] = {}
+        for trait, state in chain:
+            if trait.startswith("mark;"):
+                props.update(zip(decode(trait[5:], ","), decode(state, ",")))
+        out.append((props, chain))
+    return out
+
+
+def track_space_name(game: Game, location: str) -> str:
+    """The zone name a 'track@value' location should have: the track's name less 'track' ('Turn' for turns)."""
+    track_id, _, value = location.partition("@")
+    track = next(t for t in game.manifest.track if t.id == track_id)
+    words = track.name.split()
+    if words[-1].lower() == "track":
+        words = words[:-1]
+    return f"Turn {value}" if track.kind == "turn" else f"{' '.join(words)} {value}"
+
+
+def test_track_markers_sit_on_their_set_up_spaces(built: Built) -> None:
+    """Markers set up on a track space (Onslaught 3.0: supply 12 and 8) lie in that space's zone, in the buildFile and every save."""
+    game = built.game
+    rects = zone_rects(built.root)
+
+    def zone_at(x: int, y: int) -> list[str]:
+        return [n for n, (x0, y0, x1, y1) in rects.items() if x0 <= x < x1 and y0 <= y < y1]
+
+    tracks = {t.id for t in game.manifest.track}
+    first = game.manifest.scenario[0].id
+    holding = next(m for m in built.root.iter(P + "module.Map") if m.get("mapName") == "Boxes and Tracks")
+    stacks = {s.get("name", "").removeprefix("Set-up "): s for s in holding.iter(P + "module.map.SetupStack")}
+    on_tracks = [p for _, p in game.setup if p.location.partition("@")[0] in tracks and "@" in p.location]
+    for placement in on_tracks:
+        if placement.scenario != first:
+            continue
+        stack = stacks[placement.location]
+        assert zone_at(int(stack.get("x", "0")), int(stack.get("y", "0"))) == [track_space_name(game, placement.location)]
+    for scenario in game.manifest.scenario:
+        wanted = Counter((p.piece, track_space_name(game, p.location)) for p in on_tracks if p.scenario == scenario.id)
+        found: Counter[tuple[str, str]] = Counter()
+        for props, chain in pieces_of_save(built, scenario.id):
+            map_name, x, y = decode(chain[-1][1], ";")[:3]
+            if "MarkerId" in props and map_name == "Boxes and Tracks":
+                names = zone_at(int(x), int(y))
+                assert len(names) == 1, (props["MarkerId"], x, y)
+                if (props["MarkerId"], names[0]) in wanted:
+                    found[(props["MarkerId"], names[0])] += 1
+        assert found == wanted, scenario.id
+    if game.manifest.id == "onslaught":
+        assert {(p.piece, track_space_name(game, p.location)) for p in on_tracks} >= {
+            ("allied_supply", "Allied supply 12"), ("allied_supply_income", "Allied supply 12"),
+            ("german_supply", "German supply 8"), ("turn", "Turn 1")}
+
+
+def test_track_spaces_snap_to_their_seats(built: Built) -> None:
+    """Each track space's zone has a RegionGrid with one snapping Region inside it; boxes have no grid."""
+    rects = zone_rects(built.root)
+    holding = next(m for m in built.root.iter(P + "module.Map") if m.get("mapName") == "Boxes and Tracks")
+    spaces = {track_space_name(built.game, f"{t.id}@{v}") for t in built.game.manifest.track
+              for v in range(t.first, t.last + 1)}
+    for zone in holding.iter(P + "module.map.boardPicker.board.mapgrid.Zone"):
+        name = zone.get("name", "")
+        grids = list(zone)
+        if name not in spaces:
+            assert grids == [], name
+            continue
+        assert [g.tag for g in grids] == [P + "module.map.boardPicker.board.RegionGrid"], name
+        assert grids[0].get("snapto") == "true" and grids[0].get("visible") == "false"
+        regions = grids[0].findall(P + "module.map.boardPicker.board.Region")
+        assert len(regions) == 1 and regions[0].get("name") == name
+        x, y = int(regions[0].get("originx", "-1")), int(regions[0].get("originy", "-1"))
+        x0, y0, x1, y1 = rects[name]
+        assert x0 < x < x1 and y0 < y < y1, name
+    assert spaces <= set(rects)
+
+
+def test_supply_markers_flip_to_their_bonus_side_and_say_so(built: Built) -> None:
+    """A supply marker with a flip side (8.2: +30 Allied, +20 German) has two faces on Ctrl+F and a chat report."""
+    markers = {m.id: m for m in built.game.markers.marker}
+    flipping = {m.id for m in markers.values() if m.kind == "supply" and m.text}
+    if built.game.manifest.id == "onslaught":
+        assert flipping == {"allied_supply", "german_supply"}
+        assert (markers["allied_supply"].text, markers["german_supply"].text) == ("+30", "+20")
+    seen = set()
+    for slot in slots(built.root):
+        chain = chain_of(slot.text)
+        props = {}
+        for trait, state in chain:
+            if trait.startswith("mark;"):
+                props.update(zip(decode(trait[5:], ","), decode(state, ",")))
+        if props.get("MarkerId") not in flipping:
+            continue
+        seen.add(props["MarkerId"])
+        kinds = [t.split(";", 1)[0] for t, _ in chain]
+        layers = [decode(t[5:], ";") for t, _ in chain if t.startswith("emb2;")]
+        assert len(layers) == 1 and "report" in kinds and kinds.index("report") < kinds.index("emb2")
+        images, names = decode(layers[0][15], ","), decode(layers[0][16], ",")
+        assert len(images) == 2 and all(f"images/{i}" in built.names for i in images)
+        # VASSAL splits level names at "+": the text's own "+" is escaped (Embellishment.getName).
+        assert names[1] == "+ (" + markers[props["MarkerId"]].text.replace("+", "\\+") + ")"
+        report = decode(next(t for t, _ in chain if t.startswith("report;"))[7:], ";")
+        assert "$location$" in report[1] and "$newPieceName$" in report[1]
+    assert seen == flipping

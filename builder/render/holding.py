@@ -35,6 +35,9 @@ TITLE_LINE_H = 19
 BOX_TITLE_LINES = 3
 """A box title may take three lines above its box; a longer one is set smaller."""
 SPACE_LABEL_PT = 15
+SPACE_BONUS_PT = 11
+BONUS_INK = "#77706a"
+"""The value of a supply space under a flipped marker, printed small and grey beside the number."""
 STACK_OFFSET_PX = 4
 """How far each piece of an unexpanded stack is drawn from the one below (the module's StackMetrics)."""
 
@@ -111,6 +114,16 @@ def space_name(track: Track, value: int) -> str:
     if len(words) > 1 and words[-1].lower() == "track":
         words = words[:-1]
     return f"{' '.join(words)} {value}"
+
+
+def flip_bonus(game: Game, track: Track) -> int | None:
+    """What a supply marker's flip side adds on this track (8.2: Allied +30, German +20), if any."""
+    if track.kind != "supply":
+        return None
+    for marker in game.markers.marker:
+        if marker.kind == "supply" and marker.side == track.side and marker.text.lstrip("+").isdigit():
+            return int(marker.text.lstrip("+"))
+    return None
 
 
 def _wrap(text: str, width_px: int, size_pt: int) -> tuple[str, ...]:
@@ -207,10 +220,17 @@ def render_holding_board(game: Game, counter_px: int, per_row: int = 15) -> Hold
     for box in layout.boxes:
         x0, y0, x1, y1 = box.rect
         draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=side_colour.get(box.side or "", INK), width=4)
+    bonus_font = font(SPACE_BONUS_PT)
+    bonuses = {t.id: flip_bonus(game, t) for t in game.manifest.track}
     for space in layout.spaces:
         x0, y0, x1, y1 = space.rect
         draw.rectangle((x0, y0, x1 - 2, y1 - 2), outline=side_colour.get(space.side or "", INK), width=2)
-        draw.text((x0 + 5, y0 + 3), space.location.rpartition("@")[2], fill=INK, font=label_font)
+        track_id, _, value = space.location.rpartition("@")
+        draw.text((x0 + 5, y0 + 3), value, fill=INK, font=label_font)
+        bonus = bonuses.get(track_id)
+        if bonus is not None:
+            # 8.2: the same space counts `bonus` more under a flipped marker; print that value small.
+            draw.text((x1 - 7, y0 + 5), str(int(value) + bonus), fill=BONUS_INK, font=bonus_font, anchor="ra")
     for title in layout.titles:
         for line, baseline in zip(title.lines, title.baselines):
             draw.text((title.x, baseline), line, fill=INK, font=font(title.size_pt, bold=True), anchor="ls")

@@ -172,8 +172,13 @@ def marker_piece(game: Game, marker: Marker, faces: int, size_px: int, masked: b
         # Outermost, so a face-down deck (Properties.OBSCURED_BY) hides every face of the marker.
         traits.insert(0, mask(mask_image(marker.side or ""), f"{marker.side or 'A'} marker (face down)"))
     if faces > 1:
-        traits.append(layer_two_sided([marker_image_name(marker.id, f) for f in range(faces)],
-                                      ["", *[f"+ ({marker.text or f + 1})" for f in range(1, faces)]]))
+        # 8.2: a supply marker flips to its +30/+20 side above the track's last space; say so in the chat.
+        traits.insert(1, report_flip("$oldPieceName$ flipped to $newPieceName$ at $location$ *"))
+        # Embellishment.getName splits a level name at '+' (SequenceEncoder): "+x" is a suffix, and
+        # a '+' of the text itself ("+30") must be escaped, or the name reads "Allied supply (".
+        texts = [(marker.text or str(f + 1)).replace("+", "\\+") for f in range(1, faces)]
+        suffixes = [f"+ ({text})" for text in texts]
+        traits.append(layer_two_sided([marker_image_name(marker.id, f) for f in range(faces)], ["", *suffixes]))
         traits.append(basic_piece(marker.name, ""))
     else:
         traits.append(basic_piece(marker.name, marker_image_name(marker.id, 0)))
@@ -249,12 +254,20 @@ def _zones(board: etree._Element, layout: HoldingLayout) -> None:
     """A ZonedGrid with one Zone per box and track space, so the chat names where a piece went."""
     # Without a grid, Map.locationName reports every point of the board as "offboard".
     grid = _el(board, "module.map.boardPicker.board.ZonedGrid")
+    spaces = set(layout.spaces)
     for area in layout.areas:
         x0, y0, x1, y1 = area.rect
-        # Zone.locationName: locationFormat "$name$" gives the zone's own name; no grid, no snapping.
-        _el(grid, "module.map.boardPicker.board.mapgrid.Zone", name=area.name,
-            path=f"{x0},{y0};{x1},{y0};{x1},{y1};{x0},{y1}", locationFormat="$name$", useParentGrid="false",
-            useHighlight="false", highlightProperty="")
+        # Zone.locationName: locationFormat "$name$" gives the zone's own name, grid or not.
+        zone = _el(grid, "module.map.boardPicker.board.mapgrid.Zone", name=area.name,
+                   path=f"{x0},{y0};{x1},{y0};{x1},{y1};{x0},{y1}", locationFormat="$name$",
+                   useParentGrid="false", useHighlight="false", highlightProperty="")
+        if area in spaces:
+            # A track space snaps a dropped marker to its seat below the number (Zone.snapTo ->
+            # RegionGrid.doSnap, the nearest Region); boxes keep no grid, so pieces lie where dropped.
+            regions = _el(zone, "module.map.boardPicker.board.RegionGrid", snapto="true", visible="false",
+                          fontsize="9")
+            _el(regions, "module.map.boardPicker.board.Region", name=area.name, originx=str(area.seat[0]),
+                originy=str(area.seat[1]))
 
 
 def _turn_levels(game: Game) -> list[str]:
