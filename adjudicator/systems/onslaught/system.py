@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from dataclasses import replace as _replace_fields
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
@@ -114,6 +115,28 @@ class OnslaughtState:
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _occupants: dict[Hex, str] = field(default_factory=dict, init=False, compare=False, repr=False)
     """The side holding each occupied map hex, computed once per state (supply.py asks often)."""
+
+
+_Frozen = TypeVar("_Frozen")
+_POSITION = frozenset({"location", "controlled", "captured_ports", "turn"})
+"""The fields supply lines depend on (8.3-8.5: positions, control, captured ports, the turn for area B)."""
+
+
+def replace(obj: _Frozen, **changes: Any) -> _Frozen:
+    """`dataclasses.replace`, fast for OnslaughtState: a replay makes thousands of states, most
+    changing a field or two, and the caches of ZOC, occupied hexes and supply carry over while the
+    position they were computed from has not changed."""
+    if not isinstance(obj, OnslaughtState):
+        return _replace_fields(obj, **changes)  # type: ignore[type-var]
+    new = object.__new__(type(obj))
+    fields = dict(obj.__dict__)
+    fields.update(changes)
+    moved = "location" in changes
+    fields["_zoc"] = {} if moved else obj._zoc
+    fields["_occupants"] = {} if moved else obj._occupants
+    fields["_supplied"] = {} if _POSITION & changes.keys() else obj._supplied
+    new.__dict__.update(fields)
+    return new
 
 
 class Onslaught:
