@@ -126,37 +126,46 @@ class SupplyMap:
                          game.area_hexes("east_edge"), game.area_hexes("entry_b"))
 
 
-def _occupants(state: OnslaughtState) -> dict[Hex, str]:
+def occupants(state: OnslaughtState) -> dict[Hex, str]:
     """The side of the divisions in each occupied map hex (computed once per state)."""
     if not state._occupants:
-        grid = state.game.grid
+        hexes = _hex_by_label(state.game)
         units = state.game.units_by_id
         # Filled in place, as the state's other caches are (an empty map is merely recomputed).
-        state._occupants.update((grid.hex_of(where), units[unit_id].side) for unit_id, where in state.location.items()
-                                if grid.is_label(where))
+        state._occupants.update((hexes[where], units[unit_id].side) for unit_id, where in state.location.items()
+                                if where in hexes)
     return state._occupants
 
 
-def _controller(label: str, h: Hex, occupants: Mapping[Hex, str], controlled: Mapping[str, str],
+def _hex_by_label(game: Game) -> dict[str, Hex]:
+    """Every map hex by its label (cached on the game object: looked up for every division of every state)."""
+    cached: dict[str, Hex] | None = getattr(game, "_hex_by_label", None)
+    if cached is None:
+        cached = {game.grid.label_of(h): h for h in game.grid.hexes}
+        setattr(game, "_hex_by_label", cached)
+    return cached
+
+
+def _controller(label: str, h: Hex, held: Mapping[Hex, str], controlled: Mapping[str, str],
                 default: str) -> str:
     """Who controls a hex (8.1): its occupant, else who last entered it, else its set-up owner."""
-    return occupants.get(h) or controlled.get(label, default)
+    return held.get(h) or controlled.get(label, default)
 
 
 def allied_sources(state: OnslaughtState, controlled: Mapping[str, str]) -> dict[str, frozenset[Hex]]:
     """Allied supply sources usable now, by name (hex label, or SOUTHERN_FRANCE) (8.1, 8.4, 8.5)."""
     supply_map = SupplyMap.of(state.game)
-    occupants = _occupants(state)
+    held = occupants(state)
     out: dict[str, frozenset[Hex]] = {}
     # 8.1, 8.4: a landing hex last occupied by a German division is no source until retaken.
     for label, h in supply_map.landing:
-        if _controller(label, h, occupants, controlled, ALLIED) == ALLIED:
+        if _controller(label, h, held, controlled, ALLIED) == ALLIED:
             out[label] = frozenset({h})
     usable: dict[str, bool] = {}
     for port in supply_map.ports:
         # 8.5: a port in a port area serves only while the whole area is clear of Germans.
-        clear = port.port_area is None or not any(occupants.get(h) == GERMAN for h in port.port_area)
-        usable[port.id] = clear and _controller(port.label, port.hex, occupants, controlled, GERMAN) == ALLIED
+        clear = port.port_area is None or not any(held.get(h) == GERMAN for h in port.port_area)
+        usable[port.id] = clear and _controller(port.label, port.hex, held, controlled, GERMAN) == ALLIED
     for port in supply_map.ports:
         needed = PORT_PREREQUISITES.get(port.id)
         if usable[port.id] and (needed is None or usable[needed]):
@@ -171,12 +180,12 @@ def german_sources(state: OnslaughtState, controlled: Mapping[str, str],
                    captured_fortified_ports: frozenset[str]) -> frozenset[Hex]:
     """German supply sources (8.4): the east edge and the fortified ports never captured."""
     supply_map = SupplyMap.of(state.game)
-    occupants = _occupants(state)
+    held = occupants(state)
     # Whether an edge hex is in Allied ZOC or occupied is 8.3's question, settled by the search.
     out = set(supply_map.east_edge)
     for label, h in supply_map.fortified_ports:
         # 8.4: once captured, never again a German source; Allied control means it was captured.
-        if label not in captured_fortified_ports and _controller(label, h, occupants, controlled, GERMAN) == GERMAN:
+        if label not in captured_fortified_ports and _controller(label, h, held, controlled, GERMAN) == GERMAN:
             out.add(h)
     return frozenset(out)
 
@@ -192,12 +201,12 @@ def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex],
     """
     game = state.game
     links = SupplyMap.of(game).links
-    occupants = _occupants(state)
+    held = occupants(state)
     enemy = next(s for s in game.manifest.sides if s != side)
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it.
-    blocked = frozenset(h for h in system.ONSLAUGHT.zoc(state, enemy) if occupants.get(h) != side) | avoid
+    blocked = frozenset(h for h in system.ONSLAUGHT.zoc(state, enemy) if held.get(h) != side) | avoid
     candidates = frozenset(h for h in sources if h in links)
-    enemy_held = frozenset(h for h, owner in occupants.items() if owner != side)
+    enemy_held = frozenset(h for h, owner in held.items() if owner != side)
     # The answer depends on these alone; games repeat them across many activations.
     key = (side, candidates, blocked, enemy_held)
     cache: dict[tuple[str, frozenset[Hex], frozenset[Hex], frozenset[Hex]], frozenset[Hex]] | None = \
@@ -223,7 +232,7 @@ def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex],
     for h in reached:
         out.update(links[h])
     out.update(candidates)
-    result = frozenset(h for h in out if occupants.get(h, side) == side)
+    result = frozenset(h for h in out if held.get(h, side) == side)
     cache[key] = result
     return result
 

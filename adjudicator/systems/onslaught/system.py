@@ -224,8 +224,7 @@ class Onslaught:
         """Hexes within two movement points of an enemy division, counted as 6.4 says: units,
         ZOC, waterways and terrain ignored, but not coastlines and sea or impassable hexsides."""
         enemy = self._enemy(state, side)
-        return self.within_two(state, (h for h in (self._on_map(state, u) for u in state.location
-                                                    if self._unit(state, u).side == enemy) if h is not None))
+        return self.within_two(state, (h for h, owner in supply.occupants(state).items() if owner == enemy))
 
     @staticmethod
     def within_two(state: OnslaughtState, starts: Iterable[Hex]) -> set[Hex]:
