@@ -244,3 +244,34 @@ def test_omaha_board_on_the_module_grid() -> None:
 def test_onslaught_board_is_repeatable(onslaught: Game, onslaught_board: Image.Image) -> None:
     """The full board renders to the same pixels twice."""
     assert render_board(onslaught).tobytes() == onslaught_board.tobytes()
+
+
+def test_banded_reduction_equals_one_resize() -> None:
+    """The final reduction, done in bands on threads, gives the bytes of one whole LANCZOS resize."""
+    from PIL import Image
+
+    from builder.render.board import _reduce
+
+    canvas = Image.effect_noise((3 * 97, 3 * 61), 60).convert("RGB")
+    whole = canvas.resize((97, 61), Image.Resampling.LANCZOS)
+    assert _reduce(canvas, (97, 61), 3).tobytes() == whole.tobytes()
+
+
+def test_threaded_png_encoding_gives_the_same_bytes() -> None:
+    """encode_pngs keeps the order and the bytes of encoding one image after another."""
+    import io
+
+    from PIL import Image
+
+    from builder.vassal.module import encode_pngs
+
+    images = {f"n{k}": Image.effect_noise((40 + 30 * k, 50), 30 + k).convert("RGB") for k in range(5)}
+
+    def one(image: Image.Image) -> bytes:
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", optimize=False)
+        return buffer.getvalue()
+
+    encoded = encode_pngs(images)
+    assert list(encoded) == list(images)
+    assert all(encoded[name] == one(image) for name, image in images.items())

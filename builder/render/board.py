@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import random
 import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -22,6 +24,7 @@ from typing import Literal
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 from shapely.geometry import LineString, Polygon
 from shapely.ops import unary_union
+from shapely.prepared import prep
 
 from builder.render.style import INK, PAPER, font
 from wargame.files import write_atomically
@@ -171,11 +174,17 @@ def _corners(c: Point, s: float, orientation: str) -> list[Point]:
             for k in range(6)]
 
 
+_NORMALS: dict[str, tuple[tuple[float, float], ...]] = {
+    orientation: tuple((math.cos(math.radians(a)), math.sin(math.radians(a))) for a in angles)
+    for orientation, angles in (("flat", (30.0, 90.0, 150.0)), ("pointy", (0.0, 60.0, 120.0)))
+}
+"""Unit normals of a hex's three pairs of sides, by orientation (computed once: _inside runs per dot)."""
+
+
 def _inside(x: float, y: float, s: float, orientation: str) -> bool:
     """True if (x, y), relative to a hex centre, lies inside a hex of circumradius s."""
     apothem = s * SQRT3 / 2
-    angles = (30.0, 90.0, 150.0) if orientation == "flat" else (0.0, 60.0, 120.0)
-    return all(abs(x * math.cos(math.radians(a)) + y * math.sin(math.radians(a))) <= apothem for a in angles)
+    return all(abs(x * cos + y * sin) <= apothem for cos, sin in _NORMALS[orientation])
 
 
 def _unit(a: Point, b: Point) -> Point:
@@ -640,15 +649,35 @@ class _Board:
         (ax, ay), (bx, by) = self.fine.hexside_segment(side).coords
         return (ax, ay), (bx, by)
 
-    def tint(self, paint: Callable[[Draw], None], colour: str, alpha: int) -> None:
-        """Draw something translucent: `paint` draws it opaque into a mask."""
+    def tint(self, paint: Callable[[Draw, int], None], colour: str, alpha: int, smooth: bool = False) -> None:
+        """Draw something translucent: `paint` draws it into a mask with the ink it is given.
+
+        ImageDraw's lines and shapes are not anti-aliased, so their mask is drawn at `alpha`
+        directly; a `smooth` painter (text) draws at 255 and its mask is scaled to `alpha`.
+        """
         mask = Image.new("L", self.image.size, 0)
-        paint(ImageDraw.Draw(mask))
+        paint(ImageDraw.Draw(mask), 255 if smooth else alpha)
         box = mask.getbbox()
         if box is None:
             return
-        # Pasting a colour through a mask blends it at the mask's opacity, in place.
-        self.image.paste(colour, box, mask.crop(box).point(lambda v: v * alpha // 255))
+        opacity = mask.crop(box)
+        if smooth:
+            opacity = opacity.point(lambda v: v * alpha // 255)
+        # Pasting a colour through a mask blends it at the mask's opacity, in place; each pixel
+        # on its own, so horizontal bands on worker threads (Pillow releases the GIL) give the same.
+        x0, y0, x1, y1 = box
+        bands = max(1, min(REDUCE_BANDS, os.cpu_count() or 1, (y1 - y0) // 256))
+        edges = [y0 + (y1 - y0) * k // bands for k in range(bands + 1)]
+
+        def band(k: int) -> None:
+            top, bottom = edges[k], edges[k + 1]
+            self.image.paste(colour, (x0, top, x1, bottom), opacity.crop((0, top - y0, x1 - x0, bottom - y0)))
+
+        if bands == 1:
+            self.image.paste(colour, box, opacity)
+            return
+        with ThreadPoolExecutor(bands) as pool:
+            list(pool.map(band, range(bands)))
 
 
 def _sides_of(hexes: Iterable[Hex]) -> Iterable[tuple[Hex, Hex]]:
@@ -689,10 +718,10 @@ def _draw_terrain(b: _Board, layer: Literal["ground", "late"]) -> None:
 
 def _draw_grid(b: _Board) -> None:
     """Thin translucent hex outlines."""
-    def paint(mask: Draw) -> None:
+    def paint(mask: Draw, ink: int) -> None:
         for h in b.game.grid.hexes:
             corners = b.fine.corners(h)
-            mask.line(corners + [corners[0]], fill=255, width=_px(b.s * 0.028))
+            mask.line(corners + [corners[0]], fill=ink, width=_px(b.s * 0.028))
     b.tint(paint, INK, GRID_ALPHA)
 
 
@@ -754,6 +783,7 @@ def _letter_country(b: _Board, name: str, hexes: Sequence[Hex]) -> None:
     """A country's name in large spaced capitals, translucent, inside its hexes and clear of
     its towns' names when it can be."""
     region = unary_union([Polygon(b.fine.corners(h)) for h in hexes])
+    inside = prep(region)
     text = " ".join(name.upper())
     # As large as fits across the country (up to most of a hex high); none if too small to read.
     x0, _, x1, _ = region.bounds
@@ -775,7 +805,8 @@ def _letter_country(b: _Board, name: str, hexes: Sequence[Hex]) -> None:
         y += b.s * 0.43  # between a hex's name spot and the next hex's number
         box = Polygon([(x - half_w, y - half_h), (x + half_w, y - half_h), (x + half_w, y + half_h),
                        (x - half_w, y + half_h)])
-        if region.intersection(box).area < 0.97 * box.area:
+        # A box wholly inside the region needs no intersection (the slow part).
+        if not inside.contains(box) and region.intersection(box).area < 0.97 * box.area:
             continue
         crowd = sum(1 for px, py in places
                     if abs(px - x) < half_w + b.s and -b.s * 0.9 < y - py < b.s * 1.0)
@@ -786,9 +817,9 @@ def _letter_country(b: _Board, name: str, hexes: Sequence[Hex]) -> None:
         return
     x, y = best[2]
 
-    def paint(mask: Draw) -> None:
-        mask.text((x, y), text, fill=255, font=f, anchor="mm")
-    b.tint(paint, "#3d3a35", 105)
+    def paint(mask: Draw, ink: int) -> None:
+        mask.text((x, y), text, fill=ink, font=f, anchor="mm")
+    b.tint(paint, "#3d3a35", 105, smooth=True)
 
 
 def _draw_hexsides(b: _Board) -> None:
@@ -856,11 +887,12 @@ def _draw_lines(b: _Board) -> None:
                     segments.append(seg)
                     outward[seg] = u
         if line_def.kind == "boundary":
-            def band(mask: Draw, segs: list[Segment] = segments, out: dict[Segment, Point] = outward) -> None:
+            def band(mask: Draw, ink: int, segs: list[Segment] = segments,
+                     out: dict[Segment, Point] = outward) -> None:
                 for seg in segs:
                     ux, uy = out.get(seg, (0.0, 0.0))
                     shifted = [(x + ux * 0.14 * s, y + uy * 0.14 * s) for x, y in seg]
-                    _polyline(mask, shifted, 255, 0.28 * s)
+                    _polyline(mask, shifted, ink, 0.28 * s)
             b.tint(band, BOUNDARY, 90)
             for points in _chain(segments):
                 _polyline(draw, points, BOUNDARY, 0.09 * s)
@@ -1335,7 +1367,35 @@ def render_board(game: Game, scale: float = 1.0) -> Image.Image:
     _draw_markers(b, reserved)
     _draw_places(b, reserved)
     _draw_strip(b, plan, board_size, items)
-    return image.resize((width, height), Image.Resampling.LANCZOS)
+    return _reduce(image, (width, height), ss)
+
+
+REDUCE_BANDS = 4
+"""Horizontal bands the final reduction is split into, one per worker thread at most."""
+
+
+def _reduce(image: Image.Image, size: tuple[int, int], ss: int) -> Image.Image:
+    """The canvas reduced ss times with LANCZOS, in horizontal bands on worker threads.
+
+    Pillow releases the GIL while it resamples, and `resize(box=...)` takes its filter's
+    support from the whole image around the box, so each band comes out exactly as the same
+    rows of one whole resize (tests compare the two).
+    """
+    width, height = size
+    bands = max(1, min(REDUCE_BANDS, os.cpu_count() or 1, height))
+    edges = [height * k // bands for k in range(bands + 1)]
+
+    def band(k: int) -> Image.Image:
+        y0, y1 = edges[k], edges[k + 1]
+        return image.resize((width, y1 - y0), Image.Resampling.LANCZOS, box=(0, y0 * ss, width * ss, y1 * ss))
+
+    if bands == 1:
+        return image.resize(size, Image.Resampling.LANCZOS)
+    out = Image.new("RGB", size)
+    with ThreadPoolExecutor(bands) as pool:
+        for k, part in enumerate(pool.map(band, range(bands))):
+            out.paste(part, (0, edges[k]))
+    return out
 
 
 def write_board(game: Game, out_dir: Path, scale: float = 1.0) -> Path:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import html
 import io
 import math
+import os
 from collections import Counter, defaultdict
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,6 +80,18 @@ def _png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
+def encode_pngs(images: dict[str, Image.Image]) -> dict[str, bytes]:
+    """Every image as PNG bytes, in the same order; encoded on worker threads, largest first.
+
+    Pillow releases the GIL while zlib compresses, and each encoding is independent of the
+    others, so the bytes are those of encoding one image after another.
+    """
+    largest_first = sorted(images, key=lambda name: -images[name].width * images[name].height)
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        encoded = dict(zip(largest_first, pool.map(lambda name: _png(images[name]), largest_first)))
+    return {name: encoded[name] for name in images}
+
+
 def unit_image(unit_id: str, face: str) -> str:
     """Archive image name of a unit face (ids may hold '/')."""
     return image_name(unit_id, face)
@@ -87,6 +101,15 @@ def draw_art(game: Game, scale: float = 1.0) -> Art:
     """Render board, holding board, counters and charts for a game."""
     layout = board_layout(game, scale)
     size_px = counter_size_px(layout)
+    # The board takes longest: it is drawn on a worker thread while the rest is drawn here
+    # (Pillow releases the GIL in its own loops, so the two overlap in part).
+    with ThreadPoolExecutor(1) as pool:
+        board = pool.submit(render_board, game, scale)
+        return _draw_the_rest(game, layout, size_px, board)
+
+
+def _draw_the_rest(game: Game, layout: Layout, size_px: int, board: Future[Image.Image]) -> Art:
+    """Counters, holding board and charts, then the Art with the board when it is done."""
     counters: dict[str, Image.Image] = {}
     for _, unit in game.units:
         counters[unit_image(unit.id, "full")] = render_unit(game, unit, "full", size_px)
@@ -98,8 +121,10 @@ def draw_art(game: Game, scale: float = 1.0) -> Art:
     for side in sorted({s or "" for s in cup_markers(game).values()}):
         counters[mask_image(side)] = marker_back(game, side or None, size_px)
     sheets = chart_sheets(game)
-    return Art(render_board(game, scale), layout, size_px, render_holding_board(game, size_px), counters,
-               render_charts(game), {chart_id: sheet.title for chart_id, sheet in sheets.items()})
+    holding = render_holding_board(game, size_px)
+    charts = render_charts(game)
+    return Art(board.result(), layout, size_px, holding, counters, charts,
+               {chart_id: sheet.title for chart_id, sheet in sheets.items()})
 
 
 # -- draw cups ------------------------------------------------------------------------------
@@ -472,11 +497,12 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
 
     build_file = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True)
     # VASSAL looks for GameModule in the first lines when moduledata is missing; keep a newline after the declaration.
-    images = {f"images/{name}": _png(img) for name, img in art.counters.items()}
-    images["images/board.png"] = _png(art.board)
-    images["images/holding.png"] = _png(art.holding.image)
+    pictures = {f"images/{name}": img for name, img in art.counters.items()}
+    pictures["images/board.png"] = art.board
+    pictures["images/holding.png"] = art.holding.image
     for chart_id, img in art.charts.items():
-        images[f"images/chart-{chart_id}.png"] = _png(img)
+        pictures[f"images/chart-{chart_id}.png"] = img
+    images = encode_pngs(pictures)
     moduledata = _metadata(m.title, version, game)
     entries = {"buildFile.xml": build_file, "moduledata": moduledata, "help.html": _help_html(game).encode("utf-8"),
                **images}
