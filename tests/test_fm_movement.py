@@ -12,6 +12,7 @@ from adjudicator.notation.text import parse_text
 from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
 from adjudicator.systems.fire_and_movement import FireAndMovementState
 from adjudicator.systems.fire_and_movement.system import PHASES
+from fm_log import SETUP, replay_errors
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
@@ -26,17 +27,7 @@ def game() -> Game:
 def play(game: Game, placed: dict[str, str], text: str,
          depleted: tuple[str, ...] = ()) -> tuple[list[tuple[str, str]], FireAndMovementState]:
     """Replay GT 1 from its first phase with `placed` on the map: (rule, entry) of each error."""
-    base = FM.initial_state(game, [])
-    state = replace(base, location={**base.location, **placed}, depleted=frozenset(depleted))
-    source = f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{text}'
-    lines = source.splitlines()
-    errors: list[tuple[str, str]] = []
-    for entry in parse_text(source):
-        errors += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
-                   if f.severity == "error"]
-        state = FM.apply(state, entry)
-    return errors, state
-
+    return replay_errors(game, f"Turn 1\nPhase support_fire_marker\n{text}", placed, depleted)
 
 def cost(game: Game, a: str, b: str) -> float | None:
     """The MP to step from `a` into `b`."""
@@ -157,24 +148,10 @@ def test_state_and_combat_commands_on_an_omaha_log(tmp_path: Path) -> None:
     assert done.exit_code == 0 and "differential +0" in done.output and "die 3: result -" in done.output
 
 
-SETUP = ("German: setup 914/352 2117\nGerman: setup 915/352 2021\nGerman: setup 916/352 2022\n"
-         "German: setup 352/352 1510\nGerman: setup 1Flak 1610\n"
-         "Allied: setup 16/1 2319\nAllied: setup 18/1 2319\nAllied: setup 26/1 2318\nAllied: setup 115/29 2219\n"
-         "Allied: setup 116/29 2219\nAllied: setup 175/29 2120\nAllied: setup 2Rgr 2417\n")
-
 
 def setup_errors(game: Game, text: str) -> list[tuple[str, str]]:
     """(rule, entry) of each error of a log that starts with `text` and then GT 1."""
-    state = FM.initial_state(game, [])
-    source = f'[Game "omaha"]\n{text}Turn 1\n'
-    lines = source.splitlines()
-    out: list[tuple[str, str]] = []
-    for entry in parse_text(source):
-        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
-                if f.severity == "error"]
-        state = FM.apply(state, entry)
-    return out
-
+    return replay_errors(game, f"{text}Turn 1\n")[0]
 
 def test_the_set_up(game: Game) -> None:
     """11.0, 11.2.1, 11.2.3: Germans off the beach and Pointe du Hoc, two of them next to the beach;
@@ -206,16 +183,7 @@ GT2_LANDINGS = ("Allied: reinforce 9/2 2319\nAllied: reinforce 23/2 2318\nAllied
 
 def log_errors(game: Game, text: str) -> list[tuple[str, str]]:
     """(rule, entry) of each error of an Omaha log made of `text`."""
-    state = FM.initial_state(game, [])
-    source = f'[Game "omaha"]\n{text}'
-    lines = source.splitlines()
-    out: list[tuple[str, str]] = []
-    for entry in parse_text(source):
-        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
-                if f.severity == "error"]
-        state = FM.apply(state, entry)
-    return out
-
+    return replay_errors(game, text)[0]
 
 def test_german_reinforcements(game: Game) -> None:
     """11.1.2: in the German Movement Phase, at the scheduled hex or edge, then moving with what is
@@ -299,17 +267,7 @@ def test_allied_supply(game: Game) -> None:
 
 def log_errors_at(game: Game, placed: dict[str, str], text: str) -> list[tuple[str, str]]:
     """(rule, entry) of each error of `text` from the set-up with `placed` on the map (no set-up entries)."""
-    base = FM.initial_state(game, [])
-    state = replace(base, location={**base.location, **placed})
-    source = f'[Game "omaha"]\n{text}'
-    lines = source.splitlines()
-    out: list[tuple[str, str]] = []
-    for entry in parse_text(source):
-        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
-                if f.severity == "error"]
-        state = FM.apply(state, entry)
-    return out
-
+    return replay_errors(game, text, placed)[0]
 
 def test_victory(game: Game) -> None:
     """13.0: no beach landing hex at a game turn's end is a German victory at once; after GT 17 the

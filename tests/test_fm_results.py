@@ -14,6 +14,7 @@ import pytest
 from adjudicator.notation.text import parse_text
 from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
 from adjudicator.systems.fire_and_movement import FireAndMovementState
+from fm_log import SETUP, replay_errors
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 
@@ -31,18 +32,7 @@ def game() -> Game:
 def errors(game: Game, text: str, placed: dict[str, str] | None = None,
            depleted: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """(rule, entry) of each error of GT 1's Allied Combat Phase, then `text`."""
-    base = FM.initial_state(game, [])
-    state: FireAndMovementState = replace(base, location={**base.location, **(placed or OPEN)},
-                                          depleted=frozenset(depleted))
-    source = f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{COMBAT}{text}'
-    lines = source.splitlines()
-    out: list[tuple[str, str]] = []
-    for entry in parse_text(source):
-        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
-                if f.severity == "error"]
-        state = FM.apply(state, entry)
-    return out
-
+    return replay_errors(game, f"Turn 1\nPhase support_fire_marker\n{COMBAT}{text}", placed or OPEN, depleted)[0]
 
 def attack(result: str, *units: str) -> str:
     """An Allied attack on 2117 claiming `result` (no die)."""
@@ -149,17 +139,8 @@ BOMBARD_AT = {"914/352": "2117", "16/1": "2319", "18/1": "2217"}
 
 def bombard_errors(game: Game, text: str, placed: dict[str, str] | None = None) -> list[tuple[str, str]]:
     """(rule, entry) of each error of GT 1's Allied Bombardment Phase, then `text`."""
-    base = FM.initial_state(game, [])
-    state: FireAndMovementState = replace(base, location={**base.location, **(placed or BOMBARD_AT)})
-    source = f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\n{text}'
-    lines = source.splitlines()
-    out: list[tuple[str, str]] = []
-    for entry in parse_text(source):
-        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
-                if f.severity == "error"]
-        state = FM.apply(state, entry)
-    return out
-
+    return replay_errors(game, "Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\n" + text,
+                         placed or BOMBARD_AT)[0]
 
 def test_bombardment(game: Game) -> None:
     """8.1, 8.1.2, 8.1.5: markers only, against the target's defence on its hex's line; a retreat
@@ -228,16 +209,19 @@ def test_bombardment_wording(game: Game) -> None:
 
 
 # -- beach assaults (11.2.3, 11.2.7) -------------------------------------------------------------
+def assault_errors(game: Game, text: str) -> list[tuple[str, str]]:
+    """(rule, entry) of each error of a log that starts with `text` and then GT 1."""
+    return replay_errors(game, f"{text}Turn 1\n")[0]
+
+
 def test_beach_assaults(game: Game) -> None:
     """11.2.3: before GT 1 every unit on a beach hex assaults it against a defence of zero on the
     beach lines (within a German ZOC or not); a retreat result reduces every assaulting unit;
     11.2.7: naval gunfire supports only those assaults."""
-    from tests.test_fm_movement import SETUP, setup_errors
-
     assault = "Allied: attack 2319 with 16/1 18/1 diff +15 die 4 result D2 support us_naval_7\n"
-    assert setup_errors(game, SETUP + assault + "Allied: deplete 16/1\nAllied: deplete 18/1\n") == []
-    assert setup_errors(game, SETUP + assault + "Allied: deplete 16/1\n") == [("8.2", "Turn 1")]
-    assert setup_errors(game, SETUP + assault.replace("16/1 18/1", "16/1").replace("+15", "+11"))[0] == \
+    assert assault_errors(game, SETUP + assault + "Allied: deplete 16/1\nAllied: deplete 18/1\n") == []
+    assert assault_errors(game, SETUP + assault + "Allied: deplete 16/1\n") == [("8.2", "Turn 1")]
+    assert assault_errors(game, SETUP + assault.replace("16/1 18/1", "16/1").replace("+15", "+11"))[0] == \
         ("11.2", "Allied: attack 2319 with 16/1 diff +11 die 4 result D2 support us_naval_7")
     naval = ("Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
              "Allied: attack 2117 with 16/1 die 3 support us_naval_7\n")

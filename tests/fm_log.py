@@ -1,0 +1,32 @@
+"""Replaying short Omaha logs for the Fire & Movement tests: errors as (rule, entry text)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from adjudicator.notation.text import parse_text
+from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
+from adjudicator.systems.fire_and_movement import FireAndMovementState
+from wargame.game import Game
+
+SETUP = ("German: setup 914/352 2117\nGerman: setup 915/352 2021\nGerman: setup 916/352 2022\n"
+         "German: setup 352/352 1510\nGerman: setup 1Flak 1610\n"
+         "Allied: setup 16/1 2319\nAllied: setup 18/1 2319\nAllied: setup 26/1 2318\nAllied: setup 115/29 2219\n"
+         "Allied: setup 116/29 2219\nAllied: setup 175/29 2120\nAllied: setup 2Rgr 2417\n")
+"""A legal set-up (11.0, 11.2.1, 11.2.3): two German units beside the beach, the assault landed."""
+
+
+def replay_errors(game: Game, text: str, placed: dict[str, str] | None = None,
+                  depleted: tuple[str, ...] = ()) -> tuple[list[tuple[str, str]], FireAndMovementState]:
+    """Replay `text` after an Omaha header, from the set-up with `placed` on the map: (rule, entry
+    text without its comment) of every error, and the final state."""
+    base = FM.initial_state(game, [])
+    state = replace(base, location={**base.location, **(placed or {})}, depleted=frozenset(depleted))
+    source = f'[Game "omaha"]\n{text}'
+    lines = source.splitlines()
+    out: list[tuple[str, str]] = []
+    for entry in parse_text(source):
+        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
+                if f.severity == "error"]
+        state = FM.apply(state, entry)
+    return out, state
