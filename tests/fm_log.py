@@ -14,6 +14,20 @@ SETUP = ("German: setup 914/352 2117\nGerman: setup 915/352 2021\nGerman: setup 
          "Allied: setup 16/1 2319\nAllied: setup 18/1 2319\nAllied: setup 26/1 2318\nAllied: setup 115/29 2219\n"
          "Allied: setup 116/29 2219\nAllied: setup 175/29 2120\nAllied: setup 2Rgr 2417\n")
 """A legal set-up (11.0, 11.2.1, 11.2.3): two German units beside the beach, the assault landed."""
+BEACH = ("2318", "2319", "2219", "2120", "2121", "2122")
+
+
+def landed(setup: str) -> str:
+    """A set-up followed by what comes before GT 1 (11.2.3): the Pointe du Hoc roll when the Rangers
+    landed (a 5: one German +6 marker lost for good) and a beach assault of every beach hex with
+    Allied units, without a die (a warning, no result to carry out)."""
+    stacks: dict[str, list[str]] = {}
+    for line in setup.splitlines():
+        words = line.split()
+        if words[:2] == ["Allied:", "setup"] and len(words) == 4 and words[3] in BEACH:
+            stacks.setdefault(words[3], []).append(words[2])
+    out = setup + ("Roll Allied 5\nGerman: lose de_sf_6\n" if "setup 2Rgr 2417" in setup else "")
+    return out + "".join(f"Allied: attack {h} with {' '.join(units)}\n" for h, units in stacks.items())
 
 
 def replay_errors(game: Game, text: str, placed: dict[str, str] | None = None,

@@ -12,7 +12,7 @@ from adjudicator.notation.text import parse_text
 from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
 from adjudicator.systems.fire_and_movement import FireAndMovementState
 from adjudicator.systems.fire_and_movement.system import PHASES
-from fm_log import SETUP, replay_errors
+from fm_log import SETUP, landed, replay_errors
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
@@ -138,7 +138,7 @@ def test_state_and_combat_commands_on_an_omaha_log(tmp_path: Path) -> None:
     from adjudicator.cli import main
 
     log = Path(__file__).resolve().parent.parent / "examples" / "omaha" / "legal-first-turns.log"
-    done = CliRunner().invoke(main, ["state", str(log), "--at", "36"])
+    done = CliRunner().invoke(main, ["state", str(log), "--at", "42"])
     assert done.exit_code == 0 and done.output.startswith("Turn 2, phase movement (Allied player turn)")
     attack = tmp_path / "attack.log"
     attack.write_text('[Game "omaha"]\nGerman: setup 914/352 2117\nAllied: setup 16/1 2217\nTurn 1\n'
@@ -151,7 +151,7 @@ def test_state_and_combat_commands_on_an_omaha_log(tmp_path: Path) -> None:
 
 def setup_errors(game: Game, text: str) -> list[tuple[str, str]]:
     """(rule, entry) of each error of a log that starts with `text` and then GT 1."""
-    return replay_errors(game, f"{text}Turn 1\n")[0]
+    return replay_errors(game, f"{landed(text)}Turn 1\n")[0]
 
 def test_the_set_up(game: Game) -> None:
     """11.0, 11.2.1, 11.2.3: Germans off the beach and Pointe du Hoc, two of them next to the beach;
@@ -188,12 +188,12 @@ def log_errors(game: Game, text: str) -> list[tuple[str, str]]:
 def test_german_reinforcements(game: Game) -> None:
     """11.1.2: in the German Movement Phase, at the scheduled hex or edge, then moving with what is
     left after paying for the first hex; a reinforcement that could arrive and does not is an error."""
-    arrive = SETUP + GT1_TO_GERMAN + "German: reinforce Sch/30 1005\n"
+    arrive = landed(SETUP) + GT1_TO_GERMAN + "German: reinforce Sch/30 1005\n"
     assert log_errors(game, arrive + GT1_REST) == []
-    assert log_errors(game, SETUP + GT1_TO_GERMAN + GT1_REST) == [("11.1", "Phase bombardment")]
+    assert log_errors(game, landed(SETUP) + GT1_TO_GERMAN + GT1_REST) == [("11.1", "Phase bombardment")]
     assert log_errors(game, arrive.replace("Sch/30 1005", "Sch/30 1006") + GT1_REST)[0] == \
         ("11.1", "German: reinforce Sch/30 1006")
-    early = SETUP + "Turn 1\nPhase support_fire_marker\nPhase movement\nGerman: reinforce Sch/30 1005\n"
+    early = landed(SETUP) + "Turn 1\nPhase support_fire_marker\nPhase movement\nGerman: reinforce Sch/30 1005\n"
     assert log_errors(game, early)[0] == ("4.1", "German: reinforce Sch/30 1005")
     # Sch/30 (allowance 8) paid 2 for broken 1005: three broken hexes more (6) fit, but broken,
     # broken and marsh (7) do not, though 7 alone would.
@@ -205,7 +205,7 @@ def test_german_reinforcements(game: Game) -> None:
 def test_allied_reinforcements(game: Game) -> None:
     """11.2.4: after GT 1, on beach landing hexes with room, not in an unheld EZOC; they move no
     further in that Movement Phase, but mobile ones move in the Mobile Movement Phase."""
-    gt2 = SETUP + GT1_TO_GERMAN + "German: reinforce Sch/30 1005\n" + GT1_REST + \
+    gt2 = landed(SETUP) + GT1_TO_GERMAN + "German: reinforce Sch/30 1005\n" + GT1_REST + \
         "Turn 2\nPhase support_fire_marker\nPhase movement\n"
     assert log_errors(game, gt2 + GT2_LANDINGS + "Phase bombardment\n") == []
     assert log_errors(game, gt2 + GT2_LANDINGS.replace("9/2 2319", "9/2 2218")) == \
@@ -219,7 +219,7 @@ def test_allied_reinforcements(game: Game) -> None:
     mobile = gt2 + GT2_LANDINGS + "Phase bombardment\nPhase combat\nPhase mobile_movement\nCCA/2 2219-2218\n"
     assert log_errors(game, mobile) == []
     assert log_errors(game, gt2 + "Allied: reinforce 117/30 2319\n")[0] == ("11.2", "Allied: reinforce 117/30 2319")
-    assert log_errors(game, SETUP + "Turn 1\nPhase support_fire_marker\nPhase movement\n"
+    assert log_errors(game, landed(SETUP) + "Turn 1\nPhase support_fire_marker\nPhase movement\n"
                             "Allied: reinforce 9/2 2319\n")[0] == ("11.2", "Allied: reinforce 9/2 2319")
 
 
@@ -237,7 +237,7 @@ def test_beachheads_follow_the_landing(game: Game) -> None:
     """11.2.1: markers stay on the beach hexes the assault landed on; a German unit entering one
     removes it; Allied reinforcements land only where one is (11.2.4)."""
     state = FM.initial_state(game, [])
-    for entry in parse_text(f'[Game "omaha"]\n{SETUP}Turn 1\n'):
+    for entry in parse_text(f'[Game "omaha"]\n{landed(SETUP)}Turn 1\n'):
         state = FM.apply(state, entry)
     assert state.beachheads == frozenset({"2319", "2318", "2219", "2120"})
     taken = replace(state, location={**state.location, "175/29": "eliminated_allied"})

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Bombard, Capture, Comment, Declare, Entry, Header, Income, LogDocument, Loss,
-    Move, Pass, Place, Retreat, RollOff, StandFast, StepMarker, TurnMarker,
+    Move, Pass, Place, Retreat, RollOff, StandFast, StepMarker, SupportMarkers, TurnMarker,
 )
 from adjudicator.notation.text import (
     COMMANDS, LogSyntaxErrors, caret_message, parse_line, parse_text, write_entry, write_text,
@@ -142,6 +142,9 @@ GOLDEN: list[tuple[str, Entry, bool]] = [
     ("Allied: pickup us-para-03", Place(**ALLIED, how="pickup", unit="us-para-03"), True),
     ("German: bombard 2319 diff +2 die 4 result D2 support de_sf_6 de_sf_3",
      Bombard(side="German", hex="2319", odds="+2", die=4, result="D2", support=["de_sf_6", "de_sf_3"]), True),
+    ("German: draw de_sf_6 de_mines", SupportMarkers(side="German", how="draw", markers=["de_sf_6", "de_mines"]), True),
+    ("Allied: aside us_sf_3", SupportMarkers(side="Allied", how="aside", markers=["us_sf_3"]), True),
+    ("German> lose de_sf_4", SupportMarkers(side="German", by_opponent=True, how="lose", markers=["de_sf_4"]), True),
     ("Allied: setup 16/1 2319", Place(**ALLIED, how="setup", unit="16/1", hex="2319"), True),
     ("German: replace de-inf-05 full 2314 points 2",
      Place(**GERMAN, how="replace", unit="de-inf-05", strength="full", hex="2314", points=2), True),
@@ -212,10 +215,10 @@ def _schema_kinds() -> set[str]:
 
 
 def test_schema_lists_every_entry_kind() -> None:
-    """`adjudicate schema` prints a schema whose discriminator names all nineteen kinds."""
+    """`adjudicate schema` prints a schema whose discriminator names all twenty kinds."""
     assert _schema_kinds() == {"header", "turn", "step", "rolloff", "action", "pass", "activate", "move", "attack",
-                               "bombard", "retreat", "advance", "loss", "stand", "place", "income", "capture", "declare",
-                               "comment"}
+                               "bombard", "retreat", "advance", "loss", "stand", "place", "markers", "income", "capture",
+                               "declare", "comment"}
 
 
 def test_blank_lines_give_no_entry() -> None:

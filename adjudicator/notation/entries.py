@@ -151,6 +151,16 @@ class Place(Entry):
     supply: int | None = Field(None, ge=0)
 
 
+class SupportMarkers(Entry):
+    """`German: draw MARKER...` / `aside MARKER...` / `lose MARKER...`: support fire markers drawn at
+    random from the cup, put aside for the game turn, or eliminated for good (Fire & Movement 7.2,
+    Omaha 11.1.4, 11.2.3, 14.1)."""
+
+    kind: Literal["markers"] = "markers"
+    how: Literal["draw", "aside", "lose"]
+    markers: list[str] = Field(min_length=1)
+
+
 class Income(Entry):
     """`Allied: income N [decline SOURCE...]`: supply collected in the Reinforcement Step."""
 
@@ -183,7 +193,7 @@ class Comment(Entry):
 
 AnyEntry = Annotated[
     Header | TurnMarker | StepMarker | RollOff | Action | Pass | Activate | Move | Attack | Bombard | Retreat | Advance
-    | Loss | StandFast | Place | Income | Capture | Declare | Comment,
+    | Loss | StandFast | Place | SupportMarkers | Income | Capture | Declare | Comment,
     Field(discriminator="kind"),
 ]
 

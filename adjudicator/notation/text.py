@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Bombard, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass,
-    Place, Retreat, RollOff, StandFast, StepMarker, TurnMarker,
+    Place, Retreat, RollOff, StandFast, StepMarker, SupportMarkers, TurnMarker,
 )
 from wargame.errors import LogSyntaxError, Place as ErrorPlace, did_you_mean
 
@@ -29,7 +29,7 @@ DIFF = re.compile(r"^[+-]?[0-9]{1,3}$")
 WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$")
 COMMANDS = ("action", "pass", "activate", "attack", "bombard", "retreat", "advance", "deplete", "eliminate", "remove",
             "stand", "reinforce", "paradrop", "pickup", "setup", "delay", "replace", "income", "capture", "declare",
-            "move")
+            "move", "draw", "aside", "lose")
 
 
 @dataclass(frozen=True)
@@ -191,6 +191,11 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
             hex_label = cursor.take("a hex or box", WORD).text
         entry = Place(**base, how=command, unit=unit, hex=hex_label, strength=strength,
                       points=cursor.int_after("points"), supply=cursor.int_after("supply"))
+    elif command in ("draw", "aside", "lose"):
+        markers = [t.text for t in cursor.words_until(())]
+        if not markers:
+            raise cursor.error(f"expected the support fire markers after {command!r}")
+        entry = SupportMarkers(**base, how=command, markers=markers)
     elif command == "income":
         points = int(cursor.take("a number", INT).text) if (t := cursor.peek()) and INT.match(t.text) else None
         declined = [t.text for t in cursor.words_until(())] if cursor.keyword("decline") else []
@@ -312,6 +317,7 @@ def write_entry(entry: Entry) -> str:
         StandFast: lambda e: f"{prefix}stand {' '.join(e.units)}",
         Place: lambda e: (f"{prefix}{e.how} {e.unit}" + (f" {e.strength}" if e.strength else "")
                           + (f" {e.hex}" if e.hex else "") + opt("points", e.points) + opt("supply", e.supply)),
+        SupportMarkers: lambda e: f"{prefix}{e.how} {' '.join(e.markers)}",
         Income: lambda e: f"{prefix}income" + (f" {e.points}" if e.points is not None else "")
                           + (" decline " + " ".join(e.declined) if e.declined else ""),
         Capture: lambda e: f"{prefix}capture {e.hex}{opt('points', e.points)}",

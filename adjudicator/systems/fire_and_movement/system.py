@@ -1,12 +1,12 @@
 """The Fire & Movement system (with Omaha Beach's exclusive rules) as a plug-in of the replay engine.
 
-Checked in this version: the sequence of play (4.1), movement (5.1-5.5: terrain costs, roads and
-trails, enemy and prohibited hexes, the map edge, the allowance, once per player turn, leg and
-mobile units in the mobile phases), stacking (5.3, with Omaha's beach landing hexes, 11.2.4),
-zones of control (6.0-6.2), ground combat's declaration and arithmetic (7.2, 8.0, 8.2, with
-combat.py) and its results carried out: losses, retreats, displacement, stiff resistance and
-advances (8.2.4-8.5, with results.py). Placements (set-up, reinforcements) are applied as the log
-writes them with a note that they are not checked yet (docs/rules-coverage.md lists the sections).
+Checked: the sequence of play (4.1), movement (5.1-5.5), stacking (5.3, with the beach landing
+hexes, 11.2.1, 11.2.4), zones of control (6.0-6.2), support fire markers (7.1, 7.2, 11.1.4, 11.2.6,
+11.2.7, with markers.py), bombardment and ground combat (8.0-8.2, with combat.py) and their results
+(8.2.4-8.5, with results.py), the scenario boundary (10.1, with boundary.py), length (10.2), set-up
+and landing (11.0, 11.2.1, 11.2.3), reinforcements and replacements (11.1.2, 11.1.3, 11.2.4,
+11.2.5), supply (12.0), victory (13.0), weather (14.1) and flak (15.0); docs/rules-coverage.md
+lists each clause.
 
 Rulings (docs/rules-coverage.md keeps the register):
 
@@ -35,8 +35,10 @@ from typing import Any
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Bombard, Comment, Declare, Entry, Header, Loss, Move, Pass, Place, Retreat, RollOff,
-    StandFast, StepMarker, TurnMarker,
+    StandFast, StepMarker, SupportMarkers, TurnMarker,
 )
+from adjudicator.systems.fire_and_movement import boundary
+from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement import results
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Support, audit, unit_values
 from adjudicator.systems.fire_and_movement.results import DEFENDER_RETREATS, FmCombat
@@ -44,7 +46,7 @@ from adjudicator.systems.fire_and_movement.sections import SECTIONS
 from wargame.errors import ReplayError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
-from wargame.models import Unit
+from wargame.models import Arrival, Unit
 
 PLAYER_PHASES = ("movement", "bombardment", "combat", "mobile_movement", "mobile_combat")
 PHASES = ("support_fire_marker", *PLAYER_PHASES, *PLAYER_PHASES, "game_turn_end")
@@ -117,6 +119,33 @@ class FireAndMovementState:
     """Allied units that took 12.0's loss as this Allied player turn ended."""
     replaced: tuple[str, ...] = ()
     """The kinds (leg, mobile) of the replacement points used this game turn (11.2.5)."""
+    lost_markers: tuple[str, ...] = ()
+    """Support fire markers eliminated for good (11.1.4 captures, 11.2.3)."""
+    withheld: tuple[str, ...] = ()
+    """Markers put aside for this game turn (11.2.3 on a 4, 14.1 in inclement weather)."""
+    drawn: tuple[tuple[str, str], ...] = ()
+    """(side, marker) drawn from a cup for the next combat or bombardment and not yet placed (7.2)."""
+    mines_aside: tuple[str, ...] = ()
+    """Achtung Minen markers drawn and kept for a later combat this game turn (11.1.4)."""
+    owed: tuple[tuple[str, str, str, str], ...] = ()
+    """Marker entries the rules call for and the log has not written yet: (how, side, marker or ''
+    for any, section), due by the end of the next Support Fire Marker Phase."""
+    pointe_du_hoc: int | None = None
+    """The die of the Pointe du Hoc assault (11.2.3)."""
+    ranger_moved: int = 0
+    """Hexes the Rangers have moved since the Pointe du Hoc roll, up to the end of GT 1 (11.2.3)."""
+    weather: str | None = None
+    """This game turn's weather once rolled, 'fair' or 'inclement' (14.1)."""
+    weather_rolls: tuple[str, ...] = ()
+    """Sides that have rolled for the markers put aside in inclement weather (14.1)."""
+    captured: frozenset[str] = frozenset()
+    """11.1.4's places whose capture has already cost the German a marker."""
+    assaulted: frozenset[str] = frozenset()
+    """Beach landing hexes whose beach assault has been resolved before GT 1 (11.2.3)."""
+    left_beach: frozenset[str] = frozenset()
+    """Units that have left a beach landing hex and never stack again (11.2.1)."""
+    out_of_play: frozenset[Hex] = field(default=frozenset(), repr=False, compare=False)
+    """The land hexes beyond the scenario boundary, where no unit may be (10.1)."""
 
 
 class FireAndMovement:
@@ -142,7 +171,8 @@ class FireAndMovement:
         for rule in sorted(optional - rules):
             raise ReplayError(f"unknown optional rule {rule!r}{did_you_mean(rule, sorted(rules))} (optional rules: "
                               f"{', '.join(sorted(rules))})")
-        return FireAndMovementState(game, scenario_id, first, 0, None, location, optional=optional)
+        return FireAndMovementState(game, scenario_id, first, 0, None, location, optional=optional,
+                                    out_of_play=boundary.out_of_play(game))
 
     # -- helpers -------------------------------------------------------------------------------
     @staticmethod
@@ -176,10 +206,13 @@ class FireAndMovement:
         grid = state.game.grid
         return grid.hex_of(where) if where is not None and grid.is_label(where) else None
 
-    def _allowance(self, state: FireAndMovementState, unit_id: str) -> int:
+    def _allowance(self, state: FireAndMovementState, unit_id: str, weather: bool = True) -> int:
+        """The unit's movement allowance (reduced side when reduced), halved rounding up in inclement
+        weather (14.1) unless `weather` is False (the printed MA of 6.1)."""
         unit = self._unit(state, unit_id)
         values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
-        return values[list(state.game.manifest.value_names).index("movement")]
+        allowance = values[list(state.game.manifest.value_names).index("movement")]
+        return -(-allowance // 2) if weather and state.weather == "inclement" else allowance
 
     def ezoc(self, state: FireAndMovementState, side: str) -> frozenset[Hex]:
         """Hexes in the zone of control of the enemies of `side` (6.0): the six hexes around each
@@ -225,6 +258,8 @@ class FireAndMovement:
             out += self._combat_over(state, entry)
         if isinstance(entry, (TurnMarker, StepMarker)):
             out += self._closing(state, entry)
+            if self.phase_id(state) == "support_fire_marker":
+                out += self._owed(state, entry)
         if isinstance(entry, TurnMarker):
             out += self._check_turn(state, entry)
         elif isinstance(entry, StepMarker):
@@ -249,9 +284,15 @@ class FireAndMovement:
             out += self._check_stand(state, entry)
         elif isinstance(entry, Advance):
             out += self._check_advance(state, entry)
-        elif isinstance(entry, (Action, Activate, Pass, RollOff, Declare)):
+        elif isinstance(entry, RollOff):
+            out += self._check_roll(state, entry)
+        elif isinstance(entry, SupportMarkers):
+            out += self._check_markers(state, entry)
+        elif isinstance(entry, (Action, Activate, Pass, Declare)):
             out.append(self._f("error", "log", entry, f"'{entry.kind}' entries are Onslaught's; Fire & Movement "
                                                       "has phases, not actions (4.1)"))
+        if isinstance(entry, (Move, Retreat, Advance, Place)):
+            out += self._check_boundary(state, entry)
         kind = entry.kind  # type: ignore[attr-defined]
         if isinstance(entry, Place) and entry.how in ("setup", "reinforce", "replace"):
             kind = ""  # checked (11.0, 11.1.2, 11.1.3, 11.2.1, 11.2.4, 11.2.5)
@@ -259,6 +300,23 @@ class FireAndMovement:
             out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
                                                      f"(sections {UNCHECKED[kind]})"))
         return out
+
+    def _out_of_play(self, state: FireAndMovementState, label: str) -> bool:
+        """10.1: a hex of the map west of the scenario boundary."""
+        grid = state.game.grid
+        return grid.is_label(label) and grid.hex_of(label) in state.out_of_play
+
+    def _check_boundary(self, state: FireAndMovementState, entry: Move | Retreat | Advance | Place) -> list[Finding]:
+        """10.1: no unit sets up, arrives or moves (retreats and advances too) west of the Douve and
+        Taute or of the boundary's line of hexes."""
+        labels = list(entry.path) if isinstance(entry, (Move, Retreat, Advance)) else \
+            [entry.hex] if entry.hex is not None else []
+        west = [label for label in labels if self._out_of_play(state, label)]
+        if not west:
+            return []
+        unit = getattr(entry, "unit", "")
+        return [self._f("error", "10.1", entry, f"{unit} enters {west[0]}, west of the scenario boundary (the "
+                                                "Douve and Taute from 2108 to 0805, and the hexes 0705 to 0104)")]
 
     def _closing(self, state: FireAndMovementState, entry: Entry) -> list[Finding]:
         """5.3: at the end of every phase, one unit a hex (three on a beach landing hex); 11.1.2 and
@@ -269,6 +327,12 @@ class FireAndMovement:
         out = [self._f("error", "5.3", entry, f"{self._where(state)} ends with {n} units in hex {where}; "
                                               f"{self._stack_limit(state, where)} may stay there")
                for where, n in sorted(count.items()) if n > self._stack_limit(state, where)]
+        for where, n in sorted(count.items()):
+            again = sorted(u for u, w in state.location.items() if w == where and u in state.left_beach)
+            if n > 1 and again and n <= self._stack_limit(state, where):
+                out.append(self._f("error", "11.2", entry, f"{self._where(state)} ends with {', '.join(again)} "
+                                                           f"stacked in {where}; a unit that has left a beach landing "
+                                                           "hex never stacks again (11.2.1)"))
         if self._allied_turn_ending(state) and isinstance(entry, (StepMarker, TurnMarker)):
             for unit_id in self.out_of_supply(state):
                 if unit_id not in state.supply_losses:
@@ -284,11 +348,21 @@ class FireAndMovement:
                                                                 f"GT {row.turn}, though it could arrive"))
         return out
 
+    def _schedule(self, state: FireAndMovementState) -> list[Arrival]:
+        """The scenario's reinforcements, with the assault units that could not land for stacking:
+        they arrive on GT 2 on the beach landing hexes (11.2.1)."""
+        rows = [row for _, row in state.game.reinforcements if row.scenario == state.scenario]
+        if state.turn >= 1 and state.set_up:
+            rows += [Arrival(scenario=state.scenario, turn=2, unit=p.piece, entry="omaha_beach", source="11.2.1")
+                     for _, p in state.game.setup if p.scenario == state.scenario and p.location == "allied_assault"
+                     and state.location.get(p.piece) == "allied_assault" and p.piece != self._ranger(state)]
+        return rows
+
     def _due(self, state: FireAndMovementState, side: str) -> list[Any]:
-        """The side's reinforcements due by this turn and not yet arrived (11.1.2, 11.2.4)."""
-        return [row for _, row in state.game.reinforcements if row.scenario == state.scenario
-                and row.turn <= state.turn and self._unit(state, row.unit).side == side
-                and self._on_map(state, row.unit) is None and state.location.get(row.unit) is None]
+        """The side's reinforcements due by this turn and not yet arrived (11.1.2, 11.2.1, 11.2.4)."""
+        return [row for row in self._schedule(state) if row.turn <= state.turn
+                and self._unit(state, row.unit).side == side and self._on_map(state, row.unit) is None
+                and state.location.get(row.unit) in (None, "allied_assault")]
 
     def _entry_hexes(self, state: FireAndMovementState, unit_id: str, entry_area: str | None) -> list[str]:
         """Where a reinforcement may arrive now: its hex or area, not enemy-held, not in an EZOC
@@ -303,6 +377,8 @@ class FireAndMovement:
         out = []
         for label in labels:
             h = game.grid.hex_of(label)
+            if self._out_of_play(state, label):
+                continue
             here = [u for u, w in state.location.items() if w == label]
             if any(self._unit(state, u).side != unit.side for u in here):
                 continue
@@ -350,7 +426,7 @@ class FireAndMovement:
         if self.phase_id(state) != "movement" or self.active(state) != unit.side:
             return [self._f("error", "4.1", entry, f"{self._where(state)}: reinforcements arrive in their side's "
                                                    "Movement Phase")]
-        row = next((r for _, r in game.reinforcements if r.scenario == state.scenario and r.unit == entry.unit), None)
+        row = next((r for r in self._schedule(state) if r.unit == entry.unit), None)
         if row is None:
             return [self._f("error", section, entry, f"{entry.unit} is not a reinforcement of this scenario")]
         if row.turn > state.turn:
@@ -464,15 +540,50 @@ class FireAndMovement:
                   for u in [p.piece]]
         assault = [u for _, p in game.setup if p.scenario == state.scenario and p.location == "allied_assault"
                    for u in [p.piece]]
-        unplaced = [u for u in (*german, *assault) if self._on_map(state, u) is None]
+        eliminated = {b.id for b in game.manifest.box if b.kind == "eliminated"}
+        unplaced = [u for u in (*german, *assault) if self._on_map(state, u) is None
+                    and state.location.get(u) not in eliminated]
+        # 11.2.1: assault units that find no room on the beach landing hexes chosen arrive on GT 2.
+        landing = {w for u, w in state.location.items() if w in self._beach(state)
+                   and self._unit(state, u).side == "Allied"}
+        if landing and all(sum(1 for w in state.location.values() if w == h) >= BEACH_STACK for h in landing):
+            unplaced = [u for u in unplaced if u not in assault or u == self._ranger(state)]
         if unplaced:
             out.append(self._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
                                                        "land (11.0, 11.2.1)"))
+        out += self._check_pdh_done(state, entry)
+        landed = sorted({w for u, w in state.location.items() if w in self._beach(state)
+                         and self._unit(state, u).side == "Allied"} - state.assaulted)
+        if landed:
+            out.append(self._f("error", "11.2", entry, f"GT 1 begins before the beach assault of {', '.join(landed)}; "
+                                                       "every beach landing hex with Allied units makes one (11.2.3)"))
         placed = [h for h in (self._on_map(state, u) for u in german) if h is not None]
         if placed and sum(1 for h in placed if any(h.is_adjacent(b) for b in beach)) < 2:
             out.append(self._f("error", "11.0", entry, "at least two German at-start units set up next to an Omaha "
                                                        "Beach hex"))
         return out
+
+    def _check_pdh_done(self, state: FireAndMovementState, entry: TurnMarker) -> list[Finding]:
+        """11.2.3: as GT 1 begins the Pointe du Hoc assault is rolled and the Rangers' loss written."""
+        ranger = self._ranger(state)
+        if ranger is None:
+            return []
+        if state.pointe_du_hoc is None:
+            if state.location.get(ranger) != POINTE_DU_HOC:
+                return []  # the Rangers did not land there: the set-up's own error says so
+            return [self._f("error", "11.2", entry, "GT 1 begins before the Pointe du Hoc assault is rolled "
+                                                    "(written 'Roll Allied N' after the landing, 11.2.3)")]
+        row = pools.pointe_du_hoc(state.game, state.pointe_du_hoc)
+        if row is None:
+            return []
+        on_map = self._on_map(state, ranger) is not None
+        reduced = ranger in state.depleted
+        if row.ranger == "eliminated" and on_map or row.ranger == "reduced" and not reduced:
+            fate = "eliminated" if row.ranger == "eliminated" else "reduced"
+            return [self._f("error", "11.2", entry, f"a {row.die} at Pointe du Hoc leaves {ranger} {fate}; write "
+                                                    f"'Allied: {'eliminate' if fate == 'eliminated' else 'deplete'} "
+                                                    f"{ranger}' before GT 1 (11.2.3)")]
+        return []
 
     def _check_turn(self, state: FireAndMovementState, entry: TurnMarker) -> list[Finding]:
         out = self._check_start(state, entry) if state.turn == 0 and entry.turn == 1 and state.set_up else []
@@ -513,8 +624,19 @@ class FireAndMovement:
         phase = self.phase_id(state)
         active = self.active(state)
         out: list[Finding] = []
+        pdh = self._pdh_move(state, entry)
+        if pdh is not None:
+            return pdh
+        # 11.2.1: the assault units that landed do not move on GT 1.
+        if state.turn == 1 and state.set_up and self._setup_box(state, entry.unit) == "allied_assault" \
+                and entry.unit != self._ranger(state):
+            return [self._f("error", "11.2", entry, f"{entry.unit} landed on the beach and does not move during GT 1 "
+                                                    "(11.2.1)")]
         # 5.2: a player moves his own units in his own Movement or Mobile Movement Phase only.
-        if phase not in MOVEMENT_PHASES or unit.side != active:
+        if state.turn == 0 and unit.side == "Allied" and entry.unit == self._ranger(state) and \
+                state.pointe_du_hoc is not None:
+            pass  # 11.2.3: the Rangers' move after the Pointe du Hoc roll (limits in _pdh_move)
+        elif phase not in MOVEMENT_PHASES or unit.side != active:
             return [self._f("error", "5.2", entry, f"{self._where(state)}: {entry.unit} ({unit.side}) moves only in "
                                                    f"its own side's Movement and Mobile Movement Phases")]
         if phase == "mobile_movement":
@@ -577,7 +699,7 @@ class FireAndMovement:
                                                                  f"{lb} and moves on; a leg unit stops there")]
             if into_ezoc and unit.mobility == "mobile":
                 # 6.1: a mobile unit pays half its printed allowance, rounded down, to enter an EZOC.
-                cost += allowance // 2
+                cost += self._allowance(state, entry.unit, weather=False) // 2
                 if from_ezoc:
                     out += self._fortified_ezoc(state, entry, a, b)
             spent += cost
@@ -585,6 +707,24 @@ class FireAndMovement:
                 return out + [self._f("error", "5.2", entry, f"{entry.unit} has spent {spent:g} MP by {lb}, more than "
                                                              f"its allowance of {allowance}")]
         return out
+
+    def _pdh_move(self, state: FireAndMovementState, entry: Move) -> list[Finding] | None:
+        """11.2.3: after the Pointe du Hoc roll the Rangers move no more hexes up to the end of GT 1
+        than its result allows (at once, or in GT 1's Movement Phase); None when that is not in
+        question or the move is within it."""
+        if state.turn > 1 or entry.unit != self._ranger(state):
+            return None
+        if state.pointe_du_hoc is None:
+            return [self._f("error", "11.2", entry, f"{entry.unit} moves before the Pointe du Hoc assault is rolled "
+                                                    "(11.2.3)")] if state.turn == 0 else None
+        row = pools.pointe_du_hoc(state.game, state.pointe_du_hoc)
+        limit = (row.move_hexes or 0) if row is not None else 0
+        if state.ranger_moved + len(entry.path) - 1 > limit:
+            return [self._f("error", "11.2", entry, f"a {state.pointe_du_hoc} at Pointe du Hoc lets {entry.unit} move "
+                                                    f"{limit} hex(es) up to the end of GT 1; it has moved "
+                                                    f"{state.ranger_moved} and this move enters {len(entry.path) - 1} "
+                                                    "(11.2.3)")]
+        return None
 
     def _entry_cost(self, state: FireAndMovementState, label: str) -> float:
         """11.1.2: the MP a unit entering the map pays for its first hex (its terrain; the map edge has
@@ -771,17 +911,28 @@ class FireAndMovement:
         if attacked:
             out.append(self._f("error", "8.0", entry, f"{', '.join(attacked)} has already been attacked in this phase; "
                                                       "a unit suffers one attack a phase"))
+        stacked = Counter(state.location[u] for u in dict.fromkeys(entry.attackers)
+                          if state.location.get(u) in self.landing_hexes(state))
+        for where, n in sorted(stacked.items()):
+            if n > 1:
+                out.append(self._f("error", "11.2", entry, f"{n} units of the stack in {where} attack {entry.hex}; "
+                                                           "outside a beach assault one unit of a beach landing stack "
+                                                           "attacks a given hex (11.2.4)"))
         out += self._check_support(state, entry, side)
         if out:
             return out
         return out + self._claims(entry, self.combat_audit(state, entry), "8.2")
 
     def _check_support(self, state: FireAndMovementState, entry: Attack | Bombard, side: str) -> list[Finding]:
-        """7.2 and 8.2.1 b: known markers, at most two a side on a combat, each used once a game turn."""
+        """7.1, 7.2, 8.2.1 b, 11.1.4, 11.2.6, 14.1: known markers still in their side's cups (or drawn
+        for this combat), at most two a side, placed attacker first and alternately."""
         markers = state.game.markers_by_id
         out = []
         per_side: Counter[str] = Counter()
-        used = Counter(state.markers_used)
+        pending = Counter(state.drawn)
+        taken: Counter[str] = Counter()
+        known_sides: list[str] = []
+        mismatched: set[str] = set()
         for marker_id in entry.support:
             marker = markers.get(marker_id)
             if marker is None or marker.kind not in SUPPORT_KINDS:
@@ -789,20 +940,229 @@ class FireAndMovement:
                 out.append(self._f("error", "7.2", entry, f"{marker_id!r} is not a support fire marker"
                                                           f"{did_you_mean(marker_id, known)}"))
                 continue
+            owner = marker.side or side
+            known_sides.append(owner)
             if marker.kind == "naval_gunfire" and not (isinstance(entry, Attack) and self._is_beach_assault(state, entry)):
                 out.append(self._f("error", "11.2", entry, f"{marker_id} supports only the beach assaults of GT 1 "
                                                           "(11.2.7)"))
-            per_side[marker.side or side] += 1
-            used[marker_id] += 1
-            if used[marker_id] > marker.count:
-                out.append(self._f("error", "7.2", entry, f"{marker_id} has been used {used[marker_id] - 1} time(s) "
-                                                          f"this game turn and there are {marker.count}; a marker "
-                                                          "serves once a game turn"))
+            per_side[owner] += 1
+            if pending[(owner, marker_id)] > 0:
+                pending[(owner, marker_id)] -= 1  # drawn for this combat (7.2)
+                continue
+            if marker.kind == "mines" and taken[marker_id] < state.mines_aside.count(marker_id):
+                taken[marker_id] += 1  # drawn earlier this game turn and kept (11.1.4)
+                continue
+            if any(who == owner for who, _ in state.drawn):
+                mismatched.add(owner)
+                out.append(self._f("error", "7.2", entry, f"{owner} drew {self._drawn_text(state, owner)} for this "
+                                                          f"combat, not {marker_id}: markers are drawn at random and "
+                                                          "placed as drawn"))
+                continue
+            if marker.kind == "naval_gunfire":
+                taken[marker_id] += 1
+                if state.markers_used.count(marker_id) + taken[marker_id] > marker.count:
+                    out.append(self._f("error", "7.2", entry, f"{marker_id} has been used "
+                                                              f"{state.markers_used.count(marker_id)} time(s) this game "
+                                                              f"turn and there are {marker.count}; a marker serves once "
+                                                              "a game turn"))
+                continue
+            taken[marker_id] += 1
+            out += self._in_cup(state, entry, owner, marker_id, taken[marker_id])
+        unplaced = [m for (who, m), n in pending.items() for _ in range(n) if markers[m].kind != "mines"
+                    and who not in mismatched]
+        if unplaced:
+            out.append(self._f("error", "7.2", entry, f"{', '.join(sorted(unplaced))} drawn for this combat and not "
+                                                      "placed on it; a drawn marker is placed as drawn (only the "
+                                                      "Achtung Minen may be put aside, 11.1.4)"))
         for who, n in sorted(per_side.items()):
             if n > 2:
                 out.append(self._f("error", "8.2", entry, f"{who} places {n} support markers on one combat; at most "
                                                           "two (8.2.1 b)"))
+        if isinstance(entry, Attack) and not self._is_beach_assault(state, entry) and \
+                not pools.placement_order_ok(known_sides, side):
+            out.append(self._f("error", "8.2", entry, "support markers are placed attacker first, then defender, "
+                                                      "attacker, defender, one at a time (8.2.1 b); the list "
+                                                      f"{' '.join(entry.support)} cannot be placed in that order"))
         return out
+
+    def _in_cup(self, state: FireAndMovementState, entry: Entry, side: str, marker_id: str, nth: int) -> list[Finding]:
+        """Whether the nth copy of a marker named in an entry is still in its side's cups (7.1, 7.2,
+        11.1.4, 14.1)."""
+        marker = state.game.markers_by_id[marker_id]
+        inclement = state.weather == "inclement"
+        if inclement and marker.icon == "aircraft":
+            return [self._f("error", "14.1", entry, f"{marker_id} is an aircraft marker; in inclement weather the "
+                                                    "Allies use no aircraft this game turn")]
+        left = self._cups(state, side)[marker_id]
+        if nth <= left:
+            return []
+        gone = [f"{n} {what}" for what, n in (("eliminated", state.lost_markers.count(marker_id)),
+                                             ("put aside", state.withheld.count(marker_id)),
+                                             ("drawn or placed", state.markers_used.count(marker_id))) if n]
+        return [self._f("error", "7.2", entry, f"no {marker_id} is left in the {side} cup this game turn (the game "
+                                                f"has {marker.count}; {', '.join(gone) or 'none allotted'}); a "
+                                                "marker serves once a game turn (7.1, 7.2)")]
+
+    def _cups(self, state: FireAndMovementState, side: str) -> Counter[str]:
+        """The markers still in a side's cups this game turn (7.1, 11.1.4, 11.2.6, 14.1)."""
+        return pools.in_cups(state.game, side, state.lost_markers, state.withheld, state.markers_used,
+                             state.weather == "inclement")
+
+    @staticmethod
+    def _drawn_text(state: FireAndMovementState, side: str) -> str:
+        return " ".join(m for who, m in state.drawn if who == side) or "nothing"
+
+    def _check_markers(self, state: FireAndMovementState, entry: SupportMarkers) -> list[Finding]:
+        """`draw`, `aside`, `lose`: markers drawn from a side's own cups while any are left (7.2,
+        11.1.4, 11.2.6), put aside or eliminated only when the rules call for it (11.1.4, 11.2.3, 14.1)."""
+        markers = state.game.markers_by_id
+        side = entry.side or ""
+        out: list[Finding] = []
+        known = sorted(m.id for m in markers.values() if m.kind in SUPPORT_KINDS and m.side == side)
+        named = []
+        for marker_id in entry.markers:
+            marker = markers.get(marker_id)
+            if marker is None or marker.kind not in SUPPORT_KINDS:
+                out.append(self._f("error", "7.2", entry, f"{marker_id!r} is not a support fire marker"
+                                                          f"{did_you_mean(marker_id, known)}"))
+            elif marker.side != side:
+                out.append(self._f("error", "7.2", entry, f"{marker_id} is a {marker.side} marker; each side has its "
+                                                          "own pool"))
+            elif marker.kind == "naval_gunfire":
+                out.append(self._f("error", "11.2", entry, f"{marker_id} is a naval gunfire marker: never in a cup, "
+                                                          "placed without drawing and removed after GT 1 (11.2.7)"))
+            else:
+                named.append(marker_id)
+        if entry.how == "draw":
+            return out + self._check_draw(state, entry, side, named)
+        owed = [o for o in state.owed if o[0] == entry.how and o[1] == side]
+        mines = Counter(m for who, m in state.drawn if who == side and markers[m].kind == "mines")
+        seen: Counter[str] = Counter()
+        for marker_id in named:
+            marker = markers[marker_id]
+            if entry.how == "aside" and mines[marker_id] > 0:
+                mines[marker_id] -= 1  # 11.1.4: drawn Achtung Minen kept for a later combat
+                continue
+            match = next((o for o in owed if o[2] in ("", marker_id)), None)
+            if match is None and owed:
+                out.append(self._f("error", owed[0][3], entry, f"the marker {'put aside' if entry.how == 'aside' else 'lost'} "
+                                                               f"is {owed[0][2]}, not {marker_id}"))
+                continue
+            if match is None:
+                why = ("put aside: only a 4 at Pointe du Hoc (11.2.3) or inclement weather (14.1) does that"
+                       if entry.how == "aside" else
+                       "eliminated: only an Allied capture of Trévières, Isigny or Caumont (11.1.4) or a 5-6 at Pointe "
+                       "du Hoc (11.2.3) does that")
+                section = "11.1" if entry.how == "lose" else ("14.1" if state.weather == "inclement" else "11.2")
+                out.append(self._f("error", section, entry, f"nothing calls for a {side} marker ({marker_id}) to be "
+                                                            f"{why}"))
+                continue
+            owed.remove(match)
+            section = match[3]
+            if match[2] == "" and marker.kind == "mines" and entry.how == "lose":
+                out.append(self._f("error", section, entry, f"{marker_id} is not part of the allotment; the marker "
+                                                            "lost is one of the 15 in the cup (11.1.4)"))
+            elif entry.how == "aside" and section == "14.1" and marker.icon == "aircraft":
+                out.append(self._f("error", section, entry, f"{marker_id} is an aircraft marker, already out in "
+                                                            "inclement weather; the markers put aside are picked from "
+                                                            "the rest"))
+            else:
+                seen[marker_id] += 1
+                if entry.how == "lose":
+                    left = marker.count - state.lost_markers.count(marker_id)
+                    if seen[marker_id] > left:
+                        out.append(self._f("error", section, entry, f"every {marker_id} has already been eliminated"))
+                else:
+                    out += self._in_cup(state, entry, side, marker_id, seen[marker_id])
+        return out
+
+    def _check_draw(self, state: FireAndMovementState, entry: SupportMarkers, side: str,
+                    named: list[str]) -> list[Finding]:
+        """7.2, 8.2.1 b: drawn for a bombardment or a combat (the beach assaults before GT 1 too), at
+        most two a side a combat, each still in the cups."""
+        markers = state.game.markers_by_id
+        phase = self.phase_id(state)
+        if state.turn != 0 and phase not in ("bombardment", *COMBAT_PHASES):
+            return [self._f("error", "7.2", entry, f"{self._where(state)}: markers are drawn for a bombardment or a "
+                                                   "combat, in the Bombardment and Combat Phases")]
+        out: list[Finding] = []
+        seen: Counter[str] = Counter()
+        for marker_id in named:
+            seen[marker_id] += 1
+            out += self._in_cup(state, entry, side, marker_id, seen[marker_id])
+        drawn = [m for who, m in state.drawn if who == side] + named
+        if sum(1 for m in drawn if markers[m].kind != "mines") > 2:
+            out.append(self._f("error", "8.2", entry, f"{side} has drawn {' '.join(drawn)} for one combat; at most "
+                                                      "two markers a side (8.2.1 b)"))
+        return out
+
+    def _owed(self, state: FireAndMovementState, entry: Entry) -> list[Finding]:
+        """As the Support Fire Marker Phase ends: the weather rolled (14.1) and every marker the rules
+        removed written (11.1.4, 11.2.3, 14.1)."""
+        out = []
+        game = state.game
+        first = game.parameter.get("weather_first_turn", 2)
+        if "weather" in state.optional and isinstance(first, int) and state.turn >= first:
+            if state.weather is None:
+                out.append(self._f("error", "14.1", entry, f"GT {state.turn}'s weather is rolled (the German "
+                                                           "player's die) as the game turn begins"))
+            elif state.weather == "inclement":
+                missing = [s for s in game.manifest.sides if s not in state.weather_rolls]
+                if missing:
+                    out.append(self._f("error", "14.1", entry, f"in inclement weather each side rolls a die for the "
+                                                               f"markers put aside; {' and '.join(missing)} did not"))
+        owing = Counter((how, side, marker, section) for how, side, marker, section in state.owed)
+        for (how, side, marker, section), n in sorted(owing.items()):
+            what = marker or "marker(s) picked at random"
+            verb = "put aside for this game turn" if how == "aside" else "eliminated"
+            out.append(self._f("error", section, entry, f"{side} owes {n} {what} {verb} (write '{side}: {how} "
+                                                        "MARKER'), due by the end of the Support Fire Marker Phase"))
+        return out
+
+    def _ranger(self, state: FireAndMovementState) -> str | None:
+        """The Ranger battalion that lands at Pointe du Hoc (11.2.3)."""
+        return next((p.piece for _, p in state.game.setup if p.scenario == state.scenario
+                     and p.location == "allied_assault" and p.piece in state.game.units_by_id
+                     and self._unit(state, p.piece).type == "ranger"), None)
+
+    def _check_roll(self, state: FireAndMovementState, entry: RollOff) -> list[Finding]:
+        """11.2.3: the Allied die at Pointe du Hoc, once, after the Rangers land; 14.1: the German
+        weather die as a game turn begins and, in inclement weather, one die each for the markers put
+        aside. Combat dice are written with their combats."""
+        rolls = entry.rolls
+        bad = [f"{s} {d}" for s, d in rolls.items() if not 1 <= d <= 6]
+        if bad:
+            return [self._f("error", "log", entry, f"a die roll is 1 to 6, not {', '.join(bad)}")]
+        if state.turn == 0:
+            ranger = self._ranger(state)
+            if set(rolls) != {"Allied"}:
+                return [self._f("error", "11.2", entry, "before GT 1 the only roll is the Allied player's one die for "
+                                                        "Pointe du Hoc (11.2.3)")]
+            if state.pointe_du_hoc is not None:
+                return [self._f("error", "11.2", entry, f"the Pointe du Hoc assault was already rolled "
+                                                        f"({state.pointe_du_hoc}); it is rolled once (11.2.3)")]
+            if ranger is None or state.location.get(ranger) != POINTE_DU_HOC:
+                return [self._f("error", "11.2", entry, f"the Pointe du Hoc assault is rolled once the Rangers have "
+                                                        f"landed at {POINTE_DU_HOC} (11.2.3)")]
+            return []
+        first = state.game.parameter.get("weather_first_turn", 2)
+        if "weather" in state.optional and isinstance(first, int) and state.turn >= first \
+                and self.phase_id(state) in (None, "support_fire_marker"):
+            if state.weather is None:
+                if set(rolls) != {"German"}:
+                    return [self._f("error", "14.1", entry, "the weather die is the German player's, rolled first "
+                                                            "as the game turn begins")]
+                return []
+            if state.weather == "inclement":
+                again = sorted(set(rolls) & set(state.weather_rolls))
+                if again:
+                    return [self._f("error", "14.1", entry, f"{', '.join(again)} has already rolled for the markers "
+                                                            "put aside this game turn")]
+                return []
+        return [self._f("error", "log", entry, "no die roll is called for here: combat and bombardment dice are "
+                                               "written with their entries ('die N'); 'Roll' records the Pointe du Hoc "
+                                               "roll before GT 1 (11.2.3) and, with [Optional \"weather\"], the weather "
+                                               "rolls as a game turn begins (14.1)")]
 
     # -- bombardment (8.1) ----------------------------------------------------------------------
     def bombard_audit(self, state: FireAndMovementState, entry: Bombard) -> FmAudit:
@@ -924,7 +1284,8 @@ class FireAndMovement:
                 return
             for n in game.grid.neighbours_on_map(path[-1]):
                 if n.distance(start) != len(path) or n in enemy or n in ezoc or \
-                        self.step_cost(game, path[-1], n) is None:
+                        self.step_cost(game, path[-1], n) is None or \
+                        n in state.out_of_play:
                     continue
                 extend((*path, n))
         extend((start,))
@@ -961,6 +1322,8 @@ class FireAndMovement:
         if entry.loss == "remove":
             return [self._f("error", "log", entry, "'remove' is Onslaught's (6.3); Fire & Movement removes nothing "
                                                    "for stacking")]
+        if combat is None and state.turn == 0 and entry.unit == self._ranger(state):
+            return self._check_pdh_loss(state, entry)
         if combat is None:
             if self._allied_turn_ending(state) and entry.unit in self.out_of_supply(state) and \
                     entry.unit not in state.supply_losses:
@@ -1002,6 +1365,19 @@ class FireAndMovement:
                                                        f"chose {chosen}; {entry.unit} loses nothing")]
             fate = "nothing" if due == 0 else ("a step" if due == 1 else "every step")
             return [self._f("error", "8.2", entry, f"{combat.verdict} takes {fate} from {entry.unit}")]
+        return []
+
+    def _check_pdh_loss(self, state: FireAndMovementState, entry: Loss) -> list[Finding]:
+        """11.2.3: the Rangers' loss is the one the Pointe du Hoc die calls for."""
+        row = pools.pointe_du_hoc(state.game, state.pointe_du_hoc) if state.pointe_du_hoc is not None else None
+        if row is None:
+            return [self._f("error", "11.2", entry, f"no Pointe du Hoc roll calls for {entry.unit} to lose a step "
+                                                    "(11.2.3)")]
+        wanted = {"eliminated": "eliminate", "reduced": "deplete"}.get(row.ranger)
+        if entry.loss != wanted or (wanted == "deplete" and entry.unit in state.depleted):
+            fate = {"eliminated": "eliminated", "reduced": "reduced once"}.get(row.ranger, "unharmed")
+            return [self._f("error", "11.2", entry, f"a {row.die} at Pointe du Hoc leaves {entry.unit} {fate} "
+                                                    "(11.2.3)")]
         return []
 
     def _check_retreat(self, state: FireAndMovementState, entry: Retreat) -> list[Finding]:
@@ -1160,14 +1536,20 @@ class FireAndMovement:
                            attacked=frozenset(), defended=frozenset(), attacked_in_combat=frozenset(),
                            advanced=frozenset(), displaced=frozenset(),
                            # 11.2.3: the beach assaults before GT 1 use GT 1's markers.
-                           markers_used=state.markers_used if state.turn == 0 else (), bombarded=(), replaced=())
+                           markers_used=state.markers_used if state.turn == 0 else (), bombarded=(), replaced=(),
+                           withheld=state.withheld if state.turn == 0 else (), drawn=(), mines_aside=(),
+                           weather=None, weather_rolls=(), owed=(*state.owed, *self._capture_losses(state)),
+                           captured=state.captured | {name for name, _ in self._newly_captured(state)})
         if isinstance(entry, StepMarker):
             index = self._next_phase(state, entry.step)
             if index is None:
                 return state
             # 4.1: a new player turn (movement after the other player's phases) starts afresh.
             fresh = entry.step == "movement"
-            state = replace(state, entered=(), landed=frozenset(), supply_losses=frozenset())
+            state = replace(state, entered=(), landed=frozenset(), supply_losses=frozenset(), drawn=(),
+                            mines_aside=(*state.mines_aside, *(m for _, m in state.drawn
+                                                               if state.game.markers_by_id[m].kind == "mines")),
+                            owed=() if self.phase_id(state) == "support_fire_marker" else state.owed)
             return replace(state, phase=index, moved=frozenset() if fresh else state.moved,
                            moved_in_movement=frozenset() if fresh else state.moved_in_movement,
                            attacked=frozenset(), defended=frozenset(),
@@ -1184,19 +1566,27 @@ class FireAndMovement:
             defenders = tuple(self._defenders(state, entry, entry.side or ""))
             steps = tuple((u, self._steps(state, u)) for u in (*friends, *defenders))
             opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True)
-            return replace(state, combat=opened, markers_used=(*state.markers_used, *entry.support),
+            return replace(self._placed(state, entry), combat=opened,
                            bombarded=(*state.bombarded, *([entry.hex] * len(entry.support))))
         if isinstance(entry, Attack):
             side = self._unit(state, entry.attackers[0]).side
             in_combat = {u for u in entry.attackers if self.phase_id(state) == "combat"
                          and self._unit(state, u).mobility == "mobile"}
-            return replace(state, attacked=state.attacked | set(entry.attackers),
+            assaulted = state.assaulted | ({entry.hex} if state.turn == 0 else set())
+            return replace(self._placed(state, entry), attacked=state.attacked | set(entry.attackers), assaulted=assaulted,
                            defended=state.defended | set(self._defenders(state, entry, side)),
                            attacked_in_combat=state.attacked_in_combat | in_combat,
-                           markers_used=(*state.markers_used, *entry.support), combat=self._open_combat(state, entry))
+                           combat=self._open_combat(state, entry))
+        if isinstance(entry, RollOff):
+            return self._rolled(state, entry)
+        if isinstance(entry, SupportMarkers):
+            return self._marked(state, entry)
         if isinstance(entry, Move):
+            if state.turn <= 1 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
+                state = replace(state, ranger_moved=state.ranger_moved + len(entry.path) - 1)
             in_movement = self.phase_id(state) == "movement" and self._unit(state, entry.unit).mobility == "mobile"
             return replace(state, location={**state.location, entry.unit: entry.path[-1]},
+                           left_beach=self._leaving(state, entry.unit, entry.path),
                            moved=state.moved | {entry.unit},
                            moved_in_movement=state.moved_in_movement | ({entry.unit} if in_movement else set()))
         combat = state.combat
@@ -1207,12 +1597,13 @@ class FireAndMovement:
             elif combat is not None:
                 combat = replace(combat, retreated=(*combat.retreated, (entry.unit, tuple(entry.path))))
             return replace(state, location={**state.location, entry.unit: entry.path[-1]}, combat=combat,
-                           displaced=displaced)
+                           displaced=displaced, left_beach=self._leaving(state, entry.unit, entry.path))
         if isinstance(entry, Advance):
             if combat is not None:
                 combat = replace(combat, advanced=(*combat.advanced, (entry.unit, entry.path[-1])))
             return replace(state, location={**state.location, entry.unit: entry.path[-1]},
-                           advanced=state.advanced | {entry.unit}, combat=combat)
+                           advanced=state.advanced | {entry.unit}, combat=combat,
+                           left_beach=self._leaving(state, entry.unit, entry.path))
         if isinstance(entry, Loss):
             if combat is None and self._allied_turn_ending(state):
                 state = replace(state, supply_losses=state.supply_losses | {entry.unit})
@@ -1257,6 +1648,103 @@ class FireAndMovement:
             depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted
             return replace(state, location={**state.location, entry.unit: entry.hex}, depleted=depleted)
         return state
+
+    def _placed(self, state: FireAndMovementState, entry: Attack | Bombard) -> FireAndMovementState:
+        """The pools after markers are placed on a combat: those drawn for it leave the drawn list,
+        kept Achtung Minen leave the kept list, the others are taken from the cups now (7.2, 11.1.4);
+        drawn Achtung Minen not placed are kept for later combats."""
+        markers = state.game.markers_by_id
+        pending = list(state.drawn)
+        kept = list(state.mines_aside)
+        used = list(state.markers_used)
+        for marker_id in entry.support:
+            marker = markers.get(marker_id)
+            if marker is None:
+                continue
+            owner = marker.side or entry.side or ""
+            if (owner, marker_id) in pending:
+                pending.remove((owner, marker_id))
+            elif marker.kind == "mines" and marker_id in kept:
+                kept.remove(marker_id)
+            else:
+                used.append(marker_id)
+        kept += [m for _, m in pending if markers[m].kind == "mines"]
+        return replace(state, drawn=(), mines_aside=tuple(kept), markers_used=tuple(used))
+
+    def _marked(self, state: FireAndMovementState, entry: SupportMarkers) -> FireAndMovementState:
+        """The pools after `draw`, `aside` or `lose` (7.2, 11.1.4, 11.2.3, 14.1)."""
+        markers = state.game.markers_by_id
+        side = entry.side or ""
+        named = [m for m in entry.markers if m in markers and markers[m].side == side
+                 and markers[m].kind in pools.CUP_KINDS]
+        if entry.how == "draw":
+            return replace(state, drawn=(*state.drawn, *((side, m) for m in named)),
+                           markers_used=(*state.markers_used, *named))
+        owed = list(state.owed)
+        drawn = list(state.drawn)
+        kept = list(state.mines_aside)
+        withheld = list(state.withheld)
+        lost = list(state.lost_markers)
+        for marker_id in named:
+            if entry.how == "aside" and (side, marker_id) in drawn and markers[marker_id].kind == "mines":
+                drawn.remove((side, marker_id))
+                kept.append(marker_id)
+                continue
+            match = next((o for o in owed if o[0] == entry.how and o[1] == side and o[2] in ("", marker_id)), None)
+            if match is not None:
+                owed.remove(match)
+            (withheld if entry.how == "aside" else lost).append(marker_id)
+        return replace(state, owed=tuple(owed), drawn=tuple(drawn), mines_aside=tuple(kept), withheld=tuple(withheld),
+                       lost_markers=tuple(lost))
+
+    def _rolled(self, state: FireAndMovementState, entry: RollOff) -> FireAndMovementState:
+        """The Pointe du Hoc roll (11.2.3) and the weather rolls (14.1), with what they call for."""
+        game = state.game
+        if state.turn == 0:
+            die = entry.rolls.get("Allied")
+            row = pools.pointe_du_hoc(game, die) if die is not None and state.pointe_du_hoc is None else None
+            if row is None:
+                return state
+            six = pools.plus_six(game)
+            owed = state.owed
+            if six is not None and row.german_plus6 in ("eliminate", "eliminate_permanently"):
+                how = "aside" if row.german_plus6 == "eliminate" else "lose"
+                owed = (*owed, (how, "German", six, "11.2"))
+            return replace(state, pointe_du_hoc=die, owed=owed)
+        if "weather" not in state.optional:
+            return state
+        if state.weather is None and "German" in entry.rolls:
+            inclement = entry.rolls["German"] == game.parameter.get("weather_inclement_roll", 6)
+            return replace(state, weather="inclement" if inclement else "fair")
+        if state.weather == "inclement":
+            asides = list(state.owed)
+            for side, die in sorted(entry.rolls.items()):
+                if side in state.weather_rolls:
+                    continue
+                left = sum(self._cups(state, side).values())
+                asides += [("aside", side, "", "14.1")] * min(die, left)
+            return replace(state, owed=tuple(asides),
+                           weather_rolls=(*state.weather_rolls, *(s for s in entry.rolls if s not in state.weather_rolls)))
+        return state
+
+    def _leaving(self, state: FireAndMovementState, unit_id: str, path: Sequence[str]) -> frozenset[str]:
+        """11.2.1: the units that have left a beach landing hex, with this one if its path does."""
+        if len(path) > 1 and path[0] in self.landing_hexes(state) and path[-1] != path[0]:
+            return state.left_beach | {unit_id}
+        return state.left_beach
+
+    def _newly_captured(self, state: FireAndMovementState) -> list[tuple[str, frozenset[str]]]:
+        """11.1.4's places the Allies hold (occupy, or last occupied) as a game turn ends, not yet paid for."""
+        if state.turn < 1:
+            return []
+        return [(name, hexes) for name, hexes in pools.capture_locations(state.game)
+                if name not in state.captured and all(state.controlled.get(h) == "Allied" for h in hexes)]
+
+    def _capture_losses(self, state: FireAndMovementState) -> list[tuple[str, str, str, str]]:
+        """11.1.4: one German marker, picked at random, eliminated the game turn after each capture."""
+        per = state.game.parameter.get("german_markers_lost_per_capture", 1)
+        n = per if isinstance(per, int) else 1
+        return [("lose", "German", "", "11.1")] * (n * len(self._newly_captured(state)))
 
     def verdict(self, state: FireAndMovementState) -> tuple[str, str]:
         """13.0 at the end of the last game turn: the winner and why."""

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Bombard, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass,
-    Place, Retreat, RollOff, StandFast, StepMarker, TurnMarker,
+    Place, Retreat, RollOff, StandFast, StepMarker, SupportMarkers, TurnMarker,
 )
 from adjudicator.systems.onslaught import results, supply
 from adjudicator.systems.onslaught.arrivals import (
@@ -349,6 +349,9 @@ class Onslaught:
         elif isinstance(entry, Bombard):
             out.append(self._f("error", "log", entry, "'bombard' is a Fire & Movement entry; Onslaught has no "
                                                       "bombardment"))
+        elif isinstance(entry, SupportMarkers):
+            out.append(self._f("error", "log", entry, f"'{entry.how}' is a Fire & Movement entry; Onslaught has no "
+                                                      "support fire markers"))
         return out
 
     def _check_author(self, state: OnslaughtState, entry: Entry) -> list[Finding]:

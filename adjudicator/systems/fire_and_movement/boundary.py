@@ -1,0 +1,47 @@
+"""The scenario's playable area (Omaha 10.1): the hexes a unit may stand on, bounded by the
+boundary lines of the map's data."""
+
+from __future__ import annotations
+
+from wargame.game import Game
+from wargame.hexes import Hex, Hexside
+
+
+def out_of_play(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex]:
+    """The land hexes beyond the scenario's boundary (10.1): none when the map sets no boundary."""
+    region = playable(game, seed_area)
+    if region is None:
+        return frozenset()
+    terrain = game.terrain
+    return frozenset(h for h in (game.grid.hex_of(r.hex) for _, r in game.hexes)
+                     if h not in region and not any(terrain[t].prohibited for t in game.hex_terrain.get(h, ())))
+
+
+def playable(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex] | None:
+    """The land hexes reachable from the seed area without crossing a boundary line: a line of
+    hexsides (a river) is never crossed; a line of hexes is the last playable hex of its column,
+    so the way never leads on out of one of them. None when the map has no boundary."""
+    lines = [line for line in game.areas.line if line.kind == "boundary"]
+    area = game.areas_by_id.get(seed_area)
+    if not lines or area is None:
+        return None
+    grid = game.grid
+    walls = {Hexside.between(grid.hex_of(a), grid.hex_of(b))
+             for line in lines for side in line.hexsides for a, b in [side.split("-")]}
+    edge = {grid.hex_of(label) for line in lines for label in line.hexes}
+    terrain = game.terrain
+
+    def land(h: Hex) -> bool:
+        return not any(terrain[t].prohibited for t in game.hex_terrain.get(h, ()))
+
+    seen = {grid.hex_of(label) for label in area.hexes}
+    todo = [h for h in seen if h not in edge]
+    while todo:
+        h = todo.pop()
+        for n in grid.neighbours_on_map(h):
+            if n in seen or Hexside.between(h, n) in walls or not land(n):
+                continue
+            seen.add(n)
+            if n not in edge:  # the boundary's hexes are played on, never passed beyond
+                todo.append(n)
+    return frozenset(seen)

@@ -1,0 +1,121 @@
+"""Support fire marker pools and the exclusive rules' die rolls, as data the system checks against.
+
+What is still in a side's cups this game turn (7.1, 7.2, 11.1.4, 11.2.6, 11.2.7, 14.1), the order
+markers are placed on a combat (8.2.1 b), the Pointe du Hoc chart (11.2.3) and the places whose
+capture costs the German a marker (11.1.4).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from wargame.game import Game
+from wargame.models import Marker
+
+CUP_KINDS = ("support_fire", "mines")
+"""Marker kinds kept in the draw cups (11.1.4, 11.2.6); naval gunfire never goes in one (11.2.7)."""
+
+
+@dataclass(frozen=True)
+class PointeDuHoc:
+    """One row of the Pointe du Hoc chart (11.2.3)."""
+
+    die: int
+    ranger: str
+    """'eliminated', 'reduced' or 'none'."""
+    move_hexes: int | None
+    """How far the Rangers may move on GT 1; None when eliminated."""
+    german_plus6: str
+    """'eliminate' (for GT 1), 'eliminate_permanently' or 'none'."""
+
+
+def pointe_du_hoc(game: Game, die: int) -> PointeDuHoc | None:
+    """The chart's row for a die, None when the die is not on it (or the game has no such chart)."""
+    chart = next((c for c in game.charts.chart if c.id == "pointe_du_hoc"), None)
+    if chart is None:
+        return None
+    cells = [dict(zip(chart.columns, row)) for row in chart.rows]
+    row = next((c for c in cells if c["die"] == str(die)), None)
+    if row is None:
+        return None
+    move = row["move_hexes"]
+    return PointeDuHoc(die, row["ranger"], int(move) if move else None, row["german_plus6"])
+
+
+def plus_six(game: Game) -> str | None:
+    """The German +6 support fire marker 11.2.3 names."""
+    return next((m.id for m in game.markers.marker if m.side == "German" and m.kind == "support_fire"
+                 and m.value == 6), None)
+
+
+def capture_locations(game: Game) -> list[tuple[str, frozenset[str]]]:
+    """11.1.4's places, each with every hex the Allies must hold: a single hex of the area, or a
+    member area (Isigny: both hexes)."""
+    area = game.areas_by_id.get("german_marker_loss")
+    if area is None:
+        return []
+    names = {p.hex: p.name for _, p in game.places}
+    out = [(names.get(label, label), frozenset({label})) for label in area.hexes]
+    for member in area.members:
+        sub = game.areas_by_id[member]
+        out.append((sub.name, frozenset(sub.hexes)))
+    return sorted(out, key=lambda item: sorted(item[1]))
+
+
+def in_cups(game: Game, side: str, lost: Sequence[str], withheld: Sequence[str], out: Sequence[str],
+            inclement: bool) -> Counter[str]:
+    """How many of each of a side's cup markers can still be drawn this game turn: the allotment less
+    those eliminated for good, put aside for the turn, already drawn or placed; no aircraft in
+    inclement weather (14.1)."""
+    gone = Counter(withheld) + Counter(out)
+    left: Counter[str] = Counter()
+    for marker in allotment(game, side, lost):
+        if inclement and marker.icon == "aircraft":
+            continue
+        n = marker.count - gone[marker.id]
+        if n > 0:
+            left[marker.id] = n
+    return left
+
+
+def allotment(game: Game, side: str, lost: Sequence[str] = ()) -> list[Marker]:
+    """A side's cup markers this game turn (7.1): what is left of its set after the markers
+    eliminated for good (11.1.4, 11.2.3), or, when the data's allotment is smaller, the
+    lowest-valued of them first."""
+    gone = Counter(lost)
+    markers = sorted((m.model_copy(update={"count": m.count - gone[m.id]}) for m in game.markers.marker
+                      if m.side == side and m.kind in CUP_KINDS and m.count > gone[m.id]),
+                     key=lambda m: (m.kind == "mines", m.value or 0, m.id))
+    wanted = game.parameter.get(f"{side.lower()}_support_allotment")
+    if not isinstance(wanted, int) or isinstance(wanted, bool):
+        return markers
+    # 7.1: fewer markers than the pool holds are taken lowest value first; the mines come on top
+    # of the allotment (11.1.4).
+    out: list[Marker] = []
+    room = wanted
+    for marker in markers:
+        if marker.kind == "mines":
+            out.append(marker)
+            continue
+        take = min(marker.count, room)
+        room -= take
+        if take:
+            out.append(marker.model_copy(update={"count": take}))
+    return out
+
+
+def placement_order_ok(sides: Iterable[str], attacker: str) -> bool:
+    """8.2.1 b: markers are placed attacker, defender, attacker, defender, each step optional, so the
+    sides of a combat's markers, in the order the log lists them, are a subsequence of A D A D."""
+    steps = [attacker, "defender", attacker, "defender"]
+    i = 0
+    for side in sides:
+        want = "defender" if side != attacker else attacker
+        while i < len(steps) and steps[i] != want:
+            i += 1
+        if i == len(steps):
+            return False
+        i += 1
+    return True
