@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import copy
 import json
+import math
+import re
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,9 +22,9 @@ from click.testing import CliRunner
 
 from adjudicator.cli import main
 from adjudicator.vassal import chain as chain_module
-from adjudicator.notation.entries import Retreat, RollOff
+from adjudicator.notation.entries import Place, Retreat, RollOff
 from adjudicator.vassal.chain import Chain, Position, differences, read_chain
-from test_vassal_reader import ESC, Session
+from test_vassal_reader import ESC, Session, game
 from wargame.vassal.encoding import decode, encode
 from wargame.vassal.reader import read_recording
 from wargame.vassal.savefile import deobfuscate, obfuscate
@@ -30,8 +32,6 @@ from wargame.vassal.tracking import track
 
 DATA = Path(__file__).resolve().parent / "data" / "vassal"
 SESSION, SAVED = DATA / "onslaught-session.vlog", DATA / "onslaught-after-moves.vsav"
-DE_INF_21_AT_2708, DE_INF_21_AT_2707 = "Main Map;1464;492;", "Main Map;1464;430;"
-"""de-inf-21's position in the recorded files: the basic piece's state and its stack's."""
 
 
 def run(*args: str | Path) -> tuple[int, str, str]:
@@ -101,7 +101,8 @@ def cut(s: Session, before: Sequence[int], folder: Path) -> tuple[Path, list[Pat
 
 
 def combat_across_logs() -> Session:
-    """An attack whose defender retreats in the next log, a roll-off across logs, then two breaches."""
+    """An attack whose defender retreats in the next log, a roll-off and an elimination and its
+    replacement across logs, and two breaches (cut before steps 5 and 10)."""
     s = Session()
     for player, text in (("a", "Allied: action combat supply 1"), ("a", "Allied: activate 0620 supply 1"),
                          ("a", "Allied: attack 0621 with us-inf-01 us-inf-02")):
@@ -110,26 +111,40 @@ def combat_across_logs() -> Session:
     s.drag("de-inf-04", "0623", "b")      # step 5: the retreat, in the defender's log
     s.chat("a", "Allied: advance us-inf-01 0620-0621")
     s.drag("us-inf-01", "0621")
-    s.roll("a", 3)                        # step 8: the Allied die of a roll-off; the second log ends here
-    s.roll("b", 5)                        # step 9: the German die
+    s.delete("de-inf-19")                 # step 8: eliminated (Ctrl+D)
+    s.roll("a", 3)                        # step 9: the Allied die of a roll-off; the second log ends here
+    s.roll("b", 5)                        # step 10: the German die
     s.drag("de-inf-22", "2707", "b")      # a move without an action (5.2)
     s.flip("de-inf-20", 2)                # a depletion no combat called for (7.2)
+    s.add("de-inf-19", "2509", like="de-inf-20")  # back from the palette: a replacement
     s.tracker(1, 1)
     return s
 
 
-def located(doc: dict[str, object], cuts: Sequence[int] = ()) -> list[tuple[int, int, str, str, str, str]]:
-    """Findings as (file index, step, severity, system, rule, message); a single log's steps cut as `cuts`."""
+def located(doc: dict[str, object], cuts: Sequence[int] = (),
+            names: Sequence[Path] = ()) -> list[tuple[int, int, str, str, str, str]]:
+    """Findings as (file index, step, severity, system, rule, message): a chain's as they are, a single
+    log's steps (and the `line N` its messages cite) cut as `cuts` into the files `names`."""
+    def cut_at(line: int) -> tuple[int, int]:
+        k = sum(1 for c in cuts if line > c)
+        return k, line - [0, *cuts][k]
+
+    def cited(match: re.Match[str]) -> str:
+        k, step = cut_at(int(match.group(1)))
+        return f"{names[k]} step {step}"
+
     out = []
-    names = [f["file"] for f in doc["files"]] if "files" in doc else []  # type: ignore[index, union-attr]
+    files = [f["file"] for f in doc["files"]] if "files" in doc else []  # type: ignore[index, union-attr]
     for f in doc["findings"]:  # type: ignore[union-attr]
-        if names:
-            k, step = names.index(f["file"]), f["line"]
-        else:
-            k = sum(1 for c in cuts if f["line"] > c)
-            step = f["line"] - ([0, *cuts][k])
-        out.append((k, step, f["severity"], f["system"], f["rule"], f["message"]))
+        k, step = (files.index(f["file"]), f["line"]) if files else cut_at(f["line"])
+        message = f["message"] if files or not names else re.sub(r"\bline (\d+)\b", cited, f["message"])
+        out.append((k, step, f["severity"], f["system"], f["rule"], message))
     return out
+
+
+def uncited(findings: list[tuple[int, int, str, str, str, str]]) -> list[tuple[str, str, str]]:
+    """Severity, rule and message without the entries it cites, in order."""
+    return sorted((f[2], f[4], re.sub(r" \((?:line \d+|\S+ step \d+)\)", "", f[5])) for f in findings)
 
 
 # -- the recorded files -----------------------------------------------------------------------
@@ -151,8 +166,8 @@ def test_a_saved_position_changed_between_logs_is_an_error(tmp_path: Path, monke
     """de-inf-21 put back on 2707 and the turn tracker moved on in the save that begins the next log:
     an error for each (at most MAX_DIFFERENCES, then how many more), citing the file and the unit,
     in text, JSON and Markdown; exit 1."""
-    changed = rewritten(SAVED, tmp_path / "game-02.vsav", {DE_INF_21_AT_2708: DE_INF_21_AT_2707,
-                                                            "TURNTurnTracker0\t0|2;": "TURNTurnTracker0\t0|3;"})
+    moved = moved_by_hand(SAVED, tmp_path / "moved.vsav", "onslaught", "de-inf-21", "2707")
+    changed = rewritten(moved, tmp_path / "game-02.vsav", {"TURNTurnTracker0\t0|2;": "TURNTurnTracker0\t0|3;"})
     code, out, _ = run("check", SESSION, changed)
     assert code == 1
     lines = out.splitlines()
@@ -193,18 +208,20 @@ def test_every_kind_of_difference_is_said() -> None:
 def test_a_consistent_chain_replays_as_one_long_log(tmp_path: Path) -> None:
     """Cut into three logs, the game gives the same findings as in one log, each in its file at its
     step: the attack declared in the first log makes the defender's drag in the second its retreat,
-    and the Allied die at the end of the second and the German one in the third a roll-off."""
+    the Allied die at the end of the second and the German one in the third a roll-off, and the
+    unit eliminated in the second and brought back in the third a replacement."""
     s = combat_across_logs()
-    whole, parts = cut(s, [4, 8], tmp_path)
+    whole, parts = cut(s, [4, 9], tmp_path)
     code_one, one = verdict(whole)
     code_chain, chained = verdict(*parts)
     assert code_one == code_chain == 1
-    assert located(chained) == located(one, cuts=[4, 8])
+    assert located(chained) == located(one, cuts=[4, 9], names=parts)
     assert {(f[0], f[4]) for f in located(chained) if f[2] == "error"} >= {(2, "5.2"), (2, "7.2")}
     assert not any(f[4] == "chain" for f in located(chained))
     chain = read_chain(parts, lambda p: pytest.fail("no text log"))
     assert [type(e).__name__ for e in chain.parts[1].entries if isinstance(e, Retreat)] == ["Retreat"]
     assert [e.rolls for e in chain.parts[2].entries if isinstance(e, RollOff)] == [{"Allied": 3, "German": 5}]
+    assert [(e.how, e.unit) for e in chain.parts[2].entries if isinstance(e, Place)] == [("replace", "de-inf-19")]
     assert chained["final_state"] == one["final_state"]
 
 
@@ -224,7 +241,7 @@ def test_a_clean_chain_exits_0(tmp_path: Path) -> None:
 
 def test_logs_out_of_order_or_given_twice(tmp_path: Path) -> None:
     """Out of order: the order in which they follow each other; a file twice, by name or by content: exit 2."""
-    _, parts = cut(combat_across_logs(), [4, 8], tmp_path)
+    _, parts = cut(combat_across_logs(), [4, 9], tmp_path)
     code, _, err = run("check", parts[0], parts[2], parts[1])
     assert code == 2 and "Traceback" not in err
     assert f"the logs are out of order: {parts[2]} does not begin where {parts[0]}, the log before it, ended, but " \
@@ -241,7 +258,7 @@ def test_logs_out_of_order_or_given_twice(tmp_path: Path) -> None:
 
 def test_a_log_missing_from_the_chain(tmp_path: Path) -> None:
     """The middle log left out: the third's saved position matches no end; findings and a note say so."""
-    _, parts = cut(combat_across_logs(), [4, 8], tmp_path)
+    _, parts = cut(combat_across_logs(), [4, 9], tmp_path)
     code, out, _ = run("check", parts[0], parts[2])
     assert code == 1
     assert f"{parts[2]}: saved position: error [vassal chain]: de-inf-04 is at 0623, {parts[0]} ended with it at 0621" \
@@ -260,23 +277,33 @@ def test_other_games_and_text_logs_after_vassal_ones(tmp_path: Path) -> None:
 
 
 # -- a text log first ---------------------------------------------------------------------------
-def test_a_text_log_then_vassal_logs(tmp_path: Path) -> None:
+def moved_by_hand(source: Path, path: Path, game_id: str, unit: str, label: str) -> Path:
+    """A copy of a recorded file with a counter (alone on its hex) put on another hex's centre."""
+    piece = next(p for p in track(read_recording(source)).initial.values() if p.properties.get("UnitId") == unit)
+    g = game(game_id)
+    x, y = g.layout.centre(g.grid.hex_of(label))
+    return rewritten(source, path, {f"Main Map;{piece.x};{piece.y};": f"Main Map;{math.floor(x)};{math.floor(y)};"})
+
+
+@pytest.mark.parametrize("game_id, unit, at, to", [("onslaught", "de-inf-21", "2708", "2707"),
+                                                   ("omaha", "2Rgr", "2019", "2020")])
+def test_a_text_log_then_vassal_logs(tmp_path: Path, game_id: str, unit: str, at: str, to: str) -> None:
     """The first log converted to the notation, then the save that continues it: the save is compared
-    with the text log's replayed position (a moved unit is an error), findings name the text log by
-    line; an unchanged save joins cleanly."""
+    with the text log's replayed position (units and turn: an unchanged save joins cleanly, a moved
+    unit is an error), and the text log's findings are cited by its line with a caret."""
+    session, saved = DATA / f"{game_id}-session.vlog", DATA / f"{game_id}-after-moves.vsav"
     text = tmp_path / "session.log"
-    assert run("convert", SESSION, "-o", text)[0] == 0
-    code, out, _ = run("check", text, SAVED)
-    assert code == 1 and "vassal chain" not in out
+    assert run("convert", session, "-o", text)[0] == 0
+    code, out, _ = run("check", text, saved)
+    assert code == 1 and "vassal chain" not in out and "reader's note" not in out
     first = out.splitlines()[0]
-    assert first.startswith(f"{text}:") and first.endswith("error [onslaught 5.2]: turn 1, Action Step: de-inf-21 "
-                                                           "moves without an action")
-    assert out.splitlines()[1] == "    de-inf-21 2707-2708"
-    changed = rewritten(SAVED, tmp_path / "game-02.vsav", {DE_INF_21_AT_2708: DE_INF_21_AT_2707})
+    assert first.startswith(f"{text}:") and " error [" in first
+    assert out.splitlines()[2].strip() == "^"
+    changed = moved_by_hand(saved, tmp_path / "game-02.vsav", game_id, unit, to)
     code, out, _ = run("check", text, changed)
     assert code == 1
-    assert f"{changed}: saved position: error [vassal chain]: de-inf-21 is at 2707 (reduced), the replay of {text} " \
-           "ended with it at 2708 (reduced)" in out.splitlines()
+    assert f"{changed}: saved position: error [vassal chain]: {unit} is at {to} (reduced), the replay of {text} " \
+           f"ended with it at {at} (reduced)" in out.splitlines()
     assert "markers are not compared" in out
 
 
@@ -284,7 +311,7 @@ def test_a_text_log_then_vassal_logs(tmp_path: Path) -> None:
 def test_convert_a_chain_into_one_log(tmp_path: Path) -> None:
     """Several logs into one text log (and its JSON twin) that checks as the chain does, without the
     joins, which it keeps as comments."""
-    _, parts = cut(combat_across_logs(), [4, 8], tmp_path)
+    _, parts = cut(combat_across_logs(), [4, 9], tmp_path)
     changed = rewritten(parts[1], tmp_path / "changed.vlog", {"TURNTurnTracker0\t0|1;": "TURNTurnTracker0\t0|2;"})
     out = tmp_path / "game.log"
     code, stdout, _ = run("convert", parts[0], changed, parts[2], "-o", out)
@@ -298,7 +325,7 @@ def test_convert_a_chain_into_one_log(tmp_path: Path) -> None:
     assert run("convert", *parts, "-o", consistent)[0] == 0
     _, chained = verdict(*parts)
     _, converted = verdict(consistent)
-    assert sorted((f[2], f[4], f[5]) for f in located(converted)) == sorted((f[2], f[4], f[5]) for f in located(chained))
+    assert uncited(located(converted)) == uncited(located(chained))
     as_json = tmp_path / "game.json"
     assert run("convert", *parts, "-o", as_json)[0] == 0
     assert run("check", as_json)[0] == 1
