@@ -205,7 +205,8 @@ def _refuse_repeats(paths: Sequence[Path]) -> None:
             raise WargameError(f"{path} is given twice (as log {seen[real] + 1} and log {k + 1} of the chain); give "
                                "each log of the game once, in the order they were played")
         seen[real] = k
-        digest = hashlib.sha256(path.read_bytes()).digest()
+        with path.open("rb") as stream:
+            digest = hashlib.file_digest(stream, "sha256").digest()  # in chunks: a hostile file may be huge
         if digest in contents:
             raise WargameError(f"{path} and {paths[contents[digest]]} are the same file (the same bytes): a log "
                                "given twice? give each log of the game once, in the order they were played")
