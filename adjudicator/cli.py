@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import partial
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +18,8 @@ from adjudicator.notation.entries import Entry, Header, LogDocument
 from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, write_text
 from adjudicator.report import json_report, markdown_report, text_report
 from adjudicator.systems import SYSTEMS
+from adjudicator.vassal.chain import Chain, read_chain, replay_chain
+from adjudicator.vassal.chain_report import chain_json_verdict, chain_markdown_verdict, chain_text, chain_text_verdict
 from adjudicator.vassal.load import is_vassal_file, translate_file
 from adjudicator.vassal.report import annotated, converted_text, json_verdict, markdown_verdict, text_verdict
 from adjudicator.vassal.translate import Translation
@@ -105,6 +108,17 @@ def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
     return load_game(root, header.value)
 
 
+def read_text_part(path: Path, data: Path | None) -> tuple[list[Entry], list[str], Game]:
+    """A text or JSON log beginning a chain: its entries, source lines and game."""
+    entries, source = read_log(path)
+    return entries, source, game_of(entries, path, data)
+
+
+def read_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module: Path | None) -> Chain:
+    """Several logs of one game, in order, read as one (adjudicator.vassal.chain)."""
+    return read_chain(logs, partial(read_text_part, data=data), data, game_id, module)
+
+
 def _replay(game: Game, entries: list[Entry], path: Path, source: list[str]) -> Replay:
     errors = resolve(game, entries, str(path))
     if errors:
@@ -140,6 +154,8 @@ def adjudicate_file(path: Path, data: Path | None) -> tuple[Replay, list[str]]:
 DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
                     help="Folder holding maps/ and counters/ (default: the bundled games).")
 LOG = click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+LOGS = click.argument("logs", metavar="LOG...", nargs=-1, required=True,
+                      type=click.Path(path_type=Path, dir_okay=False, exists=True))
 GAME = click.option("--game", "game_id", default=None,
                     help="For a VASSAL .vlog/.vsav: the game, when the file does not tell (default: from its pieces).")
 MODULE = click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
@@ -154,14 +170,22 @@ def main() -> None:
 
 
 @main.command()
-@LOG
+@LOGS
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @DATA
 @GAME
 @MODULE
-def check(log: Path, fmt: str, data: Path | None, game_id: str | None, module: Path | None) -> None:
-    """Replay a log (text, JSON, or a VASSAL .vlog/.vsav) and report every rule breach. Exit 0 clean,
-    1 breaches, 2 could not run."""
+def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | None, module: Path | None) -> None:
+    """Replay a log (text, JSON, or a VASSAL .vlog/.vsav) and report every rule breach; several logs of
+    one game in order are checked as one game. Exit 0 clean, 1 breaches, 2 could not run."""
+    if len(logs) > 1:
+        with _could_not_run():
+            chain = read_logs(logs, data, game_id, module)
+            chained = replay_chain(chain)
+        verdict = {"json": chain_json_verdict, "markdown": chain_markdown_verdict}.get(fmt, chain_text_verdict)
+        click.echo(verdict(chained, chain), nl=False)
+        _exit_for(chained)
+    log = logs[0]
     if is_vassal_file(log):
         with _could_not_run():
             result, translation = adjudicate_vassal(log, data, game_id, module)
@@ -191,17 +215,28 @@ def _exit_for(result: Replay) -> NoReturn:
 
 
 @main.command()
-@LOG
+@LOGS
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
               help="The converted log: .json for the JSON form, anything else for the text notation.")
 @DATA
 @GAME
 @MODULE
-def convert(log: Path, output: Path, data: Path | None, game_id: str | None, module: Path | None) -> None:
-    """Convert a log between the text notation and its JSON twin, or a VASSAL .vlog/.vsav into either."""
+def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: str | None,
+            module: Path | None) -> None:
+    """Convert a log between the text notation and its JSON twin, or a VASSAL .vlog/.vsav into either;
+    several logs of one game, in order, into one log."""
+    log = logs[0]
     with _could_not_run():
-        if output.resolve() == log.resolve():
+        if any(output.resolve() == given.resolve() for given in logs):
             raise WargameError("the output would overwrite the input; choose another name")
+        if len(logs) > 1:
+            text = chain_text(read_logs(logs, data, game_id, module))
+            if output.suffix == ".json":
+                # The JSON twin of the text log, so that its lines are the text's.
+                text = LogDocument(entries=parse_text(text, str(output))).model_dump_json(indent=2) + "\n"
+            write_atomically(output, text)
+            click.echo(str(output))
+            return
         if is_vassal_file(log):
             translation = translate_file(log, data, game_id, module)
             if output.suffix == ".json":
@@ -224,17 +259,52 @@ def schema() -> None:
     click.echo(json.dumps(LogDocument.model_json_schema(), indent=2, sort_keys=True))
 
 
+def _at(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[str | None, int] | None:
+    """`--at N`, or `--at LOG:N` in a chain of logs (LOG: the file as given, its name, or its place, 1...)."""
+    if value is None:
+        return None
+    which, _, number = value.rpartition(":")
+    if not (number.isascii() and number.isdigit()):
+        raise click.BadParameter(f"{value!r} is not a line or step number (or LOG:STEP for one of several logs, "
+                                 "e.g. 2:12)", ctx, param)
+    return which or None, int(number)
+
+
+def _chain_line(chain: Chain, which: str | None, step: int) -> int:
+    """The chain's line of `--at LOG:STEP`."""
+    names = [str(k) for k in range(1, len(chain.parts) + 1)]
+    if which is None:
+        raise WargameError(f"with several logs, say in which the position is wanted: --at LOG:STEP, LOG being the "
+                           f"file or its place in the chain (e.g. --at {len(chain.parts)}:{step})")
+    for k, part in enumerate(chain.parts):
+        if which in (part.name, part.path.name, names[k]):
+            return part.base + step
+    raise WargameError(f"--at {which}:{step}: no log {which!r} in the chain"
+                       f"{did_you_mean(which, [p.path.name for p in chain.parts] + names)}")
+
+
 @main.command()
-@LOG
-@click.option("--at", "at_line", type=click.IntRange(min=0), default=None,
-              help="The position after the last entry on or before this line (default: the end).")
+@LOGS
+@click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
+              help="The position after the last entry on or before this line or VASSAL step (default: the end); "
+                   "with several logs, LOG:STEP.")
 @click.option("--json", "as_json", is_flag=True)
 @DATA
-def state(log: Path, at_line: int | None, as_json: bool, data: Path | None) -> None:
-    """The position at any point of a log."""
+@GAME
+@MODULE
+def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_json: bool, data: Path | None,
+          game_id: str | None, module: Path | None) -> None:
+    """The position at any point of a log, or of several logs of one game in order."""
     with _could_not_run():
-        result, _ = adjudicate_file(log, data)
-    chosen: Any = result.final_state if at_line is None else result.state_at(at_line)
+        if len(logs) > 1:
+            chain = read_logs(logs, data, game_id, module)
+            result = replay_chain(chain)
+            wanted = None if at_line is None else _chain_line(chain, *at_line)
+        else:
+            result = adjudicate_vassal(logs[0], data, game_id, module)[0] if is_vassal_file(logs[0]) else \
+                adjudicate_file(logs[0], data)[0]
+            wanted = None if at_line is None else at_line[1]
+    chosen: Any = result.final_state if wanted is None else result.state_at(wanted)
     doc = result.system.describe(chosen)
     if as_json:
         click.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))

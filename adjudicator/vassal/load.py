@@ -48,16 +48,21 @@ def game_id_of(recording: Recording, tracking: Tracking, root: Path, module: Mod
                     f"({', '.join(sorted(known))})", Place(recording.file))
 
 
+def game_of_recording(recording: Recording, tracking: Tracking, root: Path, game_id: str | None = None,
+                      module: ModuleInfo | None = None) -> Game:
+    """The game a recording is of (`game_id` if given, checked against our games)."""
+    if game_id is None:
+        game_id = game_id_of(recording, tracking, root, module)
+    elif game_id not in game_ids(root):
+        raise DataError(f"unknown game {game_id!r}{did_you_mean(game_id, game_ids(root))}")
+    return load_game(root, game_id)
+
+
 def translate_file(path: Path, data: Path | None = None, game_id: str | None = None,
                    module_path: Path | None = None, limits: Limits = Limits()) -> Translation:
     """Read and translate a .vlog/.vsav for its game (or `game_id`), with the module's places if given."""
     module = read_module(module_path) if module_path is not None else None
     recording = read_recording(path, limits)
     tracking = track(recording)
-    root = data_root(data)
-    if game_id is None:
-        game_id = game_id_of(recording, tracking, root, module)
-    elif game_id not in game_ids(root):
-        raise DataError(f"unknown game {game_id!r}{did_you_mean(game_id, game_ids(root))}")
-    game: Game = load_game(root, game_id)
+    game = game_of_recording(recording, tracking, data_root(data), game_id, module)
     return translate(recording, tracking, game, module=module)

@@ -10,16 +10,18 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Comment, Entry
 from adjudicator.notation.text import write_text
 from adjudicator.report import json_report, markdown_report, summary
-from adjudicator.vassal.translate import Translation, one_line
+from adjudicator.vassal.translate import Note, Translation, one_line
 
 
-def annotated(translation: Translation) -> list[Entry]:
-    """The entries with the reader's notes as comments after the step they concern."""
+def annotated(translation: Translation, notes: Sequence[Note] | None = None, file: str | None = None) -> list[Entry]:
+    """The entries with the reader's notes (`notes`, else the translation's) as comments after the
+    step they concern, naming `file` if given (a chain of logs)."""
     out = list(translation.entries)
-    for note in reversed(translation.notes):
+    where = f"{file} " if file else ""
+    for note in reversed(translation.notes if notes is None else notes):
         at = next((i for i, e in enumerate(out) if e.line > note.step), len(out))
-        out.insert(at, Comment(line=note.step, text=one_line(f"reader's note (step {note.step}): {note.message}",
-                                                             1000)))
+        out.insert(at, Comment(line=note.step, text=one_line(
+            f"reader's note ({where}step {note.step}): {note.message}", 1000)))
     return out
 
 
@@ -63,16 +65,21 @@ def text_verdict(result: Replay, translation: Translation, file: str) -> str:
 def json_verdict(result: Replay, translation: Translation) -> str:
     """The JSON verdict (each finding's `line` is its VASSAL step) plus the reader's side of it."""
     doc = json.loads(json_report(result))
-    doc["vassal"] = {
+    doc["vassal"] = vassal_section(translation, translation.notes)
+    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def vassal_section(translation: Translation, notes: Sequence[Note]) -> dict[str, object]:
+    """The reader's side of a JSON verdict: every step, the notes, the reader's paths, the undone steps."""
+    return {
         "file": translation.file,
         "scenario": translation.scenario,
         "steps": {str(n): text for n, text in sorted(translation.steps.items())},
-        "notes": [{"step": n.step, "message": n.message} for n in translation.notes],
+        "notes": [{"step": n.step, "message": n.message} for n in notes],
         "endpoint_moves": [{"step": translation.entries[i].line, "note": why}
                            for i, why in sorted(translation.endpoint_moves.items())],
         "undone": {str(k): v for k, v in sorted(translation.undone.items())},
     }
-    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def markdown_verdict(result: Replay, translation: Translation, file: str) -> str:

@@ -86,6 +86,22 @@ class Note:
     message: str
 
 
+@dataclass(frozen=True)
+class Carry:
+    """What the translation of one log hands the next log of the same game (docs/vassal-logs.md, chains)."""
+
+    scenario: str
+    turn_at: tuple[int, int] | None
+    """The turn and the index of the step in the turn tracker's list."""
+    tracker_id: str | None
+    eliminated: frozenset[str]
+    """Units eliminated, so that bringing one back is a replacement, not a reinforcement."""
+    open_attack: Attack | None
+    """An attack declared last, so that the defender's drag in the next log is its retreat."""
+    last_roll: tuple[str, int] | None
+    """A die one side rolled last, so that the other side's die in the next log makes the roll-off."""
+
+
 @dataclass
 class Translation:
     """Entries in the notation, each with its VASSAL step as its line, and what to know about them."""
@@ -101,6 +117,8 @@ class Translation:
     """Entries (by index) whose path VASSAL did not record, and how the reader chose it."""
     undone: dict[int, int] = field(default_factory=dict)
     """Steps undone (by the step that undid them)."""
+    carry: Carry | None = None
+    """Where the translation ended, for the next log of the game."""
 
 
 def one_line(text: str, limit: int = 300) -> str:
@@ -108,6 +126,12 @@ def one_line(text: str, limit: int = 300) -> str:
     cleaned = "".join(" " if c in LINE_BREAKS or unicodedata.category(c) in ("Cc", "Cs") else c for c in text)
     cleaned = re.sub(r"\s+", " ", cleaned).strip()
     return cleaned if len(cleaned) <= limit else cleaned[:limit - 3] + "..."
+
+
+def is_reduced(piece: Piece | None) -> bool:
+    """True for a counter showing its reduced side (our modules' Step layer at its second level)."""
+    layer = None if piece is None else piece.layer(STEP_LAYER)
+    return layer is not None and layer.level >= 2
 
 
 def chat_text(html_text: str) -> str:
@@ -224,8 +248,7 @@ class _Translator:
 
     @staticmethod
     def is_reduced(piece: Piece | None) -> bool:
-        layer = None if piece is None else piece.layer(STEP_LAYER)
-        return layer is not None and layer.level >= 2
+        return is_reduced(piece)
 
     def positions(self) -> dict[str, Hex]:
         return {u: loc.hex for u, loc in self.where.items() if loc.hex is not None}
@@ -746,25 +769,38 @@ def module_phases(game: Game, module: ModuleInfo) -> tuple[list[Phase], str | No
     return [by_name[n.lower()] for n in module.turn_names], None
 
 
-def translate(recording: Recording, tracking: Tracking, game: Game, module: ModuleInfo | None = None) -> Translation:
-    """The recording as entries of the notation, with notes and a description of every step."""
+def translate(recording: Recording, tracking: Tracking, game: Game, module: ModuleInfo | None = None,
+              after: Carry | None = None) -> Translation:
+    """The recording as entries of the notation, with notes and a description of every step; `after`:
+    the recording continues a game whose previous log ended there (its saved position is checked
+    against that end by adjudicator.vassal.chain, not against the set-up)."""
     phase_list, phase_note = module_phases(game, module) if module is not None else (phases(game), None)
     t = _Translator(game, recording, tracking, Places(game, module), phase_list)
     if phase_note is not None:
         t.note(0, phase_note)
     scenario = t.initial()
-    t.emit(Header(line=0, key="Game", value=game.id))
-    t.emit(Header(line=0, key="Scenario", value=scenario))
-    for side in game.manifest.sides:
-        names = sorted({p.name for p in tracking.players.values() if p.side == side and p.name})
-        if names:
-            t.emit(Header(line=0, key=side, value=one_line(", ".join(names))))
+    players = [(side, one_line(", ".join(named))) for side in game.manifest.sides
+               if (named := sorted({p.name for p in tracking.players.values() if p.side == side and p.name}))]
+    if after is None:
+        t.emit(Header(line=0, key="Game", value=game.id))
+        t.emit(Header(line=0, key="Scenario", value=scenario))
+        for side, names in players:
+            t.emit(Header(line=0, key=side, value=names))
+    else:
+        # The game goes on: its headers were given by the first log, and the turn, the eliminated
+        # units, an open attack and a die waiting for the other side's carry over.
+        scenario, t.differences = after.scenario, []
+        t.turn_at, t.tracker_id, t.open_attack, t.last_roll = (after.turn_at, after.tracker_id, after.open_attack,
+                                                               after.last_roll)
+        t.eliminated |= {u for u in after.eliminated if u not in t.where}
     meta = recording.savedata
     saved_with = recording.moduledata
     t.comment(0, f"translated from the VASSAL {'log' if recording.is_log else 'saved game'} "
                  f"{recording.file.rsplit('/', 1)[-1]} (VASSAL {meta.get('VassalVersion', '?')}, module "
                  f"{saved_with.get('name', '?')} {saved_with.get('version', '')}".rstrip() + "); each entry's line "
                  "is its VASSAL step")
+    if after is not None and players:
+        t.comment(0, "players: " + "; ".join(f"{side} {names}" for side, names in players))
     if module is not None:
         t.comment(0, f"places named with the module {module.file.rsplit('/', 1)[-1]} ({module.name} "
                      f"{module.version})")
@@ -801,5 +837,6 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
         t.translate_step(events, undone.get(number), undoes.get(number) if events.step.is_undo else None)
     t.start(max(t.steps, default=0))
     t.finish()
+    carry = Carry(scenario, t.turn_at, t.tracker_id, frozenset(t.eliminated), t.open_attack, t.last_roll)
     return Translation(game, recording.file, scenario, t.out, sorted(t.notes, key=lambda n: n.step), t.steps,
-                       t.endpoint, undone)
+                       t.endpoint, undone, carry)

@@ -96,6 +96,8 @@ class Tracking:
     final: dict[str, Piece]
     notes: list[tuple[int, str]] = field(default_factory=list)
     unknown_traits: set[str] = field(default_factory=set)
+    final_turns: dict[str, str] = field(default_factory=dict)
+    """Each turn tracker's state after the last step (where the next log of a game begins)."""
 
 
 class _Board:
@@ -223,4 +225,4 @@ def track(recording: Recording) -> Tracking:
             events += board.apply(command, step.number, f"{step.where}, part {k}")
         steps.append(StepEvents(step, tuple(events)))
     return Tracking(initial, initial_turns, dict(board.players), steps, dict(board.pieces), board.notes,
-                    board.unknown_traits)
+                    board.unknown_traits, dict(board.turns))

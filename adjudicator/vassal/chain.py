@@ -1,0 +1,395 @@
+"""A game's logs read as one: in play by e-mail each VASSAL log begins where the previous one ended.
+
+Each log's saved position (its `begin_save` part) is compared, unit by unit and marker by
+marker, with the position the log before it ended at; every difference is an error (the game's
+position was changed between logs). Then the entries of all logs are numbered one after the
+other and replayed from the set-up as one game. The first element may be a text log (the
+earlier part of the game written in the notation): the chain then goes on from the position its
+replay ends at. docs/vassal-logs.md, "A game in several logs", has the conventions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator.engine import Replay, RuleSystem, replay, resolve
+from adjudicator.findings import Finding, SectionTable
+from adjudicator.notation.entries import Entry
+from adjudicator.notation.text import LogSyntaxErrors
+from adjudicator.systems import SYSTEMS
+from adjudicator.vassal.load import game_id_of, game_of_recording, is_vassal_file
+from adjudicator.vassal.translate import (
+    MAX_DIFFERENCES, Carry, Note, Phase, Translation, is_reduced, module_phases, phases, translate,
+)
+from wargame.bundled import data_root
+from wargame.errors import DataError, Place, WargameError
+from wargame.game import Game
+from wargame.vassal.buildfile import ModuleInfo, read_module
+from wargame.vassal.pieces import Piece
+from wargame.vassal.places import Places
+from wargame.vassal.reader import Limits, Recording, read_recording
+from wargame.vassal.tracking import Tracking, track
+from wargame.vassal.turns import tracker_position
+
+CHAIN = SectionTable("vassal", {"chain": "each log of a game begins where the previous one ended"})
+"""The reader's own finding: not a rule of the game, the logs of one game disagreeing."""
+OUT_OF_PLAY = "out of play"
+ORDER_SEARCH_BUDGET = 20_000
+"""Orders tried when looking for one in which the logs follow each other (a handful for real games)."""
+LINE_CITED = re.compile(r"\bline (\d+)\b")
+
+TextReader = Callable[[Path], tuple[list[Entry], list[str], Game]]
+"""Reads a text or JSON log: its entries, its source lines and the game its header names."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where the units and markers are, by name: what one log ends at and the next begins from."""
+
+    units: dict[str, tuple[str, bool]]
+    """Every unit in play: its hex or box, and whether it is reduced."""
+    markers: dict[str, tuple[str, ...]] | None
+    """Every marker's places (None: not known, as after a text log, whose replay has no markers)."""
+    turn: tuple[int, str] | None
+    """The turn and the name of its step or phase, as the turn tracker shows them."""
+
+
+@dataclass
+class Part:
+    """One file of the chain: its entries numbered in the chain, and what to cite them by."""
+
+    path: Path
+    name: str
+    base: int
+    """The chain's line of the file's line 0 (its saved position, for a VASSAL file)."""
+    entries: list[Entry]
+    source: list[str]
+    """A text log's lines; for a VASSAL file, what VASSAL showed at each step (line N: step N)."""
+    translation: Translation | None
+    saved: Position | None
+    ended: Position
+    notes: list[Note] = field(default_factory=list)
+
+    @property
+    def is_vassal(self) -> bool:
+        """True for a VASSAL .vlog/.vsav, False for a text or JSON log."""
+        return self.translation is not None
+
+
+@dataclass
+class Chain:
+    """The files of one game in order, and the findings about how they join."""
+
+    game: Game
+    system: RuleSystem
+    parts: list[Part]
+    findings: list[Finding]
+
+    @property
+    def entries(self) -> list[Entry]:
+        """Every file's entries one after the other."""
+        return [e for part in self.parts for e in part.entries]
+
+    def locate(self, line: int) -> tuple[Part, int]:
+        """The file a line of the chain is in, and its line (VASSAL step) there."""
+        part = self.parts[0]
+        for candidate in self.parts:
+            if candidate.base <= line:
+                part = candidate
+        return part, line - part.base
+
+    def cite(self, line: int) -> str:
+        """`game-02.vlog step 5`, `game-01.log line 12`, `game-02.vlog saved position`."""
+        part, local = self.locate(line)
+        if not part.is_vassal:
+            return f"{part.name} line {local}"
+        return f"{part.name} {'saved position' if local == 0 else f'step {local}'}"
+
+    def cited(self, message: str) -> str:
+        """A message whose `line N` (the chain's numbering) names the file and its step instead."""
+        return LINE_CITED.sub(lambda m: self.cite(int(m.group(1))), message)
+
+    def line_of(self, part: Part, local: int) -> int:
+        """The chain's line of a file's line (VASSAL step)."""
+        return part.base + local
+
+
+def _in_play(game: Game, place: str, kind: str) -> bool:
+    """False for a unit no longer (or not yet) in play: off every map, eliminated, out of play."""
+    # A deleted counter and one dropped in an Eliminated box are the same to the game (the reader
+    # translates both as an elimination), and a rule system keeps eliminated units in the box.
+    boxes = {b.id: b.kind for b in game.manifest.box}
+    return kind != "none" and boxes.get(place) != "eliminated" and place != "out_of_play"
+
+
+def _turn_of(turns: dict[str, str], phase_list: list[Phase]) -> tuple[int, str] | None:
+    """The first turn tracker's turn and step, as the reader translates them."""
+    for tracker_id in sorted(turns):
+        position = tracker_position(turns[tracker_id])
+        if position is not None and len(position) >= 2 and 0 <= position[1] < len(phase_list):
+            return position[0], phase_list[position[1]].name
+    return None
+
+
+def vassal_position(game: Game, places: Places, phase_list: list[Phase], pieces: dict[str, Piece],
+                    turns: dict[str, str]) -> Position:
+    """The position of a VASSAL board: its units, markers and turn tracker, named as the reader names them."""
+    units: dict[str, tuple[str, bool]] = {}
+    markers: dict[str, list[str]] = defaultdict(list)
+    for piece in sorted(pieces.values(), key=lambda p: p.piece_id):
+        where = places.locate(piece.map_name, piece.x, piece.y)
+        unit, marker = piece.properties.get("UnitId"), piece.properties.get("MarkerId")
+        if unit in game.units_by_id:
+            if _in_play(game, where.name, where.kind):
+                units[unit] = (where.name, is_reduced(piece))
+        elif marker in game.markers_by_id and piece.map_name is not None:
+            markers[marker].append(where.name)
+    return Position(units, {m: tuple(sorted(p)) for m, p in markers.items()}, _turn_of(turns, phase_list))
+
+
+def _phase_index(doc: dict[str, Any], phase_list: list[Phase]) -> int | None:
+    """The turn tracker's step for a replayed state's step (Onslaught) or phase and player turn (F&M)."""
+    step, player = doc.get("step") or doc.get("phase"), doc.get("player_turn")
+    return next((i for i, p in enumerate(phase_list)
+                 if p.step == step and (not player or p.name.startswith(f"{player} "))), None)
+
+
+def replayed_position(game: Game, doc: dict[str, Any], phase_list: list[Phase]) -> Position:
+    """The position a replay ended at (`describe` of its last state); markers are not known."""
+    depleted = set(doc.get("depleted", []))
+    units = {u: (place, u in depleted) for place, ids in doc["positions"].items() for u in ids
+             if u in game.units_by_id and _in_play(game, place, "box")}
+    index = _phase_index(doc, phase_list)
+    return Position(units, None, None if index is None else (doc["turn"], phase_list[index].name))
+
+
+def differences(now: Position, before: Position, ended: str) -> list[str]:
+    """What differs between a saved position and where the previous file ended (`ended`: "X ended")."""
+    out: list[str] = []
+
+    def unit_at(where: tuple[str, bool] | None) -> str:
+        return OUT_OF_PLAY if where is None else where[0] + (" (reduced)" if where[1] else "")
+
+    for unit in sorted(set(now.units) | set(before.units)):
+        if now.units.get(unit) != before.units.get(unit):
+            out.append(f"{unit} is {'' if unit not in now.units else 'at '}{unit_at(now.units.get(unit))}, "
+                       f"{ended} with it {'' if unit not in before.units else 'at '}"
+                       f"{unit_at(before.units.get(unit))}")
+    if now.markers is not None and before.markers is not None:
+        for marker in sorted(set(now.markers) | set(before.markers)):
+            here, there = now.markers.get(marker, ()), before.markers.get(marker, ())
+            if here != there:
+                several = len(here) > 1 or len(there) > 1
+                out.append(f"marker{'s' if several else ''} {marker} {'are' if several else 'is'} "
+                           f"{'at ' + ', '.join(here) if here else 'not on the board'}, {ended} with "
+                           f"{'them' if several else 'it'} {'at ' + ', '.join(there) if there else 'off the board'}")
+    if now.turn is not None and before.turn is not None and now.turn != before.turn:
+        out.append(f"the turn tracker is at turn {now.turn[0]}, {now.turn[1]}; {ended} at turn {before.turn[0]}, "
+                   f"{before.turn[1]}")
+    return out
+
+
+def _refuse_repeats(paths: Sequence[Path]) -> None:
+    """A file given twice, under its name or another: a clear error (the game would be replayed twice)."""
+    seen: dict[Path, int] = {}
+    contents: dict[bytes, int] = {}
+    for k, path in enumerate(paths):
+        real = path.resolve()
+        if real in seen:
+            raise WargameError(f"{path} is given twice (as log {seen[real] + 1} and log {k + 1} of the chain); give "
+                               "each log of the game once, in the order they were played")
+        seen[real] = k
+        with path.open("rb") as stream:
+            digest = hashlib.file_digest(stream, "sha256").digest()  # in chunks: a hostile file may be huge
+        if digest in contents:
+            raise WargameError(f"{path} and {paths[contents[digest]]} are the same file (the same bytes): a log "
+                               "given twice? give each log of the game once, in the order they were played")
+        contents[digest] = k
+
+
+def _order(links: list[list[bool]], fixed_first: bool) -> list[int] | None:
+    """An order of the files in which each begins where the one before it ended, if one is found."""
+    n = len(links)
+    budget = [ORDER_SEARCH_BUDGET]
+
+    def extend(path: list[int]) -> list[int] | None:
+        if len(path) == n:
+            return path
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        for j in range(n):
+            if j not in path and links[path[-1]][j]:
+                found = extend([*path, j])
+                if found is not None:
+                    return found
+        return None
+
+    for start in ([0] if fixed_first else range(n)):
+        found = extend([start])
+        if found is not None:
+            return found
+    return None
+
+
+@dataclass
+class _Read:
+    """A file read but not yet translated."""
+
+    path: Path
+    recording: Recording | None = None
+    tracking: Tracking | None = None
+    entries: list[Entry] = field(default_factory=list)
+    source: list[str] = field(default_factory=list)
+    saved: Position | None = None
+    ended: Position | None = None
+    final_state: Any = None
+
+
+def _ended_by(read: _Read) -> str:
+    return f"{read.path} ended" if read.recording is not None else f"the replay of {read.path} ended"
+
+
+def _follows(after: _Read, before: _Read) -> bool:
+    """True if a file's saved position is exactly where another ended."""
+    return (after is not before and after.saved is not None and before.ended is not None
+            and not differences(after.saved, before.ended, ""))
+
+
+def _check_order(files: list[_Read]) -> None:
+    """Stop with the order to give when the files follow each other in another order only."""
+    links = [[_follows(after, before) for after in files] for before in files]
+    if all(links[k - 1][k] for k in range(1, len(files))):
+        return
+    order = _order(links, fixed_first=files[0].recording is None)
+    if order is None or order == list(range(len(files))):
+        return
+    k = next(k for k in range(1, len(files)) if not links[k - 1][k])
+    after = next((files[j].path for j in range(len(files)) if links[j][k]), None)
+    raise WargameError(
+        f"the logs are out of order: {files[k].path} does not begin where {files[k - 1].path}, the log before it, "
+        f"ended" + (f", but where {after} ended" if after is not None else "") + "; in the order "
+        + " ".join(str(files[j].path) for j in order) + " each log begins where the one before it ended")
+
+
+def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None = None, game_id: str | None = None,
+               module_path: Path | None = None, limits: Limits = Limits()) -> Chain:
+    """Read, check the joins of and translate a game's files in order (a text log may come first)."""
+    _refuse_repeats(paths)
+    module: ModuleInfo | None = read_module(module_path) if module_path is not None else None
+    root = data_root(data)
+    files = [_Read(path) for path in paths]
+    game: Game | None = None
+    for k, read in enumerate(files):
+        if not is_vassal_file(read.path, limits):
+            if k > 0:
+                raise WargameError(f"{read.path} is a text log after a VASSAL log: a text log can only begin a chain "
+                                   "(the part of the game played before the VASSAL logs, written in the notation); "
+                                   "convert the VASSAL logs into one text log with `adjudicate convert` instead")
+            read.entries, read.source, game = read_text(read.path)
+            continue
+        read.recording = read_recording(read.path, limits)
+        read.tracking = track(read.recording)
+        if game is None:
+            game = game_of_recording(read.recording, read.tracking, root, game_id, module)
+        elif game_id is None:
+            named = game_id_of(read.recording, read.tracking, root, module)
+            if named != game.id:
+                raise DataError(f"a log of {named}, but {paths[0]} is of {game.id}: all the logs of a chain are of "
+                                "one game", Place(str(read.path)))
+    assert game is not None
+    system = SYSTEMS.get(game.manifest.rule_system)
+    if system is None:
+        raise WargameError(f"the rule system {game.manifest.rule_system!r} of {game.id} is not implemented yet")
+    places = Places(game, module)
+    phase_list = module_phases(game, module)[0] if module is not None else phases(game)
+    for read in files:
+        if read.tracking is not None:
+            read.saved = vassal_position(game, places, phase_list, read.tracking.initial, read.tracking.initial_turns)
+            read.ended = vassal_position(game, places, phase_list, read.tracking.final, read.tracking.final_turns)
+        else:
+            errors = resolve(game, read.entries, str(read.path))
+            if errors:
+                raise LogSyntaxErrors(errors, read.source)
+            text_replay = replay(game, system, read.entries)
+            read.final_state = text_replay.final_state
+            read.ended = replayed_position(game, system.describe(read.final_state), phase_list)
+    _check_order(files)
+    return _translated(game, system, files, module, phase_list)
+
+
+def _carry_of_text(game: Game, system: RuleSystem, state: Any, phase_list: list[Phase]) -> Carry:
+    """What a text log's replay hands the VASSAL log after it: scenario, turn, eliminated units."""
+    doc = system.describe(state)
+    index = _phase_index(doc, phase_list)
+    eliminated = frozenset(u for place, ids in doc["positions"].items() for u in ids
+                           if not _in_play(game, place, "box"))
+    return Carry(getattr(state, "scenario", game.manifest.scenario[0].id),
+                 None if index is None else (doc["turn"], index), None, eliminated, None, None)
+
+
+def _translated(game: Game, system: RuleSystem, files: list[_Read], module: ModuleInfo | None,
+                phase_list: list[Phase]) -> Chain:
+    """Every file translated after the one before it, numbered in the chain, and the joins checked."""
+    parts: list[Part] = []
+    findings: list[Finding] = []
+    carry: Carry | None = None
+    base = 0
+    for k, read in enumerate(files):
+        name = str(read.path)
+        if read.recording is None:
+            assert read.ended is not None
+            part = Part(read.path, name, base, [e.model_copy(update={"line": e.line + base}) for e in read.entries],
+                        read.source, None, None, read.ended)
+            carry = _carry_of_text(game, system, read.final_state, phase_list)
+            span = max([len(read.source), *(e.line for e in read.entries)])
+        else:
+            assert read.tracking is not None and read.saved is not None and read.ended is not None
+            translation = translate(read.recording, read.tracking, game, module=module, after=carry)
+            steps = [translation.steps.get(n, "") for n in range(1, max(translation.steps, default=0) + 1)]
+            part = Part(read.path, name, base,
+                        [e.model_copy(update={"line": e.line + base}) for e in translation.entries], steps,
+                        translation, read.saved, read.ended, list(translation.notes))
+            carry = translation.carry
+            span = max([len(steps), *(e.line for e in translation.entries)])
+            if k > 0:
+                findings += _joins(part, files, k)
+        parts.append(part)
+        base += span + 1
+    return Chain(game, system, parts, findings)
+
+
+def _joins(part: Part, files: list[_Read], k: int) -> list[Finding]:
+    """Findings for each way a file's saved position differs from where the one before it ended."""
+    previous = files[k - 1]
+    assert part.saved is not None and previous.ended is not None
+    found = differences(part.saved, previous.ended, _ended_by(previous))
+    out = [CHAIN.finding("error", "chain", part.base, 1, text) for text in found[:MAX_DIFFERENCES]]
+    if len(found) > MAX_DIFFERENCES:
+        out.append(CHAIN.finding("error", "chain", part.base, 1, f"... and {len(found) - MAX_DIFFERENCES} more "
+                                                                   "difference(s)"))
+    if found:
+        others = [files[j].path for j in range(len(files)) if j != k - 1 and _follows(files[k], files[j])]
+        if others:
+            why = f"; it begins where {others[0]} ended: are the logs in order?"
+        else:
+            why = (", nor where any other file given ended: a log missing between them, or the position changed "
+                   "between logs (counters moved while no log was recorded, or a log begun from another save)")
+        if previous.recording is None:
+            why += " (after a text log, markers are not compared: its replay has none)"
+        part.notes.insert(0, Note(0, f"the saved position is not where {previous.path} ended ({len(found)} "
+                                     f"difference(s)){why}"))
+    return out
+
+
+def replay_chain(chain: Chain) -> Replay:
+    """All the files' entries replayed from the set-up as one game, the joins' findings first."""
+    result = replay(chain.game, chain.system, chain.entries)
+    result.findings = [*chain.findings, *result.findings]
+    return result
