@@ -186,6 +186,13 @@ def test_another_folio_added_as_data(utah: Game) -> None:
     assert replay_errors(utah, setup + assaults[len(SETUP):] + "Turn 1\n", scenario="campaign")[0] == []
     assert replay_errors(utah, setup + landed(SETUP)[len(SETUP):] + "Turn 1\n", scenario="campaign")[0] == \
         [("11.2", "Turn 1")]  # the beach assault of 2402 is missing (11.2.3)
+    german = "".join(line + "\n" for line in SETUP.splitlines() if line.startswith("German"))
+    full = german + "".join(f"Allied: setup {u} {h}\n" for u, h in zip(
+        ("16/1", "18/1", "26/1", "115/29", "116/29", "175/29"), ("2319",) * 3 + ("2219",) * 3)) + "Allied: setup 2Rgr 2417\n"
+    # 11.2.1 with 14.0 b: a full Omaha beach does not excuse a unit of another beach from landing.
+    assert replay_errors(utah, landed(full) + "Turn 1\n", scenario="campaign")[0] == [("11.0", "Turn 1")]
+    assert replay_errors(utah, landed(full + "Allied: setup 8/4 2402\n") + "Allied: attack 2402 with 8/4\nTurn 1\n",
+                         scenario="campaign")[0] == []
     points = sum(r.amount for _, r in utah.replacements if r.scenario == "campaign" and r.turn == 2 and r.kind == "leg")
     assert points == 4
     campaign, scenario = start(utah), start(utah, "beach_to_bocage")

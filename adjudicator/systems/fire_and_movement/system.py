@@ -5,8 +5,9 @@ hexes, 11.2.1, 11.2.4), zones of control (6.0-6.2), support fire markers (7.1, 7
 11.2.7, with markers.py), bombardment and ground combat (8.0-8.2, with combat.py) and their results
 (8.2.4-8.5, with results.py), the scenario boundary (10.1, with boundary.py), length (10.2), set-up
 and landing (11.0, 11.2.1, 11.2.3), reinforcements and replacements (11.1.2, 11.1.3, 11.2.4,
-11.2.5), supply (12.0), victory (13.0), weather (14.1) and flak (15.0); docs/rules-coverage.md
-lists each clause.
+11.2.5), supply (12.0), victory (13.0), weather (14.1), flak (15.0) and the US one-map campaign game
+with this folio's forces (14.0, 14.2, 14.3, `[Scenario "campaign"]`); docs/rules-coverage.md lists
+each clause.
 
 Rulings (docs/rules-coverage.md keeps the register):
 
@@ -23,6 +24,12 @@ Rulings (docs/rules-coverage.md keeps the register):
   (11.2.3 says rangers ignore EZOC for all purposes).
 - 5.3 with 11.2.4: the Omaha Beach hexes take three Allied units (the beach landing hexes;
   which of them hold a beachhead marker is not tracked yet), every other hex one.
+- 14.1 in the campaign: weather is optional only in a single scenario, so the campaign has it in
+  force without a header; 11.1.2: German reinforcements keep their full MA on their GT of arrival
+  except in the campaign game in inclement weather.
+- 14.2: a city is captured when all its hexes are (as 11.1.4 says of Isigny), each city counting
+  once; 14.3 counts hexes. The Allied victory is judged as GT 17 ends (the game stops there if it is
+  met) and as the last GT ends.
 """
 
 from __future__ import annotations
@@ -579,11 +586,9 @@ class FireAndMovement:
         eliminated = {b.id for b in game.manifest.box if b.kind == "eliminated"}
         unplaced = [u for u in (*german, *assault) if self._on_map(state, u) is None
                     and state.location.get(u) not in eliminated]
-        # 11.2.1: assault units that find no room on the beach landing hexes chosen arrive on GT 2.
-        landing = {w for u, w in state.location.items() if w in self._beach(state)
-                   and self._unit(state, u).side == "Allied"}
-        if landing and all(sum(1 for w in state.location.values() if w == h) >= BEACH_STACK for h in landing):
-            unplaced = [u for u in unplaced if u not in assault or u == self._ranger(state)]
+        # 11.2.1: assault units that find no room on the beach landing hexes chosen (on their own
+        # beach, 14.0 b) arrive on GT 2.
+        unplaced = [u for u in unplaced if u not in assault or u == self._ranger(state) or not self._beach_full(state, u)]
         if unplaced:
             out.append(self._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
                                                        "land (11.0, 11.2.1)"))
@@ -598,6 +603,12 @@ class FireAndMovement:
             out.append(self._f("error", "11.0", entry, "at least two German at-start units set up next to an Omaha "
                                                        "Beach hex"))
         return out
+
+    def _beach_full(self, state: FireAndMovementState, unit_id: str) -> bool:
+        """11.2.1: whether every beach landing hex the assault chose on the unit's beach holds three units."""
+        beach = self._assault_boxes(state).get(self._setup_box(state, unit_id) or "", frozenset())
+        landing = {w for u, w in state.location.items() if w in beach and self._unit(state, u).side == "Allied"}
+        return bool(landing) and all(sum(1 for w in state.location.values() if w == h) >= BEACH_STACK for h in landing)
 
     def _check_pdh_done(self, state: FireAndMovementState, entry: TurnMarker) -> list[Finding]:
         """11.2.3: as GT 1 begins the Pointe du Hoc assault is rolled and the Rangers' loss written."""
