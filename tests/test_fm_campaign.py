@@ -229,7 +229,7 @@ def test_length_is_extended_by_the_cities_not_captured(game: Game) -> None:
     GT 17 ends and a later game turn is an error."""
     assert FM.campaign_last_turn(gt_end(game, 17))[0] == 24
     errors, state = replay(gt_end(game, 17), "Turn 18\n")
-    assert errors == [] and state.last_turn == 24
+    assert errors == [] and state.last_turn == 24 and FM.describe(state)["last_turn"] == 24
     assert replay(gt_end(game, 24, last_turn=24), "Turn 25\n")[0] == [("14.2", "Turn 25")]
     two = gt_end(game, 17, ("Bayeux", "Port-en-Bessin"))
     assert FM.campaign_last_turn(two)[0] == 22 and replay(two, "Turn 18\n")[1].last_turn == 22

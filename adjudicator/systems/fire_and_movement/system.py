@@ -1946,6 +1946,7 @@ class FireAndMovement:
         return {"turn": state.turn, "phase": self.phase_id(state), "player_turn": self.active(state),
                 "positions": by_place, "depleted": sorted(state.depleted),
                 "beach_landing_hexes": sorted(self.landing_hexes(state)),
+                "last_turn": state.last_turn,  # 14.2: the campaign's last GT, once GT 17 has ended
                 "victory": None if state.victory is None else {"winner": state.victory[0], "section": state.victory[1],
                                                                "line": state.victory[2], "reason": state.victory[3]}}
 
