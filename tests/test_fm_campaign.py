@@ -187,8 +187,9 @@ def test_another_folio_added_as_data(utah: Game) -> None:
     assert replay_errors(utah, setup + landed(SETUP)[len(SETUP):] + "Turn 1\n", scenario="campaign")[0] == \
         [("11.2", "Turn 1")]  # the beach assault of 2402 is missing (11.2.3)
     german = "".join(line + "\n" for line in SETUP.splitlines() if line.startswith("German"))
-    full = german + "".join(f"Allied: setup {u} {h}\n" for u, h in zip(
-        ("16/1", "18/1", "26/1", "115/29", "116/29", "175/29"), ("2319",) * 3 + ("2219",) * 3)) + "Allied: setup 2Rgr 2417\n"
+    regiments = ("16/1", "18/1", "26/1", "115/29", "116/29", "175/29")
+    full = german + "".join(f"Allied: setup {u} {h}\n" for u, h in zip(regiments, ("2319",) * 3 + ("2219",) * 3))
+    full += "Allied: setup 2Rgr 2417\n"
     # 11.2.1 with 14.0 b: a full Omaha beach does not excuse a unit of another beach from landing.
     assert replay_errors(utah, landed(full) + "Turn 1\n", scenario="campaign")[0] == [("11.0", "Turn 1")]
     assert replay_errors(utah, landed(full + "Allied: setup 8/4 2402\n") + "Allied: attack 2402 with 8/4\nTurn 1\n",
@@ -250,8 +251,8 @@ def test_a_city_is_captured_only_in_supply(game: Game) -> None:
     state = gt_end(game, 17, ("Bayeux",))
     grid = game.grid
     ring = [grid.label_of(h) for h in grid.neighbours_on_map(grid.hex_of("1425"))]
-    opposite = next(label for label in ring if all(min(grid.hex_of(r).distance(grid.hex_of(g)) for g in (ring[0], label))
-                                                   <= 1 for r in ring))
+    opposite = next(label for label in ring
+                    if all(min(grid.hex_of(r).distance(grid.hex_of(g)) for g in (ring[0], label)) <= 1 for r in ring))
     cut = replace(state, location={**state.location, "914/352": ring[0], "915/352": opposite})
     assert FM.campaign_last_turn(state)[0] == 23 and FM.campaign_last_turn(cut)[0] == 24
 
@@ -279,6 +280,9 @@ def test_gt_24_reinforcements(game: Game) -> None:
     assert errors == [("11.2", "Phase bombardment")] * 3
     land = "Allied: reinforce 112/28 2319\nAllied: reinforce 110/28 2319\nAllied: reinforce 109/28 2219\n"
     assert replay(state, land + "Phase bombardment\n")[0] == []
+    off_beach = FM.check(state, list(parse_text('[Game "omaha"]\nAllied: reinforce 112/28 2217'))[-1])
+    assert [f.rule for f in off_beach] == ["11.2"]
+    assert "any beach landing hex with a beachhead marker" in off_beach[0].message
     assert replay_errors(game, "Allied: reinforce 112/28 2319\n")[0] != []  # not in the scenario
 
 

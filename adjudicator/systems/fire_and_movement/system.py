@@ -384,7 +384,8 @@ class FireAndMovement:
         """The side's reinforcements due by this turn and not yet arrived (11.1.2, 11.2.1, 11.2.4)."""
         return [row for row in self._schedule(state) if row.turn <= state.turn
                 and self._unit(state, row.unit).side == side and self._on_map(state, row.unit) is None
-                and (state.location.get(row.unit) is None or state.location.get(row.unit) in self._assault_boxes(state))]
+                and (state.location.get(row.unit) is None
+                     or state.location.get(row.unit) in self._assault_boxes(state))]
 
     def _entry_hexes(self, state: FireAndMovementState, unit_id: str, entry_area: str | None) -> list[str]:
         """Where a reinforcement may arrive now: its hex or area, not enemy-held, not in an EZOC
@@ -464,6 +465,8 @@ class FireAndMovement:
         if entry.hex not in self._entry_hexes(state, entry.unit, row.entry):
             where = row.entry if row.entry and game.grid.is_label(row.entry) else \
                 game.areas_by_id[row.entry].name if row.entry in game.areas_by_id else "its entry"
+            if unit.side == "Allied" and self._campaign(state):
+                where = "any beach landing hex with a beachhead marker (14.0 b)"
             return [self._f("error", section, entry, f"{entry.unit} arrives at {where}, on a hex no enemy unit holds "
                                                      f"and outside enemy zones of control "
                                                      f"{'(a beach landing hex with room) ' if unit.side == 'Allied' else ''}"
@@ -588,7 +591,8 @@ class FireAndMovement:
                     and state.location.get(u) not in eliminated]
         # 11.2.1: assault units that find no room on the beach landing hexes chosen (on their own
         # beach, 14.0 b) arrive on GT 2.
-        unplaced = [u for u in unplaced if u not in assault or u == self._ranger(state) or not self._beach_full(state, u)]
+        unplaced = [u for u in unplaced
+                    if u not in assault or u == self._ranger(state) or not self._beach_full(state, u)]
         if unplaced:
             out.append(self._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
                                                        "land (11.0, 11.2.1)"))
@@ -1567,8 +1571,9 @@ class FireAndMovement:
             after = replace(after, beachheads=landed)
         if isinstance(entry, TurnMarker) and state.turn and after.victory is None and not self.landing_hexes(state):
             # 13.0: no beach landing hex left at the end of a game turn: the German wins at once.
-            after = replace(after, victory=("German", "14.3" if self._campaign(state) else "13.0", entry.line,
-                                            f"no beach landing hex is left to the Allies at the end of GT {state.turn}"))
+            section = "14.3" if self._campaign(state) else "13.0"
+            after = replace(after, victory=("German", section, entry.line, f"no beach landing hex is left to the "
+                                                                         f"Allies at the end of GT {state.turn}"))
         if isinstance(entry, TurnMarker) and self._campaign(state) and state.last_turn is None and \
                 state.turn == self._campaign_number(state, "campaign_base_last_turn", 17):
             after = replace(after, last_turn=self.campaign_last_turn(state)[0])  # 14.2: fixed as GT 17 ends
@@ -1856,7 +1861,8 @@ class FireAndMovement:
         listed = ", ".join(hexes) or "none"
         if len(hexes) >= wanted:
             return "Allied", f"{len(hexes)} city hexes captured and in supply ({listed}); {wanted} win"
-        return "German", f"operational victory: {len(hexes)} city hex(es) captured and in supply ({listed}), not {wanted}"
+        return "German", (f"operational victory: {len(hexes)} city hex(es) captured and in supply ({listed}), "
+                          f"not {wanted}")
 
     def campaign_last_turn(self, state: FireAndMovementState) -> tuple[int, str]:
         """14.2 as GT 17 ends: the campaign's last GT and why. GT 17 itself when the Allies have met
