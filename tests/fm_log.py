@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from adjudicator.notation.entries import Header
 from adjudicator.notation.text import parse_text
 from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
 from adjudicator.systems.fire_and_movement import FireAndMovementState
@@ -31,10 +32,11 @@ def landed(setup: str) -> str:
 
 
 def replay_errors(game: Game, text: str, placed: dict[str, str] | None = None,
-                  depleted: tuple[str, ...] = ()) -> tuple[list[tuple[str, str]], FireAndMovementState]:
-    """Replay `text` after an Omaha header, from the set-up with `placed` on the map: (rule, entry
-    text without its comment) of every error, and the final state."""
-    base = FM.initial_state(game, [])
+                  depleted: tuple[str, ...] = (), scenario: str | None = None
+                  ) -> tuple[list[tuple[str, str]], FireAndMovementState]:
+    """Replay `text` after an Omaha header, from the set-up of `scenario` (default: the first) with
+    `placed` on the map: (rule, entry text without its comment) of every error, and the final state."""
+    base = FM.initial_state(game, [Header(key="Scenario", value=scenario)] if scenario else [])
     state = replace(base, location={**base.location, **(placed or {})}, depleted=frozenset(depleted))
     source = f'[Game "omaha"]\n{text}'
     lines = source.splitlines()

@@ -329,11 +329,16 @@ def test_no_german_replacements(game: Game) -> None:
 
 def test_campaign_replacements(game: Game) -> None:
     """14.0: US campaign: two leg points every GT from GT 2; one mobile point on GT 3, then two
-    every odd GT from GT 5."""
+    every odd GT from GT 5; 14.0 g: the scenario's own points (11.2.5) on top, in rows of their own."""
     rows = [r for _, r in game.replacements if r.scenario == CAMPAIGN]
     assert all(r.side == "Allied" for r in rows)
-    assert {r.turn: r.amount for r in rows if r.kind == "leg"} == {t: 2 for t in range(2, 26)}
-    assert {r.turn: r.amount for r in rows if r.kind == "mobile"} == {3: 1, **{t: 2 for t in range(5, 26, 2)}}
+    campaign = [r for r in rows if r.source == "14.0"]
+    assert {r.turn: r.amount for r in campaign if r.kind == "leg"} == {t: 2 for t in range(2, 26)}
+    assert {r.turn: r.amount for r in campaign if r.kind == "mobile"} == {3: 1, **{t: 2 for t in range(5, 26, 2)}}
+    scenario = [r for r in rows if r.source == "11.2.5"]
+    assert {r.turn: r.amount for r in scenario if r.kind == "leg"} == {t: 1 for t in range(2, 26)}
+    assert {r.turn: r.amount for r in scenario if r.kind == "mobile"} == {t: 1 for t in range(3, 26, 2)}
+    assert {r.source for r in rows} == {"14.0", "11.2.5"}
 
 
 def test_scenario_length_and_first_player(game: Game) -> None:

@@ -146,6 +146,8 @@ def _check_manifest(game: Game, report: _Report) -> None:
     for b in m.box:
         if b.side is not None:
             report.known(b.side, m.sides, "side", file, key=f"box {b.id}.side")
+        if b.area is not None:
+            report.known(b.area, game.areas_by_id, "area", file, key=f"box {b.id}.area")
     for t in m.track:
         if t.side is not None:
             report.known(t.side, m.sides, "side", file, key=f"track {t.id}.side")

@@ -208,6 +208,8 @@ class Box(Model):
     name: str
     kind: Literal["eliminated", "holding", "delayed", "draw_cup", "available"]
     side: str | None = None
+    area: Ident | None = None
+    """The map area the pieces held here go to (Omaha 11.2.1, 14.0 b: the assault units' beach)."""
     source: Source
     note: str = ""
 

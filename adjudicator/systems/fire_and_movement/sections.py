@@ -31,11 +31,14 @@ SECTIONS: dict[str, str] = {
     "13.0": "Victory conditions",
     "14.0": "Campaign game",
     "14.1": "Weather",
+    "14.2": "Length of the campaign game",
+    "14.3": "Campaign victory conditions",
     "15.0": "Optional German AA/Flak",
     "log": "Log structure (not a rule of the game)",
 }
 
 CHECKED = ("4.1", "5.1", "5.2", "5.3", "5.4", "5.5", "6.0", "6.1", "6.2", "7.1", "7.2", "8.0", "8.1", "8.2", "8.3",
-           "8.4", "8.5", "10.1", "10.2", "11.0", "11.1", "11.2", "12.0", "13.0", "14.1", "15.0")
+           "8.4", "8.5", "10.1", "10.2", "11.0", "11.1", "11.2", "12.0", "13.0", "14.0", "14.1", "14.2", "14.3",
+           "15.0")
 """Sections this version checks completely; docs/rules-coverage.md lists the others, and the
 entries they govern get a note saying they are applied but not checked."""

@@ -5,8 +5,9 @@ hexes, 11.2.1, 11.2.4), zones of control (6.0-6.2), support fire markers (7.1, 7
 11.2.7, with markers.py), bombardment and ground combat (8.0-8.2, with combat.py) and their results
 (8.2.4-8.5, with results.py), the scenario boundary (10.1, with boundary.py), length (10.2), set-up
 and landing (11.0, 11.2.1, 11.2.3), reinforcements and replacements (11.1.2, 11.1.3, 11.2.4,
-11.2.5), supply (12.0), victory (13.0), weather (14.1) and flak (15.0); docs/rules-coverage.md
-lists each clause.
+11.2.5), supply (12.0), victory (13.0), weather (14.1), flak (15.0) and the US one-map campaign game
+with this folio's forces (14.0, 14.2, 14.3, `[Scenario "campaign"]`); docs/rules-coverage.md lists
+each clause.
 
 Rulings (docs/rules-coverage.md keeps the register):
 
@@ -23,12 +24,18 @@ Rulings (docs/rules-coverage.md keeps the register):
   (11.2.3 says rangers ignore EZOC for all purposes).
 - 5.3 with 11.2.4: the Omaha Beach hexes take three Allied units (the beach landing hexes;
   which of them hold a beachhead marker is not tracked yet), every other hex one.
+- 14.1 in the campaign: weather is optional only in a single scenario, so the campaign has it in
+  force without a header; 11.1.2: German reinforcements keep their full MA on their GT of arrival
+  except in the campaign game in inclement weather.
+- 14.2: a city is captured when all its hexes are (as 11.1.4 says of Isigny), each city counting
+  once; 14.3 counts hexes. The Allied victory is judged as GT 17 ends (the game stops there if it is
+  met) and as the last GT ends.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -60,6 +67,8 @@ COMBAT_PHASES = ("combat", "mobile_combat")
 SUPPORT_KINDS = ("support_fire", "naval_gunfire", "mines")
 """Marker kinds a player places on a combat (7.2, 11.1.4, 11.2.7)."""
 POINTE_DU_HOC = "2417"
+CAMPAIGN = "campaign"
+"""14.0: the campaign game's scenario id in the game's data (`[Scenario "campaign"]`)."""
 """11.0, 11.2.3: no German set-up there; the Ranger battalion lands there."""
 UNCHECKED: dict[str, str] = {
     "place": "11.0-11.2: placements other than set-up, reinforcements and replacements",
@@ -144,6 +153,8 @@ class FireAndMovementState:
     """Beach landing hexes whose beach assault has been resolved before GT 1 (11.2.3)."""
     left_beach: frozenset[str] = frozenset()
     """Units that have left a beach landing hex and never stack again (11.2.1)."""
+    last_turn: int | None = None
+    """14.2: the campaign's last game turn, fixed as its GT 17 ends (None before, and in the scenario)."""
     out_of_play: frozenset[Hex] = field(default=frozenset(), repr=False, compare=False)
     """The land hexes beyond the scenario boundary, where no unit may be (10.1)."""
 
@@ -171,8 +182,12 @@ class FireAndMovement:
         for rule in sorted(optional - rules):
             raise ReplayError(f"unknown optional rule {rule!r}{did_you_mean(rule, sorted(rules))} (optional rules: "
                               f"{', '.join(sorted(rules))})")
+        campaign = scenario_id == CAMPAIGN
+        if campaign:
+            optional |= {"weather"}  # 14.1: optional in a single scenario only, part of the campaign's rules
+        # 14.0 a: no scenario boundary in the campaign game (10.1 is the scenario's).
         return FireAndMovementState(game, scenario_id, first, 0, None, location, optional=optional,
-                                    out_of_play=boundary.out_of_play(game))
+                                    out_of_play=frozenset() if campaign else boundary.out_of_play(game))
 
     # -- helpers -------------------------------------------------------------------------------
     @staticmethod
@@ -212,7 +227,13 @@ class FireAndMovement:
         unit = self._unit(state, unit_id)
         values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
         allowance = values[list(state.game.manifest.value_names).index("movement")]
-        return -(-allowance // 2) if weather and state.weather == "inclement" else allowance
+        halved = weather and state.weather == "inclement" and not self._full_on_arrival(state, unit_id)
+        return -(-allowance // 2) if halved else allowance
+
+    def _full_on_arrival(self, state: FireAndMovementState, unit_id: str) -> bool:
+        """11.1.2: a German reinforcement moves its full MA on the GT it arrives, inclement weather
+        or not, except in the campaign game (where 14.1 halves it like any other)."""
+        return not self._campaign(state) and unit_id in dict(state.entered)
 
     def ezoc(self, state: FireAndMovementState, side: str) -> frozenset[Hex]:
         """Hexes in the zone of control of the enemies of `side` (6.0): the six hexes around each
@@ -354,15 +375,17 @@ class FireAndMovement:
         rows = [row for _, row in state.game.reinforcements if row.scenario == state.scenario]
         if state.turn >= 1 and state.set_up:
             rows += [Arrival(scenario=state.scenario, turn=2, unit=p.piece, entry="omaha_beach", source="11.2.1")
-                     for _, p in state.game.setup if p.scenario == state.scenario and p.location == "allied_assault"
-                     and state.location.get(p.piece) == "allied_assault" and p.piece != self._ranger(state)]
+                     for _, p in state.game.setup if p.scenario == state.scenario
+                     and p.location in self._assault_boxes(state)
+                     and state.location.get(p.piece) == p.location and p.piece != self._ranger(state)]
         return rows
 
     def _due(self, state: FireAndMovementState, side: str) -> list[Any]:
         """The side's reinforcements due by this turn and not yet arrived (11.1.2, 11.2.1, 11.2.4)."""
         return [row for row in self._schedule(state) if row.turn <= state.turn
                 and self._unit(state, row.unit).side == side and self._on_map(state, row.unit) is None
-                and state.location.get(row.unit) in (None, "allied_assault")]
+                and (state.location.get(row.unit) is None
+                     or state.location.get(row.unit) in self._assault_boxes(state))]
 
     def _entry_hexes(self, state: FireAndMovementState, unit_id: str, entry_area: str | None) -> list[str]:
         """Where a reinforcement may arrive now: its hex or area, not enemy-held, not in an EZOC
@@ -373,6 +396,8 @@ class FireAndMovement:
             return []
         labels = [entry_area] if game.grid.is_label(entry_area) else list(game.areas_by_id[entry_area].hexes) \
             if entry_area in game.areas_by_id else []
+        if unit.side == "Allied" and self._campaign(state):
+            labels = sorted(self.landing_hexes(state))  # 14.0 b: any beach landing hex with a marker
         ezoc = self.ezoc(state, unit.side)
         out = []
         for label in labels:
@@ -403,9 +428,11 @@ class FireAndMovement:
         used = state.replaced.count(unit.mobility)
         out = []
         if used >= points:
-            out.append(self._f("error", "11.2", entry, f"the Allies have {points - used if points > used else 0} "
-                                                       f"{unit.mobility} replacement point(s) left on GT {state.turn} "
-                                                       "(11.2.5)"))
+            # 14.0: the campaign's rates, with the scenario's own on top (14.0 g), all in the data.
+            rates = "14.0 and 11.2.5" if self._campaign(state) else "11.2.5"
+            out.append(self._f("error", "14.0" if self._campaign(state) else "11.2", entry,
+                               f"the Allies have {points - used if points > used else 0} {unit.mobility} replacement "
+                               f"point(s) left on GT {state.turn} ({points} received, {rates})"))
         where = state.location.get(entry.unit, "")
         if self._on_map(state, entry.unit) is None or entry.unit not in state.depleted:
             out.append(self._f("error", "11.2", entry, f"{entry.unit} is not a reduced unit on the map; only those "
@@ -438,6 +465,8 @@ class FireAndMovement:
         if entry.hex not in self._entry_hexes(state, entry.unit, row.entry):
             where = row.entry if row.entry and game.grid.is_label(row.entry) else \
                 game.areas_by_id[row.entry].name if row.entry in game.areas_by_id else "its entry"
+            if unit.side == "Allied" and self._campaign(state):
+                where = "any beach landing hex with a beachhead marker (14.0 b)"
             return [self._f("error", section, entry, f"{entry.unit} arrives at {where}, on a hex no enemy unit holds "
                                                      f"and outside enemy zones of control "
                                                      f"{'(a beach landing hex with room) ' if unit.side == 'Allied' else ''}"
@@ -493,9 +522,21 @@ class FireAndMovement:
         return self._beach(state) if state.beachheads is None else state.beachheads
 
     def _beach(self, state: FireAndMovementState) -> frozenset[str]:
-        """The Omaha Beach hexes (11.0, 11.2.1)."""
+        """The Omaha Beach hexes (11.0, 11.2.1); in the campaign game every Allied beach area of the
+        map (14.0 b: another folio's beach, when its data is added)."""
+        if self._campaign(state):
+            return frozenset(label for area in state.game.areas.area if area.kind == "beach" and area.side == "Allied"
+                             for label in area.hexes)
         area = state.game.areas_by_id.get("omaha_beach")
         return frozenset(area.hexes) if area is not None else frozenset()
+
+    def _assault_boxes(self, state: FireAndMovementState) -> dict[str, frozenset[str]]:
+        """11.2.1, 14.0 b: the Allied holding boxes of the units that land before GT 1, each with the
+        hexes of its designated beach (the box's `area`)."""
+        game = state.game
+        return {b.id: frozenset(game.areas_by_id[b.area].hexes) if b.area in game.areas_by_id else self._beach(state)
+                for b in game.manifest.box if b.side == "Allied" and b.kind == "holding"
+                and (b.area is not None or b.id == "allied_assault")}
 
     def _check_setup(self, state: FireAndMovementState, entry: Place) -> list[Finding]:
         """11.0, 11.2.1, 11.2.3: the German at-start units off the beach (and off Pointe du Hoc), the
@@ -513,13 +554,17 @@ class FireAndMovement:
                 return [self._f("error", "11.0", entry, f"{entry.unit} sets up on {label}: German units set up off the "
                                                         "Omaha Beach hexes and never on Pointe du Hoc (2417)")]
             return []
-        if box == "allied_assault":
+        if box in self._assault_boxes(state):
+            beach = self._assault_boxes(state)[box]
             if self._unit(state, entry.unit).type == "ranger":
                 if label != POINTE_DU_HOC:
                     return [self._f("error", "11.2", entry, f"{entry.unit} lands at Pointe du Hoc ({POINTE_DU_HOC}), "
                                                             f"not {label} (11.2.3)")]
                 return []
             if label not in beach:
+                if self._campaign(state):  # 14.0 b: the assault units land on their own beach
+                    return [self._f("error", "14.0", entry, f"{entry.unit} lands on its designated beach "
+                                                            f"({', '.join(sorted(beach))}), not {label} (14.0 b)")]
                 return [self._f("error", "11.2", entry, f"{entry.unit} lands on a beach landing hex "
                                                         f"({', '.join(sorted(beach))}), not {label} (11.2.1)")]
             here = sum(1 for u, w in state.location.items() if w == label and u != entry.unit)
@@ -534,20 +579,20 @@ class FireAndMovement:
         """11.0, 11.2.1: as GT 1 begins every German at-start unit is on the map, two or more next to
         an Omaha Beach hex, and every assault unit has landed."""
         game = state.game
-        beach = [game.grid.hex_of(label) for label in self._beach(state)]
+        omaha = game.areas_by_id.get("omaha_beach")
+        beach = [game.grid.hex_of(label) for label in (omaha.hexes if omaha is not None else ())]
         out = []
         german = [u for _, p in game.setup if p.scenario == state.scenario and p.location == "german_setup"
                   for u in [p.piece]]
-        assault = [u for _, p in game.setup if p.scenario == state.scenario and p.location == "allied_assault"
+        assault = [u for _, p in game.setup if p.scenario == state.scenario and p.location in self._assault_boxes(state)
                    for u in [p.piece]]
         eliminated = {b.id for b in game.manifest.box if b.kind == "eliminated"}
         unplaced = [u for u in (*german, *assault) if self._on_map(state, u) is None
                     and state.location.get(u) not in eliminated]
-        # 11.2.1: assault units that find no room on the beach landing hexes chosen arrive on GT 2.
-        landing = {w for u, w in state.location.items() if w in self._beach(state)
-                   and self._unit(state, u).side == "Allied"}
-        if landing and all(sum(1 for w in state.location.values() if w == h) >= BEACH_STACK for h in landing):
-            unplaced = [u for u in unplaced if u not in assault or u == self._ranger(state)]
+        # 11.2.1: assault units that find no room on the beach landing hexes chosen (on their own
+        # beach, 14.0 b) arrive on GT 2.
+        unplaced = [u for u in unplaced
+                    if u not in assault or u == self._ranger(state) or not self._beach_full(state, u)]
         if unplaced:
             out.append(self._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
                                                        "land (11.0, 11.2.1)"))
@@ -562,6 +607,12 @@ class FireAndMovement:
             out.append(self._f("error", "11.0", entry, "at least two German at-start units set up next to an Omaha "
                                                        "Beach hex"))
         return out
+
+    def _beach_full(self, state: FireAndMovementState, unit_id: str) -> bool:
+        """11.2.1: whether every beach landing hex the assault chose on the unit's beach holds three units."""
+        beach = self._assault_boxes(state).get(self._setup_box(state, unit_id) or "", frozenset())
+        landing = {w for u, w in state.location.items() if w in beach and self._unit(state, u).side == "Allied"}
+        return bool(landing) and all(sum(1 for w in state.location.values() if w == h) >= BEACH_STACK for h in landing)
 
     def _check_pdh_done(self, state: FireAndMovementState, entry: TurnMarker) -> list[Finding]:
         """11.2.3: as GT 1 begins the Pointe du Hoc assault is rolled and the Rangers' loss written."""
@@ -591,8 +642,9 @@ class FireAndMovement:
         if entry.turn != state.turn + 1:
             out.append(self._f("error", "4.1", entry, f"GT {entry.turn} follows GT {state.turn}; game turns run in "
                                                       "order"))
-        if entry.turn > scenario.last_turn:
+        if entry.turn > scenario.last_turn and not self._campaign(state):
             out.append(self._f("error", "10.2", entry, f"the scenario ends with GT {scenario.last_turn}"))
+        out += self._check_campaign_turn(state, entry)
         if state.turn and self.phase_id(state) != "game_turn_end":
             out.append(self._f("error", "4.1", entry, f"GT {state.turn} ends before its Game Turn End Phase "
                                                       f"({self._where(state)})"))
@@ -628,7 +680,7 @@ class FireAndMovement:
         if pdh is not None:
             return pdh
         # 11.2.1: the assault units that landed do not move on GT 1.
-        if state.turn == 1 and state.set_up and self._setup_box(state, entry.unit) == "allied_assault" \
+        if state.turn == 1 and state.set_up and self._setup_box(state, entry.unit) in self._assault_boxes(state) \
                 and entry.unit != self._ranger(state):
             return [self._f("error", "11.2", entry, f"{entry.unit} landed on the beach and does not move during GT 1 "
                                                     "(11.2.1)")]
@@ -1006,7 +1058,7 @@ class FireAndMovement:
     def _cups(self, state: FireAndMovementState, side: str) -> Counter[str]:
         """The markers still in a side's cups this game turn (7.1, 11.1.4, 11.2.6, 14.1)."""
         return pools.in_cups(state.game, side, state.lost_markers, state.withheld, state.markers_used,
-                             state.weather == "inclement")
+                             state.weather == "inclement", scenario=state.scenario, capped=not self._campaign(state))
 
     @staticmethod
     def _drawn_text(state: FireAndMovementState, side: str) -> str:
@@ -1122,7 +1174,7 @@ class FireAndMovement:
     def _ranger(self, state: FireAndMovementState) -> str | None:
         """The Ranger battalion that lands at Pointe du Hoc (11.2.3)."""
         return next((p.piece for _, p in state.game.setup if p.scenario == state.scenario
-                     and p.location == "allied_assault" and p.piece in state.game.units_by_id
+                     and p.location in self._assault_boxes(state) and p.piece in state.game.units_by_id
                      and self._unit(state, p.piece).type == "ranger"), None)
 
     def _check_roll(self, state: FireAndMovementState, entry: RollOff) -> list[Finding]:
@@ -1519,8 +1571,12 @@ class FireAndMovement:
             after = replace(after, beachheads=landed)
         if isinstance(entry, TurnMarker) and state.turn and after.victory is None and not self.landing_hexes(state):
             # 13.0: no beach landing hex left at the end of a game turn: the German wins at once.
-            after = replace(after, victory=("German", "13.0", entry.line, f"no beach landing hex is left to the Allies "
-                                                                          f"at the end of GT {state.turn}"))
+            section = "14.3" if self._campaign(state) else "13.0"
+            after = replace(after, victory=("German", section, entry.line, f"no beach landing hex is left to the "
+                                                                         f"Allies at the end of GT {state.turn}"))
+        if isinstance(entry, TurnMarker) and self._campaign(state) and state.last_turn is None and \
+                state.turn == self._campaign_number(state, "campaign_base_last_turn", 17):
+            after = replace(after, last_turn=self.campaign_last_turn(state)[0])  # 14.2: fixed as GT 17 ends
         return after
 
     def _apply(self, state: FireAndMovementState, entry: Entry) -> FireAndMovementState:
@@ -1750,13 +1806,10 @@ class FireAndMovement:
         """13.0 at the end of the last game turn: the winner and why."""
         game = state.game
         grid = game.grid
-        supplied = self.supplied(state)
         # 13.0 names Treviers, Isigny (both hexes) and Caumont: the places of 11.1.4's area.
         objectives = sorted(grid.label_of(h) for h in game.area_hexes("german_marker_loss"))
-        allied_at = {w for u, w in state.location.items() if self._unit(state, u).side == "Allied"}
-        missing = [label for label in objectives
-                   if not (label in allied_at or state.controlled.get(label) == "Allied")
-                   or grid.hex_of(label) not in supplied]
+        held = set(self.captured(state, objectives))
+        missing = [label for label in objectives if label not in held]
         st_lo = [grid.hex_of(label) for label in game.areas_by_id["st_lo"].hexes]
         beside = sorted(u for u, w in state.location.items() if grid.is_label(w)
                         and self._unit(state, u).side == "Allied" and any(grid.hex_of(w).is_adjacent(h) for h in st_lo))
@@ -1769,6 +1822,104 @@ class FireAndMovement:
         if len(beside) < 2:
             why.append(f"{len(beside)} Allied unit(s) next to St-Lô, not two")
         return "German", "operational victory: " + "; ".join(why)
+
+    # -- the campaign game (14.0-14.3) ------------------------------------------------------------
+    @staticmethod
+    def _campaign(state: FireAndMovementState) -> bool:
+        """Whether the log plays the campaign game (14.0) rather than the scenario."""
+        return state.scenario == CAMPAIGN
+
+    @staticmethod
+    def _campaign_number(state: FireAndMovementState, parameter: str, default: int) -> int:
+        """One of 14.2's and 14.3's numbers, from the game's parameters."""
+        value = state.game.parameter.get(parameter, default)
+        return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+    def captured(self, state: FireAndMovementState, labels: Iterable[str]) -> list[str]:
+        """The hexes among `labels` the Allies have captured: occupied or last occupied by them, and
+        able to trace a line of supply (12.0) (13.0, 14.2, 14.3)."""
+        grid = state.game.grid
+        supplied = self.supplied(state)
+        allied_at = {w for u, w in state.location.items() if self._unit(state, u).side == "Allied"}
+        return sorted(label for label in set(labels) if (label in allied_at or state.controlled.get(label) == "Allied")
+                      and grid.hex_of(label) in supplied)
+
+    @staticmethod
+    def cities(state: FireAndMovementState) -> dict[str, tuple[str, ...]]:
+        """14.2, 14.3: the map's cities (its places of kind `city`, not towns), each with its hexes."""
+        out: dict[str, set[str]] = {}
+        for _, place in state.game.places:
+            if place.kind == "city":
+                out.setdefault(place.name, set()).add(place.hex)
+        return {name: tuple(sorted(hexes)) for name, hexes in sorted(out.items())}
+
+    def campaign_verdict(self, state: FireAndMovementState) -> tuple[str, str]:
+        """14.3: the Allies win a one-map campaign with any seven city hexes captured, each hex counted;
+        otherwise the German player wins an operational victory."""
+        hexes = self.captured(state, [label for labels in self.cities(state).values() for label in labels])
+        wanted = self._campaign_number(state, "campaign_one_map_city_hexes_to_win", 7)
+        listed = ", ".join(hexes) or "none"
+        if len(hexes) >= wanted:
+            return "Allied", f"{len(hexes)} city hexes captured and in supply ({listed}); {wanted} win"
+        return "German", (f"operational victory: {len(hexes)} city hex(es) captured and in supply ({listed}), "
+                          f"not {wanted}")
+
+    def campaign_last_turn(self, state: FireAndMovementState) -> tuple[int, str]:
+        """14.2 as GT 17 ends: the campaign's last GT and why. GT 17 itself when the Allies have met
+        14.3; else GT 17 plus the cities on the map less those captured (a city counts once, and only
+        with all its hexes captured), never beyond GT 25."""
+        base = self._campaign_number(state, "campaign_base_last_turn", 17)
+        most = self._campaign_number(state, "campaign_max_last_turn", 25)
+        winner, reason = self.campaign_verdict(state)
+        if winner == "Allied":
+            return base, f"the Allies met their victory conditions as GT {base} ended: {reason}"
+        cities = self.cities(state)
+        taken = [name for name, hexes in cities.items() if len(self.captured(state, hexes)) == len(hexes)]
+        on_map = self._campaign_number(state, "campaign_cities_us", len(cities))
+        extension = max(on_map - len(taken), 0)
+        last = min(base + extension, most)
+        return last, (f"{on_map} cities on the map less {len(taken)} captured ({', '.join(taken) or 'none'}) extend "
+                      f"it by {extension} GT(s) to GT {last}" + (f", never beyond GT {most}" if base + extension > most
+                                                                 else ""))
+
+    def _check_campaign_turn(self, state: FireAndMovementState, entry: TurnMarker) -> list[Finding]:
+        """14.2: the campaign game runs past GT 17 only as far as its extension, fixed as GT 17 ends."""
+        base = self._campaign_number(state, "campaign_base_last_turn", 17)
+        if not self._campaign(state) or entry.turn <= base:
+            return []
+        if state.last_turn is not None:
+            last, why = state.last_turn, f"as fixed at the end of GT {base}"
+        elif state.turn == base:
+            last, why = self.campaign_last_turn(state)
+        else:
+            return []  # a log begun after GT 17 without its end: the extension is not known
+        if entry.turn <= last:
+            return []
+        return [self._f("error", "14.2", entry, f"the campaign game ends with GT {last} ({why})")]
+
+    def _campaign_finish(self, state: FireAndMovementState) -> list[Finding]:
+        """Notes when a campaign log ends after a Game Turn End Phase: no beach landing hex left (the
+        German's strategic victory, 14.3); as GT 17 ends, the Allied victory or the extension (14.2);
+        as the last GT ends, the verdict (14.3)."""
+        if not self._campaign(state) or self.phase_id(state) != "game_turn_end":
+            return []
+        if not self.landing_hexes(state):
+            return [self.table.finding("note", "14.3", 0, 1, f"at the end of GT {state.turn} no beach landing hex is "
+                                                            "left to the Allies: the German player wins a strategic "
+                                                            "victory")]
+        base = self._campaign_number(state, "campaign_base_last_turn", 17)
+        if state.turn == base and state.last_turn is None:
+            last, why = self.campaign_last_turn(state)
+        elif state.turn == state.last_turn:
+            last, why = state.turn, ""
+        else:
+            return []
+        if last > state.turn:
+            return [self.table.finding("note", "14.2", 0, 1, f"at the end of GT {base} the campaign game goes on: "
+                                                            f"{why}")]
+        winner, reason = self.campaign_verdict(state)
+        return [self.table.finding("note", "14.3", 0, 1, f"at the end of GT {state.turn} the {winner} player wins the "
+                                                        f"campaign game: {reason}")]
 
     def finish(self, state: FireAndMovementState) -> list[Finding]:
         """Notes at the log's end: an automatic victory, the end-game verdict after the last game
@@ -1784,6 +1935,7 @@ class FireAndMovement:
                 winner, reason = self.verdict(state)
                 out.append(self.table.finding("note", "13.0", 0, 1, f"at the end of GT {last} the {winner} player "
                                                                    f"wins: {reason}"))
+            out += self._campaign_finish(state)
         combat = state.combat
         if combat is None:
             return out
@@ -1800,6 +1952,7 @@ class FireAndMovement:
         return {"turn": state.turn, "phase": self.phase_id(state), "player_turn": self.active(state),
                 "positions": by_place, "depleted": sorted(state.depleted),
                 "beach_landing_hexes": sorted(self.landing_hexes(state)),
+                "last_turn": state.last_turn,  # 14.2: the campaign's last GT, once GT 17 has ended
                 "victory": None if state.victory is None else {"winner": state.victory[0], "section": state.victory[1],
                                                                "line": state.victory[2], "reason": state.victory[3]}}
 
