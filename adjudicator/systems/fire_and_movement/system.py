@@ -314,12 +314,30 @@ class FireAndMovement:
                                                       "has phases, not actions (4.1)"))
         if isinstance(entry, (Move, Retreat, Advance, Place)):
             out += self._check_boundary(state, entry)
+        out += self._check_author(state, entry)
         kind = entry.kind  # type: ignore[attr-defined]
         if isinstance(entry, Place) and entry.how in ("setup", "reinforce", "replace"):
             kind = ""  # checked (11.0, 11.1.2, 11.1.3, 11.2.1, 11.2.4, 11.2.5)
         if kind in UNCHECKED and kind not in state.noted:
             out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
                                                      f"(sections {UNCHECKED[kind]})"))
+        return out
+
+    def _check_author(self, state: FireAndMovementState, entry: Entry) -> list[Finding]:
+        """Who wrote an entry: a unit's placements, moves, retreats, advances, losses and stands are its
+        owner's decisions, and `Side>` marks a decision of the player whose player turn it is not."""
+        if not entry.side:
+            return []
+        units = [entry.unit] if isinstance(entry, (Move, Retreat, Advance, Place)) else \
+            [entry.unit] if isinstance(entry, Loss) and entry.loss != "remove" else \
+            list(entry.units) if isinstance(entry, StandFast) else []
+        out = [self._f("error", "log", entry, f"{u} is a {self._unit(state, u).side} unit; its owner, not "
+                                              f"{entry.side}, decides this")
+               for u in dict.fromkeys(units) if u in state.game.units_by_id and self._unit(state, u).side != entry.side]
+        if entry.by_opponent and entry.side == self.active(state):
+            out.append(self._f("error", "log", entry, f"'{entry.side}>' marks a decision of the player whose turn it "
+                                                      f"is not, but this is {entry.side}'s player turn: write "
+                                                      f"'{entry.side}:'"))
         return out
 
     def _out_of_play(self, state: FireAndMovementState, label: str) -> bool:
