@@ -132,6 +132,17 @@ def test_a_displaced_attacker_attacks_no_more(game: Game) -> None:
     assert errors(game, onto + END, placed)[0] == ("8.3", "Allied: retreat 18/1 2318-2317")
 
 
+
+def test_rangers_retreat_through_enemy_zones_of_control(game: Game) -> None:
+    """11.2.3: rangers ignore EZOC for all purposes, so their retreat may enter and cross hexes in
+    an enemy ZOC (2218 and 2219 are next to 915/352); any other unit may not (6.2, 8.3)."""
+    placed = {"914/352": "2117", "915/352": "2119", "16/1": "1510"}
+    german_turn = "Phase mobile_movement\nPhase mobile_combat\nPhase movement\nPhase bombardment\nPhase combat\n"
+    text = german_turn + "German: attack 2217 with 914/352 result D2\nAllied> retreat {} 2217-2218-2219\n" + END
+    assert errors(game, text.format("2Rgr"), {**placed, "2Rgr": "2217"}) == []
+    assert errors(game, text.format("18/1"), {**placed, "18/1": "2217"}) == \
+        [("8.3", "Allied> retreat 18/1 2217-2218-2219")]
+
 # -- bombardment (8.1) ---------------------------------------------------------------------------
 BOMBARD_AT = {"914/352": "2117", "16/1": "2319", "18/1": "2217"}
 """18/1 next to the target; 16/1 on the beach, three hexes off."""
