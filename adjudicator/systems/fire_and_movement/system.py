@@ -651,6 +651,9 @@ class FireAndMovement:
                                                        "does not move again in the Mobile Movement Phase")]
         if entry.unit in state.moved:
             out.append(self._f("error", "5.2", entry, f"{entry.unit} has already moved in this player turn"))
+        if entry.unit in state.advanced:
+            out.append(self._f("error", "8.5", entry, f"{entry.unit} advanced after combat this player turn and "
+                                                      "does nothing more in it"))
         if entry.strategic:
             out.append(self._f("error", "log", entry, "Fire & Movement has no strategic movement (an Onslaught "
                                                       "rule); write the move without 'strategic'"))
@@ -1511,6 +1514,9 @@ class FireAndMovement:
                                 for label in path[1:]]
         if any(u in combat.defenders and state.location.get(u) == combat.hex for u in combat.defenders):
             return [self._f("error", "8.5", entry, f"{combat.hex} is still held; there is no path of retreat")]
+        if any(u in combat.stood for u in combat.defenders):
+            return [self._f("error", "8.4", entry, f"the defender's stiff resistance in {combat.hex} eliminated it, "
+                                                   "which prevents any advance into that hex")]
         if len(entry.path) < 2 or list(entry.path[1:]) != trail[:len(entry.path) - 1]:
             return [self._f("error", "8.5", entry, f"{entry.unit} strays from the path of retreat "
                                                    f"({'-'.join(trail)})")]
