@@ -170,6 +170,8 @@ def test_7_2_the_support_fire_example(game: Game) -> None:
 
 
 # -- 11.2.3 Pointe du Hoc ------------------------------------------------------------------------
+# tests/test_fm_markers.py::test_pointe_du_hoc covers the 2 and the 3 whole, the 1's and 4's losses and
+# the marker entries each die calls for; these add what it leaves out.
 def pointe_du_hoc(game: Game, die: int, after_roll: str, move: str = "", gt1: str = "",
                   gt2: str | None = None) -> list[tuple[str, str]]:
     """Errors of a log from the set-up with the Pointe du Hoc `die`, `after_roll` written before the
