@@ -31,13 +31,15 @@ def landed(setup: str) -> str:
     return out + "".join(f"Allied: attack {h} with {' '.join(units)}\n" for h, units in stacks.items())
 
 
-def replay_errors(game: Game, text: str, placed: dict[str, str] | None = None,
-                  depleted: tuple[str, ...] = (), scenario: str | None = None
+def replay_errors(game: Game, text: str, placed: dict[str, str] | None = None, depleted: tuple[str, ...] = (),
+                  scenario: str | None = None, optional: tuple[str, ...] = ()
                   ) -> tuple[list[tuple[str, str]], FireAndMovementState]:
     """Replay `text` after an Omaha header, from the set-up of `scenario` (default: the first) with
-    `placed` on the map: (rule, entry text without its comment) of every error, and the final state."""
+    `placed` on the map and the `optional` rules in force: (rule, entry text without its comment) of
+    every error, and the final state."""
     base = FM.initial_state(game, [Header(key="Scenario", value=scenario)] if scenario else [])
-    state = replace(base, location={**base.location, **(placed or {})}, depleted=frozenset(depleted))
+    state = replace(base, location={**base.location, **(placed or {})}, depleted=frozenset(depleted),
+                    optional=base.optional | frozenset(optional))
     source = f'[Game "omaha"]\n{text}'
     lines = source.splitlines()
     out: list[tuple[str, str]] = []

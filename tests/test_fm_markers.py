@@ -196,6 +196,21 @@ def test_every_beach_landing_hex_assaults_and_the_landed_stay_put(game: Game) ->
     assert replay_errors(game, landed(SETUP) + "Turn 1\n" + move)[0] == [("11.2", "175/29 2120-2020")]
 
 
+
+def test_the_landed_do_not_attack_on_gt_1(game: Game) -> None:
+    """11.2.1: the beach assault is the landed units' only action of GT 1, so they do not attack in
+    its Combat Phase; on GT 2 the same attack is legal."""
+    # 175/29 (2120) against 5/3 put at 2019 (mixed): 4 against 5, column c5; a 2 reads no effect.
+    attack = "Allied: attack 2019 with 175/29 die 2 result -\n"
+    placed = {"5/3": "2019"}
+    gt1 = landed(SETUP) + "Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
+    assert replay_errors(game, gt1 + attack, placed)[0] == [("11.2", "Allied: attack 2019 with 175/29 die 2 result -")]
+    gt2 = gt1 + "Phase mobile_movement\nPhase mobile_combat\nPhase movement\nGerman: reinforce Sch/30 1005\n" + \
+        REST_OF_GT.split("Phase movement\n", 1)[1] + "Turn 2\nPhase support_fire_marker\nPhase movement\n"
+    gt2 += "Allied: reinforce 9/2 2319\nAllied: reinforce 23/2 2318\nAllied: reinforce 38/2 2318\n" \
+           "Allied: reinforce CCA/2 2219\nAllied: reinforce CCB/2 2120\nAllied: reinforce CCR/2 2120\n"
+    assert replay_errors(game, gt2 + "Phase bombardment\nPhase combat\n" + attack, placed)[0] == []
+
 # -- 14.1 weather ------------------------------------------------------------------------------
 def test_weather(game: Game) -> None:
     """14.1 (optional): the German weather die as each GT from GT 2 begins; on a 6 allowances are

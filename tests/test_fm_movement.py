@@ -265,6 +265,18 @@ def test_allied_supply(game: Game) -> None:
     assert log_errors_at(game, ranger, turn + "Phase movement\n") == []
 
 
+def test_a_supply_loss_after_the_last_combat(game: Game) -> None:
+    """12.0: the supply loss written right after the Allied player turn's last combat ends that
+    combat and is the loss 12.0 calls for, not a loss of the combat."""
+    cut = {"16/1": "1510", **surrounded(game, "1510"), "CCA/2": "2217", "5/3": "2117"}
+    turn = "Turn 1\nPhase support_fire_marker\n" + TO_ALLIED_END + "Allied: attack 2117 with CCA/2 result -\n"
+    assert log_errors_at(game, cut, turn + "Allied: deplete 16/1\nPhase movement\n") == []
+    # A unit in supply still has no loss to take there.
+    free = {**cut, "16/1": "2319"}
+    assert log_errors_at(game, free, turn + "Allied: deplete 16/1\nPhase movement\n") == \
+        [("8.2", "Allied: deplete 16/1")]
+
+
 def log_errors_at(game: Game, placed: dict[str, str], text: str) -> list[tuple[str, str]]:
     """(rule, entry) of each error of `text` from the set-up with `placed` on the map (no set-up entries)."""
     return replay_errors(game, text, placed)[0]

@@ -61,6 +61,27 @@ def test_a_unit_that_cannot_retreat(game: Game) -> None:
         [("8.3", "Phase mobile_movement")]
 
 
+def test_after_stiff_resistance_nobody_advances(game: Game) -> None:
+    """8.4: a reduced (or one-step) unit's stiff resistance eliminates it and prevents any advance
+    into its hex; 8.3: a unit eliminated because it could not retreat at all leaves its hex as the
+    path of retreat ("this does not nullify the retreat"), so the attackers may advance into it."""
+    stood = attack("D2") + "German> stand 914/352\nAllied: advance 16/1 2217-2117\n" + END
+    assert errors(game, stood, depleted=("914/352",)) == [("8.4", "Allied: advance 16/1 2217-2117")]
+    boxed = {**OPEN, "26/1": "2016", "115/29": "2017", "116/29": "2116", "175/29": "2118"}
+    trapped = attack("D2") + "German> eliminate 914/352\nAllied: advance 16/1 2217-2117\n" + END
+    assert errors(game, trapped, boxed) == []
+
+
+def test_an_advanced_unit_does_not_move_on(game: Game) -> None:
+    """8.5: after advancing, a unit does nothing more that player turn: a mobile unit that advanced
+    in the Combat Phase does not move in the Mobile Movement Phase (one that did not may)."""
+    placed = {"914/352": "2117", "CCA/2": "2217", "18/1": "2216"}
+    fight = ("Allied: attack 2117 with CCA/2 18/1 result D2\nGerman> retreat 914/352 2117-2016-1916\n"
+             "Allied: advance {} 2217-2117\nPhase mobile_movement\n")
+    assert errors(game, fight.format("CCA/2") + "CCA/2 2117-2118\n", placed) == [("8.5", "CCA/2 2117-2118")]
+    assert errors(game, fight.replace("Allied: advance {} 2217-2117\n", "") + "CCA/2 2217-2118\n", placed) == []
+
+
 def test_eliminations_and_exchanges(game: Game) -> None:
     """8.2.4: De and Ae eliminate everyone; Ex reduces the defender and one attacker of the
     attacker's choice; (A) one attacker."""
@@ -131,6 +152,17 @@ def test_a_displaced_attacker_attacks_no_more(game: Game) -> None:
     onto = text.replace("2318-2417", "2318-2317").replace("Allied: attack 2416 with 18/1 result -\n", "")
     assert errors(game, onto + END, placed)[0] == ("8.3", "Allied: retreat 18/1 2318-2317")
 
+
+
+def test_rangers_retreat_through_enemy_zones_of_control(game: Game) -> None:
+    """11.2.3: rangers ignore EZOC for all purposes, so their retreat may enter and cross hexes in
+    an enemy ZOC (2218 and 2219 are next to 915/352); any other unit may not (6.2, 8.3)."""
+    placed = {"914/352": "2117", "915/352": "2119", "16/1": "1510"}
+    german_turn = "Phase mobile_movement\nPhase mobile_combat\nPhase movement\nPhase bombardment\nPhase combat\n"
+    text = german_turn + "German: attack 2217 with 914/352 result D2\nAllied> retreat {} 2217-2218-2219\n" + END
+    assert errors(game, text.format("2Rgr"), {**placed, "2Rgr": "2217"}) == []
+    assert errors(game, text.format("18/1"), {**placed, "18/1": "2217"}) == \
+        [("8.3", "Allied> retreat 18/1 2217-2218-2219")]
 
 # -- bombardment (8.1) ---------------------------------------------------------------------------
 BOMBARD_AT = {"914/352": "2117", "16/1": "2319", "18/1": "2217"}

@@ -61,6 +61,9 @@ PHASES = ("support_fire_marker", *PLAYER_PHASES, *PLAYER_PHASES, "game_turn_end"
 MOVEMENT_PHASES = ("movement", "mobile_movement")
 IGNORE_EZOC = frozenset({"ranger", "commando"})
 """6.1 exception and 11.2.3: unit types that pay nothing extra for EZOC and are never stopped by it."""
+RETREAT_IGNORES_EZOC = frozenset({"ranger"})
+"""11.2.3: rangers ignore EZOC for all purposes, retreats and displacements included (commandos only
+in movement, 6.1)."""
 BEACH_STACK = 3
 """11.2.4: beach landing hexes take up to three units."""
 COMBAT_PHASES = ("combat", "mobile_combat")
@@ -275,8 +278,9 @@ class FireAndMovement:
             winner, section, line, reason = state.victory
             return [self._f("error", section, entry, f"the game ended at line {line} with the {winner} player's "
                                                      f"automatic victory ({reason}); nothing follows it")]
-        if state.combat is not None and not self._carries_out(entry):
+        if state.combat is not None and not self._carries_out(state, entry):
             out += self._combat_over(state, entry)
+            state = replace(state, combat=None)  # the entry is checked as the combat ended
         if isinstance(entry, (TurnMarker, StepMarker)):
             out += self._closing(state, entry)
             if self.phase_id(state) == "support_fire_marker":
@@ -698,8 +702,7 @@ class FireAndMovement:
         if pdh is not None:
             return pdh
         # 11.2.1: the assault units that landed do not move on GT 1.
-        if state.turn == 1 and state.set_up and self._setup_box(state, entry.unit) in self._assault_boxes(state) \
-                and entry.unit != self._ranger(state):
+        if self._landed_on_gt1(state, entry.unit):
             return [self._f("error", "11.2", entry, f"{entry.unit} landed on the beach and does not move during GT 1 "
                                                     "(11.2.1)")]
         # 5.2: a player moves his own units in his own Movement or Mobile Movement Phase only.
@@ -718,6 +721,9 @@ class FireAndMovement:
                                                        "does not move again in the Mobile Movement Phase")]
         if entry.unit in state.moved:
             out.append(self._f("error", "5.2", entry, f"{entry.unit} has already moved in this player turn"))
+        if entry.unit in state.advanced:
+            out.append(self._f("error", "8.5", entry, f"{entry.unit} advanced after combat this player turn and "
+                                                      "does nothing more in it"))
         if entry.strategic:
             out.append(self._f("error", "log", entry, "Fire & Movement has no strategic movement (an Onslaught "
                                                       "rule); write the move without 'strategic'"))
@@ -777,6 +783,12 @@ class FireAndMovement:
                 return out + [self._f("error", "5.2", entry, f"{entry.unit} has spent {spent:g} MP by {lb}, more than "
                                                              f"its allowance of {allowance}")]
         return out
+
+    def _landed_on_gt1(self, state: FireAndMovementState, unit_id: str) -> bool:
+        """11.2.1: during GT 1, an assault unit that landed on a beach hex (not the Rangers, whom
+        11.2.3 governs): its movement ended and its beach assault was its only action."""
+        return state.turn == 1 and state.set_up and self._setup_box(state, unit_id) in self._assault_boxes(state) \
+            and unit_id != self._ranger(state)
 
     def _pdh_move(self, state: FireAndMovementState, entry: Move) -> list[Finding] | None:
         """11.2.3: after the Pointe du Hoc roll the Rangers move no more hexes up to the end of GT 1
@@ -975,6 +987,9 @@ class FireAndMovement:
             if unit_id in state.advanced:
                 out.append(self._f("error", "8.5", entry, f"{unit_id} advanced after combat this player turn and "
                                                           "does nothing more in it"))
+            if self._landed_on_gt1(state, unit_id):
+                out.append(self._f("error", "11.2", entry, f"{unit_id} landed on the beach; its beach assault was its "
+                                                          "only action of GT 1 (11.2.1)"))
         if len(entry.attackers) != len(set(entry.attackers)):
             out.append(self._f("error", "8.2", entry, "a unit is named twice"))
         attacked = [u for u in defenders if u in state.defended]
@@ -1324,10 +1339,21 @@ class FireAndMovement:
         return out
 
     # -- results (8.2.4-8.5) -------------------------------------------------------------------
-    @staticmethod
-    def _carries_out(entry: Entry) -> bool:
-        """Whether an entry may carry out the combat before it; any other ends that combat."""
+    def _carries_out(self, state: FireAndMovementState, entry: Entry) -> bool:
+        """Whether an entry may carry out the combat before it; any other ends that combat. 12.0's
+        loss of a unit that took no part in it, out of supply as the Allied player turn ends, comes
+        after every combat of the turn, so it ends the last one."""
+        if isinstance(entry, Loss) and self._supply_loss_due(state, entry.unit):
+            return False
         return isinstance(entry, (Loss, Retreat, Advance, StandFast, Comment, Header))
+
+    def _supply_loss_due(self, state: FireAndMovementState, unit_id: str) -> bool:
+        """12.0: a unit outside the combat under way that owes its supply loss as the Allied player
+        turn ends."""
+        combat = state.combat
+        return combat is not None and unit_id not in (*combat.attackers, *combat.defenders) and \
+            self._allied_turn_ending(state) and unit_id not in state.supply_losses and \
+            unit_id in self.out_of_supply(state)
 
     def _steps(self, state: FireAndMovementState, unit_id: str) -> int:
         """Steps a unit has left: two at full strength, one reduced or one-step (8.2.4)."""
@@ -1336,14 +1362,14 @@ class FireAndMovement:
 
     def retreat_paths(self, state: FireAndMovementState, unit_id: str, hexes: int) -> list[tuple[Hex, ...]]:
         """Every retreat of exactly `hexes` hexes open to a unit now (8.3, 6.2): away from its hex one
-        hex a step, never into or through an enemy unit, an EZOC (friendly units do not cancel it),
-        prohibited terrain or off the map."""
+        hex a step, never into or through an enemy unit, an EZOC (friendly units do not cancel it;
+        rangers ignore it, 11.2.3), prohibited terrain or off the map."""
         game = state.game
         start = self._on_map(state, unit_id)
         if start is None:
             return []
         unit = self._unit(state, unit_id)
-        ezoc = self.ezoc(state, unit.side)
+        ezoc = frozenset() if unit.type in RETREAT_IGNORES_EZOC else self.ezoc(state, unit.side)
         enemy = {game.grid.hex_of(w) for u, w in state.location.items()
                  if game.grid.is_label(w) and self._unit(state, u).side != unit.side}
         out: list[tuple[Hex, ...]] = []
@@ -1558,6 +1584,9 @@ class FireAndMovement:
                                 for label in path[1:]]
         if any(u in combat.defenders and state.location.get(u) == combat.hex for u in combat.defenders):
             return [self._f("error", "8.5", entry, f"{combat.hex} is still held; there is no path of retreat")]
+        if any(u in combat.stood for u in combat.defenders):
+            return [self._f("error", "8.4", entry, f"the defender's stiff resistance in {combat.hex} eliminated it, "
+                                                   "which prevents any advance into that hex")]
         if len(entry.path) < 2 or list(entry.path[1:]) != trail[:len(entry.path) - 1]:
             return [self._f("error", "8.5", entry, f"{entry.unit} strays from the path of retreat "
                                                    f"({'-'.join(trail)})")]
@@ -1603,7 +1632,7 @@ class FireAndMovement:
             else getattr(entry, "kind", "")
         if kind in UNCHECKED:
             state = replace(state, noted=state.noted | {kind})
-        if state.combat is not None and not self._carries_out(entry):
+        if state.combat is not None and not self._carries_out(state, entry):
             state = replace(state, combat=None)
         if isinstance(entry, TurnMarker):
             return replace(state, turn=entry.turn, phase=None, moved=frozenset(), moved_in_movement=frozenset(),
