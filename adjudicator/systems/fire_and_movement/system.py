@@ -386,6 +386,8 @@ class FireAndMovement:
                 if label not in self.landing_hexes(state) or len(here) >= self._stack_limit(state, label) or \
                         (h in ezoc and not here):
                     continue
+                if any(u in state.left_beach for u in here):
+                    continue  # 11.2.1: a unit that has left a beach landing hex never stacks again
             elif h in ezoc or here:
                 continue
             out.append(label)
@@ -776,6 +778,16 @@ class FireAndMovement:
     def _defenders(self, state: FireAndMovementState, entry: Attack | Bombard, side: str) -> list[str]:
         return sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side != side)
 
+    @staticmethod
+    def _stack_defender(state: FireAndMovementState, defenders: list[str]) -> list[str]:
+        """11.2.3, 11.2.4: a stack on a beach landing hex defends with one unit, the only one the result
+        touches (its owner selects it, or the bombarding player); the log has no form for the choice
+        yet, so it is the strongest (the first by id among equals)."""
+        if len(defenders) <= 1:
+            return defenders
+        game = state.game
+        return [max(defenders, key=lambda u: unit_values(game, u, u in state.depleted)[1])]
+
     def combat_audit(self, state: FireAndMovementState, entry: Attack) -> FmAudit:
         """The arithmetic of an attack in a state (8.2.1-8.2.3; a beach assault, 11.2.3)."""
         if self._is_beach_assault(state, entry):
@@ -785,11 +797,8 @@ class FireAndMovement:
         side = self._unit(state, entry.attackers[0]).side
         attackers = [(u, game.grid.hex_of(state.location[u]), unit_values(game, u, u in state.depleted)[0])
                      for u in entry.attackers if self._on_map(state, u) is not None]
-        defenders = [(u, unit_values(game, u, u in state.depleted)[1]) for u in self._defenders(state, entry, side)]
-        if len(defenders) > 1:
-            # 11.2.4: a stack on a beach landing hex defends with one unit its owner selects; the
-            # log does not say which yet, so the audit takes the strongest.
-            defenders = [max(defenders, key=lambda d: d[1])]
+        defenders = [(u, unit_values(game, u, u in state.depleted)[1])
+                     for u in self._stack_defender(state, self._defenders(state, entry, side))]
         fortified = "fortification" in game.hex_terrain.get(target, ())
         return audit(game, target, attackers, defenders, self._supports(state, entry, target), fortified, entry.die,
                      side)
@@ -952,19 +961,20 @@ class FireAndMovement:
             if marker.kind == "mines" and taken[marker_id] < state.mines_aside.count(marker_id):
                 taken[marker_id] += 1  # drawn earlier this game turn and kept (11.1.4)
                 continue
-            if any(who == owner for who, _ in state.drawn):
-                mismatched.add(owner)
-                out.append(self._f("error", "7.2", entry, f"{owner} drew {self._drawn_text(state, owner)} for this "
-                                                          f"combat, not {marker_id}: markers are drawn at random and "
-                                                          "placed as drawn"))
-                continue
             if marker.kind == "naval_gunfire":
+                # 11.2.7: never in a cup, so never drawn: placed whatever the side drew from its cups.
                 taken[marker_id] += 1
                 if state.markers_used.count(marker_id) + taken[marker_id] > marker.count:
                     out.append(self._f("error", "7.2", entry, f"{marker_id} has been used "
                                                               f"{state.markers_used.count(marker_id)} time(s) this game "
                                                               f"turn and there are {marker.count}; a marker serves once "
                                                               "a game turn"))
+                continue
+            if any(who == owner for who, _ in state.drawn):
+                mismatched.add(owner)
+                out.append(self._f("error", "7.2", entry, f"{owner} drew {self._drawn_text(state, owner)} for this "
+                                                          f"combat, not {marker_id}: markers are drawn at random and "
+                                                          "placed as drawn"))
                 continue
             taken[marker_id] += 1
             out += self._in_cup(state, entry, owner, marker_id, taken[marker_id])
@@ -1171,11 +1181,8 @@ class FireAndMovement:
         game = state.game
         target = game.grid.hex_of(entry.hex)
         side = entry.side or ""
-        defenders = [(u, unit_values(game, u, u in state.depleted)[1]) for u in self._defenders(state, entry, side)]
-        if len(defenders) > 1:
-            # 11.2.4: on a stacked beach landing hex the bombarding player picks one unit; the log
-            # does not say which yet, so the audit takes the strongest.
-            defenders = [max(defenders, key=lambda d: d[1])]
+        defenders = [(u, unit_values(game, u, u in state.depleted)[1])
+                     for u in self._stack_defender(state, self._defenders(state, entry, side))]
         fortified = "fortification" in game.hex_terrain.get(target, ())
         return audit(game, target, [], defenders, self._supports(state, entry, target), fortified, entry.die, side)
 
@@ -1305,23 +1312,41 @@ class FireAndMovement:
             result = self.combat_audit(state, entry).result
         attackers = tuple(u for u in dict.fromkeys(entry.attackers) if self._on_map(state, u) is not None)
         beach = self._is_beach_assault(state, entry)
-        defenders = () if beach else tuple(self._defenders(state, entry, side))
+        defenders = () if beach else tuple(self._stack_defender(state, self._defenders(state, entry, side)))
         steps = tuple((u, self._steps(state, u)) for u in (*attackers, *defenders))
         return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, beach=beach)
+
+    def _outstanding(self, state: FireAndMovementState, combat: FmCombat) -> list[tuple[str, str]]:
+        """(section, message) for what a combat's result still asks of the log (8.2.4-8.4)."""
+        open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
+                 for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
+        return results.outstanding(combat, open_)
 
     def _combat_over(self, state: FireAndMovementState, entry: Entry) -> list[Finding]:
         """What the combat under way still owed when another entry ends it."""
         combat = state.combat
         assert combat is not None
-        open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
-                 for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
-        return [self._f("error", section, entry, message) for section, message in results.outstanding(combat, open_)]
+        return [self._f("error", section, entry, message) for section, message in self._outstanding(state, combat)]
+
+    def _supply_loss(self, state: FireAndMovementState, unit_id: str) -> bool:
+        """12.0: a loss, as the Allied player turn ends, of a unit out of supply that the combat just
+        resolved does not claim (the unit took no part in it, or its result is carried out): the log
+        writes the supply losses after the Mobile Combat Phase's last combat."""
+        combat = state.combat
+        if combat is None or not self._allied_turn_ending(state) or unit_id in state.supply_losses or \
+                unit_id not in self.out_of_supply(state):
+            return False
+        if unit_id not in (*combat.attackers, *combat.defenders):
+            return True
+        return combat.result is not None and not self._outstanding(state, combat)
 
     def _check_loss(self, state: FireAndMovementState, entry: Loss) -> list[Finding]:
         combat = state.combat
         if entry.loss == "remove":
             return [self._f("error", "log", entry, "'remove' is Onslaught's (6.3); Fire & Movement removes nothing "
                                                    "for stacking")]
+        if combat is not None and self._supply_loss(state, entry.unit):
+            combat = None  # 12.0's loss, after the last combat of the Allied player turn
         if combat is None and state.turn == 0 and entry.unit == self._ranger(state):
             return self._check_pdh_loss(state, entry)
         if combat is None:
@@ -1563,7 +1588,7 @@ class FireAndMovement:
                 result = self.bombard_audit(state, entry).result
             effect = self.bombard_effect(state, entry, result)
             friends = tuple(self._adjacent_friends(state, entry)) if effect == "(A)" else ()
-            defenders = tuple(self._defenders(state, entry, entry.side or ""))
+            defenders = tuple(self._stack_defender(state, self._defenders(state, entry, entry.side or "")))
             steps = tuple((u, self._steps(state, u)) for u in (*friends, *defenders))
             opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True)
             return replace(self._placed(state, entry), combat=opened,
@@ -1605,9 +1630,10 @@ class FireAndMovement:
                            advanced=state.advanced | {entry.unit}, combat=combat,
                            left_beach=self._leaving(state, entry.unit, entry.path))
         if isinstance(entry, Loss):
-            if combat is None and self._allied_turn_ending(state):
+            supply = self._allied_turn_ending(state) and combat is None or self._supply_loss(state, entry.unit)
+            if supply:
                 state = replace(state, supply_losses=state.supply_losses | {entry.unit})
-            if combat is not None and entry.unit in (*combat.attackers, *combat.defenders):
+            if combat is not None and not supply and entry.unit in (*combat.attackers, *combat.defenders):
                 left = combat.steps_of(entry.unit) - combat.lost_by(entry.unit)
                 state = replace(state, combat=combat.with_loss(entry.unit, 1 if entry.loss == "deplete" else left))
             if entry.loss == "deplete" and entry.unit not in state.depleted and self._unit(state, entry.unit).reduced:
@@ -1787,10 +1813,8 @@ class FireAndMovement:
         combat = state.combat
         if combat is None:
             return out
-        open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
-                 for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
         return out + [self.table.finding("note", section, combat.line, combat.column, f"when the log ends, {message}")
-                      for section, message in results.outstanding(combat, open_)]
+                      for section, message in self._outstanding(state, combat)]
 
     def describe(self, state: FireAndMovementState) -> dict[str, Any]:
         """Positions, depleted units and the sequence of play as JSON data."""

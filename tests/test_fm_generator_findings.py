@@ -1,0 +1,99 @@
+"""Fire & Movement breaches the adjudicator wrongly found in legal synthetic Omaha games
+(bench/synthetic_omaha.py, the fuzzer), each kept as a regression test on a short log."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from adjudicator.notation.text import parse_text
+from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
+from adjudicator.systems.fire_and_movement import FireAndMovementState
+from adjudicator.systems.fire_and_movement.system import PHASES
+from fm_log import SETUP, replay_errors
+from wargame.bundled import data_root
+from wargame.game import Game, load_game
+
+TO_GERMAN_COMBAT = ("Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
+                    "Phase mobile_movement\nPhase mobile_combat\nPhase movement\n")
+ASSAULT_AWAY = {u: "eliminated_allied" for u in ("16/1", "18/1", "26/1", "115/29", "116/29", "175/29")}
+"""The assault units out of the way (11.2.1's GT 2 landing concerns only those still to land)."""
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    """The bundled Omaha data."""
+    return load_game(data_root(), "omaha")
+
+
+def run(game: Game, text: str, placed: dict[str, str], turn: int = 2, **state: Any) -> list[tuple[str, str]]:
+    """(rule, entry) of every error of `text` replayed from the end of GT `turn - 1` with `placed` on the map."""
+    base = FM.initial_state(game, [])
+    start: FireAndMovementState = replace(base, location={**base.location, **placed}, turn=turn - 1,
+                                          phase=len(PHASES) - 1, **state)
+    source = f'[Game "omaha"]\nTurn {turn}\n{text}'
+    lines = source.splitlines()
+    out: list[tuple[str, str]] = []
+    current = start
+    for entry in parse_text(source):
+        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(current, entry)
+                if f.severity == "error"]
+        current = FM.apply(current, entry)
+    return out
+
+
+def test_a_stacked_beach_hex_takes_the_result_with_one_unit(game: Game) -> None:
+    """11.2.4: attacked while stacked on a beach landing hex, one unit defends and the others are not
+    subject to the result; 11.2.3: likewise for a German bombardment of the stack. The one unit is
+    the audit's (the strongest, the first by id among equals: 16/1)."""
+    stack = {"16/1": "2319", "18/1": "2319", "914/352": "2218"}
+    attack = TO_GERMAN_COMBAT + "Phase bombardment\nPhase combat\nGerman: attack 2319 with 914/352 result De\n"
+    assert run(game, attack + "Allied> eliminate 16/1\nPhase mobile_movement\n", stack) == []
+    assert run(game, attack + "Allied> eliminate 16/1\nAllied> eliminate 18/1\nPhase mobile_movement\n", stack) == \
+        [("8.2", "Allied> eliminate 18/1")]
+    # +17 against 4 on the clear line: c12, a 4 reads D2; with 914/352's zone of control and the sea
+    # around it the unit has no retreat and is eliminated (8.3).
+    bombard = TO_GERMAN_COMBAT + "Phase bombardment\nGerman: bombard 2319 die 4 result D2 support de_sf_9 de_sf_8\n"
+    assert run(game, bombard + "Allied> eliminate 16/1\nPhase combat\n", stack) == []
+    assert run(game, bombard + "Allied> eliminate 18/1\nPhase combat\n", stack)[0] == ("8.2", "Allied> eliminate 18/1")
+
+
+def test_naval_gunfire_beside_drawn_markers(game: Game) -> None:
+    """11.2.7: naval gunfire is never in a cup, so a beach assault places it beside the markers the
+    Allies drew (7.2's drawn-as-placed rule is about the cups)."""
+    before = SETUP + "Roll Allied 5\nGerman: lose de_sf_6\n"
+    assaults = ("Allied: attack 2318 with 26/1\nAllied: attack 2219 with 115/29 116/29\n"
+                "Allied: attack 2120 with 175/29\nTurn 1\n")
+    drawn = "Allied: draw us_air_4\nAllied: attack 2319 with 16/1 18/1 support us_naval_7 us_air_4\n"
+    assert replay_errors(game, before + drawn + assaults)[0] == []
+    stray = "Allied: draw us_air_4\nAllied: attack 2319 with 16/1 18/1 support us_naval_7 us_sf_2\n"
+    assert ("7.2", stray.splitlines()[1]) in replay_errors(game, before + stray + assaults)[0]
+
+
+def test_no_landing_beside_a_unit_that_left_the_beach(game: Game) -> None:
+    """11.2.1, 11.2.4: a beach landing hex holding a unit that has left a beach landing hex takes no
+    reinforcement (the unit never stacks again), so a reinforcement with no other hex open is not
+    one that "could arrive"."""
+    placed = {**ASSAULT_AWAY, "16/1": "2319"}
+    gt2 = ("Phase support_fire_marker\nPhase movement\n16/1 2319-2318\nAllied: reinforce 9/2 2319\n"
+           "Allied: reinforce 23/2 2319\nAllied: reinforce 38/2 2319\n")
+    beachheads = frozenset({"2319", "2318"})
+    assert run(game, gt2 + "Phase bombardment\n", placed, set_up=True, beachheads=beachheads) == []
+    onto = gt2 + "Allied: reinforce CCA/2 2318\nPhase bombardment\n"
+    assert ("11.2", "Allied: reinforce CCA/2 2318") in run(game, onto, placed, set_up=True, beachheads=beachheads)
+
+
+def test_supply_losses_after_the_last_combat(game: Game) -> None:
+    """12.0: the supply losses written as the Allied player turn ends, after the Mobile Combat Phase's
+    last combat, are the supply rule's, not losses of that combat; a supplied unit's loss still is one."""
+    ring = ["5/3", "8/3", "9/3", "894/265", "895/265", "896/265"]
+    cut = dict(zip(ring, (game.grid.label_of(n) for n in game.grid.neighbours_on_map(game.grid.hex_of("1510")))))
+    placed = {**cut, "16/1": "1510", "914/352": "2117", "CCA/2": "2217"}
+    combat = ("Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\nPhase mobile_movement\n"
+              "Phase mobile_combat\nAllied: attack 2117 with CCA/2 result -\n")
+    assert run(game, combat + "Allied: deplete 16/1\nPhase movement\n", placed, turn=1) == []
+    assert run(game, combat + "Phase movement\n", placed, turn=1) == [("12.0", "Phase movement")]
+    assert run(game, combat + "Allied: deplete CCA/2\nPhase movement\n", placed, turn=1)[0] == \
+        ("8.2", "Allied: deplete CCA/2")
