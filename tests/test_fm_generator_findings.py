@@ -16,8 +16,8 @@ from fm_log import SETUP, replay_errors
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 
-TO_GERMAN_COMBAT = ("Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
-                    "Phase mobile_movement\nPhase mobile_combat\nPhase movement\n")
+TO_GERMAN_BOMBARDMENT = ("Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
+                    "Phase mobile_movement\nPhase mobile_combat\nPhase movement\nPhase bombardment\n")
 ASSAULT_AWAY = {u: "eliminated_allied" for u in ("16/1", "18/1", "26/1", "115/29", "116/29", "175/29")}
 """The assault units out of the way (11.2.1's GT 2 landing concerns only those still to land)."""
 
@@ -49,13 +49,13 @@ def test_a_stacked_beach_hex_takes_the_result_with_one_unit(game: Game) -> None:
     subject to the result; 11.2.3: likewise for a German bombardment of the stack. The one unit is
     the audit's (the strongest, the first by id among equals: 16/1)."""
     stack = {"16/1": "2319", "18/1": "2319", "914/352": "2218"}
-    attack = TO_GERMAN_COMBAT + "Phase bombardment\nPhase combat\nGerman: attack 2319 with 914/352 result De\n"
+    attack = TO_GERMAN_BOMBARDMENT + "Phase combat\nGerman: attack 2319 with 914/352 result De\n"
     assert run(game, attack + "Allied> eliminate 16/1\nPhase mobile_movement\n", stack) == []
     assert run(game, attack + "Allied> eliminate 16/1\nAllied> eliminate 18/1\nPhase mobile_movement\n", stack) == \
         [("8.2", "Allied> eliminate 18/1")]
     # +17 against 4 on the clear line: c12, a 4 reads D2; with 914/352's zone of control and the sea
     # around it the unit has no retreat and is eliminated (8.3).
-    bombard = TO_GERMAN_COMBAT + "Phase bombardment\nGerman: bombard 2319 die 4 result D2 support de_sf_9 de_sf_8\n"
+    bombard = TO_GERMAN_BOMBARDMENT + "German: bombard 2319 die 4 result D2 support de_sf_9 de_sf_8\n"
     assert run(game, bombard + "Allied> eliminate 16/1\nPhase combat\n", stack) == []
     assert run(game, bombard + "Allied> eliminate 18/1\nPhase combat\n", stack)[0] == ("8.2", "Allied> eliminate 18/1")
 
@@ -97,3 +97,15 @@ def test_supply_losses_after_the_last_combat(game: Game) -> None:
     assert run(game, combat + "Phase movement\n", placed, turn=1) == [("12.0", "Phase movement")]
     assert run(game, combat + "Allied: deplete CCA/2\nPhase movement\n", placed, turn=1)[0] == \
         ("8.2", "Allied: deplete CCA/2")
+
+
+def test_a_bombarded_unit_retreats_away_before_it_retreats_by_vacant_hexes(game: Game) -> None:
+    """8.1.5 and 8.3: when the only retreats that go farther from the closest enemy unit pass through
+    friends, one of them is the legal retreat (the bombardment's own rule first); a vacant one that
+    does not go farther breaks 8.1.5."""
+    placed = {"117/30": "0510", "120/30": "0610", "9/2": "0609", "38/2": "0509", "2Rgr": "0710", "119/30": "0608",
+              "CCB/2": "0508", "353/353": "0512", "983/275": "0308", "942/353": "0406"}
+    bombard = TO_GERMAN_BOMBARDMENT + "German: bombard 0510 die 1 result D2 support de_sf_6 de_sf_3\n"
+    assert run(game, bombard + "Allied> retreat 117/30 0510-0609-0709\nPhase combat\n", placed) == []
+    vacant = "Allied> retreat 117/30 0510-0409-0310"
+    assert run(game, bombard + vacant + "\nPhase combat\n", placed) == [("8.1", vacant)]

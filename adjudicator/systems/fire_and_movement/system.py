@@ -1442,17 +1442,22 @@ class FireAndMovement:
             if out:
                 return out
         full = self.retreat_paths(state, entry.unit, entered)
+        if combat.bombardment:
+            # 8.1.5 before 8.3: the vacant path is wanted among the retreats that go farther from the
+            # closest enemy unit, when some do.
+            full = self._farther(state, entry.unit, full) or full
         vacant = [p for p in full if not any(self._friendly_at(state, entry.unit, h) for h in p[1:])]
         if vacant and any(self._friendly_at(state, entry.unit, h) for h in hexes[1:]):
             return [self._f("error", "8.3", entry, f"{entry.unit} retreats through or onto a friendly unit though a "
                                                    "path of vacant hexes is open")]
         return []
 
-    def _bombardment_direction(self, state: FireAndMovementState, entry: Retreat, hexes: tuple[Hex, ...],
-                               legal: list[tuple[Hex, ...]]) -> list[Finding]:
-        """8.1.5: after a bombardment a unit retreats, if it can, farther from the closest enemy unit."""
+    def _farther(self, state: FireAndMovementState, unit_id: str,
+                 paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]]:
+        """8.1.5: the retreats that end farther from the closest enemy unit than they start (none when
+        no enemy unit is on the map)."""
         game = state.game
-        side = self._unit(state, entry.unit).side
+        side = self._unit(state, unit_id).side
         enemies = [game.grid.hex_of(w) for u, w in state.location.items()
                    if game.grid.is_label(w) and self._unit(state, u).side != side]
         if not enemies:
@@ -1460,8 +1465,13 @@ class FireAndMovement:
 
         def nearest(h: Hex) -> int:
             return min(e.distance(h) for e in enemies)
-        start = nearest(hexes[0])
-        if nearest(hexes[-1]) <= start and any(nearest(p[-1]) > start for p in legal):
+        return [p for p in paths if nearest(p[-1]) > nearest(p[0])]
+
+    def _bombardment_direction(self, state: FireAndMovementState, entry: Retreat, hexes: tuple[Hex, ...],
+                               legal: list[tuple[Hex, ...]]) -> list[Finding]:
+        """8.1.5: after a bombardment a unit retreats, if it can, farther from the closest enemy unit."""
+        away = self._farther(state, entry.unit, legal)
+        if away and hexes not in away:
             return [self._f("error", "8.1", entry, f"{entry.unit} retreats after a bombardment no farther from the "
                                                    "closest enemy unit, though it could (8.1.5)")]
         return []
