@@ -146,6 +146,9 @@ class FireAndMovementState:
     """Units that have left a beach landing hex and never stack again (11.2.1)."""
     out_of_play: frozenset[Hex] = field(default=frozenset(), repr=False, compare=False)
     """The land hexes beyond the scenario boundary, where no unit may be (10.1)."""
+    supply_steps: dict[Hex, tuple[Hex, ...]] = field(default_factory=dict, repr=False, compare=False)
+    """A memo the states of one replay share: each hex's neighbours a supply path may step into (no
+    prohibited terrain or hexside, 12.0), filled on the first supply trace (the map never changes)."""
 
 
 class FireAndMovement:
@@ -464,10 +467,14 @@ class FireAndMovement:
         sources = [game.grid.hex_of(label) for label in self.landing_hexes(state)]
         frontier = [h for h in sources if h not in german]
         out = set(frontier)
+        steps = state.supply_steps
+        if not steps:
+            steps.update({h: tuple(n for n in game.grid.neighbours_on_map(h) if self.step_cost(game, h, n) is not None)
+                          for h in game.grid})
         while frontier:
             h = frontier.pop()
-            for n in game.grid.neighbours_on_map(h):
-                if n in out or n in german or self.step_cost(game, h, n) is None:
+            for n in steps.get(h, ()):
+                if n in out or n in german:
                     continue
                 out.add(n)  # a path may end (begin, from the unit's side) in an EZOC hex
                 if n not in ezoc:
