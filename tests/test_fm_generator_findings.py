@@ -1,5 +1,6 @@
-"""Fire & Movement breaches the adjudicator wrongly found in legal synthetic Omaha games
-(bench/synthetic_omaha.py, the fuzzer), each kept as a regression test on a short log."""
+"""Fire & Movement rulings the synthetic Omaha games (bench/synthetic_omaha.py, the fuzzer) showed the
+adjudicator getting wrong: breaches found in legal games, and a breach a legal game avoids that went
+unnoticed; each kept as a regression test on a short log."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from adjudicator.notation.text import parse_text
 from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
 from adjudicator.systems.fire_and_movement import FireAndMovementState
 from adjudicator.systems.fire_and_movement.system import PHASES
-from fm_log import SETUP, replay_errors
+from fm_log import SETUP, landed, replay_errors
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 
@@ -109,3 +110,17 @@ def test_a_bombarded_unit_retreats_away_before_it_retreats_by_vacant_hexes(game:
     assert run(game, bombard + "Allied> retreat 117/30 0510-0609-0709\nPhase combat\n", placed) == []
     vacant = "Allied> retreat 117/30 0510-0409-0310"
     assert run(game, bombard + vacant + "\nPhase combat\n", placed) == [("8.1", vacant)]
+
+
+def test_the_landed_units_make_no_attack_on_gt_1(game: Game) -> None:
+    """11.2.1: after landing, the beach assault is the only action of the assault units on GT 1 (they
+    neither move nor attack); from GT 2 they attack like any unit."""
+    gt1 = landed(SETUP) + "Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
+    attack = "Allied: attack 2218 with 16/1 die 6\n"
+    near = "German: setup 914/352 2117\n"
+    setup = SETUP.replace(near, "German: setup 914/352 2218\n")
+    errors = replay_errors(game, gt1.replace(SETUP, setup) + attack)[0]
+    assert ("11.2", attack.strip()) in errors
+    gt2 = "Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n" + attack
+    away = {u: "eliminated_allied" for u in ("9/2", "23/2", "38/2", "CCA/2", "CCB/2", "CCR/2")}  # GT 2's landing
+    assert run(game, gt2, {**ASSAULT_AWAY, **away, "16/1": "2319", "914/352": "2218"}, set_up=True) == []

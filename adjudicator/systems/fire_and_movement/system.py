@@ -912,6 +912,10 @@ class FireAndMovement:
             elif phase == "mobile_combat" and unit_id in state.attacked_in_combat:
                 out.append(self._f("error", "8.2", entry, f"{unit_id} attacked in the Combat Phase and does not attack "
                                                           "again in the Mobile Combat Phase"))
+            if state.turn == 1 and state.set_up and self._setup_box(state, unit_id) == "allied_assault" and \
+                    unit_id != self._ranger(state):
+                out.append(self._f("error", "11.2", entry, f"{unit_id} landed on the beach; its beach assault is its "
+                                                           "only combat on GT 1 (11.2.1)"))
             if unit_id in state.attacked:
                 out.append(self._f("error", "8.2", entry, f"{unit_id} has already attacked in this phase; strengths "
                                                           "are unitary"))
