@@ -349,6 +349,7 @@ class OmahaPlayer(SyntheticPlayer):
         defender = self.enemy(attacker)
         cups = {side: self.cups(side) for side in self.sides}
         order = [attacker] if bombardment else [attacker, defender, attacker, defender]
+        kept = list(self.state.mines_aside)
         out = []
         for i, side in enumerate(order):
             if bombardment and i == 0:
@@ -356,6 +357,9 @@ class OmahaPlayer(SyntheticPlayer):
             else:
                 wanted = 1 if self.rng.random() < MARKER_CHANCE else 0
             for _ in range(wanted):
+                if side == "German" and kept and not bombardment and self.rng.random() < 0.5:
+                    out.append(kept.pop())  # 11.1.4: an Achtung Minen kept from an earlier draw this game turn
+                    continue
                 marker = self.draw(side, cups[side], written[side], side != attacker, bombardment, air_only)
                 if marker is not None:
                     out.append(marker)
