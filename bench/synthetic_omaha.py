@@ -187,15 +187,14 @@ class OmahaPlayer(SyntheticPlayer):
             return -abs(front.get(h, 60) - 1)
         return german
 
-    def move_unit(self, unit_id: str, budget: float, aim: Callable[[Hex], float], hexes: int | None = None,
-                  avoid: frozenset[Hex] | set[Hex] = frozenset()) -> None:
+    def move_unit(self, unit_id: str, budget: float, aim: Callable[[Hex], float], hexes: int | None = None) -> None:
         """Move a unit to a vacant hex it can reach (5.3: never ending stacked), at most `hexes` hexes
-        away and not in `avoid`, or leave it."""
+        away, or leave it."""
         if budget <= 0 or self.rng.random() < STAY_CHANCE:
             return
         reach = self.reach_of(unit_id, budget)
         start = reach.start
-        choices = [h for h in sorted(reach.cost) if h != start and self.vacant(h) and h not in avoid
+        choices = [h for h in sorted(reach.cost) if h != start and self.vacant(h)
                    and (hexes is None or len(reach.path_to(h)) - 1 <= hexes)]
         if not choices:
             return
@@ -624,10 +623,7 @@ class OmahaPlayer(SyntheticPlayer):
     def move_ranger(self) -> None:
         """The Rangers' move after the Pointe du Hoc roll (11.2.3: as far as its result allows, by GT 1's end)."""
         if self.ranger_hexes and self.hex_of_unit(self.ranger) is not None:
-            # Never onto an Omaha beach hex: the Rangers make no beach assault (11.2.3).
-            beach = {self.grid.hex_of(label) for label in self.beach}
-            self.move_unit(self.ranger, self.allowance(self.ranger), self.aim_of("Allied"), hexes=self.ranger_hexes,
-                           avoid=beach)
+            self.move_unit(self.ranger, self.allowance(self.ranger), self.aim_of("Allied"), hexes=self.ranger_hexes)
             self.ranger_hexes = 0
 
     def beach_assaults(self) -> None:
@@ -635,8 +631,8 @@ class OmahaPlayer(SyntheticPlayer):
         gunfire (11.2.7) and both sides' markers."""
         naval = [m.id for m in self.game.markers.marker if m.kind == "naval_gunfire" for _ in range(m.count)]
         for label, units in sorted(self.unit_at().items()):
-            if label not in self.beach or self.ranger in units:
-                continue
+            if label not in self.beach or units == [self.ranger]:
+                continue  # 11.2.3: the Rangers' one hex onto the beach is no landing
             written = {s: self.rng.random() < DRAW_WRITTEN_CHANCE for s in self.sides}
             support: list[str] = []
             guns = min(len(naval), self.rng.randint(0, 2))

@@ -124,3 +124,15 @@ def test_the_landed_units_make_no_attack_on_gt_1(game: Game) -> None:
     gt2 = "Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n" + attack
     away = {u: "eliminated_allied" for u in ("9/2", "23/2", "38/2", "CCA/2", "CCB/2", "CCR/2")}  # GT 2's landing
     assert run(game, gt2, {**ASSAULT_AWAY, **away, "16/1": "2319", "914/352": "2218"}, set_up=True) == []
+
+
+def test_the_rangers_on_a_beach_hex_keep_no_beachhead(game: Game) -> None:
+    """11.2.1, 11.2.3: the Rangers' one hex after the Pointe du Hoc roll may be an Omaha beach hex no
+    assault unit landed on; that hex makes no beach assault and keeps no beachhead marker (step 3 of
+    11.2.1 removed it before the Rangers' assault)."""
+    setup = SETUP.replace("Allied: setup 26/1 2318", "Allied: setup 26/1 2319")
+    before = (setup + "Roll Allied 5\nGerman: lose de_sf_6\n2Rgr 2417-2318\nAllied: attack 2319 with 16/1 18/1 26/1\n"
+              "Allied: attack 2219 with 115/29 116/29\nAllied: attack 2120 with 175/29\nTurn 1\n")
+    errors, state = replay_errors(game, before)
+    assert errors == []
+    assert FM.landing_hexes(state) == frozenset({"2319", "2219", "2120"})

@@ -501,6 +501,13 @@ class FireAndMovement:
         """The beach landing hexes with a beachhead marker now (11.2.1, 11.2.4, 12.0, 13.0)."""
         return self._beach(state) if state.beachheads is None else state.beachheads
 
+    def _landed_hexes(self, state: FireAndMovementState) -> frozenset[str]:
+        """11.2.1: the beach hexes the landing put Allied units on (step 3 keeps their markers); the
+        Rangers, who may step onto a beach hex after the Pointe du Hoc roll (11.2.3), keep none."""
+        ranger = self._ranger(state)
+        return frozenset(w for u, w in state.location.items() if w in self._beach(state) and u != ranger
+                         and self._unit(state, u).side == "Allied")
+
     def _beach(self, state: FireAndMovementState) -> frozenset[str]:
         """The Omaha Beach hexes (11.0, 11.2.1)."""
         area = state.game.areas_by_id.get("omaha_beach")
@@ -553,16 +560,14 @@ class FireAndMovement:
         unplaced = [u for u in (*german, *assault) if self._on_map(state, u) is None
                     and state.location.get(u) not in eliminated]
         # 11.2.1: assault units that find no room on the beach landing hexes chosen arrive on GT 2.
-        landing = {w for u, w in state.location.items() if w in self._beach(state)
-                   and self._unit(state, u).side == "Allied"}
+        landing = self._landed_hexes(state)
         if landing and all(sum(1 for w in state.location.values() if w == h) >= BEACH_STACK for h in landing):
             unplaced = [u for u in unplaced if u not in assault or u == self._ranger(state)]
         if unplaced:
             out.append(self._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
                                                        "land (11.0, 11.2.1)"))
         out += self._check_pdh_done(state, entry)
-        landed = sorted({w for u, w in state.location.items() if w in self._beach(state)
-                         and self._unit(state, u).side == "Allied"} - state.assaulted)
+        landed = sorted(self._landed_hexes(state) - state.assaulted)
         if landed:
             out.append(self._f("error", "11.2", entry, f"GT 1 begins before the beach assault of {', '.join(landed)}; "
                                                        "every beach landing hex with Allied units makes one (11.2.3)"))
@@ -1560,9 +1565,7 @@ class FireAndMovement:
             after = replace(after, controlled=controlled, beachheads=beachheads)
         if isinstance(entry, TurnMarker) and state.turn == 0 and state.set_up:
             # 11.2.1: markers stay only on the beach hexes the assault landed on.
-            landed = frozenset(w for u, w in state.location.items()
-                               if w in self._beach(state) and self._unit(state, u).side == "Allied")
-            after = replace(after, beachheads=landed)
+            after = replace(after, beachheads=self._landed_hexes(state))
         if isinstance(entry, TurnMarker) and state.turn and after.victory is None and not self.landing_hexes(state):
             # 13.0: no beach landing hex left at the end of a game turn: the German wins at once.
             after = replace(after, victory=("German", "13.0", entry.line, f"no beach landing hex is left to the Allies "
