@@ -136,3 +136,18 @@ def test_the_rangers_on_a_beach_hex_keep_no_beachhead(game: Game) -> None:
     errors, state = replay_errors(game, before)
     assert errors == []
     assert FM.landing_hexes(state) == frozenset({"2319", "2219", "2120"})
+
+
+def test_an_advance_stops_short_of_enemy_units_and_is_the_units_last_act(game: Game) -> None:
+    """8.5: the path of retreat is the hexes the defender left vacant, so an advance never enters a hex
+    the retreat passed through a friend in (8.3); and a unit that advanced does nothing more that
+    player turn: no attack, and no move in the Mobile Movement Phase either."""
+    placed = {"914/352": "2117", "16/1": "2217", "CCA/2": "2216", "915/352": "2016", "916/352": "2017"}
+    combat = ("Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
+              "Allied: attack 2117 with 16/1 CCA/2 result D2\nGerman> retreat 914/352 2117-2016-1916\n")
+    assert run(game, combat + "Allied: advance CCA/2 2216-2117\nPhase mobile_movement\n", placed, turn=1) == []
+    into = "Allied: advance CCA/2 2216-2117-2016"
+    assert ("8.5", into) in run(game, combat + into + "\nPhase mobile_movement\n", placed, turn=1)
+    move = "CCA/2 2117-2118"
+    assert run(game, combat + "Allied: advance CCA/2 2216-2117\nPhase mobile_movement\n" + move + "\n", placed,
+               turn=1) == [("8.5", move)]

@@ -662,6 +662,9 @@ class FireAndMovement:
                                                        "does not move again in the Mobile Movement Phase")]
         if entry.unit in state.moved:
             out.append(self._f("error", "5.2", entry, f"{entry.unit} has already moved in this player turn"))
+        if entry.unit in state.advanced:
+            out.append(self._f("error", "8.5", entry, f"{entry.unit} advanced after combat this player turn and does "
+                                                      "nothing more in it"))
         if entry.strategic:
             out.append(self._f("error", "log", entry, "Fire & Movement has no strategic movement (an Onslaught "
                                                       "rule); write the move without 'strategic'"))
@@ -1545,6 +1548,13 @@ class FireAndMovement:
         if any(end == entry.path[-1] for _, end in combat.advanced):
             return [self._f("error", "8.5", entry, f"another unit already ended its advance in {entry.path[-1]}; one "
                                                    "unit a hex")]
+        side = self._unit(state, entry.unit).side
+        held = [label for label in entry.path[1:] if any(w == label and self._unit(state, u).side != side
+                                                         for u, w in state.location.items())]
+        if held:
+            # 8.5: the path of retreat is the vacant hexes the defender left; a retreat through a
+            # friend's hex (8.3) leaves that hex held.
+            return [self._f("error", "8.5", entry, f"{entry.unit} advances into {held[0]}, which an enemy unit holds")]
         return []
 
     # -- apply ---------------------------------------------------------------------------------
