@@ -1352,12 +1352,12 @@ class FireAndMovement:
         resolved does not claim (the unit took no part in it, or its result is carried out): the log
         writes the supply losses after the Mobile Combat Phase's last combat."""
         combat = state.combat
-        if combat is None or not self._allied_turn_ending(state) or unit_id in state.supply_losses or \
-                unit_id not in self.out_of_supply(state):
+        if combat is None or not self._allied_turn_ending(state) or unit_id in state.supply_losses:
             return False
-        if unit_id not in (*combat.attackers, *combat.defenders):
-            return True
-        return combat.result is not None and not self._outstanding(state, combat)
+        if unit_id in (*combat.attackers, *combat.defenders) and \
+                (combat.result is None or self._outstanding(state, combat)):
+            return False
+        return unit_id in self.out_of_supply(state)
 
     def _check_loss(self, state: FireAndMovementState, entry: Loss) -> list[Finding]:
         combat = state.combat
