@@ -46,6 +46,8 @@ class SyntheticPlayer:
         self.entries: list[Entry] = [*(Header(key=k, value=v) for k, v in headers),
                                      Comment(text=f"synthetic game, seed {seed}, by bench/adjudicate.py")]
         self.state: Any = self.system.initial_state(game, [e for e in self.entries if isinstance(e, Header)])
+        self.adjacent: dict[Hex, list[Hex]] = {}
+        """Each hex's neighbours on the map, as asked (the map never changes)."""
 
     # -- bookkeeping ---------------------------------------------------------------------
     def emit(self, entry: Entry) -> None:
@@ -69,6 +71,13 @@ class SyntheticPlayer:
                 out.setdefault(self.grid.hex_of(where), []).append(unit_id)
         return out
 
+    def neighbours(self, h: Hex) -> list[Hex]:
+        """The hexes next to `h` on the map (remembered)."""
+        out = self.adjacent.get(h)
+        if out is None:
+            out = self.adjacent[h] = self.grid.neighbours_on_map(h)
+        return out
+
     def distances(self, sources: Iterable[Hex], limit: int = 60) -> dict[Hex, int]:
         """Hex steps from the nearest of `sources` over the map, terrain ignored (for the players' aims)."""
         seen = {h: 0 for h in sources}
@@ -77,8 +86,8 @@ class SyntheticPlayer:
             h = frontier.popleft()
             if seen[h] >= limit:
                 continue
-            for n in h.neighbours():
-                if n not in seen and n in self.grid:
+            for n in self.neighbours(h):
+                if n not in seen:
                     seen[n] = seen[h] + 1
                     frontier.append(n)
         return seen

@@ -103,6 +103,8 @@ class OmahaPlayer(SyntheticPlayer):
         self.st_lo = [grid.hex_of(label) for label in game.areas_by_id["st_lo"].hexes]
         self.weather = "weather" in optional
         self.ranger_hexes = 0
+        self.costs: dict[tuple[Hex, Hex], float | None] = {}
+        """The system's terrain cost of each step asked so far (the map never changes)."""
 
     # -- the position ---------------------------------------------------------------------
     def unit_at(self) -> dict[str, list[str]]:
@@ -139,6 +141,13 @@ class OmahaPlayer(SyntheticPlayer):
         return -(-printed // 2) if self.state.weather == "inclement" else printed
 
     # -- movement -------------------------------------------------------------------------
+    def terrain_cost(self, a: Hex, b: Hex) -> float | None:
+        """The rule system's MP for the step from `a` into `b` (5.4), None when prohibited; remembered."""
+        key = (a, b)
+        if key not in self.costs:
+            self.costs[key] = FM.step_cost(self.game, a, b)
+        return self.costs[key]
+
     def reach_of(self, unit_id: str, budget: float) -> Reach:
         """Every hex a unit may end a move in with `budget` MP, and how (5.1-5.4, 6.1): the system's
         terrain costs and enemy zones of control; a leg unit stops on entering an EZOC, a mobile one
@@ -155,7 +164,7 @@ class OmahaPlayer(SyntheticPlayer):
         def step_cost(a: Hex, b: Hex) -> float | None:
             if b in enemy or b not in self.land:
                 return None
-            cost = FM.step_cost(game, a, b)
+            cost = self.terrain_cost(a, b)
             if cost is None:
                 return None
             if b in ezoc:
@@ -194,7 +203,8 @@ class OmahaPlayer(SyntheticPlayer):
             return
         reach = self.reach_of(unit_id, budget)
         start = reach.start
-        choices = [h for h in sorted(reach.cost) if h != start and self.vacant(h)
+        held = {self.grid.hex_of(label) for label in self.unit_at()}
+        choices = [h for h in sorted(reach.cost) if h != start and h not in held
                    and (hexes is None or len(reach.path_to(h)) - 1 <= hexes)]
         if not choices:
             return
