@@ -151,3 +151,16 @@ def test_an_advance_stops_short_of_enemy_units_and_is_the_units_last_act(game: G
     move = "CCA/2 2117-2118"
     assert run(game, combat + "Allied: advance CCA/2 2216-2117\nPhase mobile_movement\n" + move + "\n", placed,
                turn=1) == [("8.5", move)]
+
+
+def test_a_full_landing_is_judged_before_the_beach_assaults(game: Game) -> None:
+    """11.2.1: with every beach hex chosen full, the other assault units come on GT 2, even when the
+    beach assault then eliminates the units landed (the hexes were full when they landed)."""
+    one = ("German: setup 914/352 2117\nGerman: setup 915/352 2021\nGerman: setup 916/352 2022\n"
+           "German: setup 352/352 1510\nGerman: setup 1Flak 1610\n"
+           "Allied: setup 16/1 2319\nAllied: setup 18/1 2319\nAllied: setup 26/1 2319\nAllied: setup 2Rgr 2417\n"
+           "Roll Allied 5\nGerman: lose de_sf_6\nAllied: attack 2319 with 16/1 18/1 26/1 result Ae\n")
+    lost = "Allied: eliminate 16/1\nAllied: eliminate 18/1\nAllied: eliminate 26/1\nTurn 1\n"
+    assert replay_errors(game, one + lost)[0] == []
+    # One loss of the three owed: the Ae is not carried out (8.2), and still nothing is owed for 11.0.
+    assert {rule for rule, _ in replay_errors(game, one + "Allied: eliminate 16/1\nTurn 1\n")[0]} == {"8.2"}

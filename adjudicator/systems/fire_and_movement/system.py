@@ -142,6 +142,9 @@ class FireAndMovementState:
     """11.1.4's places whose capture has already cost the German a marker."""
     assaulted: frozenset[str] = frozenset()
     """Beach landing hexes whose beach assault has been resolved before GT 1 (11.2.3)."""
+    landing: tuple[tuple[str, int], ...] | None = None
+    """The beach hexes the landing put units on, with how many, as the first beach assault began
+    (11.2.1: whether the hexes chosen were full is judged then, not after the assaults' losses)."""
     left_beach: frozenset[str] = frozenset()
     """Units that have left a beach landing hex and never stack again (11.2.1)."""
     out_of_play: frozenset[Hex] = field(default=frozenset(), repr=False, compare=False)
@@ -501,12 +504,16 @@ class FireAndMovement:
         """The beach landing hexes with a beachhead marker now (11.2.1, 11.2.4, 12.0, 13.0)."""
         return self._beach(state) if state.beachheads is None else state.beachheads
 
-    def _landed_hexes(self, state: FireAndMovementState) -> frozenset[str]:
-        """11.2.1: the beach hexes the landing put Allied units on (step 3 keeps their markers); the
-        Rangers, who may step onto a beach hex after the Pointe du Hoc roll (11.2.3), keep none."""
+    def _landing_counts(self, state: FireAndMovementState) -> dict[str, int]:
+        """11.2.1: the beach hexes holding Allied units of the landing, with how many; the Rangers, who
+        may step onto a beach hex after the Pointe du Hoc roll (11.2.3), are not of the landing."""
         ranger = self._ranger(state)
-        return frozenset(w for u, w in state.location.items() if w in self._beach(state) and u != ranger
-                         and self._unit(state, u).side == "Allied")
+        return dict(Counter(w for u, w in state.location.items() if w in self._beach(state) and u != ranger
+                            and self._unit(state, u).side == "Allied"))
+
+    def _landed_hexes(self, state: FireAndMovementState) -> frozenset[str]:
+        """11.2.1: the beach hexes the landing put Allied units on (step 3 keeps their markers)."""
+        return frozenset(self._landing_counts(state))
 
     def _beach(self, state: FireAndMovementState) -> frozenset[str]:
         """The Omaha Beach hexes (11.0, 11.2.1)."""
@@ -560,8 +567,8 @@ class FireAndMovement:
         unplaced = [u for u in (*german, *assault) if self._on_map(state, u) is None
                     and state.location.get(u) not in eliminated]
         # 11.2.1: assault units that find no room on the beach landing hexes chosen arrive on GT 2.
-        landing = self._landed_hexes(state)
-        if landing and all(sum(1 for w in state.location.values() if w == h) >= BEACH_STACK for h in landing):
+        landing = dict(state.landing) if state.landing is not None else self._landing_counts(state)
+        if landing and all(n >= BEACH_STACK for n in landing.values()):
             unplaced = [u for u in unplaced if u not in assault or u == self._ranger(state)]
         if unplaced:
             out.append(self._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
@@ -1632,7 +1639,11 @@ class FireAndMovement:
             in_combat = {u for u in entry.attackers if self.phase_id(state) == "combat"
                          and self._unit(state, u).mobility == "mobile"}
             assaulted = state.assaulted | ({entry.hex} if state.turn == 0 else set())
+            landing = state.landing
+            if landing is None and self._is_beach_assault(state, entry):
+                landing = tuple(sorted(self._landing_counts(state).items()))  # 11.2.1: the landing as it was
             return replace(self._placed(state, entry), attacked=state.attacked | set(entry.attackers), assaulted=assaulted,
+                           landing=landing,
                            defended=state.defended | set(self._defenders(state, entry, side)),
                            attacked_in_combat=state.attacked_in_combat | in_combat,
                            combat=self._open_combat(state, entry))
