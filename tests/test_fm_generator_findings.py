@@ -164,3 +164,16 @@ def test_a_full_landing_is_judged_before_the_beach_assaults(game: Game) -> None:
     assert replay_errors(game, one + lost)[0] == []
     # One loss of the three owed: the Ae is not carried out (8.2), and still nothing is owed for 11.0.
     assert {rule for rule, _ in replay_errors(game, one + "Allied: eliminate 16/1\nTurn 1\n")[0]} == {"8.2"}
+
+
+def test_a_kept_achtung_minen_beside_one_from_the_cup(game: Game) -> None:
+    """11.1.4, 7.2: an Achtung Minen kept from an earlier draw and the other one, drawn from the cup
+    now, support the same combat (two German markers); a third is one too many in the cup."""
+    placed = {"914/352": "2117", "16/1": "2217"}
+    kept = ("Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\nPhase mobile_movement\n"
+            "Phase mobile_combat\nPhase movement\nPhase bombardment\nGerman: draw de_mines de_sf_1\n"
+            "German: bombard 2217 die 1 result - support de_sf_1\nPhase combat\n")
+    both = "German: attack 2217 with 914/352 die 6 support de_mines de_mines\n"
+    assert run(game, kept + both, placed) == []
+    third = "German: attack 2217 with 914/352 die 6 support de_mines de_mines de_mines\n"
+    assert ("7.2", third.strip()) in run(game, kept + third, placed)

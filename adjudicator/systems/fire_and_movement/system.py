@@ -966,6 +966,7 @@ class FireAndMovement:
         per_side: Counter[str] = Counter()
         pending = Counter(state.drawn)
         taken: Counter[str] = Counter()
+        kept: Counter[str] = Counter()
         known_sides: list[str] = []
         mismatched: set[str] = set()
         for marker_id in entry.support:
@@ -984,8 +985,8 @@ class FireAndMovement:
             if pending[(owner, marker_id)] > 0:
                 pending[(owner, marker_id)] -= 1  # drawn for this combat (7.2)
                 continue
-            if marker.kind == "mines" and taken[marker_id] < state.mines_aside.count(marker_id):
-                taken[marker_id] += 1  # drawn earlier this game turn and kept (11.1.4)
+            if marker.kind == "mines" and kept[marker_id] < state.mines_aside.count(marker_id):
+                kept[marker_id] += 1  # drawn earlier this game turn and kept (11.1.4), not from the cup now
                 continue
             if marker.kind == "naval_gunfire":
                 # 11.2.7: never in a cup, so never drawn: placed whatever the side drew from its cups.
