@@ -1,58 +1,60 @@
-"""Benchmark of `adjudicate` on long synthetic Onslaught games, and the generator of those games.
+"""Benchmark of `adjudicate` on long synthetic games of both bundled games, and the Onslaught generator.
 
-The generator plays random but legal games of Onslaught's campaign, in the spirit of Rally the
-Troops' `rtt fuzz`: each turn an Action Step of alternating Movement and Combat actions (the
-Allies first, then roll-offs with dice from a seeded `random.Random`; a tied roll or two passes
-end it; an attack's result comes from the table for its die and is carried out: losses,
-retreats, the owner choosing among the legal ones the rule system accepts), a
-German Reserve Step of strategic moves far from the enemy, and a Reinforcement Step with the
-scheduled reinforcements and both sides' supply income. Legal destinations come from the rule
-system's own knowledge (zones of control, distance to the enemy, supply) through
-`wargame.paths.reachable`. Every generated log is replayed by the engine and must give no error
-finding, so the generator doubles as a fuzzer: an error on a legal move is a bug in the
-generator or in the engine.
+Two generators play random but legal games, in the spirit of Rally the Troops' `rtt fuzz`: the
+Onslaught campaign (here) and Omaha Beach's Beach to Bocage scenario under Fire & Movement
+(bench/synthetic_omaha.py); what they share (the player's bookkeeping, the replay, the
+self-check, the profile) is in bench/synthetic.py. Every generated log is replayed by the engine
+and must give no error finding, so the generators double as fuzzers: an error on a legal move is
+a bug in the generator or in the engine.
 
-Measures, as the median of `--runs` runs timed with time.perf_counter after one warm-up:
+The Onslaught generator plays each turn an Action Step of alternating Movement and Combat actions
+(the Allies first, then roll-offs with dice from a seeded `random.Random`; a tied roll or two
+passes end it; an attack's result comes from the table for its die and is carried out: losses,
+retreats, the owner choosing among the legal ones the rule system accepts), a German Reserve Step
+of strategic moves far from the enemy, and a Reinforcement Step with the scheduled reinforcements
+and both sides' supply income. Legal destinations come from the rule system's own knowledge
+(zones of control, distance to the enemy, supply) through `wargame.paths.reachable`.
+
+Measures, for each game, as the median of `--runs` runs timed with time.perf_counter after one
+warm-up:
 - parse: `parse_text` alone, the floor any replay must pay;
 - replay: parse, resolve (every unit id and hex label against the game) and the engine's
   replay, as `adjudicate check` does it, minus loading the game;
 and prints the entries per second of the replay and its ratio to the parse, measured in the
-same run because machines are noisy. The aim (issue): a 20-turn game of about 5,000 entries
-replayed in under 2 s, within 10x of its parse.
+same run because machines are noisy, with the replay time extrapolated to 5,000 entries. The aim
+(issue): a 20-turn game of about 5,000 entries replayed in under 2 s, within 10x of its parse.
 
-Run: python bench/adjudicate.py [--runs N] [--seed S] [--turns T] [--write PATH] [--profile]
+Run: python bench/adjudicate.py [--game onslaught|omaha|both] [--runs N] [--seed S] [--turns T]
+     [--optional weather] [--optional flak] [--write DIR] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
-import io
 import platform
-import pstats
-import random
 import sys
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 # Run as a script from a checkout: put the project root (not bench/) on the import path.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from adjudicator.engine import Replay, replay, resolve  # noqa: E402
+from adjudicator.engine import replay, resolve  # noqa: E402
 from adjudicator.notation.entries import (  # noqa: E402
-    Action, Activate, Attack, Comment, Entry, Header, Income, Loss, Move, Pass, Place, Retreat, RollOff, StepMarker,
-    TurnMarker,
+    Action, Activate, Attack, Entry, Income, Loss, Move, Pass, Place, Retreat, RollOff, StepMarker, TurnMarker,
 )
-from adjudicator.notation.text import LogSyntaxErrors, parse_text, write_text  # noqa: E402
+from adjudicator.notation.text import parse_text, write_text  # noqa: E402
 from adjudicator.systems.onslaught import supply  # noqa: E402
 from adjudicator.systems.onslaught.system import ONSLAUGHT, OnslaughtState  # noqa: E402
 from wargame.bundled import data_root  # noqa: E402
 from wargame.game import Game, load_game  # noqa: E402
 from wargame.hexes import Hex, Hexside  # noqa: E402
 from wargame.paths import Reach, reachable  # noqa: E402
+from synthetic import SyntheticPlayer, check_clean, profile_replay, replay_text, system_of  # noqa: E402
+from synthetic_omaha import generate_omaha, omaha  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
 SIDES = ("Allied", "German")
@@ -70,16 +72,13 @@ COMBAT_CHANCE = 0.35
 """Chance that a player with an enemy stack in reach takes a Combat action."""
 
 
-class _Player:
-    """Plays one synthetic game: emits entries and follows the position through the rule system's `apply`."""
+class _Player(SyntheticPlayer):
+    """Plays one synthetic Onslaught game (the bookkeeping is SyntheticPlayer's)."""
+
+    state: OnslaughtState
 
     def __init__(self, game: Game, seed: int) -> None:
-        self.game = game
-        self.rng = random.Random(seed)
-        self.grid = game.grid
-        self.entries: list[Entry] = [Header(key="Game", value="onslaught"), Header(key="Scenario", value="campaign"),
-                                     Comment(text=f"synthetic game, seed {seed}, by bench/adjudicate.py")]
-        self.state: OnslaughtState = ONSLAUGHT.initial_state(game, [e for e in self.entries if isinstance(e, Header)])
+        super().__init__(game, seed, [("Game", "onslaught"), ("Scenario", "campaign")])
         terrain = game.terrain
         # 6.1: prohibited hexes and hexsides (sea, neutral land) are never entered.
         self.passable = frozenset(h for h, ts in game.hex_terrain.items() if not any(terrain[t].prohibited for t in ts))
@@ -98,48 +97,11 @@ class _Player:
         self.east_edge = game.area_hexes("east_edge")
         self.delayed: list[str] = []
 
-    # -- bookkeeping ---------------------------------------------------------------------
-    def emit(self, entry: Entry) -> None:
-        """Write an entry and apply it to the position."""
-        self.entries.append(entry)
-        self.state = ONSLAUGHT.apply(self.state, entry)
-
-    def side_of(self, unit_id: str) -> str:
-        """The side a division belongs to."""
-        return self.game.units_by_id[unit_id].side
-
-    def on_map(self, side: str) -> dict[Hex, list[str]]:
-        """The divisions of a side on the map, by hex (sorted, so the game is reproducible)."""
-        out: dict[Hex, list[str]] = {}
-        for unit_id, where in sorted(self.state.location.items()):
-            if self.grid.is_label(where) and self.side_of(unit_id) == side:
-                out.setdefault(self.grid.hex_of(where), []).append(unit_id)
-        return out
-
     def allowance(self, unit_id: str) -> int:
         """A division's movement allowance (6.1), depleted or not."""
         unit = self.game.units_by_id[unit_id]
         values = unit.reduced if unit_id in self.state.depleted and unit.reduced else unit.full
         return values[self.movement_index]
-
-    @staticmethod
-    def enemy(side: str) -> str:
-        """The other side."""
-        return SIDES[1 - SIDES.index(side)]
-
-    def distances(self, sources: Iterable[Hex], limit: int = 60) -> dict[Hex, int]:
-        """Hex steps from the nearest of `sources` over the map, terrain ignored (for the players' aims)."""
-        seen = {h: 0 for h in sources}
-        frontier = deque(seen)
-        while frontier:
-            h = frontier.popleft()
-            if seen[h] >= limit:
-                continue
-            for n in h.neighbours():
-                if n not in seen and n in self.grid:
-                    seen[n] = seen[h] + 1
-                    frontier.append(n)
-        return seen
 
     # -- movement ------------------------------------------------------------------------
     def reach_of(self, unit_id: str, enemy_hexes: frozenset[Hex], enemy_zoc: frozenset[Hex], near: frozenset[Hex],
@@ -445,30 +407,6 @@ def onslaught() -> Game:
     return load_game(data_root(), "onslaught")
 
 
-def replay_text(text: str, game: Game) -> Replay:
-    """Parse, resolve and replay a text log, as `adjudicate check` does once the game is loaded."""
-    entries = parse_text(text, "<generated>")
-    errors = resolve(game, entries, "<generated>")
-    if errors:
-        raise LogSyntaxErrors(errors, text.splitlines())
-    return replay(game, ONSLAUGHT, entries)
-
-
-def check_clean(text: str, game: Game, shown: int = 10) -> Replay:
-    """Replay a generated log; AssertionError with the first error findings if it is not clean."""
-    result = replay_text(text, game)
-    errors = [f for f in result.findings if f.severity == "error"]
-    if errors or result.stopped is not None:
-        source = text.splitlines()
-        lines = [f"the generated log is not clean: {len(errors)} error(s)"
-                 + (f"; the replay stopped: {result.stopped}" if result.stopped else "")]
-        for f in errors[:shown]:
-            lines.append(f"<generated>:{f.line}:{f.column}: error [{f.system} {f.rule}]: {f.message}")
-            lines.append(f"    {source[f.line - 1]}")
-        raise AssertionError("\n".join(lines))
-    return result
-
-
 def generate(seed: int, turns: int = 20, game: Game | None = None, check: bool = True) -> str:
     """The text log of a legal synthetic Onslaught campaign of `turns` turns (1-20), checked clean."""
     game = game or onslaught()
@@ -481,70 +419,100 @@ def generate(seed: int, turns: int = 20, game: Game | None = None, check: bool =
     return text
 
 
-def profile_replay(text: str, game: Game, top: int = 25) -> str:
-    """cProfile of one replay: the functions with the most time of their own, and cumulative."""
-    profiler = cProfile.Profile()
-    profiler.enable()
-    replay_text(text, game)
-    profiler.disable()
-    out = io.StringIO()
-    stats = pstats.Stats(profiler, stream=out)
-    stats.sort_stats("tottime").print_stats(top)
-    stats.sort_stats("cumulative").print_stats(top)
-    return out.getvalue()
+class Figures(NamedTuple):
+    """One game's measured figures, in seconds (medians of the runs)."""
+
+    name: str
+    entries: int
+    parse_s: float
+    replay_s: float
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Generate a game, check it, and print the figures."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="timed runs per figure (median reported)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the generated game")
-    parser.add_argument("--turns", type=int, default=20, help="full turns to generate (1-20)")
-    parser.add_argument("--write", type=Path, default=None, help="save the generated log to this path")
-    parser.add_argument("--profile", action="store_true", help="print a cProfile of one replay")
-    args = parser.parse_args(argv)
-    if args.runs < 1:
-        parser.error("--runs must be at least 1")
-    if not 1 <= args.turns <= 20:
-        parser.error("--turns must be 1 to 20")
-    runs: int = args.runs
-
-    game = onslaught()
-    began = time.perf_counter()
-    text = generate(args.seed, args.turns, game, check=False)
-    generated = time.perf_counter() - began
+def measure(name: str, text: str, game: Game, runs: int, generated_s: float, seed: int, turns: int,
+            written: Path | None, profile: bool) -> Figures:
+    """Check a generated game clean, time it and print its figures."""
     result = check_clean(text, game)
-    if args.write is not None:
-        args.write.write_text(text, encoding="utf-8")
     entries = len(result.entries)
     notes = sum(1 for f in result.findings if f.severity == "note")
     warnings = sum(1 for f in result.findings if f.severity == "warning")
-
-    print(f"adjudicate benchmark: synthetic Onslaught game, seed {args.seed}, {args.turns} turn(s), "
-          f"median of {runs} runs")
+    system = system_of(game)
+    print(f"adjudicate benchmark: synthetic {name} game, seed {seed}, {turns} turn(s), median of {runs} runs")
     print(f"python {platform.python_version()} on {platform.machine()} ({platform.system()})")
-    print(f"{entries} entries, {len(text.splitlines())} lines, {len(text):,} bytes; generated in {generated:.2f} s; "
+    print(f"{entries} entries, {len(text.splitlines())} lines, {len(text):,} bytes; generated in {generated_s:.2f} s; "
           f"replay clean: 0 errors, {warnings} warnings, {notes} notes"
-          + (f"; written to {args.write}" if args.write else ""))
+          + (f"; written to {written}" if written else ""))
     print()
     parsed = parse_text(text)
     parse_s = median_seconds(lambda: parse_text(text), runs)
     resolve_s = median_seconds(lambda: resolve(game, parsed, "<generated>"), runs)
-    engine_s = median_seconds(lambda: replay(game, ONSLAUGHT, parsed), runs)
+    engine_s = median_seconds(lambda: replay(game, system, parsed), runs)
     replay_s = median_seconds(lambda: replay_text(text, game), runs)
     print(f"{'figure':<36} {'seconds':>9} {'entries/s':>11} {'x parse':>8}")
-    for name, seconds in [("parse (parse_text, the floor)", parse_s), ("  resolve alone (ids and labels)", resolve_s),
-                          ("  engine alone (check + apply)", engine_s),
-                          ("replay (parse + resolve + engine)", replay_s)]:
-        print(f"{name:<36} {seconds:>9.3f} {entries / seconds:>11,.0f} {seconds / parse_s:>8.1f}")
+    for label, seconds in [("parse (parse_text, the floor)", parse_s), ("  resolve alone (ids and labels)", resolve_s),
+                           ("  engine alone (check + apply)", engine_s),
+                           ("replay (parse + resolve + engine)", replay_s)]:
+        print(f"{label:<36} {seconds:>9.3f} {entries / seconds:>11,.0f} {seconds / parse_s:>8.1f}")
     print()
     per_5000 = replay_s * 5000 / entries
     print(f"aim: 5,000 entries in under 2 s and within 10x of the parse: "
           f"{per_5000:.2f} s per 5,000 entries, extrapolated linearly ({'met' if per_5000 < 2 else 'NOT met'}); "
           f"{replay_s / parse_s:.1f}x the parse ({'met' if replay_s / parse_s <= 10 else 'NOT met'})")
-    if args.profile:
+    if profile:
         print()
         print(profile_replay(text, game))
+    return Figures(name, entries, parse_s, replay_s)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Generate the games, check them, and print their figures."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--game", choices=("onslaught", "omaha", "both"), default="both",
+                        help="which synthetic game(s) to measure")
+    parser.add_argument("--runs", type=int, default=3, help="timed runs per figure (median reported)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the generated games")
+    parser.add_argument("--turns", type=int, default=None,
+                        help="turns to generate (default: the whole game, Onslaught 20, Omaha 17)")
+    parser.add_argument("--optional", action="append", default=[], choices=("weather", "flak"),
+                        help="an Omaha optional rule in force (repeat for both)")
+    parser.add_argument("--write", type=Path, default=None,
+                        help="save the generated logs in this folder (GAME-seed-N.log)")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of one replay of each game")
+    args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    names = ("onslaught", "omaha") if args.game == "both" else (args.game,)
+    generators: dict[str, tuple[str, Callable[[], Game], Callable[[int, int, Game], str], int]] = {
+        "onslaught": ("Onslaught", onslaught, lambda seed, turns, game: generate(seed, turns, game, check=False), 20),
+        "omaha": ("Omaha Beach", omaha, lambda seed, turns, game: generate_omaha(
+            seed, turns, game, check=False, optional=args.optional), 17),
+    }
+    for name in names:
+        last = generators[name][3]
+        if args.turns is not None and not 1 <= args.turns <= last:
+            parser.error(f"--turns must be 1 to {last} for {name}")
+    if args.write is not None:
+        args.write.mkdir(parents=True, exist_ok=True)
+    figures: list[Figures] = []
+    for name in names:
+        title, load, make, last = generators[name]
+        turns = args.turns or last
+        game = load()
+        began = time.perf_counter()
+        text = make(args.seed, turns, game)
+        generated = time.perf_counter() - began
+        written = None
+        if args.write is not None:
+            written = args.write / f"{name}-seed-{args.seed}.log"
+            written.write_text(text, encoding="utf-8")
+        if figures:
+            print()
+        figures.append(measure(title, text, game, args.runs, generated, args.seed, turns, written, args.profile))
+    if len(figures) > 1:
+        print()
+        print(f"{'summary':<14} {'entries':>8} {'parse s':>8} {'replay s':>9} {'x parse':>8} {'s per 5,000':>12}")
+        for f in figures:
+            print(f"{f.name:<14} {f.entries:>8} {f.parse_s:>8.3f} {f.replay_s:>9.3f} {f.replay_s / f.parse_s:>8.1f} "
+                  f"{f.replay_s * 5000 / f.entries:>12.2f}")
     return 0
 
 

@@ -1,4 +1,5 @@
-"""The synthetic-game generator of bench/adjudicate.py: reproducible, long, and legal (it fuzzes the engine)."""
+"""The synthetic-game generators of bench/adjudicate.py (Onslaught, Omaha Beach): reproducible, long, and legal
+(they fuzz the engine)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from types import ModuleType
 import pytest
 
 from adjudicator.notation.entries import (
-    Action, Activate, Attack, Header, Income, Loss, Move, Place, Retreat, RollOff, TurnMarker,
+    Action, Activate, Attack, Bombard, Header, Income, Loss, Move, Place, Retreat, RollOff, StepMarker, SupportMarkers,
+    TurnMarker,
 )
 from adjudicator.notation.text import parse_text
 from wargame.game import Game
@@ -113,3 +115,98 @@ def test_full_campaign_replays_without_error(game: Game) -> None:
     entries = parse_text(text)
     assert len(entries) >= 1500
     assert max(e.turn for e in entries if isinstance(e, TurnMarker)) == 20
+
+
+# -- the Omaha Beach generator (bench/synthetic_omaha.py) ------------------------------------------
+OMAHA_TURNS = 4
+
+
+@pytest.fixture(scope="module")
+def omaha() -> Game:
+    """The bundled Omaha Beach game, loaded once for the module."""
+    return bench.omaha()  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def omaha_log(omaha: Game) -> str:
+    """A four-game-turn Beach to Bocage game (checked clean by the generator itself)."""
+    return bench.generate_omaha(SEED, OMAHA_TURNS, omaha)  # type: ignore[no-any-return]
+
+
+def test_omaha_same_seed_same_text(omaha: Game, omaha_log: str) -> None:
+    """The Omaha game is reproducible too, and the seed matters."""
+    assert bench.generate_omaha(SEED, OMAHA_TURNS, omaha) == omaha_log
+    assert bench.generate_omaha(SEED + 1, 1, omaha) != bench.generate_omaha(SEED, 1, omaha)
+
+
+def test_omaha_same_text_in_another_process(omaha: Game) -> None:
+    """No set or hash order leaks into the Omaha game either."""
+    code = (f"import importlib.util, sys; spec = importlib.util.spec_from_file_location('b', {str(BENCH)!r}); "
+            f"m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); "
+            f"sys.stdout.write(m.generate_omaha({SEED}, 2))")
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                          encoding="utf-8", check=True)
+    assert done.stdout == bench.generate_omaha(SEED, 2, omaha)
+
+
+def test_omaha_game_has_every_kind_of_entry(omaha_log: str) -> None:
+    """The set-up and landing, the Pointe du Hoc roll, beach assaults, moves, reinforcements,
+    replacements, bombardments, attacks with drawn markers, losses and retreats, in order."""
+    entries = parse_text(omaha_log)
+    assert [e.turn for e in entries if isinstance(e, TurnMarker)] == list(range(1, OMAHA_TURNS + 1))
+    assert {(e.key, e.value) for e in entries if isinstance(e, Header)} == {("Game", "omaha"),
+                                                                            ("Scenario", "beach_to_bocage")}
+    first = next(i for i, e in enumerate(entries) if isinstance(e, TurnMarker))
+    before = entries[:first]
+    assert sum(isinstance(e, Place) and e.how == "setup" for e in before) == 12
+    assert sum(isinstance(e, RollOff) for e in before) == 1
+    assert any(isinstance(e, Attack) for e in before)  # the beach assaults (11.2.3)
+    kinds = {type(e) for e in entries}
+    assert {Move, Attack, Bombard, Loss, Retreat, SupportMarkers, StepMarker} <= kinds
+    assert {e.how for e in entries if isinstance(e, Place)} >= {"setup", "reinforce", "replace"}
+    assert len(entries) >= 200
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_omaha_games_replay_without_error(omaha: Game, seed: int) -> None:
+    """A few more seeds, replayed clean (generate_omaha checks it and raises otherwise)."""
+    result = bench.check_clean(bench.generate_omaha(seed, OMAHA_TURNS, omaha), omaha)
+    assert result.stopped is None and (result.final_state.turn, result.final_state.phase) == (OMAHA_TURNS, 11)
+
+
+def test_the_omaha_self_check_catches_a_breach(omaha: Game, omaha_log: str) -> None:
+    """A German setup moved onto a beach hex makes the self-check fail, naming the rule."""
+    lines = omaha_log.splitlines()
+    index = next(i for i, line in enumerate(lines) if line.startswith("German: setup "))
+    unit = lines[index].split()[2]
+    lines[index] = f"German: setup {unit} 2122"
+    with pytest.raises(AssertionError, match=r"error \[fire-and-movement 11\.0\]"):
+        bench.check_clean("\n".join(lines) + "\n", omaha)
+
+
+def test_omaha_turns_outside_the_scenario_are_refused(omaha: Game) -> None:
+    """Beach to Bocage lasts 17 game turns (10.2)."""
+    with pytest.raises(ValueError, match="turns must be 1 to 17"):
+        bench.generate_omaha(SEED, 18, omaha)
+
+
+def test_the_benchmark_reports_both_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python bench/adjudicate.py` measures both games and sums them up (one turn each here)."""
+    assert bench.main(["--runs", "1", "--turns", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "synthetic Onslaught game" in out and "synthetic Omaha Beach game" in out
+    assert out.count("replay (parse + resolve + engine)") == 2
+    summary = out[out.index("summary"):].splitlines()
+    assert [line.split()[0] for line in summary[1:]] == ["Onslaught", "Omaha"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, optional", [(seed, ()) for seed in range(1, 9)]
+                         + [(seed, ("weather", "flak")) for seed in range(1, 5)])
+def test_full_omaha_games_replay_without_error(omaha: Game, seed: int, optional: tuple[str, ...]) -> None:
+    """Whole 17-game-turn games, optional rules in force or not, replayed clean (generate_omaha checks it)."""
+    text = bench.generate_omaha(seed, 17, omaha, optional=optional)
+    entries = parse_text(text)
+    assert len(entries) >= 600
+    assert max(e.turn for e in entries if isinstance(e, TurnMarker)) == 17

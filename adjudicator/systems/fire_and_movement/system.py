@@ -154,12 +154,18 @@ class FireAndMovementState:
     """11.1.4's places whose capture has already cost the German a marker."""
     assaulted: frozenset[str] = frozenset()
     """Beach landing hexes whose beach assault has been resolved before GT 1 (11.2.3)."""
+    landing: tuple[tuple[str, int], ...] | None = None
+    """The beach hexes the landing put units on, with how many, as the first beach assault began
+    (11.2.1: whether the hexes chosen were full is judged then, not after the assaults' losses)."""
     left_beach: frozenset[str] = frozenset()
     """Units that have left a beach landing hex and never stack again (11.2.1)."""
     last_turn: int | None = None
     """14.2: the campaign's last game turn, fixed as its GT 17 ends (None before, and in the scenario)."""
     out_of_play: frozenset[Hex] = field(default=frozenset(), repr=False, compare=False)
     """The land hexes beyond the scenario boundary, where no unit may be (10.1)."""
+    supply_steps: dict[Hex, tuple[Hex, ...]] = field(default_factory=dict, repr=False, compare=False)
+    """A memo the states of one replay share: each hex's neighbours a supply path may step into (no
+    prohibited terrain or hexside, 12.0), filled on the first supply trace (the map never changes)."""
 
 
 class FireAndMovement:
@@ -433,6 +439,8 @@ class FireAndMovement:
                 if label not in self.landing_hexes(state) or len(here) >= self._stack_limit(state, label) or \
                         (h in ezoc and not here):
                     continue
+                if any(u in state.left_beach for u in here):
+                    continue  # 11.2.1: a unit that has left a beach landing hex never stacks again
             elif h in ezoc or here:
                 continue
             out.append(label)
@@ -513,10 +521,14 @@ class FireAndMovement:
         sources = [game.grid.hex_of(label) for label in self.landing_hexes(state)]
         frontier = [h for h in sources if h not in german]
         out = set(frontier)
+        steps = state.supply_steps
+        if not steps:
+            steps.update({h: tuple(n for n in game.grid.neighbours_on_map(h) if self.step_cost(game, h, n) is not None)
+                          for h in game.grid})
         while frontier:
             h = frontier.pop()
-            for n in game.grid.neighbours_on_map(h):
-                if n in out or n in german or self.step_cost(game, h, n) is None:
+            for n in steps.get(h, ()):
+                if n in out or n in german:
                     continue
                 out.add(n)  # a path may end (begin, from the unit's side) in an EZOC hex
                 if n not in ezoc:
@@ -542,6 +554,17 @@ class FireAndMovement:
     def landing_hexes(self, state: FireAndMovementState) -> frozenset[str]:
         """The beach landing hexes with a beachhead marker now (11.2.1, 11.2.4, 12.0, 13.0)."""
         return self._beach(state) if state.beachheads is None else state.beachheads
+
+    def _landing_counts(self, state: FireAndMovementState) -> dict[str, int]:
+        """11.2.1: the beach hexes holding Allied units of the landing, with how many; the Rangers, who
+        may step onto a beach hex after the Pointe du Hoc roll (11.2.3), are not of the landing."""
+        ranger = self._ranger(state)
+        return dict(Counter(w for u, w in state.location.items() if w in self._beach(state) and u != ranger
+                            and self._unit(state, u).side == "Allied"))
+
+    def _landed_hexes(self, state: FireAndMovementState) -> frozenset[str]:
+        """11.2.1: the beach hexes the landing put Allied units on (step 3 keeps their markers)."""
+        return frozenset(self._landing_counts(state))
 
     def _beach(self, state: FireAndMovementState) -> frozenset[str]:
         """The Omaha Beach hexes (11.0, 11.2.1); in the campaign game every Allied beach area of the
@@ -619,8 +642,7 @@ class FireAndMovement:
             out.append(self._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
                                                        "land (11.0, 11.2.1)"))
         out += self._check_pdh_done(state, entry)
-        landed = sorted({w for u, w in state.location.items() if w in self._beach(state)
-                         and self._unit(state, u).side == "Allied"} - state.assaulted)
+        landed = sorted(self._landed_hexes(state) - state.assaulted)
         if landed:
             out.append(self._f("error", "11.2", entry, f"GT 1 begins before the beach assault of {', '.join(landed)}; "
                                                        "every beach landing hex with Allied units makes one (11.2.3)"))
@@ -633,8 +655,10 @@ class FireAndMovement:
     def _beach_full(self, state: FireAndMovementState, unit_id: str) -> bool:
         """11.2.1: whether every beach landing hex the assault chose on the unit's beach holds three units."""
         beach = self._assault_boxes(state).get(self._setup_box(state, unit_id) or "", frozenset())
-        landing = {w for u, w in state.location.items() if w in beach and self._unit(state, u).side == "Allied"}
-        return bool(landing) and all(sum(1 for w in state.location.values() if w == h) >= BEACH_STACK for h in landing)
+        # Judged on the landing as the first beach assault began, not after the assaults' losses.
+        counts = dict(state.landing) if state.landing is not None else self._landing_counts(state)
+        landing = {h: n for h, n in counts.items() if h in beach}
+        return bool(landing) and all(n >= BEACH_STACK for n in landing.values())
 
     def _check_pdh_done(self, state: FireAndMovementState, entry: TurnMarker) -> list[Finding]:
         """11.2.3: as GT 1 begins the Pointe du Hoc assault is rolled and the Rangers' loss written."""
@@ -858,6 +882,16 @@ class FireAndMovement:
     def _defenders(self, state: FireAndMovementState, entry: Attack | Bombard, side: str) -> list[str]:
         return sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side != side)
 
+    @staticmethod
+    def _stack_defender(state: FireAndMovementState, defenders: list[str]) -> list[str]:
+        """11.2.3, 11.2.4: a stack on a beach landing hex defends with one unit, the only one the result
+        touches (its owner selects it, or the bombarding player); the log has no form for the choice
+        yet, so it is the strongest (the first by id among equals)."""
+        if len(defenders) <= 1:
+            return defenders
+        game = state.game
+        return [max(defenders, key=lambda u: unit_values(game, u, u in state.depleted)[1])]
+
     def combat_audit(self, state: FireAndMovementState, entry: Attack) -> FmAudit:
         """The arithmetic of an attack in a state (8.2.1-8.2.3; a beach assault, 11.2.3)."""
         if self._is_beach_assault(state, entry):
@@ -867,11 +901,8 @@ class FireAndMovement:
         side = self._unit(state, entry.attackers[0]).side
         attackers = [(u, game.grid.hex_of(state.location[u]), unit_values(game, u, u in state.depleted)[0])
                      for u in entry.attackers if self._on_map(state, u) is not None]
-        defenders = [(u, unit_values(game, u, u in state.depleted)[1]) for u in self._defenders(state, entry, side)]
-        if len(defenders) > 1:
-            # 11.2.4: a stack on a beach landing hex defends with one unit its owner selects; the
-            # log does not say which yet, so the audit takes the strongest.
-            defenders = [max(defenders, key=lambda d: d[1])]
+        defenders = [(u, unit_values(game, u, u in state.depleted)[1])
+                     for u in self._stack_defender(state, self._defenders(state, entry, side))]
         fortified = "fortification" in game.hex_terrain.get(target, ())
         return audit(game, target, attackers, defenders, self._supports(state, entry, target), fortified, entry.die,
                      side)
@@ -1016,6 +1047,7 @@ class FireAndMovement:
         per_side: Counter[str] = Counter()
         pending = Counter(state.drawn)
         taken: Counter[str] = Counter()
+        kept: Counter[str] = Counter()
         known_sides: list[str] = []
         mismatched: set[str] = set()
         for marker_id in entry.support:
@@ -1034,22 +1066,23 @@ class FireAndMovement:
             if pending[(owner, marker_id)] > 0:
                 pending[(owner, marker_id)] -= 1  # drawn for this combat (7.2)
                 continue
-            if marker.kind == "mines" and taken[marker_id] < state.mines_aside.count(marker_id):
-                taken[marker_id] += 1  # drawn earlier this game turn and kept (11.1.4)
-                continue
-            if any(who == owner for who, _ in state.drawn):
-                mismatched.add(owner)
-                out.append(self._f("error", "7.2", entry, f"{owner} drew {self._drawn_text(state, owner)} for this "
-                                                          f"combat, not {marker_id}: markers are drawn at random and "
-                                                          "placed as drawn"))
+            if marker.kind == "mines" and kept[marker_id] < state.mines_aside.count(marker_id):
+                kept[marker_id] += 1  # drawn earlier this game turn and kept (11.1.4), not from the cup now
                 continue
             if marker.kind == "naval_gunfire":
+                # 11.2.7: never in a cup, so never drawn: placed whatever the side drew from its cups.
                 taken[marker_id] += 1
                 if state.markers_used.count(marker_id) + taken[marker_id] > marker.count:
                     out.append(self._f("error", "7.2", entry, f"{marker_id} has been used "
                                                               f"{state.markers_used.count(marker_id)} time(s) this game "
                                                               f"turn and there are {marker.count}; a marker serves once "
                                                               "a game turn"))
+                continue
+            if any(who == owner for who, _ in state.drawn):
+                mismatched.add(owner)
+                out.append(self._f("error", "7.2", entry, f"{owner} drew {self._drawn_text(state, owner)} for this "
+                                                          f"combat, not {marker_id}: markers are drawn at random and "
+                                                          "placed as drawn"))
                 continue
             taken[marker_id] += 1
             out += self._in_cup(state, entry, owner, marker_id, taken[marker_id])
@@ -1256,11 +1289,8 @@ class FireAndMovement:
         game = state.game
         target = game.grid.hex_of(entry.hex)
         side = entry.side or ""
-        defenders = [(u, unit_values(game, u, u in state.depleted)[1]) for u in self._defenders(state, entry, side)]
-        if len(defenders) > 1:
-            # 11.2.4: on a stacked beach landing hex the bombarding player picks one unit; the log
-            # does not say which yet, so the audit takes the strongest.
-            defenders = [max(defenders, key=lambda d: d[1])]
+        defenders = [(u, unit_values(game, u, u in state.depleted)[1])
+                     for u in self._stack_defender(state, self._defenders(state, entry, side))]
         fortified = "fortification" in game.hex_terrain.get(target, ())
         return audit(game, target, [], defenders, self._supports(state, entry, target), fortified, entry.die, side)
 
@@ -1341,19 +1371,11 @@ class FireAndMovement:
     # -- results (8.2.4-8.5) -------------------------------------------------------------------
     def _carries_out(self, state: FireAndMovementState, entry: Entry) -> bool:
         """Whether an entry may carry out the combat before it; any other ends that combat. 12.0's
-        loss of a unit that took no part in it, out of supply as the Allied player turn ends, comes
-        after every combat of the turn, so it ends the last one."""
-        if isinstance(entry, Loss) and self._supply_loss_due(state, entry.unit):
+        supply loss, as the Allied player turn ends, comes after every combat of the turn, so it ends
+        the last one."""
+        if isinstance(entry, Loss) and self._supply_loss(state, entry.unit):
             return False
         return isinstance(entry, (Loss, Retreat, Advance, StandFast, Comment, Header))
-
-    def _supply_loss_due(self, state: FireAndMovementState, unit_id: str) -> bool:
-        """12.0: a unit outside the combat under way that owes its supply loss as the Allied player
-        turn ends."""
-        combat = state.combat
-        return combat is not None and unit_id not in (*combat.attackers, *combat.defenders) and \
-            self._allied_turn_ending(state) and unit_id not in state.supply_losses and \
-            unit_id in self.out_of_supply(state)
 
     def _steps(self, state: FireAndMovementState, unit_id: str) -> int:
         """Steps a unit has left: two at full strength, one reduced or one-step (8.2.4)."""
@@ -1401,23 +1423,41 @@ class FireAndMovement:
             result = self.combat_audit(state, entry).result
         attackers = tuple(u for u in dict.fromkeys(entry.attackers) if self._on_map(state, u) is not None)
         beach = self._is_beach_assault(state, entry)
-        defenders = () if beach else tuple(self._defenders(state, entry, side))
+        defenders = () if beach else tuple(self._stack_defender(state, self._defenders(state, entry, side)))
         steps = tuple((u, self._steps(state, u)) for u in (*attackers, *defenders))
         return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, beach=beach)
+
+    def _outstanding(self, state: FireAndMovementState, combat: FmCombat) -> list[tuple[str, str]]:
+        """(section, message) for what a combat's result still asks of the log (8.2.4-8.4)."""
+        open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
+                 for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
+        return results.outstanding(combat, open_)
 
     def _combat_over(self, state: FireAndMovementState, entry: Entry) -> list[Finding]:
         """What the combat under way still owed when another entry ends it."""
         combat = state.combat
         assert combat is not None
-        open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
-                 for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
-        return [self._f("error", section, entry, message) for section, message in results.outstanding(combat, open_)]
+        return [self._f("error", section, entry, message) for section, message in self._outstanding(state, combat)]
+
+    def _supply_loss(self, state: FireAndMovementState, unit_id: str) -> bool:
+        """12.0: a loss, as the Allied player turn ends, of a unit out of supply that the combat just
+        resolved does not claim (the unit took no part in it, or its result is carried out): the log
+        writes the supply losses after the Mobile Combat Phase's last combat."""
+        combat = state.combat
+        if combat is None or not self._allied_turn_ending(state) or unit_id in state.supply_losses:
+            return False
+        if unit_id in (*combat.attackers, *combat.defenders) and \
+                (combat.result is None or self._outstanding(state, combat)):
+            return False
+        return unit_id in self.out_of_supply(state)
 
     def _check_loss(self, state: FireAndMovementState, entry: Loss) -> list[Finding]:
         combat = state.combat
         if entry.loss == "remove":
             return [self._f("error", "log", entry, "'remove' is Onslaught's (6.3); Fire & Movement removes nothing "
                                                    "for stacking")]
+        if combat is not None and self._supply_loss(state, entry.unit):
+            combat = None  # 12.0's loss, after the last combat of the Allied player turn
         if combat is None and state.turn == 0 and entry.unit == self._ranger(state):
             return self._check_pdh_loss(state, entry)
         if combat is None:
@@ -1513,17 +1553,22 @@ class FireAndMovement:
             if out:
                 return out
         full = self.retreat_paths(state, entry.unit, entered)
+        if combat.bombardment:
+            # 8.1.5 before 8.3: the vacant path is wanted among the retreats that go farther from the
+            # closest enemy unit, when some do.
+            full = self._farther(state, entry.unit, full) or full
         vacant = [p for p in full if not any(self._friendly_at(state, entry.unit, h) for h in p[1:])]
         if vacant and any(self._friendly_at(state, entry.unit, h) for h in hexes[1:]):
             return [self._f("error", "8.3", entry, f"{entry.unit} retreats through or onto a friendly unit though a "
                                                    "path of vacant hexes is open")]
         return []
 
-    def _bombardment_direction(self, state: FireAndMovementState, entry: Retreat, hexes: tuple[Hex, ...],
-                               legal: list[tuple[Hex, ...]]) -> list[Finding]:
-        """8.1.5: after a bombardment a unit retreats, if it can, farther from the closest enemy unit."""
+    def _farther(self, state: FireAndMovementState, unit_id: str,
+                 paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]]:
+        """8.1.5: the retreats that end farther from the closest enemy unit than they start (none when
+        no enemy unit is on the map)."""
         game = state.game
-        side = self._unit(state, entry.unit).side
+        side = self._unit(state, unit_id).side
         enemies = [game.grid.hex_of(w) for u, w in state.location.items()
                    if game.grid.is_label(w) and self._unit(state, u).side != side]
         if not enemies:
@@ -1531,8 +1576,13 @@ class FireAndMovement:
 
         def nearest(h: Hex) -> int:
             return min(e.distance(h) for e in enemies)
-        start = nearest(hexes[0])
-        if nearest(hexes[-1]) <= start and any(nearest(p[-1]) > start for p in legal):
+        return [p for p in paths if nearest(p[-1]) > nearest(p[0])]
+
+    def _bombardment_direction(self, state: FireAndMovementState, entry: Retreat, hexes: tuple[Hex, ...],
+                               legal: list[tuple[Hex, ...]]) -> list[Finding]:
+        """8.1.5: after a bombardment a unit retreats, if it can, farther from the closest enemy unit."""
+        away = self._farther(state, entry.unit, legal)
+        if away and hexes not in away:
             return [self._f("error", "8.1", entry, f"{entry.unit} retreats after a bombardment no farther from the "
                                                    "closest enemy unit, though it could (8.1.5)")]
         return []
@@ -1593,6 +1643,13 @@ class FireAndMovement:
         if any(end == entry.path[-1] for _, end in combat.advanced):
             return [self._f("error", "8.5", entry, f"another unit already ended its advance in {entry.path[-1]}; one "
                                                    "unit a hex")]
+        side = self._unit(state, entry.unit).side
+        held = [label for label in entry.path[1:] if any(w == label and self._unit(state, u).side != side
+                                                         for u, w in state.location.items())]
+        if held:
+            # 8.5: the path of retreat is the vacant hexes the defender left; a retreat through a
+            # friend's hex (8.3) leaves that hex held.
+            return [self._f("error", "8.5", entry, f"{entry.unit} advances into {held[0]}, which an enemy unit holds")]
         return []
 
     # -- apply ---------------------------------------------------------------------------------
@@ -1613,9 +1670,7 @@ class FireAndMovement:
             after = replace(after, controlled=controlled, beachheads=beachheads)
         if isinstance(entry, TurnMarker) and state.turn == 0 and state.set_up:
             # 11.2.1: markers stay only on the beach hexes the assault landed on.
-            landed = frozenset(w for u, w in state.location.items()
-                               if w in self._beach(state) and self._unit(state, u).side == "Allied")
-            after = replace(after, beachheads=landed)
+            after = replace(after, beachheads=self._landed_hexes(state))
         if isinstance(entry, TurnMarker) and state.turn and after.victory is None and not self.landing_hexes(state):
             # 13.0: no beach landing hex left at the end of a game turn: the German wins at once.
             section = "14.3" if self._campaign(state) else "13.0"
@@ -1666,7 +1721,7 @@ class FireAndMovement:
                 result = self.bombard_audit(state, entry).result
             effect = self.bombard_effect(state, entry, result)
             friends = tuple(self._adjacent_friends(state, entry)) if effect == "(A)" else ()
-            defenders = tuple(self._defenders(state, entry, entry.side or ""))
+            defenders = tuple(self._stack_defender(state, self._defenders(state, entry, entry.side or "")))
             steps = tuple((u, self._steps(state, u)) for u in (*friends, *defenders))
             opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True)
             return replace(self._placed(state, entry), combat=opened,
@@ -1676,7 +1731,11 @@ class FireAndMovement:
             in_combat = {u for u in entry.attackers if self.phase_id(state) == "combat"
                          and self._unit(state, u).mobility == "mobile"}
             assaulted = state.assaulted | ({entry.hex} if state.turn == 0 else set())
+            landing = state.landing
+            if landing is None and self._is_beach_assault(state, entry):
+                landing = tuple(sorted(self._landing_counts(state).items()))  # 11.2.1: the landing as it was
             return replace(self._placed(state, entry), attacked=state.attacked | set(entry.attackers), assaulted=assaulted,
+                           landing=landing,
                            defended=state.defended | set(self._defenders(state, entry, side)),
                            attacked_in_combat=state.attacked_in_combat | in_combat,
                            combat=self._open_combat(state, entry))
@@ -1708,9 +1767,10 @@ class FireAndMovement:
                            advanced=state.advanced | {entry.unit}, combat=combat,
                            left_beach=self._leaving(state, entry.unit, entry.path))
         if isinstance(entry, Loss):
-            if combat is None and self._allied_turn_ending(state):
+            supply = self._allied_turn_ending(state) and combat is None or self._supply_loss(state, entry.unit)
+            if supply:
                 state = replace(state, supply_losses=state.supply_losses | {entry.unit})
-            if combat is not None and entry.unit in (*combat.attackers, *combat.defenders):
+            if combat is not None and not supply and entry.unit in (*combat.attackers, *combat.defenders):
                 left = combat.steps_of(entry.unit) - combat.lost_by(entry.unit)
                 state = replace(state, combat=combat.with_loss(entry.unit, 1 if entry.loss == "deplete" else left))
             if entry.loss == "deplete" and entry.unit not in state.depleted and self._unit(state, entry.unit).reduced:
@@ -1986,10 +2046,8 @@ class FireAndMovement:
         combat = state.combat
         if combat is None:
             return out
-        open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
-                 for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
         return out + [self.table.finding("note", section, combat.line, combat.column, f"when the log ends, {message}")
-                      for section, message in results.outstanding(combat, open_)]
+                      for section, message in self._outstanding(state, combat)]
 
     def describe(self, state: FireAndMovementState) -> dict[str, Any]:
         """Positions, depleted units and the sequence of play as JSON data."""
