@@ -177,3 +177,25 @@ def test_a_kept_achtung_minen_beside_one_from_the_cup(game: Game) -> None:
     assert run(game, kept + both, placed) == []
     third = "German: attack 2217 with 914/352 die 6 support de_mines de_mines de_mines\n"
     assert ("7.2", third.strip()) in run(game, kept + third, placed)
+
+
+def test_the_rangers_alone_make_no_beach_assault(game: Game) -> None:
+    """11.2.3: a beach assault is made by the units landed on the hex; the Rangers, stepped onto an
+    empty beach hex after the Pointe du Hoc roll, cannot make one there (and there is no other
+    combat before GT 1, 4.1)."""
+    setup = SETUP.replace("Allied: setup 26/1 2318", "Allied: setup 26/1 2319")
+    before = (setup + "Roll Allied 5\nGerman: lose de_sf_6\n2Rgr 2417-2318\nAllied: attack 2319 with 16/1 18/1 26/1\n"
+              "Allied: attack 2219 with 115/29 116/29\nAllied: attack 2120 with 175/29\n")
+    errors, _ = replay_errors(game, before + "Allied: attack 2318 with 2Rgr\nTurn 1\n")
+    assert [line for _, line in errors] == ["Allied: attack 2318 with 2Rgr"]
+
+
+def test_a_unit_is_bombarded_once_a_phase(game: Game) -> None:
+    """8.0: a unit suffers one attack in each of the Bombardment, Combat and Mobile Combat Phases,
+    bombardment included: two bombardments of one marker each on the same unit are one too many,
+    though they keep to 8.1's two markers a hex."""
+    placed = {"16/1": "2118", "914/352": "2218"}
+    first = TO_GERMAN_BOMBARDMENT + "German: bombard 2118 die 1 support de_sf_1\n"
+    assert run(game, first + "Phase combat\n", placed) == []
+    twice = first + "German: bombard 2118 die 1 support de_sf_2\nPhase combat\n"
+    assert run(game, twice, placed) == [("8.0", "German: bombard 2118 die 1 support de_sf_2")]

@@ -919,9 +919,11 @@ class FireAndMovement:
         return lines
 
     def _is_beach_assault(self, state: FireAndMovementState, entry: Attack) -> bool:
-        """11.2.3: before GT 1, an Allied attack on a beach hex its own units hold."""
+        """11.2.3: before GT 1, an Allied attack on a beach hex its landed units hold (the Rangers, who
+        may step onto a beach hex after the Pointe du Hoc roll, are not of the landing)."""
+        ranger = self._ranger(state)
         return state.turn == 0 and entry.hex in self._beach(state) and \
-            any(state.location.get(u) == entry.hex for u in entry.attackers)
+            any(state.location.get(u) == entry.hex and u != ranger for u in entry.attackers)
 
     def beach_audit(self, state: FireAndMovementState, entry: Attack) -> FmAudit:
         """11.2.3: the assaulting units' strengths and both sides' markers against a defence of zero,
@@ -1337,6 +1339,11 @@ class FireAndMovement:
                 out.append(self._f("error", "8.1", entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
                                                           f"friendly-occupied hex and {entry.hex} is farther "
                                                           "(8.1.1)"))
+        hit = [u for u in self._stack_defender(state, self._defenders(state, entry, side)) if u in state.defended]
+        if hit:
+            # 8.0: a unit suffers one attack a phase, bombardment included.
+            out.append(self._f("error", "8.0", entry, f"{', '.join(hit)} has already been bombarded in this phase; a "
+                                                      "unit suffers one attack a phase"))
         already = state.bombarded.count(entry.hex)
         if already + len(entry.support) > 2:
             out.append(self._f("error", "8.1", entry, f"{already + len(entry.support)} markers bombard {entry.hex} "
@@ -1724,7 +1731,7 @@ class FireAndMovement:
             defenders = tuple(self._stack_defender(state, self._defenders(state, entry, entry.side or "")))
             steps = tuple((u, self._steps(state, u)) for u in (*friends, *defenders))
             opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True)
-            return replace(self._placed(state, entry), combat=opened,
+            return replace(self._placed(state, entry), combat=opened, defended=state.defended | set(defenders),
                            bombarded=(*state.bombarded, *([entry.hex] * len(entry.support))))
         if isinstance(entry, Attack):
             side = self._unit(state, entry.attackers[0]).side
