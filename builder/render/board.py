@@ -362,10 +362,15 @@ def _stipple(draw: Draw, c: Point, s: float, orientation: str, rng: random.Rando
     """Fine random dots (broken ground)."""
     dark = _shade(fill, 0.55)
     r = s * 0.022
+    # _inside and rng.uniform(-s, s) written out, as in _scatter.
+    (c1, s1), (c2, s2), (c3, s3) = _NORMALS[orientation]
+    apothem = s * 0.9 * SQRT3 / 2
+    span, rand, ellipse = s - -s, rng.random, draw.ellipse
     for _ in range(60):
-        x, y = rng.uniform(-s, s), rng.uniform(-s, s)
-        if y >= -0.45 * s and _inside(x, y, s * 0.9, orientation):
-            draw.ellipse((c[0] + x - r, c[1] + y - r, c[0] + x + r, c[1] + y + r), fill=dark)
+        x, y = -s + span * rand(), -s + span * rand()
+        if (y >= -0.45 * s and abs(x * c1 + y * s1) <= apothem and abs(x * c2 + y * s2) <= apothem
+                and abs(x * c3 + y * s3) <= apothem):
+            ellipse((c[0] + x - r, c[1] + y - r, c[0] + x + r, c[1] + y + r), fill=dark)
 
 
 def _hedges(draw: Draw, c: Point, s: float, orientation: str, rng: random.Random, fill: str) -> None:
@@ -642,6 +647,71 @@ class _Text:
     anchor: str
     stroke_width: float = 0
     stroke_fill: str | RGB | None = None
+    glyphs: bool = False  # set in one font from cached glyphs (the hex labels: many, all alike)
+
+
+class _GlyphPrinter:
+    """Prints short texts from glyph masks rendered once per character and sub-pixel pen
+    position: FreeType's stroker is the slow part of drawing the map's ~1,500 hex labels,
+    and they are all the same few characters in one font. The text's anchored origin is
+    rounded to a whole pixel (the same glyphs then recur); a text the font kerns is drawn
+    as usual."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+        self.masks: dict[tuple[ImageFont.FreeTypeFont, float, str, int], tuple[Image.Image, Image.Image, int, int]] = {}
+        self.baselines: dict[ImageFont.FreeTypeFont, int] = {}
+        self.lengths: dict[tuple[ImageFont.FreeTypeFont, str], float] = {}
+
+    def _length(self, f: ImageFont.FreeTypeFont, text: str) -> float:
+        """The advance of a character or a pair (layout is slow, the pairs few)."""
+        key = (f, text)
+        if key not in self.lengths:
+            self.lengths[key] = f.getlength(text)
+        return self.lengths[key]
+
+    def _glyph(self, f: ImageFont.FreeTypeFont, stroke: float, char: str,
+               sixty_fourths: int) -> tuple[Image.Image, Image.Image, int, int]:
+        """A character's stroked and plain masks and their offset from the pen (whole pixels)."""
+        key = (f, stroke, char, sixty_fourths)
+        if key not in self.masks:
+            x0, y0, x1, y1 = (round(v) for v in f.getbbox(char, anchor="ls", stroke_width=stroke))
+            ox, oy = 2 - x0, 2 - y0  # the pen's whole-pixel origin inside the masks
+            size = (x1 - x0 + 5, y1 - y0 + 4)
+            outer, inner = Image.new("L", size, 0), Image.new("L", size, 0)
+            pen = (ox + sixty_fourths / 64, oy)
+            ImageDraw.Draw(outer).text(pen, char, fill=255, font=f, anchor="ls", stroke_width=stroke, stroke_fill=255)
+            ImageDraw.Draw(inner).text(pen, char, fill=255, font=f, anchor="ls")
+            self.masks[key] = (outer, inner, -ox, -oy)
+        return self.masks[key]
+
+    def print(self, t: _Text) -> None:
+        """Print one text as ImageDraw.text would (anchor 'mm')."""
+        f = t.font
+        advances = [self._length(f, c) for c in t.text]
+        length = sum(advances)
+        kerned = any(abs(self._length(f, a + c) - self._length(f, a) - self._length(f, c)) > 1e-6
+                     for a, c in zip(t.text, t.text[1:]))
+        if t.anchor != "mm" or kerned:
+            self.draw.text(t.xy, t.text, fill=t.fill, font=f, anchor=t.anchor, stroke_width=t.stroke_width,
+                           stroke_fill=t.stroke_fill)
+            return
+        if f not in self.baselines:  # the baseline below the middle anchor: the font's, not the text's
+            self.baselines[f] = round(f.getbbox("0", anchor="mm")[1] - f.getbbox("0", anchor="ls")[1])
+        x, y = round(t.xy[0] - length / 2), round(t.xy[1]) + self.baselines[f]
+        placed = []
+        pen = 0.0
+        for char, advance in zip(t.text, advances):
+            whole = math.floor(pen)
+            placed.append((x + whole, self._glyph(f, t.stroke_width, char, round((pen - whole) * 64))))
+            pen += advance
+        # The whole text's stroke first, then its ink, as ImageDraw draws them.
+        if t.stroke_width and t.stroke_fill is not None:
+            for px, (outer, _, dx, dy) in placed:
+                self.image.paste(t.stroke_fill, (px + dx, y + dy), outer)
+        for px, (_, inner, dx, dy) in placed:
+            self.image.paste(t.fill, (px + dx, y + dy), inner)
 
 
 @dataclass
@@ -810,7 +880,8 @@ def _draw_hex_labels(b: _Board) -> None:
         fill = styles[terrain]
         cx, cy = b.layout.centre(h)
         ink = LABEL_LIGHT if _is_dark(fill) else LABEL_DARK
-        b.texts.append(_Text((cx, cy + dy * size), game.grid.label_of(h), f, ink, "mm", _px(size * 0.02), fill))
+        b.texts.append(_Text((cx, cy + dy * size), game.grid.label_of(h), f, ink, "mm", _px(size * 0.02), fill,
+                             glyphs=True))
 
 
 def _area_hexes(game: Game, area_id: str) -> list[Hex]:
@@ -1493,9 +1564,13 @@ def render_board(game: Game, scale: float = 1.0) -> Image.Image:
     # anti-aliasing; LANCZOS looked the same and took ten times longer).
     board = image.reduce(ss)
     draw = ImageDraw.Draw(board)
+    glyphs = _GlyphPrinter(board)
     for t in b.texts:
-        draw.text(t.xy, t.text, fill=t.fill, font=t.font, anchor=t.anchor, stroke_width=t.stroke_width,
-                  stroke_fill=t.stroke_fill)
+        if t.glyphs:
+            glyphs.print(t)
+        else:
+            draw.text(t.xy, t.text, fill=t.fill, font=t.font, anchor=t.anchor, stroke_width=t.stroke_width,
+                      stroke_fill=t.stroke_fill)
     return board
 
 
