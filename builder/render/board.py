@@ -25,7 +25,6 @@ from typing import Literal
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
-from shapely.prepared import prep
 
 from builder.render.style import INK, PAPER, font
 from wargame.files import write_atomically
@@ -168,11 +167,16 @@ def _px(value: float) -> int:
     return max(1, round(value))
 
 
+_UNIT_CORNERS: dict[str, tuple[Point, ...]] = {
+    orientation: tuple((math.cos(math.radians(start + 60 * k)), math.sin(math.radians(start + 60 * k)))
+                       for k in range(6))
+    for orientation, start in (("flat", 0.0), ("pointy", 30.0))
+}
+
+
 def _corners(c: Point, s: float, orientation: str) -> list[Point]:
     """Corners of a hex of circumradius s centred at c (same order as Layout.corners)."""
-    start = 0.0 if orientation == "flat" else 30.0
-    return [(c[0] + s * math.cos(math.radians(start + 60 * k)), c[1] + s * math.sin(math.radians(start + 60 * k)))
-            for k in range(6)]
+    return [(c[0] + s * ux, c[1] + s * uy) for ux, uy in _UNIT_CORNERS[orientation]]
 
 
 _NORMALS: dict[str, tuple[tuple[float, float], ...]] = {
@@ -433,9 +437,9 @@ def _fort(draw: Draw, c: Point, s: float, orientation: str, rng: random.Random, 
 def _waves(draw: Draw, c: Point, s: float, orientation: str, rng: random.Random, fill: str) -> None:
     """A few faint wave marks."""
     ink = _shade(fill, 0.86)
+    wave = [(s * (t / 100 - 0.12), s * 0.022 * math.sin(t / 24 * 3 * math.pi)) for t in range(25)]
     for x, y in _scatter(c, s, orientation, rng, 0.55, jitter=0.3, top=-0.4):
-        pts = [(x + s * (t / 100 - 0.12), y + s * 0.022 * math.sin(t / 24 * 3 * math.pi)) for t in range(25)]
-        draw.line(pts, fill=ink, width=_px(s * 0.022), joint="curve")
+        draw.line([(x + dx, y + dy) for dx, dy in wave], fill=ink, width=_px(s * 0.022), joint="curve")
 
 
 def _hatch(draw: Draw, c: Point, s: float, orientation: str, rng: random.Random, fill: str) -> None:
@@ -541,6 +545,16 @@ def _badge(draw: Draw, c: Point, r: float, text: str, colour: str, s: float, tex
               anchor="mm")
 
 
+def _outlined(draw: Draw, points: Sequence[Point], fill: str | RGB, outline: str | RGB, width: int) -> None:
+    """A polygon with an outline `width` pixels wide inside its edge, as ImageDraw draws one,
+    but without its mask the size of the whole canvas (30 ms a star on the board)."""
+    draw.polygon(list(points), fill=outline)
+    inner = Polygon(points).buffer(-width, join_style="mitre")
+    for poly in getattr(inner, "geoms", [inner]):
+        if not poly.is_empty:
+            draw.polygon([(x, y) for x, y in poly.exterior.coords], fill=fill)
+
+
 def _star(draw: Draw, c: Point, r: float, colour: str, s: float) -> None:
     """A five-pointed star with a pale outline (objectives)."""
     pts = []
@@ -548,7 +562,7 @@ def _star(draw: Draw, c: Point, r: float, colour: str, s: float) -> None:
         a = math.radians(-90 + 36 * k)
         rad = r if k % 2 == 0 else r * 0.45
         pts.append((c[0] + rad * math.cos(a), c[1] + rad * math.sin(a)))
-    draw.polygon(pts, fill=colour, outline=PAPER, width=_px(s * 0.02))
+    _outlined(draw, pts, colour, PAPER, _px(s * 0.02))
 
 
 def _teeth(draw: Draw, a: Point, b: Point, outward: Point, s: float, colour: str) -> None:
@@ -623,7 +637,7 @@ def _arrow(draw: Draw, c: Point, length: float, north: str, s: float) -> None:
     left = (tip[0] - ux * length * 0.55 + vx * wing, tip[1] - uy * length * 0.55 + vy * wing)
     right = (tip[0] - ux * length * 0.55 - vx * wing, tip[1] - uy * length * 0.55 - vy * wing)
     draw.polygon([tip, left, (x, y), right], fill=INK)
-    draw.polygon([tip, right, (x, y)], fill=PAPER, outline=INK, width=_px(s * 0.02))
+    _outlined(draw, [tip, right, (x, y)], PAPER, INK, _px(s * 0.02))
     draw.line([(x, y), tail], fill=INK, width=_px(s * 0.04))
     n_pos = (tip[0] + ux * length * 0.22, tip[1] + uy * length * 0.22)
     draw.text(n_pos, "N", fill=INK, font=font(_px(length * 0.3), bold=True), anchor="mm")
@@ -928,11 +942,10 @@ def _draw_areas(b: _Board) -> None:
 def _letter_country(b: _Board, name: str, hexes: Sequence[Hex]) -> None:
     """A country's name in large spaced capitals, translucent, inside its hexes and clear of
     its towns' names when it can be."""
-    region = unary_union([Polygon(b.fine.corners(h)) for h in hexes])
-    inside = prep(region)
     text = " ".join(name.upper())
     # As large as fits across the country (up to most of a hex high); none if too small to read.
-    x0, _, x1, _ = region.bounds
+    xs = [x for h in hexes for x, _ in b.fine.corners(h)]
+    x0, x1 = min(xs), max(xs)
     size = b.s * 0.8
     f = font(_px(size), bold=True)
     fit = (x1 - x0) * 0.85 / max(1.0, b.draw.textlength(text, font=f))
@@ -958,11 +971,17 @@ def _letter_country(b: _Board, name: str, hexes: Sequence[Hex]) -> None:
         crowd = sum(1 for px, py in band
                     if abs(px - x) < half_w + b.s and -b.s * 0.9 < y - py < b.s * 1.0)
         ranked.append((crowd, math.hypot(x - cx, y - cy), k, (x, y)))
+    members = set(hexes)
     for _, _, _, (x, y) in sorted(ranked):
         box = Polygon([(x - half_w, y - half_h), (x + half_w, y - half_h), (x + half_w, y + half_h),
                        (x - half_w, y + half_h)])
-        # A box wholly inside the region needs no intersection.
-        if inside.contains(box) or region.intersection(box).area >= 0.97 * box.area:
+        # The country's hexes tile it: the box's area inside is the sum over the hexes it
+        # reaches (a few dozen, where a union of the whole country took most of the time).
+        near = b.fine.pixel_to_hex(x, y)
+        reach = math.ceil(half_w / (b.s * 1.5)) + 2
+        covered = sum(box.intersection(Polygon(b.fine.corners(h))).area
+                      for h in near.spiral(reach) if h in members)
+        if covered >= 0.97 * box.area:
             break
     else:
         return
@@ -1183,8 +1202,8 @@ def _draw_places(b: _Board, reserved: list[tuple[float, float, float, float]]) -
         elif kind == "landmark":
             for x, y in centres:
                 r = s * 0.12
-                draw.polygon([(x, y - r), (x + r * 0.9, y + r * 0.6), (x - r * 0.9, y + r * 0.6)], fill=INK,
-                             outline=PAPER, width=_px(s * 0.025))
+                _outlined(draw, [(x, y - r), (x + r * 0.9, y + r * 0.6), (x - r * 0.9, y + r * 0.6)], INK, PAPER,
+                          _px(s * 0.025))
                 reserved.append((x - r, y - r, x + r, y + r))
         names.append(((cx, cy), name, kind, hexes))
     # Names are placed and printed at final pixels, among the symbols' boxes.
