@@ -1554,6 +1554,13 @@ PASTE_BANDS = 4
 """Horizontal bands a translucent paste is split into, one per worker thread at most."""
 
 
+def board_image_size(game: Game, scale: float = 1.0) -> tuple[int, int]:
+    """The size of `render_board`'s image: the map and its title and legend strip."""
+    layout = board_layout(game, scale)
+    board_size = layout.board_size(game.grid, game.map.layout.margin_px * scale)
+    return _plan_strip(board_size, layout.size_px, len(_legend_items(game, layout.orientation))).image_size
+
+
 def render_board(game: Game, scale: float = 1.0) -> Image.Image:
     """The map board, its top-left pixel at `board_layout(game, scale)`'s pixel (0, 0)."""
     layout = board_layout(game, scale)
@@ -1602,4 +1609,4 @@ def write_board(game: Game, out_dir: Path, scale: float = 1.0) -> Path:
     return path
 
 
-__all__ = ["HexStyle", "SideStyle", "board_layout", "hex_style", "render_board", "side_style", "write_board"]
+__all__ = ["HexStyle", "SideStyle", "board_image_size", "board_layout", "hex_style", "render_board", "side_style", "write_board"]

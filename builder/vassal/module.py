@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import io
 import math
+import mmap
 import multiprocessing
 import os
 from collections import Counter, defaultdict
@@ -21,7 +22,7 @@ from pathlib import Path
 from lxml import etree
 from PIL import Image
 
-from builder.render.board import board_layout, render_board
+from builder.render.board import board_image_size, board_layout, render_board
 from builder.render.charts import chart_sheets, render_charts
 from builder.render.counters import (
     counter_size_px, image_name, marker_back, marker_faces, marker_image_name, render_marker, render_unit,
@@ -117,11 +118,15 @@ def _board_and_png(game: Game, scale: float) -> tuple[Image.Image, bytes]:
     return image, _png(image)
 
 
-def _draw_board_child(send: Connection, game: Game, scale: float) -> None:
-    """In a forked process: send the board's pixels and PNG bytes, or the error drawing it."""
+def _draw_board_child(send: Connection, pixels: mmap.mmap, game: Game, scale: float) -> None:
+    """In a forked process: the board's pixels into the shared buffer and its PNG bytes sent,
+    or the error drawing it."""
     try:
         image, png = _board_and_png(game, scale)
-        send.send(("board", image.mode, image.size, image.tobytes(), png))
+        if image.mode != "RGB" or len(pixels) != image.width * image.height * 3:
+            raise RuntimeError(f"the board came out {image.mode} {image.size}, not as board_image_size says")
+        pixels[:] = image.tobytes()
+        send.send(("board", image.size, png))
     except Exception as error:  # every failure goes back to the parent, to be raised there
         try:
             send.send(("error", error))
@@ -134,15 +139,20 @@ def _draw_board_child(send: Connection, game: Game, scale: float) -> None:
 class _BoardDrawing:
     """The board drawn and encoded in a forked process, where its Python does not wait for
     the GIL that drawing the counters and charts holds (a worker thread overlapped only
-    Pillow's own loops); in a thread where the platform cannot fork."""
+    Pillow's own loops); in a thread where the platform cannot fork. The pixels come back
+    through memory shared with the child (a pipe took a quarter of a second for them)."""
 
     def __init__(self, game: Game, scale: float) -> None:
         self._thread: ThreadPoolExecutor | None = None
         self._future: Future[tuple[Image.Image, bytes]] | None = None
         if "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
+            width, height = board_image_size(game, scale)
+            self._size = (width, height)
+            self._pixels = mmap.mmap(-1, width * height * 3)
             self._receive, send = context.Pipe(duplex=False)
-            self._process = context.Process(target=_draw_board_child, args=(send, game, scale), daemon=True)
+            self._process = context.Process(target=_draw_board_child, args=(send, self._pixels, game, scale),
+                                            daemon=True)
             self._process.start()
             send.close()
         else:
@@ -163,10 +173,13 @@ class _BoardDrawing:
         finally:
             self._receive.close()
             self._process.join()
-        if message[0] == "error":
-            raise message[1]
-        _, mode, size, pixels, png = message
-        return Image.frombytes(mode, size, pixels), png
+        try:
+            if message[0] == "error":
+                raise message[1]
+            _, size, png = message
+            return Image.frombytes("RGB", size, bytes(self._pixels)), png
+        finally:
+            self._pixels.close()
 
 
 def _draw_the_rest(game: Game, layout: Layout, size_px: int, board: _BoardDrawing) -> Art:
