@@ -207,6 +207,31 @@ def test_an_error_drawing_the_board_reaches_the_caller(monkeypatch: pytest.Monke
         module.draw_art(load_game(data_root(), "omaha"))
 
 
+def test_a_failure_beside_the_board_stops_its_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When drawing the counters or charts fails, the process drawing the board is stopped
+    rather than left running."""
+    import multiprocessing
+    import time
+
+    from builder.vassal import module
+    from wargame.errors import DataError
+
+    def slow(game: Game, scale: float = 1.0) -> Image.Image:
+        time.sleep(60)
+        raise AssertionError("not stopped")
+
+    def broken(game: Game, scale: float = 1.0) -> dict[str, Image.Image]:
+        raise DataError("counters/toy/charts.toml, line 2: no such table")
+
+    monkeypatch.setattr(module, "render_board", slow)
+    monkeypatch.setattr(module, "render_charts", broken)
+    start = time.monotonic()
+    with pytest.raises(DataError, match="no such table"):
+        module.draw_art(load_game(data_root(), "omaha"))
+    assert time.monotonic() - start < 30
+    assert multiprocessing.active_children() == []
+
+
 @pytest.mark.slow
 def test_two_builds_are_byte_identical(built: Built) -> None:
     """The same data build the same bytes."""

@@ -109,7 +109,10 @@ def draw_art(game: Game, scale: float = 1.0) -> Art:
     size_px = counter_size_px(layout)
     # The board takes longest: it is drawn (and encoded) elsewhere while the rest is drawn here.
     board = _BoardDrawing(game, scale)
-    return _draw_the_rest(game, layout, size_px, board)
+    try:
+        return _draw_the_rest(game, layout, size_px, board)
+    finally:
+        board.close()
 
 
 def _board_and_png(game: Game, scale: float) -> tuple[Image.Image, bytes]:
@@ -148,7 +151,7 @@ class _BoardDrawing:
         if "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
             width, height = board_image_size(game, scale)
-            self._size = (width, height)
+            self._received = False
             self._pixels = mmap.mmap(-1, width * height * 3)
             self._receive, send = context.Pipe(duplex=False)
             self._process = context.Process(target=_draw_board_child, args=(send, self._pixels, game, scale),
@@ -168,18 +171,25 @@ class _BoardDrawing:
                 self._thread.shutdown()
         try:
             message = self._receive.recv()
+            self._received = True
         except EOFError:
-            message = ("error", RuntimeError(f"the process drawing the board died (exit code {self._process.exitcode})"))
-        finally:
-            self._receive.close()
             self._process.join()
-        try:
-            if message[0] == "error":
-                raise message[1]
-            _, size, png = message
-            return Image.frombytes("RGB", size, bytes(self._pixels)), png
-        finally:
-            self._pixels.close()
+            message = ("error", RuntimeError(f"the process drawing the board died (exit code {self._process.exitcode})"))
+        if message[0] == "error":
+            raise message[1]
+        _, size, png = message
+        return Image.frombytes("RGB", size, bytes(self._pixels)), png
+
+    def close(self) -> None:
+        """Stop a drawing nobody waits for any more (the rest failed) and free what it holds."""
+        if self._thread is not None:
+            self._thread.shutdown(cancel_futures=True)
+            return
+        if not self._received and self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+        self._receive.close()
+        self._pixels.close()
 
 
 def _draw_the_rest(game: Game, layout: Layout, size_px: int, board: _BoardDrawing) -> Art:
