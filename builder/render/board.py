@@ -1,7 +1,9 @@
 """The map board: terrain, hexsides, roads, places, areas, hex labels, title and legend.
 
-Everything is drawn at SUPERSAMPLE times the final size and scaled down with LANCZOS, so
-lines and symbols come out anti-aliased. The supersampled layout is `board_layout` scaled
+Shapes are drawn at SUPERSAMPLE times the final size and reduced with a box filter, so lines
+and symbols come out anti-aliased; hex labels, place names and the title and legend text are
+printed last, on the reduced image at final pixels
+(FreeType anti-aliases it itself). The supersampled layout is `board_layout` scaled
 exactly (never a second `Layout.for_grid`, which rounds), shifted by the sub-pixels that put
 a layout point at the centre of its final pixel, so the printed grid is the module's grid to
 the pixel; the title and legend only ever extend the image to the right or below the map.
@@ -38,7 +40,7 @@ RGB = tuple[int, int, int]
 Draw = ImageDraw.ImageDraw
 
 SUPERSAMPLE = 3
-"""Drawing scale before the LANCZOS reduction (3: smooth diagonals, still a few seconds)."""
+"""Drawing scale before the reduction (3: smooth diagonals)."""
 LARGE_BOARD_PX = 12_000_000
 """Boards with more final pixels than this are drawn at 2x only, to keep the canvas in memory."""
 
