@@ -3,9 +3,10 @@
 Shapes are drawn at SUPERSAMPLE times the final size and reduced with a box filter, so lines
 and symbols come out anti-aliased; hex labels, place names and the title and legend text are
 printed last, on the reduced image at final pixels (FreeType anti-aliases it itself). The
-supersampled layout is `board_layout` scaled exactly (never a second `Layout.for_grid`, which rounds), shifted by the sub-pixels that put
-a layout point at the centre of its final pixel, so the printed grid is the module's grid to
-the pixel; the title and legend only ever extend the image to the right or below the map.
+supersampled layout is `board_layout` scaled exactly (never a second `Layout.for_grid`,
+which rounds), shifted by the sub-pixels that put a layout point at the centre of its final
+pixel, so the printed grid is the module's grid to the pixel; the title and legend only ever
+extend the image to the right or below the map.
 """
 
 from __future__ import annotations
