@@ -246,15 +246,28 @@ def test_onslaught_board_is_repeatable(onslaught: Game, onslaught_board: Image.I
     assert render_board(onslaught).tobytes() == onslaught_board.tobytes()
 
 
-def test_banded_reduction_equals_one_resize() -> None:
-    """The final reduction, done in bands on threads, gives the bytes of one whole LANCZOS resize."""
-    from PIL import Image
+def test_banded_translucent_paste_equals_one_paste(onslaught: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A translucent layer pasted in bands on threads gives the bytes of one whole paste."""
+    from PIL import ImageDraw
 
-    from builder.render.board import _reduce
+    from builder.render import board
 
-    canvas = Image.effect_noise((3 * 97, 3 * 61), 60).convert("RGB")
-    whole = canvas.resize((97, 61), Image.Resampling.LANCZOS)
-    assert _reduce(canvas, (97, 61), 3).tobytes() == whole.tobytes()
+    noise = Image.effect_noise((600, 1400), 60).convert("RGB")
+
+    def tinted() -> bytes:
+        canvas = noise.copy()
+        b = board._Board(onslaught, onslaught.layout, onslaught.layout, canvas, ImageDraw.Draw(canvas),
+                         (600.0, 1400.0), 1)
+
+        def paint(mask: ImageDraw.ImageDraw, ink: int, origin: tuple[float, float]) -> None:
+            mask.line([(10 - origin[0], 20 - origin[1]), (590 - origin[0], 1380 - origin[1])], fill=ink, width=40)
+        b.tint(paint, "#7a0a4a", 90, (0, 0, 600, 1400))
+        return canvas.tobytes()
+
+    banded = tinted()
+    monkeypatch.setattr(board, "PASTE_BANDS", 1)
+    assert banded == tinted()
+    assert banded != noise.tobytes()
 
 
 def test_threaded_png_encoding_gives_the_same_bytes() -> None:

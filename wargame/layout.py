@@ -63,13 +63,17 @@ class Layout:
 
     def hexside_segment(self, side: Hexside) -> LineString:
         """The hexside as a shapely segment between its two corners."""
+        return LineString(self.hexside_ends(side))
+
+    def hexside_ends(self, side: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The hexside's two corners (what `hexside_segment` joins, without building it)."""
         (ax, ay), (bx, by) = self.centre(side.a), self.centre(side.b)
         mx, my = (ax + bx) / 2, (ay + by) / 2
         dx, dy = bx - ax, by - ay
         length = math.hypot(dx, dy)
         # The side is perpendicular to the line of centres and as long as the circumradius.
         px, py = -dy / length * self.size_px / 2, dx / length * self.size_px / 2
-        return LineString([(mx - px, my - py), (mx + px, my + py)])
+        return (mx - px, my - py), (mx + px, my + py)
 
     # -- pixel -> hex -------------------------------------------------------------------
     def fractional(self, x: float, y: float) -> tuple[float, float]:

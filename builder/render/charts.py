@@ -12,6 +12,7 @@ import io
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import ceil, cos, pi, sin
 from pathlib import Path
 from typing import Literal, Protocol
@@ -89,7 +90,7 @@ def _wrap(text: str, face: Font, width_px: int) -> list[str]:
         current = ""
         for word in words:
             trial = f"{current} {word}" if current else word
-            if current and face.getlength(trial) > width_px:
+            if current and _length(face, trial) > width_px:
                 lines.append(current)
                 current = word
             else:
@@ -100,7 +101,14 @@ def _wrap(text: str, face: Font, width_px: int) -> list[str]:
 
 def _text_px(text: str, face: Font) -> int:
     """Width of the widest explicit line of a text."""
-    return max((ceil(face.getlength(line)) for line in text.split("\n")), default=0)
+    return max((ceil(_length(face, line)) for line in text.split("\n")), default=0)
+
+
+@lru_cache(maxsize=65536)
+def _length(face: Font, text: str) -> float:
+    """A text's advance in a font, remembered: laying out a chart measures the same cells and
+    wrap trials many times over (for its natural, least and final widths and its heights)."""
+    return face.getlength(text)
 
 
 def _luminance(colour: str) -> float:
@@ -1003,6 +1011,7 @@ def chart_sheets(game: Game) -> dict[str, Sheet]:
 def render_charts(game: Game, scale: float = 1.0) -> dict[str, Image.Image]:
     """Every chart of a game as an image, keyed by a stable chart id."""
     pen = Pen(scale)
+    _length.cache_clear()  # measured afresh for each game's charts (and each build)
     return {chart_id: sheet.render(pen) for chart_id, sheet in chart_sheets(game).items()}
 
 

@@ -10,16 +10,19 @@ from __future__ import annotations
 import html
 import io
 import math
+import mmap
+import multiprocessing
 import os
 from collections import Counter, defaultdict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 from lxml import etree
 from PIL import Image
 
-from builder.render.board import board_layout, render_board
+from builder.render.board import board_image_size, board_layout, render_board
 from builder.render.charts import chart_sheets, render_charts
 from builder.render.counters import (
     counter_size_px, image_name, marker_back, marker_faces, marker_image_name, render_marker, render_unit,
@@ -62,6 +65,9 @@ class Art:
     counters: dict[str, Image.Image]
     charts: dict[str, Image.Image]
     chart_names: dict[str, str]
+    encoded: dict[str, tuple[Image.Image, bytes]] = field(default_factory=dict)
+    """PNG bytes made while the board was drawn, by archive name (images/...), with the image
+    they encode (used only while the Art still holds that very image)."""
 
 
 @dataclass
@@ -101,14 +107,92 @@ def draw_art(game: Game, scale: float = 1.0) -> Art:
     """Render board, holding board, counters and charts for a game."""
     layout = board_layout(game, scale)
     size_px = counter_size_px(layout)
-    # The board takes longest: it is drawn on a worker thread while the rest is drawn here
-    # (Pillow releases the GIL in its own loops, so the two overlap in part).
-    with ThreadPoolExecutor(1) as pool:
-        board = pool.submit(render_board, game, scale)
+    # The board takes longest: it is drawn (and encoded) elsewhere while the rest is drawn here.
+    board = _BoardDrawing(game, scale)
+    try:
         return _draw_the_rest(game, layout, size_px, board)
+    finally:
+        board.close()
 
 
-def _draw_the_rest(game: Game, layout: Layout, size_px: int, board: Future[Image.Image]) -> Art:
+def _board_and_png(game: Game, scale: float) -> tuple[Image.Image, bytes]:
+    """The board and its PNG bytes."""
+    image = render_board(game, scale)
+    return image, _png(image)
+
+
+def _draw_board_child(send: Connection, pixels: mmap.mmap, game: Game, scale: float) -> None:
+    """In a forked process: the board's pixels into the shared buffer and its PNG bytes sent,
+    or the error drawing it."""
+    try:
+        image, png = _board_and_png(game, scale)
+        if image.mode != "RGB" or len(pixels) != image.width * image.height * 3:
+            raise RuntimeError(f"the board came out {image.mode} {image.size}, not as board_image_size says")
+        pixels[:] = image.tobytes()
+        send.send(("board", image.size, png))
+    except Exception as error:  # every failure goes back to the parent, to be raised there
+        try:
+            send.send(("error", error))
+        except Exception:  # an error that does not pickle goes back as its text
+            send.send(("error", RuntimeError(f"drawing the board failed: {error!r}")))
+    finally:
+        send.close()
+
+
+class _BoardDrawing:
+    """The board drawn and encoded in a forked process, where its Python does not wait for
+    the GIL that drawing the counters and charts holds (a worker thread overlapped only
+    Pillow's own loops); in a thread where the platform cannot fork. The pixels come back
+    through memory shared with the child (a pipe took a quarter of a second for them)."""
+
+    def __init__(self, game: Game, scale: float) -> None:
+        self._thread: ThreadPoolExecutor | None = None
+        self._future: Future[tuple[Image.Image, bytes]] | None = None
+        if "fork" in multiprocessing.get_all_start_methods():
+            context = multiprocessing.get_context("fork")
+            width, height = board_image_size(game, scale)
+            self._received = False
+            self._pixels = mmap.mmap(-1, width * height * 3)
+            self._receive, send = context.Pipe(duplex=False)
+            self._process = context.Process(target=_draw_board_child, args=(send, self._pixels, game, scale),
+                                            daemon=True)
+            self._process.start()
+            send.close()
+        else:
+            self._thread = ThreadPoolExecutor(1)
+            self._future = self._thread.submit(_board_and_png, game, scale)
+
+    def result(self) -> tuple[Image.Image, bytes]:
+        """The board and its PNG bytes, once they are ready; the drawing's error if it failed."""
+        if self._future is not None and self._thread is not None:
+            try:
+                return self._future.result()
+            finally:
+                self._thread.shutdown()
+        try:
+            message = self._receive.recv()
+            self._received = True
+        except EOFError:
+            self._process.join()
+            message = ("error", RuntimeError(f"the process drawing the board died (exit code {self._process.exitcode})"))
+        if message[0] == "error":
+            raise message[1]
+        _, size, png = message
+        return Image.frombytes("RGB", size, bytes(self._pixels)), png
+
+    def close(self) -> None:
+        """Stop a drawing nobody waits for any more (the rest failed) and free what it holds."""
+        if self._thread is not None:
+            self._thread.shutdown(cancel_futures=True)
+            return
+        if not self._received and self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+        self._receive.close()
+        self._pixels.close()
+
+
+def _draw_the_rest(game: Game, layout: Layout, size_px: int, board: _BoardDrawing) -> Art:
     """Counters, holding board and charts, then the Art with the board when it is done."""
     counters: dict[str, Image.Image] = {}
     for _, unit in game.units:
@@ -123,8 +207,25 @@ def _draw_the_rest(game: Game, layout: Layout, size_px: int, board: Future[Image
     sheets = chart_sheets(game)
     holding = render_holding_board(game, size_px)
     charts = render_charts(game)
-    return Art(board.result(), layout, size_px, holding, counters, charts,
-               {chart_id: sheet.title for chart_id, sheet in sheets.items()})
+    # The board is still being drawn: encode the rest meanwhile.
+    pictures = _pictures(counters, None, holding.image, charts)
+    encoded = {name: (pictures[name], data) for name, data in encode_pngs(pictures).items()}
+    image, png = board.result()
+    encoded["images/board.png"] = (image, png)
+    return Art(image, layout, size_px, holding, counters, charts,
+               {chart_id: sheet.title for chart_id, sheet in sheets.items()}, encoded)
+
+
+def _pictures(counters: dict[str, Image.Image], board: Image.Image | None, holding: Image.Image,
+              charts: dict[str, Image.Image]) -> dict[str, Image.Image]:
+    """Images by archive name, in archive order (the board left out when None)."""
+    pictures = {f"images/{name}": img for name, img in counters.items()}
+    if board is not None:
+        pictures["images/board.png"] = board
+    pictures["images/holding.png"] = holding
+    for chart_id, img in charts.items():
+        pictures[f"images/chart-{chart_id}.png"] = img
+    return pictures
 
 
 # -- draw cups ------------------------------------------------------------------------------
@@ -497,12 +598,11 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
 
     build_file = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True)
     # VASSAL looks for GameModule in the first lines when moduledata is missing; keep a newline after the declaration.
-    pictures = {f"images/{name}": img for name, img in art.counters.items()}
-    pictures["images/board.png"] = art.board
-    pictures["images/holding.png"] = art.holding.image
-    for chart_id, img in art.charts.items():
-        pictures[f"images/chart-{chart_id}.png"] = img
-    images = encode_pngs(pictures)
+    pictures = _pictures(art.counters, art.board, art.holding.image, art.charts)
+    ready = {name: art.encoded[name][1] for name, img in pictures.items()
+             if name in art.encoded and art.encoded[name][0] is img}
+    fresh = encode_pngs({name: img for name, img in pictures.items() if name not in ready})
+    images = {name: ready[name] if name in ready else fresh[name] for name in pictures}
     moduledata = _metadata(m.title, version, game)
     entries = {"buildFile.xml": build_file, "moduledata": moduledata, "help.html": _help_html(game).encode("utf-8"),
                **images}
