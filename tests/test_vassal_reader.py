@@ -225,10 +225,12 @@ class Session:
     """A VASSAL log built on the recorded Onslaught saved position, with two players."""
 
     PLAYERS = {"a": ("Alice", "Allied"), "b": ("Bob", "German")}
+    FILE = "onslaught-session.vlog"
+    GAME = "onslaught"
 
     def __init__(self) -> None:
-        recording = read_recording(DATA / "onslaught-session.vlog")
-        with zipfile.ZipFile(DATA / "onslaught-session.vlog") as archive:
+        recording = read_recording(DATA / self.FILE)
+        with zipfile.ZipFile(DATA / self.FILE) as archive:
             text = deobfuscate(archive.read("savedGame")).decode("utf-8")
             self.meta = {n: archive.read(n) for n in ("savedata", "moduledata")}
         parts = decode(text, ESC)
@@ -237,7 +239,7 @@ class Session:
         self.restore += [f"PLAYER\t{pw}\t{name}\t{side}" for pw, (name, side) in self.PLAYERS.items()]
         self.restore.append("end_save")
         self.steps: list[str] = []
-        self.game = game("onslaught")
+        self.game = game(self.GAME)
         tracking = track(recording)
         self.pieces = {p.properties.get("UnitId") or p.properties.get("MarkerId"): p
                        for p in tracking.initial.values()}
@@ -247,7 +249,7 @@ class Session:
         self.new_ids = 0
 
     def _raw(self, piece_id: str) -> tuple[str, str]:
-        with zipfile.ZipFile(DATA / "onslaught-session.vlog") as archive:
+        with zipfile.ZipFile(DATA / self.FILE) as archive:
             text = deobfuscate(archive.read("savedGame")).decode("utf-8")
         for command in decode(decode(text, ESC)[2], ESC):
             if command.startswith(f"+/{piece_id}/"):
