@@ -212,6 +212,7 @@ def test_help_explains_every_declaration(module: Module) -> None:
     assert game.crt is not None
     assert all(code in text for code in game.crt.result_codes)
     assert "Example" in text and "The referee reads:" in text
+    assert ("A beach assault before GT 1" in text) == (game.manifest.id == "omaha")
 
 
 # -- reading what the module writes ---------------------------------------------------------------------
@@ -462,3 +463,57 @@ def test_fire_and_movement_attack_with_support_and_a_bombardment(tmp_path: Path)
     bombard = [e for e in translation.entries if isinstance(e, Bombard)][0]
     assert (bombard.side, bombard.hex, bombard.support, bombard.die) == ("Allied", "2319", ["us_naval_7"], 4)
     assert body(translation)[-1].endswith("German: stand 914/352")
+
+
+def test_a_beach_assault_with_a_wrong_result(tmp_path: Path) -> None:
+    """Omaha's beach assault (11.2.3) declared by clicks: the landed units attackers, Declare
+    defender on one of them (their own hex), the die, a result the beach line does not give: the
+    8.2 error at the target's step, a right claim none."""
+    verdicts = {}
+    for claim in ("-", "De"):
+        s = OmahaClicks()
+        for unit, label in (("914/352", "2117"), ("915/352", "2021"), ("916/352", "2022"), ("16/1", "2319"),
+                            ("18/1", "2319")):
+            s.drag(unit, label, "b" if unit.endswith("352") else "a")
+        s.click("attacker", "16/1", "a", "18/1")
+        s.click("target", "16/1")
+        s.roll("a", 6)
+        s.toolbar("result", claim)
+        vlog = s.write(tmp_path / f"beach-{claim}.vlog")
+        # Before GT 1 (11.2.3), though VASSAL's turn tracker shows GT 1 already: Turn 1 comes after it.
+        assert body(translate_file(vlog))[-3:] == [f"7: Allied: attack 2319 with 16/1 18/1 die 6 result {claim}",
+                                                   "9: Turn 1", "9: Step support_fire_marker"]
+        assert not any("unit of the attacking side" in n.message for n in translate_file(vlog).notes)
+        verdicts[claim] = run("check", str(vlog))[1]
+    # The beach assault's own table line (11.2.3, on 8.2's table): cited as 11.2.
+    wrong = [line for line in verdicts["De"].splitlines() if "error [fire-and-movement 11.2]: differential" in line]
+    assert len(wrong) == 1 and wrong[0].startswith(f"{tmp_path / 'beach-De.vlog'}: step 7:"), verdicts["De"]
+    assert "gives -, not De" in wrong[0]
+    assert "gives -, not" not in verdicts["-"]
+
+
+def test_a_ground_combat_with_a_wrong_result(tmp_path: Path) -> None:
+    """GT 1's Combat Phase (the turn tracker moved there): 16/1 attacks 914/352 by clicks with a
+    support marker; a result the die does not give is the 8.2 error at the target's step, the
+    result the table gives is none."""
+    def play(claim: str) -> str:
+        s = OmahaClicks()
+        for unit, label in (("914/352", "2218"), ("915/352", "2021"), ("916/352", "2022"), ("16/1", "2319")):
+            s.drag(unit, label, "b" if unit.endswith("352") else "a")
+        s.tracker(1, 3)
+        s.click("attacker", "16/1")
+        s.click("target", "914/352")
+        s.click("support", "us_sf_6", at="2218")
+        s.roll("a", 4)
+        s.toolbar("result", claim)
+        vlog = s.write(tmp_path / f"combat-{claim.strip('()')}.vlog")
+        assert "7: Allied: attack 2218 with 16/1 die 4 result " + claim + " support us_sf_6" in body(translate_file(vlog))
+        return run("check", str(vlog))[1]
+
+    out = play("Ae")
+    wrong = re.search(r"^(\S+): step (\d+): error \[fire-and-movement 8\.2\]: differential \S+ on the \w+ line "
+                      r"\(column \w+\) with a 4 gives (\S+), not Ae$", out, re.M)
+    assert wrong is not None and wrong.group(2) == "7", out
+    right = wrong.group(3)
+    assert right != "Ae"
+    assert f"gives {right}, not" not in play(right)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from adjudicator.engine import resolve
 from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Pass, Place as PlaceEntry,
-    Retreat, RollOff, StandFast, StepMarker, TurnMarker,
+    Retreat, RollOff, StandFast, StepMarker, SupportMarkers, TurnMarker,
 )
 from adjudicator.notation.text import SIDE, parse_line, write_entry
 from adjudicator.vassal.movement import ZocRule, cheapest_route
@@ -188,9 +188,18 @@ class _Translator:
         self.recorder = next(iter(recorders)) if len(recorders) == 1 else None
 
     # -- output --------------------------------------------------------------------------
+    def before_first_turn(self, entry: Entry) -> bool:
+        """Whether the entry can come before the first turn begins, so that its markers wait for a later one."""
+        if isinstance(entry, (Header, Comment)) or isinstance(entry, PlaceEntry) and entry.how == "setup":
+            return True
+        # Omaha (11.2.3): the Pointe du Hoc roll, its loss and marker and the Rangers' move, and the
+        # beach assaults with their markers, losses and retreats come before GT 1, while VASSAL's turn
+        # tracker already shows GT 1's first phase.
+        return self.game.manifest.rule_system == "fire-and-movement" and isinstance(
+            entry, (RollOff, SupportMarkers, Attack, Loss, Move, Retreat, Advance, StandFast))
+
     def emit(self, entry: Entry) -> int:
-        if self.before_start and not isinstance(entry, (Header, Comment)) and not (
-                isinstance(entry, PlaceEntry) and entry.how == "setup"):
+        if self.before_start and not self.before_first_turn(entry):
             self.start(entry.line)
         self.out.append(entry)
         return len(self.out) - 1
@@ -568,7 +577,8 @@ class _Translator:
             self.note(step, f"the attackers declared for {where} ({' '.join(attackers)}) are of both sides; the "
                             "attack is written for the side of the first")
         attacking = self.game.units_by_id[attackers[0]].side
-        if self.game.units_by_id[unit].side == attacking:
+        if self.game.units_by_id[unit].side == attacking and unit not in attackers:
+            # One of the attackers as the target is an attack on their own hex (Omaha's beach assaults, 11.2.3).
             self.note(step, f"{text!r}: the target {unit} is a unit of the attacking side ({attacking})")
         entry = Attack(line=step, side=attacking, hex=where, attackers=attackers, support=self.supports)
         self.attackers, self.supports = [], []
@@ -673,6 +683,11 @@ class _Translator:
                 self.pending_die = None
                 return
         self.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
+        if len(values) == 1 and side is not None and self.before_start and \
+                self.game.manifest.rule_system == "fire-and-movement":
+            # Before GT 1 the one die is the Pointe du Hoc roll (Omaha 11.2.3), written `Roll Allied N`.
+            self.emit(RollOff(line=step, rolls={side: values[0]}))
+            return
         if len(values) == 1 and side is not None:
             if self.last_roll is not None and self.last_roll[0] != side:
                 # One die each, one side after the other: a roll-off.

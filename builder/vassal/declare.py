@@ -196,6 +196,10 @@ def help_html(game: Game) -> str:
     clicks.append((f"Declare, Claim result, then {code}", f"{PREFIX} {side_a}: result {code}"))
     example = "".join(f"<tr><td>{html.escape(a)}</td><td><tt>{html.escape(b)}</tt></td></tr>" for a, b in clicks)
     reads = f"{side_a}: attack {hex_b} with {unit_a} die 4 result {code}"
+    # Omaha's beach assaults (11.2.3) attack the landed units' own hex.
+    beach = ("<li>A beach assault before GT 1: declare the landed units attackers, then "
+             f"<i>{html.escape(texts[TARGET])}</i> on one of them (the attack on their own hex).</li>\n"
+             if "beachhead" in {mk.kind for mk in game.markers.marker} else "")
     return f"""<h2>Declaring for the referee</h2>
 <p>VASSAL records where counters go, the dice and the turn track; it cannot know what the rules
 make you declare. Declare it with a click as you play: each click writes a line starting with
@@ -216,7 +220,7 @@ the attacking side rolls is its die, and a result claimed is checked against tha
 your drags.</li>
 <li>Undo right after a click takes the declaration back. A line typed in the chat cannot be
 undone: type the correction.</li>
-<li>You may type any of these lines in the chat as shown, or the move log notation itself
+{beach}<li>You may type any of these lines in the chat as shown, or the move log notation itself
 (e.g. <tt>{html.escape(side_a)}: attack {hex_b} with {unit_a}</tt>).</li></ol>
 <h3>Example</h3>
 <table border="1" cellpadding="3"><tr><th>click</th><th>the chat shows</th></tr>{example}</table>
