@@ -517,3 +517,46 @@ def test_a_ground_combat_with_a_wrong_result(tmp_path: Path) -> None:
     right = wrong.group(3)
     assert right != "Ae"
     assert f"gives {right}, not" not in play(right)
+
+
+def test_a_turn_declared_by_clicks_replays_clean(tmp_path: Path) -> None:
+    """Rule 4.1's opening played with clicks instead of typing (as test_vassal_reader's typed turn):
+    the Movement actions and their supply, activations, Pass, a German reserve activation; the
+    counters dragged; it adjudicates clean."""
+    s = Clicks()
+    s.toolbar("action movement", "2")
+    s.click("activate", "us-inf-01", "a", "us-inf-02")
+    s.drag("us-inf-01", "0520")
+    s.chat("a", "us-inf-02 0620-0520-0420")
+    s.drag("us-inf-02", "0420")
+    s.click("activate", "br-inf-01")
+    s.drag("br-inf-01", "0620")
+    s.roll("a", 3)
+    s.roll("b", 5)
+    s.toolbar("action movement", "1", player="b")
+    s.click("activate", "de-inf-24", "b")
+    s.drag("de-inf-24", "3203", "b")
+    s.roll("a", 6)
+    s.roll("b", 2)
+    s.toolbar("pass")
+    s.roll("a", 4)
+    s.roll("b", 4)
+    s.tracker(1, 1)
+    s.click("activate", "de-inf-23", "b")
+    s.chat("b", "de-inf-23 strategic 3103-3203-3303-3403-3503")
+    s.drag("de-inf-23", "3503", "b")
+    s.tracker(1, 2)
+    for unit, label in (("us-arm-01", "0620"), ("us-inf-03", "0620"), ("us-inf-04", "0720"), ("br-arm-01", "0720"),
+                        ("br-inf-04", "0820")):
+        s.add(unit, label)
+    for unit in ("us-inf-05", "us-inf-06", "us-inf-07", "us-inf-08"):
+        s.chat("a", f"Allied: delay {unit}")
+    s.chat("b", "German: income 8")
+    s.chat("a", "Allied: income 12")
+    vlog = s.write(tmp_path / "clicked-turn.vlog")
+    lines = body(translate_file(vlog))
+    assert "1: Allied: action movement supply 2" in lines and "2: Allied: activate 0620 us-inf-01 us-inf-02" in lines
+    assert "10: German: action movement supply 1" in lines and "11: German: activate 3201 de-inf-24" in lines
+    assert "15: Allied: pass" in lines and "19: German: activate 3103 de-inf-23" in lines
+    code, out, _ = run("check", str(vlog))
+    assert code == 0, out
