@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import io
 import re
+import tempfile
 import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from adjudicator.notation.entries import Activate, Attack, Bombard, Comment, StandFast
@@ -560,3 +563,31 @@ def test_a_turn_declared_by_clicks_replays_clean(tmp_path: Path) -> None:
     assert "15: Allied: pass" in lines and "19: German: activate 3103 de-inf-23" in lines
     code, out, _ = run("check", str(vlog))
     assert code == 0, out
+
+
+WORD = st.sampled_from(["[umpire]", "Allied:", "German:", ":", "attacker", "target", "activate", "stand", "support",
+                        "bombard", "result", "action", "combat", "supply", "pass", "declare", "bulge", "at", "us-inf-01",
+                        "de-inf-04", "0620", "0621", "DR", "-", "3", "", " ", "$", "\\", "Allied", "9999", "x" * 40])
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(WORD, min_size=1, max_size=9).map(" ".join), min_size=1, max_size=12),
+       st.lists(st.booleans(), min_size=12, max_size=12))
+def test_any_declaration_line_reads_or_is_a_note(lines: list[str], as_report: list[bool]) -> None:
+    """Random lines in declaration form, as reports or typed, never stop the translation: each is
+    an entry, a comment or a note, and the translation writes back as a text log."""
+    s = Clicks()
+    for line, report in zip(lines, as_report):
+        if report:
+            s.step(f"CHAT* {line}")
+        else:
+            s.chat("a", line)
+    with tempfile.TemporaryDirectory() as folder:
+        translation = translate_file(s.write(Path(folder) / "fuzz.vlog"))
+    for entry in translation.entries:
+        write_entry(entry)
+    for line in lines:
+        try:
+            read_declaration(line)
+        except NotADeclaration as e:
+            assert str(e)
