@@ -137,11 +137,12 @@ def add_toolbar(root: etree._Element, game: Game, el: Callable[..., etree._Eleme
         el(prop, "module.properties.ChangePropertyButton", desc=f"Umpire: {button.text}", text="", tooltip="",
            icon="", hotkey=key, reportFormat=toolbar_report(button.words), propChanger=button.changer)
         # DoActionButton fires its keys in order, all in one logged (and undoable) step.
-        el(root, "module.DoActionButton", text=button.text, tooltip=button.tooltip, icon="", hotkey="",
+        el(root, "module.DoActionButton", name=button.text, text=button.text, tooltip=button.tooltip, icon="", hotkey="",
            doReport="false", reportFormat="", doSound="false", soundClip="", doHotkey="true",
            hotkeys=encode([reset, key], ","), doLoop="false")
         texts.append(button.text)
-    el(root, "module.ToolbarMenu", text="Declare", tooltip="Declare what VASSAL cannot know (see Help)", icon="",
+    # ToolbarMenu's configure name is its `description` attribute (its legacy name key).
+    el(root, "module.ToolbarMenu", description="Declare", text="Declare", tooltip="Declare what VASSAL cannot know (see Help)", icon="",
        hotkey="", menuItems=encode(texts, ","))
 
 
