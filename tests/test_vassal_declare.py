@@ -369,14 +369,16 @@ def test_an_undone_click_is_not_counted(tmp_path: Path) -> None:
 
 
 def test_prompts_left_empty_and_the_other_buttons(tmp_path: Path) -> None:
-    """An empty supply answer leaves the claim to the referee; Pass and the Bulge write their
+    """A supply answer of '-' (or nothing) leaves the claim to the referee; Pass and the Bulge write their
     entries; the side is the clicking player's."""
     s = Clicks()
-    s.toolbar("action movement", "")
+    s.toolbar("action movement", "-")
+    s.toolbar("action combat", "")
     s.toolbar("pass")
     s.toolbar("declare bulge", player="b")
     translation = translate_file(s.write(tmp_path / "buttons.vlog"))
-    assert body(translation)[-3:] == ["1: Allied: action movement", "2: Allied: pass", "3: German: declare bulge"]
+    assert body(translation)[-4:] == ["1: Allied: action movement", "2: Allied: action combat", "3: Allied: pass",
+                                      "4: German: declare bulge"]
 
 
 def test_stand_stands_for_the_flip(tmp_path: Path) -> None:

@@ -515,8 +515,8 @@ class _Translator:
                             f"side, e.g. '{example}'")
             return
         words = f"{declared.word} {declared.subject}".strip()
-        # An empty answer to the supply prompt: the claim is left to the referee.
-        words = re.sub(r"\s+supply\s*$", "", words)
+        # '-' (or nothing) as the answer to the supply prompt: the claim is left to the referee.
+        words = re.sub(r"\s+supply\s*-?\s*$", "", words)
         self.declare(step, "the module", f"{side}: {words}", typed=False)
 
     def unit_named(self, step: int, declared: Declaration, text: str) -> str | None:

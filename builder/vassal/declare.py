@@ -96,8 +96,9 @@ def buttons(game: Game) -> list[Button]:
         return []
     out: list[Button] = []
     for action in found.actions:
-        prompt = (f"Supply points the {action} action costs (all its activations); leave it empty to let "
-                  "the referee count them")
+        # PropertyPrompt shows the property's value (the reset one, selected): typing replaces it.
+        prompt = (f"Supply points the {action} action costs (all its activations), or - to let the referee "
+                  "count them")
         out.append(Button(f"{action.capitalize()} action", f"Declare a {action} action and its supply",
                           encode(["R", prompt], ","), f"action {action} supply $newValue$"))
     if found.passes:
@@ -197,6 +198,8 @@ def help_html(game: Game) -> str:
     clicks.append((f"Declare, Claim result, then {code}", f"{PREFIX} {side_a}: result {code}"))
     example = "".join(f"<tr><td>{html.escape(a)}</td><td><tt>{html.escape(b)}</tt></td></tr>" for a, b in clicks)
     reads = f"{side_a}: attack {hex_b} with {unit_a} die 4 result {code}"
+    supply = ("In the supply prompt type the points paid, or - to let the referee count them (the field "
+              "opens with ? selected: OK without typing declares nothing). " if found.actions else "")
     # Omaha's beach assaults (11.2.3) attack the landed units' own hex.
     beach = ("<li>A beach assault before GT 1: declare the landed units attackers, then "
              f"<i>{html.escape(texts[TARGET])}</i> on one of them (the attack on their own hex).</li>\n"
@@ -213,7 +216,8 @@ The side written is the one you took when you joined the game.</p>
 <p>Select several counters first to declare them all with one click (one line each).</p>
 <h3>On the toolbar: the Declare menu</h3>
 <ul>{menu}</ul>
-<p>Result codes: {html.escape(codes)}. The result claimed applies to the last attack declared.</p>
+<p>Result codes: {html.escape(codes)}. The result claimed applies to the last attack declared.
+{supply}Cancel declares nothing.</p>
 <h3>How the referee reads them</h3>
 <ol><li>An attack is the attackers declared since the last attack, then its target; the next die
 the attacking side rolls is its die, and a result claimed is checked against that die.</li>
