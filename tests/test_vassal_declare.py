@@ -593,3 +593,21 @@ def test_any_declaration_line_reads_or_is_a_note(lines: list[str], as_report: li
             read_declaration(line)
         except NotADeclaration as e:
             assert str(e)
+
+
+def test_a_typed_attack_after_clicks_drops_the_waiting_attackers(tmp_path: Path) -> None:
+    """Attackers clicked, then the whole attack typed in the notation: the typed attack counts, with
+    the next die and a claimed result; the clicked attackers are noted and forgotten."""
+    s = Clicks()
+    s.click("attacker", "us-inf-01")
+    s.chat("a", "Allied: attack 0621 with us-inf-01 us-inf-02")
+    s.roll("a", 5)
+    s.toolbar("result", "DR")
+    s.click("target", "de-inf-04")
+    translation = translate_file(s.write(tmp_path / "mixed.vlog"))
+    assert [write_entry(e) for e in translation.entries if isinstance(e, Attack)] == [
+        "Allied: attack 0621 with us-inf-01 us-inf-02 die 5 result DR"]
+    messages = [n.message for n in translation.notes]
+    assert any("declared us-inf-01 for an attack, but no target was declared before 'Allied: attack 0621" in m
+               for m in messages)
+    assert any("no attacker was declared since the last attack" in m for m in messages)

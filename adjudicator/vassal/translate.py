@@ -424,8 +424,9 @@ class _Translator:
             return
         if typed:
             self.comment(step, f"step {step}: typed by {who}")
-        if isinstance(entry, (Action, Pass, TurnMarker, StepMarker)):
-            self.drop_attackers(step, write_entry(entry))
+        if isinstance(entry, (Action, Pass, TurnMarker, StepMarker, Attack, Bombard)):
+            # A typed attack stands on its own: clicked attackers waiting for a target are dropped.
+            self.drop_attackers(step, f"'{write_entry(entry)}'")
         index = self.emit(entry)
         for unit, key in self.declared_keys(entry):
             if not self.retract(unit, key, step):
