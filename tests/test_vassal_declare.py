@@ -113,6 +113,13 @@ def test_every_unit_prototype_carries_the_declarations(module: Module) -> None:
         assert len(names) == 1 and names[0].removeprefix("prototype;") in prototypes
 
 
+def test_reports_reach_the_chat_as_written(module: Module) -> None:
+    """ReportState passes its text through the map's changeFormat and writes '* ' before it: every
+    map's changeFormat is `$message$`, so the chat shows '* ' and the report itself."""
+    maps = list(module.root.iter(P + "module.Map"))
+    assert maps and all(m.get("changeFormat") == "$message$" for m in maps)
+
+
 def test_keys_do_not_clash(module: Module) -> None:
     """A piece's keys are all different, and none is Ctrl+F (flip) or Ctrl+D (delete)."""
     keys = list(PIECE_KEYS.values())
