@@ -618,3 +618,24 @@ def test_a_typed_attack_after_clicks_drops_the_waiting_attackers(tmp_path: Path)
     assert any("declared us-inf-01 for an attack, but no target was declared before 'Allied: attack 0621" in m
                for m in messages)
     assert any("no attacker was declared since the last attack" in m for m in messages)
+
+
+def test_omaha_weather_dice_are_rolls(tmp_path: Path) -> None:
+    """With [Optional "weather"] typed in chat, from GT 2 (weather_first_turn) the German die in the
+    Support Fire Marker Phase is the weather roll, and after a 6 (inclement) each side's next die is
+    its roll for the markers put aside (14.1); other dice stay comments."""
+    s = OmahaClicks()
+    s.chat("a", '[Optional "weather"]')
+    s.tracker(1, 0)
+    s.tracker(1, 1)
+    s.roll("b", 6)              # GT 1, Movement Phase: no weather die
+    s.tracker(2, 0)
+    s.roll("b", 6)
+    s.roll("a", 3)
+    s.roll("b", 2)
+    s.roll("a", 5)              # both have rolled for the markers aside
+    s.tracker(3, 0)
+    s.roll("b", 4)
+    s.roll("a", 1)              # fair weather: no roll for markers
+    lines = [line for line in body(translate_file(s.write(tmp_path / "weather.vlog"))) if "Roll" in line]
+    assert lines == ["6: Roll German 6", "7: Roll Allied 3", "8: Roll German 2", "11: Roll German 4"], lines

@@ -171,6 +171,12 @@ class _Translator:
         self.supports: list[str] = []
         """Support fire markers declared since the last attack or bombardment declared."""
         self.last_roll: tuple[str, int] | None = None
+        self.optional: set[str] = set()
+        """Optional rules put in force by `[Optional "..."]` lines typed in chat."""
+        self.weather: dict[int, int] = {}
+        """Omaha's weather die (14.1) by game turn."""
+        self.aside_rolls: dict[int, set[str]] = defaultdict(set)
+        """The sides that rolled for the markers put aside in a game turn's inclement weather (14.1)."""
         self.turn_at: tuple[int, int] | None = None
         self.tracker_id: str | None = None
         self.sides = set(game.manifest.sides)
@@ -417,6 +423,8 @@ class _Translator:
             if entry.value != self.game.id:
                 self.note(step, f"chat names game {entry.value!r}, but the recording is of {self.game.id}: ignored")
             return
+        if isinstance(entry, Header) and entry.key == "Optional":
+            self.optional.add(entry.value)
         unresolved = resolve(self.game, [entry], self.recording.file)
         if unresolved:
             self.comment(step, f"step {step}: {who}: {text}")
@@ -684,11 +692,20 @@ class _Translator:
                 self.pending_die = None
                 return
         self.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
-        if len(values) == 1 and side is not None and self.before_start and \
-                self.game.manifest.rule_system == "fire-and-movement":
-            # Before GT 1 the one die is the Pointe du Hoc roll (Omaha 11.2.3), written `Roll Allied N`.
-            self.emit(RollOff(line=step, rolls={side: values[0]}))
-            return
+        if len(values) == 1 and side is not None and self.game.manifest.rule_system == "fire-and-movement":
+            if self.before_start:
+                # Before GT 1 the one die is the Pointe du Hoc roll (Omaha 11.2.3), written `Roll Allied N`.
+                self.emit(RollOff(line=step, rolls={side: values[0]}))
+                return
+            turn = self.turn_at[0] if self.turn_at else 0
+            if self.weather_die(side):
+                if turn in self.weather:
+                    self.aside_rolls[turn].add(side)
+                else:
+                    self.weather[turn] = values[0]
+                self.emit(RollOff(line=step, rolls={side: values[0]}))
+                self.last_roll = None
+                return
         if len(values) == 1 and side is not None:
             if self.last_roll is not None and self.last_roll[0] != side:
                 # One die each, one side after the other: a roll-off.
@@ -696,6 +713,21 @@ class _Translator:
                 self.last_roll = None
                 return
             self.last_roll = (side, values[0])
+
+    def weather_die(self, side: str) -> bool:
+        """Whether a die `side` rolls now is a weather die (Omaha 14.1, `[Optional "weather"]`): in a
+        game turn's Support Fire Marker Phase from the first weather turn, the German player's die,
+        then, when it gives inclement weather, each side's die for the markers put aside."""
+        if "weather" not in self.optional or self.turn_at is None or self.turn_at[1] != 0:
+            return False
+        first = self.game.parameter.get("weather_first_turn", 2)
+        inclement = self.game.parameter.get("weather_inclement_roll", 6)
+        turn = self.turn_at[0]
+        if not isinstance(first, int) or turn < first:
+            return False
+        if turn not in self.weather:
+            return side == "German"
+        return self.weather[turn] == inclement and side not in self.aside_rolls[turn]
 
     # -- counters ------------------------------------------------------------------------------
     def actor_side(self, event: PieceEvent) -> str | None:
