@@ -123,8 +123,11 @@ def test_recorded_omaha_log_translates_with_an_end_point_move() -> None:
     text = lines_of(translation)
     assert "3: Allied: deplete 2Rgr" in text
     landed = ("16/1", "18/1", "26/1", "115/29", "116/29", "175/29", "2Rgr")
-    assert text[6:15] == [f"1: Allied: setup {u} 2121" for u in landed] + [
-        "2: # step 2: Tester (Allied) rolls 1d6 = 3", "3: Turn 1"]
+    # Before GT 1 (the tracker never left GT 1's first phase), the one die is the Pointe du Hoc roll and
+    # the flip and the drag its loss and the Rangers' move (11.2.3); GT 1 begins when the log ends.
+    assert text[6:16] == [f"1: Allied: setup {u} 2121" for u in landed] + [
+        "2: # step 2: Tester (Allied) rolls 1d6 = 3", "2: Roll Allied 3", "3: # step 3: 2Rgr flipped to 2Rgr (reduced) at 2121"]
+    assert text[-3:-1] == ["6: Turn 1", "6: Step support_fire_marker"]
     assert "5: 2Rgr 2121-2120-2019" in text
     assert any(t.startswith("5: # step 5: VASSAL recorded only where 2Rgr ended (2121 -> 2019)") for t in text)
     assert list(translation.endpoint_moves.values())[0].endswith("2121-2120-2019")  # the road, at 1/2 MP
@@ -225,10 +228,12 @@ class Session:
     """A VASSAL log built on the recorded Onslaught saved position, with two players."""
 
     PLAYERS = {"a": ("Alice", "Allied"), "b": ("Bob", "German")}
+    FILE = "onslaught-session.vlog"
+    GAME = "onslaught"
 
     def __init__(self) -> None:
-        recording = read_recording(DATA / "onslaught-session.vlog")
-        with zipfile.ZipFile(DATA / "onslaught-session.vlog") as archive:
+        recording = read_recording(DATA / self.FILE)
+        with zipfile.ZipFile(DATA / self.FILE) as archive:
             text = deobfuscate(archive.read("savedGame")).decode("utf-8")
             self.meta = {n: archive.read(n) for n in ("savedata", "moduledata")}
         parts = decode(text, ESC)
@@ -237,7 +242,7 @@ class Session:
         self.restore += [f"PLAYER\t{pw}\t{name}\t{side}" for pw, (name, side) in self.PLAYERS.items()]
         self.restore.append("end_save")
         self.steps: list[str] = []
-        self.game = game("onslaught")
+        self.game = game(self.GAME)
         tracking = track(recording)
         self.pieces = {p.properties.get("UnitId") or p.properties.get("MarkerId"): p
                        for p in tracking.initial.values()}
@@ -247,7 +252,7 @@ class Session:
         self.new_ids = 0
 
     def _raw(self, piece_id: str) -> tuple[str, str]:
-        with zipfile.ZipFile(DATA / "onslaught-session.vlog") as archive:
+        with zipfile.ZipFile(DATA / self.FILE) as archive:
             text = deobfuscate(archive.read("savedGame")).decode("utf-8")
         for command in decode(decode(text, ESC)[2], ESC):
             if command.startswith(f"+/{piece_id}/"):

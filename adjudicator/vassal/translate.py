@@ -21,15 +21,19 @@ from dataclasses import dataclass, field
 
 from adjudicator.engine import resolve
 from adjudicator.notation.entries import (
-    Action, Activate, Advance, Attack, Comment, Entry, Header, Loss, Move, Pass, Place as PlaceEntry, Retreat,
-    RollOff, StandFast, StepMarker, TurnMarker,
+    Action, Activate, Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Pass, Place as PlaceEntry,
+    Retreat, RollOff, StandFast, StepMarker, SupportMarkers, TurnMarker,
 )
 from adjudicator.notation.text import SIDE, parse_line, write_entry
 from adjudicator.vassal.movement import ZocRule, cheapest_route
-from wargame.errors import LogSyntaxError
+from wargame.errors import LogSyntaxError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.vassal.buildfile import ModuleInfo
+from wargame.vassal.declarations import (
+    ACTION, ACTIVATE, ATTACKER, BOMBARD, DECLARE, PASS, PREFIX, RESULT, STAND, SUPPORT, TARGET, Declaration,
+    NotADeclaration, is_declaration, read_declaration,
+)
 from wargame.vassal.pieces import Piece
 from wargame.vassal.places import NOWHERE, Location, Places
 from wargame.vassal.reader import Recording
@@ -160,7 +164,19 @@ class _Translator:
         self.physical: dict[str, list[tuple[int, frozenset[Key]]]] = defaultdict(list)
         self.pending_die: int | None = None
         self.open_attack: Attack | None = None
+        self.last_combat: int | None = None
+        """The entry (index) of the last attack or bombardment declared, for the result claimed next."""
+        self.attackers: list[tuple[str, int]] = []
+        """Units declared attackers (with their step) since the last attack declared."""
+        self.supports: list[str] = []
+        """Support fire markers declared since the last attack or bombardment declared."""
         self.last_roll: tuple[str, int] | None = None
+        self.optional: set[str] = set()
+        """Optional rules put in force by `[Optional "..."]` lines typed in chat."""
+        self.weather: dict[int, int] = {}
+        """Omaha's weather die (14.1) by game turn."""
+        self.aside_rolls: dict[int, set[str]] = defaultdict(set)
+        """The sides that rolled for the markers put aside in a game turn's inclement weather (14.1)."""
         self.turn_at: tuple[int, int] | None = None
         self.tracker_id: str | None = None
         self.sides = set(game.manifest.sides)
@@ -178,9 +194,18 @@ class _Translator:
         self.recorder = next(iter(recorders)) if len(recorders) == 1 else None
 
     # -- output --------------------------------------------------------------------------
+    def before_first_turn(self, entry: Entry) -> bool:
+        """Whether the entry can come before the first turn begins, so that its markers wait for a later one."""
+        if isinstance(entry, (Header, Comment)) or isinstance(entry, PlaceEntry) and entry.how == "setup":
+            return True
+        # Omaha (11.2.3): the Pointe du Hoc roll, its loss and marker and the Rangers' move, and the
+        # beach assaults with their markers, losses and retreats come before GT 1, while VASSAL's turn
+        # tracker already shows GT 1's first phase.
+        return self.game.manifest.rule_system == "fire-and-movement" and isinstance(
+            entry, (RollOff, SupportMarkers, Attack, Loss, Move, Retreat, Advance, StandFast))
+
     def emit(self, entry: Entry) -> int:
-        if self.before_start and not isinstance(entry, (Header, Comment)) and not (
-                isinstance(entry, PlaceEntry) and entry.how == "setup"):
+        if self.before_start and not self.before_first_turn(entry):
             self.start(entry.line)
         self.out.append(entry)
         return len(self.out) - 1
@@ -321,6 +346,8 @@ class _Translator:
     def turn_to(self, position: tuple[int, int], step: int) -> None:
         turn, index = position
         phase = self.phase_list[index]
+        if self.turn_at is not None and position > self.turn_at:
+            self.drop_attackers(step, f"the turn tracker's turn {turn}, {phase.name}")
         if self.turn_at is not None and position <= self.turn_at:
             if position < self.turn_at:
                 self.comment(step, f"the turn tracker goes back to turn {turn}, {phase.name}: not translated")
@@ -383,7 +410,7 @@ class _Translator:
             out += [(unit, ("deplete",)) for unit in entry.units]
         return out
 
-    def declare(self, step: int, who: str, text: str) -> None:
+    def declare(self, step: int, who: str, text: str, typed: bool = True) -> None:
         try:
             entry = parse_line(text, step, self.recording.file)
         except LogSyntaxError as e:
@@ -396,16 +423,24 @@ class _Translator:
             if entry.value != self.game.id:
                 self.note(step, f"chat names game {entry.value!r}, but the recording is of {self.game.id}: ignored")
             return
+        if isinstance(entry, Header) and entry.key == "Optional":
+            self.optional.add(entry.value)
         unresolved = resolve(self.game, [entry], self.recording.file)
         if unresolved:
             self.comment(step, f"step {step}: {who}: {text}")
             self.note(step, f"chat line {text!r} is not translated: " + "; ".join(e.message for e in unresolved))
             return
-        self.comment(step, f"step {step}: typed by {who}")
+        if typed:
+            self.comment(step, f"step {step}: typed by {who}")
+        if isinstance(entry, (Action, Pass, TurnMarker, StepMarker, Attack, Bombard)):
+            # A typed attack stands on its own: clicked attackers waiting for a target are dropped.
+            self.drop_attackers(step, f"'{write_entry(entry)}'")
         index = self.emit(entry)
         for unit, key in self.declared_keys(entry):
             if not self.retract(unit, key, step):
                 self.expected[unit].append((key, step, write_entry(entry)))
+        if isinstance(entry, (Attack, Bombard)):
+            self.last_combat = index
         if isinstance(entry, Attack):
             self.open_attack = entry
         elif isinstance(entry, (Action, Pass, Activate, RollOff, TurnMarker, StepMarker)):
@@ -456,6 +491,191 @@ class _Translator:
         self.physical[unit].append((index, keys))
         self.last_roll = None
 
+    # -- declarations clicked in our modules (wargame.vassal.declarations) -------------------------
+    def clicked(self, step: int, who: str | None, text: str) -> None:
+        """A declaration line our modules' menus write (or a player typed in their form): its entry."""
+        by = f" by {who}" if who else ""
+        try:
+            declared = read_declaration(text)
+        except NotADeclaration as e:
+            self.comment(step, f"step {step}: {who + ': ' if who else ''}{text}")
+            self.note(step, f"chat line {text!r} starts with {PREFIX} but does not read as a declaration: {e}")
+            return
+        if declared.side is not None and declared.side not in self.sides:
+            self.note(step, f"{text!r}: {declared.side!r} is not a side of {self.game.id}"
+                            + did_you_mean(declared.side, self.sides) + "; the side is ignored")
+        side = declared.side if declared.side in self.sides else None
+        self.comment(step, f"step {step}: declared{by}: {text}")
+        handler = {
+            ACTION: self.clicked_notation, PASS: self.clicked_notation, DECLARE: self.clicked_notation,
+            RESULT: self.clicked_result, ATTACKER: self.clicked_attacker, TARGET: self.clicked_target,
+            BOMBARD: self.clicked_bombard, SUPPORT: self.clicked_support, STAND: self.clicked_stand,
+            ACTIVATE: self.clicked_activate,
+        }[declared.word]
+        handler(step, side, declared, text)
+
+    def clicked_notation(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
+        """`action`, `pass`, `declare`: the notation's own words after the side."""
+        side = side or self.recorder
+        if side is None:
+            example = f"{self.game.manifest.sides[0]}: {declared.word} {declared.subject}".rstrip()
+            self.note(step, f"{text!r} names no side of {self.game.id} (the player had not taken one in VASSAL), "
+                            f"and the log has players of more than one side: not translated; type it with its "
+                            f"side, e.g. '{example}'")
+            return
+        words = f"{declared.word} {declared.subject}".strip()
+        # '-' (or nothing) as the answer to the supply prompt: the claim is left to the referee.
+        words = re.sub(r"\s+supply\s*-?\s*$", "", words)
+        self.declare(step, "the module", f"{side}: {words}", typed=False)
+
+    def unit_named(self, step: int, declared: Declaration, text: str) -> str | None:
+        """The unit a piece declaration names, or None (and a note) if the game has none of that id."""
+        unit = declared.subject
+        if unit in self.game.units_by_id:
+            return unit
+        self.note(step, f"{text!r} names unit {unit!r}, which {self.game.id} does not have"
+                        + did_you_mean(unit, self.game.units_by_id) + ": not translated")
+        return None
+
+    def hex_named(self, step: int, declared: Declaration, text: str) -> str | None:
+        """The hex a piece declaration names (where the counter lies), or None and a note."""
+        if self.game.grid.is_label(declared.where):
+            return declared.where
+        self.note(step, f"{text!r}: the counter is at {declared.where or 'no place VASSAL names'!s}, not on a "
+                        "hex of the map: not translated")
+        return None
+
+    def last_entry(self, step: int) -> Entry | None:
+        """The last entry emitted at `step` other than a comment (for declarations clicked on a selection)."""
+        for entry in reversed(self.out):
+            if entry.line != step:
+                return None
+            if not isinstance(entry, Comment):
+                return entry
+        return None
+
+    def drop_attackers(self, step: int, why: str) -> None:
+        """Attackers declared without a target: noted, and forgotten."""
+        if self.attackers or self.supports:
+            named = " ".join([u for u, _ in self.attackers] + self.supports)
+            self.note(self.attackers[0][1] if self.attackers else step,
+                      f"declared {named} for an attack, but no target was declared before {why}: not translated")
+        self.attackers, self.supports = [], []
+
+    def clicked_attacker(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
+        unit = self.unit_named(step, declared, text)
+        if unit is None or self.hex_named(step, declared, text) is None:
+            return
+        if unit not in [u for u, _ in self.attackers]:
+            self.attackers.append((unit, step))
+
+    def clicked_target(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
+        """The attack: the attackers declared since the last one, on the target's hex; its die comes next."""
+        unit, where = self.unit_named(step, declared, text), self.hex_named(step, declared, text)
+        if unit is None or where is None:
+            return
+        last = self.last_entry(step)
+        if not self.attackers:
+            if not (isinstance(last, Attack) and last.hex == where):  # else another counter of the stack
+                self.note(step, f"{text!r}: a target, but no attacker was declared since the last attack: not "
+                                "translated (declare the attackers first)")
+            return
+        attackers = [u for u, _ in self.attackers]
+        sides = sorted({self.game.units_by_id[u].side for u in attackers})
+        if len(sides) > 1:
+            self.note(step, f"the attackers declared for {where} ({' '.join(attackers)}) are of both sides; the "
+                            "attack is written for the side of the first")
+        attacking = self.game.units_by_id[attackers[0]].side
+        if self.game.units_by_id[unit].side == attacking and unit not in attackers:
+            # One of the attackers as the target is an attack on their own hex (Omaha's beach assaults, 11.2.3).
+            self.note(step, f"{text!r}: the target {unit} is a unit of the attacking side ({attacking})")
+        entry = Attack(line=step, side=attacking, hex=where, attackers=attackers, support=self.supports)
+        self.attackers, self.supports = [], []
+        index = self.emit(entry)
+        self.open_attack, self.pending_die, self.last_combat, self.last_roll = entry, index, index, None
+
+    def clicked_bombard(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
+        """A bombardment (Fire & Movement 8.1) of the target's hex by the markers declared just before."""
+        unit, where = self.unit_named(step, declared, text), self.hex_named(step, declared, text)
+        if unit is None or where is None:
+            return
+        last = self.last_entry(step)
+        if isinstance(last, Bombard) and last.hex == where:
+            return  # another counter of the bombarded stack
+        if not self.supports:
+            self.note(step, f"{text!r}: a bombardment, but no support fire marker was declared for it: not "
+                            "translated (declare the markers first)")
+            return
+        target_side = self.game.units_by_id[unit].side
+        bombarding = side or next((s for s in self.game.manifest.sides if s != target_side), target_side)
+        entry = Bombard(line=step, side=bombarding, hex=where, support=self.supports)
+        self.supports = []
+        index = self.emit(entry)
+        self.pending_die, self.last_combat, self.last_roll = index, index, None
+
+    def clicked_support(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
+        """A support fire marker: on the combat whose die is still to come, else on the next one declared."""
+        marker = declared.subject
+        if marker not in self.game.markers_by_id:
+            self.note(step, f"{text!r} names marker {marker!r}, which {self.game.id} does not have"
+                            + did_you_mean(marker, self.game.markers_by_id) + ": not translated")
+            return
+        if self.last_combat is not None and self.pending_die == self.last_combat:
+            combat = self.out[self.last_combat]
+            assert isinstance(combat, (Attack, Bombard))
+            if marker not in combat.support:
+                self.out[self.last_combat] = combat.model_copy(update={"support": [*combat.support, marker]})
+        elif marker not in self.supports:
+            self.supports.append(marker)
+
+    def clicked_result(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
+        """The result claimed: on the last attack or bombardment declared, checked against its die."""
+        code = declared.subject
+        codes = list(self.game.crt.result_codes) if self.game.crt is not None else []
+        if not code or (codes and code not in codes):
+            self.note(step, f"{text!r}: {code or 'no result'!s} is not a result of the combat table ("
+                            f"{', '.join(codes)})" + did_you_mean(code, codes) + ": not translated")
+            return
+        if self.last_combat is None:
+            self.note(step, f"{text!r}: a result claimed, but no attack was declared: not translated")
+            return
+        combat = self.out[self.last_combat]
+        assert isinstance(combat, (Attack, Bombard))
+        if combat.result is not None and combat.result != code:
+            self.note(step, f"result {code} claimed for the {combat.kind} on {combat.hex} (step {combat.line}), "
+                            f"which had result {combat.result}: the later claim is kept")
+        self.out[self.last_combat] = combat.model_copy(update={"result": code})
+
+    def clicked_stand(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
+        """A stand (stiff resistance, a fortification): it stands for the counter's flip."""
+        unit = self.unit_named(step, declared, text)
+        if unit is None:
+            return
+        owner, by_opponent = self.sided(unit, side)
+        last = self.last_entry(step)
+        if isinstance(last, StandFast) and last.side == owner and last.by_opponent == by_opponent:
+            index = max(i for i, e in enumerate(self.out) if e is last)
+            self.out[index] = last.model_copy(update={"units": [*last.units, unit]})
+        else:
+            self.emit(StandFast(line=step, side=owner, by_opponent=by_opponent, units=[unit]))
+        if not self.retract(unit, ("deplete",), step):
+            self.expected[unit].append((("deplete",), step, f"{owner}{'>' if by_opponent else ':'} stand {unit}"))
+
+    def clicked_activate(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
+        """An activation of the unit's stack (one entry for the units clicked together in a hex)."""
+        unit, where = self.unit_named(step, declared, text), self.hex_named(step, declared, text)
+        if unit is None or where is None:
+            return
+        owner = self.game.units_by_id[unit].side
+        last = self.last_entry(step)
+        if isinstance(last, Activate) and last.hex == where and last.side == owner:
+            index = max(i for i, e in enumerate(self.out) if e is last)
+            if unit not in last.units:
+                self.out[index] = last.model_copy(update={"units": [*last.units, unit]})
+            return
+        self.emit(Activate(line=step, side=owner, hex=where, units=[unit]))
+        self.open_attack, self.pending_die, self.last_roll = None, None, None
+
     # -- dice --------------------------------------------------------------------------------
     def dice(self, step: int, name: str, values: list[int], player: str | None) -> None:
         side = self.side_of_name.get(player or "")
@@ -472,6 +692,20 @@ class _Translator:
                 self.pending_die = None
                 return
         self.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
+        if len(values) == 1 and side is not None and self.game.manifest.rule_system == "fire-and-movement":
+            if self.before_start:
+                # Before GT 1 the one die is the Pointe du Hoc roll (Omaha 11.2.3), written `Roll Allied N`.
+                self.emit(RollOff(line=step, rolls={side: values[0]}))
+                return
+            turn = self.turn_at[0] if self.turn_at else 0
+            if self.weather_die(side):
+                if turn in self.weather:
+                    self.aside_rolls[turn].add(side)
+                else:
+                    self.weather[turn] = values[0]
+                self.emit(RollOff(line=step, rolls={side: values[0]}))
+                self.last_roll = None
+                return
         if len(values) == 1 and side is not None:
             if self.last_roll is not None and self.last_roll[0] != side:
                 # One die each, one side after the other: a roll-off.
@@ -479,6 +713,21 @@ class _Translator:
                 self.last_roll = None
                 return
             self.last_roll = (side, values[0])
+
+    def weather_die(self, side: str) -> bool:
+        """Whether a die `side` rolls now is a weather die (Omaha 14.1, `[Optional "weather"]`): in a
+        game turn's Support Fire Marker Phase from the first weather turn, the German player's die,
+        then, when it gives inclement weather, each side's die for the markers put aside."""
+        if "weather" not in self.optional or self.turn_at is None or self.turn_at[1] != 0:
+            return False
+        first = self.game.parameter.get("weather_first_turn", 2)
+        inclement = self.game.parameter.get("weather_inclement_roll", 6)
+        turn = self.turn_at[0]
+        if not isinstance(first, int) or turn < first:
+            return False
+        if turn not in self.weather:
+            return side == "German"
+        return self.weather[turn] == inclement and side not in self.aside_rolls[turn]
 
     # -- counters ------------------------------------------------------------------------------
     def actor_side(self, event: PieceEvent) -> str | None:
@@ -720,7 +969,10 @@ class _Translator:
             self.dice(step, dice.group("name"), values, dice.group("player"))
             return
         if text.startswith("*"):
-            return  # an automatic report: already in the step's comment
+            report = text.lstrip("*").strip()
+            if is_declaration(report):
+                self.clicked(step, None, one_line(report))
+            return  # another automatic report: already in the step's comment
         said = PLAYER_CHAT.match(text)
         if said is None:
             self.comment(step, f"step {step}: {text}")
@@ -728,12 +980,15 @@ class _Translator:
         who, words = said.group("name"), said.group("text").strip()
         for line in words.splitlines():
             line = line.strip()
-            if self.looks_declared(line):
+            if is_declaration(line):
+                self.clicked(step, who, line)
+            elif self.looks_declared(line):
                 self.declare(step, who, line)
             elif line:
                 self.comment(step, f"step {step}: {who}: {line}")
 
     def finish(self) -> None:
+        self.drop_attackers(max(self.steps, default=0), "the end of the log")
         for unit, waiting in sorted(self.expected.items()):
             for key, step, text in waiting:
                 self.note(step, f"declared '{text}', but the {unit} counter was never moved so in VASSAL "
@@ -741,14 +996,15 @@ class _Translator:
 
 
 def undo_targets(tracking: Tracking) -> dict[int, int]:
-    """Which step each Undo step undoes: the latest earlier step with an effect not yet undone."""
+    """Which step each Undo step undoes: the latest earlier step VASSAL can undo, not yet undone (a
+    step of chat lines only cannot be; a declaration clicked in our modules can)."""
     undone: dict[int, int] = {}
     done: list[StepEvents] = []
     for step in tracking.steps:
         if step.step.is_undo:
             while done:
                 candidate = done.pop()
-                if any(not isinstance(e, ChatEvent) for e in candidate.events):
+                if candidate.undoable:
                     undone[candidate.step.number] = step.step.number
                     break
             continue

@@ -28,6 +28,7 @@ from builder.render.counters import (
     counter_size_px, image_name, marker_back, marker_faces, marker_image_name, render_marker, render_unit,
 )
 from builder.render.holding import STACK_OFFSET_PX, HoldingBoard, HoldingLayout, render_holding_board
+from builder.vassal.declare import add_toolbar, help_html, marker_traits, unit_traits
 from builder.vassal.decks import DECK_DRAWN_PX, DECK_MAX_DRAWN, Cup, add_decks, draw_pile_attributes
 from builder.vassal.traits import mask
 from wargame.vassal.archive import zip_bytes
@@ -263,6 +264,7 @@ def prototypes(game: Game) -> dict[str, list[Trait]]:
     for type_id in sorted(names):
         out[f"{game.manifest.id} {type_id}"] = [
             properties({"Type": names[type_id], "Game": game.manifest.id}),
+            *unit_traits(game),
             report_flip("$oldPieceName$ flipped to $newPieceName$ at $location$ *"),
             delete(),
             basic_piece(""),
@@ -293,7 +295,7 @@ def marker_piece(game: Game, marker: Marker, faces: int, size_px: int, masked: b
     """A marker as a piece (two-sided when it has a flip side; masked when it is drawn from a cup)."""
     props = {"MarkerId": marker.id, "Kind": marker.kind, "Side": marker.side or "",
              "Value": "" if marker.value is None else str(marker.value)}
-    traits = [properties(props), use_prototype(f"{game.manifest.id} marker")]
+    traits = [properties(props), *marker_traits(game, marker.kind), use_prototype(f"{game.manifest.id} marker")]
     if masked:
         # Outermost, so a face-down deck (Properties.OBSCURED_BY) hides every face of the marker.
         traits.insert(0, mask(mask_image(marker.side or ""), f"{marker.side or 'A'} marker (face down)"))
@@ -431,7 +433,7 @@ until you reveal it (Mask, Ctrl+M); a marker dropped on a cup goes back into it.
 <li>The <i>{BOXES_MAP}</i> window holds the boxes and tracks; palettes hold reinforcements by turn,
 every unit and every marker.</li>
 <li>Each unit carries the property <i>UnitId</i>, which the Umpire referee reads from saved logs.</li></ul>
-<h2>Unit types</h2><ul>{rows}</ul></body></html>
+{help_html(game)}<h2>Unit types</h2><ul>{rows}</ul></body></html>
 """
 
 
@@ -592,6 +594,7 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
     for scen in m.scenario:
         _el(root, "module.PredefinedSetup", name=scen.name, file=f"{scen.id}.vsav", useFile="true",
             isMenu="false", description="")
+    add_toolbar(root, game, _el)
     _el(root, "module.Chatter")
     _el(root, "module.KeyNamer")
     root.set("nextPieceSlotId", str(ids.next))

@@ -15,3 +15,18 @@ def mask(image: str, mask_name: str, command: str = "Mask") -> Trait:
     fields: list[str | bool] = [CTRL_M, image, command, "I", mask_name, "player:", "Peek", "", True, "", ""]
     # A Deck turns its top piece face down through Properties.OBSCURED_BY; in play nobody masks it.
     return Trait("obs;" + encode(fields, ";"), encode(["null", ""], ";"))
+
+
+def menu_command(command: str, key: str, description: str = "") -> Trait:
+    """A Trigger Action ('macro;') that only puts `command` on the piece's menu, bound to `key`.
+
+    Choosing it sends `key` through the piece, where a Report Action on the same key writes the
+    chat line; the trigger itself fires nothing (no action keys, no loop).
+    """
+    # TriggerAction.mySetType order: description, menu text, key, property filter, watch keys,
+    # action keys, loop, pre-loop key, post-loop key, loop type, while, until, loop count, index,
+    # index property, index start, index step.
+    fields: list[str | bool] = [description, command, key, "", "", "", False, "", "", "counted", "", "", "1", False,
+                                "", "1", "1"]
+    return Trait("macro;" + encode(fields, ";"), "")
+

@@ -157,9 +157,13 @@ class Chat:
     html: str
 
 
+GLOBAL_PROPERTY = "GlobalProperty\t"
+"""A module's GlobalProperty (`GlobalProperty.COMMAND_PREFIX`), e.g. our modules' declaration property."""
+
+
 @dataclass(frozen=True)
 class SetProperty:
-    """`MutableProperty\\t...`: a global property changes (dice buttons set several)."""
+    """`MutableProperty\\t...` or `GlobalProperty\\t;...`: a global property changes (dice buttons set several)."""
 
     name: str
     old: str
@@ -270,6 +274,12 @@ def parse_command(text: str, place: Place) -> Command:
         tokens = split(text[len("MutableProperty\t"):], "\t")
         tokens += [""] * (4 - len(tokens))
         return SetProperty(tokens[0], tokens[1], tokens[2], tokens[3])
+    if text.startswith(GLOBAL_PROPERTY):
+        # GlobalProperty.encode: SequenceEncoder(prefix, ';') of the property's name, its new value
+        # and its container (empty for the module's own); the command does not carry the old value.
+        tokens = split(text[len(GLOBAL_PROPERTY):], ";")[1:]
+        tokens += [""] * (3 - len(tokens))
+        return SetProperty(tokens[0], "", tokens[1], tokens[2])
     if text.startswith("PLAYER\t"):
         tokens = split(text[len("PLAYER\t"):], "\t")
         tokens += [""] * (3 - len(tokens))

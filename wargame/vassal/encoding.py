@@ -89,9 +89,16 @@ def properties(values: dict[str, str]) -> Trait:
     return Trait("mark;" + encode(keys, ","), encode([values[k] for k in keys], ","))
 
 
+def report(key: str, text: str, description: str = "") -> Trait:
+    """A ReportState trait that writes `text` (a FormattedString) to the chat when `key` reaches the piece."""
+    # ReportState.mySetType: keys (a ','-list of keystrokes), format, cycle keys, cycle formats,
+    # description, noSuppress. VASSAL writes '* ' and the map's changeFormat ($message$) around it.
+    return Trait("report;" + encode([encode([key], ","), text, "", "", description, False], ";"), "-1")
+
+
 def report_flip(text: str) -> Trait:
     """A ReportState trait that writes a chat line when Ctrl+F flips the piece."""
-    return Trait("report;" + encode([encode([CTRL_F], ","), text, "", "", "", False], ";"), "-1")
+    return report(CTRL_F, text)
 
 
 def delete() -> Trait:

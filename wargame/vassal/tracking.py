@@ -21,6 +21,8 @@ from wargame.vassal.pieces import Piece, read_piece, with_state
 from wargame.vassal.reader import Recording, Step
 
 How = Literal["add", "remove", "move", "change", "stack"]
+UNDOABLE = (AddPiece, RemovePiece, ChangePiece, MovePiece, SetProperty, SetTurn)
+"""Commands VASSAL's Undo takes back (each has an undo command)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,9 @@ class StepEvents:
 
     step: Step
     events: tuple[Event, ...]
+    undoable: bool = False
+    """Whether VASSAL's Undo can take the step back: it holds a command with an undo (a piece or
+    property change, even one that changes nothing, as a Report Action's), not only chat lines."""
 
 
 @dataclass(frozen=True)
@@ -223,6 +228,8 @@ def track(recording: Recording) -> Tracking:
             if isinstance(command, UndoMarker):
                 continue
             events += board.apply(command, step.number, f"{step.where}, part {k}")
-        steps.append(StepEvents(step, tuple(events)))
+        # BasicLogger.undo skips logged commands whose undo is null: a chat line's (Chatter.DisplayText).
+        undoable = any(isinstance(c, UNDOABLE) for c in step.commands)
+        steps.append(StepEvents(step, tuple(events), undoable))
     return Tracking(initial, initial_turns, dict(board.players), steps, dict(board.pieces), board.notes,
                     board.unknown_traits, dict(board.turns))
