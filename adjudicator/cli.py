@@ -344,6 +344,8 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
         if module is None:
             raise WargameError("export needs the module the game is to be watched with: --module GAME.vmod "
                                "(e.g. --module dist/onslaught.vmod, made by `vmodbuild build onslaught`)")
+        if any(output.resolve() == given.resolve() for given in (log, module)):
+            raise WargameError("the output would overwrite an input; choose another name")
         suffix = output.suffix.lower()
         if suffix not in (".vlog", ".vsav"):
             given = suffix or "a name without a suffix"
@@ -352,8 +354,6 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
             raise WargameError("--at LINE gives the position of one line: write it as a saved game (-o POS.vsav)"
                                if suffix != ".vsav" else f"--at {at_line[0]}:{at_line[1]}: export takes one log; "
                                f"give --at {at_line[1]}")
-        if any(output.resolve() == given.resolve() for given in (log, module)):
-            raise WargameError("the output would overwrite an input; choose another name")
         if is_vassal_file(log):
             raise WargameError(f"{log} is a VASSAL file already: export writes a text or JSON log as one (to go the "
                                "other way, `adjudicate convert`)")

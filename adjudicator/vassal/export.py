@@ -24,7 +24,10 @@ from adjudicator.vassal.translate import Phase, module_phases
 from wargame.errors import DataError, Place
 from wargame.game import Game
 from wargame.vassal import logfile
+from wargame.vassal.commands import ESC, split
+from wargame.vassal.encoding import encode
 from wargame.vassal.buildfile import Zone
+from wargame.vassal.decks import Cup, add_decks
 from wargame.vassal.definitions import Catalogue, Definition
 from wargame.vassal.places import area_id
 from wargame.vassal.savefile import PlacedPiece, restore_commands, save_archive
@@ -53,14 +56,38 @@ class Shown:
     """The turn and the index of its step in the turn tracker's list (None: before the first)."""
 
 
+def _marker_box(game: Game, side: str | None, source: str, kind: str | None = None) -> str | None:
+    """The box of a side the game's data gives for a rule section (its `source`), if there is one."""
+    return next((b.id for b in game.manifest.box if b.side == side and b.source == source
+                 and (kind is None or b.kind == kind)), None)
+
+
+def _out_of_cup(game: Game, state: Any, marker: str, cup: str, count: int) -> list[tuple[str, bool]]:
+    """Where a draw cup's counters of one marker are: in the cup, or out of it for this game turn or for good."""
+    # Fire & Movement keeps the markers drawn or placed this game turn (7.2), put aside (11.2.3,
+    # 14.1) and eliminated for good (11.1.4); the boxes are the game data's for those sections.
+    used, aside, lost = (tuple(getattr(state, name, ())).count(marker)
+                         for name in ("markers_used", "withheld", "lost_markers"))
+    side = game.markers_by_id[marker].side
+    used_box = _marker_box(game, side, "7.2") or cup
+    aside_box = _marker_box(game, side, "14.1") or used_box
+    lost_box = _marker_box(game, side, "11.1.4", "eliminated") or used_box
+    out = [used_box] * used + [aside_box] * aside + [lost_box] * lost
+    out = out[:count]
+    return [(place, False) for place in [cup] * (count - len(out)) + out]
+
+
 def _markers(game: Game, state: Any, doc: dict[str, Any]) -> dict[str, tuple[tuple[str, bool], ...]]:
     """Markers where the scenario sets them up, the turn marker on the turn, supply on its track (8.2)."""
     scenario = getattr(state, "scenario", game.manifest.scenario[0].id)
     cups = {b.id for b in game.manifest.box if b.kind == "draw_cup"}
     placed: dict[str, list[tuple[str, bool]]] = {}
     for _, p in game.setup:
-        if p.scenario == scenario and p.piece in game.markers_by_id and p.location not in cups:
+        if p.scenario == scenario and p.piece in game.markers_by_id:
             placed.setdefault(p.piece, []).extend([(p.location, False)] * p.count)
+    for marker_id, places in placed.items():
+        if places and places[0][0] in cups:
+            placed[marker_id] = _out_of_cup(game, state, marker_id, places[0][0], len(places))
     tracks = {t.kind: t for t in game.manifest.track if t.side is None}
     turn_track = tracks.get("turn")
     for marker in game.markers.marker:
@@ -121,6 +148,15 @@ class Places:
                     area = area_id(game, zone.name)
                     if area is not None and area not in self.zones:
                         self.zones[area] = (map_info.name, zone, map_info.origin)
+        self.cups: dict[str, Cup] = {}
+        """Draw cups by box id: a DrawPile named after the box, whose Deck holds the cup's markers."""
+        self.cards: dict[str, Definition] = {}
+        for name, (cup, cards) in catalogue.cups.items():
+            area = area_id(game, name)
+            if area is not None:
+                self.cups[area] = cup
+                for card in cards:
+                    self.cards.setdefault(card.properties.get("MarkerId", ""), card)
         sizes = [d.size_px for d in catalogue.units.values() if d.size_px > 0]
         self.counter_px = max(sizes) if sizes else 50
 
@@ -141,6 +177,9 @@ class Places:
                 raise DataError(f"the module's hex grid has no hex {location!r}: a module of another game?",
                                 Place(self.file))
             return [(map_name, point[0] + origin[0], point[1] + origin[1])]
+        cup = self.cups.get(location)
+        if cup is not None:
+            return [(cup.map_name, cup.x, cup.y)]
         found = self.zones.get(location)
         if found is None:
             raise DataError(f"the module has no box or track space for {location!r} (a zone named after it): "
@@ -188,6 +227,8 @@ class _Board:
 
     def seat(self, location: str) -> Spot:
         seats = self.places.seats(location)
+        if location in self.places.cups:
+            return seats[0]  # a Deck holds any number of pieces
         taken = {p.spot for p in self.pieces.values()}
         free = [s for s in seats if s not in taken]
         if free:
@@ -196,7 +237,9 @@ class _Board:
         return min(seats, key=lambda s: (len(self.at(s)), s))
 
     def definition(self, unit: str | None, marker: str | None) -> Definition:
-        found = self.catalogue.units.get(unit or "") if unit else self.catalogue.markers.get(marker or "")
+        # A draw cup's marker is its card (masked when drawn), as the module's DrawPile deals it.
+        found = self.catalogue.units.get(unit or "") if unit else (
+            self.places.cards.get(marker or "") or self.catalogue.markers.get(marker or ""))
         if found is None:
             what = f"unit {unit}" if unit else f"marker {marker}"
             raise DataError(f"the module has no piece for {what} (no PieceSlot with its "
@@ -218,11 +261,25 @@ class _Board:
                 self.pieces[piece.piece_id] = piece
                 self.markers.setdefault(marker, []).append(piece.piece_id)
 
+    def in_cup(self, piece: _Piece) -> Cup | None:
+        return next((c for c in self.places.cups.values() if (c.map_name, c.x, c.y) == piece.spot), None)
+
     def placed(self) -> list[PlacedPiece]:
+        """The pieces of the saved position outside the draw cups."""
         out = []
         for piece in self.pieces.values():
             assert piece.spot is not None
-            out.append(PlacedPiece(piece.piece_id, piece.definition.type_text, piece.state(), *piece.spot))
+            if self.in_cup(piece) is None:
+                out.append(PlacedPiece(piece.piece_id, piece.definition.type_text, piece.state(), *piece.spot))
+        return out
+
+    def decks(self) -> list[tuple[Cup, list[tuple[str, str, str]]]]:
+        """Each draw cup's Deck and the pieces in it (a Deck, not a Stack, holds them)."""
+        out = []
+        for _, cup in sorted(self.places.cups.items()):
+            inside = [(p.piece_id, p.definition.type_text, p.state()) for p in self.pieces.values()
+                      if self.in_cup(p) is cup]
+            out.append((cup, inside))
         return out
 
     # -- commands ---------------------------------------------------------------------------------
@@ -235,8 +292,9 @@ class _Board:
         piece.spot = spot
         commands = [logfile.move_piece(piece.piece_id, spot[0], spot[1], spot[2], under[-1] if under else None,
                                        old[0], old[1], old[2], old_under[-1] if old_under else None, PLAYER_ID)]
-        if not under:
-            # VASSAL puts a piece dropped on an empty point in a new Stack, and logs its creation.
+        if not under and location not in self.places.cups:
+            # VASSAL puts a piece dropped on an empty point in a new Stack, and logs its creation
+            # (dropped on a Deck, the piece joins the Deck: MovePiece's merge finder).
             self.stacks += 1
             commands.append(logfile.add_stack(f"ls{self.stacks}", spot[0], spot[1], spot[2], [piece.piece_id]))
         return commands
@@ -338,7 +396,8 @@ class Exporter:
         if tracker is not None and position.turn is not None and position.turn[1] < len(tracker.phases):
             turn_state = tracker.state(*position.turn)
         boards = sorted(self.catalogue.boards.items())
-        return restore_commands(board.placed(), boards, turn_state, tracker.tracker_id if tracker else "")
+        commands = restore_commands(board.placed(), boards, turn_state, tracker.tracker_id if tracker else "")
+        return split(add_decks(encode(commands, ESC), board.decks()), ESC)
 
     def _archive(self, text: str, description: str) -> bytes:
         info = self.catalogue.info

@@ -17,6 +17,7 @@ from xml.etree import ElementTree
 from wargame.errors import DataError, Place
 from wargame.vassal.buildfile import P, ModuleFile, ModuleInfo, module_info
 from wargame.vassal.commands import AddPiece, parse_command, split
+from wargame.vassal.decks import Cup
 from wargame.vassal.encoding import encode
 from wargame.vassal.pieces import Piece, read_piece
 
@@ -92,6 +93,8 @@ class Catalogue:
     """The first board of each map, by map name (a save's BoardPicker commands)."""
     tracker: TrackerDefinition | None
     moduledata: bytes
+    cups: dict[str, tuple[Cup, tuple[Definition, ...]]] = field(default_factory=dict)
+    """Each DrawPile by name (our modules' draw cups): where its Deck lies on its map, and its cards."""
 
 
 def _piece(text: str, place: Place) -> Piece:
@@ -149,6 +152,7 @@ def read_catalogue(module: ModuleFile) -> Catalogue:
         prototypes[definition.get("name", "")] = _piece(definition.text or "", place)
     units: dict[str, Definition] = {}
     markers: dict[str, Definition] = {}
+    cards: dict[int, Definition] = {}
     for slot in root.iter():
         if slot.tag not in (f"{P}widget.PieceSlot", f"{P}widget.CardSlot"):
             continue
@@ -156,20 +160,31 @@ def read_catalogue(module: ModuleFile) -> Catalogue:
         traits = _expanded(piece, prototypes, place)
         expanded = read_piece("", encode_chain([t for t, _ in traits]), encode_chain([s for _, s in traits]), place)
         unit, marker = expanded.properties.get("UnitId"), expanded.properties.get("MarkerId")
-        width = _whole(slot.get("width"), 0)
         made = Definition(slot.get("entryName", piece.name), slot.get("gpid", ""), tuple(t for t, _ in traits),
-                          tuple(s for _, s in traits), width, dict(expanded.properties))
-        if unit and unit not in units:
+                          tuple(s for _, s in traits), _whole(slot.get("width"), 0), dict(expanded.properties))
+        if slot.tag == f"{P}widget.CardSlot":
+            cards[id(slot)] = made
+        elif unit and unit not in units:
             units[unit] = made
-        elif marker and marker not in markers and slot.tag == f"{P}widget.PieceSlot":
+        elif marker and marker not in markers:
             markers[marker] = made
+    info = module_info(module)
+    cups: dict[str, tuple[Cup, tuple[Definition, ...]]] = {}
+    for element in root.iter(f"{P}module.Map"):
+        map_name = element.get("mapName", "")
+        origin = info.maps[map_name].origin if map_name in info.maps else (0, 0)
+        for pile in element.iter(f"{P}module.map.DrawPile"):
+            cup = Cup(pile.get("name", ""), map_name, pile.get("owningBoard", ""),
+                      _whole(pile.get("x"), 0) + origin[0], _whole(pile.get("y"), 0) + origin[1],
+                      _whole(pile.get("width"), 0))
+            cups[cup.name] = (cup, tuple(cards[id(c)] for c in pile.iter(f"{P}widget.CardSlot")))
     boards: dict[str, str] = {}
     for element in root.iter():
         if element.tag == f"{P}module.Map":
             board = element.find(f"{P}module.map.BoardPicker/{P}module.map.boardPicker.Board")
             if board is not None:
                 boards[element.get("mapName", "")] = board.get("name", "")
-    return Catalogue(module_info(module), units, markers, boards, _tracker(root), module.moduledata)
+    return Catalogue(info, units, markers, boards, _tracker(root), module.moduledata, cups)
 
 
 def encode_chain(parts: list[str]) -> str:
