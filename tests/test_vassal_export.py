@@ -137,6 +137,12 @@ def test_the_exported_log_replays_the_text_log_step_by_step(game_id: str, log: s
             where = shown.markers.get(marker.id, ())
             assert where.count(cup) == count - used - aside - lost, (log, k, marker.id)
             assert len(where) == count and (used == 0 or f"{(marker.side or '').lower()}_sf_used" in where)
+        beachheads = getattr(state, "beachheads", None)
+        for marker in game.markers.marker:
+            if marker.kind == "beachhead" and beachheads is not None:
+                # 11.2.1: the beachhead markers lie on the beach hexes that have one.
+                where = shown.markers.get(marker.id, ())
+                assert sorted(p for p in where if game.grid.is_label(p)) == sorted(beachheads), (log, k)
     findings_said = []
     for k, (step, entry) in enumerate(zip(tracking.steps, text.entries), 1):
         chats = [chat_text(e.html) for e in step.events if isinstance(e, ChatEvent)]
@@ -146,6 +152,8 @@ def test_the_exported_log_replays_the_text_log_step_by_step(game_id: str, log: s
     assert sorted(findings_said) == sorted(f"{f.severity} [{f.system} {f.rule}]: {f.message}"
                                            for f in text.findings)
     translation = translate_file(out, module_path=module)
+    # Nothing the reader had to guess or could not match (decks are not followed, and said so).
+    assert [n.message for n in translation.notes if "deck" not in n.message] == [], log
     again = replay(game, SYSTEMS[game.manifest.rule_system], translation.entries)
     assert again.stopped is None
     assert sorted((f.severity, f.rule, f.message) for f in again.findings) == sorted(
@@ -270,6 +278,9 @@ def test_cli_errors(tmp_path: Path, built_module: Callable[[str], Path]) -> None
     broken = tmp_path / "broken.log"
     broken.write_text('[Game "onslaught"]\nTurn 1\nus-inf-01 0620-0520 flies\n', encoding="utf-8")
     cases.append((["export", str(broken), "--module", str(onslaught), "-o", str(out)], "nothing was adjudicated"))
+    unknown = tmp_path / "unknown.log"
+    unknown.write_text('[Game "onslaught"]\n[Scenario "nowhere"]\nTurn 1\n', encoding="utf-8")
+    cases.append((["export", str(unknown), "--module", str(onslaught), "-o", str(out)], "unknown scenario"))
     recorded = ROOT / "tests/data/vassal/onslaught-session.vlog"
     cases.append((["export", str(recorded), "--module", str(onslaught), "-o", str(out)], "a VASSAL file already"))
     for args, message in cases:

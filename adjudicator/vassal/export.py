@@ -88,6 +88,14 @@ def _markers(game: Game, state: Any, doc: dict[str, Any]) -> dict[str, tuple[tup
     for marker_id, places in placed.items():
         if places and places[0][0] in cups:
             placed[marker_id] = _out_of_cup(game, state, marker_id, places[0][0], len(places))
+    beachheads = getattr(state, "beachheads", None)
+    for marker in game.markers.marker:
+        if marker.kind == "beachhead" and beachheads is not None and marker.id in placed:
+            # 11.2.1: a marker on each beach landing hex the assault landed on, while no German unit
+            # has entered it; the others stay in their box.
+            box = placed[marker.id]
+            on_hexes = [(label, False) for label in sorted(beachheads)][:len(box)]
+            placed[marker.id] = on_hexes + box[len(on_hexes):]
     tracks = {t.kind: t for t in game.manifest.track if t.side is None}
     turn_track = tracks.get("turn")
     for marker in game.markers.marker:
@@ -126,13 +134,14 @@ class _Piece:
     level: int = 1
 
     def state(self) -> str:
+        """The piece's whole state chain where it lies, its Step layer at its level."""
         layer = self.definition.layer(STEP_LAYER)
         overrides = {} if layer is None else {layer: str(self.level)}
         spot = self.spot or ("null", 0, 0)
         return self.definition.state_text(spot[0], spot[1], spot[2], overrides)
 
 
-class Places:
+class ModulePlaces:
     """Where each place of the game lies in the module: a hex by its grid, a box or track space by its zone."""
 
     def __init__(self, game: Game, catalogue: Catalogue) -> None:
@@ -210,7 +219,7 @@ class _Board:
 
     game: Game
     catalogue: Catalogue
-    places: Places
+    places: ModulePlaces
     pieces: dict[str, _Piece] = field(default_factory=dict)
     units: dict[str, str] = field(default_factory=dict)
     markers: dict[str, list[str]] = field(default_factory=dict)
@@ -223,9 +232,11 @@ class _Board:
         return f"{kind}{self.made}"
 
     def at(self, spot: Spot) -> list[str]:
+        """The pieces at a point, in the order they came there."""
         return [p.piece_id for p in self.pieces.values() if p.spot == spot]
 
     def seat(self, location: str) -> Spot:
+        """The point a piece put in a place lies at: a hex's centre, a box's first free seat, a cup's Deck."""
         seats = self.places.seats(location)
         if location in self.places.cups:
             return seats[0]  # a Deck holds any number of pieces
@@ -237,6 +248,7 @@ class _Board:
         return min(seats, key=lambda s: (len(self.at(s)), s))
 
     def definition(self, unit: str | None, marker: str | None) -> Definition:
+        """The module's piece of a unit or marker; DataError if it has none."""
         # A draw cup's marker is its card (masked when drawn), as the module's DrawPile deals it.
         found = self.catalogue.units.get(unit or "") if unit else (
             self.places.cards.get(marker or "") or self.catalogue.markers.get(marker or ""))
@@ -249,6 +261,7 @@ class _Board:
 
     # -- the saved position ------------------------------------------------------------------
     def place_all(self, position: Shown) -> None:
+        """Every unit and marker of a position on the board (the saved position)."""
         for unit, (location, reduced) in position.units.items():
             piece = _Piece(self.new_id("u"), self.definition(unit, None), self.seat(location),
                            2 if reduced else 1)
@@ -262,6 +275,7 @@ class _Board:
                 self.markers.setdefault(marker, []).append(piece.piece_id)
 
     def in_cup(self, piece: _Piece) -> Cup | None:
+        """The draw cup whose Deck a piece lies in, if any."""
         return next((c for c in self.places.cups.values() if (c.map_name, c.x, c.y) == piece.spot), None)
 
     def placed(self) -> list[PlacedPiece]:
@@ -284,6 +298,7 @@ class _Board:
 
     # -- commands ---------------------------------------------------------------------------------
     def _move(self, piece: _Piece, location: str) -> list[str]:
+        """A drag of a piece to a place: the move, onto the pieces there or in a new stack."""
         old = piece.spot
         assert old is not None
         old_under = [p for p in self.at(old) if p != piece.piece_id]
@@ -300,6 +315,7 @@ class _Board:
         return commands
 
     def _name(self, piece: _Piece) -> str:
+        """The piece's name as VASSAL reports it (the Step layer's suffix on a reduced unit)."""
         return piece.definition.name + (" (reduced)" if piece.level == 2 and piece.definition.properties.get(
             "UnitId") else "")
 
@@ -359,6 +375,7 @@ class _Board:
 
 
 def _finding_text(finding: Finding) -> str:
+    """A finding as the verdict writes it: `error [onslaught 6.2]: message`."""
     return f"{finding.severity} [{finding.system} {finding.rule}]: {finding.message}"
 
 
@@ -386,10 +403,11 @@ class Exporter:
         self.source = source
         check_module(self.game, catalogue)
         self.phase_list = module_phases(self.game, catalogue.info)[0]
-        self.places = Places(self.game, catalogue)
+        self.places = ModulePlaces(self.game, catalogue)
         self.positions = [shown(self.game, result.system, s, self.phase_list) for s in result.states]
 
     def _restore(self, board: _Board, position: Shown) -> list[str]:
+        """The saved position's top-level commands: pieces, stacks, Decks, boards, turn tracker."""
         board.place_all(position)
         tracker = self.catalogue.tracker
         turn_state = None
@@ -400,6 +418,7 @@ class Exporter:
         return split(add_decks(encode(commands, ESC), board.decks()), ESC)
 
     def _archive(self, text: str, description: str) -> bytes:
+        """The zip of a savedGame text with the module's moduledata."""
         info = self.catalogue.info
         moduledata = self.catalogue.moduledata
         if not moduledata:
