@@ -325,9 +325,65 @@ def test_a_json_log_exports_as_its_text(tmp_path: Path, built_module: Callable[[
     verdicts = []
     for name in ("text", "json"):
         result = CliRunner().invoke(main, ["check", str(tmp_path / f"{name}.vlog"), "--module", str(module)])
-        verdicts.append([line.split(": ", 2)[-1] for line in result.stdout.splitlines() if ": error [" in line and not line.startswith(" ")])
+        verdicts.append([line.split(": ", 2)[-1] for line in result.stdout.splitlines()
+                         if ": error [" in line and not line.startswith(" ")])
     assert verdicts[0] == verdicts[1] and verdicts[0]
     steps = track(read_recording(tmp_path / "json.vlog")).steps
     first = [chat_text(e.html) for e in steps[0].events if isinstance(e, ChatEvent)][0]
     comment = read_log(log)[0][0]
     assert isinstance(comment, Comment) and first == f"<game.json line 1> - # {comment.text}"
+
+
+def _module_with(module: Path, out: Path, change: Callable[[str], str]) -> Path:
+    """A copy of a module whose buildFile.xml is changed."""
+    with zipfile.ZipFile(module) as source, zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "buildFile.xml":
+                data = change(data.decode("utf-8")).encode("utf-8")
+            target.writestr(info, data)
+    return out
+
+
+def test_a_broken_module_is_a_clear_error(tmp_path: Path, built_module: Callable[[str], Path]) -> None:
+    """A piece definition that does not read, a prototype missing, a unit's piece missing, a hex the grid
+    cannot place, random damage to a piece's text: an error naming the module (exit 2), never a traceback."""
+    module = built_module("onslaught")
+    log = ROOT / "examples/onslaught/legal-turn1.log"
+    text = zipfile.ZipFile(module).read("buildFile.xml").decode("utf-8")
+    slot = text.index("<VASSAL.build.widget.PieceSlot")
+    start, end = text.index(">", slot) + 1, text.index("</VASSAL.build.widget.PieceSlot>", slot)
+    cases = {
+        "junk": (lambda t: t[:start] + "no piece at all" + t[end:], "add-piece"),
+        "prototype": (lambda t: t.replace('PrototypeDefinition name="onslaught infantry"',
+                                          'PrototypeDefinition name="gone"'), "does not define"),
+        "unit": (lambda t: t.replace("UnitId", "UnitName"), "no piece for"),
+        "grid": (lambda t: t.replace('hOff="', 'hOff="9'), "hex grid has no hex"),
+    }
+    for name, (change, message) in cases.items():
+        broken = _module_with(module, tmp_path / f"{name}.vmod", change)
+        result = export(log, broken, tmp_path / f"{name}.vlog")
+        assert result.exit_code == 2 and message in result.output, (name, result.output)
+        assert str(broken) in result.output or "Error:" in result.output
+    rng = random.Random(11)
+    body = text[start:end]
+    for k in range(12):
+        cut = rng.randrange(len(body))
+        mutated = body[:cut] + rng.choice(["/", "\t", ";", "\\", "'", "", "x"]) * rng.randrange(1, 4) + body[cut + 1:]
+        broken = _module_with(module, tmp_path / f"m{k}.vmod", lambda t: t[:start] + mutated + t[end:])
+        result = export(log, broken, tmp_path / f"m{k}.vlog")
+        assert result.exit_code in (0, 2), (k, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (k, result.output)
+        assert "Traceback" not in result.output
+
+
+def test_hex_names_that_are_not_hexes() -> None:
+    """Any text as a hex name: a point or None, never an exception."""
+    rng = random.Random(2)
+    alphabet = "0123456789-AZaz./$ "
+    for hex_grid, numbering, size in EXTRA_CONFIGURATIONS:
+        naming = hex_naming(hex_grid, numbering, size)
+        for _ in range(300):
+            name = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 9)))
+            point = naming.point_of(name)
+            assert point is None or len(point) == 2

@@ -182,9 +182,11 @@ class ModulePlaces:
                 raise DataError("the module has no map with a hex grid", Place(self.file))
             map_name, naming, origin = self.hex_map
             point = naming.point_of(location)
-            if point is None:
-                raise DataError(f"the module's hex grid has no hex {location!r}: a module of another game?",
-                                Place(self.file))
+            width, height = naming.board_size
+            if point is None or naming.name_at(*point) != location or not (
+                    0 <= point[0] < (width or point[0] + 1) and 0 <= point[1] < (height or point[1] + 1)):
+                raise DataError(f"the module's hex grid has no hex {location!r} on its board: a module of another "
+                                "game?", Place(self.file))
             return [(map_name, point[0] + origin[0], point[1] + origin[1])]
         cup = self.cups.get(location)
         if cup is not None:

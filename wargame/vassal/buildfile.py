@@ -316,9 +316,11 @@ def open_module(path: Path) -> ModuleFile:
             if len(text) > MAX_BUILD_FILE_BYTES:
                 raise DataError("buildFile.xml inflates past its cap: refused", Place(file))
             meta = names.get("moduledata")
-            if meta is not None and meta.file_size <= MAX_MODULEDATA_BYTES:
+            if meta is not None:
                 with archive.open(meta) as stream:
-                    moduledata = stream.read(MAX_MODULEDATA_BYTES + 1)[:MAX_MODULEDATA_BYTES]
+                    moduledata = stream.read(MAX_MODULEDATA_BYTES + 1)
+                if len(moduledata) > MAX_MODULEDATA_BYTES:
+                    raise DataError(f"moduledata inflates past {MAX_MODULEDATA_BYTES:,} bytes: refused", Place(file))
             image_sizes: dict[str, tuple[int, int]] = {}
             for name, member in names.items():
                 if name.startswith("images/") and name.lower().endswith(".png") and member.file_size >= 24:
