@@ -3,7 +3,10 @@ reader (wargame.vassal + adjudicator.vassal.translate) step by step against the 
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -211,6 +214,13 @@ def test_exports_are_byte_identical(tmp_path: Path, built_module: Callable[[str]
         assert export(log, module, tmp_path / name, *(["--at", "20"] if name.endswith("vsav") else [])).exit_code == 0
     assert (tmp_path / "a.vlog").read_bytes() == (tmp_path / "b.vlog").read_bytes()
     assert (tmp_path / "a.vsav").read_bytes() == (tmp_path / "b.vsav").read_bytes()
+    # Across processes too: nothing depends on the order of a set or a dict of strings.
+    for seed in ("1", "2"):
+        subprocess.run([sys.executable, "-m", "adjudicator", "export", str(log), "--module", str(module), "-o",
+                        str(tmp_path / f"seed{seed}.vlog")], check=True, cwd=ROOT, capture_output=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed})
+    assert (tmp_path / "seed1.vlog").read_bytes() == (tmp_path / "seed2.vlog").read_bytes() == (
+        tmp_path / "a.vlog").read_bytes()
     with zipfile.ZipFile(tmp_path / "a.vlog") as archive:
         assert archive.namelist() == ["moduledata", "savedGame", "savedata"]
         assert {i.date_time for i in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
