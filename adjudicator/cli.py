@@ -323,6 +323,53 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
         click.echo("depleted: " + " ".join(doc["depleted"]))
 
 
+@main.command()
+@LOG
+@click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
+              help="The .vmod to watch the game with (required): its pieces, grid and zones are used.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
+              help="GAME.vlog: a VASSAL log replaying the log step by step; POS.vsav: a saved game of a position.")
+@click.option("--at", "at_line", metavar="LINE", callback=_at, default=None,
+              help="For a .vsav: the position after the last entry on or before this line (default: the end).")
+@DATA
+def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | None, int] | None,
+           data: Path | None) -> None:
+    """Write a text or JSON log as a VASSAL log (.vlog) to watch step by step in VASSAL, with each entry
+    and the adjudicator's findings in the chat, or a position as a saved game (.vsav, --at LINE)."""
+    from adjudicator.vassal.export import Exporter
+    from wargame.vassal.buildfile import open_module
+    from wargame.vassal.definitions import read_catalogue
+
+    with _could_not_run():
+        if module is None:
+            raise WargameError("export needs the module the game is to be watched with: --module GAME.vmod "
+                               "(e.g. --module dist/onslaught.vmod, made by `vmodbuild build onslaught`)")
+        if any(output.resolve() == given.resolve() for given in (log, module)):
+            raise WargameError("the output would overwrite an input; choose another name")
+        suffix = output.suffix.lower()
+        if suffix not in (".vlog", ".vsav"):
+            given = suffix or "a name without a suffix"
+            raise WargameError(f"{output}: the output is a VASSAL log (.vlog) or saved game (.vsav), not {given}")
+        if at_line is not None and (suffix != ".vsav" or at_line[0] is not None):
+            raise WargameError("--at LINE gives the position of one line: write it as a saved game (-o POS.vsav)"
+                               if suffix != ".vsav" else f"--at {at_line[0]}:{at_line[1]}: export takes one log; "
+                               f"give --at {at_line[1]}")
+        if is_vassal_file(log):
+            raise WargameError(f"{log} is a VASSAL file already: export writes a text or JSON log as one (to go the "
+                               "other way, `adjudicate convert`)")
+        entries, source = read_log(log)
+        game = game_of(entries, log, data)
+        result = _replay(game, entries, log, source)
+        if result.stopped is not None:
+            raise WargameError(f"{log}: the replay stops ({result.stopped}); a log that does not replay to its end "
+                               "is not exported")
+        exporter = Exporter(result, read_catalogue(open_module(module)), log.name,
+                            source if log.suffix != ".json" else None)
+        write_atomically(output, exporter.vlog() if suffix == ".vlog" else exporter.vsav(
+            None if at_line is None else at_line[1]))
+    click.echo(str(output))
+
+
 def _audit_text(system: Any, game: Game, chosen: Any, attack: Any) -> list[str]:
     """The audit of one attack, in lines for a person."""
     result = system.combat_audit(chosen, attack)

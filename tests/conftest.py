@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,3 +17,23 @@ def data_copy(tmp_path: Path) -> Path:
     for name in ("maps", "counters"):
         shutil.copytree(ROOT / name, tmp_path / name)
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def built_module(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """A game's module as the builder makes it today, built once per test session: `built_module("omaha")`."""
+    from click.testing import CliRunner
+
+    from builder.cli import main as vmodbuild
+
+    out = tmp_path_factory.mktemp("dist")
+    built: dict[str, Path] = {}
+
+    def build(game_id: str) -> Path:
+        if game_id not in built:
+            result = CliRunner().invoke(vmodbuild, ["build", game_id, "--out", str(out)])
+            assert result.exit_code == 0, result.output
+            built[game_id] = out / f"{game_id}.vmod"
+        return built[game_id]
+
+    return build

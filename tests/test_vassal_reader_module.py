@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -75,14 +76,9 @@ def test_zones_are_half_open() -> None:
 
 
 @pytest.fixture(scope="module")
-def onslaught_module(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def onslaught_module(built_module: Callable[[str], Path]) -> Path:
     """The Onslaught module as the builder makes it today."""
-    from builder.cli import main as vmodbuild
-
-    out = tmp_path_factory.mktemp("dist")
-    result = CliRunner().invoke(vmodbuild, ["build", "onslaught", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    return out / "onslaught.vmod"
+    return built_module("onslaught")
 
 
 def test_module_is_read(onslaught_module: Path) -> None:

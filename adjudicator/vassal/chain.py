@@ -153,7 +153,7 @@ def vassal_position(game: Game, places: Places, phase_list: list[Phase], pieces:
     return Position(units, {m: tuple(sorted(p)) for m, p in markers.items()}, _turn_of(turns, phase_list))
 
 
-def _phase_index(doc: dict[str, Any], phase_list: list[Phase]) -> int | None:
+def phase_index(doc: dict[str, Any], phase_list: list[Phase]) -> int | None:
     """The turn tracker's step for a replayed state's step (Onslaught) or phase and player turn (F&M)."""
     step, player = doc.get("step") or doc.get("phase"), doc.get("player_turn")
     return next((i for i, p in enumerate(phase_list)
@@ -165,7 +165,7 @@ def replayed_position(game: Game, doc: dict[str, Any], phase_list: list[Phase]) 
     depleted = set(doc.get("depleted", []))
     units = {u: (place, u in depleted) for place, ids in doc["positions"].items() for u in ids
              if u in game.units_by_id and _in_play(game, place, "box")}
-    index = _phase_index(doc, phase_list)
+    index = phase_index(doc, phase_list)
     return Position(units, None, None if index is None else (doc["turn"], phase_list[index].name))
 
 
@@ -327,7 +327,7 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
 def _carry_of_text(game: Game, system: RuleSystem, state: Any, phase_list: list[Phase]) -> Carry:
     """What a text log's replay hands the VASSAL log after it: scenario, turn, eliminated units."""
     doc = system.describe(state)
-    index = _phase_index(doc, phase_list)
+    index = phase_index(doc, phase_list)
     eliminated = frozenset(u for place, ids in doc["positions"].items() for u in ids
                            if not _in_play(game, place, "box"))
     return Carry(getattr(state, "scenario", game.manifest.scenario[0].id),

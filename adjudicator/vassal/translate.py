@@ -794,6 +794,8 @@ class _Translator:
             keys |= {("eliminate",)} if box_to.kind == "eliminated" else set()
             keys |= {("delay",)} if box_to.kind == "delayed" else set()
             keys |= {("pickup",)} if box_to.kind == "holding" else set()
+        if before.is_hex and after.kind == "track":
+            keys.add(("pickup",))  # Onslaught 9.1: a paratroop division picked up waits on the turn track
         if after.kind == "none":
             keys.add(("eliminate",))
         frozen = frozenset(keys)

@@ -104,6 +104,59 @@ class HexNaming:
         return (self.location_format.replace("$gridLocation$", name).replace("$row$", v)
                 .replace("$column$", h))
 
+    def _pattern(self, kind: str, leading: int) -> str:
+        # RegularGridNumbering.getMatchingPattern: at least leading+1 digits, or a run of capitals.
+        return "(-?[A-Z]+)" if kind == "A" else "(-?[0-9]{" + str(leading + 1) + ",})"
+
+    @staticmethod
+    def _number(text: str, kind: str) -> int:
+        if kind != "A":
+            return int(text)
+        letters = text.lstrip("-")
+        value = 26 * (len(letters) - 1) + "ABCDEFGHIJKLMNOPQRSTUVWXYZ".index(letters[-1])
+        return -value if text.startswith("-") else value
+
+    def point_of(self, name: str) -> tuple[int, int] | None:
+        """The board point VASSAL gives a location name (`RegularGridNumbering.getLocation`,
+        `HexGridNumbering.getCenterPoint`, section 3.2); None for a name the numbering cannot read."""
+        h, v = self._pattern(self.h_type, self.h_leading), self._pattern(self.v_type, self.v_leading)
+        grid = h + re.escape(self.sep) + v if self.first == "H" else v + re.escape(self.sep) + h
+        regex, groups = "", []
+        for token in re.split(r"(\$gridLocation\$|\$row\$|\$column\$)", self.location_format):
+            if token == "$gridLocation$":
+                regex += grid
+                groups += ["column", "row"] if self.first == "H" else ["row", "column"]
+            elif token == "$row$":
+                regex, groups = regex + v, groups + ["row"]
+            elif token == "$column$":
+                regex, groups = regex + h, groups + ["column"]
+            else:
+                regex += re.escape(token)
+        m = re.fullmatch(regex, name)
+        if m is None or "row" not in groups or "column" not in groups:
+            return None
+        column = self._number(m.group(groups.index("column") + 1), self.h_type) - self.h_off
+        row = self._number(m.group(groups.index("row") + 1), self.v_type) - self.v_off
+        if self.stagger and column % 2 != 0:
+            descending = self.h_descend if self.sideways else self.v_descend
+            row += 1 if descending else -1
+        width, height = self.board_size
+        max_rows = math.floor(height / self.dx + 0.5)
+        max_columns = math.floor(width / self.dy + 0.5)
+        if self.sideways:
+            if self.v_descend:
+                column = max_rows - column
+            if self.h_descend:
+                row = max_columns - row
+        else:
+            if self.h_descend:
+                column = max_columns - column
+            if self.v_descend:
+                row = max_rows - row
+        x = math.trunc(column * self.dx) + self.x0
+        y = (math.trunc(row * self.dy) if column % 2 == 0 else math.trunc(row * self.dy + self.dy / 2)) + self.y0
+        return (y, x) if self.sideways else (x, y)
+
 
 @dataclass(frozen=True)
 class Zone:
@@ -111,6 +164,8 @@ class Zone:
 
     name: str
     points: tuple[tuple[int, int], ...]
+    seat: tuple[int, int] | None = None
+    """Where a piece dropped in the zone snaps to (its RegionGrid's one Region), if it has one."""
 
     def contains(self, x: int, y: int) -> bool:
         """Even-odd insideness, left and top edges in, right and bottom out (`java.awt.Polygon`)."""
@@ -219,13 +274,30 @@ def _zones(grid: ElementTree.Element, place: Place) -> tuple[Zone, ...]:
             xs, _, ys = pair.partition(",")
             points.append((_int(xs, 0, "zone point", place), _int(ys, 0, "zone point", place)))
         if len(points) >= 3:
-            zones.append(Zone(zone.get("name", ""), tuple(points)))
+            region = zone.find(f"{P}module.map.boardPicker.board.RegionGrid/{P}module.map.boardPicker.board.Region")
+            seat = None if region is None else (_int(region.get("originx"), 0, "region x", place),
+                                                _int(region.get("originy"), 0, "region y", place))
+            zones.append(Zone(zone.get("name", ""), tuple(points), seat))
     return tuple(zones)
 
 
-def read_module(path: Path) -> ModuleInfo:
-    """The reader's view of a .vmod: DataError if it is not a module we can read."""
+MAX_MODULEDATA_BYTES = 2**20
+
+
+@dataclass(frozen=True)
+class ModuleFile:
+    """A module's buildFile.xml parsed, its image sizes and its moduledata member."""
+
+    file: str
+    root: ElementTree.Element
+    image_sizes: dict[str, tuple[int, int]]
+    moduledata: bytes
+
+
+def open_module(path: Path) -> ModuleFile:
+    """A .vmod's buildFile (read in memory, capped, no DOCTYPE or entities): DataError if not a module."""
     file = str(path)
+    moduledata = b""
     try:
         with zipfile.ZipFile(path) as archive:
             infos = archive.infolist()
@@ -243,6 +315,12 @@ def read_module(path: Path) -> ModuleInfo:
                 text = stream.read(MAX_BUILD_FILE_BYTES + 1)
             if len(text) > MAX_BUILD_FILE_BYTES:
                 raise DataError("buildFile.xml inflates past its cap: refused", Place(file))
+            meta = names.get("moduledata")
+            if meta is not None:
+                with archive.open(meta) as stream:
+                    moduledata = stream.read(MAX_MODULEDATA_BYTES + 1)
+                if len(moduledata) > MAX_MODULEDATA_BYTES:
+                    raise DataError(f"moduledata inflates past {MAX_MODULEDATA_BYTES:,} bytes: refused", Place(file))
             image_sizes: dict[str, tuple[int, int]] = {}
             for name, member in names.items():
                 if name.startswith("images/") and name.lower().endswith(".png") and member.file_size >= 24:
@@ -259,6 +337,17 @@ def read_module(path: Path) -> ModuleInfo:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as e:
         raise DataError(f"buildFile.xml is not well-formed XML ({e})", Place(file, key="buildFile.xml")) from None
+    return ModuleFile(file, root, image_sizes, moduledata)
+
+
+def read_module(path: Path) -> ModuleInfo:
+    """The reader's view of a .vmod: DataError if it is not a module we can read."""
+    return module_info(open_module(path))
+
+
+def module_info(module: ModuleFile) -> ModuleInfo:
+    """Name, maps (grids and zones) and turn-tracker steps of an opened module."""
+    file, root, image_sizes = module.file, module.root, module.image_sizes
     place = Place(file, key="buildFile.xml")
     maps: dict[str, MapInfo] = {}
     for element in root.iter():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import html
 from dataclasses import dataclass
 
 from wargame.vassal.archive import zip_bytes
@@ -26,6 +27,12 @@ class PlacedPiece:
 def command_tree(pieces: list[PlacedPiece], board_pickers: list[tuple[str, str]],
                  turn_tracker_state: str | None = None, tracker_id: str = "") -> str:
     """The restore command of a save: begin_save, pieces and stacks, boards, end_save."""
+    return encode(restore_commands(pieces, board_pickers, turn_tracker_state, tracker_id), ESC)
+
+
+def restore_commands(pieces: list[PlacedPiece], board_pickers: list[tuple[str, str]],
+                     turn_tracker_state: str | None = None, tracker_id: str = "") -> list[str]:
+    """The top-level commands of a save's restore command, a log's steps going after them."""
     adds = [""]
     stacks: dict[tuple[str, int, int], list[str]] = {}
     for piece in pieces:
@@ -42,7 +49,7 @@ def command_tree(pieces: list[PlacedPiece], board_pickers: list[tuple[str, str]]
     if turn_tracker_state is not None:
         commands.append(f"TURN{tracker_id}\t{turn_tracker_state}")
     commands.append("end_save")
-    return encode(commands, ESC)
+    return commands
 
 
 def obfuscate(text: str) -> bytes:
@@ -64,11 +71,14 @@ def deobfuscate(data: bytes) -> bytes:
     return data
 
 
-def save_archive(tree: str, module_name: str, module_version: str, moduledata: bytes, date_ms: int) -> bytes:
-    """A .vsav zip: savedGame, savedata, moduledata."""
+def save_archive(tree: str, module_name: str, module_version: str, moduledata: bytes, date_ms: int,
+                 description: str | None = None) -> bytes:
+    """A .vsav (or .vlog) zip: savedGame, savedata, moduledata; `description`: the save's comment."""
+    text = html.escape(f"{module_name} set-up" if description is None else description, quote=False)
     savedata = (
         '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<data version="1">'
-        f"<version>{module_version}</version><extra1/><extra2/><VassalVersion>3.7.0</VassalVersion>"
-        f"<dateSaved>{date_ms}</dateSaved><description>{module_name} set-up</description></data>\n"
+        f"<version>{html.escape(module_version, quote=False)}</version><extra1/><extra2/>"
+        f"<VassalVersion>3.7.0</VassalVersion><dateSaved>{date_ms}</dateSaved><description>{text}</description>"
+        "</data>\n"
     ).encode("utf-8")
     return zip_bytes({"savedGame": obfuscate(tree), "savedata": savedata, "moduledata": moduledata})
