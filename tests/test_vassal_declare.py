@@ -505,14 +505,14 @@ def test_a_beach_assault_with_a_wrong_result(tmp_path: Path) -> None:
 
 
 def test_a_ground_combat_with_a_wrong_result(tmp_path: Path) -> None:
-    """GT 1's Combat Phase (the turn tracker moved there): 16/1 attacks 914/352 by clicks with a
-    support marker; a result the die does not give is the 8.2 error at the target's step, the
-    result the table gives is none."""
+    """GT 2's Combat Phase (the turn tracker moved there; on GT 1 the landed units do not attack,
+    11.2.1): 16/1 attacks 914/352 by clicks with a support marker; a result the die does not give is
+    the 8.2 error at the target's step, the result the table gives is none."""
     def play(claim: str) -> str:
         s = OmahaClicks()
         for unit, label in (("914/352", "2218"), ("915/352", "2021"), ("916/352", "2022"), ("16/1", "2319")):
             s.drag(unit, label, "b" if unit.endswith("352") else "a")
-        s.tracker(1, 3)
+        s.tracker(2, 3)
         s.click("attacker", "16/1")
         s.click("target", "914/352")
         s.click("support", "us_sf_6", at="2218")
