@@ -123,8 +123,11 @@ def test_recorded_omaha_log_translates_with_an_end_point_move() -> None:
     text = lines_of(translation)
     assert "3: Allied: deplete 2Rgr" in text
     landed = ("16/1", "18/1", "26/1", "115/29", "116/29", "175/29", "2Rgr")
-    assert text[6:15] == [f"1: Allied: setup {u} 2121" for u in landed] + [
-        "2: # step 2: Tester (Allied) rolls 1d6 = 3", "3: Turn 1"]
+    # A depletion before GT 1 belongs to the landing (the Pointe du Hoc roll, 11.2.3): GT 1 begins
+    # with the move, the first entry the landing sequence cannot hold.
+    assert text[6:18] == [f"1: Allied: setup {u} 2121" for u in landed] + [
+        "2: # step 2: Tester (Allied) rolls 1d6 = 3", "3: # step 3: 2Rgr flipped to 2Rgr (reduced) at 2121",
+        "3: Allied: deplete 2Rgr", "4: # step 4: 2Rgr (reduced) moves 2121 -> 2121", "5: Turn 1"]
     assert "5: 2Rgr 2121-2120-2019" in text
     assert any(t.startswith("5: # step 5: VASSAL recorded only where 2Rgr ended (2121 -> 2019)") for t in text)
     assert list(translation.endpoint_moves.values())[0].endswith("2121-2120-2019")  # the road, at 1/2 MP

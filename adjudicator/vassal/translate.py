@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from adjudicator.engine import resolve
 from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Comment, Entry, Header, Loss, Move, Pass, Place as PlaceEntry, Retreat,
-    RollOff, StandFast, StepMarker, TurnMarker,
+    RollOff, StandFast, StepMarker, SupportMarkers, TurnMarker,
 )
 from adjudicator.notation.text import SIDE, parse_line, write_entry
 from adjudicator.vassal.movement import ZocRule, cheapest_route
@@ -179,11 +179,20 @@ class _Translator:
 
     # -- output --------------------------------------------------------------------------
     def emit(self, entry: Entry) -> int:
-        if self.before_start and not isinstance(entry, (Header, Comment)) and not (
-                isinstance(entry, PlaceEntry) and entry.how == "setup"):
+        if self.before_start and not self.before_first_turn(entry):
             self.start(entry.line)
         self.out.append(entry)
         return len(self.out) - 1
+
+    @staticmethod
+    def before_first_turn(entry: Entry) -> bool:
+        """Whether an entry can belong to what comes before the first turn, so the turn waits for it."""
+        # Set-up placements; and Omaha's landing sequence before GT 1 (11.2.1, 11.2.3): the Pointe du
+        # Hoc roll, the beach assaults with their support fire markers, and the losses they cause.
+        # A move, an action or a reinforcement begins the turn.
+        if isinstance(entry, PlaceEntry):
+            return entry.how == "setup"
+        return isinstance(entry, (Header, Comment, RollOff, Attack, Loss, SupportMarkers))
 
     def start(self, step: int) -> None:
         """The first turn and step begin at `step`: their markers, held back over the set-up."""
