@@ -276,6 +276,17 @@ def test_mouse_over_shows_a_single_counter(built: Built) -> None:
     viewers = list(built.root.iter(P + "module.map.CounterDetailViewer"))
     assert len(viewers) == len(list(built.root.iter(P + "module.Map")))
     assert all(v.get("minDisplayPieces") == "1" for v in viewers)
+    # ... with its text: the hex as VASSAL names it (our label) and each counter's name.
+    assert all(v.get("showtext") == "true" and v.get("summaryReportFormat") == "$LocationName$"
+               and v.get("counterReportFormat") == "$PieceName$" for v in viewers)
+
+
+def test_help_mentions_draw_cups_only_where_the_game_has_them(built: Built) -> None:
+    """The help's paragraph on draw cups is there only for a game with draw cups (Omaha's support
+    fire; Onslaught has none)."""
+    help_text = built.zip.read("help.html").decode("utf-8")
+    has_cups = any(b.kind == "draw_cup" for b in built.game.manifest.box)
+    assert ("draw cup" in help_text) == has_cups
 
 
 def test_roster_lists_only_the_game_sides(built: Built) -> None:

@@ -37,7 +37,9 @@ from wargame.vassal.declarations import (
 from wargame.vassal.pieces import Piece
 from wargame.vassal.places import NOWHERE, Location, Places
 from wargame.vassal.reader import Recording
-from wargame.vassal.tracking import ChatEvent, PieceEvent, PropertyEvent, StepEvents, Tracking, TurnEvent
+from wargame.vassal.tracking import (
+    ChatEvent, PieceEvent, Player, PlayerEvent, PropertyEvent, StepEvents, Tracking, TurnEvent,
+)
 from wargame.vassal.turns import tracker_position
 
 STEP_LAYER = "Step"
@@ -185,13 +187,33 @@ class _Translator:
         self.reported: dict[tuple[str | None, int, int], Location] = {}
         self.before_start: list[Entry] = []
         """The first turn's markers while the set-up may still be going on (see start_turn)."""
+        self.die_rolls: set[int] = set()
+        """The ids of the single-die `Roll` entries translated from dice (a typed one may repeat them)."""
         self.layout_differs = False
         self.boxes = {b.id: b for b in game.manifest.box}
-        players = tracking.players.values()
-        self.side_of_name = {p.name: p.side for p in players if p.side in self.sides}
-        self.side_of_password = {p.password: p.side for p in players if p.side in self.sides}
-        recorders = {p.side for p in players if p.side in self.sides}
+        # The sides as the saved position has them; a player's Retire (a side change) updates them.
+        self.roster: dict[str, Player] = dict(tracking.initial_players or tracking.players)
+        self.side_of_name: dict[str, str] = {}
+        self.side_of_password: dict[str, str] = {}
+        self.recorder: str | None = None
+        self.seat()
+
+    def seat(self) -> None:
+        """Who plays which side now: by chat name, by password, and the side when only one is played."""
+        players = [p for p in self.roster.values() if p.side in self.sides]
+        self.side_of_name = {p.name: p.side for p in players}
+        self.side_of_password = {p.password: p.side for p in players}
+        recorders = {p.side for p in players}
         self.recorder = next(iter(recorders)) if len(recorders) == 1 else None
+
+    def player_event(self, step: int, event: PlayerEvent) -> None:
+        """A player takes or leaves a side (VASSAL's Retire button): later steps are theirs for it."""
+        if event.side is None:
+            self.roster.pop(event.password, None)
+        else:
+            self.roster[event.password] = Player(event.password, event.name, event.side)
+            self.comment(step, f"step {step}: {event.name} plays {event.side} from here")
+        self.seat()
 
     # -- output --------------------------------------------------------------------------
     def before_first_turn(self, entry: Entry) -> bool:
@@ -253,7 +275,10 @@ class _Translator:
                  and e.before is not None and e.after is not None]
         if len(reports) != 1 or not moves:
             return
-        for attribute, group in (("before", "before"), ("after", "after")):
+        # An Undo repeats the report of the move it takes back ("UNDO: * X moves A -> B *"): the
+        # counter goes from B back to A.
+        undo = reports[0].group("pieces").startswith("UNDO:")
+        for attribute, group in (("before", "after" if undo else "before"), ("after", "before" if undo else "after")):
             spots = {(getattr(e, attribute).map_name, getattr(e, attribute).x, getattr(e, attribute).y) for e in moves}
             if len(spots) != 1:
                 continue
@@ -410,6 +435,11 @@ class _Translator:
             out += [(unit, ("deplete",)) for unit in entry.units]
         return out
 
+    def rolled_just_now(self, entry: RollOff) -> bool:
+        """Whether the last entry written (comments aside) is the same roll, translated from a die."""
+        last = next((e for e in reversed(self.out) if not isinstance(e, Comment)), None)
+        return isinstance(last, RollOff) and last.rolls == entry.rolls and id(last) in self.die_rolls
+
     def declare(self, step: int, who: str, text: str, typed: bool = True) -> None:
         try:
             entry = parse_line(text, step, self.recording.file)
@@ -435,6 +465,10 @@ class _Translator:
         if isinstance(entry, (Action, Pass, TurnMarker, StepMarker, Attack, Bombard)):
             # A typed attack stands on its own: clicked attackers waiting for a target are dropped.
             self.drop_attackers(step, f"'{write_entry(entry)}'")
+        if isinstance(entry, RollOff) and self.rolled_just_now(entry):
+            # A `Roll` typed for the die just rolled (Pointe du Hoc, weather) writes that die, not a second.
+            self.comment(step, f"step {step}: the typed '{write_entry(entry)}' is the die just rolled")
+            return
         index = self.emit(entry)
         for unit, key in self.declared_keys(entry):
             if not self.retract(unit, key, step):
@@ -695,7 +729,7 @@ class _Translator:
         if len(values) == 1 and side is not None and self.game.manifest.rule_system == "fire-and-movement":
             if self.before_start:
                 # Before GT 1 the one die is the Pointe du Hoc roll (Omaha 11.2.3), written `Roll Allied N`.
-                self.emit(RollOff(line=step, rolls={side: values[0]}))
+                self.die_rolls.add(id(self.out[self.emit(RollOff(line=step, rolls={side: values[0]}))]))
                 return
             turn = self.turn_at[0] if self.turn_at else 0
             if self.weather_die(side):
@@ -703,7 +737,7 @@ class _Translator:
                     self.aside_rolls[turn].add(side)
                 else:
                     self.weather[turn] = values[0]
-                self.emit(RollOff(line=step, rolls={side: values[0]}))
+                self.die_rolls.add(id(self.out[self.emit(RollOff(line=step, rolls={side: values[0]}))]))
                 self.last_roll = None
                 return
         if len(values) == 1 and side is not None:
@@ -936,6 +970,8 @@ class _Translator:
                 self.comment(number, f"step {number}: undo of step {undoes}")
             self.silently(step.events)
             for event in step.events:
+                if isinstance(event, PlayerEvent):
+                    self.player_event(number, event)  # Undo does not take back a side change
                 if isinstance(event, TurnEvent) and event.tracker_id == self.tracker_id:
                     position = self.turn_position(event.new, number)
                     if position is not None and undoes is not None:
@@ -957,6 +993,8 @@ class _Translator:
                         self.turn_to(position, number)
             elif isinstance(event, ChatEvent):
                 self.chat(number, event.html)
+            elif isinstance(event, PlayerEvent):
+                self.player_event(number, event)
             elif isinstance(event, PropertyEvent):
                 continue
 
@@ -1037,8 +1075,11 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
     if phase_note is not None:
         t.note(0, phase_note)
     scenario = t.initial()
+    # Every player of every side the recording saw, a player who changed sides under both.
+    seen: set[tuple[str, str | None]] = {(p.name, p.side) for p in (*tracking.initial_players.values(), *tracking.players.values())}
+    seen |= {(e.name, e.side) for s in tracking.steps for e in s.events if isinstance(e, PlayerEvent)}
     players = [(side, one_line(", ".join(named))) for side in game.manifest.sides
-               if (named := sorted({p.name for p in tracking.players.values() if p.side == side and p.name}))]
+               if (named := sorted({name for name, taken in seen if taken == side and name}))]
     if after is None:
         t.emit(Header(line=0, key="Game", value=game.id))
         t.emit(Header(line=0, key="Scenario", value=scenario))

@@ -354,8 +354,11 @@ def _slot(parent: etree._Element, piece: PieceDef, ids: SlotIds, tag: str = "wid
 MAP_HANDLERS = ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
                 "StackExpander", "PieceMover", "KeyBufferer", "ImageSaver", "CounterDetailViewer", "Zoomer")
 HANDLER_ATTRIBUTES: dict[str, dict[str, str]] = {
-    # CounterDetailViewer's default minDisplayPieces is 2: no mouse-over for a lone counter.
-    "CounterDetailViewer": {"minDisplayPieces": "1"},
+    # CounterDetailViewer's default minDisplayPieces is 2: no mouse-over for a lone counter. Its text
+    # is off by default (showtext): on, it names the hex (our label, LocationName) and each counter,
+    # which the pictures alone do not (checked in VASSAL 3.7.26).
+    "CounterDetailViewer": {"minDisplayPieces": "1", "showtext": "true", "summaryReportFormat": "$LocationName$",
+                            "counterReportFormat": "$PieceName$"},
 }
 
 
@@ -417,6 +420,9 @@ def _help_html(game: Game) -> str:
     """The module's help page: provenance notice and how to play with it."""
     m = game.manifest
     rows = "".join(f"<li>{html.escape(t.name)}</li>" for t in m.unit_type)
+    cups = ("<li>A draw cup is a face-down deck: a drag from it draws one marker at random, which only you see\n"
+            "until you reveal it (Mask, Ctrl+M); a marker dropped on a cup goes back into it.</li>\n"
+            if any(b.kind == "draw_cup" for b in m.box) else "")
     return f"""<html><head><meta charset="utf-8"><title>{html.escape(m.title)}</title></head><body>
 <h1>{html.escape(m.title)}</h1>
 <p>Built by Umpire from the game's data files. <b>Reconstructed data:</b> the rulebook does not give
@@ -428,9 +434,7 @@ can correct any value in one data file and rebuild the module.</p>
 <ul><li>Drag counters; moves are reported in the chat with hex labels as printed, and with box
 names or track spaces (<i>Turn 3</i>) in the <i>{BOXES_MAP}</i> window.</li>
 <li>Ctrl+F flips a unit to its depleted side and back; Ctrl+D deletes a piece.</li>
-<li>A draw cup is a face-down deck: a drag from it draws one marker at random, which only you see
-until you reveal it (Mask, Ctrl+M); a marker dropped on a cup goes back into it.</li>
-<li>The <i>{BOXES_MAP}</i> window holds the boxes and tracks; palettes hold reinforcements by turn,
+{cups}<li>The <i>{BOXES_MAP}</i> window holds the boxes and tracks; palettes hold reinforcements by turn,
 every unit and every marker.</li>
 <li>Each unit carries the property <i>UnitId</i>, which the Umpire referee reads from saved logs.</li></ul>
 {help_html(game)}<h2>Unit types</h2><ul>{rows}</ul></body></html>

@@ -67,7 +67,16 @@ class TurnEvent:
     new: str
 
 
-Event = PieceEvent | ChatEvent | PropertyEvent | TurnEvent
+@dataclass(frozen=True)
+class PlayerEvent:
+    """A player takes a side (`side` None: leaves it), as VASSAL's Retire button records it."""
+
+    password: str
+    name: str
+    side: str | None
+
+
+Event = PieceEvent | ChatEvent | PropertyEvent | TurnEvent | PlayerEvent
 
 
 @dataclass(frozen=True)
@@ -103,6 +112,8 @@ class Tracking:
     unknown_traits: set[str] = field(default_factory=set)
     final_turns: dict[str, str] = field(default_factory=dict)
     """Each turn tracker's state after the last step (where the next log of a game begins)."""
+    initial_players: dict[str, Player] = field(default_factory=dict)
+    """The players and their sides in the saved position (`players`: after the last step)."""
 
 
 class _Board:
@@ -155,8 +166,10 @@ class _Board:
             return [TurnEvent(command.tracker_id, old_state, command.state)] if old_state != command.state else []
         if isinstance(command, AddPlayer):
             self.players[command.password] = Player(command.password, command.name, command.side)
-        elif isinstance(command, RemovePlayer):
-            self.players.pop(command.password, None)
+            return [PlayerEvent(command.password, command.name, command.side)]
+        if isinstance(command, RemovePlayer):
+            gone = self.players.pop(command.password, None)
+            return [PlayerEvent(command.password, gone.name, None)] if gone is not None else []
         return []
 
     def _add(self, command: AddPiece, step: int, place: Place) -> list[Event]:
@@ -221,6 +234,7 @@ def track(recording: Recording) -> Tracking:
         board.apply(command, 0, f"saved position, command {i}")
     initial = dict(board.pieces)
     initial_turns = dict(board.turns)
+    initial_players = dict(board.players)
     steps: list[StepEvents] = []
     for step in recording.steps:
         events: list[Event] = []
@@ -232,4 +246,4 @@ def track(recording: Recording) -> Tracking:
         undoable = any(isinstance(c, UNDOABLE) for c in step.commands)
         steps.append(StepEvents(step, tuple(events), undoable))
     return Tracking(initial, initial_turns, dict(board.players), steps, dict(board.pieces), board.notes,
-                    board.unknown_traits, dict(board.turns))
+                    board.unknown_traits, dict(board.turns), initial_players)

@@ -1,0 +1,140 @@
+"""Logs recorded by real play in VASSAL 3.7.26 with a planted breach each (issue 8): the finding at
+its VASSAL step with its rule section, and the same verdict again from the converted text log
+(.vlog -> text log -> verdict). The recordings are described in tests/data/vassal/README.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator.cli import main
+from adjudicator.notation.entries import Attack, Header, Move, Place, RollOff, StepMarker, TurnMarker
+from adjudicator.vassal.load import translate_file
+
+DATA = Path(__file__).resolve().parent / "data" / "vassal"
+
+# file, game, the one breach (system, rule, VASSAL step, start of the message), what the step says
+RECORDED = [
+    ("onslaught-zoc.vlog", "onslaught", ("onslaught", "6.2", 3,
+                                         "br-inf-01 entered an enemy zone of control at 0721 and moved on to 0722"),
+     "VASSAL: Alice: br-inf-01 0720-0721-0722"),
+    ("onslaught-result.vlog", "onslaught", ("onslaught", "7.2", 3,
+                                            "column 2:1 with a modified roll of 3 gives -, not DE"),
+     "VASSAL: Alice: Allied: attack 0621 with us-inf-01 us-inf-02 odds 2:1 result DE"),
+    ("omaha-zoc.vlog", "omaha", ("fire-and-movement", "6.1", 42,
+                                 "914/352 entered an enemy zone of control at 2218 and moves on"),
+     "VASSAL: Alice: 914/352 2117-2118-2218-2217"),
+    ("omaha-result.vlog", "omaha", ("fire-and-movement", "11.2", 18,
+                                    "differential +8 on the beach_no_ezoc line (column c9) with a 6 gives -, not De"),
+     "VASSAL: Alice: Allied: attack 2319 with 16/1 18/1 result De"),
+]
+
+
+@pytest.fixture(scope="module")
+def modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Both modules as the builder makes them today (the recordings' modules, byte for byte, when
+    built from the commit the README names)."""
+    from builder.cli import main as vmodbuild
+
+    out = tmp_path_factory.mktemp("dist")
+    result = CliRunner().invoke(vmodbuild, ["build", "--all", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def breaches(report: str) -> list[tuple[str, str, int, str]]:
+    """(system, rule, line, message) of every error and warning of a JSON report."""
+    return [(f["system"], f["rule"], f["line"], f["message"]) for f in json.loads(report)["findings"]
+            if f["severity"] != "note"]
+
+
+@pytest.mark.parametrize("name, game_id, breach, said", RECORDED)
+def test_recorded_breach_is_found_at_its_step(modules: Path, name: str, game_id: str,
+                                              breach: tuple[str, str, int, str], said: str) -> None:
+    """`adjudicate check FILE.vlog --module`: exit 1, one breach, the planted one, at its step,
+    with the chat line VASSAL showed there."""
+    module = str(modules / f"{game_id}.vmod")
+    code, out = run("check", str(DATA / name), "--module", module, "--format", "json")
+    assert code == 1, out
+    found = breaches(out)
+    assert len(found) == 1, found
+    system, rule, step, message = breach
+    assert found[0][:3] == (system, rule, step) and found[0][3].startswith(message), found
+    code, text = run("check", str(DATA / name), "--module", module)
+    assert f"{name}: step {step}: error [{system} {rule}]" in text and said in text
+
+
+@pytest.mark.parametrize("name, game_id, breach, said", RECORDED)
+def test_recorded_log_round_trips_through_text(modules: Path, tmp_path: Path, name: str, game_id: str,
+                                               breach: tuple[str, str, int, str], said: str) -> None:
+    """`adjudicate convert` writes a text log whose verdict is the .vlog's: the same breach, cited
+    at the text line of the entry translated from that VASSAL step."""
+    module = str(modules / f"{game_id}.vmod")
+    log = tmp_path / (name.removesuffix(".vlog") + ".log")
+    code, out = run("convert", str(DATA / name), "--module", module, "-o", str(log))
+    assert code == 0, out
+    code, out = run("check", str(log), "--format", "json")
+    assert code == 1, out
+    found = breaches(out)
+    system, rule, step, message = breach
+    assert len(found) == 1 and found[0][:2] == (system, rule) and found[0][3].startswith(message), found
+    lines = log.read_text(encoding="utf-8").splitlines()
+    typed = said.split(": ", 2)[2]  # the entry as the player typed it in chat
+    cited = lines[found[0][2] - 1]
+    assert cited.startswith(typed.split(" result ")[0]), (cited, typed)
+    assert f"# step {step}: typed by Alice" in lines[found[0][2] - 2]
+
+
+def test_omaha_landing_comes_before_game_turn_1(modules: Path) -> None:
+    """The Omaha recordings: the Pointe du Hoc roll, the beach assaults and their losses stay
+    before `Turn 1` (11.2.1, 11.2.3); GT 1 begins when the tracker moves, or with the log's end."""
+    for name, first_after in (("omaha-zoc.vlog", 29), ("omaha-result.vlog", 27)):
+        entries = translate_file(DATA / name, module_path=modules / "omaha.vmod").entries
+        turn = next(i for i, e in enumerate(entries) if isinstance(e, TurnMarker))
+        before = entries[:turn]
+        assert any(isinstance(e, RollOff) for e in before)
+        assert sum(isinstance(e, Attack) for e in before) == 4
+        assert not any(isinstance(e, (Move, StepMarker)) for e in before)
+        assert entries[turn].line == first_after
+
+
+def test_side_changes_follow_the_retire_button(modules: Path) -> None:
+    """One player switching sides with VASSAL's Retire button: each step is the side's taken at
+    the time (set-ups, dice for the Allied assaults, the German move), and both sides are named."""
+    translation = translate_file(DATA / "omaha-zoc.vlog", module_path=modules / "omaha.vmod")
+    setups = {e.unit: (e.side, e.by_opponent) for e in translation.entries
+              if isinstance(e, Place) and e.how == "setup"}
+    assert setups["16/1"] == ("Allied", False) and setups["914/352"] == ("German", False)
+    attacks = [e for e in translation.entries if isinstance(e, Attack)]
+    assert [a.die for a in attacks] == [2, 3, 2, 4]
+    headers = [e for e in translation.entries if isinstance(e, Header)]
+    assert {(h.key, h.value) for h in headers} >= {("Allied", "Alice"), ("German", "Alice")}
+    texts = [getattr(e, "text", "") for e in translation.entries]
+    assert "step 8: Alice plays German from here" in texts and "step 14: Alice plays Allied from here" in texts
+
+
+def test_undone_move_keeps_vassal_names_the_right_way_round(modules: Path) -> None:
+    """An Undo repeats the report of the move it takes back; the reader reads it backwards and
+    notes no disagreement with VASSAL's names (omaha-zoc.vlog steps 37-40)."""
+    translation = translate_file(DATA / "omaha-zoc.vlog", module_path=modules / "omaha.vmod")
+    assert not any("VASSAL names" in n.message for n in translation.notes)
+    assert translation.undone == {38: 39, 37: 40}
+
+
+@pytest.mark.parametrize("name, game_id", [("onslaught-zoc", "onslaught"), ("omaha-zoc", "omaha"),
+                                           ("omaha-result", "omaha")])
+def test_recorded_log_and_its_end_save_join(modules: Path, name: str, game_id: str) -> None:
+    """Each recording's save, made in VASSAL when logging ended, begins where the log ends."""
+    code, out = run("check", str(DATA / f"{name}.vlog"), str(DATA / f"{name}-end.vsav"),
+                    "--module", str(modules / f"{game_id}.vmod"), "--format", "json")
+    assert code == 1, out
+    assert not any(f["rule"] == "chain" for f in json.loads(out)["findings"])
+    assert len(breaches(out)) == 1
