@@ -138,3 +138,30 @@ def test_recorded_log_and_its_end_save_join(modules: Path, name: str, game_id: s
     assert code == 1, out
     assert not any(f["rule"] == "chain" for f in json.loads(out)["findings"])
     assert len(breaches(out)) == 1
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+REPLAYED = [("onslaught/legal-sample-game.log", "exported-onslaught-sample-end.vsav", "onslaught"),
+            ("omaha/legal-combat.log", "exported-omaha-combat-end.vsav", "omaha")]
+"""Text logs exported with `adjudicate export`, stepped through to their end in real VASSAL 3.7.26,
+and the position saved there (text log -> .vlog -> VASSAL -> .vsav)."""
+
+
+@pytest.mark.parametrize("log, save, game_id", REPLAYED)
+def test_an_exported_log_replayed_in_vassal_ends_where_the_text_log_ends(modules: Path, log: str, save: str,
+                                                                          game_id: str) -> None:
+    """VASSAL's save after replaying the export joins the text log with no difference: every unit in
+    the text log's final hex or box, reduced or not, markers and turn tracker alike."""
+    code, out = run("check", str(EXAMPLES / log), str(DATA / save), "--module", str(modules / f"{game_id}.vmod"),
+                    "--format", "json")
+    assert code == 0, out
+    assert not any(f["rule"] == "chain" for f in json.loads(out)["findings"])
+
+
+def test_a_save_that_is_not_where_the_text_log_ends_is_told(modules: Path) -> None:
+    """The same save after another text log (the first turn only): the chain's differences, as errors."""
+    code, out = run("check", str(EXAMPLES / "onslaught" / "legal-turn1.log"),
+                    str(DATA / "exported-onslaught-sample-end.vsav"), "--module", str(modules / "onslaught.vmod"),
+                    "--format", "json")
+    assert code == 1
+    assert any(f["rule"] == "chain" and f["severity"] == "error" for f in json.loads(out)["findings"])
