@@ -213,7 +213,9 @@ The side written is the one you took when you joined the game.</p>
 <table border="1" cellpadding="3">
 <tr><th>menu command</th><th>key</th><th>what it declares</th><th>the line it writes</th></tr>
 {table}</table>
-<p>Select several counters first to declare them all with one click (one line each).</p>
+<p>Select several counters first to declare them all with one click (one line each): click a stack
+to select all its counters, or drag a box around them, then press the key. The right-click menu of a
+stack that is not spread out acts on its top counter only (seen in VASSAL 3.7.26).</p>
 <h3>On the toolbar: the Declare menu</h3>
 <ul>{menu}</ul>
 <p>Result codes: {html.escape(codes)}. The result claimed applies to the last attack declared.
