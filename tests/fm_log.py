@@ -40,6 +40,12 @@ def replay_errors(game: Game, text: str, placed: dict[str, str] | None = None, d
     base = FM.initial_state(game, [Header(key="Scenario", value=scenario)] if scenario else [])
     state = replace(base, location={**base.location, **(placed or {})}, depleted=frozenset(depleted),
                     optional=base.optional | frozenset(optional))
+    return replay_from(state, text)
+
+
+def replay_from(state: FireAndMovementState, text: str) -> tuple[list[tuple[str, str]], FireAndMovementState]:
+    """Replay `text` after an Omaha header from `state`: (rule, entry text without its comment) of
+    every error, and the final state."""
     source = f'[Game "omaha"]\n{text}'
     lines = source.splitlines()
     out: list[tuple[str, str]] = []

@@ -14,7 +14,7 @@ from adjudicator.notation.text import parse_text
 from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
 from adjudicator.systems.fire_and_movement import FireAndMovementState
 from adjudicator.systems.fire_and_movement.system import PHASES
-from fm_log import SETUP, landed, replay_errors
+from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 
@@ -43,14 +43,7 @@ def start(game: Game, scenario: str = "campaign", optional: tuple[str, ...] = ()
 
 def replay(state: FireAndMovementState, text: str) -> tuple[list[tuple[str, str]], FireAndMovementState]:
     """Replay `text` from `state`: (rule, entry) of every error, and the final state."""
-    source = f'[Game "omaha"]\n{text}'
-    lines = source.splitlines()
-    out: list[tuple[str, str]] = []
-    for entry in parse_text(source):
-        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
-                if f.severity == "error"]
-        state = FM.apply(state, entry)
-    return out, state
+    return replay_from(state, text)
 
 
 def gt_end(game: Game, turn: int, cities: tuple[str, ...] = (), hexes: tuple[str, ...] = (),

@@ -9,11 +9,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator.notation.text import parse_text
 from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
 from adjudicator.systems.fire_and_movement import FireAndMovementState
 from adjudicator.systems.fire_and_movement.system import PHASES
-from fm_log import SETUP, landed, replay_errors
+from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 
@@ -34,15 +33,7 @@ def run(game: Game, text: str, placed: dict[str, str], turn: int = 2, **state: A
     base = FM.initial_state(game, [])
     start: FireAndMovementState = replace(base, location={**base.location, **placed}, turn=turn - 1,
                                           phase=len(PHASES) - 1, **state)
-    source = f'[Game "omaha"]\nTurn {turn}\n{text}'
-    lines = source.splitlines()
-    out: list[tuple[str, str]] = []
-    current = start
-    for entry in parse_text(source):
-        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(current, entry)
-                if f.severity == "error"]
-        current = FM.apply(current, entry)
-    return out
+    return replay_from(start, f"Turn {turn}\n{text}")[0]
 
 
 def test_a_stacked_beach_hex_takes_the_result_with_one_unit(game: Game) -> None:

@@ -15,7 +15,7 @@ from adjudicator.systems.fire_and_movement import FireAndMovementState
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.system import PHASES
 from adjudicator.systems.onslaught import ONSLAUGHT
-from fm_log import SETUP, landed, replay_errors
+from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 
@@ -40,15 +40,7 @@ def run(game: Game, text: str, placed: dict[str, str] | None = None, turn: int =
     base = FM.initial_state(game, [])
     start = replace(base, location={**base.location, **(placed or {})}, turn=turn - 1,
                     phase=None if turn == 1 else len(PHASES) - 1, optional=frozenset(optional), **state)
-    source = f'[Game "omaha"]\nTurn {turn}\n{text}'
-    lines = source.splitlines()
-    out: list[tuple[str, str]] = []
-    current = start
-    for entry in parse_text(source):
-        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(current, entry)
-                if f.severity == "error"]
-        current = FM.apply(current, entry)
-    return out, current
+    return replay_from(start, f"Turn {turn}\n{text}")
 
 
 # -- 7.1, 11.1.4, 11.2.6: the pools ------------------------------------------------------------
