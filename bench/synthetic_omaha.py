@@ -567,6 +567,8 @@ class OmahaPlayer(SyntheticPlayer):
         combat = self.state.combat
         if combat is None or not self.vacant(self.grid.hex_of(combat.hex)):
             return
+        if any(u in combat.stood for u in combat.defenders):
+            return  # 8.4: a defender's stiff resistance, even one that eliminated it, allows no advance
         trail = [combat.hex] + [label for unit, path in combat.retreated if unit in combat.defenders
                                 for label in path[1:]]
         taken: set[str] = set()
