@@ -9,8 +9,11 @@ import pytest
 from builder.render.holding import (
     SPACE_LABEL_H, STACK_OFFSET_PX, HoldingLayout, flip_bonus, holding_layout, render_holding_board, space_name,
 )
+from builder.render.board import board_layout
+from builder.render.counters import counter_size_px
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+from wargame.vassal.places import holding_areas
 
 Rect = tuple[int, int, int, int]
 
@@ -123,3 +126,10 @@ def test_supply_spaces_know_their_flipped_value() -> None:
     tracks = {t.id: t for t in game.manifest.track}
     assert (tracks["allied_supply"].first, tracks["allied_supply"].last) == (0, 30)
     assert (tracks["german_supply"].first, tracks["german_supply"].last) == (0, 20)
+
+
+def test_the_log_reader_lays_the_board_out_as_it_is_drawn(game: Game) -> None:
+    """The reader's boxes and track spaces (wargame/vassal/places.py, without a module) are the
+    drawn board's, at the module's counter size: one geometry, wargame/holding.py."""
+    drawn = holding_layout(game, counter_size_px(board_layout(game)))
+    assert holding_areas(game) == [(a.location, a.rect) for a in drawn.areas]

@@ -93,6 +93,20 @@ def test_recorded_log_round_trips_through_text(modules: Path, tmp_path: Path, na
     assert f"# step {step}: typed by Alice" in lines[found[0][2] - 2]
 
 
+@pytest.mark.parametrize("name", ["omaha-result.vlog", "omaha-zoc.vlog", "onslaught-result.vlog"])
+def test_recorded_log_reads_the_same_without_the_module(modules: Path, name: str) -> None:
+    """Without `--module`, the reader lays the off-map board out with the builder's own geometry
+    (wargame/holding.py): the findings are those with the module, and no drop is named from
+    VASSAL's chat report because the reader's layout put it elsewhere."""
+    module = str(modules / f"{name.split('-')[0]}.vmod")
+    code_with, with_module = run("check", str(DATA / name), "--module", module, "--format", "json")
+    code_without, without = run("check", str(DATA / name), "--format", "json")
+    assert (code_without, json.loads(without)["findings"]) == (code_with, json.loads(with_module)["findings"])
+    translation = translate_file(DATA / name)
+    assert not [n for n in translation.notes if "the reader's layout says" in n.message
+                or "a position that is not scenario" in n.message]
+
+
 def test_omaha_landing_comes_before_game_turn_1(modules: Path) -> None:
     """The Omaha recordings: the Pointe du Hoc roll, the beach assaults and their losses stay
     before `Turn 1` (11.2.1, 11.2.3); GT 1 begins when the tracker moves, or with the log's end."""

@@ -32,7 +32,7 @@ from wargame.errors import DataError, Place, WargameError
 from wargame.game import Game
 from wargame.vassal.buildfile import ModuleInfo, read_module
 from wargame.vassal.pieces import Piece
-from wargame.vassal.places import Places
+from wargame.vassal.places import Places, fitted_places
 from wargame.vassal.reader import Limits, Recording, read_recording
 from wargame.vassal.tracking import Tracking, track
 from wargame.vassal.turns import tracker_position
@@ -307,7 +307,9 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
     system = SYSTEMS.get(game.manifest.rule_system)
     if system is None:
         raise WargameError(f"the rule system {game.manifest.rule_system!r} of {game.id} is not implemented yet")
-    places = Places(game, module)
+    # The off-map board as the first recording's saved position fits it (today's, or commit 543cd0a's).
+    first = next((read.tracking for read in files if read.tracking is not None), None)
+    places = fitted_places(game, module, first.initial.values() if first is not None else ())
     phase_list = module_phases(game, module)[0] if module is not None else phases(game)
     for read in files:
         if read.tracking is not None:

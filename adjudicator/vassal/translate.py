@@ -35,7 +35,7 @@ from wargame.vassal.declarations import (
     NotADeclaration, is_declaration, read_declaration,
 )
 from wargame.vassal.pieces import Piece
-from wargame.vassal.places import NOWHERE, Location, Places
+from wargame.vassal.places import NOWHERE, Location, Places, fitted_places
 from wargame.vassal.reader import Recording
 from wargame.vassal.tracking import (
     ChatEvent, PieceEvent, Player, PlayerEvent, PropertyEvent, StepEvents, Tracking, TurnEvent,
@@ -1071,7 +1071,7 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
     the recording continues a game whose previous log ended there (its saved position is checked
     against that end by adjudicator.vassal.chain, not against the set-up)."""
     phase_list, phase_note = module_phases(game, module) if module is not None else (phases(game), None)
-    t = _Translator(game, recording, tracking, Places(game, module), phase_list)
+    t = _Translator(game, recording, tracking, fitted_places(game, module, tracking.initial.values()), phase_list)
     if phase_note is not None:
         t.note(0, phase_note)
     scenario = t.initial()

@@ -24,7 +24,7 @@ from builder.render.style import INK, PAPER, font
 from wargame.errors import DataError
 from wargame.files import write_atomically
 from wargame.game import Game
-from wargame.layout import Layout
+from wargame.holding import COUNTER_ACROSS_FLATS, counter_size_px
 from wargame.models import Marker, Unit
 
 RGB = tuple[int, int, int]
@@ -33,10 +33,6 @@ Face = Literal["full", "reduced"]
 
 SUPERSAMPLE = 4
 """Counters are drawn this many times larger, then scaled down (antialiasing)."""
-
-COUNTER_ACROSS_FLATS = 0.8
-"""A counter's side as a share of its hex's width across flats: the counter sits inside the hex,
-so the town names and hex numbers around it stay visible."""
 
 MOBILE_RED = "#c8102e"
 LEG_BLACK = "#000000"
@@ -71,11 +67,6 @@ SIZE_GLYPHS: dict[str, str] = {
     "group": "",
 }
 SIZE_TEXT: dict[str, str] = {"group": "GP"}
-
-
-def counter_size_px(layout: Layout) -> int:
-    """Side in pixels of the counters played on a board drawn with `layout`."""
-    return round(COUNTER_ACROSS_FLATS * layout.across_flats_px)
 
 
 # -- names ------------------------------------------------------------------------------------

@@ -3,58 +3,32 @@
 The layout is computed once, as rectangles: the picture is drawn from it, and the module turns
 the same rectangles into VASSAL zones (so the chat names the box a piece moved to) and places
 set-up stacks at their seats, so the module, the picture and the log reader agree. Boxes and
-spaces are plain arithmetic on game.toml, the set-up and the counter size (no font metrics), so
-a reader of saved games can lay them out again without drawing anything; titles are fitted into
+spaces are plain arithmetic on game.toml, the set-up and the counter size (no font metrics), in
+wargame/holding.py, which the log reader lays the board out with too; titles are fitted here into
 the fixed bands left for them.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from builder.render.style import INK, PAPER, font
 from wargame.game import Game
+from wargame.holding import (
+    BOX_COLUMNS, BOX_H, BOX_PAD, BOX_TITLE_LINES, BOX_W, MARGIN, SPACE, SPACE_LABEL_H, STACK_OFFSET_PX, TITLE_GAP,
+    TITLE_LINE_H, HoldingArea, Rect, holding_geometry, space_name,
+)
 from wargame.models import Track
 
-BOX_W, BOX_H = 260, 150
-"""Least size of a box; a box grows to hold its largest set-up stack."""
-BOX_PAD = 10
-BOX_COLUMNS = 4
-SPACE = 64
-"""Least side of a track space; a space grows to hold a counter below its number."""
-SPACE_LABEL_H = 18
-MARGIN = 16
-TITLE_GAP = 4
 TITLE_PT = 16
-TITLE_LINE_H = 19
-"""Line height of a title at TITLE_PT (DejaVu Sans Bold: ascent 15, descent 4)."""
-BOX_TITLE_LINES = 3
-"""A box title may take three lines above its box; a longer one is set smaller."""
+"""Titles are set at this size when they fit (wargame.holding's TITLE_LINE_H is its line height)."""
 SPACE_LABEL_PT = 15
 SPACE_BONUS_PT = 11
 BONUS_INK = "#77706a"
 """The value of a supply space under a flipped marker, printed small and grey beside the number."""
-STACK_OFFSET_PX = 4
-"""How far each piece of an unexpanded stack is drawn from the one below (the module's StackMetrics)."""
-
-Rect = tuple[int, int, int, int]
-"""x0, y0, x1, y1 in board pixels; x1 and y1 are just outside (as java.awt.Polygon counts)."""
-
-
-@dataclass(frozen=True)
-class HoldingArea:
-    """A box or one space of a track: its location id, the name VASSAL reports and its rectangle."""
-
-    location: str
-    name: str
-    rect: Rect
-    side: str | None
-    seat: tuple[int, int]
-    """The pixel where pieces placed here sit (a track space's counter leaves its number visible)."""
 
 
 @dataclass(frozen=True)
@@ -106,16 +80,6 @@ class HoldingBoard:
         return None
 
 
-def space_name(track: Track, value: int) -> str:
-    """What VASSAL reports for a track space: 'Turn 3', 'Allied supply 12'."""
-    if track.kind == "turn":
-        return f"Turn {value}"
-    words = track.name.split()
-    if len(words) > 1 and words[-1].lower() == "track":
-        words = words[:-1]
-    return f"{' '.join(words)} {value}"
-
-
 def flip_bonus(game: Game, track: Track) -> int | None:
     """What a supply marker's flip side adds on this track (8.2: Allied +30, German +20), if any."""
     if track.kind != "supply":
@@ -157,57 +121,11 @@ def _title(text: str, x: int, bottom: int, width_px: int, max_lines: int) -> Hol
     return HoldingTitle(lines, x, baselines, (x, top, x + ink, bottom), size_pt)
 
 
-def _largest_stack(game: Game) -> dict[str, int]:
-    """The most pieces any scenario sets up in each box."""
-    counts: Counter[tuple[str, str]] = Counter()
-    for _, placement in game.setup:
-        counts[(placement.scenario, placement.location)] += placement.count
-    largest: dict[str, int] = {}
-    for (_, location), count in counts.items():
-        largest[location] = max(count, largest.get(location, 0))
-    return largest
-
-
 def holding_layout(game: Game, counter_px: int, per_row: int = 15) -> HoldingLayout:
-    """Boxes of game.toml in rows under bands for their titles, then every track as rows of numbered spaces.
-
-    Every box is big enough for the largest stack set up in any box, and every title is fitted
-    into the band above its own box, so no title runs into another or under a counter.
-    """
-    boxes = game.manifest.box
-    largest = _largest_stack(game)
-    stack_px = counter_px + (max((largest.get(b.id, 1) for b in boxes), default=1) - 1) * STACK_OFFSET_PX
-    box_w = max(BOX_W, stack_px + 2 * BOX_PAD)
-    box_h = max(BOX_H, stack_px + 2 * BOX_PAD)
-    space = max(SPACE, counter_px + SPACE_LABEL_H + 6)
-    width = max(BOX_COLUMNS * box_w + (BOX_COLUMNS - 1) * MARGIN, per_row * space) + 2 * MARGIN
-    box_areas: list[HoldingArea] = []
-    titles: list[HoldingTitle] = []
-    y = MARGIN
-    for row_start in range(0, len(boxes), BOX_COLUMNS):
-        row = boxes[row_start:row_start + BOX_COLUMNS]
-        box_top = y + BOX_TITLE_LINES * TITLE_LINE_H + TITLE_GAP
-        for column, box in enumerate(row):
-            x0 = MARGIN + column * (box_w + MARGIN)
-            titles.append(_title(box.name, x0 + 4, box_top - TITLE_GAP, box_w - 8, BOX_TITLE_LINES))
-            rect = (x0, box_top, x0 + box_w + 1, box_top + box_h + 1)
-            # An unexpanded stack climbs up and right from its bottom piece: centre the whole stack.
-            climb = (largest.get(box.id, 1) - 1) * STACK_OFFSET_PX
-            seat = (x0 + (box_w + 1 - climb) // 2, box_top + (box_h + 1 + climb) // 2)
-            box_areas.append(HoldingArea(box.id, box.name, rect, box.side, seat))
-        y = box_top + box_h + 1 + MARGIN
-    spaces: list[HoldingArea] = []
-    for track in game.manifest.track:
-        y += TITLE_LINE_H + TITLE_GAP
-        titles.append(_title(track.name, MARGIN, y - TITLE_GAP, width - 2 * MARGIN, 1))
-        for offset, value in enumerate(range(track.first, track.last + 1)):
-            column, row_index = offset % per_row, offset // per_row
-            x0, y0 = MARGIN + column * space, y + row_index * space
-            seat = (x0 + space // 2, y0 + SPACE_LABEL_H + (space - SPACE_LABEL_H) // 2)
-            spaces.append(HoldingArea(f"{track.id}@{value}", space_name(track, value),
-                                      (x0, y0, x0 + space, y0 + space), track.side, seat))
-        y += ((track.last - track.first) // per_row + 1) * space + MARGIN
-    return HoldingLayout((width, y), tuple(box_areas), tuple(spaces), tuple(titles))
+    """The board's geometry (wargame.holding, which the log reader reads with) and each title fitted into its band."""
+    geometry = holding_geometry(game, counter_px, per_row)
+    titles = tuple(_title(b.text, b.x, b.bottom, b.width_px, b.max_lines) for b in geometry.bands)
+    return HoldingLayout(geometry.size, geometry.boxes, geometry.spaces, titles)
 
 
 def render_holding_board(game: Game, counter_px: int, per_row: int = 15) -> HoldingBoard:
@@ -235,3 +153,10 @@ def render_holding_board(game: Game, counter_px: int, per_row: int = 15) -> Hold
         for line, baseline in zip(title.lines, title.baselines):
             draw.text((title.x, baseline), line, fill=INK, font=font(title.size_pt, bold=True), anchor="ls")
     return HoldingBoard(image, layout)
+
+
+__all__ = [
+    "BOX_COLUMNS", "BOX_H", "BOX_PAD", "BOX_TITLE_LINES", "BOX_W", "MARGIN", "SPACE", "SPACE_LABEL_H",
+    "STACK_OFFSET_PX", "TITLE_GAP", "TITLE_LINE_H", "HoldingArea", "HoldingBoard", "HoldingLayout", "HoldingTitle",
+    "Rect", "flip_bonus", "holding_layout", "render_holding_board", "space_name",
+]

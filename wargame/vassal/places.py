@@ -3,33 +3,38 @@ track space on the off-map board.
 
 Given the module (`--module`), VASSAL's own grid and zones name the point, exactly as VASSAL
 reports it. Without it, the main map's pixels go through the game's one `Layout` (house
-style 2), which the module's grid is derived from; the off-map board is laid out from
-`game.toml`'s boxes and tracks as the modules built before the board had zones (commit
-543cd0a, which the recordings in tests/data/vassal were made with) drew it. Later modules size
-their boxes from the counters and fonts, which only the module itself records, so for them the
-reader takes box names from VASSAL's own chat reports or from the module.
+style 2), which the module's grid is derived from, and the off-map board is laid out by
+wargame/holding.py, the geometry the builder draws the board and its zones with (boxes sized
+from the largest set-up stack and the counter size, under bands for their titles). The modules
+built before the board had zones (commit 543cd0a, which the recordings tests/data/vassal/
+*-session.vlog and *-after-moves.vsav were made with) laid the board out with fixed boxes:
+`fitted_places` falls back to that layout, `holding_areas_543cd0a`, for a saved position whose
+set-up pieces it, and not today's, puts in their set-up places.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from wargame.game import Game
 from wargame.hexes import Hex
+from wargame.holding import counter_size_px, holding_geometry
 from wargame.vassal.buildfile import ModuleInfo
+from wargame.vassal.pieces import Piece
 
 MAIN_MAP = "Main Map"
 BOXES_MAP = "Boxes and Tracks"
 
-# The off-map board's geometry, as builder/render/holding.py draws it.
-BOX_W, BOX_H = 260, 150
-SPACE = 64
-MARGIN = 16
-TITLE_H = 30
-BOX_COLUMNS = 4
-SPACES_PER_ROW = 15
+# The off-map board of the modules of commit 543cd0a: fixed boxes under fixed title bands.
+OLD_BOX_W, OLD_BOX_H = 260, 150
+OLD_SPACE = 64
+OLD_MARGIN = 16
+OLD_TITLE_H = 30
+OLD_BOX_COLUMNS = 4
+OLD_SPACES_PER_ROW = 15
 
 Kind = Literal["hex", "box", "track", "off-grid", "map", "none"]
 
@@ -59,22 +64,28 @@ Rect = tuple[int, int, int, int]
 
 
 def holding_areas(game: Game) -> list[tuple[str, Rect]]:
-    """Every box, then every track space (`track@value`), with its rectangle on the off-map board."""
+    """Every box, then every track space (`track@value`), with its rectangle on today's off-map board."""
+    geometry = holding_geometry(game, counter_size_px(game.layout))
+    return [(area.location, area.rect) for area in geometry.areas]
+
+
+def holding_areas_543cd0a(game: Game) -> list[tuple[str, Rect]]:
+    """The same, on the off-map board of the modules of commit 543cd0a (the oldest recordings')."""
     areas: list[tuple[str, Rect]] = []
-    y = MARGIN
+    y = OLD_MARGIN
     for index, box in enumerate(game.manifest.box):
-        column, row = index % BOX_COLUMNS, index // BOX_COLUMNS
-        x0 = MARGIN + column * (BOX_W + MARGIN)
-        y0 = MARGIN + row * (BOX_H + MARGIN + TITLE_H)
-        areas.append((box.id, (x0, y0 + TITLE_H, x0 + BOX_W + 1, y0 + TITLE_H + BOX_H + 1)))
-        y = y0 + TITLE_H + BOX_H + MARGIN
+        column, row = index % OLD_BOX_COLUMNS, index // OLD_BOX_COLUMNS
+        x0 = OLD_MARGIN + column * (OLD_BOX_W + OLD_MARGIN)
+        y0 = OLD_MARGIN + row * (OLD_BOX_H + OLD_MARGIN + OLD_TITLE_H)
+        areas.append((box.id, (x0, y0 + OLD_TITLE_H, x0 + OLD_BOX_W + 1, y0 + OLD_TITLE_H + OLD_BOX_H + 1)))
+        y = y0 + OLD_TITLE_H + OLD_BOX_H + OLD_MARGIN
     for track in game.manifest.track:
-        y += TITLE_H
+        y += OLD_TITLE_H
         for offset, value in enumerate(range(track.first, track.last + 1)):
-            column, row = offset % SPACES_PER_ROW, offset // SPACES_PER_ROW
-            x0, y0 = MARGIN + column * SPACE, y + row * SPACE
-            areas.append((f"{track.id}@{value}", (x0, y0, x0 + SPACE, y0 + SPACE)))
-        y += ((track.last - track.first) // SPACES_PER_ROW + 1) * SPACE + MARGIN
+            column, row = offset % OLD_SPACES_PER_ROW, offset // OLD_SPACES_PER_ROW
+            x0, y0 = OLD_MARGIN + column * OLD_SPACE, y + row * OLD_SPACE
+            areas.append((f"{track.id}@{value}", (x0, y0, x0 + OLD_SPACE, y0 + OLD_SPACE)))
+        y += ((track.last - track.first) // OLD_SPACES_PER_ROW + 1) * OLD_SPACE + OLD_MARGIN
     return areas
 
 
@@ -103,12 +114,12 @@ class Places:
     """Names of map positions in one of our modules."""
 
     def __init__(self, game: Game, module: ModuleInfo | None = None, main_map: str = MAIN_MAP,
-                 boxes_map: str = BOXES_MAP) -> None:
+                 boxes_map: str = BOXES_MAP, areas: list[tuple[str, Rect]] | None = None) -> None:
         self.game = game
         self.module = module
         self.main_map = main_map
         self.boxes_map = boxes_map
-        self.areas = holding_areas(game)
+        self.areas = holding_areas(game) if areas is None else areas
         self.box_ids = {b.id for b in game.manifest.box}
 
     def named(self, name: str) -> Location:
@@ -154,3 +165,26 @@ class Places:
                 if x0 <= x < x1 and y0 <= y < y1:
                     return Location("box" if name in self.box_ids else "track", name)
         return Location("map", f"{map_name} ({x}, {y})")
+
+
+def fitted_places(game: Game, module: ModuleInfo | None, pieces: Iterable[Piece]) -> Places:
+    """The places of a recording: the module's, else today's layout, or that of commit 543cd0a when
+    it puts more of the saved position's off-map pieces in a place the set-up gives them."""
+    if module is not None:
+        return Places(game, module)
+    setup: dict[str, set[str]] = {}
+    for _, placement in game.setup:
+        setup.setdefault(placement.piece, set()).add(placement.location)
+    on_board = [p for p in pieces if p.map_name == BOXES_MAP]
+
+    def fit(places: Places) -> int:
+        """How many off-map pieces lie in a place the set-up gives them."""
+        count = 0
+        for piece in on_board:
+            key = piece.properties.get("UnitId") or piece.properties.get("MarkerId") or ""
+            if places.locate(piece.map_name, piece.x, piece.y).name in setup.get(key, ()):
+                count += 1
+        return count
+
+    today, old = Places(game), Places(game, areas=holding_areas_543cd0a(game))
+    return old if fit(old) > fit(today) else today
