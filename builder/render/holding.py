@@ -19,7 +19,7 @@ from builder.render.style import INK, PAPER, font
 from wargame.game import Game
 from wargame.holding import (
     BOX_COLUMNS, BOX_H, BOX_PAD, BOX_TITLE_LINES, BOX_W, MARGIN, SPACE, SPACE_LABEL_H, STACK_OFFSET_PX, TITLE_GAP,
-    TITLE_LINE_H, HoldingArea, Rect, holding_geometry, space_name,
+    TITLE_LINE_H, HoldingArea, HoldingGeometry, Rect, holding_geometry, space_name,
 )
 from wargame.models import Track
 
@@ -44,17 +44,30 @@ class HoldingTitle:
 
 @dataclass(frozen=True)
 class HoldingLayout:
-    """Where everything of the holding board goes: size, boxes, track spaces and titles."""
+    """Where everything of the holding board goes: its geometry (size, boxes, track spaces) and the titles."""
 
-    size: tuple[int, int]
-    boxes: tuple[HoldingArea, ...]
-    spaces: tuple[HoldingArea, ...]
+    geometry: HoldingGeometry
     titles: tuple[HoldingTitle, ...]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The board's size in pixels."""
+        return self.geometry.size
+
+    @property
+    def boxes(self) -> tuple[HoldingArea, ...]:
+        """Every box."""
+        return self.geometry.boxes
+
+    @property
+    def spaces(self) -> tuple[HoldingArea, ...]:
+        """Every track space."""
+        return self.geometry.spaces
 
     @property
     def areas(self) -> tuple[HoldingArea, ...]:
         """Every box, then every track space."""
-        return self.boxes + self.spaces
+        return self.geometry.areas
 
 
 @dataclass(frozen=True)
@@ -125,7 +138,7 @@ def holding_layout(game: Game, counter_px: int, per_row: int = 15) -> HoldingLay
     """The board's geometry (wargame.holding, which the log reader reads with) and each title fitted into its band."""
     geometry = holding_geometry(game, counter_px, per_row)
     titles = tuple(_title(b.text, b.x, b.bottom, b.width_px, b.max_lines) for b in geometry.bands)
-    return HoldingLayout(geometry.size, geometry.boxes, geometry.spaces, titles)
+    return HoldingLayout(geometry, titles)
 
 
 def render_holding_board(game: Game, counter_px: int, per_row: int = 15) -> HoldingBoard:
