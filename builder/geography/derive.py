@@ -81,9 +81,9 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
     # -- land and sea -----------------------------------------------------------------
     land_ll = shapely.union_all([g for _, g in read_features(geodata / "land.geojson")])
     land = shapely.make_valid(_to_km(plane, land_ll))
-    for water in spec.water_area:
+    for water_area in spec.water_area:
         # The game's year: water that is land in today's data (polders, dammed estuaries).
-        land = land.difference(shapely.make_valid(Polygon(_km_points(plane, water.polygon))))
+        land = land.difference(shapely.make_valid(Polygon(_km_points(plane, water_area.polygon))))
     shapely.prepare(land)
     fractions = dict(zip(hexes, shapely.area(shapely.intersection(list(polygons.values()), land)) / hex_area))
 
