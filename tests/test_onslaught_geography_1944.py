@@ -207,3 +207,27 @@ def test_city_places_are_city_hexes(game: Game) -> None:
     wrong = sorted(p.name for _, p in game.places
                    if p.kind == "city" and "city" not in game.hex_terrain[game.grid.hex_of(p.hex)])
     assert wrong == []
+
+
+# Places the set-up notes name for the four hexes found wrong (Wikipedia positions).
+NOTED = {
+    "de-inf-04": ("0621", (-0.835, 49.182)),   # Balleroy
+    "de-inf-13": ("1913", (1.907, 50.567)),    # Hucqueliers
+    "de-inf-18": ("2314", (2.811, 50.372)),    # Vimy
+    "de-inf-20": ("2608", (3.444, 51.207)),    # Maldegem
+}
+
+
+def test_setup_notes_name_a_place_in_the_hex(game: Game) -> None:
+    """A set-up note naming just a place ("Dieppe, 6 June 1944") names a place of that hex."""
+    where = {p.name: p.hex for _, p in game.places}
+    checked = 0
+    for _, placement in game.setup:
+        name = placement.note.split(",")[0]
+        if placement.note.endswith(", 6 June 1944") and name in where:
+            assert where[name] == placement.location, (placement.piece, name)
+            checked += 1
+    assert checked >= 10
+    for piece, (label, lonlat) in NOTED.items():
+        placement = next(p for _, p in game.setup if p.piece == piece)
+        assert placement.location == label and game.grid.label_of(at(lonlat)) == label
