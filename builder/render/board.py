@@ -31,6 +31,7 @@ from shapely.ops import unary_union
 from builder.render.style import INK, PAPER, font
 from wargame.files import write_atomically
 from wargame.game import Game
+from wargame.models import is_reconstructed
 from wargame.hexes import Hex, Hexside
 from wargame.layout import Layout
 
@@ -1509,7 +1510,8 @@ def _draw_strip(b: _Board, plan: _StripPlan, board_size: tuple[int, int], items:
     arrow_c = b.at(x0 + size * 0.6, y + size * 1.0)
     _arrow(draw, arrow_c, size * 1.1 * ss, game.map.north, size * ss)
     if game.map.miles_per_hex:
-        _scale_bar(b, (x0 + size * 1.6, y + size * 0.9), game.map.miles_per_hex)
+        _scale_bar(b, (x0 + size * 1.6, y + size * 0.9), game.map.miles_per_hex, game.map.scale_source,
+                   game.map.drawn_miles_per_hex)
     # Legend grid.
     if plan.title_beside:
         lx, ly = x0 + plan.title_w, height + size * 0.55
@@ -1533,8 +1535,10 @@ def _draw_strip(b: _Board, plan: _StripPlan, board_size: tuple[int, int], items:
             ty += line_h
 
 
-def _scale_bar(b: _Board, origin: Point, miles_per_hex: float) -> None:
-    """A scale bar a few hexes long, marked in miles."""
+def _scale_bar(b: _Board, origin: Point, miles_per_hex: float, source: str | None = None,
+               drawn_miles_per_hex: float | None = None) -> None:
+    """A scale bar a few hexes long, marked in miles: the rule's figure (cited), and the scale the
+    map is really drawn to when a reconstruction departs from it."""
     size = b.layout.size_px
     ss = b.ss
     hex_px = SQRT3 * size  # centre to centre
@@ -1549,7 +1553,11 @@ def _scale_bar(b: _Board, origin: Point, miles_per_hex: float) -> None:
         miles = miles_per_hex * k / 2
         b.texts.append(_Text((x + k * hex_px / 2, y + size * 0.22), f"{miles:g}", f, INK, "ma"))
     b.texts.append(_Text((x + hexes * hex_px / 2 + size * 0.3, y + size * 0.07), "miles", f, INK, "lm"))
-    b.texts.append(_Text((x, y - size * 0.2), f"1 hex = {miles_per_hex:g} miles", f, INK, "ld"))
+    cited = f" ({source})" if source and not is_reconstructed(source) else ""
+    b.texts.append(_Text((x, y - size * 0.2), f"1 hex = {miles_per_hex:g} miles{cited}", f, INK, "ld"))
+    if drawn_miles_per_hex:
+        b.texts.append(_Text((x, y + size * 0.6), f"drawn at {drawn_miles_per_hex:g} miles a hex", f, INK, "la"))
+        b.texts.append(_Text((x, y + size * 0.92), "(reconstruction, see PROVENANCE)", f, INK, "la"))
 
 
 PASTE_BANDS = 4

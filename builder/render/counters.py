@@ -58,10 +58,11 @@ COUNTER_STYLES: dict[str, CounterStyle] = {
 DEFAULT_STYLE = CounterStyle(designation=True, mobility_box=False, zoc_mark=True)
 
 SIZE_GLYPHS: dict[str, str] = {
-    # F&M 2.3.1 unit sizes; a combat command is a brigade-sized formation ("CC" is in its id).
+    # F&M 2.3.1 unit sizes. A combat command is drawn as a regiment: Omaha 11.2.4 calls CCA/2 to
+    # CCR/3 mechanized regiments ("CC" stays in the designation).
     "division": "XX",
     "brigade": "X",
-    "combat_command": "X",
+    "combat_command": "III",
     "regiment": "III",
     "battalion": "II",
     "group": "",
