@@ -365,14 +365,16 @@ def test_counters_fit_inside_a_hex(built: Built) -> None:
 
 
 def test_chart_tabs_carry_the_charts_own_names(built: Built) -> None:
-    """Chart tabs are named as each chart is titled ("Combat Results Table", not "Crt")."""
+    """Chart tabs are named as each chart is titled (the table's own name: Onslaught's "Combat Table",
+    1.0 and 7.0; F&M's "Combat Results Table"), never "Crt"."""
     from builder.render.charts import chart_sheets
 
     titles = [sheet.title for sheet in chart_sheets(built.game).values()]
     names = [c.get("chartName") for c in built.root.iter(P + "widget.Chart")]
     assert names == titles
     if built.game.crt is not None:
-        assert "Combat Results Table" in names
+        assert built.game.crt.name in names
+        assert built.game.crt.name == {"onslaught": "Combat Table", "omaha": "Combat Results Table"}[built.game.id]
     assert not any(n.startswith("Chart ") or n == "Crt" for n in names)
 
 
