@@ -756,7 +756,7 @@ def _terrain_sheet(game: Game) -> Sheet:
                 Cell(_source(t.source), size=SMALL_PX, colour=MUTED),
                 Cell(t.note, align="left", size=SMALL_PX),
             ])
-    blocks: list[Block] = [Table(rows, wrap={1: 1, 6: 2}, min_wrap_px=150, max_wrap_px=340,
+    blocks: list[Block] = [Table(rows, wrap={1: 1, 2: 1, 3: 1, 6: 2}, min_wrap_px=150, max_wrap_px=340,
                                  group_rules=frozenset(sections))]
     footer = _footer(*(t.source for t in game.terrain.values()))
     return Sheet("Terrain Effects Chart", game.manifest.title, blocks, footer)
