@@ -20,9 +20,10 @@ from wargame.game import Game, load_game
 
 GT_END = len(PHASES) - 1
 GERMAN_MOVEMENT = PHASES.index("movement", 2)
-CITY_HEXES = {"Bayeux": ("1425",), "Carentan": ("1906",), "Le Molay-Littry": ("1319",), "Marigny": ("0604",),
-              "Port-en-Bessin": ("1924",), "St-Lô": ("0608", "0609", "0709"), "Villers-Bocage": ("0126",)}
-"""The seven cities of the US map (14.2) and their nine hexes (14.3), from maps/omaha/places.csv."""
+CITY_HEXES = {"Bayeux": ("1425",), "Carentan": ("1906",), "Caumont": ("0421",), "Isigny": ("1811", "1911"),
+              "Le Molay-Littry": ("1319",), "St-Lô": ("0608", "0609", "0709"), "Trévières": ("1718",)}
+"""The seven cities of the US map (14.2) and their ten hexes (14.3), from maps/omaha/places.csv; Trévières,
+Isigny and Caumont are cities because 11.1.4 calls them city hexes (PROVENANCE.md)."""
 OCCUPIERS = ("9/2", "23/2", "38/2", "117/30", "119/30", "120/30", "331/83", "330/83", "329/83")
 GT1 = ("Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\nPhase mobile_movement\n"
        "Phase mobile_combat\nPhase movement\nGerman: reinforce Sch/30 1005\nPhase bombardment\nPhase combat\n"
@@ -225,7 +226,7 @@ def test_length_is_extended_by_the_cities_not_captured(game: Game) -> None:
     errors, state = replay(gt_end(game, 17), "Turn 18\n")
     assert errors == [] and state.last_turn == 24 and FM.describe(state)["last_turn"] == 24
     assert replay(gt_end(game, 24, last_turn=24), "Turn 25\n")[0] == [("14.2", "Turn 25")]
-    two = gt_end(game, 17, ("Bayeux", "Port-en-Bessin"))
+    two = gt_end(game, 17, ("Bayeux", "Trévières"))
     assert FM.campaign_last_turn(two)[0] == 22 and replay(two, "Turn 18\n")[1].last_turn == 22
     assert replay(gt_end(game, 22, last_turn=22), "Turn 23\n")[0] == [("14.2", "Turn 23")]
     assert replay(gt_end(game, 16), "Turn 17\n")[0] == []
@@ -283,24 +284,24 @@ def test_gt_24_reinforcements(game: Game) -> None:
 def test_allied_victory_at_gt_17(game: Game) -> None:
     """14.3 a: any seven city hexes captured as GT 17 ends win for the Allies (each hex counts), and
     the game does not go on (14.2)."""
-    seven = gt_end(game, 17, ("St-Lô", "Bayeux", "Carentan", "Marigny", "Villers-Bocage"))
+    seven = gt_end(game, 17, ("St-Lô", "Bayeux", "Carentan", "Trévières", "Caumont"))
     assert FM.campaign_verdict(seven)[0] == "Allied" and FM.campaign_last_turn(seven)[0] == 17
     assert [rule for rule, _ in notes(seven)] == ["14.3"] and "Allied player wins" in notes(seven)[0][1]
     assert replay(seven, "Turn 18\n")[0] == [("14.2", "Turn 18")]
-    six = gt_end(game, 17, ("Bayeux", "Carentan", "Le Molay-Littry", "Marigny", "Port-en-Bessin", "Villers-Bocage"))
-    assert FM.campaign_verdict(six)[0] == "German" and FM.campaign_last_turn(six)[0] == 18
-    assert notes(six) == [("14.2", "at the end of GT 17 the campaign game goes on: 7 cities on the map less 6 "
-                                  "captured (Bayeux, Carentan, Le Molay-Littry, Marigny, Port-en-Bessin, "
-                                  "Villers-Bocage) extend it by 1 GT(s) to GT 18")]
+    six = gt_end(game, 17, ("Bayeux", "Carentan", "Le Molay-Littry", "Trévières", "Isigny"))  # 6 hexes
+    assert FM.campaign_verdict(six)[0] == "German" and FM.campaign_last_turn(six)[0] == 19
+    assert notes(six) == [("14.2", "at the end of GT 17 the campaign game goes on: 7 cities on the map less 5 "
+                                  "captured (Bayeux, Carentan, Isigny, Le Molay-Littry, Trévières) "
+                                  "extend it by 2 GT(s) to GT 19")]
 
 
 def test_verdict_at_the_end_of_the_extended_game(game: Game) -> None:
     """14.3: as the last GT ends the Allies win with seven city hexes, else the German player wins
     an operational victory; no verdict before."""
-    six = ("Bayeux", "Carentan", "Le Molay-Littry", "Marigny", "Port-en-Bessin", "Villers-Bocage")
+    six = ("Bayeux", "Carentan", "Le Molay-Littry", "Trévières", "Isigny")
     assert notes(gt_end(game, 18, six, last_turn=18)) == [
         ("14.3", "at the end of GT 18 the German player wins the campaign game: operational victory: 6 city hex(es) "
-                 "captured and in supply (0126, 0604, 1319, 1425, 1906, 1924), not 7")]
+                 "captured and in supply (1319, 1425, 1718, 1811, 1906, 1911), not 7")]
     assert "Allied player wins" in notes(gt_end(game, 18, (*six, "St-Lô"), last_turn=18))[0][1]
     assert notes(gt_end(game, 18, six, last_turn=20)) == []
 

@@ -16,11 +16,12 @@ from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hex, Hexside
 
-WALL = ("3002", "3005", "3008", "3011", "3014", "3017", "3020", "3023", "3026", "3029")
-"""Ten hexes of column 30 whose zones of control cover the whole column (3001 is sea)."""
-NARROW_HOLE = ("3002", "3005", "3008", "3011", "3015", "3018", "3021", "3024", "3027", "3030")
+WALL = ("3002", "3004", "3006", "3008", "3011", "3014", "3017", "3020", "3023", "3026", "3029")
+"""Hexes of column 30 whose zones of control cover the whole column (3001 is sea; 3005, Goeree-Overflakkee,
+is an island behind the Haringvliet and the Grevelingen, 6.2's sea hexsides, so 3004 and 3006 are held)."""
+NARROW_HOLE = ("3002", "3004", "3006", "3008", "3011", "3015", "3018", "3021", "3024", "3027", "3030")
 """The column covered but for 3013, which is two movement points from 3011 and from 3015."""
-WIDE_HOLE = ("3002", "3005", "3008", "3011", "3017", "3020", "3023", "3026", "3029")
+WIDE_HOLE = ("3002", "3004", "3006", "3008", "3011", "3017", "3020", "3023", "3026", "3029")
 """The column covered but for 3013-3015; 3014 is three movement points from 3011 and from 3017."""
 EDGE_WALL = ("5002", "5005", "5008", "5011", "5014", "5017", "5020", "5023", "5026", "5029")
 """Ten hexes whose zones of control cover every hex of the east edge (column 50)."""
@@ -82,7 +83,9 @@ def test_coast_of_france(game: Game) -> None:
     assert "2408" not in france and "2408" not in coast            # Ostend: Belgian coast
     assert "1519" in france and "1519" not in coast                # inland
     assert "0127" in france and "0127" not in coast                # on the map's west edge, inland
-    assert len(coast) == 37
+    # 1219 (Tancarville, north bank) faces Honfleur across the Seine estuary's sea hexside.
+    assert "1219" in coast and "sea_side" in game.hexside_features[game.grid.parse_hexside("1120-1219")]
+    assert len(coast) == 38
 
 
 def test_coast_across_a_sea_hexside(game: Game) -> None:
