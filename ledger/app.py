@@ -1,0 +1,133 @@
+"""The ledger's HTTP API and pages (Starlette; served by uvicorn). Routes: docs/ledger.md."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ledger.keys import load_private_key
+from ledger.pages import ledger_page
+from ledger.store import RateLimit, Refusal, Store, open_store
+from wargame.receipts import Ledger, key_id, public_key_text
+
+MAX_BODY = 16 * 1024
+PUBLIC_KEY_PATH = "/public-key"
+
+
+def _refusal(refusal: Refusal) -> JSONResponse:
+    headers = {"Retry-After": str(refusal.retry_after)} if refusal.retry_after is not None else None
+    return JSONResponse({"error": refusal.reason}, status_code=refusal.status, headers=headers)
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+async def _json_body(request: Request) -> dict[str, object]:
+    """The request's JSON object; Refusal for anything else."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > MAX_BODY:
+        raise Refusal(413, f"the request body is over {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Refusal(413, f"the request body is over {MAX_BODY} bytes")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise Refusal(400, f"malformed JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise Refusal(400, "the body must be a JSON object")
+    return data
+
+
+def build_app(store: Store, admin_token: str | None) -> Starlette:
+    """The application over a store; games are opened over HTTP only with the admin token."""
+    public = store.key.public_key()
+
+    async def public_key(request: Request) -> Response:
+        return JSONResponse({"algorithm": "Ed25519", "key_id": key_id(public), "public_key": public_key_text(public)})
+
+    async def open_game(request: Request) -> Response:
+        try:
+            token = _bearer(request)
+            if admin_token is None or token is None or not hmac.compare_digest(token, admin_token):
+                raise Refusal(401, "opening a game needs the server's admin token (Authorization: Bearer ...)")
+            data = await _json_body(request)
+            game, players = data.get("game"), data.get("players")
+            if not isinstance(game, str):
+                raise Refusal(400, "'game' must be a string")
+            if not isinstance(players, dict) or not all(isinstance(v, str) for v in players.values()):
+                raise Refusal(400, "'players' must be an object of player name to token")
+            await run_in_threadpool(store.open_game, game, {str(k): str(v) for k, v in players.items()})
+        except Refusal as refusal:
+            return _refusal(refusal)
+        return JSONResponse({"game": game, "players": sorted(players)}, status_code=201)
+
+    async def roll(request: Request) -> Response:
+        game = request.path_params["game"]
+        try:
+            data = await _json_body(request)
+            unknown = sorted(set(data) - {"player", "purpose", "dice"})
+            if unknown:
+                raise Refusal(400, f"unknown field(s) {', '.join(unknown)}: a roll names player, purpose and dice")
+            player = data.get("player")
+            if not isinstance(player, str):
+                raise Refusal(400, "'player' must be a string")
+            receipt = await run_in_threadpool(store.roll, game, player, _bearer(request), data.get("purpose"),
+                                              data.get("dice"))
+        except Refusal as refusal:
+            return _refusal(refusal)
+        return JSONResponse({"receipt": receipt.fields(), "token": receipt.token()}, status_code=201)
+
+    async def page(request: Request) -> Response:
+        game = request.path_params["game"]
+        if not await run_in_threadpool(store.has_game, game):
+            return HTMLResponse(f"<!doctype html><title>Unknown game</title><p>No game {json.dumps(game)} here.</p>",
+                                status_code=404)
+        receipts = await run_in_threadpool(store.receipts, game)
+        players = await run_in_threadpool(store.players, game)
+        return HTMLResponse(ledger_page(game, players, receipts, public_key_text(public), key_id(public)))
+
+    async def download(request: Request) -> Response:
+        game = request.path_params["game"]
+        if not await run_in_threadpool(store.has_game, game):
+            return _refusal(Refusal(404, f"unknown game {game!r}"))
+        receipts = await run_in_threadpool(store.receipts, game)
+        ledger = Ledger(game=game, public_key=public_key_text(public), receipts=tuple(receipts))
+        return Response(ledger.file_bytes(), media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="{game}.ledger.json"'})
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    return Starlette(routes=[
+        Route(PUBLIC_KEY_PATH, public_key, methods=["GET"]),
+        Route("/games", open_game, methods=["POST"]),
+        Route("/games/{game}/rolls", roll, methods=["POST"]),
+        Route("/games/{game}", page, methods=["GET"]),
+        Route("/games/{game}/ledger.json", download, methods=["GET"]),
+    ], lifespan=lifespan)
+
+
+def app_from_environment() -> Starlette:
+    """The app uvicorn's workers build, configured by `umpire-ledger serve` through the environment."""
+    rate = os.environ.get("UMPIRE_LEDGER_RATE")
+    store = open_store(os.environ["UMPIRE_LEDGER_DB"], load_private_key(Path(os.environ["UMPIRE_LEDGER_KEY"])),
+                       RateLimit.parse(rate) if rate else None)
+    return build_app(store, os.environ.get("UMPIRE_LEDGER_ADMIN_TOKEN") or None)

@@ -1,0 +1,127 @@
+"""`umpire-ledger`: run the dice and ledger service, make its key, open games, export ledgers."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from ledger.keys import KeyFileError, load_private_key, write_new_key
+from ledger.store import RateLimit, Refusal, open_store
+from wargame.files import write_atomically
+from wargame.receipts import Ledger, key_id, public_key_text
+
+DB_HELP = "sqlite:///PATH (a bare PATH too) or postgresql://USER@HOST:PORT/DB"
+
+
+def _stop(message: str) -> NoReturn:
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group()
+def main() -> None:
+    """The dice and ledger service of Umpire (docs/ledger.md)."""
+
+
+@main.command()
+@click.argument("key_file", type=click.Path(path_type=Path))
+def keygen(key_file: Path) -> None:
+    """Make the server's Ed25519 signing key in KEY_FILE (never overwrites) and print its public key."""
+    try:
+        key = write_new_key(key_file)
+    except FileExistsError:
+        _stop(f"{key_file} exists; a key that signed receipts is never replaced")
+    except OSError as e:
+        _stop(f"{key_file}: {e.strerror}")
+    click.echo(f"key id {key_id(key.public_key())}")
+    click.echo(f"public key {public_key_text(key.public_key())}")
+
+
+def _load_key(key_file: Path) -> Ed25519PrivateKey:
+    try:
+        return load_private_key(key_file)
+    except KeyFileError as e:
+        _stop(str(e))
+    except OSError as e:
+        _stop(f"{key_file}: {e.strerror}")
+
+
+@main.command()
+@click.option("--db", required=True, help=DB_HELP)
+@click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="the signing key made by `umpire-ledger keygen`")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="worker processes (several need PostgreSQL or share the SQLite file)")
+@click.option("--rate", default="30/60", show_default=True, help="at most ROLLS/SECONDS per player of a game")
+@click.option("--admin-token-env", default="UMPIRE_LEDGER_ADMIN_TOKEN", show_default=True,
+              help="environment variable holding the token that may open games over HTTP")
+def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str, admin_token_env: str) -> None:
+    """Serve the ledger's API and pages."""
+    import uvicorn
+
+    try:
+        RateLimit.parse(rate)
+    except ValueError as e:
+        _stop(str(e))
+    load = _load_key(key_file)
+    try:
+        open_store(db, load).close()
+    except Exception as e:  # the database's own errors vary by driver; all mean "cannot serve"
+        _stop(f"database {db}: {e}")
+    os.environ.update({"UMPIRE_LEDGER_DB": db, "UMPIRE_LEDGER_KEY": str(key_file.resolve()),
+                       "UMPIRE_LEDGER_RATE": rate, "UMPIRE_LEDGER_ADMIN_TOKEN": os.environ.get(admin_token_env, "")})
+    uvicorn.run("ledger.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
+                log_level="warning")
+
+
+@main.command("open")
+@click.option("--db", required=True, help=DB_HELP)
+@click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.argument("game")
+@click.argument("players", nargs=-1, required=True)
+def open_game(db: str, key_file: Path, game: str, players: tuple[str, ...]) -> None:
+    """Open GAME for PLAYERS (NAME or NAME=TOKEN); prints each player's token once."""
+    tokens: dict[str, str] = {}
+    for item in players:
+        name, _, token = item.partition("=")
+        tokens[name] = token or secrets.token_urlsafe(24)
+    store = open_store(db, _load_key(key_file))
+    try:
+        store.open_game(game, tokens)
+    except Refusal as refusal:
+        _stop(refusal.reason)
+    finally:
+        store.close()
+    for name in sorted(tokens):
+        click.echo(f"{name} {tokens[name]}")
+
+
+@main.command()
+@click.option("--db", required=True, help=DB_HELP)
+@click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--out", type=click.Path(path_type=Path), help="file to write (default: standard output)")
+@click.argument("game")
+def export(db: str, key_file: Path, out: Path | None, game: str) -> None:
+    """The whole ledger of GAME as a file, as the server's download gives it."""
+    key = _load_key(key_file)
+    store = open_store(db, key)
+    try:
+        if not store.has_game(game):
+            _stop(f"unknown game {game!r}")
+        ledger = Ledger(game=game, public_key=public_key_text(store.key.public_key()),
+                        receipts=tuple(store.receipts(game)))
+    finally:
+        store.close()
+    if out is None:
+        sys.stdout.buffer.write(ledger.file_bytes())
+    else:
+        write_atomically(out, ledger.file_bytes())
