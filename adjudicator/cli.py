@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 import click
 from pydantic import ValidationError
 
+from adjudicator.dice_ledger import check_dice, read_ledger
 from adjudicator.engine import Replay, replay, resolve
 from adjudicator.notation.entries import Entry, Header, LogDocument
 from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, write_text
@@ -175,13 +176,27 @@ def main() -> None:
 @DATA
 @GAME
 @MODULE
-def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | None, module: Path | None) -> None:
+@click.option("--ledger", "ledger_source", metavar="LEDGER_FILE_OR_URL", default=None,
+              help="The game's dice ledger (a downloaded file, or its URL): every receipt's signature and the chain "
+                   "are verified, each die against its receipt, and every roll of the ledger must be in the log.")
+def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | None, module: Path | None,
+          ledger_source: str | None) -> None:
     """Replay a log (text, JSON, or a VASSAL .vlog/.vsav) and report every rule breach; several logs of
     one game in order are checked as one game. Exit 0 clean, 1 breaches, 2 could not run."""
+    ledger = None
+    if ledger_source is not None:
+        with _could_not_run():
+            ledger = read_ledger(ledger_source)
+
+    def with_dice(result: Replay) -> Replay:
+        if ledger is not None:
+            result.findings = [*result.findings, *check_dice(result.entries, ledger)]
+        return result
+
     if len(logs) > 1:
         with _could_not_run():
             chain = read_logs(logs, data, game_id, module)
-            chained = replay_chain(chain)
+            chained = with_dice(replay_chain(chain))
         verdict = {"json": chain_json_verdict, "markdown": chain_markdown_verdict}.get(fmt, chain_text_verdict)
         click.echo(verdict(chained, chain), nl=False)
         _exit_for(chained)
@@ -189,6 +204,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     if is_vassal_file(log):
         with _could_not_run():
             result, translation = adjudicate_vassal(log, data, game_id, module)
+            with_dice(result)
         if fmt == "json":
             click.echo(json_verdict(result, translation), nl=False)
         elif fmt == "markdown":
@@ -198,6 +214,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
         _exit_for(result)
     with _could_not_run():
         result, source = adjudicate_file(log, data)
+        with_dice(result)
     if fmt == "json":
         click.echo(json_report(result), nl=False)
     elif fmt == "markdown":

@@ -15,7 +15,7 @@ import secrets
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -89,6 +89,15 @@ def check_name(what: str, name: object) -> str:
     return name
 
 
+Faces = Callable[[int, int], list[int]]
+Clock = Callable[[], datetime]
+
+
+def cryptographic_faces(count: int, sides: int) -> list[int]:
+    """`count` dice of `sides` sides from the operating system's CSPRNG."""
+    return [secrets.randbelow(sides) + 1 for _ in range(count)]
+
+
 class Cursor(Protocol):
     """The part of a DB-API cursor the store uses."""
 
@@ -100,9 +109,13 @@ class Cursor(Protocol):
 class Store(ABC):
     """Games, players and receipts in a database."""
 
-    def __init__(self, key: Ed25519PrivateKey, rate: RateLimit | None = None) -> None:
+    def __init__(self, key: Ed25519PrivateKey, rate: RateLimit | None = None, faces: Faces | None = None,
+                 clock: Clock | None = None) -> None:
         self.key = key
         self.rate = rate
+        # Only the example generator replaces these (to write known dice at known times); a server never does.
+        self.faces = faces or cryptographic_faces
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
 
     @abstractmethod
     def transaction(self, write: bool) -> Any:
@@ -145,7 +158,7 @@ class Store(ABC):
             if cursor.execute(self.sql("SELECT 1 FROM games WHERE id = ?"), (game,)).fetchone():
                 raise Refusal(409, f"game {game!r} is already open")
             cursor.execute(self.sql("INSERT INTO games (id, created, last_seq, last_hash) VALUES (?, ?, 0, ?)"),
-                           (game, timestamp(datetime.now(timezone.utc)), GENESIS))
+                           (game, timestamp(self.clock()), GENESIS))
             for name in sorted(players):
                 cursor.execute(self.sql("INSERT INTO players (game, name, token_sha256) VALUES (?, ?, ?)"),
                                (game, name, token_digest(players[name])))
@@ -179,7 +192,7 @@ class Store(ABC):
                 raise Refusal(401, "no token: send 'Authorization: Bearer TOKEN'")
             if not hmac.compare_digest(str(stored[0]), token_digest(token)):
                 raise Refusal(401, f"the token is not {player}'s")
-            now = datetime.now(timezone.utc)
+            now = self.clock()
             if self.rate is not None:
                 since = timestamp(now - timedelta(seconds=self.rate.seconds))
                 recent = cursor.execute(self.sql(
@@ -188,7 +201,9 @@ class Store(ABC):
                 if int(recent[0]) >= self.rate.rolls:
                     raise Refusal(429, f"{player} has rolled {self.rate.rolls} times in {self.rate.seconds} s; wait",
                                   retry_after=self.rate.seconds)
-            result = [secrets.randbelow(sides) + 1 for _ in range(count)]
+            result = self.faces(count, sides)
+            if len(result) != count or not all(1 <= r <= sides for r in result):
+                raise RuntimeError(f"the dice source gave {result} for {dice}")
             receipt = sign_receipt(self.key, game=game, seq=last_seq + 1, time=timestamp(now), player=player,
                                    purpose=purpose, dice=dice, result=result, prev=last_hash)
             digest = receipt.digest()
@@ -220,8 +235,9 @@ class Store(ABC):
 class SqliteStore(Store):
     """The embedded store: one SQLite file in WAL mode, synced before a roll is acknowledged."""
 
-    def __init__(self, path: str, key: Ed25519PrivateKey, rate: RateLimit | None = None) -> None:
-        super().__init__(key, rate)
+    def __init__(self, path: str, key: Ed25519PrivateKey, rate: RateLimit | None = None, faces: Faces | None = None,
+                 clock: Clock | None = None) -> None:
+        super().__init__(key, rate, faces, clock)
         self.lock = threading.Lock()
         self.connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
         self.connection.execute("PRAGMA journal_mode=WAL")
@@ -257,8 +273,9 @@ class SqliteStore(Store):
 class PostgresStore(Store):
     """The club store: PostgreSQL shared by stateless workers, one connection per worker thread."""
 
-    def __init__(self, url: str, key: Ed25519PrivateKey, rate: RateLimit | None = None) -> None:
-        super().__init__(key, rate)
+    def __init__(self, url: str, key: Ed25519PrivateKey, rate: RateLimit | None = None, faces: Faces | None = None,
+                 clock: Clock | None = None) -> None:
+        super().__init__(key, rate, faces, clock)
         import psycopg
         self._psycopg = psycopg
         self.url = url
@@ -300,12 +317,13 @@ class PostgresStore(Store):
             self.all.clear()
 
 
-def open_store(url: str, key: Ed25519PrivateKey, rate: RateLimit | None = None) -> Store:
+def open_store(url: str, key: Ed25519PrivateKey, rate: RateLimit | None = None, faces: Faces | None = None,
+               clock: Clock | None = None) -> Store:
     """`sqlite:///path` (or a bare path) or `postgresql://...`."""
     if url.startswith(("postgresql://", "postgres://")):
-        return PostgresStore(url, key, rate)
+        return PostgresStore(url, key, rate, faces, clock)
     if url.startswith("sqlite:///"):
-        return SqliteStore(url[len("sqlite://"):], key, rate)
+        return SqliteStore(url[len("sqlite://"):], key, rate, faces, clock)
     if "://" in url:
         raise ValueError(f"database {url!r}: expected sqlite:///PATH or postgresql://...")
-    return SqliteStore(url, key, rate)
+    return SqliteStore(url, key, rate, faces, clock)
