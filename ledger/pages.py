@@ -11,6 +11,7 @@ STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
 h1 { font-size: 1.4em; } table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
+td.time, td.dice { white-space: nowrap; }
 th { background: #eee; } td.result { font-weight: bold; font-size: 1.1em; }
 code { font-size: 0.8em; word-break: break-all; } details summary { cursor: pointer; color: #555; }
 """
