@@ -14,6 +14,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,29 +79,40 @@ class Postgres:
         return f"postgresql://umpire@127.0.0.1:{self.port}/{name}"
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[Postgres]:
-    """initdb into a temporary folder, listen on 127.0.0.1 on a free port, stop at the end of the session."""
+@contextmanager
+def running_postgres() -> Iterator[Postgres]:
+    """initdb into a temporary folder, listen on 127.0.0.1 on a free port; stopped and removed on exit."""
     bindir = _postgres_bin()
-    root = Path(tempfile.mkdtemp(prefix="umpire-pg-"))
+    # In memory where there is /dev/shm: the tests kill ledger servers, never PostgreSQL, so its fsyncs
+    # need not reach a disk, and the shared cores spend their time on the ledger instead.
+    root = Path(tempfile.mkdtemp(prefix="umpire-pg-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
     data = root / "data"
     # PostgreSQL refuses to run as root: as root, the server runs as the `postgres` user.
     run_as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    if run_as:
-        shutil.chown(root, "postgres")
-        os.chmod(root, 0o700)
-    port = free_port()
-    subprocess.run([*run_as, str(bindir / "initdb"), "-D", str(data), "-U", "umpire", "-A", "trust", "--no-sync",
-                    "-E", "UTF8"], check=True, capture_output=True)
-    options = f"-h 127.0.0.1 -p {port} -k {root} -c max_connections=200 -c fsync=on"
-    subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w", "-t", "60",
-                    "-o", options, "start"], check=True, capture_output=True)
     try:
-        yield Postgres(port)
+        if run_as:
+            shutil.chown(root, "postgres")
+            os.chmod(root, 0o700)
+        port = free_port()
+        subprocess.run([*run_as, str(bindir / "initdb"), "-D", str(data), "-U", "umpire", "-A", "trust",
+                        "--no-sync", "-E", "UTF8"], check=True, capture_output=True)
+        options = f"-h 127.0.0.1 -p {port} -k {root} -c max_connections=200 -c fsync=on"
+        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w", "-t", "60",
+                        "-o", options, "start"], check=True, capture_output=True)
+        try:
+            yield Postgres(port)
+        finally:
+            subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+                           check=False, capture_output=True)
     finally:
-        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
-                       check=False, capture_output=True)
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """A PostgreSQL server for the test session."""
+    with running_postgres() as server:
+        yield server
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -272,12 +272,12 @@ def test_sigkill_under_load_loses_no_acknowledged_roll(db_url: str, tmp_path: Pa
         loader = threading.Thread(target=_load, args=(server, 4, 100000, acknowledged, stop))
         loader.start()
         deadline = time.monotonic() + 30
-        while len(acknowledged) < 300 and time.monotonic() < deadline:
+        while len(acknowledged) < 200 and time.monotonic() < deadline:
             time.sleep(0.01)
         server.kill()
         stop.set()
         loader.join(60)
-        assert len(acknowledged) >= 300
+        assert len(acknowledged) >= 200
     finally:
         server.stop()
     restarted = LedgerProcess(db_url, key)
