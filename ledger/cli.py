@@ -13,11 +13,12 @@ import click
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ledger.keys import KeyFileError, load_private_key, write_new_key
-from ledger.store import RateLimit, Refusal, open_store
+from ledger.store import RateLimit, Refusal, Store, open_store
 from wargame.files import write_atomically
 from wargame.receipts import Ledger, key_id, public_key_text
 
-DB_HELP = "sqlite:///PATH (a bare PATH too) or postgresql://USER@HOST:PORT/DB"
+DB_HELP = "sqlite:///PATH (a bare PATH too) or postgresql://USER@HOST:PORT/DB; default: ledger.sqlite here"
+DEFAULT_DB = "ledger.sqlite"
 
 
 def _stop(message: str) -> NoReturn:
@@ -53,8 +54,25 @@ def _load_key(key_file: Path) -> Ed25519PrivateKey:
         _stop(f"{key_file}: {e.strerror}")
 
 
+def _store(db: str, key: Ed25519PrivateKey) -> Store:
+    """The store, or a clear error and exit 2."""
+    try:
+        return open_store(db, key)
+    except Exception as e:  # the database's own errors vary by driver (sqlite3, psycopg); all mean "cannot run"
+        _stop(f"database {db}: {e}")
+
+
+@main.command("public-key")
+@click.argument("key_file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+def public_key(key_file: Path) -> None:
+    """Print the key id and public key of KEY_FILE, as the server publishes them at /public-key."""
+    key = _load_key(key_file)
+    click.echo(f"key id {key_id(key.public_key())}")
+    click.echo(f"public key {public_key_text(key.public_key())}")
+
+
 @main.command()
-@click.option("--db", required=True, help=DB_HELP)
+@click.option("--db", default=DEFAULT_DB, show_default=True, help=DB_HELP)
 @click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False),
               help="the signing key made by `umpire-ledger keygen`")
 @click.option("--host", default="127.0.0.1", show_default=True)
@@ -72,11 +90,7 @@ def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str
         RateLimit.parse(rate)
     except ValueError as e:
         _stop(str(e))
-    load = _load_key(key_file)
-    try:
-        open_store(db, load).close()
-    except Exception as e:  # the database's own errors vary by driver; all mean "cannot serve"
-        _stop(f"database {db}: {e}")
+    _store(db, _load_key(key_file)).close()
     os.environ.update({"UMPIRE_LEDGER_DB": db, "UMPIRE_LEDGER_KEY": str(key_file.resolve()),
                        "UMPIRE_LEDGER_RATE": rate, "UMPIRE_LEDGER_ADMIN_TOKEN": os.environ.get(admin_token_env, "")})
     uvicorn.run("ledger.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
@@ -84,7 +98,7 @@ def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str
 
 
 @main.command("open")
-@click.option("--db", required=True, help=DB_HELP)
+@click.option("--db", default=DEFAULT_DB, show_default=True, help=DB_HELP)
 @click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.argument("game")
 @click.argument("players", nargs=-1, required=True)
@@ -94,7 +108,7 @@ def open_game(db: str, key_file: Path, game: str, players: tuple[str, ...]) -> N
     for item in players:
         name, _, token = item.partition("=")
         tokens[name] = token or secrets.token_urlsafe(24)
-    store = open_store(db, _load_key(key_file))
+    store = _store(db, _load_key(key_file))
     try:
         store.open_game(game, tokens)
     except Refusal as refusal:
@@ -106,14 +120,13 @@ def open_game(db: str, key_file: Path, game: str, players: tuple[str, ...]) -> N
 
 
 @main.command()
-@click.option("--db", required=True, help=DB_HELP)
+@click.option("--db", default=DEFAULT_DB, show_default=True, help=DB_HELP)
 @click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.option("--out", type=click.Path(path_type=Path), help="file to write (default: standard output)")
 @click.argument("game")
 def export(db: str, key_file: Path, out: Path | None, game: str) -> None:
     """The whole ledger of GAME as a file, as the server's download gives it."""
-    key = _load_key(key_file)
-    store = open_store(db, key)
+    store = _store(db, _load_key(key_file))
     try:
         if not store.has_game(game):
             _stop(f"unknown game {game!r}")

@@ -194,6 +194,15 @@ def test_cli_keygen_open_and_export(tmp_path: Path) -> None:
     assert exported.exit_code == 0 and ledger_from_bytes(out.read_bytes()).receipts == ()
     bad = runner.invoke(umpire_ledger, ["serve", "--db", "mysql://x", "--key", str(key)])
     assert bad.exit_code == 2 and "expected sqlite:///PATH or postgresql://" in bad.output
+    nowhere = runner.invoke(umpire_ledger, ["open", "--db", f"sqlite://{tmp_path}/no/such/dir.sqlite", "--key",
+                                            str(key), "g2", "Allied"])
+    assert nowhere.exit_code == 2 and nowhere.output.startswith("Error: database ")
+    junk = tmp_path / "junk.pem"
+    junk.write_text("not a key")
+    unusable = runner.invoke(umpire_ledger, ["serve", "--db", db, "--key", str(junk)])
+    assert unusable.exit_code == 2 and "not an unencrypted PEM private key" in unusable.output
+    shown = runner.invoke(umpire_ledger, ["public-key", str(key)])
+    assert shown.exit_code == 0 and shown.output == made.output
 
 
 def _load(server: LedgerProcess, clients: int, rolls: int, acknowledged: list[Receipt],
