@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from adjudicator.findings import Finding, SectionTable
-from adjudicator.notation.entries import Entry, logged_dice
+from adjudicator.notation.entries import Entry, RollOff, logged_dice
 from wargame.errors import WargameError
 from wargame.receipts import (
     Ledger, Receipt, ReceiptError, chain_problems, ledger_from_bytes, public_key_from_text, receipt_from_token,
@@ -61,6 +61,13 @@ def _roll(receipt: Receipt) -> str:
             f"at {receipt.time})")
 
 
+def _roller(entry: Entry, k: int) -> str | None:
+    """The side whose die the entry's k-th die is: each side's own in a roll-off, the attacker's otherwise."""
+    if isinstance(entry, RollOff):
+        return list(entry.rolls)[k] if k < len(entry.rolls) else None
+    return entry.side
+
+
 def check_dice(entries: Sequence[Entry], ledger: Ledger) -> list[Finding]:
     """Findings of the log's dice and receipts against the ledger (errors, and warnings for unreceipted dice)."""
     findings: list[Finding] = []
@@ -71,6 +78,8 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger) -> list[Finding]:
     found: dict[int, tuple[int, int]] = {}
     order: list[tuple[int, Entry]] = []
     differing: list[tuple[Receipt, Receipt, Entry]] = []
+    # Where the ledger's players are named after the sides, a die must be rolled by its own side.
+    sides = {e.side for e in entries if e.side} | {side for e in entries if isinstance(e, RollOff) for side in e.rolls}
     for entry in entries:
         tokens = list(getattr(entry, "receipts", []))
         dice = logged_dice(entry)
@@ -114,6 +123,11 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger) -> list[Finding]:
                 continue
             found[receipt.seq] = (entry.line, entry.column)
             order.append((receipt.seq, entry))
+            roller = _roller(entry, k)
+            if roller is not None and receipt.player in sides and receipt.player != roller:
+                findings.append(LEDGER.finding(
+                    "error", "die", entry.line, entry.column,
+                    f"the die is {roller}'s, but receipt {_roll(receipt)} was rolled by {receipt.player}"))
             if k < len(dice) and dice[k] != receipt.total:
                 findings.append(LEDGER.finding(
                     "error", "die", entry.line, entry.column,

@@ -209,6 +209,12 @@ def test_receipt_findings_one_by_one(tmp_path: Path) -> None:
     assert "not the ledger's key" in messages["receipt"] or "damaged" in messages["receipt"]
     assert "2 die roll(s) in the entry but 1 receipt(s)" in messages["die"]
     assert "#2 (German rolled 1d6 = 2 for 'roll-off'" in messages["hidden-roll"]
+    theirs = check_dice(parse_text(f"Roll Allied 2 German 5 receipt {tokens[1]} receipt {tokens[2]}"), ledger)
+    assert [(f.rule, f.message) for f in theirs if f.rule == "die"] == [
+        ("die", "the die is Allied's, but receipt #2 (German rolled 1d6 = 2 for 'roll-off' at "
+                "2026-02-01T00:02:00.000000Z) was rolled by German"),
+        ("die", "the die is German's, but receipt #3 (Allied rolled 1d6 = 5 for 'roll-off' at "
+                "2026-02-01T00:03:00.000000Z) was rolled by Allied")]
     swapped = "\n".join([f"Allied: attack 0621 with us-inf-01 die 5 receipt {tokens[3]}",
                          f"Allied: attack 0621 with us-inf-01 die 3 receipt {tokens[0]}",
                          f"Roll Allied 5 German 2 receipt {tokens[2]} receipt {tokens[1]}"])
