@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hmac
 import json
 import os
@@ -17,7 +19,7 @@ from starlette.routing import Route
 
 from ledger.keys import load_private_key
 from ledger.pages import ledger_page
-from ledger.store import RateLimit, Refusal, Store, open_store
+from ledger.store import Credential, PlayerKey, RateLimit, Refusal, SignedRequest, Store, open_store
 from wargame.receipts import Ledger, key_id, public_key_text
 
 MAX_BODY = 16 * 1024
@@ -37,6 +39,28 @@ def _bearer(request: Request) -> str | None:
 
 async def _json_body(request: Request) -> dict[str, object]:
     """The request's JSON object; Refusal for anything else."""
+    return (await _json_body_and_bytes(request))[0]
+
+
+def _credential(request: Request, body: bytes, data: dict[str, object], game: str) -> Credential:
+    """The token of `Authorization: Bearer TOKEN`, or the signed request of `Authorization: Ed25519 SIGNATURE`."""
+    scheme, _, value = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "ed25519":
+        return _bearer(request)
+    try:
+        signature = base64.b64decode(value.strip(), validate=True)
+    except binascii.Error:
+        raise Refusal(401, "the Ed25519 signature is not base64") from None
+    nonce = data.get("nonce")
+    if not isinstance(nonce, str):
+        raise Refusal(400, "a signed request carries a 'nonce' string, used once")
+    if data.get("game") != game:
+        raise Refusal(400, f"a signed request names its game: 'game' must be {game!r}")
+    return SignedRequest(signature, body, nonce)
+
+
+async def _json_body_and_bytes(request: Request) -> tuple[dict[str, object], bytes]:
+    """The request's JSON object and its exact bytes; Refusal for anything else."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_BODY:
         raise Refusal(413, f"the request body is over {MAX_BODY} bytes")
@@ -51,7 +75,7 @@ async def _json_body(request: Request) -> dict[str, object]:
         raise Refusal(400, f"malformed JSON: {e}") from None
     if not isinstance(data, dict):
         raise Refusal(400, "the body must be a JSON object")
-    return data
+    return data, body
 
 
 def build_app(store: Store, admin_token: str | None) -> Starlette:
@@ -70,9 +94,17 @@ def build_app(store: Store, admin_token: str | None) -> Starlette:
             game, players = data.get("game"), data.get("players")
             if not isinstance(game, str):
                 raise Refusal(400, "'game' must be a string")
-            if not isinstance(players, dict) or not all(isinstance(v, str) for v in players.values()):
-                raise Refusal(400, "'players' must be an object of player name to token")
-            await run_in_threadpool(store.open_game, game, {str(k): str(v) for k, v in players.items()})
+            if not isinstance(players, dict):
+                raise Refusal(400, "'players' must be an object of player name to token or {\"public_key\": ...}")
+            credentials: dict[str, str | PlayerKey] = {}
+            for name, value in players.items():
+                if isinstance(value, dict) and set(value) == {"public_key"} and isinstance(value["public_key"], str):
+                    credentials[str(name)] = PlayerKey(value["public_key"])
+                elif isinstance(value, str):
+                    credentials[str(name)] = value
+                else:
+                    raise Refusal(400, f"player {name}: a token string or {{\"public_key\": BASE64}}")
+            await run_in_threadpool(store.open_game, game, credentials)
         except Refusal as refusal:
             return _refusal(refusal)
         return JSONResponse({"game": game, "players": sorted(players)}, status_code=201)
@@ -80,14 +112,16 @@ def build_app(store: Store, admin_token: str | None) -> Starlette:
     async def roll(request: Request) -> Response:
         game = request.path_params["game"]
         try:
-            data = await _json_body(request)
-            unknown = sorted(set(data) - {"player", "purpose", "dice"})
+            data, body = await _json_body_and_bytes(request)
+            unknown = sorted(set(data) - {"player", "purpose", "dice", "game", "nonce"})
             if unknown:
-                raise Refusal(400, f"unknown field(s) {', '.join(unknown)}: a roll names player, purpose and dice")
+                raise Refusal(400, f"unknown field(s) {', '.join(unknown)}: a roll names player, purpose and dice "
+                                   "(and game and nonce when signed)")
             player = data.get("player")
             if not isinstance(player, str):
                 raise Refusal(400, "'player' must be a string")
-            receipt = await run_in_threadpool(store.roll, game, player, _bearer(request), data.get("purpose"),
+            credential = _credential(request, body, data, game)
+            receipt = await run_in_threadpool(store.roll, game, player, credential, data.get("purpose"),
                                               data.get("dice"))
         except Refusal as refusal:
             return _refusal(refusal)

@@ -13,7 +13,8 @@ import click
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ledger.keys import KeyFileError, load_private_key, write_new_key
-from ledger.store import RateLimit, Refusal, Store, open_store
+from ledger.client import RollRefused, roll_request, send_roll
+from ledger.store import PlayerKey, RateLimit, Refusal, Store, open_store
 from wargame.files import write_atomically
 from wargame.receipts import Ledger, key_id, public_key_text
 
@@ -97,26 +98,58 @@ def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str
                 log_level="warning")
 
 
+@main.command()
+@click.option("--url", required=True, help="the ledger, e.g. http://club.example:8000")
+@click.option("--token-env", default=None, metavar="VAR", help="environment variable holding the player's token")
+@click.option("--key", "key_file", default=None, type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="the player's own Ed25519 key (umpire-ledger keygen), to sign the request instead")
+@click.argument("game")
+@click.argument("player")
+@click.argument("dice")
+@click.argument("purpose")
+def roll(url: str, token_env: str | None, key_file: Path | None, game: str, player: str, dice: str,
+         purpose: str) -> None:
+    """Roll DICE (e.g. 1d6) for PLAYER of GAME and print the result and the receipt to paste into the log."""
+    if (token_env is None) == (key_file is None):
+        _stop("give --token-env VAR or --key PLAYER_KEY.pem")
+    token = os.environ.get(token_env or "")
+    if token_env is not None and not token:
+        _stop(f"the environment variable {token_env} is empty")
+    request = roll_request(game, player, purpose, dice, token=token,
+                           key=_load_key(key_file) if key_file is not None else None)
+    try:
+        receipt = send_roll(url, game, request)
+    except RollRefused as e:
+        _stop(str(e))
+    click.echo(f"#{receipt.seq} {receipt.dice} = {' '.join(map(str, receipt.result))} (total {receipt.total})")
+    click.echo(f"receipt {receipt.token()}")
+
+
 @main.command("open")
 @click.option("--db", default=DEFAULT_DB, show_default=True, help=DB_HELP)
 @click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.argument("game")
 @click.argument("players", nargs=-1, required=True)
 def open_game(db: str, key_file: Path, game: str, players: tuple[str, ...]) -> None:
-    """Open GAME for PLAYERS (NAME or NAME=TOKEN); prints each player's token once."""
-    tokens: dict[str, str] = {}
+    """Open GAME for PLAYERS: NAME (a token is made), NAME=TOKEN, or NAME:PUBLIC_KEY (the base64 key
+    `umpire-ledger keygen` prints for the player's own key). Prints each token made or given, once."""
+    credentials: dict[str, str | PlayerKey] = {}
     for item in players:
-        name, _, token = item.partition("=")
-        tokens[name] = token or secrets.token_urlsafe(24)
+        if ":" in item and "=" not in item.partition(":")[0]:
+            name, _, public = item.partition(":")
+            credentials[name] = PlayerKey(public)
+        else:
+            name, _, token = item.partition("=")
+            credentials[name] = token or secrets.token_urlsafe(24)
     store = _store(db, _load_key(key_file))
     try:
-        store.open_game(game, tokens)
+        store.open_game(game, credentials)
     except Refusal as refusal:
         _stop(refusal.reason)
     finally:
         store.close()
-    for name in sorted(tokens):
-        click.echo(f"{name} {tokens[name]}")
+    for name, credential in sorted(credentials.items()):
+        click.echo(f"{name} {credential if isinstance(credential, str) else 'signs with its key'}")
 
 
 @main.command()

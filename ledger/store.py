@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import sqlite3
 import threading
@@ -21,10 +22,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any, Protocol
 
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from wargame.receipts import (
-    GENESIS, MAX_PURPOSE, NAME, Receipt, ReceiptError, parse_dice, receipt_from_fields, sign_receipt,
+    GENESIS, MAX_PURPOSE, NAME, Receipt, ReceiptError, parse_dice, public_key_from_text, receipt_from_fields,
+    sign_receipt,
 )
 
 # One schema for both databases; each migration is applied once, in order, and recorded.
@@ -40,8 +43,36 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         # The rate limit counts a player's recent rolls.
         "CREATE INDEX receipts_by_player ON receipts (game, player, time)",
     )),
+    (2, (
+        # A player may hold an Ed25519 key instead of a token (no shared secret with the server); each
+        # signed request carries a nonce used once, so a signed request cannot be replayed.
+        "ALTER TABLE players ADD COLUMN public_key TEXT",
+        "CREATE TABLE nonces (game TEXT NOT NULL REFERENCES games(id), player TEXT NOT NULL, nonce TEXT NOT NULL,"
+        " PRIMARY KEY (game, player, nonce))",
+    )),
 )
+SIGNED_ROLL_PREFIX = b"umpire-roll-v1\n"
+NONCE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+@dataclass(frozen=True)
+class PlayerKey:
+    """A player who signs roll requests with an Ed25519 key instead of sending a token."""
+
+    public_key: str
+
+
+@dataclass(frozen=True)
+class SignedRequest:
+    """A roll request signed by the player: the signature over SIGNED_ROLL_PREFIX + the exact body, and its nonce."""
+
+    signature: bytes
+    body: bytes
+    nonce: str
+
+
+Credential = str | SignedRequest | None
 
 
 class Refusal(Exception):
@@ -145,14 +176,19 @@ class Store(ABC):
                     cursor.execute(statement)
                 cursor.execute(self.sql("INSERT INTO schema_version (version) VALUES (?)"), (version,))
 
-    def open_game(self, game: str, players: Mapping[str, str]) -> None:
-        """A new game with its players and their tokens; Refusal if it exists or a name is bad."""
+    def open_game(self, game: str, players: Mapping[str, str | PlayerKey]) -> None:
+        """A new game with its players and their tokens or public keys; Refusal if it exists or a name is bad."""
         check_name("game", game)
         if not players:
             raise Refusal(400, "a game needs at least one player")
-        for name, token in players.items():
+        for name, credential in players.items():
             check_name("player", name)
-            if not isinstance(token, str) or len(token) < 16:
+            if isinstance(credential, PlayerKey):
+                try:
+                    public_key_from_text(credential.public_key)
+                except ReceiptError as e:
+                    raise Refusal(400, f"player {name}'s public key: {e.message}") from None
+            elif not isinstance(credential, str) or len(credential) < 16:
                 raise Refusal(400, f"player {name}'s token must be a string of at least 16 characters")
         with self.transaction(write=True) as cursor:
             if cursor.execute(self.sql("SELECT 1 FROM games WHERE id = ?"), (game,)).fetchone():
@@ -160,10 +196,14 @@ class Store(ABC):
             cursor.execute(self.sql("INSERT INTO games (id, created, last_seq, last_hash) VALUES (?, ?, 0, ?)"),
                            (game, timestamp(self.clock()), GENESIS))
             for name in sorted(players):
-                cursor.execute(self.sql("INSERT INTO players (game, name, token_sha256) VALUES (?, ?, ?)"),
-                               (game, name, token_digest(players[name])))
+                credential = players[name]
+                # A key-holding player has no token: an empty digest matches no token's.
+                token, key = ("", credential.public_key) if isinstance(credential, PlayerKey) else \
+                    (token_digest(credential), None)
+                cursor.execute(self.sql("INSERT INTO players (game, name, token_sha256, public_key) "
+                                        "VALUES (?, ?, ?, ?)"), (game, name, token, key))
 
-    def roll(self, game: str, player: str, token: str | None, purpose: object, dice: object) -> Receipt:
+    def roll(self, game: str, player: str, credential: Credential, purpose: object, dice: object) -> Receipt:
         """Roll the dice for a player of a game: the stored, signed receipt, or a Refusal saying why not."""
         if not isinstance(game, str) or not isinstance(player, str):
             raise Refusal(400, "'game' and 'player' must be strings")
@@ -184,14 +224,11 @@ class Store(ABC):
             if row is None:
                 raise Refusal(404, f"unknown game {game!r}")
             last_seq, last_hash = int(row[0]), str(row[1])
-            stored = cursor.execute(self.sql("SELECT token_sha256 FROM players WHERE game = ? AND name = ?"),
-                                    (game, player)).fetchone()
+            stored = cursor.execute(self.sql(
+                "SELECT token_sha256, public_key FROM players WHERE game = ? AND name = ?"), (game, player)).fetchone()
             if stored is None:
                 raise Refusal(403, f"{player!r} is not a player of game {game!r}")
-            if token is None:
-                raise Refusal(401, "no token: send 'Authorization: Bearer TOKEN'")
-            if not hmac.compare_digest(str(stored[0]), token_digest(token)):
-                raise Refusal(401, f"the token is not {player}'s")
+            self.authenticate(cursor, game, player, credential, str(stored[0]), stored[1])
             now = self.clock()
             if self.rate is not None:
                 since = timestamp(now - timedelta(seconds=self.rate.seconds))
@@ -213,6 +250,31 @@ class Store(ABC):
             cursor.execute(self.sql("UPDATE games SET last_seq = ?, last_hash = ? WHERE id = ?"),
                            (receipt.seq, digest, game))
         return receipt
+
+    def authenticate(self, cursor: Cursor, game: str, player: str, credential: Credential, token_sha256: str,
+                     public_key: str | None) -> None:
+        """Refusal unless the request carries the player's token, or is signed by the player's key with a new nonce."""
+        if credential is None:
+            raise Refusal(401, "no credential: send 'Authorization: Bearer TOKEN' or sign the request "
+                               "('Authorization: Ed25519 SIGNATURE')")
+        if isinstance(credential, str):
+            if not token_sha256 or not hmac.compare_digest(token_sha256, token_digest(credential)):
+                raise Refusal(401, f"the token is not {player}'s")
+            return
+        if public_key is None:
+            raise Refusal(401, f"{player} has no public key in this game: send the token")
+        try:
+            public_key_from_text(public_key).verify(credential.signature, SIGNED_ROLL_PREFIX + credential.body)
+        except InvalidSignature:
+            raise Refusal(401, f"the request is not signed by {player}'s key") from None
+        if not NONCE.match(credential.nonce):
+            raise Refusal(400, "'nonce' must be 16 to 64 letters, digits, '_' or '-'")
+        used = cursor.execute(self.sql("SELECT 1 FROM nonces WHERE game = ? AND player = ? AND nonce = ?"),
+                              (game, player, credential.nonce)).fetchone()
+        if used is not None:
+            raise Refusal(409, "this nonce was used already: a signed request is good for one roll")
+        cursor.execute(self.sql("INSERT INTO nonces (game, player, nonce) VALUES (?, ?, ?)"),
+                       (game, player, credential.nonce))
 
     def has_game(self, game: str) -> bool:
         """Whether the game is open."""

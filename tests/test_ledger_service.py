@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from click.testing import CliRunner
 
 with warnings.catch_warnings():
@@ -21,11 +22,13 @@ with warnings.catch_warnings():
 
 from ledger.app import build_app
 from ledger.cli import main as umpire_ledger
-from ledger.store import SCHEMA_VERSION, RateLimit, Store, open_store
+import ledger.store
+from ledger.client import roll_request
+from ledger.store import MIGRATIONS, SCHEMA_VERSION, PlayerKey, RateLimit, Store, open_store
 from ledger_support import ADMIN, LedgerProcess, Postgres, db_url, postgres, fixed_key, write_test_key
 from wargame.receipts import (
     GENESIS, Receipt, chain_problems, key_id, ledger_from_bytes, public_key_from_text, public_key_text,
-    receipt_from_fields, receipt_from_token,
+    receipt_from_fields, receipt_from_token, sign_receipt,
 )
 
 __all__ = ["db_url", "postgres", "Postgres"]  # fixtures used by the tests below
@@ -97,7 +100,7 @@ def test_a_changed_receipt_fails_verification(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(("body", "token", "status", "reason"), [
-    ({"player": "Allied", "purpose": "x", "dice": "1d6"}, None, 401, "no token"),
+    ({"player": "Allied", "purpose": "x", "dice": "1d6"}, None, 401, "no credential"),
     ({"player": "Allied", "purpose": "x", "dice": "1d6"}, GERMAN, 401, "not Allied's"),
     ({"player": "Soviet", "purpose": "x", "dice": "1d6"}, ALLIED, 403, "not a player of game 'g1'"),
     ({"player": "Allied", "purpose": "x", "dice": "d6"}, ALLIED, 400, "bad dice 'd6'"),
@@ -168,11 +171,70 @@ def test_migrations_run_once_and_a_newer_schema_is_refused(db_url: str) -> None:
         open_store(db_url, fixed_key()).close()
     opened = open_store(db_url, fixed_key())
     with opened.transaction(write=True) as cursor:
-        assert cursor.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+        rows = cursor.execute("SELECT version FROM schema_version ORDER BY version").fetchall()
+        assert [tuple(r) for r in rows] == [(v,) for v, _ in MIGRATIONS]
         cursor.execute(opened.sql("INSERT INTO schema_version (version) VALUES (?)"), (SCHEMA_VERSION + 1,))
     opened.close()
     with pytest.raises(RuntimeError, match="newer than this server's"):
         open_store(db_url, fixed_key())
+
+
+def test_a_database_of_the_first_schema_is_migrated(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game opened under schema 1 keeps its players and rolls after the server's upgrade to the current one."""
+    monkeypatch.setattr(ledger.store, "MIGRATIONS", MIGRATIONS[:1])
+    monkeypatch.setattr(ledger.store, "SCHEMA_VERSION", 1)
+    old = open_store(db_url, fixed_key())
+    with old.transaction(write=True) as cursor:  # what a server of schema 1 wrote
+        cursor.execute(old.sql("INSERT INTO games (id, created, last_seq, last_hash) VALUES (?, ?, 0, ?)"),
+                       ("g1", "2026-01-01T00:00:00.000000Z", GENESIS))
+        for name, token in PLAYERS.items():
+            cursor.execute(old.sql("INSERT INTO players (game, name, token_sha256) VALUES (?, ?, ?)"),
+                           ("g1", name, ledger.store.token_digest(token)))
+    old.close()
+    monkeypatch.undo()
+    new = open_store(db_url, fixed_key())
+    first = new.roll("g1", "Allied", ALLIED, "after the upgrade", "1d6")
+    assert (first.seq, first.prev) == (1, GENESIS)
+    key = Ed25519PrivateKey.generate()
+    new.open_game("g2", {"Allied": PlayerKey(public_key_text(key.public_key()))})
+    new.close()
+
+
+def signed(client: TestClient, key: Ed25519PrivateKey, game: str = "keys", purpose: str = "p",
+           player: str = "Allied") -> httpx.Response:
+    request = roll_request(game, player, purpose, "1d6", key=key)
+    return client.post(f"/games/{game}/rolls", content=request.body, headers=request.headers)
+
+
+def test_players_may_sign_with_their_own_keys(client: TestClient) -> None:
+    """A player opened with a public key rolls by signing the request; a replayed, altered, foreign-signed or
+    token request is refused with its reason."""
+    key, other = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    body = {"game": "keys", "players": {"Allied": {"public_key": public_key_text(key.public_key())},
+                                        "German": GERMAN}}
+    assert client.post("/games", json=body, headers=bearer(ADMIN)).status_code == 201
+    answer = signed(client, key, purpose="turn 1 attack on 0621")
+    assert answer.status_code == 201, answer.text
+    assert receipt_from_fields(answer.json()["receipt"]).purpose == "turn 1 attack on 0621"
+    request = roll_request("keys", "Allied", "p", "1d6", key=key)
+    assert client.post("/games/keys/rolls", content=request.body, headers=request.headers).status_code == 201
+    again = client.post("/games/keys/rolls", content=request.body, headers=request.headers)
+    assert again.status_code == 409 and "nonce was used already" in again.json()["error"]
+    altered = client.post("/games/keys/rolls", content=request.body.replace(b'"p"', b'"q"'), headers=request.headers)
+    assert altered.status_code == 401 and "not signed by Allied's key" in altered.json()["error"]
+    assert signed(client, other).status_code == 401
+    assert roll(client, game="keys", token=ALLIED).status_code == 401
+    elsewhere = roll_request("g1", "Allied", "p", "1d6", key=key)
+    answer = client.post("/games/keys/rolls", content=elsewhere.body, headers=elsewhere.headers)
+    assert answer.status_code == 400 and "'game' must be 'keys'" in answer.json()["error"]
+    unsigned_key = client.post("/games/keys/rolls", json={"player": "German", "purpose": "p", "dice": "1d6",
+                                                           "game": "keys"}, headers={"Authorization": "Ed25519 AAAA"})
+    assert unsigned_key.status_code == 400 and "'nonce'" in unsigned_key.json()["error"]
+    token_player = signed(client, key, player="German")
+    assert token_player.status_code == 401 and "German has no public key" in token_player.json()["error"]
+    bad_key = {"game": "keys2", "players": {"Allied": {"public_key": "not base64!"}}}
+    answer = client.post("/games", json=bad_key, headers=bearer(ADMIN))
+    assert answer.status_code == 400 and "public key" in answer.json()["error"]
 
 
 def test_cli_keygen_open_and_export(tmp_path: Path) -> None:
@@ -248,6 +310,38 @@ def _check_ledger(server: LedgerProcess, acknowledged: list[Receipt]) -> list[Re
     return receipts
 
 
+def test_roll_command_with_a_token_and_with_a_key(tmp_path: Path) -> None:
+    """`umpire-ledger roll` against a served ledger prints the result and the receipt line; refusals are exit 2."""
+    runner = CliRunner()
+    server = LedgerProcess(f"sqlite://{tmp_path / 'l.sqlite'}", write_test_key(tmp_path / "key.pem"))
+    server.start()
+    try:
+        player_key = tmp_path / "alice.pem"
+        made = runner.invoke(umpire_ledger, ["keygen", str(player_key)])
+        public = made.output.splitlines()[1].removeprefix("public key ")
+        opened = runner.invoke(umpire_ledger, ["open", "--db", server.db, "--key", str(server.key), "g1",
+                                               f"Allied:{public}", f"German={GERMAN}"])
+        assert opened.exit_code == 0 and opened.output == f"Allied signs with its key\nGerman {GERMAN}\n"
+        signed_roll = runner.invoke(umpire_ledger, ["roll", "--url", server.url, "--key", str(player_key), "g1",
+                                                    "Allied", "2d6", "turn 1 attack on 0621"])
+        assert signed_roll.exit_code == 0, signed_roll.output
+        first, line = signed_roll.output.splitlines()
+        assert first.startswith("#1 2d6 = ") and line.startswith("receipt umpire1.")
+        receipt = receipt_from_token(line.removeprefix("receipt "))
+        assert (receipt.player, receipt.purpose) == ("Allied", "turn 1 attack on 0621")
+        by_token = runner.invoke(umpire_ledger, ["roll", "--url", server.url, "--token-env", "GERMAN_TOKEN", "g1",
+                                                 "German", "1d6", "roll-off"], env={"GERMAN_TOKEN": GERMAN})
+        assert by_token.exit_code == 0 and by_token.output.startswith("#2 1d6 = ")
+        refused = runner.invoke(umpire_ledger, ["roll", "--url", server.url, "--token-env", "GERMAN_TOKEN", "g1",
+                                                "German", "1d7x", "roll-off"], env={"GERMAN_TOKEN": GERMAN})
+        assert refused.exit_code == 2 and "400: bad dice '1d7x'" in refused.output
+    finally:
+        server.stop()
+    unreachable = runner.invoke(umpire_ledger, ["roll", "--url", server.url, "--token-env", "GERMAN_TOKEN", "g1",
+                                                "German", "1d6", "x"], env={"GERMAN_TOKEN": GERMAN})
+    assert unreachable.exit_code == 2 and "cannot reach the ledger" in unreachable.output
+
+
 @pytest.mark.slow
 def test_load_eight_clients_five_hundred_rolls(db_url: str, tmp_path: Path) -> None:
     """8 clients x 500 rolls on one game: no duplicate number, no gap, every acknowledged roll present."""
@@ -307,7 +401,6 @@ def test_sigkill_under_load_loses_no_acknowledged_roll(db_url: str, tmp_path: Pa
 def test_receipt_json_is_canonical() -> None:
     """The token decodes to sorted, compact JSON: the bytes that are hashed."""
     store_key = fixed_key()
-    from wargame.receipts import sign_receipt
     receipt = sign_receipt(store_key, game="g", seq=1, time="2026-01-01T00:00:00.000000Z", player="A",
                            purpose="p", dice="1d6", result=[4], prev=GENESIS)
     assert json.loads(json.dumps(receipt.fields())) == receipt.fields()
