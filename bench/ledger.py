@@ -128,7 +128,7 @@ def main() -> None:
           "requests, loopback")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        serving("sqlite", f"sqlite://{folder / 'bench.sqlite'}", 1, args.clients, args.rolls, folder)
+        serving("sqlite", f"sqlite:///{folder / 'bench.sqlite'}", 1, args.clients, args.rolls, folder)
         with running_postgres() as postgres:
             serving("postgresql", postgres.new_database(), 2, args.clients, args.rolls, folder)
         verification(args.runs, folder)

@@ -18,7 +18,8 @@ from ledger.store import PlayerKey, RateLimit, Refusal, Store, open_store
 from wargame.files import write_atomically
 from wargame.receipts import Ledger, key_id, public_key_text
 
-DB_HELP = "sqlite:///PATH (a bare PATH too) or postgresql://USER@HOST:PORT/DB; default: ledger.sqlite here"
+DB_HELP = ("sqlite:///RELATIVE/PATH, sqlite:////ABSOLUTE/PATH, a bare PATH, or postgresql://USER@HOST:PORT/DB; "
+           "default: ledger.sqlite here")
 DEFAULT_DB = "ledger.sqlite"
 
 

@@ -354,7 +354,7 @@ class PostgresStore(Store):
 
     def _connection(self) -> Any:
         connection = getattr(self.local, "connection", None)
-        if connection is None or connection.closed:
+        if connection is None or connection.closed or connection.broken:  # e.g. after PostgreSQL restarted
             # autocommit: every transaction is an explicit `transaction()` block (BEGIN ... COMMIT).
             connection = self._psycopg.connect(self.url, autocommit=True)
             self.local.connection = connection
@@ -381,11 +381,12 @@ class PostgresStore(Store):
 
 def open_store(url: str, key: Ed25519PrivateKey, rate: RateLimit | None = None, faces: Faces | None = None,
                clock: Clock | None = None) -> Store:
-    """`sqlite:///path` (or a bare path) or `postgresql://...`."""
+    """`sqlite:///relative/path`, `sqlite:////absolute/path` (SQLAlchemy's convention), a bare path, or
+    `postgresql://...`."""
     if url.startswith(("postgresql://", "postgres://")):
         return PostgresStore(url, key, rate, faces, clock)
     if url.startswith("sqlite:///"):
-        return SqliteStore(url[len("sqlite://"):], key, rate, faces, clock)
+        return SqliteStore(url[len("sqlite:///"):], key, rate, faces, clock)
     if "://" in url:
         raise ValueError(f"database {url!r}: expected sqlite:///PATH or postgresql://...")
     return SqliteStore(url, key, rate, faces, clock)

@@ -119,7 +119,7 @@ def postgres() -> Iterator[Postgres]:
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The same test against the embedded SQLite store and a real PostgreSQL."""
     if request.param == "sqlite":
-        return f"sqlite://{tmp_path / 'ledger.sqlite'}"
+        return f"sqlite:///{tmp_path / 'ledger.sqlite'}"
     server: Postgres = request.getfixturevalue("postgres")
     return server.new_database()
 

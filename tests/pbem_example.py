@@ -76,7 +76,7 @@ def make(out: Path) -> None:
         faces = iter(p[3] for p in plan)
         clock = iter(START + timedelta(minutes=7 * k, seconds=13 * k) for k in range(len(plan) + 1))
         with TemporaryDirectory() as tmp:
-            store = open_store(f"sqlite://{tmp}/ledger.sqlite", fixed_key(), None,
+            store = open_store(f"sqlite:///{tmp}/ledger.sqlite", fixed_key(), None,
                                faces=lambda count, sides: [next(faces) for _ in range(count)], clock=lambda: next(clock))
             with TestClient(build_app(store, ADMIN)) as client:
                 opened = client.post("/games", json={"game": GAME, "players": TOKENS},

@@ -44,7 +44,7 @@ def make_ledger(tmp_path: Path, rolls: list[tuple[str, str, str, list[int]]]) ->
     """A ledger whose rolls are (player, purpose, dice, faces), made by the real store, and the tokens."""
     faces = iter([rolled for *_, rolled in rolls])
     moments = iter(datetime(2026, 2, 1, tzinfo=timezone.utc) + timedelta(minutes=k) for k in range(len(rolls) + 1))
-    store = open_store(f"sqlite://{tmp_path / 'l.sqlite'}", fixed_key(), faces=lambda count, sides: next(faces),
+    store = open_store(f"sqlite:///{tmp_path / 'l.sqlite'}", fixed_key(), faces=lambda count, sides: next(faces),
                        clock=lambda: next(moments))
     store.open_game("g", {"Allied": "a" * 16, "German": "g" * 16})
     receipts = [store.roll("g", player, player[0].lower() * 16, purpose, dice) for player, purpose, dice, _ in rolls]

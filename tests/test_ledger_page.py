@@ -57,7 +57,7 @@ def browser() -> Iterator[webdriver.Chrome]:
 def test_the_ledger_page_in_chromium(browser: webdriver.Chrome, tmp_path: Path) -> None:
     """Every roll in order with purpose, result and receipt; markup in a purpose is shown, not run; the
     download link gives the ledger file."""
-    server = LedgerProcess(f"sqlite://{tmp_path / 'ledger.sqlite'}", write_test_key(tmp_path / "key.pem"))
+    server = LedgerProcess(f"sqlite:///{tmp_path / 'ledger.sqlite'}", write_test_key(tmp_path / "key.pem"))
     server.start()
     try:
         tokens = {"Allied": "alice-token-0123456789", "German": "bernd-token-0123456789"}

@@ -245,7 +245,7 @@ def test_cli_keygen_open_and_export(tmp_path: Path) -> None:
     assert made.exit_code == 0 and made.output.startswith("key id ")
     again = runner.invoke(umpire_ledger, ["keygen", str(key)])
     assert again.exit_code == 2 and "never replaced" in again.output
-    db = f"sqlite://{tmp_path / 'l.sqlite'}"
+    db = f"sqlite:///{tmp_path / 'l.sqlite'}"
     opened = runner.invoke(umpire_ledger, ["open", "--db", db, "--key", str(key), "g1", "Allied", "German=" + GERMAN])
     assert opened.exit_code == 0, opened.output
     assert opened.output.splitlines()[1] == f"German {GERMAN}"
@@ -256,7 +256,7 @@ def test_cli_keygen_open_and_export(tmp_path: Path) -> None:
     assert exported.exit_code == 0 and ledger_from_bytes(out.read_bytes()).receipts == ()
     bad = runner.invoke(umpire_ledger, ["serve", "--db", "mysql://x", "--key", str(key)])
     assert bad.exit_code == 2 and "expected sqlite:///PATH or postgresql://" in bad.output
-    nowhere = runner.invoke(umpire_ledger, ["open", "--db", f"sqlite://{tmp_path}/no/such/dir.sqlite", "--key",
+    nowhere = runner.invoke(umpire_ledger, ["open", "--db", f"sqlite:///{tmp_path}/no/such/dir.sqlite", "--key",
                                             str(key), "g2", "Allied"])
     assert nowhere.exit_code == 2 and nowhere.output.startswith("Error: database ")
     junk = tmp_path / "junk.pem"
@@ -313,7 +313,7 @@ def _check_ledger(server: LedgerProcess, acknowledged: list[Receipt]) -> list[Re
 def test_roll_command_with_a_token_and_with_a_key(tmp_path: Path) -> None:
     """`umpire-ledger roll` against a served ledger prints the result and the receipt line; refusals are exit 2."""
     runner = CliRunner()
-    server = LedgerProcess(f"sqlite://{tmp_path / 'l.sqlite'}", write_test_key(tmp_path / "key.pem"))
+    server = LedgerProcess(f"sqlite:///{tmp_path / 'l.sqlite'}", write_test_key(tmp_path / "key.pem"))
     server.start()
     try:
         player_key = tmp_path / "alice.pem"
