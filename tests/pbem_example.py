@@ -2,7 +2,7 @@
 from a ledger the generator starts (SQLite, the fixed test key, a fixed clock, the dice the game has),
 a copy with one die changed, and a copy whose ledger holds a hidden reroll.
 
-`python tests/pbem_example.py examples/pbem` rewrites the folder; tests/test_ledger_logs.py checks that
+Each exchange of the game is sealed too. `python tests/pbem_example.py examples/pbem` rewrites the folder; tests/test_ledger_logs.py checks that
 the committed folder is what this makes, byte for byte.
 """
 
@@ -19,8 +19,12 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from adjudicator.cli import game_of, positions_of, read_log
+from adjudicator.engine import replay
 from adjudicator.notation.entries import Attack, Bombard, Entry, RollOff, TurnMarker
 from adjudicator.notation.text import parse_line, tokens_of
+from adjudicator.seal import make_seal, seal_path
+from adjudicator.systems import SYSTEMS
 from ledger.app import build_app
 from ledger.store import open_store
 from ledger_support import ADMIN, fixed_key
@@ -36,6 +40,19 @@ START = datetime(2026, 1, 10, 18, 0, tzinfo=timezone.utc)
 REROLL_LINE = 98
 # The changed die: this line's die is raised by one in the tampered copy.
 TAMPERED_LINE = 105
+
+
+README = """A play-by-email game of Onslaught as its exchanges, one a game turn (the annotated sample
+game of examples/onslaught), every die with its receipt from the dice ledger, each exchange sealed
+by its sender (`LOG.seal`, carrying the previous exchange's final hash).
+
+    cat game/*.log > game.log && adjudicate check game.log --ledger onslaught-sample.ledger.json
+    adjudicate seal --verify game/*.log
+
+changed-die/: one die raised after the roll; hidden-reroll/: a roll made and not reported, with
+the ledger that holds it. Made by tests/pbem_example.py from a ledger it starts with a fixed test
+key, clock and dice (the dice are the sample game's); tests/test_ledger_logs.py checks them.
+"""
 
 
 def _rolls(entry: Entry, turn: int) -> Iterator[tuple[str, str, int]]:
@@ -117,8 +134,25 @@ def make(out: Path) -> None:
     files["hidden-reroll/README"] = (f"The same log, but the Allied player rolled for the attack on the sample "
                                      f"game's line {REROLL_LINE} twice and reported only the second roll; the "
                                      f"ledger here holds both.\n")
+    files["README"] = README
     for name, data in sorted(files.items()):
         write_atomically(out / name, data)
+    seal_exchanges(sorted((out / "game").glob("*.log")))
+
+
+def seal_exchanges(logs: list[Path]) -> None:
+    """Each exchange sealed by its sender in turn, as `adjudicate seal EARLIER... LOG` does (one replay)."""
+    parts = [read_log(log)[0] for log in logs]
+    combined = [e for entries in parts for e in entries]
+    game = game_of(parts[0], logs[0], None)
+    result = replay(game, SYSTEMS[game.manifest.rule_system], combined)
+    assert result.stopped is None
+    previous: str | None = None
+    start = 0
+    for log, entries in zip(logs, parts):
+        seal = make_seal(log.name, entries, positions_of(result, start, len(entries)), previous)
+        write_atomically(seal_path(log), seal.file_text())
+        previous, start = seal.final, start + len(entries)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,8 @@ def test_sealed_exchanges_verify_and_seals_are_deterministic(sealed: list[Path],
     """Four sealed exchanges verify; sealing the same logs again gives the same bytes; a log is sealed once."""
     code, output = run("seal", "--verify", *map(str, sealed))
     assert (code, output) == (0, "4 log(s), 4 sealed: 0 problem(s)\n")
+    # The example game's committed seals are what the senders' `adjudicate seal` makes.
+    assert all(Path(f"{log}.seal").read_bytes() == (GAME / f"{log.name}.seal").read_bytes() for log in sealed)
     first = Path(f"{sealed[0]}.seal").read_bytes()
     again = tmp_path / "again"
     again.mkdir()
