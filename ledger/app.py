@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hmac
+import html
 import json
 import os
 from collections.abc import AsyncIterator
@@ -130,8 +131,8 @@ def build_app(store: Store, admin_token: str | None) -> Starlette:
     async def page(request: Request) -> Response:
         game = request.path_params["game"]
         if not await run_in_threadpool(store.has_game, game):
-            return HTMLResponse(f"<!doctype html><title>Unknown game</title><p>No game {json.dumps(game)} here.</p>",
-                                status_code=404)
+            return HTMLResponse(f"<!doctype html><title>Unknown game</title><p>No game {html.escape(repr(game))} "
+                                "here.</p>", status_code=404)
         receipts = await run_in_threadpool(store.receipts, game)
         players = await run_in_threadpool(store.players, game)
         return HTMLResponse(ledger_page(game, players, receipts, public_key_text(public), key_id(public)))

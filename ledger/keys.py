@@ -10,8 +10,10 @@ from cryptography.hazmat.primitives.serialization import (
     Encoding, NoEncryption, PrivateFormat, load_pem_private_key,
 )
 
+from wargame.errors import WargameError
 
-class KeyFileError(Exception):
+
+class KeyFileError(WargameError):
     """The key file cannot be used."""
 
 

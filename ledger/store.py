@@ -148,6 +148,9 @@ class Store(ABC):
         self.faces = faces or cryptographic_faces
         self.clock = clock or (lambda: datetime.now(timezone.utc))
 
+    duplicate_key: tuple[type[Exception], ...] = ()
+    """The driver's error for a primary key given twice."""
+
     @abstractmethod
     def transaction(self, write: bool) -> Any:
         """A context manager giving a cursor inside one transaction (committed on success)."""
@@ -193,8 +196,12 @@ class Store(ABC):
         with self.transaction(write=True) as cursor:
             if cursor.execute(self.sql("SELECT 1 FROM games WHERE id = ?"), (game,)).fetchone():
                 raise Refusal(409, f"game {game!r} is already open")
-            cursor.execute(self.sql("INSERT INTO games (id, created, last_seq, last_hash) VALUES (?, ?, 0, ?)"),
-                           (game, timestamp(self.clock()), GENESIS))
+            try:
+                cursor.execute(self.sql("INSERT INTO games (id, created, last_seq, last_hash) VALUES (?, ?, 0, ?)"),
+                               (game, timestamp(self.clock()), GENESIS))
+            except self.duplicate_key:
+                # Two workers opening the same game at once: the primary key lets one through.
+                raise Refusal(409, f"game {game!r} is already open") from None
             for name in sorted(players):
                 credential = players[name]
                 # A key-holding player has no token: an empty digest matches no token's.
@@ -309,6 +316,8 @@ class SqliteStore(Store):
         with self.transaction(write=True) as cursor:
             self.migrate(cursor)
 
+    duplicate_key: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
+
     def sql(self, text: str) -> str:
         return text
 
@@ -340,6 +349,7 @@ class PostgresStore(Store):
         super().__init__(key, rate, faces, clock)
         import psycopg
         self._psycopg = psycopg
+        self.duplicate_key = (psycopg.errors.UniqueViolation,)
         self.url = url
         self.local = threading.local()
         self.all: list[Any] = []
