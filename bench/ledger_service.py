@@ -10,7 +10,7 @@ verification of a 5,000-roll ledger.
   median of `--runs` in-process runs, against the floor of hashing the same receipts' canonical bytes;
   and the whole process, cold (`python -c` reading the file and verifying it).
 
-Run: python bench/ledger.py [--clients 8] [--rolls 250] [--runs 5]
+Run: python bench/ledger_service.py [--clients 8] [--rolls 250] [--runs 5]
 """
 
 from __future__ import annotations
