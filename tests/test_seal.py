@@ -3,6 +3,7 @@ sealing is reported with its line; each exchange's seal carries the previous exc
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -119,3 +120,20 @@ def test_an_edited_seal_proves_nothing(sealed: list[Path]) -> None:
     seal.write_text("{", encoding="utf-8")
     code, output = run("check", str(sealed[0]))
     assert code == 2 and "not a seal" in output and "Traceback" not in output
+
+
+def test_a_sealed_json_twin(tmp_path: Path) -> None:
+    """A JSON log is sealed the same way; an entry rewritten in it is named by its line in the JSON twin's
+    numbering (the text log's lines, which the twin keeps)."""
+    twin = tmp_path / "01-turn-1.json"
+    assert run("convert", str(GAME / "01-turn-1.log"), "-o", str(twin))[0] == 0
+    assert run("seal", str(twin))[0] == 0
+    assert run("check", str(twin))[0] == 0
+    document = json.loads(twin.read_text(encoding="utf-8"))
+    attack = next(e for e in document["entries"] if e["kind"] == "attack")
+    attack["die"] = 6 if attack["die"] != 6 else 5
+    twin.write_text(json.dumps(document), encoding="utf-8")
+    code, output = run("seal", "--verify", str(twin))
+    assert code == 1
+    assert output.splitlines()[0] == (f"{twin}:{attack['line']}:1: error [seal entry]: this entry was rewritten "
+                                      f"after sealing (the sealed entry here stood on line {attack['line']})")
