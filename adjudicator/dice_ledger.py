@@ -78,6 +78,10 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger) -> list[Finding]:
     found: dict[int, tuple[int, int]] = {}
     order: list[tuple[int, Entry]] = []
     differing: list[tuple[Receipt, Receipt, Entry]] = []
+    chain = list(chain_problems(ledger.receipts, public))
+    # Numbers where the ledger file itself does not hold (edited, or a receipt dropped from it).
+    numbers = set(by_seq)
+    unsound = {r.seq for r, _ in chain} | (set(range(1, max(numbers, default=0) + 1)) - numbers)
     # Where the ledger's players are named after the sides, a die must be rolled by its own side.
     sides = {e.side for e in entries if e.side} | {side for e in entries if isinstance(e, RollOff) for side in e.rolls}
     for entry in entries:
@@ -106,6 +110,12 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger) -> list[Finding]:
                                                f"receipt #{receipt.seq}: {problem}"))
                 continue
             stored = by_seq.get(receipt.seq)
+            if receipt.game == ledger.game and receipt.seq in unsound and receipt.seq not in found:
+                # The ledger file is broken at this number (its own finding says so); the log's receipt is
+                # signed, so it stands for that roll.
+                found[receipt.seq] = (entry.line, entry.column)
+                order.append((receipt.seq, entry))
+                continue
             if receipt.game != ledger.game or stored is None or stored.digest() != receipt.digest():
                 if stored is not None and receipt.game == ledger.game:
                     # Validly signed yet not the ledger's: the ledger's roll of that number is accounted for here.
@@ -145,7 +155,12 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger) -> list[Finding]:
                + (", ..." if len(lines) > 10 else "") if more
                else "")))
         found.update({r.seq: (e.line, e.column) for r, _, e in differing if r.seq not in found})
-    for receipt, problem in chain_problems(ledger.receipts, public):
+    # A link broken by an edited receipt before it, or by a missing number, is that breach, not another.
+    broken = {r.seq for r, _ in chain}
+    numbering = {r.seq for r, p in chain if not p.startswith("does not chain")}
+    for receipt, problem in chain:
+        if problem.startswith("does not chain") and (receipt.seq in numbering or receipt.seq - 1 in broken):
+            continue
         line, column = found.get(receipt.seq, (0, 1))
         findings.append(LEDGER.finding("error", "ledger-chain", line, column,
                                        f"the ledger's receipt {_roll(receipt)}: {problem}"))

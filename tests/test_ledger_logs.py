@@ -179,9 +179,11 @@ def test_a_ledger_edited_after_download_breaks_its_chain(tmp_path: Path) -> None
     log = game_log(PBEM / "game", tmp_path / "game.log")
     code, output = check(str(log), "--ledger", str(edited))
     assert code == 1
-    chain = [t for t in output.splitlines() if "[ledger ledger-chain]" in t]
-    assert any("#5 " in t and "the signature does not match" in t for t in chain)
-    assert any("#11 " in t and "sequence number 11 where 10 was due" in t for t in chain)
+    ledger_lines = [t for t in output.splitlines() if "[ledger " in t]
+    # The file's own two breaks, once each: nothing about the log's receipts, no link broken in consequence.
+    assert len(ledger_lines) == 2, ledger_lines
+    assert "#5 " in ledger_lines[0] and "the signature does not match" in ledger_lines[0]
+    assert "#11 " in ledger_lines[1] and "sequence number 11 where 10 was due" in ledger_lines[1]
 
 
 def test_receipt_findings_one_by_one(tmp_path: Path) -> None:
@@ -258,3 +260,17 @@ def test_write_and_read_back_a_receipt_line() -> None:
     with pytest.raises(LogSyntaxErrors) as raised:
         parse_text("Roll Allied 5 receipt 5")
     assert "expected a dice receipt" in raised.value.errors[0].message
+
+
+def test_a_ledger_forked_by_its_server_is_reported(tmp_path: Path) -> None:
+    """A receipt the server signed onto another chain (its prev not the receipt before it) is a ledger-chain
+    error even though its signature holds."""
+    ledger, tokens = make_ledger(tmp_path, [("Allied", "a", "1d6", [3]), ("German", "b", "1d6", [2])])
+    forked = sign_receipt(fixed_key(), game="g", seq=2, time=ledger.receipts[1].time, player="German", purpose="b",
+                          dice="1d6", result=[6], prev=GENESIS)
+    fork = Ledger("g", ledger.public_key, (ledger.receipts[0], forked))
+    text = f"Roll Allied 3 German 6 receipt {tokens[0]} receipt {forked.token()}"
+    findings = [(f.rule, f.message) for f in check_dice(parse_text(text), fork)]
+    assert findings == [("ledger-chain", "the ledger's receipt #2 (German rolled 1d6 = 6 for 'b' at "
+                                         f"{forked.time}): does not chain to the receipt before it (its prev hash "
+                                         "differs)")]
