@@ -13,7 +13,10 @@ from typing import Any, NoReturn
 import click
 from pydantic import ValidationError
 
+from adjudicator.dice_ledger import check_dice, read_ledger
 from adjudicator.engine import Replay, replay, resolve
+from adjudicator.findings import Finding
+from adjudicator.seal import Seal, make_seal, position_digest, read_seal, seal_findings, seal_path
 from adjudicator.notation.entries import Entry, Header, LogDocument
 from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, write_text
 from adjudicator.report import json_report, markdown_report, text_report
@@ -175,13 +178,27 @@ def main() -> None:
 @DATA
 @GAME
 @MODULE
-def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | None, module: Path | None) -> None:
+@click.option("--ledger", "ledger_source", metavar="LEDGER_FILE_OR_URL", default=None,
+              help="The game's dice ledger (a downloaded file, or its URL): every receipt's signature and the chain "
+                   "are verified, each die against its receipt, and every roll of the ledger must be in the log.")
+def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | None, module: Path | None,
+          ledger_source: str | None) -> None:
     """Replay a log (text, JSON, or a VASSAL .vlog/.vsav) and report every rule breach; several logs of
     one game in order are checked as one game. Exit 0 clean, 1 breaches, 2 could not run."""
+    ledger = None
+    if ledger_source is not None:
+        with _could_not_run():
+            ledger = read_ledger(ledger_source)
+
+    def with_dice(result: Replay) -> Replay:
+        if ledger is not None:
+            result.findings = [*result.findings, *check_dice(result.entries, ledger)]
+        return result
+
     if len(logs) > 1:
         with _could_not_run():
             chain = read_logs(logs, data, game_id, module)
-            chained = replay_chain(chain)
+            chained = with_dice(replay_chain(chain))
         verdict = {"json": chain_json_verdict, "markdown": chain_markdown_verdict}.get(fmt, chain_text_verdict)
         click.echo(verdict(chained, chain), nl=False)
         _exit_for(chained)
@@ -189,6 +206,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     if is_vassal_file(log):
         with _could_not_run():
             result, translation = adjudicate_vassal(log, data, game_id, module)
+            with_dice(result)
         if fmt == "json":
             click.echo(json_verdict(result, translation), nl=False)
         elif fmt == "markdown":
@@ -198,6 +216,12 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
         _exit_for(result)
     with _could_not_run():
         result, source = adjudicate_file(log, data)
+        with_dice(result)
+        if seal_path(log).exists():
+            sealed = read_seal(seal_path(log))
+            # A later exchange's positions follow from the earlier ones: `adjudicate seal --verify` checks them.
+            positions = positions_of(result, 0, len(result.entries)) if sealed.previous is None else None
+            result.findings = [*result.findings, *seal_findings(result.entries, positions, sealed)]
     if fmt == "json":
         click.echo(json_report(result), nl=False)
     elif fmt == "markdown":
@@ -205,6 +229,69 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     else:
         click.echo(text_report(result, source, str(log)), nl=False)
     _exit_for(result)
+
+
+def positions_of(result: Replay, start: int, count: int) -> list[str | None]:
+    """The position hash after each of `count` entries from `start` (None past where the replay stopped)."""
+    return [position_digest(result.states[i + 1]) if i + 1 < len(result.states) else None
+            for i in range(start, start + count)]
+
+
+def _finding_lines(findings: list[Finding], file: Path) -> list[str]:
+    return [f"{file}:{f.line}:{f.column}: {f.severity} [{f.system} {f.rule}]: {f.message}"
+            for f in sorted(findings, key=lambda f: (f.line, f.column))]
+
+
+@main.command()
+@LOGS
+@click.option("--verify", is_flag=True, help="Check the logs' seals (and their links) instead of sealing.")
+@DATA
+def seal(logs: tuple[Path, ...], verify: bool, data: Path | None) -> None:
+    """Seal the last LOG (the earlier ones are the game's exchanges before it, in order): write LOG.seal with
+    the hash of every entry and of the position after it, chained from the previous exchange's final hash.
+    With --verify, report every entry added, removed or rewritten since sealing, by its line. Exit 0 sound,
+    1 a seal does not hold, 2 could not run."""
+    with _could_not_run():
+        parts = []
+        for log in logs:
+            if is_vassal_file(log):
+                raise WargameError(f"{log}: seals are for text and JSON logs; convert a VASSAL log first")
+            parts.append(read_log(log))
+        combined = [e for entries, _ in parts for e in entries]
+        game = game_of(parts[0][0], logs[0], data)
+        result = _replay(game, combined, logs[0], parts[0][1])
+        seals: list[Seal | None] = [read_seal(seal_path(log)) if seal_path(log).exists() else None for log in logs]
+        if not verify and seals[-1] is not None:
+            raise WargameError(f"{seal_path(logs[-1])} exists: a log is sealed once (check it with --verify)")
+    problems: list[str] = []
+    previous: str | None = None
+    start = 0
+    checked = logs if verify else logs[:-1]
+    for k, (log, (entries, _)) in enumerate(zip(logs, parts)):
+        positions = positions_of(result, start, len(entries))
+        fresh = make_seal(log.name, entries, positions, previous)
+        if k < len(checked) and (sealed := seals[k]) is not None:
+            # After a broken exchange the later positions follow from the break: its finding stands for them.
+            found = seal_findings(entries, None if problems else positions, sealed)
+            if sealed.previous != previous:
+                found.append(Finding("error", "seal", "previous", 1, 1, (
+                    "the seal carries no previous exchange's hash, but follows " + logs[k - 1].name if
+                    sealed.previous is None else "the seal carries a previous hash that is not the final hash of "
+                    + (logs[k - 1].name if k else "any exchange given before it"))))
+            problems += _finding_lines(found, log)
+            previous = sealed.final
+        else:
+            previous = fresh.final
+        start += len(entries)
+    for line in problems:
+        click.echo(line)
+    if verify or problems:
+        click.echo(f"{len(logs)} log(s), {sum(1 for s in seals if s is not None)} sealed: "
+                   f"{len(problems)} problem(s)")
+        sys.exit(1 if problems else 0)
+    with _could_not_run():
+        write_atomically(seal_path(logs[-1]), fresh.file_text())
+    click.echo(str(seal_path(logs[-1])))
 
 
 def _exit_for(result: Replay) -> NoReturn:

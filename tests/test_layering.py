@@ -1,4 +1,4 @@
-"""Imports run one way: wargame <- builder, wargame <- adjudicator (house style 1)."""
+"""Imports run one way: wargame <- builder, wargame <- adjudicator, wargame <- ledger (house style 1)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = {
-    "wargame": {"builder", "adjudicator"},
-    "builder": {"adjudicator"},
-    "adjudicator": {"builder"},
+    "wargame": {"builder", "adjudicator", "ledger"},
+    "builder": {"adjudicator", "ledger"},
+    # The adjudicator verifies receipts with wargame.receipts, never by importing the server.
+    "adjudicator": {"builder", "ledger"},
+    "ledger": {"builder", "adjudicator"},
 }
 
 
