@@ -8,7 +8,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.onslaught.activation import record_sequence
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, movement_allowance, replace, turn_and_step, unit_of, units_at
+from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, movement_allowance, relocate, replace, turn_and_step, unit_of, units_at
 from adjudicator.systems.onslaught.supply import mark_control
 from adjudicator.systems.onslaught.tables import map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
@@ -142,5 +142,4 @@ def apply_move(state: OnslaughtState, entry: Move) -> OnslaughtState:
     enemy_zoc = zone_of_control(state, enemy_of(state, unit_of(state, entry.unit).side))
     stopped = state.stopped | ({entry.unit} if state.game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
     state = mark_control(state, entry.unit, entry.path[1:])
-    return replace(state, location={**state.location, entry.unit: entry.path[-1]},
-                   moved=state.moved | {entry.unit}, stopped=frozenset(stopped))
+    return relocate(state, entry.unit, entry.path[-1], moved=state.moved | {entry.unit}, stopped=frozenset(stopped))

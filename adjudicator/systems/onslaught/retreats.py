@@ -7,7 +7,7 @@ from adjudicator.notation.entries import Advance, Retreat
 from adjudicator.systems.onslaught.combat import retreat_options_of
 from adjudicator.systems.onslaught.losses import effect_of, track_effect
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, on_map, replace, turn_and_step, unit_of, units_at
+from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, on_map, relocate, replace, turn_and_step, unit_of, units_at
 from adjudicator.systems.onslaught.supply import mark_control
 from adjudicator.systems.onslaught.tables import map_tables
 from adjudicator.systems.onslaught.zoc import zone_of_control
@@ -149,8 +149,7 @@ def apply_retreat(state: OnslaughtState, entry: Retreat) -> OnslaughtState:
     kind = retreat_kind(state, entry)
     state = track_effect(state, entry.unit, retreated=True, short=kind == "short", stray=kind == "stray")
     state = mark_control(state, entry.unit, entry.path[1:])
-    return replace(state, location={**state.location, entry.unit: entry.path[-1]},
-                   retreated=state.retreated | {entry.unit})
+    return relocate(state, entry.unit, entry.path[-1], retreated=state.retreated | {entry.unit})
 
 
 def apply_advance(state: OnslaughtState, entry: Advance) -> OnslaughtState:
@@ -158,4 +157,4 @@ def apply_advance(state: OnslaughtState, entry: Advance) -> OnslaughtState:
     if state.combat is not None:
         state = replace(state, combat=replace(state.combat, advanced=state.combat.advanced | {entry.unit}))
     state = mark_control(state, entry.unit, entry.path[1:])
-    return replace(state, location={**state.location, entry.unit: entry.path[-1]})
+    return relocate(state, entry.unit, entry.path[-1])

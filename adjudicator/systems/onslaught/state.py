@@ -86,6 +86,8 @@ class OnslaughtState:
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _occupants: dict[Hex, str] = field(default_factory=dict, init=False, compare=False, repr=False)
     """The side holding each occupied map hex, computed once per state (supply.py asks often)."""
+    _lines: dict[tuple[str, Hex], bool] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """Whether a division of a side in a hex traces a supply line, searched from that hex (8.3)."""
 
 
 _Frozen = TypeVar("_Frozen")
@@ -96,7 +98,7 @@ _POSITION = frozenset({"location", "controlled", "captured_ports", "turn"})
 def replace(obj: _Frozen, **changes: Any) -> _Frozen:
     """`dataclasses.replace`, fast for OnslaughtState: a replay makes thousands of states, most
     changing a field or two, and the caches of ZOC, occupied hexes and supply carry over while the
-    position they were computed from has not changed."""
+    position they were computed from has not changed (caches are memos, compare=False: never state)."""
     if not isinstance(obj, OnslaughtState):
         return _replace_fields(obj, **changes)  # type: ignore[type-var]
     new = object.__new__(type(obj))
@@ -106,6 +108,7 @@ def replace(obj: _Frozen, **changes: Any) -> _Frozen:
     fields["_zoc"] = {} if moved else obj._zoc
     fields["_occupants"] = {} if moved else obj._occupants
     fields["_supplied"] = {} if _POSITION & changes.keys() else obj._supplied
+    fields["_lines"] = {} if _POSITION & changes.keys() else obj._lines
     new.__dict__.update(fields)
     return new
 
@@ -154,3 +157,12 @@ def occupants(state: OnslaughtState) -> dict[Hex, str]:
         state._occupants.update((hexes[where], units[unit_id].side) for unit_id, where in state.location.items()
                                 if where in hexes)
     return state._occupants
+
+
+def relocate(state: OnslaughtState, unit_id: str, label: str, **changes: Any) -> OnslaughtState:
+    """The state with a division moved to `label` (and any other changes); the other side's zone of
+    control, a memo, carries over: a division's move changes its own side's zone only (6.2)."""
+    after = replace(state, location={**state.location, unit_id: label}, **changes)
+    side = unit_of(state, unit_id).side
+    after._zoc.update((other, zone) for other, zone in state._zoc.items() if other != side)
+    return after

@@ -11,7 +11,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Capture, Income
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import OnslaughtState, occupants, replace, turn_and_step, unit_of, units_at
+from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, occupants, replace, turn_and_step, unit_of, units_at
 from adjudicator.systems.onslaught.tables import map_tables
 from adjudicator.systems.onslaught.zoc import zone_of_control
 from wargame.errors import did_you_mean
@@ -233,21 +233,79 @@ def traced_supply(state: OnslaughtState, side: str) -> frozenset[Hex]:
     return state._supplied[side]
 
 def is_supplied(state: OnslaughtState, unit_id: str) -> bool:
-    """Whether a division traces a supply line now (8.3-8.6; fortifications 7.5)."""
-    return in_supply(state, unit_id, traced_supply(state, unit_of(state, unit_id).side))
+    """Whether a division traces a supply line now (8.3-8.6; fortifications 7.5): the side's supplied
+    hexes when already known, else a search from the division's hex that stops at the first source."""
+    game = state.game
+    where = state.location.get(unit_id)
+    if where is None or not game.grid.is_label(where):
+        return False
+    side = unit_of(state, unit_id).side
+    h = game.grid.hex_of(where)
+    # 7.5, 8.4: German divisions in fortification hexes are always in supply.
+    if side == GERMAN and FORTIFICATION in game.hex_terrain[h]:
+        return True
+    known = state._supplied.get(side)
+    if known is not None:
+        return h in known
+    key = (side, h)
+    line = state._lines.get(key)
+    if line is None:
+        line = state._lines[key] = traces_line(state, side, h)
+    return line
+
+
+def traces_line(state: OnslaughtState, side: str, start: Hex) -> bool:
+    """Whether a division of `side` in `start` traces a supply line to a source (8.3-8.5): the answer
+    of `start in supplied_hexes(...)`, from a search that starts at the division and stops at the
+    first source instead of spreading over the whole map from every source."""
+    game = state.game
+    links = SupplyMap.of(game).links
+    held = occupants(state)
+    if start not in links or held.get(start, side) != side:
+        return False
+    if side == ALLIED:
+        sources = frozenset(h for hexes in allied_sources(state, state.controlled).values() for h in hexes)
+    else:
+        sources = german_sources(state, state.controlled, state.captured_ports)
+    if start in sources:
+        return True  # 8.3: a division standing on a source occupies it
+    zoc = zone_of_control(state, enemy_of(state, side))
+    # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it; the
+    # division's own hex never blocks, so the line may begin in any open neighbour.
+    frontier = [h for h in (start, *links[start]) if h not in zoc or held.get(h) == side]
+    seen = set(frontier)
+    while frontier:
+        h = frontier.pop()
+        if h in sources:
+            return True
+        for n in links[h]:
+            if n not in seen and (n not in zoc or held.get(n) == side):
+                seen.add(n)
+                frontier.append(n)
+    return False
+
 
 def mark_control(state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> OnslaughtState:
-    """Record who last entered each hex of a path (8.1 control; 8.4 captured fortified ports)."""
+    """Record who last entered each hex of a path (8.1 control; 8.4 captured fortified ports); the
+    control map is copied only when a hex changes hands."""
     side = unit_of(state, unit_id).side
-    controlled = dict(state.controlled)
-    captured = set(state.captured_ports)
-    fortified = {label for label, _ in SupplyMap.of(state.game).fortified_ports}
-    for label in labels:
-        if state.game.grid.is_label(label):
-            controlled[label] = side
-            if side == "Allied" and label in fortified:
-                captured.add(label)
-    return replace(state, controlled=controlled, captured_ports=frozenset(captured))
+    grid = state.game.grid
+    changed = [label for label in labels if grid.is_label(label) and state.controlled.get(label) != side]
+    fortified = _fortified_labels(state.game)
+    taken = {label for label in changed if side == ALLIED and label in fortified} - state.captured_ports
+    if not changed:
+        return state
+    controlled = {**state.controlled, **{label: side for label in changed}}
+    return replace(state, controlled=controlled, captured_ports=state.captured_ports | taken)
+
+
+def _fortified(game: Game) -> frozenset[str]:
+    """The labels of the fortified ports (8.4)."""
+    return frozenset(label for label, _ in SupplyMap.of(game).fortified_ports)
+
+
+_fortified_labels = PerGame(_fortified)
+
 
 def income_due(state: OnslaughtState, entry: Income) -> int:
     """The supply points a side collects in the Reinforcement Step (8.1)."""

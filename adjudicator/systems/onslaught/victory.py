@@ -15,7 +15,7 @@ from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import OnslaughtState, unit_of
-from adjudicator.systems.onslaught.supply import is_supplied
+from adjudicator.systems.onslaught.supply import in_supply, traced_supply
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.errors import DataError
 from wargame.game import Game
@@ -243,7 +243,9 @@ def side_score(state: OnslaughtState, side: str) -> SideScore:
     # 13.3: no exclusion for fortified ports (13.2 has one); units in boxes are not in the area.
     present = sorted(u for u, where in state.location.items()
                      if units[u].side == side and grid.is_label(where) and grid.hex_of(where) in inside)
-    counted = tuple(u for u in present if is_supplied(state, u))
+    # One search for the whole side: most of its divisions are asked about.
+    supplied = traced_supply(state, side)
+    counted = tuple(u for u in present if in_supply(state, u, supplied))
     unsupplied = tuple(u for u in present if u not in counted)
     return SideScore(side, area.name, counted, unsupplied, gap_bonus(state, side))
 
@@ -283,9 +285,10 @@ def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str,
     west, east = set(areas["west_of_rhine"].hexes), set(areas["east_of_victory_line"].hexes)
     fortified = {label for label, _ in supply.SupplyMap.of(game).fortified_ports}
     german_west = [u for u, where in state.location.items() if unit_of(state, u).side == "German"
-                   and where in west and where not in fortified and is_supplied(state, u)]
+                   and where in west and where not in fortified
+                   and in_supply(state, u, traced_supply(state, "German"))]
     allied_east = [u for u, where in state.location.items() if unit_of(state, u).side == "Allied"
-                   and where in east and is_supplied(state, u)]
+                   and where in east and in_supply(state, u, traced_supply(state, "Allied"))]
     needed = int(game.parameter["allied_automatic_victory_divisions"])
     if not german_west and len(allied_east) >= needed:
         return "Allied", "13.2", (f"at the end of turn {state.turn} no German division west of the Rhine is "
