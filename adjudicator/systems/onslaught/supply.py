@@ -4,6 +4,7 @@ Rulings: docs/rules-coverage.md, the rulings register (8.1-8.5)."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -148,7 +149,7 @@ def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex],
     """Every hex from which a division of `side` can trace a supply line to one of `sources` (8.3).
 
     A line may pass a hex in enemy ZOC only if a friendly division occupies it, the source hex
-    included; the division's own hex never blocks (see the module's rulings). Hexes enemy
+    included; the division's own hex never blocks (docs/rules-coverage.md, rulings of 8.3). Hexes enemy
     divisions occupy are left out: no division of `side` can be there. A line never passes the
     hexes in `avoid` (11.4: not within three movement points of an Allied division).
     """
@@ -281,10 +282,11 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
     zoc = zone_of_control(state, enemy_of(state, side))
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it; the
     # division's own hex never blocks, so the line may begin in any open neighbour.
-    frontier = [h for h in (start, *links[start]) if h not in zoc or held.get(h) == side]
+    # Breadth first: the nearest source ends the search after a ring of hexes, not a wander.
+    frontier = deque(h for h in (start, *links[start]) if h not in zoc or held.get(h) == side)
     seen = set(frontier)
     while frontier:
-        h = frontier.pop()
+        h = frontier.popleft()
         if h in sources:
             return True
         for n in links[h]:
