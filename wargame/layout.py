@@ -67,6 +67,8 @@ class Layout:
 
     def hexside_segment(self, side: Hexside) -> LineString:
         """The hexside as a shapely segment between its two corners."""
+        from shapely.geometry import LineString
+
         return LineString(self.hexside_ends(side))
 
     def hexside_ends(self, side: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
