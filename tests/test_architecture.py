@@ -127,3 +127,18 @@ def test_nothing_is_set_on_the_game() -> None:
     offenders = [f"{p.relative_to(ROOT)}:{i}" for p in sorted((ROOT / "adjudicator").rglob("*.py"))
                  for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1) if pattern.search(line)]
     assert offenders == []
+
+
+def test_the_referee_starts_without_shapely_or_numpy() -> None:
+    """`adjudicate` loads a game and checks a log without importing shapely or numpy (97 ms of every start:
+    wargame/layout.py imports them only where it makes a shape, which the referee never asks for)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from adjudicator.cli import main; from adjudicator.systems import SYSTEMS; "
+            "from wargame.bundled import data_root; from wargame.game import load_game; "
+            "from adjudicator.engine import replay; from adjudicator.notation.text import parse_text; "
+            "g = load_game(data_root(), 'onslaught'); replay(g, SYSTEMS['onslaught'], parse_text('Turn 1\\n'), False); "
+            "print(sorted(m for m in ('shapely', 'numpy') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.strip() == "[]"

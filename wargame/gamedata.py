@@ -11,8 +11,8 @@ from wargame.grid import Grid
 from wargame.hexes import Hex, Hexside
 from wargame.layout import Layout
 from wargame.models import (
-    Area, AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, Line, MapManifest, Marker,
-    MarkersFile, ParametersFile, PlaceRecord, Placement, ReplacementRecord, TerrainType, Unit,
+    Area, AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, Line, MapManifest,
+    Marker, MarkersFile, ParametersFile, PlaceRecord, Placement, ReplacementRecord, TerrainType, Unit,
 )
 
 

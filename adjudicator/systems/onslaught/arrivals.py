@@ -9,7 +9,9 @@ from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
 from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.setup import check_setup
-from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, on_map, replace, turn_and_step, unit_of, units_at
+from adjudicator.systems.onslaught.state import (
+    OnslaughtState, enemy_of, on_map, replace, turn_and_step, unit_of, units_at,
+)
 from adjudicator.systems.onslaught.supply import is_supplied, mark_control
 from adjudicator.systems.onslaught.tables import map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, within_two, zone_of_control

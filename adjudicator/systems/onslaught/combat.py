@@ -15,7 +15,9 @@ from adjudicator.systems.onslaught.activation import record_sequence
 from adjudicator.systems.onslaught.optional import check_infantry_breakthrough, double_depletion, mixes_nations
 from adjudicator.systems.onslaught.results import Combat, Effect, RESULTS, Stack
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import OnslaughtState, combat_strength, enemy_of, on_map, replace, steps_left, turn_and_step, unit_of, units_at
+from adjudicator.systems.onslaught.state import (
+    OnslaughtState, combat_strength, enemy_of, on_map, replace, steps_left, turn_and_step, unit_of, units_at,
+)
 from adjudicator.systems.onslaught.supply import is_supplied
 from adjudicator.systems.onslaught.tables import map_tables
 from adjudicator.systems.onslaught.zoc import zone_of_control

@@ -8,7 +8,9 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.onslaught.activation import record_sequence
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, movement_allowance, relocate, replace, turn_and_step, unit_of, units_at
+from adjudicator.systems.onslaught.state import (
+    OnslaughtState, enemy_of, movement_allowance, relocate, replace, turn_and_step, unit_of, units_at,
+)
 from adjudicator.systems.onslaught.supply import mark_control
 from adjudicator.systems.onslaught.tables import map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control

@@ -7,7 +7,9 @@ from adjudicator.notation.entries import Advance, Retreat
 from adjudicator.systems.onslaught.combat import retreat_options_of
 from adjudicator.systems.onslaught.losses import effect_of, track_effect
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, on_map, relocate, replace, turn_and_step, unit_of, units_at
+from adjudicator.systems.onslaught.state import (
+    OnslaughtState, enemy_of, on_map, relocate, replace, turn_and_step, unit_of, units_at,
+)
 from adjudicator.systems.onslaught.supply import mark_control
 from adjudicator.systems.onslaught.tables import map_tables
 from adjudicator.systems.onslaught.zoc import zone_of_control

@@ -12,7 +12,9 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Capture, Income
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, occupants, replace, turn_and_step, unit_of, units_at
+from adjudicator.systems.onslaught.state import (
+    OnslaughtState, enemy_of, occupants, replace, turn_and_step, unit_of, units_at,
+)
 from adjudicator.systems.onslaught.tables import map_tables
 from adjudicator.systems.onslaught.zoc import zone_of_control
 from wargame.errors import did_you_mean

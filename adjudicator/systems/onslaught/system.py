@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from adjudicator.contract import Outcome, Position, SequencePoint, StepNoun
+from adjudicator.contract import Outcome, Position, SequencePoint, StepNoun, kind_of
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Comment, Entry, Header, TurnMarker
 from adjudicator.systems.base import SystemBase
@@ -134,7 +134,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         ended = after_the_end(state, entry)
         if ended is not None:
             return [ended]
-        kind = entry.kind  # type: ignore[attr-defined]
+        kind = kind_of(entry)
         out: list[Finding] = []
         if state.combat is not None and not carries_out(entry):
             out += losses.combat_over(state, entry)
@@ -166,7 +166,7 @@ class Onslaught(SystemBase[OnslaughtState]):
 
     def _apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
         """The state after an entry, as the log says: what every entry does, then its kind's own effect."""
-        kind: str = entry.kind  # type: ignore[attr-defined]
+        kind = kind_of(entry)
         if state.combat is not None and not carries_out(entry):
             state = replace(state, combat=None, pending=())
         if kind in CLOSING:
