@@ -454,7 +454,8 @@ resolve(game, entries, sys.argv[2])
 result = replay(game, SYSTEMS[game.manifest.rule_system], entries, keep_states=False)
 peak = tracemalloc.get_traced_memory()[1]
 tracemalloc.stop()
-print(json.dumps({"entries": len(entries), "peak": peak, "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"entries": len(entries), "peak": peak, "maxrss_kib": rss}))
 """
 CHILD_RSS = """
 import json, resource, subprocess, sys, time
@@ -487,8 +488,8 @@ def whole_process(path: Path, runs: int) -> tuple[float, int, int]:
     """`adjudicate check LOG` in its own process, start-up included: median seconds, maximum RSS (KiB), exit code."""
     figures = []
     for _ in range(runs):
-        done = subprocess.run([sys.executable, "-c", CHILD_RSS, sys.executable, "-m", "adjudicator", "check", str(path)],
-                              capture_output=True, text=True, check=True, cwd=ROOT)
+        command = [sys.executable, "-c", CHILD_RSS, sys.executable, "-m", "adjudicator", "check", str(path)]
+        done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
         figures.append(json.loads(done.stdout))
     return (statistics.median(f["seconds"] for f in figures), max(f["maxrss_kib"] for f in figures),
             figures[0]["code"])
