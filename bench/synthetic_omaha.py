@@ -40,8 +40,9 @@ from adjudicator.notation.text import write_text  # noqa: E402
 from adjudicator.systems.fire_and_movement import markers as pools  # noqa: E402
 from adjudicator.systems.fire_and_movement.combat import unit_values  # noqa: E402
 from adjudicator.systems.fire_and_movement.results import ATTACKER_RETREATS, DEFENDER_RETREATS  # noqa: E402
+from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT  # noqa: E402
 from adjudicator.systems.fire_and_movement.system import (  # noqa: E402
-    BEACH_STACK, FIRE_AND_MOVEMENT, IGNORE_EZOC, PLAYER_PHASES, POINTE_DU_HOC, FireAndMovementState,
+    BEACH_STACK, IGNORE_EZOC, PLAYER_PHASES, POINTE_DU_HOC, FireAndMovementState,
 )
 from synthetic import SyntheticPlayer, check_clean  # noqa: E402
 from wargame.bundled import data_root  # noqa: E402
