@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from adjudicator.notation.text import parse_text
-from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
-from adjudicator.systems.fire_and_movement import FireAndMovementState
-from adjudicator.systems.fire_and_movement.system import PHASES
+from adjudicator.systems.omaha import OMAHA as FM
+from adjudicator.systems.omaha import OmahaState
+from adjudicator.systems.fire_and_movement.base import PHASES
 from fm_log import SETUP, landed, replay_errors
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
@@ -25,7 +25,7 @@ def game() -> Game:
 
 
 def play(game: Game, placed: dict[str, str], text: str,
-         depleted: tuple[str, ...] = ()) -> tuple[list[tuple[str, str]], FireAndMovementState]:
+         depleted: tuple[str, ...] = ()) -> tuple[list[tuple[str, str]], OmahaState]:
     """Replay GT 1 from its first phase with `placed` on the map: (rule, entry) of each error."""
     return replay_errors(game, f"Turn 1\nPhase support_fire_marker\n{text}", placed, depleted)
 
@@ -119,7 +119,10 @@ def test_coverage_page_lists_the_checked_sections() -> None:
     """docs/rules-coverage.md's Fire & Movement totals name exactly the sections the system checks."""
     import re
 
-    from adjudicator.systems.fire_and_movement.sections import CHECKED, SECTIONS
+    from adjudicator.systems.fire_and_movement import sections as series
+    from adjudicator.systems.omaha import sections as folio
+
+    CHECKED, SECTIONS = series.CHECKED + folio.CHECKED, {**series.SECTIONS, **folio.SECTIONS}
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "rules-coverage.md").read_text(encoding="utf-8")
     m = re.search(r"Totals: (\d+) sections checked \(([^)]*)\); the others unchecked", text)

@@ -1,0 +1,108 @@
+"""The sequence of play (4.1): game turns in order, the phases of each in order, two player turns
+of five phases, and who may write an entry. Stacking (5.3) is judged as each phase ends.
+
+Ruling (docs/rules-coverage.md keeps the register): the log writes the phases of both player
+turns with the same ids; a `Phase movement` after the first player's Mobile Combat Phase begins
+the second player turn.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place, Retreat, StandFast, StepMarker, TurnMarker
+from adjudicator.systems.fire_and_movement.base import PHASES, SeriesRules
+from adjudicator.systems.fire_and_movement.state import S, evolve
+from wargame.errors import did_you_mean
+
+
+class SequenceOfPlay(SeriesRules[S]):
+    """4.1 and 5.3's end-of-phase check."""
+
+    def turn_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
+        """A folio's errors as a game turn begins (its set-up, its length)."""
+        return []
+
+    def _check_turn(self, state: S, entry: TurnMarker) -> list[Finding]:
+        out = self.turn_checks(state, entry)
+        if entry.turn != state.turn + 1:
+            out.append(self._f("error", "4.1", entry, f"GT {entry.turn} follows GT {state.turn}; game turns run in "
+                                                      "order"))
+        out += self._length_checks(state, entry)
+        if state.turn and self.phase_id(state) != "game_turn_end":
+            out.append(self._f("error", "4.1", entry, f"GT {state.turn} ends before its Game Turn End Phase "
+                                                      f"({self._where(state)})"))
+        return out
+
+    def _length_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
+        """A folio's errors for a game turn past its game's length."""
+        return []
+
+    def _next_phase(self, state: S, phase: str) -> int | None:
+        """The index the phase marker moves to: the next phase of that id after the current one."""
+        start = 0 if state.phase is None else state.phase + 1
+        return next((i for i in range(start, len(PHASES)) if PHASES[i] == phase), None)
+
+    def _check_phase(self, state: S, entry: StepMarker) -> list[Finding]:
+        if entry.step not in PHASES:
+            return [self._f("error", "4.1", entry, f"{entry.step!r} is not a phase{did_you_mean(entry.step, PHASES)} "
+                                                   f"({', '.join(dict.fromkeys(PHASES))})")]
+        if state.turn == 0:
+            return [self._f("error", "4.1", entry, "a phase before the first 'Turn' marker")]
+        expected = PHASES[0] if state.phase is None else (
+            PHASES[state.phase + 1] if state.phase + 1 < len(PHASES) else None)
+        if entry.step != expected:
+            return [self._f("error", "4.1", entry, f"{self._where(state)}: the {entry.step.replace('_', ' ')} phase "
+                                                   f"comes out of order; the next phase is "
+                                                   f"{(expected or 'the next game turn').replace('_', ' ')}")]
+        return []
+
+    def _closing(self, state: S, entry: Entry) -> list[Finding]:
+        """5.3: at the end of every phase, no more units in a hex than it takes; then a folio's own
+        end-of-phase errors."""
+        if state.phase is None:
+            return []
+        grid = state.game.grid
+        count = Counter(where for where in state.location.values() if grid.is_label(where))
+        out = [self._f("error", "5.3", entry, f"{self._where(state)} ends with {n} units in hex {where}; "
+                                              f"{limit} may stay there")
+               for where, n in sorted(count.items()) if n > 1 and n > (limit := self.stack_limit(state, where))]
+        return out + self.closing(state, entry)
+
+    def _check_author(self, state: S, entry: Entry) -> list[Finding]:
+        """Who wrote an entry: a unit's placements, moves, retreats, advances, losses and stands are its
+        owner's decisions, and `Side>` marks a decision of the player whose player turn it is not."""
+        if not entry.side:
+            return []
+        units = [entry.unit] if isinstance(entry, (Move, Retreat, Advance, Place)) else \
+            [entry.unit] if isinstance(entry, Loss) and entry.loss != "remove" else \
+            list(entry.units) if isinstance(entry, StandFast) else []
+        out = [self._f("error", "log", entry, f"{u} is a {self._unit(state, u).side} unit; its owner, not "
+                                              f"{entry.side}, decides this")
+               for u in dict.fromkeys(units) if u in state.game.units_by_id and self._unit(state, u).side != entry.side]
+        if entry.by_opponent and entry.side == self.active(state):
+            out.append(self._f("error", "log", entry, f"'{entry.side}>' marks a decision of the player whose turn it "
+                                                      f"is not, but this is {entry.side}'s player turn: write "
+                                                      f"'{entry.side}:'"))
+        return out
+
+    def _turn_applied(self, state: S, entry: TurnMarker) -> S:
+        """4.1: a new game turn; 7.2: every marker back in its pool."""
+        return evolve(state, turn=entry.turn, phase=None, moved=frozenset(), moved_in_movement=frozenset(),
+                      attacked=frozenset(), defended=frozenset(), attacked_in_combat=frozenset(),
+                      advanced=frozenset(), displaced=frozenset(), markers_used=(), bombarded=(), drawn=())
+
+    def _phase_applied(self, state: S, entry: StepMarker) -> S:
+        """4.1: the next phase; a new player turn (movement after the other player's phases) starts afresh."""
+        index = self._next_phase(state, entry.step)
+        if index is None:
+            return state
+        fresh = entry.step == "movement"
+        return evolve(state, drawn=(), phase=index, moved=frozenset() if fresh else state.moved,
+                      moved_in_movement=frozenset() if fresh else state.moved_in_movement,
+                      attacked=frozenset(), defended=frozenset(),
+                      attacked_in_combat=frozenset() if fresh else state.attacked_in_combat,
+                      advanced=frozenset() if fresh else state.advanced,
+                      displaced=frozenset() if fresh else state.displaced,
+                      bombarded=() if fresh else state.bombarded)
