@@ -119,7 +119,7 @@ def read_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, mo
     return read_chain(logs, partial(read_text_part, data=data), data, game_id, module)
 
 
-def _replay(game: Game, entries: list[Entry], path: Path, source: list[str]) -> Replay:
+def _replay(game: Game, entries: list[Entry], path: Path, source: list[str]) -> Replay[Any]:
     errors = resolve(game, entries, str(path))
     if errors:
         raise LogSyntaxErrors(errors, source)
@@ -135,13 +135,13 @@ def _step_lines(translation: Translation) -> list[str]:
 
 
 def adjudicate_vassal(path: Path, data: Path | None, game_id: str | None = None,
-                      module: Path | None = None) -> tuple[Replay, Translation]:
+                      module: Path | None = None) -> tuple[Replay[Any], Translation]:
     """Read, translate and replay a VASSAL log or saved game (each entry's line is its VASSAL step)."""
     translation = translate_file(path, data, game_id, module)
     return _replay(translation.game, translation.entries, path, _step_lines(translation)), translation
 
 
-def adjudicate_file(path: Path, data: Path | None) -> tuple[Replay, list[str]]:
+def adjudicate_file(path: Path, data: Path | None) -> tuple[Replay[Any], list[str]]:
     """Parse, resolve and replay a log file (a VASSAL .vlog/.vsav too: its lines are VASSAL steps)."""
     if is_vassal_file(path):
         result, translation = adjudicate_vassal(path, data)
@@ -207,7 +207,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     _exit_for(result)
 
 
-def _exit_for(result: Replay) -> NoReturn:
+def _exit_for(result: Replay[Any]) -> NoReturn:
     """Exit 2 if the replay stopped, 1 if a rule was broken, 0 otherwise."""
     if result.stopped is not None:
         sys.exit(2)
@@ -304,23 +304,22 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
             result = adjudicate_vassal(logs[0], data, game_id, module)[0] if is_vassal_file(logs[0]) else \
                 adjudicate_file(logs[0], data)[0]
             wanted = None if at_line is None else at_line[1]
-    chosen: Any = result.final_state if wanted is None else result.state_at(wanted)
-    doc = result.system.describe(chosen)
+    chosen = result.final_state if wanted is None else result.state_at(wanted)
     if as_json:
+        doc = result.system.describe(chosen)
         click.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
         return
-    # Each rule system describes its own sequence: Onslaught's steps and supply, F&M's phases.
-    when = doc.get("step") or doc.get("phase") or "-"
-    line = f"Turn {doc['turn']}, {'step' if 'step' in doc else 'phase'} {when}"
-    if doc.get("player_turn"):
-        line += f" ({doc['player_turn']} player turn)"
-    if "supply" in doc:
-        line += "; supply " + ", ".join(f"{side} {points}" for side, points in sorted(doc["supply"].items()))
+    position = result.system.position(chosen)
+    line = f"Turn {position.turn}, {position.step_noun} {position.step or '-'}"
+    if position.at.player_turn:
+        line += f" ({position.at.player_turn} player turn)"
+    for kind, values in sorted(position.tracks.items()):
+        line += f"; {kind} " + ", ".join(f"{side} {points}" for side, points in sorted(values.items()))
     click.echo(line)
-    for place, units in sorted(doc["positions"].items()):
+    for place, units in sorted(position.places().items()):
         click.echo(f"  {place}: {' '.join(units)}")
-    if doc["depleted"]:
-        click.echo("depleted: " + " ".join(doc["depleted"]))
+    if position.reduced():
+        click.echo("depleted: " + " ".join(position.reduced()))
 
 
 @main.command()
@@ -370,35 +369,6 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
     click.echo(str(output))
 
 
-def _audit_text(system: Any, game: Game, chosen: Any, attack: Any) -> list[str]:
-    """The audit of one attack, in lines for a person."""
-    result = system.combat_audit(chosen, attack)
-    lines = [f"Attack on {attack.hex} by {', '.join(attack.attackers)}"]
-    lines += [f"  {line}" for line in result.lines[:-2 if result.die is not None else None]]
-    if result.modifiers:
-        for m in result.modifiers:
-            lines.append(f"  {m.section}: {m.value:+d} because {m.why}")
-    else:
-        lines.append("  7.1: no modifier applies")
-    crt = game.crt
-    if result.die is not None:
-        lines += [f"  {line}" for line in result.lines[-2:]]
-    elif crt is not None:
-        column = list(crt.columns).index(result.column)
-        lines.append("  no die roll given; the column reads " + ", ".join(
-            f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
-    side = game.units_by_id[attack.attackers[0]].side
-    enemy = next(s for s in game.manifest.sides if s != side)
-    attackers = [game.grid.hex_of(chosen.location[u]) for u in attack.attackers]
-    two, one = system.retreat_options(chosen, game.grid.hex_of(attack.hex), enemy, attackers)
-    lines.append(f"  7.3 retreat: two hexes to {', '.join(two) or 'nowhere'}"
-                 + ("" if two else f"; one hex (then depleted) to {', '.join(one) or 'nowhere: eliminated'}"))
-    armor = [u for u in attack.attackers if game.units_by_id[u].type == "armor"]
-    lines.append(f"  7.4 advance: if {attack.hex} is left empty, the attackers may enter it"
-                 + (f"; armor ({', '.join(armor)}) one hex further" if armor else "; infantry no further"))
-    return lines
-
-
 @main.command()
 @click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True), required=False)
 @click.option("--at", "at_line", type=click.IntRange(min=1), default=None, help="The line of the attack in LOG.")
@@ -411,8 +381,6 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
            defend_units: tuple[str, ...], die: int | None, data: Path | None) -> None:
     """Audit one disputed combat: odds with the arithmetic, every modifier and why, column and
     row, result, and what the retreat and advance may do."""
-    from dataclasses import replace as replace_state
-
     from adjudicator.notation.entries import Attack
 
     with _could_not_run():
@@ -423,7 +391,9 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
             if not attacks:
                 raise WargameError(f"no attack on line {at_line} of {log}" if at_line else f"no attack in {log}")
             index = attacks[0]
-            game, system, chosen, attack = result.game, result.system, result.states[index], result.entries[index]
+            game, system, chosen, entry = result.game, result.system, result.states[index], result.entries[index]
+            assert isinstance(entry, Attack)
+            attack = entry
         else:
             if game_id is None or not attack_units or not defend_units:
                 raise WargameError("without a log, give --game, --attack UNIT@HEX and --defend UNIT@HEX")
@@ -436,15 +406,13 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
                     raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
                 game.grid.hex_of(where)
                 placed[unit] = where
-            base = system.initial_state(game, [])
-            chosen = replace_state(base, location=placed)
+            if system.auditor is None:
+                raise WargameError(f"combat audits are not available for the {system.name} rule system yet")
+            chosen = system.auditor.with_units(system.initial_state(game, []), placed)
             target = defend_units[0].partition("@")[2]
             attack = Attack(hex=target, attackers=[a.partition("@")[0] for a in attack_units], die=die)
-        if hasattr(system, "combat_report"):
-            lines = system.combat_report(chosen, attack)  # the system's own account (Fire & Movement)
-        elif hasattr(system, "combat_audit"):
-            lines = _audit_text(system, game, chosen, attack)
-        else:
+        if system.auditor is None:
             raise WargameError(f"combat audits are not available for the {system.name} rule system yet")
+        lines = system.auditor.combat_report(chosen, attack)
         for line in lines:
             click.echo(line)

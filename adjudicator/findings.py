@@ -38,7 +38,7 @@ class SectionTable:
         self.series = series
         """The series rules a folio is built on (Omaha on Fire & Movement): their sections are cited
         as the series', the folio's exclusive ones as the folio's."""
-        self.sections = {**(series.sections if series is not None else {}), **self.own}
+        self.sections: dict[str, str] = {**(series.sections if series is not None else {}), **self.own}
 
     def finding(self, severity: Severity, section: str, line: int, column: int, message: str) -> Finding:
         """A finding citing a listed section; KeyError for a section the system does not list."""

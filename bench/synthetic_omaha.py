@@ -39,7 +39,7 @@ from adjudicator.notation.entries import (  # noqa: E402
 )
 from adjudicator.notation.text import write_text  # noqa: E402
 from adjudicator.systems.fire_and_movement import markers as pools  # noqa: E402
-from adjudicator.systems.fire_and_movement.base import PLAYER_PHASES  # noqa: E402
+from adjudicator.systems.fire_and_movement.base import SEQUENCE  # noqa: E402
 from adjudicator.systems.fire_and_movement.results import ATTACKER_RETREATS, DEFENDER_RETREATS  # noqa: E402
 from adjudicator.systems.omaha import OMAHA, OmahaState, charts  # noqa: E402
 from adjudicator.systems.omaha.base import BEACH_STACK, POINTE_DU_HOC  # noqa: E402
@@ -635,8 +635,8 @@ class OmahaPlayer(SyntheticPlayer):
             self.reduce(unit_id, by_opponent=False)
 
     def player_turn(self, side: str) -> None:
-        """4.1: a player turn's five phases."""
-        for phase in PLAYER_PHASES:
+        """4.1: a player turn's five phases (the game's [[sequence]])."""
+        for phase in dict.fromkeys(slot.id for slot in SEQUENCE(self.game) if slot.side is not None):
             self.emit(StepMarker(step=phase))
             if phase in ("movement", "mobile_movement"):
                 if phase == "movement" and side == "Allied" and self.state.turn == 1:

@@ -13,10 +13,12 @@ from adjudicator.notation.entries import Header
 from adjudicator.notation.text import parse_text
 from adjudicator.systems.omaha import OMAHA as FM
 from adjudicator.systems.omaha import OmahaState
-from adjudicator.systems.fire_and_movement.base import PHASES
 from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+
+PHASES = FM.phases(load_game(data_root(), "omaha"))
+"""4.1: the phases of a game turn, from the game's [[sequence]]."""
 
 GT_END = len(PHASES) - 1
 GERMAN_MOVEMENT = PHASES.index("movement", 2)
@@ -319,9 +321,9 @@ def test_german_sudden_death(game: Game) -> None:
     """14.3: no beach landing hex left at the end of a GT: the German strategic victory at once."""
     state = gt_end(game, 3, beachheads=frozenset())
     errors, after = replay(state, "Turn 4\nPhase support_fire_marker\n")
-    assert after.victory is not None and after.victory[1] == "14.3"
+    assert after.victory is not None and after.victory.section == "14.3"
     assert errors == [("14.3", "Phase support_fire_marker")]
     assert [rule for rule, _ in notes(state)] == ["14.3"] and "strategic victory" in notes(state)[0][1]
     scenario = replace(state, scenario="beach_to_bocage")
-    assert replay(scenario, "Turn 4\n")[1].victory[1] == "13.0"  # type: ignore[index]
+    assert replay(scenario, "Turn 4\n")[1].victory.section == "13.0"  # type: ignore[union-attr]
 

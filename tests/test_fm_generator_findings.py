@@ -11,10 +11,12 @@ import pytest
 
 from adjudicator.systems.omaha import OMAHA as FM
 from adjudicator.systems.omaha import OmahaState
-from adjudicator.systems.fire_and_movement.base import PHASES
 from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+
+PHASES = FM.phases(load_game(data_root(), "omaha"))
+"""4.1: the phases of a game turn, from the game's [[sequence]]."""
 
 TO_GERMAN_BOMBARDMENT = ("Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
                     "Phase mobile_movement\nPhase mobile_combat\nPhase movement\nPhase bombardment\n")

@@ -13,11 +13,13 @@ from adjudicator.notation.text import parse_text
 from adjudicator.systems.omaha import OMAHA as FM
 from adjudicator.systems.omaha import OmahaState
 from adjudicator.systems.fire_and_movement import markers as pools
-from adjudicator.systems.fire_and_movement.base import PHASES
 from adjudicator.systems.onslaught import ONSLAUGHT
 from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+
+PHASES = FM.phases(load_game(data_root(), "omaha"))
+"""4.1: the phases of a game turn, from the game's [[sequence]]."""
 
 COMBAT = "Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
 OPEN = {"914/352": "2117", "16/1": "2217", "18/1": "2216"}

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from adjudicator.engine import RuleSystem
 from adjudicator.systems.omaha import OMAHA
 from adjudicator.systems.onslaught import ONSLAUGHT
 
-SYSTEMS: dict[str, RuleSystem] = {ONSLAUGHT.name: ONSLAUGHT, OMAHA.name: OMAHA}
+SYSTEMS: dict[str, RuleSystem[Any]] = {ONSLAUGHT.name: ONSLAUGHT, OMAHA.name: OMAHA}

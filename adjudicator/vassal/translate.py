@@ -29,6 +29,7 @@ from adjudicator.vassal.movement import ZocRule, cheapest_route
 from wargame.errors import LogSyntaxError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
+from wargame.sequence import turn_sequence
 from wargame.vassal.buildfile import ModuleInfo
 from wargame.vassal.declarations import (
     ACTION, ACTIVATE, ATTACKER, BOMBARD, DECLARE, PASS, PREFIX, RESULT, STAND, SUPPORT, TARGET, Declaration,
@@ -66,22 +67,8 @@ class Phase:
 
 
 def phases(game: Game) -> list[Phase]:
-    """Our modules' turn-tracker steps in order, as builder/vassal/module.py lists them."""
-    # A phase each player takes in turn appears once per side, the first player first.
-    sides = game.manifest.sides
-    first = game.manifest.scenario[0].first_player
-    order = [first, *[s for s in sides if s != first]]
-    out: list[Phase] = []
-    for item in game.manifest.sequence:
-        if item.player == "each":
-            for side in order:
-                if item.items:
-                    out += [Phase(sub.id, f"{side} {sub.name}") for sub in item.items]
-                else:
-                    out.append(Phase(item.id, f"{side} {item.name}"))
-        else:
-            out.append(Phase(item.id, item.name))
-    return out
+    """Our modules' turn-tracker steps in order: the game's sequence of play (wargame/sequence.py)."""
+    return [Phase(slot.id, slot.name) for slot in turn_sequence(game.manifest)]
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from wargame.vassal.encoding import (
 )
 from wargame.vassal.savefile import PlacedPiece, command_tree, save_archive
 from wargame.game import Game
+from wargame.sequence import turn_sequence
 from wargame.layout import Layout, vassal_grid
 from wargame.models import Marker, Unit
 
@@ -402,18 +403,8 @@ def _zones(board: etree._Element, layout: HoldingLayout) -> None:
 
 
 def _turn_levels(game: Game) -> list[str]:
-    """The steps or phases a turn runs through, for the turn tracker (4.0 / 4.1)."""
-    names: list[str] = []
-    sides = game.manifest.sides
-    first = game.manifest.scenario[0].first_player
-    order = [first, *[s for s in sides if s != first]]
-    for item in game.manifest.sequence:
-        if item.player == "each":
-            for side in order:
-                names += [f"{side} {sub.name}" for sub in item.items] or [f"{side} {item.name}"]
-        else:
-            names.append(item.name)
-    return names or ["Turn"]
+    """The steps or phases a turn runs through, for the turn tracker (4.0 / 4.1), from the game's sequence."""
+    return [slot.name for slot in turn_sequence(game.manifest)] or ["Turn"]
 
 
 def _help_html(game: Game) -> str:

@@ -9,9 +9,9 @@ The defaults here are the series' own rules.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Generic
 
 from adjudicator.findings import Finding, SectionTable, Severity
+from adjudicator.systems.base import PerGame, SystemBase
 from adjudicator.notation.entries import Attack, Bombard, Entry, Move
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Support
@@ -21,16 +21,17 @@ from adjudicator.systems.fire_and_movement.state import S
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.models import Marker, Unit
+from wargame.sequence import Slot, turn_sequence
 
-PLAYER_PHASES = ("movement", "bombardment", "combat", "mobile_movement", "mobile_combat")
-PHASES = ("support_fire_marker", *PLAYER_PHASES, *PLAYER_PHASES, "game_turn_end")
-"""4.1: a game turn's phases in order, the player turn's five twice (first, then second player)."""
 MOVEMENT_PHASES = ("movement", "mobile_movement")
 COMBAT_PHASES = ("combat", "mobile_combat")
 SERIES_TABLE = SectionTable("fire-and-movement", SECTIONS)
+SEQUENCE: PerGame[tuple[Slot, ...]] = PerGame(lambda game: turn_sequence(game.manifest))
+"""4.1: a game turn's phases in order, from the game's `[[sequence]]` (the player turn's five once
+for each player); a state's `phase` is an index into it."""
 
 
-class SeriesRules(Generic[S]):
+class SeriesRules(SystemBase[S]):
     """The helpers every rule area shares, and the hooks (series defaults) a folio overrides."""
 
     name = "fire-and-movement"
@@ -55,16 +56,26 @@ class SeriesRules(Generic[S]):
         return self.table.finding(severity, section, entry.line, entry.column, message)
 
     @staticmethod
+    def phases(game: Game) -> tuple[str, ...]:
+        """4.1: the ids of a game turn's phases in order (the game's `[[sequence]]`)."""
+        return tuple(slot.id for slot in SEQUENCE(game))
+
+    @staticmethod
     def phase_id(state: S) -> str | None:
         """The id of the phase under way."""
-        return None if state.phase is None else PHASES[state.phase]
+        return None if state.phase is None else SEQUENCE(state.game)[state.phase].id
 
     def active(self, state: S) -> str | None:
-        """The player whose turn it is (4.1), or None outside the player turns."""
-        if state.phase is None or not 1 <= state.phase <= 2 * len(PLAYER_PHASES):
+        """The player whose turn it is (4.1), or None outside the player turns: the first player's
+        turn comes first (10.2 names the scenario's)."""
+        if state.phase is None:
             return None
-        second = next(s for s in state.game.manifest.sides if s != state.first_player)
-        return state.first_player if state.phase <= len(PLAYER_PHASES) else second
+        sequence = SEQUENCE(state.game)
+        side = sequence[state.phase].side
+        if side is None:
+            return None
+        first = next(slot.side for slot in sequence if slot.side is not None)
+        return state.first_player if side == first else self.enemy(state, state.first_player)
 
     def _where(self, state: S) -> str:
         phase = self.phase_id(state)

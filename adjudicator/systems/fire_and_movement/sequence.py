@@ -1,5 +1,6 @@
-"""The sequence of play (4.1): game turns in order, the phases of each in order, two player turns
-of five phases, and who may write an entry. Stacking (5.3) is judged as each phase ends.
+"""The sequence of play (4.1): game turns in order, the phases of each (the game's `[[sequence]]`,
+whose order the engine checks, wargame/sequence.py), two player turns of five phases. Stacking (5.3)
+is judged as each phase ends.
 
 Ruling (docs/rules-coverage.md keeps the register): the log writes the phases of both player
 turns with the same ids; a `Phase movement` after the first player's Mobile Combat Phase begins
@@ -11,10 +12,9 @@ from __future__ import annotations
 from collections import Counter
 
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place, Retreat, StandFast, StepMarker, TurnMarker
-from adjudicator.systems.fire_and_movement.base import PHASES, SeriesRules
+from adjudicator.notation.entries import Entry, Place, StepMarker, TurnMarker
+from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.state import S, evolve
-from wargame.errors import did_you_mean
 
 
 class SequenceOfPlay(SeriesRules[S]):
@@ -42,21 +42,8 @@ class SequenceOfPlay(SeriesRules[S]):
     def _next_phase(self, state: S, phase: str) -> int | None:
         """The index the phase marker moves to: the next phase of that id after the current one."""
         start = 0 if state.phase is None else state.phase + 1
-        return next((i for i in range(start, len(PHASES)) if PHASES[i] == phase), None)
-
-    def _check_phase(self, state: S, entry: StepMarker) -> list[Finding]:
-        if entry.step not in PHASES:
-            return [self._f("error", "4.1", entry, f"{entry.step!r} is not a phase{did_you_mean(entry.step, PHASES)} "
-                                                   f"({', '.join(dict.fromkeys(PHASES))})")]
-        if state.turn == 0:
-            return [self._f("error", "4.1", entry, "a phase before the first 'Turn' marker")]
-        expected = PHASES[0] if state.phase is None else (
-            PHASES[state.phase + 1] if state.phase + 1 < len(PHASES) else None)
-        if entry.step != expected:
-            return [self._f("error", "4.1", entry, f"{self._where(state)}: the {entry.step.replace('_', ' ')} phase "
-                                                   f"comes out of order; the next phase is "
-                                                   f"{(expected or 'the next game turn').replace('_', ' ')}")]
-        return []
+        phases = self.phases(state.game)
+        return next((i for i in range(start, len(phases)) if phases[i] == phase), None)
 
     def _closing(self, state: S, entry: Entry) -> list[Finding]:
         """5.3: at the end of every phase, no more units in a hex than it takes; then a folio's own
@@ -70,22 +57,12 @@ class SequenceOfPlay(SeriesRules[S]):
                for where, n in sorted(count.items()) if n > 1 and n > (limit := self.stack_limit(state, where))]
         return out + self.closing(state, entry)
 
-    def _check_author(self, state: S, entry: Entry) -> list[Finding]:
-        """Who wrote an entry: a unit's placements, moves, retreats, advances, losses and stands are its
-        owner's decisions, and `Side>` marks a decision of the player whose player turn it is not."""
-        if not entry.side:
-            return []
-        units = [entry.unit] if isinstance(entry, (Move, Retreat, Advance, Place)) else \
-            [entry.unit] if isinstance(entry, Loss) and entry.loss != "remove" else \
-            list(entry.units) if isinstance(entry, StandFast) else []
-        out = [self._f("error", "log", entry, f"{u} is a {self._unit(state, u).side} unit; its owner, not "
-                                              f"{entry.side}, decides this")
-               for u in dict.fromkeys(units) if u in state.game.units_by_id and self._unit(state, u).side != entry.side]
-        if entry.by_opponent and entry.side == self.active(state):
-            out.append(self._f("error", "log", entry, f"'{entry.side}>' marks a decision of the player whose turn it "
-                                                      f"is not, but this is {entry.side}'s player turn: write "
-                                                      f"'{entry.side}:'"))
-        return out
+    def _check_placer(self, state: S, entry: Place) -> list[Finding]:
+        """A unit's placement is its owner's decision (the engine judges the other entries' authors)."""
+        if entry.side and entry.unit in state.game.units_by_id and self._unit(state, entry.unit).side != entry.side:
+            return [self._f("error", "log", entry, f"{entry.unit} is a {self._unit(state, entry.unit).side} unit; its "
+                                                   f"owner, not {entry.side}, decides this")]
+        return []
 
     def _turn_applied(self, state: S, entry: TurnMarker) -> S:
         """4.1: a new game turn; 7.2: every marker back in its pool."""

@@ -7,13 +7,15 @@ overrides the hooks of `base.py` and the areas' methods its rules change (see `o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from adjudicator.contract import EngineChecks, MarkerUse, Outcome, Position, SequencePoint, StepNoun
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
-    Action, Activate, Advance, Attack, Bombard, Declare, Entry, Header, Loss, Move, Pass, Place, Retreat, RollOff,
-    StandFast, StepMarker, SupportMarkers, TurnMarker,
+    Advance, Attack, Bombard, Entry, Header, Loss, Move, Place, Retreat, RollOff, StandFast, StepMarker,
+    SupportMarkers, TurnMarker,
 )
 from adjudicator.systems.fire_and_movement.bombardment import Bombardment
 from adjudicator.systems.fire_and_movement.combat_results import CombatResults
@@ -38,19 +40,26 @@ Apply = Callable[[S, Any], S]
 
 class FireAndMovement(SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S],
                       Retreats[S], CombatResults[S]):
-    """The series' rule system: the engine calls `initial_state`, `check`, `apply`, `finish`."""
+    """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
+    the generic checks (a decided game, an entry of the other system, the phase order of the game's
+    `[[sequence]]`, who writes an entry) and then calls `check_rules`."""
 
     state_type: type[FireAndMovementState] = FireAndMovementState
     unchecked = UNCHECKED
+    step_noun: StepNoun = "phase"
+    entry_kinds = frozenset({"header", "turn", "step", "rolloff", "move", "attack", "bombard", "retreat", "advance",
+                             "loss", "stand", "place", "markers", "income", "capture", "comment"})
+    foreign_kinds: Mapping[str, str] = {kind: "entries are Onslaught's; Fire & Movement has phases, not actions (4.1)"
+                                        for kind in ("action", "activate", "pass", "declare")}
+    engine_checks = EngineChecks()
 
     def __init__(self) -> None:
         super().__init__()
         self._checks: dict[type[Entry], Check[S]] = {
-            TurnMarker: self._check_turn, StepMarker: self._check_phase, Move: self._check_move,
-            Attack: self._check_attack, Bombard: self._check_bombard, Place: self._check_place,
-            Loss: self._check_loss, Retreat: self._check_retreat, StandFast: self._check_stand,
-            Advance: self._check_advance, RollOff: self._check_roll, SupportMarkers: self._check_markers,
-            Action: self._foreign, Activate: self._foreign, Pass: self._foreign, Declare: self._foreign,
+            TurnMarker: self._check_turn, Move: self._check_move, Attack: self._check_attack,
+            Bombard: self._check_bombard, Place: self._check_place, Loss: self._check_loss,
+            Retreat: self._check_retreat, StandFast: self._check_stand, Advance: self._check_advance,
+            RollOff: self._check_roll, SupportMarkers: self._check_markers,
         }
         self._applies: dict[type[Entry], Apply[S]] = {
             TurnMarker: self._turn_applied, StepMarker: self._phase_applied, Move: self._move_applied,
@@ -80,8 +89,8 @@ class FireAndMovement(SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardmen
         return state  # type: ignore[return-value]  # state_type is S's class
 
     # -- check -------------------------------------------------------------------------------------
-    def check(self, state: S, entry: Entry) -> list[Finding]:
-        """Every finding for an entry; the state is left untouched."""
+    def check_rules(self, state: S, entry: Entry) -> list[Finding]:
+        """The series' findings for an entry, after the engine's generic checks; the state is left untouched."""
         out: list[Finding] = []
         if state.combat is not None and not self._carries_out(state, entry):
             out += self._combat_over(state, entry)
@@ -92,7 +101,6 @@ class FireAndMovement(SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardmen
         if checker is not None:
             out += checker(state, entry)
         out += self.entry_checks(state, entry)
-        out += self._check_author(state, entry)
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
@@ -115,7 +123,7 @@ class FireAndMovement(SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardmen
 
     def _check_place(self, state: S, entry: Place) -> list[Finding]:
         checker = self.place_checks().get(entry.how)
-        return [] if checker is None else checker(state, entry)
+        return ([] if checker is None else checker(state, entry)) + self._check_placer(state, entry)
 
     def _check_roll(self, state: S, entry: RollOff) -> list[Finding]:
         """Combat dice are written with their combats; the series calls for no other roll."""
@@ -124,10 +132,6 @@ class FireAndMovement(SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardmen
             return [self._f("error", "log", entry, f"a die roll is 1 to 6, not {', '.join(bad)}")]
         return [self._f("error", "log", entry, "no die roll is called for here: combat and bombardment dice are "
                                                "written with their entries ('die N')")]
-
-    def _foreign(self, state: S, entry: Entry) -> list[Finding]:
-        return [self._f("error", "log", entry, f"'{getattr(entry, 'kind', '')}' entries are Onslaught's; Fire & "
-                                               "Movement has phases, not actions (4.1)")]
 
     # -- apply -------------------------------------------------------------------------------------
     def apply(self, state: S, entry: Entry) -> S:
@@ -164,10 +168,34 @@ class FireAndMovement(SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardmen
         return [self.table.finding("note", section, combat.line, combat.column, f"when the log ends, {message}")
                 for section, message in self._outstanding(state, combat)]
 
-    def describe(self, state: S) -> dict[str, Any]:
-        """Positions, depleted units and the sequence of play as JSON data."""
-        by_place: dict[str, list[str]] = {}
-        for unit_id, where in sorted(state.location.items()):
-            by_place.setdefault(where, []).append(unit_id)
-        return {"turn": state.turn, "phase": self.phase_id(state), "player_turn": self.active(state),
-                "positions": by_place, "depleted": sorted(state.depleted)}
+    # -- the engine's contract ---------------------------------------------------------------------
+    @property
+    def auditor(self) -> FireAndMovement[S]:
+        """The series audits a disputed combat (8.0-8.2)."""
+        return self
+
+    def sequence_point(self, state: S) -> SequencePoint:
+        """Game turn, phase and player turn (4.1)."""
+        return SequencePoint(state.turn, self.phase_id(state), self.active(state))
+
+    def outcome(self, state: S) -> Outcome | None:
+        """A game decided before its end (the series has no sudden death; a folio may)."""
+        return None
+
+    def acting_side(self, state: S) -> str | None:
+        """The player whose player turn it is (4.1)."""
+        return self.active(state)
+
+    def marker_uses(self, state: S) -> dict[str, MarkerUse]:
+        """Support fire markers out of their pools this game turn (7.2)."""
+        used = Counter(state.markers_used)
+        return {m: MarkerUse(used=n) for m, n in sorted(used.items())}
+
+    def position(self, state: S) -> Position:
+        """Units, reduced units and the markers out of their pools."""
+        return Position(state.scenario, self.sequence_point(state), "phase", self.unit_places(state, state.depleted),
+                        markers=self.marker_uses(state), outcome=self.outcome(state))
+
+    def with_units(self, state: S, placed: Mapping[str, str]) -> S:
+        """The state with only these units, where given (an audit without a log)."""
+        return evolve(state, location=dict(placed))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from adjudicator.contract import Outcome
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState
 from wargame.hexes import Hex
 
@@ -23,8 +24,8 @@ class OmahaState(FireAndMovementState):
     less those a German unit has entered since; None until the set-up is known (all beach hexes)."""
     controlled: dict[str, str] = field(default_factory=dict)
     """The side that last entered each hex (13.0: captured locations)."""
-    victory: tuple[str, str, int, str] | None = None
-    """An automatic victory: winner, section, log line, reason (13.0 sudden death)."""
+    victory: Outcome | None = None
+    """An automatic victory (13.0 sudden death, 14.3)."""
     supply_losses: frozenset[str] = frozenset()
     """Allied units that took 12.0's loss as this Allied player turn ended."""
     replaced: tuple[str, ...] = ()

@@ -6,12 +6,14 @@ folio is added the same way, on `FireAndMovement`, with its own section table.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import replace
 
+from adjudicator.contract import MarkerUse, Outcome, Position
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
-    Advance, Attack, Comment, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, TurnMarker,
+    Advance, Attack, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, TurnMarker,
 )
 from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
 from adjudicator.systems.fire_and_movement.state import evolve
@@ -61,14 +63,6 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         return evolve(state, optional=state.optional | {"weather"})
 
     # -- check -------------------------------------------------------------------------------------
-    def check(self, state: OmahaState, entry: Entry) -> list[Finding]:
-        """Every finding for an entry; nothing follows an automatic victory (13.0)."""
-        if state.victory is not None and not isinstance(entry, Comment):
-            winner, section, line, reason = state.victory
-            return [self._f("error", section, entry, f"the game ended at line {line} with the {winner} player's "
-                                                     f"automatic victory ({reason}); nothing follows it")]
-        return super().check(state, entry)
-
     def closing(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """As a phase ends: 11.2.1's units that left the beach, 12.0's supply losses, 11.1.2 and
         11.2.4's reinforcements due; as the Support Fire Marker Phase ends, what the rules owe."""
@@ -163,8 +157,8 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         if state.turn and after.victory is None and not self.landing_hexes(state):
             # 13.0: no beach landing hex left at the end of a game turn: the German wins at once.
             section = "14.3" if self._campaign(state) else "13.0"
-            after = evolve(after, victory=("German", section, entry.line, f"no beach landing hex is left to the "
-                                                                        f"Allies at the end of GT {state.turn}"))
+            after = evolve(after, victory=Outcome("German", section, entry.line, f"no beach landing hex is left to "
+                                                                                f"the Allies at the end of GT {state.turn}"))
         if self._campaign(state) and state.last_turn is None and \
                 state.turn == self._campaign_number(state, "campaign_base_last_turn", 17):
             after = evolve(after, last_turn=self.campaign_last_turn(state)[0])  # 14.2: fixed as GT 17 ends
@@ -239,10 +233,10 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         """Notes at the log's end: an automatic victory, the end-game verdict after the last game
         turn (13.0), the campaign's (14.2, 14.3), and effects of the last combat not yet logged."""
         out: list[Finding] = []
-        if state.victory is not None:
-            winner, section, line, reason = state.victory
-            out.append(self.table.finding("note", section, line, 1, f"the {winner} player wins a strategic victory: "
-                                                                   f"{reason}"))
+        won = state.victory
+        if won is not None:
+            out.append(self.table.finding("note", won.section, won.line, 1, f"the {won.winner} player wins a strategic "
+                                                                          f"victory: {won.reason}"))
         else:
             last = next(sc.last_turn for sc in state.game.manifest.scenario if sc.id == state.scenario)
             if state.turn == last and self.phase_id(state) == "game_turn_end" and state.scenario == "beach_to_bocage":
@@ -252,12 +246,24 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
             out += self._campaign_finish(state)
         return out + super().finish(state)
 
-    def describe(self, state: OmahaState) -> dict[str, Any]:
-        """The series' description with the beach landing hexes, the campaign's last GT and a victory."""
-        return {**super().describe(state), "beach_landing_hexes": sorted(self.landing_hexes(state)),
-                "last_turn": state.last_turn,  # 14.2: the campaign's last GT, once GT 17 has ended
-                "victory": None if state.victory is None else {"winner": state.victory[0], "section": state.victory[1],
-                                                               "line": state.victory[2], "reason": state.victory[3]}}
+    # -- the engine's contract ---------------------------------------------------------------------
+    def outcome(self, state: OmahaState) -> Outcome | None:
+        """The sudden death victory that ended the game, if one has (13.0, 14.3)."""
+        return state.victory
+
+    def marker_uses(self, state: OmahaState) -> dict[str, MarkerUse]:
+        """Support fire markers out of their cups: used, put aside, lost for good (7.2, 11.1.4, 11.2.3, 14.1)."""
+        used, aside, lost = Counter(state.markers_used), Counter(state.withheld), Counter(state.lost_markers)
+        return {m: MarkerUse(used[m], aside[m], lost[m]) for m in sorted(set(used) | set(aside) | set(lost))}
+
+    def position(self, state: OmahaState) -> Position:
+        """The series' position with the beachhead markers (11.2.1)."""
+        marked = None if state.beachheads is None else {"beachhead": state.beachheads}
+        return replace(super().position(state), marked_hexes=marked)
+
+    def details(self, state: OmahaState) -> dict[str, object]:
+        """The beach landing hexes left (11.2.4, 13.0) and the campaign's last GT once fixed (14.2)."""
+        return {"beach_landing_hexes": sorted(self.landing_hexes(state)), "last_turn": state.last_turn}
 
 
 OMAHA = Omaha()

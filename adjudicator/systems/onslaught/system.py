@@ -15,12 +15,15 @@ from dataclasses import dataclass, field
 from dataclasses import replace as _replace_fields
 from functools import cached_property
 from typing import Any, TypeVar
+from collections.abc import Mapping
 
+from adjudicator.contract import Outcome, Position, SequencePoint, StepNoun
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Bombard, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass,
     Place, Retreat, RollOff, StandFast, StepMarker, SupportMarkers, TurnMarker,
 )
+from adjudicator.systems.base import SystemBase
 from adjudicator.systems.onslaught import results, supply
 from adjudicator.systems.onslaught.arrivals import (
     OUT_OF_PLAY, PARATROOP_BOX, TURN_TRACK, Arrivals, arrival, box_of, order_of, replacement_cost, replacement_points,
@@ -94,7 +97,7 @@ class OnslaughtState:
     begun: bool = False
     bulge_turn: int | None = None
     bulge_tie: str = ""
-    victory: tuple[str, str, int, str] | None = None
+    victory: Outcome | None = None
     optional: frozenset[str] = frozenset()
     """Optional rules in force (14.0), from the log's `Optional` headers."""
     replacement_points: dict[str, int] = field(default_factory=dict)
@@ -139,11 +142,22 @@ def replace(obj: _Frozen, **changes: Any) -> _Frozen:
     return new
 
 
-class Onslaught:
+class Onslaught(SystemBase[OnslaughtState]):
     """The rule system object the engine calls."""
 
     name = "onslaught"
     table = SectionTable("onslaught", SECTIONS)
+    step_noun: StepNoun = "step"
+    entry_kinds = frozenset({"header", "turn", "step", "rolloff", "action", "pass", "activate", "move", "attack",
+                             "retreat", "advance", "loss", "stand", "place", "income", "capture", "declare",
+                             "comment"})
+    foreign_kinds = {"bombard": "is a Fire & Movement entry; Onslaught has no bombardment",
+                     "markers": "is a Fire & Movement entry; Onslaught has no support fire markers"}
+
+    @property
+    def auditor(self) -> Onslaught:
+        """Onslaught audits a disputed combat (7.0-7.4)."""
+        return self
 
     # -- set-up -------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> OnslaughtState:
@@ -304,8 +318,8 @@ class Onslaught:
                        attacked=frozenset(), retreated=frozenset(), dropped=frozenset())
 
     # -- check -------------------------------------------------------------------------------
-    def check(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
-        """Every finding for an entry; the state is left untouched."""
+    def check_rules(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
+        """Onslaught's findings for an entry, after the engine's generic checks; the state is left untouched."""
         ended = self._after_the_end(state, entry)
         if ended is not None:
             return [ended]
@@ -315,13 +329,11 @@ class Onslaught:
         closes = isinstance(entry, (TurnMarker, StepMarker, RollOff, Action, Pass))
         if closes:
             out += self._closing(state, entry)
-        out += self.arrivals.check_order(state, entry) + self._check_author(state, entry)
+        out += self.arrivals.check_order(state, entry)
         if isinstance(entry, TurnMarker):
             out += self._check_turn(state, entry)
         elif isinstance(entry, Place):
             out += self._check_place(state, entry)
-        elif isinstance(entry, StepMarker):
-            out += self._check_step(state, entry)
         elif isinstance(entry, RollOff):
             out += self._check_roll(state, entry)
         elif isinstance(entry, (Action, Pass)):
@@ -346,30 +358,6 @@ class Onslaught:
             out += self._check_advance(state, entry)
         elif isinstance(entry, StandFast):
             out += self._check_stand(state, entry)
-        elif isinstance(entry, Bombard):
-            out.append(self._f("error", "log", entry, "'bombard' is a Fire & Movement entry; Onslaught has no "
-                                                      "bombardment"))
-        elif isinstance(entry, SupportMarkers):
-            out.append(self._f("error", "log", entry, f"'{entry.how}' is a Fire & Movement entry; Onslaught has no "
-                                                      "support fire markers"))
-        return out
-
-    def _check_author(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
-        """Who wrote an entry: a division's moves, retreats, advances, losses and stands are its
-        owner's decisions, and `Side>` marks the decision of the side not taking the action."""
-        if not entry.side:
-            return []
-        units = [entry.unit] if isinstance(entry, (Move, Retreat, Advance)) else \
-            [entry.unit] if isinstance(entry, Loss) and entry.loss != "remove" else \
-            list(entry.units) if isinstance(entry, StandFast) else []
-        out = [self._f("error", "log", entry, f"{u} is a {self._unit(state, u).side} division; its owner, not "
-                                              f"{entry.side}, decides this")
-               for u in dict.fromkeys(units) if u in state.game.units_by_id and self._unit(state, u).side != entry.side]
-        acting = state.action.side if state.action is not None else \
-            "German" if state.step == "german_reserve" else state.entitled if state.step == "action" else None
-        if entry.by_opponent and entry.side == acting:
-            out.append(self._f("error", "log", entry, f"'{entry.side}>' marks a decision of the side not taking the "
-                                                      f"action, but {entry.side} is taking it: write '{entry.side}:'"))
         return out
 
     def _check_place(self, state: OnslaughtState, entry: Place) -> list[Finding]:
@@ -422,20 +410,6 @@ class Onslaught:
         elif state.turn:
             out += [self._f("error", section, entry, message) for section, message in self.arrivals.unplaced(state)]
         return out
-
-    def _check_step(self, state: OnslaughtState, entry: StepMarker) -> list[Finding]:
-        order = [s.id for s in state.game.manifest.sequence]
-        if entry.step not in order:
-            return [self._f("error", "4.0", entry, f"{entry.step!r} is not a step of the turn ({', '.join(order)})")]
-        expected = order[0] if state.step is None else (
-            order[order.index(state.step) + 1] if order.index(state.step) + 1 < len(order) else None)
-        if state.turn == 0:
-            return [self._f("error", "4.0", entry, "a step before the first 'Turn' marker")]
-        if entry.step != expected:
-            return [self._f("error", "4.0", entry, f"turn {state.turn}: step {entry.step!r} comes after "
-                                                   f"{state.step or 'the turn marker'!r}; the next step is "
-                                                   f"{expected!r}")]
-        return []
 
     def _check_roll(self, state: OnslaughtState, entry: RollOff) -> list[Finding]:
         out = []
@@ -1247,23 +1221,18 @@ class Onslaught:
         if isinstance(entry, TurnMarker) and state.turn:
             won = self.automatic_victory(state, turn_over=True)
             if won is not None:
-                return replace(after, victory=(*won[:2], entry.line, won[2]))
+                return replace(after, victory=Outcome(won[0], won[1], entry.line, won[2]))
         # 13.1 looks at positions, control and supply points. An entry that kept the very same position
         # mappings cannot bring it about unless it took the last Allied point (sources were there before).
         kept = after.location is state.location and after.controlled is state.controlled and state.turn == after.turn
         if kept and (after.supply is state.supply or state.supply.get("Allied", 0) <= 0):
             return after
         won = self.automatic_victory(after, turn_over=False)
-        return after if won is None else replace(after, victory=(*won[:2], entry.line, won[2]))
+        return after if won is None else replace(after, victory=Outcome(won[0], won[1], entry.line, won[2]))
 
     def _after_the_end(self, state: OnslaughtState, entry: Entry) -> Finding | None:
-        """13.0: the game ends at once with an automatic victory; any later entry is an error."""
-        if isinstance(entry, Comment):
-            return None
-        if state.victory is not None:
-            winner, section, line, reason = state.victory
-            return self._f("error", section, entry, f"the game ended at line {line} with the {winner} player's "
-                                                    f"automatic victory ({reason}); nothing follows it")
+        """13.0, 13.2: the game ended with the turn this marker closes (the engine refuses any entry
+        after a victory already recorded)."""
         if isinstance(entry, TurnMarker) and state.turn:
             won = self.automatic_victory(state, turn_over=True)
             if won is not None:
@@ -1503,9 +1472,10 @@ class Onslaught:
         yet logged (an exchange may stop mid-action)."""
         out: list[Finding] = []
         if state.victory is not None:
-            winner, section, line, reason = state.victory
-            out.append(self.table.finding("note", section, line, 1, f"the {winner} player wins an automatic "
-                                                                   f"victory: {reason}"))
+            won_at = state.victory
+            out.append(self.table.finding("note", won_at.section, won_at.line, 1, f"the {won_at.winner} player wins "
+                                                                                 f"an automatic victory: "
+                                                                                 f"{won_at.reason}"))
         if state.step == "reinforcement" and state.victory is None:
             out += [self.table.finding("note", section, 0, 1, f"when the log ends, {message}")
                     for section, message in self.arrivals.unplaced(state)]
@@ -1526,21 +1496,69 @@ class Onslaught:
         return out + [self.table.finding("note", section, combat.line, combat.column,
                                          f"when the log ends, {message}") for section, message in found]
 
-    def describe(self, state: OnslaughtState) -> dict[str, Any]:
-        """Positions, depleted units, supply and the sequence of play as JSON data."""
-        by_place: dict[str, list[str]] = {}
-        for unit_id, where in sorted(state.location.items()):
-            by_place.setdefault(where, []).append(unit_id)
-        return {
-            "turn": state.turn, "step": state.step, "supply": dict(state.supply),
-            "action": None if state.action is None else {"side": state.action.side, "type": state.action.type,
-                                                         "paid": state.action.paid},
-            "positions": by_place, "depleted": sorted(state.depleted),
-            "replacement_points": dict(state.replacement_points),
-            "victory": None if state.victory is None else {"winner": state.victory[0], "section": state.victory[1],
-                                                           "line": state.victory[2], "reason": state.victory[3]},
-            "victory_points": score(self, state).describe(),
-        }
+    # -- the engine's contract ----------------------------------------------------------------
+    @staticmethod
+    def sequence_point(state: OnslaughtState) -> SequencePoint:
+        """Turn and step (Onslaught has no player turns: 4.0)."""
+        return SequencePoint(state.turn, state.step)
+
+    @staticmethod
+    def outcome(state: OnslaughtState) -> Outcome | None:
+        """The automatic victory that ended the game, if one has (13.0-13.2)."""
+        return state.victory
+
+    @staticmethod
+    def acting_side(state: OnslaughtState) -> str | None:
+        """The side taking the action under way, the German in the German Reserve Step, or the side
+        entitled to the next action (5.0)."""
+        if state.action is not None:
+            return state.action.side
+        return "German" if state.step == "german_reserve" else state.entitled if state.step == "action" else None
+
+    def position(self, state: OnslaughtState) -> Position:
+        """Units, depleted units, the supply tracks (8.2) and any automatic victory."""
+        return Position(state.scenario, self.sequence_point(state), "step", self.unit_places(state, state.depleted),
+                        tracks={"supply": dict(state.supply)}, outcome=state.victory)
+
+    def details(self, state: OnslaughtState) -> dict[str, object]:
+        """The action under way, replacement points left (11.1) and the victory points (13.3)."""
+        return {"action": None if state.action is None else {"side": state.action.side, "type": state.action.type,
+                                                              "paid": state.action.paid},
+                "replacement_points": dict(state.replacement_points),
+                "victory_points": score(self, state).describe()}
+
+    def combat_report(self, state: OnslaughtState, attack: Attack) -> list[str]:
+        """The audit of one attack, in lines for a person (7.0-7.4)."""
+        game = state.game
+        result = self.combat_audit(state, attack)
+        lines = [f"Attack on {attack.hex} by {', '.join(attack.attackers)}"]
+        lines += [f"  {line}" for line in result.lines[:-2 if result.die is not None else None]]
+        if result.modifiers:
+            for m in result.modifiers:
+                lines.append(f"  {m.section}: {m.value:+d} because {m.why}")
+        else:
+            lines.append("  7.1: no modifier applies")
+        crt = game.crt
+        if result.die is not None:
+            lines += [f"  {line}" for line in result.lines[-2:]]
+        elif crt is not None:
+            column = list(crt.columns).index(result.column)
+            lines.append("  no die roll given; the column reads " + ", ".join(
+                f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
+        side = game.units_by_id[attack.attackers[0]].side
+        enemy = next(s for s in game.manifest.sides if s != side)
+        attackers = [game.grid.hex_of(state.location[u]) for u in attack.attackers]
+        two, one = self.retreat_options(state, game.grid.hex_of(attack.hex), enemy, attackers)
+        lines.append(f"  7.3 retreat: two hexes to {', '.join(two) or 'nowhere'}"
+                     + ("" if two else f"; one hex (then depleted) to {', '.join(one) or 'nowhere: eliminated'}"))
+        armor = [u for u in attack.attackers if game.units_by_id[u].type == "armor"]
+        lines.append(f"  7.4 advance: if {attack.hex} is left empty, the attackers may enter it"
+                     + (f"; armor ({', '.join(armor)}) one hex further" if armor else "; infantry no further"))
+        return lines
+
+    def with_units(self, state: OnslaughtState, placed: Mapping[str, str]) -> OnslaughtState:
+        """The state with only these units, where given (an audit without a log)."""
+        return replace(state, location=dict(placed))
 
 
 @dataclass(frozen=True)
