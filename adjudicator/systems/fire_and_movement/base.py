@@ -29,6 +29,8 @@ SERIES_TABLE = SectionTable("fire-and-movement", SECTIONS)
 SEQUENCE: PerGame[tuple[Slot, ...]] = PerGame(lambda game: turn_sequence(game.manifest))
 """4.1: a game turn's phases in order, from the game's `[[sequence]]` (the player turn's five once
 for each player); a state's `phase` is an index into it."""
+FIRST_SIDE: PerGame[str | None] = PerGame(lambda game: next((s.side for s in SEQUENCE(game) if s.side), None))
+"""The side whose player turn the sequence lists first."""
 
 
 class SeriesRules(SystemBase[S]):
@@ -74,8 +76,10 @@ class SeriesRules(SystemBase[S]):
         side = sequence[state.phase].side
         if side is None:
             return None
-        first = next(slot.side for slot in sequence if slot.side is not None)
-        return state.first_player if side == first else self.enemy(state, state.first_player)
+        # The sequence lists the game's first player's turn first; the scenario's first player takes it.
+        if side == FIRST_SIDE(state.game):
+            return state.first_player
+        return self.enemy(state, state.first_player)
 
     def _where(self, state: S) -> str:
         phase = self.phase_id(state)

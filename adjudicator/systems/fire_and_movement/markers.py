@@ -16,13 +16,14 @@ CUP_KINDS = ("support_fire", "mines")
 
 
 def in_cups(game: Game, side: str, lost: Sequence[str], withheld: Sequence[str], out: Sequence[str],
-            inclement: bool, scenario: str | None = None, capped: bool = True) -> Counter[str]:
+            inclement: bool, scenario: str | None = None, capped: bool = True,
+            allotted: Sequence[Marker] | None = None) -> Counter[str]:
     """How many of each of a side's cup markers can still be drawn this game turn: the allotment less
     those eliminated for good, put aside for the turn, already drawn or placed; no aircraft in
-    inclement weather (14.1)."""
+    inclement weather (14.1). `allotted`: the allotment, when the caller has it already."""
     gone = Counter(withheld) + Counter(out)
     left: Counter[str] = Counter()
-    for marker in allotment(game, side, lost, scenario, capped):
+    for marker in allotment(game, side, lost, scenario, capped) if allotted is None else allotted:
         if inclement and marker.icon == "aircraft":
             continue
         n = marker.count - gone[marker.id]

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
+from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.base import MOVEMENT_PHASES
 from adjudicator.systems.fire_and_movement.state import S
 from adjudicator.systems.fire_and_movement.zoc import IGNORE_EZOC, ZonesOfControl
@@ -70,11 +71,23 @@ class MoveRule:
         return not self.mobile and h in self.ezoc
 
 
+STEP_COSTS: PerGame[dict[tuple[Hex, Hex], float | None]] = PerGame(lambda game: {})
+"""Each game's step costs (5.4) as they are asked for (the map never changes)."""
+
+
 class Movement(ZonesOfControl[S]):
     """5.1-5.5 and 6.1's effects on movement."""
 
     def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:
         """MP to move from `a` into the adjacent `b` (5.4, 5.4.1, 5.4.2), None when prohibited (5.2 e)."""
+        costs = STEP_COSTS(game)
+        key = (a, b)
+        if key not in costs:
+            costs[key] = self._terrain_cost(game, a, b)
+        return costs[key]
+
+    @staticmethod
+    def _terrain_cost(game: Game, a: Hex, b: Hex) -> float | None:
         terrain = game.terrain
         features = game.hexside_features.get(Hexside.between(a, b), frozenset())
         kinds = game.hex_terrain.get(b, ())

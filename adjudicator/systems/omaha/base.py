@@ -10,8 +10,10 @@ from collections.abc import Iterable
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Loss, TurnMarker
+from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.omaha.state import OmahaState
+from wargame.game import Game
 from wargame.hexes import Hex
 
 BEACH_STACK = 3
@@ -20,6 +22,40 @@ POINTE_DU_HOC = "2417"
 """11.0, 11.2.3: no German set-up there; the Ranger battalion lands there."""
 CAMPAIGN = "campaign"
 """14.0: the campaign game's scenario id in the game's data (`[Scenario "campaign"]`)."""
+
+
+class Scenario:
+    """What a scenario's data fixes for the whole game (derived once per game and scenario)."""
+
+    def __init__(self, game: Game, scenario: str) -> None:
+        if scenario == CAMPAIGN:
+            # 14.0 b: every Allied beach area of the map (another folio's beach, when its data is added).
+            self.beach = frozenset(label for area in game.areas.area if area.kind == "beach" and area.side == "Allied"
+                                   for label in area.hexes)
+        else:
+            area = game.areas_by_id.get("omaha_beach")
+            self.beach = frozenset(area.hexes) if area is not None else frozenset()
+        self.assault_boxes = {b.id: frozenset(game.areas_by_id[b.area].hexes) if b.area in game.areas_by_id
+                              else self.beach for b in game.manifest.box if b.side == "Allied" and b.kind == "holding"
+                              and (b.area is not None or b.id == "allied_assault")}
+        self.setup_box = {p.piece: p.location for _, p in reversed(game.setup) if p.scenario == scenario}
+        units = game.units_by_id
+        self.ranger = next((p.piece for _, p in game.setup if p.scenario == scenario
+                            and p.location in self.assault_boxes and p.piece in units
+                            and units[p.piece].type == "ranger"), None)
+
+
+SCENARIOS: PerGame[dict[str, Scenario]] = PerGame(lambda game: {})
+"""Each game's scenarios as far as the rules need them, built on first use."""
+
+
+def scenario_of(state: OmahaState) -> Scenario:
+    """The derived facts of a state's scenario."""
+    known = SCENARIOS(state.game)
+    found = known.get(state.scenario)
+    if found is None:
+        found = known[state.scenario] = Scenario(state.game, state.scenario)
+    return found
 
 
 class OmahaRules(SeriesRules[OmahaState]):
@@ -42,31 +78,21 @@ class OmahaRules(SeriesRules[OmahaState]):
 
     def _beach(self, state: OmahaState) -> frozenset[str]:
         """The Omaha Beach hexes (11.0, 11.2.1); in the campaign game every Allied beach area of the
-        map (14.0 b: another folio's beach, when its data is added)."""
-        if self._campaign(state):
-            return frozenset(label for area in state.game.areas.area if area.kind == "beach" and area.side == "Allied"
-                             for label in area.hexes)
-        area = state.game.areas_by_id.get("omaha_beach")
-        return frozenset(area.hexes) if area is not None else frozenset()
+        map (14.0 b)."""
+        return scenario_of(state).beach
 
     def _assault_boxes(self, state: OmahaState) -> dict[str, frozenset[str]]:
         """11.2.1, 14.0 b: the Allied holding boxes of the units that land before GT 1, each with the
         hexes of its designated beach (the box's `area`)."""
-        game = state.game
-        return {b.id: frozenset(game.areas_by_id[b.area].hexes) if b.area in game.areas_by_id else self._beach(state)
-                for b in game.manifest.box if b.side == "Allied" and b.kind == "holding"
-                and (b.area is not None or b.id == "allied_assault")}
+        return scenario_of(state).assault_boxes
 
     def _setup_box(self, state: OmahaState, unit_id: str) -> str | None:
         """Where the scenario's data starts a unit (11.0: `german_setup`, 11.2.1: `allied_assault`)."""
-        return next((p.location for _, p in state.game.setup if p.scenario == state.scenario and p.piece == unit_id),
-                    None)
+        return scenario_of(state).setup_box.get(unit_id)
 
     def _ranger(self, state: OmahaState) -> str | None:
         """The Ranger battalion that lands at Pointe du Hoc (11.2.3)."""
-        return next((p.piece for _, p in state.game.setup if p.scenario == state.scenario
-                     and p.location in self._assault_boxes(state) and p.piece in state.game.units_by_id
-                     and self._unit(state, p.piece).type == "ranger"), None)
+        return scenario_of(state).ranger
 
     def landing_hexes(self, state: OmahaState) -> frozenset[str]:
         """The beach landing hexes with a beachhead marker now (11.2.1, 11.2.4, 12.0, 13.0)."""

@@ -9,6 +9,7 @@ from collections import Counter
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard, Entry, SupportMarkers
+from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.state import evolve
 from adjudicator.systems.fire_and_movement.support import SupportFire
@@ -16,6 +17,10 @@ from adjudicator.systems.omaha import charts
 from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.models import Marker
+
+
+ALLOTMENTS: PerGame[dict[tuple[str, tuple[str, ...], str], list[Marker]]] = PerGame(lambda game: {})
+"""Each side's allotment (7.1) by the markers lost for good so far and the scenario, per game."""
 
 
 class Cups(OmahaRules, SupportFire[OmahaState]):
@@ -27,8 +32,16 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
 
     def pool(self, state: OmahaState, side: str) -> Counter[str]:
         """The markers still in a side's cups this game turn (7.1, 11.1.4, 11.2.6, 14.1)."""
+        capped = not self._campaign(state)
+        allotments = ALLOTMENTS(state.game)
+        key = (side, state.lost_markers, state.scenario)
+        allotted = allotments.get(key)
+        if allotted is None:
+            if len(allotments) >= 64:
+                allotments.clear()  # bounded: the allotment changes only when a marker is lost for good
+            allotted = allotments[key] = pools.allotment(state.game, side, state.lost_markers, state.scenario, capped)
         return pools.in_cups(state.game, side, state.lost_markers, state.withheld, state.markers_used,
-                             state.weather == "inclement", scenario=state.scenario, capped=not self._campaign(state))
+                             state.weather == "inclement", scenario=state.scenario, capped=capped, allotted=allotted)
 
     def pool_gone(self, state: OmahaState, marker_id: str) -> list[str]:
         return [f"{n} {what}" for what, n in (("eliminated", state.lost_markers.count(marker_id)),

@@ -60,6 +60,3 @@ class OmahaState(FireAndMovementState):
     """14.2: the campaign's last game turn, fixed as its GT 17 ends (None before, and in the scenario)."""
     out_of_play: frozenset[Hex] = field(default=frozenset(), repr=False, compare=False)
     """The land hexes beyond the scenario boundary, where no unit may be (10.1)."""
-    supply_steps: dict[Hex, tuple[Hex, ...]] = field(default_factory=dict, repr=False, compare=False)
-    """A memo the states of one replay share: each hex's neighbours a supply path may step into (no
-    prohibited terrain or hexside, 12.0), filled on the first supply trace (the map never changes)."""

@@ -6,13 +6,22 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Loss
+from adjudicator.systems.base import PerGame
 from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.hexes import Hex
 
 
+SUPPLY_STEPS: PerGame[dict[Hex, tuple[Hex, ...]]] = PerGame(lambda game: {})
+"""Each hex's neighbours a supply path may step into (no prohibited terrain or hexside, 12.0), per
+game, filled as traces reach them (the map never changes)."""
+
+
 class Supply(OmahaRules):
     """12.0."""
+
+    _traced: tuple[dict[str, str], frozenset[str], frozenset[Hex]] | None = None
+    """The last trace: the location mapping and landing hexes it was made for, and the supplied hexes."""
 
     def _supply_due(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """12.0: as the Allied player turn ends, each unit out of supply takes its loss."""
@@ -49,25 +58,30 @@ class Supply(OmahaRules):
         marker, never into a German-held hex, and through no hex in a German ZOC (such a hex may only
         begin or end the path)."""
         game = state.game
+        landing = self.landing_hexes(state)
+        memo = self._traced
+        if memo is not None and memo[0] is state.location and memo[1] == landing:
+            return memo[2]  # the same position as the last trace
         german = {game.grid.hex_of(w) for u, w in state.location.items()
                   if game.grid.is_label(w) and self._unit(state, u).side == "German"}
         ezoc = self.ezoc(state, "Allied")
-        sources = [game.grid.hex_of(label) for label in self.landing_hexes(state)]
+        sources = [game.grid.hex_of(label) for label in sorted(landing)]
         frontier = [h for h in sources if h not in german]
         out = set(frontier)
-        steps = state.supply_steps
-        if not steps:
-            steps.update({h: tuple(n for n in game.grid.neighbours_on_map(h) if self.step_cost(game, h, n) is not None)
-                          for h in game.grid})
+        steps = SUPPLY_STEPS(game)
         while frontier:
             h = frontier.pop()
-            for n in steps.get(h, ()):
+            ways = steps.get(h)
+            if ways is None:
+                ways = steps[h] = tuple(n for n in game.grid.neighbours_on_map(h) if self.step_cost(game, h, n) is not None)
+            for n in ways:
                 if n in out or n in german:
                     continue
                 out.add(n)  # a path may end (begin, from the unit's side) in an EZOC hex
                 if n not in ezoc:
                     frontier.append(n)
-        return frozenset(out)
+        self._traced = (state.location, landing, frozenset(out))
+        return self._traced[2]
 
     def out_of_supply(self, state: OmahaState) -> list[str]:
         """Allied units that cannot trace supply now (12.0; rangers and units on a beach landing hex
