@@ -22,7 +22,7 @@ from lxml import etree
 
 from adjudicator.notation.entries import Activate, Attack, Bombard, Comment, StandFast
 from adjudicator.notation.text import write_entry
-from adjudicator.systems.onslaught.system import ACTION_TYPES
+from adjudicator.systems.onslaught.sequence import ACTION_TYPES
 from adjudicator.vassal.load import translate_file
 from adjudicator.vassal.translate import Translation
 from builder.vassal.declare import MENU_TEXT, PIECE_KEYS, buttons
