@@ -48,6 +48,8 @@ class SeriesRules(SystemBase[S]):
     def __init__(self) -> None:
         self._zones: dict[str, tuple[dict[str, str], frozenset[Hex]]] = {}
         """Each side's enemy zones of control, with the location mapping they were worked out for."""
+        self._held: dict[str, tuple[dict[str, str], frozenset[Hex]]] = {}
+        """The hexes each side's enemies hold, likewise."""
 
     # -- helpers ---------------------------------------------------------------------------------
     @staticmethod

@@ -109,9 +109,7 @@ class Movement(ZonesOfControl[S]):
         game = state.game
         unit = self._unit(state, unit_id)
         grid = game.grid
-        units = game.units_by_id
-        enemy = frozenset(grid.hex_of(w) for u, w in state.location.items()
-                          if units[u].side != unit.side and grid.is_label(w))
+        enemy = self.enemy_hexes(state, unit.side)
         mobile = unit.mobility == "mobile"
         return MoveRule(budget=self.allowance(state, unit_id) - self.first_hex_cost(state, unit_id),
                         terrain_cost=lambda a, b: self.step_cost(game, a, b), enemy=enemy,

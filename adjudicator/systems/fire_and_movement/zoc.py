@@ -41,6 +41,17 @@ class ZonesOfControl(SeriesRules[S]):
         return "minefield" in game.hexside_features.get(Hexside.between(a, b), frozenset()) or \
             "fortification" in game.hex_terrain.get(b, ())
 
+    def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
+        """The map hexes units of `side`'s enemies hold (kept, like the zones, for the location mapping)."""
+        cached = self._held.get(side)
+        if cached is not None and cached[0] is state.location:
+            return cached[1]
+        grid = state.game.grid
+        units = state.game.units_by_id
+        held = frozenset(grid.hex_of(w) for u, w in state.location.items() if units[u].side != side and grid.is_label(w))
+        self._held[side] = (state.location, held)
+        return held
+
     def _fortified_ezoc(self, state: S, entry: Move, a: Hex, b: Hex) -> list[Finding]:
         """6.1 exception: never EZOC to EZOC across a minefield hexside or into a fortification."""
         game = state.game

@@ -65,12 +65,17 @@ class Arrivals(OmahaRules):
         if unit.side == "Allied" and self._campaign(state):
             labels = sorted(self.landing_hexes(state))  # 14.0 b: any beach landing hex with a marker
         ezoc = self.ezoc(state, unit.side)
+        wanted = set(labels)
+        by_hex: dict[str, list[str]] = {}
+        for unit_id, where in state.location.items():
+            if where in wanted:
+                by_hex.setdefault(where, []).append(unit_id)
         out = []
         for label in labels:
             h = game.grid.hex_of(label)
             if self._out_of_play(state, label):
                 continue
-            here = [u for u, w in state.location.items() if w == label]
+            here = by_hex.get(label, [])
             if any(self._unit(state, u).side != unit.side for u in here):
                 continue
             if unit.side == "Allied":
