@@ -119,14 +119,15 @@ def read_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, mo
     return read_chain(logs, partial(read_text_part, data=data), data, game_id, module)
 
 
-def _replay(game: Game, entries: list[Entry], path: Path, source: list[str]) -> Replay[Any]:
+def _replay(game: Game, entries: list[Entry], path: Path, source: list[str], keep_states: bool = True) -> Replay[Any]:
+    """Resolve and replay; `keep_states=False` (a check) keeps only the last state, so memory stays bounded."""
     errors = resolve(game, entries, str(path))
     if errors:
         raise LogSyntaxErrors(errors, source)
     system = SYSTEMS.get(game.manifest.rule_system)
     if system is None:
         raise WargameError(f"the rule system {game.manifest.rule_system!r} of {game.id} is not implemented yet")
-    return replay(game, system, entries)
+    return replay(game, system, entries, keep_states)
 
 
 def _step_lines(translation: Translation) -> list[str]:
@@ -135,20 +136,20 @@ def _step_lines(translation: Translation) -> list[str]:
 
 
 def adjudicate_vassal(path: Path, data: Path | None, game_id: str | None = None,
-                      module: Path | None = None) -> tuple[Replay[Any], Translation]:
+                      module: Path | None = None, keep_states: bool = True) -> tuple[Replay[Any], Translation]:
     """Read, translate and replay a VASSAL log or saved game (each entry's line is its VASSAL step)."""
     translation = translate_file(path, data, game_id, module)
-    return _replay(translation.game, translation.entries, path, _step_lines(translation)), translation
+    return _replay(translation.game, translation.entries, path, _step_lines(translation), keep_states), translation
 
 
-def adjudicate_file(path: Path, data: Path | None) -> tuple[Replay[Any], list[str]]:
+def adjudicate_file(path: Path, data: Path | None, keep_states: bool = True) -> tuple[Replay[Any], list[str]]:
     """Parse, resolve and replay a log file (a VASSAL .vlog/.vsav too: its lines are VASSAL steps)."""
     if is_vassal_file(path):
-        result, translation = adjudicate_vassal(path, data)
+        result, translation = adjudicate_vassal(path, data, keep_states=keep_states)
         return result, _step_lines(translation)
     entries, source = read_log(path)
     game = game_of(entries, path, data)
-    return _replay(game, entries, path, source), source
+    return _replay(game, entries, path, source, keep_states), source
 
 
 DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
@@ -181,14 +182,14 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     if len(logs) > 1:
         with _could_not_run():
             chain = read_logs(logs, data, game_id, module)
-            chained = replay_chain(chain)
+            chained = replay_chain(chain, keep_states=False)
         verdict = {"json": chain_json_verdict, "markdown": chain_markdown_verdict}.get(fmt, chain_text_verdict)
         click.echo(verdict(chained, chain), nl=False)
         _exit_for(chained)
     log = logs[0]
     if is_vassal_file(log):
         with _could_not_run():
-            result, translation = adjudicate_vassal(log, data, game_id, module)
+            result, translation = adjudicate_vassal(log, data, game_id, module, keep_states=False)
         if fmt == "json":
             click.echo(json_verdict(result, translation), nl=False)
         elif fmt == "markdown":
@@ -197,7 +198,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
             click.echo(text_verdict(result, translation, str(log)), nl=False)
         _exit_for(result)
     with _could_not_run():
-        result, source = adjudicate_file(log, data)
+        result, source = adjudicate_file(log, data, keep_states=False)
     if fmt == "json":
         click.echo(json_report(result), nl=False)
     elif fmt == "markdown":

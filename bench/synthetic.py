@@ -29,7 +29,7 @@ from wargame.game import Game  # noqa: E402
 from wargame.hexes import Hex  # noqa: E402
 
 
-def system_of(game: Game) -> RuleSystem:
+def system_of(game: Game) -> RuleSystem[Any]:
     """The rule system a game's data names (the engine's registry)."""
     return SYSTEMS[game.manifest.rule_system]
 
@@ -89,16 +89,16 @@ class SyntheticPlayer:
         return seen
 
 
-def replay_text(text: str, game: Game) -> Replay:
+def replay_text(text: str, game: Game, keep_states: bool = True) -> Replay[Any]:
     """Parse, resolve and replay a text log, as `adjudicate check` does once the game is loaded."""
     entries = parse_text(text, "<generated>")
     errors = resolve(game, entries, "<generated>")
     if errors:
         raise LogSyntaxErrors(errors, text.splitlines())
-    return replay(game, system_of(game), entries)
+    return replay(game, system_of(game), entries, keep_states)
 
 
-def check_clean(text: str, game: Game, shown: int = 10) -> Replay:
+def check_clean(text: str, game: Game, shown: int = 10) -> Replay[Any]:
     """Replay a generated log; AssertionError with the first error findings if it is not clean."""
     result = replay_text(text, game)
     errors = [f for f in result.findings if f.severity == "error"]

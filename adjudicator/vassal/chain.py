@@ -319,7 +319,7 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
             errors = resolve(game, read.entries, str(read.path))
             if errors:
                 raise LogSyntaxErrors(errors, read.source)
-            text_replay = replay(game, system, read.entries)
+            text_replay = replay(game, system, read.entries, keep_states=False)
             read.final_state = text_replay.final_state
             read.ended = replayed_position(game, system.position(read.final_state), phase_list)
     _check_order(files)
@@ -388,8 +388,8 @@ def _joins(part: Part, files: list[_Read], k: int) -> list[Finding]:
     return out
 
 
-def replay_chain(chain: Chain) -> Replay[Any]:
+def replay_chain(chain: Chain, keep_states: bool = True) -> Replay[Any]:
     """All the files' entries replayed from the set-up as one game, the joins' findings first."""
-    result = replay(chain.game, chain.system, chain.entries)
+    result = replay(chain.game, chain.system, chain.entries, keep_states)
     result.findings = [*chain.findings, *result.findings]
     return result

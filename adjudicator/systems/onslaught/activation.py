@@ -47,6 +47,7 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
                                                   f"supply point(s), not {entry.supply}"))
     return out
 
+
 def check_breakthrough_sequence(state: OnslaughtState, entry: Entry, kind: str, units: Sequence[str]) -> list[Finding]:
     """5.5: a breakthrough stack moves then attacks, or attacks then moves, never back again."""
     action = state.action
@@ -60,6 +61,7 @@ def check_breakthrough_sequence(state: OnslaughtState, entry: Entry, kind: str, 
                                                ", in one sequence")]
     return []
 
+
 def record_sequence(state: OnslaughtState, kind: str, units: Sequence[str]) -> OnslaughtState:
     """Record a breakthrough stack's move or attack in its sequence (5.5)."""
     action = state.action
@@ -71,6 +73,7 @@ def record_sequence(state: OnslaughtState, kind: str, units: Sequence[str]) -> O
         return replace(state, action=replace(action, switched=True))
     return state
 
+
 def activation_cost(state: OnslaughtState, action: ActionState, units: Iterable[str] = ()) -> int:
     """Supply points to activate a stack (5.2, 5.5); with 14.1, two for a stack that mixes
     American or French divisions with Commonwealth ones."""
@@ -81,6 +84,7 @@ def activation_cost(state: OnslaughtState, action: ActionState, units: Iterable[
     if "allied_cooperation" in state.optional and mixes_nations(state, units):
         return 2 * cost
     return cost
+
 
 def check_breakthrough_stack(state: OnslaughtState, entry: Activate, units: list[str]) -> list[Finding]:
     """5.5: armor only; 14.3: infantry with the armor it is stacked with; 14.1: Commonwealth and

@@ -86,6 +86,7 @@ def allied_source_hexes(state: OnslaughtState) -> frozenset[Hex]:
     sources = supply.allied_sources(state, state.controlled)
     return frozenset(h for name, hexes in sources.items() if name != supply.SOUTHERN_FRANCE for h in hexes)
 
+
 def entry_hexes(state: OnslaughtState, unit_id: str, entry_area: str | None, replacing: bool) -> frozenset[Hex]:
     """Where a reinforcement (or an Allied replacement, 11.3) may be placed (10.1-10.3)."""
     game = state.game
@@ -96,16 +97,23 @@ def entry_hexes(state: OnslaughtState, unit_id: str, entry_area: str | None, rep
         return game.area_hexes("germany")
     return allied_source_hexes(state)
 
-def supplied_from(state: OnslaughtState, side: str, entry_area: str | None) -> frozenset[Hex]:
-    """Hexes a newly placed division traces supply from: German to the east edge only (10.2);
-    Allied to their sources, area B's reinforcements off the southern edge through B (10.3)."""
+
+def placement_sources(state: OnslaughtState, side: str, entry_area: str | None) -> frozenset[Hex]:
+    """The sources a newly placed division traces supply to: German the east edge only (10.2); Allied
+    their sources, area B's reinforcements off the southern edge through B (10.3)."""
     supply_map = supply.SupplyMap.of(state.game)
     if side == "German":
-        return supply.hexes_tracing_to(state, side, supply_map.east_edge)
+        return frozenset(supply_map.east_edge)
     sources = set(allied_source_hexes(state))
     if entry_area == "entry_b" or state.turn >= int(state.game.parameter["southern_france_first_turn"]):
         sources |= supply_map.entry_b
-    return supply.hexes_tracing_to(state, side, sources)
+    return frozenset(sources)
+
+
+def supplied_from(state: OnslaughtState, side: str, entry_area: str | None) -> frozenset[Hex]:
+    """Hexes a newly placed division traces supply from (10.2, 10.3)."""
+    return supply.hexes_tracing_to(state, side, placement_sources(state, side, entry_area))
+
 
 def open_hexes(state: OnslaughtState, unit_id: str, entry_area: str | None,
                replacing: bool = False) -> list[Hex]:
@@ -117,6 +125,7 @@ def open_hexes(state: OnslaughtState, unit_id: str, entry_area: str | None,
     return sorted((h for h in entry_hexes(state, unit_id, entry_area, replacing)
                    if h in supplied and h not in full), key=state.game.grid.label_of)
 
+
 def full_hexes(state: OnslaughtState, side: str) -> set[Hex]:
     """Hexes where `side` already has as many divisions as a stack may hold (6.3)."""
     grid = state.game.grid
@@ -126,6 +135,7 @@ def full_hexes(state: OnslaughtState, side: str) -> set[Hex]:
         if grid.is_label(where) and unit_of(state, unit_id).side == side:
             count[grid.hex_of(where)] = count.get(grid.hex_of(where), 0) + 1
     return {h for h, n in count.items() if n >= limit}
+
 
 def placement_problem(state: OnslaughtState, unit_id: str, label: str, entry_area: str | None,
                       replacing: bool = False) -> str | None:
@@ -147,10 +157,11 @@ def placement_problem(state: OnslaughtState, unit_id: str, label: str, entry_are
         return f"enemy divisions hold {label}"
     if h in full_hexes(state, side):
         return f"{label} already holds three {side} divisions; placements may not overstack"
-    if h not in supplied_from(state, side, entry_area):
+    if not supply.traces_to(state, side, h, placement_sources(state, side, entry_area)):
         where = "to the eastern map edge" if side == "German" else "to an Allied supply source"
         return f"{unit_id} at {label} could not trace a supply line {where}"
     return None
+
 
 def check_order(state: OnslaughtState, entry: Entry) -> list[Finding]:
     """4.0: German, then Allied reinforcements, German, then Allied replacements, then income."""
@@ -161,6 +172,7 @@ def check_order(state: OnslaughtState, entry: Entry) -> list[Finding]:
         return []
     return [finding("error", "4.0", entry, f"{turn_and_step(state)}: {ORDER[index]} come before "
                                                   f"{ORDER[state.arrival_phase]}, which have begun")]
+
 
 def paratroop_problems(state: OnslaughtState, entry: Place, section: str) -> list[Finding]:
     """An Allied paratroop division in an Allied Movement action, or why not (9.1, 9.2)."""
@@ -174,6 +186,7 @@ def paratroop_problems(state: OnslaughtState, entry: Place, section: str) -> lis
         out.append(finding("error", section, entry, f"{turn_and_step(state)}: the Allies {what} only in an "
                                                       "Allied Movement action"))
     return out
+
 
 def check_pickup(state: OnslaughtState, entry: Place) -> list[Finding]:
     """9.1: an activated full-strength paratroop division not in enemy ZOC leaves the map for
@@ -208,12 +221,15 @@ def check_pickup(state: OnslaughtState, entry: Place) -> list[Finding]:
                                                     f"{entry.hex}"))
     return out
 
+
 def return_turn(state: OnslaughtState) -> int:
     return state.turn + int(state.game.parameter["paratroop_return_turns"])
+
 
 def pickup_place(state: OnslaughtState) -> str:
     """Where a paratroop division picked up now waits (9.1): the turn track, three turns on."""
     return f"{TURN_TRACK}@{return_turn(state)}"
+
 
 def check_paradrop(state: OnslaughtState, entry: Place) -> list[Finding]:
     """9.2: from the Paratroop box, in an Allied Movement action, one supply point each, into
@@ -239,6 +255,7 @@ def check_paradrop(state: OnslaughtState, entry: Place) -> list[Finding]:
         out.append(finding("error", "9.2", entry, f"a paradrop costs {cost} supply point(s), not {entry.supply}"))
     return out
 
+
 def scheduled(state: OnslaughtState, entry: Place | Loss, section: str) -> tuple[Arrival | None,
                                                                                          list[Finding]]:
     """The unit's schedule row if it may arrive now (10.0, 10.1), else the findings why not."""
@@ -260,6 +277,7 @@ def scheduled(state: OnslaughtState, entry: Place | Loss, section: str) -> tuple
         out.append(finding("error", section, entry, f"{entry.unit} arrives on turn {row.turn}, not "
                                                       f"{state.turn}"))
     return row, out
+
 
 def check_reinforce(state: OnslaughtState, entry: Place) -> list[Finding]:
     """10.1-10.3 (9.1 for paratroops): a scheduled division, on its turn or from the Delayed
@@ -286,6 +304,7 @@ def check_reinforce(state: OnslaughtState, entry: Place) -> list[Finding]:
     if problem is not None:
         out.append(finding("error", section, entry, problem))
     return out
+
 
 def recruitment_problem(state: OnslaughtState, unit_id: str, label: str) -> str | None:
     """Why a Free French division may not appear at `label` now (14.2), or None."""
@@ -314,6 +333,7 @@ def recruitment_problem(state: OnslaughtState, unit_id: str, label: str) -> str 
         return f"{limit} divisions have already been recruited in {label} this turn"
     return None
 
+
 def check_delay(state: OnslaughtState, entry: Place) -> list[Finding]:
     """10.3: an Allied reinforcement goes to the Delayed Reinforcements box only when stacking
     keeps it off every hex it may enter."""
@@ -335,6 +355,7 @@ def check_delay(state: OnslaughtState, entry: Place) -> list[Finding]:
         return [finding("error", "10.3", entry, f"{entry.unit} can be placed (at {labels}); only reinforcements "
                                                   "that stacking keeps off the map are delayed")]
     return []
+
 
 def check_arrival_loss(state: OnslaughtState, entry: Loss) -> list[Finding] | None:
     """10.2: a German reinforcement eliminated because no hex of its entry area is in supply;
@@ -360,6 +381,7 @@ def check_arrival_loss(state: OnslaughtState, entry: Loss) -> list[Finding] | No
                                                   "reinforcements that no entry hex can supply are eliminated")]
     return []
 
+
 def unplaced(state: OnslaughtState) -> list[tuple[str, str]]:
     """The reinforcements of this turn still off the map as the step ends: (section, message)."""
     out = []
@@ -371,6 +393,7 @@ def unplaced(state: OnslaughtState) -> list[tuple[str, str]]:
         fate = "placed" if side == "German" else "placed or delayed"
         out.append((section, f"turn {state.turn}: the {side} reinforcement {row.unit} was not {fate}"))
     return out
+
 
 def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
     """11.1-11.4 (9.3): an eliminated or depleted division rebuilt, its cost and where it goes."""
@@ -426,6 +449,7 @@ def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
                                                      f"rebuilding {entry.unit} costs {cost}"))
     return out
 
+
 def replacement_place(state: OnslaughtState, entry: Place, side: str) -> list[Finding]:
     """Where an eliminated division comes back: Allied as reinforcements, never in area B, or
     delayed when stacking leaves no room (11.3); German anywhere far from the Allies (11.4)."""
@@ -476,6 +500,7 @@ def check_place(state: OnslaughtState, entry: Place) -> list[Finding]:
               "pickup": check_pickup, "setup": check_setup}
     check = checks.get(entry.how)
     return [] if check is None else check(state, entry)
+
 
 def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
     """A placement as the log writes it (3.0, 9.1, 9.2, 10.1-10.3, 11.1-11.4)."""

@@ -24,6 +24,8 @@ from wargame.hexes import Hex, Hexside
 
 
 @dataclass(frozen=True)
+
+
 class Modifier:
     """One die-roll modifier of 7.1 and why it applies."""
 
@@ -33,6 +35,8 @@ class Modifier:
 
 
 @dataclass(frozen=True)
+
+
 class CombatAudit:
     """The whole arithmetic of one attack."""
 
@@ -164,6 +168,7 @@ def combat_audit(state: OnslaughtState, entry: Attack) -> CombatAudit:
     return audit(game, target, defenders, attackers, entry.die, attacker_unsupplied, defender_unsupplied,
                  fortification)
 
+
 def retreat_options(state: OnslaughtState, defender_hex: Hex, side: str,
                     attackers: Iterable[Hex]) -> tuple[list[str], list[str]]:
     """Hexes a defender may retreat to (7.3): two hexes away, never into enemy ZOC unless a
@@ -192,6 +197,7 @@ def retreat_options(state: OnslaughtState, defender_hex: Hex, side: str,
                 two.add(second)
     label = game.grid.label_of
     return sorted(label(h) for h in two), sorted(label(h) for h in one)
+
 
 def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
     out: list[Finding] = []
@@ -250,6 +256,7 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
                                                  f"modified roll {result.modified_die})"))
     return out
 
+
 def known_result(state: OnslaughtState, entry: Attack) -> str | None:
     """The result whose effects the log must carry out: the one claimed (checked on its own,
     verify, don't correct), else the table's for the recorded die, else None."""
@@ -258,6 +265,7 @@ def known_result(state: OnslaughtState, entry: Attack) -> str | None:
     if entry.die is None or not 1 <= entry.die <= 6 or not units_at(state, entry.hex):
         return None
     return combat_audit(state, entry).result
+
 
 def open_combat(state: OnslaughtState, entry: Attack) -> tuple[Combat, tuple[Effect, ...]]:
     """The combat an attack opens, and what its result asks of each division (7.2)."""
@@ -281,9 +289,11 @@ def open_combat(state: OnslaughtState, entry: Attack) -> tuple[Combat, tuple[Eff
                     second=second)
     return combat, effects
 
+
 def attacker_hexes(state: OnslaughtState, combat: Combat) -> list[Hex]:
     """Where the divisions that attacked now stand (those still on the map)."""
     return [h for h in (on_map(state, u) for u in combat.attackers) if h is not None]
+
 
 def retreat_options_of(state: OnslaughtState, combat: Combat) -> results.Options:
     """Where the defenders of a combat may retreat now (7.3)."""
@@ -292,6 +302,7 @@ def retreat_options_of(state: OnslaughtState, combat: Combat) -> results.Options
     side = unit_of(state, combat.defenders[0]).side
     return retreat_options(state, state.game.grid.hex_of(combat.hex), side,
                                 attacker_hexes(state, combat))
+
 
 def combat_report(state: OnslaughtState, attack: Attack) -> list[str]:
     """The audit of one attack, in lines for a person (7.0-7.4)."""

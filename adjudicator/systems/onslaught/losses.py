@@ -21,9 +21,11 @@ def carries_out(entry: Entry) -> bool:
         return entry.loss != "remove"
     return isinstance(entry, (Retreat, Advance, StandFast, Comment, Header))
 
+
 def effect_of(state: OnslaughtState, unit_id: str) -> Effect | None:
     """What the combat under way asks of a division, if it took part."""
     return next((e for e in state.pending if e.unit == unit_id), None)
+
 
 def track_effect(state: OnslaughtState, unit_id: str, lost: int = 0, retreated: bool = False, short: bool = False,
            stray: bool = False, stood: bool = False) -> OnslaughtState:
@@ -33,6 +35,7 @@ def track_effect(state: OnslaughtState, unit_id: str, lost: int = 0, retreated: 
                     for e in state.pending)
     return replace(state, pending=pending)
 
+
 def combat_over(state: OnslaughtState, entry: Entry) -> list[Finding]:
     """What the combat under way still owed when another entry ends it (7.2-7.5)."""
     combat = state.combat
@@ -41,6 +44,7 @@ def combat_over(state: OnslaughtState, entry: Entry) -> list[Finding]:
     found = results.outstanding(combat, state.pending, lambda: retreat_options_of(state, combat),
                                 lambda u: on_map(state, u) is not None)
     return [finding("error", section, entry, message) for section, message in found]
+
 
 def check_loss(state: OnslaughtState, entry: Loss) -> list[Finding]:
     if entry.loss == "remove":
@@ -94,6 +98,7 @@ def check_loss(state: OnslaughtState, entry: Loss) -> list[Finding]:
                    f"{results.fate(effect.steps, lost)}")
     return [finding("error", "7.5" if effect.stood else "7.2", entry, message)]
 
+
 def check_stand(state: OnslaughtState, entry: StandFast) -> list[Finding]:
     combat = state.combat
     if combat is None:
@@ -119,6 +124,7 @@ def check_stand(state: OnslaughtState, entry: StandFast) -> list[Finding]:
     if len(entry.units) != len(set(entry.units)):
         out.append(finding("error", "7.5", entry, "a division is named twice"))
     return out
+
 
 def apply_loss(state: OnslaughtState, unit_id: str, loss: str) -> OnslaughtState:
     """A division depleted, or eliminated (or removed) to its side's Eliminated Units box;

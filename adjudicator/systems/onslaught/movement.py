@@ -106,6 +106,7 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
             break
     return out
 
+
 def check_waterways(state: OnslaughtState, entry: Move, hexes: Sequence[Hex]) -> list[Finding]:
     """6.5: crossing a major waterway takes the whole movement allowance (first hex entered,
     then stop), except German divisions across the Rhine and Allied ones into a hex another

@@ -24,6 +24,7 @@ def emergency_turn(state: OnslaughtState) -> bool:
     return "emergency_supplies" in state.optional and \
         state.turn == int(state.game.parameter["emergency_supply_turn"])
 
+
 def double_depletion(state: OnslaughtState,
                       by_hex: dict[str, list[str]]) -> tuple[tuple[Stack, ...], tuple[Stack, ...]]:
     """14.1: an AH or HH on American or French with Commonwealth attackers depletes the stack with
@@ -43,11 +44,13 @@ def double_depletion(state: OnslaughtState,
     second = results.strongest_stacks(group_stacks(COMMONWEALTH, (h for h in by_hex if h not in taken)))
     return first, second
 
+
 def mixes_nations(state: OnslaughtState, units: Iterable[str], armor_only: bool = False) -> bool:
     """14.1: whether divisions include both American or French and Commonwealth ones."""
     nations = {unit_of(state, u).nationality for u in units
                if not armor_only or unit_of(state, u).type == "armor"}
     return bool(nations & AMERICAN_FRENCH) and bool(nations & COMMONWEALTH)
+
 
 def check_infantry_breakthrough(state: OnslaughtState, entry: Attack,
                                  action: ActionState) -> list[Finding]:

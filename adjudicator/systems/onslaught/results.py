@@ -16,6 +16,8 @@ Options = tuple[Sequence[str], Sequence[str]]
 
 
 @dataclass(frozen=True)
+
+
 class Stack:
     """One hex of attacking divisions, with the strength they attacked with (7.2 AH)."""
 
@@ -28,6 +30,8 @@ class Stack:
 
 
 @dataclass(frozen=True)
+
+
 class Combat:
     """An attack whose effects the following entries carry out (7.2)."""
 
@@ -59,6 +63,8 @@ class Combat:
 
 
 @dataclass(frozen=True)
+
+
 class Effect:
     """What a result asks of one division, and what the log has done about it so far.
 

@@ -23,11 +23,13 @@ def retreat_kind(state: OnslaughtState, entry: Retreat) -> str:
     two, _ = retreat_options_of(state, combat)
     return "stray" if two else "short"
 
+
 def stops_in_fortification(state: OnslaughtState, unit_id: str, label: str) -> bool:
     """7.5: a German division can stop retreating as soon as it enters a fortification hex."""
     game = state.game
     return (unit_of(state, unit_id).side == "German" and game.grid.is_label(label)
             and "fortification" in game.hex_terrain.get(game.grid.hex_of(label), ()))
+
 
 def check_retreat(state: OnslaughtState, entry: Retreat) -> list[Finding]:
     game = state.game
@@ -97,6 +99,7 @@ def check_retreat(state: OnslaughtState, entry: Retreat) -> list[Finding]:
         out.append(finding("error", "7.3", entry, f"{entry.unit} ends its retreat at {entry.path[-1]}, next to "
                                                   f"{beside[0]} at {state.location[beside[0]]}, which attacked it"))
     return out
+
 
 def check_advance(state: OnslaughtState, entry: Advance) -> list[Finding]:
     game = state.game

@@ -36,6 +36,7 @@ def closing_findings(state: OnslaughtState, entry: Entry) -> list[Finding]:
                                       f"point(s) but its activations cost {action.paid}"))
     return out
 
+
 def close_action(state: OnslaughtState) -> OnslaughtState:
     """End the action under way; stacking has been checked as of now (6.3); emergency supply
     points not spent are lost (14.4)."""
@@ -43,6 +44,7 @@ def close_action(state: OnslaughtState) -> OnslaughtState:
         state = replace(state, supply={**state.supply, state.emergency: 0}, emergency=None)
     return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True,
                    attacked=frozenset(), retreated=frozenset(), dropped=frozenset())
+
 
 def check_turn(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
     out = check_grouping(state, entry) if state.turn == 0 and state.regrouped else []
@@ -57,6 +59,7 @@ def check_turn(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
     elif state.turn:
         out += [finding("error", section, entry, message) for section, message in unplaced(state)]
     return out
+
 
 def check_roll(state: OnslaughtState, entry: RollOff) -> list[Finding]:
     out = []
@@ -74,12 +77,14 @@ def check_roll(state: OnslaughtState, entry: RollOff) -> list[Finding]:
                                                   "so the Action Step has ended"))
     return out
 
+
 def both_out(state: OnslaughtState) -> bool:
     """5.0: the Action Step also ends when both players are out of supply points, except on the
     turn of 14.4's emergency supplies, when the winner of a roll gets points to act with."""
     if emergency_turn(state):
         return False
     return state.step == "action" and all(points <= 0 for points in state.supply.values())
+
 
 def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
     out = []

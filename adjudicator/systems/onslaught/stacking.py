@@ -16,6 +16,7 @@ def overstacked(state: OnslaughtState) -> list[tuple[str, str, int]]:
                     if state.game.grid.is_label(where))
     return sorted((where, side, n - limit) for (where, side), n in count.items() if n > limit)
 
+
 def check_remove(state: OnslaughtState, entry: Loss) -> list[Finding]:
     """6.3: divisions are removed only from a stack over the limit, by their owner."""
     where = state.location.get(entry.unit)

@@ -14,6 +14,8 @@ from wargame.models import Unit
 
 
 @dataclass(frozen=True)
+
+
 class ActionState:
     """The action under way: who, which type, what it has cost, which units it activated."""
 
@@ -37,6 +39,8 @@ class ActionState:
 
 
 @dataclass(frozen=True)
+
+
 class OnslaughtState:
     """The position and the sequence of play after an entry."""
 
@@ -116,32 +120,39 @@ def replace(obj: _Frozen, **changes: Any) -> _Frozen:
 def unit_of(state: OnslaughtState, unit_id: str) -> Unit:
     return state.game.units_by_id[unit_id]
 
+
 def on_map(state: OnslaughtState, unit_id: str) -> Hex | None:
     where = state.location.get(unit_id)
     return state.game.grid.hex_of(where) if where is not None and state.game.grid.is_label(where) else None
 
+
 def units_at(state: OnslaughtState, label: str, side: str | None = None) -> list[str]:
     return sorted(u for u, where in state.location.items()
                   if where == label and (side is None or unit_of(state, u).side == side))
+
 
 def movement_allowance(state: OnslaughtState, unit_id: str) -> int:
     unit = unit_of(state, unit_id)
     values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
     return values[list(state.game.manifest.value_names).index("movement")]
 
+
 def enemy_of(state: OnslaughtState, side: str) -> str:
     return next(s for s in state.game.manifest.sides if s != side)
+
 
 def turn_and_step(state: OnslaughtState) -> str:
     step = {"action": "Action Step", "german_reserve": "German Reserve Step",
             "reinforcement": "Reinforcement Step"}.get(state.step or "", "before the first step")
     return f"turn {state.turn}, {step}"
 
+
 def combat_strength(state: OnslaughtState, unit_id: str) -> int:
     """A division's combat strength, depleted or not."""
     unit = unit_of(state, unit_id)
     values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
     return values[list(state.game.manifest.value_names).index("combat")]
+
 
 def steps_left(state: OnslaughtState, unit_id: str) -> int:
     """Steps a division has left: two at full strength, one depleted (7.2)."""

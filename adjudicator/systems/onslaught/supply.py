@@ -4,6 +4,7 @@ Rulings: docs/rules-coverage.md, the rulings register (8.1-8.5)."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -31,6 +32,8 @@ FORTIFICATION = "fortification"
 
 
 @dataclass(frozen=True)
+
+
 class Port:
     """A port (8.1): its area id, hex label and hex, printed value, and enclosing port area."""
 
@@ -42,6 +45,8 @@ class Port:
 
 
 @dataclass(frozen=True)
+
+
 class SupplyMap:
     """The map facts supply asks about, computed once per game."""
 
@@ -144,7 +149,7 @@ def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex],
     """Every hex from which a division of `side` can trace a supply line to one of `sources` (8.3).
 
     A line may pass a hex in enemy ZOC only if a friendly division occupies it, the source hex
-    included; the division's own hex never blocks (see the module's rulings). Hexes enemy
+    included; the division's own hex never blocks (docs/rules-coverage.md, rulings of 8.3). Hexes enemy
     divisions occupy are left out: no division of `side` can be there. A line never passes the
     hexes in `avoid` (11.4: not within three movement points of an Allied division).
     """
@@ -232,6 +237,7 @@ def traced_supply(state: OnslaughtState, side: str) -> frozenset[Hex]:
         state._supplied[side] = supplied_hexes(state, side, state.controlled, state.captured_ports)
     return state._supplied[side]
 
+
 def is_supplied(state: OnslaughtState, unit_id: str) -> bool:
     """Whether a division traces a supply line now (8.3-8.6; fortifications 7.5): the side's supplied
     hexes when already known, else a search from the division's hex that stops at the first source."""
@@ -255,27 +261,32 @@ def is_supplied(state: OnslaughtState, unit_id: str) -> bool:
 
 
 def traces_line(state: OnslaughtState, side: str, start: Hex) -> bool:
-    """Whether a division of `side` in `start` traces a supply line to a source (8.3-8.5): the answer
-    of `start in supplied_hexes(...)`, from a search that starts at the division and stops at the
-    first source instead of spreading over the whole map from every source."""
-    game = state.game
-    links = SupplyMap.of(game).links
-    held = occupants(state)
-    if start not in links or held.get(start, side) != side:
-        return False
+    """Whether a division of `side` in `start` traces a supply line to one of its side's sources (8.3-8.5)."""
     if side == ALLIED:
         sources = frozenset(h for hexes in allied_sources(state, state.controlled).values() for h in hexes)
     else:
         sources = german_sources(state, state.controlled, state.captured_ports)
+    return traces_to(state, side, start, sources)
+
+
+def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[Hex]) -> bool:
+    """Whether a division of `side` in `start` traces a supply line to one of `sources` (8.3): the answer
+    of `start in hexes_tracing_to(state, side, sources)`, from a search that starts at the division and
+    stops at the first source instead of spreading over the whole map from every source."""
+    links = SupplyMap.of(state.game).links
+    held = occupants(state)
+    if start not in links or held.get(start, side) != side:
+        return False
     if start in sources:
         return True  # 8.3: a division standing on a source occupies it
     zoc = zone_of_control(state, enemy_of(state, side))
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it; the
     # division's own hex never blocks, so the line may begin in any open neighbour.
-    frontier = [h for h in (start, *links[start]) if h not in zoc or held.get(h) == side]
+    # Breadth first: the nearest source ends the search after a ring of hexes, not a wander.
+    frontier = deque(h for h in (start, *links[start]) if h not in zoc or held.get(h) == side)
     seen = set(frontier)
     while frontier:
-        h = frontier.pop()
+        h = frontier.popleft()
         if h in sources:
             return True
         for n in links[h]:
@@ -313,6 +324,7 @@ def income_due(state: OnslaughtState, entry: Income) -> int:
         return int(state.game.parameter["german_supply_income"])
     return sum(allied_income(state, state.controlled, entry.declined).values())
 
+
 def check_income(state: OnslaughtState, entry: Income) -> list[Finding]:
     out = []
     if state.step != "reinforcement":
@@ -331,10 +343,12 @@ def check_income(state: OnslaughtState, entry: Income) -> list[Finding]:
                                                  f"above the limit of {limited} are lost"))
     return out
 
+
 def captured_points(state: OnslaughtState, label: str) -> int:
     """Supply points a German capture of an Allied source takes (8.7): half, rounded up, of
     what the Allies collected there on the previous turn."""
     return -(-state.collected.get(state.turn - 1, {}).get(label, 0) // 2)
+
 
 def check_capture(state: OnslaughtState, entry: Capture) -> list[Finding]:
     out = []

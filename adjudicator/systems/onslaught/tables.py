@@ -11,6 +11,8 @@ from wargame.hexes import Hex, Hexside
 
 
 @dataclass(frozen=True)
+
+
 class MapTables:
     """Map facts the checks ask thousands of times, computed once per game."""
 

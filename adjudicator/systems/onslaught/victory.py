@@ -33,6 +33,8 @@ LEVELS_CHART = "victory_levels"
 
 
 @dataclass(frozen=True)
+
+
 class GapMap:
     """The map facts the gap bonus asks about (13.3), computed once per game."""
 
@@ -69,6 +71,8 @@ _gap_maps = PerGame(GapMap._build)
 
 
 @dataclass(frozen=True)
+
+
 class Gap:
     """A side's gap bonus (13.3): its points, whether the gap is wide, and a path that earns it."""
 
@@ -81,6 +85,8 @@ class Gap:
 
 
 @dataclass(frozen=True)
+
+
 class SideScore:
     """One side's victory points (13.3): the divisions counted and the gap bonus, if any."""
 
@@ -110,6 +116,8 @@ class SideScore:
 
 
 @dataclass(frozen=True)
+
+
 class Score:
     """The 13.3 score of a position: each side's points, the winner and the level of victory."""
 
@@ -266,6 +274,7 @@ def after_the_end(state: OnslaughtState, entry: Entry) -> Finding | None:
             return finding("error", won[1], entry, f"the game ended with turn {state.turn}: the {won[0]} player "
                                                    f"won an automatic victory ({won[2]})")
     return None
+
 
 def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str, str] | None:
     """The winner, section and reason of an automatic victory in this position, if any (13.1, 13.2)."""

@@ -26,11 +26,13 @@ def zone_of_control(state: OnslaughtState, side: str) -> frozenset[Hex]:
         cached = state._zoc[side] = frozenset(out)
     return cached
 
+
 def near_enemy(state: OnslaughtState, side: str) -> set[Hex]:
     """Hexes within two movement points of an enemy division, counted as 6.4 says: units,
     ZOC, waterways and terrain ignored, but not coastlines and sea or impassable hexsides."""
     enemy = enemy_of(state, side)
     return within_two(state, (h for h, owner in occupants(state).items() if owner == enemy))
+
 
 def within_two(state: OnslaughtState, starts: Iterable[Hex]) -> set[Hex]:
     """Hexes at most two movement points from any of `starts`, counted as 6.4 counts (11.4 too):
