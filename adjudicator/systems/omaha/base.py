@@ -129,7 +129,7 @@ class OmahaRules(SeriesRules[OmahaState]):
     def _full_on_arrival(self, state: OmahaState, unit_id: str) -> bool:
         raise NotImplementedError  # arrivals.py
 
-    def supplied(self, state: OmahaState) -> frozenset[Hex]:
+    def supplied(self, state: OmahaState, targets: frozenset[Hex] | None = None) -> frozenset[Hex]:
         raise NotImplementedError  # supply.py
 
     def captured(self, state: OmahaState, labels: Iterable[str]) -> list[str]:

@@ -20,8 +20,9 @@ game, filled as traces reach them (the map never changes)."""
 class Supply(OmahaRules):
     """12.0."""
 
-    _traced: tuple[dict[str, str], frozenset[str], frozenset[Hex]] | None = None
-    """The last trace: the location mapping and landing hexes it was made for, and the supplied hexes."""
+    _traced: tuple[dict[str, str], frozenset[str], frozenset[Hex], frozenset[Hex] | None] | None = None
+    """The last trace: the location mapping and landing hexes it was made for, the supplied hexes,
+    and the targets it stopped at (None: the whole map)."""
 
     def _supply_due(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """12.0: as the Allied player turn ends, each unit out of supply takes its loss."""
@@ -53,23 +54,26 @@ class Supply(OmahaRules):
             return []
         return None
 
-    def supplied(self, state: OmahaState) -> frozenset[Hex]:
+    def supplied(self, state: OmahaState, targets: frozenset[Hex] | None = None) -> frozenset[Hex]:
         """Hexes from which an Allied unit traces supply (12.0): a path to a beach landing hex with a
         marker, never into a German-held hex, and through no hex in a German ZOC (such a hex may only
-        begin or end the path)."""
+        begin or end the path). With `targets`, the search stops once it has reached them all: the
+        hexes returned then answer for the targets only."""
         game = state.game
         landing = self.landing_hexes(state)
         memo = self._traced
-        if memo is not None and memo[0] is state.location and memo[1] == landing:
-            return memo[2]  # the same position as the last trace
+        if memo is not None and memo[0] is state.location and memo[1] == landing and \
+                (memo[3] is None or targets is not None and targets <= memo[3]):
+            return memo[2]  # the same position as the last trace, which answered these targets
         german = {game.grid.hex_of(w) for u, w in state.location.items()
                   if game.grid.is_label(w) and self._unit(state, u).side == "German"}
         ezoc = self.ezoc(state, "Allied")
         sources = [game.grid.hex_of(label) for label in sorted(landing)]
         frontier = [h for h in sources if h not in german]
         out = set(frontier)
+        left = None if targets is None else set(targets) - out
         steps = SUPPLY_STEPS(game)
-        while frontier:
+        while frontier and left != set():
             h = frontier.pop()
             ways = steps.get(h)
             if ways is None:
@@ -78,20 +82,25 @@ class Supply(OmahaRules):
                 if n in out or n in german:
                     continue
                 out.add(n)  # a path may end (begin, from the unit's side) in an EZOC hex
+                if left is not None:
+                    left.discard(n)
                 if n not in ezoc:
                     frontier.append(n)
-        self._traced = (state.location, landing, frozenset(out))
+        self._traced = (state.location, landing, frozenset(out), targets)
         return self._traced[2]
 
     def out_of_supply(self, state: OmahaState) -> list[str]:
         """Allied units that cannot trace supply now (12.0; rangers and units on a beach landing hex
         are exempt)."""
         grid = state.game.grid
-        supplied = self.supplied(state)
         landing = self.landing_hexes(state)
-        return sorted(u for u, w in state.location.items() if grid.is_label(w)
-                      and self._unit(state, u).side == "Allied" and self._unit(state, u).type != "ranger"
-                      and w not in landing and grid.hex_of(w) not in supplied)
+        units = state.game.units_by_id
+        tracing = {u: grid.hex_of(w) for u, w in state.location.items() if grid.is_label(w)
+                   and units[u].side == "Allied" and units[u].type != "ranger" and w not in landing}
+        if not tracing:
+            return []
+        supplied = self.supplied(state, frozenset(tracing.values()))
+        return sorted(u for u, h in tracing.items() if h not in supplied)
 
     def _supply_loss(self, state: OmahaState, unit_id: str) -> bool:
         """12.0: a loss, as the Allied player turn ends, of a unit out of supply that the combat just

@@ -38,7 +38,7 @@ class Victory(OmahaRules):
         """The hexes among `labels` the Allies have captured: occupied or last occupied by them, and
         able to trace a line of supply (12.0) (13.0, 14.2, 14.3)."""
         grid = state.game.grid
-        supplied = self.supplied(state)
         allied_at = {w for u, w in state.location.items() if self._unit(state, u).side == "Allied"}
-        return sorted(label for label in set(labels) if (label in allied_at or state.controlled.get(label) == "Allied")
-                      and grid.hex_of(label) in supplied)
+        held = sorted(label for label in set(labels) if label in allied_at or state.controlled.get(label) == "Allied")
+        supplied = self.supplied(state, frozenset(grid.hex_of(label) for label in held))
+        return [label for label in held if grid.hex_of(label) in supplied]
