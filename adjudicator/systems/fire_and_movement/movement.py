@@ -1,16 +1,7 @@
 """Movement (5.1, 5.2, 5.4, 5.5) with zones of control's effect on it (6.1): one model of a unit's
 move, `move_rule`, asked for by the checker, the VASSAL reader and the benchmark generators alike.
 
-Rulings (docs/rules-coverage.md keeps the register):
-
-- 5.2, "a unit that has completed its movement": a unit moves once per player turn (a mobile
-  unit in the Movement or the Mobile Movement Phase, 5.5), so a second `move` of it is an error.
-- 5.4, costs: a road step (road hexside between two road hexes) costs 1/2, a trail step 1,
-  whatever else is there; otherwise the costliest terrain of the hex entered, plus its "+" terrain,
-  plus the hexside's added cost.
-- 6.1, "by expending all its printed MA": a leg unit may step from an EZOC hex straight into
-  another only as its whole move (one hex), and only if its allowance covers that hex's cost.
-- 6.1, rangers and commandos: never pay the extra cost for EZOC and are never stopped by it.
+Rulings: docs/rules-coverage.md's register, rows F&M 5.2, F&M 6.1 and F&M 6.1 / 11.2.3.
 """
 
 from __future__ import annotations

@@ -2,9 +2,7 @@
 whose order the engine checks, wargame/sequence.py), two player turns of five phases. Stacking (5.3)
 is judged as each phase ends.
 
-Ruling (docs/rules-coverage.md keeps the register): the log writes the phases of both player
-turns with the same ids; a `Phase movement` after the first player's Mobile Combat Phase begins
-the second player turn.
+Ruling: docs/rules-coverage.md's register, row F&M 4.1.
 """
 
 from __future__ import annotations

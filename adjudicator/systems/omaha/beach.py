@@ -2,8 +2,7 @@
 defence of zero), stacks of three on a beach landing hex that defend and attack with one unit, the
 landed units' GT 1, and units that have left a beach landing hex never stacking again.
 
-Rulings (docs/rules-coverage.md keeps the register): 5.3 with 11.2.4, the Omaha Beach hexes take
-three Allied units (which of them hold a beachhead marker is tracked from the landing on).
+Rulings: docs/rules-coverage.md's register, rows Omaha 11.2.1, 11.2.3, 11.2.4.
 """
 
 from __future__ import annotations

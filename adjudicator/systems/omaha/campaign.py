@@ -1,9 +1,7 @@
 """The campaign game (14.0, 14.2, 14.3) with this folio's forces: its length, fixed as GT 17 ends
 (GT 17 plus the cities not captured, never beyond GT 25), and its victory (seven city hexes).
 
-Rulings (docs/rules-coverage.md keeps the register): 14.2, a city is captured when all its hexes
-are (as 11.1.4 says of Isigny), each city counting once; 14.3 counts hexes. The Allied victory is
-judged as GT 17 ends (the game stops there if it is met) and as the last GT ends.
+Rulings: docs/rules-coverage.md's register, rows Omaha 14.0-14.3.
 """
 
 from __future__ import annotations

@@ -2,9 +2,7 @@
 the chart (counters/omaha/charts.toml) says the Rangers' loss, how far they move up to the end of
 GT 1, and what becomes of a German +6 marker.
 
-Ruling (docs/rules-coverage.md keeps the register): "may move one hex" and "cannot move this game
-turn": the Rangers move at most the chart's hexes from the roll to the end of GT 1, at once or in
-GT 1's Movement Phase.
+Rulings: docs/rules-coverage.md's register, rows Omaha 11.2.3.
 """
 
 from __future__ import annotations

@@ -2,10 +2,7 @@
 inclement weather halving movement allowances (rounded up) and putting markers aside, flak
 halving aircraft markers near it.
 
-Ruling (docs/rules-coverage.md keeps the register): 14.1 in the campaign, weather is optional only
-in a single scenario, so the campaign has it in force without a header; 11.1.2: German
-reinforcements keep their full MA on their GT of arrival except in the campaign game in inclement
-weather.
+Rulings: docs/rules-coverage.md's register, rows Omaha 14.1 and Omaha 11.1.2 / 14.1.
 """
 
 from __future__ import annotations
