@@ -46,7 +46,6 @@ class SyntheticPlayer:
         self.entries: list[Entry] = [*(Header(key=k, value=v) for k, v in headers),
                                      Comment(text=f"synthetic game, seed {seed}, by bench/adjudicate.py")]
         self.state: Any = self.system.initial_state(game, [e for e in self.entries if isinstance(e, Header)])
-        self.adjacent: dict[Hex, list[Hex]] = {}
         """Each hex's neighbours on the map, as asked (the map never changes)."""
 
     # -- bookkeeping ---------------------------------------------------------------------
@@ -71,12 +70,9 @@ class SyntheticPlayer:
                 out.setdefault(self.grid.hex_of(where), []).append(unit_id)
         return out
 
-    def neighbours(self, h: Hex) -> list[Hex]:
-        """The hexes next to `h` on the map (remembered)."""
-        out = self.adjacent.get(h)
-        if out is None:
-            out = self.adjacent[h] = self.grid.neighbours_on_map(h)
-        return out
+    def neighbours(self, h: Hex) -> tuple[Hex, ...]:
+        """The hexes next to `h` on the map (the grid remembers them)."""
+        return self.grid.neighbours_on_map(h)
 
     def distances(self, sources: Iterable[Hex], limit: int = 60) -> dict[Hex, int]:
         """Hex steps from the nearest of `sources` over the map, terrain ignored (for the players' aims)."""

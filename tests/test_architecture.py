@@ -105,11 +105,7 @@ def too_long(folder: Path) -> list[str]:
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES]
 
 
-@pytest.mark.parametrize("package", [
-    # The Fire & Movement split is the arch-fm branch's part of issue 14: strict, so the marker
-    # must go the moment its files fit.
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="Fire & Movement is split by branch arch-fm"))
-    if name == "fire_and_movement" else name for name in SYSTEM_PACKAGES])
+@pytest.mark.parametrize("package", SYSTEM_PACKAGES)
 def test_rule_system_files_fit_in_one_sitting(package: str) -> None:
     """No file of a rule system is over 600 lines."""
     assert too_long(ROOT / "adjudicator" / "systems" / package) == []

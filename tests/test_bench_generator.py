@@ -184,7 +184,7 @@ def test_the_omaha_self_check_catches_a_breach(omaha: Game, omaha_log: str) -> N
     index = next(i for i, line in enumerate(lines) if line.startswith("German: setup "))
     unit = lines[index].split()[2]
     lines[index] = f"German: setup {unit} 2122"
-    with pytest.raises(AssertionError, match=r"error \[fire-and-movement 11\.0\]"):
+    with pytest.raises(AssertionError, match=r"error \[omaha 11\.0\]"):
         bench.check_clean("\n".join(lines) + "\n", omaha)
 
 

@@ -11,12 +11,14 @@ import pytest
 
 from adjudicator.notation.entries import Header
 from adjudicator.notation.text import parse_text
-from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
-from adjudicator.systems.fire_and_movement import FireAndMovementState
-from adjudicator.systems.fire_and_movement.system import PHASES
+from adjudicator.systems.omaha import OMAHA as FM
+from adjudicator.systems.omaha import OmahaState
 from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+
+PHASES = FM.phases(load_game(data_root(), "omaha"))
+"""4.1: the phases of a game turn, from the game's [[sequence]]."""
 
 GT_END = len(PHASES) - 1
 GERMAN_MOVEMENT = PHASES.index("movement", 2)
@@ -36,19 +38,19 @@ def game() -> Game:
     return load_game(data_root(), "omaha")
 
 
-def start(game: Game, scenario: str = "campaign", optional: tuple[str, ...] = (), **state: Any) -> FireAndMovementState:
+def start(game: Game, scenario: str = "campaign", optional: tuple[str, ...] = (), **state: Any) -> OmahaState:
     """A state of `scenario` (the log's headers) with fields replaced."""
     headers = [Header(key="Scenario", value=scenario), *(Header(key="Optional", value=o) for o in optional)]
     return replace(FM.initial_state(game, headers), **state)
 
 
-def replay(state: FireAndMovementState, text: str) -> tuple[list[tuple[str, str]], FireAndMovementState]:
+def replay(state: OmahaState, text: str) -> tuple[list[tuple[str, str]], OmahaState]:
     """Replay `text` from `state`: (rule, entry) of every error, and the final state."""
     return replay_from(state, text)
 
 
 def gt_end(game: Game, turn: int, cities: tuple[str, ...] = (), hexes: tuple[str, ...] = (),
-           **state: Any) -> FireAndMovementState:
+           **state: Any) -> OmahaState:
     """The campaign as GT `turn` ends: 16/1 on the beachhead of 2319, an Allied unit on every hex of
     the named cities and on the extra hexes, no German unit on the map."""
     labels = [h for c in cities for h in CITY_HEXES[c]] + list(hexes)
@@ -58,7 +60,7 @@ def gt_end(game: Game, turn: int, cities: tuple[str, ...] = (), hexes: tuple[str
                             **state})
 
 
-def notes(state: FireAndMovementState) -> list[tuple[str, str]]:
+def notes(state: OmahaState) -> list[tuple[str, str]]:
     """(rule, message) of the notes the log's end gives."""
     return [(f.rule, f.message) for f in FM.finish(state) if f.severity == "note"]
 
@@ -191,8 +193,8 @@ def test_another_folio_added_as_data(utah: Game) -> None:
     points = sum(r.amount for _, r in utah.replacements if r.scenario == "campaign" and r.turn == 2 and r.kind == "leg")
     assert points == 4
     campaign, scenario = start(utah), start(utah, "beach_to_bocage")
-    assert FM._cups(campaign, "German")["de_sf_7"] == 1 and sum(FM._cups(campaign, "German").values()) == 18
-    assert "de_sf_7" not in FM._cups(scenario, "German") and sum(FM._cups(scenario, "German").values()) == 17
+    assert FM.pool(campaign, "German")["de_sf_7"] == 1 and sum(FM.pool(campaign, "German").values()) == 18
+    assert "de_sf_7" not in FM.pool(scenario, "German") and sum(FM.pool(scenario, "German").values()) == 17
     assert set(replay_errors(utah, SETUP + "Allied: setup 8/4 2402\n")[0]) == \
         {("11.0", "Allied: setup 8/4 2402"), ("10.1", "Allied: setup 8/4 2402")}  # west of 10.1's boundary too
 
@@ -202,8 +204,8 @@ def test_cups_hold_every_marker_of_the_campaign(game: Game, data_copy: Path) -> 
     """14.0 e, f: one German cup with all the German markers (not capped by the scenario's
     allotment of 15), the US aircraft cup and the other, as the campaign's set-up fills them."""
     campaign = start(game)
-    assert sum(FM._cups(campaign, "German").values()) == 17
-    allied = FM._cups(campaign, "Allied")
+    assert sum(FM.pool(campaign, "German").values()) == 17
+    allied = FM.pool(campaign, "Allied")
     aircraft = {m.id for m in game.markers.marker if m.icon == "aircraft"}
     assert sum(allied.values()) == 25 and sum(n for m, n in allied.items() if m in aircraft) == 7
     counters = data_copy / "counters" / "omaha"
@@ -213,8 +215,8 @@ def test_cups_hold_every_marker_of_the_campaign(game: Game, data_copy: Path) -> 
     with open(counters / "setup.csv", "a", encoding="utf-8") as f:
         f.write("campaign,de_sf_7,german_cup,1,reconstructed,\nbeach_to_bocage,de_sf_7,german_cup,1,reconstructed,\n")
     more = load_game(data_copy, "omaha")
-    assert sum(FM._cups(start(more), "German").values()) == 18
-    capped = FM._cups(start(more, "beach_to_bocage"), "German")
+    assert sum(FM.pool(start(more), "German").values()) == 18
+    capped = FM.pool(start(more, "beach_to_bocage"), "German")
     assert sum(capped.values()) == 17 and "de_sf_9" not in capped  # 7.1: the scenario's 15, lowest first
 
 
@@ -320,9 +322,9 @@ def test_german_sudden_death(game: Game) -> None:
     """14.3: no beach landing hex left at the end of a GT: the German strategic victory at once."""
     state = gt_end(game, 3, beachheads=frozenset())
     errors, after = replay(state, "Turn 4\nPhase support_fire_marker\n")
-    assert after.victory is not None and after.victory[1] == "14.3"
+    assert after.victory is not None and after.victory.section == "14.3"
     assert errors == [("14.3", "Phase support_fire_marker")]
     assert [rule for rule, _ in notes(state)] == ["14.3"] and "strategic victory" in notes(state)[0][1]
     scenario = replace(state, scenario="beach_to_bocage")
-    assert replay(scenario, "Turn 4\n")[1].victory[1] == "13.0"  # type: ignore[index]
+    assert replay(scenario, "Turn 4\n")[1].victory.section == "13.0"  # type: ignore[union-attr]
 

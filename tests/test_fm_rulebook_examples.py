@@ -14,7 +14,7 @@ import pytest
 
 from adjudicator.notation.entries import Attack
 from adjudicator.notation.text import parse_text
-from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
+from adjudicator.systems.omaha import OMAHA as FM
 from adjudicator.systems.fire_and_movement import markers as pools
 from fm_log import SETUP, landed, replay_errors
 from wargame.bundled import data_root

@@ -86,15 +86,10 @@ def unresolved(rows: list[list[str]]) -> list[str]:
     return problems
 
 
-SYSTEMS = {"Onslaught": "onslaught", "Fire & Movement / Omaha": "fire-and-movement"}
+SYSTEMS = {"Onslaught": "onslaught", "Fire & Movement / Omaha": "omaha"}
 
 
-@pytest.mark.parametrize("heading", [
-    "Onslaught",
-    # The Fire & Movement table is rewritten in this format by the arch-fm branch (issue 14); strict, so
-    # the marker must go when it is.
-    pytest.param("Fire & Movement / Omaha", marks=pytest.mark.xfail(strict=True, reason="rows filled by arch-fm")),
-])
+@pytest.mark.parametrize("heading", ["Onslaught", "Fire & Movement / Omaha"])
 def test_every_row_resolves_in_section_order(heading: str) -> None:
     """Each row names its checks as `path::function` and its tests as pytest node ids, all of which exist,
     and the rows are in section order."""

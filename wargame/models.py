@@ -285,6 +285,8 @@ class GameManifest(Model):
     id: Ident
     title: str
     rule_system: Ident
+    series: Ident | None = None
+    """The series whose rules the game's rule system is a folio of (Omaha: `fire-and-movement`)."""
     map: Ident
     sides: tuple[str, str]
     value_names: tuple[Ident, ...] = Field(min_length=1)
@@ -297,6 +299,11 @@ class GameManifest(Model):
     optional_rule: list[OptionalRule] = []
     source: Source
     note: str = ""
+
+    @property
+    def series_id(self) -> str:
+        """The series of the game's rules (its counters' style, its declarations), else its rule system."""
+        return self.series or self.rule_system
 
 
 # -- units and markers -------------------------------------------------------------------

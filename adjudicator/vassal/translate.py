@@ -214,7 +214,7 @@ class _Translator:
         # Omaha (11.2.3): the Pointe du Hoc roll, its loss and marker and the Rangers' move, and the
         # beach assaults with their markers, losses and retreats come before GT 1, while VASSAL's turn
         # tracker already shows GT 1's first phase.
-        return self.game.manifest.rule_system == "fire-and-movement" and isinstance(
+        return self.game.manifest.rule_system == "omaha" and isinstance(
             entry, (RollOff, SupportMarkers, Attack, Loss, Move, Retreat, Advance, StandFast))
 
     def emit(self, entry: Entry) -> int:
@@ -717,7 +717,7 @@ class _Translator:
                 self.pending_die = None
                 return
         self.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
-        if len(values) == 1 and side is not None and self.game.manifest.rule_system == "fire-and-movement":
+        if len(values) == 1 and side is not None and self.game.manifest.rule_system == "omaha":
             if self.before_start:
                 # Before GT 1 the one die is the Pointe du Hoc roll (Omaha 11.2.3), written `Roll Allied N`.
                 self.die_rolls.add(id(self.out[self.emit(RollOff(line=step, rolls={side: values[0]}))]))

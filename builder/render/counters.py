@@ -415,7 +415,7 @@ def short_designation(unit: Unit) -> str:
 
 def counter_style(game: Game) -> CounterStyle:
     """What the game's rule system prints on its unit counters."""
-    return COUNTER_STYLES.get(game.manifest.rule_system, DEFAULT_STYLE)
+    return COUNTER_STYLES.get(game.manifest.series_id, DEFAULT_STYLE)
 
 
 def render_unit(game: Game, unit: Unit, face: Face, size_px: int = 75) -> Image.Image:
