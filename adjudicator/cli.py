@@ -27,10 +27,15 @@ from wargame.bundled import data_root, game_ids
 from wargame.errors import DataErrors, LogSyntaxError, Place, WargameError, did_you_mean
 from wargame.files import write_atomically
 from wargame.game import Game, load_game
+from wargame.internal_errors import exit_3_on_internal_errors
 
 
 class _LogFirstGroup(click.Group):
-    """`adjudicate LOG` means `adjudicate check LOG`."""
+    """`adjudicate LOG` means `adjudicate check LOG`; an internal error exits 3 (wargame.internal_errors)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with exit_3_on_internal_errors("adjudicate"):
+            return super().main(*args, **kwargs)
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                           list[str]]:
@@ -61,7 +66,7 @@ def _could_not_run() -> Iterator[None]:
     except WargameError as e:
         _stop(str(e))
     except OSError as e:
-        _stop(f"{getattr(e, 'filename', '')}: {e.strerror}")
+        _stop(f"{e.filename}: {e.strerror or e}" if e.filename else f"{e.strerror or e}")
 
 
 def read_log(path: Path) -> tuple[list[Entry], list[str]]:

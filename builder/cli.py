@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -16,6 +16,7 @@ from wargame.bundled import data_root, game_ids
 from wargame.describe import game_json, game_summary
 from wargame.errors import DataErrors, WargameError
 from wargame.game import load_game
+from wargame.internal_errors import exit_3_on_internal_errors
 
 DATA_OPTION = click.option(
     "--data", "data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
@@ -46,7 +47,15 @@ def _stopping_on_errors(writing_to: Path | None = None) -> Iterator[None]:
         sys.exit(2)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """vmodbuild's commands; an internal error exits 3 (wargame.internal_errors)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with exit_3_on_internal_errors("vmodbuild"):
+            return super().main(*args, **kwargs)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="umpire")
 def main() -> None:
     """Build VASSAL modules for hex-and-counter wargames from their data."""

@@ -17,9 +17,9 @@ import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from xml.etree import ElementTree
 
 from wargame.errors import DataError, Place
+from wargame.vassal.xmltext import parse_xml
 from wargame.vassal.commands import (
     Command, NullCommand, SaveBoundary, TreeLimits, UndoMarker, command_tree, leaves, parse_leaf,
 )
@@ -106,13 +106,7 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, cap: int, file
 
 def _metadata(data: bytes, name: str, file: str) -> dict[str, str]:
     """The flat `<data>` elements of savedata/moduledata (version, VassalVersion, name...)."""
-    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
-        # No document type or entities in VASSAL's metadata; refusing them keeps expansion attacks out.
-        raise DataError(f"{name}: a DOCTYPE or ENTITY declaration is not accepted", Place(file, key=name))
-    try:
-        root = ElementTree.fromstring(data)
-    except ElementTree.ParseError as e:
-        raise DataError(f"{name} is not well-formed XML ({e})", Place(file, key=name)) from None
+    root = parse_xml(data, name, Place(file, key=name))
     out: dict[str, str] = {}
     for child in root:
         if isinstance(child.tag, str) and len(child) == 0 and child.tag not in out:
