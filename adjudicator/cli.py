@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
-from pydantic import ValidationError
 
 from adjudicator.engine import Replay, replay, resolve
 from adjudicator.notation.entries import Entry, Header, LogDocument
-from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, write_text
+from adjudicator.notation.jsonlog import read_json_log
+from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, write_text_faithfully
 from adjudicator.report import json_report, markdown_report, text_report
 from adjudicator.systems import SYSTEMS
 from adjudicator.vassal.chain import Chain, read_chain, replay_chain
@@ -87,12 +87,7 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
                               ) from None
     source = text.splitlines()
     if path.suffix == ".json":
-        try:
-            return list(LogDocument.model_validate_json(text).entries), source
-        except ValidationError as e:
-            errors = [LogSyntaxError(f"{'.'.join(map(str, err['loc']))}: {err['msg']}", Place(str(path)))
-                      for err in e.errors()]
-            raise LogSyntaxErrors(errors) from None
+        return read_json_log(text, str(path)), source
     try:
         return parse_text(text, str(path)), source
     except LogSyntaxErrors:
@@ -254,7 +249,7 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
         if output.suffix == ".json":
             write_atomically(output, LogDocument(entries=entries).model_dump_json(indent=2) + "\n")
         else:
-            write_atomically(output, write_text(entries))
+            write_atomically(output, write_text_faithfully(entries, str(log)))
     click.echo(str(output))
 
 
@@ -404,6 +399,22 @@ def _audit_text(system: Any, game: Game, chosen: Any, attack: Any) -> list[str]:
     return lines
 
 
+def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) -> None:
+    """A combat's units: each given once, known, the attackers of one side and the defenders of the other."""
+    for unit in (*attackers, *defenders):
+        if unit not in game.units_by_id:
+            raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
+    twice = sorted({u for u in attackers + defenders if (attackers + defenders).count(u) > 1})
+    if twice:
+        raise WargameError(f"{', '.join(twice)} given more than once: a unit attacks or defends, once")
+    sides = {game.units_by_id[u].side for u in attackers}
+    if len(sides) > 1:
+        raise WargameError(f"the attackers are of both sides ({', '.join(sorted(sides))})")
+    own = sorted(u for u in defenders if game.units_by_id[u].side in sides)
+    if own:
+        raise WargameError(f"{', '.join(own)} cannot defend against its own side's attack")
+
+
 @main.command()
 @click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True), required=False)
 @click.option("--at", "at_line", type=click.IntRange(min=1), default=None, help="The line of the attack in LOG.")
@@ -434,6 +445,8 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
                 raise WargameError("without a log, give --game, --attack UNIT@HEX and --defend UNIT@HEX")
             game = load_game(data_root(data), game_id)
             system = SYSTEMS[game.manifest.rule_system]
+            _refuse_odd_sides(game, [a.partition("@")[0] for a in attack_units],
+                              [d.partition("@")[0] for d in defend_units])
             placed: dict[str, str] = {}
             for spec in (*attack_units, *defend_units):
                 unit, _, where = spec.partition("@")

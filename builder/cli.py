@@ -115,6 +115,13 @@ def preview(game: str, out_dir: Path, data: Path | None) -> None:
     click.echo(str(path))
 
 
+def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """Refuse nan, which passes FloatRange's comparisons (every comparison with nan is false)."""
+    if value != value:
+        raise click.BadParameter("nan is not a number between 0.5 and 4", ctx, param)
+    return value
+
+
 def _games_for(game: str | None, all_games: bool, root: Path) -> list[str]:
     if all_games:
         return game_ids(root)
@@ -128,7 +135,7 @@ def _games_for(game: str | None, all_games: bool, root: Path) -> list[str]:
 @click.option("--all", "all_games", is_flag=True, help="Every bundled game.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("dist"),
               show_default=True, help="Folder for <game>.vmod.")
-@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True,
+@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True, callback=_finite,
               help="Resolution of the art (the module's grid follows it).")
 @DATA_OPTION
 def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: Path | None) -> None:
@@ -149,7 +156,7 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
 @click.argument("game")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True,
               help="Folder to write the PNGs into.")
-@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True)
+@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True, callback=_finite)
 @DATA_OPTION
 def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
     """Write the board, every counter face and every chart of a game as PNGs."""
