@@ -254,7 +254,8 @@ def load_csv(path: Path, model: type[M]) -> tuple[list[tuple[int, M]], list[Data
     try:
         header = [h.strip() for h in next(csv.reader([header_text]))]
     except csv.Error as e:
-        return rows, [DataError(f"not a CSV header row ({e})", Place(path, header_line))]
+        return rows, [DataError(f"not a CSV header row ({e}; a cell may have at most {MAX_CSV_FIELD_CHARS:,} "
+                                "characters)", Place(path, header_line))]
     fields = model.model_fields
     columns: dict[str, int] = {}
     for index, name in enumerate(header):
