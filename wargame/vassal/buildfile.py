@@ -139,8 +139,8 @@ class HexNaming:
             else:
                 regex += re.escape(token)
         m = re.fullmatch(regex, name)
-        if m is None or "row" not in groups or "column" not in groups:
-            return None
+        if m is None or "row" not in groups or "column" not in groups or max(map(len, m.groups())) > MAX_NAME_LETTERS:
+            return None  # not a name of this numbering, or of a hex too far away to be on any board
         column = self._number(m.group(groups.index("column") + 1), self.h_type) - self.h_off
         row = self._number(m.group(groups.index("row") + 1), self.v_type) - self.v_off
         if self.stagger and column % 2 != 0:
