@@ -207,7 +207,9 @@ def recordings() -> list[bytes]:
 
 def _zip(members: list[tuple[str, bytes]], compress: bool = True) -> bytes:
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED) as archive:
+    with warnings.catch_warnings(), zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED if compress
+                                                     else zipfile.ZIP_STORED) as archive:
+        warnings.simplefilter("ignore")  # "Duplicate name": members doubled on purpose
         for name, data in members:
             archive.writestr(name, data)
     return buffer.getvalue()
@@ -713,7 +715,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="Figures as JSON.")
     args = parser.parse_args(argv)
     _limit_memory(args.memory_gib)
-    warnings.simplefilter("ignore")  # zipfile's "Duplicate name" for the doubled members made on purpose
     names = args.target or list(TARGETS)
     results = []
     for name in names:
