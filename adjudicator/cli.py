@@ -15,7 +15,7 @@ import click
 from adjudicator.engine import Replay, replay, resolve
 from adjudicator.notation.entries import Entry, Header, LogDocument
 from adjudicator.notation.jsonlog import read_json_log
-from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, write_text_faithfully
+from adjudicator.notation.text import MAX_LOG_BYTES, LogSyntaxErrors, caret_message, parse_text, write_text_faithfully
 from adjudicator.report import json_report, markdown_report, text_report
 from adjudicator.systems import SYSTEMS
 from adjudicator.vassal.chain import Chain, read_chain, replay_chain
@@ -71,6 +71,9 @@ def _could_not_run() -> Iterator[None]:
 
 def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     """Entries and source lines of a text or JSON log; LogSyntaxErrors with carets otherwise."""
+    if path.stat().st_size > MAX_LOG_BYTES:
+        raise LogSyntaxErrors([LogSyntaxError(f"{path.stat().st_size:,} bytes: a text or JSON log may have at most "
+                                              f"{MAX_LOG_BYTES:,} (docs/limits.md)", Place(str(path)))])
     raw = path.read_bytes()
     if raw[:2] == b"PK":
         # A zip that is not a VASSAL save or log (those are read by adjudicator.vassal): a module, say.

@@ -385,6 +385,7 @@ def test_json_to_text_of_a_faithful_log(tmp_path: Path) -> None:
             e.model_dump(exclude=strip) for e in read_log(example)[0]]
 
 
+@pytest.mark.slow
 def test_a_comment_ending_in_a_backslash_exports_to_the_same_steps(tmp_path: Path, built_module: object) -> None:
     """The encoder quotes a token ending in a backslash as SequenceEncoder does: no step lost."""
     from wargame.vassal.reader import read_recording
@@ -402,3 +403,12 @@ def test_a_comment_ending_in_a_backslash_exports_to_the_same_steps(tmp_path: Pat
         assert result.exit_code == 0, result.output
         counts.append(len(read_recording(out).steps))
     assert counts[0] == counts[1]
+
+
+def test_a_log_past_the_size_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log larger than the limit is refused unread, with its size and the limit (exit 2)."""
+    monkeypatch.setattr("adjudicator.cli.MAX_LOG_BYTES", 100)
+    log = tmp_path / "big.log"
+    log.write_text('[Game "onslaught"]\n' + "# padding\n" * 20, encoding="utf-8")
+    result = CliRunner().invoke(adjudicate, ["check", str(log)])
+    assert result.exit_code == 2 and "at most 100" in result.stderr

@@ -20,6 +20,9 @@ from adjudicator.notation.entries import (
 )
 from wargame.errors import LogSyntaxError, Place as ErrorPlace, did_you_mean
 
+MAX_LOG_BYTES = 16 * 2**20
+"""A text or JSON log larger than this is refused unread: a 20-turn game is about 200 KB (docs/limits.md)."""
+
 HEADER = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
 SIDE = re.compile(r"^([A-Z][A-Za-z]*)([:>])$")
 INT = re.compile(r"^[0-9]{1,4}$")
