@@ -366,9 +366,20 @@ def _model_of(path: Path) -> tuple[str, type]:
     return ("toml" if path.suffix == ".toml" else "csv", model) if model else ("", type(None))
 
 
+def window(rng: random.Random, text: str, suffix: str) -> str:
+    """A CSV file cut to its comments, header and a window of rows: the same grammar, a tenth of the time."""
+    if suffix != ".csv":
+        return text
+    lines = text.split("\n")
+    head = next((i for i, line in enumerate(lines) if line and not line.startswith("#")), 0) + 1
+    start = rng.randrange(head, max(head + 1, len(lines) - 40))
+    return "\n".join(lines[:head] + lines[start:start + 40])
+
+
 def damaged_data(m: Mutator, text: str, suffix: str) -> str:
     """A data file with grammar-aware damage: values of another type, nesting, huge cells."""
     rng = m.rng
+    text = window(rng, text, suffix)
     roll = rng.random()
     if suffix == ".toml" and roll < 0.35:
         lines = text.split("\n")
@@ -385,7 +396,7 @@ def damaged_data(m: Mutator, text: str, suffix: str) -> str:
         tables = re.findall(r"(?ms)^\[\[\w+\]\].*?(?=^\[|\Z)", text)
         if tables:
             return text + rng.choice(tables) * rng.choice([2, 50, 2000])
-    if suffix == ".csv" and roll < 0.35:
+    if suffix in (".csv", ".whole-csv") and roll < 0.35:
         lines = text.split("\n")
         i = rng.randrange(len(lines))
         cells = lines[i].split(",")
@@ -505,7 +516,7 @@ def replay(c: Context) -> str:
     lines = text.split("\n")
     start = c.rng.randrange(max(1, len(lines) - 40)) if c.rng.random() < 0.3 else 0
     head = [line for line in lines if line.startswith("[")]
-    chunk = "\n".join(head + lines[start:start + c.rng.randint(5, 60)])
+    chunk = "\n".join(head + lines[start:start + c.rng.randint(5, 30)])
     try:
         entries = parse_text(c.mutator.text(chunk), "fuzz.log")
         game = c.games.get(game_id) or game_of(entries, Path("fuzz.log"), None)
@@ -540,7 +551,8 @@ def folder(c: Context) -> str:
     relative = path.relative_to(ROOT)
     target = root / relative
     game = relative.parts[1]  # maps/<game>/... or counters/<game>/...: the bundled maps are named after their games
-    target.write_text(damaged_data(c.mutator, text, path.suffix), encoding="utf-8", errors="surrogatepass")
+    damaged = damaged_data(c.mutator, text, ".toml" if path.suffix == ".toml" else ".whole-csv")
+    target.write_text(damaged, encoding="utf-8", errors="surrogatepass")
     try:
         load_game(root, game)
     except WargameError:
@@ -646,7 +658,7 @@ def _where(error: BaseException) -> str:
 
 
 def run(name: str, inputs: int, seed: int, findings: Path | None = None, slow: float = 10.0,
-        hang: int = 120, ctx: Context | None = None) -> Outcome:
+        hang: int = 120, ctx: Context | None = None, progress: int = 2_000) -> Outcome:
     """`inputs` generated inputs through one target; what it found."""
     target = TARGETS[name]
     outcome = Outcome(name)
@@ -681,9 +693,10 @@ def run(name: str, inputs: int, seed: int, findings: Path | None = None, slow: f
                 outcome.findings[key] += 1
                 outcome.examples.setdefault(key, f"input {n}: {elapsed:.1f} s")
             outcome.inputs += 1
-            if outcome.inputs % 10_000 == 0:
-                print(f"  {name}: {outcome.inputs:,} inputs, {time.perf_counter() - started:.0f} s, "
-                      f"{sum(outcome.findings.values())} findings", file=sys.stderr, flush=True)
+            if outcome.inputs % progress == 0:
+                print(f"  {name}: {outcome.inputs:,} inputs, {time.perf_counter() - started:.0f} s, accepted "
+                      f"{outcome.accepted:,}, refused {outcome.refused:,}, slowest {outcome.slowest:.2f} s, findings "
+                      f"{dict(outcome.findings)} {list(outcome.examples.values())[:3]}", file=sys.stderr, flush=True)
         outcome.seconds = time.perf_counter() - started
     return outcome
 
