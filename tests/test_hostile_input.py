@@ -412,3 +412,32 @@ def test_a_log_past_the_size_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     log.write_text('[Game "onslaught"]\n' + "# padding\n" * 20, encoding="utf-8")
     result = CliRunner().invoke(adjudicate, ["check", str(log)])
     assert result.exit_code == 2 and "at most 100" in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("attribute", "value"), [("dx", "1e308"), ("dy", "1e308"), ("hLeading", "100000"),
+                                                  ("hOff", "999999999"), ("dx", "1e-300")])
+def test_hostile_module_grids_through_the_commands(attribute: str, value: str, tmp_path: Path,
+                                                   built_module: object) -> None:
+    """`export` and `check --module` with a hostile HexGrid: exit 2 at once (was OverflowError, or forever)."""
+    assert callable(built_module)
+    source = built_module("onslaught")
+    hostile = tmp_path / "hostile.vmod"
+    with zipfile.ZipFile(source) as given, zipfile.ZipFile(hostile, "w") as out:
+        for info in given.infolist():
+            data = given.read(info)
+            if info.filename == "buildFile.xml":
+                text = data.decode("utf-8")
+                tag = "HexGridNumbering " if attribute in ("hLeading", "hOff") else "HexGrid "
+                at = text.index(tag)
+                end = text.index(">", at)
+                end -= text[end - 1] == "/"  # a self-closing element
+                element = re.sub(rf' {attribute}="[^"]*"', "", text[at:end]) + f' {attribute}="{value}"'
+                data = (text[:at] + element + text[end:]).encode("utf-8")
+            out.writestr(info, data)
+    exported = CliRunner().invoke(adjudicate, ["export", str(SAMPLE), "--module", str(hostile), "-o",
+                                               str(tmp_path / "x.vlog")])
+    assert exported.exit_code == 2 and "must be between" in exported.stderr, exported.output
+    checked = CliRunner().invoke(adjudicate, ["check", str(ROOT / "tests" / "data" / "vassal" / "onslaught-zoc.vlog"),
+                                              "--module", str(hostile)])
+    assert checked.exit_code == 2 and "must be between" in checked.stderr, checked.output
