@@ -441,3 +441,17 @@ def test_hostile_module_grids_through_the_commands(attribute: str, value: str, t
     checked = CliRunner().invoke(adjudicate, ["check", str(ROOT / "tests" / "data" / "vassal" / "onslaught-zoc.vlog"),
                                               "--module", str(hostile)])
     assert checked.exit_code == 2 and "must be between" in checked.stderr, checked.output
+
+
+def test_a_value_of_5000_digits_in_a_csv(tmp_path: Path) -> None:
+    """Found by the fuzz campaign: a 5,001-digit number in units.csv's `full` values raised ValueError
+    (Python's int() limit); it is our error on its line."""
+    lines = (ROOT / "counters" / "onslaught" / "units.csv").read_text(encoding="utf-8").splitlines()
+    header = next(n for n, line in enumerate(lines) if not line.startswith("#"))
+    columns = lines[header].split(",")
+    row = lines[header + 1].split(",")
+    row[columns.index("full")] = "1" * 5001 + "-4"
+    path = tmp_path / "units.csv"
+    path.write_text("\n".join(lines[:header + 1] + [",".join(row)]) + "\n", encoding="utf-8")
+    rows, errors = load_csv(path, Unit)
+    assert rows == [] and len(errors) == 1 and errors[0].place is not None and errors[0].place.line == header + 2

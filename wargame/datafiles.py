@@ -23,7 +23,7 @@ M = TypeVar("M", bound=BaseModel)
 CSV_VERSION = re.compile(r"^\s*#\s*schema_version\s*=\s*(\d+)\s*$")
 
 
-MAX_DATA_FILE_BYTES = 16 * 2**20
+MAX_DATA_FILE_BYTES = 4 * 2**20
 """A data file (TOML or CSV) larger than this is refused before it is read (docs/limits.md)."""
 MAX_TOML_DEPTH = 32
 """Arrays and tables nested deeper than this in a TOML data file are refused (the games use 4)."""
@@ -217,7 +217,9 @@ def _field_kind(model: type[BaseModel], name: str) -> str:
 def _convert(kind: str, cell: str) -> Any:
     if kind == "tuple-int":
         parts = [p.strip() for p in re.split(r"[-/]", cell)]
-        return tuple(int(p) if re.fullmatch(r"\d+", p) else p for p in parts)
+        # At most 9 digits become a number; a longer run stays text, which the model refuses with its
+        # own message (int() of 4,300 digits and more raises ValueError).
+        return tuple(int(p) if re.fullmatch(r"\d{1,9}", p) else p for p in parts)
     if kind == "tuple-str":
         return tuple(p.strip() for p in cell.split(";") if p.strip())
     if kind == "bool":
