@@ -267,7 +267,7 @@ def _at(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[
     if value is None:
         return None
     which, _, number = value.rpartition(":")
-    if not (number.isascii() and number.isdigit()):
+    if not (number.isascii() and number.isdigit() and len(number) <= 9):
         raise click.BadParameter(f"{value!r} is not a line or step number (or LOG:STEP for one of several logs, "
                                  "e.g. 2:12)", ctx, param)
     return which or None, int(number)

@@ -455,3 +455,9 @@ def test_a_value_of_5000_digits_in_a_csv(tmp_path: Path) -> None:
     path.write_text("\n".join(lines[:header + 1] + [",".join(row)]) + "\n", encoding="utf-8")
     rows, errors = load_csv(path, Unit)
     assert rows == [] and len(errors) == 1 and errors[0].place is not None and errors[0].place.line == header + 2
+
+
+def test_state_at_a_line_of_5000_digits() -> None:
+    """`--at` with a number too long for int(): a usage error (2), not an internal error."""
+    result = CliRunner().invoke(adjudicate, ["state", str(SAMPLE), "--at", "9" * 5000])
+    assert result.exit_code == 2 and "is not a line or step number" in result.stderr
