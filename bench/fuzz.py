@@ -580,7 +580,8 @@ def commands(c: Context) -> str:
                            errors="surrogatepass")
         verb = c.rng.choice(["check", "convert", "state", "combat"])
         args = {"check": ["check", str(log)], "convert": ["convert", str(log), "-o", str(c.scratch / "out.json")],
-                "state": ["state", str(log), "--at", str(c.rng.randint(1, 60))],
+                "state": ["state", str(log), "--at", c.rng.choice([str(c.rng.randint(1, 60)),
+                                                                   c.mutator.word()])],
                 "combat": ["combat", str(log)]}[verb]
         result = CliRunner().invoke(adjudicate, args)
     elif roll < 0.8:
