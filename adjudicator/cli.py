@@ -27,7 +27,7 @@ from wargame.bundled import data_root, game_ids
 from wargame.errors import DataErrors, LogSyntaxError, Place, WargameError, did_you_mean
 from wargame.files import write_atomically
 from wargame.game import Game, load_game
-from wargame.internal_errors import exit_3_on_internal_errors
+from wargame.internal_errors import exit_2_on_interrupt, exit_3_on_internal_errors
 
 
 class _LogFirstGroup(click.Group):
@@ -36,6 +36,10 @@ class _LogFirstGroup(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         with exit_3_on_internal_errors("adjudicate"):
             return super().main(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with exit_2_on_interrupt("adjudicate"):
+            return super().invoke(ctx)
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                           list[str]]:

@@ -16,7 +16,7 @@ from wargame.bundled import data_root, game_ids
 from wargame.describe import game_json, game_summary
 from wargame.errors import DataErrors, WargameError
 from wargame.game import load_game
-from wargame.internal_errors import exit_3_on_internal_errors
+from wargame.internal_errors import exit_2_on_interrupt, exit_3_on_internal_errors
 
 DATA_OPTION = click.option(
     "--data", "data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
@@ -53,6 +53,10 @@ class _Group(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         with exit_3_on_internal_errors("vmodbuild"):
             return super().main(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with exit_2_on_interrupt("vmodbuild"):
+            return super().invoke(ctx)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -461,3 +461,15 @@ def test_state_at_a_line_of_5000_digits() -> None:
     """`--at` with a number too long for int(): a usage error (2), not an internal error."""
     result = CliRunner().invoke(adjudicate, ["state", str(SAMPLE), "--at", "9" * 5000])
     assert result.exit_code == 2 and "is not a line or step number" in result.stderr
+
+
+def test_an_interrupted_command_exits_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl+C: exit 2 (could not run), never 1 (breaches found), with a message."""
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("adjudicator.cli.adjudicate_file", interrupted)
+    result = CliRunner().invoke(adjudicate, ["check", str(SAMPLE)])
+    assert result.exit_code == 2 and "interrupted" in result.stderr
+    monkeypatch.setattr("builder.cli.load_game", interrupted)
+    assert CliRunner().invoke(vmodbuild, ["show", "onslaught"]).exit_code == 2

@@ -49,3 +49,16 @@ def exit_3_on_internal_errors(program: str) -> Iterator[None]:
         yield
     except Exception as e:  # every error we meant to report was caught earlier, as a WargameError
         sys.exit(report_internal_error(program, e))
+
+
+@contextmanager
+def exit_2_on_interrupt(program: str) -> Iterator[None]:
+    """Ctrl+C ends a command with exit code 2 (could not run), not 1, which means "rule breaches found"."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        try:
+            print(f"Error: {program} interrupted; no output was written in part", file=sys.stderr)
+        except (OSError, ValueError):
+            pass
+        sys.exit(2)
