@@ -473,3 +473,16 @@ def test_an_interrupted_command_exits_2(monkeypatch: pytest.MonkeyPatch) -> None
     assert result.exit_code == 2 and "interrupted" in result.stderr
     monkeypatch.setattr("builder.cli.load_game", interrupted)
     assert CliRunner().invoke(vmodbuild, ["show", "onslaught"]).exit_code == 2
+
+
+def test_numbers_of_5000_digits_in_data_files(tmp_path: Path) -> None:
+    """Found by the fuzz campaign: tomllib's int() of 5,001 digits, and a CSV schema_version as long."""
+    toml = tmp_path / "map.toml"
+    toml.write_text("schema_version = 1\nx = 1\ny = " + "1" * 5001 + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match="too long") as caught:
+        load_toml(toml, MapManifest)
+    assert caught.value.place is not None and caught.value.place.line == 3
+    csv_file = tmp_path / "units.csv"
+    csv_file.write_text("# schema_version = " + "1" * 5001 + "\nid\n", encoding="utf-8")
+    rows, errors = load_csv(csv_file, Unit)
+    assert rows == [] and "is not supported" in errors[0].message

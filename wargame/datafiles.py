@@ -163,6 +163,11 @@ def load_toml(path: Path, model: type[M]) -> M:
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
         place = Place(path, int(m.group(1)), int(m.group(2))) if m else Place(path)
         raise DataError(f"TOML syntax: {msg}", place) from None
+    except ValueError:
+        # tomllib turns digits into int() unbounded: more than 4,300 digits raise ValueError.
+        huge = re.search(r"[0-9_]{4000,}", text)
+        line = text.count("\n", 0, huge.start()) + 1 if huge else None
+        raise DataError("a number too long to read (thousands of digits)", Place(path, line)) from None
     except RecursionError:
         raise DataError(f"arrays or tables nested more than {MAX_TOML_DEPTH} deep: refused", Place(path)) from None
     try:
@@ -244,9 +249,9 @@ def load_csv(path: Path, model: type[M]) -> tuple[list[tuple[int, M]], list[Data
     if version is None:
         return rows, [DataError(f"missing the line '# schema_version = {SCHEMA_VERSION}' before the header",
                                 Place(path, 1))]
-    if int(version.group(1)) != SCHEMA_VERSION:
+    if len(version.group(1)) > 9 or int(version.group(1)) != SCHEMA_VERSION:
         line_no = all_lines.index(version.string) + 1
-        return rows, [DataError(f"schema_version {version.group(1)} is not supported (expected {SCHEMA_VERSION})",
+        return rows, [DataError(f"schema_version {version.group(1)[:20]} is not supported (expected {SCHEMA_VERSION})",
                                 Place(path, line_no))]
     numbered = [(n, line) for n, line in enumerate(all_lines, 1)
                 if line.strip() and not line.lstrip().startswith("#")]
