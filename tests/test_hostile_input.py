@@ -486,3 +486,11 @@ def test_numbers_of_5000_digits_in_data_files(tmp_path: Path) -> None:
     csv_file.write_text("# schema_version = " + "1" * 5001 + "\nid\n", encoding="utf-8")
     rows, errors = load_csv(csv_file, Unit)
     assert rows == [] and "is not supported" in errors[0].message
+
+
+def test_json_nested_beyond_the_recursion_limit(tmp_path: Path) -> None:
+    """A JSON log of 100,000 nested arrays: our error, not a RecursionError."""
+    log = tmp_path / "deep.json"
+    log.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    result = CliRunner().invoke(adjudicate, ["check", str(log)])
+    assert result.exit_code == 2 and "nested too deep" in result.stderr
