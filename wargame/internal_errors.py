@@ -30,7 +30,10 @@ def report_internal_error(program: str, error: BaseException) -> int:
     where = f"the traceback is in {path}"
     try:
         text = "".join(traceback.format_exception(error))
-        path.write_text(f"{program} {' '.join(sys.argv[1:])}\n{text}", encoding="utf-8")
+        # O_NOFOLLOW: the name is predictable, so a symbolic link planted there must not be written through.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(f"{program} {' '.join(sys.argv[1:])}\n{text}")
     except (OSError, MemoryError, RecursionError):
         # The report must go out even when the disk is full or memory short: name the error instead.
         where = f"the traceback could not be written ({type(error).__name__}: {str(error)[:200]})"
