@@ -494,3 +494,30 @@ def test_json_nested_beyond_the_recursion_limit(tmp_path: Path) -> None:
     log.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     result = CliRunner().invoke(adjudicate, ["check", str(log)])
     assert result.exit_code == 2 and "nested too deep" in result.stderr
+
+
+@pytest.mark.parametrize("method", [12, 14])
+def test_a_damaged_bzip2_or_lzma_member(method: int, tmp_path: Path) -> None:
+    """Found by the fuzz campaign: a member whose header says bzip2 over other bytes raised OSError
+    ("Invalid data stream"); LZMA's own error is caught too. In a recording and in a module."""
+    import struct
+
+    def patched(names: tuple[str, ...]) -> bytes:
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+            for name in names:
+                archive.writestr(name, "begin_save" * 20)
+        data = bytearray(buffer.getvalue())
+        for signature, offset in ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)):
+            at = data.find(signature)
+            while at >= 0:
+                data[at + offset:at + offset + 2] = struct.pack("<H", method)
+                at = data.find(signature, at + 4)
+        return bytes(data)
+
+    with pytest.raises(DataError, match="not a readable zip archive"):
+        read_archive(patched(("savedGame",)), "x.vlog")
+    module = tmp_path / "m.vmod"
+    module.write_bytes(patched(("buildFile.xml",)))
+    with pytest.raises(DataError, match="not a readable module"):
+        open_module(module)

@@ -9,10 +9,12 @@ checked against VASSAL 3.7.26's sources. The point -> name arithmetic keeps Java
 
 from __future__ import annotations
 
+import lzma
 import math
 import re
 import struct
 import zipfile
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -342,8 +344,8 @@ def open_module(path: Path) -> ModuleFile:
                         size = _png_size(stream.read(24))
                     if size is not None:
                         image_sizes[name[len("images/"):]] = size
-    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, ValueError,
-            OverflowError) as e:
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, OSError, EOFError, NotImplementedError, RuntimeError,
+            ValueError, OverflowError) as e:
         raise DataError(f"not a readable module ({e})", Place(file)) from None
     root = parse_xml(text, "buildFile.xml", Place(file, key="buildFile.xml"))
     return ModuleFile(file, root, image_sizes, moduledata)

@@ -12,6 +12,7 @@ malformed byte ends in a `DataError` naming the file and where in it.
 from __future__ import annotations
 
 import io
+import lzma
 import re
 import zipfile
 import zlib
@@ -154,9 +155,10 @@ def read_archive(data: bytes, file: str, limits: Limits = Limits()) -> SaveArchi
                 if name in names:
                     meta[name] = _metadata(_read_member(archive, archive.getinfo(name), limits.max_metadata_bytes,
                                                         file), name, file)
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError,
-            OverflowError) as e:
-        # A damaged, truncated, encrypted or exotic zip: whatever zipfile says, as our error.
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, OSError, EOFError, NotImplementedError, RuntimeError,
+            ValueError, OverflowError) as e:
+        # A damaged, truncated, encrypted or exotic zip: whatever zipfile says, as our error (a damaged
+        # bzip2 member raises OSError, an LZMA one LZMAError).
         raise DataError(f"not a readable zip archive ({e})", Place(file)) from None
     text = plain_text(saved, file)
     return SaveArchive(text, meta.get("savedata", {}), meta.get("moduledata", {}))
