@@ -20,8 +20,9 @@ from adjudicator.notation.entries import (
 )
 from wargame.errors import LogSyntaxError, Place as ErrorPlace, did_you_mean
 
-MAX_LOG_BYTES = 16 * 2**20
-"""A text or JSON log larger than this is refused unread: a 20-turn game is about 200 KB (docs/limits.md)."""
+MAX_LOG_BYTES = 4 * 2**20
+"""A text or JSON log larger than this is refused unread: a 20-turn game is about 200 KB, and parsing
+runs at about 1.5 MB a second (docs/limits.md)."""
 
 HEADER = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
 SIDE = re.compile(r"^([A-Z][A-Za-z]*)([:>])$")
