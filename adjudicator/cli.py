@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
-from pydantic import ValidationError
 
 from adjudicator.dice_ledger import check_dice, read_ledger
 from adjudicator.engine import Replay, replay, resolve
 from adjudicator.findings import Finding
 from adjudicator.seal import Seal, make_seal, position_digest, read_seal, seal_findings, seal_path
 from adjudicator.notation.entries import Entry, Header, LogDocument
-from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, write_text
+from adjudicator.notation.jsonlog import read_json_log
+from adjudicator.notation.text import MAX_LOG_BYTES, LogSyntaxErrors, caret_message, parse_text, write_text_faithfully
 from adjudicator.report import json_report, markdown_report, text_report
 from adjudicator.systems import SYSTEMS
 from adjudicator.vassal.chain import Chain, read_chain, replay_chain
@@ -30,10 +30,19 @@ from wargame.bundled import data_root, game_ids
 from wargame.errors import DataErrors, LogSyntaxError, Place, WargameError, did_you_mean
 from wargame.files import write_atomically
 from wargame.game import Game, load_game
+from wargame.internal_errors import exit_2_on_interrupt, exit_3_on_internal_errors
 
 
 class _LogFirstGroup(click.Group):
-    """`adjudicate LOG` means `adjudicate check LOG`."""
+    """`adjudicate LOG` means `adjudicate check LOG`; an internal error exits 3 (wargame.internal_errors)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with exit_3_on_internal_errors("adjudicate"):
+            return super().main(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with exit_2_on_interrupt("adjudicate"):
+            return super().invoke(ctx)
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                           list[str]]:
@@ -64,11 +73,14 @@ def _could_not_run() -> Iterator[None]:
     except WargameError as e:
         _stop(str(e))
     except OSError as e:
-        _stop(f"{getattr(e, 'filename', '')}: {e.strerror}")
+        _stop(f"{e.filename}: {e.strerror or e}" if e.filename else f"{e.strerror or e}")
 
 
 def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     """Entries and source lines of a text or JSON log; LogSyntaxErrors with carets otherwise."""
+    if path.stat().st_size > MAX_LOG_BYTES:
+        raise LogSyntaxErrors([LogSyntaxError(f"{path.stat().st_size:,} bytes: a text or JSON log may have at most "
+                                              f"{MAX_LOG_BYTES:,} (docs/limits.md)", Place(str(path)))])
     raw = path.read_bytes()
     if raw[:2] == b"PK":
         # A zip that is not a VASSAL save or log (those are read by adjudicator.vassal): a module, say.
@@ -85,12 +97,7 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
                               ) from None
     source = text.splitlines()
     if path.suffix == ".json":
-        try:
-            return list(LogDocument.model_validate_json(text).entries), source
-        except ValidationError as e:
-            errors = [LogSyntaxError(f"{'.'.join(map(str, err['loc']))}: {err['msg']}", Place(str(path)))
-                      for err in e.errors()]
-            raise LogSyntaxErrors(errors) from None
+        return read_json_log(text, str(path)), source
     try:
         return parse_text(text, str(path)), source
     except LogSyntaxErrors:
@@ -339,7 +346,7 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
         if output.suffix == ".json":
             write_atomically(output, LogDocument(entries=entries).model_dump_json(indent=2) + "\n")
         else:
-            write_atomically(output, write_text(entries))
+            write_atomically(output, write_text_faithfully(entries, str(log)))
     click.echo(str(output))
 
 
@@ -354,7 +361,7 @@ def _at(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[
     if value is None:
         return None
     which, _, number = value.rpartition(":")
-    if not (number.isascii() and number.isdigit()):
+    if not (number.isascii() and number.isdigit() and len(number) <= 9):
         raise click.BadParameter(f"{value!r} is not a line or step number (or LOG:STEP for one of several logs, "
                                  "e.g. 2:12)", ctx, param)
     return which or None, int(number)
@@ -459,6 +466,22 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
     click.echo(str(output))
 
 
+def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) -> None:
+    """A combat's units: each given once, known, the attackers of one side and the defenders of the other."""
+    for unit in (*attackers, *defenders):
+        if unit not in game.units_by_id:
+            raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
+    twice = sorted({u for u in attackers + defenders if (attackers + defenders).count(u) > 1})
+    if twice:
+        raise WargameError(f"{', '.join(twice)} given more than once: a unit attacks or defends, once")
+    sides = {game.units_by_id[u].side for u in attackers}
+    if len(sides) > 1:
+        raise WargameError(f"the attackers are of both sides ({', '.join(sorted(sides))})")
+    own = sorted(u for u in defenders if game.units_by_id[u].side in sides)
+    if own:
+        raise WargameError(f"{', '.join(own)} cannot defend against its own side's attack")
+
+
 @main.command()
 @click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True), required=False)
 @click.option("--at", "at_line", type=click.IntRange(min=1), default=None, help="The line of the attack in LOG.")
@@ -489,6 +512,8 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
                 raise WargameError("without a log, give --game, --attack UNIT@HEX and --defend UNIT@HEX")
             game = load_game(data_root(data), game_id)
             system = SYSTEMS[game.manifest.rule_system]
+            _refuse_odd_sides(game, [a.partition("@")[0] for a in attack_units],
+                              [d.partition("@")[0] for d in defend_units])
             placed: dict[str, str] = {}
             for spec in (*attack_units, *defend_units):
                 unit, _, where = spec.partition("@")

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -16,6 +16,7 @@ from wargame.bundled import data_root, game_ids
 from wargame.describe import game_json, game_summary
 from wargame.errors import DataErrors, WargameError
 from wargame.game import load_game
+from wargame.internal_errors import exit_2_on_interrupt, exit_3_on_internal_errors
 
 DATA_OPTION = click.option(
     "--data", "data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
@@ -46,7 +47,19 @@ def _stopping_on_errors(writing_to: Path | None = None) -> Iterator[None]:
         sys.exit(2)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """vmodbuild's commands; an internal error exits 3 (wargame.internal_errors)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with exit_3_on_internal_errors("vmodbuild"):
+            return super().main(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with exit_2_on_interrupt("vmodbuild"):
+            return super().invoke(ctx)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="umpire")
 def main() -> None:
     """Build VASSAL modules for hex-and-counter wargames from their data."""
@@ -106,6 +119,13 @@ def preview(game: str, out_dir: Path, data: Path | None) -> None:
     click.echo(str(path))
 
 
+def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """Refuse nan, which passes FloatRange's comparisons (every comparison with nan is false)."""
+    if value != value:
+        raise click.BadParameter("nan is not a number between 0.5 and 4", ctx, param)
+    return value
+
+
 def _games_for(game: str | None, all_games: bool, root: Path) -> list[str]:
     if all_games:
         return game_ids(root)
@@ -119,7 +139,7 @@ def _games_for(game: str | None, all_games: bool, root: Path) -> list[str]:
 @click.option("--all", "all_games", is_flag=True, help="Every bundled game.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("dist"),
               show_default=True, help="Folder for <game>.vmod.")
-@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True,
+@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True, callback=_finite,
               help="Resolution of the art (the module's grid follows it).")
 @DATA_OPTION
 def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: Path | None) -> None:
@@ -140,7 +160,7 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
 @click.argument("game")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True,
               help="Folder to write the PNGs into.")
-@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True)
+@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True, callback=_finite)
 @DATA_OPTION
 def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
     """Write the board, every counter face and every chart of a game as PNGs."""

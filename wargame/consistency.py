@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from wargame.errors import DataError, GridError, Place, did_you_mean
 from wargame.hexes import Hex
+from wargame.layout import board_too_large
 
 if TYPE_CHECKING:
     from wargame.gamedata import Game
@@ -53,6 +54,10 @@ def cross_check(game: Game) -> list[DataError]:
 
 def _check_map(game: Game, report: _Report) -> None:
     files = game.files
+    too_large = board_too_large(game.map.grid, game.map.layout.hex_size_px, game.map.layout.margin_px)
+    if too_large is not None:
+        # Refused here, not when `build` runs out of memory for the canvas.
+        report.add(too_large, files["map"], key="grid")
     hex_terrain = {t.id for t in game.terrain.values() if t.kind == "hex"}
     hexside_features = {t.id for t in game.terrain.values() if t.kind == "hexside"}
     report.known(game.map.default_terrain, hex_terrain, "hex terrain", files["map"], key="default_terrain")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
+import json
 import re
 import tomllib
 import types
@@ -21,9 +23,20 @@ M = TypeVar("M", bound=BaseModel)
 CSV_VERSION = re.compile(r"^\s*#\s*schema_version\s*=\s*(\d+)\s*$")
 
 
+MAX_DATA_FILE_BYTES = 4 * 2**20
+"""A data file (TOML or CSV) larger than this is refused before it is read (docs/limits.md)."""
+MAX_TOML_DEPTH = 32
+"""Arrays and tables nested deeper than this in a TOML data file are refused (the games use 4)."""
+MAX_CSV_FIELD_CHARS = 131_072
+"""A CSV cell longer than this is refused (the csv module's own limit, as our error)."""
+
+
 def read_text(path: Path) -> str:
-    """A data file's text; DataError if it is missing or not UTF-8."""
+    """A data file's text; DataError if it is missing, too large or not UTF-8."""
     try:
+        size = path.stat().st_size
+        if size > MAX_DATA_FILE_BYTES:
+            raise DataError(f"{size:,} bytes: a data file may have at most {MAX_DATA_FILE_BYTES:,}", Place(path))
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError("file not found", Place(path)) from None
@@ -40,49 +53,88 @@ def _loc_text(loc: tuple[int | str, ...]) -> str:
     return out
 
 
+_AOT_HEADER = re.compile(r"^\s*\[\[\s*([\w.-]+)\s*\]\]")
+_TABLE_HEADER = re.compile(r"^\s*\[\s*([\w.-]+)\s*\]")
+_ASSIGNMENT = re.compile(r"^\s*([\w-]+)\s*=")
+_TABLE_START = re.compile(r"^\s*\[")
+
+
+class TomlLines:
+    """Where the headers, assignments and table starts of a TOML text are, indexed once so that
+    placing many errors does not rescan the file for each (2,000 errors took 11 s)."""
+
+    def __init__(self, text: str) -> None:
+        self.count = 0
+        self.aot: dict[str, list[int]] = {}
+        self.table: dict[str, list[int]] = {}
+        self.assign: dict[str, list[int]] = {}
+        self.starts: list[int] = []
+        for n, line in enumerate(text.splitlines()):
+            self.count = n + 1
+            if _TABLE_START.match(line):
+                self.starts.append(n)
+                # A header names its table by its last dotted part (`[[grid.label]]` is `label`).
+                if (m := _AOT_HEADER.match(line)) is not None:
+                    self.aot.setdefault(m.group(1).rsplit(".", 1)[-1], []).append(n)
+                elif (m := _TABLE_HEADER.match(line)) is not None:
+                    self.table.setdefault(m.group(1).rsplit(".", 1)[-1], []).append(n)
+            elif (m := _ASSIGNMENT.match(line)) is not None:
+                self.assign.setdefault(m.group(1), []).append(n)
+
+    @staticmethod
+    def _first(lines: list[int], start: int, end: int) -> int | None:
+        at = bisect.bisect_left(lines, start)
+        return lines[at] if at < len(lines) and lines[at] < end else None
+
+    def _between(self, lines: list[int], start: int, end: int) -> list[int]:
+        return lines[bisect.bisect_left(lines, start):bisect.bisect_left(lines, end)]
+
+    def line_of(self, loc: tuple[int | str, ...]) -> int | None:
+        """Best guess of the 1-based line a key path points at (tables and arrays of tables)."""
+        start, end = 0, self.count
+        i = 0
+        found: int | None = None
+        while i < len(loc):
+            key = loc[i]
+            if not isinstance(key, str):
+                break
+            nxt = loc[i + 1] if i + 1 < len(loc) else None
+            if isinstance(nxt, int):
+                # An array of tables: the nxt-th [[key]] header (or an inline array: the key line).
+                hits = self._between(self.aot.get(key, []), start, end)
+                if 0 <= nxt < len(hits):
+                    start = hits[nxt]
+                    following = self._first(self.starts, start + 1, end)
+                    end = following if following is not None else end
+                    found = start + 1
+                    start += 1
+                    i += 2
+                    continue
+                inline = self._first(self.assign.get(key, []), start, end)
+                return inline + 1 if inline is not None else found
+            candidates = [h for h in (self._first(self.assign.get(key, []), start, end),
+                                      self._first(self.table.get(key, []), start, end)) if h is not None]
+            if not candidates:
+                return found
+            hit = min(candidates)
+            found = hit + 1
+            if self._first(self.table.get(key, []), hit, hit + 1) is not None:
+                following = self._first(self.starts, hit + 1, self.count)
+                start, end = hit + 1, following if following is not None else self.count
+            i += 1
+        return found
+
+
 def toml_line(text: str, loc: tuple[int | str, ...]) -> int | None:
     """Best guess of the line a key path points at in a TOML text (tables and arrays of tables)."""
-    lines = text.splitlines()
-    start, end = 0, len(lines)
-    i = 0
-    found: int | None = None
-    while i < len(loc):
-        key = loc[i]
-        if not isinstance(key, str):
-            break
-        nxt = loc[i + 1] if i + 1 < len(loc) else None
-        if isinstance(nxt, int):
-            # An array of tables: the nxt-th [[key]] header (or an inline array: the key line).
-            header = re.compile(rf"^\s*\[\[\s*(?:[\w.-]+\.)?{re.escape(key)}\s*\]\]")
-            hits = [n for n in range(start, end) if header.match(lines[n])]
-            if nxt < len(hits):
-                start = hits[nxt]
-                following = [n for n in range(start + 1, end) if re.match(r"^\s*\[", lines[n])]
-                end = following[0] if following else end
-                found = start + 1
-                start += 1
-                i += 2
-                continue
-            inline = re.compile(rf"^\s*{re.escape(key)}\s*=")
-            hits = [n for n in range(start, end) if inline.match(lines[n])]
-            return hits[0] + 1 if hits else found
-        header = re.compile(rf"^\s*\[\s*(?:[\w.-]+\.)?{re.escape(key)}\s*\]")
-        assign = re.compile(rf"^\s*{re.escape(key)}\s*=")
-        hit = next((n for n in range(start, end) if assign.match(lines[n]) or header.match(lines[n])), None)
-        if hit is None:
-            return found
-        found = hit + 1
-        if header.match(lines[hit]):
-            following = [n for n in range(hit + 1, len(lines)) if re.match(r"^\s*\[", lines[n])]
-            start, end = hit + 1, following[0] if following else len(lines)
-        i += 1
-    return found
+    return TomlLines(text).line_of(loc)
 
 
 def validation_errors(e: ValidationError, path: Path, text: str | None = None,
                       line: int | None = None, columns: dict[str, int] | None = None) -> list[DataError]:
     """One DataError per pydantic error, placed at the key (TOML) or the row and column (CSV)."""
     out = []
+    lines = TomlLines(text) if text and line is None else None
     for err in e.errors():
         loc = tuple(err["loc"])
         key = _loc_text(loc)
@@ -94,7 +146,7 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
             msg = f"{err['input']!r} is not {PATTERN_MEANINGS.get(pattern, 'of the expected form ' + pattern)}"
         elif err["type"] == "missing":
             msg = f"missing key {loc[-1]!r}" if loc else "missing value"
-        where_line = line if line is not None else (toml_line(text, loc) if text else None)
+        where_line = line if lines is None else lines.line_of(loc)
         column = columns.get(str(loc[0])) if columns and loc else None
         out.append(DataError(msg, Place(path, where_line, column, key or None)))
     return out
@@ -103,6 +155,7 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
 def load_toml(path: Path, model: type[M]) -> M:
     """Read a TOML file into a model; DataError(s) naming the line and key."""
     text = read_text(path)
+    _refuse_deep_nesting(text, path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -110,13 +163,43 @@ def load_toml(path: Path, model: type[M]) -> M:
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
         place = Place(path, int(m.group(1)), int(m.group(2))) if m else Place(path)
         raise DataError(f"TOML syntax: {msg}", place) from None
+    except ValueError:
+        # tomllib turns digits into int() unbounded: more than 4,300 digits raise ValueError.
+        huge = re.search(r"[0-9_]{4000,}", text)
+        line = text.count("\n", 0, huge.start()) + 1 if huge else None
+        raise DataError("a number too long to read (thousands of digits)", Place(path, line)) from None
+    except RecursionError:
+        raise DataError(f"arrays or tables nested more than {MAX_TOML_DEPTH} deep: refused", Place(path)) from None
     try:
-        return model.model_validate(data)
+        # Strict, through JSON: TOML values are typed, so `columns = "50"` or `true` for a number is an
+        # error, not coerced (lax validation read "50" as 50 and true as 1); arrays still read as tuples.
+        return model.model_validate_json(json.dumps(data, default=str), strict=True)
     except ValidationError as e:
         errors = validation_errors(e, path, text)
         if len(errors) == 1:
             raise errors[0] from None
         raise DataErrors(errors) from None
+
+
+_STRING_OR_COMMENT = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+
+
+def _refuse_deep_nesting(text: str, path: Path) -> None:
+    """DataError for brackets or braces nested deeper than MAX_TOML_DEPTH (tomllib and pydantic recurse)."""
+    # Strings and comments blanked (their newlines kept, for the line number), then brackets counted.
+    bare = _STRING_OR_COMMENT.sub(lambda m: "\n" * m.group().count("\n"), text)
+    depth = 0
+    line = 1
+    for m in re.finditer(r"[\[\]{}\n]", bare):
+        char = m.group()
+        if char == "\n":
+            line += 1
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_TOML_DEPTH:
+                raise DataError(f"arrays or tables nested more than {MAX_TOML_DEPTH} deep: refused", Place(path, line))
+        else:
+            depth = max(0, depth - 1)
 
 
 def _field_kind(model: type[BaseModel], name: str) -> str:
@@ -139,7 +222,9 @@ def _field_kind(model: type[BaseModel], name: str) -> str:
 def _convert(kind: str, cell: str) -> Any:
     if kind == "tuple-int":
         parts = [p.strip() for p in re.split(r"[-/]", cell)]
-        return tuple(int(p) if re.fullmatch(r"\d+", p) else p for p in parts)
+        # At most 9 digits become a number; a longer run stays text, which the model refuses with its
+        # own message (int() of 4,300 digits and more raises ValueError).
+        return tuple(int(p) if re.fullmatch(r"\d{1,9}", p) else p for p in parts)
     if kind == "tuple-str":
         return tuple(p.strip() for p in cell.split(";") if p.strip())
     if kind == "bool":
@@ -164,16 +249,20 @@ def load_csv(path: Path, model: type[M]) -> tuple[list[tuple[int, M]], list[Data
     if version is None:
         return rows, [DataError(f"missing the line '# schema_version = {SCHEMA_VERSION}' before the header",
                                 Place(path, 1))]
-    if int(version.group(1)) != SCHEMA_VERSION:
+    if len(version.group(1)) > 9 or int(version.group(1)) != SCHEMA_VERSION:
         line_no = all_lines.index(version.string) + 1
-        return rows, [DataError(f"schema_version {version.group(1)} is not supported (expected {SCHEMA_VERSION})",
+        return rows, [DataError(f"schema_version {version.group(1)[:20]} is not supported (expected {SCHEMA_VERSION})",
                                 Place(path, line_no))]
     numbered = [(n, line) for n, line in enumerate(all_lines, 1)
                 if line.strip() and not line.lstrip().startswith("#")]
     if not numbered:
         return rows, [DataError("no header row", Place(path, 1))]
     header_line, header_text = numbered[0]
-    header = [h.strip() for h in next(csv.reader([header_text]))]
+    try:
+        header = [h.strip() for h in next(csv.reader([header_text]))]
+    except csv.Error as e:
+        return rows, [DataError(f"not a CSV header row ({e}; a cell may have at most {MAX_CSV_FIELD_CHARS:,} "
+                                "characters)", Place(path, header_line))]
     fields = model.model_fields
     columns: dict[str, int] = {}
     for index, name in enumerate(header):
@@ -188,7 +277,12 @@ def load_csv(path: Path, model: type[M]) -> tuple[list[tuple[int, M]], list[Data
         return rows, errors
     kinds = {name: _field_kind(model, name) for name in header}
     for line_no, line in numbered[1:]:
-        cells = next(csv.reader(io.StringIO(line)))
+        try:
+            cells = next(csv.reader(io.StringIO(line)))
+        except csv.Error as e:
+            errors.append(DataError(f"not a CSV row ({e}; a cell may have at most {MAX_CSV_FIELD_CHARS:,} "
+                                    "characters)", Place(path, line_no)))
+            continue
         if len(cells) != len(header):
             errors.append(DataError(f"{len(cells)} cells for {len(header)} columns ({', '.join(header)})",
                                     Place(path, line_no)))

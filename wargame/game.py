@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from wargame.bundled import game_dir
 from wargame.consistency import cross_check
-from wargame.datafiles import load_csv, load_toml
+from wargame.datafiles import load_csv, load_toml, toml_line
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
 from wargame.gamedata import Game
 from wargame.models import (
@@ -33,12 +33,25 @@ def _collect(errors: list[DataError], load: Callable[[], M]) -> M | None:
     return None
 
 
+def toml_line_of(folder: Path, key: str) -> int | None:
+    """The line of a top-level key of a game's game.toml, for an error placed on it."""
+    try:
+        return toml_line((folder / "game.toml").read_text(encoding="utf-8"), (key,))
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def load_game(root: Path, game_id: str) -> Game:
     """Load and cross-check a game's data; DataErrors listing every problem found."""
     counters = game_dir(root, game_id)
     errors: list[DataError] = []
     manifest = _collect(errors, lambda: load_toml(counters / "game.toml", GameManifest))
     if manifest is None:
+        raise DataErrors(errors)
+    if manifest.id != game_id:
+        # Logs, modules and the command line name a game by its folder: the two must agree.
+        errors.append(DataError(f"id {manifest.id!r} differs from the game's folder {game_id!r}: rename one so "
+                                "they agree", Place(counters / "game.toml", toml_line_of(counters, "id"), None, "id")))
         raise DataErrors(errors)
     maps = root / "maps" / manifest.map
     if not maps.is_dir():

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wargame.errors import GridError
-from wargame.grid import Grid, Orientation
+from wargame.grid import Grid, GridSpec, Orientation
 from wargame.hexes import Hex, Hexside, cube_round
 
 if TYPE_CHECKING:  # shapely (and numpy under it) is imported when a shape is asked for: the referee never asks
@@ -149,6 +149,34 @@ class Layout:
                 max_x = max(max_x, x)
                 max_y = max(max_y, y)
         return math.ceil(max_x + margin_px), math.ceil(max_y + margin_px)
+
+
+MAX_BOARD_PIXELS = 100_000_000
+"""The largest board Umpire draws, in pixels at the scale drawn (the bundled maps at scale 4 are
+under 96 million); the canvas, supersampled, needs about 27 bytes a pixel (docs/limits.md)."""
+
+
+def board_pixels(spec: GridSpec, size_px: float, margin_px: float) -> tuple[int, int]:
+    """About the board size (width, height) of a map, from its grid's shape alone (no hex walked):
+    within a hex of `Layout.board_size`, so a map too large to draw is refused before it is built."""
+    line, across = 1.5 * size_px, SQRT3 * size_px
+    lines, per_line = (spec.columns, spec.rows) if spec.orientation == "flat" else (spec.rows, spec.columns)
+    # Along the lines: a hex's width for the first, 3/2 size for each next; across them: the
+    # line's hexes and half a hex for the shifted lines; a margin each side, rounded up.
+    along = 2 * size_px + (lines - 1) * line + 2 * margin_px
+    side = per_line * across + (across / 2 if lines > 1 else 0.0) + 2 * margin_px
+    width, height = (along, side) if spec.orientation == "flat" else (side, along)
+    return math.ceil(width), math.ceil(height)
+
+
+def board_too_large(spec: GridSpec, size_px: float, margin_px: float, scale: float = 1.0) -> str | None:
+    """Why a map cannot be drawn at `scale` (its pixel size and the limit), or None if it can."""
+    width, height = board_pixels(spec, size_px * scale, margin_px * scale)
+    if width * height <= MAX_BOARD_PIXELS:
+        return None
+    at = "" if scale == 1 else f" at scale {scale:g}"
+    return (f"the board would be {width:,} x {height:,} pixels{at} ({width * height / 1e6:,.0f} million), more than "
+            f"the {MAX_BOARD_PIXELS / 1e6:,.0f} million Umpire draws: use fewer hexes or a smaller hex_size_px")
 
 
 @dataclass(frozen=True)

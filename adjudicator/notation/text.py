@@ -20,6 +20,10 @@ from adjudicator.notation.entries import (
 )
 from wargame.errors import LogSyntaxError, Place as ErrorPlace, did_you_mean
 
+MAX_LOG_BYTES = 4 * 2**20
+"""A text or JSON log larger than this is refused unread: a 20-turn game is about 200 KB, and parsing
+runs at about 1.5 MB a second (docs/limits.md)."""
+
 HEADER = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
 SIDE = re.compile(r"^([A-Z][A-Za-z]*)([:>])$")
 INT = re.compile(r"^[0-9]{1,4}$")
@@ -342,6 +346,40 @@ def write_entry(entry: Entry) -> str:
 def write_text(entries: Sequence[Entry]) -> str:
     """A whole log in the text notation."""
     return "".join(write_entry(e) + "\n" for e in entries)
+
+
+def _same_entry(a: Entry, b: Entry) -> bool:
+    """Equal but for where they stand in their files."""
+    return type(a) is type(b) and a.model_dump(exclude={"line", "column"}) == b.model_dump(exclude={"line", "column"})
+
+
+def write_text_faithfully(entries: Sequence[Entry], file: str = "<log>") -> str:
+    """The text notation of entries (from the JSON form, say) that reads back as the same entries;
+    LogSyntaxErrors naming every entry the notation cannot write as it is (a line break in a value,
+    a word with a space, a number too long), rather than a text that says something else."""
+    errors: list[LogSyntaxError] = []
+    lines: list[str] = []
+    for index, entry in enumerate(entries):
+        where = ErrorPlace(file, entry.line or None, None, f"entries[{index}]")
+        line = write_entry(entry)
+        if len(line.splitlines()) > 1 or line != line.strip("\r\n"):
+            errors.append(LogSyntaxError(f"a {getattr(entry, 'kind', 'entry')} entry whose text holds a "
+                                         "line break cannot be written as one line of the text notation", where))
+            continue
+        try:
+            again = parse_line(line, index + 1, file)
+        except LogSyntaxError as e:
+            errors.append(LogSyntaxError(f"written as {line[:80]!r}, which the text notation cannot read: {e.message}",
+                                         where))
+            continue
+        if again is None or not _same_entry(entry, again):
+            errors.append(LogSyntaxError(f"written as {line[:80]!r}, which the text notation reads as another entry",
+                                         where))
+            continue
+        lines.append(line + "\n")
+    if errors:
+        raise LogSyntaxErrors(errors)
+    return "".join(lines)
 
 
 def iter_units_and_hexes(entry: Entry) -> Iterator[tuple[str, str]]:

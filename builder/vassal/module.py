@@ -38,8 +38,9 @@ from wargame.vassal.encoding import (
 )
 from wargame.vassal.savefile import PlacedPiece, command_tree, save_archive
 from wargame.game import Game
+from wargame.errors import DataError, Place
 from wargame.sequence import turn_sequence
-from wargame.layout import Layout, vassal_grid
+from wargame.layout import Layout, board_too_large, vassal_grid
 from wargame.models import Marker, Unit
 
 P = "VASSAL.build."
@@ -107,6 +108,9 @@ def unit_image(unit_id: str, face: str) -> str:
 
 def draw_art(game: Game, scale: float = 1.0) -> Art:
     """Render board, holding board, counters and charts for a game."""
+    too_large = board_too_large(game.map.grid, game.map.layout.hex_size_px, game.map.layout.margin_px, scale)
+    if too_large is not None:
+        raise DataError(too_large, Place(game.files["map"], key="grid"))
     layout = board_layout(game, scale)
     size_px = counter_size_px(layout)
     # The board takes longest: it is drawn (and encoded) elsewhere while the rest is drawn here.

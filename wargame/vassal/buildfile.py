@@ -9,10 +9,12 @@ checked against VASSAL 3.7.26's sources. The point -> name arithmetic keeps Java
 
 from __future__ import annotations
 
+import lzma
 import math
 import re
 import struct
 import zipfile
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,10 +22,17 @@ from xml.etree import ElementTree
 
 from wargame.errors import DataError, Place
 from wargame.vassal.commands import split
+from wargame.vassal.xmltext import parse_xml
 
 P = "VASSAL.build."
 MAX_BUILD_FILE_BYTES = 32 * 2**20
 MAX_MODULE_MEMBERS = 100_000
+MIN_HEX_PX, MAX_HEX_PX = 1.0, 100_000.0
+"""A HexGrid's dx and dy: below a pixel or above this, a module is refused (docs/limits.md)."""
+MAX_LEADING_ZEROS = 100
+MAX_NUMBERING_OFFSET = 1_000_000
+MAX_NAME_LETTERS = 64
+"""Longer alphabetic hex names (points far off the grid) are written as letter x count."""
 
 
 def _java_round(value: float) -> int:
@@ -56,21 +65,20 @@ class HexNaming:
     board_size: tuple[int, int] = (0, 0)
 
     def _part(self, n: int, kind: str, leading: int) -> str:
+        # RegularGridNumbering.getName, in closed form: the Java loops would run once per letter or
+        # per leading zero, which a hostile module makes unbounded.
         out = "-" if n < 0 else ""
         n = abs(n)
         if kind == "A":
-            letters = ""
-            while True:
-                letters += "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % 26]
-                n -= 26
-                if n < 0:
-                    break
-            return out + letters
-        digits = ""
-        while leading > 0 and n < 10 ** leading:
-            digits += "0"
-            leading -= 1
-        return out + digits + str(n)
+            # Java appends the same letter (n mod 26) n // 26 + 1 times.
+            letter, count = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % 26], n // 26 + 1
+            if count > MAX_NAME_LETTERS:
+                # Far off any real grid: named by its length, not spelt out (no hex of a game has it).
+                return f"{out}{letter}x{count}"
+            return out + letter * count
+        digits = str(n)
+        # A zero for each of leading, leading-1 ... 1 that still exceeds the number's digits.
+        return out + "0" * max(0, leading - len(digits) + 1) + digits
 
     def name_at(self, x: int, y: int) -> str:
         """The location name VASSAL gives a board point (`HexGridNumbering.getName`, section 3.3)."""
@@ -133,8 +141,8 @@ class HexNaming:
             else:
                 regex += re.escape(token)
         m = re.fullmatch(regex, name)
-        if m is None or "row" not in groups or "column" not in groups:
-            return None
+        if m is None or "row" not in groups or "column" not in groups or max(map(len, m.groups())) > MAX_NAME_LETTERS:
+            return None  # not a name of this numbering, or of a hex too far away to be on any board
         column = self._number(m.group(groups.index("column") + 1), self.h_type) - self.h_off
         row = self._number(m.group(groups.index("row") + 1), self.v_type) - self.v_off
         if self.stagger and column % 2 != 0:
@@ -246,20 +254,28 @@ def hex_naming(hex_grid: Mapping[str, str], numbering: Mapping[str, str], board_
     if "dy" in a and dx == default_dx:
         # setAttribute("dy") resets a dx still at its default (vassal-format.md 1.4).
         dx = math.sqrt(3) / 2 * dy
-    if dx <= 0 or dy <= 0:
-        raise DataError("HexGrid dx and dy must be positive", place)
+    if not (MIN_HEX_PX <= dx <= MAX_HEX_PX and MIN_HEX_PX <= dy <= MAX_HEX_PX):
+        raise DataError(f"HexGrid dx {dx:g} and dy {dy:g}: each must be between {MIN_HEX_PX:g} and {MAX_HEX_PX:g} "
+                        "pixels", place)
 
     def flag(key: str, default: bool) -> bool:
         value = n.get(key)
         return default if value is None else value.lower() == "true"
 
+    def bounded(key: str, default: int, low: int, high: int) -> int:
+        value = _int(n.get(key), default, key, place)
+        if not low <= value <= high:
+            raise DataError(f"HexGridNumbering {key} {value}: must be between {low} and {high}", place)
+        return value
+
     return HexNaming(
         dx=dx, dy=dy, x0=_int(a.get("x0"), 0, "HexGrid x0", place), y0=_int(a.get("y0"), 32, "HexGrid y0", place),
         sideways=a.get("sideways", "false").lower() == "true", first=n.get("first", "H")[:1],
         sep=n.get("sep", ""), h_type=n.get("hType", "N")[:1], v_type=n.get("vType", "N")[:1],
-        h_leading=_int(n.get("hLeading"), 1, "hLeading", place),
-        v_leading=_int(n.get("vLeading"), 1, "vLeading", place),
-        h_off=_int(n.get("hOff"), 1, "hOff", place), v_off=_int(n.get("vOff"), 1, "vOff", place),
+        h_leading=bounded("hLeading", 1, 0, MAX_LEADING_ZEROS),
+        v_leading=bounded("vLeading", 1, 0, MAX_LEADING_ZEROS),
+        h_off=bounded("hOff", 1, -MAX_NUMBERING_OFFSET, MAX_NUMBERING_OFFSET),
+        v_off=bounded("vOff", 1, -MAX_NUMBERING_OFFSET, MAX_NUMBERING_OFFSET),
         h_descend=flag("hDescend", False), v_descend=flag("vDescend", False), stagger=flag("stagger", True),
         location_format=n.get("locationFormat", "$gridLocation$"), board_size=board_size)
 
@@ -328,15 +344,10 @@ def open_module(path: Path) -> ModuleFile:
                         size = _png_size(stream.read(24))
                     if size is not None:
                         image_sizes[name[len("images/"):]] = size
-    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, ValueError,
-            OverflowError) as e:
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, OSError, EOFError, NotImplementedError, RuntimeError,
+            ValueError, OverflowError) as e:
         raise DataError(f"not a readable module ({e})", Place(file)) from None
-    if b"<!DOCTYPE" in text or b"<!ENTITY" in text:
-        raise DataError("buildFile.xml: a DOCTYPE or ENTITY declaration is not accepted", Place(file))
-    try:
-        root = ElementTree.fromstring(text)
-    except ElementTree.ParseError as e:
-        raise DataError(f"buildFile.xml is not well-formed XML ({e})", Place(file, key="buildFile.xml")) from None
+    root = parse_xml(text, "buildFile.xml", Place(file, key="buildFile.xml"))
     return ModuleFile(file, root, image_sizes, moduledata)
 
 

@@ -12,6 +12,7 @@ placed in the file, never an exception of its own.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from wargame.errors import DataError, Place
@@ -21,12 +22,15 @@ LOG = "LOG\t"
 UNDO = "UNDO\t"
 
 
-def split(text: str, delimiter: str) -> list[str]:
-    """Tokens of a SequenceEncoder string exactly as `encoding.decode` reads them, in linear time."""
-    # Linear: a saved position's piece group holds thousands of escaped delimiters in one token.
-    tokens: list[str] = []
+def iter_split(text: str, delimiter: str) -> Iterator[str]:
+    """Tokens of a SequenceEncoder string exactly as `encoding.decode` reads them, one at a time, in linear time."""
+    # Linear: a saved position's piece group holds thousands of escaped delimiters in one token;
+    # lazy, so a string of a million delimiters is counted before a million tokens are made.
     current: list[str] = []
-    for piece in text.split(delimiter):
+    start = 0
+    while True:
+        end = text.find(delimiter, start)
+        piece = text[start:] if end < 0 else text[start:end]
         if current and current[-1].endswith("\\"):
             # An escaped delimiter (VASSAL's quirk included: any token ending in a backslash).
             current[-1] = current[-1][:-1]
@@ -34,10 +38,21 @@ def split(text: str, delimiter: str) -> list[str]:
             current.append(piece)
         else:
             if current:
-                tokens.append("".join(current))
+                yield _unquoted("".join(current))
             current = [piece]
-    tokens.append("".join(current))
-    return [t[1:-1] if len(t) > 1 and t[0] == "'" and t[-1] == "'" else t for t in tokens]
+        if end < 0:
+            break
+        start = end + len(delimiter)
+    yield _unquoted("".join(current))
+
+
+def _unquoted(token: str) -> str:
+    return token[1:-1] if len(token) > 1 and token[0] == "'" and token[-1] == "'" else token
+
+
+def split(text: str, delimiter: str) -> list[str]:
+    """Tokens of a SequenceEncoder string exactly as `encoding.decode` reads them, in linear time."""
+    return list(iter_split(text, delimiter))
 
 
 # -- the tree --------------------------------------------------------------------------------
@@ -55,27 +70,57 @@ class TreeLimits:
 
 def command_tree(text: str, file: str, limits: TreeLimits = TreeLimits()) -> list[Node]:
     """The top-level parts of a saved command string, decoded as `GameModule.decode` does."""
-    # A string that splits into itself is a leaf command; anything else is split again.
-    count = [0]
+    # A string that splits into itself is a leaf command; anything else is split again. The work
+    # is a stack of parts not yet split, each dropped once split, so the text is held about once
+    # however deep it nests (a recursive reader kept a copy of it per level: 100 levels of a 30 MB
+    # text). Every part pending ends in at least one leaf, so pending parts count as commands.
+    top: list[Node] = []
+    count = 0
+    # (part, depth, the parent's place, its number there, the list it goes into); places are
+    # spelt out only for an error, not kept per pending part.
+    work: list[tuple[str, int, str, int, list[Node]]] = []
 
-    def node(part: str, depth: int, where: str) -> Node:
-        tokens = split(part, ESC)
-        if len(tokens) == 1 and tokens[0] == part:
-            count[0] += 1
-            if count[0] > limits.max_commands:
+    def place(parent: str, number: int) -> Place:
+        return Place(file, key=f"{parent}.{number}" if parent else f"command {number}")
+
+    def tokens_of(part: str, parent: str, number: int) -> list[str]:
+        tokens: list[str] = []
+        for token in iter_split(part, ESC):
+            tokens.append(token)
+            if count + len(work) + len(tokens) > limits.max_commands:
                 raise DataError(f"more than {limits.max_commands:,} commands: refused as too large",
-                                Place(file, key=where))
-            return part
+                                place(parent, number))
+        return tokens
+
+    def push(tokens: list[str], depth: int, parent: str, into: list[Node]) -> None:
+        # Last first, so that parts are taken, and appended to `into`, in order.
+        for i in range(len(tokens), 0, -1):
+            work.append((tokens[i - 1], depth, parent, i, into))
+
+    push(tokens_of(text, "", 1), 1, "", top)
+    while work:
+        part, depth, parent, number, into = work.pop()
+        if ESC not in part and _unquoted(part) is part:
+            tokens = [part]  # the common leaf, without splitting
+        else:
+            tokens = tokens_of(part, parent, number)
+        if len(tokens) == 1 and tokens[0] == part:
+            count += 1
+            into.append(part)
+            continue
+        where = place(parent, number).key or ""
         if depth >= limits.max_depth:
             raise DataError(f"commands nested more than {limits.max_depth} deep: refused as malformed",
                             Place(file, key=where))
+        del part
         if len(tokens) == 1:
             # Only quotes or one escape level were removed: the same command, one level down.
-            return node(tokens[0], depth + 1, where)
-        return [node(t, depth + 1, f"{where}.{i}") for i, t in enumerate(tokens, 1)]
-
-    top = split(text, ESC)
-    return [node(t, 1, f"command {i}") for i, t in enumerate(top, 1)]
+            work.append((tokens[0], depth + 1, parent, number, into))
+            continue
+        children: list[Node] = []
+        into.append(children)
+        push(tokens, depth + 1, where, children)
+    return top
 
 
 def leaves(tree: Node) -> list[str]:

@@ -22,8 +22,9 @@ def encode(tokens: Iterable[str | int | float | bool | None], delimiter: str) ->
         out = "" if out is None else out + delimiter
         if text:
             escaped = text.replace(delimiter, "\\" + delimiter)
-            # A token starting with a backslash, or wrapped in quotes, is quoted to survive decoding.
-            if text[0] == "\\" or (text[0] == "'" and text[-1] == "'"):
+            # SequenceEncoder.append: a token ending in a backslash (which would escape the next
+            # delimiter), or wrapped in quotes, is quoted to survive decoding.
+            if text[-1] == "\\" or (text[0] == "'" and text[-1] == "'"):
                 escaped = "'" + escaped + "'"
             out += escaped
     return "" if out is None else out

@@ -12,14 +12,15 @@ malformed byte ends in a `DataError` naming the file and where in it.
 from __future__ import annotations
 
 import io
+import lzma
 import re
 import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from xml.etree import ElementTree
 
 from wargame.errors import DataError, Place
+from wargame.vassal.xmltext import parse_xml
 from wargame.vassal.commands import (
     Command, NullCommand, SaveBoundary, TreeLimits, UndoMarker, command_tree, leaves, parse_leaf,
 )
@@ -106,13 +107,7 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, cap: int, file
 
 def _metadata(data: bytes, name: str, file: str) -> dict[str, str]:
     """The flat `<data>` elements of savedata/moduledata (version, VassalVersion, name...)."""
-    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
-        # No document type or entities in VASSAL's metadata; refusing them keeps expansion attacks out.
-        raise DataError(f"{name}: a DOCTYPE or ENTITY declaration is not accepted", Place(file, key=name))
-    try:
-        root = ElementTree.fromstring(data)
-    except ElementTree.ParseError as e:
-        raise DataError(f"{name} is not well-formed XML ({e})", Place(file, key=name)) from None
+    root = parse_xml(data, name, Place(file, key=name))
     out: dict[str, str] = {}
     for child in root:
         if isinstance(child.tag, str) and len(child) == 0 and child.tag not in out:
@@ -160,9 +155,10 @@ def read_archive(data: bytes, file: str, limits: Limits = Limits()) -> SaveArchi
                 if name in names:
                     meta[name] = _metadata(_read_member(archive, archive.getinfo(name), limits.max_metadata_bytes,
                                                         file), name, file)
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError,
-            OverflowError) as e:
-        # A damaged, truncated, encrypted or exotic zip: whatever zipfile says, as our error.
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, OSError, EOFError, NotImplementedError, RuntimeError,
+            ValueError, OverflowError) as e:
+        # A damaged, truncated, encrypted or exotic zip: whatever zipfile says, as our error (a damaged
+        # bzip2 member raises OSError, an LZMA one LZMAError).
         raise DataError(f"not a readable zip archive ({e})", Place(file)) from None
     text = plain_text(saved, file)
     return SaveArchive(text, meta.get("savedata", {}), meta.get("moduledata", {}))

@@ -1,0 +1,67 @@
+"""Internal errors (a bug in Umpire, not a fault of the input): exit 3, a one-line request for a report,
+and the traceback kept in a file instead of shown.
+
+Both command lines wrap their whole run in `exit_3_on_internal_errors`, so a crash never exits 1
+(which means "rule breaches found") or prints a traceback at a user.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+EXIT_INTERNAL_ERROR = 3
+"""The documented exit code of an internal error (0 clean, 1 breaches, 2 could not run)."""
+
+
+def traceback_path(program: str) -> Path:
+    """Where a crash of `program` in this process keeps its traceback: <tmp>/umpire-<program>-<pid>.traceback.txt."""
+    return Path(tempfile.gettempdir()) / f"umpire-{program}-{os.getpid()}.traceback.txt"
+
+
+def report_internal_error(program: str, error: BaseException) -> int:
+    """Write the traceback of `error` to its file, print one line asking for a report; the exit code."""
+    path = traceback_path(program)
+    where = f"the traceback is in {path}"
+    try:
+        text = "".join(traceback.format_exception(error))
+        # O_NOFOLLOW: the name is predictable, so a symbolic link planted there must not be written through.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(f"{program} {' '.join(sys.argv[1:])}\n{text}")
+    except (OSError, MemoryError, RecursionError):
+        # The report must go out even when the disk is full or memory short: name the error instead.
+        where = f"the traceback could not be written ({type(error).__name__}: {str(error)[:200]})"
+    try:
+        print(f"Error: internal error in {program} (a bug, not a fault of your files): please report it with "
+              f"the command you ran; {where}", file=sys.stderr)
+    except (OSError, ValueError):
+        pass  # stderr closed: the exit code still tells
+    return EXIT_INTERNAL_ERROR
+
+
+@contextmanager
+def exit_3_on_internal_errors(program: str) -> Iterator[None]:
+    """Any exception escaping a command (not SystemExit, not Ctrl+C) ends the process with exit code 3."""
+    try:
+        yield
+    except Exception as e:  # every error we meant to report was caught earlier, as a WargameError
+        sys.exit(report_internal_error(program, e))
+
+
+@contextmanager
+def exit_2_on_interrupt(program: str) -> Iterator[None]:
+    """Ctrl+C ends a command with exit code 2 (could not run), not 1, which means "rule breaches found"."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        try:
+            print(f"Error: {program} interrupted; no output was written in part", file=sys.stderr)
+        except (OSError, ValueError):
+            pass
+        sys.exit(2)
