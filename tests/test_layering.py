@@ -1,4 +1,5 @@
-"""Imports run one way: wargame <- builder, wargame <- adjudicator (house style 1)."""
+"""Imports run one way: wargame <- builder, wargame <- adjudicator, and umpire (the commands that
+need both judging and drawing) above both (house style 1)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = {
-    "wargame": {"builder", "adjudicator"},
-    "builder": {"adjudicator"},
-    "adjudicator": {"builder"},
+    "wargame": {"builder", "adjudicator", "umpire"},
+    "builder": {"adjudicator", "umpire"},
+    "adjudicator": {"builder", "umpire"},
 }
 
 

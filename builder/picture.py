@@ -1,0 +1,262 @@
+"""A picture of a position: the module's own board and counters, stacks as VASSAL shows them,
+and a scene's marks (a path, a zone, arrows, a note) drawn over them, cropped to what matters.
+
+The scene comes from the kernel (`wargame.scene`); this module only draws it.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from builder.render.board import board_layout, render_board
+from builder.render.counters import render_marker, render_unit
+from builder.render.style import INK, font
+from wargame.errors import GridError, WargameError
+from wargame.files import write_atomically
+from wargame.game import Game
+from wargame.holding import counter_size_px
+from wargame.layout import Layout
+from wargame.scene import Counter, Crop, Mark, Scene, Stack, Tone, angle_of
+
+Point = tuple[float, float]
+
+TONES: dict[Tone, tuple[int, int, int]] = {
+    "breach": (200, 30, 30),
+    "legal": (20, 130, 60),
+    "attacker": (200, 30, 30),
+    "defender": (30, 80, 190),
+    "info": (120, 40, 160),
+}
+"""Mark colours: red for what broke a rule and the attack, green for what was legal."""
+
+STACK_OFFSET = 0.08
+"""Each counter of a stack drawn this fraction of a counter up and right of the one below
+(VASSAL's stacks are offset the same way, so the picture reads like the module)."""
+MAX_DRAWN = 4
+"""Counters drawn per stack at most; a badge gives the full count."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A drawn picture and the board pixels it was cut from (left, top)."""
+
+    image: Image.Image
+    origin: tuple[int, int]
+
+
+def _counter_image(game: Game, counter: Counter, size_px: int) -> Image.Image:
+    """The counter's face as the module prints it."""
+    if counter.marker:
+        marker = game.markers_by_id.get(counter.piece)
+        if marker is None:
+            raise WargameError(f"unknown marker {counter.piece!r} in the position")
+        return render_marker(game, marker, 0, size_px)
+    unit = game.units_by_id.get(counter.piece)
+    if unit is None:
+        raise WargameError(f"unknown unit {counter.piece!r} in the position")
+    face = counter.face if unit.reduced is not None else "full"
+    return render_unit(game, unit, face, size_px)
+
+
+def _centre(game: Game, layout: Layout, label: str) -> Point | None:
+    """A hex label's centre on the board, None for a box or a label off the map."""
+    try:
+        return layout.centre(game.grid.hex_of(label))
+    except GridError:
+        return None
+
+
+def _draw_stack(board: Image.Image, game: Game, layout: Layout, stack: Stack, size_px: int) -> None:
+    """The stack's counters, bottom first, offset as in VASSAL, with a count past MAX_DRAWN."""
+    centre = _centre(game, layout, stack.place)
+    if centre is None or not stack.counters:
+        return
+    step = max(2, round(size_px * STACK_OFFSET))
+    shown = stack.counters[-MAX_DRAWN:]
+    for i, counter in enumerate(shown):
+        image = _counter_image(game, counter, size_px)
+        x = round(centre[0] - size_px / 2 + i * step)
+        y = round(centre[1] - size_px / 2 - i * step)
+        board.paste(image, (x, y))
+        ImageDraw.Draw(board).rectangle((x, y, x + size_px - 1, y + size_px - 1), outline=INK)
+
+
+def _draw_count(board: Image.Image, game: Game, layout: Layout, stack: Stack, size_px: int) -> None:
+    """A stack's count on its top counter's corner (drawn after every stack, so none hides it)."""
+    centre = _centre(game, layout, stack.place)
+    if centre is None or len(stack.counters) < 2:
+        return
+    step = max(2, round(size_px * STACK_OFFSET))
+    raised = (min(len(stack.counters), MAX_DRAWN) - 1) * step
+    _badge(ImageDraw.Draw(board), (round(centre[0] + size_px / 2 + raised), round(centre[1] - size_px / 2 - raised)),
+           str(len(stack.counters)), max(9, size_px // 5))
+
+
+def _badge(draw: ImageDraw.ImageDraw, xy: Point, text: str, radius: int) -> None:
+    """A round count badge centred on a counter's top-right corner."""
+    x, y = xy
+    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=(250, 250, 250), outline=INK, width=2)
+    draw.text((x, y), text, fill=INK, font=font(round(radius * 1.2), bold=True), anchor="mm")
+
+
+def _overlay_mark(overlay: Image.Image, game: Game, layout: Layout, mark: Mark) -> None:
+    """One mark onto the translucent overlay."""
+    draw = ImageDraw.Draw(overlay)
+    colour = TONES[mark.tone]
+    points = [p for label in mark.hexes if (p := _centre(game, layout, label)) is not None]
+    width = max(3, round(layout.size_px / 8))
+    if mark.kind == "shade":
+        for label in mark.hexes:
+            try:
+                corners = layout.corners(game.grid.hex_of(label))
+            except GridError:
+                continue
+            draw.polygon(corners, fill=(*colour, 70), outline=(*colour, 160))
+    elif mark.kind == "ring":
+        for label in mark.hexes:
+            try:
+                corners = layout.corners(game.grid.hex_of(label))
+            except GridError:
+                continue
+            draw.line([*corners, corners[0]], fill=(*colour, 230), width=width, joint="curve")
+    elif mark.kind == "path" and points:
+        draw.line(points, fill=(*colour, 200), width=width, joint="curve")
+        r = max(8, round(layout.size_px / 4))
+        for n, (x, y) in enumerate(points):
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=(*colour, 230), outline=(255, 255, 255, 255), width=2)
+            draw.text((x, y), str(n), fill=(255, 255, 255, 255), font=font(round(r * 1.2), bold=True), anchor="mm")
+    elif mark.kind == "arrow" and len(points) >= 2:
+        target = points[-1]
+        for source in points[:-1]:
+            _arrow(draw, source, target, colour, width, layout.size_px)
+    elif mark.kind == "note" and points:
+        _note(draw, points[0], mark.text, colour, layout.size_px)
+
+
+def _arrow(draw: ImageDraw.ImageDraw, a: Point, b: Point, colour: tuple[int, int, int], width: int,
+           size: float) -> None:
+    """An arrow from one hex centre toward another, stopping short of both counters."""
+    angle = angle_of(a, b)
+    dx, dy = math.cos(angle), math.sin(angle)
+    start = (a[0] + dx * size * 0.45, a[1] + dy * size * 0.45)
+    tip = (b[0] - dx * size * 0.45, b[1] - dy * size * 0.45)
+    draw.line([start, tip], fill=(*colour, 230), width=width)
+    head = size * 0.35
+    left = (tip[0] - head * math.cos(angle - 0.45), tip[1] - head * math.sin(angle - 0.45))
+    right = (tip[0] - head * math.cos(angle + 0.45), tip[1] - head * math.sin(angle + 0.45))
+    draw.polygon([tip, left, right], fill=(*colour, 240))
+
+
+def _note(draw: ImageDraw.ImageDraw, at: Point, text: str, colour: tuple[int, int, int], size: float) -> None:
+    """A boxed text (the odds, a differential) just above a hex."""
+    f = font(max(11, round(size / 2.6)), bold=True)
+    left, top, right, bottom = draw.multiline_textbbox((0, 0), text, font=f)
+    pad = 5
+    w, h = right - left + 2 * pad, bottom - top + 2 * pad
+    x, y = at[0] - w / 2, at[1] - size * 1.05 - h
+    draw.rectangle((x, y, x + w, y + h), fill=(255, 255, 255, 235), outline=(*colour, 255), width=3)
+    draw.multiline_text((x + pad - left, y + pad - top), text, fill=(*colour, 255), font=f)
+
+
+def _bounds(game: Game, layout: Layout, labels: Sequence[str], margin: int,
+            size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The pixel box holding the hexes and `margin` hexes around them, inside the board."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for label in labels:
+        for x, y in layout.corners(game.grid.hex_of(label)):
+            xs.append(x)
+            ys.append(y)
+    pad = margin * layout.across_flats_px + layout.size_px * 0.6  # room for a note above a hex
+    left = max(0, math.floor(min(xs) - pad))
+    top = max(0, math.floor(min(ys) - pad))
+    right = min(size[0], math.ceil(max(xs) + pad))
+    bottom = min(size[1], math.ceil(max(ys) + pad))
+    return left, top, right, bottom
+
+
+class Painter:
+    """Draws scenes on one game's board, rendered once however many pictures are drawn."""
+
+    def __init__(self, game: Game, scale: float = 1.0) -> None:
+        self.game = game
+        self.layout = board_layout(game, scale)
+        self.board = render_board(game, scale).convert("RGBA")
+        self.counter_px = counter_size_px(self.layout)
+
+    def draw(self, scene: Scene, crop: Crop | None = None) -> Picture:
+        """The scene cropped as asked; without a crop, around its marks (the whole board if none)."""
+        game, layout = self.game, self.layout
+        board = self.board.copy()
+        for stack in scene.stacks:
+            _draw_stack(board, game, layout, stack, self.counter_px)
+        for stack in scene.stacks:
+            _draw_count(board, game, layout, stack, self.counter_px)
+        overlay = Image.new("RGBA", board.size, (0, 0, 0, 0))
+        for mark in scene.marks:
+            _overlay_mark(overlay, game, layout, mark)
+        board = Image.alpha_composite(board, overlay)
+        wanted = crop.labels(game.grid) if crop is not None else \
+            [label for mark in scene.marks for label in mark.hexes if game.grid.is_label(label)]
+        origin = (0, 0)
+        if wanted:
+            margin = crop.margin if crop is not None else 2
+            left, top, right, bottom = _bounds(game, layout, wanted, margin, board.size)
+            board = board.crop((left, top, right, bottom))
+            origin = (left, top)
+        image = board.convert("RGB")
+        if scene.caption:
+            image = _captioned(image, scene.caption)
+        return Picture(image, origin)
+
+
+def draw_scene(game: Game, scene: Scene, crop: Crop | None = None, scale: float = 1.0) -> Picture:
+    """One scene on the game's board (see `Painter` for many)."""
+    return Painter(game, scale).draw(scene, crop)
+
+
+def _captioned(image: Image.Image, caption: str) -> Image.Image:
+    """The picture with its caption in a band below it."""
+    f = font(14)
+    probe = ImageDraw.Draw(image)
+    lines = _wrap(probe, caption, f, max(200, image.width - 16))
+    line_h = 19
+    out = Image.new("RGB", (image.width, image.height + 10 + line_h * len(lines)), (255, 255, 255))
+    out.paste(image, (0, 0))
+    draw = ImageDraw.Draw(out)
+    for i, line in enumerate(lines):
+        draw.text((8, image.height + 5 + i * line_h), line, fill=INK, font=f)
+    return out
+
+
+def _wrap(draw: ImageDraw.ImageDraw, text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """Words wrapped to a pixel width."""
+    lines: list[str] = []
+    for paragraph in text.splitlines() or [""]:
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}".strip()
+            if line and draw.textlength(candidate, font=f) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
+
+
+def write_picture(picture: Picture, path: Path) -> Path:
+    """The picture as a PNG, written atomically (same scene, same bytes)."""
+    buffer = io.BytesIO()
+    picture.image.save(buffer, format="PNG", optimize=False)
+    write_atomically(path, buffer.getvalue())
+    return path
+
+
+__all__ = ["Painter", "Picture", "draw_scene", "write_picture"]

@@ -1,0 +1,146 @@
+"""Pictures of positions and findings: `adjudicate picture`, `check --format html`, `--images`."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Attack, Move, Pass
+from builder.picture import Painter
+from umpire.cli import main
+from umpire.scenes import marks_for, scene_of
+from wargame.bundled import data_root
+from wargame.game import load_game
+from wargame.scene import Counter, Crop, Mark, Scene, Stack
+
+ROOT = Path(__file__).resolve().parent.parent
+OMAHA = ROOT / "examples" / "omaha"
+ONSLAUGHT = ROOT / "examples" / "onslaught"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    """adjudicate (with its pictures) in process: exit code, stdout, stderr."""
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def omaha_painter() -> Painter:
+    """Omaha's board, rendered once for the module's tests."""
+    return Painter(load_game(data_root(), "omaha"))
+
+
+def test_a_counter_is_drawn_in_its_hex_and_nowhere_else(omaha_painter: Painter) -> None:
+    """The unit's own art covers its hex centre; an empty hex stays bare board."""
+    game = omaha_painter.game
+    bare = omaha_painter.draw(Scene(()), Crop(hexes=("2017", "2317"))).image
+    drawn = omaha_painter.draw(Scene((Stack("2017", (Counter("352/352"),)),)), Crop(hexes=("2017", "2317")))
+    x, y = omaha_painter.layout.centre(game.grid.hex_of("2017"))
+    ox, oy = drawn.origin
+    assert drawn.image.getpixel((round(x - ox), round(y - oy))) != bare.getpixel((round(x - ox), round(y - oy)))
+    x2, y2 = omaha_painter.layout.centre(game.grid.hex_of("2317"))
+    assert drawn.image.getpixel((round(x2 - ox), round(y2 - oy))) == bare.getpixel((round(x2 - ox), round(y2 - oy)))
+
+
+def test_reduced_face_differs_from_full(omaha_painter: Painter) -> None:
+    """A depleted unit is drawn on its reduced face."""
+    full = omaha_painter.draw(scene_of({"2017": ["916/352"]}, []), Crop(hexes=("2017",))).image
+    reduced = omaha_painter.draw(scene_of({"2017": ["916/352"]}, ["916/352"]), Crop(hexes=("2017",))).image
+    assert full.tobytes() != reduced.tobytes()
+
+
+def test_crop_grows_with_radius(omaha_painter: Painter) -> None:
+    """--around HEX --radius N: a larger radius shows more of the board."""
+    small = omaha_painter.draw(Scene(()), Crop(around="2017", radius=0)).image
+    large = omaha_painter.draw(Scene(()), Crop(around="2017", radius=3)).image
+    assert large.width > small.width and large.height > small.height
+
+
+def test_marks_are_drawn(omaha_painter: Painter) -> None:
+    """A path mark changes the pixels along it."""
+    crop = Crop(hexes=("2017", "2019"))
+    plain = omaha_painter.draw(Scene(()), crop).image
+    marked = omaha_painter.draw(Scene((), (Mark("path", ("2017", "2018", "2019"), "breach"),)), crop).image
+    assert plain.tobytes() != marked.tobytes()
+
+
+def test_picture_command_is_deterministic(tmp_path: Path) -> None:
+    """The same position gives the same bytes; --at picks the position."""
+    out1, out2 = tmp_path / "a.png", tmp_path / "b.png"
+    log = str(OMAHA / "legal-combat.log")
+    assert run("picture", log, "--at", "30", "--around", "2219", "-o", str(out1))[0] == 0
+    assert run("picture", log, "--at", "30", "--around", "2219", "-o", str(out2))[0] == 0
+    assert out1.read_bytes() == out2.read_bytes()
+    with Image.open(out1) as image:
+        assert image.format == "PNG" and image.width < 1000
+
+
+def test_picture_of_a_hex_off_the_map_is_refused(tmp_path: Path) -> None:
+    """A crop hex not on the map: exit 2, the label named, nothing written."""
+    code, _, err = run("picture", str(ONSLAUGHT / "legal-combat.log"), "--hexes", "9922", "-o",
+                       str(tmp_path / "x.png"))
+    assert code == 2 and "9922" in err and not (tmp_path / "x.png").exists()
+
+
+def test_marks_for_entries() -> None:
+    """A move marks its path (red with an error, green without); an attack its arrows and claims."""
+    move = Move(line=3, unit="a", path=["0101", "0102"])
+    error = Finding("error", "onslaught", "6.1", 3, 1, "too far")
+    assert marks_for(move, {}, [error]) == [Mark("path", ("0101", "0102"), "breach")]
+    assert marks_for(move, {}, []) == [Mark("path", ("0101", "0102"), "legal")]
+    attack = Attack(line=5, hex="0203", attackers=["a", "b"], odds="3:1", die=4, result="DH")
+    marks = marks_for(attack, {"0202": ["a"], "0303": ["b"]}, [])
+    assert marks[0] == Mark("arrow", ("0202", "0303", "0203"), "attacker")
+    assert marks[2].text == "odds 3:1\ndie 4\nresult DH"
+    assert marks_for(Pass(line=1), {}, []) == []
+
+
+def test_html_verdict_has_each_finding_with_its_picture(tmp_path: Path) -> None:
+    """One page: the summary, the finding's clause and lines, an embedded picture; exit 1 for a breach."""
+    out = tmp_path / "report.html"
+    code, stdout, _ = run("check", str(OMAHA / "breach-leg-ezoc.log"), "--format", "html", "-o", str(out))
+    assert code == 1 and "report.html" in stdout
+    page = out.read_text(encoding="utf-8")
+    assert '<meta name="viewport"' in page and "[fire-and-movement 6.1]" in page
+    assert 'class="hit">   45  16/1 2319-2218-2217-2216' in page
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    assert len(images) == 1
+    with Image.open(io.BytesIO(base64.b64decode(images[0]))) as image:
+        assert image.format == "PNG"
+
+
+def test_html_verdict_of_a_clean_log(tmp_path: Path) -> None:
+    """A clean log: exit 0, a page that says so."""
+    out = tmp_path / "clean.html"
+    assert run("check", str(ONSLAUGHT / "legal-combat.log"), "--format", "html", "-o", str(out))[0] == 0
+    assert "No finding" in out.read_text(encoding="utf-8")
+
+
+def test_markdown_links_pictures(tmp_path: Path) -> None:
+    """--images DIR writes a PNG per finding and links it from the Markdown."""
+    code, out, _ = run("check", str(ONSLAUGHT / "breach-zoc.log"), "--format", "markdown", "--images",
+                       str(tmp_path / "img"))
+    assert code == 1
+    linked = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", out)
+    assert linked and all(Path(p).is_file() for p in linked)
+
+
+def test_html_needs_an_output_and_output_needs_html(tmp_path: Path) -> None:
+    """Usage errors: exit 2 with the reason."""
+    code, _, err = run("check", str(ONSLAUGHT / "breach-zoc.log"), "--format", "html")
+    assert code == 2 and "-o" in err
+    code, _, err = run("check", str(ONSLAUGHT / "breach-zoc.log"), "-o", str(tmp_path / "x.html"))
+    assert code == 2 and "--format html" in err
+
+
+def test_other_formats_still_work_through_the_picture_layer() -> None:
+    """`adjudicate check` without pictures gives the referee's own text verdict."""
+    code, out, _ = run("check", str(ONSLAUGHT / "breach-zoc.log"))
+    assert code == 1 and "error [onslaught 6.2]" in out

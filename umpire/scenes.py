@@ -1,0 +1,64 @@
+"""A judged position as a `Scene` the builder can draw, and what a finding marks on it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import (
+    Activate, Advance, Attack, Bombard, Capture, Entry, Loss, Move, Place, Retreat, StandFast,
+)
+from wargame.scene import Counter, Mark, Scene, Tone, stacks_in
+
+
+def scene_of(positions: Mapping[str, Sequence[str]], depleted: Sequence[str], marks: Sequence[Mark] = (),
+             caption: str = "") -> Scene:
+    """Every unit in its hex or box, on its reduced face if depleted."""
+    reduced = set(depleted)
+    places = {place: [Counter(unit, "reduced" if unit in reduced else "full") for unit in units]
+              for place, units in positions.items()}
+    return Scene(stacks_in(places), tuple(marks), caption)
+
+
+def where(positions: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """Each unit's hex or box."""
+    return {unit: place for place, units in positions.items() for unit in units}
+
+
+def _claims(entry: Attack | Bombard) -> str:
+    """The claims written on an attack or bombardment, as a note's text."""
+    parts = []
+    if entry.odds:
+        parts.append(("odds " if ":" in entry.odds else "diff ") + entry.odds)
+    if entry.die is not None:
+        parts.append(f"die {entry.die}")
+    if entry.result:
+        parts.append(f"result {entry.result}")
+    return "\n".join(parts) or entry.kind
+
+
+def marks_for(entry: Entry, before: Mapping[str, Sequence[str]], findings: Sequence[Finding]) -> list[Mark]:
+    """What a picture of an entry marks: the path moved, attackers' arrows, the hex concerned.
+
+    Drawn in red when a finding on the entry is an error, green otherwise; positions are those
+    before the entry, so the attackers and the moving unit stand where they were.
+    """
+    tone: Tone = "breach" if any(f.severity == "error" for f in findings) else "legal"
+    at = where(before)
+    if isinstance(entry, (Move, Retreat, Advance)):
+        return [Mark("path", tuple(entry.path), tone)]
+    if isinstance(entry, Attack):
+        sources = sorted({at[u] for u in entry.attackers if u in at and at[u] != entry.hex})
+        return [Mark("arrow", (*sources, entry.hex), "attacker"), Mark("ring", (entry.hex,), "defender"),
+                Mark("note", (entry.hex,), tone, _claims(entry))]
+    if isinstance(entry, Bombard):
+        return [Mark("ring", (entry.hex,), "defender"), Mark("note", (entry.hex,), tone, _claims(entry))]
+    if isinstance(entry, (Activate, Capture)):
+        return [Mark("ring", (entry.hex,), tone)]
+    if isinstance(entry, Place) and entry.hex is not None:
+        return [Mark("ring", (entry.hex,), tone)]
+    if isinstance(entry, Loss) and entry.unit in at:
+        return [Mark("ring", (at[entry.unit],), tone)]
+    if isinstance(entry, StandFast):
+        return [Mark("ring", tuple(sorted({at[u] for u in entry.units if u in at})), tone)]
+    return []
