@@ -6,8 +6,10 @@ The scene comes from the kernel (`wargame.scene`); this module only draws it.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +27,7 @@ from wargame.layout import Layout
 from wargame.scene import Counter, Crop, Mark, Scene, Stack, Tone, angle_of
 
 Point = tuple[float, float]
+RENDER_CODE = Path(__file__).resolve().parent / "render"
 
 TONES: dict[Tone, tuple[int, int, int]] = {
     "breach": (200, 30, 30),
@@ -181,13 +184,54 @@ def _bounds(game: Game, layout: Layout, labels: Sequence[str], margin: int,
     return left, top, right, bottom
 
 
-class Painter:
-    """Draws scenes on one game's board, rendered once however many pictures are drawn."""
+def cache_dir() -> Path | None:
+    """Where rendered boards are kept between runs: $UMPIRE_CACHE, else $XDG_CACHE_HOME/umpire or
+    ~/.cache/umpire; None when UMPIRE_CACHE is empty (no cache)."""
+    chosen = os.environ.get("UMPIRE_CACHE")
+    if chosen is not None:
+        return Path(chosen) if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "umpire"
 
-    def __init__(self, game: Game, scale: float = 1.0) -> None:
+
+def board_key(game: Game, scale: float) -> str:
+    """A hash of everything the board's pixels depend on: the game's data files, the drawing code, the scale."""
+    digest = hashlib.sha256(f"{game.id}\0{scale!r}\0".encode())
+    for name in sorted(game.files):
+        digest.update(name.encode() + b"\0" + game.files[name].read_bytes() + b"\0")
+    for source in sorted(RENDER_CODE.glob("*.py")):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def cached_board(game: Game, scale: float, where: Path | None) -> Image.Image:
+    """The rendered board, from the cache when it holds this data's board, else rendered and kept there."""
+    if where is None:
+        return render_board(game, scale)
+    path = where / "boards" / f"{game.id}-{board_key(game, scale)}.png"
+    try:
+        with Image.open(path) as kept:
+            kept.load()
+            return kept.convert("RGB")
+    except (OSError, ValueError):
+        pass  # not cached yet, or a damaged file: render it again
+    board = render_board(game, scale)
+    buffer = io.BytesIO()
+    board.save(buffer, format="PNG", compress_level=1)
+    try:
+        write_atomically(path, buffer.getvalue())
+    except OSError:
+        pass  # a read-only or full cache only costs the next run the rendering
+    return board
+
+
+class Painter:
+    """Draws scenes on one game's board, rendered once (and cached on disk) however many are drawn."""
+
+    def __init__(self, game: Game, scale: float = 1.0, cache: Path | None = None) -> None:
         self.game = game
         self.layout = board_layout(game, scale)
-        self.board = render_board(game, scale).convert("RGBA")
+        self.board = cached_board(game, scale, cache).convert("RGBA")
         self.counter_px = counter_size_px(self.layout)
 
     def draw(self, scene: Scene, crop: Crop | None = None) -> Picture:
@@ -216,9 +260,10 @@ class Painter:
         return Picture(image, origin)
 
 
-def draw_scene(game: Game, scene: Scene, crop: Crop | None = None, scale: float = 1.0) -> Picture:
+def draw_scene(game: Game, scene: Scene, crop: Crop | None = None, scale: float = 1.0,
+               cache: Path | None = None) -> Picture:
     """One scene on the game's board (see `Painter` for many)."""
-    return Painter(game, scale).draw(scene, crop)
+    return Painter(game, scale, cache).draw(scene, crop)
 
 
 def _captioned(image: Image.Image, caption: str) -> Image.Image:
@@ -259,4 +304,4 @@ def write_picture(picture: Picture, path: Path) -> Path:
     return path
 
 
-__all__ = ["Painter", "Picture", "draw_scene", "write_picture"]
+__all__ = ["Painter", "Picture", "board_key", "cache_dir", "cached_board", "draw_scene", "write_picture"]

@@ -13,7 +13,7 @@ from PIL import Image
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Move, Pass
-from builder.picture import Painter
+from builder.picture import Painter, board_key, cached_board
 from umpire.cli import main
 from umpire.scenes import marks_for, scene_of
 from wargame.bundled import data_root
@@ -23,6 +23,14 @@ from wargame.scene import Counter, Crop, Mark, Scene, Stack
 ROOT = Path(__file__).resolve().parent.parent
 OMAHA = ROOT / "examples" / "omaha"
 ONSLAUGHT = ROOT / "examples" / "onslaught"
+
+
+@pytest.fixture(autouse=True)
+def board_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Rendered boards go to a throwaway cache, never the user's."""
+    where = tmp_path / "cache"
+    monkeypatch.setenv("UMPIRE_CACHE", str(where))
+    return where
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -144,3 +152,42 @@ def test_other_formats_still_work_through_the_picture_layer() -> None:
     """`adjudicate check` without pictures gives the referee's own text verdict."""
     code, out, _ = run("check", str(ONSLAUGHT / "breach-zoc.log"))
     assert code == 1 and "error [onslaught 6.2]" in out
+
+
+def test_board_cache_gives_the_same_pixels_and_follows_the_data(tmp_path: Path, data_copy: Path) -> None:
+    """A cached board equals a fresh one; a damaged cache file is rendered again; new data, new key."""
+    game = load_game(data_copy, "omaha")
+    where = tmp_path / "boards-cache"
+    fresh = cached_board(game, 0.5, None)
+    first = cached_board(game, 0.5, where)
+    kept = next((where / "boards").glob("omaha-*.png"))
+    second = cached_board(game, 0.5, where)
+    assert fresh.tobytes() == first.tobytes() == second.tobytes()
+    kept.write_bytes(b"not a png")
+    assert cached_board(game, 0.5, where).tobytes() == fresh.tobytes()
+    key = board_key(game, 0.5)
+    terrain = data_copy / "maps" / "omaha" / "terrain.toml"
+    terrain.write_text(terrain.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+    assert board_key(load_game(data_copy, "omaha"), 0.5) != key
+
+
+def test_path_pixels_lie_on_its_hexes(omaha_painter: Painter) -> None:
+    """Every pixel a path mark changes lies within a hex of the path or a neighbour of one (the line's
+    width and the numbered discs may spill just over a hexside, never further)."""
+    game, layout = omaha_painter.game, omaha_painter.layout
+    path = ("2017", "2018", "2019")
+    crop = Crop(hexes=path, margin=2)
+    plain = omaha_painter.draw(Scene(()), crop)
+    marked = omaha_painter.draw(Scene((), (Mark("path", path, "breach"),)), crop)
+    allowed = {h for label in path for h in (game.grid.hex_of(label), *game.grid.hex_of(label).neighbours())}
+    on_path = {game.grid.hex_of(label) for label in path}
+    ox, oy = plain.origin
+    a, b = plain.image.load(), marked.image.load()
+    changed_on_path = 0
+    for y in range(0, plain.image.height, 3):
+        for x in range(0, plain.image.width, 3):
+            if a[x, y] != b[x, y]:
+                h = layout.pixel_to_hex(x + ox, y + oy)
+                assert h in allowed, (x, y, h)
+                changed_on_path += h in on_path
+    assert changed_on_path > 50

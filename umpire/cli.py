@@ -12,9 +12,7 @@ from adjudicator.cli import (
 )
 from adjudicator.vassal.chain import replay_chain
 from adjudicator.vassal.load import is_vassal_file
-from builder.picture import draw_scene, write_picture
-from umpire.report import Judged, html_report, markdown_with_images, quoting
-from umpire.scenes import scene_of
+from umpire.judged import Judged, quoting
 from wargame.files import write_atomically
 from wargame.scene import Crop, parse_hex_list
 
@@ -65,13 +63,17 @@ def check(ctx: click.Context, logs: tuple[Path, ...], fmt: str, output: Path | N
     if fmt not in ("html",) and images is None:
         ctx.invoke(_check, logs=logs, fmt=fmt, data=data, game_id=game_id, module=module)
         return
+    # The drawing code (Pillow, shapely, the board's art) is imported only when a picture is drawn, so
+    # `adjudicate check` starts as fast as the referee alone.
+    from builder.picture import cache_dir
+    from umpire.report import html_report, markdown_with_images
     with _could_not_run():
         judged = judge(logs, data, game_id, module)
         if output is not None:
-            write_atomically(output, html_report(judged))
+            write_atomically(output, html_report(judged, cache=cache_dir()))
             click.echo(f"wrote {output}")
         elif images is not None:
-            click.echo(markdown_with_images(judged, images), nl=False)
+            click.echo(markdown_with_images(judged, images, cache=cache_dir()), nl=False)
     _exit_for(judged.result)
 
 
@@ -96,6 +98,8 @@ def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, outp
             around: str | None, radius: int, scale: float, data: Path | None, game_id: str | None,
             module: Path | None) -> None:
     """Draw the position at any point of a log as a PNG: the module's board and counters."""
+    from builder.picture import cache_dir, draw_scene, write_picture
+    from umpire.scenes import scene_of
     with _could_not_run():
         result, chosen = position_at(logs, at_line, data, game_id, module)
         doc = result.system.describe(chosen)
@@ -105,7 +109,7 @@ def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, outp
         when = f"line {at_line[1]}" if at_line else "the end"
         caption = f"{result.game.manifest.title}: the position at {when} of {', '.join(p.name for p in logs)}"
         scene = scene_of(doc["positions"], doc["depleted"], caption=caption)
-        write_picture(draw_scene(result.game, scene, crop, scale), output)
+        write_picture(draw_scene(result.game, scene, crop, scale, cache_dir()), output)
     click.echo(f"wrote {output}")
 
 

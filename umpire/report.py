@@ -10,31 +10,20 @@ import base64
 import html
 import io
 from collections import defaultdict
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from adjudicator.engine import Replay
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry
 from adjudicator.report import summary
 from builder.picture import Painter, Picture
+from umpire.judged import Judged
 from umpire.scenes import marks_for, scene_of
 from wargame.files import write_atomically
 
 CONTEXT_LINES = 2
 """Log lines shown before and after a finding's line."""
 SEVERITY_ORDER = {"error": 0, "warning": 1, "note": 2}
-
-
-@dataclass(frozen=True)
-class Judged:
-    """A replay and how to quote its log: a line's text, and how a line is named for people."""
-
-    result: Replay
-    source_line: Callable[[int], str | None]
-    cite: Callable[[int], str]
-    name: str
 
 
 @dataclass(frozen=True)
@@ -53,7 +42,7 @@ def _png(picture: Picture) -> bytes:
     return buffer.getvalue()
 
 
-def items(judged: Judged, scale: float = 0.75) -> list[Item]:
+def items(judged: Judged, scale: float = 0.75, cache: Path | None = None) -> list[Item]:
     """The findings grouped by entry, in log order, each with its lines and picture."""
     result = judged.result
     by_line: dict[int, list[Finding]] = defaultdict(list)
@@ -72,7 +61,7 @@ def items(judged: Judged, scale: float = 0.75) -> list[Item]:
             doc = result.system.describe(result.state_at(line - 1))
             marks = marks_for(entry, doc["positions"], findings)
             if marks:
-                painter = painter or Painter(result.game, scale)
+                painter = painter or Painter(result.game, scale, cache)
                 scene = scene_of(doc["positions"], doc["depleted"], marks)
                 picture = painter.draw(scene)
         out.append(Item(line, findings, quoted, picture))
@@ -106,7 +95,7 @@ def _summary_rows(judged: Judged) -> list[tuple[str, str]]:
     return rows
 
 
-def html_report(judged: Judged, scale: float = 0.75) -> str:
+def html_report(judged: Judged, scale: float = 0.75, cache: Path | None = None) -> str:
     """One self-contained page: the summary, then each finding with its lines, clause and picture."""
     esc = html.escape
     out = ['<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">',
@@ -115,7 +104,7 @@ def html_report(judged: Judged, scale: float = 0.75) -> str:
            f"<h1>Umpire verdict: {esc(judged.name)}</h1>", "<table>"]
     out += [f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in _summary_rows(judged)]
     out.append("</table>")
-    found = items(judged, scale)
+    found = items(judged, scale, cache)
     if not found:
         out.append("<p>No finding: every entry checked keeps to the rules.</p>")
     for item in found:
@@ -136,7 +125,7 @@ def html_report(judged: Judged, scale: float = 0.75) -> str:
     return "\n".join(out) + "\n"
 
 
-def markdown_with_images(judged: Judged, images: Path, scale: float = 0.75) -> str:
+def markdown_with_images(judged: Judged, images: Path, scale: float = 0.75, cache: Path | None = None) -> str:
     """Markdown for a forum post, each finding's picture written into `images` and linked."""
     s = summary(judged.result)
     out = [f"### Umpire verdict: `{judged.name}` ({s['game']})", "",
@@ -144,7 +133,7 @@ def markdown_with_images(judged: Judged, images: Path, scale: float = 0.75) -> s
            f"**{s['errors']} error(s)**, {s['warnings']} warning(s), {s['notes']} note(s).", ""]
     if s["stopped"]:
         out += [f"Replay stopped: {s['stopped']}", ""]
-    for item in items(judged, scale):
+    for item in items(judged, scale, cache):
         out.append(f"#### {judged.cite(item.line)}")
         out += [f"- **{f.severity}** [{f.system} {f.rule}] {f.message}" for f in item.findings]
         if item.quoted:
@@ -155,8 +144,3 @@ def markdown_with_images(judged: Judged, images: Path, scale: float = 0.75) -> s
             out += ["", f"![the position before {judged.cite(item.line)}]({path.as_posix()})"]
         out.append("")
     return "\n".join(out)
-
-
-def quoting(source: Sequence[str]) -> Callable[[int], str | None]:
-    """A line's text of one log (None past its ends)."""
-    return lambda n: source[n - 1] if 0 < n <= len(source) else None
