@@ -139,7 +139,7 @@ def _overlay_mark(overlay: Image.Image, game: Game, layout: Layout, mark: Mark) 
         for source in points[:-1]:
             _arrow(draw, source, target, colour, width, layout.size_px)
     elif mark.kind == "note" and points:
-        _note(draw, points[0], mark.text, colour, layout.size_px)
+        _note(draw, points[0], points[1:], mark.text, colour, layout.size_px)
 
 
 def _arrow(draw: ImageDraw.ImageDraw, a: Point, b: Point, colour: tuple[int, int, int], width: int,
@@ -147,8 +147,8 @@ def _arrow(draw: ImageDraw.ImageDraw, a: Point, b: Point, colour: tuple[int, int
     """An arrow from one hex centre toward another, stopping short of both counters."""
     angle = angle_of(a, b)
     dx, dy = math.cos(angle), math.sin(angle)
-    start = (a[0] + dx * size * 0.45, a[1] + dy * size * 0.45)
-    tip = (b[0] - dx * size * 0.45, b[1] - dy * size * 0.45)
+    start = (a[0] + dx * size * 0.2, a[1] + dy * size * 0.2)
+    tip = (b[0] - dx * size * 0.35, b[1] - dy * size * 0.35)
     draw.line([start, tip], fill=(*colour, 230), width=width)
     head = size * 0.35
     left = (tip[0] - head * math.cos(angle - 0.45), tip[1] - head * math.sin(angle - 0.45))
@@ -156,13 +156,25 @@ def _arrow(draw: ImageDraw.ImageDraw, a: Point, b: Point, colour: tuple[int, int
     draw.polygon([tip, left, right], fill=(*colour, 240))
 
 
-def _note(draw: ImageDraw.ImageDraw, at: Point, text: str, colour: tuple[int, int, int], size: float) -> None:
-    """A boxed text (the odds, a differential) just above a hex."""
+def _note(draw: ImageDraw.ImageDraw, at: Point, away_from: Sequence[Point], text: str,
+          colour: tuple[int, int, int], size: float) -> None:
+    """A boxed text (the odds, a differential) beside a hex, on the side away from `away_from`
+    (the attackers, whose counters and arrows it must not hide); above the hex without them."""
     f = font(max(11, round(size / 2.6)), bold=True)
     left, top, right, bottom = draw.multiline_textbbox((0, 0), text, font=f)
     pad = 5
     w, h = right - left + 2 * pad, bottom - top + 2 * pad
-    x, y = at[0] - w / 2, at[1] - size * 1.05 - h
+    if away_from:
+        mx = sum(p[0] for p in away_from) / len(away_from)
+        my = sum(p[1] for p in away_from) / len(away_from)
+        angle = angle_of((mx, my), at) if (mx, my) != at else -math.pi / 2
+    else:
+        angle = -math.pi / 2
+    # The box's nearest edge sits just outside the hex, along the chosen direction.
+    reach = size * 1.05
+    cx = at[0] + math.cos(angle) * (reach + w / 2 * abs(math.cos(angle)))
+    cy = at[1] + math.sin(angle) * (reach + h / 2 * abs(math.sin(angle)))
+    x, y = cx - w / 2, cy - h / 2
     draw.rectangle((x, y, x + w, y + h), fill=(255, 255, 255, 235), outline=(*colour, 255), width=3)
     draw.multiline_text((x + pad - left, y + pad - top), text, fill=(*colour, 255), font=f)
 
@@ -176,7 +188,7 @@ def _bounds(game: Game, layout: Layout, labels: Sequence[str], margin: int,
         for x, y in layout.corners(game.grid.hex_of(label)):
             xs.append(x)
             ys.append(y)
-    pad = margin * layout.across_flats_px + layout.size_px * 0.6  # room for a note above a hex
+    pad = margin * layout.across_flats_px + layout.size_px * 0.6  # room for a note beside a hex
     left = max(0, math.floor(min(xs) - pad))
     top = max(0, math.floor(min(ys) - pad))
     right = min(size[0], math.ceil(max(xs) + pad))

@@ -106,7 +106,7 @@ def test_marks_for_entries() -> None:
     attack = Attack(line=5, hex="0203", attackers=["a", "b"], odds="3:1", die=4, result="DH")
     marks = marks_for(attack, {"0202": ["a"], "0303": ["b"]}, [])
     assert marks[0] == Mark("arrow", ("0202", "0303", "0203"), "attacker")
-    assert marks[2].text == "odds 3:1\ndie 4\nresult DH"
+    assert marks[2] == Mark("note", ("0203", "0202", "0303"), "legal", "claimed:\nodds 3:1\ndie 4\nresult DH")
     assert marks_for(Pass(line=1), {}, []) == []
 
 

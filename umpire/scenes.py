@@ -34,7 +34,7 @@ def _claims(entry: Attack | Bombard) -> str:
         parts.append(f"die {entry.die}")
     if entry.result:
         parts.append(f"result {entry.result}")
-    return "\n".join(parts) or entry.kind
+    return "claimed:\n" + "\n".join(parts) if parts else entry.kind
 
 
 def marks_for(entry: Entry, before: Mapping[str, Sequence[str]], findings: Sequence[Finding]) -> list[Mark]:
@@ -50,7 +50,7 @@ def marks_for(entry: Entry, before: Mapping[str, Sequence[str]], findings: Seque
     if isinstance(entry, Attack):
         sources = sorted({at[u] for u in entry.attackers if u in at and at[u] != entry.hex})
         return [Mark("arrow", (*sources, entry.hex), "attacker"), Mark("ring", (entry.hex,), "defender"),
-                Mark("note", (entry.hex,), tone, _claims(entry))]
+                Mark("note", (entry.hex, *sources), tone, _claims(entry))]
     if isinstance(entry, Bombard):
         return [Mark("ring", (entry.hex,), "defender"), Mark("note", (entry.hex,), tone, _claims(entry))]
     if isinstance(entry, (Activate, Capture)):

@@ -43,7 +43,7 @@ class Mark:
 
     path: the hexes moved through, numbered from 0; shade: hexes tinted (a zone of control);
     arrow: from each hex but the last to the last (attackers to the defender); ring: hexes
-    outlined; note: a text box at the first hex (the odds, a differential).
+    outlined; note: a text box beside the first hex (the odds, a differential), away from the others.
     """
 
     kind: MarkKind
