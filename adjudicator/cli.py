@@ -13,7 +13,10 @@ from typing import Any, NoReturn
 import click
 from pydantic import ValidationError
 
+from adjudicator.dice_ledger import check_dice, read_ledger
 from adjudicator.engine import Replay, replay, resolve
+from adjudicator.findings import Finding
+from adjudicator.seal import Seal, make_seal, position_digest, read_seal, seal_findings, seal_path
 from adjudicator.notation.entries import Entry, Header, LogDocument
 from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, write_text
 from adjudicator.report import json_report, markdown_report, text_report
@@ -119,14 +122,15 @@ def read_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, mo
     return read_chain(logs, partial(read_text_part, data=data), data, game_id, module)
 
 
-def _replay(game: Game, entries: list[Entry], path: Path, source: list[str]) -> Replay:
+def _replay(game: Game, entries: list[Entry], path: Path, source: list[str], keep_states: bool = True) -> Replay[Any]:
+    """Resolve and replay; `keep_states=False` (a check) keeps only the last state, so memory stays bounded."""
     errors = resolve(game, entries, str(path))
     if errors:
         raise LogSyntaxErrors(errors, source)
     system = SYSTEMS.get(game.manifest.rule_system)
     if system is None:
         raise WargameError(f"the rule system {game.manifest.rule_system!r} of {game.id} is not implemented yet")
-    return replay(game, system, entries)
+    return replay(game, system, entries, keep_states)
 
 
 def _step_lines(translation: Translation) -> list[str]:
@@ -135,20 +139,20 @@ def _step_lines(translation: Translation) -> list[str]:
 
 
 def adjudicate_vassal(path: Path, data: Path | None, game_id: str | None = None,
-                      module: Path | None = None) -> tuple[Replay, Translation]:
+                      module: Path | None = None, keep_states: bool = True) -> tuple[Replay[Any], Translation]:
     """Read, translate and replay a VASSAL log or saved game (each entry's line is its VASSAL step)."""
     translation = translate_file(path, data, game_id, module)
-    return _replay(translation.game, translation.entries, path, _step_lines(translation)), translation
+    return _replay(translation.game, translation.entries, path, _step_lines(translation), keep_states), translation
 
 
-def adjudicate_file(path: Path, data: Path | None) -> tuple[Replay, list[str]]:
+def adjudicate_file(path: Path, data: Path | None, keep_states: bool = True) -> tuple[Replay[Any], list[str]]:
     """Parse, resolve and replay a log file (a VASSAL .vlog/.vsav too: its lines are VASSAL steps)."""
     if is_vassal_file(path):
-        result, translation = adjudicate_vassal(path, data)
+        result, translation = adjudicate_vassal(path, data, keep_states=keep_states)
         return result, _step_lines(translation)
     entries, source = read_log(path)
     game = game_of(entries, path, data)
-    return _replay(game, entries, path, source), source
+    return _replay(game, entries, path, source, keep_states), source
 
 
 DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
@@ -175,20 +179,35 @@ def main() -> None:
 @DATA
 @GAME
 @MODULE
-def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | None, module: Path | None) -> None:
+@click.option("--ledger", "ledger_source", metavar="LEDGER_FILE_OR_URL", default=None,
+              help="The game's dice ledger (a downloaded file, or its URL): every receipt's signature and the chain "
+                   "are verified, each die against its receipt, and every roll of the ledger must be in the log.")
+def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | None, module: Path | None,
+          ledger_source: str | None) -> None:
     """Replay a log (text, JSON, or a VASSAL .vlog/.vsav) and report every rule breach; several logs of
     one game in order are checked as one game. Exit 0 clean, 1 breaches, 2 could not run."""
+    ledger = None
+    if ledger_source is not None:
+        with _could_not_run():
+            ledger = read_ledger(ledger_source)
+
+    def with_dice(result: Replay[Any]) -> Replay[Any]:
+        if ledger is not None:
+            result.findings = [*result.findings, *check_dice(result.entries, ledger)]
+        return result
+
     if len(logs) > 1:
         with _could_not_run():
             chain = read_logs(logs, data, game_id, module)
-            chained = replay_chain(chain)
+            chained = with_dice(replay_chain(chain, keep_states=False))
         verdict = {"json": chain_json_verdict, "markdown": chain_markdown_verdict}.get(fmt, chain_text_verdict)
         click.echo(verdict(chained, chain), nl=False)
         _exit_for(chained)
     log = logs[0]
     if is_vassal_file(log):
         with _could_not_run():
-            result, translation = adjudicate_vassal(log, data, game_id, module)
+            result, translation = adjudicate_vassal(log, data, game_id, module, keep_states=False)
+            with_dice(result)
         if fmt == "json":
             click.echo(json_verdict(result, translation), nl=False)
         elif fmt == "markdown":
@@ -197,7 +216,15 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
             click.echo(text_verdict(result, translation, str(log)), nl=False)
         _exit_for(result)
     with _could_not_run():
-        result, source = adjudicate_file(log, data)
+        # A sealed log's check hashes the position after every entry, so it keeps the states.
+        sealed_log = seal_path(log).exists()
+        result, source = adjudicate_file(log, data, keep_states=sealed_log)
+        with_dice(result)
+        if sealed_log:
+            sealed = read_seal(seal_path(log))
+            # A later exchange's positions follow from the earlier ones: `adjudicate seal --verify` checks them.
+            positions = positions_of(result, 0, len(result.entries)) if sealed.previous is None else None
+            result.findings = [*result.findings, *seal_findings(result.entries, positions, sealed)]
     if fmt == "json":
         click.echo(json_report(result), nl=False)
     elif fmt == "markdown":
@@ -207,7 +234,70 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     _exit_for(result)
 
 
-def _exit_for(result: Replay) -> NoReturn:
+def positions_of(result: Replay[Any], start: int, count: int) -> list[str | None]:
+    """The position hash after each of `count` entries from `start` (None past where the replay stopped)."""
+    return [position_digest(result.states[i + 1]) if i + 1 < len(result.states) else None
+            for i in range(start, start + count)]
+
+
+def _finding_lines(findings: list[Finding], file: Path) -> list[str]:
+    return [f"{file}:{f.line}:{f.column}: {f.severity} [{f.system} {f.rule}]: {f.message}"
+            for f in sorted(findings, key=lambda f: (f.line, f.column))]
+
+
+@main.command()
+@LOGS
+@click.option("--verify", is_flag=True, help="Check the logs' seals (and their links) instead of sealing.")
+@DATA
+def seal(logs: tuple[Path, ...], verify: bool, data: Path | None) -> None:
+    """Seal the last LOG (the earlier ones are the game's exchanges before it, in order): write LOG.seal with
+    the hash of every entry and of the position after it, chained from the previous exchange's final hash.
+    With --verify, report every entry added, removed or rewritten since sealing, by its line. Exit 0 sound,
+    1 a seal does not hold, 2 could not run."""
+    with _could_not_run():
+        parts = []
+        for log in logs:
+            if is_vassal_file(log):
+                raise WargameError(f"{log}: seals are for text and JSON logs; convert a VASSAL log first")
+            parts.append(read_log(log))
+        combined = [e for entries, _ in parts for e in entries]
+        game = game_of(parts[0][0], logs[0], data)
+        result = _replay(game, combined, logs[0], parts[0][1])
+        seals: list[Seal | None] = [read_seal(seal_path(log)) if seal_path(log).exists() else None for log in logs]
+        if not verify and seals[-1] is not None:
+            raise WargameError(f"{seal_path(logs[-1])} exists: a log is sealed once (check it with --verify)")
+    problems: list[str] = []
+    previous: str | None = None
+    start = 0
+    checked = logs if verify else logs[:-1]
+    for k, (log, (entries, _)) in enumerate(zip(logs, parts)):
+        positions = positions_of(result, start, len(entries))
+        fresh = make_seal(log.name, entries, positions, previous)
+        if k < len(checked) and (sealed := seals[k]) is not None:
+            # After a broken exchange the later positions follow from the break: its finding stands for them.
+            found = seal_findings(entries, None if problems else positions, sealed)
+            if sealed.previous != previous:
+                found.append(Finding("error", "seal", "previous", 1, 1, (
+                    "the seal carries no previous exchange's hash, but follows " + logs[k - 1].name if
+                    sealed.previous is None else "the seal carries a previous hash that is not the final hash of "
+                    + (logs[k - 1].name if k else "any exchange given before it"))))
+            problems += _finding_lines(found, log)
+            previous = sealed.final
+        else:
+            previous = fresh.final
+        start += len(entries)
+    for line in problems:
+        click.echo(line)
+    if verify or problems:
+        click.echo(f"{len(logs)} log(s), {sum(1 for s in seals if s is not None)} sealed: "
+                   f"{len(problems)} problem(s)")
+        sys.exit(1 if problems else 0)
+    with _could_not_run():
+        write_atomically(seal_path(logs[-1]), fresh.file_text())
+    click.echo(str(seal_path(logs[-1])))
+
+
+def _exit_for(result: Replay[Any]) -> NoReturn:
     """Exit 2 if the replay stopped, 1 if a rule was broken, 0 otherwise."""
     if result.stopped is not None:
         sys.exit(2)
@@ -284,7 +374,7 @@ def _chain_line(chain: Chain, which: str | None, step: int) -> int:
 
 
 def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, data: Path | None,
-                game_id: str | None, module: Path | None) -> tuple[Replay, Any]:
+                game_id: str | None, module: Path | None) -> tuple[Replay[Any], Any]:
     """The replay of one log or a chain, and its state at `--at` (the end without it); WargameError if not."""
     if len(logs) > 1:
         chain = read_logs(logs, data, game_id, module)
@@ -311,22 +401,21 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
     """The position at any point of a log, or of several logs of one game in order."""
     with _could_not_run():
         result, chosen = position_at(logs, at_line, data, game_id, module)
-    doc = result.system.describe(chosen)
     if as_json:
+        doc = result.system.describe(chosen)
         click.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
         return
-    # Each rule system describes its own sequence: Onslaught's steps and supply, F&M's phases.
-    when = doc.get("step") or doc.get("phase") or "-"
-    line = f"Turn {doc['turn']}, {'step' if 'step' in doc else 'phase'} {when}"
-    if doc.get("player_turn"):
-        line += f" ({doc['player_turn']} player turn)"
-    if "supply" in doc:
-        line += "; supply " + ", ".join(f"{side} {points}" for side, points in sorted(doc["supply"].items()))
+    position = result.system.position(chosen)
+    line = f"Turn {position.turn}, {position.step_noun} {position.step or '-'}"
+    if position.at.player_turn:
+        line += f" ({position.at.player_turn} player turn)"
+    for kind, values in sorted(position.tracks.items()):
+        line += f"; {kind} " + ", ".join(f"{side} {points}" for side, points in sorted(values.items()))
     click.echo(line)
-    for place, units in sorted(doc["positions"].items()):
+    for place, units in sorted(position.places().items()):
         click.echo(f"  {place}: {' '.join(units)}")
-    if doc["depleted"]:
-        click.echo("depleted: " + " ".join(doc["depleted"]))
+    if position.reduced():
+        click.echo("depleted: " + " ".join(position.reduced()))
 
 
 @main.command()
@@ -376,35 +465,6 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
     click.echo(str(output))
 
 
-def _audit_text(system: Any, game: Game, chosen: Any, attack: Any) -> list[str]:
-    """The audit of one attack, in lines for a person."""
-    result = system.combat_audit(chosen, attack)
-    lines = [f"Attack on {attack.hex} by {', '.join(attack.attackers)}"]
-    lines += [f"  {line}" for line in result.lines[:-2 if result.die is not None else None]]
-    if result.modifiers:
-        for m in result.modifiers:
-            lines.append(f"  {m.section}: {m.value:+d} because {m.why}")
-    else:
-        lines.append("  7.1: no modifier applies")
-    crt = game.crt
-    if result.die is not None:
-        lines += [f"  {line}" for line in result.lines[-2:]]
-    elif crt is not None:
-        column = list(crt.columns).index(result.column)
-        lines.append("  no die roll given; the column reads " + ", ".join(
-            f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
-    side = game.units_by_id[attack.attackers[0]].side
-    enemy = next(s for s in game.manifest.sides if s != side)
-    attackers = [game.grid.hex_of(chosen.location[u]) for u in attack.attackers]
-    two, one = system.retreat_options(chosen, game.grid.hex_of(attack.hex), enemy, attackers)
-    lines.append(f"  7.3 retreat: two hexes to {', '.join(two) or 'nowhere'}"
-                 + ("" if two else f"; one hex (then depleted) to {', '.join(one) or 'nowhere: eliminated'}"))
-    armor = [u for u in attack.attackers if game.units_by_id[u].type == "armor"]
-    lines.append(f"  7.4 advance: if {attack.hex} is left empty, the attackers may enter it"
-                 + (f"; armor ({', '.join(armor)}) one hex further" if armor else "; infantry no further"))
-    return lines
-
-
 @main.command()
 @click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True), required=False)
 @click.option("--at", "at_line", type=click.IntRange(min=1), default=None, help="The line of the attack in LOG.")
@@ -417,8 +477,6 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
            defend_units: tuple[str, ...], die: int | None, data: Path | None) -> None:
     """Audit one disputed combat: odds with the arithmetic, every modifier and why, column and
     row, result, and what the retreat and advance may do."""
-    from dataclasses import replace as replace_state
-
     from adjudicator.notation.entries import Attack
 
     with _could_not_run():
@@ -429,7 +487,9 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
             if not attacks:
                 raise WargameError(f"no attack on line {at_line} of {log}" if at_line else f"no attack in {log}")
             index = attacks[0]
-            game, system, chosen, attack = result.game, result.system, result.states[index], result.entries[index]
+            game, system, chosen, entry = result.game, result.system, result.states[index], result.entries[index]
+            assert isinstance(entry, Attack)
+            attack = entry
         else:
             if game_id is None or not attack_units or not defend_units:
                 raise WargameError("without a log, give --game, --attack UNIT@HEX and --defend UNIT@HEX")
@@ -442,15 +502,13 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
                     raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
                 game.grid.hex_of(where)
                 placed[unit] = where
-            base = system.initial_state(game, [])
-            chosen = replace_state(base, location=placed)
+            if system.auditor is None:
+                raise WargameError(f"combat audits are not available for the {system.name} rule system yet")
+            chosen = system.auditor.with_units(system.initial_state(game, []), placed)
             target = defend_units[0].partition("@")[2]
             attack = Attack(hex=target, attackers=[a.partition("@")[0] for a in attack_units], die=die)
-        if hasattr(system, "combat_report"):
-            lines = system.combat_report(chosen, attack)  # the system's own account (Fire & Movement)
-        elif hasattr(system, "combat_audit"):
-            lines = _audit_text(system, game, chosen, attack)
-        else:
+        if system.auditor is None:
             raise WargameError(f"combat audits are not available for the {system.name} rule system yet")
+        lines = system.auditor.combat_report(chosen, attack)
         for line in lines:
             click.echo(line)

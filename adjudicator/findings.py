@@ -32,12 +32,18 @@ class Finding:
 class SectionTable:
     """The sections a rule system checks, and the only door to making findings."""
 
-    def __init__(self, system: str, sections: dict[str, str]) -> None:
+    def __init__(self, system: str, sections: dict[str, str], series: SectionTable | None = None) -> None:
         self.system = system
-        self.sections = dict(sections)
+        self.own = dict(sections)
+        self.series = series
+        """The series rules a folio is built on (Omaha on Fire & Movement): their sections are cited
+        as the series', the folio's exclusive ones as the folio's."""
+        self.sections: dict[str, str] = {**(series.sections if series is not None else {}), **self.own}
 
     def finding(self, severity: Severity, section: str, line: int, column: int, message: str) -> Finding:
         """A finding citing a listed section; KeyError for a section the system does not list."""
-        if section not in self.sections:
-            raise KeyError(f"{self.system} lists no section {section!r}")
-        return Finding(severity, self.system, section, line, column, message)
+        if section in self.own:
+            return Finding(severity, self.system, section, line, column, message)
+        if self.series is not None and section in self.series.sections:
+            return self.series.finding(severity, section, line, column, message)
+        raise KeyError(f"{self.system} lists no section {section!r}")

@@ -12,7 +12,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import TurnMarker
 
 
-def summary(result: Replay) -> dict[str, Any]:
+def summary(result: Replay[Any]) -> dict[str, Any]:
     """Turns replayed, entries checked, findings by severity and by rule."""
     turns = [e.turn for e in result.entries if isinstance(e, TurnMarker)]
     by_rule = Counter(f"{f.system} {f.rule}" for f in result.findings if f.severity != "note")
@@ -20,7 +20,7 @@ def summary(result: Replay) -> dict[str, Any]:
         "game": result.game.id,
         "system": result.system.name,
         "turns_replayed": len(set(turns)),
-        "entries_checked": len(result.states) - 1,
+        "entries_checked": result.applied,
         "entries": len(result.entries),
         "errors": sum(1 for f in result.findings if f.severity == "error"),
         "warnings": sum(1 for f in result.findings if f.severity == "warning"),
@@ -34,7 +34,7 @@ def _ordered(findings: Sequence[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.line, f.column, {"error": 0, "warning": 1, "note": 2}[f.severity]))
 
 
-def text_report(result: Replay, source: Sequence[str], file: str) -> str:
+def text_report(result: Replay[Any], source: Sequence[str], file: str) -> str:
     """gcc style: `file:line:col: error [onslaught 6.2]: message`, the source line and a caret."""
     lines = []
     for f in _ordered(result.findings):
@@ -52,7 +52,7 @@ def text_report(result: Replay, source: Sequence[str], file: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def json_report(result: Replay) -> str:
+def json_report(result: Replay[Any]) -> str:
     """The verdict as JSON: findings, summary and final state (docs/log-format.md)."""
     doc = {
         "findings": [f.as_dict() for f in _ordered(result.findings)],
@@ -62,7 +62,7 @@ def json_report(result: Replay) -> str:
     return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def markdown_report(result: Replay, file: str) -> str:
+def markdown_report(result: Replay[Any], file: str) -> str:
     """The verdict as a Markdown table for a forum post."""
     s = summary(result)
     out = [f"### Umpire verdict: `{file}` ({s['game']})", "",

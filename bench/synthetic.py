@@ -29,7 +29,7 @@ from wargame.game import Game  # noqa: E402
 from wargame.hexes import Hex  # noqa: E402
 
 
-def system_of(game: Game) -> RuleSystem:
+def system_of(game: Game) -> RuleSystem[Any]:
     """The rule system a game's data names (the engine's registry)."""
     return SYSTEMS[game.manifest.rule_system]
 
@@ -46,7 +46,6 @@ class SyntheticPlayer:
         self.entries: list[Entry] = [*(Header(key=k, value=v) for k, v in headers),
                                      Comment(text=f"synthetic game, seed {seed}, by bench/adjudicate.py")]
         self.state: Any = self.system.initial_state(game, [e for e in self.entries if isinstance(e, Header)])
-        self.adjacent: dict[Hex, list[Hex]] = {}
         """Each hex's neighbours on the map, as asked (the map never changes)."""
 
     # -- bookkeeping ---------------------------------------------------------------------
@@ -71,12 +70,9 @@ class SyntheticPlayer:
                 out.setdefault(self.grid.hex_of(where), []).append(unit_id)
         return out
 
-    def neighbours(self, h: Hex) -> list[Hex]:
-        """The hexes next to `h` on the map (remembered)."""
-        out = self.adjacent.get(h)
-        if out is None:
-            out = self.adjacent[h] = self.grid.neighbours_on_map(h)
-        return out
+    def neighbours(self, h: Hex) -> tuple[Hex, ...]:
+        """The hexes next to `h` on the map (the grid remembers them)."""
+        return self.grid.neighbours_on_map(h)
 
     def distances(self, sources: Iterable[Hex], limit: int = 60) -> dict[Hex, int]:
         """Hex steps from the nearest of `sources` over the map, terrain ignored (for the players' aims)."""
@@ -93,16 +89,16 @@ class SyntheticPlayer:
         return seen
 
 
-def replay_text(text: str, game: Game) -> Replay:
+def replay_text(text: str, game: Game, keep_states: bool = True) -> Replay[Any]:
     """Parse, resolve and replay a text log, as `adjudicate check` does once the game is loaded."""
     entries = parse_text(text, "<generated>")
     errors = resolve(game, entries, "<generated>")
     if errors:
         raise LogSyntaxErrors(errors, text.splitlines())
-    return replay(game, system_of(game), entries)
+    return replay(game, system_of(game), entries, keep_states)
 
 
-def check_clean(text: str, game: Game, shown: int = 10) -> Replay:
+def check_clean(text: str, game: Game, shown: int = 10) -> Replay[Any]:
     """Replay a generated log; AssertionError with the first error findings if it is not clean."""
     result = replay_text(text, game)
     errors = [f for f in result.findings if f.severity == "error"]

@@ -1,5 +1,5 @@
 """The synthetic Omaha Beach game of bench/adjudicate.py: random but legal games of the Beach to Bocage
-scenario under the Fire & Movement system, generated to time the adjudicator and to fuzz it.
+scenario under the Omaha rule system (the Fire & Movement series with Omaha's exclusive rules), generated to time the adjudicator and to fuzz it.
 
 The generator plays the whole scenario: the secret German set-up (11.0: five units off the beach,
 two or more next to it, never at Pointe du Hoc), the landing (11.2.1: the six assault regiments on
@@ -12,8 +12,9 @@ chosen at random among the legal ones, reinforcements as the schedule brings the
 11.2.4), the Bombardment Phase (8.1), the Combat Phase (8.2), the Mobile Movement and Mobile Combat
 Phases (5.5), and after the Allied player turn the supply losses (12.0).
 
-Legal moves come from the rule system's own movement costs and zones of control
-(`FIRE_AND_MOVEMENT.step_cost`, `.ezoc`) through `wargame.paths.reachable`; combat arithmetic from
+Legal moves come from the rule system's own move rule (`OMAHA.move_rule`: costs, zones of control,
+the boundary, the allowance) walked by `wargame.paths.reachable`, and arrivals from its
+`entry_hexes`; combat arithmetic from
 its audits (`combat_audit`, `bombard_audit`, `bombard_effect`: the CRT's data), retreats from its
 `retreat_paths`, supply from `out_of_supply`, the cups from `markers.in_cups`. Markers are drawn at
 random from the cups, dice rolled with a seeded `random.Random`, and each result carried out:
@@ -38,18 +39,17 @@ from adjudicator.notation.entries import (  # noqa: E402
 )
 from adjudicator.notation.text import write_text  # noqa: E402
 from adjudicator.systems.fire_and_movement import markers as pools  # noqa: E402
-from adjudicator.systems.fire_and_movement.combat import unit_values  # noqa: E402
+from adjudicator.systems.fire_and_movement.base import SEQUENCE  # noqa: E402
 from adjudicator.systems.fire_and_movement.results import ATTACKER_RETREATS, DEFENDER_RETREATS  # noqa: E402
-from adjudicator.systems.fire_and_movement.system import (  # noqa: E402
-    BEACH_STACK, FIRE_AND_MOVEMENT, IGNORE_EZOC, PLAYER_PHASES, POINTE_DU_HOC, FireAndMovementState,
-)
+from adjudicator.systems.omaha import OMAHA, OmahaState, charts  # noqa: E402
+from adjudicator.systems.omaha.base import BEACH_STACK, POINTE_DU_HOC  # noqa: E402
 from synthetic import SyntheticPlayer, check_clean  # noqa: E402
 from wargame.bundled import data_root  # noqa: E402
 from wargame.game import Game, load_game  # noqa: E402
 from wargame.hexes import Hex, Hexside  # noqa: E402
 from wargame.paths import Reach, reachable  # noqa: E402
 
-FM = FIRE_AND_MOVEMENT
+FM = OMAHA
 SCENARIO = "beach_to_bocage"
 STAY_CHANCE = 0.15
 """Chance that a unit able to move does not."""
@@ -78,7 +78,7 @@ REPLACE_CHANCE = 0.85
 class OmahaPlayer(SyntheticPlayer):
     """Plays one synthetic Beach to Bocage game."""
 
-    state: FireAndMovementState
+    state: OmahaState
 
     def __init__(self, game: Game, seed: int, optional: Sequence[str] = ()) -> None:
         super().__init__(game, seed, [("Game", "omaha"), ("Scenario", SCENARIO),
@@ -103,7 +103,6 @@ class OmahaPlayer(SyntheticPlayer):
         self.st_lo = [grid.hex_of(label) for label in game.areas_by_id["st_lo"].hexes]
         self.weather = "weather" in optional
         self.ranger_hexes = 0
-        self.costs: dict[tuple[Hex, Hex], float | None] = {}
         """The system's terrain cost of each step asked so far (the map never changes)."""
 
     # -- the position ---------------------------------------------------------------------
@@ -135,47 +134,14 @@ class OmahaPlayer(SyntheticPlayer):
         loss = "deplete" if self.steps_left(unit_id) > 1 else "eliminate"
         self.emit(Loss(side=self.side_of(unit_id), by_opponent=by_opponent, loss=loss, unit=unit_id))
 
-    def allowance(self, unit_id: str) -> int:
-        """The movement allowance, halved rounding up in inclement weather (14.1)."""
-        printed = unit_values(self.game, unit_id, unit_id in self.state.depleted)[2]
-        return -(-printed // 2) if self.state.weather == "inclement" else printed
-
     # -- movement -------------------------------------------------------------------------
-    def terrain_cost(self, a: Hex, b: Hex) -> float | None:
-        """The rule system's MP for the step from `a` into `b` (5.4), None when prohibited; remembered."""
-        key = (a, b)
-        if key not in self.costs:
-            self.costs[key] = FM.step_cost(self.game, a, b)
-        return self.costs[key]
-
-    def reach_of(self, unit_id: str, budget: float) -> Reach:
-        """Every hex a unit may end a move in with `budget` MP, and how (5.1-5.4, 6.1): the system's
-        terrain costs and enemy zones of control; a leg unit stops on entering an EZOC, a mobile one
-        pays half its printed MA more; never EZOC to EZOC across a minefield or into a fortification."""
-        game = self.game
-        unit = game.units_by_id[unit_id]
+    def reach_of(self, unit_id: str) -> Reach:
+        """Every hex a unit may end a move in now, and how: the rule system's own move rule (5.1-5.4,
+        6.1, 10.1, 11.1.2, 14.1) walked by `wargame.paths.reachable`."""
         start = self.hex_of_unit(unit_id)
         assert start is not None
-        ezoc = frozenset() if unit.type in IGNORE_EZOC else FM.ezoc(self.state, unit.side)
-        enemy = frozenset(self.on_map(self.enemy(unit.side)))
-        mobile = unit.mobility == "mobile"
-        surcharge = unit_values(game, unit_id, unit_id in self.state.depleted)[2] // 2
-
-        def step_cost(a: Hex, b: Hex) -> float | None:
-            if b in enemy or b not in self.land:
-                return None
-            cost = self.terrain_cost(a, b)
-            if cost is None:
-                return None
-            if b in ezoc:
-                if a in ezoc and ("minefield" in game.hexside_features.get(Hexside.between(a, b), frozenset())
-                                  or "fortification" in game.hex_terrain.get(b, ())):
-                    return None
-                if mobile:
-                    cost += surcharge
-            return cost
-
-        return reachable(start, step_cost, budget, stops=None if mobile else (lambda h: h in ezoc))
+        rule = FM.move_rule(self.state, unit_id)
+        return reachable(start, rule.cost, rule.budget, stops=rule.stops)
 
     def aim_of(self, side: str) -> Callable[[Hex], float]:
         """What a side's units head for: the Allies for the places 13.0 names not yet theirs, then St-Lô;
@@ -196,12 +162,12 @@ class OmahaPlayer(SyntheticPlayer):
             return -abs(front.get(h, 60) - 1)
         return german
 
-    def move_unit(self, unit_id: str, budget: float, aim: Callable[[Hex], float], hexes: int | None = None) -> None:
+    def move_unit(self, unit_id: str, aim: Callable[[Hex], float], hexes: int | None = None) -> None:
         """Move a unit to a vacant hex it can reach (5.3: never ending stacked), at most `hexes` hexes
         away, or leave it."""
-        if budget <= 0 or self.rng.random() < STAY_CHANCE:
+        if self.rng.random() < STAY_CHANCE:
             return
-        reach = self.reach_of(unit_id, budget)
+        reach = self.reach_of(unit_id)
         start = reach.start
         held = {self.grid.hex_of(label) for label in self.unit_at()}
         choices = [h for h in sorted(reach.cost) if h != start and h not in held
@@ -239,7 +205,7 @@ class OmahaPlayer(SyntheticPlayer):
         """Moves, then (Movement Phase) the reinforcements the schedule brings (11.1.2, 11.2.4)."""
         aim = self.aim_of(side)
         for unit_id in self.movers(side, phase):
-            self.move_unit(unit_id, self.allowance(unit_id), aim)
+            self.move_unit(unit_id, aim)
         if phase == "movement":
             self.reinforce(side, aim)
 
@@ -254,28 +220,6 @@ class OmahaPlayer(SyntheticPlayer):
             rows += [(u, "omaha_beach") for u in self.assault if state.location.get(u) == "allied_assault"]
         return rows
 
-    def entry_hexes(self, side: str, entry: str) -> list[str]:
-        """Where a reinforcement may arrive now (11.1.2: its hex or the south edge, not an enemy's, not
-        in an EZOC; 11.2.4: a beach landing hex with a marker and room, in an EZOC only if Allied units
-        hold it), vacant or on a landing stack that has not broken up (5.3, 11.2.1)."""
-        state = self.state
-        grid = self.grid
-        ezoc = FM.ezoc(state, side)
-        here = self.unit_at()
-        if side == "German":
-            labels = [entry] if grid.is_label(entry) else list(self.game.areas_by_id[entry].hexes)
-            return [label for label in labels if grid.hex_of(label) in self.land and label not in here
-                    and grid.hex_of(label) not in ezoc]
-        out = []
-        for label in sorted(FM.landing_hexes(state)):
-            units = here.get(label, [])
-            if any(self.side_of(u) != side or u in state.left_beach for u in units) or len(units) >= BEACH_STACK:
-                continue
-            if grid.hex_of(label) in ezoc and not units:
-                continue
-            out.append(label)
-        return out
-
     def reinforce(self, side: str, aim: Callable[[Hex], float]) -> None:
         """Every reinforcement due that can arrive does (11.1.2: if possible on its turn); German ones
         then move with what their first hex left them (11.1.2), Allied ones stay (11.2.4)."""
@@ -283,14 +227,13 @@ class OmahaPlayer(SyntheticPlayer):
         while placed:
             placed = False
             for unit_id, entry in self.due(side):
-                hexes = self.entry_hexes(side, entry)
+                hexes = FM.entry_hexes(self.state, unit_id, entry)  # 11.1.2, 11.2.4: the system's own rule
                 if not hexes:
                     continue
                 self.emit(Place(side=side, how="reinforce", unit=unit_id, hex=self.rng.choice(hexes)))
                 placed = True
                 if side == "German":
-                    spent = dict(self.state.entered).get(unit_id, 0.0)
-                    self.move_unit(unit_id, self.allowance(unit_id) - spent, aim)
+                    self.move_unit(unit_id, aim)  # 11.1.2: the system's move rule counts the first hex
 
     # -- support fire markers --------------------------------------------------------------
     def cups(self, side: str) -> dict[str, int]:
@@ -621,7 +564,7 @@ class OmahaPlayer(SyntheticPlayer):
         """11.2.3: the roll, the Rangers' loss and the German +6 it calls for, the Rangers' hex."""
         die = self.rng.randint(1, 6)
         self.emit(RollOff(rolls={"Allied": die}))
-        row = pools.pointe_du_hoc(self.game, die)
+        row = charts.pointe_du_hoc(self.game, die)
         assert row is not None
         if row.ranger == "eliminated":
             self.emit(Loss(side="Allied", loss="eliminate", unit=self.ranger))
@@ -635,7 +578,7 @@ class OmahaPlayer(SyntheticPlayer):
     def move_ranger(self) -> None:
         """The Rangers' move after the Pointe du Hoc roll (11.2.3: as far as its result allows, by GT 1's end)."""
         if self.ranger_hexes and self.hex_of_unit(self.ranger) is not None:
-            self.move_unit(self.ranger, self.allowance(self.ranger), self.aim_of("Allied"), hexes=self.ranger_hexes)
+            self.move_unit(self.ranger, self.aim_of("Allied"), hexes=self.ranger_hexes)
             self.ranger_hexes = 0
 
     def beach_assaults(self) -> None:
@@ -692,8 +635,8 @@ class OmahaPlayer(SyntheticPlayer):
             self.reduce(unit_id, by_opponent=False)
 
     def player_turn(self, side: str) -> None:
-        """4.1: a player turn's five phases."""
-        for phase in PLAYER_PHASES:
+        """4.1: a player turn's five phases (the game's [[sequence]])."""
+        for phase in dict.fromkeys(slot.id for slot in SEQUENCE(self.game) if slot.side is not None):
             self.emit(StepMarker(step=phase))
             if phase in ("movement", "mobile_movement"):
                 if phase == "movement" and side == "Allied" and self.state.turn == 1:

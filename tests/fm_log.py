@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from adjudicator.notation.entries import Header
 from adjudicator.notation.text import parse_text
-from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
-from adjudicator.systems.fire_and_movement import FireAndMovementState
+from adjudicator.systems.omaha import OMAHA as FM
+from adjudicator.systems.omaha import OmahaState
 from wargame.game import Game
 
 SETUP = ("German: setup 914/352 2117\nGerman: setup 915/352 2021\nGerman: setup 916/352 2022\n"
@@ -33,7 +33,7 @@ def landed(setup: str) -> str:
 
 def replay_errors(game: Game, text: str, placed: dict[str, str] | None = None, depleted: tuple[str, ...] = (),
                   scenario: str | None = None, optional: tuple[str, ...] = ()
-                  ) -> tuple[list[tuple[str, str]], FireAndMovementState]:
+                  ) -> tuple[list[tuple[str, str]], OmahaState]:
     """Replay `text` after an Omaha header, from the set-up of `scenario` (default: the first) with
     `placed` on the map and the `optional` rules in force: (rule, entry text without its comment) of
     every error, and the final state."""
@@ -43,7 +43,7 @@ def replay_errors(game: Game, text: str, placed: dict[str, str] | None = None, d
     return replay_from(state, text)
 
 
-def replay_from(state: FireAndMovementState, text: str) -> tuple[list[tuple[str, str]], FireAndMovementState]:
+def replay_from(state: OmahaState, text: str) -> tuple[list[tuple[str, str]], OmahaState]:
     """Replay `text` after an Omaha header from `state`: (rule, entry text without its comment) of
     every error, and the final state."""
     source = f'[Game "omaha"]\n{text}'

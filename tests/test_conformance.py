@@ -3,18 +3,39 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
+import importlib.util
+import sys
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
 from adjudicator.engine import replay
-from adjudicator.notation.entries import Header
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Entry, Header
 from adjudicator.notation.text import parse_text
 from adjudicator.systems import SYSTEMS
 from wargame.bundled import data_root, game_ids
 from wargame.game import Game, load_game
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _script(name: str) -> ModuleType:
+    """A module of bench/ (a folder of scripts, not a package)."""
+    sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location(f"conformance_{name}", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _script("adjudicate")
+bench_omaha = _script("synthetic_omaha")
 
 
 def games_of(system: str) -> list[Game]:
@@ -32,19 +53,59 @@ def test_empty_log_gives_no_finding(name: str) -> None:
         assert result.findings == [] and result.stopped is None
 
 
+def state_values(state: Any) -> dict[str, Any]:
+    """Every field of a state that is state (compare=True), deep-copied: memos (compare=False) are not."""
+    return {f.name: copy.deepcopy(getattr(state, f.name)) for f in dataclasses.fields(state) if f.compare}
+
+
+def changed_by_check(system: Any, game: Game, entries: list[Entry]) -> list[int]:
+    """The lines of the entries whose check() changed the state it was given, compared deeply field by field."""
+    state = system.initial_state(game, [e for e in entries if isinstance(e, Header)])
+    changed = []
+    for entry in entries:
+        before = state_values(state)
+        system.check(state, entry)
+        if state_values(state) != before:
+            changed.append(entry.line)
+        state = system.apply(state, entry)
+    return changed
+
+
+def generated_logs(game: Game) -> list[str]:
+    """Short synthetic games of the bench's generators (3 turns), legal and varied."""
+    if game.id == "onslaught":
+        return [bench.generate(1, 3, game)]
+    if game.id == "omaha":
+        return [bench_omaha.generate_omaha(1, 3, game)]
+    return []
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SYSTEMS))
 def test_check_never_changes_the_state(name: str) -> None:
-    """check() leaves the state exactly as it found it, for every entry of every example."""
+    """check() leaves the state exactly as it found it (a deep comparison of every field, nested dicts
+    included), for every entry of every example log and of generated games."""
     system = SYSTEMS[name]
     for game in games_of(name):
-        for path in sorted((EXAMPLES / game.id).glob("*.log")):
-            entries = parse_text(path.read_text(encoding="utf-8"))
-            state = system.initial_state(game, [e for e in entries if isinstance(e, Header)])
-            for entry in entries:
-                before = copy.deepcopy(system.describe(state)), copy.copy(state.__dict__)
-                system.check(state, entry)
-                assert (system.describe(state), state.__dict__) == before, (path.name, entry.line)
-                state = system.apply(state, entry)
+        logs = {path.name: path.read_text(encoding="utf-8") for path in sorted((EXAMPLES / game.id).glob("*.log"))}
+        logs.update((f"generated-{k}", text) for k, text in enumerate(generated_logs(game)))
+        for log, text in logs.items():
+            assert changed_by_check(system, game, parse_text(text)) == [], log
+
+
+def test_an_in_place_write_in_check_is_seen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check() that writes into a dict of the state in place is caught, so the test above can fail."""
+    system = SYSTEMS["onslaught"]
+    game = games_of("onslaught")[0]
+    honest = type(system).check_rules
+
+    def meddling(self: Any, state: Any, entry: Entry) -> list[Finding]:
+        state.supply["Allied"] = state.supply.get("Allied", 0) + 1  # the write an old test could not see
+        return honest(self, state, entry)
+
+    monkeypatch.setattr(type(system), "check_rules", meddling)
+    entries = parse_text(f'[Game "{game.id}"]\nTurn 1\n')
+    assert changed_by_check(system, game, entries) == [1, 2]
 
 
 @pytest.mark.parametrize("name", sorted(SYSTEMS))

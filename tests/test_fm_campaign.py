@@ -11,18 +11,21 @@ import pytest
 
 from adjudicator.notation.entries import Header
 from adjudicator.notation.text import parse_text
-from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
-from adjudicator.systems.fire_and_movement import FireAndMovementState
-from adjudicator.systems.fire_and_movement.system import PHASES
+from adjudicator.systems.omaha import OMAHA as FM
+from adjudicator.systems.omaha import OmahaState
 from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 
+PHASES = FM.phases(load_game(data_root(), "omaha"))
+"""4.1: the phases of a game turn, from the game's [[sequence]]."""
+
 GT_END = len(PHASES) - 1
 GERMAN_MOVEMENT = PHASES.index("movement", 2)
-CITY_HEXES = {"Bayeux": ("1425",), "Carentan": ("1906",), "Le Molay-Littry": ("1319",), "Marigny": ("0604",),
-              "Port-en-Bessin": ("1924",), "St-Lô": ("0608", "0609", "0709"), "Villers-Bocage": ("0126",)}
-"""The seven cities of the US map (14.2) and their nine hexes (14.3), from maps/omaha/places.csv."""
+CITY_HEXES = {"Bayeux": ("1425",), "Carentan": ("1906",), "Caumont": ("0421",), "Isigny": ("1811", "1911"),
+              "Le Molay-Littry": ("1319",), "St-Lô": ("0608", "0609", "0709"), "Trévières": ("1718",)}
+"""The seven cities of the US map (14.2) and their ten hexes (14.3), from maps/omaha/places.csv; Trévières,
+Isigny and Caumont are cities because 11.1.4 calls them city hexes (PROVENANCE.md)."""
 OCCUPIERS = ("9/2", "23/2", "38/2", "117/30", "119/30", "120/30", "331/83", "330/83", "329/83")
 GT1 = ("Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\nPhase mobile_movement\n"
        "Phase mobile_combat\nPhase movement\nGerman: reinforce Sch/30 1005\nPhase bombardment\nPhase combat\n"
@@ -35,19 +38,19 @@ def game() -> Game:
     return load_game(data_root(), "omaha")
 
 
-def start(game: Game, scenario: str = "campaign", optional: tuple[str, ...] = (), **state: Any) -> FireAndMovementState:
+def start(game: Game, scenario: str = "campaign", optional: tuple[str, ...] = (), **state: Any) -> OmahaState:
     """A state of `scenario` (the log's headers) with fields replaced."""
     headers = [Header(key="Scenario", value=scenario), *(Header(key="Optional", value=o) for o in optional)]
     return replace(FM.initial_state(game, headers), **state)
 
 
-def replay(state: FireAndMovementState, text: str) -> tuple[list[tuple[str, str]], FireAndMovementState]:
+def replay(state: OmahaState, text: str) -> tuple[list[tuple[str, str]], OmahaState]:
     """Replay `text` from `state`: (rule, entry) of every error, and the final state."""
     return replay_from(state, text)
 
 
 def gt_end(game: Game, turn: int, cities: tuple[str, ...] = (), hexes: tuple[str, ...] = (),
-           **state: Any) -> FireAndMovementState:
+           **state: Any) -> OmahaState:
     """The campaign as GT `turn` ends: 16/1 on the beachhead of 2319, an Allied unit on every hex of
     the named cities and on the extra hexes, no German unit on the map."""
     labels = [h for c in cities for h in CITY_HEXES[c]] + list(hexes)
@@ -57,7 +60,7 @@ def gt_end(game: Game, turn: int, cities: tuple[str, ...] = (), hexes: tuple[str
                             **state})
 
 
-def notes(state: FireAndMovementState) -> list[tuple[str, str]]:
+def notes(state: OmahaState) -> list[tuple[str, str]]:
     """(rule, message) of the notes the log's end gives."""
     return [(f.rule, f.message) for f in FM.finish(state) if f.severity == "note"]
 
@@ -190,8 +193,8 @@ def test_another_folio_added_as_data(utah: Game) -> None:
     points = sum(r.amount for _, r in utah.replacements if r.scenario == "campaign" and r.turn == 2 and r.kind == "leg")
     assert points == 4
     campaign, scenario = start(utah), start(utah, "beach_to_bocage")
-    assert FM._cups(campaign, "German")["de_sf_7"] == 1 and sum(FM._cups(campaign, "German").values()) == 18
-    assert "de_sf_7" not in FM._cups(scenario, "German") and sum(FM._cups(scenario, "German").values()) == 17
+    assert FM.pool(campaign, "German")["de_sf_7"] == 1 and sum(FM.pool(campaign, "German").values()) == 18
+    assert "de_sf_7" not in FM.pool(scenario, "German") and sum(FM.pool(scenario, "German").values()) == 17
     assert set(replay_errors(utah, SETUP + "Allied: setup 8/4 2402\n")[0]) == \
         {("11.0", "Allied: setup 8/4 2402"), ("10.1", "Allied: setup 8/4 2402")}  # west of 10.1's boundary too
 
@@ -201,8 +204,8 @@ def test_cups_hold_every_marker_of_the_campaign(game: Game, data_copy: Path) -> 
     """14.0 e, f: one German cup with all the German markers (not capped by the scenario's
     allotment of 15), the US aircraft cup and the other, as the campaign's set-up fills them."""
     campaign = start(game)
-    assert sum(FM._cups(campaign, "German").values()) == 17
-    allied = FM._cups(campaign, "Allied")
+    assert sum(FM.pool(campaign, "German").values()) == 17
+    allied = FM.pool(campaign, "Allied")
     aircraft = {m.id for m in game.markers.marker if m.icon == "aircraft"}
     assert sum(allied.values()) == 25 and sum(n for m, n in allied.items() if m in aircraft) == 7
     counters = data_copy / "counters" / "omaha"
@@ -212,8 +215,8 @@ def test_cups_hold_every_marker_of_the_campaign(game: Game, data_copy: Path) -> 
     with open(counters / "setup.csv", "a", encoding="utf-8") as f:
         f.write("campaign,de_sf_7,german_cup,1,reconstructed,\nbeach_to_bocage,de_sf_7,german_cup,1,reconstructed,\n")
     more = load_game(data_copy, "omaha")
-    assert sum(FM._cups(start(more), "German").values()) == 18
-    capped = FM._cups(start(more, "beach_to_bocage"), "German")
+    assert sum(FM.pool(start(more), "German").values()) == 18
+    capped = FM.pool(start(more, "beach_to_bocage"), "German")
     assert sum(capped.values()) == 17 and "de_sf_9" not in capped  # 7.1: the scenario's 15, lowest first
 
 
@@ -225,7 +228,7 @@ def test_length_is_extended_by_the_cities_not_captured(game: Game) -> None:
     errors, state = replay(gt_end(game, 17), "Turn 18\n")
     assert errors == [] and state.last_turn == 24 and FM.describe(state)["last_turn"] == 24
     assert replay(gt_end(game, 24, last_turn=24), "Turn 25\n")[0] == [("14.2", "Turn 25")]
-    two = gt_end(game, 17, ("Bayeux", "Port-en-Bessin"))
+    two = gt_end(game, 17, ("Bayeux", "Trévières"))
     assert FM.campaign_last_turn(two)[0] == 22 and replay(two, "Turn 18\n")[1].last_turn == 22
     assert replay(gt_end(game, 22, last_turn=22), "Turn 23\n")[0] == [("14.2", "Turn 23")]
     assert replay(gt_end(game, 16), "Turn 17\n")[0] == []
@@ -283,24 +286,24 @@ def test_gt_24_reinforcements(game: Game) -> None:
 def test_allied_victory_at_gt_17(game: Game) -> None:
     """14.3 a: any seven city hexes captured as GT 17 ends win for the Allies (each hex counts), and
     the game does not go on (14.2)."""
-    seven = gt_end(game, 17, ("St-Lô", "Bayeux", "Carentan", "Marigny", "Villers-Bocage"))
+    seven = gt_end(game, 17, ("St-Lô", "Bayeux", "Carentan", "Trévières", "Caumont"))
     assert FM.campaign_verdict(seven)[0] == "Allied" and FM.campaign_last_turn(seven)[0] == 17
     assert [rule for rule, _ in notes(seven)] == ["14.3"] and "Allied player wins" in notes(seven)[0][1]
     assert replay(seven, "Turn 18\n")[0] == [("14.2", "Turn 18")]
-    six = gt_end(game, 17, ("Bayeux", "Carentan", "Le Molay-Littry", "Marigny", "Port-en-Bessin", "Villers-Bocage"))
-    assert FM.campaign_verdict(six)[0] == "German" and FM.campaign_last_turn(six)[0] == 18
-    assert notes(six) == [("14.2", "at the end of GT 17 the campaign game goes on: 7 cities on the map less 6 "
-                                  "captured (Bayeux, Carentan, Le Molay-Littry, Marigny, Port-en-Bessin, "
-                                  "Villers-Bocage) extend it by 1 GT(s) to GT 18")]
+    six = gt_end(game, 17, ("Bayeux", "Carentan", "Le Molay-Littry", "Trévières", "Isigny"))  # 6 hexes
+    assert FM.campaign_verdict(six)[0] == "German" and FM.campaign_last_turn(six)[0] == 19
+    assert notes(six) == [("14.2", "at the end of GT 17 the campaign game goes on: 7 cities on the map less 5 "
+                                  "captured (Bayeux, Carentan, Isigny, Le Molay-Littry, Trévières) "
+                                  "extend it by 2 GT(s) to GT 19")]
 
 
 def test_verdict_at_the_end_of_the_extended_game(game: Game) -> None:
     """14.3: as the last GT ends the Allies win with seven city hexes, else the German player wins
     an operational victory; no verdict before."""
-    six = ("Bayeux", "Carentan", "Le Molay-Littry", "Marigny", "Port-en-Bessin", "Villers-Bocage")
+    six = ("Bayeux", "Carentan", "Le Molay-Littry", "Trévières", "Isigny")
     assert notes(gt_end(game, 18, six, last_turn=18)) == [
         ("14.3", "at the end of GT 18 the German player wins the campaign game: operational victory: 6 city hex(es) "
-                 "captured and in supply (0126, 0604, 1319, 1425, 1906, 1924), not 7")]
+                 "captured and in supply (1319, 1425, 1718, 1811, 1906, 1911), not 7")]
     assert "Allied player wins" in notes(gt_end(game, 18, (*six, "St-Lô"), last_turn=18))[0][1]
     assert notes(gt_end(game, 18, six, last_turn=20)) == []
 
@@ -319,9 +322,9 @@ def test_german_sudden_death(game: Game) -> None:
     """14.3: no beach landing hex left at the end of a GT: the German strategic victory at once."""
     state = gt_end(game, 3, beachheads=frozenset())
     errors, after = replay(state, "Turn 4\nPhase support_fire_marker\n")
-    assert after.victory is not None and after.victory[1] == "14.3"
+    assert after.victory is not None and after.victory.section == "14.3"
     assert errors == [("14.3", "Phase support_fire_marker")]
     assert [rule for rule, _ in notes(state)] == ["14.3"] and "strategic victory" in notes(state)[0][1]
     scenario = replace(state, scenario="beach_to_bocage")
-    assert replay(scenario, "Turn 4\n")[1].victory[1] == "13.0"  # type: ignore[index]
+    assert replay(scenario, "Turn 4\n")[1].victory.section == "13.0"  # type: ignore[union-attr]
 

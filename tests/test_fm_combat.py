@@ -9,8 +9,8 @@ import pytest
 
 from adjudicator.notation.entries import Attack
 from adjudicator.notation.text import parse_text
-from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
-from adjudicator.systems.fire_and_movement import FireAndMovementState
+from adjudicator.systems.omaha import OMAHA as FM
+from adjudicator.systems.omaha import OmahaState
 from adjudicator.systems.fire_and_movement.combat import Support, audit, column_on_line
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
@@ -27,7 +27,7 @@ def game() -> Game:
     return load_game(data_root(), "omaha")
 
 
-def play(game: Game, placed: dict[str, str], text: str) -> tuple[list[tuple[str, str, str]], FireAndMovementState]:
+def play(game: Game, placed: dict[str, str], text: str) -> tuple[list[tuple[str, str, str]], OmahaState]:
     """Replay GT 1 from its first phase with `placed` on the map: (severity, rule, entry) of each
     error, warning and 8.2 note."""
     base = FM.initial_state(game, [])
@@ -78,7 +78,7 @@ def test_terrain_line_best_for_the_defender(game: Game) -> None:
     assert open_side.line == "marsh"
 
 
-def state_with(game: Game, placed: dict[str, str]) -> FireAndMovementState:
+def state_with(game: Game, placed: dict[str, str]) -> OmahaState:
     """The set-up with `placed` on the map."""
     base = FM.initial_state(game, [])
     return replace(base, location={**base.location, **placed})

@@ -9,12 +9,14 @@ from typing import Any
 
 import pytest
 
-from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
-from adjudicator.systems.fire_and_movement import FireAndMovementState
-from adjudicator.systems.fire_and_movement.system import PHASES
+from adjudicator.systems.omaha import OMAHA as FM
+from adjudicator.systems.omaha import OmahaState
 from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+
+PHASES = FM.phases(load_game(data_root(), "omaha"))
+"""4.1: the phases of a game turn, from the game's [[sequence]]."""
 
 TO_GERMAN_BOMBARDMENT = ("Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
                     "Phase mobile_movement\nPhase mobile_combat\nPhase movement\nPhase bombardment\n")
@@ -31,7 +33,7 @@ def game() -> Game:
 def run(game: Game, text: str, placed: dict[str, str], turn: int = 2, **state: Any) -> list[tuple[str, str]]:
     """(rule, entry) of every error of `text` replayed from the end of GT `turn - 1` with `placed` on the map."""
     base = FM.initial_state(game, [])
-    start: FireAndMovementState = replace(base, location={**base.location, **placed}, turn=turn - 1,
+    start: OmahaState = replace(base, location={**base.location, **placed}, turn=turn - 1,
                                           phase=len(PHASES) - 1, **state)
     return replay_from(start, f"Turn {turn}\n{text}")[0]
 

@@ -10,14 +10,16 @@ from typing import Any
 import pytest
 
 from adjudicator.notation.text import parse_text
-from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
-from adjudicator.systems.fire_and_movement import FireAndMovementState
+from adjudicator.systems.omaha import OMAHA as FM
+from adjudicator.systems.omaha import OmahaState
 from adjudicator.systems.fire_and_movement import markers as pools
-from adjudicator.systems.fire_and_movement.system import PHASES
 from adjudicator.systems.onslaught import ONSLAUGHT
 from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+
+PHASES = FM.phases(load_game(data_root(), "omaha"))
+"""4.1: the phases of a game turn, from the game's [[sequence]]."""
 
 COMBAT = "Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
 OPEN = {"914/352": "2117", "16/1": "2217", "18/1": "2216"}
@@ -34,7 +36,7 @@ def game() -> Game:
 
 
 def run(game: Game, text: str, placed: dict[str, str] | None = None, turn: int = 1, optional: tuple[str, ...] = (),
-        **state: Any) -> tuple[list[tuple[str, str]], FireAndMovementState]:
+        **state: Any) -> tuple[list[tuple[str, str]], OmahaState]:
     """Replay `text` from the end of GT `turn - 1` (`Turn N` is prepended) with `placed` on the map:
     (rule, entry) of every error, and the final state."""
     base = FM.initial_state(game, [])
@@ -281,7 +283,7 @@ def test_assault_units_without_room_land_on_gt_2(game: Game) -> None:
 def test_the_scenario_boundary(game: Game) -> None:
     """10.1: no unit west of the Douve and Taute (2108 to 0805) or of the hexes 0705-0104: not set up,
     moved, retreated or advanced there."""
-    from adjudicator.systems.fire_and_movement.boundary import playable
+    from adjudicator.systems.omaha.boundary import playable
     region = playable(game)
     assert region is not None
     label = game.grid.label_of

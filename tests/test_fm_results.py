@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from adjudicator.notation.text import parse_text
-from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
-from adjudicator.systems.fire_and_movement import FireAndMovementState
+from adjudicator.systems.omaha import OMAHA as FM
+from adjudicator.systems.omaha import OmahaState
 from fm_log import SETUP, landed, replay_errors
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
@@ -221,7 +221,7 @@ def test_bombardment_results(game: Game) -> None:
 def messages(game: Game, text: str, placed: dict[str, str]) -> list[str]:
     """Every finding's message for the last entry of `text` in GT 1's Allied Bombardment Phase."""
     base = FM.initial_state(game, [])
-    state: FireAndMovementState = replace(base, location={**base.location, **placed})
+    state: OmahaState = replace(base, location={**base.location, **placed})
     entries = parse_text(f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\n'
                          f'{text}')
     for entry in entries[:-1]:

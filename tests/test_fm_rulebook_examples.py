@@ -14,7 +14,7 @@ import pytest
 
 from adjudicator.notation.entries import Attack
 from adjudicator.notation.text import parse_text
-from adjudicator.systems.fire_and_movement import FIRE_AND_MOVEMENT as FM
+from adjudicator.systems.omaha import OMAHA as FM
 from adjudicator.systems.fire_and_movement import markers as pools
 from fm_log import SETUP, landed, replay_errors
 from wargame.bundled import data_root
@@ -47,27 +47,27 @@ def with_terrain(game: Game, **changes: dict[str, float | None]) -> Game:
 def test_5_4_a_hexside_cost_is_added_to_the_hex_cost(game: Game) -> None:
     """5.4, first example: a river (+1) crossed into clear (1) costs 2. No clear hex of the Omaha
     map borders a river or a stream (its eight clear hexes lie on the beach), so a town, which
-    costs 1 like clear ground in our chart, stands in for it: Isigny (1811) entered from 1912 across
-    the Aure, and Cerisy-la-Forêt (1117) from 1216 across a stream."""
+    costs 1 like clear ground in our chart, stands in for it: Airel (1311) entered from 1411 across
+    the Vire, and Cerisy-la-Forêt (1117) from 1216 across a stream."""
     clear = [h for h, kinds in game.hex_terrain.items() if kinds == ("clear",)]
     assert not any(features & {"river", "stream"} for side, features in game.hexside_features.items()
                    if side.a in clear or side.b in clear)
-    assert game.hex_terrain[game.grid.hex_of("1811")] == ("town",) and cost(game, "1912", "1811") == 1 + 2
+    assert game.hex_terrain[game.grid.hex_of("1311")] == ("town",) and cost(game, "1411", "1311") == 1 + 2
     assert cost(game, "1216", "1117") == 1 + 1       # a stream (+1, reconstructed): the example's 2 MP
     # With the example's river (+1) the same crossing costs the example's 2 MP.
-    assert cost(with_terrain(game, river={"mp_add": 1}), "1912", "1811") == 2
+    assert cost(with_terrain(game, river={"mp_add": 1}), "1411", "1311") == 2
 
 
 def test_5_4_a_plus_terrain_adds_to_the_hex_and_hexside(game: Game) -> None:
     """5.4, second example: clear (1) with a village (+1) entered across a river (+1) costs 3.
     Omaha's reconstructed chart has no "+" hex terrain (a town costs 1 outright), so the example
-    runs on a copy whose town is "+1" and whose river is +1, at Isigny (1811, entered from 1912)."""
+    runs on a copy whose town is "+1" and whose river is +1, at Airel (1311, entered from 1411)."""
     plus = with_terrain(game, town={"mp_cost": None, "mp_add": 1}, river={"mp_add": 1})
-    assert cost(plus, "1912", "1811") == 3
+    assert cost(plus, "1411", "1311") == 3
     # Without a hexside feature the village still adds its +1 to the clear ground beneath it; the
-    # cost is the hex entered, whatever the hex left (marsh at 1711).
-    assert cost(plus, "1711", "1811") == 1 + 1
-    assert cost(plus, "1911", "1811") == 0.5          # the road bridge: the road rate replaces all (5.4.1)
+    # cost is the hex entered, whatever the hex left (broken at 1211).
+    assert cost(plus, "1211", "1311") == 1 + 1
+    assert cost(plus, "1310", "1311") == 0.5          # the road bridge: the road rate replaces all (5.4.1)
 
 
 # -- 6.1 -----------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Imports run one way: wargame <- builder, wargame <- adjudicator, and umpire (the commands that
-need both judging and drawing) above both (house style 1)."""
+"""Imports run one way: wargame <- builder, wargame <- adjudicator, wargame <- ledger, and umpire (the
+commands that need both judging and drawing) above builder and adjudicator (house style 1)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = {
-    "wargame": {"builder", "adjudicator", "umpire"},
-    "builder": {"adjudicator", "umpire"},
-    "adjudicator": {"builder", "umpire"},
+    "wargame": {"builder", "adjudicator", "ledger", "umpire"},
+    "builder": {"adjudicator", "ledger", "umpire"},
+    # The adjudicator verifies receipts with wargame.receipts, never by importing the server.
+    "adjudicator": {"builder", "ledger", "umpire"},
+    "ledger": {"builder", "adjudicator", "umpire"},
 }
 
 

@@ -16,6 +16,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.text import parse_text
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from adjudicator.systems.onslaught.arrivals import OUT_OF_PLAY, replacement_cost, replacement_points
+from adjudicator.systems.onslaught.losses import apply_loss
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 
@@ -248,7 +249,7 @@ def test_eliminated_paratroops_leave_play(game: Game) -> None:
     shown, state, _ = play(game, 5, placed, REINFORCEMENT_STEP + "Allied: replace us-para-01 full points 2\n",
                            depleted=("us-para-01",))
     assert shown == [] and "us-para-01" not in state.depleted
-    assert ONSLAUGHT._lose(state, "us-para-01", "eliminate").location["us-para-01"] == OUT_OF_PLAY
+    assert apply_loss(state, "us-para-01", "eliminate").location["us-para-01"] == OUT_OF_PLAY
 
 
 # -- 11.1-11.4 replacements ---------------------------------------------------------------

@@ -54,7 +54,8 @@ def test_allied_automatic_victory(game: Game, breakout: OnslaughtState) -> None:
     assert ONSLAUGHT.automatic_victory(breakout, turn_over=False) is None    # only as a turn ends
     assert rules(breakout, TurnMarker(turn=6, line=40)) == [("error", "13.2")]
     after = ONSLAUGHT.apply(breakout, TurnMarker(turn=6, line=40))
-    assert after.victory is not None and after.victory[:3] == ("Allied", "13.2", 40)
+    assert after.victory is not None
+    assert (after.victory.winner, after.victory.section, after.victory.line) == ("Allied", "13.2", 40)
     assert rules(after, StepMarker(step="action")) == [("error", "13.2")]   # nothing follows the end
     assert rules(after, Comment(text="gg")) == []
     assert [(f.severity, f.rule) for f in ONSLAUGHT.finish(after)] == [("note", "13.2")]
@@ -83,7 +84,8 @@ def test_german_automatic_victory(game: Game, start: OnslaughtState) -> None:
     last = replace(start, location={german[0]: "4010", allied[0]: "0620"})
     assert ONSLAUGHT.automatic_victory(last, turn_over=False) is None
     after = ONSLAUGHT.apply(last, Loss(side="Allied", loss="remove", unit=allied[0], line=12))
-    assert after.victory is not None and after.victory[:3] == ("German", "13.1", 12)
+    assert after.victory is not None
+    assert (after.victory.winner, after.victory.section, after.victory.line) == ("German", "13.1", 12)
     # An entry that moves nothing cannot end the game (the position it finds was judged already).
     assert ONSLAUGHT.apply(last, Pass(side="German", line=12)).victory is None
     # Allied divisions on the map, but every landing hex retaken and no points left.
@@ -102,4 +104,5 @@ def test_spending_the_last_point_without_sources(game: Game, start: OnslaughtSta
                   action=ActionState("Allied", "movement", None, 10, 1))
     after = ONSLAUGHT.apply(cut, Activate(side="Allied", hex="0520", line=11))
     assert after.supply["Allied"] == 0
-    assert after.victory is not None and after.victory[:3] == ("German", "13.1", 11)
+    assert after.victory is not None
+    assert (after.victory.winner, after.victory.section, after.victory.line) == ("German", "13.1", 11)

@@ -15,7 +15,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Move, Pass
 from builder.picture import Painter, board_key, cached_board
 from umpire.cli import main
-from umpire.scenes import marks_for, scene_of
+from umpire.scenes import marks_for
 from wargame.bundled import data_root
 from wargame.game import load_game
 from wargame.scene import Counter, Crop, Mark, Scene, Stack
@@ -59,8 +59,8 @@ def test_a_counter_is_drawn_in_its_hex_and_nowhere_else(omaha_painter: Painter) 
 
 def test_reduced_face_differs_from_full(omaha_painter: Painter) -> None:
     """A depleted unit is drawn on its reduced face."""
-    full = omaha_painter.draw(scene_of({"2017": ["916/352"]}, []), Crop(hexes=("2017",))).image
-    reduced = omaha_painter.draw(scene_of({"2017": ["916/352"]}, ["916/352"]), Crop(hexes=("2017",))).image
+    full = omaha_painter.draw(Scene((Stack("2017", (Counter("916/352"),)),)), Crop(hexes=("2017",))).image
+    reduced = omaha_painter.draw(Scene((Stack("2017", (Counter("916/352", "reduced"),)),)), Crop(hexes=("2017",))).image
     assert full.tobytes() != reduced.tobytes()
 
 
@@ -104,7 +104,7 @@ def test_marks_for_entries() -> None:
     assert marks_for(move, {}, [error]) == [Mark("path", ("0101", "0102"), "breach")]
     assert marks_for(move, {}, []) == [Mark("path", ("0101", "0102"), "legal")]
     attack = Attack(line=5, hex="0203", attackers=["a", "b"], odds="3:1", die=4, result="DH")
-    marks = marks_for(attack, {"0202": ["a"], "0303": ["b"]}, [])
+    marks = marks_for(attack, {"a": "0202", "b": "0303"}, [])
     assert marks[0] == Mark("arrow", ("0202", "0303", "0203"), "attacker")
     assert marks[2] == Mark("note", ("0203", "0202", "0303"), "legal", "claimed:\nodds 3:1\ndie 4\nresult DH")
     assert marks_for(Pass(line=1), {}, []) == []

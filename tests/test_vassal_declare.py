@@ -22,7 +22,7 @@ from lxml import etree
 
 from adjudicator.notation.entries import Activate, Attack, Bombard, Comment, StandFast
 from adjudicator.notation.text import write_entry
-from adjudicator.systems.onslaught.system import ACTION_TYPES
+from adjudicator.systems.onslaught.sequence import ACTION_TYPES
 from adjudicator.vassal.load import translate_file
 from adjudicator.vassal.translate import Translation
 from builder.vassal.declare import MENU_TEXT, PIECE_KEYS, buttons
@@ -98,11 +98,11 @@ def test_every_unit_prototype_carries_the_declarations(module: Module) -> None:
     """Each unit type's prototype has a menu command and its Report Action for every declaration
     word of the game's rule system, with the exact line format; every unit uses such a prototype."""
     game = module.game
-    words = RULE_SYSTEMS[game.manifest.rule_system].unit_words
+    words = RULE_SYSTEMS[game.manifest.series_id].unit_words
     prototypes = {d.get("name"): chain_of(d.text) for d in module.root.iter(P + "module.PrototypeDefinition")}
     for unit_type in game.manifest.unit_type:
         traits = prototypes[f"{game.manifest.id} {unit_type.id}"]
-        assert menus(traits) == {PIECE_KEYS[w]: MENU_TEXT[game.manifest.rule_system][w] for w in words}
+        assert menus(traits) == {PIECE_KEYS[w]: MENU_TEXT[game.manifest.series_id][w] for w in words}
         formats = reports(traits)
         for word in words:
             assert formats[PIECE_KEYS[word]] == f"[umpire] $PlayerSide$: {word} $UnitId$ at $location$"
@@ -130,7 +130,7 @@ def test_support_markers_carry_the_support_declaration(module: Module) -> None:
     """In Fire & Movement every support fire, naval gunfire and mines marker (in the palette and in
     the set-up's cups) has 'Declare support fire'; no other marker has a declaration."""
     game = module.game
-    marker_words = RULE_SYSTEMS[game.manifest.rule_system].marker_words
+    marker_words = RULE_SYSTEMS[game.manifest.series_id].marker_words
     kinds = {mk.id: mk.kind for mk in game.markers.marker}
     seen = set()
     for slot in module.root.iter(P + "widget.PieceSlot", P + "widget.CardSlot"):
@@ -140,11 +140,11 @@ def test_support_markers_carry_the_support_declaration(module: Module) -> None:
         if marker is None:
             continue
         words = marker_words.get(kinds[marker], ())
-        assert set(menus(traits).values()) == {MENU_TEXT[game.manifest.rule_system][w] for w in words}
+        assert set(menus(traits).values()) == {MENU_TEXT[game.manifest.series_id][w] for w in words}
         for word in words:
             assert reports(traits)[PIECE_KEYS[word]] == f"[umpire] $PlayerSide$: {word} $MarkerId$ at $location$"
             seen.add(marker)
-    if game.manifest.rule_system == "fire-and-movement":
+    if game.manifest.series_id == "fire-and-movement":
         assert {"us_sf_6", "de_sf_4", "us_naval_7", "de_mines"} <= seen
 
 
@@ -161,7 +161,7 @@ def test_declaration_traits_decode(module: Module, tmp_path: Path) -> None:
             assert piece.unknown_traits == ()
             if piece.properties.get("UnitId"):
                 assert sum(t.id == "macro" for t in piece.traits) == len(
-                    RULE_SYSTEMS[module.game.manifest.rule_system].unit_words)
+                    RULE_SYSTEMS[module.game.manifest.series_id].unit_words)
 
 
 def test_the_declare_toolbar(module: Module) -> None:
@@ -169,7 +169,7 @@ def test_the_declare_toolbar(module: Module) -> None:
     (each with its report format and prompt), a DoActionButton per declaration firing the reset then
     its change, and the Declare menu listing them."""
     game = module.game
-    found = RULE_SYSTEMS[game.manifest.rule_system]
+    found = RULE_SYSTEMS[game.manifest.series_id]
     prop = module.root.find(f"{P}module.properties.GlobalProperties/{P}module.properties.GlobalProperty")
     assert prop is not None and prop.get("name") == DECLARATION_PROPERTY and prop.get("initialValue") == UNSET
     changes = list(prop.iter(P + "module.properties.ChangePropertyButton"))
@@ -211,10 +211,10 @@ def test_help_explains_every_declaration(module: Module) -> None:
     """The Help page names every menu command and its key, every toolbar button, the result codes,
     and gives an example with the lines the clicks write."""
     game = module.game
-    found = RULE_SYSTEMS[game.manifest.rule_system]
+    found = RULE_SYSTEMS[game.manifest.series_id]
     text = re.sub(r"<[^>]+>", " ", module.help)
     for word in found.unit_words + tuple(w for ws in found.marker_words.values() for w in ws):
-        assert MENU_TEXT[game.manifest.rule_system][word] in text
+        assert MENU_TEXT[game.manifest.series_id][word] in text
         assert f"Ctrl+Shift+{chr(int(PIECE_KEYS[word].split(',')[0]))}" in text
         assert f"{PREFIX} {game.manifest.sides[0]}: {word} " in text
     for button in buttons(game):
@@ -498,7 +498,7 @@ def test_a_beach_assault_with_a_wrong_result(tmp_path: Path) -> None:
         assert not any("unit of the attacking side" in n.message for n in translate_file(vlog).notes)
         verdicts[claim] = run("check", str(vlog))[1]
     # The beach assault's own table line (11.2.3, on 8.2's table): cited as 11.2.
-    wrong = [line for line in verdicts["De"].splitlines() if "error [fire-and-movement 11.2]: differential" in line]
+    wrong = [line for line in verdicts["De"].splitlines() if "error [omaha 11.2]: differential" in line]
     assert len(wrong) == 1 and wrong[0].startswith(f"{tmp_path / 'beach-De.vlog'}: step 7:"), verdicts["De"]
     assert "gives -, not De" in wrong[0]
     assert "gives -, not" not in verdicts["-"]

@@ -114,10 +114,10 @@ def test_the_exported_log_replays_the_text_log_step_by_step(game_id: str, log: s
     for k, (pieces, turns) in enumerate(states):
         doc = text.system.describe(text.states[k])
         shown = vassal_position(game, places, phase_list, pieces, turns)
-        expected = replayed_position(game, doc, phase_list)
+        expected = replayed_position(game, text.system.position(text.states[k]), phase_list)
         assert shown.units == expected.units, (log, k)
         assert board_eliminated(game, places, pieces) == eliminated(game, doc["positions"]), (log, k)
-        if phase_index(doc, phase_list) is not None:
+        if phase_index(text.system.position(text.states[k]).at, phase_list) is not None:
             assert shown.turn == expected.turn, (log, k)
         assert shown.markers is not None
         if doc["turn"] >= 1:
@@ -163,8 +163,8 @@ def test_the_exported_log_replays_the_text_log_step_by_step(game_id: str, log: s
         (f.severity, f.rule, f.message) for f in text.findings)
     # The translation, entry by entry, reaches the text log's position at each step.
     for k in range(len(text.entries) + 1):
-        ours = replayed_position(game, text.system.describe(again.state_at(k)), phase_list)
-        theirs = replayed_position(game, text.system.describe(text.states[k]), phase_list)
+        ours = replayed_position(game, text.system.position(again.state_at(k)), phase_list)
+        theirs = replayed_position(game, text.system.position(text.states[k]), phase_list)
         assert ours.units == theirs.units, (log, k)
 
 
@@ -200,7 +200,7 @@ def test_a_saved_game_at_a_line(game_id: str, log: str, line: int, tmp_path: Pat
         assert not recording.is_log
         tracking = track(recording)
         shown = vassal_position(text.game, places, phase_list, tracking.initial, tracking.initial_turns)
-        expected = replayed_position(text.game, text.system.describe(state), phase_list)
+        expected = replayed_position(text.game, text.system.position(state), phase_list)
         assert shown.units == expected.units and shown.turn == expected.turn
     early = tmp_path / "early.vsav"
     assert export(ROOT / log, module, early, "--at", "1").exit_code == 0

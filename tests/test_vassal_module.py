@@ -312,7 +312,8 @@ def zone_rects(root: etree._Element) -> dict[str, tuple[int, int, int, int]]:
 def test_boxes_and_track_spaces_are_named_zones(built: Built) -> None:
     """The holding board has a Zone per box and track space; each set-up stack lies in its box's zone."""
     root = built.root
-    zonedgrids = list(root.iter(P + "module.map.boardPicker.board.ZonedGrid"))
+    holding = next(m for m in root.iter(P + "module.Map") if m.get("mapName") == "Boxes and Tracks")
+    zonedgrids = list(holding.iter(P + "module.map.boardPicker.board.ZonedGrid"))
     assert len(zonedgrids) == 1
     rects = zone_rects(root)
     manifest = built.game.manifest
@@ -321,7 +322,7 @@ def test_boxes_and_track_spaces_are_named_zones(built: Built) -> None:
         assert len([n for n in rects if n.endswith(f" {track.first}")]) >= 1
     if any(t.kind == "turn" for t in manifest.track):
         assert "Turn 1" in rects
-    for zone in root.iter(P + "module.map.boardPicker.board.mapgrid.Zone"):
+    for zone in root.iter(P + "module.map.boardPicker.board.mapgrid.Zone"):  # the main map's "Map key" too
         assert zone.get("locationFormat") == "$name$"
     with Image.open(io.BytesIO(built.zip.read("images/holding.png"))) as image:
         width, height = image.size
@@ -365,14 +366,16 @@ def test_counters_fit_inside_a_hex(built: Built) -> None:
 
 
 def test_chart_tabs_carry_the_charts_own_names(built: Built) -> None:
-    """Chart tabs are named as each chart is titled ("Combat Results Table", not "Crt")."""
+    """Chart tabs are named as each chart is titled (the table's own name: Onslaught's "Combat Table",
+    1.0 and 7.0; F&M's "Combat Results Table"), never "Crt"."""
     from builder.render.charts import chart_sheets
 
     titles = [sheet.title for sheet in chart_sheets(built.game).values()]
     names = [c.get("chartName") for c in built.root.iter(P + "widget.Chart")]
     assert names == titles
     if built.game.crt is not None:
-        assert "Combat Results Table" in names
+        assert built.game.crt.name in names
+        assert built.game.crt.name == {"onslaught": "Combat Table", "omaha": "Combat Results Table"}[built.game.id]
     assert not any(n.startswith("Chart ") or n == "Crt" for n in names)
 
 
@@ -550,3 +553,37 @@ def test_supply_markers_flip_to_their_bonus_side_and_say_so(built: Built) -> Non
         report = decode(next(t for t, _ in chain if t.startswith("report;"))[7:], ";")
         assert "$location$" in report[1] and "$newPieceName$" in report[1]
     assert seen == flipping
+
+
+def test_legend_strip_is_a_zone_not_hexes(built: Built, tmp_path: Path) -> None:
+    """The board's title and legend strip is the zone "Map key": VASSAL's ZonedGrid names a point
+    there by the zone, and our reader reads a counter dropped there as no hex (issue 19: a counter
+    on the legend read as a hex off the map, "0620 -> 0733")."""
+    from wargame.vassal.buildfile import read_module
+    from wargame.vassal.places import Places
+
+    main = next(m for m in built.root.iter(P + "module.Map") if m.get("mapName") == "Main Map")
+    board = main.find(f".//{P}module.map.boardPicker.Board")
+    assert board is not None
+    zoned = board.find(f"{P}module.map.boardPicker.board.ZonedGrid")
+    assert zoned is not None and zoned.find(f"{P}module.map.boardPicker.board.HexGrid") is not None
+    keys = [z for z in zoned.iter(P + "module.map.boardPicker.board.mapgrid.Zone") if z.get("name") == "Map key"]
+    assert keys and all(z.get("useParentGrid") == "false" and z.find("*") is None for z in keys)
+    with Image.open(io.BytesIO(built.zip.read("images/board.png"))) as image:
+        width, height = image.size
+    map_w, map_h = board_layout(built.game, 1.0).board_size(built.game.grid, built.game.map.layout.margin_px)
+    assert width > map_w or height > map_h
+    path = tmp_path / "module.vmod"
+    path.write_bytes(built.data)
+    places = Places(built.game, read_module(path))
+    origin = read_module(path).maps["Main Map"].origin
+    # Points across the strip: the legend, never a hex; points of the map: their hexes, as before.
+    strip = [(map_w + 5, 5), (width - 5, height // 2), (width - 5, height - 5)] if width > map_w else \
+        [(5, map_h + 5), (width // 2, height - 5), (width - 5, height - 5)]
+    for x, y in strip:
+        found = places.locate("Main Map", x + origin[0], y + origin[1])
+        assert found.kind != "hex" and found.name == "Map key", (x, y, found)
+    for _, placement in built.game.setup:
+        if built.game.grid.is_label(placement.location):
+            cx, cy = built.game.layout.centre(built.game.grid.hex_of(placement.location))
+            assert places.locate("Main Map", round(cx) + origin[0], round(cy) + origin[1]).name == placement.location

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from adjudicator.engine import Replay
 
@@ -12,7 +13,7 @@ from adjudicator.engine import Replay
 class Judged:
     """A replay and how to quote its log: a line's text, and how a line is named for people."""
 
-    result: Replay
+    result: Replay[Any]
     source_line: Callable[[int], str | None]
     cite: Callable[[int], str]
     name: str

@@ -58,11 +58,11 @@ def items(judged: Judged, scale: float = 0.75, cache: Path | None = None) -> lis
         picture = None
         entry = entries.get(line)
         if entry is not None:
-            doc = result.system.describe(result.state_at(line - 1))
-            marks = marks_for(entry, doc["positions"], findings)
+            position = result.system.position(result.state_at(line - 1))
+            marks = marks_for(entry, {u: at.place for u, at in position.units.items()}, findings)
             if marks:
                 painter = painter or Painter(result.game, scale, cache)
-                scene = scene_of(doc["positions"], doc["depleted"], marks)
+                scene = scene_of(position, marks)
                 picture = painter.draw(scene)
         out.append(Item(line, findings, quoted, picture))
     return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from adjudicator.contract import Position
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
     Activate, Advance, Attack, Bombard, Capture, Entry, Loss, Move, Place, Retreat, StandFast,
@@ -11,18 +12,12 @@ from adjudicator.notation.entries import (
 from wargame.scene import Counter, Mark, Scene, Tone, stacks_in
 
 
-def scene_of(positions: Mapping[str, Sequence[str]], depleted: Sequence[str], marks: Sequence[Mark] = (),
-             caption: str = "") -> Scene:
-    """Every unit in its hex or box, on its reduced face if depleted."""
-    reduced = set(depleted)
-    places = {place: [Counter(unit, "reduced" if unit in reduced else "full") for unit in units]
-              for place, units in positions.items()}
+def scene_of(position: Position, marks: Sequence[Mark] = (), caption: str = "") -> Scene:
+    """Every unit of a judged position in its hex or box, on its reduced face if depleted."""
+    places: dict[str, list[Counter]] = {}
+    for unit, at in sorted(position.units.items()):
+        places.setdefault(at.place, []).append(Counter(unit, "reduced" if at.reduced else "full"))
     return Scene(stacks_in(places), tuple(marks), caption)
-
-
-def where(positions: Mapping[str, Sequence[str]]) -> dict[str, str]:
-    """Each unit's hex or box."""
-    return {unit: place for place, units in positions.items() for unit in units}
 
 
 def _claims(entry: Attack | Bombard) -> str:
@@ -37,14 +32,14 @@ def _claims(entry: Attack | Bombard) -> str:
     return "claimed:\n" + "\n".join(parts) if parts else entry.kind
 
 
-def marks_for(entry: Entry, before: Mapping[str, Sequence[str]], findings: Sequence[Finding]) -> list[Mark]:
+def marks_for(entry: Entry, before: Mapping[str, str], findings: Sequence[Finding]) -> list[Mark]:
     """What a picture of an entry marks: the path moved, attackers' arrows, the hex concerned.
 
     Drawn in red when a finding on the entry is an error, green otherwise; positions are those
-    before the entry, so the attackers and the moving unit stand where they were.
+    before the entry (each unit's hex or box), so the attackers and the moving unit stand where they were.
     """
     tone: Tone = "breach" if any(f.severity == "error" for f in findings) else "legal"
-    at = where(before)
+    at = before
     if isinstance(entry, (Move, Retreat, Advance)):
         return [Mark("path", tuple(entry.path), tone)]
     if isinstance(entry, Attack):

@@ -11,7 +11,7 @@ from wargame.errors import DataError, GridError, Place, did_you_mean
 from wargame.hexes import Hex
 
 if TYPE_CHECKING:
-    from wargame.game import Game
+    from wargame.gamedata import Game
 
 
 class _Report:

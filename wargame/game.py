@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import TypeVar
 
@@ -15,120 +12,15 @@ from wargame.bundled import game_dir
 from wargame.consistency import cross_check
 from wargame.datafiles import load_csv, load_toml
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
-from wargame.grid import Grid
-from wargame.hexes import Hex, Hexside
-from wargame.layout import Layout
+from wargame.gamedata import Game
 from wargame.models import (
-    Area,
-    AreasFile,
-    Arrival,
-    ChartsFile,
-    ParametersFile,
-    CombatTable,
-    GameManifest,
-    HexRecord,
-    HexsideRecord,
-    Line,
-    MapManifest,
-    Marker,
-    MarkersFile,
-    PlaceRecord,
-    Placement,
-    ReplacementRecord,
-    TerrainChart,
-    TerrainType,
-    Unit,
+    AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, MapManifest, MarkersFile,
+    ParametersFile, PlaceRecord, Placement, ReplacementRecord, TerrainChart, Unit,
 )
 
+__all__ = ["Game", "load_game"]
+
 M = TypeVar("M", bound=BaseModel)
-
-
-@dataclass
-class Game:
-    """Everything bundled for one game, with the indexes the builder and adjudicator use."""
-
-    id: str
-    root: Path
-    manifest: GameManifest
-    map: MapManifest
-    terrain: dict[str, TerrainType]
-    hexes: list[tuple[int, HexRecord]]
-    hexsides: list[tuple[int, HexsideRecord]]
-    places: list[tuple[int, PlaceRecord]]
-    areas: AreasFile
-    units: list[tuple[int, Unit]]
-    markers: MarkersFile
-    setup: list[tuple[int, Placement]]
-    reinforcements: list[tuple[int, Arrival]]
-    replacements: list[tuple[int, ReplacementRecord]]
-    crt: CombatTable | None
-    charts: ChartsFile
-    parameters: ParametersFile
-    files: dict[str, Path] = field(default_factory=dict)
-
-    @cached_property
-    def grid(self) -> Grid:
-        """The map's grid."""
-        return Grid(self.map.grid)
-
-    @cached_property
-    def layout(self) -> Layout:
-        """The map's pixel layout (VASSAL-compatible)."""
-        return Layout.for_grid(self.grid, self.map.layout.hex_size_px, self.map.layout.margin_px)
-
-    @cached_property
-    def board_size(self) -> tuple[int, int]:
-        """The map image size in pixels."""
-        return self.layout.board_size(self.grid, self.map.layout.margin_px)
-
-    @cached_property
-    def hex_terrain(self) -> dict[Hex, tuple[str, ...]]:
-        """Terrain ids of every map hex (the default terrain where hexes.csv is silent)."""
-        out: dict[Hex, tuple[str, ...]] = {h: (self.map.default_terrain,) for h in self.grid.hexes}
-        for _, record in self.hexes:
-            out[self.grid.hex_of(record.hex)] = record.terrain
-        return out
-
-    @cached_property
-    def hexside_features(self) -> dict[Hexside, frozenset[str]]:
-        """Features on every hexside that has any."""
-        acc: dict[Hexside, set[str]] = defaultdict(set)
-        for _, record in self.hexsides:
-            acc[self.grid.parse_hexside(record.hexside)].add(record.feature)
-        return {side: frozenset(features) for side, features in sorted(acc.items())}
-
-    @cached_property
-    def units_by_id(self) -> dict[str, Unit]:
-        """Units by id."""
-        return {u.id: u for _, u in self.units}
-
-    @cached_property
-    def markers_by_id(self) -> dict[str, Marker]:
-        """Markers by id."""
-        return {m.id: m for m in self.markers.marker}
-
-    @cached_property
-    def parameter(self) -> dict[str, int | float | bool | str]:
-        """The rules' numbers by id."""
-        return {p.id: p.value for p in self.parameters.parameter}
-
-    @cached_property
-    def areas_by_id(self) -> dict[str, Area]:
-        """Areas by id."""
-        return {a.id: a for a in self.areas.area}
-
-    @cached_property
-    def lines_by_id(self) -> dict[str, Line]:
-        """Lines by id."""
-        return {line.id: line for line in self.areas.line}
-
-    def area_hexes(self, area_id: str) -> frozenset[Hex]:
-        """Every hex of an area, members included."""
-        area = self.areas_by_id[area_id]
-        out = {self.grid.hex_of(label) for label in area.hexes}
-        for member in area.members:
-            out |= self.area_hexes(member)
-        return frozenset(out)
 
 
 def _collect(errors: list[DataError], load: Callable[[], M]) -> M | None:

@@ -223,9 +223,16 @@ class Grid:
         """Every label of the map, sorted."""
         return tuple(sorted(self._by_label))
 
-    def neighbours_on_map(self, h: Hex) -> list[Hex]:
-        """Adjacent hexes that are on the map."""
-        return [n for n in h.neighbours() if n in self._by_hex]
+    def neighbours_on_map(self, h: Hex) -> tuple[Hex, ...]:
+        """Adjacent hexes that are on the map (worked out once per hex: rules ask for them all the time)."""
+        known = self._neighbours.get(h)
+        if known is None:
+            known = self._neighbours[h] = tuple(n for n in h.neighbours() if n in self._by_hex)
+        return known
+
+    @cached_property
+    def _neighbours(self) -> dict[Hex, tuple[Hex, ...]]:
+        return {}
 
     @cached_property
     def hexsides(self) -> tuple[Hexside, ...]:

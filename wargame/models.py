@@ -69,6 +69,11 @@ class MapManifest(Model):
     layout: LayoutSpec
     default_terrain: Ident
     miles_per_hex: float | None = None
+    """The scale the board prints (the rulebook's figure when it states one)."""
+    scale_source: Source | None = None
+    """Where the printed scale is stated (a rule section), when it is."""
+    drawn_miles_per_hex: float | None = None
+    """The scale the map is actually drawn to, when a reconstruction departs from the printed one."""
     north: Literal["up", "down", "left", "right"] = "up"
     source: Source
     note: str = ""
@@ -85,6 +90,10 @@ class TerrainType(Model):
     prohibited: bool = False
     combat_die_modifier: int | None = None
     crt_line: Ident | None = None
+    movement_effect: str = ""
+    """A movement effect no cost expresses (6.5's crossing of a major waterway), as the chart prints it."""
+    combat_effect: str = ""
+    """A combat effect no die modifier or line expresses (7.5's fortifications), as the chart prints it."""
     blocks_zoc: bool = False
     colour: Colour | None = None
     source: Source
@@ -276,6 +285,8 @@ class GameManifest(Model):
     id: Ident
     title: str
     rule_system: Ident
+    series: Ident | None = None
+    """The series whose rules the game's rule system is a folio of (Omaha: `fire-and-movement`)."""
     map: Ident
     sides: tuple[str, str]
     value_names: tuple[Ident, ...] = Field(min_length=1)
@@ -288,6 +299,11 @@ class GameManifest(Model):
     optional_rule: list[OptionalRule] = []
     source: Source
     note: str = ""
+
+    @property
+    def series_id(self) -> str:
+        """The series of the game's rules (its counters' style, its declarations), else its rule system."""
+        return self.series or self.rule_system
 
 
 # -- units and markers -------------------------------------------------------------------
@@ -334,6 +350,8 @@ class Marker(Model):
     icon: Literal["none", "aircraft", "turret", "mines", "ship"] = "none"
     range_hexes: int | None = Field(None, ge=0)
     source: Source
+    icon_source: Source | None = None
+    """Where the icon (and so the cup and range) comes from, when not from `source`."""
     note: str = ""
 
 
@@ -390,16 +408,28 @@ class CrtLine(Model):
     note: str = ""
 
 
+class StatedCell(Model):
+    """One result the rulebook states (a worked example) inside a table otherwise reconstructed."""
+
+    column: str
+    die: int
+    result: str
+    source: Source
+
+
 class CombatTable(Model):
     """`counters/<game>/crt.toml`: the combat results table."""
 
     schema_version: Literal[1]
+    name: str = "Combat Results Table"
+    """The table's name as the rulebook gives it."""
     kind: Literal["odds", "differential"]
     columns: tuple[str, ...] = Field(min_length=1)
     die_rolls: tuple[int, ...] = Field(min_length=1)
     results: tuple[tuple[str, ...], ...]
     result_codes: dict[str, str]
     line: list[CrtLine] = []
+    stated: list[StatedCell] = []
     source: Source
     note: str = ""
 
@@ -413,6 +443,13 @@ class CombatTable(Model):
             for cell in row:
                 if cell not in self.result_codes:
                     raise ValueError(f"die {die}: result {cell!r} is not in result_codes")
+        for stated in self.stated:
+            if stated.column not in self.columns or stated.die not in self.die_rolls:
+                raise ValueError(f"stated cell {stated.column} / die {stated.die} is not in the table")
+            found = self.results[self.die_rolls.index(stated.die)][self.columns.index(stated.column)]
+            if found != stated.result:
+                raise ValueError(f"stated cell {stated.column} / die {stated.die}: the table gives {found!r}, "
+                                 f"{stated.source} states {stated.result!r}")
         for crt_line in self.line:
             if len(crt_line.cells) != len(self.columns):
                 raise ValueError(f"line {crt_line.id}: {len(crt_line.cells)} cells for {len(self.columns)} columns")

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+# A dice receipt of the ledger service in its one-line form (wargame/receipts.py, docs/ledger.md).
+ReceiptToken = Annotated[str, StringConstraints(pattern=r"^umpire1\.[A-Za-z0-9_-]+$", max_length=4096)]
 
 
 class Entry(BaseModel):
@@ -50,6 +53,15 @@ class RollOff(Entry):
 
     kind: Literal["rolloff"] = "rolloff"
     rolls: dict[str, int]
+    receipts: list[ReceiptToken] = []
+
+
+def logged_dice(entry: Entry) -> list[int]:
+    """The die rolls an entry records, in the order its receipts are written (none without one)."""
+    if isinstance(entry, RollOff):
+        return list(entry.rolls.values())
+    die = getattr(entry, "die", None)
+    return [die] if isinstance(die, int) else []
 
 
 class Action(Entry):
@@ -95,6 +107,7 @@ class Attack(Entry):
     die: int | None = Field(None, ge=0)
     result: str | None = None
     support: list[str] = []
+    receipts: list[ReceiptToken] = []
 
 
 class Bombard(Entry):
@@ -106,6 +119,7 @@ class Bombard(Entry):
     die: int | None = Field(None, ge=0)
     result: str | None = None
     support: list[str] = Field(min_length=1)
+    receipts: list[ReceiptToken] = []
 
 
 class Retreat(Entry):

@@ -27,6 +27,7 @@ RESULT = re.compile(r"^(?:[A-Za-z0-9]{1,6}|\([A-Za-z0-9]{1,4}\)|-)$")
 RATIO = re.compile(r"^[0-9]{1,3}:[0-9]{1,3}$")
 DIFF = re.compile(r"^[+-]?[0-9]{1,3}$")
 WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$")
+RECEIPT = re.compile(r"^umpire1\.[A-Za-z0-9_-]+$")
 COMMANDS = ("action", "pass", "activate", "attack", "bombard", "retreat", "advance", "deplete", "eliminate", "remove",
             "stand", "reinforce", "paradrop", "pickup", "setup", "delay", "replace", "income", "capture", "declare",
             "move", "draw", "aside", "lose")
@@ -109,6 +110,13 @@ class _Line:
             return int(self.take(f"a number after {word!r}", INT).text)
         return None
 
+    def receipts(self) -> list[str]:
+        """`receipt TOKEN`, repeated, at the end of an entry with dice: the ledger's receipts of its dice."""
+        out = []
+        while self.keyword("receipt"):
+            out.append(self.take("a dice receipt (umpire1. and its text, as the ledger gave it)", RECEIPT).text)
+        return out
+
     def done(self) -> None:
         token = self.peek()
         if token is not None:
@@ -144,7 +152,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         hex_label = cursor.take("the defending hex", WORD).text
         if not cursor.keyword("with"):
             raise cursor.error("expected 'with' and the attacking units")
-        attackers = [t.text for t in cursor.words_until(("odds", "diff", "die", "result", "support"))]
+        attackers = [t.text for t in cursor.words_until(("odds", "diff", "die", "result", "support", "receipt"))]
         if not attackers:
             raise cursor.error("expected the attacking units after 'with'")
         odds = None
@@ -155,8 +163,9 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         die = cursor.int_after("die")
         result = cursor.take("a result code (as on the table, e.g. DR, (A), -)", RESULT).text \
             if cursor.keyword("result") else None
-        support = [t.text for t in cursor.words_until(())] if cursor.keyword("support") else []
-        entry = Attack(**base, hex=hex_label, attackers=attackers, odds=odds, die=die, result=result, support=support)
+        support = [t.text for t in cursor.words_until(("receipt",))] if cursor.keyword("support") else []
+        entry = Attack(**base, hex=hex_label, attackers=attackers, odds=odds, die=die, result=result, support=support,
+                       receipts=cursor.receipts())
     elif command == "bombard":
         hex_label = cursor.take("the bombarded hex", WORD).text
         odds = cursor.take("a differential like +3", DIFF).text if cursor.keyword("diff") else None
@@ -165,10 +174,11 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
             if cursor.keyword("result") else None
         if not cursor.keyword("support"):
             raise cursor.error("expected 'support' and the support fire markers of the bombardment")
-        support = [t.text for t in cursor.words_until(())]
+        support = [t.text for t in cursor.words_until(("receipt",))]
         if not support:
             raise cursor.error("expected the support fire markers after 'support'")
-        entry = Bombard(**base, hex=hex_label, odds=odds, die=die, result=result, support=support)
+        entry = Bombard(**base, hex=hex_label, odds=odds, die=die, result=result, support=support,
+                        receipts=cursor.receipts())
     elif command in ("retreat", "advance", "move"):
         unit = cursor.take("a unit id", WORD).text
         strategic = command == "move" and cursor.keyword("strategic") is not None
@@ -244,14 +254,14 @@ def _parse_line(line: str, line_no: int, file: str) -> Entry | None:
     elif first.text == "Roll":
         cursor.take("Roll")
         rolls: dict[str, int] = {}
-        while cursor.peek() is not None:
+        while (token := cursor.peek()) is not None and token.text != "receipt":
             side_token = cursor.take("a side", re.compile(r"^[A-Z][A-Za-z]*$"))
             if side_token.text in rolls:
                 raise cursor.error(f"{side_token.text} rolls once in a roll-off", side_token)
             rolls[side_token.text] = int(cursor.take(f"{side_token.text}'s die roll", INT).text)
         if not rolls:
             raise cursor.error("expected each side's die roll, e.g. Roll Allied 5 German 4")
-        entry = RollOff(**base, rolls=rolls)
+        entry = RollOff(**base, rolls=rolls, receipts=cursor.receipts())
     elif (m := SIDE.match(first.text)) is not None:
         cursor.take("a side")
         entry = _sided(cursor, m.group(1), m.group(2) == ">", base)
@@ -293,12 +303,15 @@ def write_entry(entry: Entry) -> str:
     def opt(word: str, value: object) -> str:
         return f" {word} {value}" if value is not None else ""
 
+    def receipts(e: Any) -> str:
+        return "".join(f" receipt {token}" for token in getattr(e, "receipts", []))
+
     writers: dict[type[Entry], Callable[[Any], str]] = {
         Header: lambda e: '[' + e.key + ' "' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"]',
         Comment: lambda e: f"# {e.text}",
         TurnMarker: lambda e: f"Turn {e.turn}",
         StepMarker: lambda e: f"Step {e.step}",
-        RollOff: lambda e: "Roll " + " ".join(f"{s} {r}" for s, r in e.rolls.items()),
+        RollOff: lambda e: "Roll " + " ".join(f"{s} {r}" for s, r in e.rolls.items()) + receipts(e),
         Action: lambda e: f"{prefix}action {e.action}{opt('supply', e.supply)}",
         Pass: lambda e: f"{prefix}pass",
         Activate: lambda e: f"{prefix}activate {' '.join([e.hex, *e.units])}{opt('supply', e.supply)}"
@@ -306,9 +319,9 @@ def write_entry(entry: Entry) -> str:
         Attack: lambda e: (f"{prefix}attack {e.hex} with {' '.join(e.attackers)}"
                            + (f" {'odds' if e.odds and ':' in e.odds else 'diff'} {e.odds}" if e.odds else "")
                            + opt("die", e.die) + opt("result", e.result)
-                           + (" support " + " ".join(e.support) if e.support else "")),
+                           + (" support " + " ".join(e.support) if e.support else "") + receipts(e)),
         Bombard: lambda e: (f"{prefix}bombard {e.hex}" + (f" diff {e.odds}" if e.odds else "") + opt("die", e.die)
-                            + opt("result", e.result) + " support " + " ".join(e.support)),
+                            + opt("result", e.result) + " support " + " ".join(e.support) + receipts(e)),
         Move: lambda e: (f"{prefix}move " if prefix else "") + f"{e.unit}{' strategic' if e.strategic else ''} "
                         f"{_path_text(e.path)}",
         Retreat: lambda e: f"{prefix}retreat {e.unit} {_path_text(e.path)}",

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from adjudicator import contract
+from adjudicator.contract import SequencePoint
 from adjudicator.engine import Replay, RuleSystem, replay, resolve
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import Entry
@@ -87,7 +89,7 @@ class Chain:
     """The files of one game in order, and the findings about how they join."""
 
     game: Game
-    system: RuleSystem
+    system: RuleSystem[Any]
     parts: list[Part]
     findings: list[Finding]
 
@@ -153,20 +155,18 @@ def vassal_position(game: Game, places: Places, phase_list: list[Phase], pieces:
     return Position(units, {m: tuple(sorted(p)) for m, p in markers.items()}, _turn_of(turns, phase_list))
 
 
-def phase_index(doc: dict[str, Any], phase_list: list[Phase]) -> int | None:
+def phase_index(at: SequencePoint, phase_list: list[Phase]) -> int | None:
     """The turn tracker's step for a replayed state's step (Onslaught) or phase and player turn (F&M)."""
-    step, player = doc.get("step") or doc.get("phase"), doc.get("player_turn")
     return next((i for i, p in enumerate(phase_list)
-                 if p.step == step and (not player or p.name.startswith(f"{player} "))), None)
+                 if p.step == at.step and (not at.player_turn or p.name.startswith(f"{at.player_turn} "))), None)
 
 
-def replayed_position(game: Game, doc: dict[str, Any], phase_list: list[Phase]) -> Position:
-    """The position a replay ended at (`describe` of its last state); markers are not known."""
-    depleted = set(doc.get("depleted", []))
-    units = {u: (place, u in depleted) for place, ids in doc["positions"].items() for u in ids
-             if u in game.units_by_id and _in_play(game, place, "box")}
-    index = phase_index(doc, phase_list)
-    return Position(units, None, None if index is None else (doc["turn"], phase_list[index].name))
+def replayed_position(game: Game, replayed: contract.Position, phase_list: list[Phase]) -> Position:
+    """The position a replay ended at (the contract's `Position` of its last state); markers are not known."""
+    units = {u: (where.place, where.reduced) for u, where in replayed.units.items()
+             if u in game.units_by_id and _in_play(game, where.place, "box")}
+    index = phase_index(replayed.at, phase_list)
+    return Position(units, None, None if index is None else (replayed.turn, phase_list[index].name))
 
 
 def differences(now: Position, before: Position, ended: str) -> list[str]:
@@ -319,24 +319,22 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
             errors = resolve(game, read.entries, str(read.path))
             if errors:
                 raise LogSyntaxErrors(errors, read.source)
-            text_replay = replay(game, system, read.entries)
+            text_replay = replay(game, system, read.entries, keep_states=False)
             read.final_state = text_replay.final_state
-            read.ended = replayed_position(game, system.describe(read.final_state), phase_list)
+            read.ended = replayed_position(game, system.position(read.final_state), phase_list)
     _check_order(files)
     return _translated(game, system, files, module, phase_list)
 
 
-def _carry_of_text(game: Game, system: RuleSystem, state: Any, phase_list: list[Phase]) -> Carry:
+def _carry_of_text(game: Game, system: RuleSystem[Any], state: Any, phase_list: list[Phase]) -> Carry:
     """What a text log's replay hands the VASSAL log after it: scenario, turn, eliminated units."""
-    doc = system.describe(state)
-    index = phase_index(doc, phase_list)
-    eliminated = frozenset(u for place, ids in doc["positions"].items() for u in ids
-                           if not _in_play(game, place, "box"))
-    return Carry(getattr(state, "scenario", game.manifest.scenario[0].id),
-                 None if index is None else (doc["turn"], index), None, eliminated, None, None)
+    position = system.position(state)
+    index = phase_index(position.at, phase_list)
+    eliminated = frozenset(u for u, where in position.units.items() if not _in_play(game, where.place, "box"))
+    return Carry(position.scenario, None if index is None else (position.turn, index), None, eliminated, None, None)
 
 
-def _translated(game: Game, system: RuleSystem, files: list[_Read], module: ModuleInfo | None,
+def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module: ModuleInfo | None,
                 phase_list: list[Phase]) -> Chain:
     """Every file translated after the one before it, numbered in the chain, and the joins checked."""
     parts: list[Part] = []
@@ -390,8 +388,8 @@ def _joins(part: Part, files: list[_Read], k: int) -> list[Finding]:
     return out
 
 
-def replay_chain(chain: Chain) -> Replay:
+def replay_chain(chain: Chain, keep_states: bool = True) -> Replay[Any]:
     """All the files' entries replayed from the set-up as one game, the joins' findings first."""
-    result = replay(chain.game, chain.system, chain.entries)
+    result = replay(chain.game, chain.system, chain.entries, keep_states)
     result.findings = [*chain.findings, *result.findings]
     return result

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import json
 from collections.abc import Sequence
 
@@ -28,13 +30,13 @@ def where(part: Part, local: int) -> str:
     return "saved position" if local == 0 else f"step {local}"
 
 
-def _stopped_at(result: Replay, chain: Chain) -> Part:
+def _stopped_at(result: Replay[Any], chain: Chain) -> Part:
     """The file whose entry stopped the replay."""
-    index = min(len(result.states) - 1, len(result.entries) - 1)
+    index = min(result.applied, len(result.entries) - 1)
     return chain.locate(result.entries[index].line)[0] if result.entries else chain.parts[-1]
 
 
-def _totals(result: Replay, chain: Chain) -> str:
+def _totals(result: Replay[Any], chain: Chain) -> str:
     s = summary(result)
     steps = sum(len(p.translation.steps) for p in chain.parts if p.translation is not None)
     return (f"{s['entries_checked']} of {s['entries']} entries checked over {s['turns_replayed']} turn(s) from "
@@ -42,7 +44,7 @@ def _totals(result: Replay, chain: Chain) -> str:
             f"{s['notes']} note(s)")
 
 
-def chain_text_verdict(result: Replay, chain: Chain) -> str:
+def chain_text_verdict(result: Replay[Any], chain: Chain) -> str:
     """`game-02.vlog: step 3: error [onslaught 5.2]: ...`; a text log's findings with its line and a caret."""
     lines: list[str] = []
     for f in _ordered(result.findings):
@@ -70,7 +72,7 @@ def chain_text_verdict(result: Replay, chain: Chain) -> str:
     return "\n".join(lines) + "\n"
 
 
-def chain_json_verdict(result: Replay, chain: Chain) -> str:
+def chain_json_verdict(result: Replay[Any], chain: Chain) -> str:
     """Findings with their `file` and `line` (the VASSAL step, or the text log's line), then each file."""
     findings = []
     for f in _ordered(result.findings):
@@ -91,7 +93,7 @@ def chain_json_verdict(result: Replay, chain: Chain) -> str:
     return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def chain_markdown_verdict(result: Replay, chain: Chain) -> str:
+def chain_markdown_verdict(result: Replay[Any], chain: Chain) -> str:
     """A Markdown table for a forum post, each finding with its file and step."""
     s = summary(result)
     names = ", ".join(f"`{p.name}`" for p in chain.parts)

@@ -15,6 +15,8 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.contract import MarkerUse
+from adjudicator.contract import Position as ReplayedPosition
 from adjudicator.engine import Replay
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry
@@ -62,12 +64,12 @@ def _marker_box(game: Game, side: str | None, source: str, kind: str | None = No
                  and (kind is None or b.kind == kind)), None)
 
 
-def _out_of_cup(game: Game, state: Any, marker: str, cup: str, count: int) -> list[tuple[str, bool]]:
+def _out_of_cup(game: Game, position: ReplayedPosition, marker: str, cup: str, count: int) -> list[tuple[str, bool]]:
     """Where a draw cup's counters of one marker are: in the cup, or out of it for this game turn or for good."""
     # Fire & Movement keeps the markers drawn or placed this game turn (7.2), put aside (11.2.3,
     # 14.1) and eliminated for good (11.1.4); the boxes are the game data's for those sections.
-    used, aside, lost = (tuple(getattr(state, name, ())).count(marker)
-                         for name in ("markers_used", "withheld", "lost_markers"))
+    use = position.markers.get(marker, MarkerUse())
+    used, aside, lost = use.used, use.aside, use.lost
     side = game.markers_by_id[marker].side
     used_box = _marker_box(game, side, "7.2") or cup
     aside_box = _marker_box(game, side, "14.1") or used_box
@@ -77,9 +79,9 @@ def _out_of_cup(game: Game, state: Any, marker: str, cup: str, count: int) -> li
     return [(place, False) for place in [cup] * (count - len(out)) + out]
 
 
-def _markers(game: Game, state: Any, doc: dict[str, Any]) -> dict[str, tuple[tuple[str, bool], ...]]:
+def _markers(game: Game, position: ReplayedPosition) -> dict[str, tuple[tuple[str, bool], ...]]:
     """Markers where the scenario sets them up, the turn marker on the turn, supply on its track (8.2)."""
-    scenario = getattr(state, "scenario", game.manifest.scenario[0].id)
+    scenario = position.scenario
     cups = {b.id for b in game.manifest.box if b.kind == "draw_cup"}
     placed: dict[str, list[tuple[str, bool]]] = {}
     for _, p in game.setup:
@@ -87,9 +89,10 @@ def _markers(game: Game, state: Any, doc: dict[str, Any]) -> dict[str, tuple[tup
             placed.setdefault(p.piece, []).extend([(p.location, False)] * p.count)
     for marker_id, places in placed.items():
         if places and places[0][0] in cups:
-            placed[marker_id] = _out_of_cup(game, state, marker_id, places[0][0], len(places))
-    beachheads = getattr(state, "beachheads", None)
+            placed[marker_id] = _out_of_cup(game, position, marker_id, places[0][0], len(places))
+    marked = position.marked_hexes or {}
     for marker in game.markers.marker:
+        beachheads = marked.get(marker.kind or "")
         if marker.kind == "beachhead" and beachheads is not None and marker.id in placed:
             # 11.2.1: a marker on each beach landing hex the assault landed on, while no German unit
             # has entered it; the others stay in their box.
@@ -97,17 +100,18 @@ def _markers(game: Game, state: Any, doc: dict[str, Any]) -> dict[str, tuple[tup
             on_hexes = [(label, False) for label in sorted(beachheads)][:len(box)]
             placed[marker.id] = on_hexes + box[len(on_hexes):]
     tracks = {t.kind: t for t in game.manifest.track if t.side is None}
+    supply = position.tracks.get("supply", {})
     turn_track = tracks.get("turn")
     for marker in game.markers.marker:
         if marker.id not in placed or len(placed[marker.id]) != 1:
             continue
-        if marker.kind == "turn" and turn_track is not None and turn_track.first <= doc["turn"] <= turn_track.last:
-            placed[marker.id] = [(f"{turn_track.id}@{doc['turn']}", False)]
-        elif marker.kind == "supply" and marker.side in doc.get("supply", {}):
+        if marker.kind == "turn" and turn_track is not None and turn_track.first <= position.turn <= turn_track.last:
+            placed[marker.id] = [(f"{turn_track.id}@{position.turn}", False)]
+        elif marker.kind == "supply" and marker.side is not None and marker.side in supply:
             track = next((t for t in game.manifest.track if t.kind == "supply" and t.side == marker.side), None)
             if track is None:
                 continue
-            points = doc["supply"][marker.side]
+            points = supply[marker.side]
             # 8.2: above the track's last space the marker flips to its +last side and counts on from the start.
             flipped = points > track.last
             space = min(max(points - track.last if flipped else points, track.first), track.last)
@@ -115,15 +119,12 @@ def _markers(game: Game, state: Any, doc: dict[str, Any]) -> dict[str, tuple[tup
     return {m: tuple(places) for m, places in sorted(placed.items())}
 
 
-def shown(game: Game, system: Any, state: Any, phase_list: list[Phase]) -> Shown:
-    """The board of a replayed state: units where the replay has them, markers, the turn tracker."""
-    doc = system.describe(state)
-    depleted = set(doc.get("depleted", []))
-    units = {u: (place, u in depleted) for place, ids in sorted(doc["positions"].items()) for u in ids
-             if u in game.units_by_id}
-    index = phase_index(doc, phase_list)
-    return Shown(dict(sorted(units.items())), _markers(game, state, doc),
-                 None if index is None else (doc["turn"], index))
+def shown(game: Game, position: ReplayedPosition, phase_list: list[Phase]) -> Shown:
+    """The board of a replayed position: units where the replay has them, markers, the turn tracker."""
+    units = {u: (where.place, where.reduced) for u, where in position.units.items() if u in game.units_by_id}
+    index = phase_index(position.at, phase_list)
+    return Shown(dict(sorted(units.items())), _markers(game, position),
+                 None if index is None else (position.turn, index))
 
 
 @dataclass
@@ -397,7 +398,7 @@ def check_module(game: Game, catalogue: Catalogue) -> None:
 class Exporter:
     """A replayed log and a module: the VASSAL log of the whole game, or a saved game of one position."""
 
-    def __init__(self, result: Replay, catalogue: Catalogue, log_name: str, source: list[str] | None) -> None:
+    def __init__(self, result: Replay[Any], catalogue: Catalogue, log_name: str, source: list[str] | None) -> None:
         self.result = result
         self.game = result.game
         self.catalogue = catalogue
@@ -406,7 +407,7 @@ class Exporter:
         check_module(self.game, catalogue)
         self.phase_list = module_phases(self.game, catalogue.info)[0]
         self.places = ModulePlaces(self.game, catalogue)
-        self.positions = [shown(self.game, result.system, s, self.phase_list) for s in result.states]
+        self.positions = [shown(self.game, result.system.position(s), self.phase_list) for s in result.states]
 
     def _restore(self, board: _Board, position: Shown) -> list[str]:
         """The saved position's top-level commands: pieces, stacks, Decks, boards, turn tracker."""

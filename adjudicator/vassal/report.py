@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import json
 from collections.abc import Sequence
 
@@ -38,7 +40,7 @@ def _step(line: int) -> str:
     return "saved position" if line == 0 else f"step {line}"
 
 
-def text_verdict(result: Replay, translation: Translation, file: str) -> str:
+def text_verdict(result: Replay[Any], translation: Translation, file: str) -> str:
     """`file: step N: error [onslaught 6.2]: message`, with what VASSAL showed at that step."""
     endpoint_steps = {translation.entries[i].line for i in translation.endpoint_moves}
     lines = []
@@ -62,7 +64,7 @@ def text_verdict(result: Replay, translation: Translation, file: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def json_verdict(result: Replay, translation: Translation) -> str:
+def json_verdict(result: Replay[Any], translation: Translation) -> str:
     """The JSON verdict (each finding's `line` is its VASSAL step) plus the reader's side of it."""
     doc = json.loads(json_report(result))
     doc["vassal"] = vassal_section(translation, translation.notes)
@@ -82,7 +84,7 @@ def vassal_section(translation: Translation, notes: Sequence[Note]) -> dict[str,
     }
 
 
-def markdown_verdict(result: Replay, translation: Translation, file: str) -> str:
+def markdown_verdict(result: Replay[Any], translation: Translation, file: str) -> str:
     """The Markdown verdict, its `line` column headed `step` (0: the saved position)."""
     text = markdown_report(result, file).replace("| line | severity |", "| step | severity |", 1)
     if translation.notes:

@@ -24,11 +24,14 @@ from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Pass, Place as PlaceEntry,
     Retreat, RollOff, StandFast, StepMarker, SupportMarkers, TurnMarker,
 )
+from adjudicator.notation.entries import logged_dice
 from adjudicator.notation.text import SIDE, parse_line, write_entry
 from adjudicator.vassal.movement import ZocRule, cheapest_route
 from wargame.errors import LogSyntaxError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
+from wargame.receipts import ReceiptError, receipt_from_token
+from wargame.sequence import turn_sequence
 from wargame.vassal.buildfile import ModuleInfo
 from wargame.vassal.declarations import (
     ACTION, ACTIVATE, ATTACKER, BOMBARD, DECLARE, PASS, PREFIX, RESULT, STAND, SUPPORT, TARGET, Declaration,
@@ -47,6 +50,8 @@ STEP_LAYER = "Step"
 
 DICE = re.compile(r"^\*+\s*(?P<name>[^=]+?)\s*=\s*(?P<result>[0-9]+(?:\s*,\s*[0-9]+)*)\s*\*+\s*"
                   r"(?:<(?P<player>[^<>]*)>)?\s*$")
+# A dice receipt of the ledger pasted into the chat, alone on its line, `Receipt` before it or not.
+RECEIPT_LINE = re.compile(r"^(?:Receipt:?\s+)?(umpire1\.[A-Za-z0-9_-]+)$")
 PLAYER_CHAT = re.compile(r"^<(?P<name>[^<>]*)> - (?P<text>.*)$", re.S)
 MOVE_REPORT = re.compile(r"^\*\s*(?P<pieces>.+?) moves (?P<before>.+?) -> (?P<after>.+?)\s*\*$")
 """Our modules' moveToFormat, `$pieceName$ moves $previousLocation$ -> $location$ *`, as VASSAL reports it."""
@@ -66,22 +71,8 @@ class Phase:
 
 
 def phases(game: Game) -> list[Phase]:
-    """Our modules' turn-tracker steps in order, as builder/vassal/module.py lists them."""
-    # A phase each player takes in turn appears once per side, the first player first.
-    sides = game.manifest.sides
-    first = game.manifest.scenario[0].first_player
-    order = [first, *[s for s in sides if s != first]]
-    out: list[Phase] = []
-    for item in game.manifest.sequence:
-        if item.player == "each":
-            for side in order:
-                if item.items:
-                    out += [Phase(sub.id, f"{side} {sub.name}") for sub in item.items]
-                else:
-                    out.append(Phase(item.id, f"{side} {item.name}"))
-        else:
-            out.append(Phase(item.id, item.name))
-    return out
+    """Our modules' turn-tracker steps in order: the game's sequence of play (wargame/sequence.py)."""
+    return [Phase(slot.id, slot.name) for slot in turn_sequence(game.manifest)]
 
 
 @dataclass(frozen=True)
@@ -223,7 +214,7 @@ class _Translator:
         # Omaha (11.2.3): the Pointe du Hoc roll, its loss and marker and the Rangers' move, and the
         # beach assaults with their markers, losses and retreats come before GT 1, while VASSAL's turn
         # tracker already shows GT 1's first phase.
-        return self.game.manifest.rule_system == "fire-and-movement" and isinstance(
+        return self.game.manifest.rule_system == "omaha" and isinstance(
             entry, (RollOff, SupportMarkers, Attack, Loss, Move, Retreat, Advance, StandFast))
 
     def emit(self, entry: Entry) -> int:
@@ -726,7 +717,7 @@ class _Translator:
                 self.pending_die = None
                 return
         self.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
-        if len(values) == 1 and side is not None and self.game.manifest.rule_system == "fire-and-movement":
+        if len(values) == 1 and side is not None and self.game.manifest.rule_system == "omaha":
             if self.before_start:
                 # Before GT 1 the one die is the Pointe du Hoc roll (Omaha 11.2.3), written `Roll Allied N`.
                 self.die_rolls.add(id(self.out[self.emit(RollOff(line=step, rolls={side: values[0]}))]))
@@ -747,6 +738,35 @@ class _Translator:
                 self.last_roll = None
                 return
             self.last_roll = (side, values[0])
+
+    def receipt(self, step: int, who: str, token: str) -> None:
+        """A dice receipt of the ledger pasted into the chat: the die of the entry waiting for one, else the
+        receipt of the latest die roll that has none (adjudicate check --ledger then verifies it)."""
+        try:
+            receipt = receipt_from_token(token)
+        except ReceiptError as e:
+            self.comment(step, f"step {step}: {who}: {one_line(token)[:80]}")
+            self.note(step, f"{who} pasted a dice receipt that does not read: {e.message}")
+            return
+        if self.pending_die is not None and len(receipt.result) == 1:
+            declared = self.out[self.pending_die]
+            self.out[self.pending_die] = declared.model_copy(update={"die": receipt.total, "receipts": [token]})
+            self.comment(step, f"step {step}: {who} pastes ledger receipt #{receipt.seq}: {receipt.dice} = "
+                               f"{receipt.total}, the die of the {getattr(declared, 'kind', 'entry')} on "
+                               f"{getattr(declared, 'hex', '?')} (step {declared.line})")
+            self.pending_die = None
+            return
+        for index in range(len(self.out) - 1, -1, -1):
+            entry = self.out[index]
+            has = list(getattr(entry, "receipts", []))
+            if len(logged_dice(entry)) > len(has):
+                self.out[index] = entry.model_copy(update={"receipts": [*has, token]})
+                self.comment(step, f"step {step}: {who} pastes ledger receipt #{receipt.seq} ({receipt.dice} = "
+                                   f"{receipt.total}) for the die roll of step {entry.line}")
+                return
+        self.comment(step, f"step {step}: {who} pastes ledger receipt #{receipt.seq}")
+        self.note(step, f"{who} pasted ledger receipt #{receipt.seq} ({receipt.purpose!r}), but no die roll before "
+                        "it is waiting for a receipt")
 
     def weather_die(self, side: str) -> bool:
         """Whether a die `side` rolls now is a weather die (Omaha 14.1, `[Optional "weather"]`): in a
@@ -1020,7 +1040,9 @@ class _Translator:
         who, words = said.group("name"), said.group("text").strip()
         for line in words.splitlines():
             line = line.strip()
-            if is_declaration(line):
+            if (pasted := RECEIPT_LINE.match(line)) is not None:
+                self.receipt(step, who, pasted.group(1))
+            elif is_declaration(line):
                 self.clicked(step, who, line)
             elif self.looks_declared(line):
                 self.declare(step, who, line)

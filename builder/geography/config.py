@@ -81,6 +81,9 @@ class DeriveSpec(Model):
     terrain_min_fraction: float = Field(0.4, gt=0, le=1)
     neutral_countries: tuple[str, ...] = ()
     """ISO alpha-3 codes of countries whose land is outside play."""
+    hex_at_place: bool = False
+    """True: a hex holding a place found by its position is tested at the place, not at its
+    centre, against rivers, lines and borders (a city's bank, a town's side of a frontier)."""
     mark_sea_sides: bool = True
     """False: do not mark water between two land hexes (the game has no such hexside)."""
     bridged: tuple[Ident, ...] = ()
@@ -119,6 +122,15 @@ class TerrainArea(Model):
 
     name: str
     terrain: Ident
+    polygon: tuple[LonLat, ...] = Field(min_length=3)
+    source: Source
+    note: str = ""
+
+
+class WaterArea(Model):
+    """Water of the game's year where today's coastline shows land (polders, dammed estuaries)."""
+
+    name: str
     polygon: tuple[LonLat, ...] = Field(min_length=3)
     source: Source
     note: str = ""
@@ -238,6 +250,7 @@ class GeographySpec(Model):
     traced_river: list[TracedRiver] = []
     authored_line: list[AuthoredLine] = []
     terrain_area: list[TerrainArea] = []
+    water_area: list[WaterArea] = []
     place: list[PlaceSpec] = []
     port: list[PortSpec] = []
     hex_set: list[HexSetSpec] = []

@@ -81,6 +81,9 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
     # -- land and sea -----------------------------------------------------------------
     land_ll = shapely.union_all([g for _, g in read_features(geodata / "land.geojson")])
     land = shapely.make_valid(_to_km(plane, land_ll))
+    for water_area in spec.water_area:
+        # The game's year: water that is land in today's data (polders, dammed estuaries).
+        land = land.difference(shapely.make_valid(Polygon(_km_points(plane, water_area.polygon))))
     shapely.prepare(land)
     fractions = dict(zip(hexes, shapely.area(shapely.intersection(list(polygons.values()), land)) / hex_area))
 
@@ -110,13 +113,32 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
         place_hexes[place.name] = [h]
         draft.places.append((place.name, h, place.kind, place.source))
     forced_land = {h for hs in place_hexes.values() for h in hs}
+    # A hex holding a place found by its position stands at the place, not at its centre,
+    # whenever a line or a border is tested: the hex is on the place's bank of a river and
+    # the place's side of a frontier (the first place listed wins a shared hex).
+    stand: dict[Hex, tuple[float, float]] = {}
+    for place in spec.place:
+        h_place = place_hex.get(place.name)
+        if not d.hex_at_place or place.hexes or h_place is None or h_place in stand:
+            continue
+        lonlat = place.lonlat if place.lonlat is not None else (found[place.name].x, found[place.name].y)
+        stand[h_place] = plane.km(*lonlat)
     for s in spec.hex_set:
         if s.kind in ("landing", "beach"):
             forced_land |= {plane.hex_at(*p) for p in s.points} | {grid.hex_of(label) for label in s.hexes}
 
     # -- countries ------------------------------------------------------------------------
     countries = [(str(p["iso3"]), _to_km(plane, g)) for p, g in read_features(geodata / "countries.geojson")]
+    centre = {h: stand.get(h, plane.layout.centre(h)) for h in hexes}
     for h in hexes:
+        # The country holding the hex's point (its place, or its centre), so that a hex's
+        # country and its side of a line drawn along the border agree; failing that (a
+        # point at sea), the country holding most of the hex.
+        point = Point(centre[h])
+        holding = [iso for iso, geom in countries if geom.contains(point)]
+        if holding:
+            draft.country[h] = holding[0]
+            continue
         shares = [(polygons[h].intersection(geom).area, iso) for iso, geom in countries
                   if polygons[h].intersects(geom)]
         if shares:
@@ -162,7 +184,6 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
                 draft.terrain_source[h_place] = place.source if place.hexes else AUTHORED
 
     # -- hexsides: coast, rivers, waterways --------------------------------------------
-    centre = {h: plane.layout.centre(h) for h in hexes}
     pairs = [side for side in grid.hexsides if side.a in land_hexes and side.b in land_hexes]
     segments = {side: LineString([centre[side.a], centre[side.b]]) for side in pairs}
     lines: list[tuple[str, str, str, BaseGeometry]] = []
@@ -189,10 +210,15 @@ def derive(spec: GeographySpec, grid: Grid, geodata: Path, game: str) -> MapDraf
                 count += 1
                 if feature == ids.major_waterway:
                     waterway_sides.add(side)
+                if feature == ids.sea_side:
+                    # An authored sea channel (an estuary the coastline data miss) is open water.
+                    draft.sides[side].pop(ids.river, None)
         draft.report.append(f"{feature} {name}: {count} hexsides")
     sea_sides = 0
     for side in pairs if d.mark_sea_sides else []:
-        seg = segments[side]
+        # Water between two hexes is judged centre to centre: a coastal place stands on the
+        # shore, and the line from it would hug the coast.
+        seg = LineString([plane.layout.centre(side.a), plane.layout.centre(side.b)])
         water = seg.length - seg.intersection(land).length
         if water / seg.length >= d.sea_side_min_fraction and side not in waterway_sides:
             draft.sides[side][ids.sea_side] = (DERIVED, f"water {water / seg.length:.0%} of the way")

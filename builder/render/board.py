@@ -31,6 +31,7 @@ from shapely.ops import unary_union
 from builder.render.style import INK, PAPER, font
 from wargame.files import write_atomically
 from wargame.game import Game
+from wargame.models import is_reconstructed
 from wargame.hexes import Hex, Hexside
 from wargame.layout import Layout
 
@@ -896,7 +897,8 @@ def _draw_hex_labels(b: _Board) -> None:
         fill = styles[terrain]
         cx, cy = b.layout.centre(h)
         ink = LABEL_LIGHT if _is_dark(fill) else LABEL_DARK
-        b.texts.append(_Text((cx, cy + dy * size), game.grid.label_of(h), f, ink, "mm", _px(size * 0.02), fill,
+        # A halo in the hex's colour keeps roads and rivers drawn across the number off its digits.
+        b.texts.append(_Text((cx, cy + dy * size), game.grid.label_of(h), f, ink, "mm", _px(size * 0.05), fill,
                              glyphs=True))
 
 
@@ -1213,38 +1215,46 @@ def _draw_places(b: _Board, reserved: list[tuple[float, float, float, float]]) -
     taken = _Boxes(2 * size)
     for x0, y0, x1, y1 in reserved:
         taken.add((*b.final(x0, y0), *b.final(x1, y1)))
-    # A name may not hide the printed number of its own hexes or their neighbours'.
-    label_h = 0.24 * size
+    # A name may not hide any printed hex number (a long name reaches two hexes away).
+    # The box is the digits' with their halo (font 0.24 of the hex, 4 condensed digits).
+    label_h, label_w = 0.32 * size, 0.36 * size
     dy = -0.66 if b.orientation == "flat" else -0.6
-    near = sorted({n for _, _, _, hexes in names for h in hexes for n in (h, *h.neighbours()) if n in game.grid})
-    for h in near:
+    for h in sorted(game.grid.hexes):
         x, y = b.layout.centre(h)
-        taken.add((x - 0.3 * size, y + dy * size - label_h / 2, x + 0.3 * size, y + dy * size + label_h / 2))
+        taken.add((x - label_w, y + dy * size - label_h / 2, x + label_w, y + dy * size + label_h / 2))
     board_px = (b.board_px[0] / b.ss, b.board_px[1] / b.ss)
     # Cities first so the most important names get the best spots.
     rank = {"city": 0, "port": 1, "town": 2, "region": 3, "beach": 4, "landmark": 5, "village": 6}
     for centre, name, kind, hexes in sorted(names, key=lambda n: (rank.get(n[2], 9), n[1])):
         cx, cy = b.final(*centre)
         points, bold = PLACE_FONT.get(kind, (0.3, False))
-        f = font(_px(size * points), bold=bold)
         stroke = _px(size * 0.055)
         many = len(hexes) > 1
         spots: list[tuple[Point, Literal["mm", "lm", "rm"]]] = (
             [((cx, cy), "mm"), ((cx, cy + 0.42 * size), "mm"), ((cx, cy - 0.34 * size), "mm")] if many else
             [((cx, cy + 0.4 * size), "mm"), ((cx, cy - 0.34 * size), "mm"), ((cx + 0.2 * size, cy + 0.02 * size), "lm"),
-             ((cx - 0.2 * size, cy + 0.02 * size), "rm"), ((cx, cy + 0.72 * size), "mm")])
-        best: tuple[float, Point, Literal["mm", "lm", "rm"], tuple[float, float, float, float]] | None = None
-        for spot, anchor in spots:
-            spot = _inside_image(draw.textbbox(spot, name, font=f, anchor=anchor, stroke_width=stroke), spot,
-                                 board_px)
-            box = draw.textbbox(spot, name, font=f, anchor=anchor, stroke_width=stroke)
-            overlap = taken.overlap(box)
-            if best is None or overlap < best[0]:
-                best = (overlap, spot, anchor, box)
-            if overlap == 0:
+             ((cx - 0.2 * size, cy + 0.02 * size), "rm"), ((cx, cy + 0.72 * size), "mm"), ((cx, cy + 0.52 * size), "mm"),
+             ((cx, cy + 0.05 * size), "mm")])
+        # Then the same spots nudged sideways, where a long name clears the numbers beside it.
+        spots += [((x + dx * size, y), anchor) for (x, y), anchor in list(spots) for dx in (-0.45, 0.45)]
+        best: tuple[float, Point, Literal["mm", "lm", "rm"], tuple[float, float, float, float],
+                    ImageFont.FreeTypeFont] | None = None
+        # The name's own size first, then smaller, before it may cover anything.
+        for shrink in (1.0, 0.88, 0.78):
+            f = font(_px(size * points * shrink), bold=bold)
+            for spot, anchor in spots:
+                spot = _inside_image(draw.textbbox(spot, name, font=f, anchor=anchor, stroke_width=stroke), spot,
+                                     board_px)
+                box = draw.textbbox(spot, name, font=f, anchor=anchor, stroke_width=stroke)
+                overlap = taken.overlap(box)
+                if best is None or overlap < best[0]:
+                    best = (overlap, spot, anchor, box, f)
+                if overlap == 0:
+                    break
+            if best is not None and best[0] == 0:
                 break
         assert best is not None
-        _, spot, anchor, box = best
+        _, spot, anchor, box, f = best
         ink = "#1b4f8a" if kind in ("beach", "region") else INK
         b.texts.append(_Text(spot, name, f, ink, anchor, stroke, PAPER))
         taken.add(box)
@@ -1509,7 +1519,8 @@ def _draw_strip(b: _Board, plan: _StripPlan, board_size: tuple[int, int], items:
     arrow_c = b.at(x0 + size * 0.6, y + size * 1.0)
     _arrow(draw, arrow_c, size * 1.1 * ss, game.map.north, size * ss)
     if game.map.miles_per_hex:
-        _scale_bar(b, (x0 + size * 1.6, y + size * 0.9), game.map.miles_per_hex)
+        _scale_bar(b, (x0 + size * 1.6, y + size * 0.9), game.map.miles_per_hex, game.map.scale_source,
+                   game.map.drawn_miles_per_hex)
     # Legend grid.
     if plan.title_beside:
         lx, ly = x0 + plan.title_w, height + size * 0.55
@@ -1533,8 +1544,10 @@ def _draw_strip(b: _Board, plan: _StripPlan, board_size: tuple[int, int], items:
             ty += line_h
 
 
-def _scale_bar(b: _Board, origin: Point, miles_per_hex: float) -> None:
-    """A scale bar a few hexes long, marked in miles."""
+def _scale_bar(b: _Board, origin: Point, miles_per_hex: float, source: str | None = None,
+               drawn_miles_per_hex: float | None = None) -> None:
+    """A scale bar a few hexes long, marked in miles: the rule's figure (cited), and the scale the
+    map is really drawn to when a reconstruction departs from it."""
     size = b.layout.size_px
     ss = b.ss
     hex_px = SQRT3 * size  # centre to centre
@@ -1549,7 +1562,11 @@ def _scale_bar(b: _Board, origin: Point, miles_per_hex: float) -> None:
         miles = miles_per_hex * k / 2
         b.texts.append(_Text((x + k * hex_px / 2, y + size * 0.22), f"{miles:g}", f, INK, "ma"))
     b.texts.append(_Text((x + hexes * hex_px / 2 + size * 0.3, y + size * 0.07), "miles", f, INK, "lm"))
-    b.texts.append(_Text((x, y - size * 0.2), f"1 hex = {miles_per_hex:g} miles", f, INK, "ld"))
+    cited = f" ({source})" if source and not is_reconstructed(source) else ""
+    b.texts.append(_Text((x, y - size * 0.2), f"1 hex = {miles_per_hex:g} miles{cited}", f, INK, "ld"))
+    if drawn_miles_per_hex:
+        b.texts.append(_Text((x, y + size * 0.6), f"drawn at {drawn_miles_per_hex:g} miles a hex", f, INK, "la"))
+        b.texts.append(_Text((x, y + size * 0.92), "(reconstruction, see PROVENANCE)", f, INK, "la"))
 
 
 PASTE_BANDS = 4
@@ -1563,7 +1580,7 @@ def board_image_size(game: Game, scale: float = 1.0) -> tuple[int, int]:
     return _plan_strip(board_size, layout.size_px, len(_legend_items(game, layout.orientation))).image_size
 
 
-def render_board(game: Game, scale: float = 1.0) -> Image.Image:
+def render_board(game: Game, scale: float = 1.0, texts: list[_Text] | None = None) -> Image.Image:
     """The map board, its top-left pixel at `board_layout(game, scale)`'s pixel (0, 0)."""
     layout = board_layout(game, scale)
     margin = game.map.layout.margin_px * scale
@@ -1588,6 +1605,8 @@ def render_board(game: Game, scale: float = 1.0) -> Image.Image:
     _draw_markers(b, reserved)
     _draw_places(b, reserved)
     _draw_strip(b, plan, board_size, items)
+    if texts is not None:
+        texts.extend(b.texts)  # what was printed where, for the tests of label placement
     # A box filter: each final pixel the mean of its ss x ss block (the supersampling's own
     # anti-aliasing; LANCZOS looked the same and took ten times longer).
     board = image.reduce(ss)

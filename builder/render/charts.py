@@ -674,9 +674,12 @@ def _crt_sheet(game: Game, crt: CombatTable) -> Sheet:
                 + [Cell(c, bold=True, fill=HEADER_FILL, size=BODY_PX if crt.kind == "odds" else SMALL_PX)
                    for c in crt.columns])
     group_rules.add(len(rows))
+    stated = {(cell.column, cell.die): cell for cell in crt.stated}
     for die, results in zip(crt.die_rolls, crt.results):
+        # A result the rulebook states inside a reconstructed table is marked (‡) and cited below.
         rows.append([Cell(str(die), bold=True, fill=HEADER_FILL)]
-                    + [Cell(r, bold=True, fill=tints[r]) for r in results])
+                    + [Cell(r + (" ‡" if (column, die) in stated else ""), bold=True, fill=tints[r])
+                       for column, r in zip(crt.columns, results)])
     grid = Table(rows, group_rules=frozenset(group_rules), min_column_px=56 if crt.kind == "odds" else 62)
     key = Table([[Cell("Result", bold=True, fill=HEADER_FILL), Cell("Meaning", bold=True, fill=HEADER_FILL,
                                                                        align="left")]]
@@ -695,8 +698,11 @@ def _crt_sheet(game: Game, crt: CombatTable) -> Sheet:
     if is_reconstructed(crt.source):
         blocks.append(Paragraph("Reconstructed table: the rulebook does not print these results; they are the "
                                 "project's reading (PROVENANCE.md).", size=SMALL_PX, colour=MUTED))
-        footer = ""
-    return Sheet("Combat Results Table", game.manifest.title, blocks, footer)
+        footer = _footer(*(cell.source for cell in crt.stated)) if crt.stated else ""
+    for cell in crt.stated:
+        blocks.append(Paragraph(f"‡ Stated by the rulebook ({cell.source}): {cell.column}, die {cell.die} = "
+                                f"{cell.result}.", size=SMALL_PX, colour=MUTED))
+    return Sheet(crt.name, game.manifest.title, blocks, footer)
 
 
 def _movement(t: TerrainType) -> str:
@@ -708,6 +714,8 @@ def _movement(t: TerrainType) -> str:
         parts.append(f"{_number(t.mp_cost)} MP")
     if t.mp_add is not None:
         parts.append(f"+{_number(t.mp_add)} MP")
+    if t.movement_effect:
+        parts.append(t.movement_effect)
     return ", ".join(parts) or "—"
 
 
@@ -719,6 +727,8 @@ def _combat(game: Game, t: TerrainType) -> str:
     if t.crt_line is not None:
         lines = {line.id: line.name for line in game.crt.line} if game.crt else {}
         parts.append(f"{lines.get(t.crt_line, _humane(t.crt_line))} line")
+    if t.combat_effect:
+        parts.append(t.combat_effect)
     return ", ".join(parts) or "—"
 
 
@@ -746,7 +756,7 @@ def _terrain_sheet(game: Game) -> Sheet:
                 Cell(_source(t.source), size=SMALL_PX, colour=MUTED),
                 Cell(t.note, align="left", size=SMALL_PX),
             ])
-    blocks: list[Block] = [Table(rows, wrap={1: 1, 6: 2}, min_wrap_px=150, max_wrap_px=340,
+    blocks: list[Block] = [Table(rows, wrap={1: 1, 2: 1, 3: 1, 6: 2}, min_wrap_px=150, max_wrap_px=340,
                                  group_rules=frozenset(sections))]
     footer = _footer(*(t.source for t in game.terrain.values()))
     return Sheet("Terrain Effects Chart", game.manifest.title, blocks, footer)
@@ -857,6 +867,11 @@ def _reinforcement_sheet(game: Game) -> Sheet:
     return Sheet("Reinforcement Schedule", game.manifest.title, blocks, footer)
 
 
+def _section_order(source: str) -> tuple[int, ...]:
+    """Sort key of a source: rule sections in number order, the rest after them."""
+    return _section_key(source) if all(part.isdigit() for part in source.split(".")) else (999,)
+
+
 def _replacement_sheet(game: Game) -> Sheet:
     """Replacement points: per scenario a grid of turns against side and kind."""
     blocks: list[Block] = []
@@ -864,12 +879,16 @@ def _replacement_sheet(game: Game) -> Sheet:
     for scenario in scenarios:
         records = [r for _, r in game.replacements if r.scenario == scenario.id]
         turns = list(range(scenario.first_turn, scenario.last_turn + 1))
-        keys: list[tuple[str, str]] = []
+        # One row per side, kind and source: rates from two sections (Omaha's campaign, 14.0 and
+        # 11.2.5 added by 14.0 g) are shown apart, each as its section gives it, never summed.
+        keys: list[tuple[str, str, str]] = []
         for side in game.manifest.sides:
-            keys += sorted({(r.side, r.kind) for r in records if r.side == side}, key=lambda k: k[1])
-        amounts: dict[tuple[str, str, int], int] = defaultdict(int)
+            keys += sorted({(r.side, r.kind, r.source) for r in records if r.side == side},
+                           key=lambda k: (k[1], _section_order(k[2])))
+        several = len({r.source for r in records}) > 1
+        amounts: dict[tuple[str, str, str, int], int] = defaultdict(int)
         for r in records:
-            amounts[(r.side, r.kind, r.turn)] += r.amount
+            amounts[(r.side, r.kind, r.source, r.turn)] += r.amount
         # Long scenarios split into chunks so the grid stays within the chart width.
         parts = ceil(len(turns) / 26)
         chunk = ceil(len(turns) / parts)
@@ -880,12 +899,13 @@ def _replacement_sheet(game: Game) -> Sheet:
             part = turns[start:start + chunk]
             rows = [[Cell("Turn", bold=True, fill=HEADER_FILL, align="left")]
                     + [Cell(str(t), bold=True, fill=HEADER_FILL) for t in part]]
-            for side, kind in keys:
+            for side, kind, source in keys:
                 fill = _mix(_side_colour(game, side), PAPER, 0.55)
-                label = f"{side} {_humane(kind)}"
+                label = f"{side} {_humane(kind)}" + (f" ({_source(source)})" if several else "")
                 rows.append([Cell(label, bold=True, fill=fill, align="left")]
-                            + [Cell(str(amounts[(side, kind, t)]) if (side, kind, t) in amounts else "",
-                                    fill=None if (side, kind, t) in amounts else EMPTY_FILL) for t in part])
+                            + [Cell(str(amounts[(side, kind, source, t)]) if (side, kind, source, t) in amounts
+                                    else "", fill=None if (side, kind, source, t) in amounts else EMPTY_FILL)
+                               for t in part])
             if start:
                 blocks.append(Gap(6))
             blocks.append(Table(rows, min_column_px=44))

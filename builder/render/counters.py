@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,11 +47,15 @@ class CounterStyle:
     designation: bool
     mobility_box: bool
     zoc_mark: bool
+    from_note: bool = False
+    """The designation is the short historical one read from the unit's note, not its id."""
 
 
 COUNTER_STYLES: dict[str, CounterStyle] = {
-    # Onslaught 2.3: "a symbol and two numbers"; the counters carry no designations.
-    "onslaught": CounterStyle(designation=False, mobility_box=False, zoc_mark=False),
+    # Onslaught 2.3: a symbol and two numbers; the printed counters carry no designations. The
+    # module's counters add the historical division each stands for (its number, from the unit's
+    # note), so that a division a log names is found without hovering over dozens of "4-5"s.
+    "onslaught": CounterStyle(designation=True, mobility_box=False, zoc_mark=False, from_note=True),
     # F&M 2.3: unit id and parent formation; movement allowance in a black box (leg) or red box
     # (mobile); 6.0: a black hexagon on units that exert no ZOC.
     "fire-and-movement": CounterStyle(designation=True, mobility_box=True, zoc_mark=True),
@@ -58,10 +63,11 @@ COUNTER_STYLES: dict[str, CounterStyle] = {
 DEFAULT_STYLE = CounterStyle(designation=True, mobility_box=False, zoc_mark=True)
 
 SIZE_GLYPHS: dict[str, str] = {
-    # F&M 2.3.1 unit sizes; a combat command is a brigade-sized formation ("CC" is in its id).
+    # F&M 2.3.1 unit sizes. A combat command is drawn as a regiment: Omaha 11.2.4 calls CCA/2 to
+    # CCR/3 mechanized regiments ("CC" stays in the designation).
     "division": "XX",
     "brigade": "X",
-    "combat_command": "X",
+    "combat_command": "III",
     "regiment": "III",
     "battalion": "II",
     "group": "",
@@ -108,9 +114,13 @@ def _contrast(a: RGB, b: RGB) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
+MIN_CONTRAST = 4.5
+"""WCAG's minimum contrast for small text (1.4.3): every text on a counter or marker face."""
+
+
 def _readable(preferred: RGB, fill: RGB) -> RGB:
     """The preferred colour on a fill, or ink or paper when it would be hard to read there."""
-    if _contrast(preferred, fill) >= 3.0:
+    if _contrast(preferred, fill) >= MIN_CONTRAST:
         return preferred
     ink, paper = _rgb(INK), _rgb(PAPER)
     return ink if _contrast(ink, fill) >= _contrast(paper, fill) else paper
@@ -324,7 +334,9 @@ SYMBOLS: dict[str, SymbolDrawer] = {
     # One drawer per UnitType.symbol (Onslaught 2.3; F&M 10.3).
     "infantry": _cross,
     "armor": _oval,
-    "paratroop": _parachute,
+    # Onslaught's paratroop divisions: the NATO airborne infantry symbol (infantry cross and
+    # the canopy arc), as F&M's parachute infantry.
+    "paratroop": _overlay(_cross, _airborne),
     "volksgrenadier": _overlay(_cross, _label("VG")),
     "mechanized": _overlay(_cross, _oval),
     "antitank": _overlay(_chevron, _track_small),
@@ -381,9 +393,29 @@ class _UnitArt:
     size_px: int
 
 
+def short_designation(unit: Unit) -> str:
+    """The historical division a counter stands for, shortened: '1st Infantry Division' -> '1',
+    '12. SS-Panzer-Division' -> '12 SS', 'Panzer-Lehr-Division' -> 'Lehr', 'Guards Armoured' -> 'Gds'."""
+    text = unit.note.split("stands for", 1)[1].strip() if "stands for" in unit.note else ""
+    head = text.split("(")[0]
+    digits = re.match(r"\D*?(\d+)", head)
+    if digits:
+        number = digits.group(1)
+        # Divisions of one type and number told apart by their branch (16th Luftwaffe field
+        # division and 16th infantry division are both German infantry counters).
+        for word, branch in (("SS-", "SS"), ("Luftwaffen", "LW"), ("Fallschirmj", "FJ"), ("Luftlande", "LL")):
+            if word in head:
+                return f"{number} {branch}"
+        return number
+    for word, short in (("Lehr", "Lehr"), ("Guards", "Gds")):
+        if word in head:
+            return short
+    return unit.id.rsplit("-", 1)[-1]
+
+
 def counter_style(game: Game) -> CounterStyle:
     """What the game's rule system prints on its unit counters."""
-    return COUNTER_STYLES.get(game.manifest.rule_system, DEFAULT_STYLE)
+    return COUNTER_STYLES.get(game.manifest.series_id, DEFAULT_STYLE)
 
 
 def render_unit(game: Game, unit: Unit, face: Face, size_px: int = 75) -> Image.Image:
@@ -408,7 +440,7 @@ def render_unit(game: Game, unit: Unit, face: Face, size_px: int = 75) -> Image.
         text=_rgb(nationality.text_colour),
         background=_rgb(nationality.background_colour),
         reduced=face == "reduced",
-        designation=unit.id if style.designation else "",
+        designation=(short_designation(unit) if style.from_note else unit.id) if style.designation else "",
         no_zoc=style.zoc_mark and not unit.zoc,
         size_px=size_px,
     )
@@ -545,6 +577,11 @@ def marker_back(game: Game, side: str | None, size_px: int = 75) -> Image.Image:
     return _draw_marker(art).copy()
 
 
+def _marker_title(title: str) -> str:
+    """A marker's title as printed: in capitals."""
+    return title.upper()
+
+
 @lru_cache(maxsize=256)
 def _draw_marker(art: _MarkerArt) -> Image.Image:
     """Draw a marker face."""
@@ -565,12 +602,14 @@ def _draw_marker(art: _MarkerArt) -> Image.Image:
     elif art.icon != "none":
         # No value: the icon above the marker's name.
         ICONS[art.icon](pen, (s * 0.3, s * 0.1, s * 0.7, s * 0.52), stroke)
-        title_font, lines = _fit_lines(art.title.upper(), s * 0.84, s * 0.3, s * 0.15, max_lines=2)
+        title_font, lines = _fit_lines(_marker_title(art.title), s * 0.86, s * 0.34, s * 0.19, max_lines=2)
         _draw_lines(pen, lines, title_font, s / 2, s * 0.74, 255)
     elif art.big:
-        title_font, lines = _fit_lines(art.title.upper(), s * 0.84, s * 0.3, s * 0.15, max_lines=2)
-        _draw_lines(pen, lines, title_font, s / 2, s * 0.24, 255)
-        f = _text_font(s * 0.42)
+        # The title at most two lines of about a fifth of the face (never the ~6 px of a long
+        # name squeezed into one line), the value below it.
+        title_font, lines = _fit_lines(_marker_title(art.title), s * 0.86, s * 0.4, s * 0.2, max_lines=2)
+        _draw_lines(pen, lines, title_font, s / 2, s * 0.28, 255)
+        f = _text_font(s * 0.4)
         while f.getlength(art.big) > s * 0.76 and f.size > 6:
             f = _text_font(f.size * 0.93)
         pen.text((s / 2, s * 0.84), art.big, fill=255, font=f, anchor="ms")

@@ -50,12 +50,12 @@ MENU_TEXT = {
 
 def declarations(game: Game) -> Declarations | None:
     """What the game's rule system declares from the module (None: a rule system without any)."""
-    return RULE_SYSTEMS.get(game.manifest.rule_system)
+    return RULE_SYSTEMS.get(game.manifest.series_id)
 
 
 def piece_traits(game: Game, words: tuple[str, ...], id_property: str) -> list[Trait]:
     """A menu command and its report for each declaration word (outermost first)."""
-    texts = MENU_TEXT[game.manifest.rule_system]
+    texts = MENU_TEXT[game.manifest.series_id]
     out: list[Trait] = []
     for word in words:
         key = PIECE_KEYS[word]
@@ -167,7 +167,7 @@ def help_html(game: Game) -> str:
     found = declarations(game)
     if found is None:
         return ""
-    texts = MENU_TEXT[game.manifest.rule_system]
+    texts = MENU_TEXT[game.manifest.series_id]
     codes = ", ".join(game.crt.result_codes) if game.crt is not None else ""
     code = next(iter(game.crt.result_codes)) if game.crt is not None else "-"
     (side_a, unit_a, hex_a), (side_b, unit_b, hex_b) = _example_units(game)

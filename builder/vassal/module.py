@@ -38,6 +38,7 @@ from wargame.vassal.encoding import (
 )
 from wargame.vassal.savefile import PlacedPiece, command_tree, save_archive
 from wargame.game import Game
+from wargame.sequence import turn_sequence
 from wargame.layout import Layout, vassal_grid
 from wargame.models import Marker, Unit
 
@@ -381,6 +382,23 @@ def _map(root: etree._Element, name: str, board: str, image: str, launch: bool) 
     return m
 
 
+MAP_KEY = "Map key"
+"""The zone of the board's title and legend strip (no hexes there)."""
+
+
+def _strip_rects(layout: Layout, game: Game, image_size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """The parts of the board image beyond the map (the strip of title and legend, right or below)."""
+    scale = layout.size_px / game.map.layout.hex_size_px
+    map_w, map_h = layout.board_size(game.grid, game.map.layout.margin_px * scale)
+    width, height = image_size
+    rects = []
+    if width > map_w:
+        rects.append((math.ceil(map_w), 0, width, height))
+    if height > map_h:
+        rects.append((0, math.ceil(map_h), min(width, math.ceil(map_w)) if width > map_w else width, height))
+    return rects
+
+
 def _zones(board: etree._Element, layout: HoldingLayout) -> None:
     """A ZonedGrid with one Zone per box and track space, so the chat names where a piece went."""
     # Without a grid, Map.locationName reports every point of the board as "offboard".
@@ -402,18 +420,8 @@ def _zones(board: etree._Element, layout: HoldingLayout) -> None:
 
 
 def _turn_levels(game: Game) -> list[str]:
-    """The steps or phases a turn runs through, for the turn tracker (4.0 / 4.1)."""
-    names: list[str] = []
-    sides = game.manifest.sides
-    first = game.manifest.scenario[0].first_player
-    order = [first, *[s for s in sides if s != first]]
-    for item in game.manifest.sequence:
-        if item.player == "each":
-            for side in order:
-                names += [f"{side} {sub.name}" for sub in item.items] or [f"{side} {item.name}"]
-        else:
-            names.append(item.name)
-    return names or ["Turn"]
+    """The steps or phases a turn runs through, for the turn tracker (4.0 / 4.1), from the game's sequence."""
+    return [slot.name for slot in turn_sequence(game.manifest)] or ["Turn"]
 
 
 def _help_html(game: Game) -> str:
@@ -483,8 +491,15 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
     board_el = main.find(f"{P}module.map.BoardPicker/{P}module.map.boardPicker.Board")
     assert board_el is not None
     grid_attrs = vassal_grid(art.layout, game.grid, art.board.size)
-    grid_el = etree.SubElement(board_el, P + "module.map.boardPicker.board.HexGrid", grid_attrs.hex_grid)
+    # The hex grid is the ZonedGrid's background; the title and legend strip beside the map is a
+    # zone of its own with no grid, so a counter dropped there is "Map key", not a hex off the map.
+    zoned = _el(board_el, "module.map.boardPicker.board.ZonedGrid")
+    grid_el = etree.SubElement(zoned, P + "module.map.boardPicker.board.HexGrid", grid_attrs.hex_grid)
     etree.SubElement(grid_el, P + "module.map.boardPicker.board.mapgrid.HexGridNumbering", grid_attrs.numbering)
+    for x0, y0, x1, y1 in _strip_rects(art.layout, game, art.board.size):
+        _el(zoned, "module.map.boardPicker.board.mapgrid.Zone", name=MAP_KEY,
+            path=f"{x0},{y0};{x1},{y0};{x1},{y1};{x0},{y1}", locationFormat="$name$",
+            useParentGrid="false", useHighlight="false", highlightProperty="")
     holding = _map(root, BOXES_MAP, HOLDING_BOARD, "holding.png", launch=True)
     holding_board = holding.find(f"{P}module.map.BoardPicker/{P}module.map.boardPicker.Board")
     assert holding_board is not None

@@ -357,7 +357,11 @@ def module_info(module: ModuleFile) -> ModuleInfo:
         for board in element.iter(f"{P}module.map.boardPicker.Board"):
             size = image_sizes.get(board.get("image", ""), (
                 _int(board.get("width"), 0, "Board width", place), _int(board.get("height"), 0, "Board height", place)))
+            # The hex grid sits on the board, or is the background grid of its ZonedGrid (our
+            # modules: the map's title and legend strip is a zone without hexes).
             grid = board.find(f"{P}module.map.boardPicker.board.HexGrid")
+            if grid is None:
+                grid = board.find(f"{P}module.map.boardPicker.board.ZonedGrid/{P}module.map.boardPicker.board.HexGrid")
             naming = None
             if grid is not None:
                 numbering = grid.find(f"{P}module.map.boardPicker.board.mapgrid.HexGridNumbering")

@@ -1,5 +1,7 @@
-"""The Fire & Movement rule system with Omaha Beach's exclusive rules (Decision Games)."""
+"""The Fire & Movement series (Decision Games): rules 3.0-9.0, one module per rule area; its folios
+(Omaha Beach: `adjudicator.systems.omaha`) build on it."""
 
-from adjudicator.systems.fire_and_movement.system import FIRE_AND_MOVEMENT, FireAndMovementState
+from adjudicator.systems.fire_and_movement.state import FireAndMovementState
+from adjudicator.systems.fire_and_movement.system import FireAndMovement
 
-__all__ = ["FIRE_AND_MOVEMENT", "FireAndMovementState"]
+__all__ = ["FireAndMovement", "FireAndMovementState"]

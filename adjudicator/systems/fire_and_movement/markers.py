@@ -1,15 +1,12 @@
-"""Support fire marker pools and the exclusive rules' die rolls, as data the system checks against.
-
-What is still in a side's cups this game turn (7.1, 7.2, 11.1.4, 11.2.6, 11.2.7, 14.1), the order
-markers are placed on a combat (8.2.1 b), the Pointe du Hoc chart (11.2.3) and the places whose
-capture costs the German a marker (11.1.4).
+"""Support fire marker pools, as data the system checks against: what is still in a side's pool
+(its cups) this game turn (7.1, 7.2; a folio's changes, Omaha 11.1.4, 11.2.6, 11.2.7, 14.1, come in
+as arguments) and the order markers are placed on a combat (8.2.1 b).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from wargame.game import Game
 from wargame.models import Marker
@@ -18,60 +15,15 @@ CUP_KINDS = ("support_fire", "mines")
 """Marker kinds kept in the draw cups (11.1.4, 11.2.6); naval gunfire never goes in one (11.2.7)."""
 
 
-@dataclass(frozen=True)
-class PointeDuHoc:
-    """One row of the Pointe du Hoc chart (11.2.3)."""
-
-    die: int
-    ranger: str
-    """'eliminated', 'reduced' or 'none'."""
-    move_hexes: int | None
-    """How far the Rangers may move on GT 1; None when eliminated."""
-    german_plus6: str
-    """'eliminate' (for GT 1), 'eliminate_permanently' or 'none'."""
-
-
-def pointe_du_hoc(game: Game, die: int) -> PointeDuHoc | None:
-    """The chart's row for a die, None when the die is not on it (or the game has no such chart)."""
-    chart = next((c for c in game.charts.chart if c.id == "pointe_du_hoc"), None)
-    if chart is None:
-        return None
-    cells = [dict(zip(chart.columns, row)) for row in chart.rows]
-    row = next((c for c in cells if c["die"] == str(die)), None)
-    if row is None:
-        return None
-    move = row["move_hexes"]
-    return PointeDuHoc(die, row["ranger"], int(move) if move else None, row["german_plus6"])
-
-
-def plus_six(game: Game) -> str | None:
-    """The German +6 support fire marker 11.2.3 names."""
-    return next((m.id for m in game.markers.marker if m.side == "German" and m.kind == "support_fire"
-                 and m.value == 6), None)
-
-
-def capture_locations(game: Game) -> list[tuple[str, frozenset[str]]]:
-    """11.1.4's places, each with every hex the Allies must hold: a single hex of the area, or a
-    member area (Isigny: both hexes)."""
-    area = game.areas_by_id.get("german_marker_loss")
-    if area is None:
-        return []
-    names = {p.hex: p.name for _, p in game.places}
-    out = [(names.get(label, label), frozenset({label})) for label in area.hexes]
-    for member in area.members:
-        sub = game.areas_by_id[member]
-        out.append((sub.name, frozenset(sub.hexes)))
-    return sorted(out, key=lambda item: sorted(item[1]))
-
-
 def in_cups(game: Game, side: str, lost: Sequence[str], withheld: Sequence[str], out: Sequence[str],
-            inclement: bool, scenario: str | None = None, capped: bool = True) -> Counter[str]:
+            inclement: bool, scenario: str | None = None, capped: bool = True,
+            allotted: Sequence[Marker] | None = None) -> Counter[str]:
     """How many of each of a side's cup markers can still be drawn this game turn: the allotment less
     those eliminated for good, put aside for the turn, already drawn or placed; no aircraft in
-    inclement weather (14.1)."""
+    inclement weather (14.1). `allotted`: the allotment, when the caller has it already."""
     gone = Counter(withheld) + Counter(out)
     left: Counter[str] = Counter()
-    for marker in allotment(game, side, lost, scenario, capped):
+    for marker in allotment(game, side, lost, scenario, capped) if allotted is None else allotted:
         if inclement and marker.icon == "aircraft":
             continue
         n = marker.count - gone[marker.id]

@@ -1,19 +1,33 @@
 """Onslaught combat arithmetic (7.0, 7.1, 7.5): odds, modifiers, the table's result.
 
-Used by the replay to check an attack's claims, and by `adjudicate combat` to explain one
-disputed combat step by step.
-"""
+Also the attack itself (5.1, 5.4, 7.0), the result it opens (7.2) and where a defender may retreat (7.3)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Attack
+from adjudicator.systems.onslaught import results
+from adjudicator.systems.onslaught.activation import record_sequence
+from adjudicator.systems.onslaught.optional import check_infantry_breakthrough, double_depletion, mixes_nations
+from adjudicator.systems.onslaught.results import Combat, Effect, RESULTS, Stack
+from adjudicator.systems.onslaught.sections import finding
+from adjudicator.systems.onslaught.state import (
+    OnslaughtState, combat_strength, enemy_of, on_map, replace, steps_left, turn_and_step, unit_of, units_at,
+)
+from adjudicator.systems.onslaught.supply import is_supplied
+from adjudicator.systems.onslaught.tables import map_tables
+from adjudicator.systems.onslaught.zoc import zone_of_control
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 
 
 @dataclass(frozen=True)
+
+
 class Modifier:
     """One die-roll modifier of 7.1 and why it applies."""
 
@@ -23,6 +37,8 @@ class Modifier:
 
 
 @dataclass(frozen=True)
+
+
 class CombatAudit:
     """The whole arithmetic of one attack."""
 
@@ -130,3 +146,203 @@ def audit(game: Game, defender_hex: Hex, defenders: list[tuple[str, int]], attac
         result = result_of(game, column, modified)
         lines.append(f"7.2: column {column}, row {modified}: {result}")
     return CombatAudit(attack, defence, doubled, column, ratio_note, modifiers, die, modified, result, lines)
+
+
+def combat_audit(state: OnslaughtState, entry: Attack) -> CombatAudit:
+    """The arithmetic of an attack in a state (7.0, 7.1, 7.5; supply per 8.6 when known)."""
+    game = state.game
+    target = game.grid.hex_of(entry.hex)
+    side = unit_of(state, entry.attackers[0]).side
+    enemy = enemy_of(state, side)
+    breakthrough = state.action is not None and state.action.type == "breakthrough"
+    # 7.3: a division that retreated into the hex earlier in this action adds no strength,
+    # except against a Breakthrough action, where it always defends with its strength.
+    defenders = [(u, combat_strength(state, u) if (breakthrough or u not in state.retreated) else 0)
+                 for u in units_at(state, entry.hex, enemy)]
+    attackers = [(u, game.grid.hex_of(state.location[u]), combat_strength(state, u)) for u in entry.attackers
+                 if u in state.location and game.grid.is_label(state.location[u])]
+    fortification = "fortification" in game.hex_terrain[target] and enemy == "German"
+    # 8.6: attackers' supply was fixed when their stack was activated; the defender's is
+    # traced the moment it is attacked.
+    attacker_unsupplied = state.action is not None and any(u in state.action.unsupplied for u in entry.attackers)
+    defending = units_at(state, entry.hex, enemy)
+    defender_unsupplied = bool(defending) and not all(is_supplied(state, u) for u in defending)
+    return audit(game, target, defenders, attackers, entry.die, attacker_unsupplied, defender_unsupplied,
+                 fortification)
+
+
+def retreat_options(state: OnslaughtState, defender_hex: Hex, side: str,
+                    attackers: Iterable[Hex]) -> tuple[list[str], list[str]]:
+    """Hexes a defender may retreat to (7.3): two hexes away, never into enemy ZOC unless a
+    friendly division is there, not ending next to an attacker; and the one-hex retreats
+    (which deplete) when two are impossible."""
+    game = state.game
+    tables = map_tables(game)
+    enemy_zoc = zone_of_control(state, enemy_of(state, side))
+    friendly = {on_map(state, u) for u in state.location if unit_of(state, u).side == side}
+    attacker_hexes = set(attackers)
+
+    def may_enter(a: Hex, b: Hex) -> bool:
+        return (b in game.grid and b in tables.passable and Hexside.between(a, b) not in tables.impassable_sides
+                and (b not in enemy_zoc or b in friendly))
+
+    two: set[Hex] = set()
+    one: set[Hex] = set()
+    for first in defender_hex.neighbours():
+        if not may_enter(defender_hex, first):
+            continue
+        if not any(first.is_adjacent(h) for h in attacker_hexes):
+            one.add(first)
+        for second in first.neighbours():
+            if second.distance(defender_hex) == 2 and may_enter(first, second) and \
+                    not any(second.is_adjacent(h) for h in attacker_hexes):
+                two.add(second)
+    label = game.grid.label_of
+    return sorted(label(h) for h in two), sorted(label(h) for h in one)
+
+
+def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
+    out: list[Finding] = []
+    action = state.action
+    side = entry.side or (unit_of(state, entry.attackers[0]).side if entry.attackers else "")
+    if action is None or action.type not in ("combat", "breakthrough"):
+        out.append(finding("error", "5.1", entry, f"{turn_and_step(state)}: attacks belong to Combat and "
+                                                  "Breakthrough actions"))
+    target = state.game.grid.hex_of(entry.hex)
+    enemy = enemy_of(state, side)
+    if not units_at(state, entry.hex, enemy):
+        out.append(finding("error", "7.0", entry, f"hex {entry.hex} holds no {enemy} division to attack"))
+    tables = map_tables(state.game)
+    for unit_id in entry.attackers:
+        unit = unit_of(state, unit_id)
+        if unit.side != side:
+            out.append(finding("error", "7.0", entry, f"{unit_id} is not a {side} division"))
+            continue
+        here = on_map(state, unit_id)
+        if action is not None and unit_id not in action.activated:
+            out.append(finding("error", "5.2", entry, f"{unit_id} attacks without being activated in this action"))
+        if unit_id in state.attacked:
+            out.append(finding("error", "7.0", entry, f"{unit_id} has already attacked in this action"))
+        elif action is not None and action.type == "combat" and action.targets.get(unit_id, entry.hex) != entry.hex:
+            # 5.4: the stacks activated together all attack one enemy-held hex.
+            out.append(finding("error", "5.4", entry, f"{unit_id} was activated with the stacks that attacked "
+                                                      f"{action.targets[unit_id]}; stacks activated together "
+                                                      "attack the same hex"))
+        if here is None or not here.is_adjacent(target) or Hexside.between(here, target) in tables.impassable_sides:
+            out.append(finding("error", "7.0", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
+                                                      f"to {entry.hex} (or only across the sea)"))
+    if action is not None and action.type == "breakthrough":
+        out += check_infantry_breakthrough(state, entry, action)
+    if out:
+        return out
+    result = combat_audit(state, entry)
+    if entry.odds is not None and entry.odds != result.column:
+        out.append(finding("error", "7.0", entry, f"the odds: {result.ratio_note}, not {entry.odds}"))
+    if entry.result is not None and entry.result not in RESULTS:
+        out.append(finding("error", "7.2", entry, f"{entry.result} is not a result of the Combat Table "
+                                                  f"({', '.join(RESULTS)})"))
+    if entry.die is not None and not 1 <= entry.die <= 6:
+        out.append(finding("error", "7.0", entry, f"a die roll is 1 to 6, not {entry.die}"))
+    elif entry.die is None:
+        if entry.result is not None:
+            out.append(finding("warning", "7.2", entry, f"result {entry.result} cannot be verified: no die roll "
+                                                        "is recorded"))
+        else:
+            out.append(finding("warning", "7.2", entry, "neither a die roll nor a result is recorded: the result "
+                                                        "and its effects cannot be verified"))
+    elif entry.result is not None and entry.result in RESULTS and entry.result != result.result:
+        out.append(finding("error", "7.2", entry, f"column {result.column} with a modified roll of "
+                                                  f"{result.modified_die} gives {result.result}, not {entry.result}"))
+    elif entry.result is None:
+        out.append(finding("note", "7.2", entry, f"the result is {result.result} (column {result.column}, "
+                                                 f"modified roll {result.modified_die})"))
+    return out
+
+
+def known_result(state: OnslaughtState, entry: Attack) -> str | None:
+    """The result whose effects the log must carry out: the one claimed (checked on its own,
+    verify, don't correct), else the table's for the recorded die, else None."""
+    if entry.result is not None:
+        return entry.result if entry.result in RESULTS else None
+    if entry.die is None or not 1 <= entry.die <= 6 or not units_at(state, entry.hex):
+        return None
+    return combat_audit(state, entry).result
+
+
+def open_combat(state: OnslaughtState, entry: Attack) -> tuple[Combat, tuple[Effect, ...]]:
+    """The combat an attack opens, and what its result asks of each division (7.2)."""
+    result = known_result(state, entry)
+    side = unit_of(state, entry.attackers[0]).side
+    attackers = [u for u in dict.fromkeys(entry.attackers)
+                 if unit_of(state, u).side == side and on_map(state, u) is not None]
+    defenders = units_at(state, entry.hex, enemy_of(state, side))
+    # Ruling 7.2 AH: a stack is the divisions of one hex that took part in this attack.
+    by_hex: dict[str, list[str]] = {}
+    for unit_id in attackers:
+        by_hex.setdefault(state.location[unit_id], []).append(unit_id)
+    stacks = [Stack(h, tuple(us), sum(combat_strength(state, u) for u in us)) for h, us in sorted(by_hex.items())]
+    strongest = results.strongest_stacks(stacks) if result in ("AH", "HH") else ()
+    second: tuple[Stack, ...] = ()
+    if result in ("AH", "HH") and "allied_cooperation" in state.optional and mixes_nations(state, attackers):
+        strongest, second = double_depletion(state, by_hex)
+    effects = results.effects_of(result, [(u, steps_left(state, u)) for u in attackers],
+                                 [(u, steps_left(state, u)) for u in defenders], strongest, second)
+    combat = Combat(entry.line, entry.column, entry.hex, result, tuple(attackers), tuple(defenders), strongest,
+                    second=second)
+    return combat, effects
+
+
+def attacker_hexes(state: OnslaughtState, combat: Combat) -> list[Hex]:
+    """Where the divisions that attacked now stand (those still on the map)."""
+    return [h for h in (on_map(state, u) for u in combat.attackers) if h is not None]
+
+
+def retreat_options_of(state: OnslaughtState, combat: Combat) -> results.Options:
+    """Where the defenders of a combat may retreat now (7.3)."""
+    if not combat.defenders:
+        return [], []
+    side = unit_of(state, combat.defenders[0]).side
+    return retreat_options(state, state.game.grid.hex_of(combat.hex), side,
+                                attacker_hexes(state, combat))
+
+
+def combat_report(state: OnslaughtState, attack: Attack) -> list[str]:
+    """The audit of one attack, in lines for a person (7.0-7.4)."""
+    game = state.game
+    result = combat_audit(state, attack)
+    lines = [f"Attack on {attack.hex} by {', '.join(attack.attackers)}"]
+    lines += [f"  {line}" for line in result.lines[:-2 if result.die is not None else None]]
+    if result.modifiers:
+        for m in result.modifiers:
+            lines.append(f"  {m.section}: {m.value:+d} because {m.why}")
+    else:
+        lines.append("  7.1: no modifier applies")
+    crt = game.crt
+    if result.die is not None:
+        lines += [f"  {line}" for line in result.lines[-2:]]
+    elif crt is not None:
+        column = list(crt.columns).index(result.column)
+        lines.append("  no die roll given; the column reads " + ", ".join(
+            f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
+    side = game.units_by_id[attack.attackers[0]].side
+    enemy = next(s for s in game.manifest.sides if s != side)
+    attackers = [game.grid.hex_of(state.location[u]) for u in attack.attackers]
+    two, one = retreat_options(state, game.grid.hex_of(attack.hex), enemy, attackers)
+    lines.append(f"  7.3 retreat: two hexes to {', '.join(two) or 'nowhere'}"
+                 + ("" if two else f"; one hex (then depleted) to {', '.join(one) or 'nowhere: eliminated'}"))
+    armor = [u for u in attack.attackers if game.units_by_id[u].type == "armor"]
+    lines.append(f"  7.4 advance: if {attack.hex} is left empty, the attackers may enter it"
+                 + (f"; armor ({', '.join(armor)}) one hex further" if armor else "; infantry no further"))
+    return lines
+
+
+def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
+    """An attack opens its combat (7.0, 7.2); in a Combat action its group is committed to the hex (5.4)."""
+    state = record_sequence(state, "attack", entry.attackers)
+    if state.action is not None and state.action.type == "combat":
+        # 5.4: the group activated since the last attack is committed to this hex.
+        group = state.action.group | (set(entry.attackers) & state.action.activated)
+        targets = {**{u: entry.hex for u in group}, **state.action.targets}
+        state = replace(state, action=replace(state.action, group=frozenset(), targets=targets))
+    combat, pending = open_combat(state, entry)
+    return replace(state, attacked=state.attacked | set(entry.attackers), combat=combat, pending=pending)

@@ -1,30 +1,12 @@
 """Onslaught combat effects (7.2-7.5): what a result asks of each division, and what is still due.
 
-An attack whose result is known opens a combat; the entries that follow it (losses, retreats,
-standing fast, advances) carry its result out, and whatever is still missing when any other
-entry comes is reported. The arithmetic is in steps: a division at full strength has two, a
-depleted one has one; depleting takes one, eliminating takes all that are left (7.2: "any
-division that was already depleted is eliminated").
-
-Rulings (docs/rules-coverage.md keeps the register):
-
-- 7.2 AH: the "attacking stack" is the divisions of one hex that took part in this attack; its
-  strength is the sum of their combat strengths as they attacked (depleted values when
-  depleted). Divisions of that hex that did not attack are neither counted nor depleted.
-- 7.3: a retreat enters exactly two hexes and ends two hexes (a distance) from the hex where
-  the division was attacked; one hex only when no two-hex retreat is open (then depleted too)
-  or when a German division stops on entering a fortification (7.5).
-- 7.3 DH: a division that suffered a DH counts as already depleted when its retreat fails, so
-  one that can retreat only one hex, or not at all, is eliminated (a one-hex retreat before the
-  elimination is allowed but changes nothing).
-- 7.5: `stand` implies the depletion (an already depleted division that stands is
-  eliminated); the log does not write a `deplete` for it.
-"""
+Rulings: docs/rules-coverage.md, the rulings register (7.2-7.5)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+
 
 RESULTS = ("AE", "AH", "-", "DR", "HH", "DH", "DE")
 """The seven results of 7.2, as the Combat Table prints them."""
@@ -34,6 +16,8 @@ Options = tuple[Sequence[str], Sequence[str]]
 
 
 @dataclass(frozen=True)
+
+
 class Stack:
     """One hex of attacking divisions, with the strength they attacked with (7.2 AH)."""
 
@@ -46,6 +30,8 @@ class Stack:
 
 
 @dataclass(frozen=True)
+
+
 class Combat:
     """An attack whose effects the following entries carry out (7.2)."""
 
@@ -77,6 +63,8 @@ class Combat:
 
 
 @dataclass(frozen=True)
+
+
 class Effect:
     """What a result asks of one division, and what the log has done about it so far.
 

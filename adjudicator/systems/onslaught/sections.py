@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from adjudicator.findings import Finding, SectionTable, Severity
+from adjudicator.notation.entries import Entry
+
 SECTIONS: dict[str, str] = {
     "3.0": "Setting up",
     "4.0": "Turn sequence",
@@ -55,3 +58,11 @@ CHECKED = ("3.0", "4.0", "5.0", "5.1", "5.2", "5.3", "5.4", "5.5", "6.1", "6.2",
            "10.3", "11.1", "11.2", "11.3", "11.4", "12.0", "13.1", "13.2", "13.3", "14.1", "14.2", "14.3", "14.4")
 """Sections this version checks completely (all of them; the optional rules when in force);
 docs/rules-coverage.md says how and where."""
+
+TABLE = SectionTable("onslaught", SECTIONS)
+"""The only door to Onslaught's findings (house style 4)."""
+
+
+def finding(severity: Severity, section: str, entry: Entry, message: str) -> Finding:
+    """A finding on an entry, citing an Onslaught section."""
+    return TABLE.finding(severity, section, entry.line, entry.column, message)

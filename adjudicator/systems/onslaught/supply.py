@@ -1,58 +1,26 @@
 """Onslaught's supply (8.0-8.5, 7.5): sources, supply lines, and the Allied income.
 
-Pure functions over an `OnslaughtState`; nothing is mutated. One search answers a whole side:
-`supplied_hexes` spreads out from every usable source at once, so asking about each division
-afterwards is a set lookup.
-
-Rulings (each also noted where it is applied):
-
-- 8.3, the division's own hex: a supply line starts in the division's hex, which a friendly
-  division (the division itself) occupies, so that hex never blocks the line. A division in
-  enemy ZOC is in supply if a neighbouring hex carries a line to a source. The same holds for
-  a hex a division is about to be placed in (10.1: reinforcements may be placed in enemy ZOC).
-- 8.3 and 8.4, the source hex: the source hex is the last hex of the line, so 8.3 applies to
-  it: a source in enemy ZOC serves only if a friendly division occupies it (and a division
-  standing on a source is always supplied, by the ruling above). For the German east edge
-  8.4 spells out "not occupied by an Allied division or in an Allied division's ZOC"; read as
-  8.3 restated for the last hex, so an edge hex in Allied ZOC that a German division occupies
-  still serves (8.3's exception for friendly-occupied hexes carries over).
-- 8.1, control: the side of the division in a hex now, else the side that last entered it
-  (`controlled`, hex label -> side), else the set-up owner: landing hexes are Allied (3.0,
-  8.1), ports German. A division standing in a hex is the last to have entered it.
-- 8.4, fortified ports: a fortified port the Allies control (or occupy) has been captured, so
-  it counts as captured even if `captured_fortified_ports` omits it.
-- 8.4, southern France: from turn 8 entry area B is where the Allied line ends; the source is
-  off the map, so B's hexes are not subject to control (a German division that passed through
-  B does not shut it), only to 8.3 (enemy divisions and ZOC in B block the hexes they cover).
-- 8.5, port areas: Le Havre and Rouen share one port area, Antwerp and Ghent another
-  (maps/onslaught/areas.toml). A port in a port area is a source only while the whole area is
-  clear of German divisions and the Allies control the port. Rouen also needs Le Havre
-  controlled; "controlling Le Havre" read as 8.1 control, which with the shared area clear
-  is the same as Le Havre being a source, so the two readings listed in the ambiguities
-  agree. 8.5 names the dependency for Rouen only, and the Antwerp-Ghent pair is not alike:
-  ships reach Ghent from the Westerschelde through the Terneuzen canal, not past Antwerp; so
-  Ghent does not need Antwerp, only the clear port area (which is the Westerschelde).
-- 8.1, income: southern France gives its 4 points every turn from turn 8, whatever happens in
-  area B (it is not a hex anyone can enter); sources without a printed value are held for 0.
-- 8.1 vs 8.2, the cap: 8.2 is the specific rule ("can never accumulate more than 60 supply
-  points; the German, no more than 40. Any excess points are permanently lost") and the
-  equipment agrees: the tracks run to 30 and 20 and the flipped marker adds 30 or 20, so 60
-  and 40 are exactly the most a track can show. 8.1's "stays below" is loose wording for the
-  same limit; 60 (40) is legal, 61 (41) is not.
-"""
+Rulings: docs/rules-coverage.md, the rulings register (8.1-8.5)."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from adjudicator.systems.onslaught import system
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Capture, Income
+from adjudicator.systems.base import PerGame
+from adjudicator.systems.onslaught.sections import finding
+from adjudicator.systems.onslaught.state import (
+    OnslaughtState, enemy_of, occupants, replace, turn_and_step, unit_of, units_at,
+)
+from adjudicator.systems.onslaught.tables import map_tables
+from adjudicator.systems.onslaught.zoc import zone_of_control
+from wargame.errors import did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 
-if TYPE_CHECKING:
-    from adjudicator.systems.onslaught.system import OnslaughtState
 
 ALLIED = "Allied"
 GERMAN = "German"
@@ -66,6 +34,8 @@ FORTIFICATION = "fortification"
 
 
 @dataclass(frozen=True)
+
+
 class Port:
     """A port (8.1): its area id, hex label and hex, printed value, and enclosing port area."""
 
@@ -77,6 +47,8 @@ class Port:
 
 
 @dataclass(frozen=True)
+
+
 class SupplyMap:
     """The map facts supply asks about, computed once per game."""
 
@@ -90,16 +62,13 @@ class SupplyMap:
 
     @staticmethod
     def of(game: Game) -> SupplyMap:
-        """The supply facts of a game (cached on the game object)."""
-        cached: SupplyMap | None = getattr(game, "_onslaught_supply_map", None)
-        if cached is None:
-            cached = SupplyMap._build(game)
-            setattr(game, "_onslaught_supply_map", cached)
-        return cached
+        """The supply facts of a game, built once per game by the rule system (not set on `Game`)."""
+        return _supply_maps(game)
 
     @staticmethod
-    def _build(game: Game) -> SupplyMap:
-        tables = system._Tables.of(game)
+    def build(game: Game) -> SupplyMap:
+        """The supply facts of a game (8.3-8.5)."""
+        tables = map_tables(game)
         grid = game.grid
         # 8.3: any traversable terrain, major waterways included; never a prohibited hex (sea,
         # neutral land), an impassable (sea) hexside or off the map.
@@ -126,24 +95,11 @@ class SupplyMap:
                          game.area_hexes("east_edge"), game.area_hexes("entry_b"))
 
 
-def occupants(state: OnslaughtState) -> dict[Hex, str]:
-    """The side of the divisions in each occupied map hex (computed once per state)."""
-    if not state._occupants:
-        hexes = _hex_by_label(state.game)
-        units = state.game.units_by_id
-        # Filled in place, as the state's other caches are (an empty map is merely recomputed).
-        state._occupants.update((hexes[where], units[unit_id].side) for unit_id, where in state.location.items()
-                                if where in hexes)
-    return state._occupants
-
-
-def _hex_by_label(game: Game) -> dict[str, Hex]:
-    """Every map hex by its label (cached on the game object: looked up for every division of every state)."""
-    cached: dict[str, Hex] | None = getattr(game, "_hex_by_label", None)
-    if cached is None:
-        cached = {game.grid.label_of(h): h for h in game.grid.hexes}
-        setattr(game, "_hex_by_label", cached)
-    return cached
+_supply_maps = PerGame(SupplyMap.build)
+"""Each game's supply facts, owned by the rule system."""
+TraceKey = tuple[str, frozenset[Hex], frozenset[Hex], frozenset[Hex]]
+_traces: PerGame[dict[TraceKey, frozenset[Hex]]] = PerGame(lambda game: {})
+"""Supply lines already traced in a game, by side, sources, blocked and enemy-held hexes (games repeat them)."""
 
 
 def _controller(label: str, h: Hex, held: Mapping[Hex, str], controlled: Mapping[str, str],
@@ -195,7 +151,7 @@ def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex],
     """Every hex from which a division of `side` can trace a supply line to one of `sources` (8.3).
 
     A line may pass a hex in enemy ZOC only if a friendly division occupies it, the source hex
-    included; the division's own hex never blocks (see the module's rulings). Hexes enemy
+    included; the division's own hex never blocks (docs/rules-coverage.md, rulings of 8.3). Hexes enemy
     divisions occupy are left out: no division of `side` can be there. A line never passes the
     hexes in `avoid` (11.4: not within three movement points of an Allied division).
     """
@@ -204,16 +160,12 @@ def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex],
     held = occupants(state)
     enemy = next(s for s in game.manifest.sides if s != side)
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it.
-    blocked = frozenset(h for h in system.ONSLAUGHT.zoc(state, enemy) if held.get(h) != side) | avoid
+    blocked = frozenset(h for h in zone_of_control(state, enemy) if held.get(h) != side) | avoid
     candidates = frozenset(h for h in sources if h in links)
     enemy_held = frozenset(h for h, owner in held.items() if owner != side)
     # The answer depends on these alone; games repeat them across many activations.
     key = (side, candidates, blocked, enemy_held)
-    cache: dict[tuple[str, frozenset[Hex], frozenset[Hex], frozenset[Hex]], frozenset[Hex]] | None = \
-        getattr(game, "_supply_traces", None)
-    if cache is None:
-        cache = {}
-        setattr(game, "_supply_traces", cache)  # lives and dies with the game's data
+    cache = _traces(game)
     if key in cache:
         return cache[key]
     if len(cache) > 512:
@@ -235,7 +187,6 @@ def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex],
     result = frozenset(h for h in out if held.get(h, side) == side)
     cache[key] = result
     return result
-
 
 
 def supplied_hexes(state: OnslaughtState, side: str, controlled: Mapping[str, str],
@@ -280,3 +231,173 @@ def capped(points: int, side: str, game: Game) -> int:
     limit = int(game.parameter[f"{side.lower()}_supply_max"])
     # 8.2: "can never accumulate more than 60 ... Any excess points are permanently lost."
     return min(points, limit)
+
+
+def traced_supply(state: OnslaughtState, side: str) -> frozenset[Hex]:
+    """Hexes from which `side` traces a supply line in this state (8.3-8.5), computed once."""
+    if side not in state._supplied:
+        state._supplied[side] = supplied_hexes(state, side, state.controlled, state.captured_ports)
+    return state._supplied[side]
+
+
+def is_supplied(state: OnslaughtState, unit_id: str) -> bool:
+    """Whether a division traces a supply line now (8.3-8.6; fortifications 7.5): the side's supplied
+    hexes when already known, else a search from the division's hex that stops at the first source."""
+    game = state.game
+    where = state.location.get(unit_id)
+    if where is None or not game.grid.is_label(where):
+        return False
+    side = unit_of(state, unit_id).side
+    h = game.grid.hex_of(where)
+    # 7.5, 8.4: German divisions in fortification hexes are always in supply.
+    if side == GERMAN and FORTIFICATION in game.hex_terrain[h]:
+        return True
+    known = state._supplied.get(side)
+    if known is not None:
+        return h in known
+    key = (side, h)
+    line = state._lines.get(key)
+    if line is None:
+        line = state._lines[key] = traces_line(state, side, h)
+    return line
+
+
+def traces_line(state: OnslaughtState, side: str, start: Hex) -> bool:
+    """Whether a division of `side` in `start` traces a supply line to one of its side's sources (8.3-8.5)."""
+    if side == ALLIED:
+        sources = frozenset(h for hexes in allied_sources(state, state.controlled).values() for h in hexes)
+    else:
+        sources = german_sources(state, state.controlled, state.captured_ports)
+    return traces_to(state, side, start, sources)
+
+
+def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[Hex]) -> bool:
+    """Whether a division of `side` in `start` traces a supply line to one of `sources` (8.3): the answer
+    of `start in hexes_tracing_to(state, side, sources)`, from a search that starts at the division and
+    stops at the first source instead of spreading over the whole map from every source."""
+    links = SupplyMap.of(state.game).links
+    held = occupants(state)
+    if start not in links or held.get(start, side) != side:
+        return False
+    if start in sources:
+        return True  # 8.3: a division standing on a source occupies it
+    zoc = zone_of_control(state, enemy_of(state, side))
+    # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it; the
+    # division's own hex never blocks, so the line may begin in any open neighbour.
+    # Breadth first: the nearest source ends the search after a ring of hexes, not a wander.
+    frontier = deque(h for h in (start, *links[start]) if h not in zoc or held.get(h) == side)
+    seen = set(frontier)
+    while frontier:
+        h = frontier.popleft()
+        if h in sources:
+            return True
+        for n in links[h]:
+            if n not in seen and (n not in zoc or held.get(n) == side):
+                seen.add(n)
+                frontier.append(n)
+    return False
+
+
+def mark_control(state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> OnslaughtState:
+    """Record who last entered each hex of a path (8.1 control; 8.4 captured fortified ports); the
+    control map is copied only when a hex changes hands."""
+    side = unit_of(state, unit_id).side
+    grid = state.game.grid
+    changed = [label for label in labels if grid.is_label(label) and state.controlled.get(label) != side]
+    fortified = _fortified_labels(state.game)
+    taken = {label for label in changed if side == ALLIED and label in fortified} - state.captured_ports
+    if not changed:
+        return state
+    controlled = {**state.controlled, **{label: side for label in changed}}
+    return replace(state, controlled=controlled, captured_ports=state.captured_ports | taken)
+
+
+def _fortified(game: Game) -> frozenset[str]:
+    """The labels of the fortified ports (8.4)."""
+    return frozenset(label for label, _ in SupplyMap.of(game).fortified_ports)
+
+
+_fortified_labels = PerGame(_fortified)
+
+
+def income_due(state: OnslaughtState, entry: Income) -> int:
+    """The supply points a side collects in the Reinforcement Step (8.1)."""
+    if entry.side == "German":
+        return int(state.game.parameter["german_supply_income"])
+    return sum(allied_income(state, state.controlled, entry.declined).values())
+
+
+def check_income(state: OnslaughtState, entry: Income) -> list[Finding]:
+    out = []
+    if state.step != "reinforcement":
+        out.append(finding("error", "8.1", entry, f"{turn_and_step(state)}: supply income comes in the "
+                                                  "Reinforcement Step"))
+    due = income_due(state, entry)
+    if entry.points is not None and entry.points != due:
+        sources = allied_income(state, state.controlled, entry.declined) if entry.side == "Allied" else {}
+        detail = (" (" + ", ".join(f"{k} {v}" for k, v in sorted(sources.items())) + ")") if sources else ""
+        out.append(finding("error", "8.1", entry, f"{entry.side} collects {due} supply point(s){detail}, not "
+                                                  f"{entry.points}"))
+    total = state.supply.get(entry.side or "", 0) + (entry.points if entry.points is not None else due)
+    limited = capped(total, entry.side or "", state.game)
+    if limited < total:
+        out.append(finding("note", "8.2", entry, f"{entry.side} reaches {total} supply points; {total - limited} "
+                                                 f"above the limit of {limited} are lost"))
+    return out
+
+
+def captured_points(state: OnslaughtState, label: str) -> int:
+    """Supply points a German capture of an Allied source takes (8.7): half, rounded up, of
+    what the Allies collected there on the previous turn."""
+    return -(-state.collected.get(state.turn - 1, {}).get(label, 0) // 2)
+
+
+def check_capture(state: OnslaughtState, entry: Capture) -> list[Finding]:
+    out = []
+    if entry.side != "German":
+        return [finding("error", "8.7", entry, "only the German player captures supply")]
+    if state.step != "reinforcement":
+        out.append(finding("error", "8.7", entry, f"{turn_and_step(state)}: supply is captured in the "
+                                                  "Reinforcement Step"))
+    supply_map = SupplyMap.of(state.game)
+    sources = {p.label for p in supply_map.ports} | {label for label, _ in supply_map.landing}
+    if entry.hex not in sources:
+        hint = did_you_mean(entry.hex, sorted(sources))
+        return out + [finding("error", "8.7", entry, f"{entry.hex} is not an Allied port or landing hex"
+                                                     f"{hint}")]
+    if not units_at(state, entry.hex, "German"):
+        out.append(finding("error", "8.7", entry, f"no German division occupies {entry.hex}"))
+    if (state.turn, entry.hex) in state.seized:
+        out.append(finding("error", "8.7", entry, f"supply at {entry.hex} was already captured this turn"))
+    before = state.collected.get(state.turn - 1, {}).get(entry.hex, 0)
+    if before < 1:
+        out.append(finding("error", "8.7", entry, f"the Allies collected no supply at {entry.hex} on turn "
+                                                  f"{state.turn - 1}, so there is none to capture"))
+    elif entry.points is not None and entry.points != captured_points(state, entry.hex):
+        out.append(finding("error", "8.7", entry, f"capturing {entry.hex} yields "
+                                                  f"{captured_points(state, entry.hex)} supply point(s) "
+                                                  f"(half of the {before} the Allies collected there on turn "
+                                                  f"{state.turn - 1}, rounded up), not {entry.points}"))
+    return out
+
+
+def apply_income(state: OnslaughtState, entry: Income) -> OnslaughtState:
+    """Supply income (8.1), capped (8.2); what each Allied source yielded is kept for 8.7's captures."""
+    if not entry.side:
+        return state
+    if entry.side == "Allied":
+        # 8.7: what each source yielded this turn is what a capture next turn takes half of.
+        state = replace(state, collected={**state.collected, state.turn: allied_income(
+            state, state.controlled, entry.declined)})
+    gained = entry.points if entry.points is not None else income_due(state, entry)
+    total = capped(state.supply.get(entry.side, 0) + gained, entry.side, state.game)
+    return replace(state, supply={**state.supply, entry.side: total})
+
+
+def apply_capture(state: OnslaughtState, entry: Capture) -> OnslaughtState:
+    """A German capture of Allied supply (8.7): the points at once, 8.2's cap still holding."""
+    if not entry.side:
+        return state
+    gained = entry.points if entry.points is not None else captured_points(state, entry.hex)
+    total = capped(state.supply.get(entry.side, 0) + gained, entry.side, state.game)
+    return replace(state, supply={**state.supply, entry.side: total}, seized=state.seized | {(state.turn, entry.hex)})

@@ -1,53 +1,26 @@
 """Onslaught's victory points (13.3): each side's score of a position, the winner and the level.
 
-13.3 scores the position at the end of the last turn when neither side has won an automatic
-victory (13.1, 13.2); `score` answers for any position, and the caller decides when it counts.
-The rule system is a parameter, never imported at run time: system.py imports this module.
-
-Rulings (each also noted where it is applied):
-
-- 13.3, division points: one point per division of the side on a map hex of its scoring area
-  (German: `west_of_rhine`; Allied: `east_of_victory_line`) that is in supply as the rule
-  system judges it (8.3-8.6, 7.5: a German division in a fortification hex is always in
-  supply). Unlike 13.2, 13.3 sets no division aside, so German divisions in fortified ports
-  west of the Rhine count. Depleted divisions count like any other; divisions in boxes do not.
-- 13.3, the gap path: hexes a division may enter (not sea, not neutral or other prohibited
-  terrain), each adjacent to the one before and not across an impassable (sea) hexside; rivers,
-  major waterways and fortified hexsides do not break it. It runs from a hex of the east edge
-  (`east_edge`) to a hex on the coast of France.
-- 13.3, the coast of France: a hex of the `france` area (land mostly inside France) that is
-  next to an all-sea hex or shares a sea hexside with its neighbour. A French hex on the map's
-  edge is not coast for that alone: the edge is not the sea.
-- 13.3 with 6.2, "without entering an enemy ZOC": no hex of the path, its first (east edge)
-  hex included, is in the zone of control of the other side's divisions. The path is the
-  tracing side's; its own divisions neither help nor hinder (an enemy-occupied hex is in
-  enemy ZOC anyway).
-- 13.3 with 6.4, the wide gap: every hex of the path is three movement points
-  (`wide_gap_min_distance_mp`) or more from every enemy division, counted as 6.4 counts
-  (units, ZOC, waterways and terrain ignored; coastlines, sea and impassable hexsides not):
-  none of the path's hexes is among the system's `near_enemy` hexes, those an enemy division
-  reaches with one or two movement points.
-- 13.3, "once": a side earns one bonus at most, the wide gap's points (`wide_gap_bonus_vp`)
-  when a wide path exists, else the gap's (`gap_bonus_vp`) when any path exists; more paths
-  earn nothing more, and the two bonuses never add up.
-- 13.3, the level of victory: the `victory_levels` chart by the difference of the totals;
-  equal totals give no winner and no level (the chart starts at one point).
-"""
+Automatic victory (13.1, 13.2) is judged here too. Rulings: docs/rules-coverage.md, the rulings register (13.3)."""
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Entry, TurnMarker
+from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught import supply
+from adjudicator.systems.onslaught.sections import finding
+from adjudicator.systems.onslaught.state import OnslaughtState, unit_of
+from adjudicator.systems.onslaught.supply import in_supply, traced_supply
+from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.errors import DataError
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 
-if TYPE_CHECKING:
-    from adjudicator.systems.onslaught.system import Onslaught, OnslaughtState
 
 SCORING_AREAS: dict[str, str] = {"German": "west_of_rhine", "Allied": "east_of_victory_line"}
 """13.3: the area whose divisions in supply score for each side."""
@@ -60,6 +33,8 @@ LEVELS_CHART = "victory_levels"
 
 
 @dataclass(frozen=True)
+
+
 class GapMap:
     """The map facts the gap bonus asks about (13.3), computed once per game."""
 
@@ -72,12 +47,8 @@ class GapMap:
 
     @staticmethod
     def of(game: Game) -> GapMap:
-        """The gap facts of a game (cached on the game object)."""
-        cached: GapMap | None = getattr(game, "_onslaught_gap_map", None)
-        if cached is None:
-            cached = GapMap._build(game)
-            setattr(game, "_onslaught_gap_map", cached)
-        return cached
+        """The gap facts of a game, built once per game by the rule system (not set on `Game`)."""
+        return _gap_maps(game)
 
     @staticmethod
     def _build(game: Game) -> GapMap:
@@ -95,7 +66,13 @@ class GapMap:
         return GapMap(links, edge, coast)
 
 
+_gap_maps = PerGame(GapMap._build)
+"""Each game's gap facts (13.3), owned by the rule system."""
+
+
 @dataclass(frozen=True)
+
+
 class Gap:
     """A side's gap bonus (13.3): its points, whether the gap is wide, and a path that earns it."""
 
@@ -108,6 +85,8 @@ class Gap:
 
 
 @dataclass(frozen=True)
+
+
 class SideScore:
     """One side's victory points (13.3): the divisions counted and the gap bonus, if any."""
 
@@ -137,6 +116,8 @@ class SideScore:
 
 
 @dataclass(frozen=True)
+
+
 class Score:
     """The 13.3 score of a position: each side's points, the winner and the level of victory."""
 
@@ -239,15 +220,15 @@ def gap_path(links: Mapping[Hex, Iterable[Hex]], starts: Iterable[Hex], ends: fr
     return None
 
 
-def gap_bonus(system: Onslaught, state: OnslaughtState, side: str) -> Gap | None:
+def gap_bonus(state: OnslaughtState, side: str) -> Gap | None:
     """The gap bonus `side` earns in a position (13.3), with a path that earns it; None if none."""
     game = state.game
     gap_map = GapMap.of(game)
     enemy = next(s for s in game.manifest.sides if s != side)
     # 13.3: "without entering an enemy ZOC" (6.2).
-    zoc = system.zoc(state, enemy)
+    zoc = zone_of_control(state, enemy)
     # 13.3 with 6.4: every hex three movement points or more from all enemy divisions.
-    near = system.near_enemy(state, side)
+    near = near_enemy(state, side)
     label = game.grid.label_of
     distance_mp = int(game.parameter["wide_gap_min_distance_mp"])
     wide = gap_path(gap_map.links, gap_map.east_edge, gap_map.french_coast, zoc | near)
@@ -260,7 +241,7 @@ def gap_bonus(system: Onslaught, state: OnslaughtState, side: str) -> Gap | None
     return None
 
 
-def side_score(system: Onslaught, state: OnslaughtState, side: str) -> SideScore:
+def side_score(state: OnslaughtState, side: str) -> SideScore:
     """One side's victory points in a position (13.3)."""
     game = state.game
     area = game.areas_by_id[SCORING_AREAS[side]]
@@ -270,13 +251,56 @@ def side_score(system: Onslaught, state: OnslaughtState, side: str) -> SideScore
     # 13.3: no exclusion for fortified ports (13.2 has one); units in boxes are not in the area.
     present = sorted(u for u, where in state.location.items()
                      if units[u].side == side and grid.is_label(where) and grid.hex_of(where) in inside)
-    counted = tuple(u for u in present if system.is_supplied(state, u))
+    # One search for the whole side: most of its divisions are asked about.
+    supplied = traced_supply(state, side)
+    counted = tuple(u for u in present if in_supply(state, u, supplied))
     unsupplied = tuple(u for u in present if u not in counted)
-    return SideScore(side, area.name, counted, unsupplied, gap_bonus(system, state, side))
+    return SideScore(side, area.name, counted, unsupplied, gap_bonus(state, side))
 
 
-def score(system: Onslaught, state: OnslaughtState) -> Score:
+def score(state: OnslaughtState) -> Score:
     """The 13.3 score of a position: both sides' points, the winner and the level of victory."""
-    sides = tuple(side_score(system, state, side) for side in state.game.manifest.sides)
+    sides = tuple(side_score(state, side) for side in state.game.manifest.sides)
     winner, level, difference = verdict(state.game, {one.side: one.total for one in sides})
     return Score(sides, winner, level, difference)
+
+
+def after_the_end(state: OnslaughtState, entry: Entry) -> Finding | None:
+    """13.0, 13.2: the game ended with the turn this marker closes (the engine refuses any entry
+    after a victory already recorded)."""
+    if isinstance(entry, TurnMarker) and state.turn:
+        won = automatic_victory(state, turn_over=True)
+        if won is not None:
+            return finding("error", won[1], entry, f"the game ended with turn {state.turn}: the {won[0]} player "
+                                                   f"won an automatic victory ({won[2]})")
+    return None
+
+
+def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str, str] | None:
+    """The winner, section and reason of an automatic victory in this position, if any (13.1, 13.2)."""
+    game = state.game
+    grid = game.grid
+    # 13.1: at any time, no Allied units on the map, or no supply points and no sources.
+    if not any(grid.is_label(where) and unit_of(state, u).side == "Allied" for u, where in state.location.items()):
+        return "German", "13.1", "the Allied player has no units on the map"
+    if state.supply.get("Allied", 0) <= 0 and not supply.allied_sources(state, state.controlled):
+        return "German", "13.1", "the Allied player has no supply points and no supply sources"
+    last = next(sc.last_turn for sc in game.manifest.scenario if sc.id == state.scenario)
+    if not turn_over or state.turn >= last:
+        return None
+    # 13.2: at the end of a turn before the last, no German division in supply west of the Rhine
+    # (fortified ports aside) and 15 Allied divisions in supply east of the Victory Line.
+    areas = game.areas_by_id
+    west, east = set(areas["west_of_rhine"].hexes), set(areas["east_of_victory_line"].hexes)
+    fortified = {label for label, _ in supply.SupplyMap.of(game).fortified_ports}
+    german_west = [u for u, where in state.location.items() if unit_of(state, u).side == "German"
+                   and where in west and where not in fortified
+                   and in_supply(state, u, traced_supply(state, "German"))]
+    allied_east = [u for u, where in state.location.items() if unit_of(state, u).side == "Allied"
+                   and where in east and in_supply(state, u, traced_supply(state, "Allied"))]
+    needed = int(game.parameter["allied_automatic_victory_divisions"])
+    if not german_west and len(allied_east) >= needed:
+        return "Allied", "13.2", (f"at the end of turn {state.turn} no German division west of the Rhine is "
+                                  f"in supply and {len(allied_east)} Allied divisions east of the Victory "
+                                  "Line are")
+    return None

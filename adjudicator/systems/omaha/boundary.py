@@ -1,8 +1,12 @@
-"""The scenario's playable area (Omaha 10.1): the hexes a unit may stand on, bounded by the
+"""The scenario's playable area (10.1): the hexes a unit may stand on, bounded by the
 boundary lines of the map's data."""
 
 from __future__ import annotations
 
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Advance, Move, Place, Retreat
+from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.state import OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 
@@ -45,3 +49,23 @@ def playable(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex] | Non
             if n not in edge:  # the boundary's hexes are played on, never passed beyond
                 todo.append(n)
     return frozenset(seen)
+
+
+class ScenarioBoundary(OmahaRules):
+    """10.1: no unit west of the scenario boundary (not in the campaign game, 14.0 a)."""
+
+    def off_limits(self, state: OmahaState) -> frozenset[Hex]:
+        """10.1: retreats never count a hex beyond the boundary as open."""
+        return state.out_of_play
+
+    def _check_boundary(self, state: OmahaState, entry: Move | Retreat | Advance | Place) -> list[Finding]:
+        """10.1: no unit sets up, arrives or moves (retreats and advances too) west of the Douve and
+        Taute or of the boundary's line of hexes."""
+        labels = list(entry.path) if isinstance(entry, (Move, Retreat, Advance)) else \
+            [entry.hex] if entry.hex is not None else []
+        west = [label for label in labels if self._out_of_play(state, label)]
+        if not west:
+            return []
+        unit = getattr(entry, "unit", "")
+        return [self._f("error", "10.1", entry, f"{unit} enters {west[0]}, west of the scenario boundary (the "
+                                                "Douve and Taute from 2108 to 0805, and the hexes 0705 to 0104)")]

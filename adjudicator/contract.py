@@ -1,0 +1,227 @@
+"""The contract between the replay engine and a rule system: what a system is given and must give back.
+
+A rule system is generic in its own state type; the engine, the CLI, the VASSAL export and the chain
+of logs read a state only through what this module declares: a `Position` (where everything is,
+when it is), an `Outcome` (a decided game), the side acting now, and an optional `CombatAudit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol, TypeVar
+
+from adjudicator.findings import Finding, SectionTable, Severity
+from adjudicator.notation.entries import Attack, Entry, Header
+from wargame.game import Game
+
+__all__ = ["CombatAuditor", "EngineChecks", "Finding", "MarkerUse", "Outcome", "Position", "RuleSystem", "SectionTable",
+           "SequencePoint", "Severity", "StateT", "UnitPlace", "kind_of"]
+
+StateT = TypeVar("StateT")
+"""A rule system's own state type (frozen; the engine never looks inside)."""
+StepNoun = Literal["step", "phase"]
+
+
+def kind_of(entry: Entry) -> str:
+    """The entry's kind as the notation writes it (`move`, `step`, ...)."""
+    return str(getattr(entry, "kind", ""))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A decided game: the winner, the section deciding it, the log line it happened at, and why."""
+
+    winner: str
+    section: str
+    line: int
+    reason: str
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form (the `victory` of `state --json`)."""
+        return {"winner": self.winner, "section": self.section, "line": self.line, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class SequencePoint:
+    """Where a state stands in the sequence of play: turn, step or phase id, and whose player turn it is."""
+
+    turn: int
+    step: str | None
+    player_turn: str | None = None
+
+
+@dataclass(frozen=True)
+class UnitPlace:
+    """Where a unit is (a hex label, a box or a track space) and whether it shows its reduced face."""
+
+    place: str
+    reduced: bool = False
+
+
+@dataclass(frozen=True)
+class MarkerUse:
+    """How many counters of one marker are out of their draw cup: used this turn, put aside, lost for good."""
+
+    used: int = 0
+    aside: int = 0
+    lost: int = 0
+
+
+@dataclass(frozen=True)
+class Position:
+    """What the board shows after an entry, for every reader of a replay (CLI, export, chain)."""
+
+    scenario: str
+    at: SequencePoint
+    step_noun: StepNoun
+    """What the system calls the parts of its turn ("step" in Onslaught, "phase" in Fire & Movement)."""
+    units: Mapping[str, UnitPlace]
+    tracks: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    """Track values by track kind and side (e.g. `supply` -> `Allied` -> 12)."""
+    markers: Mapping[str, MarkerUse] = field(default_factory=dict)
+    """Draw-cup markers out of their cup, by marker id (a marker not listed is all in its cup)."""
+    marked_hexes: Mapping[str, frozenset[str]] | None = None
+    """Hexes holding a marker of a kind (e.g. `beachhead`), by marker kind; None for a kind not tracked."""
+    outcome: Outcome | None = None
+
+    @property
+    def turn(self) -> int:
+        """The game turn (0: before the first)."""
+        return self.at.turn
+
+    @property
+    def step(self) -> str | None:
+        """The id of the step or phase under way (None: before the first of the turn)."""
+        return self.at.step
+
+    def places(self) -> dict[str, list[str]]:
+        """The units in each place, places and units sorted."""
+        out: dict[str, list[str]] = {}
+        for unit_id, where in sorted(self.units.items()):
+            out.setdefault(where.place, []).append(unit_id)
+        return out
+
+    def reduced(self) -> list[str]:
+        """The units showing their reduced (depleted) face, sorted."""
+        return sorted(u for u, where in self.units.items() if where.reduced)
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form every system shares (docs/log-format.md, `state --json`)."""
+        doc: dict[str, object] = {"scenario": self.scenario, "turn": self.at.turn, self.step_noun: self.at.step,
+                                  "positions": self.places(), "depleted": self.reduced(),
+                                  "victory": None if self.outcome is None else self.outcome.as_dict()}
+        if self.at.player_turn is not None or self.step_noun == "phase":
+            doc["player_turn"] = self.at.player_turn
+        for kind, values in sorted(self.tracks.items()):
+            doc[kind] = dict(sorted(values.items()))
+        return doc
+
+
+@dataclass(frozen=True)
+class EngineChecks:
+    """Which of the engine's generic checks a system has handed over to it (the rest it still makes itself)."""
+
+    decided: bool = True
+    """No entry after the game is decided (the `Outcome`)."""
+    kinds: bool = True
+    """The entry kind is one of the system's (`entry_kinds`)."""
+    sequence: bool = True
+    """A step or phase marker names the next one of `[[sequence]]` in game.toml."""
+    author: bool = True
+    """`Side:` owns the units it decides for, and `Side>` is not the acting side."""
+
+
+class CombatAuditor(Protocol[StateT]):
+    """The account of one disputed combat (`adjudicate combat`), for the systems that give it."""
+
+    def combat_report(self, state: StateT, attack: Attack) -> list[str]:
+        """The audit in lines for a person: odds with the arithmetic, modifiers, column, row, result."""
+        ...
+
+    def with_units(self, state: StateT, placed: Mapping[str, str]) -> StateT:
+        """The state with only these units, where given (an audit without a log)."""
+        ...
+
+
+class RuleSystem(Protocol[StateT]):
+    """What a rule system plugs into the engine with (one object per system)."""
+
+    @property
+    def name(self) -> str:
+        """The system's id (`rule_system` in game.toml)."""
+        ...
+
+    @property
+    def table(self) -> SectionTable:
+        """The sections the system cites."""
+        ...
+
+    @property
+    def step_noun(self) -> StepNoun:
+        """What the system calls the parts of its turn."""
+        ...
+
+    @property
+    def entry_kinds(self) -> frozenset[str]:
+        """The entry kinds the system knows; the engine refuses any other before the system sees it."""
+        ...
+
+    @property
+    def foreign_kinds(self) -> Mapping[str, str]:
+        """Why a kind of the other systems is not this one's, by kind (the end of the engine's message)."""
+        ...
+
+    @property
+    def engine_checks(self) -> EngineChecks:
+        """The generic checks the engine makes for the system."""
+        ...
+
+    @property
+    def auditor(self) -> CombatAuditor[StateT] | None:
+        """The combat audit, or None for a system without one."""
+        ...
+
+    def initial_state(self, game: Game, headers: Sequence[Header]) -> StateT:
+        """The state before the first entry (the scenario's set-up)."""
+        ...
+
+    def check_rules(self, state: StateT, entry: Entry) -> list[Finding]:
+        """The system's own findings for an entry, after the engine's generic checks; must not change the state."""
+        ...
+
+    def apply(self, state: StateT, entry: Entry) -> StateT:
+        """The state after the entry, as the log says; never checks; ReplayError if impossible."""
+        ...
+
+    def finish(self, state: StateT) -> list[Finding]:
+        """Findings due at the end of the log (e.g. a step left overstacked)."""
+        ...
+
+    def game_of(self, state: StateT) -> Game:
+        """The game a state belongs to."""
+        ...
+
+    def sequence_point(self, state: StateT) -> SequencePoint:
+        """Turn, step or phase, and player turn (cheap: the engine asks for every entry)."""
+        ...
+
+    def outcome(self, state: StateT) -> Outcome | None:
+        """The decided game, if it is (cheap: the engine asks for every entry)."""
+        ...
+
+    def acting_side(self, state: StateT) -> str | None:
+        """The side taking the action or player turn now (`Side>` marks the other side's decisions)."""
+        ...
+
+    def position(self, state: StateT) -> Position:
+        """What the board shows."""
+        ...
+
+    def details(self, state: StateT) -> dict[str, object]:
+        """The system's own JSON beside the position (e.g. the victory points), for `state --json` only."""
+        ...
+
+    def describe(self, state: StateT) -> dict[str, object]:
+        """The position and the details as JSON data."""
+        ...

@@ -1,0 +1,189 @@
+"""Sealed logs (`adjudicate seal`): a sidecar `LOG.seal` holding, for every entry, the hash of the entry and
+of the position after it, chained from the previous exchange's final hash, so an entry rewritten after
+sealing is found and named by its line.
+
+The findings cite the `seal` system: what they rest on is the sidecar's hashes (docs/ledger.md, "Seals").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from adjudicator.findings import Finding, SectionTable
+from adjudicator.notation.entries import Entry
+from wargame.errors import WargameError
+from wargame.receipts import canonical_bytes
+
+SEAL_FORMAT = "umpire-seal"
+SEAL_VERSION = 1
+START = hashlib.sha256(b"umpire-seal-v1").hexdigest()
+SEAL = SectionTable("seal", {
+    "entry": "every entry of a sealed log is as it was when sealed",
+    "position": "the position after each entry is the sealed one",
+    "seal": "the seal is whole: its chain of hashes is its own",
+    "previous": "an exchange's seal carries the final hash of the exchange before it",
+})
+
+
+def seal_path(log: Path) -> Path:
+    """The sidecar of a log: `LOG.seal` beside it."""
+    return log.with_name(log.name + ".seal")
+
+
+def entry_digest(entry: Entry) -> str:
+    """The hash of what an entry says (not where it stands, so moving it by a blank line is no rewrite)."""
+    return hashlib.sha256(canonical_bytes(entry.model_dump(mode="json", exclude={"line", "column"}))).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    """A rule system's state as plain JSON data, sets sorted, so equal positions give equal bytes."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        # Fields left out of equality (the game's data, caches) are not part of the position.
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value) if f.compare}
+    if isinstance(value, BaseModel):
+        return _plain(value.model_dump(mode="json"))
+    if isinstance(value, dict):
+        return [[_plain(k), _plain(v)] for k, v in sorted(value.items(), key=lambda kv: json.dumps(_plain(kv[0])))]
+    if isinstance(value, (set, frozenset)):
+        return sorted((_plain(v) for v in value), key=json.dumps)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
+
+
+def position_digest(state: Any) -> str:
+    """The hash of the whole position after an entry: every field of the rule system's state."""
+    return hashlib.sha256(canonical_bytes({"position": _plain(state)})).hexdigest()
+
+
+def _link(previous: str, entry: str, position: str | None) -> str:
+    return hashlib.sha256(f"{previous}\n{entry}\n{position or '-'}".encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True)
+class SealedEntry:
+    """One entry's line as sealed, its hash, the position's after it (None past where the replay stopped)."""
+
+    line: int
+    entry: str
+    position: str | None
+    chain: str
+
+
+@dataclass(frozen=True)
+class Seal:
+    """A log's seal: the previous exchange's final hash, every entry's hashes, and the final hash."""
+
+    log: str
+    previous: str | None
+    entries: tuple[SealedEntry, ...]
+
+    @property
+    def final(self) -> str:
+        """The hash the next exchange's seal carries."""
+        return self.entries[-1].chain if self.entries else (self.previous or START)
+
+    def file_text(self) -> str:
+        """The sidecar: JSON, one entry a line, the same bytes for the same log."""
+        head = {"format": SEAL_FORMAT, "version": SEAL_VERSION, "log": self.log, "previous": self.previous,
+                "final": self.final}
+        rows = [json.dumps({"line": e.line, "entry": e.entry, "position": e.position, "chain": e.chain},
+                           sort_keys=True) for e in self.entries]
+        return json.dumps(head, sort_keys=True)[:-1] + ', "entries": [\n' + ",\n".join(rows) + "\n]}\n"
+
+
+def make_seal(log: str, entries: Sequence[Entry], positions: Sequence[str | None], previous: str | None) -> Seal:
+    """The seal of a log's entries and the positions after them."""
+    chain = previous or START
+    sealed = []
+    for entry, position in zip(entries, positions, strict=True):
+        digest = entry_digest(entry)
+        chain = _link(chain, digest, position)
+        sealed.append(SealedEntry(entry.line, digest, position, chain))
+    return Seal(log, previous, tuple(sealed))
+
+
+def read_seal(path: Path) -> Seal:
+    """A sidecar read back; WargameError saying what is wrong with it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise WargameError(f"{path}: not a seal: {e}") from None
+    if not isinstance(data, dict) or data.get("format") != SEAL_FORMAT or data.get("version") != SEAL_VERSION:
+        raise WargameError(f"{path}: not a seal (format {SEAL_FORMAT!r}, version {SEAL_VERSION} expected)")
+    rows = data.get("entries")
+    previous = data.get("previous")
+    if not isinstance(rows, list) or not (previous is None or isinstance(previous, str)):
+        raise WargameError(f"{path}: a seal needs a list of 'entries' and a 'previous' hash or null")
+    entries = []
+    for k, row in enumerate(rows, 1):
+        if not (isinstance(row, dict) and isinstance(row.get("line"), int) and isinstance(row.get("entry"), str)
+                and isinstance(row.get("chain"), str) and (row.get("position") is None
+                                                          or isinstance(row.get("position"), str))):
+            raise WargameError(f"{path}: entry {k} of the seal is not line, entry, position and chain")
+        entries.append(SealedEntry(row["line"], row["entry"], row["position"], row["chain"]))
+    seal = Seal(str(data.get("log", "")), previous, tuple(entries))
+    if data.get("final") != seal.final:
+        raise WargameError(f"{path}: the seal's final hash is not its last entry's: the seal was edited")
+    return seal
+
+
+def seal_findings(entries: Sequence[Entry], positions: Sequence[str | None] | None, seal: Seal) -> list[Finding]:
+    """Every entry added, removed or rewritten since the seal, by line; the first position that differs;
+    a seal whose own chain does not hold."""
+    findings: list[Finding] = []
+    chain = seal.previous or START
+    for sealed in seal.entries:
+        chain = _link(chain, sealed.entry, sealed.position)
+        if chain != sealed.chain:
+            findings.append(SEAL.finding("error", "seal", sealed.line, 1, f"the seal's hash for line {sealed.line} "
+                                         "is not its chain's: the seal itself was edited, so it proves nothing"))
+            return findings
+    now = [entry_digest(e) for e in entries]
+    then = [s.entry for s in seal.entries]
+    last_line = entries[-1].line if entries else 0
+    position_reported = False
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=then, b=now, autojunk=False).get_opcodes():
+        if tag == "equal":
+            for i, j in zip(range(i1, i2), range(j1, j2)):
+                sealed_position = seal.entries[i].position
+                # Positions after a changed entry follow from it: the entry's finding stands for them.
+                if positions is None or position_reported or sealed_position is None or findings:
+                    continue
+                if positions[j] != sealed_position:
+                    position_reported = True  # positions after it follow from it: one breach, one error
+                    findings.append(SEAL.finding(
+                        "error", "position", entries[j].line, entries[j].column,
+                        "the position after this entry is not the one sealed, though the entry is: an earlier "
+                        "exchange or the game data changed since sealing"))
+            continue
+        sealed_lines = ", ".join(str(seal.entries[i].line) for i in range(i1, i2))
+        if tag == "replace":
+            for j in range(j1, j2):
+                findings.append(SEAL.finding(
+                    "error", "entry", entries[j].line, entries[j].column,
+                    f"this entry was rewritten after sealing (the sealed entr{'y' if i2 - i1 == 1 else 'ies'} "
+                    f"here stood on line{'' if i2 - i1 == 1 else 's'} {sealed_lines})"))
+        elif tag == "insert":
+            for j in range(j1, j2):
+                findings.append(SEAL.finding("error", "entry", entries[j].line, entries[j].column,
+                                             "this entry was added after sealing"))
+        else:
+            line = entries[j1].line if j1 < len(entries) else last_line
+            findings.append(SEAL.finding(
+                "error", "entry", line, 1,
+                f"{i2 - i1} entr{'y' if i2 - i1 == 1 else 'ies'} sealed on line{'' if i2 - i1 == 1 else 's'} "
+                f"{sealed_lines} {'was' if i2 - i1 == 1 else 'were'} removed after sealing "
+                f"({'before this line' if j1 < len(entries) else 'at the end of the log'})"))
+    return findings

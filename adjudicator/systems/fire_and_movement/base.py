@@ -1,0 +1,239 @@
+"""What every rule area of the Fire & Movement series asks of the others: unit look-up, the phase
+under way, findings, and the hooks a folio's exclusive rules override (the python-chess variant
+model: a folio is the series plus the hooks its exclusive rules change, see `omaha/`).
+
+Each rule area is a mixin of `SeriesRules` in its own module; `system.py` puts them together.
+The defaults here are the series' own rules.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from adjudicator.findings import Finding, SectionTable, Severity
+from adjudicator.systems.base import PerGame, SystemBase
+from adjudicator.notation.entries import Attack, Bombard, Entry, Move
+from adjudicator.systems.fire_and_movement import markers as pools
+from adjudicator.systems.fire_and_movement.combat import FmAudit, Support
+from adjudicator.systems.fire_and_movement.results import FmCombat
+from adjudicator.systems.fire_and_movement.sections import SECTIONS
+from adjudicator.systems.fire_and_movement.state import S
+from wargame.game import Game
+from wargame.hexes import Hex
+from wargame.models import Marker, Unit
+from wargame.sequence import Slot, turn_sequence
+
+MOVEMENT_PHASES = ("movement", "mobile_movement")
+COMBAT_PHASES = ("combat", "mobile_combat")
+SERIES_TABLE = SectionTable("fire-and-movement", SECTIONS)
+SEQUENCE: PerGame[tuple[Slot, ...]] = PerGame(lambda game: turn_sequence(game.manifest))
+"""4.1: a game turn's phases in order, from the game's `[[sequence]]` (the player turn's five once
+for each player); a state's `phase` is an index into it."""
+FIRST_SIDE: PerGame[str | None] = PerGame(lambda game: next((s.side for s in SEQUENCE(game) if s.side), None))
+"""The side whose player turn the sequence lists first."""
+
+
+class SeriesRules(SystemBase[S]):
+    """The helpers every rule area shares, and the hooks (series defaults) a folio overrides."""
+
+    name = "fire-and-movement"
+    table = SERIES_TABLE
+    support_kinds: tuple[str, ...] = ("support_fire",)
+    """Marker kinds a player places on a combat (7.2); a folio adds its own."""
+    retreat_ignores_ezoc: frozenset[str] = frozenset()
+    """Unit types a folio lets retreat through enemy zones of control (6.2: none in the series)."""
+    keep_note = ""
+    """What a drawn marker not placed may be instead (a folio's exception to 7.2)."""
+
+    def __init__(self) -> None:
+        self._zones: dict[str, tuple[dict[str, str], frozenset[Hex]]] = {}
+        """Each side's enemy zones of control, with the location mapping they were worked out for."""
+        self._held: dict[str, tuple[dict[str, str], frozenset[Hex]]] = {}
+        """The hexes each side's enemies hold, likewise."""
+
+    # -- helpers ---------------------------------------------------------------------------------
+    @staticmethod
+    def _unit(state: S, unit_id: str) -> Unit:
+        return state.game.units_by_id[unit_id]
+
+    def _f(self, severity: Severity, section: str, entry: Entry, message: str) -> Finding:
+        return self.table.finding(severity, section, entry.line, entry.column, message)
+
+    @staticmethod
+    def phases(game: Game) -> tuple[str, ...]:
+        """4.1: the ids of a game turn's phases in order (the game's `[[sequence]]`)."""
+        return tuple(slot.id for slot in SEQUENCE(game))
+
+    @staticmethod
+    def phase_id(state: S) -> str | None:
+        """The id of the phase under way."""
+        return None if state.phase is None else SEQUENCE(state.game)[state.phase].id
+
+    def active(self, state: S) -> str | None:
+        """The player whose turn it is (4.1), or None outside the player turns: the first player's
+        turn comes first (10.2 names the scenario's)."""
+        if state.phase is None:
+            return None
+        sequence = SEQUENCE(state.game)
+        side = sequence[state.phase].side
+        if side is None:
+            return None
+        # The sequence lists the game's first player's turn first; the scenario's first player takes it.
+        if side == FIRST_SIDE(state.game):
+            return state.first_player
+        return self.enemy(state, state.first_player)
+
+    def _where(self, state: S) -> str:
+        phase = self.phase_id(state)
+        if phase is None:
+            return f"GT {state.turn}, before the first phase"
+        who = self.active(state)
+        return f"GT {state.turn}, {phase.replace('_', ' ')} phase" + (f" ({who} player turn)" if who else "")
+
+    @staticmethod
+    def _on_map(state: S, unit_id: str) -> Hex | None:
+        where = state.location.get(unit_id)
+        grid = state.game.grid
+        return grid.hex_of(where) if where is not None and grid.is_label(where) else None
+
+    def _steps(self, state: S, unit_id: str) -> int:
+        """Steps a unit has left: two at full strength, one reduced or one-step (8.2.4)."""
+        unit = self._unit(state, unit_id)
+        return 1 if unit_id in state.depleted or unit.steps < 2 or not unit.reduced else 2
+
+    def _defenders(self, state: S, entry: Attack | Bombard, side: str) -> list[str]:
+        return sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side != side)
+
+    # -- hooks: the series' rules, which a folio's exclusive rules change ---------------------------
+    def stack_limit(self, state: S, label: str) -> int:
+        """5.3: one unit a hex."""
+        return 1
+
+    def allowance(self, state: S, unit_id: str, weather: bool = True) -> int:
+        """The unit's movement allowance (reduced side when reduced); `weather` is for folios whose
+        weather changes it (6.1 asks for the printed MA)."""
+        unit = self._unit(state, unit_id)
+        values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
+        return values[list(state.game.manifest.value_names).index("movement")]
+
+    def first_hex_cost(self, state: S, unit_id: str) -> float:
+        """MP a unit has spent before its move's first step (a folio's arrivals)."""
+        return 0.0
+
+    def folio_move(self, state: S, entry: Move) -> list[Finding] | None:
+        """A folio's own verdict on a move before the series' (None: the series' rules decide)."""
+        return None
+
+    def moves_out_of_sequence(self, state: S, entry: Move) -> bool:
+        """Whether a folio lets this move happen outside the owner's movement phases."""
+        return False
+
+    def folio_path(self, state: S, entry: Move) -> list[Finding]:
+        """A folio's errors on a move's path before its steps are walked (the series has none)."""
+        return []
+
+    def off_limits(self, state: S) -> frozenset[Hex]:
+        """Hexes of the map a folio's scenario puts out of play (none in the series)."""
+        return frozenset()
+
+    def out_of_supply(self, state: S) -> list[str]:
+        """9.0: no supply rules in the series; every unit is always in supply."""
+        return []
+
+    def supply_loss(self, state: S, unit_id: str) -> bool:
+        """Whether a loss is a folio's supply loss rather than a combat's (9.0: none in the series)."""
+        return False
+
+    def defending(self, state: S, defenders: list[str]) -> list[str]:
+        """The units a combat's result touches (5.3: one unit a hex, so every one)."""
+        return defenders
+
+    def support_value(self, state: S, marker: Marker, applied: int, target: Hex) -> int:
+        """A marker's value once the folio's rules have changed it (none in the series)."""
+        return applied
+
+    def folio_attack(self, state: S, entry: Attack) -> list[Finding] | None:
+        """A folio's own attack (Omaha's beach assaults), checked instead of 8.2 (None: none)."""
+        return None
+
+    def is_special_attack(self, state: S, entry: Attack) -> bool:
+        """Whether an attack is a folio's own kind (no defender, no advance)."""
+        return False
+
+    def special_audit(self, state: S, entry: Attack) -> FmAudit | None:
+        """The arithmetic of a folio's own attack, None for a series attack."""
+        return None
+
+    def attacker_checks(self, state: S, entry: Attack, unit_id: str) -> list[Finding]:
+        """A folio's errors for one attacking unit (none in the series)."""
+        return []
+
+    def attack_checks(self, state: S, entry: Attack) -> list[Finding]:
+        """A folio's errors for an attack as a whole (none in the series)."""
+        return []
+
+    def pool(self, state: S, side: str) -> Counter[str]:
+        """The markers still in a side's pool this game turn (7.1, 7.2)."""
+        return pools.in_cups(state.game, side, (), (), state.markers_used, False, scenario=state.scenario)
+
+    def pool_gone(self, state: S, marker_id: str) -> list[str]:
+        """Why copies of a marker are out of the pool, for the message."""
+        n = state.markers_used.count(marker_id)
+        return [f"{n} drawn or placed"] if n else []
+
+    def marker_use(self, state: S, entry: Attack | Bombard, marker: Marker) -> list[Finding]:
+        """A folio's errors for a marker placed on a combat (none in the series)."""
+        return []
+
+    def marker_apart(self, state: S, entry: Attack | Bombard, marker: Marker, owner: str,
+                     kept: Counter[str], taken: Counter[str]) -> list[Finding] | None:
+        """A folio's marker that does not come from the pool now (None: it does)."""
+        return None
+
+    def may_keep(self, marker: Marker) -> bool:
+        """Whether a drawn marker may be kept rather than placed (7.2: none)."""
+        return False
+
+    def pool_check(self, state: S, entry: Entry, marker: Marker) -> list[Finding]:
+        """A folio's errors for a marker taken from its pool (none in the series)."""
+        return []
+
+    def closing(self, state: S, entry: Entry) -> list[Finding]:
+        """A folio's errors due as a phase ends (none in the series beyond 5.3)."""
+        return []
+
+    # -- areas that other areas ask (defined in their own modules) -------------------------------
+    def ezoc(self, state: S, side: str) -> frozenset[Hex]:
+        raise NotImplementedError  # zoc.py
+
+    def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:
+        raise NotImplementedError  # movement.py
+
+    def retreat_paths(self, state: S, unit_id: str, hexes: int) -> list[tuple[Hex, ...]]:
+        raise NotImplementedError  # retreat.py
+
+    def combat_audit(self, state: S, entry: Attack) -> FmAudit:
+        raise NotImplementedError  # ground_combat.py
+
+    def _check_support(self, state: S, entry: Attack | Bombard, side: str) -> list[Finding]:
+        raise NotImplementedError  # support.py
+
+    def _supports(self, state: S, entry: Attack | Bombard, target: Hex) -> list[Support]:
+        raise NotImplementedError  # support.py
+
+    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
+        raise NotImplementedError  # combat_results.py
+
+    def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
+        raise NotImplementedError  # ground_combat.py
+
+    def _in_pool(self, state: S, entry: Entry, side: str, marker_id: str, nth: int) -> list[Finding]:
+        raise NotImplementedError  # support.py
+
+    def _placed(self, state: S, entry: Attack | Bombard) -> S:
+        raise NotImplementedError  # support.py
+
+    def _carries_out(self, state: S, entry: Entry) -> bool:
+        raise NotImplementedError  # combat_results.py
+
+

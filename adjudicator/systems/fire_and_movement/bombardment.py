@@ -1,0 +1,128 @@
+"""Bombardment (8.1): markers alone against the target's defence, in the bombarding side's own
+Bombardment Phase, two markers a hex a player turn, within range (8.1.1); the attacker's results
+are no effect, (A) only with a friendly unit next to the target (8.1.3)."""
+
+from __future__ import annotations
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Bombard
+from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
+from adjudicator.systems.fire_and_movement.results import FmCombat
+from adjudicator.systems.fire_and_movement.state import S, evolve
+from wargame.models import Marker
+
+
+class Bombardment(SeriesRules[S]):
+    """8.1."""
+
+    def bombard_audit(self, state: S, entry: Bombard) -> FmAudit:
+        """The arithmetic of a bombardment (8.1.2): markers against the target's defence, the line of
+        its hex terrain (not its hexsides)."""
+        game = state.game
+        target = game.grid.hex_of(entry.hex)
+        side = entry.side or ""
+        defenders = [(u, unit_values(game, u, u in state.depleted)[1])
+                     for u in self.defending(state, self._defenders(state, entry, side))]
+        fortified = "fortification" in game.hex_terrain.get(target, ())
+        return audit(game, target, [], defenders, self._supports(state, entry, target), fortified, entry.die, side)
+
+    def _adjacent_friends(self, state: S, entry: Bombard) -> list[str]:
+        """The bombarding side's units next to the target (8.1.3: the (A) result's friendly fire)."""
+        game = state.game
+        target = game.grid.hex_of(entry.hex)
+        return sorted(u for u, w in state.location.items() if game.grid.is_label(w)
+                      and self._unit(state, u).side == entry.side and game.grid.hex_of(w).is_adjacent(target))
+
+    def bombard_effect(self, state: S, entry: Bombard, result: str | None) -> str | None:
+        """What a table result does in a bombardment (8.1.3): the attacker's results are no effect,
+        (A) only with a friendly unit next to the target."""
+        if result in ("Ae", "A1", "A2", "A3", "Ex"):
+            return "-"
+        if result == "(A)" and not self._adjacent_friends(state, entry):
+            return "-"
+        return result
+
+    def bombard_marker(self, state: S, entry: Bombard, marker: Marker) -> list[Finding] | None:
+        """A folio's markers that never bombard (None: the series' range rule decides)."""
+        return None
+
+    def _check_bombard(self, state: S, entry: Bombard) -> list[Finding]:
+        game = state.game
+        side = entry.side or ""
+        if self.phase_id(state) != "bombardment" or side != self.active(state):
+            return [self._f("error", "8.1", entry, f"{self._where(state)}: {side or 'a side'} bombards only in its "
+                                                   "own Bombardment Phase")]
+        if not self._defenders(state, entry, side):
+            return [self._f("error", "8.1", entry, f"hex {entry.hex} holds no enemy unit to bombard")]
+        out = self._check_support(state, entry, side)
+        markers = game.markers_by_id
+        target = game.grid.hex_of(entry.hex)
+        friends = [game.grid.hex_of(w) for u, w in state.location.items()
+                   if game.grid.is_label(w) and self._unit(state, u).side == side]
+        for marker_id in entry.support:
+            marker = markers.get(marker_id)
+            if marker is None:
+                continue
+            if marker.side not in (None, side):
+                out.append(self._f("error", "8.1", entry, f"{marker_id} is a {marker.side} marker; a bombardment uses "
+                                                          "the bombarding side's markers only"))
+            elif (folio := self.bombard_marker(state, entry, marker)) is not None:
+                out += folio
+            elif marker.range_hexes is not None and not any(f.distance(target) <= marker.range_hexes for f in friends):
+                out.append(self._f("error", "8.1", entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
+                                                          f"friendly-occupied hex and {entry.hex} is farther "
+                                                          "(8.1.1)"))
+        hit = [u for u in self.defending(state, self._defenders(state, entry, side)) if u in state.defended]
+        if hit:
+            # 8.0: a unit suffers one attack a phase, bombardment included.
+            out.append(self._f("error", "8.0", entry, f"{', '.join(hit)} has already been bombarded in this phase; a "
+                                                      "unit suffers one attack a phase"))
+        already = state.bombarded.count(entry.hex)
+        if already + len(entry.support) > 2:
+            out.append(self._f("error", "8.1", entry, f"{already + len(entry.support)} markers bombard {entry.hex} "
+                                                      "this player turn; at most two"))
+        if out:
+            return out
+        return self._bombard_claims(state, entry)
+
+    def _bombard_claims(self, state: S, entry: Bombard) -> list[Finding]:
+        """The claimed differential and result against the table (8.1.2, 8.1.3; a warning without a die)."""
+        out: list[Finding] = []
+        result = self.bombard_audit(state, entry)
+        if entry.odds is not None:
+            claimed = entry.odds.lstrip("+")
+            if not claimed.lstrip("-").isdigit() or int(claimed) != result.differential:
+                out.append(self._f("error", "8.1", entry, f"the differential is {result.differential:+d} "
+                                                          f"({result.attack} - {result.defence}), not {entry.odds}"))
+        if entry.die is not None and not 1 <= entry.die <= 6:
+            out.append(self._f("error", "8.1", entry, f"a die roll is 1 to 6, not {entry.die}"))
+        elif entry.die is None:
+            what = f"result {entry.result}" if entry.result is not None else "the result"
+            out.append(self._f("warning", "8.1", entry, f"{what} cannot be verified: no die roll is recorded"))
+        else:
+            effect = self.bombard_effect(state, entry, result.result)
+            if entry.result is not None and entry.result not in (result.result, effect):
+                out.append(self._f("error", "8.1", entry, f"differential {result.differential:+d} on the "
+                                                          f"{result.line} line (column {result.column}) with a "
+                                                          f"{entry.die} gives {result.result}"
+                                                          + (", no effect in a bombardment" if effect != result.result
+                                                             else "") + f", not {entry.result}"))
+            elif entry.result is None:
+                out.append(self._f("note", "8.1", entry, f"the result is {result.result}"
+                                                         + (" (no effect in a bombardment)" if effect == "-" and
+                                                            result.result != "-" else "")))
+        return out
+
+    def _bombard_applied(self, state: S, entry: Bombard) -> S:
+        """8.1: the bombardment opens a combat whose effect the next entries carry out."""
+        result = entry.result
+        if result is None and entry.die is not None and 1 <= entry.die <= 6:
+            result = self.bombard_audit(state, entry).result
+        effect = self.bombard_effect(state, entry, result)
+        friends = tuple(self._adjacent_friends(state, entry)) if effect == "(A)" else ()
+        defenders = tuple(self.defending(state, self._defenders(state, entry, entry.side or "")))
+        steps = tuple((u, self._steps(state, u)) for u in (*friends, *defenders))
+        opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True)
+        return evolve(self._placed(state, entry), combat=opened, defended=state.defended | set(defenders),
+                      bombarded=(*state.bombarded, *([entry.hex] * len(entry.support))))

@@ -1,0 +1,178 @@
+"""Combat results carried out (8.2.4 losses, 8.3 retreats' bookkeeping, 8.4 stiff resistance,
+8.5 advance after combat): the entries after an attack or a bombardment, judged against its result
+(results.py says what a result asks of each unit)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Advance, Comment, Entry, Header, Loss, Retreat, StandFast
+from adjudicator.systems.fire_and_movement import results
+from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.results import DEFENDER_RETREATS, FmCombat
+from adjudicator.systems.fire_and_movement.state import S, evolve
+
+
+class CombatResults(SeriesRules[S]):
+    """8.2.4, 8.3 (bookkeeping), 8.4, 8.5."""
+
+    def _carries_out(self, state: S, entry: Entry) -> bool:
+        """Whether an entry may carry out the combat before it; any other ends that combat (a folio's
+        supply loss too: it comes after every combat)."""
+        if isinstance(entry, Loss) and self.supply_loss(state, entry.unit):
+            return False
+        return isinstance(entry, (Loss, Retreat, Advance, StandFast, Comment, Header))
+
+    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
+        """(section, message) for what a combat's result still asks of the log (8.2.4-8.4)."""
+        open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
+                 for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
+        return results.outstanding(combat, open_)
+
+    def _combat_over(self, state: S, entry: Entry) -> list[Finding]:
+        """What the combat under way still owed when another entry ends it."""
+        combat = state.combat
+        assert combat is not None
+        return [self._f("error", section, entry, message) for section, message in self._outstanding(state, combat)]
+
+    def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
+        """A folio's own losses outside combat (None: the series' rules decide)."""
+        return None
+
+    def _check_loss(self, state: S, entry: Loss) -> list[Finding]:
+        if entry.loss == "remove":
+            return [self._f("error", "log", entry, "'remove' is Onslaught's (6.3); Fire & Movement removes nothing "
+                                                   "for stacking")]
+        folio = self.folio_loss(state, entry)
+        if folio is not None:
+            return folio
+        combat = state.combat
+        if combat is None:
+            return [self._f("error", "8.2", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
+                                                   "to lose a step")]
+        if entry.unit not in (*combat.attackers, *combat.defenders):
+            return [self._f("error", "8.2", entry, f"{entry.unit} took no part in {combat.name}")]
+        steps, lost = combat.steps_of(entry.unit), combat.lost_by(entry.unit)
+        if entry.loss == "deplete" and steps - lost <= 1:
+            return [self._f("error", "8.2", entry, f"{entry.unit} is reduced or a one-step unit: a loss eliminates "
+                                                   "it (8.3)")]
+        if combat.result is None:
+            return []
+        due = combat.loss_due(entry.unit)
+        retreat = combat.retreat_due(entry.unit)
+        path = combat.retreat_of(entry.unit)
+        if retreat and entry.unit not in combat.stood:
+            if path is not None and len(path) - 1 < retreat:
+                due += 1  # 8.3: short of the full retreat, reduced in the last hex
+            elif path is None:
+                if self.retreat_paths(state, entry.unit, retreat) or self.retreat_paths(state, entry.unit, 1):
+                    return [self._f("error", "8.3", entry, f"{combat.verdict}: {entry.unit} retreats (or declares "
+                                                           "stiff resistance, written 'stand') rather than losing a "
+                                                           "step")]
+                due = steps  # 8.3: a unit that cannot retreat even one hex is eliminated
+        after = lost + (1 if entry.loss == "deplete" else steps - lost)
+        if after > min(due, steps):
+            chosen = combat.chosen()
+            if combat.result in results.ONE_ATTACKER_REDUCED and entry.unit in combat.attackers and chosen:
+                return [self._f("error", "8.2", entry, f"{combat.verdict} reduces one attacking unit and the attacker "
+                                                       f"chose {chosen}; {entry.unit} loses nothing")]
+            fate = "nothing" if due == 0 else ("a step" if due == 1 else "every step")
+            return [self._f("error", "8.2", entry, f"{combat.verdict} takes {fate} from {entry.unit}")]
+        return []
+
+    def _check_stand(self, state: S, entry: StandFast) -> list[Finding]:
+        combat = state.combat
+        if combat is None:
+            return [self._f("error", "8.4", entry, f"{self._where(state)}: no retreat result to resist")]
+        out = []
+        for unit_id in dict.fromkeys(entry.units):
+            if not combat.retreat_due(unit_id):
+                out.append(self._f("error", "8.4", entry, f"{combat.verdict} calls for no retreat of {unit_id}; "
+                                                          "stiff resistance answers a retreat"))
+            elif unit_id in combat.stood or combat.retreat_of(unit_id) is not None:
+                out.append(self._f("error", "8.4", entry, f"{unit_id} has already retreated or stood"))
+        return out
+
+    def _check_advance(self, state: S, entry: Advance) -> list[Finding]:
+        combat = state.combat
+        if combat is None or combat.result not in DEFENDER_RETREATS:
+            what = "no combat has just been resolved" if combat is None else f"{combat.verdict} is not D2 or D3"
+            return [self._f("error", "8.5", entry, f"{entry.unit} advances, but {what}; advances follow a D2 or D3 "
+                                                   "right after the retreat")]
+        if combat.bombardment or combat.beach:
+            what = "a bombardment" if combat.bombardment else "a beach assault"
+            return [self._f("error", "8.5", entry, f"there is no advance after {what}")]
+        if entry.unit not in combat.attackers:
+            return [self._f("error", "8.5", entry, f"{entry.unit} did not take part in {combat.name}")]
+        if any(u == entry.unit for u, _ in combat.advanced):
+            return [self._f("error", "8.5", entry, f"{entry.unit} has already advanced")]
+        if entry.path[0] != state.location.get(entry.unit):
+            return [self._f("error", "8.5", entry, f"{entry.unit} is in {state.location.get(entry.unit)}, not "
+                                                   f"{entry.path[0]}")]
+        trail = [combat.hex] + [label for _, path in combat.retreated if _ in combat.defenders
+                                for label in path[1:]]
+        if any(u in combat.defenders and state.location.get(u) == combat.hex for u in combat.defenders):
+            return [self._f("error", "8.5", entry, f"{combat.hex} is still held; there is no path of retreat")]
+        if any(u in combat.stood for u in combat.defenders):
+            return [self._f("error", "8.4", entry, f"the defender's stiff resistance in {combat.hex} eliminated it, "
+                                                   "which prevents any advance into that hex")]
+        if len(entry.path) < 2 or list(entry.path[1:]) != trail[:len(entry.path) - 1]:
+            return [self._f("error", "8.5", entry, f"{entry.unit} strays from the path of retreat "
+                                                   f"({'-'.join(trail)})")]
+        if any(end == entry.path[-1] for _, end in combat.advanced):
+            return [self._f("error", "8.5", entry, f"another unit already ended its advance in {entry.path[-1]}; one "
+                                                   "unit a hex")]
+        side = self._unit(state, entry.unit).side
+        held = [label for label in entry.path[1:] if any(w == label and self._unit(state, u).side != side
+                                                         for u, w in state.location.items())]
+        if held:
+            # 8.5: the path of retreat is the vacant hexes the defender left; a retreat through a
+            # friend's hex (8.3) leaves that hex held.
+            return [self._f("error", "8.5", entry, f"{entry.unit} advances into {held[0]}, which an enemy unit holds")]
+        return []
+
+    # -- apply -----------------------------------------------------------------------------------
+    def _eliminated_box(self, state: S, side: str) -> str:
+        return next((b.id for b in state.game.manifest.box if b.kind == "eliminated" and b.side == side), "eliminated")
+
+    def _retreat_applied(self, state: S, entry: Retreat) -> S:
+        combat = state.combat
+        displaced = state.displaced
+        if combat is not None and entry.unit not in (*combat.attackers, *combat.defenders):
+            displaced = displaced | {entry.unit}  # 8.3.1
+        elif combat is not None:
+            combat = replace(combat, retreated=(*combat.retreated, (entry.unit, tuple(entry.path))))
+        return evolve(state, location={**state.location, entry.unit: entry.path[-1]}, combat=combat,
+                      displaced=displaced)
+
+    def _advance_applied(self, state: S, entry: Advance) -> S:
+        combat = state.combat
+        if combat is not None:
+            combat = replace(combat, advanced=(*combat.advanced, (entry.unit, entry.path[-1])))
+        return evolve(state, location={**state.location, entry.unit: entry.path[-1]},
+                      advanced=state.advanced | {entry.unit}, combat=combat)
+
+    def _loss_applied(self, state: S, entry: Loss) -> S:
+        combat = state.combat
+        if combat is not None and entry.unit in (*combat.attackers, *combat.defenders):
+            left = combat.steps_of(entry.unit) - combat.lost_by(entry.unit)
+            state = evolve(state, combat=combat.with_loss(entry.unit, 1 if entry.loss == "deplete" else left))
+        if entry.loss == "deplete" and entry.unit not in state.depleted and self._unit(state, entry.unit).reduced:
+            return evolve(state, depleted=state.depleted | {entry.unit})
+        box = self._eliminated_box(state, self._unit(state, entry.unit).side)
+        return evolve(state, location={**state.location, entry.unit: box}, depleted=state.depleted - {entry.unit})
+
+    def _stand_applied(self, state: S, entry: StandFast) -> S:
+        """8.4: stiff resistance reduces the unit (a reduced or one-step unit is eliminated)."""
+        combat = state.combat
+        for unit_id in dict.fromkeys(entry.units):
+            if combat is not None:
+                combat = replace(combat.with_loss(unit_id, 1), stood=combat.stood | {unit_id})
+                state = evolve(state, combat=combat)
+            if self._steps(state, unit_id) > 1:
+                state = evolve(state, depleted=state.depleted | {unit_id})
+            else:
+                box = self._eliminated_box(state, self._unit(state, unit_id).side)
+                state = evolve(state, location={**state.location, unit_id: box}, depleted=state.depleted - {unit_id})
+        return state

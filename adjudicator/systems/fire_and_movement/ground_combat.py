@@ -1,0 +1,151 @@
+"""Ground combat (8.0, 8.2): who may attack whom and when, the arithmetic (with combat.py) and the
+claimed result against the table; an attack whose result is known opens a combat (results.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Attack
+from adjudicator.systems.fire_and_movement.base import COMBAT_PHASES, SeriesRules
+from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
+from adjudicator.systems.fire_and_movement.results import FmCombat
+from adjudicator.systems.fire_and_movement.state import S, evolve
+from wargame.hexes import Hexside
+
+
+class GroundCombat(SeriesRules[S]):
+    """8.0, 8.2."""
+
+    def combat_audit(self, state: S, entry: Attack) -> FmAudit:
+        """The arithmetic of an attack in a state (8.2.1-8.2.3; a folio's own attacks by its rules)."""
+        special = self.special_audit(state, entry)
+        if special is not None:
+            return special
+        game = state.game
+        target = game.grid.hex_of(entry.hex)
+        side = self._unit(state, entry.attackers[0]).side
+        attackers = [(u, game.grid.hex_of(state.location[u]), unit_values(game, u, u in state.depleted)[0])
+                     for u in entry.attackers if self._on_map(state, u) is not None]
+        defenders = [(u, unit_values(game, u, u in state.depleted)[1])
+                     for u in self.defending(state, self._defenders(state, entry, side))]
+        fortified = "fortification" in game.hex_terrain.get(target, ())
+        return audit(game, target, attackers, defenders, self._supports(state, entry, target), fortified, entry.die,
+                     side)
+
+    def combat_report(self, state: S, entry: Attack) -> list[str]:
+        """`adjudicate combat`'s lines for an attack: the arithmetic, the column and the result."""
+        result = self.combat_audit(state, entry)
+        lines = [f"Attack on {entry.hex} by {', '.join(entry.attackers)}"] + [f"  {line}" for line in result.lines]
+        crt = state.game.crt
+        if entry.die is None and crt is not None:
+            column = list(crt.columns).index(result.column)
+            lines.append("  no die roll given; the column reads " + ", ".join(
+                f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
+        return lines
+
+    def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
+        """The claimed differential and result against the table (a warning without a die)."""
+        out = []
+        if entry.odds is not None:
+            claimed = entry.odds.lstrip("+")
+            if ":" in claimed or not claimed.lstrip("-").isdigit() or int(claimed) != result.differential:
+                out.append(self._f("error", section, entry, f"the differential is {result.differential:+d} "
+                                                            f"({result.attack} - {result.defence}), not {entry.odds}"))
+        if entry.die is not None and not 1 <= entry.die <= 6:
+            out.append(self._f("error", section, entry, f"a die roll is 1 to 6, not {entry.die}"))
+        elif entry.die is None:
+            what = f"result {entry.result}" if entry.result is not None else "the result"
+            out.append(self._f("warning", section, entry, f"{what} cannot be verified: no die roll is recorded"))
+        elif entry.result is not None and entry.result != result.result:
+            out.append(self._f("error", section, entry, f"differential {result.differential:+d} on the {result.line} "
+                                                        f"line (column {result.column}) with a {entry.die} gives "
+                                                        f"{result.result}, not {entry.result}"))
+        elif entry.result is None:
+            out.append(self._f("note", section, entry, f"the result is {result.result} (differential "
+                                                       f"{result.differential:+d}, {result.line} line, column "
+                                                       f"{result.column})"))
+        return out
+
+    def _check_attack(self, state: S, entry: Attack) -> list[Finding]:
+        folio = self.folio_attack(state, entry)
+        if folio is not None:
+            return folio
+        game = state.game
+        phase = self.phase_id(state)
+        side = entry.side or self._unit(state, entry.attackers[0]).side
+        if phase not in COMBAT_PHASES or side != self.active(state):
+            return [self._f("error", "8.2", entry, f"{self._where(state)}: {side} attacks only in its own Combat and "
+                                                   "Mobile Combat Phases")]
+        defenders = self._defenders(state, entry, side)
+        if not defenders:
+            return [self._f("error", "8.2", entry, f"hex {entry.hex} holds no enemy unit to attack")]
+        out = list(self._attacker_errors(state, entry, side, phase))
+        if len(entry.attackers) != len(set(entry.attackers)):
+            out.append(self._f("error", "8.2", entry, "a unit is named twice"))
+        attacked = [u for u in defenders if u in state.defended]
+        if attacked:
+            out.append(self._f("error", "8.0", entry, f"{', '.join(attacked)} has already been attacked in this phase; "
+                                                      "a unit suffers one attack a phase"))
+        out += self.attack_checks(state, entry)
+        out += self._check_support(state, entry, side)
+        if out:
+            return out
+        return self._claims(entry, self.combat_audit(state, entry), "8.2")
+
+    def _attacker_errors(self, state: S, entry: Attack, side: str, phase: str | None) -> Iterator[Finding]:
+        """8.2, 8.3.1, 8.5, 4.1: each attacking unit's errors."""
+        game = state.game
+        target = game.grid.hex_of(entry.hex)
+        for unit_id in dict.fromkeys(entry.attackers):
+            unit = self._unit(state, unit_id)
+            here = self._on_map(state, unit_id)
+            if unit.side != side:
+                yield self._f("error", "8.2", entry, f"{unit_id} is not a {side} unit")
+                continue
+            if here is None or not here.is_adjacent(target):
+                yield self._f("error", "8.2", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
+                                                     f"to {entry.hex}")
+                continue
+            side_features = game.hexside_features.get(Hexside.between(here, target), frozenset())
+            if any(game.terrain[f].prohibited for f in side_features):
+                yield self._f("error", "8.2", entry, f"{unit_id} cannot attack across the prohibited hexside "
+                                                     f"{state.location[unit_id]}-{entry.hex}")
+            if phase == "mobile_combat" and unit.mobility != "mobile":
+                yield self._f("error", "4.1", entry, f"{unit_id} is a leg unit; only mobile units attack in the "
+                                                     "Mobile Combat Phase")
+            elif phase == "mobile_combat" and unit_id in state.attacked_in_combat:
+                yield self._f("error", "8.2", entry, f"{unit_id} attacked in the Combat Phase and does not attack "
+                                                     "again in the Mobile Combat Phase")
+            if unit_id in state.attacked:
+                yield self._f("error", "8.2", entry, f"{unit_id} has already attacked in this phase; strengths "
+                                                     "are unitary")
+            if unit_id in state.displaced:
+                yield self._f("error", "8.3", entry, f"{unit_id} was displaced this player turn and attacks no "
+                                                     "more in it (8.3.1)")
+            if unit_id in state.advanced:
+                yield self._f("error", "8.5", entry, f"{unit_id} advanced after combat this player turn and "
+                                                     "does nothing more in it")
+            yield from self.attacker_checks(state, entry, unit_id)
+
+    def _open_combat(self, state: S, entry: Attack) -> FmCombat:
+        """The combat an attack opens: its known result (claimed, else the table's for the die)."""
+        side = self._unit(state, entry.attackers[0]).side
+        result = entry.result
+        if result is None and entry.die is not None and 1 <= entry.die <= 6:
+            result = self.combat_audit(state, entry).result
+        attackers = tuple(u for u in dict.fromkeys(entry.attackers) if self._on_map(state, u) is not None)
+        special = self.is_special_attack(state, entry)
+        defenders = () if special else tuple(self.defending(state, self._defenders(state, entry, side)))
+        steps = tuple((u, self._steps(state, u)) for u in (*attackers, *defenders))
+        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, beach=special)
+
+    def _attack_applied(self, state: S, entry: Attack) -> S:
+        """8.2: the attackers have attacked, the defenders been attacked, and the combat is open."""
+        side = self._unit(state, entry.attackers[0]).side
+        in_combat = {u for u in entry.attackers if self.phase_id(state) == "combat"
+                     and self._unit(state, u).mobility == "mobile"}
+        return evolve(self._placed(state, entry), attacked=state.attacked | set(entry.attackers),
+                      defended=state.defended | set(self._defenders(state, entry, side)),
+                      attacked_in_combat=state.attacked_in_combat | in_combat,
+                      combat=self._open_combat(state, entry))

@@ -1,0 +1,199 @@
+"""Movement (5.1, 5.2, 5.4, 5.5) with zones of control's effect on it (6.1): one model of a unit's
+move, `move_rule`, asked for by the checker, the VASSAL reader and the benchmark generators alike.
+
+Rulings: docs/rules-coverage.md's register, rows F&M 5.2, F&M 6.1 and F&M 6.1 / 11.2.3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container
+from dataclasses import dataclass
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Move
+from adjudicator.systems.base import PerGame
+from adjudicator.systems.fire_and_movement.base import MOVEMENT_PHASES
+from adjudicator.systems.fire_and_movement.state import S
+from adjudicator.systems.fire_and_movement.zoc import IGNORE_EZOC, ZonesOfControl
+from wargame.game import Game
+from wargame.hexes import Hex, Hexside
+
+
+@dataclass(frozen=True)
+class MoveRule:
+    """One unit's move in a state (5.1-5.4, 6.1): what a step costs, where the unit must stop, and
+    its budget; `wargame.paths.reachable(start, rule.cost, rule.budget, stops=rule.stops)` walks it."""
+
+    budget: float
+    """MP the unit may still spend (its allowance less what its arrival cost, 5.2)."""
+    terrain_cost: Callable[[Hex, Hex], float | None]
+    """5.4: the terrain's cost of a step, None when prohibited (5.2 e)."""
+    enemy: frozenset[Hex]
+    """Hexes enemy units hold (5.2: never entered)."""
+    ezoc: frozenset[Hex]
+    """Enemy zones of control that affect this unit (none for rangers and commandos, 6.1)."""
+    ezoc_cost: int
+    """6.1: what a mobile unit pays on top to enter an EZOC (half its printed MA); 0 for a leg unit."""
+    mobile: bool
+    barrier: Callable[[Hex, Hex], bool]
+    """6.1 exception: whether a step from one EZOC into another is never allowed (a minefield
+    hexside, a fortification)."""
+    on_map: Container[Hex]
+    """The map's hexes (5.2: a unit never leaves the map)."""
+    off_limits: frozenset[Hex] = frozenset()
+    """Hexes a folio's scenario puts out of play (Omaha 10.1)."""
+
+    def cost(self, a: Hex, b: Hex) -> float | None:
+        """MP to step from `a` into the adjacent `b`, None when the unit may not (5.2, 5.4, 6.1)."""
+        if b in self.enemy or b in self.off_limits or b not in self.on_map:
+            return None
+        step = self.terrain_cost(a, b)
+        if step is None:
+            return None
+        if b in self.ezoc:
+            if a in self.ezoc and self.barrier(a, b):
+                return None
+            if self.mobile:
+                return step + self.ezoc_cost
+        return step
+
+    def stops(self, h: Hex) -> bool:
+        """6.1: a leg unit stops on entering an enemy zone of control."""
+        return not self.mobile and h in self.ezoc
+
+
+STEP_COSTS: PerGame[dict[tuple[Hex, Hex], float | None]] = PerGame(lambda game: {})
+"""Each game's step costs (5.4) as they are asked for (the map never changes)."""
+
+
+class Movement(ZonesOfControl[S]):
+    """5.1-5.5 and 6.1's effects on movement."""
+
+    def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:
+        """MP to move from `a` into the adjacent `b` (5.4, 5.4.1, 5.4.2), None when prohibited (5.2 e)."""
+        costs = STEP_COSTS(game)
+        key = (a, b)
+        if key not in costs:
+            costs[key] = self._terrain_cost(game, a, b)
+        return costs[key]
+
+    @staticmethod
+    def _terrain_cost(game: Game, a: Hex, b: Hex) -> float | None:
+        terrain = game.terrain
+        features = game.hexside_features.get(Hexside.between(a, b), frozenset())
+        kinds = game.hex_terrain.get(b, ())
+        if any(terrain[t].prohibited for t in kinds) or any(terrain[f].prohibited for f in features):
+            return None
+        # 5.4.1, 5.4.2: along a road (trail) hexside the road (trail) rate replaces every other cost.
+        for route in ("road", "trail"):
+            rate = terrain[route].mp_cost if route in features and route in terrain else None
+            if rate is not None:
+                return float(rate)
+        base = max((float(c) for t in kinds if (c := terrain[t].mp_cost) is not None), default=1.0)
+        added = sum(float(terrain[t].mp_add or 0) for t in kinds)
+        added += sum(float(terrain[f].mp_add or 0) for f in features if f not in ("road", "trail"))
+        return base + added
+
+    def move_rule(self, state: S, unit_id: str) -> MoveRule:
+        """How a unit may move now (5.1-5.4, 6.1): the one model the checker, the VASSAL reader and the
+        generators ask for."""
+        game = state.game
+        unit = self._unit(state, unit_id)
+        grid = game.grid
+        enemy = self.enemy_hexes(state, unit.side)
+        mobile = unit.mobility == "mobile"
+        return MoveRule(budget=self.allowance(state, unit_id) - self.first_hex_cost(state, unit_id),
+                        terrain_cost=lambda a, b: self.step_cost(game, a, b), enemy=enemy,
+                        ezoc=frozenset() if unit.type in IGNORE_EZOC else self.ezoc(state, unit.side),
+                        ezoc_cost=self.allowance(state, unit_id, weather=False) // 2 if mobile else 0, mobile=mobile,
+                        barrier=lambda a, b: self.is_ezoc_barrier(game, a, b), on_map=grid, off_limits=self.off_limits(state))
+
+    def _check_move(self, state: S, entry: Move) -> list[Finding]:
+        game = state.game
+        unit = self._unit(state, entry.unit)
+        where = state.location.get(entry.unit)
+        phase = self.phase_id(state)
+        active = self.active(state)
+        out: list[Finding] = []
+        early = self.folio_move(state, entry)
+        if early is not None:
+            return early
+        # 5.2: a player moves his own units in his own Movement or Mobile Movement Phase only.
+        if not self.moves_out_of_sequence(state, entry) and (phase not in MOVEMENT_PHASES or unit.side != active):
+            return [self._f("error", "5.2", entry, f"{self._where(state)}: {entry.unit} ({unit.side}) moves only in "
+                                                   f"its own side's Movement and Mobile Movement Phases")]
+        if phase == "mobile_movement":
+            if unit.mobility != "mobile":
+                return [self._f("error", "5.5", entry, f"{entry.unit} is a leg unit; leg units never move in the "
+                                                       "Mobile Movement Phase")]
+            if entry.unit in state.moved_in_movement:
+                return [self._f("error", "5.5", entry, f"{entry.unit} moved in this player turn's Movement Phase and "
+                                                       "does not move again in the Mobile Movement Phase")]
+        if entry.unit in state.moved:
+            out.append(self._f("error", "5.2", entry, f"{entry.unit} has already moved in this player turn"))
+        if entry.unit in state.advanced:
+            out.append(self._f("error", "8.5", entry, f"{entry.unit} advanced after combat this player turn and "
+                                                      "does nothing more in it"))
+        if entry.strategic:
+            out.append(self._f("error", "log", entry, "Fire & Movement has no strategic movement (an Onslaught "
+                                                      "rule); write the move without 'strategic'"))
+        if where is None or not game.grid.is_label(where):
+            return out + [self._f("error", "5.2", entry, f"{entry.unit} is not on the map ({where or 'not in play'})")]
+        if entry.path[0] != where:
+            return out + [self._f("error", "5.1", entry, f"{entry.unit} is in {where}, not {entry.path[0]}")]
+        off = [label for label in entry.path if not game.grid.is_label(label)]
+        if off:
+            return out + [self._f("error", "5.2", entry, f"{entry.unit} leaves the map at {off[0]}")]
+        folio = self.folio_path(state, entry)
+        if folio:
+            return out + folio
+        return out + self._walk(state, entry)
+
+    def _walk(self, state: S, entry: Move) -> list[Finding]:
+        """5.1, 5.2, 5.4, 6.1: the move's steps, hex by hex, against the unit's move rule."""
+        game = state.game
+        hexes = [game.grid.hex_of(label) for label in entry.path]
+        rule = self.move_rule(state, entry.unit)
+        allowance = self.allowance(state, entry.unit)
+        spent = self.first_hex_cost(state, entry.unit)  # paid on arriving (a folio's arrivals)
+        out: list[Finding] = []
+        for i, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
+            la, lb = entry.path[i - 1], entry.path[i]
+            if not a.is_adjacent(b):
+                return out + [self._f("error", "5.1", entry, f"{entry.unit} skips from {la} to {lb}; a unit moves "
+                                                             "through contiguous hexes")]
+            if b in rule.enemy:
+                return out + [self._f("error", "5.2", entry, f"{entry.unit} enters {lb}, which an enemy unit holds")]
+            cost = rule.terrain_cost(a, b)
+            if cost is None:
+                return out + [self._f("error", "5.2", entry, f"{entry.unit} enters prohibited terrain at {lb} (or "
+                                                             f"crosses a prohibited hexside {la}-{lb})")]
+            from_ezoc, into_ezoc = a in rule.ezoc, b in rule.ezoc
+            if into_ezoc and not rule.mobile:
+                if i > 1 and from_ezoc:
+                    return out + [self._f("error", "6.1", entry, f"{entry.unit} entered an enemy zone of control at "
+                                                                 f"{la} and moves on to {lb}")]
+                if from_ezoc:
+                    # 6.1: EZOC to EZOC takes the whole printed allowance, so it is the whole move.
+                    if cost > allowance:
+                        return out + [self._f("error", "6.1", entry, f"{entry.unit} cannot pay {cost:g} MP for {lb} "
+                                                                     f"with an allowance of {allowance}")]
+                    out += self._fortified_ezoc(state, entry, a, b)
+                    if len(hexes) > 2:
+                        return out + [self._f("error", "6.1", entry, f"{entry.unit} moves from one enemy zone of "
+                                                                     f"control into another at {lb}, which takes its "
+                                                                     "whole allowance; it moves no further")]
+                    return out
+                if i < len(hexes) - 1:
+                    return out + [self._f("error", "6.1", entry, f"{entry.unit} entered an enemy zone of control at "
+                                                                 f"{lb} and moves on; a leg unit stops there")]
+            if into_ezoc and rule.mobile:
+                # 6.1: a mobile unit pays half its printed allowance, rounded down, to enter an EZOC.
+                cost += rule.ezoc_cost
+                if from_ezoc:
+                    out += self._fortified_ezoc(state, entry, a, b)
+            spent += cost
+            if spent > allowance:
+                return out + [self._f("error", "5.2", entry, f"{entry.unit} has spent {spent:g} MP by {lb}, more than "
+                                                             f"its allowance of {allowance}")]
+        return out

@@ -1,0 +1,131 @@
+"""Retreat (8.3, with 6.2 and 8.1.5) and displacement (8.3.1): the retreats open to a unit and the
+checks of a `retreat` entry against them."""
+
+from __future__ import annotations
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Retreat
+from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.results import FmCombat
+from adjudicator.systems.fire_and_movement.state import S
+from wargame.hexes import Hex
+
+
+class Retreats(SeriesRules[S]):
+    """8.3, 8.3.1, 8.1.5."""
+
+    def retreat_paths(self, state: S, unit_id: str, hexes: int) -> list[tuple[Hex, ...]]:
+        """Every retreat of exactly `hexes` hexes open to a unit now (8.3, 6.2): away from its hex one
+        hex a step, never into or through an enemy unit, an EZOC (friendly units do not cancel it),
+        prohibited terrain or off the map."""
+        game = state.game
+        start = self._on_map(state, unit_id)
+        if start is None:
+            return []
+        unit = self._unit(state, unit_id)
+        ezoc = frozenset() if unit.type in self.retreat_ignores_ezoc else self.ezoc(state, unit.side)
+        enemy = {game.grid.hex_of(w) for u, w in state.location.items()
+                 if game.grid.is_label(w) and self._unit(state, u).side != unit.side}
+        beyond = self.off_limits(state)
+        out: list[tuple[Hex, ...]] = []
+
+        def extend(path: tuple[Hex, ...]) -> None:
+            if len(path) - 1 == hexes:
+                out.append(path)
+                return
+            for n in game.grid.neighbours_on_map(path[-1]):
+                if n.distance(start) != len(path) or n in enemy or n in ezoc or \
+                        self.step_cost(game, path[-1], n) is None or n in beyond:
+                    continue
+                extend((*path, n))
+        extend((start,))
+        return out
+
+    def _friendly_at(self, state: S, unit_id: str, h: Hex) -> bool:
+        """Whether another unit of the unit's side stands in a hex."""
+        side = self._unit(state, unit_id).side
+        label = state.game.grid.label_of(h)
+        return any(w == label and u != unit_id and self._unit(state, u).side == side for u, w in state.location.items())
+
+    def _check_retreat(self, state: S, entry: Retreat) -> list[Finding]:
+        game = state.game
+        combat = state.combat
+        where = state.location.get(entry.unit)
+        if combat is None:
+            return [self._f("error", "8.3", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
+                                                   "to retreat")]
+        if entry.path[0] != where:
+            return [self._f("error", "8.3", entry, f"{entry.unit} is in {where}, not {entry.path[0]}")]
+        off = [label for label in entry.path if not game.grid.is_label(label)]
+        if off:
+            return [self._f("error", "8.3", entry, f"{entry.unit} retreats off the map at {off[0]}")]
+        hexes = tuple(game.grid.hex_of(label) for label in entry.path)
+        if entry.unit not in (*combat.attackers, *combat.defenders):
+            return self._check_displacement(state, entry, combat, hexes)
+        due = combat.retreat_due(entry.unit)
+        if not due:
+            return [self._f("error", "8.2", entry, f"{combat.verdict} calls for no retreat of {entry.unit}")]
+        if entry.unit in combat.stood or combat.retreat_of(entry.unit) is not None:
+            return [self._f("error", "8.3", entry, f"{entry.unit} has already retreated or stood in {combat.name}")]
+        entered = len(hexes) - 1
+        if entered == 0 or entered > due:
+            return [self._f("error", "8.3", entry, f"{entry.unit} retreats {entered} hexes; {combat.result} calls for "
+                                                   f"{due}")]
+        legal = self.retreat_paths(state, entry.unit, entered)
+        if hexes not in legal:
+            return [self._f("error", "8.3", entry, f"{entry.unit} retreats where it may not: each hex one further from "
+                                                   f"{entry.path[0]}, never into an enemy unit, an enemy zone of "
+                                                   "control or prohibited terrain (6.2, 8.3)")]
+        if entered < due and self.retreat_paths(state, entry.unit, due):
+            return [self._f("error", "8.3", entry, f"{entry.unit} retreats {entered} of the {due} hexes though a full "
+                                                   "retreat is open")]
+        if combat.bombardment:
+            out = self._bombardment_direction(state, entry, hexes, legal)
+            if out:
+                return out
+        full = legal
+        if combat.bombardment:
+            # 8.1.5 before 8.3: the vacant path is wanted among the retreats that go farther from the
+            # closest enemy unit, when some do.
+            full = self._farther(state, entry.unit, full) or full
+        vacant = [p for p in full if not any(self._friendly_at(state, entry.unit, h) for h in p[1:])]
+        if vacant and any(self._friendly_at(state, entry.unit, h) for h in hexes[1:]):
+            return [self._f("error", "8.3", entry, f"{entry.unit} retreats through or onto a friendly unit though a "
+                                                   "path of vacant hexes is open")]
+        return []
+
+    def _farther(self, state: S, unit_id: str, paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]]:
+        """8.1.5: the retreats that end farther from the closest enemy unit than they start (none when
+        no enemy unit is on the map)."""
+        game = state.game
+        side = self._unit(state, unit_id).side
+        enemies = [game.grid.hex_of(w) for u, w in state.location.items()
+                   if game.grid.is_label(w) and self._unit(state, u).side != side]
+        if not enemies:
+            return []
+
+        def nearest(h: Hex) -> int:
+            return min(e.distance(h) for e in enemies)
+        return [p for p in paths if nearest(p[-1]) > nearest(p[0])]
+
+    def _bombardment_direction(self, state: S, entry: Retreat, hexes: tuple[Hex, ...],
+                               legal: list[tuple[Hex, ...]]) -> list[Finding]:
+        """8.1.5: after a bombardment a unit retreats, if it can, farther from the closest enemy unit."""
+        away = self._farther(state, entry.unit, legal)
+        if away and hexes not in away:
+            return [self._f("error", "8.1", entry, f"{entry.unit} retreats after a bombardment no farther from the "
+                                                   "closest enemy unit, though it could (8.1.5)")]
+        return []
+
+    def _check_displacement(self, state: S, entry: Retreat, combat: FmCombat, hexes: tuple[Hex, ...]) -> list[Finding]:
+        """8.3.1: a friendly unit displaced one hex from where a retreating unit ends."""
+        ends = {path[-1] for _, path in combat.retreated}
+        if entry.path[0] not in ends:
+            return [self._f("error", "8.3", entry, f"{entry.unit} took no part in {combat.name}; only a unit a "
+                                                   "retreating unit ends on is displaced (8.3.1)")]
+        if len(hexes) != 2 or hexes not in self.retreat_paths(state, entry.unit, 1) or \
+                self._friendly_at(state, entry.unit, hexes[1]):
+            return [self._f("error", "8.3", entry, f"{entry.unit} is displaced one hex, never into an enemy unit, an "
+                                                   "enemy zone of control, prohibited terrain or a friendly unit "
+                                                   "(8.3.1)")]
+        return []

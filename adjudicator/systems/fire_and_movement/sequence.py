@@ -1,0 +1,83 @@
+"""The sequence of play (4.1): game turns in order, the phases of each (the game's `[[sequence]]`,
+whose order the engine checks, wargame/sequence.py), two player turns of five phases. Stacking (5.3)
+is judged as each phase ends.
+
+Ruling: docs/rules-coverage.md's register, row F&M 4.1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Entry, Place, StepMarker, TurnMarker
+from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.state import S, evolve
+
+
+class SequenceOfPlay(SeriesRules[S]):
+    """4.1 and 5.3's end-of-phase check."""
+
+    def turn_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
+        """A folio's errors as a game turn begins (its set-up, its length)."""
+        return []
+
+    def _check_turn(self, state: S, entry: TurnMarker) -> list[Finding]:
+        out = self.turn_checks(state, entry)
+        if entry.turn != state.turn + 1:
+            out.append(self._f("error", "4.1", entry, f"GT {entry.turn} follows GT {state.turn}; game turns run in "
+                                                      "order"))
+        out += self._length_checks(state, entry)
+        if state.turn and self.phase_id(state) != "game_turn_end":
+            out.append(self._f("error", "4.1", entry, f"GT {state.turn} ends before its Game Turn End Phase "
+                                                      f"({self._where(state)})"))
+        return out
+
+    def _length_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
+        """A folio's errors for a game turn past its game's length."""
+        return []
+
+    def _next_phase(self, state: S, phase: str) -> int | None:
+        """The index the phase marker moves to: the next phase of that id after the current one."""
+        start = 0 if state.phase is None else state.phase + 1
+        phases = self.phases(state.game)
+        return next((i for i in range(start, len(phases)) if phases[i] == phase), None)
+
+    def _closing(self, state: S, entry: Entry) -> list[Finding]:
+        """5.3: at the end of every phase, no more units in a hex than it takes; then a folio's own
+        end-of-phase errors."""
+        if state.phase is None:
+            return []
+        grid = state.game.grid
+        count = Counter(where for where in state.location.values() if grid.is_label(where))
+        out = [self._f("error", "5.3", entry, f"{self._where(state)} ends with {n} units in hex {where}; "
+                                              f"{limit} may stay there")
+               for where, n in sorted(count.items()) if n > 1 and n > (limit := self.stack_limit(state, where))]
+        return out + self.closing(state, entry)
+
+    def _check_placer(self, state: S, entry: Place) -> list[Finding]:
+        """A unit's placement is its owner's decision (the engine judges the other entries' authors)."""
+        if entry.side and entry.unit in state.game.units_by_id and self._unit(state, entry.unit).side != entry.side:
+            return [self._f("error", "log", entry, f"{entry.unit} is a {self._unit(state, entry.unit).side} unit; its "
+                                                   f"owner, not {entry.side}, decides this")]
+        return []
+
+    def _turn_applied(self, state: S, entry: TurnMarker) -> S:
+        """4.1: a new game turn; 7.2: every marker back in its pool."""
+        return evolve(state, turn=entry.turn, phase=None, moved=frozenset(), moved_in_movement=frozenset(),
+                      attacked=frozenset(), defended=frozenset(), attacked_in_combat=frozenset(),
+                      advanced=frozenset(), displaced=frozenset(), markers_used=(), bombarded=(), drawn=())
+
+    def _phase_applied(self, state: S, entry: StepMarker) -> S:
+        """4.1: the next phase; a new player turn (movement after the other player's phases) starts afresh."""
+        index = self._next_phase(state, entry.step)
+        if index is None:
+            return state
+        fresh = entry.step == "movement"
+        return evolve(state, drawn=(), phase=index, moved=frozenset() if fresh else state.moved,
+                      moved_in_movement=frozenset() if fresh else state.moved_in_movement,
+                      attacked=frozenset(), defended=frozenset(),
+                      attacked_in_combat=frozenset() if fresh else state.attacked_in_combat,
+                      advanced=frozenset() if fresh else state.advanced,
+                      displaced=frozenset() if fresh else state.displaced,
+                      bombarded=() if fresh else state.bombarded)

@@ -1,0 +1,63 @@
+"""The Fire & Movement series' state: the position and the sequence of play after an entry (4.1-8.5).
+
+A folio's exclusive rules keep their own fields in a subclass (Omaha: `omaha/state.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from adjudicator.systems.fire_and_movement.results import FmCombat
+from wargame.game import Game
+
+
+@dataclass(frozen=True)
+class FireAndMovementState:
+    """The position and the sequence of play after an entry."""
+
+    game: Game = field(repr=False, compare=False)
+    scenario: str
+    first_player: str
+    turn: int
+    phase: int | None
+    location: dict[str, str]
+    depleted: frozenset[str] = frozenset()
+    moved: frozenset[str] = frozenset()
+    """Units that have moved in this player turn (5.2, 5.5)."""
+    moved_in_movement: frozenset[str] = frozenset()
+    """Mobile units that moved in this player turn's Movement Phase (4.1, 5.5)."""
+    attacked: frozenset[str] = frozenset()
+    """Units that have attacked in this phase (8.2: strengths are unitary)."""
+    defended: frozenset[str] = frozenset()
+    """Units that have been attacked in this phase (8.0: one attack per phase)."""
+    attacked_in_combat: frozenset[str] = frozenset()
+    """Mobile units that attacked in this player turn's Combat Phase (4.1, 8.2)."""
+    advanced: frozenset[str] = frozenset()
+    """Units that advanced after combat this player turn and do nothing more in it (8.5)."""
+    displaced: frozenset[str] = frozenset()
+    """Units displaced this player turn (8.3.1: an attacker's displaced unit attacks no more)."""
+    markers_used: tuple[str, ...] = ()
+    """Support markers placed on combats this game turn, one entry per use (7.2)."""
+    combat: FmCombat | None = None
+    """The combat whose results the entries after its attack carry out (8.2.4-8.5)."""
+    bombarded: tuple[str, ...] = ()
+    """The hex of every marker that has bombarded in this player turn (8.1: two a hex at most)."""
+    noted: frozenset[str] = frozenset()
+    """Entry kinds already given the note that they are applied but not checked."""
+    optional: frozenset[str] = frozenset()
+    """Optional rules in force, from the log's `Optional` headers."""
+    drawn: tuple[tuple[str, str], ...] = ()
+    """(side, marker) drawn from a pool for the next combat or bombardment and not yet placed (7.2)."""
+
+
+S = TypeVar("S", bound=FireAndMovementState)
+
+
+def evolve(state: S, **changes: object) -> S:
+    """The state with some fields changed: `dataclasses.replace` without re-running `__init__` over
+    every field (a state changes with every entry, and the folio states have many fields)."""
+    new = object.__new__(type(state))
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new

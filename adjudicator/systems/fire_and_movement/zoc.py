@@ -1,0 +1,62 @@
+"""Zones of control (6.0, 6.1 exceptions): where a side's enemies exert one, and the terrain a unit
+never moves across from one enemy zone into another."""
+
+from __future__ import annotations
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Move
+from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.state import S
+from wargame.game import Game
+from wargame.hexes import Hex, Hexside
+
+IGNORE_EZOC = frozenset({"ranger", "commando"})
+"""6.1 exception (and Omaha 11.2.3): unit types that pay nothing extra for EZOC and are never stopped by it."""
+
+
+class ZonesOfControl(SeriesRules[S]):
+    """6.0: the six hexes around each unit that exerts a zone, across every terrain."""
+
+    def ezoc(self, state: S, side: str) -> frozenset[Hex]:
+        """Hexes in the zone of control of the enemies of `side` (6.0): the six hexes around each
+        enemy unit that exerts one, across every terrain."""
+        # The states between two moves share one location mapping: the zones are worked out once for it.
+        cached = self._zones.get(side)
+        if cached is not None and cached[0] is state.location:
+            return cached[1]
+        grid = state.game.grid
+        units = state.game.units_by_id
+        out: set[Hex] = set()
+        for unit_id, where in state.location.items():
+            unit = units[unit_id]
+            if unit.side != side and unit.zoc and grid.is_label(where):
+                out.update(grid.neighbours_on_map(grid.hex_of(where)))
+        zone = frozenset(out)
+        self._zones[side] = (state.location, zone)
+        return zone
+
+    @staticmethod
+    def is_ezoc_barrier(game: Game, a: Hex, b: Hex) -> bool:
+        """6.1 exception: a minefield hexside or a fortification, never crossed from one EZOC into another."""
+        return "minefield" in game.hexside_features.get(Hexside.between(a, b), frozenset()) or \
+            "fortification" in game.hex_terrain.get(b, ())
+
+    def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
+        """The map hexes units of `side`'s enemies hold (kept, like the zones, for the location mapping)."""
+        cached = self._held.get(side)
+        if cached is not None and cached[0] is state.location:
+            return cached[1]
+        grid = state.game.grid
+        units = state.game.units_by_id
+        held = frozenset(grid.hex_of(w) for u, w in state.location.items() if units[u].side != side and grid.is_label(w))
+        self._held[side] = (state.location, held)
+        return held
+
+    def _fortified_ezoc(self, state: S, entry: Move, a: Hex, b: Hex) -> list[Finding]:
+        """6.1 exception: never EZOC to EZOC across a minefield hexside or into a fortification."""
+        game = state.game
+        if self.is_ezoc_barrier(game, a, b):
+            return [self._f("error", "6.1", entry, f"{entry.unit} moves from one enemy zone of control into another "
+                                                   f"across a minefield or into a fortification at "
+                                                   f"{game.grid.label_of(b)}")]
+        return []

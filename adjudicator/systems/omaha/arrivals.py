@@ -1,0 +1,157 @@
+"""Reinforcements and replacements (11.1.2, 11.1.3, 11.2.1's late landings, 11.2.4, 11.2.5; the
+campaign's, 14.0 b, g): who is due when, where each may arrive, and the replacement points."""
+
+from __future__ import annotations
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Entry, Place
+from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.state import OmahaState
+from wargame.models import Arrival
+
+
+class Arrivals(OmahaRules):
+    """11.1.2, 11.1.3, 11.2.4, 11.2.5."""
+
+    def first_hex_cost(self, state: OmahaState, unit_id: str) -> float:
+        """11.1.2: a German reinforcement has paid its first hex's cost on entering."""
+        return dict(state.entered).get(unit_id, 0.0)
+
+    def _full_on_arrival(self, state: OmahaState, unit_id: str) -> bool:
+        """11.1.2: a German reinforcement moves its full MA on the GT it arrives, inclement weather
+        or not, except in the campaign game (where 14.1 halves it like any other)."""
+        return not self._campaign(state) and unit_id in dict(state.entered)
+
+    def _arrivals_due(self, state: OmahaState, entry: Entry) -> list[Finding]:
+        """11.1.2, 11.2.4: at the end of a Movement Phase, the side's reinforcements due that could arrive."""
+        if self.phase_id(state) != "movement" or not state.set_up:
+            return []
+        out = []
+        side = self.active(state) or ""
+        for row in self._due(state, side):
+            if self.entry_hexes(state, row.unit, row.entry):
+                section = "11.1" if side == "German" else "11.2"
+                out.append(self._f("error", section, entry, f"{self._where(state)} ends without {row.unit}, due on "
+                                                            f"GT {row.turn}, though it could arrive"))
+        return out
+
+    def _schedule(self, state: OmahaState) -> list[Arrival]:
+        """The scenario's reinforcements, with the assault units that could not land for stacking:
+        they arrive on GT 2 on the beach landing hexes (11.2.1)."""
+        rows = [row for _, row in state.game.reinforcements if row.scenario == state.scenario]
+        if state.turn >= 1 and state.set_up:
+            rows += [Arrival(scenario=state.scenario, turn=2, unit=p.piece, entry="omaha_beach", source="11.2.1")
+                     for _, p in state.game.setup if p.scenario == state.scenario
+                     and p.location in self._assault_boxes(state)
+                     and state.location.get(p.piece) == p.location and p.piece != self._ranger(state)]
+        return rows
+
+    def _due(self, state: OmahaState, side: str) -> list[Arrival]:
+        """The side's reinforcements due by this turn and not yet arrived (11.1.2, 11.2.1, 11.2.4)."""
+        return [row for row in self._schedule(state) if row.turn <= state.turn
+                and self._unit(state, row.unit).side == side and self._on_map(state, row.unit) is None
+                and (state.location.get(row.unit) is None
+                     or state.location.get(row.unit) in self._assault_boxes(state))]
+
+    def entry_hexes(self, state: OmahaState, unit_id: str, entry_area: str | None) -> list[str]:
+        """Where a reinforcement may arrive now: its hex or area, not enemy-held, not in an EZOC
+        (11.1.2); Allied beach landing hexes with room, in an EZOC only if Allied units hold them (11.2.4)."""
+        game = state.game
+        unit = self._unit(state, unit_id)
+        if entry_area is None:
+            return []
+        labels = [entry_area] if game.grid.is_label(entry_area) else list(game.areas_by_id[entry_area].hexes) \
+            if entry_area in game.areas_by_id else []
+        if unit.side == "Allied" and self._campaign(state):
+            labels = sorted(self.landing_hexes(state))  # 14.0 b: any beach landing hex with a marker
+        ezoc = self.ezoc(state, unit.side)
+        wanted = set(labels)
+        by_hex: dict[str, list[str]] = {}
+        for unit_id, where in state.location.items():
+            if where in wanted:
+                by_hex.setdefault(where, []).append(unit_id)
+        out = []
+        for label in labels:
+            h = game.grid.hex_of(label)
+            if self._out_of_play(state, label):
+                continue
+            here = by_hex.get(label, [])
+            if any(self._unit(state, u).side != unit.side for u in here):
+                continue
+            if unit.side == "Allied":
+                if label not in self.landing_hexes(state) or len(here) >= self.stack_limit(state, label) or \
+                        (h in ezoc and not here):
+                    continue
+                if any(u in state.left_beach for u in here):
+                    continue  # 11.2.1: a unit that has left a beach landing hex never stacks again
+            elif h in ezoc or here:
+                continue
+            out.append(label)
+        return out
+
+    def _check_replace(self, state: OmahaState, entry: Place) -> list[Finding]:
+        """11.1.3, 11.2.5: the Allies rebuild one reduced unit on the map, in supply, per replacement
+        point of its kind (leg, mobile) received this game turn; the Germans receive none."""
+        game = state.game
+        unit = self._unit(state, entry.unit)
+        if unit.side != "Allied":
+            return [self._f("error", "11.1", entry, "the German side receives no replacements (11.1.3)")]
+        points = sum(r.amount for _, r in game.replacements if r.scenario == state.scenario
+                     and r.turn == state.turn and r.side == "Allied" and r.kind == unit.mobility)
+        used = state.replaced.count(unit.mobility)
+        out = []
+        if used >= points:
+            # 14.0: the campaign's rates, with the scenario's own on top (14.0 g), all in the data.
+            rates = "14.0 and 11.2.5" if self._campaign(state) else "11.2.5"
+            out.append(self._f("error", "14.0" if self._campaign(state) else "11.2", entry,
+                               f"the Allies have {points - used if points > used else 0} {unit.mobility} replacement "
+                               f"point(s) left on GT {state.turn} ({points} received, {rates})"))
+        where = state.location.get(entry.unit, "")
+        if self._on_map(state, entry.unit) is None or entry.unit not in state.depleted:
+            out.append(self._f("error", "11.2", entry, f"{entry.unit} is not a reduced unit on the map; only those "
+                                                       "are rebuilt (11.2.5)"))
+        elif entry.unit in self.out_of_supply(state):
+            out.append(self._f("error", "11.2", entry, f"{entry.unit} at {where} is out of supply (12.0); only units "
+                                                       "in supply are rebuilt (11.2.5)"))
+        if entry.hex is not None and entry.hex != where:
+            out.append(self._f("error", "11.2", entry, f"{entry.unit} is rebuilt where it stands, {where}"))
+        return out
+
+    def _check_reinforce(self, state: OmahaState, entry: Place) -> list[Finding]:
+        """11.1.2, 11.2.4: a scheduled reinforcement, in its side's Movement Phase, on its turn or
+        later, where it may arrive."""
+        game = state.game
+        unit = self._unit(state, entry.unit)
+        section = "11.1" if unit.side == "German" else "11.2"
+        if self.phase_id(state) != "movement" or self.active(state) != unit.side:
+            return [self._f("error", "4.1", entry, f"{self._where(state)}: reinforcements arrive in their side's "
+                                                   "Movement Phase")]
+        row = next((r for r in self._schedule(state) if r.unit == entry.unit), None)
+        if row is None:
+            return [self._f("error", section, entry, f"{entry.unit} is not a reinforcement of this scenario")]
+        if row.turn > state.turn:
+            return [self._f("error", section, entry, f"{entry.unit} arrives on GT {row.turn}, not {state.turn}")]
+        if self._on_map(state, entry.unit) is not None:
+            return [self._f("error", section, entry, f"{entry.unit} is already on the map")]
+        if unit.side == "Allied" and state.turn == 1:
+            return [self._f("error", "11.2", entry, "Allied reinforcements land after GT 1 (11.2.4)")]
+        if entry.hex not in self.entry_hexes(state, entry.unit, row.entry):
+            where = row.entry if row.entry and game.grid.is_label(row.entry) else \
+                game.areas_by_id[row.entry].name if row.entry in game.areas_by_id else "its entry"
+            if unit.side == "Allied" and self._campaign(state):
+                where = "any beach landing hex with a beachhead marker (14.0 b)"
+            return [self._f("error", section, entry, f"{entry.unit} arrives at {where}, on a hex no enemy unit holds "
+                                                     f"and outside enemy zones of control "
+                                                     f"{'(a beach landing hex with room) ' if unit.side == 'Allied' else ''}"
+                                                     f"- not {entry.hex}")]
+        return []
+
+    def _entry_cost(self, state: OmahaState, label: str) -> float:
+        """11.1.2: the MP a unit entering the map pays for its first hex (its terrain; the map edge has
+        no hexside feature in our data, so nothing more)."""
+        game = state.game
+        h = game.grid.hex_of(label)
+        terrain = game.terrain
+        kinds = game.hex_terrain.get(h, ())
+        base = max((float(c) for t in kinds if (c := terrain[t].mp_cost) is not None), default=1.0)
+        return base + sum(float(terrain[t].mp_add or 0) for t in kinds)

@@ -1,0 +1,122 @@
+"""The beach (11.2.1, 11.2.3, 11.2.4): beach assaults before GT 1 (every unit on the hex, against a
+defence of zero), stacks of three on a beach landing hex that defend and attack with one unit, the
+landed units' GT 1, and units that have left a beach landing hex never stacking again.
+
+Rulings: docs/rules-coverage.md's register, rows Omaha 11.2.1, 11.2.3, 11.2.4.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Attack, Entry, Move
+from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
+from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.state import OmahaState
+
+
+class BeachAssaults(OmahaRules):
+    """11.2.1, 11.2.3, 11.2.4."""
+
+    def is_special_attack(self, state: OmahaState, entry: Attack) -> bool:
+        """11.2.3: a beach assault has no defender and no advance."""
+        return self._is_beach_assault(state, entry)
+
+    def special_audit(self, state: OmahaState, entry: Attack) -> FmAudit | None:
+        """11.2.3: a beach assault's arithmetic."""
+        return self.beach_audit(state, entry) if self._is_beach_assault(state, entry) else None
+
+    def folio_attack(self, state: OmahaState, entry: Attack) -> list[Finding] | None:
+        """11.2.3: a beach assault is checked by its own rules."""
+        return self._check_beach_assault(state, entry) if self._is_beach_assault(state, entry) else None
+
+    def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[Finding]:
+        """11.2.1: the landed units' beach assault was their only action of GT 1."""
+        if self._landed_on_gt1(state, unit_id):
+            return [self._f("error", "11.2", entry, f"{unit_id} landed on the beach; its beach assault was its "
+                                                    "only action of GT 1 (11.2.1)")]
+        return []
+
+    def attack_checks(self, state: OmahaState, entry: Attack) -> list[Finding]:
+        """11.2.4: one unit of a beach landing stack attacks a given hex."""
+        out = []
+        stacked = Counter(state.location[u] for u in dict.fromkeys(entry.attackers)
+                          if state.location.get(u) in self.landing_hexes(state))
+        for where, n in sorted(stacked.items()):
+            if n > 1:
+                out.append(self._f("error", "11.2", entry, f"{n} units of the stack in {where} attack {entry.hex}; "
+                                                           "outside a beach assault one unit of a beach landing stack "
+                                                           "attacks a given hex (11.2.4)"))
+        return out
+
+    def _stacked_again(self, state: OmahaState, entry: Entry) -> list[Finding]:
+        """11.2.1: as a phase ends, a unit that has left a beach landing hex stacks with no other."""
+        if not state.left_beach:
+            return []
+        by_hex: dict[str, list[str]] = {}
+        for unit_id, where in state.location.items():
+            by_hex.setdefault(where, []).append(unit_id)
+        out = []
+        for where, here in sorted(by_hex.items()):
+            again = sorted(u for u in here if u in state.left_beach)
+            if len(here) > 1 and again and state.game.grid.is_label(where) and \
+                    len(here) <= self.stack_limit(state, where):
+                out.append(self._f("error", "11.2", entry, f"{self._where(state)} ends with {', '.join(again)} "
+                                                           f"stacked in {where}; a unit that has left a beach landing "
+                                                           "hex never stacks again (11.2.1)"))
+        return out
+
+    def defending(self, state: OmahaState, defenders: list[str]) -> list[str]:
+        return self._stack_defender(state, defenders)
+
+    @staticmethod
+    def _stack_defender(state: OmahaState, defenders: list[str]) -> list[str]:
+        """11.2.3, 11.2.4: a stack on a beach landing hex defends with one unit, the only one the result
+        touches (its owner selects it, or the bombarding player); the log has no form for the choice
+        yet, so it is the strongest (the first by id among equals)."""
+        if len(defenders) <= 1:
+            return defenders
+        game = state.game
+        return [max(defenders, key=lambda u: unit_values(game, u, u in state.depleted)[1])]
+
+    def beach_audit(self, state: OmahaState, entry: Attack) -> FmAudit:
+        """11.2.3: the assaulting units' strengths and both sides' markers against a defence of zero,
+        on the beach assault line within or not within a German ZOC."""
+        game = state.game
+        target = game.grid.hex_of(entry.hex)
+        attackers = [(u, target, unit_values(game, u, u in state.depleted)[0]) for u in entry.attackers]
+        line = "beach_ezoc" if target in self.ezoc(state, "Allied") else "beach_no_ezoc"
+        result = audit(game, target, attackers, [], self._supports(state, entry, target), False, entry.die, "Allied",
+                       lines=[line])
+        return result
+
+    def _check_beach_assault(self, state: OmahaState, entry: Attack) -> list[Finding]:
+        """11.2.3: every unit on the beach hex assaults; naval gunfire only on GT 1 (11.2.7)."""
+        out = []
+        here = sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side == "Allied")
+        missing = [u for u in here if u not in entry.attackers]
+        if missing:
+            out.append(self._f("error", "11.2", entry, f"every unit on {entry.hex} takes part in its beach assault: "
+                                                       f"{', '.join(missing)} is missing (11.2.3)"))
+        strangers = [u for u in entry.attackers if u not in here]
+        if strangers:
+            out.append(self._f("error", "11.2", entry, f"{', '.join(strangers)} is not on {entry.hex} (11.2.3)"))
+        out += self._check_support(state, entry, "Allied")
+        if out:
+            return out
+        result = self.beach_audit(state, entry)
+        return out + self._claims(entry, result, "11.2")
+
+    def _landed_on_gt1(self, state: OmahaState, unit_id: str) -> bool:
+        """11.2.1: during GT 1, an assault unit that landed on a beach hex (not the Rangers, whom
+        11.2.3 governs): its movement ended and its beach assault was its only action."""
+        return state.turn == 1 and state.set_up and self._setup_box(state, unit_id) in self._assault_boxes(state) \
+            and unit_id != self._ranger(state)
+
+    def _leaving(self, state: OmahaState, unit_id: str, path: Sequence[str]) -> frozenset[str]:
+        """11.2.1: the units that have left a beach landing hex, with this one if its path does."""
+        if len(path) > 1 and path[0] in self.landing_hexes(state) and path[-1] != path[0]:
+            return state.left_beach | {unit_id}
+        return state.left_beach

@@ -1,0 +1,235 @@
+"""Omaha's support fire cups (11.1.4, 11.2.6, 11.2.7 with 7.1, 7.2): the German cup with its Achtung
+Minen, the US cups, naval gunfire placed without drawing on GT 1's beach assaults, markers put aside
+for a game turn or eliminated for good when the rules call for it (11.1.4 captures, 11.2.3, 14.1),
+and no aircraft in inclement weather (14.1)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Attack, Bombard, Entry, SupportMarkers
+from adjudicator.systems.base import PerGame
+from adjudicator.systems.fire_and_movement import markers as pools
+from adjudicator.systems.fire_and_movement.state import evolve
+from adjudicator.systems.fire_and_movement.support import SupportFire
+from adjudicator.systems.omaha import charts
+from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.state import OmahaState
+from wargame.models import Marker
+
+
+ALLOTMENTS: PerGame[dict[tuple[str, tuple[str, ...], str], list[Marker]]] = PerGame(lambda game: {})
+"""Each side's allotment (7.1) by the markers lost for good so far and the scenario, per game."""
+
+
+class Cups(OmahaRules, SupportFire[OmahaState]):
+    """11.1.4, 11.2.6, 11.2.7, and 14.1's effect on the cups."""
+
+    support_kinds = ("support_fire", "naval_gunfire", "mines")
+    """Marker kinds a player places on a combat (7.2, 11.1.4, 11.2.7)."""
+    keep_note = " (only the Achtung Minen may be put aside, 11.1.4)"
+
+    def pool(self, state: OmahaState, side: str) -> Counter[str]:
+        """The markers still in a side's cups this game turn (7.1, 11.1.4, 11.2.6, 14.1)."""
+        capped = not self._campaign(state)
+        allotments = ALLOTMENTS(state.game)
+        key = (side, state.lost_markers, state.scenario)
+        allotted = allotments.get(key)
+        if allotted is None:
+            if len(allotments) >= 64:
+                allotments.clear()  # bounded: the allotment changes only when a marker is lost for good
+            allotted = allotments[key] = pools.allotment(state.game, side, state.lost_markers, state.scenario, capped)
+        return pools.in_cups(state.game, side, state.lost_markers, state.withheld, state.markers_used,
+                             state.weather == "inclement", scenario=state.scenario, capped=capped, allotted=allotted)
+
+    def pool_gone(self, state: OmahaState, marker_id: str) -> list[str]:
+        return [f"{n} {what}" for what, n in (("eliminated", state.lost_markers.count(marker_id)),
+                                             ("put aside", state.withheld.count(marker_id)),
+                                             ("drawn or placed", state.markers_used.count(marker_id))) if n]
+
+    def pool_check(self, state: OmahaState, entry: Entry, marker: Marker) -> list[Finding]:
+        """14.1: no aircraft in inclement weather."""
+        if state.weather == "inclement" and marker.icon == "aircraft":
+            return [self._f("error", "14.1", entry, f"{marker.id} is an aircraft marker; in inclement weather the "
+                                                    "Allies use no aircraft this game turn")]
+        return []
+
+    def marker_use(self, state: OmahaState, entry: Attack | Bombard, marker: Marker) -> list[Finding]:
+        """11.2.7: naval gunfire supports only the beach assaults of GT 1."""
+        if marker.kind == "naval_gunfire" and not (isinstance(entry, Attack) and self._is_beach_assault(state, entry)):
+            return [self._f("error", "11.2", entry, f"{marker.id} supports only the beach assaults of GT 1 "
+                                                    "(11.2.7)")]
+        return []
+
+    def marker_apart(self, state: OmahaState, entry: Attack | Bombard, marker: Marker, owner: str,
+                     kept: Counter[str], taken: Counter[str]) -> list[Finding] | None:
+        """11.1.4: Achtung Minen drawn earlier this game turn and kept; 11.2.7: naval gunfire, never in
+        a cup, placed whatever the side drew."""
+        marker_id = marker.id
+        if marker.kind == "mines" and kept[marker_id] < state.mines_aside.count(marker_id):
+            kept[marker_id] += 1
+            return []
+        if marker.kind == "naval_gunfire":
+            taken[marker_id] += 1
+            if state.markers_used.count(marker_id) + taken[marker_id] > marker.count:
+                return [self._f("error", "7.2", entry, f"{marker_id} has been used "
+                                                       f"{state.markers_used.count(marker_id)} time(s) this game "
+                                                       f"turn and there are {marker.count}; a marker serves once "
+                                                       "a game turn")]
+            return []
+        return None
+
+    def may_keep(self, marker: Marker) -> bool:
+        """11.1.4: a drawn Achtung Minen may be kept for a later combat of the game turn."""
+        return marker.kind == "mines"
+
+    def may_draw_now(self, state: OmahaState) -> bool:
+        """11.2.3: markers are drawn for the beach assaults before GT 1."""
+        return state.turn == 0
+
+    def not_drawable(self, state: OmahaState, entry: SupportMarkers, marker_id: str) -> list[Finding]:
+        """11.2.7: naval gunfire is never in a cup."""
+        if state.game.markers_by_id[marker_id].kind == "naval_gunfire":
+            return [self._f("error", "11.2", entry, f"{marker_id} is a naval gunfire marker: never in a cup, "
+                                                    "placed without drawing and removed after GT 1 (11.2.7)")]
+        return []
+
+    def bombard_marker(self, state: OmahaState, entry: Bombard, marker: Marker) -> list[Finding] | None:
+        """11.1.4: the Achtung Minen support ground combat only."""
+        if marker.kind == "mines":
+            return [self._f("error", "11.1", entry, f"{marker.id} supports ground combat only, never a "
+                                                    "bombardment (11.1.4)")]
+        return None
+
+    def _check_markers(self, state: OmahaState, entry: SupportMarkers) -> list[Finding]:
+        """`draw`, `aside`, `lose`: markers drawn from a side's own cups while any are left (7.2,
+        11.1.4, 11.2.6), put aside or eliminated only when the rules call for it (11.1.4, 11.2.3, 14.1)."""
+        markers = state.game.markers_by_id
+        side = entry.side or ""
+        out, named = self._named_markers(state, entry)
+        if entry.how == "draw":
+            return out + self._check_draw(state, entry, side, named)
+        owed = [o for o in state.owed if o[0] == entry.how and o[1] == side]
+        mines = Counter(m for who, m in state.drawn if who == side and markers[m].kind == "mines")
+        seen: Counter[str] = Counter()
+        for marker_id in named:
+            marker = markers[marker_id]
+            if entry.how == "aside" and mines[marker_id] > 0:
+                mines[marker_id] -= 1  # 11.1.4: drawn Achtung Minen kept for a later combat
+                continue
+            match = next((o for o in owed if o[2] in ("", marker_id)), None)
+            if match is None and owed:
+                out.append(self._f("error", owed[0][3], entry, f"the marker {'put aside' if entry.how == 'aside' else 'lost'} "
+                                                               f"is {owed[0][2]}, not {marker_id}"))
+                continue
+            if match is None:
+                why = ("put aside: only a 4 at Pointe du Hoc (11.2.3) or inclement weather (14.1) does that"
+                       if entry.how == "aside" else
+                       "eliminated: only an Allied capture of Trévières, Isigny or Caumont (11.1.4) or a 5-6 at Pointe "
+                       "du Hoc (11.2.3) does that")
+                section = "11.1" if entry.how == "lose" else ("14.1" if state.weather == "inclement" else "11.2")
+                out.append(self._f("error", section, entry, f"nothing calls for a {side} marker ({marker_id}) to be "
+                                                            f"{why}"))
+                continue
+            owed.remove(match)
+            section = match[3]
+            if match[2] == "" and marker.kind == "mines" and entry.how == "lose":
+                out.append(self._f("error", section, entry, f"{marker_id} is not part of the allotment; the marker "
+                                                            "lost is one of the 15 in the cup (11.1.4)"))
+            elif entry.how == "aside" and section == "14.1" and marker.icon == "aircraft":
+                out.append(self._f("error", section, entry, f"{marker_id} is an aircraft marker, already out in "
+                                                            "inclement weather; the markers put aside are picked from "
+                                                            "the rest"))
+            else:
+                seen[marker_id] += 1
+                if entry.how == "lose":
+                    left = marker.count - state.lost_markers.count(marker_id)
+                    if seen[marker_id] > left:
+                        out.append(self._f("error", section, entry, f"every {marker_id} has already been eliminated"))
+                else:
+                    out += self._in_pool(state, entry, side, marker_id, seen[marker_id])
+        return out
+
+    def _owed(self, state: OmahaState, entry: Entry) -> list[Finding]:
+        """As the Support Fire Marker Phase ends: the weather rolled (14.1) and every marker the rules
+        removed written (11.1.4, 11.2.3, 14.1)."""
+        out = []
+        game = state.game
+        first = game.parameter.get("weather_first_turn", 2)
+        if "weather" in state.optional and isinstance(first, int) and state.turn >= first:
+            if state.weather is None:
+                out.append(self._f("error", "14.1", entry, f"GT {state.turn}'s weather is rolled (the German "
+                                                           "player's die) as the game turn begins"))
+            elif state.weather == "inclement":
+                missing = [s for s in game.manifest.sides if s not in state.weather_rolls]
+                if missing:
+                    out.append(self._f("error", "14.1", entry, f"in inclement weather each side rolls a die for the "
+                                                               f"markers put aside; {' and '.join(missing)} did not"))
+        owing = Counter((how, side, marker, section) for how, side, marker, section in state.owed)
+        for (how, side, marker, section), n in sorted(owing.items()):
+            what = marker or "marker(s) picked at random"
+            verb = "put aside for this game turn" if how == "aside" else "eliminated"
+            out.append(self._f("error", section, entry, f"{side} owes {n} {what} {verb} (write '{side}: {how} "
+                                                        "MARKER'), due by the end of the Support Fire Marker Phase"))
+        return out
+
+    def _newly_captured(self, state: OmahaState) -> list[tuple[str, frozenset[str]]]:
+        """11.1.4's places the Allies hold (occupy, or last occupied) as a game turn ends, not yet paid for."""
+        if state.turn < 1:
+            return []
+        return [(name, hexes) for name, hexes in charts.capture_locations(state.game)
+                if name not in state.captured and all(state.controlled.get(h) == "Allied" for h in hexes)]
+
+    def _capture_losses(self, state: OmahaState) -> list[tuple[str, str, str, str]]:
+        """11.1.4: one German marker, picked at random, eliminated the game turn after each capture."""
+        per = state.game.parameter.get("german_markers_lost_per_capture", 1)
+        n = per if isinstance(per, int) else 1
+        return [("lose", "German", "", "11.1")] * (n * len(self._newly_captured(state)))
+
+    def _placed(self, state: OmahaState, entry: Attack | Bombard) -> OmahaState:
+        """The pools after markers are placed on a combat: those drawn for it leave the drawn list,
+        kept Achtung Minen leave the kept list, the others are taken from the cups now (7.2, 11.1.4);
+        drawn Achtung Minen not placed are kept for later combats."""
+        markers = state.game.markers_by_id
+        pending = list(state.drawn)
+        kept = list(state.mines_aside)
+        used = list(state.markers_used)
+        for marker_id in entry.support:
+            marker = markers.get(marker_id)
+            if marker is None:
+                continue
+            owner = marker.side or entry.side or ""
+            if (owner, marker_id) in pending:
+                pending.remove((owner, marker_id))
+            elif marker.kind == "mines" and marker_id in kept:
+                kept.remove(marker_id)
+            else:
+                used.append(marker_id)
+        kept += [m for _, m in pending if markers[m].kind == "mines"]
+        return evolve(state, drawn=(), mines_aside=tuple(kept), markers_used=tuple(used))
+
+    def _marked(self, state: OmahaState, entry: SupportMarkers) -> OmahaState:
+        """The pools after `draw`, `aside` or `lose` (11.1.4, 11.2.3, 14.1; a draw as 7.2)."""
+        markers = state.game.markers_by_id
+        side = entry.side or ""
+        named = [m for m in entry.markers if m in markers and markers[m].side == side
+                 and markers[m].kind in pools.CUP_KINDS]
+        if entry.how == "draw":
+            return super()._marked(state, entry)
+        owed = list(state.owed)
+        drawn = list(state.drawn)
+        kept = list(state.mines_aside)
+        withheld = list(state.withheld)
+        lost = list(state.lost_markers)
+        for marker_id in named:
+            if entry.how == "aside" and (side, marker_id) in drawn and markers[marker_id].kind == "mines":
+                drawn.remove((side, marker_id))
+                kept.append(marker_id)
+                continue
+            match = next((o for o in owed if o[0] == entry.how and o[1] == side and o[2] in ("", marker_id)), None)
+            if match is not None:
+                owed.remove(match)
+            (withheld if entry.how == "aside" else lost).append(marker_id)
+        return evolve(state, owed=tuple(owed), drawn=tuple(drawn), mines_aside=tuple(kept), withheld=tuple(withheld),
+                       lost_markers=tuple(lost))

@@ -1,0 +1,62 @@
+"""Omaha Beach's state: the series' state plus what its exclusive rules (10.0-15.0) keep track of."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from adjudicator.contract import Outcome
+from adjudicator.systems.fire_and_movement.state import FireAndMovementState
+from wargame.hexes import Hex
+
+
+@dataclass(frozen=True)
+class OmahaState(FireAndMovementState):
+    """The series' state and Omaha's own."""
+
+    set_up: bool = False
+    """The log writes the set-up (`setup` entries), so GT 1 checks it is complete (11.0, 11.2.1)."""
+    entered: tuple[tuple[str, float], ...] = ()
+    """German reinforcements that entered this phase and the MP their first hex cost (11.1.2)."""
+    landed: frozenset[str] = frozenset()
+    """Allied reinforcements landed this Movement Phase, which move no further in it (11.2.4)."""
+    beachheads: frozenset[str] | None = None
+    """Beach landing hexes with a beachhead marker (11.2.1): the beach hexes the assault landed on,
+    less those a German unit has entered since; None until the set-up is known (all beach hexes)."""
+    controlled: dict[str, str] = field(default_factory=dict)
+    """The side that last entered each hex (13.0: captured locations)."""
+    victory: Outcome | None = None
+    """An automatic victory (13.0 sudden death, 14.3)."""
+    supply_losses: frozenset[str] = frozenset()
+    """Allied units that took 12.0's loss as this Allied player turn ended."""
+    replaced: tuple[str, ...] = ()
+    """The kinds (leg, mobile) of the replacement points used this game turn (11.2.5)."""
+    lost_markers: tuple[str, ...] = ()
+    """Support fire markers eliminated for good (11.1.4 captures, 11.2.3)."""
+    withheld: tuple[str, ...] = ()
+    """Markers put aside for this game turn (11.2.3 on a 4, 14.1 in inclement weather)."""
+    mines_aside: tuple[str, ...] = ()
+    """Achtung Minen markers drawn and kept for a later combat this game turn (11.1.4)."""
+    owed: tuple[tuple[str, str, str, str], ...] = ()
+    """Marker entries the rules call for and the log has not written yet: (how, side, marker or ''
+    for any, section), due by the end of the next Support Fire Marker Phase."""
+    pointe_du_hoc: int | None = None
+    """The die of the Pointe du Hoc assault (11.2.3)."""
+    ranger_moved: int = 0
+    """Hexes the Rangers have moved since the Pointe du Hoc roll, up to the end of GT 1 (11.2.3)."""
+    weather: str | None = None
+    """This game turn's weather once rolled, 'fair' or 'inclement' (14.1)."""
+    weather_rolls: tuple[str, ...] = ()
+    """Sides that have rolled for the markers put aside in inclement weather (14.1)."""
+    captured: frozenset[str] = frozenset()
+    """11.1.4's places whose capture has already cost the German a marker."""
+    assaulted: frozenset[str] = frozenset()
+    """Beach landing hexes whose beach assault has been resolved before GT 1 (11.2.3)."""
+    landing: tuple[tuple[str, int], ...] | None = None
+    """The beach hexes the landing put units on, with how many, as the first beach assault began
+    (11.2.1: whether the hexes chosen were full is judged then, not after the assaults' losses)."""
+    left_beach: frozenset[str] = frozenset()
+    """Units that have left a beach landing hex and never stack again (11.2.1)."""
+    last_turn: int | None = None
+    """14.2: the campaign's last game turn, fixed as its GT 17 ends (None before, and in the scenario)."""
+    out_of_play: frozenset[Hex] = field(default=frozenset(), repr=False, compare=False)
+    """The land hexes beyond the scenario boundary, where no unit may be (10.1)."""

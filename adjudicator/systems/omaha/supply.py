@@ -1,0 +1,115 @@
+"""Supply (12.0): an Allied unit traces a path to a beach landing hex with a marker, never into a
+German-held hex nor through a hex in a German ZOC; out of supply as the Allied player turn ends it
+is reduced, or eliminated if reduced (rangers and units on a beach landing hex are exempt)."""
+
+from __future__ import annotations
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Entry, Loss
+from adjudicator.systems.base import PerGame
+from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.state import OmahaState
+from wargame.hexes import Hex
+
+
+SUPPLY_STEPS: PerGame[dict[Hex, tuple[Hex, ...]]] = PerGame(lambda game: {})
+"""Each hex's neighbours a supply path may step into (no prohibited terrain or hexside, 12.0), per
+game, filled as traces reach them (the map never changes)."""
+
+
+class Supply(OmahaRules):
+    """12.0."""
+
+    _traced: tuple[dict[str, str], frozenset[str], frozenset[Hex], frozenset[Hex] | None] | None = None
+    """The last trace: the location mapping and landing hexes it was made for, the supplied hexes,
+    and the targets it stopped at (None: the whole map)."""
+
+    def _supply_due(self, state: OmahaState, entry: Entry) -> list[Finding]:
+        """12.0: as the Allied player turn ends, each unit out of supply takes its loss."""
+        if not self._allied_turn_ending(state):
+            return []
+        return [self._f("error", "12.0", entry, f"{unit_id} at {state.location[unit_id]} is out of supply as the "
+                                                "Allied player turn ends and is reduced (or eliminated if already "
+                                                "reduced)")
+                for unit_id in self.out_of_supply(state) if unit_id not in state.supply_losses]
+
+    def supply_loss(self, state: OmahaState, unit_id: str) -> bool:
+        return self._supply_loss(state, unit_id)
+
+    def folio_loss(self, state: OmahaState, entry: Loss) -> list[Finding] | None:
+        """12.0's loss outside a combat, and the Rangers' at Pointe du Hoc (11.2.3)."""
+        if state.combat is not None and not self._supply_loss(state, entry.unit):
+            return None
+        if state.turn == 0 and entry.unit == self._ranger(state):
+            return self._check_pdh_loss(state, entry)
+        if self._allied_turn_ending(state) and entry.unit in self.out_of_supply(state) and \
+                entry.unit not in state.supply_losses:
+            # 12.0: out of supply as the Allied player turn ends: reduced, or eliminated if reduced.
+            if entry.loss == "deplete" and self._steps(state, entry.unit) <= 1:
+                return [self._f("error", "12.0", entry, f"{entry.unit} is reduced or a one-step unit: the supply "
+                                                        "loss eliminates it")]
+            if entry.loss == "eliminate" and self._steps(state, entry.unit) > 1:
+                return [self._f("error", "12.0", entry, f"{entry.unit} is reduced, not eliminated, for want of "
+                                                        "supply")]
+            return []
+        return None
+
+    def supplied(self, state: OmahaState, targets: frozenset[Hex] | None = None) -> frozenset[Hex]:
+        """Hexes from which an Allied unit traces supply (12.0): a path to a beach landing hex with a
+        marker, never into a German-held hex, and through no hex in a German ZOC (such a hex may only
+        begin or end the path). With `targets`, the search stops once it has reached them all: the
+        hexes returned then answer for the targets only."""
+        game = state.game
+        landing = self.landing_hexes(state)
+        memo = self._traced
+        if memo is not None and memo[0] is state.location and memo[1] == landing and \
+                (memo[3] is None or targets is not None and targets <= memo[3]):
+            return memo[2]  # the same position as the last trace, which answered these targets
+        german = {game.grid.hex_of(w) for u, w in state.location.items()
+                  if game.grid.is_label(w) and self._unit(state, u).side == "German"}
+        ezoc = self.ezoc(state, "Allied")
+        sources = [game.grid.hex_of(label) for label in sorted(landing)]
+        frontier = [h for h in sources if h not in german]
+        out = set(frontier)
+        left = None if targets is None else set(targets) - out
+        steps = SUPPLY_STEPS(game)
+        while frontier and left != set():
+            h = frontier.pop()
+            ways = steps.get(h)
+            if ways is None:
+                ways = steps[h] = tuple(n for n in game.grid.neighbours_on_map(h) if self.step_cost(game, h, n) is not None)
+            for n in ways:
+                if n in out or n in german:
+                    continue
+                out.add(n)  # a path may end (begin, from the unit's side) in an EZOC hex
+                if left is not None:
+                    left.discard(n)
+                if n not in ezoc:
+                    frontier.append(n)
+        self._traced = (state.location, landing, frozenset(out), targets)
+        return self._traced[2]
+
+    def out_of_supply(self, state: OmahaState) -> list[str]:
+        """Allied units that cannot trace supply now (12.0; rangers and units on a beach landing hex
+        are exempt)."""
+        grid = state.game.grid
+        landing = self.landing_hexes(state)
+        units = state.game.units_by_id
+        tracing = {u: grid.hex_of(w) for u, w in state.location.items() if grid.is_label(w)
+                   and units[u].side == "Allied" and units[u].type != "ranger" and w not in landing}
+        if not tracing:
+            return []
+        supplied = self.supplied(state, frozenset(tracing.values()))
+        return sorted(u for u, h in tracing.items() if h not in supplied)
+
+    def _supply_loss(self, state: OmahaState, unit_id: str) -> bool:
+        """12.0: a loss, as the Allied player turn ends, of a unit out of supply that the combat just
+        resolved does not claim (the unit took no part in it, or its result is carried out): the log
+        writes the supply losses after the Mobile Combat Phase's last combat."""
+        combat = state.combat
+        if combat is None or not self._allied_turn_ending(state) or unit_id in state.supply_losses:
+            return False
+        if unit_id in (*combat.attackers, *combat.defenders) and \
+                (combat.result is None or self._outstanding(state, combat)):
+            return False
+        return unit_id in self.out_of_supply(state)

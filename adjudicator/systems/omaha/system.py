@@ -1,0 +1,269 @@
+"""D-Day: Omaha Beach (Decision Games) as a folio of the Fire & Movement series: the series' rule
+system with the hooks its exclusive rules (10.0-15.0) change, cited as `omaha` (the series' own
+rules stay `fire-and-movement`). Each rule area of the folio is a module of this package; another
+folio is added the same way, on `FireAndMovement`, with its own section table.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+from adjudicator.contract import MarkerUse, Outcome, Position
+from adjudicator.findings import Finding, SectionTable
+from adjudicator.notation.entries import (
+    Advance, Attack, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, TurnMarker,
+)
+from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
+from adjudicator.systems.fire_and_movement.state import evolve
+from adjudicator.systems.fire_and_movement.system import Check, FireAndMovement
+from adjudicator.systems.omaha import boundary
+from adjudicator.systems.omaha.arrivals import Arrivals
+from adjudicator.systems.omaha.base import CAMPAIGN
+from adjudicator.systems.omaha.beach import BeachAssaults
+from adjudicator.systems.omaha.boundary import ScenarioBoundary
+from adjudicator.systems.omaha.campaign import Campaign
+from adjudicator.systems.omaha.cups import Cups
+from adjudicator.systems.omaha.pointe_du_hoc import PointeDuHoc
+from adjudicator.systems.omaha.sections import SECTIONS
+from adjudicator.systems.omaha.setup import SetUp
+from adjudicator.systems.omaha.state import OmahaState
+from adjudicator.systems.omaha.supply import Supply
+from adjudicator.systems.omaha.victory import Victory
+from adjudicator.systems.omaha.weather import Weather
+from wargame.game import Game
+
+UNCHECKED: dict[str, str] = {
+    "place": "11.0-11.2: placements other than set-up, reinforcements and replacements",
+    "capture": "not a Fire & Movement entry", "income": "11.2.5",
+}
+"""The sections governing entries this version applies without checking, by kind."""
+
+
+class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, Victory, Campaign, Weather,
+            FireAndMovement[OmahaState]):
+    """The Fire & Movement series with Omaha Beach's exclusive rules."""
+
+    name = "omaha"
+    table = SectionTable("omaha", SECTIONS, series=SERIES_TABLE)
+    state_type = OmahaState
+    unchecked = UNCHECKED
+    retreat_ignores_ezoc = frozenset({"ranger"})
+    """11.2.3: rangers ignore EZOC for all purposes, retreats and displacements included (commandos
+    only in movement, 6.1)."""
+
+    def initial_state(self, game: Game, headers: Sequence[Header]) -> OmahaState:
+        """The scenario's set-up (3.0, 11.0): the series' state, with the campaign's rules (14.0, 14.1)."""
+        state = super().initial_state(game, headers)
+        if state.scenario != CAMPAIGN:
+            return evolve(state, out_of_play=boundary.out_of_play(game))
+        # 14.1: optional in a single scenario only, part of the campaign's rules; 14.0 a: no
+        # scenario boundary in the campaign game (10.1 is the scenario's).
+        return evolve(state, optional=state.optional | {"weather"})
+
+    # -- check -------------------------------------------------------------------------------------
+    def closing(self, state: OmahaState, entry: Entry) -> list[Finding]:
+        """As a phase ends: 11.2.1's units that left the beach, 12.0's supply losses, 11.1.2 and
+        11.2.4's reinforcements due; as the Support Fire Marker Phase ends, what the rules owe."""
+        out = self._stacked_again(state, entry) + self._supply_due(state, entry) + self._arrivals_due(state, entry)
+        if self.phase_id(state) == "support_fire_marker":
+            out += self._owed(state, entry)
+        return out
+
+    def turn_checks(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
+        """11.0, 11.2.1, 11.2.3: the set-up and the landing complete as GT 1 begins."""
+        return self._check_start(state, entry) if state.turn == 0 and entry.turn == 1 and state.set_up else []
+
+    def _length_checks(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
+        """10.2: the scenario's length; 14.2: the campaign's."""
+        scenario = next(s for s in state.game.manifest.scenario if s.id == state.scenario)
+        out = []
+        if entry.turn > scenario.last_turn and not self._campaign(state):
+            out.append(self._f("error", "10.2", entry, f"the scenario ends with GT {scenario.last_turn}"))
+        return out + self._check_campaign_turn(state, entry)
+
+    def entry_checks(self, state: OmahaState, entry: Entry) -> list[Finding]:
+        """10.1 for every entry that puts a unit somewhere."""
+        if isinstance(entry, (Move, Retreat, Advance, Place)):
+            return self._check_boundary(state, entry)
+        return []
+
+    def place_checks(self) -> dict[str, Check[OmahaState]]:
+        """11.0, 11.2.1 set-up; 11.1.2, 11.2.4 reinforcements; 11.1.3, 11.2.5 replacements."""
+        return {"setup": self._check_setup, "reinforce": self._check_reinforce, "replace": self._check_replace}
+
+    def folio_move(self, state: OmahaState, entry: Move) -> list[Finding] | None:
+        """11.2.3: the Rangers' move after the Pointe du Hoc roll; 11.2.1: the landed units stay on GT 1."""
+        pdh = self._pdh_move(state, entry)
+        if pdh is not None:
+            return pdh
+        if self._landed_on_gt1(state, entry.unit):
+            return [self._f("error", "11.2", entry, f"{entry.unit} landed on the beach and does not move during GT 1 "
+                                                    "(11.2.1)")]
+        return None
+
+    def moves_out_of_sequence(self, state: OmahaState, entry: Move) -> bool:
+        """11.2.3: the Rangers' move after the Pointe du Hoc roll, before GT 1 (limits in _pdh_move)."""
+        return state.turn == 0 and entry.unit == self._ranger(state) and state.pointe_du_hoc is not None and \
+            self._unit(state, entry.unit).side == "Allied"
+
+    def folio_path(self, state: OmahaState, entry: Move) -> list[Finding]:
+        """11.2.4: a reinforcement landed this Movement Phase moves no further in it."""
+        if entry.unit in state.landed and self.phase_id(state) == "movement":
+            return [self._f("error", "11.2", entry, f"{entry.unit} landed this Movement Phase and moves no further "
+                                                    "in it (11.2.4)")]
+        return []
+
+    def _check_roll(self, state: OmahaState, entry: RollOff) -> list[Finding]:
+        """11.2.3: the Pointe du Hoc die before GT 1; 14.1: the weather dice. Combat dice are written
+        with their combats."""
+        bad = [f"{s} {d}" for s, d in entry.rolls.items() if not 1 <= d <= 6]
+        if bad:
+            return [self._f("error", "log", entry, f"a die roll is 1 to 6, not {', '.join(bad)}")]
+        if state.turn == 0:
+            return self._check_pdh_roll(state, entry)
+        weather = self._check_weather_roll(state, entry)
+        if weather is not None:
+            return weather
+        return [self._f("error", "log", entry, "no die roll is called for here: combat and bombardment dice are "
+                                               "written with their entries ('die N'); 'Roll' records the Pointe du Hoc "
+                                               "roll before GT 1 (11.2.3) and, with [Optional \"weather\"], the weather "
+                                               "rolls as a game turn begins (14.1)")]
+
+    # -- apply -------------------------------------------------------------------------------------
+    def apply(self, state: OmahaState, entry: Entry) -> OmahaState:
+        """The state after an entry, as the log writes it, with control, beachheads and the German
+        sudden death victory kept up to date (11.2.1, 13.0)."""
+        after = super().apply(state, entry)
+        if after.location is not state.location:
+            grid = state.game.grid
+            units = state.game.units_by_id
+            moved = {u: w for u, w in after.location.items() if w != state.location.get(u) and grid.is_label(w)}
+            if moved:
+                controlled = dict(after.controlled)
+                beachheads = after.beachheads
+                for unit_id, where in moved.items():
+                    side = units[unit_id].side
+                    controlled[where] = side
+                    if side == "German" and beachheads is not None and where in beachheads:
+                        beachheads = beachheads - {where}  # 11.2.1: a German unit in the hex removes the marker
+                after = evolve(after, controlled=controlled, beachheads=beachheads)
+        if not isinstance(entry, TurnMarker):
+            return after
+        if state.turn == 0 and state.set_up:
+            # 11.2.1: markers stay only on the beach hexes the assault landed on.
+            after = evolve(after, beachheads=self._landed_hexes(state))
+        if state.turn and after.victory is None and not self.landing_hexes(state):
+            # 13.0: no beach landing hex left at the end of a game turn: the German wins at once.
+            section = "14.3" if self._campaign(state) else "13.0"
+            after = evolve(after, victory=Outcome("German", section, entry.line, f"no beach landing hex is left to "
+                                                                                f"the Allies at the end of GT {state.turn}"))
+        if self._campaign(state) and state.last_turn is None and \
+                state.turn == self._campaign_number(state, "campaign_base_last_turn", 17):
+            after = evolve(after, last_turn=self.campaign_last_turn(state)[0])  # 14.2: fixed as GT 17 ends
+        return after
+
+    def _turn_applied(self, state: OmahaState, entry: TurnMarker) -> OmahaState:
+        after = super()._turn_applied(state, entry)
+        before_gt1 = state.turn == 0  # 11.2.3: the beach assaults before GT 1 use GT 1's markers.
+        return evolve(after, markers_used=state.markers_used if before_gt1 else (), replaced=(),
+                      withheld=state.withheld if before_gt1 else (), mines_aside=(), weather=None, weather_rolls=(),
+                      owed=(*state.owed, *self._capture_losses(state)),
+                      captured=state.captured | {name for name, _ in self._newly_captured(state)})
+
+    def _phase_applied(self, state: OmahaState, entry: StepMarker) -> OmahaState:
+        if self._next_phase(state, entry.step) is None:
+            return state
+        after = super()._phase_applied(state, entry)
+        markers = state.game.markers_by_id
+        return evolve(after, entered=(), landed=frozenset(), supply_losses=frozenset(),
+                      mines_aside=(*state.mines_aside, *(m for _, m in state.drawn if markers[m].kind == "mines")),
+                      owed=() if self.phase_id(state) == "support_fire_marker" else state.owed)
+
+    def _move_applied(self, state: OmahaState, entry: Move) -> OmahaState:
+        after = super()._move_applied(state, entry)
+        if state.turn <= 1 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
+            after = evolve(after, ranger_moved=state.ranger_moved + len(entry.path) - 1)  # 11.2.3
+        return evolve(after, left_beach=self._leaving(state, entry.unit, entry.path))
+
+    def _retreat_applied(self, state: OmahaState, entry: Retreat) -> OmahaState:
+        return evolve(super()._retreat_applied(state, entry), left_beach=self._leaving(state, entry.unit, entry.path))
+
+    def _advance_applied(self, state: OmahaState, entry: Advance) -> OmahaState:
+        return evolve(super()._advance_applied(state, entry), left_beach=self._leaving(state, entry.unit, entry.path))
+
+    def _attack_applied(self, state: OmahaState, entry: Attack) -> OmahaState:
+        after = super()._attack_applied(state, entry)
+        assaulted = state.assaulted | ({entry.hex} if state.turn == 0 else set())
+        landing = state.landing
+        if landing is None and self._is_beach_assault(state, entry):
+            landing = tuple(sorted(self._landing_counts(state).items()))  # 11.2.1: the landing as it was
+        return evolve(after, assaulted=assaulted, landing=landing)
+
+    def _loss_applied(self, state: OmahaState, entry: Loss) -> OmahaState:
+        # 12.0: a loss as the Allied player turn ends that no combat claims is the supply loss.
+        supply = self._allied_turn_ending(state) and (state.combat is None or self._supply_loss(state, entry.unit))
+        if supply:
+            state = evolve(state, supply_losses=state.supply_losses | {entry.unit})
+        return super()._loss_applied(state, entry)
+
+    def _place_applied(self, state: OmahaState, entry: Place) -> OmahaState:
+        game = state.game
+        if entry.how == "setup":
+            state = evolve(state, set_up=True)
+        if entry.how == "replace" and entry.unit in game.units_by_id:
+            # 11.2.5: rebuilt to full strength where it stands.
+            return evolve(state, depleted=state.depleted - {entry.unit},
+                          replaced=(*state.replaced, self._unit(state, entry.unit).mobility))
+        if entry.how == "reinforce" and entry.hex is not None and game.grid.is_label(entry.hex) and \
+                entry.unit in game.units_by_id:
+            if self._unit(state, entry.unit).side == "German":
+                state = evolve(state, entered=(*state.entered, (entry.unit, self._entry_cost(state, entry.hex))))
+            else:
+                state = evolve(state, landed=state.landed | {entry.unit})
+        return super()._place_applied(state, entry)
+
+    def _roll_applied(self, state: OmahaState, entry: RollOff) -> OmahaState:
+        """The Pointe du Hoc roll (11.2.3) and the weather rolls (14.1), with what they call for."""
+        return self._pdh_rolled(state, entry) if state.turn == 0 else self._weather_rolled(state, entry)
+
+    # -- the end -----------------------------------------------------------------------------------
+    def finish(self, state: OmahaState) -> list[Finding]:
+        """Notes at the log's end: an automatic victory, the end-game verdict after the last game
+        turn (13.0), the campaign's (14.2, 14.3), and effects of the last combat not yet logged."""
+        out: list[Finding] = []
+        won = state.victory
+        if won is not None:
+            out.append(self.table.finding("note", won.section, won.line, 1, f"the {won.winner} player wins a strategic "
+                                                                          f"victory: {won.reason}"))
+        else:
+            last = next(sc.last_turn for sc in state.game.manifest.scenario if sc.id == state.scenario)
+            if state.turn == last and self.phase_id(state) == "game_turn_end" and state.scenario == "beach_to_bocage":
+                winner, reason = self.verdict(state)
+                out.append(self.table.finding("note", "13.0", 0, 1, f"at the end of GT {last} the {winner} player "
+                                                                   f"wins: {reason}"))
+            out += self._campaign_finish(state)
+        return out + super().finish(state)
+
+    # -- the engine's contract ---------------------------------------------------------------------
+    def outcome(self, state: OmahaState) -> Outcome | None:
+        """The sudden death victory that ended the game, if one has (13.0, 14.3)."""
+        return state.victory
+
+    def marker_uses(self, state: OmahaState) -> dict[str, MarkerUse]:
+        """Support fire markers out of their cups: used, put aside, lost for good (7.2, 11.1.4, 11.2.3, 14.1)."""
+        used, aside, lost = Counter(state.markers_used), Counter(state.withheld), Counter(state.lost_markers)
+        return {m: MarkerUse(used[m], aside[m], lost[m]) for m in sorted(set(used) | set(aside) | set(lost))}
+
+    def position(self, state: OmahaState) -> Position:
+        """The series' position with the beachhead markers (11.2.1)."""
+        marked = None if state.beachheads is None else {"beachhead": state.beachheads}
+        return replace(super().position(state), marked_hexes=marked)
+
+    def details(self, state: OmahaState) -> dict[str, object]:
+        """The beach landing hexes left (11.2.4, 13.0) and the campaign's last GT once fixed (14.2)."""
+        return {"beach_landing_hexes": sorted(self.landing_hexes(state)), "last_turn": state.last_turn}
+
+
+OMAHA = Omaha()

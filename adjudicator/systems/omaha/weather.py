@@ -1,0 +1,82 @@
+"""Weather (14.1) and the optional German AA/Flak (15.0): the German die as a game turn begins,
+inclement weather halving movement allowances (rounded up) and putting markers aside, flak
+halving aircraft markers near it.
+
+Rulings: docs/rules-coverage.md's register, rows Omaha 14.1 and Omaha 11.1.2 / 14.1.
+"""
+
+from __future__ import annotations
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import RollOff
+from adjudicator.systems.fire_and_movement.state import evolve
+from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.state import OmahaState
+from wargame.hexes import Hex
+from wargame.models import Marker
+
+
+class Weather(OmahaRules):
+    """14.1 and 15.0."""
+
+    def allowance(self, state: OmahaState, unit_id: str, weather: bool = True) -> int:
+        """The unit's movement allowance, halved rounding up in inclement weather (14.1) unless
+        `weather` is False (the printed MA of 6.1) or it is a German reinforcement on its GT of
+        arrival (11.1.2)."""
+        allowance = super().allowance(state, unit_id)
+        halved = weather and state.weather == "inclement" and not self._full_on_arrival(state, unit_id)
+        return -(-allowance // 2) if halved else allowance
+
+    def _weather_due(self, state: OmahaState) -> bool:
+        """14.1: weather is rolled from its first game turn on, when the rule is in force."""
+        first = state.game.parameter.get("weather_first_turn", 2)
+        return "weather" in state.optional and isinstance(first, int) and state.turn >= first
+
+    def _check_weather_roll(self, state: OmahaState, entry: RollOff) -> list[Finding] | None:
+        """14.1: the German weather die as a game turn begins and, in inclement weather, one die each
+        for the markers put aside (None: not a weather roll)."""
+        if not self._weather_due(state) or self.phase_id(state) not in (None, "support_fire_marker"):
+            return None
+        rolls = entry.rolls
+        if state.weather is None:
+            if set(rolls) != {"German"}:
+                return [self._f("error", "14.1", entry, "the weather die is the German player's, rolled first "
+                                                        "as the game turn begins")]
+            return []
+        if state.weather == "inclement":
+            again = sorted(set(rolls) & set(state.weather_rolls))
+            if again:
+                return [self._f("error", "14.1", entry, f"{', '.join(again)} has already rolled for the markers "
+                                                        "put aside this game turn")]
+            return []
+        return None
+
+    def _weather_rolled(self, state: OmahaState, entry: RollOff) -> OmahaState:
+        """14.1: the weather, then the markers each side puts aside in inclement weather."""
+        if "weather" not in state.optional:
+            return state
+        if state.weather is None and "German" in entry.rolls:
+            inclement = entry.rolls["German"] == state.game.parameter.get("weather_inclement_roll", 6)
+            return evolve(state, weather="inclement" if inclement else "fair")
+        if state.weather == "inclement":
+            asides = list(state.owed)
+            for side, die in sorted(entry.rolls.items()):
+                if side in state.weather_rolls:
+                    continue
+                left = sum(self.pool(state, side).values())
+                asides += [("aside", side, "", "14.1")] * min(die, left)
+            return evolve(state, owed=tuple(asides),
+                          weather_rolls=(*state.weather_rolls, *(s for s in entry.rolls if s not in state.weather_rolls)))
+        return state
+
+    def support_value(self, state: OmahaState, marker: Marker, applied: int, target: Hex) -> int:
+        """15.0: aircraft markers in or next to a German AA/Flak unit's hex count half, rounded up."""
+        if marker.icon == "aircraft" and "flak" in state.optional and self._flak_near(state, target):
+            return -(-applied // 2)
+        return applied
+
+    def _flak_near(self, state: OmahaState, target: Hex) -> bool:
+        """15.0: a German AA/Flak unit in or next to the combat's hex."""
+        grid = state.game.grid
+        return any(self._unit(state, u).type == "antiaircraft" and self._unit(state, u).side == "German"
+                   and grid.is_label(w) and grid.hex_of(w).distance(target) <= 1 for u, w in state.location.items())

@@ -1,0 +1,137 @@
+"""Activation (5.2-5.5): which stacks act, what they cost, and a breakthrough stack's one sequence."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Activate, Attack, Entry, Move
+from adjudicator.systems.onslaught.optional import INFANTRY_TYPES, mixes_nations
+from adjudicator.systems.onslaught.sections import finding
+from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, replace, turn_and_step, unit_of, units_at
+from adjudicator.systems.onslaught.supply import is_supplied
+
+
+def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
+    action = state.action
+    side = entry.side or ""
+    if action is None:
+        if state.step == "german_reserve" and side == "German":
+            cost = int(state.game.parameter["activation_cost"])
+            if state.supply.get(side, 0) < cost:
+                return [finding("error", "5.2", entry, f"German has {state.supply.get(side, 0)} supply point(s) and "
+                                                       f"moving a stack costs {cost}")]
+            return []
+        return [finding("error", "5.2", entry, f"{turn_and_step(state)}: a stack is activated only within an action")]
+    out = []
+    if side != action.side:
+        out.append(finding("error", "5.2", entry, f"{side} activates a stack during a {action.side} action"))
+    present = units_at(state, entry.hex, side)
+    named = entry.units or present
+    if not present:
+        out.append(finding("error", "5.2", entry, f"hex {entry.hex} holds no {side} division to activate"))
+    for unit_id in named:
+        if unit_id not in present:
+            out.append(finding("error", "5.2", entry, f"{unit_id} is not in hex {entry.hex}"))
+        if unit_id in action.activated:
+            out.append(finding("error", "5.2", entry, f"{unit_id} was already activated in this action; a "
+                                                      "division is activated once per action"))
+    cost = activation_cost(state, action, named)
+    if action.type == "breakthrough":
+        out += check_breakthrough_stack(state, entry, [u for u in named if u in present])
+    if state.supply.get(side, 0) < cost:
+        out.append(finding("error", "5.2", entry, f"{side} has {state.supply.get(side, 0)} supply point(s) and "
+                                                  f"the activation costs {cost}"))
+    if entry.supply is not None and entry.supply != cost:
+        out.append(finding("error", "5.2", entry, f"activating a stack in a {action.type} action costs {cost} "
+                                                  f"supply point(s), not {entry.supply}"))
+    return out
+
+
+def check_breakthrough_sequence(state: OnslaughtState, entry: Entry, kind: str, units: Sequence[str]) -> list[Finding]:
+    """5.5: a breakthrough stack moves then attacks, or attacks then moves, never back again."""
+    action = state.action
+    if action is None or action.type != "breakthrough" or not set(units) & action.latest:
+        return []
+    if action.switched and kind == action.sequence:
+        other = "attacking" if kind == "move" else "moving"
+        verb = "moves" if kind == "move" else "attacks"
+        return [finding("error", "5.5", entry, f"the stack {verb} after {other}; this breakthrough stack "
+                                               f"{'moves then attacks' if kind == 'move' else 'attacks then moves'}"
+                                               ", in one sequence")]
+    return []
+
+
+def record_sequence(state: OnslaughtState, kind: str, units: Sequence[str]) -> OnslaughtState:
+    """Record a breakthrough stack's move or attack in its sequence (5.5)."""
+    action = state.action
+    if action is None or action.type != "breakthrough" or not set(units) & action.latest:
+        return state
+    if action.sequence is None:
+        return replace(state, action=replace(action, sequence=kind))
+    if kind != action.sequence and not action.switched:
+        return replace(state, action=replace(action, switched=True))
+    return state
+
+
+def activation_cost(state: OnslaughtState, action: ActionState, units: Iterable[str] = ()) -> int:
+    """Supply points to activate a stack (5.2, 5.5); with 14.1, two for a stack that mixes
+    American or French divisions with Commonwealth ones."""
+    params = state.game.parameter
+    if action.type == "breakthrough":
+        return int(params["breakthrough_activation_cost"])
+    cost = int(params["activation_cost"])
+    if "allied_cooperation" in state.optional and mixes_nations(state, units):
+        return 2 * cost
+    return cost
+
+
+def check_breakthrough_stack(state: OnslaughtState, entry: Activate, units: list[str]) -> list[Finding]:
+    """5.5: armor only; 14.3: infantry with the armor it is stacked with; 14.1: Commonwealth and
+    American or French armor activated separately."""
+    out = []
+    armor = [u for u in units if unit_of(state, u).type == "armor"]
+    for unit_id in units:
+        kind = unit_of(state, unit_id).type
+        if kind == "armor":
+            continue
+        if "infantry_breakthrough" in state.optional and kind in INFANTRY_TYPES:
+            if not armor:
+                out.append(finding("error", "14.3", entry, f"{unit_id} joins a Breakthrough action only with "
+                                                           "armor of its stack activated with it"))
+            continue
+        out.append(finding("error", "5.5", entry, f"{unit_id} is not armor; only armor divisions take part in a "
+                                                  "Breakthrough action"))
+    if "allied_cooperation" in state.optional and mixes_nations(state, armor, armor_only=True):
+        out.append(finding("error", "14.1", entry, "Commonwealth and American or French armor do not cooperate "
+                                                   "in a Breakthrough action: activate them one after the other"))
+    return out
+
+
+def check_move_order(state: OnslaughtState, entry: Move) -> list[Finding]:
+    """5.5: a breakthrough stack's move in its one sequence."""
+    return check_breakthrough_sequence(state, entry, "move", [entry.unit])
+
+
+def check_attack_order(state: OnslaughtState, entry: Attack) -> list[Finding]:
+    """5.5: a breakthrough stack's attack in its one sequence."""
+    return check_breakthrough_sequence(state, entry, "attack", entry.attackers)
+
+
+def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
+    """A stack activated (5.2): its cost paid; out of supply now, out of supply for the action (8.6)."""
+    side = entry.side or ""
+    if state.action is None:
+        # German Reserve Step: each stack moved costs a supply point (4.0, 5.2).
+        cost = int(state.game.parameter["activation_cost"])
+        return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost})
+    units = frozenset(entry.units or units_at(state, entry.hex, side))
+    cost = activation_cost(state, state.action, units)
+    points = {**state.supply, side: state.supply.get(side, 0) - cost}
+    # 8.6: a stack out of supply when activated stays so for the whole action.
+    unsupplied = frozenset(u for u in units if u in state.location and not is_supplied(state, u))
+    declared = {"move-first": "move", "attack-first": "attack"}.get(entry.order or "")
+    action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
+                     latest=units, unsupplied=state.action.unsupplied | unsupplied, sequence=declared,
+                     switched=False, group=state.action.group | units)
+    return replace(state, supply=points, action=action)

@@ -1,0 +1,41 @@
+"""The Battle of the Bulge (12.0): the German counteroffensive's declaration."""
+
+from __future__ import annotations
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Declare
+from adjudicator.systems.onslaught.sections import finding
+from adjudicator.systems.onslaught.state import OnslaughtState, replace, turn_and_step
+from adjudicator.systems.onslaught.supply import capped
+from wargame.errors import did_you_mean
+
+
+def check_declare(state: OnslaughtState, entry: Declare) -> list[Finding]:
+    if entry.what != "bulge":
+        return [finding("error", "log", entry, f"Onslaught knows one declaration, 'bulge', not {entry.what!r}"
+                                               f"{did_you_mean(entry.what, ['bulge'])}")]
+    out = []
+    first, last = int(state.game.parameter["bulge_first_turn"]), int(state.game.parameter["bulge_last_turn"])
+    if entry.side != "German":
+        out.append(finding("error", "12.0", entry, "only the German player launches the counteroffensive"))
+    if state.bulge_turn is not None:
+        out.append(finding("error", "12.0", entry, f"the counteroffensive was already launched on turn "
+                                                   f"{state.bulge_turn}; there is only one"))
+    if not first <= state.turn <= last:
+        out.append(finding("error", "12.0", entry, f"turn {state.turn}: the counteroffensive may be launched on "
+                                                   f"turns {first}-{last} only"))
+    # 12.0: announced before the Allied player's first action of the turn.
+    if not (state.step is None or (state.step == "action" and not state.begun)):
+        out.append(finding("error", "12.0", entry, f"{turn_and_step(state)}: the counteroffensive is announced "
+                                                   "before the turn's first action"))
+    return out
+
+
+def apply_declare(state: OnslaughtState, entry: Declare) -> OnslaughtState:
+    """12.0 adds the points at once (8.2's cap holds); in the Action Step the German acts first."""
+    if entry.what != "bulge" or not entry.side:
+        return state
+    bonus = int(state.game.parameter["bulge_supply"])
+    total = capped(state.supply.get(entry.side, 0) + bonus, entry.side, state.game)
+    return replace(state, supply={**state.supply, entry.side: total}, bulge_turn=state.turn,
+                   entitled="German" if state.step == "action" else state.entitled)

@@ -1,0 +1,167 @@
+"""The turn sequence (4.0), the Action Step (5.0) and action types (5.1): what opens and closes actions and steps."""
+
+from __future__ import annotations
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Action, Entry, Pass, RollOff, StepMarker, TurnMarker
+from adjudicator.systems.onslaught.arrivals import PARATROOP_BOX, TURN_TRACK, replacement_points, unplaced
+from adjudicator.systems.onslaught.optional import emergency_turn
+from adjudicator.systems.onslaught.sections import TABLE, finding
+from adjudicator.systems.onslaught.setup import check_grouping
+from adjudicator.systems.onslaught.stacking import overstacked
+from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, replace, turn_and_step
+
+
+ACTION_TYPES = ("movement", "combat", "breakthrough")
+"""5.1: the three types of action."""
+
+
+def closing_findings(state: OnslaughtState, entry: Entry) -> list[Finding]:
+    """Findings due when an entry ends the action or step under way (5.2 supply claim, 6.3 stacking).
+
+    Ruling (6.3): a player may end an action overstacked if he logs the removals before the
+    next roll-off, action or step; a hex still over the limit then is a breach.
+    """
+    out: list[Finding] = []
+    if not state.stacks_checked:
+        limit = state.game.parameter.get("stacking_limit", 3)
+        for where, side, excess in overstacked(state):
+            out.append(finding("error", "6.3", entry, f"{turn_and_step(state)}: {side} ends the action or step with "
+                                                       f"{excess} division(s) over the limit of {limit} in hex "
+                                                       f"{where} and removed none"))
+    action = state.action
+    if action is not None and action.claimed is not None and action.claimed != action.paid:
+        out.append(TABLE.finding("error", "5.2", action.line, action.column,
+                                      f"the {action.side} {action.type} action claims {action.claimed} supply "
+                                      f"point(s) but its activations cost {action.paid}"))
+    return out
+
+
+def close_action(state: OnslaughtState) -> OnslaughtState:
+    """End the action under way; stacking has been checked as of now (6.3); emergency supply
+    points not spent are lost (14.4)."""
+    if state.emergency is not None:
+        state = replace(state, supply={**state.supply, state.emergency: 0}, emergency=None)
+    return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True,
+                   attacked=frozenset(), retreated=frozenset(), dropped=frozenset())
+
+
+def check_turn(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
+    out = check_grouping(state, entry) if state.turn == 0 and state.regrouped else []
+    if entry.turn != state.turn + 1:
+        out.append(finding("error", "4.0", entry, f"turn {entry.turn} follows turn {state.turn}; turns run in "
+                                                  "order"))
+    scenario = next(s for s in state.game.manifest.scenario if s.id == state.scenario)
+    if entry.turn > scenario.last_turn:
+        out.append(finding("error", "4.0", entry, f"the game lasts {scenario.last_turn} turns"))
+    if state.turn and state.step != "reinforcement":
+        out.append(finding("error", "4.0", entry, f"turn {state.turn} ends without its Reinforcement Step"))
+    elif state.turn:
+        out += [finding("error", section, entry, message) for section, message in unplaced(state)]
+    return out
+
+
+def check_roll(state: OnslaughtState, entry: RollOff) -> list[Finding]:
+    out = []
+    sides = set(state.game.manifest.sides)
+    if state.step != "action":
+        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: die roll-offs belong to the Action Step"))
+    if set(entry.rolls) != sides:
+        out.append(finding("error", "5.0", entry, f"both players roll one die: {', '.join(sorted(sides))}"))
+    if any(not 1 <= r <= 6 for r in entry.rolls.values()):
+        out.append(finding("error", "5.0", entry, "a die roll is 1 to 6"))
+    if state.step_over:
+        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the Action Step has already ended"))
+    elif both_out(state):
+        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: both players are out of supply points, "
+                                                  "so the Action Step has ended"))
+    return out
+
+
+def both_out(state: OnslaughtState) -> bool:
+    """5.0: the Action Step also ends when both players are out of supply points, except on the
+    turn of 14.4's emergency supplies, when the winner of a roll gets points to act with."""
+    if emergency_turn(state):
+        return False
+    return state.step == "action" and all(points <= 0 for points in state.supply.values())
+
+
+def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
+    out = []
+    side = entry.side or ""
+    if state.step == "german_reserve":
+        if side != "German" or isinstance(entry, Pass) or entry.action != "movement":
+            out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: only German movement (strategic) "
+                                                      "takes place in the German Reserve Step"))
+        return out
+    if state.step != "action":
+        return [finding("error", "5.0", entry, f"{turn_and_step(state)}: actions are taken in the Action Step")]
+    if state.step_over or (both_out(state) and state.action is not None):
+        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the Action Step has ended (tied roll, "
+                                                  "two passes, or both players out of supply)"))
+    elif state.entitled is not None and side != state.entitled:
+        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: {state.entitled} takes this action, "
+                                                  f"not {side}"))
+    elif state.entitled is None and state.action is not None:
+        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the players roll for the next action "
+                                                  "before it is taken"))
+    if isinstance(entry, Action) and entry.action not in ACTION_TYPES:
+        out.append(finding("error", "5.1", entry, f"{entry.action!r} is not an action (movement, combat or "
+                                                  "breakthrough)"))
+    return out
+
+
+def apply_turn(state: OnslaughtState, entry: TurnMarker) -> OnslaughtState:
+    """A new turn (4.0); paratroop divisions waiting on this turn's space go to the Paratroop box (9.1)."""
+    waiting = f"{TURN_TRACK}@{entry.turn}"
+    location = {u: PARATROOP_BOX if where == waiting else where for u, where in state.location.items()}
+    return replace(state, turn=entry.turn, step=None, entitled=None, passes=(), step_over=False, begun=False,
+                   bulge_tie="", free_moves=frozenset(), replacement_points={}, arrival_phase=0,
+                   location=location if waiting in state.location.values() else state.location)
+
+
+def apply_step(state: OnslaughtState, entry: StepMarker) -> OnslaughtState:
+    """A new step (4.0); in the counteroffensive's turn the German player takes the first action (12.0)."""
+    first = ("German" if state.bulge_turn == state.turn else "Allied") if entry.step == "action" else None
+    state = replace(state, step=entry.step, entitled=first, passes=(), step_over=False, begun=False)
+    if entry.step == "reinforcement":
+        # 11.1: the points, and the extra ones for the Eliminated Units box, as the step begins.
+        points = {side: replacement_points(state, side) for side in state.game.manifest.sides}
+        state = replace(state, replacement_points=points, arrival_phase=0, placed_now=frozenset())
+    return state
+
+
+def apply_roll(state: OnslaughtState, entry: RollOff) -> OnslaughtState:
+    """A roll-off (5.0): the winner acts, a tie ends the step (12.0: except the Bulge turn's first tie)."""
+    bulge = state.bulge_turn == state.turn and state.step == "action"
+    values = sorted(entry.rolls.items(), key=lambda kv: -kv[1])
+    tied = len(values) > 1 and values[0][1] == values[1][1]
+    if tied and bulge and not state.bulge_tie:
+        # 12.0: the first tie of that turn lets the German player act instead of ending it.
+        return replace(state, entitled="German", passes=(), begun=True, bulge_tie="open")
+    return replace(state, entitled=None if tied else values[0][0], step_over=tied, passes=(), begun=True)
+
+
+def apply_pass(state: OnslaughtState, entry: Pass) -> OnslaughtState:
+    """A pass (5.0): two in a row end the Action Step.
+
+    Only the last pass counts toward two in a row, so the state keeps the side of the last pass
+    (not every pass: a long game of passes would grow every state)."""
+    side = entry.side or ""
+    both = state.passes != () and state.passes[-1] != side
+    # 12.0: a German pass after the first tie declines the extra action, so the turn ends.
+    declined = state.bulge_tie == "open"
+    return replace(state, passes=(side,), entitled=None, step_over=state.step_over or both or declined,
+                   begun=True, bulge_tie="spent" if declined else state.bulge_tie)
+
+
+def apply_action(state: OnslaughtState, entry: Action) -> OnslaughtState:
+    """An action begins (5.0, 5.1); on 14.4's turn a winner with no points acts on emergency points."""
+    side = entry.side or ""
+    if emergency_turn(state) and state.begun and state.step == "action" and state.supply.get(side, 0) <= 0:
+        # 14.4: the winner of a roll on turn 20 with no points gets emergency points for this action.
+        grant = int(state.game.parameter[f"emergency_supply_{side.lower()}"])
+        state = replace(state, supply={**state.supply, side: grant}, emergency=side)
+    return replace(state, action=ActionState(side, entry.action, entry.supply, entry.line, entry.column),
+                   entitled=None, passes=(), begun=True,
+                   bulge_tie="spent" if state.bulge_tie == "open" else state.bulge_tie)

@@ -1,0 +1,34 @@
+"""Stacking (6.3): the limit at the end of every action and step, and removals from an overstacked hex."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Loss
+from adjudicator.systems.onslaught.sections import finding
+from adjudicator.systems.onslaught.state import OnslaughtState, on_map, unit_of, units_at
+
+
+def overstacked(state: OnslaughtState) -> list[tuple[str, str, int]]:
+    limit = int(state.game.parameter.get("stacking_limit", 3))
+    count = Counter((where, unit_of(state, u).side) for u, where in state.location.items()
+                    if state.game.grid.is_label(where))
+    return sorted((where, side, n - limit) for (where, side), n in count.items() if n > limit)
+
+
+def check_remove(state: OnslaughtState, entry: Loss) -> list[Finding]:
+    """6.3: divisions are removed only from a stack over the limit, by their owner."""
+    where = state.location.get(entry.unit)
+    if on_map(state, entry.unit) is None:
+        return [finding("error", "6.3", entry, f"{entry.unit} is not on the map ({where or 'not in play'})")]
+    side = unit_of(state, entry.unit).side
+    limit = int(state.game.parameter.get("stacking_limit", 3))
+    if entry.side and entry.side != side:
+        return [finding("error", "6.3", entry, f"{entry.unit} is {side}; the owner chooses which divisions are "
+                                               "removed")]
+    here = units_at(state, where or "", side)
+    if len(here) <= limit:
+        return [finding("error", "6.3", entry, f"{where} holds {len(here)} {side} division(s), within the limit "
+                                               f"of {limit}; nothing is removed")]
+    return []

@@ -1,0 +1,179 @@
+"""Onslaught's state after an entry, and the queries every rule area asks of it (units, places, strengths)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace as _replace_fields
+from typing import Any, TypeVar
+
+from adjudicator.contract import Outcome
+from adjudicator.systems.onslaught.results import Combat, Effect
+from adjudicator.systems.onslaught.tables import hex_by_label
+from wargame.game import Game
+from wargame.hexes import Hex
+from wargame.models import Unit
+
+
+@dataclass(frozen=True)
+
+
+class ActionState:
+    """The action under way: who, which type, what it has cost, which units it activated."""
+
+    side: str
+    type: str
+    claimed: int | None
+    line: int
+    column: int
+    paid: int = 0
+    activated: frozenset[str] = frozenset()
+    latest: frozenset[str] = frozenset()
+    unsupplied: frozenset[str] = frozenset()
+    sequence: str | None = None
+    """5.5: what the latest breakthrough stack does first ("move" or "attack"), declared or seen."""
+    switched: bool = False
+    """5.5: the latest breakthrough stack has gone on to the other half of its sequence."""
+    group: frozenset[str] = frozenset()
+    """5.4: divisions activated together since the action's latest attack."""
+    targets: dict[str, str] = field(default_factory=dict)
+    """5.4: the hex each division's activation group attacks, once the group has attacked."""
+
+
+@dataclass(frozen=True)
+
+
+class OnslaughtState:
+    """The position and the sequence of play after an entry."""
+
+    game: Game = field(repr=False, compare=False)
+    scenario: str
+    turn: int
+    step: str | None
+    location: dict[str, str]
+    depleted: frozenset[str]
+    supply: dict[str, int]
+    action: ActionState | None = None
+    entitled: str | None = None
+    passes: tuple[str, ...] = ()
+    step_over: bool = False
+    stopped: frozenset[str] = frozenset()
+    moved: frozenset[str] = frozenset()
+    stacks_checked: bool = True
+    controlled: dict[str, str] = field(default_factory=dict)
+    captured_ports: frozenset[str] = frozenset()
+    attacked: frozenset[str] = frozenset()
+    retreated: frozenset[str] = frozenset()
+    combat: Combat | None = None
+    pending: tuple[Effect, ...] = ()
+    collected: dict[int, dict[str, int]] = field(default_factory=dict)
+    seized: frozenset[tuple[int, str]] = frozenset()
+    begun: bool = False
+    bulge_turn: int | None = None
+    bulge_tie: str = ""
+    victory: Outcome | None = None
+    optional: frozenset[str] = frozenset()
+    """Optional rules in force (14.0), from the log's `Optional` headers."""
+    replacement_points: dict[str, int] = field(default_factory=dict)
+    """11.1: replacement points each side has left in this Reinforcement Step."""
+    arrival_phase: int = 0
+    """4.0: how far the Reinforcement Step has gone (an index of arrivals.ORDER)."""
+    free_moves: frozenset[str] = frozenset()
+    """10.2: German divisions placed in area A or B this step that have not moved yet."""
+    dropped: frozenset[str] = frozenset()
+    """9.2: paratroop divisions dropped in this action, which move no further in it."""
+    regrouped: bool = False
+    """3.0: the log has regrouped the landing-hex divisions (`setup` entries)."""
+    emergency: str | None = None
+    """14.4: the side acting on emergency supply points, which it loses when the action ends."""
+    placed_now: frozenset[str] = frozenset()
+    """14.2: divisions placed as reinforcements in this Reinforcement Step."""
+    _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _occupants: dict[Hex, str] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """The side holding each occupied map hex, computed once per state (supply.py asks often)."""
+    _lines: dict[tuple[str, Hex], bool] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """Whether a division of a side in a hex traces a supply line, searched from that hex (8.3)."""
+
+
+_Frozen = TypeVar("_Frozen")
+_POSITION = frozenset({"location", "controlled", "captured_ports", "turn"})
+"""The fields supply lines depend on (8.3-8.5: positions, control, captured ports, the turn for area B)."""
+
+
+def replace(obj: _Frozen, **changes: Any) -> _Frozen:
+    """`dataclasses.replace`, fast for OnslaughtState: a replay makes thousands of states, most
+    changing a field or two, and the caches of ZOC, occupied hexes and supply carry over while the
+    position they were computed from has not changed (caches are memos, compare=False: never state)."""
+    if not isinstance(obj, OnslaughtState):
+        return _replace_fields(obj, **changes)  # type: ignore[type-var]
+    new = object.__new__(type(obj))
+    fields = dict(obj.__dict__)
+    fields.update(changes)
+    moved = "location" in changes
+    fields["_zoc"] = {} if moved else obj._zoc
+    fields["_occupants"] = {} if moved else obj._occupants
+    fields["_supplied"] = {} if _POSITION & changes.keys() else obj._supplied
+    fields["_lines"] = {} if _POSITION & changes.keys() else obj._lines
+    new.__dict__.update(fields)
+    return new
+
+
+def unit_of(state: OnslaughtState, unit_id: str) -> Unit:
+    return state.game.units_by_id[unit_id]
+
+
+def on_map(state: OnslaughtState, unit_id: str) -> Hex | None:
+    where = state.location.get(unit_id)
+    return state.game.grid.hex_of(where) if where is not None and state.game.grid.is_label(where) else None
+
+
+def units_at(state: OnslaughtState, label: str, side: str | None = None) -> list[str]:
+    return sorted(u for u, where in state.location.items()
+                  if where == label and (side is None or unit_of(state, u).side == side))
+
+
+def movement_allowance(state: OnslaughtState, unit_id: str) -> int:
+    unit = unit_of(state, unit_id)
+    values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
+    return values[list(state.game.manifest.value_names).index("movement")]
+
+
+def enemy_of(state: OnslaughtState, side: str) -> str:
+    return next(s for s in state.game.manifest.sides if s != side)
+
+
+def turn_and_step(state: OnslaughtState) -> str:
+    step = {"action": "Action Step", "german_reserve": "German Reserve Step",
+            "reinforcement": "Reinforcement Step"}.get(state.step or "", "before the first step")
+    return f"turn {state.turn}, {step}"
+
+
+def combat_strength(state: OnslaughtState, unit_id: str) -> int:
+    """A division's combat strength, depleted or not."""
+    unit = unit_of(state, unit_id)
+    values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
+    return values[list(state.game.manifest.value_names).index("combat")]
+
+
+def steps_left(state: OnslaughtState, unit_id: str) -> int:
+    """Steps a division has left: two at full strength, one depleted (7.2)."""
+    return 1 if unit_id in state.depleted or not unit_of(state, unit_id).reduced else 2
+
+
+def occupants(state: OnslaughtState) -> dict[Hex, str]:
+    """The side of the divisions in each occupied map hex (computed once per state)."""
+    if not state._occupants:
+        hexes = hex_by_label(state.game)
+        units = state.game.units_by_id
+        # Filled in place, as the state's other caches are (an empty map is merely recomputed).
+        state._occupants.update((hexes[where], units[unit_id].side) for unit_id, where in state.location.items()
+                                if where in hexes)
+    return state._occupants
+
+
+def relocate(state: OnslaughtState, unit_id: str, label: str, **changes: Any) -> OnslaughtState:
+    """The state with a division moved to `label` (and any other changes); the other side's zone of
+    control, a memo, carries over: a division's move changes its own side's zone only (6.2)."""
+    after = replace(state, location={**state.location, unit_id: label}, **changes)
+    side = unit_of(state, unit_id).side
+    after._zoc.update((other, zone) for other, zone in state._zoc.items() if other != side)
+    return after

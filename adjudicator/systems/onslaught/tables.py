@@ -1,0 +1,76 @@
+"""Map facts the Onslaught checks ask thousands of times (6.1-6.5), computed once per game."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from adjudicator.systems.base import PerGame
+from wargame.game import Game
+from wargame.hexes import Hex, Hexside
+
+
+@dataclass(frozen=True)
+
+
+class MapTables:
+    """Map facts the checks ask thousands of times, computed once per game."""
+
+    passable: frozenset[Hex]
+    impassable_sides: frozenset[Hexside]
+    zoc_blocked: frozenset[Hexside]
+    waterways: frozenset[Hexside]
+    scheldt: frozenset[Hexside]
+    """6.5: the major waterway hexsides of the Scheldt estuary, which German divisions cannot cross freely."""
+    zone: dict[str, frozenset[Hex]]
+    """Each map hex's zone of control by label: the hex and its neighbours not across the sea (6.2)."""
+    near: dict[Hex, frozenset[Hex]] = field(default_factory=dict)
+    """Hexes within two movement points of a hex (6.4), filled in as they are asked for."""
+
+    def within_two(self, start: Hex) -> frozenset[Hex]:
+        """The hexes one or two movement points from `start`, and `start` (6.4: over land, not across
+        sea or impassable hexsides; units, ZOC, waterways and other terrain ignored)."""
+        cached = self.near.get(start)
+        if cached is None:
+            frontier = deque([(start, 0)])
+            seen = {start}
+            while frontier:
+                h, d = frontier.popleft()
+                if d == 2:
+                    continue
+                for n in h.neighbours():
+                    if n in seen or n not in self.passable or Hexside.between(h, n) in self.impassable_sides:
+                        continue
+                    seen.add(n)
+                    frontier.append((n, d + 1))
+            cached = self.near[start] = frozenset(seen)
+        return cached
+
+
+def _build_tables(game: Game) -> MapTables:
+    """The map tables of a game, computed once."""
+    terrain = game.terrain
+    passable = frozenset(h for h, ts in game.hex_terrain.items() if not any(terrain[t].prohibited for t in ts))
+    sides = game.hexside_features
+    impassable = frozenset(s for s, fs in sides.items() if any(terrain[f].prohibited for f in fs))
+    blocked = frozenset(s for s, fs in sides.items() if any(terrain[f].blocks_zoc for f in fs))
+    waterways = frozenset(s for s, fs in sides.items() if "major_waterway" in fs)
+    estuary = game.lines_by_id.get("scheldt_estuary")
+    scheldt = frozenset(game.grid.parse_hexside(label) for label in estuary.hexsides) if estuary else frozenset()
+    zone = {game.grid.label_of(h): frozenset([h, *(n for n in game.grid.neighbours_on_map(h)
+                                                   if Hexside.between(h, n) not in blocked)])
+            for h in game.grid.hexes}
+    return MapTables(passable, impassable, blocked, waterways, scheldt, zone)
+
+
+map_tables = PerGame(_build_tables)
+"""The map tables of a game, built on the first request and owned by the rule system (not set on `Game`)."""
+
+
+def _labels(game: Game) -> dict[str, Hex]:
+    """Every map hex by its label."""
+    return {game.grid.label_of(h): h for h in game.grid.hexes}
+
+
+hex_by_label = PerGame(_labels)
+"""Every map hex by its label, per game (looked up for every division of every state)."""

@@ -1,0 +1,1 @@
+"""The dice and ledger service: signed, chained dice receipts that nobody can reroll unseen."""

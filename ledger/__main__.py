@@ -1,0 +1,5 @@
+"""`python -m ledger` is `umpire-ledger`."""
+
+from ledger.cli import main
+
+main()

@@ -1,0 +1,168 @@
+"""The ledger's HTTP API and pages (Starlette; served by uvicorn). Routes: docs/ledger.md."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+import html
+import json
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ledger.keys import load_private_key
+from ledger.pages import ledger_page
+from ledger.store import Credential, PlayerKey, RateLimit, Refusal, SignedRequest, Store, open_store
+from wargame.receipts import Ledger, key_id, public_key_text
+
+MAX_BODY = 16 * 1024
+PUBLIC_KEY_PATH = "/public-key"
+
+
+def _refusal(refusal: Refusal) -> JSONResponse:
+    headers = {"Retry-After": str(refusal.retry_after)} if refusal.retry_after is not None else None
+    return JSONResponse({"error": refusal.reason}, status_code=refusal.status, headers=headers)
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+async def _json_body(request: Request) -> dict[str, object]:
+    """The request's JSON object; Refusal for anything else."""
+    return (await _json_body_and_bytes(request))[0]
+
+
+def _credential(request: Request, body: bytes, data: dict[str, object], game: str) -> Credential:
+    """The token of `Authorization: Bearer TOKEN`, or the signed request of `Authorization: Ed25519 SIGNATURE`."""
+    scheme, _, value = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "ed25519":
+        return _bearer(request)
+    try:
+        signature = base64.b64decode(value.strip(), validate=True)
+    except binascii.Error:
+        raise Refusal(401, "the Ed25519 signature is not base64") from None
+    nonce = data.get("nonce")
+    if not isinstance(nonce, str):
+        raise Refusal(400, "a signed request carries a 'nonce' string, used once")
+    if data.get("game") != game:
+        raise Refusal(400, f"a signed request names its game: 'game' must be {game!r}")
+    return SignedRequest(signature, body, nonce)
+
+
+async def _json_body_and_bytes(request: Request) -> tuple[dict[str, object], bytes]:
+    """The request's JSON object and its exact bytes; Refusal for anything else."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > MAX_BODY:
+        raise Refusal(413, f"the request body is over {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Refusal(413, f"the request body is over {MAX_BODY} bytes")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise Refusal(400, f"malformed JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise Refusal(400, "the body must be a JSON object")
+    return data, body
+
+
+def build_app(store: Store, admin_token: str | None) -> Starlette:
+    """The application over a store; games are opened over HTTP only with the admin token."""
+    public = store.key.public_key()
+
+    async def public_key(request: Request) -> Response:
+        return JSONResponse({"algorithm": "Ed25519", "key_id": key_id(public), "public_key": public_key_text(public)})
+
+    async def open_game(request: Request) -> Response:
+        try:
+            token = _bearer(request)
+            if admin_token is None or token is None or not hmac.compare_digest(token, admin_token):
+                raise Refusal(401, "opening a game needs the server's admin token (Authorization: Bearer ...)")
+            data = await _json_body(request)
+            game, players = data.get("game"), data.get("players")
+            if not isinstance(game, str):
+                raise Refusal(400, "'game' must be a string")
+            if not isinstance(players, dict):
+                raise Refusal(400, "'players' must be an object of player name to token or {\"public_key\": ...}")
+            credentials: dict[str, str | PlayerKey] = {}
+            for name, value in players.items():
+                if isinstance(value, dict) and set(value) == {"public_key"} and isinstance(value["public_key"], str):
+                    credentials[str(name)] = PlayerKey(value["public_key"])
+                elif isinstance(value, str):
+                    credentials[str(name)] = value
+                else:
+                    raise Refusal(400, f"player {name}: a token string or {{\"public_key\": BASE64}}")
+            await run_in_threadpool(store.open_game, game, credentials)
+        except Refusal as refusal:
+            return _refusal(refusal)
+        return JSONResponse({"game": game, "players": sorted(players)}, status_code=201)
+
+    async def roll(request: Request) -> Response:
+        game = request.path_params["game"]
+        try:
+            data, body = await _json_body_and_bytes(request)
+            unknown = sorted(set(data) - {"player", "purpose", "dice", "game", "nonce"})
+            if unknown:
+                raise Refusal(400, f"unknown field(s) {', '.join(unknown)}: a roll names player, purpose and dice "
+                                   "(and game and nonce when signed)")
+            player = data.get("player")
+            if not isinstance(player, str):
+                raise Refusal(400, "'player' must be a string")
+            credential = _credential(request, body, data, game)
+            receipt = await run_in_threadpool(store.roll, game, player, credential, data.get("purpose"),
+                                              data.get("dice"))
+        except Refusal as refusal:
+            return _refusal(refusal)
+        return JSONResponse({"receipt": receipt.fields(), "token": receipt.token()}, status_code=201)
+
+    async def page(request: Request) -> Response:
+        game = request.path_params["game"]
+        if not await run_in_threadpool(store.has_game, game):
+            return HTMLResponse(f"<!doctype html><title>Unknown game</title><p>No game {html.escape(repr(game))} "
+                                "here.</p>", status_code=404)
+        receipts = await run_in_threadpool(store.receipts, game)
+        players = await run_in_threadpool(store.players, game)
+        return HTMLResponse(ledger_page(game, players, receipts, public_key_text(public), key_id(public)))
+
+    async def download(request: Request) -> Response:
+        game = request.path_params["game"]
+        if not await run_in_threadpool(store.has_game, game):
+            return _refusal(Refusal(404, f"unknown game {game!r}"))
+        receipts = await run_in_threadpool(store.receipts, game)
+        ledger = Ledger(game=game, public_key=public_key_text(public), receipts=tuple(receipts))
+        return Response(ledger.file_bytes(), media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="{game}.ledger.json"'})
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    return Starlette(routes=[
+        Route(PUBLIC_KEY_PATH, public_key, methods=["GET"]),
+        Route("/games", open_game, methods=["POST"]),
+        Route("/games/{game}/rolls", roll, methods=["POST"]),
+        Route("/games/{game}", page, methods=["GET"]),
+        Route("/games/{game}/ledger.json", download, methods=["GET"]),
+    ], lifespan=lifespan)
+
+
+def app_from_environment() -> Starlette:
+    """The app uvicorn's workers build, configured by `umpire-ledger serve` through the environment."""
+    rate = os.environ.get("UMPIRE_LEDGER_RATE")
+    store = open_store(os.environ["UMPIRE_LEDGER_DB"], load_private_key(Path(os.environ["UMPIRE_LEDGER_KEY"])),
+                       RateLimit.parse(rate) if rate else None)
+    return build_app(store, os.environ.get("UMPIRE_LEDGER_ADMIN_TOKEN") or None)

@@ -1,0 +1,174 @@
+"""`umpire-ledger`: run the dice and ledger service, make its key, open games, export ledgers."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from ledger.keys import KeyFileError, load_private_key, write_new_key
+from ledger.client import RollRefused, roll_request, send_roll
+from ledger.store import PlayerKey, RateLimit, Refusal, Store, open_store
+from wargame.files import write_atomically
+from wargame.receipts import Ledger, key_id, public_key_text
+
+DB_HELP = ("sqlite:///RELATIVE/PATH, sqlite:////ABSOLUTE/PATH, a bare PATH, or postgresql://USER@HOST:PORT/DB; "
+           "default: ledger.sqlite here")
+DEFAULT_DB = "ledger.sqlite"
+
+
+def _stop(message: str) -> NoReturn:
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group()
+def main() -> None:
+    """The dice and ledger service of Umpire (docs/ledger.md)."""
+
+
+@main.command()
+@click.argument("key_file", type=click.Path(path_type=Path))
+def keygen(key_file: Path) -> None:
+    """Make the server's Ed25519 signing key in KEY_FILE (never overwrites) and print its public key."""
+    try:
+        key = write_new_key(key_file)
+    except FileExistsError:
+        _stop(f"{key_file} exists; a key that signed receipts is never replaced")
+    except OSError as e:
+        _stop(f"{key_file}: {e.strerror}")
+    click.echo(f"key id {key_id(key.public_key())}")
+    click.echo(f"public key {public_key_text(key.public_key())}")
+
+
+def _load_key(key_file: Path) -> Ed25519PrivateKey:
+    try:
+        return load_private_key(key_file)
+    except KeyFileError as e:
+        _stop(str(e))
+    except OSError as e:
+        _stop(f"{key_file}: {e.strerror}")
+
+
+def _store(db: str, key: Ed25519PrivateKey) -> Store:
+    """The store, or a clear error and exit 2."""
+    try:
+        return open_store(db, key)
+    except Exception as e:  # the database's own errors vary by driver (sqlite3, psycopg); all mean "cannot run"
+        _stop(f"database {db}: {e}")
+
+
+@main.command("public-key")
+@click.argument("key_file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+def public_key(key_file: Path) -> None:
+    """Print the key id and public key of KEY_FILE, as the server publishes them at /public-key."""
+    key = _load_key(key_file)
+    click.echo(f"key id {key_id(key.public_key())}")
+    click.echo(f"public key {public_key_text(key.public_key())}")
+
+
+@main.command()
+@click.option("--db", default=DEFAULT_DB, show_default=True, help=DB_HELP)
+@click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="the signing key made by `umpire-ledger keygen`")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="worker processes (several need PostgreSQL or share the SQLite file)")
+@click.option("--rate", default="30/60", show_default=True, help="at most ROLLS/SECONDS per player of a game")
+@click.option("--admin-token-env", default="UMPIRE_LEDGER_ADMIN_TOKEN", show_default=True,
+              help="environment variable holding the token that may open games over HTTP")
+def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str, admin_token_env: str) -> None:
+    """Serve the ledger's API and pages."""
+    import uvicorn
+
+    try:
+        RateLimit.parse(rate)
+    except ValueError as e:
+        _stop(str(e))
+    _store(db, _load_key(key_file)).close()
+    os.environ.update({"UMPIRE_LEDGER_DB": db, "UMPIRE_LEDGER_KEY": str(key_file.resolve()),
+                       "UMPIRE_LEDGER_RATE": rate, "UMPIRE_LEDGER_ADMIN_TOKEN": os.environ.get(admin_token_env, "")})
+    uvicorn.run("ledger.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
+                log_level="warning")
+
+
+@main.command()
+@click.option("--url", required=True, help="the ledger, e.g. http://club.example:8000")
+@click.option("--token-env", default=None, metavar="VAR", help="environment variable holding the player's token")
+@click.option("--key", "key_file", default=None, type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="the player's own Ed25519 key (umpire-ledger keygen), to sign the request instead")
+@click.argument("game")
+@click.argument("player")
+@click.argument("dice")
+@click.argument("purpose")
+def roll(url: str, token_env: str | None, key_file: Path | None, game: str, player: str, dice: str,
+         purpose: str) -> None:
+    """Roll DICE (e.g. 1d6) for PLAYER of GAME and print the result and the receipt to paste into the log."""
+    if (token_env is None) == (key_file is None):
+        _stop("give --token-env VAR or --key PLAYER_KEY.pem")
+    token = os.environ.get(token_env or "")
+    if token_env is not None and not token:
+        _stop(f"the environment variable {token_env} is empty")
+    request = roll_request(game, player, purpose, dice, token=token,
+                           key=_load_key(key_file) if key_file is not None else None)
+    try:
+        receipt = send_roll(url, game, request)
+    except RollRefused as e:
+        _stop(str(e))
+    click.echo(f"#{receipt.seq} {receipt.dice} = {' '.join(map(str, receipt.result))} (total {receipt.total})")
+    click.echo(f"receipt {receipt.token()}")
+
+
+@main.command("open")
+@click.option("--db", default=DEFAULT_DB, show_default=True, help=DB_HELP)
+@click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.argument("game")
+@click.argument("players", nargs=-1, required=True)
+def open_game(db: str, key_file: Path, game: str, players: tuple[str, ...]) -> None:
+    """Open GAME for PLAYERS: NAME (a token is made), NAME=TOKEN, or NAME:PUBLIC_KEY (the base64 key
+    `umpire-ledger keygen` prints for the player's own key). Prints each token made or given, once."""
+    credentials: dict[str, str | PlayerKey] = {}
+    for item in players:
+        if ":" in item and "=" not in item.partition(":")[0]:
+            name, _, public = item.partition(":")
+            credentials[name] = PlayerKey(public)
+        else:
+            name, _, token = item.partition("=")
+            credentials[name] = token or secrets.token_urlsafe(24)
+    store = _store(db, _load_key(key_file))
+    try:
+        store.open_game(game, credentials)
+    except Refusal as refusal:
+        _stop(refusal.reason)
+    finally:
+        store.close()
+    for name, credential in sorted(credentials.items()):
+        click.echo(f"{name} {credential if isinstance(credential, str) else 'signs with its key'}")
+
+
+@main.command()
+@click.option("--db", default=DEFAULT_DB, show_default=True, help=DB_HELP)
+@click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--out", type=click.Path(path_type=Path), help="file to write (default: standard output)")
+@click.argument("game")
+def export(db: str, key_file: Path, out: Path | None, game: str) -> None:
+    """The whole ledger of GAME as a file, as the server's download gives it."""
+    store = _store(db, _load_key(key_file))
+    try:
+        if not store.has_game(game):
+            _stop(f"unknown game {game!r}")
+        ledger = Ledger(game=game, public_key=public_key_text(store.key.public_key()),
+                        receipts=tuple(store.receipts(game)))
+    finally:
+        store.close()
+    if out is None:
+        sys.stdout.buffer.write(ledger.file_bytes())
+    else:
+        write_atomically(out, ledger.file_bytes())

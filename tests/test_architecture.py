@@ -1,0 +1,140 @@
+"""The shape of the code (issue 14): no import cycle anywhere, rule-system files readable in one sitting,
+nothing set on the kernel's `Game`."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("wargame", "builder", "adjudicator")
+MAX_LINES = 600
+"""No file under adjudicator/systems/ is longer: a rule area is read in one sitting."""
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    """The dotted module name of a file of the tree."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> dict[str, set[str]]:
+    """Each module of the packages and the modules of the packages it imports (every import
+    statement, those under TYPE_CHECKING or inside functions too: a cycle there is still a cycle)."""
+    files = {module_name(p, root): p for pkg in packages for p in sorted((root / pkg).rglob("*.py"))}
+    graph: dict[str, set[str]] = {name: set() for name in files}
+    for name, path in files.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")
+                    anchor = anchor[:len(anchor) - (node.level - 1)]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                # `from package import module` imports the module; `from module import name` the module.
+                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in files else base for alias in node.names]
+            graph[name] |= {t for t in targets if t in files and t != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of a graph: its strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycle() -> None:
+    """No module of wargame, builder or adjudicator imports, directly or not, a module that imports it."""
+    assert cycles(import_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_cycle(tmp_path: Path) -> None:
+    """A planted cycle (through a relative import and a TYPE_CHECKING block) is found, so the test above can fail."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from pkg import b\n")
+    (package / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .c import X\n")
+    (package / "c.py").write_text("import pkg.a\nX = 1\n")
+    graph = import_graph(tmp_path, ("pkg",))
+    assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.c"]]
+
+
+SYSTEM_PACKAGES = sorted(p.name for p in (ROOT / "adjudicator" / "systems").iterdir() if (p / "__init__.py").exists())
+
+
+def too_long(folder: Path) -> list[str]:
+    """The files of a folder over the limit, with their lengths."""
+    return [f"{p.relative_to(ROOT)}: {n} lines" for p in sorted(folder.glob("*.py"))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES]
+
+
+@pytest.mark.parametrize("package", SYSTEM_PACKAGES)
+def test_rule_system_files_fit_in_one_sitting(package: str) -> None:
+    """No file of a rule system is over 600 lines."""
+    assert too_long(ROOT / "adjudicator" / "systems" / package) == []
+
+
+def test_shared_system_files_fit_in_one_sitting() -> None:
+    """The files every system shares (adjudicator/systems/*.py) are under the limit too."""
+    assert too_long(ROOT / "adjudicator" / "systems") == []
+
+
+def test_nothing_is_set_on_the_game() -> None:
+    """No module of the adjudicator sets (or reads back) attributes on the kernel's `Game` object:
+    derived tables live in the rule system's own per-game caches (adjudicator/systems/base.py `PerGame`)."""
+    pattern = re.compile(r"\b(setattr|getattr)\(\s*(game|state\.game|self\.game)\b")
+    offenders = [f"{p.relative_to(ROOT)}:{i}" for p in sorted((ROOT / "adjudicator").rglob("*.py"))
+                 for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1) if pattern.search(line)]
+    assert offenders == []
+
+
+def test_the_referee_starts_without_shapely_or_numpy() -> None:
+    """`adjudicate` loads a game and checks a log without importing shapely or numpy (97 ms of every start:
+    wargame/layout.py imports them only where it makes a shape, which the referee never asks for)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from adjudicator.cli import main; from adjudicator.systems import SYSTEMS; "
+            "from wargame.bundled import data_root; from wargame.game import load_game; "
+            "from adjudicator.engine import replay; from adjudicator.notation.text import parse_text; "
+            "g = load_game(data_root(), 'onslaught'); replay(g, SYSTEMS['onslaught'], parse_text('Turn 1\\n'), False); "
+            "print(sorted(m for m in ('shapely', 'numpy') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.strip() == "[]"

@@ -1,0 +1,111 @@
+"""The engine's own part of the contract: the generic checks in their order, the sequence of play from the
+game's data, errors not disguised as faults of the log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator.cli import main
+from adjudicator.contract import Outcome
+from adjudicator.engine import check, replay
+from adjudicator.notation.entries import Bombard, Entry, Move, StepMarker
+from adjudicator.notation.text import parse_text
+from adjudicator.systems import SYSTEMS
+from adjudicator.systems.onslaught import ONSLAUGHT
+from adjudicator.systems.onslaught.state import replace
+from adjudicator.vassal.translate import phases
+from builder.vassal.module import _turn_levels
+from wargame.bundled import data_root
+from wargame.game import Game, load_game
+from wargame.sequence import next_slot, step_ids, turn_sequence
+
+
+@pytest.fixture(scope="module")
+def onslaught() -> Game:
+    return load_game(data_root(), "onslaught")
+
+
+@pytest.fixture(scope="module")
+def omaha() -> Game:
+    return load_game(data_root(), "omaha")
+
+
+def test_one_sequence_for_engine_builder_and_reader(onslaught: Game, omaha: Game) -> None:
+    """The builder's turn tracker and the VASSAL reader list the steps the engine checks, from game.toml."""
+    for game in (onslaught, omaha):
+        sequence = turn_sequence(game.manifest)
+        assert _turn_levels(game) == [slot.name for slot in sequence]
+        assert [(p.step, p.name) for p in phases(game)] == [(slot.id, slot.name) for slot in sequence]
+    assert step_ids(turn_sequence(onslaught.manifest)) == ["action", "german_reserve", "reinforcement"]
+    omaha_sequence = turn_sequence(omaha.manifest)
+    # 4.1: the player turn's five phases twice, the first player's (Allied) first.
+    assert [(s.id, s.side) for s in omaha_sequence[1:3]] == [("movement", "Allied"), ("bombardment", "Allied")]
+    after = next_slot(omaha_sequence, "mobile_combat", "Allied")
+    assert after is not None and (after.id, after.side) == ("movement", "German")
+
+
+def test_an_unknown_step_is_a_log_error_with_a_suggestion(tmp_path: Path) -> None:
+    """`Step reinforcment`: exit 2, the file, line and column, "did you mean", never a traceback."""
+    log = tmp_path / "bogus.log"
+    log.write_text('[Game "onslaught"]\nTurn 1\nStep reinforcment\nStep action\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(log)])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert f"{log}:3:1" in result.output and "did you mean 'reinforcement'" in result.output
+
+
+def test_an_unknown_step_stops_a_replay_cleanly(onslaught: Game) -> None:
+    """Replayed without the CLI's resolve, an unknown step stops the replay at its line (tier 2)."""
+    result = replay(onslaught, ONSLAUGHT, parse_text('[Game "onslaught"]\nTurn 1\nStep bogus\nStep action\n'))
+    assert result.stopped is not None and "line 3" in str(result.stopped) and "'bogus'" in str(result.stopped)
+    assert result.applied == 2
+
+
+def test_steps_out_of_order_cite_the_sequence(onslaught: Game) -> None:
+    """4.0 from the data: a step that is not the next one is an error citing the sequence's section."""
+    result = replay(onslaught, ONSLAUGHT, parse_text('[Game "onslaught"]\nTurn 1\nStep german_reserve\n'))
+    assert [(f.severity, f.rule, f.line) for f in result.findings] == [("error", "4.0", 3)]
+    assert "the next step is 'action'" in result.findings[0].message
+
+
+def test_an_internal_error_is_not_a_fault_of_the_log(onslaught: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A KeyError raised inside apply (a bug) propagates; it is not turned into "the entry cannot be applied"."""
+    def broken(self: Any, state: Any, entry: Entry) -> Any:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(type(ONSLAUGHT), "apply", broken)
+    with pytest.raises(KeyError):
+        replay(onslaught, ONSLAUGHT, parse_text('[Game "onslaught"]\nTurn 1\n'))
+
+
+def test_generic_checks_come_first_in_order(onslaught: Game) -> None:
+    """A decided game refuses everything first; then an entry of another system; then the author."""
+    state = ONSLAUGHT.initial_state(onslaught, [])
+    decided = replace(state, turn=3, victory=Outcome("German", "13.1", 40, "the Allied player has no units"))
+    found = check(ONSLAUGHT, decided, Bombard(hex="0620", support=["x"], line=41))
+    assert [(f.rule, f.line) for f in found] == [("13.1", 41)] and "nothing follows it" in found[0].message
+    foreign = check(ONSLAUGHT, state, Bombard(hex="0620", support=["x"], line=5))
+    assert [f.rule for f in foreign] == ["log"] and "Onslaught has no bombardment" in foreign[0].message
+    allied = next(u for u, where in state.location.items() if onslaught.units_by_id[u].side == "Allied"
+                  and onslaught.grid.is_label(where))
+    moved = check(ONSLAUGHT, state, Move(unit=allied, path=[state.location[allied]] * 2, side="German", line=6))
+    assert any(f.rule == "log" and "its owner, not German" in f.message for f in moved)
+
+
+@pytest.mark.parametrize("name", sorted(SYSTEMS))
+def test_every_system_declares_its_entry_kinds(name: str) -> None:
+    """Each system names its entry kinds, and explains every other system's kinds it refuses."""
+    system = SYSTEMS[name]
+    others = set().union(*(s.entry_kinds for s in SYSTEMS.values())) - system.entry_kinds
+    assert {"header", "comment", "turn", "step"} <= system.entry_kinds
+    assert others <= set(system.foreign_kinds)
+
+
+def test_a_step_marker_is_checked_by_the_engine_for_onslaught(onslaught: Game) -> None:
+    """Onslaught has handed the step order to the engine: its own checks say nothing of a step marker."""
+    state = ONSLAUGHT.initial_state(onslaught, [])
+    assert ONSLAUGHT.check_rules(state, StepMarker(step="reinforcement", line=2)) == []
+    assert [f.rule for f in check(ONSLAUGHT, state, StepMarker(step="reinforcement", line=2))] == ["4.0"]

@@ -1,0 +1,97 @@
+"""The public ledger page in a real headless browser (Debian's chromium, driven by Selenium and chromium-driver)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+from ledger_support import LedgerProcess, write_test_key
+from wargame.receipts import ledger_from_bytes
+
+SCREENSHOT = os.environ.get("UMPIRE_LEDGER_SCREENSHOT")  # where to keep the screenshot to look at, if set
+
+
+def _chromium() -> tuple[str, str]:
+    """Debian's chromium and its driver, installed with apt-get when missing (CI runs as root)."""
+    if not (shutil.which("chromium") and shutil.which("chromedriver")) and os.geteuid() == 0:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-q"], check=True, env=env, capture_output=True)
+        subprocess.run(["apt-get", "install", "-y", "-q", "chromium", "chromium-driver"], check=True, env=env,
+                       capture_output=True)
+    browser, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if browser is None or driver is None:
+        raise RuntimeError("Debian's chromium and chromium-driver are not installed and cannot be (apt-get as root)")
+    return browser, driver
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[webdriver.Chrome]:
+    """A headless chromium with a fresh profile, nothing fetched but what the test asks for."""
+    binary, driver = _chromium()
+    profile = tempfile.mkdtemp(prefix="umpire-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                 f"--user-data-dir={profile}", "--window-size=1280,900"):
+        options.add_argument(flag)
+    chrome = webdriver.Chrome(options=options, service=Service(executable_path=driver))
+    try:
+        yield chrome
+    finally:
+        chrome.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_the_ledger_page_in_chromium(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    """Every roll in order with purpose, result and receipt; markup in a purpose is shown, not run; the
+    download link gives the ledger file."""
+    server = LedgerProcess(f"sqlite:///{tmp_path / 'ledger.sqlite'}", write_test_key(tmp_path / "key.pem"))
+    server.start()
+    try:
+        tokens = {"Allied": "alice-token-0123456789", "German": "bernd-token-0123456789"}
+        server.open_game("club-42", tokens)
+        purposes = [("Allied", "turn 1 roll-off", "1d6"), ("German", "turn 1 roll-off", "1d6"),
+                    ("Allied", "turn 1 attack on 0320", "2d6"), ("German", "<b>bold</b> & <script>x=1</script>", "1d6")]
+        receipts = []
+        for player, purpose, dice in purposes:
+            answer = httpx.post(f"{server.url}/games/club-42/rolls", json={"player": player, "purpose": purpose,
+                                                                           "dice": dice},
+                                headers={"Authorization": f"Bearer {tokens[player]}"}, timeout=10)
+            assert answer.status_code == 201, answer.text
+            receipts.append(answer.json())
+        browser.get(f"{server.url}/games/club-42")
+        assert browser.title == "Ledger of club-42"
+        assert browser.find_element(By.TAG_NAME, "h1").text == "Ledger of game club-42"
+        rows = browser.find_elements(By.CSS_SELECTOR, "#rolls tbody tr")
+        assert [r.find_element(By.CLASS_NAME, "seq").text for r in rows] == ["1", "2", "3", "4"]
+        assert [r.find_element(By.CLASS_NAME, "purpose").text for r in rows] == [p for _, p, _ in purposes]
+        assert [r.find_element(By.CLASS_NAME, "player").text for r in rows] == [p for p, _, _ in purposes]
+        assert [r.find_element(By.CLASS_NAME, "result").text for r in rows] == [
+            " ".join(map(str, answer["receipt"]["result"])) for answer in receipts]
+        assert browser.find_elements(By.CSS_SELECTOR, "#rolls b, #rolls script") == []
+        assert browser.find_element(By.ID, "count").text == "4"
+        # The receipt behind its summary: the same token the roll's answer gave.
+        rows[2].find_element(By.TAG_NAME, "summary").click()
+        assert rows[2].find_element(By.CLASS_NAME, "token").text == receipts[2]["token"]
+        link = browser.find_element(By.ID, "download").get_attribute("href")
+        assert link == f"{server.url}/games/club-42/ledger.json"
+        ledger = ledger_from_bytes(httpx.get(link, timeout=10).content)
+        assert [r.token() for r in ledger.receipts] == [a["token"] for a in receipts]
+        shot = tmp_path / "ledger-page.png"
+        assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+        if SCREENSHOT:
+            shutil.copyfile(shot, SCREENSHOT)
+    finally:
+        server.stop()
