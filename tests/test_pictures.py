@@ -191,3 +191,29 @@ def test_path_pixels_lie_on_its_hexes(omaha_painter: Painter) -> None:
                 assert h in allowed, (x, y, h)
                 changed_on_path += h in on_path
     assert changed_on_path > 50
+
+
+def test_every_breach_of_the_examples_has_a_picture_where_it_concerns_a_place() -> None:
+    """Every error of every example breach log has marks to draw (drawing marks is tested above), unless
+    neither its entry nor its message names a place on the map (a sequence, points or track finding)."""
+    from umpire.report import items
+    from umpire.cli import judge
+    from wargame.scene import WORDS
+
+    logs = sorted((ROOT / "examples").glob("*/breach-*.log"))
+    assert len(logs) >= 20
+    drawn = 0
+    for log in logs:
+        judged = judge((log,), None, None, None)
+        grid = judged.result.game.grid
+        for item in items(judged, draw=False):
+            if not any(f.severity == "error" for f in item.findings):
+                continue
+            if item.marks:
+                drawn += 1
+                continue
+            named = {w for f in item.findings for w in WORDS.findall(f.message) if grid.is_label(w)}
+            entry = next(e for e in judged.result.entries if e.line == item.line)
+            assert not named and entry.kind in ("step", "turn", "action", "rolloff", "income", "pass", "place"), \
+                (log.name, item.line, [f.message for f in item.findings])
+    assert drawn >= len(logs) - 6

@@ -18,8 +18,9 @@ from adjudicator.notation.entries import Entry
 from adjudicator.report import summary
 from builder.picture import Painter, Picture
 from umpire.judged import Judged
-from umpire.scenes import marks_for, scene_of
+from umpire.scenes import marks_for, mentioned, scene_of
 from wargame.files import write_atomically
+from wargame.scene import Mark
 
 CONTEXT_LINES = 2
 """Log lines shown before and after a finding's line."""
@@ -33,6 +34,7 @@ class Item:
     line: int
     findings: tuple[Finding, ...]
     quoted: tuple[tuple[int, str], ...]
+    marks: tuple[Mark, ...]
     picture: Picture | None
 
 
@@ -42,8 +44,9 @@ def _png(picture: Picture) -> bytes:
     return buffer.getvalue()
 
 
-def items(judged: Judged, scale: float = 0.75, cache: Path | None = None) -> list[Item]:
-    """The findings grouped by entry, in log order, each with its lines and picture."""
+def items(judged: Judged, scale: float = 0.75, cache: Path | None = None, draw: bool = True) -> list[Item]:
+    """The findings grouped by entry, in log order, each with its lines, marks and picture (none drawn
+    without `draw`)."""
     result = judged.result
     by_line: dict[int, list[Finding]] = defaultdict(list)
     for f in result.findings:
@@ -56,15 +59,17 @@ def items(judged: Judged, scale: float = 0.75, cache: Path | None = None) -> lis
         quoted = tuple((n, text) for n in range(line - CONTEXT_LINES, line + CONTEXT_LINES + 1)
                        if n > 0 and (text := judged.source_line(n)) is not None)
         picture = None
+        marks: list[Mark] = []
         entry = entries.get(line)
         if entry is not None:
             position = result.system.position(result.state_at(line - 1))
-            marks = marks_for(entry, {u: at.place for u, at in position.units.items()}, findings)
-            if marks:
+            places = {u: at.place for u, at in position.units.items()}
+            marks = marks_for(entry, places, findings) or mentioned(findings, places, result.game.grid)
+            if marks and draw:
                 painter = painter or Painter(result.game, scale, cache)
                 scene = scene_of(position, marks)
                 picture = painter.draw(scene)
-        out.append(Item(line, findings, quoted, picture))
+        out.append(Item(line, findings, quoted, tuple(marks), picture))
     return out
 
 
@@ -78,7 +83,7 @@ pre{background:#fff;border:1px solid #ddd;padding:.5rem;overflow-x:auto;font-siz
 pre .hit{background:#ffe3e3;font-weight:bold}
 img{max-width:100%;height:auto;border:1px solid #bbb}
 table{border-collapse:collapse}td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:left}
-.rule{font-family:ui-monospace,monospace}
+.rule{font-family:ui-monospace,monospace}.nopic{font-style:italic;color:#555}
 """
 
 
@@ -116,7 +121,10 @@ def html_report(judged: Judged, scale: float = 0.75, cache: Path | None = None) 
             quoted = "\n".join((f'<span class="hit">{n:>5}  {esc(text)}</span>' if n == item.line
                                 else f"{n:>5}  {esc(text)}") for n, text in item.quoted)
             out.append(f"<pre>{quoted}</pre>")
-        if item.picture is not None:
+        if item.picture is None:
+            out.append('<p class="nopic">No picture: the finding concerns no place on the map (the sequence of play, points, '
+                       'a track).</p>')
+        else:
             data = base64.b64encode(_png(item.picture)).decode("ascii")
             out.append(f'<img alt="the position before {esc(judged.cite(item.line))}, the entry marked" '
                        f'src="data:image/png;base64,{data}">')

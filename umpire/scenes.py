@@ -9,7 +9,8 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
     Activate, Advance, Attack, Bombard, Capture, Entry, Loss, Move, Place, Retreat, StandFast,
 )
-from wargame.scene import Counter, Mark, Scene, Tone, stacks_in
+from wargame.grid import Grid
+from wargame.scene import WORDS, Counter, Mark, Scene, Tone, stacks_in
 
 
 def scene_of(position: Position, marks: Sequence[Mark] = (), caption: str = "") -> Scene:
@@ -57,3 +58,19 @@ def marks_for(entry: Entry, before: Mapping[str, str], findings: Sequence[Findin
     if isinstance(entry, StandFast):
         return [Mark("ring", tuple(sorted({at[u] for u in entry.units if u in at})), tone)]
     return []
+
+
+def mentioned(findings: Sequence[Finding], before: Mapping[str, str], grid: Grid) -> list[Mark]:
+    """For a finding whose entry draws nothing (a step marker, a roll-off closing a combat): the hexes
+    its message names, and the hexes of the units it names, ringed."""
+    tone: Tone = "breach" if any(f.severity == "error" for f in findings) else "legal"
+    hexes: set[str] = set()
+    for f in findings:
+        for word in WORDS.findall(f.message):
+            word = word.rstrip(".")
+            for part in (word, *word.split("-")):
+                if part in before and grid.is_label(before[part]):
+                    hexes.add(before[part])
+                elif grid.is_label(part):
+                    hexes.add(part)
+    return [Mark("ring", tuple(sorted(hexes)), tone)] if hexes else []

@@ -7,6 +7,7 @@ it with the module's own art. Neither knows the other: this module is the contra
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -14,6 +15,9 @@ from typing import Literal
 from wargame.errors import GridError, WargameError
 from wargame.grid import Grid
 from wargame.hexes import Hex
+
+WORDS = re.compile(r"[A-Za-z0-9][A-Za-z0-9/_.+-]*")
+"""The words of a message that may name a unit or a hex (a path's hyphens kept, split by the reader)."""
 
 Face = Literal["full", "reduced"]
 Tone = Literal["breach", "legal", "attacker", "defender", "info"]
@@ -113,5 +117,5 @@ def angle_of(a: tuple[float, float], b: tuple[float, float]) -> float:
     return math.atan2(b[1] - a[1], b[0] - a[0])
 
 
-__all__ = ["Counter", "Crop", "Face", "Mark", "MarkKind", "Scene", "Stack", "Tone", "angle_of", "hex_span",
+__all__ = ["WORDS", "Counter", "Crop", "Face", "Mark", "MarkKind", "Scene", "Stack", "Tone", "angle_of", "hex_span",
            "parse_hex_list", "stacks_in"]
