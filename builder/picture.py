@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from builder.render.board import board_layout, render_board
 from builder.render.counters import render_marker, render_unit
+from builder.render.holding import render_holding_board
 from builder.render.style import INK, font
 from wargame.errors import GridError, WargameError
 from wargame.files import write_atomically
@@ -246,7 +247,39 @@ class Painter:
         self.board = cached_board(game, scale, cache).convert("RGBA")
         self.counter_px = counter_size_px(self.layout)
 
-    def draw(self, scene: Scene, crop: Crop | None = None) -> Picture:
+    def holding(self, scene: Scene) -> Image.Image:
+        """The holding board (the module's boxes and tracks) with the scene's counters in their boxes and
+        each track value it gives ringed; track values no track of the game shows are left out."""
+        board = render_holding_board(self.game, self.counter_px)
+        image = board.image.copy()
+        step = max(2, round(self.counter_px * STACK_OFFSET))
+        for stack in scene.stacks:
+            seat = board.location_of(stack.place)
+            if seat is None or self.game.grid.is_label(stack.place):
+                continue
+            shown = stack.counters[-MAX_DRAWN:]
+            for i, counter in enumerate(shown):
+                x = round(seat[0] - self.counter_px / 2 + i * step)
+                y = round(seat[1] - self.counter_px / 2 - i * step)
+                image.paste(_counter_image(self.game, counter, self.counter_px), (x, y))
+                ImageDraw.Draw(image).rectangle((x, y, x + self.counter_px - 1, y + self.counter_px - 1), outline=INK)
+            if len(stack.counters) > 1:
+                raised = (len(shown) - 1) * step
+                _badge(ImageDraw.Draw(image), (round(seat[0] + self.counter_px / 2 + raised),
+                                               round(seat[1] - self.counter_px / 2 - raised)),
+                       str(len(stack.counters)), max(9, self.counter_px // 5))
+        draw = ImageDraw.Draw(image)
+        for value in scene.tracks:
+            for track in self.game.manifest.track:
+                if track.kind != value.kind or (track.side is not None and track.side != value.side):
+                    continue
+                for area in board.layout.spaces:
+                    if area.location == f"{track.id}@{value.value}":
+                        x0, y0, x1, y1 = area.rect
+                        draw.rectangle((x0, y0, x1 - 2, y1 - 2), outline=TONES["info"], width=5)
+        return image
+
+    def draw(self, scene: Scene, crop: Crop | None = None, boxes: bool = False) -> Picture:
         """The scene cropped as asked; without a crop, around its marks (the whole board if none)."""
         game, layout = self.game, self.layout
         board = self.board.copy()
@@ -267,15 +300,25 @@ class Painter:
             board = board.crop((left, top, right, bottom))
             origin = (left, top)
         image = board.convert("RGB")
+        if boxes:
+            image = _stacked(image, self.holding(scene))
         if scene.caption:
             image = _captioned(image, scene.caption)
         return Picture(image, origin)
 
 
 def draw_scene(game: Game, scene: Scene, crop: Crop | None = None, scale: float = 1.0,
-               cache: Path | None = None) -> Picture:
-    """One scene on the game's board (see `Painter` for many)."""
-    return Painter(game, scale, cache).draw(scene, crop)
+               cache: Path | None = None, boxes: bool = False) -> Picture:
+    """One scene on the game's board, with the holding board below it if `boxes` (see `Painter` for many)."""
+    return Painter(game, scale, cache).draw(scene, crop, boxes)
+
+
+def _stacked(top: Image.Image, bottom: Image.Image) -> Image.Image:
+    """One image above the other, left-aligned, on paper."""
+    out = Image.new("RGB", (max(top.width, bottom.width), top.height + bottom.height), (251, 248, 239))
+    out.paste(top, (0, 0))
+    out.paste(bottom, (0, top.height))
+    return out
 
 
 def _captioned(image: Image.Image, caption: str) -> Image.Image:

@@ -217,3 +217,23 @@ def test_every_breach_of_the_examples_has_a_picture_where_it_concerns_a_place() 
             assert not named and entry.kind in ("step", "turn", "action", "rolloff", "income", "pass", "place"), \
                 (log.name, item.line, [f.message for f in item.findings])
     assert drawn >= len(logs) - 6
+
+
+def test_holding_board_shows_boxed_units_and_track_values(omaha_painter: Painter) -> None:
+    """A unit in a box sits on the box's seat; a track value rings its space; the map picture grows by
+    the holding board with --boxes."""
+    from builder.render.holding import render_holding_board
+    from wargame.scene import TrackValue
+
+    game = omaha_painter.game
+    box = game.manifest.box[0]
+    track = game.manifest.track[0]
+    plain = render_holding_board(game, omaha_painter.counter_px)
+    scene = Scene((Stack(box.id, (Counter("916/352"),)),), tracks=(TrackValue(track.kind, track.side, track.first),))
+    drawn = omaha_painter.holding(scene)
+    seat = plain.location_of(box.id)
+    assert seat is not None and drawn.getpixel(seat) != plain.image.getpixel(seat)
+    x0, y0, _, _ = next(a.rect for a in plain.layout.spaces if a.location == f"{track.id}@{track.first}")
+    assert drawn.getpixel((x0 + 1, y0 + 1)) != plain.image.getpixel((x0 + 1, y0 + 1))
+    crop = Crop(hexes=("2017",))
+    assert omaha_painter.draw(scene, crop, boxes=True).image.height > omaha_painter.draw(scene, crop).image.height

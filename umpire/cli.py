@@ -124,12 +124,15 @@ adjudicate.add_command(click.Command("check", params=_check_params(), callback=_
               help="With --around: how many hexes around it.")
 @click.option("--scale", type=click.FloatRange(0.25, 2.0), default=1.0, show_default=True,
               help="The board's scale (1: the module's own pixels).")
+@click.option("--boxes/--no-boxes", default=None,
+              help="Draw the holding board (boxes, tracks) below the map: by default with the whole map, "
+                   "not with a crop.")
 @DATA
 @GAME
 @MODULE
 def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, output: Path, hexes: str | None,
-            around: str | None, radius: int, scale: float, data: Path | None, game_id: str | None,
-            module: Path | None) -> None:
+            around: str | None, radius: int, scale: float, boxes: bool | None, data: Path | None,
+            game_id: str | None, module: Path | None) -> None:
     """Draw the position at any point of a log as a PNG: the module's board and counters."""
     from builder.picture import cache_dir, draw_scene, write_picture
     from umpire.scenes import scene_of
@@ -141,7 +144,8 @@ def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, outp
         when = f"line {at_line[1]}" if at_line else "the end"
         caption = f"{result.game.manifest.title}: the position at {when} of {', '.join(p.name for p in logs)}"
         scene = scene_of(result.system.position(chosen), caption=caption)
-        write_picture(draw_scene(result.game, scene, crop, scale, cache_dir()), output)
+        with_boxes = crop is None if boxes is None else boxes
+        write_picture(draw_scene(result.game, scene, crop, scale, cache_dir(), with_boxes), output)
     click.echo(f"wrote {output}")
 
 

@@ -10,7 +10,7 @@ from adjudicator.notation.entries import (
     Activate, Advance, Attack, Bombard, Capture, Entry, Loss, Move, Place, Retreat, StandFast,
 )
 from wargame.grid import Grid
-from wargame.scene import WORDS, Counter, Mark, Scene, Tone, stacks_in
+from wargame.scene import WORDS, Counter, Mark, Scene, Tone, TrackValue, stacks_in
 
 
 def scene_of(position: Position, marks: Sequence[Mark] = (), caption: str = "") -> Scene:
@@ -18,7 +18,10 @@ def scene_of(position: Position, marks: Sequence[Mark] = (), caption: str = "") 
     places: dict[str, list[Counter]] = {}
     for unit, at in sorted(position.units.items()):
         places.setdefault(at.place, []).append(Counter(unit, "reduced" if at.reduced else "full"))
-    return Scene(stacks_in(places), tuple(marks), caption)
+    tracks = (TrackValue("turn", None, position.turn),
+              *(TrackValue(kind, side, value) for kind, values in sorted(position.tracks.items())
+                for side, value in sorted(values.items())))
+    return Scene(stacks_in(places), tuple(marks), caption, tracks)
 
 
 def _claims(entry: Attack | Bombard) -> str:

@@ -57,12 +57,22 @@ class Mark:
 
 
 @dataclass(frozen=True)
+class TrackValue:
+    """Where a track's marker stands: the track kind (`supply`, `turn`), the side (None: both) and its value."""
+
+    kind: str
+    side: str | None
+    value: int
+
+
+@dataclass(frozen=True)
 class Scene:
-    """A position as a picture shows it: stacks, marks and a caption."""
+    """A position as a picture shows it: stacks (in hexes and in boxes), track values, marks, a caption."""
 
     stacks: tuple[Stack, ...]
     marks: tuple[Mark, ...] = ()
     caption: str = ""
+    tracks: tuple[TrackValue, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -117,5 +127,5 @@ def angle_of(a: tuple[float, float], b: tuple[float, float]) -> float:
     return math.atan2(b[1] - a[1], b[0] - a[0])
 
 
-__all__ = ["WORDS", "Counter", "Crop", "Face", "Mark", "MarkKind", "Scene", "Stack", "Tone", "angle_of", "hex_span",
+__all__ = ["WORDS", "Counter", "Crop", "Face", "Mark", "MarkKind", "Scene", "Stack", "Tone", "TrackValue", "angle_of", "hex_span",
            "parse_hex_list", "stacks_in"]
