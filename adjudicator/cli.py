@@ -380,6 +380,20 @@ def _chain_line(chain: Chain, which: str | None, step: int) -> int:
                        f"{did_you_mean(which, [p.path.name for p in chain.parts] + names)}")
 
 
+def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, data: Path | None,
+                game_id: str | None, module: Path | None) -> tuple[Replay[Any], Any]:
+    """The replay of one log or a chain, and its state at `--at` (the end without it); WargameError if not."""
+    if len(logs) > 1:
+        chain = read_logs(logs, data, game_id, module)
+        result = replay_chain(chain)
+        wanted = None if at_line is None else _chain_line(chain, *at_line)
+    else:
+        result = adjudicate_vassal(logs[0], data, game_id, module)[0] if is_vassal_file(logs[0]) else \
+            adjudicate_file(logs[0], data)[0]
+        wanted = None if at_line is None else at_line[1]
+    return result, (result.final_state if wanted is None else result.state_at(wanted))
+
+
 @main.command()
 @LOGS
 @click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
@@ -393,15 +407,7 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
           game_id: str | None, module: Path | None) -> None:
     """The position at any point of a log, or of several logs of one game in order."""
     with _could_not_run():
-        if len(logs) > 1:
-            chain = read_logs(logs, data, game_id, module)
-            result = replay_chain(chain)
-            wanted = None if at_line is None else _chain_line(chain, *at_line)
-        else:
-            result = adjudicate_vassal(logs[0], data, game_id, module)[0] if is_vassal_file(logs[0]) else \
-                adjudicate_file(logs[0], data)[0]
-            wanted = None if at_line is None else at_line[1]
-    chosen = result.final_state if wanted is None else result.state_at(wanted)
+        result, chosen = position_at(logs, at_line, data, game_id, module)
     if as_json:
         doc = result.system.describe(chosen)
         click.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))

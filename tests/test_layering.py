@@ -1,4 +1,5 @@
-"""Imports run one way: wargame <- builder, wargame <- adjudicator, wargame <- ledger (house style 1)."""
+"""Imports run one way: wargame <- builder, wargame <- adjudicator, wargame <- ledger, and umpire (the
+commands that need both judging and drawing) above builder and adjudicator (house style 1)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = {
-    "wargame": {"builder", "adjudicator", "ledger"},
-    "builder": {"adjudicator", "ledger"},
+    "wargame": {"builder", "adjudicator", "ledger", "umpire"},
+    "builder": {"adjudicator", "ledger", "umpire"},
     # The adjudicator verifies receipts with wargame.receipts, never by importing the server.
-    "adjudicator": {"builder", "ledger"},
-    "ledger": {"builder", "adjudicator"},
+    "adjudicator": {"builder", "ledger", "umpire"},
+    "ledger": {"builder", "adjudicator", "umpire"},
 }
 
 

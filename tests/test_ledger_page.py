@@ -4,53 +4,26 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+from browser_support import headless_chromium
 from ledger_support import LedgerProcess, write_test_key
 from wargame.receipts import ledger_from_bytes
 
 SCREENSHOT = os.environ.get("UMPIRE_LEDGER_SCREENSHOT")  # where to keep the screenshot to look at, if set
 
 
-def _chromium() -> tuple[str, str]:
-    """Debian's chromium and its driver, installed with apt-get when missing (CI runs as root)."""
-    if not (shutil.which("chromium") and shutil.which("chromedriver")) and os.geteuid() == 0:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-q"], check=True, env=env, capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "-q", "chromium", "chromium-driver"], check=True, env=env,
-                       capture_output=True)
-    browser, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    if browser is None or driver is None:
-        raise RuntimeError("Debian's chromium and chromium-driver are not installed and cannot be (apt-get as root)")
-    return browser, driver
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[webdriver.Chrome]:
-    """A headless chromium with a fresh profile, nothing fetched but what the test asks for."""
-    binary, driver = _chromium()
-    profile = tempfile.mkdtemp(prefix="umpire-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                 f"--user-data-dir={profile}", "--window-size=1280,900"):
-        options.add_argument(flag)
-    chrome = webdriver.Chrome(options=options, service=Service(executable_path=driver))
-    try:
+    """A headless chromium for the module's tests."""
+    with headless_chromium() as chrome:
         yield chrome
-    finally:
-        chrome.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.mark.slow

@@ -1,0 +1,239 @@
+"""Pictures of positions and findings: `adjudicate picture`, `check --format html`, `--images`."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Attack, Move, Pass
+from builder.picture import Painter, board_key, cached_board
+from umpire.cli import main
+from umpire.scenes import marks_for
+from wargame.bundled import data_root
+from wargame.game import load_game
+from wargame.scene import Counter, Crop, Mark, Scene, Stack
+
+ROOT = Path(__file__).resolve().parent.parent
+OMAHA = ROOT / "examples" / "omaha"
+ONSLAUGHT = ROOT / "examples" / "onslaught"
+
+
+@pytest.fixture(autouse=True)
+def board_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Rendered boards go to a throwaway cache, never the user's."""
+    where = tmp_path / "cache"
+    monkeypatch.setenv("UMPIRE_CACHE", str(where))
+    return where
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    """adjudicate (with its pictures) in process: exit code, stdout, stderr."""
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def omaha_painter() -> Painter:
+    """Omaha's board, rendered once for the module's tests."""
+    return Painter(load_game(data_root(), "omaha"))
+
+
+def test_a_counter_is_drawn_in_its_hex_and_nowhere_else(omaha_painter: Painter) -> None:
+    """The unit's own art covers its hex centre; an empty hex stays bare board."""
+    game = omaha_painter.game
+    bare = omaha_painter.draw(Scene(()), Crop(hexes=("2017", "2317"))).image
+    drawn = omaha_painter.draw(Scene((Stack("2017", (Counter("352/352"),)),)), Crop(hexes=("2017", "2317")))
+    x, y = omaha_painter.layout.centre(game.grid.hex_of("2017"))
+    ox, oy = drawn.origin
+    assert drawn.image.getpixel((round(x - ox), round(y - oy))) != bare.getpixel((round(x - ox), round(y - oy)))
+    x2, y2 = omaha_painter.layout.centre(game.grid.hex_of("2317"))
+    assert drawn.image.getpixel((round(x2 - ox), round(y2 - oy))) == bare.getpixel((round(x2 - ox), round(y2 - oy)))
+
+
+def test_reduced_face_differs_from_full(omaha_painter: Painter) -> None:
+    """A depleted unit is drawn on its reduced face."""
+    full = omaha_painter.draw(Scene((Stack("2017", (Counter("916/352"),)),)), Crop(hexes=("2017",))).image
+    reduced = omaha_painter.draw(Scene((Stack("2017", (Counter("916/352", "reduced"),)),)), Crop(hexes=("2017",))).image
+    assert full.tobytes() != reduced.tobytes()
+
+
+def test_crop_grows_with_radius(omaha_painter: Painter) -> None:
+    """--around HEX --radius N: a larger radius shows more of the board."""
+    small = omaha_painter.draw(Scene(()), Crop(around="2017", radius=0)).image
+    large = omaha_painter.draw(Scene(()), Crop(around="2017", radius=3)).image
+    assert large.width > small.width and large.height > small.height
+
+
+def test_marks_are_drawn(omaha_painter: Painter) -> None:
+    """A path mark changes the pixels along it."""
+    crop = Crop(hexes=("2017", "2019"))
+    plain = omaha_painter.draw(Scene(()), crop).image
+    marked = omaha_painter.draw(Scene((), (Mark("path", ("2017", "2018", "2019"), "breach"),)), crop).image
+    assert plain.tobytes() != marked.tobytes()
+
+
+def test_picture_command_is_deterministic(tmp_path: Path) -> None:
+    """The same position gives the same bytes; --at picks the position."""
+    out1, out2 = tmp_path / "a.png", tmp_path / "b.png"
+    log = str(OMAHA / "legal-combat.log")
+    assert run("picture", log, "--at", "30", "--around", "2219", "-o", str(out1))[0] == 0
+    assert run("picture", log, "--at", "30", "--around", "2219", "-o", str(out2))[0] == 0
+    assert out1.read_bytes() == out2.read_bytes()
+    with Image.open(out1) as image:
+        assert image.format == "PNG" and image.width < 1000
+
+
+def test_picture_of_a_hex_off_the_map_is_refused(tmp_path: Path) -> None:
+    """A crop hex not on the map: exit 2, the label named, nothing written."""
+    code, _, err = run("picture", str(ONSLAUGHT / "legal-combat.log"), "--hexes", "9922", "-o",
+                       str(tmp_path / "x.png"))
+    assert code == 2 and "9922" in err and not (tmp_path / "x.png").exists()
+
+
+def test_marks_for_entries() -> None:
+    """A move marks its path (red with an error, green without); an attack its arrows and claims."""
+    move = Move(line=3, unit="a", path=["0101", "0102"])
+    error = Finding("error", "onslaught", "6.1", 3, 1, "too far")
+    assert marks_for(move, {}, [error]) == [Mark("path", ("0101", "0102"), "breach")]
+    assert marks_for(move, {}, []) == [Mark("path", ("0101", "0102"), "legal")]
+    attack = Attack(line=5, hex="0203", attackers=["a", "b"], odds="3:1", die=4, result="DH")
+    marks = marks_for(attack, {"a": "0202", "b": "0303"}, [])
+    assert marks[0] == Mark("arrow", ("0202", "0303", "0203"), "attacker")
+    assert marks[2] == Mark("note", ("0203", "0202", "0303"), "legal", "claimed:\nodds 3:1\ndie 4\nresult DH")
+    assert marks_for(Pass(line=1), {}, []) == []
+
+
+def test_html_verdict_has_each_finding_with_its_picture(tmp_path: Path) -> None:
+    """One page: the summary, the finding's clause and lines, an embedded picture; exit 1 for a breach."""
+    out = tmp_path / "report.html"
+    code, stdout, _ = run("check", str(OMAHA / "breach-leg-ezoc.log"), "--format", "html", "-o", str(out))
+    assert code == 1 and "report.html" in stdout
+    page = out.read_text(encoding="utf-8")
+    assert '<meta name="viewport"' in page and "[fire-and-movement 6.1]" in page
+    assert 'class="hit">   45  16/1 2319-2218-2217-2216' in page
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    assert len(images) == 1
+    with Image.open(io.BytesIO(base64.b64decode(images[0]))) as image:
+        assert image.format == "PNG"
+
+
+def test_html_verdict_of_a_clean_log(tmp_path: Path) -> None:
+    """A clean log: exit 0, a page that says so."""
+    out = tmp_path / "clean.html"
+    assert run("check", str(ONSLAUGHT / "legal-combat.log"), "--format", "html", "-o", str(out))[0] == 0
+    assert "No finding" in out.read_text(encoding="utf-8")
+
+
+def test_markdown_links_pictures(tmp_path: Path) -> None:
+    """--images DIR writes a PNG per finding and links it from the Markdown."""
+    code, out, _ = run("check", str(ONSLAUGHT / "breach-zoc.log"), "--format", "markdown", "--images",
+                       str(tmp_path / "img"))
+    assert code == 1
+    linked = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", out)
+    assert linked and all(Path(p).is_file() for p in linked)
+
+
+def test_html_needs_an_output_and_output_needs_html(tmp_path: Path) -> None:
+    """Usage errors: exit 2 with the reason."""
+    code, _, err = run("check", str(ONSLAUGHT / "breach-zoc.log"), "--format", "html")
+    assert code == 2 and "-o" in err
+    code, _, err = run("check", str(ONSLAUGHT / "breach-zoc.log"), "-o", str(tmp_path / "x.html"))
+    assert code == 2 and "--format html" in err
+
+
+def test_other_formats_still_work_through_the_picture_layer() -> None:
+    """`adjudicate check` without pictures gives the referee's own text verdict."""
+    code, out, _ = run("check", str(ONSLAUGHT / "breach-zoc.log"))
+    assert code == 1 and "error [onslaught 6.2]" in out
+
+
+def test_board_cache_gives_the_same_pixels_and_follows_the_data(tmp_path: Path, data_copy: Path) -> None:
+    """A cached board equals a fresh one; a damaged cache file is rendered again; new data, new key."""
+    game = load_game(data_copy, "omaha")
+    where = tmp_path / "boards-cache"
+    fresh = cached_board(game, 0.5, None)
+    first = cached_board(game, 0.5, where)
+    kept = next((where / "boards").glob("omaha-*.png"))
+    second = cached_board(game, 0.5, where)
+    assert fresh.tobytes() == first.tobytes() == second.tobytes()
+    kept.write_bytes(b"not a png")
+    assert cached_board(game, 0.5, where).tobytes() == fresh.tobytes()
+    key = board_key(game, 0.5)
+    terrain = data_copy / "maps" / "omaha" / "terrain.toml"
+    terrain.write_text(terrain.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+    assert board_key(load_game(data_copy, "omaha"), 0.5) != key
+
+
+def test_path_pixels_lie_on_its_hexes(omaha_painter: Painter) -> None:
+    """Every pixel a path mark changes lies within a hex of the path or a neighbour of one (the line's
+    width and the numbered discs may spill just over a hexside, never further)."""
+    game, layout = omaha_painter.game, omaha_painter.layout
+    path = ("2017", "2018", "2019")
+    crop = Crop(hexes=path, margin=2)
+    plain = omaha_painter.draw(Scene(()), crop)
+    marked = omaha_painter.draw(Scene((), (Mark("path", path, "breach"),)), crop)
+    allowed = {h for label in path for h in (game.grid.hex_of(label), *game.grid.hex_of(label).neighbours())}
+    on_path = {game.grid.hex_of(label) for label in path}
+    ox, oy = plain.origin
+    a, b = plain.image.load(), marked.image.load()
+    changed_on_path = 0
+    for y in range(0, plain.image.height, 3):
+        for x in range(0, plain.image.width, 3):
+            if a[x, y] != b[x, y]:
+                h = layout.pixel_to_hex(x + ox, y + oy)
+                assert h in allowed, (x, y, h)
+                changed_on_path += h in on_path
+    assert changed_on_path > 50
+
+
+def test_every_breach_of_the_examples_has_a_picture_where_it_concerns_a_place() -> None:
+    """Every error of every example breach log has marks to draw (drawing marks is tested above), unless
+    neither its entry nor its message names a place on the map (a sequence, points or track finding)."""
+    from umpire.report import items
+    from umpire.cli import judge
+    from wargame.scene import WORDS
+
+    logs = sorted((ROOT / "examples").glob("*/breach-*.log"))
+    assert len(logs) >= 20
+    drawn = 0
+    for log in logs:
+        judged = judge((log,), None, None, None)
+        grid = judged.result.game.grid
+        for item in items(judged, draw=False):
+            if not any(f.severity == "error" for f in item.findings):
+                continue
+            if item.marks:
+                drawn += 1
+                continue
+            named = {w for f in item.findings for w in WORDS.findall(f.message) if grid.is_label(w)}
+            entry = next(e for e in judged.result.entries if e.line == item.line)
+            assert not named and entry.kind in ("step", "turn", "action", "rolloff", "income", "pass", "place"), \
+                (log.name, item.line, [f.message for f in item.findings])
+    assert drawn >= len(logs) - 6
+
+
+def test_holding_board_shows_boxed_units_and_track_values(omaha_painter: Painter) -> None:
+    """A unit in a box sits on the box's seat; a track value rings its space; the map picture grows by
+    the holding board with --boxes."""
+    from builder.render.holding import render_holding_board
+    from wargame.scene import TrackValue
+
+    game = omaha_painter.game
+    box = game.manifest.box[0]
+    track = game.manifest.track[0]
+    plain = render_holding_board(game, omaha_painter.counter_px)
+    scene = Scene((Stack(box.id, (Counter("916/352"),)),), tracks=(TrackValue(track.kind, track.side, track.first),))
+    drawn = omaha_painter.holding(scene)
+    seat = plain.location_of(box.id)
+    assert seat is not None and drawn.getpixel(seat) != plain.image.getpixel(seat)
+    x0, y0, _, _ = next(a.rect for a in plain.layout.spaces if a.location == f"{track.id}@{track.first}")
+    assert drawn.getpixel((x0 + 1, y0 + 1)) != plain.image.getpixel((x0 + 1, y0 + 1))
+    crop = Crop(hexes=("2017",))
+    assert omaha_painter.draw(scene, crop, boxes=True).image.height > omaha_painter.draw(scene, crop).image.height

@@ -1,0 +1,156 @@
+"""`adjudicate`: the referee's commands (adjudicator.cli) and those that draw what it judged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from adjudicator.cli import (
+    DATA, GAME, LOGS, MODULE, _at, _could_not_run, _exit_for, _step_lines, adjudicate_file, adjudicate_vassal,
+    main as adjudicate, position_at, read_logs,
+)
+from adjudicator.dice_ledger import check_dice, read_ledger
+from adjudicator.vassal.chain import replay_chain
+from adjudicator.vassal.load import is_vassal_file
+from umpire.judged import Judged, quoting
+from wargame.files import write_atomically
+from wargame.scene import Crop, parse_hex_list
+
+_check = adjudicate.commands["check"]
+
+
+def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module: Path | None,
+          ledger_source: str | None = None) -> Judged:
+    """The replay of one log or of a game's logs in order (every state kept, for the pictures), with
+    the ledger's findings when a ledger is given, and how to quote the lines."""
+    if len(logs) > 1:
+        chain = read_logs(logs, data, game_id, module)
+
+        def chain_line(n: int) -> str | None:
+            part, local = chain.locate(n)
+            return part.source[local - 1] if 0 < local <= len(part.source) else None
+        judged = Judged(replay_chain(chain), chain_line, chain.cite, ", ".join(p.name for p in logs))
+    elif is_vassal_file(logs[0]):
+        log = logs[0]
+        result, translation = adjudicate_vassal(log, data, game_id, module)
+        judged = Judged(result, quoting(_step_lines(translation)), lambda n: f"{log.name} step {n}", log.name)
+    else:
+        log = logs[0]
+        result, source = adjudicate_file(log, data)
+        judged = Judged(result, quoting(source), lambda n: f"{log.name} line {n}", log.name)
+    if ledger_source is not None:
+        ledger = read_ledger(ledger_source)
+        judged.result.findings = [*judged.result.findings, *check_dice(judged.result.entries, ledger)]
+    return judged
+
+
+_PICTURE_FORMATS = ("html",)
+_OWN = {"output", "images"}
+
+
+def _check_params() -> list[click.Parameter]:
+    """The referee's `check` options, its --format offering html too, and ours (-o, --images)."""
+    params: list[click.Parameter] = []
+    for param in _check.params:
+        if param.name == "fmt" and isinstance(param, click.Option) and isinstance(param.type, click.Choice):
+            params.append(click.Option(
+                ["--format", "fmt"], type=click.Choice([*param.type.choices, *_PICTURE_FORMATS]),
+                default=param.default, show_default=True,
+                help="text: gcc-style lines; json: for tools; markdown: a forum post (with --images, its pictures); "
+                     "html: one page with a picture of each finding (needs -o)."))
+        else:
+            params.append(param)
+    params.append(click.Option(["-o", "--output"], type=click.Path(path_type=Path, dir_okay=False), default=None,
+                               help="With --format html: the page to write (pictures embedded)."))
+    params.append(click.Option(["--images"], type=click.Path(path_type=Path, file_okay=False), default=None,
+                               help="With --format markdown: write a picture of each finding into this folder and "
+                                    "link it."))
+    return params
+
+
+@click.pass_context
+def _check_with_pictures(ctx: click.Context, /, **options: Any) -> None:
+    """The referee's check; with --format html or --images, the verdict with a picture of each finding."""
+    fmt: str = options["fmt"]
+    output: Path | None = options["output"]
+    images: Path | None = options["images"]
+    if fmt == "html" and output is None:
+        raise click.UsageError("--format html writes a page: give its file with -o REPORT.html")
+    if output is not None and fmt != "html":
+        raise click.UsageError("-o is for --format html (other formats print on standard output)")
+    if images is not None and fmt != "markdown":
+        raise click.UsageError("--images is for --format markdown")
+    referee = {k: v for k, v in options.items() if k not in _OWN}
+    if output is None and images is None:
+        ctx.invoke(_check, **referee)
+        return
+    unsupported = sorted(k for k, v in referee.items()
+                         if k not in ("logs", "fmt", "data", "game_id", "module", "ledger_source")
+                         and v != ctx.command.params[[p.name for p in ctx.command.params].index(k)].default)
+    if unsupported:
+        raise click.UsageError(f"option(s) {', '.join(unsupported)} not available with pictures")
+    # The drawing code (Pillow, shapely, the board's art) is imported only when a picture is drawn, so
+    # `adjudicate check` starts as fast as the referee alone.
+    from builder.picture import cache_dir
+    from umpire.report import html_report, markdown_with_images
+    with _could_not_run():
+        judged = judge(referee["logs"], referee["data"], referee["game_id"], referee["module"],
+                       referee.get("ledger_source"))
+        if output is not None:
+            write_atomically(output, html_report(judged, cache=cache_dir()))
+            click.echo(f"wrote {output}")
+        elif images is not None:
+            click.echo(markdown_with_images(judged, images, cache=cache_dir()), nl=False)
+    _exit_for(judged.result)
+
+
+adjudicate.add_command(click.Command("check", params=_check_params(), callback=_check_with_pictures,
+                                     help=_check.help, short_help=_check.short_help))
+
+
+@adjudicate.command()
+@LOGS
+@click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
+              help="The position after the last entry on or before this line or VASSAL step (default: the end); "
+                   "with several logs, LOG:STEP.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
+              help="The PNG to write.")
+@click.option("--hexes", default=None, metavar="HEX,HEX...",
+              help="Crop to these hexes (and one hex around them).")
+@click.option("--around", default=None, metavar="HEX", help="Crop to the hexes within --radius of this hex.")
+@click.option("--radius", type=click.IntRange(0, 30), default=3, show_default=True,
+              help="With --around: how many hexes around it.")
+@click.option("--scale", type=click.FloatRange(0.25, 2.0), default=1.0, show_default=True,
+              help="The board's scale (1: the module's own pixels).")
+@click.option("--boxes/--no-boxes", default=None,
+              help="Draw the holding board (boxes, tracks) below the map: by default with the whole map, "
+                   "not with a crop.")
+@DATA
+@GAME
+@MODULE
+def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, output: Path, hexes: str | None,
+            around: str | None, radius: int, scale: float, boxes: bool | None, data: Path | None,
+            game_id: str | None, module: Path | None) -> None:
+    """Draw the position at any point of a log as a PNG: the module's board and counters."""
+    from builder.picture import cache_dir, draw_scene, write_picture
+    from umpire.scenes import scene_of
+    with _could_not_run():
+        result, chosen = position_at(logs, at_line, data, game_id, module)
+        crop = None
+        if hexes is not None or around is not None:
+            crop = Crop(hexes=parse_hex_list(hexes) if hexes else (), around=around, radius=radius)
+        when = f"line {at_line[1]}" if at_line else "the end"
+        caption = f"{result.game.manifest.title}: the position at {when} of {', '.join(p.name for p in logs)}"
+        scene = scene_of(result.system.position(chosen), caption=caption)
+        with_boxes = crop is None if boxes is None else boxes
+        write_picture(draw_scene(result.game, scene, crop, scale, cache_dir(), with_boxes), output)
+    click.echo(f"wrote {output}")
+
+
+main = adjudicate
+"""The `adjudicate` console script: the referee's group with the commands above added."""
+
+
+__all__ = ["judge", "main"]

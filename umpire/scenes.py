@@ -1,0 +1,79 @@
+"""A judged position as a `Scene` the builder can draw, and what a finding marks on it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from adjudicator.contract import Position
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import (
+    Activate, Advance, Attack, Bombard, Capture, Entry, Loss, Move, Place, Retreat, StandFast,
+)
+from wargame.grid import Grid
+from wargame.scene import WORDS, Counter, Mark, Scene, Tone, TrackValue, stacks_in
+
+
+def scene_of(position: Position, marks: Sequence[Mark] = (), caption: str = "") -> Scene:
+    """Every unit of a judged position in its hex or box, on its reduced face if depleted."""
+    places: dict[str, list[Counter]] = {}
+    for unit, at in sorted(position.units.items()):
+        places.setdefault(at.place, []).append(Counter(unit, "reduced" if at.reduced else "full"))
+    tracks = (TrackValue("turn", None, position.turn),
+              *(TrackValue(kind, side, value) for kind, values in sorted(position.tracks.items())
+                for side, value in sorted(values.items())))
+    return Scene(stacks_in(places), tuple(marks), caption, tracks)
+
+
+def _claims(entry: Attack | Bombard) -> str:
+    """The claims written on an attack or bombardment, as a note's text."""
+    parts = []
+    if entry.odds:
+        parts.append(("odds " if ":" in entry.odds else "diff ") + entry.odds)
+    if entry.die is not None:
+        parts.append(f"die {entry.die}")
+    if entry.result:
+        parts.append(f"result {entry.result}")
+    return "claimed:\n" + "\n".join(parts) if parts else entry.kind
+
+
+def marks_for(entry: Entry, before: Mapping[str, str], findings: Sequence[Finding]) -> list[Mark]:
+    """What a picture of an entry marks: the path moved, attackers' arrows, the hex concerned.
+
+    Drawn in red when a finding on the entry is an error, green otherwise; positions are those
+    before the entry (each unit's hex or box), so the attackers and the moving unit stand where they were.
+    """
+    tone: Tone = "breach" if any(f.severity == "error" for f in findings) else "legal"
+    at = before
+    if isinstance(entry, (Move, Retreat, Advance)):
+        return [Mark("path", tuple(entry.path), tone)]
+    if isinstance(entry, Attack):
+        sources = sorted({at[u] for u in entry.attackers if u in at and at[u] != entry.hex})
+        return [Mark("arrow", (*sources, entry.hex), "attacker"), Mark("ring", (entry.hex,), "defender"),
+                Mark("note", (entry.hex, *sources), tone, _claims(entry))]
+    if isinstance(entry, Bombard):
+        return [Mark("ring", (entry.hex,), "defender"), Mark("note", (entry.hex,), tone, _claims(entry))]
+    if isinstance(entry, (Activate, Capture)):
+        return [Mark("ring", (entry.hex,), tone)]
+    if isinstance(entry, Place) and entry.hex is not None:
+        return [Mark("ring", (entry.hex,), tone)]
+    if isinstance(entry, Loss) and entry.unit in at:
+        return [Mark("ring", (at[entry.unit],), tone)]
+    if isinstance(entry, StandFast):
+        return [Mark("ring", tuple(sorted({at[u] for u in entry.units if u in at})), tone)]
+    return []
+
+
+def mentioned(findings: Sequence[Finding], before: Mapping[str, str], grid: Grid) -> list[Mark]:
+    """For a finding whose entry draws nothing (a step marker, a roll-off closing a combat): the hexes
+    its message names, and the hexes of the units it names, ringed."""
+    tone: Tone = "breach" if any(f.severity == "error" for f in findings) else "legal"
+    hexes: set[str] = set()
+    for f in findings:
+        for word in WORDS.findall(f.message):
+            word = word.rstrip(".")
+            for part in (word, *word.split("-")):
+                if part in before and grid.is_label(before[part]):
+                    hexes.add(before[part])
+                elif grid.is_label(part):
+                    hexes.add(part)
+    return [Mark("ring", tuple(sorted(hexes)), tone)] if hexes else []
