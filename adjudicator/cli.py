@@ -34,8 +34,8 @@ class _LogFirstGroup(click.Group):
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                           list[str]]:
-        if args and args[0] not in self.commands and Path(args[0]).suffix in (".log", ".json", ".txt", ".vlog",
-                                                                             ".vsav"):
+        suffixes = (".log", ".json", ".txt", ".vlog", ".vsav")
+        if args and args[0] not in self.commands and (args[0] == "-" or Path(args[0]).suffix in suffixes):
             return "check", self.commands["check"], args
         return super().resolve_command(ctx, args)
 
@@ -64,9 +64,44 @@ def _could_not_run() -> Iterator[None]:
         _stop(f"{getattr(e, 'filename', '')}: {e.strerror}")
 
 
+STDIN = Path("<stdin>")
+"""The name a log read from standard input (`-`) goes by in messages."""
+
+_stdin_bytes: dict[Path, bytes] = {}
+
+
+def _stdin_log(ctx: click.Context, given: Path) -> Path:
+    """`-`: standard input, read once; a zip (a VASSAL log or save) is spooled to a temporary .vlog."""
+    if str(given) != "-":
+        return given
+    raw = click.get_binary_stream("stdin").read()
+    if raw[:2] != b"PK":
+        _stdin_bytes[STDIN] = raw
+        return STDIN
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="umpire-stdin-"))
+    spooled = folder / "stdin.vlog"
+    spooled.write_bytes(raw)
+    ctx.call_on_close(lambda: (spooled.unlink(missing_ok=True), folder.rmdir()))
+    return spooled
+
+
+def _logs_with_stdin(ctx: click.Context, param: click.Parameter, value: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The LOG... arguments, `-` standing for standard input (one log only)."""
+    if len(value) > 1 and any(str(v) == "-" for v in value):
+        raise click.BadParameter("standard input (-) is read as a game's only log", ctx, param)
+    return tuple(_stdin_log(ctx, v) for v in value)
+
+
+def _log_with_stdin(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """A LOG argument, `-` standing for standard input."""
+    return None if value is None else _stdin_log(ctx, value)
+
+
 def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     """Entries and source lines of a text or JSON log; LogSyntaxErrors with carets otherwise."""
-    raw = path.read_bytes()
+    raw = _stdin_bytes[path] if path == STDIN and path in _stdin_bytes else path.read_bytes()
     if raw[:2] == b"PK":
         # A zip that is not a VASSAL save or log (those are read by adjudicator.vassal): a module, say.
         raise LogSyntaxErrors([LogSyntaxError(
@@ -81,7 +116,7 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
                                               "is a UTF-8 text or JSON file", Place(str(path), line, column))]
                               ) from None
     source = text.splitlines()
-    if path.suffix == ".json":
+    if path.suffix == ".json" or (path == STDIN and text.lstrip().startswith("{")):
         try:
             return list(LogDocument.model_validate_json(text).entries), source
         except ValidationError as e:
@@ -153,9 +188,10 @@ def adjudicate_file(path: Path, data: Path | None) -> tuple[Replay, list[str]]:
 
 DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
                     help="Folder holding maps/ and counters/ (default: the bundled games).")
-LOG = click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-LOGS = click.argument("logs", metavar="LOG...", nargs=-1, required=True,
-                      type=click.Path(path_type=Path, dir_okay=False, exists=True))
+LOG = click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True),
+                     callback=_log_with_stdin)
+LOGS = click.argument("logs", metavar="LOG...", nargs=-1, required=True, callback=_logs_with_stdin,
+                      type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True))
 GAME = click.option("--game", "game_id", default=None,
                     help="For a VASSAL .vlog/.vsav: the game, when the file does not tell (default: from its pieces).")
 MODULE = click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
@@ -400,7 +436,8 @@ def _audit_text(system: Any, game: Game, chosen: Any, attack: Any) -> list[str]:
 
 
 @main.command()
-@click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True), required=False)
+@click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True), required=False,
+                callback=_log_with_stdin)
 @click.option("--at", "at_line", type=click.IntRange(min=1), default=None, help="The line of the attack in LOG.")
 @click.option("--game", "game_id", default=None, help="Without a log: the game.")
 @click.option("--attack", "attack_units", multiple=True, help="Without a log: an attacker, UNIT@HEX (repeat).")
