@@ -12,7 +12,7 @@ import click
 
 from builder.geography.commands import geography
 from builder.preview import write_preview
-from wargame.bundled import data_root, game_ids
+from wargame.bundled import bundled_root, data_root, game_ids
 from wargame.describe import game_json, game_summary
 from wargame.errors import DataErrors, WargameError
 from wargame.game import load_game
@@ -29,15 +29,22 @@ def _fail(error: WargameError) -> NoReturn:
     sys.exit(2)
 
 
+def _validate_command(game: str | None, data: Path | None) -> str:
+    """The validate command a hint should give, with the same game and --data."""
+    words = ["vmodbuild", "validate"] + ([game] if game else []) + (["--data", str(data)] if data else [])
+    return " ".join(words)
+
+
 @contextmanager
-def _stopping_on_errors(writing_to: Path | None = None) -> Iterator[None]:
+def _stopping_on_errors(writing_to: Path | None = None, game: str | None = None,
+                        data: Path | None = None) -> Iterator[None]:
     """Turn data, kernel and file errors into a clear message and exit 2 (could not run)."""
     try:
         yield
     except DataErrors as e:
         for error in e.errors:
             click.echo(str(error), err=True)
-        click.echo(f"Error: the data has {len(e.errors)} problem(s); run `vmodbuild validate`", err=True)
+        click.echo(f"Error: the data has {len(e.errors)} problem(s); run `{_validate_command(game, data)}`", err=True)
         sys.exit(2)
     except WargameError as e:
         _fail(e)
@@ -66,6 +73,10 @@ def validate(game: str | None, data: Path | None) -> None:
         games = [game] if game else game_ids(root)
     except WargameError as e:
         _fail(e)
+    if not games:
+        click.echo(f"Error: no game under {root}: a game is a folder counters/GAME holding a game.toml, with its map "
+                   f"in maps/; start one with `vmodbuild new GAME --from blank --data {root}`", err=True)
+        sys.exit(2)
     problems = 0
     for game_id in games:
         try:
@@ -89,7 +100,7 @@ def validate(game: str | None, data: Path | None) -> None:
 @DATA_OPTION
 def show(game: str, as_json: bool, data: Path | None) -> None:
     """Describe a game's loaded data, for a person or (with --json) for other tools."""
-    with _stopping_on_errors():
+    with _stopping_on_errors(None, game, data):
         loaded = load_game(data_root(data), game)
     click.echo(game_json(loaded) if as_json else game_summary(loaded), nl=False)
 
@@ -101,7 +112,7 @@ def show(game: str, as_json: bool, data: Path | None) -> None:
 @DATA_OPTION
 def preview(game: str, out_dir: Path, data: Path | None) -> None:
     """Write a quick PNG of a game's map data to look at."""
-    with _stopping_on_errors(out_dir):
+    with _stopping_on_errors(out_dir, game, data):
         path = write_preview(load_game(data_root(data), game), out_dir)
     click.echo(str(path))
 
@@ -128,7 +139,7 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
 
     from builder.vassal.module import write_module
 
-    with _stopping_on_errors(out_dir):
+    with _stopping_on_errors(out_dir, game, data):
         root = data_root(data)
         for game_id in _games_for(game, all_games, root):
             path = out_dir / f"{game_id}.vmod"
@@ -149,7 +160,7 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
     from builder.vassal.module import draw_art
     from wargame.files import write_atomically
 
-    with _stopping_on_errors(out_dir):
+    with _stopping_on_errors(out_dir, game, data):
         loaded = load_game(data_root(data), game)
         art = draw_art(loaded, scale)
         pictures = {f"{game}-board.png": art.board, f"{game}-holding.png": art.holding.image,
@@ -160,6 +171,24 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
             image.save(buffer, format="PNG")
             write_atomically(out_dir / name, buffer.getvalue())
     click.echo(f"{out_dir}: {len(pictures)} PNGs")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--from", "template", type=click.Choice(["blank", "omaha", "onslaught"]), required=True,
+              help="Start from a copy of a bundled game, or from blank: a plain map with four units on "
+                   "Onslaught's rules.")
+@click.option("--data", "target", type=click.Path(path_type=Path, file_okay=False), envvar="UMPIRE_DATA",
+              required=True, help="Folder to write maps/GAME and counters/GAME into (created if missing; "
+                                  "default: $UMPIRE_DATA). Give the same --data to the other commands.")
+def new(game: str, template: str, target: Path) -> None:
+    """Start a new game's data folder that validates and builds as it is."""
+    from builder.scaffold import new_game
+
+    with _stopping_on_errors(target, game, target):
+        made = new_game(bundled_root(), game, template, target)
+    click.echo(f"{made.counters}\n{made.maps}")
+    click.echo(f"next: vmodbuild validate {game} --data {target}; the walk-through is docs/designing-a-game.md")
 
 
 main.add_command(geography)

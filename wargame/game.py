@@ -65,6 +65,8 @@ class Game:
     charts: ChartsFile
     parameters: ParametersFile
     files: dict[str, Path] = field(default_factory=dict)
+    unloaded_units: frozenset[str] = frozenset()
+    """Ids of units.csv rows that did not load: already reported, so not unknown where referred to."""
 
     @cached_property
     def grid(self) -> Grid:
@@ -141,6 +143,14 @@ def _collect(errors: list[DataError], load: Callable[[], M]) -> M | None:
     return None
 
 
+def _file_order(error: DataError) -> tuple[str, int, int]:
+    """Problems sorted by file, then line and column (keys of a TOML file without a line first)."""
+    place = error.place
+    if place is None:
+        return ("", 0, 0)
+    return (str(place.file or ""), place.line or 0, place.column or 0)
+
+
 def load_game(root: Path, game_id: str) -> Game:
     """Load and cross-check a game's data; DataErrors listing every problem found."""
     counters = game_dir(root, game_id)
@@ -163,12 +173,17 @@ def load_game(root: Path, game_id: str) -> Game:
         "charts": counters / "charts.toml", "parameters": counters / "parameters.toml",
     }
     required = {"map", "terrain", "game"}
+    if manifest.id != game_id:
+        errors.append(DataError(f"id {manifest.id!r} differs from the game's folder counters/{game_id}: the game "
+                                f"is known by its folder; write id = {game_id!r}",
+                                Place(counters / "game.toml", None, None, "id")))
+    failed: dict[str, list[dict[str, str]]] = defaultdict(list)
 
     def rows(name: str, model: type[M]) -> list[tuple[int, M]]:
         path = files[name]
         if not path.exists() and name not in required:
             return []
-        loaded, problems = load_csv(path, model)
+        loaded, problems = load_csv(path, model, failed[name])
         errors.extend(problems)
         return loaded
 
@@ -205,11 +220,12 @@ def load_game(root: Path, game_id: str) -> Game:
         parameters=parameters or ParametersFile(schema_version=1),
         files=files,
     )
+    game.unloaded_units = frozenset(row["id"] for row in failed["units"] if row.get("id"))
     if map_manifest is None or terrain_chart is None:
         raise DataErrors(errors)
     errors.extend(cross_check(game))
     if errors:
-        raise DataErrors(errors)
+        raise DataErrors(sorted(errors, key=_file_order))
     return game
 
 
