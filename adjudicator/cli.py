@@ -74,7 +74,7 @@ def _stdin_log(ctx: click.Context, given: Path) -> Path:
     """`-`: standard input, read once; a zip (a VASSAL log or save) is spooled to a temporary .vlog."""
     if str(given) != "-":
         return given
-    raw = click.get_binary_stream("stdin").read()
+    raw = sys.stdin.buffer.read()
     if raw[:2] != b"PK":
         _stdin_bytes[STDIN] = raw
         return STDIN
@@ -187,7 +187,7 @@ def adjudicate_file(path: Path, data: Path | None) -> tuple[Replay, list[str]]:
 
 
 DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
-                    help="Folder holding maps/ and counters/ (default: the bundled games).")
+                    help="Folder holding maps/ and counters/ (default: $UMPIRE_DATA, else the bundled games).")
 LOG = click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True),
                      callback=_log_with_stdin)
 LOGS = click.argument("logs", metavar="LOG...", nargs=-1, required=True, callback=_logs_with_stdin,
@@ -205,9 +205,10 @@ def main() -> None:
     """Referee play-by-email wargame logs against the rules (`adjudicate LOG` checks a log)."""
 
 
-@main.command()
+@main.command(short_help="Replay logs and report every rule breach (exit 0 clean, 1 breaches, 2 could not run).")
 @LOGS
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True,
+              help="text: file:line:col findings with carets; json: for tools; markdown: a table for a forum post.")
 @DATA
 @GAME
 @MODULE
@@ -250,7 +251,7 @@ def _exit_for(result: Replay) -> NoReturn:
     sys.exit(1 if any(f.severity == "error" for f in result.findings) else 0)
 
 
-@main.command()
+@main.command(short_help="Convert a log between the text notation, its JSON twin and VASSAL's .vlog/.vsav.")
 @LOGS
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
               help="The converted log: .json for the JSON form, anything else for the text notation.")
@@ -289,7 +290,7 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
     click.echo(str(output))
 
 
-@main.command()
+@main.command(short_help="Print the JSON Schema of the JSON form of logs.")
 def schema() -> None:
     """Print the JSON Schema of the JSON form of logs."""
     click.echo(json.dumps(LogDocument.model_json_schema(), indent=2, sort_keys=True))
@@ -319,12 +320,12 @@ def _chain_line(chain: Chain, which: str | None, step: int) -> int:
                        f"{did_you_mean(which, [p.path.name for p in chain.parts] + names)}")
 
 
-@main.command()
+@main.command(short_help="The position at any point of a log, or of a game's logs in order.")
 @LOGS
 @click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
               help="The position after the last entry on or before this line or VASSAL step (default: the end); "
                    "with several logs, LOG:STEP.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="The position as JSON (the rule system's own terms).")
 @DATA
 @GAME
 @MODULE
@@ -359,7 +360,7 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
         click.echo("depleted: " + " ".join(doc["depleted"]))
 
 
-@main.command()
+@main.command(short_help="Write a log as a VASSAL log (.vlog) to watch, or a position as a saved game (.vsav).")
 @LOG
 @click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
               help="The .vmod to watch the game with (required): its pieces, grid and zones are used.")
@@ -435,7 +436,7 @@ def _audit_text(system: Any, game: Game, chosen: Any, attack: Any) -> list[str]:
     return lines
 
 
-@main.command()
+@main.command(short_help="Audit one disputed combat: odds, modifiers, column, row, result, retreats, advances.")
 @click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True), required=False,
                 callback=_log_with_stdin)
 @click.option("--at", "at_line", type=click.IntRange(min=1), default=None, help="The line of the attack in LOG.")

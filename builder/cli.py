@@ -19,7 +19,7 @@ from wargame.game import load_game
 
 DATA_OPTION = click.option(
     "--data", "data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
-    help="Folder holding maps/ and counters/ (default: the bundled games, or $UMPIRE_DATA).",
+    help="Folder holding maps/ and counters/ (default: $UMPIRE_DATA, else the bundled games).",
 )
 
 
@@ -59,7 +59,7 @@ def main() -> None:
     """Build VASSAL modules for hex-and-counter wargames from their data."""
 
 
-@main.command()
+@main.command(short_help="Load and cross-check a game's data, every problem listed (every game without GAME).")
 @click.argument("game", required=False)
 @DATA_OPTION
 def validate(game: str | None, data: Path | None) -> None:
@@ -94,7 +94,7 @@ def validate(game: str | None, data: Path | None) -> None:
     sys.exit(1 if problems else 0)
 
 
-@main.command()
+@main.command(short_help="Describe a game's loaded data (--json: canonical JSON for other tools).")
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Canonical JSON of everything loaded (shape in README).")
 @DATA_OPTION
@@ -118,6 +118,8 @@ def preview(game: str, out_dir: Path, data: Path | None) -> None:
 
 
 def _games_for(game: str | None, all_games: bool, root: Path) -> list[str]:
+    if all_games and game is not None:
+        raise click.UsageError(f"give GAME ({game}) or --all, not both")
     if all_games:
         return game_ids(root)
     if game is None:
@@ -147,11 +149,12 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
             click.echo(f"{path}: {len(built.data) // 1024} KB, {len(built.images)} images")
 
 
-@main.command()
+@main.command(short_help="Write the module's art as PNGs: board, holding board, counters, charts.")
 @click.argument("game")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True,
               help="Folder to write the PNGs into.")
-@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True)
+@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True,
+              help="Resolution of the art (1: the module's own).")
 @DATA_OPTION
 def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
     """Write the board, every counter face and every chart of a game as PNGs."""
@@ -173,7 +176,7 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
     click.echo(f"{out_dir}: {len(pictures)} PNGs")
 
 
-@main.command()
+@main.command(short_help="Start a new game's data folder from a bundled game or a blank map.")
 @click.argument("game")
 @click.option("--from", "template", type=click.Choice(["blank", "omaha", "onslaught"]), required=True,
               help="Start from a copy of a bundled game, or from blank: a plain map with four units on "
