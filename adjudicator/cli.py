@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from functools import partial
 from collections.abc import Iterator
@@ -83,7 +84,7 @@ def _stdin_log(ctx: click.Context, given: Path) -> Path:
     folder = Path(tempfile.mkdtemp(prefix="umpire-stdin-"))
     spooled = folder / "stdin.vlog"
     spooled.write_bytes(raw)
-    ctx.call_on_close(lambda: (spooled.unlink(missing_ok=True), folder.rmdir()))
+    ctx.call_on_close(partial(shutil.rmtree, folder, ignore_errors=True))
     return spooled
 
 
