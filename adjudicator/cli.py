@@ -321,6 +321,19 @@ def _chain_line(chain: Chain, which: str | None, step: int) -> int:
                        f"{did_you_mean(which, [p.path.name for p in chain.parts] + names)}")
 
 
+def _warn_saved_position(path: Path, translation: Translation) -> None:
+    """A saved position that is not the set-up: the position shown is the replay's, not the file's tracks."""
+    if not translation.saved_differences:
+        return
+    markers = [d.removeprefix("marker ") for d in translation.saved_differences if d.startswith("marker ")]
+    units = len(translation.saved_differences) - len(markers)
+    click.echo(f"warning: {path}: the saved position is not scenario {translation.scenario}'s set-up; the position "
+               "below is the replay of the steps from the set-up, not what the file shows"
+               + (f" (tracks and markers in the file: {'; '.join(markers)})" if markers else "")
+               + (f"; {units} unit(s) placed otherwise" if units else "")
+               + ": give the game's earlier logs first", err=True)
+
+
 @main.command(short_help="The position at any point of a log, or of a game's logs in order.")
 @LOGS
 @click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
@@ -338,9 +351,12 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
             chain = read_logs(logs, data, game_id, module)
             result = replay_chain(chain)
             wanted = None if at_line is None else _chain_line(chain, *at_line)
+        elif is_vassal_file(logs[0]):
+            result, translation = adjudicate_vassal(logs[0], data, game_id, module)
+            wanted = None if at_line is None else at_line[1]
+            _warn_saved_position(logs[0], translation)
         else:
-            result = adjudicate_vassal(logs[0], data, game_id, module)[0] if is_vassal_file(logs[0]) else \
-                adjudicate_file(logs[0], data)[0]
+            result = adjudicate_file(logs[0], data)[0]
             wanted = None if at_line is None else at_line[1]
     chosen: Any = result.final_state if wanted is None else result.state_at(wanted)
     doc = result.system.describe(chosen)

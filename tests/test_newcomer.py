@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -187,3 +188,27 @@ def test_geography_says_where_it_writes(data_copy: Path) -> None:
     assert code == 0, err
     assert f"written into {data_copy / 'maps' / 'omaha' / 'geography.toml'}" in out
     shutil.rmtree(data_copy)
+
+
+def test_reader_follows_omahas_cups(tmp_path: Path, built_module: Callable[[str], Path]) -> None:
+    """Our own exported Omaha log reads without a note: the support-fire cups are followed as the decks they are."""
+    vlog = tmp_path / "combat.vlog"
+    code, _, err = run(adjudicate, "export", str(ROOT / "examples/omaha/legal-combat.log"), "--module",
+                       str(built_module("omaha")), "-o", str(vlog))
+    assert code == 0, err
+    code, out, _ = run(adjudicate, str(vlog))
+    assert code == 0
+    assert "deck" not in out and "reader's note" not in out
+    assert out.splitlines()[-1].endswith("0 error(s), 0 warning(s), 0 note(s)")
+
+
+def test_state_of_a_saved_game_warns_of_its_tracks(tmp_path: Path, built_module: Callable[[str], Path]) -> None:
+    """A saved position away from the set-up: `state` says the file's tracks differ from the replay shown."""
+    end = tmp_path / "end.vsav"
+    log = ROOT / "examples/onslaught/legal-sample-game.log"
+    assert run(adjudicate, "export", str(log), "--module", str(built_module("onslaught")), "-o", str(end))[0] == 0
+    code, out, err = run(adjudicate, "state", str(end))
+    assert code == 0
+    assert "warning:" in err and "allied_supply allied_supply@12 -> allied_supply@25" in err
+    code, out, err = run(adjudicate, "state", str(log))
+    assert err == ""
