@@ -10,7 +10,6 @@ from typing import NoReturn
 
 import click
 
-from builder.geography.commands import geography
 from builder.preview import write_preview
 from wargame.bundled import bundled_root, data_root, game_ids
 from wargame.describe import game_json, game_summary
@@ -53,7 +52,25 @@ def _stopping_on_errors(writing_to: Path | None = None, game: str | None = None,
         sys.exit(2)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """`geography` is imported when asked for: its numpy and shapely stay out of every other command's start-up."""
+
+    LAZY = {"geography": "builder.geography.commands"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY and cmd_name not in self.commands:
+            from importlib import import_module
+
+            command = getattr(import_module(self.LAZY[cmd_name]), cmd_name)
+            assert isinstance(command, click.Command)
+            self.add_command(command)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="umpire")
 def main() -> None:
     """Build VASSAL modules for hex-and-counter wargames from their data."""
@@ -193,5 +210,3 @@ def new(game: str, template: str, target: Path) -> None:
     click.echo(f"{made.counters}\n{made.maps}")
     click.echo(f"next: vmodbuild validate {game} --data {target}; the walk-through is docs/designing-a-game.md")
 
-
-main.add_command(geography)

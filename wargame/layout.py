@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-from shapely.geometry import LineString, Polygon
+from typing import TYPE_CHECKING
 
 from wargame.errors import GridError
 from wargame.grid import Grid, Orientation
 from wargame.hexes import Hex, Hexside, cube_round
+
+if TYPE_CHECKING:  # shapely (and its numpy) is imported where a polygon is asked for, not at start-up
+    from shapely.geometry import LineString, Polygon
 
 SQRT3 = math.sqrt(3.0)
 
@@ -59,10 +61,14 @@ class Layout:
 
     def polygon(self, h: Hex) -> Polygon:
         """The hex as a shapely polygon."""
+        from shapely.geometry import Polygon
+
         return Polygon(self.corners(h))
 
     def hexside_segment(self, side: Hexside) -> LineString:
         """The hexside as a shapely segment between its two corners."""
+        from shapely.geometry import LineString
+
         return LineString(self.hexside_ends(side))
 
     def hexside_ends(self, side: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
