@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from functools import partial
 from collections.abc import Iterator
@@ -46,8 +47,8 @@ class _LogFirstGroup(click.Group):
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                           list[str]]:
-        if args and args[0] not in self.commands and Path(args[0]).suffix in (".log", ".json", ".txt", ".vlog",
-                                                                             ".vsav"):
+        suffixes = (".log", ".json", ".txt", ".vlog", ".vsav")
+        if args and args[0] not in self.commands and (args[0] == "-" or Path(args[0]).suffix in suffixes):
             return "check", self.commands["check"], args
         return super().resolve_command(ctx, args)
 
@@ -76,12 +77,48 @@ def _could_not_run() -> Iterator[None]:
         _stop(f"{e.filename}: {e.strerror or e}" if e.filename else f"{e.strerror or e}")
 
 
+STDIN = Path("<stdin>")
+"""The name a log read from standard input (`-`) goes by in messages."""
+
+_stdin_bytes: dict[Path, bytes] = {}
+
+
+def _stdin_log(ctx: click.Context, given: Path) -> Path:
+    """`-`: standard input, read once; a zip (a VASSAL log or save) is spooled to a temporary .vlog."""
+    if str(given) != "-":
+        return given
+    raw = sys.stdin.buffer.read()
+    if raw[:2] != b"PK":
+        _stdin_bytes[STDIN] = raw
+        return STDIN
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="umpire-stdin-"))
+    spooled = folder / "stdin.vlog"
+    spooled.write_bytes(raw)
+    ctx.call_on_close(partial(shutil.rmtree, folder, ignore_errors=True))
+    return spooled
+
+
+def _logs_with_stdin(ctx: click.Context, param: click.Parameter, value: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The LOG... arguments, `-` standing for standard input (one log only)."""
+    if len(value) > 1 and any(str(v) == "-" for v in value):
+        raise click.BadParameter("standard input (-) is read as a game's only log", ctx, param)
+    return tuple(_stdin_log(ctx, v) for v in value)
+
+
+def _log_with_stdin(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """A LOG argument, `-` standing for standard input."""
+    return None if value is None else _stdin_log(ctx, value)
+
+
 def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     """Entries and source lines of a text or JSON log; LogSyntaxErrors with carets otherwise."""
-    if path.stat().st_size > MAX_LOG_BYTES:
-        raise LogSyntaxErrors([LogSyntaxError(f"{path.stat().st_size:,} bytes: a text or JSON log may have at most "
+    size = len(_stdin_bytes[path]) if path == STDIN and path in _stdin_bytes else path.stat().st_size
+    if size > MAX_LOG_BYTES:
+        raise LogSyntaxErrors([LogSyntaxError(f"{size:,} bytes: a text or JSON log may have at most "
                                               f"{MAX_LOG_BYTES:,} (docs/limits.md)", Place(str(path)))])
-    raw = path.read_bytes()
+    raw = _stdin_bytes[path] if path == STDIN and path in _stdin_bytes else path.read_bytes()
     if raw[:2] == b"PK":
         # A zip that is not a VASSAL save or log (those are read by adjudicator.vassal): a module, say.
         raise LogSyntaxErrors([LogSyntaxError(
@@ -96,7 +133,7 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
                                               "is a UTF-8 text or JSON file", Place(str(path), line, column))]
                               ) from None
     source = text.splitlines()
-    if path.suffix == ".json":
+    if path.suffix == ".json" or (path == STDIN and text.lstrip().startswith("{")):
         return read_json_log(text, str(path)), source
     try:
         return parse_text(text, str(path)), source
@@ -163,10 +200,11 @@ def adjudicate_file(path: Path, data: Path | None, keep_states: bool = True) -> 
 
 
 DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
-                    help="Folder holding maps/ and counters/ (default: the bundled games).")
-LOG = click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-LOGS = click.argument("logs", metavar="LOG...", nargs=-1, required=True,
-                      type=click.Path(path_type=Path, dir_okay=False, exists=True))
+                    help="Folder holding maps/ and counters/ (default: $UMPIRE_DATA, else the bundled games).")
+LOG = click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True),
+                     callback=_log_with_stdin)
+LOGS = click.argument("logs", metavar="LOG...", nargs=-1, required=True, callback=_logs_with_stdin,
+                      type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True))
 GAME = click.option("--game", "game_id", default=None,
                     help="For a VASSAL .vlog/.vsav: the game, when the file does not tell (default: from its pieces).")
 MODULE = click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
@@ -180,9 +218,10 @@ def main() -> None:
     """Referee play-by-email wargame logs against the rules (`adjudicate LOG` checks a log)."""
 
 
-@main.command()
+@main.command(short_help="Replay logs and report every rule breach (exit 0 clean, 1 breaches, 2 could not run).")
 @LOGS
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True,
+              help="text: file:line:col findings with carets; json: for tools; markdown: a table for a forum post.")
 @DATA
 @GAME
 @MODULE
@@ -311,7 +350,7 @@ def _exit_for(result: Replay[Any]) -> NoReturn:
     sys.exit(1 if any(f.severity == "error" for f in result.findings) else 0)
 
 
-@main.command()
+@main.command(short_help="Convert a log between the text notation, its JSON twin and VASSAL's .vlog/.vsav.")
 @LOGS
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
               help="The converted log: .json for the JSON form, anything else for the text notation.")
@@ -350,7 +389,7 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
     click.echo(str(output))
 
 
-@main.command()
+@main.command(short_help="Print the JSON Schema of the JSON form of logs.")
 def schema() -> None:
     """Print the JSON Schema of the JSON form of logs."""
     click.echo(json.dumps(LogDocument.model_json_schema(), indent=2, sort_keys=True))
@@ -380,6 +419,19 @@ def _chain_line(chain: Chain, which: str | None, step: int) -> int:
                        f"{did_you_mean(which, [p.path.name for p in chain.parts] + names)}")
 
 
+def _warn_saved_position(path: Path, translation: Translation) -> None:
+    """A saved position that is not the set-up: the position shown is the replay's, not the file's tracks."""
+    if not translation.saved_differences:
+        return
+    markers = [d.removeprefix("marker ") for d in translation.saved_differences if d.startswith("marker ")]
+    units = len(translation.saved_differences) - len(markers)
+    click.echo(f"warning: {path}: the saved position is not scenario {translation.scenario}'s set-up; the position "
+               "below is the replay of the steps from the set-up, not what the file shows"
+               + (f" (tracks and markers in the file: {'; '.join(markers)})" if markers else "")
+               + (f"; {units} unit(s) placed otherwise" if units else "")
+               + ": give the game's earlier logs first", err=True)
+
+
 def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, data: Path | None,
                 game_id: str | None, module: Path | None) -> tuple[Replay[Any], Any]:
     """The replay of one log or a chain, and its state at `--at` (the end without it); WargameError if not."""
@@ -387,19 +439,22 @@ def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, 
         chain = read_logs(logs, data, game_id, module)
         result = replay_chain(chain)
         wanted = None if at_line is None else _chain_line(chain, *at_line)
+    elif is_vassal_file(logs[0]):
+        result, translation = adjudicate_vassal(logs[0], data, game_id, module)
+        wanted = None if at_line is None else at_line[1]
+        _warn_saved_position(logs[0], translation)
     else:
-        result = adjudicate_vassal(logs[0], data, game_id, module)[0] if is_vassal_file(logs[0]) else \
-            adjudicate_file(logs[0], data)[0]
+        result = adjudicate_file(logs[0], data)[0]
         wanted = None if at_line is None else at_line[1]
     return result, (result.final_state if wanted is None else result.state_at(wanted))
 
 
-@main.command()
+@main.command(short_help="The position at any point of a log, or of a game's logs in order.")
 @LOGS
 @click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
               help="The position after the last entry on or before this line or VASSAL step (default: the end); "
                    "with several logs, LOG:STEP.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="The position as JSON (the rule system's own terms).")
 @DATA
 @GAME
 @MODULE
@@ -425,7 +480,7 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
         click.echo("depleted: " + " ".join(position.reduced()))
 
 
-@main.command()
+@main.command(short_help="Write a log as a VASSAL log (.vlog) to watch, or a position as a saved game (.vsav).")
 @LOG
 @click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
               help="The .vmod to watch the game with (required): its pieces, grid and zones are used.")
@@ -488,8 +543,9 @@ def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) ->
         raise WargameError(f"{', '.join(own)} cannot defend against its own side's attack")
 
 
-@main.command()
-@click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True), required=False)
+@main.command(short_help="Audit one disputed combat: odds, modifiers, column, row, result, retreats, advances.")
+@click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True), required=False,
+                callback=_log_with_stdin)
 @click.option("--at", "at_line", type=click.IntRange(min=1), default=None, help="The line of the attack in LOG.")
 @click.option("--game", "game_id", default=None, help="Without a log: the game.")
 @click.option("--attack", "attack_units", multiple=True, help="Without a log: an attacker, UNIT@HEX (repeat).")

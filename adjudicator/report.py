@@ -45,7 +45,8 @@ def text_report(result: Replay[Any], source: Sequence[str], file: str) -> str:
     s = summary(result)
     if result.stopped is not None:
         lines.append(f"{file}: replay stopped: {result.stopped}")
-    lines.append(f"{s['entries_checked']} of {s['entries']} entries checked over {s['turns_replayed']} turn(s): "
+    # The summary names its log: several verdicts in a row (the README's first command) stay apart.
+    lines.append(f"{file}: {s['entries_checked']} of {s['entries']} entries checked over {s['turns_replayed']} turn(s): "
                  f"{s['errors']} error(s), {s['warnings']} warning(s), {s['notes']} note(s)")
     if s["findings_by_rule"]:
         lines.append("by rule: " + ", ".join(f"{rule} x{n}" for rule, n in s["findings_by_rule"].items()))

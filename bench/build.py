@@ -1,65 +1,117 @@
-"""Benchmark of `vmodbuild build`: per game, the time to draw the art (`draw_art`, which also
-encodes the PNGs: the board's in the process drawing it, the others while the board is drawn),
-the floor (encoding the same images as PNG once, one after another, which any build must do),
-the rest of the build (buildFile, set-ups, zip) and the whole build against the floor.
-Medians of --runs runs; machines are noisy, compare ratios measured in the same run.
+"""Benchmark of `vmodbuild build` as a user waits for it, against a floor measured in the same run.
 
-Run: python bench/build.py [--runs N]
+Per game:
+- whole: a cold `python -m builder build GAME` in a new process (start-up, imports, loading the
+  data, drawing, encoding, assembling, writing the .vmod), wall time; median of --runs runs;
+- cpu: the CPU seconds (user + system) of that process and the one it forks, the figure that
+  holds when the machine is shared (wall time then depends on the other load);
+- peak: the largest resident set of that process or the one it forks to draw the board (MiB);
+- floor: PNG-encoding the module's own images one after another, their pixels already decoded
+  (what any build must at least do), at Pillow's default level (6, the floor of the first
+  measurements) and at the build's own level; CPU seconds of this process, median of --runs;
+- in-process: `draw_art` (drawing, with the PNGs it encodes meanwhile) and `build_module`
+  (buildFile, set-ups, zip) in this process, data loaded and modules imported already.
+
+Run: python bench/build.py [--runs N] [GAME...]
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+import zipfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from builder.vassal.module import build_module, draw_art  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from builder.vassal.module import PNG_COMPRESS_LEVEL, build_module, draw_art  # noqa: E402
 from wargame.bundled import data_root, game_ids  # noqa: E402
 from wargame.game import load_game  # noqa: E402
 
 
-def _encode_all(art: object) -> float:
-    """Seconds to encode every image of the art as PNG (the floor of any build)."""
-    images = [art.board, art.holding.image, *art.counters.values(), *art.charts.values()]  # type: ignore[attr-defined]
+def cold_build(game_id: str, out: Path) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak MiB of one `python -m builder build GAME` in a new process."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", "builder", "build", game_id, "--out", str(out)], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # wait4: this child's own usage, its peak memory the largest of it and the processes it waited for.
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"vmodbuild build {game_id} failed: {child.stderr.read().decode() if child.stderr else ''}")
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def module_images(vmod: Path) -> list[Image.Image]:
+    """The module's own images, decoded."""
+    with zipfile.ZipFile(vmod) as archive:
+        images = []
+        for name in sorted(archive.namelist()):
+            if name.startswith("images/") and name.endswith(".png"):
+                image = Image.open(io.BytesIO(archive.read(name)))
+                image.load()
+                images.append(image)
+    return images
+
+
+def encode_floor(images: list[Image.Image], level: int) -> float:
+    """CPU seconds to encode the images as PNG, one after another, at a zlib level."""
+    start = time.process_time()
     for image in images:
-        image.save(io.BytesIO(), format="PNG", optimize=False)
-    return time.perf_counter() - start
+        image.save(io.BytesIO(), format="PNG", optimize=False, compress_level=level)
+    return time.process_time() - start
 
 
 def main() -> None:
     """Print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=3)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("games", nargs="*")
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     root = data_root()
-    print(f"vmodbuild build benchmark, median of {args.runs} runs (seconds)")
-    print(f"{'game':<10} {'draw+PNG':>8} {'encode PNG':>11} {'assemble+zip':>13} {'whole':>8} {'floor':>8} {'x floor':>8}")
-    for game_id in game_ids(root):
-        game = load_game(root, game_id)
-        render, encode, assemble, whole = [], [], [], []
-        for _ in range(args.runs):
-            start = time.perf_counter()
-            art = draw_art(game)
-            rendered = time.perf_counter()
-            built = build_module(game, "bench", art)
-            done = time.perf_counter()
-            floor = _encode_all(art)
-            render.append(rendered - start)
-            encode.append(floor)
-            assemble.append(done - rendered)
-            whole.append(done - start)
-            del built
-        floor_median = statistics.median(encode)
-        print(f"{game_id:<10} {statistics.median(render):>8.2f} {floor_median:>11.2f} {statistics.median(assemble):>13.2f}"
-              f" {statistics.median(whole):>8.2f} {floor_median:>8.2f} {statistics.median(whole) / floor_median:>8.1f}")
+    games = args.games or game_ids(root)
+    print(f"vmodbuild build, median of {args.runs} runs: cold whole process against the PNG floor of the same run "
+          f"(floor at level 6 / at the build's level {PNG_COMPRESS_LEVEL}; seconds)")
+    print(f"{'game':<10} {'wall':>6} {'cpu':>6} {'floor6':>7} {'floor' + str(PNG_COMPRESS_LEVEL):>7} "
+          f"{'wall/f6':>8} {'cpu/f6':>7} {'wall/f':>7} {'peak MiB':>9} {'draw':>6} {'assemble':>9}")
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch)
+        for game_id in games:
+            whole, cpu, peaks, floors, floors6 = [], [], [], [], []
+            for _ in range(args.runs):
+                seconds, cpu_seconds, peak = cold_build(game_id, out)
+                whole.append(seconds)
+                cpu.append(cpu_seconds)
+                peaks.append(peak)
+                images = module_images(out / f"{game_id}.vmod")
+                floors6.append(encode_floor(images, 6))
+                floors.append(encode_floor(images, PNG_COMPRESS_LEVEL))
+            game = load_game(root, game_id)
+            draw, assemble = [], []
+            for _ in range(args.runs):
+                start = time.perf_counter()
+                art = draw_art(game)
+                drawn = time.perf_counter()
+                build_module(game, "bench", art)
+                draw.append(drawn - start)
+                assemble.append(time.perf_counter() - drawn)
+            w, c = statistics.median(whole), statistics.median(cpu)
+            f6, f = statistics.median(floors6), statistics.median(floors)
+            print(f"{game_id:<10} {w:>6.2f} {c:>6.2f} {f6:>7.2f} {f:>7.2f} {w / f6:>8.2f} {c / f6:>7.2f} {w / f:>7.2f} "
+                  f"{max(peaks):>9.0f} {statistics.median(draw):>6.2f} {statistics.median(assemble):>9.2f}")
 
 
 if __name__ == "__main__":

@@ -10,9 +10,8 @@ from typing import Any, NoReturn
 
 import click
 
-from builder.geography.commands import geography
 from builder.preview import write_preview
-from wargame.bundled import data_root, game_ids
+from wargame.bundled import bundled_root, data_root, game_ids
 from wargame.describe import game_json, game_summary
 from wargame.errors import DataErrors, WargameError
 from wargame.game import load_game
@@ -20,7 +19,7 @@ from wargame.internal_errors import exit_2_on_interrupt, exit_3_on_internal_erro
 
 DATA_OPTION = click.option(
     "--data", "data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
-    help="Folder holding maps/ and counters/ (default: the bundled games, or $UMPIRE_DATA).",
+    help="Folder holding maps/ and counters/ (default: $UMPIRE_DATA, else the bundled games).",
 )
 
 
@@ -30,15 +29,22 @@ def _fail(error: WargameError) -> NoReturn:
     sys.exit(2)
 
 
+def _validate_command(game: str | None, data: Path | None) -> str:
+    """The validate command a hint should give, with the same game and --data."""
+    words = ["vmodbuild", "validate"] + ([game] if game else []) + (["--data", str(data)] if data else [])
+    return " ".join(words)
+
+
 @contextmanager
-def _stopping_on_errors(writing_to: Path | None = None) -> Iterator[None]:
+def _stopping_on_errors(writing_to: Path | None = None, game: str | None = None,
+                        data: Path | None = None) -> Iterator[None]:
     """Turn data, kernel and file errors into a clear message and exit 2 (could not run)."""
     try:
         yield
     except DataErrors as e:
         for error in e.errors:
             click.echo(str(error), err=True)
-        click.echo(f"Error: the data has {len(e.errors)} problem(s); run `vmodbuild validate`", err=True)
+        click.echo(f"Error: the data has {len(e.errors)} problem(s); run `{_validate_command(game, data)}`", err=True)
         sys.exit(2)
     except WargameError as e:
         _fail(e)
@@ -48,7 +54,22 @@ def _stopping_on_errors(writing_to: Path | None = None) -> Iterator[None]:
 
 
 class _Group(click.Group):
-    """vmodbuild's commands; an internal error exits 3 (wargame.internal_errors)."""
+    """vmodbuild's commands; an internal error exits 3 (wargame.internal_errors); `geography` is imported
+    when asked for, so its numpy and shapely stay out of every other command's start-up."""
+
+    LAZY = {"geography": "builder.geography.commands"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY and cmd_name not in self.commands:
+            from importlib import import_module
+
+            command = getattr(import_module(self.LAZY[cmd_name]), cmd_name)
+            assert isinstance(command, click.Command)
+            self.add_command(command)
+        return super().get_command(ctx, cmd_name)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         with exit_3_on_internal_errors("vmodbuild"):
@@ -65,7 +86,7 @@ def main() -> None:
     """Build VASSAL modules for hex-and-counter wargames from their data."""
 
 
-@main.command()
+@main.command(short_help="Load and cross-check a game's data, every problem listed (every game without GAME).")
 @click.argument("game", required=False)
 @DATA_OPTION
 def validate(game: str | None, data: Path | None) -> None:
@@ -79,6 +100,10 @@ def validate(game: str | None, data: Path | None) -> None:
         games = [game] if game else game_ids(root)
     except WargameError as e:
         _fail(e)
+    if not games:
+        click.echo(f"Error: no game under {root}: a game is a folder counters/GAME holding a game.toml, with its map "
+                   f"in maps/; start one with `vmodbuild new GAME --from blank --data {root}`", err=True)
+        sys.exit(2)
     problems = 0
     for game_id in games:
         try:
@@ -96,13 +121,13 @@ def validate(game: str | None, data: Path | None) -> None:
     sys.exit(1 if problems else 0)
 
 
-@main.command()
+@main.command(short_help="Describe a game's loaded data (--json: canonical JSON for other tools).")
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Canonical JSON of everything loaded (shape in README).")
 @DATA_OPTION
 def show(game: str, as_json: bool, data: Path | None) -> None:
     """Describe a game's loaded data, for a person or (with --json) for other tools."""
-    with _stopping_on_errors():
+    with _stopping_on_errors(None, game, data):
         loaded = load_game(data_root(data), game)
     click.echo(game_json(loaded) if as_json else game_summary(loaded), nl=False)
 
@@ -114,7 +139,7 @@ def show(game: str, as_json: bool, data: Path | None) -> None:
 @DATA_OPTION
 def preview(game: str, out_dir: Path, data: Path | None) -> None:
     """Write a quick PNG of a game's map data to look at."""
-    with _stopping_on_errors(out_dir):
+    with _stopping_on_errors(out_dir, game, data):
         path = write_preview(load_game(data_root(data), game), out_dir)
     click.echo(str(path))
 
@@ -127,6 +152,8 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
 
 
 def _games_for(game: str | None, all_games: bool, root: Path) -> list[str]:
+    if all_games and game is not None:
+        raise click.UsageError(f"give GAME ({game}) or --all, not both")
     if all_games:
         return game_ids(root)
     if game is None:
@@ -148,7 +175,7 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
 
     from builder.vassal.module import write_module
 
-    with _stopping_on_errors(out_dir):
+    with _stopping_on_errors(out_dir, game, data):
         root = data_root(data)
         for game_id in _games_for(game, all_games, root):
             path = out_dir / f"{game_id}.vmod"
@@ -156,11 +183,12 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
             click.echo(f"{path}: {len(built.data) // 1024} KB, {len(built.images)} images")
 
 
-@main.command()
+@main.command(short_help="Write the module's art as PNGs: board, holding board, counters, charts.")
 @click.argument("game")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True,
               help="Folder to write the PNGs into.")
-@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True, callback=_finite)
+@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True, callback=_finite,
+              help="Resolution of the art (1: the module's own).")
 @DATA_OPTION
 def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
     """Write the board, every counter face and every chart of a game as PNGs."""
@@ -169,7 +197,7 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
     from builder.vassal.module import draw_art
     from wargame.files import write_atomically
 
-    with _stopping_on_errors(out_dir):
+    with _stopping_on_errors(out_dir, game, data):
         loaded = load_game(data_root(data), game)
         art = draw_art(loaded, scale)
         pictures = {f"{game}-board.png": art.board, f"{game}-holding.png": art.holding.image,
@@ -182,4 +210,20 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
     click.echo(f"{out_dir}: {len(pictures)} PNGs")
 
 
-main.add_command(geography)
+@main.command(short_help="Start a new game's data folder from a bundled game or a blank map.")
+@click.argument("game")
+@click.option("--from", "template", type=click.Choice(["blank", "omaha", "onslaught"]), required=True,
+              help="Start from a copy of a bundled game, or from blank: a plain map with four units on "
+                   "Onslaught's rules.")
+@click.option("--data", "target", type=click.Path(path_type=Path, file_okay=False), envvar="UMPIRE_DATA",
+              required=True, help="Folder to write maps/GAME and counters/GAME into (created if missing; "
+                                  "default: $UMPIRE_DATA). Give the same --data to the other commands.")
+def new(game: str, template: str, target: Path) -> None:
+    """Start a new game's data folder that validates and builds as it is."""
+    from builder.scaffold import new_game
+
+    with _stopping_on_errors(target, game, target):
+        made = new_game(bundled_root(), game, template, target)
+    click.echo(f"{made.counters}\n{made.maps}")
+    click.echo(f"next: vmodbuild validate {game} --data {target}; the walk-through is docs/designing-a-game.md")
+

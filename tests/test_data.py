@@ -155,5 +155,5 @@ def test_csv_schema_version_is_required(data_copy: Path) -> None:
     places.write_text(text.replace("# schema_version = 1\n", ""), encoding="utf-8")
     assert any("places.csv:1: missing the line '# schema_version = 1'" in f for f in problems(data_copy, "omaha"))
     places.write_text(text.replace("# schema_version = 1", "# schema_version = 7"), encoding="utf-8")
-    assert any("places.csv:1: schema_version 7 is not supported (expected 1)" in f
+    assert any("places.csv:1: schema_version 7 is not one this version of Umpire reads (it reads 1)" in f
                for f in problems(data_copy, "omaha"))

@@ -304,7 +304,7 @@ def test_game_id_differs_from_its_folder(data_copy: Path) -> None:
     path.write_text(re.sub(r'(?m)^id = "onslaught"', 'id = "onslaughter"', path.read_text(encoding="utf-8")),
                     encoding="utf-8")
     code, out = _validate(data_copy)
-    assert code == 1 and "'onslaughter' differs from the game's folder 'onslaught'" in out
+    assert code == 1 and "'onslaughter' differs from the game's folder counters/onslaught" in out
 
 
 def test_a_map_too_large_to_draw(data_copy: Path, tmp_path: Path) -> None:

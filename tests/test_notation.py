@@ -367,7 +367,7 @@ ERRORS: list[tuple[str, int, str]] = [
     ("Turn 1#x", 6, "expected a turn number, found '1#x'"),
     ("Turn 1.5", 6, "expected a turn number, found '1.5'"),
     ("Step", 5, "expected a step or phase id at the end of the line"),
-    ("Step #action", 13, "expected a step or phase id at the end of the line"),
+    ("Step #action", 5, "expected a step or phase id at the end of the line"),
     ("Phase mobile combat", 14, "unexpected 'combat' at the end of the entry"),
     ("Step _x", 6, "expected a step or phase id, found '_x'"),
     ("Roll", 5, "expected each side's die roll, e.g. Roll Allied 5 German 4"),
@@ -430,7 +430,10 @@ ERRORS: list[tuple[str, int, str]] = [
     ("Allied: attack 0621 with us-inf-01 die 4 odds 3:1", 42, "unexpected 'odds' at the end of the entry"),
     ("Allied: attack 0621 with us-inf-01 odds 3:1 diff +1", 45, "unexpected 'diff' at the end of the entry"),
     ("Allied: attack 0621 with us-inf-01 3:1", 36, "expected a unit id, found '3:1'"),
-    ("Allied: attack 2218 with 16/1 support +6", 39, "expected a unit id, found '+6'"),
+    ("Allied: attack 2218 with 16/1 support +6", 39, "expected a support fire marker id, found '+6'"),
+    ("Allied: bombard 2218 support 3:1", 30, "expected a support fire marker id, found '3:1'"),
+    ("Allied: draw us_sf_6 3:1", 22, "expected a support fire marker id, found '3:1'"),
+    ("Allied: income 5 decline 3:1", 26, "expected a supply source declined, found '3:1'"),
     ("Allied: move us-inf-01", 23, "expected a path of hexes (HEX-HEX-...) at the end of the line"),
     ("German> retreat de-inf-05", 26, "expected a path of hexes (HEX-HEX-...) at the end of the line"),
     ("German> retreat de-inf-05 0821--0823", 27, "'0821--0823' is not a path of hexes (HEX-HEX-...)"),
@@ -451,10 +454,11 @@ ERRORS: list[tuple[str, int, str]] = [
     ("German: capture 0620 points two", 29, "expected a number after 'points', found 'two'"),
     ("German: declare", 16, "expected what is declared at the end of the line"),
     ("German: declare bulge now", 23, "unexpected 'now' at the end of the entry"),
-    # columns of missing words are one past the line's last character (comments included)
+    # columns of missing words are one past the line's last word (a comment after it is not counted)
     ("  Turn", 7, "expected a turn number at the end of the line"),
     ("Turn   ", 5, "expected a turn number at the end of the line"),
-    ("Allied: attack 0621 # with us-inf-01", 37, "expected 'with' and the attacking units"),
+    ("Allied: attack 0621 # with us-inf-01", 20, "expected 'with' and the attacking units"),
+    ("Allied: attack 0621 with   # us-inf-01", 25, "expected the attacking units after 'with'"),
 ]
 
 

@@ -276,13 +276,13 @@ def test_threaded_png_encoding_gives_the_same_bytes() -> None:
 
     from PIL import Image
 
-    from builder.vassal.module import encode_pngs
+    from builder.vassal.module import PNG_COMPRESS_LEVEL, encode_pngs
 
     images = {f"n{k}": Image.effect_noise((40 + 30 * k, 50), 30 + k).convert("RGB") for k in range(5)}
 
     def one(image: Image.Image) -> bytes:
         buffer = io.BytesIO()
-        image.save(buffer, format="PNG", optimize=False)
+        image.save(buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
         return buffer.getvalue()
 
     encoded = encode_pngs(images)

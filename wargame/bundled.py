@@ -10,6 +10,20 @@ from wargame.errors import DataError, did_you_mean
 _PACKAGE = Path(__file__).resolve().parent
 
 
+def bundled_root() -> Path:
+    """The bundled games' data (the wheel's copy or the checkout), whatever $UMPIRE_DATA says."""
+    candidates = [_PACKAGE / "bundled_data", _PACKAGE.parent]
+    for root in candidates:
+        if (root / "maps").is_dir() and (root / "counters").is_dir():
+            return root
+    raise DataError(f"no bundled game data (maps/ and counters/) under {candidates[0]} or {candidates[1]}")
+
+
+def is_checkout(root: Path) -> bool:
+    """True when a data root is a source checkout's (beside the code), not the copy inside an installed wheel."""
+    return root.resolve() == _PACKAGE.parent.resolve() and (root / "pyproject.toml").is_file()
+
+
 def data_root(explicit: Path | None = None) -> Path:
     """The folder holding maps/ and counters/: explicit, $UMPIRE_DATA, the wheel's copy or the checkout."""
     candidates: list[Path] = []

@@ -130,22 +130,45 @@ def toml_line(text: str, loc: tuple[int | str, ...]) -> int | None:
     return TomlLines(text).line_of(loc)
 
 
+def _shown(value: object) -> str:
+    """A value as a designer wrote it (a cell of several numbers as on the counter)."""
+    if isinstance(value, tuple):
+        return repr("-".join(map(str, value)))
+    return repr(value)
+
+
 def validation_errors(e: ValidationError, path: Path, text: str | None = None,
-                      line: int | None = None, columns: dict[str, int] | None = None) -> list[DataError]:
-    """One DataError per pydantic error, placed at the key (TOML) or the row and column (CSV)."""
+                      line: int | None = None, columns: dict[str, int] | None = None,
+                      cells: dict[str, str] | None = None) -> list[DataError]:
+    """One DataError per pydantic error, placed at the key (TOML) or the row and column (CSV), the value shown."""
     out = []
     lines = TomlLines(text) if text and line is None else None
     for err in e.errors():
         loc = tuple(err["loc"])
         key = _loc_text(loc)
         msg = err["msg"]
-        if err["type"] == "extra_forbidden":
+        value = err.get("input")
+        # The cell as written (`4-x`), not pydantic's piece of it (`x`).
+        cell = cells.get(str(loc[0])) if cells and loc else None
+        written = f" in {cell!r}" if cell is not None and len(loc) > 1 else ""
+        if loc == ("schema_version",):
+            msg = (f"schema_version {value!r} is not one this version of Umpire reads (it reads "
+                   f"{SCHEMA_VERSION}): the file was written for another version")
+        elif err["type"] in ("int_parsing", "int_type", "int_from_float"):
+            msg = f"{_shown(value)}{written} is not a whole number"
+        elif err["type"] in ("float_parsing", "float_type"):
+            msg = f"{_shown(value)}{written} is not a number"
+        elif err["type"] in ("bool_parsing", "bool_type"):
+            msg = f"{_shown(value)} is not yes or no"
+        elif err["type"] == "extra_forbidden":
             msg = f"unknown key {loc[-1]!r}"
         elif err["type"] == "string_pattern_mismatch":
             pattern = (err.get("ctx") or {}).get("pattern", "")
             msg = f"{err['input']!r} is not {PATTERN_MEANINGS.get(pattern, 'of the expected form ' + pattern)}"
         elif err["type"] == "missing":
             msg = f"missing key {loc[-1]!r}" if loc else "missing value"
+        elif not isinstance(value, (dict, list)) and value is not None:
+            msg = f"{msg}, found {_shown(value)}{written}"
         where_line = line if lines is None else lines.line_of(loc)
         column = columns.get(str(loc[0])) if columns and loc else None
         out.append(DataError(msg, Place(path, where_line, column, key or None)))
@@ -237,10 +260,11 @@ def _convert(kind: str, cell: str) -> Any:
     return cell
 
 
-def load_csv(path: Path, model: type[M]) -> tuple[list[tuple[int, M]], list[DataError]]:
+def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = None
+             ) -> tuple[list[tuple[int, M]], list[DataError]]:
     """Rows of a CSV file as (line number, model) pairs, and every problem found, each naming
     its line and column. Lines starting with '#' are comments; one of them must be
-    '# schema_version = 1'."""
+    '# schema_version = 1'. The cells of rows that do not load are added to `failed`."""
     text = read_text(path)
     errors: list[DataError] = []
     rows: list[tuple[int, M]] = []
@@ -251,7 +275,8 @@ def load_csv(path: Path, model: type[M]) -> tuple[list[tuple[int, M]], list[Data
                                 Place(path, 1))]
     if len(version.group(1)) > 9 or int(version.group(1)) != SCHEMA_VERSION:
         line_no = all_lines.index(version.string) + 1
-        return rows, [DataError(f"schema_version {version.group(1)[:20]} is not supported (expected {SCHEMA_VERSION})",
+        return rows, [DataError(f"schema_version {version.group(1)[:20]} is not one this version of Umpire reads (it "
+                                f"reads {SCHEMA_VERSION}): the file was written for another version",
                                 Place(path, line_no))]
     numbered = [(n, line) for n, line in enumerate(all_lines, 1)
                 if line.strip() and not line.lstrip().startswith("#")]
@@ -292,5 +317,8 @@ def load_csv(path: Path, model: type[M]) -> tuple[list[tuple[int, M]], list[Data
         try:
             rows.append((line_no, model.model_validate(data)))
         except ValidationError as e:
-            errors.extend(validation_errors(e, path, line=line_no, columns=columns))
+            raw = {name: cell.strip() for name, cell in zip(header, cells)}
+            errors.extend(validation_errors(e, path, line=line_no, columns=columns, cells=raw))
+            if failed is not None:
+                failed.append(raw)
     return rows, errors

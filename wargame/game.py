@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -41,17 +42,20 @@ def toml_line_of(folder: Path, key: str) -> int | None:
         return None
 
 
+def _file_order(error: DataError) -> tuple[str, int, int]:
+    """Problems sorted by file, then line and column (keys of a TOML file without a line first)."""
+    place = error.place
+    if place is None:
+        return ("", 0, 0)
+    return (str(place.file or ""), place.line or 0, place.column or 0)
+
+
 def load_game(root: Path, game_id: str) -> Game:
     """Load and cross-check a game's data; DataErrors listing every problem found."""
     counters = game_dir(root, game_id)
     errors: list[DataError] = []
     manifest = _collect(errors, lambda: load_toml(counters / "game.toml", GameManifest))
     if manifest is None:
-        raise DataErrors(errors)
-    if manifest.id != game_id:
-        # Logs, modules and the command line name a game by its folder: the two must agree.
-        errors.append(DataError(f"id {manifest.id!r} differs from the game's folder {game_id!r}: rename one so "
-                                "they agree", Place(counters / "game.toml", toml_line_of(counters, "id"), None, "id")))
         raise DataErrors(errors)
     maps = root / "maps" / manifest.map
     if not maps.is_dir():
@@ -68,12 +72,18 @@ def load_game(root: Path, game_id: str) -> Game:
         "charts": counters / "charts.toml", "parameters": counters / "parameters.toml",
     }
     required = {"map", "terrain", "game"}
+    if manifest.id != game_id:
+        # Logs, modules and the command line name a game by its folder: the two must agree.
+        errors.append(DataError(f"id {manifest.id!r} differs from the game's folder counters/{game_id}: the game "
+                                f"is known by its folder; write id = {game_id!r}",
+                                Place(counters / "game.toml", toml_line_of(counters, "id"), None, "id")))
+    failed: dict[str, list[dict[str, str]]] = defaultdict(list)
 
     def rows(name: str, model: type[M]) -> list[tuple[int, M]]:
         path = files[name]
         if not path.exists() and name not in required:
             return []
-        loaded, problems = load_csv(path, model)
+        loaded, problems = load_csv(path, model, failed[name])
         errors.extend(problems)
         return loaded
 
@@ -110,11 +120,12 @@ def load_game(root: Path, game_id: str) -> Game:
         parameters=parameters or ParametersFile(schema_version=1),
         files=files,
     )
+    game.unloaded_units = frozenset(row["id"] for row in failed["units"] if row.get("id"))
     if map_manifest is None or terrain_chart is None:
         raise DataErrors(errors)
     errors.extend(cross_check(game))
     if errors:
-        raise DataErrors(errors)
+        raise DataErrors(sorted(errors, key=_file_order))
     return game
 
 

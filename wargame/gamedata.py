@@ -38,6 +38,8 @@ class Game:
     charts: ChartsFile
     parameters: ParametersFile
     files: dict[str, Path] = field(default_factory=dict)
+    unloaded_units: frozenset[str] = frozenset()
+    """Ids of units.csv rows that did not load: already reported, so not unknown where referred to."""
 
     @cached_property
     def grid(self) -> Grid:

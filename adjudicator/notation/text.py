@@ -32,6 +32,7 @@ RATIO = re.compile(r"^[0-9]{1,3}:[0-9]{1,3}$")
 DIFF = re.compile(r"^[+-]?[0-9]{1,3}$")
 WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$")
 RECEIPT = re.compile(r"^umpire1\.[A-Za-z0-9_-]+$")
+MARKER = "a support fire marker id"
 COMMANDS = ("action", "pass", "activate", "attack", "bombard", "retreat", "advance", "deplete", "eliminate", "remove",
             "stand", "reinforce", "paradrop", "pickup", "setup", "delay", "replace", "income", "capture", "declare",
             "move", "draw", "aside", "lose")
@@ -103,10 +104,10 @@ class _Line:
             return token.text
         return None
 
-    def words_until(self, stops: Sequence[str]) -> list[Token]:
+    def words_until(self, stops: Sequence[str], what: str = "a unit id") -> list[Token]:
         out = []
         while (token := self.peek()) is not None and token.text not in stops:
-            out.append(self.take("a unit id", WORD))
+            out.append(self.take(what, WORD))
         return out
 
     def int_after(self, word: str) -> int | None:
@@ -167,7 +168,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         die = cursor.int_after("die")
         result = cursor.take("a result code (as on the table, e.g. DR, (A), -)", RESULT).text \
             if cursor.keyword("result") else None
-        support = [t.text for t in cursor.words_until(("receipt",))] if cursor.keyword("support") else []
+        support = [t.text for t in cursor.words_until(("receipt",), MARKER)] if cursor.keyword("support") else []
         entry = Attack(**base, hex=hex_label, attackers=attackers, odds=odds, die=die, result=result, support=support,
                        receipts=cursor.receipts())
     elif command == "bombard":
@@ -178,7 +179,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
             if cursor.keyword("result") else None
         if not cursor.keyword("support"):
             raise cursor.error("expected 'support' and the support fire markers of the bombardment")
-        support = [t.text for t in cursor.words_until(("receipt",))]
+        support = [t.text for t in cursor.words_until(("receipt",), MARKER)]
         if not support:
             raise cursor.error("expected the support fire markers after 'support'")
         entry = Bombard(**base, hex=hex_label, odds=odds, die=die, result=result, support=support,
@@ -206,13 +207,14 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         entry = Place(**base, how=command, unit=unit, hex=hex_label, strength=strength,
                       points=cursor.int_after("points"), supply=cursor.int_after("supply"))
     elif command in ("draw", "aside", "lose"):
-        markers = [t.text for t in cursor.words_until(())]
+        markers = [t.text for t in cursor.words_until((), MARKER)]
         if not markers:
             raise cursor.error(f"expected the support fire markers after {command!r}")
         entry = SupportMarkers(**base, how=command, markers=markers)
     elif command == "income":
         points = int(cursor.take("a number", INT).text) if (t := cursor.peek()) and INT.match(t.text) else None
-        declined = [t.text for t in cursor.words_until(())] if cursor.keyword("decline") else []
+        declining = cursor.keyword("decline")
+        declined = [t.text for t in cursor.words_until((), "a supply source declined")] if declining else []
         entry = Income(**base, points=points, declined=declined)
     elif command == "capture":
         hex_label = cursor.take("a hex", WORD).text
@@ -247,7 +249,9 @@ def _parse_line(line: str, line_no: int, file: str) -> Entry | None:
             raise LogSyntaxError('expected a header like [Game "onslaught"]', ErrorPlace(file, line_no, column))
         return Header(**base, key=m.group(1), value=re.sub(r'\\([\\"])', r"\1", m.group(2)))
     tokens = tokens_of(line)
-    cursor = _Line(tokens, line_no, file, len(line.rstrip()) + 1)
+    # A missing word is due just after the last one, not after a comment ending the line.
+    end = tokens[-1].column + len(tokens[-1].text) if tokens else len(line.rstrip()) + 1
+    cursor = _Line(tokens, line_no, file, end)
     first = tokens[0]
     if first.text == "Turn":
         cursor.take("Turn")

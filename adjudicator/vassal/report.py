@@ -56,7 +56,7 @@ def text_verdict(result: Replay[Any], translation: Translation, file: str) -> st
     s = summary(result)
     if result.stopped is not None:
         lines.append(f"{file}: replay stopped: {result.stopped}")
-    lines.append(f"{s['entries_checked']} of {s['entries']} entries checked over {s['turns_replayed']} turn(s) from "
+    lines.append(f"{file}: {s['entries_checked']} of {s['entries']} entries checked over {s['turns_replayed']} turn(s) from "
                  f"{len(translation.steps)} VASSAL step(s): {s['errors']} error(s), {s['warnings']} warning(s), "
                  f"{s['notes']} note(s)")
     if s["findings_by_rule"]:

@@ -116,6 +116,8 @@ class Translation:
     """Steps undone (by the step that undid them)."""
     carry: Carry | None = None
     """Where the translation ended, for the next log of the game."""
+    saved_differences: tuple[str, ...] = ()
+    """How the saved position differs from the scenario's set-up the replay starts from (units, markers on tracks)."""
 
 
 def one_line(text: str, limit: int = 300) -> str:
@@ -1160,4 +1162,4 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
     t.finish()
     carry = Carry(scenario, t.turn_at, t.tracker_id, frozenset(t.eliminated), t.open_attack, t.last_roll)
     return Translation(game, recording.file, scenario, t.out, sorted(t.notes, key=lambda n: n.step), t.steps,
-                       t.endpoint, undone, carry)
+                       t.endpoint, undone, carry, tuple(t.differences))

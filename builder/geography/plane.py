@@ -74,7 +74,8 @@ class GeoPlane:
             return np.zeros_like(points)
         places, weights = warp
         distance = np.linalg.norm(points[:, None, :] - places[None, :, :], axis=2)
-        return np.exp(-(distance / self.spec.grid.warp_radius_km) ** 2) @ weights  # type: ignore[no-any-return]
+        # np.asarray with a dtype is typed NDArray[float64] by every numpy's stubs (the bare `@` is Any in some).
+        return np.asarray(np.exp(-(distance / self.spec.grid.warp_radius_km) ** 2) @ weights, dtype=np.float64)
 
     def km_array(self, lonlat: NDArray[np.float64]) -> NDArray[np.float64]:
         """Layout coordinates (km, image axes) of (N, 2) lon/lat rows."""

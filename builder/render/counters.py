@@ -32,8 +32,9 @@ RGB = tuple[int, int, int]
 Rect = tuple[float, float, float, float]
 Face = Literal["full", "reduced"]
 
-SUPERSAMPLE = 4
-"""Counters are drawn this many times larger, then scaled down (antialiasing)."""
+SUPERSAMPLE = 3
+"""Counters are drawn this many times larger, then scaled down (antialiasing); 3 looks as 4 did at 100%,
+in a quarter less time."""
 
 MOBILE_RED = "#c8102e"
 LEG_BLACK = "#000000"

@@ -83,9 +83,14 @@ class PieceDef:
     gpids: list[str] = field(default_factory=list)
 
 
+PNG_COMPRESS_LEVEL = 3
+"""zlib level of the module's PNGs: a third less encoding time than Pillow's default 6 for files
+about 4% larger (bench/build.py)."""
+
+
 def _png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False)
+    image.save(buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()
 
 

@@ -17,6 +17,7 @@ from wargame.vassal.commands import (
     AddPiece, AddPlayer, ChangePiece, Chat, Command, MovePiece, RemovePiece, RemovePlayer, SetProperty, SetTurn,
     UndoMarker, split,
 )
+from wargame.vassal.encoding import decode
 from wargame.vassal.pieces import Piece, read_piece, with_state
 from wargame.vassal.reader import Recording, Step
 
@@ -176,22 +177,14 @@ class _Board:
         piece_id = command.piece_id or f"(unnamed {len(self.pieces) + 1})"
         if command.is_stack:
             tokens = split(command.state_text, ";")
-            map_name = None if tokens[0] in ("", "null") else tokens[0]
-            coordinates = [int(t) if t.lstrip("-").isdigit() and len(t) < 11 else 0 for t in tokens[1:3]]
-            x, y = (coordinates + [0, 0])[:2]
             members = tuple(t for t in tokens[3:] if t and not t.startswith("@@") and t in self.pieces)
-            self.stacks[piece_id] = (map_name, x, y, members)
-            events: list[Event] = []
-            for member in members:
-                before = self.pieces[member]
-                if (before.map_name, before.x, before.y) != (map_name, x, y):
-                    after = self._moved(before, map_name, x, y)
-                    self.pieces[member] = after
-                    events.append(PieceEvent("stack", before, after))
-            return events
+            return self._gather(piece_id, tokens, members)
         if command.type_text.startswith("deck;"):
-            self.notes.append((step, f"deck {piece_id} is not followed (decks of cards are not read)"))
-            return []
+            # A Deck (Omaha's support-fire cups, wargame/vassal/decks.py): map;x;y;face-down;its pieces'
+            # ids joined by commas, bottom first. Its pieces lie where it lies, as a stack's do.
+            tokens = decode(command.state_text, ";")
+            ids = decode(tokens[4], ",") if len(tokens) > 4 and tokens[4] else []
+            return self._gather(piece_id, tokens, tuple(i for i in ids if i in self.pieces))
         piece = read_piece(piece_id, command.type_text, command.state_text, place)
         self.unknown_traits.update(piece.unknown_traits)
         previous = self.pieces.get(piece_id)
@@ -200,6 +193,21 @@ class _Board:
             self.notes.append((step, f"piece {piece_id} added again while in play: the new one replaces it"))
             return [PieceEvent("change", previous, piece)]
         return [PieceEvent("add", None, piece)]
+
+    def _gather(self, group_id: str, tokens: list[str], members: tuple[str, ...]) -> list[Event]:
+        """A stack or deck (map, x, y first in its state) and its members, moved to where it is."""
+        map_name = None if not tokens or tokens[0] in ("", "null") else tokens[0]
+        coordinates = [int(t) if t.lstrip("-").isdigit() and len(t) < 11 else 0 for t in tokens[1:3]]
+        x, y = (coordinates + [0, 0])[:2]
+        self.stacks[group_id] = (map_name, x, y, members)
+        events: list[Event] = []
+        for member in members:
+            before = self.pieces[member]
+            if (before.map_name, before.x, before.y) != (map_name, x, y):
+                after = self._moved(before, map_name, x, y)
+                self.pieces[member] = after
+                events.append(PieceEvent("stack", before, after))
+        return events
 
     def _move(self, command: MovePiece, step: int) -> list[Event]:
         if command.piece_id is None:
