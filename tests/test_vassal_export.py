@@ -20,6 +20,7 @@ from adjudicator.engine import Replay, replay
 from adjudicator.notation.entries import Comment
 from adjudicator.systems import SYSTEMS
 from adjudicator.vassal.chain import Position, phase_index, replayed_position, vassal_position
+from adjudicator.vassal.export import ModulePlaces, Shown, _Board
 from adjudicator.vassal.load import translate_file
 from adjudicator.vassal.translate import Phase, chat_text, module_phases
 from test_vassal_grid import VARIANTS
@@ -181,6 +182,57 @@ def test_a_breach_is_said_at_its_step(tmp_path: Path, built_module: Callable[[st
     assert f"<Umpire> - error [onslaught 6.2]: {finding.message}" in said
     verdict = CliRunner().invoke(main, ["check", str(out), "--module", str(built_module("onslaught"))])
     assert verdict.exit_code == 1 and f"step {index + 1}: error [onslaught 6.2]" in verdict.stdout
+
+
+def _box_counts(pieces: dict[str, Piece], seats: list[tuple[str, int, int]]) -> list[int]:
+    return [sum(1 for p in pieces.values() if (p.map_name, p.x, p.y) == s) for s in seats]
+
+
+def _fresh(counts: list[int]) -> bool:
+    """A box's counts per seat as a box filled from empty has them: its first seats one a counter, or (more
+    counters than seats) every seat, with counts that differ by one at most."""
+    n = sum(counts)
+    if n <= len(counts):
+        return counts == [1] * n + [0] * (len(counts) - n)
+    return max(counts) - min(counts) <= 1
+
+
+@pytest.mark.parametrize("game_id, log", LOGS)
+def test_boxes_keep_no_gaps(game_id: str, log: str, tmp_path: Path, built_module: Callable[[str], Path]) -> None:
+    """After every step of every exported example, each box is laid out as a box filled from empty."""
+    module = built_module(game_id)
+    out = tmp_path / "game.vlog"
+    assert export(ROOT / log, module, out).exit_code == 0
+    game = replayed(ROOT / log).game
+    places = ModulePlaces(game, read_catalogue(open_module(module)))
+    seats = {b.id: places.seats(b.id) for b in game.manifest.box if b.kind != "draw_cup"}
+    for k, (pieces, _) in enumerate(boards(track(read_recording(out)))):
+        for box, spots in seats.items():
+            assert _fresh(_box_counts(pieces, spots)), (log, k, box, _box_counts(pieces, spots))
+
+
+def test_a_counter_leaving_a_box_leaves_no_gap(built_module: Callable[[str], Path]) -> None:
+    """The first of three counters in a box taken out: the last one moves into its seat (a drag in the box)."""
+    module = built_module("onslaught")
+    game = replayed(ROOT / LOGS[0][1]).game
+    places = ModulePlaces(game, read_catalogue(open_module(module)))
+    board = _Board(game, read_catalogue(open_module(module)), places)
+    box = next(b.id for b in game.manifest.box if b.kind == "eliminated")
+    units = sorted(game.units_by_id)[:3]
+    hex_ = next(p.location for _, p in game.setup if game.grid.is_label(p.location))
+    board.place_all(Shown({u: (box, False) for u in units}, {}, None))
+    spots = places.seats(box)
+    assert [board.pieces[board.units[u]].spot for u in units] == spots[:3]
+    first = board.pieces[board.units[units[0]]]
+    board.change(units[0], None, (box, False), (hex_, False), first)
+    commands = board.tidy()
+    assert {board.pieces[board.units[u]].spot for u in units[1:]} == set(spots[:2])
+    assert board.pieces[board.units[units[2]]].spot == spots[0]
+    assert sum(c.startswith("M/") for c in commands) == 1
+    assert board.tidy() == []
+    # Back into the box: the next seat, then nothing to tidy.
+    board.change(units[0], None, (hex_, False), (box, False), first)
+    assert first.spot == spots[2] and board.tidy() == []
 
 
 @pytest.mark.parametrize("game_id, log, line", [("onslaught", "examples/onslaught/legal-sample-game.log", 40),

@@ -216,6 +216,15 @@ class ModulePlaces:
         return seats
 
 
+def _next_seat(seats: list[Spot], held: dict[Spot, int]) -> Spot:
+    """The seat of a box the next counter put in it takes: the first free one, else (a full box) the one with
+    the fewest counters."""
+    free = [s for s in seats if not held.get(s)]
+    if free:
+        return free[0]
+    return min(seats, key=lambda s: (held.get(s, 0), s))
+
+
 @dataclass
 class _Board:
     """The pieces on the module's maps as the export goes on, and the commands that change them."""
@@ -228,6 +237,8 @@ class _Board:
     markers: dict[str, list[str]] = field(default_factory=dict)
     stacks: int = 0
     made: int = 0
+    left: set[str] = field(default_factory=set)
+    """The boxes a piece left (moved out or removed) since they were last laid out again."""
 
     def new_id(self, kind: str) -> str:
         """Piece ids in the order the pieces come into play (`u` units, `m` markers): stable for the same log."""
@@ -243,12 +254,7 @@ class _Board:
         seats = self.places.seats(location)
         if location in self.places.cups:
             return seats[0]  # a Deck holds any number of pieces
-        taken = {p.spot for p in self.pieces.values()}
-        free = [s for s in seats if s not in taken]
-        if free:
-            return free[0]
-        # A full box: the piece joins the stack of the seat with the fewest pieces.
-        return min(seats, key=lambda s: (len(self.at(s)), s))
+        return _next_seat(seats, {s: len(self.at(s)) for s in seats})
 
     def definition(self, unit: str | None, marker: str | None) -> Definition:
         """The module's piece of a unit or marker; DataError if it has none."""
@@ -300,12 +306,13 @@ class _Board:
         return out
 
     # -- commands ---------------------------------------------------------------------------------
-    def _move(self, piece: _Piece, location: str) -> list[str]:
-        """A drag of a piece to a place: the move, onto the pieces there or in a new stack."""
+    def _move(self, piece: _Piece, location: str, to: Spot | None = None) -> list[str]:
+        """A drag of a piece to a place (to a given point of it, else its next seat): the move, onto the pieces
+        there or in a new stack."""
         old = piece.spot
         assert old is not None
         old_under = [p for p in self.at(old) if p != piece.piece_id]
-        spot = self.seat(location)
+        spot = to or self.seat(location)
         under = self.at(spot)
         piece.spot = spot
         commands = [logfile.move_piece(piece.piece_id, spot[0], spot[1], spot[2], under[-1] if under else None,
@@ -341,6 +348,8 @@ class _Board:
             if existing is not None:
                 commands.append(logfile.remove_piece(existing.piece_id))
                 del self.pieces[existing.piece_id]
+                if before is not None:
+                    self.left.add(before[0])
             return commands, None
         location, level = after[0], 2 if after[1] else 1
         if existing is None:
@@ -349,6 +358,8 @@ class _Board:
             return commands, piece
         piece = existing
         assert before is not None
+        if before[0] != location:
+            self.left.add(before[0])
         flips = piece.definition.layer(STEP_LAYER) is not None and piece.level != level
         on_map = self.game.grid.is_label(location)
         if unit is not None and flips and not on_map:
@@ -375,6 +386,30 @@ class _Board:
             commands.append(logfile.chat(html.escape(f"* {old_name} flipped to {self._name(piece)} at "
                                                      f"{self.places.name(location)} *", quote=False)))
         return commands, piece
+
+    def tidy(self) -> list[str]:
+        """Every box a piece left laid out again as a fresh box is (`seat` from empty: no gaps), by moving its
+        top counters from the seats that hold more than that into the seats that hold fewer."""
+        commands: list[str] = []
+        for location in sorted(self.left):
+            if self.game.grid.is_label(location) or location in self.places.cups:
+                continue
+            seats = self.places.seats(location)
+            held = {s: len(self.at(s)) for s in seats}
+            want = dict.fromkeys(seats, 0)
+            for _ in range(sum(held.values())):
+                want[_next_seat(seats, want)] += 1
+            # The counters that leave: from the last seats first, each stack's top counter first.
+            movers = [pid for s in reversed(seats) for pid in reversed(self.at(s)[want[s]:])]
+            for spot in seats:
+                for _ in range(want[spot] - held[spot]):
+                    piece = self.pieces[movers.pop(0)]
+                    name = self.places.name(location)
+                    commands += self._move(piece, location, spot)
+                    commands.append(logfile.chat(html.escape(f"* {self._name(piece)} moves {name} -> {name} *",
+                                                             quote=False)))
+        self.left.clear()
+        return commands
 
 
 def _finding_text(finding: Finding) -> str:
@@ -479,6 +514,7 @@ class Exporter:
                 if existing is not None:
                     kept.append(existing.piece_id)
             board.markers[marker] = kept
+        commands += board.tidy()
         tracker = self.catalogue.tracker
         if (tracker is not None and after.turn is not None and after.turn != before.turn
                 and after.turn[1] < len(tracker.phases)):
