@@ -291,7 +291,7 @@ def _finding_lines(findings: list[Finding], file: Path) -> list[str]:
             for f in sorted(findings, key=lambda f: (f.line, f.column))]
 
 
-@main.command()
+@main.command(short_help="Seal a log's entries and positions against later rewriting, or --verify seals.")
 @LOGS
 @click.option("--verify", is_flag=True, help="Check the logs' seals (and their links) instead of sealing.")
 @DATA

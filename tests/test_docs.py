@@ -27,9 +27,9 @@ NOT_RUN = {
         "the test command: this suite",
     "python -m pip install -e '.[geodata]'": "the geodata extra (330 MB of data packages); never installed by tests",
     "vmodbuild geography extract": "reads the geodata extra's packages, not installed by tests",
+    "umpire-ledger serve": "a server that runs until stopped; tests/test_ledger_service.py starts and stops it",
     "UMPIRE_LEDGER_ADMIN_TOKEN=choose-a-long-secret umpire-ledger serve":
         "a server that runs until stopped; tests/test_ledger_service.py starts and stops it",
-    "    --key ledger-key.pem --workers": "the continuation of the PostgreSQL server's command above",
     "createdb": "needs a PostgreSQL server; tests/ledger_support.py starts one for the ledger tests",
 }
 # The install before the README's first command: tests/test_install.py installs a wheel.
@@ -52,7 +52,8 @@ def _script(block: str) -> str:
     """A shell block as a script that checks each command's exit code (0, or the `# exit N` written)."""
     lines = ["set -e -o pipefail"]
     in_heredoc: str | None = None
-    for line in block.splitlines():
+    # A command continued over several lines (a trailing backslash) is one command to run or skip.
+    for line in block.replace("\\\n", " ").splitlines():
         if in_heredoc is not None:
             lines.append(line)
             if line.strip() == in_heredoc:

@@ -110,7 +110,7 @@ adjudicate.add_command(click.Command("check", params=_check_params(), callback=_
                                      help=_check.help, short_help=_check.short_help))
 
 
-@adjudicate.command()
+@adjudicate.command(short_help="Draw the position at any point of a log as a PNG, with the module's art.")
 @LOGS
 @click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
               help="The position after the last entry on or before this line or VASSAL step (default: the end); "
