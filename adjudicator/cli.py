@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from functools import partial
@@ -16,7 +17,7 @@ from pydantic import ValidationError
 from adjudicator.dice_ledger import check_dice, read_ledger
 from adjudicator.engine import Replay, replay, resolve
 from adjudicator.findings import Finding
-from adjudicator.seal import Seal, make_seal, position_digest, read_seal, seal_findings, seal_path
+from adjudicator.seal import SEAL, Seal, make_seal, position_digest, read_seal, seal_findings, seal_path
 from adjudicator.notation.entries import Entry, Header, LogDocument
 from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, write_text
 from adjudicator.report import json_report, markdown_report, text_report
@@ -37,8 +38,8 @@ class _LogFirstGroup(click.Group):
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                           list[str]]:
-        if args and args[0] not in self.commands and Path(args[0]).suffix in (".log", ".json", ".txt", ".vlog",
-                                                                             ".vsav"):
+        if args and args[0] not in self.commands and (Path(args[0]).suffix in (".log", ".json", ".txt", ".vlog",
+                                                                              ".vsav") or Path(args[0]).is_dir()):
             return "check", self.commands["check"], args
         return super().resolve_command(ctx, args)
 
@@ -101,8 +102,10 @@ def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
     """The game a log's [Game "..."] header names."""
     header = next((e for e in entries if isinstance(e, Header) and e.key == "Game"), None)
     if header is None:
-        raise LogSyntaxErrors([LogSyntaxError('the log names no game: add a header like [Game "onslaught"]',
-                                              Place(str(path), 1, 1))])
+        raise LogSyntaxErrors([LogSyntaxError(
+            'the log names no game: add a header like [Game "onslaught"]; a later exchange of a game is read after '
+            'the ones before it (`adjudicate check EARLIER.log... LOG`, or the game\'s folder)',
+            Place(str(path), 1, 1))])
     root = data_root(data)
     if header.value not in game_ids(root):
         raise LogSyntaxErrors([LogSyntaxError(f"unknown game {header.value!r}"
@@ -111,15 +114,86 @@ def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
     return load_game(root, header.value)
 
 
-def read_text_part(path: Path, data: Path | None) -> tuple[list[Entry], list[str], Game]:
-    """A text or JSON log beginning a chain: its entries, source lines and game."""
+def read_text_part(path: Path, data: Path | None) -> tuple[list[Entry], list[str], Game | None]:
+    """A text or JSON log of a chain: its entries, source lines and game (None: no [Game] header, as in a
+    later exchange)."""
     entries, source = read_log(path)
+    if not any(isinstance(e, Header) and e.key == "Game" for e in entries):
+        return entries, source, None
     return entries, source, game_of(entries, path, data)
+
+
+LOG_SUFFIXES = (".log", ".json", ".txt", ".vlog", ".vsav")
+NOT_LOGS = (".seal", ".ledger.json")
+
+
+def _is_log_file(path: Path) -> bool:
+    """A file of a game's folder that is an exchange: a log's suffix, and not a seal or a ledger file."""
+    name = path.name.lower()
+    if name.startswith(".") or not path.is_file() or not name.endswith(LOG_SUFFIXES) or name.endswith(NOT_LOGS):
+        return False
+    if name.endswith(".json"):
+        with path.open("rb") as stream:
+            head = stream.read(4096)
+        # A ledger or seal saved under another name: its "format" says so (a log's JSON form has none).
+        return b'"umpire-ledger"' not in head and b'"umpire-seal"' not in head
+    return True
+
+
+def expand_logs(given: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The logs given, a folder standing for its exchanges in name order (seals and ledgers left out)."""
+    out: list[Path] = []
+    for path in given:
+        if not path.is_dir():
+            out.append(path)
+            continue
+        found = sorted((p for p in path.iterdir() if _is_log_file(p)), key=lambda p: p.name)
+        if not found:
+            raise WargameError(f"{path} is a folder with no log in it (exchanges are {', '.join(LOG_SUFFIXES)} "
+                               "files, read in name order)")
+        out += found
+    return tuple(out)
 
 
 def read_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module: Path | None) -> Chain:
     """Several logs of one game, in order, read as one (adjudicator.vassal.chain)."""
     return read_chain(logs, partial(read_text_part, data=data), data, game_id, module)
+
+
+def chain_seal_findings(chain: Chain) -> list[Finding]:
+    """Each sealed text exchange of a chain against its seal, and each seal's link to the exchange before it,
+    numbered in the chain."""
+    # Positions are hashed as `adjudicate seal` made them: the exchanges one after the other, each entry on
+    # its own file's line (a state may hold the line of the combat under way).
+    local = [e.model_copy(update={"line": e.line - part.base}) for part in chain.parts for e in part.entries]
+    result = replay(chain.game, chain.system, local, keep_states=True)
+    findings: list[Finding] = []
+    previous: str | None = None
+    start = 0
+    broken = False
+    for k, part in enumerate(chain.parts):
+        count = len(part.entries)
+        positions = positions_of(result, start, count) if len(result.states) > 1 + start else None
+        if part.is_vassal or not seal_path(part.path).exists():
+            fresh = make_seal(part.path.name, part.entries, positions or [None] * count, previous)
+            previous = fresh.final
+            start += count
+            continue
+        sealed = read_seal(seal_path(part.path))
+        shifted = dataclasses.replace(sealed, entries=tuple(
+            dataclasses.replace(e, line=e.line + part.base) for e in sealed.entries))
+        # After a broken exchange the later positions follow from the break: its finding stands for them.
+        found = seal_findings(part.entries, None if broken else positions, shifted)
+        if sealed.previous != previous:
+            found.append(SEAL.finding("error", "previous", part.base + 1, 1, (
+                "the seal carries no previous exchange's hash, but follows " + chain.parts[k - 1].name
+                if sealed.previous is None else "the seal carries a previous hash that is not the final hash of "
+                + (chain.parts[k - 1].name if k else "any exchange given before it"))))
+        broken = broken or bool(found)
+        findings += found
+        previous = sealed.final
+        start += count
+    return findings
 
 
 def _replay(game: Game, entries: list[Entry], path: Path, source: list[str], keep_states: bool = True) -> Replay[Any]:
@@ -159,7 +233,7 @@ DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, e
                     help="Folder holding maps/ and counters/ (default: the bundled games).")
 LOG = click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True))
 LOGS = click.argument("logs", metavar="LOG...", nargs=-1, required=True,
-                      type=click.Path(path_type=Path, dir_okay=False, exists=True))
+                      type=click.Path(path_type=Path, exists=True))
 GAME = click.option("--game", "game_id", default=None,
                     help="For a VASSAL .vlog/.vsav: the game, when the file does not tell (default: from its pieces).")
 MODULE = click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
@@ -196,10 +270,14 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
             result.findings = [*result.findings, *check_dice(result.entries, ledger)]
         return result
 
+    with _could_not_run():
+        logs = expand_logs(logs)
     if len(logs) > 1:
         with _could_not_run():
             chain = read_logs(logs, data, game_id, module)
             chained = with_dice(replay_chain(chain, keep_states=False))
+            if any(not p.is_vassal and seal_path(p.path).exists() for p in chain.parts):
+                chained.findings = [*chained.findings, *chain_seal_findings(chain)]
         verdict = {"json": chain_json_verdict, "markdown": chain_markdown_verdict}.get(fmt, chain_text_verdict)
         click.echo(verdict(chained, chain), nl=False)
         _exit_for(chained)
@@ -255,6 +333,7 @@ def seal(logs: tuple[Path, ...], verify: bool, data: Path | None) -> None:
     With --verify, report every entry added, removed or rewritten since sealing, by its line. Exit 0 sound,
     1 a seal does not hold, 2 could not run."""
     with _could_not_run():
+        logs = expand_logs(logs)
         parts = []
         for log in logs:
             if is_vassal_file(log):
@@ -315,6 +394,8 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
             module: Path | None) -> None:
     """Convert a log between the text notation and its JSON twin, or a VASSAL .vlog/.vsav into either;
     several logs of one game, in order, into one log."""
+    with _could_not_run():
+        logs = expand_logs(logs)
     log = logs[0]
     with _could_not_run():
         if any(output.resolve() == given.resolve() for given in logs):
@@ -386,6 +467,7 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
           game_id: str | None, module: Path | None) -> None:
     """The position at any point of a log, or of several logs of one game in order."""
     with _could_not_run():
+        logs = expand_logs(logs)
         if len(logs) > 1:
             chain = read_logs(logs, data, game_id, module)
             result = replay_chain(chain)
