@@ -15,6 +15,7 @@ import click
 from pydantic import ValidationError
 
 from adjudicator.dice_ledger import check_dice, read_ledger
+from wargame.receipts import Ledger
 from adjudicator.engine import Replay, replay, resolve
 from adjudicator.findings import Finding
 from adjudicator.seal import SEAL, Seal, make_seal, position_digest, read_seal, seal_findings, seal_path
@@ -282,6 +283,11 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
         click.echo(verdict(chained, chain), nl=False)
         _exit_for(chained)
     log = logs[0]
+    if ledger is not None and not is_vassal_file(log):
+        with _could_not_run():
+            entries, source = read_log(log)
+        if not any(isinstance(e, Header) and e.key == "Game" for e in entries):
+            _exchange_dice(log, entries, source, ledger, fmt)
     if is_vassal_file(log):
         with _could_not_run():
             result, translation = adjudicate_vassal(log, data, game_id, module, keep_states=False)
@@ -310,6 +316,33 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     else:
         click.echo(text_report(result, source, str(log)), nl=False)
     _exit_for(result)
+
+
+def _exchange_dice(log: Path, entries: list[Entry], source: list[str], ledger: Ledger, fmt: str) -> NoReturn:
+    """A later exchange checked alone against the game's ledger: its dice and receipts only (its rules need
+    the exchanges before it); the ledger's rolls before its first receipt and after its last are not its own."""
+    findings = sorted(check_dice(entries, ledger, part_of_game=True), key=lambda f: (f.line, f.column))
+    errors = sum(1 for f in findings if f.severity == "error")
+    warnings = sum(1 for f in findings if f.severity == "warning")
+    why = (f"{log} continues an earlier exchange (it has no [Game] header): only its dice were checked against the "
+           "ledger; give the exchanges before it (or the game's folder) to check its rules")
+    if fmt == "json":
+        doc = {"file": str(log), "rules_checked": False, "note": why, "findings": [f.as_dict() for f in findings],
+               "errors": errors, "warnings": warnings}
+        click.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
+    elif fmt == "markdown":
+        click.echo(f"# Dice of {log}\n\n{why}.\n")
+        for f in findings:
+            click.echo(f"- line {f.line}: **{f.severity}** [{f.system} {f.rule}] {f.message}")
+        click.echo(f"\n{errors} error(s), {warnings} warning(s)")
+    else:
+        for f in findings:
+            click.echo(f"{log}:{f.line}:{f.column}: {f.severity} [{f.system} {f.rule}]: {f.message}")
+            if 0 < f.line <= len(source):
+                click.echo(f"    {source[f.line - 1]}\n    {' ' * (f.column - 1)}^")
+        click.echo(f"note: {why}")
+        click.echo(f"{len(entries)} entries' dice checked: {errors} error(s), {warnings} warning(s)")
+    sys.exit(1 if errors else 0)
 
 
 def positions_of(result: Replay[Any], start: int, count: int) -> list[str | None]:
