@@ -576,48 +576,90 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
 
 @main.command()
 @click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True), required=False)
-@click.option("--at", "at_line", type=click.IntRange(min=1), default=None, help="The line of the attack in LOG.")
+@click.option("--at", "at_line", type=click.IntRange(min=1), default=None,
+              help="The line of the attack or bombardment in LOG (default: a list of every one and whether its "
+                   "claims hold).")
 @click.option("--game", "game_id", default=None, help="Without a log: the game.")
 @click.option("--attack", "attack_units", multiple=True, help="Without a log: an attacker, UNIT@HEX (repeat).")
 @click.option("--defend", "defend_units", multiple=True, help="Without a log: a defender, UNIT@HEX (repeat).")
-@click.option("--die", type=click.IntRange(1, 6), default=None, help="Without a log: the die roll.")
+@click.option("--die", type=click.IntRange(1, 6), default=None,
+              help="The die roll; with a log and --at, what the result would have been with this die.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @DATA
 def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_units: tuple[str, ...],
-           defend_units: tuple[str, ...], die: int | None, data: Path | None) -> None:
-    """Audit one disputed combat: odds with the arithmetic, every modifier and why, column and
-    row, result, and what the retreat and advance may do."""
-    from adjudicator.notation.entries import Attack
+           defend_units: tuple[str, ...], die: int | None, fmt: str, data: Path | None) -> None:
+    """Audit a disputed combat: odds or differential with the arithmetic, every modifier and why, the table's
+    column as printed and the result; the log's claims against it; the chance of each result; the retreat
+    and advance it opens. Without --at, every combat and bombardment of LOG, each with whether its claims
+    hold. Exit 0 the claims hold, 1 they do not, 2 could not run (an impossible what-if included)."""
+    from adjudicator.dispute import Audited, claim_differences, impossible_what_if, no_combat, rendered
+    from adjudicator.notation.entries import Attack, Bombard
 
     with _could_not_run():
         if log is not None:
+            if attack_units or defend_units or game_id is not None:
+                raise WargameError("with a log, the combat is the log's (--at LINE); --game, --attack and --defend "
+                                   "set up a combat without a log")
+            if die is not None and at_line is None:
+                raise WargameError("--die asks what a combat's result would have been with another die: name the "
+                                   "combat with --at LINE")
             result, _ = adjudicate_file(log, data)
-            attacks = [i for i, e in enumerate(result.entries) if isinstance(e, Attack)
-                       and (at_line is None or e.line == at_line)]
-            if not attacks:
-                raise WargameError(f"no attack on line {at_line} of {log}" if at_line else f"no attack in {log}")
-            index = attacks[0]
-            game, system, chosen, entry = result.game, result.system, result.states[index], result.entries[index]
-            assert isinstance(entry, Attack)
-            attack = entry
+            auditor = result.system.auditor
+            if auditor is None:
+                raise WargameError(f"combat audits are not available for the {result.system.name} rule system yet")
+            combats = [i for i, e in enumerate(result.entries) if isinstance(e, (Attack, Bombard))
+                       and i < len(result.states)]
+            if at_line is not None:
+                chosen_ones = [i for i in combats if result.entries[i].line == at_line]
+                if not chosen_ones:
+                    raise no_combat(at_line, str(log), [result.entries[i].line for i in combats])
+                combats = chosen_ones[:1]
+            if not combats:
+                raise WargameError(f"no attack or bombardment in {log}")
+            audits = []
+            for i in combats:
+                entry = result.entries[i]
+                assert isinstance(entry, (Attack, Bombard))
+                state = result.states[i]
+                account = auditor.account(state, entry)
+                findings = tuple(f for f in result.findings if f.line == entry.line and f.system != "ledger")
+                if die is not None:
+                    asked = auditor.account(state, entry.model_copy(update={"die": die}))
+                    audits.append(Audited(entry.line, entry, asked, (), findings, die, account.result))
+                else:
+                    audits.append(Audited(entry.line, entry, account, tuple(claim_differences(entry, account)),
+                                          findings))
+            name = str(log)
         else:
             if game_id is None or not attack_units or not defend_units:
                 raise WargameError("without a log, give --game, --attack UNIT@HEX and --defend UNIT@HEX")
             game = load_game(data_root(data), game_id)
             system = SYSTEMS[game.manifest.rule_system]
-            placed: dict[str, str] = {}
-            for spec in (*attack_units, *defend_units):
-                unit, _, where = spec.partition("@")
-                if unit not in game.units_by_id:
-                    raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
-                game.grid.hex_of(where)
-                placed[unit] = where
             if system.auditor is None:
                 raise WargameError(f"combat audits are not available for the {system.name} rule system yet")
-            chosen = system.auditor.with_units(system.initial_state(game, []), placed)
-            target = defend_units[0].partition("@")[2]
-            attack = Attack(hex=target, attackers=[a.partition("@")[0] for a in attack_units], die=die)
-        if system.auditor is None:
-            raise WargameError(f"combat audits are not available for the {system.name} rule system yet")
-        lines = system.auditor.combat_report(chosen, attack)
-        for line in lines:
-            click.echo(line)
+
+            def placed_of(specs: tuple[str, ...]) -> dict[str, str]:
+                out: dict[str, str] = {}
+                for spec in specs:
+                    unit, _, where = spec.partition("@")
+                    if unit not in game.units_by_id:
+                        raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
+                    if not where:
+                        raise WargameError(f"{spec}: give the unit's hex, UNIT@HEX")
+                    game.grid.hex_of(where)
+                    out[unit] = where
+                return out
+
+            attackers, defenders = placed_of(attack_units), placed_of(defend_units)
+            why = impossible_what_if(game, attackers, defenders)
+            if why is not None:
+                raise WargameError(f"this combat cannot happen: {why}")
+            state = system.auditor.with_units(system.initial_state(game, []), {**attackers, **defenders})
+            target = next(iter(defenders.values()))
+            side = game.units_by_id[next(iter(attackers))].side
+            entry = Attack(hex=target, attackers=list(attackers), die=die, side=side)
+            audits = [Audited(0, entry, system.auditor.account(state, entry), (), ())]
+            name = "what-if"
+        text = rendered(audits, name, at_line is not None or log is None, fmt)
+    click.echo(text, nl=False)
+    sys.exit(0 if all(a.holds for a in audits) else 1)
