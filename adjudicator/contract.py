@@ -156,6 +156,9 @@ class CombatAccount:
     """Who may advance after combat, and how far."""
     shifts: tuple[str, ...] = ()
     """The neighbouring odds columns that would give another result (Onslaught), and what it takes."""
+    effect: str | None = None
+    """What the result does when that is not the table's result (a bombardment's, Fire & Movement 8.1.3);
+    `by_die` then gives the effects."""
 
     def probabilities(self) -> dict[str, float]:
         """Each result's chance over the die's faces, in the table's order of first appearance."""

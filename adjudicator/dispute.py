@@ -50,7 +50,8 @@ def claim_differences(entry: Attack | Bombard, account: CombatAccount) -> list[s
             out.append(f"{what}: the log claims {entry.odds}, the computation gives {account.odds}")
     if entry.die is not None and not 1 <= entry.die <= 6:
         out.append(f"die: the log claims {entry.die}, but a die roll is 1 to 6")
-    elif entry.result is not None and account.result is not None and entry.result != account.result:
+    elif entry.result is not None and account.result is not None and entry.result not in (account.result,
+                                                                                          account.effect):
         out.append(f"result: the log claims {entry.result}, but die {entry.die} on column {account.column} gives "
                    f"{account.result}")
     return out
@@ -109,7 +110,7 @@ def as_dict(audited: Audited) -> dict[str, object]:
     return {"line": audited.line, "kind": a.kind, "hex": a.hex, "attackers": list(a.attackers),
             "defenders": list(a.defenders),
             "claimed": {"odds": entry.odds, "die": entry.die, "result": entry.result},
-            "computed": {"odds": a.odds, "column": a.column, "die": a.die, "result": a.result},
+            "computed": {"odds": a.odds, "column": a.column, "die": a.die, "result": a.result, "effect": a.effect},
             "holds": audited.holds, "differences": list(audited.differences),
             "findings": [f.as_dict() for f in audited.findings], "arithmetic": list(a.arithmetic),
             "by_die": {str(d): r for d, r in a.by_die}, "probabilities": a.probabilities(),
@@ -129,12 +130,13 @@ def text_one(audited: Audited, file: str) -> str:
     """The whole account of one combat for a person."""
     a = audited.account
     faces = len(a.by_die)
-    lines = [f"{file}:{audited.line}: {_headline(audited)}", "  computation:"]
+    where = f"{file}:{audited.line}" if audited.line else file
+    lines = [f"{where}: {_headline(audited)}", "  computation:"]
     lines += [f"    {line}" for line in a.arithmetic]
     if audited.what_if is not None:
         lines.append(f"  what if the die had been {audited.what_if}: {a.result} (the log's die "
                      f"{audited.entry.die} gives {audited.logged_result})")
-    else:
+    elif audited.line:
         lines.append("  claims: " + ("the log's odds, die and result are the computation's" if not audited.differences
                                      else ""))
         lines += [f"    {d}" for d in audited.differences]
@@ -144,7 +146,9 @@ def text_one(audited: Audited, file: str) -> str:
     lines.append("  chance of each result: " + ", ".join(f"{r} {_fraction(p, faces)}"
                                                          for r, p in a.probabilities().items()))
     lines += [f"  {line}" for line in (*a.shifts, *a.retreats, *a.advances)]
-    lines.append(f"verdict: {verdict_of(audited)}" if audited.what_if is None else "verdict: a what-if, not the log")
+    if audited.line:
+        lines.append(f"verdict: {verdict_of(audited)}" if audited.what_if is None else
+                     "verdict: a what-if, not the log")
     return "\n".join(lines) + "\n"
 
 

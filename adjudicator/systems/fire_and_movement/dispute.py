@@ -27,7 +27,7 @@ def printed_heading(game: Game, line_id: str, column: str) -> str:
 
 
 def _computed(system: FireAndMovement[S], state: S, entry: Attack | Bombard) -> tuple[FmAudit, str | None]:
-    """The audit and the result that counts (a bombardment's per 8.1.3)."""
+    """The audit and what its result does (a bombardment's per 8.1.3)."""
     if isinstance(entry, Bombard):
         found = system.bombard_audit(state, entry)
         return found, system.bombard_effect(state, entry, found.result)
@@ -52,8 +52,11 @@ def fm_account(system: FireAndMovement[S], state: S, entry: Attack | Bombard) ->
     game = state.game
     found, result = _computed(system, state, entry)
     heading = printed_heading(game, found.line, found.column)
-    arithmetic = tuple(line.replace(f"column {found.column} ", f"column {heading} ")
-                       .replace(f"column {found.column}", f"column {heading}") for line in found.lines)
+    arithmetic = [line.replace(f"column {found.column} ", f"column {heading} ")
+                  .replace(f"column {found.column}", f"column {heading}") for line in found.lines]
+    if result != found.result:
+        arithmetic.append(f"8.1.3: in a bombardment {found.result} is "
+                          + ("no effect" if result == "-" else f"{result}"))
     by_die = tuple((d, str(_computed(system, state, entry.model_copy(update={"die": d}))[1])) for d in range(1, 7))
     side = entry.side or (system._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
     defenders = system.defending(state, system._defenders(state, entry, side))
@@ -67,7 +70,8 @@ def fm_account(system: FireAndMovement[S], state: S, entry: Attack | Bombard) ->
         elif outcome in ATTACKER_RETREATS:
             retreats += _retreats(system, state, attackers, ATTACKER_RETREATS[outcome], outcome)
     if not retreats:
-        retreats.append(f"8.3: {'no result of this combat' if result is None else f'{result}'} makes a unit retreat")
+        retreats.append("8.3: no result of this combat makes a unit retreat" if result is None
+                        else f"8.3: no unit retreats after {result}")
     if isinstance(entry, Bombard):
         advances = ("8.5: no advance after a bombardment (8.1)",)
     elif any(r in DEFENDER_RETREATS or r == "De" for r in results):
@@ -77,5 +81,6 @@ def fm_account(system: FireAndMovement[S], state: S, entry: Attack | Bombard) ->
         advances = (f"8.5: no advance after {result}" if result is not None
                     else "8.5: an advance follows a D2, D3 or De only",)
     return CombatAccount("bombard" if isinstance(entry, Bombard) else "attack", entry.hex, tuple(attackers),
-                         tuple(defenders), arithmetic, f"{found.differential:+d}", heading, entry.die, result, by_die,
-                         tuple(retreats), advances)
+                         tuple(defenders), tuple(arithmetic), f"{found.differential:+d}", heading, entry.die,
+                         found.result, by_die, tuple(retreats), advances,
+                         effect=result if result != found.result else None)
