@@ -575,10 +575,10 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
 
 
 @main.command()
-@click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True), required=False)
-@click.option("--at", "at_line", type=click.IntRange(min=1), default=None,
-              help="The line of the attack or bombardment in LOG (default: a list of every one and whether its "
-                   "claims hold).")
+@click.argument("logs", metavar="[LOG...]", nargs=-1, type=click.Path(path_type=Path, exists=True))
+@click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
+              help="The line of the attack or bombardment (with several logs or a game's folder, LOG:LINE); "
+                   "default: a list of every one and whether its claims hold.")
 @click.option("--game", "game_id", default=None, help="Without a log: the game.")
 @click.option("--attack", "attack_units", multiple=True, help="Without a log: an attacker, UNIT@HEX (repeat).")
 @click.option("--defend", "defend_units", multiple=True, help="Without a log: a defender, UNIT@HEX (repeat).")
@@ -586,50 +586,77 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
               help="The die roll; with a log and --at, what the result would have been with this die.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @DATA
-def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_units: tuple[str, ...],
-           defend_units: tuple[str, ...], die: int | None, fmt: str, data: Path | None) -> None:
+def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_id: str | None,
+           attack_units: tuple[str, ...], defend_units: tuple[str, ...], die: int | None, fmt: str,
+           data: Path | None) -> None:
     """Audit a disputed combat: odds or differential with the arithmetic, every modifier and why, the table's
     column as printed and the result; the log's claims against it; the chance of each result; the retreat
-    and advance it opens. Without --at, every combat and bombardment of LOG, each with whether its claims
-    hold. Exit 0 the claims hold, 1 they do not, 2 could not run (an impossible what-if included)."""
+    and advance it opens. Without --at, every combat and bombardment of the log (or of a game's exchanges),
+    each with whether its claims hold. Exit 0 the claims hold, 1 they do not, 2 could not run (an impossible
+    what-if included)."""
     from adjudicator.dispute import Audited, claim_differences, impossible_what_if, no_combat, rendered
     from adjudicator.notation.entries import Attack, Bombard
 
     with _could_not_run():
-        if log is not None:
+        if logs:
             if attack_units or defend_units or game_id is not None:
                 raise WargameError("with a log, the combat is the log's (--at LINE); --game, --attack and --defend "
                                    "set up a combat without a log")
             if die is not None and at_line is None:
                 raise WargameError("--die asks what a combat's result would have been with another die: name the "
                                    "combat with --at LINE")
-            result, _ = adjudicate_file(log, data)
+            logs = expand_logs(logs)
+            chain = read_logs(logs, data, None, None) if len(logs) > 1 else None
+            if chain is not None:
+                result = replay_chain(chain)
+                wanted = None if at_line is None else _chain_line(chain, *at_line)
+
+                def where(line: int) -> tuple[str, int]:
+                    part, local = chain.locate(line)
+                    return part.name, local
+
+                def cited(f: Finding) -> Finding:
+                    return dataclasses.replace(f, line=chain.locate(f.line)[1], message=chain.cited(f.message))
+            else:
+                if at_line is not None and at_line[0] is not None:
+                    raise WargameError(f"--at {at_line[0]}:{at_line[1]}: one log is given; give --at {at_line[1]}")
+                result, _ = adjudicate_file(logs[0], data)
+                wanted = None if at_line is None else at_line[1]
+
+                def where(line: int) -> tuple[str, int]:
+                    return str(logs[0]), line
+
+                def cited(f: Finding) -> Finding:
+                    return f
             auditor = result.system.auditor
             if auditor is None:
                 raise WargameError(f"combat audits are not available for the {result.system.name} rule system yet")
             combats = [i for i, e in enumerate(result.entries) if isinstance(e, (Attack, Bombard))
                        and i < len(result.states)]
-            if at_line is not None:
-                chosen_ones = [i for i in combats if result.entries[i].line == at_line]
+            if wanted is not None:
+                chosen_ones = [i for i in combats if result.entries[i].line == wanted]
                 if not chosen_ones:
-                    raise no_combat(at_line, str(log), [result.entries[i].line for i in combats])
+                    file, local = where(wanted)
+                    raise no_combat(local, file, [where(result.entries[i].line)[1] for i in combats
+                                                  if where(result.entries[i].line)[0] == file])
                 combats = chosen_ones[:1]
             if not combats:
-                raise WargameError(f"no attack or bombardment in {log}")
+                raise WargameError(f"no attack or bombardment in {' '.join(map(str, logs))}")
             audits = []
             for i in combats:
                 entry = result.entries[i]
                 assert isinstance(entry, (Attack, Bombard))
                 state = result.states[i]
                 account = auditor.account(state, entry)
-                findings = tuple(f for f in result.findings if f.line == entry.line and f.system != "ledger")
+                findings = tuple(cited(f) for f in result.findings if f.line == entry.line and f.system != "ledger")
+                file, local = where(entry.line)
                 if die is not None:
                     asked = auditor.account(state, entry.model_copy(update={"die": die}))
-                    audits.append(Audited(entry.line, entry, asked, (), findings, die, account.result))
+                    audits.append(Audited(file, local, entry, asked, (), findings, die, account.result))
                 else:
-                    audits.append(Audited(entry.line, entry, account, tuple(claim_differences(entry, account)),
+                    audits.append(Audited(file, local, entry, account, tuple(claim_differences(entry, account)),
                                           findings))
-            name = str(log)
+            name = " ".join(map(str, logs))
         else:
             if game_id is None or not attack_units or not defend_units:
                 raise WargameError("without a log, give --game, --attack UNIT@HEX and --defend UNIT@HEX")
@@ -641,13 +668,13 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
             def placed_of(specs: tuple[str, ...]) -> dict[str, str]:
                 out: dict[str, str] = {}
                 for spec in specs:
-                    unit, _, where = spec.partition("@")
+                    unit, _, hex_label = spec.partition("@")
                     if unit not in game.units_by_id:
                         raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
-                    if not where:
+                    if not hex_label:
                         raise WargameError(f"{spec}: give the unit's hex, UNIT@HEX")
-                    game.grid.hex_of(where)
-                    out[unit] = where
+                    game.grid.hex_of(hex_label)
+                    out[unit] = hex_label
                 return out
 
             attackers, defenders = placed_of(attack_units), placed_of(defend_units)
@@ -657,9 +684,9 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
             state = system.auditor.with_units(system.initial_state(game, []), {**attackers, **defenders})
             target = next(iter(defenders.values()))
             side = game.units_by_id[next(iter(attackers))].side
-            entry = Attack(hex=target, attackers=list(attackers), die=die, side=side)
-            audits = [Audited(0, entry, system.auditor.account(state, entry), (), ())]
+            attack = Attack(hex=target, attackers=list(attackers), die=die, side=side)
+            audits = [Audited("what-if", 0, attack, system.auditor.account(state, attack), (), ())]
             name = "what-if"
-        text = rendered(audits, name, at_line is not None or log is None, fmt)
+        text = rendered(audits, name, at_line is not None or not logs, fmt)
     click.echo(text, nl=False)
     sys.exit(0 if all(a.holds for a in audits) else 1)

@@ -18,7 +18,9 @@ from wargame.game import Game
 class Audited:
     """One combat of a log (or a what-if) with its account, how its claims differ, and the referee's findings."""
 
+    file: str
     line: int
+    """The entry's line in its file (0: a what-if without a log)."""
     entry: Attack | Bombard
     account: CombatAccount
     differences: tuple[str, ...]
@@ -107,7 +109,7 @@ def as_dict(audited: Audited) -> dict[str, object]:
     """The JSON form of one audit (docs/disputes.md)."""
     a = audited.account
     entry = audited.entry
-    return {"line": audited.line, "kind": a.kind, "hex": a.hex, "attackers": list(a.attackers),
+    return {"file": audited.file, "line": audited.line, "kind": a.kind, "hex": a.hex, "attackers": list(a.attackers),
             "defenders": list(a.defenders),
             "claimed": {"odds": entry.odds, "die": entry.die, "result": entry.result},
             "computed": {"odds": a.odds, "column": a.column, "die": a.die, "result": a.result, "effect": a.effect},
@@ -118,19 +120,19 @@ def as_dict(audited: Audited) -> dict[str, object]:
             "what_if_die": audited.what_if, "logged_result": audited.logged_result}
 
 
-def text_list(audits: Sequence[Audited], file: str) -> str:
+def text_list(audits: Sequence[Audited]) -> str:
     """One line a combat: where, what, and whether its claims hold."""
-    lines = [f"{file}:{a.line}: {_headline(a)}: {verdict_of(a)}" for a in audits]
+    lines = [f"{a.file}:{a.line}: {_headline(a)}: {verdict_of(a)}" for a in audits]
     held = sum(1 for a in audits if a.holds)
     lines.append(f"{len(audits)} combat(s) and bombardment(s): {held} hold, {len(audits) - held} do not")
     return "\n".join(lines) + "\n"
 
 
-def text_one(audited: Audited, file: str) -> str:
+def text_one(audited: Audited) -> str:
     """The whole account of one combat for a person."""
     a = audited.account
     faces = len(a.by_die)
-    where = f"{file}:{audited.line}" if audited.line else file
+    where = f"{audited.file}:{audited.line}" if audited.line else audited.file
     lines = [f"{where}: {_headline(audited)}", "  computation:"]
     lines += [f"    {line}" for line in a.arithmetic]
     if audited.what_if is not None:
@@ -155,12 +157,12 @@ def text_one(audited: Audited, file: str) -> str:
 def markdown(audits: Sequence[Audited], file: str, one: bool) -> str:
     """The audits as Markdown: a table of every combat, or one combat's whole account."""
     if not one:
-        rows = ["| line | combat | verdict |", "|---|---|---|"]
-        rows += [f"| {a.line} | {_headline(a)} | {verdict_of(a)} |" for a in audits]
+        rows = ["| file | line | combat | verdict |", "|---|---|---|---|"]
+        rows += [f"| {a.file} | {a.line} | {_headline(a)} | {verdict_of(a)} |" for a in audits]
         return f"# Combats of {file}\n\n" + "\n".join(rows) + "\n"
     audited = audits[0]
     a = audited.account
-    out = [f"# {_headline(audited)}", "", f"{file}, line {audited.line}", "", "## Computation", ""]
+    out = [f"# {_headline(audited)}", "", f"{audited.file}, line {audited.line}", "", "## Computation", ""]
     out += [f"- {line}" for line in a.arithmetic]
     out += ["", "## Claims", ""]
     if audited.what_if is not None:
@@ -186,7 +188,7 @@ def rendered(audits: Sequence[Audited], file: str, one: bool, fmt: str) -> str:
         return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     if fmt == "markdown":
         return markdown(audits, file, one)
-    return text_one(audits[0], file) if one else text_list(audits, file)
+    return text_one(audits[0]) if one else text_list(audits)
 
 
 def no_combat(line: int, file: str, lines: Sequence[int]) -> WargameError:

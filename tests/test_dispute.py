@@ -132,3 +132,15 @@ def test_formats() -> None:
     assert code == 0 and out.startswith("# attack on 0319") and "| 4 | DR |" in out and "| DH | 2/6 (33%) |" in out
     code, out, _ = run(SAMPLE, "--format", "markdown")
     assert out.startswith(f"# Combats of {SAMPLE}") and f"| {line} | attack on 0319" in out
+
+
+def test_a_game_of_exchanges_is_audited_with_each_exchanges_lines() -> None:
+    game = ROOT / "examples" / "pbem" / "changed-die"
+    code, out, _ = run(game)
+    assert code == 1
+    assert f"{game / '02-turn-2.log'}:13: attack on 0319 by us-inf-01 us-inf-02 us-para-01 (odds 3:1, die 5, result " \
+           "DR): claims do not hold: result: the log claims DR, but die 5 on column 3:1 gives DH" in out
+    code, out, _ = run(game, "--at", "02-turn-2.log:13", "--die", "4")
+    assert code == 0 and "what if the die had been 4: DR (the log's die 5 gives DH)" in out
+    code, _, err = run(game, "--at", "02-turn-2.log:12")
+    assert code == 2 and "no attack or bombardment on line 12" in err and "lines 6, 13, 43" in err
