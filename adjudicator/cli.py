@@ -689,4 +689,4 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
             name = "what-if"
         text = rendered(audits, name, at_line is not None or not logs, fmt)
     click.echo(text, nl=False)
-    sys.exit(0 if all(a.holds for a in audits) else 1)
+    sys.exit(0 if all(a.holds or a.what_if is not None for a in audits) else 1)  # a what-if is a question
