@@ -15,7 +15,8 @@ from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.notation.entries import Attack, Bombard, Entry, Header
 from wargame.game import Game
 
-__all__ = ["CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "MarkerUse", "Outcome", "Position", "RuleSystem", "SectionTable",
+__all__ = ["CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "MarkerUse", "Outcome", "Position",
+           "RuleSystem", "SectionTable",
            "SequencePoint", "Severity", "StateT", "UnitPlace", "kind_of"]
 
 StateT = TypeVar("StateT")

@@ -205,7 +205,8 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger, part_of_game: bool = Fa
         # is not (checked with those exchanges, a roll hidden here falls before their first receipt).
         findings.append(LEDGER.finding(
             "warning", "later-rolls", last_line, 1,
-            f"{len(afterwards)} roll(s) of the ledger come after the log's last receipt, from {_roll(afterwards[0])}: the "
+            f"{len(afterwards)} roll(s) of the ledger come after the log's last receipt, from "
+            f"{_roll(afterwards[0])}: the "
             "rolls of the exchanges that follow, or rolls hidden at the end of this one; check them with the "
             "exchanges that follow"))
     return findings

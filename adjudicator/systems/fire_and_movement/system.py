@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from adjudicator.contract import CombatAccount, EngineChecks, MarkerUse, Outcome, Position, SequencePoint, StepNoun
+from adjudicator.contract import EngineChecks, MarkerUse, Outcome, Position, SequencePoint, StepNoun
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
     Advance, Attack, Bombard, Entry, Header, Loss, Move, Place, Retreat, RollOff, StandFast, StepMarker,
@@ -19,7 +19,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.systems.fire_and_movement.bombardment import Bombardment
 from adjudicator.systems.fire_and_movement.combat_results import CombatResults
-from adjudicator.systems.fire_and_movement.dispute import fm_account
+from adjudicator.systems.fire_and_movement.dispute import Disputes
 from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
 from adjudicator.systems.fire_and_movement.movement import Movement
 from adjudicator.systems.fire_and_movement.retreat import Retreats
@@ -39,7 +39,7 @@ Check = Callable[[S, Any], list[Finding]]
 Apply = Callable[[S, Any], S]
 
 
-class FireAndMovement(SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S],
+class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S],
                       Retreats[S], CombatResults[S]):
     """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
     the generic checks (a decided game, an entry of the other system, the phase order of the game's
@@ -196,10 +196,6 @@ class FireAndMovement(SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardmen
         """Units, reduced units and the markers out of their pools."""
         return Position(state.scenario, self.sequence_point(state), "phase", self.unit_places(state, state.depleted),
                         markers=self.marker_uses(state), outcome=self.outcome(state))
-
-    def account(self, state: S, entry: Attack | Bombard) -> CombatAccount:
-        """An attack or a bombardment computed for a dispute (8.1-8.5)."""
-        return fm_account(self, state, entry)
 
     def with_units(self, state: S, placed: Mapping[str, str]) -> S:
         """The state with only these units, where given (an audit without a log)."""
