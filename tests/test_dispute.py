@@ -144,3 +144,11 @@ def test_a_game_of_exchanges_is_audited_with_each_exchanges_lines() -> None:
     assert code == 0 and "what if the die had been 4: DR (the log's die 5 gives DH)" in out
     code, _, err = run(game, "--at", "02-turn-2.log:12")
     assert code == 2 and "no attack or bombardment on line 12" in err and "lines 6, 13, 43" in err
+
+
+def test_an_omaha_beach_assault_is_audited_on_its_own_line() -> None:
+    """11.2.3: a beach assault against a defence of zero, read on the beach-assault line the folio adds."""
+    code, out, _ = run(OMAHA_SAMPLE, "--at", line_of(OMAHA_SAMPLE, "attack 2319 with 16/1 18/1"))
+    assert code == 0, out
+    assert "a beach assault against a defence of zero (11.2.3): line Beach Assault within EZOC, column +12,+13" in out
+    assert "each face of the die: 1: D2, 2: D2, 3: Ex, 4: Ex, 5: Ex, 6: -" in out
