@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import sys
@@ -14,9 +15,10 @@ from typing import Any, NoReturn
 import click
 
 from adjudicator.dice_ledger import check_dice, read_ledger
+from wargame.receipts import Ledger
 from adjudicator.engine import Replay, replay, resolve
 from adjudicator.findings import Finding
-from adjudicator.seal import Seal, make_seal, position_digest, read_seal, seal_findings, seal_path
+from adjudicator.seal import SEAL, Seal, make_seal, position_digest, read_seal, seal_findings, seal_path
 from adjudicator.notation.entries import Entry, Header, LogDocument
 from adjudicator.notation.jsonlog import read_json_log
 from adjudicator.notation.text import MAX_LOG_BYTES, LogSyntaxErrors, caret_message, parse_text, write_text_faithfully
@@ -48,7 +50,8 @@ class _LogFirstGroup(click.Group):
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                           list[str]]:
         suffixes = (".log", ".json", ".txt", ".vlog", ".vsav")
-        if args and args[0] not in self.commands and (args[0] == "-" or Path(args[0]).suffix in suffixes):
+        if args and args[0] not in self.commands and (args[0] == "-" or Path(args[0]).suffix in suffixes
+                                                      or Path(args[0]).is_dir()):
             return "check", self.commands["check"], args
         return super().resolve_command(ctx, args)
 
@@ -145,8 +148,10 @@ def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
     """The game a log's [Game "..."] header names."""
     header = next((e for e in entries if isinstance(e, Header) and e.key == "Game"), None)
     if header is None:
-        raise LogSyntaxErrors([LogSyntaxError('the log names no game: add a header like [Game "onslaught"]',
-                                              Place(str(path), 1, 1))])
+        raise LogSyntaxErrors([LogSyntaxError(
+            'the log names no game: add a header like [Game "onslaught"]; a later exchange of a game is read after '
+            'the ones before it (`adjudicate check EARLIER.log... LOG`, or the game\'s folder)',
+            Place(str(path), 1, 1))])
     root = data_root(data)
     if header.value not in game_ids(root):
         raise LogSyntaxErrors([LogSyntaxError(f"unknown game {header.value!r}"
@@ -155,15 +160,86 @@ def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
     return load_game(root, header.value)
 
 
-def read_text_part(path: Path, data: Path | None) -> tuple[list[Entry], list[str], Game]:
-    """A text or JSON log beginning a chain: its entries, source lines and game."""
+def read_text_part(path: Path, data: Path | None) -> tuple[list[Entry], list[str], Game | None]:
+    """A text or JSON log of a chain: its entries, source lines and game (None: no [Game] header, as in a
+    later exchange)."""
     entries, source = read_log(path)
+    if not any(isinstance(e, Header) and e.key == "Game" for e in entries):
+        return entries, source, None
     return entries, source, game_of(entries, path, data)
+
+
+LOG_SUFFIXES = (".log", ".json", ".txt", ".vlog", ".vsav")
+NOT_LOGS = (".seal", ".ledger.json")
+
+
+def _is_log_file(path: Path) -> bool:
+    """A file of a game's folder that is an exchange: a log's suffix, and not a seal or a ledger file."""
+    name = path.name.lower()
+    if name.startswith(".") or not path.is_file() or not name.endswith(LOG_SUFFIXES) or name.endswith(NOT_LOGS):
+        return False
+    if name.endswith(".json"):
+        with path.open("rb") as stream:
+            head = stream.read(4096)
+        # A ledger or seal saved under another name: its "format" says so (a log's JSON form has none).
+        return b'"umpire-ledger"' not in head and b'"umpire-seal"' not in head
+    return True
+
+
+def expand_logs(given: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The logs given, a folder standing for its exchanges in name order (seals and ledgers left out)."""
+    out: list[Path] = []
+    for path in given:
+        if not path.is_dir():
+            out.append(path)
+            continue
+        found = sorted((p for p in path.iterdir() if _is_log_file(p)), key=lambda p: p.name)
+        if not found:
+            raise WargameError(f"{path} is a folder with no log in it (exchanges are {', '.join(LOG_SUFFIXES)} "
+                               "files, read in name order)")
+        out += found
+    return tuple(out)
 
 
 def read_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module: Path | None) -> Chain:
     """Several logs of one game, in order, read as one (adjudicator.vassal.chain)."""
     return read_chain(logs, partial(read_text_part, data=data), data, game_id, module)
+
+
+def chain_seal_findings(chain: Chain) -> list[Finding]:
+    """Each sealed text exchange of a chain against its seal, and each seal's link to the exchange before it,
+    numbered in the chain."""
+    # Positions are hashed as `adjudicate seal` made them: the exchanges one after the other, each entry on
+    # its own file's line (a state may hold the line of the combat under way).
+    local = [e.model_copy(update={"line": e.line - part.base}) for part in chain.parts for e in part.entries]
+    result = replay(chain.game, chain.system, local, keep_states=True)
+    findings: list[Finding] = []
+    previous: str | None = None
+    start = 0
+    broken = False
+    for k, part in enumerate(chain.parts):
+        count = len(part.entries)
+        positions = positions_of(result, start, count) if len(result.states) > 1 + start else None
+        if part.is_vassal or not seal_path(part.path).exists():
+            fresh = make_seal(part.path.name, part.entries, positions or [None] * count, previous)
+            previous = fresh.final
+            start += count
+            continue
+        sealed = read_seal(seal_path(part.path))
+        shifted = dataclasses.replace(sealed, entries=tuple(
+            dataclasses.replace(e, line=e.line + part.base) for e in sealed.entries))
+        # After a broken exchange the later positions follow from the break: its finding stands for them.
+        found = seal_findings(part.entries, None if broken else positions, shifted)
+        if sealed.previous != previous:
+            found.append(SEAL.finding("error", "previous", part.base + 1, 1, (
+                "the seal carries no previous exchange's hash, but follows " + chain.parts[k - 1].name
+                if sealed.previous is None else "the seal carries a previous hash that is not the final hash of "
+                + (chain.parts[k - 1].name if k else "any exchange given before it"))))
+        broken = broken or bool(found)
+        findings += found
+        previous = sealed.final
+        start += count
+    return findings
 
 
 def _replay(game: Game, entries: list[Entry], path: Path, source: list[str], keep_states: bool = True) -> Replay[Any]:
@@ -203,8 +279,9 @@ DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, e
                     help="Folder holding maps/ and counters/ (default: $UMPIRE_DATA, else the bundled games).")
 LOG = click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True),
                      callback=_log_with_stdin)
+# A folder stands for its exchanges in name order (expand_logs).
 LOGS = click.argument("logs", metavar="LOG...", nargs=-1, required=True, callback=_logs_with_stdin,
-                      type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True))
+                      type=click.Path(path_type=Path, exists=True, allow_dash=True))
 GAME = click.option("--game", "game_id", default=None,
                     help="For a VASSAL .vlog/.vsav: the game, when the file does not tell (default: from its pieces).")
 MODULE = click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
@@ -242,14 +319,23 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
             result.findings = [*result.findings, *check_dice(result.entries, ledger)]
         return result
 
+    with _could_not_run():
+        logs = expand_logs(logs)
     if len(logs) > 1:
         with _could_not_run():
             chain = read_logs(logs, data, game_id, module)
             chained = with_dice(replay_chain(chain, keep_states=False))
+            if any(not p.is_vassal and seal_path(p.path).exists() for p in chain.parts):
+                chained.findings = [*chained.findings, *chain_seal_findings(chain)]
         verdict = {"json": chain_json_verdict, "markdown": chain_markdown_verdict}.get(fmt, chain_text_verdict)
         click.echo(verdict(chained, chain), nl=False)
         _exit_for(chained)
     log = logs[0]
+    if ledger is not None and not is_vassal_file(log):
+        with _could_not_run():
+            entries, source = read_log(log)
+        if not any(isinstance(e, Header) and e.key == "Game" for e in entries):
+            _exchange_dice(log, entries, source, ledger, fmt)
     if is_vassal_file(log):
         with _could_not_run():
             result, translation = adjudicate_vassal(log, data, game_id, module, keep_states=False)
@@ -280,6 +366,33 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     _exit_for(result)
 
 
+def _exchange_dice(log: Path, entries: list[Entry], source: list[str], ledger: Ledger, fmt: str) -> NoReturn:
+    """A later exchange checked alone against the game's ledger: its dice and receipts only (its rules need
+    the exchanges before it); the ledger's rolls before its first receipt and after its last are not its own."""
+    findings = sorted(check_dice(entries, ledger, part_of_game=True), key=lambda f: (f.line, f.column))
+    errors = sum(1 for f in findings if f.severity == "error")
+    warnings = sum(1 for f in findings if f.severity == "warning")
+    why = (f"{log} continues an earlier exchange (it has no [Game] header): only its dice were checked against the "
+           "ledger; give the exchanges before it (or the game's folder) to check its rules")
+    if fmt == "json":
+        doc = {"file": str(log), "rules_checked": False, "note": why, "findings": [f.as_dict() for f in findings],
+               "errors": errors, "warnings": warnings}
+        click.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
+    elif fmt == "markdown":
+        click.echo(f"# Dice of {log}\n\n{why}.\n")
+        for f in findings:
+            click.echo(f"- line {f.line}: **{f.severity}** [{f.system} {f.rule}] {f.message}")
+        click.echo(f"\n{errors} error(s), {warnings} warning(s)")
+    else:
+        for f in findings:
+            click.echo(f"{log}:{f.line}:{f.column}: {f.severity} [{f.system} {f.rule}]: {f.message}")
+            if 0 < f.line <= len(source):
+                click.echo(f"    {source[f.line - 1]}\n    {' ' * (f.column - 1)}^")
+        click.echo(f"note: {why}")
+        click.echo(f"{len(entries)} entries' dice checked: {errors} error(s), {warnings} warning(s)")
+    sys.exit(1 if errors else 0)
+
+
 def positions_of(result: Replay[Any], start: int, count: int) -> list[str | None]:
     """The position hash after each of `count` entries from `start` (None past where the replay stopped)."""
     return [position_digest(result.states[i + 1]) if i + 1 < len(result.states) else None
@@ -301,6 +414,7 @@ def seal(logs: tuple[Path, ...], verify: bool, data: Path | None) -> None:
     With --verify, report every entry added, removed or rewritten since sealing, by its line. Exit 0 sound,
     1 a seal does not hold, 2 could not run."""
     with _could_not_run():
+        logs = expand_logs(logs)
         parts = []
         for log in logs:
             if is_vassal_file(log):
@@ -361,6 +475,8 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
             module: Path | None) -> None:
     """Convert a log between the text notation and its JSON twin, or a VASSAL .vlog/.vsav into either;
     several logs of one game, in order, into one log."""
+    with _could_not_run():
+        logs = expand_logs(logs)
     log = logs[0]
     with _could_not_run():
         if any(output.resolve() == given.resolve() for given in logs):
@@ -435,6 +551,7 @@ def _warn_saved_position(path: Path, translation: Translation) -> None:
 def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, data: Path | None,
                 game_id: str | None, module: Path | None) -> tuple[Replay[Any], Any]:
     """The replay of one log or a chain, and its state at `--at` (the end without it); WargameError if not."""
+    logs = expand_logs(logs)
     if len(logs) > 1:
         chain = read_logs(logs, data, game_id, module)
         result = replay_chain(chain)
@@ -543,32 +660,90 @@ def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) ->
         raise WargameError(f"{', '.join(own)} cannot defend against its own side's attack")
 
 
-@main.command(short_help="Audit one disputed combat: odds, modifiers, column, row, result, retreats, advances.")
-@click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True), required=False,
-                callback=_log_with_stdin)
-@click.option("--at", "at_line", type=click.IntRange(min=1), default=None, help="The line of the attack in LOG.")
+@main.command(short_help="Audit disputed combats: the claims against the computation, odds, results, retreats.")
+@click.argument("logs", metavar="[LOG...]", nargs=-1, type=click.Path(path_type=Path, exists=True, allow_dash=True),
+                callback=_logs_with_stdin)
+@click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
+              help="The line of the attack or bombardment (with several logs or a game's folder, LOG:LINE); "
+                   "default: a list of every one and whether its claims hold.")
 @click.option("--game", "game_id", default=None, help="Without a log: the game.")
 @click.option("--attack", "attack_units", multiple=True, help="Without a log: an attacker, UNIT@HEX (repeat).")
 @click.option("--defend", "defend_units", multiple=True, help="Without a log: a defender, UNIT@HEX (repeat).")
-@click.option("--die", type=click.IntRange(1, 6), default=None, help="Without a log: the die roll.")
+@click.option("--die", type=click.IntRange(1, 6), default=None,
+              help="The die roll; with a log and --at, what the result would have been with this die.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @DATA
-def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_units: tuple[str, ...],
-           defend_units: tuple[str, ...], die: int | None, data: Path | None) -> None:
-    """Audit one disputed combat: odds with the arithmetic, every modifier and why, column and
-    row, result, and what the retreat and advance may do."""
-    from adjudicator.notation.entries import Attack
+def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_id: str | None,
+           attack_units: tuple[str, ...], defend_units: tuple[str, ...], die: int | None, fmt: str,
+           data: Path | None) -> None:
+    """Audit a disputed combat: odds or differential with the arithmetic, every modifier and why, the table's
+    column as printed and the result; the log's claims against it; the chance of each result; the retreat
+    and advance it opens. Without --at, every combat and bombardment of the log (or of a game's exchanges),
+    each with whether its claims hold. Exit 0 the claims hold, 1 they do not, 2 could not run (an impossible
+    what-if included)."""
+    from adjudicator.dispute import Audited, claim_differences, impossible_what_if, no_combat, rendered
+    from adjudicator.notation.entries import Attack, Bombard
 
     with _could_not_run():
-        if log is not None:
-            result, _ = adjudicate_file(log, data)
-            attacks = [i for i, e in enumerate(result.entries) if isinstance(e, Attack)
-                       and (at_line is None or e.line == at_line)]
-            if not attacks:
-                raise WargameError(f"no attack on line {at_line} of {log}" if at_line else f"no attack in {log}")
-            index = attacks[0]
-            game, system, chosen, entry = result.game, result.system, result.states[index], result.entries[index]
-            assert isinstance(entry, Attack)
-            attack = entry
+        if logs:
+            if attack_units or defend_units or game_id is not None:
+                raise WargameError("with a log, the combat is the log's (--at LINE); --game, --attack and --defend "
+                                   "set up a combat without a log")
+            if die is not None and at_line is None:
+                raise WargameError("--die asks what a combat's result would have been with another die: name the "
+                                   "combat with --at LINE")
+            logs = expand_logs(logs)
+            chain = read_logs(logs, data, None, None) if len(logs) > 1 else None
+            if chain is not None:
+                result = replay_chain(chain)
+                wanted = None if at_line is None else _chain_line(chain, *at_line)
+
+                def where(line: int) -> tuple[str, int]:
+                    part, local = chain.locate(line)
+                    return part.name, local
+
+                def cited(f: Finding) -> Finding:
+                    return dataclasses.replace(f, line=chain.locate(f.line)[1], message=chain.cited(f.message))
+            else:
+                if at_line is not None and at_line[0] is not None:
+                    raise WargameError(f"--at {at_line[0]}:{at_line[1]}: one log is given; give --at {at_line[1]}")
+                result, _ = adjudicate_file(logs[0], data)
+                wanted = None if at_line is None else at_line[1]
+
+                def where(line: int) -> tuple[str, int]:
+                    return str(logs[0]), line
+
+                def cited(f: Finding) -> Finding:
+                    return f
+            auditor = result.system.auditor
+            if auditor is None:
+                raise WargameError(f"combat audits are not available for the {result.system.name} rule system yet")
+            combats = [i for i, e in enumerate(result.entries) if isinstance(e, (Attack, Bombard))
+                       and i < len(result.states)]
+            if wanted is not None:
+                chosen_ones = [i for i in combats if result.entries[i].line == wanted]
+                if not chosen_ones:
+                    file, local = where(wanted)
+                    raise no_combat(local, file, [where(result.entries[i].line)[1] for i in combats
+                                                  if where(result.entries[i].line)[0] == file])
+                combats = chosen_ones[:1]
+            if not combats:
+                raise WargameError(f"no attack or bombardment in {' '.join(map(str, logs))}")
+            audits = []
+            for i in combats:
+                entry = result.entries[i]
+                assert isinstance(entry, (Attack, Bombard))
+                state = result.states[i]
+                account = auditor.account(state, entry)
+                findings = tuple(cited(f) for f in result.findings if f.line == entry.line and f.system != "ledger")
+                file, local = where(entry.line)
+                if die is not None:
+                    asked = auditor.account(state, entry.model_copy(update={"die": die}))
+                    audits.append(Audited(file, local, entry, asked, (), findings, die, account.result))
+                else:
+                    audits.append(Audited(file, local, entry, account, tuple(claim_differences(entry, account)),
+                                          findings))
+            name = " ".join(map(str, logs))
         else:
             if game_id is None or not attack_units or not defend_units:
                 raise WargameError("without a log, give --game, --attack UNIT@HEX and --defend UNIT@HEX")
@@ -576,20 +751,31 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
             system = SYSTEMS[game.manifest.rule_system]
             _refuse_odd_sides(game, [a.partition("@")[0] for a in attack_units],
                               [d.partition("@")[0] for d in defend_units])
-            placed: dict[str, str] = {}
-            for spec in (*attack_units, *defend_units):
-                unit, _, where = spec.partition("@")
-                if unit not in game.units_by_id:
-                    raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
-                game.grid.hex_of(where)
-                placed[unit] = where
             if system.auditor is None:
                 raise WargameError(f"combat audits are not available for the {system.name} rule system yet")
-            chosen = system.auditor.with_units(system.initial_state(game, []), placed)
-            target = defend_units[0].partition("@")[2]
-            attack = Attack(hex=target, attackers=[a.partition("@")[0] for a in attack_units], die=die)
-        if system.auditor is None:
-            raise WargameError(f"combat audits are not available for the {system.name} rule system yet")
-        lines = system.auditor.combat_report(chosen, attack)
-        for line in lines:
-            click.echo(line)
+
+            def placed_of(specs: tuple[str, ...]) -> dict[str, str]:
+                out: dict[str, str] = {}
+                for spec in specs:
+                    unit, _, hex_label = spec.partition("@")
+                    if unit not in game.units_by_id:
+                        raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
+                    if not hex_label:
+                        raise WargameError(f"{spec}: give the unit's hex, UNIT@HEX")
+                    game.grid.hex_of(hex_label)
+                    out[unit] = hex_label
+                return out
+
+            attackers, defenders = placed_of(attack_units), placed_of(defend_units)
+            why = impossible_what_if(game, attackers, defenders)
+            if why is not None:
+                raise WargameError(f"this combat cannot happen: {why}")
+            state = system.auditor.with_units(system.initial_state(game, []), {**attackers, **defenders})
+            target = next(iter(defenders.values()))
+            side = game.units_by_id[next(iter(attackers))].side
+            attack = Attack(hex=target, attackers=list(attackers), die=die, side=side)
+            audits = [Audited("what-if", 0, attack, system.auditor.account(state, attack), (), ())]
+            name = "what-if"
+        text = rendered(audits, name, at_line is not None or not logs, fmt)
+    click.echo(text, nl=False)
+    sys.exit(0 if all(a.holds or a.what_if is not None for a in audits) else 1)  # a what-if is a question

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypeVar
 
 from adjudicator.findings import Finding, SectionTable, Severity
-from adjudicator.notation.entries import Attack, Entry, Header
+from adjudicator.notation.entries import Attack, Bombard, Entry, Header
 from wargame.game import Game
 
-__all__ = ["CombatAuditor", "EngineChecks", "Finding", "MarkerUse", "Outcome", "Position", "RuleSystem", "SectionTable",
+__all__ = ["CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "MarkerUse", "Outcome", "Position",
+           "RuleSystem", "SectionTable",
            "SequencePoint", "Severity", "StateT", "UnitPlace", "kind_of"]
 
 StateT = TypeVar("StateT")
@@ -132,8 +133,49 @@ class EngineChecks:
     """`Side:` owns the units it decides for, and `Side>` is not the acting side."""
 
 
+@dataclass(frozen=True)
+class CombatAccount:
+    """One combat or bombardment as the rules compute it, for a dispute (`adjudicate combat`)."""
+
+    kind: Literal["attack", "bombard"]
+    hex: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    arithmetic: tuple[str, ...]
+    """Strengths, modifiers, column and result, in lines for a person, each citing its section."""
+    odds: str
+    """The odds column (`3:1`) or differential (`+8`), as a log claims it."""
+    column: str
+    """The table's column as printed on it (Fire & Movement: the differentials of the line used)."""
+    die: int | None
+    result: str | None
+    by_die: tuple[tuple[int, str], ...]
+    """Every face of the die and the result it gives in this combat."""
+    retreats: tuple[str, ...] = ()
+    """Where the losing side may retreat, for the results that make it retreat."""
+    advances: tuple[str, ...] = ()
+    """Who may advance after combat, and how far."""
+    shifts: tuple[str, ...] = ()
+    """The neighbouring odds columns that would give another result (Onslaught), and what it takes."""
+    effect: str | None = None
+    """What the result does when that is not the table's result (a bombardment's, Fire & Movement 8.1.3);
+    `by_die` then gives the effects."""
+
+    def probabilities(self) -> dict[str, float]:
+        """Each result's chance over the die's faces, in the table's order of first appearance."""
+        out: dict[str, float] = {}
+        for _, result in self.by_die:
+            out[result] = out.get(result, 0.0) + 1 / len(self.by_die)
+        return {result: round(p, 4) for result, p in out.items()}
+
+
 class CombatAuditor(Protocol[StateT]):
     """The account of one disputed combat (`adjudicate combat`), for the systems that give it."""
+
+    def account(self, state: StateT, entry: Attack | Bombard) -> CombatAccount:
+        """The combat or bombardment an entry declares, computed in the state before it (its die, when given,
+        read on the table; WargameError for a kind of combat the system does not have)."""
+        ...
 
     def combat_report(self, state: StateT, attack: Attack) -> list[str]:
         """The audit in lines for a person: odds with the arithmetic, modifiers, column, row, result."""

@@ -30,6 +30,7 @@ LEDGER = SectionTable("ledger", {
     "receipt-order": "the log's receipts come in the ledger's order",
     "hidden-roll": "every roll of the ledger is in the log",
     "no-receipt": "with a ledger, every die in the log has its receipt",
+    "later-rolls": "the ledger's rolls after the log's last receipt belong to the exchanges that follow it",
 })
 
 
@@ -68,8 +69,13 @@ def _roller(entry: Entry, k: int) -> str | None:
     return entry.side
 
 
-def check_dice(entries: Sequence[Entry], ledger: Ledger) -> list[Finding]:
-    """Findings of the log's dice and receipts against the ledger (errors, and warnings for unreceipted dice)."""
+def check_dice(entries: Sequence[Entry], ledger: Ledger, part_of_game: bool = False) -> list[Finding]:
+    """Findings of the log's dice and receipts against the ledger (errors, and warnings for unreceipted dice).
+
+    `part_of_game`: the log is one later exchange checked alone, so the ledger's rolls before its first
+    receipt (earlier exchanges') and after its last (later exchanges', or not yet played) are not hidden,
+    unless rolled by the same player for the purpose of one of its rolls (a reroll); the rolls between
+    its first and last receipts must all be in it."""
     findings: list[Finding] = []
     public = public_key_from_text(ledger.public_key)
     by_seq = {r.seq: r for r in ledger.receipts}
@@ -172,8 +178,17 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger) -> list[Finding]:
                 f"receipt #{seq} comes after receipt #{highest} in the log, though it was rolled before it"))
         highest = max(highest, seq)
     logged = sorted(found)
+    # A roll outside the exchange for the purpose of one of its own rolls is a reroll of it, not another's.
+    purposes = {(by_seq[seq].player, by_seq[seq].purpose) for seq in found if seq in by_seq}
+    afterwards: list[Receipt] = []
     for receipt in ledger.receipts:
         if receipt.seq in found:
+            continue
+        reroll = (receipt.player, receipt.purpose) in purposes
+        if part_of_game and (not logged or receipt.seq < logged[0]) and not reroll:
+            continue
+        if logged and receipt.seq > logged[-1] and not reroll:
+            afterwards.append(receipt)
             continue
         later = next((s for s in logged if s > receipt.seq), None)
         if later is not None:
@@ -185,4 +200,13 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger) -> list[Finding]:
         findings.append(LEDGER.finding(
             "error", "hidden-roll", line, column,
             f"roll {_roll(receipt)} is in the ledger but not in the log ({where}): a roll made and not reported"))
+    if afterwards:
+        # The ledger may be newer than the log: its later rolls are the next exchanges', unless one of them
+        # is not (checked with those exchanges, a roll hidden here falls before their first receipt).
+        findings.append(LEDGER.finding(
+            "warning", "later-rolls", last_line, 1,
+            f"{len(afterwards)} roll(s) of the ledger come after the log's last receipt, from "
+            f"{_roll(afterwards[0])}: the "
+            "rolls of the exchanges that follow, or rolls hidden at the end of this one; check them with the "
+            "exchanges that follow"))
     return findings

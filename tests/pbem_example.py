@@ -46,12 +46,13 @@ README = """A play-by-email game of Onslaught as its exchanges, one a game turn 
 game of examples/onslaught), every die with its receipt from the dice ledger, each exchange sealed
 by its sender (`LOG.seal`, carrying the previous exchange's final hash).
 
-    cat game/*.log > game.log && adjudicate check game.log --ledger onslaught-sample.ledger.json
-    adjudicate seal --verify game/*.log
+    adjudicate check game/ --ledger onslaught-sample.ledger.json    # every exchange, seal and die
+    adjudicate seal --verify game/
 
 changed-die/: one die raised after the roll; hidden-reroll/: a roll made and not reported, with
 the ledger that holds it. Made by tests/pbem_example.py from a ledger it starts with a fixed test
-key, clock and dice (the dice are the sample game's); tests/test_ledger_logs.py checks them.
+key, clock and dice (the dice are the sample game's); tests/test_ledger_logs.py and
+tests/test_exchanges.py check them.
 """
 
 

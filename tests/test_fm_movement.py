@@ -152,8 +152,9 @@ def test_state_and_combat_commands_on_an_omaha_log(tmp_path: Path) -> None:
     attack.write_text('[Game "omaha"]\nGerman: setup 914/352 2117\nAllied: setup 16/1 2217\nTurn 1\n'
                       'Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n'
                       'Allied: attack 2117 with 16/1 die 3\n', encoding="utf-8")
-    done = CliRunner().invoke(main, ["combat", str(attack)])
-    assert done.exit_code == 0 and "differential +0" in done.output and "die 3: result -" in done.output
+    done = CliRunner().invoke(main, ["combat", str(attack), "--at", "9"])
+    # The attack breaks 11.2.1 (a unit that landed on GT 1 does nothing else): its claims do not hold, exit 1.
+    assert done.exit_code == 1 and "differential +0" in done.output and "die 3: result -" in done.output
 
 
 

@@ -267,13 +267,26 @@ def test_a_log_missing_from_the_chain(tmp_path: Path) -> None:
 
 
 def test_other_games_and_text_logs_after_vassal_ones(tmp_path: Path) -> None:
-    """A log of another game, or a text log after a VASSAL log, in a chain: exit 2 with the reason."""
+    """A log of another game, or a text log that does not continue the VASSAL log before it: exit 2."""
     code, _, err = run("check", SESSION, DATA / "omaha-session.vlog")
     assert code == 2 and "a log of omaha, but" in err and "all the logs of a chain are of one game" in err
     text = tmp_path / "session.log"
     assert run("convert", SESSION, "-o", text)[0] == 0
     code, _, err = run("check", SESSION, text)
-    assert code == 2 and "a text log can only begin a chain" in err
+    # The session converted sets the game up again after the session ended on turn 2: not its continuation.
+    assert code == 2 and f"{text} does not continue {SESSION}" in err, err
+
+
+def test_a_text_exchange_continues_a_vassal_log(tmp_path: Path) -> None:
+    """A reply by e-mail in the notation after a VASSAL log goes on from where the log ended; its findings
+    name its own file and line."""
+    reply = tmp_path / "reply.log"
+    reply.write_text("# the reply, by e-mail\nGerman: pass\n", encoding="utf-8")
+    code, out, _ = run("check", SESSION, reply)
+    assert code == 1
+    # The VASSAL log ended in the Allied action (turn 2): the sequence of play goes on in the text log.
+    assert f"{reply}:2:1: error [onslaught 5.0]: turn 2, Action Step: Allied takes this action, not German" in out
+    assert "from 2 logs" in out
 
 
 # -- a text log first ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import click
 
 from adjudicator.cli import (
     DATA, GAME, LOGS, MODULE, _at, _could_not_run, _exit_for, _step_lines, adjudicate_file, adjudicate_vassal,
-    main as adjudicate, position_at, read_logs,
+    expand_logs, main as adjudicate, position_at, read_logs,
 )
 from adjudicator.dice_ledger import check_dice, read_ledger
 from adjudicator.vassal.chain import replay_chain
@@ -25,6 +25,7 @@ def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module
           ledger_source: str | None = None) -> Judged:
     """The replay of one log or of a game's logs in order (every state kept, for the pictures), with
     the ledger's findings when a ledger is given, and how to quote the lines."""
+    logs = expand_logs(logs)
     if len(logs) > 1:
         chain = read_logs(logs, data, game_id, module)
 

@@ -22,7 +22,7 @@ from adjudicator import contract
 from adjudicator.contract import SequencePoint
 from adjudicator.engine import Replay, RuleSystem, replay, resolve
 from adjudicator.findings import Finding, SectionTable
-from adjudicator.notation.entries import Entry
+from adjudicator.notation.entries import Entry, Place as Placement, TurnMarker
 from adjudicator.notation.text import LogSyntaxErrors
 from adjudicator.systems import SYSTEMS
 from adjudicator.vassal.load import game_id_of, game_of_recording, is_vassal_file
@@ -46,8 +46,9 @@ ORDER_SEARCH_BUDGET = 20_000
 """Orders tried when looking for one in which the logs follow each other (a handful for real games)."""
 LINE_CITED = re.compile(r"\bline (\d+)\b")
 
-TextReader = Callable[[Path], tuple[list[Entry], list[str], Game]]
-"""Reads a text or JSON log: its entries, its source lines and the game its header names."""
+TextReader = Callable[[Path], tuple[list[Entry], list[str], Game | None]]
+"""Reads a text or JSON log: its entries, its source lines and the game its header names (None: no
+[Game] header, as in a later exchange of a game)."""
 
 
 @dataclass(frozen=True)
@@ -288,11 +289,17 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
     game: Game | None = None
     for k, read in enumerate(files):
         if not is_vassal_file(read.path, limits):
-            if k > 0:
-                raise WargameError(f"{read.path} is a text log after a VASSAL log: a text log can only begin a chain "
-                                   "(the part of the game played before the VASSAL logs, written in the notation); "
-                                   "convert the VASSAL logs into one text log with `adjudicate convert` instead")
-            read.entries, read.source, game = read_text(read.path)
+            read.entries, read.source, named_game = read_text(read.path)
+            if named_game is not None and game is not None and named_game.id != game.id:
+                raise DataError(f"a log of {named_game.id}, but {paths[0]} is of {game.id}: all the logs of a chain "
+                                "are of one game", Place(str(read.path)))
+            if game is None:
+                if named_game is None:
+                    raise DataError(f"the log names no game, and no log before it does: {read.path} continues an "
+                                    "earlier exchange, so give the exchanges before it first, in order (or the game's "
+                                    "folder); the first names the game with a header like [Game \"onslaught\"]",
+                                    Place(str(read.path), 1, 1))
+                game = named_game
             continue
         read.recording = read_recording(read.path, limits)
         read.tracking = track(read.recording)
@@ -311,18 +318,22 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
     first = next((read.tracking for read in files if read.tracking is not None), None)
     places = fitted_places(game, module, first.initial.values() if first is not None else ())
     phase_list = module_phases(game, module)[0] if module is not None else phases(game)
-    for read in files:
+    for k, read in enumerate(files):
         if read.tracking is not None:
             read.saved = vassal_position(game, places, phase_list, read.tracking.initial, read.tracking.initial_turns)
             read.ended = vassal_position(game, places, phase_list, read.tracking.final, read.tracking.final_turns)
-        else:
-            errors = resolve(game, read.entries, str(read.path))
-            if errors:
-                raise LogSyntaxErrors(errors, read.source)
+            continue
+        errors = resolve(game, read.entries, str(read.path))
+        if errors:
+            raise LogSyntaxErrors(errors, read.source)
+        if k == 0:
             text_replay = replay(game, system, read.entries, keep_states=False)
             read.final_state = text_replay.final_state
             read.ended = replayed_position(game, system.position(read.final_state), phase_list)
-    _check_order(files)
+    # A text log after the first continues the replay of all before it: where it ends is known only once
+    # they are translated, so the files' order is searched only among VASSAL logs after a first text log.
+    if all(read.recording is not None for read in files[1:]):
+        _check_order(files)
     return _translated(game, system, files, module, phase_list)
 
 
@@ -344,6 +355,8 @@ def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module:
     for k, read in enumerate(files):
         name = str(read.path)
         if read.recording is None:
+            if k > 0:
+                _continue_text(game, system, parts, read, phase_list)
             assert read.ended is not None
             part = Part(read.path, name, base, [e.model_copy(update={"line": e.line + base}) for e in read.entries],
                         read.source, None, None, read.ended)
@@ -363,6 +376,32 @@ def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module:
         parts.append(part)
         base += span + 1
     return Chain(game, system, parts, findings)
+
+
+def _first_turn(entries: Sequence[Entry]) -> TurnMarker | None:
+    """The first turn marker of a log, if any."""
+    return next((e for e in entries if isinstance(e, TurnMarker)), None)
+
+
+def _continue_text(game: Game, system: RuleSystem[Any], parts: list[Part], read: _Read,
+                   phase_list: list[Phase]) -> None:
+    """A later text log continues the replay of the files before it (else WargameError naming both)."""
+    before = parts[-1]
+    done = replay(game, system, [e for part in parts for e in part.entries], keep_states=False)
+    at = system.position(done.final_state).at
+    setup = next((e for e in read.entries if isinstance(e, Placement) and e.how == "setup"), None)
+    if setup is not None and at.turn > 0:
+        raise WargameError(f"{read.path} does not continue {before.path}: it sets up a game (line {setup.line}) "
+                           f"after {before.path} ended on turn {at.turn}; give each exchange of one game once, "
+                           "in the order they were played")
+    turn = _first_turn(read.entries)
+    if turn is not None and not at.turn <= turn.turn <= at.turn + 1:
+        raise WargameError(f"{read.path} does not continue {before.path}: it begins turn {turn.turn} (line "
+                           f"{turn.line}), but {before.path} ended on turn {at.turn}"
+                           + (": an exchange is missing between them, or the logs are out of order"
+                              if turn.turn > at.turn else ": the logs are out of order, or one is given twice"))
+    read.final_state = replay(game, system, [*done.entries, *read.entries], keep_states=False).final_state
+    read.ended = replayed_position(game, system.position(read.final_state), phase_list)
 
 
 def _joins(part: Part, files: list[_Read], k: int) -> list[Finding]:

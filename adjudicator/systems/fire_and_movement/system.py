@@ -19,6 +19,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.systems.fire_and_movement.bombardment import Bombardment
 from adjudicator.systems.fire_and_movement.combat_results import CombatResults
+from adjudicator.systems.fire_and_movement.dispute import Disputes
 from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
 from adjudicator.systems.fire_and_movement.movement import Movement
 from adjudicator.systems.fire_and_movement.retreat import Retreats
@@ -38,7 +39,7 @@ Check = Callable[[S, Any], list[Finding]]
 Apply = Callable[[S, Any], S]
 
 
-class FireAndMovement(SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S],
+class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S],
                       Retreats[S], CombatResults[S]):
     """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
     the generic checks (a decided game, an entry of the other system, the phase order of the game's

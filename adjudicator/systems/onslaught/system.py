@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from adjudicator.contract import Outcome, Position, SequencePoint, StepNoun, kind_of
+from adjudicator.contract import CombatAccount, Outcome, Position, SequencePoint, StepNoun, kind_of
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Attack, Comment, Entry, Header, TurnMarker
+from adjudicator.notation.entries import Attack, Bombard, Comment, Entry, Header, TurnMarker
 from adjudicator.systems.base import SystemBase
 from adjudicator.systems.onslaught import (
     activation, arrivals, bulge, combat, losses, movement, retreats, sequence, stacking, supply,
@@ -32,7 +32,7 @@ from adjudicator.systems.onslaught.supply import allied_income
 from adjudicator.systems.onslaught.tables import MapTables, map_tables
 from adjudicator.systems.onslaught.victory import after_the_end, automatic_victory, score
 from adjudicator.systems.onslaught.zoc import near_enemy, within_two, zone_of_control
-from wargame.errors import ReplayError, did_you_mean
+from wargame.errors import ReplayError, WargameError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
 
@@ -243,6 +243,12 @@ class Onslaught(SystemBase[OnslaughtState]):
     def combat_report(self, state: OnslaughtState, attack: Attack) -> list[str]:
         """The audit of one attack, in lines for a person (7.0-7.4)."""
         return combat.combat_report(state, attack)
+
+    def account(self, state: OnslaughtState, entry: Attack | Bombard) -> CombatAccount:
+        """An attack computed for a dispute (7.0-7.4); Onslaught has no bombardment."""
+        if isinstance(entry, Bombard):
+            raise WargameError("Onslaught has no bombardment: combat is an attack by adjacent divisions (7.0)")
+        return combat.combat_account(state, entry)
 
     def with_units(self, state: OnslaughtState, placed: Mapping[str, str]) -> OnslaughtState:
         """The state with only these units, where given (an audit without a log)."""

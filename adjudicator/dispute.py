@@ -1,0 +1,198 @@
+"""`adjudicate combat`: a disputed combat or bombardment, its claims against the computation, in text,
+JSON or Markdown (docs/disputes.md)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from adjudicator.contract import CombatAccount
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Attack, Bombard
+from wargame.errors import WargameError
+from wargame.game import Game
+
+
+@dataclass(frozen=True)
+class Audited:
+    """One combat of a log (or a what-if) with its account, how its claims differ, and the referee's findings."""
+
+    file: str
+    line: int
+    """The entry's line in its file (0: a what-if without a log)."""
+    entry: Attack | Bombard
+    account: CombatAccount
+    differences: tuple[str, ...]
+    findings: tuple[Finding, ...]
+    what_if: int | None = None
+    """The die asked about (`--die`), in place of the log's."""
+    logged_result: str | None = None
+    """With a what-if: the result of the log's own die."""
+
+    @property
+    def holds(self) -> bool:
+        """True when the log's claims are the computation's and no rule is broken on the line."""
+        return not self.differences and not any(f.severity == "error" for f in self.findings)
+
+
+def _differential(text: str) -> int | None:
+    body = text.lstrip("+")
+    return int(text) if body.lstrip("-").isdigit() else None
+
+
+def claim_differences(entry: Attack | Bombard, account: CombatAccount) -> list[str]:
+    """Each claim of the entry (odds or differential, result) that is not the computation's, named."""
+    out = []
+    if entry.odds is not None:
+        differs = entry.odds != account.odds if ":" in account.odds else \
+            _differential(entry.odds) != _differential(account.odds)
+        if differs:
+            what = "odds" if ":" in account.odds else "differential"
+            out.append(f"{what}: the log claims {entry.odds}, the computation gives {account.odds}")
+    if entry.die is not None and not 1 <= entry.die <= 6:
+        out.append(f"die: the log claims {entry.die}, but a die roll is 1 to 6")
+    elif entry.result is not None and account.result is not None and entry.result not in (account.result,
+                                                                                          account.effect):
+        out.append(f"result: the log claims {entry.result}, but die {entry.die} on column {account.column} gives "
+                   f"{account.result}")
+    return out
+
+
+def impossible_what_if(game: Game, attackers: Mapping[str, str], defenders: Mapping[str, str]) -> str | None:
+    """Why an attack set up by hand cannot happen (units on both sides, one side against itself, defenders
+    apart, attackers not adjacent), or None."""
+    both = sorted(set(attackers) & set(defenders))
+    if both:
+        return f"{', '.join(both)} cannot attack and defend in the same combat"
+    sides = {game.units_by_id[u].side for u in attackers}
+    defending = {game.units_by_id[u].side for u in defenders}
+    if len(sides) > 1:
+        return f"the attackers are of {' and '.join(sorted(sides))}: one side attacks"
+    if sides & defending:
+        side = next(iter(sides & defending))
+        return f"attackers and defenders are all {side}: a side attacks the enemy's units, not its own"
+    hexes = sorted(set(defenders.values()))
+    if len(hexes) > 1:
+        return f"the defenders stand in {', '.join(hexes)}: an attack is on one hex"
+    target = game.grid.hex_of(hexes[0])
+    for unit, where in attackers.items():
+        if not game.grid.hex_of(where).is_adjacent(target):
+            return f"{unit} at {where} is not adjacent to {hexes[0]}: attackers are next to the hex they attack"
+    return None
+
+
+def _fraction(p: float, faces: int) -> str:
+    return f"{round(p * faces)}/{faces} ({p:.0%})"
+
+
+def _headline(audited: Audited) -> str:
+    entry = audited.entry
+    what = (f"attack on {entry.hex} by {' '.join(entry.attackers)}" if isinstance(entry, Attack)
+            else f"bombardment of {entry.hex} with {' '.join(entry.support)}")
+    claims = [f"{'odds' if entry.odds and ':' in entry.odds else 'diff'} {entry.odds}" if entry.odds else "",
+              f"die {entry.die}" if entry.die is not None else "", f"result {entry.result}" if entry.result else ""]
+    said = ", ".join(c for c in claims if c)
+    return f"{what}" + (f" ({said})" if said else "")
+
+
+def verdict_of(audited: Audited) -> str:
+    """`claims hold`, or what differs and how many rules are broken on the line."""
+    if audited.holds:
+        return "claims hold"
+    errors = sum(1 for f in audited.findings if f.severity == "error")
+    parts = list(audited.differences) + ([f"{errors} rule breach(es) on this line"] if errors else [])
+    return "claims do not hold: " + "; ".join(parts)
+
+
+def as_dict(audited: Audited) -> dict[str, object]:
+    """The JSON form of one audit (docs/disputes.md)."""
+    a = audited.account
+    entry = audited.entry
+    return {"file": audited.file, "line": audited.line, "kind": a.kind, "hex": a.hex, "attackers": list(a.attackers),
+            "defenders": list(a.defenders),
+            "claimed": {"odds": entry.odds, "die": entry.die, "result": entry.result},
+            "computed": {"odds": a.odds, "column": a.column, "die": a.die, "result": a.result, "effect": a.effect},
+            "holds": audited.holds, "differences": list(audited.differences),
+            "findings": [f.as_dict() for f in audited.findings], "arithmetic": list(a.arithmetic),
+            "by_die": {str(d): r for d, r in a.by_die}, "probabilities": a.probabilities(),
+            "retreats": list(a.retreats), "advances": list(a.advances), "shifts": list(a.shifts),
+            "what_if_die": audited.what_if, "logged_result": audited.logged_result}
+
+
+def text_list(audits: Sequence[Audited]) -> str:
+    """One line a combat: where, what, and whether its claims hold."""
+    lines = [f"{a.file}:{a.line}: {_headline(a)}: {verdict_of(a)}" for a in audits]
+    held = sum(1 for a in audits if a.holds)
+    lines.append(f"{len(audits)} combat(s) and bombardment(s): {held} hold, {len(audits) - held} do not")
+    return "\n".join(lines) + "\n"
+
+
+def text_one(audited: Audited) -> str:
+    """The whole account of one combat for a person."""
+    a = audited.account
+    faces = len(a.by_die)
+    where = f"{audited.file}:{audited.line}" if audited.line else audited.file
+    lines = [f"{where}: {_headline(audited)}", "  computation:"]
+    lines += [f"    {line}" for line in a.arithmetic]
+    if audited.what_if is not None:
+        lines.append(f"  what if the die had been {audited.what_if}: {a.result} (the log's die "
+                     f"{audited.entry.die} gives {audited.logged_result})")
+    elif audited.line:
+        lines.append("  claims: " + ("the log's odds, die and result are the computation's" if not audited.differences
+                                     else ""))
+        lines += [f"    {d}" for d in audited.differences]
+    for f in audited.findings:
+        lines.append(f"  {f.severity} [{f.system} {f.rule}]: {f.message}")
+    lines.append("  each face of the die: " + ", ".join(f"{d}: {r}" for d, r in a.by_die))
+    lines.append("  chance of each result: " + ", ".join(f"{r} {_fraction(p, faces)}"
+                                                         for r, p in a.probabilities().items()))
+    lines += [f"  {line}" for line in (*a.shifts, *a.retreats, *a.advances)]
+    if audited.line:
+        lines.append(f"verdict: {verdict_of(audited)}" if audited.what_if is None else
+                     "verdict: a what-if, not the log")
+    return "\n".join(lines) + "\n"
+
+
+def markdown(audits: Sequence[Audited], file: str, one: bool) -> str:
+    """The audits as Markdown: a table of every combat, or one combat's whole account."""
+    if not one:
+        rows = ["| file | line | combat | verdict |", "|---|---|---|---|"]
+        rows += [f"| {a.file} | {a.line} | {_headline(a)} | {verdict_of(a)} |" for a in audits]
+        return f"# Combats of {file}\n\n" + "\n".join(rows) + "\n"
+    audited = audits[0]
+    a = audited.account
+    out = [f"# {_headline(audited)}", "", f"{audited.file}, line {audited.line}", "", "## Computation", ""]
+    out += [f"- {line}" for line in a.arithmetic]
+    out += ["", "## Claims", ""]
+    if audited.what_if is not None:
+        out.append(f"- what if the die had been {audited.what_if}: **{a.result}** (the log's die "
+                   f"{audited.entry.die} gives {audited.logged_result})")
+    out += [f"- {d}" for d in audited.differences] or ([] if audited.what_if is not None else
+                                                       ["- the log's odds, die and result are the computation's"])
+    out += [f"- {f.severity} [{f.system} {f.rule}]: {f.message}" for f in audited.findings]
+    out += ["", "## Each face of the die", "", "| die | result |", "|---|---|"]
+    out += [f"| {d} | {r} |" for d, r in a.by_die]
+    out += ["", "| result | chance |", "|---|---|"]
+    out += [f"| {r} | {_fraction(p, len(a.by_die))} |" for r, p in a.probabilities().items()]
+    out += ["", "## Retreat, advance and the columns around it", ""]
+    out += [f"- {line}" for line in (*a.shifts, *a.retreats, *a.advances)]
+    out += ["", f"**Verdict**: {verdict_of(audited) if audited.what_if is None else 'a what-if, not the log'}"]
+    return "\n".join(out) + "\n"
+
+
+def rendered(audits: Sequence[Audited], file: str, one: bool, fmt: str) -> str:
+    """The audits in the format asked for."""
+    if fmt == "json":
+        doc: object = as_dict(audits[0]) if one else {"file": file, "combats": [as_dict(a) for a in audits]}
+        return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if fmt == "markdown":
+        return markdown(audits, file, one)
+    return text_one(audits[0]) if one else text_list(audits)
+
+
+def no_combat(line: int, file: str, lines: Sequence[int]) -> WargameError:
+    """`--at` on a line without a combat: the lines that have one."""
+    listed = ", ".join(map(str, lines[:20])) + (", ..." if len(lines) > 20 else "")
+    return WargameError(f"no attack or bombardment on line {line} of {file}"
+                        + (f"; the combats are on lines {listed}" if lines else "; the log has none"))
