@@ -129,6 +129,8 @@ class EngineChecks:
     """The entry kind is one of the system's (`entry_kinds`)."""
     sequence: bool = True
     """A step or phase marker names the next one of `[[sequence]]` in game.toml."""
+    entries: bool = True
+    """The step or phase under way allows the entry's kind from its side (`entries` in `[[sequence]]`)."""
     author: bool = True
     """`Side:` owns the units it decides for, and `Side>` is not the acting side."""
 
@@ -228,8 +230,11 @@ class RuleSystem(Protocol[StateT]):
         """The state before the first entry (the scenario's set-up)."""
         ...
 
-    def check_rules(self, state: StateT, entry: Entry) -> list[Finding]:
-        """The system's own findings for an entry, after the engine's generic checks; must not change the state."""
+    def check_rules(self, state: StateT, entry: Entry, kind_rules: bool = True) -> list[Finding]:
+        """The system's own findings for an entry, after the engine's generic checks; must not change the state.
+
+        `kind_rules=False` when the engine has refused the entry in this step or phase: only what its
+        arrival brings about (an action closed, a combat over) is judged, not its kind's own rules."""
         ...
 
     def apply(self, state: StateT, entry: Entry) -> StateT:

@@ -13,11 +13,13 @@ from typing import Generic
 
 from adjudicator.contract import RuleSystem, StateT, kind_of
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Advance, Comment, Entry, Header, Loss, Move, Retreat, StandFast, StepMarker
+from adjudicator.notation.entries import (Advance, Attack, Comment, Entry, Header, Loss, Move, Retreat, StandFast,
+                                          StepMarker)
 from adjudicator.notation.text import iter_units_and_hexes
 from wargame.errors import LogSyntaxError, Place, ReplayError, did_you_mean
 from wargame.game import Game
-from wargame.sequence import Slot, next_slot, step_ids, turn_sequence
+from wargame.models import EntryAllowance
+from wargame.sequence import Slot, entry_places, next_slot, slot_index, step_ids, turn_sequence
 
 __all__ = ["Replay", "RuleSystem", "check", "replay", "resolve"]
 
@@ -111,6 +113,49 @@ def _decided_by_owner(entry: Entry) -> list[str]:
     return []
 
 
+def _deciding_side(system: RuleSystem[StateT], state: StateT, entry: Entry) -> str | None:
+    """The side an entry is a decision of: the owner of the units it decides for, else its author (an
+    attack without one: its first attacker's owner)."""
+    units = system.game_of(state).units_by_id
+    owned = [u for u in _decided_by_owner(entry) if u in units]
+    if owned:
+        return units[owned[0]].side
+    if entry.side:
+        return entry.side
+    if isinstance(entry, Attack) and entry.attackers[0] in units:
+        return units[entry.attackers[0]].side
+    return None
+
+
+def _entry_place_findings(system: RuleSystem[StateT], sequence: tuple[Slot, ...],
+                          places: dict[str, tuple[EntryAllowance, ...]], state: StateT, entry: Entry,
+                          kind: str) -> list[Finding]:
+    """The step or phase under way allows this kind of entry from this side (`entries` of the game's
+    `[[sequence]]`), citing the section the data gives for it."""
+    allowed = places.get(kind)
+    if allowed is None:
+        return []
+    at = system.sequence_point(state)
+    index = slot_index(sequence, at.step, at.player_turn)
+    slot = None if index is None else sequence[index]
+    side = _deciding_side(system, state, entry)
+    if slot is not None and slot.allows(kind, side):
+        return []
+    here = [a for a in slot.entries if a.kind == kind] if slot is not None else []
+    section = (here or list(allowed))[0].source
+    noun = system.step_noun
+    where = f"turn {at.turn}, {slot.name}" if slot is not None else f"turn {at.turn}, before its first {noun}"
+    homes = [f"{s.name}" + ("" if s.writer(a) is None or a.side == "phasing" else f" (by {s.writer(a)})")
+             for s in sequence for a in s.entries if a.kind == kind]
+    belongs = "the " + " or the ".join(dict.fromkeys(homes))
+    if here:
+        return [system.table.finding("error", section, entry.line, entry.column,
+                                     f"{where}: {side or 'a side without a name'} may not write a '{kind}' entry "
+                                     f"here; it belongs to {belongs}")]
+    return [system.table.finding("error", section, entry.line, entry.column,
+                                 f"{where}: a '{kind}' entry belongs to {belongs}")]
+
+
 def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) -> list[Finding]:
     """Who wrote an entry: a unit's decisions are its owner's, and `Side>` marks a decision of the
     side not acting now."""
@@ -129,14 +174,17 @@ def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) ->
 
 
 def check(system: RuleSystem[StateT], state: StateT, entry: Entry,
-          sequence: tuple[Slot, ...] | None = None) -> list[Finding]:
+          sequence: tuple[Slot, ...] | None = None,
+          places: dict[str, tuple[EntryAllowance, ...]] | None = None) -> list[Finding]:
     """Every finding for an entry: the engine's generic checks in a fixed order, then the system's rules.
 
     1. the game is already decided (nothing follows an automatic victory);
     2. the entry kind is one of the system's;
     3. a step or phase marker names the next step of the game's sequence of play;
-    4. the author (`Side:` / `Side>`) may write it;
-    then the rule system's own checks. 1, 2 and an unknown step stop there.
+    4. the step or phase under way allows this kind of entry from this side (`entries` in `[[sequence]]`);
+    5. the author (`Side:` / `Side>`) may write it;
+    then the rule system's own checks. 1, 2 and an unknown step stop there; after 4, the system judges
+    only what the entry's arrival brings about, not its kind's own rules (one breach, one error).
     ReplayError for a step or phase the game does not have."""
     handed = system.engine_checks
     table = system.table
@@ -151,12 +199,18 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry,
         why = system.foreign_kinds.get(kind, f"is not an entry of the {system.name} rule system")
         return [table.finding("error", "log", entry.line, entry.column, f"'{kind}' {why}")]
     out: list[Finding] = []
+    if sequence is None:
+        sequence = turn_sequence(system.game_of(state).manifest)
     if handed.sequence and isinstance(entry, StepMarker):
-        out += _sequence_findings(system, sequence if sequence is not None else
-                                  turn_sequence(system.game_of(state).manifest), state, entry)
+        out += _sequence_findings(system, sequence, state, entry)
+    misplaced: list[Finding] = []
+    if handed.entries:
+        misplaced = _entry_place_findings(system, sequence, entry_places(sequence) if places is None else places,
+                                          state, entry, kind)
+        out += misplaced
     if handed.author:
         out += _author_findings(system, state, entry)
-    return out + system.check_rules(state, entry)
+    return out + system.check_rules(state, entry, kind_rules=not misplaced)
 
 
 def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_states: bool = True) -> Replay[StateT]:
@@ -167,11 +221,12 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
     headers = [e for e in entries if isinstance(e, Header)]
     result: Replay[StateT] = Replay(game, system, entries)
     sequence = turn_sequence(game.manifest)
+    places = entry_places(sequence)
     state = system.initial_state(game, headers)
     result.states.append(state)
     for entry in entries:
         try:
-            result.findings += check(system, state, entry, sequence)
+            result.findings += check(system, state, entry, sequence, places)
             state = system.apply(state, entry)
         except ReplayError as e:
             result.stopped = e

@@ -183,21 +183,15 @@ class OmahaPlayer(SyntheticPlayer):
         self.emit(Move(side=side, unit=unit_id, path=path))
 
     def movers(self, side: str, phase: str) -> list[str]:
-        """The units of a side that may move in this phase (4.1, 5.2, 5.5, 8.5, 11.2.1, 11.2.4)."""
+        """The units of a side that may move in this phase: the rule system says which (`may_move`: 4.1,
+        5.2, 5.5, 8.5, 11.2.1, 11.2.4)."""
         state = self.state
         out = []
         for unit_id in sorted(u for hs in self.on_map(side).values() for u in hs):
-            unit = self.game.units_by_id[unit_id]
-            if unit_id in state.moved or unit_id in state.advanced:
+            if not FM.may_move(state, unit_id):
                 continue
-            if phase == "mobile_movement" and (unit.mobility != "mobile" or unit_id in state.moved_in_movement):
-                continue
-            if phase == "movement" and unit_id in state.landed:
-                continue  # 11.2.4: landed this Movement Phase, no further in it
-            if state.turn == 1 and side == "Allied" and unit_id in self.assault:
-                continue  # 11.2.1: the landed units do not move on GT 1
             if state.turn <= 1 and unit_id == self.ranger:
-                continue  # 11.2.3: the Rangers' one hex is moved with the Pointe du Hoc roll
+                continue  # the generator moves the Rangers (11.2.3) with the Pointe du Hoc roll only
             out.append(unit_id)
         return self.rng.sample(out, len(out))
 

@@ -99,9 +99,9 @@ def test_an_in_place_write_in_check_is_seen(monkeypatch: pytest.MonkeyPatch) -> 
     game = games_of("onslaught")[0]
     honest = type(system).check_rules
 
-    def meddling(self: Any, state: Any, entry: Entry) -> list[Finding]:
+    def meddling(self: Any, state: Any, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         state.supply["Allied"] = state.supply.get("Allied", 0) + 1  # the write an old test could not see
-        return honest(self, state, entry)
+        return honest(self, state, entry, kind_rules)
 
     monkeypatch.setattr(type(system), "check_rules", meddling)
     entries = parse_text(f'[Game "{game.id}"]\nTurn 1\n')

@@ -12,16 +12,19 @@ from click.testing import CliRunner
 from adjudicator.cli import main
 from adjudicator.contract import Outcome
 from adjudicator.engine import check, replay
-from adjudicator.notation.entries import Bombard, Entry, Move, StepMarker
+from adjudicator.notation.entries import Action, Bombard, Entry, Move, Pass, RollOff, StepMarker
 from adjudicator.notation.text import parse_text
 from adjudicator.systems import SYSTEMS
+from adjudicator.systems.fire_and_movement.state import evolve
+from adjudicator.systems.omaha import OMAHA
 from adjudicator.systems.onslaught import ONSLAUGHT
 from adjudicator.systems.onslaught.state import replace
 from adjudicator.vassal.translate import phases
 from builder.vassal.module import _turn_levels
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
-from wargame.sequence import next_slot, step_ids, turn_sequence
+from wargame.models import GameManifest
+from wargame.sequence import entry_places, next_slot, step_ids, turn_sequence
 
 
 @pytest.fixture(scope="module")
@@ -109,3 +112,56 @@ def test_a_step_marker_is_checked_by_the_engine_for_onslaught(onslaught: Game) -
     state = ONSLAUGHT.initial_state(onslaught, [])
     assert ONSLAUGHT.check_rules(state, StepMarker(step="reinforcement", line=2)) == []
     assert [f.rule for f in check(ONSLAUGHT, state, StepMarker(step="reinforcement", line=2))] == ["4.0"]
+
+
+def test_a_roll_off_outside_the_action_step_is_refused_by_the_engine(onslaught: Game) -> None:
+    """5.0 from the data: roll-offs belong to the Action Step; the engine cites the data's section and the
+    system judges only what the entry's arrival brings about."""
+    state = replace(ONSLAUGHT.initial_state(onslaught, []), turn=1, step="reinforcement")
+    roll = RollOff(rolls={"Allied": 7, "German": 2}, line=9)
+    assert [(f.rule, f.line) for f in check(ONSLAUGHT, state, roll)] == [("5.0", 9)]
+    assert "belongs to the Action Step" in check(ONSLAUGHT, state, roll)[0].message
+    # In the Action Step the engine lets it through and the system's own 5.0 (a die is 1 to 6) speaks.
+    in_step = check(ONSLAUGHT, replace(state, step="action"), roll)
+    assert [f.rule for f in in_step] == ["5.0"] and "1 to 6" in in_step[0].message
+
+
+def test_the_german_reserve_step_allows_german_actions_only(onslaught: Game) -> None:
+    """5.0 from the data: the German Reserve Step allows a German action, not an Allied one, nor a pass."""
+    state = replace(ONSLAUGHT.initial_state(onslaught, []), turn=1, step="german_reserve")
+    assert check(ONSLAUGHT, state, Action(action="movement", side="German", line=4)) == []
+    allied = check(ONSLAUGHT, state, Action(action="movement", side="Allied", line=4))
+    assert [f.rule for f in allied] == ["5.0"] and "Allied may not write a 'action' entry" in allied[0].message
+    assert [f.rule for f in check(ONSLAUGHT, state, Pass(side="German", line=5))] == ["5.0"]
+    # The action type stays the system's rule (only movement in the German Reserve Step).
+    assert [f.rule for f in check(ONSLAUGHT, state, Action(action="combat", side="German", line=6))] == ["5.0"]
+
+
+def test_a_bombardment_outside_its_sides_own_phase_cites_8_1(omaha: Game) -> None:
+    """8.1 from the data: a side bombards in its own Bombardment Phase only (the phasing side)."""
+    sequence = turn_sequence(omaha.manifest)
+    german_bombardment = next(i for i, s in enumerate(sequence) if s.id == "bombardment" and s.side == "German")
+    state = evolve(OMAHA.initial_state(omaha, []), turn=2, phase=german_bombardment)
+    allied = check(OMAHA, state, Bombard(hex="0620", support=["x"], side="Allied", line=7))
+    assert [(f.rule, f.line) for f in allied] == [("8.1", 7)]
+    german = check(OMAHA, state, Bombard(hex="0620", support=["x"], side="German", line=7))
+    assert all(f.rule != "8.1" or "may not write" not in f.message for f in german)
+    movement = evolve(state, phase=german_bombardment - 1)
+    assert [f.rule for f in check(OMAHA, movement, Bombard(hex="0620", support=["x"], side="German", line=8))] == ["8.1"]
+
+
+@pytest.mark.parametrize("game_id", ["onslaught", "omaha"])
+def test_every_kind_the_sequence_allows_is_an_entry_of_the_system(game_id: str) -> None:
+    """A misspelt kind in `[[sequence]]` entries would refuse nothing: each must be one of the system's."""
+    game = load_game(data_root(), game_id)
+    places = entry_places(turn_sequence(game.manifest))
+    assert places and set(places) <= SYSTEMS[game.manifest.rule_system].entry_kinds
+
+
+def test_an_unknown_side_in_the_sequence_entries_is_a_data_error() -> None:
+    """`side` is `any`, `phasing` or a side of the game."""
+    game = load_game(data_root(), "onslaught")
+    doc = game.manifest.model_dump()
+    doc["sequence"][0]["entries"] = [{"kind": "rolloff", "side": "Alied", "source": "5.0"}]
+    with pytest.raises(ValueError, match="'Alied' is not 'any', 'phasing' or one of the sides"):
+        GameManifest.model_validate(doc)

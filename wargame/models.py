@@ -242,6 +242,17 @@ class Track(Model):
         return self
 
 
+class EntryAllowance(Model):
+    """A kind of log entry a step or phase allows, and which side may write it there.
+
+    A kind that some step or phase names is allowed only in the steps and phases that name it."""
+
+    kind: Ident
+    side: str = "any"
+    """`any`, `phasing` (the side whose player turn the phase is) or a side's name."""
+    source: Source
+
+
 class SequenceItem(Model):
     """A step or phase of the turn sequence; `player` says whose it is when not both's."""
 
@@ -249,6 +260,8 @@ class SequenceItem(Model):
     name: str
     player: Literal["both", "first", "second", "each"] = "both"
     items: list[SequenceItem] = []
+    entries: list[EntryAllowance] = []
+    """The entry kinds this step or phase allows (see EntryAllowance)."""
     source: Source
 
 
@@ -299,6 +312,16 @@ class GameManifest(Model):
     optional_rule: list[OptionalRule] = []
     source: Source
     note: str = ""
+
+    @model_validator(mode="after")
+    def _entry_sides_known(self) -> GameManifest:
+        items = [i for item in self.sequence for i in (item, *item.items)]
+        for item in items:
+            for allowed in item.entries:
+                if allowed.side not in ("any", "phasing", *self.sides):
+                    raise ValueError(f"sequence {item.id!r}: entries side {allowed.side!r} is not 'any', 'phasing' "
+                                     f"or one of the sides ({', '.join(self.sides)})")
+        return self
 
     @property
     def series_id(self) -> str:

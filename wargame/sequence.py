@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wargame.models import GameManifest
+from wargame.models import EntryAllowance, GameManifest, SequenceItem
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,23 @@ class Slot:
     side: str | None
     """The side whose player turn it belongs to (None: the step is both players')."""
     source: str
+    entries: tuple[EntryAllowance, ...] = ()
+    """The entry kinds the step or phase allows, and who may write them (`entries` in game.toml)."""
+
+    def writer(self, allowed: EntryAllowance) -> str | None:
+        """The side an allowance lets write its kind here (None: either side)."""
+        if allowed.side == "any":
+            return None
+        return self.side if allowed.side == "phasing" else allowed.side
+
+    def allows(self, kind: str, side: str | None) -> bool:
+        """Whether the step or phase allows an entry of this kind from this side."""
+        return any(a.kind == kind and (a.side == "any" or (side is not None and side == self.writer(a)))
+                   for a in self.entries)
+
+
+def _slot(item: SequenceItem, name: str, side: str | None) -> Slot:
+    return Slot(item.id, name, side, str(item.source), tuple(item.entries))
 
 
 def turn_sequence(manifest: GameManifest) -> tuple[Slot, ...]:
@@ -33,12 +50,22 @@ def turn_sequence(manifest: GameManifest) -> tuple[Slot, ...]:
         if item.player == "each":
             for side in order:
                 if item.items:
-                    out += [Slot(sub.id, f"{side} {sub.name}", side, str(sub.source)) for sub in item.items]
+                    out += [_slot(sub, f"{side} {sub.name}", side) for sub in item.items]
                 else:
-                    out.append(Slot(item.id, f"{side} {item.name}", side, str(item.source)))
+                    out.append(_slot(item, f"{side} {item.name}", side))
         else:
-            out.append(Slot(item.id, item.name, None, str(item.source)))
+            out.append(_slot(item, item.name, None))
     return tuple(out)
+
+
+def entry_places(sequence: tuple[Slot, ...]) -> dict[str, tuple[EntryAllowance, ...]]:
+    """Every entry kind some step or phase names, with each allowance of it in turn order: such a kind
+    belongs to those steps and phases only."""
+    out: dict[str, list[EntryAllowance]] = {}
+    for slot in sequence:
+        for allowed in slot.entries:
+            out.setdefault(allowed.kind, []).append(allowed)
+    return {kind: tuple(allowed) for kind, allowed in out.items()}
 
 
 def step_ids(sequence: tuple[Slot, ...]) -> list[str]:

@@ -71,7 +71,7 @@ class SystemBase(Generic[PlacedT]):
         """The state before the first entry (the scenario's set-up)."""
         raise NotImplementedError
 
-    def check_rules(self, state: PlacedT, entry: Entry) -> list[Finding]:
+    def check_rules(self, state: PlacedT, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         """The system's own findings for an entry, after the engine's generic checks."""
         raise NotImplementedError
 

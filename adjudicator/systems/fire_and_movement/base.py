@@ -120,6 +120,10 @@ class SeriesRules(SystemBase[S]):
         """MP a unit has spent before its move's first step (a folio's arrivals)."""
         return 0.0
 
+    def folio_may_move(self, state: S, unit_id: str) -> bool:
+        """Whether a folio's own rules let a unit move now at all (the series has none of its own)."""
+        return True
+
     def folio_move(self, state: S, entry: Move) -> list[Finding] | None:
         """A folio's own verdict on a move before the series' (None: the series' rules decide)."""
         return None

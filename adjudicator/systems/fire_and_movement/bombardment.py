@@ -49,10 +49,9 @@ class Bombardment(SeriesRules[S]):
 
     def _check_bombard(self, state: S, entry: Bombard) -> list[Finding]:
         game = state.game
+        # 8.1: that a side bombards in its own Bombardment Phase only is the engine's check (game.toml's
+        # `[[sequence]]` entries).
         side = entry.side or ""
-        if self.phase_id(state) != "bombardment" or side != self.active(state):
-            return [self._f("error", "8.1", entry, f"{self._where(state)}: {side or 'a side'} bombards only in its "
-                                                   "own Bombardment Phase")]
         if not self._defenders(state, entry, side):
             return [self._f("error", "8.1", entry, f"hex {entry.hex} holds no enemy unit to bombard")]
         out = self._check_support(state, entry, side)

@@ -108,32 +108,44 @@ class Movement(ZonesOfControl[S]):
                         ezoc_cost=self.allowance(state, unit_id, weather=False) // 2 if mobile else 0, mobile=mobile,
                         barrier=lambda a, b: self.is_ezoc_barrier(game, a, b), on_map=grid, off_limits=self.off_limits(state))
 
+    def move_bars(self, state: S, unit_id: str, out_of_sequence: bool = False) -> tuple[list[tuple[str, str]], bool]:
+        """What bars a unit from moving now at all, whatever its path (5.2, 5.5, 8.5): (section, message)
+        in the order judged, and whether the first ends the judging of the move; the checker and the
+        generators (`may_move`) ask."""
+        unit = self._unit(state, unit_id)
+        phase = self.phase_id(state)
+        # 5.2: a player moves his own units in his own Movement or Mobile Movement Phase only.
+        if not out_of_sequence and (phase not in MOVEMENT_PHASES or unit.side != self.active(state)):
+            return [("5.2", f"{self._where(state)}: {unit_id} ({unit.side}) moves only in its own side's Movement "
+                            "and Mobile Movement Phases")], True
+        if phase == "mobile_movement":
+            if unit.mobility != "mobile":
+                return [("5.5", f"{unit_id} is a leg unit; leg units never move in the Mobile Movement Phase")], True
+            if unit_id in state.moved_in_movement:
+                return [("5.5", f"{unit_id} moved in this player turn's Movement Phase and does not move again in "
+                                "the Mobile Movement Phase")], True
+        out = []
+        if unit_id in state.moved:
+            out.append(("5.2", f"{unit_id} has already moved in this player turn"))
+        if unit_id in state.advanced:
+            out.append(("8.5", f"{unit_id} advanced after combat this player turn and does nothing more in it"))
+        return out, False
+
+    def may_move(self, state: S, unit_id: str) -> bool:
+        """Whether a unit may move now at all (the series' bars and its folio's), as the generators ask."""
+        return not self.move_bars(state, unit_id)[0] and self.folio_may_move(state, unit_id)
+
     def _check_move(self, state: S, entry: Move) -> list[Finding]:
         game = state.game
-        unit = self._unit(state, entry.unit)
         where = state.location.get(entry.unit)
-        phase = self.phase_id(state)
-        active = self.active(state)
         out: list[Finding] = []
         early = self.folio_move(state, entry)
         if early is not None:
             return early
-        # 5.2: a player moves his own units in his own Movement or Mobile Movement Phase only.
-        if not self.moves_out_of_sequence(state, entry) and (phase not in MOVEMENT_PHASES or unit.side != active):
-            return [self._f("error", "5.2", entry, f"{self._where(state)}: {entry.unit} ({unit.side}) moves only in "
-                                                   f"its own side's Movement and Mobile Movement Phases")]
-        if phase == "mobile_movement":
-            if unit.mobility != "mobile":
-                return [self._f("error", "5.5", entry, f"{entry.unit} is a leg unit; leg units never move in the "
-                                                       "Mobile Movement Phase")]
-            if entry.unit in state.moved_in_movement:
-                return [self._f("error", "5.5", entry, f"{entry.unit} moved in this player turn's Movement Phase and "
-                                                       "does not move again in the Mobile Movement Phase")]
-        if entry.unit in state.moved:
-            out.append(self._f("error", "5.2", entry, f"{entry.unit} has already moved in this player turn"))
-        if entry.unit in state.advanced:
-            out.append(self._f("error", "8.5", entry, f"{entry.unit} advanced after combat this player turn and "
-                                                      "does nothing more in it"))
+        bars, final = self.move_bars(state, entry.unit, self.moves_out_of_sequence(state, entry))
+        out += [self._f("error", section, entry, message) for section, message in bars]
+        if final:
+            return out
         if entry.strategic:
             out.append(self._f("error", "log", entry, "Fire & Movement has no strategic movement (an Onslaught "
                                                       "rule); write the move without 'strategic'"))

@@ -90,7 +90,7 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
         return state  # type: ignore[return-value]  # state_type is S's class
 
     # -- check -------------------------------------------------------------------------------------
-    def check_rules(self, state: S, entry: Entry) -> list[Finding]:
+    def check_rules(self, state: S, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         """The series' findings for an entry, after the engine's generic checks; the state is left untouched."""
         out: list[Finding] = []
         if state.combat is not None and not self._carries_out(state, entry):
@@ -98,7 +98,7 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
             state = evolve(state, combat=None)  # the entry is checked as the combat ended
         if isinstance(entry, (TurnMarker, StepMarker)):
             out += self._closing(state, entry)
-        checker = self._checks.get(type(entry))
+        checker = self._checks.get(type(entry)) if kind_rules else None
         if checker is not None:
             out += checker(state, entry)
         out += self.entry_checks(state, entry)

@@ -103,6 +103,14 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
                                                     "(11.2.1)")]
         return None
 
+    def folio_may_move(self, state: OmahaState, unit_id: str) -> bool:
+        """11.2.1: not a unit landed on the beach during GT 1; 11.2.4: not one landed this Movement Phase."""
+        return not self._landed_on_gt1(state, unit_id) and not self._landed_this_phase(state, unit_id)
+
+    def _landed_this_phase(self, state: OmahaState, unit_id: str) -> bool:
+        """11.2.4: a reinforcement landed this Movement Phase moves no further in it."""
+        return unit_id in state.landed and self.phase_id(state) == "movement"
+
     def moves_out_of_sequence(self, state: OmahaState, entry: Move) -> bool:
         """11.2.3: the Rangers' move after the Pointe du Hoc roll, before GT 1 (limits in _pdh_move)."""
         return state.turn == 0 and entry.unit == self._ranger(state) and state.pointe_du_hoc is not None and \
@@ -110,7 +118,7 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
 
     def folio_path(self, state: OmahaState, entry: Move) -> list[Finding]:
         """11.2.4: a reinforcement landed this Movement Phase moves no further in it."""
-        if entry.unit in state.landed and self.phase_id(state) == "movement":
+        if self._landed_this_phase(state, entry.unit):
             return [self._f("error", "11.2", entry, f"{entry.unit} landed this Movement Phase and moves no further "
                                                     "in it (11.2.4)")]
         return []

@@ -62,10 +62,10 @@ def check_turn(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
 
 
 def check_roll(state: OnslaughtState, entry: RollOff) -> list[Finding]:
+    """5.0: both players roll one die (that roll-offs belong to the Action Step is the engine's check,
+    from the `entries` of game.toml's `[[sequence]]`)."""
     out = []
     sides = set(state.game.manifest.sides)
-    if state.step != "action":
-        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: die roll-offs belong to the Action Step"))
     if set(entry.rolls) != sides:
         out.append(finding("error", "5.0", entry, f"both players roll one die: {', '.join(sorted(sides))}"))
     if any(not 1 <= r <= 6 for r in entry.rolls.values()):
@@ -87,15 +87,16 @@ def both_out(state: OnslaughtState) -> bool:
 
 
 def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
+    """5.0: who takes the next action, and the action types (5.1). The engine has already checked, from
+    game.toml's `[[sequence]]`, that actions and passes come in the Action Step and only German actions
+    in the German Reserve Step."""
     out = []
     side = entry.side or ""
     if state.step == "german_reserve":
-        if side != "German" or isinstance(entry, Pass) or entry.action != "movement":
+        if isinstance(entry, Action) and entry.action != "movement":
             out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: only German movement (strategic) "
                                                       "takes place in the German Reserve Step"))
         return out
-    if state.step != "action":
-        return [finding("error", "5.0", entry, f"{turn_and_step(state)}: actions are taken in the Action Step")]
     if state.step_over or (both_out(state) and state.action is not None):
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the Action Step has ended (tied roll, "
                                                   "two passes, or both players out of supply)"))

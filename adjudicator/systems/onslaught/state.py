@@ -176,4 +176,26 @@ def relocate(state: OnslaughtState, unit_id: str, label: str, **changes: Any) ->
     after = replace(state, location={**state.location, unit_id: label}, **changes)
     side = unit_of(state, unit_id).side
     after._zoc.update((other, zone) for other, zone in state._zoc.items() if other != side)
+    if state._occupants:
+        _carry_occupants(state, after, unit_id, label, side)
     return after
+
+
+def _carry_occupants(state: OnslaughtState, after: OnslaughtState, unit_id: str, label: str, side: str) -> None:
+    """The occupied hexes after one division's move, from those before it, instead of a scan of every
+    division; left to be recomputed when a hex would hold both sides (a breach the log may show)."""
+    hexes = hex_by_label(state.game)
+    held = dict(state._occupants)
+    old = state.location.get(unit_id)
+    if old is not None and old in hexes and old != label:
+        if old in after.location.values():
+            units = state.game.units_by_id
+            if {units[u].side for u, where in after.location.items() if where == old} != {side}:
+                return
+        else:
+            del held[hexes[old]]
+    if label in hexes:
+        if held.get(hexes[label], side) != side:
+            return
+        held[hexes[label]] = side
+    after._occupants.update(held)

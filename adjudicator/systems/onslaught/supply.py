@@ -274,28 +274,53 @@ def traces_line(state: OnslaughtState, side: str, start: Hex) -> bool:
 def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[Hex]) -> bool:
     """Whether a division of `side` in `start` traces a supply line to one of `sources` (8.3): the answer
     of `start in hexes_tracing_to(state, side, sources)`, from a search that starts at the division and
-    stops at the first source instead of spreading over the whole map from every source."""
+    stops at the first source (or at a hex an earlier search found joined to one) instead of spreading over
+    the whole map from every source."""
     links = SupplyMap.of(state.game).links
     held = occupants(state)
     if start not in links or held.get(start, side) != side:
         return False
     if start in sources:
         return True  # 8.3: a division standing on a source occupies it
-    zoc = zone_of_control(state, enemy_of(state, side))
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it; the
     # division's own hex never blocks, so the line may begin in any open neighbour.
+    zoc = zone_of_control(state, enemy_of(state, side))
+    blocked = frozenset(h for h in zoc if held.get(h) != side)
+    frontier = [h for h in (start, *links[start]) if h not in blocked]
+    # Which open hexes join a source depends on the sources and the blocked hexes alone, which stay
+    # the same over many activations: each search's hexes are remembered, joined or cut off.
+    regions = _regions(state.game)
+    key = (side, sources, blocked)
+    region = regions.get(key)
+    if region is None:
+        if len(regions) > 256:
+            regions.clear()
+        region = regions[key] = (set(), set())
+    joined, cut = region
+    if any(h in joined for h in frontier):
+        return True
+    if all(h in cut for h in frontier):
+        return False
     # Breadth first: the nearest source ends the search after a ring of hexes, not a wander.
-    frontier = deque(h for h in (start, *links[start]) if h not in zoc or held.get(h) == side)
+    queue = deque(frontier)
     seen = set(frontier)
-    while frontier:
-        h = frontier.popleft()
-        if h in sources:
+    while queue:
+        h = queue.popleft()
+        if h in sources or h in joined:
+            if start not in blocked:
+                joined |= seen  # one open area through the division's hex (a blocked one joins nothing)
             return True
         for n in links[h]:
-            if n not in seen and (n not in zoc or held.get(n) == side):
+            if n not in seen and n not in blocked:
                 seen.add(n)
-                frontier.append(n)
+                queue.append(n)
+    cut |= seen
     return False
+
+
+_regions: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex]], tuple[set[Hex], set[Hex]]]] = \
+    PerGame(lambda game: {})
+"""Open hexes found joined to a side's sources, or cut off from them, by side, sources and blocked hexes."""
 
 
 def mark_control(state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> OnslaughtState:

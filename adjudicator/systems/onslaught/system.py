@@ -129,7 +129,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         return replace(state, collected={0: allied_income(state, {}, ())})
 
     # -- check -------------------------------------------------------------------------------
-    def check_rules(self, state: OnslaughtState, entry: Entry) -> list[Finding]:
+    def check_rules(self, state: OnslaughtState, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         """Onslaught's findings for an entry, after the engine's generic checks; the state is left untouched."""
         ended = after_the_end(state, entry)
         if ended is not None:
@@ -141,7 +141,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         if kind in CLOSING:
             out += sequence.closing_findings(state, entry)
         out += arrivals.check_order(state, entry)
-        for check in CHECKS.get(kind, ()):
+        for check in CHECKS.get(kind, ()) if kind_rules else ():
             out += check(state, entry)
         return out
 

@@ -292,14 +292,18 @@ def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str,
     # (fortified ports aside) and 15 Allied divisions in supply east of the Victory Line.
     areas = game.areas_by_id
     west, east = set(areas["west_of_rhine"].hexes), set(areas["east_of_victory_line"].hexes)
-    fortified = {label for label, _ in supply.SupplyMap.of(game).fortified_ports}
-    german_west = [u for u, where in state.location.items() if unit_of(state, u).side == "German"
-                   and where in west and where not in fortified
-                   and in_supply(state, u, traced_supply(state, "German"))]
-    allied_east = [u for u, where in state.location.items() if unit_of(state, u).side == "Allied"
-                   and where in east and in_supply(state, u, traced_supply(state, "Allied"))]
     needed = int(game.parameter["allied_automatic_victory_divisions"])
-    if not german_west and len(allied_east) >= needed:
+    # The positions first, the supply lines (a search over the whole map) only when they could decide.
+    east_of_line = [u for u, where in state.location.items() if where in east and unit_of(state, u).side == "Allied"]
+    if len(east_of_line) < needed:
+        return None
+    allied_east = [u for u in east_of_line if in_supply(state, u, traced_supply(state, "Allied"))]
+    if len(allied_east) < needed:
+        return None
+    fortified = {label for label, _ in supply.SupplyMap.of(game).fortified_ports}
+    german_west = any(unit_of(state, u).side == "German" and where in west and where not in fortified
+                      and in_supply(state, u, traced_supply(state, "German")) for u, where in state.location.items())
+    if not german_west:
         return "Allied", "13.2", (f"at the end of turn {state.turn} no German division west of the Rhine is "
                                   f"in supply and {len(allied_east)} Allied divisions east of the Victory "
                                   "Line are")
