@@ -14,12 +14,12 @@ import click
 from pydantic import ValidationError
 
 from adjudicator.dice_ledger import check_dice, read_ledger
-from adjudicator.engine import Replay, replay, resolve
+from adjudicator.engine import Replay, replay
 from adjudicator.findings import Finding
 from adjudicator.seal import Seal, make_seal, position_digest, read_seal, seal_findings, seal_path
 from adjudicator.notation.entries import Entry, Header, LogDocument
-from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, write_text
-from adjudicator.report import json_report, markdown_report, text_report
+from adjudicator.notation.text import LogSyntaxErrors, caret_message, parse_text, parse_text_partly, write_text
+from adjudicator.report import json_report, markdown_report, text_report, unread_report
 from adjudicator.systems import SYSTEMS
 from adjudicator.vassal.chain import Chain, read_chain, replay_chain
 from adjudicator.vassal.chain_report import chain_json_verdict, chain_markdown_verdict, chain_text, chain_text_verdict
@@ -67,8 +67,35 @@ def _could_not_run() -> Iterator[None]:
         _stop(f"{getattr(e, 'filename', '')}: {e.strerror}")
 
 
+@contextmanager
+def _unread(fmt: str, log: Path) -> Iterator[None]:
+    """A log that cannot be replayed at all still gets its full verdict document on stdout (exit 2); the
+    game data or an unreadable file are the only reasons not to run (exit 2, message on stderr)."""
+    try:
+        yield
+    except LogSyntaxErrors as e:
+        click.echo(unread_report(fmt, str(log), e.errors, e.source), nl=False)
+        sys.exit(2)
+    except (DataErrors, OSError):
+        with _could_not_run():
+            raise
+    except WargameError as e:
+        click.echo(unread_report(fmt, str(log), [e], []), nl=False)
+        sys.exit(2)
+
+
 def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     """Entries and source lines of a text or JSON log; LogSyntaxErrors with carets otherwise."""
+    entries, source, errors = read_log_partly(path)
+    if errors:
+        raise LogSyntaxErrors(errors, source)
+    return entries, source
+
+
+def read_log_partly(path: Path) -> tuple[list[Entry], list[str], list[LogSyntaxError]]:
+    """Entries, source lines and the syntax errors of a text log (the replay stops at the first); a file
+    that cannot be read as a log at all (a zip, not UTF-8, a JSON twin that does not validate) raises
+    LogSyntaxErrors."""
     raw = path.read_bytes()
     if raw[:2] == b"PK":
         # A zip that is not a VASSAL save or log (those are read by adjudicator.vassal): a module, say.
@@ -86,15 +113,13 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     source = text.splitlines()
     if path.suffix == ".json":
         try:
-            return list(LogDocument.model_validate_json(text).entries), source
+            return list(LogDocument.model_validate_json(text).entries), source, []
         except ValidationError as e:
             errors = [LogSyntaxError(f"{'.'.join(map(str, err['loc']))}: {err['msg']}", Place(str(path)))
                       for err in e.errors()]
             raise LogSyntaxErrors(errors) from None
-    try:
-        return parse_text(text, str(path)), source
-    except LogSyntaxErrors:
-        raise
+    entries, errors = parse_text_partly(text, str(path))
+    return entries, source, errors
 
 
 def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
@@ -122,15 +147,14 @@ def read_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, mo
     return read_chain(logs, partial(read_text_part, data=data), data, game_id, module)
 
 
-def _replay(game: Game, entries: list[Entry], path: Path, source: list[str], keep_states: bool = True) -> Replay[Any]:
-    """Resolve and replay; `keep_states=False` (a check) keeps only the last state, so memory stays bounded."""
-    errors = resolve(game, entries, str(path))
-    if errors:
-        raise LogSyntaxErrors(errors, source)
+def _replay(game: Game, entries: list[Entry], path: Path, source: list[str], keep_states: bool = True,
+            syntax: list[LogSyntaxError] | None = None) -> Replay[Any]:
+    """Replay up to the first line that cannot be read or resolved (reported as a finding, the replay
+    stopped there); `keep_states=False` (a check) keeps only the last state, so memory stays bounded."""
     system = SYSTEMS.get(game.manifest.rule_system)
     if system is None:
         raise WargameError(f"the rule system {game.manifest.rule_system!r} of {game.id} is not implemented yet")
-    return replay(game, system, entries, keep_states)
+    return replay(game, system, entries, keep_states, file=str(path), source=source, syntax=syntax or [])
 
 
 def _step_lines(translation: Translation) -> list[str]:
@@ -150,9 +174,9 @@ def adjudicate_file(path: Path, data: Path | None, keep_states: bool = True) -> 
     if is_vassal_file(path):
         result, translation = adjudicate_vassal(path, data, keep_states=keep_states)
         return result, _step_lines(translation)
-    entries, source = read_log(path)
+    entries, source, syntax = read_log_partly(path)
     game = game_of(entries, path, data)
-    return _replay(game, entries, path, source, keep_states), source
+    return _replay(game, entries, path, source, keep_states, syntax), source
 
 
 DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
@@ -197,7 +221,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
         return result
 
     if len(logs) > 1:
-        with _could_not_run():
+        with _unread(fmt, logs[0]):
             chain = read_logs(logs, data, game_id, module)
             chained = with_dice(replay_chain(chain, keep_states=False))
         verdict = {"json": chain_json_verdict, "markdown": chain_markdown_verdict}.get(fmt, chain_text_verdict)
@@ -205,7 +229,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
         _exit_for(chained)
     log = logs[0]
     if is_vassal_file(log):
-        with _could_not_run():
+        with _unread(fmt, log):
             result, translation = adjudicate_vassal(log, data, game_id, module, keep_states=False)
             with_dice(result)
         if fmt == "json":
@@ -215,7 +239,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
         else:
             click.echo(text_verdict(result, translation, str(log)), nl=False)
         _exit_for(result)
-    with _could_not_run():
+    with _unread(fmt, log):
         # A sealed log's check hashes the position after every entry, so it keeps the states.
         sealed_log = seal_path(log).exists()
         result, source = adjudicate_file(log, data, keep_states=sealed_log)
@@ -263,6 +287,9 @@ def seal(logs: tuple[Path, ...], verify: bool, data: Path | None) -> None:
         combined = [e for entries, _ in parts for e in entries]
         game = game_of(parts[0][0], logs[0], data)
         result = _replay(game, combined, logs[0], parts[0][1])
+        if result.stopped is not None:
+            raise WargameError(f"the replay stops ({result.stopped}); a log that does not replay to its end is not "
+                               "sealed")
         seals: list[Seal | None] = [read_seal(seal_path(log)) if seal_path(log).exists() else None for log in logs]
         if not verify and seals[-1] is not None:
             raise WargameError(f"{seal_path(logs[-1])} exists: a log is sealed once (check it with --verify)")
