@@ -35,8 +35,8 @@ def test_json_report_shape() -> None:
     doc = json.loads(out)
     assert {"findings", "summary", "final_state"} <= set(doc)
     error = next(f for f in doc["findings"] if f["severity"] == "error")
-    assert error == {"severity": "error", "system": "onslaught", "rule": "6.1", "line": 9, "column": 1,
-                     "message": "de-inf-24 enters 5 hexes with a movement allowance of 4"}
+    assert error == {"severity": "error", "system": "onslaught", "rule": "6.1", "section": "6.0", "line": 9,
+                     "column": 1, "message": "de-inf-24 enters 5 hexes with a movement allowance of 4", "basis": []}
     assert doc["summary"]["errors"] == 1 and doc["final_state"]["positions"]["3206"] == ["de-inf-24"]
 
 

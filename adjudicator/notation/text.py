@@ -262,7 +262,7 @@ def _parse_line(line: str, line_no: int, file: str) -> Entry | None:
         return Header(**base, key=m.group(1), value=re.sub(r'\\([\\"])', r"\1", m.group(2)))
     tokens = tokens_of(line)
     # "At the end of the line" points just after the last word, not after a trailing comment.
-    cursor = _Line(tokens, line_no, file, tokens[-1].column + len(tokens[-1].text) + 1 if tokens else column)
+    cursor = _Line(tokens, line_no, file, tokens[-1].column + len(tokens[-1].text) if tokens else column)
     first = tokens[0]
     if first.text == "Turn":
         cursor.take("Turn")
