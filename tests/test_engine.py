@@ -54,13 +54,13 @@ def test_an_unknown_step_is_a_log_error_with_a_suggestion(tmp_path: Path) -> Non
     log.write_text('[Game "onslaught"]\nTurn 1\nStep reinforcment\nStep action\n', encoding="utf-8")
     result = CliRunner().invoke(main, ["check", str(log)])
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
-    assert f"{log}:3:1" in result.output and "did you mean 'reinforcement'" in result.output
+    assert f"{log}:3:6" in result.output and "did you mean 'reinforcement'" in result.output
 
 
 def test_an_unknown_step_stops_a_replay_cleanly(onslaught: Game) -> None:
     """Replayed without the CLI's resolve, an unknown step stops the replay at its line (tier 2)."""
     result = replay(onslaught, ONSLAUGHT, parse_text('[Game "onslaught"]\nTurn 1\nStep bogus\nStep action\n'))
-    assert result.stopped is not None and "line 3" in str(result.stopped) and "'bogus'" in str(result.stopped)
+    assert result.stopped is not None and result.stopped_line == 3 and "'bogus'" in str(result.stopped)
     assert result.applied == 2
 
 
