@@ -76,8 +76,10 @@ class Finding:
         return replace(self, basis=tuple(dict.fromkeys((*self.basis, *basis))))
 
     def basis_tag(self) -> str:
-        """`basis: reconstructed crt 2:1/3; 7.0 ...` for the text report ('' without a basis)."""
-        return "basis: " + "; ".join(b.tag() for b in self.basis) if self.basis else ""
+        """`basis: reconstructed crt 2:1/3; reconstructed terrain 0621`: the reconstructed values the finding
+        rests on, for the text report ('' when it rests on none: JSON lists every record)."""
+        tags = [b.tag() for b in self.basis if b.is_reconstructed]
+        return "basis: " + "; ".join(tags) if tags else ""
 
     def as_dict(self) -> dict[str, object]:
         """The JSON form (documented in docs/log-format.md)."""

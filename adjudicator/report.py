@@ -45,7 +45,7 @@ def text_report(result: Replay[Any], source: Sequence[str], file: str) -> str:
         if 0 < f.line <= len(source):
             lines.append(f"    {source[f.line - 1]}")
             lines.append(f"    {' ' * (f.column - 1)}^")
-        if f.basis:
+        if f.is_reconstructed:
             lines.append(f"    {f.basis_tag()}")
     s = summary(result)
     if result.stopped is not None:
@@ -68,7 +68,7 @@ def reconstructed_line(s: dict[str, Any]) -> list[str]:
 
 def markdown_finding(f: Finding) -> str:
     """A finding's message for a Markdown cell, with its basis."""
-    text = f.message + (f" ({f.basis_tag()})" if f.basis else "")
+    text = f.message + (f" ({f.basis_tag()})" if f.is_reconstructed else "")
     return text.replace("|", "/")
 
 

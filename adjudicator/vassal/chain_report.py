@@ -55,12 +55,12 @@ def chain_text_verdict(result: Replay[Any], chain: Chain) -> str:
             lines.append(f"{part.name}:{local}:{f.column}: {f.severity} [{f.system} {f.rule}]: {message}")
             if 0 < local <= len(part.source):
                 lines += [f"    {part.source[local - 1]}", f"    {' ' * (f.column - 1)}^"]
-            lines += [f"    {f.basis_tag()}"] if f.basis else []
+            lines += [f"    {f.basis_tag()}"] if f.is_reconstructed else []
             continue
         lines.append(f"{part.name}: {where(part, local)}: {f.severity} [{f.system} {f.rule}]: {message}")
         if local in part.translation.steps:
             lines.append(f"    VASSAL: {part.translation.steps[local]}")
-        lines += [f"    {f.basis_tag()}"] if f.basis else []
+        lines += [f"    {f.basis_tag()}"] if f.is_reconstructed else []
         if local in {part.translation.entries[i].line for i in part.translation.endpoint_moves}:
             lines.append("    (VASSAL recorded only where a counter ended in this step; the path is the reader's: "
                          "see `adjudicate convert`)")

@@ -48,7 +48,7 @@ def text_verdict(result: Replay[Any], translation: Translation, file: str) -> st
         lines.append(f"{file}: {_step(f.line)}: {f.severity} [{f.system} {f.rule}]: {f.message}")
         if f.line in translation.steps:
             lines.append(f"    VASSAL: {translation.steps[f.line]}")
-        if f.basis:
+        if f.is_reconstructed:
             lines.append(f"    {f.basis_tag()}")
         if f.line in endpoint_steps:
             lines.append("    (VASSAL recorded only where a counter ended in this step; the path is the reader's: "
