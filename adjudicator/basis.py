@@ -14,7 +14,7 @@ from adjudicator.findings import Basis
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 
-__all__ = ["Basis", "crt_cell", "hex_terrain", "hexside_features", "unit_strength"]
+__all__ = ["Basis", "attack_records", "crt_cell", "hex_terrain", "hexside_features", "marker_values", "unit_strength"]
 
 
 @dataclass(frozen=True)
@@ -59,12 +59,35 @@ def _file(game: Game, name: str) -> str:
 
 
 def crt_cell(game: Game, column: str, die: int, line: str | None = None) -> Basis:
-    """The combat table's cell of a column and (modified) die roll: its source is a stated cell's, else the table's."""
+    """The combat table's cell of a column and (modified) die roll, on a terrain line if given: its source is a
+    stated cell's, else the table's, and reconstructed when the terrain line is."""
     assert game.crt is not None
     stated = next((s.source for s in game.crt.stated if s.column == column and s.die == die), None)
+    source = stated or game.crt.source
+    crt_line = next((x for x in game.crt.line if x.id == line), None)
+    if crt_line is not None and crt_line.source.startswith("reconstructed"):
+        source = crt_line.source
     where = f"line {line} " if line else ""
-    return Basis(_file(game, "crt"), f"results {where}{column}/{die}", stated or game.crt.source,
-                 f"crt {where}{column}/{die}")
+    return Basis(_file(game, "crt"), f"results {where}{column}/{die}", source, f"crt {where}{column}/{die}")
+
+
+def marker_values(game: Game, marker_ids: Iterable[str]) -> tuple[Basis, ...]:
+    """The support fire markers' values (markers.toml)."""
+    markers = game.markers_by_id
+    return tuple(Basis(_file(game, "markers"), m, markers[m].source, f"marker {m}") for m in dict.fromkeys(marker_ids)
+                 if m in markers)
+
+
+def attack_records(game: Game, target: Hex, attackers: Iterable[tuple[str, bool]], defenders: Iterable[tuple[str, bool]],
+                   sides: Iterable[Hexside] = (), markers: Iterable[str] = (),
+                   values: tuple[str, str] = ("combat", "combat")) -> tuple[Basis, ...]:
+    """Everything an attack's arithmetic reads: attackers' and defenders' values (unit, depleted?), the
+    defending hex's terrain, the hexsides attacked across and the support markers."""
+    return (*(unit_strength(game, u, "reduced" if depleted else "full", values[0]) for u, depleted in attackers
+              if u in game.units_by_id),
+            *(unit_strength(game, u, "reduced" if depleted else "full", values[1]) for u, depleted in defenders
+              if u in game.units_by_id),
+            *hex_terrain(game, [target]), *hexside_features(game, sides), *marker_values(game, markers))
 
 
 def hex_terrain(game: Game, hexes: Iterable[Hex]) -> tuple[Basis, ...]:
