@@ -253,44 +253,38 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
     headers = [e for e in entries if isinstance(e, Header)]
     result: Replay[StateT] = Replay(game, system, list(entries))
     first_bad = min((e.place.line or 0 for e in syntax if e.place is not None), default=None)
-    if syntax:
-        result.findings += [Finding("error", NOTATION, "syntax", (e.place.line or 0) if e.place else 0,
-                                    (e.place.column or 1) if e.place else 1, e.message) for e in syntax]
+    unread = [Finding("error", NOTATION, "syntax", (e.place.line or 0) if e.place else 0,
+                      (e.place.column or 1) if e.place else 1, e.message) for e in syntax]
+
+    def stop(error: ReplayError, line: int, *found: Finding) -> Replay[StateT]:
+        result.findings += [*found, *(f for f in unread if f.line >= line)]
+        result.stopped, result.stopped_line = error, line
+        return result
+
     resolver = Resolver(game, file, source)
     sequence = turn_sequence(game.manifest)
     state = system.initial_state(game, headers)
     result.states.append(state)
     for entry in entries:
         if first_bad is not None and entry.line >= first_bad:
-            result.stopped = ReplayError("the log cannot be read from here on (a syntax error)",
-                                         Place(file, first_bad))
-            result.stopped_line = first_bad
-            return result
+            break
         problem = resolver.first_problem(entry)
         if problem is not None:
-            result.findings.append(Finding("error", NOTATION, "ids", entry.line,
-                                           (problem.place.column or 1) if problem.place else entry.column,
-                                           problem.message))
-            result.stopped = ReplayError(problem.message, problem.place)
-            result.stopped_line = entry.line
-            return result
+            return stop(ReplayError(problem.message, problem.place), entry.line,
+                        Finding("error", NOTATION, "ids", entry.line,
+                                (problem.place.column or 1) if problem.place else entry.column, problem.message))
         try:
             result.findings += check(system, state, entry, sequence)
             state = system.apply(state, _on_map(entry, game.grid.is_label) if resolver.leaves_map(entry) else entry)
         except ReplayError as e:
-            result.findings.append(system.table.finding("error", "log", entry.line, entry.column, e.message))
-            result.stopped = e
-            result.stopped_line = entry.line
-            return result
+            return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))
         result.applied += 1
         if keep_states:
             result.states.append(state)
         else:
             result.states[1:] = [state]
     if first_bad is not None:
-        result.stopped = ReplayError("the log cannot be read from here on (a syntax error)",
-                                     Place(file, first_bad))
-        result.stopped_line = first_bad
-        return result
+        return stop(ReplayError("the log cannot be read from here on (a syntax error)", Place(file, first_bad)),
+                    first_bad)
     result.findings += system.finish(state)
     return result
