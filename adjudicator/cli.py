@@ -421,6 +421,8 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
             result = adjudicate_vassal(logs[0], data, game_id, module)[0] if is_vassal_file(logs[0]) else \
                 adjudicate_file(logs[0], data)[0]
             wanted = None if at_line is None else at_line[1]
+    if result.stopped is not None:
+        click.echo(f"the replay stopped: {result.stopped}; the position is the last one reached", err=True)
     chosen = result.final_state if wanted is None else result.state_at(wanted)
     if as_json:
         doc = result.system.describe(chosen)
@@ -503,7 +505,8 @@ def combat(log: Path | None, at_line: int | None, game_id: str | None, attack_un
     with _could_not_run():
         if log is not None:
             result, _ = adjudicate_file(log, data)
-            attacks = [i for i, e in enumerate(result.entries) if isinstance(e, Attack)
+            # An attack after the line the replay stopped at has no position to audit it in.
+            attacks = [i for i, e in enumerate(result.entries) if isinstance(e, Attack) and i <= result.applied
                        and (at_line is None or e.line == at_line)]
             if not attacks:
                 raise WargameError(f"no attack on line {at_line} of {log}" if at_line else f"no attack in {log}")

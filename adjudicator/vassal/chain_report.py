@@ -86,6 +86,7 @@ def chain_json_verdict(result: Replay[Any], chain: Chain) -> str:
     if result.stopped is not None:
         s["stopped"] = chain.cited(str(result.stopped))
         s["stopped_in"] = _stopped_at(result, chain).name
+        s["stopped_line"] = chain.locate(result.stopped_line)[1] if result.stopped_line is not None else None
     files: list[dict[str, object]] = []
     for part in chain.parts:
         if part.translation is None:
