@@ -79,3 +79,14 @@ def test_fire_and_movement_result_names_the_line_cell_and_markers(tmp_path: Path
     assert keys["results line clear c10/3"]["file"] == "counters/omaha/crt.toml"
     assert {"16/1 full.attack", "26/1 full.attack", "914/352 full.defence", "us_sf_6", "de_sf_4"} <= set(keys)
     assert error["section"] == "8.0" and doc["summary"]["reconstructed"] >= 1
+
+
+def test_a_beach_assault_rests_on_the_reconstructed_beach_line(tmp_path: Path) -> None:
+    """Omaha 11.2: the beach-assault lines are the project's reconstruction, and the finding says so."""
+    text = (ROOT / "examples/omaha/legal-combat.log").read_text(encoding="utf-8")
+    log = tmp_path / "beach.log"
+    log.write_text(text.replace("Allied: attack 2319 with 16/1 18/1 die 6 result -",
+                                "Allied: attack 2319 with 16/1 18/1 die 6 result De"), encoding="utf-8")
+    code, out = run("check", str(log))
+    assert code == 1 and "error [omaha 11.2]" in out
+    assert "reconstructed crt line beach_no_ezoc c9/6" in out

@@ -104,8 +104,9 @@ class GroundCombat(SeriesRules[S]):
         side = entry.side or (self._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
         attackers = list(entry.attackers) if isinstance(entry, Attack) else []
         defenders = self.defending(state, self._defenders(state, entry, side))
-        sides = [Hexside.between(game.grid.hex_of(state.location[u]), target) for u in attackers
-                 if self._on_map(state, u) is not None]
+        # The hexsides attacked across (a beach assault is made from the hex itself: none).
+        sides = [Hexside.between(h, target) for u in attackers if self._on_map(state, u) is not None
+                 and (h := game.grid.hex_of(state.location[u])).distance(target) == 1]
         records = attack_records(game, target, [(u, u in state.depleted) for u in attackers],
                                  [(u, u in state.depleted) for u in defenders], sides, entry.support,
                                  ("attack", "defence"))

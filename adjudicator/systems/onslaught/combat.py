@@ -271,8 +271,8 @@ def combat_basis(state: OnslaughtState, entry: Attack) -> tuple[Basis, ...]:
     enemy = enemy_of(state, unit_of(state, entry.attackers[0]).side)
     units = [*entry.attackers, *units_at(state, entry.hex, enemy)]
     target = game.grid.hex_of(entry.hex)
-    sides = [Hexside.between(game.grid.hex_of(state.location[u]), target) for u in entry.attackers
-             if u in state.location and game.grid.is_label(state.location[u])]
+    sides = [Hexside.between(h, target) for u in entry.attackers if u in state.location
+             and game.grid.is_label(state.location[u]) and (h := game.grid.hex_of(state.location[u])).distance(target) == 1]
     return (*(unit_strength(game, u, "reduced" if u in state.depleted else "full", "combat") for u in units
               if u in game.units_by_id), *hex_terrain(game, [target]), *hexside_features(game, sides))
 
