@@ -21,8 +21,10 @@ from adjudicator.findings import Finding
 from adjudicator.seal import SEAL, Seal, make_seal, position_digest, read_seal, seal_findings, seal_path
 from adjudicator.notation.entries import Entry, Header, LogDocument
 from adjudicator.notation.jsonlog import read_json_log
-from adjudicator.notation.text import MAX_LOG_BYTES, LogSyntaxErrors, caret_message, parse_text, write_text_faithfully
-from adjudicator.report import json_report, markdown_report, text_report
+from adjudicator.notation.text import (
+    MAX_LOG_BYTES, LogSyntaxErrors, caret_message, parse_text, parse_text_partly, write_text_faithfully,
+)
+from adjudicator.report import json_report, markdown_report, text_report, unread_report
 from adjudicator.systems import SYSTEMS
 from adjudicator.vassal.chain import Chain, read_chain, replay_chain
 from adjudicator.vassal.chain_report import chain_json_verdict, chain_markdown_verdict, chain_text, chain_text_verdict
@@ -115,8 +117,35 @@ def _log_with_stdin(ctx: click.Context, param: click.Parameter, value: Path | No
     return None if value is None else _stdin_log(ctx, value)
 
 
+@contextmanager
+def _unread(fmt: str, log: Path) -> Iterator[None]:
+    """A log that cannot be replayed at all still gets its full verdict document on stdout (exit 2); the
+    game data or an unreadable file are the only reasons not to run (exit 2, message on stderr)."""
+    try:
+        yield
+    except LogSyntaxErrors as e:
+        click.echo(unread_report(fmt, str(log), e.errors, e.source), nl=False)
+        sys.exit(2)
+    except (DataErrors, OSError):
+        with _could_not_run():
+            raise
+    except WargameError as e:
+        click.echo(unread_report(fmt, str(log), [e], []), nl=False)
+        sys.exit(2)
+
+
 def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     """Entries and source lines of a text or JSON log; LogSyntaxErrors with carets otherwise."""
+    entries, source, errors = read_log_partly(path)
+    if errors:
+        raise LogSyntaxErrors(errors, source)
+    return entries, source
+
+
+def read_log_partly(path: Path) -> tuple[list[Entry], list[str], list[LogSyntaxError]]:
+    """Entries, source lines and the syntax errors of a text log (the replay stops at the first); a file
+    that cannot be read as a log at all (too large, a zip, not UTF-8, a JSON twin that does not read
+    strictly) raises LogSyntaxErrors."""
     size = len(_stdin_bytes[path]) if path == STDIN and path in _stdin_bytes else path.stat().st_size
     if size > MAX_LOG_BYTES:
         raise LogSyntaxErrors([LogSyntaxError(f"{size:,} bytes: a text or JSON log may have at most "
@@ -137,11 +166,9 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
                               ) from None
     source = text.splitlines()
     if path.suffix == ".json" or (path == STDIN and text.lstrip().startswith("{")):
-        return read_json_log(text, str(path)), source
-    try:
-        return parse_text(text, str(path)), source
-    except LogSyntaxErrors:
-        raise
+        return read_json_log(text, str(path)), source, []
+    entries, errors = parse_text_partly(text, str(path))
+    return entries, source, errors
 
 
 def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
@@ -242,15 +269,14 @@ def chain_seal_findings(chain: Chain) -> list[Finding]:
     return findings
 
 
-def _replay(game: Game, entries: list[Entry], path: Path, source: list[str], keep_states: bool = True) -> Replay[Any]:
-    """Resolve and replay; `keep_states=False` (a check) keeps only the last state, so memory stays bounded."""
-    errors = resolve(game, entries, str(path))
-    if errors:
-        raise LogSyntaxErrors(errors, source)
+def _replay(game: Game, entries: list[Entry], path: Path, source: list[str], keep_states: bool = True,
+            syntax: list[LogSyntaxError] | None = None) -> Replay[Any]:
+    """Replay up to the first line that cannot be read or resolved (reported as a finding, the replay
+    stopped there); `keep_states=False` (a check) keeps only the last state, so memory stays bounded."""
     system = SYSTEMS.get(game.manifest.rule_system)
     if system is None:
         raise WargameError(f"the rule system {game.manifest.rule_system!r} of {game.id} is not implemented yet")
-    return replay(game, system, entries, keep_states)
+    return replay(game, system, entries, keep_states, file=str(path), source=source, syntax=syntax or [])
 
 
 def _step_lines(translation: Translation) -> list[str]:
@@ -270,9 +296,9 @@ def adjudicate_file(path: Path, data: Path | None, keep_states: bool = True) -> 
     if is_vassal_file(path):
         result, translation = adjudicate_vassal(path, data, keep_states=keep_states)
         return result, _step_lines(translation)
-    entries, source = read_log(path)
+    entries, source, syntax = read_log_partly(path)
     game = game_of(entries, path, data)
-    return _replay(game, entries, path, source, keep_states), source
+    return _replay(game, entries, path, source, keep_states, syntax), source
 
 
 DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
@@ -322,7 +348,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     with _could_not_run():
         logs = expand_logs(logs)
     if len(logs) > 1:
-        with _could_not_run():
+        with _unread(fmt, logs[0]):
             chain = read_logs(logs, data, game_id, module)
             chained = with_dice(replay_chain(chain, keep_states=False))
             if any(not p.is_vassal and seal_path(p.path).exists() for p in chain.parts):
@@ -337,7 +363,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
         if not any(isinstance(e, Header) and e.key == "Game" for e in entries):
             _exchange_dice(log, entries, source, ledger, fmt)
     if is_vassal_file(log):
-        with _could_not_run():
+        with _unread(fmt, log):
             result, translation = adjudicate_vassal(log, data, game_id, module, keep_states=False)
             with_dice(result)
         if fmt == "json":
@@ -347,7 +373,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
         else:
             click.echo(text_verdict(result, translation, str(log)), nl=False)
         _exit_for(result)
-    with _could_not_run():
+    with _unread(fmt, log):
         # A sealed log's check hashes the position after every entry, so it keeps the states.
         sealed_log = seal_path(log).exists()
         result, source = adjudicate_file(log, data, keep_states=sealed_log)
@@ -423,6 +449,9 @@ def seal(logs: tuple[Path, ...], verify: bool, data: Path | None) -> None:
         combined = [e for entries, _ in parts for e in entries]
         game = game_of(parts[0][0], logs[0], data)
         result = _replay(game, combined, logs[0], parts[0][1])
+        if result.stopped is not None:
+            raise WargameError(f"the replay stops ({result.stopped}); a log that does not replay to its end is not "
+                               "sealed")
         seals: list[Seal | None] = [read_seal(seal_path(log)) if seal_path(log).exists() else None for log in logs]
         if not verify and seals[-1] is not None:
             raise WargameError(f"{seal_path(logs[-1])} exists: a log is sealed once (check it with --verify)")
@@ -580,6 +609,8 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
     """The position at any point of a log, or of several logs of one game in order."""
     with _could_not_run():
         result, chosen = position_at(logs, at_line, data, game_id, module)
+    if result.stopped is not None:
+        click.echo(f"the replay stopped: {result.stopped}; the position is the last one reached", err=True)
     if as_json:
         doc = result.system.describe(chosen)
         click.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))

@@ -7,7 +7,8 @@ becomes a finding and the replay goes on from what the players actually did.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic
 
@@ -15,13 +16,13 @@ from adjudicator.contract import RuleSystem, StateT, kind_of
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (Advance, Attack, Comment, Entry, Header, Loss, Move, Retreat, StandFast,
                                           StepMarker)
-from adjudicator.notation.text import iter_units_and_hexes
-from wargame.errors import LogSyntaxError, Place, ReplayError, did_you_mean
+from adjudicator.notation.text import iter_units_and_hexes, tokens_of
+from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
 from wargame.models import EntryAllowance
 from wargame.sequence import Slot, entry_places, next_slot, slot_index, step_ids, turn_sequence
 
-__all__ = ["Replay", "RuleSystem", "check", "replay", "resolve"]
+__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "check", "replay", "resolve"]
 
 
 @dataclass
@@ -37,6 +38,8 @@ class Replay(Generic[StateT]):
     findings: list[Finding] = field(default_factory=list)
     states: list[StateT] = field(default_factory=list)
     stopped: ReplayError | None = None
+    stopped_line: int | None = None
+    """The log line (or VASSAL step) the replay stopped at: every entry before it was adjudicated."""
     applied: int = 0
     """How many entries were applied (the replay stopped before the next one, if it stopped)."""
 
@@ -56,26 +59,104 @@ class Replay(Generic[StateT]):
         return self.states[min(index, len(self.states) - 1)]
 
 
-def resolve(game: Game, entries: Sequence[Entry], file: str) -> list[LogSyntaxError]:
-    """Every unit id and hex label the log names that the game does not know, with suggestions."""
-    errors = []
-    units = game.units_by_id
-    boxes = {b.id for b in game.manifest.box} | set(game.areas_by_id)
-    steps = step_ids(turn_sequence(game.manifest))
-    for entry in entries:
-        if isinstance(entry, StepMarker) and steps and entry.step not in steps:
-            errors.append(LogSyntaxError(f"unknown step or phase {entry.step!r}{did_you_mean(entry.step, steps)} "
-                                         f"(the turn's: {', '.join(steps)})", Place(file, entry.line, entry.column)))
+NOTATION = "notation"
+"""The `system` of a finding about the log itself rather than a rule: a syntax error (rule `syntax`) or
+an id the game does not know (rule `ids`). Both stop the replay at their line (house style 5)."""
+
+
+def _column_of(source_line: str, value: str, fallback: int) -> int:
+    """The column of the word naming `value` on its source line (a hex inside a path too), else `fallback`."""
+    for token in tokens_of(source_line):
+        if token.text == value:
+            return token.column
+        offset = 0
+        for part in token.text.split("-"):
+            if part == value:
+                return token.column + offset
+            offset += len(part) + 1
+    return fallback
+
+
+class Resolver:
+    """Every unit id, hex label and step id of an entry checked against the game, with "did you mean"."""
+
+    def __init__(self, game: Game, file: str, source: Sequence[str] = ()) -> None:
+        self.game, self.file, self.source = game, file, source
+        self.units = game.units_by_id
+        self.boxes = {b.id for b in game.manifest.box} | set(game.areas_by_id)
+        self.steps = step_ids(turn_sequence(game.manifest))
+
+    def _error(self, entry: Entry, value: str | None, message: str) -> LogSyntaxError:
+        column = entry.column
+        if value is not None and 0 < entry.line <= len(self.source):
+            column = _column_of(self.source[entry.line - 1], value, entry.column)
+        return LogSyntaxError(message, Place(self.file, entry.line, column))
+
+    def leaves_map(self, entry: Entry) -> bool:
+        """A move or retreat whose path steps from the map onto a hex beyond its edge (a label of the map's
+        own format, next to the hex before it): a rule question for the system, not a typo."""
+        if not isinstance(entry, (Move, Retreat)) or len(entry.path) < 2:
+            return False
+        grid = self.game.grid
+        for before, label in zip(entry.path, entry.path[1:]):
+            if not grid.is_label(label):
+                beyond, last = grid.hex_beyond(label), grid.hex_beyond(before)
+                return beyond is not None and last is not None and grid.is_label(before) and \
+                    beyond.distance(last) == 1
+        return False
+
+    def _near(self, label: str, path: Sequence[str]) -> str:
+        """ " (did you mean X?)" for a mistyped hex: one or two keystrokes from `label`, nearest the path's
+        hexes on the map; else the on-map hex nearest where the label points."""
+        grid = self.game.grid
+        anchors = [grid.hex_of(x) for x in path if x != label and grid.is_label(x)]
+        if anchors:
+            close = [(min(a.distance(grid.hex_of(c)) for a in anchors), edit_distance(label, c, 2), c)
+                     for c in grid.labels if c not in path and edit_distance(label, c, 2) <= 2]
+            close = [t for t in close if t[0] <= 6]
+            if close:
+                return f" (did you mean {min(close)[2]!r}?)"
+        return ""
+
+    def first_problem(self, entry: Entry) -> LogSyntaxError | None:
+        """The first id of the entry the game does not know, placed at its word; None if all resolve."""
+        if isinstance(entry, StepMarker) and self.steps and entry.step not in self.steps:
+            return self._error(entry, entry.step, f"unknown step or phase {entry.step!r}"
+                                                  f"{did_you_mean(entry.step, self.steps)} "
+                                                  f"(the turn's: {', '.join(self.steps)})")
+        leaving = self.leaves_map(entry)
+        path = list(getattr(entry, "path", []))
         for kind, value in iter_units_and_hexes(entry):
-            if kind == "unit" and value not in units:
-                errors.append(LogSyntaxError(f"unknown unit {value!r}{did_you_mean(value, units)}",
-                                             Place(file, entry.line, entry.column)))
-            elif kind == "hex" and not game.grid.is_label(value) and value not in boxes:
+            if kind == "unit" and value not in self.units:
+                return self._error(entry, value, f"unknown unit {value!r}{did_you_mean(value, self.units)}")
+            if kind == "hex" and not self.game.grid.is_label(value) and value not in self.boxes:
+                if leaving and value in path:
+                    continue
                 try:
-                    game.grid.hex_of(value)
-                except Exception as e:  # GridError: the message carries the suggestion
-                    errors.append(LogSyntaxError(str(getattr(e, "message", e)), Place(file, entry.line, entry.column)))
-    return errors
+                    self.game.grid.hex_of(value)
+                except GridError as e:
+                    near = self._near(value, path) if value in path else ""
+                    message = e.message if not near else re.sub(r" \(did you mean [^)]*\)$", "", e.message) + near
+                    return self._error(entry, value, message)
+        return None
+
+
+def resolve(game: Game, entries: Sequence[Entry], file: str, source: Sequence[str] = ()) -> list[LogSyntaxError]:
+    """Every unit id and hex label the log names that the game does not know, with suggestions
+    (the first of each entry)."""
+    resolver = Resolver(game, file, source)
+    return [problem for entry in entries if (problem := resolver.first_problem(entry)) is not None]
+
+
+def _on_map(entry: Entry, grid_has: Callable[[str], bool]) -> Entry:
+    """A move or retreat leaving the map, applied as far as its last hex on the map (the finding of the
+    system says it may not leave; the unit cannot be placed beyond the edge)."""
+    if isinstance(entry, (Move, Retreat)):
+        path = list(entry.path)
+        cut = next((i for i, label in enumerate(path) if not grid_has(label)), len(path))
+        if cut < len(path):
+            return entry.model_copy(update={"path": path[:max(cut, 1)]})
+    return entry
 
 
 def _sequence_findings(system: RuleSystem[StateT], sequence: tuple[Slot, ...], state: StateT,
@@ -213,28 +294,52 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry,
     return out + system.check_rules(state, entry, kind_rules=not misplaced)
 
 
-def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_states: bool = True) -> Replay[StateT]:
-    """Check and apply every entry in order.
+def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_states: bool = True, *,
+           file: str = "<log>", source: Sequence[str] = (),
+           syntax: Sequence[LogSyntaxError] = ()) -> Replay[StateT]:
+    """Check and apply every entry in order, up to the first that cannot be read or resolved.
 
-    Only a ReplayError (an entry of the log that cannot be applied) stops the replay as the log's
-    fault; any other exception is a bug in Umpire and propagates as one."""
+    `syntax` holds the log's syntax errors: each becomes a finding (system `notation`, rule `syntax`)
+    and the replay stops at the first of their lines, after adjudicating every entry before it. An id
+    the game does not know stops the replay at its entry in the same way (rule `ids`). A ReplayError
+    (an entry of the log that cannot be applied) stops it as the log's fault too; any other exception
+    is a bug in Umpire and propagates as one."""
     headers = [e for e in entries if isinstance(e, Header)]
-    result: Replay[StateT] = Replay(game, system, entries)
+    result: Replay[StateT] = Replay(game, system, list(entries))
+    first_bad = min((e.place.line or 0 for e in syntax if e.place is not None), default=None)
+    unread = [Finding("error", NOTATION, "syntax", (e.place.line or 0) if e.place else 0,
+                      (e.place.column or 1) if e.place else 1, e.message) for e in syntax]
+
+    def stop(error: ReplayError, line: int, *found: Finding) -> Replay[StateT]:
+        result.findings += [*found, *(f for f in unread if f.line >= line)]
+        result.stopped, result.stopped_line = error, line
+        return result
+
+    resolver = Resolver(game, file, source)
     sequence = turn_sequence(game.manifest)
     places = entry_places(sequence)
     state = system.initial_state(game, headers)
     result.states.append(state)
     for entry in entries:
+        if first_bad is not None and entry.line >= first_bad:
+            break
+        problem = resolver.first_problem(entry)
+        if problem is not None:
+            return stop(ReplayError(problem.message, problem.place), entry.line,
+                        Finding("error", NOTATION, "ids", entry.line,
+                                (problem.place.column or 1) if problem.place else entry.column, problem.message))
         try:
             result.findings += check(system, state, entry, sequence, places)
-            state = system.apply(state, entry)
+            state = system.apply(state, _on_map(entry, game.grid.is_label) if resolver.leaves_map(entry) else entry)
         except ReplayError as e:
-            result.stopped = e
-            return result
+            return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))
         result.applied += 1
         if keep_states:
             result.states.append(state)
         else:
             result.states[1:] = [state]
+    if first_bad is not None:
+        return stop(ReplayError("the log cannot be read from here on (a syntax error)", Place(file, first_bad)),
+                    first_bad)
     result.findings += system.finish(state)
     return result

@@ -6,10 +6,46 @@ system does not list, so citations cannot drift (house style 4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Literal
 
 Severity = Literal["error", "warning", "note"]
+
+
+@dataclass(frozen=True)
+class Basis:
+    """One data record a finding's arithmetic rests on: the file, the record in it, and the value's source."""
+
+    file: str
+    """The data file, relative to the data folder (e.g. `counters/onslaught/crt.toml`)."""
+    key: str
+    """The record in it: a key (`results 2:1/3`), a row's first field (`0620`) or `line N`."""
+    source: str
+    """The value's source as the data mark it: a rule section (`7.0`) or `reconstructed[:topic]`."""
+    what: str = ""
+    """A short name of the value for the text tag (`crt 2:1/3`, `terrain 0620`); `key` if empty."""
+
+    @property
+    def is_reconstructed(self) -> bool:
+        """True if the value is the project's reconstruction, not the printed game's (PROVENANCE.md)."""
+        return self.source.startswith("reconstructed")
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form (docs/log-format.md, "basis")."""
+        return {"file": self.file, "key": self.key, "source": self.source,
+                "reconstructed": self.is_reconstructed}
+
+    def tag(self) -> str:
+        """`reconstructed crt 2:1/3` or `7.0 crt 3:1/4`: the text report's short form."""
+        return f"{'reconstructed' if self.is_reconstructed else self.source} {self.what or self.key}"
+
+
+def top_section(rule: str) -> str:
+    """The top-level section a citation belongs to, as the section tables name it: `8.2.1` -> `8.0`,
+    `11.2.3` -> `11.0`, `7.0` -> `7.0`; a citation that is not numbered (`log`, `syntax`) is its own."""
+    m = re.match(r"^(\d+)(?:\.|$)", rule)
+    return f"{m.group(1)}.0" if m else rule
 
 
 @dataclass(frozen=True)
@@ -22,11 +58,34 @@ class Finding:
     line: int
     column: int
     message: str
+    basis: tuple[Basis, ...] = ()
+    """The data records the finding's arithmetic rests on (a CRT cell, a hex's terrain, a unit's strength)."""
+
+    @property
+    def section(self) -> str:
+        """The top-level section of `rule`, for grouping (`8.2.1` -> `8.0`)."""
+        return top_section(self.rule)
+
+    @property
+    def is_reconstructed(self) -> bool:
+        """True if the finding rests on at least one reconstructed value."""
+        return any(b.is_reconstructed for b in self.basis)
+
+    def with_basis(self, *basis: Basis) -> Finding:
+        """The finding resting also on these records (duplicates dropped, order kept)."""
+        return replace(self, basis=tuple(dict.fromkeys((*self.basis, *basis))))
+
+    def basis_tag(self) -> str:
+        """`basis: reconstructed crt 2:1/3; reconstructed terrain 0621`: the reconstructed values the finding
+        rests on, for the text report ('' when it rests on none: JSON lists every record)."""
+        tags = [b.tag() for b in self.basis if b.is_reconstructed]
+        return "basis: " + "; ".join(tags) if tags else ""
 
     def as_dict(self) -> dict[str, object]:
         """The JSON form (documented in docs/log-format.md)."""
-        return {"severity": self.severity, "system": self.system, "rule": self.rule, "line": self.line,
-                "column": self.column, "message": self.message}
+        return {"severity": self.severity, "system": self.system, "rule": self.rule, "section": self.section,
+                "line": self.line, "column": self.column, "message": self.message,
+                "basis": [b.as_dict() for b in self.basis]}
 
 
 class SectionTable:
@@ -40,10 +99,12 @@ class SectionTable:
         as the series', the folio's exclusive ones as the folio's."""
         self.sections: dict[str, str] = {**(series.sections if series is not None else {}), **self.own}
 
-    def finding(self, severity: Severity, section: str, line: int, column: int, message: str) -> Finding:
+    def finding(self, severity: Severity, section: str, line: int, column: int, message: str,
+                basis: tuple[Basis, ...] = ()) -> Finding:
         """A finding citing a listed section; KeyError for a section the system does not list."""
         if section in self.own:
-            return Finding(severity, self.system, section, line, column, message)
+            return Finding(severity, self.system, section, line, column, message, basis)
         if self.series is not None and section in self.series.sections:
-            return self.series.finding(severity, section, line, column, message)
+            return self.series.finding(severity, section, line, column, message, basis)
         raise KeyError(f"{self.system} lists no section {section!r}")
+

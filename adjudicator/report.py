@@ -7,9 +7,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from adjudicator.engine import Replay
+from adjudicator.engine import NOTATION, Replay
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import TurnMarker
+from wargame.errors import WargameError
 
 
 def summary(result: Replay[Any]) -> dict[str, Any]:
@@ -27,6 +28,8 @@ def summary(result: Replay[Any]) -> dict[str, Any]:
         "notes": sum(1 for f in result.findings if f.severity == "note"),
         "findings_by_rule": dict(sorted(by_rule.items())),
         "stopped": None if result.stopped is None else str(result.stopped),
+        "stopped_line": result.stopped_line,
+        "reconstructed": sum(1 for f in result.findings if f.is_reconstructed),
     }
 
 
@@ -42,6 +45,8 @@ def text_report(result: Replay[Any], source: Sequence[str], file: str) -> str:
         if 0 < f.line <= len(source):
             lines.append(f"    {source[f.line - 1]}")
             lines.append(f"    {' ' * (f.column - 1)}^")
+        if f.is_reconstructed:
+            lines.append(f"    {f.basis_tag()}")
     s = summary(result)
     if result.stopped is not None:
         lines.append(f"{file}: replay stopped: {result.stopped}")
@@ -50,7 +55,22 @@ def text_report(result: Replay[Any], source: Sequence[str], file: str) -> str:
                  f"{s['errors']} error(s), {s['warnings']} warning(s), {s['notes']} note(s)")
     if s["findings_by_rule"]:
         lines.append("by rule: " + ", ".join(f"{rule} x{n}" for rule, n in s["findings_by_rule"].items()))
+    lines += reconstructed_line(s)
     return "\n".join(lines) + "\n"
+
+
+def reconstructed_line(s: dict[str, Any]) -> list[str]:
+    """The summary's word on findings resting on reconstructed data (none: no line)."""
+    if not s["reconstructed"]:
+        return []
+    return [f"{s['reconstructed']} finding(s) rest on reconstructed data (PROVENANCE.md; correct the data folder "
+            "and give it with --data to judge on the printed game's values)"]
+
+
+def markdown_finding(f: Finding) -> str:
+    """A finding's message for a Markdown cell, with its basis."""
+    text = f.message + (f" ({f.basis_tag()})" if f.is_reconstructed else "")
+    return text.replace("|", "/")
 
 
 def json_report(result: Replay[Any]) -> str:
@@ -72,7 +92,38 @@ def markdown_report(result: Replay[Any], file: str) -> str:
     if result.findings:
         out += ["| line | severity | rule | finding |", "|---:|---|---|---|"]
         for f in _ordered(result.findings):
-            out.append(f"| {f.line} | {f.severity} | {f.system} {f.rule} | {f.message.replace('|', '/')} |")
+            out.append(f"| {f.line} | {f.severity} | {f.system} {f.rule} | {markdown_finding(f)} |")
     if result.stopped is not None:
         out += ["", f"Replay stopped: {result.stopped}"]
+    out += ["", *reconstructed_line(s)] if s["reconstructed"] else []
     return "\n".join(out) + "\n"
+
+
+def unread_report(fmt: str, file: str, errors: Sequence[WargameError], source: Sequence[str]) -> str:
+    """The full verdict document of a log that could not be replayed at all (no game named, not UTF-8, a
+    JSON twin that does not validate...): the problems as findings of the notation, `summary.stopped` set."""
+    findings = [Finding("error", NOTATION, "syntax", (e.place.line or 0) if e.place else 0,
+                        (e.place.column or 1) if e.place else 1, e.message) for e in errors]
+    first = findings[0] if findings else None
+    stopped = str(errors[0]) if errors else "the log could not be read"
+    s: dict[str, Any] = {"game": None, "system": None, "turns_replayed": 0, "entries_checked": 0, "entries": 0,
+                         "errors": len(findings), "warnings": 0, "notes": 0,
+                         "findings_by_rule": dict(Counter(f"{f.system} {f.rule}" for f in findings)),
+                         "stopped": stopped, "stopped_line": first.line if first else None, "reconstructed": 0}
+    if fmt == "json":
+        return json.dumps({"findings": [f.as_dict() for f in findings], "summary": s, "final_state": None},
+                          indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if fmt == "markdown":
+        out = [f"### Umpire verdict: `{file}`", "", f"Nothing could be adjudicated: **{len(findings)} error(s)**.", "",
+               "| line | severity | rule | finding |", "|---:|---|---|---|"]
+        out += [f"| {f.line} | {f.severity} | {f.system} {f.rule} | {markdown_finding(f)} |" for f in findings]
+        return "\n".join([*out, "", f"Replay stopped: {stopped}"]) + "\n"
+    lines = []
+    for f in findings:
+        lines.append(f"{file}:{f.line}:{f.column}: {f.severity} [{f.system} {f.rule}]: {f.message}" if f.line
+                     else f"{file}: {f.severity} [{f.system} {f.rule}]: {f.message}")
+        if 0 < f.line <= len(source):
+            lines += [f"    {source[f.line - 1]}", f"    {' ' * (f.column - 1)}^"]
+    lines.append(f"{file}: replay stopped: {stopped}")
+    lines.append(f"0 entries checked: {len(findings)} error(s), 0 warning(s), 0 note(s)")
+    return "\n".join(lines) + "\n"

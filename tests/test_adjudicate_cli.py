@@ -35,8 +35,8 @@ def test_json_report_shape() -> None:
     doc = json.loads(out)
     assert {"findings", "summary", "final_state"} <= set(doc)
     error = next(f for f in doc["findings"] if f["severity"] == "error")
-    assert error == {"severity": "error", "system": "onslaught", "rule": "6.1", "line": 9, "column": 1,
-                     "message": "de-inf-24 enters 5 hexes with a movement allowance of 4"}
+    assert error == {"severity": "error", "system": "onslaught", "rule": "6.1", "section": "6.0", "line": 9,
+                     "column": 1, "message": "de-inf-24 enters 5 hexes with a movement allowance of 4", "basis": []}
     assert doc["summary"]["errors"] == 1 and doc["final_state"]["positions"]["3206"] == ["de-inf-24"]
 
 
@@ -55,30 +55,87 @@ def test_syntax_errors_exit_2_with_every_error(tmp_path: Path) -> None:
     """All syntax errors at once, with carets; nothing adjudicated; exit 2."""
     log = tmp_path / "bad.log"
     log.write_text('[Game "onslaught"]\nTurn x\nAllied: atack 0620\n', encoding="utf-8")
-    code, _, err = run("check", str(log))
+    code, err, _ = run("check", str(log))
     assert code == 2
-    assert "bad.log:2:6: error: expected a turn number, found 'x'" in err
-    assert "bad.log:3:9: error: unknown command 'atack' (did you mean 'attack'?)" in err
+    assert "bad.log:2:6: error [notation syntax]: expected a turn number, found 'x'" in err
+    assert "bad.log:3:9: error [notation syntax]: unknown command 'atack' (did you mean 'attack'?)" in err
     assert "    Turn x\n         ^" in err
 
 
 def test_unknown_unit_and_hex_suggest(tmp_path: Path) -> None:
-    """Unit ids and hex labels are resolved against the game with suggestions; exit 2."""
+    """Unit ids and hex labels are resolved against the game with suggestions, at the word's column;
+    the replay stops at that line (exit 2) after adjudicating every line before it."""
     log = tmp_path / "ids.log"
     log.write_text('[Game "onslaught"]\nTurn 1\nus-inf-1 0620-0720\nus-inf-01 0620-0799\n', encoding="utf-8")
-    code, _, err = run("check", str(log))
+    code, err, _ = run("check", str(log))
     assert code == 2
     assert "unknown unit 'us-inf-1' (did you mean" in err and "'us-inf-01'" in err
-    assert "hex 0799" in err and "did you mean '0730'" in err
+    assert "2 of 4 entries checked" in err and "0799" not in err.split("replay stopped")[0]
+    log.write_text('[Game "onslaught"]\nTurn 1\nus-inf-01 0620-0799\n', encoding="utf-8")
+    code, err, _ = run("check", str(log))
+    assert code == 2 and "ids.log:3:16: error [notation ids]: hex 0799" in err
 
+
+def test_an_unknown_id_points_at_its_word(tmp_path: Path) -> None:
+    """The caret of an unknown id is under the word, not at column 1."""
+    log = tmp_path / "ids.log"
+    log.write_text('[Game "onslaught"]\nTurn 1\nStep action\nAllied: action combat supply 1\n'
+                   "Allied: activate 0620 us-inf-01 us-inf-99 supply 1\n", encoding="utf-8")
+    code, out, _ = run("check", str(log))
+    assert code == 2 and "ids.log:5:33: error [notation ids]: unknown unit 'us-inf-99'" in out
+    assert "\n    Allied: activate 0620 us-inf-01 us-inf-99 supply 1\n" + " " * 36 + "^\n" in out
+
+
+def test_a_mistyped_hex_suggests_a_hex_near_the_path(tmp_path: Path) -> None:
+    """`9922` beside 0921 suggests 0922 (a keystroke away, next to the path), not the map's corner 5022."""
+    log = tmp_path / "typo.log"
+    log.write_text('[Game "onslaught"]\nTurn 1\nbr-para-01 0921-9922\n', encoding="utf-8")
+    code, out, _ = run("check", str(log))
+    assert code == 2 and "did you mean '0922'?" in out and "5022" not in out
+
+
+def test_every_format_prints_its_document_when_the_replay_stops(tmp_path: Path) -> None:
+    """A stop (syntax error, unknown id, no game) still gives the full JSON / Markdown verdict on stdout,
+    with summary.stopped set, the lines before adjudicated; exit 2."""
+    log = tmp_path / "stop.log"
+    log.write_text('[Game "onslaught"]\nTurn 1\nStep german_reserve\nus-inf-01 0620-0720 flies\nTurn 2\n',
+                   encoding="utf-8")
+    code, out, _ = run("check", "--format", "json", str(log))
+    doc = json.loads(out)
+    assert code == 2 and doc["summary"]["stopped"] and doc["summary"]["stopped_line"] == 4
+    assert [(f["system"], f["rule"], f["line"]) for f in doc["findings"]] == [("onslaught", "4.0", 3),
+                                                                              ("notation", "syntax", 4)]
+    assert doc["final_state"]["turn"] == 1
+    code, out, _ = run("check", "--format", "markdown", str(log))
+    assert code == 2 and "| 4 | error | notation syntax |" in out and "Replay stopped" in out
+    log.write_text("Turn 1\n", encoding="utf-8")
+    code, out, _ = run("check", "--format", "json", str(log))
+    doc = json.loads(out)
+    assert code == 2 and doc["final_state"] is None and "names no game" in doc["findings"][0]["message"]
+    assert doc["summary"]["stopped"]
+
+
+def test_a_move_or_retreat_off_the_map_is_a_rule_finding(tmp_path: Path) -> None:
+    """A hex label of the map's format just beyond the edge, in a move, is a rule finding (Onslaught: no rule
+    allows it, 6.1) and the replay goes on (exit 1)."""
+    log = tmp_path / "edge.log"
+    log.write_text('[Game "onslaught"]\nTurn 1\nStep action\nAllied: pass\nRoll Allied 1 German 6\n'
+                   "German: action movement supply 1\nGerman: activate 3201 supply 1\nde-inf-24 3201-3200\n",
+                   encoding="utf-8")
+    code, out, _ = run("check", "--format", "json", str(log))
+    doc = json.loads(out)
+    assert code == 1 and doc["summary"]["stopped"] is None
+    assert [(f["rule"], f["line"]) for f in doc["findings"]] == [("6.1", 8)]
+    assert "leaves the map at 3200" in doc["findings"][0]["message"]
+    assert "3201" in doc["final_state"]["positions"]
 
 def test_missing_or_unknown_game(tmp_path: Path) -> None:
     """A log must name a bundled game."""
     log = tmp_path / "nogame.log"
     log.write_text("Turn 1\n", encoding="utf-8")
-    assert "names no game" in run("check", str(log))[2]
+    assert "names no game" in run("check", str(log))[1]
     log.write_text('[Game "onslaugt"]\n', encoding="utf-8")
-    code, _, err = run("check", str(log))
+    code, err, _ = run("check", str(log))
     assert code == 2 and "did you mean 'onslaught'" in err
 
 
@@ -120,7 +177,7 @@ def test_placement_hexes_are_resolved(tmp_path: Path) -> None:
     log = tmp_path / "place.log"
     log.write_text('[Game "onslaught"]\nTurn 1\nStep action\nAllied: pass\nGerman: pass\nStep german_reserve\n'
                    "Step reinforcement\nAllied: reinforce us-inf-03 9999\n", encoding="utf-8")
-    code, _, err = run("check", str(log))
+    code, err, _ = run("check", str(log))
     assert code == 2 and "hex 9999" in err and "did you mean '5030'" in err
 
 
@@ -153,13 +210,28 @@ def test_vassal_files_and_bytes_are_handled_cleanly(tmp_path: Path) -> None:
     archive = tmp_path / "archive.log"
     with zipfile.ZipFile(archive, "w") as z:
         z.writestr("hello.txt", "hi")
-    code, _, err = run("check", str(archive))
+    code, err, _ = run("check", str(archive))
     assert code == 2 and "zip archive" in err and "Traceback" not in err
     broken = tmp_path / "broken.vlog"
     broken.write_bytes(b"PK\x03\x04junk")
-    code, _, err = run("check", str(broken))
+    code, err, _ = run("check", str(broken))
     assert code == 2 and "not a readable zip archive" in err and "Traceback" not in err
     binary = tmp_path / "bad.log"
     binary.write_bytes(b'[Game "onslaught"]\nTurn 1\n  \xff\n')
-    code, _, err = run("check", str(binary))
-    assert code == 2 and "bad.log:3:3: error: not UTF-8 text" in err
+    code, err, _ = run("check", str(binary))
+    assert code == 2 and "bad.log:3:3: error [notation syntax]: not UTF-8 text" in err
+
+
+def test_a_fire_and_movement_unit_leaving_the_map_is_a_5_2_finding(tmp_path: Path) -> None:
+    """Omaha: a German unit on the south edge row moved one hex beyond it is a 5.2 breach (a unit exits the map
+    only where the exclusive rules allow it), not an unknown hex; the replay goes on (exit 1)."""
+    lines = (EXAMPLES.parent / "omaha" / "breach-retreat-ezoc.log").read_text(encoding="utf-8").splitlines()[:30]
+    text = "\n".join(lines).replace("German: setup 352/352 1510", "German: setup 352/352 1530")
+    log = tmp_path / "exit.log"
+    log.write_text(text + "\n352/352 1530-1531\n", encoding="utf-8")
+    code, out, _ = run("check", "--format", "json", str(log))
+    doc = json.loads(out)
+    assert code == 1 and doc["summary"]["stopped"] is None
+    assert [(f["system"], f["rule"], f["line"]) for f in doc["findings"]] == [("fire-and-movement", "5.2", 31)]
+    assert "leaves the map at 1531" in doc["findings"][0]["message"]
+    assert "352/352" in doc["final_state"]["positions"]["1530"]

@@ -57,13 +57,13 @@ def test_an_unknown_step_is_a_log_error_with_a_suggestion(tmp_path: Path) -> Non
     log.write_text('[Game "onslaught"]\nTurn 1\nStep reinforcment\nStep action\n', encoding="utf-8")
     result = CliRunner().invoke(main, ["check", str(log)])
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
-    assert f"{log}:3:1" in result.output and "did you mean 'reinforcement'" in result.output
+    assert f"{log}:3:6" in result.output and "did you mean 'reinforcement'" in result.output
 
 
 def test_an_unknown_step_stops_a_replay_cleanly(onslaught: Game) -> None:
     """Replayed without the CLI's resolve, an unknown step stops the replay at its line (tier 2)."""
     result = replay(onslaught, ONSLAUGHT, parse_text('[Game "onslaught"]\nTurn 1\nStep bogus\nStep action\n'))
-    assert result.stopped is not None and "line 3" in str(result.stopped) and "'bogus'" in str(result.stopped)
+    assert result.stopped is not None and result.stopped_line == 3 and "'bogus'" in str(result.stopped)
     assert result.applied == 2
 
 
@@ -165,3 +165,36 @@ def test_an_unknown_side_in_the_sequence_entries_is_a_data_error() -> None:
     doc["sequence"][0]["entries"] = [{"kind": "rolloff", "side": "Alied", "source": "5.0"}]
     with pytest.raises(ValueError, match="'Alied' is not 'any', 'phasing' or one of the sides"):
         GameManifest.model_validate(doc)
+def test_a_path_stepping_beyond_the_edge_leaves_the_map(omaha: Game) -> None:
+    """A label of the map's format next to the edge hex before it is a unit leaving the map (a rule question
+    for the system); a label far off the map is a typo (the replay stops there with a suggestion)."""
+    from adjudicator.engine import Resolver
+    from adjudicator.notation.entries import Retreat
+    resolver = Resolver(omaha, "game.log")
+    leaving = Retreat(line=3, unit="914/352", path=["0101", "0100"])
+    assert resolver.leaves_map(leaving) and resolver.first_problem(leaving) is None
+    typo = Retreat(line=3, unit="914/352", path=["0101", "0199"])
+    problem = resolver.first_problem(typo)
+    assert not resolver.leaves_map(typo) and problem is not None and "0199" in problem.message
+
+
+def test_syntax_errors_stop_the_replay_at_the_first_bad_line(onslaught: Game) -> None:
+    """Every entry before the first bad line is adjudicated; each syntax error is a finding of the notation."""
+    from adjudicator.notation.text import parse_text_partly
+    entries, errors = parse_text_partly('[Game "onslaught"]\nTurn 1\nStep german_reserve\nTurn x\nStep action\n'
+                                        'Turn y\n', "g.log")
+    result = replay(onslaught, ONSLAUGHT, entries, file="g.log", syntax=errors)
+    assert [(f.system, f.rule, f.line) for f in result.findings] == [("onslaught", "4.0", 3), ("notation", "syntax", 4),
+                                                                    ("notation", "syntax", 6)]
+    assert result.stopped is not None and result.stopped_line == 4 and result.applied == 3
+
+
+def test_a_phase_typo_is_a_log_error_not_a_breach(tmp_path: Path) -> None:
+    """`Phase combt` in an Omaha log stops the replay (exit 2) with a suggestion; no rule finding is made."""
+    log = tmp_path / "typo.log"
+    log.write_text('[Game "omaha"]\nTurn 1\nPhase combt\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "--format", "json", str(log)])
+    import json
+    doc = json.loads(result.stdout)
+    assert result.exit_code == 2 and [(f["system"], f["rule"]) for f in doc["findings"]] == [("notation", "ids")]
+    assert "did you mean 'combat'" in doc["findings"][0]["message"] and doc["summary"]["stopped_line"] == 3

@@ -242,17 +242,21 @@ def test_a_clean_chain_exits_0(tmp_path: Path) -> None:
 def test_logs_out_of_order_or_given_twice(tmp_path: Path) -> None:
     """Out of order: the order in which they follow each other; a file twice, by name or by content: exit 2."""
     _, parts = cut(combat_across_logs(), [4, 9], tmp_path)
-    code, _, err = run("check", parts[0], parts[2], parts[1])
+    code, out, err = run("check", parts[0], parts[2], parts[1])
+    err = out + err  # the verdict document on stdout, a data error on stderr
     assert code == 2 and "Traceback" not in err
     assert f"the logs are out of order: {parts[2]} does not begin where {parts[0]}, the log before it, ended, but " \
            f"where {parts[1]} ended; in the order {parts[0]} {parts[1]} {parts[2]} each log" in err
-    code, _, err = run("check", parts[1], parts[0], parts[2])
+    code, out, err = run("check", parts[1], parts[0], parts[2])
+    err = out + err  # the verdict document on stdout, a data error on stderr
     assert code == 2 and f"in the order {parts[0]} {parts[1]} {parts[2]}" in err
-    code, _, err = run("check", parts[0], parts[1], parts[1])
+    code, out, err = run("check", parts[0], parts[1], parts[1])
+    err = out + err  # the verdict document on stdout, a data error on stderr
     assert code == 2 and f"{parts[1]} is given twice (as log 2 and log 3 of the chain)" in err
     copy_of = tmp_path / "copy.vlog"
     copy_of.write_bytes(parts[0].read_bytes())
-    code, _, err = run("check", parts[0], copy_of)
+    code, out, err = run("check", parts[0], copy_of)
+    err = out + err  # the verdict document on stdout, a data error on stderr
     assert code == 2 and f"{copy_of} and {parts[0]} are the same file" in err
 
 
@@ -268,11 +272,13 @@ def test_a_log_missing_from_the_chain(tmp_path: Path) -> None:
 
 def test_other_games_and_text_logs_after_vassal_ones(tmp_path: Path) -> None:
     """A log of another game, or a text log that does not continue the VASSAL log before it: exit 2."""
-    code, _, err = run("check", SESSION, DATA / "omaha-session.vlog")
+    code, out, err = run("check", SESSION, DATA / "omaha-session.vlog")
+    err = out + err  # the verdict document on stdout, a data error on stderr
     assert code == 2 and "a log of omaha, but" in err and "all the logs of a chain are of one game" in err
     text = tmp_path / "session.log"
     assert run("convert", SESSION, "-o", text)[0] == 0
-    code, _, err = run("check", SESSION, text)
+    code, out, err = run("check", SESSION, text)
+    err = out + err  # the verdict document on stdout, a data error on stderr
     # The session converted sets the game up again after the session ended on turn 2: not its continuation.
     assert code == 2 and f"{text} does not continue {SESSION}" in err, err
 

@@ -216,11 +216,13 @@ def test_a_module_is_not_a_log(tmp_path: Path) -> None:
     module = tmp_path / "game.vmod"
     with zipfile.ZipFile(module, "w") as archive:
         archive.writestr("buildFile.xml", "<x/>")
-    code, _, err = run("check", str(module))
+    code, out, err = run("check", str(module))
+    err = out + err  # the verdict document on stdout, a data error on stderr
     assert code == 2 and "zip archive" in err and "Traceback" not in err
     renamed = tmp_path / "game.vlog"
     renamed.write_bytes(module.read_bytes())
-    code, _, err = run("check", str(renamed))
+    code, out, err = run("check", str(renamed))
+    err = out + err  # the verdict document on stdout, a data error on stderr
     assert code == 2 and "a VASSAL module, not a saved game or log" in err
 
 

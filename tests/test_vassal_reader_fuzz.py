@@ -231,12 +231,15 @@ def test_malformed_saves_name_the_problem(saved_game: bytes | str, message: str,
 
 
 def test_the_command_line_refuses_hostile_files_cleanly(tmp_path: Path) -> None:
-    """check and convert: `Error: ...` on stderr, exit 2, no traceback, no output file."""
+    """convert: `Error: ...` on stderr; check: its verdict document on stdout naming the problem; exit 2, no
+    traceback, no output file."""
     path = tmp_path / "bomb.vlog"
     path.write_bytes(vlog_bytes(obfuscate(PLAIN), {"../escape": b"x"}))
     out = tmp_path / "out.log"
     for args in (["check", str(path)], ["convert", str(path), "-o", str(out)], [str(path)]):
         result = CliRunner().invoke(main, args)
-        assert result.exit_code == 2 and "Error:" in result.stderr and "path traversal" in result.stderr
+        said = result.stderr if args[0] == "convert" else result.stdout
+        assert result.exit_code == 2 and "path traversal" in said and "Traceback" not in said
+        assert "Error:" in said if args[0] == "convert" else "replay stopped" in said
         assert result.exception is None or isinstance(result.exception, SystemExit)
     assert not out.exists()

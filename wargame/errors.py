@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-def _edit_distance(a: str, b: str, limit: int) -> int:
+def edit_distance(a: str, b: str, limit: int) -> int:
     """Edit distance counting a swap of neighbours as one edit (optimal string alignment),
     giving up (limit + 1) once it exceeds `limit`."""
     if abs(len(a) - len(b)) > limit:
@@ -37,7 +37,7 @@ def did_you_mean(word: str, vocabulary: Iterable[str], limit: int = 3) -> str:
         close = [lowered[word.lower()]]
     else:
         allowed = max(2, len(word) // 3)
-        scored = sorted((d, c) for c in choices if (d := _edit_distance(word, c, allowed)) <= allowed)
+        scored = sorted((d, c) for c in choices if (d := edit_distance(word, c, allowed)) <= allowed)
         close = [c for _, c in scored[:limit]]
     if not close:
         return ""

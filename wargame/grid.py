@@ -199,6 +199,14 @@ class Grid:
             raise GridError(f"hex {label}: {e.message} (did you mean "
                             f"{self.format_label(near_column, near_row)!r}?)") from None
 
+    def hex_beyond(self, label: str) -> Hex | None:
+        """The hex a well-formed label names even off the map (a unit leaving it); None if malformed."""
+        try:
+            column, row = self.parse_label(label)
+        except GridError:
+            return None
+        return self.hex_at_visual(*self._visual_of_numbers(column, row))
+
     def is_label(self, label: str) -> bool:
         """True if the label names a hex on this map."""
         return label in self._by_label

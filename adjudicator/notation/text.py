@@ -32,7 +32,17 @@ RATIO = re.compile(r"^[0-9]{1,3}:[0-9]{1,3}$")
 DIFF = re.compile(r"^[+-]?[0-9]{1,3}$")
 WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$")
 RECEIPT = re.compile(r"^umpire1\.[A-Za-z0-9_-]+$")
-MARKER = "a support fire marker id"
+MARKER = "a support fire marker id (as markers.toml names it)"
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "attack": ("odds|diff", "die", "result", "support", "receipt"),
+    "bombard": ("diff", "die", "result", "support", "receipt"),
+    "activate": ("supply", "move-first|attack-first"),
+    "action": ("supply",),
+    "income": ("decline",),
+    "capture": ("points",),
+    **{how: ("points", "supply") for how in ("reinforce", "paradrop", "pickup", "setup", "delay", "replace")},
+}
+"""The options of each command, in the order the notation writes them (a hint for one out of order)."""
 COMMANDS = ("action", "pass", "activate", "attack", "bombard", "retreat", "advance", "deplete", "eliminate", "remove",
             "stand", "reinforce", "paradrop", "pickup", "setup", "delay", "replace", "income", "capture", "declare",
             "move", "draw", "aside", "lose")
@@ -107,6 +117,9 @@ class _Line:
     def words_until(self, stops: Sequence[str], what: str = "a unit id") -> list[Token]:
         out = []
         while (token := self.peek()) is not None and token.text not in stops:
+            if not WORD.match(token.text) and DIFF.match(token.text) and what != "a unit id":
+                raise self.error(f"expected {what}, found {token.text!r}: the log names the markers; their "
+                                 "strength comes from the marker's data, not from the log", token)
             out.append(self.take(what, WORD))
         return out
 
@@ -122,9 +135,13 @@ class _Line:
             out.append(self.take("a dice receipt (umpire1. and its text, as the ledger gave it)", RECEIPT).text)
         return out
 
-    def done(self) -> None:
+    def done(self, options: Sequence[str] = ()) -> None:
+        """The entry ends here; a leftover option of the command is one written out of order."""
         token = self.peek()
         if token is not None:
+            if token.text in {word for option in options for word in option.split("|")}:
+                raise self.error(f"unexpected {token.text!r}: options come in the order "
+                                 f"{', '.join(repr(o.replace('|', ' or ')) for o in options)}", token)
             raise self.error(f"unexpected {token.text!r} at the end of the entry", token)
 
 
@@ -221,7 +238,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         entry = Capture(**base, hex=hex_label, points=cursor.int_after("points"))
     else:
         entry = Declare(**base, what=cursor.take("what is declared", WORD).text)
-    cursor.done()
+    cursor.done(OPTIONS.get(command, ()))
     return entry
 
 
@@ -249,9 +266,8 @@ def _parse_line(line: str, line_no: int, file: str) -> Entry | None:
             raise LogSyntaxError('expected a header like [Game "onslaught"]', ErrorPlace(file, line_no, column))
         return Header(**base, key=m.group(1), value=re.sub(r'\\([\\"])', r"\1", m.group(2)))
     tokens = tokens_of(line)
-    # A missing word is due just after the last one, not after a comment ending the line.
-    end = tokens[-1].column + len(tokens[-1].text) if tokens else len(line.rstrip()) + 1
-    cursor = _Line(tokens, line_no, file, end)
+    # "At the end of the line" points just after the last word, not after a trailing comment.
+    cursor = _Line(tokens, line_no, file, tokens[-1].column + len(tokens[-1].text) if tokens else column)
     first = tokens[0]
     if first.text == "Turn":
         cursor.take("Turn")
@@ -273,6 +289,11 @@ def _parse_line(line: str, line_no: int, file: str) -> Entry | None:
     elif (m := SIDE.match(first.text)) is not None:
         cursor.take("a side")
         entry = _sided(cursor, m.group(1), m.group(2) == ">", base)
+    elif re.match(r"^[a-z][A-Za-z]*[:>]$", first.text):
+        raise cursor.error(f"a side is written with a capital: {first.text[0].upper() + first.text[1:]!r}", first)
+    elif re.match(r"^[A-Z][A-Za-z]*$", first.text) and len(tokens) > 1 and tokens[1].text in COMMANDS:
+        raise cursor.error(f"expected ':' (or '>') after the side: write '{first.text}: {tokens[1].text} ...'",
+                           Token(first.text, first.column + len(first.text)))
     else:
         # The short form of a move: UNIT [strategic] PATH (the side is the unit's).
         unit = cursor.take("a unit id, a side followed by ':' or '>', or Turn/Step/Phase/Roll", WORD)
@@ -285,6 +306,14 @@ def _parse_line(line: str, line_no: int, file: str) -> Entry | None:
 
 def parse_text(text: str, file: str = "<log>") -> list[Entry]:
     """Every entry of a text log; LogSyntaxErrors listing every malformed line."""
+    entries, errors = parse_text_partly(text, file)
+    if errors:
+        raise LogSyntaxErrors(errors, text.splitlines())
+    return entries
+
+
+def parse_text_partly(text: str, file: str = "<log>") -> tuple[list[Entry], list[LogSyntaxError]]:
+    """Every well-formed entry of a text log and every malformed line's error (the replay stops at the first)."""
     entries: list[Entry] = []
     errors: list[LogSyntaxError] = []
     for line_no, line in enumerate(text.splitlines(), 1):
@@ -295,9 +324,7 @@ def parse_text(text: str, file: str = "<log>") -> list[Entry]:
             continue
         if entry is not None:
             entries.append(entry)
-    if errors:
-        raise LogSyntaxErrors(errors, text.splitlines())
-    return entries
+    return entries, errors
 
 
 def _path_text(path: Sequence[str]) -> str:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import json
+from dataclasses import replace
 from collections.abc import Sequence
 
 from adjudicator.engine import Replay
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Comment, Entry
 from adjudicator.notation.text import write_text
-from adjudicator.report import summary
+from adjudicator.report import markdown_finding, reconstructed_line, summary
 from adjudicator.vassal.chain import Chain, Part
 from adjudicator.vassal.report import annotated, vassal_section
 from adjudicator.vassal.translate import one_line
@@ -54,10 +55,12 @@ def chain_text_verdict(result: Replay[Any], chain: Chain) -> str:
             lines.append(f"{part.name}:{local}:{f.column}: {f.severity} [{f.system} {f.rule}]: {message}")
             if 0 < local <= len(part.source):
                 lines += [f"    {part.source[local - 1]}", f"    {' ' * (f.column - 1)}^"]
+            lines += [f"    {f.basis_tag()}"] if f.is_reconstructed else []
             continue
         lines.append(f"{part.name}: {where(part, local)}: {f.severity} [{f.system} {f.rule}]: {message}")
         if local in part.translation.steps:
             lines.append(f"    VASSAL: {part.translation.steps[local]}")
+        lines += [f"    {f.basis_tag()}"] if f.is_reconstructed else []
         if local in {part.translation.entries[i].line for i in part.translation.endpoint_moves}:
             lines.append("    (VASSAL recorded only where a counter ended in this step; the path is the reader's: "
                          "see `adjudicate convert`)")
@@ -69,6 +72,7 @@ def chain_text_verdict(result: Replay[Any], chain: Chain) -> str:
     s = summary(result)
     if s["findings_by_rule"]:
         lines.append("by rule: " + ", ".join(f"{rule} x{n}" for rule, n in s["findings_by_rule"].items()))
+    lines += reconstructed_line(s)
     return "\n".join(lines) + "\n"
 
 
@@ -82,6 +86,7 @@ def chain_json_verdict(result: Replay[Any], chain: Chain) -> str:
     if result.stopped is not None:
         s["stopped"] = chain.cited(str(result.stopped))
         s["stopped_in"] = _stopped_at(result, chain).name
+        s["stopped_line"] = chain.locate(result.stopped_line)[1] if result.stopped_line is not None else None
     files: list[dict[str, object]] = []
     for part in chain.parts:
         if part.translation is None:
@@ -104,7 +109,8 @@ def chain_markdown_verdict(result: Replay[Any], chain: Chain) -> str:
         for f in _ordered(result.findings):
             part, local = chain.locate(f.line)
             out.append(f"| `{part.name}` | {where(part, local)} | {f.severity} | {f.system} {f.rule} | "
-                       f"{chain.cited(f.message).replace('|', '/')} |")
+                       f"{markdown_finding(replace(f, message=chain.cited(f.message)))} |")
+    out += ["", *reconstructed_line(s)] if s["reconstructed"] else []
     if result.stopped is not None:
         out += ["", f"Replay stopped in `{_stopped_at(result, chain).name}`: {chain.cited(str(result.stopped))}"]
     notes = [f"- `{p.name}` {where(p, n.step)}: {n.message.replace('|', '/')}" for p in chain.parts for n in p.notes]

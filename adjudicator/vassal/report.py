@@ -11,7 +11,7 @@ from adjudicator.engine import Replay
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Comment, Entry
 from adjudicator.notation.text import write_text
-from adjudicator.report import json_report, markdown_report, summary
+from adjudicator.report import json_report, markdown_report, reconstructed_line, summary
 from adjudicator.vassal.translate import Note, Translation, one_line
 
 
@@ -48,6 +48,8 @@ def text_verdict(result: Replay[Any], translation: Translation, file: str) -> st
         lines.append(f"{file}: {_step(f.line)}: {f.severity} [{f.system} {f.rule}]: {f.message}")
         if f.line in translation.steps:
             lines.append(f"    VASSAL: {translation.steps[f.line]}")
+        if f.is_reconstructed:
+            lines.append(f"    {f.basis_tag()}")
         if f.line in endpoint_steps:
             lines.append("    (VASSAL recorded only where a counter ended in this step; the path is the reader's: "
                          "see `adjudicate convert`)")
@@ -61,6 +63,7 @@ def text_verdict(result: Replay[Any], translation: Translation, file: str) -> st
                  f"{s['notes']} note(s)")
     if s["findings_by_rule"]:
         lines.append("by rule: " + ", ".join(f"{rule} x{n}" for rule, n in s["findings_by_rule"].items()))
+    lines += reconstructed_line(s)
     return "\n".join(lines) + "\n"
 
 

@@ -228,6 +228,9 @@ class SeriesRules(SystemBase[S]):
     def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
         raise NotImplementedError  # combat_results.py
 
+    def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
+        raise NotImplementedError  # ground_combat.py
+
     def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
         raise NotImplementedError  # ground_combat.py
 

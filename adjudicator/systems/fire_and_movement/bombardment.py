@@ -83,7 +83,7 @@ class Bombardment(SeriesRules[S]):
                                                       "this player turn; at most two"))
         if out:
             return out
-        return self._bombard_claims(state, entry)
+        return self.with_basis(state, entry, self.bombard_audit(state, entry), self._bombard_claims(state, entry))
 
     def _bombard_claims(self, state: S, entry: Bombard) -> list[Finding]:
         """The claimed differential and result against the table (8.1.2, 8.1.3; a warning without a die)."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from adjudicator.basis import Basis, attack_records, crt_cell
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Attack
+from adjudicator.notation.entries import Attack, Bombard
 from adjudicator.systems.fire_and_movement.base import COMBAT_PHASES, SeriesRules
 from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
 from adjudicator.systems.fire_and_movement.results import FmCombat
@@ -91,7 +92,35 @@ class GroundCombat(SeriesRules[S]):
         out += self._check_support(state, entry, side)
         if out:
             return out
-        return self._claims(entry, self.combat_audit(state, entry), "8.2")
+        result = self.combat_audit(state, entry)
+        return self.with_basis(state, entry, result, self._claims(entry, result, "8.2"))
+
+    def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
+        """The claims' findings with the data they rest on: the differential's (units' values, the hex's terrain,
+        the hexsides attacked across, the markers), and the table's cell for a result ("differential ... gives",
+        "the result is"); a warning (no die) or a die out of range rests on no data."""
+        game = state.game
+        target = game.grid.hex_of(entry.hex)
+        side = entry.side or (self._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
+        attackers = list(entry.attackers) if isinstance(entry, Attack) else []
+        defenders = self.defending(state, self._defenders(state, entry, side))
+        # The hexsides attacked across (a beach assault is made from the hex itself: none).
+        sides = [Hexside.between(h, target) for u in attackers if self._on_map(state, u) is not None
+                 and (h := game.grid.hex_of(state.location[u])).distance(target) == 1]
+        records = attack_records(game, target, [(u, u in state.depleted) for u in attackers],
+                                 [(u, u in state.depleted) for u in defenders], sides, entry.support,
+                                 ("attack", "defence"))
+        die = entry.die
+        cell = (crt_cell(game, result.column, die, result.line),) \
+            if game.crt is not None and die is not None and die in game.crt.die_rolls else ()
+        out = []
+        for f in findings:
+            if f.message.startswith("the differential"):
+                f = f.with_basis(*records)
+            elif f.message.startswith(("differential", "the result is")):
+                f = f.with_basis(*records, *cell)
+            out.append(f)
+        return out
 
     def _attacker_errors(self, state: S, entry: Attack, side: str, phase: str | None) -> Iterator[Finding]:
         """8.2, 8.3.1, 8.5, 4.1: each attacking unit's errors."""

@@ -155,7 +155,8 @@ class Movement(ZonesOfControl[S]):
             return out + [self._f("error", "5.1", entry, f"{entry.unit} is in {where}, not {entry.path[0]}")]
         off = [label for label in entry.path if not game.grid.is_label(label)]
         if off:
-            return out + [self._f("error", "5.2", entry, f"{entry.unit} leaves the map at {off[0]}")]
+            return out + [self._f("error", "5.2", entry, f"{entry.unit} leaves the map at {off[0]}; a unit exits the map "
+                                                          "only where the exclusive rules allow it")]
         folio = self.folio_path(state, entry)
         if folio:
             return out + folio

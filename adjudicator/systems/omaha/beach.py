@@ -107,7 +107,7 @@ class BeachAssaults(OmahaRules):
         if out:
             return out
         result = self.beach_audit(state, entry)
-        return out + self._claims(entry, result, "11.2")
+        return out + self.with_basis(state, entry, result, self._claims(entry, result, "11.2"))
 
     def _landed_on_gt1(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.1: during GT 1, an assault unit that landed on a beach hex (not the Rangers, whom

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from adjudicator.contract import CombatAccount
+from adjudicator.basis import Basis, crt_cell, hex_terrain, hexside_features, unit_strength
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack
 from adjudicator.systems.onslaught import results
@@ -237,8 +238,10 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
     if out:
         return out
     result = combat_audit(state, entry)
+    strengths = combat_basis(state, entry)
     if entry.odds is not None and entry.odds != result.column:
-        out.append(finding("error", "7.0", entry, f"the odds: {result.ratio_note}, not {entry.odds}"))
+        out.append(finding("error", "7.0", entry, f"the odds: {result.ratio_note}, not {entry.odds}")
+                   .with_basis(*strengths))
     if entry.result is not None and entry.result not in RESULTS:
         out.append(finding("error", "7.2", entry, f"{entry.result} is not a result of the Combat Table "
                                                   f"({', '.join(RESULTS)})"))
@@ -253,11 +256,26 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
                                                         "and its effects cannot be verified"))
     elif entry.result is not None and entry.result in RESULTS and entry.result != result.result:
         out.append(finding("error", "7.2", entry, f"column {result.column} with a modified roll of "
-                                                  f"{result.modified_die} gives {result.result}, not {entry.result}"))
+                                                  f"{result.modified_die} gives {result.result}, not {entry.result}")
+                   .with_basis(*strengths, crt_cell(state.game, result.column, result.modified_die or 0)))
     elif entry.result is None:
         out.append(finding("note", "7.2", entry, f"the result is {result.result} (column {result.column}, "
-                                                 f"modified roll {result.modified_die})"))
+                                                 f"modified roll {result.modified_die})")
+                   .with_basis(*strengths, crt_cell(state.game, result.column, result.modified_die or 0)))
     return out
+
+
+def combat_basis(state: OnslaughtState, entry: Attack) -> tuple[Basis, ...]:
+    """The data an attack's odds and modifiers rest on: each division's combat strength (its face now), the
+    defending hex's terrain (7.1, 7.5) and the hexsides attacked across (7.1, 7.5)."""
+    game = state.game
+    enemy = enemy_of(state, unit_of(state, entry.attackers[0]).side)
+    units = [*entry.attackers, *units_at(state, entry.hex, enemy)]
+    target = game.grid.hex_of(entry.hex)
+    sides = [Hexside.between(h, target) for u in entry.attackers if u in state.location
+             and game.grid.is_label(state.location[u]) and (h := game.grid.hex_of(state.location[u])).distance(target) == 1]
+    return (*(unit_strength(game, u, "reduced" if u in state.depleted else "full", "combat") for u in units
+              if u in game.units_by_id), *hex_terrain(game, [target]), *hexside_features(game, sides))
 
 
 def known_result(state: OnslaughtState, entry: Attack) -> str | None:

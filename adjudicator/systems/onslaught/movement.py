@@ -58,6 +58,11 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
     if entry.path[0] != where:
         out.append(finding("error", "6.1", entry, f"{entry.unit} is in {where}, not {entry.path[0]}"))
         return out
+    off = [label for label in entry.path if not game.grid.is_label(label)]
+    if off:
+        # No Onslaught rule lets a division leave the map (6.1 moves it from hex to hex of the map).
+        return out + [finding("error", "6.1", entry, f"{entry.unit} leaves the map at {off[0]}: no rule allows a "
+                                                     "division to move off the map")]
     hexes = [game.grid.hex_of(label) for label in entry.path]
     for (la, a), (lb, b) in zip(zip(entry.path, hexes), zip(entry.path[1:], hexes[1:])):
         if not a.is_adjacent(b):

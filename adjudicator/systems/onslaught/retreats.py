@@ -58,7 +58,8 @@ def check_retreat(state: OnslaughtState, entry: Retreat) -> list[Finding]:
                                                "retreat")]
     off = [label for label in entry.path if not game.grid.is_label(label)]
     if off:
-        return [finding("error", "7.3", entry, f"{entry.unit} retreats to {off[0]}, which is not a hex of the map")]
+        return [finding("error", "7.3", entry, f"{entry.unit} retreats to {off[0]}, off the map: no rule allows "
+                                               "a division to retreat off the map")]
     out: list[Finding] = []
     tables = map_tables(game)
     enemy = enemy_of(state, unit.side)
