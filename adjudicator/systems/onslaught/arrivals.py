@@ -47,7 +47,9 @@ def order_of(entry: Entry, side: str) -> int | None:
         return 0 if german else 1
     if isinstance(entry, Place) and entry.how == "replace":
         return 2 if german else 3
-    if isinstance(entry, (Move, Loss)) and german:
+    if isinstance(entry, Move) and german or isinstance(entry, Loss) and german and entry.loss != "remove":
+        # 10.2: the free move and the elimination of unsuppliable reinforcements; a 6.3 removal
+        # resolves an overstack whenever it arises in the step, so it has no place in the order.
         return 0
     if isinstance(entry, Income):
         return 4

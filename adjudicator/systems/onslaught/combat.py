@@ -4,7 +4,9 @@ Also the attack itself (5.1, 5.4, 7.0), the result it opens (7.2) and where a de
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
+from itertools import combinations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -52,6 +54,7 @@ class CombatAudit:
     modified_die: int | None = None
     result: str | None = None
     lines: list[str] = field(default_factory=list)
+    fortified_hex: bool = False
 
     @property
     def total_modifier(self) -> int:
@@ -145,7 +148,41 @@ def audit(game: Game, defender_hex: Hex, defenders: list[tuple[str, int]], attac
                      f"{abs(sum(m.value for m in modifiers))} = {modified}{clamp}")
         result = result_of(game, column, modified)
         lines.append(f"7.2: column {column}, row {modified}: {result}")
-    return CombatAudit(attack, defence, doubled, column, ratio_note, modifiers, die, modified, result, lines)
+    return CombatAudit(attack, defence, doubled, column, ratio_note, modifiers, die, modified, result, lines,
+                       defender_in_fortification)
+
+
+def other_doubling_column(game: Game, audit: CombatAudit) -> str | None:
+    """The column a defence in a fortification hex gives with 7.5's doubling the other way round
+    (claimed across a mix of hexsides, or left out when every attacker crossed a fortified one)."""
+    if not audit.fortified_hex or audit.defence <= 0:
+        return None
+    defence = audit.defence // 2 if audit.doubled else audit.defence * 2
+    column, _ = odds_column(game, audit.attack, defence)
+    return column if column != audit.column else None
+
+
+def misread_clause(game: Game, audit: CombatAudit, odds: str | None, claimed: str | None) -> tuple[str, str] | None:
+    """The clause a wrong claim of odds or result breaks, when the claim is what a misreading of a
+    sub-clause gives: 7.5's doubling the wrong way round, or 7.1's modifiers left out; with why."""
+    other = other_doubling_column(game, audit)
+    way = ("not every attacker is across a fortified hexside, so the defence is not doubled" if not audit.doubled
+           else "every attacker is across a fortified hexside, so the defence is doubled")
+    if other is not None and odds is not None and odds == other:
+        return "7.5", way
+    if claimed is None or audit.die is None or audit.result is None:
+        return None
+    low, high = int(game.parameter.get("die_min", 0)), int(game.parameter.get("die_max", 6))
+    if other is not None and audit.modified_die is not None and result_of(game, other, audit.modified_die) == claimed:
+        return "7.5", way
+    mods = audit.modifiers
+    for size in range(1, len(mods) + 1):
+        for left_out in combinations(mods, size):
+            rest = sum(m.value for m in mods) - sum(m.value for m in left_out)
+            if result_of(game, audit.column, min(max(audit.die + rest, low), high)) == claimed:
+                named = "; ".join(f"{m.value:+d} because {m.why}" for m in left_out)
+                return "7.1", f"the die roll modifier{'s' if size > 1 else ''} left out: {named}"
+    return None
 
 
 def combat_audit(state: OnslaughtState, entry: Attack) -> CombatAudit:
@@ -181,6 +218,13 @@ def retreat_options(state: OnslaughtState, defender_hex: Hex, side: str,
     enemy_zoc = zone_of_control(state, enemy_of(state, side))
     friendly = {on_map(state, u) for u in state.location if unit_of(state, u).side == side}
     attacker_hexes = set(attackers)
+    # Ruling (7.3 with 6.3): a hex already holding the stacking limit of the side's divisions (those
+    # retreated there earlier in the same result included) is no place to end a retreat: the
+    # division would only be removed at the action's end.
+    limit = int(game.parameter.get("stacking_limit", 3))
+    count = Counter(h for u in state.location if unit_of(state, u).side == side
+                    and (h := on_map(state, u)) is not None)
+    full = {h for h, n in count.items() if n >= limit}
 
     def may_enter(a: Hex, b: Hex) -> bool:
         return (b in game.grid and b in tables.passable and Hexside.between(a, b) not in tables.impassable_sides
@@ -191,10 +235,10 @@ def retreat_options(state: OnslaughtState, defender_hex: Hex, side: str,
     for first in defender_hex.neighbours():
         if not may_enter(defender_hex, first):
             continue
-        if not any(first.is_adjacent(h) for h in attacker_hexes):
+        if not any(first.is_adjacent(h) for h in attacker_hexes) and first not in full:
             one.add(first)
         for second in first.neighbours():
-            if second.distance(defender_hex) == 2 and may_enter(first, second) and \
+            if second.distance(defender_hex) == 2 and may_enter(first, second) and second not in full and \
                     not any(second.is_adjacent(h) for h in attacker_hexes):
                 two.add(second)
     label = game.grid.label_of
@@ -236,8 +280,14 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
     if out:
         return out
     result = combat_audit(state, entry)
+    misread = misread_clause(state.game, result, entry.odds, entry.result)
+    odds_wrong = entry.odds is not None and entry.odds != result.column
     if entry.odds is not None and entry.odds != result.column:
-        out.append(finding("error", "7.0", entry, f"the odds: {result.ratio_note}, not {entry.odds}"))
+        if misread is not None and misread[0] == "7.5":
+            out.append(finding("error", "7.5", entry, f"the odds: {misread[1]}: {result.ratio_note}, not "
+                                                      f"{entry.odds}"))
+        else:
+            out.append(finding("error", "7.0", entry, f"the odds: {result.ratio_note}, not {entry.odds}"))
     if entry.result is not None and entry.result not in RESULTS:
         out.append(finding("error", "7.2", entry, f"{entry.result} is not a result of the Combat Table "
                                                   f"({', '.join(RESULTS)})"))
@@ -251,8 +301,18 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
             out.append(finding("warning", "7.2", entry, "neither a die roll nor a result is recorded: the result "
                                                         "and its effects cannot be verified"))
     elif entry.result is not None and entry.result in RESULTS and entry.result != result.result:
-        out.append(finding("error", "7.2", entry, f"column {result.column} with a modified roll of "
-                                                  f"{result.modified_die} gives {result.result}, not {entry.result}"))
+        said = f"column {result.column} with a modified roll of {result.modified_die} gives {result.result}, " \
+               f"not {entry.result}"
+        game = state.game
+        assert game.crt is not None
+        if odds_wrong and entry.odds in game.crt.columns and result.modified_die is not None and \
+                result_of(game, entry.odds, result.modified_die) == entry.result:
+            pass  # one breach, one error: the result follows from the odds already reported
+        elif misread is not None and (entry.odds is None or entry.odds == result.column or misread[0] == "7.5"):
+            # 7.1 and 7.5 are the clauses misread; 7.2's table only carried the misreading through.
+            out.append(finding("error", misread[0], entry, f"{misread[1]}: {said}"))
+        else:
+            out.append(finding("error", "7.2", entry, said))
     elif entry.result is None:
         out.append(finding("note", "7.2", entry, f"the result is {result.result} (column {result.column}, "
                                                  f"modified roll {result.modified_die})"))

@@ -138,8 +138,9 @@ def apply_roll(state: OnslaughtState, entry: RollOff) -> OnslaughtState:
     tied = len(values) > 1 and values[0][1] == values[1][1]
     if tied and bulge and not state.bulge_tie:
         # 12.0: the first tie of that turn lets the German player act instead of ending it.
-        return replace(state, entitled="German", passes=(), begun=True, bulge_tie="open")
-    return replace(state, entitled=None if tied else values[0][0], step_over=tied, passes=(), begun=True)
+        return replace(state, entitled="German", begun=True, bulge_tie="open")
+    # Ruling (5.0): only an action resets the count of passes; a roll-off between two passes does not.
+    return replace(state, entitled=None if tied else values[0][0], step_over=tied, begun=True)
 
 
 def apply_pass(state: OnslaughtState, entry: Pass) -> OnslaughtState:

@@ -370,7 +370,8 @@ def check_capture(state: OnslaughtState, entry: Capture) -> list[Finding]:
     if (state.turn, entry.hex) in state.seized:
         out.append(finding("error", "8.7", entry, f"supply at {entry.hex} was already captured this turn"))
     before = state.collected.get(state.turn - 1, {}).get(entry.hex, 0)
-    if before < 1:
+    if before < 1 and entry.points != 0:
+        # 8.7: nothing collected there, nothing captured; `points 0` claims exactly that.
         out.append(finding("error", "8.7", entry, f"the Allies collected no supply at {entry.hex} on turn "
                                                   f"{state.turn - 1}, so there is none to capture"))
     elif entry.points is not None and entry.points != captured_points(state, entry.hex):

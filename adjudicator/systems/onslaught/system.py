@@ -28,7 +28,7 @@ from adjudicator.systems.onslaught.losses import carries_out
 from adjudicator.systems.onslaught.results import outstanding
 from adjudicator.systems.onslaught.sections import TABLE
 from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, combat_strength, on_map, replace
-from adjudicator.systems.onslaught.supply import allied_income
+from adjudicator.systems.onslaught.supply import allied_income, mark_control
 from adjudicator.systems.onslaught.tables import MapTables, map_tables
 from adjudicator.systems.onslaught.victory import after_the_end, automatic_victory, score
 from adjudicator.systems.onslaught.zoc import near_enemy, within_two, zone_of_control
@@ -125,6 +125,10 @@ class Onslaught(SystemBase[OnslaughtState]):
             raise ReplayError(f"unknown optional rule {rule!r}{did_you_mean(rule, sorted(rules))} (optional rules: "
                               f"{', '.join(sorted(rules))})")
         state = OnslaughtState(game, scenario, 0, None, location, frozenset(), points, optional=optional)
+        # Ruling (8.1, 8.4, 14.2): a division set up in a hex has occupied it, so control and
+        # "last occupied" start from the set-up (a custom scenario may put divisions anywhere).
+        for unit_id in sorted(location):
+            state = mark_control(state, unit_id, [location[unit_id]])
         # 8.7: on turn 1 the Allied sources count as having yielded all they could on a turn 0.
         return replace(state, collected={0: allied_income(state, {}, ())})
 
