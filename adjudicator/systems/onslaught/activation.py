@@ -133,5 +133,5 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     declared = {"move-first": "move", "attack-first": "attack"}.get(entry.order or "")
     action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
                      latest=units, unsupplied=state.action.unsupplied | unsupplied, sequence=declared,
-                     switched=False, group=state.action.group | units)
+                     switched=False, group=state.action.group | units, group_stacks=state.action.group_stacks + 1)
     return replace(state, supply=points, action=action)

@@ -400,9 +400,11 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
     """An attack opens its combat (7.0, 7.2); in a Combat action its group is committed to the hex (5.4)."""
     state = record_sequence(state, "attack", entry.attackers)
     if state.action is not None and state.action.type == "combat":
-        # 5.4: the group activated since the last attack is committed to this hex.
+        # 5.4: the stacks activated together since the last attack are committed to this hex;
+        # ruling 7.0: a group of one stack is not, its divisions may attack different hexes.
         group = state.action.group | (set(entry.attackers) & state.action.activated)
-        targets = {**{u: entry.hex for u in group}, **state.action.targets}
-        state = replace(state, action=replace(state.action, group=frozenset(), targets=targets))
+        committed = group if state.action.group_stacks > 1 else frozenset()
+        targets = {**{u: entry.hex for u in committed}, **state.action.targets}
+        state = replace(state, action=replace(state.action, group=frozenset(), targets=targets, group_stacks=0))
     combat, pending = open_combat(state, entry)
     return replace(state, attacked=state.attacked | set(entry.attackers), combat=combat, pending=pending)

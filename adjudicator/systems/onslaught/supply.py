@@ -137,8 +137,10 @@ def german_sources(state: OnslaughtState, controlled: Mapping[str, str],
     """German supply sources (8.4): the east edge and the fortified ports never captured."""
     supply_map = SupplyMap.of(state.game)
     held = occupants(state)
-    # Whether an edge hex is in Allied ZOC or occupied is 8.3's question, settled by the search.
-    out = set(supply_map.east_edge)
+    # 8.4 (ruling, docs/rules-coverage.md): an east-edge hex occupied by an Allied division or in
+    # an Allied division's ZOC is no source, with no exception for a German division standing on it.
+    allied_zoc = zone_of_control(state, ALLIED)
+    out = {h for h in supply_map.east_edge if held.get(h) != ALLIED and h not in allied_zoc}
     for label, h in supply_map.fortified_ports:
         # 8.4: once captured, never again a German source; Allied control means it was captured.
         if label not in captured_fortified_ports and _controller(label, h, held, controlled, GERMAN) == GERMAN:
