@@ -12,6 +12,7 @@ from test_onslaught_results import OPEN, errors, play
 from adjudicator.systems.onslaught import ONSLAUGHT
 from adjudicator.systems.onslaught.combat import audit, misread_clause
 from adjudicator.systems.onslaught.arrivals import recruitment_problem
+from adjudicator.systems.onslaught.supply import captured_points
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
@@ -163,3 +164,19 @@ def test_retreat_options_count_earlier_retreats_of_the_result(game: Game) -> Non
     assert state.combat is not None
     two, _ = retreat_options_of(state, state.combat)
     assert "2022" not in two
+
+
+def test_a_reduced_collection_announced_for_one_source(game: Game) -> None:
+    """8.7: `reduce SOURCE N` collects N from that source (8.1's income less the rest), and a
+    capture next turn takes half of N, rounded up; more than the source yields is an error."""
+    placed = dict(LANDINGS)
+    shown, state, _ = play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: income 8\n"
+                                                                       "Allied: income 10 reduce 0620 2\n")
+    assert shown == [] and state.collected[5]["0620"] == 2
+    assert captured_points(replace(state, turn=6), "0620") == 1
+    shown, _, _ = play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: income 8\nAllied: income 12\n")
+    assert shown == []
+    assert play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: income 8\nAllied: income 12 reduce 0620 9\n")[0] \
+        == [("8.7", "Allied: income 12 reduce 0620 9")]
+    assert play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: income 8\nAllied: income 12 reduce 9999 0\n")[0] \
+        == [("8.7", "Allied: income 12 reduce 9999 0")]
