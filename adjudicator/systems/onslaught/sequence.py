@@ -26,6 +26,8 @@ def closing_findings(state: OnslaughtState, entry: Entry) -> list[Finding]:
     if not state.stacks_checked:
         limit = state.game.parameter.get("stacking_limit", 3)
         for where, side, excess in overstacked(state):
+            if (where, side) in state.overstacks:
+                continue  # one breach, one error: reported where it arose, until resolved
             out.append(finding("error", "6.3", entry, f"{turn_and_step(state)}: {side} ends the action or step with "
                                                        f"{excess} division(s) over the limit of {limit} in hex "
                                                        f"{where} and removed none"))
@@ -42,6 +44,9 @@ def close_action(state: OnslaughtState) -> OnslaughtState:
     points not spent are lost (14.4)."""
     if state.emergency is not None:
         state = replace(state, supply={**state.supply, state.emergency: 0}, emergency=None)
+    if not state.stacks_checked:
+        # 6.3: every overstack now has been reported (here or earlier); one resolved drops out.
+        state = replace(state, overstacks=frozenset((where, side) for where, side, _ in overstacked(state)))
     return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True,
                    attacked=frozenset(), retreated=frozenset(), dropped=frozenset())
 

@@ -60,6 +60,8 @@ class OnslaughtState:
     stopped: frozenset[str] = frozenset()
     moved: frozenset[str] = frozenset()
     stacks_checked: bool = True
+    overstacks: frozenset[tuple[str, str]] = frozenset()
+    """6.3: the (hex, side) overstacks already reported, so a lasting one is reported once, until resolved."""
     controlled: dict[str, str] = field(default_factory=dict)
     captured_ports: frozenset[str] = frozenset()
     attacked: frozenset[str] = frozenset()
