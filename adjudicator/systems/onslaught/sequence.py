@@ -47,7 +47,7 @@ def close_action(state: OnslaughtState) -> OnslaughtState:
     if not state.stacks_checked:
         # 6.3: every overstack now has been reported (here or earlier); one resolved drops out.
         state = replace(state, overstacks=frozenset((where, side) for where, side, _ in overstacked(state)))
-    return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True,
+    return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True, rewritten={},
                    attacked=frozenset(), retreated=frozenset(), dropped=frozenset())
 
 

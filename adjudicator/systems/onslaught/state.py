@@ -61,6 +61,9 @@ class OnslaughtState:
     moved: frozenset[str] = frozenset()
     stacks_checked: bool = True
     overstacks: frozenset[tuple[str, str]] = frozenset()
+    rewritten: dict[str, str] = field(default_factory=dict)
+    """Units moved in this action by a move written from the wrong hex, and the hex they were in:
+    a move from that hex next is the players' correction, judged as the unit's move (one error)."""
     """6.3: the (hex, side) overstacks already reported, so a lasting one is reported once, until resolved."""
     controlled: dict[str, str] = field(default_factory=dict)
     captured_ports: frozenset[str] = frozenset()
