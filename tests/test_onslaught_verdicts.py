@@ -180,3 +180,31 @@ def test_a_reduced_collection_announced_for_one_source(game: Game) -> None:
         == [("8.7", "Allied: income 12 reduce 0620 9")]
     assert play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: income 8\nAllied: income 12 reduce 9999 0\n")[0] \
         == [("8.7", "Allied: income 12 reduce 9999 0")]
+
+
+# -- 4. one breach, one error ------------------------------------------------------------------
+def test_after_a_wrong_claim_either_result_may_be_carried_out(game: Game) -> None:
+    """A claimed DR where the table gives '-' (2:1, die 3) is one 7.2 error, whether the players
+    then carry out their claim (a retreat) or the table's result (nothing)."""
+    attack = "Allied: activate 2019\nAllied: attack 2020 with us-inf-01 us-inf-02 die 3 result DR\n"
+    wrong = ("7.2", "Allied: attack 2020 with us-inf-01 us-inf-02 die 3 result DR")
+    shown, _, _ = play(game, OPEN, attack + "Roll Allied 2 German 5\n")
+    assert errors(shown) == [wrong]
+    shown, _, _ = play(game, OPEN, attack + "German> retreat de-inf-01 2020-2021-2022\nRoll Allied 2 German 5\n")
+    assert errors(shown) == [wrong]
+    # DE claimed where the table gives DH (die 6): the players deplete and retreat, as the table says.
+    attack = "Allied: activate 2019\nAllied: attack 2020 with us-inf-01 us-inf-02 die 6 result DE\n"
+    shown, state, _ = play(game, OPEN, attack + "German> deplete de-inf-01\nGerman> retreat de-inf-01 2020-2021-2022\n"
+                                                "Roll Allied 2 German 5\n")
+    assert [r for r, _ in errors(shown)] == ["7.2"] and state.location["de-inf-01"] == "2022"
+    # Following neither is still an error of its own.
+    shown, _, _ = play(game, OPEN, attack + "German> retreat de-inf-01 2020-2019\n")
+    assert len(errors(shown)) >= 2
+
+
+def test_a_move_from_the_wrong_hex_then_corrected(game: Game) -> None:
+    """One breach, one error: the correction of a move written from the wrong hex is its move."""
+    shown, state, _ = play_turn(game, 1, {**LANDINGS, "de-inf-01": "2020"},
+                                "Allied: action movement\nAllied: activate 0620\nus-inf-01 0720-0719\n"
+                                "us-inf-01 0620-0720\n")
+    assert shown == [("6.1", "us-inf-01 0720-0719")] and state.location["us-inf-01"] == "0720"

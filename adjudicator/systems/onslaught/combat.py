@@ -329,9 +329,19 @@ def known_result(state: OnslaughtState, entry: Attack) -> str | None:
     return combat_audit(state, entry).result
 
 
-def open_combat(state: OnslaughtState, entry: Attack) -> tuple[Combat, tuple[Effect, ...]]:
+def table_result(state: OnslaughtState, entry: Attack) -> str | None:
+    """The table's result for an attack whose claimed result differs from it, else None."""
+    if entry.result is None or entry.result not in RESULTS or entry.die is None or not 1 <= entry.die <= 6 \
+            or not units_at(state, entry.hex):
+        return None
+    computed = combat_audit(state, entry).result
+    return computed if computed != entry.result else None
+
+
+def open_combat(state: OnslaughtState, entry: Attack,
+                result_override: str | None = None) -> tuple[Combat, tuple[Effect, ...]]:
     """The combat an attack opens, and what its result asks of each division (7.2)."""
-    result = known_result(state, entry)
+    result = result_override or known_result(state, entry)
     side = unit_of(state, entry.attackers[0]).side
     attackers = [u for u in dict.fromkeys(entry.attackers)
                  if unit_of(state, u).side == side and on_map(state, u) is not None]
@@ -407,4 +417,9 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
         targets = {**{u: entry.hex for u in committed}, **state.action.targets}
         state = replace(state, action=replace(state.action, group=frozenset(), targets=targets, group_stacks=0))
     combat, pending = open_combat(state, entry)
-    return replace(state, attacked=state.attacked | set(entry.attackers), combat=combat, pending=pending)
+    # One breach, one error: after a wrongly claimed result the players may carry out the claim
+    # or the table's result; both are followed until an entry parts them.
+    correct = table_result(state, entry)
+    alternative = open_combat(state, entry, correct) if correct is not None else None
+    return replace(state, attacked=state.attacked | set(entry.attackers), combat=combat, pending=pending,
+                   alternative=alternative)

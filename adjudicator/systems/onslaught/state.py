@@ -71,6 +71,9 @@ class OnslaughtState:
     retreated: frozenset[str] = frozenset()
     combat: Combat | None = None
     pending: tuple[Effect, ...] = ()
+    alternative: tuple[Combat, tuple[Effect, ...]] | None = None
+    """The table's result of the combat under way when the log claimed another, and what the log
+    has carried out of it: the players may follow either (one breach, one error)."""
     collected: dict[int, dict[str, int]] = field(default_factory=dict)
     seized: frozenset[tuple[int, str]] = frozenset()
     begun: bool = False
