@@ -208,3 +208,35 @@ def test_a_move_from_the_wrong_hex_then_corrected(game: Game) -> None:
                                 "Allied: action movement\nAllied: activate 0620\nus-inf-01 0720-0719\n"
                                 "us-inf-01 0620-0720\n")
     assert shown == [("6.1", "us-inf-01 0720-0719")] and state.location["us-inf-01"] == "0720"
+
+
+# -- 1. citations corrected in the audit ------------------------------------------------------------
+FIELD = {**OPEN, "br-inf-01": "0820", "us-arm-01": "2119", "br-arm-01": "1919"}
+"""OPEN's divisions, an Allied one on a landing hex, two armor divisions by the German one."""
+
+
+def test_an_attack_in_a_movement_action_cites_5_3(game: Game) -> None:
+    """5.3: "No enemy divisions can be attacked" in a Movement action (was 5.1)."""
+    shown, _, _ = play_turn(game, 5, FIELD, "Allied: action movement\nAllied: activate 2019\n"
+                                            "Allied: attack 2020 with us-inf-01 us-inf-02\n")
+    assert shown == [("5.3", "Allied: attack 2020 with us-inf-01 us-inf-02")]
+
+
+def test_an_attacker_not_activated_cites_5_4(game: Game) -> None:
+    """5.4: "All attacking divisions must be activated" (was 5.2)."""
+    shown, _, _ = play(game, OPEN, "Allied: activate 2019 us-inf-01\n"
+                                   "Allied: attack 2020 with us-inf-01 us-inf-02 result DR\n")
+    assert [r for r, _ in errors(shown)] == ["5.4"]
+
+
+def test_a_move_without_activation_cites_6_1(game: Game) -> None:
+    """6.1: "A division must be activated in order to move" (was 5.2)."""
+    shown, _, _ = play_turn(game, 5, FIELD, "Allied: action movement\nAllied: activate 2019 us-inf-01\n"
+                                            "us-inf-02 2019-2018\n")
+    assert shown == [("6.1", "us-inf-02 2019-2018")]
+
+
+def test_a_breakthrough_activation_cost_cites_5_5(game: Game) -> None:
+    """5.5: a breakthrough stack costs two points (was 5.2)."""
+    shown, _, _ = play_turn(game, 5, FIELD, "Allied: action breakthrough\nAllied: activate 2119 supply 1\n")
+    assert shown == [("5.5", "Allied: activate 2119 supply 1")]

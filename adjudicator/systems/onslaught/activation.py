@@ -43,7 +43,10 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
         out.append(finding("error", "5.2", entry, f"{side} has {state.supply.get(side, 0)} supply point(s) and "
                                                   f"the activation costs {cost}"))
     if entry.supply is not None and entry.supply != cost:
-        out.append(finding("error", "5.2", entry, f"activating a stack in a {action.type} action costs {cost} "
+        # The clause that sets the cost: 5.5's two points, 14.1's doubled mixed stack, else 5.2's one.
+        basic = activation_cost(state, replace(action, type="movement"), ())
+        section = "5.5" if action.type == "breakthrough" else "14.1" if cost != basic else "5.2"
+        out.append(finding("error", section, entry, f"activating a stack in a {action.type} action costs {cost} "
                                                   f"supply point(s), not {entry.supply}"))
     return out
 

@@ -249,7 +249,11 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
     out: list[Finding] = []
     action = state.action
     side = entry.side or (unit_of(state, entry.attackers[0]).side if entry.attackers else "")
-    if action is None or action.type not in ("combat", "breakthrough"):
+    if action is not None and action.type == "movement":
+        # 5.3: "No enemy divisions can be attacked" in a Movement action.
+        out.append(finding("error", "5.3", entry, f"{turn_and_step(state)}: no enemy division is attacked in a "
+                                                  "Movement action"))
+    elif action is None or action.type not in ("combat", "breakthrough"):
         out.append(finding("error", "5.1", entry, f"{turn_and_step(state)}: attacks belong to Combat and "
                                                   "Breakthrough actions"))
     target = state.game.grid.hex_of(entry.hex)
@@ -264,7 +268,9 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
             continue
         here = on_map(state, unit_id)
         if action is not None and unit_id not in action.activated:
-            out.append(finding("error", "5.2", entry, f"{unit_id} attacks without being activated in this action"))
+            # 5.4: "All attacking divisions must be activated" (5.2 for a Breakthrough action).
+            out.append(finding("error", "5.4" if action.type == "combat" else "5.2", entry,
+                               f"{unit_id} attacks without being activated in this action"))
         if unit_id in state.attacked:
             out.append(finding("error", "7.0", entry, f"{unit_id} has already attacked in this action"))
         elif action is not None and action.type == "combat" and action.targets.get(unit_id, entry.hex) != entry.hex:

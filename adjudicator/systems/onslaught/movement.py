@@ -51,7 +51,8 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
         if action is None:
             return [finding("error", "5.2", entry, f"{turn_and_step(state)}: {entry.unit} moves without an action")]
         if entry.unit not in action.activated:
-            out.append(finding("error", "5.2", entry, f"{entry.unit} moves without being activated in this action"))
+            # 6.1: "A division must be activated in order to move."
+            out.append(finding("error", "6.1", entry, f"{entry.unit} moves without being activated in this action"))
         elif action.type in ("movement", "breakthrough") and entry.unit not in action.latest:
             section = "5.3" if action.type == "movement" else "5.5"
             out.append(finding("error", section, entry, f"{entry.unit} moves after another stack was activated; "
