@@ -30,12 +30,16 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     named = entry.units or present
     if not present:
         out.append(finding("error", "5.2", entry, f"hex {entry.hex} holds no {side} division to activate"))
-    for unit_id in named:
-        if unit_id not in present:
-            out.append(finding("error", "5.2", entry, f"{unit_id} is not in hex {entry.hex}"))
-        if unit_id in action.activated:
-            out.append(finding("error", "5.2", entry, f"{unit_id} was already activated in this action; a "
-                                                      "division is activated once per action"))
+    absent = [u for u in named if u not in present]
+    if absent:
+        out.append(finding("error", "5.2", entry, f"{', '.join(absent)} {'is' if len(absent) == 1 else 'are'} not "
+                                                  f"in hex {entry.hex}"))
+    again = [u for u in named if u in action.activated]
+    if again:
+        # One activation, one breach: the stack's divisions activated before are named together.
+        out.append(finding("error", "5.2", entry, f"{', '.join(again)} {'was' if len(again) == 1 else 'were'} "
+                                                  "already activated in this action; a division is activated "
+                                                  "once per action"))
     cost = activation_cost(state, action, named)
     if action.type == "breakthrough":
         out += check_breakthrough_stack(state, entry, [u for u in named if u in present])

@@ -547,6 +547,11 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
             return state
     if game.grid.is_label(target):
         state = mark_control(state, entry.unit, [target])
+        if not (entry.how == "replace" and unit.side == "German") and \
+                game.grid.hex_of(target) in full_hexes(state, unit.side):
+            # One breach, one error: the placement's own finding (10.1, 10.3, 11.3, 14.2) reports
+            # the overstack it makes, so 6.3 does not report it again at the step's end.
+            state = replace(state, overstacks=state.overstacks | {(target, unit.side)})
     row = arrival(state, entry.unit) if entry.how == "reinforce" else None
     free = state.free_moves | {entry.unit} if row is not None and unit.side == "German" and \
         row.entry in ("entry_a", "entry_b") else state.free_moves
