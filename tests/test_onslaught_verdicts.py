@@ -240,3 +240,29 @@ def test_a_breakthrough_activation_cost_cites_5_5(game: Game) -> None:
     """5.5: a breakthrough stack costs two points (was 5.2)."""
     shown, _, _ = play_turn(game, 5, FIELD, "Allied: action breakthrough\nAllied: activate 2119 supply 1\n")
     assert shown == [("5.5", "Allied: activate 2119 supply 1")]
+
+
+# -- 5. coverage: 8.6 ---------------------------------------------------------------------------
+CUT_OFF = {"de-inf-01": "0620", "de-inf-02": "0720", "de-inf-03": "0820", "us-inf-01": "2019", "us-inf-02": "2019",
+           "de-inf-04": "2020"}
+"""German divisions on the three landing hexes: the Allies have no supply source (8.4), so the
+stack at 2019 is out of supply when activated."""
+
+
+def test_an_unsupplied_stack_moves_one_hex(game: Game) -> None:
+    """8.6: a stack out of supply when activated moves only one hex in a Movement action."""
+    text = "Allied: action movement\nAllied: activate 2019\nus-inf-01 2019-2018-2017\n"
+    assert play_turn(game, 5, CUT_OFF, text)[0] == [("8.6", "us-inf-01 2019-2018-2017")]
+    assert play_turn(game, 5, CUT_OFF, text.replace("2019-2018-2017", "2019-2018"))[0] == []
+    # In supply (a landing hex left to the Allies), the same two hexes are legal.
+    supplied = {u: h for u, h in CUT_OFF.items() if h not in ("0620", "0720", "0820")}
+    assert play_turn(game, 5, supplied, text)[0] == []
+
+
+def test_an_unsupplied_stack_attacks_with_minus_one(game: Game) -> None:
+    """8.6 (with 7.1): out of supply when activated, the stack attacks with -1 for that action:
+    8 against 4 on clear ground is 2:1; die 5 gives HH, less one gives DR."""
+    text = "Allied: action combat\nAllied: activate 2019\nAllied: attack 2020 with us-inf-01 us-inf-02 die 5 result {}\n"
+    assert play_turn(game, 5, CUT_OFF, text.format("DR"))[0] == []
+    assert play_turn(game, 5, CUT_OFF, text.format("HH"))[0] == \
+        [("7.1", "Allied: attack 2020 with us-inf-01 us-inf-02 die 5 result HH")]
