@@ -98,17 +98,24 @@ def check_breakthrough_stack(state: OnslaughtState, entry: Activate, units: list
     American or French armor activated separately."""
     out = []
     armor = [u for u in units if unit_of(state, u).type == "armor"]
+    joining: list[str] = []
+    barred: list[str] = []
     for unit_id in units:
         kind = unit_of(state, unit_id).type
         if kind == "armor":
             continue
         if "infantry_breakthrough" in state.optional and kind in INFANTRY_TYPES:
             if not armor:
-                out.append(finding("error", "14.3", entry, f"{unit_id} joins a Breakthrough action only with "
-                                                           "armor of its stack activated with it"))
+                joining.append(unit_id)
             continue
-        out.append(finding("error", "5.5", entry, f"{unit_id} is not armor; only armor divisions take part in a "
-                                                  "Breakthrough action"))
+        barred.append(unit_id)
+    # One activation, one breach per clause: the stack's divisions are named together.
+    if joining:
+        out.append(finding("error", "14.3", entry, f"{', '.join(joining)} join(s) a Breakthrough action only with "
+                                                   "armor of its stack activated with it"))
+    if barred:
+        out.append(finding("error", "5.5", entry, f"{', '.join(barred)} {'is' if len(barred) == 1 else 'are'} not "
+                                                  "armor; only armor divisions take part in a Breakthrough action"))
     if "allied_cooperation" in state.optional and mixes_nations(state, armor, armor_only=True):
         out.append(finding("error", "14.1", entry, "Commonwealth and American or French armor do not cooperate "
                                                    "in a Breakthrough action: activate them one after the other"))
