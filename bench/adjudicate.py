@@ -322,7 +322,7 @@ class _Player(SyntheticPlayer):
 
     def action_step(self) -> None:
         """The Action Step (5.0): the Allies act, then roll-offs until a tie or two passes."""
-        self.act("Allied")
+        last_pass = None if self.act("Allied") else "Allied"
         while True:  # a tie comes one roll in six
             if all(self.state.supply.get(side, 0) < 1 for side in SIDES):
                 return  # 5.0: both players out of supply points
@@ -331,11 +331,16 @@ class _Player(SyntheticPlayer):
             if allied == german:
                 return
             winner = "Allied" if allied > german else "German"
-            if not self.act(winner):
-                other = self.enemy(winner)
-                if self.spendable(other) < 1 or self.rng.random() < 0.5:
-                    self.emit(Pass(side=other))
-                    return
+            if self.act(winner):
+                last_pass = None
+                continue
+            if last_pass is not None and last_pass != winner:
+                return  # 5.0: two passes in a row; a roll-off between them does not reset them (ruling)
+            last_pass = winner
+            other = self.enemy(winner)
+            if self.spendable(other) < 1 or self.rng.random() < 0.5:
+                self.emit(Pass(side=other))
+                return
 
     def reserve_step(self) -> None:
         """The German Reserve Step: a few stacks far from the enemy move strategically (4.0, 6.4)."""

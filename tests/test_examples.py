@@ -35,7 +35,11 @@ def test_example_gives_exactly_its_expected_findings(path: Path) -> None:
     assert {f for f in found if f[1] != "note"} == {w for w in want if w[1] != "note"}
     assert {w for w in want if w[1] == "note"} <= found
     if path.name.startswith("breach-"):
+        # One breach, one error: exactly one error finding, at the marked line, citing the marked clause.
         assert len({w for w in want if w[1] == "error"}) == 1, "a breach log breaks exactly one rule"
+        assert len([f for f in result.findings if f.severity == "error"]) == 1, result.findings
+    if path.name.startswith("legal-"):
+        assert not [f for f in result.findings if f.severity == "error"], result.findings
 
 
 @pytest.mark.parametrize("path", LOGS, ids=[str(p.relative_to(EXAMPLES)) for p in LOGS])

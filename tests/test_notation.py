@@ -158,6 +158,9 @@ GOLDEN: list[tuple[str, Entry, bool]] = [
     ("German: income", Income(**GERMAN), True),
     ("Allied: income 8 decline 0620", Income(**ALLIED, points=8, declined=["0620"]), True),
     ("Allied: income decline 0620 0720", Income(**ALLIED, declined=["0620", "0720"]), True),
+    ("Allied: income 10 reduce 0620 2", Income(**ALLIED, points=10, reduced={"0620": 2}), True),
+    ("Allied: income 6 decline 0720 reduce 0620 2 0820 0",
+     Income(**ALLIED, points=6, declined=["0720"], reduced={"0620": 2, "0820": 0}), True),
     ("Allied: income 12 decline", Income(**ALLIED, points=12), False),
     ("German: capture 0620 points 2", Capture(**GERMAN, hex="0620", points=2), True),
     ("German: capture 0720", Capture(**GERMAN, hex="0720"), True),
@@ -461,6 +464,8 @@ ERRORS: list[tuple[str, int, str]] = [
     ("German: capture 0620 points two", 29, "expected a number after 'points', found 'two'"),
     ("German: declare", 16, "expected what is declared at the end of the line"),
     ("German: declare bulge now", 23, "unexpected 'now' at the end of the entry"),
+    ("Allied: income 10 reduce 0620", 30, "expected the points collected from 0620 at the end of the line"),
+    ("Allied: income 10 reduce", 25, "expected a supply source at the end of the line"),
     # columns of missing words are one past the line's last word (a comment after it is not counted)
     ("  Turn", 7, "expected a turn number at the end of the line"),
     ("Turn   ", 5, "expected a turn number at the end of the line"),

@@ -110,8 +110,18 @@ def test_stacks_activated_together_attack_one_hex(game: Game) -> None:
     units = {"us-inf-01": "2216", "us-inf-02": "2216", "de-inf-01": x, "de-inf-02": y, "de-inf-20": "4930"}
     state = position(game, units)
     one, two = Attack(**ALLIED, hex=x, attackers=["us-inf-01"]), Attack(**ALLIED, hex=y, attackers=["us-inf-02"])
-    together = [Action(**ALLIED, action="combat"), Activate(**ALLIED, hex="2216"), one, two]
-    assert ("error", "5.4") in play(state, together)
+    # Ruling 7.0: the divisions of one stack activated alone may attack different hexes.
+    alone = [Action(**ALLIED, action="combat"), Activate(**ALLIED, hex="2216"), one, two]
+    assert ("error", "5.4") not in play(state, alone)
+    # 5.4: stacks activated together (before any of them attacks) all attack one hex.
+    w = next(n for n in game.grid.neighbours_on_map(game.grid.hex_of(x)) if n != centre
+             and game.grid.label_of(n) not in (y, z) and game.hex_terrain[n] == ("clear",)
+             and not game.hexside_features.get(Hexside.between(game.grid.hex_of(x), n)))
+    other = game.grid.label_of(w)
+    state2 = position(game, {**units, "us-inf-03": other})
+    together = [Action(**ALLIED, action="combat"), Activate(**ALLIED, hex="2216"), Activate(**ALLIED, hex=other),
+                Attack(**ALLIED, hex=x, attackers=["us-inf-01", "us-inf-03"]), two]
+    assert ("error", "5.4") in play(state2, together)
     same_hex = [Action(**ALLIED, action="combat"), Activate(**ALLIED, hex="2216"), one,
                 Attack(**ALLIED, hex=x, attackers=["us-inf-02"])]
     assert ("error", "5.4") not in play(state, same_hex)

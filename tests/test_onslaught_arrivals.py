@@ -372,7 +372,7 @@ def test_the_landing_hex_grouping(game: Game) -> None:
         return found
     swap = "Allied: setup us-inf-01 0720\nAllied: setup br-inf-01 0620\n"
     assert run(swap) == []
-    assert run("Allied: setup us-inf-01 0720\n") == [("3.0", "Turn 1"), ("3.0", "Turn 1")]
+    assert run("Allied: setup us-inf-01 0720\n") == [("3.0", "Turn 1")]  # one grouping, one breach
     assert run("Allied: setup us-inf-01 0721\n")[0] == ("3.0", "Allied: setup us-inf-01 0721")
     assert run("Allied: setup de-inf-01 0720\n")[0] == ("3.0", "Allied: setup de-inf-01 0720")
     late = ONSLAUGHT.apply(ONSLAUGHT.initial_state(game, []), parse_text('[Game "onslaught"]\nTurn 1\n')[-1])

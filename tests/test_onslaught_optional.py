@@ -62,7 +62,7 @@ def test_mixed_stacks_cost_two(game: Game) -> None:
     """14.1: American or French with Commonwealth costs two points; Polish goes with either."""
     mixed = {**LANDINGS, "br-inf-02": "0620", **FAR_GERMAN}
     text = "Allied: action movement\nAllied: activate 0620 supply 1\n"
-    assert play(game, 5, mixed, text, ("allied_cooperation",))[0] == [("5.2", "Allied: activate 0620 supply 1")]
+    assert play(game, 5, mixed, text, ("allied_cooperation",))[0] == [("14.1", "Allied: activate 0620 supply 1")]
     assert play(game, 5, mixed, text)[0] == []
     assert play(game, 5, mixed, text.replace("supply 1", "supply 2"), ("allied_cooperation",))[0] == []
     polish = {**LANDINGS, "pl-arm-01": "0620", **FAR_GERMAN}

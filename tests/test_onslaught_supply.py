@@ -96,14 +96,15 @@ def test_friendly_division_opens_a_hex_in_enemy_zoc(game: Game, start: Onslaught
 
 
 def test_east_edge_hex_in_allied_zoc(game: Game, start: OnslaughtState) -> None:
-    """8.4 read with 8.3: an edge hex in Allied ZOC is no source unless a German division holds it."""
+    """8.4 (ruling revisited, issue 15): an edge hex in Allied ZOC is no source, even when a German
+    division holds it; 8.3's exception lets a line pass such a hex, not end there."""
     state = only(start, us_inf_01="4717", us_inf_02="5015", us_inf_03="5018", de_inf_01="4917")
     edge = game.area_hexes("east_edge")
     assert game.grid.hex_of("5016") in edge and game.grid.hex_of("5016") in ONSLAUGHT.zoc(state, "Allied")
     assert not in_supply(state, "de-inf-01", supplied_hexes(state, "German", {}, NONE))
     held = at(state, de_inf_02="5016")
     supplied = supplied_hexes(held, "German", {}, NONE)
-    assert in_supply(held, "de-inf-02", supplied) and in_supply(held, "de-inf-01", supplied)
+    assert not in_supply(held, "de-inf-02", supplied) and not in_supply(held, "de-inf-01", supplied)
     # An edge hex an Allied division occupies is never a German source.
     assert not hexes(game, "5015", "5018") & supplied
 

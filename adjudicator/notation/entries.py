@@ -176,11 +176,13 @@ class SupportMarkers(Entry):
 
 
 class Income(Entry):
-    """`Allied: income N [decline SOURCE...]`: supply collected in the Reinforcement Step."""
+    """`Allied: income N [decline SOURCE...] [reduce SOURCE N...]`: supply collected in the Reinforcement Step."""
 
     kind: Literal["income"] = "income"
     points: int | None = Field(None, ge=0)
     declined: list[str] = []
+    reduced: dict[str, Annotated[int, Field(ge=0)]] = {}
+    """Sources from which a reduced number of points is collected (8.7's announcement), source -> points."""
 
 
 class Capture(Entry):

@@ -231,8 +231,14 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
     elif command == "income":
         points = int(cursor.take("a number", INT).text) if (t := cursor.peek()) and INT.match(t.text) else None
         declining = cursor.keyword("decline")
-        declined = [t.text for t in cursor.words_until((), "a supply source declined")] if declining else []
-        entry = Income(**base, points=points, declined=declined)
+        declined = [t.text for t in cursor.words_until(("reduce",), "a supply source declined")] if declining else []
+        reduced: dict[str, int] = {}
+        if cursor.keyword("reduce"):
+            # 8.7: a reduced collection announced per source, as `reduce SOURCE N [SOURCE N...]`.
+            while cursor.peek() is not None or not reduced:
+                source = cursor.take("a supply source", WORD).text
+                reduced[source] = int(cursor.take(f"the points collected from {source}", INT).text)
+        entry = Income(**base, points=points, declined=declined, reduced=reduced)
     elif command == "capture":
         hex_label = cursor.take("a hex", WORD).text
         entry = Capture(**base, hex=hex_label, points=cursor.int_after("points"))
@@ -367,7 +373,8 @@ def write_entry(entry: Entry) -> str:
                           + (f" {e.hex}" if e.hex else "") + opt("points", e.points) + opt("supply", e.supply)),
         SupportMarkers: lambda e: f"{prefix}{e.how} {' '.join(e.markers)}",
         Income: lambda e: f"{prefix}income" + (f" {e.points}" if e.points is not None else "")
-                          + (" decline " + " ".join(e.declined) if e.declined else ""),
+                          + (" decline " + " ".join(e.declined) if e.declined else "")
+                          + (" reduce " + " ".join(f"{k} {v}" for k, v in e.reduced.items()) if e.reduced else ""),
         Capture: lambda e: f"{prefix}capture {e.hex}{opt('points', e.points)}",
         Declare: lambda e: f"{prefix}declare {e.what}",
     }

@@ -30,12 +30,16 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     named = entry.units or present
     if not present:
         out.append(finding("error", "5.2", entry, f"hex {entry.hex} holds no {side} division to activate"))
-    for unit_id in named:
-        if unit_id not in present:
-            out.append(finding("error", "5.2", entry, f"{unit_id} is not in hex {entry.hex}"))
-        if unit_id in action.activated:
-            out.append(finding("error", "5.2", entry, f"{unit_id} was already activated in this action; a "
-                                                      "division is activated once per action"))
+    absent = [u for u in named if u not in present]
+    if absent:
+        out.append(finding("error", "5.2", entry, f"{', '.join(absent)} {'is' if len(absent) == 1 else 'are'} not "
+                                                  f"in hex {entry.hex}"))
+    again = [u for u in named if u in action.activated]
+    if again:
+        # One activation, one breach: the stack's divisions activated before are named together.
+        out.append(finding("error", "5.2", entry, f"{', '.join(again)} {'was' if len(again) == 1 else 'were'} "
+                                                  "already activated in this action; a division is activated "
+                                                  "once per action"))
     cost = activation_cost(state, action, named)
     if action.type == "breakthrough":
         out += check_breakthrough_stack(state, entry, [u for u in named if u in present])
@@ -43,7 +47,10 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
         out.append(finding("error", "5.2", entry, f"{side} has {state.supply.get(side, 0)} supply point(s) and "
                                                   f"the activation costs {cost}"))
     if entry.supply is not None and entry.supply != cost:
-        out.append(finding("error", "5.2", entry, f"activating a stack in a {action.type} action costs {cost} "
+        # The clause that sets the cost: 5.5's two points, 14.1's doubled mixed stack, else 5.2's one.
+        basic = activation_cost(state, replace(action, type="movement"), ())
+        section = "5.5" if action.type == "breakthrough" else "14.1" if cost != basic else "5.2"
+        out.append(finding("error", section, entry, f"activating a stack in a {action.type} action costs {cost} "
                                                   f"supply point(s), not {entry.supply}"))
     return out
 
@@ -91,17 +98,24 @@ def check_breakthrough_stack(state: OnslaughtState, entry: Activate, units: list
     American or French armor activated separately."""
     out = []
     armor = [u for u in units if unit_of(state, u).type == "armor"]
+    joining: list[str] = []
+    barred: list[str] = []
     for unit_id in units:
         kind = unit_of(state, unit_id).type
         if kind == "armor":
             continue
         if "infantry_breakthrough" in state.optional and kind in INFANTRY_TYPES:
             if not armor:
-                out.append(finding("error", "14.3", entry, f"{unit_id} joins a Breakthrough action only with "
-                                                           "armor of its stack activated with it"))
+                joining.append(unit_id)
             continue
-        out.append(finding("error", "5.5", entry, f"{unit_id} is not armor; only armor divisions take part in a "
-                                                  "Breakthrough action"))
+        barred.append(unit_id)
+    # One activation, one breach per clause: the stack's divisions are named together.
+    if joining:
+        out.append(finding("error", "14.3", entry, f"{', '.join(joining)} join(s) a Breakthrough action only with "
+                                                   "armor of its stack activated with it"))
+    if barred:
+        out.append(finding("error", "5.5", entry, f"{', '.join(barred)} {'is' if len(barred) == 1 else 'are'} not "
+                                                  "armor; only armor divisions take part in a Breakthrough action"))
     if "allied_cooperation" in state.optional and mixes_nations(state, armor, armor_only=True):
         out.append(finding("error", "14.1", entry, "Commonwealth and American or French armor do not cooperate "
                                                    "in a Breakthrough action: activate them one after the other"))
@@ -133,5 +147,5 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     declared = {"move-first": "move", "attack-first": "attack"}.get(entry.order or "")
     action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
                      latest=units, unsupplied=state.action.unsupplied | unsupplied, sequence=declared,
-                     switched=False, group=state.action.group | units)
+                     switched=False, group=state.action.group | units, group_stacks=state.action.group_stacks + 1)
     return replace(state, supply=points, action=action)

@@ -47,7 +47,9 @@ def order_of(entry: Entry, side: str) -> int | None:
         return 0 if german else 1
     if isinstance(entry, Place) and entry.how == "replace":
         return 2 if german else 3
-    if isinstance(entry, (Move, Loss)) and german:
+    if isinstance(entry, Move) and german or isinstance(entry, Loss) and german and entry.loss != "remove":
+        # 10.2: the free move and the elimination of unsuppliable reinforcements; a 6.3 removal
+        # resolves an overstack whenever it arises in the step, so it has no place in the order.
         return 0
     if isinstance(entry, Income):
         return 4
@@ -545,6 +547,11 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
             return state
     if game.grid.is_label(target):
         state = mark_control(state, entry.unit, [target])
+        if not (entry.how == "replace" and unit.side == "German") and \
+                game.grid.hex_of(target) in full_hexes(state, unit.side):
+            # One breach, one error: the placement's own finding (10.1, 10.3, 11.3, 14.2) reports
+            # the overstack it makes, so 6.3 does not report it again at the step's end.
+            state = replace(state, overstacks=state.overstacks | {(target, unit.side)})
     row = arrival(state, entry.unit) if entry.how == "reinforce" else None
     free = state.free_moves | {entry.unit} if row is not None and unit.side == "German" and \
         row.entry in ("entry_a", "entry_b") else state.free_moves

@@ -4,7 +4,9 @@ Also the attack itself (5.1, 5.4, 7.0), the result it opens (7.2) and where a de
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
+from itertools import combinations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -54,6 +56,7 @@ class CombatAudit:
     modified_die: int | None = None
     result: str | None = None
     lines: list[str] = field(default_factory=list)
+    fortified_hex: bool = False
 
     @property
     def total_modifier(self) -> int:
@@ -147,7 +150,41 @@ def audit(game: Game, defender_hex: Hex, defenders: list[tuple[str, int]], attac
                      f"{abs(sum(m.value for m in modifiers))} = {modified}{clamp}")
         result = result_of(game, column, modified)
         lines.append(f"7.2: column {column}, row {modified}: {result}")
-    return CombatAudit(attack, defence, doubled, column, ratio_note, modifiers, die, modified, result, lines)
+    return CombatAudit(attack, defence, doubled, column, ratio_note, modifiers, die, modified, result, lines,
+                       defender_in_fortification)
+
+
+def other_doubling_column(game: Game, audit: CombatAudit) -> str | None:
+    """The column a defence in a fortification hex gives with 7.5's doubling the other way round
+    (claimed across a mix of hexsides, or left out when every attacker crossed a fortified one)."""
+    if not audit.fortified_hex or audit.defence <= 0:
+        return None
+    defence = audit.defence // 2 if audit.doubled else audit.defence * 2
+    column, _ = odds_column(game, audit.attack, defence)
+    return column if column != audit.column else None
+
+
+def misread_clause(game: Game, audit: CombatAudit, odds: str | None, claimed: str | None) -> tuple[str, str] | None:
+    """The clause a wrong claim of odds or result breaks, when the claim is what a misreading of a
+    sub-clause gives: 7.5's doubling the wrong way round, or 7.1's modifiers left out; with why."""
+    other = other_doubling_column(game, audit)
+    way = ("not every attacker is across a fortified hexside, so the defence is not doubled" if not audit.doubled
+           else "every attacker is across a fortified hexside, so the defence is doubled")
+    if other is not None and odds is not None and odds == other:
+        return "7.5", way
+    if claimed is None or audit.die is None or audit.result is None:
+        return None
+    low, high = int(game.parameter.get("die_min", 0)), int(game.parameter.get("die_max", 6))
+    if other is not None and audit.modified_die is not None and result_of(game, other, audit.modified_die) == claimed:
+        return "7.5", way
+    mods = audit.modifiers
+    for size in range(1, len(mods) + 1):
+        for left_out in combinations(mods, size):
+            rest = sum(m.value for m in mods) - sum(m.value for m in left_out)
+            if result_of(game, audit.column, min(max(audit.die + rest, low), high)) == claimed:
+                named = "; ".join(f"{m.value:+d} because {m.why}" for m in left_out)
+                return "7.1", f"the die roll modifier{'s' if size > 1 else ''} left out: {named}"
+    return None
 
 
 def combat_audit(state: OnslaughtState, entry: Attack) -> CombatAudit:
@@ -183,6 +220,13 @@ def retreat_options(state: OnslaughtState, defender_hex: Hex, side: str,
     enemy_zoc = zone_of_control(state, enemy_of(state, side))
     friendly = {on_map(state, u) for u in state.location if unit_of(state, u).side == side}
     attacker_hexes = set(attackers)
+    # Ruling (7.3 with 6.3): a hex already holding the stacking limit of the side's divisions (those
+    # retreated there earlier in the same result included) is no place to end a retreat: the
+    # division would only be removed at the action's end.
+    limit = int(game.parameter.get("stacking_limit", 3))
+    count = Counter(h for u in state.location if unit_of(state, u).side == side
+                    and (h := on_map(state, u)) is not None)
+    full = {h for h, n in count.items() if n >= limit}
 
     def may_enter(a: Hex, b: Hex) -> bool:
         return (b in game.grid and b in tables.passable and Hexside.between(a, b) not in tables.impassable_sides
@@ -193,10 +237,10 @@ def retreat_options(state: OnslaughtState, defender_hex: Hex, side: str,
     for first in defender_hex.neighbours():
         if not may_enter(defender_hex, first):
             continue
-        if not any(first.is_adjacent(h) for h in attacker_hexes):
+        if not any(first.is_adjacent(h) for h in attacker_hexes) and first not in full:
             one.add(first)
         for second in first.neighbours():
-            if second.distance(defender_hex) == 2 and may_enter(first, second) and \
+            if second.distance(defender_hex) == 2 and may_enter(first, second) and second not in full and \
                     not any(second.is_adjacent(h) for h in attacker_hexes):
                 two.add(second)
     label = game.grid.label_of
@@ -207,7 +251,11 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
     out: list[Finding] = []
     action = state.action
     side = entry.side or (unit_of(state, entry.attackers[0]).side if entry.attackers else "")
-    if action is None or action.type not in ("combat", "breakthrough"):
+    if action is not None and action.type == "movement":
+        # 5.3: "No enemy divisions can be attacked" in a Movement action.
+        out.append(finding("error", "5.3", entry, f"{turn_and_step(state)}: no enemy division is attacked in a "
+                                                  "Movement action"))
+    elif action is None or action.type not in ("combat", "breakthrough"):
         out.append(finding("error", "5.1", entry, f"{turn_and_step(state)}: attacks belong to Combat and "
                                                   "Breakthrough actions"))
     target = state.game.grid.hex_of(entry.hex)
@@ -222,7 +270,9 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
             continue
         here = on_map(state, unit_id)
         if action is not None and unit_id not in action.activated:
-            out.append(finding("error", "5.2", entry, f"{unit_id} attacks without being activated in this action"))
+            # 5.4: "All attacking divisions must be activated" (5.2 for a Breakthrough action).
+            out.append(finding("error", "5.4" if action.type == "combat" else "5.2", entry,
+                               f"{unit_id} attacks without being activated in this action"))
         if unit_id in state.attacked:
             out.append(finding("error", "7.0", entry, f"{unit_id} has already attacked in this action"))
         elif action is not None and action.type == "combat" and action.targets.get(unit_id, entry.hex) != entry.hex:
@@ -239,9 +289,15 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
         return out
     result = combat_audit(state, entry)
     strengths = combat_basis(state, entry)
+    misread = misread_clause(state.game, result, entry.odds, entry.result)
+    odds_wrong = entry.odds is not None and entry.odds != result.column
     if entry.odds is not None and entry.odds != result.column:
-        out.append(finding("error", "7.0", entry, f"the odds: {result.ratio_note}, not {entry.odds}")
-                   .with_basis(*strengths))
+        if misread is not None and misread[0] == "7.5":
+            out.append(finding("error", "7.5", entry, f"the odds: {misread[1]}: {result.ratio_note}, not "
+                                                      f"{entry.odds}").with_basis(*strengths))
+        else:
+            out.append(finding("error", "7.0", entry, f"the odds: {result.ratio_note}, not {entry.odds}")
+                       .with_basis(*strengths))
     if entry.result is not None and entry.result not in RESULTS:
         out.append(finding("error", "7.2", entry, f"{entry.result} is not a result of the Combat Table "
                                                   f"({', '.join(RESULTS)})"))
@@ -255,9 +311,19 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
             out.append(finding("warning", "7.2", entry, "neither a die roll nor a result is recorded: the result "
                                                         "and its effects cannot be verified"))
     elif entry.result is not None and entry.result in RESULTS and entry.result != result.result:
-        out.append(finding("error", "7.2", entry, f"column {result.column} with a modified roll of "
-                                                  f"{result.modified_die} gives {result.result}, not {entry.result}")
-                   .with_basis(*strengths, crt_cell(state.game, result.column, result.modified_die or 0)))
+        said = f"column {result.column} with a modified roll of {result.modified_die} gives {result.result}, " \
+               f"not {entry.result}"
+        game = state.game
+        assert game.crt is not None
+        basis = (*strengths, crt_cell(game, result.column, result.modified_die or 0))
+        if odds_wrong and entry.odds in game.crt.columns and result.modified_die is not None and \
+                result_of(game, entry.odds, result.modified_die) == entry.result:
+            pass  # one breach, one error: the result follows from the odds already reported
+        elif misread is not None and (entry.odds is None or entry.odds == result.column or misread[0] == "7.5"):
+            # 7.1 and 7.5 are the clauses misread; 7.2's table only carried the misreading through.
+            out.append(finding("error", misread[0], entry, f"{misread[1]}: {said}").with_basis(*basis))
+        else:
+            out.append(finding("error", "7.2", entry, said).with_basis(*basis))
     elif entry.result is None:
         out.append(finding("note", "7.2", entry, f"the result is {result.result} (column {result.column}, "
                                                  f"modified roll {result.modified_die})")
@@ -288,9 +354,19 @@ def known_result(state: OnslaughtState, entry: Attack) -> str | None:
     return combat_audit(state, entry).result
 
 
-def open_combat(state: OnslaughtState, entry: Attack) -> tuple[Combat, tuple[Effect, ...]]:
+def table_result(state: OnslaughtState, entry: Attack) -> str | None:
+    """The table's result for an attack whose claimed result differs from it, else None."""
+    if entry.result is None or entry.result not in RESULTS or entry.die is None or not 1 <= entry.die <= 6 \
+            or not units_at(state, entry.hex):
+        return None
+    computed = combat_audit(state, entry).result
+    return computed if computed != entry.result else None
+
+
+def open_combat(state: OnslaughtState, entry: Attack,
+                result_override: str | None = None) -> tuple[Combat, tuple[Effect, ...]]:
     """The combat an attack opens, and what its result asks of each division (7.2)."""
-    result = known_result(state, entry)
+    result = result_override or known_result(state, entry)
     side = unit_of(state, entry.attackers[0]).side
     attackers = [u for u in dict.fromkeys(entry.attackers)
                  if unit_of(state, u).side == side and on_map(state, u) is not None]
@@ -359,12 +435,20 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
     """An attack opens its combat (7.0, 7.2); in a Combat action its group is committed to the hex (5.4)."""
     state = record_sequence(state, "attack", entry.attackers)
     if state.action is not None and state.action.type == "combat":
-        # 5.4: the group activated since the last attack is committed to this hex.
+        # 5.4: the stacks activated together since the last attack are committed to this hex;
+        # ruling 7.0: a group of one stack is not, its divisions may attack different hexes.
         group = state.action.group | (set(entry.attackers) & state.action.activated)
-        targets = {**{u: entry.hex for u in group}, **state.action.targets}
-        state = replace(state, action=replace(state.action, group=frozenset(), targets=targets))
+        committed = group if state.action.group_stacks > 1 else frozenset()
+        targets = {**{u: entry.hex for u in committed}, **state.action.targets}
+        state = replace(state, action=replace(state.action, group=frozenset(), targets=targets, group_stacks=0))
     combat, pending = open_combat(state, entry)
-    return replace(state, attacked=state.attacked | set(entry.attackers), combat=combat, pending=pending)
+    # One breach, one error: after a wrongly claimed result the players may carry out the claim
+    # or the table's result; both are followed until an entry parts them.
+    correct = table_result(state, entry)
+    alternative = open_combat(state, entry, correct) if correct is not None else None
+    return replace(state, attacked=state.attacked | set(entry.attackers), combat=combat, pending=pending,
+                   alternative=alternative)
+
 
 
 def _ratio(column: str) -> Fraction:

@@ -17,7 +17,18 @@ from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.hexes import Hex, Hexside
 
 
+def as_corrected(state: OnslaughtState, entry: Move) -> OnslaughtState:
+    """The state a move is judged in: when it rewrites a move written from the wrong hex (from the
+    hex the unit was really in), the state before that move (one breach, one error)."""
+    original = state.rewritten.get(entry.unit)
+    if original is None or entry.path[0] != original or state.location.get(entry.unit) == original:
+        return state
+    return replace(state, location={**state.location, entry.unit: original}, moved=state.moved - {entry.unit},
+                   stopped=state.stopped - {entry.unit})
+
+
 def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
+    state = as_corrected(state, entry)
     out: list[Finding] = []
     unit = unit_of(state, entry.unit)
     game = state.game
@@ -40,7 +51,8 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
         if action is None:
             return [finding("error", "5.2", entry, f"{turn_and_step(state)}: {entry.unit} moves without an action")]
         if entry.unit not in action.activated:
-            out.append(finding("error", "5.2", entry, f"{entry.unit} moves without being activated in this action"))
+            # 6.1: "A division must be activated in order to move."
+            out.append(finding("error", "6.1", entry, f"{entry.unit} moves without being activated in this action"))
         elif action.type in ("movement", "breakthrough") and entry.unit not in action.latest:
             section = "5.3" if action.type == "movement" else "5.5"
             out.append(finding("error", section, entry, f"{entry.unit} moves after another stack was activated; "
@@ -145,6 +157,13 @@ def check_waterways(state: OnslaughtState, entry: Move, hexes: Sequence[Hex]) ->
 
 def apply_move(state: OnslaughtState, entry: Move) -> OnslaughtState:
     """A division moves (6.1): control of the hexes entered (8.1), stopped in enemy ZOC (6.2)."""
+    where = state.location.get(entry.unit)
+    corrected = as_corrected(state, entry)
+    if corrected is not state:
+        state = replace(corrected, rewritten={u: h for u, h in state.rewritten.items() if u != entry.unit})
+    elif where is not None and entry.path[0] != where and entry.unit not in state.rewritten:
+        # Verify, don't correct: the log's move is applied; the hex it was really in is kept for a correction.
+        state = replace(state, rewritten={**state.rewritten, entry.unit: where})
     state = record_sequence(state, "move", [entry.unit])
     state = replace(state, free_moves=state.free_moves - {entry.unit})
     enemy_zoc = zone_of_control(state, enemy_of(state, unit_of(state, entry.unit).side))

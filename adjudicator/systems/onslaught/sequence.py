@@ -26,6 +26,8 @@ def closing_findings(state: OnslaughtState, entry: Entry) -> list[Finding]:
     if not state.stacks_checked:
         limit = state.game.parameter.get("stacking_limit", 3)
         for where, side, excess in overstacked(state):
+            if (where, side) in state.overstacks:
+                continue  # one breach, one error: reported where it arose, until resolved
             out.append(finding("error", "6.3", entry, f"{turn_and_step(state)}: {side} ends the action or step with "
                                                        f"{excess} division(s) over the limit of {limit} in hex "
                                                        f"{where} and removed none"))
@@ -42,7 +44,10 @@ def close_action(state: OnslaughtState) -> OnslaughtState:
     points not spent are lost (14.4)."""
     if state.emergency is not None:
         state = replace(state, supply={**state.supply, state.emergency: 0}, emergency=None)
-    return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True,
+    if not state.stacks_checked:
+        # 6.3: every overstack now has been reported (here or earlier); one resolved drops out.
+        state = replace(state, overstacks=frozenset((where, side) for where, side, _ in overstacked(state)))
+    return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True, rewritten={},
                    attacked=frozenset(), retreated=frozenset(), dropped=frozenset())
 
 
@@ -139,8 +144,9 @@ def apply_roll(state: OnslaughtState, entry: RollOff) -> OnslaughtState:
     tied = len(values) > 1 and values[0][1] == values[1][1]
     if tied and bulge and not state.bulge_tie:
         # 12.0: the first tie of that turn lets the German player act instead of ending it.
-        return replace(state, entitled="German", passes=(), begun=True, bulge_tie="open")
-    return replace(state, entitled=None if tied else values[0][0], step_over=tied, passes=(), begun=True)
+        return replace(state, entitled="German", begun=True, bulge_tie="open")
+    # Ruling (5.0): only an action resets the count of passes; a roll-off between two passes does not.
+    return replace(state, entitled=None if tied else values[0][0], step_over=tied, begun=True)
 
 
 def apply_pass(state: OnslaughtState, entry: Pass) -> OnslaughtState:

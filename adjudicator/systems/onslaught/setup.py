@@ -38,6 +38,8 @@ def check_setup(state: OnslaughtState, entry: Place) -> list[Finding]:
 def check_grouping(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
     """3.0: two divisions on each landing hex as turn 1 begins."""
     counts = Counter(state.location.get(u) for u in landing_setup(state))
-    return [finding("error", "3.0", entry, f"landing hex {label} holds {counts.get(label, 0)} of the landing "
-                                           "divisions; each holds two")
-            for label in sorted(state.game.areas_by_id["landing_hexes"].hexes) if counts.get(label, 0) != 2]
+    wrong = [f"{label} holds {counts.get(label, 0)}" for label in sorted(state.game.areas_by_id["landing_hexes"].hexes)
+             if counts.get(label, 0) != 2]
+    # One grouping, one breach: every landing hex off its two is named in a single finding.
+    return [finding("error", "3.0", entry, f"landing hex {', '.join(wrong)} of the landing divisions; each holds "
+                                           "two")] if wrong else []

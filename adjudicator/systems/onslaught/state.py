@@ -36,6 +36,8 @@ class ActionState:
     """5.4: divisions activated together since the action's latest attack."""
     targets: dict[str, str] = field(default_factory=dict)
     """5.4: the hex each division's activation group attacks, once the group has attacked."""
+    group_stacks: int = 0
+    """5.4 / 7.0: how many stacks the group holds (one stack's divisions may attack different hexes)."""
 
 
 @dataclass(frozen=True)
@@ -58,12 +60,20 @@ class OnslaughtState:
     stopped: frozenset[str] = frozenset()
     moved: frozenset[str] = frozenset()
     stacks_checked: bool = True
+    overstacks: frozenset[tuple[str, str]] = frozenset()
+    rewritten: dict[str, str] = field(default_factory=dict)
+    """Units moved in this action by a move written from the wrong hex, and the hex they were in:
+    a move from that hex next is the players' correction, judged as the unit's move (one error)."""
+    """6.3: the (hex, side) overstacks already reported, so a lasting one is reported once, until resolved."""
     controlled: dict[str, str] = field(default_factory=dict)
     captured_ports: frozenset[str] = frozenset()
     attacked: frozenset[str] = frozenset()
     retreated: frozenset[str] = frozenset()
     combat: Combat | None = None
     pending: tuple[Effect, ...] = ()
+    alternative: tuple[Combat, tuple[Effect, ...]] | None = None
+    """The table's result of the combat under way when the log claimed another, and what the log
+    has carried out of it: the players may follow either (one breach, one error)."""
     collected: dict[int, dict[str, int]] = field(default_factory=dict)
     seized: frozenset[tuple[int, str]] = frozenset()
     begun: bool = False

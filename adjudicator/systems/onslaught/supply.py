@@ -137,8 +137,10 @@ def german_sources(state: OnslaughtState, controlled: Mapping[str, str],
     """German supply sources (8.4): the east edge and the fortified ports never captured."""
     supply_map = SupplyMap.of(state.game)
     held = occupants(state)
-    # Whether an edge hex is in Allied ZOC or occupied is 8.3's question, settled by the search.
-    out = set(supply_map.east_edge)
+    # 8.4 (ruling, docs/rules-coverage.md): an east-edge hex occupied by an Allied division or in
+    # an Allied division's ZOC is no source, with no exception for a German division standing on it.
+    allied_zoc = zone_of_control(state, ALLIED)
+    out = {h for h in supply_map.east_edge if held.get(h) != ALLIED and h not in allied_zoc}
     for label, h in supply_map.fortified_ports:
         # 8.4: once captured, never again a German source; Allied control means it was captured.
         if label not in captured_fortified_ports and _controller(label, h, held, controlled, GERMAN) == GERMAN:
@@ -214,8 +216,10 @@ def in_supply(state: OnslaughtState, unit_id: str, supplied: frozenset[Hex]) -> 
     return h in supplied
 
 
-def allied_income(state: OnslaughtState, controlled: Mapping[str, str], declined: Iterable[str]) -> dict[str, int]:
-    """Supply points the Allies collect from each source they hold, less those declined (8.1)."""
+def allied_income(state: OnslaughtState, controlled: Mapping[str, str], declined: Iterable[str],
+                  reduced: Mapping[str, int] | None = None) -> dict[str, int]:
+    """Supply points the Allies collect from each source they hold, less those declined (8.1) and
+    those reduced by announcement (8.7: the capture takes half of what was collected)."""
     game = state.game
     supply_map = SupplyMap.of(game)
     value = {port.label: port.value for port in supply_map.ports}
@@ -223,7 +227,9 @@ def allied_income(state: OnslaughtState, controlled: Mapping[str, str], declined
     value[SOUTHERN_FRANCE] = int(game.parameter["southern_france_supply"])
     skipped = set(declined)
     # 8.1: a declined source yields nothing (and so nothing to capture, 8.7).
-    return {name: value[name] for name in allied_sources(state, controlled) if name not in skipped}
+    less = reduced or {}
+    return {name: min(value[name], less.get(name, value[name])) for name in allied_sources(state, controlled)
+            if name not in skipped}
 
 
 def capped(points: int, side: str, game: Game) -> int:
@@ -349,7 +355,7 @@ def income_due(state: OnslaughtState, entry: Income) -> int:
     """The supply points a side collects in the Reinforcement Step (8.1)."""
     if entry.side == "German":
         return int(state.game.parameter["german_supply_income"])
-    return sum(allied_income(state, state.controlled, entry.declined).values())
+    return sum(allied_income(state, state.controlled, entry.declined, entry.reduced).values())
 
 
 def check_income(state: OnslaughtState, entry: Income) -> list[Finding]:
@@ -358,8 +364,19 @@ def check_income(state: OnslaughtState, entry: Income) -> list[Finding]:
         out.append(finding("error", "8.1", entry, f"{turn_and_step(state)}: supply income comes in the "
                                                   "Reinforcement Step"))
     due = income_due(state, entry)
+    if entry.reduced and entry.side != "Allied":
+        out.append(finding("error", "8.7", entry, "only the Allied player announces a reduced collection"))
+    elif entry.reduced:
+        held = allied_income(state, state.controlled, ())
+        for source, points in sorted(entry.reduced.items()):
+            if source not in held or source in entry.declined:
+                out.append(finding("error", "8.7", entry, f"{source} is not a supply source the Allies collect from "
+                                                          f"this turn{did_you_mean(source, sorted(held))}"))
+            elif points > held[source]:
+                out.append(finding("error", "8.7", entry, f"{source} yields {held[source]} supply point(s); a "
+                                                          f"reduced collection takes fewer, not {points}"))
     if entry.points is not None and entry.points != due:
-        sources = allied_income(state, state.controlled, entry.declined) if entry.side == "Allied" else {}
+        sources = allied_income(state, state.controlled, entry.declined, entry.reduced) if entry.side == "Allied" else {}
         detail = (" (" + ", ".join(f"{k} {v}" for k, v in sorted(sources.items())) + ")") if sources else ""
         out.append(finding("error", "8.1", entry, f"{entry.side} collects {due} supply point(s){detail}, not "
                                                   f"{entry.points}"))
@@ -395,7 +412,8 @@ def check_capture(state: OnslaughtState, entry: Capture) -> list[Finding]:
     if (state.turn, entry.hex) in state.seized:
         out.append(finding("error", "8.7", entry, f"supply at {entry.hex} was already captured this turn"))
     before = state.collected.get(state.turn - 1, {}).get(entry.hex, 0)
-    if before < 1:
+    if before < 1 and entry.points != 0:
+        # 8.7: nothing collected there, nothing captured; `points 0` claims exactly that.
         out.append(finding("error", "8.7", entry, f"the Allies collected no supply at {entry.hex} on turn "
                                                   f"{state.turn - 1}, so there is none to capture"))
     elif entry.points is not None and entry.points != captured_points(state, entry.hex):
@@ -413,7 +431,7 @@ def apply_income(state: OnslaughtState, entry: Income) -> OnslaughtState:
     if entry.side == "Allied":
         # 8.7: what each source yielded this turn is what a capture next turn takes half of.
         state = replace(state, collected={**state.collected, state.turn: allied_income(
-            state, state.controlled, entry.declined)})
+            state, state.controlled, entry.declined, entry.reduced)})
     gained = entry.points if entry.points is not None else income_due(state, entry)
     total = capped(state.supply.get(entry.side, 0) + gained, entry.side, state.game)
     return replace(state, supply={**state.supply, entry.side: total})

@@ -28,7 +28,7 @@ from adjudicator.systems.onslaught.losses import carries_out
 from adjudicator.systems.onslaught.results import outstanding
 from adjudicator.systems.onslaught.sections import TABLE
 from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, combat_strength, on_map, replace
-from adjudicator.systems.onslaught.supply import allied_income
+from adjudicator.systems.onslaught.supply import allied_income, mark_control
 from adjudicator.systems.onslaught.tables import MapTables, map_tables
 from adjudicator.systems.onslaught.victory import after_the_end, automatic_victory, score
 from adjudicator.systems.onslaught.zoc import near_enemy, within_two, zone_of_control
@@ -87,6 +87,27 @@ PLACING = frozenset({"move", "retreat", "advance", "loss", "place"})
 """Entries after which stacking must be checked again (6.3)."""
 
 
+def other_branch(state: OnslaughtState) -> OnslaughtState:
+    """The state as if the log had claimed the table's result of the combat under way."""
+    assert state.alternative is not None
+    combat, pending = state.alternative
+    return replace(state, combat=combat, pending=pending, alternative=None)
+
+
+def errors_of(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether an entry breaks a rule in a state (its kind's own checks)."""
+    return any(f.severity == "error" for check in CHECKS.get(kind_of(entry), ()) for f in check(state, entry))
+
+
+def follow_branch(state: OnslaughtState, entry: Entry) -> OnslaughtState:
+    """The branch an entry carrying out a combat follows: the claim's (the state itself) unless the
+    entry breaks it and carries out the table's result instead (then that branch, from now on)."""
+    if state.alternative is None or not errors_of(state, entry):
+        return state
+    other = other_branch(state)
+    return state if errors_of(other, entry) else other
+
+
 class Onslaught(SystemBase[OnslaughtState]):
     """The rule system object the engine calls."""
 
@@ -125,6 +146,10 @@ class Onslaught(SystemBase[OnslaughtState]):
             raise ReplayError(f"unknown optional rule {rule!r}{did_you_mean(rule, sorted(rules))} (optional rules: "
                               f"{', '.join(sorted(rules))})")
         state = OnslaughtState(game, scenario, 0, None, location, frozenset(), points, optional=optional)
+        # Ruling (8.1, 8.4, 14.2): a division set up in a hex has occupied it, so control and
+        # "last occupied" start from the set-up (a custom scenario may put divisions anywhere).
+        for unit_id in sorted(location):
+            state = mark_control(state, unit_id, [location[unit_id]])
         # 8.7: on turn 1 the Allied sources count as having yielded all they could on a turn 0.
         return replace(state, collected={0: allied_income(state, {}, ())})
 
@@ -137,7 +162,14 @@ class Onslaught(SystemBase[OnslaughtState]):
         kind = kind_of(entry)
         out: list[Finding] = []
         if state.combat is not None and not carries_out(entry):
-            out += losses.combat_over(state, entry)
+            owed = losses.combat_over(state, entry)
+            if owed and state.alternative is not None and not losses.combat_over(other_branch(state), entry):
+                owed = []  # the players carried out the table's result instead of their claim
+            out += owed
+        elif state.combat is not None and state.alternative is not None and kind in CHECKS:
+            branch = follow_branch(state, entry)
+            if branch is not state:
+                return [f for check in CHECKS[kind] for f in check(branch, entry)]
         if kind in CLOSING:
             out += sequence.closing_findings(state, entry)
         out += arrivals.check_order(state, entry)
@@ -168,7 +200,17 @@ class Onslaught(SystemBase[OnslaughtState]):
         """The state after an entry, as the log says: what every entry does, then its kind's own effect."""
         kind = kind_of(entry)
         if state.combat is not None and not carries_out(entry):
-            state = replace(state, combat=None, pending=())
+            state = replace(state, combat=None, pending=(), alternative=None)
+        elif state.combat is not None and state.alternative is not None and kind in APPLIES:
+            branch = follow_branch(state, entry)
+            if branch is not state:
+                return APPLIES[kind](branch, entry)
+            if errors_of(other_branch(state), entry):
+                state = replace(state, alternative=None)  # the players follow their claim
+            else:
+                # Both results allow the entry: it is carried out in both.
+                other = APPLIES[kind](other_branch(state), entry)
+                state = replace(state, alternative=(other.combat, other.pending) if other.combat else None)
         if kind in CLOSING:
             state = sequence.close_action(state)
         elif kind in PLACING:

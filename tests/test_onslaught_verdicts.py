@@ -1,0 +1,268 @@
+"""Issue 15, Onslaught: findings cite the clause broken (7.1, 7.5), the wrong verdicts fixed, and
+one breach gives one error. Each case has a short log here or in examples/onslaught/."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from test_onslaught_arrivals import LANDINGS, REINFORCEMENT_STEP, play as play_turn
+from test_onslaught_results import OPEN, errors, play
+
+from adjudicator.systems.onslaught import ONSLAUGHT
+from adjudicator.systems.onslaught.combat import audit, misread_clause
+from adjudicator.systems.onslaught.arrivals import recruitment_problem
+from adjudicator.systems.onslaught.supply import captured_points
+from wargame.bundled import data_root
+from wargame.game import Game, load_game
+from wargame.hexes import Hexside
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    """The bundled Onslaught data."""
+    return load_game(data_root(), "onslaught")
+
+
+# -- 1. the clause broken ----------------------------------------------------------------------
+def test_a_modifier_left_out_cites_7_1(game: Game) -> None:
+    """7.1: 2:1 against bocage, die 5: the result claimed without the -1 (HH) breaks 7.1, not 7.2."""
+    placed = {"us-inf-01": "0620", "us-inf-02": "0620", "de-inf-04": "0621"}
+    shown, _, findings = play(game, placed, "Allied: activate 0620\n"
+                                            "Allied: attack 0621 with us-inf-01 us-inf-02 odds 2:1 die 5 result HH\n")
+    assert errors(shown) == [("7.1", "Allied: attack 0621 with us-inf-01 us-inf-02 odds 2:1 die 5 result HH")]
+    assert "left out: -1 because defending stack in Bocage" in next(f.message for f in findings
+                                                                   if f.severity == "error")
+    # A result no misreading of a modifier gives stays a 7.2 error.
+    shown, _, _ = play(game, placed, "Allied: activate 0620\n"
+                                     "Allied: attack 0621 with us-inf-01 us-inf-02 odds 2:1 die 5 result DE\n")
+    assert errors(shown) == [("7.2", "Allied: attack 0621 with us-inf-01 us-inf-02 odds 2:1 die 5 result DE")]
+
+
+def wall_sides(game: Game) -> tuple[str, str, str]:
+    """3910 and two neighbours: one across a fortified hexside, one across a plain one."""
+    grid = game.grid
+    wall = grid.hex_of("3910")
+    fortified = plain = None
+    for n in wall.neighbours():
+        if n not in grid or "sea" in game.hex_terrain.get(n, ()):
+            continue
+        features = game.hexside_features.get(Hexside.between(n, wall), frozenset())
+        if "fortified" in features and fortified is None:
+            fortified = grid.label_of(n)
+        elif not features and plain is None:
+            plain = grid.label_of(n)
+    assert fortified is not None and plain is not None
+    return "3910", fortified, plain
+
+
+def test_doubling_across_a_mix_of_hexsides_cites_7_5(game: Game) -> None:
+    """7.5: 4 + 4 attack two 4s in a fortification, one across a plain hexside: no doubling, 1:1;
+    the odds claimed with the doubling (1:2) break 7.5, and the result read on that column is
+    the same misreading, not a second error."""
+    wall, fortified, plain = wall_sides(game)
+    placed = {"us-inf-01": fortified, "us-inf-02": plain, "de-inf-01": wall, "de-inf-02": wall}
+    text = (f"Allied: activate {fortified}\nAllied: activate {plain}\n"
+            f"Allied: attack {wall} with us-inf-01 us-inf-02 odds 1:2 die 4 result AH\n")
+    shown, _, _ = play(game, placed, text)
+    assert errors(shown) == [("7.5", text.splitlines()[-1])]
+    # Without an odds claim, a result read on the doubled column is the same 7.5 breach.
+    text = text.replace(" odds 1:2", "")
+    shown, _, _ = play(game, placed, text)
+    assert errors(shown) == [("7.5", text.splitlines()[-1])]
+
+
+def test_misread_clause_both_ways(game: Game) -> None:
+    """7.5 the other way round: every attacker across a fortified side, the doubling left out."""
+    grid = game.grid
+    wall, fortified, plain = wall_sides(game)
+    doubled = audit(game, grid.hex_of(wall), [("d", 4)], [("a", grid.hex_of(fortified), 8)], 4,
+                    defender_in_fortification=True)
+    assert doubled.doubled and doubled.column == "1:1"
+    assert misread_clause(game, doubled, "2:1", None) is not None
+    assert misread_clause(game, doubled, "2:1", None)[0] == "7.5"  # type: ignore[index]
+    assert misread_clause(game, doubled, "3:1", None) is None
+    mixed = audit(game, grid.hex_of(wall), [("d", 4)], [("a", grid.hex_of(fortified), 4),
+                                                          ("b", grid.hex_of(plain), 4)], 4,
+                  defender_in_fortification=True)
+    assert not mixed.doubled and mixed.column == "2:1"
+    assert misread_clause(game, mixed, "1:1", None) == ("7.5", "not every attacker is across a fortified "
+                                                              "hexside, so the defence is not doubled")
+
+
+def test_a_wrong_odds_claim_is_one_error_not_two(game: Game) -> None:
+    """One breach, one error: a result read correctly on a wrongly claimed column is not a
+    second error (the odds' 7.0 finding covers it)."""
+    shown, _, _ = play(game, OPEN, "Allied: activate 2019\n"
+                                   "Allied: attack 2020 with us-inf-01 us-inf-02 odds 3:1 die 3 result DR\n")
+    assert errors(shown) == [("7.0", "Allied: attack 2020 with us-inf-01 us-inf-02 odds 3:1 die 3 result DR")]
+
+
+# -- 2. wrong verdicts ---------------------------------------------------------------------------
+def test_a_roll_off_between_two_passes_does_not_reset_them(game: Game) -> None:
+    """5.0 (ruling: only an action resets the count): pass, roll-off, pass ends the Action Step."""
+    shown, state, _ = play_turn(game, 5, LANDINGS, "Allied: pass\nRoll Allied 2 German 5\nGerman: pass\n")
+    assert shown == [] and state.step_over
+    shown, state, _ = play_turn(game, 5, LANDINGS, "Allied: pass\nRoll Allied 2 German 5\nGerman: pass\n"
+                                                   "Roll Allied 4 German 1\n")
+    assert shown == [("5.0", "Roll Allied 4 German 1")]
+    shown, state, _ = play_turn(game, 5, LANDINGS, "Allied: pass\nRoll Allied 2 German 5\n"
+                                                   "German: action movement\n")
+    assert shown == [] and not state.step_over
+
+
+def test_removing_an_overstack_after_a_german_replacement(game: Game) -> None:
+    """6.3 with 4.0: a German replacement that overstacks a hex is resolved by `remove`, whatever
+    part of the Reinforcement Step has begun; the removal is no order error."""
+    here = {f"de-inf-0{n}": "4510" for n in (1, 2, 3)}
+    placed = {**LANDINGS, **here, "de-inf-05": "eliminated_german"}
+    shown, state, _ = play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: replace de-inf-05 full 4510\n"
+                                                                       "German: remove de-inf-01\n"
+                                                                       "German: income 8\n")
+    assert shown == [] and state.location["de-inf-01"] == "eliminated_german"
+
+
+def test_a_claim_of_nothing_captured(game: Game) -> None:
+    """8.7: `capture HEX points 0` where the Allies collected nothing is a correct claim."""
+    placed = {"us-inf-02": "0720", "br-inf-01": "0820", "de-inf-01": "0620"}
+    text = REINFORCEMENT_STEP + "German: capture 0620 points 0\n"
+    base_state = play_turn(game, 5, placed, text)
+    assert base_state[0] == []
+    assert play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: capture 0620 points 1\n")[0] == \
+        [("8.7", "German: capture 0620 points 1")]
+
+
+def test_set_up_divisions_have_occupied_their_hexes(game: Game) -> None:
+    """8.1 / 8.4: a division set up in a port (a custom scenario) has occupied it: the port is the
+    Allies' once it leaves, as if it had entered it."""
+    base = ONSLAUGHT.initial_state(game, [])
+    assert base.controlled.get("0318") == "German"  # Cherbourg, German at set-up
+    allied = next(u for u, where in sorted(base.location.items()) if where == "0620")
+    assert base.controlled.get("0620") == "Allied"
+    # A custom set-up: an Allied division in a French city at the start, gone later, last occupied it.
+    france = game.area_hexes("france")
+    city = next(game.grid.label_of(h) for h in sorted(france, key=lambda h: (h.q, h.r))
+                if "city" in game.hex_terrain.get(h, ()) and game.grid.label_of(h) not in base.location.values())
+    setup = tuple((row, placement.model_copy(update={"location": city}) if placement.piece == allied else placement)
+                  for row, placement in game.setup)
+    state = ONSLAUGHT.initial_state(replace(game, setup=setup), [])
+    assert state.controlled.get(city) == "Allied"
+    left = replace(state, location={**state.location, allied: "0620"})
+    problem = recruitment_problem(left, "fr-inf-01", city) or ""
+    assert "last to occupy" not in problem
+
+
+def test_retreat_options_count_earlier_retreats_of_the_result(game: Game) -> None:
+    """7.3 with 6.3: a hex filled by the stack-mates' retreats is no longer open; the division
+    that can then only retreat one hex does so and is depleted (no 'can retreat two' error)."""
+    placed = {"us-inf-01": "2019", "us-inf-02": "2019", "de-inf-01": "2020", "de-inf-02": "2020",
+              "de-inf-03": "2020", "de-inf-04": "2022", "de-inf-05": "2022"}
+    # 2022 holds two; de-inf-01 fills it; de-inf-02 and -03 must find other hexes two away.
+    dr = "Allied: activate 2019\nAllied: attack 2020 with us-inf-01 us-inf-02 result DR\n"
+    shown, state, _ = play(game, placed, dr + "German> retreat de-inf-01 2020-2021-2022\n")
+    from adjudicator.systems.onslaught.combat import retreat_options_of
+    assert state.combat is not None
+    two, _ = retreat_options_of(state, state.combat)
+    assert "2022" not in two
+
+
+def test_a_reduced_collection_announced_for_one_source(game: Game) -> None:
+    """8.7: `reduce SOURCE N` collects N from that source (8.1's income less the rest), and a
+    capture next turn takes half of N, rounded up; more than the source yields is an error."""
+    placed = dict(LANDINGS)
+    shown, state, _ = play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: income 8\n"
+                                                                       "Allied: income 10 reduce 0620 2\n")
+    assert shown == [] and state.collected[5]["0620"] == 2
+    assert captured_points(replace(state, turn=6), "0620") == 1
+    shown, _, _ = play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: income 8\nAllied: income 12\n")
+    assert shown == []
+    assert play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: income 8\nAllied: income 12 reduce 0620 9\n")[0] \
+        == [("8.7", "Allied: income 12 reduce 0620 9")]
+    assert play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: income 8\nAllied: income 12 reduce 9999 0\n")[0] \
+        == [("8.7", "Allied: income 12 reduce 9999 0")]
+
+
+# -- 4. one breach, one error ------------------------------------------------------------------
+def test_after_a_wrong_claim_either_result_may_be_carried_out(game: Game) -> None:
+    """A claimed DR where the table gives '-' (2:1, die 3) is one 7.2 error, whether the players
+    then carry out their claim (a retreat) or the table's result (nothing)."""
+    attack = "Allied: activate 2019\nAllied: attack 2020 with us-inf-01 us-inf-02 die 3 result DR\n"
+    wrong = ("7.2", "Allied: attack 2020 with us-inf-01 us-inf-02 die 3 result DR")
+    shown, _, _ = play(game, OPEN, attack + "Roll Allied 2 German 5\n")
+    assert errors(shown) == [wrong]
+    shown, _, _ = play(game, OPEN, attack + "German> retreat de-inf-01 2020-2021-2022\nRoll Allied 2 German 5\n")
+    assert errors(shown) == [wrong]
+    # DE claimed where the table gives DH (die 6): the players deplete and retreat, as the table says.
+    attack = "Allied: activate 2019\nAllied: attack 2020 with us-inf-01 us-inf-02 die 6 result DE\n"
+    shown, state, _ = play(game, OPEN, attack + "German> deplete de-inf-01\nGerman> retreat de-inf-01 2020-2021-2022\n"
+                                                "Roll Allied 2 German 5\n")
+    assert [r for r, _ in errors(shown)] == ["7.2"] and state.location["de-inf-01"] == "2022"
+    # Following neither is still an error of its own.
+    shown, _, _ = play(game, OPEN, attack + "German> retreat de-inf-01 2020-2019\n")
+    assert len(errors(shown)) >= 2
+
+
+def test_a_move_from_the_wrong_hex_then_corrected(game: Game) -> None:
+    """One breach, one error: the correction of a move written from the wrong hex is its move."""
+    shown, state, _ = play_turn(game, 1, {**LANDINGS, "de-inf-01": "2020"},
+                                "Allied: action movement\nAllied: activate 0620\nus-inf-01 0720-0719\n"
+                                "us-inf-01 0620-0720\n")
+    assert shown == [("6.1", "us-inf-01 0720-0719")] and state.location["us-inf-01"] == "0720"
+
+
+# -- 1. citations corrected in the audit ------------------------------------------------------------
+FIELD = {**OPEN, "br-inf-01": "0820", "us-arm-01": "2119", "br-arm-01": "1919"}
+"""OPEN's divisions, an Allied one on a landing hex, two armor divisions by the German one."""
+
+
+def test_an_attack_in_a_movement_action_cites_5_3(game: Game) -> None:
+    """5.3: "No enemy divisions can be attacked" in a Movement action (was 5.1)."""
+    shown, _, _ = play_turn(game, 5, FIELD, "Allied: action movement\nAllied: activate 2019\n"
+                                            "Allied: attack 2020 with us-inf-01 us-inf-02\n")
+    assert shown == [("5.3", "Allied: attack 2020 with us-inf-01 us-inf-02")]
+
+
+def test_an_attacker_not_activated_cites_5_4(game: Game) -> None:
+    """5.4: "All attacking divisions must be activated" (was 5.2)."""
+    shown, _, _ = play(game, OPEN, "Allied: activate 2019 us-inf-01\n"
+                                   "Allied: attack 2020 with us-inf-01 us-inf-02 result DR\n")
+    assert [r for r, _ in errors(shown)] == ["5.4"]
+
+
+def test_a_move_without_activation_cites_6_1(game: Game) -> None:
+    """6.1: "A division must be activated in order to move" (was 5.2)."""
+    shown, _, _ = play_turn(game, 5, FIELD, "Allied: action movement\nAllied: activate 2019 us-inf-01\n"
+                                            "us-inf-02 2019-2018\n")
+    assert shown == [("6.1", "us-inf-02 2019-2018")]
+
+
+def test_a_breakthrough_activation_cost_cites_5_5(game: Game) -> None:
+    """5.5: a breakthrough stack costs two points (was 5.2)."""
+    shown, _, _ = play_turn(game, 5, FIELD, "Allied: action breakthrough\nAllied: activate 2119 supply 1\n")
+    assert shown == [("5.5", "Allied: activate 2119 supply 1")]
+
+
+# -- 5. coverage: 8.6 ---------------------------------------------------------------------------
+CUT_OFF = {"de-inf-01": "0620", "de-inf-02": "0720", "de-inf-03": "0820", "us-inf-01": "2019", "us-inf-02": "2019",
+           "de-inf-04": "2020"}
+"""German divisions on the three landing hexes: the Allies have no supply source (8.4), so the
+stack at 2019 is out of supply when activated."""
+
+
+def test_an_unsupplied_stack_moves_one_hex(game: Game) -> None:
+    """8.6: a stack out of supply when activated moves only one hex in a Movement action."""
+    text = "Allied: action movement\nAllied: activate 2019\nus-inf-01 2019-2018-2017\n"
+    assert play_turn(game, 5, CUT_OFF, text)[0] == [("8.6", "us-inf-01 2019-2018-2017")]
+    assert play_turn(game, 5, CUT_OFF, text.replace("2019-2018-2017", "2019-2018"))[0] == []
+    # In supply (a landing hex left to the Allies), the same two hexes are legal.
+    supplied = {u: h for u, h in CUT_OFF.items() if h not in ("0620", "0720", "0820")}
+    assert play_turn(game, 5, supplied, text)[0] == []
+
+
+def test_an_unsupplied_stack_attacks_with_minus_one(game: Game) -> None:
+    """8.6 (with 7.1): out of supply when activated, the stack attacks with -1 for that action:
+    8 against 4 on clear ground is 2:1; die 5 gives HH, less one gives DR."""
+    text = "Allied: action combat\nAllied: activate 2019\nAllied: attack 2020 with us-inf-01 us-inf-02 die 5 result {}\n"
+    assert play_turn(game, 5, CUT_OFF, text.format("DR"))[0] == []
+    assert play_turn(game, 5, CUT_OFF, text.format("HH"))[0] == \
+        [("7.1", "Allied: attack 2020 with us-inf-01 us-inf-02 die 5 result HH")]
