@@ -260,3 +260,24 @@ def test_beach_assaults(game: Game) -> None:
              "Allied: attack 2117 with 16/1 die 3 support us_naval_7\n")
     assert ("11.2", "Allied: attack 2117 with 16/1 die 3 support us_naval_7") in \
         errors(game, naval.split("Phase combat\n", 1)[1], {"914/352": "2117", "16/1": "2217"})
+
+
+def test_a_short_retreat_owes_its_reduction(game: Game) -> None:
+    """8.3 (issue 15): a D2 with only one hex of retreat open, carried out as a one-hex retreat, owes the
+    reduction in the last hex; a one-step unit in that case is eliminated, not left on the map."""
+    # 26/1 at 1915 and 115/29 at 1918 close every two-hex retreat from 2117 and the one-hex one to 2017.
+    boxed = {**OPEN, "26/1": "1915", "115/29": "1918"}
+    short = attack("D2") + "German> retreat 914/352 2117-2016\n"
+    assert errors(game, short + END, boxed) == [("8.3", "Phase mobile_movement")]
+    assert errors(game, short + "German> deplete 914/352\n" + END, boxed) == []
+    assert errors(game, short + END, boxed, depleted=("914/352",)) == [("8.3", "Phase mobile_movement")]
+    assert errors(game, short + "German> eliminate 914/352\n" + END, boxed, depleted=("914/352",)) == []
+    one_step = {**boxed, "1Flak": "2117"}
+    del one_step["914/352"]
+    text = (attack("D2") + "German> retreat 1Flak 2117-2016\n").replace("914/352", "1Flak")
+    assert errors(game, text + END, one_step) == [("8.3", "Phase mobile_movement")]
+    assert errors(game, text + "German> eliminate 1Flak\n" + END, one_step) == []
+    # The log ends there: a note says what the result still owes.
+    state = replay_errors(game, f"Turn 1\nPhase support_fire_marker\n{COMBAT}{short}", boxed)[1]
+    assert any(section == "8.3" and "must be reduced in 2016" in message
+               for section, message in FM._outstanding(state, state.combat))  # type: ignore[arg-type]

@@ -60,6 +60,8 @@ MAX_DIFFERENCES = 40
 MAX_NUMBER = 9999
 """The largest turn or die the notation writes (four digits)."""
 Key = tuple[str, ...]
+STAND: Key = ("stand",)
+"""A stand's effect on its counter: flipped, or eliminated (see `carries_out`)."""
 
 
 @dataclass(frozen=True)
@@ -423,7 +425,7 @@ class _Translator:
         elif isinstance(entry, Loss):
             out.append((entry.unit, ("deplete",) if entry.loss == "deplete" else ("eliminate",)))
         elif isinstance(entry, StandFast):
-            out += [(unit, ("deplete",)) for unit in entry.units]
+            out += [(unit, STAND) for unit in entry.units]
         return out
 
     def rolled_just_now(self, entry: RollOff) -> bool:
@@ -488,7 +490,7 @@ class _Translator:
         """A declaration typed after its counter moved replaces the reader's entry for that move."""
         for k in range(len(self.physical[unit]) - 1, -1, -1):
             index, keys = self.physical[unit][k]
-            if key in keys:
+            if carries_out(key, keys):
                 old = self.out[index]
                 self.out[index] = Comment(line=old.line, text=one_line(
                     f"step {old.line}: {write_entry(old)} -- as declared in chat at step {step}"))
@@ -501,7 +503,7 @@ class _Translator:
         """The declaration (step, text) a counter move carries out, if one is waiting."""
         waiting = self.expected.get(unit, [])
         for k, (key, step, text) in enumerate(waiting):
-            if key in keys:
+            if carries_out(key, keys):
                 del waiting[k]
                 return step, text
         return None
@@ -683,8 +685,8 @@ class _Translator:
             self.out[index] = last.model_copy(update={"units": [*last.units, unit]})
         else:
             self.emit(StandFast(line=step, side=owner, by_opponent=by_opponent, units=[unit]))
-        if not self.retract(unit, ("deplete",), step):
-            self.expected[unit].append((("deplete",), step, f"{owner}{'>' if by_opponent else ':'} stand {unit}"))
+        if not self.retract(unit, STAND, step):
+            self.expected[unit].append((STAND, step, f"{owner}{'>' if by_opponent else ':'} stand {unit}"))
 
     def clicked_activate(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
         """An activation of the unit's stack (one entry for the units clicked together in a hex)."""
@@ -1055,6 +1057,15 @@ class _Translator:
             for key, step, text in waiting:
                 self.note(step, f"declared '{text}', but the {unit} counter was never moved so in VASSAL "
                                 f"({' '.join(key)}): check the position")
+
+
+def carries_out(key: Key, keys: frozenset[Key]) -> bool:
+    """Whether a counter move (its keys) carries out a declared effect: a stand depletes the unit, or
+    eliminates it when it is one-step or already reduced (F&M 8.4, 8.3; Onslaught 7.5), so its counter
+    is flipped or goes to the Eliminated box."""
+    if key == STAND:
+        return ("deplete",) in keys or ("eliminate",) in keys
+    return key in keys
 
 
 def undo_targets(tracking: Tracking) -> dict[int, int]:

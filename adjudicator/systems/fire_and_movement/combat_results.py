@@ -134,7 +134,9 @@ class CombatResults(SeriesRules[S]):
 
     # -- apply -----------------------------------------------------------------------------------
     def _eliminated_box(self, state: S, side: str) -> str:
-        return next((b.id for b in state.game.manifest.box if b.kind == "eliminated" and b.side == side), "eliminated")
+        # 8.2.4: the side's box for eliminated units, not one for markers of the same kind (Omaha 11.1.4's).
+        box = state.game.manifest.box_of("eliminated", side)
+        return "eliminated" if box is None else box.id
 
     def _retreat_applied(self, state: S, entry: Retreat) -> S:
         combat = state.combat
@@ -142,7 +144,10 @@ class CombatResults(SeriesRules[S]):
         if combat is not None and entry.unit not in (*combat.attackers, *combat.defenders):
             displaced = displaced | {entry.unit}  # 8.3.1
         elif combat is not None:
-            combat = replace(combat, retreated=(*combat.retreated, (entry.unit, tuple(entry.path))))
+            due = combat.retreat_due(entry.unit)
+            short = 0 < len(entry.path) - 1 < due and not self.retreat_paths(state, entry.unit, due)
+            combat = replace(combat, retreated=(*combat.retreated, (entry.unit, tuple(entry.path))),
+                             cut_short=combat.cut_short | ({entry.unit} if short else set()))
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]}, combat=combat,
                       displaced=displaced)
 

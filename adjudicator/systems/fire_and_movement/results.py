@@ -45,6 +45,9 @@ class FmCombat:
     """Each participant's retreat path, in the order logged (8.5 follows the defenders')."""
     stood: frozenset[str] = frozenset()
     """Units that declared stiff resistance (8.4)."""
+    cut_short: frozenset[str] = frozenset()
+    """Units that retreated fewer hexes than due when no full retreat was open: 8.3 reduces them in
+    the last hex (a short retreat with a full one open is an error on its entry, and owes nothing more)."""
     advanced: tuple[tuple[str, str], ...] = ()
     """Advancing units and the hex each ended in (8.5: one unit a hex)."""
     bombardment: bool = False
@@ -135,6 +138,15 @@ def outstanding(combat: FmCombat, full_retreat_open: dict[str, bool]) -> list[tu
                 out.append(("8.3", f"{combat.verdict} is not carried out: {unit} cannot retreat {retreat} hex"
                                    f"{'es' if retreat > 1 else ''}, so it retreats as far as it can and is reduced, "
                                    "or is eliminated if it cannot retreat at all (or declares stiff resistance)"))
+            continue
+        path = combat.retreat_of(unit)
+        if unit in combat.cut_short and path is not None:
+            # 8.3: a unit that could not retreat the full number of hexes is reduced in the last hex it
+            # reached (eliminated if reduced or one-step); the retreat itself was judged on its entry.
+            if lost < min(due + 1, steps):
+                fate = "eliminated" if due + 1 >= steps else "reduced"
+                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} retreated {len(path) - 1} of the "
+                                   f"{retreat} hexes, so it must be {fate} in {path[-1]}"))
             continue
         if lost < due:
             fate = "eliminated" if due >= steps else "reduced"
