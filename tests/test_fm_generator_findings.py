@@ -46,12 +46,12 @@ def test_a_stacked_beach_hex_takes_the_result_with_one_unit(game: Game) -> None:
     attack = TO_GERMAN_BOMBARDMENT + "Phase combat\nGerman: attack 2319 with 914/352 result De\n"
     assert run(game, attack + "Allied> eliminate 16/1\nPhase mobile_movement\n", stack) == []
     assert run(game, attack + "Allied> eliminate 16/1\nAllied> eliminate 18/1\nPhase mobile_movement\n", stack) == \
-        [("8.2", "Allied> eliminate 18/1")]
+        [("8.2.4", "Allied> eliminate 18/1")]
     # +17 against 4 on the clear line: c12, a 4 reads D2; with 914/352's zone of control and the sea
     # around it the unit has no retreat and is eliminated (8.3).
     bombard = TO_GERMAN_BOMBARDMENT + "German: bombard 2319 die 4 result D2 support de_sf_9 de_sf_8\n"
     assert run(game, bombard + "Allied> eliminate 16/1\nPhase combat\n", stack) == []
-    assert run(game, bombard + "Allied> eliminate 18/1\nPhase combat\n", stack)[0] == ("8.2", "Allied> eliminate 18/1")
+    assert run(game, bombard + "Allied> eliminate 18/1\nPhase combat\n", stack)[0] == ("8.2.4", "Allied> eliminate 18/1")
 
 
 def test_naval_gunfire_beside_drawn_markers(game: Game) -> None:
@@ -76,7 +76,7 @@ def test_no_landing_beside_a_unit_that_left_the_beach(game: Game) -> None:
     beachheads = frozenset({"2319", "2318"})
     assert run(game, gt2 + "Phase bombardment\n", placed, set_up=True, beachheads=beachheads) == []
     onto = gt2 + "Allied: reinforce CCA/2 2318\nPhase bombardment\n"
-    assert ("11.2", "Allied: reinforce CCA/2 2318") in run(game, onto, placed, set_up=True, beachheads=beachheads)
+    assert ("11.2.4", "Allied: reinforce CCA/2 2318") in run(game, onto, placed, set_up=True, beachheads=beachheads)
 
 
 def test_supply_losses_after_the_last_combat(game: Game) -> None:
@@ -90,7 +90,7 @@ def test_supply_losses_after_the_last_combat(game: Game) -> None:
     assert run(game, combat + "Allied: deplete 16/1\nPhase movement\n", placed, turn=1) == []
     assert run(game, combat + "Phase movement\n", placed, turn=1) == [("12.0", "Phase movement")]
     assert run(game, combat + "Allied: deplete CCA/2\nPhase movement\n", placed, turn=1)[0] == \
-        ("8.2", "Allied: deplete CCA/2")
+        ("8.2.4", "Allied: deplete CCA/2")
 
 
 def test_a_bombarded_unit_retreats_away_before_it_retreats_by_vacant_hexes(game: Game) -> None:
@@ -102,7 +102,7 @@ def test_a_bombarded_unit_retreats_away_before_it_retreats_by_vacant_hexes(game:
     bombard = TO_GERMAN_BOMBARDMENT + "German: bombard 0510 die 1 result D2 support de_sf_6 de_sf_3\n"
     assert run(game, bombard + "Allied> retreat 117/30 0510-0609-0709\nPhase combat\n", placed) == []
     vacant = "Allied> retreat 117/30 0510-0409-0310"
-    assert run(game, bombard + vacant + "\nPhase combat\n", placed) == [("8.1", vacant)]
+    assert run(game, bombard + vacant + "\nPhase combat\n", placed) == [("8.1.5", vacant)]
 
 
 def test_the_landed_units_make_no_attack_on_gt_1(game: Game) -> None:
@@ -113,7 +113,7 @@ def test_the_landed_units_make_no_attack_on_gt_1(game: Game) -> None:
     near = "German: setup 914/352 2117\n"
     setup = SETUP.replace(near, "German: setup 914/352 2218\n")
     errors = replay_errors(game, gt1.replace(SETUP, setup) + attack)[0]
-    assert ("11.2", attack.strip()) in errors
+    assert ("11.2.1", attack.strip()) in errors
     gt2 = "Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n" + attack
     away = {u: "eliminated_allied" for u in ("9/2", "23/2", "38/2", "CCA/2", "CCB/2", "CCR/2")}  # GT 2's landing
     assert run(game, gt2, {**ASSAULT_AWAY, **away, "16/1": "2319", "914/352": "2218"}, set_up=True) == []

@@ -148,6 +148,10 @@ class SeriesRules(SystemBase[S]):
         """The units a combat's result touches (5.3: one unit a hex, so every one)."""
         return defenders
 
+    def range_rule(self, marker: Marker) -> str:
+        """The clause that gives a marker its bombardment range (8.1.1: the exclusive rules assign them)."""
+        return "8.1.1"
+
     def support_value(self, state: S, marker: Marker, applied: int, target: Hex) -> int:
         """A marker's value once the folio's rules have changed it (none in the series)."""
         return applied

@@ -49,13 +49,13 @@ class CombatResults(SeriesRules[S]):
             return folio
         combat = state.combat
         if combat is None:
-            return [self._f("error", "8.2", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
+            return [self._f("error", "8.2.4", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
                                                    "to lose a step")]
         if entry.unit not in (*combat.attackers, *combat.defenders):
-            return [self._f("error", "8.2", entry, f"{entry.unit} took no part in {combat.name}")]
+            return [self._f("error", "8.2.4", entry, f"{entry.unit} took no part in {combat.name}")]
         steps, lost = combat.steps_of(entry.unit), combat.lost_by(entry.unit)
         if entry.loss == "deplete" and steps - lost <= 1:
-            return [self._f("error", "8.2", entry, f"{entry.unit} is reduced or a one-step unit: a loss eliminates "
+            return [self._f("error", "8.3", entry, f"{entry.unit} is reduced or a one-step unit: a loss eliminates "
                                                    "it (8.3)")]
         if combat.result is None:
             return []
@@ -75,10 +75,10 @@ class CombatResults(SeriesRules[S]):
         if after > min(due, steps):
             chosen = combat.chosen()
             if combat.result in results.ONE_ATTACKER_REDUCED and entry.unit in combat.attackers and chosen:
-                return [self._f("error", "8.2", entry, f"{combat.verdict} reduces one attacking unit and the attacker "
+                return [self._f("error", "8.2.4", entry, f"{combat.verdict} reduces one attacking unit and the attacker "
                                                        f"chose {chosen}; {entry.unit} loses nothing")]
             fate = "nothing" if due == 0 else ("a step" if due == 1 else "every step")
-            return [self._f("error", "8.2", entry, f"{combat.verdict} takes {fate} from {entry.unit}")]
+            return [self._f("error", "8.2.4", entry, f"{combat.verdict} takes {fate} from {entry.unit}")]
         return []
 
     def _check_stand(self, state: S, entry: StandFast) -> list[Finding]:

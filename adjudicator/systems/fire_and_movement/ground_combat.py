@@ -91,7 +91,7 @@ class GroundCombat(SeriesRules[S]):
         out += self._check_support(state, entry, side)
         if out:
             return out
-        return self._claims(entry, self.combat_audit(state, entry), "8.2")
+        return self._claims(entry, self.combat_audit(state, entry), "8.2.1d")
 
     def _attacker_errors(self, state: S, entry: Attack, side: str, phase: str | None) -> Iterator[Finding]:
         """8.2, 8.3.1, 8.5, 4.1: each attacking unit's errors."""
@@ -121,7 +121,7 @@ class GroundCombat(SeriesRules[S]):
                 yield self._f("error", "8.2", entry, f"{unit_id} has already attacked in this phase; strengths "
                                                      "are unitary")
             if unit_id in state.displaced:
-                yield self._f("error", "8.3", entry, f"{unit_id} was displaced this player turn and attacks no "
+                yield self._f("error", "8.3.1", entry, f"{unit_id} was displaced this player turn and attacks no "
                                                      "more in it (8.3.1)")
             if unit_id in state.advanced:
                 yield self._f("error", "8.5", entry, f"{unit_id} advanced after combat this player turn and "

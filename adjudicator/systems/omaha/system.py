@@ -99,7 +99,7 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         if pdh is not None:
             return pdh
         if self._landed_on_gt1(state, entry.unit):
-            return [self._f("error", "11.2", entry, f"{entry.unit} landed on the beach and does not move during GT 1 "
+            return [self._f("error", "11.2.1", entry, f"{entry.unit} landed on the beach and does not move during GT 1 "
                                                     "(11.2.1)")]
         return None
 
@@ -111,7 +111,7 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
     def folio_path(self, state: OmahaState, entry: Move) -> list[Finding]:
         """11.2.4: a reinforcement landed this Movement Phase moves no further in it."""
         if entry.unit in state.landed and self.phase_id(state) == "movement":
-            return [self._f("error", "11.2", entry, f"{entry.unit} landed this Movement Phase and moves no further "
+            return [self._f("error", "11.2.4", entry, f"{entry.unit} landed this Movement Phase and moves no further "
                                                     "in it (11.2.4)")]
         return []
 
