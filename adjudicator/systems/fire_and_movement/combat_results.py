@@ -28,7 +28,16 @@ class CombatResults(SeriesRules[S]):
         """(section, message) for what a combat's result still asks of the log (8.2.4-8.4)."""
         open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
                  for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
-        return results.outstanding(combat, open_)
+        owed = results.outstanding(combat, open_)
+        table = combat.as_table_says()
+        if owed and table is not None:
+            # After a wrongly claimed result (its one error is on the attack), the log may follow the
+            # claim or the table: what either leaves unowed is not owed.
+            open_ = {u: bool(self.retreat_paths(state, u, table.retreat_due(u)))
+                     for u in (*table.attackers, *table.defenders) if table.retreat_due(u)}
+            if not results.outstanding(table, open_):
+                return []
+        return owed
 
     def _combat_over(self, state: S, entry: Entry) -> list[Finding]:
         """What the combat under way still owed when another entry ends it."""

@@ -138,7 +138,12 @@ class GroundCombat(SeriesRules[S]):
         special = self.is_special_attack(state, entry)
         defenders = () if special else tuple(self.defending(state, self._defenders(state, entry, side)))
         steps = tuple((u, self._steps(state, u)) for u in (*attackers, *defenders))
-        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, beach=special)
+        table = None
+        if entry.result is not None and entry.die is not None and 1 <= entry.die <= 6 and attackers:
+            actual = (self.special_audit(state, entry) or self.combat_audit(state, entry)).result
+            table = actual if actual != entry.result else None
+        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, beach=special,
+                        table=table)
 
     def _attack_applied(self, state: S, entry: Attack) -> S:
         """8.2: the attackers have attacked, the defenders been attacked, and the combat is open."""

@@ -54,6 +54,13 @@ class FmCombat:
     """A bombardment (8.1): no advance; its retreats go away from the closest enemy (8.1.5)."""
     beach: bool = False
     """A beach assault (11.2.3): no defender; a retreat result reduces every assaulting unit."""
+    table: str | None = None
+    """The table's result for the die when the log claimed another (one error on the attack): the
+    entries after it may carry out either, and neither way is a second error (one breach, one error)."""
+
+    def as_table_says(self) -> FmCombat | None:
+        """The combat with the table's result instead of the claimed one, when they differ."""
+        return None if self.table is None else replace(self, result=self.table, table=None)
 
     @property
     def name(self) -> str:

@@ -99,7 +99,14 @@ class FireAndMovement(SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardmen
             out += self._closing(state, entry)
         checker = self._checks.get(type(entry))
         if checker is not None:
-            out += checker(state, entry)
+            found = checker(state, entry)
+            table = state.combat.as_table_says() if state.combat is not None else None
+            if table is not None and any(f.severity == "error" for f in found):
+                # An entry that follows the table's result after a wrongly claimed one is not an error.
+                again = checker(evolve(state, combat=table), entry)
+                if not any(f.severity == "error" for f in again):
+                    found = again
+            out += found
         out += self.entry_checks(state, entry)
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
@@ -145,6 +152,11 @@ class FireAndMovement(SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardmen
         return state if applier is None else applier(state, entry)
 
     def _move_applied(self, state: S, entry: Move) -> S:
+        where = state.location.get(entry.unit)
+        if where is None or not state.game.grid.is_label(where) or where != entry.path[0]:
+            # A move written from a hex the unit is not in (one 5.1 or 5.2 error) is not carried out:
+            # the unit stays where it is and may still make its move, so the corrected line is no error.
+            return state
         in_movement = self.phase_id(state) == "movement" and self._unit(state, entry.unit).mobility == "mobile"
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]},
                       moved=state.moved | {entry.unit},

@@ -183,6 +183,8 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
 
     def _move_applied(self, state: OmahaState, entry: Move) -> OmahaState:
         after = super()._move_applied(state, entry)
+        if after is state:
+            return state  # not carried out (written from the wrong hex)
         if state.turn <= 1 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
             after = evolve(after, ranger_moved=state.ranger_moved + len(entry.path) - 1)  # 11.2.3
         return evolve(after, left_beach=self._leaving(state, entry.unit, entry.path))
