@@ -192,3 +192,19 @@ def test_a_unit_is_bombarded_once_a_phase(game: Game) -> None:
     assert run(game, first + "Phase combat\n", placed) == []
     twice = first + "German: bombard 2118 die 1 support de_sf_2\nPhase combat\n"
     assert run(game, twice, placed) == [("8.0", "German: bombard 2118 die 1 support de_sf_2")]
+
+
+def test_the_owner_chooses_the_beach_stack_defender(game: Game) -> None:
+    """11.2.4: the Allied player selects the unit that defends a beach stack, written `defender UNIT`;
+    11.2.3: the German player selects the unit a bombardment of the stack targets. The choice is
+    legal whatever the strengths, the result touches only that unit, and it must be in the hex."""
+    stack = {"16/1": "2319", "18/1": "2319", "914/352": "2218"}
+    attack = TO_GERMAN_BOMBARDMENT + "Phase combat\nGerman: attack 2319 with 914/352 result De defender 18/1\n"
+    assert run(game, attack + "Allied> eliminate 18/1\nPhase mobile_movement\n", stack) == []
+    assert run(game, attack + "Allied> eliminate 16/1\nPhase mobile_movement\n", stack)[0] == \
+        ("8.2.4", "Allied> eliminate 16/1")
+    bombard = TO_GERMAN_BOMBARDMENT + "German: bombard 2319 die 4 result D2 defender 18/1 support de_sf_9 de_sf_8\n"
+    assert run(game, bombard + "Allied> eliminate 18/1\nPhase combat\n", stack) == []
+    stray = TO_GERMAN_BOMBARDMENT + "German: bombard 2319 die 4 result D2 defender 26/1 support de_sf_9 de_sf_8\n"
+    assert run(game, stray + "Allied> eliminate 16/1\nPhase combat\n", stack)[0] == \
+        ("8.1.2", stray.splitlines()[-1])

@@ -144,8 +144,9 @@ class SeriesRules(SystemBase[S]):
         """Whether a loss is a folio's supply loss rather than a combat's (9.0: none in the series)."""
         return False
 
-    def defending(self, state: S, defenders: list[str]) -> list[str]:
-        """The units a combat's result touches (5.3: one unit a hex, so every one)."""
+    def defending(self, state: S, defenders: list[str], chosen: str | None = None) -> list[str]:
+        """The units a combat's result touches (5.3: one unit a hex, so every one); `chosen` is the
+        entry's `defender`, for a folio's stacks."""
         return defenders
 
     def range_rule(self, marker: Marker) -> str:

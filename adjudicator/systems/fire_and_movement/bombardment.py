@@ -23,7 +23,7 @@ class Bombardment(SeriesRules[S]):
         target = game.grid.hex_of(entry.hex)
         side = entry.side or ""
         defenders = [(u, unit_values(game, u, u in state.depleted)[1])
-                     for u in self.defending(state, self._defenders(state, entry, side))]
+                     for u in self.defending(state, self._defenders(state, entry, side), entry.defender)]
         fortified = "fortification" in game.hex_terrain.get(target, ())
         return audit(game, target, [], defenders, self._supports(state, entry, target), fortified, entry.die, side)
 
@@ -72,7 +72,7 @@ class Bombardment(SeriesRules[S]):
             elif marker.range_hexes is not None and not any(f.distance(target) <= marker.range_hexes for f in friends):
                 out.append(self._f("error", self.range_rule(marker), entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
                                                           f"friendly-occupied hex and {entry.hex} is farther"))
-        hit = [u for u in self.defending(state, self._defenders(state, entry, side)) if u in state.defended]
+        hit = [u for u in self.defending(state, self._defenders(state, entry, side), entry.defender) if u in state.defended]
         if hit:
             # 8.0: a unit suffers one attack a phase, bombardment included.
             out.append(self._f("error", "8.0", entry, f"{', '.join(hit)} has already been bombarded in this phase; a "
@@ -120,7 +120,7 @@ class Bombardment(SeriesRules[S]):
             result = self.bombard_audit(state, entry).result
         effect = self.bombard_effect(state, entry, result)
         friends = tuple(self._adjacent_friends(state, entry)) if effect == "(A)" else ()
-        defenders = tuple(self.defending(state, self._defenders(state, entry, entry.side or "")))
+        defenders = tuple(self.defending(state, self._defenders(state, entry, entry.side or ""), entry.defender))
         steps = tuple((u, self._steps(state, u)) for u in (*friends, *defenders))
         opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True)
         return evolve(self._placed(state, entry), combat=opened, defended=state.defended | set(defenders),

@@ -28,7 +28,7 @@ class GroundCombat(SeriesRules[S]):
         attackers = [(u, game.grid.hex_of(state.location[u]), unit_values(game, u, u in state.depleted)[0])
                      for u in entry.attackers if self._on_map(state, u) is not None]
         defenders = [(u, unit_values(game, u, u in state.depleted)[1])
-                     for u in self.defending(state, self._defenders(state, entry, side))]
+                     for u in self.defending(state, self._defenders(state, entry, side), entry.defender)]
         fortified = "fortification" in game.hex_terrain.get(target, ())
         return audit(game, target, attackers, defenders, self._supports(state, entry, target), fortified, entry.die,
                      side)
@@ -136,7 +136,7 @@ class GroundCombat(SeriesRules[S]):
             result = self.combat_audit(state, entry).result
         attackers = tuple(u for u in dict.fromkeys(entry.attackers) if self._on_map(state, u) is not None)
         special = self.is_special_attack(state, entry)
-        defenders = () if special else tuple(self.defending(state, self._defenders(state, entry, side)))
+        defenders = () if special else tuple(self.defending(state, self._defenders(state, entry, side), entry.defender))
         steps = tuple((u, self._steps(state, u)) for u in (*attackers, *defenders))
         table = None
         if entry.result is not None and entry.die is not None and 1 <= entry.die <= 6 and attackers:

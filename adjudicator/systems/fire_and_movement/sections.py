@@ -27,6 +27,7 @@ SECTIONS: dict[str, str] = {
     "8.1.3": "Bombardment results",
     "8.1.5": "Bombardment retreat",
     "8.2": "Ground combat",
+    "8.2.1a": "Combat procedure: the attackers and the enemy unit attacked",
     "8.2.1b": "Combat procedure: support fire markers, in turn, two a side",
     "8.2.1d": "Combat procedure: differential, line and result",
     "8.2.4": "Combat resolution",

@@ -107,12 +107,25 @@ class FireAndMovement(SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardmen
                 if not any(f.severity == "error" for f in again):
                     found = again
             out += found
+        out += self._check_defender(state, entry)
         out += self.entry_checks(state, entry)
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
                                                      f"(sections {self.unchecked[kind]})"))
         return out
+
+    def _check_defender(self, state: S, entry: Entry) -> list[Finding]:
+        """`defender UNIT` names an enemy unit in the attacked hex (8.2.1 a: the enemy unit that is the
+        subject of the attack; 8.1.2: the enemy unit bombarded)."""
+        if not isinstance(entry, (Attack, Bombard)) or entry.defender is None:
+            return []
+        side = entry.side or (self._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
+        if entry.defender in self._defenders(state, entry, side):
+            return []
+        section = "8.2.1a" if isinstance(entry, Attack) else "8.1.2"
+        return [self._f("error", section, entry, f"{entry.defender} is not an enemy unit in {entry.hex}, so it "
+                                                 "cannot be the one that defends there")]
 
     def entry_checks(self, state: S, entry: Entry) -> list[Finding]:
         """A folio's errors for any entry after its own check (none in the series)."""

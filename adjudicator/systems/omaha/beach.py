@@ -68,16 +68,18 @@ class BeachAssaults(OmahaRules):
                                                            "hex never stacks again (11.2.1)"))
         return out
 
-    def defending(self, state: OmahaState, defenders: list[str]) -> list[str]:
-        return self._stack_defender(state, defenders)
+    def defending(self, state: OmahaState, defenders: list[str], chosen: str | None = None) -> list[str]:
+        return self._stack_defender(state, defenders, chosen)
 
     @staticmethod
-    def _stack_defender(state: OmahaState, defenders: list[str]) -> list[str]:
+    def _stack_defender(state: OmahaState, defenders: list[str], chosen: str | None = None) -> list[str]:
         """11.2.3, 11.2.4: a stack on a beach landing hex defends with one unit, the only one the result
-        touches (its owner selects it, or the bombarding player); the log has no form for the choice
-        yet, so it is the strongest (the first by id among equals)."""
+        touches: the one its owner selects (the bombarding player for a bombardment), written
+        `defender UNIT`; without it, the strongest (the first by id among equals)."""
         if len(defenders) <= 1:
             return defenders
+        if chosen in defenders:
+            return [chosen]  # type: ignore[list-item]  # `in` has narrowed it to a str
         game = state.game
         return [max(defenders, key=lambda u: unit_values(game, u, u in state.depleted)[1])]
 
