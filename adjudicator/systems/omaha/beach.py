@@ -79,7 +79,7 @@ class BeachAssaults(OmahaRules):
         if len(defenders) <= 1:
             return defenders
         if chosen in defenders:
-            return [chosen]  # type: ignore[list-item]  # `in` has narrowed it to a str
+            return [chosen]
         game = state.game
         return [max(defenders, key=lambda u: unit_values(game, u, u in state.depleted)[1])]
 
