@@ -155,8 +155,8 @@ def test_a_full_landing_is_judged_before_the_beach_assaults(game: Game) -> None:
            "Roll Allied 5\nGerman: lose de_sf_6\nAllied: attack 2319 with 16/1 18/1 26/1 result Ae\n")
     lost = "Allied: eliminate 16/1\nAllied: eliminate 18/1\nAllied: eliminate 26/1\nTurn 1\n"
     assert replay_errors(game, one + lost)[0] == []
-    # One loss of the three owed: the Ae is not carried out (8.2), and still nothing is owed for 11.0.
-    assert {rule for rule, _ in replay_errors(game, one + "Allied: eliminate 16/1\nTurn 1\n")[0]} == {"8.2"}
+    # One loss of the three owed: the Ae is not carried out (8.2.4), and still nothing is owed for 11.0.
+    assert {rule for rule, _ in replay_errors(game, one + "Allied: eliminate 16/1\nTurn 1\n")[0]} == {"8.2.4"}
 
 
 def test_a_kept_achtung_minen_beside_one_from_the_cup(game: Game) -> None:

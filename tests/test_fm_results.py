@@ -88,14 +88,14 @@ def test_eliminations_and_exchanges(game: Game) -> None:
     """8.2.4: De and Ae eliminate everyone; Ex reduces the defender and one attacker of the
     attacker's choice; (A) one attacker."""
     assert errors(game, attack("De") + "German> eliminate 914/352\n" + END) == []
-    assert errors(game, attack("De") + "German> deplete 914/352\n" + END) == [("8.2", "Phase mobile_movement")]
+    assert errors(game, attack("De") + "German> deplete 914/352\n" + END) == [("8.2.4", "Phase mobile_movement")]
     assert errors(game, attack("Ae") + "Allied: eliminate 16/1\nAllied: eliminate 18/1\n" + END) == []
-    assert errors(game, attack("Ae") + "Allied: eliminate 16/1\n" + END) == [("8.2", "Phase mobile_movement")]
+    assert errors(game, attack("Ae") + "Allied: eliminate 16/1\n" + END) == [("8.2.4", "Phase mobile_movement")]
     exchange = attack("Ex") + "German> deplete 914/352\nAllied: deplete 18/1\n"
     assert errors(game, exchange + END) == []
     assert errors(game, exchange + "Allied: deplete 16/1\n" + END) == [("8.2.4", "Allied: deplete 16/1")]
-    assert errors(game, attack("Ex") + "Allied: deplete 18/1\n" + END) == [("8.2", "Phase mobile_movement")]
-    assert errors(game, attack("(A)") + END) == [("8.2", "Phase mobile_movement")]
+    assert errors(game, attack("Ex") + "Allied: deplete 18/1\n" + END) == [("8.2.4", "Phase mobile_movement")]
+    assert errors(game, attack("(A)") + END) == [("8.2.4", "Phase mobile_movement")]
     assert errors(game, attack("(A)") + "Allied: deplete 16/1\n" + END) == []
     assert errors(game, attack("-") + "German> deplete 914/352\n" + END) == [("8.2.4", "German> deplete 914/352")]
 
@@ -212,7 +212,7 @@ def test_bombardment_results(game: Game) -> None:
     and only if there is one."""
     # +4 against 4: 0 on the clear line, column c6; a 6 reads (A), a 1 reads Ex.
     friendly_fire = "Allied: bombard 2117 diff +0 die 6 result (A) support us_air_4\n"
-    assert bombard_errors(game, friendly_fire + "Phase combat\n") == [("8.2", "Phase combat")]
+    assert bombard_errors(game, friendly_fire + "Phase combat\n") == [("8.2.4", "Phase combat")]
     assert bombard_errors(game, friendly_fire + "Allied: deplete 18/1\nPhase combat\n") == []
     alone = {"914/352": "2117", "16/1": "2319"}
     assert bombard_errors(game, friendly_fire + "Phase combat\n", alone) == []
@@ -255,7 +255,7 @@ def test_beach_assaults(game: Game) -> None:
     11.2.7: naval gunfire supports only those assaults."""
     assault = "Allied: attack 2319 with 16/1 18/1 diff +15 die 4 result D2 support us_naval_7\n"
     assert assault_errors(game, SETUP + assault + "Allied: deplete 16/1\nAllied: deplete 18/1\n") == []
-    assert assault_errors(game, SETUP + assault + "Allied: deplete 16/1\n") == [("8.2", "Turn 1")]
+    assert assault_errors(game, SETUP + assault + "Allied: deplete 16/1\n") == [("8.2.4", "Turn 1")]
     assert assault_errors(game, SETUP + assault.replace("16/1 18/1", "16/1").replace("+15", "+11"))[0] == \
         ("11.2.3", "Allied: attack 2319 with 16/1 diff +11 die 4 result D2 support us_naval_7")
     naval = ("Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"

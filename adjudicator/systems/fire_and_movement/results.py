@@ -127,7 +127,7 @@ def outstanding(combat: FmCombat, full_retreat_open: dict[str, bool]) -> list[tu
     if combat.result is None:
         return out
     if combat.result in ONE_ATTACKER_REDUCED and combat.chosen() is None and combat.attackers:
-        out.append(("8.2", f"{combat.verdict} is not carried out: one attacking unit, of the attacker's choice "
+        out.append(("8.2.4", f"{combat.verdict} is not carried out: one attacking unit, of the attacker's choice "
                            f"({', '.join(combat.attackers)}), must be reduced"))
     for unit in (*combat.attackers, *combat.defenders):
         steps, lost = combat.steps_of(unit), combat.lost_by(unit)
@@ -157,5 +157,5 @@ def outstanding(combat: FmCombat, full_retreat_open: dict[str, bool]) -> list[tu
             continue
         if lost < due:
             fate = "eliminated" if due >= steps else "reduced"
-            out.append(("8.2", f"{combat.verdict} is not carried out: {unit} must be {fate}"))
+            out.append(("8.2.4", f"{combat.verdict} is not carried out: {unit} must be {fate}"))
     return out
