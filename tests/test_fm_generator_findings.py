@@ -208,3 +208,22 @@ def test_the_owner_chooses_the_beach_stack_defender(game: Game) -> None:
     stray = TO_GERMAN_BOMBARDMENT + "German: bombard 2319 die 4 result D2 defender 26/1 support de_sf_9 de_sf_8\n"
     assert run(game, stray + "Allied> eliminate 16/1\nPhase combat\n", stack)[0] == \
         ("8.1.2", stray.splitlines()[-1])
+
+
+def test_the_defender_named_must_be_in_the_hex(game: Game) -> None:
+    """8.2.1 a: the unit named `defender` of an attack is an enemy unit in the attacked hex."""
+    stack = {"16/1": "2319", "18/1": "2319", "914/352": "2218"}
+    stray = TO_GERMAN_BOMBARDMENT + "Phase combat\nGerman: attack 2319 with 914/352 result De defender 26/1\n"
+    assert run(game, stray + "Allied> eliminate 16/1\nPhase mobile_movement\n", stack)[0] == \
+        ("8.2.1a", stray.splitlines()[-1])
+
+
+def test_series_ranges_cite_8_1_1_and_omaha_its_own() -> None:
+    """8.1.1: the series leaves ranges to the exclusive rules; Omaha's are 11.1.4 (German) and 11.2.6 (Allied)."""
+    from adjudicator.systems.fire_and_movement.system import FireAndMovement
+    from adjudicator.systems.omaha import OMAHA
+
+    markers = load_game(data_root(), "omaha").markers_by_id
+    series: FireAndMovement = FireAndMovement()  # type: ignore[type-arg]
+    assert series.range_rule(markers["de_sf_4"]) == "8.1.1"
+    assert OMAHA.range_rule(markers["de_sf_4"]) == "11.1.4" and OMAHA.range_rule(markers["us_sf_6"]) == "11.2.6"
