@@ -162,3 +162,15 @@ def test_fortification_then_flak_halving() -> None:
         attack = Attack(side="Allied", hex="2117", attackers=["16/1"], support=[marker])
         (support,) = FM._supports(state, attack, target)
         assert support.applied == counted, marker
+
+
+def test_a_result_read_without_the_terrain_cites_8_2_2(game: Game) -> None:
+    """8.2.2: a claimed result the clear line gives for the same differential and die, on a hex whose
+    terrain puts it on another line, breaks 8.2.2 (the terrain was left out); another wrong result is
+    a misreading of the table (8.2.1 d)."""
+    placed = {"914/352": "0126", "9/2": "0226"}
+    # 0126 is marsh: differential 0 is column c4 there (a 1 reads -), c6 on the clear line (a 1 reads Ex).
+    attack = "Allied: attack 0126 with 9/2 die 1 result {}"
+    assert play(game, placed, COMBAT + attack.format("-") + "\n")[0] == []
+    assert play(game, placed, COMBAT + attack.format("Ex") + "\n")[0] == [("error", "8.2.2", attack.format("Ex"))]
+    assert play(game, placed, COMBAT + attack.format("D3") + "\n")[0] == [("error", "8.2.1d", attack.format("D3"))]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack
 from adjudicator.systems.fire_and_movement.base import COMBAT_PHASES, SeriesRules
-from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
+from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, column_on_line, unit_values
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
 from wargame.hexes import Hexside
@@ -91,7 +91,23 @@ class GroundCombat(SeriesRules[S]):
         out += self._check_support(state, entry, side)
         if out:
             return out
-        return self._claims(entry, self.combat_audit(state, entry), "8.2.1d")
+        result = self.combat_audit(state, entry)
+        return self._claims(entry, result, "8.2.2" if self._terrain_left_out(state, entry, result) else "8.2.1d")
+
+    @staticmethod
+    def _terrain_left_out(state: S, entry: Attack, result: FmAudit) -> bool:
+        """Whether a wrong claimed result is the one the clear line gives for the same differential and
+        die: the defender's terrain (8.2.2) is the clause broken, not the reading of the table."""
+        crt = state.game.crt
+        if crt is None or entry.result is None or entry.die is None or not 1 <= entry.die <= 6 or \
+                entry.result == result.result or result.line == "clear" or \
+                not any(line.id == "clear" for line in crt.line):
+            return False
+        if entry.odds is not None and entry.odds.lstrip("+").lstrip("-").isdigit() and \
+                int(entry.odds.lstrip("+")) != result.differential:
+            return False
+        column = column_on_line(state.game, "clear", result.differential)
+        return bool(crt.results[list(crt.die_rolls).index(entry.die)][list(crt.columns).index(column)] == entry.result)
 
     def _attacker_errors(self, state: S, entry: Attack, side: str, phase: str | None) -> Iterator[Finding]:
         """8.2, 8.3.1, 8.5, 4.1: each attacking unit's errors."""

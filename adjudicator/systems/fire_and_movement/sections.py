@@ -30,6 +30,7 @@ SECTIONS: dict[str, str] = {
     "8.2.1a": "Combat procedure: the attackers and the enemy unit attacked",
     "8.2.1b": "Combat procedure: support fire markers, in turn, two a side",
     "8.2.1d": "Combat procedure: differential, line and result",
+    "8.2.2": "Terrain effects on combat",
     "8.2.4": "Combat resolution",
     "8.3": "Retreat",
     "8.3.1": "Displacement",
