@@ -102,7 +102,7 @@ def test_german_arrivals_keep_their_full_allowance_outside_the_campaign(game: Ga
     text = "German: reinforce 9/3 0115\nGerman: move 9/3 0115-0215\n"
     at: dict[str, Any] = {"turn": 3, "phase": GERMAN_MOVEMENT, "weather": "inclement"}
     assert replay(start(game, "beach_to_bocage", ("weather",), **at), text)[0] == []
-    assert replay(start(game, **at), text)[0] == [("5.2", "German: move 9/3 0115-0215")]
+    assert replay(start(game, **at), text)[0] == [("5.2c", "German: move 9/3 0115-0215")]
     assert replay(start(game, **{**at, "weather": "fair"}), text)[0] == []
 
 
@@ -119,11 +119,11 @@ def test_campaign_replacement_rates(game: Game) -> None:
                       turn=turn - 1, phase=GT_END, beachheads=frozenset(placed.values()))
         return replay(state, f"Turn {turn}\nPhase support_fire_marker\n"
                       + "".join(f"Allied: replace {u}\n" for u in units))[0]
-    assert rebuild("campaign", 2, leg) == [("14.0", "Allied: replace 115/29")]
-    assert rebuild("beach_to_bocage", 2, leg[:2]) == [("11.2", "Allied: replace 18/1")]
-    assert rebuild("campaign", 3, mobile[:3]) == [("14.0", "Allied: replace CCR/2")]
-    assert rebuild("campaign", 5, mobile) == [("14.0", "Allied: replace CCA/3")]
-    assert rebuild("campaign", 4, mobile[:1]) == [("14.0", "Allied: replace CCA/2")]
+    assert rebuild("campaign", 2, leg) == [("14.0g", "Allied: replace 115/29")]
+    assert rebuild("beach_to_bocage", 2, leg[:2]) == [("11.2.5", "Allied: replace 18/1")]
+    assert rebuild("campaign", 3, mobile[:3]) == [("14.0g", "Allied: replace CCR/2")]
+    assert rebuild("campaign", 5, mobile) == [("14.0g", "Allied: replace CCA/3")]
+    assert rebuild("campaign", 4, mobile[:1]) == [("14.0g", "Allied: replace CCA/2")]
     assert rebuild("campaign", 24, leg[:3]) == []
 
 
@@ -131,8 +131,8 @@ def test_campaign_replacement_rates(game: Game) -> None:
 def test_assault_units_land_on_their_designated_beach(game: Game) -> None:
     """14.0 b: the GT 1 assault units land on their own beach (Omaha for this folio's six)."""
     off = SETUP.replace("175/29 2120", "175/29 2220")
-    assert replay_errors(game, off, scenario="campaign")[0] == [("14.0", "Allied: setup 175/29 2220")]
-    assert replay_errors(game, off)[0] == [("11.2", "Allied: setup 175/29 2220")]
+    assert replay_errors(game, off, scenario="campaign")[0] == [("14.0b", "Allied: setup 175/29 2220")]
+    assert replay_errors(game, off)[0] == [("11.2.1", "Allied: setup 175/29 2220")]
     assert replay_errors(game, landed(SETUP) + GT1, scenario="campaign")[0] == []
 
 
@@ -176,12 +176,12 @@ def test_another_folio_added_as_data(utah: Game) -> None:
                                   scenario="campaign")
     assert errors == [] and {"2402", "2319"} <= state.beachheads  # type: ignore[operator]
     assert replay_errors(utah, SETUP + "Allied: setup 8/4 2319\n", scenario="campaign")[0] == \
-        [("14.0", "Allied: setup 8/4 2319")]
+        [("14.0b", "Allied: setup 8/4 2319")]
     assert replay_errors(utah, SETUP.replace("16/1 2319", "16/1 2402"), scenario="campaign")[0] == \
-        [("14.0", "Allied: setup 16/1 2402")]
+        [("14.0b", "Allied: setup 16/1 2402")]
     assert replay_errors(utah, setup + assaults[len(SETUP):] + "Turn 1\n", scenario="campaign")[0] == []
     assert replay_errors(utah, setup + landed(SETUP)[len(SETUP):] + "Turn 1\n", scenario="campaign")[0] == \
-        [("11.2", "Turn 1")]  # the beach assault of 2402 is missing (11.2.3)
+        [("11.2.3", "Turn 1")]  # the beach assault of 2402 is missing (11.2.3)
     german = "".join(line + "\n" for line in SETUP.splitlines() if line.startswith("German"))
     regiments = ("16/1", "18/1", "26/1", "115/29", "116/29", "175/29")
     full = german + "".join(f"Allied: setup {u} {h}\n" for u, h in zip(regiments, ("2319",) * 3 + ("2219",) * 3))
@@ -273,11 +273,11 @@ def test_gt_24_reinforcements(game: Game) -> None:
     state = replace(base, location={**base.location, **gone, "16/1": "2219"}, turn=24, phase=PHASES.index("movement"),
                     set_up=True, beachheads=frozenset({"2319", "2219"}), last_turn=24)
     errors = replay(state, "Phase bombardment\n")[0]
-    assert errors == [("11.2", "Phase bombardment")] * 3
+    assert errors == [("11.2.4", "Phase bombardment")] * 3
     land = "Allied: reinforce 112/28 2319\nAllied: reinforce 110/28 2319\nAllied: reinforce 109/28 2219\n"
     assert replay(state, land + "Phase bombardment\n")[0] == []
     off_beach = FM.check(state, list(parse_text('[Game "omaha"]\nAllied: reinforce 112/28 2217'))[-1])
-    assert [f.rule for f in off_beach] == ["11.2"]
+    assert [f.rule for f in off_beach] == ["11.2.4"]
     assert "any beach landing hex with a beachhead marker" in off_beach[0].message
     assert replay_errors(game, "Allied: reinforce 112/28 2319\n")[0] != []  # not in the scenario
 

@@ -29,7 +29,7 @@ def game() -> Game:
 
 def play(game: Game, placed: dict[str, str], text: str) -> tuple[list[tuple[str, str, str]], OmahaState]:
     """Replay GT 1 from its first phase with `placed` on the map: (severity, rule, entry) of each
-    error, warning and 8.2 note."""
+    error, warning and 8.2.1 d note."""
     base = FM.initial_state(game, [])
     state = replace(base, location={**base.location, **placed})
     source = f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{text}'
@@ -37,7 +37,7 @@ def play(game: Game, placed: dict[str, str], text: str) -> tuple[list[tuple[str,
     found: list[tuple[str, str, str]] = []
     for entry in parse_text(source):
         found += [(f.severity, f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
-                  if f.severity != "note" or f.rule == "8.2"]
+                  if f.severity != "note" or f.rule == "8.2.1d"]
         state = FM.apply(state, entry)
     return found, state
 
@@ -54,13 +54,13 @@ def test_claims_against_the_table(game: Game) -> None:
     attack = "Allied: attack 2117 with 16/1 18/1 diff +6 die 3 result D2 support us_sf_6 de_sf_4\n"
     assert play(game, OPEN, COMBAT + attack)[0] == []
     assert play(game, OPEN, COMBAT + attack.replace("diff +6", "diff +5"))[0] == \
-        [("error", "8.2", attack.replace("diff +6", "diff +5").strip())]
+        [("error", "8.2.1d", attack.replace("diff +6", "diff +5").strip())]
     assert play(game, OPEN, COMBAT + attack.replace("result D2", "result D3"))[0] == \
-        [("error", "8.2", attack.replace("result D2", "result D3").strip())]
+        [("error", "8.2.1d", attack.replace("result D2", "result D3").strip())]
     no_die = "Allied: attack 2117 with 16/1 18/1 result D2\n"
-    assert play(game, OPEN, COMBAT + no_die)[0] == [("warning", "8.2", no_die.strip())]
+    assert play(game, OPEN, COMBAT + no_die)[0] == [("warning", "8.2.1d", no_die.strip())]
     bare = "Allied: attack 2117 with 16/1 18/1 die 3\n"
-    assert play(game, OPEN, COMBAT + bare)[0] == [("note", "8.2", bare.strip())]
+    assert play(game, OPEN, COMBAT + bare)[0] == [("note", "8.2.1d", bare.strip())]
 
 
 def test_terrain_line_best_for_the_defender(game: Game) -> None:
@@ -119,7 +119,7 @@ def test_who_attacks_when(game: Game) -> None:
 def test_support_markers(game: Game) -> None:
     """7.2 and 8.2.1 b: known markers, two a side at most on a combat, each used once a game turn."""
     three = "Allied: attack 2117 with 16/1 die 3 support us_sf_2 us_sf_3 us_sf_5\n"
-    assert ("error", "8.2", three.strip()) in play(game, OPEN, COMBAT + three)[0]
+    assert ("error", "8.2.1b", three.strip()) in play(game, OPEN, COMBAT + three)[0]
     unknown = "Allied: attack 2117 with 16/1 die 3 support us_sf_66\n"
     assert ("error", "7.2", unknown.strip()) in play(game, OPEN, COMBAT + unknown)[0]
     # us_sf_5 is a single marker: it cannot serve twice in one game turn.
@@ -144,3 +144,33 @@ def test_optional_flak(game: Game) -> None:
     assert FM.combat_audit(far, attack).attack == 4 + 10 + 9
     with pytest.raises(Exception, match="did you mean 'flak'"):
         FM.initial_state(game, [Header(key="Optional", value="flack")])
+
+
+def test_fortification_then_flak_halving() -> None:
+    """Ruling (8.2.3 with 15.0): an attacker's aircraft marker on a fortification hex next to a German
+    AA/Flak unit is halved first by 8.2.3 (rounding down), then by 15.0 (rounding up): +10 counts 3
+    (the other order would give 2), +8 counts 2, +6 counts 2 (the other order: 1)."""
+    from adjudicator.notation.entries import Header
+
+    fortified = load_game(data_root(), "omaha")  # a copy of its own: the map gets a fortification
+    target = fortified.grid.hex_of("2117")
+    base = FM.initial_state(fortified, [Header(key="Optional", value="flak")])
+    state = replace(base, location={**base.location, **OPEN, "1Flak": "2116"})
+    fortified.__dict__["hex_terrain"] = {**fortified.hex_terrain, target: (*fortified.hex_terrain[target],
+                                                                           "fortification")}
+    for marker, counted in (("us_air_10", 3), ("us_air_8", 2), ("us_air_6", 2)):
+        attack = Attack(side="Allied", hex="2117", attackers=["16/1"], support=[marker])
+        (support,) = FM._supports(state, attack, target)
+        assert support.applied == counted, marker
+
+
+def test_a_result_read_without_the_terrain_cites_8_2_2(game: Game) -> None:
+    """8.2.2: a claimed result the clear line gives for the same differential and die, on a hex whose
+    terrain puts it on another line, breaks 8.2.2 (the terrain was left out); another wrong result is
+    a misreading of the table (8.2.1 d)."""
+    placed = {"914/352": "0126", "9/2": "0226"}
+    # 0126 is marsh: differential 0 is column c4 there (a 1 reads -), c6 on the clear line (a 1 reads Ex).
+    attack = "Allied: attack 0126 with 9/2 die 1 result {}"
+    assert play(game, placed, COMBAT + attack.format("-") + "\n")[0] == []
+    assert play(game, placed, COMBAT + attack.format("Ex") + "\n")[0] == [("error", "8.2.2", attack.format("Ex"))]
+    assert play(game, placed, COMBAT + attack.format("D3") + "\n")[0] == [("error", "8.2.1d", attack.format("D3"))]

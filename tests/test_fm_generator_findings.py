@@ -46,12 +46,12 @@ def test_a_stacked_beach_hex_takes_the_result_with_one_unit(game: Game) -> None:
     attack = TO_GERMAN_BOMBARDMENT + "Phase combat\nGerman: attack 2319 with 914/352 result De\n"
     assert run(game, attack + "Allied> eliminate 16/1\nPhase mobile_movement\n", stack) == []
     assert run(game, attack + "Allied> eliminate 16/1\nAllied> eliminate 18/1\nPhase mobile_movement\n", stack) == \
-        [("8.2", "Allied> eliminate 18/1")]
+        [("8.2.4", "Allied> eliminate 18/1")]
     # +17 against 4 on the clear line: c12, a 4 reads D2; with 914/352's zone of control and the sea
     # around it the unit has no retreat and is eliminated (8.3).
     bombard = TO_GERMAN_BOMBARDMENT + "German: bombard 2319 die 4 result D2 support de_sf_9 de_sf_8\n"
     assert run(game, bombard + "Allied> eliminate 16/1\nPhase combat\n", stack) == []
-    assert run(game, bombard + "Allied> eliminate 18/1\nPhase combat\n", stack)[0] == ("8.2", "Allied> eliminate 18/1")
+    assert run(game, bombard + "Allied> eliminate 18/1\nPhase combat\n", stack)[0] == ("8.2.4", "Allied> eliminate 18/1")
 
 
 def test_naval_gunfire_beside_drawn_markers(game: Game) -> None:
@@ -76,7 +76,7 @@ def test_no_landing_beside_a_unit_that_left_the_beach(game: Game) -> None:
     beachheads = frozenset({"2319", "2318"})
     assert run(game, gt2 + "Phase bombardment\n", placed, set_up=True, beachheads=beachheads) == []
     onto = gt2 + "Allied: reinforce CCA/2 2318\nPhase bombardment\n"
-    assert ("11.2", "Allied: reinforce CCA/2 2318") in run(game, onto, placed, set_up=True, beachheads=beachheads)
+    assert ("11.2.4", "Allied: reinforce CCA/2 2318") in run(game, onto, placed, set_up=True, beachheads=beachheads)
 
 
 def test_supply_losses_after_the_last_combat(game: Game) -> None:
@@ -90,7 +90,7 @@ def test_supply_losses_after_the_last_combat(game: Game) -> None:
     assert run(game, combat + "Allied: deplete 16/1\nPhase movement\n", placed, turn=1) == []
     assert run(game, combat + "Phase movement\n", placed, turn=1) == [("12.0", "Phase movement")]
     assert run(game, combat + "Allied: deplete CCA/2\nPhase movement\n", placed, turn=1)[0] == \
-        ("8.2", "Allied: deplete CCA/2")
+        ("8.2.4", "Allied: deplete CCA/2")
 
 
 def test_a_bombarded_unit_retreats_away_before_it_retreats_by_vacant_hexes(game: Game) -> None:
@@ -102,7 +102,7 @@ def test_a_bombarded_unit_retreats_away_before_it_retreats_by_vacant_hexes(game:
     bombard = TO_GERMAN_BOMBARDMENT + "German: bombard 0510 die 1 result D2 support de_sf_6 de_sf_3\n"
     assert run(game, bombard + "Allied> retreat 117/30 0510-0609-0709\nPhase combat\n", placed) == []
     vacant = "Allied> retreat 117/30 0510-0409-0310"
-    assert run(game, bombard + vacant + "\nPhase combat\n", placed) == [("8.1", vacant)]
+    assert run(game, bombard + vacant + "\nPhase combat\n", placed) == [("8.1.5", vacant)]
 
 
 def test_the_landed_units_make_no_attack_on_gt_1(game: Game) -> None:
@@ -113,7 +113,7 @@ def test_the_landed_units_make_no_attack_on_gt_1(game: Game) -> None:
     near = "German: setup 914/352 2117\n"
     setup = SETUP.replace(near, "German: setup 914/352 2218\n")
     errors = replay_errors(game, gt1.replace(SETUP, setup) + attack)[0]
-    assert ("11.2", attack.strip()) in errors
+    assert ("11.2.1", attack.strip()) in errors
     gt2 = "Phase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n" + attack
     away = {u: "eliminated_allied" for u in ("9/2", "23/2", "38/2", "CCA/2", "CCB/2", "CCR/2")}  # GT 2's landing
     assert run(game, gt2, {**ASSAULT_AWAY, **away, "16/1": "2319", "914/352": "2218"}, set_up=True) == []
@@ -155,8 +155,8 @@ def test_a_full_landing_is_judged_before_the_beach_assaults(game: Game) -> None:
            "Roll Allied 5\nGerman: lose de_sf_6\nAllied: attack 2319 with 16/1 18/1 26/1 result Ae\n")
     lost = "Allied: eliminate 16/1\nAllied: eliminate 18/1\nAllied: eliminate 26/1\nTurn 1\n"
     assert replay_errors(game, one + lost)[0] == []
-    # One loss of the three owed: the Ae is not carried out (8.2), and still nothing is owed for 11.0.
-    assert {rule for rule, _ in replay_errors(game, one + "Allied: eliminate 16/1\nTurn 1\n")[0]} == {"8.2"}
+    # One loss of the three owed: the Ae is not carried out (8.2.4), and still nothing is owed for 11.0.
+    assert {rule for rule, _ in replay_errors(game, one + "Allied: eliminate 16/1\nTurn 1\n")[0]} == {"8.2.4"}
 
 
 def test_a_kept_achtung_minen_beside_one_from_the_cup(game: Game) -> None:
@@ -192,3 +192,38 @@ def test_a_unit_is_bombarded_once_a_phase(game: Game) -> None:
     assert run(game, first + "Phase combat\n", placed) == []
     twice = first + "German: bombard 2118 die 1 support de_sf_2\nPhase combat\n"
     assert run(game, twice, placed) == [("8.0", "German: bombard 2118 die 1 support de_sf_2")]
+
+
+def test_the_owner_chooses_the_beach_stack_defender(game: Game) -> None:
+    """11.2.4: the Allied player selects the unit that defends a beach stack, written `defender UNIT`;
+    11.2.3: the German player selects the unit a bombardment of the stack targets. The choice is
+    legal whatever the strengths, the result touches only that unit, and it must be in the hex."""
+    stack = {"16/1": "2319", "18/1": "2319", "914/352": "2218"}
+    attack = TO_GERMAN_BOMBARDMENT + "Phase combat\nGerman: attack 2319 with 914/352 result De defender 18/1\n"
+    assert run(game, attack + "Allied> eliminate 18/1\nPhase mobile_movement\n", stack) == []
+    assert run(game, attack + "Allied> eliminate 16/1\nPhase mobile_movement\n", stack)[0] == \
+        ("8.2.4", "Allied> eliminate 16/1")
+    bombard = TO_GERMAN_BOMBARDMENT + "German: bombard 2319 die 4 result D2 defender 18/1 support de_sf_9 de_sf_8\n"
+    assert run(game, bombard + "Allied> eliminate 18/1\nPhase combat\n", stack) == []
+    stray = TO_GERMAN_BOMBARDMENT + "German: bombard 2319 die 4 result D2 defender 26/1 support de_sf_9 de_sf_8\n"
+    assert run(game, stray + "Allied> eliminate 16/1\nPhase combat\n", stack)[0] == \
+        ("8.1.2", stray.splitlines()[-1])
+
+
+def test_the_defender_named_must_be_in_the_hex(game: Game) -> None:
+    """8.2.1 a: the unit named `defender` of an attack is an enemy unit in the attacked hex."""
+    stack = {"16/1": "2319", "18/1": "2319", "914/352": "2218"}
+    stray = TO_GERMAN_BOMBARDMENT + "Phase combat\nGerman: attack 2319 with 914/352 result De defender 26/1\n"
+    assert run(game, stray + "Allied> eliminate 16/1\nPhase mobile_movement\n", stack)[0] == \
+        ("8.2.1a", stray.splitlines()[-1])
+
+
+def test_series_ranges_cite_8_1_1_and_omaha_its_own() -> None:
+    """8.1.1: the series leaves ranges to the exclusive rules; Omaha's are 11.1.4 (German) and 11.2.6 (Allied)."""
+    from adjudicator.systems.fire_and_movement.system import FireAndMovement
+    from adjudicator.systems.omaha import OMAHA
+
+    markers = load_game(data_root(), "omaha").markers_by_id
+    series: FireAndMovement = FireAndMovement()  # type: ignore[type-arg]
+    assert series.range_rule(markers["de_sf_4"]) == "8.1.1"
+    assert OMAHA.range_rule(markers["de_sf_4"]) == "11.1.4" and OMAHA.range_rule(markers["us_sf_6"]) == "11.2.6"

@@ -86,10 +86,10 @@ def test_draws_come_from_what_is_left(game: Game) -> None:
     a naval gunfire marker (11.2.7); at most two a side a combat (8.2.1 b)."""
     early = "Phase support_fire_marker\nPhase movement\nAllied: draw us_sf_6\n"
     assert run(game, early, OPEN)[0] == [("7.2", "Allied: draw us_sf_6")]
-    assert run(game, COMBAT + "Allied: draw de_sf_6\n", OPEN)[0] == [("7.2", "Allied: draw de_sf_6")]
-    assert run(game, COMBAT + "Allied: draw us_naval_7\n", OPEN)[0] == [("11.2", "Allied: draw us_naval_7")]
+    assert run(game, COMBAT + "Allied: draw de_sf_6\n", OPEN)[0] == [("7.1", "Allied: draw de_sf_6")]
+    assert run(game, COMBAT + "Allied: draw us_naval_7\n", OPEN)[0] == [("11.2.7", "Allied: draw us_naval_7")]
     assert run(game, COMBAT + "Allied: draw us_sf_2 us_sf_3 us_sf_5\n", OPEN)[0] == \
-        [("8.2", "Allied: draw us_sf_2 us_sf_3 us_sf_5")]
+        [("8.2.1b", "Allied: draw us_sf_2 us_sf_3 us_sf_5")]
     # One +10 in the Allied cups: the second draw of it in the game turn finds none.
     twice = COMBAT + ("Allied: draw us_air_10\n" + ATTACK.format("us_air_10")
                       + "Allied: attack 2017 with 18/1 die 3\nAllied: draw us_air_10\n")
@@ -108,7 +108,7 @@ def test_placements_alternate(game: Game) -> None:
     assert run(game, COMBAT + legal, OPEN)[0] == []
     assert run(game, COMBAT + ATTACK.format("de_sf_4 us_sf_6 de_sf_2"), OPEN)[0] == []
     late = ATTACK.format("us_sf_6 us_sf_2 de_sf_4 de_sf_2")
-    assert run(game, COMBAT + late, OPEN)[0] == [("8.2", late.strip())]
+    assert run(game, COMBAT + late, OPEN)[0] == [("8.2.1b", late.strip())]
 
 
 def test_achtung_minen_may_be_kept(game: Game) -> None:
@@ -120,7 +120,7 @@ def test_achtung_minen_may_be_kept(game: Game) -> None:
     assert run(game, text, two)[0] == []
     assert run(game, COMBAT + "German: draw de_mines\nGerman: aside de_mines\n" + ATTACK.format("de_sf_4") + later,
                two)[0] == []
-    assert run(game, COMBAT + "German: aside de_sf_4\n", two)[0] == [("11.2", "German: aside de_sf_4")]
+    assert run(game, COMBAT + "German: aside de_sf_4\n", two)[0] == [("11.2.3", "German: aside de_sf_4")]
 
 
 # -- 11.1.4: markers lost after captures ------------------------------------------------------
@@ -130,7 +130,7 @@ def test_a_capture_costs_a_marker_the_next_game_turn(game: Game) -> None:
     held = {"0421": "Allied"}
     due = "Phase support_fire_marker\nPhase movement\n"
     errors, state = run(game, due, turn=2, controlled=held)
-    assert errors == [("11.1", "Phase movement")] and "Caumont" in state.captured
+    assert errors == [("11.1.4", "Phase movement")] and "Caumont" in state.captured
     errors, state = run(game, "Phase support_fire_marker\nGerman: lose de_sf_4\nPhase movement\n", turn=2,
                         controlled=held)
     assert errors == [] and state.lost_markers == ("de_sf_4",)
@@ -138,11 +138,11 @@ def test_a_capture_costs_a_marker_the_next_game_turn(game: Game) -> None:
     assert run(game, due, turn=3, controlled=held, captured=frozenset({"Caumont"}))[0] == []
     # Isigny needs both hexes.
     assert run(game, due, turn=2, controlled={"1811": "Allied"})[0] == []
-    assert run(game, due, turn=2, controlled={"1811": "Allied", "1911": "Allied"})[0] == [("11.1", "Phase movement")]
+    assert run(game, due, turn=2, controlled={"1811": "Allied", "1911": "Allied"})[0] == [("11.1.4", "Phase movement")]
     assert run(game, "Phase support_fire_marker\nGerman: lose de_sf_4\n", turn=2)[0] == \
-        [("11.1", "German: lose de_sf_4")]
+        [("11.1.4", "German: lose de_sf_4")]
     assert run(game, "Phase support_fire_marker\nGerman: lose de_mines\n", turn=2, controlled=held)[0] == \
-        [("11.1", "German: lose de_mines")]
+        [("11.1.4", "German: lose de_mines")]
     # The lost marker is gone from the cup: the +9 was the only one.
     gone = COMBAT + "German: draw de_sf_9\n"
     assert run(game, gone, OPEN, turn=3, lost_markers=("de_sf_9",))[0] == [("7.2", "German: draw de_sf_9")]
@@ -161,33 +161,33 @@ def test_pointe_du_hoc(game: Game) -> None:
     """11.2.3: the roll once the Rangers have landed; each die's loss of the Rangers and of a German
     +6 marker, and how far the Rangers may move up to the end of GT 1."""
     assert pdh(game, "Allied: eliminate 2Rgr\n", 1) == []
-    assert pdh(game, "", 1) == [("11.2", "Turn 1")]
-    assert pdh(game, "Allied: deplete 2Rgr\n", 1) == [("11.2", "Allied: deplete 2Rgr"), ("11.2", "Turn 1")]
+    assert pdh(game, "", 1) == [("11.2.3", "Turn 1")]
+    assert pdh(game, "Allied: deplete 2Rgr\n", 1) == [("11.2.3", "Allied: deplete 2Rgr"), ("11.2.3", "Turn 1")]
     assert pdh(game, "Allied: deplete 2Rgr\n", 2) == []
-    assert pdh(game, "Allied: deplete 2Rgr\n", 2, "2Rgr 2417-2416\n") == [("11.2", "2Rgr 2417-2416")]
+    assert pdh(game, "Allied: deplete 2Rgr\n", 2, "2Rgr 2417-2416\n") == [("11.2.3", "2Rgr 2417-2416")]
     assert pdh(game, "Allied: deplete 2Rgr\n2Rgr 2417-2416\n", 3) == []
     assert pdh(game, "Allied: deplete 2Rgr\n", 3, "2Rgr 2417-2416\n") == []
-    assert pdh(game, "Allied: deplete 2Rgr\n2Rgr 2417-2416\n", 3, "2Rgr 2416-2415\n") == [("11.2", "2Rgr 2416-2415")]
-    assert pdh(game, "Allied: deplete 2Rgr\n2Rgr 2417-2416-2415\n", 3) == [("11.2", "2Rgr 2417-2416-2415")]
+    assert pdh(game, "Allied: deplete 2Rgr\n2Rgr 2417-2416\n", 3, "2Rgr 2416-2415\n") == [("11.2.3", "2Rgr 2416-2415")]
+    assert pdh(game, "Allied: deplete 2Rgr\n2Rgr 2417-2416-2415\n", 3) == [("11.2.3", "2Rgr 2417-2416-2415")]
     # A 4: a +6 put aside for GT 1; a 5 or 6: one eliminated for good (by the end of GT 1's first phase).
     assert pdh(game, "Allied: deplete 2Rgr\nGerman: aside de_sf_6\n", 4) == []
-    assert pdh(game, "Allied: deplete 2Rgr\n", 4) == [("11.2", "Phase movement")]
+    assert pdh(game, "Allied: deplete 2Rgr\n", 4) == [("11.2.3", "Phase movement")]
     assert pdh(game, "German: lose de_sf_6\n", 6) == []
-    assert pdh(game, "", 5) == [("11.2", "Phase movement")]
-    assert pdh(game, "German: lose de_sf_5\n", 5) == [("11.2", "German: lose de_sf_5"), ("11.2", "Phase movement")]
-    assert pdh(game, "German: lose de_sf_6\nRoll Allied 3\n", 5) == [("11.2", "Roll Allied 3")]
+    assert pdh(game, "", 5) == [("11.2.3", "Phase movement")]
+    assert pdh(game, "German: lose de_sf_5\n", 5) == [("11.2.3", "German: lose de_sf_5"), ("11.2.3", "Phase movement")]
+    assert pdh(game, "German: lose de_sf_6\nRoll Allied 3\n", 5) == [("11.2.3", "Roll Allied 3")]
     # Before the Rangers land there is nothing to roll.
     early = SETUP.replace("Allied: setup 2Rgr 2417\n", "Roll Allied 5\nAllied: setup 2Rgr 2417\n")
-    assert ("11.2", "Roll Allied 5") in replay_errors(game, early)[0]
+    assert ("11.2.3", "Roll Allied 5") in replay_errors(game, early)[0]
 
 
 def test_every_beach_landing_hex_assaults_and_the_landed_stay_put(game: Game) -> None:
     """11.2.3: each beach landing hex with Allied units makes its beach assault before GT 1; 11.2.1:
     the units landed do not move on GT 1."""
     without = "".join(line + "\n" for line in landed(SETUP).splitlines() if not line.startswith("Allied: attack 2120"))
-    assert replay_errors(game, without + "Turn 1\n")[0] == [("11.2", "Turn 1")]
+    assert replay_errors(game, without + "Turn 1\n")[0] == [("11.2.3", "Turn 1")]
     move = "Phase support_fire_marker\nPhase movement\n175/29 2120-2020\n"
-    assert replay_errors(game, landed(SETUP) + "Turn 1\n" + move)[0] == [("11.2", "175/29 2120-2020")]
+    assert replay_errors(game, landed(SETUP) + "Turn 1\n" + move)[0] == [("11.2.1", "175/29 2120-2020")]
 
 
 
@@ -198,7 +198,7 @@ def test_the_landed_do_not_attack_on_gt_1(game: Game) -> None:
     attack = "Allied: attack 2019 with 175/29 die 2 result -\n"
     placed = {"5/3": "2019"}
     gt1 = landed(SETUP) + "Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
-    assert replay_errors(game, gt1 + attack, placed)[0] == [("11.2", "Allied: attack 2019 with 175/29 die 2 result -")]
+    assert replay_errors(game, gt1 + attack, placed)[0] == [("11.2.1", "Allied: attack 2019 with 175/29 die 2 result -")]
     gt2 = gt1 + "Phase mobile_movement\nPhase mobile_combat\nPhase movement\nGerman: reinforce Sch/30 1005\n" + \
         REST_OF_GT.split("Phase movement\n", 1)[1] + "Turn 2\nPhase support_fire_marker\nPhase movement\n"
     gt2 += "Allied: reinforce 9/2 2319\nAllied: reinforce 23/2 2318\nAllied: reinforce 38/2 2318\n" \
@@ -228,7 +228,7 @@ def test_weather(game: Game) -> None:
     placed = {"16/1": "2014"}
     assert run(game, good + "16/1 2014-1914\n", placed, turn=2, optional=("weather",))[0] == []
     assert run(game, good + "16/1 2014-1914-1814\n", placed, turn=2, optional=("weather",))[0] == \
-        [("5.2", "16/1 2014-1914-1814")]
+        [("5.2c", "16/1 2014-1914-1814")]
     assert run(game, good.replace("Roll German 6", "Roll German 5").replace(
         "Roll Allied 2 German 1\nAllied: aside us_sf_3 us_sf_7\nGerman: aside de_sf_2\n", "")
         + "16/1 2014-1914-1814\n", placed, turn=2, optional=("weather",))[0] == []
@@ -250,7 +250,7 @@ def test_beach_stacks(game: Game) -> None:
     stack = {"914/352": "2218", "915/352": "2418", "16/1": "2319", "18/1": "2319"}
     both = "Allied: attack 2218 with 16/1 18/1\n"
     errors, _ = run(game, COMBAT + both, stack, turn=2)
-    assert errors == [("11.2", both.strip())]
+    assert errors == [("11.2.4", both.strip())]
     split = "Allied: attack 2218 with 16/1\nAllied: attack 2418 with 18/1\n"
     assert run(game, COMBAT + split, stack, turn=2)[0] == []
     back = ("Phase support_fire_marker\nPhase movement\n16/1 2319-2318\nPhase bombardment\nPhase combat\n"
@@ -258,7 +258,7 @@ def test_beach_stacks(game: Game) -> None:
             "Phase mobile_movement\nPhase mobile_combat\nPhase game_turn_end\nTurn 3\nPhase support_fire_marker\n"
             "Phase movement\n16/1 2318-2319\nPhase bombardment\n")
     errors, _ = run(game, back, {"16/1": "2319", "18/1": "2319"}, turn=2, beachheads=frozenset({"2319", "2318"}))
-    assert errors == [("11.2", "Phase bombardment")]
+    assert errors == [("11.2.1", "Phase bombardment")]
 
 
 def test_assault_units_without_room_land_on_gt_2(game: Game) -> None:
@@ -276,7 +276,7 @@ def test_assault_units_without_room_land_on_gt_2(game: Game) -> None:
            "Phase movement\n16/1 2319-2318\n")
     errors = replay_errors(game, landed(one) + "Turn 1\n" + gt2 + "Allied: reinforce 115/29 2319\nPhase bombardment\n")[0]
     assert not any("115/29" in e or e == "Phase bombardment" for _, e in errors), errors
-    assert ("11.2", "Phase bombardment") in replay_errors(game, landed(one) + "Turn 1\n" + gt2 + "Phase bombardment\n")[0]
+    assert ("11.2.4", "Phase bombardment") in replay_errors(game, landed(one) + "Turn 1\n" + gt2 + "Phase bombardment\n")[0]
 
 
 # -- 10.1 scenario boundary ----------------------------------------------------------------------

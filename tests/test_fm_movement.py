@@ -79,11 +79,11 @@ def test_movement_restrictions(game: Game) -> None:
     """5.1, 5.2: contiguous hexes, never into an enemy unit or the sea, never over the allowance."""
     placed = {"16/1": "2319", "914/352": "1510"}
     assert play(game, placed, "Phase movement\n16/1 2319-2217\n")[0] == [("5.1", "16/1 2319-2217")]
-    assert play(game, placed, "Phase movement\n16/1 2319-2419\n")[0] == [("5.2", "16/1 2319-2419")]
+    assert play(game, placed, "Phase movement\n16/1 2319-2419\n")[0] == [("5.2e", "16/1 2319-2419")]
     assert play(game, {**placed, "915/352": "2318"}, "Phase movement\n16/1 2319-2318\n")[0] == \
-        [("5.2", "16/1 2319-2318")]
+        [("5.2d", "16/1 2319-2318")]
     assert play(game, placed, "Phase movement\n16/1 2319-2318-2317-2217-2216-2215\n")[0] == \
-        [("5.2", "16/1 2319-2318-2317-2217-2216-2215")]
+        [("5.2c", "16/1 2319-2318-2317-2217-2216-2215")]
     assert play(game, placed, "Phase movement\n16/1 2319-2318-2317-2217-2216\n")[0] == []
 
 
@@ -111,7 +111,7 @@ def test_zones_of_control(game: Game) -> None:
         [("6.1", "16/1 2217-2216-2215")]
     # A mobile unit (allowance 10) pays 5 more to enter: 2 + 2 + (2 + 5) = 11 > 10.
     assert play(game, {**german, "CCA/2": "2319"}, "Phase movement\nCCA/2 2319-2218-2118-2017\n")[0] == \
-        [("5.2", "CCA/2 2319-2218-2118-2017")]
+        [("6.1", "CCA/2 2319-2218-2118-2017")]
     assert play(game, {**german, "CCA/2": "2319"}, "Phase movement\nCCA/2 2319-2218-2217\n")[0] == []
     # The SP anti-tank battalion exerts no ZOC (6.0: the black hexagon).
     assert play(game, {"352/352": "2117", "16/1": "2319"}, "Phase movement\n16/1 2319-2218-2217-2216\n")[0] == []
@@ -171,10 +171,10 @@ def test_the_set_up(game: Game) -> None:
         [("11.0", "German: setup 914/352 2120")]
     assert setup_errors(game, SETUP.replace("352/352 1510", "352/352 2417")) == \
         [("11.0", "German: setup 352/352 2417")]
-    assert setup_errors(game, SETUP.replace("16/1 2319", "16/1 2217")) == [("11.2", "Allied: setup 16/1 2217")]
-    assert setup_errors(game, SETUP.replace("2Rgr 2417", "2Rgr 2319")) == [("11.2", "Allied: setup 2Rgr 2319")]
+    assert setup_errors(game, SETUP.replace("16/1 2319", "16/1 2217")) == [("11.2.1", "Allied: setup 16/1 2217")]
+    assert setup_errors(game, SETUP.replace("2Rgr 2417", "2Rgr 2319")) == [("11.2.3", "Allied: setup 2Rgr 2319")]
     crowded = SETUP.replace("26/1 2318", "26/1 2319").replace("115/29 2219", "115/29 2319")
-    assert setup_errors(game, crowded) == [("11.2", "Allied: setup 115/29 2319")]
+    assert setup_errors(game, crowded) == [("11.2.1", "Allied: setup 115/29 2319")]
     assert setup_errors(game, SETUP.replace("Allied: setup 175/29 2120\n", "")) == [("11.0", "Turn 1")]
     inland = SETUP.replace("915/352 2021", "915/352 1810").replace("916/352 2022", "916/352 1811")
     assert setup_errors(game, inland) == [("11.0", "Turn 1")]
@@ -199,16 +199,16 @@ def test_german_reinforcements(game: Game) -> None:
     left after paying for the first hex; a reinforcement that could arrive and does not is an error."""
     arrive = landed(SETUP) + GT1_TO_GERMAN + "German: reinforce Sch/30 1005\n"
     assert log_errors(game, arrive + GT1_REST) == []
-    assert log_errors(game, landed(SETUP) + GT1_TO_GERMAN + GT1_REST) == [("11.1", "Phase bombardment")]
+    assert log_errors(game, landed(SETUP) + GT1_TO_GERMAN + GT1_REST) == [("11.1.2", "Phase bombardment")]
     assert log_errors(game, arrive.replace("Sch/30 1005", "Sch/30 1006") + GT1_REST)[0] == \
-        ("11.1", "German: reinforce Sch/30 1006")
+        ("11.1.2", "German: reinforce Sch/30 1006")
     early = landed(SETUP) + "Turn 1\nPhase support_fire_marker\nPhase movement\nGerman: reinforce Sch/30 1005\n"
     assert log_errors(game, early)[0] == ("4.1", "German: reinforce Sch/30 1005")
     # Sch/30 (allowance 8) paid 2 for broken 1005: three broken hexes more (6) fit, but broken,
     # broken and marsh (7) do not, though 7 alone would.
     assert log_errors(game, arrive + "Sch/30 1005-1106-1107-1108\n") == []
     far = arrive + "Sch/30 1005-1106-1206-1306\n"
-    assert log_errors(game, far) == [("5.2", "Sch/30 1005-1106-1206-1306")]
+    assert log_errors(game, far) == [("5.2c", "Sch/30 1005-1106-1206-1306")]
 
 
 def test_allied_reinforcements(game: Game) -> None:
@@ -218,18 +218,18 @@ def test_allied_reinforcements(game: Game) -> None:
         "Turn 2\nPhase support_fire_marker\nPhase movement\n"
     assert log_errors(game, gt2 + GT2_LANDINGS + "Phase bombardment\n") == []
     assert log_errors(game, gt2 + GT2_LANDINGS.replace("9/2 2319", "9/2 2218")) == \
-        [("11.2", "Allied: reinforce 9/2 2218")]
+        [("11.2.4", "Allied: reinforce 9/2 2218")]
     assert log_errors(game, gt2 + "Allied: reinforce 9/2 2219\nAllied: reinforce 23/2 2219\n")[-1] == \
-        ("11.2", "Allied: reinforce 23/2 2219")
+        ("11.2.4", "Allied: reinforce 23/2 2219")
     # 2121 is empty and next to 915/352 at 2021: no landing there.
-    assert log_errors(game, gt2 + "Allied: reinforce 9/2 2121\n") == [("11.2", "Allied: reinforce 9/2 2121")]
-    assert ("11.2", "Phase bombardment") in log_errors(game, gt2 + "Phase bombardment\n")
-    assert ("11.2", "9/2 2319-2218") in log_errors(game, gt2 + GT2_LANDINGS + "9/2 2319-2218\n")
+    assert log_errors(game, gt2 + "Allied: reinforce 9/2 2121\n") == [("11.2.4", "Allied: reinforce 9/2 2121")]
+    assert ("11.2.4", "Phase bombardment") in log_errors(game, gt2 + "Phase bombardment\n")
+    assert ("11.2.4", "9/2 2319-2218") in log_errors(game, gt2 + GT2_LANDINGS + "9/2 2319-2218\n")
     mobile = gt2 + GT2_LANDINGS + "Phase bombardment\nPhase combat\nPhase mobile_movement\nCCA/2 2219-2218\n"
     assert log_errors(game, mobile) == []
-    assert log_errors(game, gt2 + "Allied: reinforce 117/30 2319\n")[0] == ("11.2", "Allied: reinforce 117/30 2319")
+    assert log_errors(game, gt2 + "Allied: reinforce 117/30 2319\n")[0] == ("11.2.4", "Allied: reinforce 117/30 2319")
     assert log_errors(game, landed(SETUP) + "Turn 1\nPhase support_fire_marker\nPhase movement\n"
-                            "Allied: reinforce 9/2 2319\n")[0] == ("11.2", "Allied: reinforce 9/2 2319")
+                            "Allied: reinforce 9/2 2319\n")[0] == ("11.2.4", "Allied: reinforce 9/2 2319")
 
 
 # -- 12.0 supply, 13.0 victory, beachheads (11.2.1) --------------------------------------------
@@ -264,7 +264,7 @@ def test_allied_supply(game: Game) -> None:
     assert log_errors_at(game, cut, turn + "Allied: eliminate 16/1\nPhase movement\n")[0] == \
         ("12.0", "Allied: eliminate 16/1")
     free = {"16/1": "2218", "914/352": "1510"}
-    assert log_errors_at(game, free, turn + "Allied: deplete 16/1\n")[0][0] == "8.2"
+    assert log_errors_at(game, free, turn + "Allied: deplete 16/1\n")[0][0] == "8.2.4"
     # German units on every other hex around 1510: the hexes between them are free but in their ZOC,
     # and a supply path may not pass through an EZOC hex (enter and leave it).
     ring = [game.grid.label_of(n) for n in game.grid.neighbours_on_map(game.grid.hex_of("1510"))]
@@ -283,7 +283,7 @@ def test_a_supply_loss_after_the_last_combat(game: Game) -> None:
     # A unit in supply still has no loss to take there.
     free = {**cut, "16/1": "2319"}
     assert log_errors_at(game, free, turn + "Allied: deplete 16/1\nPhase movement\n") == \
-        [("8.2", "Allied: deplete 16/1")]
+        [("8.2.4", "Allied: deplete 16/1")]
 
 
 def log_errors_at(game: Game, placed: dict[str, str], text: str) -> list[tuple[str, str]]:
@@ -323,12 +323,12 @@ def test_allied_replacements(game: Game) -> None:
             state = FM.apply(state, entry)
         return out
     assert run(2, "Allied: replace 16/1 full\n") == []
-    assert run(2, "Allied: replace 16/1 full\nAllied: replace 18/1 full\n") == [("11.2", "Allied: replace 18/1 full")]
-    assert run(1, "Allied: replace 16/1 full\n") == [("11.2", "Allied: replace 16/1 full")]
+    assert run(2, "Allied: replace 16/1 full\nAllied: replace 18/1 full\n") == [("11.2.5", "Allied: replace 18/1 full")]
+    assert run(1, "Allied: replace 16/1 full\n") == [("11.2.5", "Allied: replace 16/1 full")]
     assert run(3, "Allied: replace CCA/2 full\n") == []
-    assert run(4, "Allied: replace CCA/2 full\n") == [("11.2", "Allied: replace CCA/2 full")]
-    assert run(2, "Allied: replace 16/1 full\n", depleted=()) == [("11.2", "Allied: replace 16/1 full")]
-    assert run(2, "German: replace 914/352 full\n", depleted=("914/352",)) == [("11.1", "German: replace 914/352 full")]
+    assert run(4, "Allied: replace CCA/2 full\n") == [("11.2.5", "Allied: replace CCA/2 full")]
+    assert run(2, "Allied: replace 16/1 full\n", depleted=()) == [("11.2.5", "Allied: replace 16/1 full")]
+    assert run(2, "German: replace 914/352 full\n", depleted=("914/352",)) == [("11.1.3", "German: replace 914/352 full")]
     placed.clear()
     placed.update({"16/1": "1510", **surrounded(game, "1510")})
-    assert run(2, "Allied: replace 16/1 full\n") == [("11.2", "Allied: replace 16/1 full")]
+    assert run(2, "Allied: replace 16/1 full\n") == [("11.2.5", "Allied: replace 16/1 full")]

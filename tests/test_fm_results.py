@@ -7,7 +7,9 @@ without dice where only their effects matter (the claim itself then draws a warn
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -49,7 +51,7 @@ def test_defender_retreats_or_resists(game: Game) -> None:
         [("8.3", "German> retreat 914/352 2117-2016")]
     assert errors(game, attack("D2") + "German> stand 914/352\n" + END) == []
     assert errors(game, attack("D2") + "German> stand 914/352\nGerman> deplete 914/352\n" + END) == \
-        [("8.2", "German> deplete 914/352")]
+        [("8.3", "German> deplete 914/352")]
     assert errors(game, attack("D2") + "German> deplete 914/352\n" + END)[0] == ("8.3", "German> deplete 914/352")
 
 
@@ -86,22 +88,22 @@ def test_eliminations_and_exchanges(game: Game) -> None:
     """8.2.4: De and Ae eliminate everyone; Ex reduces the defender and one attacker of the
     attacker's choice; (A) one attacker."""
     assert errors(game, attack("De") + "German> eliminate 914/352\n" + END) == []
-    assert errors(game, attack("De") + "German> deplete 914/352\n" + END) == [("8.2", "Phase mobile_movement")]
+    assert errors(game, attack("De") + "German> deplete 914/352\n" + END) == [("8.2.4", "Phase mobile_movement")]
     assert errors(game, attack("Ae") + "Allied: eliminate 16/1\nAllied: eliminate 18/1\n" + END) == []
-    assert errors(game, attack("Ae") + "Allied: eliminate 16/1\n" + END) == [("8.2", "Phase mobile_movement")]
+    assert errors(game, attack("Ae") + "Allied: eliminate 16/1\n" + END) == [("8.2.4", "Phase mobile_movement")]
     exchange = attack("Ex") + "German> deplete 914/352\nAllied: deplete 18/1\n"
     assert errors(game, exchange + END) == []
-    assert errors(game, exchange + "Allied: deplete 16/1\n" + END) == [("8.2", "Allied: deplete 16/1")]
-    assert errors(game, attack("Ex") + "Allied: deplete 18/1\n" + END) == [("8.2", "Phase mobile_movement")]
-    assert errors(game, attack("(A)") + END) == [("8.2", "Phase mobile_movement")]
+    assert errors(game, exchange + "Allied: deplete 16/1\n" + END) == [("8.2.4", "Allied: deplete 16/1")]
+    assert errors(game, attack("Ex") + "Allied: deplete 18/1\n" + END) == [("8.2.4", "Phase mobile_movement")]
+    assert errors(game, attack("(A)") + END) == [("8.2.4", "Phase mobile_movement")]
     assert errors(game, attack("(A)") + "Allied: deplete 16/1\n" + END) == []
-    assert errors(game, attack("-") + "German> deplete 914/352\n" + END) == [("8.2", "German> deplete 914/352")]
+    assert errors(game, attack("-") + "German> deplete 914/352\n" + END) == [("8.2.4", "German> deplete 914/352")]
 
 
 def test_one_step_units_are_eliminated(game: Game) -> None:
     """8.3: a reduced or one-step unit that must be reduced is eliminated instead."""
     assert errors(game, attack("Ex") + "German> deplete 914/352\nAllied: deplete 18/1\n" + END,
-                  depleted=("914/352",)) == [("8.2", "German> deplete 914/352")]
+                  depleted=("914/352",)) == [("8.3", "German> deplete 914/352")]
 
 
 def test_attackers_retreat(game: Game) -> None:
@@ -133,7 +135,7 @@ def test_displacement(game: Game) -> None:
     text = attack("D2") + "German> retreat 914/352 2117-2016-1916\nGerman> retreat 915/352 1916-1815\n" + END
     assert errors(game, text, placed) == []
     stray = attack("D2") + "German> retreat 914/352 2117-2016-1916\nGerman> retreat 916/352 1917-1816\n" + END
-    assert ("8.3", "German> retreat 916/352 1917-1816") in errors(game, stray, placed)
+    assert ("8.3.1", "German> retreat 916/352 1917-1816") in errors(game, stray, placed)
     vacant = {**OPEN, "915/352": "1916"}
     onto = attack("D2") + "German> retreat 914/352 2117-2016-1916\nGerman> retreat 915/352 1916-1815\n" + END
     assert ("8.3", "German> retreat 914/352 2117-2016-1916") in errors(game, onto, vacant)
@@ -148,9 +150,9 @@ def test_a_displaced_attacker_attacks_no_more(game: Game) -> None:
               "352/352": "2416"}
     text = ("Allied: attack 2117 with 16/1 result A1\nAllied: retreat 16/1 2217-2318\n"
             "Allied: retreat 18/1 2318-2417\nAllied: attack 2416 with 18/1 result -\n")
-    assert errors(game, text + END, placed) == [("8.3", "Allied: attack 2416 with 18/1 result -")]
+    assert errors(game, text + END, placed) == [("8.3.1", "Allied: attack 2416 with 18/1 result -")]
     onto = text.replace("2318-2417", "2318-2317").replace("Allied: attack 2416 with 18/1 result -\n", "")
-    assert errors(game, onto + END, placed)[0] == ("8.3", "Allied: retreat 18/1 2318-2317")
+    assert errors(game, onto + END, placed)[0] == ("8.3.1", "Allied: retreat 18/1 2318-2317")
 
 
 
@@ -183,12 +185,12 @@ def test_bombardment(game: Game) -> None:
     # With only 16/1 at 2120, three hexes off, 2017-2018 ends two from it: closer, not farther.
     lone = {"914/352": "2117", "16/1": "2120"}
     assert bombard_errors(game, d2 + "German> retreat 914/352 2117-2017-2018\nPhase combat\n", lone) == \
-        [("8.1", "German> retreat 914/352 2117-2017-2018")]
+        [("8.1.5", "German> retreat 914/352 2117-2017-2018")]
     assert bombard_errors(game, d2 + "German> retreat 914/352 2117-2016-1916\nPhase combat\n", lone) == []
     assert ("8.5", "Allied: advance 18/1 2217-2117") in bombard_errors(
         game, d2 + "German> retreat 914/352 2117-2016-1916\nAllied: advance 18/1 2217-2117\nPhase combat\n")
     assert bombard_errors(game, d2.replace("result D2", "result D3") + "Phase combat\n")[0] == \
-        ("8.1", d2.replace("result D2", "result D3").strip())
+        ("8.1.3", d2.replace("result D2", "result D3").strip())
 
 
 def test_bombardment_markers(game: Game) -> None:
@@ -197,10 +199,10 @@ def test_bombardment_markers(game: Game) -> None:
     assert ("8.1", "Allied: bombard 2117 die 6 result - support us_air_6") in bombard_errors(
         game, once + "Allied: bombard 2117 die 6 result - support us_air_6\n")
     assert bombard_errors(game, "Allied: bombard 2117 die 6 support de_sf_4\n") == \
-        [("8.1", "Allied: bombard 2117 die 6 support de_sf_4")]
+        [("7.1", "Allied: bombard 2117 die 6 support de_sf_4")]
     far = {"914/352": "2117", "16/1": "2319"}
     assert bombard_errors(game, "Allied: bombard 2117 die 6 support us_sf_6\n", far) == \
-        [("8.1", "Allied: bombard 2117 die 6 support us_sf_6")]
+        [("11.2.6", "Allied: bombard 2117 die 6 support us_sf_6")]
     assert bombard_errors(game, "Allied: bombard 2117 die 6 result - support us_air_6\nPhase combat\n", far) == []
     assert bombard_errors(game, "Phase combat\nAllied: bombard 2117 die 6 support us_air_6\n")[0][0] == "8.1"
 
@@ -210,7 +212,7 @@ def test_bombardment_results(game: Game) -> None:
     and only if there is one."""
     # +4 against 4: 0 on the clear line, column c6; a 6 reads (A), a 1 reads Ex.
     friendly_fire = "Allied: bombard 2117 diff +0 die 6 result (A) support us_air_4\n"
-    assert bombard_errors(game, friendly_fire + "Phase combat\n") == [("8.2", "Phase combat")]
+    assert bombard_errors(game, friendly_fire + "Phase combat\n") == [("8.2.4", "Phase combat")]
     assert bombard_errors(game, friendly_fire + "Allied: deplete 18/1\nPhase combat\n") == []
     alone = {"914/352": "2117", "16/1": "2319"}
     assert bombard_errors(game, friendly_fire + "Phase combat\n", alone) == []
@@ -253,10 +255,49 @@ def test_beach_assaults(game: Game) -> None:
     11.2.7: naval gunfire supports only those assaults."""
     assault = "Allied: attack 2319 with 16/1 18/1 diff +15 die 4 result D2 support us_naval_7\n"
     assert assault_errors(game, SETUP + assault + "Allied: deplete 16/1\nAllied: deplete 18/1\n") == []
-    assert assault_errors(game, SETUP + assault + "Allied: deplete 16/1\n") == [("8.2", "Turn 1")]
+    assert assault_errors(game, SETUP + assault + "Allied: deplete 16/1\n") == [("8.2.4", "Turn 1")]
     assert assault_errors(game, SETUP + assault.replace("16/1 18/1", "16/1").replace("+15", "+11"))[0] == \
-        ("11.2", "Allied: attack 2319 with 16/1 diff +11 die 4 result D2 support us_naval_7")
+        ("11.2.3", "Allied: attack 2319 with 16/1 diff +11 die 4 result D2 support us_naval_7")
     naval = ("Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
              "Allied: attack 2117 with 16/1 die 3 support us_naval_7\n")
-    assert ("11.2", "Allied: attack 2117 with 16/1 die 3 support us_naval_7") in \
+    assert ("11.2.7", "Allied: attack 2117 with 16/1 die 3 support us_naval_7") in \
         errors(game, naval.split("Phase combat\n", 1)[1], {"914/352": "2117", "16/1": "2217"})
+
+
+def test_a_short_retreat_owes_its_reduction(game: Game) -> None:
+    """8.3 (issue 15): a D2 with only one hex of retreat open, carried out as a one-hex retreat, owes the
+    reduction in the last hex; a one-step unit in that case is eliminated, not left on the map."""
+    # 26/1 at 1915 and 115/29 at 1918 close every two-hex retreat from 2117 and the one-hex one to 2017.
+    boxed = {**OPEN, "26/1": "1915", "115/29": "1918"}
+    short = attack("D2") + "German> retreat 914/352 2117-2016\n"
+    assert errors(game, short + END, boxed) == [("8.3", "Phase mobile_movement")]
+    assert errors(game, short + "German> deplete 914/352\n" + END, boxed) == []
+    assert errors(game, short + END, boxed, depleted=("914/352",)) == [("8.3", "Phase mobile_movement")]
+    assert errors(game, short + "German> eliminate 914/352\n" + END, boxed, depleted=("914/352",)) == []
+    one_step = {**boxed, "1Flak": "2117"}
+    del one_step["914/352"]
+    text = (attack("D2") + "German> retreat 1Flak 2117-2016\n").replace("914/352", "1Flak")
+    assert errors(game, text + END, one_step) == [("8.3", "Phase mobile_movement")]
+    assert errors(game, text + "German> eliminate 1Flak\n" + END, one_step) == []
+    # The log ends there: a note says what the result still owes.
+    state = replay_errors(game, f"Turn 1\nPhase support_fire_marker\n{COMBAT}{short}", boxed)[1]
+    assert any(section == "8.3" and "must be reduced in 2016" in message
+               for section, message in FM._outstanding(state, state.combat))  # type: ignore[arg-type]
+
+
+def test_eliminated_units_go_to_the_units_box(game: Game) -> None:
+    """8.2.4 (issue 15): a German unit eliminated goes to "German eliminated units", not to the box of
+    eliminated support fire markers (11.1.4), which is of the same kind and listed first; the sample
+    game's `state --json` shows it."""
+    assert game.manifest.box_of("eliminated", "German").id == "eliminated_german"  # type: ignore[union-attr]
+    assert game.manifest.box_of("eliminated", "German", "markers").id == "german_sf_removed"  # type: ignore[union-attr]
+    text = attack("D2") + "German> stand 914/352\n"
+    state = replay_errors(game, f"Turn 1\nPhase support_fire_marker\n{COMBAT}{text}", OPEN, ("914/352",))[1]
+    assert state.location["914/352"] == "eliminated_german"
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+    sample = Path(__file__).resolve().parent.parent / "examples" / "omaha" / "legal-sample-game.log"
+    result = CliRunner().invoke(main, ["state", "--json", str(sample)])
+    positions = json.loads(result.stdout)["positions"]
+    assert "352/352" in positions["eliminated_german"] and "german_sf_removed" not in positions

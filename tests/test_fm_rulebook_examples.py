@@ -112,13 +112,13 @@ def test_6_1_mobile_units_pay_half_their_allowance(game: Game) -> None:
     # CCA/2, allowance 10: 2 + (2 + 5) = 9 into 2217; 1 + (2 + 5) + (2 + 5) = 15 on to 2216.
     assert leg_moves(game, {**german, "CCA/2": "2319"}, "CCA/2 2319-2218-2217") == []
     assert leg_moves(game, {**german, "CCA/2": "2319"}, "CCA/2 2319-2318-2217-2216") == \
-        [("5.2", "CCA/2 2319-2318-2217-2216")]
+        [("6.1", "CCA/2 2319-2318-2217-2216")]
     # 352/352, allowance 8, in the German player turn against 16/1 at 2217: 2 + (2 + 4) = 8 exactly.
     placed = {"16/1": "2217", "352/352": "2016"}
     german_turn = GT1 + ALLIED_TURN + "Phase movement\n"
     assert replay_errors(game, german_turn + "352/352 2016-2116-2216\n", placed)[0] == []
     assert replay_errors(game, german_turn + "352/352 2016-2116-2216-2316\n", placed)[0] == \
-        [("5.2", "352/352 2016-2116-2216-2316")]
+        [("6.1", "352/352 2016-2116-2216-2316")]
     # The example's allowance of 7: 2 + (2 + 3) = 7 is legal (it would not be with 4 more); two
     # EZOC hexes cost 1 + (2 + 3) + (2 + 3) = 11 (only 5 without the extra cost).
     units = [(n, u.model_copy(update={"full": (4, 4, 7), "reduced": (2, 2, 7)}) if u.id == "CCA/2" else u)
@@ -126,7 +126,7 @@ def test_6_1_mobile_units_pay_half_their_allowance(game: Game) -> None:
     seven = replace(game, units=units)
     assert leg_moves(seven, {**german, "CCA/2": "2319"}, "CCA/2 2319-2218-2217") == []
     assert leg_moves(seven, {**german, "CCA/2": "2319"}, "CCA/2 2319-2318-2217-2216") == \
-        [("5.2", "CCA/2 2319-2318-2217-2216")]
+        [("6.1", "CCA/2 2319-2318-2217-2216")]
 
 
 # -- 7.1 and 7.2 ---------------------------------------------------------------------------------
@@ -166,7 +166,7 @@ def test_7_2_the_support_fire_example(game: Game) -> None:
     carried = "German> deplete Sch/30\nAllied: deplete CCB/2\n"
     assert replay_errors(game, before + attack.format("+3") + carried, placed)[0] == []
     wrong = attack.format("+9")  # the defender's +6 left out: 12 - 3
-    assert replay_errors(game, before + wrong + carried, placed)[0] == [("8.2", wrong.strip())]
+    assert replay_errors(game, before + wrong + carried, placed)[0] == [("8.2.1d", wrong.strip())]
 
 
 # -- 11.2.3 Pointe du Hoc ------------------------------------------------------------------------
@@ -196,8 +196,8 @@ THIRD = "German: draw de_sf_6\n"
 def test_pointe_du_hoc_a_1(game: Game) -> None:
     """11.2.3, a 1: the Rangers are eliminated (a reduction is not enough) and so never move."""
     assert pointe_du_hoc(game, 1, "Allied: eliminate 2Rgr\n") == []
-    assert ("11.2", "Allied: deplete 2Rgr") in pointe_du_hoc(game, 1, "Allied: deplete 2Rgr\n")
-    assert pointe_du_hoc(game, 1, "Allied: eliminate 2Rgr\n", "2Rgr 2417-2416\n") == [("11.2", "2Rgr 2417-2416")]
+    assert ("11.2.3", "Allied: deplete 2Rgr") in pointe_du_hoc(game, 1, "Allied: deplete 2Rgr\n")
+    assert pointe_du_hoc(game, 1, "Allied: eliminate 2Rgr\n", "2Rgr 2417-2416\n") == [("11.2.3", "2Rgr 2417-2416")]
 
 
 def test_pointe_du_hoc_a_4(game: Game) -> None:
@@ -205,7 +205,7 @@ def test_pointe_du_hoc_a_4(game: Game) -> None:
     to draw on GT 1, all three on GT 2."""
     four = "Allied: deplete 2Rgr\nGerman: aside de_sf_6\n"
     assert pointe_du_hoc(game, 4, four, "2Rgr 2417-2416\n") == []
-    assert pointe_du_hoc(game, 4, four, "2Rgr 2417-2416-2316\n") == [("11.2", "2Rgr 2417-2416-2316")]
+    assert pointe_du_hoc(game, 4, four, "2Rgr 2417-2416-2316\n") == [("11.2.3", "2Rgr 2417-2416-2316")]
     assert pointe_du_hoc(game, 4, four, gt1=SIXES) == []
     assert pointe_du_hoc(game, 4, four, gt1=SIXES + THIRD) == [("7.2", THIRD.strip())]
     assert pointe_du_hoc(game, 4, four, gt2=SIXES + THIRD) == []
@@ -217,7 +217,7 @@ def test_pointe_du_hoc_a_5_or_6(game: Game, die: int) -> None:
     eliminated for good, so only two are left on GT 2 as well."""
     lose = "German: lose de_sf_6\n"
     assert pointe_du_hoc(game, die, lose, "2Rgr 2417-2416\n") == []
-    assert ("11.2", "Allied: deplete 2Rgr") in pointe_du_hoc(game, die, lose + "Allied: deplete 2Rgr\n")
-    assert pointe_du_hoc(game, die, lose, "2Rgr 2417-2416-2316\n") == [("11.2", "2Rgr 2417-2416-2316")]
+    assert ("11.2.3", "Allied: deplete 2Rgr") in pointe_du_hoc(game, die, lose + "Allied: deplete 2Rgr\n")
+    assert pointe_du_hoc(game, die, lose, "2Rgr 2417-2416-2316\n") == [("11.2.3", "2Rgr 2417-2416-2316")]
     assert pointe_du_hoc(game, die, lose, gt2=SIXES) == []
     assert pointe_du_hoc(game, die, lose, gt2=SIXES + THIRD) == [("7.2", THIRD.strip())]

@@ -497,8 +497,8 @@ def test_a_beach_assault_with_a_wrong_result(tmp_path: Path) -> None:
                                                    "9: Turn 1", "9: Step support_fire_marker"]
         assert not any("unit of the attacking side" in n.message for n in translate_file(vlog).notes)
         verdicts[claim] = run("check", str(vlog))[1]
-    # The beach assault's own table line (11.2.3, on 8.2's table): cited as 11.2.
-    wrong = [line for line in verdicts["De"].splitlines() if "error [omaha 11.2]: differential" in line]
+    # The beach assault's own table line (11.2.3, on 8.2's table): cited as 11.2.3.
+    wrong = [line for line in verdicts["De"].splitlines() if "error [omaha 11.2.3]: differential" in line]
     assert len(wrong) == 1 and wrong[0].startswith(f"{tmp_path / 'beach-De.vlog'}: step 7:"), verdicts["De"]
     assert "gives -, not De" in wrong[0]
     assert "gives -, not" not in verdicts["-"]
@@ -523,7 +523,7 @@ def test_a_ground_combat_with_a_wrong_result(tmp_path: Path) -> None:
         return run("check", str(vlog))[1]
 
     out = play("Ae")
-    wrong = re.search(r"^(\S+): step (\d+): error \[fire-and-movement 8\.2\]: differential \S+ on the \w+ line "
+    wrong = re.search(r"^(\S+): step (\d+): error \[fire-and-movement 8\.2\.1d\]: differential \S+ on the \w+ line "
                       r"\(column \w+\) with a 4 gives (\S+), not Ae$", out, re.M)
     assert wrong is not None and wrong.group(2) == "7", out
     right = wrong.group(3)
@@ -639,3 +639,20 @@ def test_omaha_weather_dice_are_rolls(tmp_path: Path) -> None:
     s.roll("a", 1)              # fair weather: no roll for markers
     lines = [line for line in body(translate_file(s.write(tmp_path / "weather.vlog"))) if "Roll" in line]
     assert lines == ["6: Roll German 6", "7: Roll Allied 3", "8: Roll German 2", "11: Roll German 4"], lines
+
+
+def test_the_defender_of_a_stack_declared_by_a_click(tmp_path: Path) -> None:
+    """Omaha 11.2.4 / 11.2.3: 'Defends its stack' on a unit of the attacked stack names the attack's
+    (or bombardment's) `defender`; with no combat declared before it, a note."""
+    s = OmahaClicks()
+    for unit, label in (("16/1", "2319"), ("18/1", "2319"), ("914/352", "2218")):
+        s.drag(unit, label, "b" if unit.endswith("352") else "a")
+    s.click("defender", "18/1", "a")
+    s.click("attacker", "914/352", "b")
+    s.click("target", "16/1", "b")
+    s.roll("b", 3)
+    s.click("defender", "18/1", "a")
+    translation = translate_file(s.write(tmp_path / "defender.vlog"))
+    (attack,) = [e for e in translation.entries if isinstance(e, Attack)]
+    assert (attack.hex, attack.defender) == ("2319", "18/1")
+    assert any("a defender, but no attack or bombardment was declared" in n.message for n in translation.notes)

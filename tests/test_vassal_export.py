@@ -40,6 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LOGS = [
     ("onslaught", "examples/onslaught/legal-sample-game.log"),
     ("omaha", "examples/omaha/legal-combat.log"),
+    # Issue 15: a one-step unit's stand (8.4) is its counter eliminated, not flipped; the whole game round-trips.
+    ("omaha", "examples/omaha/legal-sample-game.log"),
     ("onslaught", "examples/onslaught/breach-zoc.log"),
     ("omaha", "examples/omaha/breach-stacking.log"),
     ("omaha", "examples/omaha/breach-marker-draw.log"),

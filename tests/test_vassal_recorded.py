@@ -27,7 +27,7 @@ RECORDED = [
     ("omaha-zoc.vlog", "omaha", ("fire-and-movement", "6.1", 42,
                                  "914/352 entered an enemy zone of control at 2218 and moves on"),
      "VASSAL: Alice: 914/352 2117-2118-2218-2217"),
-    ("omaha-result.vlog", "omaha", ("omaha", "11.2", 18,
+    ("omaha-result.vlog", "omaha", ("omaha", "11.2.3", 18,
                                     "differential +8 on the beach_no_ezoc line (column c9) with a 6 gives -, not De"),
      "VASSAL: Alice: Allied: attack 2319 with 16/1 18/1 result De"),
 ]

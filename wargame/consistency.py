@@ -153,6 +153,12 @@ def _check_manifest(game: Game, report: _Report) -> None:
             report.known(b.side, m.sides, "side", file, key=f"box {b.id}.side")
         if b.area is not None:
             report.known(b.area, game.areas_by_id, "area", file, key=f"box {b.id}.area")
+    # A unit eliminated goes to its side's one box of that kind for units: two would leave the choice to list order.
+    kinds = Counter((b.kind, b.side, b.holds) for b in m.box if b.kind in ("eliminated", "delayed"))
+    for (kind, side, holds), n in kinds.items():
+        if n > 1:
+            report.add(f"{n} {kind} boxes for {holds} of side {side}: a {holds[:-1]} {kind} would have two places to go",
+                       file, key="box")
     for t in m.track:
         if t.side is not None:
             report.known(t.side, m.sides, "side", file, key=f"track {t.id}.side")

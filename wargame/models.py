@@ -217,6 +217,9 @@ class Box(Model):
     name: str
     kind: Literal["eliminated", "holding", "delayed", "draw_cup", "available"]
     side: str | None = None
+    holds: Literal["units", "markers"] = "units"
+    """Whether the box takes units or markers: a side may have an `eliminated` box of each (Omaha
+    11.1.4's lost support fire markers beside the eliminated units), so a box is chosen by both."""
     area: Ident | None = None
     """The map area the pieces held here go to (Omaha 11.2.1, 14.0 b: the assault units' beach)."""
     source: Source
@@ -322,6 +325,10 @@ class GameManifest(Model):
                     raise ValueError(f"sequence {item.id!r}: entries side {allowed.side!r} is not 'any', 'phasing' "
                                      f"or one of the sides ({', '.join(self.sides)})")
         return self
+
+    def box_of(self, kind: str, side: str | None, holds: str = "units") -> Box | None:
+        """A side's box of a kind for units (or markers): the one a unit eliminated goes to, say."""
+        return next((b for b in self.box if b.kind == kind and b.side == side and b.holds == holds), None)
 
     @property
     def series_id(self) -> str:

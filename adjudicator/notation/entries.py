@@ -98,7 +98,7 @@ class Move(Entry):
 
 
 class Attack(Entry):
-    """`Allied: attack HEX with UNITS [odds A:B|diff +N] [die N] [result R]`."""
+    """`Allied: attack HEX with UNITS [odds A:B|diff +N] [die N] [result R] [defender UNIT]`."""
 
     kind: Literal["attack"] = "attack"
     hex: str
@@ -106,18 +106,22 @@ class Attack(Entry):
     odds: str | None = None
     die: int | None = Field(None, ge=0)
     result: str | None = None
+    defender: str | None = None
+    """The one unit that defends a stack, chosen by its owner (Omaha 11.2.4's beach landing hexes)."""
     support: list[str] = []
     receipts: list[ReceiptToken] = []
 
 
 class Bombard(Entry):
-    """`Allied: bombard HEX [diff +N] [die N] [result R] support MARKER...` (Fire & Movement 8.1)."""
+    """`Allied: bombard HEX [diff +N] [die N] [result R] [defender UNIT] support MARKER...` (Fire & Movement 8.1)."""
 
     kind: Literal["bombard"] = "bombard"
     hex: str
     odds: str | None = None
     die: int | None = Field(None, ge=0)
     result: str | None = None
+    defender: str | None = None
+    """The one unit of a stack a bombardment targets, chosen by the bombarding player (Omaha 11.2.3)."""
     support: list[str] = Field(min_length=1)
     receipts: list[ReceiptToken] = []
 

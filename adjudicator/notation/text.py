@@ -174,7 +174,8 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         hex_label = cursor.take("the defending hex", WORD).text
         if not cursor.keyword("with"):
             raise cursor.error("expected 'with' and the attacking units")
-        attackers = [t.text for t in cursor.words_until(("odds", "diff", "die", "result", "support", "receipt"))]
+        attackers = [t.text for t in cursor.words_until(("odds", "diff", "die", "result", "defender", "support",
+                                                         "receipt"))]
         if not attackers:
             raise cursor.error("expected the attacking units after 'with'")
         odds = None
@@ -185,22 +186,24 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         die = cursor.int_after("die")
         result = cursor.take("a result code (as on the table, e.g. DR, (A), -)", RESULT).text \
             if cursor.keyword("result") else None
+        defender = cursor.take("the defending unit's id", WORD).text if cursor.keyword("defender") else None
         support = [t.text for t in cursor.words_until(("receipt",), MARKER)] if cursor.keyword("support") else []
-        entry = Attack(**base, hex=hex_label, attackers=attackers, odds=odds, die=die, result=result, support=support,
-                       receipts=cursor.receipts())
+        entry = Attack(**base, hex=hex_label, attackers=attackers, odds=odds, die=die, result=result,
+                       defender=defender, support=support, receipts=cursor.receipts())
     elif command == "bombard":
         hex_label = cursor.take("the bombarded hex", WORD).text
         odds = cursor.take("a differential like +3", DIFF).text if cursor.keyword("diff") else None
         die = cursor.int_after("die")
         result = cursor.take("a result code (as on the table, e.g. D2, (A), -)", RESULT).text \
             if cursor.keyword("result") else None
+        defender = cursor.take("the bombarded unit's id", WORD).text if cursor.keyword("defender") else None
         if not cursor.keyword("support"):
             raise cursor.error("expected 'support' and the support fire markers of the bombardment")
         support = [t.text for t in cursor.words_until(("receipt",), MARKER)]
         if not support:
             raise cursor.error("expected the support fire markers after 'support'")
-        entry = Bombard(**base, hex=hex_label, odds=odds, die=die, result=result, support=support,
-                        receipts=cursor.receipts())
+        entry = Bombard(**base, hex=hex_label, odds=odds, die=die, result=result, defender=defender,
+                        support=support, receipts=cursor.receipts())
     elif command in ("retreat", "advance", "move"):
         unit = cursor.take("a unit id", WORD).text
         strategic = command == "move" and cursor.keyword("strategic") is not None
@@ -359,10 +362,11 @@ def write_entry(entry: Entry) -> str:
                             + (f" {e.order}" if e.order else ""),
         Attack: lambda e: (f"{prefix}attack {e.hex} with {' '.join(e.attackers)}"
                            + (f" {'odds' if e.odds and ':' in e.odds else 'diff'} {e.odds}" if e.odds else "")
-                           + opt("die", e.die) + opt("result", e.result)
+                           + opt("die", e.die) + opt("result", e.result) + opt("defender", e.defender)
                            + (" support " + " ".join(e.support) if e.support else "") + receipts(e)),
         Bombard: lambda e: (f"{prefix}bombard {e.hex}" + (f" diff {e.odds}" if e.odds else "") + opt("die", e.die)
-                            + opt("result", e.result) + " support " + " ".join(e.support) + receipts(e)),
+                            + opt("result", e.result) + opt("defender", e.defender) + " support "
+                            + " ".join(e.support) + receipts(e)),
         Move: lambda e: (f"{prefix}move " if prefix else "") + f"{e.unit}{' strategic' if e.strategic else ''} "
                         f"{_path_text(e.path)}",
         Retreat: lambda e: f"{prefix}retreat {e.unit} {_path_text(e.path)}",
@@ -425,6 +429,8 @@ def iter_units_and_hexes(entry: Entry) -> Iterator[tuple[str, str]]:
     for field in ("unit",):
         if hasattr(entry, field):
             yield "unit", getattr(entry, field)
+    if isinstance(entry, (Attack, Bombard)) and entry.defender is not None:
+        yield "unit", entry.defender
     for field in ("units", "attackers"):
         for value in getattr(entry, field, []):
             yield "unit", value

@@ -60,7 +60,7 @@ class Shown:
 
 def _marker_box(game: Game, side: str | None, source: str, kind: str | None = None) -> str | None:
     """The box of a side the game's data gives for a rule section (its `source`), if there is one."""
-    return next((b.id for b in game.manifest.box if b.side == side and b.source == source
+    return next((b.id for b in game.manifest.box if b.side == side and b.source == source and b.holds == "markers"
                  and (kind is None or b.kind == kind)), None)
 
 

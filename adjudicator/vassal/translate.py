@@ -34,7 +34,8 @@ from wargame.receipts import ReceiptError, receipt_from_token
 from wargame.sequence import turn_sequence
 from wargame.vassal.buildfile import ModuleInfo
 from wargame.vassal.declarations import (
-    ACTION, ACTIVATE, ATTACKER, BOMBARD, DECLARE, PASS, PREFIX, RESULT, STAND, SUPPORT, TARGET, Declaration,
+    ACTION, ACTIVATE, ATTACKER, BOMBARD, DECLARE, DEFENDER, PASS, PREFIX, RESULT, STAND, SUPPORT, TARGET,
+    Declaration,
     NotADeclaration, is_declaration, read_declaration,
 )
 from wargame.vassal.pieces import Piece
@@ -60,6 +61,8 @@ MAX_DIFFERENCES = 40
 MAX_NUMBER = 9999
 """The largest turn or die the notation writes (four digits)."""
 Key = tuple[str, ...]
+STAND_KEY: Key = ("stand",)
+"""A stand's effect on its counter: flipped, or eliminated (see `carries_out`)."""
 
 
 @dataclass(frozen=True)
@@ -425,7 +428,7 @@ class _Translator:
         elif isinstance(entry, Loss):
             out.append((entry.unit, ("deplete",) if entry.loss == "deplete" else ("eliminate",)))
         elif isinstance(entry, StandFast):
-            out += [(unit, ("deplete",)) for unit in entry.units]
+            out += [(unit, STAND_KEY) for unit in entry.units]
         return out
 
     def rolled_just_now(self, entry: RollOff) -> bool:
@@ -490,7 +493,7 @@ class _Translator:
         """A declaration typed after its counter moved replaces the reader's entry for that move."""
         for k in range(len(self.physical[unit]) - 1, -1, -1):
             index, keys = self.physical[unit][k]
-            if key in keys:
+            if carries_out(key, keys):
                 old = self.out[index]
                 self.out[index] = Comment(line=old.line, text=one_line(
                     f"step {old.line}: {write_entry(old)} -- as declared in chat at step {step}"))
@@ -503,7 +506,7 @@ class _Translator:
         """The declaration (step, text) a counter move carries out, if one is waiting."""
         waiting = self.expected.get(unit, [])
         for k, (key, step, text) in enumerate(waiting):
-            if key in keys:
+            if carries_out(key, keys):
                 del waiting[k]
                 return step, text
         return None
@@ -537,7 +540,7 @@ class _Translator:
             ACTION: self.clicked_notation, PASS: self.clicked_notation, DECLARE: self.clicked_notation,
             RESULT: self.clicked_result, ATTACKER: self.clicked_attacker, TARGET: self.clicked_target,
             BOMBARD: self.clicked_bombard, SUPPORT: self.clicked_support, STAND: self.clicked_stand,
-            ACTIVATE: self.clicked_activate,
+            ACTIVATE: self.clicked_activate, DEFENDER: self.clicked_defender,
         }[declared.word]
         handler(step, side, declared, text)
 
@@ -673,6 +676,18 @@ class _Translator:
                             f"which had result {combat.result}: the later claim is kept")
         self.out[self.last_combat] = combat.model_copy(update={"result": code})
 
+    def clicked_defender(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
+        """The unit that defends a stack (Omaha 11.2.3, 11.2.4): the `defender` of the last attack or
+        bombardment declared, on that unit's hex."""
+        unit = self.unit_named(step, declared, text)
+        if unit is None:
+            return
+        combat = self.out[self.last_combat] if self.last_combat is not None else None
+        if not isinstance(combat, (Attack, Bombard)):
+            self.note(step, f"{text!r}: a defender, but no attack or bombardment was declared: not translated")
+            return
+        self.out[self.last_combat] = combat.model_copy(update={"defender": unit})  # type: ignore[index]
+
     def clicked_stand(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
         """A stand (stiff resistance, a fortification): it stands for the counter's flip."""
         unit = self.unit_named(step, declared, text)
@@ -685,8 +700,8 @@ class _Translator:
             self.out[index] = last.model_copy(update={"units": [*last.units, unit]})
         else:
             self.emit(StandFast(line=step, side=owner, by_opponent=by_opponent, units=[unit]))
-        if not self.retract(unit, ("deplete",), step):
-            self.expected[unit].append((("deplete",), step, f"{owner}{'>' if by_opponent else ':'} stand {unit}"))
+        if not self.retract(unit, STAND_KEY, step):
+            self.expected[unit].append((STAND_KEY, step, f"{owner}{'>' if by_opponent else ':'} stand {unit}"))
 
     def clicked_activate(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
         """An activation of the unit's stack (one entry for the units clicked together in a hex)."""
@@ -1057,6 +1072,15 @@ class _Translator:
             for key, step, text in waiting:
                 self.note(step, f"declared '{text}', but the {unit} counter was never moved so in VASSAL "
                                 f"({' '.join(key)}): check the position")
+
+
+def carries_out(key: Key, keys: frozenset[Key]) -> bool:
+    """Whether a counter move (its keys) carries out a declared effect: a stand depletes the unit, or
+    eliminates it when it is one-step or already reduced (F&M 8.4, 8.3; Onslaught 7.5), so its counter
+    is flipped or goes to the Eliminated box."""
+    if key == STAND_KEY:
+        return ("deplete",) in keys or ("eliminate",) in keys
+    return key in keys
 
 
 def undo_targets(tracking: Tracking) -> dict[int, int]:

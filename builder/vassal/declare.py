@@ -22,7 +22,7 @@ from lxml import etree
 from builder.vassal.traits import menu_command
 from wargame.game import Game
 from wargame.vassal.declarations import (
-    ACTIVATE, ATTACKER, BOMBARD, DECLARATION_PROPERTY, PREFIX, RULE_SYSTEMS, STAND, SUPPORT, TARGET, UNSET,
+    ACTIVATE, ATTACKER, BOMBARD, DECLARATION_PROPERTY, DEFENDER, PREFIX, RULE_SYSTEMS, STAND, SUPPORT, TARGET, UNSET,
     Declarations, piece_report, toolbar_report,
 )
 from wargame.vassal.encoding import Trait, encode, keystroke, report
@@ -35,8 +35,9 @@ F1 = 112
 PIECE_KEYS = {
     ACTIVATE: keystroke(86, CTRL_SHIFT), ATTACKER: keystroke(65, CTRL_SHIFT), TARGET: keystroke(84, CTRL_SHIFT),
     BOMBARD: keystroke(66, CTRL_SHIFT), STAND: keystroke(83, CTRL_SHIFT), SUPPORT: keystroke(85, CTRL_SHIFT),
+    DEFENDER: keystroke(68, CTRL_SHIFT),
 }
-"""Ctrl+Shift+V, A, T, B, S, U."""
+"""Ctrl+Shift+V, A, T, B, S, U, D."""
 
 MENU_TEXT = {
     "onslaught": {ACTIVATE: "Activate (this stack)", ATTACKER: "Declare attacker",
@@ -44,7 +45,7 @@ MENU_TEXT = {
                   STAND: "Stand fast (fortification)"},
     "fire-and-movement": {ATTACKER: "Declare attacker", TARGET: "Declare defender (attack this hex)",
                           BOMBARD: "Bombard this hex", STAND: "Stand (stiff resistance)",
-                          SUPPORT: "Declare support fire"},
+                          SUPPORT: "Declare support fire", DEFENDER: "Defends its stack (beach landing hex)"},
 }
 
 
@@ -154,6 +155,7 @@ EXPLAIN = {
     BOMBARD: "declares a bombardment of the unit's hex by the support fire markers declared just before",
     STAND: "the unit stands instead of retreating, and takes its loss",
     SUPPORT: "adds the marker to the attack (or bombardment) being declared, in the order placed",
+    DEFENDER: "names the one unit of a stack that the attack (or bombardment) just declared touches",
 }
 
 
@@ -172,7 +174,7 @@ def help_html(game: Game) -> str:
     code = next(iter(game.crt.result_codes)) if game.crt is not None else "-"
     (side_a, unit_a, hex_a), (side_b, unit_b, hex_b) = _example_units(game)
     # The attacker's side clicks; a target, a bombarded unit or a unit standing is the other side's.
-    on_enemy = (TARGET, BOMBARD, STAND)
+    on_enemy = (TARGET, BOMBARD, STAND, DEFENDER)
     rows = [(texts[w], _shift_key(PIECE_KEYS[w]), EXPLAIN[w],
              f"{PREFIX} {side_a}: {w} {unit_b if w in on_enemy else unit_a} at {hex_b if w in on_enemy else hex_a}")
             for w in found.unit_words]

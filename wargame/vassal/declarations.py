@@ -25,7 +25,10 @@ ACTIVATE = "activate"
 STAND = "stand"
 SUPPORT = "support"
 BOMBARD = "bombard"
-PIECE_WORDS = (ACTIVATE, ATTACKER, TARGET, BOMBARD, SUPPORT, STAND)
+DEFENDER = "defender"
+"""The unit of a stack that defends it, chosen by its owner (the bombarding player for a bombardment):
+Omaha 11.2.3, 11.2.4."""
+PIECE_WORDS = (ACTIVATE, ATTACKER, TARGET, BOMBARD, SUPPORT, STAND, DEFENDER)
 """Declarations made from a piece's menu: each names the piece and where it lies."""
 
 ACTION = "action"
@@ -119,8 +122,9 @@ RULE_SYSTEMS = {
     "onslaught": Declarations((ACTIVATE, ATTACKER, TARGET, STAND), {}, ("movement", "combat", "breakthrough"), True,
                               {"bulge": "German"}),
     # Fire & Movement: attacks (8.2) with support fire markers (8.2.1), bombardments (8.1), stiff
-    # resistance (8.4). No actions: a phase's units simply move or attack.
-    "fire-and-movement": Declarations((ATTACKER, TARGET, BOMBARD, STAND),
+    # resistance (8.4), the unit defending a stack (Omaha 11.2.3, 11.2.4). No actions: a phase's units
+    # simply move or attack.
+    "fire-and-movement": Declarations((ATTACKER, TARGET, BOMBARD, STAND, DEFENDER),
                                       {kind: (SUPPORT,) for kind in ("support_fire", "naval_gunfire", "mines")},
                                       (), False, {}),
 }

@@ -148,9 +148,14 @@ class SeriesRules(SystemBase[S]):
         """Whether a loss is a folio's supply loss rather than a combat's (9.0: none in the series)."""
         return False
 
-    def defending(self, state: S, defenders: list[str]) -> list[str]:
-        """The units a combat's result touches (5.3: one unit a hex, so every one)."""
+    def defending(self, state: S, defenders: list[str], chosen: str | None = None) -> list[str]:
+        """The units a combat's result touches (5.3: one unit a hex, so every one); `chosen` is the
+        entry's `defender`, for a folio's stacks."""
         return defenders
+
+    def range_rule(self, marker: Marker) -> str:
+        """The clause that gives a marker its bombardment range (8.1.1: the exclusive rules assign them)."""
+        return "8.1.1"
 
     def support_value(self, state: S, marker: Marker, applied: int, target: Hex) -> int:
         """A marker's value once the folio's rules have changed it (none in the series)."""

@@ -23,7 +23,7 @@ class Bombardment(SeriesRules[S]):
         target = game.grid.hex_of(entry.hex)
         side = entry.side or ""
         defenders = [(u, unit_values(game, u, u in state.depleted)[1])
-                     for u in self.defending(state, self._defenders(state, entry, side))]
+                     for u in self.defending(state, self._defenders(state, entry, side), entry.defender)]
         fortified = "fortification" in game.hex_terrain.get(target, ())
         return audit(game, target, [], defenders, self._supports(state, entry, target), fortified, entry.die, side)
 
@@ -53,7 +53,7 @@ class Bombardment(SeriesRules[S]):
         # `[[sequence]]` entries).
         side = entry.side or ""
         if not self._defenders(state, entry, side):
-            return [self._f("error", "8.1", entry, f"hex {entry.hex} holds no enemy unit to bombard")]
+            return [self._f("error", "8.1.2", entry, f"hex {entry.hex} holds no enemy unit to bombard")]
         out = self._check_support(state, entry, side)
         markers = game.markers_by_id
         target = game.grid.hex_of(entry.hex)
@@ -64,15 +64,14 @@ class Bombardment(SeriesRules[S]):
             if marker is None:
                 continue
             if marker.side not in (None, side):
-                out.append(self._f("error", "8.1", entry, f"{marker_id} is a {marker.side} marker; a bombardment uses "
+                out.append(self._f("error", "7.1", entry, f"{marker_id} is a {marker.side} marker; a bombardment uses "
                                                           "the bombarding side's markers only"))
             elif (folio := self.bombard_marker(state, entry, marker)) is not None:
                 out += folio
             elif marker.range_hexes is not None and not any(f.distance(target) <= marker.range_hexes for f in friends):
-                out.append(self._f("error", "8.1", entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
-                                                          f"friendly-occupied hex and {entry.hex} is farther "
-                                                          "(8.1.1)"))
-        hit = [u for u in self.defending(state, self._defenders(state, entry, side)) if u in state.defended]
+                out.append(self._f("error", self.range_rule(marker), entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
+                                                          f"friendly-occupied hex and {entry.hex} is farther"))
+        hit = [u for u in self.defending(state, self._defenders(state, entry, side), entry.defender) if u in state.defended]
         if hit:
             # 8.0: a unit suffers one attack a phase, bombardment included.
             out.append(self._f("error", "8.0", entry, f"{', '.join(hit)} has already been bombarded in this phase; a "
@@ -92,23 +91,23 @@ class Bombardment(SeriesRules[S]):
         if entry.odds is not None:
             claimed = entry.odds.lstrip("+")
             if not claimed.lstrip("-").isdigit() or int(claimed) != result.differential:
-                out.append(self._f("error", "8.1", entry, f"the differential is {result.differential:+d} "
+                out.append(self._f("error", "8.1.2", entry, f"the differential is {result.differential:+d} "
                                                           f"({result.attack} - {result.defence}), not {entry.odds}"))
         if entry.die is not None and not 1 <= entry.die <= 6:
-            out.append(self._f("error", "8.1", entry, f"a die roll is 1 to 6, not {entry.die}"))
+            out.append(self._f("error", "8.1.2", entry, f"a die roll is 1 to 6, not {entry.die}"))
         elif entry.die is None:
             what = f"result {entry.result}" if entry.result is not None else "the result"
-            out.append(self._f("warning", "8.1", entry, f"{what} cannot be verified: no die roll is recorded"))
+            out.append(self._f("warning", "8.1.2", entry, f"{what} cannot be verified: no die roll is recorded"))
         else:
             effect = self.bombard_effect(state, entry, result.result)
             if entry.result is not None and entry.result not in (result.result, effect):
-                out.append(self._f("error", "8.1", entry, f"differential {result.differential:+d} on the "
+                out.append(self._f("error", "8.1.3", entry, f"differential {result.differential:+d} on the "
                                                           f"{result.line} line (column {result.column}) with a "
                                                           f"{entry.die} gives {result.result}"
                                                           + (", no effect in a bombardment" if effect != result.result
                                                              else "") + f", not {entry.result}"))
             elif entry.result is None:
-                out.append(self._f("note", "8.1", entry, f"the result is {result.result}"
+                out.append(self._f("note", "8.1.2", entry, f"the result is {result.result}"
                                                          + (" (no effect in a bombardment)" if effect == "-" and
                                                             result.result != "-" else "")))
         return out
@@ -120,7 +119,7 @@ class Bombardment(SeriesRules[S]):
             result = self.bombard_audit(state, entry).result
         effect = self.bombard_effect(state, entry, result)
         friends = tuple(self._adjacent_friends(state, entry)) if effect == "(A)" else ()
-        defenders = tuple(self.defending(state, self._defenders(state, entry, entry.side or "")))
+        defenders = tuple(self.defending(state, self._defenders(state, entry, entry.side or ""), entry.defender))
         steps = tuple((u, self._steps(state, u)) for u in (*friends, *defenders))
         opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True)
         return evolve(self._placed(state, entry), combat=opened, defended=state.defended | set(defenders),

@@ -28,7 +28,16 @@ class CombatResults(SeriesRules[S]):
         """(section, message) for what a combat's result still asks of the log (8.2.4-8.4)."""
         open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
                  for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
-        return results.outstanding(combat, open_)
+        owed = results.outstanding(combat, open_)
+        table = combat.as_table_says()
+        if owed and table is not None:
+            # After a wrongly claimed result (its one error is on the attack), the log may follow the
+            # claim or the table: what either leaves unowed is not owed.
+            open_ = {u: bool(self.retreat_paths(state, u, table.retreat_due(u)))
+                     for u in (*table.attackers, *table.defenders) if table.retreat_due(u)}
+            if not results.outstanding(table, open_):
+                return []
+        return owed
 
     def _combat_over(self, state: S, entry: Entry) -> list[Finding]:
         """What the combat under way still owed when another entry ends it."""
@@ -49,13 +58,13 @@ class CombatResults(SeriesRules[S]):
             return folio
         combat = state.combat
         if combat is None:
-            return [self._f("error", "8.2", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
+            return [self._f("error", "8.2.4", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
                                                    "to lose a step")]
         if entry.unit not in (*combat.attackers, *combat.defenders):
-            return [self._f("error", "8.2", entry, f"{entry.unit} took no part in {combat.name}")]
+            return [self._f("error", "8.2.4", entry, f"{entry.unit} took no part in {combat.name}")]
         steps, lost = combat.steps_of(entry.unit), combat.lost_by(entry.unit)
         if entry.loss == "deplete" and steps - lost <= 1:
-            return [self._f("error", "8.2", entry, f"{entry.unit} is reduced or a one-step unit: a loss eliminates "
+            return [self._f("error", "8.3", entry, f"{entry.unit} is reduced or a one-step unit: a loss eliminates "
                                                    "it (8.3)")]
         if combat.result is None:
             return []
@@ -75,10 +84,10 @@ class CombatResults(SeriesRules[S]):
         if after > min(due, steps):
             chosen = combat.chosen()
             if combat.result in results.ONE_ATTACKER_REDUCED and entry.unit in combat.attackers and chosen:
-                return [self._f("error", "8.2", entry, f"{combat.verdict} reduces one attacking unit and the attacker "
+                return [self._f("error", "8.2.4", entry, f"{combat.verdict} reduces one attacking unit and the attacker "
                                                        f"chose {chosen}; {entry.unit} loses nothing")]
             fate = "nothing" if due == 0 else ("a step" if due == 1 else "every step")
-            return [self._f("error", "8.2", entry, f"{combat.verdict} takes {fate} from {entry.unit}")]
+            return [self._f("error", "8.2.4", entry, f"{combat.verdict} takes {fate} from {entry.unit}")]
         return []
 
     def _check_stand(self, state: S, entry: StandFast) -> list[Finding]:
@@ -134,7 +143,9 @@ class CombatResults(SeriesRules[S]):
 
     # -- apply -----------------------------------------------------------------------------------
     def _eliminated_box(self, state: S, side: str) -> str:
-        return next((b.id for b in state.game.manifest.box if b.kind == "eliminated" and b.side == side), "eliminated")
+        # 8.2.4: the side's box for eliminated units, not one for markers of the same kind (Omaha 11.1.4's).
+        box = state.game.manifest.box_of("eliminated", side)
+        return "eliminated" if box is None else box.id
 
     def _retreat_applied(self, state: S, entry: Retreat) -> S:
         combat = state.combat
@@ -142,7 +153,10 @@ class CombatResults(SeriesRules[S]):
         if combat is not None and entry.unit not in (*combat.attackers, *combat.defenders):
             displaced = displaced | {entry.unit}  # 8.3.1
         elif combat is not None:
-            combat = replace(combat, retreated=(*combat.retreated, (entry.unit, tuple(entry.path))))
+            due = combat.retreat_due(entry.unit)
+            short = 0 < len(entry.path) - 1 < due and not self.retreat_paths(state, entry.unit, due)
+            combat = replace(combat, retreated=(*combat.retreated, (entry.unit, tuple(entry.path))),
+                             cut_short=combat.cut_short | ({entry.unit} if short else set()))
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]}, combat=combat,
                       displaced=displaced)
 

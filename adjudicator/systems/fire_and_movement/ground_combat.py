@@ -9,7 +9,7 @@ from adjudicator.basis import Basis, attack_records, crt_cell
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard
 from adjudicator.systems.fire_and_movement.base import COMBAT_PHASES, SeriesRules
-from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
+from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, column_on_line, unit_values
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
 from wargame.hexes import Hexside
@@ -29,7 +29,7 @@ class GroundCombat(SeriesRules[S]):
         attackers = [(u, game.grid.hex_of(state.location[u]), unit_values(game, u, u in state.depleted)[0])
                      for u in entry.attackers if self._on_map(state, u) is not None]
         defenders = [(u, unit_values(game, u, u in state.depleted)[1])
-                     for u in self.defending(state, self._defenders(state, entry, side))]
+                     for u in self.defending(state, self._defenders(state, entry, side), entry.defender)]
         fortified = "fortification" in game.hex_terrain.get(target, ())
         return audit(game, target, attackers, defenders, self._supports(state, entry, target), fortified, entry.die,
                      side)
@@ -93,7 +93,8 @@ class GroundCombat(SeriesRules[S]):
         if out:
             return out
         result = self.combat_audit(state, entry)
-        return self.with_basis(state, entry, result, self._claims(entry, result, "8.2"))
+        return self.with_basis(state, entry, result, self._claims(
+            entry, result, "8.2.2" if self._terrain_left_out(state, entry, result) else "8.2.1d"))
 
     def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
         """The claims' findings with the data they rest on: the differential's (units' values, the hex's terrain,
@@ -121,6 +122,21 @@ class GroundCombat(SeriesRules[S]):
                 f = f.with_basis(*records, *cell)
             out.append(f)
         return out
+
+    @staticmethod
+    def _terrain_left_out(state: S, entry: Attack, result: FmAudit) -> bool:
+        """Whether a wrong claimed result is the one the clear line gives for the same differential and
+        die: the defender's terrain (8.2.2) is the clause broken, not the reading of the table."""
+        crt = state.game.crt
+        if crt is None or entry.result is None or entry.die is None or not 1 <= entry.die <= 6 or \
+                entry.result == result.result or result.line == "clear" or \
+                not any(line.id == "clear" for line in crt.line):
+            return False
+        if entry.odds is not None and entry.odds.lstrip("+").lstrip("-").isdigit() and \
+                int(entry.odds.lstrip("+")) != result.differential:
+            return False
+        column = column_on_line(state.game, "clear", result.differential)
+        return bool(crt.results[list(crt.die_rolls).index(entry.die)][list(crt.columns).index(column)] == entry.result)
 
     def _attacker_errors(self, state: S, entry: Attack, side: str, phase: str | None) -> Iterator[Finding]:
         """8.2, 8.3.1, 8.5, 4.1: each attacking unit's errors."""
@@ -150,7 +166,7 @@ class GroundCombat(SeriesRules[S]):
                 yield self._f("error", "8.2", entry, f"{unit_id} has already attacked in this phase; strengths "
                                                      "are unitary")
             if unit_id in state.displaced:
-                yield self._f("error", "8.3", entry, f"{unit_id} was displaced this player turn and attacks no "
+                yield self._f("error", "8.3.1", entry, f"{unit_id} was displaced this player turn and attacks no "
                                                      "more in it (8.3.1)")
             if unit_id in state.advanced:
                 yield self._f("error", "8.5", entry, f"{unit_id} advanced after combat this player turn and "
@@ -165,9 +181,14 @@ class GroundCombat(SeriesRules[S]):
             result = self.combat_audit(state, entry).result
         attackers = tuple(u for u in dict.fromkeys(entry.attackers) if self._on_map(state, u) is not None)
         special = self.is_special_attack(state, entry)
-        defenders = () if special else tuple(self.defending(state, self._defenders(state, entry, side)))
+        defenders = () if special else tuple(self.defending(state, self._defenders(state, entry, side), entry.defender))
         steps = tuple((u, self._steps(state, u)) for u in (*attackers, *defenders))
-        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, beach=special)
+        table = None
+        if entry.result is not None and entry.die is not None and 1 <= entry.die <= 6 and attackers:
+            actual = (self.special_audit(state, entry) or self.combat_audit(state, entry)).result
+            table = actual if actual != entry.result else None
+        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, beach=special,
+                        table=table)
 
     def _attack_applied(self, state: S, entry: Attack) -> S:
         """8.2: the attackers have attacked, the defenders been attacked, and the combat is open."""

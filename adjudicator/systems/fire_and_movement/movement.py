@@ -155,7 +155,7 @@ class Movement(ZonesOfControl[S]):
             return out + [self._f("error", "5.1", entry, f"{entry.unit} is in {where}, not {entry.path[0]}")]
         off = [label for label in entry.path if not game.grid.is_label(label)]
         if off:
-            return out + [self._f("error", "5.2", entry, f"{entry.unit} leaves the map at {off[0]}; a unit exits the map "
+            return out + [self._f("error", "5.2f", entry, f"{entry.unit} leaves the map at {off[0]}; a unit exits the map "
                                                           "only where the exclusive rules allow it")]
         folio = self.folio_path(state, entry)
         if folio:
@@ -169,6 +169,7 @@ class Movement(ZonesOfControl[S]):
         rule = self.move_rule(state, entry.unit)
         allowance = self.allowance(state, entry.unit)
         spent = self.first_hex_cost(state, entry.unit)  # paid on arriving (a folio's arrivals)
+        zoc_paid = 0
         out: list[Finding] = []
         for i, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
             la, lb = entry.path[i - 1], entry.path[i]
@@ -176,10 +177,10 @@ class Movement(ZonesOfControl[S]):
                 return out + [self._f("error", "5.1", entry, f"{entry.unit} skips from {la} to {lb}; a unit moves "
                                                              "through contiguous hexes")]
             if b in rule.enemy:
-                return out + [self._f("error", "5.2", entry, f"{entry.unit} enters {lb}, which an enemy unit holds")]
+                return out + [self._f("error", "5.2d", entry, f"{entry.unit} enters {lb}, which an enemy unit holds")]
             cost = rule.terrain_cost(a, b)
             if cost is None:
-                return out + [self._f("error", "5.2", entry, f"{entry.unit} enters prohibited terrain at {lb} (or "
+                return out + [self._f("error", "5.2e", entry, f"{entry.unit} enters prohibited terrain at {lb} (or "
                                                              f"crosses a prohibited hexside {la}-{lb})")]
             from_ezoc, into_ezoc = a in rule.ezoc, b in rule.ezoc
             if into_ezoc and not rule.mobile:
@@ -203,10 +204,18 @@ class Movement(ZonesOfControl[S]):
             if into_ezoc and rule.mobile:
                 # 6.1: a mobile unit pays half its printed allowance, rounded down, to enter an EZOC.
                 cost += rule.ezoc_cost
+                zoc_paid += rule.ezoc_cost
                 if from_ezoc:
                     out += self._fortified_ezoc(state, entry, a, b)
             spent += cost
             if spent > allowance:
-                return out + [self._f("error", "5.2", entry, f"{entry.unit} has spent {spent:g} MP by {lb}, more than "
-                                                             f"its allowance of {allowance}")]
+                # 5.2 c: no hex entered without the MP to pay for it; when only 6.1's cost of entering
+                # enemy zones of control takes the unit over, 6.1 is the clause broken.
+                if spent - zoc_paid <= allowance:
+                    return out + [self._f("error", "6.1", entry, f"{entry.unit} has spent {spent:g} MP by {lb}, "
+                                                                 f"{zoc_paid:g} of them for entering enemy zones of "
+                                                                 f"control (6.1), more than its allowance of "
+                                                                 f"{allowance} (5.2 c)")]
+                return out + [self._f("error", "5.2c", entry, f"{entry.unit} has spent {spent:g} MP by {lb}, more "
+                                                              f"than its allowance of {allowance}")]
         return out

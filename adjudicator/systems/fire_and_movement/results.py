@@ -45,12 +45,22 @@ class FmCombat:
     """Each participant's retreat path, in the order logged (8.5 follows the defenders')."""
     stood: frozenset[str] = frozenset()
     """Units that declared stiff resistance (8.4)."""
+    cut_short: frozenset[str] = frozenset()
+    """Units that retreated fewer hexes than due when no full retreat was open: 8.3 reduces them in
+    the last hex (a short retreat with a full one open is an error on its entry, and owes nothing more)."""
     advanced: tuple[tuple[str, str], ...] = ()
     """Advancing units and the hex each ended in (8.5: one unit a hex)."""
     bombardment: bool = False
     """A bombardment (8.1): no advance; its retreats go away from the closest enemy (8.1.5)."""
     beach: bool = False
     """A beach assault (11.2.3): no defender; a retreat result reduces every assaulting unit."""
+    table: str | None = None
+    """The table's result for the die when the log claimed another (one error on the attack): the
+    entries after it may carry out either, and neither way is a second error (one breach, one error)."""
+
+    def as_table_says(self) -> FmCombat | None:
+        """The combat with the table's result instead of the claimed one, when they differ."""
+        return None if self.table is None else replace(self, result=self.table, table=None)
 
     @property
     def name(self) -> str:
@@ -117,7 +127,7 @@ def outstanding(combat: FmCombat, full_retreat_open: dict[str, bool]) -> list[tu
     if combat.result is None:
         return out
     if combat.result in ONE_ATTACKER_REDUCED and combat.chosen() is None and combat.attackers:
-        out.append(("8.2", f"{combat.verdict} is not carried out: one attacking unit, of the attacker's choice "
+        out.append(("8.2.4", f"{combat.verdict} is not carried out: one attacking unit, of the attacker's choice "
                            f"({', '.join(combat.attackers)}), must be reduced"))
     for unit in (*combat.attackers, *combat.defenders):
         steps, lost = combat.steps_of(unit), combat.lost_by(unit)
@@ -136,7 +146,16 @@ def outstanding(combat: FmCombat, full_retreat_open: dict[str, bool]) -> list[tu
                                    f"{'es' if retreat > 1 else ''}, so it retreats as far as it can and is reduced, "
                                    "or is eliminated if it cannot retreat at all (or declares stiff resistance)"))
             continue
+        path = combat.retreat_of(unit)
+        if unit in combat.cut_short and path is not None:
+            # 8.3: a unit that could not retreat the full number of hexes is reduced in the last hex it
+            # reached (eliminated if reduced or one-step); the retreat itself was judged on its entry.
+            if lost < min(due + 1, steps):
+                fate = "eliminated" if due + 1 >= steps else "reduced"
+                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} retreated {len(path) - 1} of the "
+                                   f"{retreat} hexes, so it must be {fate} in {path[-1]}"))
+            continue
         if lost < due:
             fate = "eliminated" if due >= steps else "reduced"
-            out.append(("8.2", f"{combat.verdict} is not carried out: {unit} must be {fate}"))
+            out.append(("8.2.4", f"{combat.verdict} is not carried out: {unit} must be {fate}"))
     return out

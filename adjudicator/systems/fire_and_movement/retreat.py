@@ -64,7 +64,7 @@ class Retreats(SeriesRules[S]):
             return self._check_displacement(state, entry, combat, hexes)
         due = combat.retreat_due(entry.unit)
         if not due:
-            return [self._f("error", "8.2", entry, f"{combat.verdict} calls for no retreat of {entry.unit}")]
+            return [self._f("error", "8.2.4", entry, f"{combat.verdict} calls for no retreat of {entry.unit}")]
         if entry.unit in combat.stood or combat.retreat_of(entry.unit) is not None:
             return [self._f("error", "8.3", entry, f"{entry.unit} has already retreated or stood in {combat.name}")]
         entered = len(hexes) - 1
@@ -113,7 +113,7 @@ class Retreats(SeriesRules[S]):
         """8.1.5: after a bombardment a unit retreats, if it can, farther from the closest enemy unit."""
         away = self._farther(state, entry.unit, legal)
         if away and hexes not in away:
-            return [self._f("error", "8.1", entry, f"{entry.unit} retreats after a bombardment no farther from the "
+            return [self._f("error", "8.1.5", entry, f"{entry.unit} retreats after a bombardment no farther from the "
                                                    "closest enemy unit, though it could (8.1.5)")]
         return []
 
@@ -121,11 +121,11 @@ class Retreats(SeriesRules[S]):
         """8.3.1: a friendly unit displaced one hex from where a retreating unit ends."""
         ends = {path[-1] for _, path in combat.retreated}
         if entry.path[0] not in ends:
-            return [self._f("error", "8.3", entry, f"{entry.unit} took no part in {combat.name}; only a unit a "
+            return [self._f("error", "8.3.1", entry, f"{entry.unit} took no part in {combat.name}; only a unit a "
                                                    "retreating unit ends on is displaced (8.3.1)")]
         if len(hexes) != 2 or hexes not in self.retreat_paths(state, entry.unit, 1) or \
                 self._friendly_at(state, entry.unit, hexes[1]):
-            return [self._f("error", "8.3", entry, f"{entry.unit} is displaced one hex, never into an enemy unit, an "
+            return [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced one hex, never into an enemy unit, an "
                                                    "enemy zone of control, prohibited terrain or a friendly unit "
                                                    "(8.3.1)")]
         return []

@@ -7,7 +7,6 @@ Ruling: docs/rules-coverage.md's register, row F&M 4.1.
 
 from __future__ import annotations
 
-from collections import Counter
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Place, StepMarker, TurnMarker
@@ -48,12 +47,28 @@ class SequenceOfPlay(SeriesRules[S]):
         end-of-phase errors."""
         if state.phase is None:
             return []
-        grid = state.game.grid
-        count = Counter(where for where in state.location.values() if grid.is_label(where))
-        out = [self._f("error", "5.3", entry, f"{self._where(state)} ends with {n} units in hex {where}; "
-                                              f"{limit} may stay there")
-               for where, n in sorted(count.items()) if n > 1 and n > (limit := self.stack_limit(state, where))]
+        known = dict(state.overstacked)
+        out = [self._f("error", "5.3", entry, f"{self._where(state)} ends with {len(units)} units in hex {where}; "
+                                              f"{self.stack_limit(state, where)} may stay there")
+               for where, units in self._overstacks(state) if not units <= known.get(where, frozenset())]
         return out + self.closing(state, entry)
+
+    def _overstacks(self, state: S) -> list[tuple[str, frozenset[str]]]:
+        """5.3: the hexes holding more units than they take, with those units."""
+        grid = state.game.grid
+        here: dict[str, set[str]] = {}
+        for unit, where in state.location.items():
+            if grid.is_label(where):
+                here.setdefault(where, set()).add(unit)
+        return [(where, frozenset(units)) for where, units in sorted(here.items())
+                if len(units) > 1 and len(units) > self.stack_limit(state, where)]
+
+    def _still_over(self, state: S) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The overstacks reported as this phase ends (each reported once until resolved, 5.3)."""
+        if state.phase is None:
+            return state.overstacked
+        known = dict(state.overstacked)
+        return tuple((where, units | known.get(where, frozenset())) for where, units in self._overstacks(state))
 
     def _check_placer(self, state: S, entry: Place) -> list[Finding]:
         """A unit's placement is its owner's decision (the engine judges the other entries' authors)."""
@@ -64,7 +79,8 @@ class SequenceOfPlay(SeriesRules[S]):
 
     def _turn_applied(self, state: S, entry: TurnMarker) -> S:
         """4.1: a new game turn; 7.2: every marker back in its pool."""
-        return evolve(state, turn=entry.turn, phase=None, moved=frozenset(), moved_in_movement=frozenset(),
+        return evolve(state, turn=entry.turn, phase=None, overstacked=self._still_over(state),
+                      moved=frozenset(), moved_in_movement=frozenset(),
                       attacked=frozenset(), defended=frozenset(), attacked_in_combat=frozenset(),
                       advanced=frozenset(), displaced=frozenset(), markers_used=(), bombarded=(), drawn=())
 
@@ -74,7 +90,7 @@ class SequenceOfPlay(SeriesRules[S]):
         if index is None:
             return state
         fresh = entry.step == "movement"
-        return evolve(state, drawn=(), phase=index, moved=frozenset() if fresh else state.moved,
+        return evolve(state, drawn=(), phase=index, overstacked=self._still_over(state), moved=frozenset() if fresh else state.moved,
                       moved_in_movement=frozenset() if fresh else state.moved_in_movement,
                       attacked=frozenset(), defended=frozenset(),
                       attacked_in_combat=frozenset() if fresh else state.attacked_in_combat,

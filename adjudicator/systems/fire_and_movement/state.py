@@ -43,6 +43,9 @@ class FireAndMovementState:
     """The combat whose results the entries after its attack carry out (8.2.4-8.5)."""
     bombarded: tuple[str, ...] = ()
     """The hex of every marker that has bombarded in this player turn (8.1: two a hex at most)."""
+    overstacked: tuple[tuple[str, frozenset[str]], ...] = ()
+    """Hexes over the stacking limit already reported (5.3), with their units: a lasting condition is
+    one error, where it arises, until it is resolved (or another unit joins it)."""
     noted: frozenset[str] = frozenset()
     """Entry kinds already given the note that they are applied but not checked."""
     optional: frozenset[str] = frozenset()

@@ -79,11 +79,11 @@ class SupportFire(SeriesRules[S]):
                                                       f"placed on it; a drawn marker is placed as drawn{self.keep_note}"))
         for who, n in sorted(per_side.items()):
             if n > 2:
-                out.append(self._f("error", "8.2", entry, f"{who} places {n} support markers on one combat; at most "
+                out.append(self._f("error", "8.2.1b", entry, f"{who} places {n} support markers on one combat; at most "
                                                           "two (8.2.1 b)"))
         if isinstance(entry, Attack) and not self.is_special_attack(state, entry) and \
                 not pools.placement_order_ok(known_sides, side):
-            out.append(self._f("error", "8.2", entry, "support markers are placed attacker first, then defender, "
+            out.append(self._f("error", "8.2.1b", entry, "support markers are placed attacker first, then defender, "
                                                       "attacker, defender, one at a time (8.2.1 b); the list "
                                                       f"{' '.join(entry.support)} cannot be placed in that order"))
         return out
@@ -127,7 +127,7 @@ class SupportFire(SeriesRules[S]):
                 out.append(self._f("error", "7.2", entry, f"{marker_id!r} is not a support fire marker"
                                                           f"{did_you_mean(marker_id, known)}"))
             elif marker.side != side:
-                out.append(self._f("error", "7.2", entry, f"{marker_id} is a {marker.side} marker; each side has its "
+                out.append(self._f("error", "7.1", entry, f"{marker_id} is a {marker.side} marker; each side has its "
                                                           "own pool"))
             elif (never := self.not_drawable(state, entry, marker_id)):
                 out += never
@@ -159,7 +159,7 @@ class SupportFire(SeriesRules[S]):
             out += self._in_pool(state, entry, side, marker_id, seen[marker_id])
         drawn = [m for who, m in state.drawn if who == side] + named
         if sum(1 for m in drawn if not self.may_keep(markers[m])) > 2:
-            out.append(self._f("error", "8.2", entry, f"{side} has drawn {' '.join(drawn)} for one combat; at most "
+            out.append(self._f("error", "8.2.1b", entry, f"{side} has drawn {' '.join(drawn)} for one combat; at most "
                                                       "two markers a side (8.2.1 b)"))
         return out
 

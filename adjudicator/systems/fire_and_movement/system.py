@@ -100,13 +100,33 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
             out += self._closing(state, entry)
         checker = self._checks.get(type(entry)) if kind_rules else None
         if checker is not None:
-            out += checker(state, entry)
+            found = checker(state, entry)
+            table = state.combat.as_table_says() if state.combat is not None else None
+            if table is not None and any(f.severity == "error" for f in found):
+                # An entry that follows the table's result after a wrongly claimed one is not an error.
+                again = checker(evolve(state, combat=table), entry)
+                if not any(f.severity == "error" for f in again):
+                    found = again
+            out += found
+        out += self._check_defender(state, entry)
         out += self.entry_checks(state, entry)
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
                                                      f"(sections {self.unchecked[kind]})"))
         return out
+
+    def _check_defender(self, state: S, entry: Entry) -> list[Finding]:
+        """`defender UNIT` names an enemy unit in the attacked hex (8.2.1 a: the enemy unit that is the
+        subject of the attack; 8.1.2: the enemy unit bombarded)."""
+        if not isinstance(entry, (Attack, Bombard)) or entry.defender is None:
+            return []
+        side = entry.side or (self._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
+        if entry.defender in self._defenders(state, entry, side):
+            return []
+        section = "8.2.1a" if isinstance(entry, Attack) else "8.1.2"
+        return [self._f("error", section, entry, f"{entry.defender} is not an enemy unit in {entry.hex}, so it "
+                                                 "cannot be the one that defends there")]
 
     def entry_checks(self, state: S, entry: Entry) -> list[Finding]:
         """A folio's errors for any entry after its own check (none in the series)."""
@@ -146,6 +166,11 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
         return state if applier is None else applier(state, entry)
 
     def _move_applied(self, state: S, entry: Move) -> S:
+        where = state.location.get(entry.unit)
+        if where is None or not state.game.grid.is_label(where) or where != entry.path[0]:
+            # A move written from a hex the unit is not in (one 5.1 or 5.2 error) is not carried out:
+            # the unit stays where it is and may still make its move, so the corrected line is no error.
+            return state
         in_movement = self.phase_id(state) == "movement" and self._unit(state, entry.unit).mobility == "mobile"
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]},
                       moved=state.moved | {entry.unit},

@@ -30,7 +30,7 @@ class Arrivals(OmahaRules):
         side = self.active(state) or ""
         for row in self._due(state, side):
             if self.entry_hexes(state, row.unit, row.entry):
-                section = "11.1" if side == "German" else "11.2"
+                section = "11.1.2" if side == "German" else "11.2.4"
                 out.append(self._f("error", section, entry, f"{self._where(state)} ends without {row.unit}, due on "
                                                             f"GT {row.turn}, though it could arrive"))
         return out
@@ -95,7 +95,7 @@ class Arrivals(OmahaRules):
         game = state.game
         unit = self._unit(state, entry.unit)
         if unit.side != "Allied":
-            return [self._f("error", "11.1", entry, "the German side receives no replacements (11.1.3)")]
+            return [self._f("error", "11.1.3", entry, "the German side receives no replacements (11.1.3)")]
         points = sum(r.amount for _, r in game.replacements if r.scenario == state.scenario
                      and r.turn == state.turn and r.side == "Allied" and r.kind == unit.mobility)
         used = state.replaced.count(unit.mobility)
@@ -103,18 +103,18 @@ class Arrivals(OmahaRules):
         if used >= points:
             # 14.0: the campaign's rates, with the scenario's own on top (14.0 g), all in the data.
             rates = "14.0 and 11.2.5" if self._campaign(state) else "11.2.5"
-            out.append(self._f("error", "14.0" if self._campaign(state) else "11.2", entry,
+            out.append(self._f("error", "14.0g" if self._campaign(state) else "11.2.5", entry,
                                f"the Allies have {points - used if points > used else 0} {unit.mobility} replacement "
                                f"point(s) left on GT {state.turn} ({points} received, {rates})"))
         where = state.location.get(entry.unit, "")
         if self._on_map(state, entry.unit) is None or entry.unit not in state.depleted:
-            out.append(self._f("error", "11.2", entry, f"{entry.unit} is not a reduced unit on the map; only those "
+            out.append(self._f("error", "11.2.5", entry, f"{entry.unit} is not a reduced unit on the map; only those "
                                                        "are rebuilt (11.2.5)"))
         elif entry.unit in self.out_of_supply(state):
-            out.append(self._f("error", "11.2", entry, f"{entry.unit} at {where} is out of supply (12.0); only units "
+            out.append(self._f("error", "11.2.5", entry, f"{entry.unit} at {where} is out of supply (12.0); only units "
                                                        "in supply are rebuilt (11.2.5)"))
         if entry.hex is not None and entry.hex != where:
-            out.append(self._f("error", "11.2", entry, f"{entry.unit} is rebuilt where it stands, {where}"))
+            out.append(self._f("error", "11.2.5", entry, f"{entry.unit} is rebuilt where it stands, {where}"))
         return out
 
     def _check_reinforce(self, state: OmahaState, entry: Place) -> list[Finding]:
@@ -122,7 +122,7 @@ class Arrivals(OmahaRules):
         later, where it may arrive."""
         game = state.game
         unit = self._unit(state, entry.unit)
-        section = "11.1" if unit.side == "German" else "11.2"
+        section = "11.1.2" if unit.side == "German" else "11.2.4"
         if self.phase_id(state) != "movement" or self.active(state) != unit.side:
             return [self._f("error", "4.1", entry, f"{self._where(state)}: reinforcements arrive in their side's "
                                                    "Movement Phase")]
@@ -134,7 +134,7 @@ class Arrivals(OmahaRules):
         if self._on_map(state, entry.unit) is not None:
             return [self._f("error", section, entry, f"{entry.unit} is already on the map")]
         if unit.side == "Allied" and state.turn == 1:
-            return [self._f("error", "11.2", entry, "Allied reinforcements land after GT 1 (11.2.4)")]
+            return [self._f("error", "11.2.4", entry, "Allied reinforcements land after GT 1 (11.2.4)")]
         if entry.hex not in self.entry_hexes(state, entry.unit, row.entry):
             where = row.entry if row.entry and game.grid.is_label(row.entry) else \
                 game.areas_by_id[row.entry].name if row.entry in game.areas_by_id else "its entry"

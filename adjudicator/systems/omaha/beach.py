@@ -35,7 +35,7 @@ class BeachAssaults(OmahaRules):
     def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[Finding]:
         """11.2.1: the landed units' beach assault was their only action of GT 1."""
         if self._landed_on_gt1(state, unit_id):
-            return [self._f("error", "11.2", entry, f"{unit_id} landed on the beach; its beach assault was its "
+            return [self._f("error", "11.2.1", entry, f"{unit_id} landed on the beach; its beach assault was its "
                                                     "only action of GT 1 (11.2.1)")]
         return []
 
@@ -46,7 +46,7 @@ class BeachAssaults(OmahaRules):
                           if state.location.get(u) in self.landing_hexes(state))
         for where, n in sorted(stacked.items()):
             if n > 1:
-                out.append(self._f("error", "11.2", entry, f"{n} units of the stack in {where} attack {entry.hex}; "
+                out.append(self._f("error", "11.2.4", entry, f"{n} units of the stack in {where} attack {entry.hex}; "
                                                            "outside a beach assault one unit of a beach landing stack "
                                                            "attacks a given hex (11.2.4)"))
         return out
@@ -63,21 +63,23 @@ class BeachAssaults(OmahaRules):
             again = sorted(u for u in here if u in state.left_beach)
             if len(here) > 1 and again and state.game.grid.is_label(where) and \
                     len(here) <= self.stack_limit(state, where):
-                out.append(self._f("error", "11.2", entry, f"{self._where(state)} ends with {', '.join(again)} "
+                out.append(self._f("error", "11.2.1", entry, f"{self._where(state)} ends with {', '.join(again)} "
                                                            f"stacked in {where}; a unit that has left a beach landing "
                                                            "hex never stacks again (11.2.1)"))
         return out
 
-    def defending(self, state: OmahaState, defenders: list[str]) -> list[str]:
-        return self._stack_defender(state, defenders)
+    def defending(self, state: OmahaState, defenders: list[str], chosen: str | None = None) -> list[str]:
+        return self._stack_defender(state, defenders, chosen)
 
     @staticmethod
-    def _stack_defender(state: OmahaState, defenders: list[str]) -> list[str]:
+    def _stack_defender(state: OmahaState, defenders: list[str], chosen: str | None = None) -> list[str]:
         """11.2.3, 11.2.4: a stack on a beach landing hex defends with one unit, the only one the result
-        touches (its owner selects it, or the bombarding player); the log has no form for the choice
-        yet, so it is the strongest (the first by id among equals)."""
+        touches: the one its owner selects (the bombarding player for a bombardment), written
+        `defender UNIT`; without it, the strongest (the first by id among equals)."""
         if len(defenders) <= 1:
             return defenders
+        if chosen in defenders:
+            return [chosen]
         game = state.game
         return [max(defenders, key=lambda u: unit_values(game, u, u in state.depleted)[1])]
 
@@ -98,16 +100,16 @@ class BeachAssaults(OmahaRules):
         here = sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side == "Allied")
         missing = [u for u in here if u not in entry.attackers]
         if missing:
-            out.append(self._f("error", "11.2", entry, f"every unit on {entry.hex} takes part in its beach assault: "
+            out.append(self._f("error", "11.2.3", entry, f"every unit on {entry.hex} takes part in its beach assault: "
                                                        f"{', '.join(missing)} is missing (11.2.3)"))
         strangers = [u for u in entry.attackers if u not in here]
         if strangers:
-            out.append(self._f("error", "11.2", entry, f"{', '.join(strangers)} is not on {entry.hex} (11.2.3)"))
+            out.append(self._f("error", "11.2.3", entry, f"{', '.join(strangers)} is not on {entry.hex} (11.2.3)"))
         out += self._check_support(state, entry, "Allied")
         if out:
             return out
         result = self.beach_audit(state, entry)
-        return out + self.with_basis(state, entry, result, self._claims(entry, result, "11.2"))
+        return out + self.with_basis(state, entry, result, self._claims(entry, result, "11.2.3"))
 
     def _landed_on_gt1(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.1: during GT 1, an assault unit that landed on a beach hex (not the Rangers, whom

@@ -58,7 +58,7 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
     def marker_use(self, state: OmahaState, entry: Attack | Bombard, marker: Marker) -> list[Finding]:
         """11.2.7: naval gunfire supports only the beach assaults of GT 1."""
         if marker.kind == "naval_gunfire" and not (isinstance(entry, Attack) and self._is_beach_assault(state, entry)):
-            return [self._f("error", "11.2", entry, f"{marker.id} supports only the beach assaults of GT 1 "
+            return [self._f("error", "11.2.7", entry, f"{marker.id} supports only the beach assaults of GT 1 "
                                                     "(11.2.7)")]
         return []
 
@@ -91,14 +91,18 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
     def not_drawable(self, state: OmahaState, entry: SupportMarkers, marker_id: str) -> list[Finding]:
         """11.2.7: naval gunfire is never in a cup."""
         if state.game.markers_by_id[marker_id].kind == "naval_gunfire":
-            return [self._f("error", "11.2", entry, f"{marker_id} is a naval gunfire marker: never in a cup, "
+            return [self._f("error", "11.2.7", entry, f"{marker_id} is a naval gunfire marker: never in a cup, "
                                                     "placed without drawing and removed after GT 1 (11.2.7)")]
         return []
+
+    def range_rule(self, marker: Marker) -> str:
+        """Omaha's own ranges: the German markers' two hexes (11.1.4), the Allied non-aircraft markers' two (11.2.6)."""
+        return "11.1.4" if marker.side == "German" else "11.2.6"
 
     def bombard_marker(self, state: OmahaState, entry: Bombard, marker: Marker) -> list[Finding] | None:
         """11.1.4: the Achtung Minen support ground combat only."""
         if marker.kind == "mines":
-            return [self._f("error", "11.1", entry, f"{marker.id} supports ground combat only, never a "
+            return [self._f("error", "11.1.4", entry, f"{marker.id} supports ground combat only, never a "
                                                     "bombardment (11.1.4)")]
         return None
 
@@ -128,7 +132,7 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
                        if entry.how == "aside" else
                        "eliminated: only an Allied capture of Trévières, Isigny or Caumont (11.1.4) or a 5-6 at Pointe "
                        "du Hoc (11.2.3) does that")
-                section = "11.1" if entry.how == "lose" else ("14.1" if state.weather == "inclement" else "11.2")
+                section = "11.1.4" if entry.how == "lose" else ("14.1" if state.weather == "inclement" else "11.2.3")
                 out.append(self._f("error", section, entry, f"nothing calls for a {side} marker ({marker_id}) to be "
                                                             f"{why}"))
                 continue
@@ -185,7 +189,7 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
         """11.1.4: one German marker, picked at random, eliminated the game turn after each capture."""
         per = state.game.parameter.get("german_markers_lost_per_capture", 1)
         n = per if isinstance(per, int) else 1
-        return [("lose", "German", "", "11.1")] * (n * len(self._newly_captured(state)))
+        return [("lose", "German", "", "11.1.4")] * (n * len(self._newly_captured(state)))
 
     def _placed(self, state: OmahaState, entry: Attack | Bombard) -> OmahaState:
         """The pools after markers are placed on a combat: those drawn for it leave the drawn list,

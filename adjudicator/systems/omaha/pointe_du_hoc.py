@@ -22,13 +22,13 @@ class PointeDuHoc(OmahaRules):
         """11.2.3: the Allied die at Pointe du Hoc, once, after the Rangers land."""
         ranger = self._ranger(state)
         if set(entry.rolls) != {"Allied"}:
-            return [self._f("error", "11.2", entry, "before GT 1 the only roll is the Allied player's one die for "
+            return [self._f("error", "11.2.3", entry, "before GT 1 the only roll is the Allied player's one die for "
                                                     "Pointe du Hoc (11.2.3)")]
         if state.pointe_du_hoc is not None:
-            return [self._f("error", "11.2", entry, f"the Pointe du Hoc assault was already rolled "
+            return [self._f("error", "11.2.3", entry, f"the Pointe du Hoc assault was already rolled "
                                                     f"({state.pointe_du_hoc}); it is rolled once (11.2.3)")]
         if ranger is None or state.location.get(ranger) != POINTE_DU_HOC:
-            return [self._f("error", "11.2", entry, f"the Pointe du Hoc assault is rolled once the Rangers have "
+            return [self._f("error", "11.2.3", entry, f"the Pointe du Hoc assault is rolled once the Rangers have "
                                                     f"landed at {POINTE_DU_HOC} (11.2.3)")]
         return []
 
@@ -43,7 +43,7 @@ class PointeDuHoc(OmahaRules):
         owed = state.owed
         if six is not None and row.german_plus6 in ("eliminate", "eliminate_permanently"):
             how = "aside" if row.german_plus6 == "eliminate" else "lose"
-            owed = (*owed, (how, "German", six, "11.2"))
+            owed = (*owed, (how, "German", six, "11.2.3"))
         return evolve(state, pointe_du_hoc=die, owed=owed)
 
     def _pdh_move(self, state: OmahaState, entry: Move) -> list[Finding] | None:
@@ -53,12 +53,12 @@ class PointeDuHoc(OmahaRules):
         if state.turn > 1 or entry.unit != self._ranger(state):
             return None
         if state.pointe_du_hoc is None:
-            return [self._f("error", "11.2", entry, f"{entry.unit} moves before the Pointe du Hoc assault is rolled "
+            return [self._f("error", "11.2.3", entry, f"{entry.unit} moves before the Pointe du Hoc assault is rolled "
                                                     "(11.2.3)")] if state.turn == 0 else None
         row = charts.pointe_du_hoc(state.game, state.pointe_du_hoc)
         limit = (row.move_hexes or 0) if row is not None else 0
         if state.ranger_moved + len(entry.path) - 1 > limit:
-            return [self._f("error", "11.2", entry, f"a {state.pointe_du_hoc} at Pointe du Hoc lets {entry.unit} move "
+            return [self._f("error", "11.2.3", entry, f"a {state.pointe_du_hoc} at Pointe du Hoc lets {entry.unit} move "
                                                     f"{limit} hex(es) up to the end of GT 1; it has moved "
                                                     f"{state.ranger_moved} and this move enters {len(entry.path) - 1} "
                                                     "(11.2.3)")]
@@ -72,7 +72,7 @@ class PointeDuHoc(OmahaRules):
         if state.pointe_du_hoc is None:
             if state.location.get(ranger) != POINTE_DU_HOC:
                 return []  # the Rangers did not land there: the set-up's own error says so
-            return [self._f("error", "11.2", entry, "GT 1 begins before the Pointe du Hoc assault is rolled "
+            return [self._f("error", "11.2.3", entry, "GT 1 begins before the Pointe du Hoc assault is rolled "
                                                     "(written 'Roll Allied N' after the landing, 11.2.3)")]
         row = charts.pointe_du_hoc(state.game, state.pointe_du_hoc)
         if row is None:
@@ -81,7 +81,7 @@ class PointeDuHoc(OmahaRules):
         reduced = ranger in state.depleted
         if row.ranger == "eliminated" and on_map or row.ranger == "reduced" and not reduced:
             fate = "eliminated" if row.ranger == "eliminated" else "reduced"
-            return [self._f("error", "11.2", entry, f"a {row.die} at Pointe du Hoc leaves {ranger} {fate}; write "
+            return [self._f("error", "11.2.3", entry, f"a {row.die} at Pointe du Hoc leaves {ranger} {fate}; write "
                                                     f"'Allied: {'eliminate' if fate == 'eliminated' else 'deplete'} "
                                                     f"{ranger}' before GT 1 (11.2.3)")]
         return []
@@ -90,11 +90,11 @@ class PointeDuHoc(OmahaRules):
         """11.2.3: the Rangers' loss is the one the Pointe du Hoc die calls for."""
         row = charts.pointe_du_hoc(state.game, state.pointe_du_hoc) if state.pointe_du_hoc is not None else None
         if row is None:
-            return [self._f("error", "11.2", entry, f"no Pointe du Hoc roll calls for {entry.unit} to lose a step "
+            return [self._f("error", "11.2.3", entry, f"no Pointe du Hoc roll calls for {entry.unit} to lose a step "
                                                     "(11.2.3)")]
         wanted = {"eliminated": "eliminate", "reduced": "deplete"}.get(row.ranger)
         if entry.loss != wanted or (wanted == "deplete" and entry.unit in state.depleted):
             fate = {"eliminated": "eliminated", "reduced": "reduced once"}.get(row.ranger, "unharmed")
-            return [self._f("error", "11.2", entry, f"a {row.die} at Pointe du Hoc leaves {entry.unit} {fate} "
+            return [self._f("error", "11.2.3", entry, f"a {row.die} at Pointe du Hoc leaves {entry.unit} {fate} "
                                                     "(11.2.3)")]
         return []

@@ -33,18 +33,18 @@ class SetUp(OmahaRules):
             beach = self._assault_boxes(state)[box]
             if self._unit(state, entry.unit).type == "ranger":
                 if label != POINTE_DU_HOC:
-                    return [self._f("error", "11.2", entry, f"{entry.unit} lands at Pointe du Hoc ({POINTE_DU_HOC}), "
+                    return [self._f("error", "11.2.3", entry, f"{entry.unit} lands at Pointe du Hoc ({POINTE_DU_HOC}), "
                                                             f"not {label} (11.2.3)")]
                 return []
             if label not in beach:
                 if self._campaign(state):  # 14.0 b: the assault units land on their own beach
-                    return [self._f("error", "14.0", entry, f"{entry.unit} lands on its designated beach "
+                    return [self._f("error", "14.0b", entry, f"{entry.unit} lands on its designated beach "
                                                             f"({', '.join(sorted(beach))}), not {label} (14.0 b)")]
-                return [self._f("error", "11.2", entry, f"{entry.unit} lands on a beach landing hex "
+                return [self._f("error", "11.2.1", entry, f"{entry.unit} lands on a beach landing hex "
                                                         f"({', '.join(sorted(beach))}), not {label} (11.2.1)")]
             here = sum(1 for u, w in state.location.items() if w == label and u != entry.unit)
             if here >= BEACH_STACK:
-                return [self._f("error", "11.2", entry, f"{label} already holds {here} units; a beach landing hex "
+                return [self._f("error", "11.2.1", entry, f"{label} already holds {here} units; a beach landing hex "
                                                         "takes three (11.2.1)")]
             return []
         return [self._f("error", "11.0", entry, f"{entry.unit} is not set up by a player in this scenario "
@@ -74,7 +74,7 @@ class SetUp(OmahaRules):
         out += self._check_pdh_done(state, entry)
         landed = sorted(self._landed_hexes(state) - state.assaulted)
         if landed:
-            out.append(self._f("error", "11.2", entry, f"GT 1 begins before the beach assault of {', '.join(landed)}; "
+            out.append(self._f("error", "11.2.3", entry, f"GT 1 begins before the beach assault of {', '.join(landed)}; "
                                                        "every beach landing hex with Allied units makes one (11.2.3)"))
         placed = [h for h in (self._on_map(state, u) for u in german) if h is not None]
         if placed and sum(1 for h in placed if any(h.is_adjacent(b) for b in beach)) < 2:

@@ -99,7 +99,7 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         if pdh is not None:
             return pdh
         if self._landed_on_gt1(state, entry.unit):
-            return [self._f("error", "11.2", entry, f"{entry.unit} landed on the beach and does not move during GT 1 "
+            return [self._f("error", "11.2.1", entry, f"{entry.unit} landed on the beach and does not move during GT 1 "
                                                     "(11.2.1)")]
         return None
 
@@ -119,7 +119,7 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
     def folio_path(self, state: OmahaState, entry: Move) -> list[Finding]:
         """11.2.4: a reinforcement landed this Movement Phase moves no further in it."""
         if self._landed_this_phase(state, entry.unit):
-            return [self._f("error", "11.2", entry, f"{entry.unit} landed this Movement Phase and moves no further "
+            return [self._f("error", "11.2.4", entry, f"{entry.unit} landed this Movement Phase and moves no further "
                                                     "in it (11.2.4)")]
         return []
 
@@ -191,6 +191,8 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
 
     def _move_applied(self, state: OmahaState, entry: Move) -> OmahaState:
         after = super()._move_applied(state, entry)
+        if after is state:
+            return state  # not carried out (written from the wrong hex)
         if state.turn <= 1 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
             after = evolve(after, ranger_moved=state.ranger_moved + len(entry.path) - 1)  # 11.2.3
         return evolve(after, left_beach=self._leaving(state, entry.unit, entry.path))

@@ -1,0 +1,97 @@
+"""One breach, one error (issue 15) for Fire & Movement and Omaha: a lasting condition is reported once
+where it arises, a move from the wrong hex is one error, and after a wrongly claimed combat result the
+log may follow the claim or the table. Every breach log gives exactly one error, at its marked line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from adjudicator.cli import adjudicate_file
+from fm_log import SETUP, landed, replay_errors
+from wargame.bundled import data_root
+from wargame.game import Game, load_game
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "omaha"
+BREACHES = sorted(EXAMPLES.glob("breach-*.log"))
+LEGAL = sorted(EXAMPLES.glob("legal-*.log"))
+EXPECT = re.compile(r"#\s*expect:\s*error\s+(\S+)")
+GT1 = "Turn 1\nPhase support_fire_marker\n"
+REST_OF_GT1 = "Phase bombardment\nPhase combat\nPhase mobile_movement\nPhase mobile_combat\n"
+TO_GT2 = (f"{GT1}Phase movement\n{REST_OF_GT1}Phase movement\n{REST_OF_GT1}Phase game_turn_end\nTurn 2\n"
+          "Phase support_fire_marker\nPhase movement\n")
+"""GT 1 without an entry, to GT 2's Allied Movement Phase."""
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    """The bundled Omaha data."""
+    return load_game(data_root(), "omaha")
+
+
+@pytest.mark.parametrize("path", BREACHES, ids=[p.name for p in BREACHES])
+def test_a_breach_log_gives_exactly_one_error(path: Path) -> None:
+    """Exactly one error (counted, not a set), at the line marked `# expect: error X`, citing X."""
+    marked = [(n, m.group(1)) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+              for m in [EXPECT.search(line)] if m]
+    assert len(marked) == 1, path.name
+    result, _ = adjudicate_file(path, None)
+    errors = [(f.line, f.rule) for f in result.findings if f.severity == "error"]
+    assert errors == marked, path.name
+
+
+@pytest.mark.parametrize("path", LEGAL, ids=[p.name for p in LEGAL])
+def test_a_legal_log_gives_no_error(path: Path) -> None:
+    """The legal examples stay clean."""
+    result, _ = adjudicate_file(path, None)
+    assert [f for f in result.findings if f.severity == "error"] == [], path.name
+
+
+def test_an_overstack_is_one_error_until_resolved(game: Game) -> None:
+    """5.3: two units left in one hex are reported at the first phase end only, not at every later one;
+    a unit joining the hex is a new breach; once resolved, a new overstack is reported again."""
+    over = TO_GT2 + "16/1 2319-2218\n18/1 2319-2218\n"
+    later = REST_OF_GT1 + "Phase movement\n" + REST_OF_GT1 + "Phase game_turn_end\n"
+    errors = [e for e in replay_errors(game, landed(SETUP) + over + later)[0] if e[0] == "5.3"]
+    assert errors == [("5.3", "Phase bombardment")]
+    joined = over + ("Allied: reinforce CCA/2 2219\nPhase bombardment\nPhase combat\nPhase mobile_movement\n"
+                     "CCA/2 2219-2218\nPhase mobile_combat\n")
+    assert [e for e in replay_errors(game, landed(SETUP) + joined)[0] if e[0] == "5.3"] == [
+        ("5.3", "Phase bombardment"), ("5.3", "Phase mobile_combat")]
+
+
+def test_a_german_set_up_on_a_beach_hex_is_one_error(game: Game) -> None:
+    """11.0: a German unit set up on an Omaha beach hex is one error, however long the log runs."""
+    setup = SETUP.replace("German: setup 914/352 2117", "German: setup 914/352 2122")
+    text = landed(setup) + GT1 + "Phase movement\n" + REST_OF_GT1 + "Phase movement\nPhase bombardment\n" \
+        "Phase combat\nPhase mobile_movement\nPhase mobile_combat\nPhase game_turn_end\nTurn 2\n" \
+        "Phase support_fire_marker\nPhase movement\n"
+    errors = [e for e in replay_errors(game, text)[0] if not e[1].startswith("Phase")]
+    assert errors == [("11.0", "German: setup 914/352 2122")]
+
+
+def test_a_move_from_the_wrong_hex_is_one_error(game: Game) -> None:
+    """5.1: a move written from a hex the unit is not in is one error and is not carried out, so the
+    corrected line after it is no error."""
+    text = TO_GT2 + "16/1 2318-2218\n16/1 2319-2218\n"
+    errors, state = replay_errors(game, landed(SETUP) + text)
+    assert [e for e in errors if e[0] != "11.1.2"] == [("5.1", "16/1 2318-2218")]  # Sch/30 is not brought on
+    assert state.location["16/1"] == "2218"
+
+
+def test_after_a_wrong_claim_either_result_may_be_followed(game: Game) -> None:
+    """8.2.1 d: a claimed result the table contradicts is one error; the entries after it may carry out
+    the claim or the table's result, and neither is a second error."""
+    placed = {"914/352": "2117", "16/1": "2217", "18/1": "2216"}
+    combat = f"{GT1}Phase movement\nPhase bombardment\nPhase combat\n"
+    # +6 on the clear line with a 3 reads D2; the log claims Ex.
+    attack = "Allied: attack 2117 with 16/1 18/1 diff +6 die 3 result Ex support us_sf_6 de_sf_4\n"
+    end = "Phase mobile_movement\n"
+    table = replay_errors(game, combat + attack + "German> retreat 914/352 2117-2016-1916\n" + end, placed)[0]
+    claim = replay_errors(game, combat + attack + "German> deplete 914/352\nAllied: deplete 16/1\n" + end, placed)[0]
+    line = attack.strip()
+    assert claim == [("8.2.1d", line)] and table == [("8.2.1d", line)]
+    neither = replay_errors(game, combat + attack + end, placed)[0]
+    assert neither[0] == ("8.2.1d", line) and len(neither) >= 2
