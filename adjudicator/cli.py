@@ -421,7 +421,7 @@ def _exchange_dice(log: Path, entries: list[Entry], source: list[str], ledger: L
 
 def positions_of(result: Replay[Any], start: int, count: int) -> list[str | None]:
     """The position hash after each of `count` entries from `start` (None past where the replay stopped)."""
-    return [position_digest(result.states[i + 1]) if i + 1 < len(result.states) else None
+    return [position_digest(result.system.position(result.states[i + 1])) if i + 1 < len(result.states) else None
             for i in range(start, start + count)]
 
 

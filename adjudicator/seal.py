@@ -7,17 +7,14 @@ The findings cite the `seal` system: what they rest on is the sidecar's hashes (
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from pydantic import BaseModel
-
+from adjudicator.contract import Position
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import Entry
 from wargame.errors import WargameError
@@ -44,27 +41,11 @@ def entry_digest(entry: Entry) -> str:
     return hashlib.sha256(canonical_bytes(entry.model_dump(mode="json", exclude={"line", "column"}))).hexdigest()
 
 
-def _plain(value: Any) -> Any:
-    """A rule system's state as plain JSON data, sets sorted, so equal positions give equal bytes."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        # Fields left out of equality (the game's data, caches) are not part of the position.
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value) if f.compare}
-    if isinstance(value, BaseModel):
-        return _plain(value.model_dump(mode="json"))
-    if isinstance(value, dict):
-        return [[_plain(k), _plain(v)] for k, v in sorted(value.items(), key=lambda kv: json.dumps(_plain(kv[0])))]
-    if isinstance(value, (set, frozenset)):
-        return sorted((_plain(v) for v in value), key=json.dumps)
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return repr(value)
-
-
-def position_digest(state: Any) -> str:
-    """The hash of the whole position after an entry: every field of the rule system's state."""
-    return hashlib.sha256(canonical_bytes({"position": _plain(state)})).hexdigest()
+def position_digest(position: Position) -> str:
+    """The hash of the position after an entry, as the engine contract gives it (every unit's place and face,
+    the turn and step, the tracks, the markers, the outcome): a rule system's internal state may change its
+    shape between versions of Umpire without breaking the seals made before."""
+    return hashlib.sha256(canonical_bytes({"position": position.as_dict()})).hexdigest()
 
 
 def _link(previous: str, entry: str, position: str | None) -> str:
