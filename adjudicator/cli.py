@@ -676,19 +676,15 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
 
 
 def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) -> None:
-    """A combat's units: each given once, known, the attackers of one side and the defenders of the other."""
+    """A combat's units: each known and given once."""
     for unit in (*attackers, *defenders):
         if unit not in game.units_by_id:
             raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
-    twice = sorted({u for u in attackers + defenders if (attackers + defenders).count(u) > 1})
+    # A unit on both sides is the dispute's own refusal (impossible_what_if), with its reason.
+    twice = sorted({u for units in (attackers, defenders) for u in units if units.count(u) > 1})
     if twice:
         raise WargameError(f"{', '.join(twice)} given more than once: a unit attacks or defends, once")
-    sides = {game.units_by_id[u].side for u in attackers}
-    if len(sides) > 1:
-        raise WargameError(f"the attackers are of both sides ({', '.join(sorted(sides))})")
-    own = sorted(u for u in defenders if game.units_by_id[u].side in sides)
-    if own:
-        raise WargameError(f"{', '.join(own)} cannot defend against its own side's attack")
+    # The sides of the units are the dispute's own check (adjudicator.dispute.impossible_what_if).
 
 
 @main.command(short_help="Audit disputed combats: the claims against the computation, odds, results, retreats.")
@@ -702,7 +698,8 @@ def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) ->
 @click.option("--defend", "defend_units", multiple=True, help="Without a log: a defender, UNIT@HEX (repeat).")
 @click.option("--die", type=click.IntRange(1, 6), default=None,
               help="The die roll; with a log and --at, what the result would have been with this die.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True,
+              help="text: for a person; json: for tools; markdown: a forum post.")
 @DATA
 def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_id: str | None,
            attack_units: tuple[str, ...], defend_units: tuple[str, ...], die: int | None, fmt: str,

@@ -223,7 +223,7 @@ def test_vassal_files_and_bytes_are_handled_cleanly(tmp_path: Path) -> None:
 
 
 def test_a_fire_and_movement_unit_leaving_the_map_is_a_5_2_finding(tmp_path: Path) -> None:
-    """Omaha: a German unit on the south edge row moved one hex beyond it is a 5.2 breach (a unit exits the map
+    """Omaha: a German unit on the south edge row moved one hex beyond it is a 5.2 f breach (a unit exits the map
     only where the exclusive rules allow it), not an unknown hex; the replay goes on (exit 1)."""
     lines = (EXAMPLES.parent / "omaha" / "breach-retreat-ezoc.log").read_text(encoding="utf-8").splitlines()[:30]
     text = "\n".join(lines).replace("German: setup 352/352 1510", "German: setup 352/352 1530")
@@ -232,6 +232,6 @@ def test_a_fire_and_movement_unit_leaving_the_map_is_a_5_2_finding(tmp_path: Pat
     code, out, _ = run("check", "--format", "json", str(log))
     doc = json.loads(out)
     assert code == 1 and doc["summary"]["stopped"] is None
-    assert [(f["system"], f["rule"], f["line"]) for f in doc["findings"]] == [("fire-and-movement", "5.2", 31)]
+    assert [(f["system"], f["rule"], f["line"]) for f in doc["findings"]] == [("fire-and-movement", "5.2f", 31)]
     assert "leaves the map at 1531" in doc["findings"][0]["message"]
     assert "352/352" in doc["final_state"]["positions"]["1530"]

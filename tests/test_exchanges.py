@@ -19,7 +19,8 @@ LEDGER = PBEM / "onslaught-sample.ledger.json"
 
 def run(*args: str | Path) -> tuple[int, str, str]:
     result = CliRunner().invoke(adjudicate, [str(a) for a in args])
-    return result.exit_code, result.stdout, result.stderr
+    # A log that stops the check gets its verdict document on stdout, the reason in it; data errors go to stderr.
+    return result.exit_code, result.stdout, result.stdout + result.stderr
 
 
 def line_of(path: Path, text: str) -> int:

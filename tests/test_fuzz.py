@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import fuzz  # noqa: E402
 
 SHORT = {"notation": 300, "json": 300, "vassal": 150, "module": 100, "data": 150, "replay": 100, "translate": 20,
-         "folder": 20, "commands": 10}
+         "folder": 20, "commands": 20}
 
 
 @pytest.mark.parametrize("target", sorted(fuzz.TARGETS))

@@ -331,9 +331,12 @@ def test_board_limit_at_a_scale() -> None:
 
 # -- logs -------------------------------------------------------------------------------------
 def test_combat_with_a_unit_on_both_sides() -> None:
-    """Refused with exit 2."""
+    """Refused with exit 2, as is a unit given twice on one side."""
     result = CliRunner().invoke(adjudicate, ["combat", "--game", "onslaught", "--attack", "us-inf-01@2019",
                                              "--defend", "us-inf-01@2019"])
+    assert result.exit_code == 2 and "cannot attack and defend in the same combat" in result.stderr
+    result = CliRunner().invoke(adjudicate, ["combat", "--game", "onslaught", "--attack", "us-inf-01@2019",
+                                             "--attack", "us-inf-01@2019", "--defend", "de-inf-01@2020"])
     assert result.exit_code == 2 and "more than once" in result.stderr
 
 
@@ -355,7 +358,7 @@ def test_json_log_read_strictly(entries: str, expected: str, tmp_path: Path) -> 
     log = _json_log(tmp_path, entries)
     for args in (["check", str(log)], ["convert", str(log), "-o", str(tmp_path / "out.log")]):
         result = CliRunner().invoke(adjudicate, args)
-        assert result.exit_code == 2 and expected in result.stderr, result.stderr
+        assert result.exit_code == 2 and expected in result.stdout + result.stderr, result.output
     assert not (tmp_path / "out.log").exists()
 
 
@@ -411,7 +414,7 @@ def test_a_log_past_the_size_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     log = tmp_path / "big.log"
     log.write_text('[Game "onslaught"]\n' + "# padding\n" * 20, encoding="utf-8")
     result = CliRunner().invoke(adjudicate, ["check", str(log)])
-    assert result.exit_code == 2 and "at most 100" in result.stderr
+    assert result.exit_code == 2 and "at most 100" in result.stdout + result.stderr
 
 
 @pytest.mark.slow
@@ -437,10 +440,10 @@ def test_hostile_module_grids_through_the_commands(attribute: str, value: str, t
             out.writestr(info, data)
     exported = CliRunner().invoke(adjudicate, ["export", str(SAMPLE), "--module", str(hostile), "-o",
                                                str(tmp_path / "x.vlog")])
-    assert exported.exit_code == 2 and "must be between" in exported.stderr, exported.output
+    assert exported.exit_code == 2 and "must be between" in exported.stdout + exported.stderr, exported.output
     checked = CliRunner().invoke(adjudicate, ["check", str(ROOT / "tests" / "data" / "vassal" / "onslaught-zoc.vlog"),
                                               "--module", str(hostile)])
-    assert checked.exit_code == 2 and "must be between" in checked.stderr, checked.output
+    assert checked.exit_code == 2 and "must be between" in checked.stdout + checked.stderr, checked.output
 
 
 def test_a_value_of_5000_digits_in_a_csv(tmp_path: Path) -> None:
@@ -493,7 +496,7 @@ def test_json_nested_beyond_the_recursion_limit(tmp_path: Path) -> None:
     log = tmp_path / "deep.json"
     log.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     result = CliRunner().invoke(adjudicate, ["check", str(log)])
-    assert result.exit_code == 2 and "nested too deep" in result.stderr
+    assert result.exit_code == 2 and "nested too deep" in result.stdout + result.stderr
 
 
 @pytest.mark.parametrize("method", [12, 14])

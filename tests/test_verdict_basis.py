@@ -74,7 +74,7 @@ def test_fire_and_movement_result_names_the_line_cell_and_markers(tmp_path: Path
     log.write_text(text.replace("die 3 result D2 support us_sf_6 de_sf_4", wrong), encoding="utf-8")
     code, out = run("check", "--format", "json", str(log))
     doc = json.loads(out)
-    error = next(f for f in doc["findings"] if f["rule"] == "8.2" and "gives D2" in f["message"])
+    error = next(f for f in doc["findings"] if f["rule"] in ("8.2.1d", "8.2.2") and "gives D2" in f["message"])
     keys = {b["key"]: b for b in error["basis"]}
     assert keys["results line clear c10/3"]["file"] == "counters/omaha/crt.toml"
     assert {"16/1 full.attack", "26/1 full.attack", "914/352 full.defence", "us_sf_6", "de_sf_4"} <= set(keys)
@@ -88,5 +88,5 @@ def test_a_beach_assault_rests_on_the_reconstructed_beach_line(tmp_path: Path) -
     log.write_text(text.replace("Allied: attack 2319 with 16/1 18/1 die 6 result -",
                                 "Allied: attack 2319 with 16/1 18/1 die 6 result De"), encoding="utf-8")
     code, out = run("check", str(log))
-    assert code == 1 and "error [omaha 11.2]" in out
+    assert code == 1 and "error [omaha 11.2.3]" in out
     assert "reconstructed crt line beach_no_ezoc c9/6" in out
