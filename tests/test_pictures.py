@@ -216,7 +216,7 @@ def test_every_breach_of_the_examples_has_a_picture_where_it_concerns_a_place() 
             entry = next(e for e in judged.result.entries if e.line == item.line)
             assert not named and entry.kind in ("step", "turn", "action", "rolloff", "income", "pass", "place", "declare"), \
                 (log.name, item.line, [f.message for f in item.findings])
-    assert drawn >= len(logs) - 6
+    assert drawn >= len(logs) * 3 // 4  # most breaches concern a place on the map
 
 
 def test_holding_board_shows_boxed_units_and_track_values(omaha_painter: Painter) -> None:
