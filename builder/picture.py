@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from builder.render.board import board_layout, render_board
+from builder.render.board import _wrap as wrap_words, board_layout, render_board
 from builder.render.counters import render_marker, render_unit
 from builder.render.holding import render_holding_board
 from builder.render.style import INK, font
@@ -325,7 +325,9 @@ def _captioned(image: Image.Image, caption: str) -> Image.Image:
     """The picture with its caption in a band below it."""
     f = font(14)
     probe = ImageDraw.Draw(image)
-    lines = _wrap(probe, caption, f, max(200, image.width - 16))
+    # The board's own word wrap, a paragraph at a time.
+    width = max(200, image.width - 16)
+    lines = [line for paragraph in caption.splitlines() for line in wrap_words(probe, paragraph, f, width) or [""]]
     line_h = 19
     out = Image.new("RGB", (image.width, image.height + 10 + line_h * len(lines)), (255, 255, 255))
     out.paste(image, (0, 0))
@@ -333,22 +335,6 @@ def _captioned(image: Image.Image, caption: str) -> Image.Image:
     for i, line in enumerate(lines):
         draw.text((8, image.height + 5 + i * line_h), line, fill=INK, font=f)
     return out
-
-
-def _wrap(draw: ImageDraw.ImageDraw, text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
-    """Words wrapped to a pixel width."""
-    lines: list[str] = []
-    for paragraph in text.splitlines() or [""]:
-        line = ""
-        for word in paragraph.split():
-            candidate = f"{line} {word}".strip()
-            if line and draw.textlength(candidate, font=f) > width:
-                lines.append(line)
-                line = word
-            else:
-                line = candidate
-        lines.append(line)
-    return lines
 
 
 def write_picture(picture: Picture, path: Path) -> Path:
