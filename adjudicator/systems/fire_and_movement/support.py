@@ -163,11 +163,14 @@ class SupportFire(SeriesRules[S]):
                                                       "two markers a side (8.2.1 b)"))
         return out
 
-    def _placed(self, state: S, entry: Attack | Bombard) -> S:
-        """The pools after markers are placed on a combat: those drawn for it leave the drawn list, the
-        others are taken from the pool now (7.2)."""
+    def _placement(self, state: S, entry: Attack | Bombard,
+                   kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+        """Markers placed on a combat (7.2): those drawn for it leave the drawn list, those set aside earlier
+        (`kept`, a folio's) leave that list, the others are taken from the pool now. The drawn ones not
+        placed, the kept ones left, and the markers used."""
         markers = state.game.markers_by_id
         pending = list(state.drawn)
+        kept = list(kept)
         used = list(state.markers_used)
         for marker_id in entry.support:
             marker = markers.get(marker_id)
@@ -176,8 +179,15 @@ class SupportFire(SeriesRules[S]):
             owner = marker.side or entry.side or ""
             if (owner, marker_id) in pending:
                 pending.remove((owner, marker_id))
+            elif marker_id in kept:
+                kept.remove(marker_id)
             else:
                 used.append(marker_id)
+        return pending, kept, used
+
+    def _placed(self, state: S, entry: Attack | Bombard) -> S:
+        """The pools after markers are placed on a combat (7.2)."""
+        _, _, used = self._placement(state, entry, [])
         return evolve(state, drawn=(), markers_used=tuple(used))
 
     def _marked(self, state: S, entry: SupportMarkers) -> S:

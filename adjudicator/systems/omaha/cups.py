@@ -196,20 +196,8 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
         kept Achtung Minen leave the kept list, the others are taken from the cups now (7.2, 11.1.4);
         drawn Achtung Minen not placed are kept for later combats."""
         markers = state.game.markers_by_id
-        pending = list(state.drawn)
-        kept = list(state.mines_aside)
-        used = list(state.markers_used)
-        for marker_id in entry.support:
-            marker = markers.get(marker_id)
-            if marker is None:
-                continue
-            owner = marker.side or entry.side or ""
-            if (owner, marker_id) in pending:
-                pending.remove((owner, marker_id))
-            elif marker.kind == "mines" and marker_id in kept:
-                kept.remove(marker_id)
-            else:
-                used.append(marker_id)
+        # Only Achtung Minen are ever set aside (11.1.4), so the kept list is theirs.
+        pending, kept, used = self._placement(state, entry, list(state.mines_aside))
         kept += [m for _, m in pending if markers[m].kind == "mines"]
         return evolve(state, drawn=(), mines_aside=tuple(kept), markers_used=tuple(used))
 
