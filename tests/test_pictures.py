@@ -237,3 +237,49 @@ def test_holding_board_shows_boxed_units_and_track_values(omaha_painter: Painter
     assert drawn.getpixel((x0 + 1, y0 + 1)) != plain.image.getpixel((x0 + 1, y0 + 1))
     crop = Crop(hexes=("2017",))
     assert omaha_painter.draw(scene, crop, boxes=True).image.height > omaha_painter.draw(scene, crop).image.height
+
+
+def test_hex_markers_and_support_fire_are_on_the_map(omaha_painter: Painter) -> None:
+    """The beachhead markers a position holds sit in their hexes, under the units; an attack's support
+    fire markers sit on the hex it targets; a picture shows the marker's own art there."""
+    from adjudicator.contract import Position, SequencePoint, UnitPlace
+    from umpire.scenes import marker_pieces, placed_by, scene_of
+
+    game = omaha_painter.game
+    pieces = marker_pieces(game)
+    assert pieces["beachhead"] == "omaha_beachhead"
+    position = Position("beach_to_bocage", SequencePoint(1, "movement", "Allied"), "phase",
+                        {"16/1": UnitPlace("2319")}, marked_hexes={"beachhead": frozenset({"2319", "2120"})})
+    attack = Attack(line=9, hex="2117", attackers=["16/1"], support=["us_sf_6", "de_sf_4"])
+    scene = scene_of(position, markers=pieces, placed=placed_by(attack))
+    stacks = {s.place: s.counters for s in scene.stacks}
+    assert stacks["2319"] == (Counter("omaha_beachhead", marker=True), Counter("16/1"))
+    assert stacks["2120"] == (Counter("omaha_beachhead", marker=True),)
+    assert stacks["2117"] == (Counter("us_sf_6", marker=True), Counter("de_sf_4", marker=True))
+    assert scene_of(position).stacks == (Stack("2319", (Counter("16/1"),)),), "no marker without its counter"
+    bare = omaha_painter.draw(Scene(()), Crop(hexes=("2120", "2117"))).image
+    drawn = omaha_painter.draw(scene, Crop(hexes=("2120", "2117")))
+    ox, oy = drawn.origin
+    for label in ("2120", "2117"):
+        x, y = omaha_painter.layout.centre(game.grid.hex_of(label))
+        assert drawn.image.getpixel((round(x - ox), round(y - oy))) != bare.getpixel((round(x - ox), round(y - oy)))
+
+
+def test_a_whole_position_picture_shows_the_beachheads(tmp_path: Path) -> None:
+    """`adjudicate picture` draws the position's beachhead markers: the picture differs from the same
+    position drawn without them."""
+    from adjudicator.cli import position_at
+    from builder.picture import draw_scene
+    from umpire.scenes import marker_pieces, scene_of
+
+    log = OMAHA / "legal-first-turns.log"
+    result, state = position_at((log,), None, None, None, None)
+    position = result.system.position(state)
+    assert position.marked_hexes and position.marked_hexes["beachhead"]
+    crop = Crop(around=sorted(position.marked_hexes["beachhead"])[0], radius=1)
+    with_markers = draw_scene(result.game, scene_of(position, markers=marker_pieces(result.game)), crop).image
+    without = draw_scene(result.game, scene_of(position), crop).image
+    assert with_markers.tobytes() != without.tobytes()
+    code, _, _ = run("picture", str(log), "-o", str(tmp_path / "p.png"), "--around",
+                     sorted(position.marked_hexes["beachhead"])[0], "--radius", "1")
+    assert code == 0

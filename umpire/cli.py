@@ -136,7 +136,7 @@ def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, outp
             game_id: str | None, module: Path | None) -> None:
     """Draw the position at any point of a log as a PNG: the module's board and counters."""
     from builder.picture import cache_dir, draw_scene, write_picture
-    from umpire.scenes import scene_of
+    from umpire.scenes import marker_pieces, scene_of
     with _could_not_run():
         result, chosen = position_at(logs, at_line, data, game_id, module)
         crop = None
@@ -144,7 +144,7 @@ def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, outp
             crop = Crop(hexes=parse_hex_list(hexes) if hexes else (), around=around, radius=radius)
         when = f"line {at_line[1]}" if at_line else "the end"
         caption = f"{result.game.manifest.title}: the position at {when} of {', '.join(p.name for p in logs)}"
-        scene = scene_of(result.system.position(chosen), caption=caption)
+        scene = scene_of(result.system.position(chosen), caption=caption, markers=marker_pieces(result.game))
         with_boxes = crop is None if boxes is None else boxes
         write_picture(draw_scene(result.game, scene, crop, scale, cache_dir(), with_boxes), output)
     click.echo(f"wrote {output}")

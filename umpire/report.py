@@ -18,7 +18,7 @@ from adjudicator.notation.entries import Entry
 from adjudicator.report import summary
 from builder.picture import Painter, Picture
 from umpire.judged import Judged
-from umpire.scenes import marks_for, mentioned, scene_of
+from umpire.scenes import marker_pieces, marks_for, mentioned, placed_by, scene_of
 from wargame.files import write_atomically
 from wargame.scene import Mark
 
@@ -67,7 +67,7 @@ def items(judged: Judged, scale: float = 0.75, cache: Path | None = None, draw: 
             marks = marks_for(entry, places, findings) or mentioned(findings, places, result.game.grid)
             if marks and draw:
                 painter = painter or Painter(result.game, scale, cache)
-                scene = scene_of(position, marks)
+                scene = scene_of(position, marks, markers=marker_pieces(result.game), placed=placed_by(entry))
                 picture = painter.draw(scene)
         out.append(Item(line, findings, quoted, tuple(marks), picture))
     return out

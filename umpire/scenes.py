@@ -9,19 +9,50 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
     Activate, Advance, Attack, Bombard, Capture, Entry, Loss, Move, Place, Retreat, StandFast,
 )
+from wargame.game import Game
 from wargame.grid import Grid
 from wargame.scene import WORDS, Counter, Mark, Scene, Tone, TrackValue, stacks_in
 
 
-def scene_of(position: Position, marks: Sequence[Mark] = (), caption: str = "") -> Scene:
-    """Every unit of a judged position in its hex or box, on its reduced face if depleted."""
+def marker_pieces(game: Game) -> dict[str, str]:
+    """The marker counter that shows each kind of hex marker (`beachhead` -> its marker's id), the
+    first of the game's markers of the kind (a position marks hexes by kind, not by counter)."""
+    out: dict[str, str] = {}
+    for marker in game.markers.marker:
+        out.setdefault(marker.kind, marker.id)
+    return out
+
+
+def scene_of(position: Position, marks: Sequence[Mark] = (), caption: str = "",
+             markers: Mapping[str, str] | None = None,
+             placed: Mapping[str, Sequence[str]] | None = None) -> Scene:
+    """Every unit of a judged position in its hex or box, on its reduced face if depleted, with the
+    position's hex markers (a beachhead) on top of each stack when `markers` says which counter shows
+    each kind, and the marker counters `placed` on hexes for this picture (an attack's support fire)."""
     places: dict[str, list[Counter]] = {}
+    # A hex's markers go under its units, so the units (what a dispute is about) stay readable on top.
+    for kind, hexes in sorted((position.marked_hexes or {}).items()):
+        piece = (markers or {}).get(kind)
+        if piece is None:
+            continue
+        for label in sorted(hexes):
+            places.setdefault(label, []).append(Counter(piece, marker=True))
     for unit, at in sorted(position.units.items()):
         places.setdefault(at.place, []).append(Counter(unit, "reduced" if at.reduced else "full"))
+    for label, pieces in sorted((placed or {}).items()):
+        places.setdefault(label, []).extend(Counter(piece, marker=True) for piece in pieces)
     tracks = (TrackValue("turn", None, position.turn),
               *(TrackValue(kind, side, value) for kind, values in sorted(position.tracks.items())
                 for side, value in sorted(values.items())))
     return Scene(stacks_in(places), tuple(marks), caption, tracks)
+
+
+def placed_by(entry: Entry) -> dict[str, list[str]]:
+    """The marker counters an entry puts on the map for its picture: an attack's or a bombardment's
+    support fire markers on the hex it targets (Fire & Movement 8.1, 8.2.1 b)."""
+    if isinstance(entry, (Attack, Bombard)) and entry.support:
+        return {entry.hex: list(entry.support)}
+    return {}
 
 
 def _claims(entry: Attack | Bombard) -> str:
