@@ -14,13 +14,16 @@ from typing import Literal, Protocol, TypeVar
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.notation.entries import Attack, Bombard, Entry, Header
 from wargame.game import Game
+from wargame.hexes import Hex
 
-__all__ = ["CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "MarkerUse", "Outcome", "Position",
-           "RuleSystem", "SectionTable",
+__all__ = ["MOVE_KINDS", "CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "MarkerUse", "MoveRule",
+           "MovementModel", "Outcome", "Position", "Reach", "RetreatOption", "RuleSystem", "SectionTable",
            "SequencePoint", "Severity", "StateT", "UnitPlace", "kind_of"]
 
 StateT = TypeVar("StateT")
 """A rule system's own state type (frozen; the engine never looks inside)."""
+StateT_contra = TypeVar("StateT_contra", contravariant=True)
+"""A rule system's state type where a protocol only reads states (the movement model)."""
 StepNoun = Literal["step", "phase"]
 
 
@@ -188,6 +191,90 @@ class CombatAuditor(Protocol[StateT]):
         ...
 
 
+MOVE_KINDS = ("move", "strategic")
+"""The kinds of movement a `MovementModel` is asked about: normal movement (every system) and strategic
+movement (Onslaught 6.4; a system without it bars it in `Reach.bars`)."""
+
+
+class MoveRule(Protocol):
+    """One unit's move in a state, for `wargame.paths.reachable(start, rule.cost, rule.budget, stops=rule.stops)`."""
+
+    @property
+    def budget(self) -> float:
+        """The movement points (Onslaught: hexes) the unit may still spend."""
+        ...
+
+    def cost(self, a: Hex, b: Hex) -> float | None:
+        """What stepping from `a` into the adjacent `b` costs, None when the unit may not."""
+        ...
+
+    def stops(self, h: Hex) -> bool:
+        """Whether a unit entering `h` must end its move there (e.g. an enemy zone of control)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where a unit may still move now: every hex label it may end its move in, with what reaching it costs
+    (its own hex not included), and why it may not move at all (empty `hexes` then)."""
+
+    hexes: Mapping[str, float]
+    bars: tuple[str, ...] = ()
+    """Each reason the unit may not move now, citing its section (`6.1: ...`)."""
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form (`adjudicate reach --format json`), hexes sorted by cost then label."""
+        ordered = sorted(self.hexes.items(), key=lambda item: (item[1], item[0]))
+        return {"hexes": [{"hex": label, "cost": cost} for label, cost in ordered], "bars": list(self.bars)}
+
+
+@dataclass(frozen=True)
+class RetreatOption:
+    """One unit's retreat owed by the combat result pending now, and every legal path of it (hex labels,
+    each starting at the unit's hex)."""
+
+    unit: str
+    due: int
+    """The hexes the result makes it retreat."""
+    paths: tuple[tuple[str, ...], ...]
+    """Every legal retreat of the full length (or ending where the rules let it stop early)."""
+    shorter: tuple[tuple[str, ...], ...] = ()
+    """The shorter retreats the rules allow only because no full one is open (empty when one is)."""
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form (`adjudicate retreats --format json`)."""
+        return {"unit": self.unit, "due": self.due, "paths": [list(p) for p in self.paths],
+                "shorter": [list(p) for p in self.shorter]}
+
+
+class MovementModel(Protocol[StateT_contra]):
+    """A rule system's movement, zones of control, retreat and supply lines, written once and asked for by
+    the checker, the VASSAL reader, the pictures and the benchmark generators alike."""
+
+    def move_rule(self, state: StateT_contra, unit_id: str, kind: str = "move") -> MoveRule:
+        """How a unit may move now (its costs, stops and budget); WargameError for a unit not on the map
+        or a kind not in `MOVE_KINDS`."""
+        ...
+
+    def reach(self, state: StateT_contra, unit_id: str, kind: str = "move") -> Reach:
+        """Every hex the unit may still reach now with the movement it has left, respecting every movement
+        rule the checker applies; WargameError for a unit the game does not have."""
+        ...
+
+    def zones_of_control(self, state: StateT_contra, side: str) -> frozenset[str]:
+        """The hex labels in the zones of control `side`'s units exert now."""
+        ...
+
+    def retreat_options(self, state: StateT_contra) -> Sequence[RetreatOption]:
+        """The retreats the combat result pending now still owes, by unit (empty when none is pending)."""
+        ...
+
+    def supply_line(self, state: StateT_contra, unit_id: str) -> Sequence[str] | None:
+        """The hexes of a supply line the rules trace for the unit now, from its hex to a source (None: it
+        traces none, or is not on the map)."""
+        ...
+
+
 class RuleSystem(Protocol[StateT]):
     """What a rule system plugs into the engine with (one object per system)."""
 
@@ -224,6 +311,11 @@ class RuleSystem(Protocol[StateT]):
     @property
     def auditor(self) -> CombatAuditor[StateT] | None:
         """The combat audit, or None for a system without one."""
+        ...
+
+    @property
+    def movement(self) -> MovementModel[StateT] | None:
+        """The movement model (reach, zones of control, retreats, supply lines), or None for a system without one."""
         ...
 
     def initial_state(self, game: Game, headers: Sequence[Header]) -> StateT:

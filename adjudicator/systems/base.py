@@ -8,7 +8,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Generic, Protocol, TypeVar
 
 from adjudicator import engine
-from adjudicator.contract import CombatAuditor, EngineChecks, Outcome, Position, SequencePoint, StepNoun, UnitPlace
+from adjudicator.contract import (
+    CombatAuditor, EngineChecks, MovementModel, Outcome, Position, SequencePoint, StepNoun, UnitPlace,
+)
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.notation.entries import Entry, Header
 from wargame.game import Game
@@ -64,6 +66,11 @@ class SystemBase(Generic[PlacedT]):
     @property
     def auditor(self) -> CombatAuditor[PlacedT] | None:
         """The combat audit; None unless the system gives one."""
+        return None
+
+    @property
+    def movement(self) -> MovementModel[PlacedT] | None:
+        """The movement model; None unless the system gives one."""
         return None
 
     # -- what each system writes (the engine's contract, adjudicator/contract.py) -------------
