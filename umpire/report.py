@@ -18,7 +18,7 @@ from adjudicator.notation.entries import Entry
 from adjudicator.report import summary
 from builder.picture import Painter, Picture
 from umpire.judged import Judged
-from umpire.scenes import marker_pieces, marks_for, mentioned, placed_by, scene_of
+from umpire.scenes import context_marks, marker_pieces, marks_for, mentioned, placed_by, scene_of
 from wargame.files import write_atomically
 from wargame.scene import Mark
 
@@ -62,9 +62,13 @@ def items(judged: Judged, scale: float = 0.75, cache: Path | None = None, draw: 
         marks: list[Mark] = []
         entry = entries.get(line)
         if entry is not None:
-            position = result.system.position(result.state_at(line - 1))
+            before = result.state_at(line - 1)
+            position = result.system.position(before)
             places = {u: at.place for u, at in position.units.items()}
-            marks = marks_for(entry, places, findings) or mentioned(findings, places, result.game.grid)
+            # The rule system's context (zones of control, supply lines) first, so the entry's own marks
+            # are drawn over it.
+            marks = [*context_marks(result.system, before, entry, findings, places),
+                     *(marks_for(entry, places, findings) or mentioned(findings, places, result.game.grid))]
             if marks and draw:
                 painter = painter or Painter(result.game, scale, cache)
                 scene = scene_of(position, marks, markers=marker_pieces(result.game), placed=placed_by(entry))

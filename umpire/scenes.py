@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from adjudicator.contract import Position
-from adjudicator.findings import Finding
+from adjudicator.contract import Position, RuleSystem, StateT
+from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
     Activate, Advance, Attack, Bombard, Capture, Entry, Loss, Move, Place, Retreat, StandFast,
 )
@@ -108,3 +108,63 @@ def mentioned(findings: Sequence[Finding], before: Mapping[str, str], grid: Grid
                 elif grid.is_label(part):
                     hexes.add(part)
     return [Mark("ring", tuple(sorted(hexes)), tone)] if hexes else []
+
+
+ZOC_REACH = 1
+"""How far from a path's hexes the enemy zones of control are shaded: the hexes a move entered or
+could have stepped into, what the zone of control rules judge."""
+
+
+def _about(table: SectionTable, findings: Sequence[Finding], words: tuple[str, ...]) -> bool:
+    """Whether a finding cites a section whose title (in the system's own table) speaks of one of `words`."""
+    for f in findings:
+        title = table.sections.get(f.rule, table.sections.get(f.rule.split(".")[0] + ".0", "")).lower()
+        if any(w in title for w in words):
+            return True
+    return False
+
+
+def _units_of(entry: Entry, findings: Sequence[Finding], before: Mapping[str, str]) -> list[str]:
+    """The units an entry is about, else those its findings name (in the order named)."""
+    if isinstance(entry, (Move, Retreat, Advance, Loss)):
+        return [entry.unit]
+    if isinstance(entry, Activate):
+        return sorted(u for u, at in before.items() if at == entry.hex)
+    if isinstance(entry, Attack):
+        return list(entry.attackers)
+    named = [w.rstrip(".") for f in findings for w in WORDS.findall(f.message)]
+    return list(dict.fromkeys(w for w in named if w in before))
+
+
+def context_marks(system: RuleSystem[StateT], state: StateT, entry: Entry, findings: Sequence[Finding],
+                  before: Mapping[str, str]) -> list[Mark]:
+    """What the rule system's movement model adds to a finding's picture (issue 17): the enemy zones of
+    control shaded around a move, retreat or advance; for a finding on supply, the supply line each unit
+    concerned traces (or its hex ringed, in red, when it traces none)."""
+    model = system.movement
+    if model is None:
+        return []
+    game = system.game_of(state)
+    grid = game.grid
+    units = game.units_by_id
+    out: list[Mark] = []
+    if isinstance(entry, (Move, Retreat, Advance)) and entry.unit in units:
+        side = units[entry.unit].side
+        path = [grid.hex_of(label) for label in entry.path if grid.is_label(label)]
+        near = {h for h in grid.hexes if any(h.distance(p) <= ZOC_REACH for p in path)}
+        zone: set[str] = set()
+        for enemy in (s for s in game.manifest.sides if s != side):
+            zone |= {label for label in model.zones_of_control(state, enemy)
+                     if grid.is_label(label) and grid.hex_of(label) in near}
+        if zone:
+            out.append(Mark("shade", tuple(sorted(zone)), "info"))
+    if _about(system.table, findings, ("supply",)):
+        for unit in _units_of(entry, findings, before):
+            if unit not in before or not grid.is_label(before[unit]):
+                continue
+            line = model.supply_line(state, unit)
+            if line is None:
+                out.append(Mark("ring", (before[unit],), "breach"))
+            elif len(line) > 1:
+                out.append(Mark("path", tuple(line), "info"))
+    return out
