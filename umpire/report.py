@@ -18,6 +18,7 @@ from adjudicator.notation.entries import Entry
 from adjudicator.report import summary
 from builder.picture import Painter, Picture
 from umpire.judged import Judged
+from umpire.movement import legal_retreats_beside
 from umpire.scenes import context_marks, marker_pieces, marks_for, mentioned, placed_by, scene_of
 from wargame.files import write_atomically
 from wargame.scene import Mark
@@ -65,9 +66,10 @@ def items(judged: Judged, scale: float = 0.75, cache: Path | None = None, draw: 
             before = result.state_at(line - 1)
             position = result.system.position(before)
             places = {u: at.place for u, at in position.units.items()}
-            # The rule system's context (zones of control, supply lines) first, so the entry's own marks
-            # are drawn over it.
+            # The rule system's context first (zones of control, supply lines, a retreat's legal paths),
+            # so the entry's own marks are drawn over it.
             marks = [*context_marks(result.system, before, entry, findings, places),
+                     *legal_retreats_beside(result.system, before, entry),
                      *(marks_for(entry, places, findings) or mentioned(findings, places, result.game.grid))]
             if marks and draw:
                 painter = painter or Painter(result.game, scale, cache)
