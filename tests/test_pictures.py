@@ -283,3 +283,49 @@ def test_a_whole_position_picture_shows_the_beachheads(tmp_path: Path) -> None:
     code, _, _ = run("picture", str(log), "-o", str(tmp_path / "p.png"), "--around",
                      sorted(position.marked_hexes["beachhead"])[0], "--radius", "1")
     assert code == 0
+
+
+def test_a_moves_picture_shades_the_enemy_zones_of_control_next_to_its_path() -> None:
+    """The retreat into an enemy zone of control (Omaha 8.3) is drawn over the Allied zones of control
+    around its path, as the rule system's movement model gives them, and over nothing farther away."""
+    from umpire.cli import judge
+    from umpire.scenes import ZOC_REACH, context_marks
+
+    judged = judge((OMAHA / "breach-retreat-ezoc.log",), None, None, None)
+    result = judged.result
+    error = next(f for f in result.findings if f.severity == "error")
+    entry = next(e for e in result.entries if e.line == error.line)
+    before = result.state_at(error.line - 1)
+    places = {u: at.place for u, at in result.system.position(before).units.items()}
+    marks = context_marks(result.system, before, entry, [error], places)
+    shades = [m for m in marks if m.kind == "shade"]
+    assert len(shades) == 1 and "2116" in shades[0].hexes, marks
+    model = result.system.movement
+    assert model is not None
+    zone = model.zones_of_control(before, "Allied")
+    grid = result.game.grid
+    path = [grid.hex_of(h) for h in entry.path]  # type: ignore[attr-defined]
+    assert set(shades[0].hexes) == {h for h in zone if any(grid.hex_of(h).distance(p) <= ZOC_REACH for p in path)}
+
+
+def test_a_supply_findings_picture_draws_the_supply_line() -> None:
+    """A finding citing a supply section (Onslaught 8.6) on an activation draws the supply line each
+    unit of the stack traces now, from its hex to a source; a finding on another section draws none."""
+    from adjudicator.findings import Finding
+    from adjudicator.notation.entries import Activate
+    from umpire.cli import judge
+    from umpire.scenes import context_marks
+
+    result = judge((ONSLAUGHT / "legal-sample-game.log",), None, None, None).result
+    entry = next(e for e in result.entries if isinstance(e, Activate) and e.hex == "0419")
+    before = result.state_at(entry.line - 1)
+    places = {u: at.place for u, at in result.system.position(before).units.items()}
+    supply = Finding("error", "onslaught", "8.6", entry.line, 1, "out of supply")
+    marks = context_marks(result.system, before, entry, [supply], places)
+    model = result.system.movement
+    assert model is not None
+    lines = [model.supply_line(before, u) for u, at in sorted(places.items()) if at == "0419"]
+    assert lines and all(line is not None and len(line) > 1 and line[0] == "0419" for line in lines)
+    assert [m for m in marks if m.kind == "path"] == [Mark("path", tuple(line), "info") for line in lines if line]
+    other = Finding("error", "onslaught", "6.1", entry.line, 1, "too far")
+    assert not [m for m in context_marks(result.system, before, entry, [other], places) if m.kind == "path"]
