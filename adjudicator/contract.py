@@ -179,10 +179,6 @@ class CombatAuditor(Protocol[StateT]):
         read on the table; WargameError for a kind of combat the system does not have)."""
         ...
 
-    def combat_report(self, state: StateT, attack: Attack) -> list[str]:
-        """The audit in lines for a person: odds with the arithmetic, modifiers, column, row, result."""
-        ...
-
     def with_units(self, state: StateT, placed: Mapping[str, str]) -> StateT:
         """The state with only these units, where given (an audit without a log)."""
         ...

@@ -282,10 +282,6 @@ class Onslaught(SystemBase[OnslaughtState]):
                 "replacement_points": dict(state.replacement_points),
                 "victory_points": score(state).describe()}
 
-    def combat_report(self, state: OnslaughtState, attack: Attack) -> list[str]:
-        """The audit of one attack, in lines for a person (7.0-7.4)."""
-        return combat.combat_report(state, attack)
-
     def account(self, state: OnslaughtState, entry: Attack | Bombard) -> CombatAccount:
         """An attack computed for a dispute (7.0-7.4); Onslaught has no bombardment."""
         if isinstance(entry, Bombard):
