@@ -133,6 +133,8 @@ class EngineChecks:
     """The step or phase under way allows the entry's kind from its side (`entries` in `[[sequence]]`)."""
     author: bool = True
     """`Side:` owns the units it decides for, and `Side>` is not the acting side."""
+    placements: bool = True
+    """With `author`: a placement (set-up, arrival, replacement) is its unit's owner's to write too."""
 
 
 @dataclass(frozen=True)

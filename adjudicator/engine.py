@@ -14,8 +14,8 @@ from typing import Generic
 
 from adjudicator.contract import RuleSystem, StateT, kind_of
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import (Advance, Attack, Comment, Entry, Header, Loss, Move, Retreat, StandFast,
-                                          StepMarker)
+from adjudicator.notation.entries import (Advance, Attack, Comment, Entry, Header, Loss, Move, Place as Placement,
+                                          Retreat, StandFast, StepMarker)
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
@@ -183,9 +183,10 @@ def _sequence_findings(system: RuleSystem[StateT], sequence: tuple[Slot, ...], s
 
 
 def _decided_by_owner(entry: Entry) -> list[str]:
-    """The units whose owner alone decides an entry: moves, retreats, advances, losses (not 6.3's
-    removals, which have their own rule) and standing fast."""
-    if isinstance(entry, (Move, Retreat, Advance)):
+    """The units whose owner alone decides an entry: moves, retreats, advances, placements (set-up,
+    arrivals, replacements), losses (not Onslaught 6.3's removals, which have their own rule) and standing
+    fast."""
+    if isinstance(entry, (Move, Retreat, Advance, Placement)):
         return [entry.unit]
     if isinstance(entry, Loss) and entry.loss != "remove":
         return [entry.unit]
@@ -277,15 +278,16 @@ def _entry_place_findings(system: RuleSystem[StateT], sequence: tuple[Slot, ...]
 
 
 def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) -> list[Finding]:
-    """Who wrote an entry: a unit's decisions are its owner's, and `Side>` marks a decision of the
-    side not acting now."""
+    """Who wrote an entry: a unit's decisions are its owner's (its placements too, when the system hands
+    them over), and `Side>` marks a decision of the side not acting now."""
     if not entry.side:
         return []
     units = system.game_of(state).units_by_id
     table = system.table
+    owned = [] if isinstance(entry, Placement) and not system.engine_checks.placements else _decided_by_owner(entry)
     out = [table.finding("error", "log", entry.line, entry.column,
                          f"{u} is a {units[u].side} unit; its owner, not {entry.side}, decides this")
-           for u in _decided_by_owner(entry) if u in units and units[u].side != entry.side]
+           for u in owned if u in units and units[u].side != entry.side]
     if entry.by_opponent and entry.side == system.acting_side(state):
         out.append(table.finding("error", "log", entry.line, entry.column,
                                  f"'{entry.side}>' marks a decision of the side not taking the action, but "
