@@ -136,6 +136,8 @@ class EngineChecks:
     """The step or phase under way allows the entry's kind from its side (`entries` in `[[sequence]]`)."""
     author: bool = True
     """`Side:` owns the units it decides for, and `Side>` is not the acting side."""
+    placements: bool = True
+    """With `author`: a placement (set-up, arrival, replacement) is its unit's owner's to write too."""
 
 
 @dataclass(frozen=True)
@@ -180,10 +182,6 @@ class CombatAuditor(Protocol[StateT]):
     def account(self, state: StateT, entry: Attack | Bombard) -> CombatAccount:
         """The combat or bombardment an entry declares, computed in the state before it (its die, when given,
         read on the table; WargameError for a kind of combat the system does not have)."""
-        ...
-
-    def combat_report(self, state: StateT, attack: Attack) -> list[str]:
-        """The audit in lines for a person: odds with the arithmetic, modifiers, column, row, result."""
         ...
 
     def with_units(self, state: StateT, placed: Mapping[str, str]) -> StateT:

@@ -14,13 +14,13 @@ from typing import Generic
 
 from adjudicator.contract import RuleSystem, StateT, kind_of
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import (Advance, Attack, Comment, Entry, Header, Loss, Move, Retreat, StandFast,
-                                          StepMarker)
+from adjudicator.notation.entries import (Advance, Attack, Comment, Entry, Header, Loss, Move, Place as Placement,
+                                          Retreat, StandFast, StepMarker)
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
 from wargame.models import EntryAllowance
-from wargame.sequence import Slot, entry_places, next_slot, slot_index, step_ids, turn_sequence
+from wargame.sequence import Slot, entry_places, next_slot, opening_slot, slot_at, step_ids, turn_sequence
 
 __all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "check", "replay", "resolve"]
 
@@ -183,9 +183,10 @@ def _sequence_findings(system: RuleSystem[StateT], sequence: tuple[Slot, ...], s
 
 
 def _decided_by_owner(entry: Entry) -> list[str]:
-    """The units whose owner alone decides an entry: moves, retreats, advances, losses (not 6.3's
-    removals, which have their own rule) and standing fast."""
-    if isinstance(entry, (Move, Retreat, Advance)):
+    """The units whose owner alone decides an entry: moves, retreats, advances, placements (set-up,
+    arrivals, replacements), losses (not Onslaught 6.3's removals, which have their own rule) and standing
+    fast."""
+    if isinstance(entry, (Move, Retreat, Advance, Placement)):
         return [entry.unit]
     if isinstance(entry, Loss) and entry.loss != "remove":
         return [entry.unit]
@@ -208,45 +209,85 @@ def _deciding_side(system: RuleSystem[StateT], state: StateT, entry: Entry) -> s
     return None
 
 
-def _entry_place_findings(system: RuleSystem[StateT], sequence: tuple[Slot, ...],
+def _acting_units(entry: Entry) -> list[str]:
+    """The units an entry acts with: the unit moved, retreated, advanced or reduced, the units standing
+    fast, the attackers."""
+    if isinstance(entry, Attack):
+        return list(dict.fromkeys(entry.attackers))
+    if isinstance(entry, (Move, Retreat, Advance, Loss)):
+        return [entry.unit]
+    if isinstance(entry, StandFast):
+        return list(dict.fromkeys(entry.units))
+    return []
+
+
+def _belongs(slots: Sequence[Slot], kind: str) -> str:
+    """Where the sequence lets a kind be written, for a message: the phasing side's own phases, the
+    steps (by a named side, for some unit types only), the opening before the first turn."""
+    own: list[str] = []
+    others: list[str] = []
+    for slot in slots:
+        for allowed in slot.entries:
+            if allowed.kind != kind:
+                continue
+            if allowed.side == "phasing" and not allowed.unit_types:
+                own.append(slot.title or slot.name)
+                continue
+            who = [*([] if allowed.side in ("any", "phasing") else [f"by {allowed.side}"]),
+                   *([f"{', '.join(allowed.unit_types)} units only"] if allowed.unit_types else [])]
+            others.append(f"the {slot.name}" + (" before the first turn" if slot.opening else "")
+                          + (f" ({', '.join(who)})" if who else ""))
+    parts = ([f"its side's own {' or '.join(dict.fromkeys(own))}"] if own else []) + list(dict.fromkeys(others))
+    return ", or to ".join(parts)
+
+
+def _entry_place_findings(system: RuleSystem[StateT], sequence: tuple[Slot, ...], opening: Slot | None,
                           places: dict[str, tuple[EntryAllowance, ...]], state: StateT, entry: Entry,
                           kind: str) -> list[Finding]:
-    """The step or phase under way allows this kind of entry from this side (`entries` of the game's
-    `[[sequence]]`), citing the section the data gives for it."""
+    """The step or phase under way allows this kind of entry from this side, for these units (`entries`
+    of the game's `[[sequence]]`), citing the section the data gives for it.
+
+    An opening step's allowances (before the first turn) are exceptions to the turn's: an entry it does
+    not allow breaks the rule of the kind's own step or phase in the turn, which is the one cited."""
+    in_opening = [a for a in opening.entries if a.kind == kind] if opening is not None else []
     allowed = places.get(kind)
-    if allowed is None:
+    if allowed is None and not in_opening:
         return []
     at = system.sequence_point(state)
-    index = slot_index(sequence, at.step, at.player_turn)
-    slot = None if index is None else sequence[index]
+    slot = slot_at(sequence, opening, at.turn, at.step, at.player_turn)
     side = _deciding_side(system, state, entry)
-    if slot is not None and slot.allows(kind, side):
+    units = system.game_of(state).units_by_id
+    types = [units[u].type for u in _acting_units(entry) if u in units]
+    if slot is not None and slot.allows(kind, side, types):
         return []
-    here = [a for a in slot.entries if a.kind == kind] if slot is not None else []
-    section = (here or list(allowed))[0].source
+    here = [a for a in slot.entries if a.kind == kind] if slot is not None and not slot.opening else []
+    section = (here or list(allowed or ()) or in_opening)[0].source
     noun = system.step_noun
-    where = f"turn {at.turn}, {slot.name}" if slot is not None else f"turn {at.turn}, before its first {noun}"
-    homes = [f"{s.name}" + ("" if s.writer(a) is None or a.side == "phasing" else f" (by {s.writer(a)})")
-             for s in sequence for a in s.entries if a.kind == kind]
-    belongs = "the " + " or the ".join(dict.fromkeys(homes))
+    if slot is not None and slot.opening:
+        where = f"before the first turn ({slot.name})"
+    else:
+        where = f"turn {at.turn}, {slot.name}" if slot is not None else f"turn {at.turn}, before its first {noun}"
+    belongs = _belongs((*sequence, *([opening] if opening is not None else [])), kind)
+    acting = f" ({', '.join(_acting_units(entry))})" if _acting_units(entry) else ""
     if here:
         return [system.table.finding("error", section, entry.line, entry.column,
                                      f"{where}: {side or 'a side without a name'} may not write a '{kind}' entry "
-                                     f"here; it belongs to {belongs}")]
+                                     f"here{acting}; it belongs to {belongs}")]
     return [system.table.finding("error", section, entry.line, entry.column,
-                                 f"{where}: a '{kind}' entry belongs to {belongs}")]
+                                 f"{where}: a '{kind}' entry{acting} belongs to {belongs}")]
 
 
 def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) -> list[Finding]:
-    """Who wrote an entry: a unit's decisions are its owner's, and `Side>` marks a decision of the
-    side not acting now."""
+    """Who wrote an entry: a unit's decisions are its owner's (its placements too, when the system hands
+    them over), and `Side>` marks a decision of the side not acting now."""
     if not entry.side:
         return []
     units = system.game_of(state).units_by_id
     table = system.table
+    owned = [] if isinstance(entry, Placement) and not system.engine_checks.placements else _decided_by_owner(entry)
     out = [table.finding("error", "log", entry.line, entry.column,
                          f"{u} is a {units[u].side} unit; its owner, not {entry.side}, decides this")
-           for u in _decided_by_owner(entry) if u in units and units[u].side != entry.side]
+           for u in owned if u in units and units[u].side != entry.side]
     if entry.by_opponent and entry.side == system.acting_side(state):
         out.append(table.finding("error", "log", entry.line, entry.column,
                                  f"'{entry.side}>' marks a decision of the side not taking the action, but "
@@ -256,17 +297,20 @@ def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) ->
 
 def check(system: RuleSystem[StateT], state: StateT, entry: Entry,
           sequence: tuple[Slot, ...] | None = None,
-          places: dict[str, tuple[EntryAllowance, ...]] | None = None) -> list[Finding]:
+          places: dict[str, tuple[EntryAllowance, ...]] | None = None,
+          opening: Slot | None = None) -> list[Finding]:
     """Every finding for an entry: the engine's generic checks in a fixed order, then the system's rules.
 
     1. the game is already decided (nothing follows an automatic victory);
     2. the entry kind is one of the system's;
     3. a step or phase marker names the next step of the game's sequence of play;
-    4. the step or phase under way allows this kind of entry from this side (`entries` in `[[sequence]]`);
+    4. the step or phase under way (the opening before the first turn) allows this kind of entry from this
+       side, for these units (`entries` in `[[sequence]]`);
     5. the author (`Side:` / `Side>`) may write it;
     then the rule system's own checks. 1, 2 and an unknown step stop there; after 4, the system judges
     only what the entry's arrival brings about, not its kind's own rules (one breach, one error).
-    ReplayError for a step or phase the game does not have."""
+    `sequence`, `places` and `opening` are the game's (`replay` reads them once); without `sequence` all
+    three are read from the game. ReplayError for a step or phase the game does not have."""
     handed = system.engine_checks
     table = system.table
     if handed.decided and not isinstance(entry, Comment):
@@ -281,13 +325,14 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry,
         return [table.finding("error", "log", entry.line, entry.column, f"'{kind}' {why}")]
     out: list[Finding] = []
     if sequence is None:
-        sequence = turn_sequence(system.game_of(state).manifest)
+        manifest = system.game_of(state).manifest
+        sequence, opening = turn_sequence(manifest), opening_slot(manifest)
     if handed.sequence and isinstance(entry, StepMarker):
         out += _sequence_findings(system, sequence, state, entry)
     misplaced: list[Finding] = []
     if handed.entries:
-        misplaced = _entry_place_findings(system, sequence, entry_places(sequence) if places is None else places,
-                                          state, entry, kind)
+        misplaced = _entry_place_findings(system, sequence, opening,
+                                          entry_places(sequence) if places is None else places, state, entry, kind)
         out += misplaced
     if handed.author:
         out += _author_findings(system, state, entry)
@@ -316,7 +361,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
         return result
 
     resolver = Resolver(game, file, source)
-    sequence = turn_sequence(game.manifest)
+    sequence, opening = turn_sequence(game.manifest), opening_slot(game.manifest)
     places = entry_places(sequence)
     state = system.initial_state(game, headers)
     result.states.append(state)
@@ -329,7 +374,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         Finding("error", NOTATION, "ids", entry.line,
                                 (problem.place.column or 1) if problem.place else entry.column, problem.message))
         try:
-            result.findings += check(system, state, entry, sequence, places)
+            result.findings += check(system, state, entry, sequence, places, opening)
             state = system.apply(state, _on_map(entry, game.grid.is_label) if resolver.leaves_map(entry) else entry)
         except ReplayError as e:
             return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from adjudicator.cli import main
 from adjudicator.contract import Outcome
 from adjudicator.engine import check, replay
-from adjudicator.notation.entries import Action, Bombard, Entry, Move, Pass, RollOff, StepMarker
+from adjudicator.notation.entries import Action, Attack, Bombard, Entry, Move, Pass, Place, RollOff, StepMarker
 from adjudicator.notation.text import parse_text
 from adjudicator.systems import SYSTEMS
 from adjudicator.systems.fire_and_movement.state import evolve
@@ -24,7 +24,7 @@ from builder.vassal.module import _turn_levels
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.models import GameManifest
-from wargame.sequence import entry_places, next_slot, step_ids, turn_sequence
+from wargame.sequence import entry_places, next_slot, opening_slot, slot_at, step_ids, turn_sequence
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +49,11 @@ def test_one_sequence_for_engine_builder_and_reader(onslaught: Game, omaha: Game
     assert [(s.id, s.side) for s in omaha_sequence[1:3]] == [("movement", "Allied"), ("bombardment", "Allied")]
     after = next_slot(omaha_sequence, "mobile_combat", "Allied")
     assert after is not None and (after.id, after.side) == ("movement", "German")
+    # The opening before GT 1 (11.2) is no step of the turn: not a tracker level, not a phase to write.
+    opening = opening_slot(omaha.manifest)
+    assert opening is not None and opening.opening and opening.id == "landing"
+    assert "landing" not in step_ids(omaha_sequence) and opening.name not in _turn_levels(omaha)
+    assert opening_slot(onslaught.manifest) is None
 
 
 def test_an_unknown_step_is_a_log_error_with_a_suggestion(tmp_path: Path) -> None:
@@ -198,3 +203,92 @@ def test_a_phase_typo_is_a_log_error_not_a_breach(tmp_path: Path) -> None:
     doc = json.loads(result.stdout)
     assert result.exit_code == 2 and [(f["system"], f["rule"]) for f in doc["findings"]] == [("notation", "ids")]
     assert "did you mean 'combat'" in doc["findings"][0]["message"] and doc["summary"]["stopped_line"] == 3
+
+
+def _omaha_at(omaha: Game, phase: str | None, side: str | None, turn: int = 2) -> Any:
+    """Omaha's set-up at a phase of a side's player turn (None, None: between `Turn` and its first phase)."""
+    sequence = turn_sequence(omaha.manifest)
+    index = None if phase is None else next(i for i, s in enumerate(sequence) if s.id == phase and s.side == side)
+    state = OMAHA.initial_state(omaha, [])
+    return evolve(state, turn=turn, phase=index, location={**state.location, "914/352": "2117", "16/1": "2217"})
+
+
+def test_a_move_outside_its_sides_movement_phases_is_refused_by_the_engine_citing_5_2(omaha: Game) -> None:
+    """5.2 from the data (each phase's `entries`): a player moves his own units in his own Movement and Mobile
+    Movement Phases only. The series no longer judges it: its own checks say nothing of the phase."""
+    move = Move(unit="914/352", path=["2117", "2016"], line=7)
+    for phase, side in (("movement", "Allied"), ("bombardment", "German"), ("combat", "German"), (None, None)):
+        state = _omaha_at(omaha, phase, side)
+        found = check(OMAHA, state, move)
+        assert [(f.rule, f.line) for f in found] == [("5.2", 7)], (phase, side, found)
+        assert "914/352" in found[0].message
+        assert not any(f.rule == "5.2" for f in OMAHA.check_rules(state, move))
+    for phase in ("movement", "mobile_movement"):
+        assert not any(f.rule == "5.2" and "belongs" in f.message
+                       for f in check(OMAHA, _omaha_at(omaha, phase, "German"), move))
+    # The generators ask the same data: no German unit may move in the Allied player turn.
+    assert not OMAHA.may_move(_omaha_at(omaha, "movement", "Allied"), "914/352")
+
+
+def test_an_attack_outside_its_sides_combat_phases_is_refused_by_the_engine_citing_8_2(omaha: Game) -> None:
+    """8.2 from the data: the active player attacks in his own Combat and Mobile Combat Phases only."""
+    attack = Attack(hex="2117", attackers=["16/1"], die=3, line=9)
+    for phase, side in (("movement", "Allied"), ("combat", "German"), ("mobile_movement", "Allied")):
+        state = _omaha_at(omaha, phase, side)
+        assert [(f.rule, f.line) for f in check(OMAHA, state, attack)] == [("8.2", 9)], (phase, side)
+        assert OMAHA.check_rules(state, attack, kind_rules=False) == []
+    combat = _omaha_at(omaha, "combat", "Allied")
+    assert not any(f.rule == "8.2" for f in check(OMAHA, combat, attack))
+
+
+def test_the_landing_before_gt_1_allows_the_beach_assaults_and_the_rangers_move_only(omaha: Game) -> None:
+    """11.2: before GT 1 the opening of the sequence is in force: it allows the Allied attacks (the beach
+    assaults, 11.2.3) and the Rangers' move (11.2.3); any other move or attack breaks the turn's rule (5.2,
+    8.2), which the engine cites rather than the landing's exception."""
+    state = OMAHA.initial_state(omaha, [])
+    opening = opening_slot(omaha.manifest)
+    assert slot_at(turn_sequence(omaha.manifest), opening, 0, None, None) is opening
+    german = check(OMAHA, evolve(state, location={**state.location, "914/352": "2117"}),
+                   Move(unit="914/352", path=["2117", "2016"], line=3))
+    assert [f.rule for f in german] == ["5.2"] and "before the first turn" in german[0].message
+    landed = evolve(state, location={**state.location, "16/1": "2319"})
+    assert [f.rule for f in check(OMAHA, landed, Move(unit="16/1", path=["2319", "2218"], line=4))] == ["5.2"]
+    rangers = evolve(state, location={**state.location, "2Rgr": "2417"}, pointe_du_hoc=5)
+    assert check(OMAHA, rangers, Move(unit="2Rgr", path=["2417", "2317"], line=5)) == []
+    assert OMAHA.may_move(rangers, "2Rgr") and not OMAHA.may_move(landed, "16/1")
+    beach = check(OMAHA, landed, Attack(hex="2319", attackers=["16/1"], line=6))
+    assert not any(f.rule in ("8.2", "5.2") for f in beach)
+    by_german = check(OMAHA, evolve(state, location={**state.location, "914/352": "2218", "16/1": "2319"}),
+                      Attack(hex="2319", attackers=["914/352"], side="German", die=3, line=7))
+    assert [f.rule for f in by_german] == ["8.2"]
+
+
+def test_an_allowance_for_some_unit_types_only_and_the_opening_are_checked_data() -> None:
+    """`unit_types` names unit types of the game; one item at most comes before the first turn, first, and
+    not inside another."""
+    game = load_game(data_root(), "omaha")
+    doc = game.manifest.model_dump()
+    doc["sequence"][0]["entries"][1]["unit_types"] = ["rangers"]
+    with pytest.raises(ValueError, match="unit type 'rangers' is not one of the game's unit types"):
+        GameManifest.model_validate(doc)
+    doc = game.manifest.model_dump()
+    doc["sequence"][1]["before_first_turn"] = True
+    with pytest.raises(ValueError, match="one item at most is played before the first turn"):
+        GameManifest.model_validate(doc)
+    doc = game.manifest.model_dump()
+    doc["sequence"][1]["items"][0]["before_first_turn"] = True
+    with pytest.raises(ValueError, match="belongs to a top-level"):
+        GameManifest.model_validate(doc)
+
+
+def test_a_placement_is_its_units_owners_to_write_the_engine_says(omaha: Game, onslaught: Game) -> None:
+    """`German: setup 26/1`: the engine's author check, not the series' (one finding, `log`); Onslaught keeps
+    its own sections for a division of the other side placed (EngineChecks.placements)."""
+    state = OMAHA.initial_state(omaha, [])
+    placed = Place(how="setup", unit="26/1", hex="2318", side="German", line=4)
+    found = check(OMAHA, state, placed)
+    assert [(f.rule, f.line) for f in found] == [("log", 4)] and "its owner, not German" in found[0].message
+    assert not any(f.rule == "log" for f in OMAHA.check_rules(state, placed))
+    assert OMAHA.engine_checks.placements and not ONSLAUGHT.engine_checks.placements
+    reinforce = Place(how="reinforce", unit="ss-pz-05", hex="4510", side="Allied", line=5)
+    assert not any(f.rule == "log" for f in check(ONSLAUGHT, ONSLAUGHT.initial_state(onslaught, []), reinforce))

@@ -360,13 +360,29 @@ def test_campaign_length(game: Game) -> None:
 def test_sequence_of_play(game: Game) -> None:
     """4.1: Support Fire Marker Phase; then each player turn: Movement, Bombardment, Combat, Mobile
     Movement, Mobile Combat; then the Game Turn End Phase."""
-    top = [item.id for item in game.manifest.sequence]
-    assert top == ["support_fire_marker", "player_turn", "game_turn_end"]
-    assert all(item.source == "4.1" for item in game.manifest.sequence)
+    turn = [item for item in game.manifest.sequence if not item.before_first_turn]
+    assert [item.id for item in turn] == ["support_fire_marker", "player_turn", "game_turn_end"]
+    assert all(item.source == "4.1" for item in turn)
     player_turn = next(item for item in game.manifest.sequence if item.id == "player_turn")
     assert player_turn.player == "each"
     phases = [item.id for item in player_turn.items if item.source == "4.1"]
     assert phases == ["movement", "bombardment", "combat", "mobile_movement", "mobile_combat"]
+    # 5.2, 8.1, 8.2: each phase's own entries, the phasing side's.
+    allowed = {(item.id, a.kind, a.side, a.source) for item in player_turn.items for a in item.entries}
+    assert allowed == {("movement", "move", "phasing", "5.2"), ("mobile_movement", "move", "phasing", "5.2"),
+                       ("bombardment", "bombard", "phasing", "8.1"), ("combat", "attack", "phasing", "8.2"),
+                       ("mobile_combat", "attack", "phasing", "8.2")}
+
+
+def test_the_landing_comes_once_before_gt_1(game: Game) -> None:
+    """11.2: before GT 1, once, the set-up (11.0) and the amphibious landing sequence (11.2.1, 11.2.3), which
+    allows the Allied beach assaults and the Rangers' move after the Pointe du Hoc roll (11.2.3)."""
+    first = game.manifest.sequence[0]
+    assert (first.id, first.before_first_turn, first.source) == ("landing", True, "11.2")
+    assert [item.source for item in first.items] == ["11.0", "11.2.1", "11.2.3"]
+    assert {(a.kind, a.side, tuple(a.unit_types), a.source) for a in first.entries} == {
+        ("attack", "Allied", (), "11.2.3"), ("move", "Allied", ("ranger",), "11.2.3")}
+    assert not any(item.before_first_turn for item in game.manifest.sequence[1:])
 
 
 def test_optional_rules(game: Game) -> None:

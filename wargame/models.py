@@ -253,6 +253,9 @@ class EntryAllowance(Model):
     kind: Ident
     side: str = "any"
     """`any`, `phasing` (the side whose player turn the phase is) or a side's name."""
+    unit_types: list[Ident] = []
+    """The unit types it allows the entry for, every unit the entry acts with being of one (empty: any unit);
+    an exception for a few units (Omaha 11.2.3: the Rangers' move before GT 1)."""
     source: Source
 
 
@@ -262,6 +265,9 @@ class SequenceItem(Model):
     id: Ident
     name: str
     player: Literal["both", "first", "second", "each"] = "both"
+    before_first_turn: bool = False
+    """Played once, before the first turn (a game's set-up and opening moves, Omaha 11.0-11.2.3), not in
+    every turn: a log writes it as its entries before the first `Turn` marker, with no step marker."""
     items: list[SequenceItem] = []
     entries: list[EntryAllowance] = []
     """The entry kinds this step or phase allows (see EntryAllowance)."""
@@ -319,11 +325,24 @@ class GameManifest(Model):
     @model_validator(mode="after")
     def _entry_sides_known(self) -> GameManifest:
         items = [i for item in self.sequence for i in (item, *item.items)]
+        types = [t.id for t in self.unit_type]
         for item in items:
             for allowed in item.entries:
                 if allowed.side not in ("any", "phasing", *self.sides):
                     raise ValueError(f"sequence {item.id!r}: entries side {allowed.side!r} is not 'any', 'phasing' "
                                      f"or one of the sides ({', '.join(self.sides)})")
+                for unit_type in allowed.unit_types:
+                    if unit_type not in types:
+                        raise ValueError(f"sequence {item.id!r}: entries unit type {unit_type!r} is not one of the "
+                                         f"game's unit types ({', '.join(types)})")
+        nested = [i.id for item in self.sequence for i in item.items if i.before_first_turn]
+        if nested:
+            raise ValueError(f"sequence {nested[0]!r}: before_first_turn belongs to a top-level [[sequence]] item")
+        opening = [i for i, item in enumerate(self.sequence) if item.before_first_turn]
+        if len(opening) > 1 or opening and opening[0] != 0:
+            raise ValueError("sequence: one item at most is played before the first turn, and it comes first")
+        if any(item.before_first_turn and item.player == "each" for item in self.sequence):
+            raise ValueError("sequence: the item played before the first turn is not each player's turn")
         return self
 
     def box_of(self, kind: str, side: str | None, holds: str = "units") -> Box | None:

@@ -1,12 +1,16 @@
 """The sequence of play as the game's data gives it (`[[sequence]]` in game.toml), read in one place.
 
-The referee's engine (is this step next?), the builder's turn tracker and the VASSAL reader all
-walk the same list: each step or phase once, or once per side in the first player's order when the
-item is each player's (`player = "each"`, e.g. the Fire & Movement player turn, 4.1).
+The referee's engine (is this step next? does it allow this entry?), the rule systems' generators,
+the builder's turn tracker and the VASSAL reader all walk the same list: each step or phase once, or
+once per side in the first player's order when the item is each player's (`player = "each"`, e.g.
+the Fire & Movement player turn, 4.1). An item played once before the first turn
+(`before_first_turn`, e.g. Omaha's set-up and landing, 11.0-11.2.3) is not part of the turn: it is the
+game's opening (`opening_slot`), the step in force before a log's first `Turn` marker.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from wargame.models import EntryAllowance, GameManifest, SequenceItem
@@ -23,6 +27,10 @@ class Slot:
     source: str
     entries: tuple[EntryAllowance, ...] = ()
     """The entry kinds the step or phase allows, and who may write them (`entries` in game.toml)."""
+    title: str = ""
+    """The step or phase's own name, without the side whose player turn it is in."""
+    opening: bool = False
+    """Played once before the first turn (`before_first_turn`), not in every turn."""
 
     def writer(self, allowed: EntryAllowance) -> str | None:
         """The side an allowance lets write its kind here (None: either side)."""
@@ -30,23 +38,34 @@ class Slot:
             return None
         return self.side if allowed.side == "phasing" else allowed.side
 
-    def allows(self, kind: str, side: str | None) -> bool:
-        """Whether the step or phase allows an entry of this kind from this side."""
+    def allows(self, kind: str, side: str | None, unit_types: Iterable[str] = ()) -> bool:
+        """Whether the step or phase allows an entry of this kind from this side, acting with units of
+        these types (an allowance for some unit types only needs every unit to be of one)."""
+        types = tuple(unit_types)
         return any(a.kind == kind and (a.side == "any" or (side is not None and side == self.writer(a)))
+                   and (not a.unit_types or (bool(types) and all(t in a.unit_types for t in types)))
                    for a in self.entries)
 
 
 def _slot(item: SequenceItem, name: str, side: str | None) -> Slot:
-    return Slot(item.id, name, side, str(item.source), tuple(item.entries))
+    return Slot(item.id, name, side, str(item.source), tuple(item.entries), item.name, item.before_first_turn)
+
+
+def opening_slot(manifest: GameManifest) -> Slot | None:
+    """The step played once before the first turn (a log's entries before its first `Turn` marker), if the
+    game's sequence of play has one."""
+    return next((_slot(item, item.name, None) for item in manifest.sequence if item.before_first_turn), None)
 
 
 def turn_sequence(manifest: GameManifest) -> tuple[Slot, ...]:
-    """The steps or phases a turn runs through, in order."""
+    """The steps or phases a turn runs through, in order (not the opening before the first turn)."""
     sides = manifest.sides
     first = (manifest.scenario[0].first_player if manifest.scenario else None) or (sides[0] if sides else None)
     order = [first, *[s for s in sides if s != first]]
     out: list[Slot] = []
     for item in manifest.sequence:
+        if item.before_first_turn:
+            continue
         if item.player == "each":
             for side in order:
                 if item.items:
@@ -66,6 +85,16 @@ def entry_places(sequence: tuple[Slot, ...]) -> dict[str, tuple[EntryAllowance, 
         for allowed in slot.entries:
             out.setdefault(allowed.kind, []).append(allowed)
     return {kind: tuple(allowed) for kind, allowed in out.items()}
+
+
+def slot_at(sequence: tuple[Slot, ...], opening: Slot | None, turn: int, step: str | None,
+            side: str | None) -> Slot | None:
+    """The step or phase under way: the opening before the first turn's first step, else the turn's step
+    (of a side's player turn, when it is one side's); None between a `Turn` marker and its first step."""
+    if turn == 0 and step is None:
+        return opening
+    index = slot_index(sequence, step, side)
+    return None if index is None else sequence[index]
 
 
 def step_ids(sequence: tuple[Slot, ...]) -> list[str]:

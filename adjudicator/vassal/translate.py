@@ -19,6 +19,7 @@ import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from adjudicator.contract import kind_of
 from adjudicator.engine import resolve
 from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Pass, Place as PlaceEntry,
@@ -31,7 +32,7 @@ from wargame.errors import LogSyntaxError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.receipts import ReceiptError, receipt_from_token
-from wargame.sequence import turn_sequence
+from wargame.sequence import opening_slot, turn_sequence
 from wargame.vassal.buildfile import ModuleInfo
 from wargame.vassal.declarations import (
     ACTION, ACTIVATE, ATTACKER, BOMBARD, DECLARE, DEFENDER, PASS, PREFIX, RESULT, STAND, SUPPORT, TARGET,
@@ -61,6 +62,9 @@ MAX_DIFFERENCES = 40
 MAX_NUMBER = 9999
 """The largest turn or die the notation writes (four digits)."""
 Key = tuple[str, ...]
+OPENING_RESULTS = (RollOff, SupportMarkers, Loss, Retreat, Advance, StandFast)
+"""What may follow the entries a game's opening allows before the first turn: its dice, the markers drawn
+or put aside, and combat results (Omaha 11.2.3)."""
 STAND_KEY: Key = ("stand",)
 """A stand's effect on its counter: flipped, or eliminated (see `carries_out`)."""
 
@@ -74,7 +78,9 @@ class Phase:
 
 
 def phases(game: Game) -> list[Phase]:
-    """Our modules' turn-tracker steps in order: the game's sequence of play (wargame/sequence.py)."""
+    """Our modules' turn-tracker steps in order: the game's sequence of play (wargame/sequence.py), without the
+    opening played before the first turn, which has no tracker step: a recording's moves before its first turn
+    step are the opening's entries, written with no step marker as in a text log."""
     return [Phase(slot.id, slot.name) for slot in turn_sequence(game.manifest)]
 
 
@@ -183,6 +189,8 @@ class _Translator:
         self.reported: dict[tuple[str | None, int, int], Location] = {}
         self.before_start: list[Entry] = []
         """The first turn's markers while the set-up may still be going on (see start_turn)."""
+        self.opening = opening_slot(game.manifest)
+        self.opening_kinds = frozenset(a.kind for a in self.opening.entries) if self.opening is not None else frozenset()
         self.die_rolls: set[int] = set()
         """The ids of the single-die `Roll` entries translated from dice (a typed one may repeat them)."""
         self.layout_differs = False
@@ -216,11 +224,11 @@ class _Translator:
         """Whether the entry can come before the first turn begins, so that its markers wait for a later one."""
         if isinstance(entry, (Header, Comment)) or isinstance(entry, PlaceEntry) and entry.how == "setup":
             return True
-        # Omaha (11.2.3): the Pointe du Hoc roll, its loss and marker and the Rangers' move, and the
-        # beach assaults with their markers, losses and retreats come before GT 1, while VASSAL's turn
-        # tracker already shows GT 1's first phase.
-        return self.game.manifest.rule_system == "omaha" and isinstance(
-            entry, (RollOff, SupportMarkers, Attack, Loss, Move, Retreat, Advance, StandFast))
+        # A game with an opening before the first turn (`before_first_turn` in its [[sequence]]; Omaha 11.2.3:
+        # the Pointe du Hoc roll, its loss and marker and the Rangers' move, the beach assaults with their
+        # markers, losses and retreats) plays it while VASSAL's turn tracker already shows the first turn's
+        # first step: the kinds the opening allows, and the dice, markers and results that follow them.
+        return self.opening is not None and (kind_of(entry) in self.opening_kinds or isinstance(entry, OPENING_RESULTS))
 
     def emit(self, entry: Entry) -> int:
         if self.before_start and not self.before_first_turn(entry):

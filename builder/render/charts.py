@@ -991,7 +991,8 @@ def _sequence_lines(items: Sequence[SequenceItem], prefix: str, depth: int, play
     lines = []
     for i, item in enumerate(items, 1):
         number = f"{prefix}{i}"
-        aside = " · ".join(part for part in (who[item.player], _source(item.source)) if part)
+        once = "once, before the first turn" if item.before_first_turn else ""
+        aside = " · ".join(part for part in (once, who[item.player], _source(item.source)) if part)
         lines.append((depth, number + ("." if depth == 0 else ""), item.name, aside))
         lines += _sequence_lines(item.items, number + ".", depth + 1, players)
     return lines

@@ -429,7 +429,11 @@ def _zones(board: etree._Element, layout: HoldingLayout) -> None:
 
 
 def _turn_levels(game: Game) -> list[str]:
-    """The steps or phases a turn runs through, for the turn tracker (4.0 / 4.1), from the game's sequence."""
+    """The steps or phases a turn runs through, for the turn tracker (4.0 / 4.1), from the game's sequence.
+
+    The opening played once before the first turn (Omaha's set-up and landing, 11.2) is not a level: a
+    tracker's list repeats every turn and starts at turn 1, so the players play the opening before they
+    first step the tracker (the VASSAL reader reads what comes before as the opening, docs/vassal-logs.md)."""
     return [slot.name for slot in turn_sequence(game.manifest)] or ["Turn"]
 
 

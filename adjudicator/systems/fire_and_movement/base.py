@@ -21,14 +21,15 @@ from adjudicator.systems.fire_and_movement.state import S
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.models import Marker, Unit
-from wargame.sequence import Slot, turn_sequence
+from wargame.sequence import Slot, opening_slot, slot_at, turn_sequence
 
-MOVEMENT_PHASES = ("movement", "mobile_movement")
 COMBAT_PHASES = ("combat", "mobile_combat")
 SERIES_TABLE = SectionTable("fire-and-movement", SECTIONS)
 SEQUENCE: PerGame[tuple[Slot, ...]] = PerGame(lambda game: turn_sequence(game.manifest))
 """4.1: a game turn's phases in order, from the game's `[[sequence]]` (the player turn's five once
 for each player); a state's `phase` is an index into it."""
+OPENING: PerGame[Slot | None] = PerGame(lambda game: opening_slot(game.manifest))
+"""What comes once before the first game turn (a folio's set-up and landing, `before_first_turn`)."""
 FIRST_SIDE: PerGame[str | None] = PerGame(lambda game: next((s.side for s in SEQUENCE(game) if s.side), None))
 """The side whose player turn the sequence lists first."""
 
@@ -83,6 +84,11 @@ class SeriesRules(SystemBase[S]):
             return state.first_player
         return self.enemy(state, state.first_player)
 
+    def slot(self, state: S) -> Slot | None:
+        """The phase under way as the game's sequence of play gives it (the opening before GT 1), with the
+        entries it allows: the engine's check and the generators ask the same data (wargame/sequence.py)."""
+        return slot_at(SEQUENCE(state.game), OPENING(state.game), state.turn, self.phase_id(state), self.active(state))
+
     def _where(self, state: S) -> str:
         phase = self.phase_id(state)
         if phase is None:
@@ -132,10 +138,6 @@ class SeriesRules(SystemBase[S]):
     def folio_move(self, state: S, entry: Move) -> list[Finding] | None:
         """A folio's own verdict on a move before the series' (None: the series' rules decide)."""
         return None
-
-    def moves_out_of_sequence(self, state: S, entry: Move) -> bool:
-        """Whether a folio lets this move happen outside the owner's movement phases."""
-        return False
 
     def folio_path(self, state: S, entry: Move) -> list[Finding]:
         """A folio's errors on a move's path before its steps are walked (the series has none)."""

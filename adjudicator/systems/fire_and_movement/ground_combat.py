@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from adjudicator.basis import Basis, attack_records, crt_cell
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard
-from adjudicator.systems.fire_and_movement.base import COMBAT_PHASES, SeriesRules
+from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, column_on_line, unit_values
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
@@ -33,17 +33,6 @@ class GroundCombat(SeriesRules[S]):
         fortified = "fortification" in game.hex_terrain.get(target, ())
         return audit(game, target, attackers, defenders, self._supports(state, entry, target), fortified, entry.die,
                      side)
-
-    def combat_report(self, state: S, entry: Attack) -> list[str]:
-        """`adjudicate combat`'s lines for an attack: the arithmetic, the column and the result."""
-        result = self.combat_audit(state, entry)
-        lines = [f"Attack on {entry.hex} by {', '.join(entry.attackers)}"] + [f"  {line}" for line in result.lines]
-        crt = state.game.crt
-        if entry.die is None and crt is not None:
-            column = list(crt.columns).index(result.column)
-            lines.append("  no die roll given; the column reads " + ", ".join(
-                f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
-        return lines
 
     def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
         """The claimed differential and result against the table (a warning without a die)."""
@@ -72,12 +61,10 @@ class GroundCombat(SeriesRules[S]):
         folio = self.folio_attack(state, entry)
         if folio is not None:
             return folio
-        game = state.game
+        # 8.2: that the active player attacks in his own Combat and Mobile Combat Phases only is the
+        # phases' `entries` in game.toml, which the engine checks first.
         phase = self.phase_id(state)
         side = entry.side or self._unit(state, entry.attackers[0]).side
-        if phase not in COMBAT_PHASES or side != self.active(state):
-            return [self._f("error", "8.2", entry, f"{self._where(state)}: {side} attacks only in its own Combat and "
-                                                   "Mobile Combat Phases")]
         defenders = self._defenders(state, entry, side)
         if not defenders:
             return [self._f("error", "8.2", entry, f"hex {entry.hex} holds no enemy unit to attack")]

@@ -13,7 +13,6 @@ from adjudicator.contract import MOVE_KINDS, Reach
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.base import PerGame
-from adjudicator.systems.fire_and_movement.base import MOVEMENT_PHASES
 from adjudicator.systems.fire_and_movement.state import S
 from adjudicator.systems.fire_and_movement.zoc import IGNORE_EZOC, ZonesOfControl
 from wargame.errors import WargameError, did_you_mean
@@ -116,16 +115,13 @@ class Movement(ZonesOfControl[S]):
                         ezoc_cost=self.allowance(state, unit_id, weather=False) // 2 if mobile else 0, mobile=mobile,
                         barrier=lambda a, b: self.is_ezoc_barrier(game, a, b), on_map=grid, off_limits=self.off_limits(state))
 
-    def move_bars(self, state: S, unit_id: str, out_of_sequence: bool = False) -> tuple[list[tuple[str, str]], bool]:
+    def move_bars(self, state: S, unit_id: str) -> tuple[list[tuple[str, str]], bool]:
         """What bars a unit from moving now at all, whatever its path (5.2, 5.5, 8.5): (section, message)
         in the order judged, and whether the first ends the judging of the move; the checker and the
-        generators (`may_move`) ask."""
+        generators (`may_move`) ask. That a player moves his own units in his own Movement and Mobile
+        Movement Phases only (5.2) is the phase's `entries` in game.toml, which the engine checks first."""
         unit = self._unit(state, unit_id)
         phase = self.phase_id(state)
-        # 5.2: a player moves his own units in his own Movement or Mobile Movement Phase only.
-        if not out_of_sequence and (phase not in MOVEMENT_PHASES or unit.side != self.active(state)):
-            return [("5.2", f"{self._where(state)}: {unit_id} ({unit.side}) moves only in its own side's Movement "
-                            "and Mobile Movement Phases")], True
         if phase == "mobile_movement":
             if unit.mobility != "mobile":
                 return [("5.5", f"{unit_id} is a leg unit; leg units never move in the Mobile Movement Phase")], True
@@ -170,8 +166,12 @@ class Movement(ZonesOfControl[S]):
         return Reach({label(h): cost for h, cost in sorted(walked.cost.items()) if h != start})
 
     def may_move(self, state: S, unit_id: str) -> bool:
-        """Whether a unit may move now at all (the series' bars and its folio's), as the generators ask."""
-        return not self.move_bars(state, unit_id)[0] and self.folio_may_move(state, unit_id)
+        """Whether a unit may move now at all, as the generators ask: the phase allows its side's moves
+        (5.2, the sequence's `entries`, as the engine checks them), then the series' bars and its folio's."""
+        slot = self.slot(state)
+        unit = self._unit(state, unit_id)
+        return slot is not None and slot.allows("move", unit.side, (unit.type,)) and \
+            not self.move_bars(state, unit_id)[0] and self.folio_may_move(state, unit_id)
 
     def _check_move(self, state: S, entry: Move) -> list[Finding]:
         game = state.game
@@ -180,7 +180,7 @@ class Movement(ZonesOfControl[S]):
         early = self.folio_move(state, entry)
         if early is not None:
             return early
-        bars, final = self.move_bars(state, entry.unit, self.moves_out_of_sequence(state, entry))
+        bars, final = self.move_bars(state, entry.unit)
         out += [self._f("error", section, entry, message) for section, message in bars]
         if final:
             return out

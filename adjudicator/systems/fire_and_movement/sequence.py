@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Entry, Place, StepMarker, TurnMarker
+from adjudicator.notation.entries import Entry, StepMarker, TurnMarker
 from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.state import S, evolve
 
@@ -69,13 +69,6 @@ class SequenceOfPlay(SeriesRules[S]):
             return state.overstacked
         known = dict(state.overstacked)
         return tuple((where, units | known.get(where, frozenset())) for where, units in self._overstacks(state))
-
-    def _check_placer(self, state: S, entry: Place) -> list[Finding]:
-        """A unit's placement is its owner's decision (the engine judges the other entries' authors)."""
-        if entry.side and entry.unit in state.game.units_by_id and self._unit(state, entry.unit).side != entry.side:
-            return [self._f("error", "log", entry, f"{entry.unit} is a {self._unit(state, entry.unit).side} unit; its "
-                                                   f"owner, not {entry.side}, decides this")]
-        return []
 
     def _turn_applied(self, state: S, entry: TurnMarker) -> S:
         """4.1: a new game turn; 7.2: every marker back in its pool."""

@@ -144,7 +144,7 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
 
     def _check_place(self, state: S, entry: Place) -> list[Finding]:
         checker = self.place_checks().get(entry.how)
-        return ([] if checker is None else checker(state, entry)) + self._check_placer(state, entry)
+        return [] if checker is None else checker(state, entry)
 
     def _check_roll(self, state: S, entry: RollOff) -> list[Finding]:
         """Combat dice are written with their combats; the series calls for no other roll."""

@@ -29,8 +29,16 @@ class BeachAssaults(OmahaRules):
         return self.beach_audit(state, entry) if self._is_beach_assault(state, entry) else None
 
     def folio_attack(self, state: OmahaState, entry: Attack) -> list[Finding] | None:
-        """11.2.3: a beach assault is checked by its own rules."""
-        return self._check_beach_assault(state, entry) if self._is_beach_assault(state, entry) else None
+        """11.2.3: a beach assault is checked by its own rules; before GT 1 it is the only attack."""
+        if self._is_beach_assault(state, entry):
+            return self._check_beach_assault(state, entry)
+        if state.turn == 0 and state.phase is None:
+            # The landing allows the Allied player's attacks (game.toml's `entries`) for the beach assaults
+            # only; any other attack waits for a Combat Phase (8.2).
+            return [self._f("error", "8.2", entry, f"before GT 1 the only attacks are the beach assaults, each from "
+                                                   f"a beach landing hex its units hold (11.2.3); {entry.hex} is not "
+                                                   "one: attacks wait for a Combat Phase (8.2)")]
+        return None
 
     def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[Finding]:
         """11.2.1: the landed units' beach assault was their only action of GT 1."""

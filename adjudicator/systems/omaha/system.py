@@ -120,11 +120,6 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         """11.2.4: a reinforcement landed this Movement Phase moves no further in it."""
         return unit_id in state.landed and self.phase_id(state) == "movement"
 
-    def moves_out_of_sequence(self, state: OmahaState, entry: Move) -> bool:
-        """11.2.3: the Rangers' move after the Pointe du Hoc roll, before GT 1 (limits in _pdh_move)."""
-        return state.turn == 0 and entry.unit == self._ranger(state) and state.pointe_du_hoc is not None and \
-            self._unit(state, entry.unit).side == "Allied"
-
     def folio_path(self, state: OmahaState, entry: Move) -> list[Finding]:
         """11.2.4: a reinforcement landed this Movement Phase moves no further in it."""
         if self._landed_this_phase(state, entry.unit):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from adjudicator.contract import CombatAccount, Outcome, Position, SequencePoint, StepNoun, kind_of
+from adjudicator.contract import CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, kind_of
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard, Comment, Entry, Header, TurnMarker
 from adjudicator.systems.base import SystemBase
@@ -118,6 +118,8 @@ class Onslaught(SystemBase[OnslaughtState]):
     entry_kinds = frozenset({"header", "comment", *CHECKS, *APPLIES})
     foreign_kinds = {"bombard": "is a Fire & Movement entry; Onslaught has no bombardment",
                      "markers": "is a Fire & Movement entry; Onslaught has no support fire markers"}
+    # A division of the other side placed is an error of the schedule's own section (3.0, 10.2, 10.3, 11.2).
+    engine_checks = EngineChecks(placements=False)
 
     @property
     def auditor(self) -> Onslaught:
@@ -287,10 +289,6 @@ class Onslaught(SystemBase[OnslaughtState]):
                                                               "paid": state.action.paid},
                 "replacement_points": dict(state.replacement_points),
                 "victory_points": score(state).describe()}
-
-    def combat_report(self, state: OnslaughtState, attack: Attack) -> list[str]:
-        """The audit of one attack, in lines for a person (7.0-7.4)."""
-        return combat.combat_report(state, attack)
 
     def account(self, state: OnslaughtState, entry: Attack | Bombard) -> CombatAccount:
         """An attack computed for a dispute (7.0-7.4); Onslaught has no bombardment."""
