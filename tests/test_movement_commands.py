@@ -171,3 +171,14 @@ def test_a_retreats_finding_shows_the_legal_paths_beside_it() -> None:
         legal = [m for m in item.marks if m.kind == "path" and m.tone == "legal"]
         assert len(taken) == 1 and legal, log.name
         assert all(m.hexes[0] == taken[0].hexes[0] and m.hexes != taken[0].hexes for m in legal)
+
+
+def test_a_game_of_exchanges_is_asked_at_log_and_line() -> None:
+    """--at LOG:LINE in a game's folder; a line past that log's end is refused naming it."""
+    game = str(ROOT / "examples" / "pbem" / "game")
+    code, out, _ = run("retreats", game, "--at", "02-turn-2.log:13")
+    assert code == 0 and "after 02-turn-2.log line 13" in out and "de-inf-02 from 0319" in out
+    # 7.5: a German division stops its retreat on entering a fortification, a full retreat of one hex.
+    assert "    0319-0318" in out.splitlines()
+    code, _, err = run("reach", game, "us-inf-01", "--at", "02-turn-2.log:999")
+    assert code == 2 and "02-turn-2.log has" in err
