@@ -52,7 +52,8 @@ def moment_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, da
         if at_line is None:
             return Moment(result, result.final_state, "the end")
         line = _chain_line(chain, *at_line)
-        part, local = chain.locate(line)
+        local = at_line[1]
+        part = next(p for p in chain.parts if p.base == line - local)
         if local > len(part.source):
             raise _out_of_range(at_line[1], len(part.source), part.path.name)
         return Moment(result, result.state_at(line), f"{part.path.name} line {local}")
