@@ -124,6 +124,11 @@ class SeriesRules(SystemBase[S]):
         """Whether a folio's own rules let a unit move now at all (the series has none of its own)."""
         return True
 
+    def folio_bars(self, state: S, unit_id: str) -> list[tuple[str, str]]:
+        """What a folio's own rules say bars a unit from moving now, (section, message) each (the series has
+        none); `folio_may_move` is true when this is empty."""
+        return []
+
     def folio_move(self, state: S, entry: Move) -> list[Finding] | None:
         """A folio's own verdict on a move before the series' (None: the series' rules decide)."""
         return None
@@ -143,6 +148,12 @@ class SeriesRules(SystemBase[S]):
     def out_of_supply(self, state: S) -> list[str]:
         """9.0: no supply rules in the series; every unit is always in supply."""
         return []
+
+    def supply_line(self, state: S, unit_id: str) -> list[str] | None:
+        """9.0: no supply rules in the series, so every unit on the map is in supply where it stands (a line of
+        its own hex); None off the map."""
+        where = self._on_map(state, unit_id)
+        return None if where is None else [state.game.grid.label_of(where)]
 
     def supply_loss(self, state: S, unit_id: str) -> bool:
         """Whether a loss is a folio's supply loss rather than a combat's (9.0: none in the series)."""

@@ -9,14 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable, Container
 from dataclasses import dataclass
 
+from adjudicator.contract import MOVE_KINDS, Reach
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.base import MOVEMENT_PHASES
 from adjudicator.systems.fire_and_movement.state import S
 from adjudicator.systems.fire_and_movement.zoc import IGNORE_EZOC, ZonesOfControl
+from wargame.errors import WargameError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
+from wargame.paths import reachable
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,14 @@ class Movement(ZonesOfControl[S]):
         added += sum(float(terrain[f].mp_add or 0) for f in features if f not in ("road", "trail"))
         return base + added
 
-    def move_rule(self, state: S, unit_id: str) -> MoveRule:
+    def move_rule(self, state: S, unit_id: str, kind: str = "move") -> MoveRule:
         """How a unit may move now (5.1-5.4, 6.1): the one model the checker, the VASSAL reader and the
-        generators ask for."""
+        generators ask for; WargameError for strategic movement (an Onslaught rule) or a unit off the map."""
+        self._movement_kind(kind)
+        if unit_id not in state.game.units_by_id:
+            raise WargameError(f"unknown unit {unit_id!r}{did_you_mean(unit_id, state.game.units_by_id)}")
+        if self._on_map(state, unit_id) is None:
+            raise WargameError(f"{unit_id} is not on the map ({state.location.get(unit_id) or 'not in play'})")
         game = state.game
         unit = self._unit(state, unit_id)
         grid = game.grid
@@ -130,6 +138,36 @@ class Movement(ZonesOfControl[S]):
         if unit_id in state.advanced:
             out.append(("8.5", f"{unit_id} advanced after combat this player turn and does nothing more in it"))
         return out, False
+
+    @staticmethod
+    def _movement_kind(kind: str) -> None:
+        """WargameError unless `kind` is normal movement: the series has no strategic movement."""
+        if kind not in MOVE_KINDS:
+            raise WargameError(f"unknown kind of movement {kind!r}{did_you_mean(kind, MOVE_KINDS)} (kinds: "
+                               f"{', '.join(MOVE_KINDS)})")
+        if kind != "move":
+            raise WargameError("Fire & Movement has no strategic movement (an Onslaught rule): ask for 'move'")
+
+    def reach(self, state: S, unit_id: str, kind: str = "move") -> Reach:
+        """Every hex a unit may still move to now with the MP it has left, and what reaching it costs (5.1-5.5,
+        6.1, a folio's own rules), or why it may not move now."""
+        if unit_id not in state.game.units_by_id:
+            raise WargameError(f"unknown unit {unit_id!r}{did_you_mean(unit_id, state.game.units_by_id)}")
+        if kind == "strategic":
+            return Reach({}, ("log: Fire & Movement has no strategic movement (an Onslaught rule)",))
+        self._movement_kind(kind)
+        start = self._on_map(state, unit_id)
+        if start is None:
+            where = state.location.get(unit_id)
+            return Reach({}, (f"5.2: {unit_id} is not on the map ({where or 'not in play'})",))
+        bars, _ = self.move_bars(state, unit_id)
+        bars += self.folio_bars(state, unit_id)
+        if bars:
+            return Reach({}, tuple(f"{section}: {message}" for section, message in bars))
+        rule = self.move_rule(state, unit_id)
+        walked = reachable(start, rule.cost, rule.budget, stops=rule.stops)
+        label = state.game.grid.label_of
+        return Reach({label(h): cost for h, cost in sorted(walked.cost.items()) if h != start})
 
     def may_move(self, state: S, unit_id: str) -> bool:
         """Whether a unit may move now at all (the series' bars and its folio's), as the generators ask."""

@@ -3,6 +3,7 @@ checks of a `retreat` entry against them."""
 
 from __future__ import annotations
 
+from adjudicator.contract import RetreatOption
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Retreat
 from adjudicator.systems.fire_and_movement.base import SeriesRules
@@ -39,6 +40,35 @@ class Retreats(SeriesRules[S]):
                     continue
                 extend((*path, n))
         extend((start,))
+        return out
+
+    def legal_retreats(self, state: S, unit_id: str, hexes: int) -> list[tuple[Hex, ...]]:
+        """The retreats of exactly `hexes` hexes `_check_retreat` finds nothing wrong with now: open ones
+        (8.3, 6.2), farther from the closest enemy unit after a bombardment when some are (8.1.5), by vacant
+        hexes when some are (8.3)."""
+        legal = self.retreat_paths(state, unit_id, hexes)
+        if state.combat is not None and state.combat.bombardment:
+            legal = self._farther(state, unit_id, legal) or legal
+        vacant = [p for p in legal if not any(self._friendly_at(state, unit_id, h) for h in p[1:])]
+        return vacant or legal
+
+    def retreat_options(self, state: S) -> list[RetreatOption]:
+        """The retreats the pending result still owes, by unit (8.2.4, 8.3): every legal full retreat, or when
+        there is none the shorter ones the unit takes instead (then reduced too)."""
+        combat = state.combat
+        if combat is None:
+            return []
+        label = state.game.grid.label_of
+        out = []
+        for unit_id in (*combat.attackers, *combat.defenders):
+            due = combat.retreat_due(unit_id)
+            if not due or unit_id in combat.stood or combat.retreat_of(unit_id) is not None or \
+                    self._on_map(state, unit_id) is None:
+                continue
+            full = self.legal_retreats(state, unit_id, due)
+            shorter = [] if full else [p for n in range(due - 1, 0, -1) for p in self.legal_retreats(state, unit_id, n)]
+            out.append(RetreatOption(unit_id, due, tuple(tuple(label(h) for h in p) for p in full),
+                                     tuple(tuple(label(h) for h in p) for p in shorter)))
         return out
 
     def _friendly_at(self, state: S, unit_id: str, h: Hex) -> bool:

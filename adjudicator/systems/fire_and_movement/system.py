@@ -196,6 +196,11 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
 
     # -- the engine's contract ---------------------------------------------------------------------
     @property
+    def movement(self) -> FireAndMovement[S]:
+        """Where units may move, zones of control, retreats and supply lines (5.0-6.2, 8.3; a folio's supply)."""
+        return self
+
+    @property
     def auditor(self) -> FireAndMovement[S]:
         """The series audits a disputed combat (8.0-8.2)."""
         return self

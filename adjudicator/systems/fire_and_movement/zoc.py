@@ -35,6 +35,11 @@ class ZonesOfControl(SeriesRules[S]):
         self._zones[side] = (state.location, zone)
         return zone
 
+    def zones_of_control(self, state: S, side: str) -> frozenset[str]:
+        """The hexes in the zones of control `side`'s units exert (6.0): the enemy zones of its enemies."""
+        label = state.game.grid.label_of
+        return frozenset(label(h) for h in self.ezoc(state, self.enemy(state, side)))
+
     @staticmethod
     def is_ezoc_barrier(game: Game, a: Hex, b: Hex) -> bool:
         """6.1 exception: a minefield hexside or a fortification, never crossed from one EZOC into another."""

@@ -4,6 +4,8 @@ is reduced, or eliminated if reduced (rangers and units on a beach landing hex a
 
 from __future__ import annotations
 
+from collections import deque
+
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Loss
 from adjudicator.systems.base import PerGame
@@ -88,6 +90,40 @@ class Supply(OmahaRules):
                     frontier.append(n)
         self._traced = (state.location, landing, frozenset(out), targets)
         return self._traced[2]
+
+    def supply_line(self, state: OmahaState, unit_id: str) -> list[str] | None:
+        """The hexes of an Allied unit's supply path (12.0), from its hex to a beach landing hex with a marker,
+        searched as `supplied` searches (the shortest); its own hex alone for a unit exempt from supply (a German
+        unit, 9.0; a ranger or a unit on a beach landing hex, 12.0); None when it traces none."""
+        start = self._on_map(state, unit_id)
+        if start is None:
+            return None
+        game = state.game
+        label = game.grid.label_of
+        landing = self.landing_hexes(state)
+        unit = self._unit(state, unit_id)
+        if unit.side != "Allied" or unit.type == "ranger" or label(start) in landing:
+            return [label(start)]
+        german = {game.grid.hex_of(w) for u, w in state.location.items()
+                  if game.grid.is_label(w) and self._unit(state, u).side == "German"}
+        ezoc = self.ezoc(state, "Allied")
+        frontier = deque(h for h in (game.grid.hex_of(x) for x in sorted(landing)) if h not in german)
+        came_from: dict[Hex, Hex | None] = {h: None for h in frontier}
+        while frontier:
+            h = frontier.popleft()
+            if h == start:
+                path = [h]
+                while (back := came_from[path[-1]]) is not None:
+                    path.append(back)
+                return [label(x) for x in path]
+            if h in ezoc and came_from[h] is not None:
+                continue  # 12.0: a hex in a German ZOC only ends the path (or begins it, at the beach)
+            for n in game.grid.neighbours_on_map(h):
+                if n in came_from or n in german or self.step_cost(game, h, n) is None:
+                    continue
+                came_from[n] = h
+                frontier.append(n)
+        return None
 
     def out_of_supply(self, state: OmahaState) -> list[str]:
         """Allied units that cannot trace supply now (12.0; rangers and units on a beach landing hex

@@ -103,6 +103,15 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
                                                     "(11.2.1)")]
         return None
 
+    def folio_bars(self, state: OmahaState, unit_id: str) -> list[tuple[str, str]]:
+        """11.2.1: a unit landed on the beach during GT 1 stays; 11.2.4: one landed this Movement Phase too."""
+        out = []
+        if self._landed_on_gt1(state, unit_id):
+            out.append(("11.2.1", f"{unit_id} landed on the beach and does not move during GT 1 (11.2.1)"))
+        if self._landed_this_phase(state, unit_id):
+            out.append(("11.2.4", f"{unit_id} landed this Movement Phase and moves no further in it (11.2.4)"))
+        return out
+
     def folio_may_move(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.1: not a unit landed on the beach during GT 1; 11.2.4: not one landed this Movement Phase."""
         return not self._landed_on_gt1(state, unit_id) and not self._landed_this_phase(state, unit_id)

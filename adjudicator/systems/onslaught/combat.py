@@ -215,6 +215,16 @@ def retreat_options(state: OnslaughtState, defender_hex: Hex, side: str,
     """Hexes a defender may retreat to (7.3): two hexes away, never into enemy ZOC unless a
     friendly division is there, not ending next to an attacker; and the one-hex retreats
     (which deplete) when two are impossible."""
+    two, one = retreat_paths(state, defender_hex, side, attackers)
+    label = state.game.grid.label_of
+    return sorted({label(p[-1]) for p in two}), sorted({label(p[-1]) for p in one})
+
+
+def retreat_paths(state: OnslaughtState, defender_hex: Hex, side: str,
+                  attackers: Iterable[Hex]) -> tuple[list[tuple[Hex, ...]], list[tuple[Hex, ...]]]:
+    """Every retreat path of a defender (7.3), hex by hex from its hex: the two-hex ones (ending two
+    hexes away, never into enemy ZOC unless a friendly division is there, not ending next to an
+    attacker), and the one-hex ones (which deplete when no two-hex one is open), each in hex order."""
     game = state.game
     tables = map_tables(game)
     enemy_zoc = zone_of_control(state, enemy_of(state, side))
@@ -232,19 +242,18 @@ def retreat_options(state: OnslaughtState, defender_hex: Hex, side: str,
         return (b in game.grid and b in tables.passable and Hexside.between(a, b) not in tables.impassable_sides
                 and (b not in enemy_zoc or b in friendly))
 
-    two: set[Hex] = set()
-    one: set[Hex] = set()
-    for first in defender_hex.neighbours():
+    two: list[tuple[Hex, ...]] = []
+    one: list[tuple[Hex, ...]] = []
+    for first in sorted(defender_hex.neighbours()):
         if not may_enter(defender_hex, first):
             continue
         if not any(first.is_adjacent(h) for h in attacker_hexes) and first not in full:
-            one.add(first)
-        for second in first.neighbours():
+            one.append((defender_hex, first))
+        for second in sorted(first.neighbours()):
             if second.distance(defender_hex) == 2 and may_enter(first, second) and second not in full and \
                     not any(second.is_adjacent(h) for h in attacker_hexes):
-                two.add(second)
-    label = game.grid.label_of
-    return sorted(label(h) for h in two), sorted(label(h) for h in one)
+                two.append((defender_hex, first, second))
+    return two, one
 
 
 def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:

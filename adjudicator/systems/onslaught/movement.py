@@ -1,19 +1,24 @@
-"""Movement (6.1, 6.4 strategic movement, 6.5 major waterways) of a division along a path."""
+"""Movement (6.1, 6.2's effect on it, 6.4 strategic movement, 6.5 major waterways, 8.6's one hex) of a division:
+one model of a move, `MoveRule`, asked for by the checker and by the movement model (movement_model.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.onslaught.activation import record_sequence
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
-    OnslaughtState, enemy_of, movement_allowance, relocate, replace, turn_and_step, unit_of, units_at,
+    OnslaughtState, enemy_of, movement_allowance, occupants, on_map, relocate, replace, turn_and_step, unit_of,
+    units_at,
 )
 from adjudicator.systems.onslaught.supply import mark_control
-from adjudicator.systems.onslaught.tables import map_tables
+from adjudicator.systems.onslaught.tables import MapTables, map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
+from wargame.errors import WargameError
 from wargame.hexes import Hex, Hexside
 
 
@@ -27,46 +32,159 @@ def as_corrected(state: OnslaughtState, entry: Move) -> OnslaughtState:
                    stopped=state.stopped - {entry.unit})
 
 
-def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
-    state = as_corrected(state, entry)
-    out: list[Finding] = []
-    unit = unit_of(state, entry.unit)
+@dataclass(frozen=True)
+class MoveRule:
+    """A division's move in a state (6.1, 6.2, 6.4, 6.5, 8.6): the one model the checker, the VASSAL reader,
+    the pictures and the generators ask for; `wargame.paths.reachable(start, rule.cost, rule.budget,
+    stops=rule.stops)` walks it, and `check_move` judges a logged path with the same predicates."""
+
+    state: OnslaughtState = field(repr=False, compare=False)
+    unit_id: str
+    side: str
+    start: Hex
+    strategic: bool
+    allowance: int
+    """6.1: the hexes the division may enter (its depleted face's when depleted), tripled by 6.4."""
+    unsupplied: bool
+    """8.6: its stack was out of supply when activated, so it moves one hex at most."""
+    enemy_zoc: frozenset[Hex]
+    """6.2: the hexes in the zone of control of the enemy's divisions."""
+
+    @property
+    def budget(self) -> float:
+        """The hexes it may still enter in this move: its allowance, or one out of supply (8.6)."""
+        return float(min(self.allowance, 1) if self.unsupplied else self.allowance)
+
+    @cached_property
+    def _tables(self) -> MapTables:
+        return map_tables(self.state.game)
+
+    @cached_property
+    def _near(self) -> frozenset[Hex]:
+        # 6.4: asked only of a strategic move.
+        return frozenset(near_enemy(self.state, self.side))
+
+    def enters(self, b: Hex) -> bool:
+        """6.1: whether a division may enter the hex at all (a map hex, not prohibited terrain)."""
+        return b in self._tables.passable
+
+    def crosses(self, a: Hex, b: Hex) -> bool:
+        """6.1: whether the hexside between two adjacent hexes may be crossed (not impassable)."""
+        return Hexside.between(a, b) not in self._tables.impassable_sides
+
+    def in_enemy_zoc(self, h: Hex) -> bool:
+        """6.2: whether a hex is in an enemy division's zone of control."""
+        return h in self.enemy_zoc
+
+    def too_near(self, h: Hex) -> bool:
+        """6.4: whether a strategic move may not enter (or start in) a hex, within two movement points of an
+        enemy division."""
+        return self.strategic and h in self._near
+
+    def waterway(self, a: Hex, b: Hex) -> str | None:
+        """6.5: the major waterway whose crossing from `a` into `b` takes the whole movement allowance, if it
+        does: the Scheldt estuary always, the Rhine except for German divisions and for Allied ones entering a
+        hex another Allied division (not of the crossing division's own stack) already holds."""
+        tables = self._tables
+        hexside = Hexside.between(a, b)
+        if hexside not in tables.waterways:
+            return None
+        if hexside in tables.scheldt:
+            return "the Scheldt estuary"
+        if self.side == "German":
+            return None
+        action = self.state.action
+        own_stack = action.latest if action is not None else frozenset()
+        label = self.state.game.grid.label_of(b)
+        if any(u != self.unit_id and u not in own_stack for u in units_at(self.state, label, self.side)):
+            return None
+        return "the Rhine"
+
+    def enemy_held(self, h: Hex) -> bool:
+        """Whether enemy divisions hold a hex (never a place to move to: it is in their zone of control, 6.2,
+        and a hex holds one side's divisions, 6.3)."""
+        return occupants(self.state).get(h, self.side) != self.side
+
+    def cost(self, a: Hex, b: Hex) -> float | None:
+        """Hexes of allowance to step from `a` into the adjacent `b` (1, or all of it across a major
+        waterway), None when the division may not."""
+        if not self.enters(b) or not self.crosses(a, b) or self.enemy_held(b) or self.too_near(b):
+            return None
+        if a == self.start and self.in_enemy_zoc(a) and self.in_enemy_zoc(b):
+            return None  # 6.2: from an enemy ZOC not directly into another
+        if self.waterway(a, b) is not None:
+            # 6.5: the crossing takes the whole allowance, so it is the move's first and only hex.
+            return self.budget if a == self.start else None
+        return 1.0
+
+    def stops(self, h: Hex) -> bool:
+        """6.2: a division entering an enemy zone of control stops there."""
+        return self.in_enemy_zoc(h)
+
+
+def move_rule(state: OnslaughtState, unit_id: str, strategic: bool = False) -> MoveRule:
+    """How a division may move now (6.1, 6.2, 6.4, 6.5, 8.6); WargameError if it is not on the map."""
+    start = on_map(state, unit_id)
+    if start is None:
+        raise WargameError(f"{unit_id} is not on the map ({state.location.get(unit_id) or 'not in play'})")
+    unit = unit_of(state, unit_id)
+    allowance = movement_allowance(state, unit_id)
+    if strategic:
+        allowance *= int(state.game.parameter["strategic_movement_multiplier"])
+    action = state.action
+    return MoveRule(state, unit_id, unit.side, start, strategic, allowance,
+                    action is not None and unit_id in action.unsupplied,
+                    zone_of_control(state, enemy_of(state, unit.side)))
+
+
+def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[list[tuple[str, str]], bool]:
+    """What bars a division from moving now, whatever its path (5.0-5.5, 6.1, 9.2, 10.2, 14.3): (section,
+    message) in the order judged, and whether the first ends the judging of the move."""
+    unit = unit_of(state, unit_id)
     game = state.game
-    tables = map_tables(game)
-    where = state.location.get(entry.unit)
+    where = state.location.get(unit_id)
     if where is None or not game.grid.is_label(where):
-        return [finding("error", "6.1", entry, f"{entry.unit} is not on the map ({where or 'not in play'})")]
-    if entry.unit in state.dropped:
-        return [finding("error", "9.2", entry, f"{entry.unit} made a paradrop in this action and moves no "
-                                               "further in it")]
+        return [("6.1", f"{unit_id} is not on the map ({where or 'not in play'})")], True
+    if unit_id in state.dropped:
+        return [("9.2", f"{unit_id} made a paradrop in this action and moves no further in it")], True
     reserve = state.step == "german_reserve" and unit.side == "German"
     action = state.action
+    out: list[tuple[str, str]] = []
     if state.step == "reinforcement" and action is None:
-        if entry.unit not in state.free_moves:
+        if unit_id not in state.free_moves:
             # 10.2: the one move of the Reinforcement Step, free, for German arrivals from A or B.
-            return [finding("error", "10.2", entry, f"{entry.unit} moves in the Reinforcement Step; only German "
-                                                    "reinforcements placed in area A or B this step move then, "
-                                                    "once")]
+            return [("10.2", f"{unit_id} moves in the Reinforcement Step; only German reinforcements placed in "
+                             "area A or B this step move then, once")], True
     elif not reserve:
         if action is None:
-            return [finding("error", "5.2", entry, f"{turn_and_step(state)}: {entry.unit} moves without an action")]
-        if entry.unit not in action.activated:
+            return [("5.2", f"{turn_and_step(state)}: {unit_id} moves without an action")], True
+        if unit_id not in action.activated:
             # 6.1: "A division must be activated in order to move."
-            out.append(finding("error", "6.1", entry, f"{entry.unit} moves without being activated in this action"))
-        elif action.type in ("movement", "breakthrough") and entry.unit not in action.latest:
+            out.append(("6.1", f"{unit_id} moves without being activated in this action"))
+        elif action.type in ("movement", "breakthrough") and unit_id not in action.latest:
             section = "5.3" if action.type == "movement" else "5.5"
-            out.append(finding("error", section, entry, f"{entry.unit} moves after another stack was activated; "
-                                                        "only one stack is activated at a time"))
-        if action.type == "breakthrough" and unit.type != "armor" and entry.unit in action.activated:
-            out.append(finding("error", "14.3", entry, f"{entry.unit} is not armor; infantry joins a breakthrough "
-                                                       "attack but does not move"))
+            out.append((section, f"{unit_id} moves after another stack was activated; only one stack is "
+                                 "activated at a time"))
+        if action.type == "breakthrough" and unit.type != "armor" and unit_id in action.activated:
+            out.append(("14.3", f"{unit_id} is not armor; infantry joins a breakthrough attack but does not move"))
         if action.type == "combat":
-            out.append(finding("error", "5.4", entry, f"{entry.unit} moves during a Combat action, where divisions "
-                                                      "move only to retreat or advance after combat"))
-    elif not entry.strategic:
-        out.append(finding("error", "5.0", entry, "in the German Reserve Step divisions move strategically only"))
-    if entry.unit in state.moved and not (action is not None and action.type == "breakthrough"):
-        out.append(finding("error", "6.1", entry, f"{entry.unit} has already moved in this action"))
+            out.append(("5.4", f"{unit_id} moves during a Combat action, where divisions move only to retreat or "
+                               "advance after combat"))
+    elif not strategic:
+        out.append(("5.0", "in the German Reserve Step divisions move strategically only"))
+    if unit_id in state.moved and not (action is not None and action.type == "breakthrough"):
+        out.append(("6.1", f"{unit_id} has already moved in this action"))
+    return out, False
+
+
+def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
+    state = as_corrected(state, entry)
+    bars, final = move_bars(state, entry.unit, entry.strategic)
+    out = [finding("error", section, entry, message) for section, message in bars]
+    if final:
+        return out
+    game = state.game
+    where = state.location.get(entry.unit)
     if entry.path[0] != where:
         out.append(finding("error", "6.1", entry, f"{entry.unit} is in {where}, not {entry.path[0]}"))
         return out
@@ -75,42 +193,39 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
         # No Onslaught rule lets a division leave the map (6.1 moves it from hex to hex of the map).
         return out + [finding("error", "6.1", entry, f"{entry.unit} leaves the map at {off[0]}: no rule allows a "
                                                      "division to move off the map")]
+    rule = move_rule(state, entry.unit, entry.strategic)
     hexes = [game.grid.hex_of(label) for label in entry.path]
     for (la, a), (lb, b) in zip(zip(entry.path, hexes), zip(entry.path[1:], hexes[1:])):
         if not a.is_adjacent(b):
             out.append(finding("error", "6.1", entry, f"{entry.unit} skips from {la} to {lb}; a division moves "
                                                       "from hex to adjacent hex"))
             return out
-        if b not in tables.passable:
+        if not rule.enters(b):
             out.append(finding("error", "6.1", entry, f"{entry.unit} enters {lb}, which no division may enter"))
-        if Hexside.between(a, b) in tables.impassable_sides:
+        if not rule.crosses(a, b):
             out.append(finding("error", "6.1", entry, f"{entry.unit} crosses the impassable hexside {la}-{lb}"))
-    out += check_waterways(state, entry, hexes)
+    out += check_waterways(entry, hexes, rule)
     entered = len(hexes) - 1
-    allowance = movement_allowance(state, entry.unit)
-    if action is not None and entry.unit in action.unsupplied and entered > 1:
+    if rule.unsupplied and entered > 1:
         out.append(finding("error", "8.6", entry, f"{entry.unit}'s stack was out of supply when activated and "
                                                   f"may move one hex, not {entered}"))
     if entry.strategic:
-        allowance *= int(game.parameter["strategic_movement_multiplier"])
-        near = near_enemy(state, unit.side)
         for label, h in zip(entry.path, hexes):
-            if h in near:
+            if rule.too_near(h):
                 out.append(finding("error", "6.4", entry, f"{entry.unit} moves strategically within "
                                                           f"{game.parameter['strategic_movement_min_distance_mp']} "
                                                           f"movement points of an enemy division at {label}"))
                 break
-    if entered > allowance:
+    if entered > rule.allowance:
         section = "6.4" if entry.strategic else "6.1"
         out.append(finding("error", section, entry, f"{entry.unit} enters {entered} hexes with a movement "
-                                                    f"allowance of {allowance}"))
+                                                    f"allowance of {rule.allowance}"))
     if entry.unit in state.stopped:
         out.append(finding("error", "6.2", entry, f"{entry.unit} entered an enemy zone of control earlier in this "
                                                   "action and can move no further"))
-    enemy_zoc = zone_of_control(state, enemy_of(state, unit.side))
     for i in range(1, len(hexes)):
         previous, current = hexes[i - 1], hexes[i]
-        if previous in enemy_zoc and current in enemy_zoc:
+        if rule.in_enemy_zoc(previous) and rule.in_enemy_zoc(current):
             if i == 1:
                 message = (f"{entry.unit} starts in an enemy zone of control at {entry.path[0]} and moves directly "
                            f"into another at {entry.path[1]}")
@@ -119,32 +234,20 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
                            f"{entry.path[i]}")
             out.append(finding("error", "6.2", entry, message))
             break
-        if current in enemy_zoc and i < len(hexes) - 1:
+        if rule.stops(current) and i < len(hexes) - 1:
             out.append(finding("error", "6.2", entry, f"{entry.unit} entered an enemy zone of control at "
                                                       f"{entry.path[i]} and moved on to {entry.path[i + 1]}"))
             break
     return out
 
 
-def check_waterways(state: OnslaughtState, entry: Move, hexes: Sequence[Hex]) -> list[Finding]:
+def check_waterways(entry: Move, hexes: Sequence[Hex], rule: MoveRule) -> list[Finding]:
     """6.5: crossing a major waterway takes the whole movement allowance (first hex entered,
-    then stop), except German divisions across the Rhine and Allied ones into a hex another
-    Allied division already holds (not one of the crossing division's own stack)."""
-    tables = map_tables(state.game)
-    unit = unit_of(state, entry.unit)
-    action = state.action
-    own_stack = action.latest if action is not None else frozenset()
+    then stop), except where `MoveRule.waterway` says it does not."""
     for i, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
-        side = Hexside.between(a, b)
-        if side not in tables.waterways:
+        name = rule.waterway(a, b)
+        if name is None:
             continue
-        scheldt = side in tables.scheldt
-        if not scheldt and unit.side == "German":
-            continue
-        if not scheldt and any(u != entry.unit and u not in own_stack
-                               for u in units_at(state, entry.path[i], unit.side)):
-            continue
-        name = "the Scheldt estuary" if scheldt else "the Rhine"
         if i != 1:
             return [finding("error", "6.5", entry, f"{entry.unit} crosses {name} at {entry.path[i - 1]}-"
                                                    f"{entry.path[i]} after moving; crossing a major waterway takes "

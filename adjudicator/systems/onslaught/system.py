@@ -25,6 +25,7 @@ from adjudicator.systems.onslaught import (
 from adjudicator.systems.onslaught.arrivals import order_of, unplaced
 from adjudicator.systems.onslaught.combat import CombatAudit, retreat_options_of
 from adjudicator.systems.onslaught.losses import carries_out
+from adjudicator.systems.onslaught.movement_model import MOVEMENT, OnslaughtMovement
 from adjudicator.systems.onslaught.results import outstanding
 from adjudicator.systems.onslaught.sections import TABLE
 from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, combat_strength, on_map, replace
@@ -122,6 +123,11 @@ class Onslaught(SystemBase[OnslaughtState]):
     def auditor(self) -> Onslaught:
         """Onslaught audits a disputed combat (7.0-7.4)."""
         return self
+
+    @property
+    def movement(self) -> OnslaughtMovement:
+        """Where divisions may move, zones of control, retreats and supply lines (6.0-6.5, 7.3, 8.3-8.6)."""
+        return MOVEMENT
 
     # -- set-up -------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> OnslaughtState:
