@@ -57,3 +57,23 @@ def test_a_ranger_drag_through_enemy_zones_of_control(tmp_path: Path) -> None:
     assert any(isinstance(e, Comment) and e.text.endswith(why) for e in translation.entries)
     code, out, _ = run("check", str(vlog))
     assert code == 0, out
+
+
+def test_a_drag_kept_off_a_major_waterway_crossing(tmp_path: Path) -> None:
+    """Onslaught 6.5: crossing the Scheldt estuary takes the whole movement allowance, so it is a move's first
+    and only hex. de-inf-20 is dragged from 2608 to 2908 in a Movement action: the reader asks Onslaught's
+    movement model, whose path 2708-2808-2908 stays on the near side, and the move adjudicates clean. The
+    former reader counted every hex alike and crossed the estuary twice, 2708-2807-2908 (6.5)."""
+    s = Session()
+    s.chat("a", "Allied: pass")
+    s.chat("b", "German: action movement supply 1")
+    s.chat("b", "German: activate 2608 supply 1")
+    s.drag("de-inf-20", "2908", "b")
+    vlog = s.write(tmp_path / "estuary.vlog")
+    translation = translate_file(vlog)
+    moves = [e for e in translation.entries if isinstance(e, Move)]
+    assert [(m.unit, m.path) for m in moves] == [("de-inf-20", ["2608", "2708", "2808", "2908"])]
+    assert "by the onslaught movement rules for de-inf-20 in the position reached" in \
+        translation.endpoint_moves[translation.entries.index(moves[0])]
+    code, out, _ = run("check", str(vlog))
+    assert code == 0, out
