@@ -108,6 +108,12 @@ class Follower(Generic[StateT]):
             self.states.append(state)
         return Followed(state, self.lost)
 
+    def settle(self, entries: Sequence[Entry]) -> Followed[StateT] | None:
+        """The state after the whole translation, every other state let go (what a chain's next log needs)."""
+        done = self.follow(entries)
+        self.applied, self.states, self.failed, self.headers = [], [], None, None
+        return done
+
 
 @dataclass(frozen=True)
 class Chosen:

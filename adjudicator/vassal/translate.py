@@ -824,13 +824,20 @@ class _Translator:
         return None if self.follower is None else self.follower.follow(self.out)
 
     def game_state(self) -> Callable[[], Followed[Any] | None]:
-        """The state where the translation ends, worked out when asked (for the next log of a chain)."""
-        done: list[Followed[Any] | None] = []
+        """The state where the translation ends, for the next log of a chain: worked out now when the
+        translation has followed the game already (little is left to apply), else when asked."""
+        follower, entries = self.follower, list(self.out)
+        if follower is None:
+            return lambda: None
+        if follower.states:
+            done = follower.settle(entries)
+            return lambda: done
+        found: list[Followed[Any] | None] = []
 
         def final() -> Followed[Any] | None:
-            if not done:
-                done.append(self.followed())
-            return done[0]
+            if not found:
+                found.append(follower.settle(entries))
+            return found[0]
         return final
 
     def route(self, unit: str, start: Location, end: Location, motion: Motion) -> tuple[list[str], str | None]:
