@@ -22,7 +22,7 @@ from wargame.game import Game
 from wargame.models import EntryAllowance
 from wargame.sequence import Slot, entry_places, next_slot, opening_slot, slot_at, step_ids, turn_sequence
 
-__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "check", "replay", "resolve"]
+__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "check", "follow", "replay", "resolve"]
 
 
 @dataclass
@@ -146,6 +146,21 @@ def resolve(game: Game, entries: Sequence[Entry], file: str, source: Sequence[st
     (the first of each entry)."""
     resolver = Resolver(game, file, source)
     return [problem for entry in entries if (problem := resolver.first_problem(entry)) is not None]
+
+
+def follow(system: RuleSystem[StateT], state: StateT, entry: Entry, resolver: Resolver) -> StateT:
+    """The state after an entry as `replay` applies it, without checking it (the VASSAL reader follows a game
+    so as it translates); ReplayError for an entry that stops a replay (an id the game does not know, an
+    entry that cannot be applied)."""
+    problem = resolver.first_problem(entry)
+    if problem is not None:
+        raise ReplayError(problem.message, problem.place)
+    return system.apply(state, _applied(resolver, entry))
+
+
+def _applied(resolver: Resolver, entry: Entry) -> Entry:
+    """The entry as it is applied: a move or retreat leaving the map cut at the map's edge."""
+    return _on_map(entry, resolver.game.grid.is_label) if resolver.leaves_map(entry) else entry
 
 
 def _on_map(entry: Entry, grid_has: Callable[[str], bool]) -> Entry:
@@ -375,7 +390,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                                 (problem.place.column or 1) if problem.place else entry.column, problem.message))
         try:
             result.findings += check(system, state, entry, sequence, places, opening)
-            state = system.apply(state, _on_map(entry, game.grid.is_label) if resolver.leaves_map(entry) else entry)
+            state = system.apply(state, _applied(resolver, entry))
         except ReplayError as e:
             return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))
         result.applied += 1

@@ -12,8 +12,9 @@ The Onslaught generator plays each turn an Action Step of alternating Movement a
 passes end it; an attack's result comes from the table for its die and is carried out: losses,
 retreats, the owner choosing among the legal ones the rule system accepts), a German Reserve Step
 of strategic moves far from the enemy, and a Reinforcement Step with the scheduled reinforcements
-and both sides' supply income. Legal destinations come from the rule system's own knowledge
-(zones of control, distance to the enemy, supply) through `wargame.paths.reachable`.
+and both sides' supply income. Legal destinations and retreats come from the rule system's own
+movement model (`ONSLAUGHT.movement`: its move rule walked by `wargame.paths.reachable`, its
+retreat options), the one the checker judges by, so the generator has no movement rules of its own.
 
 Measures, for each game, as the median of `--runs` runs timed with time.perf_counter, COLD: every
 run replays on a freshly loaded `Game` (loading untimed), so no per-game table (supply maps, traced
@@ -89,69 +90,44 @@ class _Player(SyntheticPlayer):
     def __init__(self, game: Game, seed: int) -> None:
         super().__init__(game, seed, [("Game", "onslaught"), ("Scenario", "campaign")])
         terrain = game.terrain
-        # 6.1: prohibited hexes and hexsides (sea, neutral land) are never entered.
+        # 6.1: prohibited hexes (sea, neutral land) take no reinforcement; 7.0: no attack across a
+        # prohibited hexside.
         self.passable = frozenset(h for h, ts in game.hex_terrain.items() if not any(terrain[t].prohibited for t in ts))
         self.impassable = frozenset(s for s, fs in game.hexside_features.items()
                                     if any(terrain[f].prohibited for f in fs))
-        # 6.5: the generator never crosses a major waterway with an Allied division (that spends
-        # the whole allowance), nor the Scheldt estuary with a German one; German divisions cross
-        # the Rhine and its branches like any river.
-        self.waterways = frozenset(s for s, fs in game.hexside_features.items() if "major_waterway" in fs)
-        self.scheldt = frozenset(self.grid.parse_hexside(label)
-                                 for label in game.lines_by_id["scheldt_estuary"].hexsides)
-        self.movement_index = list(game.manifest.value_names).index("movement")
+        self.model = ONSLAUGHT.movement
         self.limit = int(game.parameter["stacking_limit"])
         self.ports = {self.grid.hex_of(a.hexes[0]) for a in game.areas.area if a.kind == "port"}
         self.germany = sorted(game.area_hexes("germany"))
         self.east_edge = game.area_hexes("east_edge")
         self.delayed: list[str] = []
 
-    def allowance(self, unit_id: str) -> int:
-        """A division's movement allowance (6.1), depleted or not."""
-        unit = self.game.units_by_id[unit_id]
-        values = unit.reduced if unit_id in self.state.depleted and unit.reduced else unit.full
-        return values[self.movement_index]
-
     # -- movement ------------------------------------------------------------------------
-    def reach_of(self, unit_id: str, enemy_hexes: frozenset[Hex], enemy_zoc: frozenset[Hex], near: frozenset[Hex],
-                 unsupplied: bool, strategic: bool) -> Reach:
-        """Every hex a division may end its move in, and how (6.1-6.5, 8.6)."""
+    def reach_of(self, unit_id: str, strategic: bool) -> Reach:
+        """Every hex a division may end its move in, and how: the rule system's move rule (6.1-6.5, 8.6)
+        walked within its budget."""
+        rule = self.model.move_rule(self.state, unit_id, "strategic" if strategic else "move")
         start = self.grid.hex_of(self.state.location[unit_id])
-        # 8.6: a stack out of supply when activated moves one hex; 6.4: strategic triples.
-        budget = 1 if unsupplied else self.allowance(unit_id) * (3 if strategic else 1)
-        german = self.side_of(unit_id) == "German"
+        return reachable(start, rule.cost, rule.budget, stops=rule.stops)
 
-        def step_cost(a: Hex, b: Hex) -> float | None:
-            if b not in self.passable or b in enemy_hexes:
-                return None
-            hexside = Hexside.between(a, b)
-            if hexside in self.impassable:
-                return None
-            if hexside in self.waterways and (not german or hexside in self.scheldt):
-                return None
-            if a in enemy_zoc and b in enemy_zoc:
-                return None  # 6.2: not from one enemy ZOC hex directly into another
-            if strategic and b in near:
-                return None  # 6.4: never within two movement points of an enemy division
-            return 1
+    def may_move_strategically(self, unit_id: str) -> bool:
+        """Whether the rule system's strategic move rule lets a division set out from its hex (6.4: not
+        within two movement points of an enemy division); the generator's activations keep the other bars."""
+        rule = self.model.move_rule(self.state, unit_id, "strategic")
+        return not rule.too_near(rule.start)
 
-        # 6.2: entering enemy ZOC ends the move.
-        return reachable(start, step_cost, budget, stops=lambda h: h in enemy_zoc)
-
-    def move_stack(self, units: list[str], enemy_hexes: frozenset[Hex], enemy_zoc: frozenset[Hex],
-                   near: frozenset[Hex], unsupplied: bool, strategic_only: bool, aim: Callable[[Hex], float]) -> None:
+    def move_stack(self, units: list[str], strategic_only: bool, aim: Callable[[Hex], float]) -> None:
         """Move an activated stack's divisions, mostly together to one hex, each by a legal path."""
         side = self.side_of(units[0])
         start = self.grid.hex_of(self.state.location[units[0]])
-        can_strategic = not unsupplied and start not in near
-        strategic = can_strategic and (strategic_only or self.rng.random() < 0.4)
+        strategic = self.may_move_strategically(units[0]) and (strategic_only or self.rng.random() < 0.4)
         if strategic_only and not strategic:
             return
         goal: Hex | None = None
         for unit_id in self.rng.sample(units, len(units)):
             if self.rng.random() < STAY_CHANCE:
                 continue
-            reach = self.reach_of(unit_id, enemy_hexes, enemy_zoc, near, unsupplied, strategic)
+            reach = self.reach_of(unit_id, strategic)
             friendly = self.on_map(side)
             # 6.3: never end a move in a hex already holding three friendly divisions.
             choices = [h for h in reach.cost if h != start and len(friendly.get(h, ())) < self.limit]
@@ -188,11 +164,6 @@ class _Player(SyntheticPlayer):
 
     def move_stacks(self, side: str, stacks: int, strategic_only: bool) -> int:
         """Activate up to `stacks` stacks one at a time and move their divisions; the number activated."""
-        enemy = self.enemy(side)
-        enemy_hexes = frozenset(self.on_map(enemy))
-        # The enemy does not move during this action, so its ZOC and reach are fixed.
-        enemy_zoc = frozenset(ONSLAUGHT.zoc(self.state, enemy))
-        near = frozenset(ONSLAUGHT.near_enemy(self.state, side))
         aim = self.aim_of(side)
         done: set[str] = set()
         activated = 0
@@ -200,7 +171,7 @@ class _Player(SyntheticPlayer):
             friendly = self.on_map(side)
             ready = {h: [u for u in units if u not in done] for h, units in friendly.items()}
             if strategic_only:
-                ready = {h: units for h, units in ready.items() if h not in near}
+                ready = {h: units for h, units in ready.items() if units and self.may_move_strategically(units[0])}
             ready = {h: units for h, units in ready.items() if units}
             if not ready:
                 break
@@ -213,9 +184,7 @@ class _Player(SyntheticPlayer):
             self.emit(Activate(side=side, hex=self.grid.label_of(where), units=named, supply=1))
             activated += 1
             done.update(units)
-            action = self.state.action
-            unsupplied = action is not None and bool(set(units) & action.unsupplied)
-            self.move_stack(units, enemy_hexes, enemy_zoc, near, unsupplied, strategic_only, aim)
+            self.move_stack(units, strategic_only, aim)
         return activated
 
     # -- the steps -----------------------------------------------------------------------
@@ -296,21 +265,18 @@ class _Player(SyntheticPlayer):
                 self.retreat(enemy, effect.unit)
 
     def retreat(self, side: str, unit_id: str) -> None:
-        """A defender's retreat (7.3): two hexes if it can, else one and depleted, else depleted."""
-        here = self.grid.hex_of(self.state.location[unit_id])
-        two = [[here, a, b] for a in here.neighbours() for b in a.neighbours() if b.distance(here) == 2]
-        one = [[here, a] for a in here.neighbours()]
+        """A defender's retreat (7.3): one of the rule system's full retreats if it has one, else a shorter
+        one and a step lost, else a step lost (7.3, 7.5)."""
         friendly = self.on_map(side)
-        for paths in (two, one):
-            for path in paths:
-                # 6.3: a retreat into a full stack would cost a division at the action's end.
-                if any(h not in self.grid for h in path) or len(friendly.get(path[-1], ())) >= self.limit:
-                    continue
-                entry = Retreat(side=side, by_opponent=True, unit=unit_id,
-                                path=[self.grid.label_of(h) for h in path])
-                if not ONSLAUGHT.check(self.state, entry):
-                    self.emit(entry)
-                    if len(path) == 2:
+        option = next((o for o in self.model.retreat_options(self.state) if o.unit == unit_id), None)
+        if option is not None:
+            for paths, short in ((option.paths, False), (option.shorter, True)):
+                for path in paths:
+                    # 6.3: a retreat into a full stack would cost a division at the action's end.
+                    if len(friendly.get(self.grid.hex_of(path[-1]), ())) >= self.limit:
+                        continue
+                    self.emit(Retreat(side=side, by_opponent=True, unit=unit_id, path=list(path)))
+                    if short:
                         self.lose_a_step(side, unit_id)
                     return
         self.lose_a_step(side, unit_id)  # 7.3: no retreat at all: depleted instead

@@ -12,11 +12,11 @@ chosen at random among the legal ones, reinforcements as the schedule brings the
 11.2.4), the Bombardment Phase (8.1), the Combat Phase (8.2), the Mobile Movement and Mobile Combat
 Phases (5.5), and after the Allied player turn the supply losses (12.0).
 
-Legal moves come from the rule system's own move rule (`OMAHA.move_rule`: costs, zones of control,
+Legal moves come from the rule system's own move rule (`OMAHA.movement.move_rule`: costs, zones of control,
 the boundary, the allowance) walked by `wargame.paths.reachable`, and arrivals from its
 `entry_hexes`; combat arithmetic from
 its audits (`combat_audit`, `bombard_audit`, `bombard_effect`: the CRT's data), retreats from its
-`retreat_paths`, supply from `out_of_supply`, the cups from `markers.in_cups`. Markers are drawn at
+movement model's `retreat_options` (and a displacement's from `retreat_paths`), supply from `out_of_supply`, the cups from `markers.in_cups`. Markers are drawn at
 random from the cups, dice rolled with a seeded `random.Random`, and each result carried out:
 losses, retreats (vacant paths first, through friends or with a displacement when none, short and
 reduced when no full one is open), stiff resistance now and then, advances along the path of
@@ -140,7 +140,7 @@ class OmahaPlayer(SyntheticPlayer):
         6.1, 10.1, 11.1.2, 14.1) walked by `wargame.paths.reachable`."""
         start = self.hex_of_unit(unit_id)
         assert start is not None
-        rule = FM.move_rule(self.state, unit_id)
+        rule = FM.movement.move_rule(self.state, unit_id, "move")
         return reachable(start, rule.cost, rule.budget, stops=rule.stops)
 
     def aim_of(self, side: str) -> Callable[[Hex], float]:
@@ -443,18 +443,15 @@ class OmahaPlayer(SyntheticPlayer):
         if self.rng.random() < STAND_CHANCE:
             self.emit(StandFast(side=side, by_opponent=by_opponent, units=[unit_id]))
             return
+        # The rule system's legal retreats (8.3, 8.1.5 farther from the enemy after a bombardment, 6.2):
+        # the full ones, else the shorter ones, longest first.
+        option = next((o for o in FM.retreat_options(self.state) if o.unit == unit_id), None)
+        full = [] if option is None else [[self.grid.hex_of(x) for x in path] for path in option.paths]
+        shorter = [] if option is None else [[self.grid.hex_of(x) for x in path] for path in option.shorter]
         for n in range(hexes, 0, -1):
-            paths = FM.retreat_paths(self.state, unit_id, n)
+            paths = full if n == hexes else [p for p in shorter if len(p) == n + 1]
             if not paths:
                 continue
-            if bombardment:
-                # 8.1.5: farther from the closest enemy unit when some retreat is.
-                enemies = list(self.on_map(self.enemy(side)))
-                if enemies:
-                    def nearest(h: Hex) -> int:
-                        return min(e.distance(h) for e in enemies)
-                    away = [p for p in paths if nearest(p[-1]) > nearest(p[0])]
-                    paths = away or paths
             vacant = [p for p in paths if all(self.vacant(h) for h in p[1:])]
             ends_free = [p for p in paths if self.vacant(p[-1])]
             labels: list[str] | None = None

@@ -453,8 +453,8 @@ def test_losses_reinforcements_and_endpoint_moves(tmp_path: Path) -> None:
     assert moved.path == ["3104", "3105", "3205", "3106", "3006", "2907", "2806", "2707"]
     assert any("path supplied by the reader" in why for why in translation.endpoint_moves.values())
     far = [e for e in translation.entries if isinstance(e, Move) and e.unit == "us-para-01"][0]
-    assert len(far.path) == 2 and any("no path by the terrain chart" in why for why in
-                                      translation.endpoint_moves.values())
+    assert len(far.path) == 2 and any("and no path joins them by the onslaught movement rules for us-para-01" in why
+                                      for why in translation.endpoint_moves.values())
     assert "5: German: deplete de-inf-20" in text  # a D/ command names no player: whose decision is unknown
     assert any("de-inf-20 flipped back to full strength" in n.message for n in translation.notes)
     assert "7: German: replace de-inf-21 full 2707" in text

@@ -26,6 +26,7 @@ from adjudicator.notation.entries import Entry, Place as Placement, TurnMarker
 from adjudicator.notation.text import LogSyntaxErrors
 from adjudicator.systems import SYSTEMS
 from adjudicator.vassal.load import game_id_of, game_of_recording, is_vassal_file
+from adjudicator.vassal.movement import Followed
 from adjudicator.vassal.translate import (
     MAX_DIFFERENCES, Carry, Note, Phase, Translation, is_reduced, module_phases, phases, translate,
 )
@@ -342,7 +343,9 @@ def _carry_of_text(game: Game, system: RuleSystem[Any], state: Any, phase_list: 
     position = system.position(state)
     index = phase_index(position.at, phase_list)
     eliminated = frozenset(u for u, where in position.units.items() if not _in_play(game, where.place, "box"))
-    return Carry(position.scenario, None if index is None else (position.turn, index), None, eliminated, None, None)
+    followed = Followed(state)
+    return Carry(position.scenario, None if index is None else (position.turn, index), None, eliminated, None, None,
+                 lambda: followed)
 
 
 def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module: ModuleInfo | None,

@@ -1,72 +1,168 @@
-"""A path for a move VASSAL recorded only by its end points: the cheapest one the terrain chart
-allows, kept out of enemy zones of control the way most hex wargames ask.
+"""A path for a move VASSAL recorded only by its end points, chosen by the rule system's own movement model.
 
-VASSAL logs a drag as where the counter was picked up and where it was dropped. The reader
-hands the rule system a whole path so the move can be checked at all; this module chooses it
-from the game's own data (terrain movement costs, prohibited hexes and hexsides, zones of
-control), never from one rule system's code, and says so in the translated log.
+VASSAL logs a drag as where the counter was picked up and where it was dropped. The reader hands the rule
+system a whole path so the move can be checked at all. It follows the game as it translates (every entry
+written so far applied by the rule system, as the engine's replay applies it) and asks the system's
+movement model, in the position reached, for the unit's move rule (what a step costs, where it must stop)
+or its retreats: the very model the checker then judges the path by (house style 13), never a copy of it.
+The translated log says how each path was chosen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Literal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, Literal
 
+from adjudicator.contract import RuleSystem, StateT
+from adjudicator.engine import Resolver, follow
+from adjudicator.notation.entries import Entry, Header
+from wargame.errors import WargameError
 from wargame.game import Game
-from wargame.hexes import Hex, Hexside
+from wargame.hexes import Hex
 from wargame.paths import cheapest_path
 
-ZocRule = Literal["stop", "avoid", "ignore"]
-"""`stop`: a unit entering an enemy zone of control stops there and may not move from one
-into another (a move); `avoid`: it may not enter one at all (a retreat); `ignore` (an advance)."""
+Motion = Literal["move", "retreat", "advance"]
+"""What a drag is: a move (its unit stops where the rules stop it), a retreat after combat (one of the
+retreats the result owes), an advance after combat (zones of control do not stop it)."""
 
 
-def _entry_cost(game: Game, a: Hex, b: Hex) -> float | None:
-    """Movement points to step from a into adjacent b as the terrain chart reads; None if forbidden."""
-    # A hex costs its dearest terrain's mp_cost (1 when none says) plus every mp_add; a hexside
-    # feature with an mp_cost of its own (a road, a trail) is a route whose rate replaces all that
-    # (the charts' notes: "whatever the other terrain"), the cheapest route when several.
-    terrain = game.terrain
-    kinds = game.hex_terrain.get(b)
-    features = game.hexside_features.get(Hexside.between(a, b), frozenset())
-    if kinds is None or any(terrain[t].prohibited for t in (*kinds, *features)):
-        return None
-    routes = [rate for f in features if (rate := terrain[f].mp_cost) is not None]
-    if routes:
-        return float(min(routes))
-    cost = max((float(c) for t in kinds if (c := terrain[t].mp_cost) is not None), default=1.0)
-    return cost + sum(float(terrain[t].mp_add or 0) for t in (*kinds, *features))
+@dataclass(frozen=True)
+class Lost:
+    """Where the reader lost the game: the line (VASSAL step) of the entry the rule system could not apply, and why."""
+
+    line: int
+    reason: str
 
 
-def enemy_zone(game: Game, enemy_hexes: Iterable[Hex]) -> frozenset[Hex]:
-    """Each enemy hex and its neighbours not across a hexside that blocks zones of control."""
-    terrain = game.terrain
-    features = game.hexside_features
-    out: set[Hex] = set()
-    for h in enemy_hexes:
-        out.add(h)
-        for n in game.grid.neighbours_on_map(h):
-            if not any(terrain[f].blocks_zoc for f in features.get(Hexside.between(h, n), frozenset())):
-                out.add(n)
-    return frozenset(out)
+@dataclass(frozen=True)
+class Followed(Generic[StateT]):
+    """The rule system's state after the entries translated so far; with `lost`, the state before the first
+    entry it could not apply (the last the reader could follow)."""
+
+    state: StateT
+    lost: Lost | None = None
 
 
-def cheapest_route(game: Game, start: Hex, goal: Hex, side: str, positions: dict[str, Hex],
-                   zoc: ZocRule = "stop") -> list[Hex] | None:
-    """The cheapest path from start to goal for a unit of `side` among the units at `positions`, or None."""
-    units = game.units_by_id
-    enemy = {h for u, h in positions.items() if u in units and units[u].side != side}
-    zone = enemy_zone(game, (h for u, h in positions.items() if u in units and units[u].side != side
-                             and units[u].zoc)) if zoc != "ignore" else frozenset()
+class Follower(Generic[StateT]):
+    """The game followed through the rule system as the translation goes: a state after every entry written,
+    so that an entry rewritten afterwards (a die filled in, a drag replaced by a typed move, the first turn's
+    markers put before it) is applied again from there, and only from there."""
 
-    def step(a: Hex, b: Hex) -> float | None:
-        if b in enemy or b not in game.grid:
+    def __init__(self, game: Game, system: RuleSystem[StateT], file: str,
+                 start: Followed[StateT] | None = None) -> None:
+        self.game, self.system, self.start = game, system, start
+        self.resolver = Resolver(game, file)
+        self.headers: tuple[Header, ...] | None = None
+        self.applied: list[Entry] = []
+        self.states: list[StateT] = []
+        """The state before the first entry, then after each entry applied."""
+        self.failed: Entry | None = None
+        self.lost: Lost | None = None
+
+    def _restart(self, entries: Sequence[Entry]) -> bool:
+        """Begin again from the start when it changes (the headers decide the set-up); False if it cannot be had."""
+        if self.start is not None:
+            if not self.states:
+                self.states, self.lost = [self.start.state], self.start.lost
+            return True
+        headers = tuple(e for e in entries if isinstance(e, Header))
+        if headers == self.headers and self.states:
+            return True
+        self.headers, self.applied, self.failed, self.lost = headers, [], None, None
+        try:
+            self.states = [self.system.initial_state(self.game, list(headers))]
+        except WargameError as e:
+            self.states, self.lost = [], Lost(0, e.message)
+            return False
+        return True
+
+    def follow(self, entries: Sequence[Entry]) -> Followed[StateT] | None:
+        """The state after `entries` (the translation so far); None when not even the set-up can be had."""
+        if not self._restart(entries):
             return None
-        if zoc == "avoid" and b in zone:
-            return None
-        if zoc == "stop" and a == start and a in zone and b in zone:
-            return None
-        return _entry_cost(game, a, b)
+        same = 0
+        for old, new in zip(self.applied, entries):
+            if old is not new:
+                break
+            same += 1
+        if same < len(self.applied):
+            del self.applied[same:]
+            del self.states[same + 1:]
+            self.failed = None
+            self.lost = self.start.lost if self.start is not None else None
+        if self.failed is not None:
+            if len(entries) > len(self.applied) and entries[len(self.applied)] is self.failed:
+                return Followed(self.states[-1], self.lost)
+            self.failed, self.lost = None, self.start.lost if self.start is not None else None
+        if self.lost is not None:
+            return Followed(self.states[-1], self.lost)
+        state = self.states[-1]
+        for entry in entries[len(self.applied):]:
+            try:
+                state = follow(self.system, state, entry, self.resolver)
+            except WargameError as e:
+                self.failed, self.lost = entry, Lost(entry.line, e.message)
+                break
+            self.applied.append(entry)
+            self.states.append(state)
+        return Followed(state, self.lost)
 
-    found = cheapest_path(start, goal, step, stops=(lambda h: h in zone) if zoc == "stop" else None)
-    return None if found is None else found[1]
+    def settle(self, entries: Sequence[Entry]) -> Followed[StateT] | None:
+        """The state after the whole translation, every other state let go (what a chain's next log needs)."""
+        done = self.follow(entries)
+        self.applied, self.states, self.failed, self.headers = [], [], None, None
+        return done
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """The path the reader chose for a drag (hex labels; None when none joins its ends), which of the paths
+    allowed it is (`pick`) and by what rules (`rule`), for the translated log's comment."""
+
+    path: tuple[str, ...] | None
+    pick: str
+    rule: str
+
+
+def choose_path(system: RuleSystem[StateT], followed: Followed[StateT] | None, unit: str, start: Hex, end: Hex,
+                motion: Motion) -> Chosen:
+    """The path of a drag from `start` to `end` as the rule system's movement model allows it in the position
+    the translation has reached (without limit of movement points: the checker judges the allowance)."""
+    model = system.movement
+    name = system.name
+    if model is None:
+        return Chosen(None, "", f"the {name} rules (the rule system has no movement model to ask)")
+    if followed is None:
+        return Chosen(None, "", f"the {name} rules (the reader could not set up the game)")
+    where = "in the position reached" if followed.lost is None else (
+        f"in the position before step {followed.lost.line}, the last the reader could follow "
+        f"({followed.lost.reason})")
+    state = followed.state
+    label_of = system.game_of(state).grid.label_of
+    costs = f"the {name} movement costs for {unit} {where}"
+    try:
+        if motion == "retreat":
+            first, last = label_of(start), label_of(end)
+            for option in model.retreat_options(state):
+                if option.unit != unit:
+                    continue
+                for path in (*option.paths, *option.shorter):
+                    if path and path[0] == first and path[-1] == last:
+                        return Chosen(tuple(path), "a retreat allowed", f"the {name} retreat rules for {unit} {where}")
+            rule = model.move_rule(state, unit, "move")
+            return _walked(label_of, cheapest_path(start, end, rule.cost),
+                           "the cheapest (no retreat the rules allow ends there)", costs)
+        rule = model.move_rule(state, unit, "move")
+        if motion == "advance":
+            return _walked(label_of, cheapest_path(start, end, rule.cost),
+                           "the cheapest, zones of control not stopping an advance", costs)
+        return _walked(label_of, cheapest_path(start, end, rule.cost, stops=rule.stops), "the cheapest",
+                       f"the {name} movement rules for {unit} {where}")
+    except WargameError as e:
+        return Chosen(None, "", f"the {name} movement rules for {unit} {where} ({e.message})")
+
+
+def _walked(label_of: Callable[[Hex], str], found: tuple[float, list[Hex]] | None, pick: str, rule: str) -> Chosen:
+    """The labels of a path found (None when none), with which it is and by what rules."""
+    return Chosen(None if found is None else tuple(label_of(h) for h in found[1]), pick, rule)

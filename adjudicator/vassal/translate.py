@@ -1,7 +1,8 @@
 """A VASSAL recording of one of our games translated into the log notation, step by step.
 
-What VASSAL records becomes entries: a drag from hex to hex a move (its path chosen by
-`movement` when only the end points are known), a flip to the reduced side a depletion, a
+What VASSAL records becomes entries: a drag from hex to hex a move (its path chosen by the rule
+system's movement model, in the position the translation has reached, when only the end points are
+known: see `movement`), a flip to the reduced side a depletion, a
 delete or a drop into an Eliminated box an elimination, a counter taken from a palette onto the
 map a reinforcement (a replacement if the unit had been eliminated), turn-tracker steps turn and
 step markers, a die roll of each side in a row a roll-off. What VASSAL cannot know (the action
@@ -17,7 +18,9 @@ import html
 import re
 import unicodedata
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from adjudicator.contract import kind_of
 from adjudicator.engine import resolve
@@ -27,7 +30,8 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.notation.entries import logged_dice
 from adjudicator.notation.text import SIDE, parse_line, write_entry
-from adjudicator.vassal.movement import ZocRule, cheapest_route
+from adjudicator.systems import SYSTEMS
+from adjudicator.vassal.movement import Followed, Follower, Motion, choose_path
 from wargame.errors import LogSyntaxError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
@@ -106,6 +110,8 @@ class Carry:
     """An attack declared last, so that the defender's drag in the next log is its retreat."""
     last_roll: tuple[str, int] | None
     """A die one side rolled last, so that the other side's die in the next log makes the roll-off."""
+    game_state: Callable[[], Followed[Any] | None] | None = None
+    """The rule system's state where the log ended (worked out when asked), for the next log's paths."""
 
 
 @dataclass
@@ -152,8 +158,13 @@ class _Translator:
     """The state of one translation: where each unit is, what is declared, what was emitted."""
 
     def __init__(self, game: Game, recording: Recording, tracking: Tracking, places: Places,
-                 phase_list: list[Phase]) -> None:
+                 phase_list: list[Phase], start: Followed[Any] | None = None) -> None:
         self.game = game
+        system = SYSTEMS.get(game.manifest.rule_system)
+        self.system = system
+        # The game followed through its rule system, so that a drag's path is the one its rules allow.
+        self.follower: Follower[Any] | None = None if system is None else Follower(game, system, recording.file,
+                                                                                    start)
         self.recording = recording
         self.tracking = tracking
         self.places = places
@@ -303,9 +314,6 @@ class _Translator:
     @staticmethod
     def is_reduced(piece: Piece | None) -> bool:
         return is_reduced(piece)
-
-    def positions(self) -> dict[str, Hex]:
-        return {u: loc.hex for u, loc in self.where.items() if loc.hex is not None}
 
     # -- the saved position -------------------------------------------------------------------
     def initial(self) -> str:
@@ -819,24 +827,43 @@ class _Translator:
         side = self.game.units_by_id[unit].side
         return side, actor is not None and actor != side
 
-    def route(self, unit: str, start: Location, end: Location, zoc: ZocRule) -> tuple[list[str], str | None]:
-        """The path of a move from start to end hex, and a note if VASSAL did not record it."""
+    def followed(self) -> Followed[Any] | None:
+        """The rule system's state after the entries written so far (None when it cannot be had)."""
+        return None if self.follower is None else self.follower.follow(self.out)
+
+    def game_state(self) -> Callable[[], Followed[Any] | None]:
+        """The state where the translation ends, for the next log of a chain: worked out now when the
+        translation has followed the game already (little is left to apply), else when asked."""
+        follower, entries = self.follower, list(self.out)
+        if follower is None:
+            return lambda: None
+        if follower.states:
+            done = follower.settle(entries)
+            return lambda: done
+        found: list[Followed[Any] | None] = []
+
+        def final() -> Followed[Any] | None:
+            if not found:
+                found.append(follower.settle(entries))
+            return found[0]
+        return final
+
+    def route(self, unit: str, start: Location, end: Location, motion: Motion) -> tuple[list[str], str | None]:
+        """The path of a drag from start to end hex, and a note if VASSAL did not record it."""
         assert start.hex is not None and end.hex is not None
         if start.hex.distance(end.hex) <= 1:
             return [start.name, end.name], None
-        side = self.game.units_by_id[unit].side
-        positions = {u: h for u, h in self.positions().items() if u != unit}
-        found = cheapest_route(self.game, start.hex, end.hex, side, positions, zoc)
-        rule = {"stop": "that stops on entering an enemy zone of control",
-                "avoid": "that keeps out of enemy zones of control", "ignore": "ignoring zones of control"}[zoc]
-        if found is None:
+        recorded = f"VASSAL recorded only where {unit} ended ({start} -> {end})"
+        if self.system is None:
+            return [start.name, end.name], (f"{recorded}; no rule system {self.game.manifest.rule_system!r} to "
+                                            f"choose a path by: written as {start}-{end}")
+        chosen = choose_path(self.system, self.followed(), unit, start.hex, end.hex, motion)
+        if chosen.path is None:
             return [start.name, end.name], (
-                f"VASSAL recorded only where {unit} ended ({start} -> {end}) and no path by the terrain chart "
-                f"{rule} joins them; written as {start}-{end} (the rule system will say it skips hexes): type the "
-                f"real path in chat, e.g. '{unit} {start}-...-{end}'")
-        labels = [self.game.grid.label_of(h) for h in found]
-        return labels, (f"VASSAL recorded only where {unit} ended ({start} -> {end}); path supplied by the reader: "
-                        f"the cheapest by the terrain chart {rule}, {'-'.join(labels)}")
+                f"{recorded}, and no path joins them by {chosen.rule}; written as {start}-{end} (the rule "
+                f"system will say it skips hexes): type the real path in chat, e.g. '{unit} {start}-...-{end}'")
+        return list(chosen.path), (f"{recorded}; path supplied by the reader: {chosen.pick} by {chosen.rule}, "
+                                   f"{'-'.join(chosen.path)}")
 
     def relocate(self, step: int, unit: str, before: Location, after: Location, reduced: bool,
                  actor: str | None) -> None:
@@ -844,20 +871,27 @@ class _Translator:
         side, by_opponent = self.sided(unit, actor)
         what = f"{unit} {before} -> {after}"
         if before.is_hex and after.is_hex:
-            attack = self.open_attack
-            if attack is not None and before.name == attack.hex and self.game.units_by_id[unit].side != attack.side:
-                path, why = self.route(unit, before, after, "avoid")
-                entry: Entry = Retreat(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
-            elif attack is not None and unit in attack.attackers:
-                path, why = self.route(unit, before, after, "ignore")
-                entry = Advance(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
-            else:
-                path, why = self.route(unit, before, after, "stop")
-                entry = Move(line=step, unit=unit, path=path)
             declared = self.consume(unit, frozenset({("at", after.name)}))
             if declared is not None:
                 self.comment(step, f"step {step}: {what} (as declared at step {declared[0]}: {declared[1]})")
                 return
+            attack = self.open_attack
+            motion: Motion = "move"
+            if attack is not None and before.name == attack.hex and self.game.units_by_id[unit].side != attack.side:
+                motion = "retreat"
+            elif attack is not None and unit in attack.attackers:
+                motion = "advance"
+            probe = {"retreat": Retreat, "advance": Advance, "move": Move}[motion]
+            if self.before_start and not self.before_first_turn(probe.model_construct()):
+                self.start(step)  # the entry begins the first turn: the path is chosen in it
+            path, why = self.route(unit, before, after, motion)
+            entry: Entry
+            if motion == "retreat":
+                entry = Retreat(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
+            elif motion == "advance":
+                entry = Advance(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
+            else:
+                entry = Move(line=step, unit=unit, path=path)
             if why is not None:
                 self.comment(step, f"step {step}: {why}")
             index = self.emit(entry)
@@ -1127,7 +1161,9 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
     the recording continues a game whose previous log ended there (its saved position is checked
     against that end by adjudicator.vassal.chain, not against the set-up)."""
     phase_list, phase_note = module_phases(game, module) if module is not None else (phases(game), None)
-    t = _Translator(game, recording, tracking, fitted_places(game, module, tracking.initial.values()), phase_list)
+    start = None if after is None or after.game_state is None else after.game_state()
+    t = _Translator(game, recording, tracking, fitted_places(game, module, tracking.initial.values()), phase_list,
+                    start)
     if phase_note is not None:
         t.note(0, phase_note)
     scenario = t.initial()
@@ -1192,6 +1228,7 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
         t.translate_step(events, undone.get(number), undoes.get(number) if events.step.is_undo else None)
     t.start(max(t.steps, default=0))
     t.finish()
-    carry = Carry(scenario, t.turn_at, t.tracker_id, frozenset(t.eliminated), t.open_attack, t.last_roll)
+    carry = Carry(scenario, t.turn_at, t.tracker_id, frozenset(t.eliminated), t.open_attack, t.last_roll,
+                  t.game_state())
     return Translation(game, recording.file, scenario, t.out, sorted(t.notes, key=lambda n: n.step), t.steps,
                        t.endpoint, undone, carry, tuple(t.differences))

@@ -1,0 +1,79 @@
+"""The path the VASSAL reader supplies for a drag recorded by its end points only is the one the rule
+system's own movement model allows in the position reached (issue 14, house style 13): the reader and the
+checker agree, where the reader's former copy of the movement rules (terrain chart, zones of control that
+stop every unit) did not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adjudicator.notation.entries import Comment, Move
+from adjudicator.vassal.load import translate_file
+from test_vassal_reader import Session, run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class OmahaSession(Session):
+    """A log on the recorded Omaha saved position (every unit in its box, GT 1's first phase)."""
+
+    FILE = "omaha-session.vlog"
+    GAME = "omaha"
+
+
+def typed(session: Session, log: Path, last_line: int) -> None:
+    """The log's lines up to `last_line` typed in chat, one a step (its headers and the first turn's
+    markers aside: the recording has the game and the turn tracker gives them)."""
+    skipped = {"Turn 1", "Phase support_fire_marker"}
+    for line in log.read_text(encoding="utf-8").splitlines()[:last_line]:
+        words = line.split("#", 1)[0].strip()
+        if not words or words.startswith("["):
+            continue
+        if words in skipped:
+            skipped.discard(words)
+            continue
+        session.chat("a", words)
+
+
+def test_a_ranger_drag_through_enemy_zones_of_control(tmp_path: Path) -> None:
+    """Omaha 11.2.3: rangers ignore enemy zones of control. On GT 2 of the sample game 2Rgr is dragged from
+    Grandcamp (2315) to 2118; the only path within its allowance runs 2317-2217-2118 beside 914/352 (2218),
+    in its zone. The reader follows the game typed in chat and asks Omaha's movement model, so the path is
+    that one and the move adjudicates clean. The former reader knew only the counters (the German ones still
+    in their box: the game was typed) and ran the ranger into 2218, which 914/352 holds (5.2d); with the
+    counters on the board it stopped every unit in an enemy zone of control and found no path (5.1)."""
+    log = ROOT / "examples" / "omaha" / "legal-sample-game.log"
+    s = OmahaSession()
+    typed(s, log, 94)  # up to GT 2's Allied Movement Phase
+    s.drag("2Rgr", "2315")  # the counter to where the typed log has it (its retreat to Grandcamp)
+    s.drag("2Rgr", "2118")
+    vlog = s.write(tmp_path / "ranger.vlog")
+    translation = translate_file(vlog)
+    moves = [e for e in translation.entries if isinstance(e, Move) and e.unit == "2Rgr"]
+    assert [m.path for m in moves][-1] == ["2315", "2316", "2317", "2217", "2118"]
+    why = translation.endpoint_moves[translation.entries.index(moves[-1])]
+    assert "path supplied by the reader: the cheapest by the omaha movement rules for 2Rgr in the position " \
+           "reached" in why
+    assert any(isinstance(e, Comment) and e.text.endswith(why) for e in translation.entries)
+    code, out, _ = run("check", str(vlog))
+    assert code == 0, out
+
+
+def test_a_drag_kept_off_a_major_waterway_crossing(tmp_path: Path) -> None:
+    """Onslaught 6.5: crossing the Scheldt estuary takes the whole movement allowance, so it is a move's first
+    and only hex. de-inf-20 is dragged from 2608 to 2908 in a Movement action: the reader asks Onslaught's
+    movement model, whose path 2708-2808-2908 stays on the near side, and the move adjudicates clean. The
+    former reader counted every hex alike and crossed the estuary twice, 2708-2807-2908 (6.5)."""
+    s = Session()
+    s.chat("a", "Allied: pass")
+    s.chat("b", "German: action movement supply 1")
+    s.chat("b", "German: activate 2608 supply 1")
+    s.drag("de-inf-20", "2908", "b")
+    vlog = s.write(tmp_path / "estuary.vlog")
+    translation = translate_file(vlog)
+    moves = [e for e in translation.entries if isinstance(e, Move)]
+    assert [(m.unit, m.path) for m in moves] == [("de-inf-20", ["2608", "2708", "2808", "2908"])]
+    assert "by the onslaught movement rules for de-inf-20 in the position reached" in \
+        translation.endpoint_moves[translation.entries.index(moves[0])]
+    code, out, _ = run("check", str(vlog))
+    assert code == 0, out
