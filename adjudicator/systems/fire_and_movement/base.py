@@ -14,7 +14,7 @@ from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.systems.base import PerGame, SystemBase
 from adjudicator.notation.entries import Attack, Bombard, Entry, Move
 from adjudicator.systems.fire_and_movement import markers as pools
-from adjudicator.systems.fire_and_movement.combat import FmAudit, Support
+from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.sections import SECTIONS
 from adjudicator.systems.fire_and_movement.state import S
@@ -161,6 +161,10 @@ class SeriesRules(SystemBase[S]):
         """A marker's value once the folio's rules have changed it (none in the series)."""
         return applied
 
+    def support_value_rule(self) -> str | None:
+        """The clause by which a folio changes marker values (None: the series changes none)."""
+        return None
+
     def folio_attack(self, state: S, entry: Attack) -> list[Finding] | None:
         """A folio's own attack (Omaha's beach assaults), checked instead of 8.2 (None: none)."""
         return None
@@ -218,16 +222,20 @@ class SeriesRules(SystemBase[S]):
     def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:
         raise NotImplementedError  # movement.py
 
-    def retreat_paths(self, state: S, unit_id: str, hexes: int) -> list[tuple[Hex, ...]]:
+    def retreat_paths(self, state: S, unit_id: str, hexes: int, ezoc_counts: bool = True) -> list[tuple[Hex, ...]]:
         raise NotImplementedError  # retreat.py
 
-    def combat_audit(self, state: S, entry: Attack) -> FmAudit:
+    def combat_audit(self, state: S, entry: Attack, left_out: Modifier | None = None) -> FmAudit:
         raise NotImplementedError  # ground_combat.py
+
+    def bombard_audit(self, state: S, entry: Bombard, left_out: Modifier | None = None) -> FmAudit:
+        raise NotImplementedError  # bombardment.py
 
     def _check_support(self, state: S, entry: Attack | Bombard, side: str) -> list[Finding]:
         raise NotImplementedError  # support.py
 
-    def _supports(self, state: S, entry: Attack | Bombard, target: Hex) -> list[Support]:
+    def _supports(self, state: S, entry: Attack | Bombard, target: Hex,
+                  left_out: Modifier | None = None) -> list[Support]:
         raise NotImplementedError  # support.py
 
     def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
