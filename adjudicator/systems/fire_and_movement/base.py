@@ -247,6 +247,10 @@ class SeriesRules(SystemBase[S]):
     def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
         raise NotImplementedError  # ground_combat.py
 
+    @staticmethod
+    def left_out_words(section: str) -> str:
+        raise NotImplementedError  # ground_combat.py
+
     def _in_pool(self, state: S, entry: Entry, side: str, marker_id: str, nth: int) -> list[Finding]:
         raise NotImplementedError  # support.py
 

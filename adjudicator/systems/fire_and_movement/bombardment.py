@@ -91,11 +91,13 @@ class Bombardment(SeriesRules[S]):
         result = self.bombard_audit(state, entry)
         # A claim that leaves out a modifier breaks the clause that sets it (8.1.4: the hex's terrain).
         left_out = self.left_out_rule(state, entry, result, "8.1.4", lambda r: self.bombard_effect(state, entry, r))
+        why = self.left_out_words(left_out or "8.1.2")
         if entry.odds is not None:
             claimed = entry.odds.lstrip("+")
             if not claimed.lstrip("-").isdigit() or int(claimed) != result.differential:
                 out.append(self._f("error", left_out or "8.1.2", entry, f"the differential is {result.differential:+d} "
-                                                          f"({result.attack} - {result.defence}), not {entry.odds}"))
+                                                          f"({result.attack} - {result.defence}), not {entry.odds}"
+                                                          + why))
         if entry.die is not None and not 1 <= entry.die <= 6:
             out.append(self._f("error", "8.1.2", entry, f"a die roll is 1 to 6, not {entry.die}"))
         elif entry.die is None:
@@ -108,7 +110,7 @@ class Bombardment(SeriesRules[S]):
                                                           f"{result.line} line (column {result.column}) with a "
                                                           f"{entry.die} gives {result.result}"
                                                           + (", no effect in a bombardment" if effect != result.result
-                                                             else "") + f", not {entry.result}"))
+                                                             else "") + f", not {entry.result}" + why))
             elif entry.result is None:
                 out.append(self._f("note", "8.1.2", entry, f"the result is {result.result}"
                                                          + (" (no effect in a bombardment)" if effect == "-" and

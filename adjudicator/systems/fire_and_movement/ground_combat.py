@@ -70,14 +70,26 @@ class GroundCombat(SeriesRules[S]):
                 f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
         return lines
 
+    @staticmethod
+    def left_out_words(section: str) -> str:
+        """How a message names the modifier a claim left out, by the clause that sets it ("" for none)."""
+        if section in ("8.2.1d", "8.1.2", "8.1.3"):
+            return ""
+        what = {"8.2.3": "the fortification's doubling and halving (8.2.3)", "8.2.2": "the defender's terrain (8.2.2)",
+                "8.1.4": "the target hex's terrain (8.1.4)"}.get(section, f"the change {section} makes to the markers' "
+                                                                           "values")
+        return f"; the claim leaves out {what}"
+
     def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
         """The claimed differential and result against the table (a warning without a die)."""
+        why = self.left_out_words(section)
         out = []
         if entry.odds is not None:
             claimed = entry.odds.lstrip("+")
             if ":" in claimed or not claimed.lstrip("-").isdigit() or int(claimed) != result.differential:
                 out.append(self._f("error", section, entry, f"the differential is {result.differential:+d} "
-                                                            f"({result.attack} - {result.defence}), not {entry.odds}"))
+                                                            f"({result.attack} - {result.defence}), not {entry.odds}"
+                                                            + why))
         if entry.die is not None and not 1 <= entry.die <= 6:
             out.append(self._f("error", section, entry, f"a die roll is 1 to 6, not {entry.die}"))
         elif entry.die is None:
@@ -86,7 +98,7 @@ class GroundCombat(SeriesRules[S]):
         elif entry.result is not None and entry.result != result.result:
             out.append(self._f("error", section, entry, f"differential {result.differential:+d} on the {result.line} "
                                                         f"line (column {result.column}) with a {entry.die} gives "
-                                                        f"{result.result}, not {entry.result}"))
+                                                        f"{result.result}, not {entry.result}" + why))
         elif entry.result is None:
             out.append(self._f("note", section, entry, f"the result is {result.result} (differential "
                                                        f"{result.differential:+d}, {result.line} line, column "
