@@ -9,6 +9,7 @@ The defaults here are the series' own rules.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.systems.base import PerGame, SystemBase
@@ -249,6 +250,10 @@ class SeriesRules(SystemBase[S]):
 
     @staticmethod
     def left_out_words(section: str) -> str:
+        raise NotImplementedError  # ground_combat.py
+
+    def left_out_rule(self, state: S, entry: Attack | Bombard, truth: FmAudit, terrain_rule: str,
+                      effect: Callable[[str | None], str | None] = lambda result: result) -> str | None:
         raise NotImplementedError  # ground_combat.py
 
     def _in_pool(self, state: S, entry: Entry, side: str, marker_id: str, nth: int) -> list[Finding]:
