@@ -196,6 +196,8 @@ def test_a_claim_without_a_modifier_cites_the_modifiers_clause() -> None:
         ("error", "8.2.3", attack.format("+10"))]
     assert [f for f in play(fortified, OPEN, COMBAT + attack.format("+9") + "\n")[0] if f[0] == "error"] == [
         ("error", "8.2.1d", attack.format("+9"))]
+    # The missing die stays the procedure's (8.2.1 d).
+    assert ("warning", "8.2.1d", attack.format("+10")) in play(fortified, OPEN, COMBAT + attack.format("+10") + "\n")[0]
     # A bombardment: +8 and +10 halved to 4 and 5, against 4 doubled: +1; without 8.2.3, +14.
     bombard = "Allied: bombard 2117 diff +14 support us_air_8 us_air_10"
     assert [f for f in play(fortified, OPEN, "Phase movement\nPhase bombardment\n" + bombard + "\n")[0]

@@ -248,8 +248,7 @@ class SeriesRules(SystemBase[S]):
     def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
         raise NotImplementedError  # ground_combat.py
 
-    @staticmethod
-    def left_out_words(section: str) -> str:
+    def left_out_words(self, section: str) -> str:
         raise NotImplementedError  # ground_combat.py
 
     def left_out_rule(self, state: S, entry: Attack | Bombard, truth: FmAudit, terrain_rule: str,

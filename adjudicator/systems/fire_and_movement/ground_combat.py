@@ -70,19 +70,20 @@ class GroundCombat(SeriesRules[S]):
                 f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
         return lines
 
-    @staticmethod
-    def left_out_words(section: str) -> str:
-        """How a message names the modifier a claim left out, by the clause that sets it ("" for none)."""
-        if section in ("8.2.1d", "8.1.2", "8.1.3"):
-            return ""
+    def left_out_words(self, section: str) -> str:
+        """How a message names the modifier a claim left out, by the clause that sets it ("" for a clause
+        that sets none)."""
         what = {"8.2.3": "the fortification's doubling and halving (8.2.3)", "8.2.2": "the defender's terrain (8.2.2)",
-                "8.1.4": "the target hex's terrain (8.1.4)"}.get(section, f"the change {section} makes to the markers' "
-                                                                           "values")
-        return f"; the claim leaves out {what}"
+                "8.1.4": "the target hex's terrain (8.1.4)"}
+        if section == self.support_value_rule():
+            return f"; the claim leaves out the change {section} makes to the markers' values"
+        return f"; the claim leaves out {what[section]}" if section in what else ""
 
     def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
         """The claimed differential and result against the table (a warning without a die)."""
         why = self.left_out_words(section)
+        # The die and the lack of one are the procedure's (8.2.1 d), whatever modifier was left out.
+        procedure = "8.2.1d" if why else section
         out = []
         if entry.odds is not None:
             claimed = entry.odds.lstrip("+")
@@ -91,16 +92,16 @@ class GroundCombat(SeriesRules[S]):
                                                             f"({result.attack} - {result.defence}), not {entry.odds}"
                                                             + why))
         if entry.die is not None and not 1 <= entry.die <= 6:
-            out.append(self._f("error", section, entry, f"a die roll is 1 to 6, not {entry.die}"))
+            out.append(self._f("error", procedure, entry, f"a die roll is 1 to 6, not {entry.die}"))
         elif entry.die is None:
             what = f"result {entry.result}" if entry.result is not None else "the result"
-            out.append(self._f("warning", section, entry, f"{what} cannot be verified: no die roll is recorded"))
+            out.append(self._f("warning", procedure, entry, f"{what} cannot be verified: no die roll is recorded"))
         elif entry.result is not None and entry.result != result.result:
             out.append(self._f("error", section, entry, f"differential {result.differential:+d} on the {result.line} "
                                                         f"line (column {result.column}) with a {entry.die} gives "
                                                         f"{result.result}, not {entry.result}" + why))
         elif entry.result is None:
-            out.append(self._f("note", section, entry, f"the result is {result.result} (differential "
+            out.append(self._f("note", procedure, entry, f"the result is {result.result} (differential "
                                                        f"{result.differential:+d}, {result.line} line, column "
                                                        f"{result.column})"))
         return out
