@@ -174,3 +174,44 @@ def test_a_result_read_without_the_terrain_cites_8_2_2(game: Game) -> None:
     assert play(game, placed, COMBAT + attack.format("-") + "\n")[0] == []
     assert play(game, placed, COMBAT + attack.format("Ex") + "\n")[0] == [("error", "8.2.2", attack.format("Ex"))]
     assert play(game, placed, COMBAT + attack.format("D3") + "\n")[0] == [("error", "8.2.1d", attack.format("D3"))]
+
+
+def test_a_claim_without_a_modifier_cites_the_modifiers_clause() -> None:
+    """8.2.3: a differential claimed without the fortification's doubling and halving breaks 8.2.3, not
+    8.2.1 d (so does a bombardment's); 15.0: one claimed with an aircraft marker counted whole beside a
+    flak unit breaks 15.0; a differential wrong another way is 8.2.1 d."""
+    from adjudicator.notation.entries import Header
+
+    fortified = load_game(data_root(), "omaha")  # a copy of its own: the map gets a fortification
+    target = fortified.grid.hex_of("2117")
+    fortified.__dict__["hex_terrain"] = {**fortified.hex_terrain, target: (*fortified.hex_terrain[target],
+                                                                           "fortification")}
+    fortified.__dict__["terrain"] = {**fortified.terrain, "fortification": fortified.terrain["clear"].model_copy(
+        update={"id": "fortification", "crt_line": None})}
+    # 4 + 4 and a +6 halved to 3, against 4 doubled: +3; leaving 8.2.3 out gives 8 + 6 - 4 = +10.
+    attack = "Allied: attack 2117 with 16/1 18/1 diff {} support us_sf_6"
+    assert play(fortified, OPEN, COMBAT + attack.format("+3") + "\n")[0] == [
+        ("warning", "8.2.1d", attack.format("+3"))]
+    assert [f for f in play(fortified, OPEN, COMBAT + attack.format("+10") + "\n")[0] if f[0] == "error"] == [
+        ("error", "8.2.3", attack.format("+10"))]
+    assert [f for f in play(fortified, OPEN, COMBAT + attack.format("+9") + "\n")[0] if f[0] == "error"] == [
+        ("error", "8.2.1d", attack.format("+9"))]
+    # The missing die stays the procedure's (8.2.1 d).
+    assert ("warning", "8.2.1d", attack.format("+10")) in play(fortified, OPEN, COMBAT + attack.format("+10") + "\n")[0]
+    # A bombardment: +8 and +10 halved to 4 and 5, against 4 doubled: +1; without 8.2.3, +14.
+    bombard = "Allied: bombard 2117 diff +14 support us_air_8 us_air_10"
+    assert [f for f in play(fortified, OPEN, "Phase movement\nPhase bombardment\n" + bombard + "\n")[0]
+            if f[0] == "error"] == [("error", "8.2.3", bombard)]
+    # 15.0: beside 1Flak a +10 aircraft marker counts 5: 4 + 5 - 4 = +5, not +10.
+    base = FM.initial_state(game_of(), [Header(key="Optional", value="flak")])
+    state = replace(base, location={**base.location, **OPEN, "1Flak": "2116"})
+    whole = "Allied: attack 2117 with 16/1 diff +10 support us_air_10"
+    entries = parse_text(f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{COMBAT}{whole}\n')
+    for entry in entries[:-1]:
+        state = FM.apply(state, entry)
+    assert [f.rule for f in FM.check(state, entries[-1]) if f.severity == "error"] == ["15.0"]
+
+
+def game_of() -> Game:
+    """The bundled Omaha data (outside the fixture)."""
+    return load_game(data_root(), "omaha")

@@ -95,3 +95,29 @@ def test_after_a_wrong_claim_either_result_may_be_followed(game: Game) -> None:
     assert claim == [("8.2.1d", line)] and table == [("8.2.1d", line)]
     neither = replay_errors(game, combat + attack + end, placed)[0]
     assert neither[0] == ("8.2.1d", line) and len(neither) >= 2
+
+
+def test_a_move_into_an_enemy_hex_is_one_error(game: Game) -> None:
+    """5.2 d: a unit written into an enemy-held hex is one error on its move; the two sides' units in
+    that hex as the phase ends are not a second one (5.3 limits a side's own units)."""
+    placed = {"914/352": "2117", "CCA/2": "2218"}
+    move = "CCA/2 2218-2118-2117"
+    errors = replay_errors(game, f"{GT1}Phase movement\n{move}\nPhase bombardment\n", placed)[0]
+    assert errors == [("5.2d", move)]
+    # Two of a side's own units in a hex are still over the limit there.
+    both = {**placed, "16/1": "2216"}
+    errors = replay_errors(game, f"{GT1}Phase movement\n{move}\n16/1 2216-2117\nPhase bombardment\n", both)[0]
+    assert ("5.3", "Phase bombardment") in errors
+
+
+def test_three_markers_of_a_side_are_one_error(game: Game) -> None:
+    """8.2.1 b: three markers of one side on a combat are one error (the count), not a second one for
+    the order they cannot be placed in; markers out of order alone are still an error."""
+    placed = {"914/352": "2117", "16/1": "2217"}
+    combat = f"{GT1}Phase movement\nPhase bombardment\nPhase combat\n"
+    three = "Allied: attack 2117 with 16/1 die 6 result Ex support us_sf_2 us_sf_3 us_sf_5"
+    errors = replay_errors(game, f"{combat}{three}\nAllied: deplete 16/1\nGerman> deplete 914/352\n", placed)[0]
+    assert errors == [("8.2.1b", three)]
+    order = "Allied: attack 2117 with 16/1 die 6 result Ex support de_sf_2 de_sf_3 us_sf_3"
+    errors = replay_errors(game, f"{combat}{order}\nAllied: deplete 16/1\nGerman> deplete 914/352\n", placed)[0]
+    assert errors == [("8.2.1b", order)]

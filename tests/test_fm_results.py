@@ -42,11 +42,12 @@ def attack(result: str, *units: str) -> str:
 
 
 def test_defender_retreats_or_resists(game: Game) -> None:
-    """8.2.4 D2, 8.3, 8.4: two hexes away, out of every EZOC, or stiff resistance and reduced."""
+    """8.2.4 D2, 8.3, 8.4: two hexes away, out of every EZOC (6.2 when only an EZOC bars the path), or
+    stiff resistance and reduced."""
     assert errors(game, attack("D2") + "German> retreat 914/352 2117-2016-1916\n" + END) == []
     assert errors(game, attack("D2") + END) == [("8.3", "Phase mobile_movement")]
     assert errors(game, attack("D2") + "German> retreat 914/352 2117-2116-2015\n" + END) == \
-        [("8.3", "German> retreat 914/352 2117-2116-2015")]
+        [("6.2", "German> retreat 914/352 2117-2116-2015")]
     assert errors(game, attack("D2") + "German> retreat 914/352 2117-2016\n" + END) == \
         [("8.3", "German> retreat 914/352 2117-2016")]
     assert errors(game, attack("D2") + "German> stand 914/352\n" + END) == []
@@ -164,7 +165,7 @@ def test_rangers_retreat_through_enemy_zones_of_control(game: Game) -> None:
     text = german_turn + "German: attack 2217 with 914/352 result D2\nAllied> retreat {} 2217-2218-2219\n" + END
     assert errors(game, text.format("2Rgr"), {**placed, "2Rgr": "2217"}) == []
     assert errors(game, text.format("18/1"), {**placed, "18/1": "2217"}) == \
-        [("8.3", "Allied> retreat 18/1 2217-2218-2219")]
+        [("6.2", "Allied> retreat 18/1 2217-2218-2219")]
 
 # -- bombardment (8.1) ---------------------------------------------------------------------------
 BOMBARD_AT = {"914/352": "2117", "16/1": "2319", "18/1": "2217"}
@@ -301,3 +302,43 @@ def test_eliminated_units_go_to_the_units_box(game: Game) -> None:
     result = CliRunner().invoke(main, ["state", "--json", str(sample)])
     positions = json.loads(result.stdout)["positions"]
     assert "352/352" in positions["eliminated_german"] and "german_sf_removed" not in positions
+
+
+def test_after_a_wrong_bombardment_claim_either_result_may_be_followed(game: Game) -> None:
+    """8.1.3, one breach one error: a claimed bombardment result the table contradicts is one error; the
+    entries after it may carry out the claim or the table's result, and neither is a second error."""
+    # +8 and +10 against 4: +14, the clear line's last column; a 4 reads D2, the log claims D3.
+    d3 = "Allied: bombard 2117 diff +14 die 4 result D3 support us_air_8 us_air_10\n"
+    line = d3.strip()
+    assert bombard_errors(game, d3 + "German> retreat 914/352 2117-2016-1916\nPhase combat\n") == [("8.1.3", line)]
+    assert bombard_errors(game, d3 + "German> retreat 914/352 2117-2016-1916-1816\nPhase combat\n") == \
+        [("8.1.3", line)]
+    # Claimed no effect where the table reads D2: the retreat the table asks for is no error either.
+    none = d3.replace("result D3", "result -")
+    assert bombard_errors(game, none + "German> retreat 914/352 2117-2016-1916\nPhase combat\n") == \
+        [("8.1.3", none.strip())]
+    assert bombard_errors(game, none + "Phase combat\n") == [("8.1.3", none.strip())]
+    # Following neither is still an error.
+    assert ("8.1.3", line) in bombard_errors(game, d3 + "German> stand 914/352\nGerman> deplete 914/352\n"
+                                                     "Phase combat\n")
+    assert len(bombard_errors(game, d3 + "German> eliminate 914/352\nPhase combat\n")) == 2
+
+
+def test_a_bombardment_claim_without_a_modifier_cites_its_clause(game: Game) -> None:
+    """8.1.4: a bombardment result read on the clear line for a target whose hex puts it on another
+    breaks 8.1.4 (the hex's terrain left out); 15.0: an aircraft marker counted whole beside a flak unit
+    breaks 15.0; another wrong claim is 8.1.2 (differential) or 8.1.3 (result)."""
+    marsh = {"914/352": "0126", "16/1": "2217"}
+    # 0126 is marsh: +14 is the marsh line's last column, c10 (a 1 reads D3); the clear line's c12 reads De.
+    bombard = "Allied: bombard 0126 diff +14 die 1 result {} support us_air_8 us_air_10\n"
+    assert bombard_errors(game, bombard.format("D3") + "German> stand 914/352\nPhase combat\n", marsh) == []
+    assert bombard_errors(game, bombard.format("De") + "German> eliminate 914/352\nPhase combat\n", marsh) == \
+        [("8.1.4", bombard.format("De").strip())]
+    assert bombard_errors(game, bombard.format("D2") + "German> stand 914/352\nPhase combat\n", marsh) == \
+        [("8.1.3", bombard.format("D2").strip())]
+    flak = {**BOMBARD_AT, "1Flak": "2116"}
+    # Beside 1Flak the +10 counts 5 (15.0): 8 + 5 - 4 = +9, not +14.
+    whole = "Allied: bombard 2117 diff +14 support us_air_8 us_air_10\n"
+    assert replay_errors(game, "Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\n" + whole,
+                         flak, optional=("flak",))[0] == [("15.0", whole.strip())]
+    assert bombard_errors(game, whole.replace("+14", "+13"))[0] == ("8.1.2", whole.replace("+14", "+13").strip())

@@ -9,12 +9,13 @@ The defaults here are the series' own rules.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.systems.base import PerGame, SystemBase
 from adjudicator.notation.entries import Attack, Bombard, Entry, Move
 from adjudicator.systems.fire_and_movement import markers as pools
-from adjudicator.systems.fire_and_movement.combat import FmAudit, Support
+from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.sections import SECTIONS
 from adjudicator.systems.fire_and_movement.state import S
@@ -174,6 +175,10 @@ class SeriesRules(SystemBase[S]):
         """A marker's value once the folio's rules have changed it (none in the series)."""
         return applied
 
+    def support_value_rule(self) -> str | None:
+        """The clause by which a folio changes marker values (None: the series changes none)."""
+        return None
+
     def folio_attack(self, state: S, entry: Attack) -> list[Finding] | None:
         """A folio's own attack (Omaha's beach assaults), checked instead of 8.2 (None: none)."""
         return None
@@ -231,16 +236,20 @@ class SeriesRules(SystemBase[S]):
     def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:
         raise NotImplementedError  # movement.py
 
-    def retreat_paths(self, state: S, unit_id: str, hexes: int) -> list[tuple[Hex, ...]]:
+    def retreat_paths(self, state: S, unit_id: str, hexes: int, ezoc_counts: bool = True) -> list[tuple[Hex, ...]]:
         raise NotImplementedError  # retreat.py
 
-    def combat_audit(self, state: S, entry: Attack) -> FmAudit:
+    def combat_audit(self, state: S, entry: Attack, left_out: Modifier | None = None) -> FmAudit:
         raise NotImplementedError  # ground_combat.py
+
+    def bombard_audit(self, state: S, entry: Bombard, left_out: Modifier | None = None) -> FmAudit:
+        raise NotImplementedError  # bombardment.py
 
     def _check_support(self, state: S, entry: Attack | Bombard, side: str) -> list[Finding]:
         raise NotImplementedError  # support.py
 
-    def _supports(self, state: S, entry: Attack | Bombard, target: Hex) -> list[Support]:
+    def _supports(self, state: S, entry: Attack | Bombard, target: Hex,
+                  left_out: Modifier | None = None) -> list[Support]:
         raise NotImplementedError  # support.py
 
     def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
@@ -250,6 +259,13 @@ class SeriesRules(SystemBase[S]):
         raise NotImplementedError  # ground_combat.py
 
     def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
+        raise NotImplementedError  # ground_combat.py
+
+    def left_out_words(self, section: str) -> str:
+        raise NotImplementedError  # ground_combat.py
+
+    def left_out_rule(self, state: S, entry: Attack | Bombard, truth: FmAudit, terrain_rule: str,
+                      effect: Callable[[str | None], str | None] = lambda result: result) -> str | None:
         raise NotImplementedError  # ground_combat.py
 
     def _in_pool(self, state: S, entry: Entry, side: str, marker_id: str, nth: int) -> list[Finding]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Bombard
 from adjudicator.systems.fire_and_movement.base import SeriesRules
-from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
+from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, audit, unit_values
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
 from wargame.models import Marker
@@ -16,16 +16,17 @@ from wargame.models import Marker
 class Bombardment(SeriesRules[S]):
     """8.1."""
 
-    def bombard_audit(self, state: S, entry: Bombard) -> FmAudit:
+    def bombard_audit(self, state: S, entry: Bombard, left_out: Modifier | None = None) -> FmAudit:
         """The arithmetic of a bombardment (8.1.2): markers against the target's defence, the line of
-        its hex terrain (not its hexsides)."""
+        its hex terrain (not its hexsides, 8.1.4); `left_out`: as it comes out without that modifier."""
         game = state.game
         target = game.grid.hex_of(entry.hex)
         side = entry.side or ""
         defenders = [(u, unit_values(game, u, u in state.depleted)[1])
                      for u in self.defending(state, self._defenders(state, entry, side), entry.defender)]
-        fortified = "fortification" in game.hex_terrain.get(target, ())
-        return audit(game, target, [], defenders, self._supports(state, entry, target), fortified, entry.die, side)
+        fortified = "fortification" in game.hex_terrain.get(target, ()) and left_out != "fortification"
+        return audit(game, target, [], defenders, self._supports(state, entry, target, left_out), fortified, entry.die,
+                     side, ["clear"] if left_out == "terrain" else None)
 
     def _adjacent_friends(self, state: S, entry: Bombard) -> list[str]:
         """The bombarding side's units next to the target (8.1.3: the (A) result's friendly fire)."""
@@ -88,11 +89,15 @@ class Bombardment(SeriesRules[S]):
         """The claimed differential and result against the table (8.1.2, 8.1.3; a warning without a die)."""
         out: list[Finding] = []
         result = self.bombard_audit(state, entry)
+        # A claim that leaves out a modifier breaks the clause that sets it (8.1.4: the hex's terrain).
+        left_out = self.left_out_rule(state, entry, result, "8.1.4", lambda r: self.bombard_effect(state, entry, r))
+        why = self.left_out_words(left_out or "8.1.2")
         if entry.odds is not None:
             claimed = entry.odds.lstrip("+")
             if not claimed.lstrip("-").isdigit() or int(claimed) != result.differential:
-                out.append(self._f("error", "8.1.2", entry, f"the differential is {result.differential:+d} "
-                                                          f"({result.attack} - {result.defence}), not {entry.odds}"))
+                out.append(self._f("error", left_out or "8.1.2", entry, f"the differential is {result.differential:+d} "
+                                                          f"({result.attack} - {result.defence}), not {entry.odds}"
+                                                          + why))
         if entry.die is not None and not 1 <= entry.die <= 6:
             out.append(self._f("error", "8.1.2", entry, f"a die roll is 1 to 6, not {entry.die}"))
         elif entry.die is None:
@@ -101,11 +106,11 @@ class Bombardment(SeriesRules[S]):
         else:
             effect = self.bombard_effect(state, entry, result.result)
             if entry.result is not None and entry.result not in (result.result, effect):
-                out.append(self._f("error", "8.1.3", entry, f"differential {result.differential:+d} on the "
+                out.append(self._f("error", left_out or "8.1.3", entry, f"differential {result.differential:+d} on the "
                                                           f"{result.line} line (column {result.column}) with a "
                                                           f"{entry.die} gives {result.result}"
                                                           + (", no effect in a bombardment" if effect != result.result
-                                                             else "") + f", not {entry.result}"))
+                                                             else "") + f", not {entry.result}" + why))
             elif entry.result is None:
                 out.append(self._f("note", "8.1.2", entry, f"the result is {result.result}"
                                                          + (" (no effect in a bombardment)" if effect == "-" and
@@ -118,9 +123,16 @@ class Bombardment(SeriesRules[S]):
         if result is None and entry.die is not None and 1 <= entry.die <= 6:
             result = self.bombard_audit(state, entry).result
         effect = self.bombard_effect(state, entry, result)
-        friends = tuple(self._adjacent_friends(state, entry)) if effect == "(A)" else ()
+        table = None
+        if entry.result is not None and entry.die is not None and 1 <= entry.die <= 6:
+            # After a wrongly claimed result (its one error is on the bombardment) the log may carry
+            # out the claim or the table's: the combat keeps both (results.py, FmCombat.table).
+            actual = self.bombard_effect(state, entry, self.bombard_audit(state, entry).result)
+            table = actual if actual != effect else None
+        friends = tuple(self._adjacent_friends(state, entry)) if "(A)" in (effect, table) else ()
         defenders = tuple(self.defending(state, self._defenders(state, entry, entry.side or ""), entry.defender))
         steps = tuple((u, self._steps(state, u)) for u in (*friends, *defenders))
-        opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True)
+        opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True,
+                          table=table)
         return evolve(self._placed(state, entry), combat=opened, defended=state.defended | set(defenders),
                       bombarded=(*state.bombarded, *([entry.hex] * len(entry.support))))

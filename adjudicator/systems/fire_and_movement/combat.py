@@ -12,15 +12,24 @@ Pure functions over the game's data; the rule system asks them for each attack a
   defence and halve (rounding down) each attacking support marker; Omaha has none.
 - The differential outside a line's cells: below its lowest, its first column; above its
   highest, its last filled column (the table's notes).
+- A wrong claim that is what the arithmetic gives with one modifier left out (the fortification's
+  doubling and halving, a folio's change to marker values, the defender's terrain) breaks the
+  clause that sets that modifier (8.2.3, Omaha 15.0, 8.2.2 or 8.1.4), not the reading of the table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
+
+Modifier = Literal["fortification", "marker values", "terrain"]
+"""A modifier of the arithmetic a claim may have left out: 8.2.3's doubling and halving, a folio's change
+to marker values (Omaha 15.0), the defender's terrain line (8.2.2, 8.1.4)."""
+MODIFIERS: tuple[Modifier, ...] = ("fortification", "marker values", "terrain")
 
 RIVER_LIKE = ("river", "ditch", "canal")
 """8.2.2: hexsides whose line counts only when every attacker crosses one."""
@@ -134,3 +143,31 @@ def audit(game: Game, target: Hex, attackers: Sequence[tuple[str, Hex, int]], de
         out.result = game.crt.results[list(game.crt.die_rolls).index(die)][columns.index(column)]
         out.lines.append(f"die {die}: result {out.result}")
     return out
+
+
+def modifier_left_out(claimed_differential: int | None, claimed_result: str | None, truth: FmAudit,
+                      variants: Sequence[tuple[str, FmAudit]],
+                      effect: Callable[[str | None], str | None] = lambda result: result) -> str | None:
+    """The clause of the one modifier whose omission gives a wrong claim (the differential or the result
+    the arithmetic contradicts), or None: `variants` pairs each clause with the arithmetic without its
+    modifier; `effect` is what a table result does (a bombardment's no effects, 8.1.3)."""
+    def readings(audit: FmAudit) -> set[str | None]:
+        return {audit.result, effect(audit.result)}
+    wrong = (claimed_differential is not None and claimed_differential != truth.differential) or \
+        (claimed_result is not None and claimed_result not in readings(truth))
+    if not wrong:
+        return None
+    for section, variant in variants:
+        if claimed_differential is not None and claimed_differential != variant.differential:
+            continue
+        if claimed_result is not None and claimed_result not in readings(variant):
+            continue
+        return section
+    return None
+
+
+def claimed_differential(odds: str | None) -> int | None:
+    """A claimed differential as a number (None when none is written or it does not read as one)."""
+    if odds is None or not odds.lstrip("+").lstrip("-").isdigit() or ":" in odds:
+        return None
+    return int(odds.lstrip("+"))

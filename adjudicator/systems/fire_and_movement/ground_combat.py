@@ -3,13 +3,14 @@ claimed result against the table; an attack whose result is known opens a combat
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from adjudicator.basis import Basis, attack_records, crt_cell
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard
 from adjudicator.systems.fire_and_movement.base import SeriesRules
-from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, column_on_line, unit_values
+from adjudicator.systems.fire_and_movement.combat import (
+    MODIFIERS, FmAudit, Modifier, audit, claimed_differential, modifier_left_out, unit_values)
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
 from wargame.hexes import Hexside
@@ -18,8 +19,9 @@ from wargame.hexes import Hexside
 class GroundCombat(SeriesRules[S]):
     """8.0, 8.2."""
 
-    def combat_audit(self, state: S, entry: Attack) -> FmAudit:
-        """The arithmetic of an attack in a state (8.2.1-8.2.3; a folio's own attacks by its rules)."""
+    def combat_audit(self, state: S, entry: Attack, left_out: Modifier | None = None) -> FmAudit:
+        """The arithmetic of an attack in a state (8.2.1-8.2.3; a folio's own attacks by its rules);
+        `left_out`: as it comes out without that modifier."""
         special = self.special_audit(state, entry)
         if special is not None:
             return special
@@ -30,29 +32,65 @@ class GroundCombat(SeriesRules[S]):
                      for u in entry.attackers if self._on_map(state, u) is not None]
         defenders = [(u, unit_values(game, u, u in state.depleted)[1])
                      for u in self.defending(state, self._defenders(state, entry, side), entry.defender)]
-        fortified = "fortification" in game.hex_terrain.get(target, ())
-        return audit(game, target, attackers, defenders, self._supports(state, entry, target), fortified, entry.die,
-                     side)
+        fortified = "fortification" in game.hex_terrain.get(target, ()) and left_out != "fortification"
+        return audit(game, target, attackers, defenders, self._supports(state, entry, target, left_out), fortified,
+                     entry.die, side, ["clear"] if left_out == "terrain" else None)
+
+    def left_out_rule(self, state: S, entry: Attack | Bombard, truth: FmAudit, terrain_rule: str,
+                      effect: Callable[[str | None], str | None] = lambda result: result) -> str | None:
+        """The clause broken when a wrong claimed differential or result is what the arithmetic gives
+        with one modifier left out: 8.2.3 (the fortification), the folio's marker rule (Omaha 15.0),
+        `terrain_rule` (the defender's terrain: 8.2.2, 8.1.4 for a bombardment); None otherwise."""
+        game = state.game
+        if game.crt is None or (isinstance(entry, Attack) and self.special_audit(state, entry) is not None):
+            return None
+        rules: dict[Modifier, str | None] = {
+            "fortification": "8.2.3" if "fortification" in game.hex_terrain.get(game.grid.hex_of(entry.hex), ())
+            else None,
+            "marker values": self.support_value_rule(),
+            "terrain": terrain_rule if truth.line != "clear" and any(line.id == "clear" for line in game.crt.line)
+            else None}
+        variants = [(rule, self.combat_audit(state, entry, modifier) if isinstance(entry, Attack)
+                     else self.bombard_audit(state, entry, modifier))
+                    for modifier in MODIFIERS if (rule := rules[modifier]) is not None]
+        die_read = entry.die is not None and 1 <= entry.die <= 6
+        return modifier_left_out(claimed_differential(entry.odds), entry.result if die_read else None, truth,
+                                 [(rule, variant) for rule, variant in variants
+                                  if (variant.differential, variant.result, variant.line) !=
+                                  (truth.differential, truth.result, truth.line)], effect)
+
+    def left_out_words(self, section: str) -> str:
+        """How a message names the modifier a claim left out, by the clause that sets it ("" for a clause
+        that sets none)."""
+        what = {"8.2.3": "the fortification's doubling and halving (8.2.3)", "8.2.2": "the defender's terrain (8.2.2)",
+                "8.1.4": "the target hex's terrain (8.1.4)"}
+        if section == self.support_value_rule():
+            return f"; the claim leaves out the change {section} makes to the markers' values"
+        return f"; the claim leaves out {what[section]}" if section in what else ""
 
     def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
         """The claimed differential and result against the table (a warning without a die)."""
+        why = self.left_out_words(section)
+        # The die and the lack of one are the procedure's (8.2.1 d), whatever modifier was left out.
+        procedure = "8.2.1d" if why else section
         out = []
         if entry.odds is not None:
             claimed = entry.odds.lstrip("+")
             if ":" in claimed or not claimed.lstrip("-").isdigit() or int(claimed) != result.differential:
                 out.append(self._f("error", section, entry, f"the differential is {result.differential:+d} "
-                                                            f"({result.attack} - {result.defence}), not {entry.odds}"))
+                                                            f"({result.attack} - {result.defence}), not {entry.odds}"
+                                                            + why))
         if entry.die is not None and not 1 <= entry.die <= 6:
-            out.append(self._f("error", section, entry, f"a die roll is 1 to 6, not {entry.die}"))
+            out.append(self._f("error", procedure, entry, f"a die roll is 1 to 6, not {entry.die}"))
         elif entry.die is None:
             what = f"result {entry.result}" if entry.result is not None else "the result"
-            out.append(self._f("warning", section, entry, f"{what} cannot be verified: no die roll is recorded"))
+            out.append(self._f("warning", procedure, entry, f"{what} cannot be verified: no die roll is recorded"))
         elif entry.result is not None and entry.result != result.result:
             out.append(self._f("error", section, entry, f"differential {result.differential:+d} on the {result.line} "
                                                         f"line (column {result.column}) with a {entry.die} gives "
-                                                        f"{result.result}, not {entry.result}"))
+                                                        f"{result.result}, not {entry.result}" + why))
         elif entry.result is None:
-            out.append(self._f("note", section, entry, f"the result is {result.result} (differential "
+            out.append(self._f("note", procedure, entry, f"the result is {result.result} (differential "
                                                        f"{result.differential:+d}, {result.line} line, column "
                                                        f"{result.column})"))
         return out
@@ -81,7 +119,7 @@ class GroundCombat(SeriesRules[S]):
             return out
         result = self.combat_audit(state, entry)
         return self.with_basis(state, entry, result, self._claims(
-            entry, result, "8.2.2" if self._terrain_left_out(state, entry, result) else "8.2.1d"))
+            entry, result, self.left_out_rule(state, entry, result, "8.2.2") or "8.2.1d"))
 
     def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
         """The claims' findings with the data they rest on: the differential's (units' values, the hex's terrain,
@@ -109,21 +147,6 @@ class GroundCombat(SeriesRules[S]):
                 f = f.with_basis(*records, *cell)
             out.append(f)
         return out
-
-    @staticmethod
-    def _terrain_left_out(state: S, entry: Attack, result: FmAudit) -> bool:
-        """Whether a wrong claimed result is the one the clear line gives for the same differential and
-        die: the defender's terrain (8.2.2) is the clause broken, not the reading of the table."""
-        crt = state.game.crt
-        if crt is None or entry.result is None or entry.die is None or not 1 <= entry.die <= 6 or \
-                entry.result == result.result or result.line == "clear" or \
-                not any(line.id == "clear" for line in crt.line):
-            return False
-        if entry.odds is not None and entry.odds.lstrip("+").lstrip("-").isdigit() and \
-                int(entry.odds.lstrip("+")) != result.differential:
-            return False
-        column = column_on_line(state.game, "clear", result.differential)
-        return bool(crt.results[list(crt.die_rolls).index(entry.die)][list(crt.columns).index(column)] == entry.result)
 
     def _attacker_errors(self, state: S, entry: Attack, side: str, phase: str | None) -> Iterator[Finding]:
         """8.2, 8.3.1, 8.5, 4.1: each attacking unit's errors."""

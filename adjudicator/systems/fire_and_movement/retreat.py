@@ -15,16 +15,17 @@ from wargame.hexes import Hex
 class Retreats(SeriesRules[S]):
     """8.3, 8.3.1, 8.1.5."""
 
-    def retreat_paths(self, state: S, unit_id: str, hexes: int) -> list[tuple[Hex, ...]]:
+    def retreat_paths(self, state: S, unit_id: str, hexes: int, ezoc_counts: bool = True) -> list[tuple[Hex, ...]]:
         """Every retreat of exactly `hexes` hexes open to a unit now (8.3, 6.2): away from its hex one
-        hex a step, never into or through an enemy unit, an EZOC (friendly units do not cancel it),
-        prohibited terrain or off the map."""
+        hex a step, never into or through an enemy unit, an EZOC (friendly units do not cancel it;
+        `ezoc_counts` False: as if there were none), prohibited terrain or off the map."""
         game = state.game
         start = self._on_map(state, unit_id)
         if start is None:
             return []
         unit = self._unit(state, unit_id)
-        ezoc = frozenset() if unit.type in self.retreat_ignores_ezoc else self.ezoc(state, unit.side)
+        ezoc = frozenset() if unit.type in self.retreat_ignores_ezoc or not ezoc_counts \
+            else self.ezoc(state, unit.side)
         enemy = {game.grid.hex_of(w) for u, w in state.location.items()
                  if game.grid.is_label(w) and self._unit(state, u).side != unit.side}
         beyond = self.off_limits(state)
@@ -102,6 +103,10 @@ class Retreats(SeriesRules[S]):
             return [self._f("error", "8.3", entry, f"{entry.unit} retreats {entered} hexes; {combat.result} calls for "
                                                    f"{due}")]
         legal = self.retreat_paths(state, entry.unit, entered)
+        if hexes not in legal and hexes in self.retreat_paths(state, entry.unit, entered, ezoc_counts=False):
+            # 6.2 is the clause on retreats and enemy zones of control (8.3 repeats it).
+            return [self._f("error", "6.2", entry, f"{entry.unit} retreats into an enemy zone of control at "
+                                                   f"{self._first_ezoc(state, entry.unit, hexes)}")]
         if hexes not in legal:
             return [self._f("error", "8.3", entry, f"{entry.unit} retreats where it may not: each hex one further from "
                                                    f"{entry.path[0]}, never into an enemy unit, an enemy zone of "
@@ -123,6 +128,11 @@ class Retreats(SeriesRules[S]):
             return [self._f("error", "8.3", entry, f"{entry.unit} retreats through or onto a friendly unit though a "
                                                    "path of vacant hexes is open")]
         return []
+
+    def _first_ezoc(self, state: S, unit_id: str, hexes: tuple[Hex, ...]) -> str:
+        """The first hex of a retreat in an enemy zone of control."""
+        ezoc = self.ezoc(state, self._unit(state, unit_id).side)
+        return state.game.grid.label_of(next(h for h in hexes[1:] if h in ezoc))
 
     def _farther(self, state: S, unit_id: str, paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]]:
         """8.1.5: the retreats that end farther from the closest enemy unit than they start (none when

@@ -56,12 +56,17 @@ class SequenceOfPlay(SeriesRules[S]):
     def _overstacks(self, state: S) -> list[tuple[str, frozenset[str]]]:
         """5.3: the hexes holding more units than they take, with those units."""
         grid = state.game.grid
-        here: dict[str, set[str]] = {}
+        # A side's own units stack; an enemy unit in the hex got there by entering an enemy-held hex
+        # (5.2 d) or retreating into one (8.3), one breach reported on its own entry, not again here.
+        here: dict[tuple[str, str], set[str]] = {}
         for unit, where in state.location.items():
             if grid.is_label(where):
-                here.setdefault(where, set()).add(unit)
-        return [(where, frozenset(units)) for where, units in sorted(here.items())
-                if len(units) > 1 and len(units) > self.stack_limit(state, where)]
+                here.setdefault((where, self._unit(state, unit).side), set()).add(unit)
+        over: dict[str, set[str]] = {}
+        for (where, _), units in sorted(here.items()):
+            if len(units) > 1 and len(units) > self.stack_limit(state, where):
+                over.setdefault(where, set()).update(units)
+        return [(where, frozenset(units)) for where, units in sorted(over.items())]
 
     def _still_over(self, state: S) -> tuple[tuple[str, frozenset[str]], ...]:
         """The overstacks reported as this phase ends (each reported once until resolved, 5.3)."""

@@ -9,7 +9,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard, Entry, SupportMarkers
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.base import COMBAT_PHASES, SeriesRules
-from adjudicator.systems.fire_and_movement.combat import Support
+from adjudicator.systems.fire_and_movement.combat import Modifier, Support
 from adjudicator.systems.fire_and_movement.state import S, evolve
 from wargame.errors import did_you_mean
 from wargame.hexes import Hex
@@ -18,11 +18,13 @@ from wargame.hexes import Hex
 class SupportFire(SeriesRules[S]):
     """7.1, 7.2: support fire markers drawn from the pools and placed on combats."""
 
-    def _supports(self, state: S, entry: Attack | Bombard, target: Hex) -> list[Support]:
-        """The markers an attack names, with the values they count for (7.2, 8.2.3)."""
+    def _supports(self, state: S, entry: Attack | Bombard, target: Hex,
+                  left_out: Modifier | None = None) -> list[Support]:
+        """The markers an attack names, with the values they count for (7.2, 8.2.3, a folio's rules);
+        `left_out`: without the fortification's halving or the folio's change to marker values."""
         game = state.game
         markers = game.markers_by_id
-        fortified = "fortification" in game.hex_terrain.get(target, ())
+        fortified = "fortification" in game.hex_terrain.get(target, ()) and left_out != "fortification"
         attacker = entry.side or (self._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
         out = []
         for marker_id in entry.support:
@@ -32,7 +34,8 @@ class SupportFire(SeriesRules[S]):
             side = marker.side or attacker
             # 8.2.3: an attacker's marker on a fortification counts half, rounded down.
             applied = marker.value // 2 if fortified and side == attacker else marker.value
-            out.append(Support(marker_id, side, marker.value, self.support_value(state, marker, applied, target)))
+            value = applied if left_out == "marker values" else self.support_value(state, marker, applied, target)
+            out.append(Support(marker_id, side, marker.value, value))
         return out
 
     def _check_support(self, state: S, entry: Attack | Bombard, side: str) -> list[Finding]:
@@ -81,8 +84,9 @@ class SupportFire(SeriesRules[S]):
             if n > 2:
                 out.append(self._f("error", "8.2.1b", entry, f"{who} places {n} support markers on one combat; at most "
                                                           "two (8.2.1 b)"))
+        # Three markers of a side cannot be placed in turn either: that one breach is the count's error.
         if isinstance(entry, Attack) and not self.is_special_attack(state, entry) and \
-                not pools.placement_order_ok(known_sides, side):
+                all(n <= 2 for n in per_side.values()) and not pools.placement_order_ok(known_sides, side):
             out.append(self._f("error", "8.2.1b", entry, "support markers are placed attacker first, then defender, "
                                                       "attacker, defender, one at a time (8.2.1 b); the list "
                                                       f"{' '.join(entry.support)} cannot be placed in that order"))

@@ -75,6 +75,10 @@ class Weather(OmahaRules):
             return -(-applied // 2)
         return applied
 
+    def support_value_rule(self) -> str | None:
+        """15.0 is the clause that changes marker values (its flak halving)."""
+        return "15.0"
+
     def _flak_near(self, state: OmahaState, target: Hex) -> bool:
         """15.0: a German AA/Flak unit in or next to the combat's hex."""
         grid = state.game.grid
