@@ -11,11 +11,12 @@ from test_onslaught_results import OPEN, errors, play
 
 from adjudicator.systems.onslaught import ONSLAUGHT
 from adjudicator.systems.onslaught.combat import audit, misread_clause
-from adjudicator.systems.onslaught.arrivals import recruitment_problem
+from adjudicator.systems.onslaught.arrivals import box_of, recruitment_problem, replacement_points
 from adjudicator.systems.onslaught.supply import captured_points
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
+from wargame.models import Box
 
 
 @pytest.fixture(scope="module")
@@ -266,3 +267,23 @@ def test_an_unsupplied_stack_attacks_with_minus_one(game: Game) -> None:
     assert play_turn(game, 5, CUT_OFF, text.format("DR"))[0] == []
     assert play_turn(game, 5, CUT_OFF, text.format("HH"))[0] == \
         [("7.1", "Allied: attack 2020 with us-inf-01 us-inf-02 die 5 result HH")]
+
+
+# -- 6. boxes chosen exactly ----------------------------------------------------------------------
+def test_boxes_are_chosen_by_kind_side_and_what_they_hold(game: Game) -> None:
+    """6.3, 10.3, 11.1: an eliminated division goes to its side's Eliminated Units box for units, a
+    delayed one to the Delayed Reinforcements box, even when a box of the same kind and side for
+    markers comes first in game.toml (the old look-up took the first box of the kind and side)."""
+    decoys = [Box(id=f"lost_markers_{side.lower()}", name=f"{side} markers lost", kind=kind, side=side,
+                  holds="markers", source="reconstructed")
+              for side in ("Allied", "German") for kind in ("eliminated", "delayed")]
+    boxed = replace(game, manifest=game.manifest.model_copy(update={"box": [*decoys, *game.manifest.box]}))
+    assert box_of(boxed, "eliminated", "Allied") == "eliminated_allied"
+    assert box_of(boxed, "eliminated", "German") == "eliminated_german"
+    assert box_of(boxed, "delayed", "Allied") == "delayed_allied"
+    _, state, _ = play(boxed, OPEN, "Allied: activate 2019\nAllied: attack 2020 with us-inf-01 odds 1:1 die 1 result AE\n"
+                                    "Allied: eliminate us-inf-01\n")
+    assert state.location["us-inf-01"] == "eliminated_allied"
+    # 11.1: the extra replacement points count the divisions in the units box.
+    lost = {**{f"de-inf-{n:02d}": "eliminated_german" for n in range(1, 4)}, **LANDINGS}
+    assert replacement_points(replace(ONSLAUGHT.initial_state(boxed, []), location=lost, turn=1), "German") == 3

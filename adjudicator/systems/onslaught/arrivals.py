@@ -36,8 +36,10 @@ def arrival(state: OnslaughtState, unit_id: str) -> Arrival | None:
 
 
 def box_of(game: Game, kind: str, side: str) -> str:
-    """The id of a side's box of a kind (eliminated, delayed)."""
-    return next((b.id for b in game.manifest.box if b.kind == kind and b.side == side), f"{kind}_{side.lower()}")
+    """The id of a side's box of a kind (eliminated, delayed) for units: chosen by kind, side and what
+    it holds, never by kind alone (a game may also have a box of the kind for markers, as Omaha's)."""
+    box = game.manifest.box_of(kind, side, "units")
+    return f"{kind}_{side.lower()}" if box is None else box.id
 
 
 def order_of(entry: Entry, side: str) -> int | None:
