@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 from test_onslaught_arrivals import LANDINGS, REINFORCEMENT_STEP, play as play_turn
+from test_onslaught_optional import FAR_GERMAN, play as play_optional
 from test_onslaught_results import OPEN, errors, play
 
 from adjudicator.systems.onslaught import ONSLAUGHT
@@ -287,3 +288,23 @@ def test_boxes_are_chosen_by_kind_side_and_what_they_hold(game: Game) -> None:
     # 11.1: the extra replacement points count the divisions in the units box.
     lost = {**{f"de-inf-{n:02d}": "eliminated_german" for n in range(1, 4)}, **LANDINGS}
     assert replacement_points(replace(ONSLAUGHT.initial_state(boxed, []), location=lost, turn=1), "German") == 3
+
+
+# -- 7. 14.4: the emergency points are the clause that runs out ---------------------------------
+def test_spending_beyond_the_emergency_points_cites_14_4(game: Game) -> None:
+    """14.4: the Allied winner of a turn-20 roll with no points acts on three emergency points; a
+    fourth activation (or a paradrop beyond them) breaks 14.4, not 5.2 (was 5.2 / 9.2)."""
+    placed = {**LANDINGS, **FAR_GERMAN, "us-inf-03": "0621", "us-para-01": "paratroop"}
+    won = "Allied: pass\nRoll Allied 5 German 2\nAllied: action movement\n"
+    text = won + "".join(f"Allied: activate {h}\n" for h in ("0620", "0720", "0820", "0621"))
+    shown, _, findings = play_optional(game, 20, placed, text, ("emergency_supplies",), supply=(0, 0))
+    assert shown == [("14.4", "Allied: activate 0621")]
+    assert "3 emergency supply point(s), 0 left" in next(f.message for f in findings if f.severity == "error")
+    drop = won + "".join(f"Allied: activate {h}\n" for h in ("0620", "0720", "0820")) + "Allied: paradrop us-para-01 2525\n"
+    assert play_optional(game, 20, placed, drop, ("emergency_supplies",), supply=(0, 0))[0] == \
+        [("14.4", "Allied: paradrop us-para-01 2525")]
+    # Out of points without the rule in force (or on the turn's first action, not won by a roll): 5.2.
+    assert play_optional(game, 20, placed, text, supply=(0, 0))[0][0] == ("5.0", "Roll Allied 5 German 2")
+    first = "Allied: action movement\nAllied: activate 0620\n"
+    assert play_optional(game, 20, placed, first, ("emergency_supplies",), supply=(0, 0))[0] == \
+        [("5.2", "Allied: activate 0620")]

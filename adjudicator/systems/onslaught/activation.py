@@ -44,8 +44,7 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     if action.type == "breakthrough":
         out += check_breakthrough_stack(state, entry, [u for u in named if u in present])
     if state.supply.get(side, 0) < cost:
-        out.append(finding("error", "5.2", entry, f"{side} has {state.supply.get(side, 0)} supply point(s) and "
-                                                  f"the activation costs {cost}"))
+        out.append(short_of_supply(state, side, entry, "the activation", cost))
     if entry.supply is not None and entry.supply != cost:
         # The clause that sets the cost: 5.5's two points, 14.1's doubled mixed stack, else 5.2's one.
         basic = activation_cost(state, replace(action, type="movement"), ())
@@ -53,6 +52,17 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
         out.append(finding("error", section, entry, f"activating a stack in a {action.type} action costs {cost} "
                                                   f"supply point(s), not {entry.supply}"))
     return out
+
+
+def short_of_supply(state: OnslaughtState, side: str, entry: Entry, what: str, cost: int) -> Finding:
+    """An activation or paradrop the side has not the points for (5.2); on 14.4's emergency points,
+    the clause broken is 14.4's: only the points granted for this action are spent."""
+    points = state.supply.get(side, 0)
+    if state.emergency == side:
+        granted = int(state.game.parameter[f"emergency_supply_{side.lower()}"])
+        return finding("error", "14.4", entry, f"{side} acts on {granted} emergency supply point(s), {points} left, "
+                                               f"and {what} costs {cost}")
+    return finding("error", "5.2", entry, f"{side} has {points} supply point(s) and {what} costs {cost}")
 
 
 def check_breakthrough_sequence(state: OnslaughtState, entry: Entry, kind: str, units: Sequence[str]) -> list[Finding]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
 from adjudicator.systems.onslaught import supply
+from adjudicator.systems.onslaught.activation import short_of_supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.setup import check_setup
 from adjudicator.systems.onslaught.state import (
@@ -255,7 +256,8 @@ def check_paradrop(state: OnslaughtState, entry: Place) -> list[Finding]:
         out.append(finding("error", "9.2", entry, f"German divisions hold {entry.hex}"))
     cost = int(game.parameter["paradrop_cost"])
     if state.supply.get("Allied", 0) < cost:
-        out.append(finding("error", "9.2", entry, f"the Allies have {state.supply.get('Allied', 0)} supply "
+        out.append(short_of_supply(state, "Allied", entry, "a paradrop", cost) if state.emergency == "Allied" else
+                   finding("error", "9.2", entry, f"the Allies have {state.supply.get('Allied', 0)} supply "
                                                     f"point(s) and a paradrop costs {cost}"))
     if entry.supply is not None and entry.supply != cost:
         out.append(finding("error", "9.2", entry, f"a paradrop costs {cost} supply point(s), not {entry.supply}"))
