@@ -308,3 +308,22 @@ def test_spending_beyond_the_emergency_points_cites_14_4(game: Game) -> None:
     first = "Allied: action movement\nAllied: activate 0620\n"
     assert play_optional(game, 20, placed, first, ("emergency_supplies",), supply=(0, 0))[0] == \
         [("5.2", "Allied: activate 0620")]
+
+
+# -- 8. 8.2: points the cap took are not there to spend -------------------------------------------
+def test_spending_points_lost_to_the_cap_cites_8_2(game: Game) -> None:
+    """8.2: 38 German points and an income of 8 make 40, not 46; the six lost are not spent later
+    (the 41st point breaks 8.2, was 5.2), while spending beyond what the income would have made is 5.2."""
+    placed = {**LANDINGS, **FAR_GERMAN}
+    reserve = (REINFORCEMENT_STEP + "German: income 8\nTurn 20\nStep action\nAllied: pass\nRoll Allied 2 German 2\n"
+               "Step german_reserve\n")
+    shown, state, findings = play_optional(game, 19, placed, reserve + "German: activate 4930\n" * 41, supply=(20, 38))
+    assert shown == [("8.2", "German: activate 4930")]
+    assert "6 point(s) above the limit of 40 were lost" in next(f.message for f in findings if f.severity == "error")
+    assert state.capped_away == {"German": 6}
+    # Beyond the 46 the uncapped track would have held: 5.2, as without a cap.
+    shown, _, _ = play_optional(game, 19, placed, reserve + "German: activate 4930\n" * 47, supply=(20, 38))
+    assert shown == [("8.2", "German: activate 4930")] * 6 + [("5.2", "German: activate 4930")]
+    # An income within the limit loses nothing: the next gain resets what the cap took.
+    _, state, _ = play_optional(game, 19, placed, REINFORCEMENT_STEP + "German: income 8\n", supply=(20, 8))
+    assert state.capped_away == {"German": 0}

@@ -256,9 +256,7 @@ def check_paradrop(state: OnslaughtState, entry: Place) -> list[Finding]:
         out.append(finding("error", "9.2", entry, f"German divisions hold {entry.hex}"))
     cost = int(game.parameter["paradrop_cost"])
     if state.supply.get("Allied", 0) < cost:
-        out.append(short_of_supply(state, "Allied", entry, "a paradrop", cost) if state.emergency == "Allied" else
-                   finding("error", "9.2", entry, f"the Allies have {state.supply.get('Allied', 0)} supply "
-                                                    f"point(s) and a paradrop costs {cost}"))
+        out.append(short_of_supply(state, "Allied", entry, "a paradrop", cost, "9.2"))
     if entry.supply is not None and entry.supply != cost:
         out.append(finding("error", "9.2", entry, f"a paradrop costs {cost} supply point(s), not {entry.supply}"))
     return out

@@ -239,6 +239,14 @@ def capped(points: int, side: str, game: Game) -> int:
     return min(points, limit)
 
 
+def gained(state: OnslaughtState, side: str, points: int) -> OnslaughtState:
+    """The state after `side` gains `points` (8.1, 8.7, 12.0): its track capped (8.2), and what the
+    cap took kept, so that spending those points is 8.2's breach."""
+    total = state.supply.get(side, 0) + points
+    kept = capped(total, side, state.game)
+    return replace(state, supply={**state.supply, side: kept}, capped_away={**state.capped_away, side: total - kept})
+
+
 def traced_supply(state: OnslaughtState, side: str) -> frozenset[Hex]:
     """Hexes from which `side` traces a supply line in this state (8.3-8.5), computed once."""
     if side not in state._supplied:
@@ -432,15 +440,12 @@ def apply_income(state: OnslaughtState, entry: Income) -> OnslaughtState:
         # 8.7: what each source yielded this turn is what a capture next turn takes half of.
         state = replace(state, collected={**state.collected, state.turn: allied_income(
             state, state.controlled, entry.declined, entry.reduced)})
-    gained = entry.points if entry.points is not None else income_due(state, entry)
-    total = capped(state.supply.get(entry.side, 0) + gained, entry.side, state.game)
-    return replace(state, supply={**state.supply, entry.side: total})
+    return gained(state, entry.side, entry.points if entry.points is not None else income_due(state, entry))
 
 
 def apply_capture(state: OnslaughtState, entry: Capture) -> OnslaughtState:
     """A German capture of Allied supply (8.7): the points at once, 8.2's cap still holding."""
     if not entry.side:
         return state
-    gained = entry.points if entry.points is not None else captured_points(state, entry.hex)
-    total = capped(state.supply.get(entry.side, 0) + gained, entry.side, state.game)
-    return replace(state, supply={**state.supply, entry.side: total}, seized=state.seized | {(state.turn, entry.hex)})
+    state = gained(state, entry.side, entry.points if entry.points is not None else captured_points(state, entry.hex))
+    return replace(state, seized=state.seized | {(state.turn, entry.hex)})
