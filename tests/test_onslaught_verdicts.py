@@ -327,3 +327,21 @@ def test_spending_points_lost_to_the_cap_cites_8_2(game: Game) -> None:
     # An income within the limit loses nothing: the next gain resets what the cap took.
     _, state, _ = play_optional(game, 19, placed, REINFORCEMENT_STEP + "German: income 8\n", supply=(20, 8))
     assert state.capped_away == {"German": 0}
+
+
+# -- 9. 8.4, 8.5: an income claim that counts a source the rules take away -------------------------
+def test_an_income_counting_a_lost_source_cites_the_clause(game: Game) -> None:
+    """8.4: a landing hex a German division entered last is no source; 8.5: Rouen, held by the
+    Allies, is none while Le Havre's port area holds Germans. An income claim that counts either
+    breaks that clause (was 8.1); any other wrong claim stays 8.1."""
+    lost = {"us-inf-02": "0720", "br-inf-01": "0820", "de-inf-04": "0620", **FAR_GERMAN}
+    shown, _, findings = play_turn(game, 5, lost, REINFORCEMENT_STEP + "Allied: income 12\n")
+    assert shown == [("8.4", "Allied: income 12")]
+    assert "0620 is no supply source" in next(f.message for f in findings if f.severity == "error")
+    assert play_turn(game, 5, lost, REINFORCEMENT_STEP + "Allied: income 10\n")[0] == [("8.1", "Allied: income 10")]
+    rouen = {**LANDINGS, "us-inf-03": "1520", "de-inf-08": "1119"}
+    shown, _, findings = play_turn(game, 5, rouen, REINFORCEMENT_STEP + "Allied: income 14\n")
+    assert shown == [("8.5", "Allied: income 14")]
+    assert "1520 is no supply source: German divisions are in its port area" in \
+        next(f.message for f in findings if f.severity == "error")
+    assert play_turn(game, 5, rouen, REINFORCEMENT_STEP + "Allied: income 12\n")[0] == []

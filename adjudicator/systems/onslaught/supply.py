@@ -386,14 +386,39 @@ def check_income(state: OnslaughtState, entry: Income) -> list[Finding]:
     if entry.points is not None and entry.points != due:
         sources = allied_income(state, state.controlled, entry.declined, entry.reduced) if entry.side == "Allied" else {}
         detail = (" (" + ", ".join(f"{k} {v}" for k, v in sorted(sources.items())) + ")") if sources else ""
-        out.append(finding("error", "8.1", entry, f"{entry.side} collects {due} supply point(s){detail}, not "
-                                                  f"{entry.points}"))
+        misread = misread_sources(state, entry, due) if entry.side == "Allied" else None
+        section, why = misread or ("8.1", "")
+        out.append(finding("error", section, entry, f"{entry.side} collects {due} supply point(s){detail}, not "
+                                                    f"{entry.points}{why}"))
     total = state.supply.get(entry.side or "", 0) + (entry.points if entry.points is not None else due)
     limited = capped(total, entry.side or "", state.game)
     if limited < total:
         out.append(finding("note", "8.2", entry, f"{entry.side} reaches {total} supply points; {total - limited} "
                                                  f"above the limit of {limited} are lost"))
     return out
+
+
+def misread_sources(state: OnslaughtState, entry: Income, due: int) -> tuple[str, str] | None:
+    """The clause an Allied income claim misreads, when it is what counting sources that clause takes
+    away gives: a landing hex last occupied by a German division (8.4), a port whose port area holds
+    German divisions or Rouen without Le Havre (8.5). None when the claim is no such misreading (8.1)."""
+    supply_map = SupplyMap.of(state.game)
+    held = occupants(state)
+    counted = allied_income(state, state.controlled, entry.declined, entry.reduced)
+    skipped = set(entry.declined) | set(counted)
+    lost = [label for label, _ in supply_map.landing if label not in skipped]
+    # 8.5: a port the Allies hold that the port area (or Rouen's need of Le Havre) keeps from being a source.
+    barred = [port for port in supply_map.ports if port.label not in skipped and port.value and held.get(port.hex) != GERMAN
+              and _controller(port.label, port.hex, held, state.controlled, GERMAN) == ALLIED]
+    if lost and due + supply_map.landing_value * len(lost) == entry.points:
+        return "8.4", "".join(f"; {label} is no supply source: a German division was the last to occupy it"
+                              for label in lost)
+    if barred and due + sum(entry.reduced.get(p.label, p.value) for p in barred) == entry.points:
+        return "8.5", "".join(f"; {p.label} is no supply source: " + (
+            "German divisions are in its port area" if p.port_area is not None and
+            any(held.get(h) == GERMAN for h in p.port_area) else "the port it depends on is not an Allied source")
+            for p in barred)
+    return None
 
 
 def captured_points(state: OnslaughtState, label: str) -> int:
