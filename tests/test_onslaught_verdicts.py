@@ -345,3 +345,20 @@ def test_an_income_counting_a_lost_source_cites_the_clause(game: Game) -> None:
     assert "1520 is no supply source: German divisions are in its port area" in \
         next(f.message for f in findings if f.severity == "error")
     assert play_turn(game, 5, rouen, REINFORCEMENT_STEP + "Allied: income 12\n")[0] == []
+
+
+# -- 10. 8.3: a rebuild out of supply only because enemy ZOC cuts the line ------------------------
+def test_a_rebuild_cut_off_by_enemy_zoc_cites_8_3(game: Game) -> None:
+    """8.3 (with 11.2): depleted us-para-01 at 0419, every neighbour German or in German ZOC with no
+    Allied division in it, is out of supply only because the line may not pass enemy ZOC: its rebuild
+    breaks 8.3 (was 11.2). With 0520 held by an Allied division the line passes and the rebuild is
+    legal; surrounded by German divisions (no line even without ZOC) it stays 11.2."""
+    cut = {**LANDINGS, "us-para-01": "0419", "de-inf-01": "0318", "de-inf-02": "0319", "de-inf-03": "0420"}
+    rebuild = REINFORCEMENT_STEP + "Allied: replace us-para-01 full points 2\n"
+    shown, _, findings = play_turn(game, 5, cut, rebuild, depleted=("us-para-01",))
+    assert shown == [("8.3", "Allied: replace us-para-01 full points 2")]
+    assert "enemy zone of control" in next(f.message for f in findings if f.severity == "error")
+    assert play_turn(game, 5, {**cut, "us-inf-03": "0520"}, rebuild, depleted=("us-para-01",))[0] == []
+    ringed = {**cut, "de-inf-04": "0520", "de-inf-05": "0418", "de-inf-06": "0320"}
+    assert play_turn(game, 5, ringed, rebuild, depleted=("us-para-01",))[0] == \
+        [("11.2", "Allied: replace us-para-01 full points 2")]

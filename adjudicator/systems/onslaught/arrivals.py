@@ -434,8 +434,7 @@ def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
         if entry.hex is not None and entry.hex != where:
             out.append(finding("error", "11.2", entry, f"{entry.unit} is rebuilt where it stands, {where}"))
         if not is_supplied(state, entry.unit):
-            out.append(finding("error", "11.2", entry, f"{entry.unit} at {where} is out of supply; depleted "
-                                                         "divisions are rebuilt only in supply"))
+            out.append(unsupplied_rebuild(state, entry, where or ""))
         label = where
     else:
         label = entry.hex or ""
@@ -454,6 +453,17 @@ def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
         out.append(finding("error", "11.1", entry, f"{side} has {left} replacement point(s) left this turn and "
                                                      f"rebuilding {entry.unit} costs {cost}"))
     return out
+
+
+def unsupplied_rebuild(state: OnslaughtState, entry: Place, where: str) -> Finding:
+    """11.2: a depleted division rebuilt out of supply; 8.3 when only enemy zones of control cut its line."""
+    side = unit_of(state, entry.unit).side
+    if supply.traces_but_for_zoc(state, side, state.game.grid.hex_of(where)):
+        return finding("error", "8.3", entry, f"{entry.unit} at {where} is out of supply: every line to a source "
+                                              "passes a hex in an enemy zone of control that no friendly division "
+                                              "occupies; depleted divisions are rebuilt only in supply (11.2)")
+    return finding("error", "11.2", entry, f"{entry.unit} at {where} is out of supply; depleted divisions are "
+                                           "rebuilt only in supply")
 
 
 def replacement_place(state: OnslaughtState, entry: Place, side: str) -> list[Finding]:

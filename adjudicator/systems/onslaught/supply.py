@@ -285,6 +285,28 @@ def traces_line(state: OnslaughtState, side: str, start: Hex) -> bool:
     return traces_to(state, side, start, sources)
 
 
+def traces_but_for_zoc(state: OnslaughtState, side: str, start: Hex) -> bool:
+    """Whether a division of `side` in `start` would trace a supply line to one of its side's sources if
+    enemy zones of control did not block it (8.3): the ZOC clause is then the one a claim of supply misreads."""
+    links = SupplyMap.of(state.game).links
+    held = occupants(state)
+    if side == ALLIED:
+        sources = frozenset(h for hexes in allied_sources(state, state.controlled).values() for h in hexes)
+    else:
+        sources = german_sources(state, state.controlled, state.captured_ports)
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        h = frontier.pop()
+        if h in sources:
+            return True
+        for n in links.get(h, ()):
+            if n not in seen and held.get(n, side) == side:
+                seen.add(n)
+                frontier.append(n)
+    return False
+
+
 def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[Hex]) -> bool:
     """Whether a division of `side` in `start` traces a supply line to one of `sources` (8.3): the answer
     of `start in hexes_tracing_to(state, side, sources)`, from a search that starts at the division and
