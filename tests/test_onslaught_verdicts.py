@@ -7,15 +7,17 @@ from dataclasses import replace
 
 import pytest
 from test_onslaught_arrivals import LANDINGS, REINFORCEMENT_STEP, play as play_turn
+from test_onslaught_optional import FAR_GERMAN, play as play_optional
 from test_onslaught_results import OPEN, errors, play
 
 from adjudicator.systems.onslaught import ONSLAUGHT
 from adjudicator.systems.onslaught.combat import audit, misread_clause
-from adjudicator.systems.onslaught.arrivals import recruitment_problem
+from adjudicator.systems.onslaught.arrivals import box_of, recruitment_problem, replacement_points
 from adjudicator.systems.onslaught.supply import captured_points
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
+from wargame.models import Box
 
 
 @pytest.fixture(scope="module")
@@ -266,3 +268,97 @@ def test_an_unsupplied_stack_attacks_with_minus_one(game: Game) -> None:
     assert play_turn(game, 5, CUT_OFF, text.format("DR"))[0] == []
     assert play_turn(game, 5, CUT_OFF, text.format("HH"))[0] == \
         [("7.1", "Allied: attack 2020 with us-inf-01 us-inf-02 die 5 result HH")]
+
+
+# -- 6. boxes chosen exactly ----------------------------------------------------------------------
+def test_boxes_are_chosen_by_kind_side_and_what_they_hold(game: Game) -> None:
+    """6.3, 10.3, 11.1: an eliminated division goes to its side's Eliminated Units box for units, a
+    delayed one to the Delayed Reinforcements box, even when a box of the same kind and side for
+    markers comes first in game.toml (the old look-up took the first box of the kind and side)."""
+    decoys = [Box(id=f"lost_markers_{side.lower()}", name=f"{side} markers lost", kind=kind, side=side,
+                  holds="markers", source="reconstructed")
+              for side in ("Allied", "German") for kind in ("eliminated", "delayed")]
+    boxed = replace(game, manifest=game.manifest.model_copy(update={"box": [*decoys, *game.manifest.box]}))
+    assert box_of(boxed, "eliminated", "Allied") == "eliminated_allied"
+    assert box_of(boxed, "eliminated", "German") == "eliminated_german"
+    assert box_of(boxed, "delayed", "Allied") == "delayed_allied"
+    _, state, _ = play(boxed, OPEN, "Allied: activate 2019\nAllied: attack 2020 with us-inf-01 odds 1:1 die 1 result AE\n"
+                                    "Allied: eliminate us-inf-01\n")
+    assert state.location["us-inf-01"] == "eliminated_allied"
+    # 11.1: the extra replacement points count the divisions in the units box.
+    lost = {**{f"de-inf-{n:02d}": "eliminated_german" for n in range(1, 4)}, **LANDINGS}
+    assert replacement_points(replace(ONSLAUGHT.initial_state(boxed, []), location=lost, turn=1), "German") == 3
+
+
+# -- 7. 14.4: the emergency points are the clause that runs out ---------------------------------
+def test_spending_beyond_the_emergency_points_cites_14_4(game: Game) -> None:
+    """14.4: the Allied winner of a turn-20 roll with no points acts on three emergency points; a
+    fourth activation (or a paradrop beyond them) breaks 14.4, not 5.2 (was 5.2 / 9.2)."""
+    placed = {**LANDINGS, **FAR_GERMAN, "us-inf-03": "0621", "us-para-01": "paratroop"}
+    won = "Allied: pass\nRoll Allied 5 German 2\nAllied: action movement\n"
+    text = won + "".join(f"Allied: activate {h}\n" for h in ("0620", "0720", "0820", "0621"))
+    shown, _, findings = play_optional(game, 20, placed, text, ("emergency_supplies",), supply=(0, 0))
+    assert shown == [("14.4", "Allied: activate 0621")]
+    assert "3 emergency supply point(s), 0 left" in next(f.message for f in findings if f.severity == "error")
+    drop = won + "".join(f"Allied: activate {h}\n" for h in ("0620", "0720", "0820")) + "Allied: paradrop us-para-01 2525\n"
+    assert play_optional(game, 20, placed, drop, ("emergency_supplies",), supply=(0, 0))[0] == \
+        [("14.4", "Allied: paradrop us-para-01 2525")]
+    # Out of points without the rule in force (or on the turn's first action, not won by a roll): 5.2.
+    assert play_optional(game, 20, placed, text, supply=(0, 0))[0][0] == ("5.0", "Roll Allied 5 German 2")
+    first = "Allied: action movement\nAllied: activate 0620\n"
+    assert play_optional(game, 20, placed, first, ("emergency_supplies",), supply=(0, 0))[0] == \
+        [("5.2", "Allied: activate 0620")]
+
+
+# -- 8. 8.2: points the cap took are not there to spend -------------------------------------------
+def test_spending_points_lost_to_the_cap_cites_8_2(game: Game) -> None:
+    """8.2: 38 German points and an income of 8 make 40, not 46; the six lost are not spent later
+    (the 41st point breaks 8.2, was 5.2), while spending beyond what the income would have made is 5.2."""
+    placed = {**LANDINGS, **FAR_GERMAN}
+    reserve = (REINFORCEMENT_STEP + "German: income 8\nTurn 20\nStep action\nAllied: pass\nRoll Allied 2 German 2\n"
+               "Step german_reserve\n")
+    shown, state, findings = play_optional(game, 19, placed, reserve + "German: activate 4930\n" * 41, supply=(20, 38))
+    assert shown == [("8.2", "German: activate 4930")]
+    assert "6 point(s) above the limit of 40 were lost" in next(f.message for f in findings if f.severity == "error")
+    assert state.capped_away == {"German": 6}
+    # Beyond the 46 the uncapped track would have held: 5.2, as without a cap.
+    shown, _, _ = play_optional(game, 19, placed, reserve + "German: activate 4930\n" * 47, supply=(20, 38))
+    assert shown == [("8.2", "German: activate 4930")] * 6 + [("5.2", "German: activate 4930")]
+    # An income within the limit loses nothing: the next gain resets what the cap took.
+    _, state, _ = play_optional(game, 19, placed, REINFORCEMENT_STEP + "German: income 8\n", supply=(20, 8))
+    assert state.capped_away == {"German": 0}
+
+
+# -- 9. 8.4, 8.5: an income claim that counts a source the rules take away -------------------------
+def test_an_income_counting_a_lost_source_cites_the_clause(game: Game) -> None:
+    """8.4: a landing hex a German division entered last is no source; 8.5: Rouen, held by the
+    Allies, is none while Le Havre's port area holds Germans. An income claim that counts either
+    breaks that clause (was 8.1); any other wrong claim stays 8.1."""
+    lost = {"us-inf-02": "0720", "br-inf-01": "0820", "de-inf-04": "0620", **FAR_GERMAN}
+    shown, _, findings = play_turn(game, 5, lost, REINFORCEMENT_STEP + "Allied: income 12\n")
+    assert shown == [("8.4", "Allied: income 12")]
+    assert "0620 is no supply source" in next(f.message for f in findings if f.severity == "error")
+    assert play_turn(game, 5, lost, REINFORCEMENT_STEP + "Allied: income 10\n")[0] == [("8.1", "Allied: income 10")]
+    rouen = {**LANDINGS, "us-inf-03": "1520", "de-inf-08": "1119"}
+    shown, _, findings = play_turn(game, 5, rouen, REINFORCEMENT_STEP + "Allied: income 14\n")
+    assert shown == [("8.5", "Allied: income 14")]
+    assert "1520 is no supply source: German divisions are in its port area" in \
+        next(f.message for f in findings if f.severity == "error")
+    assert play_turn(game, 5, rouen, REINFORCEMENT_STEP + "Allied: income 12\n")[0] == []
+
+
+# -- 10. 8.3: a rebuild out of supply only because enemy ZOC cuts the line ------------------------
+def test_a_rebuild_cut_off_by_enemy_zoc_cites_8_3(game: Game) -> None:
+    """8.3 (with 11.2): depleted us-para-01 at 0419, every neighbour German or in German ZOC with no
+    Allied division in it, is out of supply only because the line may not pass enemy ZOC: its rebuild
+    breaks 8.3 (was 11.2). With 0520 held by an Allied division the line passes and the rebuild is
+    legal; surrounded by German divisions (no line even without ZOC) it stays 11.2."""
+    cut = {**LANDINGS, "us-para-01": "0419", "de-inf-01": "0318", "de-inf-02": "0319", "de-inf-03": "0420"}
+    rebuild = REINFORCEMENT_STEP + "Allied: replace us-para-01 full points 2\n"
+    shown, _, findings = play_turn(game, 5, cut, rebuild, depleted=("us-para-01",))
+    assert shown == [("8.3", "Allied: replace us-para-01 full points 2")]
+    assert "enemy zone of control" in next(f.message for f in findings if f.severity == "error")
+    assert play_turn(game, 5, {**cut, "us-inf-03": "0520"}, rebuild, depleted=("us-para-01",))[0] == []
+    ringed = {**cut, "de-inf-04": "0520", "de-inf-05": "0418", "de-inf-06": "0320"}
+    assert play_turn(game, 5, ringed, rebuild, depleted=("us-para-01",))[0] == \
+        [("11.2", "Allied: replace us-para-01 full points 2")]

@@ -19,8 +19,7 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
         if state.step == "german_reserve" and side == "German":
             cost = int(state.game.parameter["activation_cost"])
             if state.supply.get(side, 0) < cost:
-                return [finding("error", "5.2", entry, f"German has {state.supply.get(side, 0)} supply point(s) and "
-                                                       f"moving a stack costs {cost}")]
+                return [short_of_supply(state, side, entry, "moving a stack", cost)]
             return []
         return [finding("error", "5.2", entry, f"{turn_and_step(state)}: a stack is activated only within an action")]
     out = []
@@ -44,8 +43,7 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     if action.type == "breakthrough":
         out += check_breakthrough_stack(state, entry, [u for u in named if u in present])
     if state.supply.get(side, 0) < cost:
-        out.append(finding("error", "5.2", entry, f"{side} has {state.supply.get(side, 0)} supply point(s) and "
-                                                  f"the activation costs {cost}"))
+        out.append(short_of_supply(state, side, entry, "the activation", cost))
     if entry.supply is not None and entry.supply != cost:
         # The clause that sets the cost: 5.5's two points, 14.1's doubled mixed stack, else 5.2's one.
         basic = activation_cost(state, replace(action, type="movement"), ())
@@ -53,6 +51,24 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
         out.append(finding("error", section, entry, f"activating a stack in a {action.type} action costs {cost} "
                                                   f"supply point(s), not {entry.supply}"))
     return out
+
+
+def short_of_supply(state: OnslaughtState, side: str, entry: Entry, what: str, cost: int,
+                    section: str = "5.2") -> Finding:
+    """An activation or paradrop the side has not the points for (5.2, 9.2); the clause broken is 14.4's
+    on emergency points (only those granted are spent) and 8.2's when the cap took the points."""
+    points = state.supply.get(side, 0)
+    if state.emergency == side:
+        granted = int(state.game.parameter[f"emergency_supply_{side.lower()}"])
+        return finding("error", "14.4", entry, f"{side} acts on {granted} emergency supply point(s), {points} left, "
+                                               f"and {what} costs {cost}")
+    lost = state.capped_away.get(side, 0)
+    if points + lost >= cost:
+        # 8.2: the points would be there but for the cap; they were lost, not kept for later.
+        limit = int(state.game.parameter[f"{side.lower()}_supply_max"])
+        return finding("error", "8.2", entry, f"{side} has {points} supply point(s) and {what} costs {cost}: the "
+                                              f"{lost} point(s) above the limit of {limit} were lost when gained")
+    return finding("error", section, entry, f"{side} has {points} supply point(s) and {what} costs {cost}")
 
 
 def check_breakthrough_sequence(state: OnslaughtState, entry: Entry, kind: str, units: Sequence[str]) -> list[Finding]:

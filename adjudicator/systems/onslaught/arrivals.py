@@ -7,6 +7,7 @@ from __future__ import annotations
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
 from adjudicator.systems.onslaught import supply
+from adjudicator.systems.onslaught.activation import short_of_supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.setup import check_setup
 from adjudicator.systems.onslaught.state import (
@@ -36,8 +37,10 @@ def arrival(state: OnslaughtState, unit_id: str) -> Arrival | None:
 
 
 def box_of(game: Game, kind: str, side: str) -> str:
-    """The id of a side's box of a kind (eliminated, delayed)."""
-    return next((b.id for b in game.manifest.box if b.kind == kind and b.side == side), f"{kind}_{side.lower()}")
+    """The id of a side's box of a kind (eliminated, delayed) for units: chosen by kind, side and what
+    it holds, never by kind alone (a game may also have a box of the kind for markers, as Omaha's)."""
+    box = game.manifest.box_of(kind, side, "units")
+    return f"{kind}_{side.lower()}" if box is None else box.id
 
 
 def order_of(entry: Entry, side: str) -> int | None:
@@ -253,8 +256,7 @@ def check_paradrop(state: OnslaughtState, entry: Place) -> list[Finding]:
         out.append(finding("error", "9.2", entry, f"German divisions hold {entry.hex}"))
     cost = int(game.parameter["paradrop_cost"])
     if state.supply.get("Allied", 0) < cost:
-        out.append(finding("error", "9.2", entry, f"the Allies have {state.supply.get('Allied', 0)} supply "
-                                                    f"point(s) and a paradrop costs {cost}"))
+        out.append(short_of_supply(state, "Allied", entry, "a paradrop", cost, "9.2"))
     if entry.supply is not None and entry.supply != cost:
         out.append(finding("error", "9.2", entry, f"a paradrop costs {cost} supply point(s), not {entry.supply}"))
     return out
@@ -432,8 +434,7 @@ def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
         if entry.hex is not None and entry.hex != where:
             out.append(finding("error", "11.2", entry, f"{entry.unit} is rebuilt where it stands, {where}"))
         if not is_supplied(state, entry.unit):
-            out.append(finding("error", "11.2", entry, f"{entry.unit} at {where} is out of supply; depleted "
-                                                         "divisions are rebuilt only in supply"))
+            out.append(unsupplied_rebuild(state, entry, where or ""))
         label = where
     else:
         label = entry.hex or ""
@@ -452,6 +453,17 @@ def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
         out.append(finding("error", "11.1", entry, f"{side} has {left} replacement point(s) left this turn and "
                                                      f"rebuilding {entry.unit} costs {cost}"))
     return out
+
+
+def unsupplied_rebuild(state: OnslaughtState, entry: Place, where: str) -> Finding:
+    """11.2: a depleted division rebuilt out of supply; 8.3 when only enemy zones of control cut its line."""
+    side = unit_of(state, entry.unit).side
+    if supply.traces_but_for_zoc(state, side, state.game.grid.hex_of(where)):
+        return finding("error", "8.3", entry, f"{entry.unit} at {where} is out of supply: every line to a source "
+                                              "passes a hex in an enemy zone of control that no friendly division "
+                                              "occupies; depleted divisions are rebuilt only in supply (11.2)")
+    return finding("error", "11.2", entry, f"{entry.unit} at {where} is out of supply; depleted divisions are "
+                                           "rebuilt only in supply")
 
 
 def replacement_place(state: OnslaughtState, entry: Place, side: str) -> list[Finding]:

@@ -6,7 +6,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Declare
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import OnslaughtState, replace, turn_and_step
-from adjudicator.systems.onslaught.supply import capped
+from adjudicator.systems.onslaught.supply import gained
 from wargame.errors import did_you_mean
 
 
@@ -35,7 +35,5 @@ def apply_declare(state: OnslaughtState, entry: Declare) -> OnslaughtState:
     """12.0 adds the points at once (8.2's cap holds); in the Action Step the German acts first."""
     if entry.what != "bulge" or not entry.side:
         return state
-    bonus = int(state.game.parameter["bulge_supply"])
-    total = capped(state.supply.get(entry.side, 0) + bonus, entry.side, state.game)
-    return replace(state, supply={**state.supply, entry.side: total}, bulge_turn=state.turn,
-                   entitled="German" if state.step == "action" else state.entitled)
+    state = gained(state, entry.side, int(state.game.parameter["bulge_supply"]))
+    return replace(state, bulge_turn=state.turn, entitled="German" if state.step == "action" else state.entitled)

@@ -96,6 +96,8 @@ class OnslaughtState:
     """14.4: the side acting on emergency supply points, which it loses when the action ends."""
     placed_now: frozenset[str] = frozenset()
     """14.2: divisions placed as reinforcements in this Reinforcement Step."""
+    capped_away: dict[str, int] = field(default_factory=dict)
+    """8.2: the points each side's latest gain (income, capture, the Bulge) lost to the cap."""
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _occupants: dict[Hex, str] = field(default_factory=dict, init=False, compare=False, repr=False)

@@ -239,6 +239,14 @@ def capped(points: int, side: str, game: Game) -> int:
     return min(points, limit)
 
 
+def gained(state: OnslaughtState, side: str, points: int) -> OnslaughtState:
+    """The state after `side` gains `points` (8.1, 8.7, 12.0): its track capped (8.2), and what the
+    cap took kept, so that spending those points is 8.2's breach."""
+    total = state.supply.get(side, 0) + points
+    kept = capped(total, side, state.game)
+    return replace(state, supply={**state.supply, side: kept}, capped_away={**state.capped_away, side: total - kept})
+
+
 def traced_supply(state: OnslaughtState, side: str) -> frozenset[Hex]:
     """Hexes from which `side` traces a supply line in this state (8.3-8.5), computed once."""
     if side not in state._supplied:
@@ -275,6 +283,28 @@ def traces_line(state: OnslaughtState, side: str, start: Hex) -> bool:
     else:
         sources = german_sources(state, state.controlled, state.captured_ports)
     return traces_to(state, side, start, sources)
+
+
+def traces_but_for_zoc(state: OnslaughtState, side: str, start: Hex) -> bool:
+    """Whether a division of `side` in `start` would trace a supply line to one of its side's sources if
+    enemy zones of control did not block it (8.3): the ZOC clause is then the one a claim of supply misreads."""
+    links = SupplyMap.of(state.game).links
+    held = occupants(state)
+    if side == ALLIED:
+        sources = frozenset(h for hexes in allied_sources(state, state.controlled).values() for h in hexes)
+    else:
+        sources = german_sources(state, state.controlled, state.captured_ports)
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        h = frontier.pop()
+        if h in sources:
+            return True
+        for n in links.get(h, ()):
+            if n not in seen and held.get(n, side) == side:
+                seen.add(n)
+                frontier.append(n)
+    return False
 
 
 def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[Hex]) -> bool:
@@ -378,14 +408,39 @@ def check_income(state: OnslaughtState, entry: Income) -> list[Finding]:
     if entry.points is not None and entry.points != due:
         sources = allied_income(state, state.controlled, entry.declined, entry.reduced) if entry.side == "Allied" else {}
         detail = (" (" + ", ".join(f"{k} {v}" for k, v in sorted(sources.items())) + ")") if sources else ""
-        out.append(finding("error", "8.1", entry, f"{entry.side} collects {due} supply point(s){detail}, not "
-                                                  f"{entry.points}"))
+        misread = misread_sources(state, entry, due) if entry.side == "Allied" else None
+        section, why = misread or ("8.1", "")
+        out.append(finding("error", section, entry, f"{entry.side} collects {due} supply point(s){detail}, not "
+                                                    f"{entry.points}{why}"))
     total = state.supply.get(entry.side or "", 0) + (entry.points if entry.points is not None else due)
     limited = capped(total, entry.side or "", state.game)
     if limited < total:
         out.append(finding("note", "8.2", entry, f"{entry.side} reaches {total} supply points; {total - limited} "
                                                  f"above the limit of {limited} are lost"))
     return out
+
+
+def misread_sources(state: OnslaughtState, entry: Income, due: int) -> tuple[str, str] | None:
+    """The clause an Allied income claim misreads, when it is what counting sources that clause takes
+    away gives: a landing hex last occupied by a German division (8.4), a port whose port area holds
+    German divisions or Rouen without Le Havre (8.5). None when the claim is no such misreading (8.1)."""
+    supply_map = SupplyMap.of(state.game)
+    held = occupants(state)
+    counted = allied_income(state, state.controlled, entry.declined, entry.reduced)
+    skipped = set(entry.declined) | set(counted)
+    lost = [label for label, _ in supply_map.landing if label not in skipped]
+    # 8.5: a port the Allies hold that the port area (or Rouen's need of Le Havre) keeps from being a source.
+    barred = [port for port in supply_map.ports if port.label not in skipped and port.value and held.get(port.hex) != GERMAN
+              and _controller(port.label, port.hex, held, state.controlled, GERMAN) == ALLIED]
+    if lost and due + supply_map.landing_value * len(lost) == entry.points:
+        return "8.4", "".join(f"; {label} is no supply source: a German division was the last to occupy it"
+                              for label in lost)
+    if barred and due + sum(entry.reduced.get(p.label, p.value) for p in barred) == entry.points:
+        return "8.5", "".join(f"; {p.label} is no supply source: " + (
+            "German divisions are in its port area" if p.port_area is not None and
+            any(held.get(h) == GERMAN for h in p.port_area) else "the port it depends on is not an Allied source")
+            for p in barred)
+    return None
 
 
 def captured_points(state: OnslaughtState, label: str) -> int:
@@ -432,15 +487,12 @@ def apply_income(state: OnslaughtState, entry: Income) -> OnslaughtState:
         # 8.7: what each source yielded this turn is what a capture next turn takes half of.
         state = replace(state, collected={**state.collected, state.turn: allied_income(
             state, state.controlled, entry.declined, entry.reduced)})
-    gained = entry.points if entry.points is not None else income_due(state, entry)
-    total = capped(state.supply.get(entry.side, 0) + gained, entry.side, state.game)
-    return replace(state, supply={**state.supply, entry.side: total})
+    return gained(state, entry.side, entry.points if entry.points is not None else income_due(state, entry))
 
 
 def apply_capture(state: OnslaughtState, entry: Capture) -> OnslaughtState:
     """A German capture of Allied supply (8.7): the points at once, 8.2's cap still holding."""
     if not entry.side:
         return state
-    gained = entry.points if entry.points is not None else captured_points(state, entry.hex)
-    total = capped(state.supply.get(entry.side, 0) + gained, entry.side, state.game)
-    return replace(state, supply={**state.supply, entry.side: total}, seized=state.seized | {(state.turn, entry.hex)})
+    state = gained(state, entry.side, entry.points if entry.points is not None else captured_points(state, entry.hex))
+    return replace(state, seized=state.seized | {(state.turn, entry.hex)})
