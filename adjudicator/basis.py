@@ -5,6 +5,7 @@ corrects the data folder (`--data`) gets verdicts, and bases, on their values.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,6 +132,8 @@ as sources."""
 ARRIVAL_AREAS = frozenset({"entry", "edge", "landing", "beach"})
 VICTORY_AREAS = frozenset({"victory", "city", "port"})
 _TRIM = ",;:.()'\"[]{}!?"
+COSTS = re.compile(r"\ballowance\b|\bMPs?\b")
+"""A finding that speaks of movement costs (an allowance overspent, MP spent by a hex)."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,9 @@ class Facts:
     areas: tuple[str, ...]
     is_path: bool = False
     """True when `hexes` is an entry's path (its first hex is left, not entered)."""
+    costs: bool = False
+    """True when the finding speaks of movement points or an allowance: the units' allowances and the
+    terrain of every hex entered count, not only the hexes named."""
 
 
 def message_facts(game: Game, message: str) -> Facts:
@@ -247,8 +253,9 @@ def topic_records(game: Game, topic: str, facts: Facts, board: Board) -> tuple[B
     grid = game.grid
     if topic == "movement":
         entered = facts.hexes[1:] if facts.is_path else facts.hexes
+        allowances = facts.units if facts.costs else ()
         return (*hex_terrain(game, entered), *terrain_types(game, entered), *hexside_features(game, facts.sides),
-                *(unit_strength(game, u, "reduced" if u in board.reduced else "full", "movement") for u in facts.units))
+                *(unit_strength(game, u, "reduced" if u in board.reduced else "full", "movement") for u in allowances))
     if topic == "zoc":
         own = {game.units_by_id[u].side for u in facts.units}
         out: list[Basis] = [*hex_terrain(game, facts.hexes), *hexside_features(game, facts.sides)]
@@ -287,10 +294,27 @@ def finding_records(game: Game, topics: Iterable[str], message: str, entry: Fact
     hexes and units it is about), else those its entry names."""
     said = message_facts(game, message)
     units = tuple(dict.fromkeys((*entry.units[:1], *said.units))) if said.units else entry.units
-    if said.hexes:
+    costs = COSTS.search(message) is not None
+    if costs and entry.is_path:
+        # An allowance spent: the cost of every hex entered, up to the last one the message names.
+        last = max((i for i, h in enumerate(entry.hexes) if h in said.hexes), default=len(entry.hexes) - 1)
+        facts = Facts(entry.hexes[:last + 1], entry.sides[:last], units, said.areas, True, True)
+    elif said.hexes:
         # The hexes the message is about, and the entry's hexsides into them (a crossing's cost or feature).
         sides = said.sides or tuple(s for s in entry.sides if set(s.hexes()) & set(said.hexes))
-        facts = Facts(said.hexes, sides, units, said.areas)
+        facts = Facts(said.hexes, sides, units, said.areas, costs=costs)
+        if entry.is_path and "movement" in topics:
+            # Terrain acts on a move where it is entered: a hex the message names that the path does not enter
+            # (where the unit really was, where it started) rests on no terrain of the move.
+            entered = tuple(h for h in said.hexes if h in entry.hexes[1:])
+            moved = Facts(entered, tuple(s for s in sides if set(s.hexes()) & set(entered)), units, said.areas,
+                          costs=costs)
+            rest = [t for t in topics if t != "movement"]
+            return tuple(dict.fromkeys((*topic_records(game, "movement", moved, board),
+                                        *(b for t in rest for b in topic_records(game, t, facts, board)))))
     else:
-        facts = Facts(entry.hexes, entry.sides, units, said.areas, entry.is_path)
+        # A movement finding that names no hex and no cost (a unit moving twice, without activation) rests on
+        # no terrain; the other kinds read the entry's hexes.
+        facts = Facts(entry.hexes, entry.sides, units, said.areas, entry.is_path, costs)
+        topics = [t for t in topics if t != "movement" or costs]
     return tuple(dict.fromkeys(b for topic in topics for b in topic_records(game, topic, facts, board)))
