@@ -6,7 +6,7 @@ corrects the data folder (`--data`) gets verdicts, and bases, on their values.""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -240,12 +240,28 @@ def set_up(game: Game, units: Iterable[str]) -> tuple[Basis, ...]:
                        f"set-up {row.piece}") for n, row in game.setup if row.piece in wanted)
 
 
-@dataclass(frozen=True)
 class Board:
-    """Where the units are and which are reduced, before the entry judged (for movement allowances and ZOC)."""
+    """Where the units are and which are reduced, before the entry judged (for movement allowances and ZOC),
+    read from the position only when a finding asks (a rule system's `check` may be asked often)."""
 
-    location: Mapping[str, str]
-    reduced: frozenset[str]
+    def __init__(self, read: Callable[[], tuple[Mapping[str, str], frozenset[str]]]) -> None:
+        self._read = read
+        self._known: tuple[Mapping[str, str], frozenset[str]] | None = None
+
+    def _board(self) -> tuple[Mapping[str, str], frozenset[str]]:
+        if self._known is None:
+            self._known = self._read()
+        return self._known
+
+    @property
+    def location(self) -> Mapping[str, str]:
+        """Every unit's place."""
+        return self._board()[0]
+
+    @property
+    def reduced(self) -> frozenset[str]:
+        """The units showing their reduced face."""
+        return self._board()[1]
 
 
 def topic_records(game: Game, topic: str, facts: Facts, board: Board) -> tuple[Basis, ...]:

@@ -304,8 +304,12 @@ def with_basis(system: RuleSystem[StateT], state: StateT, entry: Entry | None,
     if not any(not f.basis and table.topics(f) for f in findings):
         return findings
     game = system.game_of(state)
-    units = system.position(state).units
-    board = Board({u: p.place for u, p in units.items()}, frozenset(u for u, p in units.items() if p.reduced))
+
+    def read_board() -> tuple[dict[str, str], frozenset[str]]:
+        units = system.position(state).units
+        return {u: p.place for u, p in units.items()}, frozenset(u for u, p in units.items() if p.reduced)
+
+    board = Board(read_board)
     facts = Facts((), (), (), ())
     if entry is not None:
         named = list(iter_units_and_hexes(entry))
