@@ -123,7 +123,7 @@ def unit_strength(game: Game, unit_id: str, face: Literal["full", "reduced"], va
 # a finding citing it rests on the records of those kinds that its facts name (the hexes, hexsides and
 # units its message names, else its entry's), so no finding site has to list them by hand.
 
-TOPICS = ("movement", "zoc", "stacking", "supply", "arrival", "setup", "victory")
+TOPICS = ("movement", "zoc", "stacking", "supply", "arrival", "setup", "victory", "terrain", "markers")
 """The kinds of data a section's judgement may read (a section table's `rests_on`)."""
 
 SUPPLY_AREAS = frozenset({"port", "port_area", "landing", "beach", "edge"})
@@ -146,6 +146,8 @@ class Facts:
     areas: tuple[str, ...]
     is_path: bool = False
     """True when `hexes` is an entry's path (its first hex is left, not entered)."""
+    markers: tuple[str, ...] = ()
+    """Marker ids (support fire, naval gunfire)."""
     costs: bool = False
     """True when the finding speaks of movement points or an allowance: the units' allowances and the
     terrain of every hex entered count, not only the hexes named."""
@@ -158,10 +160,13 @@ def message_facts(game: Game, message: str) -> Facts:
     hexes: list[Hex] = []
     sides: list[Hexside] = []
     named: list[str] = []
+    markers: list[str] = []
     for word in message.split():
         token = word.strip(_TRIM)
         if token in units:
             named.append(token)
+        elif token in game.markers_by_id:
+            markers.append(token)
         elif grid.is_label(token):
             hexes.append(grid.hex_of(token))
         elif token.count("-") == 1 and all(grid.is_label(t) for t in token.split("-")):
@@ -170,16 +175,19 @@ def message_facts(game: Game, message: str) -> Facts:
             if a.is_adjacent(b):
                 sides.append(Hexside.between(a, b))
     areas = [a.id for a in game.areas.area if a.id in message or (len(a.name) > 3 and a.name in message)]
-    return Facts(tuple(dict.fromkeys(hexes)), tuple(dict.fromkeys(sides)), tuple(dict.fromkeys(named)), tuple(areas))
+    return Facts(tuple(dict.fromkeys(hexes)), tuple(dict.fromkeys(sides)), tuple(dict.fromkeys(named)), tuple(areas),
+                 markers=tuple(dict.fromkeys(markers)))
 
 
-def entry_facts(game: Game, units: Iterable[str], labels: Iterable[str]) -> Facts:
-    """The facts of an entry: the units and hexes (a path in order) it names; hexsides between path neighbours."""
+def entry_facts(game: Game, units: Iterable[str], labels: Iterable[str], markers: Iterable[str] = ()) -> Facts:
+    """The facts of an entry: the units and hexes (a path in order) it names; hexsides between path neighbours;
+    the markers it names."""
     grid = game.grid
     hexes = [grid.hex_of(label) for label in labels if grid.is_label(label)]
     sides = [Hexside.between(a, b) for a, b in zip(hexes, hexes[1:]) if a.is_adjacent(b)]
     return Facts(tuple(hexes), tuple(dict.fromkeys(sides)), tuple(u for u in dict.fromkeys(units)
-                                                                 if u in game.units_by_id), (), len(hexes) > 1)
+                                                                 if u in game.units_by_id), (), len(hexes) > 1,
+                 tuple(m for m in dict.fromkeys(markers) if m in game.markers_by_id))
 
 
 def unit_zoc(game: Game, unit_id: str) -> Basis | None:
@@ -295,6 +303,10 @@ def topic_records(game: Game, topic: str, facts: Facts, board: Board) -> tuple[B
     if topic == "arrival":
         return (*arrivals(game, facts.units), *areas(game, facts.areas),
                 *areas(game, _areas_touching(game, facts.hexes, ARRIVAL_AREAS)), *hex_terrain(game, facts.hexes))
+    if topic == "terrain":
+        return (*hex_terrain(game, facts.hexes), *terrain_types(game, facts.hexes), *hexside_features(game, facts.sides))
+    if topic == "markers":
+        return marker_values(game, facts.markers)
     if topic == "setup":
         return (*set_up(game, facts.units), *hex_terrain(game, facts.hexes))
     if topic != "victory":
@@ -311,14 +323,15 @@ def finding_records(game: Game, topics: Iterable[str], message: str, entry: Fact
     said = message_facts(game, message)
     units = tuple(dict.fromkeys((*entry.units[:1], *said.units))) if said.units else entry.units
     costs = COSTS.search(message) is not None
+    markers = said.markers or entry.markers
     if costs and entry.is_path:
         # An allowance spent: the cost of every hex entered, up to the last one the message names.
         last = max((i for i, h in enumerate(entry.hexes) if h in said.hexes), default=len(entry.hexes) - 1)
-        facts = Facts(entry.hexes[:last + 1], entry.sides[:last], units, said.areas, True, True)
+        facts = Facts(entry.hexes[:last + 1], entry.sides[:last], units, said.areas, True, markers, True)
     elif said.hexes:
         # The hexes the message is about, and the entry's hexsides into them (a crossing's cost or feature).
         sides = said.sides or tuple(s for s in entry.sides if set(s.hexes()) & set(said.hexes))
-        facts = Facts(said.hexes, sides, units, said.areas, costs=costs)
+        facts = Facts(said.hexes, sides, units, said.areas, markers=markers, costs=costs)
         if entry.is_path and "movement" in topics:
             # Terrain acts on a move where it is entered: a hex the message names that the path does not enter
             # (where the unit really was, where it started) rests on no terrain of the move.
@@ -331,6 +344,6 @@ def finding_records(game: Game, topics: Iterable[str], message: str, entry: Fact
     else:
         # A movement finding that names no hex and no cost (a unit moving twice, without activation) rests on
         # no terrain; the other kinds read the entry's hexes.
-        facts = Facts(entry.hexes, entry.sides, units, said.areas, entry.is_path, costs)
+        facts = Facts(entry.hexes, entry.sides, units, said.areas, entry.is_path, markers, costs)
         topics = [t for t in topics if t != "movement" or costs]
     return tuple(dict.fromkeys(b for topic in topics for b in topic_records(game, topic, facts, board)))

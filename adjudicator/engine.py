@@ -313,7 +313,8 @@ def with_basis(system: RuleSystem[StateT], state: StateT, entry: Entry | None,
     facts = Facts((), (), (), ())
     if entry is not None:
         named = list(iter_units_and_hexes(entry))
-        facts = entry_facts(game, [v for k, v in named if k == "unit"], [v for k, v in named if k == "hex"])
+        facts = entry_facts(game, [v for k, v in named if k == "unit"], [v for k, v in named if k == "hex"],
+                            getattr(entry, "support", []))
     return [f.with_basis(*finding_records(game, table.topics(f), f.message, facts, board))
             if not f.basis and table.topics(f) else f for f in findings]
 

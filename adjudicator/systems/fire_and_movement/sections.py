@@ -44,7 +44,7 @@ RESTS_ON: dict[str, tuple[str, ...]] = {
     "3.0": ("setup",),
     "5.1": ("movement",), "5.2": ("movement",), "5.2c": ("movement",), "5.2e": ("movement",), "5.2f": ("movement",),
     "5.4": ("movement",), "5.5": ("movement",), "5.3": ("stacking",),
-    "6.0": ("zoc",), "6.1": ("movement", "zoc"), "6.2": ("zoc",),
+    "8.1.1": ("markers",), "6.0": ("zoc",), "6.1": ("movement", "zoc"), "6.2": ("zoc",),
     "8.3": ("movement", "zoc", "stacking"), "8.3.1": ("movement", "zoc", "stacking"), "8.5": ("movement", "zoc"),
 }
 """The kinds of data each series section's judgement reads (adjudicator.basis): terrain costs and movement

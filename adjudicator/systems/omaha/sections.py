@@ -32,7 +32,7 @@ SECTIONS: dict[str, str] = {
 RESTS_ON: dict[str, tuple[str, ...]] = {
     "10.1": ("movement",), "11.0": ("setup",), "11.1.2": ("arrival",), "11.2.1": ("arrival",),
     "11.2.4": ("arrival", "stacking"), "12.0": ("supply",), "13.0": ("victory",), "14.0b": ("arrival",),
-    "14.3": ("victory",),
+    "14.3": ("victory",), "11.1.4": ("markers",), "11.2.6": ("markers",), "11.2.7": ("markers",),
 }
 """The kinds of data each exclusive section's judgement reads (adjudicator.basis)."""
 

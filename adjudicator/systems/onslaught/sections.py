@@ -62,6 +62,7 @@ docs/rules-coverage.md says how and where."""
 RESTS_ON: dict[str, tuple[str, ...]] = {
     "3.0": ("setup",),
     "6.1": ("movement",), "6.2": ("zoc",), "6.3": ("stacking",), "6.4": ("movement", "zoc"), "6.5": ("movement",),
+    "7.5": ("terrain",), "9.1": ("zoc",),
     "7.3": ("movement", "zoc", "stacking"), "7.4": ("movement", "zoc"),
     "8.1": ("supply",), "8.2": ("supply",), "8.3": ("supply",), "8.4": ("supply",), "8.5": ("supply",),
     "8.6": ("supply",), "8.7": ("supply",), "14.4": ("supply",),
