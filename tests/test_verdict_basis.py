@@ -220,3 +220,12 @@ def test_a_corrected_movement_allowance_changes_the_verdict(tmp_path: Path) -> N
     assert code == 1 and error["message"] == "us-inf-02 enters 2 hexes with a movement allowance of 1"
     unit = keyed(error)[("counters/onslaught/units.csv", "us-inf-02 full.movement")]
     assert error["rule"] == "6.1" and unit["source"] == "7.0" and unit["reconstructed"] is False
+
+
+def test_a_range_finding_names_the_markers_values() -> None:
+    """Omaha 11.1.4: a bombardment beyond a support marker's range rests on the marker's record, and 7.5 (a
+    stand outside a fortification) on the hex's terrain."""
+    code, (error,), _ = errors_of(ROOT / "examples/omaha/breach-bombard-range.log")
+    assert error["rule"] == "11.1.4" and ("counters/omaha/markers.toml", "de_sf_5") in keyed(error)
+    code, (error,), _ = errors_of(ROOT / "examples/onslaught/breach-stand.log")
+    assert error["rule"] == "7.5" and [key.split()[0] for _, key in keyed(error)] == ["0621"]

@@ -23,6 +23,7 @@ from adjudicator.contract import SequencePoint
 from adjudicator.engine import Replay, RuleSystem, replay, resolve
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import Entry, Place as Placement, TurnMarker
+from adjudicator.notation.text import LogSyntaxErrors
 from adjudicator.systems import SYSTEMS
 from adjudicator.vassal.load import game_id_of, game_of_recording, is_vassal_file
 from adjudicator.vassal.translate import (
@@ -292,8 +293,12 @@ def _check_order(files: list[_Read]) -> None:
 
 
 def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None = None, game_id: str | None = None,
-               module_path: Path | None = None, limits: Limits = Limits()) -> Chain:
-    """Read, check the joins of and translate a game's files in order (a text log may come first)."""
+               module_path: Path | None = None, limits: Limits = Limits(), stop_at_unknown: bool = False) -> Chain:
+    """Read, check the joins of and translate a game's files in order (a text log may come first).
+
+    An id a text log names that the game does not know: with `stop_at_unknown` (a verdict) the chain ends at
+    its entry, where the replay stops, and the files after it are not read (`Chain.unread`); without it
+    (a conversion, which must not drop entries) LogSyntaxErrors."""
     _refuse_repeats(paths)
     module: ModuleInfo | None = read_module(module_path) if module_path is not None else None
     root = data_root(data)
@@ -337,6 +342,8 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
             read.ended = vassal_position(game, places, phase_list, read.tracking.final, read.tracking.final_turns)
             continue
         errors = resolve(game, read.entries, str(read.path), read.source)
+        if errors and not stop_at_unknown:
+            raise LogSyntaxErrors(errors, read.source)
         if errors:
             # Issue 15 item 4: an unknown id stops the replay at its line, not the chain: everything before it
             # (earlier files included) is adjudicated; the files after it are not read on.
