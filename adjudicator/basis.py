@@ -169,11 +169,11 @@ def message_facts(game: Game, message: str) -> Facts:
             markers.append(token)
         elif grid.is_label(token):
             hexes.append(grid.hex_of(token))
-        elif token.count("-") == 1 and all(grid.is_label(t) for t in token.split("-")):
-            a, b = (grid.hex_of(t) for t in token.split("-"))
-            hexes += [a, b]
-            if a.is_adjacent(b):
-                sides.append(Hexside.between(a, b))
+        elif "-" in token and all(grid.is_label(t) for t in token.split("-")):
+            # A hexside `0101-0102` or a path `2117-2016-1916`.
+            path = [grid.hex_of(t) for t in token.split("-")]
+            hexes += path
+            sides += [Hexside.between(a, b) for a, b in zip(path, path[1:]) if a.is_adjacent(b)]
     areas = [a.id for a in game.areas.area if a.id in message or (len(a.name) > 3 and a.name in message)]
     return Facts(tuple(dict.fromkeys(hexes)), tuple(dict.fromkeys(sides)), tuple(dict.fromkeys(named)), tuple(areas),
                  markers=tuple(dict.fromkeys(markers)))
