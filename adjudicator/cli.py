@@ -228,9 +228,12 @@ def expand_logs(given: tuple[Path, ...]) -> tuple[Path, ...]:
     return tuple(out)
 
 
-def read_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module: Path | None) -> Chain:
-    """Several logs of one game, in order, read as one (adjudicator.vassal.chain)."""
-    return read_chain(logs, partial(read_text_part, data=data), data, game_id, module)
+def read_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module: Path | None,
+              stop_at_unknown: bool = False) -> Chain:
+    """Several logs of one game, in order, read as one (adjudicator.vassal.chain); `stop_at_unknown` for a
+    verdict, which ends at a text log's unknown id instead of refusing the chain."""
+    return read_chain(logs, partial(read_text_part, data=data), data, game_id, module,
+                      stop_at_unknown=stop_at_unknown)
 
 
 def chain_seal_findings(chain: Chain) -> list[Finding]:
@@ -349,7 +352,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
         logs = expand_logs(logs)
     if len(logs) > 1:
         with _unread(fmt, logs[0]):
-            chain = read_logs(logs, data, game_id, module)
+            chain = read_logs(logs, data, game_id, module, stop_at_unknown=True)
             chained = with_dice(replay_chain(chain, keep_states=False))
             if any(not p.is_vassal and seal_path(p.path).exists() for p in chain.parts):
                 chained.findings = [*chained.findings, *chain_seal_findings(chain)]

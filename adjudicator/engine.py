@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic
 
+from adjudicator.basis import Board, Facts, entry_facts, finding_records
 from adjudicator.contract import RuleSystem, StateT, kind_of
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (Advance, Attack, Comment, Entry, Header, Loss, Move, Place as Placement,
@@ -351,7 +352,31 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry,
         out += misplaced
     if handed.author:
         out += _author_findings(system, state, entry)
-    return out + system.check_rules(state, entry, kind_rules=not misplaced)
+    return with_basis(system, state, entry, out + system.check_rules(state, entry, kind_rules=not misplaced))
+
+
+def with_basis(system: RuleSystem[StateT], state: StateT, entry: Entry | None,
+               findings: list[Finding]) -> list[Finding]:
+    """Each finding that names no basis of its own, resting on the data its section reads (the section table's
+    `rests_on`) that its message or entry names: the terrain of the hexes, the units' values, the areas
+    (adjudicator.basis). The state is the one the entry was judged in."""
+    table = system.table
+    if not any(not f.basis and table.topics(f) for f in findings):
+        return findings
+    game = system.game_of(state)
+
+    def read_board() -> tuple[dict[str, str], frozenset[str]]:
+        units = system.position(state).units
+        return {u: p.place for u, p in units.items()}, frozenset(u for u, p in units.items() if p.reduced)
+
+    board = Board(read_board)
+    facts = Facts((), (), (), ())
+    if entry is not None:
+        named = list(iter_units_and_hexes(entry))
+        facts = entry_facts(game, [v for k, v in named if k == "unit"], [v for k, v in named if k == "hex"],
+                            getattr(entry, "support", []))
+    return [f.with_basis(*finding_records(game, table.topics(f), f.message, facts, board))
+            if not f.basis and table.topics(f) else f for f in findings]
 
 
 def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_states: bool = True, *,
@@ -401,5 +426,5 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
     if first_bad is not None:
         return stop(ReplayError("the log cannot be read from here on (a syntax error)", Place(file, first_bad)),
                     first_bad)
-    result.findings += system.finish(state)
+    result.findings += with_basis(system, state, None, system.finish(state))
     return result

@@ -7,6 +7,7 @@ system does not list, so citations cannot drift (house style 4).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -91,13 +92,26 @@ class Finding:
 class SectionTable:
     """The sections a rule system checks, and the only door to making findings."""
 
-    def __init__(self, system: str, sections: dict[str, str], series: SectionTable | None = None) -> None:
+    def __init__(self, system: str, sections: dict[str, str], series: SectionTable | None = None,
+                 rests_on: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self.system = system
         self.own = dict(sections)
+        self.rests_on: dict[str, tuple[str, ...]] = dict(rests_on or {})
+        """The kinds of data (adjudicator.basis.TOPICS) a section's judgement reads, by section: a finding citing
+        it rests on the records of those kinds its facts name (docs/log-format.md, "basis")."""
+        unknown = set(self.rests_on) - set(self.own)
+        if unknown:
+            raise KeyError(f"{system} lists no section {sorted(unknown)[0]!r} (rests_on)")
         self.series = series
         """The series rules a folio is built on (Omaha on Fire & Movement): their sections are cited
         as the series', the folio's exclusive ones as the folio's."""
         self.sections: dict[str, str] = {**(series.sections if series is not None else {}), **self.own}
+
+    def topics(self, finding: Finding) -> tuple[str, ...]:
+        """The kinds of data a finding's section reads (a series' section: the series' table says)."""
+        if finding.system == self.system:
+            return self.rests_on.get(finding.rule, ())
+        return self.series.topics(finding) if self.series is not None else ()
 
     def finding(self, severity: Severity, section: str, line: int, column: int, message: str,
                 basis: tuple[Basis, ...] = ()) -> Finding:

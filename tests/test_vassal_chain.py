@@ -375,3 +375,47 @@ def test_chain_lines_name_their_file() -> None:
     assert chain.locate(second.base) == (second, 0) and chain.locate(3) == (chain.parts[0], 3)
     assert chain.cited(f"the attack on 0621 (line {second.base})") == f"the attack on 0621 ({SAVED} saved position)"
     assert chain.cited("line 2 and line 9") == f"{SESSION} step 2 and {SESSION} step 9"
+
+
+# -- an unknown id in a text log of a chain ------------------------------------------------------------
+def exchanges_with_a_typo(tmp_path: Path) -> list[Path]:
+    """The sample game's four text exchanges (unsealed), the second with a unit id mistyped on its line 24."""
+    logs = []
+    for source in sorted((Path(__file__).resolve().parent.parent / "examples/pbem/game").glob("*.log")):
+        copy_of = tmp_path / source.name
+        text = source.read_text(encoding="utf-8")
+        if source.name.startswith("02-"):
+            assert "\nus-inf-03 0620-0621\n" in text
+            text = text.replace("\nus-inf-03 0620-0621\n", "\nus-inf-3 0620-0621\n")
+        copy_of.write_text(text, encoding="utf-8")
+        logs.append(copy_of)
+    return logs
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+def test_an_unknown_id_in_a_text_log_stops_the_chain_at_its_line(tmp_path: Path, fmt: str) -> None:
+    """Issue 15 item 4 in a chain: everything before the unknown id (the first exchange and the second's first
+    23 lines) is adjudicated and reported, the stop names its file, line and a did-you-mean, the logs after it
+    are said not read, and every format prints its whole document on stdout (exit 2)."""
+    logs = exchanges_with_a_typo(tmp_path)
+    second = str(logs[1])
+    code, out, _ = run("check", "--format", fmt, *logs)
+    assert code == 2
+    said = "unknown unit 'us-inf-3' (did you mean 'us-inf-03'"
+    if fmt == "json":
+        doc = json.loads(out)
+        summary = doc["summary"]
+        assert summary["stopped_in"] == second and summary["stopped_line"] == 24
+        assert said in summary["stopped"] and str(logs[2]) in summary["stopped"]
+        ids = [f for f in doc["findings"] if f["rule"] == "ids"]
+        assert [(f["file"], f["line"], f["column"]) for f in ids] == [(second, 24, 1)]
+        assert summary["entries_checked"] > 100 and [f["file"] for f in doc["files"]] == [str(logs[0]), second]
+        # The replay reached the second exchange: its position is turn 2's, not the set-up.
+        assert doc["final_state"]["turn"] == 2
+    elif fmt == "markdown":
+        assert out.startswith("### Umpire verdict: 2 logs") and f"| `{second}` | line 24 | error | notation ids |" in out
+        assert f"Replay stopped in `{second}`" in out and said in out
+    else:
+        assert out.startswith(f"{second}:24:1: error [notation ids]: {said}")
+        assert f"{second}: replay stopped: {second}:24:1: {said}" in out
+        assert "the logs after it were not read" in out and re.search(r"^1\d\d of 1\d\d entries checked", out, re.M)

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from adjudicator.notation.entries import Activate, Attack, Bombard, Comment, StandFast
-from adjudicator.notation.text import write_entry
+from adjudicator.notation.entries import Activate, Attack, Bombard, Comment, Income, StandFast
+from adjudicator.notation.text import parse_line, write_entry
 from adjudicator.systems.onslaught.sequence import ACTION_TYPES
 from adjudicator.vassal.load import translate_file
 from adjudicator.vassal.translate import Translation
@@ -182,6 +182,7 @@ def test_the_declare_toolbar(module: Module) -> None:
     expected = [f"[umpire] $PlayerSide$: action {a} supply $newValue$" for a in found.actions]
     expected += ["[umpire] $PlayerSide$: pass"] if found.passes else []
     expected += [f"[umpire] $PlayerSide$: declare {what}" for what in found.declares]
+    expected += ["[umpire] $PlayerSide$: income reduce $newValue$"] if found.reduces else []
     expected += ["[umpire] $PlayerSide$: result $newValue$"]
     assert formats == sorted(expected)
     result = next(c for c in rest if "result" in c.get("reportFormat"))
@@ -189,7 +190,7 @@ def test_the_declare_toolbar(module: Module) -> None:
     assert game.crt is not None
     assert kind == "E" and prompt and decode(values, ",") == list(game.crt.result_codes)
     for c in rest:
-        if "action" in c.get("reportFormat"):
+        if "action" in c.get("reportFormat") or "reduce" in c.get("reportFormat"):
             assert decode(c.get("propChanger"), ",")[0] == "R"
     actions = list(module.root.iter(P + "module.DoActionButton"))
     assert [a.get("text") for a in actions] == [b.text for b in buttons(game)]
@@ -386,6 +387,22 @@ def test_prompts_left_empty_and_the_other_buttons(tmp_path: Path) -> None:
     translation = translate_file(s.write(tmp_path / "buttons.vlog"))
     assert body(translation)[-4:] == ["1: Allied: action movement", "2: Allied: action combat", "3: Allied: pass",
                                       "4: German: declare bulge"]
+
+
+def test_a_reduced_collection_declared_from_the_menu(tmp_path: Path) -> None:
+    """Onslaught 8.7: the Declare menu's 'Reduced collection' (Allied only, the source and the points in its
+    prompt) reads back as the notation's `income reduce SOURCE N`, the same entry a typed line gives; its
+    prompt left as it opens declares nothing."""
+    assert "Reduced collection" in [b.text for b in buttons(load_game(data_root(), "onslaught"))]
+    assert "Reduced collection" not in [b.text for b in buttons(load_game(data_root(), "omaha"))]
+    s = Clicks()
+    s.toolbar("income reduce", "0620 2")
+    s.toolbar("income reduce", "0620 1 0720 0")
+    translation = translate_file(s.write(tmp_path / "reduce.vlog"))
+    assert body(translation)[-2:] == ["1: Allied: income reduce 0620 2", "2: Allied: income reduce 0620 1 0720 0"]
+    (first, second) = [e for e in translation.entries if isinstance(e, Income)]
+    assert first == parse_line("Allied: income reduce 0620 2", first.line, "typed")
+    assert (first.points, first.reduced, second.reduced) == (None, {"0620": 2}, {"0620": 1, "0720": 0})
 
 
 def test_stand_stands_for_the_flip(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module
     the ledger's findings when a ledger is given, and how to quote the lines."""
     logs = expand_logs(logs)
     if len(logs) > 1:
-        chain = read_logs(logs, data, game_id, module)
+        chain = read_logs(logs, data, game_id, module, stop_at_unknown=True)
 
         def chain_line(n: int) -> str | None:
             part, local = chain.locate(n)

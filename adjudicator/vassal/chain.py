@@ -31,7 +31,7 @@ from adjudicator.vassal.translate import (
     MAX_DIFFERENCES, Carry, Note, Phase, Translation, is_reduced, module_phases, phases, translate,
 )
 from wargame.bundled import data_root
-from wargame.errors import DataError, Place, WargameError
+from wargame.errors import DataError, Place, ReplayError, WargameError
 from wargame.game import Game
 from wargame.vassal.buildfile import ModuleInfo, read_module
 from wargame.vassal.pieces import Piece
@@ -94,6 +94,8 @@ class Chain:
     system: RuleSystem[Any]
     parts: list[Part]
     findings: list[Finding]
+    unread: list[Path] = field(default_factory=list)
+    """The logs given after a text log whose unknown id stops the replay: not read on."""
 
     @property
     def entries(self) -> list[Entry]:
@@ -118,6 +120,17 @@ class Chain:
     def cited(self, message: str) -> str:
         """A message whose `line N` (the chain's numbering) names the file and its step instead."""
         return LINE_CITED.sub(lambda m: self.cite(int(m.group(1))), message)
+
+    def source_lines(self) -> list[str]:
+        """Every text log's lines at their line of the chain (a VASSAL file's steps left blank), for the
+        column of an unknown id."""
+        out: list[str] = []
+        for part in self.parts:
+            if part.is_vassal:
+                continue
+            out += [""] * (part.base - len(out))
+            out += part.source
+        return out
 
     def line_of(self, part: Part, local: int) -> int:
         """The chain's line of a file's line (VASSAL step)."""
@@ -281,12 +294,17 @@ def _check_order(files: list[_Read]) -> None:
 
 
 def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None = None, game_id: str | None = None,
-               module_path: Path | None = None, limits: Limits = Limits()) -> Chain:
-    """Read, check the joins of and translate a game's files in order (a text log may come first)."""
+               module_path: Path | None = None, limits: Limits = Limits(), stop_at_unknown: bool = False) -> Chain:
+    """Read, check the joins of and translate a game's files in order (a text log may come first).
+
+    An id a text log names that the game does not know: with `stop_at_unknown` (a verdict) the chain ends at
+    its entry, where the replay stops, and the files after it are not read (`Chain.unread`); without it
+    (a conversion, which must not drop entries) LogSyntaxErrors."""
     _refuse_repeats(paths)
     module: ModuleInfo | None = read_module(module_path) if module_path is not None else None
     root = data_root(data)
     files = [_Read(path) for path in paths]
+    unread: list[Path] = []
     game: Game | None = None
     for k, read in enumerate(files):
         if not is_vassal_file(read.path, limits):
@@ -324,9 +342,16 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
             read.saved = vassal_position(game, places, phase_list, read.tracking.initial, read.tracking.initial_turns)
             read.ended = vassal_position(game, places, phase_list, read.tracking.final, read.tracking.final_turns)
             continue
-        errors = resolve(game, read.entries, str(read.path))
-        if errors:
+        errors = resolve(game, read.entries, str(read.path), read.source)
+        if errors and not stop_at_unknown:
             raise LogSyntaxErrors(errors, read.source)
+        if errors:
+            # Issue 15 item 4: an unknown id stops the replay at its line, not the chain: everything before it
+            # (earlier files included) is adjudicated; the files after it are not read on.
+            stop = min((e.place.line or 0) if e.place is not None else 0 for e in errors)
+            read.entries = [e for e in read.entries if e.line <= stop]
+            unread += [r.path for r in files[k + 1:]]
+            del files[k + 1:]
         if k == 0:
             text_replay = replay(game, system, read.entries, keep_states=False)
             read.final_state = text_replay.final_state
@@ -335,7 +360,9 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
     # they are translated, so the files' order is searched only among VASSAL logs after a first text log.
     if all(read.recording is not None for read in files[1:]):
         _check_order(files)
-    return _translated(game, system, files, module, phase_list)
+    chain = _translated(game, system, files, module, phase_list)
+    chain.unread = unread
+    return chain
 
 
 def _carry_of_text(game: Game, system: RuleSystem[Any], state: Any, phase_list: list[Phase]) -> Carry:
@@ -431,7 +458,13 @@ def _joins(part: Part, files: list[_Read], k: int) -> list[Finding]:
 
 
 def replay_chain(chain: Chain, keep_states: bool = True) -> Replay[Any]:
-    """All the files' entries replayed from the set-up as one game, the joins' findings first."""
-    result = replay(chain.game, chain.system, chain.entries, keep_states)
+    """All the files' entries replayed from the set-up as one game, the joins' findings first; a stop (an
+    unknown id) names its file and line there."""
+    result = replay(chain.game, chain.system, chain.entries, keep_states, source=chain.source_lines())
     result.findings = [*chain.findings, *result.findings]
+    stopped = result.stopped
+    if stopped is not None and stopped.place is not None and result.stopped_line is not None:
+        part, local = chain.locate(result.stopped_line)
+        after = f"; the logs after it were not read ({', '.join(map(str, chain.unread))})" if chain.unread else ""
+        result.stopped = ReplayError(stopped.message + after, Place(part.name, local, stopped.place.column))
     return result

@@ -39,7 +39,7 @@ from wargame.receipts import ReceiptError, receipt_from_token
 from wargame.sequence import opening_slot, turn_sequence
 from wargame.vassal.buildfile import ModuleInfo
 from wargame.vassal.declarations import (
-    ACTION, ACTIVATE, ATTACKER, BOMBARD, DECLARE, DEFENDER, PASS, PREFIX, RESULT, STAND, SUPPORT, TARGET,
+    ACTION, ACTIVATE, ATTACKER, BOMBARD, DECLARE, DEFENDER, INCOME, PASS, PREFIX, RESULT, STAND, SUPPORT, TARGET,
     Declaration,
     NotADeclaration, is_declaration, read_declaration,
 )
@@ -554,6 +554,7 @@ class _Translator:
         self.comment(step, f"step {step}: declared{by}: {text}")
         handler = {
             ACTION: self.clicked_notation, PASS: self.clicked_notation, DECLARE: self.clicked_notation,
+            INCOME: self.clicked_notation,
             RESULT: self.clicked_result, ATTACKER: self.clicked_attacker, TARGET: self.clicked_target,
             BOMBARD: self.clicked_bombard, SUPPORT: self.clicked_support, STAND: self.clicked_stand,
             ACTIVATE: self.clicked_activate, DEFENDER: self.clicked_defender,
@@ -561,7 +562,7 @@ class _Translator:
         handler(step, side, declared, text)
 
     def clicked_notation(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
-        """`action`, `pass`, `declare`: the notation's own words after the side."""
+        """`action`, `pass`, `declare`, `income reduce`: the notation's own words after the side."""
         side = side or self.recorder
         if side is None:
             example = f"{self.game.manifest.sides[0]}: {declared.word} {declared.subject}".rstrip()

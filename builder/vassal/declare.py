@@ -107,6 +107,11 @@ def buttons(game: Game) -> list[Button]:
     for what, side in found.declares.items():
         out.append(Button(f"Declare the {what.capitalize()}", f"The {side} player declares the {what}",
                           encode(["P", f"declare {what}"], ","), f"declare {what}"))
+    if found.reduces is not None:
+        # 8.7: the Allies announce a reduced collection per source; the referee counts the income itself.
+        prompt = "Reduced collection (8.7): the supply source's hex and the points collected there, e.g. 0620 2"
+        out.append(Button("Reduced collection", f"The {found.reduces} player announces a reduced collection from a "
+                                                 "supply source", encode(["R", prompt], ","), "income reduce $newValue$"))
     if game.crt is not None:
         codes = list(game.crt.result_codes)
         prompt = "Result claimed for the last attack declared (from the combat results table)"
@@ -186,6 +191,8 @@ def help_html(game: Game) -> str:
     table = "".join(f"<tr><td>{html.escape(a)}</td><td>{b}</td><td>{html.escape(c)}</td><td><tt>{html.escape(d)}</tt>"
                     "</td></tr>" for a, b, c, d in rows)
     declaring = {f"declare {what}": side for what, side in found.declares.items()}
+    if found.reduces is not None:
+        declaring["income reduce $newValue$"] = found.reduces
     menu = "".join(f"<li><b>{html.escape(b.text)}</b> ({html.escape(b.tooltip)}): writes <tt>{html.escape(PREFIX)} "
                    f"{html.escape(declaring.get(b.words, side_a))}: {html.escape(_example_words(b, code))}</tt></li>"
                    for b in buttons(game))
@@ -262,4 +269,5 @@ def _example_units(game: Game) -> tuple[tuple[str, str, str], tuple[str, str, st
 
 def _example_words(button: Button, code: str) -> str:
     """What a button writes, with an example answer to its prompt."""
-    return button.words.replace("supply $newValue$", "supply 3").replace("result $newValue$", f"result {code}")
+    return (button.words.replace("supply $newValue$", "supply 3").replace("result $newValue$", f"result {code}")
+            .replace("reduce $newValue$", "reduce 0620 2"))

@@ -35,7 +35,9 @@ ACTION = "action"
 PASS = "pass"
 DECLARE = "declare"
 RESULT = "result"
-TOOLBAR_WORDS = (ACTION, PASS, DECLARE, RESULT)
+INCOME = "income"
+"""`income reduce SOURCE N`: a reduced collection announced for a source (Onslaught 8.7)."""
+TOOLBAR_WORDS = (ACTION, PASS, DECLARE, RESULT, INCOME)
 """Declarations made from the toolbar's Declare menu."""
 
 UNSET = "?"
@@ -114,13 +116,16 @@ class Declarations:
     """A Pass button (Onslaught 5.0)."""
     declares: dict[str, str]
     """`declare WHAT` buttons: what, and who may declare it (a side)."""
+    reduces: str | None = None
+    """The side that announces a reduced collection from a supply source (Onslaught 8.7): a button asking
+    for the source and the points, writing `income reduce SOURCE N`; None: no such button."""
 
 
 RULE_SYSTEMS = {
     # Onslaught: actions and their supply (5.1, 5.2), activations (5.2, 5.4), attacks (7.0), stand
-    # fast in a fortification (7.5), the Bulge (12.0).
+    # fast in a fortification (7.5), the Bulge (12.0), a reduced collection from a source (8.7).
     "onslaught": Declarations((ACTIVATE, ATTACKER, TARGET, STAND), {}, ("movement", "combat", "breakthrough"), True,
-                              {"bulge": "German"}),
+                              {"bulge": "German"}, reduces="Allied"),
     # Fire & Movement: attacks (8.2) with support fire markers (8.2.1), bombardments (8.1), stiff
     # resistance (8.4), the unit defending a stack (Omaha 11.2.3, 11.2.4). No actions: a phase's units
     # simply move or attack.

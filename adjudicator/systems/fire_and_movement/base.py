@@ -17,7 +17,7 @@ from adjudicator.notation.entries import Attack, Bombard, Entry, Move
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.results import FmCombat
-from adjudicator.systems.fire_and_movement.sections import SECTIONS
+from adjudicator.systems.fire_and_movement.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.fire_and_movement.state import S
 from wargame.game import Game
 from wargame.hexes import Hex
@@ -25,7 +25,7 @@ from wargame.models import Marker, Unit
 from wargame.sequence import Slot, opening_slot, slot_at, turn_sequence
 
 COMBAT_PHASES = ("combat", "mobile_combat")
-SERIES_TABLE = SectionTable("fire-and-movement", SECTIONS)
+SERIES_TABLE = SectionTable("fire-and-movement", SECTIONS, rests_on=RESTS_ON)
 SEQUENCE: PerGame[tuple[Slot, ...]] = PerGame(lambda game: turn_sequence(game.manifest))
 """4.1: a game turn's phases in order, from the game's `[[sequence]]` (the player turn's five once
 for each player); a state's `phase` is an index into it."""

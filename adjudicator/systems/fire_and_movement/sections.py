@@ -42,6 +42,16 @@ SECTIONS: dict[str, str] = {
     "log": "Log structure (not a rule of the game)",
 }
 
+RESTS_ON: dict[str, tuple[str, ...]] = {
+    "3.0": ("setup",),
+    "5.1": ("movement",), "5.2": ("movement",), "5.2c": ("movement",), "5.2e": ("movement",), "5.2f": ("movement",),
+    "5.4": ("movement",), "5.5": ("movement",), "5.3": ("stacking",),
+    "8.1.1": ("markers",), "6.0": ("zoc",), "6.1": ("movement", "zoc"), "6.2": ("zoc",),
+    "8.3": ("movement", "zoc", "stacking"), "8.3.1": ("movement", "zoc", "stacking"), "8.5": ("movement", "zoc"),
+}
+"""The kinds of data each series section's judgement reads (adjudicator.basis): terrain costs and movement
+allowances, the units' ZOC and the terrain around them, stacking limits."""
+
 CHECKED = ("4.1", "5.1", "5.2", "5.3", "5.4", "5.5", "6.0", "6.1", "6.2", "7.1", "7.2", "8.0", "8.1", "8.2", "8.3",
            "8.4", "8.5")
 """Series sections this version checks completely; docs/rules-coverage.md lists the others."""

@@ -29,5 +29,12 @@ SECTIONS: dict[str, str] = {
     "15.0": "Optional German AA/Flak",
 }
 
+RESTS_ON: dict[str, tuple[str, ...]] = {
+    "10.1": ("movement",), "11.0": ("setup",), "11.1.2": ("arrival",), "11.2.1": ("arrival",),
+    "11.2.4": ("arrival", "stacking"), "12.0": ("supply",), "13.0": ("victory",), "14.0b": ("arrival",),
+    "14.3": ("victory",), "11.1.4": ("markers",), "11.2.6": ("markers",), "11.2.7": ("markers",),
+}
+"""The kinds of data each exclusive section's judgement reads (adjudicator.basis)."""
+
 CHECKED = ("10.1", "10.2", "11.0", "11.1", "11.2", "12.0", "13.0", "14.0", "14.1", "14.2", "14.3", "15.0")
 """Omaha's sections this version checks completely; docs/rules-coverage.md lists the others."""

@@ -26,7 +26,7 @@ from adjudicator.systems.omaha.boundary import ScenarioBoundary
 from adjudicator.systems.omaha.campaign import Campaign
 from adjudicator.systems.omaha.cups import Cups
 from adjudicator.systems.omaha.pointe_du_hoc import PointeDuHoc
-from adjudicator.systems.omaha.sections import SECTIONS
+from adjudicator.systems.omaha.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.omaha.setup import SetUp
 from adjudicator.systems.omaha.state import OmahaState
 from adjudicator.systems.omaha.supply import Supply
@@ -46,7 +46,7 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
     """The Fire & Movement series with Omaha Beach's exclusive rules."""
 
     name = "omaha"
-    table = SectionTable("omaha", SECTIONS, series=SERIES_TABLE)
+    table = SectionTable("omaha", SECTIONS, series=SERIES_TABLE, rests_on=RESTS_ON)
     state_type = OmahaState
     unchecked = UNCHECKED
     retreat_ignores_ezoc = frozenset({"ranger"})

@@ -59,7 +59,21 @@ CHECKED = ("3.0", "4.0", "5.0", "5.1", "5.2", "5.3", "5.4", "5.5", "6.1", "6.2",
 """Sections this version checks completely (all of them; the optional rules when in force);
 docs/rules-coverage.md says how and where."""
 
-TABLE = SectionTable("onslaught", SECTIONS)
+RESTS_ON: dict[str, tuple[str, ...]] = {
+    "3.0": ("setup",),
+    "6.1": ("movement",), "6.2": ("zoc",), "6.3": ("stacking",), "6.4": ("movement", "zoc"), "6.5": ("movement",),
+    "7.5": ("terrain",), "9.1": ("zoc",),
+    "7.3": ("movement", "zoc", "stacking"), "7.4": ("movement", "zoc"),
+    "8.1": ("supply",), "8.2": ("supply",), "8.3": ("supply",), "8.4": ("supply",), "8.5": ("supply",),
+    "8.6": ("supply",), "8.7": ("supply",), "14.4": ("supply",),
+    "9.2": ("movement",), "10.1": ("arrival",), "10.2": ("arrival",), "10.3": ("arrival",),
+    "13.1": ("victory",), "13.2": ("victory",), "13.3": ("victory",),
+}
+"""The kinds of data each section's judgement reads (adjudicator.basis): movement reads the terrain entered
+and the movement allowance, 6.2 the hexes and hexsides around enemy divisions, supply the ports and sources,
+reinforcements their schedule and entry areas, victory the areas' values."""
+
+TABLE = SectionTable("onslaught", SECTIONS, rests_on=RESTS_ON)
 """The only door to Onslaught's findings (house style 4)."""
 
 
