@@ -19,7 +19,7 @@ from adjudicator.systems.onslaught.tables import map_tables
 from adjudicator.systems.onslaught.zoc import zone_of_control
 from wargame.errors import did_you_mean
 from wargame.game import Game
-from wargame.hexes import Hex, Hexside
+from wargame.hexes import Hex
 
 
 ALLIED = "Allied"
@@ -72,9 +72,11 @@ class SupplyMap:
         grid = game.grid
         # 8.3: any traversable terrain, major waterways included; never a prohibited hex (sea,
         # neutral land), an impassable (sea) hexside or off the map.
+        passable, impassable = tables.passable, tables.impassable_sides
+        # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
         links = {h: tuple(n for n in h.neighbours()
-                          if n in tables.passable and Hexside.between(h, n) not in tables.impassable_sides)
-                 for h in sorted(tables.passable)}
+                          if n in passable and ((h, n) if h < n else (n, h)) not in impassable)
+                 for h in sorted(passable)}
         areas = game.areas_by_id
         landing_area = areas["landing_hexes"]
         landing = tuple((label, grid.hex_of(label)) for label in landing_area.hexes)
