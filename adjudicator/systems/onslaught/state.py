@@ -98,6 +98,8 @@ class OnslaughtState:
     """14.2: divisions placed as reinforcements in this Reinforcement Step."""
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _near: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """The hexes within two movement points of a side's divisions (6.4), by that side, computed once per position."""
     _occupants: dict[Hex, str] = field(default_factory=dict, init=False, compare=False, repr=False)
     """The side holding each occupied map hex, computed once per state (supply.py asks often)."""
     _lines: dict[tuple[str, Hex], bool] = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -120,6 +122,7 @@ def replace(obj: _Frozen, **changes: Any) -> _Frozen:
     fields.update(changes)
     moved = "location" in changes
     fields["_zoc"] = {} if moved else obj._zoc
+    fields["_near"] = {} if moved else obj._near
     fields["_occupants"] = {} if moved else obj._occupants
     fields["_supplied"] = {} if _POSITION & changes.keys() else obj._supplied
     fields["_lines"] = {} if _POSITION & changes.keys() else obj._lines
@@ -182,18 +185,20 @@ def occupants(state: OnslaughtState) -> dict[Hex, str]:
 
 def relocate(state: OnslaughtState, unit_id: str, label: str, **changes: Any) -> OnslaughtState:
     """The state with a division moved to `label` (and any other changes); the other side's zone of
-    control, a memo, carries over: a division's move changes its own side's zone only (6.2)."""
+    control and 6.4 distances, memos, carry over: a division's move changes its own side's only (6.2, 6.4)."""
     after = replace(state, location={**state.location, unit_id: label}, **changes)
     side = unit_of(state, unit_id).side
     after._zoc.update((other, zone) for other, zone in state._zoc.items() if other != side)
-    if state._occupants:
-        _carry_occupants(state, after, unit_id, label, side)
+    # 6.4's distances are counted from the occupied hexes: they carry over only with them.
+    if state._occupants and _carry_occupants(state, after, unit_id, label, side):
+        after._near.update((other, near) for other, near in state._near.items() if other != side)
     return after
 
 
-def _carry_occupants(state: OnslaughtState, after: OnslaughtState, unit_id: str, label: str, side: str) -> None:
+def _carry_occupants(state: OnslaughtState, after: OnslaughtState, unit_id: str, label: str, side: str) -> bool:
     """The occupied hexes after one division's move, from those before it, instead of a scan of every
-    division; left to be recomputed when a hex would hold both sides (a breach the log may show)."""
+    division; left to be recomputed when a hex would hold both sides (a breach the log may show).
+    Whether they were carried over (the other side's hexes then unchanged)."""
     hexes = hex_by_label(state.game)
     held = dict(state._occupants)
     old = state.location.get(unit_id)
@@ -201,11 +206,12 @@ def _carry_occupants(state: OnslaughtState, after: OnslaughtState, unit_id: str,
         if old in after.location.values():
             units = state.game.units_by_id
             if {units[u].side for u, where in after.location.items() if where == old} != {side}:
-                return
+                return False
         else:
             del held[hexes[old]]
     if label in hexes:
         if held.get(hexes[label], side) != side:
-            return
+            return False
         held[hexes[label]] = side
     after._occupants.update(held)
+    return True
