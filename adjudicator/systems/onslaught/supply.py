@@ -110,8 +110,53 @@ def _controller(label: str, h: Hex, held: Mapping[Hex, str], controlled: Mapping
     return held.get(h) or controlled.get(label, default)
 
 
+def _watched(game: Game) -> tuple[tuple[Hex, ...], tuple[str, ...], int]:
+    """What the Allied sources depend on (8.1, 8.4, 8.5): the occupants of the landing hexes, ports and
+    port areas, the control of the landing hexes and ports, and the turn southern France opens."""
+    supply_map = SupplyMap.of(game)
+    hexes = {h for _, h in supply_map.landing} | {p.hex for p in supply_map.ports}
+    hexes |= {h for p in supply_map.ports for h in p.port_area or ()}
+    labels = [label for label, _ in supply_map.landing] + [p.label for p in supply_map.ports]
+    return tuple(sorted(hexes)), tuple(labels), int(game.parameter["southern_france_first_turn"])
+
+
+_watched_by_game = PerGame(_watched)
+SourcesKey = tuple[tuple[str | None, ...], tuple[str | None, ...], bool]
+_sources: PerGame[dict[SourcesKey, tuple[dict[str, frozenset[Hex]], frozenset[Hex]]]] = PerGame(lambda game: {})
+"""The Allied sources of each combination of what they depend on, and their hexes (they change only
+when a division enters or leaves one of those hexes, or control of one changes hands)."""
+
+
 def allied_sources(state: OnslaughtState, controlled: Mapping[str, str]) -> dict[str, frozenset[Hex]]:
     """Allied supply sources usable now, by name (hex label, or SOUTHERN_FRANCE) (8.1, 8.4, 8.5)."""
+    return dict(_allied_sources(state, controlled)[0])
+
+
+def allied_source_hexes(state: OnslaughtState) -> frozenset[Hex]:
+    """The hexes of the Allied supply sources usable now (8.1, 8.4, 8.5)."""
+    return _allied_sources(state, state.controlled)[1]
+
+
+def _allied_sources(state: OnslaughtState,
+                    controlled: Mapping[str, str]) -> tuple[dict[str, frozenset[Hex]], frozenset[Hex]]:
+    """The Allied sources by name and their hexes, worked out once for each combination of the
+    occupants and control they depend on."""
+    hexes, labels, southern_france_turn = _watched_by_game(state.game)
+    held = occupants(state)
+    key = (tuple(held.get(h) for h in hexes), tuple(controlled.get(label) for label in labels),
+           state.turn >= southern_france_turn)
+    cache = _sources(state.game)
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) > 1024:
+            cache.clear()
+        found = _work_out_allied_sources(state, controlled)
+        hit = cache[key] = (found, frozenset(h for hs in found.values() for h in hs))
+    return hit
+
+
+def _work_out_allied_sources(state: OnslaughtState, controlled: Mapping[str, str]) -> dict[str, frozenset[Hex]]:
+    """Allied supply sources usable now, by name (8.1, 8.4, 8.5), from the position."""
     supply_map = SupplyMap.of(state.game)
     held = occupants(state)
     out: dict[str, frozenset[Hex]] = {}
@@ -164,7 +209,7 @@ def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex],
     held = occupants(state)
     enemy = next(s for s in game.manifest.sides if s != side)
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it.
-    blocked = frozenset(h for h in zone_of_control(state, enemy) if held.get(h) != side) | avoid
+    blocked = zone_of_control(state, enemy).difference([h for h, owner in held.items() if owner == side]) | avoid
     candidates = frozenset(h for h in sources if h in links)
     enemy_held = frozenset(h for h, owner in held.items() if owner != side)
     # The answer depends on these alone; games repeat them across many activations.
@@ -273,7 +318,7 @@ def is_supplied(state: OnslaughtState, unit_id: str) -> bool:
 def traces_line(state: OnslaughtState, side: str, start: Hex) -> bool:
     """Whether a division of `side` in `start` traces a supply line to one of its side's sources (8.3-8.5)."""
     if side == ALLIED:
-        sources = frozenset(h for hexes in allied_sources(state, state.controlled).values() for h in hexes)
+        sources = allied_source_hexes(state)
     else:
         sources = german_sources(state, state.controlled, state.captured_ports)
     return traces_to(state, side, start, sources)
@@ -293,7 +338,7 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it; the
     # division's own hex never blocks, so the line may begin in any open neighbour.
     zoc = zone_of_control(state, enemy_of(state, side))
-    blocked = frozenset(h for h in zoc if held.get(h) != side)
+    blocked = zoc.difference([h for h, owner in held.items() if owner == side])
     frontier = [h for h in (start, *links[start]) if h not in blocked]
     # Which open hexes join a source depends on the sources and the blocked hexes alone, which stay
     # the same over many activations: each search's hexes are remembered, joined or cut off.
