@@ -350,7 +350,17 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
             regions.clear()
         region = regions[key] = (set(), set())
     joined, cut = region
-    if any(h in joined for h in frontier):
+    # Hexes joined to a source through hexes outside the enemy's ZOC stay joined whichever friendly
+    # divisions stand in it (those only open more hexes): kept while the enemy's ZOC and the sources
+    # stay the same, over the activations of a whole action.
+    beyond = _beyond_zoc(state.game)
+    wide_key = (side, sources, zoc)
+    wide = beyond.get(wide_key)
+    if wide is None:
+        if len(beyond) > 256:
+            beyond.clear()
+        wide = beyond[wide_key] = set()
+    if any(h in joined or h in wide for h in frontier):
         return True
     if all(h in cut for h in frontier):
         return False
@@ -359,8 +369,10 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
     seen = set(frontier)
     while queue:
         h = queue.popleft()
-        if h in sources or h in joined:
+        if h in sources or h in wide or h in joined:
             if start not in blocked:
+                if h not in joined and zoc.isdisjoint(seen):
+                    wide |= seen  # joined without a hex of the enemy's ZOC
                 joined |= seen  # one open area through the division's hex (a blocked one joins nothing)
             return True
         for n in links[h]:
@@ -371,6 +383,8 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
     return False
 
 
+_beyond_zoc: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex]], set[Hex]]] = PerGame(lambda game: {})
+"""Hexes joined to a side's sources through hexes outside the enemy's ZOC, by side, sources and enemy ZOC."""
 _regions: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex]], tuple[set[Hex], set[Hex]]]] = \
     PerGame(lambda game: {})
 """Open hexes found joined to a side's sources, or cut off from them, by side, sources and blocked hexes."""
