@@ -396,10 +396,10 @@ def mark_control(state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> 
     side = unit_of(state, unit_id).side
     grid = state.game.grid
     changed = [label for label in labels if grid.is_label(label) and state.controlled.get(label) != side]
-    fortified = _fortified_labels(state.game)
-    taken = {label for label in changed if side == ALLIED and label in fortified} - state.captured_ports
     if not changed:
         return state
+    fortified = _fortified_labels(state.game)
+    taken = {label for label in changed if side == ALLIED and label in fortified} - state.captured_ports
     controlled = {**state.controlled, **{label: side for label in changed}}
     return replace(state, controlled=controlled, captured_ports=state.captured_ports | taken)
 
