@@ -118,15 +118,13 @@ def replace(obj: _Frozen, **changes: Any) -> _Frozen:
     if not isinstance(obj, OnslaughtState):
         return _replace_fields(obj, **changes)  # type: ignore[type-var]
     new = object.__new__(type(obj))
-    fields = dict(obj.__dict__)
+    fields = new.__dict__
+    fields.update(obj.__dict__)
     fields.update(changes)
-    moved = "location" in changes
-    fields["_zoc"] = {} if moved else obj._zoc
-    fields["_near"] = {} if moved else obj._near
-    fields["_occupants"] = {} if moved else obj._occupants
-    fields["_supplied"] = {} if _POSITION & changes.keys() else obj._supplied
-    fields["_lines"] = {} if _POSITION & changes.keys() else obj._lines
-    new.__dict__.update(fields)
+    if "location" in changes:
+        fields["_zoc"], fields["_near"], fields["_occupants"] = {}, {}, {}
+    if not _POSITION.isdisjoint(changes):
+        fields["_supplied"], fields["_lines"] = {}, {}
     return new
 
 
