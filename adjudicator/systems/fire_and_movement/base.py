@@ -8,6 +8,7 @@ The defaults here are the series' own rules.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 
 from adjudicator.findings import Finding, SectionTable, Severity
@@ -46,9 +47,9 @@ class SeriesRules(SystemBase[S]):
     """What a drawn marker not placed may be instead (a folio's exception to 7.2)."""
 
     def __init__(self) -> None:
-        self._zones: dict[str, tuple[dict[str, str], frozenset[Hex]]] = {}
-        """Each side's enemy zones of control, with the location mapping they were worked out for."""
-        self._held: dict[str, tuple[dict[str, str], frozenset[Hex]]] = {}
+        self._zones: dict[str, tuple[dict[str, str], frozenset[Hex], weakref.ref[Game]]] = {}
+        """Each side's enemy zones of control, with the location mapping and game they were worked out for."""
+        self._held: dict[str, tuple[dict[str, str], frozenset[Hex], weakref.ref[Game]]] = {}
         """The hexes each side's enemies hold, likewise."""
 
     # -- helpers ---------------------------------------------------------------------------------
