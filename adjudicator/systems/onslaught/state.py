@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace as _replace_fields
 from typing import Any, TypeVar
 
 from adjudicator.contract import Outcome
+from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught.results import Combat, Effect
 from adjudicator.systems.onslaught.tables import hex_by_label
 from wargame.game import Game
@@ -145,11 +146,27 @@ def units_at(state: OnslaughtState, label: str, side: str | None = None) -> list
 def movement_allowance(state: OnslaughtState, unit_id: str) -> int:
     unit = unit_of(state, unit_id)
     values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
-    return values[list(state.game.manifest.value_names).index("movement")]
+    return values[_value_index(state.game)["movement"]]
 
 
 def enemy_of(state: OnslaughtState, side: str) -> str:
-    return next(s for s in state.game.manifest.sides if s != side)
+    enemy = _enemies(state.game).get(side)
+    return enemy if enemy is not None else next(s for s in state.game.manifest.sides if s != side)
+
+
+def _value_indexes(game: Game) -> dict[str, int]:
+    """Where each printed value (combat, movement) stands in a unit's values."""
+    return {name: index for index, name in reversed(list(enumerate(game.manifest.value_names)))}
+
+
+def _enemies_of(game: Game) -> dict[str, str]:
+    """Each side's enemy (the first other side, as `enemy_of` names it)."""
+    sides = game.manifest.sides
+    return {side: next(s for s in sides if s != side) for side in sides if any(s != side for s in sides)}
+
+
+_value_index = PerGame(_value_indexes)
+_enemies = PerGame(_enemies_of)
 
 
 def turn_and_step(state: OnslaughtState) -> str:
@@ -162,7 +179,7 @@ def combat_strength(state: OnslaughtState, unit_id: str) -> int:
     """A division's combat strength, depleted or not."""
     unit = unit_of(state, unit_id)
     values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
-    return values[list(state.game.manifest.value_names).index("combat")]
+    return values[_value_index(state.game)["combat"]]
 
 
 def steps_left(state: OnslaughtState, unit_id: str) -> int:
