@@ -145,6 +145,10 @@ class SeriesRules(SystemBase[S]):
         """9.0: no supply rules in the series; every unit is always in supply."""
         return []
 
+    def is_out_of_supply(self, state: S, unit_id: str) -> bool:
+        """Whether one unit is among `out_of_supply`'s (a folio may trace to it alone)."""
+        return unit_id in self.out_of_supply(state)
+
     def supply_loss(self, state: S, unit_id: str) -> bool:
         """Whether a loss is a folio's supply loss rather than a combat's (9.0: none in the series)."""
         return False
