@@ -49,7 +49,23 @@ def _index(game: Game) -> _Index:
     return index[1]
 
 
+_FILES: dict[int, tuple[Game, dict[str, str]]] = {}
+"""Each game's data files by name, as a basis names them (asked for every record of every audit)."""
+
+
 def _file(game: Game, name: str) -> str:
+    known = _FILES.get(id(game))
+    if known is None or known[0] is not game:
+        if len(_FILES) > 8:
+            _FILES.clear()
+        known = _FILES[id(game)] = (game, {})
+    files = known[1]
+    if name not in files:
+        files[name] = _file_of(game, name)
+    return files[name]
+
+
+def _file_of(game: Game, name: str) -> str:
     path = game.files.get(name)
     if path is None:
         return name

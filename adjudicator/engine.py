@@ -125,12 +125,16 @@ class Resolver:
             return self._error(entry, entry.step, f"unknown step or phase {entry.step!r}"
                                                   f"{did_you_mean(entry.step, self.steps)} "
                                                   f"(the turn's: {', '.join(self.steps)})")
-        leaving = self.leaves_map(entry)
-        path = list(getattr(entry, "path", []))
+        leaving: bool | None = None  # worked out only for a label off the map (rare)
+        path: list[str] = []
+        is_label = self.game.grid.is_label
         for kind, value in iter_units_and_hexes(entry):
             if kind == "unit" and value not in self.units:
                 return self._error(entry, value, f"unknown unit {value!r}{did_you_mean(value, self.units)}")
-            if kind == "hex" and not self.game.grid.is_label(value) and value not in self.boxes:
+            if kind == "hex" and not is_label(value) and value not in self.boxes:
+                if leaving is None:
+                    leaving = self.leaves_map(entry)
+                    path = list(entry.path) if isinstance(entry, (Move, Retreat, Advance)) else []
                 if leaving and value in path:
                     continue
                 try:

@@ -8,6 +8,7 @@ The defaults here are the series' own rules.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Callable
 
@@ -48,9 +49,9 @@ class SeriesRules(SystemBase[S]):
     """What a drawn marker not placed may be instead (a folio's exception to 7.2)."""
 
     def __init__(self) -> None:
-        self._zones: dict[str, tuple[dict[str, str], frozenset[Hex]]] = {}
-        """Each side's enemy zones of control, with the location mapping they were worked out for."""
-        self._held: dict[str, tuple[dict[str, str], frozenset[Hex]]] = {}
+        self._zones: dict[str, tuple[dict[str, str], frozenset[Hex], weakref.ref[Game]]] = {}
+        """Each side's enemy zones of control, with the location mapping and game they were worked out for."""
+        self._held: dict[str, tuple[dict[str, str], frozenset[Hex], weakref.ref[Game]]] = {}
         """The hexes each side's enemies hold, likewise."""
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -157,6 +158,10 @@ class SeriesRules(SystemBase[S]):
         its own hex); None off the map."""
         where = self._on_map(state, unit_id)
         return None if where is None else [state.game.grid.label_of(where)]
+
+    def is_out_of_supply(self, state: S, unit_id: str) -> bool:
+        """Whether one unit is among `out_of_supply`'s (a folio may trace to it alone)."""
+        return unit_id in self.out_of_supply(state)
 
     def supply_loss(self, state: S, unit_id: str) -> bool:
         """Whether a loss is a folio's supply loss rather than a combat's (9.0: none in the series)."""

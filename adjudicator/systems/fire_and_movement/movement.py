@@ -66,6 +66,8 @@ class MoveRule:
 
 STEP_COSTS: PerGame[dict[tuple[Hex, Hex], float | None]] = PerGame(lambda game: {})
 """Each game's step costs (5.4) as they are asked for (the map never changes)."""
+TERRAIN_COSTS: PerGame[dict[tuple[tuple[str, ...], frozenset[str]], float | None]] = PerGame(lambda game: {})
+"""Each game's cost of entering a hex, by its terrain ids and the hexside's features (5.4)."""
 
 
 class Movement(ZonesOfControl[S]):
@@ -81,9 +83,19 @@ class Movement(ZonesOfControl[S]):
 
     @staticmethod
     def _terrain_cost(game: Game, a: Hex, b: Hex) -> float | None:
-        terrain = game.terrain
         features = game.hexside_features.get(Hexside.between(a, b), frozenset())
         kinds = game.hex_terrain.get(b, ())
+        # A map has few distinct terrain and hexside combinations: each is costed once.
+        combinations = TERRAIN_COSTS(game)
+        key = (kinds, features)
+        if key not in combinations:
+            combinations[key] = Movement._combination_cost(game, kinds, features)
+        return combinations[key]
+
+    @staticmethod
+    def _combination_cost(game: Game, kinds: tuple[str, ...], features: frozenset[str]) -> float | None:
+        """MP to enter a hex of these terrain ids across a hexside with these features (5.4, 5.4.1, 5.4.2)."""
+        terrain = game.terrain
         if any(terrain[t].prohibited for t in kinds) or any(terrain[f].prohibited for f in features):
             return None
         # 5.4.1, 5.4.2: along a road (trail) hexside the road (trail) rate replaces every other cost.

@@ -3,10 +3,12 @@ never moves across from one enemy zone into another."""
 
 from __future__ import annotations
 
+import weakref
+
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.fire_and_movement.base import SeriesRules
-from adjudicator.systems.fire_and_movement.state import S
+from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 
@@ -20,19 +22,20 @@ class ZonesOfControl(SeriesRules[S]):
     def ezoc(self, state: S, side: str) -> frozenset[Hex]:
         """Hexes in the zone of control of the enemies of `side` (6.0): the six hexes around each
         enemy unit that exerts one, across every terrain."""
-        # The states between two moves share one location mapping: the zones are worked out once for it.
-        cached = self._zones.get(side)
-        if cached is not None and cached[0] is state.location:
-            return cached[1]
+        # The zones are worked out once for a location mapping, and kept while only `side`'s units move.
         grid = state.game.grid
         units = state.game.units_by_id
+        cached = self._zones.get(side)
+        if cached is not None and _enemies_stayed(cached, state, side):
+            self._zones[side] = (state.location, cached[1], cached[2])
+            return cached[1]
         out: set[Hex] = set()
         for unit_id, where in state.location.items():
             unit = units[unit_id]
             if unit.side != side and unit.zoc and grid.is_label(where):
                 out.update(grid.neighbours_on_map(grid.hex_of(where)))
         zone = frozenset(out)
-        self._zones[side] = (state.location, zone)
+        self._zones[side] = (state.location, zone, weakref.ref(state.game))
         return zone
 
     def zones_of_control(self, state: S, side: str) -> frozenset[str]:
@@ -49,12 +52,13 @@ class ZonesOfControl(SeriesRules[S]):
     def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
         """The map hexes units of `side`'s enemies hold (kept, like the zones, for the location mapping)."""
         cached = self._held.get(side)
-        if cached is not None and cached[0] is state.location:
+        if cached is not None and _enemies_stayed(cached, state, side):
+            self._held[side] = (state.location, cached[1], cached[2])
             return cached[1]
         grid = state.game.grid
         units = state.game.units_by_id
         held = frozenset(grid.hex_of(w) for u, w in state.location.items() if units[u].side != side and grid.is_label(w))
-        self._held[side] = (state.location, held)
+        self._held[side] = (state.location, held, weakref.ref(state.game))
         return held
 
     def _fortified_ezoc(self, state: S, entry: Move, a: Hex, b: Hex) -> list[Finding]:
@@ -65,3 +69,16 @@ class ZonesOfControl(SeriesRules[S]):
                                                    f"across a minefield or into a fortification at "
                                                    f"{game.grid.label_of(b)}")]
         return []
+
+
+def _enemies_stayed(cached: tuple[dict[str, str], frozenset[Hex], weakref.ref[Game]], state: FireAndMovementState,
+                    side: str) -> bool:
+    """Whether a table of `side`'s enemies, worked out for a location mapping of the same game, still
+    holds: only units of `side` have changed place since (a move changes its own side's places only)."""
+    before = cached[0]
+    if before is state.location:
+        return True
+    if cached[2]() is not state.game:
+        return False
+    units = state.game.units_by_id
+    return all(units[unit_id].side == side for unit_id, _ in before.items() ^ state.location.items())

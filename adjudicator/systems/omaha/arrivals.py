@@ -110,7 +110,7 @@ class Arrivals(OmahaRules):
         if self._on_map(state, entry.unit) is None or entry.unit not in state.depleted:
             out.append(self._f("error", "11.2.5", entry, f"{entry.unit} is not a reduced unit on the map; only those "
                                                        "are rebuilt (11.2.5)"))
-        elif entry.unit in self.out_of_supply(state):
+        elif self.is_out_of_supply(state, entry.unit):
             out.append(self._f("error", "11.2.5", entry, f"{entry.unit} at {where} is out of supply (12.0); only units "
                                                        "in supply are rebuilt (11.2.5)"))
         if entry.hex is not None and entry.hex != where:

@@ -44,7 +44,7 @@ class Supply(OmahaRules):
             return None
         if state.turn == 0 and entry.unit == self._ranger(state):
             return self._check_pdh_loss(state, entry)
-        if self._allied_turn_ending(state) and entry.unit in self.out_of_supply(state) and \
+        if self._allied_turn_ending(state) and self.is_out_of_supply(state, entry.unit) and \
                 entry.unit not in state.supply_losses:
             # 12.0: out of supply as the Allied player turn ends: reduced, or eliminated if reduced.
             if entry.loss == "deplete" and self._steps(state, entry.unit) <= 1:
@@ -138,6 +138,17 @@ class Supply(OmahaRules):
         supplied = self.supplied(state, frozenset(tracing.values()))
         return sorted(u for u, h in tracing.items() if h not in supplied)
 
+    def is_out_of_supply(self, state: OmahaState, unit_id: str) -> bool:
+        """Whether one unit is among `out_of_supply`'s (12.0), from a trace that stops once it reaches the unit."""
+        grid = state.game.grid
+        where = state.location.get(unit_id)
+        unit = state.game.units_by_id.get(unit_id)
+        if where is None or unit is None or not grid.is_label(where) or unit.side != "Allied" or unit.type == "ranger" or \
+                where in self.landing_hexes(state):
+            return False
+        h = grid.hex_of(where)
+        return h not in self.supplied(state, frozenset({h}))
+
     def _supply_loss(self, state: OmahaState, unit_id: str) -> bool:
         """12.0: a loss, as the Allied player turn ends, of a unit out of supply that the combat just
         resolved does not claim (the unit took no part in it, or its result is carried out): the log
@@ -148,4 +159,4 @@ class Supply(OmahaRules):
         if unit_id in (*combat.attackers, *combat.defenders) and \
                 (combat.result is None or self._outstanding(state, combat)):
             return False
-        return unit_id in self.out_of_supply(state)
+        return self.is_out_of_supply(state, unit_id)

@@ -14,7 +14,7 @@ from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, on_map, replace, turn_and_step, unit_of, units_at,
 )
 from adjudicator.systems.onslaught.supply import is_supplied, mark_control
-from adjudicator.systems.onslaught.tables import map_tables
+from adjudicator.systems.onslaught.tables import hex_by_label, map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, within_two, zone_of_control
 from wargame.game import Game
 from wargame.hexes import Hex
@@ -135,13 +135,14 @@ def open_hexes(state: OnslaughtState, unit_id: str, entry_area: str | None,
 
 def full_hexes(state: OnslaughtState, side: str) -> set[Hex]:
     """Hexes where `side` already has as many divisions as a stack may hold (6.3)."""
-    grid = state.game.grid
+    hexes = hex_by_label(state.game)
+    units = state.game.units_by_id
     limit = int(state.game.parameter.get("stacking_limit", 3))
-    count: dict[Hex, int] = {}
+    count: dict[str, int] = {}
     for unit_id, where in state.location.items():
-        if grid.is_label(where) and unit_of(state, unit_id).side == side:
-            count[grid.hex_of(where)] = count.get(grid.hex_of(where), 0) + 1
-    return {h for h, n in count.items() if n >= limit}
+        if where in hexes and units[unit_id].side == side:
+            count[where] = count.get(where, 0) + 1
+    return {hexes[where] for where, n in count.items() if n >= limit}
 
 
 def placement_problem(state: OnslaughtState, unit_id: str, label: str, entry_area: str | None,

@@ -8,12 +8,13 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Loss
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import OnslaughtState, on_map, unit_of, units_at
+from adjudicator.systems.onslaught.tables import hex_by_label
 
 
 def overstacked(state: OnslaughtState) -> list[tuple[str, str, int]]:
     limit = int(state.game.parameter.get("stacking_limit", 3))
-    count = Counter((where, unit_of(state, u).side) for u, where in state.location.items()
-                    if state.game.grid.is_label(where))
+    units, hexes = state.game.units_by_id, hex_by_label(state.game)
+    count = Counter((where, units[u].side) for u, where in state.location.items() if where in hexes)
     return sorted((where, side, n - limit) for (where, side), n in count.items() if n > limit)
 
 

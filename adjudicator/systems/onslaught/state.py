@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace as _replace_fields
 from typing import Any, TypeVar
 
 from adjudicator.contract import Outcome
+from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught.results import Combat, Effect
 from adjudicator.systems.onslaught.tables import hex_by_label
 from wargame.game import Game
@@ -100,6 +101,8 @@ class OnslaughtState:
     """8.2: the points each side's latest gain (income, capture, the Bulge) lost to the cap."""
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _near: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """The hexes within two movement points of a side's divisions (6.4), by that side, computed once per position."""
     _occupants: dict[Hex, str] = field(default_factory=dict, init=False, compare=False, repr=False)
     """The side holding each occupied map hex, computed once per state (supply.py asks often)."""
     _lines: dict[tuple[str, Hex], bool] = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -118,14 +121,13 @@ def replace(obj: _Frozen, **changes: Any) -> _Frozen:
     if not isinstance(obj, OnslaughtState):
         return _replace_fields(obj, **changes)  # type: ignore[type-var]
     new = object.__new__(type(obj))
-    fields = dict(obj.__dict__)
+    fields = new.__dict__
+    fields.update(obj.__dict__)
     fields.update(changes)
-    moved = "location" in changes
-    fields["_zoc"] = {} if moved else obj._zoc
-    fields["_occupants"] = {} if moved else obj._occupants
-    fields["_supplied"] = {} if _POSITION & changes.keys() else obj._supplied
-    fields["_lines"] = {} if _POSITION & changes.keys() else obj._lines
-    new.__dict__.update(fields)
+    if "location" in changes:
+        fields["_zoc"], fields["_near"], fields["_occupants"] = {}, {}, {}
+    if not _POSITION.isdisjoint(changes):
+        fields["_supplied"], fields["_lines"] = {}, {}
     return new
 
 
@@ -146,11 +148,27 @@ def units_at(state: OnslaughtState, label: str, side: str | None = None) -> list
 def movement_allowance(state: OnslaughtState, unit_id: str) -> int:
     unit = unit_of(state, unit_id)
     values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
-    return values[list(state.game.manifest.value_names).index("movement")]
+    return values[_value_index(state.game)["movement"]]
 
 
 def enemy_of(state: OnslaughtState, side: str) -> str:
-    return next(s for s in state.game.manifest.sides if s != side)
+    enemy = _enemies(state.game).get(side)
+    return enemy if enemy is not None else next(s for s in state.game.manifest.sides if s != side)
+
+
+def _value_indexes(game: Game) -> dict[str, int]:
+    """Where each printed value (combat, movement) stands in a unit's values."""
+    return {name: index for index, name in reversed(list(enumerate(game.manifest.value_names)))}
+
+
+def _enemies_of(game: Game) -> dict[str, str]:
+    """Each side's enemy (the first other side, as `enemy_of` names it)."""
+    sides = game.manifest.sides
+    return {side: next(s for s in sides if s != side) for side in sides if any(s != side for s in sides)}
+
+
+_value_index = PerGame(_value_indexes)
+_enemies = PerGame(_enemies_of)
 
 
 def turn_and_step(state: OnslaughtState) -> str:
@@ -163,7 +181,7 @@ def combat_strength(state: OnslaughtState, unit_id: str) -> int:
     """A division's combat strength, depleted or not."""
     unit = unit_of(state, unit_id)
     values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
-    return values[list(state.game.manifest.value_names).index("combat")]
+    return values[_value_index(state.game)["combat"]]
 
 
 def steps_left(state: OnslaughtState, unit_id: str) -> int:
@@ -184,18 +202,20 @@ def occupants(state: OnslaughtState) -> dict[Hex, str]:
 
 def relocate(state: OnslaughtState, unit_id: str, label: str, **changes: Any) -> OnslaughtState:
     """The state with a division moved to `label` (and any other changes); the other side's zone of
-    control, a memo, carries over: a division's move changes its own side's zone only (6.2)."""
+    control and 6.4 distances, memos, carry over: a division's move changes its own side's only (6.2, 6.4)."""
     after = replace(state, location={**state.location, unit_id: label}, **changes)
     side = unit_of(state, unit_id).side
     after._zoc.update((other, zone) for other, zone in state._zoc.items() if other != side)
-    if state._occupants:
-        _carry_occupants(state, after, unit_id, label, side)
+    # 6.4's distances are counted from the occupied hexes: they carry over only with them.
+    if state._occupants and _carry_occupants(state, after, unit_id, label, side):
+        after._near.update((other, near) for other, near in state._near.items() if other != side)
     return after
 
 
-def _carry_occupants(state: OnslaughtState, after: OnslaughtState, unit_id: str, label: str, side: str) -> None:
+def _carry_occupants(state: OnslaughtState, after: OnslaughtState, unit_id: str, label: str, side: str) -> bool:
     """The occupied hexes after one division's move, from those before it, instead of a scan of every
-    division; left to be recomputed when a hex would hold both sides (a breach the log may show)."""
+    division; left to be recomputed when a hex would hold both sides (a breach the log may show).
+    Whether they were carried over (the other side's hexes then unchanged)."""
     hexes = hex_by_label(state.game)
     held = dict(state._occupants)
     old = state.location.get(unit_id)
@@ -203,11 +223,12 @@ def _carry_occupants(state: OnslaughtState, after: OnslaughtState, unit_id: str,
         if old in after.location.values():
             units = state.game.units_by_id
             if {units[u].side for u, where in after.location.items() if where == old} != {side}:
-                return
+                return False
         else:
             del held[hexes[old]]
     if label in hexes:
         if held.get(hexes[label], side) != side:
-            return
+            return False
         held[hexes[label]] = side
     after._occupants.update(held)
+    return True

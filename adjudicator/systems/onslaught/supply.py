@@ -19,7 +19,7 @@ from adjudicator.systems.onslaught.tables import map_tables
 from adjudicator.systems.onslaught.zoc import zone_of_control
 from wargame.errors import did_you_mean
 from wargame.game import Game
-from wargame.hexes import Hex, Hexside
+from wargame.hexes import Hex
 
 
 ALLIED = "Allied"
@@ -72,9 +72,11 @@ class SupplyMap:
         grid = game.grid
         # 8.3: any traversable terrain, major waterways included; never a prohibited hex (sea,
         # neutral land), an impassable (sea) hexside or off the map.
+        passable, impassable = tables.passable, tables.impassable_sides
+        # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
         links = {h: tuple(n for n in h.neighbours()
-                          if n in tables.passable and Hexside.between(h, n) not in tables.impassable_sides)
-                 for h in sorted(tables.passable)}
+                          if n in passable and ((h, n) if h < n else (n, h)) not in impassable)
+                 for h in sorted(passable)}
         areas = game.areas_by_id
         landing_area = areas["landing_hexes"]
         landing = tuple((label, grid.hex_of(label)) for label in landing_area.hexes)
@@ -108,8 +110,53 @@ def _controller(label: str, h: Hex, held: Mapping[Hex, str], controlled: Mapping
     return held.get(h) or controlled.get(label, default)
 
 
+def _watched(game: Game) -> tuple[tuple[Hex, ...], tuple[str, ...], int]:
+    """What the Allied sources depend on (8.1, 8.4, 8.5): the occupants of the landing hexes, ports and
+    port areas, the control of the landing hexes and ports, and the turn southern France opens."""
+    supply_map = SupplyMap.of(game)
+    hexes = {h for _, h in supply_map.landing} | {p.hex for p in supply_map.ports}
+    hexes |= {h for p in supply_map.ports for h in p.port_area or ()}
+    labels = [label for label, _ in supply_map.landing] + [p.label for p in supply_map.ports]
+    return tuple(sorted(hexes)), tuple(labels), int(game.parameter["southern_france_first_turn"])
+
+
+_watched_by_game = PerGame(_watched)
+SourcesKey = tuple[tuple[str | None, ...], tuple[str | None, ...], bool]
+_sources: PerGame[dict[SourcesKey, tuple[dict[str, frozenset[Hex]], frozenset[Hex]]]] = PerGame(lambda game: {})
+"""The Allied sources of each combination of what they depend on, and their hexes (they change only
+when a division enters or leaves one of those hexes, or control of one changes hands)."""
+
+
 def allied_sources(state: OnslaughtState, controlled: Mapping[str, str]) -> dict[str, frozenset[Hex]]:
     """Allied supply sources usable now, by name (hex label, or SOUTHERN_FRANCE) (8.1, 8.4, 8.5)."""
+    return dict(_allied_sources(state, controlled)[0])
+
+
+def allied_source_hexes(state: OnslaughtState) -> frozenset[Hex]:
+    """The hexes of the Allied supply sources usable now (8.1, 8.4, 8.5)."""
+    return _allied_sources(state, state.controlled)[1]
+
+
+def _allied_sources(state: OnslaughtState,
+                    controlled: Mapping[str, str]) -> tuple[dict[str, frozenset[Hex]], frozenset[Hex]]:
+    """The Allied sources by name and their hexes, worked out once for each combination of the
+    occupants and control they depend on."""
+    hexes, labels, southern_france_turn = _watched_by_game(state.game)
+    held = occupants(state)
+    key = (tuple(held.get(h) for h in hexes), tuple(controlled.get(label) for label in labels),
+           state.turn >= southern_france_turn)
+    cache = _sources(state.game)
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) > 1024:
+            cache.clear()
+        found = _work_out_allied_sources(state, controlled)
+        hit = cache[key] = (found, frozenset(h for hs in found.values() for h in hs))
+    return hit
+
+
+def _work_out_allied_sources(state: OnslaughtState, controlled: Mapping[str, str]) -> dict[str, frozenset[Hex]]:
+    """Allied supply sources usable now, by name (8.1, 8.4, 8.5), from the position."""
     supply_map = SupplyMap.of(state.game)
     held = occupants(state)
     out: dict[str, frozenset[Hex]] = {}
@@ -162,7 +209,7 @@ def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex],
     held = occupants(state)
     enemy = next(s for s in game.manifest.sides if s != side)
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it.
-    blocked = frozenset(h for h in zone_of_control(state, enemy) if held.get(h) != side) | avoid
+    blocked = zone_of_control(state, enemy).difference([h for h, owner in held.items() if owner == side]) | avoid
     candidates = frozenset(h for h in sources if h in links)
     enemy_held = frozenset(h for h, owner in held.items() if owner != side)
     # The answer depends on these alone; games repeat them across many activations.
@@ -279,7 +326,7 @@ def is_supplied(state: OnslaughtState, unit_id: str) -> bool:
 def traces_line(state: OnslaughtState, side: str, start: Hex) -> bool:
     """Whether a division of `side` in `start` traces a supply line to one of its side's sources (8.3-8.5)."""
     if side == ALLIED:
-        sources = frozenset(h for hexes in allied_sources(state, state.controlled).values() for h in hexes)
+        sources = allied_source_hexes(state)
     else:
         sources = german_sources(state, state.controlled, state.captured_ports)
     return traces_to(state, side, start, sources)
@@ -321,7 +368,7 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it; the
     # division's own hex never blocks, so the line may begin in any open neighbour.
     zoc = zone_of_control(state, enemy_of(state, side))
-    blocked = frozenset(h for h in zoc if held.get(h) != side)
+    blocked = zoc.difference([h for h, owner in held.items() if owner == side])
     frontier = [h for h in (start, *links[start]) if h not in blocked]
     # Which open hexes join a source depends on the sources and the blocked hexes alone, which stay
     # the same over many activations: each search's hexes are remembered, joined or cut off.
@@ -333,7 +380,17 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
             regions.clear()
         region = regions[key] = (set(), set())
     joined, cut = region
-    if any(h in joined for h in frontier):
+    # Hexes joined to a source through hexes outside the enemy's ZOC stay joined whichever friendly
+    # divisions stand in it (those only open more hexes): kept while the enemy's ZOC and the sources
+    # stay the same, over the activations of a whole action.
+    beyond = _beyond_zoc(state.game)
+    wide_key = (side, sources, zoc)
+    wide = beyond.get(wide_key)
+    if wide is None:
+        if len(beyond) > 256:
+            beyond.clear()
+        wide = beyond[wide_key] = set()
+    if any(h in joined or h in wide for h in frontier):
         return True
     if all(h in cut for h in frontier):
         return False
@@ -342,8 +399,10 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
     seen = set(frontier)
     while queue:
         h = queue.popleft()
-        if h in sources or h in joined:
+        if h in sources or h in wide or h in joined:
             if start not in blocked:
+                if h not in joined and zoc.isdisjoint(seen):
+                    wide |= seen  # joined without a hex of the enemy's ZOC
                 joined |= seen  # one open area through the division's hex (a blocked one joins nothing)
             return True
         for n in links[h]:
@@ -354,6 +413,8 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
     return False
 
 
+_beyond_zoc: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex]], set[Hex]]] = PerGame(lambda game: {})
+"""Hexes joined to a side's sources through hexes outside the enemy's ZOC, by side, sources and enemy ZOC."""
 _regions: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex]], tuple[set[Hex], set[Hex]]]] = \
     PerGame(lambda game: {})
 """Open hexes found joined to a side's sources, or cut off from them, by side, sources and blocked hexes."""
@@ -365,10 +426,10 @@ def mark_control(state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> 
     side = unit_of(state, unit_id).side
     grid = state.game.grid
     changed = [label for label in labels if grid.is_label(label) and state.controlled.get(label) != side]
-    fortified = _fortified_labels(state.game)
-    taken = {label for label in changed if side == ALLIED and label in fortified} - state.captured_ports
     if not changed:
         return state
+    fortified = _fortified_labels(state.game)
+    taken = {label for label in changed if side == ALLIED and label in fortified} - state.captured_ports
     controlled = {**state.controlled, **{label: side for label in changed}}
     return replace(state, controlled=controlled, captured_ports=state.captured_ports | taken)
 

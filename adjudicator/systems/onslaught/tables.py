@@ -39,7 +39,7 @@ class MapTables:
                 if d == 2:
                     continue
                 for n in h.neighbours():
-                    if n in seen or n not in self.passable or Hexside.between(h, n) in self.impassable_sides:
+                    if n in seen or n not in self.passable or ((h, n) if h < n else (n, h)) in self.impassable_sides:
                         continue
                     seen.add(n)
                     frontier.append((n, d + 1))
@@ -57,9 +57,11 @@ def _build_tables(game: Game) -> MapTables:
     waterways = frozenset(s for s, fs in sides.items() if "major_waterway" in fs)
     estuary = game.lines_by_id.get("scheldt_estuary")
     scheldt = frozenset(game.grid.parse_hexside(label) for label in estuary.hexsides) if estuary else frozenset()
-    zone = {game.grid.label_of(h): frozenset([h, *(n for n in game.grid.neighbours_on_map(h)
-                                                   if Hexside.between(h, n) not in blocked)])
-            for h in game.grid.hexes}
+    # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
+    on_map = frozenset(game.grid.hexes)
+    zone = {label: frozenset([h, *(n for n in h.neighbours() if n in on_map
+                                   and ((h, n) if h < n else (n, h)) not in blocked)])
+            for label, h in zip(game.grid.labels, game.grid.hexes)}
     return MapTables(passable, impassable, blocked, waterways, scheldt, zone)
 
 

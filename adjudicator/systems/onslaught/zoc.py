@@ -31,7 +31,12 @@ def near_enemy(state: OnslaughtState, side: str) -> set[Hex]:
     """Hexes within two movement points of an enemy division, counted as 6.4 says: units,
     ZOC, waterways and terrain ignored, but not coastlines and sea or impassable hexsides."""
     enemy = enemy_of(state, side)
-    return within_two(state, (h for h, owner in occupants(state).items() if owner == enemy))
+    # Once per position and side: the enemy does not move while a side's divisions move (6.4, 5.0).
+    cached = state._near.get(enemy)
+    if cached is None:
+        cached = state._near[enemy] = frozenset(
+            within_two(state, (h for h, owner in occupants(state).items() if owner == enemy)))
+    return set(cached)
 
 
 def within_two(state: OnslaughtState, starts: Iterable[Hex]) -> set[Hex]:
