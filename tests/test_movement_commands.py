@@ -182,3 +182,12 @@ def test_a_game_of_exchanges_is_asked_at_log_and_line() -> None:
     assert "    0319-0318" in out.splitlines()
     code, _, err = run("reach", game, "us-inf-01", "--at", "02-turn-2.log:999")
     assert code == 2 and "02-turn-2.log has" in err
+
+
+def test_a_replay_that_stopped_is_said(tmp_path: Path) -> None:
+    """A log whose replay stops early: the answer is for the last position reached, and stderr says so."""
+    log = tmp_path / "stopped.log"
+    lines = (ONSLAUGHT / "breach-zoc.log").read_text(encoding="utf-8").splitlines()[:6]
+    log.write_text("\n".join([*lines, "br-inf-99 0820-0720"]) + "\n", encoding="utf-8")
+    code, out, err = run("reach", str(log), "--at", "7", "br-inf-02")
+    assert code == 0 and "reaches 3 hex(es)" in out and "the replay stopped" in err

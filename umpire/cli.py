@@ -157,6 +157,12 @@ _AT_HELP = ("The position after the last entry on or before this line or VASSAL 
             "set-up); with several logs, LOG:STEP.")
 
 
+def _warn_stopped(result: Any) -> None:
+    """A replay that stopped before the line asked for: the position is the last one reached (as `state` says)."""
+    if result.stopped is not None:
+        click.echo(f"the replay stopped: {result.stopped}; the position is the last one reached", err=True)
+
+
 def _write_marked(moment: Any, marks: list[Any], hexes: list[str], caption: str, output: Path) -> None:
     """The position with the marks, cropped to the hexes marked (and one hex around), as a PNG."""
     from builder.picture import cache_dir, draw_scene, write_picture
@@ -187,6 +193,7 @@ def reach(logs: tuple[Path, ...], unit: str, at_line: tuple[str | None, int] | N
     from umpire.movement import moment_at, reach_json, reach_marks, reach_text, unit_place
     with _could_not_run():
         moment = moment_at(logs, at_line, data, game_id, module)
+        _warn_stopped(moment.result)
         found = moment.model.reach(moment.state, unit, kind)
         where = unit_place(moment, unit)
         if output is not None:
@@ -220,6 +227,7 @@ def retreats(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, fmt
     from umpire.movement import moment_at, retreat_marks, retreats_json, retreats_text
     with _could_not_run():
         moment = moment_at(logs, at_line, data, game_id, module)
+        _warn_stopped(moment.result)
         options = moment.model.retreat_options(moment.state)
         if output is not None:
             marks = retreat_marks(moment, options)
