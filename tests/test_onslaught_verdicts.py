@@ -282,8 +282,8 @@ def test_boxes_are_chosen_by_kind_side_and_what_they_hold(game: Game) -> None:
     assert box_of(boxed, "eliminated", "Allied") == "eliminated_allied"
     assert box_of(boxed, "eliminated", "German") == "eliminated_german"
     assert box_of(boxed, "delayed", "Allied") == "delayed_allied"
-    _, state, _ = play(boxed, OPEN, "Allied: activate 2019\nAllied: attack 2020 with us-inf-01 odds 1:1 die 1 result AE\n"
-                                    "Allied: eliminate us-inf-01\n")
+    text = "Allied: activate 2019\nAllied: attack 2020 with us-inf-01 odds 1:1 die 1 result AE\n"
+    _, state, _ = play(boxed, OPEN, text + "Allied: eliminate us-inf-01\n")
     assert state.location["us-inf-01"] == "eliminated_allied"
     # 11.1: the extra replacement points count the divisions in the units box.
     lost = {**{f"de-inf-{n:02d}": "eliminated_german" for n in range(1, 4)}, **LANDINGS}
@@ -300,7 +300,8 @@ def test_spending_beyond_the_emergency_points_cites_14_4(game: Game) -> None:
     shown, _, findings = play_optional(game, 20, placed, text, ("emergency_supplies",), supply=(0, 0))
     assert shown == [("14.4", "Allied: activate 0621")]
     assert "3 emergency supply point(s), 0 left" in next(f.message for f in findings if f.severity == "error")
-    drop = won + "".join(f"Allied: activate {h}\n" for h in ("0620", "0720", "0820")) + "Allied: paradrop us-para-01 2525\n"
+    drop = won + "".join(f"Allied: activate {h}\n" for h in ("0620", "0720", "0820"))
+    drop += "Allied: paradrop us-para-01 2525\n"
     assert play_optional(game, 20, placed, drop, ("emergency_supplies",), supply=(0, 0))[0] == \
         [("14.4", "Allied: paradrop us-para-01 2525")]
     # Out of points without the rule in force (or on the turn's first action, not won by a roll): 5.2.

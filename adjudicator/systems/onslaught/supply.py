@@ -491,7 +491,8 @@ def misread_sources(state: OnslaughtState, entry: Income, due: int) -> tuple[str
     skipped = set(entry.declined) | set(counted)
     lost = [label for label, _ in supply_map.landing if label not in skipped]
     # 8.5: a port the Allies hold that the port area (or Rouen's need of Le Havre) keeps from being a source.
-    barred = [port for port in supply_map.ports if port.label not in skipped and port.value and held.get(port.hex) != GERMAN
+    barred = [port for port in supply_map.ports
+              if port.label not in skipped and port.value and held.get(port.hex) != GERMAN
               and _controller(port.label, port.hex, held, state.controlled, GERMAN) == ALLIED]
     if lost and due + supply_map.landing_value * len(lost) == entry.points:
         return "8.4", "".join(f"; {label} is no supply source: a German division was the last to occupy it"
