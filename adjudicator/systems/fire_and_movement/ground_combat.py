@@ -42,6 +42,11 @@ class GroundCombat(SeriesRules[S]):
         with one modifier left out: 8.2.3 (the fortification), the folio's marker rule (Omaha 15.0),
         `terrain_rule` (the defender's terrain: 8.2.2, 8.1.4 for a bombardment); None otherwise."""
         game = state.game
+        die_read = entry.die is not None and 1 <= entry.die <= 6
+        differential, result = claimed_differential(entry.odds), entry.result if die_read else None
+        if not (differential is not None and differential != truth.differential or
+                result is not None and result not in (truth.result, effect(truth.result))):
+            return None  # the claim holds (or says nothing checkable): no variant to work out
         if game.crt is None or (isinstance(entry, Attack) and self.special_audit(state, entry) is not None):
             return None
         rules: dict[Modifier, str | None] = {
@@ -53,8 +58,7 @@ class GroundCombat(SeriesRules[S]):
         variants = [(rule, self.combat_audit(state, entry, modifier) if isinstance(entry, Attack)
                      else self.bombard_audit(state, entry, modifier))
                     for modifier in MODIFIERS if (rule := rules[modifier]) is not None]
-        die_read = entry.die is not None and 1 <= entry.die <= 6
-        return modifier_left_out(claimed_differential(entry.odds), entry.result if die_read else None, truth,
+        return modifier_left_out(differential, result, truth,
                                  [(rule, variant) for rule, variant in variants
                                   if (variant.differential, variant.result, variant.line) !=
                                   (truth.differential, truth.result, truth.line)], effect)
