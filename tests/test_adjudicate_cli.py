@@ -35,8 +35,13 @@ def test_json_report_shape() -> None:
     doc = json.loads(out)
     assert {"findings", "summary", "final_state"} <= set(doc)
     error = next(f for f in doc["findings"] if f["severity"] == "error")
+    basis = error.pop("basis")
     assert error == {"severity": "error", "system": "onslaught", "rule": "6.1", "section": "6.0", "line": 9,
-                     "column": 1, "message": "de-inf-24 enters 5 hexes with a movement allowance of 4", "basis": []}
+                     "column": 1, "message": "de-inf-24 enters 5 hexes with a movement allowance of 4"}
+    # The allowance overspent rests on the unit's movement allowance and the terrain entered (tests/test_verdict_basis.py).
+    assert all(set(b) == {"file", "key", "source", "reconstructed"} for b in basis)
+    assert {"file": "counters/onslaught/units.csv", "key": "de-inf-24 full.movement", "source": "8.4",
+            "reconstructed": False} in basis
     assert doc["summary"]["errors"] == 1 and doc["final_state"]["positions"]["3206"] == ["de-inf-24"]
 
 
