@@ -27,7 +27,7 @@ def zone_of_control(state: OnslaughtState, side: str) -> frozenset[Hex]:
     return cached
 
 
-def near_enemy(state: OnslaughtState, side: str) -> set[Hex]:
+def near_enemy(state: OnslaughtState, side: str) -> frozenset[Hex]:
     """Hexes within two movement points of an enemy division, counted as 6.4 says: units,
     ZOC, waterways and terrain ignored, but not coastlines and sea or impassable hexsides."""
     enemy = enemy_of(state, side)
@@ -36,7 +36,7 @@ def near_enemy(state: OnslaughtState, side: str) -> set[Hex]:
     if cached is None:
         cached = state._near[enemy] = frozenset(
             within_two(state, (h for h, owner in occupants(state).items() if owner == enemy)))
-    return set(cached)
+    return cached
 
 
 def within_two(state: OnslaughtState, starts: Iterable[Hex]) -> set[Hex]:
