@@ -53,27 +53,9 @@ class SequenceOfPlay(SeriesRules[S]):
                for where, units in self._overstacks(state) if not units <= known.get(where, frozenset())]
         return out + self.closing(state, entry)
 
-    _crowded_memo: tuple[dict[str, str], list[tuple[str, frozenset[str]]]] | None = None
-    """The map hexes holding more than one unit, with the location mapping they were found in."""
-
     def _overstacks(self, state: S) -> list[tuple[str, frozenset[str]]]:
         """5.3: the hexes holding more units than they take, with those units."""
         return [(where, units) for where, units in self._crowded(state) if len(units) > self.stack_limit(state, where)]
-
-    def _crowded(self, state: S) -> list[tuple[str, frozenset[str]]]:
-        """The map hexes holding more than one unit, sorted (once per location mapping: a phase's end is
-        checked, then applied, on the same position)."""
-        memo = self._crowded_memo
-        if memo is not None and memo[0] is state.location:
-            return memo[1]
-        grid = state.game.grid
-        here: dict[str, set[str]] = {}
-        for unit, where in state.location.items():
-            if grid.is_label(where):
-                here.setdefault(where, set()).add(unit)
-        crowded = [(where, frozenset(units)) for where, units in sorted(here.items()) if len(units) > 1]
-        self._crowded_memo = (state.location, crowded)
-        return crowded
 
     def _still_over(self, state: S) -> tuple[tuple[str, frozenset[str]], ...]:
         """The overstacks reported as this phase ends (each reported once until resolved, 5.3)."""
