@@ -461,7 +461,11 @@ resolve(game, entries, sys.argv[2])
 result = replay(game, SYSTEMS[game.manifest.rule_system], entries, keep_states=False)
 peak = tracemalloc.get_traced_memory()[1]
 tracemalloc.stop()
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+# VmHWM: this process's own peak (ru_maxrss starts from the parent's resident set at fork on Linux).
+try:
+    rss = int(next(line for line in open("/proc/self/status") if line.startswith("VmHWM")).split()[1])
+except (OSError, StopIteration):
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"entries": len(entries), "peak": peak, "maxrss_kib": rss}))
 """
 CHILD_RSS = """
