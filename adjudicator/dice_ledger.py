@@ -7,8 +7,6 @@ and hash chain (docs/ledger.md), each named by the rule ids of LEDGER below.
 
 from __future__ import annotations
 
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -37,6 +35,9 @@ LEDGER = SectionTable("ledger", {
 def read_ledger(source: str) -> Ledger:
     """A ledger file, or the ledger downloaded from its URL (http or https); WargameError if neither."""
     if source.startswith(("http://", "https://")):
+        # Imported here: urllib.request (and http.client) would cost every `check` at start-up.
+        import urllib.error
+        import urllib.request
         try:
             with urllib.request.urlopen(source, timeout=30) as answer:  # noqa: S310 (http(s) only, checked above)
                 raw = answer.read(MAX_LEDGER_BYTES + 1)

@@ -199,7 +199,7 @@ def test_the_benchmark_reports_both_games(capsys: pytest.CaptureFixture[str]) ->
     assert bench.main(["--runs", "1", "--turns", "1"]) == 0
     out = capsys.readouterr().out
     assert "synthetic Onslaught game" in out and "synthetic Omaha Beach game" in out
-    assert out.count("replay (parse + resolve + engine)") == 2
+    assert out.count("replay (parse + engine, as check)") == 2
     summary = out[out.index("summary"):].splitlines()
     assert [line.split()[0] for line in summary[1:]] == ["Onslaught", "Omaha"]
 

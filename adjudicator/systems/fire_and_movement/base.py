@@ -54,7 +54,25 @@ class SeriesRules(SystemBase[S]):
         self._held: dict[str, tuple[dict[str, str], frozenset[Hex], weakref.ref[Game]]] = {}
         """The hexes each side's enemies hold, likewise."""
 
+    _crowded_memo: tuple[dict[str, str], list[tuple[str, frozenset[str]]]] | None = None
+    """The map hexes holding more than one unit, with the location mapping they were found in."""
+
     # -- helpers ---------------------------------------------------------------------------------
+    def _crowded(self, state: S) -> list[tuple[str, frozenset[str]]]:
+        """The map hexes holding more than one unit, sorted (once per location mapping: a phase's end is
+        checked, then applied, on the same position)."""
+        memo = self._crowded_memo
+        if memo is not None and memo[0] is state.location:
+            return memo[1]
+        grid = state.game.grid
+        here: dict[str, set[str]] = {}
+        for unit, where in state.location.items():
+            if grid.is_label(where):
+                here.setdefault(where, set()).add(unit)
+        crowded = [(where, frozenset(units)) for where, units in sorted(here.items()) if len(units) > 1]
+        self._crowded_memo = (state.location, crowded)
+        return crowded
+
     @staticmethod
     def _unit(state: S, unit_id: str) -> Unit:
         return state.game.units_by_id[unit_id]

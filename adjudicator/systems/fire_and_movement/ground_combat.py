@@ -129,6 +129,8 @@ class GroundCombat(SeriesRules[S]):
         """The claims' findings with the data they rest on: the differential's (units' values, the hex's terrain,
         the hexsides attacked across, the markers), and the table's cell for a result ("differential ... gives",
         "the result is"); a warning (no die) or a die out of range rests on no data."""
+        if not any(f.message.startswith(("the differential", "differential", "the result is")) for f in findings):
+            return list(findings)  # nothing rests on the data: the records are not looked up
         game = state.game
         target = game.grid.hex_of(entry.hex)
         side = entry.side or (self._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")

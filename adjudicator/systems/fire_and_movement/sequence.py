@@ -55,18 +55,20 @@ class SequenceOfPlay(SeriesRules[S]):
 
     def _overstacks(self, state: S) -> list[tuple[str, frozenset[str]]]:
         """5.3: the hexes holding more units than they take, with those units."""
-        grid = state.game.grid
         # A side's own units stack; an enemy unit in the hex got there by entering an enemy-held hex
         # (5.2 d) or retreating into one (8.3), one breach reported on its own entry, not again here.
-        here: dict[tuple[str, str], set[str]] = {}
-        for unit, where in state.location.items():
-            if grid.is_label(where):
-                here.setdefault((where, self._unit(state, unit).side), set()).add(unit)
-        over: dict[str, set[str]] = {}
-        for (where, _), units in sorted(here.items()):
-            if len(units) > 1 and len(units) > self.stack_limit(state, where):
-                over.setdefault(where, set()).update(units)
-        return [(where, frozenset(units)) for where, units in sorted(over.items())]
+        units_by_id = state.game.units_by_id
+        out: list[tuple[str, frozenset[str]]] = []
+        for where, units in self._crowded(state):
+            limit = self.stack_limit(state, where)
+            sides: dict[str, set[str]] = {}
+            for unit in units:
+                sides.setdefault(units_by_id[unit].side, set()).add(unit)
+            over = {u for side_units in sides.values() if len(side_units) > 1 and len(side_units) > limit
+                    for u in side_units}
+            if over:
+                out.append((where, frozenset(over)))
+        return out
 
     def _still_over(self, state: S) -> tuple[tuple[str, frozenset[str]], ...]:
         """The overstacks reported as this phase ends (each reported once until resolved, 5.3)."""

@@ -63,14 +63,10 @@ class BeachAssaults(OmahaRules):
         """11.2.1: as a phase ends, a unit that has left a beach landing hex stacks with no other."""
         if not state.left_beach:
             return []
-        by_hex: dict[str, list[str]] = {}
-        for unit_id, where in state.location.items():
-            by_hex.setdefault(where, []).append(unit_id)
         out = []
-        for where, here in sorted(by_hex.items()):
+        for where, here in self._crowded(state):
             again = sorted(u for u in here if u in state.left_beach)
-            if len(here) > 1 and again and state.game.grid.is_label(where) and \
-                    len(here) <= self.stack_limit(state, where):
+            if again and len(here) <= self.stack_limit(state, where):
                 out.append(self._f("error", "11.2.1", entry, f"{self._where(state)} ends with {', '.join(again)} "
                                                            f"stacked in {where}; a unit that has left a beach landing "
                                                            "hex never stacks again (11.2.1)"))

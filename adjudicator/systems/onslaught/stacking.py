@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 
 from adjudicator.findings import Finding
@@ -9,13 +10,24 @@ from adjudicator.notation.entries import Loss
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import OnslaughtState, on_map, unit_of, units_at
 from adjudicator.systems.onslaught.tables import hex_by_label
+from wargame.game import Game
+
+
+_last: dict[str, tuple[dict[str, str], weakref.ref[Game], list[tuple[str, str, int]]]] = {}
+"""The latest position's overstacks, with its location mapping and game (an action's end is checked, then
+applied, on the same position)."""
 
 
 def overstacked(state: OnslaughtState) -> list[tuple[str, str, int]]:
+    known = _last.get("overstacked")
+    if known is not None and known[0] is state.location and known[1]() is state.game:
+        return list(known[2])
     limit = int(state.game.parameter.get("stacking_limit", 3))
     units, hexes = state.game.units_by_id, hex_by_label(state.game)
     count = Counter((where, units[u].side) for u, where in state.location.items() if where in hexes)
-    return sorted((where, side, n - limit) for (where, side), n in count.items() if n > limit)
+    found = sorted((where, side, n - limit) for (where, side), n in count.items() if n > limit)
+    _last["overstacked"] = (state.location, weakref.ref(state.game), found)
+    return list(found)
 
 
 def check_remove(state: OnslaughtState, entry: Loss) -> list[Finding]:

@@ -312,7 +312,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         return zone_of_control(state, side)
 
     @staticmethod
-    def near_enemy(state: OnslaughtState, side: str) -> set[Hex]:
+    def near_enemy(state: OnslaughtState, side: str) -> frozenset[Hex]:
         """Hexes within two movement points of an enemy division (6.4)."""
         return near_enemy(state, side)
 

@@ -23,7 +23,8 @@ class MapTables:
     scheldt: frozenset[Hexside]
     """6.5: the major waterway hexsides of the Scheldt estuary, which German divisions cannot cross freely."""
     zone: dict[str, frozenset[Hex]]
-    """Each map hex's zone of control by label: the hex and its neighbours not across the sea (6.2)."""
+    """Map hexes' zones of control by label: the hex and its neighbours not across the sea (6.2), filled
+    in as they are asked for (`zone_at`)."""
     near: dict[Hex, frozenset[Hex]] = field(default_factory=dict)
     """Hexes within two movement points of a hex (6.4), filled in as they are asked for."""
 
@@ -57,12 +58,23 @@ def _build_tables(game: Game) -> MapTables:
     waterways = frozenset(s for s, fs in sides.items() if "major_waterway" in fs)
     estuary = game.lines_by_id.get("scheldt_estuary")
     scheldt = frozenset(game.grid.parse_hexside(label) for label in estuary.hexsides) if estuary else frozenset()
-    # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
-    on_map = frozenset(game.grid.hexes)
-    zone = {label: frozenset([h, *(n for n in h.neighbours() if n in on_map
-                                   and ((h, n) if h < n else (n, h)) not in blocked)])
-            for label, h in zip(game.grid.labels, game.grid.hexes)}
-    return MapTables(passable, impassable, blocked, waterways, scheldt, zone)
+    return MapTables(passable, impassable, blocked, waterways, scheldt, {})
+
+
+def zone_at(game: Game, label: str) -> frozenset[Hex] | None:
+    """The zone of control a division exerts from a place (6.2): the hex and its neighbours not across
+    a hexside that blocks ZOC; None for a box or track space. Worked out once per hex, when first asked."""
+    tables = map_tables(game)
+    zone = tables.zone.get(label)
+    if zone is None:
+        h = hex_by_label(game).get(label)
+        if h is None:
+            return None
+        blocked = tables.zoc_blocked
+        # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
+        zone = tables.zone[label] = frozenset([h, *(n for n in game.grid.neighbours_on_map(h)
+                                                    if ((h, n) if h < n else (n, h)) not in blocked)])
+    return zone
 
 
 map_tables = PerGame(_build_tables)

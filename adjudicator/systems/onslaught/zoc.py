@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, occupants
-from adjudicator.systems.onslaught.tables import map_tables
+from adjudicator.systems.onslaught.tables import map_tables, zone_at
 from wargame.hexes import Hex
 
 
@@ -14,20 +14,20 @@ def zone_of_control(state: OnslaughtState, side: str) -> frozenset[Hex]:
     computed once per state and side from each hex's precomputed zone."""
     cached = state._zoc.get(side)
     if cached is None:
-        tables = map_tables(state.game)
-        units = state.game.units_by_id
+        game = state.game
+        units = game.units_by_id
         # Each hex's zone once, however many of the side's divisions stand in it.
         held = {where for unit_id, where in state.location.items() if units[unit_id].side == side}
         out: set[Hex] = set()
         for where in held:
-            zone = tables.zone.get(where)
+            zone = zone_at(game, where)
             if zone is not None:
                 out |= zone
         cached = state._zoc[side] = frozenset(out)
     return cached
 
 
-def near_enemy(state: OnslaughtState, side: str) -> set[Hex]:
+def near_enemy(state: OnslaughtState, side: str) -> frozenset[Hex]:
     """Hexes within two movement points of an enemy division, counted as 6.4 says: units,
     ZOC, waterways and terrain ignored, but not coastlines and sea or impassable hexsides."""
     enemy = enemy_of(state, side)
@@ -36,7 +36,7 @@ def near_enemy(state: OnslaughtState, side: str) -> set[Hex]:
     if cached is None:
         cached = state._near[enemy] = frozenset(
             within_two(state, (h for h, owner in occupants(state).items() if owner == enemy)))
-    return set(cached)
+    return cached
 
 
 def within_two(state: OnslaughtState, starts: Iterable[Hex]) -> set[Hex]:
