@@ -30,7 +30,7 @@ from adjudicator.notation.entries import (
 from adjudicator.notation.entries import logged_dice
 from adjudicator.notation.text import SIDE, parse_line, write_entry
 from adjudicator.systems import SYSTEMS
-from adjudicator.vassal.movement import Followed, Follower, Motion, choose_path
+from adjudicator.vassal.movement import Followed, Follower, Lost, Motion, choose_path
 from wargame.errors import LogSyntaxError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
@@ -104,7 +104,7 @@ class Carry:
     """An attack declared last, so that the defender's drag in the next log is its retreat."""
     last_roll: tuple[str, int] | None
     """A die one side rolled last, so that the other side's die in the next log makes the roll-off."""
-    game_state: Callable[[], Followed[Any] | None] | None = None
+    game_state: Callable[[], Followed[Any] | Lost | None] | None = None
     """The rule system's state where the log ended (worked out when asked), for the next log's paths."""
 
 
@@ -152,7 +152,7 @@ class _Translator:
     """The state of one translation: where each unit is, what is declared, what was emitted."""
 
     def __init__(self, game: Game, recording: Recording, tracking: Tracking, places: Places,
-                 phase_list: list[Phase], start: Followed[Any] | None = None) -> None:
+                 phase_list: list[Phase], start: Followed[Any] | Lost | None = None) -> None:
         self.game = game
         system = SYSTEMS.get(game.manifest.rule_system)
         self.system = system
@@ -819,11 +819,7 @@ class _Translator:
         side = self.game.units_by_id[unit].side
         return side, actor is not None and actor != side
 
-    def followed(self) -> Followed[Any] | None:
-        """The rule system's state after the entries written so far (None when it cannot be had)."""
-        return None if self.follower is None else self.follower.follow(self.out)
-
-    def game_state(self) -> Callable[[], Followed[Any] | None]:
+    def game_state(self) -> Callable[[], Followed[Any] | Lost | None]:
         """The state where the translation ends, for the next log of a chain: worked out now when the
         translation has followed the game already (little is left to apply), else when asked."""
         follower, entries = self.follower, list(self.out)
@@ -832,9 +828,9 @@ class _Translator:
         if follower.states:
             done = follower.settle(entries)
             return lambda: done
-        found: list[Followed[Any] | None] = []
+        found: list[Followed[Any] | Lost | None] = []
 
-        def final() -> Followed[Any] | None:
+        def final() -> Followed[Any] | Lost | None:
             if not found:
                 found.append(follower.settle(entries))
             return found[0]
@@ -849,7 +845,8 @@ class _Translator:
         if self.system is None:
             return [start.name, end.name], (f"{recorded}; no rule system {self.game.manifest.rule_system!r} to "
                                             f"choose a path by: written as {start}-{end}")
-        chosen = choose_path(self.system, self.followed(), unit, start.hex, end.hex, motion)
+        assert self.follower is not None  # made with the system
+        chosen = choose_path(self.system, self.follower.follow(self.out), unit, start.hex, end.hex, motion)
         if chosen.path is None:
             return [start.name, end.name], (
                 f"{recorded}, and no path joins them by {chosen.rule}; written as {start}-{end} (the rule "
