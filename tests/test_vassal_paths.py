@@ -9,7 +9,8 @@ from pathlib import Path
 
 from adjudicator.engine import replay
 from adjudicator.notation.entries import Comment, Move
-from adjudicator.notation.text import parse_text
+from adjudicator.notation.text import parse_text, write_entry
+from adjudicator.systems.omaha import OMAHA
 from adjudicator.systems.onslaught.system import ONSLAUGHT
 from adjudicator.vassal.load import translate_file
 from adjudicator.vassal.movement import Followed, Follower, Lost
@@ -123,3 +124,29 @@ def test_a_game_the_reader_cannot_set_up_gets_no_path(tmp_path: Path) -> None:
     why = translation.endpoint_moves[translation.entries.index(moves[0])]
     assert "no path joins them by the onslaught rules (the reader could not set up the game: unknown optional " \
            "rule 'nonsense'" in why
+
+
+def test_an_attackers_drag_after_a_retreat_result_is_its_retreat(tmp_path: Path) -> None:
+    """Fire & Movement 8.2.4: A2 makes the attackers retreat two hexes. The attacker's drag after the result is
+    the retreat Omaha's rules owe it (the reader asks the model's retreat options), by one of the legal
+    paths, and nothing is found wrong with it (the former reader wrote every attacker's drag as an advance,
+    which 8.5 allows after D2 and D3 only)."""
+    s = OmahaSession()
+    for unit, label in (("914/352", "2218"), ("915/352", "2021"), ("916/352", "2022"), ("16/1", "2217")):
+        s.drag(unit, label, "b" if unit.endswith("352") else "a")
+    s.tracker(2, 3)  # GT 2's Allied Combat Phase
+    s.chat("a", "Allied: attack 2218 with 16/1")
+    s.roll("a", 4)  # A2 on this attack's line
+    s.drag("16/1", "2215")
+    vlog = s.write(tmp_path / "attacker-retreat.vlog")
+    translation = translate_file(vlog)
+    text = [write_entry(e) for e in translation.entries if not isinstance(e, Comment)]
+    assert "Allied: attack 2218 with 16/1 die 4" in text
+    assert text[-1] == "Allied: retreat 16/1 2217-2216-2215"
+    why = translation.endpoint_moves[len(translation.entries) - 1]
+    assert "a retreat allowed by the omaha retreat rules for 16/1 in the position reached" in why
+    # The game is decided by then in `check` (no beach hex held on GT 1, 13.0): the retreat is judged by the
+    # rule system's own checks in the position before it.
+    before = Follower(translation.game, OMAHA, "attacker-retreat.vlog").follow(translation.entries[:-1])
+    assert isinstance(before, Followed) and before.lost is None
+    assert OMAHA.check_rules(before.state, translation.entries[-1]) == []

@@ -31,7 +31,7 @@ from adjudicator.notation.entries import logged_dice
 from adjudicator.notation.text import SIDE, parse_line, write_entry
 from adjudicator.systems import SYSTEMS
 from adjudicator.vassal.movement import Followed, Follower, Lost, Motion, choose_path
-from wargame.errors import LogSyntaxError, did_you_mean
+from wargame.errors import LogSyntaxError, WargameError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.receipts import ReceiptError, receipt_from_token
@@ -836,6 +836,19 @@ class _Translator:
             return found[0]
         return final
 
+    def owes_retreat(self, unit: str) -> bool:
+        """Whether the rule system says the combat being resolved owes the unit a retreat."""
+        model = None if self.system is None else self.system.movement
+        if model is None or self.follower is None:
+            return False
+        followed = self.follower.follow(self.out)
+        if isinstance(followed, Lost):
+            return False
+        try:
+            return any(option.unit == unit for option in model.retreat_options(followed.state))
+        except WargameError:
+            return False
+
     def route(self, unit: str, start: Location, end: Location, motion: Motion) -> tuple[list[str], str | None]:
         """The path of a drag from start to end hex, and a note if VASSAL did not record it."""
         assert start.hex is not None and end.hex is not None
@@ -869,7 +882,8 @@ class _Translator:
             if attack is not None and before.name == attack.hex and self.game.units_by_id[unit].side != attack.side:
                 motion = "retreat"
             elif attack is not None and unit in attack.attackers:
-                motion = "advance"
+                # An attacker's drag is its retreat when the result owes one (Fire & Movement 8.2.4), else its advance.
+                motion = "retreat" if self.owes_retreat(unit) else "advance"
             probe = {"retreat": Retreat, "advance": Advance, "move": Move}[motion]
             if self.before_start and not self.before_first_turn(probe.model_construct()):
                 self.start(step)  # the entry begins the first turn: the path is chosen in it
