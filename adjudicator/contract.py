@@ -252,8 +252,8 @@ class MovementModel(Protocol[StateT_contra]):
     the checker, the VASSAL reader, the pictures and the benchmark generators alike."""
 
     def move_rule(self, state: StateT_contra, unit_id: str, kind: str = "move") -> MoveRule:
-        """How a unit may move now (its costs, stops and budget); WargameError for a unit not on the map
-        or a kind not in `MOVE_KINDS`."""
+        """How a unit may move now (its costs, stops and budget), whatever bars it from moving at all (ask
+        `reach` for that); WargameError for a unit not on the map or a kind the system does not have."""
         ...
 
     def reach(self, state: StateT_contra, unit_id: str, kind: str = "move") -> Reach:

@@ -141,6 +141,12 @@ def _overlay_mark(overlay: Image.Image, game: Game, layout: Layout, mark: Mark) 
             _arrow(draw, source, target, colour, width, layout.size_px)
     elif mark.kind == "note" and points:
         _note(draw, points[0], points[1:], mark.text, colour, layout.size_px)
+    elif mark.kind == "label":
+        f = font(max(10, round(layout.size_px / 3)), bold=True)
+        for x, y in points:
+            # Low in the hex, below a counter's centre, outlined in white to read on any terrain.
+            draw.text((x, y + layout.size_px * 0.62), mark.text, fill=(*colour, 255), font=f, anchor="mm",
+                      stroke_width=2, stroke_fill=(255, 255, 255, 255))
 
 
 def _arrow(draw: ImageDraw.ImageDraw, a: Point, b: Point, colour: tuple[int, int, int], width: int,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +12,12 @@ from adjudicator.cli import (
     DATA, GAME, LOGS, MODULE, _at, _could_not_run, _exit_for, _step_lines, adjudicate_file, adjudicate_vassal,
     expand_logs, main as adjudicate, position_at, read_logs,
 )
+from adjudicator.contract import MOVE_KINDS
 from adjudicator.dice_ledger import check_dice, read_ledger
 from adjudicator.vassal.chain import replay_chain
 from adjudicator.vassal.load import is_vassal_file
 from umpire.judged import Judged, quoting
+from wargame.errors import WargameError
 from wargame.files import write_atomically
 from wargame.scene import Crop, parse_hex_list
 
@@ -148,6 +151,98 @@ def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, outp
         with_boxes = crop is None if boxes is None else boxes
         write_picture(draw_scene(result.game, scene, crop, scale, cache_dir(), with_boxes), output)
     click.echo(f"wrote {output}")
+
+
+_AT_HELP = ("The position after the last entry on or before this line or VASSAL step (default: the end; 0: the "
+            "set-up); with several logs, LOG:STEP.")
+
+
+def _warn_stopped(result: Any) -> None:
+    """A replay that stopped before the line asked for: the position is the last one reached (as `state` says)."""
+    if result.stopped is not None:
+        click.echo(f"the replay stopped: {result.stopped}; the position is the last one reached", err=True)
+
+
+def _write_marked(moment: Any, marks: list[Any], hexes: list[str], caption: str, output: Path) -> None:
+    """The position with the marks, cropped to the hexes marked (and one hex around), as a PNG."""
+    from builder.picture import cache_dir, draw_scene, write_picture
+    from umpire.scenes import scene_of
+    scene = scene_of(moment.result.system.position(moment.state), marks, caption)
+    crop = Crop(hexes=tuple(sorted(set(hexes))))
+    write_picture(draw_scene(moment.result.game, scene, crop, 1.0, cache_dir()), output)
+
+
+@adjudicate.command(short_help="The hexes a unit may still reach at any point of a log, with their cost.")
+@LOGS
+@click.argument("unit")
+@click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None, help=_AT_HELP)
+@click.option("--kind", type=click.Choice(MOVE_KINDS), default="move", show_default=True,
+              help="move: normal movement; strategic: Onslaught's strategic movement (6.4).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: a hex and its cost a line, cheapest first; json: for tools.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also draw the hexes in reach, shaded with their cost, as a PNG.")
+@DATA
+@GAME
+@MODULE
+def reach(logs: tuple[Path, ...], unit: str, at_line: tuple[str | None, int] | None, kind: str, fmt: str,
+          output: Path | None, data: Path | None, game_id: str | None, module: Path | None) -> None:
+    """The hexes UNIT may still reach after a line of the log, with what reaching each costs, by every
+    movement rule the referee checks (zones of control, terrain, waterways, supply, what it did already);
+    or why it may not move now."""
+    from umpire.movement import moment_at, reach_json, reach_marks, reach_text, unit_place
+    with _could_not_run():
+        moment = moment_at(logs, at_line, data, game_id, module)
+        _warn_stopped(moment.result)
+        found = moment.model.reach(moment.state, unit, kind)
+        where = unit_place(moment, unit)
+        if output is not None:
+            if not moment.result.game.grid.is_label(where):
+                raise WargameError(f"{unit} is not on the map ({where}): there is nothing to draw")
+            caption = (f"{moment.result.game.manifest.title}: where {unit} may move after {moment.when}"
+                       + (" (strategic movement)" if kind == "strategic" else ""))
+            _write_marked(moment, reach_marks(found, where), [where, *found.hexes], caption, output)
+    if fmt == "json":
+        click.echo(json.dumps(reach_json(moment, unit, kind, found), indent=2, sort_keys=True))
+    else:
+        click.echo(reach_text(moment, unit, kind, found), nl=False)
+    if output is not None:
+        click.echo(f"wrote {output}", err=True)
+
+
+@adjudicate.command(short_help="The legal retreats of the combat result pending at any point of a log.")
+@LOGS
+@click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None, help=_AT_HELP)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: each unit, the hexes due and each path; json: for tools.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also draw every legal retreat path as a PNG.")
+@DATA
+@GAME
+@MODULE
+def retreats(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, fmt: str, output: Path | None,
+             data: Path | None, game_id: str | None, module: Path | None) -> None:
+    """The retreats the combat result pending after a line of the log still owes: each unit, the hexes due
+    and every legal path, by the rule system's retreat rules."""
+    from umpire.movement import moment_at, retreat_marks, retreats_json, retreats_text
+    with _could_not_run():
+        moment = moment_at(logs, at_line, data, game_id, module)
+        _warn_stopped(moment.result)
+        options = moment.model.retreat_options(moment.state)
+        if output is not None:
+            marks = retreat_marks(moment, options)
+            hexes = [label for mark in marks for label in mark.hexes]
+            if not hexes:
+                raise WargameError(f"no combat result pending after {moment.when} calls for a retreat: there is "
+                                   "nothing to draw")
+            caption = f"{moment.result.game.manifest.title}: the legal retreats after {moment.when}"
+            _write_marked(moment, marks, hexes, caption, output)
+    if fmt == "json":
+        click.echo(json.dumps(retreats_json(moment, options), indent=2, sort_keys=True))
+    else:
+        click.echo(retreats_text(moment, options), nl=False)
+    if output is not None:
+        click.echo(f"wrote {output}", err=True)
 
 
 main = adjudicate

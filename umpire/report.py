@@ -18,6 +18,7 @@ from adjudicator.notation.entries import Entry
 from adjudicator.report import summary
 from builder.picture import Painter, Picture
 from umpire.judged import Judged
+from umpire.movement import legal_retreats_beside
 from umpire.scenes import marks_for, mentioned, scene_of
 from wargame.files import write_atomically
 from wargame.scene import Mark
@@ -62,9 +63,12 @@ def items(judged: Judged, scale: float = 0.75, cache: Path | None = None, draw: 
         marks: list[Mark] = []
         entry = entries.get(line)
         if entry is not None:
-            position = result.system.position(result.state_at(line - 1))
+            before = result.state_at(line - 1)
+            position = result.system.position(before)
             places = {u: at.place for u, at in position.units.items()}
             marks = marks_for(entry, places, findings) or mentioned(findings, places, result.game.grid)
+            # A retreat's picture shows the legal paths too, under the one taken.
+            marks = [*legal_retreats_beside(result.system, before, entry), *marks]
             if marks and draw:
                 painter = painter or Painter(result.game, scale, cache)
                 scene = scene_of(position, marks)

@@ -21,7 +21,7 @@ WORDS = re.compile(r"[A-Za-z0-9][A-Za-z0-9/_.+-]*")
 
 Face = Literal["full", "reduced"]
 Tone = Literal["breach", "legal", "attacker", "defender", "info"]
-MarkKind = Literal["path", "shade", "arrow", "ring", "note"]
+MarkKind = Literal["path", "shade", "arrow", "ring", "note", "label"]
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,8 @@ class Mark:
 
     path: the hexes moved through, numbered from 0; shade: hexes tinted (a zone of control);
     arrow: from each hex but the last to the last (attackers to the defender); ring: hexes
-    outlined; note: a text box beside the first hex (the odds, a differential), away from the others.
+    outlined; note: a text box beside the first hex (the odds, a differential), away from the others;
+    label: a short text (a movement cost) low in each of its hexes.
     """
 
     kind: MarkKind
