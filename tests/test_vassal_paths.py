@@ -7,9 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from adjudicator.engine import replay
 from adjudicator.notation.entries import Comment, Move
+from adjudicator.notation.text import parse_text, write_entry
+from adjudicator.systems.omaha import OMAHA
+from adjudicator.systems.onslaught.system import ONSLAUGHT
 from adjudicator.vassal.load import translate_file
-from test_vassal_reader import Session, run
+from adjudicator.vassal.movement import Followed, Follower, Lost
+from test_vassal_reader import Session, game, run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -77,3 +82,71 @@ def test_a_drag_kept_off_a_major_waterway_crossing(tmp_path: Path) -> None:
         translation.endpoint_moves[translation.entries.index(moves[0])]
     code, out, _ = run("check", str(vlog))
     assert code == 0, out
+
+
+def test_the_follower_applies_again_from_an_entry_rewritten() -> None:
+    """The reader's follower gives the replay's position after the entries so far; an entry replaced later (a
+    die filled in, a typed path) is applied again from there; an entry the rule system cannot apply (an
+    unknown unit) leaves the position before it, with the entry's line and why, until it is replaced."""
+    onslaught = game("onslaught")
+    entries = parse_text((ROOT / "examples" / "onslaught" / "legal-rule-4.1-turn1.log").read_text(encoding="utf-8"))
+    follower = Follower(onslaught, ONSLAUGHT, "turn1.log")
+
+    def places(followed: Followed[object] | Lost) -> dict[str, list[str]]:
+        assert isinstance(followed, Followed) and followed.lost is None
+        return ONSLAUGHT.position(followed.state).places()  # type: ignore[arg-type]
+
+    half = len(entries) // 2
+    assert places(follower.follow(entries[:half])) == ONSLAUGHT.position(
+        replay(onslaught, ONSLAUGHT, entries[:half]).final_state).places()
+    assert places(follower.follow(entries)) == ONSLAUGHT.position(replay(onslaught, ONSLAUGHT, entries).final_state).places()
+    move = next(i for i, e in enumerate(entries) if isinstance(e, Move) and e.unit == "br-inf-02")
+    rewritten = [*entries[:move], entries[move].model_copy(update={"path": ["0821", "0822"]}), *entries[move + 1:]]
+    assert "br-inf-02" in places(follower.follow(rewritten))["0822"]
+    broken = [*entries[:move], entries[move].model_copy(update={"unit": "xx-inf-99"}), *entries[move + 1:]]
+    followed = follower.follow(broken)
+    assert isinstance(followed, Followed) and followed.lost is not None
+    assert followed.lost.line == entries[move].line and "unknown unit 'xx-inf-99'" in followed.lost.reason
+    assert ONSLAUGHT.position(followed.state).places() == ONSLAUGHT.position(  # type: ignore[arg-type]
+        replay(onslaught, ONSLAUGHT, entries[:move]).final_state).places()
+    assert places(follower.follow(entries)) == ONSLAUGHT.position(replay(onslaught, ONSLAUGHT, entries).final_state).places()
+
+
+def test_a_game_the_reader_cannot_set_up_gets_no_path(tmp_path: Path) -> None:
+    """An optional rule the game does not have, typed in chat, leaves the reader no set-up to follow (nor
+    `check` any): a long drag is written by its end points, with a comment saying why."""
+    s = Session()
+    s.chat("b", '[Optional "nonsense"]')
+    s.drag("de-inf-20", "2908", "b")
+    translation = translate_file(s.write(tmp_path / "nonsense.vlog"))
+    moves = [e for e in translation.entries if isinstance(e, Move)]
+    assert [(m.unit, m.path) for m in moves] == [("de-inf-20", ["2608", "2908"])]
+    why = translation.endpoint_moves[translation.entries.index(moves[0])]
+    assert "no path joins them by the onslaught rules (the reader could not set up the game: unknown optional " \
+           "rule 'nonsense'" in why
+
+
+def test_an_attackers_drag_after_a_retreat_result_is_its_retreat(tmp_path: Path) -> None:
+    """Fire & Movement 8.2.4: A2 makes the attackers retreat two hexes. The attacker's drag after the result is
+    the retreat Omaha's rules owe it (the reader asks the model's retreat options), by one of the legal
+    paths, and nothing is found wrong with it (the former reader wrote every attacker's drag as an advance,
+    which 8.5 allows after D2 and D3 only)."""
+    s = OmahaSession()
+    for unit, label in (("914/352", "2218"), ("915/352", "2021"), ("916/352", "2022"), ("16/1", "2217")):
+        s.drag(unit, label, "b" if unit.endswith("352") else "a")
+    s.tracker(2, 3)  # GT 2's Allied Combat Phase
+    s.chat("a", "Allied: attack 2218 with 16/1")
+    s.roll("a", 4)  # A2 on this attack's line
+    s.drag("16/1", "2215")
+    vlog = s.write(tmp_path / "attacker-retreat.vlog")
+    translation = translate_file(vlog)
+    text = [write_entry(e) for e in translation.entries if not isinstance(e, Comment)]
+    assert "Allied: attack 2218 with 16/1 die 4" in text
+    assert text[-1] == "Allied: retreat 16/1 2217-2216-2215"
+    why = translation.endpoint_moves[len(translation.entries) - 1]
+    assert "a retreat allowed by the omaha retreat rules for 16/1 in the position reached" in why
+    # The game is decided by then in `check` (no beach hex held on GT 1, 13.0): the retreat is judged by the
+    # rule system's own checks in the position before it.
+    before = Follower(translation.game, OMAHA, "attacker-retreat.vlog").follow(translation.entries[:-1])
+    assert isinstance(before, Followed) and before.lost is None
+    assert OMAHA.check_rules(before.state, translation.entries[-1]) == []

@@ -50,7 +50,8 @@ class Follower(Generic[StateT]):
     markers put before it) is applied again from there, and only from there."""
 
     def __init__(self, game: Game, system: RuleSystem[StateT], file: str,
-                 start: Followed[StateT] | None = None) -> None:
+                 start: Followed[StateT] | Lost | None = None) -> None:
+        """`start`: where a chain's log before this one ended (None: the set-up the headers name)."""
         self.game, self.system, self.start = game, system, start
         self.resolver = Resolver(game, file)
         self.headers: tuple[Header, ...] | None = None
@@ -61,7 +62,11 @@ class Follower(Generic[StateT]):
         self.lost: Lost | None = None
 
     def _restart(self, entries: Sequence[Entry]) -> bool:
-        """Begin again from the start when it changes (the headers decide the set-up); False if it cannot be had."""
+        """Begin again from the start when it changes (the headers decide the set-up); False (and `lost`) if
+        it cannot be had."""
+        if isinstance(self.start, Lost):
+            self.lost = self.start
+            return False
         if self.start is not None:
             if not self.states:
                 self.states, self.lost = [self.start.state], self.start.lost
@@ -77,10 +82,15 @@ class Follower(Generic[StateT]):
             return False
         return True
 
-    def follow(self, entries: Sequence[Entry]) -> Followed[StateT] | None:
-        """The state after `entries` (the translation so far); None when not even the set-up can be had."""
+    def _lost_before(self) -> Lost | None:
+        """Where the log before this one was lost, if it was (the position carried over is the last it followed)."""
+        return self.start.lost if isinstance(self.start, Followed) else None
+
+    def follow(self, entries: Sequence[Entry]) -> Followed[StateT] | Lost:
+        """The state after `entries` (the translation so far); Lost when not even the set-up can be had."""
         if not self._restart(entries):
-            return None
+            assert self.lost is not None
+            return self.lost
         same = 0
         for old, new in zip(self.applied, entries):
             if old is not new:
@@ -90,11 +100,11 @@ class Follower(Generic[StateT]):
             del self.applied[same:]
             del self.states[same + 1:]
             self.failed = None
-            self.lost = self.start.lost if self.start is not None else None
+            self.lost = self._lost_before()
         if self.failed is not None:
             if len(entries) > len(self.applied) and entries[len(self.applied)] is self.failed:
                 return Followed(self.states[-1], self.lost)
-            self.failed, self.lost = None, self.start.lost if self.start is not None else None
+            self.failed, self.lost = None, self._lost_before()
         if self.lost is not None:
             return Followed(self.states[-1], self.lost)
         state = self.states[-1]
@@ -108,7 +118,7 @@ class Follower(Generic[StateT]):
             self.states.append(state)
         return Followed(state, self.lost)
 
-    def settle(self, entries: Sequence[Entry]) -> Followed[StateT] | None:
+    def settle(self, entries: Sequence[Entry]) -> Followed[StateT] | Lost:
         """The state after the whole translation, every other state let go (what a chain's next log needs)."""
         done = self.follow(entries)
         self.applied, self.states, self.failed, self.headers = [], [], None, None
@@ -125,7 +135,7 @@ class Chosen:
     rule: str
 
 
-def choose_path(system: RuleSystem[StateT], followed: Followed[StateT] | None, unit: str, start: Hex, end: Hex,
+def choose_path(system: RuleSystem[StateT], followed: Followed[StateT] | Lost, unit: str, start: Hex, end: Hex,
                 motion: Motion) -> Chosen:
     """The path of a drag from `start` to `end` as the rule system's movement model allows it in the position
     the translation has reached (without limit of movement points: the checker judges the allowance)."""
@@ -133,8 +143,8 @@ def choose_path(system: RuleSystem[StateT], followed: Followed[StateT] | None, u
     name = system.name
     if model is None:
         return Chosen(None, "", f"the {name} rules (the rule system has no movement model to ask)")
-    if followed is None:
-        return Chosen(None, "", f"the {name} rules (the reader could not set up the game)")
+    if isinstance(followed, Lost):
+        return Chosen(None, "", f"the {name} rules (the reader could not set up the game: {followed.reason})")
     where = "in the position reached" if followed.lost is None else (
         f"in the position before step {followed.lost.line}, the last the reader could follow "
         f"({followed.lost.reason})")

@@ -31,8 +31,8 @@ from adjudicator.notation.entries import (
 from adjudicator.notation.entries import logged_dice
 from adjudicator.notation.text import SIDE, parse_line, write_entry
 from adjudicator.systems import SYSTEMS
-from adjudicator.vassal.movement import Followed, Follower, Motion, choose_path
-from wargame.errors import LogSyntaxError, did_you_mean
+from adjudicator.vassal.movement import Followed, Follower, Lost, Motion, choose_path
+from wargame.errors import LogSyntaxError, WargameError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.receipts import ReceiptError, receipt_from_token
@@ -110,7 +110,7 @@ class Carry:
     """An attack declared last, so that the defender's drag in the next log is its retreat."""
     last_roll: tuple[str, int] | None
     """A die one side rolled last, so that the other side's die in the next log makes the roll-off."""
-    game_state: Callable[[], Followed[Any] | None] | None = None
+    game_state: Callable[[], Followed[Any] | Lost | None] | None = None
     """The rule system's state where the log ended (worked out when asked), for the next log's paths."""
 
 
@@ -158,7 +158,7 @@ class _Translator:
     """The state of one translation: where each unit is, what is declared, what was emitted."""
 
     def __init__(self, game: Game, recording: Recording, tracking: Tracking, places: Places,
-                 phase_list: list[Phase], start: Followed[Any] | None = None) -> None:
+                 phase_list: list[Phase], start: Followed[Any] | Lost | None = None) -> None:
         self.game = game
         system = SYSTEMS.get(game.manifest.rule_system)
         self.system = system
@@ -828,11 +828,7 @@ class _Translator:
         side = self.game.units_by_id[unit].side
         return side, actor is not None and actor != side
 
-    def followed(self) -> Followed[Any] | None:
-        """The rule system's state after the entries written so far (None when it cannot be had)."""
-        return None if self.follower is None else self.follower.follow(self.out)
-
-    def game_state(self) -> Callable[[], Followed[Any] | None]:
+    def game_state(self) -> Callable[[], Followed[Any] | Lost | None]:
         """The state where the translation ends, for the next log of a chain: worked out now when the
         translation has followed the game already (little is left to apply), else when asked."""
         follower, entries = self.follower, list(self.out)
@@ -841,13 +837,26 @@ class _Translator:
         if follower.states:
             done = follower.settle(entries)
             return lambda: done
-        found: list[Followed[Any] | None] = []
+        found: list[Followed[Any] | Lost | None] = []
 
-        def final() -> Followed[Any] | None:
+        def final() -> Followed[Any] | Lost | None:
             if not found:
                 found.append(follower.settle(entries))
             return found[0]
         return final
+
+    def owes_retreat(self, unit: str) -> bool:
+        """Whether the rule system says the combat being resolved owes the unit a retreat."""
+        model = None if self.system is None else self.system.movement
+        if model is None or self.follower is None:
+            return False
+        followed = self.follower.follow(self.out)
+        if isinstance(followed, Lost):
+            return False
+        try:
+            return any(option.unit == unit for option in model.retreat_options(followed.state))
+        except WargameError:
+            return False
 
     def route(self, unit: str, start: Location, end: Location, motion: Motion) -> tuple[list[str], str | None]:
         """The path of a drag from start to end hex, and a note if VASSAL did not record it."""
@@ -858,7 +867,8 @@ class _Translator:
         if self.system is None:
             return [start.name, end.name], (f"{recorded}; no rule system {self.game.manifest.rule_system!r} to "
                                             f"choose a path by: written as {start}-{end}")
-        chosen = choose_path(self.system, self.followed(), unit, start.hex, end.hex, motion)
+        assert self.follower is not None  # made with the system
+        chosen = choose_path(self.system, self.follower.follow(self.out), unit, start.hex, end.hex, motion)
         if chosen.path is None:
             return [start.name, end.name], (
                 f"{recorded}, and no path joins them by {chosen.rule}; written as {start}-{end} (the rule "
@@ -881,7 +891,8 @@ class _Translator:
             if attack is not None and before.name == attack.hex and self.game.units_by_id[unit].side != attack.side:
                 motion = "retreat"
             elif attack is not None and unit in attack.attackers:
-                motion = "advance"
+                # An attacker's drag is its retreat when the result owes one (Fire & Movement 8.2.4), else its advance.
+                motion = "retreat" if self.owes_retreat(unit) else "advance"
             probe = {"retreat": Retreat, "advance": Advance, "move": Move}[motion]
             if self.before_start and not self.before_first_turn(probe.model_construct()):
                 self.start(step)  # the entry begins the first turn: the path is chosen in it
