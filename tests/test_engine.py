@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from adjudicator.cli import main
 from adjudicator.contract import Outcome
 from adjudicator.engine import check, replay
-from adjudicator.notation.entries import Action, Attack, Bombard, Entry, Move, Pass, Place, RollOff, StepMarker
+from adjudicator.notation.entries import (Action, Attack, Bombard, Capture, Entry, Income, Move, Pass, Place, RollOff,
+                                          StepMarker)
 from adjudicator.notation.text import parse_text
 from adjudicator.systems import SYSTEMS
 from adjudicator.systems.fire_and_movement.state import evolve
@@ -292,3 +293,18 @@ def test_a_placement_is_its_units_owners_to_write_the_engine_says(omaha: Game, o
     assert OMAHA.engine_checks.placements and not ONSLAUGHT.engine_checks.placements
     reinforce = Place(how="reinforce", unit="ss-pz-05", hex="4510", side="Allied", line=5)
     assert not any(f.rule == "log" for f in check(ONSLAUGHT, ONSLAUGHT.initial_state(onslaught, []), reinforce))
+
+
+def test_income_and_captures_belong_to_the_reinforcement_step(onslaught: Game) -> None:
+    """8.1, 8.7 from the data: supply income in the Reinforcement Step (either side), captures there by the
+    German player only; the engine refuses them elsewhere, and Onslaught's own checks say nothing of the step."""
+    state = replace(ONSLAUGHT.initial_state(onslaught, []), turn=2, step="action")
+    income = Income(side="German", points=8, line=3)
+    assert [(f.rule, f.line) for f in check(ONSLAUGHT, state, income)] == [("8.1", 3)]
+    assert "Reinforcement Step" in check(ONSLAUGHT, state, income)[0].message
+    assert not any(f.rule == "8.1" for f in ONSLAUGHT.check_rules(state, income))
+    assert not any(f.rule == "8.1" for f in check(ONSLAUGHT, replace(state, step="reinforcement"), income))
+    capture = Capture(side="German", hex="0620", line=4)
+    assert [f.rule for f in check(ONSLAUGHT, state, capture)] == ["8.7"]
+    allied = check(ONSLAUGHT, replace(state, step="reinforcement"), Capture(side="Allied", hex="0620", line=5))
+    assert [f.rule for f in allied] == ["8.7"] and "Allied may not write a 'capture' entry" in allied[0].message
