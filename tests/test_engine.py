@@ -308,3 +308,19 @@ def test_income_and_captures_belong_to_the_reinforcement_step(onslaught: Game) -
     assert [f.rule for f in check(ONSLAUGHT, state, capture)] == ["8.7"]
     allied = check(ONSLAUGHT, replace(state, step="reinforcement"), Capture(side="Allied", hex="0620", line=5))
     assert [f.rule for f in allied] == ["8.7"] and "Allied may not write a 'capture' entry" in allied[0].message
+
+
+def test_set_up_and_reinforcements_belong_to_their_step(omaha: Game) -> None:
+    """11.0 and 4.1 from the data (`how` of an allowance): set-up placements before GT 1 only, reinforcements
+    in their side's Movement Phase; other placements (11.2.5's replacements) are not the sequence's."""
+    setup = Place(how="setup", unit="914/352", hex="2016", side="German", line=3)
+    late = _omaha_at(omaha, "movement", "German")
+    assert [(f.rule, f.line) for f in check(OMAHA, late, setup)] == [("11.0", 3)]
+    assert not any(f.rule == "11.0" for f in OMAHA.check_rules(late, setup))
+    assert check(OMAHA, OMAHA.initial_state(omaha, []), setup) == []
+    reinforce = Place(how="reinforce", unit="Sch/30", hex="1005", side="German", line=4)
+    for phase, side in (("movement", "Allied"), ("bombardment", "German")):
+        found = check(OMAHA, _omaha_at(omaha, phase, side, turn=1), reinforce)
+        assert [f.rule for f in found] == ["4.1"] and "'place' entry ('reinforce')" in found[0].message
+    assert check(OMAHA, _omaha_at(omaha, "movement", "German", turn=1), reinforce) == []
+    assert [f.rule for f in check(OMAHA, OMAHA.initial_state(omaha, []), reinforce)] == ["4.1"]
