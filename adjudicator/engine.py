@@ -230,25 +230,25 @@ def _deciding_side(system: RuleSystem[StateT], state: StateT, entry: Entry) -> s
 
 
 def _acting_units(entry: Entry) -> list[str]:
-    """The units an entry acts with: the unit moved, retreated, advanced or reduced, the units standing
-    fast, the attackers."""
+    """The units an entry acts with: the unit moved, retreated, advanced, reduced or placed, the units
+    standing fast, the attackers."""
     if isinstance(entry, Attack):
         return list(dict.fromkeys(entry.attackers))
-    if isinstance(entry, (Move, Retreat, Advance, Loss)):
+    if isinstance(entry, (Move, Retreat, Advance, Loss, Placement)):
         return [entry.unit]
     if isinstance(entry, StandFast):
         return list(dict.fromkeys(entry.units))
     return []
 
 
-def _belongs(slots: Sequence[Slot], kind: str) -> str:
+def _belongs(slots: Sequence[Slot], kind: str, how: str | None) -> str:
     """Where the sequence lets a kind be written, for a message: the phasing side's own phases, the
     steps (by a named side, for some unit types only), the opening before the first turn."""
     own: list[str] = []
     others: list[str] = []
     for slot in slots:
         for allowed in slot.entries:
-            if allowed.kind != kind:
+            if not allowed.covers(kind, how):
                 continue
             if allowed.side == "phasing" and not allowed.unit_types:
                 own.append(slot.title or slot.name)
@@ -269,32 +269,34 @@ def _entry_place_findings(system: RuleSystem[StateT], sequence: tuple[Slot, ...]
 
     An opening step's allowances (before the first turn) are exceptions to the turn's: an entry it does
     not allow breaks the rule of the kind's own step or phase in the turn, which is the one cited."""
-    in_opening = [a for a in opening.entries if a.kind == kind] if opening is not None else []
-    allowed = places.get(kind)
-    if allowed is None and not in_opening:
+    how = getattr(entry, "how", None)
+    in_opening = [a for a in opening.entries if a.covers(kind, how)] if opening is not None else []
+    allowed = [a for a in places.get(kind, ()) if a.covers(kind, how)]
+    if not allowed and not in_opening:
         return []
     at = system.sequence_point(state)
     slot = slot_at(sequence, opening, at.turn, at.step, at.player_turn)
     side = _deciding_side(system, state, entry)
     units = system.game_of(state).units_by_id
     types = [units[u].type for u in _acting_units(entry) if u in units]
-    if slot is not None and slot.allows(kind, side, types):
+    if slot is not None and slot.allows(kind, side, types, how):
         return []
-    here = [a for a in slot.entries if a.kind == kind] if slot is not None and not slot.opening else []
-    section = (here or list(allowed or ()) or in_opening)[0].source
+    here = [a for a in slot.entries if a.covers(kind, how)] if slot is not None and not slot.opening else []
+    section = (here or allowed or in_opening)[0].source
     noun = system.step_noun
     if slot is not None and slot.opening:
         where = f"before the first turn ({slot.name})"
     else:
         where = f"turn {at.turn}, {slot.name}" if slot is not None else f"turn {at.turn}, before its first {noun}"
-    belongs = _belongs((*sequence, *([opening] if opening is not None else [])), kind)
+    belongs = _belongs((*sequence, *([opening] if opening is not None else [])), kind, how)
     acting = f" ({', '.join(_acting_units(entry))})" if _acting_units(entry) else ""
+    written = f"'{kind}' entry" if how is None else f"'{kind}' entry ('{how}')"
     if here:
         return [system.table.finding("error", section, entry.line, entry.column,
-                                     f"{where}: {side or 'a side without a name'} may not write a '{kind}' entry "
+                                     f"{where}: {side or 'a side without a name'} may not write a {written} "
                                      f"here{acting}; it belongs to {belongs}")]
     return [system.table.finding("error", section, entry.line, entry.column,
-                                 f"{where}: a '{kind}' entry{acting} belongs to {belongs}")]
+                                 f"{where}: a {written}{acting} belongs to {belongs}")]
 
 
 def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) -> list[Finding]:

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from adjudicator.cli import main
 from adjudicator.contract import Outcome
 from adjudicator.engine import check, replay
-from adjudicator.notation.entries import Action, Attack, Bombard, Entry, Move, Pass, Place, RollOff, StepMarker
+from adjudicator.notation.entries import (Action, Attack, Bombard, Capture, Entry, Income, Move, Pass, Place, RollOff,
+                                          StepMarker)
 from adjudicator.notation.text import parse_text
 from adjudicator.systems import SYSTEMS
 from adjudicator.systems.fire_and_movement.state import evolve
@@ -292,3 +293,34 @@ def test_a_placement_is_its_units_owners_to_write_the_engine_says(omaha: Game, o
     assert OMAHA.engine_checks.placements and not ONSLAUGHT.engine_checks.placements
     reinforce = Place(how="reinforce", unit="ss-pz-05", hex="4510", side="Allied", line=5)
     assert not any(f.rule == "log" for f in check(ONSLAUGHT, ONSLAUGHT.initial_state(onslaught, []), reinforce))
+
+
+def test_income_and_captures_belong_to_the_reinforcement_step(onslaught: Game) -> None:
+    """8.1, 8.7 from the data: supply income in the Reinforcement Step (either side), captures there by the
+    German player only; the engine refuses them elsewhere, and Onslaught's own checks say nothing of the step."""
+    state = replace(ONSLAUGHT.initial_state(onslaught, []), turn=2, step="action")
+    income = Income(side="German", points=8, line=3)
+    assert [(f.rule, f.line) for f in check(ONSLAUGHT, state, income)] == [("8.1", 3)]
+    assert "Reinforcement Step" in check(ONSLAUGHT, state, income)[0].message
+    assert not any(f.rule == "8.1" for f in ONSLAUGHT.check_rules(state, income))
+    assert not any(f.rule == "8.1" for f in check(ONSLAUGHT, replace(state, step="reinforcement"), income))
+    capture = Capture(side="German", hex="0620", line=4)
+    assert [f.rule for f in check(ONSLAUGHT, state, capture)] == ["8.7"]
+    allied = check(ONSLAUGHT, replace(state, step="reinforcement"), Capture(side="Allied", hex="0620", line=5))
+    assert [f.rule for f in allied] == ["8.7"] and "Allied may not write a 'capture' entry" in allied[0].message
+
+
+def test_set_up_and_reinforcements_belong_to_their_step(omaha: Game) -> None:
+    """11.0 and 4.1 from the data (`how` of an allowance): set-up placements before GT 1 only, reinforcements
+    in their side's Movement Phase; other placements (11.2.5's replacements) are not the sequence's."""
+    setup = Place(how="setup", unit="914/352", hex="2016", side="German", line=3)
+    late = _omaha_at(omaha, "movement", "German")
+    assert [(f.rule, f.line) for f in check(OMAHA, late, setup)] == [("11.0", 3)]
+    assert not any(f.rule == "11.0" for f in OMAHA.check_rules(late, setup))
+    assert check(OMAHA, OMAHA.initial_state(omaha, []), setup) == []
+    reinforce = Place(how="reinforce", unit="Sch/30", hex="1005", side="German", line=4)
+    for phase, side in (("movement", "Allied"), ("bombardment", "German")):
+        found = check(OMAHA, _omaha_at(omaha, phase, side, turn=1), reinforce)
+        assert [f.rule for f in found] == ["4.1"] and "'place' entry ('reinforce')" in found[0].message
+    assert check(OMAHA, _omaha_at(omaha, "movement", "German", turn=1), reinforce) == []
+    assert [f.rule for f in check(OMAHA, OMAHA.initial_state(omaha, []), reinforce)] == ["4.1"]

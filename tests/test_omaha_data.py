@@ -368,20 +368,23 @@ def test_sequence_of_play(game: Game) -> None:
     phases = [item.id for item in player_turn.items if item.source == "4.1"]
     assert phases == ["movement", "bombardment", "combat", "mobile_movement", "mobile_combat"]
     # 5.2, 8.1, 8.2: each phase's own entries, the phasing side's.
-    allowed = {(item.id, a.kind, a.side, a.source) for item in player_turn.items for a in item.entries}
-    assert allowed == {("movement", "move", "phasing", "5.2"), ("mobile_movement", "move", "phasing", "5.2"),
-                       ("bombardment", "bombard", "phasing", "8.1"), ("combat", "attack", "phasing", "8.2"),
-                       ("mobile_combat", "attack", "phasing", "8.2")}
+    allowed = {(item.id, a.kind, tuple(a.how), a.side, a.source) for item in player_turn.items for a in item.entries}
+    assert allowed == {("movement", "move", (), "phasing", "5.2"), ("mobile_movement", "move", (), "phasing", "5.2"),
+                       ("movement", "place", ("reinforce",), "phasing", "4.1"),
+                       ("bombardment", "bombard", (), "phasing", "8.1"), ("combat", "attack", (), "phasing", "8.2"),
+                       ("mobile_combat", "attack", (), "phasing", "8.2")}
 
 
 def test_the_landing_comes_once_before_gt_1(game: Game) -> None:
     """11.2: before GT 1, once, the set-up (11.0) and the amphibious landing sequence (11.2.1, 11.2.3), which
-    allows the Allied beach assaults and the Rangers' move after the Pointe du Hoc roll (11.2.3)."""
+    allows the set-up placements, the Allied beach assaults and the Rangers' move after the Pointe du Hoc roll
+    (11.2.3)."""
     first = game.manifest.sequence[0]
     assert (first.id, first.before_first_turn, first.source) == ("landing", True, "11.2")
     assert [item.source for item in first.items] == ["11.0", "11.2.1", "11.2.3"]
-    assert {(a.kind, a.side, tuple(a.unit_types), a.source) for a in first.entries} == {
-        ("attack", "Allied", (), "11.2.3"), ("move", "Allied", ("ranger",), "11.2.3")}
+    assert {(a.kind, tuple(a.how), a.side, tuple(a.unit_types), a.source) for a in first.entries} == {
+        ("place", ("setup",), "any", (), "11.0"), ("attack", (), "Allied", (), "11.2.3"),
+        ("move", (), "Allied", ("ranger",), "11.2.3")}
     assert not any(item.before_first_turn for item in game.manifest.sequence[1:])
 
 

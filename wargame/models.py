@@ -253,10 +253,17 @@ class EntryAllowance(Model):
     kind: Ident
     side: str = "any"
     """`any`, `phasing` (the side whose player turn the phase is) or a side's name."""
+    how: list[Ident] = []
+    """The ways of the kind it is about (a `place` entry's `setup` or `reinforce`...; empty: every way); a
+    way no step or phase names is not restricted by the sequence."""
     unit_types: list[Ident] = []
     """The unit types it allows the entry for, every unit the entry acts with being of one (empty: any unit);
     an exception for a few units (Omaha 11.2.3: the Rangers' move before GT 1)."""
     source: Source
+
+    def covers(self, kind: str, how: str | None) -> bool:
+        """Whether the allowance is about an entry of this kind, written this way."""
+        return self.kind == kind and (not self.how or how in self.how)
 
 
 class SequenceItem(Model):

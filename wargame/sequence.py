@@ -38,13 +38,17 @@ class Slot:
             return None
         return self.side if allowed.side == "phasing" else allowed.side
 
-    def allows(self, kind: str, side: str | None, unit_types: Iterable[str] = ()) -> bool:
-        """Whether the step or phase allows an entry of this kind from this side, acting with units of
-        these types (an allowance for some unit types only needs every unit to be of one)."""
+    def allows(self, kind: str, side: str | None, unit_types: Iterable[str] = (), how: str | None = None) -> bool:
+        """Whether the step or phase allows an entry of this kind (written this way) from this side, acting
+        with units of these types (an allowance for some unit types only needs every unit to be of one)."""
         types = tuple(unit_types)
-        return any(a.kind == kind and (a.side == "any" or (side is not None and side == self.writer(a)))
+        return any(a.covers(kind, how) and (a.side == "any" or (side is not None and side == self.writer(a)))
                    and (not a.unit_types or (bool(types) and all(t in a.unit_types for t in types)))
                    for a in self.entries)
+
+    def names(self, kind: str, how: str | None = None) -> bool:
+        """Whether the step or phase lists an entry of this kind (written this way) among its entries."""
+        return any(a.covers(kind, how) for a in self.entries)
 
 
 def _slot(item: SequenceItem, name: str, side: str | None) -> Slot:

@@ -201,7 +201,6 @@ class _Translator:
         self.before_start: list[Entry] = []
         """The first turn's markers while the set-up may still be going on (see start_turn)."""
         self.opening = opening_slot(game.manifest)
-        self.opening_kinds = frozenset(a.kind for a in self.opening.entries) if self.opening is not None else frozenset()
         self.die_rolls: set[int] = set()
         """The ids of the single-die `Roll` entries translated from dice (a typed one may repeat them)."""
         self.layout_differs = False
@@ -239,7 +238,8 @@ class _Translator:
         # the Pointe du Hoc roll, its loss and marker and the Rangers' move, the beach assaults with their
         # markers, losses and retreats) plays it while VASSAL's turn tracker already shows the first turn's
         # first step: the kinds the opening allows, and the dice, markers and results that follow them.
-        return self.opening is not None and (kind_of(entry) in self.opening_kinds or isinstance(entry, OPENING_RESULTS))
+        return self.opening is not None and (self.opening.names(kind_of(entry), getattr(entry, "how", None))
+                                             or isinstance(entry, OPENING_RESULTS))
 
     def emit(self, entry: Entry) -> int:
         if self.before_start and not self.before_first_turn(entry):

@@ -1,6 +1,6 @@
 """The sequence of play (4.1): game turns in order, the phases of each (the game's `[[sequence]]`,
-whose order the engine checks, wargame/sequence.py), two player turns of five phases. Stacking (5.3)
-is judged as each phase ends.
+whose order and the entries each phase allows the engine checks, wargame/sequence.py), two player
+turns of five phases. Stacking (5.3) is judged as each phase ends.
 
 Ruling: docs/rules-coverage.md's register, row F&M 4.1.
 """

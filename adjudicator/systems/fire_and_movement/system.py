@@ -43,7 +43,8 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
                       Retreats[S], CombatResults[S]):
     """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
     the generic checks (a decided game, an entry of the other system, the phase order of the game's
-    `[[sequence]]`, who writes an entry) and then calls `check_rules`."""
+    `[[sequence]]` and the entries each phase allows, 5.2, 8.1, 8.2; who writes an entry, placements
+    included) and then calls `check_rules`."""
 
     state_type: type[FireAndMovementState] = FireAndMovementState
     unchecked = UNCHECKED

@@ -118,14 +118,13 @@ class Arrivals(OmahaRules):
         return out
 
     def _check_reinforce(self, state: OmahaState, entry: Place) -> list[Finding]:
-        """11.1.2, 11.2.4: a scheduled reinforcement, in its side's Movement Phase, on its turn or
-        later, where it may arrive."""
+        """11.1.2, 11.2.4: a scheduled reinforcement, on its turn or later, where it may arrive (in its side's
+        Movement Phase: the engine's check, 4.1)."""
         game = state.game
         unit = self._unit(state, entry.unit)
         section = "11.1.2" if unit.side == "German" else "11.2.4"
-        if self.phase_id(state) != "movement" or self.active(state) != unit.side:
-            return [self._f("error", "4.1", entry, f"{self._where(state)}: reinforcements arrive in their side's "
-                                                   "Movement Phase")]
+        # 4.1: that reinforcements arrive in their side's Movement Phase is the phase's `entries` in game.toml
+        # (the engine's check).
         row = next((r for r in self._schedule(state) if r.unit == entry.unit), None)
         if row is None:
             return [self._f("error", section, entry, f"{entry.unit} is not a reinforcement of this scenario")]

@@ -16,8 +16,8 @@ class SetUp(OmahaRules):
     def _check_setup(self, state: OmahaState, entry: Place) -> list[Finding]:
         """11.0, 11.2.1, 11.2.3: the German at-start units off the beach (and off Pointe du Hoc), the
         assault regiments on the beach landing hexes, three a hex, the Rangers at Pointe du Hoc."""
-        if state.turn != 0:
-            return [self._f("error", "11.0", entry, "set-up placements come before the first 'Turn' marker")]
+        # 11.0: that set-up placements come before GT 1 is the landing's `entries` in game.toml (the engine's
+        # check).
         game = state.game
         box = self._setup_box(state, entry.unit)
         label = entry.hex or ""

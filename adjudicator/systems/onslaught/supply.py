@@ -13,7 +13,7 @@ from adjudicator.notation.entries import Capture, Income
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
-    OnslaughtState, enemy_of, occupants, replace, turn_and_step, unit_of, units_at,
+    OnslaughtState, enemy_of, occupants, replace, unit_of, units_at,
 )
 from adjudicator.systems.onslaught.tables import map_tables
 from adjudicator.systems.onslaught.zoc import zone_of_control
@@ -450,10 +450,8 @@ def income_due(state: OnslaughtState, entry: Income) -> int:
 
 
 def check_income(state: OnslaughtState, entry: Income) -> list[Finding]:
+    # 8.1: that income comes in the Reinforcement Step is the step's `entries` in game.toml (the engine's check).
     out = []
-    if state.step != "reinforcement":
-        out.append(finding("error", "8.1", entry, f"{turn_and_step(state)}: supply income comes in the "
-                                                  "Reinforcement Step"))
     due = income_due(state, entry)
     if entry.reduced and entry.side != "Allied":
         out.append(finding("error", "8.7", entry, "only the Allied player announces a reduced collection"))
@@ -512,12 +510,9 @@ def captured_points(state: OnslaughtState, label: str) -> int:
 
 
 def check_capture(state: OnslaughtState, entry: Capture) -> list[Finding]:
-    out = []
-    if entry.side != "German":
-        return [finding("error", "8.7", entry, "only the German player captures supply")]
-    if state.step != "reinforcement":
-        out.append(finding("error", "8.7", entry, f"{turn_and_step(state)}: supply is captured in the "
-                                                  "Reinforcement Step"))
+    # 8.7: that the German player captures in the Reinforcement Step is the step's `entries` in game.toml
+    # (the engine's check).
+    out: list[Finding] = []
     supply_map = SupplyMap.of(state.game)
     sources = {p.label for p in supply_map.ports} | {label for label, _ in supply_map.landing}
     if entry.hex not in sources:
