@@ -6,16 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
-from adjudicator.systems.onslaught.activation import record_sequence
+from adjudicator.systems.onslaught.activation import sequence_recorded
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, movement_allowance, occupants, on_map, relocate, replace, turn_and_step, unit_of,
     units_at,
 )
-from adjudicator.systems.onslaught.supply import mark_control
+from adjudicator.systems.onslaught.supply import control_changes
 from adjudicator.systems.onslaught.tables import MapTables, map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.errors import WargameError
@@ -260,16 +261,24 @@ def check_waterways(entry: Move, hexes: Sequence[Hex], rule: MoveRule) -> list[F
 
 def apply_move(state: OnslaughtState, entry: Move) -> OnslaughtState:
     """A division moves (6.1): control of the hexes entered (8.1), stopped in enemy ZOC (6.2)."""
+    # The changes are gathered and the state copied once (relocate), not once per change: a replay
+    # applies a move for every other entry.
     where = state.location.get(entry.unit)
     corrected = as_corrected(state, entry)
+    changes: dict[str, Any] = {}
     if corrected is not state:
-        state = replace(corrected, rewritten={u: h for u, h in state.rewritten.items() if u != entry.unit})
+        changes["rewritten"] = {u: h for u, h in state.rewritten.items() if u != entry.unit}
+        state = corrected
     elif where is not None and entry.path[0] != where and entry.unit not in state.rewritten:
         # Verify, don't correct: the log's move is applied; the hex it was really in is kept for a correction.
-        state = replace(state, rewritten={**state.rewritten, entry.unit: where})
-    state = record_sequence(state, "move", [entry.unit])
-    state = replace(state, free_moves=state.free_moves - {entry.unit})
+        changes["rewritten"] = {**state.rewritten, entry.unit: where}
+    action = sequence_recorded(state, "move", [entry.unit])
+    if action is not None:
+        changes["action"] = action
+    if entry.unit in state.free_moves:
+        changes["free_moves"] = state.free_moves - {entry.unit}
     enemy_zoc = zone_of_control(state, enemy_of(state, unit_of(state, entry.unit).side))
     stopped = state.stopped | ({entry.unit} if state.game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
-    state = mark_control(state, entry.unit, entry.path[1:])
-    return relocate(state, entry.unit, entry.path[-1], moved=state.moved | {entry.unit}, stopped=frozenset(stopped))
+    changes.update(control_changes(state, entry.unit, entry.path[1:]))
+    return relocate(state, entry.unit, entry.path[-1], moved=state.moved | {entry.unit}, stopped=frozenset(stopped),
+                    **changes)
