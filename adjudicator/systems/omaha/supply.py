@@ -110,8 +110,8 @@ class Supply(OmahaRules):
                 return [label(x) for x in path]
             if h in ezoc and came_from[h] is not None:
                 continue  # 12.0: a hex in a German ZOC only ends the path (or begins it, at the beach)
-            for n in game.grid.neighbours_on_map(h):
-                if n in came_from or n in german or self.step_cost(game, h, n) is None:
+            for n in OPEN_STEPS(game)[h]:
+                if n in came_from or n in german:
                     continue
                 came_from[n] = h
                 frontier.append(n)
