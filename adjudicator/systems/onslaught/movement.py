@@ -20,7 +20,7 @@ from adjudicator.systems.onslaught.supply import control_changes
 from adjudicator.systems.onslaught.tables import MapTables, map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.errors import WargameError
-from wargame.hexes import Hex, Hexside
+from wargame.hexes import Hex
 
 
 def as_corrected(state: OnslaughtState, entry: Move) -> OnslaughtState:
@@ -31,6 +31,13 @@ def as_corrected(state: OnslaughtState, entry: Move) -> OnslaughtState:
         return state
     return replace(state, location={**state.location, entry.unit: original}, moved=state.moved - {entry.unit},
                    stopped=state.stopped - {entry.unit})
+
+
+def _side(a: Hex, b: Hex) -> tuple[Hex, Hex]:
+    """The hexside between two hexes a move steps across, as the ordered pair a Hexside equals (its tuple):
+    the hexes are adjacent by construction (checked first by `check_move`, neighbours in a walk), so no
+    Hexside is built and checked for each of the thousands of steps a replay asks about."""
+    return (a, b) if a < b else (b, a)
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,7 @@ class MoveRule:
 
     def crosses(self, a: Hex, b: Hex) -> bool:
         """6.1: whether the hexside between two adjacent hexes may be crossed (not impassable)."""
-        return Hexside.between(a, b) not in self._tables.impassable_sides
+        return _side(a, b) not in self._tables.impassable_sides
 
     def in_enemy_zoc(self, h: Hex) -> bool:
         """6.2: whether a hex is in an enemy division's zone of control."""
@@ -87,7 +94,7 @@ class MoveRule:
         does: the Scheldt estuary always, the Rhine except for German divisions and for Allied ones entering a
         hex another Allied division (not of the crossing division's own stack) already holds."""
         tables = self._tables
-        hexside = Hexside.between(a, b)
+        hexside = _side(a, b)
         if hexside not in tables.waterways:
             return None
         if hexside in tables.scheldt:
