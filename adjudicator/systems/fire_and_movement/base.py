@@ -256,9 +256,6 @@ class SeriesRules(SystemBase[S]):
     def ezoc(self, state: S, side: str) -> frozenset[Hex]:
         raise NotImplementedError  # zoc.py
 
-    def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
-        raise NotImplementedError  # zoc.py
-
     def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:
         raise NotImplementedError  # movement.py
 

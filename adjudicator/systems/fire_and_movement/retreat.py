@@ -27,7 +27,8 @@ class Retreats(SeriesRules[S]):
         unit = self._unit(state, unit_id)
         ezoc = frozenset() if unit.type in self.retreat_ignores_ezoc or not ezoc_counts \
             else self.ezoc(state, unit.side)
-        enemy = self.enemy_hexes(state, unit.side)
+        enemy = {game.grid.hex_of(w) for u, w in state.location.items()
+                 if game.grid.is_label(w) and self._unit(state, u).side != unit.side}
         beyond = self.off_limits(state)
         steps = OPEN_STEPS(game)  # on the map, into no prohibited terrain or across such a hexside (5.2 e)
         out: list[tuple[Hex, ...]] = []
