@@ -10,7 +10,7 @@ from functools import partial
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -26,16 +26,18 @@ from adjudicator.notation.text import (
 )
 from adjudicator.report import json_report, markdown_report, text_report, unread_report
 from adjudicator.systems import SYSTEMS
-from adjudicator.vassal.chain import Chain, read_chain, replay_chain
-from adjudicator.vassal.chain_report import chain_json_verdict, chain_markdown_verdict, chain_text, chain_text_verdict
-from adjudicator.vassal.load import is_vassal_file, translate_file
-from adjudicator.vassal.report import annotated, converted_text, json_verdict, markdown_verdict, text_verdict
-from adjudicator.vassal.translate import Translation
+from adjudicator.vassal.detect import is_vassal_file
 from wargame.bundled import data_root, game_ids
 from wargame.errors import DataErrors, LogSyntaxError, Place, WargameError, did_you_mean
 from wargame.files import write_atomically
 from wargame.game import Game, load_game
 from wargame.internal_errors import exit_2_on_interrupt, exit_3_on_internal_errors
+
+# The VASSAL reader and translator are imported inside the functions that read a VASSAL file or a chain of
+# logs: a check of one text log never loads them (about a fifth of its start-up).
+if TYPE_CHECKING:
+    from adjudicator.vassal.chain import Chain
+    from adjudicator.vassal.translate import Translation
 
 
 class _LogFirstGroup(click.Group):
@@ -232,6 +234,7 @@ def read_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, mo
               stop_at_unknown: bool = False) -> Chain:
     """Several logs of one game, in order, read as one (adjudicator.vassal.chain); `stop_at_unknown` for a
     verdict, which ends at a text log's unknown id instead of refusing the chain."""
+    from adjudicator.vassal.chain import read_chain
     return read_chain(logs, partial(read_text_part, data=data), data, game_id, module,
                       stop_at_unknown=stop_at_unknown)
 
@@ -290,6 +293,7 @@ def _step_lines(translation: Translation) -> list[str]:
 def adjudicate_vassal(path: Path, data: Path | None, game_id: str | None = None,
                       module: Path | None = None, keep_states: bool = True) -> tuple[Replay[Any], Translation]:
     """Read, translate and replay a VASSAL log or saved game (each entry's line is its VASSAL step)."""
+    from adjudicator.vassal.load import translate_file
     translation = translate_file(path, data, game_id, module)
     return _replay(translation.game, translation.entries, path, _step_lines(translation), keep_states), translation
 
@@ -351,6 +355,8 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     with _could_not_run():
         logs = expand_logs(logs)
     if len(logs) > 1:
+        from adjudicator.vassal.chain import replay_chain
+        from adjudicator.vassal.chain_report import chain_json_verdict, chain_markdown_verdict, chain_text_verdict
         with _unread(fmt, logs[0]):
             chain = read_logs(logs, data, game_id, module, stop_at_unknown=True)
             chained = with_dice(replay_chain(chain, keep_states=False))
@@ -366,6 +372,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
         if not any(isinstance(e, Header) and e.key == "Game" for e in entries):
             _exchange_dice(log, entries, source, ledger, fmt)
     if is_vassal_file(log):
+        from adjudicator.vassal.report import json_verdict, markdown_verdict, text_verdict
         with _unread(fmt, log):
             result, translation = adjudicate_vassal(log, data, game_id, module, keep_states=False)
             with_dice(result)
@@ -514,6 +521,7 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
         if any(output.resolve() == given.resolve() for given in logs):
             raise WargameError("the output would overwrite the input; choose another name")
         if len(logs) > 1:
+            from adjudicator.vassal.chain_report import chain_text
             text = chain_text(read_logs(logs, data, game_id, module))
             if output.suffix == ".json":
                 # The JSON twin of the text log, so that its lines are the text's.
@@ -522,6 +530,8 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
             click.echo(str(output))
             return
         if is_vassal_file(log):
+            from adjudicator.vassal.load import translate_file
+            from adjudicator.vassal.report import annotated, converted_text
             translation = translate_file(log, data, game_id, module)
             if output.suffix == ".json":
                 write_atomically(output, LogDocument(entries=annotated(translation)).model_dump_json(indent=2) + "\n")
@@ -585,6 +595,7 @@ def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, 
     """The replay of one log or a chain, and its state at `--at` (the end without it); WargameError if not."""
     logs = expand_logs(logs)
     if len(logs) > 1:
+        from adjudicator.vassal.chain import replay_chain
         chain = read_logs(logs, data, game_id, module)
         result = replay_chain(chain)
         wanted = None if at_line is None else _chain_line(chain, *at_line)
@@ -726,6 +737,7 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
             logs = expand_logs(logs)
             chain = read_logs(logs, data, None, None) if len(logs) > 1 else None
             if chain is not None:
+                from adjudicator.vassal.chain import replay_chain
                 result = replay_chain(chain)
                 wanted = None if at_line is None else _chain_line(chain, *at_line)
 

@@ -14,8 +14,7 @@ from adjudicator.cli import (
 )
 from adjudicator.contract import MOVE_KINDS
 from adjudicator.dice_ledger import check_dice, read_ledger
-from adjudicator.vassal.chain import replay_chain
-from adjudicator.vassal.load import is_vassal_file
+from adjudicator.vassal.detect import is_vassal_file
 from umpire.judged import Judged, quoting
 from wargame.errors import WargameError
 from wargame.files import write_atomically
@@ -30,6 +29,7 @@ def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module
     the ledger's findings when a ledger is given, and how to quote the lines."""
     logs = expand_logs(logs)
     if len(logs) > 1:
+        from adjudicator.vassal.chain import replay_chain  # the VASSAL side is loaded only for what needs it
         chain = read_logs(logs, data, game_id, module, stop_at_unknown=True)
 
         def chain_line(n: int) -> str | None:

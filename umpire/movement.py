@@ -13,7 +13,7 @@ from adjudicator.contract import MovementModel, Reach, RetreatOption, RuleSystem
 from adjudicator.engine import Replay
 from adjudicator.notation.entries import Entry, Retreat
 from adjudicator.vassal.chain import replay_chain
-from adjudicator.vassal.load import is_vassal_file
+from adjudicator.vassal.detect import is_vassal_file
 from wargame.errors import WargameError, did_you_mean
 from wargame.scene import Mark
 

@@ -25,7 +25,8 @@ from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import Entry, Place as Placement, TurnMarker
 from adjudicator.notation.text import LogSyntaxErrors
 from adjudicator.systems import SYSTEMS
-from adjudicator.vassal.load import game_id_of, game_of_recording, is_vassal_file
+from adjudicator.vassal.detect import is_vassal_file
+from adjudicator.vassal.load import game_id_of, game_of_recording
 from adjudicator.vassal.movement import Followed
 from adjudicator.vassal.translate import (
     MAX_DIFFERENCES, Carry, Note, Phase, Translation, is_reduced, module_phases, phases, translate,

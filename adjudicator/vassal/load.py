@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import zipfile
 from collections import Counter
 from pathlib import Path
 
@@ -11,27 +10,8 @@ from wargame.bundled import data_root, game_ids
 from wargame.errors import DataError, Place, did_you_mean
 from wargame.game import Game, load_game
 from wargame.vassal.buildfile import ModuleInfo, read_module
-from wargame.vassal.reader import SAVED_GAME, Limits, Recording, read_recording
+from wargame.vassal.reader import Limits, Recording, read_recording
 from wargame.vassal.tracking import Tracking, track
-
-VASSAL_SUFFIXES = (".vlog", ".vsav")
-
-
-def is_vassal_file(path: Path, limits: Limits = Limits()) -> bool:
-    """True for a .vlog or .vsav, or a zip holding `savedGame` (only its directory is read)."""
-    if path.suffix.lower() in VASSAL_SUFFIXES:
-        return True
-    try:
-        if path.stat().st_size > limits.max_file_bytes:
-            return False
-        with path.open("rb") as stream:
-            if stream.read(2) != b"PK":
-                return False
-        with zipfile.ZipFile(path) as archive:
-            return SAVED_GAME in archive.namelist()
-    except (OSError, zipfile.BadZipFile, ValueError, EOFError, NotImplementedError, RuntimeError, OverflowError):
-        return False
-
 
 def game_id_of(recording: Recording, tracking: Tracking, root: Path, module: ModuleInfo | None = None) -> str:
     """The game of a recording: its pieces' `Game` property, else the module name matched to a title."""

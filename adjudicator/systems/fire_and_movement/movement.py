@@ -70,6 +70,24 @@ TERRAIN_COSTS: PerGame[dict[tuple[tuple[str, ...], frozenset[str]], float | None
 """Each game's cost of entering a hex, by its terrain ids and the hexside's features (5.4)."""
 
 
+def open_steps(game: Game) -> dict[Hex, tuple[Hex, ...]]:
+    """Each map hex's neighbours a unit may step into at all: not into prohibited terrain nor across a
+    prohibited hexside (5.2 e), the only steps `Movement.step_cost` prices None. Built in one pass over
+    the map's terrain, for the searches that ask only whether a step is open (a supply path)."""
+    terrain = game.terrain
+    barred = {h for h, kinds in game.hex_terrain.items() if any(terrain[t].prohibited for t in kinds)}
+    walls = {side for side, features in game.hexside_features.items() if any(terrain[f].prohibited for f in features)}
+    grid = game.grid
+    # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
+    return {h: tuple(n for n in grid.neighbours_on_map(h)
+                     if n not in barred and ((h, n) if h < n else (n, h)) not in walls)
+            for h in grid.hexes}
+
+
+OPEN_STEPS: PerGame[dict[Hex, tuple[Hex, ...]]] = PerGame(open_steps)
+"""Each game's open steps (5.2 e), built on the first request (the map never changes)."""
+
+
 class Movement(ZonesOfControl[S]):
     """5.1-5.5 and 6.1's effects on movement."""
 

@@ -7,6 +7,7 @@ from adjudicator.contract import RetreatOption
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Retreat
 from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.movement import OPEN_STEPS
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S
 from wargame.hexes import Hex
@@ -29,15 +30,15 @@ class Retreats(SeriesRules[S]):
         enemy = {game.grid.hex_of(w) for u, w in state.location.items()
                  if game.grid.is_label(w) and self._unit(state, u).side != unit.side}
         beyond = self.off_limits(state)
+        steps = OPEN_STEPS(game)  # on the map, into no prohibited terrain or across such a hexside (5.2 e)
         out: list[tuple[Hex, ...]] = []
 
         def extend(path: tuple[Hex, ...]) -> None:
             if len(path) - 1 == hexes:
                 out.append(path)
                 return
-            for n in game.grid.neighbours_on_map(path[-1]):
-                if n.distance(start) != len(path) or n in enemy or n in ezoc or \
-                        self.step_cost(game, path[-1], n) is None or n in beyond:
+            for n in steps[path[-1]]:
+                if n.distance(start) != len(path) or n in enemy or n in ezoc or n in beyond:
                     continue
                 extend((*path, n))
         extend((start,))

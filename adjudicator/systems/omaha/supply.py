@@ -8,15 +8,10 @@ from collections import deque
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Loss
-from adjudicator.systems.base import PerGame
+from adjudicator.systems.fire_and_movement.movement import OPEN_STEPS
 from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.hexes import Hex
-
-
-SUPPLY_STEPS: PerGame[dict[Hex, tuple[Hex, ...]]] = PerGame(lambda game: {})
-"""Each hex's neighbours a supply path may step into (no prohibited terrain or hexside, 12.0), per
-game, filled as traces reach them (the map never changes)."""
 
 
 class Supply(OmahaRules):
@@ -74,13 +69,10 @@ class Supply(OmahaRules):
         frontier = [h for h in sources if h not in german]
         out = set(frontier)
         left = None if targets is None else set(targets) - out
-        steps = SUPPLY_STEPS(game)
+        steps = OPEN_STEPS(game)  # 12.0: a supply path steps into no prohibited terrain or across such a hexside
         while frontier and left != set():
             h = frontier.pop()
-            ways = steps.get(h)
-            if ways is None:
-                ways = steps[h] = tuple(n for n in game.grid.neighbours_on_map(h) if self.step_cost(game, h, n) is not None)
-            for n in ways:
+            for n in steps[h]:
                 if n in out or n in german:
                     continue
                 out.add(n)  # a path may end (begin, from the unit's side) in an EZOC hex
@@ -118,8 +110,8 @@ class Supply(OmahaRules):
                 return [label(x) for x in path]
             if h in ezoc and came_from[h] is not None:
                 continue  # 12.0: a hex in a German ZOC only ends the path (or begins it, at the beach)
-            for n in game.grid.neighbours_on_map(h):
-                if n in came_from or n in german or self.step_cost(game, h, n) is None:
+            for n in OPEN_STEPS(game)[h]:
+                if n in came_from or n in german:
                     continue
                 came_from[n] = h
                 frontier.append(n)

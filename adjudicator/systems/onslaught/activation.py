@@ -87,14 +87,21 @@ def check_breakthrough_sequence(state: OnslaughtState, entry: Entry, kind: str, 
 
 def record_sequence(state: OnslaughtState, kind: str, units: Sequence[str]) -> OnslaughtState:
     """Record a breakthrough stack's move or attack in its sequence (5.5)."""
+    action = sequence_recorded(state, kind, units)
+    return state if action is None else replace(state, action=action)
+
+
+def sequence_recorded(state: OnslaughtState, kind: str, units: Sequence[str]) -> ActionState | None:
+    """The action with a breakthrough stack's move or attack recorded in its sequence (5.5); None when
+    it does not change."""
     action = state.action
     if action is None or action.type != "breakthrough" or not set(units) & action.latest:
-        return state
+        return None
     if action.sequence is None:
-        return replace(state, action=replace(action, sequence=kind))
+        return replace(action, sequence=kind)
     if kind != action.sequence and not action.switched:
-        return replace(state, action=replace(action, switched=True))
-    return state
+        return replace(action, switched=True)
+    return None
 
 
 def activation_cost(state: OnslaughtState, action: ActionState, units: Iterable[str] = ()) -> int:

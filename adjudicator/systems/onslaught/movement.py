@@ -6,20 +6,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
-from adjudicator.systems.onslaught.activation import record_sequence
+from adjudicator.systems.onslaught.activation import sequence_recorded
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, movement_allowance, occupants, on_map, relocate, replace, turn_and_step, unit_of,
     units_at,
 )
-from adjudicator.systems.onslaught.supply import mark_control
+from adjudicator.systems.onslaught.supply import control_changes
 from adjudicator.systems.onslaught.tables import MapTables, map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.errors import WargameError
-from wargame.hexes import Hex, Hexside
+from wargame.hexes import Hex
 
 
 def as_corrected(state: OnslaughtState, entry: Move) -> OnslaughtState:
@@ -30,6 +31,13 @@ def as_corrected(state: OnslaughtState, entry: Move) -> OnslaughtState:
         return state
     return replace(state, location={**state.location, entry.unit: original}, moved=state.moved - {entry.unit},
                    stopped=state.stopped - {entry.unit})
+
+
+def _side(a: Hex, b: Hex) -> tuple[Hex, Hex]:
+    """The hexside between two hexes a move steps across, as the ordered pair a Hexside equals (its tuple):
+    the hexes are adjacent by construction (checked first by `check_move`, neighbours in a walk), so no
+    Hexside is built and checked for each of the thousands of steps a replay asks about."""
+    return (a, b) if a < b else (b, a)
 
 
 @dataclass(frozen=True)
@@ -70,7 +78,7 @@ class MoveRule:
 
     def crosses(self, a: Hex, b: Hex) -> bool:
         """6.1: whether the hexside between two adjacent hexes may be crossed (not impassable)."""
-        return Hexside.between(a, b) not in self._tables.impassable_sides
+        return _side(a, b) not in self._tables.impassable_sides
 
     def in_enemy_zoc(self, h: Hex) -> bool:
         """6.2: whether a hex is in an enemy division's zone of control."""
@@ -86,7 +94,7 @@ class MoveRule:
         does: the Scheldt estuary always, the Rhine except for German divisions and for Allied ones entering a
         hex another Allied division (not of the crossing division's own stack) already holds."""
         tables = self._tables
-        hexside = Hexside.between(a, b)
+        hexside = _side(a, b)
         if hexside not in tables.waterways:
             return None
         if hexside in tables.scheldt:
@@ -260,16 +268,24 @@ def check_waterways(entry: Move, hexes: Sequence[Hex], rule: MoveRule) -> list[F
 
 def apply_move(state: OnslaughtState, entry: Move) -> OnslaughtState:
     """A division moves (6.1): control of the hexes entered (8.1), stopped in enemy ZOC (6.2)."""
+    # The changes are gathered and the state copied once (relocate), not once per change: a replay
+    # applies a move for every other entry.
     where = state.location.get(entry.unit)
     corrected = as_corrected(state, entry)
+    changes: dict[str, Any] = {}
     if corrected is not state:
-        state = replace(corrected, rewritten={u: h for u, h in state.rewritten.items() if u != entry.unit})
+        changes["rewritten"] = {u: h for u, h in state.rewritten.items() if u != entry.unit}
+        state = corrected
     elif where is not None and entry.path[0] != where and entry.unit not in state.rewritten:
         # Verify, don't correct: the log's move is applied; the hex it was really in is kept for a correction.
-        state = replace(state, rewritten={**state.rewritten, entry.unit: where})
-    state = record_sequence(state, "move", [entry.unit])
-    state = replace(state, free_moves=state.free_moves - {entry.unit})
+        changes["rewritten"] = {**state.rewritten, entry.unit: where}
+    action = sequence_recorded(state, "move", [entry.unit])
+    if action is not None:
+        changes["action"] = action
+    if entry.unit in state.free_moves:
+        changes["free_moves"] = state.free_moves - {entry.unit}
     enemy_zoc = zone_of_control(state, enemy_of(state, unit_of(state, entry.unit).side))
     stopped = state.stopped | ({entry.unit} if state.game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
-    state = mark_control(state, entry.unit, entry.path[1:])
-    return relocate(state, entry.unit, entry.path[-1], moved=state.moved | {entry.unit}, stopped=frozenset(stopped))
+    changes.update(control_changes(state, entry.unit, entry.path[1:]))
+    return relocate(state, entry.unit, entry.path[-1], moved=state.moved | {entry.unit}, stopped=frozenset(stopped),
+                    **changes)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Capture, Income
@@ -423,15 +424,22 @@ _regions: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex]], tuple[set[Hex
 def mark_control(state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> OnslaughtState:
     """Record who last entered each hex of a path (8.1 control; 8.4 captured fortified ports); the
     control map is copied only when a hex changes hands."""
+    changes = control_changes(state, unit_id, labels)
+    return replace(state, **changes) if changes else state
+
+
+def control_changes(state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> dict[str, Any]:
+    """The state's new control map and captured ports (8.1, 8.4) once a division entered `labels`;
+    empty when no hex changes hands."""
     side = unit_of(state, unit_id).side
     grid = state.game.grid
     changed = [label for label in labels if grid.is_label(label) and state.controlled.get(label) != side]
     if not changed:
-        return state
+        return {}
     fortified = _fortified_labels(state.game)
     taken = {label for label in changed if side == ALLIED and label in fortified} - state.captured_ports
     controlled = {**state.controlled, **{label: side for label in changed}}
-    return replace(state, controlled=controlled, captured_ports=state.captured_ports | taken)
+    return {"controlled": controlled, "captured_ports": state.captured_ports | taken}
 
 
 def _fortified(game: Game) -> frozenset[str]:

@@ -276,12 +276,19 @@ def after_the_end(state: OnslaughtState, entry: Entry) -> Finding | None:
     return None
 
 
+_allied_units: PerGame[tuple[str, ...]] = PerGame(
+    lambda game: tuple(u.id for _, u in game.units if u.side == "Allied"))
+"""Each game's Allied divisions (13.1)."""
+
+
 def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str, str] | None:
     """The winner, section and reason of an automatic victory in this position, if any (13.1, 13.2)."""
     game = state.game
     grid = game.grid
-    # 13.1: at any time, no Allied units on the map, or no supply points and no sources.
-    if not any(grid.is_label(where) and unit_of(state, u).side == "Allied" for u, where in state.location.items()):
+    # 13.1: at any time, no Allied units on the map, or no supply points and no sources. Asked after
+    # every move: only the Allied divisions' places are looked at, not every unit's.
+    location = state.location
+    if not any((where := location.get(u)) is not None and grid.is_label(where) for u in _allied_units(game)):
         return "German", "13.1", "the Allied player has no units on the map"
     if state.supply.get("Allied", 0) <= 0 and not supply.allied_sources(state, state.controlled):
         return "German", "13.1", "the Allied player has no supply points and no supply sources"
