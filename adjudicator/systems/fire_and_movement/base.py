@@ -34,6 +34,8 @@ OPENING: PerGame[Slot | None] = PerGame(lambda game: opening_slot(game.manifest)
 """What comes once before the first game turn (a folio's set-up and landing, `before_first_turn`)."""
 FIRST_SIDE: PerGame[str | None] = PerGame(lambda game: next((s.side for s in SEQUENCE(game) if s.side), None))
 """The side whose player turn the sequence lists first."""
+MOVEMENT_INDEX: PerGame[int] = PerGame(lambda game: list(game.manifest.value_names).index("movement"))
+"""Where the movement allowance stands in a unit's printed values (asked for every step priced)."""
 
 
 class SeriesRules(SystemBase[S]):
@@ -140,7 +142,7 @@ class SeriesRules(SystemBase[S]):
         weather changes it (6.1 asks for the printed MA)."""
         unit = self._unit(state, unit_id)
         values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
-        return values[list(state.game.manifest.value_names).index("movement")]
+        return values[MOVEMENT_INDEX(state.game)]
 
     def first_hex_cost(self, state: S, unit_id: str) -> float:
         """MP a unit has spent before its move's first step (a folio's arrivals)."""

@@ -30,20 +30,20 @@ def playable(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex] | Non
     if not lines or area is None:
         return None
     grid = game.grid
+    # Walls as the ordered pairs of their hexes (a Hexside equals its tuple), and the hexes no unit
+    # stands on found once: the search asks of thousands of steps, without a Hexside built for each.
     walls = {Hexside.between(grid.hex_of(a), grid.hex_of(b))
              for line in lines for side in line.hexsides for a, b in [side.split("-")]}
     edge = {grid.hex_of(label) for line in lines for label in line.hexes}
     terrain = game.terrain
-
-    def land(h: Hex) -> bool:
-        return not any(terrain[t].prohibited for t in game.hex_terrain.get(h, ()))
+    barred = {h for h, kinds in game.hex_terrain.items() if any(terrain[t].prohibited for t in kinds)}
 
     seen = {grid.hex_of(label) for label in area.hexes}
     todo = [h for h in seen if h not in edge]
     while todo:
         h = todo.pop()
         for n in grid.neighbours_on_map(h):
-            if n in seen or Hexside.between(h, n) in walls or not land(n):
+            if n in seen or n in barred or ((h, n) if h < n else (n, h)) in walls:
                 continue
             seen.add(n)
             if n not in edge:  # the boundary's hexes are played on, never passed beyond

@@ -220,12 +220,13 @@ def _carry_occupants(state: OnslaughtState, after: OnslaughtState, unit_id: str,
     held = dict(state._occupants)
     old = state.location.get(unit_id)
     if old is not None and old in hexes and old != label:
-        if old in after.location.values():
-            units = state.game.units_by_id
-            if {units[u].side for u, where in after.location.items() if where == old} != {side}:
-                return False
-        else:
+        # One pass over the divisions: the sides of those left in the hex moved out of.
+        units = state.game.units_by_id
+        left = {units[u].side for u, where in after.location.items() if where == old}
+        if not left:
             del held[hexes[old]]
+        elif left != {side}:
+            return False
     if label in hexes:
         if held.get(hexes[label], side) != side:
             return False

@@ -395,23 +395,63 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
         return True
     if all(h in cut for h in frontier):
         return False
-    # Breadth first: the nearest source ends the search after a ring of hexes, not a wander.
-    queue = deque(frontier)
+    # Depth first, each hex's neighbours tried nearest to the side's sources first: the search heads
+    # down the map's slope to them instead of spreading in rings. Whether a source is reached does
+    # not depend on the order; every hex seen is joined to the division's hex whatever the order.
+    toward = _toward_sources(state.game).get(side, links)
+    stack = list(frontier)
     seen = set(frontier)
-    while queue:
-        h = queue.popleft()
+    while stack:
+        h = stack.pop()
         if h in sources or h in wide or h in joined:
-            if start not in blocked:
-                if h not in joined and zoc.isdisjoint(seen):
-                    wide |= seen  # joined without a hex of the enemy's ZOC
-                joined |= seen  # one open area through the division's hex (a blocked one joins nothing)
-            return True
-        for n in links[h]:
+            return _joined(start, h, seen, blocked, zoc, joined, wide)
+        for n in toward[h]:
             if n not in seen and n not in blocked:
                 seen.add(n)
-                queue.append(n)
+                if n in sources or n in wide or n in joined:
+                    return _joined(start, n, seen, blocked, zoc, joined, wide)
+                stack.append(n)
     cut |= seen
     return False
+
+
+def _joined(start: Hex, h: Hex, seen: set[Hex], blocked: frozenset[Hex], zoc: frozenset[Hex], joined: set[Hex],
+            wide: set[Hex]) -> bool:
+    """A search of `traces_to` reached `h`, a source or a hex joined to one: what it saw is remembered."""
+    if start not in blocked:
+        if h not in joined and zoc.isdisjoint(seen):
+            wide |= seen  # joined without a hex of the enemy's ZOC
+        joined |= seen  # one open area through the division's hex (a blocked one joins nothing)
+    return True
+
+
+def _slopes(game: Game) -> dict[str, dict[Hex, tuple[Hex, ...]]]:
+    """Each side's supply links (8.3) with each hex's neighbours ordered farthest first from the hexes
+    that can ever be that side's sources (8.1, 8.4: landing hexes, ports, entry area B; the east edge,
+    fortified ports), ties in map order: `traces_to` takes the last pushed, the nearest, first."""
+    supply_map = SupplyMap.of(game)
+    links = supply_map.links
+    possible = {ALLIED: {h for _, h in supply_map.landing} | {p.hex for p in supply_map.ports} | supply_map.entry_b,
+                GERMAN: supply_map.east_edge | {h for _, h in supply_map.fortified_ports}}
+    out: dict[str, dict[Hex, tuple[Hex, ...]]] = {}
+    for side, hexes in possible.items():
+        distance = {h: 0 for h in sorted(hexes) if h in links}
+        queue = deque(distance)
+        while queue:
+            h = queue.popleft()
+            for n in links[h]:
+                if n not in distance:
+                    distance[n] = distance[h] + 1
+                    queue.append(n)
+        far = len(links) + 1
+        for h in links:
+            distance.setdefault(h, far)  # cut off from every possible source: tried last
+        # reverse=True keeps ties in map order (the sort stays stable).
+        out[side] = {h: tuple(sorted(ns, key=distance.__getitem__, reverse=True)) for h, ns in links.items()}
+    return out
+
+
+_toward_sources = PerGame(_slopes)
 
 
 _beyond_zoc: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex]], set[Hex]]] = PerGame(lambda game: {})
