@@ -72,12 +72,8 @@ class SupplyMap:
         tables = map_tables(game)
         grid = game.grid
         # 8.3: any traversable terrain, major waterways included; never a prohibited hex (sea,
-        # neutral land), an impassable (sea) hexside or off the map.
-        passable, impassable = tables.passable, tables.impassable_sides
-        # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
-        links = {h: tuple(n for n in h.neighbours()
-                          if n in passable and ((h, n) if h < n else (n, h)) not in impassable)
-                 for h in sorted(passable)}
+        # neutral land), an impassable (sea) hexside or off the map: the map's passable links.
+        links = tables.links
         areas = game.areas_by_id
         landing_area = areas["landing_hexes"]
         landing = tuple((label, grid.hex_of(label)) for label in landing_area.hexes)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from adjudicator.systems.base import PerGame
 from wargame.game import Game
@@ -28,11 +29,29 @@ class MapTables:
     near: dict[Hex, frozenset[Hex]] = field(default_factory=dict)
     """Hexes within two movement points of a hex (6.4), filled in as they are asked for."""
 
+    @cached_property
+    def links(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Each passable hex's neighbours a division or a supply line may step into: passable, not across
+        an impassable hexside (6.1, 8.3), in map order."""
+        passable, impassable = self.passable, self.impassable_sides
+        # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
+        return {h: tuple(n for n in h.neighbours()
+                         if n in passable and ((h, n) if h < n else (n, h)) not in impassable)
+                for h in sorted(passable)}
+
     def within_two(self, start: Hex) -> frozenset[Hex]:
         """The hexes one or two movement points from `start`, and `start` (6.4: over land, not across
         sea or impassable hexsides; units, ZOC, waterways and other terrain ignored)."""
         cached = self.near.get(start)
-        if cached is None:
+        if cached is None and start in self.links:
+            # Two rings of the passable links (the same steps as below, without a Hex built per neighbour).
+            links = self.links
+            ring = links[start]
+            seen = {start, *ring}
+            for n in ring:
+                seen.update(links[n])
+            cached = self.near[start] = frozenset(seen)
+        elif cached is None:
             frontier = deque([(start, 0)])
             seen = {start}
             while frontier:

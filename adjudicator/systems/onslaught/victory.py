@@ -281,6 +281,10 @@ _allied_units: PerGame[tuple[str, ...]] = PerGame(
 """Each game's Allied divisions (13.1)."""
 
 
+_on_map_hint: PerGame[list[str]] = PerGame(lambda game: [])
+"""The Allied division 13.1's test last found on the map in a game (where the next test looks first)."""
+
+
 def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str, str] | None:
     """The winner, section and reason of an automatic victory in this position, if any (13.1, 13.2)."""
     game = state.game
@@ -288,12 +292,20 @@ def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str,
     # 13.1: at any time, no Allied units on the map, or no supply points and no sources. Asked after
     # every move: only the Allied divisions' places are looked at, not every unit's.
     location = state.location
-    if not any((where := location.get(u)) is not None and grid.is_label(where) for u in _allied_units(game)):
-        return "German", "13.1", "the Allied player has no units on the map"
+    # The division found on the map last time is looked at first: it is almost always still there.
+    hint = _on_map_hint(game)
+    if not (hint and (where := location.get(hint[0])) is not None and grid.is_label(where)):
+        found = next((u for u in _allied_units(game) if (where := location.get(u)) is not None and grid.is_label(where)),
+                     None)
+        if found is None:
+            return "German", "13.1", "the Allied player has no units on the map"
+        hint[:] = [found]
     if state.supply.get("Allied", 0) <= 0 and not supply.allied_sources(state, state.controlled):
         return "German", "13.1", "the Allied player has no supply points and no supply sources"
+    if not turn_over:
+        return None
     last = next(sc.last_turn for sc in game.manifest.scenario if sc.id == state.scenario)
-    if not turn_over or state.turn >= last:
+    if state.turn >= last:
         return None
     # 13.2: at the end of a turn before the last, no German division in supply west of the Rhine
     # (fortified ports aside) and 15 Allied divisions in supply east of the Victory Line.
@@ -304,12 +316,14 @@ def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str,
     east_of_line = [u for u, where in state.location.items() if where in east and unit_of(state, u).side == "Allied"]
     if len(east_of_line) < needed:
         return None
-    allied_east = [u for u in east_of_line if in_supply(state, u, traced_supply(state, "Allied"))]
+    # Each division's own search (8.3), stopping at the first source and sharing what earlier searches
+    # found joined, rather than the whole map's supplied hexes: the same answer (supply.traces_to).
+    allied_east = [u for u in east_of_line if supply.is_supplied(state, u)]
     if len(allied_east) < needed:
         return None
     fortified = {label for label, _ in supply.SupplyMap.of(game).fortified_ports}
     german_west = any(unit_of(state, u).side == "German" and where in west and where not in fortified
-                      and in_supply(state, u, traced_supply(state, "German")) for u, where in state.location.items())
+                      and supply.is_supplied(state, u) for u, where in state.location.items())
     if not german_west:
         return "Allied", "13.2", (f"at the end of turn {state.turn} no German division west of the Rhine is "
                                   f"in supply and {len(allied_east)} Allied divisions east of the Victory "
