@@ -145,8 +145,13 @@ class Retreats(SeriesRules[S]):
         if not enemies:
             return []
 
+        known: dict[Hex, int] = {}
+
         def nearest(h: Hex) -> int:
-            return min(e.distance(h) for e in enemies)
+            # Every path starts in the unit's hex and many end in the same hexes: each counted once.
+            if h not in known:
+                known[h] = min(e.distance(h) for e in enemies)
+            return known[h]
         return [p for p in paths if nearest(p[-1]) > nearest(p[0])]
 
     def _bombardment_direction(self, state: S, entry: Retreat, hexes: tuple[Hex, ...],

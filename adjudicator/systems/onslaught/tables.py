@@ -8,7 +8,7 @@ from functools import cached_property
 
 from adjudicator.systems.base import PerGame
 from wargame.game import Game
-from wargame.hexes import Hex, Hexside
+from wargame.hexes import DIRECTIONS, Hex, Hexside
 
 
 @dataclass(frozen=True)
@@ -33,11 +33,17 @@ class MapTables:
     def links(self) -> dict[Hex, tuple[Hex, ...]]:
         """Each passable hex's neighbours a division or a supply line may step into: passable, not across
         an impassable hexside (6.1, 8.3), in map order."""
-        passable, impassable = self.passable, self.impassable_sides
-        # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
-        return {h: tuple(n for n in h.neighbours()
-                         if n in passable and ((h, n) if h < n else (n, h)) not in impassable)
-                for h in sorted(passable)}
+        impassable = self.impassable_sides
+        # The map's own Hex objects, found by their coordinates (a Hex equals and hashes as its tuple), in
+        # direction order: no Hex built for each of the map's thousands of neighbours.
+        hexes: dict[tuple[int, int], Hex] = {h: h for h in self.passable}
+        out: dict[Hex, tuple[Hex, ...]] = {}
+        for h in sorted(self.passable):
+            q, r = h
+            near = (hexes.get((q + dq, r + dr)) for dq, dr in DIRECTIONS)
+            # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
+            out[h] = tuple(n for n in near if n is not None and ((h, n) if h < n else (n, h)) not in impassable)
+        return out
 
     def within_two(self, start: Hex) -> frozenset[Hex]:
         """The hexes one or two movement points from `start`, and `start` (6.4: over land, not across
