@@ -590,23 +590,43 @@ def _warn_saved_position(path: Path, translation: Translation) -> None:
                + ": give the game's earlier logs first", err=True)
 
 
-def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, data: Path | None,
-                game_id: str | None, module: Path | None) -> tuple[Replay[Any], Any]:
-    """The replay of one log or a chain, and its state at `--at` (the end without it); WargameError if not."""
+@dataclasses.dataclass(frozen=True)
+class Replayed:
+    """One log or a game's logs in order, replayed with every state kept, and how its lines are counted."""
+
+    result: Replay[Any]
+    chain: Chain | None
+    """The chain, for several logs (its `--at LOG:STEP` reads through it); None for one log."""
+    lines: int
+    """How many lines (a VASSAL file: steps) the one log has; 0 for a chain."""
+    noun: str
+    """What a line of the one log is called: `line`, or `step` for a VASSAL file."""
+
+
+def replay_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module: Path | None) -> Replayed:
+    """The replay of one log or a chain (a saved VASSAL position that is not the set-up warned of)."""
     logs = expand_logs(logs)
     if len(logs) > 1:
         from adjudicator.vassal.chain import replay_chain
         chain = read_logs(logs, data, game_id, module)
-        result = replay_chain(chain)
-        wanted = None if at_line is None else _chain_line(chain, *at_line)
-    elif is_vassal_file(logs[0]):
+        return Replayed(replay_chain(chain), chain, 0, "line")
+    if is_vassal_file(logs[0]):
         result, translation = adjudicate_vassal(logs[0], data, game_id, module)
-        wanted = None if at_line is None else at_line[1]
         _warn_saved_position(logs[0], translation)
-    else:
-        result = adjudicate_file(logs[0], data)[0]
-        wanted = None if at_line is None else at_line[1]
-    return result, (result.final_state if wanted is None else result.state_at(wanted))
+        return Replayed(result, None, len(_step_lines(translation)), "step")
+    result, source = adjudicate_file(logs[0], data)
+    return Replayed(result, None, len(source), "line")
+
+
+def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, data: Path | None,
+                game_id: str | None, module: Path | None) -> tuple[Replay[Any], Any]:
+    """The replay of one log or a chain, and its state at `--at` (the end without it); WargameError if not."""
+    replayed = replay_logs(logs, data, game_id, module)
+    result = replayed.result
+    if at_line is None:
+        return result, result.final_state
+    wanted = _chain_line(replayed.chain, *at_line) if replayed.chain is not None else at_line[1]
+    return result, result.state_at(wanted)
 
 
 @main.command(short_help="The position at any point of a log, or of a game's logs in order.")

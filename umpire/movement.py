@@ -8,12 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adjudicator.cli import _chain_line, _step_lines, adjudicate_file, adjudicate_vassal, expand_logs, read_logs
+from adjudicator.cli import _chain_line, expand_logs, replay_logs
 from adjudicator.contract import MovementModel, Reach, RetreatOption, RuleSystem
 from adjudicator.engine import Replay
 from adjudicator.notation.entries import Entry, Retreat
-from adjudicator.vassal.chain import replay_chain
-from adjudicator.vassal.detect import is_vassal_file
 from wargame.errors import WargameError, did_you_mean
 from wargame.scene import Mark
 
@@ -45,33 +43,25 @@ def moment_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, da
               game_id: str | None, module: Path | None) -> Moment:
     """The replay of one log or a chain, and its state after `--at` (the end without it); WargameError for a
     line past the log's end."""
-    logs = expand_logs(logs)
-    if len(logs) > 1:
-        chain = read_logs(logs, data, game_id, module)
-        result: Replay[Any] = replay_chain(chain)
-        if at_line is None:
-            return Moment(result, result.final_state, "the end")
+    replayed = replay_logs(logs, data, game_id, module)
+    result = replayed.result
+    if at_line is None:
+        return Moment(result, result.final_state, "the end")
+    chain = replayed.chain
+    if chain is not None:
         line = _chain_line(chain, *at_line)
         local = at_line[1]
         part = next(p for p in chain.parts if p.base == line - local)
         if local > len(part.source):
             raise _out_of_range(at_line[1], len(part.source), part.path.name)
         return Moment(result, result.state_at(line), f"{part.path.name} line {local}")
-    log = logs[0]
-    if is_vassal_file(log):
-        result, translation = adjudicate_vassal(log, data, game_id, module)
-        last, noun = len(_step_lines(translation)), "step"
-    else:
-        result, source = adjudicate_file(log, data)
-        last, noun = len(source), "line"
-    if at_line is None:
-        return Moment(result, result.final_state, "the end")
+    log = expand_logs(logs)[0]
     if at_line[0] is not None and at_line[0] not in (log.name, str(log), "1"):
         raise WargameError(f"--at {at_line[0]}:{at_line[1]}: no log {at_line[0]!r} here"
                            f"{did_you_mean(at_line[0], [log.name])}")
-    if at_line[1] > last:
-        raise _out_of_range(at_line[1], last, log.name)
-    return Moment(result, result.state_at(at_line[1]), f"{noun} {at_line[1]}")
+    if at_line[1] > replayed.lines:
+        raise _out_of_range(at_line[1], replayed.lines, log.name)
+    return Moment(result, result.state_at(at_line[1]), f"{replayed.noun} {at_line[1]}")
 
 
 def unit_place(moment: Moment, unit_id: str) -> str:
