@@ -151,7 +151,9 @@ def context_marks(system: RuleSystem[StateT], state: StateT, entry: Entry, findi
     if isinstance(entry, (Move, Retreat, Advance)) and entry.unit in units:
         side = units[entry.unit].side
         path = [grid.hex_of(label) for label in entry.path if grid.is_label(label)]
-        near = {h for h in grid.hexes if any(h.distance(p) <= ZOC_REACH for p in path)}
+        near = set(path)
+        for _ in range(ZOC_REACH):
+            near |= {n for h in near for n in grid.neighbours_on_map(h)}
         zone: set[str] = set()
         for enemy in (s for s in game.manifest.sides if s != side):
             zone |= {label for label in model.zones_of_control(state, enemy)
