@@ -4,6 +4,7 @@ one breach gives one error. Each case has a short log here or in examples/onslau
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from test_onslaught_arrivals import LANDINGS, REINFORCEMENT_STEP, play as play_turn
@@ -363,3 +364,18 @@ def test_a_rebuild_cut_off_by_enemy_zoc_cites_8_3(game: Game) -> None:
     ringed = {**cut, "de-inf-04": "0520", "de-inf-05": "0418", "de-inf-06": "0320"}
     assert play_turn(game, 5, ringed, rebuild, depleted=("us-para-01",))[0] == \
         [("11.2", "Allied: replace us-para-01 full points 2")]
+
+
+def test_a_division_moves_once_in_a_breakthrough_too(tmp_path: Path) -> None:
+    """5.5, 6.1: a breakthrough stack makes one Movement action's move (before or after its attack); a
+    second move of a division that has moved is an error, as in a Movement action."""
+    from adjudicator.cli import adjudicate_file
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "onslaught" / "legal-rule-5.6-breakthrough.log"
+    lines = example.read_text(encoding="utf-8").splitlines()
+    cut = lines.index("us-arm-02 0620-0621-0622") + 1
+    log = tmp_path / "breakthrough.log"
+    log.write_text("\n".join([*lines[:cut], "us-arm-01 0622-0623"]) + "\n", encoding="utf-8")
+    result, _ = adjudicate_file(log, None)
+    found = [(f.line, f.rule) for f in result.findings if f.severity == "error"]
+    assert found == [(cut + 1, "6.1")], result.findings

@@ -180,7 +180,7 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
                                "advance after combat"))
     elif not strategic:
         out.append(("5.0", "in the German Reserve Step divisions move strategically only"))
-    if unit_id in state.moved and not (action is not None and action.type == "breakthrough"):
+    if unit_id in state.moved:
         out.append(("6.1", f"{unit_id} has already moved in this action"))
     return out, False
 
