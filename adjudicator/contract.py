@@ -18,7 +18,7 @@ from wargame.hexes import Hex
 
 __all__ = ["MOVE_KINDS", "CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "MarkerUse", "MoveRule",
            "MovementModel", "Outcome", "Position", "Reach", "RetreatOption", "RuleSystem", "SectionTable",
-           "SequencePoint", "Severity", "StateT", "UnitPlace", "kind_of"]
+           "SequencePoint", "Severity", "StateT", "UnitPlace", "how_of", "kind_of"]
 
 StateT = TypeVar("StateT")
 """A rule system's own state type (frozen; the engine never looks inside)."""
@@ -30,6 +30,14 @@ StepNoun = Literal["step", "phase"]
 def kind_of(entry: Entry) -> str:
     """The entry's kind as the notation writes it (`move`, `step`, ...)."""
     return str(getattr(entry, "kind", ""))
+
+
+def how_of(entry: Entry) -> str | None:
+    """How an entry places or marks its units (`reinforce`, `draw`, ...), None for a kind that does not say."""
+    # Read from the model's fields: `getattr` with a default on a pydantic model costs an exception when
+    # the field is missing, and the engine asks this of every entry.
+    how = entry.__dict__.get("how")
+    return None if how is None else str(how)
 
 
 @dataclass(frozen=True)

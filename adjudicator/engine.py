@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Generic
+from typing import Generic, cast
 
 from adjudicator.basis import Board, Facts, entry_facts, finding_records
-from adjudicator.contract import RuleSystem, StateT, kind_of
+from adjudicator.contract import RuleSystem, SequencePoint, StateT, how_of, kind_of
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (Advance, Attack, Comment, Entry, Header, Loss, Move, Place as Placement,
                                           Retreat, StandFast, StepMarker)
@@ -21,7 +21,7 @@ from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
 from wargame.models import EntryAllowance
-from wargame.sequence import Slot, entry_places, next_slot, opening_slot, slot_at, step_ids, turn_sequence
+from wargame.sequence import Slot, TurnOrder, next_slot
 
 __all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "check", "follow", "replay", "resolve"]
 
@@ -85,7 +85,7 @@ class Resolver:
         self.game, self.file, self.source = game, file, source
         self.units = game.units_by_id
         self.boxes = {b.id for b in game.manifest.box} | set(game.areas_by_id)
-        self.steps = step_ids(turn_sequence(game.manifest))
+        self.steps = TurnOrder(game.manifest).steps
 
     def _error(self, entry: Entry, value: str | None, message: str) -> LogSyntaxError:
         column = entry.column
@@ -99,6 +99,8 @@ class Resolver:
         if not isinstance(entry, (Move, Retreat)) or len(entry.path) < 2:
             return False
         grid = self.game.grid
+        if all(map(grid.is_label, entry.path)):
+            return False
         for before, label in zip(entry.path, entry.path[1:]):
             if not grid.is_label(label):
                 beyond, last = grid.hex_beyond(label), grid.hex_beyond(before)
@@ -179,16 +181,15 @@ def _on_map(entry: Entry, grid_has: Callable[[str], bool]) -> Entry:
     return entry
 
 
-def _sequence_findings(system: RuleSystem[StateT], sequence: tuple[Slot, ...], state: StateT,
+def _sequence_findings(system: RuleSystem[StateT], order: TurnOrder, at: SequencePoint,
                        entry: StepMarker) -> list[Finding]:
     """The step or phase marker names the next one of the turn (4.0 / 4.1: the game's `[[sequence]]`)."""
     noun = system.step_noun
-    ids = step_ids(sequence)
+    sequence, ids = order.sequence, order.steps
     if entry.step not in ids:
         # Not a finding: an unknown step cannot be applied, so the replay stops here (tier 2).
         raise ReplayError(f"line {entry.line}: {entry.step!r} is not a {noun} of the turn"
                           f"{did_you_mean(entry.step, ids)} ({', '.join(ids)})")
-    at = system.sequence_point(state)
     section = sequence[0].source
     if at.turn == 0:
         return [system.table.finding("error", section, entry.line, entry.column,
@@ -261,26 +262,24 @@ def _belongs(slots: Sequence[Slot], kind: str, how: str | None) -> str:
     return ", or to ".join(parts)
 
 
-def _entry_place_findings(system: RuleSystem[StateT], sequence: tuple[Slot, ...], opening: Slot | None,
-                          places: dict[str, tuple[EntryAllowance, ...]], state: StateT, entry: Entry,
-                          kind: str) -> list[Finding]:
+def _entry_place_findings(system: RuleSystem[StateT], order: TurnOrder, at: SequencePoint, state: StateT,
+                          entry: Entry, kind: str) -> list[Finding]:
     """The step or phase under way allows this kind of entry from this side, for these units (`entries`
-    of the game's `[[sequence]]`), citing the section the data gives for it.
+    of the game's `[[sequence]]`), citing the section the data gives for it; only for a kind the sequence
+    governs (`TurnOrder.governs`).
 
     An opening step's allowances (before the first turn) are exceptions to the turn's: an entry it does
     not allow breaks the rule of the kind's own step or phase in the turn, which is the one cited."""
-    how = getattr(entry, "how", None)
-    in_opening = [a for a in opening.entries if a.covers(kind, how)] if opening is not None else []
-    allowed = [a for a in places.get(kind, ()) if a.covers(kind, how)]
-    if not allowed and not in_opening:
-        return []
-    at = system.sequence_point(state)
-    slot = slot_at(sequence, opening, at.turn, at.step, at.player_turn)
+    how = how_of(entry)
+    slot = order.slot_at(at.turn, at.step, at.player_turn)
     side = _deciding_side(system, state, entry)
     units = system.game_of(state).units_by_id
-    types = [units[u].type for u in _acting_units(entry) if u in units]
-    if slot is not None and slot.allows(kind, side, types, how):
+    types = tuple(units[u].type for u in _acting_units(entry) if u in units)
+    if slot is not None and order.allows(slot, kind, side, types, how):
         return []
+    opening = order.opening
+    in_opening = [a for a in opening.entries if a.covers(kind, how)] if opening is not None else []
+    allowed = [a for a in order.places.get(kind, ()) if a.covers(kind, how)]
     here = [a for a in slot.entries if a.covers(kind, how)] if slot is not None and not slot.opening else []
     section = (here or allowed or in_opening)[0].source
     noun = system.step_noun
@@ -288,7 +287,7 @@ def _entry_place_findings(system: RuleSystem[StateT], sequence: tuple[Slot, ...]
         where = f"before the first turn ({slot.name})"
     else:
         where = f"turn {at.turn}, {slot.name}" if slot is not None else f"turn {at.turn}, before its first {noun}"
-    belongs = _belongs((*sequence, *([opening] if opening is not None else [])), kind, how)
+    belongs = _belongs((*order.sequence, *([opening] if opening is not None else [])), kind, how)
     acting = f" ({', '.join(_acting_units(entry))})" if _acting_units(entry) else ""
     written = f"'{kind}' entry" if how is None else f"'{kind}' entry ('{how}')"
     if here:
@@ -317,10 +316,7 @@ def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) ->
     return out
 
 
-def check(system: RuleSystem[StateT], state: StateT, entry: Entry,
-          sequence: tuple[Slot, ...] | None = None,
-          places: dict[str, tuple[EntryAllowance, ...]] | None = None,
-          opening: Slot | None = None) -> list[Finding]:
+def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOrder | None = None) -> list[Finding]:
     """Every finding for an entry: the engine's generic checks in a fixed order, then the system's rules.
 
     1. the game is already decided (nothing follows an automatic victory);
@@ -331,8 +327,8 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry,
     5. the author (`Side:` / `Side>`) may write it;
     then the rule system's own checks. 1, 2 and an unknown step stop there; after 4, the system judges
     only what the entry's arrival brings about, not its kind's own rules (one breach, one error).
-    `sequence`, `places` and `opening` are the game's (`replay` reads them once); without `sequence` all
-    three are read from the game. ReplayError for a step or phase the game does not have."""
+    `order` is the game's sequence of play (`replay` reads it once); without it, it is read from the game.
+    ReplayError for a step or phase the game does not have."""
     handed = system.engine_checks
     table = system.table
     if handed.decided and not isinstance(entry, Comment):
@@ -346,19 +342,21 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry,
         why = system.foreign_kinds.get(kind, f"is not an entry of the {system.name} rule system")
         return [table.finding("error", "log", entry.line, entry.column, f"'{kind}' {why}")]
     out: list[Finding] = []
-    if sequence is None:
-        manifest = system.game_of(state).manifest
-        sequence, opening = turn_sequence(manifest), opening_slot(manifest)
-    if handed.sequence and isinstance(entry, StepMarker):
-        out += _sequence_findings(system, sequence, state, entry)
+    if order is None:
+        order = TurnOrder(system.game_of(state).manifest)
+    marker = handed.sequence and isinstance(entry, StepMarker)
+    governed = handed.entries and order.governs(kind, how_of(entry))
+    at = system.sequence_point(state) if marker or governed else None
+    if marker and at is not None:
+        out += _sequence_findings(system, order, at, cast(StepMarker, entry))
     misplaced: list[Finding] = []
-    if handed.entries:
-        misplaced = _entry_place_findings(system, sequence, opening,
-                                          entry_places(sequence) if places is None else places, state, entry, kind)
+    if governed and at is not None:
+        misplaced = _entry_place_findings(system, order, at, state, entry, kind)
         out += misplaced
-    if handed.author:
+    if handed.author and entry.side:
         out += _author_findings(system, state, entry)
-    return with_basis(system, state, entry, out + system.check_rules(state, entry, kind_rules=not misplaced))
+    out += system.check_rules(state, entry, kind_rules=not misplaced)
+    return with_basis(system, state, entry, out) if out else out
 
 
 def with_basis(system: RuleSystem[StateT], state: StateT, entry: Entry | None,
@@ -407,8 +405,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
         return result
 
     resolver = Resolver(game, file, source)
-    sequence, opening = turn_sequence(game.manifest), opening_slot(game.manifest)
-    places = entry_places(sequence)
+    order = TurnOrder(game.manifest)
     state = system.initial_state(game, headers)
     result.states.append(state)
     for entry in entries:
@@ -420,7 +417,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         Finding("error", NOTATION, "ids", entry.line,
                                 (problem.place.column or 1) if problem.place else entry.column, problem.message))
         try:
-            result.findings += check(system, state, entry, sequence, places, opening)
+            result.findings += check(system, state, entry, order)
             state = system.apply(state, _applied(resolver, entry))
         except ReplayError as e:
             return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))

@@ -25,7 +25,7 @@ from builder.vassal.module import _turn_levels
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.models import GameManifest
-from wargame.sequence import entry_places, next_slot, opening_slot, slot_at, step_ids, turn_sequence
+from wargame.sequence import TurnOrder, entry_places, next_slot, opening_slot, slot_at, step_ids, turn_sequence
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +55,35 @@ def test_one_sequence_for_engine_builder_and_reader(onslaught: Game, omaha: Game
     assert opening is not None and opening.opening and opening.id == "landing"
     assert "landing" not in step_ids(omaha_sequence) and opening.name not in _turn_levels(omaha)
     assert opening_slot(onslaught.manifest) is None
+
+
+def test_turn_order_remembers_the_answers_the_sequence_gives(onslaught: Game, omaha: Game) -> None:
+    """TurnOrder, which the engine asks about every entry, answers as the sequence's own functions do, asked
+    once or twice (the second answer comes from what it remembered)."""
+    for game in (onslaught, omaha):
+        order = TurnOrder(game.manifest)
+        sequence, opening = turn_sequence(game.manifest), opening_slot(game.manifest)
+        places = entry_places(sequence)
+        assert order.sequence == sequence and order.opening == opening and order.steps == step_ids(sequence)
+        kinds = sorted({a.kind for s in (*sequence, *([opening] if opening else [])) for a in s.entries} | {"comment"})
+        hows = [None, "reinforce", "setup", "draw", "replace"]
+        types = sorted({u.type for u in game.units_by_id.values()})
+        for turn in (0, 1):
+            for step in [None, *step_ids(sequence), "no_such_step"]:
+                for side in [None, *game.manifest.sides]:
+                    for _ in range(2):
+                        assert order.slot_at(turn, step, side) == slot_at(sequence, opening, turn, step, side)
+        for kind in kinds:
+            for how in hows:
+                governed = any(a.covers(kind, how) for a in places.get(kind, ())) or (
+                    opening is not None and opening.names(kind, how))
+                assert order.governs(kind, how) is governed and order.governs(kind, how) is governed
+                for slot in (*sequence, *([opening] if opening else [])):
+                    for side in [None, *game.manifest.sides]:
+                        for acting in [(), (types[0],), tuple(types[:2])]:
+                            expected = slot.allows(kind, side, acting, how)
+                            assert order.allows(slot, kind, side, acting, how) is expected
+                            assert order.allows(slot, kind, side, acting, how) is expected
 
 
 def test_an_unknown_step_is_a_log_error_with_a_suggestion(tmp_path: Path) -> None:

@@ -122,3 +122,47 @@ def next_slot(sequence: tuple[Slot, ...], step: str | None, side: str | None) ->
     if index is None or index + 1 >= len(sequence):
         return None
     return sequence[index + 1]
+
+
+class TurnOrder:
+    """The game's sequence of play as a referee asks it about every entry: the turn's steps or phases, the
+    opening, the entry kinds each names, and what each lets be written there, worked out once.
+
+    Its answers depend on the game's data alone (the step, the side, the kind, the unit types), so each is
+    remembered: a replay asks the same few questions thousands of times."""
+
+    def __init__(self, manifest: GameManifest) -> None:
+        self.sequence = turn_sequence(manifest)
+        self.opening = opening_slot(manifest)
+        self.places = entry_places(self.sequence)
+        self.steps = step_ids(self.sequence)
+        self._governed: dict[tuple[str, str | None], bool] = {}
+        self._slots: dict[tuple[int, str | None, str | None], Slot | None] = {}
+        self._allows: dict[tuple[str, str | None, bool, str, str | None, tuple[str, ...], str | None], bool] = {}
+
+    def governs(self, kind: str, how: str | None) -> bool:
+        """Whether some step or phase of the turn, or the opening, names this kind of entry written this way
+        (then only those allow it)."""
+        key = (kind, how)
+        known = self._governed.get(key)
+        if known is None:
+            known = any(a.covers(kind, how) for a in self.places.get(kind, ())) or (
+                self.opening is not None and self.opening.names(kind, how))
+            self._governed[key] = known
+        return known
+
+    def slot_at(self, turn: int, step: str | None, side: str | None) -> Slot | None:
+        """The step or phase under way (`slot_at` of the module), remembered."""
+        key = (0 if turn == 0 else 1, step, side)
+        if key not in self._slots:
+            self._slots[key] = slot_at(self.sequence, self.opening, turn, step, side)
+        return self._slots[key]
+
+    def allows(self, slot: Slot, kind: str, side: str | None, unit_types: tuple[str, ...],
+               how: str | None) -> bool:
+        """`Slot.allows`, remembered."""
+        key = (slot.id, slot.side, slot.opening, kind, side, unit_types, how)
+        known = self._allows.get(key)
+        if known is None:
+            known = self._allows[key] = slot.allows(kind, side, unit_types, how)
+        return known

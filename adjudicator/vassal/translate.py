@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.contract import kind_of
+from adjudicator.contract import how_of, kind_of
 from adjudicator.engine import resolve
 from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Pass, Place as PlaceEntry,
@@ -238,7 +238,7 @@ class _Translator:
         # the Pointe du Hoc roll, its loss and marker and the Rangers' move, the beach assaults with their
         # markers, losses and retreats) plays it while VASSAL's turn tracker already shows the first turn's
         # first step: the kinds the opening allows, and the dice, markers and results that follow them.
-        return self.opening is not None and (self.opening.names(kind_of(entry), getattr(entry, "how", None))
+        return self.opening is not None and (self.opening.names(kind_of(entry), how_of(entry))
                                              or isinstance(entry, OPENING_RESULTS))
 
     def emit(self, entry: Entry) -> int:
