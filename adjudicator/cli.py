@@ -618,15 +618,40 @@ def replay_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, 
     return Replayed(result, None, len(source), "line")
 
 
-def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, data: Path | None,
-                game_id: str | None, module: Path | None) -> tuple[Replay[Any], Any]:
-    """The replay of one log or a chain, and its state at `--at` (the end without it); WargameError if not."""
-    replayed = replay_logs(logs, data, game_id, module)
+def chosen_state(replayed: Replayed, logs: tuple[Path, ...], at_line: tuple[str | None, int] | None) -> tuple[Any, str]:
+    """The state after `--at [LOG:]LINE` (the end without it) and how that moment is named for people (`line 12`,
+    `step 12` of a VASSAL file, `LOG line 12` of a chain, `the end`); WargameError for a log the replay does
+    not have or a line past its end."""
     result = replayed.result
     if at_line is None:
-        return result, result.final_state
-    wanted = _chain_line(replayed.chain, *at_line) if replayed.chain is not None else at_line[1]
-    return result, result.state_at(wanted)
+        return result.final_state, "the end"
+    chain = replayed.chain
+    if chain is not None:
+        line = _chain_line(chain, *at_line)
+        local = at_line[1]
+        part = next(p for p in chain.parts if p.base == line - local)
+        if local > len(part.source):
+            raise _out_of_range(local, len(part.source), part.path.name)
+        return result.state_at(line), f"{part.path.name} line {local}"
+    log = expand_logs(logs)[0]
+    if at_line[0] is not None and at_line[0] not in (log.name, str(log), "1"):
+        raise WargameError(f"--at {at_line[0]}:{at_line[1]}: no log {at_line[0]!r} here"
+                           f"{did_you_mean(at_line[0], [log.name])}")
+    if at_line[1] > replayed.lines:
+        raise _out_of_range(at_line[1], replayed.lines, log.name, replayed.noun)
+    return result.state_at(at_line[1]), f"{replayed.noun} {at_line[1]}"
+
+
+def _out_of_range(at: int, last: int, what: str, noun: str = "line") -> WargameError:
+    return WargameError(f"--at {at}: {what} has {last} {noun}(s); give a {noun} from 0 (the set-up) to {last}")
+
+
+def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, data: Path | None,
+                game_id: str | None, module: Path | None) -> tuple[Replay[Any], Any]:
+    """The replay of one log or a chain, and its state at `--at` (the end without it); WargameError for a log
+    the replay does not have or a line past its end."""
+    replayed = replay_logs(logs, data, game_id, module)
+    return replayed.result, chosen_state(replayed, logs, at_line)[0]
 
 
 @main.command(short_help="The position at any point of a log, or of a game's logs in order.")

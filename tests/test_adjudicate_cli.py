@@ -177,6 +177,18 @@ def test_state_at_a_line() -> None:
     assert "us-inf-01" in doc["positions"]["0520"] and doc["supply"]["Allied"] == 11
 
 
+def test_state_at_a_line_past_the_end_is_refused() -> None:
+    """state --at past the log's last line is an error naming the log's length (exit 2), not the end's
+    position shown as if it were the line's; the last line itself is accepted."""
+    log = EXAMPLES / "legal-turn1.log"
+    lines = len(log.read_text(encoding="utf-8").splitlines())
+    code, _, err = run("state", str(log), "--at", str(lines + 5))
+    assert code == 2 and f"--at {lines + 5}" in err and f"has {lines} line(s)" in err and "Traceback" not in err
+    assert run("state", str(log), "--at", str(lines))[0] == 0
+    code, _, err = run("state", str(log), "--at", "other.log:3")
+    assert code == 2 and "no log 'other.log'" in err
+
+
 def test_placement_hexes_are_resolved(tmp_path: Path) -> None:
     """A placement naming a hex off the map stops with a suggestion (exit 2)."""
     log = tmp_path / "place.log"

@@ -97,6 +97,14 @@ def test_picture_of_a_hex_off_the_map_is_refused(tmp_path: Path) -> None:
     assert code == 2 and "9922" in err and not (tmp_path / "x.png").exists()
 
 
+def test_picture_at_a_line_past_the_end_is_refused(tmp_path: Path) -> None:
+    """picture --at past the log's last line: exit 2 naming the log's length, nothing written."""
+    log = OMAHA / "legal-combat.log"
+    lines = len(log.read_text(encoding="utf-8").splitlines())
+    code, _, err = run("picture", str(log), "--at", str(lines + 1), "-o", str(tmp_path / "x.png"))
+    assert code == 2 and f"has {lines} line(s)" in err and not (tmp_path / "x.png").exists()
+
+
 def test_marks_for_entries() -> None:
     """A move marks its path (red with an error, green without); an attack its arrows and claims."""
     move = Move(line=3, unit="a", path=["0101", "0102"])

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adjudicator.cli import _chain_line, expand_logs, replay_logs
+from adjudicator.cli import chosen_state, replay_logs
 from adjudicator.contract import MovementModel, Reach, RetreatOption, RuleSystem
 from adjudicator.engine import Replay
 from adjudicator.notation.entries import Entry, Retreat
@@ -35,33 +35,13 @@ class Moment:
         return model
 
 
-def _out_of_range(at: int, last: int, what: str) -> WargameError:
-    return WargameError(f"--at {at}: {what} has {last} line(s); give a line from 0 (the set-up) to {last}")
-
-
 def moment_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, data: Path | None,
               game_id: str | None, module: Path | None) -> Moment:
     """The replay of one log or a chain, and its state after `--at` (the end without it); WargameError for a
     line past the log's end."""
     replayed = replay_logs(logs, data, game_id, module)
-    result = replayed.result
-    if at_line is None:
-        return Moment(result, result.final_state, "the end")
-    chain = replayed.chain
-    if chain is not None:
-        line = _chain_line(chain, *at_line)
-        local = at_line[1]
-        part = next(p for p in chain.parts if p.base == line - local)
-        if local > len(part.source):
-            raise _out_of_range(at_line[1], len(part.source), part.path.name)
-        return Moment(result, result.state_at(line), f"{part.path.name} line {local}")
-    log = expand_logs(logs)[0]
-    if at_line[0] is not None and at_line[0] not in (log.name, str(log), "1"):
-        raise WargameError(f"--at {at_line[0]}:{at_line[1]}: no log {at_line[0]!r} here"
-                           f"{did_you_mean(at_line[0], [log.name])}")
-    if at_line[1] > replayed.lines:
-        raise _out_of_range(at_line[1], replayed.lines, log.name)
-    return Moment(result, result.state_at(at_line[1]), f"{replayed.noun} {at_line[1]}")
+    state, when = chosen_state(replayed, logs, at_line)
+    return Moment(replayed.result, state, when)
 
 
 def unit_place(moment: Moment, unit_id: str) -> str:
