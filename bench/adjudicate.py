@@ -28,7 +28,7 @@ and prints the entries per second of the replay and its ratio to the parse, meas
 run because machines are noisy. Figures and their history: bench/README.md. Then, each in a fresh process: the peak memory of one check
 (tracemalloc's peak and the process's maximum resident set), also for 20,000 entries of passes
 (a log whose states once kept every pass); and whole-process `adjudicate check` on the generated
-log and the bundled sample logs, start-up included (median wall time, maximum resident set).
+log and the bundled sample logs, start-up included, its modules read from bytecode as after `pip install` (median wall time, maximum resident set).
 Aims (issue 14): at least 10,000 entries/s cold, within 10x the parse, a check's peak under
 150 MiB for a 20,000-entry game.
 
@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import subprocess
@@ -469,12 +470,19 @@ def peak_memory(path: Path, game_id: str) -> dict[str, int]:
     return dict(json.loads(done.stdout))
 
 
-def whole_process(path: Path, runs: int) -> tuple[float, int, int]:
-    """`adjudicate check LOG` in its own process, start-up included: median seconds, maximum RSS (KiB), exit code."""
+def whole_process(path: Path, runs: int, pycache: Path) -> tuple[float, int, int]:
+    """`adjudicate check LOG` in its own process, start-up included: median seconds, maximum RSS (KiB), exit code.
+
+    As an installed Umpire runs: pip compiles a wheel's modules at install, so a user's start-up reads bytecode.
+    The processes here cache theirs under `pycache` (a warm-up run writes it), whatever PYTHONDONTWRITEBYTECODE
+    the machine sets, and the checkout is left as it was."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    command = [sys.executable, "-c", CHILD_RSS, sys.executable, "-m", "adjudicator", "check", str(path)]
+    subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT, env=env)  # warm-up: bytecode
     figures = []
     for _ in range(runs):
-        command = [sys.executable, "-c", CHILD_RSS, sys.executable, "-m", "adjudicator", "check", str(path)]
-        done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
+        done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT, env=env)
         figures.append(json.loads(done.stdout))
     return (statistics.median(f["seconds"] for f in figures), max(f["maxrss_kib"] for f in figures),
             figures[0]["code"])
@@ -543,7 +551,7 @@ def measure(name: str, text: str, load: Callable[[], Game], runs: int, generated
         samples = [log, *sorted((ROOT / "examples" / game.id).glob("legal-*.log"))[:3]]
         print(f"{'adjudicate check, whole process':<44} {'seconds':>8} {'max RSS MiB':>12} {'exit':>5}")
         for path in samples:
-            seconds, rss, code = whole_process(path, runs)
+            seconds, rss, code = whole_process(path, runs, Path(folder) / "pycache")
             shown = "generated" if path == log else path.relative_to(ROOT).as_posix()
             print(f"{shown:<44} {seconds:>8.2f} {rss / 1024:>12.0f} {code:>5}")
     if profile:
