@@ -1,5 +1,6 @@
-"""`adjudicate check` of a text log loads no VASSAL module beyond the file-type test (start-up time:
-the reader and translator are about a fifth of a check's imports; bench/README.md)."""
+"""`adjudicate check` of a text log loads no VASSAL module beyond the file-type test, only its own game's rule
+system, and no signature library without a ledger (start-up time: the reader and translator are about a fifth
+of a check's imports, each rule system about a tenth of a second; bench/README.md)."""
 
 from __future__ import annotations
 
@@ -17,19 +18,33 @@ import sys
 from click.testing import CliRunner
 from umpire.cli import main
 result = CliRunner().invoke(main, ["check", sys.argv[1]])
-loaded = sorted(m for m in sys.modules if m.startswith(("adjudicator.vassal.", "wargame.vassal")))
+prefixes = tuple(sys.argv[2:]) or ("adjudicator.vassal.", "wargame.vassal")
+loaded = sorted(m for m in sys.modules if m.startswith(prefixes))
 print(result.exit_code, " ".join(loaded))
 """
 
 
-def _loaded_by_check(log: Path) -> list[str]:
-    done = subprocess.run([sys.executable, "-c", PROBE, str(log)], capture_output=True, text=True, check=True,
+def _loaded_by_check(log: Path, *prefixes: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, str(log), *prefixes], capture_output=True, text=True, check=True,
                           cwd=ROOT, timeout=120)
     return done.stdout.split()
 
 
 def test_text_log_check_loads_no_vassal_reader() -> None:
     assert _loaded_by_check(ROOT / "examples" / "omaha" / "legal-sample-game.log") == ["0", "adjudicator.vassal.detect"]
+
+
+def test_a_check_loads_its_own_rule_system_only_and_no_signatures() -> None:
+    """A check of an Onslaught log imports neither the Fire & Movement series nor Omaha, and an Omaha log not
+    Onslaught; neither imports the signature library (`cryptography`) when no ledger is given."""
+    watched = ("adjudicator.systems.", "cryptography")
+    onslaught = _loaded_by_check(ROOT / "examples" / "onslaught" / "legal-sample-game.log", *watched)
+    assert onslaught[0] == "0" and any(m.startswith("adjudicator.systems.onslaught") for m in onslaught)
+    assert not [m for m in onslaught if m.startswith(("adjudicator.systems.omaha", "adjudicator.systems.fire_and",
+                                                       "cryptography"))]
+    omaha = _loaded_by_check(ROOT / "examples" / "omaha" / "legal-sample-game.log", *watched)
+    assert omaha[0] == "0" and any(m.startswith("adjudicator.systems.omaha") for m in omaha)
+    assert not [m for m in omaha if m.startswith(("adjudicator.systems.onslaught", "cryptography"))]
 
 
 def test_vassal_log_check_still_loads_the_reader() -> None:

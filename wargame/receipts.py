@@ -17,9 +17,12 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+if TYPE_CHECKING:
+    # The signature library is loaded only when a key or signature is read (a check without a ledger,
+    # the common case, never needs it: about 20 ms of every start-up).
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from wargame.errors import WargameError
 
@@ -69,6 +72,8 @@ def raw_public_key(public: Ed25519PublicKey) -> bytes:
 
 def public_key_from_text(text: str) -> Ed25519PublicKey:
     """A public key from its base64 (raw 32 bytes) form, as published by the ledger."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         raw = base64.b64decode(text.strip(), validate=True)
         return Ed25519PublicKey.from_public_bytes(raw)
@@ -179,6 +184,8 @@ def receipt_from_token(token: str) -> Receipt:
 
 def signature_problem(receipt: Receipt, public: Ed25519PublicKey) -> str | None:
     """Why the receipt's signature does not hold under the key, or None if it does."""
+    from cryptography.exceptions import InvalidSignature
+
     if receipt.key != key_id(public):
         return f"signed with key {receipt.key}, not the ledger's key {key_id(public)}"
     try:

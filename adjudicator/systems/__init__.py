@@ -1,12 +1,46 @@
 """Rule systems, registered by hand in one mapping (house style 3). The Fire & Movement series
-(`fire_and_movement`) is played through its folios: Omaha Beach (`omaha`)."""
+(`fire_and_movement`) is played through its folios: Omaha Beach (`omaha`).
+
+A system's package is imported when a log of its game first asks for it: a check of an Onslaught log
+does not pay for loading Omaha's rules (each system's modules take about a tenth of a second to import)."""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from adjudicator.engine import RuleSystem
-from adjudicator.systems.omaha import OMAHA
-from adjudicator.systems.onslaught import ONSLAUGHT
 
-SYSTEMS: dict[str, RuleSystem[Any]] = {ONSLAUGHT.name: ONSLAUGHT, OMAHA.name: OMAHA}
+REGISTERED: dict[str, tuple[str, str]] = {
+    "onslaught": ("adjudicator.systems.onslaught", "ONSLAUGHT"),
+    "omaha": ("adjudicator.systems.omaha", "OMAHA"),
+}
+"""Each rule system's name (a game's `rule_system`), with the module and the name of its instance."""
+
+
+class Registry(Mapping[str, RuleSystem[Any]]):
+    """The rule systems by name, each imported on its first request."""
+
+    def __init__(self, registered: Mapping[str, tuple[str, str]]) -> None:
+        self._registered = dict(registered)
+        self._loaded: dict[str, RuleSystem[Any]] = {}
+
+    def __getitem__(self, name: str) -> RuleSystem[Any]:
+        system = self._loaded.get(name)
+        if system is None:
+            module, attribute = self._registered[name]
+            system = self._loaded[name] = getattr(importlib.import_module(module), attribute)
+        return system
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._registered)
+
+    def __len__(self) -> int:
+        return len(self._registered)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._registered
+
+
+SYSTEMS: Mapping[str, RuleSystem[Any]] = Registry(REGISTERED)
