@@ -16,7 +16,7 @@ from adjudicator.notation.entries import Attack, Bombard, Entry, Header
 from wargame.game import Game
 from wargame.hexes import Hex
 
-__all__ = ["MOVE_KINDS", "CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "MarkerUse", "MoveRule",
+__all__ = ["AdvanceOption", "MOVE_KINDS", "CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "MarkerUse", "MoveRule",
            "MovementModel", "Outcome", "Position", "Reach", "RetreatOption", "RuleSystem", "SectionTable",
            "SequencePoint", "Severity", "StateT", "UnitPlace", "how_of", "kind_of"]
 
@@ -253,6 +253,19 @@ class RetreatOption:
                 "shorter": [list(p) for p in self.shorter]}
 
 
+@dataclass(frozen=True)
+class AdvanceOption:
+    """One attacking unit's advance after the combat just resolved, and every legal path of it (hex labels,
+    each starting at the unit's hex)."""
+
+    unit: str
+    paths: tuple[tuple[str, ...], ...]
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form."""
+        return {"unit": self.unit, "paths": [list(p) for p in self.paths]}
+
+
 class MovementModel(Protocol[StateT_contra]):
     """A rule system's movement, zones of control, retreat and supply lines, written once and asked for by
     the checker, the VASSAL reader, the pictures and the benchmark generators alike."""
@@ -273,6 +286,11 @@ class MovementModel(Protocol[StateT_contra]):
 
     def retreat_options(self, state: StateT_contra) -> Sequence[RetreatOption]:
         """The retreats the combat result pending now still owes, by unit (empty when none is pending)."""
+        ...
+
+    def advance_options(self, state: StateT_contra) -> Sequence[AdvanceOption]:
+        """The advances after combat open now, by attacking unit: every path the checker accepts (empty when no
+        combat result allows one)."""
         ...
 
     def supply_line(self, state: StateT_contra, unit_id: str) -> Sequence[str] | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from adjudicator.engine import replay
-from adjudicator.notation.entries import Comment, Move
+from adjudicator.notation.entries import Advance, Comment, Move
 from adjudicator.notation.text import parse_text, write_entry
 from adjudicator.systems.omaha import OMAHA
 from adjudicator.systems.onslaught.system import ONSLAUGHT
@@ -150,3 +150,72 @@ def test_an_attackers_drag_after_a_retreat_result_is_its_retreat(tmp_path: Path)
     before = Follower(translation.game, OMAHA, "attacker-retreat.vlog").follow(translation.entries[:-1])
     assert isinstance(before, Followed) and before.lost is None
     assert OMAHA.check_rules(before.state, translation.entries[-1]) == []
+
+
+def test_an_advance_drag_follows_the_path_of_retreat(tmp_path: Path) -> None:
+    """Fire & Movement 8.5: an attacker advances along the defender's path of retreat. In the Omaha sample game's
+    GT 1 combat, 914/352 retreats 2218-2118-2018 and 26/1 is dragged from 2318 to 2118: the reader asks the model
+    for the advances the result allows and gives 2318-2218-2118, the path the checker accepts."""
+    log = ROOT / "examples" / "omaha" / "legal-sample-game.log"
+    s = OmahaSession()
+    typed(s, log, 114)  # up to the retreats after the attack on 2218
+    s.drag("26/1", "2318")  # the counter to where the typed log has it
+    s.drag("26/1", "2118")
+    vlog = s.write(tmp_path / "advance.vlog")
+    translation = translate_file(vlog)
+    advances = [e for e in translation.entries if isinstance(e, Advance) and e.unit == "26/1"]
+    assert [a.path for a in advances] == [["2318", "2218", "2118"]]
+    why = translation.endpoint_moves[translation.entries.index(advances[0])]
+    assert "an advance allowed" in why and "advance rules for 26/1" in why
+    code, out, _ = run("check", str(vlog))
+    assert code == 0, out
+
+
+def test_advance_options_are_the_advances_the_checker_accepts() -> None:
+    """Both systems' `advance_options` list exactly the advances their checkers accept: every listed path is
+    clean, and each other path of the same length from the unit's hex, into the defender's hex first, is not."""
+    from adjudicator.systems import SYSTEMS
+    from wargame.bundled import data_root
+    from wargame.game import load_game
+
+    cases = [("omaha", ROOT / "examples" / "omaha" / "legal-sample-game.log", 114, "26/1",
+              [("2318", "2218"), ("2318", "2218", "2118")]),
+             ("onslaught", ROOT / "examples" / "onslaught" / "legal-combat.log", 8, "us-inf-01", [("0620", "0621")])]
+    for game_id, path, last, unit, expected in cases:
+        g = load_game(data_root(), game_id)
+        system = SYSTEMS[game_id]
+        lines = path.read_text(encoding="utf-8").splitlines()[:last]
+        state = replay(g, system, parse_text("\n".join(lines))).final_state
+        model = system.movement
+        assert model is not None
+        options = {o.unit: o.paths for o in model.advance_options(state)}
+        assert options[unit] == tuple(expected), (game_id, options)
+        grid = g.grid
+        start, hex_ = expected[0][0], expected[0][1]
+        tried = [(start, hex_)] + [(start, hex_, grid.label_of(n)) for n in grid.neighbours_on_map(grid.hex_of(hex_))]
+        for candidate in tried:
+            found = system.check_rules(state, Advance(unit=unit, path=list(candidate)))
+            assert (not any(f.severity == "error" for f in found)) == (candidate in expected), (game_id, candidate)
+
+
+def test_an_armor_advance_drag_enters_the_vacated_hex_first() -> None:
+    """Onslaught 7.4: armor advances into the vacated hex, then may go one hex further. In the sample game br-arm-01
+    at 0721 takes part in the attack on 0722 (DE); a drag of it to 0821, next to both 0721 and 0722, is the
+    advance 0721-0722-0821 the model allows. The cheapest path by movement costs, which the reader used to take,
+    is the direct step 0721-0821: an advance that skips the vacated hex (7.4)."""
+    from adjudicator.systems import SYSTEMS
+    from adjudicator.vassal.movement import choose_path
+    from wargame.bundled import data_root
+    from wargame.game import load_game
+    from wargame.paths import cheapest_path
+
+    g = load_game(data_root(), "onslaught")
+    lines = (ROOT / "examples" / "onslaught" / "legal-sample-game.log").read_text(encoding="utf-8").splitlines()
+    state = replay(g, ONSLAUGHT, parse_text("\n".join(lines[:197]))).final_state
+    grid = g.grid
+    start, end = grid.hex_of("0721"), grid.hex_of("0821")
+    assert start.is_adjacent(end) and grid.hex_of("0722").is_adjacent(end)
+    chosen = choose_path(SYSTEMS["onslaught"], Followed(state), "br-arm-01", start, end, "advance")
+    assert chosen.path == ("0721", "0722", "0821") and chosen.pick == "an advance allowed"
+    cheapest = cheapest_path(start, end, ONSLAUGHT.movement.move_rule(state, "br-arm-01", "move").cost)
+    assert cheapest is not None and [grid.label_of(h) for h in cheapest[1]] == ["0721", "0821"]

@@ -24,7 +24,7 @@ from wargame.paths import cheapest_path
 
 Motion = Literal["move", "retreat", "advance"]
 """What a drag is: a move (its unit stops where the rules stop it), a retreat after combat (one of the
-retreats the result owes), an advance after combat (zones of control do not stop it)."""
+retreats the result owes), an advance after combat (one of the advances the result allows)."""
 
 
 @dataclass(frozen=True)
@@ -163,10 +163,19 @@ def choose_path(system: RuleSystem[StateT], followed: Followed[StateT] | Lost, u
             rule = model.move_rule(state, unit, "move")
             return _walked(label_of, cheapest_path(start, end, rule.cost),
                            "the cheapest (no retreat the rules allow ends there)", costs)
+        if motion == "advance":
+            first, last = label_of(start), label_of(end)
+            for advance in model.advance_options(state):
+                if advance.unit != unit:
+                    continue
+                for path in advance.paths:
+                    if path[0] == first and path[-1] == last:
+                        return Chosen(tuple(path), "an advance allowed", f"the {name} advance rules for {unit} {where}")
         rule = model.move_rule(state, unit, "move")
         if motion == "advance":
             return _walked(label_of, cheapest_path(start, end, rule.cost),
-                           "the cheapest, zones of control not stopping an advance", costs)
+                           "the cheapest (no advance the rules allow ends there), zones of control not stopping "
+                           "an advance", costs)
         return _walked(label_of, cheapest_path(start, end, rule.cost, stops=rule.stops), "the cheapest",
                        f"the {name} movement rules for {unit} {where}")
     except WargameError as e:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from adjudicator.contract import AdvanceOption
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Comment, Entry, Header, Loss, Retreat, StandFast
 from adjudicator.systems.fire_and_movement import results
@@ -119,8 +120,7 @@ class CombatResults(SeriesRules[S]):
         if entry.path[0] != state.location.get(entry.unit):
             return [self._f("error", "8.5", entry, f"{entry.unit} is in {state.location.get(entry.unit)}, not "
                                                    f"{entry.path[0]}")]
-        trail = [combat.hex] + [label for _, path in combat.retreated if _ in combat.defenders
-                                for label in path[1:]]
+        trail = self._path_of_retreat(combat)
         if any(u in combat.defenders and state.location.get(u) == combat.hex for u in combat.defenders):
             return [self._f("error", "8.5", entry, f"{combat.hex} is still held; there is no path of retreat")]
         if any(u in combat.stood for u in combat.defenders):
@@ -140,6 +140,32 @@ class CombatResults(SeriesRules[S]):
             # friend's hex (8.3) leaves that hex held.
             return [self._f("error", "8.5", entry, f"{entry.unit} advances into {held[0]}, which an enemy unit holds")]
         return []
+
+    @staticmethod
+    def _path_of_retreat(combat: FmCombat) -> list[str]:
+        """8.5: the defender's hex, then the hexes its units retreated through, in order."""
+        return [combat.hex] + [label for unit, path in combat.retreated if unit in combat.defenders
+                               for label in path[1:]]
+
+    def advance_options(self, state: S) -> list[AdvanceOption]:
+        """The advances after combat open now, by attacking unit (8.5): each stretch of the path of retreat
+        that the series' and the folio's checks accept (empty when the result allows none)."""
+        combat = state.combat
+        if combat is None:
+            return []
+        trail = self._path_of_retreat(combat)
+        out = []
+        for unit_id in combat.attackers:
+            start = state.location.get(unit_id)
+            if start is None or not state.game.grid.is_label(start):
+                continue
+            candidates = [(start, *trail[:k]) for k in range(1, len(trail) + 1)]
+            paths = tuple(path for path in candidates
+                          if not any(f.severity == "error"
+                                     for f in self.check_rules(state, Advance(unit=unit_id, path=list(path)))))
+            if paths:
+                out.append(AdvanceOption(unit_id, paths))
+        return out
 
     # -- apply -----------------------------------------------------------------------------------
     def _eliminated_box(self, state: S, side: str) -> str:

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections import deque
 
-from adjudicator.contract import MOVE_KINDS, Reach, RetreatOption
+from adjudicator.contract import MOVE_KINDS, AdvanceOption, Reach, RetreatOption
+from adjudicator.notation.entries import Advance
 from adjudicator.systems.onslaught.combat import attacker_hexes, retreat_options_of, retreat_paths
 from adjudicator.systems.onslaught.movement import MoveRule, move_bars, move_rule
 from adjudicator.systems.onslaught.results import owed
-from adjudicator.systems.onslaught.retreats import stops_in_fortification
+from adjudicator.systems.onslaught.retreats import check_advance, stops_in_fortification
 from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, occupants, on_map, unit_of
 from adjudicator.systems.onslaught.supply import (
     ALLIED, FORTIFICATION, GERMAN, SupplyMap, allied_sources, german_sources,
@@ -99,6 +100,28 @@ class OnslaughtMovement:
             shorter = [p for p in one if p not in forts] if owes == "one" else []
             out.append(RetreatOption(effect.unit, 2, tuple(tuple(label(h) for h in p) for p in full),
                                      tuple(tuple(label(h) for h in p) for p in shorter)))
+        return out
+
+    @staticmethod
+    def advance_options(state: OnslaughtState) -> list[AdvanceOption]:
+        """The advances after combat open now, by attacking division (7.4): into the vacated hex, armor one hex
+        further, each path the checker accepts (empty when no combat is pending or its hex is not empty)."""
+        combat = state.combat
+        if combat is None:
+            return []
+        grid = state.game.grid
+        further = [grid.label_of(n) for n in grid.neighbours_on_map(grid.hex_of(combat.hex))]
+        out = []
+        for unit_id in combat.attackers:
+            start = state.location.get(unit_id)
+            if start is None or not grid.is_label(start):
+                continue
+            candidates = [(start, combat.hex), *((start, combat.hex, label) for label in further if label != start)]
+            paths = tuple(path for path in candidates
+                          if not any(f.severity == "error"
+                                     for f in check_advance(state, Advance(unit=unit_id, path=list(path)))))
+            if paths:
+                out.append(AdvanceOption(unit_id, paths))
         return out
 
     @staticmethod
