@@ -151,6 +151,10 @@ _TRIM = ",;:.()'\"[]{}!?"
 COSTS = re.compile(r"\ballowance\b|\bMPs?\b")
 """A finding that speaks of movement costs (an allowance overspent, MP spent by a hex)."""
 
+GEOMETRIC = re.compile(r"\bskips from \S+ to \S+|\bis not adjacent\b")
+"""A finding about the map's geometry alone (a path that skips a hex, a unit not next to the hex it attacks):
+it rests on no terrain, unit value or area, whatever hexes it names."""
+
 
 @dataclass(frozen=True)
 class Facts:
@@ -336,6 +340,8 @@ def topic_records(game: Game, topic: str, facts: Facts, board: Board) -> tuple[B
 def finding_records(game: Game, topics: Iterable[str], message: str, entry: Facts, board: Board) -> tuple[Basis, ...]:
     """What a finding rests on: for each kind of data its section reads, the records its message names (the
     hexes and units it is about), else those its entry names."""
+    if GEOMETRIC.search(message) is not None:
+        return ()
     said = message_facts(game, message)
     units = tuple(dict.fromkeys((*entry.units[:1], *said.units))) if said.units else entry.units
     costs = COSTS.search(message) is not None

@@ -132,6 +132,26 @@ def test_a_movement_finding_that_reads_no_data_names_none() -> None:
         assert " is in " in error["message"] and error["basis"] == [] and summary["reconstructed"] == 0, log
 
 
+def test_a_path_that_skips_a_hex_rests_on_no_terrain(tmp_path: Path) -> None:
+    """A move or retreat that skips a hex (Onslaught 6.1, F&M 5.1) breaks the map's geometry, not a terrain
+    cost: the hex it skips to is entered, yet its terrain is no basis of the verdict."""
+    logs = {"onslaught": '[Game "onslaught"]\nTurn 1\nStep action\nAllied: pass\nGerman: action movement supply 1\n'
+                         "German: activate 2608 supply 1\nde-inf-20 2608-2808\n",
+            "omaha": (ROOT / "examples/omaha/breach-move-wrong-hex.log").read_text(encoding="utf-8")}
+    log = tmp_path / "onslaught.log"
+    log.write_text(logs["onslaught"], encoding="utf-8")
+    code, errors, summary = errors_of(log)
+    (error,) = [e for e in errors if e["rule"] == "6.1"]
+    assert "skips from 2608 to 2808" in error["message"] and error["basis"] == [] and summary["reconstructed"] == 0
+    lines = logs["omaha"].splitlines()
+    wrong = next(i for i, line in enumerate(lines) if line.startswith("16/1 2318-2218"))
+    omaha_log = tmp_path / "omaha.log"
+    omaha_log.write_text("\n".join([*lines[:wrong], "16/1 2319-2119"]) + "\n", encoding="utf-8")
+    code, errors, summary = errors_of(omaha_log)
+    skips = [e for e in errors if "skips from" in e["message"]]
+    assert skips and all(e["basis"] == [] for e in skips), errors
+
+
 def test_a_zoc_finding_names_the_zoc_of_the_enemy_unit() -> None:
     """F&M 6.1: a leg unit moving on from an enemy ZOC rests on that hex's terrain and on the enemy unit's
     `zoc` value (units.csv, reconstructed for Omaha's German regiments)."""
