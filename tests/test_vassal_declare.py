@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from adjudicator.notation.entries import Activate, Attack, Bombard, Comment, Income, StandFast
+from adjudicator.notation.entries import Activate, Attack, Bombard, Capture, Comment, Income, StandFast
 from adjudicator.notation.text import parse_line, write_entry
 from adjudicator.systems.onslaught.sequence import ACTION_TYPES
 from adjudicator.vassal.load import translate_file
@@ -183,6 +183,8 @@ def test_the_declare_toolbar(module: Module) -> None:
     expected += ["[umpire] $PlayerSide$: pass"] if found.passes else []
     expected += [f"[umpire] $PlayerSide$: declare {what}" for what in found.declares]
     expected += ["[umpire] $PlayerSide$: income reduce $newValue$"] if found.reduces else []
+    expected += ["[umpire] $PlayerSide$: income $newValue$"] if found.collects else []
+    expected += ["[umpire] $PlayerSide$: capture $newValue$"] if found.captures else []
     expected += ["[umpire] $PlayerSide$: result $newValue$"]
     assert formats == sorted(expected)
     result = next(c for c in rest if "result" in c.get("reportFormat"))
@@ -190,7 +192,7 @@ def test_the_declare_toolbar(module: Module) -> None:
     assert game.crt is not None
     assert kind == "E" and prompt and decode(values, ",") == list(game.crt.result_codes)
     for c in rest:
-        if "action" in c.get("reportFormat") or "reduce" in c.get("reportFormat"):
+        if any(word in c.get("reportFormat") for word in ("action", "income", "capture")):
             assert decode(c.get("propChanger"), ",")[0] == "R"
     actions = list(module.root.iter(P + "module.DoActionButton"))
     assert [a.get("text") for a in actions] == [b.text for b in buttons(game)]
@@ -403,6 +405,27 @@ def test_a_reduced_collection_declared_from_the_menu(tmp_path: Path) -> None:
     (first, second) = [e for e in translation.entries if isinstance(e, Income)]
     assert first == parse_line("Allied: income reduce 0620 2", first.line, "typed")
     assert (first.points, first.reduced, second.reduced) == (None, {"0620": 2}, {"0620": 1, "0720": 0})
+
+
+def test_supply_income_and_capture_declared_from_the_menu(tmp_path: Path) -> None:
+    """Onslaught 8.7: 'Supply income' (either side, the points or '-' in its prompt) reads back as `income N`
+    (`income` after '-': the referee counts), 'Capture supply' (German) as `capture HEX [points N]`, the same
+    entries typed lines give; Omaha's menu has neither."""
+    onslaught_menu = [b.text for b in buttons(load_game(data_root(), "onslaught"))]
+    omaha_menu = [b.text for b in buttons(load_game(data_root(), "omaha"))]
+    assert {"Supply income", "Capture supply"} <= set(onslaught_menu)
+    assert not {"Supply income", "Capture supply"} & set(omaha_menu)
+    s = Clicks()
+    s.toolbar("income", "12")
+    s.toolbar("income", "-")
+    s.toolbar("capture", "0620 points 2", player="b")
+    s.toolbar("capture", "0620", player="b")
+    translation = translate_file(s.write(tmp_path / "income.vlog"))
+    assert body(translation)[-4:] == ["1: Allied: income 12", "2: Allied: income", "3: German: capture 0620 points 2",
+                                      "4: German: capture 0620"]
+    typed = ["Allied: income 12", "Allied: income", "German: capture 0620 points 2", "German: capture 0620"]
+    read = [e for e in translation.entries if isinstance(e, (Income, Capture))]
+    assert read == [parse_line(line, e.line, "typed") for line, e in zip(typed, read)]
 
 
 def test_stand_stands_for_the_flip(tmp_path: Path) -> None:

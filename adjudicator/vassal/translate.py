@@ -39,9 +39,8 @@ from wargame.receipts import ReceiptError, receipt_from_token
 from wargame.sequence import opening_slot, turn_sequence
 from wargame.vassal.buildfile import ModuleInfo
 from wargame.vassal.declarations import (
-    ACTION, ACTIVATE, ATTACKER, BOMBARD, DECLARE, DEFENDER, INCOME, PASS, PREFIX, RESULT, STAND, SUPPORT, TARGET,
-    Declaration,
-    NotADeclaration, is_declaration, read_declaration,
+    ACTION, ACTIVATE, ATTACKER, BOMBARD, CAPTURE, DECLARE, DEFENDER, INCOME, PASS, PREFIX, RESULT, STAND, SUPPORT,
+    TARGET, Declaration, NotADeclaration, is_declaration, read_declaration,
 )
 from wargame.vassal.pieces import Piece
 from wargame.vassal.places import NOWHERE, Location, Places, fitted_places
@@ -554,7 +553,7 @@ class _Translator:
         self.comment(step, f"step {step}: declared{by}: {text}")
         handler = {
             ACTION: self.clicked_notation, PASS: self.clicked_notation, DECLARE: self.clicked_notation,
-            INCOME: self.clicked_notation,
+            INCOME: self.clicked_notation, CAPTURE: self.clicked_notation,
             RESULT: self.clicked_result, ATTACKER: self.clicked_attacker, TARGET: self.clicked_target,
             BOMBARD: self.clicked_bombard, SUPPORT: self.clicked_support, STAND: self.clicked_stand,
             ACTIVATE: self.clicked_activate, DEFENDER: self.clicked_defender,
@@ -562,7 +561,7 @@ class _Translator:
         handler(step, side, declared, text)
 
     def clicked_notation(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
-        """`action`, `pass`, `declare`, `income reduce`: the notation's own words after the side."""
+        """`action`, `pass`, `declare`, `income`, `capture`: the notation's own words after the side."""
         side = side or self.recorder
         if side is None:
             example = f"{self.game.manifest.sides[0]}: {declared.word} {declared.subject}".rstrip()
@@ -573,6 +572,8 @@ class _Translator:
         words = f"{declared.word} {declared.subject}".strip()
         # '-' (or nothing) as the answer to the supply prompt: the claim is left to the referee.
         words = re.sub(r"\s+supply\s*-?\s*$", "", words)
+        # The same for the supply income's prompt (8.7): `income -` is `income`, the referee's count.
+        words = re.sub(r"^income\s+-\s*$", "income", words)
         self.declare(step, "the module", f"{side}: {words}", typed=False)
 
     def unit_named(self, step: int, declared: Declaration, text: str) -> str | None:

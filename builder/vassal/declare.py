@@ -107,6 +107,15 @@ def buttons(game: Game) -> list[Button]:
     for what, side in found.declares.items():
         out.append(Button(f"Declare the {what.capitalize()}", f"The {side} player declares the {what}",
                           encode(["P", f"declare {what}"], ","), f"declare {what}"))
+    if found.collects:
+        # 8.7: each side's income in the Reinforcement Step, claimed or left to the referee.
+        prompt = "Supply points collected this turn (8.7), or - to let the referee count them"
+        out.append(Button("Supply income", "Claim the supply points your side collects this turn",
+                          encode(["R", prompt], ","), "income $newValue$"))
+    if found.captures is not None:
+        prompt = "Supply captured (8.7): the enemy supply source's hex, then 'points N' if you claim them, e.g. 0620"
+        out.append(Button("Capture supply", f"The {found.captures} player captures supply at an enemy source",
+                          encode(["R", prompt], ","), "capture $newValue$"))
     if found.reduces is not None:
         # 8.7: the Allies announce a reduced collection per source; the referee counts the income itself.
         prompt = "Reduced collection (8.7): the supply source's hex and the points collected there, e.g. 0620 2"
@@ -193,6 +202,8 @@ def help_html(game: Game) -> str:
     declaring = {f"declare {what}": side for what, side in found.declares.items()}
     if found.reduces is not None:
         declaring["income reduce $newValue$"] = found.reduces
+    if found.captures is not None:
+        declaring["capture $newValue$"] = found.captures
     menu = "".join(f"<li><b>{html.escape(b.text)}</b> ({html.escape(b.tooltip)}): writes <tt>{html.escape(PREFIX)} "
                    f"{html.escape(declaring.get(b.words, side_a))}: {html.escape(_example_words(b, code))}</tt></li>"
                    for b in buttons(game))
@@ -270,4 +281,5 @@ def _example_units(game: Game) -> tuple[tuple[str, str, str], tuple[str, str, st
 def _example_words(button: Button, code: str) -> str:
     """What a button writes, with an example answer to its prompt."""
     return (button.words.replace("supply $newValue$", "supply 3").replace("result $newValue$", f"result {code}")
-            .replace("reduce $newValue$", "reduce 0620 2"))
+            .replace("reduce $newValue$", "reduce 0620 2").replace("income $newValue$", "income 12")
+            .replace("capture $newValue$", "capture 0620"))

@@ -36,8 +36,11 @@ PASS = "pass"
 DECLARE = "declare"
 RESULT = "result"
 INCOME = "income"
-"""`income reduce SOURCE N`: a reduced collection announced for a source (Onslaught 8.7)."""
-TOOLBAR_WORDS = (ACTION, PASS, DECLARE, RESULT, INCOME)
+"""`income N` (or `income` alone: the referee counts it), supply collected (Onslaught 8.7); `income reduce
+SOURCE N`: a reduced collection announced for a source."""
+CAPTURE = "capture"
+"""`capture HEX [points N]`: supply captured at an enemy source (Onslaught 8.7)."""
+TOOLBAR_WORDS = (ACTION, PASS, DECLARE, RESULT, INCOME, CAPTURE)
 """Declarations made from the toolbar's Declare menu."""
 
 UNSET = "?"
@@ -119,13 +122,20 @@ class Declarations:
     reduces: str | None = None
     """The side that announces a reduced collection from a supply source (Onslaught 8.7): a button asking
     for the source and the points, writing `income reduce SOURCE N`; None: no such button."""
+    collects: bool = False
+    """A button for the supply points a side collects (Onslaught 8.7), asking for them (or `-`), writing
+    `income N` (`income`: the referee counts them)."""
+    captures: str | None = None
+    """The side that captures supply at the enemy's sources (Onslaught 8.7): a button asking for the hex
+    (and the points), writing `capture HEX [points N]`; None: no such button."""
 
 
 RULE_SYSTEMS = {
     # Onslaught: actions and their supply (5.1, 5.2), activations (5.2, 5.4), attacks (7.0), stand
-    # fast in a fortification (7.5), the Bulge (12.0), a reduced collection from a source (8.7).
+    # fast in a fortification (7.5), the Bulge (12.0), the supply collected, a reduced collection from a
+    # source and supply captured at one (8.7).
     "onslaught": Declarations((ACTIVATE, ATTACKER, TARGET, STAND), {}, ("movement", "combat", "breakthrough"), True,
-                              {"bulge": "German"}, reduces="Allied"),
+                              {"bulge": "German"}, reduces="Allied", collects=True, captures="German"),
     # Fire & Movement: attacks (8.2) with support fire markers (8.2.1), bombardments (8.1), stiff
     # resistance (8.4), the unit defending a stack (Omaha 11.2.3, 11.2.4). No actions: a phase's units
     # simply move or attack.
