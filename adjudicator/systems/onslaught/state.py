@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from adjudicator.contract import Outcome
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught.results import Combat, Effect
-from adjudicator.systems.onslaught.tables import hex_by_label
+from adjudicator.systems.onslaught.tables import hex_by_label, zone_at
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.models import Unit
@@ -107,6 +107,9 @@ class OnslaughtState:
     """The side holding each occupied map hex, computed once per state (supply.py asks often)."""
     _lines: dict[tuple[str, Hex], bool] = field(default_factory=dict, init=False, compare=False, repr=False)
     """Whether a division of a side in a hex traces a supply line, searched from that hex (8.3)."""
+    _stacks: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """The divisions in each place (hex label, box, track space), sorted, computed once per state and
+    carried from move to move (`relocate`) instead of a scan of every division per question."""
 
 
 _Frozen = TypeVar("_Frozen")
@@ -125,7 +128,7 @@ def replace(obj: _Frozen, **changes: Any) -> _Frozen:
     fields.update(obj.__dict__)
     fields.update(changes)
     if "location" in changes:
-        fields["_zoc"], fields["_near"], fields["_occupants"] = {}, {}, {}
+        fields["_zoc"], fields["_near"], fields["_occupants"], fields["_stacks"] = {}, {}, {}, {}
     if not _POSITION.isdisjoint(changes):
         fields["_supplied"], fields["_lines"] = {}, {}
     return new
@@ -141,8 +144,23 @@ def on_map(state: OnslaughtState, unit_id: str) -> Hex | None:
 
 
 def units_at(state: OnslaughtState, label: str, side: str | None = None) -> list[str]:
-    return sorted(u for u, where in state.location.items()
-                  if where == label and (side is None or unit_of(state, u).side == side))
+    """The divisions in a place (of one side, if given), sorted."""
+    here = stacks(state).get(label, ())
+    if side is None:
+        return list(here)
+    units = state.game.units_by_id
+    return [u for u in here if units[u].side == side]
+
+
+def stacks(state: OnslaughtState) -> dict[str, tuple[str, ...]]:
+    """The divisions in each place, sorted (computed once per state, carried over by `relocate`)."""
+    if not state._stacks:
+        found: dict[str, list[str]] = {}
+        for unit_id, where in state.location.items():
+            found.setdefault(where, []).append(unit_id)
+        # Filled in place, as the state's other caches are (an empty map is merely recomputed).
+        state._stacks.update((where, tuple(sorted(here))) for where, here in found.items())
+    return state._stacks
 
 
 def movement_allowance(state: OnslaughtState, unit_id: str) -> int:
@@ -201,11 +219,31 @@ def occupants(state: OnslaughtState) -> dict[Hex, str]:
 
 
 def relocate(state: OnslaughtState, unit_id: str, label: str, **changes: Any) -> OnslaughtState:
-    """The state with a division moved to `label` (and any other changes); the other side's zone of
-    control and 6.4 distances, memos, carry over: a division's move changes its own side's only (6.2, 6.4)."""
+    """The state with a division moved to `label` (and any other changes); the divisions by place carry
+    over with the one change, and so do the other side's zone of control and 6.4 distances (memos): a
+    division's move changes its own side's only (6.2, 6.4)."""
+    before = stacks(state)
     after = replace(state, location={**state.location, unit_id: label}, **changes)
+    old = state.location.get(unit_id)
+    held = dict(before)
+    if old is not None and old != label:
+        left = tuple(u for u in held.get(old, ()) if u != unit_id)
+        if left:
+            held[old] = left
+        else:
+            held.pop(old, None)
+    if old != label:
+        held[label] = tuple(sorted((*held.get(label, ()), unit_id)))
+    after._stacks.update(held)
     side = unit_of(state, unit_id).side
     after._zoc.update((other, zone) for other, zone in state._zoc.items() if other != side)
+    own = state._zoc.get(side)
+    units = state.game.units_by_id
+    if own is not None and (old == label or any(units[u].side == side for u in held.get(old or "", ()))):
+        # 6.2: the hex left still holds the side's divisions, so its zone stays: the side's zone of
+        # control gains the hex entered's alone.
+        entered = zone_at(state.game, label)
+        after._zoc[side] = own if entered is None or entered <= own else own | entered
     # 6.4's distances are counted from the occupied hexes: they carry over only with them.
     if state._occupants and _carry_occupants(state, after, unit_id, label, side):
         after._near.update((other, near) for other, near in state._near.items() if other != side)
@@ -220,9 +258,9 @@ def _carry_occupants(state: OnslaughtState, after: OnslaughtState, unit_id: str,
     held = dict(state._occupants)
     old = state.location.get(unit_id)
     if old is not None and old in hexes and old != label:
-        # One pass over the divisions: the sides of those left in the hex moved out of.
+        # The sides of the divisions left in the hex moved out of.
         units = state.game.units_by_id
-        left = {units[u].side for u, where in after.location.items() if where == old}
+        left = {units[u].side for u in after._stacks.get(old, ())}
         if not left:
             del held[hexes[old]]
         elif left != {side}:

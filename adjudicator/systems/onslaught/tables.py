@@ -113,3 +113,17 @@ def _labels(game: Game) -> dict[str, Hex]:
 
 hex_by_label = PerGame(_labels)
 """Every map hex by its label, per game (looked up for every division of every state)."""
+
+
+def area_of(game: Game, area_id: str) -> frozenset[Hex]:
+    """Every hex of an area, members included (`Game.area_hexes`), worked out once per game and area:
+    10.2's placements and 13.3's scoring ask for the same areas again and again."""
+    areas = _areas(game)
+    hexes = areas.get(area_id)
+    if hexes is None:
+        hexes = areas[area_id] = game.area_hexes(area_id)
+    return hexes
+
+
+_areas: PerGame[dict[str, frozenset[Hex]]] = PerGame(lambda game: {})
+"""Each game's areas asked for so far, by id."""
