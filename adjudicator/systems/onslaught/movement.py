@@ -203,7 +203,10 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
                                                      "division to move off the map")]
     rule = move_rule(state, entry.unit, entry.strategic)
     hexes = [game.grid.hex_of(label) for label in entry.path]
+    links = map_tables(game).links
     for (la, a), (lb, b) in zip(zip(entry.path, hexes), zip(entry.path[1:], hexes[1:])):
+        if b in links.get(a, ()):
+            continue  # 6.1: adjacent, enterable, across a passable hexside (the map's links): none below fails
         if not a.is_adjacent(b):
             out.append(finding("error", "6.1", entry, f"{entry.unit} skips from {la} to {lb}; a division moves "
                                                       "from hex to adjacent hex"))
@@ -231,6 +234,9 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
     if entry.unit in state.stopped:
         out.append(finding("error", "6.2", entry, f"{entry.unit} entered an enemy zone of control earlier in this "
                                                   "action and can move no further"))
+    zoc = rule.enemy_zoc
+    if zoc.isdisjoint(hexes):
+        return out  # 6.2: no hex of the path in an enemy zone of control, nothing below to find
     for i in range(1, len(hexes)):
         previous, current = hexes[i - 1], hexes[i]
         if rule.in_enemy_zoc(previous) and rule.in_enemy_zoc(current):
@@ -252,7 +258,10 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
 def check_waterways(entry: Move, hexes: Sequence[Hex], rule: MoveRule) -> list[Finding]:
     """6.5: crossing a major waterway takes the whole movement allowance (first hex entered,
     then stop), except where `MoveRule.waterway` says it does not."""
+    waterways = map_tables(rule.state.game).waterways
     for i, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
+        if _side(a, b) not in waterways:
+            continue  # no major waterway: `rule.waterway` would say None
         name = rule.waterway(a, b)
         if name is None:
             continue

@@ -224,50 +224,54 @@ def relocate(state: OnslaughtState, unit_id: str, label: str, **changes: Any) ->
     division's move changes its own side's only (6.2, 6.4)."""
     before = stacks(state)
     after = replace(state, location={**state.location, unit_id: label}, **changes)
+    # The new state's memos are set whole, once, before anyone asks it anything (each a fresh dict).
+    memo = vars(after)
     old = state.location.get(unit_id)
     held = dict(before)
-    if old is not None and old != label:
-        left = tuple(u for u in held.get(old, ()) if u != unit_id)
-        if left:
-            held[old] = left
-        else:
-            held.pop(old, None)
     if old != label:
+        if old is not None:
+            left = tuple(u for u in held.get(old, ()) if u != unit_id)
+            if left:
+                held[old] = left
+            else:
+                held.pop(old, None)
         held[label] = tuple(sorted((*held.get(label, ()), unit_id)))
-    after._stacks.update(held)
+    memo["_stacks"] = held
     side = unit_of(state, unit_id).side
-    after._zoc.update((other, zone) for other, zone in state._zoc.items() if other != side)
+    zoc = {other: zone for other, zone in state._zoc.items() if other != side}
     own = state._zoc.get(side)
     units = state.game.units_by_id
     if own is not None and (old == label or any(units[u].side == side for u in held.get(old or "", ()))):
         # 6.2: the hex left still holds the side's divisions, so its zone stays: the side's zone of
         # control gains the hex entered's alone.
         entered = zone_at(state.game, label)
-        after._zoc[side] = own if entered is None or entered <= own else own | entered
+        zoc[side] = own if entered is None or entered <= own else own | entered
+    memo["_zoc"] = zoc
     # 6.4's distances are counted from the occupied hexes: they carry over only with them.
-    if state._occupants and _carry_occupants(state, after, unit_id, label, side):
-        after._near.update((other, near) for other, near in state._near.items() if other != side)
+    occupied = _carry_occupants(state, held, old, label, side) if state._occupants else None
+    if occupied is not None:
+        memo["_occupants"] = occupied
+        memo["_near"] = {other: near for other, near in state._near.items() if other != side}
     return after
 
 
-def _carry_occupants(state: OnslaughtState, after: OnslaughtState, unit_id: str, label: str, side: str) -> bool:
-    """The occupied hexes after one division's move, from those before it, instead of a scan of every
-    division; left to be recomputed when a hex would hold both sides (a breach the log may show).
-    Whether they were carried over (the other side's hexes then unchanged)."""
+def _carry_occupants(state: OnslaughtState, held: dict[str, tuple[str, ...]], old: str | None, label: str,
+                     side: str) -> dict[Hex, str] | None:
+    """The occupied hexes after one division's move from `old` to `label` (`held`: the divisions by place
+    after it), from those before it, instead of a scan of every division; None, to be recomputed, when a
+    hex would hold both sides (a breach the log may show) or was held by both (the other side's then change)."""
     hexes = hex_by_label(state.game)
-    held = dict(state._occupants)
-    old = state.location.get(unit_id)
+    occupied = dict(state._occupants)
     if old is not None and old in hexes and old != label:
         # The sides of the divisions left in the hex moved out of.
         units = state.game.units_by_id
-        left = {units[u].side for u in after._stacks.get(old, ())}
+        left = {units[u].side for u in held.get(old, ())}
         if not left:
-            del held[hexes[old]]
+            del occupied[hexes[old]]
         elif left != {side}:
-            return False
+            return None
     if label in hexes:
-        if held.get(hexes[label], side) != side:
-            return False
-        held[hexes[label]] = side
-    after._occupants.update(held)
-    return True
+        if occupied.get(hexes[label], side) != side:
+            return None
+        occupied[hexes[label]] = side
+    return occupied
