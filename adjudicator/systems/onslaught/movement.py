@@ -3,7 +3,7 @@ one model of a move, `MoveRule`, asked for by the checker and by the movement mo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -17,7 +17,7 @@ from adjudicator.systems.onslaught.state import (
     units_at,
 )
 from adjudicator.systems.onslaught.supply import control_changes
-from adjudicator.systems.onslaught.tables import MapTables, map_tables
+from adjudicator.systems.onslaught.tables import MapTables, hex_by_label, map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.errors import WargameError
 from wargame.hexes import Hex
@@ -196,17 +196,24 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
     if entry.path[0] != where:
         out.append(finding("error", "6.1", entry, f"{entry.unit} is in {where}, not {entry.path[0]}"))
         return out
-    off = [label for label in entry.path if not game.grid.is_label(label)]
+    on_map_hexes = hex_by_label(game)
+    off = [label for label in entry.path if label not in on_map_hexes]
     if off:
         # No Onslaught rule lets a division leave the map (6.1 moves it from hex to hex of the map).
         return out + [finding("error", "6.1", entry, f"{entry.unit} leaves the map at {off[0]}: no rule allows a "
                                                      "division to move off the map")]
     rule = move_rule(state, entry.unit, entry.strategic)
-    hexes = [game.grid.hex_of(label) for label in entry.path]
+    hexes = [on_map_hexes[label] for label in entry.path]
     links = map_tables(game).links
-    for (la, a), (lb, b) in zip(zip(entry.path, hexes), zip(entry.path[1:], hexes[1:])):
+    # 6.1: a step along the map's links is adjacent, enterable and across a passable hexside, so the
+    # step by step checks below find nothing on a path made of such steps alone (most paths).
+    steps: Iterable[tuple[tuple[str, Hex], tuple[str, Hex]]] = zip(zip(entry.path, hexes),
+                                                                   zip(entry.path[1:], hexes[1:]))
+    if all(b in links.get(a, ()) for a, b in zip(hexes, hexes[1:])):
+        steps = ()
+    for (la, a), (lb, b) in steps:
         if b in links.get(a, ()):
-            continue  # 6.1: adjacent, enterable, across a passable hexside (the map's links): none below fails
+            continue  # a step along the links: none below fails
         if not a.is_adjacent(b):
             out.append(finding("error", "6.1", entry, f"{entry.unit} skips from {la} to {lb}; a division moves "
                                                       "from hex to adjacent hex"))

@@ -107,6 +107,8 @@ class OnslaughtState:
     """The side holding each occupied map hex, computed once per state (supply.py asks often)."""
     _lines: dict[tuple[str, Hex], bool] = field(default_factory=dict, init=False, compare=False, repr=False)
     """Whether a division of a side in a hex traces a supply line, searched from that hex (8.3)."""
+    _blocked: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """The hexes blocking a side's supply lines: in enemy ZOC, not friendly-occupied (8.3), once per position."""
     _stacks: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
     """The divisions in each place (hex label, box, track space), sorted, computed once per state and
     carried from move to move (`relocate`) instead of a scan of every division per question."""
@@ -118,17 +120,24 @@ _POSITION = frozenset({"location", "controlled", "captured_ports", "turn"})
 
 
 def replace(obj: _Frozen, **changes: Any) -> _Frozen:
-    """`dataclasses.replace`, fast for OnslaughtState: a replay makes thousands of states, most
-    changing a field or two, and the caches of ZOC, occupied hexes and supply carry over while the
-    position they were computed from has not changed (caches are memos, compare=False: never state)."""
-    if not isinstance(obj, OnslaughtState):
+    """`dataclasses.replace`, fast for OnslaughtState and ActionState (plain frozen fields, no __post_init__):
+    a replay makes thousands of states, most changing a field or two, and the caches of ZOC, occupied
+    hexes and supply carry over while the position they were computed from has not changed (caches
+    are memos, compare=False: never state)."""
+    if not isinstance(obj, (OnslaughtState, ActionState)):
         return _replace_fields(obj, **changes)  # type: ignore[type-var]
     new = object.__new__(type(obj))
     fields = new.__dict__
     fields.update(obj.__dict__)
+    if not isinstance(obj, OnslaughtState):
+        if not fields.keys() >= changes.keys():
+            raise TypeError(f"ActionState has no field {sorted(changes.keys() - fields.keys())[0]!r}")
+        fields.update(changes)
+        return new  # an action's state (5.0-5.5): plain fields, no memos
     fields.update(changes)
     if "location" in changes:
         fields["_zoc"], fields["_near"], fields["_occupants"], fields["_stacks"] = {}, {}, {}, {}
+        fields["_blocked"] = {}
     if not _POSITION.isdisjoint(changes):
         fields["_supplied"], fields["_lines"] = {}, {}
     return new

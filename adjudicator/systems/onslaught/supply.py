@@ -16,7 +16,7 @@ from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, occupants, replace, unit_of, units_at,
 )
-from adjudicator.systems.onslaught.tables import map_tables
+from adjudicator.systems.onslaught.tables import hex_by_label, map_tables
 from adjudicator.systems.onslaught.zoc import zone_of_control
 from wargame.errors import did_you_mean
 from wargame.game import Game
@@ -140,8 +140,7 @@ def _allied_sources(state: OnslaughtState,
     occupants and control they depend on."""
     hexes, labels, southern_france_turn = _watched_by_game(state.game)
     held = occupants(state)
-    key = (tuple(held.get(h) for h in hexes), tuple(controlled.get(label) for label in labels),
-           state.turn >= southern_france_turn)
+    key = (tuple(map(held.get, hexes)), tuple(map(controlled.get, labels)), state.turn >= southern_france_turn)
     cache = _sources(state.game)
     hit = cache.get(key)
     if hit is None:
@@ -362,14 +361,30 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
         return False
     if start in sources:
         return True  # 8.3: a division standing on a source occupies it
+    # Hexes joined to a source through hexes outside the enemy's ZOC stay joined whichever friendly
+    # divisions stand in it (those only open more hexes): kept while the enemy's ZOC and the sources
+    # stay the same, over the activations of a whole action.
+    zoc = zone_of_control(state, enemy_of(state, side))
+    game = state.game
+    beyond = _beyond_zoc(game)
+    wide_key = (side, sources, zoc)
+    wide = beyond.get(wide_key)
+    if wide is None:
+        if len(beyond) > 256:
+            beyond.clear()
+        wide = beyond[wide_key] = set()
+    # Those hexes are outside the enemy's ZOC, so never blocked: a division in or beside one traces
+    # its line, asked before the blocked hexes are worked out.
+    around = links[start]
+    if start in wide or not wide.isdisjoint(around):
+        return True
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it; the
     # division's own hex never blocks, so the line may begin in any open neighbour.
-    zoc = zone_of_control(state, enemy_of(state, side))
-    blocked = zoc.difference([h for h, owner in held.items() if owner == side])
-    frontier = [h for h in (start, *links[start]) if h not in blocked]
+    blocked = _blocked(state, side, zoc)
+    frontier = [h for h in (start, *around) if h not in blocked]
     # Which open hexes join a source depends on the sources and the blocked hexes alone, which stay
     # the same over many activations: each search's hexes are remembered, joined or cut off.
-    regions = _regions(state.game)
+    regions = _regions(game)
     key = (side, sources, blocked)
     region = regions.get(key)
     if region is None:
@@ -377,24 +392,14 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
             regions.clear()
         region = regions[key] = (set(), set())
     joined, cut = region
-    # Hexes joined to a source through hexes outside the enemy's ZOC stay joined whichever friendly
-    # divisions stand in it (those only open more hexes): kept while the enemy's ZOC and the sources
-    # stay the same, over the activations of a whole action.
-    beyond = _beyond_zoc(state.game)
-    wide_key = (side, sources, zoc)
-    wide = beyond.get(wide_key)
-    if wide is None:
-        if len(beyond) > 256:
-            beyond.clear()
-        wide = beyond[wide_key] = set()
-    if any(h in joined or h in wide for h in frontier):
+    if any(h in joined for h in frontier):
         return True
     if all(h in cut for h in frontier):
         return False
     # Depth first, each hex's neighbours tried nearest to the side's sources first: the search heads
     # down the map's slope to them instead of spreading in rings. Whether a source is reached does
     # not depend on the order; every hex seen is joined to the division's hex whatever the order.
-    toward = _toward_sources(state.game).get(side, links)
+    toward = _toward_sources(game).get(side, links)
     stack = list(frontier)
     seen = set(frontier)
     while stack:
@@ -409,6 +414,16 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
                 stack.append(n)
     cut |= seen
     return False
+
+
+def _blocked(state: OnslaughtState, side: str, zoc: frozenset[Hex]) -> frozenset[Hex]:
+    """The hexes that block `side`'s supply lines (8.3): in the enemy's ZOC and not occupied by a friendly
+    division; worked out once per position and side (a stack's divisions ask in turn)."""
+    blocked = state._blocked.get(side)
+    if blocked is None:
+        held = occupants(state)
+        blocked = state._blocked[side] = zoc.difference([h for h, owner in held.items() if owner == side])
+    return blocked
 
 
 def _joined(start: Hex, h: Hex, seen: set[Hex], blocked: frozenset[Hex], zoc: frozenset[Hex], joined: set[Hex],
@@ -468,14 +483,15 @@ def control_changes(state: OnslaughtState, unit_id: str, labels: Iterable[str]) 
     """The state's new control map and captured ports (8.1, 8.4) once a division entered `labels`;
     empty when no hex changes hands."""
     side = unit_of(state, unit_id).side
-    grid = state.game.grid
-    changed = [label for label in labels if grid.is_label(label) and state.controlled.get(label) != side]
+    on_map_hexes = hex_by_label(state.game)
+    controlled = state.controlled
+    changed = [label for label in labels if label in on_map_hexes and controlled.get(label) != side]
     if not changed:
         return {}
     fortified = _fortified_labels(state.game)
     taken = {label for label in changed if side == ALLIED and label in fortified} - state.captured_ports
-    controlled = {**state.controlled, **{label: side for label in changed}}
-    return {"controlled": controlled, "captured_ports": state.captured_ports | taken}
+    return {"controlled": {**controlled, **{label: side for label in changed}},
+            "captured_ports": state.captured_ports | taken}
 
 
 def _fortified(game: Game) -> frozenset[str]:
