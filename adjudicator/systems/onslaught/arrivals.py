@@ -14,6 +14,7 @@ from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, on_map, relocate, replace, turn_and_step, unit_of, units_at,
 )
 from adjudicator.systems.onslaught.supply import is_supplied, mark_control
+from adjudicator.systems.onslaught.supply_map import SupplyMap
 from adjudicator.systems.onslaught.tables import area_of, hex_by_label, map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, within_two, zone_of_control
 from wargame.game import Game
@@ -108,7 +109,7 @@ def entry_hexes(state: OnslaughtState, unit_id: str, entry_area: str | None, rep
 def placement_sources(state: OnslaughtState, side: str, entry_area: str | None) -> frozenset[Hex]:
     """The sources a newly placed division traces supply to: German the east edge only (10.2); Allied
     their sources, area B's reinforcements off the southern edge through B (10.3)."""
-    supply_map = supply.SupplyMap.of(state.game)
+    supply_map = SupplyMap.of(state.game)
     if side == "German":
         return frozenset(supply_map.east_edge)
     sources = set(allied_source_hexes(state))

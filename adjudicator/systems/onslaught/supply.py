@@ -4,9 +4,7 @@ Rulings: docs/rules-coverage.md, the rulings register (8.1-8.5)."""
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.findings import Finding
@@ -16,15 +14,14 @@ from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, occupants, replace, unit_of, units_at,
 )
-from adjudicator.systems.onslaught.tables import hex_by_label, map_tables
+from adjudicator.systems.onslaught.supply_map import ALLIED, GERMAN, SupplyMap, toward_sources
+from adjudicator.systems.onslaught.tables import hex_by_label
 from adjudicator.systems.onslaught.zoc import zone_of_control
 from wargame.errors import did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
 
 
-ALLIED = "Allied"
-GERMAN = "German"
 SOUTHERN_FRANCE = "southern_france"
 """The name of the southern France source in `allied_sources` and `allied_income`."""
 
@@ -34,68 +31,6 @@ PORT_PREREQUISITES: dict[str, str] = {"port_rouen": "port_le_havre"}
 FORTIFICATION = "fortification"
 
 
-@dataclass(frozen=True)
-
-
-class Port:
-    """A port (8.1): its area id, hex label and hex, printed value, and enclosing port area."""
-
-    id: str
-    label: str
-    hex: Hex
-    value: int
-    port_area: frozenset[Hex] | None
-
-
-@dataclass(frozen=True)
-
-
-class SupplyMap:
-    """The map facts supply asks about, computed once per game."""
-
-    links: dict[Hex, tuple[Hex, ...]]
-    landing: tuple[tuple[str, Hex], ...]
-    landing_value: int
-    ports: tuple[Port, ...]
-    fortified_ports: tuple[tuple[str, Hex], ...]
-    east_edge: frozenset[Hex]
-    entry_b: frozenset[Hex]
-
-    @staticmethod
-    def of(game: Game) -> SupplyMap:
-        """The supply facts of a game, built once per game by the rule system (not set on `Game`)."""
-        return _supply_maps(game)
-
-    @staticmethod
-    def build(game: Game) -> SupplyMap:
-        """The supply facts of a game (8.3-8.5)."""
-        tables = map_tables(game)
-        grid = game.grid
-        # 8.3: any traversable terrain, major waterways included; never a prohibited hex (sea,
-        # neutral land), an impassable (sea) hexside or off the map: the map's passable links.
-        links = tables.links
-        areas = game.areas_by_id
-        landing_area = areas["landing_hexes"]
-        landing = tuple((label, grid.hex_of(label)) for label in landing_area.hexes)
-        landing_value = landing_area.value if landing_area.value is not None else \
-            int(game.parameter["landing_hex_supply"])
-        port_areas = [game.area_hexes(a.id) for a in game.areas.area if a.kind == "port_area"]
-        ports = []
-        for area in game.areas.area:
-            if area.kind != "port":
-                continue
-            (label,) = area.hexes
-            h = grid.hex_of(label)
-            enclosing = next((hexes for hexes in port_areas if h in hexes), None)
-            ports.append(Port(area.id, label, h, area.value or 0, enclosing))
-        fortified = tuple((grid.label_of(h), h) for h in sorted(game.area_hexes("fortified_ports"),
-                                                                 key=grid.label_of))
-        return SupplyMap(links, landing, landing_value, tuple(ports), fortified,
-                         game.area_hexes("east_edge"), game.area_hexes("entry_b"))
-
-
-_supply_maps = PerGame(SupplyMap.build)
-"""Each game's supply facts, owned by the rule system."""
 TraceKey = tuple[str, frozenset[Hex], frozenset[Hex], frozenset[Hex]]
 _traces: PerGame[dict[TraceKey, frozenset[Hex]]] = PerGame(lambda game: {})
 """Supply lines already traced in a game, by side, sources, blocked and enemy-held hexes (games repeat them)."""
@@ -399,7 +334,7 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
     # Depth first, each hex's neighbours tried nearest to the side's sources first: the search heads
     # down the map's slope to them instead of spreading in rings. Whether a source is reached does
     # not depend on the order; every hex seen is joined to the division's hex whatever the order.
-    toward = _toward_sources(game).get(side, links)
+    toward = toward_sources(game).get(side, links)
     stack = list(frontier)
     seen = set(frontier)
     while stack:
@@ -436,33 +371,6 @@ def _joined(start: Hex, h: Hex, seen: set[Hex], blocked: frozenset[Hex], zoc: fr
     return True
 
 
-def _slopes(game: Game) -> dict[str, dict[Hex, tuple[Hex, ...]]]:
-    """Each side's supply links (8.3) with each hex's neighbours ordered farthest first from the hexes
-    that can ever be that side's sources (8.1, 8.4: landing hexes, ports, entry area B; the east edge,
-    fortified ports), ties in map order: `traces_to` takes the last pushed, the nearest, first."""
-    supply_map = SupplyMap.of(game)
-    links = supply_map.links
-    possible = {ALLIED: {h for _, h in supply_map.landing} | {p.hex for p in supply_map.ports} | supply_map.entry_b,
-                GERMAN: supply_map.east_edge | {h for _, h in supply_map.fortified_ports}}
-    out: dict[str, dict[Hex, tuple[Hex, ...]]] = {}
-    for side, hexes in possible.items():
-        distance = {h: 0 for h in sorted(hexes) if h in links}
-        queue = deque(distance)
-        while queue:
-            h = queue.popleft()
-            for n in links[h]:
-                if n not in distance:
-                    distance[n] = distance[h] + 1
-                    queue.append(n)
-        far = len(links) + 1
-        for h in links:
-            distance.setdefault(h, far)  # cut off from every possible source: tried last
-        # reverse=True keeps ties in map order (the sort stays stable).
-        out[side] = {h: tuple(sorted(ns, key=distance.__getitem__, reverse=True)) for h, ns in links.items()}
-    return out
-
-
-_toward_sources = PerGame(_slopes)
 
 
 _beyond_zoc: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex]], set[Hex]]] = PerGame(lambda game: {})

@@ -16,6 +16,7 @@ from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import OnslaughtState, unit_of
 from adjudicator.systems.onslaught.supply import in_supply, traced_supply
+from adjudicator.systems.onslaught.supply_map import SupplyMap
 from adjudicator.systems.onslaught.tables import area_of
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.errors import DataError
@@ -56,7 +57,7 @@ class GapMap:
         sides = game.hexside_features
         # 13.3: the path is made of hexes a division may enter, stepping across sides it may cross:
         # the same steps a supply line takes (8.3).
-        links = supply.SupplyMap.of(game).links
+        links = SupplyMap.of(game).links
         passable = frozenset(links)
         grid = game.grid
         edge = tuple(sorted((h for h in area_of(game, EAST_EDGE) if h in passable), key=grid.label_of))
@@ -330,7 +331,7 @@ def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str,
     allied_east = [u for u in east_of_line if supply.is_supplied(state, u)]
     if len(allied_east) < needed:
         return None
-    fortified = {label for label, _ in supply.SupplyMap.of(game).fortified_ports}
+    fortified = {label for label, _ in SupplyMap.of(game).fortified_ports}
     german_west = any(unit_of(state, u).side == "German" and where in west and where not in fortified
                       and supply.is_supplied(state, u) for u, where in state.location.items())
     if not german_west:
