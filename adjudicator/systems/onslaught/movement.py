@@ -16,7 +16,7 @@ from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, movement_allowance, occupants, on_map, relocate, replace, turn_and_step, unit_of,
     units_at,
 )
-from adjudicator.systems.onslaught.supply import control_changes
+from adjudicator.systems.onslaught.supply import carry_sources, control_changes
 from adjudicator.systems.onslaught.tables import MapTables, hex_by_label, map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.errors import WargameError
@@ -303,5 +303,8 @@ def apply_move(state: OnslaughtState, entry: Move) -> OnslaughtState:
     enemy_zoc = zone_of_control(state, enemy_of(state, unit_of(state, entry.unit).side))
     stopped = state.stopped | ({entry.unit} if state.game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
     changes.update(control_changes(state, entry.unit, entry.path[1:]))
-    return relocate(state, entry.unit, entry.path[-1], moved=state.moved | {entry.unit}, stopped=frozenset(stopped),
-                    **changes)
+    after = relocate(state, entry.unit, entry.path[-1], moved=state.moved | {entry.unit}, stopped=frozenset(stopped),
+                     **changes)
+    # The places whose occupant or control the move changes: the hex left and the hexes entered.
+    carry_sources(state, after, [*entry.path, state.location.get(entry.unit, "")])
+    return after

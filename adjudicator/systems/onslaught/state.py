@@ -107,6 +107,9 @@ class OnslaughtState:
     """The side holding each occupied map hex, computed once per state (supply.py asks often)."""
     _lines: dict[tuple[str, Hex], bool] = field(default_factory=dict, init=False, compare=False, repr=False)
     """Whether a division of a side in a hex traces a supply line, searched from that hex (8.3)."""
+    _sources: dict[str, tuple[dict[str, frozenset[Hex]], frozenset[Hex]]] = field(
+        default_factory=dict, init=False, compare=False, repr=False)
+    """A side's supply sources by name and their hexes (8.1, 8.4, 8.5), once per position (supply.py)."""
     _blocked: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     """The hexes blocking a side's supply lines: in enemy ZOC, not friendly-occupied (8.3), once per position."""
     _stacks: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -139,7 +142,7 @@ def replace(obj: _Frozen, **changes: Any) -> _Frozen:
         fields["_zoc"], fields["_near"], fields["_occupants"], fields["_stacks"] = {}, {}, {}, {}
         fields["_blocked"] = {}
     if not _POSITION.isdisjoint(changes):
-        fields["_supplied"], fields["_lines"] = {}, {}
+        fields["_supplied"], fields["_lines"], fields["_sources"] = {}, {}, {}
     return new
 
 

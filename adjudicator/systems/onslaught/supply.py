@@ -73,6 +73,9 @@ def _allied_sources(state: OnslaughtState,
                     controlled: Mapping[str, str]) -> tuple[dict[str, frozenset[Hex]], frozenset[Hex]]:
     """The Allied sources by name and their hexes, worked out once for each combination of the
     occupants and control they depend on."""
+    own = controlled is state.controlled
+    if own and ALLIED in state._sources:
+        return state._sources[ALLIED]
     hexes, labels, southern_france_turn = _watched_by_game(state.game)
     held = occupants(state)
     key = (tuple(map(held.get, hexes)), tuple(map(controlled.get, labels)), state.turn >= southern_france_turn)
@@ -83,7 +86,23 @@ def _allied_sources(state: OnslaughtState,
             cache.clear()
         found = _work_out_allied_sources(state, controlled)
         hit = cache[key] = (found, frozenset(h for hs in found.values() for h in hs))
+    if own:
+        state._sources[ALLIED] = hit
     return hit
+
+
+def carry_sources(before: OnslaughtState, after: OnslaughtState, places: Iterable[str]) -> None:
+    """Let `after` keep the Allied sources of `before` when it differs from it only in who occupies or
+    controls `places` (a move's hexes) and none of them is a landing hex, a port or in a port area (8.1,
+    8.4, 8.5): the sources then stay the same, and are not worked out again."""
+    known = before._sources.get(ALLIED)
+    if known is not None and before.turn == after.turn and _watched_labels(before.game).isdisjoint(places):
+        after._sources[ALLIED] = known
+
+
+_watched_labels = PerGame(lambda game: frozenset(
+    [game.grid.label_of(h) for h in _watched(game)[0]] + list(_watched(game)[1])))
+"""The labels of the hexes the Allied sources depend on (8.1, 8.4, 8.5)."""
 
 
 def _work_out_allied_sources(state: OnslaughtState, controlled: Mapping[str, str]) -> dict[str, frozenset[Hex]]:
