@@ -359,12 +359,12 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
     while stack:
         h = stack.pop()
         if h in sources or h in wide or h in joined:
-            return _joined(start, h, seen, blocked, zoc, joined, wide, links)
+            return _joined(start, h, seen, blocked, zoc, joined, wide)
         for n in toward[h]:
             if n not in seen and n not in blocked:
                 seen.add(n)
                 if n in sources or n in wide or n in joined:
-                    return _joined(start, n, seen, blocked, zoc, joined, wide, links)
+                    return _joined(start, n, seen, blocked, zoc, joined, wide)
                 stack.append(n)
     cut |= seen
     return False
@@ -381,24 +381,14 @@ def _blocked(state: OnslaughtState, side: str, zoc: frozenset[Hex]) -> frozenset
 
 
 def _joined(start: Hex, h: Hex, seen: set[Hex], blocked: frozenset[Hex], zoc: frozenset[Hex], joined: set[Hex],
-            wide: set[Hex], links: dict[Hex, tuple[Hex, ...]]) -> bool:
-    """A search of `traces_to` reached `h`, a source or a hex joined to one: what it saw is remembered, and
-    the hexes it saw that reach `h` outside the enemy's ZOC join the hexes joined without it (when `h` is)."""
+            wide: set[Hex]) -> bool:
+    """A search of `traces_to` reached `h`, a source or a hex joined to one: what it saw is remembered."""
     if start not in blocked:
-        if h in wide or (h not in joined and h not in zoc):
-            # 8.3: `h` reaches a source without entering enemy ZOC, and so does every hex seen that reaches
-            # `h` outside it: found by stepping out from `h` over those hexes (the links are symmetric).
-            outside = seen - zoc
-            found = {h}
-            frontier = [h]
-            while frontier:
-                for n in links[frontier.pop()]:
-                    if n in outside and n not in found:
-                        found.add(n)
-                        frontier.append(n)
-            wide |= found
+        if h not in joined and zoc.isdisjoint(seen):
+            wide |= seen  # joined without a hex of the enemy's ZOC
         joined |= seen  # one open area through the division's hex (a blocked one joins nothing)
     return True
+
 
 
 
