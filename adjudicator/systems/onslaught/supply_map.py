@@ -100,9 +100,23 @@ def _slopes(game: Game) -> dict[str, dict[Hex, tuple[Hex, ...]]]:
         far = len(links) + 1
         for h in links:
             distance.setdefault(h, far)  # cut off from every possible source: tried last
-        # reverse=True keeps ties in map order (the sort stays stable).
-        out[side] = {h: tuple(sorted(ns, key=distance.__getitem__, reverse=True)) for h, ns in links.items()}
+        out[side] = _Slope(links, distance)
     return out
+
+
+class _Slope(dict[Hex, tuple[Hex, ...]]):
+    """One side's supply links, each hex's neighbours ordered when the search first steps from it (a game's
+    searches step from a part of the map only), farthest first from the side's possible sources."""
+
+    def __init__(self, links: dict[Hex, tuple[Hex, ...]], distance: dict[Hex, int]) -> None:
+        super().__init__()
+        self._links = links
+        self._distance = distance
+
+    def __missing__(self, h: Hex) -> tuple[Hex, ...]:
+        # reverse=True keeps ties in map order (the sort stays stable).
+        ordered = self[h] = tuple(sorted(self._links[h], key=self._distance.__getitem__, reverse=True))
+        return ordered
 
 
 toward_sources = PerGame(_slopes)
