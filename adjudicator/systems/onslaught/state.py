@@ -110,7 +110,8 @@ class OnslaughtState:
     _sources: dict[str, tuple[dict[str, frozenset[Hex]], frozenset[Hex]]] = field(
         default_factory=dict, init=False, compare=False, repr=False)
     """A side's supply sources by name and their hexes (8.1, 8.4, 8.5), once per position (supply.py)."""
-    _blocked: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _blocked: dict[str, tuple[frozenset[Hex], frozenset[Hex]]] = field(
+        default_factory=dict, init=False, compare=False, repr=False)
     """The hexes blocking a side's supply lines: in enemy ZOC, not friendly-occupied (8.3), once per position."""
     _stacks: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
     """The divisions in each place (hex label, box, track space), sorted, computed once per state and

@@ -334,12 +334,13 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
         return True
     # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it; the
     # division's own hex never blocks, so the line may begin in any open neighbour.
-    blocked = _blocked(state, side, zoc)
+    blocked, opened = _blocked(state, side, zoc)
     frontier = [h for h in (start, *around) if h not in blocked]
     # Which open hexes join a source depends on the sources and the blocked hexes alone, which stay
-    # the same over many activations: each search's hexes are remembered, joined or cut off.
+    # the same over many activations: each search's hexes are remembered, joined or cut off (the
+    # blocked hexes keyed by what makes them, the enemy's ZOC and the few hexes opened in it).
     regions = _regions(game)
-    key = (side, sources, blocked)
+    key = (side, sources, zoc, opened)
     region = regions.get(key)
     if region is None:
         if len(regions) > 256:
@@ -370,14 +371,16 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
     return False
 
 
-def _blocked(state: OnslaughtState, side: str, zoc: frozenset[Hex]) -> frozenset[Hex]:
-    """The hexes that block `side`'s supply lines (8.3): in the enemy's ZOC and not occupied by a friendly
-    division; worked out once per position and side (a stack's divisions ask in turn)."""
-    blocked = state._blocked.get(side)
-    if blocked is None:
+def _blocked(state: OnslaughtState, side: str, zoc: frozenset[Hex]) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    """The hexes that block `side`'s supply lines (8.3), in the enemy's ZOC and not occupied by a friendly
+    division, and the few the friendly divisions open in it (which, with the ZOC, name the blocked hexes
+    cheaply in a key); worked out once per position and side (a stack's divisions ask in turn)."""
+    known = state._blocked.get(side)
+    if known is None:
         held = occupants(state)
-        blocked = state._blocked[side] = zoc.difference([h for h, owner in held.items() if owner == side])
-    return blocked
+        opened = frozenset([h for h, owner in held.items() if owner == side and h in zoc])
+        known = state._blocked[side] = (zoc - opened, opened)
+    return known
 
 
 def _joined(start: Hex, h: Hex, seen: set[Hex], blocked: frozenset[Hex], zoc: frozenset[Hex], joined: set[Hex],
@@ -394,9 +397,10 @@ def _joined(start: Hex, h: Hex, seen: set[Hex], blocked: frozenset[Hex], zoc: fr
 
 _beyond_zoc: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex]], set[Hex]]] = PerGame(lambda game: {})
 """Hexes joined to a side's sources through hexes outside the enemy's ZOC, by side, sources and enemy ZOC."""
-_regions: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex]], tuple[set[Hex], set[Hex]]]] = \
+_regions: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex], frozenset[Hex]], tuple[set[Hex], set[Hex]]]] = \
     PerGame(lambda game: {})
-"""Open hexes found joined to a side's sources, or cut off from them, by side, sources and blocked hexes."""
+"""Open hexes found joined to a side's sources, or cut off from them, by side, sources and blocked hexes (named
+by the enemy's ZOC and the hexes friendly divisions open in it)."""
 
 
 def mark_control(state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> OnslaughtState:
