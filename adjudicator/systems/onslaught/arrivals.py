@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
+from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.activation import short_of_supply
 from adjudicator.systems.onslaught.sections import finding
@@ -34,7 +35,22 @@ ORDER = ("German reinforcements", "Allied reinforcements", "German replacements"
 
 def arrival(state: OnslaughtState, unit_id: str) -> Arrival | None:
     """The unit's row of the reinforcement schedule in this scenario, if it has one (10.0)."""
-    return next((a for _, a in state.game.reinforcements if a.unit == unit_id and a.scenario == state.scenario), None)
+    return _schedule(state.game)[0].get((state.scenario, unit_id))
+
+
+def _schedule_of(game: Game) -> tuple[dict[tuple[str, str], Arrival], dict[tuple[str, int], list[Arrival]]]:
+    """The reinforcement schedule (10.0) by scenario and unit (a unit's first row), and by scenario and turn
+    in unit order: looked up for each placement and at each Reinforcement Step's end, not scanned."""
+    by_unit: dict[tuple[str, str], Arrival] = {}
+    by_turn: dict[tuple[str, int], list[Arrival]] = {}
+    for _, row in sorted(game.reinforcements, key=lambda r: r[1].unit):
+        by_turn.setdefault((row.scenario, row.turn), []).append(row)
+    for _, row in game.reinforcements:
+        by_unit.setdefault((row.scenario, row.unit), row)
+    return by_unit, by_turn
+
+
+_schedule = PerGame(_schedule_of)
 
 
 def box_of(game: Game, kind: str, side: str) -> str:
@@ -401,8 +417,8 @@ def check_arrival_loss(state: OnslaughtState, entry: Loss) -> list[Finding] | No
 def unplaced(state: OnslaughtState) -> list[tuple[str, str]]:
     """The reinforcements of this turn still off the map as the step ends: (section, message)."""
     out = []
-    for _, row in sorted(state.game.reinforcements, key=lambda r: r[1].unit):
-        if row.scenario != state.scenario or row.turn != state.turn or row.unit in state.location:
+    for row in _schedule(state.game)[1].get((state.scenario, state.turn), ()):
+        if row.unit in state.location:
             continue
         side = unit_of(state, row.unit).side
         section = "9.1" if row.entry == PARATROOP_BOX else ("10.2" if side == "German" else "10.3")
