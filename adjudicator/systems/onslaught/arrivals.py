@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
+from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.activation import short_of_supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.setup import check_setup
 from adjudicator.systems.onslaught.state import (
-    OnslaughtState, enemy_of, on_map, replace, turn_and_step, unit_of, units_at,
+    OnslaughtState, enemy_of, on_map, relocate, replace, turn_and_step, unit_of, units_at,
 )
 from adjudicator.systems.onslaught.supply import is_supplied, mark_control
-from adjudicator.systems.onslaught.tables import hex_by_label, map_tables
+from adjudicator.systems.onslaught.supply_map import SupplyMap
+from adjudicator.systems.onslaught.tables import area_of, hex_by_label, map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, within_two, zone_of_control
 from wargame.game import Game
 from wargame.hexes import Hex
@@ -33,7 +35,22 @@ ORDER = ("German reinforcements", "Allied reinforcements", "German replacements"
 
 def arrival(state: OnslaughtState, unit_id: str) -> Arrival | None:
     """The unit's row of the reinforcement schedule in this scenario, if it has one (10.0)."""
-    return next((a for _, a in state.game.reinforcements if a.unit == unit_id and a.scenario == state.scenario), None)
+    return _schedule(state.game)[0].get((state.scenario, unit_id))
+
+
+def _schedule_of(game: Game) -> tuple[dict[tuple[str, str], Arrival], dict[tuple[str, int], list[Arrival]]]:
+    """The reinforcement schedule (10.0) by scenario and unit (a unit's first row), and by scenario and turn
+    in unit order: looked up for each placement and at each Reinforcement Step's end, not scanned."""
+    by_unit: dict[tuple[str, str], Arrival] = {}
+    by_turn: dict[tuple[str, int], list[Arrival]] = {}
+    for _, row in sorted(game.reinforcements, key=lambda r: r[1].unit):
+        by_turn.setdefault((row.scenario, row.turn), []).append(row)
+    for _, row in game.reinforcements:
+        by_unit.setdefault((row.scenario, row.unit), row)
+    return by_unit, by_turn
+
+
+_schedule = PerGame(_schedule_of)
 
 
 def box_of(game: Game, kind: str, side: str) -> str:
@@ -99,16 +116,16 @@ def entry_hexes(state: OnslaughtState, unit_id: str, entry_area: str | None, rep
     game = state.game
     side = unit_of(state, unit_id).side
     if entry_area in ("entry_a", "entry_b") and not replacing:
-        return game.area_hexes(entry_area)
+        return area_of(game, entry_area)
     if side == "German":
-        return game.area_hexes("germany")
+        return area_of(game, "germany")
     return allied_source_hexes(state)
 
 
 def placement_sources(state: OnslaughtState, side: str, entry_area: str | None) -> frozenset[Hex]:
     """The sources a newly placed division traces supply to: German the east edge only (10.2); Allied
     their sources, area B's reinforcements off the southern edge through B (10.3)."""
-    supply_map = supply.SupplyMap.of(state.game)
+    supply_map = SupplyMap.of(state.game)
     if side == "German":
         return frozenset(supply_map.east_edge)
     sources = set(allied_source_hexes(state))
@@ -145,6 +162,14 @@ def full_hexes(state: OnslaughtState, side: str) -> set[Hex]:
     return {hexes[where] for where, n in count.items() if n >= limit}
 
 
+def holds_full_stack(state: OnslaughtState, label: str, side: str) -> bool:
+    """Whether a map hex already holds as many of `side`'s divisions as a stack may (6.3): `full_hexes`
+    asked of one hex, from the divisions in it."""
+    if label not in hex_by_label(state.game):
+        return False
+    return len(units_at(state, label, side)) >= int(state.game.parameter.get("stacking_limit", 3))
+
+
 def placement_problem(state: OnslaughtState, unit_id: str, label: str, entry_area: str | None,
                       replacing: bool = False) -> str | None:
     """Why a division may not be placed at `label` now (10.1-10.3, 11.3), or None."""
@@ -163,7 +188,7 @@ def placement_problem(state: OnslaughtState, unit_id: str, label: str, entry_are
         return f"{label} is not an Allied supply source (a landing hex or a port the Allies hold)"
     if units_at(state, label, enemy_of(state, side)):
         return f"enemy divisions hold {label}"
-    if h in full_hexes(state, side):
+    if holds_full_stack(state, label, side):
         return f"{label} already holds three {side} divisions; placements may not overstack"
     if not supply.traces_to(state, side, h, placement_sources(state, side, entry_area)):
         where = "to the eastern map edge" if side == "German" else "to an Allied supply source"
@@ -319,7 +344,7 @@ def recruitment_problem(state: OnslaughtState, unit_id: str, label: str) -> str 
     if not game.grid.is_label(label):
         return f"{label} is not a hex of the map"
     h = game.grid.hex_of(label)
-    if h not in game.area_hexes("france") or "city" not in game.hex_terrain.get(h, ()):
+    if h not in area_of(game, "france") or "city" not in game.hex_terrain.get(h, ()):
         return f"{label} is not a city in France"
     occupied = units_at(state, label, "Allied")
     if not occupied and state.controlled.get(label) != "Allied":
@@ -392,8 +417,8 @@ def check_arrival_loss(state: OnslaughtState, entry: Loss) -> list[Finding] | No
 def unplaced(state: OnslaughtState) -> list[tuple[str, str]]:
     """The reinforcements of this turn still off the map as the step ends: (section, message)."""
     out = []
-    for _, row in sorted(state.game.reinforcements, key=lambda r: r[1].unit):
-        if row.scenario != state.scenario or row.turn != state.turn or row.unit in state.location:
+    for row in _schedule(state.game)[1].get((state.scenario, state.turn), ()):
+        if row.unit in state.location:
             continue
         side = unit_of(state, row.unit).side
         section = "9.1" if row.entry == PARATROOP_BOX else ("10.2" if side == "German" else "10.3")
@@ -440,7 +465,7 @@ def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
     else:
         label = entry.hex or ""
         out += replacement_place(state, entry, side)
-    in_germany = game.grid.is_label(label or "") and game.grid.hex_of(label or "") in game.area_hexes("germany")
+    in_germany = game.grid.is_label(label or "") and game.grid.hex_of(label or "") in area_of(game, "germany")
     cost = replacement_cost(game, unit.type, start, end, in_germany)
     if cost is None:
         return out + [finding("error", "11.2", entry, f"the Replacement Table has no line for a {unit.type} "
@@ -540,7 +565,7 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
         side = unit.side
         start = "eliminated" if on_map(state, entry.unit) is None else "depleted"
         label = entry.hex or state.location.get(entry.unit, "")
-        in_germany = game.grid.is_label(label) and game.grid.hex_of(label) in game.area_hexes("germany")
+        in_germany = game.grid.is_label(label) and game.grid.hex_of(label) in area_of(game, "germany")
         cost = entry.points if entry.points is not None else replacement_cost(
             game, unit.type, start, "depleted" if entry.strength == "reduced" else "full", in_germany) or 0
         state = replace(state, replacement_points={**state.replacement_points,
@@ -561,7 +586,7 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
     if game.grid.is_label(target):
         state = mark_control(state, entry.unit, [target])
         if not (entry.how == "replace" and unit.side == "German") and \
-                game.grid.hex_of(target) in full_hexes(state, unit.side):
+                holds_full_stack(state, target, unit.side):
             # One breach, one error: the placement's own finding (10.1, 10.3, 11.3, 14.2) reports
             # the overstack it makes, so 6.3 does not report it again at the step's end.
             state = replace(state, overstacks=state.overstacks | {(target, unit.side)})
@@ -570,5 +595,5 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
         row.entry in ("entry_a", "entry_b") else state.free_moves
     depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted - {entry.unit}
     placed = state.placed_now | {entry.unit} if entry.how == "reinforce" else state.placed_now
-    return replace(state, location={**state.location, entry.unit: target}, depleted=depleted, free_moves=free,
-                   placed_now=placed)
+    # The placed division's own side's zone and the divisions by place carry over (`relocate`).
+    return relocate(state, entry.unit, target, depleted=depleted, free_moves=free, placed_now=placed)

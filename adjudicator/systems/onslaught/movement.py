@@ -3,7 +3,7 @@ one model of a move, `MoveRule`, asked for by the checker and by the movement mo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -16,8 +16,8 @@ from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, movement_allowance, occupants, on_map, relocate, replace, turn_and_step, unit_of,
     units_at,
 )
-from adjudicator.systems.onslaught.supply import control_changes
-from adjudicator.systems.onslaught.tables import MapTables, map_tables
+from adjudicator.systems.onslaught.supply import carry_sources, control_changes
+from adjudicator.systems.onslaught.tables import MapTables, hex_by_label, map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.errors import WargameError
 from wargame.hexes import Hex
@@ -196,14 +196,24 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
     if entry.path[0] != where:
         out.append(finding("error", "6.1", entry, f"{entry.unit} is in {where}, not {entry.path[0]}"))
         return out
-    off = [label for label in entry.path if not game.grid.is_label(label)]
+    on_map_hexes = hex_by_label(game)
+    off = [label for label in entry.path if label not in on_map_hexes]
     if off:
         # No Onslaught rule lets a division leave the map (6.1 moves it from hex to hex of the map).
         return out + [finding("error", "6.1", entry, f"{entry.unit} leaves the map at {off[0]}: no rule allows a "
                                                      "division to move off the map")]
     rule = move_rule(state, entry.unit, entry.strategic)
-    hexes = [game.grid.hex_of(label) for label in entry.path]
-    for (la, a), (lb, b) in zip(zip(entry.path, hexes), zip(entry.path[1:], hexes[1:])):
+    hexes = [on_map_hexes[label] for label in entry.path]
+    links = map_tables(game).links
+    # 6.1: a step along the map's links is adjacent, enterable and across a passable hexside, so the
+    # step by step checks below find nothing on a path made of such steps alone (most paths).
+    steps: Iterable[tuple[tuple[str, Hex], tuple[str, Hex]]] = zip(zip(entry.path, hexes),
+                                                                   zip(entry.path[1:], hexes[1:]))
+    if all(b in links.get(a, ()) for a, b in zip(hexes, hexes[1:])):
+        steps = ()
+    for (la, a), (lb, b) in steps:
+        if b in links.get(a, ()):
+            continue  # a step along the links: none below fails
         if not a.is_adjacent(b):
             out.append(finding("error", "6.1", entry, f"{entry.unit} skips from {la} to {lb}; a division moves "
                                                       "from hex to adjacent hex"))
@@ -231,6 +241,9 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
     if entry.unit in state.stopped:
         out.append(finding("error", "6.2", entry, f"{entry.unit} entered an enemy zone of control earlier in this "
                                                   "action and can move no further"))
+    zoc = rule.enemy_zoc
+    if zoc.isdisjoint(hexes):
+        return out  # 6.2: no hex of the path in an enemy zone of control, nothing below to find
     for i in range(1, len(hexes)):
         previous, current = hexes[i - 1], hexes[i]
         if rule.in_enemy_zoc(previous) and rule.in_enemy_zoc(current):
@@ -252,7 +265,10 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
 def check_waterways(entry: Move, hexes: Sequence[Hex], rule: MoveRule) -> list[Finding]:
     """6.5: crossing a major waterway takes the whole movement allowance (first hex entered,
     then stop), except where `MoveRule.waterway` says it does not."""
+    waterways = map_tables(rule.state.game).waterways
     for i, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
+        if _side(a, b) not in waterways:
+            continue  # no major waterway: `rule.waterway` would say None
         name = rule.waterway(a, b)
         if name is None:
             continue
@@ -287,5 +303,8 @@ def apply_move(state: OnslaughtState, entry: Move) -> OnslaughtState:
     enemy_zoc = zone_of_control(state, enemy_of(state, unit_of(state, entry.unit).side))
     stopped = state.stopped | ({entry.unit} if state.game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
     changes.update(control_changes(state, entry.unit, entry.path[1:]))
-    return relocate(state, entry.unit, entry.path[-1], moved=state.moved | {entry.unit}, stopped=frozenset(stopped),
-                    **changes)
+    after = relocate(state, entry.unit, entry.path[-1], moved=state.moved | {entry.unit}, stopped=frozenset(stopped),
+                     **changes)
+    # The places whose occupant or control the move changes: the hex left and the hexes entered.
+    carry_sources(state, after, [*entry.path, state.location.get(entry.unit, "")])
+    return after

@@ -14,9 +14,8 @@ from adjudicator.systems.onslaught.movement import MoveRule, move_bars, move_rul
 from adjudicator.systems.onslaught.results import owed
 from adjudicator.systems.onslaught.retreats import check_advance, stops_in_fortification
 from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, occupants, on_map, unit_of
-from adjudicator.systems.onslaught.supply import (
-    ALLIED, FORTIFICATION, GERMAN, SupplyMap, allied_sources, german_sources,
-)
+from adjudicator.systems.onslaught.supply import FORTIFICATION, allied_sources, german_sources
+from adjudicator.systems.onslaught.supply_map import ALLIED, GERMAN, SupplyMap
 from adjudicator.systems.onslaught.zoc import zone_of_control
 from wargame.errors import WargameError, did_you_mean
 from wargame.hexes import Hex

@@ -8,7 +8,7 @@ from collections import Counter
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Loss
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import OnslaughtState, on_map, unit_of, units_at
+from adjudicator.systems.onslaught.state import OnslaughtState, on_map, stacks, unit_of, units_at
 from adjudicator.systems.onslaught.tables import hex_by_label
 from wargame.game import Game
 
@@ -24,7 +24,9 @@ def overstacked(state: OnslaughtState) -> list[tuple[str, str, int]]:
         return list(known[2])
     limit = int(state.game.parameter.get("stacking_limit", 3))
     units, hexes = state.game.units_by_id, hex_by_label(state.game)
-    count = Counter((where, units[u].side) for u, where in state.location.items() if where in hexes)
+    # Only a place holding more divisions than the limit can hold more of one side.
+    count = Counter((where, units[u].side) for where, here in stacks(state).items()
+                    if len(here) > limit and where in hexes for u in here)
     found = sorted((where, side, n - limit) for (where, side), n in count.items() if n > limit)
     _last["overstacked"] = (state.location, weakref.ref(state.game), found)
     return list(found)

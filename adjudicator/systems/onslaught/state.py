@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from adjudicator.contract import Outcome
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught.results import Combat, Effect
-from adjudicator.systems.onslaught.tables import hex_by_label
+from adjudicator.systems.onslaught.tables import hex_by_label, zone_at
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.models import Unit
@@ -107,6 +107,15 @@ class OnslaughtState:
     """The side holding each occupied map hex, computed once per state (supply.py asks often)."""
     _lines: dict[tuple[str, Hex], bool] = field(default_factory=dict, init=False, compare=False, repr=False)
     """Whether a division of a side in a hex traces a supply line, searched from that hex (8.3)."""
+    _sources: dict[str, tuple[dict[str, frozenset[Hex]], frozenset[Hex]]] = field(
+        default_factory=dict, init=False, compare=False, repr=False)
+    """A side's supply sources by name and their hexes (8.1, 8.4, 8.5), once per position (supply.py)."""
+    _blocked: dict[str, tuple[frozenset[Hex], frozenset[Hex]]] = field(
+        default_factory=dict, init=False, compare=False, repr=False)
+    """The hexes blocking a side's supply lines: in enemy ZOC, not friendly-occupied (8.3), once per position."""
+    _stacks: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """The divisions in each place (hex label, box, track space), sorted, computed once per state and
+    carried from move to move (`relocate`) instead of a scan of every division per question."""
 
 
 _Frozen = TypeVar("_Frozen")
@@ -115,19 +124,26 @@ _POSITION = frozenset({"location", "controlled", "captured_ports", "turn"})
 
 
 def replace(obj: _Frozen, **changes: Any) -> _Frozen:
-    """`dataclasses.replace`, fast for OnslaughtState: a replay makes thousands of states, most
-    changing a field or two, and the caches of ZOC, occupied hexes and supply carry over while the
-    position they were computed from has not changed (caches are memos, compare=False: never state)."""
-    if not isinstance(obj, OnslaughtState):
+    """`dataclasses.replace`, fast for OnslaughtState and ActionState (plain frozen fields, no __post_init__):
+    a replay makes thousands of states, most changing a field or two, and the caches of ZOC, occupied
+    hexes and supply carry over while the position they were computed from has not changed (caches
+    are memos, compare=False: never state)."""
+    if not isinstance(obj, (OnslaughtState, ActionState)):
         return _replace_fields(obj, **changes)  # type: ignore[type-var]
     new = object.__new__(type(obj))
     fields = new.__dict__
     fields.update(obj.__dict__)
+    if not isinstance(obj, OnslaughtState):
+        if not fields.keys() >= changes.keys():
+            raise TypeError(f"ActionState has no field {sorted(changes.keys() - fields.keys())[0]!r}")
+        fields.update(changes)
+        return new  # an action's state (5.0-5.5): plain fields, no memos
     fields.update(changes)
     if "location" in changes:
-        fields["_zoc"], fields["_near"], fields["_occupants"] = {}, {}, {}
+        fields["_zoc"], fields["_near"], fields["_occupants"], fields["_stacks"] = {}, {}, {}, {}
+        fields["_blocked"] = {}
     if not _POSITION.isdisjoint(changes):
-        fields["_supplied"], fields["_lines"] = {}, {}
+        fields["_supplied"], fields["_lines"], fields["_sources"] = {}, {}, {}
     return new
 
 
@@ -141,8 +157,23 @@ def on_map(state: OnslaughtState, unit_id: str) -> Hex | None:
 
 
 def units_at(state: OnslaughtState, label: str, side: str | None = None) -> list[str]:
-    return sorted(u for u, where in state.location.items()
-                  if where == label and (side is None or unit_of(state, u).side == side))
+    """The divisions in a place (of one side, if given), sorted."""
+    here = stacks(state).get(label, ())
+    if side is None:
+        return list(here)
+    units = state.game.units_by_id
+    return [u for u in here if units[u].side == side]
+
+
+def stacks(state: OnslaughtState) -> dict[str, tuple[str, ...]]:
+    """The divisions in each place, sorted (computed once per state, carried over by `relocate`)."""
+    if not state._stacks:
+        found: dict[str, list[str]] = {}
+        for unit_id, where in state.location.items():
+            found.setdefault(where, []).append(unit_id)
+        # Filled in place, as the state's other caches are (an empty map is merely recomputed).
+        state._stacks.update((where, tuple(sorted(here))) for where, here in found.items())
+    return state._stacks
 
 
 def movement_allowance(state: OnslaughtState, unit_id: str) -> int:
@@ -201,35 +232,59 @@ def occupants(state: OnslaughtState) -> dict[Hex, str]:
 
 
 def relocate(state: OnslaughtState, unit_id: str, label: str, **changes: Any) -> OnslaughtState:
-    """The state with a division moved to `label` (and any other changes); the other side's zone of
-    control and 6.4 distances, memos, carry over: a division's move changes its own side's only (6.2, 6.4)."""
+    """The state with a division moved to `label` (and any other changes); the divisions by place carry
+    over with the one change, and so do the other side's zone of control and 6.4 distances (memos): a
+    division's move changes its own side's only (6.2, 6.4)."""
+    before = stacks(state)
     after = replace(state, location={**state.location, unit_id: label}, **changes)
+    # The new state's memos are set whole, once, before anyone asks it anything (each a fresh dict).
+    memo = vars(after)
+    old = state.location.get(unit_id)
+    held = dict(before)
+    if old != label:
+        if old is not None:
+            left = tuple(u for u in held.get(old, ()) if u != unit_id)
+            if left:
+                held[old] = left
+            else:
+                held.pop(old, None)
+        held[label] = tuple(sorted((*held.get(label, ()), unit_id)))
+    memo["_stacks"] = held
     side = unit_of(state, unit_id).side
-    after._zoc.update((other, zone) for other, zone in state._zoc.items() if other != side)
+    zoc = {other: zone for other, zone in state._zoc.items() if other != side}
+    own = state._zoc.get(side)
+    units = state.game.units_by_id
+    if own is not None and (old == label or any(units[u].side == side for u in held.get(old or "", ()))):
+        # 6.2: the hex left still holds the side's divisions, so its zone stays: the side's zone of
+        # control gains the hex entered's alone.
+        entered = zone_at(state.game, label)
+        zoc[side] = own if entered is None or entered <= own else own | entered
+    memo["_zoc"] = zoc
     # 6.4's distances are counted from the occupied hexes: they carry over only with them.
-    if state._occupants and _carry_occupants(state, after, unit_id, label, side):
-        after._near.update((other, near) for other, near in state._near.items() if other != side)
+    occupied = _carry_occupants(state, held, old, label, side) if state._occupants else None
+    if occupied is not None:
+        memo["_occupants"] = occupied
+        memo["_near"] = {other: near for other, near in state._near.items() if other != side}
     return after
 
 
-def _carry_occupants(state: OnslaughtState, after: OnslaughtState, unit_id: str, label: str, side: str) -> bool:
-    """The occupied hexes after one division's move, from those before it, instead of a scan of every
-    division; left to be recomputed when a hex would hold both sides (a breach the log may show).
-    Whether they were carried over (the other side's hexes then unchanged)."""
+def _carry_occupants(state: OnslaughtState, held: dict[str, tuple[str, ...]], old: str | None, label: str,
+                     side: str) -> dict[Hex, str] | None:
+    """The occupied hexes after one division's move from `old` to `label` (`held`: the divisions by place
+    after it), from those before it, instead of a scan of every division; None, to be recomputed, when a
+    hex would hold both sides (a breach the log may show) or was held by both (the other side's then change)."""
     hexes = hex_by_label(state.game)
-    held = dict(state._occupants)
-    old = state.location.get(unit_id)
+    occupied = dict(state._occupants)
     if old is not None and old in hexes and old != label:
-        # One pass over the divisions: the sides of those left in the hex moved out of.
+        # The sides of the divisions left in the hex moved out of.
         units = state.game.units_by_id
-        left = {units[u].side for u, where in after.location.items() if where == old}
+        left = {units[u].side for u in held.get(old, ())}
         if not left:
-            del held[hexes[old]]
+            del occupied[hexes[old]]
         elif left != {side}:
-            return False
+            return None
     if label in hexes:
-        if held.get(hexes[label], side) != side:
-            return False
-        held[hexes[label]] = side
-    after._occupants.update(held)
-    return True
+        if occupied.get(hexes[label], side) != side:
+            return None
+        occupied[hexes[label]] = side
+    return occupied

@@ -4,9 +4,7 @@ Rulings: docs/rules-coverage.md, the rulings register (8.1-8.5)."""
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.findings import Finding
@@ -16,15 +14,14 @@ from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, occupants, replace, unit_of, units_at,
 )
-from adjudicator.systems.onslaught.tables import map_tables
+from adjudicator.systems.onslaught.supply_map import ALLIED, GERMAN, SupplyMap, toward_sources
+from adjudicator.systems.onslaught.tables import hex_by_label
 from adjudicator.systems.onslaught.zoc import zone_of_control
 from wargame.errors import did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
 
 
-ALLIED = "Allied"
-GERMAN = "German"
 SOUTHERN_FRANCE = "southern_france"
 """The name of the southern France source in `allied_sources` and `allied_income`."""
 
@@ -34,68 +31,6 @@ PORT_PREREQUISITES: dict[str, str] = {"port_rouen": "port_le_havre"}
 FORTIFICATION = "fortification"
 
 
-@dataclass(frozen=True)
-
-
-class Port:
-    """A port (8.1): its area id, hex label and hex, printed value, and enclosing port area."""
-
-    id: str
-    label: str
-    hex: Hex
-    value: int
-    port_area: frozenset[Hex] | None
-
-
-@dataclass(frozen=True)
-
-
-class SupplyMap:
-    """The map facts supply asks about, computed once per game."""
-
-    links: dict[Hex, tuple[Hex, ...]]
-    landing: tuple[tuple[str, Hex], ...]
-    landing_value: int
-    ports: tuple[Port, ...]
-    fortified_ports: tuple[tuple[str, Hex], ...]
-    east_edge: frozenset[Hex]
-    entry_b: frozenset[Hex]
-
-    @staticmethod
-    def of(game: Game) -> SupplyMap:
-        """The supply facts of a game, built once per game by the rule system (not set on `Game`)."""
-        return _supply_maps(game)
-
-    @staticmethod
-    def build(game: Game) -> SupplyMap:
-        """The supply facts of a game (8.3-8.5)."""
-        tables = map_tables(game)
-        grid = game.grid
-        # 8.3: any traversable terrain, major waterways included; never a prohibited hex (sea,
-        # neutral land), an impassable (sea) hexside or off the map: the map's passable links.
-        links = tables.links
-        areas = game.areas_by_id
-        landing_area = areas["landing_hexes"]
-        landing = tuple((label, grid.hex_of(label)) for label in landing_area.hexes)
-        landing_value = landing_area.value if landing_area.value is not None else \
-            int(game.parameter["landing_hex_supply"])
-        port_areas = [game.area_hexes(a.id) for a in game.areas.area if a.kind == "port_area"]
-        ports = []
-        for area in game.areas.area:
-            if area.kind != "port":
-                continue
-            (label,) = area.hexes
-            h = grid.hex_of(label)
-            enclosing = next((hexes for hexes in port_areas if h in hexes), None)
-            ports.append(Port(area.id, label, h, area.value or 0, enclosing))
-        fortified = tuple((grid.label_of(h), h) for h in sorted(game.area_hexes("fortified_ports"),
-                                                                 key=grid.label_of))
-        return SupplyMap(links, landing, landing_value, tuple(ports), fortified,
-                         game.area_hexes("east_edge"), game.area_hexes("entry_b"))
-
-
-_supply_maps = PerGame(SupplyMap.build)
-"""Each game's supply facts, owned by the rule system."""
 TraceKey = tuple[str, frozenset[Hex], frozenset[Hex], frozenset[Hex]]
 _traces: PerGame[dict[TraceKey, frozenset[Hex]]] = PerGame(lambda game: {})
 """Supply lines already traced in a game, by side, sources, blocked and enemy-held hexes (games repeat them)."""
@@ -138,10 +73,12 @@ def _allied_sources(state: OnslaughtState,
                     controlled: Mapping[str, str]) -> tuple[dict[str, frozenset[Hex]], frozenset[Hex]]:
     """The Allied sources by name and their hexes, worked out once for each combination of the
     occupants and control they depend on."""
+    own = controlled is state.controlled
+    if own and ALLIED in state._sources:
+        return state._sources[ALLIED]
     hexes, labels, southern_france_turn = _watched_by_game(state.game)
     held = occupants(state)
-    key = (tuple(held.get(h) for h in hexes), tuple(controlled.get(label) for label in labels),
-           state.turn >= southern_france_turn)
+    key = (tuple(map(held.get, hexes)), tuple(map(controlled.get, labels)), state.turn >= southern_france_turn)
     cache = _sources(state.game)
     hit = cache.get(key)
     if hit is None:
@@ -149,7 +86,23 @@ def _allied_sources(state: OnslaughtState,
             cache.clear()
         found = _work_out_allied_sources(state, controlled)
         hit = cache[key] = (found, frozenset(h for hs in found.values() for h in hs))
+    if own:
+        state._sources[ALLIED] = hit
     return hit
+
+
+def carry_sources(before: OnslaughtState, after: OnslaughtState, places: Iterable[str]) -> None:
+    """Let `after` keep the Allied sources of `before` when it differs from it only in who occupies or
+    controls `places` (a move's hexes) and none of them is a landing hex, a port or in a port area (8.1,
+    8.4, 8.5): the sources then stay the same, and are not worked out again."""
+    known = before._sources.get(ALLIED)
+    if known is not None and before.turn == after.turn and _watched_labels(before.game).isdisjoint(places):
+        after._sources[ALLIED] = known
+
+
+_watched_labels = PerGame(lambda game: frozenset(
+    [game.grid.label_of(h) for h in _watched(game)[0]] + list(_watched(game)[1])))
+"""The labels of the hexes the Allied sources depend on (8.1, 8.4, 8.5)."""
 
 
 def _work_out_allied_sources(state: OnslaughtState, controlled: Mapping[str, str]) -> dict[str, frozenset[Hex]]:
@@ -362,39 +315,46 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
         return False
     if start in sources:
         return True  # 8.3: a division standing on a source occupies it
-    # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it; the
-    # division's own hex never blocks, so the line may begin in any open neighbour.
-    zoc = zone_of_control(state, enemy_of(state, side))
-    blocked = zoc.difference([h for h, owner in held.items() if owner == side])
-    frontier = [h for h in (start, *links[start]) if h not in blocked]
-    # Which open hexes join a source depends on the sources and the blocked hexes alone, which stay
-    # the same over many activations: each search's hexes are remembered, joined or cut off.
-    regions = _regions(state.game)
-    key = (side, sources, blocked)
-    region = regions.get(key)
-    if region is None:
-        if len(regions) > 256:
-            regions.clear()
-        region = regions[key] = (set(), set())
-    joined, cut = region
     # Hexes joined to a source through hexes outside the enemy's ZOC stay joined whichever friendly
     # divisions stand in it (those only open more hexes): kept while the enemy's ZOC and the sources
     # stay the same, over the activations of a whole action.
-    beyond = _beyond_zoc(state.game)
+    zoc = zone_of_control(state, enemy_of(state, side))
+    game = state.game
+    beyond = _beyond_zoc(game)
     wide_key = (side, sources, zoc)
     wide = beyond.get(wide_key)
     if wide is None:
         if len(beyond) > 256:
             beyond.clear()
         wide = beyond[wide_key] = set()
-    if any(h in joined or h in wide for h in frontier):
+    # Those hexes are outside the enemy's ZOC, so never blocked: a division in or beside one traces
+    # its line, asked before the blocked hexes are worked out.
+    around = links[start]
+    if start in wide or not wide.isdisjoint(around):
+        return True
+    # 8.3: a hex in enemy ZOC blocks the line unless a friendly division occupies it; the
+    # division's own hex never blocks, so the line may begin in any open neighbour.
+    blocked, opened = _blocked(state, side, zoc)
+    frontier = [h for h in (start, *around) if h not in blocked]
+    # Which open hexes join a source depends on the sources and the blocked hexes alone, which stay
+    # the same over many activations: each search's hexes are remembered, joined or cut off (the
+    # blocked hexes keyed by what makes them, the enemy's ZOC and the few hexes opened in it).
+    regions = _regions(game)
+    key = (side, sources, zoc, opened)
+    region = regions.get(key)
+    if region is None:
+        if len(regions) > 256:
+            regions.clear()
+        region = regions[key] = (set(), set())
+    joined, cut = region
+    if any(h in joined for h in frontier):
         return True
     if all(h in cut for h in frontier):
         return False
     # Depth first, each hex's neighbours tried nearest to the side's sources first: the search heads
     # down the map's slope to them instead of spreading in rings. Whether a source is reached does
     # not depend on the order; every hex seen is joined to the division's hex whatever the order.
-    toward = _toward_sources(state.game).get(side, links)
+    toward = toward_sources(game).get(side, links)
     stack = list(frontier)
     seen = set(frontier)
     while stack:
@@ -411,6 +371,18 @@ def traces_to(state: OnslaughtState, side: str, start: Hex, sources: frozenset[H
     return False
 
 
+def _blocked(state: OnslaughtState, side: str, zoc: frozenset[Hex]) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    """The hexes that block `side`'s supply lines (8.3), in the enemy's ZOC and not occupied by a friendly
+    division, and the few the friendly divisions open in it (which, with the ZOC, name the blocked hexes
+    cheaply in a key); worked out once per position and side (a stack's divisions ask in turn)."""
+    known = state._blocked.get(side)
+    if known is None:
+        held = occupants(state)
+        opened = frozenset([h for h, owner in held.items() if owner == side and h in zoc])
+        known = state._blocked[side] = (zoc - opened, opened)
+    return known
+
+
 def _joined(start: Hex, h: Hex, seen: set[Hex], blocked: frozenset[Hex], zoc: frozenset[Hex], joined: set[Hex],
             wide: set[Hex]) -> bool:
     """A search of `traces_to` reached `h`, a source or a hex joined to one: what it saw is remembered."""
@@ -421,40 +393,14 @@ def _joined(start: Hex, h: Hex, seen: set[Hex], blocked: frozenset[Hex], zoc: fr
     return True
 
 
-def _slopes(game: Game) -> dict[str, dict[Hex, tuple[Hex, ...]]]:
-    """Each side's supply links (8.3) with each hex's neighbours ordered farthest first from the hexes
-    that can ever be that side's sources (8.1, 8.4: landing hexes, ports, entry area B; the east edge,
-    fortified ports), ties in map order: `traces_to` takes the last pushed, the nearest, first."""
-    supply_map = SupplyMap.of(game)
-    links = supply_map.links
-    possible = {ALLIED: {h for _, h in supply_map.landing} | {p.hex for p in supply_map.ports} | supply_map.entry_b,
-                GERMAN: supply_map.east_edge | {h for _, h in supply_map.fortified_ports}}
-    out: dict[str, dict[Hex, tuple[Hex, ...]]] = {}
-    for side, hexes in possible.items():
-        distance = {h: 0 for h in sorted(hexes) if h in links}
-        queue = deque(distance)
-        while queue:
-            h = queue.popleft()
-            for n in links[h]:
-                if n not in distance:
-                    distance[n] = distance[h] + 1
-                    queue.append(n)
-        far = len(links) + 1
-        for h in links:
-            distance.setdefault(h, far)  # cut off from every possible source: tried last
-        # reverse=True keeps ties in map order (the sort stays stable).
-        out[side] = {h: tuple(sorted(ns, key=distance.__getitem__, reverse=True)) for h, ns in links.items()}
-    return out
-
-
-_toward_sources = PerGame(_slopes)
 
 
 _beyond_zoc: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex]], set[Hex]]] = PerGame(lambda game: {})
 """Hexes joined to a side's sources through hexes outside the enemy's ZOC, by side, sources and enemy ZOC."""
-_regions: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex]], tuple[set[Hex], set[Hex]]]] = \
+_regions: PerGame[dict[tuple[str, frozenset[Hex], frozenset[Hex], frozenset[Hex]], tuple[set[Hex], set[Hex]]]] = \
     PerGame(lambda game: {})
-"""Open hexes found joined to a side's sources, or cut off from them, by side, sources and blocked hexes."""
+"""Open hexes found joined to a side's sources, or cut off from them, by side, sources and blocked hexes (named
+by the enemy's ZOC and the hexes friendly divisions open in it)."""
 
 
 def mark_control(state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> OnslaughtState:
@@ -468,14 +414,15 @@ def control_changes(state: OnslaughtState, unit_id: str, labels: Iterable[str]) 
     """The state's new control map and captured ports (8.1, 8.4) once a division entered `labels`;
     empty when no hex changes hands."""
     side = unit_of(state, unit_id).side
-    grid = state.game.grid
-    changed = [label for label in labels if grid.is_label(label) and state.controlled.get(label) != side]
+    on_map_hexes = hex_by_label(state.game)
+    controlled = state.controlled
+    changed = [label for label in labels if label in on_map_hexes and controlled.get(label) != side]
     if not changed:
         return {}
     fortified = _fortified_labels(state.game)
     taken = {label for label in changed if side == ALLIED and label in fortified} - state.captured_ports
-    controlled = {**state.controlled, **{label: side for label in changed}}
-    return {"controlled": controlled, "captured_ports": state.captured_ports | taken}
+    return {"controlled": {**controlled, **{label: side for label in changed}},
+            "captured_ports": state.captured_ports | taken}
 
 
 def _fortified(game: Game) -> frozenset[str]:

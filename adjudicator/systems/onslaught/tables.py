@@ -37,12 +37,17 @@ class MapTables:
         # The map's own Hex objects, found by their coordinates (a Hex equals and hashes as its tuple), in
         # direction order: no Hex built for each of the map's thousands of neighbours.
         hexes: dict[tuple[int, int], Hex] = {h: h for h in self.passable}
+        get = hexes.get
+        # Only the few hexes along an impassable hexside have a step to leave out.
+        bordering = {h for side in impassable for h in side}
         out: dict[Hex, tuple[Hex, ...]] = {}
         for h in sorted(self.passable):
             q, r = h
-            near = (hexes.get((q + dq, r + dr)) for dq, dr in DIRECTIONS)
-            # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
-            out[h] = tuple(n for n in near if n is not None and ((h, n) if h < n else (n, h)) not in impassable)
+            near = [n for dq, dr in DIRECTIONS if (n := get((q + dq, r + dr))) is not None]
+            if h in bordering:
+                # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
+                near = [n for n in near if ((h, n) if h < n else (n, h)) not in impassable]
+            out[h] = tuple(near)
         return out
 
     def within_two(self, start: Hex) -> frozenset[Hex]:
@@ -76,10 +81,13 @@ class MapTables:
 def _build_tables(game: Game) -> MapTables:
     """The map tables of a game, computed once."""
     terrain = game.terrain
-    passable = frozenset(h for h, ts in game.hex_terrain.items() if not any(terrain[t].prohibited for t in ts))
+    # The terrain ids that prohibit entry or crossing (6.1) or block ZOC (6.2), asked of each hex and hexside.
+    prohibited = frozenset(t for t, kind in terrain.items() if kind.prohibited)
+    blocks_zoc = frozenset(t for t, kind in terrain.items() if kind.blocks_zoc)
+    passable = frozenset(h for h, ts in game.hex_terrain.items() if prohibited.isdisjoint(ts))
     sides = game.hexside_features
-    impassable = frozenset(s for s, fs in sides.items() if any(terrain[f].prohibited for f in fs))
-    blocked = frozenset(s for s, fs in sides.items() if any(terrain[f].blocks_zoc for f in fs))
+    impassable = frozenset(s for s, fs in sides.items() if not prohibited.isdisjoint(fs))
+    blocked = frozenset(s for s, fs in sides.items() if not blocks_zoc.isdisjoint(fs))
     waterways = frozenset(s for s, fs in sides.items() if "major_waterway" in fs)
     estuary = game.lines_by_id.get("scheldt_estuary")
     scheldt = frozenset(game.grid.parse_hexside(label) for label in estuary.hexsides) if estuary else frozenset()
@@ -113,3 +121,17 @@ def _labels(game: Game) -> dict[str, Hex]:
 
 hex_by_label = PerGame(_labels)
 """Every map hex by its label, per game (looked up for every division of every state)."""
+
+
+def area_of(game: Game, area_id: str) -> frozenset[Hex]:
+    """Every hex of an area, members included (`Game.area_hexes`), worked out once per game and area:
+    10.2's placements and 13.3's scoring ask for the same areas again and again."""
+    areas = _areas(game)
+    hexes = areas.get(area_id)
+    if hexes is None:
+        hexes = areas[area_id] = game.area_hexes(area_id)
+    return hexes
+
+
+_areas: PerGame[dict[str, frozenset[Hex]]] = PerGame(lambda game: {})
+"""Each game's areas asked for so far, by id."""

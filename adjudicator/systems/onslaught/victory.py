@@ -16,10 +16,12 @@ from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import OnslaughtState, unit_of
 from adjudicator.systems.onslaught.supply import in_supply, traced_supply
+from adjudicator.systems.onslaught.supply_map import SupplyMap
+from adjudicator.systems.onslaught.tables import area_of
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.errors import DataError
 from wargame.game import Game
-from wargame.hexes import Hex, Hexside
+from wargame.hexes import DIRECTIONS, Hex
 
 
 SCORING_AREAS: dict[str, str] = {"German": "west_of_rhine", "Allied": "east_of_victory_line"}
@@ -55,14 +57,17 @@ class GapMap:
         sides = game.hexside_features
         # 13.3: the path is made of hexes a division may enter, stepping across sides it may cross:
         # the same steps a supply line takes (8.3).
-        links = supply.SupplyMap.of(game).links
+        links = SupplyMap.of(game).links
         passable = frozenset(links)
         grid = game.grid
-        edge = tuple(sorted((h for h in game.area_hexes(EAST_EDGE) if h in passable), key=grid.label_of))
-        sea = frozenset(h for h, ts in game.hex_terrain.items() if SEA in ts)
-        # 13.3 "coast of France": next to an all-sea hex, or across a sea hexside (an estuary).
-        coast = frozenset(h for h in game.area_hexes(FRANCE) if h in passable and any(
-            n in sea or SEA_SIDE in sides.get(Hexside.between(h, n), frozenset()) for n in h.neighbours()))
+        edge = tuple(sorted((h for h in area_of(game, EAST_EDGE) if h in passable), key=grid.label_of))
+        # 13.3 "coast of France": next to an all-sea hex, or across a sea hexside (an estuary). The hexes
+        # beside either are found from the sea's few hexes and hexsides, as coordinates (a Hex equals and
+        # hashes as its tuple), rather than by asking each hex of France about its six neighbours.
+        beside: set[tuple[int, int]] = {(q + dq, r + dr) for (q, r), ts in game.hex_terrain.items() if SEA in ts
+                                        for dq, dr in DIRECTIONS}
+        beside.update(h for hexside, features in sides.items() if SEA_SIDE in features for h in hexside)
+        coast = frozenset(h for h in area_of(game, FRANCE) if h in passable and h in beside)
         return GapMap(links, edge, coast)
 
 
@@ -245,7 +250,7 @@ def side_score(state: OnslaughtState, side: str) -> SideScore:
     """One side's victory points in a position (13.3)."""
     game = state.game
     area = game.areas_by_id[SCORING_AREAS[side]]
-    inside = game.area_hexes(area.id)
+    inside = area_of(game, area.id)
     grid = game.grid
     units = game.units_by_id
     # 13.3: no exclusion for fortified ports (13.2 has one); units in boxes are not in the area.
@@ -274,6 +279,12 @@ def after_the_end(state: OnslaughtState, entry: Entry) -> Finding | None:
             return finding("error", won[1], entry, f"the game ended with turn {state.turn}: the {won[0]} player "
                                                    f"won an automatic victory ({won[2]})")
     return None
+
+
+_victory_areas: PerGame[tuple[frozenset[str], frozenset[str]]] = PerGame(
+    lambda game: (frozenset(game.areas_by_id["west_of_rhine"].hexes),
+                  frozenset(game.areas_by_id["east_of_victory_line"].hexes)))
+"""13.2's areas by hex label: west of the Rhine, east of the Victory Line (asked at every turn's end)."""
 
 
 _allied_units: PerGame[tuple[str, ...]] = PerGame(
@@ -309,8 +320,7 @@ def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str,
         return None
     # 13.2: at the end of a turn before the last, no German division in supply west of the Rhine
     # (fortified ports aside) and 15 Allied divisions in supply east of the Victory Line.
-    areas = game.areas_by_id
-    west, east = set(areas["west_of_rhine"].hexes), set(areas["east_of_victory_line"].hexes)
+    west, east = _victory_areas(game)
     needed = int(game.parameter["allied_automatic_victory_divisions"])
     # The positions first, the supply lines (a search over the whole map) only when they could decide.
     east_of_line = [u for u, where in state.location.items() if where in east and unit_of(state, u).side == "Allied"]
@@ -321,7 +331,7 @@ def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str,
     allied_east = [u for u in east_of_line if supply.is_supplied(state, u)]
     if len(allied_east) < needed:
         return None
-    fortified = {label for label, _ in supply.SupplyMap.of(game).fortified_ports}
+    fortified = {label for label, _ in SupplyMap.of(game).fortified_ports}
     german_west = any(unit_of(state, u).side == "German" and where in west and where not in fortified
                       and supply.is_supplied(state, u) for u, where in state.location.items())
     if not german_west:
