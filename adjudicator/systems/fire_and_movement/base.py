@@ -21,7 +21,7 @@ from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.fire_and_movement.state import S
 from wargame.game import Game
-from wargame.hexes import Hex
+from wargame.hexes import DIRECTIONS, Hex
 from wargame.models import Marker, Unit
 from wargame.sequence import Slot, opening_slot, slot_at, turn_sequence
 
@@ -36,6 +36,20 @@ FIRST_SIDE: PerGame[str | None] = PerGame(lambda game: next((s.side for s in SEQ
 """The side whose player turn the sequence lists first."""
 MOVEMENT_INDEX: PerGame[int] = PerGame(lambda game: list(game.manifest.value_names).index("movement"))
 """Where the movement allowance stands in a unit's printed values (asked for every step priced)."""
+
+
+def neighbours(game: Game) -> dict[Hex, tuple[Hex, ...]]:
+    """Each map hex's adjacent hexes on the map, in direction order (as `Grid.neighbours_on_map` gives
+    them), for the whole map at once: the map's own `Hex` objects found by their coordinates (a `Hex`
+    equals its tuple), none built per neighbour."""
+    hexes: dict[tuple[int, int], Hex] = {h: h for h in game.grid.hexes}
+    get = hexes.get
+    return {h: tuple([n for dq, dr in DIRECTIONS if (n := get((h[0] + dq, h[1] + dr))) is not None])
+            for h in hexes.values()}
+
+
+NEIGHBOURS: PerGame[dict[Hex, tuple[Hex, ...]]] = PerGame(neighbours)
+"""Each game's neighbours on the map (6.0's zones, the searches of 5.2 e, 8.3, 10.1 and 12.0 ask for them)."""
 
 
 class SeriesRules(SystemBase[S]):

@@ -13,6 +13,7 @@ from adjudicator.contract import MOVE_KINDS, Reach
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.base import PerGame
+from adjudicator.systems.fire_and_movement.base import NEIGHBOURS
 from adjudicator.systems.fire_and_movement.state import S
 from adjudicator.systems.fire_and_movement.zoc import IGNORE_EZOC, ZonesOfControl
 from wargame.errors import WargameError, did_you_mean
@@ -70,18 +71,35 @@ TERRAIN_COSTS: PerGame[dict[tuple[tuple[str, ...], frozenset[str]], float | None
 """Each game's cost of entering a hex, by its terrain ids and the hexside's features (5.4)."""
 
 
+def barred_hexes(game: Game) -> frozenset[Hex]:
+    """The map hexes of prohibited terrain (5.2 e), which no unit enters and no path crosses."""
+    terrain = game.terrain
+    prohibited = {t for t, kind in terrain.items() if kind.prohibited}
+    return frozenset(h for h, kinds in game.hex_terrain.items() if not prohibited.isdisjoint(kinds))
+
+
+BARRED: PerGame[frozenset[Hex]] = PerGame(barred_hexes)
+"""Each game's hexes of prohibited terrain (5.2 e; Omaha 10.1's playable area leaves them out too)."""
+
+
 def open_steps(game: Game) -> dict[Hex, tuple[Hex, ...]]:
     """Each map hex's neighbours a unit may step into at all: not into prohibited terrain nor across a
     prohibited hexside (5.2 e), the only steps `Movement.step_cost` prices None. Built in one pass over
     the map's terrain, for the searches that ask only whether a step is open (a supply path)."""
     terrain = game.terrain
-    barred = {h for h, kinds in game.hex_terrain.items() if any(terrain[t].prohibited for t in kinds)}
-    walls = {side for side, features in game.hexside_features.items() if any(terrain[f].prohibited for f in features)}
-    grid = game.grid
-    # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
-    return {h: tuple(n for n in grid.neighbours_on_map(h)
-                     if n not in barred and ((h, n) if h < n else (n, h)) not in walls)
-            for h in grid.hexes}
+    prohibited = {t for t, kind in terrain.items() if kind.prohibited}
+    barred = BARRED(game)
+    # The few prohibited hexsides as each of their hexes' closed neighbours.
+    walled: dict[Hex, set[Hex]] = {}
+    for (a, b), features in game.hexside_features.items():
+        if not prohibited.isdisjoint(features):
+            walled.setdefault(a, set()).add(b)
+            walled.setdefault(b, set()).add(a)
+    steps: dict[Hex, tuple[Hex, ...]] = {}
+    for h, around in NEIGHBOURS(game).items():
+        walls = walled.get(h)
+        steps[h] = tuple([n for n in around if n not in barred and (walls is None or n not in walls)])
+    return steps
 
 
 OPEN_STEPS: PerGame[dict[Hex, tuple[Hex, ...]]] = PerGame(open_steps)

@@ -7,7 +7,7 @@ import weakref
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
-from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.base import NEIGHBOURS, SeriesRules
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
@@ -30,10 +30,11 @@ class ZonesOfControl(SeriesRules[S]):
             self._zones[side] = (state.location, cached[1], cached[2])
             return cached[1]
         out: set[Hex] = set()
+        around = NEIGHBOURS(state.game)
         for unit_id, where in state.location.items():
             unit = units[unit_id]
             if unit.side != side and unit.zoc and grid.is_label(where):
-                out.update(grid.neighbours_on_map(grid.hex_of(where)))
+                out.update(around[grid.hex_of(where)])
         zone = frozenset(out)
         self._zones[side] = (state.location, zone, weakref.ref(state.game))
         return zone
