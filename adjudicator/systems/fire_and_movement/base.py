@@ -19,6 +19,7 @@ from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.sections import RESTS_ON, SECTIONS
+from adjudicator.systems.fire_and_movement.state import SEQUENCE as SEQUENCE  # 4.1's, kept where it was asked for
 from adjudicator.systems.fire_and_movement.state import S
 from wargame.game import Game
 from wargame.hexes import DIRECTIONS, Hex
@@ -27,13 +28,8 @@ from wargame.sequence import Slot, opening_slot, slot_at, turn_sequence
 
 COMBAT_PHASES = ("combat", "mobile_combat")
 SERIES_TABLE = SectionTable("fire-and-movement", SECTIONS, rests_on=RESTS_ON)
-SEQUENCE: PerGame[tuple[Slot, ...]] = PerGame(lambda game: turn_sequence(game.manifest))
-"""4.1: a game turn's phases in order, from the game's `[[sequence]]` (the player turn's five once
-for each player); a state's `phase` is an index into it."""
 OPENING: PerGame[Slot | None] = PerGame(lambda game: opening_slot(game.manifest))
 """What comes once before the first game turn (a folio's set-up and landing, `before_first_turn`)."""
-FIRST_SIDE: PerGame[str | None] = PerGame(lambda game: next((s.side for s in SEQUENCE(game) if s.side), None))
-"""The side whose player turn the sequence lists first."""
 MOVEMENT_INDEX: PerGame[int] = PerGame(lambda game: list(game.manifest.value_names).index("movement"))
 """Where the movement allowance stands in a unit's printed values (asked for every step priced)."""
 
@@ -104,19 +100,19 @@ class SeriesRules(SystemBase[S]):
     @staticmethod
     def phase_id(state: S) -> str | None:
         """The id of the phase under way."""
-        return None if state.phase is None else SEQUENCE(state.game)[state.phase].id
+        return None if state.phase is None else state.tables.phase_ids[state.phase]
 
     def active(self, state: S) -> str | None:
         """The player whose turn it is (4.1), or None outside the player turns: the first player's
         turn comes first (10.2 names the scenario's)."""
         if state.phase is None:
             return None
-        sequence = SEQUENCE(state.game)
-        side = sequence[state.phase].side
+        tables = state.tables
+        side = tables.sides[state.phase]
         if side is None:
             return None
         # The sequence lists the game's first player's turn first; the scenario's first player takes it.
-        if side == FIRST_SIDE(state.game):
+        if side == tables.first_side:
             return state.first_player
         return self.enemy(state, state.first_player)
 
@@ -156,7 +152,8 @@ class SeriesRules(SystemBase[S]):
         weather changes it (6.1 asks for the printed MA)."""
         unit = self._unit(state, unit_id)
         values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
-        return values[MOVEMENT_INDEX(state.game)]
+        index = state.tables.movement_index
+        return values[MOVEMENT_INDEX(state.game) if index is None else index]  # the look-up raises without one
 
     def first_hex_cost(self, state: S, unit_id: str) -> float:
         """MP a unit has spent before its move's first step (a folio's arrivals)."""

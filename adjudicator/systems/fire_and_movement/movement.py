@@ -117,6 +117,20 @@ class Movement(ZonesOfControl[S]):
             costs[key] = self._terrain_cost(game, a, b)
         return costs[key]
 
+    def _pricer(self, game: Game) -> Callable[[Hex, Hex], float | None]:
+        """`step_cost` for one game, its table looked up once (a move rule prices every step it walks)."""
+        costs = STEP_COSTS(game)
+        terrain_cost = self._terrain_cost
+
+        def price(a: Hex, b: Hex) -> float | None:
+            key = (a, b)
+            if key in costs:
+                return costs[key]
+            cost = costs[key] = terrain_cost(game, a, b)
+            return cost
+
+        return price
+
     @staticmethod
     def _terrain_cost(game: Game, a: Hex, b: Hex) -> float | None:
         features = game.hexside_features.get(Hexside.between(a, b), frozenset())
@@ -158,7 +172,7 @@ class Movement(ZonesOfControl[S]):
         enemy = self.enemy_hexes(state, unit.side)
         mobile = unit.mobility == "mobile"
         return MoveRule(budget=self.allowance(state, unit_id) - self.first_hex_cost(state, unit_id),
-                        terrain_cost=lambda a, b: self.step_cost(game, a, b), enemy=enemy,
+                        terrain_cost=self._pricer(game), enemy=enemy,
                         ezoc=frozenset() if unit.type in IGNORE_EZOC else self.ezoc(state, unit.side),
                         ezoc_cost=self.allowance(state, unit_id, weather=False) // 2 if mobile else 0, mobile=mobile,
                         barrier=lambda a, b: self.is_ezoc_barrier(game, a, b), on_map=grid, off_limits=self.off_limits(state))
@@ -251,7 +265,9 @@ class Movement(ZonesOfControl[S]):
     def _walk(self, state: S, entry: Move) -> list[Finding]:
         """5.1, 5.2, 5.4, 6.1: the move's steps, hex by hex, against the unit's move rule."""
         game = state.game
-        hexes = [game.grid.hex_of(label) for label in entry.path]
+        hex_of = game.grid.hex_of
+        hexes = [hex_of(label) for label in entry.path]
+        around = NEIGHBOURS(game)
         rule = self.move_rule(state, entry.unit)
         allowance = self.allowance(state, entry.unit)
         spent = self.first_hex_cost(state, entry.unit)  # paid on arriving (a folio's arrivals)
@@ -259,7 +275,7 @@ class Movement(ZonesOfControl[S]):
         out: list[Finding] = []
         for i, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
             la, lb = entry.path[i - 1], entry.path[i]
-            if not a.is_adjacent(b):
+            if b not in around[a]:  # both on the map (`_check_move`), so adjacent is a neighbour on it
                 return out + [self._f("error", "5.1", entry, f"{entry.unit} skips from {la} to {lb}; a unit moves "
                                                              "through contiguous hexes")]
             if b in rule.enemy:

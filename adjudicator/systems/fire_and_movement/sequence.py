@@ -39,7 +39,7 @@ class SequenceOfPlay(SeriesRules[S]):
     def _next_phase(self, state: S, phase: str) -> int | None:
         """The index the phase marker moves to: the next phase of that id after the current one."""
         start = 0 if state.phase is None else state.phase + 1
-        phases = self.phases(state.game)
+        phases = state.tables.phase_ids
         return next((i for i in range(start, len(phases)) if phases[i] == phase), None)
 
     def _closing(self, state: S, entry: Entry) -> list[Finding]:

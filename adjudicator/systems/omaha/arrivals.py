@@ -40,18 +40,18 @@ class Arrivals(OmahaRules):
         they arrive on GT 2 on the beach landing hexes (11.2.1)."""
         rows = [row for _, row in state.game.reinforcements if row.scenario == state.scenario]
         if state.turn >= 1 and state.set_up:
+            boxes, ranger, location = self._assault_boxes(state), self._ranger(state), state.location
             rows += [Arrival(scenario=state.scenario, turn=2, unit=p.piece, entry="omaha_beach", source="11.2.1")
-                     for _, p in state.game.setup if p.scenario == state.scenario
-                     and p.location in self._assault_boxes(state)
-                     and state.location.get(p.piece) == p.location and p.piece != self._ranger(state)]
+                     for _, p in state.game.setup if p.scenario == state.scenario and p.location in boxes
+                     and location.get(p.piece) == p.location and p.piece != ranger]
         return rows
 
     def _due(self, state: OmahaState, side: str) -> list[Arrival]:
         """The side's reinforcements due by this turn and not yet arrived (11.1.2, 11.2.1, 11.2.4)."""
+        boxes = self._assault_boxes(state)
         return [row for row in self._schedule(state) if row.turn <= state.turn
                 and self._unit(state, row.unit).side == side and self._on_map(state, row.unit) is None
-                and (state.location.get(row.unit) is None
-                     or state.location.get(row.unit) in self._assault_boxes(state))]
+                and (state.location.get(row.unit) is None or state.location.get(row.unit) in boxes)]
 
     def entry_hexes(self, state: OmahaState, unit_id: str, entry_area: str | None) -> list[str]:
         """Where a reinforcement may arrive now: its hex or area, not enemy-held, not in an EZOC

@@ -111,8 +111,7 @@ class OmahaRules(SeriesRules[OmahaState]):
 
     def _out_of_play(self, state: OmahaState, label: str) -> bool:
         """10.1: a hex of the map west of the scenario boundary."""
-        grid = state.game.grid
-        return grid.is_label(label) and grid.hex_of(label) in state.out_of_play
+        return label in state.out_of_play_labels
 
     def _allied_turn_ending(self, state: OmahaState) -> bool:
         """Whether the phase under way is the last of the Allied player turn (12.0)."""

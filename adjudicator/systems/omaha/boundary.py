@@ -71,6 +71,8 @@ class ScenarioBoundary(OmahaRules):
         Taute or of the boundary's line of hexes."""
         labels = list(entry.path) if isinstance(entry, (Move, Retreat, Advance)) else \
             [entry.hex] if entry.hex is not None else []
+        if state.out_of_play_labels.isdisjoint(labels):
+            return []
         west = [label for label in labels if self._out_of_play(state, label)]
         if not west:
             return []

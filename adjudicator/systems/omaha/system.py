@@ -57,7 +57,9 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         """The scenario's set-up (3.0, 11.0): the series' state, with the campaign's rules (14.0, 14.1)."""
         state = super().initial_state(game, headers)
         if state.scenario != CAMPAIGN:
-            return evolve(state, out_of_play=boundary.out_of_play(game))
+            beyond = boundary.out_of_play(game)
+            label = game.grid.label_of
+            return evolve(state, out_of_play=beyond, out_of_play_labels=frozenset(label(h) for h in beyond))
         # 14.1: optional in a single scenario only, part of the campaign's rules; 14.0 a: no
         # scenario boundary in the campaign game (10.1 is the scenario's).
         return evolve(state, optional=state.optional | {"weather"})
@@ -151,7 +153,8 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         if after.location is not state.location:
             grid = state.game.grid
             units = state.game.units_by_id
-            moved = {u: w for u, w in after.location.items() if w != state.location.get(u) and grid.is_label(w)}
+            before = state.location
+            moved = {u: w for u, w in after.location.items() if w != before.get(u) and grid.is_label(w)}
             if moved:
                 controlled = dict(after.controlled)
                 beachheads = after.beachheads
