@@ -48,6 +48,19 @@ NEIGHBOURS: PerGame[dict[Hex, tuple[Hex, ...]]] = PerGame(neighbours)
 """Each game's neighbours on the map (6.0's zones, the searches of 5.2 e, 8.3, 10.1 and 12.0 ask for them)."""
 
 
+class EnemyTables:
+    """What a side's enemies' places fix (6.0's zones, the hexes they hold), for the location mapping and
+    the game they were worked out for; kept while only the side's own units move (zoc.py)."""
+
+    __slots__ = ("location", "game", "zone", "held")
+
+    def __init__(self, location: dict[str, str], game: weakref.ref[Game]) -> None:
+        self.location = location
+        self.game = game
+        self.zone: frozenset[Hex] | None = None
+        self.held: frozenset[Hex] | None = None
+
+
 class SeriesRules(SystemBase[S]):
     """The helpers every rule area shares, and the hooks (series defaults) a folio overrides."""
 
@@ -61,10 +74,9 @@ class SeriesRules(SystemBase[S]):
     """What a drawn marker not placed may be instead (a folio's exception to 7.2)."""
 
     def __init__(self) -> None:
-        self._zones: dict[str, tuple[dict[str, str], frozenset[Hex], weakref.ref[Game]]] = {}
-        """Each side's enemy zones of control, with the location mapping and game they were worked out for."""
-        self._held: dict[str, tuple[dict[str, str], frozenset[Hex], weakref.ref[Game]]] = {}
-        """The hexes each side's enemies hold, likewise."""
+        self._enemies: dict[str, EnemyTables] = {}
+        """Each side's enemy zones of control and the hexes its enemies hold, with the location mapping and
+        game they were worked out for (zoc.py)."""
 
     _crowded_memo: tuple[dict[str, str], list[tuple[str, frozenset[str]]]] | None = None
     """The map hexes holding more than one unit, with the location mapping they were found in."""
@@ -140,7 +152,8 @@ class SeriesRules(SystemBase[S]):
         return 1 if unit_id in state.depleted or unit.steps < 2 or not unit.reduced else 2
 
     def _defenders(self, state: S, entry: Attack | Bombard, side: str) -> list[str]:
-        return sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side != side)
+        units, target = state.game.units_by_id, entry.hex
+        return sorted([u for u, w in state.location.items() if w == target and units[u].side != side])
 
     # -- hooks: the series' rules, which a folio's exclusive rules change ---------------------------
     def stack_limit(self, state: S, label: str) -> int:
@@ -267,6 +280,9 @@ class SeriesRules(SystemBase[S]):
 
     # -- areas that other areas ask (defined in their own modules) -------------------------------
     def ezoc(self, state: S, side: str) -> frozenset[Hex]:
+        raise NotImplementedError  # zoc.py
+
+    def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
         raise NotImplementedError  # zoc.py
 
     def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:

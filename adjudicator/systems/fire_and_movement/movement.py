@@ -133,7 +133,8 @@ class Movement(ZonesOfControl[S]):
 
     @staticmethod
     def _terrain_cost(game: Game, a: Hex, b: Hex) -> float | None:
-        features = game.hexside_features.get(Hexside.between(a, b), frozenset())
+        # Adjacent by the caller's word (no `Hexside.between` check per step priced).
+        features = game.hexside_features.get(Hexside(a, b) if a < b else Hexside(b, a), frozenset())
         kinds = game.hex_terrain.get(b, ())
         # A map has few distinct terrain and hexside combinations: each is costed once.
         combinations = TERRAIN_COSTS(game)

@@ -99,9 +99,8 @@ class Supply(OmahaRules):
         if memo is not None and memo[0] is state.location and memo[1] == landing and \
                 (memo[3] is None or targets is not None and targets <= memo[3]):
             return memo[2]  # the same position as the last trace, which answered these targets
-        units = game.units_by_id
         grid = game.grid
-        german = {grid.hex_of(w) for u, w in state.location.items() if units[u].side == "German" and grid.is_label(w)}
+        german = self.enemy_hexes(state, "Allied")
         ezoc = self.ezoc(state, "Allied")
         sources = [grid.hex_of(label) for label in sorted(landing)]
         steps = OPEN_STEPS(game)  # 12.0: a supply path steps into no prohibited terrain or across such a hexside
@@ -115,7 +114,7 @@ class Supply(OmahaRules):
         return found
 
     @staticmethod
-    def _traced_out(sources: list[Hex], german: set[Hex], ezoc: frozenset[Hex],
+    def _traced_out(sources: list[Hex], german: frozenset[Hex], ezoc: frozenset[Hex],
                     steps: dict[Hex, tuple[Hex, ...]]) -> frozenset[Hex]:
         """12.0's supplied hexes of the whole map: a search out from the landing hexes."""
         frontier = [h for h in sources if h not in german]
@@ -131,7 +130,7 @@ class Supply(OmahaRules):
         return frozenset(out)
 
     @staticmethod
-    def _traced_back(targets: frozenset[Hex], sources: frozenset[Hex], german: set[Hex], ezoc: frozenset[Hex],
+    def _traced_back(targets: frozenset[Hex], sources: frozenset[Hex], german: frozenset[Hex], ezoc: frozenset[Hex],
                      steps: dict[Hex, tuple[Hex, ...]], barred: frozenset[Hex]) -> frozenset[Hex]:
         """The targets among 12.0's supplied hexes, each searched back from its own hex toward the landing
         hexes, the answers shared: the search out from the landing hexes reaches a hex exactly when this
@@ -187,8 +186,7 @@ class Supply(OmahaRules):
         unit = self._unit(state, unit_id)
         if unit.side != "Allied" or unit.type == "ranger" or label(start) in landing:
             return [label(start)]
-        german = {game.grid.hex_of(w) for u, w in state.location.items()
-                  if game.grid.is_label(w) and self._unit(state, u).side == "German"}
+        german = self.enemy_hexes(state, "Allied")
         ezoc = self.ezoc(state, "Allied")
         frontier = deque(h for h in (game.grid.hex_of(x) for x in sorted(landing)) if h not in german)
         came_from: dict[Hex, Hex | None] = {h: None for h in frontier}
