@@ -78,6 +78,10 @@ class SeriesRules(SystemBase[S]):
         """Each side's enemy zones of control and the hexes its enemies hold, with the location mapping and
         game they were worked out for (zoc.py)."""
 
+    _audit_memo: tuple[weakref.ref[Game], dict[str, object], Entry, Modifier | None, FmAudit] | None = None
+    """The last combat audit: the game, the state's fields but its combat, the entry, the modifier left out, and
+    the arithmetic."""
+
     _crowded_memo: tuple[dict[str, str], list[tuple[str, frozenset[str]]]] | None = None
     """The map hexes holding more than one unit, with the location mapping they were found in."""
 
@@ -96,6 +100,21 @@ class SeriesRules(SystemBase[S]):
         crowded = [(where, frozenset(units)) for where, units in sorted(here.items()) if len(units) > 1]
         self._crowded_memo = (state.location, crowded)
         return crowded
+
+    def _audited(self, state: S, entry: Attack | Bombard, left_out: Modifier | None,
+                 work: Callable[[], FmAudit]) -> FmAudit:
+        """A combat's arithmetic, worked out once for an entry in a position: an attack's or a bombardment's
+        check asks for it again, and its application once more (on the same state, or one whose finished
+        combat alone was closed, which the arithmetic does not read)."""
+        memo = self._audit_memo
+        if memo is not None and memo[2] is entry and memo[3] == left_out and memo[0]() is state.game:
+            now = state.__dict__
+            if len(now) == len(memo[1]) + 2 and all(now.get(k, now) is v for k, v in memo[1].items()):
+                return memo[4]
+        result = work()
+        fields = {k: v for k, v in state.__dict__.items() if k not in ("game", "combat")}
+        self._audit_memo = (weakref.ref(state.game), fields, entry, left_out, result)
+        return result
 
     @staticmethod
     def _unit(state: S, unit_id: str) -> Unit:

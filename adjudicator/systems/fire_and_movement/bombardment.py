@@ -19,6 +19,10 @@ class Bombardment(SeriesRules[S]):
     def bombard_audit(self, state: S, entry: Bombard, left_out: Modifier | None = None) -> FmAudit:
         """The arithmetic of a bombardment (8.1.2): markers against the target's defence, the line of
         its hex terrain (not its hexsides, 8.1.4); `left_out`: as it comes out without that modifier."""
+        return self._audited(state, entry, left_out, lambda: self._bombard_audit(state, entry, left_out))
+
+    def _bombard_audit(self, state: S, entry: Bombard, left_out: Modifier | None) -> FmAudit:
+        """`bombard_audit`, worked out."""
         game = state.game
         target = game.grid.hex_of(entry.hex)
         side = entry.side or ""

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from adjudicator.systems.base import PerGame
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 
@@ -68,12 +69,20 @@ def unit_values(game: Game, unit_id: str, depleted: bool) -> tuple[int, int, int
     return values[names.index("attack")], values[names.index("defence")], values[names.index("movement")]
 
 
+def _crt_lines(game: Game) -> dict[str, list[tuple[str, list[int]]]]:
+    """Each terrain line of the combat table as its filled columns with the differentials they take."""
+    assert game.crt is not None
+    return {line.id: [(column, [int(v) for v in cell.split(",")]) for column, cell in zip(game.crt.columns, line.cells)
+                      if cell] for line in reversed(game.crt.line)}  # reversed: a repeated id's first line wins
+
+
+CRT_LINES: PerGame[dict[str, list[tuple[str, list[int]]]]] = PerGame(_crt_lines)
+"""Each game's combat table lines, read once (every attack and bombardment asks of them)."""
+
+
 def column_on_line(game: Game, line_id: str, differential: int) -> str:
     """The column a differential falls in on a terrain line (8.2.1 d, the table's notes)."""
-    assert game.crt is not None
-    line = next(line for line in game.crt.line if line.id == line_id)
-    filled = [(column, [int(v) for v in cell.split(",")]) for column, cell in zip(game.crt.columns, line.cells)
-              if cell]
+    filled = CRT_LINES(game)[line_id]
     for column, values in filled:
         if differential in values:
             return column

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Place
-from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.base import OmahaRules, scenario_of
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.models import Arrival
 
@@ -38,12 +38,12 @@ class Arrivals(OmahaRules):
     def _schedule(self, state: OmahaState) -> list[Arrival]:
         """The scenario's reinforcements, with the assault units that could not land for stacking:
         they arrive on GT 2 on the beach landing hexes (11.2.1)."""
-        rows = [row for _, row in state.game.reinforcements if row.scenario == state.scenario]
+        known = scenario_of(state)
+        rows = list(known.reinforcements)
         if state.turn >= 1 and state.set_up:
-            boxes, ranger, location = self._assault_boxes(state), self._ranger(state), state.location
-            rows += [Arrival(scenario=state.scenario, turn=2, unit=p.piece, entry="omaha_beach", source="11.2.1")
-                     for _, p in state.game.setup if p.scenario == state.scenario and p.location in boxes
-                     and location.get(p.piece) == p.location and p.piece != ranger]
+            location = state.location
+            rows += [Arrival(scenario=state.scenario, turn=2, unit=unit, entry="omaha_beach", source="11.2.1")
+                     for unit, box in known.assault_setup if location.get(unit) == box and unit != known.ranger]
         return rows
 
     def _due(self, state: OmahaState, side: str) -> list[Arrival]:

@@ -43,6 +43,11 @@ class Scenario:
         self.ranger = next((p.piece for _, p in game.setup if p.scenario == scenario
                             and p.location in self.assault_boxes and p.piece in units
                             and units[p.piece].type == "ranger"), None)
+        self.assault_setup = tuple((p.piece, p.location) for _, p in game.setup if p.scenario == scenario
+                                   and p.location in self.assault_boxes)
+        """The set-up's rows in the assault's holding boxes, (unit, box) in the data's order (11.2.1)."""
+        self.reinforcements = tuple(row for _, row in game.reinforcements if row.scenario == scenario)
+        """The scenario's reinforcement schedule, in the data's order (11.1.2, 11.2.4)."""
 
 
 SCENARIOS: PerGame[dict[str, Scenario]] = PerGame(lambda game: {})
