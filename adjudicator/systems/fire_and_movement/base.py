@@ -20,7 +20,7 @@ from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Supp
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.fire_and_movement.state import SEQUENCE as SEQUENCE  # 4.1's, kept where it was asked for
-from adjudicator.systems.fire_and_movement.state import S
+from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
 from wargame.game import Game
 from wargame.hexes import DIRECTIONS, Hex
 from wargame.models import Marker, Unit
@@ -46,6 +46,13 @@ def neighbours(game: Game) -> dict[Hex, tuple[Hex, ...]]:
 
 NEIGHBOURS: PerGame[dict[Hex, tuple[Hex, ...]]] = PerGame(neighbours)
 """Each game's neighbours on the map (6.0's zones, the searches of 5.2 e, 8.3, 10.1 and 12.0 ask for them)."""
+
+
+def _position(state: FireAndMovementState) -> dict[str, object]:
+    """A state's fields but its game and its combat under way (what a combat's arithmetic may read)."""
+    fields = dict(state.__dict__)
+    del fields["game"], fields["combat"]
+    return fields
 
 
 class EnemyTables:
@@ -107,13 +114,13 @@ class SeriesRules(SystemBase[S]):
         check asks for it again, and its application once more (on the same state, or one whose finished
         combat alone was closed, which the arithmetic does not read)."""
         memo = self._audit_memo
+        fields = None
         if memo is not None and memo[2] is entry and memo[3] == left_out and memo[0]() is state.game:
-            now = state.__dict__
-            if len(now) == len(memo[1]) + 2 and all(now.get(k, now) is v for k, v in memo[1].items()):
+            fields = _position(state)
+            if fields == memo[1]:
                 return memo[4]
         result = work()
-        fields = {k: v for k, v in state.__dict__.items() if k not in ("game", "combat")}
-        self._audit_memo = (weakref.ref(state.game), fields, entry, left_out, result)
+        self._audit_memo = (weakref.ref(state.game), fields or _position(state), entry, left_out, result)
         return result
 
     @staticmethod

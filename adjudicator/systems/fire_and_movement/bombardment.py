@@ -62,8 +62,10 @@ class Bombardment(SeriesRules[S]):
         out = self._check_support(state, entry, side)
         markers = game.markers_by_id
         target = game.grid.hex_of(entry.hex)
-        friends = [game.grid.hex_of(w) for u, w in state.location.items()
-                   if game.grid.is_label(w) and self._unit(state, u).side == side]
+        grid, units = game.grid, game.units_by_id
+        # 8.1.1: a marker reaches its range from the friendly-occupied hex nearest the target.
+        nearest = min((grid.hex_of(w).distance(target) for u, w in state.location.items()
+                       if units[u].side == side and grid.is_label(w)), default=None)
         for marker_id in entry.support:
             marker = markers.get(marker_id)
             if marker is None:
@@ -73,7 +75,7 @@ class Bombardment(SeriesRules[S]):
                                                           "the bombarding side's markers only"))
             elif (folio := self.bombard_marker(state, entry, marker)) is not None:
                 out += folio
-            elif marker.range_hexes is not None and not any(f.distance(target) <= marker.range_hexes for f in friends):
+            elif marker.range_hexes is not None and (nearest is None or nearest > marker.range_hexes):
                 out.append(self._f("error", self.range_rule(marker), entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
                                                           f"friendly-occupied hex and {entry.hex} is farther"))
         hit = [u for u in self.defending(state, self._defenders(state, entry, side), entry.defender) if u in state.defended]

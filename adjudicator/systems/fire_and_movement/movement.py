@@ -118,15 +118,22 @@ class Movement(ZonesOfControl[S]):
         return costs[key]
 
     def _pricer(self, game: Game) -> Callable[[Hex, Hex], float | None]:
-        """`step_cost` for one game, its table looked up once (a move rule prices every step it walks)."""
+        """`step_cost` for one game, its tables looked up once (a move rule prices every step it walks)."""
         costs = STEP_COSTS(game)
-        terrain_cost = self._terrain_cost
+        combinations = TERRAIN_COSTS(game)
+        features_of = game.hexside_features
+        kinds_of = game.hex_terrain
+        none: frozenset[str] = frozenset()
 
         def price(a: Hex, b: Hex) -> float | None:
             key = (a, b)
             if key in costs:
                 return costs[key]
-            cost = costs[key] = terrain_cost(game, a, b)
+            # Adjacent by the caller's word (no `Hexside.between` check per step priced).
+            terrain = (kinds_of.get(b, ()), features_of.get(Hexside(a, b) if a < b else Hexside(b, a), none))
+            if terrain not in combinations:
+                combinations[terrain] = self._combination_cost(game, *terrain)
+            cost = costs[key] = combinations[terrain]
             return cost
 
         return price
@@ -167,16 +174,18 @@ class Movement(ZonesOfControl[S]):
             raise WargameError(f"unknown unit {unit_id!r}{did_you_mean(unit_id, state.game.units_by_id)}")
         if self._on_map(state, unit_id) is None:
             raise WargameError(f"{unit_id} is not on the map ({state.location.get(unit_id) or 'not in play'})")
+        return self._rule(state, unit_id, self.allowance(state, unit_id), self.first_hex_cost(state, unit_id))
+
+    def _rule(self, state: S, unit_id: str, allowance: int, spent: float) -> MoveRule:
+        """`move_rule` for a unit on the map, with its movement allowance and the MP it has spent already."""
         game = state.game
-        unit = self._unit(state, unit_id)
-        grid = game.grid
-        enemy = self.enemy_hexes(state, unit.side)
+        unit = game.units_by_id[unit_id]
         mobile = unit.mobility == "mobile"
-        return MoveRule(budget=self.allowance(state, unit_id) - self.first_hex_cost(state, unit_id),
-                        terrain_cost=self._pricer(game), enemy=enemy,
+        return MoveRule(budget=allowance - spent, terrain_cost=self._pricer(game), enemy=self.enemy_hexes(state, unit.side),
                         ezoc=frozenset() if unit.type in IGNORE_EZOC else self.ezoc(state, unit.side),
                         ezoc_cost=self.allowance(state, unit_id, weather=False) // 2 if mobile else 0, mobile=mobile,
-                        barrier=lambda a, b: self.is_ezoc_barrier(game, a, b), on_map=grid, off_limits=self.off_limits(state))
+                        barrier=lambda a, b: self.is_ezoc_barrier(game, a, b), on_map=game.grid,
+                        off_limits=self.off_limits(state))
 
     def move_bars(self, state: S, unit_id: str) -> tuple[list[tuple[str, str]], bool]:
         """What bars a unit from moving now at all, whatever its path (5.2, 5.5, 8.5): (section, message)
@@ -269,9 +278,9 @@ class Movement(ZonesOfControl[S]):
         hex_of = game.grid.hex_of
         hexes = [hex_of(label) for label in entry.path]
         around = NEIGHBOURS(game)
-        rule = self.move_rule(state, entry.unit)
         allowance = self.allowance(state, entry.unit)
         spent = self.first_hex_cost(state, entry.unit)  # paid on arriving (a folio's arrivals)
+        rule = self._rule(state, entry.unit, allowance, spent)  # the unit is on the map (`_check_move`)
         zoc_paid = 0
         out: list[Finding] = []
         for i, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):

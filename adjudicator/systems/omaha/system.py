@@ -154,7 +154,12 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
             grid = state.game.grid
             units = state.game.units_by_id
             before = state.location
-            moved = {u: w for u, w in after.location.items() if w != before.get(u) and grid.is_label(w)}
+            if isinstance(entry, Move):
+                # 5.1: a move carried out changes its own unit's place only.
+                where = after.location[entry.unit]
+                moved = {entry.unit: where} if where != before.get(entry.unit) and grid.is_label(where) else {}
+            else:
+                moved = {u: w for u, w in after.location.items() if w != before.get(u) and grid.is_label(w)}
             if moved:
                 controlled = dict(after.controlled)
                 beachheads = after.beachheads
