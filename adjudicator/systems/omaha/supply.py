@@ -17,38 +17,47 @@ from wargame.game import Game
 from wargame.hexes import Hex
 
 
-def _toward_beach(game: Game, beach: frozenset[str]) -> dict[Hex, tuple[Hex, ...]]:
-    """Each hex's open steps (5.2 e) ordered farthest from the beach first (steps counted over the map):
-    a search that takes the last first runs toward the beach, where 12.0's paths end."""
-    grid = game.grid
-    around = NEIGHBOURS(game)
-    far = dict.fromkeys(around, len(around))  # a hex the beach does not reach at all: farther than any
-    ring = [grid.hex_of(label) for label in beach]
-    for h in ring:
-        far[h] = 0
-    while ring:
-        after = []
+class _TowardBeach(dict[Hex, tuple[Hex, ...]]):
+    """Each hex's open steps (5.2 e) ordered farthest from the beach first (steps counted over the map),
+    each hex's worked out when first asked: a search that takes the last first runs toward the beach,
+    where 12.0's paths end."""
+
+    def __init__(self, game: Game, beach: frozenset[str]) -> None:
+        super().__init__()
+        grid = game.grid
+        around = NEIGHBOURS(game)
+        far = dict.fromkeys(around, len(around))  # a hex the beach does not reach at all: farther than any
+        ring = [grid.hex_of(label) for label in beach]
         for h in ring:
-            step = far[h] + 1
-            for n in around[h]:
-                if far[n] > step:
-                    far[n] = step
-                    after.append(n)
-        ring = after
-    return {h: tuple(sorted(steps, key=far.__getitem__, reverse=True)) if len(steps) > 1 else steps
-            for h, steps in OPEN_STEPS(game).items()}
+            far[h] = 0
+        while ring:
+            after = []
+            for h in ring:
+                step = far[h] + 1
+                for n in around[h]:
+                    if far[n] > step:
+                        far[n] = step
+                        after.append(n)
+            ring = after
+        self._far = far
+        self._steps = OPEN_STEPS(game)
+
+    def __missing__(self, h: Hex) -> tuple[Hex, ...]:
+        steps = self._steps[h]
+        ordered = self[h] = tuple(sorted(steps, key=self._far.__getitem__, reverse=True)) if len(steps) > 1 else steps
+        return ordered
 
 
 TOWARD_BEACH: PerGame[dict[frozenset[str], dict[Hex, tuple[Hex, ...]]]] = PerGame(lambda game: {})
-"""Each game's `_toward_beach` by beach (the scenario's or the campaign's, 14.0 b), built on first use."""
+"""Each game's `_TowardBeach` by beach (the scenario's or the campaign's, 14.0 b), built on first use."""
 
 
 def toward_beach(game: Game, beach: frozenset[str]) -> dict[Hex, tuple[Hex, ...]]:
-    """`_toward_beach` of a game's beach, built once per game."""
+    """`_TowardBeach` of a game's beach, made once per game."""
     known = TOWARD_BEACH(game)
     found = known.get(beach)
     if found is None:
-        found = known[beach] = _toward_beach(game, beach)
+        found = known[beach] = _TowardBeach(game, beach)
     return found
 
 
