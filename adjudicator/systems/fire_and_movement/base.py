@@ -99,10 +99,10 @@ class SeriesRules(SystemBase[S]):
         memo = self._crowded_memo
         if memo is not None and memo[0] is state.location:
             return memo[1]
-        grid = state.game.grid
+        labels = state.tables.labels
         here: dict[str, set[str]] = {}
         for unit, where in state.location.items():
-            if grid.is_label(where):
+            if where in labels:
                 here.setdefault(where, set()).add(unit)
         crowded = [(where, frozenset(units)) for where, units in sorted(here.items()) if len(units) > 1]
         self._crowded_memo = (state.location, crowded)
@@ -169,8 +169,7 @@ class SeriesRules(SystemBase[S]):
     @staticmethod
     def _on_map(state: S, unit_id: str) -> Hex | None:
         where = state.location.get(unit_id)
-        grid = state.game.grid
-        return grid.hex_of(where) if where is not None and grid.is_label(where) else None
+        return state.game.grid.hex_of(where) if where in state.tables.labels else None
 
     def _steps(self, state: S, unit_id: str) -> int:
         """Steps a unit has left: two at full strength, one reduced or one-step (8.2.4)."""

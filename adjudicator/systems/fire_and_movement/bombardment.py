@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Bombard
-from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.base import NEIGHBOURS, SeriesRules
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, audit, unit_values
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
@@ -35,9 +35,9 @@ class Bombardment(SeriesRules[S]):
     def _adjacent_friends(self, state: S, entry: Bombard) -> list[str]:
         """The bombarding side's units next to the target (8.1.3: the (A) result's friendly fire)."""
         game = state.game
-        target = game.grid.hex_of(entry.hex)
-        return sorted(u for u, w in state.location.items() if game.grid.is_label(w)
-                      and self._unit(state, u).side == entry.side and game.grid.hex_of(w).is_adjacent(target))
+        grid, units = game.grid, game.units_by_id
+        around = {grid.label_of(h) for h in NEIGHBOURS(game)[grid.hex_of(entry.hex)]}
+        return sorted([u for u, w in state.location.items() if w in around and units[u].side == entry.side])
 
     def bombard_effect(self, state: S, entry: Bombard, result: str | None) -> str | None:
         """What a table result does in a bombardment (8.1.3): the attacker's results are no effect,

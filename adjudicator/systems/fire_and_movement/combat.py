@@ -61,12 +61,22 @@ class FmAudit:
     lines: list[str] = field(default_factory=list)
 
 
+def _value_indexes(game: Game) -> tuple[int, int, int]:
+    """Where attack, defence and movement stand in a unit's printed values."""
+    names = list(game.manifest.value_names)
+    return names.index("attack"), names.index("defence"), names.index("movement")
+
+
+VALUE_INDEXES: PerGame[tuple[int, int, int]] = PerGame(_value_indexes)
+"""Each game's `_value_indexes` (asked for every unit of every combat)."""
+
+
 def unit_values(game: Game, unit_id: str, depleted: bool) -> tuple[int, int, int]:
     """A unit's attack, defence and movement, depleted or not."""
     unit = game.units_by_id[unit_id]
     values = unit.reduced if depleted and unit.reduced else unit.full
-    names = list(game.manifest.value_names)
-    return values[names.index("attack")], values[names.index("defence")], values[names.index("movement")]
+    attack, defence, movement = VALUE_INDEXES(game)
+    return values[attack], values[defence], values[movement]
 
 
 def _crt_lines(game: Game) -> dict[str, list[tuple[str, list[int]]]]:

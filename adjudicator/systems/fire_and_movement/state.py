@@ -30,6 +30,8 @@ class GameTables:
         """Whose player turn each phase is of, as the sequence lists it (None outside the player turns)."""
         self.first_side = next((side for side in self.sides if side), None)
         """The side whose player turn the sequence lists first."""
+        self.labels = frozenset(game.grid.labels)
+        """The map's hex labels (whether a place is a map hex is asked of every unit's place, often)."""
         names = list(game.manifest.value_names)
         self.movement_index = names.index("movement") if "movement" in names else None
         """Where the movement allowance stands in a unit's printed values (asked for every step priced)."""

@@ -30,9 +30,10 @@ class ZonesOfControl(SeriesRules[S]):
         units = state.game.units_by_id
         out: set[Hex] = set()
         around = NEIGHBOURS(state.game)
+        labels = state.tables.labels
         for unit_id, where in state.location.items():
             unit = units[unit_id]
-            if unit.side != side and unit.zoc and grid.is_label(where):
+            if unit.side != side and unit.zoc and where in labels:
                 out.update(around[grid.hex_of(where)])
         tables.zone = frozenset(out)
         return tables.zone
@@ -65,8 +66,9 @@ class ZonesOfControl(SeriesRules[S]):
             return tables.held
         grid = state.game.grid
         units = state.game.units_by_id
-        tables.held = frozenset(grid.hex_of(w) for u, w in state.location.items()
-                                if units[u].side != side and grid.is_label(w))
+        labels = state.tables.labels
+        tables.held = frozenset([grid.hex_of(w) for u, w in state.location.items()
+                                 if units[u].side != side and w in labels])
         return tables.held
 
     def _fortified_ezoc(self, state: S, entry: Move, a: Hex, b: Hex) -> list[Finding]:
