@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from adjudicator.contract import SequencePoint
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from wargame.game import Game
@@ -30,6 +31,8 @@ class GameTables:
         """Whose player turn each phase is of, as the sequence lists it (None outside the player turns)."""
         self.first_side = next((side for side in self.sides if side), None)
         """The side whose player turn the sequence lists first."""
+        self.points: dict[tuple[int, int | None, str], SequencePoint] = {}
+        """4.1's sequence points by game turn, phase and first player, as they are asked for."""
         self.labels = frozenset(game.grid.labels)
         """The map's hex labels (whether a place is a map hex is asked of every unit's place, often)."""
         names = list(game.manifest.value_names)

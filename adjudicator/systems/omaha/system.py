@@ -160,14 +160,17 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
                 moved = {entry.unit: where} if where != before.get(entry.unit) and grid.is_label(where) else {}
             else:
                 moved = {u: w for u, w in after.location.items() if w != before.get(u) and grid.is_label(w)}
-            if moved:
-                controlled = dict(after.controlled)
-                beachheads = after.beachheads
-                for unit_id, where in moved.items():
-                    side = units[unit_id].side
+            controlled = after.controlled
+            beachheads = after.beachheads
+            for unit_id, where in moved.items():
+                side = units[unit_id].side
+                if controlled.get(where) != side:
+                    if controlled is after.controlled:
+                        controlled = dict(controlled)  # copied once, and only when control changes hands
                     controlled[where] = side
-                    if side == "German" and beachheads is not None and where in beachheads:
-                        beachheads = beachheads - {where}  # 11.2.1: a German unit in the hex removes the marker
+                if side == "German" and beachheads is not None and where in beachheads:
+                    beachheads = beachheads - {where}  # 11.2.1: a German unit in the hex removes the marker
+            if controlled is not after.controlled or beachheads is not after.beachheads:
                 after = evolve(after, controlled=controlled, beachheads=beachheads)
         if not isinstance(entry, TurnMarker):
             return after
