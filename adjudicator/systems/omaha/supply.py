@@ -17,13 +17,12 @@ from wargame.game import Game
 from wargame.hexes import Hex
 
 
-class _TowardBeach(dict[Hex, tuple[Hex, ...]]):
+class TowardBeach:
     """Each hex's open steps (5.2 e) ordered farthest from the beach first (steps counted over the map),
     each hex's worked out when first asked: a search that takes the last first runs toward the beach,
     where 12.0's paths end."""
 
     def __init__(self, game: Game, beach: frozenset[str]) -> None:
-        super().__init__()
         grid = game.grid
         around = NEIGHBOURS(game)
         far = dict.fromkeys(around, len(around))  # a hex the beach does not reach at all: farther than any
@@ -41,23 +40,27 @@ class _TowardBeach(dict[Hex, tuple[Hex, ...]]):
             ring = after
         self._far = far
         self._steps = OPEN_STEPS(game)
+        self.known: dict[Hex, tuple[Hex, ...]] = {}
+        """The hexes ordered so far (a plain dict: the searches look here first)."""
 
-    def __missing__(self, h: Hex) -> tuple[Hex, ...]:
+    def of(self, h: Hex) -> tuple[Hex, ...]:
+        """A hex's open steps, the one nearest the beach last."""
         steps = self._steps[h]
-        ordered = self[h] = tuple(sorted(steps, key=self._far.__getitem__, reverse=True)) if len(steps) > 1 else steps
+        ordered = self.known[h] = tuple(sorted(steps, key=self._far.__getitem__, reverse=True)) \
+            if len(steps) > 1 else steps
         return ordered
 
 
-TOWARD_BEACH: PerGame[dict[frozenset[str], dict[Hex, tuple[Hex, ...]]]] = PerGame(lambda game: {})
-"""Each game's `_TowardBeach` by beach (the scenario's or the campaign's, 14.0 b), built on first use."""
+TOWARD_BEACH: PerGame[dict[frozenset[str], TowardBeach]] = PerGame(lambda game: {})
+"""Each game's `TowardBeach` by beach (the scenario's or the campaign's, 14.0 b), built on first use."""
 
 
-def toward_beach(game: Game, beach: frozenset[str]) -> dict[Hex, tuple[Hex, ...]]:
-    """`_TowardBeach` of a game's beach, made once per game."""
+def toward_beach(game: Game, beach: frozenset[str]) -> TowardBeach:
+    """`TowardBeach` of a game's beach, made once per game."""
     known = TOWARD_BEACH(game)
     found = known.get(beach)
     if found is None:
-        found = known[beach] = _TowardBeach(game, beach)
+        found = known[beach] = TowardBeach(game, beach)
     return found
 
 
@@ -140,12 +143,13 @@ class Supply(OmahaRules):
 
     @staticmethod
     def _traced_back(targets: frozenset[Hex], sources: frozenset[Hex], german: frozenset[Hex], ezoc: frozenset[Hex],
-                     steps: dict[Hex, tuple[Hex, ...]], barred: frozenset[Hex]) -> frozenset[Hex]:
+                     toward: TowardBeach, barred: frozenset[Hex]) -> frozenset[Hex]:
         """The targets among 12.0's supplied hexes, each searched back from its own hex toward the landing
         hexes, the answers shared: the search out from the landing hexes reaches a hex exactly when this
         one finds a landing hex from it (every hex it passes is open, neither German-held nor in an EZOC,
         and between two open hexes a step is open both ways; no landing hex is prohibited terrain).
-        `steps` gives each hex's open steps nearest the beach last, so the search runs toward it."""
+        `toward` gives each hex's open steps nearest the beach last, so the search runs toward it."""
+        known = toward.known
         good: set[Hex] = set()  # open hexes with a path to a landing hex
         bad: set[Hex] = set()  # open hexes without one
         out = set()
@@ -162,7 +166,8 @@ class Supply(OmahaRules):
             reached = False
             while todo and not reached:
                 h = todo.pop()
-                for n in steps[h]:
+                steps = known.get(h)
+                for n in toward.of(h) if steps is None else steps:
                     if n in seen or n in german:
                         continue
                     if n in sources or n in good:
@@ -173,7 +178,7 @@ class Supply(OmahaRules):
                         todo.append(n)
             # The open hexes searched share the start's answer (those in an EZOC were not searched on from);
             # a start in an EZOC joins them only on the unit's side, so a way found through it is its alone.
-            searched = {h for h in seen if h not in ezoc}
+            searched = seen - ezoc
             if reached:
                 out.add(start)
                 if start not in ezoc:
