@@ -41,9 +41,13 @@ class Arrivals(OmahaRules):
         known = scenario_of(state)
         rows = list(known.reinforcements)
         if state.turn >= 1 and state.set_up:
-            location = state.location
-            rows += [Arrival(scenario=state.scenario, turn=2, unit=unit, entry="omaha_beach", source="11.2.1")
-                     for unit, box in known.assault_setup if location.get(unit) == box and unit != known.ranger]
+            location, late = state.location, known.late_landings
+            for unit, box in known.assault_setup:
+                if location.get(unit) == box and unit != known.ranger:
+                    if unit not in late:
+                        late[unit] = Arrival(scenario=state.scenario, turn=2, unit=unit, entry="omaha_beach",
+                                             source="11.2.1")
+                    rows.append(late[unit])
         return rows
 
     def _due(self, state: OmahaState, side: str) -> list[Arrival]:

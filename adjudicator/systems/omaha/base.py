@@ -15,6 +15,7 @@ from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex
+from wargame.models import Arrival
 
 BEACH_STACK = 3
 """11.2.4: beach landing hexes take up to three units."""
@@ -48,6 +49,8 @@ class Scenario:
         """The set-up's rows in the assault's holding boxes, (unit, box) in the data's order (11.2.1)."""
         self.reinforcements = tuple(row for _, row in game.reinforcements if row.scenario == scenario)
         """The scenario's reinforcement schedule, in the data's order (11.1.2, 11.2.4)."""
+        self.late_landings: dict[str, Arrival] = {}
+        """11.2.1: the GT 2 arrival of each assault unit that could not land, made when first due."""
 
 
 SCENARIOS: PerGame[dict[str, Scenario]] = PerGame(lambda game: {})
