@@ -19,23 +19,53 @@ from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.sections import RESTS_ON, SECTIONS
-from adjudicator.systems.fire_and_movement.state import S
+from adjudicator.systems.fire_and_movement.state import SEQUENCE as SEQUENCE  # 4.1's, kept where it was asked for
+from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
 from wargame.game import Game
-from wargame.hexes import Hex
+from wargame.hexes import DIRECTIONS, Hex
 from wargame.models import Marker, Unit
 from wargame.sequence import Slot, opening_slot, slot_at, turn_sequence
 
 COMBAT_PHASES = ("combat", "mobile_combat")
 SERIES_TABLE = SectionTable("fire-and-movement", SECTIONS, rests_on=RESTS_ON)
-SEQUENCE: PerGame[tuple[Slot, ...]] = PerGame(lambda game: turn_sequence(game.manifest))
-"""4.1: a game turn's phases in order, from the game's `[[sequence]]` (the player turn's five once
-for each player); a state's `phase` is an index into it."""
 OPENING: PerGame[Slot | None] = PerGame(lambda game: opening_slot(game.manifest))
 """What comes once before the first game turn (a folio's set-up and landing, `before_first_turn`)."""
-FIRST_SIDE: PerGame[str | None] = PerGame(lambda game: next((s.side for s in SEQUENCE(game) if s.side), None))
-"""The side whose player turn the sequence lists first."""
 MOVEMENT_INDEX: PerGame[int] = PerGame(lambda game: list(game.manifest.value_names).index("movement"))
 """Where the movement allowance stands in a unit's printed values (asked for every step priced)."""
+
+
+def neighbours(game: Game) -> dict[Hex, tuple[Hex, ...]]:
+    """Each map hex's adjacent hexes on the map, in direction order (as `Grid.neighbours_on_map` gives
+    them), for the whole map at once: the map's own `Hex` objects found by their coordinates (a `Hex`
+    equals its tuple), none built per neighbour."""
+    hexes: dict[tuple[int, int], Hex] = {h: h for h in game.grid.hexes}
+    get = hexes.get
+    return {h: tuple([n for dq, dr in DIRECTIONS if (n := get((h[0] + dq, h[1] + dr))) is not None])
+            for h in hexes.values()}
+
+
+NEIGHBOURS: PerGame[dict[Hex, tuple[Hex, ...]]] = PerGame(neighbours)
+"""Each game's neighbours on the map (6.0's zones, the searches of 5.2 e, 8.3, 10.1 and 12.0 ask for them)."""
+
+
+def _position(state: FireAndMovementState) -> dict[str, object]:
+    """A state's fields but its game and its combat under way (what a combat's arithmetic may read)."""
+    fields = dict(state.__dict__)
+    del fields["game"], fields["combat"]
+    return fields
+
+
+class EnemyTables:
+    """What a side's enemies' places fix (6.0's zones, the hexes they hold), for the location mapping and
+    the game they were worked out for; kept while only the side's own units move (zoc.py)."""
+
+    __slots__ = ("location", "game", "zone", "held")
+
+    def __init__(self, location: dict[str, str], game: weakref.ref[Game]) -> None:
+        self.location = location
+        self.game = game
+        self.zone: frozenset[Hex] | None = None
+        self.held: frozenset[Hex] | None = None
 
 
 class SeriesRules(SystemBase[S]):
@@ -51,10 +81,13 @@ class SeriesRules(SystemBase[S]):
     """What a drawn marker not placed may be instead (a folio's exception to 7.2)."""
 
     def __init__(self) -> None:
-        self._zones: dict[str, tuple[dict[str, str], frozenset[Hex], weakref.ref[Game]]] = {}
-        """Each side's enemy zones of control, with the location mapping and game they were worked out for."""
-        self._held: dict[str, tuple[dict[str, str], frozenset[Hex], weakref.ref[Game]]] = {}
-        """The hexes each side's enemies hold, likewise."""
+        self._enemies: dict[str, EnemyTables] = {}
+        """Each side's enemy zones of control and the hexes its enemies hold, with the location mapping and
+        game they were worked out for (zoc.py)."""
+
+    _audit_memo: tuple[weakref.ref[Game], dict[str, object], Entry, Modifier | None, FmAudit] | None = None
+    """The last combat audit: the game, the state's fields but its combat, the entry, the modifier left out, and
+    the arithmetic."""
 
     _crowded_memo: tuple[dict[str, str], list[tuple[str, frozenset[str]]]] | None = None
     """The map hexes holding more than one unit, with the location mapping they were found in."""
@@ -66,14 +99,29 @@ class SeriesRules(SystemBase[S]):
         memo = self._crowded_memo
         if memo is not None and memo[0] is state.location:
             return memo[1]
-        grid = state.game.grid
+        labels = state.tables.labels
         here: dict[str, set[str]] = {}
         for unit, where in state.location.items():
-            if grid.is_label(where):
+            if where in labels:
                 here.setdefault(where, set()).add(unit)
         crowded = [(where, frozenset(units)) for where, units in sorted(here.items()) if len(units) > 1]
         self._crowded_memo = (state.location, crowded)
         return crowded
+
+    def _audited(self, state: S, entry: Attack | Bombard, left_out: Modifier | None,
+                 work: Callable[[], FmAudit]) -> FmAudit:
+        """A combat's arithmetic, worked out once for an entry in a position: an attack's or a bombardment's
+        check asks for it again, and its application once more (on the same state, or one whose finished
+        combat alone was closed, which the arithmetic does not read)."""
+        memo = self._audit_memo
+        fields = None
+        if memo is not None and memo[2] is entry and memo[3] == left_out and memo[0]() is state.game:
+            fields = _position(state)
+            if fields == memo[1]:
+                return memo[4]
+        result = work()
+        self._audit_memo = (weakref.ref(state.game), fields or _position(state), entry, left_out, result)
+        return result
 
     @staticmethod
     def _unit(state: S, unit_id: str) -> Unit:
@@ -90,19 +138,19 @@ class SeriesRules(SystemBase[S]):
     @staticmethod
     def phase_id(state: S) -> str | None:
         """The id of the phase under way."""
-        return None if state.phase is None else SEQUENCE(state.game)[state.phase].id
+        return None if state.phase is None else state.tables.phase_ids[state.phase]
 
     def active(self, state: S) -> str | None:
         """The player whose turn it is (4.1), or None outside the player turns: the first player's
         turn comes first (10.2 names the scenario's)."""
         if state.phase is None:
             return None
-        sequence = SEQUENCE(state.game)
-        side = sequence[state.phase].side
+        tables = state.tables
+        side = tables.sides[state.phase]
         if side is None:
             return None
         # The sequence lists the game's first player's turn first; the scenario's first player takes it.
-        if side == FIRST_SIDE(state.game):
+        if side == tables.first_side:
             return state.first_player
         return self.enemy(state, state.first_player)
 
@@ -121,8 +169,7 @@ class SeriesRules(SystemBase[S]):
     @staticmethod
     def _on_map(state: S, unit_id: str) -> Hex | None:
         where = state.location.get(unit_id)
-        grid = state.game.grid
-        return grid.hex_of(where) if where is not None and grid.is_label(where) else None
+        return state.game.grid.hex_of(where) if where in state.tables.labels else None
 
     def _steps(self, state: S, unit_id: str) -> int:
         """Steps a unit has left: two at full strength, one reduced or one-step (8.2.4)."""
@@ -130,7 +177,8 @@ class SeriesRules(SystemBase[S]):
         return 1 if unit_id in state.depleted or unit.steps < 2 or not unit.reduced else 2
 
     def _defenders(self, state: S, entry: Attack | Bombard, side: str) -> list[str]:
-        return sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side != side)
+        units, target = state.game.units_by_id, entry.hex
+        return sorted([u for u, w in state.location.items() if w == target and units[u].side != side])
 
     # -- hooks: the series' rules, which a folio's exclusive rules change ---------------------------
     def stack_limit(self, state: S, label: str) -> int:
@@ -142,7 +190,8 @@ class SeriesRules(SystemBase[S]):
         weather changes it (6.1 asks for the printed MA)."""
         unit = self._unit(state, unit_id)
         values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
-        return values[MOVEMENT_INDEX(state.game)]
+        index = state.tables.movement_index
+        return values[MOVEMENT_INDEX(state.game) if index is None else index]  # the look-up raises without one
 
     def first_hex_cost(self, state: S, unit_id: str) -> float:
         """MP a unit has spent before its move's first step (a folio's arrivals)."""
@@ -256,6 +305,9 @@ class SeriesRules(SystemBase[S]):
 
     # -- areas that other areas ask (defined in their own modules) -------------------------------
     def ezoc(self, state: S, side: str) -> frozenset[Hex]:
+        raise NotImplementedError  # zoc.py
+
+    def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
         raise NotImplementedError  # zoc.py
 
     def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:

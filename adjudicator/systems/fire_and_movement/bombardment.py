@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Bombard
-from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.base import NEIGHBOURS, SeriesRules
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, audit, unit_values
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
@@ -19,6 +19,10 @@ class Bombardment(SeriesRules[S]):
     def bombard_audit(self, state: S, entry: Bombard, left_out: Modifier | None = None) -> FmAudit:
         """The arithmetic of a bombardment (8.1.2): markers against the target's defence, the line of
         its hex terrain (not its hexsides, 8.1.4); `left_out`: as it comes out without that modifier."""
+        return self._audited(state, entry, left_out, lambda: self._bombard_audit(state, entry, left_out))
+
+    def _bombard_audit(self, state: S, entry: Bombard, left_out: Modifier | None) -> FmAudit:
+        """`bombard_audit`, worked out."""
         game = state.game
         target = game.grid.hex_of(entry.hex)
         side = entry.side or ""
@@ -31,9 +35,9 @@ class Bombardment(SeriesRules[S]):
     def _adjacent_friends(self, state: S, entry: Bombard) -> list[str]:
         """The bombarding side's units next to the target (8.1.3: the (A) result's friendly fire)."""
         game = state.game
-        target = game.grid.hex_of(entry.hex)
-        return sorted(u for u, w in state.location.items() if game.grid.is_label(w)
-                      and self._unit(state, u).side == entry.side and game.grid.hex_of(w).is_adjacent(target))
+        grid, units = game.grid, game.units_by_id
+        around = {grid.label_of(h) for h in NEIGHBOURS(game)[grid.hex_of(entry.hex)]}
+        return sorted([u for u, w in state.location.items() if w in around and units[u].side == entry.side])
 
     def bombard_effect(self, state: S, entry: Bombard, result: str | None) -> str | None:
         """What a table result does in a bombardment (8.1.3): the attacker's results are no effect,
@@ -58,8 +62,10 @@ class Bombardment(SeriesRules[S]):
         out = self._check_support(state, entry, side)
         markers = game.markers_by_id
         target = game.grid.hex_of(entry.hex)
-        friends = [game.grid.hex_of(w) for u, w in state.location.items()
-                   if game.grid.is_label(w) and self._unit(state, u).side == side]
+        grid, units = game.grid, game.units_by_id
+        # 8.1.1: a marker reaches its range from the friendly-occupied hex nearest the target.
+        nearest = min((grid.hex_of(w).distance(target) for u, w in state.location.items()
+                       if units[u].side == side and grid.is_label(w)), default=None)
         for marker_id in entry.support:
             marker = markers.get(marker_id)
             if marker is None:
@@ -69,7 +75,7 @@ class Bombardment(SeriesRules[S]):
                                                           "the bombarding side's markers only"))
             elif (folio := self.bombard_marker(state, entry, marker)) is not None:
                 out += folio
-            elif marker.range_hexes is not None and not any(f.distance(target) <= marker.range_hexes for f in friends):
+            elif marker.range_hexes is not None and (nearest is None or nearest > marker.range_hexes):
                 out.append(self._f("error", self.range_rule(marker), entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
                                                           f"friendly-occupied hex and {entry.hex} is farther"))
         hit = [u for u in self.defending(state, self._defenders(state, entry, side), entry.defender) if u in state.defended]

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from adjudicator.systems.base import PerGame
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 
@@ -60,20 +61,38 @@ class FmAudit:
     lines: list[str] = field(default_factory=list)
 
 
+def _value_indexes(game: Game) -> tuple[int, int, int]:
+    """Where attack, defence and movement stand in a unit's printed values."""
+    names = list(game.manifest.value_names)
+    return names.index("attack"), names.index("defence"), names.index("movement")
+
+
+VALUE_INDEXES: PerGame[tuple[int, int, int]] = PerGame(_value_indexes)
+"""Each game's `_value_indexes` (asked for every unit of every combat)."""
+
+
 def unit_values(game: Game, unit_id: str, depleted: bool) -> tuple[int, int, int]:
     """A unit's attack, defence and movement, depleted or not."""
     unit = game.units_by_id[unit_id]
     values = unit.reduced if depleted and unit.reduced else unit.full
-    names = list(game.manifest.value_names)
-    return values[names.index("attack")], values[names.index("defence")], values[names.index("movement")]
+    attack, defence, movement = VALUE_INDEXES(game)
+    return values[attack], values[defence], values[movement]
+
+
+def _crt_lines(game: Game) -> dict[str, list[tuple[str, list[int]]]]:
+    """Each terrain line of the combat table as its filled columns with the differentials they take."""
+    assert game.crt is not None
+    return {line.id: [(column, [int(v) for v in cell.split(",")]) for column, cell in zip(game.crt.columns, line.cells)
+                      if cell] for line in reversed(game.crt.line)}  # reversed: a repeated id's first line wins
+
+
+CRT_LINES: PerGame[dict[str, list[tuple[str, list[int]]]]] = PerGame(_crt_lines)
+"""Each game's combat table lines, read once (every attack and bombardment asks of them)."""
 
 
 def column_on_line(game: Game, line_id: str, differential: int) -> str:
     """The column a differential falls in on a terrain line (8.2.1 d, the table's notes)."""
-    assert game.crt is not None
-    line = next(line for line in game.crt.line if line.id == line_id)
-    filled = [(column, [int(v) for v in cell.split(",")]) for column, cell in zip(game.crt.columns, line.cells)
-              if cell]
+    filled = CRT_LINES(game)[line_id]
     for column, values in filled:
         if differential in values:
             return column

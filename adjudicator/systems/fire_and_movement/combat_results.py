@@ -27,18 +27,20 @@ class CombatResults(SeriesRules[S]):
 
     def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
         """(section, message) for what a combat's result still asks of the log (8.2.4-8.4)."""
-        open_ = {u: bool(self.retreat_paths(state, u, combat.retreat_due(u)))
-                 for u in (*combat.attackers, *combat.defenders) if combat.retreat_due(u)}
-        owed = results.outstanding(combat, open_)
+        owed = results.outstanding(combat, self._full_retreats_open(state, combat))
         table = combat.as_table_says()
         if owed and table is not None:
             # After a wrongly claimed result (its one error is on the attack), the log may follow the
             # claim or the table: what either leaves unowed is not owed.
-            open_ = {u: bool(self.retreat_paths(state, u, table.retreat_due(u)))
-                     for u in (*table.attackers, *table.defenders) if table.retreat_due(u)}
-            if not results.outstanding(table, open_):
+            if not results.outstanding(table, self._full_retreats_open(state, table)):
                 return []
         return owed
+
+    def _full_retreats_open(self, state: S, combat: FmCombat) -> dict[str, bool]:
+        """Whether each unit that still owes a combat's retreat (neither retreated nor stood) has a full one open
+        (8.3): what `results.outstanding` asks; the units done with it are not searched."""
+        return {u: bool(self.retreat_paths(state, u, due)) for u in (*combat.attackers, *combat.defenders)
+                if (due := combat.retreat_due(u)) and u not in combat.stood and combat.retreat_of(u) is None}
 
     def _combat_over(self, state: S, entry: Entry) -> list[Finding]:
         """What the combat under way still owed when another entry ends it."""

@@ -22,6 +22,10 @@ class GroundCombat(SeriesRules[S]):
     def combat_audit(self, state: S, entry: Attack, left_out: Modifier | None = None) -> FmAudit:
         """The arithmetic of an attack in a state (8.2.1-8.2.3; a folio's own attacks by its rules);
         `left_out`: as it comes out without that modifier."""
+        return self._audited(state, entry, left_out, lambda: self._combat_audit(state, entry, left_out))
+
+    def _combat_audit(self, state: S, entry: Attack, left_out: Modifier | None) -> FmAudit:
+        """`combat_audit`, worked out."""
         special = self.special_audit(state, entry)
         if special is not None:
             return special

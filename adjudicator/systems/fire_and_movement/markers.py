@@ -21,7 +21,8 @@ def in_cups(game: Game, side: str, lost: Sequence[str], withheld: Sequence[str],
     """How many of each of a side's cup markers can still be drawn this game turn: the allotment less
     those eliminated for good, put aside for the turn, already drawn or placed; no aircraft in
     inclement weather (14.1). `allotted`: the allotment, when the caller has it already."""
-    gone = Counter(withheld) + Counter(out)
+    gone = Counter(withheld)
+    gone.update(out)
     left: Counter[str] = Counter()
     for marker in allotment(game, side, lost, scenario, capped) if allotted is None else allotted:
         if inclement and marker.icon == "aircraft":

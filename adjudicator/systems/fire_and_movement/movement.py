@@ -13,6 +13,7 @@ from adjudicator.contract import MOVE_KINDS, Reach
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.base import PerGame
+from adjudicator.systems.fire_and_movement.base import NEIGHBOURS
 from adjudicator.systems.fire_and_movement.state import S
 from adjudicator.systems.fire_and_movement.zoc import IGNORE_EZOC, ZonesOfControl
 from wargame.errors import WargameError, did_you_mean
@@ -70,18 +71,35 @@ TERRAIN_COSTS: PerGame[dict[tuple[tuple[str, ...], frozenset[str]], float | None
 """Each game's cost of entering a hex, by its terrain ids and the hexside's features (5.4)."""
 
 
+def barred_hexes(game: Game) -> frozenset[Hex]:
+    """The map hexes of prohibited terrain (5.2 e), which no unit enters and no path crosses."""
+    terrain = game.terrain
+    prohibited = {t for t, kind in terrain.items() if kind.prohibited}
+    return frozenset(h for h, kinds in game.hex_terrain.items() if not prohibited.isdisjoint(kinds))
+
+
+BARRED: PerGame[frozenset[Hex]] = PerGame(barred_hexes)
+"""Each game's hexes of prohibited terrain (5.2 e; Omaha 10.1's playable area leaves them out too)."""
+
+
 def open_steps(game: Game) -> dict[Hex, tuple[Hex, ...]]:
     """Each map hex's neighbours a unit may step into at all: not into prohibited terrain nor across a
     prohibited hexside (5.2 e), the only steps `Movement.step_cost` prices None. Built in one pass over
     the map's terrain, for the searches that ask only whether a step is open (a supply path)."""
     terrain = game.terrain
-    barred = {h for h, kinds in game.hex_terrain.items() if any(terrain[t].prohibited for t in kinds)}
-    walls = {side for side, features in game.hexside_features.items() if any(terrain[f].prohibited for f in features)}
-    grid = game.grid
-    # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
-    return {h: tuple(n for n in grid.neighbours_on_map(h)
-                     if n not in barred and ((h, n) if h < n else (n, h)) not in walls)
-            for h in grid.hexes}
+    prohibited = {t for t, kind in terrain.items() if kind.prohibited}
+    barred = BARRED(game)
+    # The few prohibited hexsides as each of their hexes' closed neighbours.
+    walled: dict[Hex, set[Hex]] = {}
+    for (a, b), features in game.hexside_features.items():
+        if not prohibited.isdisjoint(features):
+            walled.setdefault(a, set()).add(b)
+            walled.setdefault(b, set()).add(a)
+    steps: dict[Hex, tuple[Hex, ...]] = {}
+    for h, around in NEIGHBOURS(game).items():
+        walls = walled.get(h)
+        steps[h] = tuple([n for n in around if n not in barred and (walls is None or n not in walls)])
+    return steps
 
 
 OPEN_STEPS: PerGame[dict[Hex, tuple[Hex, ...]]] = PerGame(open_steps)
@@ -99,9 +117,31 @@ class Movement(ZonesOfControl[S]):
             costs[key] = self._terrain_cost(game, a, b)
         return costs[key]
 
+    def _pricer(self, game: Game) -> Callable[[Hex, Hex], float | None]:
+        """`step_cost` for one game, its tables looked up once (a move rule prices every step it walks)."""
+        costs = STEP_COSTS(game)
+        combinations = TERRAIN_COSTS(game)
+        features_of = game.hexside_features
+        kinds_of = game.hex_terrain
+        none: frozenset[str] = frozenset()
+
+        def price(a: Hex, b: Hex) -> float | None:
+            key = (a, b)
+            if key in costs:
+                return costs[key]
+            # Adjacent by the caller's word (no `Hexside.between` check per step priced).
+            terrain = (kinds_of.get(b, ()), features_of.get(Hexside(a, b) if a < b else Hexside(b, a), none))
+            if terrain not in combinations:
+                combinations[terrain] = self._combination_cost(game, *terrain)
+            cost = costs[key] = combinations[terrain]
+            return cost
+
+        return price
+
     @staticmethod
     def _terrain_cost(game: Game, a: Hex, b: Hex) -> float | None:
-        features = game.hexside_features.get(Hexside.between(a, b), frozenset())
+        # Adjacent by the caller's word (no `Hexside.between` check per step priced).
+        features = game.hexside_features.get(Hexside(a, b) if a < b else Hexside(b, a), frozenset())
         kinds = game.hex_terrain.get(b, ())
         # A map has few distinct terrain and hexside combinations: each is costed once.
         combinations = TERRAIN_COSTS(game)
@@ -134,16 +174,18 @@ class Movement(ZonesOfControl[S]):
             raise WargameError(f"unknown unit {unit_id!r}{did_you_mean(unit_id, state.game.units_by_id)}")
         if self._on_map(state, unit_id) is None:
             raise WargameError(f"{unit_id} is not on the map ({state.location.get(unit_id) or 'not in play'})")
+        return self._rule(state, unit_id, self.allowance(state, unit_id), self.first_hex_cost(state, unit_id))
+
+    def _rule(self, state: S, unit_id: str, allowance: int, spent: float) -> MoveRule:
+        """`move_rule` for a unit on the map, with its movement allowance and the MP it has spent already."""
         game = state.game
-        unit = self._unit(state, unit_id)
-        grid = game.grid
-        enemy = self.enemy_hexes(state, unit.side)
+        unit = game.units_by_id[unit_id]
         mobile = unit.mobility == "mobile"
-        return MoveRule(budget=self.allowance(state, unit_id) - self.first_hex_cost(state, unit_id),
-                        terrain_cost=lambda a, b: self.step_cost(game, a, b), enemy=enemy,
+        return MoveRule(budget=allowance - spent, terrain_cost=self._pricer(game), enemy=self.enemy_hexes(state, unit.side),
                         ezoc=frozenset() if unit.type in IGNORE_EZOC else self.ezoc(state, unit.side),
                         ezoc_cost=self.allowance(state, unit_id, weather=False) // 2 if mobile else 0, mobile=mobile,
-                        barrier=lambda a, b: self.is_ezoc_barrier(game, a, b), on_map=grid, off_limits=self.off_limits(state))
+                        barrier=lambda a, b: self.is_ezoc_barrier(game, a, b), on_map=game.grid,
+                        off_limits=self.off_limits(state))
 
     def move_bars(self, state: S, unit_id: str) -> tuple[list[tuple[str, str]], bool]:
         """What bars a unit from moving now at all, whatever its path (5.2, 5.5, 8.5): (section, message)
@@ -233,15 +275,17 @@ class Movement(ZonesOfControl[S]):
     def _walk(self, state: S, entry: Move) -> list[Finding]:
         """5.1, 5.2, 5.4, 6.1: the move's steps, hex by hex, against the unit's move rule."""
         game = state.game
-        hexes = [game.grid.hex_of(label) for label in entry.path]
-        rule = self.move_rule(state, entry.unit)
+        hex_of = game.grid.hex_of
+        hexes = [hex_of(label) for label in entry.path]
+        around = NEIGHBOURS(game)
         allowance = self.allowance(state, entry.unit)
         spent = self.first_hex_cost(state, entry.unit)  # paid on arriving (a folio's arrivals)
+        rule = self._rule(state, entry.unit, allowance, spent)  # the unit is on the map (`_check_move`)
         zoc_paid = 0
         out: list[Finding] = []
         for i, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
             la, lb = entry.path[i - 1], entry.path[i]
-            if not a.is_adjacent(b):
+            if b not in around[a]:  # both on the map (`_check_move`), so adjacent is a neighbour on it
                 return out + [self._f("error", "5.1", entry, f"{entry.unit} skips from {la} to {lb}; a unit moves "
                                                              "through contiguous hexes")]
             if b in rule.enemy:

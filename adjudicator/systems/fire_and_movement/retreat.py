@@ -16,10 +16,25 @@ from wargame.hexes import Hex
 class Retreats(SeriesRules[S]):
     """8.3, 8.3.1, 8.1.5."""
 
+    _retreats_memo: tuple[dict[str, str], dict[tuple[str, int, bool], list[tuple[Hex, ...]]]] | None = None
+    """The retreats worked out for one location mapping, by unit, length and whether EZOC counts: a
+    combat's entries ask of the same position again and again (8.2.4-8.4)."""
+
     def retreat_paths(self, state: S, unit_id: str, hexes: int, ezoc_counts: bool = True) -> list[tuple[Hex, ...]]:
         """Every retreat of exactly `hexes` hexes open to a unit now (8.3, 6.2): away from its hex one
         hex a step, never into or through an enemy unit, an EZOC (friendly units do not cancel it;
         `ezoc_counts` False: as if there were none), prohibited terrain or off the map."""
+        memo = self._retreats_memo
+        if memo is None or memo[0] is not state.location:
+            memo = self._retreats_memo = (state.location, {})
+        key = (unit_id, hexes, ezoc_counts)
+        known = memo[1].get(key)
+        if known is None:
+            known = memo[1][key] = self._open_retreats(state, unit_id, hexes, ezoc_counts)
+        return list(known)
+
+    def _open_retreats(self, state: S, unit_id: str, hexes: int, ezoc_counts: bool) -> list[tuple[Hex, ...]]:
+        """`retreat_paths`, worked out."""
         game = state.game
         start = self._on_map(state, unit_id)
         if start is None:
@@ -27,18 +42,20 @@ class Retreats(SeriesRules[S]):
         unit = self._unit(state, unit_id)
         ezoc = frozenset() if unit.type in self.retreat_ignores_ezoc or not ezoc_counts \
             else self.ezoc(state, unit.side)
-        enemy = {game.grid.hex_of(w) for u, w in state.location.items()
-                 if game.grid.is_label(w) and self._unit(state, u).side != unit.side}
+        enemy = self.enemy_hexes(state, unit.side)
         beyond = self.off_limits(state)
         steps = OPEN_STEPS(game)  # on the map, into no prohibited terrain or across such a hexside (5.2 e)
+        q, r = start
         out: list[tuple[Hex, ...]] = []
 
         def extend(path: tuple[Hex, ...]) -> None:
             if len(path) - 1 == hexes:
                 out.append(path)
                 return
+            away = len(path)  # 8.3: each hex one farther from the start than the last
             for n in steps[path[-1]]:
-                if n.distance(start) != len(path) or n in enemy or n in ezoc or n in beyond:
+                dq, dr = n[0] - q, n[1] - r
+                if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 != away or n in enemy or n in ezoc or n in beyond:
                     continue
                 extend((*path, n))
         extend((start,))
@@ -51,7 +68,8 @@ class Retreats(SeriesRules[S]):
         legal = self.retreat_paths(state, unit_id, hexes)
         if state.combat is not None and state.combat.bombardment:
             legal = self._farther(state, unit_id, legal) or legal
-        vacant = [p for p in legal if not any(self._friendly_at(state, unit_id, h) for h in p[1:])]
+        friends = self._friends(state, unit_id)
+        vacant = [p for p in legal if friends.isdisjoint(p[1:])]
         return vacant or legal
 
     def retreat_options(self, state: S) -> list[RetreatOption]:
@@ -73,11 +91,18 @@ class Retreats(SeriesRules[S]):
                                      tuple(tuple(label(h) for h in p) for p in shorter)))
         return out
 
+    def _friends(self, state: S, unit_id: str) -> frozenset[Hex]:
+        """The map hexes other units of the unit's side stand in."""
+        game = state.game
+        grid = game.grid
+        units = game.units_by_id
+        side = units[unit_id].side
+        return frozenset(grid.hex_of(w) for u, w in state.location.items()
+                         if u != unit_id and units[u].side == side and grid.is_label(w))
+
     def _friendly_at(self, state: S, unit_id: str, h: Hex) -> bool:
         """Whether another unit of the unit's side stands in a hex."""
-        side = self._unit(state, unit_id).side
-        label = state.game.grid.label_of(h)
-        return any(w == label and u != unit_id and self._unit(state, u).side == side for u, w in state.location.items())
+        return h in self._friends(state, unit_id)
 
     def _check_retreat(self, state: S, entry: Retreat) -> list[Finding]:
         game = state.game
@@ -124,8 +149,9 @@ class Retreats(SeriesRules[S]):
             # 8.1.5 before 8.3: the vacant path is wanted among the retreats that go farther from the
             # closest enemy unit, when some do.
             full = self._farther(state, entry.unit, full) or full
-        vacant = [p for p in full if not any(self._friendly_at(state, entry.unit, h) for h in p[1:])]
-        if vacant and any(self._friendly_at(state, entry.unit, h) for h in hexes[1:]):
+        friends = self._friends(state, entry.unit)
+        vacant = [p for p in full if friends.isdisjoint(p[1:])]
+        if vacant and not friends.isdisjoint(hexes[1:]):
             return [self._f("error", "8.3", entry, f"{entry.unit} retreats through or onto a friendly unit though a "
                                                    "path of vacant hexes is open")]
         return []
@@ -138,10 +164,7 @@ class Retreats(SeriesRules[S]):
     def _farther(self, state: S, unit_id: str, paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]]:
         """8.1.5: the retreats that end farther from the closest enemy unit than they start (none when
         no enemy unit is on the map)."""
-        game = state.game
-        side = self._unit(state, unit_id).side
-        enemies = [game.grid.hex_of(w) for u, w in state.location.items()
-                   if game.grid.is_label(w) and self._unit(state, u).side != side]
+        enemies = self.enemy_hexes(state, self._unit(state, unit_id).side)
         if not enemies:
             return []
 

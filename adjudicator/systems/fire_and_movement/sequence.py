@@ -39,8 +39,10 @@ class SequenceOfPlay(SeriesRules[S]):
     def _next_phase(self, state: S, phase: str) -> int | None:
         """The index the phase marker moves to: the next phase of that id after the current one."""
         start = 0 if state.phase is None else state.phase + 1
-        phases = self.phases(state.game)
-        return next((i for i in range(start, len(phases)) if phases[i] == phase), None)
+        try:
+            return state.tables.phase_ids.index(phase, start)
+        except ValueError:
+            return None
 
     def _closing(self, state: S, entry: Entry) -> list[Finding]:
         """5.3: at the end of every phase, no more units in a hex than it takes; then a folio's own

@@ -8,8 +8,40 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from adjudicator.contract import SequencePoint
+from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from wargame.game import Game
+from wargame.sequence import Slot, turn_sequence
+
+SEQUENCE: PerGame[tuple[Slot, ...]] = PerGame(lambda game: turn_sequence(game.manifest))
+"""4.1: a game turn's phases in order, from the game's `[[sequence]]` (the player turn's five once
+for each player); a state's `phase` is an index into it."""
+
+
+class GameTables:
+    """What a game's data fixes for a whole replay, found once per game and carried by each of its
+    states (`state.tables`): the rules ask for them at every entry, without a per-game look-up each time."""
+
+    def __init__(self, game: Game) -> None:
+        self.sequence = SEQUENCE(game)
+        self.phase_ids = tuple(slot.id for slot in self.sequence)
+        """4.1: the ids of a game turn's phases in order."""
+        self.sides = tuple(slot.side for slot in self.sequence)
+        """Whose player turn each phase is of, as the sequence lists it (None outside the player turns)."""
+        self.first_side = next((side for side in self.sides if side), None)
+        """The side whose player turn the sequence lists first."""
+        self.points: dict[tuple[int, int | None, str], SequencePoint] = {}
+        """4.1's sequence points by game turn, phase and first player, as they are asked for."""
+        self.labels = frozenset(game.grid.labels)
+        """The map's hex labels (whether a place is a map hex is asked of every unit's place, often)."""
+        names = list(game.manifest.value_names)
+        self.movement_index = names.index("movement") if "movement" in names else None
+        """Where the movement allowance stands in a unit's printed values (asked for every step priced)."""
+
+
+TABLES: PerGame[GameTables] = PerGame(GameTables)
+"""Each game's tables, built with its first state."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +84,11 @@ class FireAndMovementState:
     """Optional rules in force, from the log's `Optional` headers."""
     drawn: tuple[tuple[str, str], ...] = ()
     """(side, marker) drawn from a pool for the next combat or bombardment and not yet placed (7.2)."""
+    tables: GameTables = field(init=False, repr=False, compare=False)
+    """The game's tables (the same for every state of a game; `evolve` carries them)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tables", TABLES(self.game))
 
 
 S = TypeVar("S", bound=FireAndMovementState)

@@ -123,11 +123,11 @@ class SupportFire(SeriesRules[S]):
         markers = state.game.markers_by_id
         side = entry.side or ""
         out: list[Finding] = []
-        known = sorted(m.id for m in markers.values() if m.kind in self.support_kinds and m.side == side)
         named = []
         for marker_id in entry.markers:
             marker = markers.get(marker_id)
             if marker is None or marker.kind not in self.support_kinds:
+                known = sorted(m.id for m in markers.values() if m.kind in self.support_kinds and m.side == side)
                 out.append(self._f("error", "7.2", entry, f"{marker_id!r} is not a support fire marker"
                                                           f"{did_you_mean(marker_id, known)}"))
             elif marker.side != side:

@@ -208,7 +208,13 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
 
     def sequence_point(self, state: S) -> SequencePoint:
         """Game turn, phase and player turn (4.1)."""
-        return SequencePoint(state.turn, self.phase_id(state), self.active(state))
+        # The engine asks at every entry: each point is made once per game (it is frozen).
+        key = (state.turn, state.phase, state.first_player)
+        points = state.tables.points
+        point = points.get(key)
+        if point is None:
+            point = points[key] = SequencePoint(state.turn, self.phase_id(state), self.active(state))
+        return point
 
     def outcome(self, state: S) -> Outcome | None:
         """A game decided before its end (the series has no sudden death; a folio may)."""

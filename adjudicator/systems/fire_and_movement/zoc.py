@@ -7,7 +7,7 @@ import weakref
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
-from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.base import NEIGHBOURS, EnemyTables, SeriesRules
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
@@ -23,20 +23,30 @@ class ZonesOfControl(SeriesRules[S]):
         """Hexes in the zone of control of the enemies of `side` (6.0): the six hexes around each
         enemy unit that exerts one, across every terrain."""
         # The zones are worked out once for a location mapping, and kept while only `side`'s units move.
+        tables = self._enemy_tables(state, side)
+        if tables.zone is not None:
+            return tables.zone
         grid = state.game.grid
         units = state.game.units_by_id
-        cached = self._zones.get(side)
-        if cached is not None and _enemies_stayed(cached, state, side):
-            self._zones[side] = (state.location, cached[1], cached[2])
-            return cached[1]
         out: set[Hex] = set()
+        around = NEIGHBOURS(state.game)
+        labels = state.tables.labels
         for unit_id, where in state.location.items():
             unit = units[unit_id]
-            if unit.side != side and unit.zoc and grid.is_label(where):
-                out.update(grid.neighbours_on_map(grid.hex_of(where)))
-        zone = frozenset(out)
-        self._zones[side] = (state.location, zone, weakref.ref(state.game))
-        return zone
+            if unit.side != side and unit.zoc and where in labels:
+                out.update(around[grid.hex_of(where)])
+        tables.zone = frozenset(out)
+        return tables.zone
+
+    def _enemy_tables(self, state: S, side: str) -> EnemyTables:
+        """The tables of `side`'s enemies' places for this state: the last ones while only `side`'s units
+        have moved since, else empty ones to fill."""
+        cached = self._enemies.get(side)
+        if cached is not None and _enemies_stayed(cached, state, side):
+            cached.location = state.location
+            return cached
+        fresh = self._enemies[side] = EnemyTables(state.location, weakref.ref(state.game))
+        return fresh
 
     def zones_of_control(self, state: S, side: str) -> frozenset[str]:
         """The hexes in the zones of control `side`'s units exert (6.0): the enemy zones of its enemies."""
@@ -51,15 +61,15 @@ class ZonesOfControl(SeriesRules[S]):
 
     def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
         """The map hexes units of `side`'s enemies hold (kept, like the zones, for the location mapping)."""
-        cached = self._held.get(side)
-        if cached is not None and _enemies_stayed(cached, state, side):
-            self._held[side] = (state.location, cached[1], cached[2])
-            return cached[1]
+        tables = self._enemy_tables(state, side)
+        if tables.held is not None:
+            return tables.held
         grid = state.game.grid
         units = state.game.units_by_id
-        held = frozenset(grid.hex_of(w) for u, w in state.location.items() if units[u].side != side and grid.is_label(w))
-        self._held[side] = (state.location, held, weakref.ref(state.game))
-        return held
+        labels = state.tables.labels
+        tables.held = frozenset([grid.hex_of(w) for u, w in state.location.items()
+                                 if units[u].side != side and w in labels])
+        return tables.held
 
     def _fortified_ezoc(self, state: S, entry: Move, a: Hex, b: Hex) -> list[Finding]:
         """6.1 exception: never EZOC to EZOC across a minefield hexside or into a fortification."""
@@ -71,14 +81,13 @@ class ZonesOfControl(SeriesRules[S]):
         return []
 
 
-def _enemies_stayed(cached: tuple[dict[str, str], frozenset[Hex], weakref.ref[Game]], state: FireAndMovementState,
-                    side: str) -> bool:
+def _enemies_stayed(cached: EnemyTables, state: FireAndMovementState, side: str) -> bool:
     """Whether a table of `side`'s enemies, worked out for a location mapping of the same game, still
     holds: only units of `side` have changed place since (a move changes its own side's places only)."""
-    before = cached[0]
+    before = cached.location
     if before is state.location:
         return True
-    if cached[2]() is not state.game:
+    if cached.game() is not state.game:
         return False
     units = state.game.units_by_id
     return all(units[unit_id].side == side for unit_id, _ in before.items() ^ state.location.items())

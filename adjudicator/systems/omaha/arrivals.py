@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Place
-from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.base import OmahaRules, scenario_of
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.models import Arrival
 
@@ -38,20 +38,24 @@ class Arrivals(OmahaRules):
     def _schedule(self, state: OmahaState) -> list[Arrival]:
         """The scenario's reinforcements, with the assault units that could not land for stacking:
         they arrive on GT 2 on the beach landing hexes (11.2.1)."""
-        rows = [row for _, row in state.game.reinforcements if row.scenario == state.scenario]
+        known = scenario_of(state)
+        rows = list(known.reinforcements)
         if state.turn >= 1 and state.set_up:
-            rows += [Arrival(scenario=state.scenario, turn=2, unit=p.piece, entry="omaha_beach", source="11.2.1")
-                     for _, p in state.game.setup if p.scenario == state.scenario
-                     and p.location in self._assault_boxes(state)
-                     and state.location.get(p.piece) == p.location and p.piece != self._ranger(state)]
+            location, late = state.location, known.late_landings
+            for unit, box in known.assault_setup:
+                if location.get(unit) == box and unit != known.ranger:
+                    if unit not in late:
+                        late[unit] = Arrival(scenario=state.scenario, turn=2, unit=unit, entry="omaha_beach",
+                                             source="11.2.1")
+                    rows.append(late[unit])
         return rows
 
     def _due(self, state: OmahaState, side: str) -> list[Arrival]:
         """The side's reinforcements due by this turn and not yet arrived (11.1.2, 11.2.1, 11.2.4)."""
+        boxes = self._assault_boxes(state)
         return [row for row in self._schedule(state) if row.turn <= state.turn
                 and self._unit(state, row.unit).side == side and self._on_map(state, row.unit) is None
-                and (state.location.get(row.unit) is None
-                     or state.location.get(row.unit) in self._assault_boxes(state))]
+                and (state.location.get(row.unit) is None or state.location.get(row.unit) in boxes)]
 
     def entry_hexes(self, state: OmahaState, unit_id: str, entry_area: str | None) -> list[str]:
         """Where a reinforcement may arrive now: its hex or area, not enemy-held, not in an EZOC

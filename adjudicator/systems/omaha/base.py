@@ -15,6 +15,7 @@ from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex
+from wargame.models import Arrival
 
 BEACH_STACK = 3
 """11.2.4: beach landing hexes take up to three units."""
@@ -43,6 +44,13 @@ class Scenario:
         self.ranger = next((p.piece for _, p in game.setup if p.scenario == scenario
                             and p.location in self.assault_boxes and p.piece in units
                             and units[p.piece].type == "ranger"), None)
+        self.assault_setup = tuple((p.piece, p.location) for _, p in game.setup if p.scenario == scenario
+                                   and p.location in self.assault_boxes)
+        """The set-up's rows in the assault's holding boxes, (unit, box) in the data's order (11.2.1)."""
+        self.reinforcements = tuple(row for _, row in game.reinforcements if row.scenario == scenario)
+        """The scenario's reinforcement schedule, in the data's order (11.1.2, 11.2.4)."""
+        self.late_landings: dict[str, Arrival] = {}
+        """11.2.1: the GT 2 arrival of each assault unit that could not land, made when first due."""
 
 
 SCENARIOS: PerGame[dict[str, Scenario]] = PerGame(lambda game: {})
@@ -111,8 +119,7 @@ class OmahaRules(SeriesRules[OmahaState]):
 
     def _out_of_play(self, state: OmahaState, label: str) -> bool:
         """10.1: a hex of the map west of the scenario boundary."""
-        grid = state.game.grid
-        return grid.is_label(label) and grid.hex_of(label) in state.out_of_play
+        return label in state.out_of_play_labels
 
     def _allied_turn_ending(self, state: OmahaState) -> bool:
         """Whether the phase under way is the last of the Allied player turn (12.0)."""

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Move, Place, Retreat
+from adjudicator.systems.fire_and_movement.base import NEIGHBOURS
+from adjudicator.systems.fire_and_movement.movement import BARRED
 from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.game import Game
-from wargame.hexes import Hex, Hexside
+from wargame.hexes import Hex
 
 
 def out_of_play(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex]:
@@ -16,9 +18,9 @@ def out_of_play(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex]:
     region = playable(game, seed_area)
     if region is None:
         return frozenset()
-    terrain = game.terrain
-    return frozenset(h for h in (game.grid.hex_of(r.hex) for _, r in game.hexes)
-                     if h not in region and not any(terrain[t].prohibited for t in game.hex_terrain.get(h, ())))
+    barred = BARRED(game)
+    hex_of = game.grid.hex_of
+    return frozenset(h for h in (hex_of(r.hex) for _, r in game.hexes) if h not in region and h not in barred)
 
 
 def playable(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex] | None:
@@ -30,20 +32,26 @@ def playable(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex] | Non
     if not lines or area is None:
         return None
     grid = game.grid
-    # Walls as the ordered pairs of their hexes (a Hexside equals its tuple), and the hexes no unit
-    # stands on found once: the search asks of thousands of steps, without a Hexside built for each.
-    walls = {Hexside.between(grid.hex_of(a), grid.hex_of(b))
-             for line in lines for side in line.hexsides for a, b in [side.split("-")]}
+    # Walls as each of their hexes' closed neighbours, and the hexes no unit stands on found once:
+    # the search asks of thousands of steps, without a Hexside built for each.
+    walled: dict[Hex, set[Hex]] = {}
+    for line in lines:
+        for side in line.hexsides:
+            a, b = (grid.hex_of(label) for label in side.split("-"))
+            walled.setdefault(a, set()).add(b)
+            walled.setdefault(b, set()).add(a)
     edge = {grid.hex_of(label) for line in lines for label in line.hexes}
-    terrain = game.terrain
-    barred = {h for h, kinds in game.hex_terrain.items() if any(terrain[t].prohibited for t in kinds)}
+    barred = BARRED(game)
+    around = NEIGHBOURS(game)
+    none: set[Hex] = set()
 
     seen = {grid.hex_of(label) for label in area.hexes}
     todo = [h for h in seen if h not in edge]
     while todo:
         h = todo.pop()
-        for n in grid.neighbours_on_map(h):
-            if n in seen or n in barred or ((h, n) if h < n else (n, h)) in walls:
+        walls = walled.get(h, none)
+        for n in around[h]:
+            if n in seen or n in barred or n in walls:
                 continue
             seen.add(n)
             if n not in edge:  # the boundary's hexes are played on, never passed beyond
@@ -63,6 +71,8 @@ class ScenarioBoundary(OmahaRules):
         Taute or of the boundary's line of hexes."""
         labels = list(entry.path) if isinstance(entry, (Move, Retreat, Advance)) else \
             [entry.hex] if entry.hex is not None else []
+        if state.out_of_play_labels.isdisjoint(labels):
+            return []
         west = [label for label in labels if self._out_of_play(state, label)]
         if not west:
             return []

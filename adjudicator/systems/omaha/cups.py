@@ -5,6 +5,7 @@ and no aircraft in inclement weather (14.1)."""
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 
 from adjudicator.findings import Finding
@@ -16,6 +17,7 @@ from adjudicator.systems.fire_and_movement.support import SupportFire
 from adjudicator.systems.omaha import charts
 from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
+from wargame.game import Game
 from wargame.models import Marker
 
 
@@ -30,8 +32,23 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
     """Marker kinds a player places on a combat (7.2, 11.1.4, 11.2.7)."""
     keep_note = " (only the Achtung Minen may be put aside, 11.1.4)"
 
+    _pool_memo: tuple[weakref.ref[Game], tuple[object, ...], Counter[str]] | None = None
+    """The last pool worked out: its game, what it was worked out from, and the markers (a combat or a draw
+    asks once for each marker it names)."""
+
     def pool(self, state: OmahaState, side: str) -> Counter[str]:
         """The markers still in a side's cups this game turn (7.1, 11.1.4, 11.2.6, 14.1)."""
+        memo = self._pool_memo
+        key = (side, state.scenario, state.lost_markers, state.withheld, state.markers_used, state.weather)
+        if memo is not None and memo[0]() is state.game and len(memo[1]) == len(key) and \
+                all(a is b or a == b for a, b in zip(memo[1], key)):
+            return memo[2]
+        left = self._pool(state, side)
+        self._pool_memo = (weakref.ref(state.game), key, left)
+        return left
+
+    def _pool(self, state: OmahaState, side: str) -> Counter[str]:
+        """`pool`, worked out."""
         capped = not self._campaign(state)
         allotments = ALLOTMENTS(state.game)
         key = (side, state.lost_markers, state.scenario)

@@ -60,3 +60,5 @@ class OmahaState(FireAndMovementState):
     """14.2: the campaign's last game turn, fixed as its GT 17 ends (None before, and in the scenario)."""
     out_of_play: frozenset[Hex] = field(default=frozenset(), repr=False, compare=False)
     """The land hexes beyond the scenario boundary, where no unit may be (10.1)."""
+    out_of_play_labels: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    """Their labels (10.1 is asked of every hex a unit enters)."""

@@ -8,10 +8,60 @@ from collections import deque
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Loss
-from adjudicator.systems.fire_and_movement.movement import OPEN_STEPS
+from adjudicator.systems.base import PerGame
+from adjudicator.systems.fire_and_movement.base import NEIGHBOURS
+from adjudicator.systems.fire_and_movement.movement import BARRED, OPEN_STEPS
 from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
+from wargame.game import Game
 from wargame.hexes import Hex
+
+
+class TowardBeach:
+    """Each hex's open steps (5.2 e) ordered farthest from the beach first (steps counted over the map),
+    each hex's worked out when first asked: a search that takes the last first runs toward the beach,
+    where 12.0's paths end."""
+
+    def __init__(self, game: Game, beach: frozenset[str]) -> None:
+        grid = game.grid
+        around = NEIGHBOURS(game)
+        far = dict.fromkeys(around, len(around))  # a hex the beach does not reach at all: farther than any
+        ring = [grid.hex_of(label) for label in beach]
+        for h in ring:
+            far[h] = 0
+        while ring:
+            after = []
+            for h in ring:
+                step = far[h] + 1
+                for n in around[h]:
+                    if far[n] > step:
+                        far[n] = step
+                        after.append(n)
+            ring = after
+        self._far = far
+        self._steps = OPEN_STEPS(game)
+        self.known: dict[Hex, tuple[Hex, ...]] = {}
+        """The hexes ordered so far (a plain dict: the searches look here first)."""
+
+    def of(self, h: Hex) -> tuple[Hex, ...]:
+        """A hex's open steps, the one nearest the beach last."""
+        steps = self._steps[h]
+        ordered = self.known[h] = tuple(sorted(steps, key=self._far.__getitem__, reverse=True)) \
+            if len(steps) > 1 else steps
+        return ordered
+
+
+TOWARD_BEACH: PerGame[dict[frozenset[str], TowardBeach]] = PerGame(lambda game: {})
+"""Each game's `TowardBeach` by beach (the scenario's or the campaign's, 14.0 b), built on first use."""
+
+
+def toward_beach(game: Game, beach: frozenset[str]) -> TowardBeach:
+    """`TowardBeach` of a game's beach, made once per game."""
+    known = TOWARD_BEACH(game)
+    found = known.get(beach)
+    if found is None:
+        found = known[beach] = TowardBeach(game, beach)
+    return found
 
 
 class Supply(OmahaRules):
@@ -54,34 +104,88 @@ class Supply(OmahaRules):
     def supplied(self, state: OmahaState, targets: frozenset[Hex] | None = None) -> frozenset[Hex]:
         """Hexes from which an Allied unit traces supply (12.0): a path to a beach landing hex with a
         marker, never into a German-held hex, and through no hex in a German ZOC (such a hex may only
-        begin or end the path). With `targets`, the search stops once it has reached them all: the
-        hexes returned then answer for the targets only."""
+        begin or end the path). With `targets`, the hexes returned answer for the targets only."""
         game = state.game
         landing = self.landing_hexes(state)
         memo = self._traced
         if memo is not None and memo[0] is state.location and memo[1] == landing and \
                 (memo[3] is None or targets is not None and targets <= memo[3]):
             return memo[2]  # the same position as the last trace, which answered these targets
-        german = {game.grid.hex_of(w) for u, w in state.location.items()
-                  if game.grid.is_label(w) and self._unit(state, u).side == "German"}
+        grid = game.grid
+        german = self.enemy_hexes(state, "Allied")
         ezoc = self.ezoc(state, "Allied")
-        sources = [game.grid.hex_of(label) for label in sorted(landing)]
+        sources = [grid.hex_of(label) for label in sorted(landing)]
+        steps = OPEN_STEPS(game)  # 12.0: a supply path steps into no prohibited terrain or across such a hexside
+        barred = BARRED(game)
+        if targets is not None and not any(h in barred for h in sources):
+            toward = toward_beach(game, self._beach(state))
+            found = self._traced_back(targets, frozenset(sources), german, ezoc, toward, barred)
+        else:
+            found = self._traced_out(sources, german, ezoc, steps)
+        self._traced = (state.location, landing, found, targets)
+        return found
+
+    @staticmethod
+    def _traced_out(sources: list[Hex], german: frozenset[Hex], ezoc: frozenset[Hex],
+                    steps: dict[Hex, tuple[Hex, ...]]) -> frozenset[Hex]:
+        """12.0's supplied hexes of the whole map: a search out from the landing hexes."""
         frontier = [h for h in sources if h not in german]
         out = set(frontier)
-        left = None if targets is None else set(targets) - out
-        steps = OPEN_STEPS(game)  # 12.0: a supply path steps into no prohibited terrain or across such a hexside
-        while frontier and left != set():
+        while frontier:
             h = frontier.pop()
             for n in steps[h]:
                 if n in out or n in german:
                     continue
                 out.add(n)  # a path may end (begin, from the unit's side) in an EZOC hex
-                if left is not None:
-                    left.discard(n)
                 if n not in ezoc:
                     frontier.append(n)
-        self._traced = (state.location, landing, frozenset(out), targets)
-        return self._traced[2]
+        return frozenset(out)
+
+    @staticmethod
+    def _traced_back(targets: frozenset[Hex], sources: frozenset[Hex], german: frozenset[Hex], ezoc: frozenset[Hex],
+                     toward: TowardBeach, barred: frozenset[Hex]) -> frozenset[Hex]:
+        """The targets among 12.0's supplied hexes, each searched back from its own hex toward the landing
+        hexes, the answers shared: the search out from the landing hexes reaches a hex exactly when this
+        one finds a landing hex from it (every hex it passes is open, neither German-held nor in an EZOC,
+        and between two open hexes a step is open both ways; no landing hex is prohibited terrain).
+        `toward` gives each hex's open steps nearest the beach last, so the search runs toward it."""
+        known = toward.known
+        good: set[Hex] = set()  # open hexes with a path to a landing hex
+        bad: set[Hex] = set()  # open hexes without one
+        out = set()
+        for start in sorted(targets):
+            if start in german or start in barred:
+                continue  # nothing steps into a German-held hex nor into prohibited terrain
+            if start in sources or start in good:
+                out.add(start)
+                continue
+            if start in bad:
+                continue
+            seen = {start}
+            todo = [start]
+            reached = False
+            while todo and not reached:
+                h = todo.pop()
+                steps = known.get(h)
+                for n in toward.of(h) if steps is None else steps:
+                    if n in seen or n in german:
+                        continue
+                    if n in sources or n in good:
+                        reached = True
+                        break
+                    seen.add(n)
+                    if n not in ezoc and n not in bad:  # 12.0: a hex in a German ZOC only ends (or begins) the path
+                        todo.append(n)
+            # The open hexes searched share the start's answer (those in an EZOC were not searched on from);
+            # a start in an EZOC joins them only on the unit's side, so a way found through it is its alone.
+            searched = seen - ezoc
+            if reached:
+                out.add(start)
+                if start not in ezoc:
+                    good |= searched
+            else:
+                bad |= searched
+        return frozenset(out)
 
     def supply_line(self, state: OmahaState, unit_id: str) -> list[str] | None:
         """The hexes of an Allied unit's supply path (12.0), from its hex to a beach landing hex with a marker,
@@ -96,8 +200,7 @@ class Supply(OmahaRules):
         unit = self._unit(state, unit_id)
         if unit.side != "Allied" or unit.type == "ranger" or label(start) in landing:
             return [label(start)]
-        german = {game.grid.hex_of(w) for u, w in state.location.items()
-                  if game.grid.is_label(w) and self._unit(state, u).side == "German"}
+        german = self.enemy_hexes(state, "Allied")
         ezoc = self.ezoc(state, "Allied")
         frontier = deque(h for h in (game.grid.hex_of(x) for x in sorted(landing)) if h not in german)
         came_from: dict[Hex, Hex | None] = {h: None for h in frontier}

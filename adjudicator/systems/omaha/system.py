@@ -57,7 +57,9 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         """The scenario's set-up (3.0, 11.0): the series' state, with the campaign's rules (14.0, 14.1)."""
         state = super().initial_state(game, headers)
         if state.scenario != CAMPAIGN:
-            return evolve(state, out_of_play=boundary.out_of_play(game))
+            beyond = boundary.out_of_play(game)
+            label = game.grid.label_of
+            return evolve(state, out_of_play=beyond, out_of_play_labels=frozenset(label(h) for h in beyond))
         # 14.1: optional in a single scenario only, part of the campaign's rules; 14.0 a: no
         # scenario boundary in the campaign game (10.1 is the scenario's).
         return evolve(state, optional=state.optional | {"weather"})
@@ -151,15 +153,24 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         if after.location is not state.location:
             grid = state.game.grid
             units = state.game.units_by_id
-            moved = {u: w for u, w in after.location.items() if w != state.location.get(u) and grid.is_label(w)}
-            if moved:
-                controlled = dict(after.controlled)
-                beachheads = after.beachheads
-                for unit_id, where in moved.items():
-                    side = units[unit_id].side
+            before = state.location
+            if isinstance(entry, Move):
+                # 5.1: a move carried out changes its own unit's place only.
+                where = after.location[entry.unit]
+                moved = {entry.unit: where} if where != before.get(entry.unit) and grid.is_label(where) else {}
+            else:
+                moved = {u: w for u, w in after.location.items() if w != before.get(u) and grid.is_label(w)}
+            controlled = after.controlled
+            beachheads = after.beachheads
+            for unit_id, where in moved.items():
+                side = units[unit_id].side
+                if controlled.get(where) != side:
+                    if controlled is after.controlled:
+                        controlled = dict(controlled)  # copied once, and only when control changes hands
                     controlled[where] = side
-                    if side == "German" and beachheads is not None and where in beachheads:
-                        beachheads = beachheads - {where}  # 11.2.1: a German unit in the hex removes the marker
+                if side == "German" and beachheads is not None and where in beachheads:
+                    beachheads = beachheads - {where}  # 11.2.1: a German unit in the hex removes the marker
+            if controlled is not after.controlled or beachheads is not after.beachheads:
                 after = evolve(after, controlled=controlled, beachheads=beachheads)
         if not isinstance(entry, TurnMarker):
             return after
