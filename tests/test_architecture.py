@@ -125,6 +125,32 @@ def test_nothing_is_set_on_the_game() -> None:
     assert offenders == []
 
 
+def test_a_per_game_table_is_built_once_and_dies_with_its_game() -> None:
+    """`PerGame` builds a game's table on the first request, answers from it after (for two games in turn too),
+    and lets it go, the one it answered last included, when its game is gone."""
+    import gc
+    import weakref
+
+    from adjudicator.systems.base import PerGame
+    from wargame.bundled import data_root
+    from wargame.game import Game, load_game
+
+    built: list[str] = []
+
+    class Table:
+        def __init__(self, game: Game) -> None:
+            built.append(game.id)
+
+    table = PerGame(Table)
+    first, second = load_game(data_root(), "onslaught"), load_game(data_root(), "omaha")
+    a, b = table(first), table(second)
+    assert table(first) is a and table(second) is b and table(second) is b and built == ["onslaught", "omaha"]
+    gone = weakref.ref(b)
+    del b, second
+    gc.collect()
+    assert gone() is None and table(first) is a and built == ["onslaught", "omaha"]
+
+
 def test_the_referee_starts_without_shapely_or_numpy() -> None:
     """`adjudicate` loads a game and checks a log without importing shapely or numpy (97 ms of every start:
     wargame/layout.py imports them only where it makes a shape, which the referee never asks for)."""

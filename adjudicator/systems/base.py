@@ -27,17 +27,28 @@ class PerGame(Generic[T]):
     def __init__(self, build: Callable[[Game], T]) -> None:
         self._build = build
         self._values: dict[int, tuple[weakref.ref[Game], T]] = {}
+        self._last: tuple[weakref.ref[Game], T] | None = None
+        """The table last asked for: a replay asks about one game thousands of times."""
 
     def __call__(self, game: Game) -> T:
         """The table of a game, built on the first request."""
+        last = self._last
+        if last is not None and last[0]() is game:
+            return last[1]
         key = id(game)
         hit = self._values.get(key)
-        if hit is not None and hit[0]() is game:
-            return hit[1]
-        value = self._build(game)
-        values = self._values
-        self._values[key] = (weakref.ref(game, lambda _: values.pop(key, None)), value)
-        return value
+        if hit is None or hit[0]() is not game:
+            hit = self._values[key] = (weakref.ref(game, self._forget(key)), self._build(game))
+        self._last = hit
+        return hit[1]
+
+    def _forget(self, key: int) -> Callable[[weakref.ref[Game]], None]:
+        """What to do when a game dies: its table goes with it."""
+        def forget(ref: weakref.ref[Game]) -> None:
+            self._values.pop(key, None)
+            if self._last is not None and self._last[0] is ref:
+                self._last = None
+        return forget
 
 
 class Placed(Protocol):
