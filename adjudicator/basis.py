@@ -37,12 +37,9 @@ def _index(game: Game) -> _Index:
     grid = game.grid
     hexes = {grid.hex_of(r.hex): (n, r.hex, r.source) for n, r in game.hexes if grid.is_label(r.hex)}
     sides: dict[Hexside, list[tuple[int, str, str]]] = {}
-    for n, r in game.hexsides:
-        try:
-            side = grid.parse_hexside(r.hexside)
-        except Exception:  # GridError: the cross-check reports it when the game loads
-            continue
-        sides.setdefault(side, []).append((n, f"{r.hexside} {r.feature}", r.source))
+    for n, r, side in game.placed_hexsides:
+        if side is not None:  # one the map does not have: the cross-check reports it when the game loads
+            sides.setdefault(side, []).append((n, f"{r.hexside} {r.feature}", r.source))
     if len(_INDEXES) > 8:
         _INDEXES.clear()
     index = _INDEXES[id(game)] = (game, _Index(hexes, sides))

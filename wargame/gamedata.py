@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from wargame.errors import GridError
 from wargame.grid import Grid
 from wargame.hexes import Hex, Hexside
 from wargame.layout import Layout
@@ -68,9 +69,22 @@ class Game:
     def hexside_features(self) -> dict[Hexside, frozenset[str]]:
         """Features on every hexside that has any."""
         acc: dict[Hexside, set[str]] = defaultdict(set)
-        for _, record in self.hexsides:
-            acc[self.grid.parse_hexside(record.hexside)].add(record.feature)
+        for _, record, side in self.placed_hexsides:
+            acc[side if side is not None else self.grid.parse_hexside(record.hexside)].add(record.feature)
         return {side: frozenset(features) for side, features in sorted(acc.items())}
+
+    @cached_property
+    def placed_hexsides(self) -> tuple[tuple[int, HexsideRecord, Hexside | None], ...]:
+        """Each hexside record with its line and the hexside it names (None for one the map does not have: the
+        cross-check reports it), read once for every table built on them."""
+        out = []
+        for n, record in self.hexsides:
+            try:
+                side: Hexside | None = self.grid.parse_hexside(record.hexside)
+            except GridError:
+                side = None
+            out.append((n, record, side))
+        return tuple(out)
 
     @cached_property
     def units_by_id(self) -> dict[str, Unit]:
