@@ -22,7 +22,8 @@ __all__ = ["Basis", "attack_records", "crt_cell", "hex_terrain", "hexside_featur
 class _Index:
     """A game's hex and hexside records by hex, with their line in the data file."""
 
-    hexes: dict[Hex, tuple[int, str, str]]
+    hexes: dict[str, tuple[int, str, str]]
+    """By label: a finding names few hexes, and the map's label of each is at hand (no record parsed)."""
     hexsides: dict[Hexside, list[tuple[int, str, str]]]
 
 
@@ -34,8 +35,7 @@ def _index(game: Game) -> _Index:
     known = _INDEXES.get(id(game))
     if known is not None and known[0] is game:
         return known[1]
-    grid = game.grid
-    hexes = {grid.hex_of(r.hex): (n, r.hex, r.source) for n, r in game.hexes if grid.is_label(r.hex)}
+    hexes = {r.hex: (n, r.hex, r.source) for n, r in game.hexes}
     sides: dict[Hexside, list[tuple[int, str, str]]] = {}
     for n, r, side in game.placed_hexsides:
         if side is not None:  # one the map does not have: the cross-check reports it when the game loads
@@ -107,9 +107,10 @@ def attack_records(game: Game, target: Hex, attackers: Iterable[tuple[str, bool]
 def hex_terrain(game: Game, hexes: Iterable[Hex]) -> tuple[Basis, ...]:
     """The terrain records (hexes.csv rows) of hexes."""
     index = _index(game)
+    grid = game.grid
     out = []
     for h in hexes:
-        row = index.hexes.get(h)
+        row = index.hexes.get(grid.label_of(h)) if h in grid else None
         if row is not None:
             n, label, source = row
             out.append(Basis(_file(game, "hexes"), f"{label} (line {n})", source, f"terrain {label}"))
