@@ -86,7 +86,7 @@ class OmahaPlayer(SyntheticPlayer):
         grid = self.grid
         terrain = game.terrain
         self.beach = sorted(game.areas_by_id["omaha_beach"].hexes)
-        self.out_of_play = self.state.out_of_play
+        self.out_of_play = self.state.beyond.hexes
         # 5.2 e, 10.1: the land hexes in play, where units set up, move and end.
         self.land = frozenset(h for h in grid if h not in self.out_of_play
                               and not any(terrain[t].prohibited for t in game.hex_terrain.get(h, ())))

@@ -119,7 +119,7 @@ class OmahaRules(SeriesRules[OmahaState]):
 
     def _out_of_play(self, state: OmahaState, label: str) -> bool:
         """10.1: a hex of the map west of the scenario boundary."""
-        return label in state.out_of_play_labels
+        return label in state.beyond.labels
 
     def _allied_turn_ending(self, state: OmahaState) -> bool:
         """Whether the phase under way is the last of the Allied player turn (12.0)."""

@@ -8,7 +8,7 @@ from adjudicator.notation.entries import Advance, Move, Place, Retreat
 from adjudicator.systems.fire_and_movement.base import NEIGHBOURS
 from adjudicator.systems.fire_and_movement.movement import BARRED
 from adjudicator.systems.omaha.base import OmahaRules
-from adjudicator.systems.omaha.state import OmahaState
+from adjudicator.systems.omaha.state import Beyond, OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex
 
@@ -21,6 +21,13 @@ def out_of_play(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex]:
     barred = BARRED(game)
     hex_of = game.grid.hex_of
     return frozenset(h for h in (hex_of(r.hex) for _, r in game.hexes) if h not in region and h not in barred)
+
+
+def beyond(game: Game) -> Beyond:
+    """The hexes beyond the scenario's boundary (10.1) with their labels."""
+    hexes = out_of_play(game)
+    label = game.grid.label_of
+    return Beyond(hexes, frozenset(label(h) for h in hexes))
 
 
 def playable(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex] | None:
@@ -64,14 +71,14 @@ class ScenarioBoundary(OmahaRules):
 
     def off_limits(self, state: OmahaState) -> frozenset[Hex]:
         """10.1: retreats never count a hex beyond the boundary as open."""
-        return state.out_of_play
+        return state.beyond.hexes
 
     def _check_boundary(self, state: OmahaState, entry: Move | Retreat | Advance | Place) -> list[Finding]:
         """10.1: no unit sets up, arrives or moves (retreats and advances too) west of the Douve and
         Taute or of the boundary's line of hexes."""
         labels = list(entry.path) if isinstance(entry, (Move, Retreat, Advance)) else \
             [entry.hex] if entry.hex is not None else []
-        if state.out_of_play_labels.isdisjoint(labels):
+        if state.beyond.labels.isdisjoint(labels):
             return []
         west = [label for label in labels if self._out_of_play(state, label)]
         if not west:

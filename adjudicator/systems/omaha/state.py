@@ -10,6 +10,15 @@ from wargame.hexes import Hex
 
 
 @dataclass(frozen=True)
+class Beyond:
+    """The land hexes beyond a scenario's boundary (10.1), with their labels: 10.1 is asked of every hex a
+    unit enters, by label."""
+
+    hexes: frozenset[Hex] = frozenset()
+    labels: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class OmahaState(FireAndMovementState):
     """The series' state and Omaha's own."""
 
@@ -58,7 +67,5 @@ class OmahaState(FireAndMovementState):
     """Units that have left a beach landing hex and never stack again (11.2.1)."""
     last_turn: int | None = None
     """14.2: the campaign's last game turn, fixed as its GT 17 ends (None before, and in the scenario)."""
-    out_of_play: frozenset[Hex] = field(default=frozenset(), repr=False, compare=False)
-    """The land hexes beyond the scenario boundary, where no unit may be (10.1)."""
-    out_of_play_labels: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-    """Their labels (10.1 is asked of every hex a unit enters)."""
+    beyond: Beyond = field(default=Beyond(), repr=False, compare=False)
+    """The land hexes beyond the scenario boundary, where no unit may be (10.1; none in the campaign)."""

@@ -57,9 +57,7 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         """The scenario's set-up (3.0, 11.0): the series' state, with the campaign's rules (14.0, 14.1)."""
         state = super().initial_state(game, headers)
         if state.scenario != CAMPAIGN:
-            beyond = boundary.out_of_play(game)
-            label = game.grid.label_of
-            return evolve(state, out_of_play=beyond, out_of_play_labels=frozenset(label(h) for h in beyond))
+            return evolve(state, beyond=boundary.beyond(game))
         # 14.1: optional in a single scenario only, part of the campaign's rules; 14.0 a: no
         # scenario boundary in the campaign game (10.1 is the scenario's).
         return evolve(state, optional=state.optional | {"weather"})
