@@ -21,7 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from wargame.errors import GridError, did_you_mean
-from wargame.hexes import Hex, Hexside
+from wargame.hexes import DIRECTIONS, Hex, Hexside
 
 Orientation = Literal["flat", "pointy"]
 
@@ -232,15 +232,18 @@ class Grid:
         return tuple(sorted(self._by_label))
 
     def neighbours_on_map(self, h: Hex) -> tuple[Hex, ...]:
-        """Adjacent hexes that are on the map (worked out once per hex: rules ask for them all the time)."""
-        known = self._neighbours.get(h)
-        if known is None:
-            known = self._neighbours[h] = tuple(n for n in h.neighbours() if n in self._by_hex)
-        return known
+        """Adjacent hexes that are on the map, in direction order (rules ask for them all the time)."""
+        known = self.neighbour_map.get(h)
+        return known if known is not None else tuple(n for n in h.neighbours() if n in self._by_hex)
 
     @cached_property
-    def _neighbours(self) -> dict[Hex, tuple[Hex, ...]]:
-        return {}
+    def neighbour_map(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Each map hex's adjacent hexes on the map, in direction order, for the whole map at once: the map's
+        own `Hex` objects found by their coordinates (a `Hex` equals its tuple), none built per neighbour."""
+        hexes: dict[tuple[int, int], Hex] = {h: h for h in self._by_hex}
+        get = hexes.get
+        return {h: tuple([n for dq, dr in DIRECTIONS if (n := get((h[0] + dq, h[1] + dr))) is not None])
+                for h in hexes.values()}
 
     @cached_property
     def hexsides(self) -> tuple[Hexside, ...]:

@@ -22,7 +22,7 @@ from adjudicator.systems.fire_and_movement.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.fire_and_movement.state import SEQUENCE as SEQUENCE  # 4.1's, kept where it was asked for
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
 from wargame.game import Game
-from wargame.hexes import DIRECTIONS, Hex
+from wargame.hexes import Hex
 from wargame.models import Marker, Unit
 from wargame.sequence import Slot, opening_slot, slot_at, turn_sequence
 
@@ -30,22 +30,6 @@ COMBAT_PHASES = ("combat", "mobile_combat")
 SERIES_TABLE = SectionTable("fire-and-movement", SECTIONS, rests_on=RESTS_ON)
 OPENING: PerGame[Slot | None] = PerGame(lambda game: opening_slot(game.manifest))
 """What comes once before the first game turn (a folio's set-up and landing, `before_first_turn`)."""
-MOVEMENT_INDEX: PerGame[int] = PerGame(lambda game: list(game.manifest.value_names).index("movement"))
-"""Where the movement allowance stands in a unit's printed values (asked for every step priced)."""
-
-
-def neighbours(game: Game) -> dict[Hex, tuple[Hex, ...]]:
-    """Each map hex's adjacent hexes on the map, in direction order (as `Grid.neighbours_on_map` gives
-    them), for the whole map at once: the map's own `Hex` objects found by their coordinates (a `Hex`
-    equals its tuple), none built per neighbour."""
-    hexes: dict[tuple[int, int], Hex] = {h: h for h in game.grid.hexes}
-    get = hexes.get
-    return {h: tuple([n for dq, dr in DIRECTIONS if (n := get((h[0] + dq, h[1] + dr))) is not None])
-            for h in hexes.values()}
-
-
-NEIGHBOURS: PerGame[dict[Hex, tuple[Hex, ...]]] = PerGame(neighbours)
-"""Each game's neighbours on the map (6.0's zones, the searches of 5.2 e, 8.3, 10.1 and 12.0 ask for them)."""
 
 
 def _position(state: FireAndMovementState) -> dict[str, object]:
@@ -191,7 +175,9 @@ class SeriesRules(SystemBase[S]):
         unit = self._unit(state, unit_id)
         values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
         index = state.tables.movement_index
-        return values[MOVEMENT_INDEX(state.game) if index is None else index]  # the look-up raises without one
+        if index is None:
+            raise ValueError(f"{state.game.id}'s units have no 'movement' value (value_names)")
+        return values[index]
 
     def first_hex_cost(self, state: S, unit_id: str) -> float:
         """MP a unit has spent before its move's first step (a folio's arrivals)."""

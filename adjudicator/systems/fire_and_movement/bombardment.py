@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Bombard
-from adjudicator.systems.fire_and_movement.base import NEIGHBOURS, SeriesRules
+from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, audit, unit_values
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
@@ -36,7 +36,7 @@ class Bombardment(SeriesRules[S]):
         """The bombarding side's units next to the target (8.1.3: the (A) result's friendly fire)."""
         game = state.game
         grid, units = game.grid, game.units_by_id
-        around = {grid.label_of(h) for h in NEIGHBOURS(game)[grid.hex_of(entry.hex)]}
+        around = {grid.label_of(h) for h in grid.neighbour_map[grid.hex_of(entry.hex)]}
         return sorted([u for u, w in state.location.items() if w in around and units[u].side == entry.side])
 
     def bombard_effect(self, state: S, entry: Bombard, result: str | None) -> str | None:

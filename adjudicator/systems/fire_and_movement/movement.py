@@ -13,7 +13,6 @@ from adjudicator.contract import MOVE_KINDS, Reach
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.base import PerGame
-from adjudicator.systems.fire_and_movement.base import NEIGHBOURS
 from adjudicator.systems.fire_and_movement.state import S
 from adjudicator.systems.fire_and_movement.zoc import IGNORE_EZOC, ZonesOfControl
 from wargame.errors import WargameError, did_you_mean
@@ -96,7 +95,7 @@ def open_steps(game: Game) -> dict[Hex, tuple[Hex, ...]]:
             walled.setdefault(a, set()).add(b)
             walled.setdefault(b, set()).add(a)
     steps: dict[Hex, tuple[Hex, ...]] = {}
-    for h, around in NEIGHBOURS(game).items():
+    for h, around in game.grid.neighbour_map.items():
         walls = walled.get(h)
         steps[h] = tuple([n for n in around if n not in barred and (walls is None or n not in walls)])
     return steps
@@ -277,7 +276,7 @@ class Movement(ZonesOfControl[S]):
         game = state.game
         hex_of = game.grid.hex_of
         hexes = [hex_of(label) for label in entry.path]
-        around = NEIGHBOURS(game)
+        around = game.grid.neighbour_map
         allowance = self.allowance(state, entry.unit)
         spent = self.first_hex_cost(state, entry.unit)  # paid on arriving (a folio's arrivals)
         rule = self._rule(state, entry.unit, allowance, spent)  # the unit is on the map (`_check_move`)

@@ -7,7 +7,7 @@ import weakref
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
-from adjudicator.systems.fire_and_movement.base import NEIGHBOURS, EnemyTables, SeriesRules
+from adjudicator.systems.fire_and_movement.base import EnemyTables, SeriesRules
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
@@ -29,7 +29,7 @@ class ZonesOfControl(SeriesRules[S]):
         grid = state.game.grid
         units = state.game.units_by_id
         out: set[Hex] = set()
-        around = NEIGHBOURS(state.game)
+        around = state.game.grid.neighbour_map
         labels = state.tables.labels
         for unit_id, where in state.location.items():
             unit = units[unit_id]

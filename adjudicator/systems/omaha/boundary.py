@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Move, Place, Retreat
-from adjudicator.systems.fire_and_movement.base import NEIGHBOURS
 from adjudicator.systems.fire_and_movement.movement import BARRED
 from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import Beyond, OmahaState
@@ -49,7 +48,7 @@ def playable(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex] | Non
             walled.setdefault(b, set()).add(a)
     edge = {grid.hex_of(label) for line in lines for label in line.hexes}
     barred = BARRED(game)
-    around = NEIGHBOURS(game)
+    around = game.grid.neighbour_map
     none: set[Hex] = set()
 
     seen = {grid.hex_of(label) for label in area.hexes}

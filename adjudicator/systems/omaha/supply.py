@@ -9,7 +9,6 @@ from collections import deque
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Loss
 from adjudicator.systems.base import PerGame
-from adjudicator.systems.fire_and_movement.base import NEIGHBOURS
 from adjudicator.systems.fire_and_movement.movement import BARRED, OPEN_STEPS
 from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
@@ -24,7 +23,7 @@ class TowardBeach:
 
     def __init__(self, game: Game, beach: frozenset[str]) -> None:
         grid = game.grid
-        around = NEIGHBOURS(game)
+        around = game.grid.neighbour_map
         far = dict.fromkeys(around, len(around))  # a hex the beach does not reach at all: farther than any
         ring = [grid.hex_of(label) for label in beach]
         for h in ring:

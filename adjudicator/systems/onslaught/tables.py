@@ -8,7 +8,7 @@ from functools import cached_property
 
 from adjudicator.systems.base import PerGame
 from wargame.game import Game
-from wargame.hexes import DIRECTIONS, Hex, Hexside
+from wargame.hexes import Hex, Hexside
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,8 @@ class MapTables:
     zone: dict[str, frozenset[Hex]]
     """Map hexes' zones of control by label: the hex and its neighbours not across the sea (6.2), filled
     in as they are asked for (`zone_at`)."""
+    neighbours: dict[Hex, tuple[Hex, ...]]
+    """Each map hex's neighbours on the map (the grid's `neighbour_map`)."""
     near: dict[Hex, frozenset[Hex]] = field(default_factory=dict)
     """Hexes within two movement points of a hex (6.4), filled in as they are asked for."""
 
@@ -34,16 +36,13 @@ class MapTables:
         """Each passable hex's neighbours a division or a supply line may step into: passable, not across
         an impassable hexside (6.1, 8.3), in map order."""
         impassable = self.impassable_sides
-        # The map's own Hex objects, found by their coordinates (a Hex equals and hashes as its tuple), in
-        # direction order: no Hex built for each of the map's thousands of neighbours.
-        hexes: dict[tuple[int, int], Hex] = {h: h for h in self.passable}
-        get = hexes.get
+        passable = self.passable
+        around = self.neighbours
         # Only the few hexes along an impassable hexside have a step to leave out.
         bordering = {h for side in impassable for h in side}
         out: dict[Hex, tuple[Hex, ...]] = {}
-        for h in sorted(self.passable):
-            q, r = h
-            near = [n for dq, dr in DIRECTIONS if (n := get((q + dq, r + dr))) is not None]
+        for h in sorted(passable):
+            near = [n for n in around[h] if n in passable]
             if h in bordering:
                 # Neighbours are adjacent by construction: the hexside is the ordered pair (a Hexside equals its tuple).
                 near = [n for n in near if ((h, n) if h < n else (n, h)) not in impassable]
@@ -91,7 +90,7 @@ def _build_tables(game: Game) -> MapTables:
     waterways = frozenset(s for s, fs in sides.items() if "major_waterway" in fs)
     estuary = game.lines_by_id.get("scheldt_estuary")
     scheldt = frozenset(game.grid.parse_hexside(label) for label in estuary.hexsides) if estuary else frozenset()
-    return MapTables(passable, impassable, blocked, waterways, scheldt, {})
+    return MapTables(passable, impassable, blocked, waterways, scheldt, {}, game.grid.neighbour_map)
 
 
 def zone_at(game: Game, label: str) -> frozenset[Hex] | None:
