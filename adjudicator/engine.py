@@ -81,11 +81,11 @@ def _column_of(source_line: str, value: str, fallback: int) -> int:
 class Resolver:
     """Every unit id, hex label and step id of an entry checked against the game, with "did you mean"."""
 
-    def __init__(self, game: Game, file: str, source: Sequence[str] = ()) -> None:
+    def __init__(self, game: Game, file: str, source: Sequence[str] = (), order: TurnOrder | None = None) -> None:
         self.game, self.file, self.source = game, file, source
         self.units = game.units_by_id
         self.boxes = {b.id for b in game.manifest.box} | set(game.areas_by_id)
-        self.steps = TurnOrder(game.manifest).steps
+        self.steps = (order or TurnOrder(game.manifest)).steps
 
     def _error(self, entry: Entry, value: str | None, message: str) -> LogSyntaxError:
         column = entry.column
@@ -404,8 +404,8 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
         result.stopped, result.stopped_line = error, line
         return result
 
-    resolver = Resolver(game, file, source)
     order = TurnOrder(game.manifest)
+    resolver = Resolver(game, file, source, order)
     state = system.initial_state(game, headers)
     result.states.append(state)
     for entry in entries:
