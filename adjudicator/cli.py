@@ -25,7 +25,7 @@ from adjudicator.notation.text import (
     MAX_LOG_BYTES, LogSyntaxErrors, caret_message, parse_text, parse_text_partly, write_text_faithfully,
 )
 from adjudicator.report import json_report, markdown_report, text_report, unread_report
-from adjudicator.systems import SYSTEMS
+from adjudicator.systems import system_for
 from adjudicator.vassal.detect import is_vassal_file
 from wargame.bundled import data_root, game_ids
 from wargame.errors import DataErrors, LogSyntaxError, Place, WargameError, did_you_mean
@@ -279,9 +279,7 @@ def _replay(game: Game, entries: list[Entry], path: Path, source: list[str], kee
             syntax: list[LogSyntaxError] | None = None) -> Replay[Any]:
     """Replay up to the first line that cannot be read or resolved (reported as a finding, the replay
     stopped there); `keep_states=False` (a check) keeps only the last state, so memory stays bounded."""
-    system = SYSTEMS.get(game.manifest.rule_system)
-    if system is None:
-        raise WargameError(f"the rule system {game.manifest.rule_system!r} of {game.id} is not implemented yet")
+    system = system_for(game)
     return replay(game, system, entries, keep_states, file=str(path), source=source, syntax=syntax or [])
 
 
@@ -836,7 +834,7 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
             if game_id is None or not attack_units or not defend_units:
                 raise WargameError("without a log, give --game, --attack UNIT@HEX and --defend UNIT@HEX")
             game = load_game(data_root(data), game_id)
-            system = SYSTEMS[game.manifest.rule_system]
+            system = system_for(game)
             _refuse_odd_sides(game, [a.partition("@")[0] for a in attack_units],
                               [d.partition("@")[0] for d in defend_units])
             if system.auditor is None:

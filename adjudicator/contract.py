@@ -146,6 +146,8 @@ class EngineChecks:
     """`Side:` owns the units it decides for, and `Side>` is not the acting side."""
     placements: bool = True
     """With `author`: a placement (set-up, arrival, replacement) is its unit's owner's to write too."""
+    retreats: bool = True
+    """With `author`: a retreat is its unit's owner's to write (False where the other player chooses it)."""
 
 
 @dataclass(frozen=True)

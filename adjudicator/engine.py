@@ -305,7 +305,9 @@ def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) ->
         return []
     units = system.game_of(state).units_by_id
     table = system.table
-    owned = [] if isinstance(entry, Placement) and not system.engine_checks.placements else _decided_by_owner(entry)
+    handed = system.engine_checks
+    owned = [] if (isinstance(entry, Placement) and not handed.placements) or \
+        (isinstance(entry, Retreat) and not handed.retreats) else _decided_by_owner(entry)
     out = [table.finding("error", "log", entry.line, entry.column,
                          f"{u} is a {units[u].side} unit; its owner, not {entry.side}, decides this")
            for u in owned if u in units and units[u].side != entry.side]

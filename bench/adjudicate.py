@@ -421,7 +421,7 @@ import json, resource, sys, tracemalloc
 sys.path.insert(0, sys.argv[1])
 from adjudicator.engine import replay, resolve
 from adjudicator.notation.text import parse_text
-from adjudicator.systems import SYSTEMS
+from adjudicator.systems import system_for
 from wargame.bundled import data_root
 from wargame.game import load_game
 game = load_game(data_root(), sys.argv[3])
@@ -429,7 +429,7 @@ text = open(sys.argv[2], encoding="utf-8").read()
 tracemalloc.start()
 entries = parse_text(text)
 resolve(game, entries, sys.argv[2])
-result = replay(game, SYSTEMS[game.manifest.rule_system], entries, keep_states=False)
+result = replay(game, system_for(game), entries, keep_states=False)
 peak = tracemalloc.get_traced_memory()[1]
 tracemalloc.stop()
 # VmHWM: this process's own peak (ru_maxrss starts from the parent's resident set at fork on Linux).

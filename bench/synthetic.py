@@ -24,14 +24,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from adjudicator.engine import Replay, RuleSystem, replay, resolve  # noqa: E402
 from adjudicator.notation.entries import Comment, Entry, Header  # noqa: E402
 from adjudicator.notation.text import LogSyntaxErrors, parse_text  # noqa: E402
-from adjudicator.systems import SYSTEMS  # noqa: E402
+from adjudicator.systems import system_for  # noqa: E402
 from wargame.game import Game  # noqa: E402
 from wargame.hexes import Hex  # noqa: E402
 
 
 def system_of(game: Game) -> RuleSystem[Any]:
     """The rule system a game's data names (the engine's registry)."""
-    return SYSTEMS[game.manifest.rule_system]
+    return system_for(game)
 
 
 class SyntheticPlayer:

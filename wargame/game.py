@@ -14,6 +14,7 @@ from wargame.consistency import cross_check
 from wargame.datafiles import load_csv, load_toml, toml_line
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
 from wargame.gamedata import Game
+from wargame.rulebook import RulesFile
 from wargame.models import (
     AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, MapManifest, MarkersFile,
     ParametersFile, PlaceRecord, Placement, ReplacementRecord, TerrainChart, Unit,
@@ -69,7 +70,7 @@ def load_game(root: Path, game_id: str) -> Game:
         "game": counters / "game.toml", "units": counters / "units.csv", "markers": counters / "markers.toml",
         "setup": counters / "setup.csv", "reinforcements": counters / "reinforcements.csv",
         "replacements": counters / "replacements.csv", "crt": counters / "crt.toml",
-        "charts": counters / "charts.toml", "parameters": counters / "parameters.toml",
+        "charts": counters / "charts.toml", "parameters": counters / "parameters.toml", "rules": counters / "rules.toml",
     }
     required = {"map", "terrain", "game"}
     if manifest.id != game_id:
@@ -100,6 +101,7 @@ def load_game(root: Path, game_id: str) -> Game:
     charts = table("charts", ChartsFile, ChartsFile(schema_version=1))
     crt = table("crt", CombatTable, None)
     parameters = table("parameters", ParametersFile, ParametersFile(schema_version=1))
+    rules = table("rules", RulesFile, None)
     game = Game(
         id=game_id,
         root=root,
@@ -118,6 +120,7 @@ def load_game(root: Path, game_id: str) -> Game:
         crt=crt,
         charts=charts or ChartsFile(schema_version=1),
         parameters=parameters or ParametersFile(schema_version=1),
+        rules=rules,
         files=files,
     )
     game.unloaded_units = frozenset(row["id"] for row in failed["units"] if row.get("id"))

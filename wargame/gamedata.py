@@ -15,6 +15,7 @@ from wargame.models import (
     Area, AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, Line, MapManifest,
     Marker, MarkersFile, ParametersFile, PlaceRecord, Placement, ReplacementRecord, TerrainType, Unit,
 )
+from wargame.rulebook import RulesFile
 
 
 @dataclass
@@ -38,6 +39,8 @@ class Game:
     crt: CombatTable | None
     charts: ChartsFile
     parameters: ParametersFile
+    rules: RulesFile | None = None
+    """The rules as data (rules.toml), for a game on the classic rule system."""
     files: dict[str, Path] = field(default_factory=dict)
     unloaded_units: frozenset[str] = frozenset()
     """Ids of units.csv rows that did not load: already reported, so not unknown where referred to."""

@@ -1,5 +1,6 @@
 """Rule systems, registered by hand in one mapping (house style 3). The Fire & Movement series
-(`fire_and_movement`) is played through its folios: Omaha Beach (`omaha`).
+(`fire_and_movement`) is played through its folios: Omaha Beach (`omaha`). The classic series (`classic`)
+referees any game of the common family from its data: its system is made for each game (`system_for`).
 
 A system's package is imported when a log of its game first asks for it: a check of an Onslaught log
 does not pay for loading Omaha's rules (each system's modules take about a tenth of a second to import)."""
@@ -11,6 +12,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from adjudicator.engine import RuleSystem
+from wargame.errors import WargameError, did_you_mean
+from wargame.game import Game
 
 REGISTERED: dict[str, tuple[str, str]] = {
     "onslaught": ("adjudicator.systems.onslaught", "ONSLAUGHT"),
@@ -44,3 +47,28 @@ class Registry(Mapping[str, RuleSystem[Any]]):
 
 
 SYSTEMS: Mapping[str, RuleSystem[Any]] = Registry(REGISTERED)
+
+
+PER_GAME: dict[str, tuple[str, str]] = {
+    "classic": ("adjudicator.systems.classic", "for_game"),
+}
+"""Series whose rule system is made for each game from its data, with the module and the name of the maker."""
+
+
+def system_names() -> list[str]:
+    """Every rule system a game may name."""
+    return sorted([*REGISTERED, *PER_GAME])
+
+
+def system_for(game: Game) -> RuleSystem[Any]:
+    """The rule system that referees a game (WargameError for one Umpire does not have)."""
+    name = game.manifest.rule_system
+    if name in PER_GAME:
+        module, attribute = PER_GAME[name]
+        maker = getattr(importlib.import_module(module), attribute)
+        system: RuleSystem[Any] = maker(game)
+        return system
+    if name not in SYSTEMS:
+        raise WargameError(f"the rule system {name!r} of {game.id} is not implemented"
+                           f"{did_you_mean(name, system_names())} (rule systems: {', '.join(system_names())})")
+    return SYSTEMS[name]

@@ -24,7 +24,7 @@ from adjudicator.engine import Replay, RuleSystem, replay, resolve
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import Entry, Place as Placement, TurnMarker
 from adjudicator.notation.text import LogSyntaxErrors
-from adjudicator.systems import SYSTEMS
+from adjudicator.systems import system_for
 from adjudicator.vassal.detect import is_vassal_file
 from adjudicator.vassal.load import game_id_of, game_of_recording
 from adjudicator.vassal.movement import Followed
@@ -331,9 +331,7 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
                 raise DataError(f"a log of {named}, but {paths[0]} is of {game.id}: all the logs of a chain are of "
                                 "one game", Place(str(read.path)))
     assert game is not None
-    system = SYSTEMS.get(game.manifest.rule_system)
-    if system is None:
-        raise WargameError(f"the rule system {game.manifest.rule_system!r} of {game.id} is not implemented yet")
+    system = system_for(game)
     # The off-map board as the first recording's saved position fits it (today's, or commit 543cd0a's).
     first = next((read.tracking for read in files if read.tracking is not None), None)
     places = fitted_places(game, module, first.initial.values() if first is not None else ())

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.contract import how_of, kind_of
+from adjudicator.contract import RuleSystem, how_of, kind_of
 from adjudicator.engine import resolve
 from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Pass, Place as PlaceEntry,
@@ -30,7 +30,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.notation.entries import logged_dice
 from adjudicator.notation.text import SIDE, parse_line, write_entry
-from adjudicator.systems import SYSTEMS
+from adjudicator.systems import system_for
 from adjudicator.vassal.movement import Followed, Follower, Lost, Motion, choose_path
 from wargame.errors import LogSyntaxError, WargameError, did_you_mean
 from wargame.game import Game
@@ -159,7 +159,10 @@ class _Translator:
     def __init__(self, game: Game, recording: Recording, tracking: Tracking, places: Places,
                  phase_list: list[Phase], start: Followed[Any] | Lost | None = None) -> None:
         self.game = game
-        system = SYSTEMS.get(game.manifest.rule_system)
+        try:
+            system: RuleSystem[Any] | None = system_for(game)
+        except WargameError:
+            system = None
         self.system = system
         # The game followed through its rule system, so that a drag's path is the one its rules allow.
         self.follower: Follower[Any] | None = None if system is None else Follower(game, system, recording.file,

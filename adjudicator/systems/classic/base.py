@@ -1,0 +1,165 @@
+"""What the classic series' rule areas share: findings citing the game's own sections, unit values, zones of
+control, stacking and lines of communication, all read from the game's data."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from fractions import Fraction
+
+from adjudicator.findings import Finding, Severity
+from adjudicator.notation.entries import Entry
+from adjudicator.systems.classic.state import ClassicState
+from adjudicator.systems.classic.tables import Tables, factor, tables
+from wargame.hexes import Hex, Hexside
+from wargame.models import Unit
+
+
+def rules_of(state: ClassicState) -> Tables:
+    """The game's tables (rules, costs, sections)."""
+    return tables(state.game)
+
+
+def finding(state: ClassicState, severity: Severity, section: str, entry: Entry | None, message: str,
+            line: int = 0) -> Finding:
+    """A finding citing one of the game's sections (its rules.toml `[[section]]`)."""
+    where_line = entry.line if entry is not None else line
+    column = entry.column if entry is not None else 1
+    return rules_of(state).table.finding(severity, section, where_line, column, message)
+
+
+def enemy_of(state: ClassicState, side: str) -> str:
+    """The other side."""
+    return next(s for s in state.game.manifest.sides if s != side)
+
+
+def unit_of(state: ClassicState, unit_id: str) -> Unit:
+    """The unit of an id."""
+    return state.game.units_by_id[unit_id]
+
+
+def values_of(state: ClassicState, unit_id: str) -> tuple[int, ...]:
+    """A unit's values on the face it shows."""
+    unit = unit_of(state, unit_id)
+    return unit.reduced if unit_id in state.reduced and unit.reduced is not None else unit.full
+
+
+def strength(state: ClassicState, unit_id: str) -> int:
+    """A unit's combat strength on the face it shows."""
+    return values_of(state, unit_id)[rules_of(state).strength_index]
+
+
+def allowance(state: ClassicState, unit_id: str) -> int:
+    """A unit's movement allowance on the face it shows, before any condition."""
+    return values_of(state, unit_id)[rules_of(state).value_index]
+
+
+def steps_left(state: ClassicState, unit_id: str) -> int:
+    """The steps a unit has left: two for a full two-step unit, one for a reduced or one-step unit."""
+    unit = unit_of(state, unit_id)
+    return 1 if unit.steps == 1 or unit_id in state.reduced else 2
+
+
+def step_value(state: ClassicState, unit_id: str) -> Fraction:
+    """The printed strength a unit loses with its next step (what an exchange counts)."""
+    unit = unit_of(state, unit_id)
+    index = rules_of(state).strength_index
+    if unit_id in state.reduced or unit.reduced is None or unit.steps == 1:
+        return Fraction(values_of(state, unit_id)[index])
+    return Fraction(unit.full[index] - unit.reduced[index])
+
+
+def eliminated_box(state: ClassicState, side: str) -> str:
+    """Where a side's eliminated units go: its Eliminated box of game.toml, else `eliminated`."""
+    box = state.game.manifest.box_of("eliminated", side, "units")
+    return box.id if box is not None else "eliminated"
+
+
+def exerts_zoc(state: ClassicState, unit_id: str) -> bool:
+    """Whether a unit has a zone of control (units.csv's `zoc`; none at all when the rules have none)."""
+    return rules_of(state).rules.zoc.kind != "none" and unit_of(state, unit_id).zoc
+
+
+def zone_of(state: ClassicState, side: str) -> frozenset[Hex]:
+    """The hexes in the zones of control `side`'s units exert (not across blocked hexsides, not into blocked
+    hexes; a unit's own hex is in its zone)."""
+    t = rules_of(state)
+    if t.rules.zoc.kind == "none":
+        return frozenset()
+    grid = state.game.grid
+    out: set[Hex] = set()
+    for label, units in state.by_hex.items():
+        if not any(unit_of(state, u).side == side and exerts_zoc(state, u) for u in units):
+            continue
+        h = grid.hex_of(label)
+        out.add(h)
+        for n in grid.neighbours_on_map(h):
+            if n in t.zoc_blocked_hexes or Hexside.between(h, n) in t.zoc_blocked_sides:
+                continue
+            out.add(n)
+    return frozenset(out)
+
+
+def stack_count(state: ClassicState, units: Iterable[str]) -> int:
+    """What a stack counts toward the limit: units, or steps (stacking's `count`)."""
+    t = rules_of(state)
+    units = list(units)
+    if t.rules.stacking.count == "units":
+        return len(units)
+    return sum(steps_left(state, u) for u in units)
+
+
+def overstacked(state: ClassicState, label: str) -> bool:
+    """Whether a hex holds more than the stacking limit allows."""
+    return stack_count(state, state.units_in(label)) > rules_of(state).rules.stacking.limit
+
+
+def in_communication(state: ClassicState, label: str, side: str) -> bool:
+    """Whether a hex traces a line of communication to one of `side`'s sources (`[supply]`): through no hex of
+    an enemy unit, through enemy zones only where the rules allow, within the line's length."""
+    t = rules_of(state)
+    supply = t.rules.supply
+    if supply is None:
+        return True
+    grid = state.game.grid
+    sources = t.area_hexes(supply.sources.get(side, ()))
+    enemy = enemy_of(state, side)
+    zoc = zone_of(state, enemy) if supply.enemy_zoc != "allowed" else frozenset()
+
+    def open_hex(h: Hex) -> bool:
+        lab = grid.label_of(h)
+        holder = state.side_in(lab)
+        if holder == enemy or t.hex_cost.get(h, 1.0) is None:
+            return False
+        if h in zoc and not (supply.enemy_zoc == "blocked_unless_friendly" and holder == side):
+            return False
+        return not any(t.game.terrain[x].id in supply.prohibited_terrain for x in t.game.hex_terrain[h]
+                       if x in t.game.terrain)
+
+    start = grid.hex_of(label)
+    if label in sources:
+        return True
+    if not open_hex(start) and state.side_in(label) != side:
+        return False
+    seen = {start}
+    queue: deque[tuple[Hex, int]] = deque([(start, 0)])
+    while queue:
+        h, d = queue.popleft()
+        if supply.max_hexes is not None and d >= supply.max_hexes:
+            continue
+        for n in grid.neighbours_on_map(h):
+            if n in seen or not open_hex(n) or t.side_add.get(Hexside.between(h, n), 0) is None:
+                continue
+            if grid.label_of(n) in sources:
+                return True
+            seen.add(n)
+            queue.append((n, d + 1))
+    return False
+
+
+def condition_factor(state: ClassicState, attacking: bool) -> Fraction:
+    """The condition in force now multiplies attackers' (or defenders') strengths by this."""
+    condition = rules_of(state).condition(state.turn)
+    if condition is None:
+        return Fraction(1)
+    return factor(condition.attack_factor if attacking else condition.defence_factor)

@@ -1,0 +1,275 @@
+"""Combat (the game's combat section): who may attack whom, strengths with conditions and terrain, the odds or
+differential column with terrain shifts, the die read on crt.toml, and the result's account for a dispute."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from adjudicator.contract import CombatAccount
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Attack
+from adjudicator.systems.classic.base import (
+    condition_factor, enemy_of, finding, rules_of, step_value, steps_left, strength, unit_of,
+)
+from adjudicator.systems.classic.state import ClassicState, Pending
+from adjudicator.systems.classic.tables import factor
+from wargame.errors import WargameError
+from wargame.hexes import Hexside
+
+
+@dataclass(frozen=True)
+class Odds:
+    """One combat worked out: strengths, the column before and after shifts, and why."""
+
+    attack: Fraction
+    defence: Fraction
+    base: int | None
+    """The column index the strengths give (None: below the table's first column)."""
+    column: int | None
+    """The column index after terrain shifts (None: below the first)."""
+    lines: tuple[str, ...]
+    shift: int
+
+
+def _column_value(label: str) -> Fraction:
+    """An odds column as a ratio (`3:1` -> 3, `1:2` -> 1/2) or a differential as a number (`+2`, `-1`)."""
+    if ":" in label:
+        a, b = label.split(":")
+        return Fraction(int(a), int(b))
+    return Fraction(int(label.replace("+", "").replace("−", "-")))
+
+
+def _label(value: Fraction) -> str:
+    return f"{float(value):g}"
+
+
+def work_out(state: ClassicState, hex_label: str, attackers: list[str]) -> Odds:
+    """The strengths and column of an attack on a hex, with each factor and shift in a line for a person."""
+    t = rules_of(state)
+    game = state.game
+    crt = game.crt
+    if crt is None:
+        raise WargameError(f"{game.id} has no crt.toml: a classic game's combat reads its table")
+    combat = t.rules.combat
+    grid = game.grid
+    target = grid.hex_of(hex_label)
+    defenders = [u for u in state.units_in(hex_label)]
+    a_factor, d_factor = condition_factor(state, True), condition_factor(state, False)
+    lines: list[str] = []
+    attack = sum((Fraction(strength(state, u)) for u in attackers), Fraction(0)) * a_factor
+    condition = t.condition(state.turn)
+    lines.append(f"attack {' + '.join(f'{u} {strength(state, u)}' for u in attackers)}"
+                 + (f" x{_label(a_factor)} ({condition.name} [{condition.source}])" if a_factor != 1 and
+                    condition is not None else "") + f" = {_label(attack)}")
+    terrain = set(game.hex_terrain.get(target, ()))
+    sides = {u: game.hexside_features.get(Hexside.between(h, target), frozenset())
+             for u in attackers if (h := state.hex_of(u)) is not None and h.is_adjacent(target)}
+    shift = 0
+    multiplier = Fraction(1)
+    defending = state.side_in(hex_label)
+    for effect in combat.terrain:
+        if effect.sides and defending not in effect.sides:
+            continue
+        if effect.when == "defender_in":
+            applies = effect.terrain in terrain
+        elif effect.when == "every_attacker_across":
+            applies = bool(sides) and len(sides) == len(attackers) and all(effect.terrain in f for f in sides.values())
+        else:
+            applies = any(effect.terrain in f for f in sides.values())
+        if not applies:
+            continue
+        shift += effect.shift
+        multiplier *= factor(effect.defence_factor)
+        what = [f"{effect.shift:+d} column(s)" if effect.shift else "", f"defence x{effect.defence_factor:g}"
+                if effect.defence_factor != 1 else ""]
+        lines.append(f"{effect.terrain} ({effect.when.replace('_', ' ')}): {', '.join(w for w in what if w)} "
+                     f"[{effect.source}]")
+    defence = sum((Fraction(strength(state, u)) for u in defenders), Fraction(0)) * d_factor * multiplier
+    lines.append(f"defence {' + '.join(f'{u} {strength(state, u)}' for u in defenders) or '0'}"
+                 + (f" x{_label(d_factor * multiplier)}" if d_factor * multiplier != 1 else "")
+                 + f" = {_label(defence)}")
+    values = [_column_value(c) for c in crt.columns]
+    if crt.kind == "odds":
+        ratio = attack / defence if defence else Fraction(10 ** 6)
+        if combat.rounding == "nearest" and ratio >= 1:
+            ratio = Fraction(math.floor(ratio + Fraction(1, 2)))
+    else:
+        ratio = attack - defence
+        ratio = Fraction(math.floor(ratio))
+    base = max((i for i, v in enumerate(values) if v <= ratio), default=None)
+    if base is None and combat.below == "lowest":
+        base = 0
+    virtual = base
+    if base is not None and base == len(values) - 1 and combat.shift_before_cap and len(values) > 1:
+        # Odds past the last column count from where they are (8:1 shifted one is 7:1, read on 6:1).
+        step = values[-1] - values[-2]
+        if step > 0:
+            virtual = base + math.floor((ratio - values[-1]) / step)
+    column = None if virtual is None else min(virtual + shift, len(values) - 1)
+    if column is not None and column < 0:
+        column = 0 if combat.below == "lowest" else None
+    shown = (f"{_label(attack)}:{_label(defence)}" if crt.kind == "odds" else f"{_label(attack - defence):s}")
+    lines.append(f"{'odds' if crt.kind == 'odds' else 'differential'} {shown} -> "
+                 f"{crt.columns[base] if base is not None else 'below ' + crt.columns[0]}"
+                 + (f", shifted {shift:+d} -> {crt.columns[column] if column is not None else 'below the table'}"
+                    if shift else "") + f" [{combat.source}]")
+    return Odds(attack, defence, base, column, tuple(lines), shift)
+
+
+def result_of(state: ClassicState, column: int, die: int) -> str | None:
+    """The table's result for a column and a die roll (None: a roll the table does not have)."""
+    crt = state.game.crt
+    assert crt is not None
+    if die not in crt.die_rolls:
+        return None
+    return crt.results[crt.die_rolls.index(die)][column]
+
+
+def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
+    """An attack: on a hex of enemy units, by the phasing side's units next to it, each unit and hex once a
+    phase, at odds the table has; the claimed odds, die and result checked against the table."""
+    t = rules_of(state)
+    combat = t.rules.combat
+    section = combat.source
+    grid = state.game.grid
+    defenders = state.units_in(entry.hex)
+    attackers = list(dict.fromkeys(entry.attackers))
+    side = unit_of(state, attackers[0]).side
+    out: list[Finding] = []
+    if not defenders or state.side_in(entry.hex) == side:
+        return [finding(state, "error", section, entry, f"no enemy unit in {entry.hex} to attack")]
+    target = grid.hex_of(entry.hex)
+    for u in attackers:
+        h = state.hex_of(u)
+        if unit_of(state, u).side != side:
+            out.append(finding(state, "error", section, entry, f"{u} is not a {side} unit; it cannot attack with them"))
+        elif h is None:
+            out.append(finding(state, "error", section, entry, f"{u} is not on the map; it cannot attack"))
+        elif combat.adjacent and not h.is_adjacent(target):
+            out.append(finding(state, "error", section, entry, f"{u} in {state.location[u]} is not adjacent to "
+                               f"{entry.hex}; only adjacent units attack"))
+        elif combat.attack_once and u in state.log.attacked:
+            out.append(finding(state, "error", section, entry, f"{u} has already attacked this phase; a unit "
+                               "attacks once a combat phase"))
+    if combat.defend_once and entry.hex in state.log.defended:
+        out.append(finding(state, "error", section, entry, f"{entry.hex} has already been attacked this phase; a "
+                           "hex is attacked once a combat phase"))
+    if out:
+        return out
+    odds = work_out(state, entry.hex, attackers)
+    crt = state.game.crt
+    assert crt is not None
+    if odds.column is None and combat.below == "no_effect":
+        if entry.result is not None and entry.result != combat.below_result:
+            out.append(finding(state, "error", section, entry, f"the attack on {entry.hex} is below the table "
+                               f"({'; '.join(odds.lines[-1:])}): its result is {combat.below_result}, not "
+                               f"{entry.result}"))
+        elif entry.odds is not None and entry.odds in crt.columns:
+            out.append(finding(state, "error", section, entry, f"odds claimed {entry.odds}, but the attack is below "
+                               f"the table: {'; '.join(odds.lines)}"))
+        return out
+    if odds.column is None:
+        return [finding(state, "error", section, entry, f"the attack on {entry.hex} is below the table's lowest "
+                        f"column ({crt.columns[0]}): {'; '.join(odds.lines[-1:])}")]
+    column = crt.columns[odds.column]
+    if entry.odds is not None and entry.odds not in (column, crt.columns[odds.base] if odds.base is not None else ""):
+        out.append(finding(state, "error", section, entry, f"odds claimed {entry.odds}, but the attack is at "
+                           f"{column}: {'; '.join(odds.lines)}"))
+    faces = combat.die_faces
+    if entry.die is not None and entry.die not in crt.die_rolls:
+        out.append(finding(state, "error", section, entry, f"die {entry.die} is not a roll of the table "
+                           f"({crt.die_rolls[0]}-{crt.die_rolls[-1]} on a d{faces})"))
+        return out
+    if entry.result is not None and entry.result not in t.results:
+        out.append(finding(state, "error", section, entry, f"result {entry.result!r} is not one of the table's "
+                           f"({', '.join(t.results)})"))
+        return out
+    if entry.die is None:
+        out.append(finding(state, "warning", section, entry, f"no die roll recorded for the attack on "
+                           f"{entry.hex} at {column}; the result cannot be verified"))
+        return out
+    table_result = result_of(state, odds.column, entry.die)
+    if entry.result is None:
+        out.append(finding(state, "note", section, entry, f"attack on {entry.hex} at {column}, die {entry.die}: "
+                           f"{table_result}"))
+    elif entry.result != table_result:
+        out.append(finding(state, "error", section, entry, f"result claimed {entry.result}, but {column} with die "
+                           f"{entry.die} gives {table_result}: {'; '.join(odds.lines)}"))
+    return out
+
+
+def result_applied(state: ClassicState, entry: Attack) -> str | None:
+    """The result the players carry out: the one the log claims, else the table's for the die written."""
+    t = rules_of(state)
+    if entry.result is not None and entry.result in t.results:
+        return entry.result
+    if state.game.crt is None or not state.units_in(entry.hex):
+        return None
+    odds = work_out(state, entry.hex, list(dict.fromkeys(entry.attackers)))
+    if odds.column is None:
+        combat = t.rules.combat
+        return combat.below_result if combat.below == "no_effect" and combat.below_result in t.results else None
+    return None if entry.die is None else result_of(state, odds.column, entry.die)
+
+
+def pending_of(state: ClassicState, entry: Attack, code: str) -> Pending:
+    """What a result owes: steps from each defender, steps or strength from the attackers, retreats, advances."""
+    t = rules_of(state)
+    result = t.results[code]
+    defenders = state.units_in(entry.hex)
+    attackers = tuple(dict.fromkeys(entry.attackers))
+    steps = {u: steps_left(state, u) if result.defender_eliminated else min(result.defender_steps, steps_left(state, u))
+             for u in defenders}
+    lost = Fraction(0)
+    if result.exchange:
+        for u, n in steps.items():
+            lost += step_value(state, u) + (Fraction(strength(state, u)) - step_value(state, u) if n > 1 else 0)
+    attacker_steps = sum(steps_left(state, u) for u in attackers) if result.attacker_eliminated \
+        else result.attacker_steps
+    retreats = {u: result.defender_retreat for u in defenders
+                if result.defender_retreat and steps[u] < steps_left(state, u)}
+    attacker_retreats = {u: result.attacker_retreat for u in attackers if result.attacker_retreat}
+    advances = t.rules.combat.advance.units if result.advance is not False else 0
+    return Pending(entry.line, entry.hex, attackers, defenders, code, steps, attacker_steps, lost, retreats,
+                   attacker_retreats, advances)
+
+
+def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
+    """The attackers and the hex marked for the phase, and the result's obligations pending."""
+    log = replace(state.log, attacked=state.log.attacked | set(entry.attackers), defended=state.log.defended | {entry.hex})
+    code = result_applied(state, entry)
+    pending = pending_of(state, entry, code) if code is not None else None
+    return replace(state, log=log, pending=pending)
+
+
+def account(state: ClassicState, entry: Attack) -> CombatAccount:
+    """An attack as the rules compute it, every die face's result beside it, for `adjudicate combat`."""
+    t = rules_of(state)
+    crt = state.game.crt
+    if crt is None:
+        raise WargameError(f"{state.game.id} has no combat results table")
+    if not state.units_in(entry.hex):
+        raise WargameError(f"no unit in {entry.hex} to attack")
+    attackers = list(dict.fromkeys(entry.attackers))
+    odds = work_out(state, entry.hex, attackers)
+    column = crt.columns[odds.column] if odds.column is not None else f"below {crt.columns[0]}"
+    by_die = tuple((d, crt.results[i][odds.column]) for i, d in enumerate(crt.die_rolls)) \
+        if odds.column is not None else ()
+    result = result_of(state, odds.column, entry.die) if odds.column is not None and entry.die is not None else None
+    retreats: tuple[str, ...] = ()
+    if result is not None and t.results[result].defender_retreat:
+        retreats = tuple(f"{u}: {t.results[result].defender_retreat} hex(es)" for u in state.units_in(entry.hex))
+    advance = t.rules.combat.advance
+    advances = (f"up to {advance.units} attacker(s) into {entry.hex} when it is left empty [{advance.source}]",) \
+        if advance.units else ()
+    shown = f"{float(odds.attack):g}:{float(odds.defence):g}" if crt.kind == "odds" \
+        else f"{float(odds.attack - odds.defence):+g}"
+    return CombatAccount("attack", entry.hex, tuple(attackers), tuple(state.units_in(entry.hex)), odds.lines, shown,
+                         column, entry.die, result, by_die, retreats, advances)
+
+
+def defender_side(state: ClassicState, entry: Attack) -> str:
+    """The side defending against an attack."""
+    return enemy_of(state, unit_of(state, entry.attackers[0]).side)

@@ -1,0 +1,227 @@
+"""Movement (the game's movement and zone of control sections): allowances, terrain costs, enemy units and zones,
+rail movement, conditions, stacking at the end of a move; read from rules.toml and terrain.toml."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Move
+from adjudicator.systems.classic.base import (
+    allowance, enemy_of, finding, overstacked, rules_of, stack_count, unit_of, zone_of,
+)
+from adjudicator.systems.classic.victory import entered
+from adjudicator.systems.classic.state import ClassicState, relocate
+from wargame.hexes import Hex, Hexside
+
+
+@dataclass(frozen=True)
+class MoveLimits:
+    """What a unit may still spend in the phase under way: movement points, or hexes where a condition caps them."""
+
+    budget: float
+    """Movement points left (infinite for a move capped in hexes only)."""
+    hexes: int | None
+    """Hexes left under a condition's cap (None: no cap)."""
+    rail: bool
+    """The phase under way is a rail movement phase."""
+
+
+def limits(state: ClassicState, unit_id: str) -> MoveLimits:
+    """The movement a unit has left in the phase under way."""
+    t = rules_of(state)
+    phase = t.phases.get(state.phase or "")
+    rail = phase is not None and phase.movement == "rail"
+    condition = t.condition(state.turn)
+    spent = state.log.spent.get(unit_id, 0.0)
+    moved = state.log.hexes_moved.get(unit_id, 0)
+    if rail:
+        rail_rules = t.rules.movement.rail
+        cap = rail_rules.max_hexes if rail_rules else None
+        if rail_rules is not None and rail_rules.uses_allowance:
+            cap = min(cap, allowance(state, unit_id)) if cap is not None else allowance(state, unit_id)
+        return MoveLimits(float("inf"), None if cap is None else cap - moved, True)
+    if condition is not None and condition.max_hexes is not None:
+        # A condition capping movement in hexes (mud: one hex a phase) replaces the allowance.
+        return MoveLimits(float("inf"), condition.max_hexes - moved, False)
+    points = allowance(state, unit_id)
+    if condition is not None:
+        points = int(points * condition.movement_factor)
+    return MoveLimits(points - spent, None, False)
+
+
+def step_cost(state: ClassicState, a: Hex, b: Hex, rail: bool) -> float | None:
+    """Movement points to step from `a` into the adjacent `b` (None: the terrain or hexside forbids it)."""
+    t = rules_of(state)
+    side = Hexside.between(a, b)
+    if rail:
+        return 1.0 if side in t.rail else None
+    base = t.hex_cost.get(b)
+    add = t.side_add.get(side, 0.0)
+    if base is None or add is None:
+        return None
+    return base + add
+
+
+def check_move(state: ClassicState, entry: Move) -> list[Finding]:
+    """One unit's move: from its hex, hex by hex, through no enemy unit or prohibited terrain, stopping on
+    entering an enemy zone (and the zone kind's other limits), within its allowance, the stack at the end
+    within the limit."""
+    t = rules_of(state)
+    rules = t.rules
+    grid = state.game.grid
+    unit = unit_of(state, entry.unit)
+    mv, zs = rules.movement.source, rules.zoc.source
+    where = state.location.get(entry.unit)
+    if where is None or not grid.is_label(where):
+        return [finding(state, "error", mv, entry, f"{entry.unit} is not on the map ({where or 'not in play'}); "
+                        "only units on the map move")]
+    if entry.path[0] != where:
+        return [finding(state, "error", mv, entry, f"{entry.unit} is in {where}, not {entry.path[0]}; a move "
+                        "starts from the unit's hex")]
+    if entry.unit in state.log.stopped:
+        return [finding(state, "error", zs, entry, f"{entry.unit} entered an enemy zone of control earlier this "
+                        "phase; its movement has ended")]
+    lim = limits(state, entry.unit)
+    if lim.rail:
+        return _check_rail(state, entry, lim)
+    enemy = enemy_of(state, unit.side)
+    zoc = zone_of(state, enemy)
+    kind = rules.zoc.kind
+    out: list[Finding] = []
+    spent = 0.0
+    hexes = [grid.hex_of(x) for x in entry.path]
+    began = state.log.began.get(entry.unit, where)
+    for i, (a, b) in enumerate(zip(hexes, hexes[1:])):
+        la, lb = entry.path[i], entry.path[i + 1]
+        if not a.is_adjacent(b):
+            return [finding(state, "error", mv, entry, f"{entry.unit}'s path skips from {la} to {lb}: each hex "
+                            "of a move is next to the one before")]
+        cost = step_cost(state, a, b, False)
+        if cost is None:
+            return [finding(state, "error", mv, entry, f"{entry.unit} may not enter {lb}: its terrain (or the "
+                            f"hexside {la}-{lb}) is prohibited")]
+        if state.side_in(lb) == enemy:
+            return [finding(state, "error", mv, entry, f"{entry.unit} may not enter {lb}: enemy units are there")]
+        if a in zoc and kind != "none":
+            first = i == 0 and la == began and entry.unit not in state.log.spent
+            if i > 0:
+                out.append(finding(state, "error", zs, entry, f"{entry.unit} entered the enemy zone of control at "
+                                   f"{la} and moved on to {lb}; entering an enemy zone ends a unit's move"))
+                break
+            if kind == "lock" or not first:
+                out.append(finding(state, "error", zs, entry, f"{entry.unit} may not leave the enemy zone of "
+                                   f"control at {la} by moving"))
+                break
+            if kind == "no_zoc_to_zoc" and b in zoc:
+                out.append(finding(state, "error", zs, entry, f"{entry.unit} moved from the enemy zone of control "
+                                   f"at {la} straight into another at {lb}"))
+                break
+            cost += rules.zoc.leave_cost
+        spent += cost
+    moved = len(entry.path) - 1
+    if not out and lim.hexes is not None and moved > lim.hexes:
+        condition = t.condition(state.turn)
+        section = condition.source if condition is not None else mv
+        out.append(finding(state, "error", section, entry, f"{entry.unit} moved {moved} hex(es); "
+                           f"{'the ' + condition.name + ' allows' if condition else 'it may move'} "
+                           f"{max(lim.hexes, 0)} more this phase"))
+    elif not out and spent > lim.budget:
+        total = allowance(state, entry.unit)
+        condition = t.condition(state.turn)
+        why = f" ({condition.name}: x{condition.movement_factor:g})" if condition and \
+            condition.movement_factor != 1 else ""
+        section = condition.source if why and condition is not None else mv
+        out.append(finding(state, "error", section, entry, f"{entry.unit} spent {spent:g} MP on "
+                           f"{'-'.join(entry.path)}; it had {max(lim.budget, 0):g} of its allowance of {total}{why} "
+                           "left this phase"))
+    out += _stacking_after(state, entry.unit, entry.path[-1], entry)
+    return out
+
+
+def _check_rail(state: ClassicState, entry: Move, lim: MoveLimits) -> list[Finding]:
+    """A rail move: along rail hexsides only, from a rail hex, by a side that may, clear of enemy zones."""
+    t = rules_of(state)
+    rail = t.rules.movement.rail
+    grid = state.game.grid
+    unit = unit_of(state, entry.unit)
+    section = rail.source if rail is not None else t.rules.movement.source
+    if rail is not None and rail.sides and unit.side not in rail.sides:
+        return [finding(state, "error", section, entry, f"{unit.side} units do not move by rail")]
+    hexes = [grid.hex_of(x) for x in entry.path]
+    if rail is not None and rail.start_on_rail and len(hexes) > 1 and hexes[0] not in t.rail_hexes:
+        return [finding(state, "error", section, entry, f"{entry.unit} is in {entry.path[0]}, not on a rail "
+                        "line; a rail move begins on one")]
+    enemy = enemy_of(state, unit.side)
+    zoc = zone_of(state, enemy) if rail is None or rail.enemy_zoc != "ignored" else frozenset()
+    for i, (a, b) in enumerate(zip(hexes, hexes[1:])):
+        la, lb = entry.path[i], entry.path[i + 1]
+        if not a.is_adjacent(b):
+            return [finding(state, "error", section, entry, f"{entry.unit}'s path skips from {la} to {lb}: each "
+                            "hex of a move is next to the one before")]
+        if Hexside.between(a, b) not in t.rail:
+            return [finding(state, "error", section, entry, f"{entry.unit} left the rail line between {la} and "
+                            f"{lb}; a rail move runs along rail lines only")]
+        if state.side_in(lb) == enemy:
+            return [finding(state, "error", section, entry, f"{entry.unit} may not enter {lb}: enemy units are "
+                            "there")]
+        if (a in zoc or b in zoc) and rail is not None and rail.enemy_zoc == "prohibited":
+            at = la if a in zoc else lb
+            return [finding(state, "error", section, entry, f"{entry.unit} moved by rail in the enemy zone of "
+                            f"control at {at}; a rail move may not enter or leave one")]
+        if a in zoc and i > 0:
+            return [finding(state, "error", section, entry, f"{entry.unit} entered the enemy zone of control at "
+                            f"{la} and moved on by rail to {lb}")]
+    if lim.hexes is not None and len(hexes) - 1 > lim.hexes:
+        return [finding(state, "error", section, entry, f"{entry.unit} moved {len(hexes) - 1} hexes by rail; at "
+                        f"most {max(lim.hexes, 0)} more this phase")]
+    return _stacking_after(state, entry.unit, entry.path[-1], entry)
+
+
+def _stacking_after(state: ClassicState, unit_id: str, label: str, entry: Move) -> list[Finding]:
+    """The stack a unit ends its move in is within the limit (when stacking is checked at the end of each move)."""
+    rules = rules_of(state).rules
+    if rules.stacking.checked != "end_of_move" or not state.game.grid.is_label(label):
+        return []
+    side = unit_of(state, unit_id).side
+    there = [u for u in state.units_in(label) if u != unit_id and unit_of(state, u).side == side]
+    count = stack_count(state, [*there, unit_id])
+    if count > rules.stacking.limit:
+        return [finding(state, "error", rules.stacking.source, entry, f"{unit_id} ends its move in {label} with "
+                        f"{', '.join(there)}: {count} {rules.stacking.count} where the limit is "
+                        f"{rules.stacking.limit}")]
+    return []
+
+
+def apply_move(state: ClassicState, entry: Move) -> ClassicState:
+    """The unit in its path's last hex, its spending and any stop in an enemy zone remembered for the phase."""
+    grid = state.game.grid
+    unit = unit_of(state, entry.unit)
+    lim = limits(state, entry.unit)
+    hexes = [grid.hex_of(x) for x in entry.path if grid.is_label(x)]
+    spent = 0.0
+    for a, b in zip(hexes, hexes[1:]):
+        if a.is_adjacent(b):
+            spent += step_cost(state, a, b, lim.rail) or 0.0
+    log = state.log
+    began = {**log.began}
+    began.setdefault(entry.unit, state.location.get(entry.unit, entry.path[0]))
+    stopped = log.stopped
+    end = hexes[-1] if hexes else None
+    rail = rules_of(state).rules.movement.rail
+    stops_here = not lim.rail or (rail is not None and rail.enemy_zoc == "stop")
+    if end is not None and stops_here and rules_of(state).rules.zoc.kind != "none" and len(hexes) > 1 \
+            and end in zone_of(state, enemy_of(state, unit.side)):
+        stopped = stopped | {entry.unit}
+    log = replace(log, spent={**log.spent, entry.unit: log.spent.get(entry.unit, 0.0) + spent},
+                  hexes_moved={**log.hexes_moved, entry.unit: log.hexes_moved.get(entry.unit, 0) + len(hexes) - 1},
+                  began=began, stopped=stopped)
+    moved = relocate(state, {entry.unit: entry.path[-1]}, log=log)
+    return entered(moved, unit.side, entry.path[1:])
+
+
+def phase_stacking(state: ClassicState) -> list[tuple[str, str]]:
+    """Every overstacked hex (label, side) when stacking is checked at the end of each phase."""
+    if rules_of(state).rules.stacking.checked != "end_of_phase":
+        return []
+    return [(label, state.side_in(label) or "") for label in sorted(state.by_hex) if overstacked(state, label)]

@@ -1,0 +1,136 @@
+"""The classic series' movement model, asked for by the checker's readers (reach, pictures, the VASSAL reader):
+the same costs, zones and limits `movement.check_move` applies."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from adjudicator.contract import AdvanceOption, Reach, RetreatOption
+from adjudicator.systems.classic import results
+from adjudicator.systems.classic.base import enemy_of, in_communication, rules_of, unit_of, zone_of
+from adjudicator.systems.classic.movement import limits, step_cost
+from adjudicator.systems.classic.state import ClassicState
+from wargame.errors import WargameError
+from wargame.hexes import Hex
+from wargame.paths import reachable
+
+
+@dataclass(frozen=True)
+class ClassicMoveRule:
+    """One unit's move now: its costs, where it must stop, its budget."""
+
+    state: ClassicState
+    unit_id: str
+    rail: bool
+    budget: float
+    zoc: frozenset[Hex]
+    enemy: str
+
+    def cost(self, a: Hex, b: Hex) -> float | None:
+        """What stepping from `a` into `b` costs (None: it may not)."""
+        label = self.state.game.grid.label_of(b)
+        if self.state.side_in(label) == self.enemy:
+            return None
+        if self.rail and (a in self.zoc or b in self.zoc):
+            return None
+        if not self.rail and a in self.zoc and a != self.state.hex_of(self.unit_id):
+            return None
+        if not self.rail and a in self.zoc:
+            kind = rules_of(self.state).rules.zoc.kind
+            if kind == "lock" or (kind == "no_zoc_to_zoc" and b in self.zoc) or \
+                    self.unit_id in self.state.log.spent:
+                return None
+        return step_cost(self.state, a, b, self.rail)
+
+    def stops(self, h: Hex) -> bool:
+        """Entering an enemy zone ends a move."""
+        return not self.rail and h in self.zoc
+
+
+class ClassicMovement:
+    """Movement, zones of control, retreats, advances and lines of communication of a classic game."""
+
+    def move_rule(self, state: ClassicState, unit_id: str, kind: str = "move") -> ClassicMoveRule:
+        """How a unit may move now."""
+        if unit_id not in state.game.units_by_id:
+            raise WargameError(f"unknown unit {unit_id!r}")
+        if kind != "move":
+            raise WargameError(f"{state.game.id} has no {kind} movement (its rail movement is its own phase)")
+        if state.hex_of(unit_id) is None:
+            raise WargameError(f"{unit_id} is not on the map")
+        lim = limits(state, unit_id)
+        side = unit_of(state, unit_id).side
+        enemy = enemy_of(state, side)
+        budget = lim.budget if lim.hexes is None else float(lim.hexes)
+        return ClassicMoveRule(state, unit_id, lim.rail, budget, zone_of(state, enemy), enemy)
+
+    def reach(self, state: ClassicState, unit_id: str, kind: str = "move") -> Reach:
+        """Every hex the unit may still end a move in, with its cost."""
+        rule = self.move_rule(state, unit_id, kind)
+        if unit_id in state.log.stopped:
+            return Reach({}, (f"{rules_of(state).rules.zoc.source}: {unit_id} entered an enemy zone of control this "
+                              "phase",))
+        start = state.hex_of(unit_id)
+        assert start is not None
+        lim = limits(state, unit_id)
+        if lim.hexes is not None:
+            found = reachable(start, lambda a, b: 1.0 if rule.cost(a, b) is not None else None, float(lim.hexes),
+                              stops=rule.stops)
+        else:
+            found = reachable(start, rule.cost, None if rule.rail else rule.budget, stops=rule.stops)
+        grid = state.game.grid
+        side = unit_of(state, unit_id).side
+        limit = rules_of(state).rules.stacking.limit
+        hexes = {grid.label_of(h): c for h, c in found.cost.items() if h != start
+                 and len([u for u in state.units_in(grid.label_of(h)) if unit_of(state, u).side == side]) < limit}
+        return Reach(hexes)
+
+    def zones_of_control(self, state: ClassicState, side: str) -> frozenset[str]:
+        """The hexes in `side`'s zones of control."""
+        grid = state.game.grid
+        return frozenset(grid.label_of(h) for h in zone_of(state, side))
+
+    def retreat_options(self, state: ClassicState) -> Sequence[RetreatOption]:
+        """The retreats the pending result owes."""
+        return results.retreat_options(state)
+
+    def advance_options(self, state: ClassicState) -> Sequence[AdvanceOption]:
+        """The advances open now."""
+        return results.advance_options(state)
+
+    def supply_line(self, state: ClassicState, unit_id: str) -> Sequence[str] | None:
+        """A shortest line of communication from the unit's hex to a source (None: none, or off the map)."""
+        t = rules_of(state)
+        supply = t.rules.supply
+        start = state.hex_of(unit_id)
+        if supply is None or start is None:
+            return None
+        side = unit_of(state, unit_id).side
+        grid = state.game.grid
+        if not in_communication(state, grid.label_of(start), side):
+            return None
+        sources = t.area_hexes(supply.sources.get(side, ()))
+        enemy = enemy_of(state, side)
+        zoc = zone_of(state, enemy)
+        came: dict[Hex, Hex | None] = {start: None}
+        queue = deque([start])
+        while queue:
+            h = queue.popleft()
+            if grid.label_of(h) in sources:
+                path = [h]
+                while came[path[-1]] is not None:
+                    path.append(came[path[-1]])  # type: ignore[arg-type]
+                return [grid.label_of(x) for x in reversed(path)]
+            for n in grid.neighbours_on_map(h):
+                lab = grid.label_of(n)
+                holder = state.side_in(lab)
+                if n in came or holder == enemy or t.hex_cost.get(n, 1.0) is None:
+                    continue
+                if n in zoc and supply.enemy_zoc != "allowed" and not (
+                        supply.enemy_zoc == "blocked_unless_friendly" and holder == side):
+                    continue
+                came[n] = h
+                queue.append(n)
+        return None

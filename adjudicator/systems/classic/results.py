@@ -1,0 +1,307 @@
+"""Combat results carried out: step losses (and an exchange's strength), retreats and advances after combat, and
+what a result still owes when the log moves on (one error per unit and obligation)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from adjudicator.contract import AdvanceOption, RetreatOption
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Advance, Entry, Loss, Retreat
+from adjudicator.systems.classic.base import (
+    eliminated_box, enemy_of, finding, rules_of, stack_count, step_value, steps_left, unit_of, zone_of,
+)
+from adjudicator.systems.classic.victory import entered
+from adjudicator.systems.classic.state import ClassicState, Pending, relocate
+from wargame.hexes import Hex, Hexside
+
+
+def carries_out(entry: Entry) -> bool:
+    """Whether an entry is part of carrying out a combat result (a loss, retreat or advance)."""
+    return isinstance(entry, (Loss, Retreat, Advance))
+
+
+def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Finding]:
+    """What the pending result still owes when the log moves on: one error per unit and obligation."""
+    p = state.pending
+    if p is None:
+        return []
+    section = rules_of(state).results[p.code].source
+    out: list[Finding] = []
+    on = f"the {p.code} on {p.hex} (line {p.line})"
+    for u, n in sorted(p.defender_steps.items()):
+        if n > 0 and state.location.get(u) == p.hex:
+            out.append(finding(state, "error", section, entry, f"{u} still owes {n} step loss(es) from {on}", line))
+    for u, n in sorted(p.retreats.items()):
+        if n > 0 and state.location.get(u) == p.hex and p.defender_steps.get(u, 0) == 0:
+            out.append(finding(state, "error", rules_of(state).rules.combat.retreat.source, entry,
+                               f"{u} did not retreat {n} hex(es) after {on}", line))
+    if p.attacker_steps > 0:
+        out.append(finding(state, "error", section, entry, f"the attackers ({', '.join(p.attackers)}) still owe "
+                           f"{p.attacker_steps} step loss(es) from {on}", line))
+    if p.attacker_strength > 0:
+        out.append(finding(state, "error", section, entry, f"the attackers lost {float(p.defender_lost - p.attacker_strength):g} "
+                           f"printed strength of the {float(p.defender_lost):g} the exchange on {p.hex} (line {p.line}) "
+                           "costs them", line))
+    return out
+
+
+def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
+    """A step lost (or a unit eliminated) as the pending result owes, by the side that owes it."""
+    t = rules_of(state)
+    p = state.pending
+    section = t.rules.combat.source if p is None else t.results[p.code].source
+    if entry.loss == "remove":
+        return [finding(state, "error", section, entry, f"'remove' is not a loss of this game; write deplete or "
+                        f"eliminate {entry.unit}")]
+    left = steps_left(state, entry.unit)
+    where = state.location.get(entry.unit)
+    if where is None or not state.game.grid.is_label(where):
+        return [finding(state, "error", section, entry, f"{entry.unit} is not on the map; it has no step to lose")]
+    if p is None:
+        return [finding(state, "error", section, entry, f"no combat result makes {entry.unit} lose a step here")]
+    taking = left if entry.loss == "eliminate" else 1
+    if entry.loss == "deplete" and left == 1:
+        return [finding(state, "error", section, entry, f"{entry.unit} shows its last step; losing it eliminates "
+                        f"the unit: write eliminate {entry.unit}")]
+    if entry.unit in p.defenders:
+        due = p.defender_steps.get(entry.unit, 0)
+        if due == 0 and p.retreats.get(entry.unit, 0) > 0:
+            blocked = _retreat_paths(state, entry.unit, p.retreats[entry.unit], p)
+            if entry.loss == "eliminate" and not blocked:
+                return []
+            if blocked:
+                return [finding(state, "error", t.rules.combat.retreat.source, entry, f"{entry.unit} can retreat "
+                                f"(e.g. {'-'.join(blocked[0])}); it is not eliminated instead")]
+        if taking > due:
+            return [finding(state, "error", section, entry, f"the {p.code} on {p.hex} (line {p.line}) costs "
+                            f"{entry.unit} {due} step(s), not {taking}")]
+        return []
+    if entry.unit in p.attackers:
+        if p.attacker_strength > 0:
+            return []  # an exchange: the attacker picks the steps until the strength is paid
+        if taking > p.attacker_steps:
+            return [finding(state, "error", section, entry, f"the {p.code} on {p.hex} (line {p.line}) costs the "
+                            f"attackers {p.attacker_steps} step(s) more, not {taking}")]
+        return []
+    return [finding(state, "error", section, entry, f"{entry.unit} took no part in the combat on {p.hex} "
+                    f"(line {p.line}); only its units lose steps from it")]
+
+
+def apply_loss(state: ClassicState, entry: Loss) -> ClassicState:
+    """The unit flipped to its reduced face, or eliminated; what the result owes reduced."""
+    unit = unit_of(state, entry.unit)
+    left = steps_left(state, entry.unit)
+    value = step_value(state, entry.unit) if entry.loss == "deplete" or left == 1 else \
+        Fraction(unit.full[rules_of(state).strength_index])
+    p = state.pending
+    taken = left if entry.loss == "eliminate" else 1
+    if entry.loss == "eliminate" or left == 1:
+        after = relocate(state, {entry.unit: eliminated_box(state, unit.side)}, state.reduced - {entry.unit})
+    else:
+        after = replace(state, reduced=state.reduced | {entry.unit})
+    if p is None:
+        return after
+    if entry.unit in p.defenders:
+        due = dict(p.defender_steps)
+        due[entry.unit] = max(due.get(entry.unit, 0) - taken, 0)
+        p = replace(p, defender_steps=due)
+    elif entry.unit in p.attackers:
+        p = replace(p, attacker_steps=max(p.attacker_steps - taken, 0),
+                    attacker_strength=max(p.attacker_strength - value, Fraction(0)))
+    return replace(after, pending=p)
+
+
+def _retreat_paths(state: ClassicState, unit_id: str, hexes: int, p: Pending) -> list[tuple[str, ...]]:
+    """Every legal retreat of the full length for a unit (labels, its hex first)."""
+    t = rules_of(state)
+    rules = t.rules.combat.retreat
+    grid = state.game.grid
+    start = state.hex_of(unit_id)
+    if start is None:
+        return []
+    side = unit_of(state, unit_id).side
+    enemy = enemy_of(state, side)
+    zoc = zone_of(state, enemy) if rules.enemy_zoc == "prohibited" else frozenset()
+    out: list[tuple[str, ...]] = []
+
+    def walk(path: list[Hex]) -> None:
+        if len(path) - 1 == hexes:
+            out.append(tuple(grid.label_of(h) for h in path))
+            return
+        here = path[-1]
+        for n in grid.neighbours_on_map(here):
+            if n in path or not _open(state, n, side, zoc, here):
+                continue
+            if rules.away and n.distance(start) <= here.distance(start):
+                continue
+            walk([*path, n])
+    walk([start])
+    if rules.extend_to_empty:
+        longer: list[tuple[str, ...]] = []
+        for path in out:
+            longer += _extended(state, path, side, zoc)
+        return longer
+    limit = t.rules.stacking.limit
+    return [path for path in out if stack_count(state, [*[u for u in state.units_in(path[-1])
+                                                          if u != unit_id], unit_id]) <= limit]
+
+
+def _extended(state: ClassicState, path: tuple[str, ...], side: str, zoc: frozenset[Hex]) -> list[tuple[str, ...]]:
+    """A retreat ending on friendly units carried on, away from its start, to each first empty hex."""
+    if not state.units_in(path[-1]):
+        return [path]
+    grid = state.game.grid
+    start, here = grid.hex_of(path[0]), grid.hex_of(path[-1])
+    out: list[tuple[str, ...]] = []
+    for n in grid.neighbours_on_map(here):
+        label = grid.label_of(n)
+        if label in path or n.distance(start) <= here.distance(start) or not _open(state, n, side, zoc, here):
+            continue
+        out += _extended(state, (*path, label), side, zoc)
+    return out
+
+
+def _open(state: ClassicState, h: Hex, side: str, zoc: frozenset[Hex], before: Hex) -> bool:
+    """Whether a retreat may enter a hex: on the map, no enemy unit, not prohibited, not an enemy zone."""
+    t = rules_of(state)
+    rules = t.rules.combat.retreat
+    label = state.game.grid.label_of(h)
+    holder = state.side_in(label)
+    if holder is not None and holder != side:
+        return False
+    if holder == side and not rules.through_friendly:
+        return False
+    if t.hex_cost.get(h) is None or t.side_add.get(Hexside.between(before, h), 0) is None:
+        return False
+    if any(x in rules.prohibited_terrain for x in state.game.hex_terrain.get(h, ())):
+        return False
+    return h not in zoc
+
+
+def check_retreat(state: ClassicState, entry: Retreat) -> list[Finding]:
+    """A retreat the pending result owes: its full length, hex by hex away from the combat, into no enemy unit,
+    prohibited terrain or enemy zone, ending within the stacking limit."""
+    t = rules_of(state)
+    rules = t.rules.combat.retreat
+    section = rules.source
+    p = state.pending
+    if p is None or entry.unit not in p.retreats or p.retreats[entry.unit] == 0:
+        if p is not None and entry.unit in p.attacker_retreats:
+            return []
+        return [finding(state, "error", section, entry, f"no combat result makes {entry.unit} retreat here")]
+    due = p.retreats[entry.unit]
+    where = state.location.get(entry.unit)
+    if entry.path[0] != where:
+        return [finding(state, "error", section, entry, f"{entry.unit} is in {where}, not {entry.path[0]}; a "
+                        "retreat starts from the unit's hex")]
+    grid = state.game.grid
+    side = unit_of(state, entry.unit).side
+    zoc = zone_of(state, enemy_of(state, side)) if rules.enemy_zoc == "prohibited" else frozenset()
+    hexes = [grid.hex_of(x) for x in entry.path]
+    start = hexes[0]
+    for i, (a, b) in enumerate(zip(hexes, hexes[1:])):
+        la, lb = entry.path[i], entry.path[i + 1]
+        if not a.is_adjacent(b):
+            return [finding(state, "error", section, entry, f"{entry.unit}'s retreat skips from {la} to {lb}")]
+        if b in hexes[:i + 1] or (rules.away and b.distance(start) <= a.distance(start)):
+            return [finding(state, "error", section, entry, f"{entry.unit}'s retreat to {lb} does not take it "
+                            f"farther from {entry.path[0]}; each hex of a retreat is farther away")]
+        if not _open(state, b, side, zoc, a):
+            why = "an enemy zone of control" if b in zoc else "enemy units or terrain it may not enter"
+            return [finding(state, "error", section, entry, f"{entry.unit} may not retreat into {lb}: {why}")]
+    length = len(entry.path) - 1
+    if rules.chooser == "opponent" and entry.side == side and not entry.by_opponent:
+        return [finding(state, "error", section, entry, f"the {enemy_of(state, side)} player chooses where "
+                        f"{entry.unit} retreats, not {side}")]
+    if rules.extend_to_empty and length >= due:
+        crowded = [x for x in entry.path[due:] if state.units_in(x)]
+        if state.units_in(entry.path[-1]):
+            return [finding(state, "error", section, entry, f"{entry.unit}'s retreat ends in {entry.path[-1]} with "
+                            f"{', '.join(state.units_in(entry.path[-1]))}; a retreat goes on to an empty hex")]
+        if length > due and len(crowded) < length - due:
+            return [finding(state, "error", section, entry, f"{entry.unit} retreated {length} hex(es); the result "
+                            f"makes it retreat {due}, farther only past friendly units to an empty hex")]
+        length = due
+    if length != due:
+        paths = _retreat_paths(state, entry.unit, due, p)
+        if length < due and not paths:
+            return [finding(state, "error", section, entry, f"{entry.unit} cannot retreat the {due} hex(es) it "
+                            f"owes; it is eliminated ({rules.blocked}), not retreated {length}")]
+        return [finding(state, "error", section, entry, f"{entry.unit} retreated {length} hex(es); the result "
+                        f"makes it retreat {due}")]
+    limit = t.rules.stacking.limit
+    there = [u for u in state.units_in(entry.path[-1]) if u != entry.unit]
+    if stack_count(state, [*there, entry.unit]) > limit:
+        return [finding(state, "error", t.rules.stacking.source, entry, f"{entry.unit}'s retreat ends in "
+                        f"{entry.path[-1]} with {', '.join(there)}, over the stacking limit of {limit}")]
+    return []
+
+
+def apply_retreat(state: ClassicState, entry: Retreat) -> ClassicState:
+    """The unit at its retreat's end; the retreat no longer owed."""
+    p = state.pending
+    after = relocate(state, {entry.unit: entry.path[-1]})
+    if p is not None:
+        p = replace(p, retreats={**p.retreats, entry.unit: 0},
+                    attacker_retreats={**p.attacker_retreats, entry.unit: 0} if entry.unit in p.attacker_retreats
+                    else p.attacker_retreats)
+        after = replace(after, pending=p)
+    return entered(after, unit_of(state, entry.unit).side, entry.path[1:])
+
+
+def check_advance(state: ClassicState, entry: Advance) -> list[Finding]:
+    """An advance after combat: an attacker of the combat just resolved, into the hex its defenders left
+    (and no farther than the rules allow), while the result lets attackers advance."""
+    t = rules_of(state)
+    rules = t.rules.combat.advance
+    section = rules.source
+    p = state.pending
+    if p is None:
+        return [finding(state, "error", section, entry, f"no combat has just been resolved; {entry.unit} cannot "
+                        "advance")]
+    if entry.unit not in p.attackers:
+        return [finding(state, "error", section, entry, f"{entry.unit} did not attack {p.hex}; only its attackers "
+                        "advance")]
+    if p.advances_left <= 0 or rules.units == 0:
+        return [finding(state, "error", section, entry, f"no more units may advance into {p.hex} (at most "
+                        f"{rules.units})")]
+    if state.units_in(p.hex) and state.side_in(p.hex) != unit_of(state, entry.unit).side:
+        return [finding(state, "error", section, entry, f"{p.hex} still holds {', '.join(state.units_in(p.hex))}; "
+                        "attackers advance only into a hex left empty")]
+    if entry.path[0] != state.location.get(entry.unit):
+        return [finding(state, "error", section, entry, f"{entry.unit} is in {state.location.get(entry.unit)}, "
+                        f"not {entry.path[0]}")]
+    if len(entry.path) < 2 or entry.path[1] != p.hex or len(entry.path) - 1 > rules.hexes:
+        return [finding(state, "error", section, entry, f"an advance enters {p.hex} first and goes at most "
+                        f"{rules.hexes} hex(es); {entry.unit} went {'-'.join(entry.path)}")]
+    return []
+
+
+def apply_advance(state: ClassicState, entry: Advance) -> ClassicState:
+    """The attacker in the hex it advanced to."""
+    p = state.pending
+    after = relocate(state, {entry.unit: entry.path[-1]})
+    if p is not None:
+        after = replace(after, pending=replace(p, advances_left=p.advances_left - 1,
+                                               advanced=p.advanced | {entry.unit}))
+    return entered(after, unit_of(state, entry.unit).side, entry.path[1:])
+
+
+def retreat_options(state: ClassicState) -> list[RetreatOption]:
+    """The retreats the pending result still owes, with every legal path."""
+    p = state.pending
+    if p is None:
+        return []
+    return [RetreatOption(u, n, tuple(_retreat_paths(state, u, n, p)))
+            for u, n in sorted(p.retreats.items()) if n > 0 and state.location.get(u) == p.hex]
+
+
+def advance_options(state: ClassicState) -> list[AdvanceOption]:
+    """The advances open now: each attacker into the vacated hex."""
+    p = state.pending
+    if p is None or p.advances_left <= 0 or state.units_in(p.hex):
+        return []
+    return [AdvanceOption(u, ((state.location[u], p.hex),)) for u in p.attackers
+            if u not in p.advanced and state.hex_of(u) is not None]

@@ -1,0 +1,123 @@
+"""The classic series' state: game facts (where units are, their faces, who controls each place) beside what
+has happened in the phase under way, which one function clears at each boundary."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from adjudicator.contract import Outcome
+from wargame.game import Game
+from wargame.hexes import Hex
+
+
+@dataclass(frozen=True)
+class PhaseLog:
+    """What has happened in the phase under way (house style 19: kept for the phase, cleared at its end)."""
+
+    spent: Mapping[str, float] = field(default_factory=dict)
+    """Movement points each unit has spent this phase."""
+    hexes_moved: Mapping[str, int] = field(default_factory=dict)
+    """Hexes each unit has moved this phase (a condition may cap them)."""
+    began: Mapping[str, str] = field(default_factory=dict)
+    """The hex each unit that moved began the phase's movement in."""
+    stopped: frozenset[str] = frozenset()
+    """Units whose movement has ended this phase (they entered an enemy zone of control)."""
+    attacked: frozenset[str] = frozenset()
+    """Units that have attacked this phase."""
+    defended: frozenset[str] = frozenset()
+    """Hexes attacked this phase."""
+    points: Mapping[str, int] = field(default_factory=dict)
+    """Replacement points each side has spent this phase."""
+    replaced: frozenset[str] = frozenset()
+    """Units that have taken a replacement point this phase."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A combat result being carried out: the steps, retreats and advances it still owes or allows."""
+
+    line: int
+    hex: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    code: str
+    defender_steps: Mapping[str, int]
+    """Steps each defending unit still has to lose."""
+    attacker_steps: int
+    """Steps the attackers still have to lose (their owner picks the units)."""
+    attacker_strength: Fraction
+    """Printed strength the attackers still have to lose (an exchange)."""
+    retreats: Mapping[str, int]
+    """Hexes each defending unit still has to retreat."""
+    attacker_retreats: Mapping[str, int]
+    advances_left: int
+    """How many attackers may still advance."""
+    advanced: frozenset[str] = frozenset()
+    defender_lost: Fraction = Fraction(0)
+    """Printed strength the defender has lost (what an exchange costs the attacker)."""
+
+
+@dataclass(frozen=True)
+class ClassicState:
+    """Where everything is and when: the position after an entry of a classic game's log."""
+
+    game: Game
+    scenario: str
+    turn: int
+    phase: str | None
+    player: str | None
+    """The side whose player turn is under way (None between turns)."""
+    location: Mapping[str, str]
+    """Each unit's place: a hex label, a box id (eliminated, not yet arrived)."""
+    reduced: frozenset[str]
+    control: Mapping[str, str]
+    """Each victory place's hex label -> the side controlling it."""
+    log: PhaseLog = PhaseLog()
+    pending: Pending | None = None
+    arrived: frozenset[str] = frozenset()
+    """Reinforcements placed so far."""
+    outcome: Outcome | None = None
+    claimed: frozenset[str] = frozenset()
+    """Sides that have claimed victory."""
+    by_hex: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    """The units in each map hex, sorted (kept with `location`)."""
+
+    def units_in(self, label: str) -> tuple[str, ...]:
+        """The units in a hex, sorted."""
+        return self.by_hex.get(label, ())
+
+    def side_in(self, label: str) -> str | None:
+        """The side of the units in a hex (None: empty)."""
+        units = self.by_hex.get(label)
+        return self.game.units_by_id[units[0]].side if units else None
+
+    def hex_of(self, unit_id: str) -> Hex | None:
+        """The map hex a unit is in (None: off the map)."""
+        where = self.location.get(unit_id)
+        grid = self.game.grid
+        return grid.hex_of(where) if where is not None and grid.is_label(where) else None
+
+
+def index_by_hex(game: Game, location: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """The units in each map hex."""
+    out: dict[str, list[str]] = {}
+    is_label = game.grid.is_label
+    for unit_id, where in sorted(location.items()):
+        if is_label(where):
+            out.setdefault(where, []).append(unit_id)
+    return {label: tuple(units) for label, units in out.items()}
+
+
+def relocate(state: ClassicState, moves: Mapping[str, str], reduced: frozenset[str] | None = None,
+             **changes: object) -> ClassicState:
+    """The state with some units in new places (and new faces), the hex index kept with them."""
+    location = {**state.location, **moves}
+    return replace(state, location=location, by_hex=index_by_hex(state.game, location),
+                   reduced=state.reduced if reduced is None else reduced, **changes)  # type: ignore[arg-type]
+
+
+def new_phase(state: ClassicState, turn: int, phase: str | None, player: str | None) -> ClassicState:
+    """The state at a boundary of the sequence: what happened in the phase before is forgotten."""
+    return replace(state, turn=turn, phase=phase, player=player, log=PhaseLog(), pending=None)

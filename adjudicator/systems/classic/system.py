@@ -1,0 +1,218 @@
+"""The classic series as a plug-in of the replay engine: a typed registry of handlers whose every number and
+choice comes from the game's data (rules.toml, terrain.toml, crt.toml, the schedules); no code names a game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from adjudicator.contract import CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun
+from adjudicator.findings import Finding, SectionTable
+from adjudicator.notation.entries import (
+    Advance, Attack, Bombard, Comment, Declare, Entry, Header, Loss, Move, Place, Retreat, StepMarker, TurnMarker,
+)
+from adjudicator.registry import Handler, Registry
+from adjudicator.systems.base import PerGame, SystemBase
+from adjudicator.systems.classic import arrivals, combat, movement, results, victory
+from adjudicator.systems.classic.base import finding, rules_of
+from adjudicator.systems.classic.movement_model import ClassicMovement
+from adjudicator.systems.classic.state import ClassicState, index_by_hex, new_phase, relocate
+from adjudicator.systems.classic.tables import tables
+from wargame.errors import ReplayError, WargameError
+from wargame.game import Game
+from wargame.sequence import Slot, next_slot, slot_index
+
+
+def _check_place(state: ClassicState, entry: Place) -> list[Finding]:
+    if entry.how == "reinforce":
+        return arrivals.check_reinforce(state, entry)
+    if entry.how == "replace":
+        return arrivals.check_replace(state, entry)
+    return [finding(state, "error", "log", entry, f"'{entry.how}' is not a placement of this game (reinforce, "
+                    "replace)")]
+
+
+def _apply_turn(state: ClassicState, entry: TurnMarker) -> ClassicState:
+    return new_phase(state, entry.turn, None, None)
+
+
+def _apply_step(state: ClassicState, entry: StepMarker) -> ClassicState:
+    sequence = rules_of(state).sequence
+    slot = next_slot(sequence, state.phase, state.player)
+    if slot is None or slot.id != entry.step:
+        index = slot_index(sequence, entry.step, None)
+        slot = sequence[index] if index is not None else None
+    return new_phase(state, state.turn, entry.step, _player_of(state, slot) if slot is not None else state.player)
+
+
+def _player_of(state: ClassicState, slot: Slot) -> str | None:
+    """Whose phase a slot is: its side, or the first or second player's for a phase the data gives to one."""
+    if slot.side is not None:
+        return slot.side
+    item = next((i for i in state.game.manifest.sequence if i.id == slot.id), None)
+    if item is None or item.player not in ("first", "second"):
+        return None
+    scenario = next((s for s in state.game.manifest.scenario if s.id == state.scenario), None)
+    sides = state.game.manifest.sides
+    first = scenario.first_player if scenario is not None else sides[0]
+    second = next(s for s in sides if s != first)
+    return first if item.player == "first" else second
+
+
+REGISTRY: Registry[ClassicState] = Registry.of(
+    Handler("turn", TurnMarker, "sequence", apply=_apply_turn),
+    Handler("phase", StepMarker, "sequence", apply=_apply_step),
+    Handler("move", Move, "movement", movement.check_move, movement.apply_move, ("movement", "zoc", "stacking")),
+    Handler("attack", Attack, "combat", combat.check_attack, combat.apply_attack, ("terrain",)),
+    Handler("loss", Loss, "results", results.check_loss, results.apply_loss),
+    Handler("retreat", Retreat, "retreat", results.check_retreat, results.apply_retreat, ("movement", "zoc")),
+    Handler("advance", Advance, "advance", results.check_advance, results.apply_advance),
+    Handler("place", Place, "arrivals", _check_place, arrivals.apply_place, ("arrival", "supply")),
+    Handler("declare", Declare, "victory", victory.check_declare, victory.apply_declare, ("victory",)),
+)
+"""The classic series' handlers; a game on it changes their numbers through its data, a variant through
+`Registry.adding/replacing/removing`."""
+
+KINDS = frozenset({"header", "comment", "turn", "step", "move", "attack", "loss", "retreat", "advance", "place",
+                   "declare"})
+
+
+class Classic(SystemBase[ClassicState]):
+    """The classic series for one game: its sections are the game's own (rules.toml's `[[section]]`)."""
+
+    step_noun: StepNoun = "phase"
+    entry_kinds = KINDS
+    foreign_kinds = {"bombard": "is a Fire & Movement entry; this game has no bombardment",
+                     "markers": "is a Fire & Movement entry; this game has no support fire markers",
+                     "rolloff": "is an Onslaught entry; this game has no action step",
+                     "action": "is an Onslaught entry; this game has no actions",
+                     "activate": "is an Onslaught entry; this game activates no stacks",
+                     "income": "is an Onslaught entry; this game has no supply points",
+                     "capture": "is an Onslaught entry; this game has no supply points",
+                     "stand": "is an Onslaught entry; this game has no standing fast",
+                     "pass": "is an Onslaught entry; a classic game's phases have no passes"}
+    engine_checks = EngineChecks()
+
+    def __init__(self, game: Game, registry: Registry[ClassicState] = REGISTRY) -> None:
+        self.game = game
+        self.registry = registry
+        self.name = game.id
+        self.table: SectionTable = tables(game).table
+        # The engine leaves a retreat to the player the rules let choose it (the other one, in some games).
+        self.engine_checks = EngineChecks(retreats=tables(game).rules.combat.retreat.chooser == "owner")
+        self._movement = ClassicMovement()
+
+    @property
+    def auditor(self) -> Classic:
+        """A classic game audits a disputed combat."""
+        return self
+
+    @property
+    def movement(self) -> ClassicMovement:
+        """Where units may move, zones of control, retreats, advances and lines of communication."""
+        return self._movement
+
+    def initial_state(self, game: Game, headers: Sequence[Header]) -> ClassicState:
+        """The scenario's set-up: units in their hexes and boxes, control of the victory places."""
+        scenario = next((h.value for h in headers if h.key == "Scenario"), game.manifest.scenario[0].id)
+        known = {s.id for s in game.manifest.scenario}
+        if scenario not in known:
+            raise ReplayError(f"unknown scenario {scenario!r} (scenarios: {', '.join(sorted(known))})")
+        location = {p.piece: p.location for _, p in game.setup if p.scenario == scenario and p.piece in
+                    game.units_by_id}
+        state = ClassicState(game, scenario, 0, None, None, location, frozenset(), {},
+                             by_hex=index_by_hex(game, location))
+        return replace(state, control=victory.initial_control(state))
+
+    def check_rules(self, state: ClassicState, entry: Entry, kind_rules: bool = True) -> list[Finding]:
+        """The game's findings for an entry, after the engine's generic checks."""
+        if isinstance(entry, (Header, Comment)):
+            return []
+        out: list[Finding] = []
+        if state.pending is not None and not results.carries_out(entry):
+            out += results.owed(state, entry)
+        if isinstance(entry, (StepMarker, TurnMarker)):
+            out += self._boundary(state, entry)
+        phase = rules_of(state).phases.get(state.phase or "")
+        if phase is not None and state.turn in phase.skipped_turns and not isinstance(entry, (StepMarker, TurnMarker)):
+            return [*out, finding(state, "error", phase.source, entry, f"turn {state.turn}: nothing is done in the "
+                                  f"{state.phase} phase on this turn")]
+        if kind_rules:
+            out += self.registry.check(state, entry)
+        return out
+
+    def _boundary(self, state: ClassicState, entry: StepMarker | TurnMarker) -> list[Finding]:
+        """What is due as a phase or turn ends: stacks within the limit, reinforcements placed on their turn."""
+        t = rules_of(state)
+        out = [finding(state, "error", t.rules.stacking.source, entry, f"{label} is left overstacked "
+                       f"({', '.join(state.units_in(label))}) at the end of the {state.phase} phase")
+               for label, _ in movement.phase_stacking(state)]
+        if isinstance(entry, TurnMarker) and state.turn > 0 and t.rules.reinforcements is not None:
+            for unit_id in arrivals.overdue(state, state.turn):
+                out.append(finding(state, "error", t.rules.reinforcements.source, entry, f"{unit_id} was due on "
+                                   f"turn {state.turn} and was not placed"))
+        return out
+
+    def apply(self, state: ClassicState, entry: Entry) -> ClassicState:
+        """The state after an entry, as the log says (a result no longer carried out forgotten)."""
+        if isinstance(entry, (Header, Comment)):
+            return state
+        if state.pending is not None and not results.carries_out(entry):
+            state = replace(state, pending=None)
+        try:
+            after = self.registry.apply(state, entry)
+        except (KeyError, ValueError) as e:
+            raise ReplayError(f"line {entry.line}: the entry cannot be applied ({e})") from None
+        return victory.any_time(after, entry.line)
+
+    def finish(self, state: ClassicState) -> list[Finding]:
+        """What the log's end leaves owed, and the game's result when its last turn is under way."""
+        out = results.owed(state, None, line=state.pending.line if state.pending else 0)
+        t = rules_of(state)
+        out += [finding(state, "error", t.rules.stacking.source, None, f"{label} is left overstacked "
+                        f"({', '.join(state.units_in(label))}) at the end of the log") for label, _ in
+                movement.phase_stacking(state)]
+        if t.rules.victory is not None and victory.is_over(state) and state.outcome is None:
+            winner, condition = victory.decided(state, True)
+            section = condition.source if condition is not None else t.rules.victory.source
+            result = "a draw" if winner == "draw" else f"{winner} victory"
+            out.append(finding(state, "note", section, None, f"the game ends in {result}: "
+                               f"{victory.reason(state, condition)}"))
+        return out
+
+    def sequence_point(self, state: ClassicState) -> SequencePoint:
+        """Turn, phase and player turn."""
+        return SequencePoint(state.turn, state.phase, state.player)
+
+    def outcome(self, state: ClassicState) -> Outcome | None:
+        """The decided game, if it is."""
+        return state.outcome
+
+    def acting_side(self, state: ClassicState) -> str | None:
+        """The side whose player turn is under way."""
+        return state.player
+
+    def position(self, state: ClassicState) -> Position:
+        """What the board shows."""
+        return Position(state.scenario, self.sequence_point(state), self.step_noun,
+                        self.unit_places(state, state.reduced), outcome=state.outcome)
+
+    def details(self, state: ClassicState) -> dict[str, object]:
+        """Control of the victory places."""
+        return {"control": dict(sorted(state.control.items()))}
+
+    # -- the combat audit --------------------------------------------------------------------------------------
+    def account(self, state: ClassicState, entry: Attack | Bombard) -> CombatAccount:
+        """An attack computed for a dispute."""
+        if isinstance(entry, Bombard):
+            raise WargameError(f"{self.name} has no bombardment")
+        return combat.account(state, entry)
+
+    def with_units(self, state: ClassicState, placed: Mapping[str, str]) -> ClassicState:
+        """The state with only these units on the map."""
+        location = {u: where for u, where in state.location.items() if not state.game.grid.is_label(where)}
+        return relocate(replace(state, location=location), placed)
+
+
+for_game = PerGame(Classic)
+"""The classic system of a game, made once per game."""

@@ -1,0 +1,112 @@
+"""A classic game's rules and map read once into the tables the rules ask (costs, rail links, places, sections)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from adjudicator.findings import SectionTable
+from adjudicator.systems.base import PerGame
+from wargame.errors import WargameError
+from wargame.game import Game
+from wargame.hexes import Hex, Hexside
+from wargame.rulebook import Condition, PhaseRule, ResultCode, RulesFile
+from wargame.sequence import Slot, turn_sequence
+
+LOG_SECTION = "log"
+"""The engine's citation for the log's own structure (not a rule of the game)."""
+
+
+@dataclass(frozen=True)
+class Tables:
+    """What a classic game's rules read about its map and data, built once per game."""
+
+    game: Game
+    rules: RulesFile
+    table: SectionTable
+    hex_cost: dict[Hex, float | None]
+    """Movement points to enter each map hex (None: prohibited), from terrain.toml."""
+    side_add: dict[Hexside, float | None]
+    """Movement points added for crossing a hexside (None: it may not be crossed)."""
+    rail: frozenset[Hexside]
+    """Hexsides joining two hexes of a rail line."""
+    rail_hexes: frozenset[Hex]
+    zoc_blocked_hexes: frozenset[Hex]
+    zoc_blocked_sides: frozenset[Hexside]
+    place_hex: dict[str, str]
+    """Each victory place (places.csv name, or a hex label itself) -> its hex label."""
+    results: dict[str, ResultCode]
+    phases: dict[str, PhaseRule]
+    sequence: tuple[Slot, ...]
+    value_index: int
+    """The index of the movement allowance among a counter's values."""
+    strength_index: int
+    """The index of the combat strength among a counter's values (the first value that is not the allowance)."""
+
+    def condition(self, turn: int) -> Condition | None:
+        """The weather or ground condition in force on a turn, if any."""
+        return next((c for c in self.rules.condition if turn in c.turns), None)
+
+    def section(self, source: str) -> str:
+        """The section a data value cites (a reconstructed value cites the rule area it implements)."""
+        return source
+
+    def area_hexes(self, area_ids: tuple[str, ...]) -> frozenset[str]:
+        """The hex labels of some areas of areas.toml."""
+        grid = self.game.grid
+        return frozenset(grid.label_of(h) for a in area_ids for h in self.game.area_hexes(a))
+
+
+def factor(value: float) -> Fraction:
+    """A strength multiplier as an exact fraction (halving: 1/2), so odds are never rounded twice."""
+    return Fraction(value).limit_denominator(100)
+
+
+def _build(game: Game) -> Tables:
+    rules = game.rules
+    if rules is None:
+        raise WargameError(f"{game.id} is on the classic rule system but has no counters/{game.id}/rules.toml "
+                           "(docs/designing-a-game.md, 'The rules as data')")
+    sections = {s.id: s.title for s in rules.section}
+    sections[LOG_SECTION] = "Log structure (not a rule of the game)"
+    table = SectionTable(game.id, sections, rests_on={
+        rules.movement.source: ("movement",), rules.zoc.source: ("zoc",), rules.stacking.source: ("stacking",),
+        **({rules.reinforcements.source: ("arrival",)} if rules.reinforcements else {}),
+        **({rules.victory.source: ("victory",)} if rules.victory else {}),
+    })
+    grid = game.grid
+    terrain = game.terrain
+    hex_cost: dict[Hex, float | None] = {}
+    for h, ids in game.hex_terrain.items():
+        costs = [terrain[t] for t in ids if t in terrain]
+        if any(t.prohibited for t in costs):
+            hex_cost[h] = None
+            continue
+        base = max((t.mp_cost for t in costs if t.mp_cost is not None), default=1.0)
+        hex_cost[h] = base + sum(t.mp_add or 0 for t in costs)
+    rail_feature = rules.movement.rail.feature if rules.movement.rail else "rail"
+    side_add: dict[Hexside, float | None] = {}
+    rail: set[Hexside] = set()
+    blocked_sides: set[Hexside] = set()
+    for side, features in game.hexside_features.items():
+        kinds = [terrain[f] for f in features if f in terrain]
+        side_add[side] = None if any(t.prohibited for t in kinds) else sum(t.mp_add or 0 for t in kinds)
+        if rail_feature in features:
+            rail.add(side)
+        if any(t.blocks_zoc for t in kinds) or features & set(rules.zoc.into_hexside):
+            blocked_sides.add(side)
+    blocked_hexes = frozenset(h for h, ids in game.hex_terrain.items()
+                              if any(t in terrain and terrain[t].blocks_zoc for t in ids))
+    place_hex = {p.name: p.hex for _, p in game.places}
+    place_hex.update({label: label for label in grid.labels if label not in place_hex})
+    names = game.manifest.value_names
+    value_index = names.index(rules.movement.value) if rules.movement.value in names else len(names) - 1
+    strength_index = next((i for i in range(len(names)) if i != value_index), 0)
+    return Tables(game, rules, table, hex_cost, side_add, frozenset(rail),
+                  frozenset(h for s in rail for h in s.hexes()), blocked_hexes, frozenset(blocked_sides),
+                  place_hex, {r.code: r for r in rules.combat.results}, {p.id: p for p in rules.movement.phases},
+                  turn_sequence(game.manifest), value_index, strength_index)
+
+
+tables = PerGame(_build)
+"""A game's tables, built on its first request (they die with the game)."""

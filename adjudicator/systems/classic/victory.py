@@ -1,0 +1,144 @@
+"""Victory (rules.toml's `[victory]`): who controls each place, the conditions read in order at the game's end
+(or at any moment), and a side's claim (`declare victory`) checked against them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from adjudicator.contract import Outcome
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Declare
+from adjudicator.systems.classic.base import finding, rules_of
+from adjudicator.systems.classic.state import ClassicState
+from wargame.rulebook import VictoryCondition
+
+
+def victory_hexes(state: ClassicState) -> frozenset[str]:
+    """The hexes of every place a victory condition names."""
+    t = rules_of(state)
+    victory = t.rules.victory
+    if victory is None:
+        return frozenset()
+    names = {n for c in victory.conditions for n in (*c.controls, *c.also_controls)}
+    names |= {n for held in victory.initial.values() for n in held}
+    names |= {p.name for _, p in state.game.places}
+    return frozenset(t.place_hex[n] for n in names if n in t.place_hex)
+
+
+def initial_control(state: ClassicState) -> dict[str, str]:
+    """Who controls each victory place at the start: the rules' list, else the side whose units stand there."""
+    t = rules_of(state)
+    victory = t.rules.victory
+    out: dict[str, str] = {}
+    if victory is None:
+        return out
+    if victory.initial_others is not None:
+        out.update({label: victory.initial_others for label in victory_hexes(state)})
+    for side, names in victory.initial.items():
+        for name in names:
+            if name in t.place_hex:
+                out[t.place_hex[name]] = side
+    for label in victory_hexes(state):
+        holder = state.side_in(label)
+        if holder is not None:
+            out[label] = holder
+    return out
+
+
+def entered(state: ClassicState, side: str, labels: Iterable[str]) -> ClassicState:
+    """Control of the victory places a side's unit entered (or passed through) passes to that side."""
+    places = victory_hexes(state)
+    changed = {label: side for label in labels if label in places and state.control.get(label) != side}
+    if not changed:
+        return state
+    return replace(state, control={**state.control, **changed})
+
+
+def _holds(state: ClassicState, condition: VictoryCondition) -> bool:
+    t = rules_of(state)
+    control = state.control
+    named = [t.place_hex.get(n, n) for n in condition.controls]
+    held = sum(1 for label in named if control.get(label) == condition.winner)
+    need = len(named) if condition.at_least is None else condition.at_least
+    also = all(control.get(t.place_hex.get(n, n)) == condition.winner for n in condition.also_controls)
+    return held >= need and also
+
+
+def decided(state: ClassicState, at_end: bool) -> tuple[str, VictoryCondition | None]:
+    """The winner (a side or `draw`) and the condition deciding it: the first that holds, in order."""
+    victory = rules_of(state).rules.victory
+    if victory is None:
+        return "draw", None
+    for condition in sorted(victory.conditions, key=lambda c: c.order):
+        if (at_end or condition.when == "any_time") and condition.winner != "draw" and _holds(state, condition):
+            return condition.winner, condition
+        if at_end and condition.winner == "draw" and _holds(state, condition):
+            return "draw", condition
+    return victory.otherwise, None
+
+
+def is_over(state: ClassicState) -> bool:
+    """The last turn's last phase is under way (or over)."""
+    t = rules_of(state)
+    last = next((s.last_turn for s in state.game.manifest.scenario if s.id == state.scenario), None)
+    if last is None or state.turn < last or not t.sequence:
+        return state.turn > (last or 0) > 0
+    final = t.sequence[-1]
+    return state.turn > last or (state.phase == final.id and (final.side is None or state.player == final.side))
+
+
+def reason(state: ClassicState, condition: VictoryCondition | None) -> str:
+    """What a condition asked, for a message."""
+    if condition is None:
+        return "no victory condition holds"
+    places = ", ".join(condition.controls)
+    need = "all of" if condition.at_least is None else f"{condition.at_least} of"
+    also = f" and {', '.join(condition.also_controls)}" if condition.also_controls else ""
+    return f"controls {need} {places}{also}"
+
+
+def check_declare(state: ClassicState, entry: Declare) -> list[Finding]:
+    """`Side: declare victory`: the game is over (or a condition holding at any time holds now) and that side
+    is the winner the conditions give."""
+    victory = rules_of(state).rules.victory
+    section = victory.source if victory is not None else rules_of(state).rules.movement.source
+    if entry.what != "victory":
+        return [finding(state, "error", "log", entry, f"'declare {entry.what}' is not a declaration of this game; "
+                        "write 'declare victory'")]
+    if victory is None:
+        return [finding(state, "error", section, entry, "this game has no victory conditions to claim")]
+    over = is_over(state)
+    winner, condition = decided(state, over)
+    if not over and (condition is None or condition.when != "any_time"):
+        return [finding(state, "error", section, entry, f"the game is not over (turn {state.turn}); no condition "
+                        "that decides it before the end holds")]
+    side = entry.side or "?"
+    if winner != side:
+        held = ", ".join(f"{label} {state.control.get(label, 'nobody')}" for label in sorted(victory_hexes(state)))
+        return [finding(state, "error", section, entry, f"{side} claims victory, but the result is "
+                        f"{'a draw' if winner == 'draw' else winner + ' victory'} ({reason(state, condition)}; "
+                        f"control: {held})")]
+    return []
+
+
+def apply_declare(state: ClassicState, entry: Declare) -> ClassicState:
+    """A claim of victory recorded; the game decided when the conditions give it."""
+    claimed = state.claimed | ({entry.side} if entry.side else set())
+    over = is_over(state)
+    winner, condition = decided(state, over)
+    if entry.side == winner and (over or (condition is not None and condition.when == "any_time")):
+        section = condition.source if condition is not None else rules_of(state).rules.victory.source  # type: ignore[union-attr]
+        return replace(state, claimed=claimed, outcome=Outcome(winner, section, entry.line, reason(state, condition)))
+    return replace(state, claimed=claimed)
+
+
+def any_time(state: ClassicState, line: int) -> ClassicState:
+    """The state decided when a condition that holds at any moment holds now (an automatic victory)."""
+    victory = rules_of(state).rules.victory
+    if victory is None or state.outcome is not None or not any(c.when == "any_time" for c in victory.conditions):
+        return state
+    winner, condition = decided(state, False)
+    if condition is None or condition.when != "any_time":
+        return state
+    return replace(state, outcome=Outcome(winner, condition.source, line, reason(state, condition)))

@@ -1,0 +1,348 @@
+"""A game's rules as data (`counters/GAME/rules.toml`): the vocabulary of the classic series.
+
+Most hex-and-counter games share one family of mechanics: movement allowances spent on a terrain
+effects chart, zones of control of a few kinds, a stacking limit, an odds or differential combat
+results table whose result codes say who loses steps and who retreats, advances after combat,
+replacements, reinforcements, lines of communication and victory by places held. A game on the
+`classic` rule system states its numbers and choices here, each citing its own rulebook's section,
+and the referee reads them; no code names the game (docs/designing-a-game.md documents every key).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from wargame.models import Ident, Model, Source
+
+ZocKind = Literal["none", "stop", "lock", "no_zoc_to_zoc"]
+"""`none`: no zones of control; `stop`: a unit entering an enemy zone ends its move there, and may leave one at
+the start of a move; `lock`: as `stop`, and a unit in an enemy zone may not leave it by moving;
+`no_zoc_to_zoc`: as `stop`, and a unit may not move straight from one enemy zone into another."""
+
+
+class Section(Model):
+    """A section of the game's rulebook that the referee cites, with its title in our own words."""
+
+    id: Source
+    title: str
+
+
+class Condition(Model):
+    """A weather or ground condition in force on some turns (mud, snow), and what it changes."""
+
+    id: Ident
+    name: str
+    turns: tuple[int, ...] = Field(min_length=1)
+    max_hexes: int | None = Field(None, ge=0)
+    """The most hexes a unit may move in one movement phase (mud: one), whatever its allowance."""
+    movement_factor: float = Field(1.0, gt=0)
+    """The allowance multiplied (halved: 0.5), fractions dropped."""
+    attack_factor: float = Field(1.0, gt=0)
+    """Attackers' combat strengths multiplied (halved when attacking: 0.5); defenders are not."""
+    defence_factor: float = Field(1.0, gt=0)
+    exempt_movement: tuple[Literal["rail"], ...] = ()
+    """The kinds of movement the condition leaves alone (rail movement in mud)."""
+    source: Source
+    note: str = ""
+
+
+class PhaseRule(Model):
+    """What a movement phase of the sequence allows: normal movement or rail movement, and on which turns."""
+
+    id: Ident
+    """The step or phase id of `[[sequence]]` in game.toml."""
+    movement: Literal["normal", "rail"] = "normal"
+    skipped_turns: tuple[int, ...] = ()
+    """Turns on which nothing may be done in this phase (e.g. the first turn's)."""
+    source: Source
+
+
+class RailRules(Model):
+    """Rail movement along rail lines (a hexside feature of hexsides.csv, or hexes of a terrain)."""
+
+    feature: Ident = "rail"
+    """The hexside feature joining two hexes of a rail line."""
+    sides: tuple[str, ...] = ()
+    """The sides that may move by rail (empty: both)."""
+    start_on_rail: bool = True
+    """A unit must begin its rail move in a hex of a rail line."""
+    max_hexes: int | None = Field(None, ge=1)
+    """The most hexes a rail move may run (None: any number, or the allowance)."""
+    uses_allowance: bool = False
+    """A rail move runs at most the unit's movement allowance in hexes (each rail hex counting one)."""
+    enemy_zoc: Literal["prohibited", "stop", "ignored"] = "prohibited"
+    """May a rail move enter (or leave) an enemy zone of control."""
+    source: Source
+
+
+class MovementRules(Model):
+    """Movement: the allowance, the terrain's costs (terrain.toml), enemy units, rail and the phases."""
+
+    value: Ident = "movement"
+    """The counter value (of game.toml's `value_names`) that is a unit's movement allowance."""
+    per_phase: bool = True
+    """A unit has its whole allowance in each movement phase it may move in."""
+    enemy_units: Literal["prohibited"] = "prohibited"
+    leave_map: Literal["prohibited"] = "prohibited"
+    phases: list[PhaseRule] = []
+    rail: RailRules | None = None
+    source: Source
+
+
+class ZocRules(Model):
+    """Zones of control: which kind, what entering or leaving costs, what blocks them."""
+
+    kind: ZocKind = "stop"
+    leave_cost: int = Field(0, ge=0)
+    """Movement points added for leaving an enemy zone."""
+    into_hexside: tuple[Ident, ...] = ()
+    """Hexside features a zone does not extend across (terrain.toml's `blocks_zoc` blocks hexes and hexsides)."""
+    advance_ignores: bool = True
+    """An advance after combat ignores zones of control."""
+    source: Source
+
+
+class StackingRules(Model):
+    """How many units (or steps) of one side a hex may hold, and when that is checked."""
+
+    limit: int = Field(ge=1)
+    count: Literal["units", "steps"] = "units"
+    checked: Literal["end_of_move", "end_of_phase"] = "end_of_move"
+    """`end_of_move`: after every entry that puts a unit in a hex (a move may pass through a full hex);
+    `end_of_phase`: at the end of each phase."""
+    source: Source
+
+
+class TerrainEffect(Model):
+    """A terrain's effect on combat: a column shift on the table, or a strength multiplied."""
+
+    terrain: Ident
+    """A hex terrain (the defender's hex) or a hexside feature (between an attacker and the defender)."""
+    shift: int = 0
+    """Columns shifted (negative: in the defender's favour)."""
+    defence_factor: float = Field(1.0, gt=0)
+    sides: tuple[str, ...] = ()
+    """The defending sides it helps (empty: both), e.g. fortifications built by one side."""
+    when: Literal["defender_in", "every_attacker_across", "any_attacker_across"] = "defender_in"
+    """`defender_in`: the defender's hex has the terrain; the hexside kinds: every attacker (or at least one)
+    attacks across such a hexside."""
+    source: Source
+
+
+class ResultCode(Model):
+    """What a result code of the combat results table does, as data."""
+
+    code: str
+    defender_steps: int = Field(0, ge=0)
+    """Steps each defending unit loses (before any retreat)."""
+    attacker_steps: int = Field(0, ge=0)
+    """Steps the attacker loses in all (the attacker chooses the units)."""
+    defender_eliminated: bool = False
+    attacker_eliminated: bool = False
+    defender_retreat: int = Field(0, ge=0)
+    """Hexes every surviving defender retreats."""
+    attacker_retreat: int = Field(0, ge=0)
+    exchange: bool = False
+    """The defender loses `defender_steps`; then the attacker loses at least as much printed strength."""
+    advance: bool | None = None
+    """Whether attackers may advance after it (None: when the defender's hex is left empty)."""
+    source: Source
+
+
+class RetreatRules(Model):
+    """Retreats after combat: who chooses the path, what is prohibited, what a blocked retreat costs."""
+
+    chooser: Literal["owner", "opponent"] = "owner"
+    enemy_zoc: Literal["prohibited", "allowed"] = "prohibited"
+    """Whether a retreat may enter an enemy zone of control (friendly units there do not negate it)."""
+    through_friendly: bool = True
+    """Whether a retreat may pass through (and end in) hexes of friendly units, stacking allowing."""
+    extend_to_empty: bool = False
+    """A retreat whose last hex holds friendly units goes on, hex by hex, to the first empty hex."""
+    prohibited_terrain: tuple[Ident, ...] = ()
+    blocked: Literal["eliminated", "step_per_hex"] = "eliminated"
+    """A unit that cannot retreat its full length is eliminated, or loses a step per hex short."""
+    away: bool = True
+    """Each hex of a retreat is farther from the hex it retreated from than the one before."""
+    source: Source
+
+
+class AdvanceRules(Model):
+    """Advance after combat into the hex the defender left."""
+
+    units: int = Field(1, ge=0)
+    """How many attacking units may advance (0: none)."""
+    hexes: int = Field(1, ge=0)
+    """How far: 1 is the vacated hex only."""
+    source: Source
+
+
+class CombatRules(Model):
+    """Combat: odds or differential (crt.toml's `kind`), rounding, who may attack whom, results as data."""
+
+    adjacent: bool = True
+    defender_hexes: Literal["one"] = "one"
+    """Each attack is made on the units of one hex."""
+    attack_once: bool = True
+    """Each unit attacks at most once a combat phase."""
+    defend_once: bool = True
+    """Each hex is attacked at most once a combat phase."""
+    must_attack: bool = False
+    """Every enemy unit next to a phasing unit must be attacked (and every such phasing unit attack)."""
+    rounding: Literal["down", "nearest", "defender"] = "down"
+    """Odds: the ratio rounded down to a column (in the defender's favour)."""
+    below: Literal["prohibited", "lowest", "no_effect"] = "prohibited"
+    """Odds worse than the table's first column (after shifts): not allowed, read on it, or `below_result`."""
+    below_result: str = "NE"
+    """The result of an attack below the table when `below = "no_effect"`."""
+    shift_before_cap: bool = True
+    """Terrain shifts count from the odds as computed, before odds above the table are read on its last column."""
+    above: Literal["highest"] = "highest"
+    terrain: list[TerrainEffect] = []
+    results: list[ResultCode] = Field(min_length=1)
+    retreat: RetreatRules
+    advance: AdvanceRules
+    die_faces: int = Field(6, ge=2)
+    source: Source
+
+    @model_validator(mode="after")
+    def _unique_codes(self) -> CombatRules:
+        codes = [r.code for r in self.results]
+        if len(codes) != len(set(codes)):
+            raise ValueError(f"results: code {next(c for c in codes if codes.count(c) > 1)!r} is listed twice")
+        return self
+
+
+class ReplacementRules(Model):
+    """Replacements: points a side gets each turn (replacements.csv), what a point buys and where it goes."""
+
+    kind: Ident = "steps"
+    """The `kind` of replacements.csv rows that are replacement points."""
+    rebuild: Literal["reduced", "full"] = "reduced"
+    """An eliminated unit comes back on this face for one point."""
+    restore: bool = True
+    """A point flips a reduced unit on the map to its full face."""
+    places: dict[str, tuple[Ident, ...]] = {}
+    """Where each side places a rebuilt unit: area ids of areas.toml (empty: any hex it controls)."""
+    in_communication: bool = True
+    """A rebuilt unit's hex, and a restored unit, must be in communication (`[supply]`)."""
+    communication_exempt: dict[str, tuple[str, ...]] = {}
+    """Places (places.csv names) where a side's replacements need no communication."""
+    places_controlled: bool = False
+    """A place of `places` other than a source hex must be controlled by the side (`[victory]` control)."""
+    from_turn: dict[str, int] = {}
+    """Units that may be rebuilt only from a turn on (unit id -> turn)."""
+    once_per_phase: bool = True
+    """A unit takes at most one replacement point a phase (a rebuilt unit is not restored in the same phase)."""
+    not_in_enemy_zoc: bool = True
+    unit_types: dict[str, tuple[Ident, ...]] = {}
+    """The unit types each side may rebuild or restore (empty: all)."""
+    source: Source
+
+
+class ReinforcementRules(Model):
+    """Reinforcements (reinforcements.csv): placed on their turn, at their entry hex or area."""
+
+    late: Literal["prohibited", "allowed"] = "prohibited"
+    not_in_enemy_zoc: bool = True
+    source: Source
+
+
+class SupplyRules(Model):
+    """Communication (or supply): a line of hexes from a unit to a source of its side."""
+
+    sources: dict[str, tuple[Ident, ...]]
+    """Each side's sources: area ids of areas.toml (a map edge is an area of its hexes)."""
+    max_hexes: int | None = Field(None, ge=0)
+    """The longest line (None: any length)."""
+    enemy_units: Literal["blocked"] = "blocked"
+    enemy_zoc: Literal["blocked", "blocked_unless_friendly", "allowed"] = "blocked_unless_friendly"
+    prohibited_terrain: tuple[Ident, ...] = ()
+    source: Source
+
+
+class VictoryCondition(Model):
+    """One way a side wins: places it controls (and those it must not lose) at the end, or at any moment."""
+
+    winner: str
+    """The side that wins; `draw` for a drawn game."""
+    controls: tuple[str, ...] = ()
+    """Place names of places.csv (or hex labels) the winner must control."""
+    at_least: int | None = Field(None, ge=0)
+    """Of `controls`, how many (None: all)."""
+    also_controls: tuple[str, ...] = ()
+    """Places it must control besides (all of them)."""
+    when: Literal["end", "any_time"] = "end"
+    order: int = 0
+    """Conditions are read in this order; the first that holds decides."""
+    source: Source
+
+
+class VictoryRules(Model):
+    """Victory: who controls each place at the start, how control changes, the conditions, the default."""
+
+    control: Literal["last_entered", "occupied"] = "last_entered"
+    initial: dict[str, tuple[str, ...]] = {}
+    """The places each side controls at the start (the rest: the side whose units stand there, else none)."""
+    initial_others: str | None = None
+    """The side controlling at the start every place of places.csv not in `initial`."""
+    conditions: list[VictoryCondition] = Field(min_length=1)
+    otherwise: str = "draw"
+    """The result when no condition holds: a side or `draw`."""
+    source: Source
+
+
+class RulesFile(Model):
+    """A classic game's rules: the sections it cites and every rule area's numbers and choices."""
+
+    schema_version: Literal[1]
+    section: list[Section] = Field(min_length=1)
+    condition: list[Condition] = []
+    movement: MovementRules
+    zoc: ZocRules
+    stacking: StackingRules
+    combat: CombatRules
+    replacements: ReplacementRules | None = None
+    reinforcements: ReinforcementRules | None = None
+    supply: SupplyRules | None = None
+    victory: VictoryRules | None = None
+    source: Source
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _cited_sections(self) -> RulesFile:
+        ids = [s.id for s in self.section]
+        if len(ids) != len(set(ids)):
+            raise ValueError(f"section {next(i for i in ids if ids.count(i) > 1)!r} is listed twice")
+        for where, source in self.citations():
+            # Each rule area cites the game's own section (a reconstructed reading says so in its `note`).
+            if source not in ids:
+                raise ValueError(f"{where}: source {source!r} is not one of the [[section]] ids ({', '.join(ids)})")
+        return self
+
+    def citations(self) -> list[tuple[str, str]]:
+        """Every rule area's cited section, with where it is written (for the cross-check)."""
+        out: list[tuple[str, str]] = [("movement", self.movement.source), ("zoc", self.zoc.source),
+                                      ("stacking", self.stacking.source), ("combat", self.combat.source),
+                                      ("combat.retreat", self.combat.retreat.source),
+                                      ("combat.advance", self.combat.advance.source)]
+        out += [(f"movement.phases {p.id}", p.source) for p in self.movement.phases]
+        out += [("movement.rail", self.movement.rail.source)] if self.movement.rail else []
+        out += [(f"condition {c.id}", c.source) for c in self.condition]
+        out += [(f"combat.terrain {t.terrain}", t.source) for t in self.combat.terrain]
+        out += [(f"combat.results {r.code}", r.source) for r in self.combat.results]
+        for name in ("replacements", "reinforcements", "supply", "victory"):
+            area = getattr(self, name)
+            if area is not None:
+                out.append((name, area.source))
+        if self.victory is not None:
+            out += [(f"victory.conditions {c.winner}", c.source) for c in self.victory.conditions]
+        return out
+
+
+__all__ = ["AdvanceRules", "CombatRules", "Condition", "MovementRules", "PhaseRule", "RailRules",
+           "ReinforcementRules", "ReplacementRules", "ResultCode", "RetreatRules", "RulesFile", "Section",
+           "StackingRules", "SupplyRules", "TerrainEffect", "VictoryCondition", "VictoryRules", "ZocKind",
+           "ZocRules"]
