@@ -31,7 +31,7 @@ def edit(path: Path, old: str, new: str) -> None:
 def test_bundled_games_load() -> None:
     """Both bundled games load without a problem and their grids hold every label."""
     root = data_root()
-    assert game_ids(root) == ["omaha", "onslaught"]
+    assert game_ids(root) == ["moscow", "omaha", "onslaught"]
     for game_id in game_ids(root):
         game = load_game(root, game_id)
         assert len(game.grid) == game.map.grid.columns * game.map.grid.rows

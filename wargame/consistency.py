@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from wargame.errors import DataError, GridError, Place, did_you_mean
 from wargame.hexes import Hex
 from wargame.layout import board_too_large
+from wargame.rules_consistency import check_rules
 
 if TYPE_CHECKING:
     from wargame.gamedata import Game
@@ -49,7 +50,7 @@ def cross_check(game: Game) -> list[DataError]:
     _check_manifest(game, report)
     _check_pieces(game, report)
     _check_schedules(game, report)
-    return report.errors
+    return report.errors + check_rules(game)
 
 
 def _check_map(game: Game, report: _Report) -> None:

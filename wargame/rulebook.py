@@ -299,6 +299,8 @@ class RulesFile(Model):
 
     schema_version: Literal[1]
     section: list[Section] = Field(min_length=1)
+    start_reduced: tuple[str, ...] = ()
+    """Sides whose units set up on the map start on their reduced face."""
     condition: list[Condition] = []
     movement: MovementRules
     zoc: ZocRules

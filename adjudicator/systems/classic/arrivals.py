@@ -151,6 +151,8 @@ def apply_place(state: ClassicState, entry: Place) -> ClassicState:
     """The unit in its hex, on the face written (a rebuilt unit on the rules' face), points counted."""
     unit = unit_of(state, entry.unit)
     label = entry.hex or state.location.get(entry.unit, "")
+    if entry.how == "replace" and state.game.grid.is_label(state.location.get(entry.unit, "")):
+        label = state.location[entry.unit]  # a unit on the map is restored where it stands, whatever is written
     reduced = state.reduced
     log = state.log
     arrived = state.arrived

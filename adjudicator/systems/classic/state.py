@@ -81,6 +81,10 @@ class ClassicState:
     outcome: Outcome | None = None
     claimed: frozenset[str] = frozenset()
     """Sides that have claimed victory."""
+    last_line: int = 0
+    """The log line of the last entry applied (where the log's end is reported)."""
+    overstacks: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
+    """Overstacked hexes already reported, with their units (a lasting breach is reported once)."""
     by_hex: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
     """The units in each map hex, sorted (kept with `location`)."""
 

@@ -82,15 +82,15 @@ class Classic(SystemBase[ClassicState]):
 
     step_noun: StepNoun = "phase"
     entry_kinds = KINDS
-    foreign_kinds = {"bombard": "is a Fire & Movement entry; this game has no bombardment",
-                     "markers": "is a Fire & Movement entry; this game has no support fire markers",
-                     "rolloff": "is an Onslaught entry; this game has no action step",
-                     "action": "is an Onslaught entry; this game has no actions",
-                     "activate": "is an Onslaught entry; this game activates no stacks",
-                     "income": "is an Onslaught entry; this game has no supply points",
-                     "capture": "is an Onslaught entry; this game has no supply points",
-                     "stand": "is an Onslaught entry; this game has no standing fast",
-                     "pass": "is an Onslaught entry; a classic game's phases have no passes"}
+    foreign_kinds = {"bombard": "is not an entry of this game: this game has no bombardment",
+                     "markers": "is not an entry of this game: this game has no support fire markers",
+                     "rolloff": "is not an entry of this game: this game has no action step",
+                     "action": "is not an entry of this game: this game has no actions",
+                     "activate": "is not an entry of this game: this game activates no stacks",
+                     "income": "is not an entry of this game: this game has no supply points",
+                     "capture": "is not an entry of this game: this game has no supply points",
+                     "stand": "is not an entry of this game: this game has no standing fast",
+                     "pass": "is not an entry of this game: a classic game's phases have no passes"}
     engine_checks = EngineChecks()
 
     def __init__(self, game: Game, registry: Registry[ClassicState] = REGISTRY) -> None:
@@ -120,8 +120,10 @@ class Classic(SystemBase[ClassicState]):
             raise ReplayError(f"unknown scenario {scenario!r} (scenarios: {', '.join(sorted(known))})")
         location = {p.piece: p.location for _, p in game.setup if p.scenario == scenario and p.piece in
                     game.units_by_id}
-        state = ClassicState(game, scenario, 0, None, None, location, frozenset(), {},
-                             by_hex=index_by_hex(game, location))
+        # The rules may set up a side's units on their reduced face (rules.toml's start_reduced).
+        reduced = frozenset(u for u, where in location.items() if game.grid.is_label(where)
+                            and game.units_by_id[u].side in tables(game).rules.start_reduced)
+        state = ClassicState(game, scenario, 0, None, None, location, reduced, {}, by_hex=index_by_hex(game, location))
         return replace(state, control=victory.initial_control(state))
 
     def check_rules(self, state: ClassicState, entry: Entry, kind_rules: bool = True) -> list[Finding]:
@@ -146,7 +148,7 @@ class Classic(SystemBase[ClassicState]):
         t = rules_of(state)
         out = [finding(state, "error", t.rules.stacking.source, entry, f"{label} is left overstacked "
                        f"({', '.join(state.units_in(label))}) at the end of the {state.phase} phase")
-               for label, _ in movement.phase_stacking(state)]
+               for label, _ in movement.phase_stacking(state) if (label, state.units_in(label)) not in state.overstacks]
         if isinstance(entry, TurnMarker) and state.turn > 0 and t.rules.reinforcements is not None:
             for unit_id in arrivals.overdue(state, state.turn):
                 out.append(finding(state, "error", t.rules.reinforcements.source, entry, f"{unit_id} was due on "
@@ -159,19 +161,24 @@ class Classic(SystemBase[ClassicState]):
             return state
         if state.pending is not None and not results.carries_out(entry):
             state = replace(state, pending=None)
+        if isinstance(entry, (StepMarker, TurnMarker)):
+            # Reported once: a stack left over the limit is not a new breach at every later phase's end.
+            state = replace(state, overstacks=frozenset((label, state.units_in(label))
+                                                        for label, _ in movement.phase_stacking(state)))
         try:
             after = self.registry.apply(state, entry)
         except (KeyError, ValueError) as e:
             raise ReplayError(f"line {entry.line}: the entry cannot be applied ({e})") from None
-        return victory.any_time(after, entry.line)
+        return victory.any_time(replace(after, last_line=entry.line), entry.line)
 
     def finish(self, state: ClassicState) -> list[Finding]:
         """What the log's end leaves owed, and the game's result when its last turn is under way."""
         out = results.owed(state, None, line=state.pending.line if state.pending else 0)
+        last = state.last_line
         t = rules_of(state)
         out += [finding(state, "error", t.rules.stacking.source, None, f"{label} is left overstacked "
-                        f"({', '.join(state.units_in(label))}) at the end of the log") for label, _ in
-                movement.phase_stacking(state)]
+                        f"({', '.join(state.units_in(label))}) at the end of the log", line=last) for label, _ in
+                movement.phase_stacking(state) if (label, state.units_in(label)) not in state.overstacks]
         if t.rules.victory is not None and victory.is_over(state) and state.outcome is None:
             winner, condition = victory.decided(state, True)
             section = condition.source if condition is not None else t.rules.victory.source

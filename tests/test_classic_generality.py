@@ -1,0 +1,137 @@
+"""The classic series referees a game it has never seen from its data alone: a second, differently shaped game
+(locking zones of control, a differential table, stacking by steps, no weather) made in a temporary folder."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator.cli import adjudicate_file
+from builder.cli import main as vmodbuild
+from wargame.game import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CRT = '''schema_version = 1
+kind = "differential"
+columns = ["-2", "+0", "+2", "+4"]
+die_rolls = [1, 2, 3, 4, 5, 6]
+results = [
+    ["AL", "DR", "DR", "DE"],
+    ["AL", "NE", "DR", "DE"],
+    ["AL", "NE", "DR", "DR"],
+    ["NE", "NE", "NE", "DR"],
+    ["NE", "AL", "NE", "DR"],
+    ["AL", "AL", "NE", "NE"],
+]
+source = "1.0"
+[result_codes]
+NE = "No effect."
+DR = "Defender retreats one hex."
+AL = "Attacker loses a step."
+DE = "Defender eliminated."
+'''
+
+RULES_CHANGES = {
+    # Locking zones of control, stacking by steps (two), no mud, a one-hex retreat chosen by its owner.
+    'kind = "stop"': 'kind = "lock"',
+    'limit = 1\ncount = "units"\nchecked = "end_of_phase"': 'limit = 2\ncount = "steps"\nchecked = "end_of_move"',
+    'chooser = "opponent"': 'chooser = "owner"',
+    'extend_to_empty = true': 'extend_to_empty = false',
+    'below = "no_effect"': 'below = "prohibited"',
+}
+
+
+@pytest.fixture
+def other_game(tmp_path: Path) -> Path:
+    """A data folder holding `steppe`: Battle for Moscow's map and counters under other rules and another table."""
+    for kind in ("maps", "counters"):
+        shutil.copytree(ROOT / kind / "moscow", tmp_path / kind / "steppe")
+    counters = tmp_path / "counters" / "steppe"
+    game = (counters / "game.toml").read_text(encoding="utf-8")
+    (counters / "game.toml").write_text(game.replace('id = "moscow"', 'id = "steppe"')
+                                        .replace('map = "moscow"', 'map = "steppe"'), encoding="utf-8")
+    rules = (counters / "rules.toml").read_text(encoding="utf-8")
+    rules = re.sub(r"\[\[condition\]\].*?(?=\n\[movement\])", "", rules, flags=re.S)
+    for old, new in RULES_CHANGES.items():
+        assert old in rules, old
+        rules = rules.replace(old, new)
+    # This table has no DRL or EX: the results it does not print are not the game's.
+    rules = re.sub(r'\[\[combat\.results\]\]\ncode = "(DRL|EX)"\n(?:[a-z_]+ = [^\n]*\n)*', "", rules)
+    rules = rules.replace('code = "DR"\ndefender_retreat = 2', 'code = "DR"\ndefender_retreat = 1')
+    (counters / "rules.toml").write_text(rules, encoding="utf-8")
+    (counters / "crt.toml").write_text(CRT, encoding="utf-8")
+    return tmp_path
+
+
+def findings(data: Path, log: str, tmp_path: Path) -> list[tuple[int, str, str]]:
+    """(line, severity, rule) of a log of the other game."""
+    path = tmp_path / "game.log"
+    path.write_text(log, encoding="utf-8")
+    result, _ = adjudicate_file(path, data)
+    assert result.stopped is None, result.stopped
+    return sorted((f.line, f.severity, f.rule) for f in result.findings if f.severity != "note")
+
+
+HEAD = '[Game "steppe"]\nTurn 1\nPhase german_replacement\nPhase panzer_movement\n'
+
+
+def test_the_other_game_validates_and_builds(other_game: Path, tmp_path: Path) -> None:
+    """The game's data load with the classic vocabulary, and its module builds."""
+    game = load_game(other_game, "steppe")
+    assert game.rules is not None and game.rules.zoc.kind == "lock"
+    out = CliRunner().invoke(vmodbuild, ["build", "steppe", "--data", str(other_game), "--out", str(tmp_path / "d")])
+    assert out.exit_code == 0, out.output
+
+
+def test_locking_zones_of_control(other_game: Path, tmp_path: Path) -> None:
+    """A unit in an enemy zone may not leave it by moving (`lock`), where Battle for Moscow lets it."""
+    # ge-xli at 0201 is next to the Soviet armies at 0301 and 0302.
+    log = HEAD + "ge-xli 0201-0101\n"
+    assert findings(other_game, log, tmp_path) == [(5, "error", "5.0")]
+
+
+def test_stacking_by_steps_at_the_end_of_each_move(other_game: Path, tmp_path: Path) -> None:
+    """Two steps a hex, checked as each move ends: a full two-step unit joining another is over the limit."""
+    log = HEAD + "ge-xlviii 0309-0308\nge-xlvii 0310-0309-0308\n"
+    assert findings(other_game, log, tmp_path) == [(6, "error", "6.0")]
+
+
+def test_a_differential_table(other_game: Path, tmp_path: Path) -> None:
+    """12 + 9 against a reduced 4: +17, read on the +4 column; die 1 gives DE there, so DR is a wrong claim."""
+    log = HEAD + "Phase german_combat\nGerman: attack 0302 with ge-xli ge-lvi die 1 result DR\n" \
+        "Soviet> retreat so-30 0302-0402\n"
+    assert findings(other_game, log, tmp_path) == [(6, "error", "7.0")]
+    ok = HEAD + "Phase german_combat\nGerman: attack 0302 with ge-xli ge-lvi die 1 result DE\n" \
+        "Soviet> eliminate so-30\n"
+    assert findings(other_game, ok, tmp_path) == []
+
+
+def test_a_retreat_chosen_by_its_owner(other_game: Path, tmp_path: Path) -> None:
+    """The owner retreats its unit one hex here (Battle for Moscow: the attacker, two hexes)."""
+    base = HEAD + "Phase german_combat\nGerman: attack 0302 with ge-xli die 3 result DR\n"
+    assert findings(other_game, base + "Soviet> retreat so-30 0302-0402\n", tmp_path) == []
+    assert findings(other_game, base + "German: retreat so-30 0302-0402\n", tmp_path) == [(7, "error", "log")]
+    assert findings(other_game, base + "Soviet> retreat so-30 0302-0402-0502\n", tmp_path) == [(7, "error", "8.1")]
+
+
+def test_odds_below_the_table_are_refused(other_game: Path, tmp_path: Path) -> None:
+    """Below the first column the attack is not allowed here (`below = "prohibited"`)."""
+    # ge-xlii (4) at 0107 has no Soviet neighbour; ge-vi (5) at 0203 attacks so-16 (4) at 0304: +1, on +0.
+    fine = HEAD + "Phase german_combat\nGerman: attack 0304 with ge-vi die 4 result NE\n"
+    assert findings(other_game, fine, tmp_path) == []
+    # so-29 (4) in the forest at 0301 against ge-lvi (9) at 0202: +5, +4 shifted one left is +2.
+    shifted = HEAD + "Phase german_combat\nGerman: attack 0301 with ge-lvi diff +4 die 4\n"
+    assert findings(other_game, shifted, tmp_path) == [(6, "error", "7.0")]
+
+
+def test_the_classic_package_names_no_game() -> None:
+    """No module of the classic series names a bundled game or side."""
+    words = re.compile(r"\b(moscow|onslaught|omaha|German|Soviet|Allied)\b", re.I)
+    for path in sorted((ROOT / "adjudicator" / "systems" / "classic").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert not words.search(text), f"{path.name}: {words.search(text)}"

@@ -1,0 +1,119 @@
+"""Cross-checks of a classic game's rules.toml against its other data: every name it uses is the game's
+(result codes against crt.toml, terrain, phases, areas, places, sides, units, turns), so a designer's slip is
+a `validate` error at its file, never a failure at referee time."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from wargame.errors import DataError, Place, did_you_mean
+from wargame.rulebook import TerrainEffect
+
+if TYPE_CHECKING:
+    from wargame.gamedata import Game
+
+
+def check_rules(game: Game) -> list[DataError]:
+    """Every name rules.toml uses that the game's data does not have."""
+    rules = game.rules
+    if rules is None:
+        if game.manifest.rule_system == "classic":
+            file = game.files.get("rules", game.root / "counters" / game.id / "rules.toml")
+            return [DataError("a game on the classic rule system needs counters/GAME/rules.toml (its rules as data; "
+                              "docs/designing-a-game.md)", Place(file))]
+        return []
+    file = game.files["rules"]
+    errors: list[DataError] = []
+
+    lines = file.read_text(encoding="utf-8").splitlines() if file.is_file() else []
+
+    def add(message: str, key: str) -> None:
+        # The first line naming the key (a table header or `key =`): where a designer looks.
+        name = key.split(".")[-1]
+        line = next((n for n, text in enumerate(lines, 1) if text.lstrip().startswith((f"{name} ", f"{name}=",
+                                                                                          f"[{key}", f"[[{key}"))), None)
+        errors.append(DataError(message, Place(file, line, None, key)))
+
+    def known(word: str, vocabulary: Iterable[str], what: str, key: str) -> None:
+        vocab = sorted(vocabulary)
+        if word not in vocab:
+            add(f"unknown {what} {word!r}{did_you_mean(word, vocab)}", key)
+
+    sides = game.manifest.sides
+    terrain = set(game.terrain)
+    areas = set(game.areas_by_id)
+    places = {p.name for _, p in game.places} | set(game.grid.labels)
+    phases = {i.id for item in game.manifest.sequence for i in (item, *item.items)}
+    last = max((s.last_turn for s in game.manifest.scenario), default=0)
+    codes = {r.code for r in rules.combat.results}
+    if game.crt is not None:
+        for row in game.crt.results:
+            for cell in row:
+                known(cell, codes, "result code (crt.toml's, not in rules.toml's [[combat.results]])",
+                      "combat.results")
+        for code in codes - set(game.crt.result_codes):
+            add(f"result code {code!r} is not one of crt.toml's result_codes", "combat.results")
+        if rules.combat.below == "no_effect":
+            known(rules.combat.below_result, codes, "result code", "combat.below_result")
+    for condition in rules.condition:
+        for turn in condition.turns:
+            if turn > last:
+                add(f"condition {condition.id!r}: turn {turn} is past the last turn ({last})", "turns")
+    for phase in rules.movement.phases:
+        known(phase.id, phases, "phase of [[sequence]]", "movement.phases")
+    if game.manifest.value_names and rules.movement.value not in game.manifest.value_names:
+        known(rules.movement.value, game.manifest.value_names, "counter value", "movement.value")
+    _terrain(rules.combat.terrain, terrain, known, sides)
+    for t in (*rules.zoc.into_hexside, *rules.combat.retreat.prohibited_terrain):
+        known(t, terrain, "terrain", "terrain")
+    if rules.movement.rail is not None:
+        known(rules.movement.rail.feature, terrain, "hexside feature", "feature")
+        for side in rules.movement.rail.sides:
+            known(side, sides, "side", "sides")
+    if rules.replacements is not None:
+        for side, ids in (*rules.replacements.places.items(), *rules.replacements.unit_types.items()):
+            known(side, sides, "side", "places")
+        for side, ids in rules.replacements.places.items():
+            for area in ids:
+                known(area, areas, "area of areas.toml", "places")
+        for side, names in rules.replacements.communication_exempt.items():
+            known(side, sides, "side", "communication_exempt")
+            for name in names:
+                known(name, places, "place of places.csv", "communication_exempt")
+        for unit in rules.replacements.from_turn:
+            known(unit, game.units_by_id, "unit", "from_turn")
+        types = {t.id for t in game.manifest.unit_type}
+        for ids in rules.replacements.unit_types.values():
+            for unit_type in ids:
+                known(unit_type, types, "unit type", "unit_types")
+    if rules.supply is not None:
+        for side, ids in rules.supply.sources.items():
+            known(side, sides, "side", "sources")
+            for area in ids:
+                known(area, areas, "area of areas.toml", "sources")
+    if rules.victory is not None:
+        v = rules.victory
+        for side in (*v.initial, *([v.initial_others] if v.initial_others else [])):
+            known(side, sides, "side", "initial")
+        for names in v.initial.values():
+            for name in names:
+                known(name, places, "place of places.csv (or hex)", "initial")
+        known(v.otherwise, [*sides, "draw"], "side (or draw)", "otherwise")
+        for c in v.conditions:
+            known(c.winner, [*sides, "draw"], "side (or draw)", "winner")
+            for name in (*c.controls, *c.also_controls):
+                known(name, places, "place of places.csv (or hex)", "controls")
+    return errors
+
+
+def _terrain(effects: Iterable[TerrainEffect], terrain: set[str],
+             known: Callable[[str, Iterable[str], str, str], None], sides: tuple[str, str]) -> None:
+    """Each combat terrain effect names a terrain of terrain.toml and the game's sides."""
+    for effect in effects:
+        known(effect.terrain, terrain, "terrain", "combat.terrain")
+        for side in effect.sides:
+            known(side, sides, "side", "combat.terrain")
+
+
+__all__ = ["check_rules"]
