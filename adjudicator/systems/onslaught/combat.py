@@ -282,6 +282,11 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
             # 5.4: "All attacking divisions must be activated" (5.2 for a Breakthrough action).
             out.append(finding("error", "5.4" if action.type == "combat" else "5.2", entry,
                                f"{unit_id} attacks without being activated in this action"))
+        elif action is not None and action.type == "breakthrough" and unit_id not in action.latest:
+            # 5.5: one stack at a time; activating the next ends the earlier stack's combat and movement.
+            out.append(finding("error", "5.5", entry, f"{unit_id} attacks after another stack was activated; "
+                                                      "a breakthrough stack finishes its combat and movement "
+                                                      "before the next is activated"))
         if unit_id in state.attacked:
             out.append(finding("error", "7.0", entry, f"{unit_id} has already attacked in this action"))
         elif action is not None and action.type == "combat" and action.targets.get(unit_id, entry.hex) != entry.hex:
