@@ -159,6 +159,10 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
     action = state.action
     out: list[tuple[str, str]] = []
     if state.step == "reinforcement" and action is None:
+        if unit_id not in state.free_moves and unit.side == "Allied" and unit_id in state.placed_now:
+            # 10.3: "Allied reinforcements do not get a free move after placement".
+            return [("10.3", f"{unit_id} moves after its placement as a reinforcement; unlike German ones, "
+                             "Allied reinforcements get no free move")], True
         if unit_id not in state.free_moves:
             # 10.2: the one move of the Reinforcement Step, free, for German arrivals from A or B.
             return [("10.2", f"{unit_id} moves in the Reinforcement Step; only German reinforcements placed in "
