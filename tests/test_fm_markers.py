@@ -228,7 +228,7 @@ def test_weather(game: Game) -> None:
     placed = {"16/1": "2014"}
     assert run(game, good + "16/1 2014-1914\n", placed, turn=2, optional=("weather",))[0] == []
     assert run(game, good + "16/1 2014-1914-1814\n", placed, turn=2, optional=("weather",))[0] == \
-        [("5.2c", "16/1 2014-1914-1814")]
+        [("14.1", "16/1 2014-1914-1814")]  # issue 26: within the printed 6, so the halving is misread
     assert run(game, good.replace("Roll German 6", "Roll German 5").replace(
         "Roll Allied 2 German 1\nAllied: aside us_sf_3 us_sf_7\nGerman: aside de_sf_2\n", "")
         + "16/1 2014-1914-1814\n", placed, turn=2, optional=("weather",))[0] == []

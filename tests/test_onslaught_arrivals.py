@@ -112,7 +112,7 @@ def test_where_german_reinforcements_go(game: Game) -> None:
         [("10.2", "German: reinforce ss-pz-03 4510")]
     full = {**placed, "de-inf-02": "4510", "de-inf-03": "4510", "de-inf-04": "4510"}
     assert play(game, 2, full, step + "German: reinforce ss-pz-05 4510\n")[0] == \
-        [("10.2", "German: reinforce ss-pz-05 4510")]
+        [("10.1", "German: reinforce ss-pz-05 4510")]  # issue 26: 10.1's "cannot be overstacked anywhere"
     # A Germany hex surrounded by Allied divisions has no line to the east edge.
     ring = {u: label for u, label in zip(("us-inf-03", "us-inf-04", "us-inf-05", "us-inf-06", "us-inf-07",
                                           "us-inf-08"), neighbours(game, "4510"))}

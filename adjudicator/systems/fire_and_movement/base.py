@@ -235,6 +235,10 @@ class SeriesRules(SystemBase[S]):
         """A marker's value once the folio's rules have changed it (none in the series)."""
         return applied
 
+    def allowance_rule(self, state: S, unit_id: str) -> str | None:
+        """The clause that cuts the unit's movement allowance now (None: it has its printed one)."""
+        return None
+
     def support_value_rule(self) -> str | None:
         """The clause by which a folio changes marker values (None: the series changes none)."""
         return None

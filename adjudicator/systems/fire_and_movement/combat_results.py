@@ -64,7 +64,9 @@ class CombatResults(SeriesRules[S]):
             return [self._f("error", "8.2.4", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
                                                    "to lose a step")]
         if entry.unit not in (*combat.attackers, *combat.defenders):
-            return [self._f("error", "8.2.4", entry, f"{entry.unit} took no part in {combat.name}")]
+            # 8.1.3 says who a bombardment's results touch (the defenders, and (A)'s adjacent friends).
+            return [self._f("error", "8.1.3" if combat.bombardment else "8.2.4", entry,
+                            f"{entry.unit} took no part in {combat.name}")]
         steps, lost = combat.steps_of(entry.unit), combat.lost_by(entry.unit)
         if entry.loss == "deplete" and steps - lost <= 1:
             return [self._f("error", "8.3", entry, f"{entry.unit} is reduced or a one-step unit: a loss eliminates "

@@ -327,6 +327,12 @@ class Movement(ZonesOfControl[S]):
                                                                  f"{zoc_paid:g} of them for entering enemy zones of "
                                                                  f"control (6.1), more than its allowance of "
                                                                  f"{allowance} (5.2 c)")]
+                halving = self.allowance_rule(state, entry.unit)
+                if halving is not None and spent <= self.allowance(state, entry.unit, weather=False):
+                    # The move fits the printed allowance: the clause misread is the one that halves it.
+                    return out + [self._f("error", halving, entry, f"{entry.unit} has spent {spent:g} MP by {lb}, "
+                                                                   f"within its printed allowance but more than the "
+                                                                   f"{allowance} MP it is cut to ({halving})")]
                 return out + [self._f("error", "5.2c", entry, f"{entry.unit} has spent {spent:g} MP by {lb}, more "
                                                               f"than its allowance of {allowance}")]
         return out

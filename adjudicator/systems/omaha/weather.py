@@ -75,6 +75,10 @@ class Weather(OmahaRules):
             return -(-applied // 2)
         return applied
 
+    def allowance_rule(self, state: OmahaState, unit_id: str) -> str | None:
+        """14.1 while inclement weather halves the unit's allowance."""
+        return "14.1" if self.allowance(state, unit_id) < self.allowance(state, unit_id, weather=False) else None
+
     def support_value_rule(self) -> str | None:
         """15.0 is the clause that changes marker values (its flak halving)."""
         return "15.0"

@@ -161,7 +161,9 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     if state.action is None:
         # German Reserve Step: each stack moved costs a supply point (4.0, 5.2).
         cost = int(state.game.parameter["activation_cost"])
-        return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost})
+        stack = frozenset(entry.units or units_at(state, entry.hex, side))
+        return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost},
+                       reserve_stacks=state.reserve_stacks + (stack,))
     units = frozenset(entry.units or units_at(state, entry.hex, side))
     cost = activation_cost(state, state.action, units)
     points = {**state.supply, side: state.supply.get(side, 0) - cost}

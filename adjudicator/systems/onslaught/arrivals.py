@@ -10,16 +10,17 @@ from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.activation import short_of_supply
 from adjudicator.systems.onslaught.sections import finding
+from adjudicator.systems.onslaught.placement import (
+    entry_hexes, full_hexes, holds_full_stack, open_hexes, placement_problem, supplied_from,
+)
 from adjudicator.systems.onslaught.setup import check_setup
 from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, on_map, relocate, replace, turn_and_step, unit_of, units_at,
 )
 from adjudicator.systems.onslaught.supply import is_supplied, mark_control
-from adjudicator.systems.onslaught.supply_map import SupplyMap
-from adjudicator.systems.onslaught.tables import area_of, hex_by_label, map_tables
+from adjudicator.systems.onslaught.tables import area_of, map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, within_two, zone_of_control
 from wargame.game import Game
-from wargame.hexes import Hex
 from wargame.models import Arrival
 
 
@@ -103,97 +104,6 @@ def replacement_cost(game: Game, unit_type: str, start: str, end: str, in_german
             continue
         costs.append(int(cell["cost"]))
     return min(costs) if costs else None
-
-
-def allied_source_hexes(state: OnslaughtState) -> frozenset[Hex]:
-    """The landing hexes and ports that are Allied supply sources now (8.1, 8.4, 8.5)."""
-    sources = supply.allied_sources(state, state.controlled)
-    return frozenset(h for name, hexes in sources.items() if name != supply.SOUTHERN_FRANCE for h in hexes)
-
-
-def entry_hexes(state: OnslaughtState, unit_id: str, entry_area: str | None, replacing: bool) -> frozenset[Hex]:
-    """Where a reinforcement (or an Allied replacement, 11.3) may be placed (10.1-10.3)."""
-    game = state.game
-    side = unit_of(state, unit_id).side
-    if entry_area in ("entry_a", "entry_b") and not replacing:
-        return area_of(game, entry_area)
-    if side == "German":
-        return area_of(game, "germany")
-    return allied_source_hexes(state)
-
-
-def placement_sources(state: OnslaughtState, side: str, entry_area: str | None) -> frozenset[Hex]:
-    """The sources a newly placed division traces supply to: German the east edge only (10.2); Allied
-    their sources, area B's reinforcements off the southern edge through B (10.3)."""
-    supply_map = SupplyMap.of(state.game)
-    if side == "German":
-        return frozenset(supply_map.east_edge)
-    sources = set(allied_source_hexes(state))
-    if entry_area == "entry_b" or state.turn >= int(state.game.parameter["southern_france_first_turn"]):
-        sources |= supply_map.entry_b
-    return frozenset(sources)
-
-
-def supplied_from(state: OnslaughtState, side: str, entry_area: str | None) -> frozenset[Hex]:
-    """Hexes a newly placed division traces supply from (10.2, 10.3)."""
-    return supply.hexes_tracing_to(state, side, placement_sources(state, side, entry_area))
-
-
-def open_hexes(state: OnslaughtState, unit_id: str, entry_area: str | None,
-               replacing: bool = False) -> list[Hex]:
-    """The hexes a reinforcement may be placed in now: its entry hexes, in supply, not
-    enemy-held, not already holding three of its side's divisions (10.1)."""
-    side = unit_of(state, unit_id).side
-    supplied = supplied_from(state, side, entry_area)
-    full = full_hexes(state, side)
-    return sorted((h for h in entry_hexes(state, unit_id, entry_area, replacing)
-                   if h in supplied and h not in full), key=state.game.grid.label_of)
-
-
-def full_hexes(state: OnslaughtState, side: str) -> set[Hex]:
-    """Hexes where `side` already has as many divisions as a stack may hold (6.3)."""
-    hexes = hex_by_label(state.game)
-    units = state.game.units_by_id
-    limit = int(state.game.parameter.get("stacking_limit", 3))
-    count: dict[str, int] = {}
-    for unit_id, where in state.location.items():
-        if where in hexes and units[unit_id].side == side:
-            count[where] = count.get(where, 0) + 1
-    return {hexes[where] for where, n in count.items() if n >= limit}
-
-
-def holds_full_stack(state: OnslaughtState, label: str, side: str) -> bool:
-    """Whether a map hex already holds as many of `side`'s divisions as a stack may (6.3): `full_hexes`
-    asked of one hex, from the divisions in it."""
-    if label not in hex_by_label(state.game):
-        return False
-    return len(units_at(state, label, side)) >= int(state.game.parameter.get("stacking_limit", 3))
-
-
-def placement_problem(state: OnslaughtState, unit_id: str, label: str, entry_area: str | None,
-                      replacing: bool = False) -> str | None:
-    """Why a division may not be placed at `label` now (10.1-10.3, 11.3), or None."""
-    game = state.game
-    side = unit_of(state, unit_id).side
-    if not game.grid.is_label(label):
-        return f"{label} is not a hex of the map"
-    h = game.grid.hex_of(label)
-    if h not in entry_hexes(state, unit_id, entry_area, replacing):
-        if side == "German" and entry_area in ("entry_a", "entry_b") and not replacing:
-            return f"{label} is not in {game.areas_by_id[entry_area].name}, where {unit_id} enters"
-        if side == "German":
-            return f"{label} is not in Germany, where German reinforcements are placed"
-        if entry_area == "entry_b" and not replacing:
-            return f"{label} is not in {game.areas_by_id['entry_b'].name}, where {unit_id} enters"
-        return f"{label} is not an Allied supply source (a landing hex or a port the Allies hold)"
-    if units_at(state, label, enemy_of(state, side)):
-        return f"enemy divisions hold {label}"
-    if holds_full_stack(state, label, side):
-        return f"{label} already holds three {side} divisions; placements may not overstack"
-    if not supply.traces_to(state, side, h, placement_sources(state, side, entry_area)):
-        where = "to the eastern map edge" if side == "German" else "to an Allied supply source"
-        return f"{unit_id} at {label} could not trace a supply line {where}"
-    return None
 
 
 def check_order(state: OnslaughtState, entry: Entry) -> list[Finding]:
@@ -332,9 +242,9 @@ def check_reinforce(state: OnslaughtState, entry: Place) -> list[Finding]:
         recruited = recruitment_problem(state, entry.unit, entry.hex)
         if recruited is None:
             return out
-        return out + [finding("error", "14.2", entry, f"{problem}; nor can it be recruited there: {recruited}")]
+        return out + [finding("error", "14.2", entry, f"{problem[1]}; nor can it be recruited there: {recruited}")]
     if problem is not None:
-        out.append(finding("error", section, entry, problem))
+        out.append(finding("error", problem[0] or section, entry, problem[1]))
     return out
 
 
@@ -509,7 +419,7 @@ def replacement_place(state: OnslaughtState, entry: Place, side: str) -> list[Fi
         if entry.hex is None:
             return [finding("error", "11.3", entry, f"name the hex where {entry.unit} is placed")]
         problem = placement_problem(state, entry.unit, entry.hex, None, replacing=True)
-        return [] if problem is None else [finding("error", "11.3", entry, problem)]
+        return [] if problem is None else [finding("error", problem[0] or "11.3", entry, problem[1])]
     if entry.hex is None or not game.grid.is_label(entry.hex):
         return [finding("error", "11.4", entry, f"German replacements are placed on the map, not "
                                                   f"{entry.hex or 'nowhere'}")]

@@ -57,6 +57,9 @@ class CombatAudit:
     result: str | None = None
     lines: list[str] = field(default_factory=list)
     fortified_hex: bool = False
+    unmet: list[Modifier] = field(default_factory=list)
+    """7.1's modifiers whose condition part of the attack meets but the whole does not (a claim may
+    have applied them)."""
 
     @property
     def total_modifier(self) -> int:
@@ -138,6 +141,18 @@ def audit(game: Game, defender_hex: Hex, defenders: list[tuple[str, int]], attac
         value = max(worst_each)
         kinds = sorted({terrain[f].name for fs in crossings for f in fs if terrain[f].combat_die_modifier})
         modifiers.append(Modifier(value, "7.1", f"every attacker attacks across {' or '.join(kinds).lower()}"))
+    unmet: list[Modifier] = []
+    if any(water) and not all(water):
+        # 7.1: "all attacking divisions" across; with one attacker not across the water gives nothing.
+        value = max(min(w.values()) for w in water if w)
+        unmet.append(Modifier(value, "7.1", "not every attacker attacks across water, so no river or major "
+                                            "waterway modifier applies"))
+    elif water and all(water) and min(min(w.values()) for w in water) < modifiers[-1].value:
+        # 7.1: the major waterway's -2 only when every attacker crosses one.
+        # Held as the change from the river's modifier to the major waterway's.
+        unmet.append(Modifier(min(min(w.values()) for w in water) - value, "7.1",
+                              "the major waterway's in place of the river's, but some attackers cross a river, "
+                              "so only the river modifier applies"))
     modified = None
     result = None
     if die is not None:
@@ -151,7 +166,7 @@ def audit(game: Game, defender_hex: Hex, defenders: list[tuple[str, int]], attac
         result = result_of(game, column, modified)
         lines.append(f"7.2: column {column}, row {modified}: {result}")
     return CombatAudit(attack, defence, doubled, column, ratio_note, modifiers, die, modified, result, lines,
-                       defender_in_fortification)
+                       defender_in_fortification, unmet)
 
 
 def other_doubling_column(game: Game, audit: CombatAudit) -> str | None:
@@ -184,6 +199,10 @@ def misread_clause(game: Game, audit: CombatAudit, odds: str | None, claimed: st
             if result_of(game, audit.column, min(max(audit.die + rest, low), high)) == claimed:
                 named = "; ".join(f"{m.value:+d} because {m.why}" for m in left_out)
                 return "7.1", f"the die roll modifier{'s' if size > 1 else ''} left out: {named}"
+    for wrong in audit.unmet:
+        # A modifier applied whose condition does not hold breaks 7.1 as surely as one left out.
+        if result_of(game, audit.column, min(max(audit.die + audit.total_modifier + wrong.value, low), high)) == claimed:
+            return "7.1", f"a die roll modifier applied where its condition does not hold ({wrong.value:+d}): {wrong.why}"
     return None
 
 
@@ -282,6 +301,11 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
             # 5.4: "All attacking divisions must be activated" (5.2 for a Breakthrough action).
             out.append(finding("error", "5.4" if action.type == "combat" else "5.2", entry,
                                f"{unit_id} attacks without being activated in this action"))
+        elif action is not None and action.type == "breakthrough" and unit_id not in action.latest:
+            # 5.5: one stack at a time; activating the next ends the earlier stack's combat and movement.
+            out.append(finding("error", "5.5", entry, f"{unit_id} attacks after another stack was activated; "
+                                                      "a breakthrough stack finishes its combat and movement "
+                                                      "before the next is activated"))
         if unit_id in state.attacked:
             out.append(finding("error", "7.0", entry, f"{unit_id} has already attacked in this action"))
         elif action is not None and action.type == "combat" and action.targets.get(unit_id, entry.hex) != entry.hex:

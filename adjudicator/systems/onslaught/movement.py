@@ -159,6 +159,10 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
     action = state.action
     out: list[tuple[str, str]] = []
     if state.step == "reinforcement" and action is None:
+        if unit_id not in state.free_moves and unit.side == "Allied" and unit_id in state.placed_now:
+            # 10.3: "Allied reinforcements do not get a free move after placement".
+            return [("10.3", f"{unit_id} moves after its placement as a reinforcement; unlike German ones, "
+                             "Allied reinforcements get no free move")], True
         if unit_id not in state.free_moves:
             # 10.2: the one move of the Reinforcement Step, free, for German arrivals from A or B.
             return [("10.2", f"{unit_id} moves in the Reinforcement Step; only German reinforcements placed in "
@@ -178,8 +182,13 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
         if action.type == "combat":
             out.append(("5.4", f"{unit_id} moves during a Combat action, where divisions move only to retreat or "
                                "advance after combat"))
-    elif not strategic:
-        out.append(("5.0", "in the German Reserve Step divisions move strategically only"))
+    else:
+        if not strategic:
+            out.append(("5.0", "in the German Reserve Step divisions move strategically only"))
+        if any(unit_id in stack for stack in state.reserve_stacks[:-1]) and unit_id not in state.reserve_stacks[-1]:
+            # 5.0 makes the step "similar to a Movement action": 5.3's one stack at a time.
+            out.append(("5.3", f"{unit_id} moves after another stack was activated; only one stack is "
+                               "activated at a time"))
     if unit_id in state.moved:
         out.append(("6.1", f"{unit_id} has already moved in this action"))
     return out, False

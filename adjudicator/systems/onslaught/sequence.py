@@ -129,7 +129,8 @@ def apply_turn(state: OnslaughtState, entry: TurnMarker) -> OnslaughtState:
 def apply_step(state: OnslaughtState, entry: StepMarker) -> OnslaughtState:
     """A new step (4.0); in the counteroffensive's turn the German player takes the first action (12.0)."""
     first = ("German" if state.bulge_turn == state.turn else "Allied") if entry.step == "action" else None
-    state = replace(state, step=entry.step, entitled=first, passes=(), step_over=False, begun=False)
+    state = replace(state, step=entry.step, entitled=first, passes=(), step_over=False, begun=False,
+                    reserve_stacks=())
     if entry.step == "reinforcement":
         # 11.1: the points, and the extra ones for the Eliminated Units box, as the step begins.
         points = {side: replacement_points(state, side) for side in state.game.manifest.sides}

@@ -96,6 +96,8 @@ class OnslaughtState:
     emergency: str | None = None
     """14.4: the side acting on emergency supply points, which it loses when the action ends."""
     placed_now: frozenset[str] = frozenset()
+    reserve_stacks: tuple[frozenset[str], ...] = ()
+    """5.0 / 5.3: the stacks activated in this German Reserve Step, in order; only the latest moves."""
     """14.2: divisions placed as reinforcements in this Reinforcement Step."""
     capped_away: dict[str, int] = field(default_factory=dict)
     """8.2: the points each side's latest gain (income, capture, the Bulge) lost to the cap."""
