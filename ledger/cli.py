@@ -102,10 +102,10 @@ def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str
                        "UMPIRE_LEDGER_RATE": rate, "UMPIRE_LEDGER_ADMIN_TOKEN": admin_token,
                        # Workers watch their supervisor and stop when it dies (ledger.app.die_with_supervisor).
                        "UMPIRE_LEDGER_SUPERVISOR": str(os.getpid()) if workers > 1 else ""})
-    # Idle keep-alive connections are closed after 5 s; after SIGTERM, requests still open after 10 s are
+    # Idle keep-alive connections are closed after 5 s; after SIGTERM, requests still open after 5 s are
     # cut, so one slow client cannot keep a stopping server alive.
     uvicorn.run("ledger.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
-                log_level="warning", timeout_keep_alive=5, timeout_graceful_shutdown=10)
+                log_level="warning", timeout_keep_alive=5, timeout_graceful_shutdown=5)
 
 
 @main.command()
