@@ -39,17 +39,52 @@ ENTRY_KINDS = {"attack": "attack", "bombard": "bombard", "rolloff": "roll"}
 """The kind of roll a log entry is, as game data (`[[roll]] entry`) and structured purposes name it."""
 
 
-def read_ledger(source: str) -> Ledger:
-    """A ledger file, or the ledger downloaded from its URL (http or https); WargameError if neither."""
+DOWNLOAD_DEADLINE_S = 60.0
+"""The whole download of a ledger by URL, however slowly its server drips it."""
+READ_TIMEOUT_S = 15.0
+
+
+def ledger_url(source: str) -> str:
+    """The ledger file's URL: the game page's URL (`.../games/GAME`) stands for its `/ledger.json`."""
+    bare = source.split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    return bare if bare.endswith("/ledger.json") else bare + "/ledger.json"
+
+
+def download(url: str, deadline_s: float | None = None) -> bytes:
+    """The body at `url`, read within an overall deadline (DOWNLOAD_DEADLINE_S); WargameError saying why not."""
+    if deadline_s is None:
+        deadline_s = DOWNLOAD_DEADLINE_S
+    # Imported here: urllib.request (and http.client) would cost every `check` at start-up.
+    import http.client
+    import time
+    import urllib.error
+    import urllib.request
+    give_up = time.monotonic() + deadline_s
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with urllib.request.urlopen(url, timeout=min(READ_TIMEOUT_S, deadline_s)) as answer:  # noqa: S310 (http(s))
+            while size <= MAX_LEDGER_BYTES:
+                if time.monotonic() > give_up:
+                    raise WargameError(f"--ledger {url}: the download took over {deadline_s:g} s; the server is too "
+                                       "slow or stalled (try again, or download the file and give its path)")
+                chunk = answer.read1(64 * 1024)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as e:
+        # HTTPException: a server that answers with something other than HTTP.
+        raise WargameError(f"--ledger {url}: cannot download the ledger: {getattr(e, 'reason', e) or type(e).__name__}"
+                           ) from None
+    return b"".join(chunks)
+
+
+def read_ledger(source: str, deadline_s: float | None = None) -> Ledger:
+    """A ledger file, or the ledger downloaded from its URL or its game page's (http or https), within
+    `deadline_s` in all; WargameError if neither."""
     if source.startswith(("http://", "https://")):
-        # Imported here: urllib.request (and http.client) would cost every `check` at start-up.
-        import urllib.error
-        import urllib.request
-        try:
-            with urllib.request.urlopen(source, timeout=30) as answer:  # noqa: S310 (http(s) only, checked above)
-                raw = answer.read(MAX_LEDGER_BYTES + 1)
-        except (urllib.error.URLError, OSError, ValueError) as e:
-            raise WargameError(f"--ledger {source}: cannot download the ledger: {getattr(e, 'reason', e)}") from None
+        raw = download(ledger_url(source), deadline_s)
     else:
         try:
             with Path(source).open("rb") as handle:

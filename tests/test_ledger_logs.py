@@ -333,3 +333,44 @@ def test_a_ledger_re_signed_by_another_key_is_an_error_when_the_key_is_pinned(tm
                          "0123456789abcdef that --ledger-key pins" in output
     code, output = check(str(log), "--ledger", str(LEDGER_FILE), "--ledger-key", "56475aa75463474c")
     assert code == 0 and "dice verified against key 56475aa75463474c, pinned by --ledger-key" in output
+
+
+def test_the_ledger_by_its_game_page_url_and_a_stalled_or_strange_server(tmp_path: Path, ledger_url: str) -> None:
+    """The game page's URL is accepted; a server dripping a byte every 0.5 s or answering in another protocol
+    is exit 2 with a clear message within the overall deadline, never a hang or an internal error."""
+    import socket
+    import time
+    from adjudicator import dice_ledger
+    log = game_log(PBEM / "changed-die", tmp_path / "changed.log")
+    code, output = check(str(log), "--ledger", ledger_url + "/games/x")
+    assert code == 1 and "[ledger die]" in output
+
+    def serve(reply: bytes, drip: bool) -> tuple[str, threading.Event]:
+        listener = socket.create_server(("127.0.0.1", 0))
+        stop = threading.Event()
+
+        def run() -> None:
+            connection, _ = listener.accept()
+            connection.recv(4096)
+            connection.sendall(reply)
+            while drip and not stop.is_set():
+                connection.sendall(b"[")
+                time.sleep(0.5)
+            connection.close()
+            listener.close()
+        threading.Thread(target=run, daemon=True).start()
+        return f"http://127.0.0.1:{listener.getsockname()[1]}/games/x", stop
+
+    url, stop = serve(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n", drip=True)
+    old = dice_ledger.DOWNLOAD_DEADLINE_S
+    dice_ledger.DOWNLOAD_DEADLINE_S = 2.0
+    started = time.monotonic()
+    try:
+        code, output = check(str(log), "--ledger", url)
+    finally:
+        dice_ledger.DOWNLOAD_DEADLINE_S = old
+        stop.set()
+    assert code == 2 and "the download took over 2 s" in output and time.monotonic() - started < 10
+    url, _ = serve(b"SSH-2.0-OpenSSH_9.6\r\n", drip=False)
+    code, output = check(str(log), "--ledger", url)
+    assert code == 2 and "cannot download the ledger" in output, output
