@@ -336,8 +336,11 @@ def main() -> None:
 @click.option("--ledger", "ledger_source", metavar="LEDGER_FILE_OR_URL", default=None,
               help="The game's dice ledger (a downloaded file, or its URL): every receipt's signature and the chain "
                    "are verified, each die against its receipt, and every roll of the ledger must be in the log.")
+@click.option("--ledger-key", "ledger_key", metavar="KEY_ID", default=None,
+              help="The fingerprint (key id) of the ledger's key, as the server's /public-key gives it: a ledger "
+                   "signed by another key is an error (the log's [LedgerKey] header pins it too).")
 def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | None, module: Path | None,
-          ledger_source: str | None) -> None:
+          ledger_source: str | None, ledger_key: str | None) -> None:
     """Replay a log (text, JSON, or a VASSAL .vlog/.vsav) and report every rule breach; several logs of
     one game in order are checked as one game. Exit 0 clean, 1 breaches, 2 could not run."""
     ledger = None
@@ -347,7 +350,9 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
 
     def with_dice(result: Replay[Any]) -> Replay[Any]:
         if ledger is not None:
-            result.findings = [*result.findings, *check_dice(result.entries, ledger)]
+            result.findings = [*result.findings, *check_dice(result.entries, ledger, dice_by_entry=
+                                                             result.game.manifest.dice_by_entry() or None,
+                                                             pinned_key=ledger_key)]
         return result
 
     with _could_not_run():
@@ -368,7 +373,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
         with _could_not_run():
             entries, source = read_log(log)
         if not any(isinstance(e, Header) and e.key == "Game" for e in entries):
-            _exchange_dice(log, entries, source, ledger, fmt)
+            _exchange_dice(log, entries, source, ledger, fmt, ledger_key)
     if is_vassal_file(log):
         from adjudicator.vassal.report import json_verdict, markdown_verdict, text_verdict
         with _unread(fmt, log):
@@ -400,10 +405,12 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     _exit_for(result)
 
 
-def _exchange_dice(log: Path, entries: list[Entry], source: list[str], ledger: Ledger, fmt: str) -> NoReturn:
+def _exchange_dice(log: Path, entries: list[Entry], source: list[str], ledger: Ledger, fmt: str,
+                   ledger_key: str | None) -> NoReturn:
     """A later exchange checked alone against the game's ledger: its dice and receipts only (its rules need
     the exchanges before it); the ledger's rolls before its first receipt and after its last are not its own."""
-    findings = sorted(check_dice(entries, ledger, part_of_game=True), key=lambda f: (f.line, f.column))
+    findings = sorted(check_dice(entries, ledger, part_of_game=True, pinned_key=ledger_key),
+                      key=lambda f: (f.line, f.column))
     errors = sum(1 for f in findings if f.severity == "error")
     warnings = sum(1 for f in findings if f.severity == "warning")
     why = (f"{log} continues an earlier exchange (it has no [Game] header): only its dice were checked against the "

@@ -7,15 +7,15 @@ and hash chain (docs/ledger.md), each named by the rule ids of LEDGER below.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from adjudicator.findings import Finding, SectionTable
-from adjudicator.notation.entries import Entry, RollOff, logged_dice
+from adjudicator.notation.entries import Attack, Bombard, Entry, Header, RollOff, StepMarker, TurnMarker, logged_dice
 from wargame.errors import WargameError
 from wargame.receipts import (
-    Ledger, Receipt, ReceiptError, chain_problems, ledger_from_bytes, public_key_from_text, receipt_from_token,
-    signature_problem,
+    Ledger, Receipt, ReceiptError, RollPurpose, chain_problems, key_id, ledger_from_bytes, parse_purpose,
+    public_key_from_text, receipt_from_token, signature_problem,
 )
 
 MAX_LEDGER_BYTES = 64 * 1024 * 1024
@@ -29,20 +29,62 @@ LEDGER = SectionTable("ledger", {
     "hidden-roll": "every roll of the ledger is in the log",
     "no-receipt": "with a ledger, every die in the log has its receipt",
     "later-rolls": "the ledger's rolls after the log's last receipt belong to the exchanges that follow it",
+    "receipt-dice": "a receipt's dice are the dice the game's rules roll for its entry (2d3 is no d6)",
+    "receipt-entry": "a receipt whose purpose names its entry (turn, step, side, kind, hex) stands for that entry only",
+    "ledger-key": "the ledger is signed by the key the log's [LedgerKey] header or --ledger-key pins",
 })
+KEY_HEADER = "LedgerKey"
+"""The log header pinning the fingerprint (key id) of the ledger's key: `[LedgerKey "56475aa75463474c"]`."""
+ENTRY_KINDS = {"attack": "attack", "bombard": "bombard", "rolloff": "roll"}
+"""The kind of roll a log entry is, as game data (`[[roll]] entry`) and structured purposes name it."""
 
 
-def read_ledger(source: str) -> Ledger:
-    """A ledger file, or the ledger downloaded from its URL (http or https); WargameError if neither."""
+DOWNLOAD_DEADLINE_S = 60.0
+"""The whole download of a ledger by URL, however slowly its server drips it."""
+READ_TIMEOUT_S = 15.0
+
+
+def ledger_url(source: str) -> str:
+    """The ledger file's URL: the game page's URL (`.../games/GAME`) stands for its `/ledger.json`."""
+    bare = source.split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    return bare if bare.endswith("/ledger.json") else bare + "/ledger.json"
+
+
+def download(url: str, deadline_s: float | None = None) -> bytes:
+    """The body at `url`, read within an overall deadline (DOWNLOAD_DEADLINE_S); WargameError saying why not."""
+    if deadline_s is None:
+        deadline_s = DOWNLOAD_DEADLINE_S
+    # Imported here: urllib.request (and http.client) would cost every `check` at start-up.
+    import http.client
+    import time
+    import urllib.error
+    import urllib.request
+    give_up = time.monotonic() + deadline_s
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with urllib.request.urlopen(url, timeout=min(READ_TIMEOUT_S, deadline_s)) as answer:  # noqa: S310 (http(s))
+            while size <= MAX_LEDGER_BYTES:
+                if time.monotonic() > give_up:
+                    raise WargameError(f"--ledger {url}: the download took over {deadline_s:g} s; the server is too "
+                                       "slow or stalled (try again, or download the file and give its path)")
+                chunk = answer.read1(64 * 1024)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as e:
+        # HTTPException: a server that answers with something other than HTTP.
+        raise WargameError(f"--ledger {url}: cannot download the ledger: {getattr(e, 'reason', e) or type(e).__name__}"
+                           ) from None
+    return b"".join(chunks)
+
+
+def read_ledger(source: str, deadline_s: float | None = None) -> Ledger:
+    """A ledger file, or the ledger downloaded from its URL or its game page's (http or https), within
+    `deadline_s` in all; WargameError if neither."""
     if source.startswith(("http://", "https://")):
-        # Imported here: urllib.request (and http.client) would cost every `check` at start-up.
-        import urllib.error
-        import urllib.request
-        try:
-            with urllib.request.urlopen(source, timeout=30) as answer:  # noqa: S310 (http(s) only, checked above)
-                raw = answer.read(MAX_LEDGER_BYTES + 1)
-        except (urllib.error.URLError, OSError, ValueError) as e:
-            raise WargameError(f"--ledger {source}: cannot download the ledger: {getattr(e, 'reason', e)}") from None
+        raw = download(ledger_url(source), deadline_s)
     else:
         try:
             with Path(source).open("rb") as handle:
@@ -70,14 +112,73 @@ def _roller(entry: Entry, k: int) -> str | None:
     return entry.side
 
 
-def check_dice(entries: Sequence[Entry], ledger: Ledger, part_of_game: bool = False) -> list[Finding]:
+def purpose_of(entry: Entry, k: int, turn: int, step: str | None) -> RollPurpose | None:
+    """The structured purpose of the entry's k-th die, rolled at that turn and step (None: no die there)."""
+    side = _roller(entry, k)
+    kind = ENTRY_KINDS.get(str(getattr(entry, "kind", "")))
+    if side is None or kind is None:
+        return None
+    target = entry.hex if isinstance(entry, (Attack, Bombard)) else None
+    return RollPurpose(turn=turn, step=step, side=side, entry=kind, hex=target)
+
+
+def _binding_problems(entry: Entry, receipt: Receipt, wanted: RollPurpose | None,
+                      dice_by_entry: Mapping[str, frozenset[str]] | None) -> list[Finding]:
+    """The receipt used for another entry than its purpose names, or rolling other dice than the entry's rule."""
+    findings: list[Finding] = []
+    named = parse_purpose(receipt.purpose)
+    if named is not None and wanted is not None and named != wanted:
+        findings.append(LEDGER.finding(
+            "error", "receipt-entry", entry.line, entry.column,
+            f"receipt {_roll(receipt)} was rolled for {named.text()!r}, but stands here for {wanted.text()!r}"))
+    kind = ENTRY_KINDS.get(str(getattr(entry, "kind", "")))
+    if dice_by_entry is not None and kind is not None:
+        allowed = dice_by_entry.get(kind, frozenset())
+        if receipt.dice not in allowed:
+            rolls = " or ".join(sorted(allowed)) or "no dice"
+            findings.append(LEDGER.finding(
+                "error", "receipt-dice", entry.line, entry.column,
+                f"receipt {_roll(receipt)} rolled {receipt.dice}, but the game's rules roll {rolls} for this "
+                f"{kind!r} entry"))
+    return findings
+
+
+def key_findings(entries: Sequence[Entry], ledger: Ledger, pinned: str | None = None) -> list[Finding]:
+    """The key the ledger was verified against, always said; an error if it is not the key the log or the
+    command line pins (a ledger re-signed by someone else verifies against its own key)."""
+    actual = key_id(public_key_from_text(ledger.public_key))
+    header = next((e for e in entries if isinstance(e, Header) and e.key == KEY_HEADER), None)
+    line, column = (header.line, header.column) if header is not None else (0, 1)
+    if pinned is not None:
+        source = "--ledger-key"
+    elif header is not None:
+        pinned, source = header.value.strip(), f"the log's [{KEY_HEADER}] header"
+    else:
+        return [LEDGER.finding("note", "ledger-key", line, column,
+                               f"dice verified against key {actual}, the one the ledger file names: not pinned "
+                               f"(give --ledger-key or a [{KEY_HEADER} \"{actual}\"] header, from the server's "
+                               "/public-key)")]
+    if pinned.lower() != actual:
+        return [LEDGER.finding("error", "ledger-key", line, column,
+                               f"the ledger is signed by key {actual}, not by key {pinned} that {source} pins: "
+                               "not the game's ledger, or re-signed")]
+    return [LEDGER.finding("note", "ledger-key", line, column, f"dice verified against key {actual}, pinned by "
+                                                                f"{source}")]
+
+
+def check_dice(entries: Sequence[Entry], ledger: Ledger, part_of_game: bool = False,
+               dice_by_entry: Mapping[str, frozenset[str]] | None = None, pinned_key: str | None = None) -> list[Finding]:
     """Findings of the log's dice and receipts against the ledger (errors, and warnings for unreceipted dice).
 
     `part_of_game`: the log is one later exchange checked alone, so the ledger's rolls before its first
     receipt (earlier exchanges') and after its last (later exchanges', or not yet played) are not hidden,
     unless rolled by the same player for the purpose of one of its rolls (a reroll); the rolls between
-    its first and last receipts must all be in it."""
-    findings: list[Finding] = []
+    its first and last receipts must all be in it.
+
+    `dice_by_entry`: the dice the game's rules roll for each kind of entry (GameManifest.dice_by_entry), when
+    the game is known; `pinned_key`: the key id given on the command line (else the log's header pins it)."""
+    findings: list[Finding] = key_findings(entries, ledger, pinned_key)
+    turn, step = 0, None
     public = public_key_from_text(ledger.public_key)
     by_seq = {r.seq: r for r in ledger.receipts}
     last_line = max((e.line for e in entries), default=0)
@@ -92,6 +193,10 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger, part_of_game: bool = Fa
     # Where the ledger's players are named after the sides, a die must be rolled by its own side.
     sides = {e.side for e in entries if e.side} | {side for e in entries if isinstance(e, RollOff) for side in e.rolls}
     for entry in entries:
+        if isinstance(entry, TurnMarker):
+            turn, step = entry.turn, None
+        elif isinstance(entry, StepMarker):
+            step = entry.step
         tokens = list(getattr(entry, "receipts", []))
         dice = logged_dice(entry)
         if not tokens:
@@ -140,6 +245,7 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger, part_of_game: bool = Fa
                 continue
             found[receipt.seq] = (entry.line, entry.column)
             order.append((receipt.seq, entry))
+            findings += _binding_problems(entry, receipt, purpose_of(entry, k, turn, step), dice_by_entry)
             roller = _roller(entry, k)
             if roller is not None and receipt.player in sides and receipt.player != roller:
                 findings.append(LEDGER.finding(

@@ -8,6 +8,9 @@ import hmac
 import html
 import json
 import os
+import signal
+import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -74,6 +77,9 @@ async def _json_body_and_bytes(request: Request) -> tuple[dict[str, object], byt
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
         raise Refusal(400, f"malformed JSON: {e}") from None
+    except RecursionError:
+        # Arrays nested thousands deep exhaust the parser's stack before any credential is looked at.
+        raise Refusal(400, "malformed JSON: nested too deep") from None
     if not isinstance(data, dict):
         raise Refusal(400, "the body must be a JSON object")
     return data, body
@@ -89,10 +95,17 @@ def build_app(store: Store, admin_token: str | None) -> Starlette:
     async def open_game(request: Request) -> Response:
         try:
             token = _bearer(request)
-            if admin_token is None or token is None or not hmac.compare_digest(token, admin_token):
+            # Bytes: compare_digest raises TypeError on a str that is not ASCII (a header may be Latin-1).
+            if admin_token is None or token is None or \
+                    not hmac.compare_digest(token.encode("utf-8"), admin_token.encode("utf-8")):
                 raise Refusal(401, "opening a game needs the server's admin token (Authorization: Bearer ...)")
             data = await _json_body(request)
-            game, players = data.get("game"), data.get("players")
+            game, players, rules, emails = data.get("game"), data.get("players"), data.get("rules"), \
+                data.get("emails", {})
+            if rules is not None and not isinstance(rules, str):
+                raise Refusal(400, "'rules' must be the game id of the data whose dice the game rolls, e.g. \"onslaught\"")
+            if not isinstance(emails, dict) or not all(isinstance(v, str) for v in emails.values()):
+                raise Refusal(400, "'emails' must be an object of player name to e-mail address")
             if not isinstance(game, str):
                 raise Refusal(400, "'game' must be a string")
             if not isinstance(players, dict):
@@ -105,7 +118,7 @@ def build_app(store: Store, admin_token: str | None) -> Starlette:
                     credentials[str(name)] = value
                 else:
                     raise Refusal(400, f"player {name}: a token string or {{\"public_key\": BASE64}}")
-            await run_in_threadpool(store.open_game, game, credentials)
+            await run_in_threadpool(store.open_game, game, credentials, rules, emails)
         except Refusal as refusal:
             return _refusal(refusal)
         return JSONResponse({"game": game, "players": sorted(players)}, status_code=201)
@@ -146,6 +159,11 @@ def build_app(store: Store, admin_token: str | None) -> Starlette:
         return Response(ledger.file_bytes(), media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="{game}.ledger.json"'})
 
+    async def refused(request: Request, exc: Exception) -> Response:
+        # A Refusal from a handler that does not catch its own (a database failure on a read): the documented JSON.
+        assert isinstance(exc, Refusal)
+        return _refusal(exc)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
@@ -157,11 +175,26 @@ def build_app(store: Store, admin_token: str | None) -> Starlette:
         Route("/games/{game}/rolls", roll, methods=["POST"]),
         Route("/games/{game}", page, methods=["GET"]),
         Route("/games/{game}/ledger.json", download, methods=["GET"]),
-    ], lifespan=lifespan)
+    ], lifespan=lifespan, exception_handlers={Refusal: refused})
+
+
+def die_with_supervisor(supervisor: int, interval_s: float = 0.5) -> None:
+    """Stop this worker (SIGTERM, so it finishes gracefully) when its supervisor is gone: a SIGKILLed
+    supervisor cannot stop its workers, which would otherwise hold the port for ever."""
+
+    def watch() -> None:
+        while os.getppid() == supervisor:
+            time.sleep(interval_s)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="supervisor-watch", daemon=True).start()
 
 
 def app_from_environment() -> Starlette:
     """The app uvicorn's workers build, configured by `umpire-ledger serve` through the environment."""
+    supervisor = os.environ.get("UMPIRE_LEDGER_SUPERVISOR")
+    if supervisor and supervisor.isdigit():
+        die_with_supervisor(int(supervisor))
     rate = os.environ.get("UMPIRE_LEDGER_RATE")
     store = open_store(os.environ["UMPIRE_LEDGER_DB"], load_private_key(Path(os.environ["UMPIRE_LEDGER_KEY"])),
                        RateLimit.parse(rate) if rate else None)

@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ledger.keys import KeyFileError, load_private_key, write_new_key
 from ledger.client import RollRefused, roll_request, send_roll
-from ledger.store import PlayerKey, RateLimit, Refusal, Store, open_store
+from ledger.store import MIN_TOKEN, PlayerKey, RateLimit, Refusal, Store, open_store, redact
 from wargame.files import write_atomically
 from wargame.receipts import Ledger, key_id, public_key_text
 
@@ -57,11 +57,13 @@ def _load_key(key_file: Path) -> Ed25519PrivateKey:
 
 
 def _store(db: str, key: Ed25519PrivateKey) -> Store:
-    """The store, or a clear error and exit 2."""
+    """The store, or a clear error (never the URL's password) and exit 2."""
     try:
         return open_store(db, key)
+    except Refusal as e:
+        _stop(f"database {redact(db)}: {redact(str(e.__cause__ or e.reason))}")
     except Exception as e:  # the database's own errors vary by driver (sqlite3, psycopg); all mean "cannot run"
-        _stop(f"database {db}: {e}")
+        _stop(f"database {redact(db)}: {redact(str(e))}")
 
 
 @main.command("public-key")
@@ -92,11 +94,18 @@ def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str
         RateLimit.parse(rate)
     except ValueError as e:
         _stop(str(e))
+    admin_token = os.environ.get(admin_token_env, "")
+    if admin_token and (len(admin_token) < MIN_TOKEN or not admin_token.isascii() or not admin_token.isprintable()):
+        _stop(f"the admin token in {admin_token_env} must be printable ASCII of at least {MIN_TOKEN} characters")
     _store(db, _load_key(key_file)).close()
     os.environ.update({"UMPIRE_LEDGER_DB": db, "UMPIRE_LEDGER_KEY": str(key_file.resolve()),
-                       "UMPIRE_LEDGER_RATE": rate, "UMPIRE_LEDGER_ADMIN_TOKEN": os.environ.get(admin_token_env, "")})
+                       "UMPIRE_LEDGER_RATE": rate, "UMPIRE_LEDGER_ADMIN_TOKEN": admin_token,
+                       # Workers watch their supervisor and stop when it dies (ledger.app.die_with_supervisor).
+                       "UMPIRE_LEDGER_SUPERVISOR": str(os.getpid()) if workers > 1 else ""})
+    # Idle keep-alive connections are closed after 5 s; after SIGTERM, requests still open after 5 s are
+    # cut, so one slow client cannot keep a stopping server alive.
     uvicorn.run("ledger.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
-                log_level="warning")
+                log_level="warning", timeout_keep_alive=5, timeout_graceful_shutdown=5)
 
 
 @main.command()
@@ -129,9 +138,14 @@ def roll(url: str, token_env: str | None, key_file: Path | None, game: str, play
 @main.command("open")
 @click.option("--db", default=DEFAULT_DB, show_default=True, help=DB_HELP)
 @click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--rules", default=None, metavar="GAME_ID",
+              help="the game data whose dice the game rolls (e.g. onslaught): other dice are refused")
+@click.option("--email", "emails", multiple=True, metavar="NAME=ADDRESS",
+              help="a player's e-mail address: every roll of the game is mailed to all of them")
 @click.argument("game")
 @click.argument("players", nargs=-1, required=True)
-def open_game(db: str, key_file: Path, game: str, players: tuple[str, ...]) -> None:
+def open_game(db: str, key_file: Path, rules: str | None, emails: tuple[str, ...], game: str,
+              players: tuple[str, ...]) -> None:
     """Open GAME for PLAYERS: NAME (a token is made), NAME=TOKEN, or NAME:PUBLIC_KEY (the base64 key
     `umpire-ledger keygen` prints for the player's own key). Prints each token made or given, once."""
     credentials: dict[str, str | PlayerKey] = {}
@@ -142,9 +156,10 @@ def open_game(db: str, key_file: Path, game: str, players: tuple[str, ...]) -> N
         else:
             name, _, token = item.partition("=")
             credentials[name] = token or secrets.token_urlsafe(24)
+    addresses = dict(item.partition("=")[::2] for item in emails)
     store = _store(db, _load_key(key_file))
     try:
-        store.open_game(game, credentials)
+        store.open_game(game, credentials, rules, addresses)
     except Refusal as refusal:
         _stop(refusal.reason)
     finally:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import re
 import secrets
 import sqlite3
@@ -25,9 +26,10 @@ from typing import Any, Protocol
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from ledger.rules import UnknownRules, dice_problem, dice_by_entry
 from wargame.receipts import (
-    GENESIS, MAX_PURPOSE, NAME, Receipt, ReceiptError, parse_dice, public_key_from_text, receipt_from_fields,
-    sign_receipt,
+    GENESIS, NAME, Receipt, ReceiptError, key_id, parse_dice, public_key_from_text, purpose_problem,
+    receipt_from_fields, sign_receipt,
 )
 
 # One schema for both databases; each migration is applied once, in order, and recorded.
@@ -50,9 +52,20 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         "CREATE TABLE nonces (game TEXT NOT NULL REFERENCES games(id), player TEXT NOT NULL, nonce TEXT NOT NULL,"
         " PRIMARY KEY (game, player, nonce))",
     )),
+    (3, (
+        # A game opened with its rules (a game id of the data) rolls only the dice they declare.
+        "ALTER TABLE games ADD COLUMN rules TEXT",
+        # Each roll is mailed to every player of the game who gave an address.
+        "ALTER TABLE players ADD COLUMN email TEXT",
+        # The key that signs this database's receipts: a server started with another key is refused.
+        "CREATE TABLE server_key (key_id TEXT NOT NULL)",
+    )),
 )
+MIN_TOKEN = 16
+"""The shortest player or admin token accepted."""
 SIGNED_ROLL_PREFIX = b"umpire-roll-v1\n"
-NONCE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+NONCE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+EMAIL = re.compile(r"[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}")
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
@@ -73,6 +86,14 @@ class SignedRequest:
 
 
 Credential = str | SignedRequest | None
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be used at start: missing, read-only or unreachable."""
+
+
+class WrongKey(Exception):
+    """The server was started with another key than the one that signs the database's receipts."""
 
 
 class Refusal(Exception):
@@ -114,7 +135,7 @@ def timestamp(moment: datetime) -> str:
 
 def check_name(what: str, name: object) -> str:
     """A game or player name: letters, digits, `_.-`, at most 64 characters."""
-    if not isinstance(name, str) or not NAME.match(name):
+    if not isinstance(name, str) or not NAME.fullmatch(name):
         raise Refusal(400, f"bad {what} name {name!r}: 1 to 64 letters, digits, '_', '.', '-', not starting with "
                            "a punctuation mark")
     return name
@@ -150,6 +171,18 @@ class Store(ABC):
 
     duplicate_key: tuple[type[Exception], ...] = ()
     """The driver's error for a primary key given twice."""
+    database_errors: tuple[type[Exception], ...] = ()
+    """The driver's errors: the database failed, not the request (503)."""
+
+    @contextmanager
+    def unavailable(self) -> Iterator[None]:
+        """The driver's errors as a 503 Refusal (the documented JSON), never a 500; the URL's password unsaid."""
+        try:
+            yield
+        except self.database_errors as e:
+            # PoolTimeout is a psycopg.Error too: every connection busy for POOL_WAIT_S.
+            raise Refusal(503, f"the ledger's database failed ({type(e).__name__}); try again later",
+                          retry_after=5) from e
 
     @abstractmethod
     def transaction(self, write: bool) -> Any:
@@ -179,9 +212,39 @@ class Store(ABC):
                     cursor.execute(statement)
                 cursor.execute(self.sql("INSERT INTO schema_version (version) VALUES (?)"), (version,))
 
-    def open_game(self, game: str, players: Mapping[str, str | PlayerKey]) -> None:
-        """A new game with its players and their tokens or public keys; Refusal if it exists or a name is bad."""
+    def pin_key(self, cursor: Cursor) -> None:
+        """Record the signing key on first start; WrongKey if the database's receipts are another key's."""
+        if SCHEMA_VERSION < 3:  # a test's older schema, without the table
+            return
+        mine = key_id(self.key.public_key())
+        row = cursor.execute("SELECT key_id FROM server_key").fetchone()
+        if row is None:
+            # A database made before the key was recorded: its receipts name their key.
+            first = cursor.execute("SELECT body FROM receipts ORDER BY game, seq LIMIT 1").fetchone()
+            pinned = str(json.loads(str(first[0]))["key"]) if first else mine
+            cursor.execute(self.sql("INSERT INTO server_key (key_id) VALUES (?)"), (pinned,))
+        else:
+            pinned = str(row[0])
+        if pinned != mine:
+            raise WrongKey(f"this database's receipts are signed by key {pinned}, not by the key given ({mine}): "
+                           "new receipts would not chain onto them; start with the key that signed them")
+
+    def open_game(self, game: str, players: Mapping[str, str | PlayerKey], rules: str | None = None,
+                  emails: Mapping[str, str] | None = None) -> None:
+        """A new game with its players and their tokens or public keys, the game data whose dice it rolls, and
+        the players' e-mail addresses; Refusal if it exists or a name is bad."""
         check_name("game", game)
+        emails = dict(emails or {})
+        if rules is not None:
+            try:
+                dice_by_entry(check_name("rules", rules))
+            except UnknownRules as e:
+                raise Refusal(400, e.message) from None
+        for name, address in emails.items():
+            if name not in players:
+                raise Refusal(400, f"e-mail address for {name!r}, who is not a player of the game")
+            if not isinstance(address, str) or not EMAIL.fullmatch(address):
+                raise Refusal(400, f"player {name}'s e-mail address {address!r} is not one (NAME@DOMAIN)")
         if not players:
             raise Refusal(400, "a game needs at least one player")
         for name, credential in players.items():
@@ -191,14 +254,15 @@ class Store(ABC):
                     public_key_from_text(credential.public_key)
                 except ReceiptError as e:
                     raise Refusal(400, f"player {name}'s public key: {e.message}") from None
-            elif not isinstance(credential, str) or len(credential) < 16:
-                raise Refusal(400, f"player {name}'s token must be a string of at least 16 characters")
+            elif not isinstance(credential, str) or len(credential) < MIN_TOKEN or not credential.isprintable() \
+                    or not credential.isascii() or credential != credential.strip():
+                raise Refusal(400, f"player {name}'s token must be printable ASCII of at least {MIN_TOKEN} characters")
         with self.transaction(write=True) as cursor:
             if cursor.execute(self.sql("SELECT 1 FROM games WHERE id = ?"), (game,)).fetchone():
                 raise Refusal(409, f"game {game!r} is already open")
             try:
-                cursor.execute(self.sql("INSERT INTO games (id, created, last_seq, last_hash) VALUES (?, ?, 0, ?)"),
-                               (game, timestamp(self.clock()), GENESIS))
+                cursor.execute(self.sql("INSERT INTO games (id, created, last_seq, last_hash, rules) "
+                                        "VALUES (?, ?, 0, ?, ?)"), (game, timestamp(self.clock()), GENESIS, rules))
             except self.duplicate_key:
                 # Two workers opening the same game at once: the primary key lets one through.
                 raise Refusal(409, f"game {game!r} is already open") from None
@@ -207,19 +271,17 @@ class Store(ABC):
                 # A key-holding player has no token: an empty digest matches no token's.
                 token, key = ("", credential.public_key) if isinstance(credential, PlayerKey) else \
                     (token_digest(credential), None)
-                cursor.execute(self.sql("INSERT INTO players (game, name, token_sha256, public_key) "
-                                        "VALUES (?, ?, ?, ?)"), (game, name, token, key))
+                cursor.execute(self.sql("INSERT INTO players (game, name, token_sha256, public_key, email) "
+                                        "VALUES (?, ?, ?, ?, ?)"), (game, name, token, key, emails.get(name)))
 
     def roll(self, game: str, player: str, credential: Credential, purpose: object, dice: object) -> Receipt:
         """Roll the dice for a player of a game: the stored, signed receipt, or a Refusal saying why not."""
         if not isinstance(game, str) or not isinstance(player, str):
             raise Refusal(400, "'game' and 'player' must be strings")
-        if not isinstance(purpose, str) or not purpose.strip():
-            raise Refusal(400, "'purpose' must say what the roll is for, e.g. \"turn 3 combat at 1718\"")
-        if len(purpose) > MAX_PURPOSE:
-            raise Refusal(400, f"'purpose' is {len(purpose)} characters long; at most {MAX_PURPOSE}")
-        if any(ord(c) < 32 for c in purpose):
-            raise Refusal(400, "'purpose' must be one line of printable text")
+        if not isinstance(purpose, str):
+            raise Refusal(400, "'purpose' must be a string saying what the roll is for")
+        if (problem := purpose_problem(purpose)) is not None:
+            raise Refusal(400, problem)
         if not isinstance(dice, str):
             raise Refusal(400, "'dice' must be a string such as \"1d6\"")
         try:
@@ -230,7 +292,9 @@ class Store(ABC):
             row = self.lock_game(cursor, game)
             if row is None:
                 raise Refusal(404, f"unknown game {game!r}")
-            last_seq, last_hash = int(row[0]), str(row[1])
+            last_seq, last_hash, rules = int(row[0]), str(row[1]), row[2]
+            if rules is not None and (problem := dice_problem(str(rules), purpose, dice)) is not None:
+                raise Refusal(400, problem)
             stored = cursor.execute(self.sql(
                 "SELECT token_sha256, public_key FROM players WHERE game = ? AND name = ?"), (game, player)).fetchone()
             if stored is None:
@@ -274,7 +338,7 @@ class Store(ABC):
             public_key_from_text(public_key).verify(credential.signature, SIGNED_ROLL_PREFIX + credential.body)
         except InvalidSignature:
             raise Refusal(401, f"the request is not signed by {player}'s key") from None
-        if not NONCE.match(credential.nonce):
+        if not NONCE.fullmatch(credential.nonce):
             raise Refusal(400, "'nonce' must be 16 to 64 letters, digits, '_' or '-'")
         used = cursor.execute(self.sql("SELECT 1 FROM nonces WHERE game = ? AND player = ? AND nonce = ?"),
                               (game, player, credential.nonce)).fetchone()
@@ -308,6 +372,16 @@ class SqliteStore(Store):
                  clock: Clock | None = None) -> None:
         super().__init__(key, rate, faces, clock)
         self.lock = threading.Lock()
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise StoreUnavailable(f"{path}: the folder {folder} does not exist")
+        # A file (or its folder, where WAL keeps its -wal and -shm files) the server cannot write would
+        # open, serve the pages, and refuse every roll: refuse it at start instead.
+        if os.path.exists(path) and not os.access(path, os.W_OK):
+            raise StoreUnavailable(f"{path}: the database file is read-only for this server")
+        if not os.access(folder, os.W_OK):
+            raise StoreUnavailable(f"{path}: the folder {folder} is read-only for this server (SQLite writes its "
+                                   "WAL files beside the database)")
         self.connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
         self.connection.execute("PRAGMA journal_mode=WAL")
         # FULL: the WAL is fsynced at every commit, so an acknowledged roll survives a power cut.
@@ -315,15 +389,17 @@ class SqliteStore(Store):
         self.connection.execute("PRAGMA foreign_keys=ON")
         with self.transaction(write=True) as cursor:
             self.migrate(cursor)
+            self.pin_key(cursor)
 
     duplicate_key: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
+    database_errors: tuple[type[Exception], ...] = (sqlite3.Error,)
 
     def sql(self, text: str) -> str:
         return text
 
     @contextmanager
     def transaction(self, write: bool) -> Iterator[Cursor]:
-        with self.lock:
+        with self.lock, self.unavailable():
             cursor = self.connection.cursor()
             # IMMEDIATE takes the write lock at once, so two worker processes cannot both read last_seq.
             cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
@@ -335,58 +411,63 @@ class SqliteStore(Store):
             cursor.execute("COMMIT")
 
     def lock_game(self, cursor: Cursor, game: str) -> Any:
-        return cursor.execute("SELECT last_seq, last_hash FROM games WHERE id = ?", (game,)).fetchone()
+        return cursor.execute("SELECT last_seq, last_hash, rules FROM games WHERE id = ?", (game,)).fetchone()
 
     def close(self) -> None:
         self.connection.close()
 
 
+POOL_SIZE = 8
+"""PostgreSQL connections per server process at most: uvicorn's thread pool shares them."""
+POOL_WAIT_S = 10.0
+
+
 class PostgresStore(Store):
-    """The club store: PostgreSQL shared by stateless workers, one connection per worker thread."""
+    """The club store: PostgreSQL shared by stateless workers, a bounded pool of connections per worker."""
 
     def __init__(self, url: str, key: Ed25519PrivateKey, rate: RateLimit | None = None, faces: Faces | None = None,
                  clock: Clock | None = None) -> None:
         super().__init__(key, rate, faces, clock)
         import psycopg
-        self._psycopg = psycopg
+        from psycopg_pool import ConnectionPool
         self.duplicate_key = (psycopg.errors.UniqueViolation,)
-        self.url = url
-        self.local = threading.local()
-        self.all: list[Any] = []
-        self.all_lock = threading.Lock()
+        self.database_errors = (psycopg.Error,)
+        # autocommit: every transaction is an explicit `transaction()` block (BEGIN ... COMMIT). A connection
+        # broken by a PostgreSQL restart is checked and replaced when taken from the pool.
+        self.pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, kwargs={"autocommit": True},
+                                   timeout=POOL_WAIT_S, check=ConnectionPool.check_connection, open=False)
+        try:
+            self.pool.open(wait=True, timeout=POOL_WAIT_S)
+        except Exception as e:
+            self.pool.close()
+            raise StoreUnavailable(f"cannot connect to {redact(url)}: {e}") from None
         with self.transaction(write=True) as cursor:
             # Workers starting together migrate one at a time.
             cursor.execute("SELECT pg_advisory_xact_lock(7400316)")
             self.migrate(cursor)
+            self.pin_key(cursor)
 
     def sql(self, text: str) -> str:
         return text.replace("?", "%s")
 
-    def _connection(self) -> Any:
-        connection = getattr(self.local, "connection", None)
-        if connection is None or connection.closed or connection.broken:  # e.g. after PostgreSQL restarted
-            # autocommit: every transaction is an explicit `transaction()` block (BEGIN ... COMMIT).
-            connection = self._psycopg.connect(self.url, autocommit=True)
-            self.local.connection = connection
-            with self.all_lock:
-                self.all.append(connection)
-        return connection
-
     @contextmanager
     def transaction(self, write: bool) -> Iterator[Cursor]:
-        connection = self._connection()
-        with connection.transaction():
-            with connection.cursor() as cursor:
-                yield cursor
+        with self.unavailable(), self.pool.connection() as connection:
+            with connection.transaction():
+                with connection.cursor() as cursor:
+                    yield cursor
 
     def lock_game(self, cursor: Cursor, game: str) -> Any:
-        return cursor.execute("SELECT last_seq, last_hash FROM games WHERE id = %s FOR UPDATE", (game,)).fetchone()
+        return cursor.execute("SELECT last_seq, last_hash, rules FROM games WHERE id = %s FOR UPDATE",
+                              (game,)).fetchone()
 
     def close(self) -> None:
-        with self.all_lock:
-            for connection in self.all:
-                connection.close()
-            self.all.clear()
+        self.pool.close()
+
+
+def redact(url: str) -> str:
+    """The database URL without its password, for messages."""
+    return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
 
 
 def open_store(url: str, key: Ed25519PrivateKey, rate: RateLimit | None = None, faces: Faces | None = None,

@@ -43,7 +43,7 @@ def test_the_changed_die_is_reported_on_its_exchange_and_line() -> None:
     assert code == 1
     log = PBEM / "changed-die" / "02-turn-2.log"
     line = line_of(log, "attack 0319")
-    ledger_lines = [t for t in out.splitlines() if "[ledger" in t]
+    ledger_lines = [t for t in out.splitlines() if "[ledger" in t and "[ledger ledger-key]" not in t]
     assert ledger_lines == [
         f"{log}:{line}:1: error [ledger die]: die 5 in the log, but receipt #14 (Allied rolled 1d6 = 4 for "
         "'turn 2 Allied attack on 0319' at 2026-01-10T19:41:02.000000Z) rolled 4"]
@@ -55,7 +55,7 @@ def test_the_hidden_reroll_is_reported_on_its_exchange_and_line() -> None:
     code, out, _ = run("check", folder, "--ledger", folder / LEDGER.name)
     assert code == 1
     log = folder / "02-turn-2.log"
-    assert [t for t in out.splitlines() if "[ledger" in t] == [
+    assert [t for t in out.splitlines() if "[ledger" in t and "[ledger ledger-key]" not in t] == [
         f"{log}:{line_of(log, 'attack 0620')}:1: error [ledger hidden-roll]: roll #13 (Allied rolled 1d6 = 1 for "
         "'turn 2 Allied attack on 0620' at 2026-01-10T19:33:49.000000Z) is in the ledger but not in the log (before "
         "the roll of receipt #14 on this line): a roll made and not reported"]
@@ -76,7 +76,7 @@ def test_a_later_exchange_alone_against_the_whole_ledger() -> None:
     code, out, _ = run("check", PBEM / "changed-die" / "02-turn-2.log", "--ledger", LEDGER, "--format", "json")
     doc = json.loads(out)
     assert code == 1 and doc["rules_checked"] is False
-    assert [f["rule"] for f in doc["findings"]] == ["die", "later-rolls"]
+    assert [f["rule"] for f in doc["findings"]] == ["ledger-key", "die", "later-rolls"]
 
 
 def test_a_later_exchange_alone_without_a_ledger_is_refused() -> None:

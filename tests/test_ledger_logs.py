@@ -79,7 +79,7 @@ def test_a_changed_die_is_reported_with_its_line_and_roll(tmp_path: Path) -> Non
                 if "attack 0319" in text and " die 5 " in text)
     code, output = check(str(log), "--ledger", str(LEDGER_FILE))
     assert code == 1
-    ledger_lines = [t for t in output.splitlines() if "[ledger" in t]
+    ledger_lines = [t for t in output.splitlines() if "[ledger" in t and "[ledger ledger-key]" not in t]
     assert ledger_lines == [
         f"{log}:{line}:1: error [ledger die]: die 5 in the log, but receipt #14 (Allied rolled 1d6 = 4 for "
         f"'turn 2 Allied attack on 0319' at 2026-01-10T19:41:02.000000Z) rolled 4"]
@@ -91,7 +91,7 @@ def test_a_hidden_reroll_is_reported_with_its_purpose_and_time(tmp_path: Path) -
     line = next(n for n, text in enumerate(log.read_text(encoding="utf-8").splitlines(), 1) if "attack 0620" in text)
     code, output = check(str(log), "--ledger", str(PBEM / "hidden-reroll" / LEDGER_FILE.name))
     assert code == 1
-    ledger_lines = [t for t in output.splitlines() if "[ledger" in t]
+    ledger_lines = [t for t in output.splitlines() if "[ledger" in t and "[ledger ledger-key]" not in t]
     assert ledger_lines == [
         f"{log}:{line}:1: error [ledger hidden-roll]: roll #13 (Allied rolled 1d6 = 1 for 'turn 2 Allied attack "
         f"on 0620' at 2026-01-10T19:33:49.000000Z) is in the ledger but not in the log (before the roll of receipt "
@@ -103,7 +103,7 @@ def test_a_log_against_another_chain_is_one_error_not_a_cascade(tmp_path: Path) 
     log = game_log(PBEM / "hidden-reroll", tmp_path / "reroll.log")
     code, output = check(str(log), "--ledger", str(LEDGER_FILE))
     assert code == 1
-    ledger_lines = [t for t in output.splitlines() if "[ledger" in t]
+    ledger_lines = [t for t in output.splitlines() if "[ledger" in t and "[ledger ledger-key]" not in t]
     assert len(ledger_lines) == 3
     assert "the log follows another chain than this ledger" in ledger_lines[0]
     assert "so do 35 later receipt(s)" in ledger_lines[0]
@@ -179,7 +179,7 @@ def test_a_ledger_edited_after_download_breaks_its_chain(tmp_path: Path) -> None
     log = game_log(PBEM / "game", tmp_path / "game.log")
     code, output = check(str(log), "--ledger", str(edited))
     assert code == 1
-    ledger_lines = [t for t in output.splitlines() if "[ledger " in t]
+    ledger_lines = [t for t in output.splitlines() if "[ledger " in t and "[ledger ledger-key]" not in t]
     # The file's own two breaks, once each: nothing about the log's receipts, no link broken in consequence.
     assert len(ledger_lines) == 2, ledger_lines
     assert "#5 " in ledger_lines[0] and "the signature does not match" in ledger_lines[0]
@@ -203,11 +203,11 @@ def test_receipt_findings_one_by_one(tmp_path: Path) -> None:
         f"Allied: attack 0621 with us-inf-01 die 6 receipt {tokens[1][:-12]}",
         "Allied: attack 0621 with us-inf-01 die 1",
     ])
-    findings = [(f.line, f.rule, f.severity) for f in check_dice(parse_text(text), ledger)]
+    findings = [(f.line, f.rule, f.severity) for f in check_dice(parse_text(text), ledger) if f.rule != "ledger-key"]
     assert sorted(findings) == sorted([
         (2, "receipt-once", "error"), (3, "die", "error"), (5, "receipt", "error"), (6, "receipt", "error"),
         (7, "no-receipt", "warning"), (3, "hidden-roll", "error")]), findings
-    messages = {f.rule: f.message for f in check_dice(parse_text(text), ledger)}
+    messages = {f.rule: f.message for f in check_dice(parse_text(text), ledger) if f.rule != "ledger-key"}
     assert "not the ledger's key" in messages["receipt"] or "damaged" in messages["receipt"]
     assert "2 die roll(s) in the entry but 1 receipt(s)" in messages["die"]
     assert "#2 (German rolled 1d6 = 2 for 'roll-off'" in messages["hidden-roll"]
@@ -220,7 +220,7 @@ def test_receipt_findings_one_by_one(tmp_path: Path) -> None:
     swapped = "\n".join([f"Allied: attack 0621 with us-inf-01 die 5 receipt {tokens[3]}",
                          f"Allied: attack 0621 with us-inf-01 die 3 receipt {tokens[0]}",
                          f"Roll Allied 5 German 2 receipt {tokens[2]} receipt {tokens[1]}"])
-    order = [(f.line, f.rule) for f in check_dice(parse_text(swapped), ledger)]
+    order = [(f.line, f.rule) for f in check_dice(parse_text(swapped), ledger) if f.rule != "ledger-key"]
     assert (2, "receipt-order") in order and (3, "receipt-order") in order
 
 
@@ -247,7 +247,7 @@ def test_a_receipt_pasted_in_vassal_chat_is_the_die_or_the_dies_receipt(tmp_path
     ledger_file.write_bytes(ledger.file_bytes())
     code, output = check(str(vlog), "--ledger", str(ledger_file))
     assert "error [ledger die]: die 3 in the log, but receipt #2" in output
-    assert output.count("[ledger") == 1
+    assert output.count("[ledger") - output.count("[ledger ledger-key]") == 1
 
 
 def test_write_and_read_back_a_receipt_line() -> None:
@@ -270,7 +270,107 @@ def test_a_ledger_forked_by_its_server_is_reported(tmp_path: Path) -> None:
                           dice="1d6", result=[6], prev=GENESIS)
     fork = Ledger("g", ledger.public_key, (ledger.receipts[0], forked))
     text = f"Roll Allied 3 German 6 receipt {tokens[0]} receipt {forked.token()}"
-    findings = [(f.rule, f.message) for f in check_dice(parse_text(text), fork)]
+    findings = [(f.rule, f.message) for f in check_dice(parse_text(text), fork) if f.rule != "ledger-key"]
     assert findings == [("ledger-chain", "the ledger's receipt #2 (German rolled 1d6 = 6 for 'b' at "
                                          f"{forked.time}): does not chain to the receipt before it (its prev hash "
                                          "differs)")]
+
+
+def onslaught_dice() -> dict[str, frozenset[str]]:
+    from wargame.datafiles import load_toml
+    from wargame.models import GameManifest
+    return load_toml(ROOT / "counters" / "onslaught" / "game.toml", GameManifest).dice_by_entry()
+
+
+def test_dice_other_than_the_rules_are_reported(tmp_path: Path) -> None:
+    """Two 2d3 rolls (never a 1) are no d6 of Onslaught's combat, though their totals are dice of a d6."""
+    ledger, tokens = make_ledger(tmp_path, [("Allied", "turn 1: Allied attack 0320", "2d3", [1, 2]),
+                                            ("Allied", "turn 1: Allied attack 0621", "1d6", [5])])
+    text = "\n".join(["Turn 1", f"Allied: attack 0320 with us-inf-01 die 3 receipt {tokens[0]}",
+                      f"Allied: attack 0621 with us-inf-01 die 5 receipt {tokens[1]}"])
+    findings = [(f.line, f.rule) for f in check_dice(parse_text(text), ledger, dice_by_entry=onslaught_dice())
+                if f.severity == "error"]
+    assert findings == [(2, "receipt-dice")]
+    assert [f for f in check_dice(parse_text(text), ledger) if f.severity == "error"] == []  # no rules, no check
+
+
+def test_receipts_swapped_between_entries_are_errors_on_their_lines(tmp_path: Path) -> None:
+    """The rolls for the attacks on 0320 and 0621 used the other way round: an error on each line, not a warning."""
+    ledger, tokens = make_ledger(tmp_path, [("Allied", "turn 1 step action: Allied attack 0320", "1d6", [5]),
+                                            ("Allied", "turn 1 step action: Allied attack 0621", "1d6", [2])])
+    right = "\n".join(["Turn 1", "Step action", f"Allied: attack 0320 with us-inf-01 die 5 receipt {tokens[0]}",
+                       f"Allied: attack 0621 with us-inf-01 die 2 receipt {tokens[1]}"])
+    assert [f for f in check_dice(parse_text(right), ledger) if f.severity != "note"] == []
+    swapped = "\n".join(["Turn 1", "Step action", f"Allied: attack 0621 with us-inf-01 die 5 receipt {tokens[0]}",
+                         f"Allied: attack 0320 with us-inf-01 die 2 receipt {tokens[1]}"])
+    errors = [(f.line, f.rule, f.message) for f in check_dice(parse_text(swapped), ledger) if f.severity == "error"]
+    assert [(line, rule) for line, rule, _ in errors] == [(3, "receipt-entry"), (4, "receipt-entry")]
+    assert "rolled for 'turn 1 step action: Allied attack 0320', but stands here for " \
+           "'turn 1 step action: Allied attack 0621'" in errors[0][2]
+    later = "\n".join(["Turn 2", "Step action", f"Allied: attack 0320 with us-inf-01 die 5 receipt {tokens[0]}"])
+    assert [f.rule for f in check_dice(parse_text(later), ledger) if f.severity == "error"] == ["receipt-entry"]
+
+
+def test_a_ledger_re_signed_by_another_key_is_an_error_when_the_key_is_pinned(tmp_path: Path) -> None:
+    """A cheater's ledger re-signed with their own key verifies against itself; the pinned key says it is not
+    the game's; the verdict names the key it verified against either way."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from wargame.receipts import key_id
+    real = key_id(fixed_key().public_key())
+    cheat = Ed25519PrivateKey.generate()
+    receipt = sign_receipt(cheat, game="g", seq=1, time="2026-02-01T00:00:00.000000Z", player="Allied",
+                           purpose="attack", dice="1d6", result=[6], prev=GENESIS)
+    forged = Ledger("g", public_key_text(cheat.public_key()), (receipt,))
+    text = f'[LedgerKey "{real}"]\nAllied: attack 0621 with us-inf-01 die 6 receipt {receipt.token()}'
+    errors = [(f.line, f.rule) for f in check_dice(parse_text(text), forged) if f.severity == "error"]
+    assert errors == [(1, "ledger-key")]
+    unpinned = check_dice(parse_text(text.split("\n", 1)[1]), forged)
+    assert [(f.severity, f.rule) for f in unpinned] == [("note", "ledger-key")]
+    assert key_id(cheat.public_key()) in unpinned[0].message and "not pinned" in unpinned[0].message
+    log = game_log(PBEM / "game", tmp_path / "game.log")
+    code, output = check(str(log), "--ledger", str(LEDGER_FILE), "--ledger-key", "0123456789abcdef")
+    assert code == 1 and "error [ledger ledger-key]: the ledger is signed by key 56475aa75463474c, not by key " \
+                         "0123456789abcdef that --ledger-key pins" in output
+    code, output = check(str(log), "--ledger", str(LEDGER_FILE), "--ledger-key", "56475aa75463474c")
+    assert code == 0 and "dice verified against key 56475aa75463474c, pinned by --ledger-key" in output
+
+
+def test_the_ledger_by_its_game_page_url_and_a_stalled_or_strange_server(tmp_path: Path, ledger_url: str) -> None:
+    """The game page's URL is accepted; a server dripping a byte every 0.5 s or answering in another protocol
+    is exit 2 with a clear message within the overall deadline, never a hang or an internal error."""
+    import socket
+    import time
+    from adjudicator import dice_ledger
+    log = game_log(PBEM / "changed-die", tmp_path / "changed.log")
+    code, output = check(str(log), "--ledger", ledger_url + "/games/x")
+    assert code == 1 and "[ledger die]" in output
+
+    def serve(reply: bytes, drip: bool) -> tuple[str, threading.Event]:
+        listener = socket.create_server(("127.0.0.1", 0))
+        stop = threading.Event()
+
+        def run() -> None:
+            connection, _ = listener.accept()
+            connection.recv(4096)
+            connection.sendall(reply)
+            while drip and not stop.is_set():
+                connection.sendall(b"[")
+                time.sleep(0.5)
+            connection.close()
+            listener.close()
+        threading.Thread(target=run, daemon=True).start()
+        return f"http://127.0.0.1:{listener.getsockname()[1]}/games/x", stop
+
+    url, stop = serve(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n", drip=True)
+    old = dice_ledger.DOWNLOAD_DEADLINE_S
+    dice_ledger.DOWNLOAD_DEADLINE_S = 2.0
+    started = time.monotonic()
+    try:
+        code, output = check(str(log), "--ledger", url)
+    finally:
+        dice_ledger.DOWNLOAD_DEADLINE_S = old
+        stop.set()
+    assert code == 2 and "the download took over 2 s" in output and time.monotonic() - started < 10
+    url, _ = serve(b"SSH-2.0-OpenSSH_9.6\r\n", drip=False)
+    code, output = check(str(log), "--ledger", url)
+    assert code == 2 and "cannot download the ledger" in output, output

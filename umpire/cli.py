@@ -24,7 +24,7 @@ _check = adjudicate.commands["check"]
 
 
 def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module: Path | None,
-          ledger_source: str | None = None) -> Judged:
+          ledger_source: str | None = None, ledger_key: str | None = None) -> Judged:
     """The replay of one log or of a game's logs in order (every state kept, for the pictures), with
     the ledger's findings when a ledger is given, and how to quote the lines."""
     logs = expand_logs(logs)
@@ -46,7 +46,9 @@ def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module
         judged = Judged(result, quoting(source), lambda n: f"{log.name} line {n}", log.name)
     if ledger_source is not None:
         ledger = read_ledger(ledger_source)
-        judged.result.findings = [*judged.result.findings, *check_dice(judged.result.entries, ledger)]
+        judged.result.findings = [*judged.result.findings, *check_dice(
+            judged.result.entries, ledger, dice_by_entry=judged.result.game.manifest.dice_by_entry() or None,
+            pinned_key=ledger_key)]
     return judged
 
 
@@ -91,7 +93,7 @@ def _check_with_pictures(ctx: click.Context, /, **options: Any) -> None:
         ctx.invoke(_check, **referee)
         return
     unsupported = sorted(k for k, v in referee.items()
-                         if k not in ("logs", "fmt", "data", "game_id", "module", "ledger_source")
+                         if k not in ("logs", "fmt", "data", "game_id", "module", "ledger_source", "ledger_key")
                          and v != ctx.command.params[[p.name for p in ctx.command.params].index(k)].default)
     if unsupported:
         raise click.UsageError(f"option(s) {', '.join(unsupported)} not available with pictures")
@@ -101,7 +103,7 @@ def _check_with_pictures(ctx: click.Context, /, **options: Any) -> None:
     from umpire.report import html_report, markdown_with_images
     with _could_not_run():
         judged = judge(referee["logs"], referee["data"], referee["game_id"], referee["module"],
-                       referee.get("ledger_source"))
+                       referee.get("ledger_source"), referee.get("ledger_key"))
         if output is not None:
             write_atomically(output, html_report(judged, cache=cache_dir()))
             click.echo(f"wrote {output}")

@@ -289,6 +289,16 @@ class OptionalRule(Model):
     section: Source
 
 
+class RollKind(Model):
+    """A kind of die roll of the game: the log entry that records it and the dice it rolls (a ledger
+    receipt for it must be of these dice: 2d3 is no d6)."""
+
+    id: Ident
+    entry: Literal["attack", "bombard", "roll"]
+    dice: Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]?d[1-9][0-9]{0,2}$")]
+    source: Source
+
+
 class Scenario(Model):
     """A scenario: its turns, first player and the optional rules it allows."""
 
@@ -326,8 +336,16 @@ class GameManifest(Model):
     sequence: list[SequenceItem] = []
     scenario: list[Scenario] = Field(min_length=1)
     optional_rule: list[OptionalRule] = []
+    roll: list[RollKind] = []
     source: Source
     note: str = ""
+
+    def dice_by_entry(self) -> dict[str, frozenset[str]]:
+        """The dice each kind of log entry may roll (`attack`, `bombard`, `roll`), from the game's roll kinds."""
+        found: dict[str, set[str]] = {}
+        for kind in self.roll:
+            found.setdefault(kind.entry, set()).add(kind.dice)
+        return {entry: frozenset(dice) for entry, dice in sorted(found.items())}
 
     @model_validator(mode="after")
     def _entry_sides_known(self) -> GameManifest:

@@ -15,6 +15,7 @@ import binascii
 import hashlib
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -31,11 +32,17 @@ SIGNING_PREFIX = b"umpire-receipt-v1\n"
 GENESIS = "0" * 64
 TOKEN_PREFIX = "umpire1."
 LEDGER_FORMAT = "umpire-ledger"
-DICE = re.compile(r"^([1-9][0-9]?)d([1-9][0-9]{0,2})$")
+# Matched whole (fullmatch): `$` would let a trailing newline through ("1d6\n", "Allied\n").
+DICE = re.compile(r"([1-9][0-9]?)d([1-9][0-9]{0,2})")
 MAX_DICE = 20
 MAX_SIDES = 100
 MAX_PURPOSE = 200
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""A game or player name, matched whole (fullmatch)."""
+# A structured purpose: the entry a roll is for (its game turn, step or phase, side, entry kind and target hex).
+PURPOSE = re.compile(r"turn (?P<turn>[0-9]{1,4})(?: step (?P<step>[A-Za-z0-9_.-]{1,64}))?: "
+                     r"(?P<side>[A-Za-z0-9][A-Za-z0-9_.-]{0,63}) (?P<entry>attack|bombard|roll)"
+                     r"(?: (?P<hex>[A-Za-z0-9_.-]{1,16}))?")
 FIELDS = ("v", "game", "seq", "time", "player", "purpose", "dice", "result", "prev", "key", "sig")
 
 
@@ -45,13 +52,55 @@ class ReceiptError(WargameError):
 
 def parse_dice(spec: str) -> tuple[int, int]:
     """`2d6` -> (2, 6); ReceiptError for anything else or more than MAX_DICE dice of MAX_SIDES sides."""
-    m = DICE.match(spec)
+    m = DICE.fullmatch(spec)
     if m is None:
         raise ReceiptError(f"bad dice {spec!r}: expected NdS such as 1d6 or 2d6")
     count, sides = int(m.group(1)), int(m.group(2))
     if count > MAX_DICE or sides > MAX_SIDES or sides < 2:
         raise ReceiptError(f"bad dice {spec!r}: at most {MAX_DICE} dice of 2 to {MAX_SIDES} sides")
     return count, sides
+
+
+def purpose_problem(purpose: str) -> str | None:
+    """Why a purpose cannot be shown as one honest line, or None: no control, format (bidi overrides,
+    zero-width marks) or line-break character, nothing blank, at most MAX_PURPOSE characters."""
+    if not purpose.strip():
+        return "'purpose' must say what the roll is for, e.g. \"turn 3 step action: Allied attack 1718\""
+    if len(purpose) > MAX_PURPOSE:
+        return f"'purpose' is {len(purpose)} characters long; at most {MAX_PURPOSE}"
+    for c in purpose:
+        # Cc: controls (DEL too); Cf: bidi overrides and zero-width marks, which reorder or hide text
+        # ("8171" shown as "1718"); Zl/Zp: U+2028/U+2029, which break the line.
+        if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
+            return (f"'purpose' must be one line of printable text: character U+{ord(c):04X} "
+                    f"({unicodedata.name(c, 'unnamed')}) is not")
+    return None
+
+
+@dataclass(frozen=True)
+class RollPurpose:
+    """The entry a roll is for, as a structured purpose: `turn 3 step action: Allied attack 1718`."""
+
+    turn: int
+    step: str | None
+    side: str
+    entry: str
+    """The log entry's kind: `attack`, `bombard` or `roll` (a roll-off, a weather or cup roll...)."""
+    hex: str | None = None
+
+    def text(self) -> str:
+        """The purpose as signed in the receipt."""
+        step = f" step {self.step}" if self.step else ""
+        target = f" {self.hex}" if self.hex else ""
+        return f"turn {self.turn}{step}: {self.side} {self.entry}{target}"
+
+
+def parse_purpose(purpose: str) -> RollPurpose | None:
+    """The structured purpose a receipt's purpose text is, or None for free text (which binds nothing)."""
+    m = PURPOSE.fullmatch(purpose)
+    if m is None:
+        return None
+    return RollPurpose(turn=int(m["turn"]), step=m["step"], side=m["side"], entry=m["entry"], hex=m["hex"])
 
 
 def canonical_bytes(fields: Mapping[str, object]) -> bytes:
