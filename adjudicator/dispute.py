@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from adjudicator.contract import CombatAccount
 from adjudicator.findings import Finding
+from adjudicator.markdown_escape import text as md_text
 from adjudicator.notation.entries import Attack, Bombard
 from wargame.errors import WargameError
 from wargame.game import Game
@@ -155,29 +156,31 @@ def text_one(audited: Audited) -> str:
 
 
 def markdown(audits: Sequence[Audited], file: str, one: bool) -> str:
-    """The audits as Markdown: a table of every combat, or one combat's whole account."""
+    """The audits as Markdown: a table of every combat, or one combat's whole account (every word a log
+    gave made inert)."""
+    t = md_text
     if not one:
         rows = ["| file | line | combat | verdict |", "|---|---|---|---|"]
-        rows += [f"| {a.file} | {a.line} | {_headline(a)} | {verdict_of(a)} |" for a in audits]
-        return f"# Combats of {file}\n\n" + "\n".join(rows) + "\n"
+        rows += [f"| {t(a.file)} | {a.line} | {t(_headline(a))} | {t(verdict_of(a))} |" for a in audits]
+        return f"# Combats of {t(file)}\n\n" + "\n".join(rows) + "\n"
     audited = audits[0]
     a = audited.account
-    out = [f"# {_headline(audited)}", "", f"{audited.file}, line {audited.line}", "", "## Computation", ""]
-    out += [f"- {line}" for line in a.arithmetic]
+    out = [f"# {t(_headline(audited))}", "", f"{t(audited.file)}, line {audited.line}", "", "## Computation", ""]
+    out += [f"- {t(line, line_start=True)}" for line in a.arithmetic]
     out += ["", "## Claims", ""]
     if audited.what_if is not None:
-        out.append(f"- what if the die had been {audited.what_if}: **{a.result}** (the log's die "
-                   f"{audited.entry.die} gives {audited.logged_result})")
-    out += [f"- {d}" for d in audited.differences] or ([] if audited.what_if is not None else
-                                                       ["- the log's odds, die and result are the computation's"])
-    out += [f"- {f.severity} [{f.system} {f.rule}]: {f.message}" for f in audited.findings]
+        out.append(f"- what if the die had been {audited.what_if}: **{t(a.result)}** (the log's die "
+                   f"{audited.entry.die} gives {t(audited.logged_result)})")
+    out += [f"- {t(d, line_start=True)}" for d in audited.differences] or ([] if audited.what_if is not None else
+                                                          ["- the log's odds, die and result are the computation's"])
+    out += [f"- {f.severity} [{t(f.system)} {t(f.rule)}]: {t(f.message)}" for f in audited.findings]
     out += ["", "## Each face of the die", "", "| die | result |", "|---|---|"]
-    out += [f"| {d} | {r} |" for d, r in a.by_die]
+    out += [f"| {d} | {t(r)} |" for d, r in a.by_die]
     out += ["", "| result | chance |", "|---|---|"]
-    out += [f"| {r} | {_fraction(p, len(a.by_die))} |" for r, p in a.probabilities().items()]
+    out += [f"| {t(r)} | {_fraction(p, len(a.by_die))} |" for r, p in a.probabilities().items()]
     out += ["", "## Retreat, advance and the columns around it", ""]
-    out += [f"- {line}" for line in (*a.shifts, *a.retreats, *a.advances)]
-    out += ["", f"**Verdict**: {verdict_of(audited) if audited.what_if is None else 'a what-if, not the log'}"]
+    out += [f"- {t(line, line_start=True)}" for line in (*a.shifts, *a.retreats, *a.advances)]
+    out += ["", f"**Verdict**: {t(verdict_of(audited)) if audited.what_if is None else 'a what-if, not the log'}"]
     return "\n".join(out) + "\n"
 
 

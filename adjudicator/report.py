@@ -9,6 +9,7 @@ from typing import Any
 
 from adjudicator.engine import NOTATION, Replay
 from adjudicator.findings import Finding
+from adjudicator.markdown_escape import code_span, text as md_text
 from adjudicator.notation.entries import TurnMarker
 from wargame.errors import WargameError
 
@@ -68,9 +69,8 @@ def reconstructed_line(s: dict[str, Any]) -> list[str]:
 
 
 def markdown_finding(f: Finding) -> str:
-    """A finding's message for a Markdown cell, with its basis."""
-    text = f.message + (f" ({f.basis_tag()})" if f.is_reconstructed else "")
-    return text.replace("|", "/")
+    """A finding's message for a Markdown cell, with its basis, every character a player typed inert."""
+    return md_text(f.message + (f" ({f.basis_tag()})" if f.is_reconstructed else ""))
 
 
 def json_report(result: Replay[Any]) -> str:
@@ -86,15 +86,15 @@ def json_report(result: Replay[Any]) -> str:
 def markdown_report(result: Replay[Any], file: str) -> str:
     """The verdict as a Markdown table for a forum post."""
     s = summary(result)
-    out = [f"### Umpire verdict: `{file}` ({s['game']})", "",
+    out = [f"### Umpire verdict: {code_span(file)} ({md_text(s['game'])})", "",
            f"{s['entries_checked']} of {s['entries']} entries checked over {s['turns_replayed']} turn(s): "
            f"**{s['errors']} error(s)**, {s['warnings']} warning(s), {s['notes']} note(s).", ""]
     if result.findings:
         out += ["| line | severity | rule | finding |", "|---:|---|---|---|"]
         for f in _ordered(result.findings):
-            out.append(f"| {f.line} | {f.severity} | {f.system} {f.rule} | {markdown_finding(f)} |")
+            out.append(f"| {f.line} | {f.severity} | {md_text(f.system)} {md_text(f.rule)} | {markdown_finding(f)} |")
     if result.stopped is not None:
-        out += ["", f"Replay stopped: {result.stopped}"]
+        out += ["", f"Replay stopped: {md_text(result.stopped)}"]
     out += ["", *reconstructed_line(s)] if s["reconstructed"] else []
     return "\n".join(out) + "\n"
 
@@ -114,10 +114,10 @@ def unread_report(fmt: str, file: str, errors: Sequence[WargameError], source: S
         return json.dumps({"findings": [f.as_dict() for f in findings], "summary": s, "final_state": None},
                           indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     if fmt == "markdown":
-        out = [f"### Umpire verdict: `{file}`", "", f"Nothing could be adjudicated: **{len(findings)} error(s)**.", "",
+        out = [f"### Umpire verdict: {code_span(file)}", "", f"Nothing could be adjudicated: **{len(findings)} error(s)**.", "",
                "| line | severity | rule | finding |", "|---:|---|---|---|"]
         out += [f"| {f.line} | {f.severity} | {f.system} {f.rule} | {markdown_finding(f)} |" for f in findings]
-        return "\n".join([*out, "", f"Replay stopped: {stopped}"]) + "\n"
+        return "\n".join([*out, "", f"Replay stopped: {md_text(stopped)}"]) + "\n"
     lines = []
     for f in findings:
         lines.append(f"{file}:{f.line}:{f.column}: {f.severity} [{f.system} {f.rule}]: {f.message}" if f.line

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adjudicator.findings import Finding
+from adjudicator.markdown_escape import code_block, code_span, link_target, text as md_text
 from adjudicator.notation.entries import Entry
 from adjudicator.report import summary
 from builder.picture import Painter, Picture
@@ -140,21 +141,23 @@ def html_report(judged: Judged, scale: float = 0.75, cache: Path | None = None) 
 
 
 def markdown_with_images(judged: Judged, images: Path, scale: float = 0.75, cache: Path | None = None) -> str:
-    """Markdown for a forum post, each finding's picture written into `images` and linked."""
+    """Markdown for a forum post, each finding's picture written into `images` and linked (every word a
+    log or a file name gave made inert)."""
     s = summary(judged.result)
-    out = [f"### Umpire verdict: `{judged.name}` ({s['game']})", "",
+    out = [f"### Umpire verdict: {code_span(judged.name)} ({md_text(s['game'])})", "",
            f"{s['entries_checked']} of {s['entries']} entries checked over {s['turns_replayed']} turn(s): "
            f"**{s['errors']} error(s)**, {s['warnings']} warning(s), {s['notes']} note(s).", ""]
     if s["stopped"]:
-        out += [f"Replay stopped: {s['stopped']}", ""]
+        out += [f"Replay stopped: {md_text(s['stopped'])}", ""]
     for item in items(judged, scale, cache):
-        out.append(f"#### {judged.cite(item.line)}")
-        out += [f"- **{f.severity}** [{f.system} {f.rule}] {f.message}" for f in item.findings]
+        out.append(f"#### {md_text(judged.cite(item.line))}")
+        out += [f"- **{f.severity}** \\[{md_text(f.system)} {md_text(f.rule)}\\] {md_text(f.message)}"
+                for f in item.findings]
         if item.quoted:
-            out += ["", "```", *(f"{n:>5}{' >' if n == item.line else '  '} {text}" for n, text in item.quoted), "```"]
+            out += ["", *code_block([f"{n:>5}{' >' if n == item.line else '  '} {text}" for n, text in item.quoted])]
         if item.picture is not None:
             path = images / f"line-{item.line}.png"
             write_atomically(path, _png(item.picture))
-            out += ["", f"![the position before {judged.cite(item.line)}]({path.as_posix()})"]
+            out += ["", f"![{md_text(f'the position before {judged.cite(item.line)}')}]({link_target(path.as_posix())})"]
         out.append("")
     return "\n".join(out)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from adjudicator.engine import Replay
 from adjudicator.findings import Finding
+from adjudicator.markdown_escape import code_span, text as md_text
 from adjudicator.notation.entries import Comment, Entry
 from adjudicator.notation.text import write_text
 from adjudicator.report import markdown_finding, reconstructed_line, summary
@@ -101,19 +102,20 @@ def chain_json_verdict(result: Replay[Any], chain: Chain) -> str:
 def chain_markdown_verdict(result: Replay[Any], chain: Chain) -> str:
     """A Markdown table for a forum post, each finding with its file and step."""
     s = summary(result)
-    names = ", ".join(f"`{p.name}`" for p in chain.parts)
-    out = [f"### Umpire verdict: {len(chain.parts)} logs ({s['game']})", "", f"Logs, in order: {names}.", "",
+    names = ", ".join(code_span(p.name) for p in chain.parts)
+    out = [f"### Umpire verdict: {len(chain.parts)} logs ({md_text(s['game'])})", "", f"Logs, in order: {names}.", "",
            _totals(result, chain).replace(f"{s['errors']} error(s)", f"**{s['errors']} error(s)**"), ""]
     if result.findings:
         out += ["| file | step | severity | rule | finding |", "|---|---|---|---|---|"]
         for f in _ordered(result.findings):
             part, local = chain.locate(f.line)
-            out.append(f"| `{part.name}` | {where(part, local)} | {f.severity} | {f.system} {f.rule} | "
+            out.append(f"| {code_span(part.name, in_table=True)} | {where(part, local)} | {f.severity} | {f.system} {f.rule} | "
                        f"{markdown_finding(replace(f, message=chain.cited(f.message)))} |")
     out += ["", *reconstructed_line(s)] if s["reconstructed"] else []
     if result.stopped is not None:
-        out += ["", f"Replay stopped in `{_stopped_at(result, chain).name}`: {chain.cited(str(result.stopped))}"]
-    notes = [f"- `{p.name}` {where(p, n.step)}: {n.message.replace('|', '/')}" for p in chain.parts for n in p.notes]
+        out += ["", f"Replay stopped in {code_span(_stopped_at(result, chain).name)}: "
+                   f"{md_text(chain.cited(str(result.stopped)))}"]
+    notes = [f"- {code_span(p.name)} {where(p, n.step)}: {md_text(n.message)}" for p in chain.parts for n in p.notes]
     if notes:
         out += ["", "Reader's notes:", "", *notes]
     return "\n".join(out) + "\n"

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from adjudicator.engine import Replay
 from adjudicator.findings import Finding
+from adjudicator.markdown_escape import text as md_text
 from adjudicator.notation.entries import Comment, Entry
 from adjudicator.notation.text import write_text
 from adjudicator.report import json_report, markdown_report, reconstructed_line, summary
@@ -91,6 +92,6 @@ def markdown_verdict(result: Replay[Any], translation: Translation, file: str) -
     """The Markdown verdict, its `line` column headed `step` (0: the saved position)."""
     text = markdown_report(result, file).replace("| line | severity |", "| step | severity |", 1)
     if translation.notes:
-        text += "\nReader's notes:\n\n" + "".join(f"- {_step(n.step)}: {n.message.replace('|', '/')}\n"
+        text += "\nReader's notes:\n\n" + "".join(f"- {_step(n.step)}: {md_text(n.message)}\n"
                                                  for n in translation.notes)
     return text
