@@ -38,6 +38,7 @@ def read_ledger(source: str) -> Ledger:
         # Imported here: urllib.request (and http.client) would cost every `check` at start-up.
         import urllib.error
         import urllib.request
+        source = ledger_url(source)
         try:
             with urllib.request.urlopen(source, timeout=30) as answer:  # noqa: S310 (http(s) only, checked above)
                 raw = answer.read(MAX_LEDGER_BYTES + 1)
@@ -54,7 +55,24 @@ def read_ledger(source: str) -> Ledger:
     try:
         return ledger_from_bytes(raw, source)
     except ReceiptError as e:
+        if raw.lstrip()[:1] == b"<":
+            # A web page: most likely the game's public page, whose ledger is its ledger.json beside it.
+            raise WargameError(f"--ledger {source}: this is a web page, not a ledger file (JSON); a game's ledger "
+                               "is downloaded from http://HOST/games/GAME/ledger.json (the link on the game's page)"
+                               ) from None
         raise WargameError(e.message) from None
+
+
+def ledger_url(url: str) -> str:
+    """The ledger file's URL of a game's page (`http://HOST/games/G` -> `.../games/G/ledger.json`); any other
+    URL as given."""
+    from urllib.parse import urlsplit, urlunsplit
+    parts = urlsplit(url)
+    segments = parts.path.rstrip("/").split("/")
+    # The service's routes (ledger/app.py): /games/{game} is the page, /games/{game}/ledger.json the file.
+    if len(segments) >= 3 and segments[-2] == "games" and segments[-1]:
+        return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/ledger.json"))
+    return url
 
 
 def _roll(receipt: Receipt) -> str:

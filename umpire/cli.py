@@ -34,7 +34,7 @@ def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module
 
         def chain_line(n: int) -> str | None:
             part, local = chain.locate(n)
-            return part.source[local - 1] if 0 < local <= len(part.source) else None
+            return quoting(part.source)(local)
         judged = Judged(replay_chain(chain), chain_line, chain.cite, ", ".join(p.name for p in logs))
     elif is_vassal_file(logs[0]):
         log = logs[0]
