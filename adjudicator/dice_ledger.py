@@ -70,7 +70,7 @@ def ledger_url(url: str) -> str:
     parts = urlsplit(url)
     segments = parts.path.rstrip("/").split("/")
     # The service's routes (ledger/app.py): /games/{game} is the page, /games/{game}/ledger.json the file.
-    if len(segments) >= 3 and segments[-2] == "games" and segments[-1]:
+    if len(segments) >= 3 and segments[-2] == "games" and segments[-1] and not segments[-1].endswith(".json"):
         return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/ledger.json"))
     return url
 

@@ -1,0 +1,138 @@
+"""What a new user tripped over, round 2 (issue 29): option order, ledger URLs, readable verdicts of games with
+receipts, summaries of several logs, logs given out of order."""
+
+from __future__ import annotations
+
+import http.server
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator.dice_ledger import ledger_url, read_ledger
+from adjudicator.notation.text import quoted_source
+from umpire.cli import main as adjudicate
+from wargame.errors import WargameError
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ROOT / "examples/pbem/game"
+LEDGER = ROOT / "examples/pbem/onslaught-sample.ledger.json"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    """Exit code, standard output and standard error of `adjudicate ARGS`."""
+    result = CliRunner().invoke(adjudicate, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_shared_options_before_the_command() -> None:
+    """`adjudicate --data DIR LOG`, `--format json check LOG`, `--data DIR state LOG`: the order git-style tools
+    accept gives what the options after the command give."""
+    log = str(ROOT / "examples/onslaught/breach-zoc.log")
+    assert run("--data", str(ROOT), log)[:2] == run(log, "--data", str(ROOT))[:2]
+    code, out, err = run("--format", "json", "check", log)
+    assert code == 1 and out.startswith("{"), err
+    code, out, err = run("--format=markdown", "--data", str(ROOT), log)
+    assert code == 1 and out.startswith("### Umpire verdict"), err
+    code, out, err = run("--data", str(ROOT), "state", log, "--at", "3")
+    assert code == 0 and out.startswith("Turn 1"), err
+
+
+def test_a_file_that_is_no_log_gets_a_hint(tmp_path: Path) -> None:
+    """`adjudicate game.pbem` says what `adjudicate` reads, not only "No such command"."""
+    odd = tmp_path / "game.pbem"
+    shutil.copy(ROOT / "examples/onslaught/legal-combat.log", odd)
+    code, _, err = run(str(odd))
+    assert code == 2 and "neither a command nor a log" in err and ".log" in err and f"check {odd}" in err
+
+
+@pytest.fixture
+def ledger_site(tmp_path: Path) -> Iterator[str]:
+    """A web server on loopback with a game's page (HTML) and its ledger at the service's addresses."""
+    game = tmp_path / "games" / "club-42"
+    game.mkdir(parents=True)
+    shutil.copy(LEDGER, game / "ledger.json")
+    (tmp_path / "page.html").write_text("<!doctype html><title>club-42</title>", encoding="utf-8")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, directory=str(tmp_path), **kwargs)  # type: ignore[arg-type]
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base class's name)
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_games_page_stands_for_its_ledger(ledger_site: str) -> None:
+    """`--ledger http://HOST/games/G`, the page the README names, reads the ledger beside it; a web page that is
+    no ledger says where the ledger is."""
+    assert ledger_url("http://h:8000/games/club-42") == "http://h:8000/games/club-42/ledger.json"
+    assert ledger_url("http://h:8000/games/club-42/") == "http://h:8000/games/club-42/ledger.json"
+    assert ledger_url("http://h/games/club-42/ledger.json") == "http://h/games/club-42/ledger.json"
+    assert read_ledger(f"{ledger_site}/games/club-42").receipts == read_ledger(str(LEDGER)).receipts
+    with pytest.raises(WargameError, match=r"a web page, not a ledger file .*/games/GAME/ledger.json"):
+        read_ledger(f"{ledger_site}/page.html")
+    code, out, err = run("check", str(GAME), "--ledger", f"{ledger_site}/games/club-42")
+    assert code == 0, err
+
+
+def test_receipts_are_elided_in_quoted_lines() -> None:
+    """A finding quotes its line with each receipt as `umpire1.…`, the caret still under its column."""
+    line = "Roll Allied 3 German 5 receipt umpire1.AAAA_bbbb-0123 receipt umpire1.CCCC"
+    assert quoted_source(line, 6) == ["    Roll Allied 3 German 5 receipt umpire1.… receipt umpire1.…",
+                                      "         ^"]
+    # A column inside the second receipt: the caret under it; one past both: shifted by what was elided.
+    shown = quoted_source(line, 1)[0]
+    assert quoted_source(line, line.index("CCCC") + 1)[1] == " " * shown.rindex("umpire1.…") + "^"
+    assert quoted_source(line + " x", len(line) + 2)[1].index("^") == len(shown) + 1
+    code, out, _ = run("check", str(ROOT / "examples/pbem/changed-die"), "--ledger", str(LEDGER))
+    assert code == 1 and "receipt umpire1.…" in out
+    assert max(len(line) for line in out.splitlines()) < 300, max(out.splitlines(), key=len)
+
+
+def test_one_game_counts_the_same_entries_in_every_form(tmp_path: Path) -> None:
+    """The sample game as one log, as its four exchanges and as its JSON twin: the same count, comments and
+    headers not counted as checked."""
+    single = ROOT / "examples/onslaught/legal-sample-game.log"
+    plays = sum(1 for line in single.read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.lstrip().startswith(("#", "[")))
+    twin = tmp_path / "game.json"
+    assert run("convert", str(single), "-o", str(twin))[0] == 0
+    for given in (single, GAME, twin):
+        code, out, err = run(str(given))
+        assert code == 0, err
+        assert f"{plays} of {plays} entries checked over 4 turn(s)" in out.splitlines()[-1], out.splitlines()[-1]
+
+
+def test_a_summary_of_several_logs_names_them() -> None:
+    """The last line of a chain's verdict names its logs and counts VASSAL steps only where VASSAL logs are."""
+    code, out, _ = run(str(GAME))
+    last = out.splitlines()[-1]
+    assert code == 0 and last.startswith(f"{GAME}/01-turn-1.log to 04-turn-4.log: ")
+    assert "VASSAL step" not in last
+
+
+def test_logs_out_of_order_are_said_to_be() -> None:
+    """Exchanges given out of order: the error says so, names the log that comes first or next, and is the
+    chain's finding (not the notation's)."""
+    first, second, third = (str(GAME / f"0{k}-turn-{k}.log") for k in (1, 2, 3))
+    code, out, _ = run(second, first, third)
+    assert code == 2 and "[vassal chain]" in out and "notation syntax" not in out
+    assert "the logs are out of order" in out and f"{first}, given as log 2, begins the game" in out
+    code, out, _ = run(first, third, second)
+    assert code == 2 and "[vassal chain]" in out
+    assert f"and {second}, given after it, continues {first}: give the logs in the order they were played" in out
+    code, out, _ = run(first, third)
+    assert code == 2 and "an exchange is missing between them" in out
