@@ -136,3 +136,31 @@ def test_logs_out_of_order_are_said_to_be() -> None:
     assert f"and {second}, given after it, continues {first}: give the logs in the order they were played" in out
     code, out, _ = run(first, third)
     assert code == 2 and "an exchange is missing between them" in out
+
+
+@pytest.mark.parametrize(("game", "opening", "path", "meant"), [
+    ("onslaught", "examples/onslaught/legal-turn1.log:12", "br-inf-01 0720-0712-0722", "0721"),
+    ("onslaught", "examples/onslaught/legal-turn1.log:12", "br-inf-01 0720-0712", "0721"),
+    ("omaha", "examples/omaha/legal-combat.log:46", "16/1 2319-2128-2217", "2218"),
+])
+def test_a_mistyped_hex_that_is_another_hex_gets_a_did_you_mean(tmp_path: Path, game: str, opening: str, path: str,
+                                                                meant: str) -> None:
+    """A path's hex mistyped into another real hex (0712 for 0721) skips; the finding names the hex meant."""
+    source, _, lines = opening.partition(":")
+    log = tmp_path / "typo.log"
+    head = (ROOT / source).read_text(encoding="utf-8").splitlines()[:int(lines)]
+    log.write_text("\n".join([*head, path]) + "\n", encoding="utf-8")
+    code, out, _ = run(str(log))
+    start, typo = path.split()[1].split("-")[:2]
+    assert code == 1 and f"skips from {start} to {typo} (did you mean" in out, out
+    assert f"'{meant}'" in out.split("skips")[1]
+
+
+def test_every_skip_names_the_hexes_meant() -> None:
+    """The grid's hint: labels next to the hex before (and the hex after, when there is one), one typo away."""
+    from wargame.bundled import data_root
+    from wargame.game import load_game
+    grid = load_game(data_root(None), "onslaught").grid
+    assert grid.step_hint("0720", "0712", "0722") == " (did you mean '0721'?)"
+    assert "'0721'" in grid.step_hint("0720", "0712")
+    assert grid.step_hint("0720", "3333") == ""
