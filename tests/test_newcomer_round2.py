@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -164,3 +165,36 @@ def test_every_skip_names_the_hexes_meant() -> None:
     assert grid.step_hint("0720", "0712", "0722") == " (did you mean '0721'?)"
     assert "'0721'" in grid.step_hint("0720", "0712")
     assert grid.step_hint("0720", "3333") == ""
+
+
+def test_the_ledger_server_says_where_it_is_and_how_to_stop_it(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """`umpire-ledger serve` prints its address and how to stop it, and warns when the admin token is unset."""
+    import uvicorn
+
+    from ledger.cli import main as umpire_ledger
+    from ledger_support import write_test_key
+
+    served: list[dict[str, object]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: served.append(kwargs))
+    key = write_test_key(tmp_path / "key.pem")
+    db = f"sqlite:///{tmp_path / 'ledger.sqlite'}"
+    monkeypatch.delenv("UMPIRE_LEDGER_ADMIN_TOKEN", raising=False)
+    result = CliRunner().invoke(umpire_ledger, ["serve", "--db", db, "--key", str(key), "--port", "8123"])
+    assert result.exit_code == 0 and served, result.output
+    assert "at http://127.0.0.1:8123 (a game's page: http://127.0.0.1:8123/games/GAME); stop with Ctrl+C" \
+        in result.stdout
+    assert "warning: the environment variable UMPIRE_LEDGER_ADMIN_TOKEN is not set" in result.stderr
+    monkeypatch.setenv("UMPIRE_LEDGER_ADMIN_TOKEN", "a-long-secret-for-this-test")
+    result = CliRunner().invoke(umpire_ledger, ["serve", "--db", db, "--key", str(key), "--host", "0.0.0.0"])
+    assert result.exit_code == 0 and "warning" not in result.stderr
+    assert "http://0.0.0.0" not in result.stdout and ":8000 (a game's page" in result.stdout
+
+
+def test_every_ledger_option_is_described() -> None:
+    """`umpire-ledger open --key` and every other option of the ledger's commands say what they are."""
+    from ledger.cli import main as umpire_ledger
+    for name, command in sorted(umpire_ledger.commands.items()):
+        for param in command.params:
+            if isinstance(param, click.Option):
+                assert param.help, f"umpire-ledger {name} {param.opts[0]} has no help"
