@@ -598,16 +598,16 @@ def _at(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[
         return None
     which, _, number = value.rpartition(":")
     if not (number.isascii() and number.isdigit() and len(number) <= 9):
-        raise click.BadParameter(f"{value!r} is not a line or step number (or LOG:STEP for one of several logs, "
+        raise click.BadParameter(f"{value!r} is not a line or step number (or LOG:LINE for one of several logs, "
                                  "e.g. 2:12)", ctx, param)
     return which or None, int(number)
 
 
 def _chain_line(chain: Chain, which: str | None, step: int) -> int:
-    """The chain's line of `--at LOG:STEP`."""
+    """The chain's line of `--at LOG:LINE` (a VASSAL log's line: its step)."""
     names = [str(k) for k in range(1, len(chain.parts) + 1)]
     if which is None:
-        raise WargameError(f"with several logs, say in which the position is wanted: --at LOG:STEP, LOG being the "
+        raise WargameError(f"with several logs, say in which the position is wanted: --at LOG:LINE, LOG being the "
                            f"file or its place in the chain (e.g. --at {len(chain.parts)}:{step})")
     for k, part in enumerate(chain.parts):
         if which in (part.name, part.path.name, names[k]):
@@ -635,7 +635,7 @@ class Replayed:
 
     result: Replay[Any]
     chain: Chain | None
-    """The chain, for several logs (its `--at LOG:STEP` reads through it); None for one log."""
+    """The chain, for several logs (its `--at LOG:LINE` reads through it); None for one log."""
     lines: int
     """How many lines (a VASSAL file: steps) the one log has; 0 for a chain."""
     noun: str
@@ -697,7 +697,7 @@ def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, 
 @LOGS
 @click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
               help="The position after the last entry on or before this line or VASSAL step (default: the end); "
-                   "with several logs, LOG:STEP.")
+                   "with several logs, LOG:LINE.")
 @click.option("--json", "as_json", is_flag=True, help="The position as JSON (the rule system's own terms).")
 @DATA
 @GAME

@@ -118,7 +118,7 @@ adjudicate.add_command(click.Command("check", params=_check_params(), callback=_
 @LOGS
 @click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
               help="The position after the last entry on or before this line or VASSAL step (default: the end); "
-                   "with several logs, LOG:STEP.")
+                   "with several logs, LOG:LINE.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
               help="The PNG to write.")
 @click.option("--hexes", default=None, metavar="HEX,HEX...",
@@ -154,7 +154,7 @@ def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, outp
 
 
 _AT_HELP = ("The position after the last entry on or before this line or VASSAL step (default: the end; 0: the "
-            "set-up); with several logs, LOG:STEP.")
+            "set-up); with several logs, LOG:LINE.")
 
 
 def _warn_stopped(result: Any) -> None:
