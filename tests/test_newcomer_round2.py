@@ -198,3 +198,69 @@ def test_every_ledger_option_is_described() -> None:
         for param in command.params:
             if isinstance(param, click.Option):
                 assert param.help, f"umpire-ledger {name} {param.opts[0]} has no help"
+
+
+@pytest.mark.parametrize("game_id", ["onslaught", "omaha"])
+def test_a_verdicts_pictures_have_readable_hex_numbers(game_id: str) -> None:
+    """At the reading scale the hex numbers' digits are at least 9 px high (about 5 px before, at 0.75)."""
+    from builder.picture import reading_scale
+    from builder.render.board import hex_number_px
+    from builder.render.style import font
+    from wargame.bundled import data_root
+    from wargame.game import load_game
+    game = load_game(data_root(None), game_id)
+    size_px = game.map.layout.hex_size_px * reading_scale(game)
+    left, top, right, bottom = font(hex_number_px(size_px), condensed=True).getbbox("0123456789", anchor="ls")
+    assert bottom - top >= 9
+
+
+def _purple(path: Path) -> int:
+    """How many pixels of a picture are the purple of an `info` mark."""
+    from PIL import Image
+    with Image.open(path) as image:
+        colours = image.convert("RGB").getcolors(1 << 24) or []
+        return sum(n for n, (r, g, b) in colours if abs(r - 120) < 30 and abs(g - 40) < 30 and abs(b - 160) < 30)
+
+
+def test_around_shows_the_radius_asked_with_its_centre_ringed(tmp_path: Path) -> None:
+    """`picture --around 0621 --radius 2`: the crop holds the hexes within 2 (and room for a note), not a hex
+    more; the centre is ringed; --legend says what the ring is."""
+    from PIL import Image
+
+    from builder.picture import reading_scale
+    from builder.render.board import board_layout
+    from wargame.bundled import data_root
+    from wargame.game import load_game
+    game = load_game(data_root(None), "onslaught")
+    layout = board_layout(game, reading_scale(game))
+    log = str(ROOT / "examples/onslaught/breach-result.log")
+    widths = {}
+    for radius in (1, 2):
+        out = tmp_path / f"around-{radius}.png"
+        code, _, err = run("picture", log, "--at", "7", "--around", "0621", "--radius", str(radius), "-o", str(out))
+        assert code == 0, err
+        with Image.open(out) as image:
+            widths[radius] = image.width
+        centre = game.grid.hex_of("0621")
+        xs = [x for h in game.grid.hexes if centre.distance(h) <= radius for x, _ in layout.corners(h)]
+        room = 2 * layout.size_px * 0.6  # the note's room on each side (builder.picture._bounds)
+        assert widths[radius] <= max(xs) - min(xs) + room + 2
+    # One more hex of radius is one and a half hexes wider (a flat-topped column step on each side).
+    assert widths[2] - widths[1] == pytest.approx(2 * 0.75 * 2 * layout.size_px, abs=3)
+    ringed, plain = tmp_path / "ringed.png", tmp_path / "plain.png"
+    assert run("picture", log, "--at", "7", "--around", "0621", "--radius", "1", "--legend", "-o", str(ringed))[0] == 0
+    assert run("picture", log, "--at", "7", "--hexes", "0621", "-o", str(plain))[0] == 0
+    assert _purple(ringed) > _purple(plain) + 100
+
+
+def test_the_html_verdict_has_a_legend_and_pictures_at_their_own_size(tmp_path: Path) -> None:
+    """Each picture of the HTML verdict has the legend of its marks, and says its size so it is shown at 100%."""
+    import re
+    page = tmp_path / "report.html"
+    code, _, err = run("check", str(ROOT / "examples/onslaught/breach-result.log"), "--format", "html", "-o", str(page))
+    assert code == 1, err
+    text = page.read_text(encoding="utf-8")
+    legend = re.search(r'<ul class="legend">(.*?)</ul>', text)
+    assert legend is not None and "red arrows: the attackers" in legend.group(1) and "blue ring" in legend.group(1)
+    size = re.search(r'<img [^>]*width="(\d+)" height="(\d+)"', text)
+    assert size is not None and int(size.group(1)) >= 400
