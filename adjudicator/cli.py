@@ -22,7 +22,8 @@ from adjudicator.seal import SEAL, Seal, make_seal, position_digest, read_seal, 
 from adjudicator.notation.entries import Entry, Header, LogDocument
 from adjudicator.notation.jsonlog import read_json_log
 from adjudicator.notation.text import (
-    MAX_LOG_BYTES, LogSyntaxErrors, caret_message, parse_text, parse_text_partly, write_text_faithfully,
+    MAX_LOG_BYTES, LogSyntaxErrors, caret_message, parse_text, parse_text_partly, quoted_source,
+    write_text_faithfully,
 )
 from adjudicator.report import json_report, markdown_report, text_report, unread_report
 from adjudicator.systems import system_for
@@ -51,13 +52,51 @@ class _LogFirstGroup(click.Group):
         with exit_2_on_interrupt("adjudicate"):
             return super().invoke(ctx)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, _global_options_after_command(args, self.commands))
+
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                           list[str]]:
-        suffixes = (".log", ".json", ".txt", ".vlog", ".vsav")
-        if args and args[0] not in self.commands and (args[0] == "-" or Path(args[0]).suffix in suffixes
-                                                      or Path(args[0]).is_dir()):
+        if args and args[0] not in self.commands and _is_log_argument(args[0]):
             return "check", self.commands["check"], args
+        if args and args[0] not in self.commands and Path(args[0]).is_file():
+            # A file that is not a log (`game.pbem`, a notes file): say what is read, not just "No such command".
+            raise click.UsageError(f"{args[0]!r} is neither a command nor a log: logs are {', '.join(LOG_SUFFIXES)} "
+                                   "files (or a game's folder, or - for standard input); rename it, or give it as "
+                                   f"`adjudicate check {args[0]}` if it is a text log under another name", ctx)
         return super().resolve_command(ctx, args)
+
+
+GLOBAL_OPTIONS = ("--data", "--format", "-o", "--output")
+"""Options many commands share, accepted before the command too (`adjudicate --data DIR LOG`, as git-style
+tools read them): they are moved after it, where the command's own option reads them."""
+
+
+def _is_log_argument(arg: str) -> bool:
+    """An argument that stands for a log: `-`, a log's suffix, or a folder of exchanges."""
+    return arg == "-" or Path(arg).suffix.lower() in LOG_SUFFIXES or Path(arg).is_dir()
+
+
+def _global_options_after_command(args: list[str], commands: dict[str, click.Command]) -> list[str]:
+    """The arguments with the shared options given before the command (or the LOG) moved after it."""
+    moved: list[str] = []
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        name = arg.partition("=")[0]
+        if name not in GLOBAL_OPTIONS:
+            break
+        takes_next = "=" not in arg
+        moved += args[k:k + 2] if takes_next else [arg]
+        k += 2 if takes_next else 1
+    if not moved or k >= len(args):
+        return args
+    rest = args[k:]
+    if rest[0] in commands:
+        return [rest[0], *moved, *rest[1:]]
+    if _is_log_argument(rest[0]) or Path(rest[0]).is_file():
+        return ["check", *moved, *rest]
+    return args
 
 
 def _stop(message: str) -> NoReturn:
@@ -428,7 +467,7 @@ def _exchange_dice(log: Path, entries: list[Entry], source: list[str], ledger: L
         for f in findings:
             click.echo(f"{log}:{f.line}:{f.column}: {f.severity} [{f.system} {f.rule}]: {f.message}")
             if 0 < f.line <= len(source):
-                click.echo(f"    {source[f.line - 1]}\n    {' ' * (f.column - 1)}^")
+                click.echo("\n".join(quoted_source(source[f.line - 1], f.column)))
         click.echo(f"note: {why}")
         click.echo(f"{len(entries)} entries' dice checked: {errors} error(s), {warnings} warning(s)")
     sys.exit(1 if errors else 0)
@@ -564,16 +603,16 @@ def _at(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[
         return None
     which, _, number = value.rpartition(":")
     if not (number.isascii() and number.isdigit() and len(number) <= 9):
-        raise click.BadParameter(f"{value!r} is not a line or step number (or LOG:STEP for one of several logs, "
+        raise click.BadParameter(f"{value!r} is not a line or step number (or LOG:LINE for one of several logs, "
                                  "e.g. 2:12)", ctx, param)
     return which or None, int(number)
 
 
 def _chain_line(chain: Chain, which: str | None, step: int) -> int:
-    """The chain's line of `--at LOG:STEP`."""
+    """The chain's line of `--at LOG:LINE` (a VASSAL log's line: its step)."""
     names = [str(k) for k in range(1, len(chain.parts) + 1)]
     if which is None:
-        raise WargameError(f"with several logs, say in which the position is wanted: --at LOG:STEP, LOG being the "
+        raise WargameError(f"with several logs, say in which the position is wanted: --at LOG:LINE, LOG being the "
                            f"file or its place in the chain (e.g. --at {len(chain.parts)}:{step})")
     for k, part in enumerate(chain.parts):
         if which in (part.name, part.path.name, names[k]):
@@ -601,7 +640,7 @@ class Replayed:
 
     result: Replay[Any]
     chain: Chain | None
-    """The chain, for several logs (its `--at LOG:STEP` reads through it); None for one log."""
+    """The chain, for several logs (its `--at LOG:LINE` reads through it); None for one log."""
     lines: int
     """How many lines (a VASSAL file: steps) the one log has; 0 for a chain."""
     noun: str
@@ -663,7 +702,7 @@ def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, 
 @LOGS
 @click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
               help="The position after the last entry on or before this line or VASSAL step (default: the end); "
-                   "with several logs, LOG:STEP.")
+                   "with several logs, LOG:LINE.")
 @click.option("--json", "as_json", is_flag=True, help="The position as JSON (the rule system's own terms).")
 @DATA
 @GAME

@@ -163,7 +163,8 @@ class CombatAccount:
     odds: str
     """The odds column (`3:1`) or differential (`+8`), as a log claims it."""
     column: str
-    """The table's column as printed on it (Fire & Movement: the differentials of the line used)."""
+    """The table's column as printed on it (Fire & Movement: its heading and the differentials of the line used,
+    `c10 (+6,+7)`)."""
     die: int | None
     result: str | None
     by_die: tuple[tuple[int, str], ...]

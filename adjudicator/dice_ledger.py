@@ -44,12 +44,6 @@ DOWNLOAD_DEADLINE_S = 60.0
 READ_TIMEOUT_S = 15.0
 
 
-def ledger_url(source: str) -> str:
-    """The ledger file's URL: the game page's URL (`.../games/GAME`) stands for its `/ledger.json`."""
-    bare = source.split("?", 1)[0].split("#", 1)[0].rstrip("/")
-    return bare if bare.endswith("/ledger.json") else bare + "/ledger.json"
-
-
 def download(url: str, deadline_s: float | None = None) -> bytes:
     """The body at `url`, read within an overall deadline (DOWNLOAD_DEADLINE_S); WargameError saying why not."""
     if deadline_s is None:
@@ -96,7 +90,24 @@ def read_ledger(source: str, deadline_s: float | None = None) -> Ledger:
     try:
         return ledger_from_bytes(raw, source)
     except ReceiptError as e:
+        if raw.lstrip()[:1] == b"<":
+            # A web page: most likely the game's public page, whose ledger is its ledger.json beside it.
+            raise WargameError(f"--ledger {source}: this is a web page, not a ledger file (JSON); a game's ledger "
+                               "is downloaded from http://HOST/games/GAME/ledger.json (the link on the game's page)"
+                               ) from None
         raise WargameError(e.message) from None
+
+
+def ledger_url(url: str) -> str:
+    """The ledger file's URL of a game's page (`http://HOST/games/G` -> `.../games/G/ledger.json`); any other
+    URL as given."""
+    from urllib.parse import urlsplit, urlunsplit
+    parts = urlsplit(url)
+    segments = parts.path.rstrip("/").split("/")
+    # The service's routes (ledger/app.py): /games/{game} is the page, /games/{game}/ledger.json the file.
+    if len(segments) >= 3 and segments[-2] == "games" and segments[-1] and not segments[-1].endswith(".json"):
+        return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/ledger.json"))
+    return url
 
 
 def _roll(receipt: Receipt) -> str:

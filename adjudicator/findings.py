@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from wargame.errors import WargameError
+
 Severity = Literal["error", "warning", "note"]
 
 
@@ -122,3 +124,11 @@ class SectionTable:
             return self.series.finding(severity, section, line, column, message, basis)
         raise KeyError(f"{self.system} lists no section {section!r}")
 
+
+
+class ChainOrderError(WargameError):
+    """Logs of one game given so that they do not join (out of order, one missing or given twice): a verdict
+    reports it as the chain's problem (`vassal chain`), not the notation's."""
+
+    system = "vassal"
+    rule = "chain"

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.engine import NOTATION, Replay
-from adjudicator.findings import Finding
+from adjudicator.findings import ChainOrderError, Finding
 from adjudicator.markdown_escape import code_span, text as md_text
-from adjudicator.notation.entries import TurnMarker
+from adjudicator.notation.entries import Comment, Entry, Header, TurnMarker
+from adjudicator.notation.text import quoted_source
 from wargame.errors import WargameError
 
 
@@ -22,8 +23,8 @@ def summary(result: Replay[Any]) -> dict[str, Any]:
         "game": result.game.id,
         "system": result.system.name,
         "turns_replayed": len(set(turns)),
-        "entries_checked": result.applied,
-        "entries": len(result.entries),
+        "entries_checked": played_entries(result.entries[:result.applied]),
+        "entries": played_entries(result.entries),
         "errors": sum(1 for f in result.findings if f.severity == "error"),
         "warnings": sum(1 for f in result.findings if f.severity == "warning"),
         "notes": sum(1 for f in result.findings if f.severity == "note"),
@@ -32,6 +33,12 @@ def summary(result: Replay[Any]) -> dict[str, Any]:
         "stopped_line": result.stopped_line,
         "reconstructed": sum(1 for f in result.findings if f.is_reconstructed),
     }
+
+
+def played_entries(entries: Sequence[Entry]) -> int:
+    """How many entries record play: comments and headers (`[Game "..."]`, repeated or not in each exchange of
+    a game) are not counted, so one game's count is the same whatever files or form it comes in."""
+    return sum(1 for e in entries if not isinstance(e, (Comment, Header)))
 
 
 def _ordered(findings: Sequence[Finding]) -> list[Finding]:
@@ -44,8 +51,7 @@ def text_report(result: Replay[Any], source: Sequence[str], file: str) -> str:
     for f in _ordered(result.findings):
         lines.append(f"{file}:{f.line}:{f.column}: {f.severity} [{f.system} {f.rule}]: {f.message}")
         if 0 < f.line <= len(source):
-            lines.append(f"    {source[f.line - 1]}")
-            lines.append(f"    {' ' * (f.column - 1)}^")
+            lines += quoted_source(source[f.line - 1], f.column)
         if f.is_reconstructed:
             lines.append(f"    {f.basis_tag()}")
     s = summary(result)
@@ -102,8 +108,9 @@ def markdown_report(result: Replay[Any], file: str) -> str:
 def unread_report(fmt: str, file: str, errors: Sequence[WargameError], source: Sequence[str]) -> str:
     """The full verdict document of a log that could not be replayed at all (no game named, not UTF-8, a
     JSON twin that does not validate...): the problems as findings of the notation, `summary.stopped` set."""
-    findings = [Finding("error", NOTATION, "syntax", (e.place.line or 0) if e.place else 0,
-                        (e.place.column or 1) if e.place else 1, e.message) for e in errors]
+    findings = [Finding("error", *((e.system, e.rule) if isinstance(e, ChainOrderError) else (NOTATION, "syntax")),
+                        (e.place.line or 0) if e.place else 0, (e.place.column or 1) if e.place else 1, e.message)
+                for e in errors]
     first = findings[0] if findings else None
     stopped = str(errors[0]) if errors else "the log could not be read"
     s: dict[str, Any] = {"game": None, "system": None, "turns_replayed": 0, "entries_checked": 0, "entries": 0,
@@ -123,7 +130,7 @@ def unread_report(fmt: str, file: str, errors: Sequence[WargameError], source: S
         lines.append(f"{file}:{f.line}:{f.column}: {f.severity} [{f.system} {f.rule}]: {f.message}" if f.line
                      else f"{file}: {f.severity} [{f.system} {f.rule}]: {f.message}")
         if 0 < f.line <= len(source):
-            lines += [f"    {source[f.line - 1]}", f"    {' ' * (f.column - 1)}^"]
+            lines += quoted_source(source[f.line - 1], f.column)
     lines.append(f"{file}: replay stopped: {stopped}")
-    lines.append(f"0 entries checked: {len(findings)} error(s), 0 warning(s), 0 note(s)")
+    lines.append(f"{file}: 0 entries checked: {len(findings)} error(s), 0 warning(s), 0 note(s)")
     return "\n".join(lines) + "\n"

@@ -216,8 +216,8 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
               help="Start from a copy of a bundled game, or from blank: a plain map with four units on "
                    "Onslaught's rules.")
 @click.option("--data", "target", type=click.Path(path_type=Path, file_okay=False), envvar="UMPIRE_DATA",
-              required=True, help="Folder to write maps/GAME and counters/GAME into (created if missing; "
-                                  "default: $UMPIRE_DATA). Give the same --data to the other commands.")
+              required=True, help="Folder to write maps/GAME and counters/GAME into, created if missing: give it, "
+                                  "or set $UMPIRE_DATA to it. Give the same --data to the other commands.")
 def new(game: str, template: str, target: Path) -> None:
     """Start a new game's data folder that validates and builds as it is."""
     from builder.scaffold import new_game

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from builder.render.board import _wrap as wrap_words, board_layout, render_board
+from builder.render.board import HEX_NUMBER_SIZE, _wrap as wrap_words, board_layout, render_board
 from builder.render.counters import render_marker, render_unit
 from builder.render.holding import render_holding_board
 from builder.render.style import INK, font
@@ -203,6 +203,17 @@ def _bounds(game: Game, layout: Layout, labels: Sequence[str], margin: int,
     return left, top, right, bottom
 
 
+READABLE_NUMBER_PX = 12
+"""The hex numbers' font size in a picture meant for reading (a verdict's): digits about 10 px high."""
+
+
+def reading_scale(game: Game) -> float:
+    """The board scale at which a picture's hex numbers can be read at 100% (font of READABLE_NUMBER_PX at
+    least), in steps of 0.05; never below the module's own scale."""
+    needed = READABLE_NUMBER_PX / (game.map.layout.hex_size_px * HEX_NUMBER_SIZE)
+    return max(1.0, math.ceil(needed * 20) / 20)
+
+
 def cache_dir() -> Path | None:
     """Where rendered boards are kept between runs: $UMPIRE_CACHE, else $XDG_CACHE_HOME/umpire or
     ~/.cache/umpire; None when UMPIRE_CACHE is empty (no cache)."""
@@ -351,4 +362,4 @@ def write_picture(picture: Picture, path: Path) -> Path:
     return path
 
 
-__all__ = ["Painter", "Picture", "board_key", "cache_dir", "cached_board", "draw_scene", "write_picture"]
+__all__ = ["Painter", "Picture", "board_key", "cache_dir", "cached_board", "draw_scene", "reading_scale", "write_picture"]

@@ -28,12 +28,13 @@ def _stop(message: str) -> NoReturn:
     sys.exit(2)
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="umpire")
 def main() -> None:
     """The dice and ledger service of Umpire (docs/ledger.md)."""
 
 
-@main.command()
+@main.command(short_help="Make the server's signing key and print its public key.")
 @click.argument("key_file", type=click.Path(path_type=Path))
 def keygen(key_file: Path) -> None:
     """Make the server's Ed25519 signing key in KEY_FILE (never overwrites) and print its public key."""
@@ -66,7 +67,7 @@ def _store(db: str, key: Ed25519PrivateKey) -> Store:
         _stop(f"database {redact(db)}: {redact(str(e))}")
 
 
-@main.command("public-key")
+@main.command("public-key", short_help="Print a key file's key id and public key.")
 @click.argument("key_file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
 def public_key(key_file: Path) -> None:
     """Print the key id and public key of KEY_FILE, as the server publishes them at /public-key."""
@@ -75,12 +76,13 @@ def public_key(key_file: Path) -> None:
     click.echo(f"public key {public_key_text(key.public_key())}")
 
 
-@main.command()
+@main.command(short_help="Serve the ledger's API and pages until stopped (Ctrl+C).")
 @click.option("--db", default=DEFAULT_DB, show_default=True, help=DB_HELP)
 @click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False),
               help="the signing key made by `umpire-ledger keygen`")
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="the address to listen on (0.0.0.0: every interface, for players on other machines)")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="the port to listen on")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="worker processes (several need PostgreSQL or share the SQLite file)")
 @click.option("--rate", default="30/60", show_default=True, help="at most ROLLS/SECONDS per player of a game")
@@ -104,11 +106,26 @@ def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str
                        "UMPIRE_LEDGER_SUPERVISOR": str(os.getpid()) if workers > 1 else ""})
     # Idle keep-alive connections are closed after 5 s; after SIGTERM, requests still open after 5 s are
     # cut, so one slow client cannot keep a stopping server alive.
+    # A server that says nothing looks hung: where it is, how to stop it, and what it cannot do without its token.
+    address = f"http://{_reachable_host(host)}:{port}"
+    click.echo(f"umpire-ledger: serving {db} at {address} (a game's page: {address}/games/GAME); stop with Ctrl+C")
+    if not admin_token:
+        click.echo(f"warning: the environment variable {admin_token_env} is not set: games cannot be opened over "
+                   "HTTP; open them with `umpire-ledger open` on this machine, or set it to a long secret",
+                   err=True)
     uvicorn.run("ledger.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
                 log_level="warning", timeout_keep_alive=5, timeout_graceful_shutdown=5)
 
 
-@main.command()
+def _reachable_host(host: str) -> str:
+    """The host to name in the server's address: a wildcard address is listened on, not browsed to."""
+    if host in ("0.0.0.0", "::", ""):
+        import socket
+        return socket.gethostname()
+    return f"[{host}]" if ":" in host else host
+
+
+@main.command(short_help="Roll dice for a player and print the receipt to paste into the log.")
 @click.option("--url", required=True, help="the ledger, e.g. http://club.example:8000")
 @click.option("--token-env", default=None, metavar="VAR", help="environment variable holding the player's token")
 @click.option("--key", "key_file", default=None, type=click.Path(path_type=Path, exists=True, dir_okay=False),
@@ -135,9 +152,10 @@ def roll(url: str, token_env: str | None, key_file: Path | None, game: str, play
     click.echo(f"receipt {receipt.token()}")
 
 
-@main.command("open")
+@main.command("open", short_help="Open a game for its players and print each player's token.")
 @click.option("--db", default=DEFAULT_DB, show_default=True, help=DB_HELP)
-@click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="the server's signing key made by `umpire-ledger keygen` (the one `serve` runs with)")
 @click.option("--rules", default=None, metavar="GAME_ID",
               help="the game data whose dice the game rolls (e.g. onslaught): other dice are refused")
 @click.option("--email", "emails", multiple=True, metavar="NAME=ADDRESS",
@@ -168,9 +186,10 @@ def open_game(db: str, key_file: Path, rules: str | None, emails: tuple[str, ...
         click.echo(f"{name} {credential if isinstance(credential, str) else 'signs with its key'}")
 
 
-@main.command()
+@main.command(short_help="Write a game's whole ledger as a file (the server's download).")
 @click.option("--db", default=DEFAULT_DB, show_default=True, help=DB_HELP)
-@click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--key", "key_file", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="the server's signing key made by `umpire-ledger keygen`")
 @click.option("--out", type=click.Path(path_type=Path), help="file to write (default: standard output)")
 @click.argument("game")
 def export(db: str, key_file: Path, out: Path | None, game: str) -> None:

@@ -75,7 +75,7 @@ def test_unknown_unit_and_hex_suggest(tmp_path: Path) -> None:
     code, err, _ = run("check", str(log))
     assert code == 2
     assert "unknown unit 'us-inf-1' (did you mean" in err and "'us-inf-01'" in err
-    assert "2 of 4 entries checked" in err and "0799" not in err.split("replay stopped")[0]
+    assert "1 of 3 entries checked" in err and "0799" not in err.split("replay stopped")[0]
     log.write_text('[Game "onslaught"]\nTurn 1\nus-inf-01 0620-0799\n', encoding="utf-8")
     code, err, _ = run("check", str(log))
     assert code == 2 and "ids.log:3:16: error [notation ids]: hex 0799" in err

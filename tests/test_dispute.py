@@ -73,6 +73,9 @@ def test_die_asks_what_if_with_a_log_and_is_refused_without_at() -> None:
     code, out, _ = run(SAMPLE, "--at", line, "--die", "1")
     assert code == 0
     assert "7.1: die 1 - 1 = 0" in out and "what if the die had been 1: AH (the log's die 4 gives DR)" in out
+    # The what-if's result moves no defender: no retreat of the log's DR, no advance into a hex still held.
+    assert "7.3 retreat: none (result AH: no defender retreats)" in out and "two hexes to" not in out
+    assert "7.4 advance: none (result AH: 0319 stays held)" in out
     code, _, err = run(SAMPLE, "--die", "1")
     assert code == 2 and "name the combat with --at LINE" in err
 
@@ -100,7 +103,8 @@ def test_fire_and_movement_prints_the_tables_headings_and_the_options() -> None:
     line = line_of(OMAHA_SAMPLE, "attack 2216 with CCA/2 CCB/2")
     code, out, _ = run(OMAHA_SAMPLE, "--at", line)
     assert code == 0, out
-    assert "line Mixed, Clear, Desert, Stream, column +8,+9 (8.2.2)" in out and "column c" not in out
+    # The column as the chart prints it: the heading over the die rolls (c11), and the line's cell (+8,+9).
+    assert "line Mixed, Clear, Desert, Stream, column c11 (+8,+9) (8.2.2)" in out
     assert "each face of the die: 1: De, 2: D3, 3: D2, 4: D2, 5: Ex, 6: Ex" in out
     assert "8.3 D3: 352/352 retreats 3 hexes to " in out and "stiff resistance" in out
     assert "8.5: after D2, D3 or De, the attackers (CCA/2, CCB/2) may advance into 2216" in out
@@ -150,5 +154,5 @@ def test_an_omaha_beach_assault_is_audited_on_its_own_line() -> None:
     """11.2.3: a beach assault against a defence of zero, read on the beach-assault line the folio adds."""
     code, out, _ = run(OMAHA_SAMPLE, "--at", line_of(OMAHA_SAMPLE, "attack 2319 with 16/1 18/1"))
     assert code == 0, out
-    assert "a beach assault against a defence of zero (11.2.3): line Beach Assault within EZOC, column +12,+13" in out
+    assert "a beach assault against a defence of zero (11.2.3): line Beach Assault within EZOC, column c9 (+12,+13)" in out
     assert "each face of the die: 1: D2, 2: D2, 3: Ex, 4: Ex, 5: Ex, 6: -" in out

@@ -16,6 +16,7 @@ from browser_support import headless_chromium
 from ledger_support import LedgerProcess, write_test_key
 from wargame.receipts import ledger_from_bytes
 
+ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOT = os.environ.get("UMPIRE_LEDGER_SCREENSHOT")  # where to keep the screenshot to look at, if set
 
 
@@ -68,3 +69,44 @@ def test_the_ledger_page_in_chromium(browser: webdriver.Chrome, tmp_path: Path) 
             shutil.copyfile(shot, SCREENSHOT)
     finally:
         server.stop()
+
+
+def _hidden_reroll_page(tmp_path: Path) -> Path:
+    """The public page of the example ledger holding a hidden reroll, as the server renders it."""
+    from ledger.pages import ledger_page
+    ledger = ledger_from_bytes((ROOT / "examples/pbem/hidden-reroll/onslaught-sample.ledger.json").read_bytes())
+    page = tmp_path / "ledger.html"
+    page.write_text(ledger_page(ledger.game, ["Allied", "German"], ledger.receipts, ledger.public_key, "key-id"),
+                    encoding="utf-8")
+    return page
+
+
+def test_a_reroll_is_marked_on_the_page(tmp_path: Path) -> None:
+    """The same player rolling again at once for the same purpose is marked, with the roll it repeats; a turn's
+    roll-offs (the same purpose, the other player's roll between) are not."""
+    from ledger.pages import reroll_of
+    ledger = ledger_from_bytes((ROOT / "examples/pbem/hidden-reroll/onslaught-sample.ledger.json").read_bytes())
+    assert reroll_of(ledger.receipts) == {14: 13}
+    clean = ledger_from_bytes((ROOT / "examples/pbem/onslaught-sample.ledger.json").read_bytes())
+    assert reroll_of(clean.receipts) == {}
+    html = _hidden_reroll_page(tmp_path).read_text(encoding="utf-8")
+    assert '<tr id="roll-14" class="reroll">' in html and "reroll of #13" in html
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [390, 1200])
+def test_the_ledger_page_fits_a_phone(tmp_path: Path, width: int) -> None:
+    """At 390 px (a phone) and 1200 px: no sideways scrolling, no console error, the reroll marked in view."""
+    page = _hidden_reroll_page(tmp_path)
+    with headless_chromium(width, 844) as chrome:
+        chrome.get(page.as_uri())
+        assert chrome.execute_script("return document.documentElement.scrollWidth") <= \
+            chrome.execute_script("return window.innerWidth")
+        assert [m for m in chrome.get_log("browser") if m["level"] == "SEVERE"] == []
+        row = chrome.find_element(By.ID, "roll-14")
+        assert "reroll of #13" in row.text and row.is_displayed()
+        shot = tmp_path / "ledger-page.png"
+        assert chrome.save_screenshot(str(shot))
+        if SCREENSHOT:
+            shutil.copyfile(shot, SCREENSHOT.replace(".png", f"-{width}.png"))

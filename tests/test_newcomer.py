@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from adjudicator.cli import main as adjudicate
 from builder.cli import main as vmodbuild
 from builder.geography import commands as geography_commands
+from ledger.cli import main as umpire_ledger
 from wargame.bundled import is_checkout
 from wargame.errors import WargameError
 
@@ -114,7 +115,8 @@ def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Com
     return out
 
 
-@pytest.mark.parametrize("cli", [vmodbuild, adjudicate], ids=["vmodbuild", "adjudicate"])
+@pytest.mark.parametrize("cli", [vmodbuild, adjudicate, umpire_ledger],
+                         ids=["vmodbuild", "adjudicate", "umpire-ledger"])
 def test_help_is_complete_and_unclipped(cli: click.Group) -> None:
     """Every option has help, --data names UMPIRE_DATA, and no command summary is cut short."""
     for name, command in _commands(cli):
@@ -131,11 +133,14 @@ def test_help_is_complete_and_unclipped(cli: click.Group) -> None:
         assert code == 0 and "..." not in listed, listed
 
 
-@pytest.mark.parametrize("cli", [vmodbuild, adjudicate], ids=["vmodbuild", "adjudicate"])
+@pytest.mark.parametrize("cli", [vmodbuild, adjudicate, umpire_ledger],
+                         ids=["vmodbuild", "adjudicate", "umpire-ledger"])
 def test_version(cli: click.Group) -> None:
-    """Both programs say their version."""
+    """Every program says its version, and takes -h."""
     code, out, _ = run(cli, "--version")
     assert code == 0 and re.search(r"\d+\.\d+", out)
+    code, out, _ = run(cli, "-h")
+    assert code == 0 and "Commands:" in out
 
 
 def test_log_from_standard_input() -> None:

@@ -45,3 +45,26 @@ def test_html_verdict_in_chromium(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
         if SCREENSHOT:
             shutil.copyfile(shot, SCREENSHOT)
+
+
+@pytest.mark.slow
+def test_html_verdict_pictures_at_100_percent_on_a_wide_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 1200 px each picture is shown at its own size (its hex numbers readable, builder.picture.reading_scale),
+    with its legend; no sideways scrolling, no console error."""
+    monkeypatch.setenv("UMPIRE_CACHE", str(tmp_path / "cache"))
+    report = tmp_path / "report.html"
+    result = CliRunner().invoke(main, ["check", str(ROOT / "examples" / "onslaught" / "breach-result.log"),
+                                       "--format", "html", "-o", str(report)])
+    assert result.exit_code == 1, result.output
+    with headless_chromium(1200, 900) as browser:
+        browser.get(report.as_uri())
+        images = browser.find_elements(By.TAG_NAME, "img")
+        assert images
+        for image in images:
+            shown, natural = browser.execute_script(
+                "return [arguments[0].clientWidth, arguments[0].naturalWidth]", image)
+            assert shown == natural and natural >= 400
+        assert "red arrows" in browser.find_element(By.CSS_SELECTOR, ".legend").text
+        assert [m for m in browser.get_log("browser") if m["level"] == "SEVERE"] == []
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= \
+            browser.execute_script("return window.innerWidth")

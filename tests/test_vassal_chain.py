@@ -361,7 +361,7 @@ def test_state_of_a_chain(tmp_path: Path) -> None:
     assert "de-inf-21" in json.loads(after_move)["positions"]["2708"]
     assert json.loads(run("state", SESSION, SAVED, "--json", "--at", "2:0")[1])["turn"] == 2
     code, _, err = run("state", SESSION, SAVED, "--at", "5")
-    assert code == 2 and "--at LOG:STEP" in err
+    assert code == 2 and "--at LOG:LINE" in err
     code, _, err = run("state", SESSION, SAVED, "--at", "onslaught-after-moves.vsa:0")
     assert code == 2 and "did you mean 'onslaught-after-moves.vsav'" in err
     code, _, err = run("state", SESSION, "--at", "x")

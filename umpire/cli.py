@@ -18,7 +18,7 @@ from adjudicator.vassal.detect import is_vassal_file
 from umpire.judged import Judged, quoting
 from wargame.errors import WargameError
 from wargame.files import write_atomically
-from wargame.scene import Crop, parse_hex_list
+from wargame.scene import Crop, Mark, parse_hex_list
 
 _check = adjudicate.commands["check"]
 
@@ -34,7 +34,7 @@ def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module
 
         def chain_line(n: int) -> str | None:
             part, local = chain.locate(n)
-            return part.source[local - 1] if 0 < local <= len(part.source) else None
+            return quoting(part.source)(local)
         judged = Judged(replay_chain(chain), chain_line, chain.cite, ", ".join(p.name for p in logs))
     elif is_vassal_file(logs[0]):
         log = logs[0]
@@ -120,43 +120,55 @@ adjudicate.add_command(click.Command("check", params=_check_params(), callback=_
 @LOGS
 @click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
               help="The position after the last entry on or before this line or VASSAL step (default: the end); "
-                   "with several logs, LOG:STEP.")
+                   "with several logs, LOG:LINE.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
               help="The PNG to write.")
 @click.option("--hexes", default=None, metavar="HEX,HEX...",
               help="Crop to these hexes (and one hex around them).")
-@click.option("--around", default=None, metavar="HEX", help="Crop to the hexes within --radius of this hex.")
+@click.option("--around", default=None, metavar="HEX",
+              help="Crop to the hexes within --radius of this hex, which is ringed.")
 @click.option("--radius", type=click.IntRange(0, 30), default=3, show_default=True,
               help="With --around: how many hexes around it.")
-@click.option("--scale", type=click.FloatRange(0.25, 2.0), default=1.0, show_default=True,
-              help="The board's scale (1: the module's own pixels).")
+@click.option("--scale", type=click.FloatRange(0.25, 2.0), default=None,
+              help="The board's scale (1: the module's own pixels; default: the scale at which the hex numbers "
+                   "read at 100%, about 10 px high).")
 @click.option("--boxes/--no-boxes", default=None,
               help="Draw the holding board (boxes, tracks) below the map: by default with the whole map, "
                    "not with a crop.")
+@click.option("--legend", is_flag=True, help="Say below the picture what each colour of mark means.")
 @DATA
 @GAME
 @MODULE
 def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, output: Path, hexes: str | None,
-            around: str | None, radius: int, scale: float, boxes: bool | None, data: Path | None,
+            around: str | None, radius: int, scale: float | None, boxes: bool | None, legend: bool, data: Path | None,
             game_id: str | None, module: Path | None) -> None:
     """Draw the position at any point of a log as a PNG: the module's board and counters."""
-    from builder.picture import cache_dir, draw_scene, write_picture
-    from umpire.scenes import marker_pieces, scene_of
+    from builder.picture import cache_dir, draw_scene, reading_scale, write_picture
+    from umpire.scenes import legend as legend_of, marker_pieces, scene_of
     with _could_not_run():
         result, chosen = position_at(logs, at_line, data, game_id, module)
         crop = None
+        marks: list[Mark] = []
         if hexes is not None or around is not None:
-            crop = Crop(hexes=parse_hex_list(hexes) if hexes else (), around=around, radius=radius)
+            # --around shows the radius asked (no extra hex of margin), its centre ringed; --hexes one hex more.
+            crop = Crop(hexes=parse_hex_list(hexes) if hexes else (), around=around, radius=radius,
+                        margin=0 if around is not None and hexes is None else 1)
+            if around is not None:
+                result.game.grid.hex_of(around)  # a label not on the map: its error, with a suggestion
+                marks.append(Mark("ring", (around,), "info"))
         when = f"line {at_line[1]}" if at_line else "the end"
         caption = f"{result.game.manifest.title}: the position at {when} of {', '.join(p.name for p in logs)}"
-        scene = scene_of(result.system.position(chosen), caption=caption, markers=marker_pieces(result.game))
+        if legend:
+            caption += "".join(f"\n{text}" for _, text in legend_of(marks)) or "\n(nothing marked)"
+        scene = scene_of(result.system.position(chosen), marks, caption=caption, markers=marker_pieces(result.game))
         with_boxes = crop is None if boxes is None else boxes
+        scale = reading_scale(result.game) if scale is None else scale
         write_picture(draw_scene(result.game, scene, crop, scale, cache_dir(), with_boxes), output)
     click.echo(f"wrote {output}")
 
 
 _AT_HELP = ("The position after the last entry on or before this line or VASSAL step (default: the end; 0: the "
-            "set-up); with several logs, LOG:STEP.")
+            "set-up); with several logs, LOG:LINE.")
 
 
 def _warn_stopped(result: Any) -> None:
@@ -167,11 +179,12 @@ def _warn_stopped(result: Any) -> None:
 
 def _write_marked(moment: Any, marks: list[Any], hexes: list[str], caption: str, output: Path) -> None:
     """The position with the marks, cropped to the hexes marked (and one hex around), as a PNG."""
-    from builder.picture import cache_dir, draw_scene, write_picture
+    from builder.picture import cache_dir, draw_scene, reading_scale, write_picture
     from umpire.scenes import scene_of
     scene = scene_of(moment.result.system.position(moment.state), marks, caption)
     crop = Crop(hexes=tuple(sorted(set(hexes))))
-    write_picture(draw_scene(moment.result.game, scene, crop, 1.0, cache_dir()), output)
+    game = moment.result.game
+    write_picture(draw_scene(game, scene, crop, reading_scale(game), cache_dir()), output)
 
 
 @adjudicate.command(short_help="The hexes a unit may still reach at any point of a log, with their cost.")

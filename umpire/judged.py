@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.engine import Replay
+from adjudicator.notation.text import elide_receipts
 
 
 @dataclass(frozen=True)
@@ -20,5 +21,5 @@ class Judged:
 
 
 def quoting(source: Sequence[str]) -> Callable[[int], str | None]:
-    """A line's text of one log (None past its ends)."""
-    return lambda n: source[n - 1] if 0 < n <= len(source) else None
+    """A line's text of one log as quoted (receipts elided; None past its ends)."""
+    return lambda n: elide_receipts(source[n - 1]) if 0 < n <= len(source) else None

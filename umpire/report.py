@@ -17,10 +17,10 @@ from adjudicator.findings import Finding
 from adjudicator.markdown_escape import code_block, code_span, link_target, text as md_text
 from adjudicator.notation.entries import Entry
 from adjudicator.report import summary
-from builder.picture import Painter, Picture
+from builder.picture import TONES, Painter, Picture, reading_scale
 from umpire.judged import Judged
 from umpire.movement import legal_retreats_beside
-from umpire.scenes import context_marks, marker_pieces, marks_for, mentioned, placed_by, scene_of
+from umpire.scenes import context_marks, legend, marker_pieces, marks_for, mentioned, placed_by, scene_of
 from wargame.files import write_atomically
 from wargame.scene import Mark
 
@@ -46,10 +46,11 @@ def _png(picture: Picture) -> bytes:
     return buffer.getvalue()
 
 
-def items(judged: Judged, scale: float = 0.75, cache: Path | None = None, draw: bool = True) -> list[Item]:
+def items(judged: Judged, scale: float | None = None, cache: Path | None = None, draw: bool = True) -> list[Item]:
     """The findings grouped by entry, in log order, each with its lines, marks and picture (none drawn
-    without `draw`)."""
+    without `draw`), at `scale` (default: the scale whose hex numbers read at 100%, builder.picture)."""
     result = judged.result
+    scale = reading_scale(result.game) if scale is None else scale
     by_line: dict[int, list[Finding]] = defaultdict(list)
     for f in result.findings:
         by_line[f.line].append(f)
@@ -89,6 +90,8 @@ h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem;border-top:1px solid #cc
 pre{background:#fff;border:1px solid #ddd;padding:.5rem;overflow-x:auto;font-size:.85rem}
 pre .hit{background:#ffe3e3;font-weight:bold}
 img{max-width:100%;height:auto;border:1px solid #bbb}
+.legend{list-style:none;padding:0;margin:.3rem 0;font-size:.9rem}.legend li{margin:.1rem 0}
+.swatch{display:inline-block;width:1rem;height:1rem;margin-right:.4rem;vertical-align:-.15rem;border-radius:.2rem}
 table{border-collapse:collapse}td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:left}
 .rule{font-family:ui-monospace,monospace}.nopic{font-style:italic;color:#555}
 """
@@ -107,7 +110,7 @@ def _summary_rows(judged: Judged) -> list[tuple[str, str]]:
     return rows
 
 
-def html_report(judged: Judged, scale: float = 0.75, cache: Path | None = None) -> str:
+def html_report(judged: Judged, scale: float | None = None, cache: Path | None = None) -> str:
     """One self-contained page: the summary, then each finding with its lines, clause and picture."""
     esc = html.escape
     out = ['<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">',
@@ -134,13 +137,18 @@ def html_report(judged: Judged, scale: float = 0.75, cache: Path | None = None) 
         else:
             data = base64.b64encode(_png(item.picture)).decode("ascii")
             out.append(f'<img alt="the position before {esc(judged.cite(item.line))}, the entry marked" '
+                       f'width="{item.picture.image.width}" height="{item.picture.image.height}" '
                        f'src="data:image/png;base64,{data}">')
+            # What each colour means, for the marks of this picture (a reader has no other key to them).
+            out.append('<ul class="legend">' + "".join(
+                f'<li><span class="swatch" style="background:rgb{TONES[tone]}"></span>{esc(text)}</li>'
+                for tone, text in legend(item.marks)) + "</ul>")
         out.append("</section>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 
 
-def markdown_with_images(judged: Judged, images: Path, scale: float = 0.75, cache: Path | None = None) -> str:
+def markdown_with_images(judged: Judged, images: Path, scale: float | None = None, cache: Path | None = None) -> str:
     """Markdown for a forum post, each finding's picture written into `images` and linked (every word a
     log or a file name gave made inert)."""
     s = summary(judged.result)
@@ -158,6 +166,7 @@ def markdown_with_images(judged: Judged, images: Path, scale: float = 0.75, cach
         if item.picture is not None:
             path = images / f"line-{item.line}.png"
             write_atomically(path, _png(item.picture))
-            out += ["", f"![{md_text(f'the position before {judged.cite(item.line)}')}]({link_target(path.as_posix())})"]
+            out += ["", f"![{md_text(f'the position before {judged.cite(item.line)}')}]({link_target(path.as_posix())})", "",
+                    *(f"- {md_text(text)}" for _, text in legend(item.marks))]
         out.append("")
     return "\n".join(out)

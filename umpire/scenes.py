@@ -170,3 +170,35 @@ def context_marks(system: RuleSystem[StateT], state: StateT, entry: Entry, findi
             elif len(line) > 1:
                 out.append(Mark("path", tuple(line), "info"))
     return out
+
+
+TONE_NAMES: dict[Tone, str] = {"breach": "red", "legal": "green", "attacker": "red", "defender": "blue",
+                               "info": "purple"}
+"""The colour each tone is drawn in (builder.picture.TONES), as a legend names it."""
+MEANINGS: dict[tuple[str, Tone], str] = {
+    ("path", "breach"): "path: the move, retreat or advance that breaks a rule, hex by hex from 0",
+    ("path", "legal"): "path: a legal move, retreat or advance, hex by hex from 0",
+    ("path", "info"): "path: a supply line traced, or a shorter retreat",
+    ("shade", "info"): "shading: enemy zones of control near the path",
+    ("shade", "legal"): "shading: the hexes in reach",
+    ("arrow", "attacker"): "arrows: the attackers, toward the hex they attack",
+    ("ring", "defender"): "ring: the hex attacked (the defenders)",
+    ("ring", "breach"): "ring: where a rule is broken (a unit out of supply, a hex wrongly used)",
+    ("ring", "legal"): "ring: the hex the entry concerns",
+    ("ring", "info"): "ring: the hex asked about (the centre, the unit's hex)",
+    ("note", "breach"): "box: the log's claims, which do not hold",
+    ("note", "legal"): "box: the log's claims",
+    ("label", "legal"): "numbers: the movement points it costs to reach each hex",
+}
+"""What each kind of mark means in each tone (umpire.scenes and umpire.movement make them)."""
+
+
+def legend(marks: Sequence[Mark]) -> list[tuple[Tone, str]]:
+    """Each kind of mark a picture shows, once, with its colour and meaning (`red path: ...`), in drawing order."""
+    out: list[tuple[Tone, str]] = []
+    for mark in marks:
+        meaning = MEANINGS.get((mark.kind, mark.tone), f"{mark.kind}: marked")
+        line = (mark.tone, f"{TONE_NAMES[mark.tone]} {meaning}")
+        if line not in out:
+            out.append(line)
+    return out

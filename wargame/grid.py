@@ -236,6 +236,16 @@ class Grid:
         known = self.neighbour_map.get(h)
         return known if known is not None else tuple(n for n in h.neighbours() if n in self._by_hex)
 
+    def step_hint(self, before: str, given: str, after: str | None = None) -> str:
+        """' (did you mean X?)' for a path's hex that is not next to the hex before it, when a label one typo from
+        it is (and is next to the hex after it too): a mistyped hex can be another real hex (0712 for 0721)."""
+        if not (self.is_label(before) and (after is None or self.is_label(after))):
+            return ""
+        beside = set(self.neighbours_on_map(self.hex_of(before)))
+        if after is not None:
+            beside &= {*self.neighbours_on_map(self.hex_of(after)), self.hex_of(after)}
+        return did_you_mean(given, [self.label_of(h) for h in beside])
+
     @cached_property
     def neighbour_map(self) -> dict[Hex, tuple[Hex, ...]]:
         """Each map hex's adjacent hexes on the map, in direction order, for the whole map at once: the map's

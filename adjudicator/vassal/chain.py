@@ -21,7 +21,7 @@ from typing import Any
 from adjudicator import contract
 from adjudicator.contract import SequencePoint
 from adjudicator.engine import Replay, RuleSystem, replay, resolve
-from adjudicator.findings import Finding, SectionTable
+from adjudicator.findings import ChainOrderError, Finding, SectionTable
 from adjudicator.notation.entries import Entry, Place as Placement, TurnMarker
 from adjudicator.notation.text import LogSyntaxErrors
 from adjudicator.systems import system_for
@@ -218,13 +218,13 @@ def _refuse_repeats(paths: Sequence[Path]) -> None:
     for k, path in enumerate(paths):
         real = path.resolve()
         if real in seen:
-            raise WargameError(f"{path} is given twice (as log {seen[real] + 1} and log {k + 1} of the chain); give "
+            raise ChainOrderError(f"{path} is given twice (as log {seen[real] + 1} and log {k + 1} of the chain); give "
                                "each log of the game once, in the order they were played")
         seen[real] = k
         with path.open("rb") as stream:
             digest = hashlib.file_digest(stream, "sha256").digest()  # in chunks: a hostile file may be huge
         if digest in contents:
-            raise WargameError(f"{path} and {paths[contents[digest]]} are the same file (the same bytes): a log "
+            raise ChainOrderError(f"{path} and {paths[contents[digest]]} are the same file (the same bytes): a log "
                                "given twice? give each log of the game once, in the order they were played")
         contents[digest] = k
 
@@ -288,10 +288,31 @@ def _check_order(files: list[_Read]) -> None:
         return
     k = next(k for k in range(1, len(files)) if not links[k - 1][k])
     after = next((files[j].path for j in range(len(files)) if links[j][k]), None)
-    raise WargameError(
+    raise ChainOrderError(
         f"the logs are out of order: {files[k].path} does not begin where {files[k - 1].path}, the log before it, "
         f"ended" + (f", but where {after} ended" if after is not None else "") + "; in the order "
         + " ".join(str(files[j].path) for j in order) + " each log begins where the one before it ended")
+
+
+def _refuse_first_without_game(path: Path, later: Sequence[Path], read_text: TextReader, limits: Limits) -> None:
+    """A first log that names no game: if a later text log does (it begins the game), the logs are out of
+    order, and the error says so and which comes first; else the exchanges before it are missing."""
+    for k, other in enumerate(later, start=2):
+        if is_vassal_file(other, limits):
+            continue
+        try:
+            named = read_text(other)[2]
+        except WargameError:
+            continue  # a later log that does not read is reported when its turn comes
+        if named is not None:
+            raise ChainOrderError(
+                f"the logs are out of order: {path}, given first, continues an earlier exchange (it names no game), "
+                f"and {other}, given as log {k}, begins the game (its [Game \"{named.id}\"] header): give them in "
+                "the order they were played, the one that begins the game first (or give the game's folder)",
+                Place(str(path), 1, 1))
+    raise DataError(f"the log names no game, and no log before it does: {path} continues an earlier exchange, so "
+                    "give the exchanges before it first, in order (or the game's folder); the first names the game "
+                    "with a header like [Game \"onslaught\"]", Place(str(path), 1, 1))
 
 
 def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None = None, game_id: str | None = None,
@@ -315,10 +336,7 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
                                 "are of one game", Place(str(read.path)))
             if game is None:
                 if named_game is None:
-                    raise DataError(f"the log names no game, and no log before it does: {read.path} continues an "
-                                    "earlier exchange, so give the exchanges before it first, in order (or the game's "
-                                    "folder); the first names the game with a header like [Game \"onslaught\"]",
-                                    Place(str(read.path), 1, 1))
+                    _refuse_first_without_game(read.path, paths[k + 1:], read_text, limits)
                 game = named_game
             continue
         read.recording = read_recording(read.path, limits)
@@ -385,7 +403,7 @@ def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module:
         name = str(read.path)
         if read.recording is None:
             if k > 0:
-                _continue_text(game, system, parts, read, phase_list)
+                _continue_text(game, system, parts, read, phase_list, files[k + 1:])
             assert read.ended is not None
             part = Part(read.path, name, base, [e.model_copy(update={"line": e.line + base}) for e in read.entries],
                         read.source, None, None, read.ended)
@@ -413,22 +431,30 @@ def _first_turn(entries: Sequence[Entry]) -> TurnMarker | None:
 
 
 def _continue_text(game: Game, system: RuleSystem[Any], parts: list[Part], read: _Read,
-                   phase_list: list[Phase]) -> None:
-    """A later text log continues the replay of the files before it (else WargameError naming both)."""
+                   phase_list: list[Phase], later: Sequence[_Read] = ()) -> None:
+    """A later text log continues the replay of the files before it (else ChainOrderError naming both, and the
+    log given `later` that continues it if one does)."""
     before = parts[-1]
     done = replay(game, system, [e for part in parts for e in part.entries], keep_states=False)
     at = system.position(done.final_state).at
     setup = next((e for e in read.entries if isinstance(e, Placement) and e.how == "setup"), None)
     if setup is not None and at.turn > 0:
-        raise WargameError(f"{read.path} does not continue {before.path}: it sets up a game (line {setup.line}) "
+        raise ChainOrderError(f"{read.path} does not continue {before.path}: it sets up a game (line {setup.line}) "
                            f"after {before.path} ended on turn {at.turn}; give each exchange of one game once, "
                            "in the order they were played")
     turn = _first_turn(read.entries)
     if turn is not None and not at.turn <= turn.turn <= at.turn + 1:
-        raise WargameError(f"{read.path} does not continue {before.path}: it begins turn {turn.turn} (line "
-                           f"{turn.line}), but {before.path} ended on turn {at.turn}"
-                           + (": an exchange is missing between them, or the logs are out of order"
-                              if turn.turn > at.turn else ": the logs are out of order, or one is given twice"))
+        message = (f"{read.path} does not continue {before.path}: it begins turn {turn.turn} (line {turn.line}), but "
+                   f"{before.path} ended on turn {at.turn}")
+        # A log given later that begins where this one should: the logs are out of order, not one missing.
+        expected = next((r for r in later if (t := _first_turn(r.entries)) is not None
+                         and at.turn <= t.turn <= at.turn + 1), None)
+        if expected is not None:
+            raise ChainOrderError(f"the logs are out of order: {message}, and {expected.path}, given after it, "
+                                  f"continues {before.path}: give the logs in the order they were played")
+        raise ChainOrderError(message + (": an exchange is missing between them, or the logs are out of order"
+                                         if turn.turn > at.turn else ": the logs are out of order, or one is given "
+                                         "twice"))
     read.final_state = replay(game, system, [*done.entries, *read.entries], keep_states=False).final_state
     read.ended = replayed_position(game, system.position(read.final_state), phase_list)
 

@@ -12,7 +12,7 @@ from adjudicator.engine import Replay
 from adjudicator.findings import Finding
 from adjudicator.markdown_escape import code_span, text as md_text
 from adjudicator.notation.entries import Comment, Entry
-from adjudicator.notation.text import write_text
+from adjudicator.notation.text import quoted_source, write_text
 from adjudicator.report import markdown_finding, reconstructed_line, summary
 from adjudicator.vassal.chain import Chain, Part
 from adjudicator.vassal.report import annotated, vassal_section
@@ -41,9 +41,18 @@ def _stopped_at(result: Replay[Any], chain: Chain) -> Part:
 def _totals(result: Replay[Any], chain: Chain) -> str:
     s = summary(result)
     steps = sum(len(p.translation.steps) for p in chain.parts if p.translation is not None)
+    # VASSAL steps are counted only where VASSAL files are among the logs.
+    vassal = f" ({steps} VASSAL step(s))" if any(p.translation is not None for p in chain.parts) else ""
     return (f"{s['entries_checked']} of {s['entries']} entries checked over {s['turns_replayed']} turn(s) from "
-            f"{len(chain.parts)} logs ({steps} VASSAL step(s)): {s['errors']} error(s), {s['warnings']} warning(s), "
+            f"{len(chain.parts)} logs{vassal}: {s['errors']} error(s), {s['warnings']} warning(s), "
             f"{s['notes']} note(s)")
+
+
+def logs_named(chain: Chain) -> str:
+    """The chain's logs as a summary names them, the first and the last: `game/01.log to 04.log`."""
+    first, last = chain.parts[0], chain.parts[-1]
+    same_folder = all(p.path.parent == first.path.parent for p in chain.parts)
+    return f"{first.name} to {last.path.name if same_folder else last.name}"
 
 
 def chain_text_verdict(result: Replay[Any], chain: Chain) -> str:
@@ -55,7 +64,7 @@ def chain_text_verdict(result: Replay[Any], chain: Chain) -> str:
         if part.translation is None:
             lines.append(f"{part.name}:{local}:{f.column}: {f.severity} [{f.system} {f.rule}]: {message}")
             if 0 < local <= len(part.source):
-                lines += [f"    {part.source[local - 1]}", f"    {' ' * (f.column - 1)}^"]
+                lines += quoted_source(part.source[local - 1], f.column)
             lines += [f"    {f.basis_tag()}"] if f.is_reconstructed else []
             continue
         lines.append(f"{part.name}: {where(part, local)}: {f.severity} [{f.system} {f.rule}]: {message}")
@@ -69,7 +78,8 @@ def chain_text_verdict(result: Replay[Any], chain: Chain) -> str:
         lines += [f"{part.name}: {where(part, n.step)}: reader's note: {n.message}" for n in part.notes]
     if result.stopped is not None:
         lines.append(f"{_stopped_at(result, chain).name}: replay stopped: {chain.cited(str(result.stopped))}")
-    lines.append(_totals(result, chain))
+    # The summary names the logs, as one log's verdict names its log: verdicts in a row stay apart.
+    lines.append(f"{logs_named(chain)}: {_totals(result, chain)}")
     s = summary(result)
     if s["findings_by_rule"]:
         lines.append("by rule: " + ", ".join(f"{rule} x{n}" for rule, n in s["findings_by_rule"].items()))

@@ -882,12 +882,21 @@ def _draw_grid(b: _Board) -> None:
             b.draw.line(list(b.segment(Hexside.between(h, n))), fill=inks[pair], width=width)
 
 
+HEX_NUMBER_SIZE = 0.24
+"""The printed hex numbers' font size, as a share of the hex size."""
+
+
+def hex_number_px(hex_size_px: float) -> int:
+    """The font size of the hex numbers on a board drawn with hexes of this size."""
+    return _px(hex_size_px * HEX_NUMBER_SIZE)
+
+
 def _draw_hex_labels(b: _Board) -> None:
     """The printed hex numbers, small, at the top of each hex (printed over everything the
     board draws but the place names, which keep clear of them)."""
     game = b.game
     size = b.layout.size_px
-    f = font(_px(size * 0.24), condensed=True)
+    f = font(hex_number_px(size), condensed=True)
     dy = -0.66 if b.orientation == "flat" else -0.6
     styles: dict[tuple[str, ...], str] = {}
     for h in sorted(game.grid.hexes):

@@ -4,6 +4,8 @@ with the table's printed headings (8.2.2), every face of the die (8.2.4), the re
 
 from __future__ import annotations
 
+import re
+
 from adjudicator.contract import CombatAccount
 from adjudicator.notation.entries import Attack, Bombard
 from adjudicator.systems.fire_and_movement.bombardment import Bombardment
@@ -16,12 +18,13 @@ from wargame.game import Game
 
 
 def printed_heading(game: Game, line_id: str, column: str) -> str:
-    """A column as the table prints it on a terrain line: the differentials of its cell (`+4,+5`)."""
+    """A column as the table prints it: its heading over the die rolls, then the differentials its cell on the
+    terrain line lists (`c10 (+6,+7)`), so the audit reads as the chart does."""
     assert game.crt is not None
     index = list(game.crt.columns).index(column)
     line = next((line for line in game.crt.line if line.id == line_id), None)
     cell = line.cells[index] if line is not None and index < len(line.cells) else ""
-    return cell or f"column {index + 1}"
+    return f"{column} ({cell})" if cell else column
 
 
 def _computed(system: Disputes[S], state: S, entry: Attack | Bombard) -> tuple[FmAudit, str | None]:
@@ -50,8 +53,8 @@ def fm_account(system: Disputes[S], state: S, entry: Attack | Bombard) -> Combat
     game = state.game
     found, result = _computed(system, state, entry)
     heading = printed_heading(game, found.line, found.column)
-    arithmetic = [line.replace(f"column {found.column} ", f"column {heading} ")
-                  .replace(f"column {found.column}", f"column {heading}") for line in found.lines]
+    named = re.compile(rf"\bcolumn {re.escape(found.column)}\b")
+    arithmetic = [named.sub(f"column {heading}", line) for line in found.lines]
     if result != found.result:
         arithmetic.append(f"8.1.3: in a bombardment {found.result} is "
                           + ("no effect" if result == "-" else f"{result}"))

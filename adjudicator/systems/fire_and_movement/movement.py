@@ -285,8 +285,9 @@ class Movement(ZonesOfControl[S]):
         for i, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
             la, lb = entry.path[i - 1], entry.path[i]
             if b not in around[a]:  # both on the map (`_check_move`), so adjacent is a neighbour on it
-                return out + [self._f("error", "5.1", entry, f"{entry.unit} skips from {la} to {lb}; a unit moves "
-                                                             "through contiguous hexes")]
+                hint = game.grid.step_hint(la, lb, entry.path[i + 1] if i + 1 < len(entry.path) else None)
+                return out + [self._f("error", "5.1", entry, f"{entry.unit} skips from {la} to {lb}{hint}; a unit "
+                                                             "moves through contiguous hexes")]
             if b in rule.enemy:
                 return out + [self._f("error", "5.2d", entry, f"{entry.unit} enters {lb}, which an enemy unit holds")]
             cost = rule.terrain_cost(a, b)

@@ -455,12 +455,26 @@ def combat_report(state: OnslaughtState, attack: Attack) -> list[str]:
     side = game.units_by_id[attack.attackers[0]].side
     enemy = next(s for s in game.manifest.sides if s != side)
     attackers = [game.grid.hex_of(state.location[u]) for u in attack.attackers]
-    two, one = retreat_options(state, game.grid.hex_of(attack.hex), enemy, attackers)
-    lines.append(f"  7.3 retreat: two hexes to {', '.join(two) or 'nowhere'}"
-                 + ("" if two else f"; one hex (then depleted) to {', '.join(one) or 'nowhere: eliminated'}"))
-    armor = [u for u in attack.attackers if game.units_by_id[u].type == "armor"]
-    lines.append(f"  7.4 advance: if {attack.hex} is left empty, the attackers may enter it"
-                 + (f"; armor ({', '.join(armor)}) one hex further" if armor else "; infantry no further"))
+    # With a die the result is known: the retreat and advance are that result's (a --die what-if's too, not
+    # the result the log claims); without one, what any result calling for them would open.
+    computed = str(result.result) if result.die is not None and result.result is not None else None
+    effects = open_combat(state, attack, computed)[1] if computed is not None else ()
+    retreating = computed is None or any(e.defends and e.retreat for e in effects)
+    emptied = computed is None or (computed != "AE" and all(e.retreat or e.loss >= e.steps
+                                                            for e in effects if e.defends))
+    if retreating:
+        two, one = retreat_options(state, game.grid.hex_of(attack.hex), enemy, attackers)
+        lines.append(f"  7.3 retreat: two hexes to {', '.join(two) or 'nowhere'}"
+                     + ("" if two else f"; one hex (then depleted) to {', '.join(one) or 'nowhere: eliminated'}"))
+    else:
+        lines.append(f"  7.3 retreat: none (result {computed}: no defender retreats)")
+    if emptied:
+        armor = [u for u in attack.attackers if game.units_by_id[u].type == "armor"]
+        lines.append(f"  7.4 advance: if {attack.hex} is left empty, the attackers may enter it"
+                     + (f"; armor ({', '.join(armor)}) one hex further" if armor else "; infantry no further"))
+    else:
+        lines.append(f"  7.4 advance: none (result {computed}: "
+                     + ("no attacker is left" if computed == "AE" else f"{attack.hex} stays held") + ")")
     return lines
 
 

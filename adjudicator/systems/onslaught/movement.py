@@ -220,12 +220,13 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
                                                                    zip(entry.path[1:], hexes[1:]))
     if all(b in links.get(a, ()) for a, b in zip(hexes, hexes[1:])):
         steps = ()
-    for (la, a), (lb, b) in steps:
+    for k, ((la, a), (lb, b)) in enumerate(steps, start=1):
         if b in links.get(a, ()):
             continue  # a step along the links: none below fails
         if not a.is_adjacent(b):
-            out.append(finding("error", "6.1", entry, f"{entry.unit} skips from {la} to {lb}; a division moves "
-                                                      "from hex to adjacent hex"))
+            hint = game.grid.step_hint(la, lb, entry.path[k + 1] if k + 1 < len(entry.path) else None)
+            out.append(finding("error", "6.1", entry, f"{entry.unit} skips from {la} to {lb}{hint}; a division "
+                                                      "moves from hex to adjacent hex"))
             return out
         if not rule.enters(b):
             out.append(finding("error", "6.1", entry, f"{entry.unit} enters {lb}, which no division may enter"))

@@ -67,10 +67,11 @@ def check_retreat(state: OnslaughtState, entry: Retreat) -> list[Finding]:
     friendly = {on_map(state, u) for u in state.location
                 if u != entry.unit and unit_of(state, u).side == unit.side}
     hexes = [game.grid.hex_of(label) for label in entry.path]
-    for (la, a), (lb, b) in zip(zip(entry.path, hexes), zip(entry.path[1:], hexes[1:])):
+    for k, ((la, a), (lb, b)) in enumerate(zip(zip(entry.path, hexes), zip(entry.path[1:], hexes[1:])), start=1):
         if not a.is_adjacent(b):
-            return out + [finding("error", "7.3", entry, f"{entry.unit} skips from {la} to {lb}; a retreat moves "
-                                                         "from hex to adjacent hex")]
+            hint = game.grid.step_hint(la, lb, entry.path[k + 1] if k + 1 < len(entry.path) else None)
+            return out + [finding("error", "7.3", entry, f"{entry.unit} skips from {la} to {lb}{hint}; a retreat "
+                                                         "moves from hex to adjacent hex")]
         if b not in tables.passable or Hexside.between(a, b) in tables.impassable_sides:
             out.append(finding("error", "7.3", entry, f"{entry.unit} retreats from {la} into {lb}, which no "
                                                       "division may enter from there"))
@@ -140,7 +141,8 @@ def check_advance(state: OnslaughtState, entry: Advance) -> list[Finding]:
             return [finding("error", "7.4", entry, f"{entry.path[2]} is not a hex of the map")]
         a, b = game.grid.hex_of(entry.path[1]), game.grid.hex_of(entry.path[2])
         if not a.is_adjacent(b):
-            return [finding("error", "7.4", entry, f"{entry.unit} skips from {entry.path[1]} to {entry.path[2]}")]
+            hint = game.grid.step_hint(entry.path[1], entry.path[2])
+            return [finding("error", "7.4", entry, f"{entry.unit} skips from {entry.path[1]} to {entry.path[2]}{hint}")]
         if b not in tables.passable or Hexside.between(a, b) in tables.impassable_sides:
             return [finding("error", "7.4", entry, f"{entry.unit} advances into {entry.path[2]}, which no division "
                                                    f"may enter from {entry.path[1]}")]
