@@ -228,7 +228,9 @@ def board_key(game: Game, scale: float) -> str:
     """A hash of everything the board's pixels depend on: the game's data files, the drawing code, the scale."""
     digest = hashlib.sha256(f"{game.id}\0{scale!r}\0".encode())
     for name in sorted(game.files):
-        digest.update(name.encode() + b"\0" + game.files[name].read_bytes() + b"\0")
+        # An optional file a game does not have (rules.toml, reinforcements.csv) is hashed as absent.
+        path = game.files[name]
+        digest.update(name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"\1absent") + b"\0")
     for source in sorted(RENDER_CODE.glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
     return digest.hexdigest()[:32]
