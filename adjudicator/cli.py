@@ -26,6 +26,7 @@ from adjudicator.notation.text import (
     write_text_faithfully,
 )
 from adjudicator.report import json_report, markdown_report, text_report, unread_report
+from adjudicator.rules_cli import rules as rules_command
 from adjudicator.systems import system_for
 from adjudicator.vassal.detect import is_vassal_file
 from wargame.bundled import data_root, game_ids
@@ -363,6 +364,9 @@ MODULE = click.option("--module", "module", type=click.Path(path_type=Path, dir_
 @click.version_option(package_name="umpire")
 def main() -> None:
     """Referee play-by-email wargame logs against the rules (`adjudicate LOG` checks a log)."""
+
+
+main.add_command(rules_command)
 
 
 @main.command(short_help="Replay logs and report every rule breach (exit 0 clean, 1 breaches, 2 could not run).")

@@ -8,7 +8,7 @@ from dataclasses import replace
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Place
 from adjudicator.systems.classic.base import (
-    enemy_of, finding, in_communication, rules_of, stack_count, unit_of, zone_of,
+    enemy_of, finding, in_communication, noted_overstack, rules_of, stack_count, unit_of, zone_of,
 )
 from adjudicator.systems.classic.victory import entered
 from adjudicator.systems.classic.state import ClassicState, relocate
@@ -170,7 +170,7 @@ def apply_place(state: ClassicState, entry: Place) -> ClassicState:
         if entry.strength == "reduced" and unit.steps == 2:
             reduced = reduced | {entry.unit}
     after = relocate(state, {entry.unit: label}, reduced, log=log, arrived=arrived)
-    return entered(after, unit.side, [label])
+    return noted_overstack(entered(after, unit.side, [label]), label)
 
 
 def overdue(state: ClassicState, turn: int) -> list[str]:

@@ -140,8 +140,19 @@ class Classic(SystemBase[ClassicState]):
             return [*out, finding(state, "error", phase.source, entry, f"turn {state.turn}: nothing is done in the "
                                   f"{state.phase} phase on this turn")]
         if kind_rules:
-            out += self.registry.check(state, entry)
+            out += self.registry.check(self._branch(state, entry), entry)
         return out
+
+    def _branch(self, state: ClassicState, entry: Entry) -> ClassicState:
+        """The state an entry carrying out a combat is judged in: the claimed result's, unless the entry breaks
+        it and fits the table's result (then that one's, from now on)."""
+        p = state.pending
+        if p is None or p.alternative is None or not results.carries_out(entry):
+            return state
+        if not any(f.severity == "error" for f in self.registry.check(state, entry)):
+            return state
+        # The claim was found wrong at the attack: what does not fit it is judged by the table's result.
+        return replace(state, pending=p.alternative)
 
     def _boundary(self, state: ClassicState, entry: StepMarker | TurnMarker) -> list[Finding]:
         """What is due as a phase or turn ends: stacks within the limit, reinforcements placed on their turn."""
@@ -165,6 +176,7 @@ class Classic(SystemBase[ClassicState]):
             # Reported once: a stack left over the limit is not a new breach at every later phase's end.
             state = replace(state, overstacks=frozenset((label, state.units_in(label))
                                                         for label, _ in movement.phase_stacking(state)))
+        state = self._branch(state, entry)
         try:
             after = self.registry.apply(state, entry)
         except (KeyError, ValueError) as e:
