@@ -7,7 +7,7 @@ import json
 import shutil
 import sys
 from functools import partial
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -77,7 +77,7 @@ def _is_log_argument(arg: str) -> bool:
     return arg == "-" or Path(arg).suffix.lower() in LOG_SUFFIXES or Path(arg).is_dir()
 
 
-def _global_options_after_command(args: list[str], commands: dict[str, click.Command]) -> list[str]:
+def _global_options_after_command(args: list[str], commands: Mapping[str, click.Command]) -> list[str]:
     """The arguments with the shared options given before the command (or the LOG) moved after it."""
     moved: list[str] = []
     k = 0
