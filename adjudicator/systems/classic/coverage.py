@@ -120,7 +120,7 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
 
 def _where(registry: Registry[ClassicState], names: tuple[str, ...]) -> list[str]:
     """`path::function` of the named handlers' checks (their applies when they have no check)."""
-    by_name: dict[str, Handler[ClassicState, object]] = {h.name: h for h in registry.handlers}  # type: ignore[misc]
+    by_name = {h.name: h for h in registry.handlers}
     out: list[str] = []
     for name in names:
         handler = by_name.get(name)
