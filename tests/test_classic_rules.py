@@ -64,6 +64,8 @@ def test_an_exchange_costs_the_attacker_the_printed_strength_lost(tmp_path: Path
         "Soviet> eliminate so-13\n"
     short = attack + "German: deplete ge-liii\nPhase german_movement\n"
     assert verdict(tmp_path, short) == [(line_of(short, "Phase german_movement"), "error", "8.0")]
+    assert "lost 3 printed strength of the 4" in next(f.message for f in run(tmp_path, short).findings
+                                                      if f.severity == "error")
     enough = attack + "German: deplete ge-xxiv\nPhase german_movement\n"
     assert verdict(tmp_path, enough) == []
 
@@ -156,3 +158,11 @@ def test_the_odds_claimed_are_the_column_read(tmp_path: Path) -> None:
     log = upto(1, "german_combat") + "German: attack 0405 with ge-xl ge-xlvi odds 4:1 die 1 result DR\n" \
         "German: retreat so-20 0405-0505-0605\n"
     assert verdict(tmp_path, log) == [(line_of(log, "attack 0405"), "error", "7.0")]
+
+
+def test_phases_in_order_and_their_entries(tmp_path: Path) -> None:
+    """3.0: phases come in game.toml's order, and each allows only its entries (a move in a combat phase)."""
+    skipped = '[Game "moscow"]\nTurn 1\nPhase german_replacement\nPhase german_combat\n'
+    assert verdict(tmp_path, skipped) == [(4, "error", "3.0")]
+    moved = upto(1, "german_combat") + "ge-xlviii 0309-0308\n"
+    assert [r for _, _, r in verdict(tmp_path, moved)] == ["4.0"]

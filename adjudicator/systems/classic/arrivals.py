@@ -122,7 +122,8 @@ def check_replace(state: ClassicState, entry: Place) -> list[Finding]:
         if entry.strength == "reduced":
             return [finding(state, "error", section, entry, f"restoring {entry.unit} flips it to its full face")]
         if rules.in_communication and where not in exempt and not in_communication(state, where, side):
-            return [finding(state, "error", section, entry, f"{entry.unit} in {where} is not in communication; only "
+            # The clause misread is the line of communication's (its own section, when the rules give one).
+            return [finding(state, "error", t.rules.supply.source if t.rules.supply else section, entry, f"{entry.unit} in {where} is not in communication; only "
                             "a unit in communication is restored")]
         return []
     if schedule(state, entry.unit) is not None and entry.unit not in state.arrived:
@@ -142,7 +143,7 @@ def check_replace(state: ClassicState, entry: Place) -> list[Finding]:
                         "in its own places")]
     out = _hex_findings(state, entry, label, section, rules.not_in_enemy_zoc)
     if not out and rules.in_communication and label not in exempt and not in_communication(state, label, side):
-        out.append(finding(state, "error", section, entry, f"{label} is not in communication; a rebuilt unit "
+        out.append(finding(state, "error", t.rules.supply.source if t.rules.supply else section, entry, f"{label} is not in communication; a rebuilt unit "
                            "appears in communication"))
     return out
 

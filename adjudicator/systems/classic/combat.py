@@ -234,7 +234,7 @@ def pending_of(state: ClassicState, entry: Attack, code: str) -> Pending:
     attacker_retreats = {u: result.attacker_retreat for u in attackers if result.attacker_retreat}
     advances = t.rules.combat.advance.units if result.advance is not False else 0
     return Pending(entry.line, entry.hex, attackers, defenders, code, steps, attacker_steps, lost, retreats,
-                   attacker_retreats, advances)
+                   attacker_retreats, advances, defender_lost=lost)
 
 
 def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:

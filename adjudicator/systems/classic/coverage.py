@@ -5,6 +5,7 @@ of rules.toml with the handlers judging it, the data it rests on, its breach log
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +44,7 @@ class Clause:
     handlers: tuple[str, ...]
     extra: tuple[str, ...]
     rests_on: tuple[str, ...]
+    tests: tuple[str, ...] = ()
 
 
 ENGINE = ("adjudicator/engine.py::check",)
@@ -58,6 +60,21 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
     def add(section: str, clause: Clause) -> None:
         out.setdefault(section, []).append(clause)
 
+    add(rules.source, Clause("the data themselves (map, counters, terrain effects, combat results table, rules.toml): "
+                             "every name cross-checked by `vmodbuild validate`", (),
+                             ("wargame/rules_consistency.py::check_rules",), ("rules.toml",),
+                             ("tests/test_classic_generality.py::test_the_other_game_validates_and_builds",
+                              "tests/test_classic_data.py::test_a_designers_slip_is_a_validate_error")))
+    for scenario in game.manifest.scenario:
+        # The set-up's section: the one its rows cite most (a reconstructed row cites none), else the scenario's.
+        cited = Counter(str(p.source) for _, p in game.setup if p.scenario == scenario.id
+                        and not str(p.source).startswith("reconstructed"))
+        add(cited.most_common(1)[0][0] if cited else str(scenario.source), Clause(f"applied: scenario {scenario.id}'s set-up is the data (setup.csv, the faces "
+                                         "rules.toml's start_reduced gives), the initial state", (),
+                                         ("adjudicator/systems/classic/system.py::Classic.initial_state",),
+                                         ("setup.csv",),
+                                         ("tests/test_classic_rules.py::test_soviet_armies_start_reduced_and_germans_"
+                                          "full",)))
     sequence = next((i.source for i in game.manifest.sequence), None)
     if sequence is not None:
         add(str(sequence), Clause("phases in order (the engine, from game.toml's [[sequence]]); each phase allows only "
@@ -159,13 +176,18 @@ def coverage(game: Game, registry: Registry[ClassicState], examples: Path | None
             continue
         where: list[str] = []
         rests: list[str] = []
+        declared: list[str] = []
+        by_name = {h.name: h for h in registry.handlers}
         for clause in found:
             where += [*_where(registry, clause.handlers), *clause.extra]
             rests += clause.rests_on
-        named = tuple(f"{EXAMPLE_TEST}[{log}]" for log in logs.get(section.id, []))
-        rows.append(Row(section.id, section.title, "checked: " + "; ".join(c.status for c in found),
-                        tuple(dict.fromkeys(where)), tuple(dict.fromkeys(rests)), tuple(logs.get(section.id, [])),
-                        (*named, *(tests or {}).get(section.id, ()))))
+            declared += [*clause.tests, *(t for name in clause.handlers if name in by_name for t in by_name[name].tests)]
+        named = [f"{EXAMPLE_TEST}[{log}]" for log in logs.get(section.id, [])]
+        status = "; ".join(c.status for c in found)
+        rows.append(Row(section.id, section.title, status if status.startswith(("applied", "the data")) else
+                        "checked: " + status, tuple(dict.fromkeys(where)), tuple(dict.fromkeys(rests)),
+                        tuple(logs.get(section.id, [])),
+                        tuple(dict.fromkeys([*named, *declared, *(tests or {}).get(section.id, ())]))))
     return rows
 
 

@@ -43,9 +43,10 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
         out.append(finding(state, "error", section, entry, f"the attackers ({', '.join(p.attackers)}) still owe "
                            f"{p.attacker_steps} step loss(es) from {on}", line))
     if p.attacker_strength > 0:
-        out.append(finding(state, "error", section, entry, f"the attackers lost {float(p.defender_lost - p.attacker_strength):g} "
-                           f"printed strength of the {float(p.defender_lost):g} the exchange on {p.hex} (line {p.line}) "
-                           "costs them", line))
+        out.append(finding(state, "error", section, entry, f"the attackers ({', '.join(p.attackers)}) lost "
+                           f"{float(p.defender_lost - p.attacker_strength):g} printed strength of the "
+                           f"{float(p.defender_lost):g} at least that the {p.code} on {p.hex} (line {p.line}) costs them",
+                           line))
     return out
 
 
