@@ -320,6 +320,8 @@ GAME = click.option("--game", "game_id", default=None,
 MODULE = click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
                       help="For a VASSAL .vlog/.vsav: the .vmod it was played with, whose own grid and zones then "
                            "name the places (default: our game data).")
+FORCE = click.option("--force", is_flag=True, default=False,
+                     help="Write -o over an existing file of another kind (a VASSAL log with text, text with a PNG).")
 
 
 @click.group(cls=_LogFirstGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -510,8 +512,9 @@ def _exit_for(result: Replay[Any]) -> NoReturn:
 @DATA
 @GAME
 @MODULE
+@FORCE
 def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: str | None,
-            module: Path | None) -> None:
+            module: Path | None, force: bool) -> None:
     """Convert a log between the text notation and its JSON twin, or a VASSAL .vlog/.vsav into either;
     several logs of one game, in order, into one log."""
     with _could_not_run():
@@ -526,7 +529,7 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
             if output.suffix == ".json":
                 # The JSON twin of the text log, so that its lines are the text's.
                 text = LogDocument(entries=parse_text(text, str(output))).model_dump_json(indent=2) + "\n"
-            write_atomically(output, text)
+            write_atomically(output, text, force)
             click.echo(str(output))
             return
         if is_vassal_file(log):
@@ -534,16 +537,16 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
             from adjudicator.vassal.report import annotated, converted_text
             translation = translate_file(log, data, game_id, module)
             if output.suffix == ".json":
-                write_atomically(output, LogDocument(entries=annotated(translation)).model_dump_json(indent=2) + "\n")
+                write_atomically(output, LogDocument(entries=annotated(translation)).model_dump_json(indent=2) + "\n", force)
             else:
-                write_atomically(output, converted_text(translation))
+                write_atomically(output, converted_text(translation), force)
             click.echo(str(output))
             return
         entries, _ = read_log(log)
         if output.suffix == ".json":
-            write_atomically(output, LogDocument(entries=entries).model_dump_json(indent=2) + "\n")
+            write_atomically(output, LogDocument(entries=entries).model_dump_json(indent=2) + "\n", force)
         else:
-            write_atomically(output, write_text_faithfully(entries, str(log)))
+            write_atomically(output, write_text_faithfully(entries, str(log)), force)
     click.echo(str(output))
 
 
@@ -696,8 +699,9 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
 @click.option("--at", "at_line", metavar="LINE", callback=_at, default=None,
               help="For a .vsav: the position after the last entry on or before this line (default: the end).")
 @DATA
+@FORCE
 def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | None, int] | None,
-           data: Path | None) -> None:
+           data: Path | None, force: bool) -> None:
     """Write a text or JSON log as a VASSAL log (.vlog) to watch step by step in VASSAL, with each entry
     and the adjudicator's findings in the chat, or a position as a saved game (.vsav, --at LINE)."""
     from adjudicator.vassal.export import Exporter
@@ -730,7 +734,7 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
         exporter = Exporter(result, read_catalogue(open_module(module)), log.name,
                             source if log.suffix != ".json" else None)
         write_atomically(output, exporter.vlog() if suffix == ".vlog" else exporter.vsav(
-            None if at_line is None else at_line[1]))
+            None if at_line is None else at_line[1]), force)
     click.echo(str(output))
 
 

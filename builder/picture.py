@@ -343,11 +343,12 @@ def _captioned(image: Image.Image, caption: str) -> Image.Image:
     return out
 
 
-def write_picture(picture: Picture, path: Path) -> Path:
-    """The picture as a PNG, written atomically (same scene, same bytes)."""
+def write_picture(picture: Picture, path: Path, force: bool = False) -> Path:
+    """The picture as a PNG, written atomically (same scene, same bytes); over a file of another kind
+    only with `force`."""
     buffer = io.BytesIO()
     picture.image.save(buffer, format="PNG", optimize=False)
-    write_atomically(path, buffer.getvalue())
+    write_atomically(path, buffer.getvalue(), force)
     return path
 
 
