@@ -29,7 +29,7 @@ from adjudicator.systems import SYSTEMS
 from adjudicator.vassal.detect import is_vassal_file
 from wargame.bundled import data_root, game_ids
 from wargame.errors import DataErrors, LogSyntaxError, Place, WargameError, did_you_mean
-from wargame.files import write_atomically
+from wargame.files import TooLarge, read_capped, read_stream_capped, write_atomically
 from wargame.game import Game, load_game
 from wargame.internal_errors import exit_2_on_interrupt, exit_3_on_internal_errors
 
@@ -88,13 +88,19 @@ STDIN = Path("<stdin>")
 """The name a log read from standard input (`-`) goes by in messages."""
 
 _stdin_bytes: dict[Path, bytes] = {}
+MAX_STDIN_BYTES = 64 * 2**20
+"""Standard input is read up to the larger of the caps it may be under: a VASSAL log's (wargame.vassal.reader)."""
 
 
 def _stdin_log(ctx: click.Context, given: Path) -> Path:
     """`-`: standard input, read once; a zip (a VASSAL log or save) is spooled to a temporary .vlog."""
     if str(given) != "-":
         return given
-    raw = sys.stdin.buffer.read()
+    try:
+        raw = read_stream_capped(sys.stdin.buffer, MAX_STDIN_BYTES)
+    except TooLarge as e:
+        raise click.BadParameter(f"standard input: {e.found}; a log may have at most {MAX_LOG_BYTES:,}, a VASSAL log "
+                                 f"or save {MAX_STDIN_BYTES:,} (docs/limits.md)") from None
     if raw[:2] != b"PK":
         _stdin_bytes[STDIN] = raw
         return STDIN
@@ -148,11 +154,14 @@ def read_log_partly(path: Path) -> tuple[list[Entry], list[str], list[LogSyntaxE
     """Entries, source lines and the syntax errors of a text log (the replay stops at the first); a file
     that cannot be read as a log at all (too large, a zip, not UTF-8, a JSON twin that does not read
     strictly) raises LogSyntaxErrors."""
-    size = len(_stdin_bytes[path]) if path == STDIN and path in _stdin_bytes else path.stat().st_size
-    if size > MAX_LOG_BYTES:
-        raise LogSyntaxErrors([LogSyntaxError(f"{size:,} bytes: a text or JSON log may have at most "
-                                              f"{MAX_LOG_BYTES:,} (docs/limits.md)", Place(str(path)))])
-    raw = _stdin_bytes[path] if path == STDIN and path in _stdin_bytes else path.read_bytes()
+    try:
+        # Counted while read: a pipe, /dev/zero or a growing file reports no true size.
+        raw = _stdin_bytes[path] if path == STDIN and path in _stdin_bytes else read_capped(path, MAX_LOG_BYTES)
+        if len(raw) > MAX_LOG_BYTES:
+            raise TooLarge(f"{len(raw):,} bytes")
+    except TooLarge as e:
+        raise LogSyntaxErrors([LogSyntaxError(f"{e.found}: a text or JSON log may have at most "
+                                              f"{MAX_LOG_BYTES:,} (docs/limits.md)", Place(str(path)))]) from None
     if raw[:2] == b"PK":
         # A zip that is not a VASSAL save or log (those are read by adjudicator.vassal): a module, say.
         raise LogSyntaxErrors([LogSyntaxError(

@@ -8,6 +8,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 from wargame.errors import WargameError
 
@@ -235,3 +236,35 @@ def _sync_folder(folder: Path) -> None:
         pass  # some file systems refuse to sync a folder; the file itself is synced
     finally:
         os.close(fd)
+
+
+class TooLarge(Exception):
+    """A file, pipe or device gave more than the cap: `found` says how much, as well as it is known."""
+
+    def __init__(self, found: str) -> None:
+        super().__init__(found)
+        self.found = found
+
+
+def read_stream_capped(stream: BinaryIO, limit: int) -> bytes:
+    """All of `stream` if it holds at most `limit` bytes, read while counting (a pipe, a device or a
+    growing file reports no true size); TooLarge at the first byte past the cap."""
+    chunks: list[bytes] = []
+    held = 0
+    while held <= limit:
+        chunk = stream.read(min(2**20, limit + 1 - held))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        held += len(chunk)
+    try:
+        size = os.fstat(stream.fileno()).st_size
+    except (OSError, AttributeError, ValueError):
+        size = 0
+    raise TooLarge(f"{size:,} bytes" if size > limit else f"more than {limit:,} bytes")
+
+
+def read_capped(path: Path, limit: int) -> bytes:
+    """The bytes of a file, pipe or device of at most `limit` bytes; TooLarge past it, OSError as open()."""
+    with open(path, "rb") as stream:
+        return read_stream_capped(stream, limit)
