@@ -139,3 +139,32 @@ def test_dev_stdout_redirected_to_a_file(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     text = out.read_text(encoding="utf-8")
     assert "attack 0621" in text and text.endswith("/dev/stdout\n")
+
+
+def test_the_html_verdict_pictures_at_most_max_pictures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log of many findings drew one picture each (a 40 KB log: 78 s, 197 MB of HTML): past the cap the
+    entries are listed without a picture, and the verdict names them."""
+    import umpire.report
+    monkeypatch.setattr(umpire.report, "MAX_PICTURES", 0)
+    out = tmp_path / "report.html"
+    log = ROOT / "examples" / "omaha" / "breach-leg-ezoc.log"
+    result = CliRunner().invoke(adjudicate, ["check", str(log), "--format", "html", "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    page = out.read_text(encoding="utf-8")
+    assert "data:image/png" not in page
+    assert "the first 0 entries with findings on the map are pictured; 1 are not: breach-leg-ezoc.log line 45" in page
+    markdown = CliRunner().invoke(adjudicate, ["check", str(log), "--format", "markdown", "--images",
+                                               str(tmp_path / "img")])
+    assert "![" not in markdown.stdout and "1 are not" in markdown.stdout
+
+
+def test_no_cache_is_made_in_a_home_that_does_not_exist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HOME=/nonexistent: no board cache (it created $HOME/.cache/umpire, the home folder with it)."""
+    from builder.picture import cache_dir
+    home = tmp_path / "nobody"
+    monkeypatch.delenv("UMPIRE_CACHE", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    assert cache_dir() is None
+    home.mkdir()
+    assert cache_dir() == home / ".cache" / "umpire"
