@@ -98,3 +98,15 @@ def test_a_regular_file_past_the_cap_gives_its_size(tmp_path: Path, monkeypatch:
     with pytest.raises(TooLarge, match="1,000 bytes"):
         read_capped(path, 100)
     assert read_capped(path, 1000) == b"x" * 1000
+
+
+def test_a_recording_of_too_many_steps() -> None:
+    """A 53 KB .vlog of 10^6 chat commands took 143 s and 1.37 GB (2 KB a step replayed): steps are capped."""
+    from wargame.errors import DataError
+    from wargame.vassal.commands import TreeLimits
+    from wargame.vassal.reader import read_commands
+    text = "begin_save\x1bend_save" + "\x1bLOG\tCHAT<Tester> - hi" * 4
+    assert len(read_commands(text, "x.vlog", TreeLimits(max_steps=4))[1]) == 4
+    with pytest.raises(DataError, match="more than 3 logged steps: refused as too large"):
+        read_commands(text, "x.vlog", TreeLimits(max_steps=3))
+    assert TreeLimits().max_steps == 100_000

@@ -218,6 +218,9 @@ def read_commands(text: str, file: str, limits: TreeLimits = TreeLimits()) -> tu
                 # VASSAL decodes `LOG\tnull` to nothing, so an all-null entry is no step.
                 continue
             number = len(steps) + 1
+            if number > limits.max_steps:
+                raise DataError(f"more than {limits.max_steps:,} logged steps: refused as too large (docs/limits.md)",
+                                Place(file, key=where))
             steps.append(Step(number, tuple(logged), f"step {number} ({where})"))
         else:
             if steps:
