@@ -759,6 +759,11 @@ def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) ->
     # The sides of the units are the dispute's own check (adjudicator.dispute.impossible_what_if).
 
 
+def _stopped_before(result: Replay[Any]) -> str | None:
+    """`the replay stops: FILE:LINE:COL: why`, or None when the replay reached the end."""
+    return None if result.stopped is None else f"the replay stops: {result.stopped}"
+
+
 @main.command(short_help="Audit disputed combats: the claims against the computation, odds, results, retreats.")
 @click.argument("logs", metavar="[LOG...]", nargs=-1, type=click.Path(path_type=Path, exists=True, allow_dash=True),
                 callback=_logs_with_stdin)
@@ -819,17 +824,23 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
             auditor = result.system.auditor
             if auditor is None:
                 raise WargameError(f"combat audits are not available for the {result.system.name} rule system yet")
-            combats = [i for i, e in enumerate(result.entries) if isinstance(e, (Attack, Bombard))
-                       and i < len(result.states)]
+            every = [i for i, e in enumerate(result.entries) if isinstance(e, (Attack, Bombard))]
+            # The entry the replay stopped at (an unknown unit, a hex off the map) and those after it have no
+            # position to audit them in: `check` says why the replay stopped, exit 2, and so does this.
+            combats = [i for i in every if i < min(result.applied, len(result.states))]
+            stop = _stopped_before(result)
             if wanted is not None:
                 chosen_ones = [i for i in combats if result.entries[i].line == wanted]
+                if not chosen_ones and stop and any(result.entries[i].line == wanted for i in every):
+                    raise WargameError(f"{stop}: the combat on line {where(wanted)[1]} cannot be audited")
                 if not chosen_ones:
                     file, local = where(wanted)
                     raise no_combat(local, file, [where(result.entries[i].line)[1] for i in combats
                                                   if where(result.entries[i].line)[0] == file])
                 combats = chosen_ones[:1]
             if not combats:
-                raise WargameError(f"no attack or bombardment in {' '.join(map(str, logs))}")
+                raise WargameError(f"{stop}: no combat before it to audit" if stop and every
+                                   else f"no attack or bombardment in {' '.join(map(str, logs))}")
             audits = []
             for i in combats:
                 entry = result.entries[i]
@@ -845,7 +856,9 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
                     audits.append(Audited(file, local, entry, account, tuple(claim_differences(entry, account)),
                                           findings))
             name = " ".join(map(str, logs))
+            unaudited = stop if len(combats) < len(every) else None
         else:
+            unaudited = None
             if game_id is None or not attack_units or not defend_units:
                 raise WargameError("without a log, give --game, --attack UNIT@HEX and --defend UNIT@HEX")
             game = load_game(data_root(data), game_id)
@@ -879,4 +892,7 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
             name = "what-if"
         text = rendered(audits, name, at_line is not None or not logs, fmt)
     click.echo(text, nl=False)
+    if unaudited is not None:
+        click.echo(f"{unaudited}: the combats from there on are not audited", err=True)
+        sys.exit(2)
     sys.exit(0 if all(a.holds or a.what_if is not None for a in audits) else 1)  # a what-if is a question
