@@ -216,12 +216,19 @@ def reading_scale(game: Game) -> float:
 
 def cache_dir() -> Path | None:
     """Where rendered boards are kept between runs: $UMPIRE_CACHE, else $XDG_CACHE_HOME/umpire or
-    ~/.cache/umpire; None when UMPIRE_CACHE is empty (no cache)."""
+    ~/.cache/umpire; None when UMPIRE_CACHE is empty or there is no home folder (no cache)."""
     chosen = os.environ.get("UMPIRE_CACHE")
     if chosen is not None:
         return Path(chosen) if chosen else None
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "umpire"
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / "umpire"
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):
+        return None  # no home to keep a cache in
+    # A home that does not exist is not ours to create (a service account, HOME=/nonexistent): no cache.
+    return home / ".cache" / "umpire" if home.is_dir() else None
 
 
 def board_key(game: Game, scale: float) -> str:
@@ -251,8 +258,8 @@ def cached_board(game: Game, scale: float, where: Path | None) -> Image.Image:
     buffer = io.BytesIO()
     board.save(buffer, format="PNG", compress_level=1)
     try:
-        write_atomically(path, buffer.getvalue())
-    except OSError:
+        write_atomically(path, buffer.getvalue(), force=True)  # our own cache: a damaged file is replaced
+    except (OSError, WargameError):
         pass  # a read-only or full cache only costs the next run the rendering
     return board
 
@@ -356,11 +363,12 @@ def _captioned(image: Image.Image, caption: str) -> Image.Image:
     return out
 
 
-def write_picture(picture: Picture, path: Path) -> Path:
-    """The picture as a PNG, written atomically (same scene, same bytes)."""
+def write_picture(picture: Picture, path: Path, force: bool = False) -> Path:
+    """The picture as a PNG, written atomically (same scene, same bytes); over a file of another kind
+    only with `force`."""
     buffer = io.BytesIO()
     picture.image.save(buffer, format="PNG", optimize=False)
-    write_atomically(path, buffer.getvalue())
+    write_atomically(path, buffer.getvalue(), force)
     return path
 
 
