@@ -24,7 +24,7 @@ from adjudicator.engine import replay
 from adjudicator.notation.entries import Attack, Bombard, Entry, RollOff, TurnMarker
 from adjudicator.notation.text import parse_line, tokens_of
 from adjudicator.seal import make_seal, seal_path
-from adjudicator.systems import SYSTEMS
+from adjudicator.systems import system_for
 from ledger.app import build_app
 from ledger.store import open_store
 from ledger_support import ADMIN, fixed_key
@@ -146,7 +146,7 @@ def seal_exchanges(logs: list[Path]) -> None:
     parts = [read_log(log)[0] for log in logs]
     combined = [e for entries in parts for e in entries]
     game = game_of(parts[0], logs[0], None)
-    result = replay(game, SYSTEMS[game.manifest.rule_system], combined)
+    result = replay(game, system_for(game), combined)
     assert result.stopped is None
     previous: str | None = None
     start = 0

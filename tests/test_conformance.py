@@ -16,7 +16,7 @@ from adjudicator.engine import replay
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Header
 from adjudicator.notation.text import parse_text
-from adjudicator.systems import SYSTEMS
+from adjudicator.systems import SYSTEMS, system_for, system_names
 from wargame.bundled import data_root, game_ids
 from wargame.game import Game, load_game
 
@@ -44,12 +44,12 @@ def games_of(system: str) -> list[Game]:
     return [g for g in (load_game(root, gid) for gid in game_ids(root)) if g.manifest.rule_system == system]
 
 
-@pytest.mark.parametrize("name", sorted(SYSTEMS))
+@pytest.mark.parametrize("name", system_names())
 def test_empty_log_gives_no_finding(name: str) -> None:
     """A log with only its headers gives no finding."""
     for game in games_of(name):
         entries = parse_text(f'[Game "{game.id}"]\n')
-        result = replay(game, SYSTEMS[name], entries)
+        result = replay(game, system_for(game), entries)
         assert result.findings == [] and result.stopped is None
 
 
@@ -81,12 +81,12 @@ def generated_logs(game: Game) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(SYSTEMS))
+@pytest.mark.parametrize("name", system_names())
 def test_check_never_changes_the_state(name: str) -> None:
     """check() leaves the state exactly as it found it (a deep comparison of every field, nested dicts
     included), for every entry of every example log and of generated games."""
-    system = SYSTEMS[name]
     for game in games_of(name):
+        system = system_for(game)
         logs = {path.name: path.read_text(encoding="utf-8") for path in sorted((EXAMPLES / game.id).glob("*.log"))}
         logs.update((f"generated-{k}", text) for k, text in enumerate(generated_logs(game)))
         for log, text in logs.items():
@@ -108,19 +108,19 @@ def test_an_in_place_write_in_check_is_seen(monkeypatch: pytest.MonkeyPatch) -> 
     assert changed_by_check(system, game, entries) == [1, 2]
 
 
-@pytest.mark.parametrize("name", sorted(SYSTEMS))
+@pytest.mark.parametrize("name", system_names())
 def test_cited_sections_exist(name: str) -> None:
     """Every finding of every example cites a section of the system's table."""
-    system = SYSTEMS[name]
     for game in games_of(name):
+        system = system_for(game)
         for path in sorted((EXAMPLES / game.id).glob("*.log")):
             result = replay(game, system, parse_text(path.read_text(encoding="utf-8")))
             assert all(f.rule in system.table.sections for f in result.findings)
-    with pytest.raises(KeyError):
-        system.table.finding("error", "99.9", 1, 1, "a section no rulebook has")
+        with pytest.raises(KeyError):
+            system.table.finding("error", "99.9", 1, 1, "a section no rulebook has")
 
 
-@pytest.mark.parametrize("name", sorted(SYSTEMS))
+@pytest.mark.parametrize("name", system_names())
 def test_every_system_has_games_and_examples(name: str) -> None:
     """A registered system is used by a bundled game, which has example logs."""
     games = games_of(name)

@@ -15,7 +15,7 @@ from adjudicator.engine import check, replay
 from adjudicator.notation.entries import (Action, Attack, Bombard, Capture, Entry, Income, Move, Pass, Place, RollOff,
                                           StepMarker)
 from adjudicator.notation.text import parse_text
-from adjudicator.systems import SYSTEMS
+from adjudicator.systems import SYSTEMS, system_for
 from adjudicator.systems.fire_and_movement.state import evolve
 from adjudicator.systems.omaha import OMAHA
 from adjudicator.systems.onslaught import ONSLAUGHT
@@ -185,12 +185,12 @@ def test_a_bombardment_outside_its_sides_own_phase_cites_8_1(omaha: Game) -> Non
     assert [f.rule for f in check(OMAHA, movement, Bombard(hex="0620", support=["x"], side="German", line=8))] == ["8.1"]
 
 
-@pytest.mark.parametrize("game_id", ["onslaught", "omaha"])
+@pytest.mark.parametrize("game_id", ["onslaught", "omaha", "moscow"])
 def test_every_kind_the_sequence_allows_is_an_entry_of_the_system(game_id: str) -> None:
     """A misspelt kind in `[[sequence]]` entries would refuse nothing: each must be one of the system's."""
     game = load_game(data_root(), game_id)
     places = entry_places(turn_sequence(game.manifest))
-    assert places and set(places) <= SYSTEMS[game.manifest.rule_system].entry_kinds
+    assert places and set(places) <= system_for(game).entry_kinds
 
 
 def test_an_unknown_side_in_the_sequence_entries_is_a_data_error() -> None:

@@ -141,3 +141,26 @@ def test_every_classic_handler_names_existing_tests() -> None:
     for node in declared:
         file, _, name = node.partition("::")
         assert name in names_in(ROOT / file), node
+
+
+def test_rules_as_json_lists_every_section_with_resolvable_handlers() -> None:
+    """`adjudicate rules moscow --format json`: every section of rules.toml, each checked one with handlers that
+    exist (`path::function`) and a breach log or test; a game on a hand-written system is refused with exit 2."""
+    import json
+
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    result = CliRunner().invoke(main, ["rules", "moscow", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert [s["section"] for s in doc["sections"]] == ["1.0", "2.0", "3.0", "4.0", "5.0", "6.0", "7.0", "8.0", "8.1",
+                                                       "8.2", "9.0", "10.0", "11.0", "11.1", "12.0"]
+    for section in doc["sections"]:
+        for where in section["where"]:
+            file, _, name = where.partition("::")
+            assert name in names_in(ROOT / file), where
+        assert section["tests"], section["section"]
+    refused = CliRunner().invoke(main, ["rules", "onslaught"])
+    assert refused.exit_code == 2 and "docs/rules-coverage.md" in refused.output

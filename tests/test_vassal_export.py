@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from adjudicator.cli import _replay, game_of, main, read_log
 from adjudicator.engine import Replay, replay
 from adjudicator.notation.entries import Comment
-from adjudicator.systems import SYSTEMS
+from adjudicator.systems import system_for
 from adjudicator.vassal.chain import Position, phase_index, replayed_position, vassal_position
 from adjudicator.vassal.export import ModulePlaces, Shown, _Board
 from adjudicator.vassal.load import translate_file
@@ -45,6 +45,10 @@ LOGS = [
     ("onslaught", "examples/onslaught/breach-zoc.log"),
     ("omaha", "examples/omaha/breach-stacking.log"),
     ("omaha", "examples/omaha/breach-marker-draw.log"),
+    # The classic series: Battle for Moscow's whole sample game (set-up faces, flips in place, retreats by the
+    # attacker), and a breach.
+    ("moscow", "examples/moscow/legal-sample-game.log"),
+    ("moscow", "examples/moscow/breach-retreat-zoc.log"),
 ]
 
 
@@ -160,7 +164,7 @@ def test_the_exported_log_replays_the_text_log_step_by_step(game_id: str, log: s
     translation = translate_file(out, module_path=module)
     # Nothing the reader had to guess or could not match (decks are not followed, and said so).
     assert [n.message for n in translation.notes if "deck" not in n.message] == [], log
-    again = replay(game, SYSTEMS[game.manifest.rule_system], translation.entries)
+    again = replay(game, system_for(game), translation.entries)
     assert again.stopped is None
     assert sorted((f.severity, f.rule, f.message) for f in again.findings) == sorted(
         (f.severity, f.rule, f.message) for f in text.findings)

@@ -271,8 +271,21 @@ def account(state: ClassicState, entry: Attack) -> CombatAccount:
         by_die = tuple((d, crt.results[i][odds.column]) for i, d in enumerate(crt.die_rolls))
         result = result_of(state, odds.column, entry.die) if entry.die is not None else None
     retreats: tuple[str, ...] = ()
-    if result is not None and t.results[result].defender_retreat:
-        retreats = tuple(f"{u}: {t.results[result].defender_retreat} hex(es)" for u in state.units_in(entry.hex))
+    if result is not None and result in t.results and t.results[result].defender_retreat:
+        # The retreats the result opens, as the checker would accept them (after its step losses).
+        from adjudicator.systems.classic.results import retreat_options
+        owed = retreat_options(replace(state, pending=pending_of(state, entry, result)))
+        shown = {o.unit: o for o in owed}
+        for u in state.units_in(entry.hex):
+            option = shown.get(u)
+            if option is None:
+                retreats += (f"{u}: no retreat owed (eliminated by the result's losses)",)
+            elif not option.paths:
+                retreats += (f"{u}: no legal retreat of {option.due} hex(es): eliminated [{combat.retreat.source}]",)
+            else:
+                paths = ", ".join("-".join(p) for p in option.paths[:6])
+                more = f" and {len(option.paths) - 6} more" if len(option.paths) > 6 else ""
+                retreats += (f"{u}: {option.due} hex(es), e.g. {paths}{more} [{combat.retreat.source}]",)
     advance = t.rules.combat.advance
     advances = (f"up to {advance.units} attacker(s) into {entry.hex} when it is left empty [{advance.source}]",) \
         if advance.units else ()
