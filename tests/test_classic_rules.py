@@ -166,3 +166,11 @@ def test_phases_in_order_and_their_entries(tmp_path: Path) -> None:
     assert verdict(tmp_path, skipped) == [(4, "error", "3.0")]
     moved = upto(1, "german_combat") + "ge-xlviii 0309-0308\n"
     assert [r for _, _, r in verdict(tmp_path, moved)] == ["4.0"]
+
+
+def test_units_move_one_at_a_time(tmp_path: Path) -> None:
+    """4.0: a unit may go on moving in a second entry, but not once another unit has moved after it."""
+    ok = upto(1, "german_movement") + "ge-xxvii 0103-0102\nge-xxvii 0102-0101\n"
+    assert verdict(tmp_path, ok) == []
+    late = upto(1, "german_movement") + "ge-xxvii 0103-0102\nge-v 0104-0105\nge-xxvii 0102-0101\n"
+    assert verdict(tmp_path, late) == [(line_of(late, "ge-xxvii 0102-0101"), "error", "4.0")]

@@ -84,6 +84,8 @@ class MovementRules(Model):
     """The counter value (of game.toml's `value_names`) that is a unit's movement allowance."""
     per_phase: bool = True
     """A unit has its whole allowance in each movement phase it may move in."""
+    one_at_a_time: bool = True
+    """Units move one at a time: a unit's move is over once another unit has moved after it in the phase."""
     enemy_units: Literal["prohibited"] = "prohibited"
     leave_map: Literal["prohibited"] = "prohibited"
     phases: list[PhaseRule] = []

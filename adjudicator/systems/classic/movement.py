@@ -79,6 +79,10 @@ def check_move(state: ClassicState, entry: Move) -> list[Finding]:
     if entry.path[0] != where:
         return [finding(state, "error", mv, entry, f"{entry.unit} is in {where}, not {entry.path[0]}; a move "
                         "starts from the unit's hex")]
+    if rules.movement.one_at_a_time and entry.unit in state.log.spent and state.log.last_mover != entry.unit:
+        return [finding(state, "error", mv, entry, f"{entry.unit} moved earlier this phase and "
+                        f"{state.log.last_mover} has moved since; units move one at a time, each finishing its move "
+                        "before the next")]
     if entry.unit in state.log.stopped:
         return [finding(state, "error", zs, entry, f"{entry.unit} entered an enemy zone of control earlier this "
                         "phase; its movement has ended")]
@@ -215,7 +219,7 @@ def apply_move(state: ClassicState, entry: Move) -> ClassicState:
         stopped = stopped | {entry.unit}
     log = replace(log, spent={**log.spent, entry.unit: log.spent.get(entry.unit, 0.0) + spent},
                   hexes_moved={**log.hexes_moved, entry.unit: log.hexes_moved.get(entry.unit, 0) + len(hexes) - 1},
-                  began=began, stopped=stopped)
+                  began=began, stopped=stopped, last_mover=entry.unit)
     moved = relocate(state, {entry.unit: entry.path[-1]}, log=log)
     return entered(moved, unit.side, entry.path[1:])
 

@@ -24,6 +24,8 @@ class PhaseLog:
     """The hex each unit that moved began the phase's movement in."""
     stopped: frozenset[str] = frozenset()
     """Units whose movement has ended this phase (they entered an enemy zone of control)."""
+    last_mover: str | None = None
+    """The unit that moved last this phase (units move one at a time)."""
     attacked: frozenset[str] = frozenset()
     """Units that have attacked this phase."""
     defended: frozenset[str] = frozenset()
