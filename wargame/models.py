@@ -296,6 +296,14 @@ class RollKind(Model):
     id: Ident
     entry: Literal["attack", "bombard", "roll"]
     dice: Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]?d[1-9][0-9]{0,2}$")]
+    by: Literal["one", "each"] = "one"
+    """A `roll` entry's dice: one side's, or one die each side in turn (a roll-off)."""
+    opening: bool = False
+    """Rolled by one side before the first turn (the game's opening)."""
+    optional: Ident | None = None
+    """The optional rule that brings the roll into play (none: always)."""
+    roller: str | None = None
+    """The side that rolls it first (none: either)."""
     source: Source
 
 
@@ -360,6 +368,13 @@ class GameManifest(Model):
                     if unit_type not in types:
                         raise ValueError(f"sequence {item.id!r}: entries unit type {unit_type!r} is not one of the "
                                          f"game's unit types ({', '.join(types)})")
+        for kind in self.roll:
+            if kind.roller is not None and kind.roller not in self.sides:
+                raise ValueError(f"roll {kind.id!r}: roller {kind.roller!r} is not one of the sides ({', '.join(self.sides)})")
+            options = [o.id for o in self.optional_rule]
+            if kind.optional is not None and kind.optional not in options:
+                raise ValueError(f"roll {kind.id!r}: optional {kind.optional!r} is not one of the game's optional rules "
+                                 f"({', '.join(options) or 'none'})")
         nested = [i.id for item in self.sequence for i in item.items if i.before_first_turn]
         if nested:
             raise ValueError(f"sequence {nested[0]!r}: before_first_turn belongs to a top-level [[sequence]] item")

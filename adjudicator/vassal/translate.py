@@ -771,8 +771,9 @@ class _Translator:
                 self.pending_die = None
                 return
         self.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
-        if len(values) == 1 and side is not None and self.game.manifest.rule_system == "omaha":
-            if self.before_start:
+        single = [k for k in self.game.manifest.roll if k.entry == "roll" and k.by == "one"]
+        if len(values) == 1 and side is not None and single:
+            if self.before_start and any(k.opening for k in single):
                 # Before GT 1 the one die is the Pointe du Hoc roll (Omaha 11.2.3), written `Roll Allied N`.
                 self.die_rolls.add(id(self.out[self.emit(RollOff(line=step, rolls={side: values[0]}))]))
                 return
@@ -826,7 +827,9 @@ class _Translator:
         """Whether a die `side` rolls now is a weather die (Omaha 14.1, `[Optional "weather"]`): in a
         game turn's Support Fire Marker Phase from the first weather turn, the German player's die,
         then, when it gives inclement weather, each side's die for the markers put aside."""
-        if "weather" not in self.optional or self.turn_at is None or self.turn_at[1] != 0:
+        kind = next((k for k in self.game.manifest.roll if k.entry == "roll" and k.optional is not None
+                     and k.optional in self.optional), None)
+        if kind is None or self.turn_at is None or self.turn_at[1] != 0:
             return False
         first = self.game.parameter.get("weather_first_turn", 2)
         inclement = self.game.parameter.get("weather_inclement_roll", 6)
@@ -834,7 +837,7 @@ class _Translator:
         if not isinstance(first, int) or turn < first:
             return False
         if turn not in self.weather:
-            return side == "German"
+            return kind.roller is None or side == kind.roller
         return self.weather[turn] == inclement and side not in self.aside_rolls[turn]
 
     # -- counters ------------------------------------------------------------------------------
