@@ -102,3 +102,15 @@ def test_no_rule_choice_makes_the_referee_fail(moscow: Path, mutation: int) -> N
                 *sorted((ROOT / "examples" / "moscow").glob("breach-*.log"))]:
         result = CliRunner().invoke(adjudicate, ["check", str(log), "--data", str(moscow)])
         assert result.exit_code in (0, 1, 2), (log.name, result.output, result.exception)
+
+
+def test_more_slips_are_validate_errors(moscow: Path) -> None:
+    """An unknown side set up reduced, and replacements past the last turn, are refused by validate."""
+    edit(moscow / "counters" / "moscow" / "rules.toml", 'start_reduced = ["Soviet"]', 'start_reduced = ["Martian"]')
+    code, output = validate(moscow)
+    assert code != 0 and re.search(r"rules\.toml.*Martian", output), output
+    edit(moscow / "counters" / "moscow" / "rules.toml", 'start_reduced = ["Martian"]', 'start_reduced = ["Soviet"]')
+    with (moscow / "counters" / "moscow" / "replacements.csv").open("a", encoding="utf-8") as out:
+        out.write("campaign,99,Soviet,steps,1,reconstructed,\n")
+    code, output = validate(moscow)
+    assert code != 0 and re.search(r"replacements\.csv:\d+.*turn 99", output), output

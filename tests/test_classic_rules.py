@@ -174,3 +174,14 @@ def test_units_move_one_at_a_time(tmp_path: Path) -> None:
     assert verdict(tmp_path, ok) == []
     late = upto(1, "german_movement") + "ge-xxvii 0103-0102\nge-v 0104-0105\nge-xxvii 0102-0101\n"
     assert verdict(tmp_path, late) == [(line_of(late, "ge-xxvii 0102-0101"), "error", "4.0")]
+
+
+def test_the_combat_audit_agrees_with_the_check_on_every_attack() -> None:
+    """`adjudicate combat` on the sample game: every attack's claims hold (the odds claimed are the column read)."""
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    result = CliRunner().invoke(main, ["combat", str(ROOT / "examples" / "moscow" / "legal-sample-game.log")])
+    assert result.exit_code == 0, result.output
+    assert "do not hold" not in result.output and "claims hold" in result.output

@@ -56,6 +56,12 @@ def check_rules(game: Game) -> list[DataError]:
             add(f"result code {code!r} is not one of crt.toml's result_codes", "combat.results")
         if rules.combat.below == "no_effect":
             known(rules.combat.below_result, codes, "result code", "combat.below_result")
+    for side in rules.start_reduced:
+        known(side, sides, "side", "start_reduced")
+    for line, row in game.replacements:
+        if row.turn > last:
+            errors.append(DataError(f"replacements on turn {row.turn}, past the last turn ({last})",
+                                    Place(game.files["replacements"], line, None, "turn")))
     for condition in rules.condition:
         for turn in condition.turns:
             if turn > last:

@@ -275,9 +275,9 @@ def account(state: ClassicState, entry: Attack) -> CombatAccount:
         # The retreats the result opens, as the checker would accept them (after its step losses).
         from adjudicator.systems.classic.results import retreat_options
         owed = retreat_options(replace(state, pending=pending_of(state, entry, result)))
-        shown = {o.unit: o for o in owed}
+        by_unit = {o.unit: o for o in owed}
         for u in state.units_in(entry.hex):
-            option = shown.get(u)
+            option = by_unit.get(u)
             if option is None:
                 retreats += (f"{u}: no retreat owed (eliminated by the result's losses)",)
             elif not option.paths:
@@ -289,8 +289,8 @@ def account(state: ClassicState, entry: Attack) -> CombatAccount:
     advance = t.rules.combat.advance
     advances = (f"up to {advance.units} attacker(s) into {entry.hex} when it is left empty [{advance.source}]",) \
         if advance.units else ()
-    shown = f"{float(odds.attack):g}:{float(odds.defence):g}" if crt.kind == "odds" \
-        else f"{float(odds.attack - odds.defence):+g}"
+    # The odds a log claims are the column the table is read on (after the terrain's shifts), so the audit's are.
+    shown = column
     return CombatAccount("attack", entry.hex, tuple(attackers), tuple(state.units_in(entry.hex)), odds.lines, shown,
                          column, entry.die, result, by_die, retreats, advances)
 
