@@ -21,8 +21,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 @click.command(short_help="Every section of a game's rules: what is checked, by which handlers, on which data.")
 @click.argument("game_id", metavar="GAME")
 @click.option("--data", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="the data folder holding maps/ and counters/ (default: the bundled games)")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+              help="Folder holding maps/ and counters/ (default: $UMPIRE_DATA, else the bundled games).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True,
+              help="text: a paragraph a section; json: for tools; markdown: the table of docs/rules-coverage.md.")
 def rules(game_id: str, data: Path | None, fmt: str) -> None:
     """Print every section of GAME's rules with its status, the handlers judging it (`path::function`), the data
     it rests on, its breach logs and tests."""

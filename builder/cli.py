@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 import click
 
 from builder.preview import write_preview
+from builder.scaffold import TEMPLATES, new_game
 from wargame.bundled import bundled_root, data_root, game_ids
 from wargame.describe import game_json, game_summary
 from wargame.errors import DataErrors, WargameError
@@ -212,18 +213,18 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
 
 @main.command(short_help="Start a new game's data folder from a bundled game or a blank map.")
 @click.argument("game")
-@click.option("--from", "template", type=click.Choice(["blank", "omaha", "onslaught"]), required=True,
-              help="Start from a copy of a bundled game, or from blank: a plain map with four units on "
-                   "Onslaught's rules.")
+@click.option("--from", "template", type=click.Choice(TEMPLATES), required=True,
+              help="Start from a copy of a bundled game, or from blank: a plain map with four units on the "
+                   "classic series (rules as data), with a sample log the referee checks clean.")
 @click.option("--data", "target", type=click.Path(path_type=Path, file_okay=False), envvar="UMPIRE_DATA",
               required=True, help="Folder to write maps/GAME and counters/GAME into, created if missing: give it, "
                                   "or set $UMPIRE_DATA to it. Give the same --data to the other commands.")
 def new(game: str, template: str, target: Path) -> None:
     """Start a new game's data folder that validates and builds as it is."""
-    from builder.scaffold import new_game
-
     with _stopping_on_errors(target, game, target):
         made = new_game(bundled_root(), game, template, target)
     click.echo(f"{made.counters}\n{made.maps}")
+    if made.sample_log is not None:
+        click.echo(f"{made.sample_log}: a sample game; referee it: adjudicate --data {target} {made.sample_log}")
     click.echo(f"next: vmodbuild validate {game} --data {target}; the walk-through is docs/designing-a-game.md")
 

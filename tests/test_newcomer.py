@@ -28,7 +28,7 @@ def run(cli: click.Group, *args: str, stdin: str | bytes | None = None) -> tuple
     return result.exit_code, result.stdout, result.stderr
 
 
-@pytest.mark.parametrize("template", ["blank", "omaha", "onslaught"])
+@pytest.mark.parametrize("template", ["blank", "moscow", "omaha", "onslaught"])
 def test_new_game_validates(template: str, tmp_path: Path) -> None:
     """Each template gives a folder that validates clean under the new id."""
     code, out, err = run(vmodbuild, "new", "mygame", "--from", template, "--data", str(tmp_path))
@@ -37,6 +37,47 @@ def test_new_game_validates(template: str, tmp_path: Path) -> None:
     code, out, err = run(vmodbuild, "validate", "mygame", "--data", str(tmp_path))
     assert (code, err) == (0, ""), err
     assert out.startswith("mygame: ok")
+
+
+def test_new_blank_game_is_classic_and_names_only_its_own(tmp_path: Path) -> None:
+    """A blank game is on the classic series, and its rules name no unit or place of the game it came from."""
+    code, out, _ = run(vmodbuild, "new", "mygame", "--from", "blank", "--data", str(tmp_path))
+    assert code == 0
+    sample = tmp_path / "examples" / "mygame" / "sample-game.log"
+    assert f"{sample}: a sample game" in out and f"adjudicate --data {tmp_path} {sample}" in out
+    counters = tmp_path / "counters" / "mygame"
+    assert 'rule_system = "classic"' in (counters / "game.toml").read_text(encoding="utf-8")
+    rules = (counters / "rules.toml").read_text(encoding="utf-8")
+    assert "so-1s" not in rules and "Smolensk" not in rules and 'controls = ["Capital"]' in rules
+    for folder in (counters, tmp_path / "maps" / "mygame"):
+        for path in folder.iterdir():
+            text = path.read_text(encoding="utf-8")
+            assert "Smolensk" not in text and "1st Shock" not in text, path
+
+
+def test_new_blank_games_sample_log_is_clean(tmp_path: Path) -> None:
+    """`adjudicate --data DIR` referees the blank game's sample log clean: every kind of entry it shows is legal."""
+    run(vmodbuild, "new", "mygame", "--from", "blank", "--data", str(tmp_path))
+    sample = tmp_path / "examples" / "mygame" / "sample-game.log"
+    code, out, err = run(adjudicate, "--data", str(tmp_path), str(sample))
+    assert (code, err) == (0, ""), out
+    assert out.splitlines()[-1].endswith("0 error(s), 0 warning(s), 0 note(s)")
+    for kind in ("attack 0706 with", "retreat so-inf-01", "advance ge-pz-01", "\nso-inf-01 "):
+        assert kind in sample.read_text(encoding="utf-8")
+
+
+def test_new_blank_games_breach_is_refereed(tmp_path: Path) -> None:
+    """A breach in a blank game's log exits 1 and cites the rule (the movement allowance, 4.0), at its line."""
+    run(vmodbuild, "new", "mygame", "--from", "blank", "--data", str(tmp_path))
+    sample = (tmp_path / "examples" / "mygame" / "sample-game.log").read_text(encoding="utf-8")
+    breach = tmp_path / "breach.log"
+    breach.write_text(sample.replace("ge-inf-01 0306-0406-0506", "ge-inf-01 0306-0406-0506-0606-0607-0608"),
+                      encoding="utf-8")
+    code, out, _ = run(adjudicate, "--data", str(tmp_path), str(breach))
+    assert code == 1
+    line = 1 + sample.splitlines().index("ge-inf-01 0306-0406-0506")
+    assert f"breach.log:{line}:1: error [mygame 4.0]: " in out and "ge-inf-01" in out
+    assert out.count(" error [") == 1
 
 
 def test_new_blank_game_builds(tmp_path: Path) -> None:
