@@ -140,6 +140,9 @@ class EngineChecks:
     """The entry kind is one of the system's (`entry_kinds`)."""
     sequence: bool = True
     """A step or phase marker names the next one of `[[sequence]]` in game.toml."""
+    skip_phases: bool = False
+    """With `sequence`: a marker may name a later step or phase of the turn, passing those between (in which
+    nothing was done); never an earlier one."""
     entries: bool = True
     """The step or phase under way allows the entry's kind from its side (`entries` in `[[sequence]]`)."""
     author: bool = True

@@ -21,7 +21,7 @@ from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
 from wargame.models import EntryAllowance
-from wargame.sequence import Slot, TurnOrder, next_slot
+from wargame.sequence import Slot, TurnOrder, next_slot, slot_index
 
 __all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "check", "follow", "replay", "resolve"]
 
@@ -201,6 +201,11 @@ def _sequence_findings(system: RuleSystem[StateT], order: TurnOrder, at: Sequenc
         return [system.table.finding("error", section, entry.line, entry.column,
                                      f"a {noun} before the first 'Turn' marker")]
     expected = next_slot(sequence, at.step, at.player_turn)
+    if system.engine_checks.skip_phases and (expected is None or entry.step != expected.id):
+        # A later step or phase of the turn: the ones between passed with nothing done in them.
+        current = slot_index(sequence, at.step, at.player_turn) if at.step is not None else -1
+        if current is not None and any(s.id == entry.step for s in sequence[current + 1:]):
+            return []
     if expected is None or entry.step != expected.id:
         after = at.step or "the turn marker"
         then = f"the next {noun} is {expected.id!r}" if expected is not None else f"{after!r} is the turn's last {noun}"

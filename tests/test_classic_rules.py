@@ -162,8 +162,13 @@ def test_the_odds_claimed_are_the_column_read(tmp_path: Path) -> None:
 
 def test_phases_in_order_and_their_entries(tmp_path: Path) -> None:
     """3.0: phases come in game.toml's order, and each allows only its entries (a move in a combat phase)."""
-    skipped = '[Game "moscow"]\nTurn 1\nPhase german_replacement\nPhase german_combat\n'
-    assert verdict(tmp_path, skipped) == [(4, "error", "3.0")]
+    # A marker may pass phases in which nothing is done, never go back; turns come one after the other.
+    skipped = '[Game "moscow"]\nTurn 1\nPhase german_combat\nPhase german_movement\nTurn 2\nPhase rail_movement\n'
+    assert verdict(tmp_path, skipped) == []
+    back = '[Game "moscow"]\nTurn 1\nPhase german_combat\nPhase panzer_movement\n'
+    assert verdict(tmp_path, back) == [(4, "error", "3.0")]
+    assert verdict(tmp_path, '[Game "moscow"]\nTurn 2\n') == [(2, "error", "3.0")]
+    assert verdict(tmp_path, upto(7, "soviet_movement") + "Turn 8\n")[-1][2] == "3.0"
     moved = upto(1, "german_combat") + "ge-xlviii 0309-0308\n"
     assert [r for _, _, r in verdict(tmp_path, moved)] == ["4.0"]
 
