@@ -19,6 +19,10 @@ from wargame.receipts import (
 )
 
 MAX_LEDGER_BYTES = 64 * 1024 * 1024
+LEDGER_DEADLINE_S = 60.0
+"""The whole download of a ledger from a URL, connection to last byte (a game's ledger is a few KB)."""
+LEDGER_READ_TIMEOUT_S = 30.0
+"""One read of that download: a silent server is given up sooner than the deadline."""
 LEDGER = SectionTable("ledger", {
     "ledger-chain": "the ledger's receipts are signed, numbered 1, 2, ... and each hashes the one before",
     "receipt": "a receipt in the log decodes and is signed by the ledger's key",
@@ -35,14 +39,7 @@ LEDGER = SectionTable("ledger", {
 def read_ledger(source: str) -> Ledger:
     """A ledger file, or the ledger downloaded from its URL (http or https); WargameError if neither."""
     if source.startswith(("http://", "https://")):
-        # Imported here: urllib.request (and http.client) would cost every `check` at start-up.
-        import urllib.error
-        import urllib.request
-        try:
-            with urllib.request.urlopen(source, timeout=30) as answer:  # noqa: S310 (http(s) only, checked above)
-                raw = answer.read(MAX_LEDGER_BYTES + 1)
-        except (urllib.error.URLError, OSError, ValueError) as e:
-            raise WargameError(f"--ledger {source}: cannot download the ledger: {getattr(e, 'reason', e)}") from None
+        raw = _download(source)
     else:
         try:
             with Path(source).open("rb") as handle:
@@ -55,6 +52,34 @@ def read_ledger(source: str) -> Ledger:
         return ledger_from_bytes(raw, source)
     except ReceiptError as e:
         raise WargameError(e.message) from None
+
+
+def _download(url: str) -> bytes:
+    """The ledger at `url`, whole within LEDGER_DEADLINE_S: a server that answers a byte at a time never
+    trips a per-read timeout, so the download runs in a thread the command stops waiting for."""
+    # Imported here: urllib.request (and http.client) would cost every `check` at start-up.
+    import threading
+    import urllib.error
+    import urllib.request
+    got: list[bytes] = []
+    failed: list[str] = []
+
+    def fetch() -> None:
+        try:
+            with urllib.request.urlopen(url, timeout=LEDGER_READ_TIMEOUT_S) as answer:  # noqa: S310 (http(s) only)
+                got.append(answer.read(MAX_LEDGER_BYTES + 1))
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            failed.append(str(getattr(e, "reason", e)))
+
+    worker = threading.Thread(target=fetch, name="ledger download", daemon=True)
+    worker.start()
+    worker.join(LEDGER_DEADLINE_S)
+    if worker.is_alive():
+        raise WargameError(f"--ledger {url}: no whole answer within {LEDGER_DEADLINE_S:g} s: the download is "
+                           "abandoned (docs/limits.md)")
+    if failed or not got:
+        raise WargameError(f"--ledger {url}: cannot download the ledger: {failed[0] if failed else 'no answer'}")
+    return got[0]
 
 
 def _roll(receipt: Receipt) -> str:

@@ -32,3 +32,51 @@ def test_a_picture_at_the_smallest_scale(tmp_path: Path) -> None:
                           env={**os.environ, "PYTHONPATH": str(ROOT), "UMPIRE_CACHE": ""})
     assert done.returncode == 0, done.stderr
     assert out.stat().st_size > 0
+
+
+class _Dripping(BaseHTTPRequestHandler):
+    """A server that answers one byte every 0.1 s, for ever: no single read ever times out."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        self.send_response(200)
+        self.send_header("Content-Length", str(10**9))
+        self.end_headers()
+        try:
+            while True:
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.1)
+        except OSError:
+            pass
+
+    def log_message(self, *_: object) -> None:
+        pass
+
+
+def test_a_ledger_url_that_never_finishes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`check --ledger URL` against a server that drips bytes: our error at the deadline (it waited for ever)."""
+    from adjudicator import dice_ledger
+    from wargame.errors import WargameError
+    monkeypatch.setattr(dice_ledger, "LEDGER_DEADLINE_S", 1.0)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Dripping)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    outcome: list[str] = []
+
+    def read() -> None:
+        try:
+            dice_ledger.read_ledger(f"http://127.0.0.1:{server.server_address[1]}/ledger")
+        except WargameError as e:
+            outcome.append(str(e))
+
+    try:
+        started = time.monotonic()
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        reader.join(20)
+        assert not reader.is_alive(), "read_ledger still waiting after 20 s"
+        assert time.monotonic() - started < 5
+        assert outcome and "no whole answer within 1 s" in outcome[0]
+    finally:
+        server.shutdown()
+        server.server_close()
