@@ -172,13 +172,16 @@ def _unread(fmt: str, log: Path) -> Iterator[None]:
     try:
         yield
     except LogSyntaxErrors as e:
-        click.echo(unread_report(fmt, str(log), e.errors, e.source), nl=False)
+        # In a chain of logs the problem may be in any exchange: name the one its place names.
+        named = next((str(x.place.file) for x in e.errors if x.place is not None and x.place.file), str(log))
+        click.echo(unread_report(fmt, named, e.errors, e.source), nl=False)
         sys.exit(2)
     except (DataErrors, OSError):
         with _could_not_run():
             raise
     except WargameError as e:
-        click.echo(unread_report(fmt, str(log), [e], []), nl=False)
+        named = str(e.place.file) if e.place is not None and e.place.file else str(log)
+        click.echo(unread_report(fmt, named, [e], []), nl=False)
         sys.exit(2)
 
 
@@ -207,6 +210,9 @@ def read_log_partly(path: Path) -> tuple[list[Entry], list[str], list[LogSyntaxE
         raise LogSyntaxErrors([LogSyntaxError(
             "this is a zip archive (a VASSAL .vmod?), not a text or JSON log; VASSAL logs and saved games are read "
             "from .vlog and .vsav files", Place(str(path), 1, 1))])
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise LogSyntaxErrors([LogSyntaxError("UTF-16 text (it starts with a UTF-16 byte-order mark): a log is a "
+                                              "UTF-8 text or JSON file; save it as UTF-8", Place(str(path), 1, 1))])
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark some editors add is not part of the log
     except UnicodeDecodeError as e:
@@ -254,8 +260,14 @@ NOT_LOGS = (".seal", ".ledger.json")
 def _is_log_file(path: Path) -> bool:
     """A file of a game's folder that is an exchange: a log's suffix, and not a seal or a ledger file."""
     name = path.name.lower()
-    if name.startswith(".") or not path.is_file() or not name.endswith(LOG_SUFFIXES) or name.endswith(NOT_LOGS):
+    if name.startswith(".") or not name.endswith(LOG_SUFFIXES) or name.endswith(NOT_LOGS):
         return False
+    if not path.is_file():
+        # Named like an exchange but not one we can read: leaving it out would judge the game without it.
+        kind = ("a broken symbolic link" if path.is_symlink() and not path.exists() else "a folder" if path.is_dir()
+                else "a pipe" if path.is_fifo() else "not a regular file")
+        raise WargameError(f"{path} is named like an exchange but is {kind}: the game's folder cannot be read "
+                           "without it (move it out, or make it the exchange's file)")
     if name.endswith(".json"):
         with path.open("rb") as stream:
             head = stream.read(4096)

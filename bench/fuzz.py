@@ -28,7 +28,14 @@ The inputs are grammar-aware mutations of real files, seeded and deterministic:
 - commands: `adjudicate` and `vmodbuild` commands run with CliRunner on damaged inputs, exit code
   in 0/1/2 required.
 
-Run: python bench/fuzz.py [--inputs N] [--target NAME ...] [--seed S] [--findings DIR]
+- combat: `adjudicate combat` on logs whose combats name unknown, foreign or misspelt units, at a
+  line or all, and what-ifs of random units at random hexes, exit code in 0/1/2 required;
+- sides: an income, capture, roll-off, pass or move of a side the game lacks inserted in an
+  example log, replayed whole;
+- json-types: one field of a JSON entry (every field of its kind) given a value of every wrong type,
+  read and replayed whole.
+
+Run: python bench/fuzz.py [--inputs N | --seconds S] [--target NAME ...] [--seed S] [--findings DIR]
      [--slow SECONDS] [--memory-gib G] [--json]
 The campaign's figures are in docs/fuzzing.md; tests/test_fuzz.py runs a short seeded run of each.
 """
@@ -49,6 +56,7 @@ import sys
 import tempfile
 import time
 import traceback
+import typing
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -61,7 +69,7 @@ sys.path.insert(0, str(ROOT))
 
 from adjudicator.cli import _replay, game_of  # noqa: E402
 from adjudicator.engine import resolve  # noqa: E402
-from adjudicator.notation.entries import LogDocument  # noqa: E402
+from adjudicator.notation.entries import AnyEntry, LogDocument  # noqa: E402
 from adjudicator.notation.jsonlog import read_json_log  # noqa: E402
 from adjudicator.notation.text import parse_text, write_text_faithfully  # noqa: E402
 from adjudicator.vassal.load import translate_file  # noqa: E402
@@ -421,6 +429,8 @@ class Context:
     scratch: Path
     module: list[tuple[str, bytes]] | None = None
     data: list[tuple[Path, str]] = field(default_factory=list)
+    json_pairs: list[tuple[str, str]] = field(default_factory=list)
+    """(game, JSON twin) of the example logs, for the targets that replay what they read."""
 
 
 Target = Callable[[Context], str]
@@ -602,12 +612,116 @@ def commands(c: Context) -> str:
     return "refused" if result.exit_code == 2 else "accepted"
 
 
+# Hostile and careless input, round 2 (issue 28): the command that audits combats, sides a game
+# lacks, and the JSON form's every field given every wrong type, each replayed whole.
+WRONG_VALUES: list[object] = ["1", "", "x y", "a\nTurn 5", True, False, None, 0, -1, 10**30, 1.5, float("nan"), [],
+                              {}, [[[[1]]]], {"a": 1}, ["0101"], [1, 2], "\u202e", "Martian"]
+"""A value of each JSON type (and of each kind a field of one type may still refuse)."""
+
+
+ENTRY_FIELDS: dict[str, list[str]] = {
+    str(kind.model_fields["kind"].default): sorted(kind.model_fields)
+    for kind in typing.get_args(typing.get_args(AnyEntry)[0])}
+"""Every field of each kind of entry, those a log leaves out included."""
+
+
+def combat_audits(c: Context) -> str:
+    """`adjudicate combat` on example logs whose combats name unknown, foreign or misspelt units and
+    hexes, at a line or all of them, and what-ifs of the game's own units at random hexes."""
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main as adjudicate
+
+    game_id, text = c.rng.choice([(g, t) for g, t in c.logs if g in c.games and (" attack " in t or "bombard" in t)])
+    game = c.games[game_id]
+    units = sorted(game.units_by_id)
+    lines = text.split("\n")
+    combats = [i for i, line in enumerate(lines) if " attack " in line or " bombard " in line]
+    if c.rng.random() < 0.7 and combats:
+        i = c.rng.choice(combats)
+        words = lines[i].split(" ")
+        j = c.rng.randrange(len(words))
+        words[j] = c.rng.choice([c.mutator.word(), c.rng.choice(units), "us-inf-99", "99/9", words[j] + "x",
+                                 c.rng.choice(sorted(c.games["omaha" if game_id == "onslaught" else "onslaught"]
+                                                     .units_by_id))])
+        lines[i] = " ".join(words)
+        log = c.scratch / "fuzz-combat.log"
+        log.write_text(c.mutator.text("\n".join(lines)) if c.rng.random() < 0.3 else "\n".join(lines),
+                       encoding="utf-8", errors="surrogatepass")
+        args = ["combat", str(log)]
+        if c.rng.random() < 0.5:
+            args += ["--at", str(c.rng.choice([i + 1, c.rng.randint(1, len(lines) + 3)]))]
+            if c.rng.random() < 0.3:
+                args += ["--die", str(c.rng.randint(1, 6))]
+        if c.rng.random() < 0.3:
+            args += ["--format", c.rng.choice(["json", "markdown"])]
+    else:
+        labels = sorted(game.grid.labels)
+
+        def placed() -> str:
+            return f"{c.rng.choice(units + [c.mutator.word()])}@{c.rng.choice(labels + [c.mutator.word()])}"
+        args = ["combat", "--game", game_id, *sum((["--attack", placed()] for _ in range(c.rng.randint(1, 3))), []),
+                *sum((["--defend", placed()] for _ in range(c.rng.randint(1, 2))), [])]
+        if c.rng.random() < 0.5:
+            args += ["--die", str(c.rng.randint(1, 6))]
+    result = CliRunner().invoke(adjudicate, args)
+    if result.exit_code not in (0, 1, 2) or "Traceback" in result.output:
+        raise AssertionError(f"exit code {result.exit_code}: {result.output[-300:]}")
+    return "refused" if result.exit_code == 2 else "accepted"
+
+
+def foreign_sides(c: Context) -> str:
+    """Example logs with an income, capture, roll-off, pass or move of a side the game lacks (or the other
+    game's side, or a mutated word) inserted anywhere, replayed whole without the resolver's pre-check."""
+    game_id, text = c.rng.choice([(g, t) for g, t in c.logs if g in c.games])
+    game = c.games[game_id]
+    own = list(game.manifest.sides)
+    side = c.rng.choice(["Martian", "allied", "GERMAN", "US", "Axis", "", c.mutator.word(), *own])
+    other = c.rng.choice(own + ["Martian"])
+    hexes = sorted(game.grid.labels)
+    line = c.rng.choice([f"{side}: income {c.rng.choice(['5', '0', '99'])}",
+                         f"{side}: capture {c.rng.choice(hexes)}", f"{side}: capture {c.rng.choice(hexes)} points 2",
+                         f"Roll {side} {c.rng.randint(1, 6)} {other} {c.rng.randint(1, 6)}",
+                         f"Roll {side} {c.rng.randint(1, 6)}", f"{side}: pass", f"{side}> pass",
+                         f"{side}: move {c.rng.choice(sorted(game.units_by_id))} {c.rng.choice(hexes)}"])
+    lines = text.split("\n")
+    lines.insert(c.rng.randint(0, len(lines)), line)
+    try:
+        entries = parse_text("\n".join(lines), "fuzz.log")
+        _replay(game, entries, Path("fuzz.log"), lines)
+    except WargameError:
+        return "refused"
+    return "accepted"
+
+
+def json_types(c: Context) -> str:
+    """The JSON form: one field of one entry (every field of its kind, given or not) set to a value of
+    every wrong type, read and replayed whole."""
+    game_id, source = c.rng.choice([(g, j) for g, j in c.json_pairs if g in c.games])
+    doc = json.loads(source)
+    entries = doc["entries"]
+    for _ in range(c.rng.choice([1, 1, 2, 3])):
+        entry = c.rng.choice(entries)
+        fields = ENTRY_FIELDS.get(str(entry.get("kind")), sorted(entry))
+        key = c.rng.choice(fields + ["bogus"])
+        entry[key] = c.rng.choice([*WRONG_VALUES, c.mutator.word()])
+    text = json.dumps(doc)
+    try:
+        read = read_json_log(text, "fuzz.json")
+        write_text_faithfully(read, "fuzz.json")
+        _replay(c.games[game_id], read, Path("fuzz.json"), [])
+    except WargameError:
+        return "refused"
+    return "accepted"
+
+
 TARGETS: dict[str, Target] = {"notation": notation, "json": json_form, "vassal": vassal, "module": module,
                               "data": data, "replay": replay, "translate": translate, "folder": folder,
-                              "commands": commands}
-PARSERS = ["notation", "json", "vassal", "module", "data", "replay"]
+                              "commands": commands, "combat": combat_audits, "sides": foreign_sides,
+                              "json-types": json_types}
+PARSERS = ["notation", "json", "vassal", "module", "data", "replay", "sides", "json-types"]
 """The targets run at the full --inputs; the whole-command targets below run at a tenth or less."""
-WHOLE = {"translate": 10, "folder": 50, "commands": 50}
+WHOLE = {"translate": 10, "folder": 50, "commands": 50, "combat": 50}
 """Divisor of --inputs for the whole-command targets (each input loads a game or runs a command)."""
 
 
@@ -617,13 +731,14 @@ def context(seed: int, scratch: Path, needs_module: bool) -> Context:
     root = data_root(None)
     games = {g: load_game(root, g) for g in ("onslaught", "omaha")}
     logs = example_logs()
-    json_logs = []
-    for _, text in logs:
+    json_pairs = []
+    for game_id, text in logs:
         try:
-            json_logs.append(LogDocument(entries=parse_text(text)).model_dump_json())
+            json_pairs.append((game_id, LogDocument(entries=parse_text(text)).model_dump_json()))
         except WargameError:
             pass
-    ctx = Context(rng, Mutator(rng, vocabulary(games)), games, logs, json_logs, recordings(), scratch)
+    ctx = Context(rng, Mutator(rng, vocabulary(games)), games, logs, [j for _, j in json_pairs], recordings(),
+                  scratch, json_pairs=json_pairs)
     ctx.data = data_files(ROOT / "maps") + data_files(ROOT / "counters")
     ctx.data = [(p, t) for p, t in ctx.data if _model_of(p)[0]]
     if needs_module:
@@ -659,8 +774,9 @@ def _where(error: BaseException) -> str:
 
 
 def run(name: str, inputs: int, seed: int, findings: Path | None = None, slow: float = 5.0,
-        hang: int = 120, ctx: Context | None = None, progress: int = 2_000) -> Outcome:
-    """`inputs` generated inputs through one target; what it found."""
+        hang: int = 120, ctx: Context | None = None, progress: int = 2_000, seconds: float | None = None) -> Outcome:
+    """`inputs` generated inputs through one target (with `seconds`, as many as that time allows, `inputs`
+    at most); what it found."""
     target = TARGETS[name]
     outcome = Outcome(name)
     with tempfile.TemporaryDirectory(prefix="umpire-fuzz-") as scratch:
@@ -671,6 +787,8 @@ def run(name: str, inputs: int, seed: int, findings: Path | None = None, slow: f
         c.rng.seed(f"{seed}-{name}")
         started = time.perf_counter()
         for n in range(inputs):
+            if seconds is not None and time.perf_counter() - started >= seconds:
+                break
             state = c.rng.getstate()
             began = time.process_time()  # CPU time: the machine may be shared, a slow input is our cost
             try:
@@ -720,7 +838,9 @@ def _limit_memory(gib: float) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run the campaign; exit 1 if anything was found."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--inputs", type=int, default=1000, help="Inputs per parser (whole commands: fewer).")
+    parser.add_argument("--inputs", type=int, default=None,
+                        help="Inputs per parser (whole commands: fewer); default 1000, or unbounded with --seconds.")
+    parser.add_argument("--seconds", type=float, default=None, help="Time per target: as many inputs as it allows.")
     parser.add_argument("--target", action="append", choices=sorted(TARGETS), help="Only these (repeat).")
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--findings", type=Path, default=Path(tempfile.gettempdir()) / "umpire-fuzz-findings")
@@ -731,9 +851,10 @@ def main(argv: list[str] | None = None) -> int:
     _limit_memory(args.memory_gib)
     names = args.target or list(TARGETS)
     results = []
+    inputs = args.inputs if args.inputs is not None else (10**12 if args.seconds is not None else 1000)
     for name in names:
-        count = args.inputs // WHOLE.get(name, 1) or 1
-        outcome = run(name, count, args.seed, args.findings, args.slow)
+        count = inputs // WHOLE.get(name, 1) or 1
+        outcome = run(name, count, args.seed, args.findings, args.slow, seconds=args.seconds)
         results.append(outcome)
         found = sum(outcome.findings.values())
         print(f"{name:10} {outcome.inputs:>8,} inputs {outcome.seconds:>9.1f} s  accepted {outcome.accepted:>7,}  "

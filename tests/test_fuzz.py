@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import fuzz  # noqa: E402
 
 SHORT = {"notation": 300, "json": 300, "vassal": 150, "module": 100, "data": 150, "replay": 100, "translate": 20,
-         "folder": 20, "commands": 20}
+         "folder": 20, "commands": 20, "combat": 30, "sides": 100, "json-types": 300}
 
 
 @pytest.mark.parametrize("target", sorted(fuzz.TARGETS))
@@ -83,3 +83,11 @@ def test_any_bytes_are_a_recording_or_our_error(data: bytes) -> None:
         read_archive(b"PK\x03\x04" + data, "h.vlog")
     except WargameError:
         pass
+
+
+def test_a_run_by_time() -> None:
+    """`--seconds`: as many inputs as the time allows, then stop (issue 28)."""
+    import time
+    started = time.perf_counter()
+    outcome = fuzz.run("notation", 10**9, seed=28, seconds=1.0)
+    assert 0 < outcome.inputs < 10**9 and time.perf_counter() - started < 30

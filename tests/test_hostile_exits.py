@@ -88,3 +88,26 @@ def test_standard_output_closed(args: list[str]) -> None:
     done = subprocess.run([sys.executable, "-m", *args], text=True, stderr=subprocess.PIPE, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=lambda: os.close(1))
     assert done.returncode == 2 and "standard output is closed" in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "dangling"])
+def test_a_game_folder_with_an_exchange_that_is_not_a_file(kind: str, tmp_path: Path) -> None:
+    """A FIFO, folder or broken link named like an exchange was left out without a word (exit 0)."""
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "01-start.log").write_bytes(ONSLAUGHT.read_bytes())
+    odd = folder / "02-next.log"
+    {"fifo": lambda: os.mkfifo(odd), "folder": odd.mkdir, "dangling": lambda: odd.symlink_to("nowhere")}[kind]()
+    code, out = _run("check", str(folder))
+    assert code == 2 and "02-next.log is named like an exchange but is" in out
+
+
+def test_a_utf16_exchange_is_named_as_itself(tmp_path: Path) -> None:
+    """A UTF-16 second exchange was reported at `01-...log:1:1`; it is its own file, with what to do."""
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "01-start.log").write_bytes(ONSLAUGHT.read_bytes())
+    (folder / "02-next.log").write_bytes("Turn 2\n".encode("utf-16"))
+    code, out = _run("check", str(folder))
+    assert code == 2 and "02-next.log:1:1: error [notation syntax]: UTF-16 text" in out
+    assert "01-start.log:1:1" not in out and "save it as UTF-8" in out

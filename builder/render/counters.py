@@ -160,6 +160,12 @@ def _text_font(em: float, bold: bool = True, condensed: bool = False) -> ImageFo
     return font(max(1, round(em)), bold=bold, condensed=condensed and not bold)
 
 
+def _smaller(f: ImageFont.FreeTypeFont, factor: float) -> ImageFont.FreeTypeFont:
+    """The house font a step smaller: at least one size less, as 7 x 0.93 rounds back to 7 (a shrinking
+    loop then never ended: `picture --scale 0.25` on Omaha)."""
+    return _text_font(min(f.size - 1, f.size * factor))
+
+
 def _cap_height(f: ImageFont.FreeTypeFont) -> float:
     """Height of a capital/digit above the baseline."""
     box = f.getbbox("8", anchor="ls")
@@ -289,7 +295,7 @@ def _lower_label(d: ImageDraw.ImageDraw, b: _Box, text: str) -> None:
     """A short label low in the cross (volksgrenadier, ranger), the lines cut away around it."""
     f = _text_font(b.h * 0.5)
     while f.getlength(text) > b.w * 0.5 and f.size > 6:
-        f = _text_font(f.size * 0.92)
+        f = _smaller(f, 0.92)
     d.text((b.cx, b.y1 - b.stroke * 1.9), text, fill=255, font=f, anchor="ms",
            stroke_width=max(1, round(b.stroke * 0.7)), stroke_fill=0)
 
@@ -476,7 +482,7 @@ def _draw_unit(art: _UnitArt) -> Image.Image:
         room = s * (0.74 if art.no_zoc else 0.88)
         f = _text_font(s * 0.17, bold=True)
         while f.getlength(art.designation) > room and f.size > 6:
-            f = _text_font(f.size * 0.93)
+            f = _smaller(f, 0.93)
         fill = _readable(art.text, _band(art.background) if art.reduced else art.background)
         draw.text((s * 0.06, (top_h + _cap_height(f)) / 2 + s * 0.005), art.designation, fill=fill, font=f,
                   anchor="ls")
@@ -598,7 +604,7 @@ def _draw_marker(art: _MarkerArt) -> Image.Image:
         ICONS[art.icon](pen, (s * 0.22, s * 0.12, s * 0.78, s * 0.5), stroke)
         f = _text_font(s * 0.4)
         while f.getlength(art.big) > s * 0.84 and f.size > 6:
-            f = _text_font(f.size * 0.93)
+            f = _smaller(f, 0.93)
         pen.text((s / 2, s * 0.87), art.big, fill=255, font=f, anchor="ms")
     elif art.icon != "none":
         # No value: the icon above the marker's name.
@@ -612,7 +618,7 @@ def _draw_marker(art: _MarkerArt) -> Image.Image:
         _draw_lines(pen, lines, title_font, s / 2, s * 0.28, 255)
         f = _text_font(s * 0.4)
         while f.getlength(art.big) > s * 0.76 and f.size > 6:
-            f = _text_font(f.size * 0.93)
+            f = _smaller(f, 0.93)
         pen.text((s / 2, s * 0.84), art.big, fill=255, font=f, anchor="ms")
     else:
         title_font, lines = _fit_lines(art.title.upper(), s * 0.8, s * 0.72, s * 0.2, max_lines=3)
@@ -628,8 +634,8 @@ def _draw_marker(art: _MarkerArt) -> Image.Image:
 def _mines_face(pen: ImageDraw.ImageDraw, art: _MarkerArt, s: int, stroke: float) -> None:
     """Achtung Minen: the sign's words over a skull and crossbones, the value beside it."""
     f = _text_font(s * 0.16)
-    while f.getlength("ACHTUNG!") > s * 0.8:
-        f = _text_font(f.size * 0.93)
+    while f.getlength("ACHTUNG!") > s * 0.8 and f.size > 1:
+        f = _smaller(f, 0.93)
     cap = _cap_height(f)
     pen.text((s / 2, s * 0.11 + cap), "ACHTUNG!", fill=255, font=f, anchor="ms")
     pen.text((s / 2, s * 0.11 + cap * 2.45), "MINEN", fill=255, font=f, anchor="ms")
@@ -637,7 +643,7 @@ def _mines_face(pen: ImageDraw.ImageDraw, art: _MarkerArt, s: int, stroke: float
     if art.big:
         g = _text_font(s * 0.36)
         while g.getlength(art.big) > s * 0.36 and g.size > 6:
-            g = _text_font(g.size * 0.93)
+            g = _smaller(g, 0.93)
         pen.text((s * 0.72, s * 0.86), art.big, fill=255, font=g, anchor="ms")
 
 
