@@ -357,7 +357,8 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
         out += misplaced
     if handed.author and entry.side:
         out += _author_findings(system, state, entry)
-    out += system.check_rules(state, entry, kind_rules=not misplaced)
+    own = system.check_rules(state, entry, kind_rules=not misplaced)
+    out += one_error_a_path(own) if isinstance(entry, RELOCATING) else own
     return with_basis(system, state, entry, out) if out else out
 
 
@@ -387,6 +388,18 @@ def with_basis(system: RuleSystem[StateT], state: StateT, entry: Entry | None,
 
 RELOCATING = (Move, Retreat, Advance)
 """The entries that put a unit in a hex of its owner's choosing: one that breaks a rule leaves it astray."""
+
+
+def one_error_a_path(found: list[Finding]) -> list[Finding]:
+    """A move, retreat or advance is one decision along one path: the first rule it breaks is the error and
+    any other restriction the same path breaks is a note (house style 16: a one-line breach, one error)."""
+    errors = [f for f in found if f.severity == "error"]
+    if len(errors) < 2:
+        return found
+    first = errors[0]
+    return [f if f.severity != "error" or f is first else
+            replace(f, severity="note", message=f"{f.message} (the same path breaks {first.rule} above: one error)")
+            for f in found]
 
 
 def _still_astray(astray: dict[str, int], entry: Entry, found: Sequence[Finding]) -> dict[str, int]:

@@ -102,7 +102,8 @@ def test_german_arrivals_keep_their_full_allowance_outside_the_campaign(game: Ga
     text = "German: reinforce 9/3 0115\nGerman: move 9/3 0115-0215\n"
     at: dict[str, Any] = {"turn": 3, "phase": GERMAN_MOVEMENT, "weather": "inclement"}
     assert replay(start(game, "beach_to_bocage", ("weather",), **at), text)[0] == []
-    assert replay(start(game, **at), text)[0] == [("5.2c", "German: move 9/3 0115-0215")]
+    # 4 MP fits the printed MA (6), not the halved one: the halving misread, 14.1 (issue 26's ruling).
+    assert replay(start(game, **at), text)[0] == [("14.1", "German: move 9/3 0115-0215")]
     assert replay(start(game, **{**at, "weather": "fair"}), text)[0] == []
 
 
