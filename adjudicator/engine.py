@@ -14,7 +14,7 @@ from typing import Generic, cast
 
 from adjudicator.basis import Board, Facts, entry_facts, finding_records
 from adjudicator.contract import RuleSystem, SequencePoint, StateT, how_of, kind_of
-from adjudicator.findings import Finding
+from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Place as Placement,
                                           Retreat, StandFast, StepMarker)
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
@@ -358,7 +358,8 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
     if handed.author and entry.side:
         out += _author_findings(system, state, entry)
     own = system.check_rules(state, entry, kind_rules=not misplaced)
-    out += one_error_a_path(own) if isinstance(entry, RELOCATING) else own
+    # A move, retreat or advance is one decision along one path: one error, the other restrictions it breaks notes.
+    out += one_error(own, "the same path breaks {rule} above: one error") if isinstance(entry, RELOCATING) else own
     return with_basis(system, state, entry, out) if out else out
 
 
@@ -388,18 +389,6 @@ def with_basis(system: RuleSystem[StateT], state: StateT, entry: Entry | None,
 
 RELOCATING = (Move, Retreat, Advance)
 """The entries that put a unit in a hex of its owner's choosing: one that breaks a rule leaves it astray."""
-
-
-def one_error_a_path(found: list[Finding]) -> list[Finding]:
-    """A move, retreat or advance is one decision along one path: the first rule it breaks is the error and
-    any other restriction the same path breaks is a note (house style 16: a one-line breach, one error)."""
-    errors = [f for f in found if f.severity == "error"]
-    if len(errors) < 2:
-        return found
-    first = errors[0]
-    return [f if f.severity != "error" or f is first else
-            replace(f, severity="note", message=f"{f.message} (the same path breaks {first.rule} above: one error)")
-            for f in found]
 
 
 def _still_astray(astray: dict[str, int], entry: Entry, found: Sequence[Finding]) -> dict[str, int]:

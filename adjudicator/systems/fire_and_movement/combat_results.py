@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adjudicator.contract import AdvanceOption
-from adjudicator.findings import Finding
+from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Advance, Comment, Entry, Header, Loss, Retreat, StandFast
 from adjudicator.systems.fire_and_movement import results
 from adjudicator.systems.fire_and_movement.base import SeriesRules
@@ -46,7 +46,9 @@ class CombatResults(SeriesRules[S]):
         """What the combat under way still owed when another entry ends it."""
         combat = state.combat
         assert combat is not None
-        return [self._f("error", section, entry, message) for section, message in self._outstanding(state, combat)]
+        # One result left undone is one breach: its first part the error, the others notes.
+        owed = [self._f("error", section, entry, message) for section, message in self._outstanding(state, combat)]
+        return one_error(owed, "more of the same result left undone: one error")
 
     def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
         """A folio's own losses outside combat (None: the series' rules decide)."""
