@@ -229,6 +229,8 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         supply = self._allied_turn_ending(state) and (state.combat is None or self._supply_loss(state, entry.unit))
         if supply:
             state = evolve(state, supply_losses=state.supply_losses | {entry.unit})
+        if state.turn == 0 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
+            state = evolve(state, ranger_loss=True)  # 11.2.3: the loss written, right or wrong
         return super()._loss_applied(state, entry)
 
     def _place_applied(self, state: OmahaState, entry: Place) -> OmahaState:
