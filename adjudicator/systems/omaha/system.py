@@ -198,7 +198,7 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
             return state
         after = super()._phase_applied(state, entry)
         markers = state.game.markers_by_id
-        return evolve(after, entered=(), landed=frozenset(), supply_losses=frozenset(),
+        return evolve(after, entered=(), landed=frozenset(), supply_losses=frozenset(), late=self._reported_late(state),
                       mines_aside=(*state.mines_aside, *(m for _, m in state.drawn if markers[m].kind == "mines")),
                       owed=() if self.phase_id(state) == "support_fire_marker" else state.owed)
 
