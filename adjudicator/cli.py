@@ -26,11 +26,12 @@ from adjudicator.notation.text import (
     write_text_faithfully,
 )
 from adjudicator.report import json_report, markdown_report, text_report, unread_report
+from adjudicator.rules_cli import rules as rules_command
 from adjudicator.systems import system_for
 from adjudicator.vassal.detect import is_vassal_file
 from wargame.bundled import data_root, game_ids
 from wargame.errors import DataErrors, LogSyntaxError, Place, WargameError, did_you_mean
-from wargame.files import write_atomically
+from wargame.files import TooLarge, read_capped, read_stream_capped, write_atomically
 from wargame.game import Game, load_game
 from wargame.internal_errors import exit_2_on_interrupt, exit_3_on_internal_errors
 
@@ -127,13 +128,19 @@ STDIN = Path("<stdin>")
 """The name a log read from standard input (`-`) goes by in messages."""
 
 _stdin_bytes: dict[Path, bytes] = {}
+MAX_STDIN_BYTES = 64 * 2**20
+"""Standard input is read up to the larger of the caps it may be under: a VASSAL log's (wargame.vassal.reader)."""
 
 
 def _stdin_log(ctx: click.Context, given: Path) -> Path:
     """`-`: standard input, read once; a zip (a VASSAL log or save) is spooled to a temporary .vlog."""
     if str(given) != "-":
         return given
-    raw = sys.stdin.buffer.read()
+    try:
+        raw = read_stream_capped(sys.stdin.buffer, MAX_STDIN_BYTES)
+    except TooLarge as e:
+        raise click.BadParameter(f"standard input: {e.found}; a log may have at most {MAX_LOG_BYTES:,}, a VASSAL log "
+                                 f"or save {MAX_STDIN_BYTES:,} (docs/limits.md)") from None
     if raw[:2] != b"PK":
         _stdin_bytes[STDIN] = raw
         return STDIN
@@ -187,11 +194,14 @@ def read_log_partly(path: Path) -> tuple[list[Entry], list[str], list[LogSyntaxE
     """Entries, source lines and the syntax errors of a text log (the replay stops at the first); a file
     that cannot be read as a log at all (too large, a zip, not UTF-8, a JSON twin that does not read
     strictly) raises LogSyntaxErrors."""
-    size = len(_stdin_bytes[path]) if path == STDIN and path in _stdin_bytes else path.stat().st_size
-    if size > MAX_LOG_BYTES:
-        raise LogSyntaxErrors([LogSyntaxError(f"{size:,} bytes: a text or JSON log may have at most "
-                                              f"{MAX_LOG_BYTES:,} (docs/limits.md)", Place(str(path)))])
-    raw = _stdin_bytes[path] if path == STDIN and path in _stdin_bytes else path.read_bytes()
+    try:
+        # Counted while read: a pipe, /dev/zero or a growing file reports no true size.
+        raw = _stdin_bytes[path] if path == STDIN and path in _stdin_bytes else read_capped(path, MAX_LOG_BYTES)
+        if len(raw) > MAX_LOG_BYTES:
+            raise TooLarge(f"{len(raw):,} bytes")
+    except TooLarge as e:
+        raise LogSyntaxErrors([LogSyntaxError(f"{e.found}: a text or JSON log may have at most "
+                                              f"{MAX_LOG_BYTES:,} (docs/limits.md)", Place(str(path)))]) from None
     if raw[:2] == b"PK":
         # A zip that is not a VASSAL save or log (those are read by adjudicator.vassal): a module, say.
         raise LogSyntaxErrors([LogSyntaxError(
@@ -357,12 +367,17 @@ GAME = click.option("--game", "game_id", default=None,
 MODULE = click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
                       help="For a VASSAL .vlog/.vsav: the .vmod it was played with, whose own grid and zones then "
                            "name the places (default: our game data).")
+FORCE = click.option("--force", is_flag=True, default=False,
+                     help="Write -o over an existing file of another kind (a VASSAL log with text, text with a PNG).")
 
 
 @click.group(cls=_LogFirstGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="umpire")
 def main() -> None:
     """Referee play-by-email wargame logs against the rules (`adjudicate LOG` checks a log)."""
+
+
+main.add_command(rules_command)
 
 
 @main.command(short_help="Replay logs and report every rule breach (exit 0 clean, 1 breaches, 2 could not run).")
@@ -554,8 +569,9 @@ def _exit_for(result: Replay[Any]) -> NoReturn:
 @DATA
 @GAME
 @MODULE
+@FORCE
 def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: str | None,
-            module: Path | None) -> None:
+            module: Path | None, force: bool) -> None:
     """Convert a log between the text notation and its JSON twin, or a VASSAL .vlog/.vsav into either;
     several logs of one game, in order, into one log."""
     with _could_not_run():
@@ -570,7 +586,7 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
             if output.suffix == ".json":
                 # The JSON twin of the text log, so that its lines are the text's.
                 text = LogDocument(entries=parse_text(text, str(output))).model_dump_json(indent=2) + "\n"
-            write_atomically(output, text)
+            write_atomically(output, text, force)
             click.echo(str(output))
             return
         if is_vassal_file(log):
@@ -578,16 +594,16 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
             from adjudicator.vassal.report import annotated, converted_text
             translation = translate_file(log, data, game_id, module)
             if output.suffix == ".json":
-                write_atomically(output, LogDocument(entries=annotated(translation)).model_dump_json(indent=2) + "\n")
+                write_atomically(output, LogDocument(entries=annotated(translation)).model_dump_json(indent=2) + "\n", force)
             else:
-                write_atomically(output, converted_text(translation))
+                write_atomically(output, converted_text(translation), force)
             click.echo(str(output))
             return
         entries, _ = read_log(log)
         if output.suffix == ".json":
-            write_atomically(output, LogDocument(entries=entries).model_dump_json(indent=2) + "\n")
+            write_atomically(output, LogDocument(entries=entries).model_dump_json(indent=2) + "\n", force)
         else:
-            write_atomically(output, write_text_faithfully(entries, str(log)))
+            write_atomically(output, write_text_faithfully(entries, str(log)), force)
     click.echo(str(output))
 
 
@@ -740,8 +756,9 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
 @click.option("--at", "at_line", metavar="LINE", callback=_at, default=None,
               help="For a .vsav: the position after the last entry on or before this line (default: the end).")
 @DATA
+@FORCE
 def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | None, int] | None,
-           data: Path | None) -> None:
+           data: Path | None, force: bool) -> None:
     """Write a text or JSON log as a VASSAL log (.vlog) to watch step by step in VASSAL, with each entry
     and the adjudicator's findings in the chat, or a position as a saved game (.vsav, --at LINE)."""
     from adjudicator.vassal.export import Exporter
@@ -774,7 +791,7 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
         exporter = Exporter(result, read_catalogue(open_module(module)), log.name,
                             source if log.suffix != ".json" else None)
         write_atomically(output, exporter.vlog() if suffix == ".vlog" else exporter.vsav(
-            None if at_line is None else at_line[1]))
+            None if at_line is None else at_line[1]), force)
     click.echo(str(output))
 
 
@@ -788,6 +805,11 @@ def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) ->
     if twice:
         raise WargameError(f"{', '.join(twice)} given more than once: a unit attacks or defends, once")
     # The sides of the units are the dispute's own check (adjudicator.dispute.impossible_what_if).
+
+
+def _stopped_before(result: Replay[Any]) -> str | None:
+    """`the replay stops: FILE:LINE:COL: why`, or None when the replay reached the end."""
+    return None if result.stopped is None else f"the replay stops: {result.stopped}"
 
 
 @main.command(short_help="Audit disputed combats: the claims against the computation, odds, results, retreats.")
@@ -850,17 +872,23 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
             auditor = result.system.auditor
             if auditor is None:
                 raise WargameError(f"combat audits are not available for the {result.system.name} rule system yet")
-            combats = [i for i, e in enumerate(result.entries) if isinstance(e, (Attack, Bombard))
-                       and i < len(result.states)]
+            every = [i for i, e in enumerate(result.entries) if isinstance(e, (Attack, Bombard))]
+            # The entry the replay stopped at (an unknown unit, a hex off the map) and those after it have no
+            # position to audit them in: `check` says why the replay stopped, exit 2, and so does this.
+            combats = [i for i in every if i < min(result.applied, len(result.states))]
+            stop = _stopped_before(result)
             if wanted is not None:
                 chosen_ones = [i for i in combats if result.entries[i].line == wanted]
+                if not chosen_ones and stop and any(result.entries[i].line == wanted for i in every):
+                    raise WargameError(f"{stop}: the combat on line {where(wanted)[1]} cannot be audited")
                 if not chosen_ones:
                     file, local = where(wanted)
                     raise no_combat(local, file, [where(result.entries[i].line)[1] for i in combats
                                                   if where(result.entries[i].line)[0] == file])
                 combats = chosen_ones[:1]
             if not combats:
-                raise WargameError(f"no attack or bombardment in {' '.join(map(str, logs))}")
+                raise WargameError(f"{stop}: no combat before it to audit" if stop and every
+                                   else f"no attack or bombardment in {' '.join(map(str, logs))}")
             audits = []
             for i in combats:
                 entry = result.entries[i]
@@ -876,7 +904,9 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
                     audits.append(Audited(file, local, entry, account, tuple(claim_differences(entry, account)),
                                           findings))
             name = " ".join(map(str, logs))
+            unaudited = stop if len(combats) < len(every) else None
         else:
+            unaudited = None
             if game_id is None or not attack_units or not defend_units:
                 raise WargameError("without a log, give --game, --attack UNIT@HEX and --defend UNIT@HEX")
             game = load_game(data_root(data), game_id)
@@ -910,4 +940,7 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
             name = "what-if"
         text = rendered(audits, name, at_line is not None or not logs, fmt)
     click.echo(text, nl=False)
+    if unaudited is not None:
+        click.echo(f"{unaudited}: the combats from there on are not audited", err=True)
+        sys.exit(2)
     sys.exit(0 if all(a.holds or a.what_if is not None for a in audits) else 1)  # a what-if is a question

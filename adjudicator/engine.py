@@ -16,7 +16,7 @@ from adjudicator.basis import Board, Facts, entry_facts, finding_records
 from adjudicator.contract import RuleSystem, SequencePoint, StateT, how_of, kind_of
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Place as Placement,
-                                          Retreat, StandFast, StepMarker)
+                                          Retreat, RollOff, StandFast, StepMarker)
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
@@ -123,6 +123,12 @@ class Resolver:
 
     def first_problem(self, entry: Entry) -> LogSyntaxError | None:
         """The first id of the entry the game does not know, placed at its word; None if all resolve."""
+        sides = self.game.manifest.sides
+        for side in ([entry.side] if entry.side else []) + (list(entry.rolls) if isinstance(entry, RollOff) else []):
+            if side not in sides:
+                # A side the game lacks is an id like a unit's: no rule can be asked about it.
+                return self._error(entry, side, f"unknown side {side!r}{did_you_mean(side, sides)} (the game's: "
+                                                f"{', '.join(sides)})")
         if isinstance(entry, StepMarker) and self.steps and entry.step not in self.steps:
             return self._error(entry, entry.step, f"unknown step or phase {entry.step!r}"
                                                   f"{did_you_mean(entry.step, self.steps)} "

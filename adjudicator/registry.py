@@ -30,6 +30,8 @@ class Handler(Generic[S, E]):
     apply: Callable[[S, E], S] | None = None
     rests_on: tuple[str, ...] = ()
     """The kinds of data its judgement reads (adjudicator.basis.TOPICS)."""
+    tests: tuple[str, ...] = ()
+    """The pytest node ids that exercise it (the coverage table lists them; a test checks they exist)."""
     doc: str = ""
 
     @property

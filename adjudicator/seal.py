@@ -18,11 +18,14 @@ from adjudicator.contract import Position
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import Entry
 from wargame.errors import WargameError
+from wargame.files import TooLarge, read_capped
 from wargame.receipts import canonical_bytes
 
 SEAL_FORMAT = "umpire-seal"
 SEAL_VERSION = 1
 START = hashlib.sha256(b"umpire-seal-v1").hexdigest()
+MAX_SEAL_BYTES = 64 * 2**20
+"""A seal is about 250 bytes an entry: 64 MiB holds 250,000 entries, 80 times a long game's (docs/limits.md)."""
 SEAL = SectionTable("seal", {
     "entry": "every entry of a sealed log is as it was when sealed",
     "position": "the position after each entry is the sealed one",
@@ -98,8 +101,10 @@ def make_seal(log: str, entries: Sequence[Entry], positions: Sequence[str | None
 def read_seal(path: Path) -> Seal:
     """A sidecar read back; WargameError saying what is wrong with it."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as e:
+        data = json.loads(read_capped(path, MAX_SEAL_BYTES).decode("utf-8"))
+    except TooLarge as e:
+        raise WargameError(f"{path}: {e.found}: a seal may have at most {MAX_SEAL_BYTES:,} (docs/limits.md)") from None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         raise WargameError(f"{path}: not a seal: {e}") from None
     if not isinstance(data, dict) or data.get("format") != SEAL_FORMAT or data.get("version") != SEAL_VERSION:
         raise WargameError(f"{path}: not a seal (format {SEAL_FORMAT!r}, version {SEAL_VERSION} expected)")

@@ -216,19 +216,28 @@ def reading_scale(game: Game) -> float:
 
 def cache_dir() -> Path | None:
     """Where rendered boards are kept between runs: $UMPIRE_CACHE, else $XDG_CACHE_HOME/umpire or
-    ~/.cache/umpire; None when UMPIRE_CACHE is empty (no cache)."""
+    ~/.cache/umpire; None when UMPIRE_CACHE is empty or there is no home folder (no cache)."""
     chosen = os.environ.get("UMPIRE_CACHE")
     if chosen is not None:
         return Path(chosen) if chosen else None
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "umpire"
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / "umpire"
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):
+        return None  # no home to keep a cache in
+    # A home that does not exist is not ours to create (a service account, HOME=/nonexistent): no cache.
+    return home / ".cache" / "umpire" if home.is_dir() else None
 
 
 def board_key(game: Game, scale: float) -> str:
     """A hash of everything the board's pixels depend on: the game's data files, the drawing code, the scale."""
     digest = hashlib.sha256(f"{game.id}\0{scale!r}\0".encode())
     for name in sorted(game.files):
-        digest.update(name.encode() + b"\0" + game.files[name].read_bytes() + b"\0")
+        # An optional file a game does not have (rules.toml, reinforcements.csv) is hashed as absent.
+        path = game.files[name]
+        digest.update(name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"\1absent") + b"\0")
     for source in sorted(RENDER_CODE.glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
     return digest.hexdigest()[:32]
@@ -249,8 +258,8 @@ def cached_board(game: Game, scale: float, where: Path | None) -> Image.Image:
     buffer = io.BytesIO()
     board.save(buffer, format="PNG", compress_level=1)
     try:
-        write_atomically(path, buffer.getvalue())
-    except OSError:
+        write_atomically(path, buffer.getvalue(), force=True)  # our own cache: a damaged file is replaced
+    except (OSError, WargameError):
         pass  # a read-only or full cache only costs the next run the rendering
     return board
 
@@ -354,11 +363,12 @@ def _captioned(image: Image.Image, caption: str) -> Image.Image:
     return out
 
 
-def write_picture(picture: Picture, path: Path) -> Path:
-    """The picture as a PNG, written atomically (same scene, same bytes)."""
+def write_picture(picture: Picture, path: Path, force: bool = False) -> Path:
+    """The picture as a PNG, written atomically (same scene, same bytes); over a file of another kind
+    only with `force`."""
     buffer = io.BytesIO()
     picture.image.save(buffer, format="PNG", optimize=False)
-    write_atomically(path, buffer.getvalue())
+    write_atomically(path, buffer.getvalue(), force)
     return path
 
 

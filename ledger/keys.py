@@ -11,6 +11,10 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from wargame.errors import WargameError
+from wargame.files import TooLarge, read_capped
+
+MAX_KEY_FILE_BYTES = 64 * 1024
+"""An Ed25519 PEM key is 119 bytes; a key file past this cap is not one (read while counting: /dev/zero)."""
 
 
 class KeyFileError(WargameError):
@@ -33,7 +37,9 @@ def write_new_key(path: Path) -> Ed25519PrivateKey:
 def load_private_key(path: Path) -> Ed25519PrivateKey:
     """The signing key in a PEM file; KeyFileError saying why not."""
     try:
-        key = load_pem_private_key(path.read_bytes(), password=None)
+        key = load_pem_private_key(read_capped(path, MAX_KEY_FILE_BYTES), password=None)
+    except TooLarge as e:
+        raise KeyFileError(f"{path}: {e.found}: a PEM key file has at most {MAX_KEY_FILE_BYTES:,}") from None
     except (ValueError, TypeError) as e:
         raise KeyFileError(f"{path}: not an unencrypted PEM private key: {e}") from None
     if not isinstance(key, Ed25519PrivateKey):

@@ -13,12 +13,13 @@ import pytest
 from test_rules_coverage import PAGE, tables
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = {"Onslaught": "onslaught", "Fire & Movement / Omaha": "omaha"}
+GAMES = {"Onslaught": "onslaught", "Fire & Movement / Omaha": "omaha", "Battle for Moscow": "moscow"}
 """Each system's table heading on the page, and the examples folder of its game."""
 EXPECT = re.compile(r"#\s*expect:\s*error\s+(\S+)")
 SECTIONS = re.compile(r"\d+(?:\.\d+)*")
 
 EXEMPT: dict[str, dict[str, str]] = {
+    "moscow": {},
     "omaha": {
         "5.4": "a table of movement costs (with 5.4.1 and 5.4.2, what a road or trail costs): a move that "
                "cannot pay them breaks 5.2 c, which the findings cite (breach-allowance.log)",

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from builder.picture import Painter, Picture
+from builder.picture import Painter, Picture, reading_scale
 from umpire.cli import judge, main
 from umpire.movement import moment_at
 from umpire.report import items
@@ -101,9 +101,10 @@ def test_retreats_when_nothing_is_pending() -> None:
 
 
 def _bare(log: Path, line: int, hexes: list[str]) -> tuple[Picture, Painter]:
-    """The position at a line without marks, cropped as the commands crop (the hexes marked, one around)."""
+    """The position at a line without marks, cropped and scaled as the commands crop (the hexes marked, one
+    around) and scale (builder.picture.reading_scale)."""
     moment = moment_at((log,), (None, line), None, None, None)
-    painter = Painter(moment.result.game)
+    painter = Painter(moment.result.game, reading_scale(moment.result.game))
     scene: Scene = scene_of(moment.result.system.position(moment.state))
     return painter.draw(scene, Crop(hexes=tuple(sorted(set(hexes))))), painter
 

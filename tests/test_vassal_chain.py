@@ -409,7 +409,8 @@ def test_an_unknown_id_in_a_text_log_stops_the_chain_at_its_line(tmp_path: Path,
         assert said in summary["stopped"] and str(logs[2]) in summary["stopped"]
         ids = [f for f in doc["findings"] if f["rule"] == "ids"]
         assert [(f["file"], f["line"], f["column"]) for f in ids] == [(second, 24, 1)]
-        assert summary["entries_checked"] > 100 and [f["file"] for f in doc["files"]] == [str(logs[0]), second]
+        # The first exchange's 65 plays and the second's up to the typo (comments and headers are not counted).
+        assert summary["entries_checked"] > 80 and [f["file"] for f in doc["files"]] == [str(logs[0]), second]
         # The replay reached the second exchange: its position is turn 2's, not the set-up.
         assert doc["final_state"]["turn"] == 2
     elif fmt == "markdown":
@@ -418,4 +419,4 @@ def test_an_unknown_id_in_a_text_log_stops_the_chain_at_its_line(tmp_path: Path,
     else:
         assert out.startswith(f"{second}:24:1: error [notation ids]: {said}")
         assert f"{second}: replay stopped: {second}:24:1: {said}" in out
-        assert "the logs after it were not read" in out and re.search(r"^1\d\d of 1\d\d entries checked", out, re.M)
+        assert "the logs after it were not read" in out and re.search(r"\.log: 8\d of \d\d entries checked", out, re.M)

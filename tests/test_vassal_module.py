@@ -375,7 +375,7 @@ def test_chart_tabs_carry_the_charts_own_names(built: Built) -> None:
     assert names == titles
     if built.game.crt is not None:
         assert built.game.crt.name in names
-        assert built.game.crt.name == {"onslaught": "Combat Table", "omaha": "Combat Results Table"}[built.game.id]
+        assert built.game.crt.name == {"onslaught": "Combat Table", "omaha": "Combat Results Table", "moscow": "Combat Results Table"}[built.game.id]
     assert not any(n.startswith("Chart ") or n == "Crt" for n in names)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from adjudicator.cli import (
-    DATA, GAME, LOGS, MODULE, _at, _could_not_run, _exit_for, _step_lines, adjudicate_file, adjudicate_vassal,
+    DATA, FORCE, GAME, LOGS, MODULE, _at, _could_not_run, _exit_for, _step_lines, adjudicate_file, adjudicate_vassal,
     expand_logs, main as adjudicate, position_at, read_logs,
 )
 from adjudicator.contract import MOVE_KINDS
@@ -53,7 +53,7 @@ def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module
 
 
 _PICTURE_FORMATS = ("html",)
-_OWN = {"output", "images"}
+_OWN = {"output", "images", "force"}
 
 
 def _check_params() -> list[click.Parameter]:
@@ -73,6 +73,8 @@ def _check_params() -> list[click.Parameter]:
     params.append(click.Option(["--images"], type=click.Path(path_type=Path, file_okay=False), default=None,
                                help="With --format markdown: write a picture of each finding into this folder and "
                                     "link it."))
+    params.append(click.Option(["--force"], is_flag=True, default=False,
+                               help="With -o: write over an existing file of another kind."))
     return params
 
 
@@ -105,7 +107,7 @@ def _check_with_pictures(ctx: click.Context, /, **options: Any) -> None:
         judged = judge(referee["logs"], referee["data"], referee["game_id"], referee["module"],
                        referee.get("ledger_source"), referee.get("ledger_key"))
         if output is not None:
-            write_atomically(output, html_report(judged, cache=cache_dir()))
+            write_atomically(output, html_report(judged, cache=cache_dir()), options["force"])
             click.echo(f"wrote {output}")
         elif images is not None:
             click.echo(markdown_with_images(judged, images, cache=cache_dir()), nl=False)
@@ -139,9 +141,10 @@ adjudicate.add_command(click.Command("check", params=_check_params(), callback=_
 @DATA
 @GAME
 @MODULE
+@FORCE
 def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, output: Path, hexes: str | None,
             around: str | None, radius: int, scale: float | None, boxes: bool | None, legend: bool, data: Path | None,
-            game_id: str | None, module: Path | None) -> None:
+            game_id: str | None, module: Path | None, force: bool) -> None:
     """Draw the position at any point of a log as a PNG: the module's board and counters."""
     from builder.picture import cache_dir, draw_scene, reading_scale, write_picture
     from umpire.scenes import legend as legend_of, marker_pieces, scene_of
@@ -163,7 +166,7 @@ def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, outp
         scene = scene_of(result.system.position(chosen), marks, caption=caption, markers=marker_pieces(result.game))
         with_boxes = crop is None if boxes is None else boxes
         scale = reading_scale(result.game) if scale is None else scale
-        write_picture(draw_scene(result.game, scene, crop, scale, cache_dir(), with_boxes), output)
+        write_picture(draw_scene(result.game, scene, crop, scale, cache_dir(), with_boxes), output, force)
     click.echo(f"wrote {output}")
 
 
@@ -177,14 +180,14 @@ def _warn_stopped(result: Any) -> None:
         click.echo(f"the replay stopped: {result.stopped}; the position is the last one reached", err=True)
 
 
-def _write_marked(moment: Any, marks: list[Any], hexes: list[str], caption: str, output: Path) -> None:
+def _write_marked(moment: Any, marks: list[Any], hexes: list[str], caption: str, output: Path, force: bool) -> None:
     """The position with the marks, cropped to the hexes marked (and one hex around), as a PNG."""
     from builder.picture import cache_dir, draw_scene, reading_scale, write_picture
     from umpire.scenes import scene_of
     scene = scene_of(moment.result.system.position(moment.state), marks, caption)
     crop = Crop(hexes=tuple(sorted(set(hexes))))
     game = moment.result.game
-    write_picture(draw_scene(game, scene, crop, reading_scale(game), cache_dir()), output)
+    write_picture(draw_scene(game, scene, crop, reading_scale(game), cache_dir()), output, force)
 
 
 @adjudicate.command(short_help="The hexes a unit may still reach at any point of a log, with their cost.")
@@ -200,8 +203,9 @@ def _write_marked(moment: Any, marks: list[Any], hexes: list[str], caption: str,
 @DATA
 @GAME
 @MODULE
+@FORCE
 def reach(logs: tuple[Path, ...], unit: str, at_line: tuple[str | None, int] | None, kind: str, fmt: str,
-          output: Path | None, data: Path | None, game_id: str | None, module: Path | None) -> None:
+          output: Path | None, data: Path | None, game_id: str | None, module: Path | None, force: bool) -> None:
     """The hexes UNIT may still reach after a line of the log, with what reaching each costs, by every
     movement rule the referee checks (zones of control, terrain, waterways, supply, what it did already);
     or why it may not move now."""
@@ -216,7 +220,7 @@ def reach(logs: tuple[Path, ...], unit: str, at_line: tuple[str | None, int] | N
                 raise WargameError(f"{unit} is not on the map ({where}): there is nothing to draw")
             caption = (f"{moment.result.game.manifest.title}: where {unit} may move after {moment.when}"
                        + (" (strategic movement)" if kind == "strategic" else ""))
-            _write_marked(moment, reach_marks(found, where), [where, *found.hexes], caption, output)
+            _write_marked(moment, reach_marks(found, where), [where, *found.hexes], caption, output, force)
     if fmt == "json":
         click.echo(json.dumps(reach_json(moment, unit, kind, found), indent=2, sort_keys=True))
     else:
@@ -235,8 +239,9 @@ def reach(logs: tuple[Path, ...], unit: str, at_line: tuple[str | None, int] | N
 @DATA
 @GAME
 @MODULE
+@FORCE
 def retreats(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, fmt: str, output: Path | None,
-             data: Path | None, game_id: str | None, module: Path | None) -> None:
+             data: Path | None, game_id: str | None, module: Path | None, force: bool) -> None:
     """The retreats the combat result pending after a line of the log still owes: each unit, the hexes due
     and every legal path, by the rule system's retreat rules."""
     from umpire.movement import moment_at, retreat_marks, retreats_json, retreats_text
@@ -251,7 +256,7 @@ def retreats(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, fmt
                 raise WargameError(f"no combat result pending after {moment.when} calls for a retreat: there is "
                                    "nothing to draw")
             caption = f"{moment.result.game.manifest.title}: the legal retreats after {moment.when}"
-            _write_marked(moment, marks, hexes, caption, output)
+            _write_marked(moment, marks, hexes, caption, output, force)
     if fmt == "json":
         click.echo(json.dumps(retreats_json(moment, options), indent=2, sort_keys=True))
     else:

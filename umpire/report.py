@@ -26,6 +26,9 @@ from wargame.scene import Mark
 
 CONTEXT_LINES = 2
 """Log lines shown before and after a finding's line."""
+MAX_PICTURES = 50
+"""Entries pictured in one verdict: each picture costs about 0.4 s and 1 MB of page, so a log of a
+thousand findings would take minutes and gigabytes (docs/limits.md); the rest are listed without one."""
 SEVERITY_ORDER = {"error": 0, "warning": 1, "note": 2}
 
 
@@ -38,6 +41,8 @@ class Item:
     quoted: tuple[tuple[int, str], ...]
     marks: tuple[Mark, ...]
     picture: Picture | None
+    left_out: bool = False
+    """A picture was due but past MAX_PICTURES."""
 
 
 def _png(picture: Picture) -> bytes:
@@ -46,9 +51,11 @@ def _png(picture: Picture) -> bytes:
     return buffer.getvalue()
 
 
-def items(judged: Judged, scale: float | None = None, cache: Path | None = None, draw: bool = True) -> list[Item]:
+def items(judged: Judged, scale: float | None = None, cache: Path | None = None, draw: bool = True,
+          max_pictures: int | None = None) -> list[Item]:
     """The findings grouped by entry, in log order, each with its lines, marks and picture (none drawn
-    without `draw`), at `scale` (default: the scale whose hex numbers read at 100%, builder.picture)."""
+    without `draw`, none past the first `max_pictures`), at `scale` (default: the scale whose hex numbers read
+    at 100%, builder.picture)."""
     result = judged.result
     scale = reading_scale(result.game) if scale is None else scale
     by_line: dict[int, list[Finding]] = defaultdict(list)
@@ -57,6 +64,7 @@ def items(judged: Judged, scale: float | None = None, cache: Path | None = None,
     entries: dict[int, Entry] = {e.line: e for e in result.entries}
     painter: Painter | None = None
     out = []
+    drawn = 0
     for line in sorted(by_line):
         findings = tuple(sorted(by_line[line], key=lambda f: (SEVERITY_ORDER[f.severity], f.column, f.rule)))
         quoted = tuple((n, text) for n in range(line - CONTEXT_LINES, line + CONTEXT_LINES + 1)
@@ -73,11 +81,12 @@ def items(judged: Judged, scale: float | None = None, cache: Path | None = None,
             marks = [*context_marks(result.system, before, entry, findings, places),
                      *legal_retreats_beside(result.system, before, entry),
                      *(marks_for(entry, places, findings) or mentioned(findings, places, result.game.grid))]
-            if marks and draw:
+            if marks and draw and drawn < (MAX_PICTURES if max_pictures is None else max_pictures):
                 painter = painter or Painter(result.game, scale, cache)
                 scene = scene_of(position, marks, markers=marker_pieces(result.game), placed=placed_by(entry))
                 picture = painter.draw(scene)
-        out.append(Item(line, findings, quoted, tuple(marks), picture))
+                drawn += 1
+        out.append(Item(line, findings, quoted, tuple(marks), picture, bool(marks) and draw and picture is None))
     return out
 
 
@@ -110,6 +119,13 @@ def _summary_rows(judged: Judged) -> list[tuple[str, str]]:
     return rows
 
 
+def _left_out_words(judged: Judged, lines: list[int]) -> str:
+    """Which entries have no picture for the cap, named."""
+    named = ", ".join(judged.cite(n) for n in lines[:20]) + (f" and {len(lines) - 20} more" if len(lines) > 20 else "")
+    return (f"the first {MAX_PICTURES} entries with findings on the map are pictured; {len(lines)} are not: "
+            f"{named} (docs/limits.md)")
+
+
 def html_report(judged: Judged, scale: float | None = None, cache: Path | None = None) -> str:
     """One self-contained page: the summary, then each finding with its lines, clause and picture."""
     esc = html.escape
@@ -120,6 +136,9 @@ def html_report(judged: Judged, scale: float | None = None, cache: Path | None =
     out += [f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in _summary_rows(judged)]
     out.append("</table>")
     found = items(judged, scale, cache)
+    left_out = [item.line for item in found if item.left_out]
+    if left_out:
+        out.insert(-1, f"<tr><th>pictures</th><td>{esc(_left_out_words(judged, left_out))}</td></tr>")
     if not found:
         out.append("<p>No finding: every entry checked keeps to the rules.</p>")
     for item in found:
@@ -131,7 +150,10 @@ def html_report(judged: Judged, scale: float | None = None, cache: Path | None =
             quoted = "\n".join((f'<span class="hit">{n:>5}  {esc(text)}</span>' if n == item.line
                                 else f"{n:>5}  {esc(text)}") for n, text in item.quoted)
             out.append(f"<pre>{quoted}</pre>")
-        if item.picture is None:
+        if item.left_out:
+            out.append(f'<p class="nopic">No picture: {MAX_PICTURES} entries are pictured in one verdict, the first '
+                       'ones (docs/limits.md).</p>')
+        elif item.picture is None:
             out.append('<p class="nopic">No picture: the finding concerns no place on the map (the sequence of play, points, '
                        'a track).</p>')
         else:
@@ -157,7 +179,11 @@ def markdown_with_images(judged: Judged, images: Path, scale: float | None = Non
            f"**{s['errors']} error(s)**, {s['warnings']} warning(s), {s['notes']} note(s).", ""]
     if s["stopped"]:
         out += [f"Replay stopped: {md_text(s['stopped'])}", ""]
-    for item in items(judged, scale, cache):
+    found = items(judged, scale, cache)
+    left_out = [item.line for item in found if item.left_out]
+    if left_out:
+        out += [f"Pictures: {md_text(_left_out_words(judged, left_out))}", ""]
+    for item in found:
         out.append(f"#### {md_text(judged.cite(item.line))}")
         out += [f"- **{f.severity}** \\[{md_text(f.system)} {md_text(f.rule)}\\] {md_text(f.message)}"
                 for f in item.findings]

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
+from wargame.files import TooLarge, read_capped
 from wargame.models import PATTERN_MEANINGS, SCHEMA_VERSION
 
 M = TypeVar("M", bound=BaseModel)
@@ -24,7 +25,7 @@ CSV_VERSION = re.compile(r"^\s*#\s*schema_version\s*=\s*(\d+)\s*$")
 
 
 MAX_DATA_FILE_BYTES = 4 * 2**20
-"""A data file (TOML or CSV) larger than this is refused before it is read (docs/limits.md)."""
+"""A data file (TOML or CSV) larger than this is refused, counted as it is read (docs/limits.md)."""
 MAX_TOML_DEPTH = 32
 """Arrays and tables nested deeper than this in a TOML data file are refused (the games use 4)."""
 MAX_CSV_FIELD_CHARS = 131_072
@@ -34,10 +35,10 @@ MAX_CSV_FIELD_CHARS = 131_072
 def read_text(path: Path) -> str:
     """A data file's text; DataError if it is missing, too large or not UTF-8."""
     try:
-        size = path.stat().st_size
-        if size > MAX_DATA_FILE_BYTES:
-            raise DataError(f"{size:,} bytes: a data file may have at most {MAX_DATA_FILE_BYTES:,}", Place(path))
-        return path.read_text(encoding="utf-8")
+        text = read_capped(path, MAX_DATA_FILE_BYTES).decode("utf-8")
+        return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as text mode reads
+    except TooLarge as e:
+        raise DataError(f"{e.found}: a data file may have at most {MAX_DATA_FILE_BYTES:,}", Place(path)) from None
     except FileNotFoundError:
         raise DataError("file not found", Place(path)) from None
     except UnicodeDecodeError as e:

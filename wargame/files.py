@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 import re
+import stat
+import sys
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 from wargame.errors import WargameError
 
@@ -45,11 +48,68 @@ def remove_stale_temporaries(path: Path) -> list[Path]:
     return removed
 
 
-def write_atomically(path: Path, data: str | bytes) -> None:
+def _kind(head: bytes) -> str:
+    """What the first bytes of a file say it is: a zip archive, a PNG picture, text or other bytes."""
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return "a zip archive (a VASSAL module, saved game or log)"
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "a PNG picture"
+    if head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+        return "text"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as e:
+        # A character cut by the end of the sample is still text.
+        if e.start < len(head) - 3:
+            return "binary data"
+    return "text"
+
+
+def _refuse_another_kind(path: Path, payload: bytes, is_text: bool) -> None:
+    """An existing file of another kind than the output (a VASSAL recording given as a text log's
+    output) is kept: writing over it is almost certainly a slip of the command line."""
+    try:
+        with open(path, "rb") as given:
+            head = given.read(512)
+    except OSError:
+        return
+    if not head:
+        return
+    found, writing = _kind(head), "text" if is_text else _kind(payload[:512])
+    if found != writing:
+        raise WargameError(f"{path} is {found}, and the output is {writing}: it is kept (give --force to "
+                           "overwrite it, or choose another name)")
+
+
+def write_atomically(path: Path, data: str | bytes, force: bool = False) -> None:
     """Write text (UTF-8) or bytes to a temporary file beside `path`, fsync it, then rename it over.
 
-    A refusal (the folder is a file, the disk is full, no permission) is a WargameError naming `path`.
+    What `path` names is never destroyed: a character device or FIFO (`/dev/stdout`, a pipe) is written
+    through; a symlink is followed and its target written; an existing file keeps its mode, its owner
+    where we may and, when it has other hard links, its inode (written in place); a file of another
+    kind than the output is refused unless `force`. A refusal (the folder is a file, the disk is full,
+    no permission) is a WargameError naming `path`.
     """
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        found = os.stat(path)  # follows a symlink: what would be written is its target
+    except (FileNotFoundError, NotADirectoryError):
+        found = None  # a parent that is a file is reported below
+    except OSError as e:
+        raise WargameError(f"cannot write {path}: {e.strerror or e}") from None
+    if found is not None and _is_ours(found):
+        _write_to_our_stream(found, payload)
+        return
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        _write_through(path, payload, found)
+        return
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    if found is not None and not force:
+        _refuse_another_kind(path, payload, isinstance(data, str))
+    if found is not None and found.st_nlink > 1:
+        _write_in_place(path, payload)
+        return
     for parent in (path.parent, *path.parent.parents):
         if parent.exists() or parent.is_symlink():
             if not parent.is_dir():
@@ -59,8 +119,6 @@ def write_atomically(path: Path, data: str | bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise WargameError(f"cannot create the folder {path.parent}: {e.strerror}") from None
-    if path.is_dir():
-        raise WargameError(f"cannot write {path}: it is a folder")
     remove_stale_temporaries(path)
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_temporary_prefix(path), suffix=".tmp")
@@ -68,13 +126,16 @@ def write_atomically(path: Path, data: str | bytes) -> None:
         raise WargameError(f"cannot write into {path.parent}: {e.strerror}") from None
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(data.encode("utf-8") if isinstance(data, str) else data)
+            out.write(payload)
             out.flush()
             # Durable before it replaces anything: a power cut after the rename must not leave an empty file.
             os.fsync(out.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        if found is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        else:
+            _keep_owner_and_mode(tmp, found)
         os.replace(tmp, path)
     except OSError as e:
         _discard(tmp)
@@ -83,6 +144,76 @@ def write_atomically(path: Path, data: str | bytes) -> None:
         _discard(tmp)
         raise
     _sync_folder(path.parent)
+
+
+def _is_ours(found: os.stat_result) -> bool:
+    """Whether the target is this process's standard output or error (`-o /dev/stdout > file`)."""
+    for fd in (1, 2):
+        try:
+            if os.path.samestat(found, os.fstat(fd)):
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def _write_to_our_stream(found: os.stat_result, payload: bytes) -> None:
+    """Write through the standard stream the target is, after what was printed on it already, so
+    the output and the messages around it keep their order (a rename would cut the shell's file)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    fd = 1 if os.path.samestat(found, os.fstat(1)) else 2
+    try:
+        view = memoryview(payload)
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError as e:
+        raise WargameError(f"cannot write the output to standard {'output' if fd == 1 else 'error'}: "
+                           f"{e.strerror or e}") from None
+
+
+def _keep_owner_and_mode(tmp: str, found: os.stat_result) -> None:
+    """The replacement gets the replaced file's owner (where we may give it) and mode."""
+    try:
+        os.chown(tmp, found.st_uid, found.st_gid)
+    except OSError:
+        pass  # not ours to give away: the mode is still kept
+    os.chmod(tmp, stat.S_IMODE(found.st_mode))
+
+
+def _write_through(path: Path, payload: bytes, found: os.stat_result) -> None:
+    """A FIFO or character device (`/dev/null`, `/dev/stdout`, a terminal) is written, never replaced."""
+    if stat.S_ISDIR(found.st_mode):
+        raise WargameError(f"cannot write {path}: it is a folder")
+    if not (stat.S_ISCHR(found.st_mode) or stat.S_ISFIFO(found.st_mode)):
+        raise WargameError(f"cannot write {path}: it is not a file, a pipe or a character device (a disk or a "
+                           "socket is not written)")
+    try:
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise WargameError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _write_in_place(path: Path, payload: bytes) -> None:
+    """A file with other hard links is rewritten in its own inode, so every name still shows the new
+    content (not atomic: a rename would cut the links, which is the worse loss)."""
+    try:
+        with open(path, "r+b") as out:
+            out.write(payload)
+            out.truncate()
+            out.flush()
+            os.fsync(out.fileno())
+    except OSError as e:
+        raise WargameError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def _discard(tmp: str) -> None:
@@ -105,3 +236,35 @@ def _sync_folder(folder: Path) -> None:
         pass  # some file systems refuse to sync a folder; the file itself is synced
     finally:
         os.close(fd)
+
+
+class TooLarge(Exception):
+    """A file, pipe or device gave more than the cap: `found` says how much, as well as it is known."""
+
+    def __init__(self, found: str) -> None:
+        super().__init__(found)
+        self.found = found
+
+
+def read_stream_capped(stream: BinaryIO, limit: int) -> bytes:
+    """All of `stream` if it holds at most `limit` bytes, read while counting (a pipe, a device or a
+    growing file reports no true size); TooLarge at the first byte past the cap."""
+    chunks: list[bytes] = []
+    held = 0
+    while held <= limit:
+        chunk = stream.read(min(2**20, limit + 1 - held))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        held += len(chunk)
+    try:
+        size = os.fstat(stream.fileno()).st_size
+    except (OSError, AttributeError, ValueError):
+        size = 0
+    raise TooLarge(f"{size:,} bytes" if size > limit else f"more than {limit:,} bytes")
+
+
+def read_capped(path: Path, limit: int) -> bytes:
+    """The bytes of a file, pipe or device of at most `limit` bytes; TooLarge past it, OSError as open()."""
+    with open(path, "rb") as stream:
+        return read_stream_capped(stream, limit)

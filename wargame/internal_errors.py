@@ -7,6 +7,7 @@ Both command lines wrap their whole run in `exit_3_on_internal_errors`, so a cra
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import tempfile
@@ -45,13 +46,46 @@ def report_internal_error(program: str, error: BaseException) -> int:
     return EXIT_INTERNAL_ERROR
 
 
+_OUTPUT_FAILURES = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE, errno.EBADF}
+"""What the machine, not Umpire, does to a write on standard output: a full disk, a quota, a broken pipe."""
+
+
+def _say(message: str) -> None:
+    try:
+        print(message, file=sys.stderr)
+    except (OSError, ValueError, AttributeError):
+        pass  # stderr closed too: the exit code still tells
+
+
 @contextmanager
 def exit_3_on_internal_errors(program: str) -> Iterator[None]:
-    """Any exception escaping a command (not SystemExit, not Ctrl+C) ends the process with exit code 3."""
+    """Any exception escaping a command (not SystemExit, not Ctrl+C) ends the process with exit code 3;
+    standard output closed, full or cut is exit 2 (the machine's fault, not a bug, not a clean run)."""
+    if sys.stdout is None:
+        # Python sets it to None when descriptor 1 is closed, and click then prints nothing and exits 0.
+        _say(f"Error: {program}: standard output is closed: nothing could be printed")
+        sys.exit(2)
     try:
         yield
+        sys.stdout.flush()  # a full disk shows at the last write, which may be this one
+    except OSError as e:
+        if e.errno not in _OUTPUT_FAILURES or e.filename is not None:
+            sys.exit(report_internal_error(program, e))
+        _say(f"Error: {program} could not write its output: {e.strerror or e}")
+        _silence_stdout()
+        sys.exit(2)
     except Exception as e:  # every error we meant to report was caught earlier, as a WargameError
         sys.exit(report_internal_error(program, e))
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush does not fail again at exit."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 @contextmanager

@@ -52,7 +52,7 @@ class RollOff(Entry):
     """`Roll Allied 5 German 4`: the action-step die roll-off (Onslaught 5.0)."""
 
     kind: Literal["rolloff"] = "rolloff"
-    rolls: dict[str, int]
+    rolls: dict[str, int] = Field(min_length=1)
     receipts: list[ReceiptToken] = []
 
 

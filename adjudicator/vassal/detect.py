@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import stat
 import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,7 +24,9 @@ def is_vassal_file(path: Path, limits: Limits | None = None) -> bool:
                 return False
         # A zip: only now is the reader needed (its size limit and the saved game's entry name).
         from wargame.vassal.reader import SAVED_GAME, Limits
-        if path.stat().st_size > (limits or Limits()).max_file_bytes:
+        found = path.stat()
+        # Only a regular file is opened as a zip: zipfile reads a pipe or a device whole, without bound.
+        if not stat.S_ISREG(found.st_mode) or found.st_size > (limits or Limits()).max_file_bytes:
             return False
         with zipfile.ZipFile(path) as archive:
             return SAVED_GAME in archive.namelist()

@@ -349,9 +349,14 @@ class _Translator:
                 best, best_score = scenario.id, score
         expected = {p.piece: p.location for _, p in self.game.setup
                     if p.scenario == best and p.piece in self.game.units_by_id}
+        # The faces the rules set up (a side set up reduced, rules.toml's start_reduced) are the set-up's too.
+        set_up_reduced: set[str] = set()
+        if self.system is not None:
+            start = self.system.initial_state(self.game, [Header(key="Scenario", value=best)])
+            set_up_reduced = set(self.system.position(start).reduced())
         differences = []
         for unit in sorted(set(expected) | set(seen)):
-            if expected.get(unit) != seen.get(unit) or unit in reduced:
+            if expected.get(unit) != seen.get(unit) or (unit in reduced) != (unit in set_up_reduced):
                 now = seen.get(unit, "not in play") + (" (reduced)" if unit in reduced else "")
                 differences.append(f"{unit} {expected.get(unit, 'not in play')} -> {now}")
         # Markers set up once each (turn, supply...): a different place is a move, or a layout
@@ -449,6 +454,17 @@ class _Translator:
             out += [(unit, STAND_KEY) for unit in entry.units]
         return out
 
+    def in_place(self, entry: Entry, keys: list[tuple[str, Key]]) -> list[tuple[str, Key]]:
+        """A replacement restoring a reduced unit where it stands (a classic game's 11.0, Onslaught's in-place
+        rebuild) is carried out by flipping its counter, not by moving it to the hex it is in."""
+        if not (isinstance(entry, PlaceEntry) and entry.how == "replace" and entry.strength != "reduced"
+                and entry.hex is not None):
+            return keys
+        here = self.where.get(entry.unit)
+        if here is None or not here.is_hex or here.name != entry.hex:
+            return keys
+        return [(unit, ("restore",) if key == ("at", entry.hex) else key) for unit, key in keys]
+
     def rolled_just_now(self, entry: RollOff) -> bool:
         """Whether the last entry written (comments aside) is the same roll, translated from a die."""
         last = next((e for e in reversed(self.out) if not isinstance(e, Comment)), None)
@@ -484,7 +500,7 @@ class _Translator:
             self.comment(step, f"step {step}: the typed '{write_entry(entry)}' is the die just rolled")
             return
         index = self.emit(entry)
-        for unit, key in self.declared_keys(entry):
+        for unit, key in self.in_place(entry, self.declared_keys(entry)):
             if not self.retract(unit, key, step):
                 self.expected[unit].append((key, step, write_entry(entry)))
         if isinstance(entry, (Attack, Bombard)):

@@ -46,6 +46,7 @@ MENU_TEXT = {
     "fire-and-movement": {ATTACKER: "Declare attacker", TARGET: "Declare defender (attack this hex)",
                           BOMBARD: "Bombard this hex", STAND: "Stand (stiff resistance)",
                           SUPPORT: "Declare support fire", DEFENDER: "Defends its stack (beach landing hex)"},
+    "classic": {ATTACKER: "Declare attacker", TARGET: "Declare target (attack this hex)"},
 }
 
 

@@ -41,7 +41,7 @@ from wargame.game import Game
 from wargame.errors import DataError, Place
 from wargame.sequence import turn_sequence
 from wargame.layout import Layout, board_too_large, vassal_grid
-from wargame.models import Marker, Unit
+from wargame.models import Marker, Placement, Unit
 
 P = "VASSAL.build."
 MAIN_MAP = "Main Map"
@@ -281,6 +281,17 @@ def prototypes(game: Game) -> dict[str, list[Trait]]:
         ]
     out[f"{game.manifest.id} marker"] = [properties({"Game": game.manifest.id}), delete(), basic_piece("")]
     return out
+
+
+def starting_face(game: Game, placement: Placement, piece: PieceDef) -> PieceDef:
+    """The piece as set up: a two-step unit of a side whose rules set it up reduced (rules.toml's start_reduced)
+    shows its reduced face (the layer's second level), sharing the definition's slots."""
+    unit = game.units_by_id.get(placement.piece)
+    if unit is None or unit.steps != 2 or game.rules is None or unit.side not in game.rules.start_reduced \
+            or not game.grid.is_label(placement.location):
+        return piece
+    return PieceDef(piece.name, [Trait(t.type, "2") if t.type.startswith("emb2;") else t for t in piece.traits],
+                    piece.slot_px, piece.gpids)
 
 
 def unit_piece(game: Game, unit: Unit, size_px: int) -> PieceDef:
@@ -523,7 +534,7 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
     for _, placement in game.setup:
         if placement.scenario != scenario.id:
             continue
-        piece = units.get(placement.piece) or markers[placement.piece]
+        piece = starting_face(game, placement, units.get(placement.piece) or markers[placement.piece])
         stacks[("hex" if game.grid.is_label(placement.location) else "box", placement.location)] += [piece] * placement.count
     for (kind, location), pieces in sorted(stacks.items()):
         if kind == "hex":
@@ -662,7 +673,7 @@ def _setup_save(game: Game, scenario_id: str, units: dict[str, PieceDef], marker
     cups = {b.id for b in game.manifest.box if b.kind == "draw_cup"}
     in_cups: dict[str, list[tuple[PieceDef, str]]] = defaultdict(list)
     for n, (_, placement) in enumerate(r for r in game.setup if r[1].scenario == scenario_id):
-        piece = units.get(placement.piece) or markers[placement.piece]
+        piece = starting_face(game, placement, units.get(placement.piece) or markers[placement.piece])
         if placement.location in cups:
             in_cups[placement.location] += [(piece, f"{scenario_id}-{n}-{k}") for k in range(placement.count)]
             continue

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import lzma
 import math
+import os
 import re
+import stat
 import struct
 import zipfile
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 from xml.etree import ElementTree
 
 from wargame.errors import DataError, Place
@@ -310,12 +313,21 @@ class ModuleFile:
     moduledata: bytes
 
 
+def _seekable(handle: BinaryIO, file: str) -> BinaryIO:
+    """A module's file, refused if it is a pipe or a device: a zip is read from its end, and /dev/zero or
+    a FIFO has none (zipfile would read it whole, without bound)."""
+    if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+        raise DataError("not a regular file: a module is a zip archive, read from a file (not a pipe or a device)",
+                        Place(file))
+    return handle
+
+
 def open_module(path: Path) -> ModuleFile:
     """A .vmod's buildFile (read in memory, capped, no DOCTYPE or entities): DataError if not a module."""
     file = str(path)
     moduledata = b""
     try:
-        with zipfile.ZipFile(path) as archive:
+        with open(path, "rb") as handle, zipfile.ZipFile(_seekable(handle, file)) as archive:
             infos = archive.infolist()
             if len(infos) > MAX_MODULE_MEMBERS:
                 raise DataError(f"{len(infos)} members: refused as absurd for a module", Place(file))

@@ -66,6 +66,10 @@ class TreeLimits:
 
     max_depth: int = 100
     max_commands: int = 2_000_000
+    max_steps: int = 100_000
+    """Logged steps of one recording: about 50 times a whole campaign's (a turn is a few hundred). Each
+    step becomes an entry replayed with its state kept, about 2 KB, so 100,000 are about 200 MB and 5 s;
+    the 2,000,000 commands the tree allows were 4 GB (docs/limits.md)."""
 
 
 def command_tree(text: str, file: str, limits: TreeLimits = TreeLimits()) -> list[Node]:

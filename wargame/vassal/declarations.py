@@ -142,4 +142,7 @@ RULE_SYSTEMS = {
     "fire-and-movement": Declarations((ATTACKER, TARGET, BOMBARD, STAND, DEFENDER),
                                       {kind: (SUPPORT,) for kind in ("support_fire", "naval_gunfire", "mines")},
                                       (), False, {}),
+    # The classic series: attacks (its combat section), and a claim of victory at the game's end, which either
+    # side may make (the rules' `[victory]`). A classic game's phases simply move or attack.
+    "classic": Declarations((ATTACKER, TARGET), {}, (), False, {"victory": "winning"}),
 }

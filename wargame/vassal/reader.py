@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wargame.errors import DataError, Place
+from wargame.files import TooLarge, read_capped
 from wargame.vassal.xmltext import parse_xml
 from wargame.vassal.commands import (
     Command, NullCommand, SaveBoundary, TreeLimits, UndoMarker, command_tree, leaves, parse_leaf,
@@ -118,11 +119,12 @@ def _metadata(data: bytes, name: str, file: str) -> dict[str, str]:
 def open_archive(path: Path, limits: Limits = Limits()) -> SaveArchive:
     """The members of a saved game or log, read in memory; DataError for anything else."""
     file = str(path)
-    size = path.stat().st_size
-    if size > limits.max_file_bytes:
-        raise DataError(f"{size:,} bytes is more than the {limits.max_file_bytes:,} accepted for a saved game or "
-                        "log", Place(file))
-    return read_archive(path.read_bytes(), file, limits)
+    try:
+        data = read_capped(path, limits.max_file_bytes)  # counted while read: a pipe reports no size
+    except TooLarge as e:
+        raise DataError(f"{e.found}: at most {limits.max_file_bytes:,} bytes are accepted for a saved game or log",
+                        Place(file)) from None
+    return read_archive(data, file, limits)
 
 
 def read_archive(data: bytes, file: str, limits: Limits = Limits()) -> SaveArchive:
@@ -216,6 +218,9 @@ def read_commands(text: str, file: str, limits: TreeLimits = TreeLimits()) -> tu
                 # VASSAL decodes `LOG\tnull` to nothing, so an all-null entry is no step.
                 continue
             number = len(steps) + 1
+            if number > limits.max_steps:
+                raise DataError(f"more than {limits.max_steps:,} logged steps: refused as too large (docs/limits.md)",
+                                Place(file, key=where))
             steps.append(Step(number, tuple(logged), f"step {number} ({where})"))
         else:
             if steps:

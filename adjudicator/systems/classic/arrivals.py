@@ -8,7 +8,7 @@ from dataclasses import replace
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Place
 from adjudicator.systems.classic.base import (
-    enemy_of, finding, in_communication, rules_of, stack_count, unit_of, zone_of,
+    enemy_of, finding, in_communication, noted_overstack, rules_of, stack_count, unit_of, zone_of,
 )
 from adjudicator.systems.classic.victory import entered
 from adjudicator.systems.classic.state import ClassicState, relocate
@@ -122,7 +122,8 @@ def check_replace(state: ClassicState, entry: Place) -> list[Finding]:
         if entry.strength == "reduced":
             return [finding(state, "error", section, entry, f"restoring {entry.unit} flips it to its full face")]
         if rules.in_communication and where not in exempt and not in_communication(state, where, side):
-            return [finding(state, "error", section, entry, f"{entry.unit} in {where} is not in communication; only "
+            # The clause misread is the line of communication's (its own section, when the rules give one).
+            return [finding(state, "error", t.rules.supply.source if t.rules.supply else section, entry, f"{entry.unit} in {where} is not in communication; only "
                             "a unit in communication is restored")]
         return []
     if schedule(state, entry.unit) is not None and entry.unit not in state.arrived:
@@ -142,7 +143,7 @@ def check_replace(state: ClassicState, entry: Place) -> list[Finding]:
                         "in its own places")]
     out = _hex_findings(state, entry, label, section, rules.not_in_enemy_zoc)
     if not out and rules.in_communication and label not in exempt and not in_communication(state, label, side):
-        out.append(finding(state, "error", section, entry, f"{label} is not in communication; a rebuilt unit "
+        out.append(finding(state, "error", t.rules.supply.source if t.rules.supply else section, entry, f"{label} is not in communication; a rebuilt unit "
                            "appears in communication"))
     return out
 
@@ -170,7 +171,7 @@ def apply_place(state: ClassicState, entry: Place) -> ClassicState:
         if entry.strength == "reduced" and unit.steps == 2:
             reduced = reduced | {entry.unit}
     after = relocate(state, {entry.unit: label}, reduced, log=log, arrived=arrived)
-    return entered(after, unit.side, [label])
+    return noted_overstack(entered(after, unit.side, [label]), label)
 
 
 def overdue(state: ClassicState, turn: int) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from dataclasses import replace
 from fractions import Fraction
 
 from adjudicator.findings import Finding, Severity
@@ -110,8 +111,20 @@ def stack_count(state: ClassicState, units: Iterable[str]) -> int:
 
 
 def overstacked(state: ClassicState, label: str) -> bool:
-    """Whether a hex holds more than the stacking limit allows."""
-    return stack_count(state, state.units_in(label)) > rules_of(state).rules.stacking.limit
+    """Whether a side's units in a hex are more than the stacking limit allows (enemy units that an illegal move
+    put beside them are not counted: that move was the breach)."""
+    units = state.game.units_by_id
+    limit = rules_of(state).rules.stacking.limit
+    return any(stack_count(state, [u for u in state.units_in(label) if units[u].side == side]) > limit
+               for side in state.game.manifest.sides)
+
+
+def noted_overstack(state: ClassicState, label: str) -> ClassicState:
+    """The state with a hex's overstack marked as reported: the entry that made it was judged for it already
+    (a retreat or placement ending on a full hex), so a phase's end does not report it again."""
+    if not state.game.grid.is_label(label) or not overstacked(state, label):
+        return state
+    return replace(state, overstacks=state.overstacks | {(label, state.units_in(label))})
 
 
 def in_communication(state: ClassicState, label: str, side: str) -> bool:

@@ -174,8 +174,9 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
         return [finding(state, "error", section, entry, f"the attack on {entry.hex} is below the table's lowest "
                         f"column ({crt.columns[0]}): {'; '.join(odds.lines[-1:])}")]
     column = crt.columns[odds.column]
-    if entry.odds is not None and entry.odds not in (column, crt.columns[odds.base] if odds.base is not None else ""):
-        out.append(finding(state, "error", section, entry, f"odds claimed {entry.odds}, but the attack is at "
+    # The odds claimed are the column the table is read on: after the terrain's shifts.
+    if entry.odds is not None and entry.odds != column:
+        out.append(finding(state, "error", section, entry, f"odds claimed {entry.odds}, but the attack is read on "
                            f"{column}: {'; '.join(odds.lines)}"))
     faces = combat.die_faces
     if entry.die is not None and entry.die not in crt.die_rolls:
@@ -233,7 +234,7 @@ def pending_of(state: ClassicState, entry: Attack, code: str) -> Pending:
     attacker_retreats = {u: result.attacker_retreat for u in attackers if result.attacker_retreat}
     advances = t.rules.combat.advance.units if result.advance is not False else 0
     return Pending(entry.line, entry.hex, attackers, defenders, code, steps, attacker_steps, lost, retreats,
-                   attacker_retreats, advances)
+                   attacker_retreats, advances, defender_lost=lost)
 
 
 def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
@@ -241,6 +242,9 @@ def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
     log = replace(state.log, attacked=state.log.attacked | set(entry.attackers), defended=state.log.defended | {entry.hex})
     code = result_applied(state, entry)
     pending = pending_of(state, entry, code) if code is not None else None
+    table = result_applied(state, entry.model_copy(update={"result": None})) if entry.result is not None else None
+    if pending is not None and table is not None and table != code:
+        pending = replace(pending, alternative=pending_of(state, entry, table))
     return replace(state, log=log, pending=pending)
 
 
@@ -255,9 +259,17 @@ def account(state: ClassicState, entry: Attack) -> CombatAccount:
     attackers = list(dict.fromkeys(entry.attackers))
     odds = work_out(state, entry.hex, attackers)
     column = crt.columns[odds.column] if odds.column is not None else f"below {crt.columns[0]}"
-    by_die = tuple((d, crt.results[i][odds.column]) for i, d in enumerate(crt.die_rolls)) \
-        if odds.column is not None else ()
-    result = result_of(state, odds.column, entry.die) if odds.column is not None and entry.die is not None else None
+    combat = t.rules.combat
+    if odds.column is None and combat.below != "no_effect":
+        raise WargameError(f"the attack on {entry.hex} is below the table's first column ({crt.columns[0]}), which "
+                           f"the rules do not allow: {'; '.join(odds.lines)}")
+    if odds.column is None:
+        # Below the table every face gives the rules' result for such an attack.
+        by_die = tuple((d, combat.below_result) for d in crt.die_rolls)
+        result = combat.below_result if entry.die is not None else None
+    else:
+        by_die = tuple((d, crt.results[i][odds.column]) for i, d in enumerate(crt.die_rolls))
+        result = result_of(state, odds.column, entry.die) if entry.die is not None else None
     retreats: tuple[str, ...] = ()
     if result is not None and t.results[result].defender_retreat:
         retreats = tuple(f"{u}: {t.results[result].defender_retreat} hex(es)" for u in state.units_in(entry.hex))

@@ -29,8 +29,11 @@ class ClassicMoveRule:
     enemy: str
 
     def cost(self, a: Hex, b: Hex) -> float | None:
-        """What stepping from `a` into `b` costs (None: it may not)."""
-        label = self.state.game.grid.label_of(b)
+        """What stepping from `a` into `b` costs (None: it may not, or `b` is off the map)."""
+        grid = self.state.game.grid
+        if b not in grid:
+            return None
+        label = grid.label_of(b)
         if self.state.side_in(label) == self.enemy:
             return None
         if self.rail and (a in self.zoc or b in self.zoc):

@@ -10,7 +10,7 @@ from adjudicator.contract import AdvanceOption, RetreatOption
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Entry, Loss, Retreat
 from adjudicator.systems.classic.base import (
-    eliminated_box, enemy_of, finding, rules_of, stack_count, step_value, steps_left, unit_of, zone_of,
+    eliminated_box, enemy_of, finding, noted_overstack, rules_of, stack_count, step_value, steps_left, unit_of, zone_of,
 )
 from adjudicator.systems.classic.victory import entered
 from adjudicator.systems.classic.state import ClassicState, Pending, relocate
@@ -27,6 +27,8 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
     p = state.pending
     if p is None:
         return []
+    if p.alternative is not None and not owed(replace(state, pending=p.alternative), entry, line):
+        return []  # the players carried out the table's result instead of the one they claimed
     section = rules_of(state).results[p.code].source
     out: list[Finding] = []
     on = f"the {p.code} on {p.hex} (line {p.line})"
@@ -41,9 +43,10 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
         out.append(finding(state, "error", section, entry, f"the attackers ({', '.join(p.attackers)}) still owe "
                            f"{p.attacker_steps} step loss(es) from {on}", line))
     if p.attacker_strength > 0:
-        out.append(finding(state, "error", section, entry, f"the attackers lost {float(p.defender_lost - p.attacker_strength):g} "
-                           f"printed strength of the {float(p.defender_lost):g} the exchange on {p.hex} (line {p.line}) "
-                           "costs them", line))
+        out.append(finding(state, "error", section, entry, f"the attackers ({', '.join(p.attackers)}) lost "
+                           f"{float(p.defender_lost - p.attacker_strength):g} printed strength of the "
+                           f"{float(p.defender_lost):g} at least that the {p.code} on {p.hex} (line {p.line}) costs them",
+                           line))
     return out
 
 
@@ -248,7 +251,7 @@ def apply_retreat(state: ClassicState, entry: Retreat) -> ClassicState:
                     attacker_retreats={**p.attacker_retreats, entry.unit: 0} if entry.unit in p.attacker_retreats
                     else p.attacker_retreats)
         after = replace(after, pending=p)
-    return entered(after, unit_of(state, entry.unit).side, entry.path[1:])
+    return noted_overstack(entered(after, unit_of(state, entry.unit).side, entry.path[1:]), entry.path[-1])
 
 
 def check_advance(state: ClassicState, entry: Advance) -> list[Finding]:

@@ -57,6 +57,9 @@ class Pending:
     advanced: frozenset[str] = frozenset()
     defender_lost: Fraction = Fraction(0)
     """Printed strength the defender has lost (what an exchange costs the attacker)."""
+    alternative: Pending | None = None
+    """The table's result when the log claimed another: the players may carry out either (the claim's error is
+    reported once, at the attack), and follow the table's from the first entry that fits it alone."""
 
 
 @dataclass(frozen=True)

@@ -59,16 +59,31 @@ def _player_of(state: ClassicState, slot: Slot) -> str | None:
     return first if item.player == "first" else second
 
 
+_T = "tests/test_classic_rules.py::"
+_G = "tests/test_classic_generality.py::"
 REGISTRY: Registry[ClassicState] = Registry.of(
-    Handler("turn", TurnMarker, "sequence", apply=_apply_turn),
-    Handler("phase", StepMarker, "sequence", apply=_apply_step),
-    Handler("move", Move, "movement", movement.check_move, movement.apply_move, ("movement", "zoc", "stacking")),
-    Handler("attack", Attack, "combat", combat.check_attack, combat.apply_attack, ("terrain",)),
-    Handler("loss", Loss, "results", results.check_loss, results.apply_loss),
-    Handler("retreat", Retreat, "retreat", results.check_retreat, results.apply_retreat, ("movement", "zoc")),
+    Handler("turn", TurnMarker, "sequence", apply=_apply_turn, tests=(f"{_T}test_phases_in_order_and_their_entries",)),
+    Handler("phase", StepMarker, "sequence", apply=_apply_step,
+            tests=(f"{_T}test_phases_in_order_and_their_entries", f"{_T}test_an_overstack_is_reported_once")),
+    Handler("move", Move, "movement", movement.check_move, movement.apply_move, ("movement", "zoc", "stacking"),
+            (f"{_T}test_mud_lets_a_unit_move_one_hex_even_into_forest", f"{_T}test_a_rail_move_is_capped_by_the_allowance",
+             f"{_G}test_locking_zones_of_control", f"{_G}test_stacking_by_steps_at_the_end_of_each_move")),
+    Handler("attack", Attack, "combat", combat.check_attack, combat.apply_attack, ("terrain",),
+            (f"{_T}test_mud_halves_attackers_keeping_fractions", f"{_T}test_shifts_count_from_odds_above_the_table",
+             f"{_T}test_a_fortification_shifts_only_for_a_soviet_defender", f"{_T}test_the_odds_claimed_are_the_column_read",
+             f"{_T}test_an_attack_below_one_to_one_has_no_effect", f"{_G}test_a_differential_table",
+             f"{_G}test_odds_below_the_table_are_refused")),
+    Handler("loss", Loss, "results", results.check_loss, results.apply_loss,
+            tests=(f"{_T}test_an_exchange_costs_the_attacker_the_printed_strength_lost",
+                   f"{_T}test_after_a_wrong_result_the_tables_may_be_carried_out")),
+    Handler("retreat", Retreat, "retreat", results.check_retreat, results.apply_retreat, ("movement", "zoc"),
+            (f"{_T}test_a_retreat_goes_on_past_friendly_units_to_an_empty_hex",
+             f"{_T}test_the_attacker_writes_the_defenders_retreat", f"{_G}test_a_retreat_chosen_by_its_owner")),
     Handler("advance", Advance, "advance", results.check_advance, results.apply_advance),
-    Handler("place", Place, "arrivals", _check_place, arrivals.apply_place, ("arrival", "supply")),
-    Handler("declare", Declare, "victory", victory.check_declare, victory.apply_declare, ("victory",)),
+    Handler("place", Place, "arrivals", _check_place, arrivals.apply_place, ("arrival", "supply"),
+            (f"{_T}test_a_soviet_rebuilt_in_moscow_needs_no_communication", f"{_T}test_a_unit_takes_one_point_a_phase")),
+    Handler("declare", Declare, "victory", victory.check_declare, victory.apply_declare, ("victory",),
+            (f"{_T}test_victory_is_read_at_the_end_and_a_claim_checked",)),
 )
 """The classic series' handlers; a game on it changes their numbers through its data, a variant through
 `Registry.adding/replacing/removing`."""
@@ -140,8 +155,19 @@ class Classic(SystemBase[ClassicState]):
             return [*out, finding(state, "error", phase.source, entry, f"turn {state.turn}: nothing is done in the "
                                   f"{state.phase} phase on this turn")]
         if kind_rules:
-            out += self.registry.check(state, entry)
+            out += self.registry.check(self._branch(state, entry), entry)
         return out
+
+    def _branch(self, state: ClassicState, entry: Entry) -> ClassicState:
+        """The state an entry carrying out a combat is judged in: the claimed result's, unless the entry breaks
+        it and fits the table's result (then that one's, from now on)."""
+        p = state.pending
+        if p is None or p.alternative is None or not results.carries_out(entry):
+            return state
+        if not any(f.severity == "error" for f in self.registry.check(state, entry)):
+            return state
+        # The claim was found wrong at the attack: what does not fit it is judged by the table's result.
+        return replace(state, pending=p.alternative)
 
     def _boundary(self, state: ClassicState, entry: StepMarker | TurnMarker) -> list[Finding]:
         """What is due as a phase or turn ends: stacks within the limit, reinforcements placed on their turn."""
@@ -165,6 +191,7 @@ class Classic(SystemBase[ClassicState]):
             # Reported once: a stack left over the limit is not a new breach at every later phase's end.
             state = replace(state, overstacks=frozenset((label, state.units_in(label))
                                                         for label, _ in movement.phase_stacking(state)))
+        state = self._branch(state, entry)
         try:
             after = self.registry.apply(state, entry)
         except (KeyError, ValueError) as e:

@@ -1,0 +1,59 @@
+"""`adjudicate rules GAME`: every section of a game's rules with what the referee checks of it, read from its
+rule system's registry and its data (the classic series; the other systems' tables are docs/rules-coverage.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+import sys
+
+from wargame.bundled import data_root
+from wargame.errors import DataErrors, WargameError
+from wargame.game import Game, load_game
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+"""The bundled games' example logs (a checkout's; an installed wheel has none, so no breach logs are named)."""
+
+
+@click.command(short_help="Every section of a game's rules: what is checked, by which handlers, on which data.")
+@click.argument("game_id", metavar="GAME")
+@click.option("--data", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="the data folder holding maps/ and counters/ (default: the bundled games)")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+def rules(game_id: str, data: Path | None, fmt: str) -> None:
+    """Print every section of GAME's rules with its status, the handlers judging it (`path::function`), the data
+    it rests on, its breach logs and tests."""
+    try:
+        game = _classic_game(game_id, data)
+    except DataErrors as e:
+        for error in e.errors:
+            click.echo(str(error), err=True)
+        click.echo("Error: the game data do not load", err=True)
+        sys.exit(2)
+    except WargameError as e:
+        click.echo(f"Error: {e}", err=True)
+        sys.exit(2)
+    from adjudicator.systems.classic import REGISTRY
+    from adjudicator.systems.classic.coverage import coverage, markdown, text
+    examples = EXAMPLES / game_id if data is None else (data / "examples" / game_id)
+    rows = coverage(game, REGISTRY, examples)
+    if fmt == "json":
+        click.echo(json.dumps({"game": game_id, "rule_system": "classic", "sections": [r.as_dict() for r in rows]},
+                              indent=2))
+    elif fmt == "markdown":
+        click.echo(markdown(rows), nl=False)
+    else:
+        click.echo(text(rows), nl=False)
+
+
+def _classic_game(game_id: str, data: Path | None) -> Game:
+    """A game on the classic series (WargameError for one on a hand-written rule system)."""
+    game = load_game(data_root(data), game_id)
+    if game.manifest.rule_system != "classic":
+        raise WargameError(f"{game_id} is on the {game.manifest.rule_system} rule system, whose sections are listed "
+                           "in docs/rules-coverage.md; `adjudicate rules` reads a rule registry, which the classic "
+                           "series has (e.g. adjudicate rules moscow)")
+    return game

@@ -1,0 +1,213 @@
+"""What a classic game's referee checks, section by section, read from its registry and its data: each section
+of rules.toml with the handlers judging it, the data it rests on, its breach logs and its tests
+(`adjudicate rules GAME`; docs/rules-coverage.md's classic tables are this output)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from adjudicator.registry import Handler, Registry
+from adjudicator.systems.classic.state import ClassicState
+from adjudicator.systems.classic.tables import tables
+from wargame.game import Game
+
+EXPECT = re.compile(r"#\s*expect:\s*error\s+(\S+)")
+EXAMPLE_TEST = "tests/test_examples.py::test_example_gives_exactly_its_expected_findings"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One section: what is checked of it, by which handlers, on which data, exercised by which logs and tests."""
+
+    section: str
+    title: str
+    status: str
+    where: tuple[str, ...]
+    rests_on: tuple[str, ...]
+    breach_logs: tuple[str, ...]
+    tests: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form (`adjudicate rules GAME --format json`)."""
+        return {"section": self.section, "title": self.title, "status": self.status, "where": list(self.where),
+                "rests_on": list(self.rests_on), "breach_logs": list(self.breach_logs), "tests": list(self.tests)}
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A rule area of rules.toml judged under one section: what it checks, its handlers, its data."""
+
+    status: str
+    handlers: tuple[str, ...]
+    extra: tuple[str, ...]
+    rests_on: tuple[str, ...]
+    tests: tuple[str, ...] = ()
+
+
+ENGINE = ("adjudicator/engine.py::check",)
+BOUNDARY = ("adjudicator/systems/classic/system.py::Classic._boundary",)
+OWED = ("adjudicator/systems/classic/results.py::owed",)
+
+
+def _clauses(game: Game) -> dict[str, list[Clause]]:
+    """Each cited section's clauses, from the rules' own citations."""
+    rules = tables(game).rules
+    out: dict[str, list[Clause]] = {}
+
+    def add(section: str, clause: Clause) -> None:
+        out.setdefault(section, []).append(clause)
+
+    add(rules.source, Clause("the data themselves (map, counters, terrain effects, combat results table, rules.toml): "
+                             "every name cross-checked by `vmodbuild validate`", (),
+                             ("wargame/rules_consistency.py::check_rules",), ("rules.toml",),
+                             ("tests/test_classic_generality.py::test_the_other_game_validates_and_builds",
+                              "tests/test_classic_data.py::test_a_designers_slip_is_a_validate_error")))
+    for scenario in game.manifest.scenario:
+        # The set-up's section: the one its rows cite most (a reconstructed row cites none), else the scenario's.
+        cited = Counter(str(p.source) for _, p in game.setup if p.scenario == scenario.id
+                        and not str(p.source).startswith("reconstructed"))
+        add(cited.most_common(1)[0][0] if cited else str(scenario.source), Clause(f"applied: scenario {scenario.id}'s set-up is the data (setup.csv, the faces "
+                                         "rules.toml's start_reduced gives), the initial state", (),
+                                         ("adjudicator/systems/classic/system.py::Classic.initial_state",),
+                                         ("setup.csv",),
+                                         ("tests/test_classic_rules.py::test_soviet_armies_start_reduced_and_germans_"
+                                          "full",)))
+    sequence = next((i.source for i in game.manifest.sequence), None)
+    if sequence is not None:
+        add(str(sequence), Clause("phases in order (the engine, from game.toml's [[sequence]]); each phase allows only "
+                                  "its entries, by its side, for its unit types; nothing done in a phase skipped on a "
+                                  "turn", ("turn", "phase"), ENGINE, ("game.toml [[sequence]]",)))
+    add(rules.movement.source, Clause("from the unit's hex, hex by hex, on the map, no prohibited terrain or hexside, no "
+                                      "enemy unit, the allowance (a condition's cap or factor), each phase anew",
+                                      ("move",), (), ("rules.toml [movement]", "terrain.toml mp_cost")))
+    add(rules.zoc.source, Clause(f"zones of control of kind '{rules.zoc.kind}': entering one ends a unit's move for "
+                                 "the phase" + (", leaving one by moving is barred" if rules.zoc.kind == "lock" else
+                                                ", not from one straight into another" if rules.zoc.kind ==
+                                                "no_zoc_to_zoc" else ""), ("move",), (), ("rules.toml [zoc]",)))
+    add(rules.stacking.source, Clause(f"at most {rules.stacking.limit} {rules.stacking.count} a hex, checked "
+                                      f"{rules.stacking.checked.replace('_', ' ')}; an overstack reported once",
+                                      ("move", "retreat", "place"), BOUNDARY, ("rules.toml [stacking]",)))
+    if rules.movement.rail is not None:
+        add(rules.movement.rail.source, Clause("rail moves along rail hexsides only, from a rail hex, by the sides "
+                                               "allowed, within their limit, enemy zones as the data say",
+                                               ("move",), (), ("rules.toml [movement.rail]", "hexsides.csv rail")))
+    for condition in rules.condition:
+        add(condition.source, Clause(f"{condition.name} on turns {', '.join(map(str, condition.turns))}: movement "
+                                     "capped or multiplied, attack and defence strengths multiplied",
+                                     ("move", "attack"), (), (f"rules.toml [[condition]] {condition.id}",)))
+    add(rules.combat.source, Clause("attackers of the phasing side next to an enemy hex, each unit and hex once a "
+                                    "phase, strengths (conditions, terrain multipliers) to an odds or differential "
+                                    "column, terrain shifts, the claimed odds, die and result against the table",
+                                    ("attack",), (), ("crt.toml", "rules.toml [[combat.terrain]]",
+                                                      "units.csv values")))
+    for source in sorted({r.source for r in rules.combat.results}):
+        codes = ", ".join(r.code for r in rules.combat.results if r.source == source)
+        add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "
+                           "printed strength, what is still owed when the log moves on", ("loss",), OWED,
+                           ("rules.toml [[combat.results]]",)))
+    add(rules.combat.retreat.source, Clause("retreats the result owes: their length, away from the combat, no enemy "
+                                            "unit or zone as the data say, who writes them, blocked retreats",
+                                            ("retreat", "loss"), OWED, ("rules.toml [combat.retreat]",)))
+    add(rules.combat.advance.source, Clause("advances right after the combat, by its attackers, into the emptied hex, "
+                                            "no farther than the data allow", ("advance",), (),
+                                            ("rules.toml [combat.advance]",)))
+    if rules.replacements is not None:
+        add(rules.replacements.source, Clause("points a turn (replacements.csv), what a point buys, where a rebuilt "
+                                              "unit appears, once a unit a phase, units available from a turn",
+                                              ("place",), (), ("rules.toml [replacements]", "replacements.csv")))
+    if rules.reinforcements is not None:
+        add(rules.reinforcements.source, Clause("reinforcements on their turn at their entry", ("place",), BOUNDARY,
+                                                ("rules.toml [reinforcements]", "reinforcements.csv")))
+    if rules.supply is not None:
+        add(rules.supply.source, Clause("a line to the side's sources through no enemy unit or zone as the data "
+                                        "say (asked by replacements)", ("place",),
+                                        ("adjudicator/systems/classic/base.py::in_communication",),
+                                        ("rules.toml [supply]", "areas.toml")))
+    if rules.victory is not None:
+        add(rules.victory.source, Clause("control of places by the last side to enter; the conditions in order at "
+                                         "the end (or at any time); a claim of victory checked; the result noted when "
+                                         "the last turn's last phase is reached", ("declare",),
+                                         ("adjudicator/systems/classic/system.py::Classic.finish",),
+                                         ("rules.toml [victory]", "places.csv")))
+    return out
+
+
+def _where(registry: Registry[ClassicState], names: tuple[str, ...]) -> list[str]:
+    """`path::function` of the named handlers' checks (their applies when they have no check)."""
+    by_name = {h.name: h for h in registry.handlers}
+    out: list[str] = []
+    for name in names:
+        handler = by_name.get(name)
+        if handler is None:
+            continue
+        fn = handler.check or handler.apply
+        if fn is not None:
+            module = fn.__module__.replace(".", "/") + ".py"
+            out.append(f"{module}::{fn.__qualname__}")
+    return out
+
+
+def breach_logs(examples: Path | None) -> dict[str, list[str]]:
+    """The breach logs of a game's examples folder by the section their one error cites."""
+    out: dict[str, list[str]] = {}
+    if examples is None or not examples.is_dir():
+        return out
+    for path in sorted(examples.glob("breach-*.log")):
+        for section in EXPECT.findall(path.read_text(encoding="utf-8")):
+            out.setdefault(section, []).append(f"{examples.name}/{path.name}")
+    return out
+
+
+def coverage(game: Game, registry: Registry[ClassicState], examples: Path | None,
+             tests: dict[str, tuple[str, ...]] | None = None) -> list[Row]:
+    """Every section of the game's rules.toml: checked (with its handlers, data, logs, tests) or data only."""
+    rules = tables(game).rules
+    clauses = _clauses(game)
+    logs = breach_logs(examples)
+    rows: list[Row] = []
+    for section in rules.section:
+        found = clauses.get(section.id, [])
+        if not found:
+            rows.append(Row(section.id, section.title, "data: read from the game's files, no entry of a log to "
+                            "check", (), (), (), ()))
+            continue
+        where: list[str] = []
+        rests: list[str] = []
+        declared: list[str] = []
+        by_name = {h.name: h for h in registry.handlers}
+        for clause in found:
+            where += [*_where(registry, clause.handlers), *clause.extra]
+            rests += clause.rests_on
+            declared += [*clause.tests, *(t for name in clause.handlers if name in by_name for t in by_name[name].tests)]
+        named = [f"{EXAMPLE_TEST}[{log}]" for log in logs.get(section.id, [])]
+        status = "; ".join(c.status for c in found)
+        rows.append(Row(section.id, section.title, status if status.startswith(("applied", "the data")) else
+                        "checked: " + status, tuple(dict.fromkeys(where)), tuple(dict.fromkeys(rests)),
+                        tuple(logs.get(section.id, [])),
+                        tuple(dict.fromkeys([*named, *declared, *(tests or {}).get(section.id, ())]))))
+    return rows
+
+
+def markdown(rows: list[Row]) -> str:
+    """The rows as docs/rules-coverage.md's table."""
+    out = ["| section | status | where (`path::function`) | tests (pytest node ids) |", "|---|---|---|---|"]
+    for row in rows:
+        where = ", ".join(f"`{w}`" for w in row.where) or "the game's data files"
+        tests = ", ".join(f"`{t}`" for t in row.tests) or "none (data)"
+        rests = f" (rests on {', '.join(row.rests_on)})" if row.rests_on else ""
+        out.append(f"| {row.section} {row.title.lower()} | {row.status}{rests} | {where} | {tests} |")
+    return "\n".join(out) + "\n"
+
+
+def text(rows: list[Row]) -> str:
+    """The rows for a person."""
+    out: list[str] = []
+    for row in rows:
+        out.append(f"{row.section} {row.title}: {row.status}")
+        out += [f"    handler {w}" for w in row.where]
+        out += [f"    rests on {r}" for r in row.rests_on]
+        out += [f"    breach log {b}" for b in row.breach_logs]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,168 @@
+"""Battle for Moscow's rules as the classic series reads them from counters/moscow/rules.toml: each clause with
+a log that breaks it (or keeps it) where a breach log alone would not show the arithmetic."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from classic_support import line_of, run, upto, verdict
+
+from adjudicator.notation.entries import Attack
+from adjudicator.systems import system_for
+from wargame.game import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_soviet_armies_start_reduced_and_germans_full(tmp_path: Path) -> None:
+    """2.0 (rules.toml start_reduced): the Soviet armies on the map show their half-strength face."""
+    state = run(tmp_path, upto(1, "german_replacement")).final_state
+    assert "so-30" in state.reduced and "ge-xli" not in state.reduced
+    assert "so-5" not in state.reduced  # in the eliminated box, not on the map
+
+
+def test_mud_halves_attackers_keeping_fractions(tmp_path: Path) -> None:
+    """10.0: on a mud turn attackers are halved and fractions kept: 12 + 9 = 21, halved 10 1/2 against 4 is 2:1."""
+    log = upto(3, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 4 result EX\n" \
+        "Soviet> eliminate so-30\nGerman: deplete ge-lvi\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "attack 0302"), "error", "7.0")]
+    ok = upto(3, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 2:1 die 4 result EX\n" \
+        "Soviet> eliminate so-30\nGerman: deplete ge-lvi\n"
+    assert verdict(tmp_path, ok) == []
+
+
+def test_mud_lets_a_unit_move_one_hex_even_into_forest(tmp_path: Path) -> None:
+    """10.0 (our reading): the one hex of a mud phase replaces the allowance, so it may be a forest hex."""
+    log = upto(3, "german_movement") + "ge-xlviii 0309-0308\n"
+    assert verdict(tmp_path, log) == []
+
+
+def test_shifts_count_from_odds_above_the_table(tmp_path: Path) -> None:
+    """7.0 (our reading): three 12s against the 4 of so-29 in the forest are 9:1; one column left is 8:1, read on
+    6:1 (a 1 there is DRL), not 6:1 shifted to 5:1 (a 1 there is DR)."""
+    system = system_for(load_game(ROOT, "moscow"))
+    state = run(tmp_path, upto(1, "german_combat")).final_state
+    placed = {"ge-xli": "0201", "ge-lvii": "0302", "ge-xxiv": "0401", "so-29": "0301"}
+    attack = Attack(hex="0301", attackers=["ge-xli", "ge-lvii", "ge-xxiv"], die=1, side="German")
+    account = system.auditor.account(system.auditor.with_units(state, placed), attack)
+    assert (account.column, account.result) == ("6:1", "DRL")
+
+
+def test_a_fortification_shifts_only_for_a_soviet_defender(tmp_path: Path) -> None:
+    """7.0: 8 against the 4 of so-33 in the Vyazma line is 2:1, shifted to 1:1 (a 1 there is DR, a 2 EX)."""
+    log = upto(1, "german_combat") + "German: attack 0507 with ge-xlvi odds 1:1 die 2 result EX\n" \
+        "Soviet> eliminate so-33\nGerman: deplete ge-xlvi\n"
+    assert verdict(tmp_path, log) == []
+    wrong = upto(1, "german_combat") + "German: attack 0507 with ge-xlvi odds 2:1 die 2 result EX\n" \
+        "Soviet> eliminate so-33\nGerman: deplete ge-xlvi\n"
+    assert verdict(tmp_path, wrong) == [(line_of(wrong, "attack 0507"), "error", "7.0")]
+
+
+def test_an_exchange_costs_the_attacker_the_printed_strength_lost(tmp_path: Path) -> None:
+    """8.0: the defender's step is worth 4; ge-liii's (6 to 3) is worth 3, so a second step must go too."""
+    attack = upto(1, "german_combat") + "German: attack 0510 with ge-xxiv ge-liii odds 3:1 die 4 result EX\n" \
+        "Soviet> eliminate so-13\n"
+    short = attack + "German: deplete ge-liii\nPhase german_movement\n"
+    assert verdict(tmp_path, short) == [(line_of(short, "Phase german_movement"), "error", "8.0")]
+    assert "lost 3 printed strength of the 4" in next(f.message for f in run(tmp_path, short).findings
+                                                      if f.severity == "error")
+    enough = attack + "German: deplete ge-xxiv\nPhase german_movement\n"
+    assert verdict(tmp_path, enough) == []
+
+
+def test_a_retreat_goes_on_past_friendly_units_to_an_empty_hex(tmp_path: Path) -> None:
+    """8.1: a retreat whose second hex holds a friendly army goes on to the first empty hex, and only then."""
+    base = upto(1, "german_combat") + "German: attack 0506 with ge-xlvi odds 1:1 die 1 result DR\n"
+    # so-43 at 0505 and so-24 at 0504 are passed through; 0603 is empty.
+    assert verdict(tmp_path, base + "German: retreat so-32 0506-0505-0504-0603\n") == []
+    stopped = base + "German: retreat so-32 0506-0505-0504\n"
+    assert verdict(tmp_path, stopped) == [(line_of(stopped, "retreat so-32"), "error", "8.1")]
+    longer = base + "German: retreat so-32 0506-0606-0707-0808\n"
+    assert verdict(tmp_path, longer) == [(line_of(longer, "retreat so-32"), "error", "8.1")]
+
+
+def test_the_attacker_writes_the_defenders_retreat(tmp_path: Path) -> None:
+    """8.1: the attacking player chooses the retreat; the defender's own `Soviet:` retreat is refused."""
+    log = upto(1, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 1 result DR\n" \
+        "Soviet: retreat so-30 0302-0402-0502\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "Soviet: retreat"), "error", "8.1")]
+
+
+def test_a_soviet_rebuilt_in_moscow_needs_no_communication(tmp_path: Path) -> None:
+    """11.0: Moscow takes a rebuilt army whatever the line; 11.1 another city must trace one."""
+    log = upto(1, "soviet_replacement") + "Soviet: replace so-5 reduced 1103\n"
+    assert verdict(tmp_path, log) == []
+
+
+def test_a_unit_takes_one_point_a_phase(tmp_path: Path) -> None:
+    """11.0: a rebuilt army is not flipped to full strength in the same phase."""
+    log = upto(1, "soviet_replacement") + "Soviet: replace so-5 reduced 1405\nSoviet: replace so-5 full 1405\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "so-5 full"), "error", "11.0")]
+
+
+def test_a_rail_move_is_capped_by_the_allowance(tmp_path: Path) -> None:
+    """9.0: along the rail, four hexes at most (forest counts one)."""
+    ok = upto(1, "rail_movement") + "so-49 0803-0903-1003-1103-1104\n"
+    assert verdict(tmp_path, ok) == []
+    far = upto(1, "rail_movement") + "so-49 0803-0903-1003-1103-1104-1105\n"
+    assert verdict(tmp_path, far) == [(line_of(far, "so-49"), "error", "9.0")]
+
+
+def test_an_overstack_is_reported_once(tmp_path: Path) -> None:
+    """6.0: a stack left over the limit is one breach, not one at every later phase's end."""
+    log = upto(1, "german_movement") + "ge-xxvii 0103-0104\n" + "".join(
+        f"Phase {p}\n" for p in ("soviet_replacement", "rail_movement", "soviet_combat", "soviet_movement"))
+    assert [r for _, _, r in verdict(tmp_path, log)] == ["6.0"]
+
+
+def test_victory_is_read_at_the_end_and_a_claim_checked(tmp_path: Path) -> None:
+    """12.0: at the end of turn 7 the Soviet holds Moscow and wins; a German claim is refused."""
+    end = upto(7, "soviet_movement")
+    result = run(tmp_path, end + "Soviet: declare victory\n")
+    assert [f.rule for f in result.findings if f.severity == "error"] == []
+    assert result.final_state.outcome is not None and result.final_state.outcome.winner == "Soviet"
+    wrong = end + "German: declare victory\n"
+    assert verdict(tmp_path, wrong) == [(line_of(wrong, "German: declare"), "error", "12.0")]
+    notes = [f.message for f in run(tmp_path, end).findings if f.severity == "note"]
+    assert any("Soviet victory" in n for n in notes)
+
+
+def test_an_attack_below_one_to_one_has_no_effect(tmp_path: Path) -> None:
+    """7.0: below 1:1 after terrain the attack is allowed and its result is NE; another claim is wrong."""
+    # ge-xl (8) and ge-ix (7) at 0306 and 0305 are next to so-20 (4) in the forest at 0405: 15:4 is 3:1, but
+    # ge-vi (5) at 0203 against so-29... is not adjacent; so-30 (4) at 0302 against ge-vi? Use the forest so-29
+    # at 0301 and ge-xli (12) at 0201: 3:1 shifted to 2:1. Below the table: the half-strength defender alone
+    # against a 4 in the forest needs a 4-strength attacker, which no German next to a forest army has; a
+    # what-if shows it instead.
+    system = system_for(load_game(ROOT, "moscow"))
+    state = run(tmp_path, upto(1, "german_combat")).final_state
+    placed = {"ge-xlii": "0201", "so-29": "0301"}
+    attack = Attack(hex="0301", attackers=["ge-xlii"], die=1, side="German")
+    account = system.auditor.account(system.auditor.with_units(state, placed), attack)
+    assert account.result == "NE" and {r for _, r in account.by_die} == {"NE"}
+
+
+def test_after_a_wrong_result_the_tables_may_be_carried_out(tmp_path: Path) -> None:
+    """7.0, one breach one error: a DE claimed where the table gives DR is one error; the DR's retreat carried out
+    after it is judged by the table's result (and an illegal one is reported as such)."""
+    base = upto(1, "german_combat") + "German: attack 0405 with ge-xl ge-xlvi odds 3:1 die 1 result DE\n"
+    legal = base + "German: retreat so-20 0405-0505-0605\nPhase german_movement\n"
+    assert verdict(tmp_path, legal) == [(line_of(legal, "attack 0405"), "error", "7.0")]
+    into_zoc = base + "German: retreat so-20 0405-0404-0403\n"
+    found = run(tmp_path, into_zoc).findings
+    assert [(f.rule, "zone" in f.message) for f in found if f.severity == "error"] == [("7.0", False), ("8.1", True)]
+
+
+def test_the_odds_claimed_are_the_column_read(tmp_path: Path) -> None:
+    """7.0: 18 against 4 in the forest is read on 3:1; a claim of the unshifted 4:1 is an error."""
+    log = upto(1, "german_combat") + "German: attack 0405 with ge-xl ge-xlvi odds 4:1 die 1 result DR\n" \
+        "German: retreat so-20 0405-0505-0605\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "attack 0405"), "error", "7.0")]
+
+
+def test_phases_in_order_and_their_entries(tmp_path: Path) -> None:
+    """3.0: phases come in game.toml's order, and each allows only its entries (a move in a combat phase)."""
+    skipped = '[Game "moscow"]\nTurn 1\nPhase german_replacement\nPhase german_combat\n'
+    assert verdict(tmp_path, skipped) == [(4, "error", "3.0")]
+    moved = upto(1, "german_combat") + "ge-xlviii 0309-0308\n"
+    assert [r for _, _, r in verdict(tmp_path, moved)] == ["4.0"]
