@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from adjudicator.dice_ledger import check_dice, read_ledger
+from adjudicator.dice_ledger import check_dice, read_ledger, with_ledger_dice
 from wargame.receipts import Ledger
 from adjudicator.engine import Replay, replay, resolve
 from adjudicator.findings import Finding
@@ -416,7 +416,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
 
     def with_dice(result: Replay[Any]) -> Replay[Any]:
         if ledger is not None:
-            result.findings = [*result.findings, *check_dice(result.entries, ledger, dice_by_entry=
+            result.findings = [*with_ledger_dice(result, ledger), *check_dice(result.entries, ledger, dice_by_entry=
                                                              result.game.manifest.dice_by_entry() or None,
                                                              pinned_key=ledger_key)]
         return result

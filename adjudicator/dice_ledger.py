@@ -8,8 +8,11 @@ and hash chain (docs/ledger.md), each named by the rule ids of LEDGER below.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+from adjudicator.engine import Replay, replay
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import Attack, Bombard, Entry, Header, RollOff, StepMarker, TurnMarker, logged_dice
 from wargame.errors import WargameError
@@ -197,6 +200,9 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger, part_of_game: bool = Fa
     found: dict[int, tuple[int, int]] = {}
     order: list[tuple[int, Entry]] = []
     differing: list[tuple[Receipt, Receipt, Entry]] = []
+    # Receipts of the log that do not read (or are signed by another key, for another number): how many of the
+    # log's good receipts come before each, and where it is. Each stands for one ledger roll missing there.
+    unread: list[tuple[int, int, int]] = []
     chain = list(chain_problems(ledger.receipts, public))
     # Numbers where the ledger file itself does not hold (edited, or a receipt dropped from it).
     numbers = set(by_seq)
@@ -226,11 +232,19 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger, part_of_game: bool = Fa
                 receipt = receipt_from_token(token)
             except ReceiptError as e:
                 findings.append(LEDGER.finding("error", "receipt", entry.line, entry.column, e.message))
+                unread.append((len(order), entry.line, entry.column))
                 continue
             problem = signature_problem(receipt, public)
             if problem is not None:
                 findings.append(LEDGER.finding("error", "receipt", entry.line, entry.column,
                                                f"receipt #{receipt.seq}: {problem}"))
+                if receipt.game == ledger.game and receipt.seq in by_seq and receipt.seq not in found:
+                    # One breach, one error: a receipt edited in the log stands for the ledger's roll of its
+                    # number, which is then not hidden.
+                    found[receipt.seq] = (entry.line, entry.column)
+                    order.append((receipt.seq, entry))
+                else:
+                    unread.append((len(order), entry.line, entry.column))
                 continue
             stored = by_seq.get(receipt.seq)
             if receipt.game == ledger.game and receipt.seq in unsound and receipt.seq not in found:
@@ -303,6 +317,12 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger, part_of_game: bool = Fa
         if receipt.seq in found:
             continue
         reroll = (receipt.player, receipt.purpose) in purposes
+        before = sum(1 for seq in logged if seq < receipt.seq)
+        standing = next((u for u in unread if u[0] == before), None)
+        if standing is not None:
+            # The damaged receipt in the log where this roll falls is this roll's (its own error says so).
+            unread.remove(standing)
+            continue
         if part_of_game and (not logged or receipt.seq < logged[0]) and not reroll:
             continue
         if logged and receipt.seq > logged[-1] and not reroll:
@@ -328,3 +348,55 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger, part_of_game: bool = Fa
             "rolls of the exchanges that follow, or rolls hidden at the end of this one; check them with the "
             "exchanges that follow"))
     return findings
+
+
+def ledger_dice(entries: Sequence[Entry], ledger: Ledger) -> dict[int, list[int]]:
+    """The dice the ledger rolled for each entry (by line) whose logged dice differ from its receipts' and
+    whose every receipt is the ledger's own, validly signed: the dice the players changed."""
+    public = public_key_from_text(ledger.public_key)
+    by_seq = {r.seq: r for r in ledger.receipts}
+    out: dict[int, list[int]] = {}
+    for entry in entries:
+        tokens = list(getattr(entry, "receipts", []))
+        dice = logged_dice(entry)
+        if not tokens or len(tokens) != len(dice):
+            continue
+        rolled: list[int] = []
+        for token in tokens:
+            try:
+                receipt = receipt_from_token(token)
+            except ReceiptError:
+                break
+            stored = by_seq.get(receipt.seq)
+            if signature_problem(receipt, public) is not None or stored is None or receipt.game != ledger.game \
+                    or stored.digest() != receipt.digest():
+                break
+            rolled.append(receipt.total)
+        else:
+            if rolled != dice:
+                out[entry.line] = rolled
+    return out
+
+
+def _with_dice(entry: Entry, dice: list[int]) -> Entry:
+    """The entry with the dice its receipts rolled in place of the logged ones."""
+    if isinstance(entry, RollOff):
+        return entry.model_copy(update={"rolls": dict(zip(entry.rolls, dice))})
+    return entry.model_copy(update={"die": dice[0]})
+
+
+def with_ledger_dice(result: Replay[Any], ledger: Ledger) -> list[Finding]:
+    """The replay's findings, with each rule error on an entry whose die the players changed that the
+    receipt's die would not give made a note (house style 16: the changed die is the one breach, the
+    ledger's `die` error; a result claimed from it is its consequence)."""
+    changed = ledger_dice(result.entries, ledger)
+    if not changed:
+        return result.findings
+    entries = [_with_dice(e, changed[e.line]) if e.line in changed else e for e in result.entries]
+    again = replay(result.game, result.system, entries, keep_states=False)
+    kept = {(f.line, f.rule) for f in again.findings if f.severity == "error" and f.line in changed}
+    return [replace(f, severity="note", message=f"{f.message} (with the die the ledger rolled, "
+                                                f"{', '.join(map(str, changed[f.line]))}, no breach: the changed "
+                                                "die is the breach)")
+            if f.severity == "error" and f.line in changed and f.system == result.system.name
+            and (f.line, f.rule) not in kept else f for f in result.findings]

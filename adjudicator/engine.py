@@ -8,14 +8,14 @@ becomes a finding and the replay goes on from what the players actually did.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Generic, cast
 
 from adjudicator.basis import Board, Facts, entry_facts, finding_records
 from adjudicator.contract import RuleSystem, SequencePoint, StateT, how_of, kind_of
-from adjudicator.findings import Finding
-from adjudicator.notation.entries import (Advance, Attack, Comment, Entry, Header, Loss, Move, Place as Placement,
+from adjudicator.findings import Finding, one_error
+from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Place as Placement,
                                           Retreat, RollOff, StandFast, StepMarker)
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
@@ -368,7 +368,9 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
         out += misplaced
     if handed.author and entry.side:
         out += _author_findings(system, state, entry)
-    out += system.check_rules(state, entry, kind_rules=not misplaced)
+    own = system.check_rules(state, entry, kind_rules=not misplaced)
+    # A move, retreat or advance is one decision along one path: one error, the other restrictions it breaks notes.
+    out += one_error(own, "the same path breaks {rule} above: one error") if isinstance(entry, RELOCATING) else own
     return with_basis(system, state, entry, out) if out else out
 
 
@@ -396,6 +398,51 @@ def with_basis(system: RuleSystem[StateT], state: StateT, entry: Entry | None,
             if not f.basis and table.topics(f) else f for f in findings]
 
 
+RELOCATING = (Move, Retreat, Advance)
+"""The entries that put a unit in a hex of its owner's choosing: one that breaks a rule leaves it astray."""
+
+
+def _still_astray(astray: dict[str, int], entry: Entry, found: Sequence[Finding]) -> dict[str, int]:
+    """The units standing where a broken rule put them after an entry, with the line of that entry: a move,
+    retreat or advance that breaks a rule of the system puts its unit astray; any later entry that moves,
+    reduces or places the unit ends it (the players have gone on from there)."""
+    acting = set(_acting_units(entry)) if not isinstance(entry, Attack) else set()
+    out = {u: line for u, line in astray.items() if u not in acting} if acting & astray.keys() else astray
+    if isinstance(entry, RELOCATING) and any(f.severity == "error" and f.system != NOTATION and f.rule != "log"
+                                            for f in found):
+        out = {**out, entry.unit: entry.line}
+    return out
+
+
+def judged_lawfully(system: RuleSystem[StateT], state: StateT, entry: Entry, found: list[Finding],
+                    astray: Mapping[str, int], order: TurnOrder) -> list[Finding]:
+    """The findings of an entry with the errors that only a unit astray brings about made notes (house style
+    16: the breach that put it there was the error; judged from where the unit lawfully is, which the rules
+    do not fix, that is without it, the entry breaks no rule of that section).
+
+    An entry naming a unit astray, or attacking its hex, is the players' consistent follow-up and is judged
+    as it stands; so is any entry of a system without `with_units`."""
+    auditor = system.auditor
+    if auditor is None:
+        return found
+    named = {value for kind, value in iter_units_and_hexes(entry) if kind == "unit"}
+    if named & astray.keys():
+        return found
+    places = system.position(state).units
+    if isinstance(entry, (Attack, Bombard)) and any(places[u].place == entry.hex for u in astray if u in places):
+        return found
+    lawful = auditor.with_units(state, {u: p.place for u, p in places.items() if u not in astray})
+    kept = {f.rule for f in check(system, lawful, entry, order) if f.severity == "error"}
+    if all(f.rule in kept for f in found if f.severity == "error"):
+        return found
+    cause = "; ".join(f"line {line} put {unit} in {places[unit].place}" for unit, line in sorted(astray.items())
+                      if unit in places)
+    return [f if f.severity != "error" or f.rule in kept else
+            replace(f, severity="note", message=f"{f.message} (not a breach of its own: {cause}, which no rule "
+                                                f"allowed; without it there, this is no breach)")
+            for f in found]
+
+
 def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_states: bool = True, *,
            file: str = "<log>", source: Sequence[str] = (),
            syntax: Sequence[LogSyntaxError] = ()) -> Replay[StateT]:
@@ -421,6 +468,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
     resolver = Resolver(game, file, source, order)
     state = system.initial_state(game, headers)
     result.states.append(state)
+    astray: dict[str, int] = {}
     for entry in entries:
         if first_bad is not None and entry.line >= first_bad:
             break
@@ -430,7 +478,11 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         Finding("error", NOTATION, "ids", entry.line,
                                 (problem.place.column or 1) if problem.place else entry.column, problem.message))
         try:
-            result.findings += check(system, state, entry, order)
+            found = check(system, state, entry, order)
+            if astray and any(f.severity == "error" for f in found):
+                found = judged_lawfully(system, state, entry, found, astray, order)
+            result.findings += found
+            astray = _still_astray(astray, entry, found)
             state = system.apply(state, _applied(resolver, entry))
         except ReplayError as e:
             return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))

@@ -132,3 +132,14 @@ class ChainOrderError(WargameError):
 
     system = "vassal"
     rule = "chain"
+
+
+def one_error(found: list[Finding], why: str) -> list[Finding]:
+    """The findings of one breach with its first error kept and every later error made a note ending
+    with `why` (house style 16: a one-line breach gives one error, its consequences are notes)."""
+    errors = [f for f in found if f.severity == "error"]
+    if len(errors) < 2:
+        return found
+    first = errors[0]
+    return [f if f.severity != "error" or f is first else
+            replace(f, severity="note", message=f"{f.message} ({why.format(rule=first.rule)})") for f in found]

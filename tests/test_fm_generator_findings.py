@@ -45,13 +45,14 @@ def test_a_stacked_beach_hex_takes_the_result_with_one_unit(game: Game) -> None:
     stack = {"16/1": "2319", "18/1": "2319", "914/352": "2218"}
     attack = TO_GERMAN_BOMBARDMENT + "Phase combat\nGerman: attack 2319 with 914/352 result De\n"
     assert run(game, attack + "Allied> eliminate 16/1\nPhase mobile_movement\n", stack) == []
+    # Issue 26: the clause misread is the stack's (11.2.4), not 8.2.4's, nor 8.1.3's for a bombardment (11.2.3).
     assert run(game, attack + "Allied> eliminate 16/1\nAllied> eliminate 18/1\nPhase mobile_movement\n", stack) == \
-        [("8.2.4", "Allied> eliminate 18/1")]
+        [("11.2.4", "Allied> eliminate 18/1")]
     # +17 against 4 on the clear line: c12, a 4 reads D2; with 914/352's zone of control and the sea
     # around it the unit has no retreat and is eliminated (8.3).
     bombard = TO_GERMAN_BOMBARDMENT + "German: bombard 2319 die 4 result D2 support de_sf_9 de_sf_8\n"
     assert run(game, bombard + "Allied> eliminate 16/1\nPhase combat\n", stack) == []
-    assert run(game, bombard + "Allied> eliminate 18/1\nPhase combat\n", stack)[0] == ("8.2.4", "Allied> eliminate 18/1")
+    assert run(game, bombard + "Allied> eliminate 18/1\nPhase combat\n", stack)[0] == ("11.2.3", "Allied> eliminate 18/1")
 
 
 def test_naval_gunfire_beside_drawn_markers(game: Game) -> None:
@@ -202,7 +203,7 @@ def test_the_owner_chooses_the_beach_stack_defender(game: Game) -> None:
     attack = TO_GERMAN_BOMBARDMENT + "Phase combat\nGerman: attack 2319 with 914/352 result De defender 18/1\n"
     assert run(game, attack + "Allied> eliminate 18/1\nPhase mobile_movement\n", stack) == []
     assert run(game, attack + "Allied> eliminate 16/1\nPhase mobile_movement\n", stack)[0] == \
-        ("8.2.4", "Allied> eliminate 16/1")
+        ("11.2.4", "Allied> eliminate 16/1")
     bombard = TO_GERMAN_BOMBARDMENT + "German: bombard 2319 die 4 result D2 defender 18/1 support de_sf_9 de_sf_8\n"
     assert run(game, bombard + "Allied> eliminate 18/1\nPhase combat\n", stack) == []
     stray = TO_GERMAN_BOMBARDMENT + "German: bombard 2319 die 4 result D2 defender 26/1 support de_sf_9 de_sf_8\n"

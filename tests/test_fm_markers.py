@@ -162,7 +162,9 @@ def test_pointe_du_hoc(game: Game) -> None:
     +6 marker, and how far the Rangers may move up to the end of GT 1."""
     assert pdh(game, "Allied: eliminate 2Rgr\n", 1) == []
     assert pdh(game, "", 1) == [("11.2.3", "Turn 1")]
-    assert pdh(game, "Allied: deplete 2Rgr\n", 1) == [("11.2.3", "Allied: deplete 2Rgr"), ("11.2.3", "Turn 1")]
+    # One breach, one error (issue 26): a wrong loss is its own line's error, not again as GT 1 begins.
+    assert pdh(game, "Allied: deplete 2Rgr\n", 1) == [("11.2.3", "Allied: deplete 2Rgr")]
+    assert pdh(game, "Allied: eliminate 2Rgr\n", 2) == [("11.2.3", "Allied: eliminate 2Rgr")]
     assert pdh(game, "Allied: deplete 2Rgr\n", 2) == []
     assert pdh(game, "Allied: deplete 2Rgr\n", 2, "2Rgr 2417-2416\n") == [("11.2.3", "2Rgr 2417-2416")]
     assert pdh(game, "Allied: deplete 2Rgr\n2Rgr 2417-2416\n", 3) == []
@@ -174,7 +176,7 @@ def test_pointe_du_hoc(game: Game) -> None:
     assert pdh(game, "Allied: deplete 2Rgr\n", 4) == [("11.2.3", "Phase movement")]
     assert pdh(game, "German: lose de_sf_6\n", 6) == []
     assert pdh(game, "", 5) == [("11.2.3", "Phase movement")]
-    assert pdh(game, "German: lose de_sf_5\n", 5) == [("11.2.3", "German: lose de_sf_5"), ("11.2.3", "Phase movement")]
+    assert pdh(game, "German: lose de_sf_5\n", 5) == [("11.2.3", "German: lose de_sf_5")]
     assert pdh(game, "German: lose de_sf_6\nRoll Allied 3\n", 5) == [("11.2.3", "Roll Allied 3")]
     # Before the Rangers land there is nothing to roll.
     early = SETUP.replace("Allied: setup 2Rgr 2417\n", "Roll Allied 5\nAllied: setup 2Rgr 2417\n")

@@ -121,3 +121,15 @@ def test_three_markers_of_a_side_are_one_error(game: Game) -> None:
     order = "Allied: attack 2117 with 16/1 die 6 result Ex support de_sf_2 de_sf_3 us_sf_3"
     errors = replay_errors(game, f"{combat}{order}\nAllied: deplete 16/1\nGerman> deplete 914/352\n", placed)[0]
     assert errors == [("8.2.1b", order)]
+
+
+def test_reinforcements_left_off_are_one_error_once(game: Game) -> None:
+    """11.1.2, 11.2.4 (issue 26): the reinforcements a Movement Phase ends without are one error for the phase
+    (each other unit a note), and a unit left off is not reported again at every later Movement Phase."""
+    later = REST_OF_GT1 + "Phase movement\n" + REST_OF_GT1 + "Phase game_turn_end\nTurn 3\nPhase support_fire_marker\n" \
+        "Phase movement\nPhase bombardment\nPhase combat\nPhase mobile_movement\nPhase mobile_combat\nPhase movement\n" \
+        "Phase bombardment\n"
+    errors = [e for e in replay_errors(game, landed(SETUP) + TO_GT2 + later)[0] if e[0] in ("11.1.2", "11.2.4")]
+    # Sch/30 on GT 1 only; the six Allied units due on GT 2 once; GT 3's own Allied, then German, arrivals.
+    assert errors == [("11.1.2", "Phase bombardment"), ("11.2.4", "Phase bombardment"), ("11.2.4", "Phase bombardment"),
+                      ("11.1.2", "Phase bombardment")]

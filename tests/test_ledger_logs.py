@@ -22,7 +22,9 @@ from adjudicator.vassal.load import translate_file
 from ledger.store import open_store
 from ledger_support import fixed_key
 from test_vassal_reader import Session
-from wargame.receipts import GENESIS, Ledger, Receipt, ledger_from_bytes, public_key_text, sign_receipt
+from wargame.receipts import (
+    GENESIS, Ledger, Receipt, ledger_from_bytes, public_key_text, receipt_from_token, sign_receipt,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 PBEM = ROOT / "examples" / "pbem"
@@ -83,6 +85,30 @@ def test_a_changed_die_is_reported_with_its_line_and_roll(tmp_path: Path) -> Non
     assert ledger_lines == [
         f"{log}:{line}:1: error [ledger die]: die 5 in the log, but receipt #14 (Allied rolled 1d6 = 4 for "
         f"'turn 2 Allied attack on 0319' at 2026-01-10T19:41:02.000000Z) rolled 4"]
+
+
+def test_a_changed_die_is_one_error(tmp_path: Path) -> None:
+    """Issue 26: the raised die is the one error (the ledger's `die`); the result claimed from the real die,
+    wrong for the written one, is a note, since with the ledger's die the entry breaks no rule."""
+    log = game_log(PBEM / "changed-die", tmp_path / "changed.log")
+    code, output = check(str(log), "--ledger", str(LEDGER_FILE))
+    assert code == 1
+    errors = [t for t in output.splitlines() if ": error [" in t]
+    assert len(errors) == 1 and "[ledger die]" in errors[0], errors
+    assert "note [onslaught 7.1]" in output and "with the die the ledger rolled, 4, no breach" in output
+
+
+def test_a_tampered_receipt_is_one_error(tmp_path: Path) -> None:
+    """Issue 26: a receipt edited in the log (its signature no longer holds) or cut so it does not read is one
+    `receipt` error; the ledger's roll it stood for is not also a hidden roll."""
+    ledger, tokens = make_ledger(tmp_path, [("Allied", "attack", "1d6", [3]), ("German", "roll-off", "1d6", [2]),
+                                            ("Allied", "roll-off", "1d6", [5])])
+    edited = Receipt(**{**receipt_from_token(tokens[0]).__dict__, "result": (6,)}).token()
+    for bad in (edited, tokens[0][:-12]):
+        text = "\n".join([f"Allied: attack 0621 with us-inf-01 die 6 receipt {bad}",
+                          f"Roll Allied 5 German 2 receipt {tokens[2]} receipt {tokens[1]}"])
+        found = [(f.line, f.rule) for f in check_dice(parse_text(text), ledger) if f.severity == "error"]
+        assert found == [(1, "receipt")], (bad, found)
 
 
 def test_a_hidden_reroll_is_reported_with_its_purpose_and_time(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from adjudicator.cli import (
     expand_logs, main as adjudicate, position_at, read_logs,
 )
 from adjudicator.contract import MOVE_KINDS
-from adjudicator.dice_ledger import check_dice, read_ledger
+from adjudicator.dice_ledger import check_dice, read_ledger, with_ledger_dice
 from adjudicator.vassal.detect import is_vassal_file
 from umpire.judged import Judged, quoting
 from wargame.errors import WargameError
@@ -46,7 +46,7 @@ def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module
         judged = Judged(result, quoting(source), lambda n: f"{log.name} line {n}", log.name)
     if ledger_source is not None:
         ledger = read_ledger(ledger_source)
-        judged.result.findings = [*judged.result.findings, *check_dice(
+        judged.result.findings = [*with_ledger_dice(judged.result, ledger), *check_dice(
             judged.result.entries, ledger, dice_by_entry=judged.result.game.manifest.dice_by_entry() or None,
             pinned_key=ledger_key)]
     return judged

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.systems.base import PerGame, SystemBase
-from adjudicator.notation.entries import Attack, Bombard, Entry, Move
+from adjudicator.notation.entries import Attack, Bombard, Entry, Loss, Move, Retreat
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.results import FmCombat
@@ -226,6 +226,11 @@ class SeriesRules(SystemBase[S]):
         """The units a combat's result touches (5.3: one unit a hex, so every one); `chosen` is the
         entry's `defender`, for a folio's stacks."""
         return defenders
+
+    def untouched(self, state: S, combat: FmCombat, entry: Loss | Retreat) -> Finding | None:
+        """Why a unit of the combat's own hex that its result does not touch breaks a folio's clause by losing a
+        step or retreating (a stack defending with one unit), or None (the series stacks one unit a hex)."""
+        return None
 
     def range_rule(self, marker: Marker) -> str:
         """The clause that gives a marker its bombardment range (8.1.1: the exclusive rules assign them)."""

@@ -4,7 +4,7 @@ are no effect, (A) only with a friendly unit next to the target (8.1.3)."""
 
 from __future__ import annotations
 
-from adjudicator.findings import Finding
+from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Bombard
 from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, audit, unit_values
@@ -121,7 +121,8 @@ class Bombardment(SeriesRules[S]):
                 out.append(self._f("note", "8.1.2", entry, f"the result is {result.result}"
                                                          + (" (no effect in a bombardment)" if effect == "-" and
                                                             result.result != "-" else "")))
-        return out
+        # A differential and a result both what one modifier left out gives are one breach: one error.
+        return one_error(out, "the same modifier left out: one error") if left_out else out
 
     def _bombard_applied(self, state: S, entry: Bombard) -> S:
         """8.1: the bombardment opens a combat whose effect the next entries carry out."""

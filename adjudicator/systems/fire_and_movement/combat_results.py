@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adjudicator.contract import AdvanceOption
-from adjudicator.findings import Finding
-from adjudicator.notation.entries import Advance, Comment, Entry, Header, Loss, Retreat, StandFast
+from adjudicator.findings import Finding, one_error
+from adjudicator.notation.entries import Advance, Attack, Bombard, Comment, Entry, Header, Loss, Retreat, StandFast
 from adjudicator.systems.fire_and_movement import results
 from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.results import DEFENDER_RETREATS, FmCombat
@@ -46,7 +46,15 @@ class CombatResults(SeriesRules[S]):
         """What the combat under way still owed when another entry ends it."""
         combat = state.combat
         assert combat is not None
-        return [self._f("error", section, entry, message) for section, message in self._outstanding(state, combat)]
+        # One result left undone is one breach: its first part the error, the others notes.
+        owed = self._outstanding(state, combat)
+        if owed and isinstance(entry, (Attack, Bombard)):
+            # 8.0: the next combat declared before this one is done breaks the order of combat, whether the log
+            # then carries the result out late (state.undone) or never: the clause misread is 8.0's.
+            owed = [("8.0", f"{message}, before the next {entry.kind} is declared (8.0: each combat is resolved "
+                            "before the next)" if k == 0 else message) for k, (section, message) in enumerate(owed)]
+        found = [self._f("error", section, entry, message) for section, message in owed]
+        return one_error(found, "more of the same result left undone: one error")
 
     def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
         """A folio's own losses outside combat (None: the series' rules decide)."""
@@ -64,6 +72,9 @@ class CombatResults(SeriesRules[S]):
             return [self._f("error", "8.2.4", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
                                                    "to lose a step")]
         if entry.unit not in (*combat.attackers, *combat.defenders):
+            folio = self.untouched(state, combat, entry)
+            if folio is not None:
+                return [folio]
             # 8.1.3 says who a bombardment's results touch (the defenders, and (A)'s adjacent friends).
             return [self._f("error", "8.1.3" if combat.bombardment else "8.2.4", entry,
                             f"{entry.unit} took no part in {combat.name}")]

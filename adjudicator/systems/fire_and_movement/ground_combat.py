@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from adjudicator.basis import Basis, attack_records, crt_cell
-from adjudicator.findings import Finding
+from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Attack, Bombard
 from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.combat import (
@@ -101,7 +101,8 @@ class GroundCombat(SeriesRules[S]):
             out.append(self._f("note", procedure, entry, f"the result is {result.result} (differential "
                                                        f"{result.differential:+d}, {result.line} line, column "
                                                        f"{result.column})"))
-        return out
+        # A differential and a result both what one modifier left out gives are one breach: one error.
+        return one_error(out, "the same modifier left out: one error") if why else out
 
     def _check_attack(self, state: S, entry: Attack) -> list[Finding]:
         folio = self.folio_attack(state, entry)

@@ -189,6 +189,9 @@ class Retreats(SeriesRules[S]):
     def _check_displacement(self, state: S, entry: Retreat, combat: FmCombat, hexes: tuple[Hex, ...]) -> list[Finding]:
         """8.3.1: a friendly unit displaced one hex from where a retreating unit ends."""
         ends = {path[-1] for _, path in combat.retreated}
+        folio = self.untouched(state, combat, entry) if entry.path[0] not in ends else None
+        if folio is not None:
+            return [folio]
         if entry.path[0] not in ends and combat.bombardment and not ends:
             # No retreat has ended anywhere yet: not a displacement, a unit the bombardment never touched.
             return [self._f("error", "8.1.3", entry, f"{entry.unit} took no part in {combat.name}; a bombardment's "

@@ -73,6 +73,10 @@ class FireAndMovementState:
     """Support markers placed on combats this game turn, one entry per use (7.2)."""
     combat: FmCombat | None = None
     """The combat whose results the entries after its attack carry out (8.2.4-8.5)."""
+    undone: FmCombat | None = None
+    """A combat whose result was left undone when the next attack or bombardment was declared (8.0: one combat
+    resolved before the next): its one error is on that entry, so its result carried out late, in the same phase,
+    is judged against it (one breach, one error)."""
     bombarded: tuple[str, ...] = ()
     """The hex of every marker that has bombarded in this player turn (8.1: two a hex at most)."""
     overstacked: tuple[tuple[str, frozenset[str]], ...] = ()

@@ -108,6 +108,10 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
                 again = checker(evolve(state, combat=table), entry)
                 if not any(f.severity == "error" for f in again):
                     found = again
+            if state.undone is not None and self._carries_late(state, entry):
+                late = state.undone
+                found = [self._f("note", "8.0", entry, f"{entry.kind} carries out the result of {late.name}, after "
+                                                       "the next attack was declared: the one error is there")]
             out += found
         out += self._check_defender(state, entry)
         out += self.entry_checks(state, entry)
@@ -161,10 +165,27 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             state = evolve(state, noted=state.noted | {kind})
+        if isinstance(entry, (TurnMarker, StepMarker)):
+            state = evolve(state, undone=None)
         if state.combat is not None and not self._carries_out(state, entry):
-            state = evolve(state, combat=None)
+            late = state.undone
+            if isinstance(entry, (Attack, Bombard)) and self._outstanding(state, state.combat):
+                late = state.combat  # 8.0: left undone as the next combat begins; carried out late, or never
+            state = evolve(state, combat=None, undone=late)
         applier = self._applies.get(type(entry))
+        if applier is not None and state.undone is not None and self._carries_late(state, entry):
+            after = applier(evolve(state, combat=state.undone), entry)
+            return evolve(after, combat=state.combat, undone=after.combat)
         return state if applier is None else applier(state, entry)
+
+    def _carries_late(self, state: S, entry: Entry) -> bool:
+        """Whether an entry carrying out a combat is wrong for the combat under way and right for the one left
+        undone when it was declared (8.0; state.undone)."""
+        checker = self._checks.get(type(entry))
+        if checker is None or state.undone is None or not isinstance(entry, (Loss, Retreat, Advance, StandFast)):
+            return False
+        return any(f.severity == "error" for f in checker(state, entry)) and \
+            not any(f.severity == "error" for f in checker(evolve(state, combat=state.undone), entry))
 
     def _move_applied(self, state: S, entry: Move) -> S:
         where = state.location.get(entry.unit)

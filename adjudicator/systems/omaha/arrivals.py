@@ -3,7 +3,7 @@ campaign's, 14.0 b, g): who is due when, where each may arrive, and the replacem
 
 from __future__ import annotations
 
-from adjudicator.findings import Finding
+from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Entry, Place
 from adjudicator.systems.omaha.base import OmahaRules, scenario_of
 from adjudicator.systems.omaha.state import OmahaState
@@ -23,17 +23,25 @@ class Arrivals(OmahaRules):
         return not self._campaign(state) and unit_id in dict(state.entered)
 
     def _arrivals_due(self, state: OmahaState, entry: Entry) -> list[Finding]:
-        """11.1.2, 11.2.4: at the end of a Movement Phase, the side's reinforcements due that could arrive."""
+        """11.1.2, 11.2.4: at the end of a Movement Phase, the side's reinforcements due that could arrive: one
+        error for the phase, each other unit a note; a unit reported is not reported again (a lasting condition)."""
+        out = [self._f("error", section, entry, f"{self._where(state)} ends without {row.unit}, due on GT {row.turn}, "
+                                                "though it could arrive") for row, section in self._late_arrivals(state)]
+        return one_error(out, "another reinforcement left off in the same phase: one error")
+
+    def _late_arrivals(self, state: OmahaState) -> list[tuple[Arrival, str]]:
+        """The reinforcements due that could arrive as this Movement Phase ends and were not reported late before,
+        with the section they break (11.1.2 German, 11.2.4 Allied)."""
         if self.phase_id(state) != "movement" or not state.set_up:
             return []
-        out = []
         side = self.active(state) or ""
-        for row in self._due(state, side):
-            if self.entry_hexes(state, row.unit, row.entry):
-                section = "11.1.2" if side == "German" else "11.2.4"
-                out.append(self._f("error", section, entry, f"{self._where(state)} ends without {row.unit}, due on "
-                                                            f"GT {row.turn}, though it could arrive"))
-        return out
+        section = "11.1.2" if side == "German" else "11.2.4"
+        return [(row, section) for row in self._due(state, side)
+                if row.unit not in state.late and self.entry_hexes(state, row.unit, row.entry)]
+
+    def _reported_late(self, state: OmahaState) -> frozenset[str]:
+        """The reinforcements reported late, with those this phase's end reports."""
+        return state.late | {row.unit for row, _ in self._late_arrivals(state)}
 
     def _schedule(self, state: OmahaState) -> list[Arrival]:
         """The scenario's reinforcements, with the assault units that could not land for stacking:

@@ -11,8 +11,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Attack, Entry, Move
+from adjudicator.notation.entries import Attack, Entry, Loss, Move, Retreat
 from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
+from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
 
@@ -71,6 +72,17 @@ class BeachAssaults(OmahaRules):
                                                            f"stacked in {where}; a unit that has left a beach landing "
                                                            "hex never stacks again (11.2.1)"))
         return out
+
+    def untouched(self, state: OmahaState, combat: FmCombat, entry: Loss | Retreat) -> Finding | None:
+        """11.2.3, 11.2.4: a unit of a beach landing stack that did not defend it takes none of the result: its
+        loss or retreat breaks the stack rule (11.2.3 for a bombardment, 11.2.4 for an attack), not 8.1.3 or 8.2.4."""
+        if state.location.get(entry.unit) != combat.hex or combat.hex not in self.landing_hexes(state):
+            return None
+        section = "11.2.3" if combat.bombardment else "11.2.4"
+        what = "loses a step" if isinstance(entry, Loss) else "retreats"
+        return self._f("error", section, entry, f"{entry.unit} {what}, but the stack in {combat.hex} defended "
+                                                f"{combat.name} with {', '.join(combat.defenders)} alone, the only "
+                                                f"unit its result touches ({section})")
 
     def defending(self, state: OmahaState, defenders: list[str], chosen: str | None = None) -> list[str]:
         return self._stack_defender(state, defenders, chosen)

@@ -237,6 +237,10 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
                 kept.append(marker_id)
                 continue
             match = next((o for o in owed if o[0] == entry.how and o[1] == side and o[2] in ("", marker_id)), None)
+            if match is None:
+                # Another marker than the one owed is its own line's error (11.2.3): the players meant this entry
+                # for the marker owed, which is then not owed again (one breach, one error).
+                match = next((o for o in owed if o[0] == entry.how and o[1] == side), None)
             if match is not None:
                 owed.remove(match)
             (withheld if entry.how == "aside" else lost).append(marker_id)

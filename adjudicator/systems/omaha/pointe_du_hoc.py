@@ -75,8 +75,8 @@ class PointeDuHoc(OmahaRules):
             return [self._f("error", "11.2.3", entry, "GT 1 begins before the Pointe du Hoc assault is rolled "
                                                     "(written 'Roll Allied N' after the landing, 11.2.3)")]
         row = charts.pointe_du_hoc(state.game, state.pointe_du_hoc)
-        if row is None:
-            return []
+        if row is None or state.ranger_loss:
+            return []  # a loss written: a wrong one was its own line's error (one breach, one error)
         on_map = self._on_map(state, ranger) is not None
         reduced = ranger in state.depleted
         if row.ranger == "eliminated" and on_map or row.ranger == "reduced" and not reduced:

@@ -51,6 +51,12 @@ class OmahaState(FireAndMovementState):
     pointe_du_hoc: int | None = None
     """The die of the Pointe du Hoc assault (11.2.3)."""
     ranger_moved: int = 0
+    late: frozenset[str] = frozenset()
+    """Reinforcements reported as not brought on when due and able to arrive (11.1.2, 11.2.4): a lasting
+    condition, reported once."""
+    ranger_loss: bool = False
+    """A loss of the Rangers was written after the Pointe du Hoc roll (11.2.3): a wrong one is its own line's
+    error, so GT 1 does not report the loss again (one breach, one error)."""
     """Hexes the Rangers have moved since the Pointe du Hoc roll, up to the end of GT 1 (11.2.3)."""
     weather: str | None = None
     """This game turn's weather once rolled, 'fair' or 'inclement' (14.1)."""

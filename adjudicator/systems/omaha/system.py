@@ -198,7 +198,7 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
             return state
         after = super()._phase_applied(state, entry)
         markers = state.game.markers_by_id
-        return evolve(after, entered=(), landed=frozenset(), supply_losses=frozenset(),
+        return evolve(after, entered=(), landed=frozenset(), supply_losses=frozenset(), late=self._reported_late(state),
                       mines_aside=(*state.mines_aside, *(m for _, m in state.drawn if markers[m].kind == "mines")),
                       owed=() if self.phase_id(state) == "support_fire_marker" else state.owed)
 
@@ -229,6 +229,8 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         supply = self._allied_turn_ending(state) and (state.combat is None or self._supply_loss(state, entry.unit))
         if supply:
             state = evolve(state, supply_losses=state.supply_losses | {entry.unit})
+        if state.turn == 0 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
+            state = evolve(state, ranger_loss=True)  # 11.2.3: the loss written, right or wrong
         return super()._loss_applied(state, entry)
 
     def _place_applied(self, state: OmahaState, entry: Place) -> OmahaState:

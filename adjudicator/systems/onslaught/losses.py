@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.findings import Finding
+from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Advance, Comment, Entry, Header, Loss, Retreat, StandFast
 from adjudicator.systems.onslaught import results
 from adjudicator.systems.onslaught.arrivals import OUT_OF_PLAY, box_of, check_arrival_loss
@@ -43,7 +43,9 @@ def combat_over(state: OnslaughtState, entry: Entry) -> list[Finding]:
         return []
     found = results.outstanding(combat, state.pending, lambda: retreat_options_of(state, combat),
                                 lambda u: on_map(state, u) is not None)
-    return [finding("error", section, entry, message) for section, message in found]
+    # One result left undone is one breach: its first part the error, the others notes.
+    return one_error([finding("error", section, entry, message) for section, message in found],
+                     "more of the same result left undone: one error")
 
 
 def check_loss(state: OnslaughtState, entry: Loss) -> list[Finding]:
