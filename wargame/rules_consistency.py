@@ -58,9 +58,9 @@ def check_rules(game: Game) -> list[DataError]:
             known(rules.combat.below_result, codes, "result code", "combat.below_result")
     for side in rules.start_reduced:
         known(side, sides, "side", "start_reduced")
-    for line, row in game.replacements:
-        if row.turn > last:
-            errors.append(DataError(f"replacements on turn {row.turn}, past the last turn ({last})",
+    for line, record in game.replacements:
+        if record.turn > last:
+            errors.append(DataError(f"replacements on turn {record.turn}, past the last turn ({last})",
                                     Place(game.files["replacements"], line, None, "turn")))
     for condition in rules.condition:
         for turn in condition.turns:
