@@ -87,18 +87,18 @@ def zone_of(state: ClassicState, side: str) -> frozenset[Hex]:
     t = rules_of(state)
     if t.rules.zoc.kind == "none":
         return frozenset()
+    last = t.zones.get(side)
+    if last is not None and last[0] is state.by_hex:
+        return last[1]
     grid = state.game.grid
+    units = state.game.units_by_id
     out: set[Hex] = set()
-    for label, units in state.by_hex.items():
-        if not any(unit_of(state, u).side == side and exerts_zoc(state, u) for u in units):
-            continue
-        h = grid.hex_of(label)
-        out.add(h)
-        for n in grid.neighbours_on_map(h):
-            if n in t.zoc_blocked_hexes or Hexside.between(h, n) in t.zoc_blocked_sides:
-                continue
-            out.add(n)
-    return frozenset(out)
+    for label, ids in state.by_hex.items():
+        if any(units[u].side == side and units[u].zoc for u in ids):
+            out |= t.zoc_cells[grid.hex_of(label)]
+    zone = frozenset(out)
+    t.zones[side] = (state.by_hex, zone)
+    return zone
 
 
 def stack_count(state: ClassicState, units: Iterable[str]) -> int:

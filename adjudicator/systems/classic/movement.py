@@ -226,6 +226,10 @@ def apply_move(state: ClassicState, entry: Move) -> ClassicState:
 
 def phase_stacking(state: ClassicState) -> list[tuple[str, str]]:
     """Every overstacked hex (label, side) when stacking is checked at the end of each phase."""
-    if rules_of(state).rules.stacking.checked != "end_of_phase":
+    stacking = rules_of(state).rules.stacking
+    if stacking.checked != "end_of_phase":
         return []
-    return [(label, state.side_in(label) or "") for label in sorted(state.by_hex) if overstacked(state, label)]
+    # A unit counts one, or at most two steps: a hex with fewer units than that cannot be over the limit.
+    most = 2 if stacking.count == "steps" else 1
+    return [(label, state.side_in(label) or "") for label in sorted(state.by_hex)
+            if len(state.by_hex[label]) * most > stacking.limit and overstacked(state, label)]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from adjudicator.findings import SectionTable
@@ -42,6 +43,13 @@ class Tables:
     """The index of the movement allowance among a counter's values."""
     strength_index: int
     """The index of the combat strength among a counter's values (the first value that is not the allowance)."""
+    zoc_cells: dict[Hex, frozenset[Hex]] = field(default_factory=dict)
+    """The zone a unit with a zone of control exerts from each map hex: the hex and the neighbours its zone
+    reaches (not into blocked hexes, not across blocked hexsides)."""
+    zones: dict[str, tuple[Mapping[str, tuple[str, ...]], frozenset[Hex]]] = field(default_factory=dict,
+                                                                                    compare=False)
+    """Each side's zones for the last position asked (its `by_hex`, held so that its identity stays its own):
+    a replay asks a position's zones several times (the move's check, its application, its reach)."""
 
     def condition(self, turn: int) -> Condition | None:
         """The weather or ground condition in force on a turn, if any."""
@@ -102,10 +110,14 @@ def _build(game: Game) -> Tables:
     names = game.manifest.value_names
     value_index = names.index(rules.movement.value) if rules.movement.value in names else len(names) - 1
     strength_index = next((i for i in range(len(names)) if i != value_index), 0)
+    neighbours = grid.neighbour_map
+    zoc_cells = {h: frozenset([h, *(n for n in near if n not in blocked_hexes
+                                    and Hexside.between(h, n) not in blocked_sides)])
+                 for h, near in neighbours.items()}
     return Tables(game, rules, table, hex_cost, side_add, frozenset(rail),
                   frozenset(h for s in rail for h in s.hexes()), blocked_hexes, frozenset(blocked_sides),
                   place_hex, {r.code: r for r in rules.combat.results}, {p.id: p for p in rules.movement.phases},
-                  turn_sequence(game.manifest), value_index, strength_index)
+                  turn_sequence(game.manifest), value_index, strength_index, zoc_cells)
 
 
 tables = PerGame(_build)

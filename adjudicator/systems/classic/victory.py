@@ -9,21 +9,32 @@ from dataclasses import replace
 from adjudicator.contract import Outcome
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Declare
+from adjudicator.systems.base import PerGame
 from adjudicator.systems.classic.base import finding, rules_of
 from adjudicator.systems.classic.state import ClassicState
+from adjudicator.systems.classic.tables import tables
+from wargame.game import Game
 from wargame.rulebook import VictoryCondition
 
 
-def victory_hexes(state: ClassicState) -> frozenset[str]:
-    """The hexes of every place a victory condition names."""
-    t = rules_of(state)
+def _victory_hexes(game: Game) -> frozenset[str]:
+    t = tables(game)
     victory = t.rules.victory
     if victory is None:
         return frozenset()
     names = {n for c in victory.conditions for n in (*c.controls, *c.also_controls)}
     names |= {n for held in victory.initial.values() for n in held}
-    names |= {p.name for _, p in state.game.places}
+    names |= {p.name for _, p in game.places}
     return frozenset(t.place_hex[n] for n in names if n in t.place_hex)
+
+
+_VICTORY_HEXES = PerGame(_victory_hexes)
+"""A game's victory places, worked out once (every move, retreat and placement asks)."""
+
+
+def victory_hexes(state: ClassicState) -> frozenset[str]:
+    """The hexes of every place a victory condition names."""
+    return _VICTORY_HEXES(state.game)
 
 
 def initial_control(state: ClassicState) -> dict[str, str]:
