@@ -1,8 +1,9 @@
-"""Benchmark of `adjudicate` on long synthetic games of both bundled games, and the Onslaught generator.
+"""Benchmark of `adjudicate` on long synthetic games of every bundled game, and the Onslaught generator.
 
-Two generators play random but legal games, in the spirit of Rally the Troops' `rtt fuzz`: the
-Onslaught campaign (here) and Omaha Beach's Beach to Bocage scenario under Fire & Movement
-(bench/synthetic_omaha.py); what they share (the player's bookkeeping, the replay, the
+Three generators play random but legal games, in the spirit of Rally the Troops' `rtt fuzz`: the
+Onslaught campaign (here), Omaha Beach's Beach to Bocage scenario under Fire & Movement
+(bench/synthetic_omaha.py) and Battle for Moscow on the classic series, generated from the game's data
+alone (bench/synthetic_classic.py); what they share (the player's bookkeeping, the replay, the
 self-check, the profile) is in bench/synthetic.py. Every generated log is replayed by the engine
 and must give no error finding, so the generators double as fuzzers: an error on a legal move is
 a bug in the generator or in the engine.
@@ -26,15 +27,17 @@ supply lines, ZOC zones) carries over from one run to the next, as one real `adj
   the game; resolve alone and the engine alone are shown too;
 and prints the entries per second of the replay and its ratio to the parse, measured in the same
 run because machines are noisy, with the best of the replay's runs beside the median (what the code does
-when the machine's other tenants leave it alone). With both games, each is measured in a process of its own,
+when the machine's other tenants leave it alone). With every game, each is measured in a process of its own,
 as each `adjudicate check` runs. Figures and their history: bench/README.md. Then, each in a fresh process: the peak memory of one check
 (tracemalloc's peak and the process's maximum resident set), also for 20,000 entries of passes
 (a log whose states once kept every pass); and whole-process `adjudicate check` on the generated
-log and the bundled sample logs, start-up included, its modules read from bytecode as after `pip install` (median wall time, maximum resident set).
+log and the bundled sample logs, start-up included, its modules read from bytecode as after `pip install`
+(median wall time, maximum resident set), beside whole-process `adjudicate convert` of the same log to JSON (the parse and writing, no rules: issue 31
+holds a classic game's check within 3x of it).
 Aims (issue 14): at least 10,000 entries/s cold, within 10x the parse, a check's peak under
 150 MiB for a 20,000-entry game.
 
-Run: python bench/adjudicate.py [--game onslaught|omaha|both] [--runs N] [--seed S] [--turns T]
+Run: python bench/adjudicate.py [--game onslaught|omaha|moscow|all] [--runs N] [--seed S] [--turns T]
      [--optional weather] [--optional flak] [--write DIR] [--profile]
 """
 
@@ -69,6 +72,7 @@ from wargame.game import Game, load_game  # noqa: E402
 from wargame.hexes import Hex, Hexside  # noqa: E402
 from wargame.paths import Reach, reachable  # noqa: E402
 from synthetic import SyntheticPlayer, check_clean, profile_replay, system_of  # noqa: E402
+from synthetic_classic import classic, generate_classic  # noqa: E402
 from synthetic_omaha import generate_omaha, omaha  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
@@ -480,19 +484,21 @@ def peak_memory(path: Path, game_id: str) -> dict[str, int]:
     return dict(json.loads(done.stdout))
 
 
-def whole_process(path: Path, runs: int, pycache: Path) -> tuple[float, int, int]:
-    """`adjudicate check LOG` in its own process, start-up included: median seconds, maximum RSS (KiB), exit code.
+def whole_process(path: Path, runs: int, pycache: Path,
+                  command: tuple[str, ...] = ("check",)) -> tuple[float, int, int]:
+    """`adjudicate check LOG` (or another command on the log) in its own process, start-up included: median
+    seconds, maximum RSS (KiB), exit code.
 
     As an installed Umpire runs: pip compiles a wheel's modules at install, so a user's start-up reads bytecode.
     The processes here cache theirs under `pycache` (a warm-up run writes it), whatever PYTHONDONTWRITEBYTECODE
     the machine sets, and the checkout is left as it was."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = str(pycache)
-    command = [sys.executable, "-c", CHILD_RSS, sys.executable, "-m", "adjudicator", "check", str(path)]
-    subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT, env=env)  # warm-up: bytecode
+    argv = [sys.executable, "-c", CHILD_RSS, sys.executable, "-m", "adjudicator", command[0], str(path), *command[1:]]
+    subprocess.run(argv, capture_output=True, text=True, check=True, cwd=ROOT, env=env)  # warm-up: bytecode
     figures = []
     for _ in range(runs):
-        done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT, env=env)
+        done = subprocess.run(argv, capture_output=True, text=True, check=True, cwd=ROOT, env=env)
         figures.append(json.loads(done.stdout))
     return (statistics.median(f["seconds"] for f in figures), max(f["maxrss_kib"] for f in figures),
             figures[0]["code"])
@@ -564,17 +570,23 @@ def measure(name: str, text: str, load: Callable[[], Game], runs: int, generated
                   f"traced, {probe['maxrss_kib'] / 1024:.0f} MiB maximum resident set (aim: under 150 MiB)")
         print()
         samples = [log, *sorted((ROOT / "examples" / game.id).glob("legal-*.log"))[:3]]
-        print(f"{'adjudicate check, whole process':<44} {'seconds':>8} {'max RSS MiB':>12} {'exit':>5}")
+        # `convert` (parse and write the JSON twin, no rules) is the whole-process floor a check is held to (issue 31).
+        converted = Path(folder) / "converted.json"
+        print(f"{'whole process (median wall s)':<44} {'check s':>8} {'max RSS MiB':>12} {'exit':>5} {'convert s':>10} "
+              f"{'check/convert':>14}")
         for path in samples:
             seconds, rss, code = whole_process(path, runs, Path(folder) / "pycache")
+            floor, _, _ = whole_process(path, runs, Path(folder) / "pycache", ("convert", "-o", str(converted)))
             shown = "generated" if path == log else path.relative_to(ROOT).as_posix()
-            print(f"{shown:<44} {seconds:>8.2f} {rss / 1024:>12.0f} {code:>5}")
+            print(f"{shown:<44} {seconds:>8.2f} {rss / 1024:>12.0f} {code:>5} {floor:>10.2f} {seconds / floor:>14.2f}")
     if profile:
         print()
         print(profile_replay(text, game))
     return Figures(name, entries, parse_s, replay_s, best)
 
 
+GAMES = ("onslaught", "omaha", "moscow")
+"""The games measured; `--game both` (its name from when there were two) and `all` measure every one."""
 FIGURES_LINE = "figures: "
 """How a game's process hands its figures to the summary (`--game both` runs each game in its own process)."""
 
@@ -582,12 +594,12 @@ FIGURES_LINE = "figures: "
 def main(argv: list[str] | None = None) -> int:
     """Generate the games, check them, and print their figures."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--game", choices=("onslaught", "omaha", "both"), default="both",
-                        help="which synthetic game(s) to measure")
+    parser.add_argument("--game", choices=(*GAMES, "both", "all"), default="all",
+                        help="which synthetic game to measure (both, all: every one, each in its own process)")
     parser.add_argument("--runs", type=int, default=3, help="timed runs per figure (median reported)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the generated games")
     parser.add_argument("--turns", type=int, default=None,
-                        help="turns to generate (default: the whole game, Onslaught 20, Omaha 17)")
+                        help="turns to generate (default: the whole game, Onslaught 20, Omaha 17, Moscow 7)")
     parser.add_argument("--optional", action="append", default=[], choices=("weather", "flak"),
                         help="an Omaha optional rule in force (repeat for both)")
     parser.add_argument("--write", type=Path, default=None,
@@ -596,11 +608,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    names = ("onslaught", "omaha") if args.game == "both" else (args.game,)
+    names = GAMES if args.game in ("both", "all") else (args.game,)
     generators: dict[str, tuple[str, Callable[[], Game], Callable[[int, int, Game], str], int]] = {
         "onslaught": ("Onslaught", onslaught, lambda seed, turns, game: generate(seed, turns, game, check=False), 20),
         "omaha": ("Omaha Beach", omaha, lambda seed, turns, game: generate_omaha(
             seed, turns, game, check=False, optional=args.optional), 17),
+        "moscow": ("Battle for Moscow", classic, lambda seed, turns, game: generate_classic(
+            seed, turns, game, check=False), 7),
     }
     for name in names:
         last = generators[name][3]

@@ -194,14 +194,15 @@ def test_omaha_turns_outside_the_scenario_are_refused(omaha: Game) -> None:
         bench.generate_omaha(OMAHA_SEED, 18, omaha)
 
 
-def test_the_benchmark_reports_both_games(capsys: pytest.CaptureFixture[str]) -> None:
-    """`python bench/adjudicate.py` measures both games and sums them up (one turn each here)."""
+def test_the_benchmark_reports_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python bench/adjudicate.py` measures every bundled game and sums them up (one turn each here)."""
     assert bench.main(["--runs", "1", "--turns", "1"]) == 0
     out = capsys.readouterr().out
     assert "synthetic Onslaught game" in out and "synthetic Omaha Beach game" in out
-    assert out.count("replay (parse + engine, as check)") == 2
+    assert "synthetic Battle for Moscow game" in out
+    assert out.count("replay (parse + engine, as check)") == 3
     summary = out[out.index("summary"):].splitlines()
-    assert [line.split()[0] for line in summary[1:]] == ["Onslaught", "Omaha"]
+    assert [line.split()[0] for line in summary[1:]] == ["Onslaught", "Omaha", "Battle"]
 
 
 @pytest.mark.slow
