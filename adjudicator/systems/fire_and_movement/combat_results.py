@@ -72,9 +72,9 @@ class CombatResults(SeriesRules[S]):
             return [self._f("error", "8.2.4", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
                                                    "to lose a step")]
         if entry.unit not in (*combat.attackers, *combat.defenders):
-            folio = self.untouched(state, combat, entry)
-            if folio is not None:
-                return [folio]
+            untouched = self.untouched(state, combat, entry)
+            if untouched is not None:
+                return [untouched]
             # 8.1.3 says who a bombardment's results touch (the defenders, and (A)'s adjacent friends).
             return [self._f("error", "8.1.3" if combat.bombardment else "8.2.4", entry,
                             f"{entry.unit} took no part in {combat.name}")]

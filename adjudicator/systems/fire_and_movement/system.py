@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from adjudicator.contract import EngineChecks, MarkerUse, Outcome, Position, SequencePoint, StepNoun
+from adjudicator.contract import EngineChecks, MarkerUse, Outcome, Position, SequencePoint, StepNoun, kind_of
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
     Advance, Attack, Bombard, Entry, Header, Loss, Move, Place, Retreat, RollOff, StandFast, StepMarker,
@@ -110,7 +110,7 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
                     found = again
             if state.undone is not None and self._carries_late(state, entry):
                 late = state.undone
-                found = [self._f("note", "8.0", entry, f"{entry.kind} carries out the result of {late.name}, after "
+                found = [self._f("note", "8.0", entry, f"{kind_of(entry)} carries out the result of {late.name}, after "
                                                        "the next attack was declared: the one error is there")]
             out += found
         out += self._check_defender(state, entry)
