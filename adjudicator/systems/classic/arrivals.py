@@ -3,7 +3,6 @@ when, where, on which face, what a point buys, and that the hex is in communicat
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Place
@@ -11,7 +10,7 @@ from adjudicator.systems.classic.base import (
     enemy_of, finding, in_communication, noted_overstack, rules_of, stack_count, unit_of, zone_of,
 )
 from adjudicator.systems.classic.victory import entered
-from adjudicator.systems.classic.state import ClassicState, relocate
+from adjudicator.systems.classic.state import ClassicState, evolve, relocate
 from wargame.models import Arrival
 
 
@@ -158,7 +157,7 @@ def apply_place(state: ClassicState, entry: Place) -> ClassicState:
     log = state.log
     arrived = state.arrived
     if entry.how == "replace":
-        log = replace(log, points={**log.points, unit.side: log.points.get(unit.side, 0) + (entry.points or 1)},
+        log = evolve(log, points={**log.points, unit.side: log.points.get(unit.side, 0) + (entry.points or 1)},
                       replaced=log.replaced | {entry.unit})
         rules = rules_of(state).rules.replacements
         on_map = state.game.grid.is_label(state.location.get(entry.unit, ""))

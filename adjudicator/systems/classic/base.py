@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import replace
 from fractions import Fraction
 
 from adjudicator.findings import Finding, Severity
 from adjudicator.notation.entries import Entry
-from adjudicator.systems.classic.state import ClassicState
+from adjudicator.systems.classic.state import ClassicState, evolve
 from adjudicator.systems.classic.tables import Tables, factor, tables
 from wargame.hexes import Hex, Hexside
 from wargame.models import Unit
@@ -90,13 +89,19 @@ def zone_of(state: ClassicState, side: str) -> frozenset[Hex]:
     last = t.zones.get(side)
     if last is not None and last[0] is state.by_hex:
         return last[1]
-    grid = state.game.grid
-    units = state.game.units_by_id
-    out: set[Hex] = set()
-    for label, ids in state.by_hex.items():
-        if any(units[u].side == side and units[u].zoc for u in ids):
+    # The zones depend on the hexes the side's units hold, not on the other side's: keyed by those hexes, the
+    # zones a move of the other side leaves alone are found again.
+    held = state.held.get(side, frozenset())
+    zone = t.zones_by_hexes.get((side, held))
+    if zone is None:
+        grid = state.game.grid
+        out: set[Hex] = set()
+        for label in held:
             out |= t.zoc_cells[grid.hex_of(label)]
-    zone = frozenset(out)
+        zone = frozenset(out)
+        if len(t.zones_by_hexes) > 256:
+            t.zones_by_hexes.clear()  # bounded: a replay asks about its recent positions
+        t.zones_by_hexes[(side, held)] = zone
     t.zones[side] = (state.by_hex, zone)
     return zone
 
@@ -124,7 +129,7 @@ def noted_overstack(state: ClassicState, label: str) -> ClassicState:
     (a retreat or placement ending on a full hex), so a phase's end does not report it again."""
     if not state.game.grid.is_label(label) or not overstacked(state, label):
         return state
-    return replace(state, overstacks=state.overstacks | {(label, state.units_in(label))})
+    return evolve(state, overstacks=state.overstacks | {(label, state.units_in(label))})
 
 
 def in_communication(state: ClassicState, label: str, side: str) -> bool:

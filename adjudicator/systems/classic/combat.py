@@ -4,7 +4,7 @@ differential column with terrain shifts, the die read on crt.toml, and the resul
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from adjudicator.contract import CombatAccount
@@ -13,7 +13,7 @@ from adjudicator.notation.entries import Attack
 from adjudicator.systems.classic.base import (
     condition_factor, enemy_of, finding, rules_of, step_value, steps_left, strength, unit_of,
 )
-from adjudicator.systems.classic.state import ClassicState, Pending
+from adjudicator.systems.classic.state import ClassicState, Pending, evolve
 from adjudicator.systems.classic.tables import factor
 from wargame.errors import WargameError
 from wargame.hexes import Hexside
@@ -239,13 +239,13 @@ def pending_of(state: ClassicState, entry: Attack, code: str) -> Pending:
 
 def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
     """The attackers and the hex marked for the phase, and the result's obligations pending."""
-    log = replace(state.log, attacked=state.log.attacked | set(entry.attackers), defended=state.log.defended | {entry.hex})
+    log = evolve(state.log, attacked=state.log.attacked | set(entry.attackers), defended=state.log.defended | {entry.hex})
     code = result_applied(state, entry)
     pending = pending_of(state, entry, code) if code is not None else None
     table = result_applied(state, entry.model_copy(update={"result": None})) if entry.result is not None else None
     if pending is not None and table is not None and table != code:
-        pending = replace(pending, alternative=pending_of(state, entry, table))
-    return replace(state, log=log, pending=pending)
+        pending = evolve(pending, alternative=pending_of(state, entry, table))
+    return evolve(state, log=log, pending=pending)
 
 
 def account(state: ClassicState, entry: Attack) -> CombatAccount:
@@ -274,7 +274,7 @@ def account(state: ClassicState, entry: Attack) -> CombatAccount:
     if result is not None and result in t.results and t.results[result].defender_retreat:
         # The retreats the result opens, as the checker would accept them (after its step losses).
         from adjudicator.systems.classic.results import retreat_options
-        owed = retreat_options(replace(state, pending=pending_of(state, entry, result)))
+        owed = retreat_options(evolve(state, pending=pending_of(state, entry, result)))
         by_unit = {o.unit: o for o in owed}
         for u in state.units_in(entry.hex):
             option = by_unit.get(u)

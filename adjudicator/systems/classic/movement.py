@@ -3,7 +3,7 @@ rail movement, conditions, stacking at the end of a move; read from rules.toml a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
@@ -11,7 +11,7 @@ from adjudicator.systems.classic.base import (
     allowance, enemy_of, finding, overstacked, rules_of, stack_count, unit_of, zone_of,
 )
 from adjudicator.systems.classic.victory import entered
-from adjudicator.systems.classic.state import ClassicState, relocate
+from adjudicator.systems.classic.state import ClassicState, evolve, relocate
 from wargame.hexes import Hex, Hexside
 
 
@@ -217,7 +217,7 @@ def apply_move(state: ClassicState, entry: Move) -> ClassicState:
     if end is not None and stops_here and rules_of(state).rules.zoc.kind != "none" and len(hexes) > 1 \
             and end in zone_of(state, enemy_of(state, unit.side)):
         stopped = stopped | {entry.unit}
-    log = replace(log, spent={**log.spent, entry.unit: log.spent.get(entry.unit, 0.0) + spent},
+    log = evolve(log, spent={**log.spent, entry.unit: log.spent.get(entry.unit, 0.0) + spent},
                   hexes_moved={**log.hexes_moved, entry.unit: log.hexes_moved.get(entry.unit, 0) + len(hexes) - 1},
                   began=began, stopped=stopped, last_mover=entry.unit)
     moved = relocate(state, {entry.unit: entry.path[-1]}, log=log)

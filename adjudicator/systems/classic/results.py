@@ -3,7 +3,6 @@ what a result still owes when the log moves on (one error per unit and obligatio
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 from adjudicator.contract import AdvanceOption, RetreatOption
@@ -13,7 +12,7 @@ from adjudicator.systems.classic.base import (
     eliminated_box, enemy_of, finding, noted_overstack, rules_of, stack_count, step_value, steps_left, unit_of, zone_of,
 )
 from adjudicator.systems.classic.victory import entered
-from adjudicator.systems.classic.state import ClassicState, Pending, relocate
+from adjudicator.systems.classic.state import ClassicState, Pending, evolve, relocate
 from wargame.hexes import Hex, Hexside
 
 
@@ -27,7 +26,7 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
     p = state.pending
     if p is None:
         return []
-    if p.alternative is not None and not owed(replace(state, pending=p.alternative), entry, line):
+    if p.alternative is not None and not owed(evolve(state, pending=p.alternative), entry, line):
         return []  # the players carried out the table's result instead of the one they claimed
     section = rules_of(state).results[p.code].source
     out: list[Finding] = []
@@ -103,17 +102,17 @@ def apply_loss(state: ClassicState, entry: Loss) -> ClassicState:
     if entry.loss == "eliminate" or left == 1:
         after = relocate(state, {entry.unit: eliminated_box(state, unit.side)}, state.reduced - {entry.unit})
     else:
-        after = replace(state, reduced=state.reduced | {entry.unit})
+        after = evolve(state, reduced=state.reduced | {entry.unit})
     if p is None:
         return after
     if entry.unit in p.defenders:
         due = dict(p.defender_steps)
         due[entry.unit] = max(due.get(entry.unit, 0) - taken, 0)
-        p = replace(p, defender_steps=due)
+        p = evolve(p, defender_steps=due)
     elif entry.unit in p.attackers:
-        p = replace(p, attacker_steps=max(p.attacker_steps - taken, 0),
+        p = evolve(p, attacker_steps=max(p.attacker_steps - taken, 0),
                     attacker_strength=max(p.attacker_strength - value, Fraction(0)))
-    return replace(after, pending=p)
+    return evolve(after, pending=p)
 
 
 def _retreat_paths(state: ClassicState, unit_id: str, hexes: int, p: Pending) -> list[tuple[str, ...]]:
@@ -247,10 +246,10 @@ def apply_retreat(state: ClassicState, entry: Retreat) -> ClassicState:
     p = state.pending
     after = relocate(state, {entry.unit: entry.path[-1]})
     if p is not None:
-        p = replace(p, retreats={**p.retreats, entry.unit: 0},
+        p = evolve(p, retreats={**p.retreats, entry.unit: 0},
                     attacker_retreats={**p.attacker_retreats, entry.unit: 0} if entry.unit in p.attacker_retreats
                     else p.attacker_retreats)
-        after = replace(after, pending=p)
+        after = evolve(after, pending=p)
     return noted_overstack(entered(after, unit_of(state, entry.unit).side, entry.path[1:]), entry.path[-1])
 
 
@@ -287,7 +286,7 @@ def apply_advance(state: ClassicState, entry: Advance) -> ClassicState:
     p = state.pending
     after = relocate(state, {entry.unit: entry.path[-1]})
     if p is not None:
-        after = replace(after, pending=replace(p, advances_left=p.advances_left - 1,
+        after = evolve(after, pending=evolve(p, advances_left=p.advances_left - 1,
                                                advanced=p.advanced | {entry.unit}))
     return entered(after, unit_of(state, entry.unit).side, entry.path[1:])
 

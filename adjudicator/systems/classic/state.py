@@ -4,12 +4,26 @@ has happened in the phase under way, which one function clears at each boundary.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TypeVar
 
 from adjudicator.contract import Outcome
 from wargame.game import Game
 from wargame.hexes import Hex
+
+
+T = TypeVar("T")
+
+
+def evolve(value: T, **changes: object) -> T:
+    """A copy of a frozen dataclass value with some fields changed, without running its `__init__` again (a
+    replay makes several a entry; `dataclasses.replace` costs several times as much)."""
+    assert changes.keys() <= value.__dict__.keys(), f"no field {sorted(changes.keys() - value.__dict__.keys())}"
+    new = object.__new__(type(value))
+    new.__dict__.update(value.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 @dataclass(frozen=True)
@@ -92,6 +106,8 @@ class ClassicState:
     """Overstacked hexes already reported, with their units (a lasting breach is reported once)."""
     by_hex: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
     """The units in each map hex, sorted (kept with `location`)."""
+    held: Mapping[str, frozenset[str]] = field(default_factory=dict, compare=False)
+    """The map hexes each side's units with a zone of control stand in (kept with `location`)."""
 
     def units_in(self, label: str) -> tuple[str, ...]:
         """The units in a hex, sorted."""
@@ -119,14 +135,69 @@ def index_by_hex(game: Game, location: Mapping[str, str]) -> dict[str, tuple[str
     return {label: tuple(units) for label, units in out.items()}
 
 
+def moved_index(game: Game, by_hex: Mapping[str, tuple[str, ...]], location: Mapping[str, str],
+                moves: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """The units in each map hex after some units moved: only the hexes they left and entered are rebuilt."""
+    is_label = game.grid.is_label
+    out = dict(by_hex)
+    for unit_id, where in moves.items():
+        before = location.get(unit_id)
+        if before is not None and before in out:
+            left = tuple(u for u in out[before] if u != unit_id)
+            if left:
+                out[before] = left
+            else:
+                del out[before]
+        if is_label(where):
+            out[where] = tuple(sorted((*(u for u in out.get(where, ()) if u != unit_id), unit_id)))
+    return out
+
+
+def held_by_side(game: Game, by_hex: Mapping[str, tuple[str, ...]]) -> dict[str, frozenset[str]]:
+    """The map hexes each side's units with a zone of control stand in."""
+    units = game.units_by_id
+    out: dict[str, set[str]] = {side: set() for side in game.manifest.sides}
+    for label, ids in by_hex.items():
+        for u in ids:
+            if units[u].zoc:
+                out.setdefault(units[u].side, set()).add(label)
+    return {side: frozenset(labels) for side, labels in out.items()}
+
+
+def _moved_held(game: Game, held: Mapping[str, frozenset[str]], by_hex: Mapping[str, tuple[str, ...]],
+                before: Mapping[str, str], moves: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    """`held` after some units moved (the index `by_hex` already moved): only the hexes they left and entered."""
+    units = game.units_by_id
+    out = dict(held)
+    for unit_id, where in moves.items():
+        unit = units[unit_id]
+        side = unit.side
+        labels = set(out.get(side, frozenset()))
+        left = before.get(unit_id)
+        if left in labels and not any(units[u].side == side and units[u].zoc for u in by_hex.get(left, ())):
+            labels.discard(left)
+        if unit.zoc and where in by_hex:
+            labels.add(where)
+        out[side] = frozenset(labels)
+    return out
+
+
+def reindexed(state: ClassicState, location: Mapping[str, str]) -> ClassicState:
+    """The state with every unit's place given anew, its indexes rebuilt."""
+    by_hex = index_by_hex(state.game, location)
+    return evolve(state, location=location, by_hex=by_hex, held=held_by_side(state.game, by_hex))
+
+
 def relocate(state: ClassicState, moves: Mapping[str, str], reduced: frozenset[str] | None = None,
              **changes: object) -> ClassicState:
-    """The state with some units in new places (and new faces), the hex index kept with them."""
+    """The state with some units in new places (and new faces), the indexes kept with them."""
     location = {**state.location, **moves}
-    return replace(state, location=location, by_hex=index_by_hex(state.game, location),
-                   reduced=state.reduced if reduced is None else reduced, **changes)  # type: ignore[arg-type]
+    by_hex = moved_index(state.game, state.by_hex, state.location, moves)
+    held = _moved_held(state.game, state.held, by_hex, state.location, moves)
+    return evolve(state, location=location, by_hex=by_hex, held=held,
+                   reduced=state.reduced if reduced is None else reduced, **changes)
 
 
 def new_phase(state: ClassicState, turn: int, phase: str | None, player: str | None) -> ClassicState:
     """The state at a boundary of the sequence: what happened in the phase before is forgotten."""
-    return replace(state, turn=turn, phase=phase, player=player, log=PhaseLog(), pending=None)
+    return evolve(state, turn=turn, phase=phase, player=player, log=PhaseLog(), pending=None)

@@ -4,7 +4,6 @@ choice comes from the game's data (rules.toml, terrain.toml, crt.toml, the sched
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from adjudicator.contract import CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun
 from adjudicator.findings import Finding, SectionTable
@@ -16,7 +15,9 @@ from adjudicator.systems.base import PerGame, SystemBase
 from adjudicator.systems.classic import arrivals, combat, movement, results, victory
 from adjudicator.systems.classic.base import finding, rules_of
 from adjudicator.systems.classic.movement_model import ClassicMovement
-from adjudicator.systems.classic.state import ClassicState, index_by_hex, new_phase, relocate
+from adjudicator.systems.classic.state import (
+    ClassicState, evolve, held_by_side, index_by_hex, new_phase, reindexed, relocate,
+)
 from adjudicator.systems.classic.tables import tables
 from wargame.errors import ReplayError, WargameError
 from wargame.game import Game
@@ -157,8 +158,10 @@ class Classic(SystemBase[ClassicState]):
         # The rules may set up a side's units on their reduced face (rules.toml's start_reduced).
         reduced = frozenset(u for u, where in location.items() if game.grid.is_label(where)
                             and game.units_by_id[u].side in tables(game).rules.start_reduced)
-        state = ClassicState(game, scenario, 0, None, None, location, reduced, {}, by_hex=index_by_hex(game, location))
-        return replace(state, control=victory.initial_control(state))
+        by_hex = index_by_hex(game, location)
+        state = ClassicState(game, scenario, 0, None, None, location, reduced, {}, by_hex=by_hex,
+                             held=held_by_side(game, by_hex))
+        return evolve(state, control=victory.initial_control(state))
 
     def check_rules(self, state: ClassicState, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         """The game's findings for an entry, after the engine's generic checks."""
@@ -186,7 +189,7 @@ class Classic(SystemBase[ClassicState]):
         if not any(f.severity == "error" for f in self.registry.check(state, entry)):
             return state
         # The claim was found wrong at the attack: what does not fit it is judged by the table's result.
-        return replace(state, pending=p.alternative)
+        return evolve(state, pending=p.alternative)
 
     def _boundary(self, state: ClassicState, entry: StepMarker | TurnMarker) -> list[Finding]:
         """What is due as a phase or turn ends: stacks within the limit, reinforcements placed on their turn."""
@@ -205,17 +208,17 @@ class Classic(SystemBase[ClassicState]):
         if isinstance(entry, (Header, Comment)):
             return state
         if state.pending is not None and not results.carries_out(entry):
-            state = replace(state, pending=None)
+            state = evolve(state, pending=None)
         if isinstance(entry, (StepMarker, TurnMarker)):
             # Reported once: a stack left over the limit is not a new breach at every later phase's end.
-            state = replace(state, overstacks=frozenset((label, state.units_in(label))
+            state = evolve(state, overstacks=frozenset((label, state.units_in(label))
                                                         for label, _ in movement.phase_stacking(state)))
         state = self._branch(state, entry)
         try:
             after = self.registry.apply(state, entry)
         except (KeyError, ValueError) as e:
             raise ReplayError(f"line {entry.line}: the entry cannot be applied ({e})") from None
-        return victory.any_time(replace(after, last_line=entry.line), entry.line)
+        return victory.any_time(evolve(after, last_line=entry.line), entry.line)
 
     def finish(self, state: ClassicState) -> list[Finding]:
         """What the log's end leaves owed, and the game's result when its last turn is under way."""
@@ -264,7 +267,7 @@ class Classic(SystemBase[ClassicState]):
     def with_units(self, state: ClassicState, placed: Mapping[str, str]) -> ClassicState:
         """The state with only these units on the map."""
         location = {u: where for u, where in state.location.items() if not state.game.grid.is_label(where)}
-        return relocate(replace(state, location=location), placed)
+        return relocate(reindexed(state, location), placed)
 
 
 for_game = PerGame(Classic)

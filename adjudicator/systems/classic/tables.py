@@ -50,6 +50,8 @@ class Tables:
                                                                                     compare=False)
     """Each side's zones for the last position asked (its `by_hex`, held so that its identity stays its own):
     a replay asks a position's zones several times (the move's check, its application, its reach)."""
+    zones_by_hexes: dict[tuple[str, frozenset[str]], frozenset[Hex]] = field(default_factory=dict, compare=False)
+    """Each side's zones by the hexes its units hold (bounded)."""
 
     def condition(self, turn: int) -> Condition | None:
         """The weather or ground condition in force on a turn, if any."""

@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from adjudicator.contract import Outcome
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Declare
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.classic.base import finding, rules_of
-from adjudicator.systems.classic.state import ClassicState
+from adjudicator.systems.classic.state import ClassicState, evolve
 from adjudicator.systems.classic.tables import tables
 from wargame.game import Game
 from wargame.rulebook import VictoryCondition
@@ -63,7 +62,7 @@ def entered(state: ClassicState, side: str, labels: Iterable[str]) -> ClassicSta
     changed = {label: side for label in labels if label in places and state.control.get(label) != side}
     if not changed:
         return state
-    return replace(state, control={**state.control, **changed})
+    return evolve(state, control={**state.control, **changed})
 
 
 def _holds(state: ClassicState, condition: VictoryCondition) -> bool:
@@ -140,8 +139,8 @@ def apply_declare(state: ClassicState, entry: Declare) -> ClassicState:
     winner, condition = decided(state, over)
     if entry.side == winner and (over or (condition is not None and condition.when == "any_time")):
         section = condition.source if condition is not None else rules_of(state).rules.victory.source  # type: ignore[union-attr]
-        return replace(state, claimed=claimed, outcome=Outcome(winner, section, entry.line, reason(state, condition)))
-    return replace(state, claimed=claimed)
+        return evolve(state, claimed=claimed, outcome=Outcome(winner, section, entry.line, reason(state, condition)))
+    return evolve(state, claimed=claimed)
 
 
 def any_time(state: ClassicState, line: int) -> ClassicState:
@@ -152,4 +151,4 @@ def any_time(state: ClassicState, line: int) -> ClassicState:
     winner, condition = decided(state, False)
     if condition is None or condition.when != "any_time":
         return state
-    return replace(state, outcome=Outcome(winner, condition.source, line, reason(state, condition)))
+    return evolve(state, outcome=Outcome(winner, condition.source, line, reason(state, condition)))
