@@ -53,14 +53,20 @@ def limits(state: ClassicState, unit_id: str) -> MoveLimits:
 def step_cost(state: ClassicState, a: Hex, b: Hex, rail: bool) -> float | None:
     """Movement points to step from `a` into the adjacent `b` (None: the terrain or hexside forbids it)."""
     t = rules_of(state)
+    key = (a, b, rail)
+    known = t.step_costs.get(key, False)
+    if known is not False:
+        return known
     side = Hexside.between(a, b)
+    cost: float | None
     if rail:
-        return 1.0 if side in t.rail else None
-    base = t.hex_cost.get(b)
-    add = t.side_add.get(side, 0.0)
-    if base is None or add is None:
-        return None
-    return base + add
+        cost = 1.0 if side in t.rail else None
+    else:
+        base = t.hex_cost.get(b)
+        add = t.side_add.get(side, 0.0)
+        cost = None if base is None or add is None else base + add
+    t.step_costs[key] = cost
+    return cost
 
 
 def check_move(state: ClassicState, entry: Move) -> list[Finding]:

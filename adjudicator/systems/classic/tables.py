@@ -52,6 +52,9 @@ class Tables:
     a replay asks a position's zones several times (the move's check, its application, its reach)."""
     zones_by_hexes: dict[tuple[str, frozenset[str]], frozenset[Hex]] = field(default_factory=dict, compare=False)
     """Each side's zones by the hexes its units hold (bounded)."""
+    step_costs: dict[tuple[Hex, Hex, bool], float | None] = field(default_factory=dict, compare=False)
+    """What stepping between two adjacent hexes costs, by rail or not, as first asked (the map never changes:
+    at most six entries a hex and kind of movement)."""
 
     def condition(self, turn: int) -> Condition | None:
         """The weather or ground condition in force on a turn, if any."""
