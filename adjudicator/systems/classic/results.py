@@ -36,7 +36,11 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
             out.append(finding(state, "error", section, entry, f"{u} still owes {n} step loss(es) from {on}", line))
     for u, n in sorted(p.retreats.items()):
         if n > 0 and state.location.get(u) == p.hex and p.defender_steps.get(u, 0) == 0:
-            out.append(finding(state, "error", rules_of(state).rules.combat.retreat.source, entry,
+            retreat = rules_of(state).rules.combat.retreat
+            blocked = not _retreat_paths(state, u, n, p)
+            out.append(finding(state, "error", retreat.source, entry,
+                               f"{u} has no legal retreat of {n} hex(es) after {on}: it is eliminated (write "
+                               f"'eliminate {u}')" if blocked and retreat.blocked == "eliminated" else
                                f"{u} did not retreat {n} hex(es) after {on}", line))
     if p.attacker_steps > 0:
         out.append(finding(state, "error", section, entry, f"the attackers ({', '.join(p.attackers)}) still owe "
