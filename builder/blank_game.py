@@ -240,7 +240,6 @@ source = "10.0"
 # 4.0: a unit's movement value is its allowance in each phase it may move in (game.toml's [[sequence]]).
 [movement]
 value = "movement"
-per_phase = true
 source = "4.0"
 
 # 9.0: the Soviet Rail Movement Phase moves units along rail links (hexsides.csv's `rail`) only.

@@ -78,7 +78,7 @@ MUTATIONS = [
                                                                     'below = "lowest"'),
     ("rules.toml", 'chooser = "opponent"', 'chooser = "owner"'), ("rules.toml", "extend_to_empty = true",
                                                                   "extend_to_empty = false"),
-    ("rules.toml", 'blocked = "eliminated"', 'blocked = "step_per_hex"'), ("rules.toml", "units = 1\nhexes = 1",
+    ("rules.toml", "must_attack = false", "must_attack = true"), ("rules.toml", "units = 1\nhexes = 1",
                                                                            "units = 0\nhexes = 0"),
     ("rules.toml", "max_hexes = 1", "max_hexes = 0"), ("rules.toml", "attack_factor = 0.5", "attack_factor = 0.01"),
     ("rules.toml", 'enemy_zoc = "blocked"', 'enemy_zoc = "allowed"'), ("rules.toml", "uses_allowance = true",

@@ -135,3 +135,61 @@ def test_the_classic_package_names_no_game() -> None:
     for path in sorted((ROOT / "adjudicator" / "systems" / "classic").glob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert not words.search(text), f"{path.name}: {words.search(text)}"
+
+
+@pytest.fixture
+def sparse(other_game: Path) -> Path:
+    """The other game with a few units only, a road, a die modifier for forest, an attacker's retreat (AR) on
+    the table and compulsory attacks: ge-vi at 0603 next to so-16 in the forest at 0703 (no river between),
+    ge-xxvii at 0302 on the road down column 03."""
+    counters = other_game / "counters" / "steppe"
+    maps = other_game / "maps" / "steppe"
+    head = "scenario,piece,location,source,note\n"
+    rows = ["campaign,turn,turn@1,2.0,", "campaign,ge-vi,0603,2.0,", "campaign,so-16,0703,2.0,",
+            "campaign,ge-xxvii,0302,2.0,"]
+    (counters / "setup.csv").write_text("# schema_version = 1\n" + head + "\n".join(rows) + "\n", encoding="utf-8")
+    crt = (counters / "crt.toml").read_text(encoding="utf-8")
+    crt = crt.replace('["AL", "AL", "NE", "NE"],', '["AL", "AR", "NE", "NE"],')
+    crt = crt.replace('AL = "Attacker loses a step."', 'AL = "Attacker loses a step."\nAR = "Attacker retreats a hex."')
+    (counters / "crt.toml").write_text(crt, encoding="utf-8")
+    rules = (counters / "rules.toml").read_text(encoding="utf-8")
+    rules = rules.replace('terrain = "forest"\nshift = -1', 'terrain = "forest"\nshift = 0\ndie_modifier = 1')
+    rules = rules.replace("must_attack = false", "must_attack = true")
+    rules = rules.replace('[[combat.results]]\ncode = "NE"', '[[combat.results]]\ncode = "AR"\nattacker_retreat = 1\n'
+                          'source = "8.0"\n\n[[combat.results]]\ncode = "NE"')
+    (counters / "rules.toml").write_text(rules, encoding="utf-8")
+    terrain = (maps / "terrain.toml").read_text(encoding="utf-8")
+    terrain += ('\n[[terrain]]\nid = "road"\nname = "Road"\nkind = "hexside"\nmp_cost = 0.5\ncolour = "#8b5a2b"\n'
+                'source = "1.0"\n')
+    (maps / "terrain.toml").write_text(terrain, encoding="utf-8")
+    with (maps / "hexsides.csv").open("a", encoding="utf-8") as out:
+        for a, b in (("0302", "0303"), ("0303", "0304"), ("0304", "0305"), ("0305", "0306"), ("0306", "0307")):
+            out.write(f"{a}-{b},road,reconstructed,\n")
+    return other_game
+
+
+def test_a_road_costs_its_own_rate(sparse: Path, tmp_path: Path) -> None:
+    """A step along a road (a hexside feature with an mp_cost) costs the road's half point, whatever the hex."""
+    base = HEAD + "Phase german_combat\nGerman: attack 0703 with ge-vi die 1 result NE\nPhase german_movement\n"
+    assert findings(sparse, base + "ge-xxvii 0302-0303-0304-0305-0306-0307\n", tmp_path) == []
+    off = base + "ge-xxvii 0302-0303-0304-0305-0306-0307-0308\n"
+    assert findings(sparse, off, tmp_path) == [(8, "error", "4.0")]
+
+
+def test_a_die_modifier_and_an_attackers_retreat(sparse: Path, tmp_path: Path) -> None:
+    """5 against 4 is +1, read on +0; the forest adds one to the die, so a 5 reads the 6 row: AR, the attacker
+    retreating one hex (its owner choosing, never into the enemy's zone)."""
+    attack = HEAD + "Phase german_combat\nGerman: attack 0703 with ge-vi die 5 result AR\n"
+    assert findings(sparse, attack + "German: retreat ge-vi 0603-0604\n", tmp_path) == []
+    assert findings(sparse, attack + "German: retreat ge-vi 0603-0602\n", tmp_path) == [(7, "error", "8.1")]
+    assert findings(sparse, attack + "Phase german_movement\n", tmp_path) == [(7, "error", "8.1")]
+    wrong = HEAD + "Phase german_combat\nGerman: attack 0703 with ge-vi die 5 result AL\nGerman: deplete ge-vi\n"
+    assert findings(sparse, wrong, tmp_path)[0] == (6, "error", "7.0")
+
+
+def test_compulsory_attacks(sparse: Path, tmp_path: Path) -> None:
+    """With must_attack, a combat phase that ends with ge-vi next to so-16 and no attack is one error."""
+    log = HEAD + "Phase german_combat\nPhase german_movement\n"
+    assert findings(sparse, log, tmp_path) == [(6, "error", "7.0")]
+    fought = HEAD + "Phase german_combat\nGerman: attack 0703 with ge-vi die 1 result NE\nPhase german_movement\n"
+    assert findings(sparse, fought, tmp_path) == []

@@ -82,8 +82,6 @@ class MovementRules(Model):
 
     value: Ident = "movement"
     """The counter value (of game.toml's `value_names`) that is a unit's movement allowance."""
-    per_phase: bool = True
-    """A unit has its whole allowance in each movement phase it may move in."""
     one_at_a_time: bool = True
     """Units move one at a time: a unit's move is over once another unit has moved after it in the phase."""
     enemy_units: Literal["prohibited"] = "prohibited"
@@ -101,8 +99,6 @@ class ZocRules(Model):
     """Movement points added for leaving an enemy zone."""
     into_hexside: tuple[Ident, ...] = ()
     """Hexside features a zone does not extend across (terrain.toml's `blocks_zoc` blocks hexes and hexsides)."""
-    advance_ignores: bool = True
-    """An advance after combat ignores zones of control."""
     source: Source
 
 
@@ -124,6 +120,8 @@ class TerrainEffect(Model):
     """A hex terrain (the defender's hex) or a hexside feature (between an attacker and the defender)."""
     shift: int = 0
     """Columns shifted (negative: in the defender's favour)."""
+    die_modifier: int = 0
+    """Added to the die roll (the modified roll read on the table, kept within its rows)."""
     defence_factor: float = Field(1.0, gt=0)
     sides: tuple[str, ...] = ()
     """The defending sides it helps (empty: both), e.g. fortifications built by one side."""
@@ -164,8 +162,8 @@ class RetreatRules(Model):
     extend_to_empty: bool = False
     """A retreat whose last hex holds friendly units goes on, hex by hex, to the first empty hex."""
     prohibited_terrain: tuple[Ident, ...] = ()
-    blocked: Literal["eliminated", "step_per_hex"] = "eliminated"
-    """A unit that cannot retreat its full length is eliminated, or loses a step per hex short."""
+    blocked: Literal["eliminated"] = "eliminated"
+    """A unit that cannot retreat its full length is eliminated."""
     away: bool = True
     """Each hex of a retreat is farther from the hex it retreated from than the one before."""
     source: Source
@@ -192,7 +190,8 @@ class CombatRules(Model):
     defend_once: bool = True
     """Each hex is attacked at most once a combat phase."""
     must_attack: bool = False
-    """Every enemy unit next to a phasing unit must be attacked (and every such phasing unit attack)."""
+    """Every enemy unit next to a phasing unit must be attacked, and every such phasing unit attack, by the
+    combat phase's end."""
     rounding: Literal["down", "nearest", "defender"] = "down"
     """Odds: the ratio rounded down to a column (in the defender's favour)."""
     below: Literal["prohibited", "lowest", "no_effect"] = "prohibited"

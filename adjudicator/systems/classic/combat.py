@@ -31,6 +31,8 @@ class Odds:
     """The column index after terrain shifts (None: below the first)."""
     lines: tuple[str, ...]
     shift: int
+    die_modifier: int = 0
+    """Added to the die before it is read on the table."""
 
 
 def _column_value(label: str) -> Fraction:
@@ -67,6 +69,7 @@ def work_out(state: ClassicState, hex_label: str, attackers: list[str]) -> Odds:
     sides = {u: game.hexside_features.get(Hexside.between(h, target), frozenset())
              for u in attackers if (h := state.hex_of(u)) is not None and h.is_adjacent(target)}
     shift = 0
+    modifier = 0
     multiplier = Fraction(1)
     defending = state.side_in(hex_label)
     for effect in combat.terrain:
@@ -81,9 +84,11 @@ def work_out(state: ClassicState, hex_label: str, attackers: list[str]) -> Odds:
         if not applies:
             continue
         shift += effect.shift
+        modifier += effect.die_modifier
         multiplier *= factor(effect.defence_factor)
-        what = [f"{effect.shift:+d} column(s)" if effect.shift else "", f"defence x{effect.defence_factor:g}"
-                if effect.defence_factor != 1 else ""]
+        what = [f"{effect.shift:+d} column(s)" if effect.shift else "",
+                f"die {effect.die_modifier:+d}" if effect.die_modifier else "",
+                f"defence x{effect.defence_factor:g}" if effect.defence_factor != 1 else ""]
         lines.append(f"{effect.terrain} ({effect.when.replace('_', ' ')}): {', '.join(w for w in what if w)} "
                      f"[{effect.source}]")
     defence = sum((Fraction(strength(state, u)) for u in defenders), Fraction(0)) * d_factor * multiplier
@@ -115,16 +120,20 @@ def work_out(state: ClassicState, hex_label: str, attackers: list[str]) -> Odds:
                  f"{crt.columns[base] if base is not None else 'below ' + crt.columns[0]}"
                  + (f", shifted {shift:+d} -> {crt.columns[column] if column is not None else 'below the table'}"
                     if shift else "") + f" [{combat.source}]")
-    return Odds(attack, defence, base, column, tuple(lines), shift)
+    return Odds(attack, defence, base, column, tuple(lines), shift, modifier)
 
 
-def result_of(state: ClassicState, column: int, die: int) -> str | None:
-    """The table's result for a column and a die roll (None: a roll the table does not have)."""
+def result_of(state: ClassicState, column: int, die: int, modifier: int = 0) -> str | None:
+    """The table's result for a column and a die roll, the modifier added and the sum kept within the table's
+    rows (None: a roll the table does not have)."""
     crt = state.game.crt
     assert crt is not None
     if die not in crt.die_rolls:
         return None
-    return crt.results[crt.die_rolls.index(die)][column]
+    modified = min(max(die + modifier, min(crt.die_rolls)), max(crt.die_rolls))
+    if modified not in crt.die_rolls:
+        return None
+    return crt.results[crt.die_rolls.index(modified)][column]
 
 
 def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
@@ -191,13 +200,14 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
         out.append(finding(state, "warning", section, entry, f"no die roll recorded for the attack on "
                            f"{entry.hex} at {column}; the result cannot be verified"))
         return out
-    table_result = result_of(state, odds.column, entry.die)
+    table_result = result_of(state, odds.column, entry.die, odds.die_modifier)
     if entry.result is None:
         out.append(finding(state, "note", section, entry, f"attack on {entry.hex} at {column}, die {entry.die}: "
                            f"{table_result}"))
     elif entry.result != table_result:
+        modified = f" ({odds.die_modifier:+d})" if odds.die_modifier else ""
         out.append(finding(state, "error", section, entry, f"result claimed {entry.result}, but {column} with die "
-                           f"{entry.die} gives {table_result}: {'; '.join(odds.lines)}"))
+                           f"{entry.die}{modified} gives {table_result}: {'; '.join(odds.lines)}"))
     return out
 
 
@@ -212,7 +222,7 @@ def result_applied(state: ClassicState, entry: Attack) -> str | None:
     if odds.column is None:
         combat = t.rules.combat
         return combat.below_result if combat.below == "no_effect" and combat.below_result in t.results else None
-    return None if entry.die is None else result_of(state, odds.column, entry.die)
+    return None if entry.die is None else result_of(state, odds.column, entry.die, odds.die_modifier)
 
 
 def pending_of(state: ClassicState, entry: Attack, code: str) -> Pending:
@@ -234,7 +244,8 @@ def pending_of(state: ClassicState, entry: Attack, code: str) -> Pending:
     attacker_retreats = {u: result.attacker_retreat for u in attackers if result.attacker_retreat}
     advances = t.rules.combat.advance.units if result.advance is not False else 0
     return Pending(entry.line, entry.hex, attackers, defenders, code, steps, attacker_steps, lost, retreats,
-                   attacker_retreats, advances, defender_lost=lost)
+                   attacker_retreats, advances, defender_lost=lost,
+                   began={u: state.location.get(u, "") for u in attackers})
 
 
 def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
@@ -268,8 +279,8 @@ def account(state: ClassicState, entry: Attack) -> CombatAccount:
         by_die = tuple((d, combat.below_result) for d in crt.die_rolls)
         result = combat.below_result if entry.die is not None else None
     else:
-        by_die = tuple((d, crt.results[i][odds.column]) for i, d in enumerate(crt.die_rolls))
-        result = result_of(state, odds.column, entry.die) if entry.die is not None else None
+        by_die = tuple((d, result_of(state, odds.column, d, odds.die_modifier) or "?") for d in crt.die_rolls)
+        result = result_of(state, odds.column, entry.die, odds.die_modifier) if entry.die is not None else None
     retreats: tuple[str, ...] = ()
     if result is not None and result in t.results and t.results[result].defender_retreat:
         # The retreats the result opens, as the checker would accept them (after its step losses).

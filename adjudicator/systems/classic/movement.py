@@ -64,7 +64,9 @@ def step_cost(state: ClassicState, a: Hex, b: Hex, rail: bool) -> float | None:
     else:
         base = t.hex_cost.get(b)
         add = t.side_add.get(side, 0.0)
-        cost = None if base is None or add is None else base + add
+        # A step along a road (a hexside feature with its own cost) costs the road's, whatever the hex.
+        along = t.side_cost.get(side)
+        cost = None if base is None or add is None else (along if along is not None else base + add)
     t.step_costs[key] = cost
     return cost
 

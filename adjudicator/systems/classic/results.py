@@ -34,6 +34,10 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
     for u, n in sorted(p.defender_steps.items()):
         if n > 0 and state.location.get(u) == p.hex:
             out.append(finding(state, "error", section, entry, f"{u} still owes {n} step loss(es) from {on}", line))
+    for u, n in sorted(p.attacker_retreats.items()):
+        if n > 0 and state.location.get(u) == p.began.get(u):
+            out.append(finding(state, "error", rules_of(state).rules.combat.retreat.source, entry,
+                               f"attacker {u} did not retreat {n} hex(es) after {on}", line))
     for u, n in sorted(p.retreats.items()):
         if n > 0 and state.location.get(u) == p.hex and p.defender_steps.get(u, 0) == 0:
             retreat = rules_of(state).rules.combat.retreat
@@ -193,11 +197,11 @@ def check_retreat(state: ClassicState, entry: Retreat) -> list[Finding]:
     rules = t.rules.combat.retreat
     section = rules.source
     p = state.pending
-    if p is None or entry.unit not in p.retreats or p.retreats[entry.unit] == 0:
-        if p is not None and entry.unit in p.attacker_retreats:
-            return []
+    # A defender's retreat, or an attacker's where the result makes the attackers retreat (chosen by their owner).
+    due = 0 if p is None else p.retreats.get(entry.unit, 0) or p.attacker_retreats.get(entry.unit, 0)
+    attacker = p is not None and not p.retreats.get(entry.unit, 0) and bool(p.attacker_retreats.get(entry.unit, 0))
+    if p is None or due == 0:
         return [finding(state, "error", section, entry, f"no combat result makes {entry.unit} retreat here")]
-    due = p.retreats[entry.unit]
     where = state.location.get(entry.unit)
     if entry.path[0] != where:
         return [finding(state, "error", section, entry, f"{entry.unit} is in {where}, not {entry.path[0]}; a "
@@ -218,7 +222,7 @@ def check_retreat(state: ClassicState, entry: Retreat) -> list[Finding]:
             why = "an enemy zone of control" if b in zoc else "enemy units or terrain it may not enter"
             return [finding(state, "error", section, entry, f"{entry.unit} may not retreat into {lb}: {why}")]
     length = len(entry.path) - 1
-    if rules.chooser == "opponent" and entry.side == side and not entry.by_opponent:
+    if rules.chooser == "opponent" and not attacker and entry.side == side and not entry.by_opponent:
         return [finding(state, "error", section, entry, f"the {enemy_of(state, side)} player chooses where "
                         f"{entry.unit} retreats, not {side}")]
     if rules.extend_to_empty and length >= due:
@@ -301,7 +305,9 @@ def retreat_options(state: ClassicState) -> list[RetreatOption]:
     if p is None:
         return []
     return [RetreatOption(u, n, tuple(_retreat_paths(state, u, n, p)))
-            for u, n in sorted(p.retreats.items()) if n > 0 and state.location.get(u) == p.hex]
+            for u, n in sorted(p.retreats.items()) if n > 0 and state.location.get(u) == p.hex] + \
+        [RetreatOption(u, n, tuple(_retreat_paths(state, u, n, p)))
+         for u, n in sorted(p.attacker_retreats.items()) if n > 0 and state.location.get(u) == p.began.get(u)]
 
 
 def advance_options(state: ClassicState) -> list[AdvanceOption]:

@@ -71,6 +71,8 @@ class Pending:
     advances_left: int
     """How many attackers may still advance."""
     advanced: frozenset[str] = frozenset()
+    began: Mapping[str, str] = field(default_factory=dict)
+    """Where each attacker stood when the combat was resolved (an attacker's retreat starts there)."""
     defender_lost: Fraction = Fraction(0)
     """Printed strength the defender has lost (what an exchange costs the attacker)."""
     alternative: Pending | None = None

@@ -197,11 +197,40 @@ class Classic(SystemBase[ClassicState]):
         out = [finding(state, "error", t.rules.stacking.source, entry, f"{label} is left overstacked "
                        f"({', '.join(state.units_in(label))}) at the end of the {state.phase} phase")
                for label, _ in movement.phase_stacking(state) if (label, state.units_in(label)) not in state.overstacks]
+        out += self._must_attack(state, entry)
         if isinstance(entry, TurnMarker) and state.turn > 0 and t.rules.reinforcements is not None:
             for unit_id in arrivals.overdue(state, state.turn):
                 out.append(finding(state, "error", t.rules.reinforcements.source, entry, f"{unit_id} was due on "
                                    f"turn {state.turn} and was not placed"))
         return out
+
+    def _must_attack(self, state: ClassicState, entry: StepMarker | TurnMarker) -> list[Finding]:
+        """As a combat phase ends, where the rules make attacks compulsory: every phasing unit next to an enemy
+        has attacked and every enemy unit next to one has been attacked (one error for the phase)."""
+        t = rules_of(state)
+        slot = next((s for s in t.sequence if s.id == state.phase), None)
+        side = state.player
+        if not t.rules.combat.must_attack or slot is None or side is None or \
+                not any(a.kind == "attack" for a in slot.entries):
+            return []
+        grid = state.game.grid
+        units = state.game.units_by_id
+        idle: list[str] = []
+        unattacked: list[str] = []
+        for label, ids in sorted(state.by_hex.items()):
+            around = [grid.label_of(n) for n in grid.neighbours_on_map(grid.hex_of(label))]
+            if units[ids[0]].side == side:
+                if any(state.side_in(n) not in (None, side) for n in around):
+                    idle += [u for u in ids if u not in state.log.attacked]
+            elif any(state.side_in(n) == side for n in around) and label not in state.log.defended:
+                unattacked.append(label)
+        if not idle and not unattacked:
+            return []
+        said = [f"{', '.join(idle)} did not attack" if idle else "",
+                f"the enemy units in {', '.join(unattacked)} were not attacked" if unattacked else ""]
+        return [finding(state, "error", t.rules.combat.source, entry, f"the {state.phase} phase ends, but every "
+                        f"{side} unit next to an enemy must attack and every enemy unit next to one be attacked: "
+                        + "; ".join(s for s in said if s))]
 
     def apply(self, state: ClassicState, entry: Entry) -> ClassicState:
         """The state after an entry, as the log says (a result no longer carried out forgotten)."""

@@ -29,6 +29,8 @@ class Tables:
     """Movement points to enter each map hex (None: prohibited), from terrain.toml."""
     side_add: dict[Hexside, float | None]
     """Movement points added for crossing a hexside (None: it may not be crossed)."""
+    side_cost: dict[Hexside, float]
+    """What a step along a hexside feature with its own cost (a road) costs, whatever the hex entered."""
     rail: frozenset[Hexside]
     """Hexsides joining two hexes of a rail line."""
     rail_hexes: frozenset[Hex]
@@ -99,11 +101,15 @@ def _build(game: Game) -> Tables:
         hex_cost[h] = base + sum(t.mp_add or 0 for t in costs)
     rail_feature = rules.movement.rail.feature if rules.movement.rail else "rail"
     side_add: dict[Hexside, float | None] = {}
+    side_cost: dict[Hexside, float] = {}
     rail: set[Hexside] = set()
     blocked_sides: set[Hexside] = set()
     for side, features in game.hexside_features.items():
         kinds = [terrain[f] for f in features if f in terrain]
         side_add[side] = None if any(t.prohibited for t in kinds) else sum(t.mp_add or 0 for t in kinds)
+        along = [t.mp_cost for t in kinds if t.mp_cost is not None and t.id != rail_feature]
+        if along:
+            side_cost[side] = min(along)
         if rail_feature in features:
             rail.add(side)
         if any(t.blocks_zoc for t in kinds) or features & set(rules.zoc.into_hexside):
@@ -119,7 +125,7 @@ def _build(game: Game) -> Tables:
     zoc_cells = {h: frozenset([h, *(n for n in near if n not in blocked_hexes
                                     and Hexside.between(h, n) not in blocked_sides)])
                  for h, near in neighbours.items()}
-    return Tables(game, rules, table, hex_cost, side_add, frozenset(rail),
+    return Tables(game, rules, table, hex_cost, side_add, side_cost, frozenset(rail),
                   frozenset(h for s in rail for h in s.hexes()), blocked_hexes, frozenset(blocked_sides),
                   place_hex, {r.code: r for r in rules.combat.results}, {p.id: p for p in rules.movement.phases},
                   turn_sequence(game.manifest), value_index, strength_index, zoc_cells)
