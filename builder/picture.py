@@ -14,12 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
-from builder.render.board import HEX_NUMBER_SIZE, _wrap as wrap_words, board_layout, render_board
+from builder.render.board import (
+    HEX_NUMBER_DY, HEX_NUMBER_SIZE, _wrap as wrap_words, board_layout, hex_number_px, render_board,
+)
 from builder.render.counters import render_marker, render_unit
 from builder.render.holding import render_holding_board
-from builder.render.style import INK, font
+from builder.render.style import INK, PAPER, font
 from wargame.errors import GridError, WargameError
 from wargame.files import write_atomically
 from wargame.game import Game
@@ -76,30 +78,128 @@ def _centre(game: Game, layout: Layout, label: str) -> Point | None:
         return None
 
 
-def _draw_stack(board: Image.Image, game: Game, layout: Layout, stack: Stack, size_px: int) -> None:
-    """The stack's counters, bottom first, offset as in VASSAL, with a count past MAX_DRAWN."""
+Box = tuple[float, float, float, float]
+TAG_GAP_PX = 2
+"""Clear pixels between a hex's tag and the counters and badges beside and below it."""
+
+
+@dataclass(frozen=True)
+class _Seat:
+    """Where a stack on the map is drawn: its bottom counter's top-left, the step up and right to each
+    counter above it, how many are drawn, and the box of its hex's number as the board prints it."""
+
+    stack: Stack
+    centre: Point
+    corner: tuple[int, int]
+    size_px: int
+    step: int
+    shown: int
+    number: Box
+
+    @property
+    def box(self) -> Box:
+        """The pixels its counters cover, bottom to top counter."""
+        raised = (self.shown - 1) * self.step
+        x, y = self.corner
+        return x, y - raised, x + self.size_px + raised, y + self.size_px
+
+    @property
+    def badge(self) -> tuple[int, int, int] | None:
+        """The count badge's centre and radius, on the top counter's top-right corner; None for one counter."""
+        if len(self.stack.counters) < 2:
+            return None
+        x0, y0, x1, _ = self.box
+        return round(x1), round(y0), max(9, self.size_px // 5)
+
+
+def _number_font(layout: Layout) -> ImageFont.FreeTypeFont:
+    """The board's hex number font, for the tags that print a hex's number again above its counters."""
+    return font(hex_number_px(layout.size_px), condensed=True)
+
+
+def _halo_px(layout: Layout) -> int:
+    """The margin around a hex number's digits: the board's halo, and the tag's padding."""
+    return max(1, round(layout.size_px * 0.05))
+
+
+def _seat(game: Game, layout: Layout, stack: Stack, size_px: int) -> _Seat | None:
+    """Where a stack is drawn: centred across its hex, and low enough that its top counter leaves the
+    hex number printed above it readable (centred, the counter would hide it); None off the map."""
     centre = _centre(game, layout, stack.place)
     if centre is None or not stack.counters:
-        return
+        return None
     step = max(2, round(size_px * STACK_OFFSET))
-    shown = stack.counters[-MAX_DRAWN:]
-    for i, counter in enumerate(shown):
-        image = _counter_image(game, counter, size_px)
-        x = round(centre[0] - size_px / 2 + i * step)
-        y = round(centre[1] - size_px / 2 - i * step)
+    shown = min(len(stack.counters), MAX_DRAWN)
+    x, y = centre[0], centre[1] + HEX_NUMBER_DY[layout.orientation] * layout.size_px
+    halo = _halo_px(layout)
+    left, top, right, bottom = _number_font(layout).getbbox(stack.place, anchor="mm")
+    number = (x + left - halo, y + top - halo, x + right + halo, y + bottom + halo)
+    corner_y = max(round(centre[1] - size_px / 2), math.ceil(number[3]) + TAG_GAP_PX + (shown - 1) * step)
+    return _Seat(stack, centre, (round(centre[0] - size_px / 2), corner_y), size_px, step, shown, number)
+
+
+def _draw_stack(board: Image.Image, game: Game, seat: _Seat) -> None:
+    """The stack's counters, bottom first, offset as in VASSAL."""
+    x0, y0 = seat.corner
+    for i, counter in enumerate(seat.stack.counters[-MAX_DRAWN:]):
+        image = _counter_image(game, counter, seat.size_px)
+        x, y = x0 + i * seat.step, y0 - i * seat.step
         board.paste(image, (x, y))
-        ImageDraw.Draw(board).rectangle((x, y, x + size_px - 1, y + size_px - 1), outline=INK)
+        ImageDraw.Draw(board).rectangle((x, y, x + seat.size_px - 1, y + seat.size_px - 1), outline=INK)
 
 
-def _draw_count(board: Image.Image, game: Game, layout: Layout, stack: Stack, size_px: int) -> None:
-    """A stack's count on its top counter's corner (drawn after every stack, so none hides it)."""
-    centre = _centre(game, layout, stack.place)
-    if centre is None or len(stack.counters) < 2:
-        return
-    step = max(2, round(size_px * STACK_OFFSET))
-    raised = (min(len(stack.counters), MAX_DRAWN) - 1) * step
-    _badge(ImageDraw.Draw(board), (round(centre[0] + size_px / 2 + raised), round(centre[1] - size_px / 2 - raised)),
-           str(len(stack.counters)), max(9, size_px // 5))
+def _draw_count(board: Image.Image, seat: _Seat) -> None:
+    """A stack's count past one on its top counter's corner (drawn after every stack and tag, so none hides it)."""
+    if seat.badge is not None:
+        x, y, radius = seat.badge
+        _badge(ImageDraw.Draw(board), (x, y), str(len(seat.stack.counters)), radius)
+
+
+def _place_names(game: Game) -> dict[str, str]:
+    """Each named hex's place names (a town, a beach), as a tag prints them."""
+    names: dict[str, list[str]] = {}
+    for _, place in game.places:
+        names.setdefault(place.hex, []).append(place.name)
+    return {label: " / ".join(sorted(set(found))) for label, found in names.items()}
+
+
+def _draw_tag(board: Image.Image, layout: Layout, seat: _Seat, name: str, others: Sequence[Box]) -> Box:
+    """An occupied hex's number, and its place's name, on a plate where the board prints the number (its
+    counters would hide the name, and every other stack may reach over the number): as wide as the counters
+    and badges beside it leave, the name shortened with an ellipsis when it does not fit. Returns its box."""
+    f = _number_font(layout)
+    x0, y0, x1, y1 = seat.number
+    # Only what crosses the tag's band limits it, on either side of the hex's centre.
+    limit_left, limit_right = seat.centre[0] - layout.size_px * 1.5, seat.centre[0] + layout.size_px * 1.5
+    for left, top, right, bottom in others:
+        if bottom <= y0 or top >= y1:
+            continue
+        if right <= seat.centre[0]:
+            limit_left = max(limit_left, right + TAG_GAP_PX)
+        elif left >= seat.centre[0]:
+            limit_right = min(limit_right, left - TAG_GAP_PX)
+    pad = _halo_px(layout)
+    text = seat.stack.place
+    if name.startswith(text):
+        name = name[len(text):].strip()  # a place named after its hex ("0307 town") is not numbered twice
+    for cut in range(len(name), -1, -1):
+        shown = name if cut == len(name) else name[:cut].rstrip(" /-") + "…"
+        candidate = f"{seat.stack.place} {shown}" if cut >= min(3, len(name)) and cut else seat.stack.place
+        width = f.getlength(candidate) + 2 * pad
+        if width <= limit_right - limit_left or not cut:
+            text = candidate
+            break
+    left, top, right, bottom = f.getbbox(text, anchor="lm")
+    width = right - left + 2 * pad
+    # Centred over the hex's own number when there is room, else slid toward the free side.
+    start = min(max(seat.centre[0] - width / 2, limit_left), limit_right - width)
+    if text == seat.stack.place:
+        start = x0  # the number alone stays exactly where the board prints it
+    box = (start, y0, start + width, y1)
+    draw = ImageDraw.Draw(board)
+    draw.rounded_rectangle(box, radius=max(2, round(pad)), fill=PAPER, outline=INK, width=1)
+    draw.text((start + pad - left, (y0 + y1) / 2), text, fill=INK, font=f, anchor="lm")
+    return box
 
 
 def _badge(draw: ImageDraw.ImageDraw, xy: Point, text: str, radius: int) -> None:
@@ -309,10 +409,17 @@ class Painter:
         """The scene cropped as asked; without a crop, around its marks (the whole board if none)."""
         game, layout = self.game, self.layout
         board = self.board.copy()
-        for stack in scene.stacks:
-            _draw_stack(board, game, layout, stack, self.counter_px)
-        for stack in scene.stacks:
-            _draw_count(board, game, layout, stack, self.counter_px)
+        seats = [seat for stack in scene.stacks if (seat := _seat(game, layout, stack, self.counter_px)) is not None]
+        for seat in seats:
+            _draw_stack(board, game, seat)
+        # Tags after every stack, so a neighbour's counters never hide one, and each kept clear of them.
+        badges: list[Box] = [(x - r, y - r, x + r, y + r) for seat in seats if seat.badge for x, y, r in [seat.badge]]
+        names = _place_names(game)
+        for seat in seats:
+            others = [other.box for other in seats if other is not seat] + badges
+            _draw_tag(board, layout, seat, names.get(seat.stack.place, ""), others)
+        for seat in seats:
+            _draw_count(board, seat)
         overlay = Image.new("RGBA", board.size, (0, 0, 0, 0))
         for mark in scene.marks:
             _overlay_mark(overlay, game, layout, mark)

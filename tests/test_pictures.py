@@ -13,16 +13,20 @@ from PIL import Image
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Move, Pass
-from builder.picture import Painter, board_key, cached_board
+from builder.picture import Painter, _seat, board_key, cached_board, reading_scale
+from builder.render.board import HEX_NUMBER_DY, board_layout, hex_number_px
+from builder.render.style import PAPER, font
 from umpire.cli import main
 from umpire.scenes import marks_for
 from wargame.bundled import data_root
 from wargame.game import load_game
+from wargame.holding import counter_size_px
 from wargame.scene import Counter, Crop, Mark, Scene, Stack
 
 ROOT = Path(__file__).resolve().parent.parent
 OMAHA = ROOT / "examples" / "omaha"
 ONSLAUGHT = ROOT / "examples" / "onslaught"
+PAPER_RGB = tuple(int(PAPER[i:i + 2], 16) for i in (1, 3, 5))
 
 
 @pytest.fixture(autouse=True)
@@ -337,3 +341,51 @@ def test_a_supply_findings_picture_draws_the_supply_line() -> None:
     assert [m for m in marks if m.kind == "path"] == [Mark("path", tuple(line), "info") for line in lines if line]
     other = Finding("error", "onslaught", "6.1", entry.line, 1, "too far")
     assert not [m for m in context_marks(result.system, before, entry, [other], places) if m.kind == "path"]
+
+
+def _number_box(painter: Painter, label: str, origin: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The pixels of a hex's printed number (as the board prints it) in a picture cut at `origin`."""
+    layout = painter.layout
+    cx, cy = layout.centre(painter.game.grid.hex_of(label))
+    y = cy + HEX_NUMBER_DY[layout.orientation] * layout.size_px
+    left, top, right, bottom = font(hex_number_px(layout.size_px), condensed=True).getbbox(label, anchor="mm")
+    return (round(cx + left - origin[0]), round(y + top - origin[1]),
+            round(cx + right - origin[0]), round(y + bottom - origin[1]))
+
+
+@pytest.mark.parametrize("count", [1, 2, 4])
+def test_an_occupied_hex_shows_its_number_and_place_name_above_its_counters(omaha_painter: Painter, count: int) -> None:
+    """Counters no longer hide where they stand: the hex number is printed in ink on a paper tag where the
+    board prints it, clear of the stack (one counter or a stack of four), with the place's name after it."""
+    units = ("115/29", "116/29", "16/1", "18/1")[:count]
+    scene = Scene((Stack("2219", tuple(Counter(u) for u in units)), Stack("2319", (Counter("26/1"),))))
+    drawn = omaha_painter.draw(scene, Crop(hexes=("2219",)))
+    for label in ("2219", "2319"):
+        x0, y0, x1, y1 = _number_box(omaha_painter, label, drawn.origin)
+        pixels = [drawn.image.getpixel((x, y)) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)]
+        paper = sum(p == PAPER_RGB for p in pixels)
+        ink = sum(sum(p) < 450 for p in pixels)
+        assert paper > len(pixels) // 3 and ink > len(pixels) // 20, (label, paper, ink, len(pixels))
+    # "2219 Vierville-sur-Mer": the tag is much wider than the number (slid aside from a count badge).
+    x0, y0, x1, y1 = _number_box(omaha_painter, "2219", drawn.origin)
+    width = x1 - x0
+    beside = [drawn.image.getpixel((x, y)) for x in [*range(x0 - 4 - width, x0 - 4), *range(x1 + 4, x1 + 4 + width)]
+              for y in range(y0, y1 + 1)]
+    assert sum(p == PAPER_RGB for p in beside) > len(beside) // 4 and sum(sum(p) < 450 for p in beside) > 0
+
+
+@pytest.mark.parametrize("game_id", ["onslaught", "omaha", "moscow"])
+def test_no_stack_covers_its_own_hex_number(game_id: str) -> None:
+    """On every hex of every bundled map, at the module's scale and the verdicts', a stack of one to four
+    counters leaves its hex's number clear (the tag printed there is never under its own counters)."""
+    game = load_game(data_root(), game_id)
+    for scale in (1.0, reading_scale(game)):
+        layout = board_layout(game, scale)
+        size_px = counter_size_px(layout)
+        for label in sorted(game.grid.label_of(h) for h in game.grid.hexes):
+            for count in (1, 4):
+                seat = _seat(game, layout, Stack(label, tuple(Counter("x") for _ in range(count))), size_px)
+                assert seat is not None
+                left, top, right, bottom = seat.box
+                assert top >= seat.number[3] + 1, (game_id, scale, label, count)
+                assert left < seat.centre[0] < right  # still in its hex across

@@ -884,6 +884,8 @@ def _draw_grid(b: _Board) -> None:
 
 HEX_NUMBER_SIZE = 0.24
 """The printed hex numbers' font size, as a share of the hex size."""
+HEX_NUMBER_DY: dict[str, float] = {"flat": -0.66, "pointy": -0.6}
+"""How far above its hex's centre a hex number is printed, as a share of the hex size, by orientation."""
 
 
 def hex_number_px(hex_size_px: float) -> int:
@@ -897,7 +899,7 @@ def _draw_hex_labels(b: _Board) -> None:
     game = b.game
     size = b.layout.size_px
     f = font(hex_number_px(size), condensed=True)
-    dy = -0.66 if b.orientation == "flat" else -0.6
+    dy = HEX_NUMBER_DY[b.orientation]
     styles: dict[tuple[str, ...], str] = {}
     for h in sorted(game.grid.hexes):
         terrain = game.hex_terrain[h]
@@ -1227,7 +1229,7 @@ def _draw_places(b: _Board, reserved: list[tuple[float, float, float, float]]) -
     # A name may not hide any printed hex number (a long name reaches two hexes away).
     # The box is the digits' with their halo (font 0.24 of the hex, 4 condensed digits).
     label_h, label_w = 0.32 * size, 0.36 * size
-    dy = -0.66 if b.orientation == "flat" else -0.6
+    dy = HEX_NUMBER_DY[b.orientation]
     for h in sorted(game.grid.hexes):
         x, y = b.layout.centre(h)
         taken.add((x - label_w, y + dy * size - label_h / 2, x + label_w, y + dy * size + label_h / 2))
