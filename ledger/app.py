@@ -22,6 +22,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ledger.keys import load_private_key
+from ledger.mail import MailSender, MailSettings
 from ledger.pages import ledger_page
 from ledger.store import Credential, PlayerKey, RateLimit, Refusal, SignedRequest, Store, open_store
 from wargame.receipts import Ledger, key_id, public_key_text
@@ -85,8 +86,9 @@ async def _json_body_and_bytes(request: Request) -> tuple[dict[str, object], byt
     return data, body
 
 
-def build_app(store: Store, admin_token: str | None) -> Starlette:
-    """The application over a store; games are opened over HTTP only with the admin token."""
+def build_app(store: Store, admin_token: str | None, mail: MailSender | None = None) -> Starlette:
+    """The application over a store; games are opened over HTTP only with the admin token; each roll is
+    mailed to the game's players by `mail` when given."""
     public = store.key.public_key()
 
     async def public_key(request: Request) -> Response:
@@ -139,6 +141,8 @@ def build_app(store: Store, admin_token: str | None) -> Starlette:
                                               data.get("dice"))
         except Refusal as refusal:
             return _refusal(refusal)
+        if mail is not None:
+            mail.notify()  # the roll and its mails are committed: the sender's thread takes it from here
         return JSONResponse({"receipt": receipt.fields(), "token": receipt.token()}, status_code=201)
 
     async def page(request: Request) -> Response:
@@ -166,7 +170,11 @@ def build_app(store: Store, admin_token: str | None) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if mail is not None:
+            mail.start()
         yield
+        if mail is not None:
+            mail.stop()
         store.close()
 
     return Starlette(routes=[
@@ -198,4 +206,9 @@ def app_from_environment() -> Starlette:
     rate = os.environ.get("UMPIRE_LEDGER_RATE")
     store = open_store(os.environ["UMPIRE_LEDGER_DB"], load_private_key(Path(os.environ["UMPIRE_LEDGER_KEY"])),
                        RateLimit.parse(rate) if rate else None)
-    return build_app(store, os.environ.get("UMPIRE_LEDGER_ADMIN_TOKEN") or None)
+    mail_settings = os.environ.get("UMPIRE_LEDGER_MAIL")
+    mail = None
+    if mail_settings:
+        settings = MailSettings.from_json(mail_settings)
+        mail = MailSender(store, settings, os.environ.get(settings.password_env))
+    return build_app(store, os.environ.get("UMPIRE_LEDGER_ADMIN_TOKEN") or None, mail)
