@@ -22,7 +22,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ledger.keys import load_private_key
+from ledger.mail import MailSender, MailSettings
 from ledger.pages import ledger_page
+from ledger.throttle import LoginThrottle
 from ledger.store import Credential, PlayerKey, RateLimit, Refusal, SignedRequest, Store, open_store
 from wargame.receipts import Ledger, key_id, public_key_text
 
@@ -85,19 +87,29 @@ async def _json_body_and_bytes(request: Request) -> tuple[dict[str, object], byt
     return data, body
 
 
-def build_app(store: Store, admin_token: str | None) -> Starlette:
-    """The application over a store; games are opened over HTTP only with the admin token."""
+def _address(request: Request) -> str:
+    """The client's address as the server sees it (behind a proxy: the proxy's)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def build_app(store: Store, admin_token: str | None, mail: MailSender | None = None,
+              throttle: LoginThrottle | None = None) -> Starlette:
+    """The application over a store; games are opened over HTTP only with the admin token; each roll is
+    mailed to the game's players by `mail` when given; failed logins are throttled."""
     public = store.key.public_key()
+    logins = throttle or LoginThrottle()
 
     async def public_key(request: Request) -> Response:
         return JSONResponse({"algorithm": "Ed25519", "key_id": key_id(public), "public_key": public_key_text(public)})
 
     async def open_game(request: Request) -> Response:
         try:
+            logins.check(_address(request))
             token = _bearer(request)
             # Bytes: compare_digest raises TypeError on a str that is not ASCII (a header may be Latin-1).
             if admin_token is None or token is None or \
                     not hmac.compare_digest(token.encode("utf-8"), admin_token.encode("utf-8")):
+                logins.failed(_address(request))
                 raise Refusal(401, "opening a game needs the server's admin token (Authorization: Bearer ...)")
             data = await _json_body(request)
             game, players, rules, emails = data.get("game"), data.get("players"), data.get("rules"), \
@@ -134,11 +146,19 @@ def build_app(store: Store, admin_token: str | None) -> Starlette:
             player = data.get("player")
             if not isinstance(player, str):
                 raise Refusal(400, "'player' must be a string")
-            credential = _credential(request, body, data, game)
-            receipt = await run_in_threadpool(store.roll, game, player, credential, data.get("purpose"),
-                                              data.get("dice"))
+            logins.check(_address(request), game, player)
+            try:
+                credential = _credential(request, body, data, game)
+                receipt = await run_in_threadpool(store.roll, game, player, credential, data.get("purpose"),
+                                                  data.get("dice"))
+            except Refusal as refusal:
+                if refusal.status == 401:
+                    logins.failed(_address(request), game, player)
+                raise
         except Refusal as refusal:
             return _refusal(refusal)
+        if mail is not None:
+            mail.notify()  # the roll and its mails are committed: the sender's thread takes it from here
         return JSONResponse({"receipt": receipt.fields(), "token": receipt.token()}, status_code=201)
 
     async def page(request: Request) -> Response:
@@ -166,7 +186,11 @@ def build_app(store: Store, admin_token: str | None) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if mail is not None:
+            mail.start()
         yield
+        if mail is not None:
+            mail.stop()
         store.close()
 
     return Starlette(routes=[
@@ -198,4 +222,9 @@ def app_from_environment() -> Starlette:
     rate = os.environ.get("UMPIRE_LEDGER_RATE")
     store = open_store(os.environ["UMPIRE_LEDGER_DB"], load_private_key(Path(os.environ["UMPIRE_LEDGER_KEY"])),
                        RateLimit.parse(rate) if rate else None)
-    return build_app(store, os.environ.get("UMPIRE_LEDGER_ADMIN_TOKEN") or None)
+    mail_settings = os.environ.get("UMPIRE_LEDGER_MAIL")
+    mail = None
+    if mail_settings:
+        settings = MailSettings.from_json(mail_settings)
+        mail = MailSender(store, settings, os.environ.get(settings.password_env))
+    return build_app(store, os.environ.get("UMPIRE_LEDGER_ADMIN_TOKEN") or None, mail)

@@ -13,7 +13,8 @@ import click
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ledger.keys import KeyFileError, load_private_key, write_new_key
-from ledger.client import RollRefused, roll_request, send_roll
+from ledger.mail import MailSettings
+from ledger.client import EntryError, RollRefused, purpose_for_entry, roll_request, send_roll
 from ledger.store import MIN_TOKEN, PlayerKey, RateLimit, Refusal, Store, open_store, redact
 from wargame.files import write_atomically
 from wargame.receipts import Ledger, key_id, public_key_text
@@ -88,8 +89,26 @@ def public_key(key_file: Path) -> None:
 @click.option("--rate", default="30/60", show_default=True, help="at most ROLLS/SECONDS per player of a game")
 @click.option("--admin-token-env", default="UMPIRE_LEDGER_ADMIN_TOKEN", show_default=True,
               help="environment variable holding the token that may open games over HTTP")
-def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str, admin_token_env: str) -> None:
-    """Serve the ledger's API and pages."""
+@click.option("--smtp-host", envvar="UMPIRE_LEDGER_SMTP_HOST", default=None,
+              help="the SMTP server that mails each roll to the game's players (env UMPIRE_LEDGER_SMTP_HOST)")
+@click.option("--smtp-port", envvar="UMPIRE_LEDGER_SMTP_PORT", default=25, show_default=True,
+              type=click.IntRange(1, 65535), help="its port (env UMPIRE_LEDGER_SMTP_PORT)")
+@click.option("--smtp-user", envvar="UMPIRE_LEDGER_SMTP_USER", default=None,
+              help="the SMTP login (env UMPIRE_LEDGER_SMTP_USER); its password is read from --smtp-password-env")
+@click.option("--smtp-password-env", default="UMPIRE_LEDGER_SMTP_PASSWORD", show_default=True, metavar="VAR",
+              help="environment variable holding the SMTP password")
+@click.option("--smtp-starttls", envvar="UMPIRE_LEDGER_SMTP_STARTTLS", is_flag=True,
+              help="upgrade with STARTTLS first; nothing is sent to a server that does not offer it")
+@click.option("--mail-from", envvar="UMPIRE_LEDGER_MAIL_FROM", default=None,
+              help="the mails' From address (default umpire-ledger@HOSTNAME)")
+@click.option("--mail-retry", default=30.0, show_default=True, type=click.FloatRange(0.1, 3600), metavar="SECONDS",
+              help="the first retry of a mail that failed; each later one doubles, up to an hour")
+@click.option("--public-url", default=None, help="the server's address as players reach it, to link the game's page "
+              "in each mail")
+def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str, admin_token_env: str,
+          smtp_host: str | None, smtp_port: int, smtp_user: str | None, smtp_password_env: str, smtp_starttls: bool,
+          mail_from: str | None, mail_retry: float, public_url: str | None) -> None:
+    """Serve the ledger's API and pages; with --smtp-host, mail each roll to the players of its game."""
     import uvicorn
 
     try:
@@ -100,7 +119,20 @@ def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str
     if admin_token and (len(admin_token) < MIN_TOKEN or not admin_token.isascii() or not admin_token.isprintable()):
         _stop(f"the admin token in {admin_token_env} must be printable ASCII of at least {MIN_TOKEN} characters")
     _store(db, _load_key(key_file)).close()
-    os.environ.update({"UMPIRE_LEDGER_DB": db, "UMPIRE_LEDGER_KEY": str(key_file.resolve()),
+    mail = ""
+    if smtp_host:
+        import socket
+        if mail_from is not None and (not mail_from.isprintable() or "@" not in mail_from):
+            _stop(f"--mail-from {mail_from!r} is not an e-mail address")
+        if smtp_user and not os.environ.get(smtp_password_env):
+            _stop(f"--smtp-user {smtp_user} needs its password in the environment variable {smtp_password_env}")
+        if smtp_user and not smtp_starttls and smtp_host not in ("localhost", "127.0.0.1", "::1"):
+            click.echo("warning: the SMTP password would cross the network in the clear; add --smtp-starttls",
+                       err=True)
+        mail = MailSettings(host=smtp_host, port=smtp_port, sender=mail_from or f"umpire-ledger@{socket.gethostname()}",
+                            user=smtp_user, password_env=smtp_password_env, starttls=smtp_starttls,
+                            retry_s=mail_retry, public_url=public_url).to_json()
+    os.environ.update({"UMPIRE_LEDGER_MAIL": mail,"UMPIRE_LEDGER_DB": db, "UMPIRE_LEDGER_KEY": str(key_file.resolve()),
                        "UMPIRE_LEDGER_RATE": rate, "UMPIRE_LEDGER_ADMIN_TOKEN": admin_token,
                        # Workers watch their supervisor and stop when it dies (ledger.app.die_with_supervisor).
                        "UMPIRE_LEDGER_SUPERVISOR": str(os.getpid()) if workers > 1 else ""})
@@ -130,15 +162,34 @@ def _reachable_host(host: str) -> str:
 @click.option("--token-env", default=None, metavar="VAR", help="environment variable holding the player's token")
 @click.option("--key", "key_file", default=None, type=click.Path(path_type=Path, exists=True, dir_okay=False),
               help="the player's own Ed25519 key (umpire-ledger keygen), to sign the request instead")
+@click.option("--entry", default=None, metavar="LINE",
+              help="the log entry the die is for ('Allied: attack 1718 with ...', or 'Roll' for a roll-off): the "
+                   "structured purpose is made from it, with --turn and --step")
+@click.option("--turn", type=click.IntRange(0, 9999), default=None, help="the game turn of --entry")
+@click.option("--step", default=None, help="the step or phase of --entry (e.g. action), if the game has them")
 @click.argument("game")
 @click.argument("player")
 @click.argument("dice")
-@click.argument("purpose")
-def roll(url: str, token_env: str | None, key_file: Path | None, game: str, player: str, dice: str,
-         purpose: str) -> None:
-    """Roll DICE (e.g. 1d6) for PLAYER of GAME and print the result and the receipt to paste into the log."""
+@click.argument("purpose", required=False)
+def roll(url: str, token_env: str | None, key_file: Path | None, entry: str | None, turn: int | None,
+         step: str | None, game: str, player: str, dice: str, purpose: str | None) -> None:
+    """Roll DICE (e.g. 1d6) for PLAYER of GAME and print the result and the receipt to paste into the log. The
+    PURPOSE is given, or made from --entry, --turn and --step (`turn 3 step action: Allied attack 1718`)."""
     if (token_env is None) == (key_file is None):
         _stop("give --token-env VAR or --key PLAYER_KEY.pem")
+    if entry is not None:
+        if purpose is not None:
+            _stop("give PURPOSE or --entry, not both: --entry makes the purpose")
+        if turn is None:
+            _stop("--entry needs --turn N (and --step STEP if the game has steps or phases)")
+        try:
+            purpose = purpose_for_entry(entry, turn, step, player)
+        except EntryError as e:
+            _stop(f"--entry {entry!r}: {e}")
+    elif purpose is None:
+        _stop("give PURPOSE, or --entry LINE --turn N [--step STEP] to make it from the log entry")
+    elif turn is not None or step is not None:
+        _stop("--turn and --step go with --entry")
     token = os.environ.get(token_env or "")
     if token_env is not None and not token:
         _stop(f"the environment variable {token_env} is empty")
@@ -148,7 +199,8 @@ def roll(url: str, token_env: str | None, key_file: Path | None, game: str, play
         receipt = send_roll(url, game, request)
     except RollRefused as e:
         _stop(str(e))
-    click.echo(f"#{receipt.seq} {receipt.dice} = {' '.join(map(str, receipt.result))} (total {receipt.total})")
+    click.echo(f"#{receipt.seq} {receipt.dice} = {' '.join(map(str, receipt.result))} (total {receipt.total}) "
+               f"for {receipt.purpose!r}")
     click.echo(f"receipt {receipt.token()}")
 
 

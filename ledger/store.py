@@ -60,6 +60,14 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         # The key that signs this database's receipts: a server started with another key is refused.
         "CREATE TABLE server_key (key_id TEXT NOT NULL)",
     )),
+    (4, (
+        # Each roll's mail to each player with an address, queued in the roll's transaction and sent after it
+        # (ledger/mail.py): its state (pending, sent, failed), attempts, next try and last error.
+        "CREATE TABLE mail_outbox (game TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,"
+        " address TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL, next_try TEXT NOT NULL,"
+        " error TEXT, PRIMARY KEY (game, seq, address))",
+        "CREATE INDEX mail_outbox_due ON mail_outbox (state, next_try)",
+    )),
 )
 MIN_TOKEN = 16
 """The shortest player or admin token accepted."""
@@ -173,6 +181,8 @@ class Store(ABC):
     """The driver's error for a primary key given twice."""
     database_errors: tuple[type[Exception], ...] = ()
     """The driver's errors: the database failed, not the request (503)."""
+    skip_locked = ""
+    """What a SELECT adds to pass over rows another transaction holds (SQLite has one writer: nothing)."""
 
     @contextmanager
     def unavailable(self) -> Iterator[None]:
@@ -320,6 +330,10 @@ class Store(ABC):
                 (game, receipt.seq, receipt.time, player, json.dumps(receipt.fields(), sort_keys=True), digest))
             cursor.execute(self.sql("UPDATE games SET last_seq = ?, last_hash = ? WHERE id = ?"),
                            (receipt.seq, digest, game))
+            # The roll's mails, in its transaction: a roll acknowledged is never without them (ledger/mail.py).
+            cursor.execute(self.sql(
+                "INSERT INTO mail_outbox (game, seq, address, state, attempts, next_try) SELECT game, ?, email, "
+                "'pending', 0, ? FROM players WHERE game = ? AND email IS NOT NULL"), (receipt.seq, receipt.time, game))
         return receipt
 
     def authenticate(self, cursor: Cursor, game: str, player: str, credential: Credential, token_sha256: str,
@@ -446,6 +460,8 @@ class PostgresStore(Store):
             cursor.execute("SELECT pg_advisory_xact_lock(7400316)")
             self.migrate(cursor)
             self.pin_key(cursor)
+
+    skip_locked = " FOR UPDATE SKIP LOCKED"
 
     def sql(self, text: str) -> str:
         return text.replace("?", "%s")

@@ -127,8 +127,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 class LedgerProcess:
     """`umpire-ledger serve` as a process on loopback, as a club would run it."""
 
-    def __init__(self, db: str, key: Path, workers: int = 1, rate: str = "100000/60") -> None:
-        self.db, self.key, self.workers, self.rate = db, key, workers, rate
+    def __init__(self, db: str, key: Path, workers: int = 1, rate: str = "100000/60",
+                 options: tuple[str, ...] = ()) -> None:
+        self.db, self.key, self.workers, self.rate, self.options = db, key, workers, rate, options
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -140,7 +141,7 @@ class LedgerProcess:
         env = {**os.environ, "UMPIRE_LEDGER_ADMIN_TOKEN": ADMIN}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ledger", "serve", "--db", self.db, "--key", str(self.key), "--port",
-             str(self.port), "--workers", str(self.workers), "--rate", self.rate],
+             str(self.port), "--workers", str(self.workers), "--rate", self.rate, *self.options],
             env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -170,7 +171,7 @@ class LedgerProcess:
         if self.process is not None and self.process.stderr is not None:
             self.process.stderr.close()
 
-    def open_game(self, game: str, players: dict[str, str]) -> None:
-        answer = httpx.post(self.url + "/games", json={"game": game, "players": players},
+    def open_game(self, game: str, players: dict[str, str], emails: dict[str, str] | None = None) -> None:
+        answer = httpx.post(self.url + "/games", json={"game": game, "players": players, "emails": emails or {}},
                             headers={"Authorization": f"Bearer {ADMIN}"}, timeout=10)
         assert answer.status_code == 201, answer.text

@@ -21,7 +21,8 @@ with warnings.catch_warnings():
 
 from adjudicator.cli import game_of, positions_of, read_log
 from adjudicator.engine import replay
-from adjudicator.notation.entries import Attack, Bombard, Entry, RollOff, TurnMarker
+from adjudicator.dice_ledger import purpose_of
+from adjudicator.notation.entries import Entry, StepMarker, TurnMarker, logged_dice
 from adjudicator.notation.text import parse_line, tokens_of
 from adjudicator.seal import make_seal, seal_path
 from adjudicator.systems import system_for
@@ -29,7 +30,7 @@ from ledger.app import build_app
 from ledger.store import open_store
 from ledger_support import ADMIN, fixed_key
 from wargame.files import write_atomically
-from wargame.receipts import ledger_from_bytes
+from wargame.receipts import key_id, ledger_from_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "onslaught" / "legal-sample-game.log"
@@ -56,13 +57,13 @@ tests/test_exchanges.py check them.
 """
 
 
-def _rolls(entry: Entry, turn: int) -> Iterator[tuple[str, str, int]]:
-    """(player, purpose, die) of each die of an entry, in the order of its receipts."""
-    if isinstance(entry, RollOff):
-        for side, die in entry.rolls.items():
-            yield side, f"turn {turn} roll-off for the next action", die
-    elif isinstance(entry, (Attack, Bombard)) and entry.die is not None and entry.side is not None:
-        yield entry.side, f"turn {turn} {entry.side} {entry.kind} on {entry.hex}", entry.die
+def _rolls(entry: Entry, turn: int, step: str | None) -> Iterator[tuple[str, str, int]]:
+    """(player, structured purpose, die) of each die of an entry, in the order of its receipts: the purpose
+    `umpire-ledger roll --entry` makes, by the checker's own function."""
+    for k, die in enumerate(logged_dice(entry)):
+        purpose = purpose_of(entry, k, turn, step)
+        if purpose is not None:
+            yield purpose.side, purpose.text(), die
 
 
 def _with_receipts(line: str, tokens: list[str]) -> str:
@@ -77,13 +78,15 @@ def make(out: Path) -> None:
     """Write the example folder."""
     lines = SAMPLE.read_text(encoding="utf-8").splitlines()
     wanted: list[tuple[int, str, str, int]] = []  # line, player, purpose, die
-    turn = 0
+    turn, step = 0, None
     for number, line in enumerate(lines, 1):
         entry = parse_line(line, number)
         if isinstance(entry, TurnMarker):
-            turn = entry.turn
+            turn, step = entry.turn, None
+        elif isinstance(entry, StepMarker):
+            step = entry.step
         if entry is not None:
-            wanted += [(number, *roll) for roll in _rolls(entry, turn)]
+            wanted += [(number, *roll) for roll in _rolls(entry, turn, step)]
 
     def ledger_of(reroll: bool) -> tuple[bytes, dict[int, list[str]]]:
         plan: list[tuple[int | None, str, str, int]] = []
@@ -97,7 +100,8 @@ def make(out: Path) -> None:
             store = open_store(f"sqlite:///{tmp}/ledger.sqlite", fixed_key(), None,
                                faces=lambda count, sides: [next(faces) for _ in range(count)], clock=lambda: next(clock))
             with TestClient(build_app(store, ADMIN)) as client:
-                opened = client.post("/games", json={"game": GAME, "players": TOKENS},
+                # Opened with its rules: the server refuses any dice but Onslaught's d6.
+                opened = client.post("/games", json={"game": GAME, "players": TOKENS, "rules": "onslaught"},
                                      headers={"Authorization": f"Bearer {ADMIN}"})
                 assert opened.status_code == 201, opened.text
                 tokens: dict[int, list[str]] = {}
@@ -118,6 +122,10 @@ def make(out: Path) -> None:
         starts = [n for n, line in enumerate(lines) if line.startswith("Turn ")]
         # The first exchange holds the headers, the set-up and turn 1; each later one a game turn.
         cuts = [0, *starts[1:], len(lines)]
+        # The game pins its ledger's key (the players read it off the server's /public-key when they start).
+        scenario = next(n for n, line in enumerate(text) if line.startswith("[Scenario "))
+        text.insert(scenario + 1, f'[LedgerKey "{key_id(fixed_key().public_key())}"]')
+        cuts = [0, *(c + 1 for c in cuts[1:])]
         return {f"{k:02d}-turn-{k}.log": "\n".join(text[a:b]).strip("\n") + "\n"
                 for k, (a, b) in enumerate(zip(cuts, cuts[1:]), 1)}
 

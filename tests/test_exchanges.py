@@ -46,7 +46,7 @@ def test_the_changed_die_is_reported_on_its_exchange_and_line() -> None:
     ledger_lines = [t for t in out.splitlines() if "[ledger" in t and "[ledger ledger-key]" not in t]
     assert ledger_lines == [
         f"{log}:{line}:1: error [ledger die]: die 5 in the log, but receipt #14 (Allied rolled 1d6 = 4 for "
-        "'turn 2 Allied attack on 0319' at 2026-01-10T19:41:02.000000Z) rolled 4"]
+        "'turn 2 step action: Allied attack 0319' at 2026-01-10T19:41:02.000000Z) rolled 4"]
 
 
 def test_the_hidden_reroll_is_reported_on_its_exchange_and_line() -> None:
@@ -57,7 +57,7 @@ def test_the_hidden_reroll_is_reported_on_its_exchange_and_line() -> None:
     log = folder / "02-turn-2.log"
     assert [t for t in out.splitlines() if "[ledger" in t and "[ledger ledger-key]" not in t] == [
         f"{log}:{line_of(log, 'attack 0620')}:1: error [ledger hidden-roll]: roll #13 (Allied rolled 1d6 = 1 for "
-        "'turn 2 Allied attack on 0620' at 2026-01-10T19:33:49.000000Z) is in the ledger but not in the log (before "
+        "'turn 2 step action: Allied attack 0620' at 2026-01-10T19:33:49.000000Z) is in the ledger but not in the log (before "
         "the roll of receipt #14 on this line): a roll made and not reported"]
     assert "from 4 logs" in out
 

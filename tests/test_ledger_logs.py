@@ -23,7 +23,7 @@ from ledger.store import open_store
 from ledger_support import fixed_key
 from test_vassal_reader import Session
 from wargame.receipts import (
-    GENESIS, Ledger, Receipt, ledger_from_bytes, public_key_text, receipt_from_token, sign_receipt,
+    GENESIS, Ledger, Receipt, ledger_from_bytes, parse_purpose, public_key_text, receipt_from_token, sign_receipt,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +70,9 @@ def test_the_example_game_is_clean_against_its_ledger(tmp_path: Path) -> None:
     code, output = check(str(log), "--ledger", str(LEDGER_FILE))
     assert code == 0, output
     assert "0 error(s), 0 warning(s)" in output
+    # The documented way (docs/ledger.md): the key pinned by the log's header, every purpose the entry's own.
+    assert "dice verified against key 56475aa75463474c, pinned by the log's [LedgerKey] header" in output
+    assert all(parse_purpose(r.purpose) is not None for r in ledger_from_bytes(LEDGER_FILE.read_bytes()).receipts)
     assert len(ledger_from_bytes(LEDGER_FILE.read_bytes()).receipts) == sum(
         len(getattr(e, "receipts", [])) for e in parse_text(log.read_text(encoding="utf-8")))
 
@@ -84,7 +87,7 @@ def test_a_changed_die_is_reported_with_its_line_and_roll(tmp_path: Path) -> Non
     ledger_lines = [t for t in output.splitlines() if "[ledger" in t and "[ledger ledger-key]" not in t]
     assert ledger_lines == [
         f"{log}:{line}:1: error [ledger die]: die 5 in the log, but receipt #14 (Allied rolled 1d6 = 4 for "
-        f"'turn 2 Allied attack on 0319' at 2026-01-10T19:41:02.000000Z) rolled 4"]
+        f"'turn 2 step action: Allied attack 0319' at 2026-01-10T19:41:02.000000Z) rolled 4"]
 
 
 def test_a_changed_die_is_one_error(tmp_path: Path) -> None:
@@ -119,8 +122,8 @@ def test_a_hidden_reroll_is_reported_with_its_purpose_and_time(tmp_path: Path) -
     assert code == 1
     ledger_lines = [t for t in output.splitlines() if "[ledger" in t and "[ledger ledger-key]" not in t]
     assert ledger_lines == [
-        f"{log}:{line}:1: error [ledger hidden-roll]: roll #13 (Allied rolled 1d6 = 1 for 'turn 2 Allied attack "
-        f"on 0620' at 2026-01-10T19:33:49.000000Z) is in the ledger but not in the log (before the roll of receipt "
+        f"{log}:{line}:1: error [ledger hidden-roll]: roll #13 (Allied rolled 1d6 = 1 for 'turn 2 step action: "
+        f"Allied attack 0620' at 2026-01-10T19:33:49.000000Z) is in the ledger but not in the log (before the roll of receipt "
         f"#14 on this line): a roll made and not reported"]
 
 
