@@ -14,32 +14,25 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from adjudicator.dice_ledger import check_dice, read_ledger, with_ledger_dice
-from wargame.receipts import Ledger
-from adjudicator.engine import Replay, replay, resolve
 from adjudicator.findings import Finding
-from adjudicator.seal import SEAL, Seal, make_seal, position_digest, read_seal, seal_findings, seal_path
-from adjudicator.notation.entries import Entry, Header, LogDocument
-from adjudicator.notation.jsonlog import read_json_log
-from adjudicator.notation.text import (
-    MAX_LOG_BYTES, LogSyntaxErrors, caret_message, parse_text, parse_text_partly, quoted_source,
-    write_text_faithfully,
-)
-from adjudicator.report import json_report, markdown_report, text_report, unread_report
+from adjudicator.notation.syntax_errors import MAX_LOG_BYTES, LogSyntaxErrors, caret_message, quoted_source
 from adjudicator.rules_cli import rules as rules_command
-from adjudicator.systems import system_for
 from adjudicator.vassal.detect import is_vassal_file
 from wargame.bundled import data_root, game_ids
 from wargame.errors import DataErrors, LogSyntaxError, Place, WargameError, did_you_mean
 from wargame.files import TooLarge, read_capped, read_stream_capped, write_atomically
-from wargame.game import Game, load_game
 from wargame.internal_errors import exit_2_on_interrupt, exit_3_on_internal_errors
 
-# The VASSAL reader and translator are imported inside the functions that read a VASSAL file or a chain of
-# logs: a check of one text log never loads them (about a fifth of its start-up).
+# What a command runs (the entries' and the games' models, the engine, the rule systems, the ledger, the
+# VASSAL reader) is imported inside it: `adjudicate --help` loads none of it, a check of a text log only what
+# a check uses (tests/test_cli_startup.py; start-up figures in bench/README.md).
 if TYPE_CHECKING:
+    from adjudicator.engine import Replay
     from adjudicator.vassal.chain import Chain
     from adjudicator.vassal.translate import Translation
+    from adjudicator.notation.entries import Entry
+    from wargame.game import Game
+    from wargame.receipts import Ledger
 
 
 class _LogFirstGroup(click.Group):
@@ -169,6 +162,7 @@ def _log_with_stdin(ctx: click.Context, param: click.Parameter, value: Path | No
 def _unread(fmt: str, log: Path) -> Iterator[None]:
     """A log that cannot be replayed at all still gets its full verdict document on stdout (exit 2); the
     game data or an unreadable file are the only reasons not to run (exit 2, message on stderr)."""
+    from adjudicator.report import unread_report
     try:
         yield
     except LogSyntaxErrors as e:
@@ -197,6 +191,7 @@ def read_log_partly(path: Path) -> tuple[list[Entry], list[str], list[LogSyntaxE
     """Entries, source lines and the syntax errors of a text log (the replay stops at the first); a file
     that cannot be read as a log at all (too large, a zip, not UTF-8, a JSON twin that does not read
     strictly) raises LogSyntaxErrors."""
+    from adjudicator.notation.text import parse_text_partly
     try:
         # Counted while read: a pipe, /dev/zero or a growing file reports no true size.
         raw = _stdin_bytes[path] if path == STDIN and path in _stdin_bytes else read_capped(path, MAX_LOG_BYTES)
@@ -223,6 +218,7 @@ def read_log_partly(path: Path) -> tuple[list[Entry], list[str], list[LogSyntaxE
                               ) from None
     source = text.splitlines()
     if path.suffix == ".json" or (path == STDIN and text.lstrip().startswith("{")):
+        from adjudicator.notation.jsonlog import read_json_log
         return read_json_log(text, str(path)), source, []
     entries, errors = parse_text_partly(text, str(path))
     return entries, source, errors
@@ -230,6 +226,8 @@ def read_log_partly(path: Path) -> tuple[list[Entry], list[str], list[LogSyntaxE
 
 def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
     """The game a log's [Game "..."] header names."""
+    from adjudicator.notation.entries import Header
+    from wargame.game import load_game
     header = next((e for e in entries if isinstance(e, Header) and e.key == "Game"), None)
     if header is None:
         raise LogSyntaxErrors([LogSyntaxError(
@@ -247,6 +245,7 @@ def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
 def read_text_part(path: Path, data: Path | None) -> tuple[list[Entry], list[str], Game | None]:
     """A text or JSON log of a chain: its entries, source lines and game (None: no [Game] header, as in a
     later exchange)."""
+    from adjudicator.notation.entries import Header
     entries, source = read_log(path)
     if not any(isinstance(e, Header) and e.key == "Game" for e in entries):
         return entries, source, None
@@ -303,6 +302,8 @@ def read_logs(logs: tuple[Path, ...], data: Path | None, game_id: str | None, mo
 def chain_seal_findings(chain: Chain) -> list[Finding]:
     """Each sealed text exchange of a chain against its seal, and each seal's link to the exchange before it,
     numbered in the chain."""
+    from adjudicator.engine import replay
+    from adjudicator.seal import SEAL, make_seal, read_seal, seal_findings, seal_path
     # Positions are hashed as `adjudicate seal` made them: the exchanges one after the other, each entry on
     # its own file's line (a state may hold the line of the combat under way).
     local = [e.model_copy(update={"line": e.line - part.base}) for part in chain.parts for e in part.entries]
@@ -340,6 +341,8 @@ def _replay(game: Game, entries: list[Entry], path: Path, source: list[str], kee
             syntax: list[LogSyntaxError] | None = None) -> Replay[Any]:
     """Replay up to the first line that cannot be read or resolved (reported as a finding, the replay
     stopped there); `keep_states=False` (a check) keeps only the last state, so memory stays bounded."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
     system = system_for(game)
     return replay(game, system, entries, keep_states, file=str(path), source=source, syntax=syntax or [])
 
@@ -409,13 +412,18 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
           ledger_source: str | None, ledger_key: str | None) -> None:
     """Replay a log (text, JSON, or a VASSAL .vlog/.vsav) and report every rule breach; several logs of
     one game in order are checked as one game. Exit 0 clean, 1 breaches, 2 could not run."""
+    from adjudicator.notation.entries import Header
+    from adjudicator.report import json_report, markdown_report, text_report
+    from adjudicator.seal import read_seal, seal_findings, seal_path
     ledger = None
     if ledger_source is not None:
+        from adjudicator.dice_ledger import read_ledger
         with _could_not_run():
             ledger = read_ledger(ledger_source)
 
     def with_dice(result: Replay[Any]) -> Replay[Any]:
         if ledger is not None:
+            from adjudicator.dice_ledger import check_dice, with_ledger_dice
             result.findings = [*with_ledger_dice(result, ledger), *check_dice(result.entries, ledger, dice_by_entry=
                                                              result.game.manifest.dice_by_entry() or None,
                                                              pinned_key=ledger_key)]
@@ -475,6 +483,7 @@ def _exchange_dice(log: Path, entries: list[Entry], source: list[str], ledger: L
                    ledger_key: str | None) -> NoReturn:
     """A later exchange checked alone against the game's ledger: its dice and receipts only (its rules need
     the exchanges before it); the ledger's rolls before its first receipt and after its last are not its own."""
+    from adjudicator.dice_ledger import check_dice
     findings = sorted(check_dice(entries, ledger, part_of_game=True, pinned_key=ledger_key),
                       key=lambda f: (f.line, f.column))
     errors = sum(1 for f in findings if f.severity == "error")
@@ -502,6 +511,7 @@ def _exchange_dice(log: Path, entries: list[Entry], source: list[str], ledger: L
 
 def positions_of(result: Replay[Any], start: int, count: int) -> list[str | None]:
     """The position hash after each of `count` entries from `start` (None past where the replay stopped)."""
+    from adjudicator.seal import position_digest
     return [position_digest(result.system.position(result.states[i + 1])) if i + 1 < len(result.states) else None
             for i in range(start, start + count)]
 
@@ -520,6 +530,7 @@ def seal(logs: tuple[Path, ...], verify: bool, data: Path | None) -> None:
     the hash of every entry and of the position after it, chained from the previous exchange's final hash.
     With --verify, report every entry added, removed or rewritten since sealing, by its line. Exit 0 sound,
     1 a seal does not hold, 2 could not run."""
+    from adjudicator.seal import Seal, make_seal, read_seal, seal_findings, seal_path
     with _could_not_run():
         logs = expand_logs(logs)
         parts = []
@@ -586,6 +597,8 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
             module: Path | None, force: bool) -> None:
     """Convert a log between the text notation and its JSON twin, or a VASSAL .vlog/.vsav into either;
     several logs of one game, in order, into one log."""
+    from adjudicator.notation.entries import LogDocument
+    from adjudicator.notation.text import parse_text, write_text_faithfully
     with _could_not_run():
         logs = expand_logs(logs)
     log = logs[0]
@@ -622,6 +635,7 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
 @main.command(short_help="Print the JSON Schema of the JSON form of logs.")
 def schema() -> None:
     """Print the JSON Schema of the JSON form of logs."""
+    from adjudicator.notation.entries import LogDocument
     click.echo(json.dumps(LogDocument.model_json_schema(), indent=2, sort_keys=True))
 
 
@@ -847,6 +861,8 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
     each with whether its claims hold. Exit 0 the claims hold, 1 they do not, 2 could not run (an impossible
     what-if included)."""
     from adjudicator.dispute import Audited, claim_differences, impossible_what_if, no_combat, rendered
+    from adjudicator.systems import system_for
+    from wargame.game import load_game
     from adjudicator.notation.entries import Attack, Bombard
 
     with _could_not_run():

@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import click
-
 import sys
+from typing import TYPE_CHECKING
+
+import click
 
 from wargame.bundled import data_root
 from wargame.errors import DataErrors, WargameError
-from wargame.game import Game, load_game
+
+if TYPE_CHECKING:
+    from wargame.game import Game
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 """The bundled games' example logs (a checkout's; an installed wheel has none, so no breach logs are named)."""
@@ -52,6 +55,7 @@ def rules(game_id: str, data: Path | None, fmt: str) -> None:
 
 def _classic_game(game_id: str, data: Path | None) -> Game:
     """A game on the classic series (WargameError for one on a hand-written rule system)."""
+    from wargame.game import load_game  # on use: `adjudicate --help` loads no game models
     game = load_game(data_root(data), game_id)
     if game.manifest.rule_system != "classic":
         raise WargameError(f"{game_id} is on the {game.manifest.rule_system} rule system, whose sections are listed "

@@ -174,13 +174,16 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
     """Build playable VASSAL 3.7 modules: dist/<game>.vmod."""
     from importlib.metadata import version as package_version
 
+    from builder.picture import cache_dir
+    from builder.vassal.art_cache import cached_art
     from builder.vassal.module import write_module
 
     with _stopping_on_errors(out_dir, game, data):
         root = data_root(data)
         for game_id in _games_for(game, all_games, root):
             path = out_dir / f"{game_id}.vmod"
-            built = write_module(load_game(root, game_id), path, package_version("umpire"), scale)
+            loaded = load_game(root, game_id)
+            built = write_module(loaded, path, package_version("umpire"), scale, cached_art(loaded, scale, cache_dir()))
             click.echo(f"{path}: {len(built.data) // 1024} KB, {len(built.images)} images")
 
 

@@ -63,3 +63,57 @@ def test_a_saved_game_is_told_by_its_content(tmp_path: Path) -> None:
     assert not is_vassal_file(other)
     assert not is_vassal_file(ROOT / "examples" / "omaha" / "legal-sample-game.log")
     assert not is_vassal_file(tmp_path / "missing.log")
+
+
+HELP_PROBE = """
+import sys
+from click.testing import CliRunner
+from umpire.cli import main
+result = CliRunner().invoke(main, sys.argv[1:])
+print(result.exit_code, " ".join(sorted(sys.modules)))
+"""
+
+
+def _loaded_by(*args: str) -> tuple[int, set[str]]:
+    done = subprocess.run([sys.executable, "-c", HELP_PROBE, *args], capture_output=True, text=True, check=True,
+                          cwd=ROOT, timeout=120)
+    code, _, modules = done.stdout.strip().partition(" ")
+    return int(code), set(modules.split())
+
+
+def _roots(modules: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+def test_help_builds_nothing_a_command_would() -> None:
+    """`adjudicate --help` (and a command's --help) loads no model, game, engine or drawing code: it was 23x
+    `python -c pass`, mostly creating pydantic models (issue 30)."""
+    for args in (["--help"], ["check", "--help"], ["picture", "--help"], ["rules", "--help"]):
+        code, loaded = _loaded_by(*args)
+        assert code == 0
+        assert not _roots(loaded) & {"pydantic", "pydantic_core", "PIL", "shapely", "lxml", "cryptography", "builder"}
+        heavy = {m for m in loaded if m.startswith(("adjudicator.engine", "adjudicator.notation.entries",
+                                                    "adjudicator.contract", "adjudicator.systems", "wargame.game",
+                                                    "wargame.models", "wargame.grid", "adjudicator.vassal.reader"))}
+        assert not heavy, args
+
+
+def test_a_check_imports_only_what_a_check_uses() -> None:
+    """A check of a text log without a ledger, seal or pictures loads no ledger, JSON-log, dispute, VASSAL,
+    drawing or ledger-service code, and of the rule systems only its game's."""
+    code, loaded = _loaded_by("check", str(ROOT / "examples" / "moscow" / "legal-sample-game.log"))
+    assert code == 0
+    assert not _roots(loaded) & {"PIL", "shapely", "lxml", "cryptography", "builder", "ledger", "starlette", "uvicorn",
+                                 "psycopg", "numpy"}
+    needless = {m for m in loaded if m.startswith((
+        "adjudicator.dice_ledger", "adjudicator.notation.jsonlog", "adjudicator.dispute", "adjudicator.vassal.",
+        "wargame.vassal", "umpire.judged", "umpire.report", "umpire.scenes", "umpire.movement", "wargame.scene",
+        "adjudicator.systems.onslaught", "adjudicator.systems.omaha", "adjudicator.systems.fire_and_movement"))}
+    assert needless == {"adjudicator.vassal.detect"}
+
+
+def test_the_kinds_of_movement_offered_are_the_contracts() -> None:
+    from adjudicator.contract import MOVE_KINDS
+    from umpire.cli import MOVE_KINDS as OFFERED
+
+    assert OFFERED == MOVE_KINDS

@@ -317,8 +317,31 @@ def test_a_map_too_large_to_draw(data_copy: Path, tmp_path: Path) -> None:
                     encoding="utf-8")
     code, out = _validate(data_copy)
     assert code == 1 and "the board would be" in out and "million Umpire draws" in out
+    # Alone, before the checks of every label against the grid (39 unknown labels against 40,000 hexes took
+    # 30 s of "did you mean", issue 30).
+    assert "onslaught: 1 problem(s)" in out
     built = CliRunner().invoke(vmodbuild, ["build", "onslaught", "--data", str(data_copy), "--out", str(tmp_path)])
     assert built.exit_code == 2 and "the board would be" in built.stderr
+
+
+def test_did_you_mean_is_bounded_on_a_large_vocabulary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 40,000-label vocabulary is measured against an unknown word MAX_COMPARED times at most, and the
+    labels nearest it alphabetically still give the suggestion."""
+    import wargame.errors
+
+    labels = [f"{c:03d}{r:03d}" for c in range(200) for r in range(200)]
+    measured = 0
+    real = wargame.errors.edit_distance
+
+    def counting(a: str, b: str, limit: int) -> int:
+        nonlocal measured
+        measured += 1
+        return real(a, b, limit)
+
+    monkeypatch.setattr(wargame.errors, "edit_distance", counting)
+    assert wargame.errors.did_you_mean("10510", labels) == " (did you mean '105010' or '105100' or '105101'?)"
+    assert 0 < measured <= wargame.errors.MAX_COMPARED
+    assert wargame.errors.did_you_mean("105107x", labels).startswith(" (did you mean '105107' or")
 
 
 def test_board_limit_at_a_scale() -> None:

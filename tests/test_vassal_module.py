@@ -587,3 +587,30 @@ def test_legend_strip_is_a_zone_not_hexes(built: Built, tmp_path: Path) -> None:
         if built.game.grid.is_label(placement.location):
             cx, cy = built.game.layout.centre(built.game.grid.hex_of(placement.location))
             assert places.locate("Main Map", round(cx) + origin[0], round(cy) + origin[1]).name == placement.location
+
+
+def test_a_rebuild_reuses_the_art_byte_for_byte(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 data_copy: Path) -> None:
+    """With a cache folder, a rebuild of unchanged data draws nothing and writes the cold build's bytes
+    (issue 30); a changed data file is another key, so it is drawn again."""
+    from builder.vassal import art_cache, module
+
+    game = load_game(data_root(), "moscow")
+    cold = module.write_module(game, tmp_path / "cold.vmod", "0.0.test")
+    first = module.write_module(game, tmp_path / "first.vmod", "0.0.test",
+                                art=art_cache.cached_art(game, 1.0, tmp_path / "cache"))
+
+    def no_drawing(game: Game, scale: float = 1.0) -> None:
+        raise AssertionError("drawn again")
+
+    monkeypatch.setattr(art_cache, "draw_art", no_drawing)
+    reloaded = load_game(data_root(), "moscow")
+    again = module.write_module(reloaded, tmp_path / "again.vmod", "0.0.test",
+                                art=art_cache.cached_art(reloaded, 1.0, tmp_path / "cache"))
+    assert cold.data == first.data == again.data
+    assert (tmp_path / "again.vmod").read_bytes() == cold.data
+    units = data_copy / "counters" / "moscow" / "units.csv"
+    units.write_text(units.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    changed = load_game(data_copy, "moscow")
+    assert art_cache.art_key(changed, 1.0) != art_cache.art_key(game, 1.0)
+    assert art_cache.art_key(game, 2.0) != art_cache.art_key(game, 1.0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,13 +12,17 @@ from adjudicator.cli import (
     DATA, FORCE, GAME, LOGS, MODULE, _at, _could_not_run, _exit_for, _step_lines, adjudicate_file, adjudicate_vassal,
     expand_logs, main as adjudicate, position_at, read_logs,
 )
-from adjudicator.contract import MOVE_KINDS
-from adjudicator.dice_ledger import check_dice, read_ledger, with_ledger_dice
 from adjudicator.vassal.detect import is_vassal_file
-from umpire.judged import Judged, quoting
 from wargame.errors import WargameError
 from wargame.files import write_atomically
-from wargame.scene import Crop, Mark, parse_hex_list
+
+# Like adjudicator.cli, what a command runs is imported inside it (start-up: bench/README.md).
+if TYPE_CHECKING:
+    from umpire.judged import Judged
+
+MOVE_KINDS = ("move", "strategic")
+"""adjudicator.contract.MOVE_KINDS, written here so that the options need not load the contract (and with it
+the games' models); tests/test_cli_startup.py holds the two equal."""
 
 _check = adjudicate.commands["check"]
 
@@ -27,6 +31,8 @@ def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module
           ledger_source: str | None = None, ledger_key: str | None = None) -> Judged:
     """The replay of one log or of a game's logs in order (every state kept, for the pictures), with
     the ledger's findings when a ledger is given, and how to quote the lines."""
+    from adjudicator.dice_ledger import check_dice, read_ledger, with_ledger_dice
+    from umpire.judged import Judged, quoting
     logs = expand_logs(logs)
     if len(logs) > 1:
         from adjudicator.vassal.chain import replay_chain  # the VASSAL side is loaded only for what needs it
@@ -148,6 +154,7 @@ def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, outp
     """Draw the position at any point of a log as a PNG: the module's board and counters."""
     from builder.picture import cache_dir, draw_scene, reading_scale, write_picture
     from umpire.scenes import legend as legend_of, marker_pieces, scene_of
+    from wargame.scene import Crop, Mark, parse_hex_list
     with _could_not_run():
         result, chosen = position_at(logs, at_line, data, game_id, module)
         crop = None
@@ -184,6 +191,7 @@ def _write_marked(moment: Any, marks: list[Any], hexes: list[str], caption: str,
     """The position with the marks, cropped to the hexes marked (and one hex around), as a PNG."""
     from builder.picture import cache_dir, draw_scene, reading_scale, write_picture
     from umpire.scenes import scene_of
+    from wargame.scene import Crop
     scene = scene_of(moment.result.system.position(moment.state), marks, caption)
     crop = Crop(hexes=tuple(sorted(set(hexes))))
     game = moment.result.game

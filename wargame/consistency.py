@@ -45,6 +45,12 @@ class _Report:
 def cross_check(game: Game) -> list[DataError]:
     """Every inconsistency between the files of one game."""
     report = _Report()
+    too_large = board_too_large(game.map.grid, game.map.layout.hex_size_px, game.map.layout.margin_px)
+    if too_large is not None:
+        # Refused here, not when `build` runs out of memory for the canvas; and alone: the other checks test
+        # labels against every hex of the grid, costly on a board this large (40,000 hexes took 30 s, issue
+        # 30), and the map has to change before they mean anything.
+        return [DataError(too_large, Place(game.files["map"], key="grid"))]
     _check_map(game, report)
     _check_areas(game, report)
     _check_manifest(game, report)
@@ -55,10 +61,6 @@ def cross_check(game: Game) -> list[DataError]:
 
 def _check_map(game: Game, report: _Report) -> None:
     files = game.files
-    too_large = board_too_large(game.map.grid, game.map.layout.hex_size_px, game.map.layout.margin_px)
-    if too_large is not None:
-        # Refused here, not when `build` runs out of memory for the canvas.
-        report.add(too_large, files["map"], key="grid")
     hex_terrain = {t.id for t in game.terrain.values() if t.kind == "hex"}
     hexside_features = {t.id for t in game.terrain.values() if t.kind == "hexside"}
     report.known(game.map.default_terrain, hex_terrain, "hex terrain", files["map"], key="default_terrain")

@@ -35,7 +35,7 @@ DIRECTION_NAMES: dict[str, tuple[str, ...]] = {
 class LabelFormat(BaseModel):
     """How a hex's printed label is written."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     column_digits: int = Field(2, ge=1, le=6)
     row_digits: int = Field(2, ge=1, le=6)
@@ -47,7 +47,7 @@ class LabelFormat(BaseModel):
 class GridSpec(BaseModel):
     """The description of one map's hex grid, as printed."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     orientation: Orientation
     columns: int = Field(ge=1, le=999)

@@ -37,7 +37,7 @@ Colour = Annotated[str, StringConstraints(pattern=COLOUR_PATTERN)]
 class Model(BaseModel):
     """Base of every data model: frozen, unknown keys refused."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 def is_reconstructed(source: str) -> bool:

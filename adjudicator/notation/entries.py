@@ -18,7 +18,7 @@ ReceiptToken = Annotated[str, StringConstraints(pattern=r"^umpire1\.[A-Za-z0-9_-
 class Entry(BaseModel):
     """Base of every entry: where it stands in the log and who makes it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     line: int = Field(0, ge=0)
     column: int = Field(1, ge=1)
@@ -221,7 +221,7 @@ AnyEntry = Annotated[
 class LogDocument(BaseModel):
     """A whole log in its JSON form: the entries in order."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     format: Literal["umpire-log"] = "umpire-log"
     version: Literal[1] = 1

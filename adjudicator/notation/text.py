@@ -18,11 +18,12 @@ from adjudicator.notation.entries import (
     Action, Activate, Advance, Attack, Bombard, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass,
     Place, Retreat, RollOff, StandFast, StepMarker, SupportMarkers, TurnMarker,
 )
+from adjudicator.notation.syntax_errors import (  # re-exported: the parser's errors and quoting
+    ELIDED_RECEIPT as ELIDED_RECEIPT, MAX_LOG_BYTES as MAX_LOG_BYTES, RECEIPT_IN_LINE as RECEIPT_IN_LINE,
+    LogSyntaxErrors as LogSyntaxErrors, caret_message as caret_message, elide_receipts as elide_receipts,
+    quoted_source as quoted_source,
+)
 from wargame.errors import LogSyntaxError, Place as ErrorPlace, did_you_mean
-
-MAX_LOG_BYTES = 4 * 2**20
-"""A text or JSON log larger than this is refused unread: a 20-turn game is about 200 KB, and parsing
-runs at about 1.5 MB a second (docs/limits.md)."""
 
 HEADER = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
 SIDE = re.compile(r"^([A-Z][A-Za-z]*)([:>])$")
@@ -54,45 +55,6 @@ class Token:
 
     text: str
     column: int
-
-
-class LogSyntaxErrors(LogSyntaxError):
-    """Every syntax error of one log, reported together."""
-
-    def __init__(self, errors: list[LogSyntaxError], source: Sequence[str] = ()) -> None:
-        super().__init__(f"{len(errors)} error(s) in the log")
-        self.errors = errors
-        self.source = list(source)
-
-
-RECEIPT_IN_LINE = re.compile(r"\bumpire1\.[A-Za-z0-9_-]+")
-ELIDED_RECEIPT = "umpire1.…"
-
-
-def elide_receipts(line: str) -> str:
-    """A log line as quoted in a verdict: each receipt (hundreds of characters of signature) as `umpire1.…`."""
-    return RECEIPT_IN_LINE.sub(ELIDED_RECEIPT, line)
-
-
-def quoted_source(line: str, column: int) -> list[str]:
-    """A log line quoted under a finding, receipts elided, and the caret under the column it had (a column
-    inside a receipt: under the receipt)."""
-    shown = column
-    for match in reversed(list(RECEIPT_IN_LINE.finditer(line))):
-        if column > match.end():
-            shown -= (match.end() - match.start()) - len(ELIDED_RECEIPT)
-        elif column > match.start():
-            shown = match.start() + 1
-    return [f"    {elide_receipts(line)}", f"    {' ' * (max(shown, 1) - 1)}^"]
-
-
-def caret_message(error: LogSyntaxError, source: Sequence[str]) -> str:
-    """`file:line:col: error: message`, then the source line and a caret under the column."""
-    place = error.place
-    text = f"{place}: error: {error.message}" if place else f"error: {error.message}"
-    if place and place.line and 0 < place.line <= len(source):
-        text += "\n" + "\n".join(quoted_source(source[place.line - 1], place.column or 1))
-    return text
 
 
 def tokens_of(line: str) -> list[Token]:

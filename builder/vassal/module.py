@@ -702,10 +702,11 @@ def _setup_save(game: Game, scenario_id: str, units: dict[str, PieceDef], marker
     return save_archive(add_decks(tree, decks), game.manifest.title, version, moduledata, 0)
 
 
-def write_module(game: Game, out: Path, version: str, scale: float = 1.0) -> BuiltModule:
-    """Build and write `out` atomically."""
+def write_module(game: Game, out: Path, version: str, scale: float = 1.0, art: Art | None = None) -> BuiltModule:
+    """Build and write `out` atomically, with the art given (builder.vassal.art_cache's, kept between builds)
+    or drawn now."""
     from wargame.files import write_atomically
 
-    built = build_module(game, version, draw_art(game, scale))
+    built = build_module(game, version, draw_art(game, scale) if art is None else art)
     write_atomically(out, built.data)
     return built
