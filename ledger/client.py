@@ -67,27 +67,11 @@ class EntryError(Exception):
 def purpose_for_entry(entry_text: str, turn: int, step: str | None, player: str) -> str:
     """The structured purpose of the die the player rolls for a log entry (`Allied: attack 1718 with ...`, or
     `Roll [SIDE]` for a roll-off, the side being the player's name by default), made by the checker's own
-    function, so the receipt names exactly the entry `check --ledger` will bind it to."""
-    from adjudicator.dice_ledger import purpose_of
-    from adjudicator.notation.entries import Attack, Bombard
-    from adjudicator.notation.text import LogSyntaxErrors, parse_text
-    from wargame.receipts import NAME, RollPurpose
+    words as the checker reads them, so the receipt names exactly the entry `check --ledger` will bind it to."""
+    from wargame.receipts import purpose_of_text
 
-    words = entry_text.split()
-    if words and words[0] == "Roll" and len(words) <= 2:
-        # A roll-off is logged once rolled (`Roll Allied 5 German 2`): before, it names at most the roller.
-        side = words[1] if len(words) == 2 else player
-        if not NAME.fullmatch(side):
-            raise EntryError(f"'Roll {side}': expected Roll or Roll SIDE")
-        return RollPurpose(turn=turn, step=step, side=side, entry="roll").text()
-    try:
-        entries = parse_text(entry_text)
-    except LogSyntaxErrors as e:
-        raise EntryError(f"the entry does not read: {e.errors[0].message}") from None
-    rolled = [e for e in entries if isinstance(e, (Attack, Bombard))]
-    if len(entries) != 1 or not rolled:
-        raise EntryError("the entry rolls no die: give one attack or bombard line, or 'Roll [SIDE]' for a roll-off")
-    purpose = purpose_of(rolled[0], 0, turn, step)
+    purpose = purpose_of_text(entry_text, turn, step, player)
     if purpose is None:
-        raise EntryError("the entry names no side whose die it is (write it as 'SIDE: attack HEX with ...')")
+        raise EntryError("the entry rolls no die or names no side: give one line 'SIDE: attack HEX ...' or "
+                         "'SIDE: bombard HEX ...', or 'Roll [SIDE]' for a roll-off")
     return purpose.text()

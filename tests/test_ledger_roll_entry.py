@@ -28,10 +28,21 @@ def test_the_purpose_is_the_entrys(entry: str, turn: int, step: str | None, play
     assert purpose_for_entry(entry, turn, step, player) == purpose
 
 
+@pytest.mark.parametrize("entry", ["Allied: attack 1718 with us-inf-01 us-inf-02 odds 2:1 die 4",
+                                   "German> attack 0621 with de-inf-04", "German: bombard 2319 diff +2 support de_sf_6",
+                                   "Allied: bombard 2319 die 3 result D1 defender 16/1 support us_naval_7"])
+def test_the_ledgers_reading_is_the_checkers(entry: str) -> None:
+    """The ledger reads an entry's purpose from its words (it may not import the adjudicator); the checker's own
+    function gives the same purpose for every rolling entry."""
+    from adjudicator.dice_ledger import purpose_of
+    checker = purpose_of(parse_text(entry)[0], 0, 5, "combat")
+    assert checker is not None and purpose_for_entry(entry, 5, "combat", "nobody") == checker.text()
+
+
 @pytest.mark.parametrize(("entry", "message"), [
     ("Allied: move us-inf-01 0621-0622", "rolls no die"),
-    ("Allied: attack with", "does not read"),
-    ("Roll Allied\u202e", "expected Roll or Roll SIDE"),
+    ("Allied: attack with", "rolls no die"),
+    ("Roll Allied\u202e", "rolls no die"),
 ])
 def test_an_entry_that_rolls_no_die_is_refused(entry: str, message: str) -> None:
     with pytest.raises(EntryError, match=message):

@@ -95,6 +95,28 @@ class RollPurpose:
         return f"turn {self.turn}{step}: {self.side} {self.entry}{target}"
 
 
+
+ROLLING_ENTRY = re.compile(r"^\s*(?P<side>[A-Za-z0-9][A-Za-z0-9_.-]{0,63})[:>]\s+(?:(?P<attack>attack)\s+"
+                           r"(?P<target>[A-Za-z0-9_.-]{1,64})\s+with\s+[A-Za-z0-9]|(?P<bombard>bombard)\s+"
+                           r"(?P<shelled>[A-Za-z0-9_.-]{1,64})\s+.*\bsupport\s+[A-Za-z0-9])")
+"""The words of a log entry that rolls a die (an attack or a bombardment) a purpose names: `SIDE: attack HEX
+...` (the notation's own parser is the adjudicator's; tests/test_ledger_roll_entry.py holds the two equal)."""
+
+
+def purpose_of_text(entry_text: str, turn: int, step: str | None, player: str) -> RollPurpose | None:
+    """The structured purpose of the die a player rolls for a log entry written in the notation: an attack or a
+    bombardment (`Allied: attack 1718 with ...`), or `Roll [SIDE]` for a roll-off (the side being the player's by
+    default); None for a line that rolls no die or names no side."""
+    words = entry_text.split()
+    if words and words[0] == "Roll" and len(words) <= 2:
+        side = words[1] if len(words) == 2 else player
+        return RollPurpose(turn=turn, step=step, side=side, entry="roll") if NAME.fullmatch(side) else None
+    m = ROLLING_ENTRY.match(entry_text)
+    if m is None or "\n" in entry_text.strip():
+        return None
+    kind = "attack" if m.group("attack") else "bombard"
+    return RollPurpose(turn=turn, step=step, side=m.group("side"), entry=kind, hex=m.group("target") or m.group("shelled"))
+
 def parse_purpose(purpose: str) -> RollPurpose | None:
     """The structured purpose a receipt's purpose text is, or None for free text (which binds nothing)."""
     m = PURPOSE.fullmatch(purpose)
