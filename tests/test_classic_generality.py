@@ -193,3 +193,68 @@ def test_compulsory_attacks(sparse: Path, tmp_path: Path) -> None:
     assert findings(sparse, log, tmp_path) == [(6, "error", "7.0")]
     fought = HEAD + "Phase german_combat\nGerman: attack 0703 with ge-vi die 1 result NE\nPhase german_movement\n"
     assert findings(sparse, fought, tmp_path) == []
+
+
+@pytest.fixture
+def wider(sparse: Path) -> Path:
+    """The sparse game with strategic movement (twice the allowance, three hexes from the enemy), units cut off
+    from their sources halved (movement, attack and defence), snow on turn 2 (infantry allowance 1), victory
+    points (the German needs 3, Moscow being worth 3), and attacks no longer compulsory. ge-xli is cut off in the south-east corner (1410), next
+    to so-30 at 1409, so-29 at 1309 closing its other side."""
+    counters = sparse / "counters" / "steppe"
+    with (counters / "setup.csv").open("a", encoding="utf-8") as out:
+        out.write("campaign,ge-xli,1410,2.0,\ncampaign,so-30,1409,2.0,\ncampaign,so-29,1309,2.0,\n")
+    rules = (counters / "rules.toml").read_text(encoding="utf-8")
+    rules = rules.replace('[zoc]', '[movement.strategic]\nfactor = 2.0\nkeep_away = 3\nsource = "4.0"\n\n[zoc]', 1)
+    rules = rules.replace('enemy_zoc = "blocked"\nsource = "11.1"', 'enemy_zoc = "blocked"\ncut_off_movement = 0.5\n'
+                          'cut_off_attack = 0.5\ncut_off_defence = 0.5\nsource = "11.1"')
+    rules = rules.replace('[movement]', '[[condition]]\nid = "snow"\nname = "Snow"\nturns = [2]\n'
+                          'allowance_by_type = { infantry = 1 }\nsource = "10.0"\n\n[movement]', 1)
+    rules = rules.replace('otherwise = "Soviet"', 'otherwise = "Soviet"\npoints = { Moscow = 3, Tula = 1 }')
+    rules = rules.replace('controls = ["Moscow"]', 'points_at_least = 3')
+    rules = rules.replace("must_attack = true", "must_attack = false")
+    (counters / "rules.toml").write_text(rules, encoding="utf-8")
+    return sparse
+
+
+def test_strategic_movement(wider: Path, tmp_path: Path) -> None:
+    """A strategic move: twice the allowance (ge-xxvii's 4 is 8: forest 0308 and six clear hexes), more than
+    three hexes from every enemy unit all the way."""
+    base = HEAD + "Phase german_combat\nPhase german_movement\n"
+    far = base + "ge-xxvii strategic 0302-0202-0102-0103-0104-0105-0106\n"
+    assert findings(wider, far, tmp_path) == []
+    too_far = base + "ge-xxvii strategic 0302-0202-0102-0103-0104-0105-0106-0107-0108-0109\n"
+    assert findings(wider, too_far, tmp_path) == [(7, "error", "4.0")]
+    near = base + "ge-vi strategic 0603-0503\n"
+    assert findings(wider, near, tmp_path) == [(7, "error", "4.0")]
+    assert "keeps more than 3 away" in run_messages(wider, near, tmp_path)[0]
+
+
+def test_a_cut_off_unit_is_halved(wider: Path, tmp_path: Path) -> None:
+    """ge-xli (12) traces no line to the west edge: it attacks at 6, so against so-30's 4 in the clear the
+    differential is +2, not +8 (its claim of +4 is wrong)."""
+    log = HEAD + "Phase german_combat\nGerman: attack 1409 with ge-xli diff +4 die 4\n"
+    assert findings(wider, log, tmp_path) == [(6, "error", "7.0")]
+    assert "(cut off)" in run_messages(wider, log, tmp_path)[0]
+
+
+def test_a_condition_gives_a_unit_type_its_allowance(wider: Path, tmp_path: Path) -> None:
+    """Snow on turn 2: infantry move one hex a phase, whatever their counters say; panzers keep theirs."""
+    turn_2 = HEAD.replace("Turn 1", "Turn 1\nTurn 2", 1)
+    assert findings(wider, turn_2 + "Phase german_combat\nPhase german_movement\nge-xxvii 0302-0402-0502\n",
+                    tmp_path) == [(8, "error", "10.0")]
+
+
+def test_victory_points(wider: Path, tmp_path: Path) -> None:
+    """At the end, the German needs 3 points; Moscow (3) is Soviet, so the Soviet wins and a German claim is wrong."""
+    turns = "".join(f"Turn {t}\n" for t in range(1, 8))
+    log = '[Game "steppe"]\n' + turns + "Phase soviet_movement\nGerman: declare victory\n"
+    assert findings(wider, log, tmp_path) == [(10, "error", "12.0")]
+
+
+def run_messages(data: Path, log: str, tmp_path: Path) -> list[str]:
+    """The messages of the errors of a log of the other game."""
+    path = tmp_path / "messages.log"
+    path.write_text(log, encoding="utf-8")
+    result, _ = adjudicate_file(path, data)
+    return [f.message for f in result.findings if f.severity == "error"]

@@ -42,8 +42,10 @@ class Condition(Model):
     attack_factor: float = Field(1.0, gt=0)
     """Attackers' combat strengths multiplied (halved when attacking: 0.5); defenders are not."""
     defence_factor: float = Field(1.0, gt=0)
-    exempt_movement: tuple[Literal["rail"], ...] = ()
+    exempt_movement: tuple[Literal["rail", "strategic"], ...] = ()
     """The kinds of movement the condition leaves alone (rail movement in mud)."""
+    allowance_by_type: dict[Ident, int] = {}
+    """A unit type's allowance while the condition holds (e.g. armour 2 in snow), instead of its counter's."""
     source: Source
     note: str = ""
 
@@ -53,7 +55,7 @@ class PhaseRule(Model):
 
     id: Ident
     """The step or phase id of `[[sequence]]` in game.toml."""
-    movement: Literal["normal", "rail"] = "normal"
+    movement: Literal["normal", "rail", "strategic"] = "normal"
     skipped_turns: tuple[int, ...] = ()
     """Turns on which nothing may be done in this phase (e.g. the first turn's)."""
     source: Source
@@ -77,6 +79,17 @@ class RailRules(Model):
     source: Source
 
 
+class StrategicRules(Model):
+    """Strategic movement: a multiplied allowance, kept away from the enemy (a move written `UNIT strategic
+    PATH`, or every move of a phase whose `movement` is `strategic`)."""
+
+    factor: float = Field(2.0, gt=0)
+    """The allowance multiplied."""
+    keep_away: int = Field(0, ge=0)
+    """Every hex of the move, its start included, is more than this many hexes from every enemy unit."""
+    source: Source
+
+
 class MovementRules(Model):
     """Movement: the allowance, the terrain's costs (terrain.toml), enemy units, rail and the phases."""
 
@@ -88,6 +101,7 @@ class MovementRules(Model):
     leave_map: Literal["prohibited"] = "prohibited"
     phases: list[PhaseRule] = []
     rail: RailRules | None = None
+    strategic: StrategicRules | None = None
     source: Source
 
 
@@ -261,6 +275,12 @@ class SupplyRules(Model):
     enemy_units: Literal["blocked"] = "blocked"
     enemy_zoc: Literal["blocked", "blocked_unless_friendly", "allowed"] = "blocked_unless_friendly"
     prohibited_terrain: tuple[Ident, ...] = ()
+    cut_off_movement: float = Field(1.0, gt=0)
+    """A unit that traces no line when it moves has its allowance multiplied by this (halved: 0.5)."""
+    cut_off_attack: float = Field(1.0, gt=0)
+    """An attacking unit that traces no line has its strength multiplied by this."""
+    cut_off_defence: float = Field(1.0, gt=0)
+    """A defending unit that traces no line has its strength multiplied by this."""
     source: Source
 
 
@@ -275,6 +295,8 @@ class VictoryCondition(Model):
     """Of `controls`, how many (None: all)."""
     also_controls: tuple[str, ...] = ()
     """Places it must control besides (all of them)."""
+    points_at_least: int | None = Field(None, ge=0)
+    """Victory points (`[victory] points` of the places it controls) it must have at least."""
     when: Literal["end", "any_time"] = "end"
     order: int = 0
     """Conditions are read in this order; the first that holds decides."""
@@ -289,6 +311,8 @@ class VictoryRules(Model):
     """The places each side controls at the start (the rest: the side whose units stand there, else none)."""
     initial_others: str | None = None
     """The side controlling at the start every place of places.csv not in `initial`."""
+    points: dict[str, int] = {}
+    """Victory points of places (places.csv names or hex labels), counted for the side controlling each."""
     conditions: list[VictoryCondition] = Field(min_length=1)
     otherwise: str = "draw"
     """The result when no condition holds: a side or `draw`."""
@@ -333,6 +357,7 @@ class RulesFile(Model):
                                       ("combat.advance", self.combat.advance.source)]
         out += [(f"movement.phases {p.id}", p.source) for p in self.movement.phases]
         out += [("movement.rail", self.movement.rail.source)] if self.movement.rail else []
+        out += [("movement.strategic", self.movement.strategic.source)] if self.movement.strategic else []
         out += [(f"condition {c.id}", c.source) for c in self.condition]
         out += [(f"combat.terrain {t.terrain}", t.source) for t in self.combat.terrain]
         out += [(f"combat.results {r.code}", r.source) for r in self.combat.results]

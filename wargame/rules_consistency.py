@@ -62,7 +62,10 @@ def check_rules(game: Game) -> list[DataError]:
         if record.turn > last:
             errors.append(DataError(f"replacements on turn {record.turn}, past the last turn ({last})",
                                     Place(game.files["replacements"], line, None, "turn")))
+    types = {t.id for t in game.manifest.unit_type}
     for condition in rules.condition:
+        for unit_type in condition.allowance_by_type:
+            known(unit_type, types, "unit type", "allowance_by_type")
         for turn in condition.turns:
             if turn > last:
                 add(f"condition {condition.id!r}: turn {turn} is past the last turn ({last})", "turns")
@@ -106,6 +109,8 @@ def check_rules(game: Game) -> list[DataError]:
             for name in names:
                 known(name, places, "place of places.csv (or hex)", "initial")
         known(v.otherwise, [*sides, "draw"], "side (or draw)", "otherwise")
+        for name in v.points:
+            known(name, places, "place of places.csv (or hex)", "points")
         for c in v.conditions:
             known(c.winner, [*sides, "draw"], "side (or draw)", "winner")
             for name in (*c.controls, *c.also_controls):

@@ -11,7 +11,7 @@ from adjudicator.contract import CombatAccount
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack
 from adjudicator.systems.classic.base import (
-    condition_factor, enemy_of, finding, rules_of, step_value, steps_left, strength, unit_of,
+    condition_factor, enemy_of, finding, in_communication, rules_of, step_value, steps_left, strength, unit_of,
 )
 from adjudicator.systems.classic.state import ClassicState, Pending, evolve
 from adjudicator.systems.classic.tables import factor
@@ -60,9 +60,20 @@ def work_out(state: ClassicState, hex_label: str, attackers: list[str]) -> Odds:
     defenders = [u for u in state.units_in(hex_label)]
     a_factor, d_factor = condition_factor(state, True), condition_factor(state, False)
     lines: list[str] = []
-    attack = sum((Fraction(strength(state, u)) for u in attackers), Fraction(0)) * a_factor
+    supply = t.rules.supply
+    cut = {u for u in [*attackers, *defenders] if supply is not None and (
+        (u in attackers and supply.cut_off_attack != 1) or (u not in attackers and supply.cut_off_defence != 1))
+        and state.hex_of(u) is not None and not in_communication(state, state.location[u], unit_of(state, u).side)}
+
+    def worth(u: str) -> Fraction:
+        value = Fraction(strength(state, u))
+        if u in cut and supply is not None:
+            value *= factor(supply.cut_off_attack if u in attackers else supply.cut_off_defence)
+        return value
+
+    attack = sum((worth(u) for u in attackers), Fraction(0)) * a_factor
     condition = t.condition(state.turn)
-    lines.append(f"attack {' + '.join(f'{u} {strength(state, u)}' for u in attackers)}"
+    lines.append(f"attack {' + '.join(f'{u} {_label(worth(u))}' + (' (cut off)' if u in cut else '') for u in attackers)}"
                  + (f" x{_label(a_factor)} ({condition.name} [{condition.source}])" if a_factor != 1 and
                     condition is not None else "") + f" = {_label(attack)}")
     terrain = set(game.hex_terrain.get(target, ()))
@@ -91,8 +102,8 @@ def work_out(state: ClassicState, hex_label: str, attackers: list[str]) -> Odds:
                 f"defence x{effect.defence_factor:g}" if effect.defence_factor != 1 else ""]
         lines.append(f"{effect.terrain} ({effect.when.replace('_', ' ')}): {', '.join(w for w in what if w)} "
                      f"[{effect.source}]")
-    defence = sum((Fraction(strength(state, u)) for u in defenders), Fraction(0)) * d_factor * multiplier
-    lines.append(f"defence {' + '.join(f'{u} {strength(state, u)}' for u in defenders) or '0'}"
+    defence = sum((worth(u) for u in defenders), Fraction(0)) * d_factor * multiplier
+    lines.append(f"defence {' + '.join(f'{u} {_label(worth(u))}' + (' (cut off)' if u in cut else '') for u in defenders) or '0'}"
                  + (f" x{_label(d_factor * multiplier)}" if d_factor * multiplier != 1 else "")
                  + f" = {_label(defence)}")
     values = [_column_value(c) for c in crt.columns]

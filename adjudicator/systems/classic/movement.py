@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.classic.base import (
-    allowance, enemy_of, finding, overstacked, rules_of, stack_count, unit_of, zone_of,
+    allowance, enemy_of, finding, in_communication, overstacked, rules_of, stack_count, unit_of, zone_of,
 )
 from adjudicator.systems.classic.victory import entered
 from adjudicator.systems.classic.state import ClassicState, evolve, relocate
@@ -25,14 +25,21 @@ class MoveLimits:
     """Hexes left under a condition's cap (None: no cap)."""
     rail: bool
     """The phase under way is a rail movement phase."""
+    cut_off: bool = False
+    """The unit traces no line of communication, and the rules cut its allowance for it."""
+    whole: float = 0.0
+    """The allowance before the cut, for a message."""
 
 
-def limits(state: ClassicState, unit_id: str) -> MoveLimits:
-    """The movement a unit has left in the phase under way."""
+def limits(state: ClassicState, unit_id: str, strategic: bool = False) -> MoveLimits:
+    """The movement a unit has left in the phase under way (a strategic move's, when asked or the phase's)."""
     t = rules_of(state)
     phase = t.phases.get(state.phase or "")
     rail = phase is not None and phase.movement == "rail"
+    strategic = strategic or (phase is not None and phase.movement == "strategic")
     condition = t.condition(state.turn)
+    if condition is not None and strategic and "strategic" in condition.exempt_movement:
+        condition = None
     spent = state.log.spent.get(unit_id, 0.0)
     moved = state.log.hexes_moved.get(unit_id, 0)
     if rail:
@@ -46,7 +53,16 @@ def limits(state: ClassicState, unit_id: str) -> MoveLimits:
         return MoveLimits(float("inf"), condition.max_hexes - moved, False)
     points = allowance(state, unit_id)
     if condition is not None:
+        points = condition.allowance_by_type.get(unit_of(state, unit_id).type, points)
         points = int(points * condition.movement_factor)
+    if strategic and t.rules.movement.strategic is not None:
+        points = int(points * t.rules.movement.strategic.factor)
+    supply = t.rules.supply
+    where = state.location.get(unit_id, "")
+    if supply is not None and supply.cut_off_movement != 1 and state.game.grid.is_label(where) and \
+            not in_communication(state, where, unit_of(state, unit_id).side):
+        # A unit tracing no line when it moves has its allowance cut (the rules' `[supply]`).
+        return MoveLimits(int(points * supply.cut_off_movement) - spent, None, False, True, points - spent)
     return MoveLimits(points - spent, None, False)
 
 
@@ -94,7 +110,15 @@ def check_move(state: ClassicState, entry: Move) -> list[Finding]:
     if entry.unit in state.log.stopped:
         return [finding(state, "error", zs, entry, f"{entry.unit} entered an enemy zone of control earlier this "
                         "phase; its movement has ended")]
-    lim = limits(state, entry.unit)
+    strategic = entry.strategic or (t.phases.get(state.phase or "") is not None
+                                     and t.phases[state.phase or ""].movement == "strategic")
+    if strategic:
+        if rules.movement.strategic is None:
+            return [finding(state, "error", mv, entry, f"{entry.unit}: this game has no strategic movement")]
+        away = _too_near(state, entry, rules.movement.strategic.keep_away)
+        if away is not None:
+            return [finding(state, "error", rules.movement.strategic.source, entry, away)]
+    lim = limits(state, entry.unit, strategic)
     if lim.rail:
         return _check_rail(state, entry, lim)
     enemy = enemy_of(state, unit.side)
@@ -138,17 +162,48 @@ def check_move(state: ClassicState, entry: Move) -> list[Finding]:
         out.append(finding(state, "error", section, entry, f"{entry.unit} moved {moved} hex(es); "
                            f"{'the ' + condition.name + ' allows' if condition else 'it may move'} "
                            f"{max(lim.hexes, 0)} more this phase"))
+    elif not out and spent > lim.budget and lim.cut_off and spent <= lim.whole and rules.supply is not None:
+        # The clause misread is the cut-off unit's (the move was within the allowance it would have in supply).
+        out.append(finding(state, "error", rules.supply.source, entry, f"{entry.unit} spent {spent:g} MP on "
+                           f"{'-'.join(entry.path)}; cut off from its sources it had {max(lim.budget, 0):g} left "
+                           f"(x{rules.supply.cut_off_movement:g} of {lim.whole:g})"))
     elif not out and spent > lim.budget:
         total = allowance(state, entry.unit)
         condition = t.condition(state.turn)
-        why = f" ({condition.name}: x{condition.movement_factor:g})" if condition and \
-            condition.movement_factor != 1 else ""
-        section = condition.source if why and condition is not None else mv
+        why = ""
+        unit_type = unit_of(state, entry.unit).type
+        if condition is not None and unit_type in condition.allowance_by_type:
+            why = f" ({condition.name}: {unit_type} {condition.allowance_by_type[unit_type]})"
+        elif condition is not None and condition.movement_factor != 1:
+            why = f" ({condition.name}: x{condition.movement_factor:g})"
+        # Over what the condition leaves but within the counter's allowance: the condition is what was misread.
+        within = condition is not None and why and spent <= total * (rules.movement.strategic.factor
+                                                                   if strategic and rules.movement.strategic else 1)
+        section = condition.source if within and condition is not None else mv
         out.append(finding(state, "error", section, entry, f"{entry.unit} spent {spent:g} MP on "
                            f"{'-'.join(entry.path)}; it had {max(lim.budget, 0):g} of its allowance of {total}{why} "
                            "left this phase"))
     out += _stacking_after(state, entry.unit, entry.path[-1], entry)
     return out
+
+
+def _too_near(state: ClassicState, entry: Move, keep_away: int) -> str | None:
+    """Why a strategic move comes too near the enemy (None: it keeps away): a hex of it, its start included,
+    within `keep_away` hexes of an enemy unit."""
+    if keep_away <= 0:
+        return None
+    grid = state.game.grid
+    enemy = enemy_of(state, unit_of(state, entry.unit).side)
+    foes = [grid.hex_of(label) for label, ids in state.by_hex.items() if state.side_in(label) == enemy]
+    for label in entry.path:
+        if not grid.is_label(label):
+            continue
+        h = grid.hex_of(label)
+        near = next((f for f in foes if f.distance(h) <= keep_away), None)
+        if near is not None:
+            return (f"{entry.unit}'s strategic move passes {label}, {near.distance(h)} hex(es) from the enemy in "
+                    f"{grid.label_of(near)}; a strategic move keeps more than {keep_away} away")
+    return None
 
 
 def _check_rail(state: ClassicState, entry: Move, lim: MoveLimits) -> list[Finding]:

@@ -27,6 +27,8 @@ class ClassicMoveRule:
     budget: float
     zoc: frozenset[Hex]
     enemy: str
+    near: frozenset[Hex] = frozenset()
+    """Hexes a strategic move may not enter (too near the enemy)."""
 
     def cost(self, a: Hex, b: Hex) -> float | None:
         """What stepping from `a` into `b` costs (None: it may not, or `b` is off the map)."""
@@ -34,7 +36,7 @@ class ClassicMoveRule:
         if b not in grid:
             return None
         label = grid.label_of(b)
-        if self.state.side_in(label) == self.enemy:
+        if self.state.side_in(label) == self.enemy or b in self.near:
             return None
         if self.rail and (a in self.zoc or b in self.zoc):
             return None
@@ -59,25 +61,34 @@ class ClassicMovement:
         """How a unit may move now."""
         if unit_id not in state.game.units_by_id:
             raise WargameError(f"unknown unit {unit_id!r}")
-        if kind != "move":
+        strategic = rules_of(state).rules.movement.strategic
+        if kind != "move" and (kind != "strategic" or strategic is None):
             raise WargameError(f"{state.game.id} has no {kind} movement (its rail movement is its own phase)")
         if state.hex_of(unit_id) is None:
             raise WargameError(f"{unit_id} is not on the map")
-        lim = limits(state, unit_id)
+        lim = limits(state, unit_id, kind == "strategic")
         side = unit_of(state, unit_id).side
         enemy = enemy_of(state, side)
         budget = lim.budget if lim.hexes is None else float(lim.hexes)
-        return ClassicMoveRule(state, unit_id, lim.rail, budget, zone_of(state, enemy), enemy)
+        near: frozenset[Hex] = frozenset()
+        if kind == "strategic" and strategic is not None and strategic.keep_away > 0:
+            grid = state.game.grid
+            foes = [grid.hex_of(label) for label in state.by_hex if state.side_in(label) == enemy]
+            near = frozenset(h for h in grid.hexes if any(f.distance(h) <= strategic.keep_away for f in foes))
+        return ClassicMoveRule(state, unit_id, lim.rail, budget, zone_of(state, enemy), enemy, near)
 
     def reach(self, state: ClassicState, unit_id: str, kind: str = "move") -> Reach:
         """Every hex the unit may still end a move in, with its cost."""
         rule = self.move_rule(state, unit_id, kind)
+        if kind == "strategic" and rule.near and state.hex_of(unit_id) in rule.near:
+            return Reach({}, (f"{rules_of(state).rules.movement.strategic.source}: {unit_id} is too near the enemy "  # type: ignore[union-attr]
+                              "to move strategically",))
         if unit_id in state.log.stopped:
             return Reach({}, (f"{rules_of(state).rules.zoc.source}: {unit_id} entered an enemy zone of control this "
                               "phase",))
         start = state.hex_of(unit_id)
         assert start is not None
-        lim = limits(state, unit_id)
+        lim = limits(state, unit_id, kind == "strategic")
         if lim.hexes is not None:
             found = reachable(start, lambda a, b: 1.0 if rule.cost(a, b) is not None else None, float(lim.hexes),
                               stops=rule.stops)

@@ -23,7 +23,7 @@ def _victory_hexes(game: Game) -> frozenset[str]:
         return frozenset()
     names = {n for c in victory.conditions for n in (*c.controls, *c.also_controls)}
     names |= {n for held in victory.initial.values() for n in held}
-    names |= {p.name for _, p in game.places}
+    names |= {p.name for _, p in game.places} | set(victory.points)
     return frozenset(t.place_hex[n] for n in names if n in t.place_hex)
 
 
@@ -72,7 +72,11 @@ def _holds(state: ClassicState, condition: VictoryCondition) -> bool:
     held = sum(1 for label in named if control.get(label) == condition.winner)
     need = len(named) if condition.at_least is None else condition.at_least
     also = all(control.get(t.place_hex.get(n, n)) == condition.winner for n in condition.also_controls)
-    return held >= need and also
+    victory = t.rules.victory
+    points = sum(value for name, value in (victory.points.items() if victory is not None else ())
+                 if control.get(t.place_hex.get(name, name)) == condition.winner)
+    enough = condition.points_at_least is None or points >= condition.points_at_least
+    return held >= need and also and enough
 
 
 def decided(state: ClassicState, at_end: bool) -> tuple[str, VictoryCondition | None]:
@@ -105,7 +109,10 @@ def reason(state: ClassicState, condition: VictoryCondition | None) -> str:
     places = ", ".join(condition.controls)
     need = "all of" if condition.at_least is None else f"{condition.at_least} of"
     also = f" and {', '.join(condition.also_controls)}" if condition.also_controls else ""
-    return f"controls {need} {places}{also}"
+    said = f"controls {need} {places}{also}" if condition.controls or condition.also_controls else ""
+    if condition.points_at_least is not None:
+        said = (said + " and " if said else "") + f"holds at least {condition.points_at_least} victory points"
+    return said or "wins"
 
 
 def check_declare(state: ClassicState, entry: Declare) -> list[Finding]:
