@@ -833,6 +833,20 @@ def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) ->
     # The sides of the units are the dispute's own check (adjudicator.dispute.impossible_what_if).
 
 
+def _off_the_map(result: Replay[Any], index: int) -> str | None:
+    """`LINE: why` when a unit the combat at `index` names is not on the map then (not arrived, in a box):
+    the log's breach for `check` (a finding), but a combat with no place to compute."""
+    entry = result.entries[index]
+    game = result.game
+    places = {u: at.place for u, at in result.system.position(result.states[index]).units.items()}
+    for unit in (*getattr(entry, "attackers", ()), *getattr(entry, "support", ())):
+        if unit in game.units_by_id and not game.grid.is_label(places.get(unit, "")):
+            where = places.get(unit)
+            return (f"{entry.line}: {unit} is not on the map {'(in ' + where + ')' if where else ''} at the combat: "
+                    "it cannot be audited (`check` gives the breach)").replace("map  at", "map at")
+    return None
+
+
 def _stopped_before(result: Replay[Any]) -> str | None:
     """`the replay stops: FILE:LINE:COL: why`, or None when the replay reached the end."""
     return None if result.stopped is None else f"the replay stops: {result.stopped}"
@@ -918,6 +932,14 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
                 raise WargameError(f"{stop}: no combat before it to audit" if stop and every
                                    else f"no attack or bombardment in {' '.join(map(str, logs))}")
             audits = []
+            off_map = [(i, why) for i in combats if (why := _off_the_map(result, i)) is not None]
+            if off_map and wanted is not None:
+                raise WargameError(f"{where(result.entries[off_map[0][0]].line)[0]}:{off_map[0][1]}")
+            for i, why in off_map:
+                click.echo(f"{where(result.entries[i].line)[0]}:{why}", err=True)
+            combats = [i for i in combats if i not in dict(off_map)]
+            if off_map and not combats:
+                sys.exit(2)
             for i in combats:
                 entry = result.entries[i]
                 assert isinstance(entry, (Attack, Bombard))
@@ -932,7 +954,10 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
                     audits.append(Audited(file, local, entry, account, tuple(claim_differences(entry, account)),
                                           findings))
             name = " ".join(map(str, logs))
-            unaudited = stop if len(combats) < len(every) else None
+            unaudited = (f"{stop}: the combats from there on are not audited"
+                         if stop and len(combats) + len(off_map) < len(every) else None)
+            if off_map and unaudited is None:
+                unaudited = f"{len(off_map)} combat(s) with a unit off the map are not audited"
         else:
             unaudited = None
             if game_id is None or not attack_units or not defend_units:
@@ -969,6 +994,6 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
         text = rendered(audits, name, at_line is not None or not logs, fmt)
     click.echo(text, nl=False)
     if unaudited is not None:
-        click.echo(f"{unaudited}: the combats from there on are not audited", err=True)
+        click.echo(unaudited, err=True)
         sys.exit(2)
     sys.exit(0 if all(a.holds or a.what_if is not None for a in audits) else 1)  # a what-if is a question

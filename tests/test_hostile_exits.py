@@ -111,3 +111,15 @@ def test_a_utf16_exchange_is_named_as_itself(tmp_path: Path) -> None:
     code, out = _run("check", str(folder))
     assert code == 2 and "02-next.log:1:1: error [notation syntax]: UTF-16 text" in out
     assert "01-start.log:1:1" not in out and "save it as UTF-8" in out
+
+
+def test_combat_with_an_attacker_not_on_the_map(tmp_path: Path) -> None:
+    """Found by the `combat` fuzz target: an attacker known to the game but not arrived yet (KeyError, 3);
+    `check` gives the breach, `combat` says it cannot audit that combat (exit 2)."""
+    bad = tmp_path / "para.log"
+    bad.write_text(ONSLAUGHT.read_text(encoding="utf-8").replace("with us-inf-01 us-inf-02", "with us-inf-01 br-para-02"),
+                   encoding="utf-8")
+    for extra in ([], ["--at", "7"]):
+        code, out = _run("combat", str(bad), *extra)
+        assert code == 2 and "br-para-02 is not on the map at the combat: it cannot be audited" in out, out
+    assert _run("check", str(bad))[0] == 1
