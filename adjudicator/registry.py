@@ -6,7 +6,7 @@ for and mypy checks it; the registry is also what `adjudicate rules` and the cov
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -32,7 +32,6 @@ class Handler(Generic[S, E]):
     """The kinds of data its judgement reads (adjudicator.basis.TOPICS)."""
     tests: tuple[str, ...] = ()
     """The pytest node ids that exercise it (the coverage table lists them; a test checks they exist)."""
-    doc: str = ""
 
     @property
     def where(self) -> str:
@@ -87,11 +86,6 @@ class Registry(Generic[S]):
         """Every handler's name, in order."""
         return tuple(h.name for h in self.handlers)
 
-    @property
-    def entry_classes(self) -> frozenset[type[Entry]]:
-        """The entry classes some handler is registered for."""
-        return frozenset(self._by_class)
-
     def for_entry(self, entry: Entry) -> tuple[Handler[S, Entry], ...]:
         """The handlers of an entry's class."""
         return self._by_class.get(type(entry), ())
@@ -111,18 +105,5 @@ class Registry(Generic[S]):
                 return h.apply(state, entry)
         return state
 
-    def clauses(self) -> dict[str, list[Handler[S, Entry]]]:
-        """The handlers of each clause, clauses in the order first registered."""
-        out: dict[str, list[Handler[S, Entry]]] = {}
-        for h in self.handlers:
-            out.setdefault(h.clause, []).append(h)
-        return out
 
-
-def handlers_named(registry: Registry[S], names: Iterable[str]) -> list[Handler[S, Entry]]:
-    """Some handlers of a registry by name, in the order given."""
-    by_name = {h.name: h for h in registry.handlers}
-    return [by_name[n] for n in names]
-
-
-__all__ = ["Handler", "Registry", "handlers_named"]
+__all__ = ["Handler", "Registry"]

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import adjudicate_file
+from adjudicator.notation.entries import Move
 from builder.cli import main as vmodbuild
 from wargame.game import load_game
 
@@ -258,3 +259,38 @@ def run_messages(data: Path, log: str, tmp_path: Path) -> list[str]:
     path.write_text(log, encoding="utf-8")
     result, _ = adjudicate_file(path, data)
     return [f.message for f in result.findings if f.severity == "error"]
+
+
+def test_a_variant_changes_named_handlers_of_its_parent(tmp_path: Path) -> None:
+    """A variant is the classic registry with a handler replaced, added or removed (no subclass): here a game
+    where declaring victory is not allowed at all, and moves are unchecked; two handlers for one entry class
+    cannot both apply, and a name not in the registry cannot be replaced or removed."""
+    from adjudicator.engine import replay
+    from adjudicator.findings import Finding
+    from adjudicator.notation.entries import Declare
+    from adjudicator.notation.text import parse_text
+    from adjudicator.registry import Handler, Registry
+    from adjudicator.systems.classic import REGISTRY, Classic, ClassicState
+
+    def no_claims(state: ClassicState, entry: Declare) -> list[Finding]:
+        return [Classic(state.game).table.finding("error", "12.0", entry.line, entry.column, "no claims here")]
+
+    variant = REGISTRY.replacing("declare", Handler("declare", Declare, "victory", no_claims))
+    variant = variant.removing("move").adding(Handler("move-free", Move, "movement", apply=REGISTRY.for_entry(
+        Move(unit="x", path=["0101"]))[0].apply))
+    assert "move" not in variant.names and "move-free" in variant.names and len(REGISTRY.names) == len(variant.names)
+    game = load_game(ROOT, "moscow")
+    log = parse_text('[Game "moscow"]\nTurn 1\nPhase german_movement\nge-xxvii 0103-0102-0101-0102-0101-0102\n'
+                     "Phase soviet_movement\nSoviet: declare victory\n")
+    found = [(f.line, f.rule, f.message) for f in replay(game, Classic(game, variant), log).findings
+             if f.severity == "error"]
+    assert found == [(6, "12.0", "no claims here")]
+    plain = [(f.line, f.rule) for f in replay(game, Classic(game), log).findings if f.severity == "error"]
+    assert (4, "4.0") in plain and (6, "12.0") in plain
+    with pytest.raises(ValueError):
+        REGISTRY.adding(Handler("move-twice", Move, "movement", apply=lambda s, e: s))
+    with pytest.raises(KeyError):
+        REGISTRY.replacing("no-such", Handler("x", Declare, "victory"))
+    with pytest.raises(KeyError):
+        REGISTRY.removing("no-such")
+    assert isinstance(REGISTRY, Registry)

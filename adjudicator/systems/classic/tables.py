@@ -62,10 +62,6 @@ class Tables:
         """The weather or ground condition in force on a turn, if any."""
         return next((c for c in self.rules.condition if turn in c.turns), None)
 
-    def section(self, source: str) -> str:
-        """The section a data value cites (a reconstructed value cites the rule area it implements)."""
-        return source
-
     def area_hexes(self, area_ids: tuple[str, ...]) -> frozenset[str]:
         """The hex labels of some areas of areas.toml."""
         grid = self.game.grid
