@@ -15,7 +15,7 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.contract import MarkerUse
+from adjudicator.contract import OUT_OF_PLAY, MarkerUse
 from adjudicator.contract import Position as ReplayedPosition
 from adjudicator.engine import Replay
 from adjudicator.findings import Finding
@@ -121,7 +121,9 @@ def _markers(game: Game, position: ReplayedPosition) -> dict[str, tuple[tuple[st
 
 def shown(game: Game, position: ReplayedPosition, phase_list: list[Phase]) -> Shown:
     """The board of a replayed position: units where the replay has them, markers, the turn tracker."""
-    units = {u: (where.place, where.reduced) for u, where in position.units.items() if u in game.units_by_id}
+    # A unit out of play for good has no counter: VASSAL shows it removed, as the reader takes an elimination.
+    units = {u: (where.place, where.reduced) for u, where in position.units.items()
+             if u in game.units_by_id and where.place != OUT_OF_PLAY}
     index = phase_index(position.at, phase_list)
     return Shown(dict(sorted(units.items())), _markers(game, position),
                  None if index is None else (position.turn, index))
