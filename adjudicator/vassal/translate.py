@@ -416,6 +416,17 @@ class _Translator:
                 self.tracker_id = tracker_id
                 first = next(s.first_turn for s in self.game.manifest.scenario if s.id == scenario)
                 at = len(self.out)
+                if self.turn_at is None and position > (first, 0):
+                    # A game saved after its start, read on its own: the replay goes from the set-up, and
+                    # markers jumping to the saved turn would breach the sequence of play (4.1: "GT 2 follows
+                    # GT 0") where the players did not. The tracker is where it is; what follows is judged.
+                    turn, index = position
+                    self.comment(0, f"the saved game is at turn {turn}, {self.phase_list[index].name}")
+                    self.note(0, f"the saved game is at turn {turn}, {self.phase_list[index].name}, not at the "
+                                 "scenario's start: its turn is not judged (adjudicate the game's earlier logs with "
+                                 "it to judge the turns that led there)")
+                    self.turn_at = position
+                    return
                 self.turn_to(position, 0)
                 if position == (first, 0) and not self.differences:
                     self.before_start = self.out[at:]
