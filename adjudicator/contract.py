@@ -63,6 +63,10 @@ class SequencePoint:
     player_turn: str | None = None
 
 
+OUT_OF_PLAY = "out_of_play"
+"""The place of a unit removed from play for good: no counter on the board, and no box."""
+
+
 @dataclass(frozen=True)
 class UnitPlace:
     """Where a unit is (a hex label, a box or a track space) and whether it shows its reduced face."""

@@ -143,7 +143,7 @@ def _in_play(game: Game, place: str, kind: str) -> bool:
     # A deleted counter and one dropped in an Eliminated box are the same to the game (the reader
     # translates both as an elimination), and a rule system keeps eliminated units in the box.
     boxes = {b.id: b.kind for b in game.manifest.box}
-    return kind != "none" and boxes.get(place) != "eliminated" and place != "out_of_play"
+    return kind != "none" and boxes.get(place) != "eliminated" and place != contract.OUT_OF_PLAY
 
 
 def _turn_of(turns: dict[str, str], phase_list: list[Phase]) -> tuple[int, str] | None:

@@ -15,7 +15,7 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.contract import MarkerUse
+from adjudicator.contract import OUT_OF_PLAY, MarkerUse
 from adjudicator.contract import Position as ReplayedPosition
 from adjudicator.engine import Replay
 from adjudicator.findings import Finding
@@ -121,7 +121,9 @@ def _markers(game: Game, position: ReplayedPosition) -> dict[str, tuple[tuple[st
 
 def shown(game: Game, position: ReplayedPosition, phase_list: list[Phase]) -> Shown:
     """The board of a replayed position: units where the replay has them, markers, the turn tracker."""
-    units = {u: (where.place, where.reduced) for u, where in position.units.items() if u in game.units_by_id}
+    # A unit out of play for good has no counter: VASSAL shows it removed, as the reader takes an elimination.
+    units = {u: (where.place, where.reduced) for u, where in position.units.items()
+             if u in game.units_by_id and where.place != OUT_OF_PLAY}
     index = phase_index(position.at, phase_list)
     return Shown(dict(sorted(units.items())), _markers(game, position),
                  None if index is None else (position.turn, index))
@@ -465,6 +467,11 @@ class Exporter:
                           f"</dateSaved><name>{html.escape(info.name)}</name></data>\n").encode("utf-8")
         return save_archive(text, info.name, info.version, moduledata, 0, description)
 
+    def scenario_said(self) -> str:
+        """The scenario in the save's comment: scenarios with the same set-up (Omaha's campaign and
+        beach_to_bocage) look alike on the board, and the reader takes the comment's one."""
+        return f"scenario {self.result.system.position(self.result.states[0]).scenario}"
+
     def entry_text(self, entry: Entry) -> str:
         """The entry as the log wrote it (a text log's own line), else in the notation."""
         if self.source is not None and 0 < entry.line <= len(self.source):
@@ -532,7 +539,8 @@ class Exporter:
         steps = []
         for k, entry in enumerate(self.result.entries):
             steps.append(self.step(board, self.positions[k], self.positions[k + 1], entry, findings.get(k, [])))
-        return self._archive(logfile.log_text(restore, steps), f"{self.log_name}, replayed by adjudicate export")
+        return self._archive(logfile.log_text(restore, steps),
+                             f"{self.log_name}, {self.scenario_said()}, replayed by adjudicate export")
 
     def vsav(self, line: int | None) -> bytes:
         """A saved game of the position after the last entry on or before `line` (None: the end)."""
@@ -543,5 +551,6 @@ class Exporter:
         board = _Board(self.game, self.catalogue, self.places)
         restore = self._restore(board, self.positions[min(index, len(self.positions) - 1)])
         where = "the end" if line is None else f"line {line}"
-        return self._archive(logfile.log_text(restore, []), f"{self.log_name} at {where} (adjudicate export)")
+        return self._archive(logfile.log_text(restore, []),
+                             f"{self.log_name} at {where}, {self.scenario_said()} (adjudicate export)")
 

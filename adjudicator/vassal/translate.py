@@ -342,11 +342,13 @@ class _Translator:
             marker = piece.properties.get("MarkerId")
             if marker and marker in self.game.markers_by_id and piece.map_name is not None:
                 markers[marker].append(self.locate(piece).name)
-        best, best_score = self.game.manifest.scenario[0].id, -1
-        for scenario in self.game.manifest.scenario:
-            score = sum(1 for _, p in self.game.setup if p.scenario == scenario.id and seen.get(p.piece) == p.location)
-            if score > best_score:
-                best, best_score = scenario.id, score
+        scores = {s.id: sum(1 for _, p in self.game.setup if p.scenario == s.id and seen.get(p.piece) == p.location)
+                  for s in self.game.manifest.scenario}
+        tied = [s for s, score in scores.items() if score == max(scores.values())]
+        # Scenarios with the same set-up (a campaign and its first scenario) look alike on the board:
+        # the save's comment may name one (adjudicate export's does), else the first listed is taken.
+        said = re.findall(r"\bscenario ([\w-]+)", self.recording.savedata.get("description", ""))
+        best = next((s for s in said if s in tied), tied[0])
         expected = {p.piece: p.location for _, p in self.game.setup
                     if p.scenario == best and p.piece in self.game.units_by_id}
         # The faces the rules set up (a side set up reduced, rules.toml's start_reduced) are the set-up's too.
@@ -414,6 +416,17 @@ class _Translator:
                 self.tracker_id = tracker_id
                 first = next(s.first_turn for s in self.game.manifest.scenario if s.id == scenario)
                 at = len(self.out)
+                if self.turn_at is None and position > (first, 0):
+                    # A game saved after its start, read on its own: the replay goes from the set-up, and
+                    # markers jumping to the saved turn would breach the sequence of play (4.1: "GT 2 follows
+                    # GT 0") where the players did not. The tracker is where it is; what follows is judged.
+                    turn, index = position
+                    self.comment(0, f"the saved game is at turn {turn}, {self.phase_list[index].name}")
+                    self.note(0, f"the saved game is at turn {turn}, {self.phase_list[index].name}, not at the "
+                                 "scenario's start: its turn is not judged (adjudicate the game's earlier logs with "
+                                 "it to judge the turns that led there)")
+                    self.turn_at = position
+                    return
                 self.turn_to(position, 0)
                 if position == (first, 0) and not self.differences:
                     self.before_start = self.out[at:]

@@ -4,6 +4,7 @@ Rulings: docs/rules-coverage.md, the rulings register (9.0-11.4)."""
 
 from __future__ import annotations
 
+from adjudicator import contract
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
 from adjudicator.systems.base import PerGame
@@ -24,8 +25,9 @@ from wargame.game import Game
 from wargame.models import Arrival
 
 
-OUT_OF_PLAY = "out_of_play"
-"""Where divisions removed from play for good are (9.3, 10.2): not the Eliminated Units box."""
+# Divisions removed from play for good (9.3, 10.2) are not in the Eliminated Units box: they are
+# out of play, where every reader of a position (the export, the chain) knows to look for no counter.
+OUT_OF_PLAY = contract.OUT_OF_PLAY
 TURN_TRACK = "turn"
 """Picked-up paratroops wait on the turn track, at `turn@N` (9.1)."""
 PARATROOP_BOX = "paratroop"
