@@ -138,10 +138,18 @@ def test_recorded_omaha_log_translates_with_an_end_point_move() -> None:
 @pytest.mark.parametrize("name, turn, moved", [("onslaught-after-moves.vsav", 2, "de-inf-21 2707 -> 2708 (reduced)"),
                                                 ("omaha-after-moves.vsav", 1, "2Rgr allied_assault -> 2019 (reduced)")])
 def test_recorded_saves_translate_to_their_position(name: str, turn: int, moved: str) -> None:
-    """A saved game has no steps: its turn, and where it differs from the set-up, with a note."""
+    """A saved game has no steps: its turn, and where it differs from the set-up, with a note. A save past the
+    scenario's first turn, read alone, gives its turn as a comment and a note, not turn markers jumping from
+    the set-up (which would breach 4.1 where the players did not: issue 26 item 6)."""
     translation = translate_file(DATA / name)
     assert translation.steps == {}
-    assert any(isinstance(e, TurnMarker) and e.turn == turn for e in translation.entries)
+    if turn == 1:
+        assert any(isinstance(e, TurnMarker) and e.turn == turn for e in translation.entries)
+    else:
+        assert not any(isinstance(e, TurnMarker) and e.turn > 0 for e in translation.entries)
+        assert any(isinstance(e, Comment) and e.text.startswith(f"the saved game is at turn {turn},")
+                   for e in translation.entries)
+        assert any(f"the saved game is at turn {turn}," in n.message for n in translation.notes)
     assert any(isinstance(e, Comment) and e.text == moved for e in translation.entries)
     assert any("not scenario" in n.message for n in translation.notes)
 
@@ -199,7 +207,9 @@ def test_cli_json_and_markdown_verdicts_of_a_log(tmp_path: Path) -> None:
     code, out, _ = run("check", "--format", "markdown", str(DATA / "omaha-session.vlog"))
     assert code == 1 and "| step | severity |" in out and "| 5 | error |" in out
     code, out, _ = run("check", "--format", "markdown", str(DATA / "onslaught-after-moves.vsav"))
-    assert "| step | severity |" in out and "Reader's notes:" in out and "- saved position: the recording" in out
+    # A save at turn 2 read alone: nothing to judge (no false 4.1 from the set-up to turn 2), the reader's notes say why.
+    assert code == 0 and "Reader's notes:" in out and "- saved position: the recording" in out
+    assert "the saved game is at turn 2, Action Step" in out
     as_json = tmp_path / "omaha.json"
     assert run("convert", str(DATA / "omaha-session.vlog"), "-o", str(as_json))[0] == 0
     assert json.loads(as_json.read_text(encoding="utf-8"))["format"] == "umpire-log"
