@@ -203,3 +203,11 @@ def test_the_hand_written_systems_list_every_checked_section_as_json(game: str) 
     if game == "onslaught":
         from adjudicator.systems.onslaught.sections import CHECKED
         assert set(CHECKED) <= listed
+
+
+def test_the_rulings_register_has_no_row_twice() -> None:
+    """Each ruling is written once (21 rows had been repeated word for word by merges: issue 25)."""
+    page = PAGE.read_text(encoding="utf-8")
+    register = page[page.index("## Rulings register"):]
+    rows = [line for line in register.splitlines() if line.startswith("| ") and not line.startswith("| section")]
+    assert rows and len(rows) == len(set(rows)), [r[:80] for r in rows if rows.count(r) > 1][:3]
