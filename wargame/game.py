@@ -14,7 +14,6 @@ from wargame.consistency import cross_check
 from wargame.datafiles import load_csv, load_toml, toml_line
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
 from wargame.gamedata import Game
-from wargame.rulebook import RulesFile
 from wargame.models import (
     AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, MapManifest, MarkersFile,
     ParametersFile, PlaceRecord, Placement, ReplacementRecord, TerrainChart, Unit,
@@ -101,7 +100,10 @@ def load_game(root: Path, game_id: str) -> Game:
     charts = table("charts", ChartsFile, ChartsFile(schema_version=1))
     crt = table("crt", CombatTable, None)
     parameters = table("parameters", ParametersFile, ParametersFile(schema_version=1))
-    rules = table("rules", RulesFile, None)
+    rules = None
+    if files["rules"].exists():
+        from wargame.rulebook import RulesFile  # the classic series' vocabulary: loaded for a game that has rules.toml
+        rules = table("rules", RulesFile, None)
     game = Game(
         id=game_id,
         root=root,

@@ -10,12 +10,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from adjudicator.coverage import Row
 from adjudicator.engine import RuleSystem
 from wargame.errors import WargameError, did_you_mean
 from wargame.game import Game
+
+if TYPE_CHECKING:
+    from adjudicator.coverage import Row
 
 REGISTERED: dict[str, tuple[str, str]] = {
     "onslaught": ("adjudicator.systems.onslaught", "ONSLAUGHT"),
