@@ -14,6 +14,8 @@ from adjudicator.systems.omaha import OmahaState
 from adjudicator.systems.fire_and_movement.combat import Support, audit, column_on_line
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+from play_support import play as replay
+from play_support import position
 
 COMBAT = "Phase movement\nPhase bombardment\nPhase combat\n"
 MOBILE_COMBAT = COMBAT + "Phase mobile_movement\nPhase mobile_combat\n"
@@ -30,16 +32,10 @@ def game() -> Game:
 def play(game: Game, placed: dict[str, str], text: str) -> tuple[list[tuple[str, str, str]], OmahaState]:
     """Replay GT 1 from its first phase with `placed` on the map: (severity, rule, entry) of each
     error, warning and 8.2.1 d note."""
-    base = FM.initial_state(game, [])
-    state = replace(base, location={**base.location, **placed})
-    source = f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{text}'
-    lines = source.splitlines()
-    found: list[tuple[str, str, str]] = []
-    for entry in parse_text(source):
-        found += [(f.severity, f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
-                  if f.severity != "note" or f.rule == "8.2.1d"]
-        state = FM.apply(state, entry)
-    return found, state
+    played = replay(FM, position(FM, game, placed=placed), f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{text}',
+                    finish=False)
+    return [(f.severity, f.rule, played.text_of(f)) for f in played.findings
+            if f.severity != "note" or f.rule == "8.2.1d"], played.state
 
 
 def test_lines_and_columns(game: Game) -> None:
