@@ -130,6 +130,7 @@ def test_a_per_game_table_is_built_once_and_dies_with_its_game() -> None:
     and lets it go, the one it answered last included, when its game is gone."""
     import gc
     import weakref
+    from dataclasses import replace
 
     from adjudicator.systems.base import PerGame
     from wargame.bundled import data_root
@@ -142,7 +143,8 @@ def test_a_per_game_table_is_built_once_and_dies_with_its_game() -> None:
             built.append(game.id)
 
     table = PerGame(Table)
-    first, second = load_game(data_root(), "onslaught"), load_game(data_root(), "omaha")
+    # Copies: load_game keeps the games it loaded alive for the process (wargame/game.py's LOADED_MAX).
+    first, second = replace(load_game(data_root(), "onslaught")), replace(load_game(data_root(), "omaha"))
     a, b = table(first), table(second)
     assert table(first) is a and table(second) is b and table(second) is b and built == ["onslaught", "omaha"]
     gone = weakref.ref(b)
