@@ -21,7 +21,7 @@ from typing import Literal
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 
-from builder.render.style import INK, PAPER, font
+from builder.render.ink import INK, PAPER, font
 from wargame.errors import DataError
 from wargame.files import write_atomically
 from wargame.game import Game
