@@ -1,4 +1,4 @@
-"""The house font and colours under their first name: builder.render.board imports them from here until its split lands."""
+"""The house font and colours under their first name: builder.render.board imports them from here till its split."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from builder.render.charts.layout import BODY_PX, HEADING_PX, MAX_WIDTH_PX, MUTED, RULE, SMALL_PX, Pen
 from builder.render.ink import INK, text_colour_on, text_px, wrap
 
+
 @dataclass(frozen=True)
 class Heading:
     """A section heading with a rule under it."""

@@ -12,6 +12,7 @@ from builder.render.ink import INK, PAPER, hex_colour, mix, rgb
 from wargame.game import Game
 from wargame.models import SequenceItem, Track
 
+
 def turn_sheet(game: Game, track: Track) -> Sheet:
     """Turn record track: a space per turn, reinforcement turns marked by side, scenario ends captioned."""
     arriving: dict[int, set[str]] = defaultdict(set)

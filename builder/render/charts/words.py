@@ -6,6 +6,7 @@ from builder.render.charts.layout import HEADER_FILL
 from wargame.game import Game
 from wargame.models import is_reconstructed
 
+
 def number(value: float) -> str:
     """A number without a needless '.0': 1.0 -> '1', 0.5 -> '0.5'."""
     return f"{value:g}"
