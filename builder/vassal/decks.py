@@ -1,8 +1,7 @@
-"""Draw cups as VASSAL decks (DrawPile in the buildFile, Deck in saved games): which markers, where, face down.
+"""Draw cups as VASSAL decks (DrawPile in the buildFile, Deck in saved games): which markers, where, face down."""
 
-Format: VASSAL 3.7.26's `DrawPile` (attributes); the Deck's type and state strings are
-`wargame.vassal.decks`'s (shared with `adjudicate export`).
-"""
+# Format: VASSAL 3.7.26's `DrawPile` (attributes); the Deck's type and state strings are
+# `wargame.vassal.decks`'s (shared with `adjudicate export`).
 
 from __future__ import annotations
 

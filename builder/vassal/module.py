@@ -1,11 +1,9 @@
-"""Assemble a playable VASSAL 3.7 module (.vmod) for a game: art, buildFile, set-ups, zip.
+"""Assemble a playable VASSAL 3.7 module (.vmod) for a game: art, buildFile, set-ups, zip."""
 
-The module's hex grid is derived from the same `Layout` the board was drawn with, every unit
-is a two-sided piece carrying its unit id as a property (the log reader's stable mapping), and
-the whole archive is deterministic (sorted entries, fixed times, stable ids).
-"""
+# The module's hex grid is derived from the same `Layout` the board was drawn with, every unit
+# is a two-sided piece carrying its unit id as a property (the log reader's stable mapping), and
+# the whole archive is deterministic (sorted entries, fixed times, stable ids).
 
-from __future__ import annotations
 from __future__ import annotations
 
 import html

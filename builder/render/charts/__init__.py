@@ -1,10 +1,9 @@
-"""Player-aid charts drawn from a game's data: CRT, terrain effects, schedules, tracks, tables.
+"""Player-aid charts drawn from a game's data: CRT, terrain effects, schedules, tracks, tables."""
 
-Nothing here knows a game: every word and number on a chart comes from the game's data files,
-so a corrected CRT cell or a new terrain type shows up on the next build. Charts are drawn at
-1x with FreeType's anti-aliased text (crisper than a downsampled 2x); the few shapes that need
-smooth edges (terrain swatches) are drawn at 4x and reduced. Output bytes depend only on the data.
-"""
+# Nothing here knows a game: every word and number on a chart comes from the game's data files,
+# so a corrected CRT cell or a new terrain type shows up on the next build. Charts are drawn at
+# 1x with FreeType's anti-aliased text (crisper than a downsampled 2x); the few shapes that need
+# smooth edges (terrain swatches) are drawn at 4x and reduced. Output bytes depend only on the data.
 
 from __future__ import annotations
 
