@@ -177,3 +177,28 @@ def test_the_referee_starts_without_shapely_or_numpy() -> None:
             "print(sorted(m for m in ('shapely', 'numpy') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert done.stdout.strip() == "[]"
+
+
+NAMED = {"onslaught", "omaha", "moscow", "German", "Allied", "Soviet", "fire-and-movement", "fire_and_movement"}
+"""The bundled games, their series and their sides: what only adjudicator/systems/ and the data may name."""
+NAMING_ALLOWED = {("builder/scaffold.py", "moscow")}
+"""The blank template is derived from a bundled game by design (builder/scaffold.py's BLANK_SOURCE)."""
+
+
+def test_nothing_outside_the_rule_systems_names_a_game_or_a_side() -> None:
+    """No string of the code outside adjudicator/systems/ is a game's, a series' or a side's name (issue 25): what
+    differs between games comes from their data (game.toml's [declare] and [counter]) or their rule system.
+    Messages may still show an example (`[Game "onslaught"]`): only a name standing alone is a decision."""
+    import ast
+
+    found = []
+    for package in ("wargame", "builder", "adjudicator", "umpire", "ledger"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if relative.startswith("adjudicator/systems/"):
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in NAMED
+                        and (relative, node.value) not in NAMING_ALLOWED):
+                    found.append(f"{relative}:{node.lineno}: {node.value!r}")
+    assert found == []

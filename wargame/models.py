@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from wargame.errors import did_you_mean
+from wargame.faces import CounterFace
 from wargame.grid import GridSpec
 from wargame.menus import DeclareTable
 
@@ -349,6 +350,8 @@ class GameManifest(Model):
     roll: list[RollKind] = []
     declare: DeclareTable = DeclareTable()
     """What the players declare from the module (wargame/menus.py)."""
+    counter: CounterFace = CounterFace()
+    """What its unit counters print (wargame/faces.py)."""
     source: Source
     note: str = ""
 

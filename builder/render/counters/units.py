@@ -14,6 +14,7 @@ from builder.render.counters.symbols import SYMBOLS, Frame, size_symbol
 from builder.render.ink import PAPER, RGB, cap_height, font_at, readable, rgb, smaller, text_length
 from wargame.errors import DataError
 from wargame.game import Game
+from wargame.faces import CounterFace
 from wargame.models import Unit
 
 MOBILE_RED = "#c8102e"
@@ -21,27 +22,8 @@ LEG_BLACK = "#000000"
 ZOC_BLACK = "#000000"
 
 
-@dataclass(frozen=True)
-class CounterStyle:
-    """What a rule system prints on a unit counter besides symbol, size and values."""
-
-    designation: bool
-    mobility_box: bool
-    zoc_mark: bool
-    from_note: bool = False
-    """The designation is the short historical one read from the unit's note, not its id."""
-
-
-COUNTER_STYLES: dict[str, CounterStyle] = {
-    # Onslaught 2.3: a symbol and two numbers; the printed counters carry no designations. The
-    # module's counters add the historical division each stands for (its number, from the unit's
-    # note), so that a division a log names is found without hovering over dozens of "4-5"s.
-    "onslaught": CounterStyle(designation=True, mobility_box=False, zoc_mark=False, from_note=True),
-    # F&M 2.3: unit id and parent formation; movement allowance in a black box (leg) or red box
-    # (mobile); 6.0: a black hexagon on units that exert no ZOC.
-    "fire-and-movement": CounterStyle(designation=True, mobility_box=True, zoc_mark=True),
-}
-DEFAULT_STYLE = CounterStyle(designation=True, mobility_box=False, zoc_mark=True)
+CounterStyle = CounterFace
+"""What a game prints on a unit counter besides symbol, size and values: its data (game.toml's `[counter]`)."""
 
 
 def _hexagon(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -88,7 +70,7 @@ def short_designation(unit: Unit) -> str:
 
 def counter_style(game: Game) -> CounterStyle:
     """What the game's rule system prints on its unit counters."""
-    return COUNTER_STYLES.get(game.manifest.series_id, DEFAULT_STYLE)
+    return game.manifest.counter
 
 
 def render_unit(game: Game, unit: Unit, face: Face, size_px: int = 75) -> Image.Image:
