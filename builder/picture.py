@@ -16,9 +16,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from builder.render.board import (
-    HEX_NUMBER_DY, HEX_NUMBER_SIZE, _wrap as wrap_words, board_layout, hex_number_px, render_board,
-)
+from builder.render.board import HEX_NUMBER_DY, HEX_NUMBER_SIZE, board_layout, hex_number_px, render_board
+from builder.render.board_legend import wrap_words
 from builder.render.counters import render_marker, render_unit
 from builder.render.holding import render_holding_board
 from builder.render.style import INK, PAPER, font
@@ -130,7 +129,7 @@ def _seat(game: Game, layout: Layout, stack: Stack, size_px: int) -> _Seat | Non
         return None
     step = max(2, round(size_px * STACK_OFFSET))
     shown = min(len(stack.counters), MAX_DRAWN)
-    x, y = centre[0], centre[1] + HEX_NUMBER_DY[layout.orientation] * layout.size_px
+    x, y = centre[0], centre[1] + HEX_NUMBER_DY[layout.matrix] * layout.size_px
     halo = _halo_px(layout)
     left, top, right, bottom = _number_font(layout).getbbox(stack.place, anchor="mm")
     number = (x + left - halo, y + top - halo, x + right + halo, y + bottom + halo)

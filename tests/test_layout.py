@@ -87,9 +87,9 @@ def test_orientations_are_red_blobs_matrices() -> None:
     assert (POINTY.f0, POINTY.f1, POINTY.f2, POINTY.f3, POINTY.start_angle) == (SQRT3, SQRT3 / 2, 0.0, 1.5, 0.5)
     assert ORIENTATIONS == {"flat": FLAT, "pointy": POINTY}
     for m in (FLAT, POINTY):
-        product = ((m.b0 * m.f0 + m.b1 * m.f2, m.b0 * m.f1 + m.b1 * m.f3),
-                   (m.b2 * m.f0 + m.b3 * m.f2, m.b2 * m.f1 + m.b3 * m.f3))
-        assert product == ((pytest.approx(1.0), pytest.approx(0.0)), (pytest.approx(0.0), pytest.approx(1.0)))
+        product = [m.b0 * m.f0 + m.b1 * m.f2, m.b0 * m.f1 + m.b1 * m.f3,
+                   m.b2 * m.f0 + m.b3 * m.f2, m.b2 * m.f1 + m.b3 * m.f3]
+        assert product == pytest.approx([1.0, 0.0, 0.0, 1.0])
     assert Layout("pointy", 10.0, (0.0, 0.0)).matrix is POINTY
 
 
