@@ -160,7 +160,7 @@ def dash_pieces(points: Sequence[Point], on: float, off: float) -> list[list[Poi
 
 
 def draw_polyline(draw: Draw, points: Sequence[Point], colour: str | RGB | int, width: float,
-              caps: bool = True) -> None:
+                  caps: bool = True) -> None:
     """A polyline with smooth joints and (optionally) round ends."""
     w = whole_px(width)
     draw.line(list(points), fill=colour, width=w, joint="curve")

@@ -147,7 +147,7 @@ def draw_hexsides(b: BoardCanvas) -> None:
             draw_path(draw, chain((b.centre(side.a), b.centre(side.b)) for side in sides), style, s)
     for side, style in bridges:
         draw_bridge(draw, midpoint(b.segment(side)), unit_vector(b.centre(side.a), b.centre(side.b)), s, rails=True,
-                colour=style.colour)
+                    colour=style.colour)
     for style, sides in ordered:
         if style.kind != "teeth":
             continue

@@ -47,8 +47,8 @@ def draw_hex_labels(b: BoardCanvas) -> None:
         cx, cy = b.layout.centre(h)
         ink = LABEL_LIGHT if is_dark(fill) else LABEL_DARK
         # A halo in the hex's colour keeps roads and rivers drawn across the number off its digits.
-        b.texts.append(PrintedText((cx, cy + dy * size), game.grid.label_of(h), f, ink, "mm", whole_px(size * 0.05), fill,
-                             glyphs=True))
+        b.texts.append(PrintedText((cx, cy + dy * size), game.grid.label_of(h), f, ink, "mm", whole_px(size * 0.05),
+                                   fill, glyphs=True))
 
 
 PLACE_FONT: dict[str, tuple[float, bool]] = {
@@ -93,7 +93,7 @@ def draw_places(b: BoardCanvas, reserved: list[tuple[float, float, float, float]
             for x, y in centres:
                 r = s * 0.12
                 draw_outlined(draw, [(x, y - r), (x + r * 0.9, y + r * 0.6), (x - r * 0.9, y + r * 0.6)], INK, PAPER,
-                          whole_px(s * 0.025))
+                              whole_px(s * 0.025))
                 reserved.append((x - r, y - r, x + r, y + r))
         names.append(((cx, cy), name, kind, hexes))
     # Names are placed and printed at final pixels, among the symbols' boxes.

@@ -261,7 +261,7 @@ def hex_paint(game: Game, terrain: Sequence[str]) -> tuple[str, list[str]]:
 
 
 def paint_terrain(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, fill: str, textures: Sequence[str],
-               seed: int, layer: Literal["all", "ground", "late"] = "all") -> None:
+                  seed: int, layer: Literal["all", "ground", "late"] = "all") -> None:
     """One hex's fill and textures (deterministic per seed); `layer` picks the ground (fill and
     ground textures) or the late symbols only."""
     if layer != "late":
@@ -293,7 +293,7 @@ def draw_terrain(b: BoardCanvas, layer: Literal["ground", "late"]) -> None:
     for (p, q), (ux, uy) in coast:
         off = 0.1 * b.s
         draw_polyline(b.draw, [(p[0] + ux * off, p[1] + uy * off), (q[0] + ux * off, q[1] + uy * off)], SHALLOWS,
-                  0.16 * b.s)
+                      0.16 * b.s)
     for line in chain(seg for seg, _ in coast):
         draw_polyline(b.draw, line, COAST, 0.035 * b.s)
 
