@@ -7,8 +7,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-
-
 from builder.render.board_canvas import (
     BoardCanvas, Draw, Point, Segment, chain, draw_dashed, draw_polyline, midpoint, sides_of, unit_vector,
     whole_px,

@@ -9,8 +9,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-
-
 from builder.render.board_canvas import (
     RGB, BoardCanvas, Draw, Point, Segment, chain, draw_polyline, hex_corners, in_hex, rgb, shade, unit_vector,
     whole_px,
