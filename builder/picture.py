@@ -128,7 +128,7 @@ def _seat(game: Game, layout: Layout, stack: Stack, size_px: int) -> _Seat | Non
         return None
     step = max(2, round(size_px * STACK_OFFSET))
     shown = min(len(stack.counters), MAX_DRAWN)
-    x, y = centre[0], centre[1] + HEX_NUMBER_DY[layout.orientation] * layout.size_px
+    x, y = centre[0], centre[1] + HEX_NUMBER_DY[layout.matrix] * layout.size_px
     halo = _halo_px(layout)
     left, top, right, bottom = _number_font(layout).getbbox(stack.place, anchor="mm")
     number = (x + left - halo, y + top - halo, x + right + halo, y + bottom + halo)

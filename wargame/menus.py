@@ -26,7 +26,7 @@ class DeclareTable(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
-    unit: tuple[PieceWord, ...] = (ATTACKER, TARGET)  # type: ignore[assignment]  # the words are PieceWords
+    unit: tuple[PieceWord, ...] = ("attacker", "target")
     """Piece commands on every unit, outermost first."""
     markers: dict[str, tuple[PieceWord, ...]] = {}
     """Piece commands on markers, by marker kind (markers.toml)."""
@@ -64,7 +64,8 @@ class DeclareTable(BaseModel):
 
     def menu_text(self, word: str) -> str:
         """A piece command's menu text."""
-        return self.menu.get(word, MENU_TEXT[word])  # type: ignore[call-overload]  # a PieceWord
+        own = {str(key): text for key, text in self.menu.items()}
+        return own.get(word, MENU_TEXT[word])
 
     def declarations(self) -> Declarations:
         """The declarations the builder writes and the reader knows."""
