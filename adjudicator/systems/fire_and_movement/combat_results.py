@@ -103,7 +103,9 @@ class CombatResults(SeriesRules[S]):
                 return [self._f("error", "8.2.4", entry, f"{combat.verdict} reduces one attacking unit and the attacker "
                                                        f"chose {chosen}; {entry.unit} loses nothing")]
             fate = "nothing" if due == 0 else ("a step" if due == 1 else "every step")
-            return [self._f("error", "8.2.4", entry, f"{combat.verdict} takes {fate} from {entry.unit}")]
+            # 8.1.3 says what a bombardment's results do (the attacker's and Ex none): its clause is the one misread.
+            return [self._f("error", "8.1.3" if combat.bombardment else "8.2.4", entry,
+                            f"{combat.verdict} takes {fate} from {entry.unit}")]
         return []
 
     def _check_stand(self, state: S, entry: StandFast) -> list[Finding]:
