@@ -31,9 +31,9 @@ class CombatResults(SeriesRules[S]):
         table = combat.as_table_says()
         if owed and table is not None:
             # After a wrongly claimed result (its one error is on the attack), the log may follow the
-            # claim or the table: what either leaves unowed is not owed.
-            if not results.outstanding(table, self._full_retreats_open(state, table)):
-                return []
+            # claim or the table: what either leaves unowed is not owed, and what is owed is the table's,
+            # never the claim's.
+            return results.outstanding(table, self._full_retreats_open(state, table))
         return owed
 
     def _full_retreats_open(self, state: S, combat: FmCombat) -> dict[str, bool]:
