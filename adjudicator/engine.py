@@ -15,8 +15,8 @@ from typing import Generic, cast
 from adjudicator.basis import Board, Facts, entry_facts, finding_records
 from adjudicator.contract import RuleSystem, SequencePoint, StateT, how_of, kind_of
 from adjudicator.findings import Finding, one_error
-from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Place as Placement,
-                                          Retreat, RollOff, StandFast, StepMarker)
+from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Declare, Entry, Header, Loss, Move,
+                                          Place as Placement, Retreat, RollOff, StandFast, StepMarker)
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
@@ -332,7 +332,7 @@ def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) ->
 def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOrder | None = None) -> list[Finding]:
     """Every finding for an entry: the engine's generic checks in a fixed order, then the system's rules.
 
-    1. the game is already decided (nothing follows an automatic victory);
+    1. the game is already decided (nothing but a claim of that victory follows an automatic victory);
     2. the entry kind is one of the system's;
     3. a step or phase marker names the next step of the game's sequence of play;
     4. the step or phase under way (the opening before the first turn) allows this kind of entry from this
@@ -344,7 +344,9 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
     ReplayError for a step or phase the game does not have."""
     handed = system.engine_checks
     table = system.table
-    if handed.decided and not isinstance(entry, Comment):
+    # A claim of the victory that decided the game comes after it: the system checks it against its count.
+    claim = isinstance(entry, Declare) and entry.what == "victory"
+    if handed.decided and not isinstance(entry, Comment) and not claim:
         outcome = system.outcome(state)
         if outcome is not None:
             return [table.finding("error", outcome.section, entry.line, entry.column,

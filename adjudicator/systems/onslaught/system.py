@@ -31,7 +31,7 @@ from adjudicator.systems.onslaught.sections import TABLE
 from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, combat_strength, on_map, replace
 from adjudicator.systems.onslaught.supply import allied_income, mark_control
 from adjudicator.systems.onslaught.tables import MapTables, map_tables
-from adjudicator.systems.onslaught.victory import after_the_end, automatic_victory, score
+from adjudicator.systems.onslaught.victory import after_the_end, automatic_victory, check_claim, score
 from adjudicator.systems.onslaught.zoc import near_enemy, within_two, zone_of_control
 from wargame.errors import ReplayError, WargameError, did_you_mean
 from wargame.game import Game
@@ -54,7 +54,7 @@ CHECKS: dict[str, tuple[Check, ...]] = {
     "place": (arrivals.check_place,),
     "income": (supply.check_income,),
     "capture": (supply.check_capture,),
-    "declare": (bulge.check_declare,),
+    "declare": (bulge.check_declare, check_claim),
     "loss": (losses.check_loss,),
     "retreat": (retreats.check_retreat,),
     "advance": (retreats.check_advance,),
@@ -263,8 +263,9 @@ class Onslaught(SystemBase[OnslaughtState]):
         if found and state.alternative is not None:
             # After a wrong result claim the table's result is what must be carried out, never the claim's.
             table = other_branch(state)
-            assert table.combat is not None
-            found = outstanding(table.combat, table.pending, lambda: retreat_options_of(table, table.combat),
+            owed = table.combat
+            assert owed is not None
+            found = outstanding(owed, table.pending, lambda: retreat_options_of(table, owed),
                                 lambda u: on_map(table, u) is not None)
         return out + [TABLE.finding("note", section, combat.line, combat.column,
                                          f"when the log ends, {message}") for section, message in found]
