@@ -116,6 +116,17 @@ def test_shared_system_files_fit_in_one_sitting() -> None:
     assert too_long(ROOT / "adjudicator" / "systems") == []
 
 
+BUILDER_LONG_FILES = {"builder/render/board.py"}
+"""Builder files still over the limit: the board renderer, being split on its own branch (issue 25 item 6)."""
+
+
+def test_builder_files_fit_in_one_sitting() -> None:
+    """No file of the builder is over 600 lines, but those listed as still being split (issue 25 item 6)."""
+    long_files = {p.relative_to(ROOT).as_posix() for p in sorted((ROOT / "builder").rglob("*.py"))
+                  if len(p.read_text(encoding="utf-8").splitlines()) > MAX_LINES}
+    assert long_files <= BUILDER_LONG_FILES
+
+
 def test_nothing_is_set_on_the_game() -> None:
     """No module of the adjudicator sets (or reads back) attributes on the kernel's `Game` object:
     derived tables live in the rule system's own per-game caches (adjudicator/systems/base.py `PerGame`)."""
@@ -130,6 +141,7 @@ def test_a_per_game_table_is_built_once_and_dies_with_its_game() -> None:
     and lets it go, the one it answered last included, when its game is gone."""
     import gc
     import weakref
+    from dataclasses import replace
 
     from adjudicator.systems.base import PerGame
     from wargame.bundled import data_root
@@ -142,7 +154,8 @@ def test_a_per_game_table_is_built_once_and_dies_with_its_game() -> None:
             built.append(game.id)
 
     table = PerGame(Table)
-    first, second = load_game(data_root(), "onslaught"), load_game(data_root(), "omaha")
+    # Copies: load_game keeps the games it loaded alive for the process (wargame/game.py's LOADED_MAX).
+    first, second = replace(load_game(data_root(), "onslaught")), replace(load_game(data_root(), "omaha"))
     a, b = table(first), table(second)
     assert table(first) is a and table(second) is b and table(second) is b and built == ["onslaught", "omaha"]
     gone = weakref.ref(b)

@@ -15,7 +15,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Move, Pass
 from builder.picture import Painter, _seat, board_key, cached_board, reading_scale
 from builder.render.board import HEX_NUMBER_DY, board_layout, hex_number_px
-from builder.render.style import PAPER, font
+from builder.render.ink import PAPER, font
 from umpire.cli import main
 from umpire.scenes import marks_for
 from wargame.bundled import data_root

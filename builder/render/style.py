@@ -1,19 +1,7 @@
-"""Fonts and colours shared by every picture the builder draws."""
+"""The house font and colours under their first name: builder.render.board imports them from here till its split."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
+from builder.render.ink import FONTS, INK, PAPER, font
 
-from PIL import ImageFont
-
-FONTS = Path(__file__).resolve().parent.parent / "fonts"
-INK = "#1e1e1e"
-PAPER = "#fbf8ef"
-
-
-@lru_cache(maxsize=128)
-def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.FreeTypeFont:
-    """The shipped DejaVu Sans (draws accented names on any machine)."""
-    name = "DejaVuSans-Bold.ttf" if bold else ("DejaVuSansCondensed.ttf" if condensed else "DejaVuSans.ttf")
-    return ImageFont.truetype(str(FONTS / name), max(1, size))
+__all__ = ["FONTS", "INK", "PAPER", "font"]
