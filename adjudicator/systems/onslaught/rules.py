@@ -13,7 +13,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.onslaught import (
-    activation, arrivals, bulge, combat, losses, movement, retreats, sequence, supply,
+    activation, arrivals, bulge, combat, losses, movement, retreats, sequence, supply, victory,
 )
 from adjudicator.systems.onslaught.sections import RESTS_ON
 from adjudicator.systems.onslaught.state import OnslaughtState
@@ -43,6 +43,7 @@ REGISTRY: Registry[OnslaughtState] = Registry.of(
     _handler("income", Income, "8.1", supply.check_income, supply.apply_income),
     _handler("capture", Capture, "8.7", supply.check_capture, supply.apply_capture),
     _handler("bulge", Declare, "12.0", bulge.check_declare, bulge.apply_declare),
+    _handler("victory", Declare, "13.3", victory.check_claim),
     _handler("loss", Loss, "7.2", losses.check_loss, losses.apply_loss_entry),
     _handler("retreat", Retreat, "7.3", retreats.check_retreat, retreats.apply_retreat),
     _handler("advance", Advance, "7.4", retreats.check_advance, retreats.apply_advance),

@@ -134,11 +134,15 @@ class Onslaught(SystemBase[OnslaughtState]):
         out: list[Finding] = []
         if state.combat is not None and not carries_out(entry):
             owed = losses.combat_over(state, entry)
-            if owed and state.alternative is not None and not losses.combat_over(other_branch(state), entry):
-                owed = []  # the players carried out the table's result instead of their claim
+            if owed and state.alternative is not None:
+                # After a wrong result claim (its one error is on the attack) what is owed is the table's
+                # (nothing when the players carried it out instead of their claim), never the claim's.
+                owed = losses.combat_over(other_branch(state), entry)
             out += owed
         elif state.combat is not None and state.alternative is not None and REGISTRY.for_entry(entry):
             branch = follow_branch(state, entry)
+            if branch is state and errors_of(state, entry):
+                branch = other_branch(state)  # fits neither: judged by the table's result, never the claim's
             if branch is not state:
                 return REGISTRY.check(branch, entry)
         if kind in CLOSING:
@@ -176,9 +180,9 @@ class Onslaught(SystemBase[OnslaughtState]):
             branch = follow_branch(state, entry)
             if branch is not state:
                 return REGISTRY.apply(branch, entry)
-            if errors_of(other_branch(state), entry):
-                state = replace(state, alternative=None)  # the players follow their claim
-            else:
+            # An entry the table's result does not allow follows the claim: the table's branch is kept as it
+            # is, for what is owed if the claim is left half done (never the claim's to carry out).
+            if not errors_of(other_branch(state), entry):
                 # Both results allow the entry: it is carried out in both.
                 other = REGISTRY.apply(other_branch(state), entry)
                 state = replace(state, alternative=(other.combat, other.pending) if other.combat else None)
@@ -218,6 +222,13 @@ class Onslaught(SystemBase[OnslaughtState]):
             return out
         found = outstanding(combat, state.pending, lambda: retreat_options_of(state, combat),
                                     lambda u: on_map(state, u) is not None)
+        if found and state.alternative is not None:
+            # After a wrong result claim the table's result is what must be carried out, never the claim's.
+            table = other_branch(state)
+            owed = table.combat
+            assert owed is not None
+            found = outstanding(owed, table.pending, lambda: retreat_options_of(table, owed),
+                                lambda u: on_map(table, u) is not None)
         return out + [TABLE.finding("note", section, combat.line, combat.column,
                                          f"when the log ends, {message}") for section, message in found]
 
