@@ -372,6 +372,37 @@ class Store(ABC):
             rows = cursor.execute(self.sql("SELECT name FROM players WHERE game = ? ORDER BY name"), (game,)).fetchall()
         return [str(r[0]) for r in rows]
 
+    def head(self, game: str) -> int | None:
+        """The game's last roll number (0 before its first roll); None if there is no such game."""
+        with self.transaction(write=False) as cursor:
+            row = cursor.execute(self.sql("SELECT last_seq FROM games WHERE id = ?"), (game,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def rolls_after(self, game: str, after: int, upto: int) -> list[tuple[int, str, str]]:
+        """(number, player, purpose) of the game's rolls numbered after `after` up to `upto`, in order."""
+        with self.transaction(write=False) as cursor:
+            rows = cursor.execute(self.sql("SELECT seq, player, body FROM receipts WHERE game = ? AND seq > ? "
+                                           "AND seq <= ? ORDER BY seq"), (game, after, upto)).fetchall()
+        return [(int(r[0]), str(r[1]), str(json.loads(str(r[2]))["purpose"])) for r in rows]
+
+    def receipts_between(self, game: str, first: int, last: int) -> list[Receipt]:
+        """The game's receipts numbered `first` to `last`, in order."""
+        with self.transaction(write=False) as cursor:
+            rows = cursor.execute(self.sql("SELECT body FROM receipts WHERE game = ? AND seq >= ? AND seq <= ? "
+                                           "ORDER BY seq"), (game, first, last)).fetchall()
+        return [receipt_from_fields(json.loads(str(r[0]))) for r in rows]
+
+    def player_receipts(self, game: str, player: str, upto: int, offset: int, limit: int) -> tuple[int, list[Receipt]]:
+        """How many of the game's rolls up to number `upto` the player made, and `limit` of them from the
+        `offset`-th (0-based), in order."""
+        sql = self.sql
+        with self.transaction(write=False) as cursor:
+            count = cursor.execute(sql("SELECT COUNT(*) FROM receipts WHERE game = ? AND player = ? AND seq <= ?"),
+                                   (game, player, upto)).fetchone()
+            rows = cursor.execute(sql("SELECT body FROM receipts WHERE game = ? AND player = ? AND seq <= ? "
+                                      "ORDER BY seq LIMIT ? OFFSET ?"), (game, player, upto, limit, offset)).fetchall()
+        return int(count[0]), [receipt_from_fields(json.loads(str(r[0]))) for r in rows]
+
     def receipts(self, game: str) -> list[Receipt]:
         """Every receipt of the game in sequence."""
         with self.transaction(write=False) as cursor:

@@ -1,0 +1,128 @@
+"""The public pages of the ledger's games, paginated and cached per game until the game's next roll.
+
+Each request reads the game's last roll number (one indexed row): a roll by any worker sharing the
+database changes it, and the game's cached pages are then dropped. What the reroll marks need (each
+roll's player and purpose) is caught up from the rolls since the last view, so a page costs its own
+rows, never the whole game. Called from the server's thread pool, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from ledger.pages import PAGE_SIZE, View, page_count, paged_page, roll_row
+from ledger.store import Store
+
+MAX_GAMES = 1024
+"""Games whose reroll marks are kept (least recently viewed out; a game dropped is caught up again)."""
+MAX_PAGES = 256
+"""Rendered pages kept, all games together (a page of 100 rolls is about 80 KB)."""
+
+
+class NoPage(Exception):
+    """A page that does not exist: the HTTP status and what to say."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+@dataclass
+class _Game:
+    """What a game's pages need beyond their own rows, as of roll number `head`."""
+
+    head: int
+    players: tuple[str, ...]
+    last: tuple[int, str, str] | None = None
+    """The number, player and purpose of the game's last roll."""
+    rerolled: dict[int, int] = field(default_factory=dict)
+    """Each roll that repeats the one before it -> the first roll of its run (ledger.pages.reroll_of)."""
+
+
+class PageCache:
+    """The pages of a store's games: the game's rolls or one player's, PAGE_SIZE to a page."""
+
+    def __init__(self, store: Store, public_key: str, key: str) -> None:
+        self.store, self.public_key, self.key = store, public_key, key
+        self.lock = threading.Lock()
+        self.games: OrderedDict[str, _Game] = OrderedDict()
+        self.pages: OrderedDict[tuple[str, str | None, int, int], str] = OrderedDict()
+
+    def page(self, game: str, player: str | None, number: int | None) -> str:
+        """Page `number` (default: the latest) of the game's rolls, or of `player`'s; NoPage if there is none."""
+        if number is not None and number < 1:
+            raise NoPage(400, f"page {number}: pages are numbered from 1")
+        head = self.store.head(game)
+        if head is None:
+            raise NoPage(404, f"No game {game!r} here.")
+        state = self._caught_up(game, head)
+        head = state.head  # another request may have caught up further: newer is as good
+        if player is not None and player not in state.players:
+            raise NoPage(404, f"No player {player!r} in game {game!r}.")
+        # The latest page, asked for without a number, is kept as page 0 as well.
+        if (cached := self._cached((game, player, number or 0, head))) is not None:
+            return cached
+        if player is None:
+            listed = head
+            view = self._view(game, None, number, listed)
+            first = (view.number - 1) * PAGE_SIZE + 1
+            receipts = self.store.receipts_between(game, first, min(listed, first + PAGE_SIZE - 1))
+        else:
+            # The count and the rows in one transaction, both as of `head`: the page matches its header.
+            listed, _ = self.store.player_receipts(game, player, head, 0, 0)
+            view = self._view(game, player, number, listed)
+            listed, receipts = self.store.player_receipts(game, player, head, (view.number - 1) * PAGE_SIZE,
+                                                          PAGE_SIZE)
+        rows = [roll_row(r, state.rerolled.get(r.seq)) for r in receipts]
+        html = paged_page(view, state.players, rows, head, len(state.rerolled), self.public_key, self.key)
+        with self.lock:
+            self.pages[(game, player, view.number, head)] = html
+            if number is None:
+                self.pages[(game, player, 0, head)] = html
+            while len(self.pages) > MAX_PAGES:
+                self.pages.popitem(last=False)
+        return html
+
+    def _view(self, game: str, player: str | None, number: int | None, listed: int) -> View:
+        pages = page_count(listed)
+        if number is not None and not 1 <= number <= pages:
+            whose = f"{player}'s rolls in game {game!r}" if player else f"game {game!r}"
+            raise NoPage(404, f"No page {number}: {whose} has {pages} page(s) of {PAGE_SIZE} rolls.")
+        return View(game, player, number or pages, pages, listed)
+
+    def _cached(self, key: tuple[str, str | None, int, int]) -> str | None:
+        with self.lock:
+            html = self.pages.get(key)
+            if html is not None:
+                self.pages.move_to_end(key)
+            return html
+
+    def _caught_up(self, game: str, head: int) -> _Game:
+        """The game's state as of roll `head`: the rolls since the last view added, its stale pages dropped."""
+        with self.lock:
+            state = self.games.get(game)
+            if state is not None and state.head >= head:
+                self.games.move_to_end(game)
+                return state
+        # Outside the lock: a cold game reads every roll's purpose once (about 30 ms for 10,000 rolls).
+        if state is None:
+            state = _Game(0, tuple(self.store.players(game)))
+        runs = self.store.rolls_after(game, state.head, head)
+        last, rerolled = state.last, dict(state.rerolled)
+        for seq, player, purpose in runs:
+            if last is not None and (player, purpose) == last[1:]:
+                rerolled[seq] = rerolled.get(last[0], last[0])
+            last = (seq, player, purpose)
+        fresh = _Game(head, state.players, last, rerolled)
+        with self.lock:
+            current = self.games.get(game)
+            if current is None or current.head < head:
+                self.games[game] = current = fresh
+            self.games.move_to_end(game)
+            while len(self.games) > MAX_GAMES:
+                self.games.popitem(last=False)
+            for key in [k for k in self.pages if k[0] == game and k[3] < current.head]:
+                del self.pages[key]
+            return current
