@@ -9,6 +9,7 @@ rows, never the whole game. Called from the server's thread pool, never on the e
 from __future__ import annotations
 
 import threading
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -39,6 +40,8 @@ class _Game:
     """The number, player and purpose of the game's last roll."""
     rerolled: dict[int, int] = field(default_factory=dict)
     """Each roll that repeats the one before it -> the first roll of its run (ledger.pages.reroll_of)."""
+    by_player: dict[str, array[int]] = field(default_factory=dict)
+    """Each player's roll numbers in order (8 bytes a roll): a page of a player's list is read by its numbers."""
 
 
 class PageCache:
@@ -70,11 +73,11 @@ class PageCache:
             first = (view.number - 1) * PAGE_SIZE + 1
             receipts = self.store.receipts_between(game, first, min(listed, first + PAGE_SIZE - 1))
         else:
-            # The count and the rows in one transaction, both as of `head`: the page matches its header.
-            listed, _ = self.store.player_receipts(game, player, head, 0, 0)
+            numbers = state.by_player.get(player, array("q"))
+            listed = len(numbers)
             view = self._view(game, player, number, listed)
-            listed, receipts = self.store.player_receipts(game, player, head, (view.number - 1) * PAGE_SIZE,
-                                                          PAGE_SIZE)
+            mine = numbers[(view.number - 1) * PAGE_SIZE:view.number * PAGE_SIZE]
+            receipts = self.store.player_receipts(game, player, mine[0], mine[-1]) if mine else []
         rows = [roll_row(r, state.rerolled.get(r.seq)) for r in receipts]
         html = paged_page(view, state.players, rows, head, len(state.rerolled), self.public_key, self.key)
         with self.lock:
@@ -111,11 +114,14 @@ class PageCache:
             state = _Game(0, tuple(self.store.players(game)))
         runs = self.store.rolls_after(game, state.head, head)
         last, rerolled = state.last, dict(state.rerolled)
+        # Copied, not extended in place: a request rendering from the older state keeps a consistent list.
+        by_player = {name: array("q", numbers) for name, numbers in state.by_player.items()}
         for seq, player, purpose in runs:
             if last is not None and (player, purpose) == last[1:]:
                 rerolled[seq] = rerolled.get(last[0], last[0])
             last = (seq, player, purpose)
-        fresh = _Game(head, state.players, last, rerolled)
+            by_player.setdefault(player, array("q")).append(seq)
+        fresh = _Game(head, state.players, last, rerolled, by_player)
         with self.lock:
             current = self.games.get(game)
             if current is None or current.head < head:

@@ -392,16 +392,12 @@ class Store(ABC):
                                            "ORDER BY seq"), (game, first, last)).fetchall()
         return [receipt_from_fields(json.loads(str(r[0]))) for r in rows]
 
-    def player_receipts(self, game: str, player: str, upto: int, offset: int, limit: int) -> tuple[int, list[Receipt]]:
-        """How many of the game's rolls up to number `upto` the player made, and `limit` of them from the
-        `offset`-th (0-based), in order."""
-        sql = self.sql
+    def player_receipts(self, game: str, player: str, first: int, last: int) -> list[Receipt]:
+        """The player's receipts among the game's numbered `first` to `last`, in order."""
         with self.transaction(write=False) as cursor:
-            count = cursor.execute(sql("SELECT COUNT(*) FROM receipts WHERE game = ? AND player = ? AND seq <= ?"),
-                                   (game, player, upto)).fetchone()
-            rows = cursor.execute(sql("SELECT body FROM receipts WHERE game = ? AND player = ? AND seq <= ? "
-                                      "ORDER BY seq LIMIT ? OFFSET ?"), (game, player, upto, limit, offset)).fetchall()
-        return int(count[0]), [receipt_from_fields(json.loads(str(r[0]))) for r in rows]
+            rows = cursor.execute(self.sql("SELECT body FROM receipts WHERE game = ? AND seq >= ? AND seq <= ? "
+                                           "AND player = ? ORDER BY seq"), (game, first, last, player)).fetchall()
+        return [receipt_from_fields(json.loads(str(r[0]))) for r in rows]
 
     def receipts(self, game: str) -> list[Receipt]:
         """Every receipt of the game in sequence."""
@@ -432,6 +428,10 @@ class SqliteStore(Store):
         # FULL: the WAL is fsynced at every commit, so an acknowledged roll survives a power cut.
         self.connection.execute("PRAGMA synchronous=FULL")
         self.connection.execute("PRAGMA foreign_keys=ON")
+        # Reads (the pages, the downloads, the mail outbox's polls) on a connection of their own: in WAL mode
+        # they see the last commit without waiting for the writer's lock, and so never wait on a roll's fsync.
+        self.read_lock = threading.Lock()
+        self.reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
         with self.transaction(write=True) as cursor:
             self.migrate(cursor)
             self.pin_key(cursor)
@@ -444,8 +444,9 @@ class SqliteStore(Store):
 
     @contextmanager
     def transaction(self, write: bool) -> Iterator[Cursor]:
-        with self.lock, self.unavailable():
-            cursor = self.connection.cursor()
+        lock, connection = (self.lock, self.connection) if write else (self.read_lock, self.reader)
+        with lock, self.unavailable():
+            cursor = connection.cursor()
             # IMMEDIATE takes the write lock at once, so two worker processes cannot both read last_seq.
             cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
@@ -460,6 +461,7 @@ class SqliteStore(Store):
 
     def close(self) -> None:
         self.connection.close()
+        self.reader.close()
 
 
 POOL_SIZE = 8
