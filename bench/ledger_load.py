@@ -3,7 +3,8 @@ durably storing rolls, for 1, 8 and 32 clients on SQLite and PostgreSQL with p99
 a 10,000-roll game while 8 clients roll.
 
 - Floor: `Store.roll` called in a loop in this process on a fresh database of the same kind (an Ed25519
-  signature and a durable insert per roll: SQLite WAL with synchronous=FULL; PostgreSQL committed), no HTTP.
+  signature and a durable insert per roll: SQLite WAL with synchronous=FULL; PostgreSQL committed), no HTTP,
+  measured just before each row it is compared with.
 - Served: `umpire-ledger serve` as a process (SQLite: one worker; PostgreSQL: two), N client threads rolling
   on one game; rolls/s, p50 and p99 of a roll, and the floor's rolls/s divided by the served rolls/s.
 - Page: a game of 10,000 rolls (made through the store, not timed), viewed by one client `--page-runs` times
@@ -133,21 +134,21 @@ def run(name: str, make: Callable[[], str], workers: int, args: argparse.Namespa
     page_game(db)
     server = LedgerProcess(db, write_test_key(folder / f"{name}.pem"), workers=workers)
     server.start()
-    rows: dict[int, list[tuple[float, float, float, float]]] = {clients: [] for clients in CLIENTS}
+    rows: dict[int, list[tuple[float, float, float, float, float]]] = {clients: [] for clients in CLIENTS}
     viewed: list[tuple[float, float, float, float]] = []
     try:
         for round_ in range(args.repeat):
-            rate = floor(make(), args.floor_rolls)
-            print(f"{name} round {round_ + 1}: floor (sign + durable insert, one process) {rate:5.0f} rolls/s; "
-                  f"load {os.getloadavg()[0]:.1f}")
+            print(f"{name} round {round_ + 1}: load {os.getloadavg()[0]:.1f}")
             for clients in CLIENTS:
+                # The floor just before each row: the host's load (and its disk's) moves within a minute.
+                rate = floor(make(), args.floor_rolls)
                 game = f"g{clients}r{round_}"
                 server.open_game(game, players(clients))
                 wall, lat = drive(server.url, game, clients, max(1, args.rolls * 8 // clients))
                 served = len(lat) / wall
-                rows[clients].append((served, pct(lat, 50), pct(lat, 99), rate / served))
-                print(f"  {clients:2d} client(s): {served:6.0f} rolls/s  p50 {pct(lat, 50):6.1f} ms  "
-                      f"p99 {pct(lat, 99):6.1f} ms   floor/served {rate / served:4.1f}x")
+                rows[clients].append((rate, served, pct(lat, 50), pct(lat, 99), rate / served))
+                print(f"  {clients:2d} client(s): floor {rate:5.0f}/s, served {served:6.0f} rolls/s  p50 "
+                      f"{pct(lat, 50):6.1f} ms  p99 {pct(lat, 99):6.1f} ms   floor/served {rate / served:4.1f}x")
             if not args.page_runs:
                 continue
             game = f"busy{round_}"
@@ -168,9 +169,9 @@ def run(name: str, make: Callable[[], str], workers: int, args: argparse.Namespa
         server.stop()
     print(f"{name}, medians of {args.repeat} round(s):")
     for clients in CLIENTS:
-        served, p50, p99, ratio = (statistics.median(column) for column in zip(*rows[clients]))
-        print(f"  {clients:2d} client(s): {served:6.0f} rolls/s  p50 {p50:6.1f} ms  p99 {p99:6.1f} ms   "
-              f"floor/served {ratio:4.1f}x")
+        rate, served, p50, p99, ratio = (statistics.median(column) for column in zip(*rows[clients]))
+        print(f"  {clients:2d} client(s): floor {rate:5.0f}/s, served {served:6.0f} rolls/s  p50 {p50:6.1f} ms  "
+              f"p99 {p99:6.1f} ms   floor/served {ratio:4.1f}x (each a median of the rounds)")
     if not viewed:
         return
     p50, p99, rate, roll_p99 = (statistics.median(column) for column in zip(*viewed))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hmac
 import html
 import json
@@ -15,6 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from anyio import CapacityLimiter, to_thread
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -130,6 +132,9 @@ def build_app(store: Store, admin_token: str | None, mail: MailSender | None = N
     mailed to the game's players by `mail` when given; failed logins are throttled."""
     public = store.key.public_key()
     logins = throttle or LoginThrottle()
+    # Rolls beyond what the store can run at once wait on the event loop, not in threads: 32 threads queued on
+    # SQLite's one writer (or on 8 pooled connections) woke and slept in turn, each wake-up a context switch.
+    writers = CapacityLimiter(store.writers)
 
     async def public_key(request: Request) -> Response:
         return JSONResponse({"algorithm": "Ed25519", "key_id": key_id(public), "public_key": public_key_text(public)})
@@ -181,8 +186,8 @@ def build_app(store: Store, admin_token: str | None, mail: MailSender | None = N
             logins.check(_address(request), game, player)
             try:
                 credential = _credential(request, body, data, game)
-                receipt = await run_in_threadpool(store.roll, game, player, credential, data.get("purpose"),
-                                                  data.get("dice"))
+                receipt = await to_thread.run_sync(functools.partial(
+                    store.roll, game, player, credential, data.get("purpose"), data.get("dice")), limiter=writers)
             except Refusal as refusal:
                 if refusal.status == 401:
                     logins.failed(_address(request), game, player)

@@ -182,6 +182,8 @@ class Store(ABC):
     database_errors: tuple[type[Exception], ...] = ()
     """The driver's errors: the database failed, not the request (503)."""
     skip_locked = ""
+    writers = 1
+    """Rolls this store can usefully run at once in one process: more only wait in threads for a lock."""
     """What a SELECT adds to pass over rows another transaction holds (SQLite has one writer: nothing)."""
 
     @contextmanager
@@ -495,6 +497,7 @@ class PostgresStore(Store):
             self.pin_key(cursor)
 
     skip_locked = " FOR UPDATE SKIP LOCKED"
+    writers = POOL_SIZE
 
     def sql(self, text: str) -> str:
         return text.replace("?", "%s")

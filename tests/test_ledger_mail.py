@@ -261,6 +261,45 @@ def test_starttls_upgrades_verifies_the_certificate_and_logs_in_encrypted(store:
         controller.stop()
 
 
+def test_serve_verifies_starttls_against_its_ca_file(tmp_path: Path, smtp_port: int) -> None:
+    """`serve --smtp-starttls --smtp-ca-file CERT`: a roll over HTTP is mailed over the encrypted session; the CA
+    file without STARTTLS, or one that is not PEM, does not start the server (exit 2, said why)."""
+    import ssl
+
+    from click.testing import CliRunner
+
+    from ledger.cli import main as umpire_ledger
+
+    cert_file, key_file = self_signed(tmp_path)
+    key = write_test_key(tmp_path / "key.pem")
+    db = str(tmp_path / "l.sqlite")
+    base = ["serve", "--db", db, "--key", str(key), "--smtp-host", "127.0.0.1", "--smtp-port", str(smtp_port)]
+    result = CliRunner().invoke(umpire_ledger, [*base, "--smtp-ca-file", str(cert_file)])
+    assert result.exit_code == 2 and "add --smtp-starttls" in result.stderr, result.output
+    result = CliRunner().invoke(umpire_ledger, [*base, "--smtp-starttls", "--smtp-ca-file", str(key)])
+    assert result.exit_code == 2 and "not PEM CA certificates" in result.stderr, result.output
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_tls.load_cert_chain(cert_file, key_file)
+    inbox = Inbox()
+    controller = running(inbox, smtp_port, tls_context=server_tls, require_starttls=True)
+    server = LedgerProcess(f"sqlite:///{db}", key, options=(
+        "--smtp-host", "127.0.0.1", "--smtp-port", str(smtp_port), "--smtp-starttls", "--smtp-ca-file", str(cert_file)))
+    server.start()
+    try:
+        server.open_game("g", PLAYERS, EMAILS)
+        answer = httpx.post(server.url + "/games/g/rolls", json={"player": "German", "purpose": "turn 1: German roll",
+                                                                "dice": "1d6"},
+                            headers={"Authorization": f"Bearer {PLAYERS['German']}"}, timeout=10)
+        assert answer.status_code == 201
+        (recipients, message), = inbox.wait(1)
+        assert sorted(recipients) == sorted(EMAILS.values()) and answer.json()["token"] in text_of(message)
+        tls, = inbox.tls
+        assert tls is not None and tls["cipher"]
+    finally:
+        server.stop()
+        controller.stop()
+
+
 def test_the_server_mails_rolls_and_a_stalled_mail_server_never_delays_one(tmp_path: Path, smtp_port: int) -> None:
     """`serve --smtp-host`: a roll over HTTP reaches both players' mailboxes; with the mail server accepting
     connections and never answering, rolls are still answered at once and their mails wait in the outbox."""
