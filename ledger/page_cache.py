@@ -8,6 +8,7 @@ rows, never the whole game. Called from the server's thread pool, never on the e
 
 from __future__ import annotations
 
+import json
 import threading
 from array import array
 from collections import OrderedDict
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ledger.pages import PAGE_SIZE, View, page_count, paged_page, roll_row
 from ledger.store import Store
+from wargame.receipts import Receipt, receipt_from_fields
 
 MAX_GAMES = 1024
 """Games whose reroll marks are kept (least recently viewed out; a game dropped is caught up again)."""
@@ -57,7 +59,7 @@ class PageCache:
         """Page `number` (default: the latest) of the game's rolls, or of `player`'s; NoPage if there is none."""
         if number is not None and number < 1:
             raise NoPage(400, f"page {number}: pages are numbered from 1")
-        head = self.store.head(game)
+        head = self._head(game)
         if head is None:
             raise NoPage(404, f"No game {game!r} here.")
         state = self._caught_up(game, head)
@@ -71,13 +73,13 @@ class PageCache:
             listed = head
             view = self._view(game, None, number, listed)
             first = (view.number - 1) * PAGE_SIZE + 1
-            receipts = self.store.receipts_between(game, first, min(listed, first + PAGE_SIZE - 1))
+            receipts = self._receipts(game, first, min(listed, first + PAGE_SIZE - 1))
         else:
             numbers = state.by_player.get(player, array("q"))
             listed = len(numbers)
             view = self._view(game, player, number, listed)
             mine = numbers[(view.number - 1) * PAGE_SIZE:view.number * PAGE_SIZE]
-            receipts = self.store.player_receipts(game, player, mine[0], mine[-1]) if mine else []
+            receipts = self._receipts(game, mine[0], mine[-1], player) if mine else []
         rows = [roll_row(r, state.rerolled.get(r.seq)) for r in receipts]
         html = paged_page(view, state.players, rows, head, len(state.rerolled), self.public_key, self.key)
         with self.lock:
@@ -112,7 +114,7 @@ class PageCache:
         # Outside the lock: a cold game reads every roll's purpose once (about 30 ms for 10,000 rolls).
         if state is None:
             state = _Game(0, tuple(self.store.players(game)))
-        runs = self.store.rolls_after(game, state.head, head)
+        runs = self._rolls_after(game, state.head, head)
         last, rerolled = state.last, dict(state.rerolled)
         # Copied, not extended in place: a request rendering from the older state keeps a consistent list.
         by_player = {name: array("q", numbers) for name, numbers in state.by_player.items()}
@@ -132,3 +134,25 @@ class PageCache:
             for key in [k for k in self.pages if k[0] == game and k[3] < current.head]:
                 del self.pages[key]
             return current
+
+    def _head(self, game: str) -> int | None:
+        """The game's last roll number (0 before its first roll); None if there is no such game."""
+        with self.store.transaction(write=False) as cursor:
+            row = cursor.execute(self.store.sql("SELECT last_seq FROM games WHERE id = ?"), (game,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def _rolls_after(self, game: str, after: int, upto: int) -> list[tuple[int, str, str]]:
+        """(number, player, purpose) of the game's rolls numbered after `after` up to `upto`, in order."""
+        with self.store.transaction(write=False) as cursor:
+            rows = cursor.execute(self.store.sql("SELECT seq, player, body FROM receipts WHERE game = ? AND seq > ? "
+                                                 "AND seq <= ? ORDER BY seq"), (game, after, upto)).fetchall()
+        return [(int(r[0]), str(r[1]), str(json.loads(str(r[2]))["purpose"])) for r in rows]
+
+    def _receipts(self, game: str, first: int, last: int, player: str | None = None) -> list[Receipt]:
+        """The game's receipts numbered `first` to `last` (only `player`'s, if given), in order."""
+        mine = " AND player = ?" if player is not None else ""
+        with self.store.transaction(write=False) as cursor:
+            rows = cursor.execute(self.store.sql(f"SELECT body FROM receipts WHERE game = ? AND seq >= ? AND seq <= ?"
+                                                 f"{mine} ORDER BY seq"),
+                                  (game, first, last, *([player] if player is not None else []))).fetchall()
+        return [receipt_from_fields(json.loads(str(r[0]))) for r in rows]
