@@ -132,8 +132,9 @@ def build_app(store: Store, admin_token: str | None, mail: MailSender | None = N
     mailed to the game's players by `mail` when given; failed logins are throttled."""
     public = store.key.public_key()
     logins = throttle or LoginThrottle()
-    # Rolls beyond what the store can run at once wait on the event loop, not in threads: 32 threads queued on
-    # SQLite's one writer (or on 8 pooled connections) woke and slept in turn, each wake-up a context switch.
+    # Rolls beyond what the store can run at once wait on the event loop, not in threads holding a place in the
+    # shared thread pool (the pages use it too): PostgreSQL's pool has 8 connections, so a 9th roll would only
+    # wait in its thread for one; SQLite's group commit takes every roll waiting for its writer.
     writers = CapacityLimiter(store.writers)
 
     async def public_key(request: Request) -> Response:
