@@ -3,20 +3,22 @@
 Each request reads the game's last roll number (one indexed row): a roll by any worker sharing the
 database changes it, and the game's cached pages are then dropped. What the reroll marks need (each
 roll's player and purpose) is caught up from the rolls since the last view, so a page costs its own
-rows, never the whole game. Called from the server's thread pool, never on the event loop.
+rows, never the whole game, and a roll's row, which never changes, is built once. Called from the server's
+thread pool, never on the event loop.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from bisect import bisect_right
 from array import array
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ledger.pages import PAGE_SIZE, View, page_count, paged_page, roll_row
-from ledger.store import Store
+from ledger.store import Cursor, Store
 from wargame.receipts import Receipt, receipt_from_fields
 
 MAX_GAMES = 1024
@@ -63,26 +65,31 @@ class PageCache:
         """Page `number` (default: the latest) of the game's rolls, or of `player`'s; NoPage if there is none."""
         if number is not None and number < 1:
             raise NoPage(400, f"page {number}: pages are numbered from 1")
-        head = self._head(game)
-        if head is None:
-            raise NoPage(404, f"No game {game!r} here.")
-        state = self._caught_up(game, head)
-        head = state.head  # another request may have caught up further: newer is as good
-        if player is not None and player not in state.players:
-            raise NoPage(404, f"No player {player!r} in game {game!r}.")
-        # The latest page, asked for without a number, is kept as page 0 as well.
-        if (cached := self._cached((game, player, number or 0, head))) is not None:
-            return cached
-        if player is None:
-            view = self._view(game, None, number, head)
-            first = (view.number - 1) * PAGE_SIZE + 1
-            seqs: Sequence[int] = range(first, min(head, first + PAGE_SIZE - 1) + 1)
-        else:
-            numbers = state.by_player.get(player, array("q"))
-            view = self._view(game, player, number, len(numbers))
-            seqs = numbers[(view.number - 1) * PAGE_SIZE:view.number * PAGE_SIZE]
-        rows = self._rows(game, player, seqs, state)
-        html = paged_page(view, state.players, rows, head, len(state.rerolled), self.public_key, self.key)
+        # One read transaction for all a view reads: on PostgreSQL each transaction is a pooled connection's
+        # check and BEGIN/COMMIT round trips, each a wait for the database's process on a loaded host.
+        with self.store.transaction(write=False) as cursor:
+            head = self._head(cursor, game)
+            if head is None:
+                raise NoPage(404, f"No game {game!r} here.")
+            # Another request may have caught up further than this transaction sees: its extra rolls are left out.
+            state = self._caught_up(cursor, game, head)
+            if player is not None and player not in state.players:
+                raise NoPage(404, f"No player {player!r} in game {game!r}.")
+            # The latest page, asked for without a number, is kept as page 0 as well.
+            if (cached := self._cached((game, player, number or 0, head))) is not None:
+                return cached
+            if player is None:
+                view = self._view(game, None, number, head)
+                first = (view.number - 1) * PAGE_SIZE + 1
+                seqs: Sequence[int] = range(first, min(head, first + PAGE_SIZE - 1) + 1)
+            else:
+                numbers = state.by_player.get(player, array("q"))
+                numbers = numbers[:bisect_right(numbers, head)]
+                view = self._view(game, player, number, len(numbers))
+                seqs = numbers[(view.number - 1) * PAGE_SIZE:view.number * PAGE_SIZE]
+            rows = self._rows(cursor, game, player, seqs, state)
+        rerolls = sum(1 for seq in state.rerolled if seq <= head)
+        html = paged_page(view, state.players, rows, head, rerolls, self.public_key, self.key)
         with self.lock:
             self.pages[(game, player, view.number, head)] = html
             if number is None:
@@ -91,7 +98,7 @@ class PageCache:
                 self.pages.popitem(last=False)
         return html
 
-    def _rows(self, game: str, player: str | None, seqs: Sequence[int], state: _Game) -> list[str]:
+    def _rows(self, cursor: Cursor, game: str, player: str | None, seqs: Sequence[int], state: _Game) -> list[str]:
         """The rows of rolls `seqs` (in order, only `player`'s if given): a roll's row never changes once made, so
         only the rows not kept are read and built (after a roll, the latest page's new rows alone)."""
         with self.lock:
@@ -99,7 +106,7 @@ class PageCache:
         missing = [seq for seq, row in rows.items() if row is None]
         if missing:
             made = {r.seq: roll_row(r, state.rerolled.get(r.seq))
-                    for r in self._receipts(game, missing[0], missing[-1], player) if r.seq in rows}
+                    for r in self._receipts(cursor, game, missing[0], missing[-1], player) if r.seq in rows}
             rows.update(made)
             with self.lock:
                 self.rows.update(((game, seq), row) for seq, row in made.items())
@@ -121,7 +128,7 @@ class PageCache:
                 self.pages.move_to_end(key)
             return html
 
-    def _caught_up(self, game: str, head: int) -> _Game:
+    def _caught_up(self, cursor: Cursor, game: str, head: int) -> _Game:
         """The game's state as of roll `head`: the rolls since the last view added, its stale pages dropped."""
         with self.lock:
             state = self.games.get(game)
@@ -130,8 +137,9 @@ class PageCache:
                 return state
         # Outside the lock: a cold game reads every roll's purpose once (0.2-0.3 s for 10,000 rolls here, loaded).
         if state is None:
-            state = _Game(0, tuple(self.store.players(game)))
-        runs = self._rolls_after(game, state.head, head)
+            names = cursor.execute(self.store.sql("SELECT name FROM players WHERE game = ? ORDER BY name"), (game,))
+            state = _Game(0, tuple(str(r[0]) for r in names.fetchall()))
+        runs = self._rolls_after(cursor, game, state.head, head)
         last, rerolled = state.last, dict(state.rerolled)
         # Copied, not extended in place: a request rendering from the older state keeps a consistent list.
         by_player = {name: array("q", numbers) for name, numbers in state.by_player.items()}
@@ -152,24 +160,21 @@ class PageCache:
                 del self.pages[key]
             return current
 
-    def _head(self, game: str) -> int | None:
+    def _head(self, cursor: Cursor, game: str) -> int | None:
         """The game's last roll number (0 before its first roll); None if there is no such game."""
-        with self.store.transaction(write=False) as cursor:
-            row = cursor.execute(self.store.sql("SELECT last_seq FROM games WHERE id = ?"), (game,)).fetchone()
+        row = cursor.execute(self.store.sql("SELECT last_seq FROM games WHERE id = ?"), (game,)).fetchone()
         return None if row is None else int(row[0])
 
-    def _rolls_after(self, game: str, after: int, upto: int) -> list[tuple[int, str, str]]:
+    def _rolls_after(self, cursor: Cursor, game: str, after: int, upto: int) -> list[tuple[int, str, str]]:
         """(number, player, purpose) of the game's rolls numbered after `after` up to `upto`, in order."""
-        with self.store.transaction(write=False) as cursor:
-            rows = cursor.execute(self.store.sql("SELECT seq, player, body FROM receipts WHERE game = ? AND seq > ? "
-                                                 "AND seq <= ? ORDER BY seq"), (game, after, upto)).fetchall()
+        rows = cursor.execute(self.store.sql("SELECT seq, player, body FROM receipts WHERE game = ? AND seq > ? "
+                                             "AND seq <= ? ORDER BY seq"), (game, after, upto)).fetchall()
         return [(int(r[0]), str(r[1]), str(json.loads(str(r[2]))["purpose"])) for r in rows]
 
-    def _receipts(self, game: str, first: int, last: int, player: str | None = None) -> list[Receipt]:
+    def _receipts(self, cursor: Cursor, game: str, first: int, last: int, player: str | None) -> list[Receipt]:
         """The game's receipts numbered `first` to `last` (only `player`'s, if given), in order."""
         mine = " AND player = ?" if player is not None else ""
-        with self.store.transaction(write=False) as cursor:
-            rows = cursor.execute(self.store.sql(f"SELECT body FROM receipts WHERE game = ? AND seq >= ? AND seq <= ?"
-                                                 f"{mine} ORDER BY seq"),
-                                  (game, first, last, *([player] if player is not None else []))).fetchall()
+        rows = cursor.execute(self.store.sql(f"SELECT body FROM receipts WHERE game = ? AND seq >= ? AND seq <= ?"
+                                             f"{mine} ORDER BY seq"),
+                              (game, first, last, *([player] if player is not None else []))).fetchall()
         return [receipt_from_fields(json.loads(str(r[0]))) for r in rows]

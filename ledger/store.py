@@ -471,7 +471,8 @@ class SqliteStore(Store):
         return job.result  # type: ignore[return-value]  # set whenever error is not
 
     def _commit_batch(self, batch: list[_Job[Any]]) -> None:
-        committed, failure = False, RuntimeError("the rolls' transaction was interrupted")
+        committed = False
+        failure: Exception = RuntimeError("the rolls' transaction was interrupted")
         try:
             with self.unavailable():
                 cursor = self.connection.cursor()
