@@ -287,6 +287,38 @@ def test_every_tributary_meets_its_river(game: Game, tributary: str, river: str)
     assert any(_corners(t) & _corners(r) for t in _sides_of(game, tributary) for r in _sides_of(game, river))
 
 
+def test_every_river_is_one_unbroken_wall(game: Game) -> None:
+    """Every river and waterway's hexsides, with the rivers and sea channels they meet, form one
+    unbroken line of hexsides; a line may break only where the river leaves the map (the Rhine
+    between Strasbourg and Mannheim runs east of column 50)."""
+    walls = {game.grid.parse_hexside(r.hexside): r.note for _, r in game.hexsides
+             if r.feature in ("river", "major_waterway", "sea_side")}
+    # Hexsides sharing a corner take the lowest label among them, until nothing changes.
+    by_corner: dict[tuple[float, float], list[Hexside]] = {}
+    for side in walls:
+        for corner in _corners(side):
+            by_corner.setdefault(corner, []).append(side)
+    label = {side: i for i, side in enumerate(walls)}
+    changed = True
+    while changed:
+        changed = False
+        for sides in by_corner.values():
+            low = min(label[s] for s in sides)
+            for s in sides:
+                if label[s] != low:
+                    label[s], changed = low, True
+    edge = {h for h in game.grid.hexes if game.grid.is_edge(h)}
+    for name in {n for n in walls.values() if not n.startswith("water ")}:
+        parts: dict[int, set[Hexside]] = {}
+        for side, note in walls.items():
+            if note == name:
+                parts.setdefault(label[side], set()).add(side)
+        if len(parts) > 1:
+            for part in parts.values():
+                assert any(h in edge for side in part for h in side), (name, sorted(
+                    game.grid.hexside_label(s) for s in part)[:5])
+
+
 def test_nancy_and_luneville_on_the_left_bank_of_the_meurthe(game: Game) -> None:
     """Nancy reaches Lunéville and Pont-Saint-Vincent without crossing the Meurthe; Château-Salins,
     across it, only by crossing a river (not round the confluence at Frouard)."""
