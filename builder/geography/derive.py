@@ -412,9 +412,10 @@ def _confluence_walls(plane: GeoPlane, grid: Grid, centre: dict[Hex, tuple[float
                 continue
             disc, reach = end.buffer(radius), end.buffer(radius + 1.0)  # lines cut past the rim cross it
             # The mouth joined to the river it flows into, so that together they cut the land.
-            mouth = LineString([(end.x, end.y), shapely.ops.nearest_points(end, mains[0])[1].coords[0]])
-            noded = shapely.union_all([*(geom.intersection(reach) for _, _, _, geom in rivers if geom.intersects(disc)),
-                                       mouth, disc.exterior])
+            joint = shapely.ops.nearest_points(end, min(mains, key=end.distance))[1]
+            mouth = LineString([(end.x, end.y), (joint.x, joint.y)])
+            cuts = [geom.intersection(reach) for _, _, _, geom in rivers if geom.intersects(disc)]
+            noded = shapely.union_all([*cuts, mouth, disc.exterior])
             faces = list(shapely.polygonize(list(getattr(noded, "geoms", [noded]))).geoms)
 
             def face(point: tuple[float, float]) -> int | None:
