@@ -53,6 +53,7 @@ S_HEERENHOEK = (3.768, 51.462)
 BORSSELE = (3.735, 51.423)
 KAPELLE = (3.958, 51.487)
 KORTGENE = (3.804, 51.555)
+WOENSDRECHT = (4.303, 51.430)
 KAMPERLAND = (3.705, 51.573)
 SLOEDAM = (3.705, 51.497)  # the causeway east of Arnemuiden (OpenStreetMap reading, about 0.5 km)
 ZIERIKZEE = (3.918, 51.650)
@@ -363,6 +364,7 @@ def test_walcheren_crosses_to_zuid_beveland_only_by_the_sloedam(game: Game) -> N
     assert plane.hex_polygon(zuid).distance(Point(plane.km(*SLOEDAM))) < plane.spec.grid.hex_across_km / 5
     assert reach(game, noord, _water, 6) == {noord}
     assert noord not in reach(game, walcheren, _water, 10)
+    assert at(WOENSDRECHT) in reach(game, walcheren, _water, 3)  # on to the mainland by the isthmus
 
 
 def test_zuiderzee_before_the_polders(game: Game) -> None:
