@@ -211,5 +211,6 @@ class Counters:
             self.output.comment(step, f"{text} (as declared at step {declared[0]}: {declared[1]})")
             return
         self.output.comment(step, text)
+        side = self.game.units_by_id[unit].side
         self.output.note(step, f"{unit} flipped back to full strength at {where}: not translated; type what it was in "
-                               "chat (e.g. 'Allied: replace UNIT full')")
+                               f"chat (e.g. '{side}: replace {unit} full')")
