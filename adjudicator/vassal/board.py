@@ -114,21 +114,23 @@ class Board:
             self.where[unit] = after
 
     def left(self, unit: str, before: Location, after: Location) -> Location:
-        """The place of the game a counter going from `before` to `after` leaves: where it was set aside from
-        when `before` is a PARKING place (the map key...), else `before`; remembered while it is set aside."""
-        origin = self.parked.get(unit, before) if before.kind in PARKING else before
-        if after.kind in PARKING and origin.kind not in PARKING:
-            self.parked[unit] = origin
-        else:
-            self.parked.pop(unit, None)
-        return origin
+        """The place of the game a counter going from `before` to `after` leaves: where it was set aside from when
+        it comes back from a PARKING place (the map key, a window's free area), else `before`. A counter put in
+        a PARKING place from a place of the game is remembered there, as the game still has it."""
+        if after.kind in PARKING:
+            if before.kind not in PARKING:
+                self.parked[unit] = before
+            return before
+        origin = self.parked.pop(unit, None)
+        return origin if origin is not None and before.kind in PARKING else before
 
     def stack(self, where: str, side: str) -> list[str]:
         """The units of `side` whose counters lie in hex `where`, in the game's order."""
         return [u.id for u in self.game.units_by_id.values() if u.side == side and (at := self.where.get(u.id)) is not None
                 and at.is_hex and at.name == where]
 
-    def read_saved(self, tracking: Tracking, description: str, system: RuleSystem[Any] | None) -> tuple[str, list[str]]:
+    def read_saved(self, tracking: Tracking, description: str,
+                   system: RuleSystem[Any] | None) -> tuple[str, list[str]]:
         """Units where the recording starts; the scenario whose set-up it matches best, and how it differs."""
         seen: dict[str, str] = {}
         reduced: set[str] = set()

@@ -210,7 +210,9 @@ class Clicks:
         self.expectations.expect(unit, STAND_KEY, step, f"{owner}{'>' if by_opponent else ':'} stand {unit}")
 
     def activate(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
-        """An activation of the unit's stack (one entry for the units clicked together in a hex)."""
+        """An activation of the unit's stack, as the menu command says ("Activate (this stack)"): every unit of
+        its side whose counter lies in its hex, the clicked one first (one entry for the counters clicked
+        together in a hex)."""
         unit, where = self.unit_named(step, declared, text), self.hex_named(step, declared, text)
         if unit is None or where is None:
             return
@@ -220,5 +222,6 @@ class Clicks:
             if unit not in last.units:
                 self.output.replace(last, last.model_copy(update={"units": [*last.units, unit]}))
             return
-        self.output.emit(Activate(line=step, side=owner, hex=where, units=[unit]))
+        stack = [unit, *(u for u in self.board.stack(where, owner) if u != unit)]
+        self.output.emit(Activate(line=step, side=owner, hex=where, units=stack))
         self.combat.open_attack, self.combat.pending_die, self.combat.last_roll = None, None, None

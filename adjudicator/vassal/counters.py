@@ -9,7 +9,7 @@ from typing import Any
 
 from adjudicator.contract import RuleSystem
 from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat
-from adjudicator.vassal.board import Board, is_reduced
+from adjudicator.vassal.board import PARKING, Board, is_reduced
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.expected import Expectations, Key
 from adjudicator.vassal.movement import Follower, Lost, Motion, choose_path
@@ -56,11 +56,14 @@ class Counters:
         actor = self.seats.actor_side(event)
         reduced_before, reduced_after = is_reduced(event.before), is_reduced(event.after)
         self.board.put(unit, after)
+        origin = self.board.left(unit, NOWHERE if event.before is None else before, after)
         if event.before is None:
             self.relocate(step, unit, NOWHERE, after, reduced_after, actor)
             return
-        if before.name != after.name:
-            self.relocate(step, unit, before, after, reduced_after, actor)
+        if origin.name != after.name:
+            self.relocate(step, unit, origin, after, reduced_after, actor)
+        elif before.name != after.name:
+            self.output.comment(step, f"step {step}: {unit} back at {after}, where it was set aside from: no entry")
         if event.after is not None and reduced_before != reduced_after:
             self.flip(step, unit, reduced_after, after, actor)
 
@@ -72,7 +75,9 @@ class Counters:
                 assert piece is not None
                 unit = self.board.unit_of(piece)
                 if unit is not None:
-                    self.board.put(unit, self.board.locate(event.after))
+                    after = self.board.locate(event.after)
+                    self.board.put(unit, after)
+                    self.board.left(unit, self.board.locate(event.before), after)
 
     def owes_retreat(self, unit: str) -> bool:
         """Whether the rule system says the combat being resolved owes the unit a retreat."""
@@ -186,7 +191,11 @@ class Counters:
         if self.expectations.as_declared(step, unit, frozen, what):
             return
         self.output.comment(step, f"step {step}: {what}")
-        if after.is_hex:
+        if after.kind in PARKING and before.kind not in PARKING:
+            self.output.note(step, f"{unit} moved {before} -> {after}, no place of the game: the reader keeps it at "
+                                   f"{before} until its counter comes back (a drag from {before} then); if it was a "
+                                   f"rules action, type it in chat (e.g. '{side}: pickup {unit}')")
+        elif after.is_hex:
             self.output.note(step, f"{unit} moved {before} -> {after}: not translated; if it was a rules action, type "
                                    f"it in chat (e.g. '{side}: reinforce {unit} {after}' or '{side}: paradrop {unit} "
                                    f"{after}')")
