@@ -66,14 +66,13 @@ __all__ = [
 class _Reader:
     """One translation's parts, each owning its own state, and the reading of a step with them."""
 
-    recording: Recording
-    tracking: Tracking
     output: Output
     board: Board
     seats: Seats
     combat: Combat
     clock: Clock
     dice: Dice
+    expectations: Expectations
     follower: Follower[Any] | None
     counters: Counters
     typed: Typed
@@ -153,7 +152,7 @@ class _Reader:
     def finish(self) -> None:
         """The end of the log: attackers with no target, and declarations never carried out, noted."""
         self.combat.drop_attackers(max(self.output.steps, default=0), "the end of the log")
-        for unit, key, step, text in self.typed.expectations.unmet():
+        for unit, key, step, text in self.expectations.unmet():
             self.output.note(step, f"declared '{text}', but the {unit} counter was never moved so in VASSAL "
                                    f"({' '.join(key)}): check the position")
 
@@ -194,7 +193,7 @@ def _reader(game: Game, recording: Recording, tracking: Tracking, places: Places
     counters = Counters(game, system, follower, output, board, expectations, combat, seats)
     typed = Typed(game, recording.file, sides, output, combat, clock, expectations, dice, board)
     clicks = Clicks(game, sides, output, combat, expectations, board, seats, typed)
-    return _Reader(recording, tracking, output, board, seats, combat, clock, dice, follower, counters, typed, clicks)
+    return _Reader(output, board, seats, combat, clock, dice, expectations, follower, counters, typed, clicks)
 
 
 def undo_targets(tracking: Tracking) -> dict[int, int]:
