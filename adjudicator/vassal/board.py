@@ -126,8 +126,8 @@ class Board:
 
     def stack(self, where: str, side: str) -> list[str]:
         """The units of `side` whose counters lie in hex `where`, in the game's order."""
-        return [u.id for u in self.game.units_by_id.values() if u.side == side and (at := self.where.get(u.id)) is not None
-                and at.is_hex and at.name == where]
+        return [u.id for u in self.game.units_by_id.values()
+                if u.side == side and (at := self.where.get(u.id)) is not None and at.is_hex and at.name == where]
 
     def read_saved(self, tracking: Tracking, description: str,
                    system: RuleSystem[Any] | None) -> tuple[str, list[str]]:
