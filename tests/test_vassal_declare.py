@@ -355,7 +355,9 @@ def test_typed_declarations_in_the_same_form(tmp_path: Path) -> None:
     s.roll("a", 5)
     s.chat("a", "[umpire] Allied: result DR")
     translation = translate_file(s.write(tmp_path / "typed.vlog"))
-    assert body(translation)[-3:] == ["1: Allied: action combat supply 1", "2: Allied: activate 0620 us-inf-01",
+    # The activation is of the stack, as "Activate (this stack)" says: us-inf-02 shares 0620 (issue 26 item 6).
+    assert body(translation)[-3:] == ["1: Allied: action combat supply 1",
+                                      "2: Allied: activate 0620 us-inf-01 us-inf-02",
                                       "5: Allied: attack 0621 with us-inf-01 us-inf-02 die 5 result DR"]
     assert "3: # step 3: declared by Alice: [umpire] Allied: attacker us-inf-01 at 0620" in [
         f"{e.line}: {write_entry(e)}" for e in translation.entries]

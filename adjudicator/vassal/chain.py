@@ -31,7 +31,7 @@ from adjudicator.vassal.movement import Followed
 from adjudicator.vassal.translate import (
     MAX_DIFFERENCES, Carry, Note, Phase, Translation, is_reduced, module_phases, phases, translate,
 )
-from wargame.bundled import data_root
+from wargame.bundled import data_root, game_ids
 from wargame.errors import DataError, Place, ReplayError, WargameError
 from wargame.game import Game
 from wargame.vassal.buildfile import ModuleInfo, read_module
@@ -294,7 +294,8 @@ def _check_order(files: list[_Read]) -> None:
         + " ".join(str(files[j].path) for j in order) + " each log begins where the one before it ended")
 
 
-def _refuse_first_without_game(path: Path, later: Sequence[Path], read_text: TextReader, limits: Limits) -> None:
+def _refuse_first_without_game(path: Path, later: Sequence[Path], read_text: TextReader, limits: Limits,
+                               known: Sequence[str]) -> None:
     """A first log that names no game: if a later text log does (it begins the game), the logs are out of
     order, and the error says so and which comes first; else the exchanges before it are missing."""
     for k, other in enumerate(later, start=2):
@@ -312,7 +313,7 @@ def _refuse_first_without_game(path: Path, later: Sequence[Path], read_text: Tex
                 Place(str(path), 1, 1))
     raise DataError(f"the log names no game, and no log before it does: {path} continues an earlier exchange, so "
                     "give the exchanges before it first, in order (or the game's folder); the first names the game "
-                    "with a header like [Game \"onslaught\"]", Place(str(path), 1, 1))
+                    f"with a header [Game \"NAME\"], NAME one of {', '.join(known)}", Place(str(path), 1, 1))
 
 
 def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None = None, game_id: str | None = None,
@@ -336,7 +337,7 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
                                 "are of one game", Place(str(read.path)))
             if game is None:
                 if named_game is None:
-                    _refuse_first_without_game(read.path, paths[k + 1:], read_text, limits)
+                    _refuse_first_without_game(read.path, paths[k + 1:], read_text, limits, game_ids(root))
                 game = named_game
             continue
         read.recording = read_recording(read.path, limits)
