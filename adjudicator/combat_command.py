@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from adjudicator.exits import could_not_run, leave
-from adjudicator.findings import Finding
 from adjudicator.options import DATA, logs_with_stdin, parse_at
 from adjudicator.sources import expand_logs
 from wargame.bundled import data_root
@@ -93,24 +91,9 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
                 raise WargameError(f"--at {at_line[0]}:{at_line[1]}: one log is given; give --at {at_line[1]}")
             source = open_logs(logs, data)
             result = source.replay()
-            chain = source.chain
-            if chain is not None:
-                wanted = None if at_line is None else chain_line(chain, *at_line)
-
-                def where(line: int) -> tuple[str, int]:
-                    part, local = chain.locate(line)
-                    return part.name, local
-
-                def cited(f: Finding) -> Finding:
-                    return dataclasses.replace(f, line=chain.locate(f.line)[1], message=chain.cited(f.message))
-            else:
-                wanted = None if at_line is None else at_line[1]
-
-                def where(line: int) -> tuple[str, int]:
-                    return str(logs[0]), line
-
-                def cited(f: Finding) -> Finding:
-                    return f
+            wanted = None if at_line is None else (at_line[1] if source.chain is None
+                                                   else chain_line(source.chain, *at_line))
+            where, cited = source.locate, source.cited
             auditor = result.system.auditor
             if auditor is None:
                 raise WargameError(f"combat audits are not available for the {result.system.name} rule system yet")

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-
-import sys
 from typing import TYPE_CHECKING
 
 import click
 
+from adjudicator.exits import could_not_run
 from wargame.bundled import data_root
-from wargame.errors import DataErrors, WargameError
+from wargame.errors import WargameError
 
 if TYPE_CHECKING:
     from wargame.game import Game
@@ -30,16 +29,8 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 def rules(game_id: str, data: Path | None, fmt: str) -> None:
     """Print every section of GAME's rules with its status, the handlers judging it (`path::function`), the data
     it rests on, its breach logs and tests."""
-    try:
+    with could_not_run():
         game = _classic_game(game_id, data)
-    except DataErrors as e:
-        for error in e.errors:
-            click.echo(str(error), err=True)
-        click.echo("Error: the game data do not load", err=True)
-        sys.exit(2)
-    except WargameError as e:
-        click.echo(f"Error: {e}", err=True)
-        sys.exit(2)
     from adjudicator.systems.classic import REGISTRY
     from adjudicator.systems.classic.coverage import coverage, markdown, text
     examples = EXAMPLES / game_id if data is None else (data / "examples" / game_id)

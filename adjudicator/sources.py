@@ -9,6 +9,7 @@ code (tests/test_cli_startup.py).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -23,6 +24,7 @@ from wargame.files import TooLarge, read_capped
 
 if TYPE_CHECKING:
     from adjudicator.engine import Replay
+    from adjudicator.findings import Finding
     from adjudicator.notation.entries import Entry
     from adjudicator.vassal.chain import Chain
     from adjudicator.vassal.translate import Translation
@@ -202,6 +204,33 @@ class LogSource:
     def is_text(self) -> bool:
         """True for one text or JSON log."""
         return self.chain is None and self.translation is None
+
+    def locate(self, line: int) -> tuple[str, int]:
+        """The file a line of the replay is in (named as given) and its line (VASSAL step) there."""
+        if self.chain is None:
+            return str(self.path), line
+        part, local = self.chain.locate(line)
+        return part.name, local
+
+    def cited(self, finding: Finding) -> Finding:
+        """A finding in its own file's terms: its line there, a chain's `line N` in its message naming the file."""
+        if self.chain is None:
+            return finding
+        return dataclasses.replace(finding, line=self.chain.locate(finding.line)[1],
+                                   message=self.chain.cited(finding.message))
+
+    def cite(self, line: int) -> str:
+        """A line of the replay named for people: `game.log line 12`, `game.vlog step 5`, a chain's file and line."""
+        return self.chain.cite(line) if self.chain is not None else f"{self.path.name} {self.noun} {line}"
+
+    def quote(self, line: int) -> str | None:
+        """The text of a line of the replay (what VASSAL showed at a step; receipts elided; None past the ends)."""
+        from adjudicator.notation.text import elide_receipts
+        text_lines, local = self.lines, line
+        if self.chain is not None:
+            part, local = self.chain.locate(line)
+            text_lines = part.source
+        return elide_receipts(text_lines[local - 1]) if 0 < local <= len(text_lines) else None
 
     def replay(self, keep_states: bool = True) -> Replay[Any]:
         """The replay of the logs from the set-up (a chain's joins' findings first)."""

@@ -32,18 +32,9 @@ def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module
     the ledger's findings when a ledger is given, and how to quote the lines."""
     from adjudicator.dice_ledger import check_dice, read_ledger, with_ledger_dice
     from adjudicator.sources import open_logs
-    from umpire.judged import Judged, quoting
+    from umpire.judged import Judged
     source = open_logs(logs, data, game_id, module, stop_at_unknown=True)
-    result = source.replay()
-    chain = source.chain
-    if chain is not None:
-        def chain_line(n: int) -> str | None:
-            part, local = chain.locate(n)
-            return quoting(part.source)(local)
-        judged = Judged(result, chain_line, chain.cite, ", ".join(p.name for p in source.paths))
-    else:
-        log = source.path
-        judged = Judged(result, quoting(source.lines), lambda n: f"{log.name} {source.noun} {n}", log.name)
+    judged = Judged(source.replay(), source.quote, source.cite, ", ".join(p.name for p in source.paths))
     if ledger_source is not None:
         ledger = read_ledger(ledger_source)
         judged.result.findings = [*with_ledger_dice(judged.result, ledger), *check_dice(
