@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -11,7 +10,6 @@ import click
 
 from adjudicator.exits import could_not_run, exit_for, leave, unread_verdict
 from adjudicator.findings import Finding
-from adjudicator.notation.syntax_errors import quoted_source
 from adjudicator.options import DATA, GAME, LOGS, MODULE
 from adjudicator.sources import expand_logs
 from adjudicator.vassal.detect import is_vassal_file
@@ -124,34 +122,16 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     exit_for(result)
 
 
-def _exchange_dice(log: Path, entries: list[Entry], source: list[str], ledger: Ledger, fmt: str,
+def _exchange_dice(log: Path, entries: list[Entry], lines: list[str], ledger: Ledger, fmt: str,
                    ledger_key: str | None) -> NoReturn:
     """A later exchange checked alone against the game's ledger: its dice and receipts only (its rules need
     the exchanges before it); the ledger's rolls before its first receipt and after its last are not its own."""
     from adjudicator.dice_ledger import check_dice
-    findings = sorted(check_dice(entries, ledger, part_of_game=True, pinned_key=ledger_key),
-                      key=lambda f: (f.line, f.column))
-    errors = sum(1 for f in findings if f.severity == "error")
-    warnings = sum(1 for f in findings if f.severity == "warning")
-    why = (f"{log} continues an earlier exchange (it has no [Game] header): only its dice were checked against the "
-           "ledger; give the exchanges before it (or the game's folder) to check its rules")
-    if fmt == "json":
-        doc = {"file": str(log), "rules_checked": False, "note": why, "findings": [f.as_dict() for f in findings],
-               "errors": errors, "warnings": warnings}
-        click.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
-    elif fmt == "markdown":
-        click.echo(f"# Dice of {log}\n\n{why}.\n")
-        for f in findings:
-            click.echo(f"- line {f.line}: **{f.severity}** [{f.system} {f.rule}] {f.message}")
-        click.echo(f"\n{errors} error(s), {warnings} warning(s)")
-    else:
-        for f in findings:
-            click.echo(f"{log}:{f.line}:{f.column}: {f.severity} [{f.system} {f.rule}]: {f.message}")
-            if 0 < f.line <= len(source):
-                click.echo("\n".join(quoted_source(source[f.line - 1], f.column)))
-        click.echo(f"note: {why}")
-        click.echo(f"{len(entries)} entries' dice checked: {errors} error(s), {warnings} warning(s)")
-    leave(ExitStatus.BREACHES if errors else ExitStatus.CLEAN)
+    from adjudicator.verdict import dice_verdict, render
+    verdict = dice_verdict(str(log), len(entries), check_dice(entries, ledger, part_of_game=True,
+                                                              pinned_key=ledger_key), lines)
+    click.echo(render(verdict, fmt), nl=False)
+    leave(ExitStatus.BREACHES if verdict.summary["errors"] else ExitStatus.CLEAN)
 
 
 def _finding_lines(findings: list[Finding], file: Path) -> list[str]:

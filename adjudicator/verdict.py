@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from adjudicator.vassal.chain import Chain, Part
     from adjudicator.vassal.translate import Note, Translation
 
-Kind = Literal["log", "vassal", "chain", "unread"]
+Kind = Literal["log", "vassal", "chain", "unread", "dice"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "note": 2}
 ENDPOINT_REMARK = ("    (VASSAL recorded only where a counter ended in this step; the path is the reader's: see "
                    "`adjudicate convert`)")
@@ -217,8 +217,39 @@ def unread_verdict(file: str, errors: Sequence[WargameError], source: Sequence[s
     return Verdict("unread", file, cited, s, stopped_in=file)
 
 
+def dice_verdict(file: str, entries: int, findings: Sequence[Finding], source: Sequence[str]) -> Verdict:
+    """The verdict on a later exchange checked alone against the game's ledger: its dice only (its rules need
+    the exchanges before it)."""
+    found = sorted(findings, key=lambda f: (f.line, f.column))
+    s = {"entries": entries, "errors": sum(1 for f in found if f.severity == "error"),
+         "warnings": sum(1 for f in found if f.severity == "warning")}
+    why = (f"{file} continues an earlier exchange (it has no [Game] header): only its dice were checked against the "
+           "ledger; give the exchanges before it (or the game's folder) to check its rules")
+    cited = tuple(Cited(f, file, None, _quoted(source, f.line, f.column)) for f in found)
+    return Verdict("dice", file, cited, s, sections={"note": why})
+
+
+def _dice_document(verdict: Verdict, fmt: str) -> str:
+    """A dice-only verdict (`dice_verdict`) in a format."""
+    s, why = verdict.summary, verdict.sections["note"]
+    if fmt == "json":
+        doc = {"file": verdict.name, "rules_checked": False, "note": why, "errors": s["errors"],
+               "warnings": s["warnings"], "findings": [c.finding.as_dict() for c in verdict.findings]}
+        return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    totals = f"{s['errors']} error(s), {s['warnings']} warning(s)"
+    if fmt == "markdown":
+        lines = [f"# Dice of {verdict.name}\n\n{why}.\n"]
+        lines += [f"- line {c.finding.line}: **{c.finding.severity}** [{c.finding.system} {c.finding.rule}] "
+                  f"{c.finding.message}" for c in verdict.findings]
+        return "\n".join([*lines, f"\n{totals}"]) + "\n"
+    lines = [line for c in verdict.findings for line in (_head(c), *c.quoted)]
+    return "\n".join([*lines, f"note: {why}", f"{s['entries']} entries' dice checked: {totals}"]) + "\n"
+
+
 def render(verdict: Verdict, fmt: str) -> str:
     """The verdict in a format: `text`, `json` or `markdown`."""
+    if verdict.kind == "dice":
+        return _dice_document(verdict, fmt)
     return {"json": render_json, "markdown": render_markdown}.get(fmt, render_text)(verdict)
 
 
