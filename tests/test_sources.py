@@ -140,3 +140,18 @@ def test_a_refusal_exits_2_with_its_message(capsys: pytest.CaptureFixture[str]) 
             raise WargameError("no such thing")
     assert stop.value.code == ExitStatus.COULD_NOT_RUN
     assert capsys.readouterr().err == "Error: no such thing\n"
+
+
+def test_a_chain_of_text_exchanges_is_replayed_once_per_exchange_and_once_judged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading a game of four text exchanges replays each join once (not everything before it twice), and
+    the verdict replays the game once more."""
+    from adjudicator.vassal import chain
+    calls = _counting(monkeypatch)
+    monkeypatch.setattr(chain, "replay", engine.replay)
+    folder = ROOT / "examples" / "pbem" / "changed-die"
+    assert CliRunner().invoke(referee, ["convert", str(folder), "-o", str(tmp_path / "game.log")]).exit_code == 0
+    assert len(calls) == 4
+    calls.clear()
+    assert CliRunner().invoke(referee, ["check", str(folder)]).exit_code == 1
+    assert len(calls) == 5
