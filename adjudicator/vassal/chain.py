@@ -404,7 +404,7 @@ def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module:
         name = str(read.path)
         if read.recording is None:
             if k > 0:
-                _continue_text(game, system, parts, read, phase_list, files[k + 1:])
+                _continue_text(game, system, parts, read, phase_list, files[k + 1:], files[k - 1].final_state)
             assert read.ended is not None
             part = Part(read.path, name, base, [e.model_copy(update={"line": e.line + base}) for e in read.entries],
                         read.source, None, None, read.ended)
@@ -432,12 +432,15 @@ def _first_turn(entries: Sequence[Entry]) -> TurnMarker | None:
 
 
 def _continue_text(game: Game, system: RuleSystem[Any], parts: list[Part], read: _Read,
-                   phase_list: list[Phase], later: Sequence[_Read] = ()) -> None:
+                   phase_list: list[Phase], later: Sequence[_Read] = (), ended: Any = None) -> None:
     """A later text log continues the replay of the files before it (else ChainOrderError naming both, and the
-    log given `later` that continues it if one does)."""
+    log given `later` that continues it if one does); `ended`: the state the text log before it ended at, if
+    it is one (its replay is not done again)."""
     before = parts[-1]
-    done = replay(game, system, [e for part in parts for e in part.entries], keep_states=False)
-    at = system.position(done.final_state).at
+    so_far = [e for part in parts for e in part.entries]
+    if ended is None:
+        ended = replay(game, system, so_far, keep_states=False).final_state
+    at = system.position(ended).at
     setup = next((e for e in read.entries if isinstance(e, Placement) and e.how == "setup"), None)
     if setup is not None and at.turn > 0:
         raise ChainOrderError(f"{read.path} does not continue {before.path}: it sets up a game (line {setup.line}) "
@@ -456,7 +459,7 @@ def _continue_text(game: Game, system: RuleSystem[Any], parts: list[Part], read:
         raise ChainOrderError(message + (": an exchange is missing between them, or the logs are out of order"
                                          if turn.turn > at.turn else ": the logs are out of order, or one is given "
                                          "twice"))
-    read.final_state = replay(game, system, [*done.entries, *read.entries], keep_states=False).final_state
+    read.final_state = replay(game, system, [*so_far, *read.entries], keep_states=False).final_state
     read.ended = replayed_position(game, system.position(read.final_state), phase_list)
 
 
