@@ -726,3 +726,13 @@ def test_the_declarations_are_the_games_data(tmp_path: Path) -> None:
     plain = load_game(tmp_path, "onslaught").manifest.declare
     assert plain.unit == ("attacker", "target") and plain.declares == {"victory": "winning"}
     assert plain.menu_text("attacker") == "Declare attacker"
+
+
+def test_the_data_vocabulary_of_declarations_is_the_readers() -> None:
+    """game.toml's `[declare]` offers exactly the piece commands the reader knows, each with a menu text."""
+    import typing
+
+    from wargame.menus import MENU_TEXT, PieceWord
+    from wargame.vassal.declarations import PIECE_WORDS
+
+    assert set(typing.get_args(PieceWord)) == set(PIECE_WORDS) == set(MENU_TEXT)
