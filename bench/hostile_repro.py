@@ -323,7 +323,7 @@ def _big_seal(scratch: Path, checkout: Path) -> Run:
     return Run(["umpire", "seal", "--verify", str(log)], _refused)
 
 
-@case("html-pictures", "`check --format html` of a log with 150 findings on the map")
+@case("html-pictures", "`check --format html` of a log of 300 entries with findings on the map")
 def _html_pictures(scratch: Path, checkout: Path) -> Run:
     lines = _sample(checkout, "omaha", "breach-leg-ezoc.log").read_text(encoding="utf-8").splitlines()
     cut = next(i for i, row in enumerate(lines) if "# expect: error" in row)
