@@ -356,13 +356,13 @@ def _chat_vlog(scratch: Path, checkout: Path) -> Run:
     from vlog_memory import chat_vlog
     path = scratch / "chat.vlog"
     path.write_bytes(chat_vlog(1_000_000))
-    return Run(["umpire", "check", str(path)], lambda o: f"{path.stat().st_size / 1000:.0f} KB file")
+    return Run(["umpire", "check", str(path)], lambda o: f"{path.stat().st_size / 1000:.0f} KB file, {_refused(o)}")
 
 
-@case("backslash-vlog", "a 60 MB `.vlog` of backslashes (15 million escaped ESCs)")
+@case("backslash-vlog", "a `.vlog` whose savedGame is 60 MB of backslashes (15 million escaped ESCs, obfuscated)")
 def _backslash_vlog(scratch: Path, checkout: Path) -> Run:
     path = _vlog_of("begin_save\x1bend_save\x1bLOG\t" + "\\\x1b" * 15_000_000, scratch / "slashes.vlog")
-    return Run(["umpire", "check", str(path)], lambda o: "")
+    return Run(["umpire", "check", str(path)], _refused)
 
 
 def _no_internal_error(outcome: Outcome) -> str:
@@ -679,14 +679,14 @@ def merged_table(before: list[Row], after: list[Row]) -> str:
     """Two runs side by side, `before -> after` in each cell, rows in the order of CASES."""
     old = {row.name: row for row in before}
     new = {row.name: row for row in after}
-    lines = ["| reproduction | exit | wall s | CPU s | peak RSS MiB | what the row checks |", "|---|---|---|---|---|---|"]
-    for name in [n for n in CASES if n in old or n in new] + sorted(set(old) | set(new) - set(CASES)):
+    lines = ["| reproduction | exit | wall s | CPU s | peak RSS MiB | what held |", "|---|---|---|---|---|---|"]
+    for name in [n for n in CASES if n in old or n in new] + sorted((set(old) | set(new)) - set(CASES)):
         a, b = old.get(name), new.get(name)
 
         def pair(get: Callable[[Row], str]) -> str:
             return f"{get(a) if a else '-'} → {get(b) if b else '-'}"
         what = CASES[name][0] if name in CASES else name
-        lines.append(f"| {_cell(what)} | {pair(lambda r: r.exit)} | {pair(lambda r: f'{r.wall_s:.1f}')} | "
+        lines.append(f"| {what.replace('|', chr(92) + '|')} | {pair(lambda r: r.exit)} | {pair(lambda r: f'{r.wall_s:.1f}')} | "
                      f"{pair(lambda r: f'{r.cpu_s:.1f}')} | {pair(lambda r: f'{r.peak_mib:,.0f}')} | "
                      f"{_cell(pair(lambda r: r.held))} |")
     return "\n".join(lines)
