@@ -29,8 +29,8 @@ def test_cheap_rows_exit_2_and_keep_the_file(tmp_path: Path) -> None:
 
 def test_merge_prints_before_and_after(tmp_path: Path) -> None:
     """`--merge` puts two runs' figures side by side, `before → after`, under the issue's words for each row."""
-    row = {"name": "o-vlog", "exit": "0", "wall_s": 2.0, "cpu_s": 0.5, "peak_mib": 35.0, "held": "RECORDING OVERWRITTEN",
-           "message": ""}
+    row = {"name": "o-vlog", "exit": "0", "wall_s": 2.0, "cpu_s": 0.5, "peak_mib": 35.0,
+           "held": "RECORDING OVERWRITTEN", "message": ""}
     before, after = tmp_path / "before.json", tmp_path / "after.json"
     before.write_text(json.dumps({"rows": [row]}), encoding="utf-8")
     after.write_text(json.dumps({"rows": [{**row, "exit": "2", "held": "file kept"}]}), encoding="utf-8")
