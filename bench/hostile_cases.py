@@ -112,7 +112,7 @@ def _markdown_check(outcome: Outcome) -> str:
     return _yes_no(outcome.code in (1, 2) and _inert(outcome.stdout), "inert", "SCRIPT RUNS")
 
 
-def _markdown_log(scratch: Path, checkout: Path, name: str, text: str) -> Path:
+def _markdown_log(scratch: Path, name: str, text: str) -> Path:
     path = scratch / name
     path.write_text(text, encoding="utf-8")
     return path
@@ -120,8 +120,8 @@ def _markdown_log(scratch: Path, checkout: Path, name: str, text: str) -> Path:
 
 @case("md-word", "Markdown: a log word quoted in a syntax error (one word: the unknown command)")
 def _md_word(scratch: Path, checkout: Path) -> Run:
-    log = _markdown_log(scratch, checkout, "word.log", _sample(checkout).read_text(encoding="utf-8")
-                         + "Allied: [x](javascript:alert(1))<script>alert(1)</script>\n")
+    log = _markdown_log(scratch, "word.log", _sample(checkout).read_text(encoding="utf-8")
+                        + "Allied: [x](javascript:alert(1))<script>alert(1)</script>\n")
     return Run(["umpire", "check", str(log), "--format", "markdown"], _markdown_check)
 
 
@@ -129,7 +129,7 @@ def _md_word(scratch: Path, checkout: Path) -> Run:
 def _md_header(scratch: Path, checkout: Path) -> Run:
     text = _sample(checkout).read_text(encoding="utf-8").replace(
         '[Game "onslaught"]', f'[Game "onslaught"]\n[Scenario "{XSS}"]')
-    log = _markdown_log(scratch, checkout, "header.log", text)
+    log = _markdown_log(scratch, "header.log", text)
     return Run(["umpire", "check", str(log), "--format", "markdown"], _markdown_check)
 
 
