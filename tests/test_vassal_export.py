@@ -504,12 +504,13 @@ def test_every_pbem_exchange_goes_through_vassal_and_back(folder: Path, tmp_path
     (export takes one log: the exchanges joined in order, which replay as the chain does) read back to the same
     findings (rule and message, at the step of each entry) and final position; and each exchange's end, saved
     as a game, holds the position the chain reaches there."""
-    from adjudicator.cli import expand_logs, read_logs
+    from adjudicator.sources import expand_logs, open_logs
     from adjudicator.vassal.chain import differences, replay_chain
     from wargame.vassal.places import fitted_places
 
     exchanges = expand_logs((folder,))
-    chain = read_logs(exchanges, None, None, None)
+    chain = open_logs(tuple(exchanges), None).chain
+    assert chain is not None
     played = replay_chain(chain)
     game = played.game
     module = built_module(game.id)
