@@ -118,8 +118,11 @@ def test_a_token_that_is_not_ascii_is_a_401(client: TestClient) -> None:
                         headers={"Authorization": latin}), 401, "not Allied's")
 
 
-def test_a_database_failure_is_the_documented_503(db_url: str, postgres: Postgres) -> None:
+def test_a_database_failure_is_the_documented_503(db_url: str, postgres: Postgres,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """The database gone under a running server: every route answers 503 with the JSON refusal."""
+    # A request waits POOL_WAIT_S for a connection before its 503: a second here, not ten for each of four.
+    monkeypatch.setattr("ledger.store.POOL_WAIT_S", 1.0)
     store = open_store(db_url, fixed_key())
     with TestClient(build_app(store, ADMIN), raise_server_exceptions=False) as client:
         assert client.post("/games", json={"game": "g", "players": PLAYERS}, headers=bearer(ADMIN)).status_code == 201
