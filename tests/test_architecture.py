@@ -259,3 +259,13 @@ def test_the_game_name_guard_finds_a_name(tmp_path: Path) -> None:
                                  '    if system == "omaha":\n        return "the German player"\n    return ""\n')
     found = names_a_game(folder, ["German", "omaha"])
     assert [f.rsplit(": ", 1)[1] for f in found] == ["'omaha'", "'the German player'"]
+
+
+def test_no_production_file_is_over_the_limit() -> None:
+    """No file of the shipped packages is over 600 lines (issue 25 item 6: the translator, the board renderer,
+    the charts, the counters, the module writer and the CLI were split)."""
+    long_files = [f"{p.relative_to(ROOT).as_posix()} ({n})" for package in ("wargame", "builder", "adjudicator",
+                                                                          "umpire", "ledger")
+                  for p in sorted((ROOT / package).rglob("*.py"))
+                  if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES]
+    assert long_files == []
