@@ -197,8 +197,12 @@ class CombatRules(Model):
     """Combat: odds or differential (crt.toml's `kind`), rounding, who may attack whom, results as data."""
 
     adjacent: bool = True
-    defender_hexes: Literal["one"] = "one"
-    """Each attack is made on the units of one hex."""
+    multi_hex: bool = False
+    """One attack may be made on the units of several hexes at once (`attack 0302+0303 with ...`): their
+    strengths summed, one die, the result applied in every hex; false: each attack is on one hex."""
+    multi_hex_terrain: Literal["best_for_defender"] = "best_for_defender"
+    """Whose terrain an attack on several hexes reads: the one hex's whose effects put the attack on the lowest
+    column (the first named of those that tie)."""
     attack_once: bool = True
     """Each unit attacks at most once a combat phase."""
     defend_once: bool = True
