@@ -18,8 +18,9 @@ def check_rules(game: Game) -> list[DataError]:
     """Every name rules.toml uses that the game's data does not have."""
     rules = game.rules
     if rules is None:
-        if game.manifest.rule_system == "classic":
-            file = game.files.get("rules", game.root / "counters" / game.id / "rules.toml")
+        file = game.files.get("rules", game.root / "counters" / game.id / "rules.toml")
+        # A rules.toml that is there but did not load has its own errors already: not "missing" as well.
+        if game.manifest.rule_system == "classic" and not file.is_file():
             return [DataError("a game on the classic rule system needs counters/GAME/rules.toml (its rules as data; "
                               "docs/designing-a-game.md)", Place(file))]
         return []
