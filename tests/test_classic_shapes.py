@@ -3,10 +3,13 @@ than two steps, allowances that vary by turn (each a temporary data folder, as i
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from builder.cli import main as vmodbuild
 from test_classic_generality import HEAD, findings, other_game, run_messages
 
 __all__ = ["other_game"]  # the fixture, used by the fixtures below
@@ -74,3 +77,73 @@ def test_a_game_without_attacks_on_several_hexes_refuses_them(other_game: Path, 
         "Soviet> eliminate so-19\nSoviet> eliminate so-16\n"
     assert findings(other_game, log, tmp_path) == [(6, "error", "7.0")]
     assert "one hex" in run_messages(other_game, log, tmp_path)[0]
+
+
+TURNS = '''
+[[turn]]
+number = 1
+sides = ["German"]
+allowance_by_type = { infantry = 2 }
+source = "3.0"
+note = "Surprise: the German infantry is still crossing the start line."
+
+[[turn]]
+number = 2
+allowance_factor = 0.5
+source = "3.0"
+'''
+
+
+@pytest.fixture
+def by_turn(other_game: Path) -> Path:
+    """The other game with a turn record: on turn 1 German infantry moves 2 (its counters say 4); on turn 2 every
+    unit has half its allowance."""
+    rules = other_game / "counters" / "steppe" / "rules.toml"
+    text = rules.read_text(encoding="utf-8")
+    rules.write_text(text.replace("\n[movement]\n", TURNS + "\n[movement]\n", 1), encoding="utf-8")
+    return other_game
+
+
+MOVE = HEAD + "Phase german_combat\nPhase german_movement\n"
+
+
+def test_the_turn_record_gives_a_side_its_allowance_on_a_turn(by_turn: Path, tmp_path: Path) -> None:
+    """Turn 1: ge-xxvii (infantry, 4 on its counter) moves two hexes, not three; the error cites the turn record."""
+    assert findings(by_turn, MOVE + "ge-xxvii 0103-0104-0105\n", tmp_path) == []
+    far = MOVE + "ge-xxvii 0103-0104-0105-0106\n"
+    assert findings(by_turn, far, tmp_path) == [(7, "error", "3.0")]
+    assert "(turn 1: infantry 2)" in run_messages(by_turn, far, tmp_path)[0]
+    # A panzer corps is not infantry: its counter's 6 holds.
+    assert findings(by_turn, MOVE + "ge-xlvii 0310-0210-0110-0109\n", tmp_path) == []
+
+
+def test_the_turn_record_halves_every_allowance_on_another_turn(by_turn: Path, tmp_path: Path) -> None:
+    """Turn 2: every allowance halved (ge-xxvii's 4 is 2); on turn 3 the counters' allowances hold again."""
+    turn_2 = MOVE.replace("Turn 1\n", "Turn 1\nTurn 2\n", 1)
+    assert findings(by_turn, turn_2 + "ge-xxvii 0103-0104-0105\n", tmp_path) == []
+    assert findings(by_turn, turn_2 + "ge-xxvii 0103-0104-0105-0106\n", tmp_path) == [(8, "error", "3.0")]
+    turn_3 = MOVE.replace("Turn 1\n", "Turn 1\nTurn 2\nTurn 3\n", 1)
+    # Turn 3 is mud in Battle for Moscow, but the other game has no conditions: the counter's 4.
+    assert findings(by_turn, turn_3 + "ge-xxvii 0103-0102-0101-0102\n", tmp_path) == []
+
+
+@pytest.mark.parametrize(("old", "new", "pattern"), [
+    ("number = 2", "number = 9", r"rules\.toml:\d+ \[turn\[1\]\.number\]: turn 9 is past the last turn \(7\)"),
+    ('sides = ["German"]', 'sides = ["Germans"]', r"rules\.toml:\d+.*unknown side 'Germans' \(did you mean 'German'\?\)"),
+    ("infantry = 2", "infantery = 2", r"rules\.toml:\d+.*unknown unit type 'infantery' \(did you mean 'infantry'\?\)"),
+    ("allowance_factor = 0.5", "allowance_factr = 0.5",
+     r"rules\.toml:\d+ \[turn\[1\]\.allowance_factr\]: unknown key 'allowance_factr' \(did you mean 'allowance_factor'"),
+    ("number = 2", "number = 1", r"rules\.toml:\d+ \[turn\[1\]\.number\]: turn 1 is given twice for the German units"),
+])
+def test_a_slip_in_the_turn_record_is_a_validate_error(by_turn: Path, old: str, new: str, pattern: str) -> None:
+    """Each slip of `[[turn]]` is a `vmodbuild validate` error at its file and line, with a suggestion."""
+    rules = by_turn / "counters" / "steppe" / "rules.toml"
+    text = rules.read_text(encoding="utf-8")
+    assert old in text
+    rules.write_text(text.replace(old, new, 1), encoding="utf-8")
+    out = CliRunner().invoke(vmodbuild, ["validate", "steppe", "--data", str(by_turn)])
+    assert out.exit_code != 0 and "Traceback" not in out.output, out.output
+    assert re.search(pattern, out.output), out.output
+    line = int(re.search(r"rules\.toml:(\d+)", re.search(pattern, out.output).group()).group(1))  # type: ignore[union-attr]
+    assert text.replace(old, new, 1).splitlines()[line - 1].strip().startswith(("number", "sides", "[[turn]]",
+                                                                                 "allowance"))

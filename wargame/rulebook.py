@@ -10,7 +10,7 @@ and the referee reads them; no code names the game (docs/designing-a-game.md doc
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -46,6 +46,22 @@ class Condition(Model):
     """The kinds of movement the condition leaves alone (rail movement in mud)."""
     allowance_by_type: dict[Ident, int] = {}
     """A unit type's allowance while the condition holds (e.g. armour 2 in snow), instead of its counter's."""
+    source: Source
+    note: str = ""
+
+
+class TurnRecord(Model):
+    """A game turn of the turn record whose movement allowances are not the counters' (a first turn's surprise, an
+    exhausted army's last turns), for one side or both."""
+
+    number: int = Field(ge=1)
+    """The game turn."""
+    sides: tuple[str, ...] = ()
+    """The sides whose units it concerns (empty: both)."""
+    allowance_factor: float = Field(1.0, gt=0)
+    """The allowance multiplied on this turn (halved: 0.5), fractions dropped."""
+    allowance_by_type: dict[Ident, Annotated[int, Field(ge=0)]] = {}
+    """A unit type's allowance on this turn, instead of its counter's (before `allowance_factor`)."""
     source: Source
     note: str = ""
 
@@ -331,6 +347,8 @@ class RulesFile(Model):
     start_reduced: tuple[str, ...] = ()
     """Sides whose units set up on the map start on their reduced face."""
     condition: list[Condition] = []
+    turn: list[TurnRecord] = []
+    """Turns whose movement allowances differ from the counters' (`[[turn]]`)."""
     movement: MovementRules
     zoc: ZocRules
     stacking: StackingRules
@@ -363,6 +381,7 @@ class RulesFile(Model):
         out += [("movement.rail", self.movement.rail.source)] if self.movement.rail else []
         out += [("movement.strategic", self.movement.strategic.source)] if self.movement.strategic else []
         out += [(f"condition {c.id}", c.source) for c in self.condition]
+        out += [(f"turn {r.number}", r.source) for r in self.turn]
         out += [(f"combat.terrain {t.terrain}", t.source) for t in self.combat.terrain]
         out += [(f"combat.results {r.code}", r.source) for r in self.combat.results]
         for name in ("replacements", "reinforcements", "supply", "victory"):
@@ -376,5 +395,5 @@ class RulesFile(Model):
 
 __all__ = ["AdvanceRules", "CombatRules", "Condition", "MovementRules", "PhaseRule", "RailRules",
            "ReinforcementRules", "ReplacementRules", "ResultCode", "RetreatRules", "RulesFile", "Section",
-           "StackingRules", "SupplyRules", "TerrainEffect", "VictoryCondition", "VictoryRules", "ZocKind",
-           "ZocRules"]
+           "StackingRules", "SupplyRules", "TerrainEffect", "TurnRecord", "VictoryCondition", "VictoryRules",
+           "ZocKind", "ZocRules"]

@@ -54,6 +54,17 @@ def allowance(state: ClassicState, unit_id: str) -> int:
     return values_of(state, unit_id)[rules_of(state).value_index]
 
 
+def turn_allowance(state: ClassicState, unit_id: str) -> int:
+    """A unit's movement allowance on the turn under way: its counter's, as the turn record (`[[turn]]`) changes it
+    for its side and type, before any condition."""
+    unit = unit_of(state, unit_id)
+    record = rules_of(state).turn_record(state.turn, unit.side)
+    points = allowance(state, unit_id)
+    if record is None:
+        return points
+    return int(record.allowance_by_type.get(unit.type, points) * record.allowance_factor)
+
+
 def steps_left(state: ClassicState, unit_id: str) -> int:
     """The steps a unit has left: two for a full two-step unit, one for a reduced or one-step unit."""
     unit = unit_of(state, unit_id)
