@@ -3,13 +3,19 @@ than two steps, allowances that vary by turn (each a temporary data folder, as i
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from adjudicator.cli import adjudicate_file
+from adjudicator.systems.classic.base import steps_left, strength, strength_lost, values_of
+from adjudicator.systems.classic.state import ClassicState
 from builder.cli import main as vmodbuild
+from wargame.game import load_game
 from test_classic_generality import HEAD, findings, other_game, run_messages
 
 __all__ = ["other_game"]  # the fixture, used by the fixtures below
@@ -147,3 +153,120 @@ def test_a_slip_in_the_turn_record_is_a_validate_error(by_turn: Path, old: str, 
     line = int(re.search(r"rules\.toml:(\d+)", re.search(pattern, out.output).group()).group(1))  # type: ignore[union-attr]
     assert text.replace(old, new, 1).splitlines()[line - 1].strip().startswith(("number", "sides", "[[turn]]",
                                                                                  "allowance"))
+
+
+@pytest.fixture
+def tiers(other_game: Path) -> Path:
+    """The other game with units of three and four steps (units.csv's further_reduced), eight steps a hex and a D2
+    result (the defender loses two steps) on the table's last row: ge-xli has four steps (12, 9, 6, 3), so-30
+    four (8, 4, 3, 2; set up on its reduced face), so-5 three (8, 4, 2; set up eliminated)."""
+    counters = other_game / "counters" / "steppe"
+    faces = {"ge-xli": ("4", "12-6", "9-6", "6-6;3-6"), "so-30": ("4", "8-4", "4-4", "3-4;2-4"),
+             "so-5": ("3", "8-4", "4-4", "2-4")}
+    rows = []
+    for line in (counters / "units.csv").read_text(encoding="utf-8").splitlines():
+        if line.startswith("id,"):
+            line += ",further_reduced"
+        elif line and not line.startswith("#"):
+            cells = next(csv.reader([line]))
+            if cells[0] in faces:
+                cells[7], cells[8], cells[9], more = faces[cells[0]]
+            else:
+                more = ""
+            out = io.StringIO()
+            csv.writer(out, lineterminator="").writerow([*cells, more])
+            line = out.getvalue()
+        rows.append(line)
+    (counters / "units.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    crt = (counters / "crt.toml").read_text(encoding="utf-8")
+    crt = crt.replace('["AL", "AL", "NE", "NE"],', '["AL", "AL", "D2", "D2"],')
+    crt = crt.replace('DE = "Defender eliminated."', 'DE = "Defender eliminated."\nD2 = "Defender loses two steps."')
+    (counters / "crt.toml").write_text(crt, encoding="utf-8")
+    rules = (counters / "rules.toml").read_text(encoding="utf-8")
+    rules = rules.replace('limit = 2\ncount = "steps"', 'limit = 8\ncount = "steps"')
+    rules = rules.replace('[[combat.results]]\ncode = "NE"', '[[combat.results]]\ncode = "D2"\ndefender_steps = 2\n'
+                          'source = "8.0"\n\n[[combat.results]]\ncode = "NE"')
+    (counters / "rules.toml").write_text(rules, encoding="utf-8")
+    return other_game
+
+
+def final(data: Path, log: str, tmp_path: Path) -> ClassicState:
+    """The state at the end of a log of the other game."""
+    path = tmp_path / "final.log"
+    path.write_text(log, encoding="utf-8")
+    result, _ = adjudicate_file(path, data)
+    state = result.final_state
+    assert isinstance(state, ClassicState)
+    return state
+
+
+def test_units_of_more_steps_validate_and_build(tiers: Path, tmp_path: Path) -> None:
+    """Their data load, validate and build (the module shows the full and reduced faces)."""
+    out = CliRunner().invoke(vmodbuild, ["build", "steppe", "--data", str(tiers), "--out", str(tmp_path / "d")])
+    assert out.exit_code == 0, out.output
+    assert load_game(tiers, "steppe").units_by_id["ge-xli"].further_reduced == ((6, 6), (3, 6))
+
+
+def test_a_result_takes_several_steps_one_face_at_a_time(tiers: Path, tmp_path: Path) -> None:
+    """ge-xli (12) and ge-lvi (9) against so-30 on its reduced face (4): +17, read on +4; a 6 gives D2 there. so-30
+    has three steps left: it loses two, one face at a time, and shows its last face (2-4); a third is not owed."""
+    attack = COMBAT + "German: attack 0302 with ge-xli ge-lvi die 6 result D2\n"
+    two = attack + "Soviet> deplete so-30\nSoviet> deplete so-30\nPhase german_movement\n"
+    assert findings(tiers, two, tmp_path) == []
+    state = final(tiers, two, tmp_path)
+    assert values_of(state, "so-30") == (2, 4) and steps_left(state, "so-30") == 1
+    one = attack + "Soviet> deplete so-30\nPhase german_movement\n"
+    assert findings(tiers, one, tmp_path) == [(8, "error", "8.0")]
+    assert "so-30 still owes 1 step loss(es)" in run_messages(tiers, one, tmp_path)[0]
+    three = attack + "Soviet> eliminate so-30\n"
+    assert findings(tiers, three, tmp_path) == [(7, "error", "8.0")]
+    # On its last face it is worth 2: a second attack would read 12 - 2 = +10.
+    assert strength(state, "so-30") == 2
+
+
+def test_an_eliminated_unit_of_three_steps_is_rebuilt_one_step_at_a_time(tiers: Path, tmp_path: Path) -> None:
+    """so-5 comes back with one step (its 2-4 face); each later point restores one step, never two at once."""
+    phases = "Phase german_combat\nPhase german_movement\nPhase soviet_replacement\n"
+    turn = "Turn {n}\nPhase german_replacement\nPhase panzer_movement\n" + phases
+    rebuilt = '[Game "steppe"]\n' + turn.format(n=1) + "Soviet: replace so-5 reduced 1401\n"
+    assert findings(tiers, rebuilt, tmp_path) == []
+    state = final(tiers, rebuilt, tmp_path)
+    assert values_of(state, "so-5") == (2, 4) and steps_left(state, "so-5") == 1
+    second = rebuilt + turn.format(n=2) + "Soviet: replace so-5\n"
+    state = final(tiers, second, tmp_path)
+    assert findings(tiers, second, tmp_path) == [] and values_of(state, "so-5") == (4, 4)
+    third = second + turn.format(n=3) + "Soviet: replace so-5 full\n"
+    assert findings(tiers, third, tmp_path) == [] and "so-5" not in final(tiers, third, tmp_path).reduced
+    skip = rebuilt + turn.format(n=2) + "Soviet: replace so-5 full\n"
+    assert findings(tiers, skip, tmp_path) == [(len(skip.splitlines()), "error", "11.0")]
+    assert "a point restores one step: so-5 has 2 of its 3 steps" in run_messages(tiers, skip, tmp_path)[0]
+
+
+def test_an_exchange_counts_the_printed_strength_of_the_faces_lost(tiers: Path, tmp_path: Path) -> None:
+    """What a defender of four steps loses is its face less the face it turns to: so-30 from 4-4 to 3-4 is 1."""
+    state = final(tiers, COMBAT, tmp_path)
+    assert steps_left(state, "so-30") == 3 and steps_left(state, "ge-xli") == 4
+    assert strength_lost(state, "so-30", 1) == 1 and strength_lost(state, "so-30", 2) == 2
+    assert strength_lost(state, "so-30", 3) == 4 and strength_lost(state, "ge-xli", 2) == 6
+
+
+@pytest.mark.parametrize(("faces", "pattern"), [
+    (("4", "12-6", "9-6", "6-6"), r"units\.csv:\d+:\d+ \[further_reduced\]: .*a 4-step unit has 2 further reduced "
+                                  r"face\(s\), not 1"),
+    (("3", "12-6", "9-6", "6-6-6"), r"units\.csv:\d+ \[further_reduced\]: further_reduced values '6-6-6': expected 2 "
+                                    r"whole numbers"),
+    (("5", "12-6", "9-6", "6-6;3-6;1-6"), r"units\.csv:\d+:\d+ \[steps\]: Input should be less than or equal to 4"),
+])
+def test_a_slip_in_the_further_faces_is_a_validate_error(tiers: Path, faces: tuple[str, ...], pattern: str) -> None:
+    """A unit's further faces, one a step past two, each with the counter's number of values."""
+    units = tiers / "counters" / "steppe" / "units.csv"
+    text = units.read_text(encoding="utf-8")
+    old = next(line for line in text.splitlines() if line.startswith("ge-xli,"))
+    cells = next(csv.reader([old]))
+    cells[7], cells[8], cells[9], cells[-1] = faces
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow(cells)
+    units.write_text(text.replace(old, out.getvalue()), encoding="utf-8")
+    result = CliRunner().invoke(vmodbuild, ["validate", "steppe", "--data", str(tiers)])
+    assert result.exit_code != 0 and "Traceback" not in result.output, result.output
+    assert re.search(pattern, result.output), result.output

@@ -186,7 +186,11 @@ def _check_pieces(game: Game, report: _Report) -> None:
                 report.add(f"nationality {unit.nationality!r} belongs to side "
                            f"{nationalities[unit.nationality].side!r}, not {unit.side!r}", file, line, "side")
         report.known(unit.type, types, "unit type", file, line, "type")
-        for step, values in (("full", unit.full), ("reduced", unit.reduced)):
+        if unit.steps > 2 and m.rule_system != "classic":
+            report.add(f"{unit.steps} steps: the {m.rule_system} rule system's units have two at most (units of "
+                       "three or four steps are a classic game's)", file, line, "steps")
+        faces = [("full", unit.full), ("reduced", unit.reduced), *(("further_reduced", v) for v in unit.further_reduced)]
+        for step, values in faces:
             if values is None:
                 continue
             if len(values) != value_count or not all(isinstance(v, int) for v in values):

@@ -7,9 +7,10 @@ or "reconstructed" (optionally "reconstructed:topic"), explained in PROVENANCE.m
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
 from wargame.grid import GridSpec
 
@@ -406,9 +407,11 @@ class Unit(Model):
     type: Ident
     mobility: Literal["leg", "mobile"]
     size: Literal["division", "brigade", "regiment", "battalion", "combat_command", "group"]
-    steps: int = Field(ge=1, le=2)
+    steps: int = Field(ge=1, le=4)
     full: tuple[int, ...]
     reduced: tuple[int, ...] | None = None
+    further_reduced: tuple[tuple[int, ...], ...] = Field((), validate_default=True)
+    """A three- or four-step unit's values below its reduced face, strongest first: `4-4;2-4` in units.csv."""
     zoc: bool = True
     source: Source
     reconstructed: tuple[str, ...] = ()
@@ -416,11 +419,21 @@ class Unit(Model):
 
     @model_validator(mode="after")
     def _steps_match(self) -> Unit:
-        if self.steps == 2 and self.reduced is None:
-            raise ValueError("a two-step unit needs reduced values")
+        if self.steps >= 2 and self.reduced is None:
+            raise ValueError(f"a {self.steps}-step unit needs reduced values")
         if self.steps == 1 and self.reduced is not None:
             raise ValueError("a one-step unit has no reduced values")
         return self
+
+    @field_validator("further_reduced", mode="before")
+    @classmethod
+    def _faces(cls, value: object, info: ValidationInfo) -> object:
+        """Each face's values as on the counter (`4-4`; units.csv puts ';' between faces), one a step past two."""
+        faces = tuple(tuple(int(p) if re.fullmatch(r"\d{1,9}", p) else p for p in re.split(r"[-/]", v.strip()))
+                      if isinstance(v, str) else v for v in value) if isinstance(value, (tuple, list)) else value
+        if isinstance(faces, tuple) and len(faces) != max((steps := info.data.get("steps", 2)) - 2, 0):
+            raise ValueError(f"a {steps}-step unit has {max(steps - 2, 0)} further reduced face(s), not {len(faces)}")
+        return faces
 
 
 class Marker(Model):

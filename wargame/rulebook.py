@@ -256,9 +256,10 @@ class ReplacementRules(Model):
     kind: Ident = "steps"
     """The `kind` of replacements.csv rows that are replacement points."""
     rebuild: Literal["reduced", "full"] = "reduced"
-    """An eliminated unit comes back on this face for one point."""
+    """An eliminated unit comes back on this face for one point (`reduced`: with one step, a unit of three or four
+    steps on its last face)."""
     restore: bool = True
-    """A point flips a reduced unit on the map to its full face."""
+    """A point restores one step of a reduced unit on the map (a two-step unit: to its full face)."""
     places: dict[str, tuple[Ident, ...]] = {}
     """Where each side places a rebuilt unit: area ids of areas.toml (empty: any hex it controls)."""
     in_communication: bool = True

@@ -12,7 +12,7 @@ from adjudicator.contract import CombatAccount
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack
 from adjudicator.systems.classic.base import (
-    condition_factor, enemy_of, finding, in_communication, rules_of, step_value, steps_left, strength, unit_of,
+    condition_factor, enemy_of, finding, in_communication, rules_of, steps_left, strength, strength_lost, unit_of,
 )
 from adjudicator.systems.classic.state import ClassicState, Pending, evolve
 from adjudicator.systems.classic.tables import factor
@@ -313,7 +313,7 @@ def pending_of(state: ClassicState, entry: Attack, code: str) -> Pending:
     lost = Fraction(0)
     if result.exchange:
         for u, n in steps.items():
-            lost += step_value(state, u) + (Fraction(strength(state, u)) - step_value(state, u) if n > 1 else 0)
+            lost += strength_lost(state, u, max(n, 1))
     attacker_steps = sum(steps_left(state, u) for u in attackers) if result.attacker_eliminated \
         else result.attacker_steps
     retreats = {u: result.defender_retreat for u in defenders

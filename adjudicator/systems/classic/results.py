@@ -9,7 +9,8 @@ from adjudicator.contract import AdvanceOption, RetreatOption
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Entry, Loss, Retreat
 from adjudicator.systems.classic.base import (
-    eliminated_box, enemy_of, finding, noted_overstack, rules_of, stack_count, step_value, steps_left, unit_of, zone_of,
+    eliminated_box, enemy_of, finding, noted_overstack, rules_of, stack_count, steps_left, strength_lost, unit_of,
+    zone_of,
 )
 from adjudicator.systems.classic.victory import entered
 from adjudicator.systems.classic.state import ClassicState, Pending, evolve, relocate
@@ -103,12 +104,16 @@ def apply_loss(state: ClassicState, entry: Loss) -> ClassicState:
     """The unit flipped to its reduced face, or eliminated; what the result owes reduced."""
     unit = unit_of(state, entry.unit)
     left = steps_left(state, entry.unit)
-    value = step_value(state, entry.unit) if entry.loss == "deplete" or left == 1 else \
-        Fraction(unit.full[rules_of(state).strength_index])
     p = state.pending
     taken = left if entry.loss == "eliminate" else 1
+    value = strength_lost(state, entry.unit, taken)
+    further = {u: n for u, n in state.further.items() if u != entry.unit}
     if entry.loss == "eliminate" or left == 1:
-        after = relocate(state, {entry.unit: eliminated_box(state, unit.side)}, state.reduced - {entry.unit})
+        after = relocate(state, {entry.unit: eliminated_box(state, unit.side)}, state.reduced - {entry.unit},
+                         further=further)
+    elif entry.unit in state.reduced:
+        # A unit of three or four steps turns to its next face below the reduced one.
+        after = evolve(state, further={**further, entry.unit: state.further.get(entry.unit, 0) + 1})
     else:
         after = evolve(state, reduced=state.reduced | {entry.unit})
     if p is None:

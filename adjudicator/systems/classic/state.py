@@ -107,6 +107,8 @@ class ClassicState:
     control: Mapping[str, str]
     """Each victory place's hex label -> the side controlling it."""
     log: PhaseLog = PhaseLog()
+    further: Mapping[str, int] = field(default_factory=dict)
+    """Steps a reduced unit of three or four steps has lost beyond its reduced face (units.csv's further_reduced)."""
     pending: Pending | None = None
     arrived: frozenset[str] = frozenset()
     """Reinforcements placed so far."""
