@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from adjudicator.cli import adjudicate_file
 from adjudicator.systems.classic.base import steps_left, strength, strength_lost, values_of
+from adjudicator.systems.classic import Classic
 from adjudicator.systems.classic.state import ClassicState
 from builder.cli import main as vmodbuild
 from wargame.game import load_game
@@ -220,8 +221,10 @@ def test_a_result_takes_several_steps_one_face_at_a_time(tiers: Path, tmp_path: 
     assert "so-30 still owes 1 step loss(es)" in run_messages(tiers, one, tmp_path)[0]
     three = attack + "Soviet> eliminate so-30\n"
     assert findings(tiers, three, tmp_path) == [(7, "error", "8.0")]
-    # On its last face it is worth 2: a second attack would read 12 - 2 = +10.
+    # On its last face it is worth 2; `adjudicate state` shows the steps lost past the reduced face.
     assert strength(state, "so-30") == 2
+    shown = Classic(state.game).describe(state)
+    assert shown["further_reduced"] == {"so-30": 2} and "so-30" in shown["depleted"]  # type: ignore[operator]
 
 
 def test_an_eliminated_unit_of_three_steps_is_rebuilt_one_step_at_a_time(tiers: Path, tmp_path: Path) -> None:
