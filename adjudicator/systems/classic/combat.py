@@ -122,9 +122,10 @@ def _columns(state: ClassicState, attack: Fraction, defence: Fraction, shift: in
     return ratio, base, column
 
 
-def work_out(state: ClassicState, hexes: Sequence[str], attackers: list[str]) -> Odds:
-    """The strengths and column of an attack on one hex or several, with each factor and shift in a line for a
-    person."""
+def work_out(state: ClassicState, hex_label: str, attackers: list[str], more_hexes: Sequence[str] = ()) -> Odds:
+    """The strengths and column of an attack on a hex (and the further hexes of an attack on several), with each
+    factor and shift in a line for a person."""
+    hexes = (hex_label, *more_hexes)
     t = rules_of(state)
     game = state.game
     crt = game.crt
@@ -241,7 +242,7 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
                                "hex is attacked once a combat phase"))
     if out:
         return out
-    odds = work_out(state, hexes, attackers)
+    odds = work_out(state, hexes[0], attackers, hexes[1:])
     shown = "+".join(hexes)
     crt = state.game.crt
     assert crt is not None
@@ -294,7 +295,7 @@ def result_applied(state: ClassicState, entry: Attack) -> str | None:
     hexes = entry.defending_hexes()
     if state.game.crt is None or not any(state.units_in(label) for label in hexes):
         return None
-    odds = work_out(state, hexes, list(dict.fromkeys(entry.attackers)))
+    odds = work_out(state, hexes[0], list(dict.fromkeys(entry.attackers)), hexes[1:])
     if odds.column is None:
         combat = t.rules.combat
         return combat.below_result if combat.below == "no_effect" and combat.below_result in t.results else None
@@ -350,7 +351,7 @@ def account(state: ClassicState, entry: Attack) -> CombatAccount:
         raise WargameError(f"no unit in {empty[0]} to attack")
     attackers = list(dict.fromkeys(entry.attackers))
     defenders = tuple(u for label in hexes for u in state.units_in(label))
-    odds = work_out(state, hexes, attackers)
+    odds = work_out(state, hexes[0], attackers, hexes[1:])
     column = crt.columns[odds.column] if odds.column is not None else f"below {crt.columns[0]}"
     combat = t.rules.combat
     if odds.column is None and combat.below != "no_effect":
