@@ -273,3 +273,15 @@ def test_a_slip_in_the_further_faces_is_a_validate_error(tiers: Path, faces: tup
     result = CliRunner().invoke(vmodbuild, ["validate", "steppe", "--data", str(tiers)])
     assert result.exit_code != 0 and "Traceback" not in result.output, result.output
     assert re.search(pattern, result.output), result.output
+
+
+def test_the_combat_audit_of_an_attack_on_two_hexes(several: Path, tmp_path: Path) -> None:
+    """`adjudicate combat` works an attack on two hexes out like the referee: both defenders, every die face."""
+    from adjudicator.cli import main as adjudicate
+
+    log = tmp_path / "two.log"
+    log.write_text(COMBAT + "German: attack 0303+0304 with ge-vi ge-lvi diff +4 die 1 result DE\n"
+                   "Soviet> eliminate so-19\nSoviet> eliminate so-16\n", encoding="utf-8")
+    out = CliRunner().invoke(adjudicate, ["combat", str(log), "--at", "6", "--data", str(several), "--format", "json"])
+    assert out.exit_code == 0, out.output
+    assert '"0303+0304"' in out.output and "so-16" in out.output and "so-19" in out.output
