@@ -15,8 +15,8 @@ from typing import Generic, cast
 from adjudicator.basis import Board, Facts, entry_facts, finding_records
 from adjudicator.contract import RuleSystem, SequencePoint, StateT, how_of, kind_of
 from adjudicator.findings import Finding, one_error
-from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Place as Placement,
-                                          Retreat, RollOff, StandFast, StepMarker)
+from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Declare, Entry, Header, Loss, Move,
+                                          Place as Placement, Retreat, RollOff, StandFast, StepMarker)
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
@@ -332,7 +332,7 @@ def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) ->
 def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOrder | None = None) -> list[Finding]:
     """Every finding for an entry: the engine's generic checks in a fixed order, then the system's rules.
 
-    1. the game is already decided (nothing follows an automatic victory);
+    1. the game is already decided (nothing but a claim of that victory follows an automatic victory);
     2. the entry kind is one of the system's;
     3. a step or phase marker names the next step of the game's sequence of play;
     4. the step or phase under way (the opening before the first turn) allows this kind of entry from this
@@ -344,7 +344,9 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
     ReplayError for a step or phase the game does not have."""
     handed = system.engine_checks
     table = system.table
-    if handed.decided and not isinstance(entry, Comment):
+    # A claim of the victory that decided the game comes after it: the system checks it against its count.
+    claim = isinstance(entry, Declare) and entry.what == "victory"
+    if handed.decided and not isinstance(entry, Comment) and not claim:
         outcome = system.outcome(state)
         if outcome is not None:
             return [table.finding("error", outcome.section, entry.line, entry.column,
@@ -445,6 +447,38 @@ def judged_lawfully(system: RuleSystem[StateT], state: StateT, entry: Entry, fou
             for f in found]
 
 
+SINGLE_HEADERS = ("Game", "Scenario", "LedgerKey")
+"""Headers a game has one value of, set by its first file: a later one naming another contradicts it."""
+
+
+def header_findings(system: RuleSystem[StateT], entries: Sequence[Entry]) -> dict[int, Finding]:
+    """By line, the headers that contradict the game's (a later `[Scenario]` or `[Game]` naming another, as a
+    later exchange of a chain may), and the optional rules put in force once play has begun: the rules read
+    every header from the start, so either would change the whole game silently."""
+    first: dict[str, Header] = {}
+    optional: set[str] = set()
+    begun = False
+    out: dict[int, Finding] = {}
+    for entry in entries:
+        if not isinstance(entry, Header):
+            begun = begun or not isinstance(entry, Comment)
+            continue
+        if entry.key in SINGLE_HEADERS:
+            known = first.setdefault(entry.key, entry)
+            if known.value != entry.value:
+                out[entry.line] = system.table.finding(
+                    "error", "log", entry.line, entry.column, f'[{entry.key} "{entry.value}"] contradicts the game\'s '
+                    f'[{entry.key} "{known.value}"]: a game has one, given by its first file (the first is used)')
+        elif entry.key == "Optional":
+            if begun and entry.value not in optional:
+                out[entry.line] = system.table.finding(
+                    "error", "log", entry.line, entry.column, f'[Optional "{entry.value}"] comes after play has begun: '
+                    "the optional rules are in force from the start, named before the first entry of play (in the "
+                    "game's first file)")
+            optional.add(entry.value)
+    return out
+
+
 def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_states: bool = True, *,
            file: str = "<log>", source: Sequence[str] = (),
            syntax: Sequence[LogSyntaxError] = ()) -> Replay[StateT]:
@@ -471,9 +505,12 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
     state = system.initial_state(game, headers)
     result.states.append(state)
     astray: dict[str, int] = {}
+    contradicting = header_findings(system, entries)
     for entry in entries:
         if first_bad is not None and entry.line >= first_bad:
             break
+        if isinstance(entry, Header) and entry.line in contradicting:
+            result.findings.append(contradicting[entry.line])
         problem = resolver.first_problem(entry)
         if problem is not None:
             return stop(ReplayError(problem.message, problem.place), entry.line,

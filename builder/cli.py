@@ -198,7 +198,7 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
     """Write the board, every counter face and every chart of a game as PNGs."""
     import io
 
-    from builder.vassal.module import draw_art
+    from builder.vassal.art import draw_art
     from wargame.files import write_atomically
 
     with _stopping_on_errors(out_dir, game, data):

@@ -16,12 +16,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from builder.render.board import (
-    HEX_NUMBER_DY, HEX_NUMBER_SIZE, _wrap as wrap_words, board_layout, hex_number_px, render_board,
-)
+from builder.render.board import HEX_NUMBER_DY, HEX_NUMBER_SIZE, board_layout, hex_number_px, render_board
 from builder.render.counters import render_marker, render_unit
 from builder.render.holding import render_holding_board
-from builder.render.style import INK, PAPER, font
+from builder.render.ink import INK, PAPER, font, rgb, text_length, wrap_words
 from wargame.errors import GridError, WargameError
 from wargame.files import write_atomically
 from wargame.game import Game
@@ -130,7 +128,7 @@ def _seat(game: Game, layout: Layout, stack: Stack, size_px: int) -> _Seat | Non
         return None
     step = max(2, round(size_px * STACK_OFFSET))
     shown = min(len(stack.counters), MAX_DRAWN)
-    x, y = centre[0], centre[1] + HEX_NUMBER_DY[layout.orientation] * layout.size_px
+    x, y = centre[0], centre[1] + HEX_NUMBER_DY[layout.matrix] * layout.size_px
     halo = _halo_px(layout)
     left, top, right, bottom = _number_font(layout).getbbox(stack.place, anchor="mm")
     number = (x + left - halo, y + top - halo, x + right + halo, y + bottom + halo)
@@ -185,7 +183,7 @@ def _draw_tag(board: Image.Image, layout: Layout, seat: _Seat, name: str, others
     for cut in range(len(name), -1, -1):
         shown = name if cut == len(name) else name[:cut].rstrip(" /-") + "…"
         candidate = f"{seat.stack.place} {shown}" if cut >= min(3, len(name)) and cut else seat.stack.place
-        width = f.getlength(candidate) + 2 * pad
+        width = text_length(f, candidate) + 2 * pad
         if width <= limit_right - limit_left or not cut:
             text = candidate
             break
@@ -448,7 +446,7 @@ def draw_scene(game: Game, scene: Scene, crop: Crop | None = None, scale: float 
 
 def _stacked(top: Image.Image, bottom: Image.Image) -> Image.Image:
     """One image above the other, left-aligned, on paper."""
-    out = Image.new("RGB", (max(top.width, bottom.width), top.height + bottom.height), (251, 248, 239))
+    out = Image.new("RGB", (max(top.width, bottom.width), top.height + bottom.height), rgb(PAPER))
     out.paste(top, (0, 0))
     out.paste(bottom, (0, top.height))
     return out
@@ -457,10 +455,9 @@ def _stacked(top: Image.Image, bottom: Image.Image) -> Image.Image:
 def _captioned(image: Image.Image, caption: str) -> Image.Image:
     """The picture with its caption in a band below it."""
     f = font(14)
-    probe = ImageDraw.Draw(image)
-    # The board's own word wrap, a paragraph at a time.
+    # The renderers' word wrap, a paragraph at a time.
     width = max(200, image.width - 16)
-    lines = [line for paragraph in caption.splitlines() for line in wrap_words(probe, paragraph, f, width) or [""]]
+    lines = [line for paragraph in caption.splitlines() for line in wrap_words(paragraph, f, width) or [""]]
     line_h = 19
     out = Image.new("RGB", (image.width, image.height + 10 + line_h * len(lines)), (255, 255, 255))
     out.paste(image, (0, 0))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from builder.render.style import font
+from builder.render.ink import font
 from wargame.files import write_atomically
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside

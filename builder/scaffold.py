@@ -8,16 +8,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder import blank_game
-from wargame.bundled import game_dir
+from wargame.bundled import bundled_root, game_dir, game_ids
 from wargame.datafiles import load_toml
 from wargame.errors import DataError, did_you_mean
 from wargame.models import GameManifest
 
-TEMPLATES = ("blank", "moscow", "omaha", "onslaught")
-"""What a new game starts from: a bundled game's data, or `blank` (a plain map on the classic series)."""
-
 BLANK_SOURCE = "moscow"
-"""The bundled game a blank one is derived from: its sides, sequence of play, terrain chart and table."""
+"""The bundled game a blank one is derived from: its sides, sequence of play, terrain chart and table (the one place
+outside the rule systems that names a game: builder/blank_game.py rewrites its copy; tests/test_architecture.py)."""
+
+TEMPLATES = ("blank", *game_ids(bundled_root()))
+"""What a new game starts from: a bundled game's data, or `blank` (a plain map on the classic series)."""
 
 _GAME_ID = re.compile(r"^[a-z][a-z0-9_-]*$")
 

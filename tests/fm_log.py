@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adjudicator.notation.entries import Header
-from adjudicator.notation.text import parse_text
 from adjudicator.systems.omaha import OMAHA as FM
 from adjudicator.systems.omaha import OmahaState
+from play_support import play
 from wargame.game import Game
 
 SETUP = ("German: setup 914/352 2117\nGerman: setup 915/352 2021\nGerman: setup 916/352 2022\n"
@@ -46,11 +46,5 @@ def replay_errors(game: Game, text: str, placed: dict[str, str] | None = None, d
 def replay_from(state: OmahaState, text: str) -> tuple[list[tuple[str, str]], OmahaState]:
     """Replay `text` after an Omaha header from `state`: (rule, entry text without its comment) of
     every error, and the final state."""
-    source = f'[Game "omaha"]\n{text}'
-    lines = source.splitlines()
-    out: list[tuple[str, str]] = []
-    for entry in parse_text(source):
-        out += [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
-                if f.severity == "error"]
-        state = FM.apply(state, entry)
-    return out, state
+    played = play(FM, state, f'[Game "omaha"]\n{text}', finish=False)
+    return played.errors(), played.state

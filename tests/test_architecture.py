@@ -116,6 +116,14 @@ def test_shared_system_files_fit_in_one_sitting() -> None:
     assert too_long(ROOT / "adjudicator" / "systems") == []
 
 
+def test_builder_files_fit_in_one_sitting() -> None:
+    """No file of the builder is over 600 lines (issue 25 item 6: the board renderer, the charts' layout engine, the
+    counters and the module writer were split)."""
+    long_files = {p.relative_to(ROOT).as_posix() for p in sorted((ROOT / "builder").rglob("*.py"))
+                  if len(p.read_text(encoding="utf-8").splitlines()) > MAX_LINES}
+    assert long_files == set()
+
+
 def test_nothing_is_set_on_the_game() -> None:
     """No module of the adjudicator sets (or reads back) attributes on the kernel's `Game` object:
     derived tables live in the rule system's own per-game caches (adjudicator/systems/base.py `PerGame`)."""
@@ -130,6 +138,7 @@ def test_a_per_game_table_is_built_once_and_dies_with_its_game() -> None:
     and lets it go, the one it answered last included, when its game is gone."""
     import gc
     import weakref
+    from dataclasses import replace
 
     from adjudicator.systems.base import PerGame
     from wargame.bundled import data_root
@@ -142,7 +151,8 @@ def test_a_per_game_table_is_built_once_and_dies_with_its_game() -> None:
             built.append(game.id)
 
     table = PerGame(Table)
-    first, second = load_game(data_root(), "onslaught"), load_game(data_root(), "omaha")
+    # Copies: load_game keeps the games it loaded alive for the process (wargame/game.py's LOADED_MAX).
+    first, second = replace(load_game(data_root(), "onslaught")), replace(load_game(data_root(), "omaha"))
     a, b = table(first), table(second)
     assert table(first) is a and table(second) is b and table(second) is b and built == ["onslaught", "omaha"]
     gone = weakref.ref(b)
@@ -164,3 +174,28 @@ def test_the_referee_starts_without_shapely_or_numpy() -> None:
             "print(sorted(m for m in ('shapely', 'numpy') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert done.stdout.strip() == "[]"
+
+
+NAMED = {"onslaught", "omaha", "moscow", "German", "Allied", "Soviet", "fire-and-movement", "fire_and_movement"}
+"""The bundled games, their series and their sides: what only adjudicator/systems/ and the data may name."""
+NAMING_ALLOWED = {("builder/scaffold.py", "moscow")}
+"""The blank template is derived from a bundled game by design (builder/scaffold.py's BLANK_SOURCE)."""
+
+
+def test_nothing_outside_the_rule_systems_names_a_game_or_a_side() -> None:
+    """No string of the code outside adjudicator/systems/ is a game's, a series' or a side's name (issue 25): what
+    differs between games comes from their data (game.toml's [declare] and [counter]) or their rule system.
+    Messages may still show an example (`[Game "onslaught"]`): only a name standing alone is a decision."""
+    import ast
+
+    found = []
+    for package in ("wargame", "builder", "adjudicator", "umpire", "ledger"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if relative.startswith("adjudicator/systems/"):
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in NAMED
+                        and (relative, node.value) not in NAMING_ALLOWED):
+                    found.append(f"{relative}:{node.lineno}: {node.value!r}")
+    assert found == []

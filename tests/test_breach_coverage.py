@@ -30,8 +30,6 @@ EXEMPT: dict[str, dict[str, str]] = {
         "13.2": "the Allied automatic victory needs a won campaign before turn 20 (no German division in supply "
                 "west of the Rhine, 15 Allied divisions in supply east of the Victory Line): hundreds of entries "
                 "that would all be legal; the condition is tested in tests/test_onslaught_victory.py",
-        "13.3": "the victory points are counted by the referee and given as notes; no entry claims a score, so "
-                "none can be wrong",
     },
 }
 """Checked rows no log can breach, by game: section -> why."""

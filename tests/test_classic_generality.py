@@ -294,3 +294,14 @@ def test_a_variant_changes_named_handlers_of_its_parent(tmp_path: Path) -> None:
     with pytest.raises(KeyError):
         REGISTRY.removing("no-such")
     assert isinstance(REGISTRY, Registry)
+
+
+def test_a_claim_of_victory_points_is_counted(wider: Path, tmp_path: Path) -> None:
+    """12.0: the points a claim writes are the referee's count of the places each side controls (Moscow 3, Tula 1,
+    Soviet); a level is refused, this game has none (issue 26)."""
+    turns = "".join(f"Turn {t}\n" for t in range(1, 8))
+    log = '[Game "steppe"]\n' + turns + "Phase soviet_movement\nSoviet: declare victory points German 0 Soviet 4\n"
+    assert findings(wider, log, tmp_path) == []
+    assert findings(wider, log.replace("Soviet 4", "Soviet 5"), tmp_path) == [(10, "error", "12.0")]
+    assert findings(wider, log.replace("victory points", "victory decisive points"), tmp_path) == \
+        [(10, "error", "12.0")]

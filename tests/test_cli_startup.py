@@ -42,6 +42,10 @@ def test_a_check_loads_its_own_rule_system_only_and_no_signatures() -> None:
     assert onslaught[0] == "0" and any(m.startswith("adjudicator.systems.onslaught") for m in onslaught)
     assert not [m for m in onslaught if m.startswith(("adjudicator.systems.omaha", "adjudicator.systems.fire_and",
                                                        "cryptography"))]
+    # Nor the classic series' rules vocabulary and its cross-checks, nor the coverage tables (`adjudicate rules`).
+    vocabulary = _loaded_by_check(ROOT / "examples" / "onslaught" / "legal-sample-game.log", "wargame.rule",
+                                  "adjudicator.coverage")
+    assert vocabulary == ["0"]
     omaha = _loaded_by_check(ROOT / "examples" / "omaha" / "legal-sample-game.log", *watched)
     assert omaha[0] == "0" and any(m.startswith("adjudicator.systems.omaha") for m in omaha)
     assert not [m for m in omaha if m.startswith(("adjudicator.systems.onslaught", "cryptography"))]

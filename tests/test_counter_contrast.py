@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from builder.render.counters import (
-    LEG_BLACK, MIN_CONTRAST, MOBILE_RED, _band, _contrast, _readable, _rgb, render_marker, render_unit,
-    short_designation, side_colours,
-)
-from builder.render.style import INK, PAPER
+from builder.render.counters import render_marker, render_unit, side_colours
+from builder.render.counters.face import band
+from builder.render.counters.units import LEG_BLACK, MOBILE_RED, short_designation
+from builder.render.ink import INK, MIN_CONTRAST, PAPER, contrast, readable, rgb
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 
@@ -27,12 +26,12 @@ def unit_texts(game: Game) -> list[tuple[str, RGB, RGB]]:
     nations = {n.id: n for n in game.manifest.nationality}
     out: list[tuple[str, RGB, RGB]] = []
     for _, unit in game.units:
-        text, fill = _rgb(nations[unit.nationality].text_colour), _rgb(nations[unit.nationality].background_colour)
+        text, fill = rgb(nations[unit.nationality].text_colour), rgb(nations[unit.nationality].background_colour)
         out.append((f"{unit.id} values and symbol", text, fill))
-        for band in (fill, _band(fill)):  # the designation: on the full face, on the reduced face's band
-            out.append((f"{unit.id} designation", _readable(text, band), band))
-        box = _rgb(MOBILE_RED if unit.mobility == "mobile" else LEG_BLACK)
-        out.append((f"{unit.id} boxed movement", _rgb(PAPER), box))
+        for under in (fill, band(fill)):  # the designation: on the full face, on the reduced face's band
+            out.append((f"{unit.id} designation", readable(text, under), under))
+        box = rgb(MOBILE_RED if unit.mobility == "mobile" else LEG_BLACK)
+        out.append((f"{unit.id} boxed movement", rgb(PAPER), box))
     return out
 
 
@@ -42,7 +41,7 @@ def marker_texts(game: Game) -> list[tuple[str, RGB, RGB]]:
     for marker in game.markers.marker:
         text, fill = side_colours(game, marker.side)
         if marker.kind == "turn":
-            text, fill = _rgb(INK), _rgb(PAPER)
+            text, fill = rgb(INK), rgb(PAPER)
         out.append((marker.id, text, fill))
     for side in game.manifest.sides:
         out.append((f"{side} marker back", *side_colours(game, side)))
@@ -51,8 +50,8 @@ def marker_texts(game: Game) -> list[tuple[str, RGB, RGB]]:
 
 def test_counter_and_marker_text_contrast(game: Game) -> None:
     """Every unit and marker face's text against its fill is at least 4.5:1."""
-    low = [(what, round(_contrast(text, fill), 2)) for what, text, fill in unit_texts(game) + marker_texts(game)
-           if _contrast(text, fill) < MIN_CONTRAST]
+    low = [(what, round(contrast(text, fill), 2)) for what, text, fill in unit_texts(game) + marker_texts(game)
+           if contrast(text, fill) < MIN_CONTRAST]
     assert low == []
     assert MIN_CONTRAST == 4.5
 
@@ -63,10 +62,10 @@ def test_rendered_faces_use_those_colours(game: Game) -> None:
     for _, unit in game.units[:12]:
         face = render_unit(game, unit, "full", 75).convert("RGB")
         colours = {c for _, c in (face.getcolors(75 * 75) or [])}
-        assert _rgb(nations[unit.nationality].text_colour) in colours, unit.id
+        assert rgb(nations[unit.nationality].text_colour) in colours, unit.id
     for marker in game.markers.marker[:6]:
         image: Image.Image = render_marker(game, marker, 0, 75).convert("RGB")
-        text, _ = side_colours(game, marker.side) if marker.kind != "turn" else (_rgb(INK), _rgb(PAPER))
+        text, _ = side_colours(game, marker.side) if marker.kind != "turn" else (rgb(INK), rgb(PAPER))
         assert text in {c for _, c in (image.getcolors(75 * 75) or [])}, marker.id
 
 

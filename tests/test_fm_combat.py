@@ -3,6 +3,7 @@ support markers, the differential, the terrain line and the result."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 
 import pytest
@@ -14,6 +15,8 @@ from adjudicator.systems.omaha import OmahaState
 from adjudicator.systems.fire_and_movement.combat import Support, audit, column_on_line
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+from play_support import play as replay
+from play_support import position
 
 COMBAT = "Phase movement\nPhase bombardment\nPhase combat\n"
 MOBILE_COMBAT = COMBAT + "Phase mobile_movement\nPhase mobile_combat\n"
@@ -30,16 +33,10 @@ def game() -> Game:
 def play(game: Game, placed: dict[str, str], text: str) -> tuple[list[tuple[str, str, str]], OmahaState]:
     """Replay GT 1 from its first phase with `placed` on the map: (severity, rule, entry) of each
     error, warning and 8.2.1 d note."""
-    base = FM.initial_state(game, [])
-    state = replace(base, location={**base.location, **placed})
-    source = f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{text}'
-    lines = source.splitlines()
-    found: list[tuple[str, str, str]] = []
-    for entry in parse_text(source):
-        found += [(f.severity, f.rule, lines[f.line - 1].split("#")[0].strip()) for f in FM.check(state, entry)
-                  if f.severity != "note" or f.rule == "8.2.1d"]
-        state = FM.apply(state, entry)
-    return found, state
+    played = replay(FM, position(FM, game, placed=placed), f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{text}',
+                    finish=False)
+    return [(f.severity, f.rule, played.text_of(f)) for f in played.findings
+            if f.severity != "note" or f.rule == "8.2.1d"], played.state
 
 
 def test_lines_and_columns(game: Game) -> None:
@@ -152,7 +149,8 @@ def test_fortification_then_flak_halving() -> None:
     (the other order would give 2), +8 counts 2, +6 counts 2 (the other order: 1)."""
     from adjudicator.notation.entries import Header
 
-    fortified = load_game(data_root(), "omaha")  # a copy of its own: the map gets a fortification
+    # A copy of its own (load_game hands out one shared object per data): the map gets a fortification.
+    fortified = copy.copy(load_game(data_root(), "omaha"))
     target = fortified.grid.hex_of("2117")
     base = FM.initial_state(fortified, [Header(key="Optional", value="flak")])
     state = replace(base, location={**base.location, **OPEN, "1Flak": "2116"})
@@ -182,7 +180,8 @@ def test_a_claim_without_a_modifier_cites_the_modifiers_clause() -> None:
     flak unit breaks 15.0; a differential wrong another way is 8.2.1 d."""
     from adjudicator.notation.entries import Header
 
-    fortified = load_game(data_root(), "omaha")  # a copy of its own: the map gets a fortification
+    # A copy of its own (load_game hands out one shared object per data): the map gets a fortification.
+    fortified = copy.copy(load_game(data_root(), "omaha"))
     target = fortified.grid.hex_of("2117")
     fortified.__dict__["hex_terrain"] = {**fortified.hex_terrain, target: (*fortified.hex_terrain[target],
                                                                            "fortification")}
@@ -215,3 +214,37 @@ def test_a_claim_without_a_modifier_cites_the_modifiers_clause() -> None:
 def game_of() -> Game:
     """The bundled Omaha data (outside the fixture)."""
     return load_game(data_root(), "omaha")
+
+
+def test_a_modifier_applied_without_its_condition_cites_its_clause(game: Game) -> None:
+    """Ruling (issue 26): a claimed result that is what a river's line gives when 8.2.2's condition does not
+    hold (an attacker not across it, or one across it over a bridge) breaks 8.2.2, not 8.2.1 d; a differential
+    claimed with 15.0's aircraft halving where no AA/Flak unit is near breaks 15.0."""
+    from adjudicator.notation.entries import Header
+
+    # 0225 is broken (marsh line); the river's line is the city line. +4 on the marsh line, die 1: D2;
+    # on the city line: Ex.
+    attack = "Allied: attack 0225 with 16/1 18/1 diff +4 die 1 result {}"
+    for other in ("0125", "0224"):  # 0125: not across the river; 0224: across it over the bridge
+        placed = {"914/352": "0225", "16/1": "0325", "18/1": other}
+        assert play(game, placed, COMBAT + attack.format("D2") + "\n")[0] == []
+        found = play(game, placed, COMBAT + attack.format("Ex") + "\n")[0]
+        assert found == [("error", "8.2.2", attack.format("Ex"))], other
+        assert play(game, placed, COMBAT + attack.format("D3") + "\n")[0] == [("error", "8.2.1d", attack.format("D3"))]
+    placed = {"914/352": "0225", "16/1": "0325", "18/1": "0125"}
+    base = FM.initial_state(game, [])
+    state = replace(base, location={**base.location, **placed})
+    entries = parse_text(f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{COMBAT}{attack.format("Ex")}\n')
+    for entry in entries[:-1]:
+        state = FM.apply(state, entry)
+    (error,) = [f for f in FM.check(state, entries[-1]) if f.severity == "error"]
+    assert "counts only when every attacker crosses one" in error.message
+    # 15.0: with 1Flak far from 2117 a +10 aircraft marker counts whole: 4 + 10 - 4 = +10; +5 halves it.
+    far = replace(FM.initial_state(game, [Header(key="Optional", value="flak")]),
+                  location={**base.location, **OPEN, "1Flak": "1510"})
+    halved = "Allied: attack 2117 with 16/1 diff +5 support us_air_10"
+    entries = parse_text(f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{COMBAT}{halved}\n')
+    for entry in entries[:-1]:
+        far = FM.apply(far, entry)
+    (error,) = [f for f in FM.check(far, entries[-1]) if f.severity == "error"]
+    assert error.rule == "15.0" and "where its condition does not hold" in error.message

@@ -342,3 +342,19 @@ def test_a_bombardment_claim_without_a_modifier_cites_its_clause(game: Game) -> 
     assert replay_errors(game, "Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\n" + whole,
                          flak, optional=("flak",))[0] == [("15.0", whole.strip())]
     assert bombard_errors(game, whole.replace("+14", "+13"))[0] == ("8.1.2", whole.replace("+14", "+13").strip())
+
+
+def test_a_bombardments_no_effect_carried_out_cites_8_1_3(game: Game) -> None:
+    """Ruling (issue 26): after a bombardment, a loss or a retreat its result does not call for (what the
+    table's Ex or A2 would do in ground combat) breaks 8.1.3, the clause on what a bombardment's results do,
+    not 8.2.4."""
+    # +4 against 4: 0 on the clear line, column c6; a 1 reads Ex, a 4 reads A2: no effect in a bombardment.
+    exchange = "Allied: bombard 2117 diff +0 die 1 result - support us_air_4\n"
+    assert bombard_errors(game, exchange + "German: deplete 914/352\nPhase combat\n") == \
+        [("8.1.3", "German: deplete 914/352")]
+    pushed = "Allied: bombard 2117 diff +0 die 4 result - support us_air_4\n"
+    assert bombard_errors(game, pushed + "German> retreat 914/352 2117-2016-1916\nPhase combat\n") == \
+        [("8.1.3", "German> retreat 914/352 2117-2016-1916")]
+    # After ground combat the same entries stay 8.2.4's.
+    assert ("8.2.4", "German: deplete 914/352") in errors(
+        game, "Allied: attack 2117 with 18/1 die 4 result A2\nGerman: deplete 914/352\n", BOMBARD_AT)

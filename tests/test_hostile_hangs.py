@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.render.counters import _smaller, _text_font
+from builder.render.ink import font_at, smaller
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_a_smaller_font_is_smaller() -> None:
     """7 x 0.93 rounds back to 7: every step down is at least one size."""
     for size in range(2, 60):
-        assert _smaller(_text_font(size), 0.93).size < size
+        assert smaller(font_at(size), 0.93).size < size
 
 
 def test_a_picture_at_the_smallest_scale(tmp_path: Path) -> None:

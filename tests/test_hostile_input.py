@@ -413,22 +413,35 @@ def test_json_to_text_of_a_faithful_log(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_comment_ending_in_a_backslash_exports_to_the_same_steps(tmp_path: Path, built_module: object) -> None:
-    """The encoder quotes a token ending in a backslash as SequenceEncoder does: no step lost."""
+    """The encoder quotes a token ending in a backslash as SequenceEncoder does: no step lost, whether the
+    backslash ends a comment line at the end or in the middle of the log, an entry's own comment, or a run of two;
+    the recording reads back to the same entries."""
     from wargame.vassal.reader import read_recording
 
     assert callable(built_module)
     module = built_module("onslaught")
-    plain, slashed = tmp_path / "plain.log", tmp_path / "slashed.log"
-    text = SAMPLE.read_text(encoding="utf-8")
-    plain.write_text(text + "# a note\n", encoding="utf-8")
-    slashed.write_text(text + "# a note \\\n", encoding="utf-8")
-    counts = []
-    for log in (plain, slashed):
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    middle = next(i for i in range(len(lines) // 2, len(lines)) if lines[i] and not lines[i].startswith(("#", "[")))
+    entry = lines[middle].split("#")[0].rstrip()
+    variants = {
+        "plain": [*lines, "# a note"], "end": [*lines, "# a note \\"],
+        "middle": [*lines[:middle], "# a note \\", *lines[middle:]],
+        "two": [*lines[:middle], "# two \\\\", *lines[middle:]],
+        "entry": [*lines[:middle], entry + "  # its note\\", *lines[middle + 1:]],
+    }
+    steps: dict[str, int] = {}
+    for name, text in variants.items():
+        log = tmp_path / f"{name}.log"
+        log.write_text("\n".join(text) + "\n", encoding="utf-8")
         out = log.with_suffix(".vlog")
         result = CliRunner().invoke(adjudicate, ["export", str(log), "--module", str(module), "-o", str(out)])
         assert result.exit_code == 0, result.output
-        counts.append(len(read_recording(out).steps))
-    assert counts[0] == counts[1]
+        steps[name] = len(read_recording(out).steps)
+        again = CliRunner().invoke(adjudicate, ["check", str(out)])
+        assert again.exit_code == 0 and " 0 error(s)" in again.output, (name, again.output[-400:])
+    # A comment line of its own is a step of its own; an entry's comment travels with the entry.
+    assert steps["end"] == steps["plain"] and steps["middle"] == steps["two"] == steps["plain"]
+    assert steps["entry"] == steps["plain"] - 1
 
 
 def test_a_log_past_the_size_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

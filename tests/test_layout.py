@@ -11,7 +11,7 @@ from shapely.ops import unary_union
 
 from wargame.grid import Grid, GridSpec, LabelFormat
 from wargame.hexes import Hex, Hexside
-from wargame.layout import SQRT3, Layout, vassal_grid
+from wargame.layout import FLAT, ORIENTATIONS, POINTY, SQRT3, Layout, vassal_grid
 
 COORD = st.integers(min_value=-300, max_value=300)
 HEXES = st.builds(Hex, COORD, COORD)
@@ -78,6 +78,81 @@ def test_golden_pixel_to_hex() -> None:
     assert layout.pixel_to_hex(15.0, 8.0) == Hex(1, 0)
     assert layout.pixel_to_hex(0.0, -8.6) == Hex(0, 0)
     assert layout.pixel_to_hex(0.0, -8.7) == Hex(0, -1)  # beyond the north flat, 8.66 from the centre
+
+
+# -- the orientation matrix ----------------------------------------------------------------
+def test_orientations_are_red_blobs_matrices() -> None:
+    """Flat and pointy are the two values of Red Blob's Orientation; each backward matrix inverts its forward one."""
+    assert (FLAT.f0, FLAT.f1, FLAT.f2, FLAT.f3, FLAT.start_angle) == (1.5, 0.0, SQRT3 / 2, SQRT3, 0.0)
+    assert (POINTY.f0, POINTY.f1, POINTY.f2, POINTY.f3, POINTY.start_angle) == (SQRT3, SQRT3 / 2, 0.0, 1.5, 0.5)
+    assert ORIENTATIONS == {"flat": FLAT, "pointy": POINTY}
+    for m in (FLAT, POINTY):
+        product = [m.b0 * m.f0 + m.b1 * m.f2, m.b0 * m.f1 + m.b1 * m.f3,
+                   m.b2 * m.f0 + m.b3 * m.f2, m.b2 * m.f1 + m.b3 * m.f3]
+        assert product == pytest.approx([1.0, 0.0, 0.0, 1.0])
+    assert Layout("pointy", 10.0, (0.0, 0.0)).matrix is POINTY
+
+
+def _centre_before_the_matrix(layout: Layout, h: Hex) -> tuple[float, float]:
+    """Layout.centre as it was written before the matrix (one branch per orientation)."""
+    s = layout.size_px
+    ox, oy = layout.origin
+    if layout.orientation == "flat":
+        return ox + 1.5 * s * h.q, oy + SQRT3 * s * (h.r + h.q / 2)
+    return ox + SQRT3 * s * (h.q + h.r / 2), oy + 1.5 * s * h.r
+
+
+def _corners_before_the_matrix(layout: Layout, h: Hex) -> list[tuple[float, float]]:
+    """Layout.corners as it was written before the matrix."""
+    cx, cy = _centre_before_the_matrix(layout, h)
+    start = 0.0 if layout.orientation == "flat" else 30.0
+    return [(cx + layout.size_px * math.cos(math.radians(start + 60.0 * k)),
+             cy + layout.size_px * math.sin(math.radians(start + 60.0 * k))) for k in range(6)]
+
+
+def _fractional_before_the_matrix(layout: Layout, x: float, y: float) -> tuple[float, float]:
+    """Layout.fractional as it was written before the matrix."""
+    s = layout.size_px
+    px, py = x - layout.origin[0], y - layout.origin[1]
+    if layout.orientation == "flat":
+        return (2.0 / 3.0 * px) / s, (-1.0 / 3.0 * px + SQRT3 / 3.0 * py) / s
+    return (SQRT3 / 3.0 * px - 1.0 / 3.0 * py) / s, (2.0 / 3.0 * py) / s
+
+
+@FAST
+@given(LAYOUTS, HEXES, st.floats(min_value=-2.0, max_value=2.0), st.floats(min_value=-2.0, max_value=2.0))
+def test_the_matrix_gives_the_same_pixels_as_before(layout: Layout, h: Hex, du: float, dv: float) -> None:
+    """Centres, corners and fractional coordinates from the matrix are the branchy formulas' to the last bit,
+    so no board, module grid or VASSAL reading moved when the matrix came in."""
+    assert layout.centre(h) == _centre_before_the_matrix(layout, h)
+    assert layout.corners(h) == _corners_before_the_matrix(layout, h)
+    x, y = layout.centre(h)
+    x, y = x + du * layout.size_px, y + dv * layout.size_px
+    assert layout.fractional(x, y) == _fractional_before_the_matrix(layout, x, y)
+
+
+def test_the_matrix_gives_the_same_pixels_as_before_on_every_bundled_map() -> None:
+    """The same, bit for bit, over every hex of the bundled maps laid out flat and pointy at the module's size."""
+    from wargame.bundled import data_root
+    from wargame.game import load_game
+
+    for game_id in ("moscow", "omaha", "onslaught"):
+        game = load_game(data_root(), game_id)
+        for orientation in ("flat", "pointy"):
+            grid = Grid(game.map.grid.model_copy(update={"orientation": orientation}))
+            layout = Layout.for_grid(grid, game.map.layout.hex_size_px, game.map.layout.margin_px)
+            for h in grid.hexes:
+                assert layout.corners(h) == _corners_before_the_matrix(layout, h), (game_id, orientation, h)
+
+
+def test_side_normals_are_perpendicular_to_the_sides() -> None:
+    """Each side normal is at right angles to a pair of opposite sides of the hex, as the renderer's textures need."""
+    for m in (FLAT, POINTY):
+        corners = m.unit_corners
+        sides = [(corners[(k + 1) % 6][0] - corners[k][0], corners[(k + 1) % 6][1] - corners[k][1]) for k in range(6)]
+        for nx, ny in m.side_normals:
+            assert math.hypot(nx, ny) == pytest.approx(1.0)
+            assert sum(1 for sx, sy in sides if abs(sx * nx + sy * ny) < 1e-12) == 2
 
 
 # -- pixel -> hex ---------------------------------------------------------------------------

@@ -207,7 +207,7 @@ def test_a_verdicts_pictures_have_readable_hex_numbers(game_id: str) -> None:
     """At the reading scale the hex numbers' digits are at least 9 px high (about 5 px before, at 0.75)."""
     from builder.picture import reading_scale
     from builder.render.board import hex_number_px
-    from builder.render.style import font
+    from builder.render.ink import font
     from wargame.bundled import data_root
     from wargame.game import load_game
     game = load_game(data_root(None), game_id)

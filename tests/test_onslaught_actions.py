@@ -12,6 +12,7 @@ from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
+from play_support import play as replay
 
 ALLIED = {"side": "Allied"}
 GERMAN = {"side": "German"}
@@ -32,11 +33,7 @@ def position(game: Game, units: dict[str, str]) -> OnslaughtState:
 
 def play(state: OnslaughtState, entries: Sequence[Entry]) -> list[tuple[str, str]]:
     """Every finding (severity, rule) of a run of entries."""
-    found: list[tuple[str, str]] = []
-    for entry in entries:
-        found += [(f.severity, f.rule) for f in ONSLAUGHT.check(state, entry)]
-        state = ONSLAUGHT.apply(state, entry)
-    return found
+    return replay(ONSLAUGHT, state, entries, finish=False).rules()
 
 
 # -- 6.5 major waterways -------------------------------------------------------------------

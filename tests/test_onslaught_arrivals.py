@@ -7,7 +7,6 @@ before that turn is out of play, so only the turn's own reinforcements are owed.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 
 import pytest
@@ -19,6 +18,8 @@ from adjudicator.systems.onslaught.arrivals import OUT_OF_PLAY, replacement_cost
 from adjudicator.systems.onslaught.losses import apply_loss
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+from play_support import play as replay
+from play_support import position
 
 LANDINGS = {"us-inf-01": "0620", "us-inf-02": "0720", "br-inf-01": "0820"}
 """One Allied division on each landing hex: the Allies stay on the map (13.1) and hold their sources."""
@@ -37,21 +38,11 @@ def play(game: Game, turn: int, placed: dict[str, str], text: str,
          depleted: tuple[str, ...] = ()) -> tuple[list[tuple[str, str]], OnslaughtState, list[Finding]]:
     """Replay `Turn N / Step action` and `text` from the position `placed` (reinforcements of
     earlier turns out of play): (rule, entry) of each error, the final state, every finding."""
-    base = ONSLAUGHT.initial_state(game, [])
     earlier = {row.unit: OUT_OF_PLAY for _, row in game.reinforcements if row.turn < turn}
-    state = replace(base, location={**earlier, **placed}, depleted=frozenset(depleted), turn=turn - 1,
-                    step="reinforcement", supply={"Allied": 20, "German": 20})
-    source = f'[Game "onslaught"]\nTurn {turn}\nStep action\n{text}'
-    lines = source.splitlines()
-    findings: list[Finding] = []
-    for entry in parse_text(source):
-        before = copy.copy(state.__dict__)
-        findings += ONSLAUGHT.check(state, entry)
-        assert state.__dict__ == before
-        state = ONSLAUGHT.apply(state, entry)
-    findings += ONSLAUGHT.finish(state)
-    shown = [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in findings if f.severity == "error"]
-    return shown, state, findings
+    state = position(ONSLAUGHT, game, placed={**earlier, **placed}, over_setup=False, depleted=frozenset(depleted),
+                     turn=turn - 1, step="reinforcement", supply={"Allied": 20, "German": 20})
+    played = replay(ONSLAUGHT, state, f'[Game "onslaught"]\nTurn {turn}\nStep action\n{text}')
+    return played.errors(), played.state, played.findings
 
 
 def turn_2_germans() -> str:

@@ -12,6 +12,7 @@ from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from adjudicator.systems.onslaught.arrivals import box_of
 from wargame.bundled import data_root
 from wargame.game import load_game
+from play_support import play as replay
 
 ALLIED = {"side": "Allied"}
 GERMAN = {"side": "German"}
@@ -31,11 +32,8 @@ def start() -> OnslaughtState:
 
 def play(state: OnslaughtState, entries: Sequence[Entry]) -> tuple[list[tuple[str, str]], OnslaughtState]:
     """Every finding (severity, rule) of a run of entries, and the state after them."""
-    found: list[tuple[str, str]] = []
-    for entry in entries:
-        found += [(f.severity, f.rule) for f in ONSLAUGHT.check(state, entry)]
-        state = ONSLAUGHT.apply(state, entry)
-    return found, state
+    played = replay(ONSLAUGHT, state, entries, finish=False)
+    return played.rules(), played.state
 
 
 def turn(n: int) -> list[Entry]:

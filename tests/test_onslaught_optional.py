@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 
 import pytest
@@ -15,6 +14,7 @@ from adjudicator.systems.onslaught.arrivals import OUT_OF_PLAY
 from wargame.bundled import data_root
 from wargame.errors import ReplayError
 from wargame.game import Game, load_game
+from play_support import play as replay
 
 LANDINGS = {"us-inf-01": "0620", "us-inf-02": "0720", "br-inf-01": "0820"}
 FAR_GERMAN = {"de-inf-20": "4930"}
@@ -36,19 +36,10 @@ def play(game: Game, turn: int, placed: dict[str, str], text: str, optional: tup
     force: (rule, entry) of each error, the final state, every finding."""
     base = state or ONSLAUGHT.initial_state(game, [Header(key="Optional", value=rule) for rule in optional])
     earlier = {row.unit: OUT_OF_PLAY for _, row in game.reinforcements if row.turn < turn}
-    state = replace(base, location={**earlier, **placed}, turn=turn - 1, step="reinforcement",
+    start = replace(base, location={**earlier, **placed}, turn=turn - 1, step="reinforcement",
                     supply={"Allied": supply[0], "German": supply[1]})
-    source = f'[Game "onslaught"]\nTurn {turn}\nStep action\n{text}'
-    lines = source.splitlines()
-    findings: list[Finding] = []
-    for entry in parse_text(source):
-        before = copy.copy(state.__dict__)
-        findings += ONSLAUGHT.check(state, entry)
-        assert state.__dict__ == before
-        state = ONSLAUGHT.apply(state, entry)
-    findings += ONSLAUGHT.finish(state)
-    shown = [(f.rule, lines[f.line - 1].split("#")[0].strip()) for f in findings if f.severity == "error"]
-    return shown, state, findings
+    played = replay(ONSLAUGHT, start, f'[Game "onslaught"]\nTurn {turn}\nStep action\n{text}')
+    return played.errors(), played.state, played.findings
 
 
 def test_unknown_optional_rule_stops_with_a_suggestion(game: Game) -> None:

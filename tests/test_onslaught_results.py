@@ -9,18 +9,18 @@ examples/onslaught/ cover the same sections from the campaign set-up.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 
 import pytest
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack
-from adjudicator.notation.text import parse_text
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from adjudicator.systems.onslaught.results import Effect, fate, owed
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+from play_support import play as replay
+from play_support import position
 
 PREFIX = '[Game "onslaught"]\nTurn 1\nStep action\nAllied: action combat\n'
 
@@ -35,22 +35,10 @@ def play(game: Game, placed: dict[str, str], text: str, depleted: tuple[str, ...
          setup: bool = False) -> tuple[list[tuple[str, str, str]], OnslaughtState, list[Finding]]:
     """Replay `text` after PREFIX with the divisions where `placed` says (plus the campaign set-up
     if `setup`); the (severity, rule, entry text) of every error and warning, the final state and
-    every finding. Checks that check() never changes the state on the way."""
-    base = ONSLAUGHT.initial_state(game, [])
-    location = {**base.location, **placed} if setup else placed
-    state = replace(base, location=location, depleted=frozenset(depleted))
-    source = PREFIX + text
-    lines = source.splitlines()
-    findings: list[Finding] = []
-    for entry in parse_text(source):
-        before = copy.copy(state.__dict__)
-        findings += ONSLAUGHT.check(state, entry)
-        assert state.__dict__ == before
-        state = ONSLAUGHT.apply(state, entry)
-    findings += ONSLAUGHT.finish(state)
-    shown = [(f.severity, f.rule, lines[f.line - 1].split("#")[0].strip()) for f in findings
-             if f.severity != "note"]
-    return shown, state, findings
+    every finding (tests/play_support.py checks that check() never changes the state on the way)."""
+    state = position(ONSLAUGHT, game, placed=placed, over_setup=setup, depleted=frozenset(depleted))
+    played = replay(ONSLAUGHT, state, PREFIX + text)
+    return played.shown(), played.state, played.findings
 
 
 def errors(shown: list[tuple[str, str, str]]) -> list[tuple[str, str]]:

@@ -15,7 +15,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Move, Pass
 from builder.picture import Painter, _seat, board_key, cached_board, reading_scale
 from builder.render.board import HEX_NUMBER_DY, board_layout, hex_number_px
-from builder.render.style import PAPER, font
+from builder.render.ink import PAPER, font
 from umpire.cli import main
 from umpire.scenes import marks_for
 from wargame.bundled import data_root
@@ -347,7 +347,7 @@ def _number_box(painter: Painter, label: str, origin: tuple[int, int]) -> tuple[
     """The pixels of a hex's printed number (as the board prints it) in a picture cut at `origin`."""
     layout = painter.layout
     cx, cy = layout.centre(painter.game.grid.hex_of(label))
-    y = cy + HEX_NUMBER_DY[layout.orientation] * layout.size_px
+    y = cy + HEX_NUMBER_DY[layout.matrix] * layout.size_px
     left, top, right, bottom = font(hex_number_px(layout.size_px), condensed=True).getbbox(label, anchor="mm")
     return (round(cx + left - origin[0]), round(y + top - origin[1]),
             round(cx + right - origin[0]), round(y + bottom - origin[1]))

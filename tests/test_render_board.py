@@ -250,13 +250,13 @@ def test_banded_translucent_paste_equals_one_paste(onslaught: Game, monkeypatch:
     """A translucent layer pasted in bands on threads gives the bytes of one whole paste."""
     from PIL import ImageDraw
 
-    from builder.render import board
+    from builder.render import board_canvas
 
     noise = Image.effect_noise((600, 1400), 60).convert("RGB")
 
     def tinted() -> bytes:
         canvas = noise.copy()
-        b = board._Board(onslaught, onslaught.layout, onslaught.layout, canvas, ImageDraw.Draw(canvas),
+        b = board_canvas.BoardCanvas(onslaught, onslaught.layout, onslaught.layout, canvas, ImageDraw.Draw(canvas),
                          (600.0, 1400.0), 1)
 
         def paint(mask: ImageDraw.ImageDraw, ink: int, origin: tuple[float, float]) -> None:
@@ -265,7 +265,7 @@ def test_banded_translucent_paste_equals_one_paste(onslaught: Game, monkeypatch:
         return canvas.tobytes()
 
     banded = tinted()
-    monkeypatch.setattr(board, "PASTE_BANDS", 1)
+    monkeypatch.setattr(board_canvas, "PASTE_BANDS", 1)
     assert banded == tinted()
     assert banded != noise.tobytes()
 
@@ -288,3 +288,63 @@ def test_threaded_png_encoding_gives_the_same_bytes() -> None:
     encoded = encode_pngs(images)
     assert list(encoded) == list(images)
     assert all(encoded[name] == one(image) for name, image in images.items())
+
+
+# -- the renderer's shape -------------------------------------------------------------------
+RENDER = Path(__file__).resolve().parent.parent / "builder" / "render"
+ORIENTATION_NAMES = frozenset({"flat", "pointy"})
+
+
+def orientation_branches(source: str) -> list[int]:
+    """Lines of a module that name an orientation ("flat", "pointy") or read one (`orientation`) instead of
+    taking its matrix: the places a branch on the orientation's name could hide."""
+    import ast
+
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.lower() in ORIENTATION_NAMES:
+            lines.append(node.lineno)
+        elif isinstance(node, ast.Attribute) and node.attr == "orientation":
+            lines.append(node.lineno)
+        elif (isinstance(node, ast.Name) and node.id == "orientation") or (
+                isinstance(node, ast.arg) and node.arg == "orientation"):
+            lines.append(node.lineno)
+    return sorted(lines)
+
+
+def test_the_orientation_check_finds_a_branch() -> None:
+    """The check below finds the branches it is there to forbid."""
+    assert orientation_branches('def f(layout):\n    return 0.0 if layout.orientation == "flat" else 30.0\n') == [2, 2]
+    assert orientation_branches('DY = {"pointy": -0.6}\n\ndef g(orientation: str) -> None: ...\n') == [1, 3]
+    assert orientation_branches('"""Flat-topped hexes: a word in a docstring is not a branch."""\n') == []
+
+
+def test_no_render_module_branches_on_orientation_names() -> None:
+    """Corners, side normals and centres come from the kernel's orientation matrix (house style 17): no module of
+    builder/render names an orientation or reads a layout's orientation name."""
+    offenders = {p.name: found for p in sorted(RENDER.glob("*.py"))
+                 if (found := orientation_branches(p.read_text(encoding="utf-8")))}
+    assert offenders == {}
+
+
+@pytest.mark.parametrize("orientation", ["flat", "pointy"])
+def test_the_renderer_takes_its_corners_from_the_layout(orientation: str) -> None:
+    """A hex painted at a layout's centre has the layout's own corners, bit for bit, in either orientation."""
+    from builder.render.board_canvas import hex_corners
+
+    layout = Layout(orientation, 37.5, (12.0, 31.0))  # type: ignore[arg-type]
+    for h in (Hex(0, 0), Hex(3, -2), Hex(-5, 7)):
+        assert hex_corners(layout.centre(h), layout.size_px, layout.matrix) == layout.corners(h)
+
+
+def test_board_modules_are_short_and_say_what_they_hold() -> None:
+    """The board renderer is split by concern: no module over 600 lines, each opening with a one-line docstring."""
+    import ast
+
+    modules = sorted(RENDER.glob("board*.py"))
+    assert len(modules) >= 6
+    for path in modules:
+        source = path.read_text(encoding="utf-8")
+        assert len(source.splitlines()) <= 600, path.name
+        doc = ast.get_docstring(ast.parse(source))
+        assert doc is not None and "\n" not in doc.strip(), path.name

@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from builder.render.charts import Paragraph, Pen, Table, chart_sheets, png_bytes, render_charts, write_charts
+from builder.render.charts import chart_sheets, png_bytes, render_charts, write_charts
+from builder.render.charts.blocks import Paragraph
+from builder.render.charts.layout import Pen
+from builder.render.charts.table import Table
 from wargame.bundled import data_root, game_ids
 from wargame.game import Game, load_game
 from wargame.models import Chart, ChartsFile

@@ -96,11 +96,11 @@ def test_image_name_examples() -> None:
 
 def test_rendering_is_deterministic(game: Game) -> None:
     """The same counter twice gives the same pixels (the cache is not what makes it so)."""
-    from builder.render import counters
+    from builder.render.counters import units
 
     unit = game.units[-1][1]
     first = render_unit(game, unit, "full").tobytes()
-    counters._draw_unit.cache_clear()
+    units._draw_unit.cache_clear()
     assert render_unit(game, unit, "full").tobytes() == first
 
 

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from builder.geography.config import GeographySpec
-from builder.render.counters import SIZE_GLYPHS
+from builder.render.counters.symbols import SIZE_GLYPHS
 from wargame.bundled import data_root
 from wargame.datafiles import load_toml
 from wargame.game import Game, load_game

@@ -118,18 +118,32 @@ def test_the_page_has_both_systems_tables() -> None:
     assert set(SYSTEMS) <= set(found) and len(found["Onslaught"]) == 44
 
 
-def test_a_classic_games_table_is_the_registrys_output() -> None:
-    """Battle for Moscow's table is exactly `adjudicate rules moscow --format markdown` (generated, not typed)."""
+@pytest.mark.parametrize("heading", list(SYSTEMS))
+def test_every_table_is_the_rules_commands_output(heading: str) -> None:
+    """Each system's table is exactly `adjudicate rules GAME --format markdown` (generated, not typed)."""
     from click.testing import CliRunner
 
     from adjudicator.cli import main
 
-    result = CliRunner().invoke(main, ["rules", "moscow", "--format", "markdown"])
+    result = CliRunner().invoke(main, ["rules", SYSTEMS[heading], "--format", "markdown"])
     assert result.exit_code == 0, result.output
     page = PAGE.read_text(encoding="utf-8")
-    assert result.output in page, "docs/rules-coverage.md's Battle for Moscow table is not the registry's output"
-    rows = tables(page)["Battle for Moscow"]
+    assert result.output in page, f"docs/rules-coverage.md's {heading} table is not `adjudicate rules`' output"
+    rows = tables(page)[heading]
     assert [cells[0].split()[0] for cells in rows] == [line.split()[1] for line in result.output.splitlines()[2:]]
+
+
+def test_every_onslaught_handler_judges_a_listed_section() -> None:
+    """Each handler of Onslaught's registry is named by the coverage row of the section it judges, so the table
+    cannot leave a registered check out."""
+    from adjudicator.coverage import where_of
+    from adjudicator.systems.onslaught.coverage import FILE
+    from adjudicator.systems.onslaught.rules import REGISTRY
+
+    rows = {row.section: row for row in FILE.rows()}
+    for handler in REGISTRY.handlers:
+        assert handler.clause in rows, handler.name
+        assert where_of(handler.check or handler.apply) in rows[handler.clause].where, handler.name
 
 
 def test_every_classic_handler_names_existing_tests() -> None:
@@ -162,5 +176,38 @@ def test_rules_as_json_lists_every_section_with_resolvable_handlers() -> None:
             file, _, name = where.partition("::")
             assert name in names_in(ROOT / file), where
         assert section["tests"], section["section"]
-    refused = CliRunner().invoke(main, ["rules", "onslaught"])
-    assert refused.exit_code == 2 and "docs/rules-coverage.md" in refused.output
+    refused = CliRunner().invoke(main, ["rules", "no-such-game"])
+    assert refused.exit_code == 2 and "Error:" in refused.output and "Traceback" not in refused.output
+
+
+@pytest.mark.parametrize("game", ["onslaught", "omaha"])
+def test_the_hand_written_systems_list_every_checked_section_as_json(game: str) -> None:
+    """`adjudicate rules onslaught|omaha --format json`: every row's handlers resolve (`path::function`), every row has
+    a test, and every section the system's table calls checked has a row."""
+    import json
+
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    result = CliRunner().invoke(main, ["rules", game, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["rule_system"] == game
+    for section in doc["sections"]:
+        assert section["where"] and section["tests"], section["section"]
+        for where in section["where"]:
+            file, _, name = where.partition("::")
+            assert name in names_in(ROOT / file), where
+    listed = {s for row in doc["sections"] for s in re.findall(r"\d+(?:\.\d+)*", row["section"])}
+    if game == "onslaught":
+        from adjudicator.systems.onslaught.sections import CHECKED
+        assert set(CHECKED) <= listed
+
+
+def test_the_rulings_register_has_no_row_twice() -> None:
+    """Each ruling is written once (21 rows had been repeated word for word by merges: issue 25)."""
+    page = PAGE.read_text(encoding="utf-8")
+    register = page[page.index("## Rulings register"):]
+    rows = [line for line in register.splitlines() if line.startswith("| ") and not line.startswith("| section")]
+    assert rows and len(rows) == len(set(rows)), [r[:80] for r in rows if rows.count(r) > 1][:3]

@@ -25,7 +25,7 @@ from adjudicator.notation.text import parse_line, write_entry
 from adjudicator.systems.onslaught.sequence import ACTION_TYPES
 from adjudicator.vassal.load import translate_file
 from adjudicator.vassal.translate import Translation
-from builder.vassal.declare import MENU_TEXT, PIECE_KEYS, buttons
+from builder.vassal.declare import PIECE_KEYS, buttons
 from builder.vassal.module import build_module, draw_art
 from test_vassal_module import chain_of
 from test_vassal_reader import Session, run
@@ -34,7 +34,7 @@ from wargame.errors import Place
 from wargame.game import Game, load_game
 from wargame.vassal.commands import parse_command
 from wargame.vassal.declarations import (
-    DECLARATION_PROPERTY, PREFIX, RULE_SYSTEMS, UNSET, NotADeclaration, read_declaration,
+    DECLARATION_PROPERTY, PREFIX, UNSET, NotADeclaration, read_declaration,
 )
 from wargame.vassal.encoding import decode, encode
 from wargame.vassal.places import Places
@@ -98,11 +98,11 @@ def test_every_unit_prototype_carries_the_declarations(module: Module) -> None:
     """Each unit type's prototype has a menu command and its Report Action for every declaration
     word of the game's rule system, with the exact line format; every unit uses such a prototype."""
     game = module.game
-    words = RULE_SYSTEMS[game.manifest.series_id].unit_words
+    words = game.manifest.declare.declarations().unit_words
     prototypes = {d.get("name"): chain_of(d.text) for d in module.root.iter(P + "module.PrototypeDefinition")}
     for unit_type in game.manifest.unit_type:
         traits = prototypes[f"{game.manifest.id} {unit_type.id}"]
-        assert menus(traits) == {PIECE_KEYS[w]: MENU_TEXT[game.manifest.series_id][w] for w in words}
+        assert menus(traits) == {PIECE_KEYS[w]: game.manifest.declare.menu_text(w) for w in words}
         formats = reports(traits)
         for word in words:
             assert formats[PIECE_KEYS[word]] == f"[umpire] $PlayerSide$: {word} $UnitId$ at $location$"
@@ -130,7 +130,7 @@ def test_support_markers_carry_the_support_declaration(module: Module) -> None:
     """In Fire & Movement every support fire, naval gunfire and mines marker (in the palette and in
     the set-up's cups) has 'Declare support fire'; no other marker has a declaration."""
     game = module.game
-    marker_words = RULE_SYSTEMS[game.manifest.series_id].marker_words
+    marker_words = game.manifest.declare.declarations().marker_words
     kinds = {mk.id: mk.kind for mk in game.markers.marker}
     seen = set()
     for slot in module.root.iter(P + "widget.PieceSlot", P + "widget.CardSlot"):
@@ -140,7 +140,7 @@ def test_support_markers_carry_the_support_declaration(module: Module) -> None:
         if marker is None:
             continue
         words = marker_words.get(kinds[marker], ())
-        assert set(menus(traits).values()) == {MENU_TEXT[game.manifest.series_id][w] for w in words}
+        assert set(menus(traits).values()) == {game.manifest.declare.menu_text(w) for w in words}
         for word in words:
             assert reports(traits)[PIECE_KEYS[word]] == f"[umpire] $PlayerSide$: {word} $MarkerId$ at $location$"
             seen.add(marker)
@@ -161,7 +161,7 @@ def test_declaration_traits_decode(module: Module, tmp_path: Path) -> None:
             assert piece.unknown_traits == ()
             if piece.properties.get("UnitId"):
                 assert sum(t.id == "macro" for t in piece.traits) == len(
-                    RULE_SYSTEMS[module.game.manifest.series_id].unit_words)
+                    module.game.manifest.declare.declarations().unit_words)
 
 
 def test_the_declare_toolbar(module: Module) -> None:
@@ -169,7 +169,7 @@ def test_the_declare_toolbar(module: Module) -> None:
     (each with its report format and prompt), a DoActionButton per declaration firing the reset then
     its change, and the Declare menu listing them."""
     game = module.game
-    found = RULE_SYSTEMS[game.manifest.series_id]
+    found = game.manifest.declare.declarations()
     prop = module.root.find(f"{P}module.properties.GlobalProperties/{P}module.properties.GlobalProperty")
     assert prop is not None and prop.get("name") == DECLARATION_PROPERTY and prop.get("initialValue") == UNSET
     changes = list(prop.iter(P + "module.properties.ChangePropertyButton"))
@@ -207,17 +207,17 @@ def test_the_declare_toolbar(module: Module) -> None:
 
 def test_onslaught_action_types_are_the_rule_systems() -> None:
     """The Declare menu's action buttons are the Onslaught rule system's action types (5.1)."""
-    assert RULE_SYSTEMS["onslaught"].actions == ACTION_TYPES
+    assert load_game(data_root(), "onslaught").manifest.declare.declarations().actions == ACTION_TYPES
 
 
 def test_help_explains_every_declaration(module: Module) -> None:
     """The Help page names every menu command and its key, every toolbar button, the result codes,
     and gives an example with the lines the clicks write."""
     game = module.game
-    found = RULE_SYSTEMS[game.manifest.series_id]
+    found = game.manifest.declare.declarations()
     text = re.sub(r"<[^>]+>", " ", module.help)
     for word in found.unit_words + tuple(w for ws in found.marker_words.values() for w in ws):
-        assert MENU_TEXT[game.manifest.series_id][word] in text
+        assert game.manifest.declare.menu_text(word) in text
         assert f"Ctrl+Shift+{chr(int(PIECE_KEYS[word].split(',')[0]))}" in text
         assert f"{PREFIX} {game.manifest.sides[0]}: {word} " in text
     for button in buttons(game):
@@ -696,3 +696,31 @@ def test_the_defender_of_a_stack_declared_by_a_click(tmp_path: Path) -> None:
     (attack,) = [e for e in translation.entries if isinstance(e, Attack)]
     assert (attack.hex, attack.defender) == ("2319", "18/1")
     assert any("a defender, but no attack or bombardment was declared" in n.message for n in translation.notes)
+
+
+def test_the_declarations_are_the_games_data(tmp_path: Path) -> None:
+    """game.toml's `[declare]` is what a module offers, checked like the rest of the data: a side it names must be
+    one of the game's sides (with a suggestion), a menu text for a command nobody offers is refused, and a game
+    without the table gets attacker and target on its units and a claim of victory (issue 25: no code names a game
+    or a side for them)."""
+    import shutil
+
+    from wargame.errors import DataErrors
+
+    for kind in ("maps", "counters"):
+        shutil.copytree(data_root() / kind / "onslaught", tmp_path / kind / "onslaught")
+    manifest = tmp_path / "counters" / "onslaught" / "game.toml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace('captures = "German"', 'captures = "Germans"'), encoding="utf-8")
+    with pytest.raises(DataErrors) as refused:
+        load_game(tmp_path, "onslaught")
+    assert "'Germans' is not one of the sides" in str(refused.value) and "did you mean 'German'" in str(refused.value)
+    manifest.write_text(text.replace('stand = "Stand fast', 'bombard = "Stand fast'), encoding="utf-8")
+    with pytest.raises(DataErrors) as refused:
+        load_game(tmp_path, "onslaught")
+    assert "menu text for 'bombard', which no unit or marker offers" in str(refused.value)
+    start = text.index("[declare]")
+    manifest.write_text(text[:start], encoding="utf-8")
+    plain = load_game(tmp_path, "onslaught").manifest.declare
+    assert plain.unit == ("attacker", "target") and plain.declares == {"victory": "winning"}
+    assert plain.menu_text("attacker") == "Declare attacker"

@@ -489,3 +489,60 @@ def test_every_example_goes_through_vassal_and_back(tmp_path: Path, built_module
         read = translate_file(saved, module_path=module)
         found = replay(text.game, system_for(text.game), read.entries).findings
         assert [f for f in found if f.severity == "error"] == [], (log, found)
+
+
+PBEM = sorted(p for p in (ROOT / "examples" / "pbem").iterdir() if p.is_dir())
+"""The play-by-email games as their exchanges (examples/pbem: the sample game, a changed die, a hidden reroll)."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder", PBEM, ids=[p.name for p in PBEM])
+def test_every_pbem_exchange_goes_through_vassal_and_back(folder: Path, tmp_path: Path,
+                                                         built_module: Callable[[str], Path]) -> None:
+    """Issue 26 item 6: a play-by-email game's exchanges, read as one game (its chain), exported as one VASSAL log
+    (export takes one log: the exchanges joined in order, which replay as the chain does) read back to the same
+    findings (rule and message, at the step of each entry) and final position; and each exchange's end, saved
+    as a game, holds the position the chain reaches there."""
+    from adjudicator.cli import expand_logs, read_logs
+    from adjudicator.vassal.chain import differences, replay_chain
+    from wargame.vassal.places import fitted_places
+
+    exchanges = expand_logs((folder,))
+    chain = read_logs(exchanges, None, None, None)
+    played = replay_chain(chain)
+    game = played.game
+    module = built_module(game.id)
+    joined = tmp_path / "joined.log"
+    texts = [p.read_text(encoding="utf-8") for p in exchanges]
+    joined.write_text("".join(t if t.endswith("\n") else t + "\n" for t in texts), encoding="utf-8")
+    text = replayed(joined)
+    # The joined log is the chain: the same entries in order, the same findings of each entry.
+    assert [e.model_dump(exclude={"line"}) for e in text.entries] == \
+        [e.model_dump(exclude={"line"}) for e in played.entries]
+    by_index = {e.line: k for k, e in enumerate(played.entries, 1)}
+    text_index = {e.line: k for k, e in enumerate(text.entries, 1)}
+    assert sorted((f.severity, f.rule, f.message, text_index.get(f.line, 0)) for f in text.findings) == \
+        sorted((f.severity, f.rule, f.message, by_index.get(f.line, 0)) for f in played.findings)
+    out = tmp_path / "game.vlog"
+    result = export(joined, module, out)
+    assert result.exit_code == 0, result.output
+    translation = translate_file(out, module_path=module)
+    again = replay(game, system_for(game), translation.entries)
+    assert sorted((f.severity, f.rule, f.message, f.line) for f in again.findings) == \
+        sorted((f.severity, f.rule, f.message, text_index.get(f.line, 0)) for f in text.findings)
+    info = read_module(module)
+    phase_list = module_phases(game, info)[0]
+    assert replayed_position(game, text.system.position(again.final_state), phase_list) == \
+        replayed_position(game, text.system.position(text.final_state), phase_list)
+    # Each exchange's end as a saved game: the chain's position after that exchange's last entry.
+    last = 0
+    for path, source in zip(exchanges, texts):
+        last += len(source.splitlines())
+        index = max(k for k, e in enumerate(text.entries) if e.line <= last)
+        saved = tmp_path / f"{path.stem}.vsav"
+        assert export(joined, module, saved, "--at", str(last)).exit_code == 0, path
+        tracking = track(read_recording(saved))
+        places = fitted_places(game, info, tracking.initial.values())
+        at_end = vassal_position(game, places, phase_list, tracking.initial, tracking.initial_turns)
+        expected = replayed_position(game, text.system.position(text.states[index + 1]), phase_list)
+        assert differences(at_end, expected, "the chain") == [], path

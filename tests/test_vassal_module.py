@@ -170,7 +170,7 @@ def test_predefined_setup_holds_the_scenario(built: Built) -> None:
 def test_images_encoded_while_the_board_is_drawn_are_the_archives(built: Built) -> None:
     """Every image entry holds the PNG of the art's image, encoded on its own (those encoded
     ahead, while the board was drawn, and the board's own from its process included)."""
-    from builder.vassal.module import _png
+    from builder.vassal.art import encode_png
 
     art = built.art
     images = {f"images/{name}": img for name, img in art.counters.items()}
@@ -178,33 +178,33 @@ def test_images_encoded_while_the_board_is_drawn_are_the_archives(built: Built) 
     images |= {f"images/chart-{chart_id}.png": img for chart_id, img in art.charts.items()}
     assert set(art.encoded) == set(images)
     for name, image in images.items():
-        assert built.zip.read(name) == _png(image), name
+        assert built.zip.read(name) == encode_png(image), name
 
 
 def test_an_image_encoded_ahead_is_used_only_for_that_image(built: Built) -> None:
     """Bytes encoded ahead for an image the Art no longer holds are not written."""
     import dataclasses
 
-    from builder.vassal.module import _png
+    from builder.vassal.art import encode_png
 
     art = built.art
     stale = {**art.encoded, "images/holding.png": (Image.new("RGB", (3, 3)), b"stale")}
     data = build_module(built.game, "0.0.test", dataclasses.replace(art, encoded=stale)).data
     assert data == built.data
-    assert zipfile.ZipFile(io.BytesIO(data)).read("images/holding.png") == _png(art.holding.image)
+    assert zipfile.ZipFile(io.BytesIO(data)).read("images/holding.png") == encode_png(art.holding.image)
 
 
 def test_an_error_drawing_the_board_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
     """The board is drawn in another process; a data error there is raised by draw_art."""
-    from builder.vassal import module
+    from builder.vassal import art
     from wargame.errors import DataError
 
     def broken(game: Game, scale: float = 1.0) -> Image.Image:
         raise DataError("maps/toy/hexes.csv, line 3: no terrain 'lava'")
 
-    monkeypatch.setattr(module, "render_board", broken)
+    monkeypatch.setattr(art, "render_board", broken)
     with pytest.raises(DataError, match="no terrain 'lava'"):
-        module.draw_art(load_game(data_root(), "omaha"))
+        art.draw_art(load_game(data_root(), "omaha"))
 
 
 def test_a_failure_beside_the_board_stops_its_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -213,7 +213,7 @@ def test_a_failure_beside_the_board_stops_its_drawing(monkeypatch: pytest.Monkey
     import multiprocessing
     import time
 
-    from builder.vassal import module
+    from builder.vassal import art
     from wargame.errors import DataError
 
     def slow(game: Game, scale: float = 1.0) -> Image.Image:
@@ -223,11 +223,11 @@ def test_a_failure_beside_the_board_stops_its_drawing(monkeypatch: pytest.Monkey
     def broken(game: Game, scale: float = 1.0) -> dict[str, Image.Image]:
         raise DataError("counters/toy/charts.toml, line 2: no such table")
 
-    monkeypatch.setattr(module, "render_board", slow)
-    monkeypatch.setattr(module, "render_charts", broken)
+    monkeypatch.setattr(art, "render_board", slow)
+    monkeypatch.setattr(art, "render_charts", broken)
     start = time.monotonic()
     with pytest.raises(DataError, match="no such table"):
-        module.draw_art(load_game(data_root(), "omaha"))
+        art.draw_art(load_game(data_root(), "omaha"))
     assert time.monotonic() - start < 30
     assert multiprocessing.active_children() == []
 

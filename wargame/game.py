@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Callable
+import hashlib
+import stat
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
@@ -14,7 +16,6 @@ from wargame.consistency import cross_check
 from wargame.datafiles import load_csv, load_toml, toml_line
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
 from wargame.gamedata import Game
-from wargame.rulebook import RulesFile
 from wargame.models import (
     AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, MapManifest, MarkersFile,
     ParametersFile, PlaceRecord, Placement, ReplacementRecord, TerrainChart, Unit,
@@ -51,8 +52,53 @@ def _file_order(error: DataError) -> tuple[str, int, int]:
     return (str(place.file or ""), place.line or 0, place.column or 0)
 
 
+LOADED_MAX = 8
+"""Games kept loaded in one process (a test run or a fuzz campaign asks for the same few games thousands of times)."""
+_LOADED: OrderedDict[tuple[str, str], tuple[bytes, Game]] = OrderedDict()
+_FINGERPRINT_CAP = 64 * 1024 * 1024
+"""Data above this size in all (or a file that is not a regular file) is loaded again each time, not fingerprinted."""
+
+
+def _fingerprint(files: Iterable[Path]) -> bytes | None:
+    """A digest of the data files' names and bytes (None: one is not a regular file, or they are too big to read
+    twice): a game is reused only when every byte it was loaded from is the same."""
+    digest = hashlib.blake2b(digest_size=20)
+    total = 0
+    for path in files:
+        digest.update(str(path).encode("utf-8", "surrogatepass") + b"\0")
+        try:
+            info = path.stat()
+        except OSError:
+            digest.update(b"absent\0")
+            continue
+        total += info.st_size
+        if not stat.S_ISREG(info.st_mode) or total > _FINGERPRINT_CAP:
+            return None
+        digest.update(path.read_bytes() + b"\0")
+    return digest.digest()
+
+
 def load_game(root: Path, game_id: str) -> Game:
-    """Load and cross-check a game's data; DataErrors listing every problem found."""
+    """Load and cross-check a game's data; DataErrors listing every problem found. A game already loaded in this
+    process from the very same bytes is the same object (its data are read again and compared, never trusted)."""
+    key = (str(root.resolve()), game_id)
+    cached = _LOADED.get(key)
+    if cached is not None and _fingerprint(cached[1].files.values()) == cached[0]:
+        _LOADED.move_to_end(key)
+        return cached[1]
+    game, before = _load_game(root, game_id)
+    stamp = _fingerprint(game.files.values())
+    # Kept only when the files read the same before and after loading (none changed while it was read).
+    if stamp is not None and stamp == before:
+        _LOADED[key] = (stamp, game)
+        _LOADED.move_to_end(key)
+        while len(_LOADED) > LOADED_MAX:
+            _LOADED.popitem(last=False)
+    return game
+
+
+def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
+    """Load and cross-check a game's data from its files, with their fingerprint as loading began."""
     counters = game_dir(root, game_id)
     errors: list[DataError] = []
     manifest = _collect(errors, lambda: load_toml(counters / "game.toml", GameManifest))
@@ -72,6 +118,7 @@ def load_game(root: Path, game_id: str) -> Game:
         "replacements": counters / "replacements.csv", "crt": counters / "crt.toml",
         "charts": counters / "charts.toml", "parameters": counters / "parameters.toml", "rules": counters / "rules.toml",
     }
+    before = _fingerprint(files.values())
     required = {"map", "terrain", "game"}
     if manifest.id != game_id:
         # Logs, modules and the command line name a game by its folder: the two must agree.
@@ -101,7 +148,10 @@ def load_game(root: Path, game_id: str) -> Game:
     charts = table("charts", ChartsFile, ChartsFile(schema_version=1))
     crt = table("crt", CombatTable, None)
     parameters = table("parameters", ParametersFile, ParametersFile(schema_version=1))
-    rules = table("rules", RulesFile, None)
+    rules = None
+    if files["rules"].exists():
+        from wargame.rulebook import RulesFile  # the classic series' vocabulary: loaded for a game that has rules.toml
+        rules = table("rules", RulesFile, None)
     game = Game(
         id=game_id,
         root=root,
@@ -129,7 +179,7 @@ def load_game(root: Path, game_id: str) -> Game:
     errors.extend(cross_check(game))
     if errors:
         raise DataErrors(sorted(errors, key=_file_order))
-    return game
+    return game, before
 
 
 __all__ = ["Game", "load_game"]

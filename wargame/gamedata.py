@@ -6,6 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wargame.errors import GridError
 from wargame.grid import Grid
@@ -15,7 +16,9 @@ from wargame.models import (
     Area, AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, Line, MapManifest,
     Marker, MarkersFile, ParametersFile, PlaceRecord, Placement, ReplacementRecord, TerrainType, Unit,
 )
-from wargame.rulebook import RulesFile
+
+if TYPE_CHECKING:
+    from wargame.rulebook import RulesFile
 
 
 @dataclass

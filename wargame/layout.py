@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from wargame.errors import GridError
@@ -19,6 +20,55 @@ if TYPE_CHECKING:  # shapely (and numpy under it) is imported when a shape is as
     from shapely.geometry import LineString, Polygon
 
 SQRT3 = math.sqrt(3.0)
+
+
+@dataclass(frozen=True)
+class OrientationMatrix:
+    """Red Blob's hex orientation: forward (hex -> pixel) and backward (pixel -> hex) matrices, first corner's angle."""
+
+    f0: float
+    f1: float
+    f2: float
+    f3: float
+    b0: float
+    b1: float
+    b2: float
+    b3: float
+    start_angle: float
+    """The first corner's angle, in sixths of a turn (0 flat, 0.5 pointy); corners run clockwise on screen."""
+
+    @cached_property
+    def unit_corners(self) -> tuple[tuple[float, float], ...]:
+        """The six corners of a hex of circumradius 1 centred at the origin, in `Layout.corners`' order."""
+        angles = (math.radians(60.0 * (self.start_angle + k)) for k in range(6))
+        return tuple((math.cos(a), math.sin(a)) for a in angles)
+
+    @cached_property
+    def side_normals(self) -> tuple[tuple[float, float], ...]:
+        """Unit normals of the hex's three pairs of opposite sides (each side halfway between two corners)."""
+        # Modulo half a turn: each pair of sides by the normal at the smaller angle, in angle order.
+        angles = sorted((60.0 * self.start_angle + 30.0 + 60.0 * k) % 180.0 for k in range(3))
+        return tuple((math.cos(math.radians(a)), math.sin(math.radians(a))) for a in angles)
+
+    @cached_property
+    def forward_rows(self) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+        """The forward matrix's rows as (scale, q step, r step), the row's largest entry taken out as its scale.
+
+        The steps are then 0, 1/2 or 1, so `a q + b r` is exact in hexes and a pixel coordinate is
+        rounded twice (scale x size, then x steps) instead of four times.
+        """
+        def row(a: float, b: float) -> tuple[float, float, float]:
+            scale = max(abs(a), abs(b))
+            return scale, a / scale, b / scale
+        return row(self.f0, self.f1), row(self.f2, self.f3)
+
+
+FLAT = OrientationMatrix(1.5, 0.0, SQRT3 / 2, SQRT3, 2.0 / 3.0, 0.0, -1.0 / 3.0, SQRT3 / 3.0, 0.0)
+"""Flat-topped hexes: columns of hexes 3/2 size apart."""
+POINTY = OrientationMatrix(SQRT3, SQRT3 / 2, 0.0, 1.5, SQRT3 / 3.0, -1.0 / 3.0, 0.0, 2.0 / 3.0, 0.5)
+"""Pointy-topped hexes: rows of hexes 3/2 size apart."""
+ORIENTATIONS: dict[Orientation, OrientationMatrix] = {"flat": FLAT, "pointy": POINTY}
+"""The matrix of each orientation a grid can name."""
 
 
 @dataclass(frozen=True)
@@ -41,23 +91,22 @@ class Layout:
         return SQRT3 * self.size_px
 
     # -- hex -> pixel -------------------------------------------------------------------
+    @cached_property
+    def matrix(self) -> OrientationMatrix:
+        """The orientation's matrix, which every pixel of this layout is computed from."""
+        return ORIENTATIONS[self.orientation]
+
     def centre(self, h: Hex) -> tuple[float, float]:
-        """Pixel centre of a hex."""
+        """Pixel centre of a hex: the forward matrix times (q, r), times the size, plus the origin."""
+        (kx, ax, bx), (ky, ay, by) = self.matrix.forward_rows
         s = self.size_px
-        ox, oy = self.origin
-        if self.orientation == "flat":
-            return ox + 1.5 * s * h.q, oy + SQRT3 * s * (h.r + h.q / 2)
-        return ox + SQRT3 * s * (h.q + h.r / 2), oy + 1.5 * s * h.r
+        return self.origin[0] + kx * s * (ax * h.q + bx * h.r), self.origin[1] + ky * s * (ay * h.q + by * h.r)
 
     def corners(self, h: Hex) -> list[tuple[float, float]]:
         """The six corner points of a hex, clockwise on screen from the first angle."""
         cx, cy = self.centre(h)
-        start = 0.0 if self.orientation == "flat" else 30.0
-        pts = []
-        for k in range(6):
-            a = math.radians(start + 60.0 * k)
-            pts.append((cx + self.size_px * math.cos(a), cy + self.size_px * math.sin(a)))
-        return pts
+        s = self.size_px
+        return [(cx + s * ux, cy + s * uy) for ux, uy in self.matrix.unit_corners]
 
     def polygon(self, h: Hex) -> Polygon:
         """The hex as a shapely polygon."""
@@ -83,16 +132,10 @@ class Layout:
 
     # -- pixel -> hex -------------------------------------------------------------------
     def fractional(self, x: float, y: float) -> tuple[float, float]:
-        """Fractional axial coordinates of a pixel."""
-        s = self.size_px
+        """Fractional axial coordinates of a pixel: the backward matrix times its offset from the origin, / size."""
+        m = self.matrix
         px, py = x - self.origin[0], y - self.origin[1]
-        if self.orientation == "flat":
-            q = (2.0 / 3.0 * px) / s
-            r = (-1.0 / 3.0 * px + SQRT3 / 3.0 * py) / s
-        else:
-            q = (SQRT3 / 3.0 * px - 1.0 / 3.0 * py) / s
-            r = (2.0 / 3.0 * py) / s
-        return q, r
+        return (m.b0 * px + m.b1 * py) / self.size_px, (m.b2 * px + m.b3 * py) / self.size_px
 
     def pixel_to_hex(self, x: float, y: float) -> Hex:
         """The hex containing a pixel.

@@ -12,7 +12,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
+from wargame.errors import did_you_mean
+from wargame.faces import CounterFace
 from wargame.grid import GridSpec
+from wargame.menus import DeclareTable
 
 SCHEMA_VERSION = 1
 
@@ -346,6 +349,10 @@ class GameManifest(Model):
     scenario: list[Scenario] = Field(min_length=1)
     optional_rule: list[OptionalRule] = []
     roll: list[RollKind] = []
+    declare: DeclareTable = DeclareTable()
+    """What the players declare from the module (wargame/menus.py)."""
+    counter: CounterFace = CounterFace()
+    """What its unit counters print (wargame/faces.py)."""
     source: Source
     note: str = ""
 
@@ -358,6 +365,10 @@ class GameManifest(Model):
 
     @model_validator(mode="after")
     def _entry_sides_known(self) -> GameManifest:
+        for key, side in self.declare.sides_named():
+            if side not in self.sides:
+                raise ValueError(f"declare.{key}: {side!r} is not one of the sides ({', '.join(self.sides)})"
+                                 f"{did_you_mean(side, list(self.sides))}")
         items = [i for item in self.sequence for i in (item, *item.items)]
         types = [t.id for t in self.unit_type]
         for item in items:

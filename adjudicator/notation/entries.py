@@ -212,10 +212,13 @@ class Capture(Entry):
 
 
 class Declare(Entry):
-    """`German: declare bulge` and other one-word declarations a rule system knows."""
+    """`German: declare bulge` and other one-word declarations a rule system knows; `Allied: declare victory
+    [LEVEL] [points SIDE N SIDE N]`, a claim of victory, with the level and each side's victory points claimed."""
 
     kind: Literal["declare"] = "declare"
     what: str
+    level: str | None = None
+    points: dict[str, Annotated[int, Field(ge=0)]] = {}
 
 
 class Comment(Entry):

@@ -41,6 +41,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "action": ("supply",),
     "income": ("decline",),
     "capture": ("points",),
+    "declare": ("points",),
     **{how: ("points", "supply") for how in ("reinforce", "paradrop", "pickup", "setup", "delay", "replace")},
 }
 """The options of each command, in the order the notation writes them (a hint for one out of order)."""
@@ -236,7 +237,18 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         hex_label = cursor.take("a hex", WORD).text
         entry = Capture(**base, hex=hex_label, points=cursor.int_after("points"))
     else:
-        entry = Declare(**base, what=cursor.take("what is declared", WORD).text)
+        what = cursor.take("what is declared", WORD).text
+        level = None
+        claimed: dict[str, int] = {}
+        if what == "victory":
+            # A claim of victory: its level, then each side's victory points (`points Allied 14 German 9`).
+            if (token := cursor.peek()) is not None and token.text != "points":
+                level = cursor.take("a level of victory", WORD).text
+            if cursor.keyword("points"):
+                while cursor.peek() is not None or not claimed:
+                    side = cursor.take("a side, e.g. points Allied 14 German 9", WORD).text
+                    claimed[side] = int(cursor.take(f"{side}'s victory points", INT).text)
+        entry = Declare(**base, what=what, level=level, points=claimed)
     cursor.done(OPTIONS.get(command, ()))
     return entry
 
@@ -370,7 +382,8 @@ def write_entry(entry: Entry) -> str:
                           + (" decline " + " ".join(e.declined) if e.declined else "")
                           + (" reduce " + " ".join(f"{k} {v}" for k, v in e.reduced.items()) if e.reduced else ""),
         Capture: lambda e: f"{prefix}capture {e.hex}{opt('points', e.points)}",
-        Declare: lambda e: f"{prefix}declare {e.what}",
+        Declare: lambda e: (f"{prefix}declare {e.what}" + (f" {e.level}" if e.level else "")
+                            + (" points " + " ".join(f"{k} {v}" for k, v in e.points.items()) if e.points else "")),
     }
     return writers[type(entry)](entry)
 

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator, Mapping
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine import RuleSystem
 from wargame.errors import WargameError, did_you_mean
 from wargame.game import Game
+
+if TYPE_CHECKING:
+    from adjudicator.coverage import Row
 
 REGISTERED: dict[str, tuple[str, str]] = {
     "onslaught": ("adjudicator.systems.onslaught", "ONSLAUGHT"),
@@ -53,6 +57,18 @@ PER_GAME: dict[str, tuple[str, str]] = {
     "classic": ("adjudicator.systems.classic", "for_game"),
 }
 """Series whose rule system is made for each game from its data, with the module and the name of the maker."""
+
+
+def coverage_for(game: Game, examples: Path | None) -> list[Row]:
+    """What a game's rule system checks, section by section (`adjudicate rules GAME`): each system's coverage
+    module beside its rules."""
+    name = game.manifest.rule_system
+    module = (REGISTERED.get(name) or PER_GAME.get(name) or (None, ""))[0]
+    if module is None:
+        raise WargameError(f"the rule system {name!r} of {game.id} is not implemented"
+                           f"{did_you_mean(name, system_names())} (rule systems: {', '.join(system_names())})")
+    rows: list[Row] = importlib.import_module(f"{module}.coverage").rows_for(game, examples)
+    return rows
 
 
 def system_names() -> list[str]:

@@ -3,5 +3,6 @@
 - `board.render_board(game, scale)`: the map board (terrain, hexsides, roads, places, areas,
   labels, title, legend), on the module's own grid;
 - `counters.render_unit` / `counters.render_marker`: both faces of every counter;
-- `charts.render_charts(game)`: CRT, terrain effects, schedules, tracks, tables.
+- `charts.render_charts(game)`: CRT, terrain effects, schedules, tracks, tables;
+- `ink`: the house font, colours, contrast, text measuring and wrapping they all draw with.
 """

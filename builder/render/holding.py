@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from builder.render.style import INK, PAPER, font
+from builder.render.ink import INK, PAPER, font, text_length, wrap_words
 from wargame.game import Game
 from wargame.holding import (
     BOX_COLUMNS, BOX_H, BOX_PAD, BOX_TITLE_LINES, BOX_W, MARGIN, SPACE, SPACE_LABEL_H, STACK_OFFSET_PX, TITLE_GAP,
@@ -103,26 +103,14 @@ def flip_bonus(game: Game, track: Track) -> int | None:
     return None
 
 
-def _wrap(text: str, width_px: int, size_pt: int) -> tuple[str, ...]:
-    """A title broken into lines no wider than width_px (a longer word keeps its own line)."""
-    title_font = font(size_pt, bold=True)
-    lines: list[str] = []
-    for word in text.split():
-        trial = f"{lines[-1]} {word}" if lines else word
-        if lines and title_font.getlength(trial) <= width_px:
-            lines[-1] = trial
-        else:
-            lines.append(word)
-    return tuple(lines) or ("",)
-
-
 def _title(text: str, x: int, bottom: int, width_px: int, max_lines: int) -> HoldingTitle:
     """A title fitted into width_px and max_lines, its last line's ink ending at `bottom`."""
     size_pt = TITLE_PT
     while True:
         title_font = font(size_pt, bold=True)
-        lines = _wrap(text, width_px, size_pt)
-        fits = len(lines) <= max_lines and all(title_font.getlength(line) <= width_px for line in lines)
+        # A longer word keeps its own line; a title of no words is one empty line.
+        lines = tuple(wrap_words(text, title_font, width_px)) or ("",)
+        fits = len(lines) <= max_lines and all(text_length(title_font, line) <= width_px for line in lines)
         if fits or size_pt <= 8:
             break
         size_pt -= 1
@@ -130,7 +118,7 @@ def _title(text: str, x: int, bottom: int, width_px: int, max_lines: int) -> Hol
     step = ascent + descent
     top = bottom - len(lines) * step
     baselines = tuple(top + ascent + i * step for i in range(len(lines)))
-    ink = max(math.ceil(title_font.getlength(line)) for line in lines)
+    ink = max(math.ceil(text_length(title_font, line)) for line in lines)
     return HoldingTitle(lines, x, baselines, (x, top, x + ink, bottom), size_pt)
 
 

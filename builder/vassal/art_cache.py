@@ -11,7 +11,7 @@ from pathlib import Path
 
 import PIL
 
-from builder.vassal.module import Art, draw_art
+from builder.vassal.art import Art, draw_art
 from wargame.errors import WargameError
 from wargame.files import write_atomically
 from wargame.game import Game

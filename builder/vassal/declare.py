@@ -22,7 +22,7 @@ from lxml import etree
 from builder.vassal.traits import menu_command
 from wargame.game import Game
 from wargame.vassal.declarations import (
-    ACTIVATE, ATTACKER, BOMBARD, DECLARATION_PROPERTY, DEFENDER, PREFIX, RULE_SYSTEMS, STAND, SUPPORT, TARGET, UNSET,
+    ACTIVATE, ATTACKER, BOMBARD, DECLARATION_PROPERTY, DEFENDER, PREFIX, STAND, SUPPORT, TARGET, UNSET,
     Declarations, piece_report, toolbar_report,
 )
 from wargame.vassal.encoding import Trait, encode, keystroke, report
@@ -39,29 +39,17 @@ PIECE_KEYS = {
 }
 """Ctrl+Shift+V, A, T, B, S, U, D."""
 
-MENU_TEXT = {
-    "onslaught": {ACTIVATE: "Activate (this stack)", ATTACKER: "Declare attacker",
-                  TARGET: "Declare target (attack this hex)",
-                  STAND: "Stand fast (fortification)"},
-    "fire-and-movement": {ATTACKER: "Declare attacker", TARGET: "Declare defender (attack this hex)",
-                          BOMBARD: "Bombard this hex", STAND: "Stand (stiff resistance)",
-                          SUPPORT: "Declare support fire", DEFENDER: "Defends its stack (beach landing hex)"},
-    "classic": {ATTACKER: "Declare attacker", TARGET: "Declare target (attack this hex)"},
-}
-
-
 def declarations(game: Game) -> Declarations | None:
-    """What the game's rule system declares from the module (None: a rule system without any)."""
-    return RULE_SYSTEMS.get(game.manifest.series_id)
+    """What the game's players declare from the module (game.toml's `[declare]`, wargame/menus.py)."""
+    return game.manifest.declare.declarations()
 
 
 def piece_traits(game: Game, words: tuple[str, ...], id_property: str) -> list[Trait]:
     """A menu command and its report for each declaration word (outermost first)."""
-    texts = MENU_TEXT[game.manifest.series_id]
     out: list[Trait] = []
     for word in words:
         key = PIECE_KEYS[word]
-        out.append(menu_command(texts[word], key, f"Umpire: {word}"))
+        out.append(menu_command(game.manifest.declare.menu_text(word), key, f"Umpire: {word}"))
         out.append(report(key, piece_report(word, id_property), f"Umpire: report {word}"))
     return out
 
@@ -184,7 +172,7 @@ def help_html(game: Game) -> str:
     found = declarations(game)
     if found is None:
         return ""
-    texts = MENU_TEXT[game.manifest.series_id]
+    texts = {w: game.manifest.declare.menu_text(w) for w in PIECE_KEYS}
     codes = ", ".join(game.crt.result_codes) if game.crt is not None else ""
     code = next(iter(game.crt.result_codes)) if game.crt is not None else "-"
     (side_a, unit_a, hex_a), (side_b, unit_b, hex_b) = _example_units(game)

@@ -128,21 +128,3 @@ class Declarations:
     captures: str | None = None
     """The side that captures supply at the enemy's sources (Onslaught 8.7): a button asking for the hex
     (and the points), writing `capture HEX [points N]`; None: no such button."""
-
-
-RULE_SYSTEMS = {
-    # Onslaught: actions and their supply (5.1, 5.2), activations (5.2, 5.4), attacks (7.0), stand
-    # fast in a fortification (7.5), the Bulge (12.0), the supply collected, a reduced collection from a
-    # source and supply captured at one (8.7).
-    "onslaught": Declarations((ACTIVATE, ATTACKER, TARGET, STAND), {}, ("movement", "combat", "breakthrough"), True,
-                              {"bulge": "German"}, reduces="Allied", collects=True, captures="German"),
-    # Fire & Movement: attacks (8.2) with support fire markers (8.2.1), bombardments (8.1), stiff
-    # resistance (8.4), the unit defending a stack (Omaha 11.2.3, 11.2.4). No actions: a phase's units
-    # simply move or attack.
-    "fire-and-movement": Declarations((ATTACKER, TARGET, BOMBARD, STAND, DEFENDER),
-                                      {kind: (SUPPORT,) for kind in ("support_fire", "naval_gunfire", "mines")},
-                                      (), False, {}),
-    # The classic series: attacks (its combat section), and a claim of victory at the game's end, which either
-    # side may make (the rules' `[victory]`). A classic game's phases simply move or attack.
-    "classic": Declarations((ATTACKER, TARGET), {}, (), False, {"victory": "winning"}),
-}

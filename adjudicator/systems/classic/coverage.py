@@ -4,36 +4,15 @@ of rules.toml with the handlers judging it, the data it rests on, its breach log
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from adjudicator.registry import Handler, Registry
+from adjudicator.coverage import EXAMPLE_TEST, Row, breach_logs, where_of
+from adjudicator.registry import Registry
 from adjudicator.systems.classic.state import ClassicState
 from adjudicator.systems.classic.tables import tables
 from wargame.game import Game
-
-EXPECT = re.compile(r"#\s*expect:\s*error\s+(\S+)")
-EXAMPLE_TEST = "tests/test_examples.py::test_example_gives_exactly_its_expected_findings"
-
-
-@dataclass(frozen=True)
-class Row:
-    """One section: what is checked of it, by which handlers, on which data, exercised by which logs and tests."""
-
-    section: str
-    title: str
-    status: str
-    where: tuple[str, ...]
-    rests_on: tuple[str, ...]
-    breach_logs: tuple[str, ...]
-    tests: tuple[str, ...]
-
-    def as_dict(self) -> dict[str, object]:
-        """The JSON form (`adjudicate rules GAME --format json`)."""
-        return {"section": self.section, "title": self.title, "status": self.status, "where": list(self.where),
-                "rests_on": list(self.rests_on), "breach_logs": list(self.breach_logs), "tests": list(self.tests)}
 
 
 @dataclass(frozen=True)
@@ -145,27 +124,8 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
 def _where(registry: Registry[ClassicState], names: tuple[str, ...]) -> list[str]:
     """`path::function` of the named handlers' checks (their applies when they have no check)."""
     by_name = {h.name: h for h in registry.handlers}
-    out: list[str] = []
-    for name in names:
-        handler = by_name.get(name)
-        if handler is None:
-            continue
-        fn = handler.check or handler.apply
-        if fn is not None:
-            module = fn.__module__.replace(".", "/") + ".py"
-            out.append(f"{module}::{fn.__qualname__}")
-    return out
-
-
-def breach_logs(examples: Path | None) -> dict[str, list[str]]:
-    """The breach logs of a game's examples folder by the section their one error cites."""
-    out: dict[str, list[str]] = {}
-    if examples is None or not examples.is_dir():
-        return out
-    for path in sorted(examples.glob("breach-*.log")):
-        for section in EXPECT.findall(path.read_text(encoding="utf-8")):
-            out.setdefault(section, []).append(f"{examples.name}/{path.name}")
-    return out
+    return [where_of(by_name[n].check or by_name[n].apply) for n in names
+            if n in by_name and (by_name[n].check or by_name[n].apply) is not None]
 
 
 def coverage(game: Game, registry: Registry[ClassicState], examples: Path | None,
@@ -198,23 +158,7 @@ def coverage(game: Game, registry: Registry[ClassicState], examples: Path | None
     return rows
 
 
-def markdown(rows: list[Row]) -> str:
-    """The rows as docs/rules-coverage.md's table."""
-    out = ["| section | status | where (`path::function`) | tests (pytest node ids) |", "|---|---|---|---|"]
-    for row in rows:
-        where = ", ".join(f"`{w}`" for w in row.where) or "the game's data files"
-        tests = ", ".join(f"`{t}`" for t in row.tests) or "none (data)"
-        rests = f" (rests on {', '.join(row.rests_on)})" if row.rests_on else ""
-        out.append(f"| {row.section} {row.title.lower()} | {row.status}{rests} | {where} | {tests} |")
-    return "\n".join(out) + "\n"
-
-
-def text(rows: list[Row]) -> str:
-    """The rows for a person."""
-    out: list[str] = []
-    for row in rows:
-        out.append(f"{row.section} {row.title}: {row.status}")
-        out += [f"    handler {w}" for w in row.where]
-        out += [f"    rests on {r}" for r in row.rests_on]
-        out += [f"    breach log {b}" for b in row.breach_logs]
-    return "\n".join(out) + "\n"
+def rows_for(game: Game, examples: Path | None) -> list[Row]:
+    """Every section of a classic game's rules.toml, with the series' registry."""
+    from adjudicator.systems.classic.system import REGISTRY
+    return coverage(game, REGISTRY, examples)

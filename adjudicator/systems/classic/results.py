@@ -3,6 +3,7 @@ what a result still owes when the log moves on (one error per unit and obligatio
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from adjudicator.contract import AdvanceOption, RetreatOption
@@ -27,8 +28,11 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
     p = state.pending
     if p is None:
         return []
-    if p.alternative is not None and not owed(evolve(state, pending=p.alternative), entry, line):
-        return []  # the players carried out the table's result instead of the one they claimed
+    if p.alternative is not None:
+        # After a wrong result claim (its one error is on the attack) what is owed is the table's (nothing
+        # when the players carried it out instead of their claim), never the claim's.
+        claim = owed(evolve(state, pending=replace(p, alternative=None)), entry, line)
+        return owed(evolve(state, pending=p.alternative), entry, line) if claim else []
     section = rules_of(state).results[p.code].source
     out: list[Finding] = []
     on = f"the {p.code} on {p.named()} (line {p.line})"

@@ -72,11 +72,16 @@ def _holds(state: ClassicState, condition: VictoryCondition) -> bool:
     held = sum(1 for label in named if control.get(label) == condition.winner)
     need = len(named) if condition.at_least is None else condition.at_least
     also = all(control.get(t.place_hex.get(n, n)) == condition.winner for n in condition.also_controls)
-    victory = t.rules.victory
-    points = sum(value for name, value in (victory.points.items() if victory is not None else ())
-                 if control.get(t.place_hex.get(name, name)) == condition.winner)
-    enough = condition.points_at_least is None or points >= condition.points_at_least
+    enough = condition.points_at_least is None or points_of(state, condition.winner) >= condition.points_at_least
     return held >= need and also and enough
+
+
+def points_of(state: ClassicState, side: str) -> int:
+    """The victory points of the places a side controls (victory.points)."""
+    t = rules_of(state)
+    victory = t.rules.victory
+    return sum(value for name, value in (victory.points.items() if victory is not None else ())
+               if state.control.get(t.place_hex.get(name, name)) == side)
 
 
 def decided(state: ClassicState, at_end: bool) -> tuple[str, VictoryCondition | None]:
@@ -131,6 +136,17 @@ def check_declare(state: ClassicState, entry: Declare) -> list[Finding]:
         return [finding(state, "error", section, entry, f"the game is not over (turn {state.turn}); no condition "
                         "that decides it before the end holds")]
     side = entry.side or "?"
+    if entry.level is not None:
+        return [finding(state, "error", section, entry, f"this game's victory has no levels: write 'declare victory', "
+                        f"not '{entry.level}'")]
+    if entry.points and not victory.points:
+        return [finding(state, "error", section, entry, "this game counts no victory points")]
+    sides = list(state.game.manifest.sides)
+    counted = {s: points_of(state, s) for s in sides}
+    if any(counted.get(s) != n for s, n in entry.points.items()):
+        return [finding(state, "error", section, entry, "the victory points are " + " ".join(
+            f"{s} {n}" for s, n in counted.items()) + ", not " + " ".join(f"{s} {n}" for s, n in entry.points.items())
+            + " (" + ", ".join(f"{name} {value}" for name, value in sorted(victory.points.items())) + ")")]
     if winner != side:
         held = ", ".join(f"{label} {state.control.get(label, 'nobody')}" for label in sorted(victory_hexes(state)))
         return [finding(state, "error", section, entry, f"{side} claims victory, but the result is "

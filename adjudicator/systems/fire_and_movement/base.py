@@ -248,6 +248,10 @@ class SeriesRules(SystemBase[S]):
         """The clause by which a folio changes marker values (None: the series changes none)."""
         return None
 
+    def support_value_unmet(self, state: S, marker: Marker, applied: int) -> int:
+        """A marker's value with the folio's change made whatever its condition (what misapplying it gives)."""
+        return applied
+
     def folio_attack(self, state: S, entry: Attack) -> list[Finding] | None:
         """A folio's own attack (Omaha's beach assaults), checked instead of 8.2 (None: none)."""
         return None
@@ -330,14 +334,11 @@ class SeriesRules(SystemBase[S]):
     def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
         raise NotImplementedError  # ground_combat.py
 
-    def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
-        raise NotImplementedError  # ground_combat.py
-
-    def left_out_words(self, section: str) -> str:
+    def _claims(self, entry: Attack, result: FmAudit, section: str, why: str = "") -> list[Finding]:
         raise NotImplementedError  # ground_combat.py
 
     def left_out_rule(self, state: S, entry: Attack | Bombard, truth: FmAudit, terrain_rule: str,
-                      effect: Callable[[str | None], str | None] = lambda result: result) -> str | None:
+                      effect: Callable[[str | None], str | None] = lambda result: result) -> tuple[str, str] | None:
         raise NotImplementedError  # ground_combat.py
 
     def _in_pool(self, state: S, entry: Entry, side: str, marker_id: str, nth: int) -> list[Finding]:

@@ -96,8 +96,8 @@ class Bombardment(SeriesRules[S]):
         out: list[Finding] = []
         result = self.bombard_audit(state, entry)
         # A claim that leaves out a modifier breaks the clause that sets it (8.1.4: the hex's terrain).
-        left_out = self.left_out_rule(state, entry, result, "8.1.4", lambda r: self.bombard_effect(state, entry, r))
-        why = self.left_out_words(left_out or "8.1.2")
+        misread = self.left_out_rule(state, entry, result, "8.1.4", lambda r: self.bombard_effect(state, entry, r))
+        left_out, why = misread or (None, "")
         if entry.odds is not None:
             claimed = entry.odds.lstrip("+")
             if not claimed.lstrip("-").isdigit() or int(claimed) != result.differential:

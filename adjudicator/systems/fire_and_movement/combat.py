@@ -14,23 +14,30 @@ Pure functions over the game's data; the rule system asks them for each attack a
   highest, its last filled column (the table's notes).
 - A wrong claim that is what the arithmetic gives with one modifier left out (the fortification's
   doubling and halving, a folio's change to marker values, the defender's terrain) breaks the
-  clause that sets that modifier (8.2.3, Omaha 15.0, 8.2.2 or 8.1.4), not the reading of the table.
+  clause that sets that modifier (8.2.3, Omaha 15.0, 8.2.2 or 8.1.4), not the reading of the table;
+  so does one that is what a modifier applied where its condition does not hold gives (a river's
+  line with an attacker not across it, or across it over a bridge: 8.2.2; a folio's change to
+  marker values where its condition fails: Omaha 15.0's halving with no AA/Flak unit near).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 from adjudicator.systems.base import PerGame
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 
-Modifier = Literal["fortification", "marker values", "terrain"]
-"""A modifier of the arithmetic a claim may have left out: 8.2.3's doubling and halving, a folio's change
-to marker values (Omaha 15.0), the defender's terrain line (8.2.2, 8.1.4)."""
-MODIFIERS: tuple[Modifier, ...] = ("fortification", "marker values", "terrain")
+Modifier = Literal["fortification", "marker values", "terrain", "river line", "marker change"]
+"""A modifier of the arithmetic a claim may have misread: left out (8.2.3's doubling and halving, a folio's
+change to marker values (Omaha 15.0), the defender's terrain line (8.2.2, 8.1.4)) or applied where its
+condition does not hold (a river-like hexside's line, 8.2.2; the folio's change to marker values)."""
+MODIFIERS: tuple[Modifier, ...] = ("fortification", "marker values", "terrain", "river line", "marker change")
+
+Clause = TypeVar("Clause")
+"""How a caller names a modifier's clause (a section, or a section with the words that say it)."""
 
 RIVER_LIKE = ("river", "ditch", "canal")
 """8.2.2: hexsides whose line counts only when every attacker crosses one."""
@@ -121,6 +128,27 @@ def defender_lines(game: Game, target: Hex, attacker_hexes: Sequence[Hex]) -> tu
     return sorted(set(line for line in lines if line)), why
 
 
+def unmet_river_lines(game: Game, target: Hex, attacker_hexes: Sequence[Hex]) -> tuple[list[str], str] | None:
+    """The lines a defender would have with a river-like hexside's line counted where 8.2.2's condition does
+    not hold (some attacker not across one, or the river's line in place of a bridge's), and why; None when
+    no attacker crosses one or the condition holds."""
+    terrain = game.terrain
+    crossings = [game.hexside_features.get(Hexside.between(h, target), frozenset()) for h in attacker_hexes
+                 if h.is_adjacent(target)]
+    kinds = sorted({f for features in crossings for f in features if f in RIVER_LIKE})
+    line = next((terrain[k].crt_line for k in kinds if k in terrain and terrain[k].crt_line), None)
+    if line is None:
+        return None
+    if not all(any(f in features for f in RIVER_LIKE) for features in crossings):
+        why = f"the {' or '.join(kinds)}'s line counts only when every attacker crosses one"
+    elif any("bridge" in features for features in crossings):
+        why = f"with an attacker over a bridge the bridge's line replaces the {' or '.join(kinds)}'s"
+    else:
+        return None
+    hex_lines = [terrain[t].crt_line for t in game.hex_terrain.get(target, ()) if terrain[t].crt_line]
+    return sorted({*(line for line in hex_lines if line), line}), why
+
+
 def audit(game: Game, target: Hex, attackers: Sequence[tuple[str, Hex, int]], defenders: Sequence[tuple[str, int]],
           supports: Sequence[Support], fortified: bool, die: int | None, attacker_side: str,
           lines: Sequence[str] | None = None) -> FmAudit:
@@ -165,11 +193,12 @@ def audit(game: Game, target: Hex, attackers: Sequence[tuple[str, Hex, int]], de
 
 
 def modifier_left_out(claimed_differential: int | None, claimed_result: str | None, truth: FmAudit,
-                      variants: Sequence[tuple[str, FmAudit]],
-                      effect: Callable[[str | None], str | None] = lambda result: result) -> str | None:
-    """The clause of the one modifier whose omission gives a wrong claim (the differential or the result
-    the arithmetic contradicts), or None: `variants` pairs each clause with the arithmetic without its
-    modifier; `effect` is what a table result does (a bombardment's no effects, 8.1.3)."""
+                      variants: Sequence[tuple[Clause, FmAudit]],
+                      effect: Callable[[str | None], str | None] = lambda result: result) -> Clause | None:
+    """The clause of the one modifier whose misreading (left out, or applied where its condition does not
+    hold) gives a wrong claim (the differential or the result the arithmetic contradicts), or None:
+    `variants` pairs each clause with the arithmetic so misread; `effect` is what a table result does (a
+    bombardment's no effects, 8.1.3)."""
     def readings(audit: FmAudit) -> set[str | None]:
         return {audit.result, effect(audit.result)}
     wrong = (claimed_differential is not None and claimed_differential != truth.differential) or \

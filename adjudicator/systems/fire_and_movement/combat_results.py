@@ -31,9 +31,9 @@ class CombatResults(SeriesRules[S]):
         table = combat.as_table_says()
         if owed and table is not None:
             # After a wrongly claimed result (its one error is on the attack), the log may follow the
-            # claim or the table: what either leaves unowed is not owed.
-            if not results.outstanding(table, self._full_retreats_open(state, table)):
-                return []
+            # claim or the table: what either leaves unowed is not owed, and what is owed is the table's,
+            # never the claim's.
+            return results.outstanding(table, self._full_retreats_open(state, table))
         return owed
 
     def _full_retreats_open(self, state: S, combat: FmCombat) -> dict[str, bool]:
@@ -103,7 +103,9 @@ class CombatResults(SeriesRules[S]):
                 return [self._f("error", "8.2.4", entry, f"{combat.verdict} reduces one attacking unit and the attacker "
                                                        f"chose {chosen}; {entry.unit} loses nothing")]
             fate = "nothing" if due == 0 else ("a step" if due == 1 else "every step")
-            return [self._f("error", "8.2.4", entry, f"{combat.verdict} takes {fate} from {entry.unit}")]
+            # 8.1.3 says what a bombardment's results do (the attacker's and Ex none): its clause is the one misread.
+            return [self._f("error", "8.1.3" if combat.bombardment else "8.2.4", entry,
+                            f"{combat.verdict} takes {fate} from {entry.unit}")]
         return []
 
     def _check_stand(self, state: S, entry: StandFast) -> list[Finding]:

@@ -10,7 +10,7 @@ from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Attack, Bombard
 from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.combat import (
-    MODIFIERS, FmAudit, Modifier, audit, claimed_differential, modifier_left_out, unit_values)
+    MODIFIERS, FmAudit, Modifier, audit, claimed_differential, modifier_left_out, unit_values, unmet_river_lines)
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
 from wargame.hexes import Hexside
@@ -37,14 +37,19 @@ class GroundCombat(SeriesRules[S]):
         defenders = [(u, unit_values(game, u, u in state.depleted)[1])
                      for u in self.defending(state, self._defenders(state, entry, side), entry.defender)]
         fortified = "fortification" in game.hex_terrain.get(target, ()) and left_out != "fortification"
+        lines: list[str] | None = ["clear"] if left_out == "terrain" else None
+        if left_out == "river line":
+            unmet = unmet_river_lines(game, target, [h for _, h, _ in attackers])
+            lines = unmet[0] if unmet is not None else None
         return audit(game, target, attackers, defenders, self._supports(state, entry, target, left_out), fortified,
-                     entry.die, side, ["clear"] if left_out == "terrain" else None)
+                     entry.die, side, lines)
 
     def left_out_rule(self, state: S, entry: Attack | Bombard, truth: FmAudit, terrain_rule: str,
-                      effect: Callable[[str | None], str | None] = lambda result: result) -> str | None:
-        """The clause broken when a wrong claimed differential or result is what the arithmetic gives
-        with one modifier left out: 8.2.3 (the fortification), the folio's marker rule (Omaha 15.0),
-        `terrain_rule` (the defender's terrain: 8.2.2, 8.1.4 for a bombardment); None otherwise."""
+                      effect: Callable[[str | None], str | None] = lambda result: result) -> tuple[str, str] | None:
+        """The clause broken, and how a message says it, when a wrong claimed differential or result is what
+        the arithmetic gives with one modifier left out (8.2.3 the fortification, the folio's marker rule
+        (Omaha 15.0), `terrain_rule` the defender's terrain: 8.2.2, 8.1.4 for a bombardment) or applied where
+        its condition does not hold (8.2.2 a river's line, the folio's marker rule); None otherwise."""
         game = state.game
         die_read = entry.die is not None and 1 <= entry.die <= 6
         differential, result = claimed_differential(entry.odds), entry.result if die_read else None
@@ -53,12 +58,24 @@ class GroundCombat(SeriesRules[S]):
             return None  # the claim holds (or says nothing checkable): no variant to work out
         if game.crt is None or (isinstance(entry, Attack) and self.special_audit(state, entry) is not None):
             return None
-        rules: dict[Modifier, str | None] = {
-            "fortification": "8.2.3" if "fortification" in game.hex_terrain.get(game.grid.hex_of(entry.hex), ())
-            else None,
-            "marker values": self.support_value_rule(),
-            "terrain": terrain_rule if truth.line != "clear" and any(line.id == "clear" for line in game.crt.line)
-            else None}
+        target = game.grid.hex_of(entry.hex)
+        marker_rule = self.support_value_rule()
+        unmet = unmet_river_lines(game, target, [h for u in entry.attackers if (h := self._on_map(state, u))]) \
+            if isinstance(entry, Attack) else None
+        what = {"8.2.3": "the fortification's doubling and halving (8.2.3)", "8.2.2": "the defender's terrain (8.2.2)",
+                "8.1.4": "the target hex's terrain (8.1.4)"}
+        rules: dict[Modifier, tuple[str, str] | None] = {
+            "fortification": ("8.2.3", f"; the claim leaves out {what['8.2.3']}")
+            if "fortification" in game.hex_terrain.get(target, ()) else None,
+            "marker values": (marker_rule, f"; the claim leaves out the change {marker_rule} makes to the markers' "
+                                           "values") if marker_rule else None,
+            "terrain": (terrain_rule, f"; the claim leaves out {what.get(terrain_rule, terrain_rule)}")
+            if truth.line != "clear" and any(line.id == "clear" for line in game.crt.line) else None,
+            # Applied where its condition does not hold: the clause misread is the modifier's, as for one left out.
+            "river line": ("8.2.2", f"; the claim reads the table on that hexside's line, but {unmet[1]} (8.2.2)")
+            if unmet is not None else None,
+            "marker change": (marker_rule, f"; the claim makes the change {marker_rule} makes to the markers' "
+                                           "values where its condition does not hold") if marker_rule else None}
         variants = [(rule, self.combat_audit(state, entry, modifier) if isinstance(entry, Attack)
                      else self.bombard_audit(state, entry, modifier))
                     for modifier in MODIFIERS if (rule := rules[modifier]) is not None]
@@ -67,19 +84,10 @@ class GroundCombat(SeriesRules[S]):
                                   if (variant.differential, variant.result, variant.line) !=
                                   (truth.differential, truth.result, truth.line)], effect)
 
-    def left_out_words(self, section: str) -> str:
-        """How a message names the modifier a claim left out, by the clause that sets it ("" for a clause
-        that sets none)."""
-        what = {"8.2.3": "the fortification's doubling and halving (8.2.3)", "8.2.2": "the defender's terrain (8.2.2)",
-                "8.1.4": "the target hex's terrain (8.1.4)"}
-        if section == self.support_value_rule():
-            return f"; the claim leaves out the change {section} makes to the markers' values"
-        return f"; the claim leaves out {what[section]}" if section in what else ""
-
-    def _claims(self, entry: Attack, result: FmAudit, section: str) -> list[Finding]:
-        """The claimed differential and result against the table (a warning without a die)."""
-        why = self.left_out_words(section)
-        # The die and the lack of one are the procedure's (8.2.1 d), whatever modifier was left out.
+    def _claims(self, entry: Attack, result: FmAudit, section: str, why: str = "") -> list[Finding]:
+        """The claimed differential and result against the table (a warning without a die); `why`: the words
+        naming the modifier the claim misread, whose clause `section` then is."""
+        # The die and the lack of one are the procedure's (8.2.1 d), whatever modifier was misread.
         procedure = "8.2.1d" if why else section
         out = []
         if entry.odds is not None:
@@ -132,7 +140,7 @@ class GroundCombat(SeriesRules[S]):
             return out
         result = self.combat_audit(state, entry)
         return self.with_basis(state, entry, result, self._claims(
-            entry, result, self.left_out_rule(state, entry, result, "8.2.2") or "8.2.1d"))
+            entry, result, *(self.left_out_rule(state, entry, result, "8.2.2") or ("8.2.1d", ""))))
 
     def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
         """The claims' findings with the data they rest on: the differential's (units' values, the hex's terrain,

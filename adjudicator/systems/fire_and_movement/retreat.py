@@ -121,7 +121,9 @@ class Retreats(SeriesRules[S]):
             return self._check_displacement(state, entry, combat, hexes)
         due = combat.retreat_due(entry.unit)
         if not due:
-            return [self._f("error", "8.2.4", entry, f"{combat.verdict} calls for no retreat of {entry.unit}")]
+            # 8.1.3 says what a bombardment's results do (the attacker's retreats none).
+            return [self._f("error", "8.1.3" if combat.bombardment else "8.2.4", entry,
+                            f"{combat.verdict} calls for no retreat of {entry.unit}")]
         if entry.unit in combat.stood or combat.retreat_of(entry.unit) is not None:
             return [self._f("error", "8.3", entry, f"{entry.unit} has already retreated or stood in {combat.name}")]
         entered = len(hexes) - 1

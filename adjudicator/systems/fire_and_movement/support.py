@@ -21,7 +21,8 @@ class SupportFire(SeriesRules[S]):
     def _supports(self, state: S, entry: Attack | Bombard, target: Hex,
                   left_out: Modifier | None = None) -> list[Support]:
         """The markers an attack names, with the values they count for (7.2, 8.2.3, a folio's rules);
-        `left_out`: without the fortification's halving or the folio's change to marker values."""
+        `left_out`: without the fortification's halving or the folio's change to marker values, or with that
+        change made whatever its condition ("marker change")."""
         game = state.game
         markers = game.markers_by_id
         fortified = "fortification" in game.hex_terrain.get(target, ()) and left_out != "fortification"
@@ -34,7 +35,8 @@ class SupportFire(SeriesRules[S]):
             side = marker.side or attacker
             # 8.2.3: an attacker's marker on a fortification counts half, rounded down.
             applied = marker.value // 2 if fortified and side == attacker else marker.value
-            value = applied if left_out == "marker values" else self.support_value(state, marker, applied, target)
+            value = applied if left_out == "marker values" else self.support_value_unmet(state, marker, applied) \
+                if left_out == "marker change" else self.support_value(state, marker, applied, target)
             out.append(Support(marker_id, side, marker.value, value))
         return out
 

@@ -104,10 +104,9 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
             found = checker(state, entry)
             table = state.combat.as_table_says() if state.combat is not None else None
             if table is not None and any(f.severity == "error" for f in found):
-                # An entry that follows the table's result after a wrongly claimed one is not an error.
-                again = checker(evolve(state, combat=table), entry)
-                if not any(f.severity == "error" for f in again):
-                    found = again
+                # An entry that follows the table's result after a wrongly claimed one is not an error; one
+                # that fits neither is judged by the table's result, never the claim's.
+                found = checker(evolve(state, combat=table), entry)
             if state.undone is not None and self._carries_late(state, entry):
                 late = state.undone
                 found = [self._f("note", "8.0", entry, f"{kind_of(entry)} carries out the result of {late.name}, after "

@@ -142,6 +142,12 @@ class OmahaRules(SeriesRules[OmahaState]):
     def captured(self, state: OmahaState, labels: Iterable[str]) -> list[str]:
         raise NotImplementedError  # victory.py
 
+    def verdict(self, state: OmahaState) -> tuple[str, str]:
+        raise NotImplementedError  # victory.py
+
+    def final_verdict(self, state: OmahaState) -> tuple[str, str] | None:
+        raise NotImplementedError  # campaign.py
+
     def _check_pdh_loss(self, state: OmahaState, entry: Loss) -> list[Finding]:
         raise NotImplementedError  # pointe_du_hoc.py
 

@@ -91,3 +91,13 @@ class Campaign(OmahaRules):
         winner, reason = self.campaign_verdict(state)
         return [self.table.finding("note", "14.3", 0, 1, f"at the end of GT {state.turn} the {winner} player wins the "
                                                         f"campaign game: {reason}")]
+
+    def final_verdict(self, state: OmahaState) -> tuple[str, str] | None:
+        """The winner and why at the end of the last game turn (13.0; the campaign's, 14.2 and 14.3), None before."""
+        if not self._campaign(state):
+            scenario = next(sc for sc in state.game.manifest.scenario if sc.id == state.scenario)
+            return self.verdict(state) if state.turn == scenario.last_turn else None
+        base = self._campaign_number(state, "campaign_base_last_turn", 17)
+        last: int | None = state.last_turn if state.last_turn is not None else \
+            self.campaign_last_turn(state)[0] if state.turn == base else None
+        return self.campaign_verdict(state) if last == state.turn else None

@@ -13,7 +13,7 @@ from dataclasses import replace
 from adjudicator.contract import MarkerUse, Outcome, Position
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
-    Advance, Attack, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, TurnMarker,
+    Advance, Attack, Declare, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, TurnMarker,
 )
 from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
 from adjudicator.systems.fire_and_movement.state import evolve
@@ -52,6 +52,14 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
     retreat_ignores_ezoc = frozenset({"ranger"})
     """11.2.3: rangers ignore EZOC for all purposes, retreats and displacements included (commandos
     only in movement, 6.1)."""
+    entry_kinds = FireAndMovement.entry_kinds | {"declare"}
+    foreign_kinds = {kind: why for kind, why in FireAndMovement.foreign_kinds.items() if kind != "declare"}
+    """13.0, 14.3: a claim of victory is Omaha's (`declare victory`); the series' other foreign kinds stay."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._checks[Declare] = self._check_claim
+        self._applies[Declare] = lambda state, entry: state  # a claim changes nothing: the verdict is the count's
 
     def initial_state(self, game: Game, headers: Sequence[Header]) -> OmahaState:
         """The scenario's set-up (3.0, 11.0): the series' state, with the campaign's rules (14.0, 14.1)."""

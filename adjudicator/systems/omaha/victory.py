@@ -6,8 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Declare
 from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
+from wargame.errors import did_you_mean
+
+STRATEGIC, OPERATIONAL = "strategic", "operational"
+"""The levels of victory the rules name: the German's at once when no beach landing hex is left (13.0, 14.3),
+and the German's when the Allies fall short at the end (13.0, 14.3); the Allied victory has none."""
 
 
 class Victory(OmahaRules):
@@ -42,3 +49,36 @@ class Victory(OmahaRules):
         held = sorted(label for label in set(labels) if label in allied_at or state.controlled.get(label) == "Allied")
         supplied = self.supplied(state, frozenset(grid.hex_of(label) for label in held))
         return [label for label in held if grid.hex_of(label) in supplied]
+
+    def _check_claim(self, state: OmahaState, entry: Declare) -> list[Finding]:
+        """`Side: declare victory [LEVEL]` against the referee's verdict: the German's strategic victory once no
+        beach landing hex is left as a game turn ends (13.0, 14.3), else the verdict at the end of the last game
+        turn (13.0, or the campaign's, 14.2 and 14.3), in its Game Turn End Phase or after it."""
+        if entry.what != "victory":
+            return [self._f("error", "log", entry, f"Omaha knows one declaration, 'victory', not {entry.what!r}"
+                                                   f"{did_you_mean(entry.what, ['victory'])}")]
+        if entry.points:
+            return [self._f("error", "log", entry, "Omaha counts no victory points (13.0, 14.3): write 'declare "
+                                                   "victory' with the level, if any")]
+        section = "14.3" if self._campaign(state) else "13.0"
+        side = entry.side or "?"
+        at_end = self.phase_id(state) == "game_turn_end"
+        final = self.final_verdict(state) if at_end else None
+        level: str | None
+        if state.victory is not None:
+            winner, section, level, why = state.victory.winner, state.victory.section, STRATEGIC, state.victory.reason
+        elif at_end and state.turn and not self.landing_hexes(state):
+            winner, level, why = "German", STRATEGIC, f"no beach landing hex is left to the Allies at GT {state.turn}'s end"
+        elif final is not None:
+            winner, level, why = final[0], OPERATIONAL if final[0] == "German" else None, final[1]
+        else:
+            return [self._f("error", section, entry, f"{self._where(state)}: {side} claims victory, but the game is not "
+                                                     "over: a beach landing hex is left to the Allies, and this is not "
+                                                     "the end of the last game turn")]
+        wrong = [f"the {winner} player wins"] if winner != side else []
+        if entry.level is not None and entry.level != level:
+            wrong.append(f"the level is {level}, not {entry.level}" if level else
+                         f"{section} names no level for the {winner} victory, not {entry.level}")
+        if not wrong:
+            return []
+        return [self._f("error", section, entry, f"{side} claims victory, but {'; '.join(wrong)}: {why}")]

@@ -79,6 +79,10 @@ class Weather(OmahaRules):
         """14.1 while inclement weather halves the unit's allowance."""
         return "14.1" if self.allowance(state, unit_id) < self.allowance(state, unit_id, weather=False) else None
 
+    def support_value_unmet(self, state: OmahaState, marker: Marker, applied: int) -> int:
+        """15.0's halving of an aircraft marker made with no German AA/Flak unit near (a misreading)."""
+        return -(-applied // 2) if marker.icon == "aircraft" else applied
+
     def support_value_rule(self) -> str | None:
         """15.0 is the clause that changes marker values (its flak halving)."""
         return "15.0"

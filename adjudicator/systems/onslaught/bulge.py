@@ -11,9 +11,14 @@ from wargame.errors import did_you_mean
 
 
 def check_declare(state: OnslaughtState, entry: Declare) -> list[Finding]:
+    if entry.what == "victory":
+        return []  # a claim of victory: victory.check_claim
     if entry.what != "bulge":
-        return [finding("error", "log", entry, f"Onslaught knows one declaration, 'bulge', not {entry.what!r}"
-                                               f"{did_you_mean(entry.what, ['bulge'])}")]
+        return [finding("error", "log", entry, f"Onslaught knows two declarations, 'bulge' and 'victory', not "
+                                               f"{entry.what!r}{did_you_mean(entry.what, ['bulge', 'victory'])}")]
+    if entry.level is not None or entry.points:
+        return [finding("error", "log", entry, "a level and victory points belong to 'declare victory', not to "
+                                               "'declare bulge'")]
     out = []
     first, last = int(state.game.parameter["bulge_first_turn"]), int(state.game.parameter["bulge_last_turn"])
     if entry.side != "German":

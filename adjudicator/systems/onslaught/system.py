@@ -1,4 +1,4 @@
-"""Onslaught's rules as a plug-in of the replay engine: the rule areas, dispatched by entry kind.
+"""Onslaught's rules as a plug-in of the replay engine: the rule areas, dispatched by entry class (rules.py's registry).
 
 Every numbered section is checked, each in the module of its rule area: set-up (3.0, setup.py),
 the turn sequence and the Action Step (4.0-5.1, sequence.py), activation (5.2-5.5, activation.py),
@@ -12,21 +12,21 @@ victory (13.1-13.3, victory.py) and the optional rules when the log's headers pu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from adjudicator.contract import CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, kind_of
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Attack, Bombard, Comment, Entry, Header, TurnMarker
+from adjudicator.notation.entries import Attack, Bombard, Comment, Entry, Header, Income, TurnMarker
 from adjudicator.systems.base import SystemBase
 from adjudicator.systems.onslaught import (
-    activation, arrivals, bulge, combat, losses, movement, retreats, sequence, stacking, supply,
+    arrivals, combat, losses, sequence, supply,
 )
 from adjudicator.systems.onslaught.arrivals import order_of, unplaced
 from adjudicator.systems.onslaught.combat import CombatAudit, retreat_options_of
 from adjudicator.systems.onslaught.losses import carries_out
 from adjudicator.systems.onslaught.movement_model import MOVEMENT, OnslaughtMovement
 from adjudicator.systems.onslaught.results import outstanding
+from adjudicator.systems.onslaught.rules import REGISTRY
 from adjudicator.systems.onslaught.sections import TABLE
 from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, combat_strength, on_map, replace
 from adjudicator.systems.onslaught.supply import allied_income, mark_control
@@ -37,55 +37,17 @@ from wargame.errors import ReplayError, WargameError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
 
-__all__ = ["ONSLAUGHT", "ActionState", "Onslaught", "OnslaughtState"]
-
-Check = Callable[[OnslaughtState, Any], list[Finding]]
-"""A rule area's check of one kind of entry (the kind fixes the entry's class: Any stands for it)."""
-Apply = Callable[[OnslaughtState, Any], OnslaughtState]
-
-CHECKS: dict[str, tuple[Check, ...]] = {
-    "turn": (sequence.check_turn,),
-    "rolloff": (sequence.check_roll,),
-    "action": (sequence.check_action,),
-    "pass": (sequence.check_action,),
-    "activate": (activation.check_activate,),
-    "move": (movement.check_move, activation.check_move_order),
-    "attack": (combat.check_attack, activation.check_attack_order),
-    "place": (arrivals.check_place,),
-    "income": (supply.check_income,),
-    "capture": (supply.check_capture,),
-    "declare": (bulge.check_declare,),
-    "loss": (losses.check_loss,),
-    "retreat": (retreats.check_retreat,),
-    "advance": (retreats.check_advance,),
-    "stand": (losses.check_stand,),
-}
-"""Each entry kind's checks, in the order their findings are listed."""
-
-APPLIES: dict[str, Apply] = {
-    "turn": sequence.apply_turn,
-    "step": sequence.apply_step,
-    "rolloff": sequence.apply_roll,
-    "pass": sequence.apply_pass,
-    "action": sequence.apply_action,
-    "activate": activation.apply_activate,
-    "move": movement.apply_move,
-    "attack": combat.apply_attack,
-    "retreat": retreats.apply_retreat,
-    "advance": retreats.apply_advance,
-    "stand": losses.apply_stand,
-    "loss": losses.apply_loss_entry,
-    "place": arrivals.apply_place,
-    "income": supply.apply_income,
-    "capture": supply.apply_capture,
-    "declare": bulge.apply_declare,
-}
-"""What each entry kind does to the state (headers and comments do nothing)."""
+__all__ = ["ONSLAUGHT", "REGISTRY", "ActionState", "Onslaught", "OnslaughtState"]
 
 CLOSING = frozenset({"turn", "step", "rolloff", "action", "pass"})
 """Entries that end the action or step under way (5.2 claims, 6.3 stacking are due then)."""
 PLACING = frozenset({"move", "retreat", "advance", "loss", "place"})
 """Entries after which stacking must be checked again (6.3)."""
+
+
+def applies(entry: Entry) -> bool:
+    """Whether a handler of the registry applies an entry's class."""
+    return any(h.apply is not None for h in REGISTRY.for_entry(entry))
 
 
 def other_branch(state: OnslaughtState) -> OnslaughtState:
@@ -97,7 +59,7 @@ def other_branch(state: OnslaughtState) -> OnslaughtState:
 
 def errors_of(state: OnslaughtState, entry: Entry) -> bool:
     """Whether an entry breaks a rule in a state (its kind's own checks)."""
-    return any(f.severity == "error" for check in CHECKS.get(kind_of(entry), ()) for f in check(state, entry))
+    return any(f.severity == "error" for f in REGISTRY.check(state, entry))
 
 
 def follow_branch(state: OnslaughtState, entry: Entry) -> OnslaughtState:
@@ -115,7 +77,8 @@ class Onslaught(SystemBase[OnslaughtState]):
     name = "onslaught"
     table = TABLE
     step_noun: StepNoun = "step"
-    entry_kinds = frozenset({"header", "comment", *CHECKS, *APPLIES})
+    entry_kinds = frozenset({"header", "comment", *(str(h.entry.model_fields["kind"].default)
+                                                    for h in REGISTRY.handlers)})
     foreign_kinds = {"bombard": "is a Fire & Movement entry; Onslaught has no bombardment",
                      "markers": "is a Fire & Movement entry; Onslaught has no support fire markers"}
     # A division of the other side placed is an error of the schedule's own section (3.0, 10.2, 10.3, 11.2).
@@ -171,18 +134,22 @@ class Onslaught(SystemBase[OnslaughtState]):
         out: list[Finding] = []
         if state.combat is not None and not carries_out(entry):
             owed = losses.combat_over(state, entry)
-            if owed and state.alternative is not None and not losses.combat_over(other_branch(state), entry):
-                owed = []  # the players carried out the table's result instead of their claim
+            if owed and state.alternative is not None:
+                # After a wrong result claim (its one error is on the attack) what is owed is the table's
+                # (nothing when the players carried it out instead of their claim), never the claim's.
+                owed = losses.combat_over(other_branch(state), entry)
             out += owed
-        elif state.combat is not None and state.alternative is not None and kind in CHECKS:
+        elif state.combat is not None and state.alternative is not None and REGISTRY.for_entry(entry):
             branch = follow_branch(state, entry)
+            if branch is state and errors_of(state, entry):
+                branch = other_branch(state)  # fits neither: judged by the table's result, never the claim's
             if branch is not state:
-                return [f for check in CHECKS[kind] for f in check(branch, entry)]
+                return REGISTRY.check(branch, entry)
         if kind in CLOSING:
             out += sequence.closing_findings(state, entry)
         out += arrivals.check_order(state, entry)
-        for check in CHECKS.get(kind, ()) if kind_rules else ():
-            out += check(state, entry)
+        if kind_rules:
+            out += REGISTRY.check(state, entry)
         return out
 
     # -- apply -------------------------------------------------------------------------------
@@ -209,15 +176,15 @@ class Onslaught(SystemBase[OnslaughtState]):
         kind = kind_of(entry)
         if state.combat is not None and not carries_out(entry):
             state = replace(state, combat=None, pending=(), alternative=None)
-        elif state.combat is not None and state.alternative is not None and kind in APPLIES:
+        elif state.combat is not None and state.alternative is not None and applies(entry):
             branch = follow_branch(state, entry)
             if branch is not state:
-                return APPLIES[kind](branch, entry)
-            if errors_of(other_branch(state), entry):
-                state = replace(state, alternative=None)  # the players follow their claim
-            else:
+                return REGISTRY.apply(branch, entry)
+            # An entry the table's result does not allow follows the claim: the table's branch is kept as it
+            # is, for what is owed if the claim is left half done (never the claim's to carry out).
+            if not errors_of(other_branch(state), entry):
                 # Both results allow the entry: it is carried out in both.
-                other = APPLIES[kind](other_branch(state), entry)
+                other = REGISTRY.apply(other_branch(state), entry)
                 state = replace(state, alternative=(other.combat, other.pending) if other.combat else None)
         if kind in CLOSING:
             state = sequence.close_action(state)
@@ -227,8 +194,7 @@ class Onslaught(SystemBase[OnslaughtState]):
             index = order_of(entry, entry.side or "")
             if index is not None and index > state.arrival_phase:
                 state = replace(state, arrival_phase=index)
-        effect = APPLIES.get(kind)
-        return state if effect is None else effect(state, entry)
+        return REGISTRY.apply(state, entry)
 
     def finish(self, state: OnslaughtState) -> list[Finding]:
         """Notes at the log's end: an automatic victory (13.0-13.2), and effects of the last combat not
@@ -256,6 +222,13 @@ class Onslaught(SystemBase[OnslaughtState]):
             return out
         found = outstanding(combat, state.pending, lambda: retreat_options_of(state, combat),
                                     lambda u: on_map(state, u) is not None)
+        if found and state.alternative is not None:
+            # After a wrong result claim the table's result is what must be carried out, never the claim's.
+            table = other_branch(state)
+            owed = table.combat
+            assert owed is not None
+            found = outstanding(owed, table.pending, lambda: retreat_options_of(table, owed),
+                                lambda u: on_map(table, u) is not None)
         return out + [TABLE.finding("note", section, combat.line, combat.column,
                                          f"when the log ends, {message}") for section, message in found]
 
@@ -353,7 +326,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         return automatic_victory(state, turn_over)
 
     @staticmethod
-    def income(state: OnslaughtState, entry: Any) -> int:
+    def income(state: OnslaughtState, entry: Income) -> int:
         """The supply points a side collects in the Reinforcement Step (8.1)."""
         return supply.income_due(state, entry)
 

@@ -10,16 +10,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Entry, TurnMarker
+from adjudicator.notation.entries import Declare, Entry, TurnMarker
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import OnslaughtState, unit_of
+from adjudicator.systems.onslaught.state import OnslaughtState, turn_and_step, unit_of
 from adjudicator.systems.onslaught.supply import in_supply, traced_supply
 from adjudicator.systems.onslaught.supply_map import SupplyMap
 from adjudicator.systems.onslaught.tables import area_of
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
-from wargame.errors import DataError
+from wargame.errors import DataError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import DIRECTIONS, Hex
 
@@ -339,3 +339,52 @@ def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str,
                                   f"in supply and {len(allied_east)} Allied divisions east of the Victory "
                                   "Line are")
     return None
+
+
+AUTOMATIC = "automatic"
+"""The level a claim names for an automatic victory (13.1, 13.2), which the 13.3 chart does not grade."""
+
+
+def check_claim(state: OnslaughtState, entry: Declare) -> list[Finding]:
+    """`Side: declare victory [LEVEL] [points SIDE N SIDE N]` against the referee's count: an automatic victory
+    (13.1 at any time, 13.2 as a turn ends: claimed in its Reinforcement Step or after it), else the victory
+    points once the last turn's Reinforcement Step is reached (13.3), the winner, the level and the points."""
+    if entry.what != "victory":
+        return []
+    sides = list(state.game.manifest.sides)
+    for named in entry.points:
+        if named not in sides:
+            return [finding("error", "log", entry, f"{named!r} is not a side{did_you_mean(named, sides)} (sides: "
+                                                   f"{', '.join(sides)})")]
+    side = entry.side or "?"
+    last = next(sc.last_turn for sc in state.game.manifest.scenario if sc.id == state.scenario)
+    won = (state.victory.winner, state.victory.section, state.victory.reason) if state.victory is not None \
+        else automatic_victory(state, turn_over=state.step == "reinforcement")
+    counted = score(state) if entry.points or (won is None and state.turn == last and state.step == "reinforcement") \
+        else None
+    level: str | None
+    winner: str | None
+    if won is not None:
+        winner, section, level, why = won[0], won[1], AUTOMATIC, f"an automatic victory: {won[2]}"
+    elif counted is not None and state.turn == last and state.step == "reinforcement":
+        winner, section, level, why = counted.winner, "13.3", counted.level, counted.lines()[-1]
+    else:
+        # Ruling: a claim with no victory to stand on misreads the condition it names: 13.3's count when it names
+        # a level or points, else the side's automatic victory (13.1 German, 13.2 Allied).
+        section = "13.3" if entry.level or entry.points else "13.1" if side == "German" else "13.2"
+        return [finding("error", section, entry, f"{turn_and_step(state)}: {side} claims victory, but no automatic "
+                                                 f"victory holds (13.1, 13.2) and victory points count only once turn "
+                                                 f"{last}'s Reinforcement Step is reached (13.3)")]
+    wrong: list[str] = []
+    if winner != side:
+        wrong.append(f"the {winner} player wins" if winner else "nobody wins")
+    if entry.level is not None and entry.level != level:
+        wrong.append(f"the level is {level or 'none'}, not {entry.level}")
+    if counted is not None and any(counted.of(s).total != n for s, n in entry.points.items()):
+        wrong.append("the victory points are " + " ".join(f"{s} {counted.of(s).total}" for s in sides) + ", not "
+                     + " ".join(f"{s} {n}" for s, n in entry.points.items()))
+        if len(wrong) == 1:
+            section, why = "13.3", "; ".join(counted.lines())
+    if not wrong:
+        return []
+    return [finding("error", section, entry, f"{side} claims victory, but {'; '.join(wrong)}: {why}")]

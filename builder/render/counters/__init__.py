@@ -1,0 +1,68 @@
+"""Unit counters and markers drawn as vectors from the game data, both faces of each."""
+
+# A unit counter shows what its rule system prints (Onslaught 2.3: symbol and combat-movement;
+# Fire & Movement 2.3: unit id, type and size symbols, attack-defence-movement, the leg or mobile
+# box and the no-ZOC hexagon of 6.0) in its nationality's colours. Everything is drawn at three
+# times the size and scaled down, so lines are smooth at any counter size and the bytes are the
+# same on every run.
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from PIL import Image
+
+from builder.render.counters.face import Face, image_name, marker_image_name
+from builder.render.counters.markers import marker_back, marker_faces, render_marker, side_colours
+from builder.render.counters.units import CounterStyle, counter_style, render_unit
+from wargame.errors import DataError
+from wargame.files import write_atomically
+from wargame.game import Game
+from wargame.holding import COUNTER_ACROSS_FLATS, counter_size_px
+
+
+def _png(image: Image.Image) -> bytes:
+    """PNG bytes without metadata (identical on every run)."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=False)
+    return buffer.getvalue()
+
+
+def counter_images(game: Game) -> list[tuple[str, str, Callable[[int], Image.Image]]]:
+    """Every counter face of a game: (file name, piece id, renderer by size), units then markers."""
+    faces: list[tuple[str, str, Callable[[int], Image.Image]]] = []
+    for _, unit in game.units:
+        unit_faces: tuple[Face, ...] = ("full", "reduced") if unit.reduced is not None else ("full",)
+        for face in unit_faces:
+            faces.append((image_name(unit.id, face), unit.id, partial(render_unit, game, unit, face)))
+    for marker in game.markers.marker:
+        for n in range(marker_faces(marker)):
+            faces.append((marker_image_name(marker.id, n), marker.id, partial(render_marker, game, marker, n)))
+    return faces
+
+
+def write_counters(game: Game, out_dir: Path, size_px: int = 75) -> list[Path]:
+    """Write every face of every unit and marker as PNG files; the paths written, in order."""
+    faces = counter_images(game)
+    seen: dict[str, str] = {}
+    for name, piece_id, _ in faces:
+        # Case too: a module unpacked on a case-insensitive disk must not lose a picture.
+        other = seen.setdefault(name.casefold(), piece_id)
+        if other != piece_id:
+            raise DataError(f"{game.id}: pieces {other!r} and {piece_id!r} would share the image {name}")
+    paths: list[Path] = []
+    for name, _, draw in faces:
+        path = out_dir / name
+        write_atomically(path, _png(draw(size_px)))
+        paths.append(path)
+    return paths
+
+
+__all__ = [
+    "COUNTER_ACROSS_FLATS", "CounterStyle", "counter_images", "counter_size_px", "counter_style",
+    "image_name", "marker_back", "marker_faces",
+    "marker_image_name", "render_marker", "render_unit", "side_colours", "write_counters",
+]

@@ -1,0 +1,171 @@
+"""Unit counters: what the rule system prints (style), the symbol, size, designation and values, both faces."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from builder.render.counters.face import SUPERSAMPLE, Face, band, clip, edge, finish, paint
+from builder.render.counters.symbols import SYMBOLS, Frame, size_symbol
+from builder.render.ink import PAPER, RGB, cap_height, font_at, readable, rgb, smaller, text_length
+from wargame.errors import DataError
+from wargame.game import Game
+from wargame.faces import CounterFace
+from wargame.models import Unit
+
+MOBILE_RED = "#c8102e"
+LEG_BLACK = "#000000"
+ZOC_BLACK = "#000000"
+
+
+CounterStyle = CounterFace
+"""What a game prints on a unit counter besides symbol, size and values: its data (game.toml's `[counter]`)."""
+
+
+def _hexagon(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """Corners of a flat-topped hexagon."""
+    return [(cx + r * math.cos(math.radians(60 * k)), cy + r * math.sin(math.radians(60 * k))) for k in range(6)]
+
+
+@dataclass(frozen=True)
+class _UnitArt:
+    """Everything that decides how one unit face looks (the render cache key)."""
+
+    symbol: str
+    size: str
+    values: tuple[int, ...]
+    boxed_value: int | None
+    mobility: str
+    text: RGB
+    background: RGB
+    reduced: bool
+    designation: str
+    no_zoc: bool
+    size_px: int
+
+
+def short_designation(unit: Unit) -> str:
+    """The historical division a counter stands for, shortened: '1st Infantry Division' -> '1',
+    '12. SS-Panzer-Division' -> '12 SS', 'Panzer-Lehr-Division' -> 'Lehr', 'Guards Armoured' -> 'Gds'."""
+    text = unit.note.split("stands for", 1)[1].strip() if "stands for" in unit.note else ""
+    head = text.split("(")[0]
+    digits = re.match(r"\D*?(\d+)", head)
+    if digits:
+        number = digits.group(1)
+        # Divisions of one type and number told apart by their branch (16th Luftwaffe field
+        # division and 16th infantry division are both German infantry counters).
+        for word, branch in (("SS-", "SS"), ("Luftwaffen", "LW"), ("Fallschirmj", "FJ"), ("Luftlande", "LL")):
+            if word in head:
+                return f"{number} {branch}"
+        return number
+    for word, short in (("Lehr", "Lehr"), ("Guards", "Gds")):
+        if word in head:
+            return short
+    return unit.id.rsplit("-", 1)[-1]
+
+
+def counter_style(game: Game) -> CounterStyle:
+    """What the game's rule system prints on its unit counters."""
+    return game.manifest.counter
+
+
+def render_unit(game: Game, unit: Unit, face: Face, size_px: int = 75) -> Image.Image:
+    """One face of a unit counter: a square RGB image size_px wide."""
+    if face not in ("full", "reduced"):
+        raise ValueError(f"unit {unit.id}: face must be 'full' or 'reduced', not {face!r}")
+    if face == "reduced" and unit.reduced is None:
+        raise ValueError(f"unit {unit.id} has one step: it has no reduced face")
+    nationality = {n.id: n for n in game.manifest.nationality}.get(unit.nationality)
+    unit_type = {t.id: t for t in game.manifest.unit_type}.get(unit.type)
+    if nationality is None or unit_type is None:
+        raise DataError(f"unit {unit.id}: nationality {unit.nationality!r} or type {unit.type!r} is not in game.toml")
+    style = counter_style(game)
+    names = game.manifest.value_names
+    values = unit.full if face == "full" else (unit.reduced or ())
+    art = _UnitArt(
+        symbol=unit_type.symbol,
+        size=unit.size,
+        values=tuple(values),
+        boxed_value=names.index("movement") if style.mobility_box and "movement" in names else None,
+        mobility=unit.mobility,
+        text=rgb(nationality.text_colour),
+        background=rgb(nationality.background_colour),
+        reduced=face == "reduced",
+        designation=(short_designation(unit) if style.from_note else unit.id) if style.designation else "",
+        no_zoc=style.zoc_mark and not unit.zoc,
+        size_px=size_px,
+    )
+    return _draw_unit(art).copy()
+
+
+@lru_cache(maxsize=1024)
+def _draw_unit(art: _UnitArt) -> Image.Image:
+    """Draw a unit face (cached: Onslaught's identical counters are drawn once)."""
+    s = art.size_px * SUPERSAMPLE
+    canvas = Image.new("RGB", (s, s), art.background)
+    draw = ImageDraw.Draw(canvas)
+    stroke = s * 0.026
+    # Without a designation the top row is only the reduced band, and the symbol grows into it.
+    top_h = s * (0.2 if art.designation else 0.13)
+    if art.reduced:
+        # The depleted face: a light band across the top, as printed on many two-step counters.
+        draw.rectangle((0, 0, s, top_h), fill=band(art.background))
+    size_cy = top_h + s * 0.065
+    box_w, box_h = (0.52, 0.31) if art.designation else (0.56, 0.34)
+    box_y0 = size_cy + s * 0.07
+    box = Frame(s * (0.5 - box_w / 2), box_y0, s * (0.5 + box_w / 2), box_y0 + s * box_h, stroke)
+    symbol = Image.new("L", (s, s), 0)
+    SYMBOLS[art.symbol](ImageDraw.Draw(symbol), box)
+    ink = clip(symbol, (box.x0, box.y0, box.x1, box.y1))
+    pen = ImageDraw.Draw(ink)
+    pen.rectangle((box.x0, box.y0, box.x1, box.y1), outline=255, width=round(stroke))
+    size_symbol(pen, art.size, box.cx, size_cy, s * 0.095, stroke * 1.1)
+    paint(canvas, art.text, ink)
+
+    if art.designation:
+        room = s * (0.74 if art.no_zoc else 0.88)
+        f = font_at(s * 0.17, bold=True)
+        while text_length(f, art.designation) > room and f.size > 6:
+            f = smaller(f, 0.93)
+        fill = readable(art.text, band(art.background) if art.reduced else art.background)
+        draw.text((s * 0.06, (top_h + cap_height(f)) / 2 + s * 0.005), art.designation, fill=fill, font=f,
+                  anchor="ls")
+    if art.no_zoc:
+        # F&M 6.0: a black hexagon marks a unit that exerts no ZOC.
+        draw.polygon(_hexagon(s * 0.87, top_h / 2 + s * 0.005, s * 0.072), fill=rgb(ZOC_BLACK))
+    _draw_values(draw, art, s)
+    draw.rectangle((0, 0, s - 1, s - 1), outline=edge(art.background), width=max(1, round(s * 0.012)))
+    return finish(canvas, art.size_px)
+
+
+def _draw_values(draw: ImageDraw.ImageDraw, art: _UnitArt, s: int) -> None:
+    """The values along the bottom, movement boxed in F&M (black: leg, red: mobile)."""
+    parts: list[tuple[str, bool]] = []
+    for i, value in enumerate(art.values):
+        if i:
+            parts.append(("-", False))
+        parts.append((str(value), i == art.boxed_value))
+    em = s * 0.3
+    while True:
+        f = font_at(em)
+        cap = cap_height(f)
+        pad = cap * 0.2
+        widths = [text_length(f, text) + (2 * pad if boxed else 0) for text, boxed in parts]
+        total = sum(widths)
+        if total <= s * 0.86 or em < 8:
+            break
+        em *= 0.94
+    baseline = s * 0.895
+    x = (s - total) / 2
+    for (text, boxed), w in zip(parts, widths):
+        if boxed:
+            fill = rgb(MOBILE_RED if art.mobility == "mobile" else LEG_BLACK)
+            draw.rectangle((x, baseline - cap - pad, x + w, baseline + pad), fill=fill)
+            draw.text((x + pad, baseline), text, fill=rgb(PAPER), font=f, anchor="ls")
+        else:
+            draw.text((x, baseline), text, fill=art.text, font=f, anchor="ls")
+        x += w

@@ -1,0 +1,156 @@
+"""Colours and text for every picture the builder draws: the house font, colours, contrast, measuring, wrapping."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from math import ceil
+from pathlib import Path
+
+from PIL import ImageColor, ImageDraw, ImageFont
+
+FONTS = Path(__file__).resolve().parent.parent / "fonts"
+INK = "#1e1e1e"
+PAPER = "#fbf8ef"
+MIN_CONTRAST = 4.5
+"""WCAG's minimum contrast for small text (1.4.3): every text on a counter or marker face."""
+
+RGB = tuple[int, int, int]
+Font = ImageFont.FreeTypeFont
+
+
+# -- fonts ------------------------------------------------------------------------------------
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False, condensed: bool = False) -> Font:
+    """The shipped DejaVu Sans (draws accented names on any machine)."""
+    name = "DejaVuSans-Bold.ttf" if bold else ("DejaVuSansCondensed.ttf" if condensed else "DejaVuSans.ttf")
+    return ImageFont.truetype(str(FONTS / name), max(1, size))
+
+
+def font_at(em: float, bold: bool = True, condensed: bool = False) -> Font:
+    """The house font at an em size in (supersampled) pixels, rounded; condensed applies to the regular face only."""
+    return font(max(1, round(em)), bold=bold, condensed=condensed and not bold)
+
+
+def smaller(face: Font, factor: float) -> Font:
+    """The bold house font a step smaller: at least one size less, as 7 x 0.93 rounds back to 7 (a shrinking
+    loop then never ended: `picture --scale 0.25` on Omaha)."""
+    return font_at(min(face.size - 1, face.size * factor))
+
+
+def cap_height(face: Font) -> float:
+    """Height of a capital/digit above the baseline."""
+    box = face.getbbox("8", anchor="ls")
+    return float(-box[1])
+
+
+# -- colours ----------------------------------------------------------------------------------
+def rgb(colour: str) -> RGB:
+    """An '#rrggbb' or named colour as an RGB triple."""
+    r, g, b = ImageColor.getrgb(colour)[:3]
+    return (r, g, b)
+
+
+def hex_colour(colour: RGB) -> str:
+    """An RGB triple as '#rrggbb'."""
+    return "#" + "".join(f"{channel:02x}" for channel in colour)
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """The colour a fraction t of the way from a to b."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def luma(colour: RGB) -> float:
+    """Brightness 0..1 of the gamma-encoded channels (Rec. 709 weights): the charts' ink-or-paper test."""
+    r, g, b = (channel / 255 for channel in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def text_colour_on(fill: str) -> str:
+    """Ink or paper, whichever the charts print on a fill."""
+    return INK if luma(rgb(fill)) > 0.45 else PAPER
+
+
+def relative_luminance(colour: RGB) -> float:
+    """WCAG relative luminance (linearised channels)."""
+    def channel(v: int) -> float:
+        s = v / 255
+        return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
+    return 0.2126 * channel(colour[0]) + 0.7152 * channel(colour[1]) + 0.0722 * channel(colour[2])
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def readable(preferred: RGB, fill: RGB) -> RGB:
+    """The preferred colour on a fill, or ink or paper when it would be hard to read there."""
+    if contrast(preferred, fill) >= MIN_CONTRAST:
+        return preferred
+    ink, paper = rgb(INK), rgb(PAPER)
+    return ink if contrast(ink, fill) >= contrast(paper, fill) else paper
+
+
+# -- measuring and wrapping -------------------------------------------------------------------
+@lru_cache(maxsize=65536)
+def text_length(face: Font, text: str) -> float:
+    """A text's advance in a font, remembered: laying out a chart measures the same cells and wrap trials many
+    times over (for its natural, least and final widths and its heights)."""
+    return face.getlength(text)
+
+
+def text_px(text: str, face: Font) -> int:
+    """Width of the widest explicit line of a text, in whole pixels."""
+    return max((ceil(text_length(face, line)) for line in text.split("\n")), default=0)
+
+
+def wrap(text: str, face: Font, width_px: float) -> list[str]:
+    """Greedy word wrap at single spaces; explicit newlines start new lines; a too-long word keeps a line of its own."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        current = ""
+        for word in paragraph.split(" "):
+            trial = f"{current} {word}" if current else word
+            if current and text_length(face, trial) > width_px:
+                lines.append(current)
+                current = word
+            else:
+                current = trial
+        lines.append(current)
+    return lines
+
+
+def wrap_words(text: str, face: Font, width_px: float) -> list[str]:
+    """The words of a text (any white space between them) wrapped greedily; no lines when it has no words."""
+    words = text.split()
+    return wrap(" ".join(words), face, width_px) if words else []
+
+
+def fit_lines(text: str, max_w: float, max_h: float, em: float, bold: bool = True, condensed: bool = False,
+              max_lines: int = 3) -> tuple[Font, list[str]]:
+    """The largest font (at most em, shrinking by 8% down to 6) and wrapping that fit a text in a box."""
+    size = em
+    while True:
+        face = font_at(size, bold, condensed)
+        lines = wrap_words(text, face, max_w)
+        line_h = cap_height(face) * 1.45
+        fits = (len(lines) <= max_lines and all(text_length(face, line) <= max_w for line in lines)
+                and line_h * (len(lines) - 1) + cap_height(face) <= max_h)
+        if fits or size <= 6:
+            return face, lines
+        size *= 0.92
+
+
+def draw_lines(draw: ImageDraw.ImageDraw, lines: Sequence[str], face: Font, cx: float, cy: float,
+               fill: int | RGB) -> None:
+    """Lines of text centred as a block on a point (capitals centred, not the em box)."""
+    cap = cap_height(face)
+    step = cap * 1.45
+    block = step * (len(lines) - 1) + cap
+    baseline = cy - block / 2 + cap
+    for line in lines:
+        draw.text((cx, baseline), line, fill=fill, font=face, anchor="ms")
+        baseline += step

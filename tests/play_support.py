@@ -1,0 +1,86 @@
+"""One way to replay a few entries in a test (issue 25): from a position, through a rule system's check and apply,
+with the findings, the final state and each finding's entry text. Every rules test starts here instead of keeping
+its own copy of the loop.
+
+`position` starts a test where it needs to be (a set-up overlay: units placed, fields of the state set) instead of
+replaying hundreds of lines to get there."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Generic, Protocol, TypeVar
+
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Entry, Header
+from adjudicator.notation.text import parse_text
+from wargame.game import Game
+
+S = TypeVar("S")
+
+
+class System(Protocol[S]):
+    """What a test replays through: a rule system's contract (adjudicator/contract.py), in part."""
+
+    def initial_state(self, game: Game, headers: Sequence[Header]) -> S: ...  # noqa: D102
+    def check(self, state: S, entry: Entry) -> list[Finding]: ...  # noqa: D102
+    def apply(self, state: S, entry: Entry) -> S: ...  # noqa: D102
+    def finish(self, state: S) -> list[Finding]: ...  # noqa: D102
+
+
+@dataclass(frozen=True)
+class Played(Generic[S]):
+    """What a replay of a few entries gave: every finding, the state after them, and the source's lines."""
+
+    findings: list[Finding]
+    state: S
+    lines: list[str]
+
+    def text_of(self, finding: Finding) -> str:
+        """The entry a finding is about, as written (its comment left out)."""
+        return self.lines[finding.line - 1].split("#")[0].strip() if finding.line else ""
+
+    def errors(self) -> list[tuple[str, str]]:
+        """(rule, entry text) of every error."""
+        return [(f.rule, self.text_of(f)) for f in self.findings if f.severity == "error"]
+
+    def shown(self, severities: Iterable[str] = ("error", "warning")) -> list[tuple[str, str, str]]:
+        """(severity, rule, entry text) of the findings of these severities."""
+        wanted = set(severities)
+        return [(f.severity, f.rule, self.text_of(f)) for f in self.findings if f.severity in wanted]
+
+    def rules(self) -> list[tuple[str, str]]:
+        """(severity, rule) of every finding."""
+        return [(f.severity, f.rule) for f in self.findings]
+
+
+def position(system: System[S], game: Game, headers: Sequence[Header] = (), *, placed: dict[str, str] | None = None,
+             over_setup: bool = True, **fields: object) -> S:
+    """The scenario's initial state with `placed` units put where it says (over the set-up, or alone when
+    `over_setup` is false) and any other fields of the state set."""
+    base = system.initial_state(game, headers)
+    if placed is not None:
+        location = getattr(base, "location")
+        fields["location"] = {**location, **placed} if over_setup else dict(placed)
+    return replace(base, **fields)  # type: ignore[type-var]  # the systems' states are dataclasses
+
+
+def play(system: System[S], state: S, source: str | Sequence[Entry], *, finish: bool = True,
+         pure: bool = True) -> Played[S]:
+    """Replay a log's text (or parsed entries) from `state`: every finding of each entry, then the end-of-log notes
+    when `finish`; `pure` asserts that no check changes the state it is given (checks are read-only)."""
+    entries = parse_text(source) if isinstance(source, str) else list(source)
+    findings: list[Finding] = []
+    for entry in entries:
+        before = copy.copy(state.__dict__) if pure else None
+        findings += system.check(state, entry)
+        if before is not None:
+            assert state.__dict__ == before, f"checking line {entry.line} changed the state"
+        state = system.apply(state, entry)
+    if finish:
+        findings += system.finish(state)
+    return Played(findings, state, source.splitlines() if isinstance(source, str) else [])
+
+
+__all__ = ["Played", "play", "position"]

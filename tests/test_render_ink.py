@@ -1,0 +1,89 @@
+"""The renderers' one module of colours and text (builder/render/ink.py): golden values, and nobody else measuring."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+from builder.render.ink import (
+    INK, MIN_CONTRAST, PAPER, contrast, fit_lines, font, font_at, hex_colour, mix, readable, rgb, text_colour_on,
+    text_length, text_px, wrap, wrap_words,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+BLACK, WHITE = (0, 0, 0), (255, 255, 255)
+
+
+def test_colours_parse_mix_and_print_back() -> None:
+    """'#rrggbb' in and out, mixing rounds each channel."""
+    assert rgb("#01abFF") == (1, 171, 255)
+    assert hex_colour((1, 171, 255)) == "#01abff"
+    assert mix(BLACK, WHITE, 0.5) == (128, 128, 128)
+    assert mix((10, 20, 30), (10, 20, 30), 0.3) == (10, 20, 30)
+    assert hex_colour(mix(rgb("#5a554b"), rgb(PAPER), 0.55)) == "#b3afa5"  # as the charts mixed it before ink.py
+
+
+def test_contrast_and_readable_text() -> None:
+    """WCAG's ratio: 21 for black on white, 1 for a colour on itself; a colour too faint gives way to ink or paper."""
+    assert round(contrast(BLACK, WHITE), 6) == 21
+    assert contrast((90, 85, 75), (90, 85, 75)) == 1
+    assert readable(BLACK, WHITE) == BLACK
+    assert readable((250, 250, 250), WHITE) == rgb(INK)
+    assert readable((20, 20, 20), BLACK) == rgb(PAPER)
+    assert all(contrast(readable(c, fill), fill) >= MIN_CONTRAST
+               for c in ((255, 0, 0), (0, 128, 0), (200, 200, 0)) for fill in (BLACK, WHITE, (0, 0, 128)))
+
+
+def test_text_on_a_chart_fill() -> None:
+    """The charts print ink on light fills and paper on dark ones."""
+    assert text_colour_on("#ffffff") == INK
+    assert text_colour_on("#e6dec8") == INK
+    assert text_colour_on("#5a554b") == PAPER
+    assert text_colour_on("#000000") == PAPER
+
+
+def test_wrap_keeps_newlines_spaces_and_long_words() -> None:
+    """Explicit newlines start lines, single spaces are the only break, a word wider than the line stays whole."""
+    face = font(16)
+    assert wrap("a b\nc", face, 10_000) == ["a b", "c"]
+    assert wrap("alpha beta", face, 1) == ["alpha", "beta"]
+    assert wrap("a  b", face, 10_000) == ["a  b"]
+    assert wrap("", face, 100) == [""]
+    width = text_length(face, "alpha beta")
+    assert wrap("alpha beta gamma", face, width) == ["alpha beta", "gamma"]
+
+
+def test_wrap_words_folds_white_space() -> None:
+    """Any white space between words is one space; a text of no words has no lines."""
+    face = font(16)
+    assert wrap_words("  alpha \n beta ", face, 10_000) == ["alpha beta"]
+    assert wrap_words(" \n ", face, 100) == []
+
+
+def test_measures() -> None:
+    """A text's width is its widest line's, rounded up."""
+    face = font(16)
+    assert text_px("ab\nabcdef", face) == math.ceil(text_length(face, "abcdef"))
+    assert text_px("", face) == 0
+
+
+def test_fit_lines_shrinks_to_the_box() -> None:
+    """A title too big for its box comes out smaller, within its lines."""
+    face, lines = fit_lines("AN UNUSUALLY LONG MARKER TITLE", 200, 60, 40, max_lines=2)
+    assert face.size < 40 and 1 <= len(lines) <= 2
+    assert all(text_length(face, line) <= 200 for line in lines)
+    big, one = fit_lines("HQ", 200, 60, 40)
+    assert big.size == font_at(40).size and one == ["HQ"]
+
+
+def test_only_ink_loads_fonts_parses_colours_or_measures_text() -> None:
+    """Font files, colour parsing and text advances go through ink.py, so every renderer measures and wraps alike
+    (the board's modules too)."""
+    pattern = re.compile(r"\.getlength\(|\.textlength\(|ImageColor\.|ImageFont\.truetype\("
+                         r"|def _?(wrap|luminance|mix)\b")
+    allowed = {"builder/render/ink.py"}
+    offenders = [f"{p.relative_to(ROOT).as_posix()}:{i}" for p in sorted((ROOT / "builder").rglob("*.py"))
+                 if p.relative_to(ROOT).as_posix() not in allowed
+                 for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1) if pattern.search(line)]
+    assert offenders == []

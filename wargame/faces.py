@@ -1,0 +1,26 @@
+"""What a game's unit counters print besides symbol, size and values, as data (game.toml's `[counter]`): the
+builder draws it and no code names a game for it (issue 25)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class CounterFace(BaseModel):
+    """game.toml's `[counter]` (the defaults: the unit's designation, and a mark on units without a ZOC)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    designation: bool = True
+    """The unit's designation printed above its symbol."""
+    from_note: bool = False
+    """The designation is the short historical one read from the unit's note, not its id."""
+    mobility_box: bool = False
+    """The movement allowance in a box, black for leg units and red for mobile ones."""
+    zoc_mark: bool = True
+    """A black hexagon on units that exert no zone of control."""
+    source: str = ""
+    """The rule section describing the printed counters."""
+
+
+__all__ = ["CounterFace"]
