@@ -254,7 +254,7 @@ def test_an_exchange_counts_the_printed_strength_of_the_faces_lost(tiers: Path, 
 
 
 @pytest.mark.parametrize(("faces", "pattern"), [
-    (("4", "12-6", "9-6", "6-6"), r"units\.csv:\d+:\d+ \[further_reduced\]: .*a 4-step unit has 2 further reduced "
+    (("4", "12-6", "9-6", "6-6"), r"units\.csv:\d+ \[further_reduced\]: a 4-step unit has 2 further reduced "
                                   r"face\(s\), not 1"),
     (("3", "12-6", "9-6", "6-6-6"), r"units\.csv:\d+ \[further_reduced\]: further_reduced values '6-6-6': expected 2 "
                                     r"whole numbers"),

@@ -189,6 +189,9 @@ def _check_pieces(game: Game, report: _Report) -> None:
                 report.add(f"nationality {unit.nationality!r} belongs to side "
                            f"{nationalities[unit.nationality].side!r}, not {unit.side!r}", file, line, "side")
         report.known(unit.type, types, "unit type", file, line, "type")
+        if len(unit.further_reduced) != max(unit.steps - 2, 0):
+            report.add(f"a {unit.steps}-step unit has {max(unit.steps - 2, 0)} further reduced face(s), not "
+                       f"{len(unit.further_reduced)}", file, line, "further_reduced")
         if unit.steps > 2 and m.rule_system != "classic":
             report.add(f"{unit.steps} steps: the {m.rule_system} rule system's units have two at most (units of "
                        "three or four steps are a classic game's)", file, line, "steps")

@@ -247,7 +247,7 @@ def _refuse_deep_nesting(text: str, path: Path) -> None:
 
 
 def _field_kind(model: type[BaseModel], name: str) -> str:
-    """How a CSV cell converts for a model field: 'tuple-int', 'tuple-str', 'bool' or 'str'."""
+    """How a CSV cell converts for a model field: 'tuple-int', 'tuple-tuple-int', 'tuple-str', 'bool' or 'str'."""
     annotation = model.model_fields[name].annotation
     args: tuple[Any, ...] = ()
     origin = typing.get_origin(annotation)
@@ -257,6 +257,8 @@ def _field_kind(model: type[BaseModel], name: str) -> str:
         origin = typing.get_origin(annotation)
     if origin is tuple:
         inner = typing.get_args(annotation)[0]
+        if typing.get_origin(inner) is tuple:
+            return "tuple-tuple-int"  # faces of values, `4-4;2-4`
         return "tuple-int" if inner is int else "tuple-str"
     if annotation is bool:
         return "bool"
@@ -269,6 +271,8 @@ def _convert(kind: str, cell: str) -> Any:
         # At most 9 digits become a number; a longer run stays text, which the model refuses with its
         # own message (int() of 4,300 digits and more raises ValueError).
         return tuple(int(p) if re.fullmatch(r"\d{1,9}", p) else p for p in parts)
+    if kind == "tuple-tuple-int":
+        return tuple(_convert("tuple-int", face) for face in cell.split(";") if face.strip())
     if kind == "tuple-str":
         return tuple(p.strip() for p in cell.split(";") if p.strip())
     if kind == "bool":

@@ -7,10 +7,9 @@ or "reconstructed" (optionally "reconstructed:topic"), explained in PROVENANCE.m
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from wargame.errors import did_you_mean
 from wargame.faces import CounterFace
@@ -421,7 +420,7 @@ class Unit(Model):
     steps: int = Field(ge=1, le=4)
     full: tuple[int, ...]
     reduced: tuple[int, ...] | None = None
-    further_reduced: tuple[tuple[int, ...], ...] = Field((), validate_default=True)
+    further_reduced: tuple[tuple[int, ...], ...] = ()
     """A three- or four-step unit's values below its reduced face, strongest first: `4-4;2-4` in units.csv."""
     zoc: bool = True
     source: Source
@@ -435,16 +434,6 @@ class Unit(Model):
         if self.steps == 1 and self.reduced is not None:
             raise ValueError("a one-step unit has no reduced values")
         return self
-
-    @field_validator("further_reduced", mode="before")
-    @classmethod
-    def _faces(cls, value: object, info: ValidationInfo) -> object:
-        """Each face's values as on the counter (`4-4`; units.csv puts ';' between faces), one a step past two."""
-        faces = tuple(tuple(int(p) if re.fullmatch(r"\d{1,9}", p) else p for p in re.split(r"[-/]", v.strip()))
-                      if isinstance(v, str) else v for v in value) if isinstance(value, (tuple, list)) else value
-        if isinstance(faces, tuple) and len(faces) != max((steps := info.data.get("steps", 2)) - 2, 0):
-            raise ValueError(f"a {steps}-step unit has {max(steps - 2, 0)} further reduced face(s), not {len(faces)}")
-        return faces
 
 
 class Marker(Model):
