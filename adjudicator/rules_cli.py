@@ -4,13 +4,12 @@ rule system's registry and coverage (adjudicator/coverage.py); docs/rules-covera
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
+from adjudicator.exits import could_not_run
 from wargame.bundled import data_root
-from wargame.errors import DataErrors, WargameError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 """The bundled games' example logs (a checkout's; an installed wheel has none, so no breach logs are named)."""
@@ -25,21 +24,13 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 def rules(game_id: str, data: Path | None, fmt: str) -> None:
     """Print every section of GAME's rules with its status, the handlers judging it (`path::function`), the data
     it rests on, its breach logs and tests."""
-    try:
+    with could_not_run():
         from wargame.game import load_game  # on use: `adjudicate --help` loads no game models
         game = load_game(data_root(data), game_id)
         from adjudicator.coverage import markdown, text
         from adjudicator.systems import coverage_for
         examples = EXAMPLES / game_id if data is None else (data / "examples" / game_id)
         rows = coverage_for(game, examples)
-    except DataErrors as e:
-        for error in e.errors:
-            click.echo(str(error), err=True)
-        click.echo("Error: the game data do not load", err=True)
-        sys.exit(2)
-    except WargameError as e:
-        click.echo(f"Error: {e}", err=True)
-        sys.exit(2)
     if fmt == "json":
         click.echo(json.dumps({"game": game_id, "rule_system": game.manifest.rule_system,
                                "sections": [r.as_dict() for r in rows]}, indent=2))

@@ -67,7 +67,7 @@ from types import FrameType
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from adjudicator.cli import _replay, game_of  # noqa: E402
+from adjudicator.sources import game_of, replay_entries as _replay  # noqa: E402
 from adjudicator.engine import resolve  # noqa: E402
 from adjudicator.notation.entries import AnyEntry, LogDocument  # noqa: E402
 from adjudicator.notation.jsonlog import read_json_log  # noqa: E402

@@ -3,19 +3,25 @@ durably storing rolls, for 1, 8 and 32 clients on SQLite and PostgreSQL with p99
 a 10,000-roll game while 8 clients roll.
 
 - Floor: `Store.roll` called in a loop in this process on a fresh database of the same kind (an Ed25519
-  signature and a durable insert per roll: SQLite WAL with synchronous=FULL; PostgreSQL committed), no HTTP.
+  signature and a durable insert per roll: SQLite WAL with synchronous=FULL; PostgreSQL committed), no HTTP,
+  measured just before each row it is compared with.
 - Served: `umpire-ledger serve` as a process (SQLite: one worker; PostgreSQL: two), N client threads rolling
   on one game; rolls/s, p50 and p99 of a roll, and the floor's rolls/s divided by the served rolls/s.
-- Page: a game of 10,000 rolls (made through the store, not timed), `GET /games/GAME` fetched by one client
-  `--page-runs` times while 8 others roll; p50 and p99 of the page, its size.
+- Page: a game of 10,000 rolls (made through the store, not timed), viewed by one client `--page-runs` times
+  while 8 others roll (the latest page, a page picked at random, a player's latest rolls, a page of them, in
+  turn); p50 and p99 of a view, the largest page's size.
+- `--repeat` rounds of all three against one server per store (a fresh database for each floor and game);
+  each round printed with the load average, then the medians of the rounds.
 
-Run: python bench/ledger_load.py [--rolls 100] [--floor-rolls 300] [--page-runs 50]
+Run: python bench/ledger_load.py [--rolls 100] [--floor-rolls 300] [--page-runs 200] [--repeat 3] [--store both]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import random
 import statistics
 import sys
 import tempfile
@@ -29,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import httpx  # noqa: E402
 
-from ledger.store import open_store  # noqa: E402
+from ledger.store import SqliteStore, open_store  # noqa: E402
 from ledger_support import LedgerProcess, fixed_key, running_postgres, write_test_key  # noqa: E402
 
 CLIENTS = (1, 8, 32)
@@ -60,10 +66,15 @@ def drive(url: str, game: str, clients: int, rolls: int, stop: threading.Event |
     """Wall seconds and roll latencies of `clients` threads rolling `rolls` times each (or until `stop`)."""
     latencies: list[float] = []
     lock = threading.Lock()
+    # Clients made and connected before the clock starts: building 32 httpx clients (an SSL context each) and
+    # starting their threads is the load generator's cost, not the server's.
+    ready = threading.Barrier(clients + 1)
 
     def client(n: int) -> None:
         mine = []
         with httpx.Client(base_url=url, timeout=60) as http:
+            http.get("/public-key")
+            ready.wait()
             i = 0
             while (i < rolls) if stop is None else not stop.is_set():
                 started = time.perf_counter()
@@ -76,9 +87,10 @@ def drive(url: str, game: str, clients: int, rolls: int, stop: threading.Event |
             latencies.extend(mine)
 
     threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
-    started = time.perf_counter()
     for thread in threads:
         thread.start()
+    ready.wait()
+    started = time.perf_counter()
     for thread in threads:
         thread.join()
     return time.perf_counter() - started, latencies
@@ -88,63 +100,108 @@ def pct(values: list[float], p: int) -> float:
     return statistics.quantiles(values, n=100)[p - 1] * 1000 if len(values) > 1 else values[0] * 1000
 
 
-def run(name: str, make: Callable[[], str], workers: int, args: argparse.Namespace, folder: Path) -> None:
-    """The floor, the served rolls for each number of clients, and the page, on new databases `make` gives."""
-    rate = floor(make(), args.floor_rolls)
-    print(f"{name}: floor (sign + durable insert, one process) {rate:7.0f} rolls/s")
-    db = make()
+def page_game(db: str) -> None:
+    """A game of 10,000 rolls by two players in turn, for the page (made through the store, not timed)."""
     store = open_store(db, fixed_key())
-    store.open_game("page", players(1))
+    if isinstance(store, SqliteStore):
+        store.connection.execute("PRAGMA synchronous=OFF")  # making the game is not what is measured
+    store.open_game("page", players(2))
     started = time.perf_counter()
     for i in range(10_000):
-        store.roll("page", "P0", token(0), f"turn {i // 100 + 1}: P0 roll", "1d6")
+        store.roll("page", f"P{i % 2}", token(i % 2), f"turn {i // 100 + 1}: P{i % 2} roll", "1d6")
     print(f"  10,000 rolls made for the page in {time.perf_counter() - started:.0f} s")
     store.close()
+
+
+PAGES = ("/games/page", "/games/page?page={n}", "/games/page/players/P1", "/games/page/players/P0?page={m}")
+"""What a viewer asks for, in turn: the latest page, a page of the game, a player's latest rolls, a page of them."""
+
+
+def view_pages(url: str, runs: int) -> tuple[list[float], int]:
+    """Latencies of `runs` page views (PAGES in turn, pages picked by a seeded generator) and the largest size."""
+    pick = random.Random(1)
+    latencies: list[float] = []
+    size = 0
+    with httpx.Client(base_url=url, timeout=60) as http:
+        for i in range(runs):
+            path = PAGES[i % len(PAGES)].format(n=pick.randint(1, 100), m=pick.randint(1, 50))
+            started = time.perf_counter()
+            answer = http.get(path)
+            latencies.append(time.perf_counter() - started)
+            assert answer.status_code == 200, (path, answer.status_code)
+            size = max(size, len(answer.content))
+    return latencies, size
+
+
+def run(name: str, make: Callable[[], str], workers: int, args: argparse.Namespace, folder: Path) -> None:
+    """`--repeat` rounds of the floor, the served rolls for each number of clients and the page, on new
+    databases `make` gives, against one server; each round printed, then the medians of the rounds."""
+    db = make()
+    page_game(db)
     server = LedgerProcess(db, write_test_key(folder / f"{name}.pem"), workers=workers)
     server.start()
+    rows: dict[int, list[tuple[float, float, float, float, float]]] = {clients: [] for clients in CLIENTS}
+    viewed: list[tuple[float, float, float, float]] = []
     try:
-        for clients in CLIENTS:
-            server.open_game(f"g{clients}", players(clients))
-            wall, lat = drive(server.url, f"g{clients}", clients, max(1, args.rolls * 8 // clients))
-            served = len(lat) / wall
-            print(f"  {clients:2d} client(s): {served:6.0f} rolls/s  p50 {pct(lat, 50):6.1f} ms  "
-                  f"p99 {pct(lat, 99):6.1f} ms   floor/served {rate / served:4.1f}x")
-        server.open_game("busy", players(8))
-        stop = threading.Event()
-        rolling: list[tuple[float, list[float]]] = []
-        background = threading.Thread(target=lambda: rolling.append(drive(server.url, "busy", 8, 0, stop)))
-        background.start()
-        pages: list[float] = []
-        size = 0
-        with httpx.Client(base_url=server.url, timeout=60) as http:
-            for _ in range(args.page_runs):
-                started = time.perf_counter()
-                answer = http.get("/games/page")
-                pages.append(time.perf_counter() - started)
-                assert answer.status_code == 200
-                size = len(answer.content)
-        stop.set()
-        background.join()
-        wall, lat = rolling[0]
-        print(f"  page of 10,000 rolls ({size // 1024} KiB) while 8 clients roll: p50 {pct(pages, 50):6.1f} ms  "
-              f"p99 {pct(pages, 99):6.1f} ms; the rolls meanwhile {len(lat) / wall:5.0f}/s p99 {pct(lat, 99):6.1f} ms")
+        for round_ in range(args.repeat):
+            print(f"{name} round {round_ + 1}: load {os.getloadavg()[0]:.1f}")
+            for clients in CLIENTS:
+                # The floor just before each row: the host's load (and its disk's) moves within a minute.
+                rate = floor(make(), args.floor_rolls)
+                game = f"g{clients}r{round_}"
+                server.open_game(game, players(clients))
+                wall, lat = drive(server.url, game, clients, max(1, args.rolls * 8 // clients))
+                served = len(lat) / wall
+                rows[clients].append((rate, served, pct(lat, 50), pct(lat, 99), rate / served))
+                print(f"  {clients:2d} client(s): floor {rate:5.0f}/s, served {served:6.0f} rolls/s  p50 "
+                      f"{pct(lat, 50):6.1f} ms  p99 {pct(lat, 99):6.1f} ms   floor/served {rate / served:4.1f}x")
+            if not args.page_runs:
+                continue
+            game = f"busy{round_}"
+            server.open_game(game, players(8))
+            stop = threading.Event()
+            rolling: list[tuple[float, list[float]]] = []
+            background = threading.Thread(target=lambda: rolling.append(drive(server.url, game, 8, 0, stop)))
+            background.start()
+            pages, size = view_pages(server.url, args.page_runs)
+            stop.set()
+            background.join()
+            wall, lat = rolling[0]
+            viewed.append((pct(pages, 50), pct(pages, 99), len(lat) / wall, pct(lat, 99)))
+            print(f"  pages of the 10,000-roll game (at most {size // 1024} KiB) while 8 clients roll: "
+                  f"p50 {pct(pages, 50):6.1f} ms  p99 {pct(pages, 99):6.1f} ms; the rolls meanwhile "
+                  f"{len(lat) / wall:5.0f}/s p99 {pct(lat, 99):6.1f} ms")
     finally:
         server.stop()
+    print(f"{name}, medians of {args.repeat} round(s):")
+    for clients in CLIENTS:
+        rate, served, p50, p99, ratio = (statistics.median(column) for column in zip(*rows[clients]))
+        print(f"  {clients:2d} client(s): floor {rate:5.0f}/s, served {served:6.0f} rolls/s  p50 {p50:6.1f} ms  "
+              f"p99 {p99:6.1f} ms   floor/served {ratio:4.1f}x (each a median of the rounds)")
+    if not viewed:
+        return
+    p50, p99, rate, roll_p99 = (statistics.median(column) for column in zip(*viewed))
+    print(f"  pages while 8 clients roll: p50 {p50:6.1f} ms  p99 {p99:6.1f} ms; the rolls {rate:5.0f}/s "
+          f"p99 {roll_p99:6.1f} ms")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rolls", type=int, default=100, help="rolls per client with 8 clients (scaled for 1 and 32)")
     parser.add_argument("--floor-rolls", type=int, default=300)
-    parser.add_argument("--page-runs", type=int, default=50)
+    parser.add_argument("--page-runs", type=int, default=200, help="page views per round")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds (floor, served rolls, pages) per store")
+    parser.add_argument("--store", choices=("sqlite", "postgresql", "both"), default="both")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, loopback")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         count = iter(range(1000))
-        run("sqlite", lambda: f"sqlite:///{folder / f'b{next(count)}.sqlite'}", 1, args, folder)
-        with running_postgres() as postgres:
-            run("postgresql", postgres.new_database, 2, args, folder)
+        if args.store != "postgresql":
+            run("sqlite", lambda: f"sqlite:///{folder / f'b{next(count)}.sqlite'}", 1, args, folder)
+        if args.store != "sqlite":
+            with running_postgres() as postgres:
+                run("postgresql", postgres.new_database, 2, args, folder)
 
 
 if __name__ == "__main__":

@@ -422,7 +422,7 @@ class OmahaPlayer(SyntheticPlayer):
                 self.reduce(unit_id, by_opponent=True)
         if result in ("Ex", "(A)") and attackers:
             self.reduce(self.rng.choice(attackers), by_opponent=False)  # 8.2.4: the attacker's choice
-        if combat.beach and result in (*DEFENDER_RETREATS, *ATTACKER_RETREATS):
+        if combat.special is not None and result in (*DEFENDER_RETREATS, *ATTACKER_RETREATS):
             for unit_id in attackers:
                 self.reduce(unit_id, by_opponent=False)  # 11.2.3: retreat results reduce every assaulting unit
             return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hmac
 import html
 import json
@@ -15,6 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from anyio import CapacityLimiter, to_thread
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -23,7 +25,7 @@ from starlette.routing import Route
 
 from ledger.keys import load_private_key
 from ledger.mail import MailSender, MailSettings
-from ledger.pages import ledger_page
+from ledger.page_cache import NoPage, PageCache
 from ledger.throttle import LoginThrottle
 from ledger.store import Credential, PlayerKey, RateLimit, Refusal, SignedRequest, Store, open_store
 from wargame.receipts import Ledger, key_id, public_key_text
@@ -130,6 +132,10 @@ def build_app(store: Store, admin_token: str | None, mail: MailSender | None = N
     mailed to the game's players by `mail` when given; failed logins are throttled."""
     public = store.key.public_key()
     logins = throttle or LoginThrottle()
+    # Rolls beyond what the store can run at once wait on the event loop, not in threads holding a place in the
+    # shared thread pool (the pages use it too): PostgreSQL's pool has 8 connections, so a 9th roll would only
+    # wait in its thread for one; SQLite's group commit takes every roll waiting for its writer.
+    writers = CapacityLimiter(store.writers)
 
     async def public_key(request: Request) -> Response:
         return JSONResponse({"algorithm": "Ed25519", "key_id": key_id(public), "public_key": public_key_text(public)})
@@ -181,8 +187,8 @@ def build_app(store: Store, admin_token: str | None, mail: MailSender | None = N
             logins.check(_address(request), game, player)
             try:
                 credential = _credential(request, body, data, game)
-                receipt = await run_in_threadpool(store.roll, game, player, credential, data.get("purpose"),
-                                                  data.get("dice"))
+                receipt = await to_thread.run_sync(functools.partial(
+                    store.roll, game, player, credential, data.get("purpose"), data.get("dice")), limiter=writers)
             except Refusal as refusal:
                 if refusal.status == 401:
                     logins.failed(_address(request), game, player)
@@ -193,14 +199,21 @@ def build_app(store: Store, admin_token: str | None, mail: MailSender | None = N
             mail.notify()  # the roll and its mails are committed: the sender's thread takes it from here
         return JSONResponse({"receipt": receipt.fields(), "token": receipt.token()}, status_code=201)
 
+    pages = PageCache(store, public_key_text(public), key_id(public))
+
     async def page(request: Request) -> Response:
-        game = request.path_params["game"]
-        if not await run_in_threadpool(store.has_game, game):
-            return HTMLResponse(f"<!doctype html><title>Unknown game</title><p>No game {html.escape(repr(game))} "
-                                "here.</p>", status_code=404)
-        receipts = await run_in_threadpool(store.receipts, game)
-        players = await run_in_threadpool(store.players, game)
-        return HTMLResponse(ledger_page(game, players, receipts, public_key_text(public), key_id(public)))
+        """A page of the game's rolls (`?page=N`, default the latest), or of one player's."""
+        game, player = request.path_params["game"], request.path_params.get("player")
+        asked = request.query_params.get("page")
+        try:
+            if asked is not None and not (asked.isascii() and asked.isdigit() and len(asked) <= 9):
+                raise NoPage(400, f"page {asked!r}: a page number, 1 or more")
+            # Rendered in the thread pool: a page must not hold up the rolls the event loop is serving.
+            text = await run_in_threadpool(pages.page, game, player, int(asked) if asked is not None else None)
+        except NoPage as e:
+            return HTMLResponse(f"<!doctype html><title>No such page</title><p>{html.escape(e.message)}</p>",
+                                status_code=e.status)
+        return HTMLResponse(text)
 
     async def download(request: Request) -> Response:
         game = request.path_params["game"]
@@ -230,6 +243,7 @@ def build_app(store: Store, admin_token: str | None, mail: MailSender | None = N
         Route("/games", open_game, methods=["POST"]),
         Route("/games/{game}/rolls", roll, methods=["POST"]),
         Route("/games/{game}", page, methods=["GET"]),
+        Route("/games/{game}/players/{player}", page, methods=["GET"]),
         Route("/games/{game}/ledger.json", download, methods=["GET"]),
     ], lifespan=lifespan, exception_handlers={Refusal: refused})
 

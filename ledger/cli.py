@@ -99,6 +99,10 @@ def public_key(key_file: Path) -> None:
               help="environment variable holding the SMTP password")
 @click.option("--smtp-starttls", envvar="UMPIRE_LEDGER_SMTP_STARTTLS", is_flag=True,
               help="upgrade with STARTTLS first; nothing is sent to a server that does not offer it")
+@click.option("--smtp-ca-file", envvar="UMPIRE_LEDGER_SMTP_CA_FILE", default=None,
+              type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="verify the SMTP server's certificate against these CA certificates (PEM) instead of the "
+                   "system's (env UMPIRE_LEDGER_SMTP_CA_FILE)")
 @click.option("--mail-from", envvar="UMPIRE_LEDGER_MAIL_FROM", default=None,
               help="the mails' From address (default umpire-ledger@HOSTNAME)")
 @click.option("--mail-retry", default=30.0, show_default=True, type=click.FloatRange(0.1, 3600), metavar="SECONDS",
@@ -107,7 +111,7 @@ def public_key(key_file: Path) -> None:
               "in each mail")
 def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str, admin_token_env: str,
           smtp_host: str | None, smtp_port: int, smtp_user: str | None, smtp_password_env: str, smtp_starttls: bool,
-          mail_from: str | None, mail_retry: float, public_url: str | None) -> None:
+          smtp_ca_file: Path | None, mail_from: str | None, mail_retry: float, public_url: str | None) -> None:
     """Serve the ledger's API and pages; with --smtp-host, mail each roll to the players of its game."""
     import uvicorn
 
@@ -122,6 +126,14 @@ def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str
     mail = ""
     if smtp_host:
         import socket
+        import ssl
+        if smtp_ca_file is not None:
+            if not smtp_starttls:
+                _stop("--smtp-ca-file verifies the certificate of STARTTLS: add --smtp-starttls")
+            try:
+                ssl.create_default_context(cafile=str(smtp_ca_file))
+            except (ssl.SSLError, ValueError) as e:
+                _stop(f"--smtp-ca-file {smtp_ca_file}: not PEM CA certificates ({e})")
         if mail_from is not None and (not mail_from.isprintable() or "@" not in mail_from):
             _stop(f"--mail-from {mail_from!r} is not an e-mail address")
         if smtp_user and not os.environ.get(smtp_password_env):
@@ -131,6 +143,7 @@ def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str
                        err=True)
         mail = MailSettings(host=smtp_host, port=smtp_port, sender=mail_from or f"umpire-ledger@{socket.gethostname()}",
                             user=smtp_user, password_env=smtp_password_env, starttls=smtp_starttls,
+                            ca_file=str(smtp_ca_file.resolve()) if smtp_ca_file else None,
                             retry_s=mail_retry, public_url=public_url).to_json()
     os.environ.update({"UMPIRE_LEDGER_MAIL": mail,"UMPIRE_LEDGER_DB": db, "UMPIRE_LEDGER_KEY": str(key_file.resolve()),
                        "UMPIRE_LEDGER_RATE": rate, "UMPIRE_LEDGER_ADMIN_TOKEN": admin_token,

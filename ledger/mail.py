@@ -46,6 +46,9 @@ class MailSettings:
     """The environment variable holding the SMTP password: never on a command line, never in a message."""
     starttls: bool = False
     """Upgrade with STARTTLS before anything else is said; a server that does not offer it gets nothing."""
+    ca_file: str | None = None
+    """The CA certificates (PEM) to verify the server's certificate against, instead of the system's (a club's
+    own CA, or a self-signed server's certificate)."""
     timeout_s: float = 15.0
     retry_s: float = 30.0
     """The first retry's delay; each later one doubles, up to an hour."""
@@ -217,7 +220,7 @@ class MailSender:
             if s.starttls:
                 # starttls raises SMTPNotSupportedError when the server does not offer it: nothing, not even
                 # the password, is then said in the clear.
-                connection.starttls(context=ssl.create_default_context())
+                connection.starttls(context=ssl.create_default_context(cafile=s.ca_file))
                 connection.ehlo()
             if s.user:
                 connection.login(s.user, self.password or "")

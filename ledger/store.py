@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -149,6 +149,7 @@ def check_name(what: str, name: object) -> str:
     return name
 
 
+T = TypeVar("T")
 Faces = Callable[[int, int], list[int]]
 Clock = Callable[[], datetime]
 
@@ -182,6 +183,8 @@ class Store(ABC):
     database_errors: tuple[type[Exception], ...] = ()
     """The driver's errors: the database failed, not the request (503)."""
     skip_locked = ""
+    writers = 16
+    """Rolls run at once in one process (SQLite: a group commit takes all that wait); more wait on the event loop."""
     """What a SELECT adds to pass over rows another transaction holds (SQLite has one writer: nothing)."""
 
     @contextmanager
@@ -298,42 +301,52 @@ class Store(ABC):
             count, sides = parse_dice(dice)
         except ReceiptError as e:
             raise Refusal(400, e.message) from None
+        return self.committed(lambda cursor: self._roll_in(cursor, game, player, credential, purpose, dice, count,
+                                                           sides))
+
+    def committed(self, work: Callable[[Cursor], T]) -> T:
+        """What `work` returns, run in a write transaction and committed (durable) before this returns."""
         with self.transaction(write=True) as cursor:
-            row = self.lock_game(cursor, game)
-            if row is None:
-                raise Refusal(404, f"unknown game {game!r}")
-            last_seq, last_hash, rules = int(row[0]), str(row[1]), row[2]
-            if rules is not None and (problem := dice_problem(str(rules), purpose, dice)) is not None:
-                raise Refusal(400, problem)
-            stored = cursor.execute(self.sql(
-                "SELECT token_sha256, public_key FROM players WHERE game = ? AND name = ?"), (game, player)).fetchone()
-            if stored is None:
-                raise Refusal(403, f"{player!r} is not a player of game {game!r}")
-            self.authenticate(cursor, game, player, credential, str(stored[0]), stored[1])
-            now = self.clock()
-            if self.rate is not None:
-                since = timestamp(now - timedelta(seconds=self.rate.seconds))
-                recent = cursor.execute(self.sql(
-                    "SELECT COUNT(*) FROM receipts WHERE game = ? AND player = ? AND time > ?"),
-                    (game, player, since)).fetchone()
-                if int(recent[0]) >= self.rate.rolls:
-                    raise Refusal(429, f"{player} has rolled {self.rate.rolls} times in {self.rate.seconds} s; wait",
-                                  retry_after=self.rate.seconds)
-            result = self.faces(count, sides)
-            if len(result) != count or not all(1 <= r <= sides for r in result):
-                raise RuntimeError(f"the dice source gave {result} for {dice}")
-            receipt = sign_receipt(self.key, game=game, seq=last_seq + 1, time=timestamp(now), player=player,
-                                   purpose=purpose, dice=dice, result=result, prev=last_hash)
-            digest = receipt.digest()
-            cursor.execute(self.sql(
-                "INSERT INTO receipts (game, seq, time, player, body, hash) VALUES (?, ?, ?, ?, ?, ?)"),
-                (game, receipt.seq, receipt.time, player, json.dumps(receipt.fields(), sort_keys=True), digest))
-            cursor.execute(self.sql("UPDATE games SET last_seq = ?, last_hash = ? WHERE id = ?"),
-                           (receipt.seq, digest, game))
-            # The roll's mails, in its transaction: a roll acknowledged is never without them (ledger/mail.py).
-            cursor.execute(self.sql(
-                "INSERT INTO mail_outbox (game, seq, address, state, attempts, next_try) SELECT game, ?, email, "
-                "'pending', 0, ? FROM players WHERE game = ? AND email IS NOT NULL"), (receipt.seq, receipt.time, game))
+            return work(cursor)
+
+    def _roll_in(self, cursor: Cursor, game: str, player: str, credential: Credential, purpose: str, dice: str,
+                 count: int, sides: int) -> Receipt:
+        """The roll's receipt, numbered, signed and stored in the transaction of `cursor`, or a Refusal."""
+        row = self.lock_game(cursor, game)
+        if row is None:
+            raise Refusal(404, f"unknown game {game!r}")
+        last_seq, last_hash, rules = int(row[0]), str(row[1]), row[2]
+        if rules is not None and (problem := dice_problem(str(rules), purpose, dice)) is not None:
+            raise Refusal(400, problem)
+        stored = cursor.execute(self.sql(
+            "SELECT token_sha256, public_key FROM players WHERE game = ? AND name = ?"), (game, player)).fetchone()
+        if stored is None:
+            raise Refusal(403, f"{player!r} is not a player of game {game!r}")
+        self.authenticate(cursor, game, player, credential, str(stored[0]), stored[1])
+        now = self.clock()
+        if self.rate is not None:
+            since = timestamp(now - timedelta(seconds=self.rate.seconds))
+            recent = cursor.execute(self.sql(
+                "SELECT COUNT(*) FROM receipts WHERE game = ? AND player = ? AND time > ?"),
+                (game, player, since)).fetchone()
+            if int(recent[0]) >= self.rate.rolls:
+                raise Refusal(429, f"{player} has rolled {self.rate.rolls} times in {self.rate.seconds} s; wait",
+                              retry_after=self.rate.seconds)
+        result = self.faces(count, sides)
+        if len(result) != count or not all(1 <= r <= sides for r in result):
+            raise RuntimeError(f"the dice source gave {result} for {dice}")
+        receipt = sign_receipt(self.key, game=game, seq=last_seq + 1, time=timestamp(now), player=player,
+                               purpose=purpose, dice=dice, result=result, prev=last_hash)
+        digest = receipt.digest()
+        cursor.execute(self.sql(
+            "INSERT INTO receipts (game, seq, time, player, body, hash) VALUES (?, ?, ?, ?, ?, ?)"),
+            (game, receipt.seq, receipt.time, player, json.dumps(receipt.fields(), sort_keys=True), digest))
+        cursor.execute(self.sql("UPDATE games SET last_seq = ?, last_hash = ? WHERE id = ?"),
+                       (receipt.seq, digest, game))
+        # The roll's mails, in its transaction: a roll acknowledged is never without them (ledger/mail.py).
+        cursor.execute(self.sql(
+            "INSERT INTO mail_outbox (game, seq, address, state, attempts, next_try) SELECT game, ?, email, "
+            "'pending', 0, ? FROM players WHERE game = ? AND email IS NOT NULL"), (receipt.seq, receipt.time, game))
         return receipt
 
     def authenticate(self, cursor: Cursor, game: str, player: str, credential: Credential, token_sha256: str,
@@ -379,6 +392,16 @@ class Store(ABC):
         return [receipt_from_fields(json.loads(str(r[0]))) for r in rows]
 
 
+@dataclass
+class _Job(Generic[T]):
+    """Work waiting for SQLite's writer, and its outcome once committed."""
+
+    work: Callable[[Cursor], T]
+    result: T | None = None
+    error: Exception | None = None
+    done: bool = False
+
+
 class SqliteStore(Store):
     """The embedded store: one SQLite file in WAL mode, synced before a roll is acknowledged."""
 
@@ -396,11 +419,17 @@ class SqliteStore(Store):
         if not os.access(folder, os.W_OK):
             raise StoreUnavailable(f"{path}: the folder {folder} is read-only for this server (SQLite writes its "
                                    "WAL files beside the database)")
+        self.pending: list[_Job[Any]] = []
+        self.pending_lock = threading.Lock()
         self.connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
         self.connection.execute("PRAGMA journal_mode=WAL")
         # FULL: the WAL is fsynced at every commit, so an acknowledged roll survives a power cut.
         self.connection.execute("PRAGMA synchronous=FULL")
         self.connection.execute("PRAGMA foreign_keys=ON")
+        # Reads (the pages, the downloads, the mail outbox's polls) on a connection of their own: in WAL mode
+        # they see the last commit without waiting for the writer's lock, and so never wait on a roll's fsync.
+        self.read_lock = threading.Lock()
+        self.reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
         with self.transaction(write=True) as cursor:
             self.migrate(cursor)
             self.pin_key(cursor)
@@ -413,8 +442,9 @@ class SqliteStore(Store):
 
     @contextmanager
     def transaction(self, write: bool) -> Iterator[Cursor]:
-        with self.lock, self.unavailable():
-            cursor = self.connection.cursor()
+        lock, connection = (self.lock, self.connection) if write else (self.read_lock, self.reader)
+        with lock, self.unavailable():
+            cursor = connection.cursor()
             # IMMEDIATE takes the write lock at once, so two worker processes cannot both read last_seq.
             cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
@@ -424,11 +454,57 @@ class SqliteStore(Store):
                 raise
             cursor.execute("COMMIT")
 
+    def committed(self, work: Callable[[Cursor], T]) -> T:
+        """Group commit: the rolls waiting for the writer when it is free are run in one transaction, each in a
+        savepoint of its own (a refusal undoes only its own), and made durable by one fsync, so concurrent rolls
+        share it instead of queueing for one each. Every caller returns only after the commit holding its work."""
+        job: _Job[T] = _Job(work)
+        with self.pending_lock:
+            self.pending.append(job)
+        with self.lock:
+            if not job.done:  # else the writer before us committed it
+                with self.pending_lock:
+                    batch, self.pending = self.pending, []
+                self._commit_batch(batch)
+        if job.error is not None:
+            raise job.error
+        return job.result  # type: ignore[return-value]  # set whenever error is not
+
+    def _commit_batch(self, batch: list[_Job[Any]]) -> None:
+        committed = False
+        failure: Exception = RuntimeError("the rolls' transaction was interrupted")
+        try:
+            with self.unavailable():
+                cursor = self.connection.cursor()
+                cursor.execute("BEGIN IMMEDIATE")
+                try:
+                    for job in batch:
+                        cursor.execute("SAVEPOINT roll")
+                        try:
+                            job.result = job.work(cursor)
+                        except Exception as e:  # a Refusal, or the dice source's RuntimeError: this roll only
+                            cursor.execute("ROLLBACK TO roll")
+                            job.error = e
+                        cursor.execute("RELEASE roll")
+                except BaseException:
+                    cursor.execute("ROLLBACK")
+                    raise
+                cursor.execute("COMMIT")
+                committed = True
+        except Exception as e:  # no roll of the batch was stored: each of its callers is told so
+            failure = e
+        finally:
+            for job in batch:
+                if not committed:
+                    job.result, job.error = None, failure
+                job.done = True
+
     def lock_game(self, cursor: Cursor, game: str) -> Any:
         return cursor.execute("SELECT last_seq, last_hash, rules FROM games WHERE id = ?", (game,)).fetchone()
 
     def close(self) -> None:
         self.connection.close()
+        self.reader.close()
 
 
 POOL_SIZE = 8
@@ -462,6 +538,7 @@ class PostgresStore(Store):
             self.pin_key(cursor)
 
     skip_locked = " FOR UPDATE SKIP LOCKED"
+    writers = POOL_SIZE
 
     def sql(self, text: str) -> str:
         return text.replace("?", "%s")

@@ -199,3 +199,63 @@ def test_nothing_outside_the_rule_systems_names_a_game_or_a_side() -> None:
                         and (relative, node.value) not in NAMING_ALLOWED):
                     found.append(f"{relative}:{node.lineno}: {node.value!r}")
     assert found == []
+
+
+GAME_FREE = ("adjudicator/vassal",)
+"""Folders whose code names no particular game, side or rule system (issue 25 item 3): what differs comes from the
+game's data or its rule system object. Docstrings and comments may cite a game's rule (`Omaha 11.2.3`)."""
+
+
+def game_words() -> list[str]:
+    """Every bundled game's id, sides, rule system and series, the words no game-free code may use."""
+    from wargame.bundled import data_root, game_ids
+    from wargame.game import load_game
+
+    words: set[str] = set()
+    for game_id in game_ids(data_root()):
+        manifest = load_game(data_root(), game_id).manifest
+        words |= {game_id, *manifest.sides, manifest.rule_system, manifest.series_id}
+    return sorted(words)
+
+
+def names_a_game(folder: Path, words: list[str]) -> list[str]:
+    """The string literals (docstrings aside) and names of a folder's code that contain one of the words."""
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, words)) + r")(?![\w-])", re.IGNORECASE)
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        docstrings = {id(n.value) for n in ast.walk(tree)
+                      if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                text = node.value
+            elif isinstance(node, ast.Name):
+                text = node.id
+            elif isinstance(node, ast.Attribute):
+                text = node.attr
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                text = node.name
+            else:
+                continue
+            if pattern.search(text.replace("_", " ")):
+                found.append(f"{path.relative_to(folder)}:{getattr(node, 'lineno', 0)}: {text[:80]!r}")
+    return found
+
+
+@pytest.mark.parametrize("folder", GAME_FREE)
+def test_game_free_code_names_no_game(folder: str) -> None:
+    """Nothing in the VASSAL reader names a particular game, side or rule system (no `rule_system == "omaha"`, no
+    "German"): not in a comparison, a message, or a name."""
+    assert names_a_game(ROOT / folder, game_words()) == []
+
+
+def test_the_game_name_guard_finds_a_name(tmp_path: Path) -> None:
+    """A planted comparison with a game's id and a side in a message are found; the same words in a docstring
+    and a comment are not, so the test above can fail and does not forbid citing a rule."""
+    folder = tmp_path / "pkg" / "reader"
+    folder.mkdir(parents=True)
+    (folder / "a.py").write_text('"""Omaha 11.2.3: the beach."""\n# German units\n'
+                                 'def f(system: str) -> str:\n    """As Onslaught 9.1 says."""\n'
+                                 '    if system == "omaha":\n        return "the German player"\n    return ""\n')
+    found = names_a_game(folder, ["German", "omaha"])
+    assert [f.rsplit(": ", 1)[1] for f in found] == ["'omaha'", "'the German player'"]

@@ -4,6 +4,8 @@ Pointe du Hoc roll, the beach assaults' obligation and the weather."""
 
 from __future__ import annotations
 
+import copy
+
 from dataclasses import replace
 from typing import Any
 
@@ -57,7 +59,7 @@ def test_the_allotments_are_the_whole_sets(game: Game) -> None:
 
 def test_a_smaller_allotment_takes_the_lowest_markers(game: Game) -> None:
     """7.1: with an allotment below the pool, the lowest-valued markers are taken first."""
-    small = load_game(data_root(), "omaha")
+    small = copy.copy(load_game(data_root(), "omaha"))  # its own: load_game's games are shared in a process
     small.parameters = small.parameters.model_copy(update={"parameter": [
         p if p.id != "german_support_allotment" else p.model_copy(update={"value": 4})
         for p in small.parameters.parameter]})

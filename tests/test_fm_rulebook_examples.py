@@ -48,12 +48,14 @@ def test_5_4_a_hexside_cost_is_added_to_the_hex_cost(game: Game) -> None:
     """5.4, first example: a river (+1) crossed into clear (1) costs 2. No clear hex of the Omaha
     map borders a river or a stream (its eight clear hexes lie on the beach), so a town, which
     costs 1 like clear ground in our chart, stands in for it: Airel (1311) entered from 1411 across
-    the Vire, and Cerisy-la-Forêt (1117) from 1216 across a stream."""
+    the Vire; a stream adds its +1 the same way into the Forêt de Cerisy's woods (1117, from 1216)."""
     clear = [h for h, kinds in game.hex_terrain.items() if kinds == ("clear",)]
     assert not any(features & {"river", "stream"} for side, features in game.hexside_features.items()
                    if side.a in clear or side.b in clear)
     assert game.hex_terrain[game.grid.hex_of("1311")] == ("town",) and cost(game, "1411", "1311") == 1 + 2
-    assert cost(game, "1216", "1117") == 1 + 1       # a stream (+1, reconstructed): the example's 2 MP
+    woods = game.terrain["woods"].mp_cost
+    assert game.hex_terrain[game.grid.hex_of("1117")] == ("woods",) and woods is not None
+    assert cost(game, "1216", "1117") == woods + 1   # a stream (+1, reconstructed)
     # With the example's river (+1) the same crossing costs the example's 2 MP.
     assert cost(with_terrain(game, river={"mp_add": 1}), "1411", "1311") == 2
 

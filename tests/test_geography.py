@@ -17,6 +17,7 @@ from builder.geography.plane import GeoPlane
 from builder.geography.projection import LambertConformalConic
 from wargame.bundled import data_root
 from wargame.datafiles import load_toml
+from wargame.errors import DataError
 from wargame.grid import Grid, GridSpec
 from wargame.hexes import Hexside
 
@@ -95,6 +96,32 @@ def test_river_hexsides_follow_the_odd_crossing_rule(tmp_path: Path) -> None:
     assert len(rivers) == 1
 
 
+def test_a_river_joins_the_one_it_flows_into(tmp_path: Path) -> None:
+    """A tributary ending on a bend of its river cuts the land with it: the hex holding the junction
+    is walled off from the hex across the tributary, even though the segment between their centres
+    goes round the junction, crossing the main river twice and the tributary never (the Meurthe
+    at Frouard)."""
+    grid = Grid(GridSpec(orientation="flat", columns=8, rows=8))
+    spec = _spec()
+    plane = GeoPlane(spec, grid)
+    a, b = grid.hex_of("0405"), grid.hex_of("0404")  # b is a's northern neighbour (y grows down)
+    (ax, ay), (_, by) = plane.layout.centre(a), plane.layout.centre(b)
+    d = ay - by
+    y1 = ay - 0.2 * d
+    bend = (ax + 6, y1)
+    # The main river comes from the west just north of a's centre, bends north-west at the junction
+    # and crosses the segment a-b again further north.
+    main = LineString([(ax - 60, y1), bend, (ax - 6, y1 - 0.8 * d), (ax - 40, y1 - 3 * d)])
+    tributary = LineString([(ax + 60, y1 + 3), bend])
+    segment = LineString([(ax, ay), (ax, by)])
+    assert len(segment.intersection(main).geoms) == 2 and not segment.intersects(tributary)
+    _geodata(tmp_path, plane, box(-200, -200, 300, 300), [("Main", main), ("Tributary", tributary)],
+             split_x_km=1000)
+    draft = derive(spec, grid, tmp_path, "test")
+    assert draft.sides[Hexside.between(a, b)]["river"] == ("reconstructed:geography", "Tributary")
+    assert "hexsides joining a river to the one it flows into: 1" in draft.report
+
+
 def test_sea_hexes_and_west_wall(tmp_path: Path) -> None:
     """Hexes with too little land are sea; West Wall hexes face the other country."""
     grid = Grid(GridSpec(orientation="flat", columns=8, rows=4))
@@ -114,11 +141,21 @@ def test_sea_hexes_and_west_wall(tmp_path: Path) -> None:
             assert {grid.numbers_of(side.a)[0], grid.numbers_of(side.b)[0]} == {3, 4}
 
 
+def test_west_wall_facing_an_unknown_region_is_a_clear_error(tmp_path: Path) -> None:
+    """`facing` names a region of geography.toml; a misspelt one is refused with its name."""
+    grid = Grid(GridSpec(orientation="flat", columns=4, rows=4))
+    spec = _spec(west_wall={"country": "BBB", "min_lat": -90, "max_lat": 90, "facing": "west_of_rhin",
+                            "source": "7.5"})
+    _geodata(tmp_path, GeoPlane(spec, grid), box(-20, -20, 85, 100), [], split_x_km=38.0)
+    with pytest.raises(DataError, match="west_wall: facing 'west_of_rhin' is not a region"):
+        derive(spec, grid, tmp_path, "test")
+
+
 @pytest.mark.slow
 def test_committed_map_is_what_the_tool_derives(tmp_path: Path) -> None:
     """Deriving again from the committed extracts reproduces the committed map files."""
     root = data_root()
-    for game in ("onslaught",):
+    for game in ("onslaught", "omaha"):
         folder = root / "maps" / game
         if not (folder / "geography.toml").exists():
             continue

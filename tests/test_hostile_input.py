@@ -43,7 +43,7 @@ def _crash(*_: object, **__: object) -> None:
 
 def test_an_internal_error_exits_3_with_the_traceback_in_a_file(monkeypatch: pytest.MonkeyPatch) -> None:
     """A crash is not "breaches found" (1): exit 3, one line asking for a report, the traceback kept."""
-    monkeypatch.setattr("adjudicator.cli.adjudicate_file", _crash)
+    monkeypatch.setattr("adjudicator.sources.open_logs", _crash)
     result = CliRunner().invoke(adjudicate, ["check", str(SAMPLE)])
     assert result.exit_code == 3
     path = traceback_path("adjudicate")
@@ -63,11 +63,11 @@ def test_vmodbuild_internal_error_exits_3(monkeypatch: pytest.MonkeyPatch) -> No
 @pytest.mark.parametrize("package", ["adjudicator", "builder"])
 def test_a_crash_in_a_real_process_exits_3(package: str, tmp_path: Path) -> None:
     """Whole process, as `python -m` runs it: exit 3 and no traceback on stderr."""
-    target = "adjudicator.cli.adjudicate_file" if package == "adjudicator" else "builder.cli.load_game"
+    target = "adjudicator.sources.open_logs" if package == "adjudicator" else "builder.cli.load_game"
     module, _, name = target.rpartition(".")
     args = ["check", str(SAMPLE)] if package == "adjudicator" else ["show", "onslaught"]
     code = (f"import runpy, {module} as m\ndef boom(*a, **k): raise KeyError('planted')\nm.{name} = boom\n"
-            f"import sys; sys.argv = ['{package}', *{args!r}]\nm.main()\n")
+            f"from {package}.cli import main\nimport sys; sys.argv = ['{package}', *{args!r}]\nmain()\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 3, done.stderr
@@ -446,7 +446,7 @@ def test_a_comment_ending_in_a_backslash_exports_to_the_same_steps(tmp_path: Pat
 
 def test_a_log_past_the_size_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A log larger than the limit is refused unread, with its size and the limit (exit 2)."""
-    monkeypatch.setattr("adjudicator.cli.MAX_LOG_BYTES", 100)
+    monkeypatch.setattr("adjudicator.sources.MAX_LOG_BYTES", 100)
     log = tmp_path / "big.log"
     log.write_text('[Game "onslaught"]\n' + "# padding\n" * 20, encoding="utf-8")
     result = CliRunner().invoke(adjudicate, ["check", str(log)])
@@ -507,7 +507,7 @@ def test_an_interrupted_command_exits_2(monkeypatch: pytest.MonkeyPatch) -> None
     def interrupted(*_: object, **__: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("adjudicator.cli.adjudicate_file", interrupted)
+    monkeypatch.setattr("adjudicator.sources.open_logs", interrupted)
     result = CliRunner().invoke(adjudicate, ["check", str(SAMPLE)])
     assert result.exit_code == 2 and "interrupted" in result.stderr
     monkeypatch.setattr("builder.cli.load_game", interrupted)

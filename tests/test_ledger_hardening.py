@@ -125,6 +125,7 @@ def test_a_database_failure_is_the_documented_503(db_url: str, postgres: Postgre
         assert client.post("/games", json={"game": "g", "players": PLAYERS}, headers=bearer(ADMIN)).status_code == 201
         if isinstance(store, SqliteStore):
             store.connection.close()
+            store.reader.close()  # reads have a connection of their own
         else:
             import psycopg
             name = db_url.rsplit("/", 1)[1]

@@ -33,6 +33,8 @@ class Inbox:
     def __init__(self, refuse: dict[str, str] | None = None) -> None:
         self.refuse = refuse or {}
         self.received: list[tuple[list[str], Message]] = []
+        self.tls: list[dict[str, object] | None] = []
+        """Each mail's TLS session as aiosmtpd saw it (None: sent in the clear)."""
         self.arrived = threading.Condition()
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str,
@@ -46,6 +48,7 @@ class Inbox:
         assert isinstance(envelope.content, bytes)
         with self.arrived:
             self.received.append((list(envelope.rcpt_tos), email.message_from_bytes(envelope.content)))
+            self.tls.append(session.ssl)
             self.arrived.notify_all()
         return "250 OK"
 
@@ -184,6 +187,116 @@ def test_starttls_asked_of_a_server_without_it_sends_nothing_in_the_clear(store:
         MailSender(store, settings(smtp_port, user="ledger"), "right-password-0123").send_due()
         assert len(inbox.received) == 1 and logins[-1] == (b"ledger", b"right-password-0123")
     finally:
+        controller.stop()
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 signed by its own key (the PEM certificate, the PEM key): the only CA the
+    ledger is told to trust."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "umpire test SMTP")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+                   .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
+                   .not_valid_after(now + datetime.timedelta(days=1))
+                   .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                                  critical=False)
+                   .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+                   .sign(key, hashes.SHA256()))
+    cert_file, key_file = folder / "smtp-cert.pem", folder / "smtp-key.pem"
+    cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_file, key_file
+
+
+def test_starttls_upgrades_verifies_the_certificate_and_logs_in_encrypted(store: Store, smtp_port: int,
+                                                                         tmp_path: Path) -> None:
+    """STARTTLS against a server with a self-signed certificate: verified against that certificate (--smtp-ca-file),
+    the session is encrypted before the login and the mail; checked against the system's CAs instead, the
+    certificate is refused and nothing, not even the password, is sent."""
+    import ssl
+
+    cert_file, key_file = self_signed(tmp_path)
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_tls.load_cert_chain(cert_file, key_file)
+    logins: list[tuple[bytes, bytes, bool]] = []
+
+    def authenticator(server: SMTP, session: Session, envelope: Envelope, mechanism: str,
+                      data: object) -> AuthResult:
+        assert isinstance(data, LoginPassword)
+        logins.append((data.login, data.password, session.ssl is not None))
+        return AuthResult(success=data.password == b"right-password-0123", handled=False)
+
+    inbox = Inbox()
+    # The server refuses anything but STARTTLS, and a login before it, so a client that skipped it fails.
+    controller = running(inbox, smtp_port, tls_context=server_tls, require_starttls=True, authenticator=authenticator,
+                         auth_require_tls=True)
+    try:
+        store.roll("g", "Allied", PLAYERS["Allied"], "turn 1: Allied roll", "1d6")
+        MailSender(store, settings(smtp_port, user="ledger", starttls=True, retry_s=0.0),
+                   "right-password-0123").send_due()
+        assert logins == [] and inbox.received == []
+        assert all(state == "pending" and error and "CERTIFICATE_VERIFY_FAILED" in error
+                   for _, _, state, _, error in Outbox(store).rows("g"))
+        MailSender(store, settings(smtp_port, user="ledger", starttls=True, ca_file=str(cert_file)),
+                   "right-password-0123").send_due()
+        (recipients, message), = inbox.wait(1)
+        assert sorted(recipients) == sorted(EMAILS.values()) and "rolled 1d6" in str(message["Subject"])
+        assert logins == [(b"ledger", b"right-password-0123", True)]
+        tls, = inbox.tls
+        assert tls is not None and tls["cipher"]
+        connection = tls["ssl_object"]
+        assert isinstance(connection, ssl.SSLObject) and connection.version() in ("TLSv1.2", "TLSv1.3")
+        assert [state for _, _, state, _, _ in Outbox(store).rows("g")] == ["sent", "sent"]
+    finally:
+        controller.stop()
+
+
+def test_serve_verifies_starttls_against_its_ca_file(tmp_path: Path, smtp_port: int) -> None:
+    """`serve --smtp-starttls --smtp-ca-file CERT`: a roll over HTTP is mailed over the encrypted session; the CA
+    file without STARTTLS, or one that is not PEM, does not start the server (exit 2, said why)."""
+    import ssl
+
+    from click.testing import CliRunner
+
+    from ledger.cli import main as umpire_ledger
+
+    cert_file, key_file = self_signed(tmp_path)
+    key = write_test_key(tmp_path / "key.pem")
+    db = str(tmp_path / "l.sqlite")
+    base = ["serve", "--db", db, "--key", str(key), "--smtp-host", "127.0.0.1", "--smtp-port", str(smtp_port)]
+    result = CliRunner().invoke(umpire_ledger, [*base, "--smtp-ca-file", str(cert_file)])
+    assert result.exit_code == 2 and "add --smtp-starttls" in result.stderr, result.output
+    result = CliRunner().invoke(umpire_ledger, [*base, "--smtp-starttls", "--smtp-ca-file", str(key)])
+    assert result.exit_code == 2 and "not PEM CA certificates" in result.stderr, result.output
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_tls.load_cert_chain(cert_file, key_file)
+    inbox = Inbox()
+    controller = running(inbox, smtp_port, tls_context=server_tls, require_starttls=True)
+    server = LedgerProcess(f"sqlite:///{db}", key, options=(
+        "--smtp-host", "127.0.0.1", "--smtp-port", str(smtp_port), "--smtp-starttls", "--smtp-ca-file", str(cert_file)))
+    server.start()
+    try:
+        server.open_game("g", PLAYERS, EMAILS)
+        answer = httpx.post(server.url + "/games/g/rolls", json={"player": "German", "purpose": "turn 1: German roll",
+                                                                "dice": "1d6"},
+                            headers={"Authorization": f"Bearer {PLAYERS['German']}"}, timeout=10)
+        assert answer.status_code == 201
+        (recipients, message), = inbox.wait(1)
+        assert sorted(recipients) == sorted(EMAILS.values()) and answer.json()["token"] in text_of(message)
+        tls, = inbox.tls
+        assert tls is not None and tls["cipher"]
+    finally:
+        server.stop()
         controller.stop()
 
 

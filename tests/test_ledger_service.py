@@ -407,3 +407,49 @@ def test_receipt_json_is_canonical() -> None:
                            purpose="p", dice="1d6", result=[4], prev=GENESIS)
     assert json.loads(json.dumps(receipt.fields())) == receipt.fields()
     assert receipt_from_token(receipt.token()) == receipt
+
+
+def test_concurrent_rolls_share_a_commit_and_a_refusal_undoes_only_its_own(tmp_path: Path) -> None:
+    """SQLite's group commit: rolls waiting for the writer are committed together (fewer commits than rolls), each
+    numbered and chained in turn; a refused roll in the same transaction (a wrong token) stores nothing and
+    leaves the others stored."""
+    def slow_faces(count: int, sides: int) -> list[int]:
+        time.sleep(0.01)  # the writer busy: the other threads' rolls queue behind it
+        return [1] * count
+
+    store = open_store(f"sqlite:///{tmp_path / 'l.sqlite'}", fixed_key(), faces=slow_faces)
+    assert isinstance(store, ledger.store.SqliteStore)
+    store.open_game("g", PLAYERS)
+    batches: list[int] = []
+    commit_batch = store._commit_batch
+
+    def counted(batch: list[object]) -> None:
+        batches.append(len(batch))
+        commit_batch(batch)  # type: ignore[arg-type]
+
+    store._commit_batch = counted  # type: ignore[method-assign]
+    barrier = threading.Barrier(12)
+    outcomes: list[str] = []
+
+    def rolls(n: int) -> None:
+        barrier.wait()
+        for i in range(5):
+            token = GERMAN if n % 4 == 3 else ALLIED  # every fourth thread sends the wrong token
+            try:
+                store.roll("g", "Allied", token, f"thread {n} roll {i}", "1d6")
+                outcomes.append("rolled")
+            except ledger.store.Refusal as e:
+                outcomes.append(str(e.status))
+
+    threads = [threading.Thread(target=rolls, args=(n,)) for n in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["401"] * 15 + ["rolled"] * 45
+    assert sum(batches) == 60 and len(batches) < 60 and max(batches) > 1
+    receipts = store.receipts("g")
+    store.close()
+    assert [r.seq for r in receipts] == list(range(1, 46))
+    assert list(chain_problems(receipts, fixed_key().public_key())) == []
+    assert not any(r.purpose.startswith(("thread 3 ", "thread 7 ", "thread 11 ")) for r in receipts)

@@ -38,7 +38,7 @@ def play(state: OnslaughtState, entries: Sequence[Entry]) -> list[tuple[str, str
 
 # -- 6.5 major waterways -------------------------------------------------------------------
 # 4208-4209 is a Rhine hexside, 2807-2808 a Scheldt estuary one; 4207-4208, 4209-4210 and
-# 2806-2807 are plain.
+# 2807-2907 (Zuid-Beveland) are plain.
 FAR = {"de-inf-20": "4930", "us-inf-20": "0720"}
 
 
@@ -47,7 +47,7 @@ def test_the_map_has_the_crossings_these_tests_use(game: Game) -> None:
     def features(a: str, b: str) -> frozenset[str]:
         return game.hexside_features.get(Hexside.between(game.grid.hex_of(a), game.grid.hex_of(b)), frozenset())
     assert "major_waterway" in features("4208", "4209") and "major_waterway" in features("2807", "2808")
-    assert not features("4207", "4208") and not features("4209", "4210") and not features("2806", "2807")
+    assert not features("4207", "4208") and not features("4209", "4210") and not features("2807", "2907")
     scheldt = {game.grid.parse_hexside(s) for s in game.lines_by_id["scheldt_estuary"].hexsides}
     rhine = Hexside.between(game.grid.hex_of("4208"), game.grid.hex_of("4209"))
     assert rhine not in scheldt and Hexside.between(game.grid.hex_of("2807"), game.grid.hex_of("2808")) in scheldt
@@ -76,10 +76,10 @@ def test_german_divisions_cross_the_rhine_but_not_the_scheldt(game: Game) -> Non
     rhine = replace(position(game, {"de-inf-01": "4207", **FAR}), entitled="German")
     path = ["4207", "4208", "4209", "4210"]
     assert play(rhine, movement(GERMAN, "4207", Move(**GERMAN, unit="de-inf-01", path=path))) == []
-    scheldt = replace(position(game, {"de-inf-01": "2806", **FAR}), entitled="German")
-    assert play(scheldt, movement(GERMAN, "2806", Move(**GERMAN, unit="de-inf-01", path=["2806", "2807", "2808"]))) \
+    scheldt = replace(position(game, {"de-inf-01": "2907", **FAR}), entitled="German")
+    assert play(scheldt, movement(GERMAN, "2907", Move(**GERMAN, unit="de-inf-01", path=["2907", "2807", "2808"]))) \
         == [("error", "6.5")]
-    assert play(scheldt, movement(GERMAN, "2806", Move(**GERMAN, unit="de-inf-01", path=["2806", "2807"]))) == []
+    assert play(scheldt, movement(GERMAN, "2907", Move(**GERMAN, unit="de-inf-01", path=["2907", "2807"]))) == []
 
 
 def test_allied_divisions_cross_into_a_friendly_hex(game: Game) -> None:

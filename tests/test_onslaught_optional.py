@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from dataclasses import replace
 
 import pytest
@@ -113,8 +115,8 @@ def neighbour_two_away(game: Game, label: str) -> str:
 
 def test_two_recruits_a_city_a_turn(game: Game) -> None:
     """14.2: no more than two (the parameter) in one city in one Reinforcement Step."""
-    strict = load_game(data_root(), "onslaught")
-    strict.parameter["free_french_per_city"] = 0
+    strict = copy.copy(load_game(data_root(), "onslaught"))  # its own: load_game's games are shared in a process
+    strict.__dict__["parameter"] = {**strict.parameter, "free_french_per_city": 0}
     held = {**LANDINGS, "us-inf-03": CITY, **FAR_GERMAN}
     text = REINFORCEMENT_STEP + f"Allied: reinforce fr-inf-06 {CITY}\n"
     assert play(strict, 14, held, text, ("free_french_recruitment",))[0] == \

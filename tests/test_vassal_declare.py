@@ -355,7 +355,9 @@ def test_typed_declarations_in_the_same_form(tmp_path: Path) -> None:
     s.roll("a", 5)
     s.chat("a", "[umpire] Allied: result DR")
     translation = translate_file(s.write(tmp_path / "typed.vlog"))
-    assert body(translation)[-3:] == ["1: Allied: action combat supply 1", "2: Allied: activate 0620 us-inf-01",
+    # The activation is of the stack, as "Activate (this stack)" says: us-inf-02 shares 0620 (issue 26 item 6).
+    assert body(translation)[-3:] == ["1: Allied: action combat supply 1",
+                                      "2: Allied: activate 0620 us-inf-01 us-inf-02",
                                       "5: Allied: attack 0621 with us-inf-01 us-inf-02 die 5 result DR"]
     assert "3: # step 3: declared by Alice: [umpire] Allied: attacker us-inf-01 at 0620" in [
         f"{e.line}: {write_entry(e)}" for e in translation.entries]
@@ -724,3 +726,13 @@ def test_the_declarations_are_the_games_data(tmp_path: Path) -> None:
     plain = load_game(tmp_path, "onslaught").manifest.declare
     assert plain.unit == ("attacker", "target") and plain.declares == {"victory": "winning"}
     assert plain.menu_text("attacker") == "Declare attacker"
+
+
+def test_the_data_vocabulary_of_declarations_is_the_readers() -> None:
+    """game.toml's `[declare]` offers exactly the piece commands the reader knows, each with a menu text."""
+    import typing
+
+    from wargame.menus import MENU_TEXT, PieceWord
+    from wargame.vassal.declarations import PIECE_WORDS
+
+    assert set(typing.get_args(PieceWord)) == set(PIECE_WORDS) == set(MENU_TEXT)

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.cli import _replay, game_of, main, read_log
+from adjudicator.cli import main
 from adjudicator.engine import Replay, replay
 from adjudicator.notation.entries import Comment
+from adjudicator.sources import game_of, read_log, replay_entries
 from adjudicator.systems import system_for
 from adjudicator.vassal.chain import Position, phase_index, replayed_position, vassal_position
 from adjudicator.vassal.export import ModulePlaces, Shown, _Board
@@ -55,7 +56,7 @@ LOGS = [
 def replayed(log: Path) -> Replay:
     """The text log's own replay."""
     entries, source = read_log(log)
-    return _replay(game_of(entries, log, None), entries, log, source)
+    return replay_entries(game_of(entries, log, None), entries, log, source)
 
 
 def export(log: Path, module: Path, out: Path, *extra: str) -> Any:

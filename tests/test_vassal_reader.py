@@ -459,8 +459,8 @@ def test_losses_reinforcements_and_endpoint_moves(tmp_path: Path) -> None:
     assert "2: German: eliminate de-inf-19" in text
     moved = [e for e in translation.entries if isinstance(e, Move) and e.unit == "de-inf-22"][0]
     # Around the 1944 estuaries (Haringvliet, Grevelingen, Oosterschelde: sea hexsides) by Moerdijk,
-    # Bergen op Zoom and the Zuid-Beveland isthmus to Walcheren.
-    assert moved.path == ["3104", "3105", "3205", "3106", "3006", "2907", "2806", "2707"]
+    # Bergen op Zoom, the Zuid-Beveland isthmus and the Sloedam to Walcheren (Noord-Beveland's 2806 is an island).
+    assert moved.path == ["3104", "3105", "3205", "3106", "3006", "2907", "2807", "2707"]
     assert any("path supplied by the reader" in why for why in translation.endpoint_moves.values())
     far = [e for e in translation.entries if isinstance(e, Move) and e.unit == "us-para-01"][0]
     assert len(far.path) == 2 and any("and no path joins them by the onslaught movement rules for us-para-01" in why
@@ -495,10 +495,10 @@ def test_a_declaration_after_its_drag_replaces_the_readers_move(tmp_path: Path) 
     """Drag first, type the path after: the reader's move becomes a comment, the typed one counts."""
     s = Session()
     s.drag("de-inf-22", "2707", "b")
-    s.chat("b", "de-inf-22 3104-3204-3205-3106-3006-2907-2806-2707")
+    s.chat("b", "de-inf-22 3104-3204-3205-3106-3006-2907-2807-2707")
     translation = translate_file(s.write(tmp_path / "late.vlog"))
     moves = [e for e in translation.entries if isinstance(e, Move)]
-    assert [(m.line, m.path) for m in moves] == [(2, ["3104", "3204", "3205", "3106", "3006", "2907", "2806", "2707"])]
+    assert [(m.line, m.path) for m in moves] == [(2, ["3104", "3204", "3205", "3106", "3006", "2907", "2807", "2707"])]
     assert any(isinstance(e, Comment) and e.text.startswith("step 1: de-inf-22 3104-3105-3205")
                and e.text.endswith("as declared in chat at step 2") for e in translation.entries)
     assert translation.endpoint_moves == {}

@@ -1,4 +1,5 @@
-"""`adjudicate`: the referee's commands (adjudicator.cli) and those that draw what it judged."""
+"""`adjudicate`: the referee's commands (adjudicator.cli.COMMANDS) and those that draw what it judged, in a
+group of its own built from the referee's public API (importing this changes nothing of adjudicator.cli's)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from adjudicator.cli import (
-    DATA, FORCE, GAME, LOGS, MODULE, _at, _could_not_run, _exit_for, _step_lines, adjudicate_file, adjudicate_vassal,
-    expand_logs, main as adjudicate, position_at, read_logs,
-)
-from adjudicator.vassal.detect import is_vassal_file
+from adjudicator.check_commands import check as referee_check
+from adjudicator.cli import COMMANDS, make_group
+from adjudicator.exits import could_not_run, exit_for
+from adjudicator.log_commands import position_at
+from adjudicator.options import DATA, FORCE, GAME, LOGS, MODULE, parse_at
 from wargame.errors import WargameError
 from wargame.files import write_atomically
 
@@ -24,32 +25,16 @@ MOVE_KINDS = ("move", "strategic")
 """adjudicator.contract.MOVE_KINDS, written here so that the options need not load the contract (and with it
 the games' models); tests/test_cli_startup.py holds the two equal."""
 
-_check = adjudicate.commands["check"]
-
 
 def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module: Path | None,
           ledger_source: str | None = None, ledger_key: str | None = None) -> Judged:
     """The replay of one log or of a game's logs in order (every state kept, for the pictures), with
     the ledger's findings when a ledger is given, and how to quote the lines."""
     from adjudicator.dice_ledger import check_dice, read_ledger, with_ledger_dice
-    from umpire.judged import Judged, quoting
-    logs = expand_logs(logs)
-    if len(logs) > 1:
-        from adjudicator.vassal.chain import replay_chain  # the VASSAL side is loaded only for what needs it
-        chain = read_logs(logs, data, game_id, module, stop_at_unknown=True)
-
-        def chain_line(n: int) -> str | None:
-            part, local = chain.locate(n)
-            return quoting(part.source)(local)
-        judged = Judged(replay_chain(chain), chain_line, chain.cite, ", ".join(p.name for p in logs))
-    elif is_vassal_file(logs[0]):
-        log = logs[0]
-        result, translation = adjudicate_vassal(log, data, game_id, module)
-        judged = Judged(result, quoting(_step_lines(translation)), lambda n: f"{log.name} step {n}", log.name)
-    else:
-        log = logs[0]
-        result, source = adjudicate_file(log, data)
-        judged = Judged(result, quoting(source), lambda n: f"{log.name} line {n}", log.name)
+    from adjudicator.sources import open_logs
+    from umpire.judged import Judged
+    source = open_logs(logs, data, game_id, module, stop_at_unknown=True)
+    judged = Judged(source.replay(), source.quote, source.cite, ", ".join(p.name for p in source.paths))
     if ledger_source is not None:
         ledger = read_ledger(ledger_source)
         judged.result.findings = [*with_ledger_dice(judged.result, ledger), *check_dice(
@@ -65,7 +50,7 @@ _OWN = {"output", "images", "force"}
 def _check_params() -> list[click.Parameter]:
     """The referee's `check` options, its --format offering html too, and ours (-o, --images)."""
     params: list[click.Parameter] = []
-    for param in _check.params:
+    for param in referee_check.params:
         if param.name == "fmt" and isinstance(param, click.Option) and isinstance(param.type, click.Choice):
             params.append(click.Option(
                 ["--format", "fmt"], type=click.Choice([*param.type.choices, *_PICTURE_FORMATS]),
@@ -98,7 +83,7 @@ def _check_with_pictures(ctx: click.Context, /, **options: Any) -> None:
         raise click.UsageError("--images is for --format markdown")
     referee = {k: v for k, v in options.items() if k not in _OWN}
     if output is None and images is None:
-        ctx.invoke(_check, **referee)
+        ctx.invoke(referee_check, **referee)
         return
     unsupported = sorted(k for k, v in referee.items()
                          if k not in ("logs", "fmt", "data", "game_id", "module", "ledger_source", "ledger_key")
@@ -109,7 +94,7 @@ def _check_with_pictures(ctx: click.Context, /, **options: Any) -> None:
     # `adjudicate check` starts as fast as the referee alone.
     from builder.picture import cache_dir
     from umpire.report import html_report, markdown_with_images
-    with _could_not_run():
+    with could_not_run():
         judged = judge(referee["logs"], referee["data"], referee["game_id"], referee["module"],
                        referee.get("ledger_source"), referee.get("ledger_key"))
         if output is not None:
@@ -117,16 +102,17 @@ def _check_with_pictures(ctx: click.Context, /, **options: Any) -> None:
             click.echo(f"wrote {output}")
         elif images is not None:
             click.echo(markdown_with_images(judged, images, cache=cache_dir()), nl=False)
-    _exit_for(judged.result)
+    exit_for(judged.result)
 
 
-adjudicate.add_command(click.Command("check", params=_check_params(), callback=_check_with_pictures,
-                                     help=_check.help, short_help=_check.short_help))
+check = click.Command("check", params=_check_params(), callback=_check_with_pictures, help=referee_check.help,
+                      short_help=referee_check.short_help)
+"""The referee's check, with pictures."""
 
 
-@adjudicate.command(short_help="Draw the position at any point of a log as a PNG, with the module's art.")
+@click.command(short_help="Draw the position at any point of a log as a PNG, with the module's art.")
 @LOGS
-@click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None,
+@click.option("--at", "at_line", metavar="[LOG:]LINE", callback=parse_at, default=None,
               help="The position after the last entry on or before this line or VASSAL step (default: the end); "
                    "with several logs, LOG:LINE.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
@@ -155,7 +141,7 @@ def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, outp
     from builder.picture import cache_dir, draw_scene, reading_scale, write_picture
     from umpire.scenes import legend as legend_of, marker_pieces, scene_of
     from wargame.scene import Crop, Mark, parse_hex_list
-    with _could_not_run():
+    with could_not_run():
         result, chosen = position_at(logs, at_line, data, game_id, module)
         crop = None
         marks: list[Mark] = []
@@ -198,10 +184,10 @@ def _write_marked(moment: Any, marks: list[Any], hexes: list[str], caption: str,
     write_picture(draw_scene(game, scene, crop, reading_scale(game), cache_dir()), output, force)
 
 
-@adjudicate.command(short_help="The hexes a unit may still reach at any point of a log, with their cost.")
+@click.command(short_help="The hexes a unit may still reach at any point of a log, with their cost.")
 @LOGS
 @click.argument("unit")
-@click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None, help=_AT_HELP)
+@click.option("--at", "at_line", metavar="[LOG:]LINE", callback=parse_at, default=None, help=_AT_HELP)
 @click.option("--kind", type=click.Choice(MOVE_KINDS), default="move", show_default=True,
               help="move: normal movement; strategic: Onslaught's strategic movement (6.4).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -218,7 +204,7 @@ def reach(logs: tuple[Path, ...], unit: str, at_line: tuple[str | None, int] | N
     movement rule the referee checks (zones of control, terrain, waterways, supply, what it did already);
     or why it may not move now."""
     from umpire.movement import moment_at, reach_json, reach_marks, reach_text, unit_place
-    with _could_not_run():
+    with could_not_run():
         moment = moment_at(logs, at_line, data, game_id, module)
         _warn_stopped(moment.result)
         found = moment.model.reach(moment.state, unit, kind)
@@ -237,9 +223,9 @@ def reach(logs: tuple[Path, ...], unit: str, at_line: tuple[str | None, int] | N
         click.echo(f"wrote {output}", err=True)
 
 
-@adjudicate.command(short_help="The legal retreats of the combat result pending at any point of a log.")
+@click.command(short_help="The legal retreats of the combat result pending at any point of a log.")
 @LOGS
-@click.option("--at", "at_line", metavar="[LOG:]LINE", callback=_at, default=None, help=_AT_HELP)
+@click.option("--at", "at_line", metavar="[LOG:]LINE", callback=parse_at, default=None, help=_AT_HELP)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: each unit, the hexes due and each path; json: for tools.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
@@ -253,7 +239,7 @@ def retreats(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, fmt
     """The retreats the combat result pending after a line of the log still owes: each unit, the hexes due
     and every legal path, by the rule system's retreat rules."""
     from umpire.movement import moment_at, retreat_marks, retreats_json, retreats_text
-    with _could_not_run():
+    with could_not_run():
         moment = moment_at(logs, at_line, data, game_id, module)
         _warn_stopped(moment.result)
         options = moment.model.retreat_options(moment.state)
@@ -273,8 +259,8 @@ def retreats(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, fmt
         click.echo(f"wrote {output}", err=True)
 
 
-main = adjudicate
-"""The `adjudicate` console script: the referee's group with the commands above added."""
+main = make_group([*COMMANDS, check, picture, reach, retreats])
+"""The `adjudicate` console script: the referee's commands, its check with pictures, and the commands above."""
 
 
 __all__ = ["judge", "main"]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.engine import Replay
-from adjudicator.notation.text import elide_receipts
 
 
 @dataclass(frozen=True)
@@ -19,7 +18,3 @@ class Judged:
     cite: Callable[[int], str]
     name: str
 
-
-def quoting(source: Sequence[str]) -> Callable[[int], str | None]:
-    """A line's text of one log as quoted (receipts elided; None past its ends)."""
-    return lambda n: elide_receipts(source[n - 1]) if 0 < n <= len(source) else None

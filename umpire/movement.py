@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adjudicator.cli import chosen_state, replay_logs
 from adjudicator.contract import MovementModel, Reach, RetreatOption, RuleSystem
 from adjudicator.engine import Replay
 from adjudicator.notation.entries import Entry, Retreat
@@ -39,8 +38,10 @@ def moment_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, da
               game_id: str | None, module: Path | None) -> Moment:
     """The replay of one log or a chain, and its state after `--at` (the end without it); WargameError for a
     line past the log's end."""
-    replayed = replay_logs(logs, data, game_id, module)
-    state, when = chosen_state(replayed, logs, at_line)
+    from adjudicator.log_commands import warn
+    from adjudicator.sources import replay_logs
+    replayed = replay_logs(logs, data, game_id, module, warn=warn)
+    state, when = replayed.state_at(at_line)
     return Moment(replayed.result, state, when)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from adjudicator.findings import Finding
 from adjudicator.markdown_escape import code_block, code_span, link_target, text as md_text
 from adjudicator.notation.entries import Entry
-from adjudicator.report import summary
+from adjudicator.verdict import summary
 from builder.picture import TONES, Painter, Picture, reading_scale
 from umpire.judged import Judged
 from umpire.movement import legal_retreats_beside

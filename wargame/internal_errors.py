@@ -16,8 +16,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-EXIT_INTERNAL_ERROR = 3
-"""The documented exit code of an internal error (0 clean, 1 breaches, 2 could not run)."""
+from wargame.exit_status import ExitStatus
+
+EXIT_INTERNAL_ERROR = int(ExitStatus.INTERNAL_ERROR)
+"""The documented exit code of an internal error (wargame.exit_status)."""
 
 
 def traceback_path(program: str) -> Path:
@@ -64,7 +66,7 @@ def exit_3_on_internal_errors(program: str) -> Iterator[None]:
     if sys.stdout is None:
         # Python sets it to None when descriptor 1 is closed, and click then prints nothing and exits 0.
         _say(f"Error: {program}: standard output is closed: nothing could be printed")
-        sys.exit(2)
+        sys.exit(ExitStatus.COULD_NOT_RUN)
     try:
         yield
         sys.stdout.flush()  # a full disk shows at the last write, which may be this one
@@ -73,7 +75,7 @@ def exit_3_on_internal_errors(program: str) -> Iterator[None]:
             sys.exit(report_internal_error(program, e))
         _say(f"Error: {program} could not write its output: {e.strerror or e}")
         _silence_stdout()
-        sys.exit(2)
+        sys.exit(ExitStatus.COULD_NOT_RUN)
     except Exception as e:  # every error we meant to report was caught earlier, as a WargameError
         sys.exit(report_internal_error(program, e))
 
@@ -98,4 +100,4 @@ def exit_2_on_interrupt(program: str) -> Iterator[None]:
             print(f"Error: {program} interrupted; no output was written in part", file=sys.stderr)
         except (OSError, ValueError):
             pass
-        sys.exit(2)
+        sys.exit(ExitStatus.COULD_NOT_RUN)

@@ -4,18 +4,20 @@ their chat lines back (wargame/vassal/declarations.py); no code names a game or 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from wargame.vassal.declarations import ACTIVATE, ATTACKER, BOMBARD, DEFENDER, STAND, SUPPORT, TARGET, Declarations
+if TYPE_CHECKING:
+    from wargame.vassal.declarations import Declarations
 
 PieceWord = Literal["activate", "attacker", "target", "bombard", "support", "stand", "defender"]
-"""A declaration made from a piece's menu (wargame.vassal.declarations.PIECE_WORDS)."""
+"""A declaration made from a piece's menu (wargame.vassal.declarations.PIECE_WORDS: a test keeps them the same)."""
 
 MENU_TEXT: dict[str, str] = {
-    ACTIVATE: "Activate", ATTACKER: "Declare attacker", TARGET: "Declare target (attack this hex)",
-    BOMBARD: "Bombard this hex", STAND: "Stand", SUPPORT: "Declare support fire", DEFENDER: "Defends its stack",
+    "activate": "Activate", "attacker": "Declare attacker", "target": "Declare target (attack this hex)",
+    "bombard": "Bombard this hex", "stand": "Stand", "support": "Declare support fire",
+    "defender": "Defends its stack",
 }
 """Each piece command's menu text, unless the game's data word it otherwise."""
 
@@ -69,6 +71,8 @@ class DeclareTable(BaseModel):
 
     def declarations(self) -> Declarations:
         """The declarations the builder writes and the reader knows."""
+        # Imported here: loading a game's data (a check of a text log) reads no VASSAL module.
+        from wargame.vassal.declarations import Declarations
         return Declarations(tuple(self.unit), {k: tuple(v) for k, v in self.markers.items()}, tuple(self.actions),
                             self.passes, dict(self.declares), reduces=self.reduces, collects=self.collects,
                             captures=self.captures)

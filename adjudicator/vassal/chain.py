@@ -31,7 +31,7 @@ from adjudicator.vassal.movement import Followed
 from adjudicator.vassal.translate import (
     MAX_DIFFERENCES, Carry, Note, Phase, Translation, is_reduced, module_phases, phases, translate,
 )
-from wargame.bundled import data_root
+from wargame.bundled import data_root, game_ids
 from wargame.errors import DataError, Place, ReplayError, WargameError
 from wargame.game import Game
 from wargame.vassal.buildfile import ModuleInfo, read_module
@@ -294,7 +294,8 @@ def _check_order(files: list[_Read]) -> None:
         + " ".join(str(files[j].path) for j in order) + " each log begins where the one before it ended")
 
 
-def _refuse_first_without_game(path: Path, later: Sequence[Path], read_text: TextReader, limits: Limits) -> None:
+def _refuse_first_without_game(path: Path, later: Sequence[Path], read_text: TextReader, limits: Limits,
+                               known: Sequence[str]) -> None:
     """A first log that names no game: if a later text log does (it begins the game), the logs are out of
     order, and the error says so and which comes first; else the exchanges before it are missing."""
     for k, other in enumerate(later, start=2):
@@ -312,7 +313,7 @@ def _refuse_first_without_game(path: Path, later: Sequence[Path], read_text: Tex
                 Place(str(path), 1, 1))
     raise DataError(f"the log names no game, and no log before it does: {path} continues an earlier exchange, so "
                     "give the exchanges before it first, in order (or the game's folder); the first names the game "
-                    "with a header like [Game \"onslaught\"]", Place(str(path), 1, 1))
+                    f"with a header [Game \"NAME\"], NAME one of {', '.join(known)}", Place(str(path), 1, 1))
 
 
 def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None = None, game_id: str | None = None,
@@ -336,7 +337,7 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
                                 "are of one game", Place(str(read.path)))
             if game is None:
                 if named_game is None:
-                    _refuse_first_without_game(read.path, paths[k + 1:], read_text, limits)
+                    _refuse_first_without_game(read.path, paths[k + 1:], read_text, limits, game_ids(root))
                 game = named_game
             continue
         read.recording = read_recording(read.path, limits)
@@ -403,7 +404,7 @@ def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module:
         name = str(read.path)
         if read.recording is None:
             if k > 0:
-                _continue_text(game, system, parts, read, phase_list, files[k + 1:])
+                _continue_text(game, system, parts, read, phase_list, files[k + 1:], files[k - 1].final_state)
             assert read.ended is not None
             part = Part(read.path, name, base, [e.model_copy(update={"line": e.line + base}) for e in read.entries],
                         read.source, None, None, read.ended)
@@ -431,12 +432,15 @@ def _first_turn(entries: Sequence[Entry]) -> TurnMarker | None:
 
 
 def _continue_text(game: Game, system: RuleSystem[Any], parts: list[Part], read: _Read,
-                   phase_list: list[Phase], later: Sequence[_Read] = ()) -> None:
+                   phase_list: list[Phase], later: Sequence[_Read] = (), ended: Any = None) -> None:
     """A later text log continues the replay of the files before it (else ChainOrderError naming both, and the
-    log given `later` that continues it if one does)."""
+    log given `later` that continues it if one does); `ended`: the state the text log before it ended at, if
+    it is one (its replay is not done again)."""
     before = parts[-1]
-    done = replay(game, system, [e for part in parts for e in part.entries], keep_states=False)
-    at = system.position(done.final_state).at
+    so_far = [e for part in parts for e in part.entries]
+    if ended is None:
+        ended = replay(game, system, so_far, keep_states=False).final_state
+    at = system.position(ended).at
     setup = next((e for e in read.entries if isinstance(e, Placement) and e.how == "setup"), None)
     if setup is not None and at.turn > 0:
         raise ChainOrderError(f"{read.path} does not continue {before.path}: it sets up a game (line {setup.line}) "
@@ -455,7 +459,7 @@ def _continue_text(game: Game, system: RuleSystem[Any], parts: list[Part], read:
         raise ChainOrderError(message + (": an exchange is missing between them, or the logs are out of order"
                                          if turn.turn > at.turn else ": the logs are out of order, or one is given "
                                          "twice"))
-    read.final_state = replay(game, system, [*done.entries, *read.entries], keep_states=False).final_state
+    read.final_state = replay(game, system, [*so_far, *read.entries], keep_states=False).final_state
     read.ended = replayed_position(game, system.position(read.final_state), phase_list)
 
 

@@ -201,6 +201,9 @@ class WestWallSpec(Model):
     country: str
     min_lat: float
     max_lat: float
+    facing: Ident | None = None
+    """Id of a region: a hex is fortified only toward neighbours inside it (the West Wall faced
+    the land west of the Rhine, never the frontier north of it)."""
     source: Source
     note: str = ""
 

@@ -17,7 +17,7 @@ from adjudicator.systems.base import PerGame, SystemBase
 from adjudicator.notation.entries import Attack, Bombard, Entry, Loss, Move, Retreat
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
-from adjudicator.systems.fire_and_movement.results import FmCombat
+from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
 from adjudicator.systems.fire_and_movement.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.fire_and_movement.state import SEQUENCE as SEQUENCE  # 4.1's, kept where it was asked for
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
@@ -256,9 +256,9 @@ class SeriesRules(SystemBase[S]):
         """A folio's own attack (Omaha's beach assaults), checked instead of 8.2 (None: none)."""
         return None
 
-    def is_special_attack(self, state: S, entry: Attack) -> bool:
-        """Whether an attack is a folio's own kind (no defender, no advance)."""
-        return False
+    def is_special_attack(self, state: S, entry: Attack) -> SpecialAttack | None:
+        """The folio's own kind of attack an attack is (no defender, no advance), None for the series' own."""
+        return None
 
     def special_audit(self, state: S, entry: Attack) -> FmAudit | None:
         """The arithmetic of a folio's own attack, None for a series attack."""

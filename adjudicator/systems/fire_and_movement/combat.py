@@ -151,10 +151,10 @@ def unmet_river_lines(game: Game, target: Hex, attacker_hexes: Sequence[Hex]) ->
 
 def audit(game: Game, target: Hex, attackers: Sequence[tuple[str, Hex, int]], defenders: Sequence[tuple[str, int]],
           supports: Sequence[Support], fortified: bool, die: int | None, attacker_side: str,
-          lines: Sequence[str] | None = None) -> FmAudit:
+          lines: Sequence[str] | None = None, lines_why: str = "") -> FmAudit:
     """The arithmetic of a ground attack, or of a bombardment (no attacking units, 8.1.2): units and
     markers summed, the differential, the line best for the defender, the column and, with a die,
-    the result (8.1.2, 8.2.1-8.2.3)."""
+    the result (8.1.2, 8.2.1-8.2.3); `lines` and `lines_why`: a folio's own lines for its own attack."""
     assert game.crt is not None
     attack_units = sum(strength for _, _, strength in attackers)
     defence_units = sum(strength for _, strength in defenders) * (2 if fortified else 1)
@@ -165,7 +165,7 @@ def audit(game: Game, target: Hex, attackers: Sequence[tuple[str, Hex, int]], de
     if lines is None:
         found, why = defender_lines(game, target, [h for _, h, _ in attackers])
     else:
-        found, why = list(lines), "a beach assault against a defence of zero (11.2.3)"
+        found, why = list(lines), lines_why
     lines = found
     columns = list(game.crt.columns)
     by_line = {line: column_on_line(game, line, differential) for line in lines}

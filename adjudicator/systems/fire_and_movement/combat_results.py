@@ -127,8 +127,8 @@ class CombatResults(SeriesRules[S]):
             what = "no combat has just been resolved" if combat is None else f"{combat.verdict} is not D2 or D3"
             return [self._f("error", "8.5", entry, f"{entry.unit} advances, but {what}; advances follow a D2 or D3 "
                                                    "right after the retreat")]
-        if combat.bombardment or combat.beach:
-            what = "a bombardment" if combat.bombardment else "a beach assault"
+        if combat.bombardment or combat.special is not None:
+            what = "a bombardment" if combat.special is None else f"a {combat.special.name}"
             return [self._f("error", "8.5", entry, f"there is no advance after {what}")]
         if entry.unit not in combat.attackers:
             return [self._f("error", "8.5", entry, f"{entry.unit} did not take part in {combat.name}")]

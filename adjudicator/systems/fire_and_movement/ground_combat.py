@@ -153,7 +153,7 @@ class GroundCombat(SeriesRules[S]):
         side = entry.side or (self._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
         attackers = list(entry.attackers) if isinstance(entry, Attack) else []
         defenders = self.defending(state, self._defenders(state, entry, side))
-        # The hexsides attacked across (a beach assault is made from the hex itself: none).
+        # The hexsides attacked across (a folio's own attack from the hex itself, a beach assault: none).
         sides = [Hexside.between(h, target) for u in attackers if self._on_map(state, u) is not None
                  and (h := game.grid.hex_of(state.location[u])).distance(target) == 1]
         records = attack_records(game, target, [(u, u in state.depleted) for u in attackers],
@@ -214,13 +214,13 @@ class GroundCombat(SeriesRules[S]):
             result = self.combat_audit(state, entry).result
         attackers = tuple(u for u in dict.fromkeys(entry.attackers) if self._on_map(state, u) is not None)
         special = self.is_special_attack(state, entry)
-        defenders = () if special else tuple(self.defending(state, self._defenders(state, entry, side), entry.defender))
+        defenders = () if special is not None else tuple(self.defending(state, self._defenders(state, entry, side), entry.defender))
         steps = tuple((u, self._steps(state, u)) for u in (*attackers, *defenders))
         table = None
         if entry.result is not None and entry.die is not None and 1 <= entry.die <= 6 and attackers:
             actual = (self.special_audit(state, entry) or self.combat_audit(state, entry)).result
             table = actual if actual != entry.result else None
-        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, beach=special,
+        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, special=special,
                         table=table)
 
     def _attack_applied(self, state: S, entry: Attack) -> S:

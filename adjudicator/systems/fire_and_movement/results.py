@@ -28,6 +28,18 @@ ONE_ATTACKER_REDUCED = ("Ex", "(A)")
 
 
 @dataclass(frozen=True)
+class SpecialAttack:
+    """A folio's own kind of attack, resolved on the series' table with consequences of its own: no defender and no
+    advance, no retreats, and a retreat result reducing every attacking unit instead (a folio names it, e.g. Omaha's
+    beach assault, 11.2.3): the series knows no folio's rules, only this shape."""
+
+    name: str
+    """How messages name it ("beach assault")."""
+    section: str
+    """The folio's section that makes it."""
+
+
+@dataclass(frozen=True)
 class FmCombat:
     """An attack whose effects the following entries carry out."""
 
@@ -52,8 +64,8 @@ class FmCombat:
     """Advancing units and the hex each ended in (8.5: one unit a hex)."""
     bombardment: bool = False
     """A bombardment (8.1): no advance; its retreats go away from the closest enemy (8.1.5)."""
-    beach: bool = False
-    """A beach assault (11.2.3): no defender; a retreat result reduces every assaulting unit."""
+    special: SpecialAttack | None = None
+    """A folio's own kind of attack (no defender; a retreat result reduces every attacking unit), None for 8.2's."""
     table: str | None = None
     """The table's result for the die when the log claimed another (one error on the attack): the
     entries after it may carry out either, and neither way is a second error (one breach, one error)."""
@@ -65,7 +77,8 @@ class FmCombat:
     @property
     def name(self) -> str:
         """How messages name the attack (or bombardment)."""
-        what = "bombardment of" if self.bombardment else "beach assault on" if self.beach else "attack on"
+        what = ("bombardment of" if self.bombardment else f"{self.special.name} on" if self.special is not None
+                else "attack on")
         return f"the {what} {self.hex} (line {self.line})"
 
     @property
@@ -87,8 +100,8 @@ class FmCombat:
 
     def retreat_due(self, unit: str) -> int:
         """Hexes the result makes a participant retreat (0 for none)."""
-        if self.beach:
-            return 0  # 11.2.3: the assaulting units are reduced instead
+        if self.special is not None:
+            return 0  # a folio's own attack: its attacking units are reduced instead (Omaha 11.2.3)
         if self.result in DEFENDER_RETREATS and unit in self.defenders:
             return DEFENDER_RETREATS[self.result]
         if self.result in ATTACKER_RETREATS and unit in self.attackers:
@@ -98,8 +111,9 @@ class FmCombat:
     def loss_due(self, unit: str) -> int:
         """Steps the result itself takes from a participant, before retreats (8.2.4)."""
         steps = self.steps_of(unit)
-        if self.beach and unit in self.attackers and self.result in (*DEFENDER_RETREATS, *ATTACKER_RETREATS):
-            return 1  # 11.2.3: a retreat result reduces every assaulting unit (8.3: seaborne units reduce)
+        if self.special is not None and unit in self.attackers and self.result in (*DEFENDER_RETREATS,
+                                                                                     *ATTACKER_RETREATS):
+            return 1  # a retreat result reduces every attacking unit (Omaha 11.2.3; 8.3: seaborne units reduce)
         if self.result == "De" and unit in self.defenders or self.result == "Ae" and unit in self.attackers:
             return steps
         if self.result == "Ex" and unit in self.defenders:

@@ -87,7 +87,7 @@ class SupportFire(SeriesRules[S]):
                 out.append(self._f("error", "8.2.1b", entry, f"{who} places {n} support markers on one combat; at most "
                                                           "two (8.2.1 b)"))
         # Three markers of a side cannot be placed in turn either: that one breach is the count's error.
-        if isinstance(entry, Attack) and not self.is_special_attack(state, entry) and \
+        if isinstance(entry, Attack) and self.is_special_attack(state, entry) is None and \
                 all(n <= 2 for n in per_side.values()) and not pools.placement_order_ok(known_sides, side):
             out.append(self._f("error", "8.2.1b", entry, "support markers are placed attacker first, then defender, "
                                                       "attacker, defender, one at a time (8.2.1 b); the list "

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from adjudicator.contract import EngineChecks, MarkerUse, Outcome, Position, SequencePoint, StepNoun, kind_of
 from adjudicator.findings import Finding
@@ -17,6 +16,7 @@ from adjudicator.notation.entries import (
     Advance, Attack, Bombard, Entry, Header, Loss, Move, Place, Retreat, RollOff, StandFast, StepMarker,
     SupportMarkers, TurnMarker,
 )
+from adjudicator.registry import Handler, Registry
 from adjudicator.systems.fire_and_movement.bombardment import Bombardment
 from adjudicator.systems.fire_and_movement.combat_results import CombatResults
 from adjudicator.systems.fire_and_movement.dispute import Disputes
@@ -34,9 +34,8 @@ UNCHECKED: dict[str, str] = {
     "capture": "not a Fire & Movement entry", "income": "not a Fire & Movement entry",
 }
 """The sections governing entries the series applies without checking, by kind."""
-Check = Callable[[S, Any], list[Finding]]
-"""A check of one entry class (the table pairs each class with its own; Any stands for that class)."""
-Apply = Callable[[S, Any], S]
+Check = Callable[[S, Place], list[Finding]]
+"""A folio's check of one way of placing units (`place_checks`: set-up, reinforcements, replacements)."""
 
 
 class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S],
@@ -57,18 +56,22 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
 
     def __init__(self) -> None:
         super().__init__()
-        self._checks: dict[type[Entry], Check[S]] = {
-            TurnMarker: self._check_turn, Move: self._check_move, Attack: self._check_attack,
-            Bombard: self._check_bombard, Place: self._check_place, Loss: self._check_loss,
-            Retreat: self._check_retreat, StandFast: self._check_stand, Advance: self._check_advance,
-            RollOff: self._check_roll, SupportMarkers: self._check_markers,
-        }
-        self._applies: dict[type[Entry], Apply[S]] = {
-            TurnMarker: self._turn_applied, StepMarker: self._phase_applied, Move: self._move_applied,
-            Attack: self._attack_applied, Bombard: self._bombard_applied, Place: self._place_applied,
-            Loss: self._loss_applied, Retreat: self._retreat_applied, StandFast: self._stand_applied,
-            Advance: self._advance_applied, RollOff: self._roll_applied, SupportMarkers: self._marked,
-        }
+        # The series' registry (house style 12): each entry class's check and application, by the section they
+        # judge. A folio's methods override the series' (the bound methods are the folio's own).
+        self.registry: Registry[S] = Registry.of(
+            Handler("turn", TurnMarker, "4.1", self._check_turn, self._turn_applied),
+            Handler("phase", StepMarker, "4.1", None, self._phase_applied),
+            Handler("move", Move, "5.1", self._check_move, self._move_applied),
+            Handler("attack", Attack, "8.2", self._check_attack, self._attack_applied),
+            Handler("bombard", Bombard, "8.1", self._check_bombard, self._bombard_applied),
+            Handler("place", Place, "3.0", self._check_place, self._place_applied),
+            Handler("loss", Loss, "8.2.4", self._check_loss, self._loss_applied),
+            Handler("retreat", Retreat, "8.3", self._check_retreat, self._retreat_applied),
+            Handler("stand", StandFast, "8.4", self._check_stand, self._stand_applied),
+            Handler("advance", Advance, "8.5", self._check_advance, self._advance_applied),
+            Handler("roll", RollOff, "log", self._check_roll, self._roll_applied),
+            Handler("markers", SupportMarkers, "7.1", self._check_markers, self._marked),
+        )
 
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
@@ -99,14 +102,13 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
             state = evolve(state, combat=None)  # the entry is checked as the combat ended
         if isinstance(entry, (TurnMarker, StepMarker)):
             out += self._closing(state, entry)
-        checker = self._checks.get(type(entry)) if kind_rules else None
-        if checker is not None:
-            found = checker(state, entry)
+        if kind_rules and self._checked(entry):
+            found = self.registry.check(state, entry)
             table = state.combat.as_table_says() if state.combat is not None else None
             if table is not None and any(f.severity == "error" for f in found):
                 # An entry that follows the table's result after a wrongly claimed one is not an error; one
                 # that fits neither is judged by the table's result, never the claim's.
-                found = checker(evolve(state, combat=table), entry)
+                found = self.registry.check(evolve(state, combat=table), entry)
             if state.undone is not None and self._carries_late(state, entry):
                 late = state.undone
                 found = [self._f("note", "8.0", entry, f"{kind_of(entry)} carries out the result of {late.name}, after "
@@ -171,20 +173,23 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
             if isinstance(entry, (Attack, Bombard)) and self._outstanding(state, state.combat):
                 late = state.combat  # 8.0: left undone as the next combat begins; carried out late, or never
             state = evolve(state, combat=None, undone=late)
-        applier = self._applies.get(type(entry))
-        if applier is not None and state.undone is not None and self._carries_late(state, entry):
-            after = applier(evolve(state, combat=state.undone), entry)
+        if state.undone is not None and self._carries_late(state, entry):
+            after = self.registry.apply(evolve(state, combat=state.undone), entry)
             return evolve(after, combat=state.combat, undone=after.combat)
-        return state if applier is None else applier(state, entry)
+        return self.registry.apply(state, entry)
 
     def _carries_late(self, state: S, entry: Entry) -> bool:
         """Whether an entry carrying out a combat is wrong for the combat under way and right for the one left
         undone when it was declared (8.0; state.undone)."""
-        checker = self._checks.get(type(entry))
-        if checker is None or state.undone is None or not isinstance(entry, (Loss, Retreat, Advance, StandFast)):
+        if not self._checked(entry) or state.undone is None or not isinstance(entry, (Loss, Retreat, Advance,
+                                                                                     StandFast)):
             return False
-        return any(f.severity == "error" for f in checker(state, entry)) and \
-            not any(f.severity == "error" for f in checker(evolve(state, combat=state.undone), entry))
+        return any(f.severity == "error" for f in self.registry.check(state, entry)) and \
+            not any(f.severity == "error" for f in self.registry.check(evolve(state, combat=state.undone), entry))
+
+    def _checked(self, entry: Entry) -> bool:
+        """Whether a handler of the registry checks an entry's class."""
+        return any(h.check is not None for h in self.registry.for_entry(entry))
 
     def _move_applied(self, state: S, entry: Move) -> S:
         where = state.location.get(entry.unit)

@@ -13,17 +13,22 @@ from collections.abc import Sequence
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Entry, Loss, Move, Retreat
 from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
-from adjudicator.systems.fire_and_movement.results import FmCombat
+from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
 from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
+
+
+BEACH_ASSAULT = SpecialAttack("beach assault", "11.2.3")
+"""11.2.3: the units landed on a beach hex assault it against a defence of zero; no defender, no advance, and a
+retreat result reduces every assaulting unit."""
 
 
 class BeachAssaults(OmahaRules):
     """11.2.1, 11.2.3, 11.2.4."""
 
-    def is_special_attack(self, state: OmahaState, entry: Attack) -> bool:
+    def is_special_attack(self, state: OmahaState, entry: Attack) -> SpecialAttack | None:
         """11.2.3: a beach assault has no defender and no advance."""
-        return self._is_beach_assault(state, entry)
+        return BEACH_ASSAULT if self._is_beach_assault(state, entry) else None
 
     def special_audit(self, state: OmahaState, entry: Attack) -> FmAudit | None:
         """11.2.3: a beach assault's arithmetic."""
@@ -107,7 +112,7 @@ class BeachAssaults(OmahaRules):
         attackers = [(u, target, unit_values(game, u, u in state.depleted)[0]) for u in entry.attackers]
         line = "beach_ezoc" if target in self.ezoc(state, "Allied") else "beach_no_ezoc"
         result = audit(game, target, attackers, [], self._supports(state, entry, target), False, entry.die, "Allied",
-                       lines=[line])
+                       lines=[line], lines_why="a beach assault against a defence of zero (11.2.3)")
         return result
 
     def _check_beach_assault(self, state: OmahaState, entry: Attack) -> list[Finding]:

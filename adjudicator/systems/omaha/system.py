@@ -15,6 +15,7 @@ from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
     Advance, Attack, Declare, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, TurnMarker,
 )
+from adjudicator.registry import Handler
 from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
 from adjudicator.systems.fire_and_movement.state import evolve
 from adjudicator.systems.fire_and_movement.system import Check, FireAndMovement
@@ -58,8 +59,9 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
 
     def __init__(self) -> None:
         super().__init__()
-        self._checks[Declare] = self._check_claim
-        self._applies[Declare] = lambda state, entry: state  # a claim changes nothing: the verdict is the count's
+        # The folio's registry is the series' with its own entries added (a claim changes nothing: the verdict is
+        # the count's, so it has no apply).
+        self.registry = self.registry.adding(Handler("victory-claim", Declare, "13.0", self._check_claim))
 
     def initial_state(self, game: Game, headers: Sequence[Header]) -> OmahaState:
         """The scenario's set-up (3.0, 11.0): the series' state, with the campaign's rules (14.0, 14.1)."""

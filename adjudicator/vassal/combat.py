@@ -1,0 +1,36 @@
+"""The combat being declared: attackers and support clicked for the next target, the attack or bombardment
+whose die or result is still to come, and a die waiting for the other side's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from adjudicator.notation.entries import Attack
+from adjudicator.vassal.output import Output
+
+
+@dataclass
+class Combat:
+    """What the declarations of a combat leave waiting for the next ones."""
+
+    output: Output
+    pending_die: int | None = None
+    """The entry (index) declared without its die, which takes the next roll of its side."""
+    open_attack: Attack | None = None
+    """The attack declared last, so that the defender's drag is its retreat."""
+    last_combat: int | None = None
+    """The entry (index) of the last attack or bombardment declared, for the result claimed next."""
+    attackers: list[tuple[str, int]] = field(default_factory=list)
+    """Units declared attackers (with their step) since the last attack declared."""
+    supports: list[str] = field(default_factory=list)
+    """Support fire markers declared since the last attack or bombardment declared."""
+    last_roll: tuple[str, int] | None = None
+    """A die one side rolled last, so that the other side's die makes a roll-off."""
+
+    def drop_attackers(self, step: int, why: str) -> None:
+        """Attackers declared without a target: noted, and forgotten."""
+        if self.attackers or self.supports:
+            named = " ".join([u for u, _ in self.attackers] + self.supports)
+            self.output.note(self.attackers[0][1] if self.attackers else step,
+                             f"declared {named} for an attack, but no target was declared before {why}: not translated")
+        self.attackers, self.supports = [], []

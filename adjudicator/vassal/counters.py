@@ -1,0 +1,225 @@
+"""Counters moved, flipped, added and deleted in VASSAL, as the entries they stand for: a drag from hex to hex a
+move (or a retreat or advance of the combat being resolved), a flip a depletion, a drop into an Eliminated box an
+elimination, a counter taken from a palette a reinforcement or replacement."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.contract import RuleSystem
+from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat
+from adjudicator.vassal.board import PARKING, Board, is_reduced
+from adjudicator.vassal.combat import Combat
+from adjudicator.vassal.expected import Expectations, Key
+from adjudicator.vassal.movement import Follower, Lost, Motion, choose_path
+from adjudicator.vassal.output import Output
+from adjudicator.vassal.seats import Seats, sided
+from wargame.errors import WargameError
+from wargame.game import Game
+from wargame.vassal.places import NOWHERE, Location
+from wargame.vassal.tracking import PieceEvent
+
+
+@dataclass
+class Counters:
+    """Reads the counters' events of a step into entries."""
+
+    game: Game
+    system: RuleSystem[Any] | None
+    follower: Follower[Any] | None
+    """The game followed through its rule system, so that a drag's path is the one its rules allow."""
+    output: Output
+    board: Board
+    expectations: Expectations
+    combat: Combat
+    seats: Seats
+
+    def piece_event(self, step: int, event: PieceEvent) -> None:
+        """A counter added, deleted, moved or flipped."""
+        piece = event.after or event.before
+        assert piece is not None
+        unit = self.board.unit_of(piece)
+        before, after = self.board.locate(event.before), self.board.locate(event.after)
+        if unit is None:
+            marker = piece.properties.get("MarkerId")
+            name = f"marker {marker}" if marker else f"piece {piece.name!r}"
+            if event.before is None:
+                self.output.comment(step, f"step {step}: {name} placed at {after}")
+            elif event.after is None:
+                self.output.comment(step, f"step {step}: {name} removed from {before}")
+            elif before.name != after.name:
+                self.output.comment(step, f"step {step}: {name} {before} -> {after}")
+            elif is_reduced(event.before) != is_reduced(event.after):
+                self.output.comment(step, f"step {step}: {name} flipped at {after}")
+            return
+        actor = self.seats.actor_side(event)
+        reduced_before, reduced_after = is_reduced(event.before), is_reduced(event.after)
+        self.board.put(unit, after)
+        origin = self.board.left(unit, NOWHERE if event.before is None else before, after)
+        if event.before is None:
+            self.relocate(step, unit, NOWHERE, after, reduced_after, actor)
+            return
+        if origin.name != after.name:
+            self.relocate(step, unit, origin, after, reduced_after, actor)
+        elif before.name != after.name:
+            self.output.comment(step, f"step {step}: {unit} back at {after}, where it was set aside from: no entry")
+        if event.after is not None and reduced_before != reduced_after:
+            self.flip(step, unit, reduced_after, after, actor)
+
+    def silently(self, events: tuple[object, ...]) -> None:
+        """Follow the counters of a step that is undone (or undoes), without translating it."""
+        for event in events:
+            if isinstance(event, PieceEvent):
+                piece = event.after or event.before
+                assert piece is not None
+                unit = self.board.unit_of(piece)
+                if unit is not None:
+                    after = self.board.locate(event.after)
+                    self.board.put(unit, after)
+                    self.board.left(unit, self.board.locate(event.before), after)
+
+    def owes_retreat(self, unit: str) -> bool:
+        """Whether the rule system says the combat being resolved owes the unit a retreat."""
+        model = None if self.system is None else self.system.movement
+        if model is None or self.follower is None:
+            return False
+        followed = self.follower.follow(self.output.entries)
+        if isinstance(followed, Lost):
+            return False
+        try:
+            return any(option.unit == unit for option in model.retreat_options(followed.state))
+        except WargameError:
+            return False
+
+    def route(self, unit: str, start: Location, end: Location, motion: Motion) -> tuple[list[str], str | None]:
+        """The path of a drag from start to end hex, and a note if VASSAL did not record it."""
+        assert start.hex is not None and end.hex is not None
+        if start.hex.distance(end.hex) <= 1:
+            return [start.name, end.name], None
+        recorded = f"VASSAL recorded only where {unit} ended ({start} -> {end})"
+        if self.system is None:
+            return [start.name, end.name], (f"{recorded}; no rule system {self.game.manifest.rule_system!r} to "
+                                            f"choose a path by: written as {start}-{end}")
+        assert self.follower is not None  # made with the system
+        chosen = choose_path(self.system, self.follower.follow(self.output.entries), unit, start.hex, end.hex, motion)
+        if chosen.path is None:
+            return [start.name, end.name], (
+                f"{recorded}, and no path joins them by {chosen.rule}; written as {start}-{end} (the rule "
+                f"system will say it skips hexes): type the real path in chat, e.g. '{unit} {start}-...-{end}'")
+        return list(chosen.path), (f"{recorded}; path supplied by the reader: {chosen.pick} by {chosen.rule}, "
+                                   f"{'-'.join(chosen.path)}")
+
+    def drag(self, step: int, unit: str, before: Location, after: Location, actor: str | None) -> None:
+        """A drag from hex to hex: a move, or the retreat or advance the combat being resolved calls for."""
+        side, by_opponent = sided(self.game, unit, actor)
+        if self.expectations.as_declared(step, unit, frozenset({("at", after.name)}), f"{unit} {before} -> {after}"):
+            return
+        attack = self.combat.open_attack
+        motion: Motion = "move"
+        if attack is not None and before.name == attack.hex and self.game.units_by_id[unit].side != attack.side:
+            motion = "retreat"
+        elif attack is not None and unit in attack.attackers:
+            # An attacker's drag is its retreat when the result owes one (Fire & Movement 8.2.4), else its advance.
+            motion = "retreat" if self.owes_retreat(unit) else "advance"
+        probe = {"retreat": Retreat, "advance": Advance, "move": Move}[motion]
+        if self.output.held and not self.output.before_first_turn(probe.model_construct()):
+            self.output.start(step)  # the entry begins the first turn: the path is chosen in it
+        path, why = self.route(unit, before, after, motion)
+        entry: Entry
+        if motion == "retreat":
+            entry = Retreat(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
+        elif motion == "advance":
+            entry = Advance(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
+        else:
+            entry = Move(line=step, unit=unit, path=path)
+        if why is not None:
+            self.output.comment(step, f"step {step}: {why}")
+        index = self.output.emit(entry)
+        self.expectations.moved(unit, index, frozenset({("at", after.name)}))
+        if why is not None:
+            self.output.endpoint[index] = why
+
+    def relocate(self, step: int, unit: str, before: Location, after: Location, reduced: bool,
+                 actor: str | None) -> None:
+        """A unit's counter changed place: the entry that says so."""
+        if before.is_hex and after.is_hex:
+            self.drag(step, unit, before, after, actor)
+            return
+        side, by_opponent = sided(self.game, unit, actor)
+        what = f"{unit} {before} -> {after}"
+        boxes = self.board.boxes
+        box_to = boxes.get(after.name) if after.kind == "box" else None
+        box_from = boxes.get(before.name) if before.kind == "box" else None
+        keys: set[Key] = {("at", after.name)}
+        if box_to is not None:
+            keys |= {("eliminate",)} if box_to.kind == "eliminated" else set()
+            keys |= {("delay",)} if box_to.kind == "delayed" else set()
+            keys |= {("pickup",)} if box_to.kind == "holding" else set()
+        if before.is_hex and after.kind == "track":
+            keys.add(("pickup",))  # a unit picked up waits on the turn track (Onslaught 9.1)
+        if after.kind == "none":
+            keys.add(("eliminate",))
+        frozen = frozenset(keys)
+        physical_entry = self.expectations.physical_entry
+        if before.is_hex and (after.kind == "none" or (box_to is not None and box_to.kind == "eliminated")):
+            self.board.eliminated.add(unit)
+            physical_entry(step, unit, frozen, Loss(line=step, loss="eliminate", unit=unit, side=side,
+                                                    by_opponent=by_opponent), what)
+            return
+        if (before.is_hex or before.kind == "none") and box_to is not None and box_to.kind == "delayed":
+            physical_entry(step, unit, frozen, PlaceEntry(line=step, how="delay", unit=unit, side=side,
+                                                          by_opponent=by_opponent), what)
+            return
+        if after.is_hex and self.output.held and box_from is not None and box_from.kind not in ("eliminated",
+                                                                                                 "delayed"):
+            # Before the first turn begins, a unit taken from a holding box onto the map is set up.
+            physical_entry(step, unit, frozen, PlaceEntry(line=step, how="setup", unit=unit, hex=after.name,
+                                                          side=side, by_opponent=by_opponent), what)
+            return
+        if after.is_hex and (before.kind == "none" or box_from is not None and box_from.kind in ("eliminated",
+                                                                                                  "delayed")):
+            replacing = unit in self.board.eliminated
+            self.board.eliminated.discard(unit)
+            strength = ("reduced" if reduced else "full") if replacing else None
+            if reduced and not replacing:
+                self.output.note(step, f"{unit} comes into play on its reduced side")
+            entry = PlaceEntry(line=step, how="replace" if replacing else "reinforce", unit=unit, hex=after.name,
+                               strength=strength, side=side, by_opponent=by_opponent)
+            physical_entry(step, unit, frozen, entry, what)
+            return
+        if self.expectations.as_declared(step, unit, frozen, what):
+            return
+        self.output.comment(step, f"step {step}: {what}")
+        if after.kind in PARKING and before.kind not in PARKING:
+            self.output.note(step, f"{unit} moved {before} -> {after}, no place of the game: the reader keeps it at "
+                                   f"{before} until its counter comes back (a drag from {before} then); if it was a "
+                                   f"rules action, type it in chat (e.g. '{side}: pickup {unit}')")
+        elif after.is_hex:
+            self.output.note(step, f"{unit} moved {before} -> {after}: not translated; if it was a rules action, type "
+                                   f"it in chat (e.g. '{side}: reinforce {unit} {after}' or '{side}: paradrop {unit} "
+                                   f"{after}')")
+        elif before.is_hex or "off-grid" in (before.kind, after.kind) or "map" in (before.kind, after.kind):
+            self.output.note(step, f"{unit} moved {before} -> {after}: not translated; if it was a rules action, type "
+                                   f"it in chat (e.g. '{side}: pickup {unit}')")
+
+    def flip(self, step: int, unit: str, reduced: bool, where: Location, actor: str | None) -> None:
+        """A counter flipped: to its reduced side a depletion; back to full strength only if declared."""
+        if self.game.units_by_id[unit].steps < 2:
+            return
+        if reduced:
+            side, by_opponent = sided(self.game, unit, actor)
+            self.expectations.physical_entry(step, unit, frozenset({("deplete",)}),
+                                             Loss(line=step, loss="deplete", unit=unit, side=side,
+                                                  by_opponent=by_opponent),
+                                             f"{unit} flipped to its reduced side at {where}")
+            return
+        text = f"step {step}: {unit} flipped back to full strength at {where}"
+        declared = self.expectations.consume(unit, frozenset({("restore",)}))
+        if declared is not None:
+            self.output.comment(step, f"{text} (as declared at step {declared[0]}: {declared[1]})")
+            return
+        self.output.comment(step, text)
+        side = self.game.units_by_id[unit].side
+        self.output.note(step, f"{unit} flipped back to full strength at {where}: not translated; type what it was in "
+                               f"chat (e.g. '{side}: replace {unit} full')")

@@ -1,0 +1,129 @@
+"""Dice rolled with the module's buttons and ledger receipts pasted in chat: the die of the declaration waiting
+for one, a roll-off, a weather die, or a single die the game's opening rolls."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from adjudicator.notation.entries import RollOff, logged_dice
+from adjudicator.vassal.chat import one_line
+from adjudicator.vassal.combat import Combat
+from adjudicator.vassal.output import Output
+from adjudicator.vassal.seats import Seats
+from adjudicator.vassal.turns import Clock
+from wargame.game import Game
+from wargame.receipts import ReceiptError, receipt_from_token
+
+
+@dataclass
+class Dice:
+    """The dice rolled so far that later dice depend on."""
+
+    game: Game
+    output: Output
+    seats: Seats
+    combat: Combat
+    clock: Clock
+    optional: set[str] = field(default_factory=set)
+    """Optional rules put in force by `[Optional "..."]` lines typed in chat."""
+    weather: dict[int, int] = field(default_factory=dict)
+    """The weather die by game turn (a `roll` of the game's data switched on by an optional rule)."""
+    aside_rolls: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
+    """The sides that rolled for the markers put aside in a game turn's inclement weather."""
+    die_rolls: set[int] = field(default_factory=set)
+    """The ids of the single-die `Roll` entries translated from dice (a typed one may repeat them)."""
+
+    def rolled_just_now(self, entry: RollOff) -> bool:
+        """Whether the last entry written (comments aside) is the same roll, translated from a die."""
+        last = self.output.last_written()
+        return isinstance(last, RollOff) and last.rolls == entry.rolls and id(last) in self.die_rolls
+
+    def roll(self, step: int, name: str, values: list[int], player: str | None) -> None:
+        """A roll of the module's dice by a player."""
+        combat, output = self.combat, self.output
+        side = self.seats.side_of_name.get(player or "")
+        who = f"{player} ({side})" if side else (player or "someone")
+        rolled = ", ".join(map(str, values))
+        if combat.pending_die is not None and len(values) == 1:
+            declared = output.entries[combat.pending_die]
+            if side is None or declared.side is None or side == declared.side:
+                # The die the declaration left out (an attack, a bombardment...): the next one its side rolls.
+                output.entries[combat.pending_die] = declared.model_copy(update={"die": values[0]})
+                kind = getattr(declared, "kind", "declaration")
+                output.comment(step, f"step {step}: {who} rolls {name} = {rolled}, the die of the {kind} on "
+                                     f"{getattr(declared, 'hex', '?')} (step {declared.line})")
+                combat.pending_die = None
+                return
+        output.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
+        single = [k for k in self.game.manifest.roll if k.entry == "roll" and k.by == "one"]
+        if len(values) == 1 and side is not None and single:
+            if output.held and any(k.opening for k in single):
+                # Before the first turn the one die is the opening's roll (Omaha 11.2.3), written `Roll SIDE N`.
+                self.die_rolls.add(id(output.entries[output.emit(RollOff(line=step, rolls={side: values[0]}))]))
+                return
+            turn = self.clock.turn_at[0] if self.clock.turn_at else 0
+            if self.weather_die(side):
+                if turn in self.weather:
+                    self.aside_rolls[turn].add(side)
+                else:
+                    self.weather[turn] = values[0]
+                self.die_rolls.add(id(output.entries[output.emit(RollOff(line=step, rolls={side: values[0]}))]))
+                combat.last_roll = None
+                return
+        if len(values) == 1 and side is not None:
+            if combat.last_roll is not None and combat.last_roll[0] != side:
+                # One die each, one side after the other: a roll-off.
+                output.emit(RollOff(line=step, rolls={combat.last_roll[0]: combat.last_roll[1], side: values[0]}))
+                combat.last_roll = None
+                return
+            combat.last_roll = (side, values[0])
+
+    def receipt(self, step: int, who: str, token: str) -> None:
+        """A dice receipt of the ledger pasted into the chat: the die of the entry waiting for one, else the
+        receipt of the latest die roll that has none (adjudicate check --ledger then verifies it)."""
+        combat, output = self.combat, self.output
+        try:
+            receipt = receipt_from_token(token)
+        except ReceiptError as e:
+            output.comment(step, f"step {step}: {who}: {one_line(token)[:80]}")
+            output.note(step, f"{who} pasted a dice receipt that does not read: {e.message}")
+            return
+        if combat.pending_die is not None and len(receipt.result) == 1:
+            declared = output.entries[combat.pending_die]
+            output.entries[combat.pending_die] = declared.model_copy(update={"die": receipt.total,
+                                                                             "receipts": [token]})
+            output.comment(step, f"step {step}: {who} pastes ledger receipt #{receipt.seq}: {receipt.dice} = "
+                                 f"{receipt.total}, the die of the {getattr(declared, 'kind', 'entry')} on "
+                                 f"{getattr(declared, 'hex', '?')} (step {declared.line})")
+            combat.pending_die = None
+            return
+        for index in range(len(output.entries) - 1, -1, -1):
+            entry = output.entries[index]
+            has = list(getattr(entry, "receipts", []))
+            if len(logged_dice(entry)) > len(has):
+                output.entries[index] = entry.model_copy(update={"receipts": [*has, token]})
+                output.comment(step, f"step {step}: {who} pastes ledger receipt #{receipt.seq} ({receipt.dice} = "
+                                     f"{receipt.total}) for the die roll of step {entry.line}")
+                return
+        output.comment(step, f"step {step}: {who} pastes ledger receipt #{receipt.seq}")
+        output.note(step, f"{who} pasted ledger receipt #{receipt.seq} ({receipt.purpose!r}), but no die roll before "
+                          "it is waiting for a receipt")
+
+    def weather_die(self, side: str) -> bool:
+        """Whether a die `side` rolls now is a weather die (Omaha 14.1, `[Optional "weather"]`): in a
+        game turn's first step from the first weather turn, the die of the side the game's data names,
+        then, when it gives inclement weather, each side's die for the markers put aside."""
+        kind = next((k for k in self.game.manifest.roll if k.entry == "roll" and k.optional is not None
+                     and k.optional in self.optional), None)
+        turn_at = self.clock.turn_at
+        if kind is None or turn_at is None or turn_at[1] != 0:
+            return False
+        first = self.game.parameter.get("weather_first_turn", 2)
+        inclement = self.game.parameter.get("weather_inclement_roll", 6)
+        turn = turn_at[0]
+        if not isinstance(first, int) or turn < first:
+            return False
+        if turn not in self.weather:
+            return kind.roller is None or side == kind.roller
+        return self.weather[turn] == inclement and side not in self.aside_rolls[turn]

@@ -1,0 +1,125 @@
+"""Declarations and counter moves matched: a declaration stands for the counter moves it describes, so that
+they are not translated twice, whichever comes first."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from adjudicator.notation.entries import Advance, Comment, Entry, Loss, Move, Place as PlaceEntry, Retreat, StandFast
+from adjudicator.notation.text import write_entry
+from adjudicator.vassal.chat import one_line
+from adjudicator.vassal.combat import Combat
+from adjudicator.vassal.output import Output
+from wargame.vassal.places import Location
+
+Key = tuple[str, ...]
+"""A counter move's effect on its unit: ("at", place), ("deplete",), ("eliminate",), ("restore",)..."""
+STAND_KEY: Key = ("stand",)
+"""A stand's effect on its counter: flipped, or eliminated (see `carries_out`)."""
+
+
+def carries_out(key: Key, keys: frozenset[Key]) -> bool:
+    """Whether a counter move (its keys) carries out a declared effect: a stand depletes the unit, or
+    eliminates it when it is one-step or already reduced (F&M 8.4, 8.3; Onslaught 7.5), so its counter
+    is flipped or goes to the Eliminated box."""
+    if key == STAND_KEY:
+        return ("deplete",) in keys or ("eliminate",) in keys
+    return key in keys
+
+
+def declared_keys(entry: Entry) -> list[tuple[str, Key]]:
+    """(unit, effect) of the counter moves a declared entry stands for."""
+    out: list[tuple[str, Key]] = []
+    if isinstance(entry, (Move, Retreat, Advance)):
+        out.append((entry.unit, ("at", entry.path[-1])))
+    elif isinstance(entry, PlaceEntry):
+        if entry.hex is not None:
+            out.append((entry.unit, ("at", entry.hex)))
+        elif entry.how in ("delay", "pickup"):
+            out.append((entry.unit, (entry.how,)))
+        elif entry.how == "replace" and entry.strength != "reduced":
+            out.append((entry.unit, ("restore",)))
+        if entry.strength == "reduced" and entry.hex is not None:
+            out.append((entry.unit, ("deplete",)))
+    elif isinstance(entry, Loss):
+        out.append((entry.unit, ("deplete",) if entry.loss == "deplete" else ("eliminate",)))
+    elif isinstance(entry, StandFast):
+        out += [(unit, STAND_KEY) for unit in entry.units]
+    return out
+
+
+def in_place(entry: Entry, keys: list[tuple[str, Key]], where: dict[str, Location]) -> list[tuple[str, Key]]:
+    """A replacement restoring a reduced unit where it stands (a classic game's 11.0, Onslaught's in-place
+    rebuild) is carried out by flipping its counter, not by moving it to the hex it is in."""
+    if not (isinstance(entry, PlaceEntry) and entry.how == "replace" and entry.strength != "reduced"
+            and entry.hex is not None):
+        return keys
+    here = where.get(entry.unit)
+    if here is None or not here.is_hex or here.name != entry.hex:
+        return keys
+    return [(unit, ("restore",) if key == ("at", entry.hex) else key) for unit, key in keys]
+
+
+@dataclass
+class Expectations:
+    """Declarations waiting for their counter moves, and the entries written for counter moves."""
+
+    output: Output
+    combat: Combat
+    expected: dict[str, list[tuple[Key, int, str]]] = field(default_factory=lambda: defaultdict(list))
+    """By unit: the effect declared, its step and its text."""
+    physical: dict[str, list[tuple[int, frozenset[Key]]]] = field(default_factory=lambda: defaultdict(list))
+    """By unit: the entry (index) written for a counter move, and its effects."""
+
+    def expect(self, unit: str, key: Key, step: int, text: str) -> None:
+        """A declaration typed after its counter moved replaces that move's entry; else it waits for the move."""
+        if not self.retract(unit, key, step):
+            self.expected[unit].append((key, step, text))
+
+    def retract(self, unit: str, key: Key, step: int) -> bool:
+        """A declaration typed after its counter moved replaces the reader's entry for that move."""
+        entries = self.output.entries
+        for k in range(len(self.physical[unit]) - 1, -1, -1):
+            index, keys = self.physical[unit][k]
+            if carries_out(key, keys):
+                old = entries[index]
+                entries[index] = Comment(line=old.line, text=one_line(
+                    f"step {old.line}: {write_entry(old)} -- as declared in chat at step {step}"))
+                self.output.endpoint.pop(index, None)
+                del self.physical[unit][k]
+                return True
+        return False
+
+    def consume(self, unit: str, keys: frozenset[Key]) -> tuple[int, str] | None:
+        """The declaration (step, text) a counter move carries out, if one is waiting."""
+        waiting = self.expected.get(unit, [])
+        for k, (key, step, text) in enumerate(waiting):
+            if carries_out(key, keys):
+                del waiting[k]
+                return step, text
+        return None
+
+    def as_declared(self, step: int, unit: str, keys: frozenset[Key], what: str) -> bool:
+        """Whether a declaration stands for the counter move (then said in a comment)."""
+        declared = self.consume(unit, keys)
+        if declared is None:
+            return False
+        self.output.comment(step, f"step {step}: {what} (as declared at step {declared[0]}: {declared[1]})")
+        return True
+
+    def physical_entry(self, step: int, unit: str, keys: frozenset[Key], entry: Entry, what: str) -> None:
+        """Emit the entry for a counter move unless a declaration already stands for it."""
+        if self.as_declared(step, unit, keys, what):
+            return
+        self.moved(unit, self.output.emit(entry), keys)
+
+    def moved(self, unit: str, index: int, keys: frozenset[Key]) -> None:
+        """The entry (index) written for a counter move, which a later declaration may replace."""
+        self.physical[unit].append((index, keys))
+        self.combat.last_roll = None
+
+    def unmet(self) -> list[tuple[str, Key, int, str]]:
+        """Declarations whose counter move never came: unit, effect, step, text."""
+        return [(unit, key, step, text) for unit, waiting in sorted(self.expected.items())
+                for key, step, text in waiting]

@@ -1,0 +1,85 @@
+"""The entries a translation writes, in order, with its notes; the first turn's markers held back over the set-up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from adjudicator.contract import how_of, kind_of
+from adjudicator.notation.entries import (
+    Advance, Comment, Entry, Header, Loss, Place as PlaceEntry, Retreat, RollOff, StandFast, SupportMarkers,
+)
+from adjudicator.vassal.chat import one_line
+from adjudicator.vassal.result import Note
+from wargame.sequence import Slot
+
+OPENING_RESULTS = (RollOff, SupportMarkers, Loss, Retreat, Advance, StandFast)
+"""What may follow the entries a game's opening allows before the first turn: its dice, the markers drawn
+or put aside, and combat results (Omaha 11.2.3)."""
+
+
+@dataclass
+class Output:
+    """The entries and notes written so far, by VASSAL step."""
+
+    opening: Slot | None
+    """The game's opening before the first turn, if it has one (wargame/sequence.py)."""
+    entries: list[Entry] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    steps: dict[int, str] = field(default_factory=dict)
+    """A one-line description of every step, by number."""
+    endpoint: dict[int, str] = field(default_factory=dict)
+    """Entries (by index) whose path VASSAL did not record, and how the reader chose it."""
+    held: list[Entry] = field(default_factory=list)
+    """The first turn's markers while the set-up may still be going on (see `turns.Clock.start_turn`)."""
+
+    def before_first_turn(self, entry: Entry) -> bool:
+        """Whether the entry can come before the first turn begins, so that its markers wait for a later one."""
+        if isinstance(entry, (Header, Comment)) or isinstance(entry, PlaceEntry) and entry.how == "setup":
+            return True
+        # A game with an opening before the first turn (`before_first_turn` in its [[sequence]]; Omaha 11.2.3:
+        # the Pointe du Hoc roll, its loss and marker and the Rangers' move, the beach assaults with their
+        # markers, losses and retreats) plays it while VASSAL's turn tracker already shows the first turn's
+        # first step: the kinds the opening allows, and the dice, markers and results that follow them.
+        return self.opening is not None and (self.opening.names(kind_of(entry), how_of(entry))
+                                             or isinstance(entry, OPENING_RESULTS))
+
+    def emit(self, entry: Entry) -> int:
+        """Write an entry (beginning the first turn first if it cannot come before it); its index."""
+        if self.held and not self.before_first_turn(entry):
+            self.start(entry.line)
+        self.entries.append(entry)
+        return len(self.entries) - 1
+
+    def start(self, step: int) -> None:
+        """The first turn and step begin at `step`: their markers, held back over the set-up."""
+        held, self.held = self.held, []
+        at = len(self.entries)
+        while at > 0 and isinstance(self.entries[at - 1], Comment) and self.entries[at - 1].line == step:
+            at -= 1  # ahead of the step's own comments, which belong to the turn begun
+        self.entries[at:at] = [e.model_copy(update={"line": step}) for e in held]
+
+    def comment(self, step: int, text: str) -> int:
+        """Write a comment at `step`; its index."""
+        return self.emit(Comment(line=step, text=one_line(text, 500)))
+
+    def note(self, step: int, message: str) -> None:
+        """Tell the reader's user something about `step`."""
+        self.notes.append(Note(step, message))
+
+    def last_entry(self, step: int) -> Entry | None:
+        """The last entry emitted at `step` other than a comment (for declarations clicked on a selection)."""
+        for entry in reversed(self.entries):
+            if entry.line != step:
+                return None
+            if not isinstance(entry, Comment):
+                return entry
+        return None
+
+    def last_written(self) -> Entry | None:
+        """The last entry written, comments aside, whatever its step."""
+        return next((e for e in reversed(self.entries) if not isinstance(e, Comment)), None)
+
+    def replace(self, entry: Entry, by: Entry) -> None:
+        """Put `by` in place of `entry` (the last time that very entry was written)."""
+        index = max(i for i, e in enumerate(self.entries) if e is entry)
+        self.entries[index] = by

@@ -1,0 +1,97 @@
+"""The turn tracker read as turn and step markers, the first turn's held back while the set-up goes on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.notation.entries import StepMarker, TurnMarker
+from adjudicator.vassal.chat import MAX_NUMBER
+from adjudicator.vassal.combat import Combat
+from adjudicator.vassal.output import Output
+from adjudicator.vassal.result import Phase
+from wargame.game import Game
+from wargame.vassal.turns import tracker_position
+
+
+@dataclass
+class Clock:
+    """Where the turn tracker is: the turn and the index of the step in its list."""
+
+    game: Game
+    phase_list: list[Phase]
+    output: Output
+    combat: Combat
+    turn_at: tuple[int, int] | None = None
+    tracker_id: str | None = None
+
+    def turn_position(self, state: str, step: int) -> tuple[int, int] | None:
+        """The turn and step index a tracker state shows, or None (and a note) for one that is not ours."""
+        position = tracker_position(state)
+        if position is None or len(position) < 2:
+            self.output.note(step, "a turn tracker state the reader does not know; turn and step not translated")
+            return None
+        turn, index = position[0], position[1]
+        if not 0 <= turn <= MAX_NUMBER:
+            self.output.note(step, f"turn tracker at turn {turn}: not a turn; not translated")
+            return None
+        if not 0 <= index < len(self.phase_list):
+            self.output.note(step, f"turn tracker at step {index + 1} of a list of {len(self.phase_list)}: not one "
+                                   f"of {self.game.id}'s steps; not translated")
+            return None
+        return turn, index
+
+    def turn_to(self, position: tuple[int, int], step: int) -> None:
+        """The tracker moved to `position`: the markers of a later turn or step; a step back is a note."""
+        turn, index = position
+        phase = self.phase_list[index]
+        if self.turn_at is not None and position > self.turn_at:
+            self.combat.drop_attackers(step, f"the turn tracker's turn {turn}, {phase.name}")
+        if self.turn_at is not None and position <= self.turn_at:
+            if position < self.turn_at:
+                self.output.comment(step, f"the turn tracker goes back to turn {turn}, {phase.name}: not translated")
+                self.output.note(step, f"the turn tracker went back to turn {turn}, {phase.name}; the log goes on "
+                                       "from where it was")
+            return
+        if self.turn_at is None or turn != self.turn_at[0]:
+            if self.turn_at is not None and turn > self.turn_at[0] + 1:
+                self.output.note(step, f"the turn tracker jumps from turn {self.turn_at[0]} to turn {turn}")
+            self.output.emit(TurnMarker(line=step, turn=turn))
+        self.output.emit(StepMarker(line=step, step=phase.step))
+        self.turn_at = position
+
+    def start_turn(self, scenario: str, initial_turns: dict[str, str], differs: bool) -> None:
+        """The turn and step the saved position is at (held back over the set-up at the scenario's start)."""
+        # Set-up comes before turn 1: the markers wait for something other than a set-up placement.
+        for tracker_id in sorted(initial_turns):
+            position = self.turn_position(initial_turns[tracker_id], 0)
+            if position is not None:
+                self.tracker_id = tracker_id
+                first = next(s.first_turn for s in self.game.manifest.scenario if s.id == scenario)
+                at = len(self.output.entries)
+                if self.turn_at is None and position > (first, 0):
+                    # A game saved after its start, read on its own: the replay goes from the set-up, and
+                    # markers jumping to the saved turn would breach the sequence of play (4.1: "GT 2 follows
+                    # GT 0") where the players did not. The tracker is where it is; what follows is judged.
+                    turn, index = position
+                    self.output.comment(0, f"the saved game is at turn {turn}, {self.phase_list[index].name}")
+                    self.output.note(0, f"the saved game is at turn {turn}, {self.phase_list[index].name}, not at "
+                                        "the scenario's start: its turn is not judged (adjudicate the game's earlier "
+                                        "logs with it to judge the turns that led there)")
+                    self.turn_at = position
+                    return
+                self.turn_to(position, 0)
+                if position == (first, 0) and not differs:
+                    self.output.held = self.output.entries[at:]
+                    del self.output.entries[at:]
+                return
+
+    def follow_declared(self, entry: TurnMarker | StepMarker) -> None:
+        """A turn or step marker typed in chat: the tracker's place in the log follows it."""
+        if isinstance(entry, TurnMarker):
+            self.turn_at = (entry.turn, -1)
+            return
+        turn = self.turn_at[0] if self.turn_at else 0
+        after = self.turn_at[1] if self.turn_at else -1
+        index_of = next((i for i, p in enumerate(self.phase_list) if p.step == entry.step and i > after), None)
+        if index_of is not None:
+            self.turn_at = (turn, index_of)

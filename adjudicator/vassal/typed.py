@@ -1,0 +1,101 @@
+"""Lines typed in chat in the notation itself: each an entry at its step, standing for the counter moves it
+describes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.engine import resolve
+from adjudicator.notation.entries import (
+    Action, Activate, Attack, Bombard, Entry, Header, Pass, RollOff, StepMarker, TurnMarker,
+)
+from adjudicator.notation.text import SIDE, parse_line, write_entry
+from adjudicator.vassal.board import Board
+from adjudicator.vassal.combat import Combat
+from adjudicator.vassal.dice import Dice
+from adjudicator.vassal.expected import Expectations, declared_keys, in_place
+from adjudicator.vassal.output import Output
+from adjudicator.vassal.turns import Clock
+from wargame.errors import LogSyntaxError
+from wargame.game import Game
+
+
+@dataclass
+class Typed:
+    """Reads the notation typed in chat into entries."""
+
+    game: Game
+    file: str
+    sides: set[str]
+    output: Output
+    combat: Combat
+    clock: Clock
+    expectations: Expectations
+    dice: Dice
+    board: Board
+
+    def looks_declared(self, text: str) -> bool:
+        """Whether a chat line is meant as notation: a side, a marker word, a header or a unit first."""
+        words = text.split()
+        if not words:
+            return False
+        first = words[0]
+        if first in ("Turn", "Step", "Phase", "Roll") or first.startswith("["):
+            return True
+        m = SIDE.match(first)
+        if m is not None and m.group(1) in self.sides:
+            return True
+        return first in self.game.units_by_id
+
+    def declare(self, step: int, who: str, text: str, typed: bool = True) -> None:
+        """The entry a line of notation gives, at `step` (a comment and a note if it does not read)."""
+        output, combat = self.output, self.combat
+        try:
+            entry = parse_line(text, step, self.file)
+        except LogSyntaxError as e:
+            output.comment(step, f"step {step}: {who}: {text}")
+            output.note(step, f"chat line {text!r} looks like a declaration but does not read as one: {e.message}")
+            return
+        if entry is None:
+            return
+        if isinstance(entry, Header) and entry.key == "Game":
+            if entry.value != self.game.id:
+                output.note(step, f"chat names game {entry.value!r}, but the recording is of {self.game.id}: ignored")
+            return
+        if isinstance(entry, Header) and entry.key == "Optional":
+            self.dice.optional.add(entry.value)
+        unresolved = resolve(self.game, [entry], self.file)
+        if unresolved:
+            output.comment(step, f"step {step}: {who}: {text}")
+            output.note(step, f"chat line {text!r} is not translated: " + "; ".join(e.message for e in unresolved))
+            return
+        if typed:
+            output.comment(step, f"step {step}: typed by {who}")
+        if isinstance(entry, (Action, Pass, TurnMarker, StepMarker, Attack, Bombard)):
+            # A typed attack stands on its own: clicked attackers waiting for a target are dropped.
+            combat.drop_attackers(step, f"'{write_entry(entry)}'")
+        if isinstance(entry, RollOff) and self.dice.rolled_just_now(entry):
+            # A `Roll` typed for the die just rolled (an opening's roll, weather) writes that die, not a second.
+            output.comment(step, f"step {step}: the typed '{write_entry(entry)}' is the die just rolled")
+            return
+        index = output.emit(entry)
+        for unit, key in in_place(entry, declared_keys(entry), self.board.where):
+            self.expectations.expect(unit, key, step, write_entry(entry))
+        self.waits(entry, index)
+
+    def waits(self, entry: Entry, index: int) -> None:
+        """What the entry written at `index` leaves waiting: a die, a result, a retreat; the tracker's place."""
+        combat = self.combat
+        if isinstance(entry, (Attack, Bombard)):
+            combat.last_combat = index
+        if isinstance(entry, Attack):
+            combat.open_attack = entry
+        elif isinstance(entry, (Action, Pass, Activate, RollOff, TurnMarker, StepMarker)):
+            combat.open_attack = None
+            combat.pending_die = None
+        if "die" in type(entry).model_fields:
+            # An attack (or any entry with a die) declared without its die takes the next roll.
+            combat.pending_die = index if getattr(entry, "die") is None else None
+        if isinstance(entry, (TurnMarker, StepMarker)):
+            self.clock.follow_declared(entry)
+        combat.last_roll = None

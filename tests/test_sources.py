@@ -1,0 +1,157 @@
+"""One way in, one way out (issue 25 item 5): every command reads its logs through adjudicator.sources and replays
+them once; one exit-status enum; `umpire` built on the adjudicator's public API, whatever the import order."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator import engine
+from adjudicator.cli import main as referee
+from adjudicator.exits import could_not_run, status_of
+from wargame.errors import WargameError
+from wargame.exit_status import ExitStatus
+
+ROOT = Path(__file__).resolve().parent.parent
+COMBAT = ROOT / "examples" / "onslaught" / "legal-combat.log"
+
+
+@pytest.fixture
+def vlog(tmp_path: Path, built_module: Callable[[str], Path]) -> Path:
+    """A VASSAL log of an Onslaught game with combats."""
+    out = tmp_path / "game.vlog"
+    done = CliRunner().invoke(referee, ["export", str(COMBAT), "--module", str(built_module("onslaught")),
+                                        "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    return out
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the engine's replays from now on."""
+    calls: list[int] = []
+    original = engine.replay
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "replay", counted)
+    return calls
+
+
+@pytest.mark.parametrize(("args", "replays"), [
+    (["check"], 1), (["check", "--format", "json"], 1), (["check", "--format", "markdown"], 1),
+    (["state"], 1), (["combat"], 1), (["convert", "-o", "{out}"], 0)])
+def test_a_vassal_log_is_replayed_once_per_command(args: list[str], replays: int, vlog: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each command reads, translates and replays a .vlog once (a conversion never replays it)."""
+    from umpire.cli import main
+    calls = _counting(monkeypatch)
+    command = [a.replace("{out}", str(tmp_path / "out.log")) for a in args]
+    done = CliRunner().invoke(main, [command[0], str(vlog), *command[1:]])
+    assert done.exit_code in (0, 1), done.output
+    assert len(calls) == replays
+
+
+def test_a_text_log_is_replayed_once_by_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for a text log's check."""
+    calls = _counting(monkeypatch)
+    assert CliRunner().invoke(referee, ["check", str(COMBAT)]).exit_code == 0
+    assert len(calls) == 1
+
+
+def test_importing_umpire_changes_nothing_of_the_referee() -> None:
+    """`umpire` builds a group of its own: the referee's commands are the same whether or not it was imported."""
+    before = dict(referee.commands)
+    import umpire.cli
+    assert referee.commands == before and "picture" not in referee.commands
+    assert umpire.cli.main is not referee
+    assert {"picture", "reach", "retreats"} <= set(umpire.cli.main.commands)
+    assert umpire.cli.main.commands["check"] is not referee.commands["check"]
+    assert {name: c for name, c in umpire.cli.main.commands.items() if name != "check"}.items() >= {
+        name: c for name, c in referee.commands.items() if name != "check"}.items()
+
+
+def test_the_referee_alone_has_no_picture_commands_in_a_fresh_process() -> None:
+    """Imported first, or alone, the referee's group is the same (no import rewires it)."""
+    code = ("import adjudicator.cli as a; first = sorted(a.main.commands); import umpire.cli; "
+            "print(first == sorted(a.main.commands), 'picture' in first)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.split() == ["True", "False"]
+
+
+def test_umpire_imports_no_private_name_of_the_adjudicator() -> None:
+    """umpire/ uses the adjudicator's public API only."""
+    private = []
+    for path in sorted((ROOT / "umpire").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("adjudicator"):
+                private += [f"{path.name}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
+    assert private == []
+
+
+def test_the_command_line_modules_fit_in_one_sitting() -> None:
+    """No file of the referee's and umpire's command lines, sources and verdicts is over 600 lines."""
+    files = [ROOT / "adjudicator" / f"{name}.py" for name in ("cli", "check_commands", "log_commands",
+                                                              "combat_command", "options", "sources", "verdict",
+                                                              "exits")]
+    files += sorted((ROOT / "umpire").glob("*.py"))
+    assert {p.name: n for p in files if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600} == {}
+
+
+def test_only_the_sources_layer_tells_logs_apart() -> None:
+    """No command module reads a VASSAL file, a chain or a text log by itself: adjudicator.sources does."""
+    told = []
+    for name in ("cli", "check_commands", "log_commands", "combat_command"):
+        text = (ROOT / "adjudicator" / f"{name}.py").read_text(encoding="utf-8")
+        told += [f"{name}: {word}" for word in ("read_chain", "replay_chain", "translate_file", "read_log_partly")
+                 if word in text]
+    text = (ROOT / "umpire" / "cli.py").read_text(encoding="utf-8") + (ROOT / "umpire" / "movement.py").read_text()
+    told += [f"umpire: {word}" for word in ("read_chain", "replay_chain", "translate_file", "is_vassal_file")
+             if word in text]
+    assert told == []
+
+
+def test_exit_statuses() -> None:
+    """0 clean, 1 breaches, 2 could not run, 3 internal error; a verdict's status from its replay."""
+    assert [int(s) for s in ExitStatus] == [0, 1, 2, 3]
+
+    class Result:
+        stopped: object = None
+        findings: list[Any] = []
+
+    assert status_of(Result()) is ExitStatus.CLEAN  # type: ignore[arg-type]
+    stopped = Result()
+    stopped.stopped = "an unknown unit"
+    assert status_of(stopped) is ExitStatus.COULD_NOT_RUN  # type: ignore[arg-type]
+
+
+def test_a_refusal_exits_2_with_its_message(capsys: pytest.CaptureFixture[str]) -> None:
+    """The one mapping of exceptions: a WargameError is `Error: ...` on stderr and exit 2."""
+    with pytest.raises(SystemExit) as stop:
+        with could_not_run():
+            raise WargameError("no such thing")
+    assert stop.value.code == ExitStatus.COULD_NOT_RUN
+    assert capsys.readouterr().err == "Error: no such thing\n"
+
+
+def test_a_chain_of_text_exchanges_is_replayed_once_per_exchange_and_once_judged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading a game of four text exchanges replays each join once (not everything before it twice), and
+    the verdict replays the game once more."""
+    from adjudicator.vassal import chain
+    calls = _counting(monkeypatch)
+    monkeypatch.setattr(chain, "replay", engine.replay)
+    folder = ROOT / "examples" / "pbem" / "changed-die"
+    assert CliRunner().invoke(referee, ["convert", str(folder), "-o", str(tmp_path / "game.log")]).exit_code == 0
+    assert len(calls) == 4
+    calls.clear()
+    assert CliRunner().invoke(referee, ["check", str(folder)]).exit_code == 1
+    assert len(calls) == 5
