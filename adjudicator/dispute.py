@@ -89,7 +89,7 @@ def _fraction(p: float, faces: int) -> str:
 
 def _headline(audited: Audited) -> str:
     entry = audited.entry
-    what = (f"attack on {entry.hex} by {' '.join(entry.attackers)}" if isinstance(entry, Attack)
+    what = (f"attack on {'+'.join(entry.defending_hexes())} by {' '.join(entry.attackers)}" if isinstance(entry, Attack)
             else f"bombardment of {entry.hex} with {' '.join(entry.support)}")
     claims = [f"{'odds' if entry.odds and ':' in entry.odds else 'diff'} {entry.odds}" if entry.odds else "",
               f"die {entry.die}" if entry.die is not None else "", f"result {entry.result}" if entry.result else ""]

@@ -431,7 +431,9 @@ def judged_lawfully(system: RuleSystem[StateT], state: StateT, entry: Entry, fou
     if named & astray.keys():
         return found
     places = system.position(state).units
-    if isinstance(entry, (Attack, Bombard)) and any(places[u].place == entry.hex for u in astray if u in places):
+    attacked = entry.defending_hexes() if isinstance(entry, Attack) else (entry.hex,) if isinstance(entry, Bombard) \
+        else ()
+    if any(places[u].place in attacked for u in astray if u in places):
         return found
     lawful = auditor.with_units(state, {u: p.place for u, p in places.items() if u not in astray})
     kept = {f.rule for f in check(system, lawful, entry, order) if f.severity == "error"}

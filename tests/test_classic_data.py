@@ -55,6 +55,11 @@ SLIPS = {
     "terrain": ("rules.toml", 'terrain = "forest"', 'terrain = "forrest"', r"rules\.toml:\d+.*forrest.*forest"),
     # A victory place that is not on the map.
     "place": ("rules.toml", 'controls = ["Moscow"]', 'controls = ["Moskva"]', r"rules\.toml:\d+.*Moskva"),
+    # A misspelt key of the attacks on several hexes, and a reading of their terrain the series does not have.
+    "multi-hex": ("rules.toml", "multi_hex = false", "multi_hexes = true",
+                  r"rules\.toml:\d+ \[combat\.multi_hexes\]: unknown key 'multi_hexes' \(did you mean 'multi_hex'\?\)"),
+    "multi-hex-terrain": ("rules.toml", "multi_hex = false", 'multi_hex = true\nmulti_hex_terrain = "worst"',
+                          r"rules\.toml:\d+ \[combat\.multi_hex_terrain\]: .*best_for_defender.*'worst'"),
 }
 
 
@@ -67,6 +72,8 @@ def test_a_designers_slip_is_a_validate_error(moscow: Path, slip: str) -> None:
     code, output = validate(moscow)
     assert code != 0 and "Traceback" not in output, output
     assert re.search(pattern, output), output
+    # A rules.toml that is there but wrong is not also reported missing.
+    assert "needs counters/GAME/rules.toml" not in output, output
 
 
 MUTATIONS = [
@@ -89,6 +96,7 @@ MUTATIONS = [
                                                          'start_reduced = []'),
     ("rules.toml", 'rebuild = "reduced"', 'rebuild = "full"'), ("rules.toml", "defender_retreat = 2",
                                                                 "defender_retreat = 9"),
+    ("rules.toml", "multi_hex = false", "multi_hex = true"),
 ]
 
 

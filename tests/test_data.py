@@ -121,7 +121,8 @@ def test_csv_header_and_cell_problems(data_copy: Path) -> None:
     found = "\n".join(problems(data_copy, "onslaught"))
     expected = [
         r"units\.csv:4 \[id\]: unit id 'us-inf-1' already used on line 3",
-        r"units\.csv:5:8 \[steps\]: Input should be less than or equal to 2",
+        r"units\.csv:5 \[further_reduced\]: a 3-step unit has 1 further reduced face\(s\), not 0",
+        r"units\.csv:5 \[steps\]: 3 steps: the onslaught rule system's units have two at most",
         r"units\.csv:6 \[side\]: nationality 'us' belongs to side 'Allied', not 'German'",
         r"units\.csv:6 \[full\]: full values '4-4-4': expected 2 whole numbers \(combat-movement\)",
         r"units\.csv:7:12 \[source\]: 'section 2' is not a source: a rule section such as '8\.2'",

@@ -238,6 +238,7 @@ def _name(pattern: str) -> st.SearchStrategy[str]:
 WORD = _name(r"[A-Za-z0-9][A-Za-z0-9_.+/-]{0,11}")
 UNIT = st.one_of(st.sampled_from(UNIT_IDS), WORD)
 HEX = st.one_of(st.sampled_from(HEX_LABELS), st.from_regex(r"[0-9]{4}", fullmatch=True), WORD)
+ATTACKED = HEX.filter(lambda h: "+" not in h)
 PART = _name(r"[A-Za-z0-9_.+/]{1,6}")
 PATH = st.builds(lambda first, rest: [first, *rest],
                  st.one_of(st.sampled_from(HEX_LABELS), _name(r"[A-Za-z0-9][A-Za-z0-9_.+/]{0,5}")),
@@ -287,8 +288,10 @@ ENTRY: st.SearchStrategy[Entry] = st.one_of(
     sided(Activate, hex=HEX, units=st.lists(UNIT, max_size=3), supply=MAYBE_NUMBER,
           order=st.none() | st.sampled_from(["move-first", "attack-first"])),
     move_entry(),
-    sided(Attack, hex=HEX, attackers=st.lists(UNIT, min_size=1, max_size=3), odds=ODDS, die=MAYBE_NUMBER,
-          result=RESULT, support=st.lists(WORD, max_size=3)),
+    # An attack's hexes are joined by '+' in the text: each one is a word without it.
+    sided(Attack, hex=ATTACKED, more_hexes=st.lists(ATTACKED, max_size=2),
+          attackers=st.lists(UNIT, min_size=1, max_size=3), odds=ODDS, die=MAYBE_NUMBER, result=RESULT,
+          support=st.lists(WORD, max_size=3)),
     sided(Retreat, unit=UNIT, path=PATH),
     sided(Advance, unit=UNIT, path=PATH),
     sided(Loss, loss=st.sampled_from(["deplete", "eliminate", "remove"]), unit=UNIT),

@@ -189,15 +189,22 @@ def _check_pieces(game: Game, report: _Report) -> None:
                 report.add(f"nationality {unit.nationality!r} belongs to side "
                            f"{nationalities[unit.nationality].side!r}, not {unit.side!r}", file, line, "side")
         report.known(unit.type, types, "unit type", file, line, "type")
-        for step, values in (("full", unit.full), ("reduced", unit.reduced)):
+        if len(unit.further_reduced) != max(unit.steps - 2, 0):
+            report.add(f"a {unit.steps}-step unit has {max(unit.steps - 2, 0)} further reduced face(s), not "
+                       f"{len(unit.further_reduced)}", file, line, "further_reduced")
+        if unit.steps > 2 and m.rule_system != "classic":
+            report.add(f"{unit.steps} steps: the {m.rule_system} rule system's units have two at most (units of "
+                       "three or four steps are a classic game's)", file, line, "steps")
+        for step, values in [("full", unit.full), ("reduced", unit.reduced),
+                             *(("further_reduced", v) for v in unit.further_reduced)]:
             if values is None:
                 continue
             if len(values) != value_count or not all(isinstance(v, int) for v in values):
                 report.add(f"{step} values {'-'.join(map(str, values))!r}: expected {value_count} whole numbers "
                            f"({'-'.join(m.value_names)})", file, line, step)
         for name in unit.reconstructed:
-            vocabulary = ["full", "reduced", "steps", "mobility", "zoc", "size", "type", "nationality", "side",
-                          *(f"{step}.{v}" for step in ("full", "reduced") for v in m.value_names)]
+            vocabulary = ["full", "reduced", "further_reduced", "steps", "mobility", "zoc", "size", "type",
+                          "nationality", "side", *(f"{step}.{v}" for step in ("full", "reduced") for v in m.value_names)]
             report.known(name, vocabulary, "reconstructed field", file, line, "reconstructed")
     marker_file = game.files["markers"]
     marker_ids = Counter(mk.id for mk in game.markers.marker)

@@ -138,9 +138,28 @@ def _shown(value: object) -> str:
     return repr(value)
 
 
+def _keys_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
+    """The keys of the table at `loc` in a model (a misspelt key's neighbours), [] where it is not a model."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue  # an array's item: the same model
+        fields = getattr(current, "model_fields", None)
+        if fields is None or part not in fields:
+            return []
+        annotation = fields[part].annotation
+        # The model inside `Model | None`, `list[Model]` or `tuple[Model, ...]`.
+        while typing.get_origin(annotation) in (typing.Union, types.UnionType, list, tuple, dict):
+            inner = [a for a in typing.get_args(annotation) if a is not type(None) and a is not Ellipsis]
+            annotation = inner[-1] if inner else None
+        current = annotation
+    fields = getattr(current, "model_fields", None)
+    return list(fields) if isinstance(current, type) and fields is not None else []
+
+
 def validation_errors(e: ValidationError, path: Path, text: str | None = None,
                       line: int | None = None, columns: dict[str, int] | None = None,
-                      cells: dict[str, str] | None = None) -> list[DataError]:
+                      cells: dict[str, str] | None = None, model: type[BaseModel] | None = None) -> list[DataError]:
     """One DataError per pydantic error, placed at the key (TOML) or the row and column (CSV), the value shown."""
     out = []
     lines = TomlLines(text) if text and line is None else None
@@ -162,7 +181,8 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
         elif err["type"] in ("bool_parsing", "bool_type"):
             msg = f"{_shown(value)} is not yes or no"
         elif err["type"] == "extra_forbidden":
-            msg = f"unknown key {loc[-1]!r}"
+            msg = f"unknown key {loc[-1]!r}" + (did_you_mean(str(loc[-1]), _keys_at(model, loc[:-1]))
+                                                if model is not None else "")
         elif err["type"] == "string_pattern_mismatch":
             pattern = (err.get("ctx") or {}).get("pattern", "")
             msg = f"{err['input']!r} is not {PATTERN_MEANINGS.get(pattern, 'of the expected form ' + pattern)}"
@@ -199,7 +219,7 @@ def load_toml(path: Path, model: type[M]) -> M:
         # error, not coerced (lax validation read "50" as 50 and true as 1); arrays still read as tuples.
         return model.model_validate_json(json.dumps(data, default=str), strict=True)
     except ValidationError as e:
-        errors = validation_errors(e, path, text)
+        errors = validation_errors(e, path, text, model=model)
         if len(errors) == 1:
             raise errors[0] from None
         raise DataErrors(errors) from None
@@ -227,7 +247,7 @@ def _refuse_deep_nesting(text: str, path: Path) -> None:
 
 
 def _field_kind(model: type[BaseModel], name: str) -> str:
-    """How a CSV cell converts for a model field: 'tuple-int', 'tuple-str', 'bool' or 'str'."""
+    """How a CSV cell converts for a model field: 'tuple-int', 'tuple-tuple-int', 'tuple-str', 'bool' or 'str'."""
     annotation = model.model_fields[name].annotation
     args: tuple[Any, ...] = ()
     origin = typing.get_origin(annotation)
@@ -237,6 +257,8 @@ def _field_kind(model: type[BaseModel], name: str) -> str:
         origin = typing.get_origin(annotation)
     if origin is tuple:
         inner = typing.get_args(annotation)[0]
+        if typing.get_origin(inner) is tuple:
+            return "tuple-tuple-int"  # faces of values, `4-4;2-4`
         return "tuple-int" if inner is int else "tuple-str"
     if annotation is bool:
         return "bool"
@@ -249,6 +271,8 @@ def _convert(kind: str, cell: str) -> Any:
         # At most 9 digits become a number; a longer run stays text, which the model refuses with its
         # own message (int() of 4,300 digits and more raises ValueError).
         return tuple(int(p) if re.fullmatch(r"\d{1,9}", p) else p for p in parts)
+    if kind == "tuple-tuple-int":
+        return tuple(_convert("tuple-int", face) for face in cell.split(";") if face.strip())
     if kind == "tuple-str":
         return tuple(p.strip() for p in cell.split(";") if p.strip())
     if kind == "bool":

@@ -417,9 +417,11 @@ class Unit(Model):
     type: Ident
     mobility: Literal["leg", "mobile"]
     size: Literal["division", "brigade", "regiment", "battalion", "combat_command", "group"]
-    steps: int = Field(ge=1, le=2)
+    steps: int = Field(ge=1, le=4)
     full: tuple[int, ...]
     reduced: tuple[int, ...] | None = None
+    further_reduced: tuple[tuple[int, ...], ...] = ()
+    """A three- or four-step unit's values below its reduced face, strongest first: `4-4;2-4` in units.csv."""
     zoc: bool = True
     source: Source
     reconstructed: tuple[str, ...] = ()
@@ -427,8 +429,8 @@ class Unit(Model):
 
     @model_validator(mode="after")
     def _steps_match(self) -> Unit:
-        if self.steps == 2 and self.reduced is None:
-            raise ValueError("a two-step unit needs reduced values")
+        if self.steps >= 2 and self.reduced is None:
+            raise ValueError(f"a {self.steps}-step unit needs reduced values")
         if self.steps == 1 and self.reduced is not None:
             raise ValueError("a one-step unit has no reduced values")
         return self

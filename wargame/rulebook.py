@@ -10,7 +10,7 @@ and the referee reads them; no code names the game (docs/designing-a-game.md doc
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -46,6 +46,22 @@ class Condition(Model):
     """The kinds of movement the condition leaves alone (rail movement in mud)."""
     allowance_by_type: dict[Ident, int] = {}
     """A unit type's allowance while the condition holds (e.g. armour 2 in snow), instead of its counter's."""
+    source: Source
+    note: str = ""
+
+
+class TurnRecord(Model):
+    """A game turn of the turn record whose movement allowances are not the counters' (a first turn's surprise, an
+    exhausted army's last turns), for one side or both."""
+
+    number: int = Field(ge=1)
+    """The game turn."""
+    sides: tuple[str, ...] = ()
+    """The sides whose units it concerns (empty: both)."""
+    allowance_factor: float = Field(1.0, gt=0)
+    """The allowance multiplied on this turn (halved: 0.5), fractions dropped."""
+    allowance_by_type: dict[Ident, Annotated[int, Field(ge=0)]] = {}
+    """A unit type's allowance on this turn, instead of its counter's (before `allowance_factor`)."""
     source: Source
     note: str = ""
 
@@ -197,8 +213,12 @@ class CombatRules(Model):
     """Combat: odds or differential (crt.toml's `kind`), rounding, who may attack whom, results as data."""
 
     adjacent: bool = True
-    defender_hexes: Literal["one"] = "one"
-    """Each attack is made on the units of one hex."""
+    multi_hex: bool = False
+    """One attack may be made on the units of several hexes at once (`attack 0302+0303 with ...`): their
+    strengths summed, one die, the result applied in every hex; false: each attack is on one hex."""
+    multi_hex_terrain: Literal["best_for_defender"] = "best_for_defender"
+    """Whose terrain an attack on several hexes reads: the one hex's whose effects put the attack on the lowest
+    column (the first named of those that tie)."""
     attack_once: bool = True
     """Each unit attacks at most once a combat phase."""
     defend_once: bool = True
@@ -236,9 +256,10 @@ class ReplacementRules(Model):
     kind: Ident = "steps"
     """The `kind` of replacements.csv rows that are replacement points."""
     rebuild: Literal["reduced", "full"] = "reduced"
-    """An eliminated unit comes back on this face for one point."""
+    """An eliminated unit comes back on this face for one point (`reduced`: with one step, a unit of three or four
+    steps on its last face)."""
     restore: bool = True
-    """A point flips a reduced unit on the map to its full face."""
+    """A point restores one step of a reduced unit on the map (a two-step unit: to its full face)."""
     places: dict[str, tuple[Ident, ...]] = {}
     """Where each side places a rebuilt unit: area ids of areas.toml (empty: any hex it controls)."""
     in_communication: bool = True
@@ -327,6 +348,8 @@ class RulesFile(Model):
     start_reduced: tuple[str, ...] = ()
     """Sides whose units set up on the map start on their reduced face."""
     condition: list[Condition] = []
+    turn: list[TurnRecord] = []
+    """Turns whose movement allowances differ from the counters' (`[[turn]]`)."""
     movement: MovementRules
     zoc: ZocRules
     stacking: StackingRules
@@ -359,6 +382,7 @@ class RulesFile(Model):
         out += [("movement.rail", self.movement.rail.source)] if self.movement.rail else []
         out += [("movement.strategic", self.movement.strategic.source)] if self.movement.strategic else []
         out += [(f"condition {c.id}", c.source) for c in self.condition]
+        out += [(f"turn {r.number}", r.source) for r in self.turn]
         out += [(f"combat.terrain {t.terrain}", t.source) for t in self.combat.terrain]
         out += [(f"combat.results {r.code}", r.source) for r in self.combat.results]
         for name in ("replacements", "reinforcements", "supply", "victory"):
@@ -372,5 +396,5 @@ class RulesFile(Model):
 
 __all__ = ["AdvanceRules", "CombatRules", "Condition", "MovementRules", "PhaseRule", "RailRules",
            "ReinforcementRules", "ReplacementRules", "ResultCode", "RetreatRules", "RulesFile", "Section",
-           "StackingRules", "SupplyRules", "TerrainEffect", "VictoryCondition", "VictoryRules", "ZocKind",
-           "ZocRules"]
+           "StackingRules", "SupplyRules", "TerrainEffect", "TurnRecord", "VictoryCondition", "VictoryRules",
+           "ZocKind", "ZocRules"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from wargame.datafiles import toml_line
 from wargame.errors import DataError, Place, did_you_mean
 from wargame.rulebook import TerrainEffect
 
@@ -18,8 +19,9 @@ def check_rules(game: Game) -> list[DataError]:
     """Every name rules.toml uses that the game's data does not have."""
     rules = game.rules
     if rules is None:
-        if game.manifest.rule_system == "classic":
-            file = game.files.get("rules", game.root / "counters" / game.id / "rules.toml")
+        file = game.files.get("rules", game.root / "counters" / game.id / "rules.toml")
+        # A rules.toml that is there but did not load has its own errors already: not "missing" as well.
+        if game.manifest.rule_system == "classic" and not file.is_file():
             return [DataError("a game on the classic rule system needs counters/GAME/rules.toml (its rules as data; "
                               "docs/designing-a-game.md)", Place(file))]
         return []
@@ -69,6 +71,7 @@ def check_rules(game: Game) -> list[DataError]:
         for turn in condition.turns:
             if turn > last:
                 add(f"condition {condition.id!r}: turn {turn} is past the last turn ({last})", "turns")
+    _turn_records(game, lines, errors, known)
     for phase in rules.movement.phases:
         known(phase.id, phases, "phase of [[sequence]]", "movement.phases")
     if game.manifest.value_names and rules.movement.value not in game.manifest.value_names:
@@ -116,6 +119,33 @@ def check_rules(game: Game) -> list[DataError]:
             for name in (*c.controls, *c.also_controls):
                 known(name, places, "place of places.csv (or hex)", "controls")
     return errors
+
+
+def _turn_records(game: Game, lines: list[str], errors: list[DataError],
+                  known: Callable[[str, Iterable[str], str, str], None]) -> None:
+    """Each `[[turn]]` record: a turn of the game, once a side, for the game's sides and unit types; each error at
+    its record's line."""
+    rules = game.rules
+    assert rules is not None
+    file = game.files["rules"]
+    last = max((s.last_turn for s in game.manifest.scenario), default=0)
+    types = {t.id for t in game.manifest.unit_type}
+    text = "\n".join(lines)
+    seen: set[tuple[int, str]] = set()
+    for index, record in enumerate(rules.turn):
+        line = toml_line(text, ("turn", index, "number"))
+        if record.number > last:
+            errors.append(DataError(f"turn {record.number} is past the last turn ({last})",
+                                    Place(file, line, None, f"turn[{index}].number")))
+        for side in record.sides:
+            known(side, game.manifest.sides, "side", "sides")
+        for unit_type in record.allowance_by_type:
+            known(unit_type, types, "unit type", "allowance_by_type")
+        for side in record.sides or game.manifest.sides:
+            if (record.number, side) in seen:
+                errors.append(DataError(f"turn {record.number} is given twice for the {side} units",
+                                        Place(file, line, None, f"turn[{index}].number")))
+            seen.add((record.number, side))
 
 
 def _terrain(effects: Iterable[TerrainEffect], terrain: set[str],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, StringConstraints, model_serializer
 
 # A dice receipt of the ledger service in its one-line form (wargame/receipts.py, docs/ledger.md).
 ReceiptToken = Annotated[str, StringConstraints(pattern=r"^umpire1\.[A-Za-z0-9_-]+$", max_length=4096)]
@@ -98,10 +98,12 @@ class Move(Entry):
 
 
 class Attack(Entry):
-    """`Allied: attack HEX with UNITS [odds A:B|diff +N] [die N] [result R] [defender UNIT]`."""
+    """`Allied: attack HEX[+HEX...] with UNITS [odds A:B|diff +N] [die N] [result R] [defender UNIT]`."""
 
     kind: Literal["attack"] = "attack"
     hex: str
+    more_hexes: list[str] = []
+    """The further hexes of one attack on several hexes (`attack 0302+0303 with ...`), where the rules allow it."""
     attackers: list[str] = Field(min_length=1)
     odds: str | None = None
     die: int | None = Field(None, ge=0)
@@ -110,6 +112,18 @@ class Attack(Entry):
     """The one unit that defends a stack, chosen by its owner (Omaha 11.2.4's beach landing hexes)."""
     support: list[str] = []
     receipts: list[ReceiptToken] = []
+
+    @model_serializer(mode="wrap")
+    def _without_empty_hexes(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        # An attack on one hex is written as before it could name several: its JSON form and seal are unchanged.
+        data: dict[str, object] = handler(self)
+        if not self.more_hexes:
+            data.pop("more_hexes", None)
+        return data
+
+    def defending_hexes(self) -> tuple[str, ...]:
+        """Every hex the attack is made on, the first written first."""
+        return (self.hex, *self.more_hexes)
 
 
 class Bombard(Entry):

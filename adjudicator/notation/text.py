@@ -135,6 +135,14 @@ def _path(token: Token, cursor: _Line) -> list[str]:
     return parts
 
 
+def _hexes(token: Token, cursor: _Line) -> list[str]:
+    """The hexes an attack is made on: one, or several joined by '+' (an attack on several hexes at once)."""
+    parts = token.text.split("+")
+    if any(not p for p in parts):
+        raise cursor.error(f"{token.text!r} is not a hex or hexes joined by '+' (HEX+HEX)", token)
+    return parts
+
+
 def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) -> Entry:
     base = {**base, "side": side, "by_opponent": by_opponent}
     word = cursor.take("a command (" + ", ".join(COMMANDS) + ")")
@@ -154,7 +162,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         order = cursor.keyword("move-first", "attack-first")
         entry = Activate(**base, hex=hex_label, units=units, supply=supply, order=order)
     elif command == "attack":
-        hex_label = cursor.take("the defending hex", WORD).text
+        hexes = _hexes(cursor.take("the defending hex", WORD), cursor)
         if not cursor.keyword("with"):
             raise cursor.error("expected 'with' and the attacking units")
         attackers = [t.text for t in cursor.words_until(("odds", "diff", "die", "result", "defender", "support",
@@ -171,8 +179,8 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
             if cursor.keyword("result") else None
         defender = cursor.take("the defending unit's id", WORD).text if cursor.keyword("defender") else None
         support = [t.text for t in cursor.words_until(("receipt",), MARKER)] if cursor.keyword("support") else []
-        entry = Attack(**base, hex=hex_label, attackers=attackers, odds=odds, die=die, result=result,
-                       defender=defender, support=support, receipts=cursor.receipts())
+        entry = Attack(**base, hex=hexes[0], more_hexes=hexes[1:], attackers=attackers, odds=odds, die=die,
+                       result=result, defender=defender, support=support, receipts=cursor.receipts())
     elif command == "bombard":
         hex_label = cursor.take("the bombarded hex", WORD).text
         odds = cursor.take("a differential like +3", DIFF).text if cursor.keyword("diff") else None
@@ -354,7 +362,7 @@ def write_entry(entry: Entry) -> str:
         Pass: lambda e: f"{prefix}pass",
         Activate: lambda e: f"{prefix}activate {' '.join([e.hex, *e.units])}{opt('supply', e.supply)}"
                             + (f" {e.order}" if e.order else ""),
-        Attack: lambda e: (f"{prefix}attack {e.hex} with {' '.join(e.attackers)}"
+        Attack: lambda e: (f"{prefix}attack {'+'.join(e.defending_hexes())} with {' '.join(e.attackers)}"
                            + (f" {'odds' if e.odds and ':' in e.odds else 'diff'} {e.odds}" if e.odds else "")
                            + opt("die", e.die) + opt("result", e.result) + opt("defender", e.defender)
                            + (" support " + " ".join(e.support) if e.support else "") + receipts(e)),
@@ -434,6 +442,9 @@ def iter_units_and_hexes(entry: Entry) -> Iterator[tuple[str, str]]:
             yield "hex", value
     if isinstance(entry, (Activate, Attack, Bombard, Capture)):
         yield "hex", entry.hex
+    if isinstance(entry, Attack):
+        for value in entry.more_hexes:
+            yield "hex", value
     if isinstance(entry, Place) and entry.hex is not None:
         yield "hex", entry.hex
 

@@ -167,7 +167,7 @@ def _draw_the_rest(game: Game, layout: Layout, size_px: int, board: _BoardDrawin
     counters: dict[str, Image.Image] = {}
     for _, unit in game.units:
         counters[unit_image(unit.id, "full")] = render_unit(game, unit, "full", size_px)
-        if unit.steps == 2:
+        if unit.steps >= 2:
             counters[unit_image(unit.id, "reduced")] = render_unit(game, unit, "reduced", size_px)
     for marker in game.markers.marker:
         for face in range(marker_faces(marker)):

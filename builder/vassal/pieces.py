@@ -40,7 +40,7 @@ def starting_face(game: Game, placement: Placement, piece: PieceDef) -> PieceDef
     """The piece as set up: a two-step unit of a side whose rules set it up reduced (rules.toml's start_reduced)
     shows its reduced face (the layer's second level), sharing the definition's slots."""
     unit = game.units_by_id.get(placement.piece)
-    if unit is None or unit.steps != 2 or game.rules is None or unit.side not in game.rules.start_reduced \
+    if unit is None or unit.steps < 2 or game.rules is None or unit.side not in game.rules.start_reduced \
             or not game.grid.is_label(placement.location):
         return piece
     return PieceDef(piece.name, [Trait(t.type, "2") if t.type.startswith("emb2;") else t for t in piece.traits],
@@ -56,7 +56,7 @@ def unit_piece(game: Game, unit: Unit, size_px: int) -> PieceDef:
         "Reduced": "-".join(map(str, unit.reduced)) if unit.reduced else "", "ZOC": "yes" if unit.zoc else "no",
     }
     traits = [properties(props), use_prototype(unit_prototype_name(game, unit))]
-    if unit.steps == 2:
+    if unit.steps >= 2:
         traits.append(layer_two_sided([unit_image(unit.id, "full"), unit_image(unit.id, "reduced")],
                                       ["", "+ (reduced)"]))
         traits.append(basic_piece(unit.id, ""))

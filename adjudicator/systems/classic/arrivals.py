@@ -7,7 +7,8 @@ from __future__ import annotations
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Place
 from adjudicator.systems.classic.base import (
-    enemy_of, finding, in_communication, noted_overstack, rules_of, stack_count, unit_of, zone_of,
+    enemy_of, finding, in_communication, noted_overstack, rules_of, stack_count, steps_left, steps_lost, unit_of,
+    zone_of,
 )
 from adjudicator.systems.classic.victory import entered
 from adjudicator.systems.classic.state import ClassicState, evolve, relocate
@@ -118,8 +119,13 @@ def check_replace(state: ClassicState, entry: Place) -> list[Finding]:
         if entry.hex not in (None, where):
             return [finding(state, "error", section, entry, f"{entry.unit} is in {where}; a reduced unit is restored "
                             "where it stands")]
-        if entry.strength == "reduced":
+        lost = steps_lost(state, entry.unit)
+        if entry.strength == "reduced" and lost == 1:
             return [finding(state, "error", section, entry, f"restoring {entry.unit} flips it to its full face")]
+        if entry.strength == "full" and lost > 1:
+            return [finding(state, "error", section, entry, f"a point restores one step: {entry.unit} has "
+                            f"{steps_left(state, entry.unit) + 1} of its {unit_of(state, entry.unit).steps} steps "
+                            "after it, not its full face")]
         if rules.in_communication and where not in exempt and not in_communication(state, where, side):
             # The clause misread is the line of communication's (its own section, when the rules give one).
             return [finding(state, "error", t.rules.supply.source if t.rules.supply else section, entry, f"{entry.unit} in {where} is not in communication; only "
@@ -154,6 +160,7 @@ def apply_place(state: ClassicState, entry: Place) -> ClassicState:
     if entry.how == "replace" and state.game.grid.is_label(state.location.get(entry.unit, "")):
         label = state.location[entry.unit]  # a unit on the map is restored where it stands, whatever is written
     reduced = state.reduced
+    further = dict(state.further)
     log = state.log
     arrived = state.arrived
     if entry.how == "replace":
@@ -163,13 +170,23 @@ def apply_place(state: ClassicState, entry: Place) -> ClassicState:
         on_map = state.game.grid.is_label(state.location.get(entry.unit, ""))
         face = entry.strength or ("full" if on_map else (rules.rebuild if rules else "reduced"))
         reduced = reduced - {entry.unit} if face == "full" else reduced | {entry.unit}
+        further = {u: n for u, n in further.items() if u != entry.unit}
+        lost = state.further.get(entry.unit, 0)
+        if on_map and entry.unit in state.reduced and lost:
+            # A point restores one step: a unit below its reduced face moves one face up.
+            reduced = reduced | {entry.unit}
+            if lost > 1:
+                further[entry.unit] = lost - 1
+        elif not on_map and face == "reduced" and unit.steps > 2:
+            # A unit of three or four steps is rebuilt with one step, and regains the others a point at a time.
+            further[entry.unit] = unit.steps - 2
         if unit.steps == 1:
             reduced = reduced - {entry.unit}
     elif entry.how == "reinforce":
         arrived = arrived | {entry.unit}
-        if entry.strength == "reduced" and unit.steps == 2:
+        if entry.strength == "reduced" and unit.steps >= 2:
             reduced = reduced | {entry.unit}
-    after = relocate(state, {entry.unit: label}, reduced, log=log, arrived=arrived)
+    after = relocate(state, {entry.unit: label}, reduced, log=log, arrived=arrived, further=further)
     return noted_overstack(entered(after, unit.side, [label]), label)
 
 

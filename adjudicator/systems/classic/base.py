@@ -38,10 +38,25 @@ def unit_of(state: ClassicState, unit_id: str) -> Unit:
     return state.game.units_by_id[unit_id]
 
 
+def steps_lost(state: ClassicState, unit_id: str) -> int:
+    """The steps a unit on the map has lost: 0 on its full face, 1 on its reduced face, more below it."""
+    return (1 + state.further.get(unit_id, 0)) if unit_id in state.reduced else 0
+
+
+def face_after(state: ClassicState, unit_id: str, lost: int) -> tuple[int, ...]:
+    """A unit's values once it has lost `lost` steps in all (its full face, reduced face, further faces)."""
+    unit = unit_of(state, unit_id)
+    if lost <= 0 or unit.reduced is None:
+        return unit.full
+    return unit.reduced if lost == 1 else unit.further_reduced[min(lost, unit.steps - 1) - 2]
+
+
 def values_of(state: ClassicState, unit_id: str) -> tuple[int, ...]:
     """A unit's values on the face it shows."""
     unit = unit_of(state, unit_id)
-    return unit.reduced if unit_id in state.reduced and unit.reduced is not None else unit.full
+    if unit_id not in state.reduced or unit.reduced is None:
+        return unit.full
+    return face_after(state, unit_id, steps_lost(state, unit_id))
 
 
 def strength(state: ClassicState, unit_id: str) -> int:
@@ -54,19 +69,36 @@ def allowance(state: ClassicState, unit_id: str) -> int:
     return values_of(state, unit_id)[rules_of(state).value_index]
 
 
-def steps_left(state: ClassicState, unit_id: str) -> int:
-    """The steps a unit has left: two for a full two-step unit, one for a reduced or one-step unit."""
+def turn_allowance(state: ClassicState, unit_id: str) -> int:
+    """A unit's movement allowance on the turn under way: its counter's, as the turn record (`[[turn]]`) changes it
+    for its side and type, before any condition."""
     unit = unit_of(state, unit_id)
-    return 1 if unit.steps == 1 or unit_id in state.reduced else 2
+    record = rules_of(state).turn_record(state.turn, unit.side)
+    points = allowance(state, unit_id)
+    if record is None:
+        return points
+    return int(record.allowance_by_type.get(unit.type, points) * record.allowance_factor)
+
+
+def steps_left(state: ClassicState, unit_id: str) -> int:
+    """The steps a unit has left: its steps (units.csv) less those it has lost, one at least."""
+    unit = unit_of(state, unit_id)
+    return 1 if unit.steps == 1 else max(unit.steps - steps_lost(state, unit_id), 1)
+
+
+def strength_lost(state: ClassicState, unit_id: str, steps: int) -> Fraction:
+    """The printed strength a unit loses with its next `steps` steps (what an exchange counts): its face's less the
+    face it would show, all of it when they are its last."""
+    index = rules_of(state).strength_index
+    now = values_of(state, unit_id)[index]
+    if steps >= steps_left(state, unit_id):
+        return Fraction(now)
+    return Fraction(now - face_after(state, unit_id, steps_lost(state, unit_id) + steps)[index])
 
 
 def step_value(state: ClassicState, unit_id: str) -> Fraction:
     """The printed strength a unit loses with its next step (what an exchange counts)."""
-    unit = unit_of(state, unit_id)
-    index = rules_of(state).strength_index
-    if unit_id in state.reduced or unit.reduced is None or unit.steps == 1:
-        return Fraction(values_of(state, unit_id)[index])
-    return Fraction(unit.full[index] - unit.reduced[index])
+    return strength_lost(state, unit_id, 1)
 
 
 def eliminated_box(state: ClassicState, side: str) -> str:

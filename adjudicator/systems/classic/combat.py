@@ -4,6 +4,7 @@ differential column with terrain shifts, the die read on crt.toml, and the resul
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -11,7 +12,7 @@ from adjudicator.contract import CombatAccount
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack
 from adjudicator.systems.classic.base import (
-    condition_factor, enemy_of, finding, in_communication, rules_of, step_value, steps_left, strength, unit_of,
+    condition_factor, enemy_of, finding, in_communication, rules_of, steps_left, strength, strength_lost, unit_of,
 )
 from adjudicator.systems.classic.state import ClassicState, Pending, evolve
 from adjudicator.systems.classic.tables import factor
@@ -47,43 +48,30 @@ def _label(value: Fraction) -> str:
     return f"{float(value):g}"
 
 
-def work_out(state: ClassicState, hex_label: str, attackers: list[str]) -> Odds:
-    """The strengths and column of an attack on a hex, with each factor and shift in a line for a person."""
+@dataclass(frozen=True)
+class _Terrain:
+    """The terrain's effects on an attack on one hex: columns shifted, die modified, defence multiplied."""
+
+    shift: int
+    die_modifier: int
+    multiplier: Fraction
+    lines: tuple[str, ...]
+
+
+def _terrain(state: ClassicState, label: str, attackers: list[str]) -> _Terrain:
+    """The combat terrain effects (rules.toml's `[[combat.terrain]]`) that apply to an attack on one hex."""
     t = rules_of(state)
     game = state.game
-    crt = game.crt
-    if crt is None:
-        raise WargameError(f"{game.id} has no crt.toml: a classic game's combat reads its table")
-    combat = t.rules.combat
-    grid = game.grid
-    target = grid.hex_of(hex_label)
-    defenders = [u for u in state.units_in(hex_label)]
-    a_factor, d_factor = condition_factor(state, True), condition_factor(state, False)
-    lines: list[str] = []
-    supply = t.rules.supply
-    cut = {u for u in [*attackers, *defenders] if supply is not None and (
-        (u in attackers and supply.cut_off_attack != 1) or (u not in attackers and supply.cut_off_defence != 1))
-        and state.hex_of(u) is not None and not in_communication(state, state.location[u], unit_of(state, u).side)}
-
-    def worth(u: str) -> Fraction:
-        value = Fraction(strength(state, u))
-        if u in cut and supply is not None:
-            value *= factor(supply.cut_off_attack if u in attackers else supply.cut_off_defence)
-        return value
-
-    attack = sum((worth(u) for u in attackers), Fraction(0)) * a_factor
-    condition = t.condition(state.turn)
-    lines.append(f"attack {' + '.join(f'{u} {_label(worth(u))}' + (' (cut off)' if u in cut else '') for u in attackers)}"
-                 + (f" x{_label(a_factor)} ({condition.name} [{condition.source}])" if a_factor != 1 and
-                    condition is not None else "") + f" = {_label(attack)}")
+    target = game.grid.hex_of(label)
     terrain = set(game.hex_terrain.get(target, ()))
     sides = {u: game.hexside_features.get(Hexside.between(h, target), frozenset())
              for u in attackers if (h := state.hex_of(u)) is not None and h.is_adjacent(target)}
     shift = 0
     modifier = 0
     multiplier = Fraction(1)
-    defending = state.side_in(hex_label)
-    for effect in combat.terrain:
+    lines: list[str] = []
+    defending = state.side_in(label)
+    for effect in t.rules.combat.terrain:
         if effect.sides and defending not in effect.sides:
             continue
         if effect.when == "defender_in":
@@ -102,10 +90,15 @@ def work_out(state: ClassicState, hex_label: str, attackers: list[str]) -> Odds:
                 f"defence x{effect.defence_factor:g}" if effect.defence_factor != 1 else ""]
         lines.append(f"{effect.terrain} ({effect.when.replace('_', ' ')}): {', '.join(w for w in what if w)} "
                      f"[{effect.source}]")
-    defence = sum((worth(u) for u in defenders), Fraction(0)) * d_factor * multiplier
-    lines.append(f"defence {' + '.join(f'{u} {_label(worth(u))}' + (' (cut off)' if u in cut else '') for u in defenders) or '0'}"
-                 + (f" x{_label(d_factor * multiplier)}" if d_factor * multiplier != 1 else "")
-                 + f" = {_label(defence)}")
+    return _Terrain(shift, modifier, multiplier, tuple(lines))
+
+
+def _columns(state: ClassicState, attack: Fraction, defence: Fraction, shift: int
+             ) -> tuple[Fraction, int | None, int | None]:
+    """The odds ratio (or differential), the column the strengths give and the column after the shifts."""
+    crt = state.game.crt
+    assert crt is not None
+    combat = rules_of(state).rules.combat
     values = [_column_value(c) for c in crt.columns]
     if crt.kind == "odds":
         ratio = attack / defence if defence else Fraction(10 ** 6)
@@ -126,12 +119,64 @@ def work_out(state: ClassicState, hex_label: str, attackers: list[str]) -> Odds:
     column = None if virtual is None else min(virtual + shift, len(values) - 1)
     if column is not None and column < 0:
         column = 0 if combat.below == "lowest" else None
+    return ratio, base, column
+
+
+def work_out(state: ClassicState, hex_label: str, attackers: list[str], more_hexes: Sequence[str] = ()) -> Odds:
+    """The strengths and column of an attack on a hex (and the further hexes of an attack on several), with each
+    factor and shift in a line for a person."""
+    hexes = (hex_label, *more_hexes)
+    t = rules_of(state)
+    game = state.game
+    crt = game.crt
+    if crt is None:
+        raise WargameError(f"{game.id} has no crt.toml: a classic game's combat reads its table")
+    combat = t.rules.combat
+    defenders = [u for label in hexes for u in state.units_in(label)]
+    a_factor, d_factor = condition_factor(state, True), condition_factor(state, False)
+    lines: list[str] = []
+    supply = t.rules.supply
+    cut = {u for u in [*attackers, *defenders] if supply is not None and (
+        (u in attackers and supply.cut_off_attack != 1) or (u not in attackers and supply.cut_off_defence != 1))
+        and state.hex_of(u) is not None and not in_communication(state, state.location[u], unit_of(state, u).side)}
+
+    def worth(u: str) -> Fraction:
+        value = Fraction(strength(state, u))
+        if u in cut and supply is not None:
+            value *= factor(supply.cut_off_attack if u in attackers else supply.cut_off_defence)
+        return value
+
+    attack = sum((worth(u) for u in attackers), Fraction(0)) * a_factor
+    condition = t.condition(state.turn)
+    lines.append(f"attack {' + '.join(f'{u} {_label(worth(u))}' + (' (cut off)' if u in cut else '') for u in attackers)}"
+                 + (f" x{_label(a_factor)} ({condition.name} [{condition.source}])" if a_factor != 1 and
+                    condition is not None else "") + f" = {_label(attack)}")
+    printed = sum((worth(u) for u in defenders), Fraction(0)) * d_factor
+    if len(hexes) == 1:
+        terrain = _terrain(state, hexes[0], attackers)
+    else:
+        # An attack on several hexes reads one hex's terrain: the one most favourable to the defender.
+        grid = game.grid
+        each = [_terrain(state, label, [u for u in attackers if (h := state.hex_of(u)) is not None
+                                        and h.is_adjacent(grid.hex_of(label))]) for label in hexes]
+        rank = [_columns(state, attack, printed * e.multiplier, e.shift)[2] for e in each]
+        best = min(range(len(hexes)), key=lambda i: (-1 if rank[i] is None else rank[i], i))
+        terrain = each[best]
+        lines.append(f"terrain of {hexes[best]}, the most favourable to the defender of {', '.join(hexes)} "
+                     f"[{combat.source}]")
+    lines += terrain.lines
+    defence = printed * terrain.multiplier
+    lines.append(f"defence {' + '.join(f'{u} {_label(worth(u))}' + (' (cut off)' if u in cut else '') for u in defenders) or '0'}"
+                 + (f" x{_label(d_factor * terrain.multiplier)}" if d_factor * terrain.multiplier != 1 else "")
+                 + f" = {_label(defence)}")
+    _, base, column = _columns(state, attack, defence, terrain.shift)
+    shift = terrain.shift
     shown = (f"{_label(attack)}:{_label(defence)}" if crt.kind == "odds" else f"{_label(attack - defence):s}")
     lines.append(f"{'odds' if crt.kind == 'odds' else 'differential'} {shown} -> "
                  f"{crt.columns[base] if base is not None else 'below ' + crt.columns[0]}"
                  + (f", shifted {shift:+d} -> {crt.columns[column] if column is not None else 'below the table'}"
                     if shift else "") + f" [{combat.source}]")
-    return Odds(attack, defence, base, column, tuple(lines), shift, modifier)
+    return Odds(attack, defence, base, column, tuple(lines), shift, terrain.die_modifier)
 
 
 def result_of(state: ClassicState, column: int, die: int, modifier: int = 0) -> str | None:
@@ -148,42 +193,62 @@ def result_of(state: ClassicState, column: int, die: int, modifier: int = 0) -> 
 
 
 def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
-    """An attack: on a hex of enemy units, by the phasing side's units next to it, each unit and hex once a
-    phase, at odds the table has; the claimed odds, die and result checked against the table."""
+    """An attack: on a hex of enemy units (or several, where the rules allow), by the phasing side's units next
+    to it, each unit and hex once a phase, at odds the table has; the claimed odds, die and result checked
+    against the table."""
     t = rules_of(state)
     combat = t.rules.combat
     section = combat.source
     grid = state.game.grid
-    defenders = state.units_in(entry.hex)
+    hexes = entry.defending_hexes()
     attackers = list(dict.fromkeys(entry.attackers))
     side = unit_of(state, attackers[0]).side
+    if len(hexes) > 1 and not combat.multi_hex:
+        return [finding(state, "error", section, entry, f"an attack is made on the units of one hex; this one names "
+                        f"{', '.join(hexes)}: attack each on its own")]
+    twice = sorted({h for h in hexes if hexes.count(h) > 1})
+    if twice:
+        return [finding(state, "error", section, entry, f"the attack names {twice[0]} twice")]
     out: list[Finding] = []
-    if not defenders or state.side_in(entry.hex) == side:
-        return [finding(state, "error", section, entry, f"no enemy unit in {entry.hex} to attack")]
-    target = grid.hex_of(entry.hex)
+    for label in hexes:
+        if not state.units_in(label) or state.side_in(label) == side:
+            out.append(finding(state, "error", section, entry, f"no enemy unit in {label} to attack"))
+    if out:
+        return out
+    targets = [grid.hex_of(label) for label in hexes]
+    where = " or ".join(hexes)
     for u in attackers:
         h = state.hex_of(u)
         if unit_of(state, u).side != side:
             out.append(finding(state, "error", section, entry, f"{u} is not a {side} unit; it cannot attack with them"))
         elif h is None:
             out.append(finding(state, "error", section, entry, f"{u} is not on the map; it cannot attack"))
-        elif combat.adjacent and not h.is_adjacent(target):
+        elif combat.adjacent and not any(h.is_adjacent(x) for x in targets):
             out.append(finding(state, "error", section, entry, f"{u} in {state.location[u]} is not adjacent to "
-                               f"{entry.hex}; only adjacent units attack"))
+                               f"{where}; only adjacent units attack"))
         elif combat.attack_once and u in state.log.attacked:
             out.append(finding(state, "error", section, entry, f"{u} has already attacked this phase; a unit "
                                "attacks once a combat phase"))
-    if combat.defend_once and entry.hex in state.log.defended:
-        out.append(finding(state, "error", section, entry, f"{entry.hex} has already been attacked this phase; a "
-                           "hex is attacked once a combat phase"))
+    if len(hexes) > 1:
+        # Each hex of an attack on several is next to one of its attackers at least.
+        placed = [h for u in attackers if (h := state.hex_of(u)) is not None]
+        for label, x in zip(hexes, targets):
+            if not any(h.is_adjacent(x) for h in placed):
+                out.append(finding(state, "error", section, entry, f"no attacker is adjacent to {label}; each hex "
+                                   "of an attack on several is next to one of its attackers"))
+    for label in hexes:
+        if combat.defend_once and label in state.log.defended:
+            out.append(finding(state, "error", section, entry, f"{label} has already been attacked this phase; a "
+                               "hex is attacked once a combat phase"))
     if out:
         return out
-    odds = work_out(state, entry.hex, attackers)
+    odds = work_out(state, hexes[0], attackers, hexes[1:])
+    shown = "+".join(hexes)
     crt = state.game.crt
     assert crt is not None
     if odds.column is None and combat.below == "no_effect":
         if entry.result is not None and entry.result != combat.below_result:
-            out.append(finding(state, "error", section, entry, f"the attack on {entry.hex} is below the table "
+            out.append(finding(state, "error", section, entry, f"the attack on {shown} is below the table "
                                f"({'; '.join(odds.lines[-1:])}): its result is {combat.below_result}, not "
                                f"{entry.result}"))
         elif entry.odds is not None and entry.odds in crt.columns:
@@ -191,7 +256,7 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
                                f"the table: {'; '.join(odds.lines)}"))
         return out
     if odds.column is None:
-        return [finding(state, "error", section, entry, f"the attack on {entry.hex} is below the table's lowest "
+        return [finding(state, "error", section, entry, f"the attack on {shown} is below the table's lowest "
                         f"column ({crt.columns[0]}): {'; '.join(odds.lines[-1:])}")]
     column = crt.columns[odds.column]
     # The odds claimed are the column the table is read on: after the terrain's shifts.
@@ -209,11 +274,11 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
         return out
     if entry.die is None:
         out.append(finding(state, "warning", section, entry, f"no die roll recorded for the attack on "
-                           f"{entry.hex} at {column}; the result cannot be verified"))
+                           f"{shown} at {column}; the result cannot be verified"))
         return out
     table_result = result_of(state, odds.column, entry.die, odds.die_modifier)
     if entry.result is None:
-        out.append(finding(state, "note", section, entry, f"attack on {entry.hex} at {column}, die {entry.die}: "
+        out.append(finding(state, "note", section, entry, f"attack on {shown} at {column}, die {entry.die}: "
                            f"{table_result}"))
     elif entry.result != table_result:
         modified = f" ({odds.die_modifier:+d})" if odds.die_modifier else ""
@@ -227,9 +292,10 @@ def result_applied(state: ClassicState, entry: Attack) -> str | None:
     t = rules_of(state)
     if entry.result is not None and entry.result in t.results:
         return entry.result
-    if state.game.crt is None or not state.units_in(entry.hex):
+    hexes = entry.defending_hexes()
+    if state.game.crt is None or not any(state.units_in(label) for label in hexes):
         return None
-    odds = work_out(state, entry.hex, list(dict.fromkeys(entry.attackers)))
+    odds = work_out(state, hexes[0], list(dict.fromkeys(entry.attackers)), hexes[1:])
     if odds.column is None:
         combat = t.rules.combat
         return combat.below_result if combat.below == "no_effect" and combat.below_result in t.results else None
@@ -240,28 +306,30 @@ def pending_of(state: ClassicState, entry: Attack, code: str) -> Pending:
     """What a result owes: steps from each defender, steps or strength from the attackers, retreats, advances."""
     t = rules_of(state)
     result = t.results[code]
-    defenders = state.units_in(entry.hex)
+    hexes = entry.defending_hexes()
+    defenders = tuple(u for label in hexes for u in state.units_in(label))
     attackers = tuple(dict.fromkeys(entry.attackers))
     steps = {u: steps_left(state, u) if result.defender_eliminated else min(result.defender_steps, steps_left(state, u))
              for u in defenders}
     lost = Fraction(0)
     if result.exchange:
         for u, n in steps.items():
-            lost += step_value(state, u) + (Fraction(strength(state, u)) - step_value(state, u) if n > 1 else 0)
+            lost += strength_lost(state, u, max(n, 1))
     attacker_steps = sum(steps_left(state, u) for u in attackers) if result.attacker_eliminated \
         else result.attacker_steps
     retreats = {u: result.defender_retreat for u in defenders
                 if result.defender_retreat and steps[u] < steps_left(state, u)}
     attacker_retreats = {u: result.attacker_retreat for u in attackers if result.attacker_retreat}
     advances = t.rules.combat.advance.units if result.advance is not False else 0
+    # Where each attacker and defender stood when the combat was resolved (a retreat starts there).
+    began = {u: state.location.get(u, "") for u in (*attackers, *defenders)}
     return Pending(entry.line, entry.hex, attackers, defenders, code, steps, attacker_steps, lost, retreats,
-                   attacker_retreats, advances, defender_lost=lost,
-                   began={u: state.location.get(u, "") for u in attackers})
+                   attacker_retreats, advances, defender_lost=lost, began=began, hexes=hexes)
 
 
 def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
     """The attackers and the hex marked for the phase, and the result's obligations pending."""
-    log = evolve(state.log, attacked=state.log.attacked | set(entry.attackers), defended=state.log.defended | {entry.hex})
+    log = evolve(state.log, attacked=state.log.attacked | set(entry.attackers), defended=state.log.defended | set(entry.defending_hexes()))
     code = result_applied(state, entry)
     pending = pending_of(state, entry, code) if code is not None else None
     table = result_applied(state, entry.model_copy(update={"result": None})) if entry.result is not None else None
@@ -276,14 +344,18 @@ def account(state: ClassicState, entry: Attack) -> CombatAccount:
     crt = state.game.crt
     if crt is None:
         raise WargameError(f"{state.game.id} has no combat results table")
-    if not state.units_in(entry.hex):
-        raise WargameError(f"no unit in {entry.hex} to attack")
+    hexes = entry.defending_hexes()
+    where = "+".join(hexes)
+    empty = [label for label in hexes if not state.units_in(label)]
+    if empty:
+        raise WargameError(f"no unit in {empty[0]} to attack")
     attackers = list(dict.fromkeys(entry.attackers))
-    odds = work_out(state, entry.hex, attackers)
+    defenders = tuple(u for label in hexes for u in state.units_in(label))
+    odds = work_out(state, hexes[0], attackers, hexes[1:])
     column = crt.columns[odds.column] if odds.column is not None else f"below {crt.columns[0]}"
     combat = t.rules.combat
     if odds.column is None and combat.below != "no_effect":
-        raise WargameError(f"the attack on {entry.hex} is below the table's first column ({crt.columns[0]}), which "
+        raise WargameError(f"the attack on {where} is below the table's first column ({crt.columns[0]}), which "
                            f"the rules do not allow: {'; '.join(odds.lines)}")
     if odds.column is None:
         # Below the table every face gives the rules' result for such an attack.
@@ -298,7 +370,7 @@ def account(state: ClassicState, entry: Attack) -> CombatAccount:
         from adjudicator.systems.classic.results import retreat_options
         owed = retreat_options(evolve(state, pending=pending_of(state, entry, result)))
         by_unit = {o.unit: o for o in owed}
-        for u in state.units_in(entry.hex):
+        for u in defenders:
             option = by_unit.get(u)
             if option is None:
                 retreats += (f"{u}: no retreat owed (eliminated by the result's losses)",)
@@ -309,11 +381,11 @@ def account(state: ClassicState, entry: Attack) -> CombatAccount:
                 more = f" and {len(option.paths) - 6} more" if len(option.paths) > 6 else ""
                 retreats += (f"{u}: {option.due} hex(es), e.g. {paths}{more} [{combat.retreat.source}]",)
     advance = t.rules.combat.advance
-    advances = (f"up to {advance.units} attacker(s) into {entry.hex} when it is left empty [{advance.source}]",) \
+    advances = (f"up to {advance.units} attacker(s) into {' or '.join(hexes)} when it is left empty [{advance.source}]",) \
         if advance.units else ()
     # The odds a log claims are the column the table is read on (after the terrain's shifts), so the audit's are.
     shown = column
-    return CombatAccount("attack", entry.hex, tuple(attackers), tuple(state.units_in(entry.hex)), odds.lines, shown,
+    return CombatAccount("attack", where, tuple(attackers), defenders, odds.lines, shown,
                          column, entry.die, result, by_die, retreats, advances)
 
 

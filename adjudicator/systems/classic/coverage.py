@@ -77,9 +77,16 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
         add(condition.source, Clause(f"{condition.name} on turns {', '.join(map(str, condition.turns))}: movement "
                                      "capped or multiplied, attack and defence strengths multiplied",
                                      ("move", "attack"), (), (f"rules.toml [[condition]] {condition.id}",)))
+    for record in rules.turn:
+        add(record.source, Clause(f"turn {record.number}'s movement allowances (the turn record) for "
+                                  f"{', '.join(record.sides) or 'both sides'}", ("move",), (),
+                                  (f"rules.toml [[turn]] {record.number}",)))
+    several = ("an attack on several hexes at once: strengths summed, the terrain most favourable to the defender, "
+               "the result in every hex" if rules.combat.multi_hex else "an attack on several hexes at once refused")
     add(rules.combat.source, Clause("attackers of the phasing side next to an enemy hex, each unit and hex once a "
                                     "phase, strengths (conditions, terrain multipliers) to an odds or differential "
-                                    "column, terrain shifts, the claimed odds, die and result against the table",
+                                    "column, terrain shifts, the claimed odds, die and result against the table; "
+                                    + several,
                                     ("attack",), (), ("crt.toml", "rules.toml [[combat.terrain]]",
                                                       "units.csv values")))
     for source in sorted({r.source for r in rules.combat.results}):

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.classic.base import (
-    allowance, enemy_of, finding, in_communication, overstacked, rules_of, stack_count, unit_of, zone_of,
+    allowance, enemy_of, finding, in_communication, overstacked, rules_of, stack_count, turn_allowance, unit_of,
+    zone_of,
 )
 from adjudicator.systems.classic.victory import entered
 from adjudicator.systems.classic.state import ClassicState, evolve, relocate
@@ -46,12 +47,13 @@ def limits(state: ClassicState, unit_id: str, strategic: bool = False) -> MoveLi
         rail_rules = t.rules.movement.rail
         cap = rail_rules.max_hexes if rail_rules else None
         if rail_rules is not None and rail_rules.uses_allowance:
-            cap = min(cap, allowance(state, unit_id)) if cap is not None else allowance(state, unit_id)
+            whole = turn_allowance(state, unit_id)
+            cap = min(cap, whole) if cap is not None else whole
         return MoveLimits(float("inf"), None if cap is None else cap - moved, True)
     if condition is not None and condition.max_hexes is not None:
         # A condition capping movement in hexes (mud: one hex a phase) replaces the allowance.
         return MoveLimits(float("inf"), condition.max_hexes - moved, False)
-    points = allowance(state, unit_id)
+    points = turn_allowance(state, unit_id)
     if condition is not None:
         points = condition.allowance_by_type.get(unit_of(state, unit_id).type, points)
         points = int(points * condition.movement_factor)
@@ -170,16 +172,23 @@ def check_move(state: ClassicState, entry: Move) -> list[Finding]:
     elif not out and spent > lim.budget:
         total = allowance(state, entry.unit)
         condition = t.condition(state.turn)
-        why = ""
-        unit_type = unit_of(state, entry.unit).type
-        if condition is not None and unit_type in condition.allowance_by_type:
-            why = f" ({condition.name}: {unit_type} {condition.allowance_by_type[unit_type]})"
+        unit = unit_of(state, entry.unit)
+        record = t.turn_record(state.turn, unit.side)
+        whys: list[tuple[str, str]] = []
+        if record is not None and unit.type in record.allowance_by_type:
+            whys.append((f"turn {record.number}: {unit.type} {record.allowance_by_type[unit.type]}", record.source))
+        if record is not None and record.allowance_factor != 1:
+            whys.append((f"turn {record.number}: x{record.allowance_factor:g}", record.source))
+        if condition is not None and unit.type in condition.allowance_by_type:
+            whys.append((f"{condition.name}: {unit.type} {condition.allowance_by_type[unit.type]}", condition.source))
         elif condition is not None and condition.movement_factor != 1:
-            why = f" ({condition.name}: x{condition.movement_factor:g})"
-        # Over what the condition leaves but within the counter's allowance: the condition is what was misread.
-        within = condition is not None and why and spent <= total * (rules.movement.strategic.factor
-                                                                   if strategic and rules.movement.strategic else 1)
-        section = condition.source if within and condition is not None else mv
+            whys.append((f"{condition.name}: x{condition.movement_factor:g}", condition.source))
+        why = "".join(f" ({w})" for w, _ in whys)
+        # Over what the turn or the condition leaves but within the counter's allowance: that rule is what was
+        # misread (the last to cut it: a condition's, else the turn record's).
+        within = bool(whys) and spent <= total * (rules.movement.strategic.factor
+                                                  if strategic and rules.movement.strategic else 1)
+        section = whys[-1][1] if within else mv
         out.append(finding(state, "error", section, entry, f"{entry.unit} spent {spent:g} MP on "
                            f"{'-'.join(entry.path)}; it had {max(lim.budget, 0):g} of its allowance of {total}{why} "
                            "left this phase"))

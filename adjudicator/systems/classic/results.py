@@ -10,7 +10,8 @@ from adjudicator.contract import AdvanceOption, RetreatOption
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Entry, Loss, Retreat
 from adjudicator.systems.classic.base import (
-    eliminated_box, enemy_of, finding, noted_overstack, rules_of, stack_count, step_value, steps_left, unit_of, zone_of,
+    eliminated_box, enemy_of, finding, noted_overstack, rules_of, stack_count, steps_left, strength_lost, unit_of,
+    zone_of,
 )
 from adjudicator.systems.classic.victory import entered
 from adjudicator.systems.classic.state import ClassicState, Pending, evolve, relocate
@@ -34,16 +35,16 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
         return owed(evolve(state, pending=p.alternative), entry, line) if claim else []
     section = rules_of(state).results[p.code].source
     out: list[Finding] = []
-    on = f"the {p.code} on {p.hex} (line {p.line})"
+    on = f"the {p.code} on {p.named()} (line {p.line})"
     for u, n in sorted(p.defender_steps.items()):
-        if n > 0 and state.location.get(u) == p.hex:
+        if n > 0 and state.location.get(u) == p.began.get(u):
             out.append(finding(state, "error", section, entry, f"{u} still owes {n} step loss(es) from {on}", line))
     for u, n in sorted(p.attacker_retreats.items()):
         if n > 0 and state.location.get(u) == p.began.get(u):
             out.append(finding(state, "error", rules_of(state).rules.combat.retreat.source, entry,
                                f"attacker {u} did not retreat {n} hex(es) after {on}", line))
     for u, n in sorted(p.retreats.items()):
-        if n > 0 and state.location.get(u) == p.hex and p.defender_steps.get(u, 0) == 0:
+        if n > 0 and state.location.get(u) == p.began.get(u) and p.defender_steps.get(u, 0) == 0:
             retreat = rules_of(state).rules.combat.retreat
             blocked = not _retreat_paths(state, u, n, p)
             out.append(finding(state, "error", retreat.source, entry,
@@ -56,7 +57,7 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
     if p.attacker_strength > 0:
         out.append(finding(state, "error", section, entry, f"the attackers ({', '.join(p.attackers)}) lost "
                            f"{float(p.defender_lost - p.attacker_strength):g} printed strength of the "
-                           f"{float(p.defender_lost):g} at least that the {p.code} on {p.hex} (line {p.line}) costs them",
+                           f"{float(p.defender_lost):g} at least that the {p.code} on {p.named()} (line {p.line}) costs them",
                            line))
     return out
 
@@ -89,17 +90,17 @@ def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
                 return [finding(state, "error", t.rules.combat.retreat.source, entry, f"{entry.unit} can retreat "
                                 f"(e.g. {'-'.join(blocked[0])}); it is not eliminated instead")]
         if taking > due:
-            return [finding(state, "error", section, entry, f"the {p.code} on {p.hex} (line {p.line}) costs "
+            return [finding(state, "error", section, entry, f"the {p.code} on {p.named()} (line {p.line}) costs "
                             f"{entry.unit} {due} step(s), not {taking}")]
         return []
     if entry.unit in p.attackers:
         if p.attacker_strength > 0:
             return []  # an exchange: the attacker picks the steps until the strength is paid
         if taking > p.attacker_steps:
-            return [finding(state, "error", section, entry, f"the {p.code} on {p.hex} (line {p.line}) costs the "
+            return [finding(state, "error", section, entry, f"the {p.code} on {p.named()} (line {p.line}) costs the "
                             f"attackers {p.attacker_steps} step(s) more, not {taking}")]
         return []
-    return [finding(state, "error", section, entry, f"{entry.unit} took no part in the combat on {p.hex} "
+    return [finding(state, "error", section, entry, f"{entry.unit} took no part in the combat on {p.named()} "
                     f"(line {p.line}); only its units lose steps from it")]
 
 
@@ -107,12 +108,16 @@ def apply_loss(state: ClassicState, entry: Loss) -> ClassicState:
     """The unit flipped to its reduced face, or eliminated; what the result owes reduced."""
     unit = unit_of(state, entry.unit)
     left = steps_left(state, entry.unit)
-    value = step_value(state, entry.unit) if entry.loss == "deplete" or left == 1 else \
-        Fraction(unit.full[rules_of(state).strength_index])
     p = state.pending
     taken = left if entry.loss == "eliminate" else 1
+    value = strength_lost(state, entry.unit, taken)
+    further = {u: n for u, n in state.further.items() if u != entry.unit}
     if entry.loss == "eliminate" or left == 1:
-        after = relocate(state, {entry.unit: eliminated_box(state, unit.side)}, state.reduced - {entry.unit})
+        after = relocate(state, {entry.unit: eliminated_box(state, unit.side)}, state.reduced - {entry.unit},
+                         further=further)
+    elif entry.unit in state.reduced:
+        # A unit of three or four steps turns to its next face below the reduced one.
+        after = evolve(state, further={**further, entry.unit: state.further.get(entry.unit, 0) + 1})
     else:
         after = evolve(state, reduced=state.reduced | {entry.unit})
     if p is None:
@@ -276,20 +281,21 @@ def check_advance(state: ClassicState, entry: Advance) -> list[Finding]:
         return [finding(state, "error", section, entry, f"no combat has just been resolved; {entry.unit} cannot "
                         "advance")]
     if entry.unit not in p.attackers:
-        return [finding(state, "error", section, entry, f"{entry.unit} did not attack {p.hex}; only its attackers "
-                        "advance")]
+        return [finding(state, "error", section, entry, f"{entry.unit} did not attack {p.named()}; only its "
+                        "attackers advance")]
     if p.advances_left <= 0 or rules.units == 0:
-        return [finding(state, "error", section, entry, f"no more units may advance into {p.hex} (at most "
+        return [finding(state, "error", section, entry, f"no more units may advance into {p.named()} (at most "
                         f"{rules.units})")]
-    if state.units_in(p.hex) and state.side_in(p.hex) != unit_of(state, entry.unit).side:
-        return [finding(state, "error", section, entry, f"{p.hex} still holds {', '.join(state.units_in(p.hex))}; "
+    into = entry.path[1] if len(entry.path) > 1 and entry.path[1] in p.defended() else p.hex
+    if state.units_in(into) and state.side_in(into) != unit_of(state, entry.unit).side:
+        return [finding(state, "error", section, entry, f"{into} still holds {', '.join(state.units_in(into))}; "
                         "attackers advance only into a hex left empty")]
     if entry.path[0] != state.location.get(entry.unit):
         return [finding(state, "error", section, entry, f"{entry.unit} is in {state.location.get(entry.unit)}, "
                         f"not {entry.path[0]}")]
-    if len(entry.path) < 2 or entry.path[1] != p.hex or len(entry.path) - 1 > rules.hexes:
-        return [finding(state, "error", section, entry, f"an advance enters {p.hex} first and goes at most "
-                        f"{rules.hexes} hex(es); {entry.unit} went {'-'.join(entry.path)}")]
+    if len(entry.path) < 2 or entry.path[1] not in p.defended() or len(entry.path) - 1 > rules.hexes:
+        return [finding(state, "error", section, entry, f"an advance enters {' or '.join(p.defended())} first and "
+                        f"goes at most {rules.hexes} hex(es); {entry.unit} went {'-'.join(entry.path)}")]
     return []
 
 
@@ -309,15 +315,18 @@ def retreat_options(state: ClassicState) -> list[RetreatOption]:
     if p is None:
         return []
     return [RetreatOption(u, n, tuple(_retreat_paths(state, u, n, p)))
-            for u, n in sorted(p.retreats.items()) if n > 0 and state.location.get(u) == p.hex] + \
+            for u, n in sorted(p.retreats.items()) if n > 0 and state.location.get(u) == p.began.get(u)] + \
         [RetreatOption(u, n, tuple(_retreat_paths(state, u, n, p)))
          for u, n in sorted(p.attacker_retreats.items()) if n > 0 and state.location.get(u) == p.began.get(u)]
 
 
 def advance_options(state: ClassicState) -> list[AdvanceOption]:
-    """The advances open now: each attacker into the vacated hex."""
+    """The advances open now: each attacker into each attacked hex left empty."""
     p = state.pending
-    if p is None or p.advances_left <= 0 or state.units_in(p.hex):
+    if p is None or p.advances_left <= 0:
         return []
-    return [AdvanceOption(u, ((state.location[u], p.hex),)) for u in p.attackers
+    empty = [label for label in p.defended() if not state.units_in(label)]
+    if not empty:
+        return []
+    return [AdvanceOption(u, tuple((state.location[u], label) for label in empty)) for u in p.attackers
             if u not in p.advanced and state.hex_of(u) is not None]

@@ -72,12 +72,23 @@ class Pending:
     """How many attackers may still advance."""
     advanced: frozenset[str] = frozenset()
     began: Mapping[str, str] = field(default_factory=dict)
-    """Where each attacker stood when the combat was resolved (an attacker's retreat starts there)."""
+    """Where each attacker and defender stood when the combat was resolved (a retreat starts there)."""
     defender_lost: Fraction = Fraction(0)
     """Printed strength the defender has lost (what an exchange costs the attacker)."""
+    hexes: tuple[str, ...] = ()
+    """Every hex the attack was made on (`hex` is the first; several where the rules allow it)."""
     alternative: Pending | None = None
     """The table's result when the log claimed another: the players may carry out either (the claim's error is
     reported once, at the attack), and follow the table's from the first entry that fits it alone."""
+
+
+    def defended(self) -> tuple[str, ...]:
+        """The hexes the attack was made on."""
+        return self.hexes or (self.hex,)
+
+    def named(self) -> str:
+        """The hexes attacked as a log writes them (`0302`, `0302+0303`)."""
+        return "+".join(self.defended())
 
 
 @dataclass(frozen=True)
@@ -96,6 +107,8 @@ class ClassicState:
     control: Mapping[str, str]
     """Each victory place's hex label -> the side controlling it."""
     log: PhaseLog = PhaseLog()
+    further: Mapping[str, int] = field(default_factory=dict)
+    """Steps a reduced unit of three or four steps has lost beyond its reduced face (units.csv's further_reduced)."""
     pending: Pending | None = None
     arrived: frozenset[str] = frozenset()
     """Reinforcements placed so far."""

@@ -283,8 +283,10 @@ class Classic(SystemBase[ClassicState]):
                         self.unit_places(state, state.reduced), outcome=state.outcome)
 
     def details(self, state: ClassicState) -> dict[str, object]:
-        """Control of the victory places."""
-        return {"control": dict(sorted(state.control.items()))}
+        """Control of the victory places, and the steps units of three or four steps have lost past their reduced
+        face (which a reduced face alone does not show)."""
+        further = {"further_reduced": dict(sorted(state.further.items()))} if state.further else {}
+        return {"control": dict(sorted(state.control.items())), **further}
 
     # -- the combat audit --------------------------------------------------------------------------------------
     def account(self, state: ClassicState, entry: Attack | Bombard) -> CombatAccount:

@@ -11,7 +11,7 @@ from adjudicator.systems.base import PerGame
 from wargame.errors import WargameError
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
-from wargame.rulebook import Condition, PhaseRule, ResultCode, RulesFile
+from wargame.rulebook import Condition, PhaseRule, ResultCode, RulesFile, TurnRecord
 from wargame.sequence import Slot, turn_sequence
 
 LOG_SECTION = "log"
@@ -61,6 +61,10 @@ class Tables:
     def condition(self, turn: int) -> Condition | None:
         """The weather or ground condition in force on a turn, if any."""
         return next((c for c in self.rules.condition if turn in c.turns), None)
+
+    def turn_record(self, turn: int, side: str) -> TurnRecord | None:
+        """The turn record's allowances for a side's units on a turn, if it gives any."""
+        return next((r for r in self.rules.turn if r.number == turn and (not r.sides or side in r.sides)), None)
 
     def area_hexes(self, area_ids: tuple[str, ...]) -> frozenset[str]:
         """The hex labels of some areas of areas.toml."""

@@ -113,6 +113,10 @@ class GroundCombat(SeriesRules[S]):
         return one_error(out, "the same modifier left out: one error") if why else out
 
     def _check_attack(self, state: S, entry: Attack) -> list[Finding]:
+        if entry.more_hexes:
+            # 8.2.1 a: an attack is made on the enemy units of one hex; the series has no attack on several.
+            return [self._f("error", "8.2.1a", entry, f"an attack is made on one hex; this one names "
+                                                      f"{', '.join(entry.defending_hexes())}: attack each on its own")]
         folio = self.folio_attack(state, entry)
         if folio is not None:
             return folio

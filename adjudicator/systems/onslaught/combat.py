@@ -276,6 +276,10 @@ def retreat_paths(state: OnslaughtState, defender_hex: Hex, side: str,
 
 
 def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
+    if entry.more_hexes:
+        # 7.0: the attacking divisions attack one target hex; Onslaught has no attack on several hexes at once.
+        return [finding("error", "7.0", entry, f"an attack is made on one target hex; this one names "
+                                               f"{', '.join(entry.defending_hexes())}: attack each on its own")]
     out: list[Finding] = []
     action = state.action
     side = entry.side or (unit_of(state, entry.attackers[0]).side if entry.attackers else "")
