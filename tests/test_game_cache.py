@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections import OrderedDict
 from pathlib import Path
 
 import pytest
@@ -79,7 +80,7 @@ def _next_run(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Forget the games of this process, as a new run would, and record every load from the data files."""
     import wargame.game as game_module
 
-    monkeypatch.setattr(game_module, "_LOADED", game_module.OrderedDict())
+    monkeypatch.setattr(game_module, "_LOADED", OrderedDict())
     loads: list[str] = []
     real = game_module._load_game
 

@@ -81,8 +81,7 @@ def cached_game(root: Path, game_id: str, fingerprint: Fingerprint) -> tuple[byt
             if not stamp or fingerprint(files) != stamp:
                 return None
             game = pickle.load(stream)
-    # A cache is never a reason to fail: a file cut short, written by another version or unreadable is a miss.
-    except Exception:  # noqa: BLE001
+    except Exception:  # a file cut short, of other code or unreadable is a miss: a cache never fails a run
         return None
     return (stamp, game) if isinstance(game, Game) and isinstance(stamp, bytes) else None
 
