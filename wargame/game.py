@@ -80,7 +80,8 @@ def _fingerprint(files: Iterable[Path]) -> bytes | None:
 
 def load_game(root: Path, game_id: str) -> Game:
     """Load and cross-check a game's data; DataErrors listing every problem found. A game already loaded in this
-    process from the very same bytes is the same object (its data are read again and compared, never trusted)."""
+    process from the very same bytes is the same object, and one kept by an earlier run is read back from the cache
+    folder (wargame/gamecache.py); either way its data are read again and compared, never trusted."""
     key = (str(root.resolve()), game_id)
     cached = _LOADED.get(key)
     if cached is not None and _fingerprint(cached[1].files.values()) == cached[0]:
