@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import io
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from builder.render.ink import INK, PAPER, font, rgb, text_length, wrap_words
 from wargame.errors import GridError, WargameError
 from wargame.files import write_atomically
 from wargame.game import Game
+from wargame.gamecache import cache_dir  # where rendered boards are kept too
 from wargame.holding import counter_size_px
 from wargame.layout import Layout
 from wargame.scene import Counter, Crop, Mark, Scene, Stack, Tone, angle_of
@@ -310,23 +310,6 @@ def reading_scale(game: Game) -> float:
     least), in steps of 0.05; never below the module's own scale."""
     needed = READABLE_NUMBER_PX / (game.map.layout.hex_size_px * HEX_NUMBER_SIZE)
     return max(1.0, math.ceil(needed * 20) / 20)
-
-
-def cache_dir() -> Path | None:
-    """Where rendered boards are kept between runs: $UMPIRE_CACHE, else $XDG_CACHE_HOME/umpire or
-    ~/.cache/umpire; None when UMPIRE_CACHE is empty or there is no home folder (no cache)."""
-    chosen = os.environ.get("UMPIRE_CACHE")
-    if chosen is not None:
-        return Path(chosen) if chosen else None
-    base = os.environ.get("XDG_CACHE_HOME")
-    if base:
-        return Path(base) / "umpire"
-    try:
-        home = Path.home()
-    except (RuntimeError, KeyError):
-        return None  # no home to keep a cache in
-    # A home that does not exist is not ours to create (a service account, HOME=/nonexistent): no cache.
-    return home / ".cache" / "umpire" if home.is_dir() else None
 
 
 def board_key(game: Game, scale: float) -> str:

@@ -4,6 +4,7 @@ of a check's imports, each rule system about a tenth of a second; bench/README.m
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -121,3 +122,28 @@ def test_the_kinds_of_movement_offered_are_the_contracts() -> None:
     from umpire.cli import MOVE_KINDS as OFFERED
 
     assert OFFERED == MOVE_KINDS
+
+
+WARM_PROBE = """
+import sys
+from click.testing import CliRunner
+from umpire.cli import main
+import wargame.models as models
+result = CliRunner().invoke(main, ["check", sys.argv[1]])
+built = sorted(name for name, cls in vars(models).items() if isinstance(cls, type) and cls.__module__ == models.__name__
+               and getattr(cls, "__pydantic_complete__", False))
+loaded = sorted(m for m in sys.modules if m in ("wargame.consistency", "wargame.datafiles", "tomllib"))
+print(result.exit_code, " ".join(built + loaded))
+"""
+
+
+def test_a_check_after_the_first_parses_no_data_and_builds_no_data_model(tmp_path: Path) -> None:
+    """With the game kept by an earlier run (wargame/gamecache.py) a check reads it from the cache: it imports
+    neither the data parsers nor the cross-checks and builds no validator of the game's data models (they were
+    about a third of a check's start-up, issue 30)."""
+    env = {**os.environ, "UMPIRE_CACHE": str(tmp_path)}
+    log = str(ROOT / "examples" / "onslaught" / "legal-turn1.log")
+    runs = [subprocess.run([sys.executable, "-c", WARM_PROBE, log], capture_output=True, text=True, check=True,
+                           cwd=ROOT, timeout=120, env=env).stdout.split() for _ in range(2)]
+    assert runs[0][0] == "0" and "GameManifest" in runs[0] and "wargame.datafiles" in runs[0]
+    assert runs[1] == ["0"]

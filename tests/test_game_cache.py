@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections import OrderedDict
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,78 @@ def test_a_file_that_is_not_regular_is_not_fingerprinted(tmp_path: Path) -> None
     regular.write_text("x", encoding="utf-8")
     assert _fingerprint([regular]) == _fingerprint([regular]) is not None
     assert _fingerprint([regular, tmp_path / "absent.csv"]) != _fingerprint([regular])
+
+
+# -- between runs (wargame/gamecache.py, issue 30: a check's start-up) ----------------------------------------------
+
+def _next_run(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Forget the games of this process, as a new run would, and record every load from the data files."""
+    import wargame.game as game_module
+
+    monkeypatch.setattr(game_module, "_LOADED", OrderedDict())
+    loads: list[str] = []
+    real = game_module._load_game
+
+    def counted(root: Path, game_id: str) -> tuple[object, bytes | None]:
+        loads.append(game_id)
+        return real(root, game_id)
+
+    monkeypatch.setattr(game_module, "_load_game", counted)
+    return loads
+
+
+def test_a_later_run_takes_the_game_kept_by_an_earlier_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game loaded without a problem is kept in the cache folder; a later run with the same bytes and code takes
+    it from there (equal, its data models' validators never built), and a changed byte is loaded afresh."""
+    monkeypatch.setenv("UMPIRE_CACHE", str(tmp_path / "cache"))
+    root = _copy(tmp_path / "data")
+    first = load_game(root, "moscow")
+    assert list((tmp_path / "cache" / "games").glob("*.pickle"))
+    loads = _next_run(monkeypatch)
+    second = load_game(root, "moscow")
+    assert loads == [] and second is not first and second == first
+    assert second.units_by_id.keys() == first.units_by_id.keys() and second.grid.spec == first.grid.spec
+    units = root / "counters" / "moscow" / "units.csv"
+    units.write_text(units.read_text(encoding="utf-8") + "# one more comment\n", encoding="utf-8")
+    loads = _next_run(monkeypatch)
+    load_game(root, "moscow")
+    assert loads == ["moscow"]
+
+
+def test_a_kept_game_is_read_only_when_safe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache file cut short, written by other code, or writable by other users is not read: the game is loaded
+    from its files; with UMPIRE_CACHE empty nothing is kept."""
+    import wargame.gamecache as gamecache
+
+    monkeypatch.setenv("UMPIRE_CACHE", str(tmp_path / "cache"))
+    root = _copy(tmp_path / "data")
+    load_game(root, "moscow")
+    (kept,) = (tmp_path / "cache" / "games").glob("*.pickle")
+    whole = kept.read_bytes()
+    kept.write_bytes(whole[: len(whole) // 2])
+    loads = _next_run(monkeypatch)
+    assert load_game(root, "moscow").id == "moscow" and loads == ["moscow"]
+    kept.chmod(0o666)  # rewritten whole by the load above, then opened to others
+    loads = _next_run(monkeypatch)
+    load_game(root, "moscow")
+    assert loads == ["moscow"]
+    kept.chmod(0o600)
+    monkeypatch.setattr(gamecache, "code_stamp", lambda: b"other code")
+    loads = _next_run(monkeypatch)
+    load_game(root, "moscow")
+    assert loads == ["moscow"]
+    monkeypatch.setenv("UMPIRE_CACHE", "")
+    shutil.rmtree(tmp_path / "cache")
+    load_game(_copy(tmp_path / "other"), "moscow")
+    assert not (tmp_path / "cache").exists()
+
+
+def test_the_cache_folder_keeps_the_newest_games_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At most GAMES_KEPT games are kept (a test run loads hundreds of copies)."""
+    import wargame.gamecache as gamecache
+
+    monkeypatch.setenv("UMPIRE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(gamecache, "GAMES_KEPT", 2)
+    for n in range(3):
+        load_game(_copy(tmp_path / str(n)), "moscow")
+    assert len(list((tmp_path / "cache" / "games").glob("*.pickle"))) == 2

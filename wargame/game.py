@@ -12,9 +12,8 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from wargame.bundled import game_dir
-from wargame.consistency import cross_check
-from wargame.datafiles import load_csv, load_toml, toml_line
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
+from wargame.gamecache import cached_game, keep_game
 from wargame.gamedata import Game
 from wargame.models import (
     AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, MapManifest, MarkersFile,
@@ -38,6 +37,7 @@ def _collect(errors: list[DataError], load: Callable[[], M]) -> M | None:
 
 def toml_line_of(folder: Path, key: str) -> int | None:
     """The line of a top-level key of a game's game.toml, for an error placed on it."""
+    from wargame.datafiles import toml_line
     try:
         return toml_line((folder / "game.toml").read_text(encoding="utf-8"), (key,))
     except (OSError, UnicodeDecodeError):
@@ -80,26 +80,41 @@ def _fingerprint(files: Iterable[Path]) -> bytes | None:
 
 def load_game(root: Path, game_id: str) -> Game:
     """Load and cross-check a game's data; DataErrors listing every problem found. A game already loaded in this
-    process from the very same bytes is the same object (its data are read again and compared, never trusted): it is
+    process from the very same bytes is the same object, and one kept by an earlier run is read back from the cache
+    folder (wargame/gamecache.py); either way its data are read again and compared, never trusted. It is
     shared, so whoever wants a changed game changes a copy (`copy.copy`, `dataclasses.replace`)."""
     key = (str(root.resolve()), game_id)
     cached = _LOADED.get(key)
     if cached is not None and _fingerprint(cached[1].files.values()) == cached[0]:
         _LOADED.move_to_end(key)
         return cached[1]
+    # An earlier run's game, from the same bytes and the same code: no data file parsed, no validator built.
+    kept = cached_game(root, game_id, _fingerprint)
+    if kept is not None:
+        _keep(key, *kept)
+        return kept[1]
     game, before = _load_game(root, game_id)
     stamp = _fingerprint(game.files.values())
     # Kept only when the files read the same before and after loading (none changed while it was read).
     if stamp is not None and stamp == before:
-        _LOADED[key] = (stamp, game)
-        _LOADED.move_to_end(key)
-        while len(_LOADED) > LOADED_MAX:
-            _LOADED.popitem(last=False)
+        keep_game(root, game_id, list(game.files.values()), stamp, game)
+        _keep(key, stamp, game)
     return game
+
+
+def _keep(key: tuple[str, str], stamp: bytes, game: Game) -> None:
+    """Keep a loaded game for this process, the LOADED_MAX most recent."""
+    _LOADED[key] = (stamp, game)
+    _LOADED.move_to_end(key)
+    while len(_LOADED) > LOADED_MAX:
+        _LOADED.popitem(last=False)
 
 
 def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
     """Load and cross-check a game's data from its files, with their fingerprint as loading began."""
+    # Imported here: a game kept from an earlier run (wargame/gamecache.py) needs neither the parsers nor the checks.
+    from wargame.consistency import cross_check
+    from wargame.datafiles import load_csv, load_toml
     counters = game_dir(root, game_id)
     errors: list[DataError] = []
     manifest = _collect(errors, lambda: load_toml(counters / "game.toml", GameManifest))

@@ -1,0 +1,119 @@
+"""Loaded games kept between runs: a game that loaded and cross-checked without a problem is pickled in the cache
+folder, and a later process takes it from there when every data file and the loading code read the same, so a
+check parses no data file and builds none of the data models' validators (issue 30: start-up)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import stat
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from wargame.gamedata import Game
+
+GAMES_KEPT = 32
+"""Pickled games kept in the cache folder (the newest; a test run loads many copies of the bundled games)."""
+
+Fingerprint = Callable[[Iterable[Path]], "bytes | None"]
+
+
+def cache_dir() -> Path | None:
+    """Where results are kept between runs: $UMPIRE_CACHE, else $XDG_CACHE_HOME/umpire or ~/.cache/umpire; None
+    when UMPIRE_CACHE is empty or there is no home folder (no cache)."""
+    chosen = os.environ.get("UMPIRE_CACHE")
+    if chosen is not None:
+        return Path(chosen) if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / "umpire"
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):
+        return None  # no home to keep a cache in
+    # A home that does not exist is not ours to create (a service account, HOME=/nonexistent): no cache.
+    return home / ".cache" / "umpire" if home.is_dir() else None
+
+
+@lru_cache(maxsize=1)
+def code_stamp() -> bytes:
+    """A digest of what a pickled game's meaning depends on besides its data: the interpreter, pydantic and the
+    source of every module of `wargame` (the game's classes and the loading and cross-checking code)."""
+    import pydantic
+
+    digest = hashlib.blake2b(f"{sys.version}\0{pydantic.VERSION}\0".encode(), digest_size=20)
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    return digest.digest()
+
+
+def _entry(root: Path, game_id: str) -> Path | None:
+    """The cache file of a game of a data folder (named as given: paths in reports are printed as given)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    digest = hashlib.blake2b(code_stamp() + f"\0{root}\0{game_id}".encode("utf-8", "surrogatepass"), digest_size=20)
+    return folder / "games" / f"{digest.hexdigest()}.pickle"
+
+
+def _trusted(info: os.stat_result) -> bool:
+    """A pickle runs code when read: only a regular file of this user that nobody else may write is read."""
+    if not stat.S_ISREG(info.st_mode) or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return False
+    return not hasattr(os, "getuid") or info.st_uid == os.getuid()
+
+
+def cached_game(root: Path, game_id: str, fingerprint: Fingerprint) -> tuple[bytes, Game] | None:
+    """A game pickled by an earlier run, with its files' fingerprint, when they still read the same; else None."""
+    path = _entry(root, game_id)
+    if path is None:
+        return None
+    try:
+        with path.open("rb") as stream:
+            if not _trusted(os.fstat(stream.fileno())):
+                return None
+            # Two pickles, each read with its own memo: the files and their fingerprint, then the game.
+            files, stamp = pickle.load(stream)
+            if not stamp or fingerprint(files) != stamp:
+                return None
+            game = pickle.load(stream)
+    except Exception:  # a file cut short, of other code or unreadable is a miss: a cache never fails a run
+        return None
+    return (stamp, game) if isinstance(game, Game) and isinstance(stamp, bytes) else None
+
+
+def keep_game(root: Path, game_id: str, files: Sequence[Path], stamp: bytes, game: Game) -> None:
+    """Pickle a game just loaded for later runs (nothing when there is no cache folder or it cannot be written)."""
+    path = _entry(root, game_id)
+    if path is None:
+        return
+    try:
+        payload = pickle.dumps((list(files), stamp), pickle.HIGHEST_PROTOCOL) + pickle.dumps(
+            game, pickle.HIGHEST_PROTOCOL)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".part")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(payload)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        _prune(path.parent)
+    # Not kept is only slower: a full disk, a read-only home or an object that does not pickle never fails a run.
+    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return
+
+
+def _prune(folder: Path) -> None:
+    """Remove all but the GAMES_KEPT newest pickled games."""
+    kept = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+    for old in kept[GAMES_KEPT:]:
+        old.unlink(missing_ok=True)
+
+
+__all__ = ["cache_dir", "cached_game", "code_stamp", "keep_game"]
