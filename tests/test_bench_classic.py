@@ -3,12 +3,10 @@ data alone, reproducible, and clean (it fuzzes the classic rule system)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -17,22 +15,14 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.notation.text import parse_text
 from wargame.game import Game
+from bench_support import bench_script
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = ROOT / "bench" / "synthetic_classic.py"
 SEED = 1
 
 
-def _load() -> ModuleType:
-    """bench/synthetic_classic.py as a module (bench/ is a folder of scripts, not a package)."""
-    spec = importlib.util.spec_from_file_location("bench_synthetic_classic", GENERATOR)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-generator = _load()
+generator = bench_script("synthetic_classic", "bench_synthetic_classic")
 
 
 @pytest.fixture(scope="module")

@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -18,6 +16,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.notation.text import parse_text
 from wargame.game import Game
+from bench_support import bench_script
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench" / "adjudicate.py"
@@ -27,16 +26,7 @@ issue 19, seed 1's three turns have one attack and no retreat)."""
 OMAHA_SEED = 1
 
 
-def _load_bench() -> ModuleType:
-    """bench/adjudicate.py as a module (bench/ is a folder of scripts, not a package)."""
-    spec = importlib.util.spec_from_file_location("bench_adjudicate", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
+bench = bench_script("adjudicate", "bench_adjudicate")
 
 
 @pytest.fixture(scope="module")

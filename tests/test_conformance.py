@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -19,23 +16,12 @@ from adjudicator.notation.text import parse_text
 from adjudicator.systems import SYSTEMS, system_for, system_names
 from wargame.bundled import data_root, game_ids
 from wargame.game import Game, load_game
+from bench_support import bench_script
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-BENCH = Path(__file__).resolve().parent.parent / "bench"
 
-
-def _script(name: str) -> ModuleType:
-    """A module of bench/ (a folder of scripts, not a package)."""
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location(f"conformance_{name}", BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _script("adjudicate")
-bench_omaha = _script("synthetic_omaha")
+bench = bench_script("adjudicate", "conformance_adjudicate")
+bench_omaha = bench_script("synthetic_omaha", "conformance_synthetic_omaha")
 
 
 def games_of(system: str) -> list[Game]:
