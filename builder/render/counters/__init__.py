@@ -17,7 +17,7 @@ from PIL import Image
 
 from builder.render.counters.face import Face, image_name, marker_image_name
 from builder.render.counters.markers import marker_back, marker_faces, render_marker, side_colours
-from builder.render.counters.units import CounterStyle, counter_style, render_unit
+from builder.render.counters.units import render_unit
 from wargame.errors import DataError
 from wargame.files import write_atomically
 from wargame.game import Game
@@ -62,7 +62,7 @@ def write_counters(game: Game, out_dir: Path, size_px: int = 75) -> list[Path]:
 
 
 __all__ = [
-    "COUNTER_ACROSS_FLATS", "CounterStyle", "counter_images", "counter_size_px", "counter_style",
+    "COUNTER_ACROSS_FLATS", "counter_images", "counter_size_px",
     "image_name", "marker_back", "marker_faces",
     "marker_image_name", "render_marker", "render_unit", "side_colours", "write_counters",
 ]

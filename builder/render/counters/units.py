@@ -14,16 +14,11 @@ from builder.render.counters.symbols import SYMBOLS, Frame, size_symbol
 from builder.render.ink import PAPER, RGB, cap_height, font_at, readable, rgb, smaller, text_length
 from wargame.errors import DataError
 from wargame.game import Game
-from wargame.faces import CounterFace
 from wargame.models import Unit
 
 MOBILE_RED = "#c8102e"
 LEG_BLACK = "#000000"
 ZOC_BLACK = "#000000"
-
-
-CounterStyle = CounterFace
-"""What a game prints on a unit counter besides symbol, size and values: its data (game.toml's `[counter]`)."""
 
 
 def _hexagon(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -68,11 +63,6 @@ def short_designation(unit: Unit) -> str:
     return unit.id.rsplit("-", 1)[-1]
 
 
-def counter_style(game: Game) -> CounterStyle:
-    """What the game's rule system prints on its unit counters."""
-    return game.manifest.counter
-
-
 def render_unit(game: Game, unit: Unit, face: Face, size_px: int = 75) -> Image.Image:
     """One face of a unit counter: a square RGB image size_px wide."""
     if face not in ("full", "reduced"):
@@ -83,7 +73,7 @@ def render_unit(game: Game, unit: Unit, face: Face, size_px: int = 75) -> Image.
     unit_type = {t.id: t for t in game.manifest.unit_type}.get(unit.type)
     if nationality is None or unit_type is None:
         raise DataError(f"unit {unit.id}: nationality {unit.nationality!r} or type {unit.type!r} is not in game.toml")
-    style = counter_style(game)
+    style = game.manifest.counter  # what the game's counters print (game.toml's [counter])
     names = game.manifest.value_names
     values = unit.full if face == "full" else (unit.reduced or ())
     art = _UnitArt(
