@@ -238,9 +238,10 @@ def _dice_document(verdict: Verdict, fmt: str) -> str:
         return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     totals = f"{s['errors']} error(s), {s['warnings']} warning(s)"
     if fmt == "markdown":
-        lines = [f"# Dice of {verdict.name}\n\n{why}.\n"]
-        lines += [f"- line {c.finding.line}: **{c.finding.severity}** [{c.finding.system} {c.finding.rule}] "
-                  f"{c.finding.message}" for c in verdict.findings]
+        # Every word a log, a ledger's purpose or a file name gave made inert, as in every other verdict.
+        lines = [f"# Dice of {code_span(verdict.name)}\n\n{md_text(why)}.\n"]
+        lines += [f"- line {c.finding.line}: **{c.finding.severity}** [{md_text(c.finding.system)} "
+                  f"{md_text(c.finding.rule)}] {markdown_finding(c.finding)}" for c in verdict.findings]
         return "\n".join([*lines, f"\n{totals}"]) + "\n"
     lines = [line for c in verdict.findings for line in (_head(c), *c.quoted)]
     return "\n".join([*lines, f"note: {why}", f"{s['entries']} entries' dice checked: {totals}"]) + "\n"
