@@ -8,7 +8,6 @@ replayed at all. The HTML page with pictures is umpire.report's, over the same s
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from adjudicator.findings import ChainOrderError, Finding
 from adjudicator.markdown_escape import code_span, text as md_text
 from adjudicator.notation.syntax_errors import quoted_source
+from adjudicator.rendering import SEVERITY_ORDER, json_document, markdown_table, ordered
 from wargame.errors import WargameError
 
 if TYPE_CHECKING:
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from adjudicator.vassal.translate import Note, Translation
 
 Kind = Literal["log", "vassal", "chain", "unread", "dice"]
-SEVERITY_ORDER = {"error": 0, "warning": 1, "note": 2}
 ENDPOINT_REMARK = ("    (VASSAL recorded only where a counter ended in this step; the path is the reader's: see "
                    "`adjudicate convert`)")
 
@@ -108,11 +107,6 @@ def summary(result: Replay[Any]) -> dict[str, Any]:
         "stopped_line": result.stopped_line,
         "reconstructed": sum(1 for f in result.findings if f.is_reconstructed),
     }
-
-
-def ordered(findings: Sequence[Finding]) -> list[Finding]:
-    """Findings in the order every verdict gives them: by line, column, then errors first."""
-    return sorted(findings, key=lambda f: (f.line, f.column, SEVERITY_ORDER[f.severity]))
 
 
 def _step(line: int) -> str:
@@ -235,7 +229,7 @@ def _dice_document(verdict: Verdict, fmt: str) -> str:
     if fmt == "json":
         doc = {"file": verdict.name, "rules_checked": False, "note": why, "errors": s["errors"],
                "warnings": s["warnings"], "findings": [c.finding.as_dict() for c in verdict.findings]}
-        return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return json_document(doc)
     totals = f"{s['errors']} error(s), {s['warnings']} warning(s)"
     if fmt == "markdown":
         # Every word a log, a ledger's purpose or a file name gave made inert, as in every other verdict.
@@ -299,7 +293,7 @@ def render_json(verdict: Verdict) -> str:
     findings = [{**c.finding.as_dict(), "file": c.file} if verdict.kind == "chain" else c.finding.as_dict()
                 for c in verdict.findings]
     doc = {"findings": findings, "summary": verdict.summary, "final_state": verdict.final_state, **verdict.sections}
-    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json_document(doc)
 
 
 def markdown_finding(f: Finding) -> str:
@@ -313,9 +307,9 @@ def render_markdown(verdict: Verdict) -> str:
     if verdict.kind == "unread":
         out = [f"### Umpire verdict: {code_span(verdict.name)}", "",
                f"Nothing could be adjudicated: **{s['errors']} error(s)**.", "",
-               "| line | severity | rule | finding |", "|---:|---|---|---|"]
-        out += [f"| {c.finding.line} | {c.finding.severity} | {c.finding.system} {c.finding.rule} | "
-                f"{markdown_finding(c.finding)} |" for c in verdict.findings]
+               *markdown_table(["line", "severity", "rule", "finding"],
+                               [(c.finding.line, c.finding.severity, f"{c.finding.system} {c.finding.rule}",
+                                 markdown_finding(c.finding)) for c in verdict.findings], right={0})]
         return "\n".join([*out, "", f"Replay stopped: {md_text(s['stopped'])}"]) + "\n"
     if verdict.kind == "chain":
         return _chain_markdown(verdict)
@@ -323,11 +317,10 @@ def render_markdown(verdict: Verdict) -> str:
            f"{s['entries_checked']} of {s['entries']} entries checked over {s['turns_replayed']} turn(s): "
            f"**{s['errors']} error(s)**, {s['warnings']} warning(s), {s['notes']} note(s).", ""]
     if verdict.findings:
-        out += [f"| {'step' if verdict.kind == 'vassal' else 'line'} | severity | rule | finding |",
-                "|---:|---|---|---|"]
-        for c in verdict.findings:
-            f = c.finding
-            out.append(f"| {f.line} | {f.severity} | {md_text(f.system)} {md_text(f.rule)} | {markdown_finding(f)} |")
+        out += markdown_table([("step" if verdict.kind == "vassal" else "line"), "severity", "rule", "finding"],
+                              [(c.finding.line, c.finding.severity, f"{md_text(c.finding.system)} "
+                                f"{md_text(c.finding.rule)}", markdown_finding(c.finding)) for c in verdict.findings],
+                              right={0})
     if s["stopped"] is not None:
         out += ["", f"Replay stopped: {md_text(s['stopped'])}"]
     out += ["", *reconstructed_line(s)] if s["reconstructed"] else []
@@ -345,11 +338,10 @@ def _chain_markdown(verdict: Verdict) -> str:
     out = [f"### Umpire verdict: {len(verdict.files)} logs ({md_text(s['game'])})", "", f"Logs, in order: {names}.",
            "", totals, ""]
     if verdict.findings:
-        out += ["| file | step | severity | rule | finding |", "|---|---|---|---|---|"]
-        for c in verdict.findings:
-            f = c.finding
-            out.append(f"| {code_span(c.file, in_table=True)} | {c.place} | {f.severity} | {f.system} {f.rule} | "
-                       f"{markdown_finding(f)} |")
+        out += markdown_table(["file", "step", "severity", "rule", "finding"],
+                              [(code_span(c.file, in_table=True), c.place, c.finding.severity,
+                                f"{c.finding.system} {c.finding.rule}", markdown_finding(c.finding))
+                               for c in verdict.findings])
     out += ["", *reconstructed_line(s)] if s["reconstructed"] else []
     if s["stopped"] is not None:
         out += ["", f"Replay stopped in {code_span(verdict.stopped_in)}: {md_text(s['stopped'])}"]
