@@ -23,9 +23,9 @@ def ordered(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.line, f.column, SEVERITY_ORDER[f.severity]))
 
 
-def gravest_first(findings: Iterable[Finding]) -> list[Finding]:
-    """The findings of one entry as a page lists them under it: errors first, then by column and rule."""
-    return sorted(findings, key=lambda f: (SEVERITY_ORDER[f.severity], f.column, f.rule))
+def gravity(finding: Finding) -> tuple[int, int, str]:
+    """The order of one entry's findings as a page lists them under it: errors first, then by column and rule."""
+    return SEVERITY_ORDER[finding.severity], finding.column, finding.rule
 
 
 def json_document(document: object) -> str:

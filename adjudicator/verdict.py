@@ -1,22 +1,25 @@
 """One way out (house style 20): a verdict as one document (its findings sorted once, each cited in its own
-file's terms) and a renderer per format: gcc-style text with carets, JSON for tools, Markdown for forum posts.
+file's terms) and a renderer per format: gcc-style text with carets, JSON for tools, Markdown for forum posts, and
+an HTML page (`adjudicator.verdict_html`) with the pictures umpire draws of its entries (`Verdict.pictures`).
 
 A verdict is made from what `adjudicator.sources` read and its replay: one text log, one VASSAL file (its lines
 are VASSAL's steps), a game's files in order (each finding names its file), or a log that could not be
-replayed at all. The HTML page with pictures is umpire.report's, over the same summary.
+replayed at all.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import groupby
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from adjudicator.findings import ChainOrderError, Finding
 from adjudicator.markdown_escape import code_span, text as md_text
 from adjudicator.notation.syntax_errors import quoted_source
-from adjudicator.rendering import SEVERITY_ORDER, json_document, markdown_table, ordered
+from adjudicator.rendering import SEVERITY_ORDER, gravity, json_document, markdown_table, ordered
 from wargame.errors import WargameError
 
 if TYPE_CHECKING:
@@ -29,6 +32,8 @@ if TYPE_CHECKING:
 Kind = Literal["log", "vassal", "chain", "unread", "dice"]
 ENDPOINT_REMARK = ("    (VASSAL recorded only where a counter ended in this step; the path is the reader's: see "
                    "`adjudicate convert`)")
+CONTEXT_LINES = 2
+"""The lines of its file a page shows before and after a finding's line."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,9 @@ class Cited:
     """The lines under it before its basis: the source line and a caret, or what VASSAL showed."""
     remarks: tuple[str, ...] = ()
     """The lines after its basis."""
+    context: tuple[tuple[int, str], ...] = ()
+    """The lines around it in its file (what VASSAL showed around a step), numbered, receipts elided: a page's
+    excerpt."""
 
     @property
     def place(self) -> str:
@@ -79,6 +87,57 @@ class Verdict:
     final_state: object = None
     sections: dict[str, object] = field(default_factory=dict)
     """The JSON document's own sections beside findings, summary and final state (`vassal`, `files`)."""
+    pictures: Pictures | None = None
+    """The pictures of its entries for a page, drawn by umpire (None: a verdict without pictures)."""
+
+    @property
+    def title(self) -> str:
+        """The logs as a page names them: each file's name, in order."""
+        return ", ".join(Path(file).name for file in (self.files or (self.name,)))
+
+    def cite(self, c: Cited) -> str:
+        """A finding's place named for people: `game.log line 12`, `game.vlog step 5` (a chain's file as given)."""
+        return f"{c.file if self.kind == 'chain' else Path(c.file).name} {c.place}"
+
+    def by_entry(self) -> list[tuple[Cited, ...]]:
+        """The findings of each entry (its file and line) in the verdict's order, an entry's gravest first."""
+        return [tuple(sorted(group, key=lambda c: gravity(c.finding)))
+                for _, group in groupby(self.findings, key=lambda c: (c.file, c.finding.line))]
+
+    def pictures_left_out(self) -> str | None:
+        """Which entries have no picture for the cap on pictures, named (None: none left out)."""
+        if self.pictures is None:
+            return None
+        figures = self.pictures.figures
+        cites = [self.cite(group[0]) for group in self.by_entry()
+                 if (group[0].file, group[0].finding.line) in figures
+                 and figures[(group[0].file, group[0].finding.line)] is None]
+        if not cites:
+            return None
+        named = ", ".join(cites[:20]) + (f" and {len(cites) - 20} more" if len(cites) > 20 else "")
+        return (f"the first {self.pictures.cap} entries with findings on the map are pictured; {len(cites)} are not: "
+                f"{named} (docs/limits.md)")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A picture of the position before an entry, drawn for a page: the PNG, its size and its marks' key."""
+
+    png: bytes
+    width: int
+    height: int
+    legend: tuple[tuple[str, str], ...]
+    """Each colour of mark the picture shows (a CSS colour) and what it means, in drawing order."""
+
+
+@dataclass(frozen=True)
+class Pictures:
+    """The pictures of a verdict's entries, by file and line: None where one was due past the cap, no key for an
+    entry whose findings concern no place on the map."""
+
+    figures: Mapping[tuple[str, int], Figure | None]
+    cap: int
+    """How many entries one verdict pictures (docs/limits.md)."""
 
 
 def played_entries(entries: Sequence[Entry]) -> int:
@@ -117,10 +176,22 @@ def _quoted(source: Sequence[str], line: int, column: int) -> tuple[str, ...]:
     return tuple(quoted_source(source[line - 1], column)) if 0 < line <= len(source) else ()
 
 
-def _vassal_cited(f: Finding, file: str, translation: Translation, local: int) -> Cited:
+def _context(lines: Sequence[str], line: int) -> tuple[tuple[int, str], ...]:
+    """The lines around a line of a file, numbered, receipts elided."""
+    from adjudicator.notation.text import elide_receipts
+    return tuple((n, elide_receipts(lines[n - 1])) for n in range(line - CONTEXT_LINES, line + CONTEXT_LINES + 1)
+                 if 0 < n <= len(lines))
+
+
+def _text_cited(f: Finding, file: str, lines: Sequence[str]) -> Cited:
+    return Cited(f, file, None, _quoted(lines, f.line, f.column), context=_context(lines, f.line))
+
+
+def _vassal_cited(f: Finding, file: str, translation: Translation, local: int, steps: Sequence[str]) -> Cited:
     endpoint_steps = {translation.entries[i].line for i in translation.endpoint_moves}
     shown = (f"    VASSAL: {translation.steps[local]}",) if local in translation.steps else ()
-    return Cited(f, file, _step(local), shown, (ENDPOINT_REMARK,) if local in endpoint_steps else ())
+    return Cited(f, file, _step(local), shown, (ENDPOINT_REMARK,) if local in endpoint_steps else (),
+                 _context(steps, local))
 
 
 def verdict_of(source: LogSource, result: Replay[Any]) -> Verdict:
@@ -132,9 +203,10 @@ def verdict_of(source: LogSource, result: Replay[Any]) -> Verdict:
     final = result.system.describe(result.final_state)
     translation = source.translation
     if translation is None:
-        cited = tuple(Cited(f, file, None, _quoted(source.lines, f.line, f.column)) for f in ordered(result.findings))
+        cited = tuple(_text_cited(f, file, source.lines) for f in ordered(result.findings))
         return Verdict("log", file, cited, s, stopped_in=file, final_state=final)
-    return Verdict("vassal", file, tuple(_vassal_cited(f, file, translation, f.line) for f in ordered(result.findings)),
+    return Verdict("vassal", file, tuple(_vassal_cited(f, file, translation, f.line, source.lines)
+                                         for f in ordered(result.findings)),
                    s, f" from {len(translation.steps)} VASSAL step(s)",
                    notes=tuple(ReaderNote(file, _step(n.step), n.message) for n in translation.notes),
                    stopped_in=file, final_state=final, sections={"vassal": vassal_section(translation,
@@ -172,9 +244,9 @@ def _chain_verdict(result: Replay[Any], chain: Chain) -> Verdict:
         part, local = chain.locate(f.line)
         local_f = replace(f, line=local, message=chain.cited(f.message))
         if part.translation is None:
-            cited.append(Cited(local_f, part.name, None, _quoted(part.source, local, f.column)))
+            cited.append(_text_cited(local_f, part.name, part.source))
         else:
-            cited.append(_vassal_cited(local_f, part.name, part.translation, local))
+            cited.append(_vassal_cited(local_f, part.name, part.translation, local, part.source))
     index = min(result.applied, len(result.entries) - 1)
     stopped_in = (chain.locate(result.entries[index].line)[0] if result.entries else chain.parts[-1]).name
     s = summary(result)
@@ -242,7 +314,7 @@ def _dice_document(verdict: Verdict, fmt: str) -> str:
 
 
 def render(verdict: Verdict, fmt: str) -> str:
-    """The verdict in a format: `text`, `json` or `markdown`."""
+    """The verdict in a format: `text`, `json` or `markdown` (the HTML page: `adjudicator.verdict_html`)."""
     if verdict.kind == "dice":
         return _dice_document(verdict, fmt)
     return {"json": render_json, "markdown": render_markdown}.get(fmt, render_text)(verdict)
