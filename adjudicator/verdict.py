@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from adjudicator.findings import ChainOrderError, Finding
 from adjudicator.markdown_escape import code_span, text as md_text
@@ -34,6 +34,28 @@ ENDPOINT_REMARK = ("    (VASSAL recorded only where a counter ended in this step
                    "`adjudicate convert`)")
 CONTEXT_LINES = 2
 """The lines of its file a page shows before and after a finding's line."""
+
+
+class Summary(TypedDict):
+    """A verdict's counts, as the JSON document's `summary` gives them (docs/log-format.md)."""
+
+    game: str | None
+    system: str | None
+    turns_replayed: int
+    entries_checked: int
+    entries: int
+    errors: int
+    warnings: int
+    notes: int
+    findings_by_rule: dict[str, int]
+    """Errors and warnings by `system rule`."""
+    stopped: str | None
+    """Why the replay stopped (None: it went to the end)."""
+    stopped_line: int | None
+    reconstructed: int
+    """How many findings rest on reconstructed data."""
+    stopped_in: NotRequired[str]
+    """A chain's file the replay stopped in."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +98,7 @@ class Verdict:
     name: str
     """The log (or, for a chain, the first and last logs) the summary names."""
     findings: tuple[Cited, ...]
-    summary: dict[str, Any]
+    summary: Summary
     counted_from: str = ""
     """What the entries came from, in the text summary: ` from 58 VASSAL step(s)`, ` from 4 logs`."""
     files: tuple[str, ...] = ()
@@ -147,7 +169,7 @@ def played_entries(entries: Sequence[Entry]) -> int:
     return sum(1 for e in entries if not isinstance(e, (Comment, Header)))
 
 
-def summary(result: Replay[Any]) -> dict[str, Any]:
+def summary(result: Replay[Any]) -> Summary:
     """Turns replayed, entries checked, findings by severity and by rule."""
     from adjudicator.notation.entries import TurnMarker
     turns = [e.turn for e in result.entries if isinstance(e, TurnMarker)]
@@ -275,10 +297,10 @@ def unread_verdict(file: str, errors: Sequence[WargameError], source: Sequence[s
                 for e in errors]
     first = findings[0] if findings else None
     stopped = str(errors[0]) if errors else "the log could not be read"
-    s: dict[str, Any] = {"game": None, "system": None, "turns_replayed": 0, "entries_checked": 0, "entries": 0,
-                         "errors": len(findings), "warnings": 0, "notes": 0,
-                         "findings_by_rule": dict(Counter(f"{f.system} {f.rule}" for f in findings)),
-                         "stopped": stopped, "stopped_line": first.line if first else None, "reconstructed": 0}
+    s: Summary = {"game": None, "system": None, "turns_replayed": 0, "entries_checked": 0, "entries": 0,
+                  "errors": len(findings), "warnings": 0, "notes": 0,
+                  "findings_by_rule": dict(Counter(f"{f.system} {f.rule}" for f in findings)),
+                  "stopped": stopped, "stopped_line": first.line if first else None, "reconstructed": 0}
     cited = tuple(Cited(f, file, None if f.line else "", _quoted(source, f.line, f.column)) for f in findings)
     return Verdict("unread", file, cited, s, stopped_in=file)
 
@@ -287,8 +309,11 @@ def dice_verdict(file: str, entries: int, findings: Sequence[Finding], source: S
     """The verdict on a later exchange checked alone against the game's ledger: its dice only (its rules need
     the exchanges before it)."""
     found = sorted(findings, key=lambda f: (f.line, f.column))
-    s = {"entries": entries, "errors": sum(1 for f in found if f.severity == "error"),
-         "warnings": sum(1 for f in found if f.severity == "warning")}
+    # Only its entries, errors and warnings are reported: its rules were not checked.
+    s: Summary = {"game": None, "system": None, "turns_replayed": 0, "entries_checked": 0, "entries": entries,
+                  "errors": sum(1 for f in found if f.severity == "error"),
+                  "warnings": sum(1 for f in found if f.severity == "warning"), "notes": 0, "findings_by_rule": {},
+                  "stopped": None, "stopped_line": None, "reconstructed": 0}
     why = (f"{file} continues an earlier exchange (it has no [Game] header): only its dice were checked against the "
            "ledger; give the exchanges before it (or the game's folder) to check its rules")
     cited = tuple(Cited(f, file, None, _quoted(source, f.line, f.column)) for f in found)
@@ -326,7 +351,7 @@ def _head(c: Cited) -> str:
     return f"{at}: {f.severity} [{f.system} {f.rule}]: {f.message}"
 
 
-def reconstructed_line(s: dict[str, Any]) -> list[str]:
+def reconstructed_line(s: Summary) -> list[str]:
     """The summary's word on findings resting on reconstructed data (none: no line)."""
     if not s["reconstructed"]:
         return []
