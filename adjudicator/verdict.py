@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 from adjudicator.findings import ChainOrderError, Finding
 from adjudicator.markdown_escape import code_span, text as md_text
 from adjudicator.notation.syntax_errors import quoted_source
-from adjudicator.rendering import SEVERITY_ORDER, gravity, json_document, markdown_table, ordered
+from adjudicator.rendering import gravity, json_document, markdown_table, ordered
 from wargame.errors import WargameError
 
 if TYPE_CHECKING:
