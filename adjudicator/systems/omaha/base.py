@@ -6,10 +6,11 @@ folio is a mixin of `OmahaRules` in its own module, `system.py` puts them on the
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Attack, Loss, TurnMarker
+from adjudicator.notation.entries import Attack, Entry, Loss, TurnMarker
+from adjudicator.registry import Handler
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.omaha.state import OmahaState
@@ -68,6 +69,15 @@ def scenario_of(state: OmahaState) -> Scenario:
 
 class OmahaRules(SeriesRules[OmahaState]):
     """The helpers every Omaha rule area shares."""
+
+    series: Mapping[str, Handler[OmahaState, Entry]] = {}
+    """The series' handlers by name, which Omaha's registry replaces or extends (system.py)."""
+
+    def series_apply(self, name: str, state: OmahaState, entry: Entry) -> OmahaState:
+        """What the series' handler `name` does with an entry (the part of it an Omaha handler keeps)."""
+        apply = self.series[name].apply
+        assert apply is not None, name
+        return apply(state, entry)
 
     def stack_limit(self, state: OmahaState, label: str) -> int:
         """5.3: one unit a hex; 11.2.4: three in an Omaha beach landing hex."""

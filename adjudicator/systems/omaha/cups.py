@@ -123,7 +123,7 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
                                                     "bombardment (11.1.4)")]
         return None
 
-    def _check_markers(self, state: OmahaState, entry: SupportMarkers) -> list[Finding]:
+    def _check_cups(self, state: OmahaState, entry: SupportMarkers) -> list[Finding]:
         """`draw`, `aside`, `lose`: markers drawn from a side's own cups while any are left (7.2,
         11.1.4, 11.2.6), put aside or eliminated only when the rules call for it (11.1.4, 11.2.3, 14.1)."""
         markers = state.game.markers_by_id
@@ -218,14 +218,14 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
         kept += [m for _, m in pending if markers[m].kind == "mines"]
         return evolve(state, drawn=(), mines_aside=tuple(kept), markers_used=tuple(used))
 
-    def _marked(self, state: OmahaState, entry: SupportMarkers) -> OmahaState:
+    def _cups_marked(self, state: OmahaState, entry: SupportMarkers) -> OmahaState:
         """The pools after `draw`, `aside` or `lose` (11.1.4, 11.2.3, 14.1; a draw as 7.2)."""
         markers = state.game.markers_by_id
         side = entry.side or ""
         named = [m for m in entry.markers if m in markers and markers[m].side == side
                  and markers[m].kind in pools.CUP_KINDS]
         if entry.how == "draw":
-            return super()._marked(state, entry)
+            return self.series_apply("markers", state, entry)
         owed = list(state.owed)
         drawn = list(state.drawn)
         kept = list(state.mines_aside)

@@ -7,13 +7,15 @@ folio is added the same way, on `FireAndMovement`, with its own section table.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from adjudicator.contract import MarkerUse, Outcome, Position
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
-    Advance, Attack, Declare, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, TurnMarker,
+    Advance, Attack, Declare, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, SupportMarkers,
+    TurnMarker,
 )
 from adjudicator.registry import Handler
 from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
@@ -34,6 +36,8 @@ from adjudicator.systems.omaha.supply import Supply
 from adjudicator.systems.omaha.victory import Victory
 from adjudicator.systems.omaha.weather import Weather
 from wargame.game import Game
+
+E = TypeVar("E", bound=Entry)
 
 UNCHECKED: dict[str, str] = {
     "place": "11.0-11.2: placements other than set-up, reinforcements and replacements",
@@ -59,9 +63,28 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
 
     def __init__(self) -> None:
         super().__init__()
-        # The folio's registry is the series' with its own entries added (a claim changes nothing: the verdict is
-        # the count's, so it has no apply).
-        self.registry = self.registry.adding(Handler("victory-claim", Declare, "13.0", self._check_claim))
+        # The folio's registry is the series' with Omaha's handlers put in by name (house style 12, 18): each
+        # replacing one keeps the series' check and calls the series' apply for what it extends (`series_apply`);
+        # a claim of victory is added (it changes nothing: the verdict is the count's, so it has no apply).
+        series = self.registry
+        self.series = {h.name: h for h in series.handlers}
+
+        def extending(name: str, apply: Callable[[OmahaState, E], OmahaState]) -> Handler[OmahaState, E]:
+            handler = self.series[name]
+            return Handler(name, handler.entry, handler.clause, handler.check, apply,  # type: ignore[arg-type]
+                           handler.rests_on, handler.tests)
+
+        self.registry = series.replacing("turn", extending("turn", self._turn_begun)) \
+            .replacing("phase", extending("phase", self._phase_begun)) \
+            .replacing("move", extending("move", self._moved)) \
+            .replacing("attack", extending("attack", self._attacked)) \
+            .replacing("place", extending("place", self._placed_unit)) \
+            .replacing("loss", extending("loss", self._lost)) \
+            .replacing("retreat", extending("retreat", self._retreated)) \
+            .replacing("advance", extending("advance", self._advanced)) \
+            .replacing("roll", Handler("roll", RollOff, "log", self._check_rolls, self._rolled)) \
+            .replacing("markers", Handler("markers", SupportMarkers, "7.1", self._check_cups, self._cups_marked)) \
+            .adding(Handler("victory-claim", Declare, "13.0", self._check_claim))
 
     def initial_state(self, game: Game, headers: Sequence[Header]) -> OmahaState:
         """The scenario's set-up (3.0, 11.0): the series' state, with the campaign's rules (14.0, 14.1)."""
@@ -137,7 +160,7 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
                                                     "in it (11.2.4)")]
         return []
 
-    def _check_roll(self, state: OmahaState, entry: RollOff) -> list[Finding]:
+    def _check_rolls(self, state: OmahaState, entry: RollOff) -> list[Finding]:
         """11.2.3: the Pointe du Hoc die before GT 1; 14.1: the weather dice. Combat dice are written
         with their combats."""
         bad = [f"{s} {d}" for s, d in entry.rolls.items() if not 1 <= d <= 6]
@@ -195,55 +218,55 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
             after = evolve(after, last_turn=self.campaign_last_turn(state)[0])  # 14.2: fixed as GT 17 ends
         return after
 
-    def _turn_applied(self, state: OmahaState, entry: TurnMarker) -> OmahaState:
-        after = super()._turn_applied(state, entry)
+    def _turn_begun(self, state: OmahaState, entry: TurnMarker) -> OmahaState:
+        after = self.series_apply("turn", state, entry)
         before_gt1 = state.turn == 0  # 11.2.3: the beach assaults before GT 1 use GT 1's markers.
         return evolve(after, markers_used=state.markers_used if before_gt1 else (), replaced=(),
                       withheld=state.withheld if before_gt1 else (), mines_aside=(), weather=None, weather_rolls=(),
                       owed=(*state.owed, *self._capture_losses(state)),
                       captured=state.captured | {name for name, _ in self._newly_captured(state)})
 
-    def _phase_applied(self, state: OmahaState, entry: StepMarker) -> OmahaState:
+    def _phase_begun(self, state: OmahaState, entry: StepMarker) -> OmahaState:
         if self._next_phase(state, entry.step) is None:
             return state
-        after = super()._phase_applied(state, entry)
+        after = self.series_apply("phase", state, entry)
         markers = state.game.markers_by_id
         return evolve(after, entered=(), landed=frozenset(), supply_losses=frozenset(), late=self._reported_late(state),
                       mines_aside=(*state.mines_aside, *(m for _, m in state.drawn if markers[m].kind == "mines")),
                       owed=() if self.phase_id(state) == "support_fire_marker" else state.owed)
 
-    def _move_applied(self, state: OmahaState, entry: Move) -> OmahaState:
-        after = super()._move_applied(state, entry)
+    def _moved(self, state: OmahaState, entry: Move) -> OmahaState:
+        after = self.series_apply("move", state, entry)
         if after is state:
             return state  # not carried out (written from the wrong hex)
         if state.turn <= 1 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
             after = evolve(after, ranger_moved=state.ranger_moved + len(entry.path) - 1)  # 11.2.3
         return evolve(after, left_beach=self._leaving(state, entry.unit, entry.path))
 
-    def _retreat_applied(self, state: OmahaState, entry: Retreat) -> OmahaState:
-        return evolve(super()._retreat_applied(state, entry), left_beach=self._leaving(state, entry.unit, entry.path))
+    def _retreated(self, state: OmahaState, entry: Retreat) -> OmahaState:
+        return evolve(self.series_apply("retreat", state, entry), left_beach=self._leaving(state, entry.unit, entry.path))
 
-    def _advance_applied(self, state: OmahaState, entry: Advance) -> OmahaState:
-        return evolve(super()._advance_applied(state, entry), left_beach=self._leaving(state, entry.unit, entry.path))
+    def _advanced(self, state: OmahaState, entry: Advance) -> OmahaState:
+        return evolve(self.series_apply("advance", state, entry), left_beach=self._leaving(state, entry.unit, entry.path))
 
-    def _attack_applied(self, state: OmahaState, entry: Attack) -> OmahaState:
-        after = super()._attack_applied(state, entry)
+    def _attacked(self, state: OmahaState, entry: Attack) -> OmahaState:
+        after = self.series_apply("attack", state, entry)
         assaulted = state.assaulted | ({entry.hex} if state.turn == 0 else set())
         landing = state.landing
         if landing is None and self._is_beach_assault(state, entry):
             landing = tuple(sorted(self._landing_counts(state).items()))  # 11.2.1: the landing as it was
         return evolve(after, assaulted=assaulted, landing=landing)
 
-    def _loss_applied(self, state: OmahaState, entry: Loss) -> OmahaState:
+    def _lost(self, state: OmahaState, entry: Loss) -> OmahaState:
         # 12.0: a loss as the Allied player turn ends that no combat claims is the supply loss.
         supply = self._allied_turn_ending(state) and (state.combat is None or self._supply_loss(state, entry.unit))
         if supply:
             state = evolve(state, supply_losses=state.supply_losses | {entry.unit})
         if state.turn == 0 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
             state = evolve(state, ranger_loss=True)  # 11.2.3: the loss written, right or wrong
-        return super()._loss_applied(state, entry)
+        return self.series_apply("loss", state, entry)
 
-    def _place_applied(self, state: OmahaState, entry: Place) -> OmahaState:
+    def _placed_unit(self, state: OmahaState, entry: Place) -> OmahaState:
         game = state.game
         if entry.how == "setup":
             state = evolve(state, set_up=True)
@@ -257,9 +280,9 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
                 state = evolve(state, entered=(*state.entered, (entry.unit, self._entry_cost(state, entry.hex))))
             else:
                 state = evolve(state, landed=state.landed | {entry.unit})
-        return super()._place_applied(state, entry)
+        return self.series_apply("place", state, entry)
 
-    def _roll_applied(self, state: OmahaState, entry: RollOff) -> OmahaState:
+    def _rolled(self, state: OmahaState, entry: RollOff) -> OmahaState:
         """The Pointe du Hoc roll (11.2.3) and the weather rolls (14.1), with what they call for."""
         return self._pdh_rolled(state, entry) if state.turn == 0 else self._weather_rolled(state, entry)
 
