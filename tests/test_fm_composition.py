@@ -29,3 +29,30 @@ def test_no_omaha_class_overrides_a_series_handler() -> None:
     overriding = sorted(f"{cls.__name__}.{name}" for cls in Omaha.__mro__ if cls.__module__.startswith(
         "adjudicator.systems.omaha") for name, value in vars(cls).items() if name in series and inspect.isfunction(value))
     assert overriding == []
+
+
+def test_omaha_optional_rules_are_layers_the_headers_switch_on() -> None:
+    """14.1 and 15.0 put layers on Omaha's registry and hooks when the headers name them; without them the rules
+    are Omaha's own."""
+    from adjudicator.systems.omaha.optional import BASE
+
+    assert OMAHA.layered(frozenset()) == (OMAHA.registry, BASE)
+    registry, hooks = OMAHA.layered(frozenset({"weather", "flak"}))
+    roll = {h.name: h for h in registry.handlers}["roll"]
+    assert roll.check == OMAHA._check_rolls_in_weather and roll.apply == OMAHA._rolled_in_weather
+    assert hooks.weather_owed == OMAHA._weather_owed and hooks.support_value == OMAHA._flak_value
+    assert OMAHA.layered(frozenset({"flak"}))[0] is OMAHA.registry
+
+
+def test_no_series_or_omaha_rule_asks_whether_an_option_is_on() -> None:
+    """Only the layering and the set-up read the headers' optional rules."""
+    import ast
+    from pathlib import Path
+
+    systems = Path(__file__).resolve().parent.parent / "adjudicator" / "systems"
+    asking = [f"{path.parent.name}/{path.name}:{node.lineno}"
+              for path in sorted([*systems.glob("omaha/*.py"), *systems.glob("fire_and_movement/*.py")])
+              if path.name not in ("system.py", "state.py")
+              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              if isinstance(node, ast.Attribute) and node.attr == "optional"]
+    assert asking == []

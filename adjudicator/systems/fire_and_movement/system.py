@@ -102,13 +102,13 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
             state = evolve(state, combat=None)  # the entry is checked as the combat ended
         if isinstance(entry, (TurnMarker, StepMarker)):
             out += self._closing(state, entry)
-        if kind_rules and self._checked(entry):
-            found = self.registry.check(state, entry)
+        if kind_rules and self._checked(state, entry):
+            found = self.registry_of(state).check(state, entry)
             table = state.combat.as_table_says() if state.combat is not None else None
             if table is not None and any(f.severity == "error" for f in found):
                 # An entry that follows the table's result after a wrongly claimed one is not an error; one
                 # that fits neither is judged by the table's result, never the claim's.
-                found = self.registry.check(evolve(state, combat=table), entry)
+                found = self.registry_of(state).check(evolve(state, combat=table), entry)
             if state.undone is not None and self._carries_late(state, entry):
                 late = state.undone
                 found = [self._f("note", "8.0", entry, f"{kind_of(entry)} carries out the result of {late.name}, after "
@@ -174,22 +174,27 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
                 late = state.combat  # 8.0: left undone as the next combat begins; carried out late, or never
             state = evolve(state, combat=None, undone=late)
         if state.undone is not None and self._carries_late(state, entry):
-            after = self.registry.apply(evolve(state, combat=state.undone), entry)
+            after = self.registry_of(state).apply(evolve(state, combat=state.undone), entry)
             return evolve(after, combat=state.combat, undone=after.combat)
-        return self.registry.apply(state, entry)
+        return self.registry_of(state).apply(state, entry)
 
     def _carries_late(self, state: S, entry: Entry) -> bool:
         """Whether an entry carrying out a combat is wrong for the combat under way and right for the one left
         undone when it was declared (8.0; state.undone)."""
-        if not self._checked(entry) or state.undone is None or not isinstance(entry, (Loss, Retreat, Advance,
+        if not self._checked(state, entry) or state.undone is None or not isinstance(entry, (Loss, Retreat, Advance,
                                                                                      StandFast)):
             return False
-        return any(f.severity == "error" for f in self.registry.check(state, entry)) and \
-            not any(f.severity == "error" for f in self.registry.check(evolve(state, combat=state.undone), entry))
+        registry = self.registry_of(state)
+        return any(f.severity == "error" for f in registry.check(state, entry)) and \
+            not any(f.severity == "error" for f in registry.check(evolve(state, combat=state.undone), entry))
 
-    def _checked(self, entry: Entry) -> bool:
-        """Whether a handler of the registry checks an entry's class."""
-        return any(h.check is not None for h in self.registry.for_entry(entry))
+    def _checked(self, state: S, entry: Entry) -> bool:
+        """Whether a handler of the registry in force checks an entry's class."""
+        return any(h.check is not None for h in self.registry_of(state).for_entry(entry))
+
+    def registry_of(self, state: S) -> Registry[S]:
+        """The registry in force in a game: the series' (a folio's optional rules put layers on its own)."""
+        return self.registry
 
     def _move_applied(self, state: S, entry: Move) -> S:
         where = state.location.get(entry.unit)

@@ -13,6 +13,7 @@ from adjudicator.notation.entries import Attack, Entry, Loss, TurnMarker
 from adjudicator.registry import Handler
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.omaha.optional import OptionalHooks
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex
@@ -143,6 +144,9 @@ class OmahaRules(SeriesRules[OmahaState]):
             any(state.location.get(u) == entry.hex and u != ranger for u in entry.attackers)
 
     # -- areas that other areas ask (defined in their own modules) -------------------------------
+    def hooks_of(self, state: OmahaState) -> OptionalHooks:
+        raise NotImplementedError  # system.py: the optional rules' layers in force
+
     def _full_on_arrival(self, state: OmahaState, unit_id: str) -> bool:
         raise NotImplementedError  # arrivals.py
 

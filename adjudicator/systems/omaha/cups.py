@@ -175,18 +175,7 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
     def _owed(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """As the Support Fire Marker Phase ends: the weather rolled (14.1) and every marker the rules
         removed written (11.1.4, 11.2.3, 14.1)."""
-        out = []
-        game = state.game
-        first = game.parameter.get("weather_first_turn", 2)
-        if "weather" in state.optional and isinstance(first, int) and state.turn >= first:
-            if state.weather is None:
-                out.append(self._f("error", "14.1", entry, f"GT {state.turn}'s weather is rolled (the German "
-                                                           "player's die) as the game turn begins"))
-            elif state.weather == "inclement":
-                missing = [s for s in game.manifest.sides if s not in state.weather_rolls]
-                if missing:
-                    out.append(self._f("error", "14.1", entry, f"in inclement weather each side rolls a die for the "
-                                                               f"markers put aside; {' and '.join(missing)} did not"))
+        out = self.hooks_of(state).weather_owed(state, entry)
         owing = Counter((how, side, marker, section) for how, side, marker, section in state.owed)
         for (how, side, marker, section), n in sorted(owing.items()):
             what = marker or "marker(s) picked at random"

@@ -17,17 +17,19 @@ from adjudicator.notation.entries import (
     Advance, Attack, Declare, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, SupportMarkers,
     TurnMarker,
 )
-from adjudicator.registry import Handler
+from adjudicator.registry import Handler, Registry
 from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
 from adjudicator.systems.fire_and_movement.state import evolve
 from adjudicator.systems.fire_and_movement.system import Check, FireAndMovement
 from adjudicator.systems.omaha import boundary
+from adjudicator.systems.omaha import optional as optional_rules
 from adjudicator.systems.omaha.arrivals import Arrivals
 from adjudicator.systems.omaha.base import CAMPAIGN
 from adjudicator.systems.omaha.beach import BeachAssaults
 from adjudicator.systems.omaha.boundary import ScenarioBoundary
 from adjudicator.systems.omaha.campaign import Campaign
 from adjudicator.systems.omaha.cups import Cups
+from adjudicator.systems.omaha.optional import OptionalHooks
 from adjudicator.systems.omaha.pointe_du_hoc import PointeDuHoc
 from adjudicator.systems.omaha.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.omaha.setup import SetUp
@@ -38,6 +40,8 @@ from adjudicator.systems.omaha.weather import Weather
 from wargame.game import Game
 
 E = TypeVar("E", bound=Entry)
+Layer = tuple[Registry[OmahaState], OptionalHooks]
+"""Omaha's registry and optional hooks with some optional rules' layers on."""
 
 UNCHECKED: dict[str, str] = {
     "place": "11.0-11.2: placements other than set-up, reinforcements and replacements",
@@ -85,6 +89,9 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
             .replacing("roll", Handler("roll", RollOff, "log", self._check_rolls, self._rolled)) \
             .replacing("markers", Handler("markers", SupportMarkers, "7.1", self._check_cups, self._cups_marked)) \
             .adding(Handler("victory-claim", Declare, "13.0", self._check_claim))
+        self.layers: dict[str, Callable[[Layer], Layer]] = {"weather": self._weather_layer, "flak": self._flak_layer}
+        """Each optional rule's layer, by its id in game.toml, in the order they are put on."""
+        self._layered: dict[frozenset[str], Layer] = {}
 
     def initial_state(self, game: Game, headers: Sequence[Header]) -> OmahaState:
         """The scenario's set-up (3.0, 11.0): the series' state, with the campaign's rules (14.0, 14.1)."""
@@ -161,16 +168,13 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         return []
 
     def _check_rolls(self, state: OmahaState, entry: RollOff) -> list[Finding]:
-        """11.2.3: the Pointe du Hoc die before GT 1; 14.1: the weather dice. Combat dice are written
+        """11.2.3: the Pointe du Hoc die before GT 1 (14.1's layer adds the weather dice). Combat dice are written
         with their combats."""
         bad = [f"{s} {d}" for s, d in entry.rolls.items() if not 1 <= d <= 6]
         if bad:
             return [self._f("error", "log", entry, f"a die roll is 1 to 6, not {', '.join(bad)}")]
         if state.turn == 0:
             return self._check_pdh_roll(state, entry)
-        weather = self._check_weather_roll(state, entry)
-        if weather is not None:
-            return weather
         return [self._f("error", "log", entry, "no die roll is called for here: combat and bombardment dice are "
                                                "written with their entries ('die N'); 'Roll' records the Pointe du Hoc "
                                                "roll before GT 1 (11.2.3) and, with [Optional \"weather\"], the weather "
@@ -283,8 +287,53 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         return self.series_apply("place", state, entry)
 
     def _rolled(self, state: OmahaState, entry: RollOff) -> OmahaState:
-        """The Pointe du Hoc roll (11.2.3) and the weather rolls (14.1), with what they call for."""
+        """The Pointe du Hoc roll (11.2.3), with what it calls for (14.1's layer adds the weather rolls)."""
+        return self._pdh_rolled(state, entry) if state.turn == 0 else state
+
+    # -- the optional rules' layers (14.1, 15.0), put on by the log's headers ---------------------------------
+    def _check_rolls_in_weather(self, state: OmahaState, entry: RollOff) -> list[Finding]:
+        """14.1's `roll` check: the weather dice as a game turn begins, else `_check_rolls`."""
+        if state.turn != 0 and all(1 <= d <= 6 for d in entry.rolls.values()):
+            weather = self._check_weather_roll(state, entry)
+            if weather is not None:
+                return weather
+        return self._check_rolls(state, entry)
+
+    def _rolled_in_weather(self, state: OmahaState, entry: RollOff) -> OmahaState:
+        """14.1's `roll` application: the Pointe du Hoc roll (11.2.3) and the weather rolls."""
         return self._pdh_rolled(state, entry) if state.turn == 0 else self._weather_rolled(state, entry)
+
+    def _weather_layer(self, layer: Layer) -> Layer:
+        """14.1: the weather dice checked and applied, and owed as the Support Fire Marker Phase ends."""
+        registry, hooks = layer
+        return (registry.replacing("roll", Handler("roll", RollOff, "log", self._check_rolls_in_weather,
+                                                   self._rolled_in_weather)),
+                replace(hooks, weather_owed=self._weather_owed))
+
+    def _flak_layer(self, layer: Layer) -> Layer:
+        """15.0: aircraft markers near German AA/Flak count half."""
+        registry, hooks = layer
+        return registry, replace(hooks, support_value=self._flak_value)
+
+    def layered(self, optional: frozenset[str]) -> Layer:
+        """The registry and hooks with the layers of these optional rules put on Omaha's own, in `LAYERS`' order
+        (made once per set of headers)."""
+        made = self._layered.get(optional)
+        if made is None:
+            made = (self.registry, optional_rules.BASE)
+            for rule, put_on in self.layers.items():
+                if rule in optional:
+                    made = put_on(made)
+            self._layered[optional] = made
+        return made
+
+    def registry_of(self, state: OmahaState) -> Registry[OmahaState]:
+        """Omaha's registry with the layers of the optional rules in force."""
+        return self.layered(state.optional)[0]
+
+    def hooks_of(self, state: OmahaState) -> OptionalHooks:
+        """Omaha's hooks with the layers of the optional rules in force."""
+        return self.layered(state.optional)[1]
 
     # -- the end -----------------------------------------------------------------------------------
     def finish(self, state: OmahaState) -> list[Finding]:

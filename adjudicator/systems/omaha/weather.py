@@ -8,7 +8,7 @@ Rulings: docs/rules-coverage.md's register, rows Omaha 14.1 and Omaha 11.1.2 / 1
 from __future__ import annotations
 
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import RollOff
+from adjudicator.notation.entries import Entry, RollOff
 from adjudicator.systems.fire_and_movement.state import evolve
 from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
@@ -17,7 +17,7 @@ from wargame.models import Marker
 
 
 class Weather(OmahaRules):
-    """14.1 and 15.0."""
+    """14.1 and 15.0: the layers the log's headers put on Omaha's registry and hooks (system.py's `LAYERS`)."""
 
     def allowance(self, state: OmahaState, unit_id: str, weather: bool = True) -> int:
         """The unit's movement allowance, halved rounding up in inclement weather (14.1) unless
@@ -28,9 +28,24 @@ class Weather(OmahaRules):
         return -(-allowance // 2) if halved else allowance
 
     def _weather_due(self, state: OmahaState) -> bool:
-        """14.1: weather is rolled from its first game turn on, when the rule is in force."""
+        """14.1 (its layer's): weather is rolled from its first game turn on."""
         first = state.game.parameter.get("weather_first_turn", 2)
-        return "weather" in state.optional and isinstance(first, int) and state.turn >= first
+        return isinstance(first, int) and state.turn >= first
+
+    def _weather_owed(self, state: OmahaState, entry: Entry) -> list[Finding]:
+        """14.1 (its layer's hook) as the Support Fire Marker Phase ends: the weather rolled, and in inclement
+        weather each side's die for the markers put aside."""
+        if not self._weather_due(state):
+            return []
+        if state.weather is None:
+            return [self._f("error", "14.1", entry, f"GT {state.turn}'s weather is rolled (the German player's die) "
+                                                    "as the game turn begins")]
+        if state.weather == "inclement":
+            missing = [s for s in state.game.manifest.sides if s not in state.weather_rolls]
+            if missing:
+                return [self._f("error", "14.1", entry, f"in inclement weather each side rolls a die for the "
+                                                        f"markers put aside; {' and '.join(missing)} did not")]
+        return []
 
     def _check_weather_roll(self, state: OmahaState, entry: RollOff) -> list[Finding] | None:
         """14.1: the German weather die as a game turn begins and, in inclement weather, one die each
@@ -52,9 +67,7 @@ class Weather(OmahaRules):
         return None
 
     def _weather_rolled(self, state: OmahaState, entry: RollOff) -> OmahaState:
-        """14.1: the weather, then the markers each side puts aside in inclement weather."""
-        if "weather" not in state.optional:
-            return state
+        """14.1 (its layer's): the weather, then the markers each side puts aside in inclement weather."""
         if state.weather is None and "German" in entry.rolls:
             inclement = entry.rolls["German"] == state.game.parameter.get("weather_inclement_roll", 6)
             return evolve(state, weather="inclement" if inclement else "fair")
@@ -70,8 +83,13 @@ class Weather(OmahaRules):
         return state
 
     def support_value(self, state: OmahaState, marker: Marker, applied: int, target: Hex) -> int:
-        """15.0: aircraft markers in or next to a German AA/Flak unit's hex count half, rounded up."""
-        if marker.icon == "aircraft" and "flak" in state.optional and self._flak_near(state, target):
+        """A marker's value with the optional rules in force (15.0's layer halves aircraft near flak)."""
+        return self.hooks_of(state).support_value(state, marker, applied, target)
+
+    def _flak_value(self, state: OmahaState, marker: Marker, applied: int, target: Hex) -> int:
+        """15.0 (its layer's hook): aircraft markers in or next to a German AA/Flak unit's hex count half, rounded
+        up."""
+        if marker.icon == "aircraft" and self._flak_near(state, target):
             return -(-applied // 2)
         return applied
 
