@@ -40,7 +40,7 @@ def test_omaha_optional_rules_are_layers_the_headers_switch_on() -> None:
     registry, hooks = OMAHA.layered(frozenset({"weather", "flak"}))
     roll = {h.name: h for h in registry.handlers}["roll"]
     assert roll.check == OMAHA._check_rolls_in_weather and roll.apply == OMAHA._rolled_in_weather
-    assert hooks.weather_owed == OMAHA._weather_owed and hooks.support_value == OMAHA._flak_value
+    assert hooks.weather_owed == OMAHA.weather._weather_owed and hooks.support_value == OMAHA.weather._flak_value
     assert OMAHA.layered(frozenset({"flak"}))[0] is OMAHA.registry
 
 

@@ -5,6 +5,8 @@ folio is a mixin of `OmahaRules` in its own module, `system.py` puts them on the
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
@@ -18,6 +20,12 @@ from adjudicator.systems.omaha.state import OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.models import Arrival
+
+if TYPE_CHECKING:
+    from adjudicator.systems.omaha.campaign import Campaign
+    from adjudicator.systems.omaha.victory import Victory
+    from adjudicator.systems.omaha.weather import Weather
+    from adjudicator.systems.omaha.boundary import ScenarioBoundary
 
 BEACH_STACK = 3
 """11.2.4: beach landing hexes take up to three units."""
@@ -73,6 +81,10 @@ class OmahaRules(SeriesRules[OmahaState]):
 
     series: Mapping[str, Handler[OmahaState, Entry]] = {}
     """The series' handlers by name, which Omaha's registry replaces or extends (system.py)."""
+    campaign: Campaign
+    victory: Victory
+    weather: Weather
+    boundary: ScenarioBoundary
 
     def series_apply(self, name: str, state: OmahaState, entry: Entry) -> OmahaState:
         """What the series' handler `name` does with an entry (the part of it an Omaha handler keeps)."""
@@ -152,15 +164,6 @@ class OmahaRules(SeriesRules[OmahaState]):
 
     def supplied(self, state: OmahaState, targets: frozenset[Hex] | None = None) -> frozenset[Hex]:
         raise NotImplementedError  # supply.py
-
-    def captured(self, state: OmahaState, labels: Iterable[str]) -> list[str]:
-        raise NotImplementedError  # victory.py
-
-    def verdict(self, state: OmahaState) -> tuple[str, str]:
-        raise NotImplementedError  # victory.py
-
-    def final_verdict(self, state: OmahaState) -> tuple[str, str] | None:
-        raise NotImplementedError  # campaign.py
 
     def _check_pdh_loss(self, state: OmahaState, entry: Loss) -> list[Finding]:
         raise NotImplementedError  # pointe_du_hoc.py

@@ -3,13 +3,17 @@ boundary lines of the map's data."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Move, Place, Retreat
 from adjudicator.systems.fire_and_movement.movement import BARRED
-from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import Beyond, OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex
+
+if TYPE_CHECKING:
+    from adjudicator.systems.omaha.system import Omaha
 
 
 def out_of_play(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex]:
@@ -65,8 +69,12 @@ def playable(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex] | Non
     return frozenset(seen)
 
 
-class ScenarioBoundary(OmahaRules):
+class ScenarioBoundary:
     """10.1: no unit west of the scenario boundary (not in the campaign game, 14.0 a)."""
+
+    def __init__(self, rules: Omaha) -> None:
+        self.rules = rules
+        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     def off_limits(self, state: OmahaState) -> frozenset[Hex]:
         """10.1: retreats never count a hex beyond the boundary as open."""
@@ -79,9 +87,9 @@ class ScenarioBoundary(OmahaRules):
             [entry.hex] if entry.hex is not None else []
         if state.beyond.labels.isdisjoint(labels):
             return []
-        west = [label for label in labels if self._out_of_play(state, label)]
+        west = [label for label in labels if self.rules._out_of_play(state, label)]
         if not west:
             return []
         unit = getattr(entry, "unit", "")
-        return [self._f("error", "10.1", entry, f"{unit} enters {west[0]}, west of the scenario boundary (the "
+        return [self.rules._f("error", "10.1", entry, f"{unit} enters {west[0]}, west of the scenario boundary (the "
                                                 "Douve and Taute from 2108 to 0805, and the hexes 0705 to 0104)")]

@@ -38,6 +38,8 @@ from adjudicator.systems.omaha.supply import Supply
 from adjudicator.systems.omaha.victory import Victory
 from adjudicator.systems.omaha.weather import Weather
 from wargame.game import Game
+from wargame.hexes import Hex
+from wargame.models import Marker
 
 E = TypeVar("E", bound=Entry)
 Layer = tuple[Registry[OmahaState], OptionalHooks]
@@ -50,8 +52,7 @@ UNCHECKED: dict[str, str] = {
 """The sections governing entries this version applies without checking, by kind."""
 
 
-class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, Victory, Campaign, Weather,
-            FireAndMovement[OmahaState]):
+class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMovement[OmahaState]):
     """The Fire & Movement series with Omaha Beach's exclusive rules."""
 
     name = "omaha"
@@ -67,6 +68,10 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
 
     def __init__(self) -> None:
         super().__init__()
+        self.campaign = Campaign(self)
+        self.victory = Victory(self)
+        self.weather = Weather(self)
+        self.boundary = ScenarioBoundary(self)
         # The folio's registry is the series' with Omaha's handlers put in by name (house style 12, 18): each
         # replacing one keeps the series' check and calls the series' apply for what it extends (`series_apply`);
         # a claim of victory is added (it changes nothing: the verdict is the count's, so it has no apply).
@@ -88,7 +93,7 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
             .replacing("advance", extending("advance", self._advanced)) \
             .replacing("roll", Handler("roll", RollOff, "log", self._check_rolls, self._rolled)) \
             .replacing("markers", Handler("markers", SupportMarkers, "7.1", self._check_cups, self._cups_marked)) \
-            .adding(Handler("victory-claim", Declare, "13.0", self._check_claim))
+            .adding(Handler("victory-claim", Declare, "13.0", self.victory._check_claim))
         self.layers: dict[str, Callable[[Layer], Layer]] = {"weather": self._weather_layer, "flak": self._flak_layer}
         """Each optional rule's layer, by its id in game.toml, in the order they are put on."""
         self._layered: dict[frozenset[str], Layer] = {}
@@ -101,6 +106,31 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         # 14.1: optional in a single scenario only, part of the campaign's rules; 14.0 a: no
         # scenario boundary in the campaign game (10.1 is the scenario's).
         return evolve(state, optional=state.optional | {"weather"})
+
+    # -- the rule areas' answers to the series' hooks --------------------------------------------------------------
+    def allowance(self, state: OmahaState, unit_id: str, weather: bool = True) -> int:
+        """What weather.py's Weather answers."""
+        return self.weather.allowance(state, unit_id, weather)
+
+    def support_value(self, state: OmahaState, marker: Marker, applied: int, target: Hex) -> int:
+        """What weather.py's Weather answers."""
+        return self.weather.support_value(state, marker, applied, target)
+
+    def allowance_rule(self, state: OmahaState, unit_id: str) -> str | None:
+        """Weather (weather.py): 14.1 while inclement weather halves the unit's allowance."""
+        return self.weather.allowance_rule(state, unit_id)
+
+    def support_value_unmet(self, state: OmahaState, marker: Marker, applied: int) -> int:
+        """What weather.py's Weather answers."""
+        return self.weather.support_value_unmet(state, marker, applied)
+
+    def support_value_rule(self) -> str | None:
+        """Weather (weather.py): 15.0 is the clause that changes marker values (its flak halving)."""
+        return self.weather.support_value_rule()
+
+    def off_limits(self, state: OmahaState) -> frozenset[Hex]:
+        """ScenarioBoundary (boundary.py): 10.1: retreats never count a hex beyond the boundary as open."""
+        return self.boundary.off_limits(state)
 
     # -- check -------------------------------------------------------------------------------------
     def closing(self, state: OmahaState, entry: Entry) -> list[Finding]:
@@ -121,12 +151,12 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         out = []
         if entry.turn > scenario.last_turn and not self._campaign(state):
             out.append(self._f("error", "10.2", entry, f"the scenario ends with GT {scenario.last_turn}"))
-        return out + self._check_campaign_turn(state, entry)
+        return out + self.campaign._check_campaign_turn(state, entry)
 
     def entry_checks(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """10.1 for every entry that puts a unit somewhere."""
         if isinstance(entry, (Move, Retreat, Advance, Place)):
-            return self._check_boundary(state, entry)
+            return self.boundary._check_boundary(state, entry)
         return []
 
     def place_checks(self) -> dict[str, Check[OmahaState]]:
@@ -219,7 +249,7 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
                                                                                 f"the Allies at the end of GT {state.turn}"))
         if self._campaign(state) and state.last_turn is None and \
                 state.turn == self._campaign_number(state, "campaign_base_last_turn", 17):
-            after = evolve(after, last_turn=self.campaign_last_turn(state)[0])  # 14.2: fixed as GT 17 ends
+            after = evolve(after, last_turn=self.campaign.campaign_last_turn(state)[0])  # 14.2: fixed as GT 17 ends
         return after
 
     def _turn_begun(self, state: OmahaState, entry: TurnMarker) -> OmahaState:
@@ -294,26 +324,26 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
     def _check_rolls_in_weather(self, state: OmahaState, entry: RollOff) -> list[Finding]:
         """14.1's `roll` check: the weather dice as a game turn begins, else `_check_rolls`."""
         if state.turn != 0 and all(1 <= d <= 6 for d in entry.rolls.values()):
-            weather = self._check_weather_roll(state, entry)
+            weather = self.weather._check_weather_roll(state, entry)
             if weather is not None:
                 return weather
         return self._check_rolls(state, entry)
 
     def _rolled_in_weather(self, state: OmahaState, entry: RollOff) -> OmahaState:
         """14.1's `roll` application: the Pointe du Hoc roll (11.2.3) and the weather rolls."""
-        return self._pdh_rolled(state, entry) if state.turn == 0 else self._weather_rolled(state, entry)
+        return self._pdh_rolled(state, entry) if state.turn == 0 else self.weather._weather_rolled(state, entry)
 
     def _weather_layer(self, layer: Layer) -> Layer:
         """14.1: the weather dice checked and applied, and owed as the Support Fire Marker Phase ends."""
         registry, hooks = layer
         return (registry.replacing("roll", Handler("roll", RollOff, "log", self._check_rolls_in_weather,
                                                    self._rolled_in_weather)),
-                replace(hooks, weather_owed=self._weather_owed))
+                replace(hooks, weather_owed=self.weather._weather_owed))
 
     def _flak_layer(self, layer: Layer) -> Layer:
         """15.0: aircraft markers near German AA/Flak count half."""
         registry, hooks = layer
-        return registry, replace(hooks, support_value=self._flak_value)
+        return registry, replace(hooks, support_value=self.weather._flak_value)
 
     def layered(self, optional: frozenset[str]) -> Layer:
         """The registry and hooks with the layers of these optional rules put on Omaha's own, in `LAYERS`' order
@@ -347,10 +377,10 @@ class Omaha(ScenarioBoundary, SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups,
         else:
             last = next(sc.last_turn for sc in state.game.manifest.scenario if sc.id == state.scenario)
             if state.turn == last and self.phase_id(state) == "game_turn_end" and state.scenario == "beach_to_bocage":
-                winner, reason = self.verdict(state)
+                winner, reason = self.victory.verdict(state)
                 out.append(self.table.finding("note", "13.0", 0, 1, f"at the end of GT {last} the {winner} player "
                                                                    f"wins: {reason}"))
-            out += self._campaign_finish(state)
+            out += self.campaign._campaign_finish(state)
         return out + super().finish(state)
 
     # -- the engine's contract ---------------------------------------------------------------------

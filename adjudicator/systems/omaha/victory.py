@@ -4,21 +4,29 @@ supply, and two Allied units next to St-Lô)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collections.abc import Iterable
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Declare
-from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.errors import did_you_mean
+
+if TYPE_CHECKING:
+    from adjudicator.systems.omaha.system import Omaha
 
 STRATEGIC, OPERATIONAL = "strategic", "operational"
 """The levels of victory the rules name: the German's at once when no beach landing hex is left (13.0, 14.3),
 and the German's when the Allies fall short at the end (13.0, 14.3); the Allied victory has none."""
 
 
-class Victory(OmahaRules):
+class Victory:
     """13.0 (and what 14.2, 14.3 count with it: captured hexes)."""
+
+    def __init__(self, rules: Omaha) -> None:
+        self.rules = rules
+        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     def verdict(self, state: OmahaState) -> tuple[str, str]:
         """13.0 at the end of the last game turn: the winner and why."""
@@ -30,7 +38,7 @@ class Victory(OmahaRules):
         missing = [label for label in objectives if label not in held]
         st_lo = [grid.hex_of(label) for label in game.areas_by_id["st_lo"].hexes]
         beside = sorted(u for u, w in state.location.items() if grid.is_label(w)
-                        and self._unit(state, u).side == "Allied" and any(grid.hex_of(w).is_adjacent(h) for h in st_lo))
+                        and self.rules._unit(state, u).side == "Allied" and any(grid.hex_of(w).is_adjacent(h) for h in st_lo))
         if not missing and len(beside) >= 2:
             return "Allied", (f"Treviers, Isigny and Caumont captured and in supply, and {len(beside)} units next to "
                               f"St-Lô ({', '.join(beside)})")
@@ -45,9 +53,9 @@ class Victory(OmahaRules):
         """The hexes among `labels` the Allies have captured: occupied or last occupied by them, and
         able to trace a line of supply (12.0) (13.0, 14.2, 14.3)."""
         grid = state.game.grid
-        allied_at = {w for u, w in state.location.items() if self._unit(state, u).side == "Allied"}
+        allied_at = {w for u, w in state.location.items() if self.rules._unit(state, u).side == "Allied"}
         held = sorted(label for label in set(labels) if label in allied_at or state.controlled.get(label) == "Allied")
-        supplied = self.supplied(state, frozenset(grid.hex_of(label) for label in held))
+        supplied = self.rules.supplied(state, frozenset(grid.hex_of(label) for label in held))
         return [label for label in held if grid.hex_of(label) in supplied]
 
     def _check_claim(self, state: OmahaState, entry: Declare) -> list[Finding]:
@@ -55,24 +63,24 @@ class Victory(OmahaRules):
         beach landing hex is left as a game turn ends (13.0, 14.3), else the verdict at the end of the last game
         turn (13.0, or the campaign's, 14.2 and 14.3), in its Game Turn End Phase or after it."""
         if entry.what != "victory":
-            return [self._f("error", "log", entry, f"Omaha knows one declaration, 'victory', not {entry.what!r}"
+            return [self.rules._f("error", "log", entry, f"Omaha knows one declaration, 'victory', not {entry.what!r}"
                                                    f"{did_you_mean(entry.what, ['victory'])}")]
         if entry.points:
-            return [self._f("error", "log", entry, "Omaha counts no victory points (13.0, 14.3): write 'declare "
+            return [self.rules._f("error", "log", entry, "Omaha counts no victory points (13.0, 14.3): write 'declare "
                                                    "victory' with the level, if any")]
-        section = "14.3" if self._campaign(state) else "13.0"
+        section = "14.3" if self.rules._campaign(state) else "13.0"
         side = entry.side or "?"
-        at_end = self.phase_id(state) == "game_turn_end"
-        final = self.final_verdict(state) if at_end else None
+        at_end = self.rules.phase_id(state) == "game_turn_end"
+        final = self.rules.campaign.final_verdict(state) if at_end else None
         level: str | None
         if state.victory is not None:
             winner, section, level, why = state.victory.winner, state.victory.section, STRATEGIC, state.victory.reason
-        elif at_end and state.turn and not self.landing_hexes(state):
+        elif at_end and state.turn and not self.rules.landing_hexes(state):
             winner, level, why = "German", STRATEGIC, f"no beach landing hex is left to the Allies at GT {state.turn}'s end"
         elif final is not None:
             winner, level, why = final[0], OPERATIONAL if final[0] == "German" else None, final[1]
         else:
-            return [self._f("error", section, entry, f"{self._where(state)}: {side} claims victory, but the game is not "
+            return [self.rules._f("error", section, entry, f"{self.rules._where(state)}: {side} claims victory, but the game is not "
                                                      "over: a beach landing hex is left to the Allies, and this is not "
                                                      "the end of the last game turn")]
         wrong = [f"the {winner} player wins"] if winner != side else []
@@ -81,4 +89,4 @@ class Victory(OmahaRules):
                          f"{section} names no level for the {winner} victory, not {entry.level}")
         if not wrong:
             return []
-        return [self._f("error", section, entry, f"{side} claims victory, but {'; '.join(wrong)}: {why}")]
+        return [self.rules._f("error", section, entry, f"{side} claims victory, but {'; '.join(wrong)}: {why}")]
