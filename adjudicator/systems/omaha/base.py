@@ -22,6 +22,10 @@ from wargame.hexes import Hex
 from wargame.models import Arrival
 
 if TYPE_CHECKING:
+    from adjudicator.systems.omaha.beach import BeachAssaults
+    from adjudicator.systems.omaha.arrivals import Arrivals
+    from adjudicator.systems.omaha.pointe_du_hoc import PointeDuHoc
+    from adjudicator.systems.omaha.setup import SetUp
     from adjudicator.systems.omaha.campaign import Campaign
     from adjudicator.systems.omaha.victory import Victory
     from adjudicator.systems.omaha.weather import Weather
@@ -81,6 +85,10 @@ class OmahaRules(SeriesRules[OmahaState]):
 
     series: Mapping[str, Handler[OmahaState, Entry]] = {}
     """The series' handlers by name, which Omaha's registry replaces or extends (system.py)."""
+    assaults: BeachAssaults
+    arrivals: Arrivals
+    setup: SetUp
+    pdh: PointeDuHoc
     campaign: Campaign
     victory: Victory
     weather: Weather
@@ -159,14 +167,5 @@ class OmahaRules(SeriesRules[OmahaState]):
     def hooks_of(self, state: OmahaState) -> OptionalHooks:
         raise NotImplementedError  # system.py: the optional rules' layers in force
 
-    def _full_on_arrival(self, state: OmahaState, unit_id: str) -> bool:
-        raise NotImplementedError  # arrivals.py
-
     def supplied(self, state: OmahaState, targets: frozenset[Hex] | None = None) -> frozenset[Hex]:
         raise NotImplementedError  # supply.py
-
-    def _check_pdh_loss(self, state: OmahaState, entry: Loss) -> list[Finding]:
-        raise NotImplementedError  # pointe_du_hoc.py
-
-    def _check_pdh_done(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
-        raise NotImplementedError  # pointe_du_hoc.py

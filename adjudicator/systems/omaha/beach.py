@@ -7,6 +7,8 @@ Rulings: docs/rules-coverage.md's register, rows Omaha 11.2.1, 11.2.3, 11.2.4.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collections import Counter
 from collections.abc import Sequence
 
@@ -14,8 +16,10 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Entry, Loss, Move, Retreat
 from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
 from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
-from adjudicator.systems.omaha.base import OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
+
+if TYPE_CHECKING:
+    from adjudicator.systems.omaha.system import Omaha
 
 
 BEACH_ASSAULT = SpecialAttack("beach assault", "11.2.3")
@@ -23,25 +27,29 @@ BEACH_ASSAULT = SpecialAttack("beach assault", "11.2.3")
 retreat result reduces every assaulting unit."""
 
 
-class BeachAssaults(OmahaRules):
+class BeachAssaults:
     """11.2.1, 11.2.3, 11.2.4."""
+
+    def __init__(self, rules: Omaha) -> None:
+        self.rules = rules
+        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     def is_special_attack(self, state: OmahaState, entry: Attack) -> SpecialAttack | None:
         """11.2.3: a beach assault has no defender and no advance."""
-        return BEACH_ASSAULT if self._is_beach_assault(state, entry) else None
+        return BEACH_ASSAULT if self.rules._is_beach_assault(state, entry) else None
 
     def special_audit(self, state: OmahaState, entry: Attack) -> FmAudit | None:
         """11.2.3: a beach assault's arithmetic."""
-        return self.beach_audit(state, entry) if self._is_beach_assault(state, entry) else None
+        return self.beach_audit(state, entry) if self.rules._is_beach_assault(state, entry) else None
 
     def folio_attack(self, state: OmahaState, entry: Attack) -> list[Finding] | None:
         """11.2.3: a beach assault is checked by its own rules; before GT 1 it is the only attack."""
-        if self._is_beach_assault(state, entry):
+        if self.rules._is_beach_assault(state, entry):
             return self._check_beach_assault(state, entry)
         if state.turn == 0 and state.phase is None:
             # The landing allows the Allied player's attacks (game.toml's `entries`) for the beach assaults
             # only; any other attack waits for a Combat Phase (8.2).
-            return [self._f("error", "8.2", entry, f"before GT 1 the only attacks are the beach assaults, each from "
+            return [self.rules._f("error", "8.2", entry, f"before GT 1 the only attacks are the beach assaults, each from "
                                                    f"a beach landing hex its units hold (11.2.3); {entry.hex} is not "
                                                    "one: attacks wait for a Combat Phase (8.2)")]
         return None
@@ -49,7 +57,7 @@ class BeachAssaults(OmahaRules):
     def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[Finding]:
         """11.2.1: the landed units' beach assault was their only action of GT 1."""
         if self._landed_on_gt1(state, unit_id):
-            return [self._f("error", "11.2.1", entry, f"{unit_id} landed on the beach; its beach assault was its "
+            return [self.rules._f("error", "11.2.1", entry, f"{unit_id} landed on the beach; its beach assault was its "
                                                     "only action of GT 1 (11.2.1)")]
         return []
 
@@ -57,10 +65,10 @@ class BeachAssaults(OmahaRules):
         """11.2.4: one unit of a beach landing stack attacks a given hex."""
         out = []
         stacked = Counter(state.location[u] for u in dict.fromkeys(entry.attackers)
-                          if state.location.get(u) in self.landing_hexes(state))
+                          if state.location.get(u) in self.rules.landing_hexes(state))
         for where, n in sorted(stacked.items()):
             if n > 1:
-                out.append(self._f("error", "11.2.4", entry, f"{n} units of the stack in {where} attack {entry.hex}; "
+                out.append(self.rules._f("error", "11.2.4", entry, f"{n} units of the stack in {where} attack {entry.hex}; "
                                                            "outside a beach assault one unit of a beach landing stack "
                                                            "attacks a given hex (11.2.4)"))
         return out
@@ -70,10 +78,10 @@ class BeachAssaults(OmahaRules):
         if not state.left_beach:
             return []
         out = []
-        for where, here in self._crowded(state):
+        for where, here in self.rules._crowded(state):
             again = sorted(u for u in here if u in state.left_beach)
-            if again and len(here) <= self.stack_limit(state, where):
-                out.append(self._f("error", "11.2.1", entry, f"{self._where(state)} ends with {', '.join(again)} "
+            if again and len(here) <= self.rules.stack_limit(state, where):
+                out.append(self.rules._f("error", "11.2.1", entry, f"{self.rules._where(state)} ends with {', '.join(again)} "
                                                            f"stacked in {where}; a unit that has left a beach landing "
                                                            "hex never stacks again (11.2.1)"))
         return out
@@ -81,11 +89,11 @@ class BeachAssaults(OmahaRules):
     def untouched(self, state: OmahaState, combat: FmCombat, entry: Loss | Retreat) -> Finding | None:
         """11.2.3, 11.2.4: a unit of a beach landing stack that did not defend it takes none of the result: its
         loss or retreat breaks the stack rule (11.2.3 for a bombardment, 11.2.4 for an attack), not 8.1.3 or 8.2.4."""
-        if state.location.get(entry.unit) != combat.hex or combat.hex not in self.landing_hexes(state):
+        if state.location.get(entry.unit) != combat.hex or combat.hex not in self.rules.landing_hexes(state):
             return None
         section = "11.2.3" if combat.bombardment else "11.2.4"
         what = "loses a step" if isinstance(entry, Loss) else "retreats"
-        return self._f("error", section, entry, f"{entry.unit} {what}, but the stack in {combat.hex} defended "
+        return self.rules._f("error", section, entry, f"{entry.unit} {what}, but the stack in {combat.hex} defended "
                                                 f"{combat.name} with {', '.join(combat.defenders)} alone, the only "
                                                 f"unit its result touches ({section})")
 
@@ -110,36 +118,36 @@ class BeachAssaults(OmahaRules):
         game = state.game
         target = game.grid.hex_of(entry.hex)
         attackers = [(u, target, unit_values(game, u, u in state.depleted)[0]) for u in entry.attackers]
-        line = "beach_ezoc" if target in self.ezoc(state, "Allied") else "beach_no_ezoc"
-        result = audit(game, target, attackers, [], self._supports(state, entry, target), False, entry.die, "Allied",
+        line = "beach_ezoc" if target in self.rules.ezoc(state, "Allied") else "beach_no_ezoc"
+        result = audit(game, target, attackers, [], self.rules._supports(state, entry, target), False, entry.die, "Allied",
                        lines=[line], lines_why="a beach assault against a defence of zero (11.2.3)")
         return result
 
     def _check_beach_assault(self, state: OmahaState, entry: Attack) -> list[Finding]:
         """11.2.3: every unit on the beach hex assaults; naval gunfire only on GT 1 (11.2.7)."""
         out = []
-        here = sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side == "Allied")
+        here = sorted(u for u, w in state.location.items() if w == entry.hex and self.rules._unit(state, u).side == "Allied")
         missing = [u for u in here if u not in entry.attackers]
         if missing:
-            out.append(self._f("error", "11.2.3", entry, f"every unit on {entry.hex} takes part in its beach assault: "
+            out.append(self.rules._f("error", "11.2.3", entry, f"every unit on {entry.hex} takes part in its beach assault: "
                                                        f"{', '.join(missing)} is missing (11.2.3)"))
         strangers = [u for u in entry.attackers if u not in here]
         if strangers:
-            out.append(self._f("error", "11.2.3", entry, f"{', '.join(strangers)} is not on {entry.hex} (11.2.3)"))
-        out += self._check_support(state, entry, "Allied")
+            out.append(self.rules._f("error", "11.2.3", entry, f"{', '.join(strangers)} is not on {entry.hex} (11.2.3)"))
+        out += self.rules._check_support(state, entry, "Allied")
         if out:
             return out
         result = self.beach_audit(state, entry)
-        return out + self.with_basis(state, entry, result, self._claims(entry, result, "11.2.3"))
+        return out + self.rules.with_basis(state, entry, result, self.rules._claims(entry, result, "11.2.3"))
 
     def _landed_on_gt1(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.1: during GT 1, an assault unit that landed on a beach hex (not the Rangers, whom
         11.2.3 governs): its movement ended and its beach assault was its only action."""
-        return state.turn == 1 and state.set_up and self._setup_box(state, unit_id) in self._assault_boxes(state) \
-            and unit_id != self._ranger(state)
+        return state.turn == 1 and state.set_up and self.rules._setup_box(state, unit_id) in self.rules._assault_boxes(state) \
+            and unit_id != self.rules._ranger(state)
 
     def _leaving(self, state: OmahaState, unit_id: str, path: Sequence[str]) -> frozenset[str]:
         """11.2.1: the units that have left a beach landing hex, with this one if its path does."""
-        if len(path) > 1 and path[0] in self.landing_hexes(state) and path[-1] != path[0]:
+        if len(path) > 1 and path[0] in self.rules.landing_hexes(state) and path[-1] != path[0]:
             return state.left_beach | {unit_id}
         return state.left_beach

@@ -7,6 +7,8 @@ Rulings: docs/rules-coverage.md's register, rows Omaha 11.2.3.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Loss, Move, RollOff, TurnMarker
 from adjudicator.systems.fire_and_movement.state import evolve
@@ -14,21 +16,28 @@ from adjudicator.systems.omaha import charts
 from adjudicator.systems.omaha.base import POINTE_DU_HOC, OmahaRules
 from adjudicator.systems.omaha.state import OmahaState
 
+if TYPE_CHECKING:
+    from adjudicator.systems.omaha.system import Omaha
 
-class PointeDuHoc(OmahaRules):
+
+class PointeDuHoc:
     """11.2.3's Pointe du Hoc assault."""
+
+    def __init__(self, rules: Omaha) -> None:
+        self.rules = rules
+        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     def _check_pdh_roll(self, state: OmahaState, entry: RollOff) -> list[Finding]:
         """11.2.3: the Allied die at Pointe du Hoc, once, after the Rangers land."""
-        ranger = self._ranger(state)
+        ranger = self.rules._ranger(state)
         if set(entry.rolls) != {"Allied"}:
-            return [self._f("error", "11.2.3", entry, "before GT 1 the only roll is the Allied player's one die for "
+            return [self.rules._f("error", "11.2.3", entry, "before GT 1 the only roll is the Allied player's one die for "
                                                     "Pointe du Hoc (11.2.3)")]
         if state.pointe_du_hoc is not None:
-            return [self._f("error", "11.2.3", entry, f"the Pointe du Hoc assault was already rolled "
+            return [self.rules._f("error", "11.2.3", entry, f"the Pointe du Hoc assault was already rolled "
                                                     f"({state.pointe_du_hoc}); it is rolled once (11.2.3)")]
         if ranger is None or state.location.get(ranger) != POINTE_DU_HOC:
-            return [self._f("error", "11.2.3", entry, f"the Pointe du Hoc assault is rolled once the Rangers have "
+            return [self.rules._f("error", "11.2.3", entry, f"the Pointe du Hoc assault is rolled once the Rangers have "
                                                     f"landed at {POINTE_DU_HOC} (11.2.3)")]
         return []
 
@@ -50,15 +59,15 @@ class PointeDuHoc(OmahaRules):
         """11.2.3: after the Pointe du Hoc roll the Rangers move no more hexes up to the end of GT 1
         than its result allows (at once, or in GT 1's Movement Phase); None when that is not in
         question or the move is within it."""
-        if state.turn > 1 or entry.unit != self._ranger(state):
+        if state.turn > 1 or entry.unit != self.rules._ranger(state):
             return None
         if state.pointe_du_hoc is None:
-            return [self._f("error", "11.2.3", entry, f"{entry.unit} moves before the Pointe du Hoc assault is rolled "
+            return [self.rules._f("error", "11.2.3", entry, f"{entry.unit} moves before the Pointe du Hoc assault is rolled "
                                                     "(11.2.3)")] if state.turn == 0 else None
         row = charts.pointe_du_hoc(state.game, state.pointe_du_hoc)
         limit = (row.move_hexes or 0) if row is not None else 0
         if state.ranger_moved + len(entry.path) - 1 > limit:
-            return [self._f("error", "11.2.3", entry, f"a {state.pointe_du_hoc} at Pointe du Hoc lets {entry.unit} move "
+            return [self.rules._f("error", "11.2.3", entry, f"a {state.pointe_du_hoc} at Pointe du Hoc lets {entry.unit} move "
                                                     f"{limit} hex(es) up to the end of GT 1; it has moved "
                                                     f"{state.ranger_moved} and this move enters {len(entry.path) - 1} "
                                                     "(11.2.3)")]
@@ -66,22 +75,22 @@ class PointeDuHoc(OmahaRules):
 
     def _check_pdh_done(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
         """11.2.3: as GT 1 begins the Pointe du Hoc assault is rolled and the Rangers' loss written."""
-        ranger = self._ranger(state)
+        ranger = self.rules._ranger(state)
         if ranger is None:
             return []
         if state.pointe_du_hoc is None:
             if state.location.get(ranger) != POINTE_DU_HOC:
                 return []  # the Rangers did not land there: the set-up's own error says so
-            return [self._f("error", "11.2.3", entry, "GT 1 begins before the Pointe du Hoc assault is rolled "
+            return [self.rules._f("error", "11.2.3", entry, "GT 1 begins before the Pointe du Hoc assault is rolled "
                                                     "(written 'Roll Allied N' after the landing, 11.2.3)")]
         row = charts.pointe_du_hoc(state.game, state.pointe_du_hoc)
         if row is None or state.ranger_loss:
             return []  # a loss written: a wrong one was its own line's error (one breach, one error)
-        on_map = self._on_map(state, ranger) is not None
+        on_map = self.rules._on_map(state, ranger) is not None
         reduced = ranger in state.depleted
         if row.ranger == "eliminated" and on_map or row.ranger == "reduced" and not reduced:
             fate = "eliminated" if row.ranger == "eliminated" else "reduced"
-            return [self._f("error", "11.2.3", entry, f"a {row.die} at Pointe du Hoc leaves {ranger} {fate}; write "
+            return [self.rules._f("error", "11.2.3", entry, f"a {row.die} at Pointe du Hoc leaves {ranger} {fate}; write "
                                                     f"'Allied: {'eliminate' if fate == 'eliminated' else 'deplete'} "
                                                     f"{ranger}' before GT 1 (11.2.3)")]
         return []
@@ -90,11 +99,11 @@ class PointeDuHoc(OmahaRules):
         """11.2.3: the Rangers' loss is the one the Pointe du Hoc die calls for."""
         row = charts.pointe_du_hoc(state.game, state.pointe_du_hoc) if state.pointe_du_hoc is not None else None
         if row is None:
-            return [self._f("error", "11.2.3", entry, f"no Pointe du Hoc roll calls for {entry.unit} to lose a step "
+            return [self.rules._f("error", "11.2.3", entry, f"no Pointe du Hoc roll calls for {entry.unit} to lose a step "
                                                     "(11.2.3)")]
         wanted = {"eliminated": "eliminate", "reduced": "deplete"}.get(row.ranger)
         if entry.loss != wanted or (wanted == "deplete" and entry.unit in state.depleted):
             fate = {"eliminated": "eliminated", "reduced": "reduced once"}.get(row.ranger, "unharmed")
-            return [self._f("error", "11.2.3", entry, f"a {row.die} at Pointe du Hoc leaves {entry.unit} {fate} "
+            return [self.rules._f("error", "11.2.3", entry, f"a {row.die} at Pointe du Hoc leaves {entry.unit} {fate} "
                                                     "(11.2.3)")]
         return []

@@ -87,7 +87,7 @@ class Supply(OmahaRules):
         if state.combat is not None and not self._supply_loss(state, entry.unit):
             return None
         if state.turn == 0 and entry.unit == self._ranger(state):
-            return self._check_pdh_loss(state, entry)
+            return self.pdh._check_pdh_loss(state, entry)
         if self._allied_turn_ending(state) and self.is_out_of_supply(state, entry.unit) and \
                 entry.unit not in state.supply_losses:
             # 12.0: out of supply as the Allied player turn ends: reduced, or eliminated if reduced.

@@ -19,6 +19,8 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
+from adjudicator.systems.fire_and_movement.combat import FmAudit
+from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
 from adjudicator.systems.fire_and_movement.state import evolve
 from adjudicator.systems.fire_and_movement.system import Check, FireAndMovement
 from adjudicator.systems.omaha import boundary
@@ -52,7 +54,7 @@ UNCHECKED: dict[str, str] = {
 """The sections governing entries this version applies without checking, by kind."""
 
 
-class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMovement[OmahaState]):
+class Omaha(Cups, Supply, FireAndMovement[OmahaState]):
     """The Fire & Movement series with Omaha Beach's exclusive rules."""
 
     name = "omaha"
@@ -68,6 +70,10 @@ class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMo
 
     def __init__(self) -> None:
         super().__init__()
+        self.assaults = BeachAssaults(self)
+        self.arrivals = Arrivals(self)
+        self.pdh = PointeDuHoc(self)
+        self.setup = SetUp(self)
         self.campaign = Campaign(self)
         self.victory = Victory(self)
         self.weather = Weather(self)
@@ -108,6 +114,38 @@ class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMo
         return evolve(state, optional=state.optional | {"weather"})
 
     # -- the rule areas' answers to the series' hooks --------------------------------------------------------------
+    def is_special_attack(self, state: OmahaState, entry: Attack) -> SpecialAttack | None:
+        """BeachAssaults (beach.py): 11.2.3: a beach assault has no defender and no advance."""
+        return self.assaults.is_special_attack(state, entry)
+
+    def special_audit(self, state: OmahaState, entry: Attack) -> FmAudit | None:
+        """BeachAssaults (beach.py): 11.2.3: a beach assault's arithmetic."""
+        return self.assaults.special_audit(state, entry)
+
+    def folio_attack(self, state: OmahaState, entry: Attack) -> list[Finding] | None:
+        """What beach.py's BeachAssaults answers."""
+        return self.assaults.folio_attack(state, entry)
+
+    def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[Finding]:
+        """BeachAssaults (beach.py): 11.2.1: the landed units' beach assault was their only action of GT 1."""
+        return self.assaults.attacker_checks(state, entry, unit_id)
+
+    def attack_checks(self, state: OmahaState, entry: Attack) -> list[Finding]:
+        """BeachAssaults (beach.py): 11.2.4: one unit of a beach landing stack attacks a given hex."""
+        return self.assaults.attack_checks(state, entry)
+
+    def untouched(self, state: OmahaState, combat: FmCombat, entry: Loss | Retreat) -> Finding | None:
+        """What beach.py's BeachAssaults answers."""
+        return self.assaults.untouched(state, combat, entry)
+
+    def defending(self, state: OmahaState, defenders: list[str], chosen: str | None = None) -> list[str]:
+        """BeachAssaults (beach.py): """
+        return self.assaults.defending(state, defenders, chosen)
+
+    def first_hex_cost(self, state: OmahaState, unit_id: str) -> float:
+        """Arrivals (arrivals.py): 11.1.2: a German reinforcement has paid its first hex's cost on entering."""
+        return self.arrivals.first_hex_cost(state, unit_id)
+
     def allowance(self, state: OmahaState, unit_id: str, weather: bool = True) -> int:
         """What weather.py's Weather answers."""
         return self.weather.allowance(state, unit_id, weather)
@@ -136,14 +174,14 @@ class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMo
     def closing(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """As a phase ends: 11.2.1's units that left the beach, 12.0's supply losses, 11.1.2 and
         11.2.4's reinforcements due; as the Support Fire Marker Phase ends, what the rules owe."""
-        out = self._stacked_again(state, entry) + self._supply_due(state, entry) + self._arrivals_due(state, entry)
+        out = self.assaults._stacked_again(state, entry) + self._supply_due(state, entry) + self.arrivals._arrivals_due(state, entry)
         if self.phase_id(state) == "support_fire_marker":
             out += self._owed(state, entry)
         return out
 
     def turn_checks(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
         """11.0, 11.2.1, 11.2.3: the set-up and the landing complete as GT 1 begins."""
-        return self._check_start(state, entry) if state.turn == 0 and entry.turn == 1 and state.set_up else []
+        return self.setup._check_start(state, entry) if state.turn == 0 and entry.turn == 1 and state.set_up else []
 
     def _length_checks(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
         """10.2: the scenario's length; 14.2: the campaign's."""
@@ -161,14 +199,14 @@ class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMo
 
     def place_checks(self) -> dict[str, Check[OmahaState]]:
         """11.0, 11.2.1 set-up; 11.1.2, 11.2.4 reinforcements; 11.1.3, 11.2.5 replacements."""
-        return {"setup": self._check_setup, "reinforce": self._check_reinforce, "replace": self._check_replace}
+        return {"setup": self.setup._check_setup, "reinforce": self.arrivals._check_reinforce, "replace": self.arrivals._check_replace}
 
     def folio_move(self, state: OmahaState, entry: Move) -> list[Finding] | None:
         """11.2.3: the Rangers' move after the Pointe du Hoc roll; 11.2.1: the landed units stay on GT 1."""
-        pdh = self._pdh_move(state, entry)
+        pdh = self.pdh._pdh_move(state, entry)
         if pdh is not None:
             return pdh
-        if self._landed_on_gt1(state, entry.unit):
+        if self.assaults._landed_on_gt1(state, entry.unit):
             return [self._f("error", "11.2.1", entry, f"{entry.unit} landed on the beach and does not move during GT 1 "
                                                     "(11.2.1)")]
         return None
@@ -176,7 +214,7 @@ class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMo
     def folio_bars(self, state: OmahaState, unit_id: str) -> list[tuple[str, str]]:
         """11.2.1: a unit landed on the beach during GT 1 stays; 11.2.4: one landed this Movement Phase too."""
         out = []
-        if self._landed_on_gt1(state, unit_id):
+        if self.assaults._landed_on_gt1(state, unit_id):
             out.append(("11.2.1", f"{unit_id} landed on the beach and does not move during GT 1 (11.2.1)"))
         if self._landed_this_phase(state, unit_id):
             out.append(("11.2.4", f"{unit_id} landed this Movement Phase and moves no further in it (11.2.4)"))
@@ -184,7 +222,7 @@ class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMo
 
     def folio_may_move(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.1: not a unit landed on the beach during GT 1; 11.2.4: not one landed this Movement Phase."""
-        return not self._landed_on_gt1(state, unit_id) and not self._landed_this_phase(state, unit_id)
+        return not self.assaults._landed_on_gt1(state, unit_id) and not self._landed_this_phase(state, unit_id)
 
     def _landed_this_phase(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.4: a reinforcement landed this Movement Phase moves no further in it."""
@@ -204,7 +242,7 @@ class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMo
         if bad:
             return [self._f("error", "log", entry, f"a die roll is 1 to 6, not {', '.join(bad)}")]
         if state.turn == 0:
-            return self._check_pdh_roll(state, entry)
+            return self.pdh._check_pdh_roll(state, entry)
         return [self._f("error", "log", entry, "no die roll is called for here: combat and bombardment dice are "
                                                "written with their entries ('die N'); 'Roll' records the Pointe du Hoc "
                                                "roll before GT 1 (11.2.3) and, with [Optional \"weather\"], the weather "
@@ -265,7 +303,7 @@ class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMo
             return state
         after = self.series_apply("phase", state, entry)
         markers = state.game.markers_by_id
-        return evolve(after, entered=(), landed=frozenset(), supply_losses=frozenset(), late=self._reported_late(state),
+        return evolve(after, entered=(), landed=frozenset(), supply_losses=frozenset(), late=self.arrivals._reported_late(state),
                       mines_aside=(*state.mines_aside, *(m for _, m in state.drawn if markers[m].kind == "mines")),
                       owed=() if self.phase_id(state) == "support_fire_marker" else state.owed)
 
@@ -275,13 +313,13 @@ class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMo
             return state  # not carried out (written from the wrong hex)
         if state.turn <= 1 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
             after = evolve(after, ranger_moved=state.ranger_moved + len(entry.path) - 1)  # 11.2.3
-        return evolve(after, left_beach=self._leaving(state, entry.unit, entry.path))
+        return evolve(after, left_beach=self.assaults._leaving(state, entry.unit, entry.path))
 
     def _retreated(self, state: OmahaState, entry: Retreat) -> OmahaState:
-        return evolve(self.series_apply("retreat", state, entry), left_beach=self._leaving(state, entry.unit, entry.path))
+        return evolve(self.series_apply("retreat", state, entry), left_beach=self.assaults._leaving(state, entry.unit, entry.path))
 
     def _advanced(self, state: OmahaState, entry: Advance) -> OmahaState:
-        return evolve(self.series_apply("advance", state, entry), left_beach=self._leaving(state, entry.unit, entry.path))
+        return evolve(self.series_apply("advance", state, entry), left_beach=self.assaults._leaving(state, entry.unit, entry.path))
 
     def _attacked(self, state: OmahaState, entry: Attack) -> OmahaState:
         after = self.series_apply("attack", state, entry)
@@ -311,14 +349,14 @@ class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMo
         if entry.how == "reinforce" and entry.hex is not None and game.grid.is_label(entry.hex) and \
                 entry.unit in game.units_by_id:
             if self._unit(state, entry.unit).side == "German":
-                state = evolve(state, entered=(*state.entered, (entry.unit, self._entry_cost(state, entry.hex))))
+                state = evolve(state, entered=(*state.entered, (entry.unit, self.arrivals._entry_cost(state, entry.hex))))
             else:
                 state = evolve(state, landed=state.landed | {entry.unit})
         return self.series_apply("place", state, entry)
 
     def _rolled(self, state: OmahaState, entry: RollOff) -> OmahaState:
         """The Pointe du Hoc roll (11.2.3), with what it calls for (14.1's layer adds the weather rolls)."""
-        return self._pdh_rolled(state, entry) if state.turn == 0 else state
+        return self.pdh._pdh_rolled(state, entry) if state.turn == 0 else state
 
     # -- the optional rules' layers (14.1, 15.0), put on by the log's headers ---------------------------------
     def _check_rolls_in_weather(self, state: OmahaState, entry: RollOff) -> list[Finding]:
@@ -331,7 +369,7 @@ class Omaha(SetUp, BeachAssaults, PointeDuHoc, Arrivals, Cups, Supply, FireAndMo
 
     def _rolled_in_weather(self, state: OmahaState, entry: RollOff) -> OmahaState:
         """14.1's `roll` application: the Pointe du Hoc roll (11.2.3) and the weather rolls."""
-        return self._pdh_rolled(state, entry) if state.turn == 0 else self.weather._weather_rolled(state, entry)
+        return self.pdh._pdh_rolled(state, entry) if state.turn == 0 else self.weather._weather_rolled(state, entry)
 
     def _weather_layer(self, layer: Layer) -> Layer:
         """14.1: the weather dice checked and applied, and owed as the Support Fire Marker Phase ends."""
