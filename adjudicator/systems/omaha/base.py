@@ -22,6 +22,7 @@ from wargame.hexes import Hex
 from wargame.models import Arrival
 
 if TYPE_CHECKING:
+    from adjudicator.systems.omaha.supply import Supply
     from adjudicator.systems.omaha.beach import BeachAssaults
     from adjudicator.systems.omaha.arrivals import Arrivals
     from adjudicator.systems.omaha.pointe_du_hoc import PointeDuHoc
@@ -85,6 +86,7 @@ class OmahaRules(SeriesRules[OmahaState]):
 
     series: Mapping[str, Handler[OmahaState, Entry]] = {}
     """The series' handlers by name, which Omaha's registry replaces or extends (system.py)."""
+    supply: Supply
     assaults: BeachAssaults
     arrivals: Arrivals
     setup: SetUp
@@ -166,6 +168,3 @@ class OmahaRules(SeriesRules[OmahaState]):
     # -- areas that other areas ask (defined in their own modules) -------------------------------
     def hooks_of(self, state: OmahaState) -> OptionalHooks:
         raise NotImplementedError  # system.py: the optional rules' layers in force
-
-    def supplied(self, state: OmahaState, targets: frozenset[Hex] | None = None) -> frozenset[Hex]:
-        raise NotImplementedError  # supply.py

@@ -54,7 +54,7 @@ UNCHECKED: dict[str, str] = {
 """The sections governing entries this version applies without checking, by kind."""
 
 
-class Omaha(Cups, Supply, FireAndMovement[OmahaState]):
+class Omaha(Cups, FireAndMovement[OmahaState]):
     """The Fire & Movement series with Omaha Beach's exclusive rules."""
 
     name = "omaha"
@@ -70,6 +70,7 @@ class Omaha(Cups, Supply, FireAndMovement[OmahaState]):
 
     def __init__(self) -> None:
         super().__init__()
+        self.supply = Supply(self)
         self.assaults = BeachAssaults(self)
         self.arrivals = Arrivals(self)
         self.pdh = PointeDuHoc(self)
@@ -114,6 +115,26 @@ class Omaha(Cups, Supply, FireAndMovement[OmahaState]):
         return evolve(state, optional=state.optional | {"weather"})
 
     # -- the rule areas' answers to the series' hooks --------------------------------------------------------------
+    def supply_loss(self, state: OmahaState, unit_id: str) -> bool:
+        """Supply (supply.py): """
+        return self.supply.supply_loss(state, unit_id)
+
+    def folio_loss(self, state: OmahaState, entry: Loss) -> list[Finding] | None:
+        """Supply (supply.py): 12.0's loss outside a combat, and the Rangers' at Pointe du Hoc (11.2.3)."""
+        return self.supply.folio_loss(state, entry)
+
+    def supply_line(self, state: OmahaState, unit_id: str) -> list[str] | None:
+        """What supply.py's Supply answers."""
+        return self.supply.supply_line(state, unit_id)
+
+    def out_of_supply(self, state: OmahaState) -> list[str]:
+        """What supply.py's Supply answers."""
+        return self.supply.out_of_supply(state)
+
+    def is_out_of_supply(self, state: OmahaState, unit_id: str) -> bool:
+        """What supply.py's Supply answers."""
+        return self.supply.is_out_of_supply(state, unit_id)
+
     def is_special_attack(self, state: OmahaState, entry: Attack) -> SpecialAttack | None:
         """BeachAssaults (beach.py): 11.2.3: a beach assault has no defender and no advance."""
         return self.assaults.is_special_attack(state, entry)
@@ -174,7 +195,7 @@ class Omaha(Cups, Supply, FireAndMovement[OmahaState]):
     def closing(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """As a phase ends: 11.2.1's units that left the beach, 12.0's supply losses, 11.1.2 and
         11.2.4's reinforcements due; as the Support Fire Marker Phase ends, what the rules owe."""
-        out = self.assaults._stacked_again(state, entry) + self._supply_due(state, entry) + self.arrivals._arrivals_due(state, entry)
+        out = self.assaults._stacked_again(state, entry) + self.supply._supply_due(state, entry) + self.arrivals._arrivals_due(state, entry)
         if self.phase_id(state) == "support_fire_marker":
             out += self._owed(state, entry)
         return out
@@ -331,7 +352,7 @@ class Omaha(Cups, Supply, FireAndMovement[OmahaState]):
 
     def _lost(self, state: OmahaState, entry: Loss) -> OmahaState:
         # 12.0: a loss as the Allied player turn ends that no combat claims is the supply loss.
-        supply = self._allied_turn_ending(state) and (state.combat is None or self._supply_loss(state, entry.unit))
+        supply = self._allied_turn_ending(state) and (state.combat is None or self.supply._supply_loss(state, entry.unit))
         if supply:
             state = evolve(state, supply_losses=state.supply_losses | {entry.unit})
         if state.turn == 0 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):

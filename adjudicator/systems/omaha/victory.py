@@ -55,7 +55,7 @@ class Victory:
         grid = state.game.grid
         allied_at = {w for u, w in state.location.items() if self.rules._unit(state, u).side == "Allied"}
         held = sorted(label for label in set(labels) if label in allied_at or state.controlled.get(label) == "Allied")
-        supplied = self.rules.supplied(state, frozenset(grid.hex_of(label) for label in held))
+        supplied = self.rules.supply.supplied(state, frozenset(grid.hex_of(label) for label in held))
         return [label for label in held if grid.hex_of(label) in supplied]
 
     def _check_claim(self, state: OmahaState, entry: Declare) -> list[Finding]:
