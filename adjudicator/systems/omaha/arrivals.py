@@ -3,24 +3,15 @@ campaign's, 14.0 b, g): who is due when, where each may arrive, and the replacem
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Entry, Place
-from adjudicator.systems.omaha.base import OmahaRules, scenario_of
+from adjudicator.systems.omaha.base import Area, OmahaRules, scenario_of
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.models import Arrival
 
-if TYPE_CHECKING:
-    from adjudicator.systems.omaha.system import Omaha
 
-
-class Arrivals:
+class Arrivals(Area):
     """11.1.2, 11.1.3, 11.2.4, 11.2.5."""
-
-    def __init__(self, rules: Omaha) -> None:
-        self.rules = rules
-        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     def first_hex_cost(self, state: OmahaState, unit_id: str) -> float:
         """11.1.2: a German reinforcement has paid its first hex's cost on entering."""
@@ -34,7 +25,7 @@ class Arrivals:
     def _arrivals_due(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """11.1.2, 11.2.4: at the end of a Movement Phase, the side's reinforcements due that could arrive: one
         error for the phase, each other unit a note; a unit reported is not reported again (a lasting condition)."""
-        out = [self.rules._f("error", section, entry, f"{self.rules._where(state)} ends without {row.unit}, due on GT {row.turn}, "
+        out = [self._f("error", section, entry, f"{self.rules._where(state)} ends without {row.unit}, due on GT {row.turn}, "
                                                 "though it could arrive") for row, section in self._late_arrivals(state)]
         return one_error(out, "another reinforcement left off in the same phase: one error")
 
@@ -116,7 +107,7 @@ class Arrivals:
         game = state.game
         unit = self.rules._unit(state, entry.unit)
         if unit.side != "Allied":
-            return [self.rules._f("error", "11.1.3", entry, "the German side receives no replacements (11.1.3)")]
+            return [self._f("error", "11.1.3", entry, "the German side receives no replacements (11.1.3)")]
         points = sum(r.amount for _, r in game.replacements if r.scenario == state.scenario
                      and r.turn == state.turn and r.side == "Allied" and r.kind == unit.mobility)
         used = state.replaced.count(unit.mobility)
@@ -124,18 +115,18 @@ class Arrivals:
         if used >= points:
             # 14.0: the campaign's rates, with the scenario's own on top (14.0 g), all in the data.
             rates = "14.0 and 11.2.5" if self.rules._campaign(state) else "11.2.5"
-            out.append(self.rules._f("error", "14.0g" if self.rules._campaign(state) else "11.2.5", entry,
+            out.append(self._f("error", "14.0g" if self.rules._campaign(state) else "11.2.5", entry,
                                f"the Allies have {points - used if points > used else 0} {unit.mobility} replacement "
                                f"point(s) left on GT {state.turn} ({points} received, {rates})"))
         where = state.location.get(entry.unit, "")
         if self.rules._on_map(state, entry.unit) is None or entry.unit not in state.depleted:
-            out.append(self.rules._f("error", "11.2.5", entry, f"{entry.unit} is not a reduced unit on the map; only those "
+            out.append(self._f("error", "11.2.5", entry, f"{entry.unit} is not a reduced unit on the map; only those "
                                                        "are rebuilt (11.2.5)"))
         elif self.rules.is_out_of_supply(state, entry.unit):
-            out.append(self.rules._f("error", "11.2.5", entry, f"{entry.unit} at {where} is out of supply (12.0); only units "
+            out.append(self._f("error", "11.2.5", entry, f"{entry.unit} at {where} is out of supply (12.0); only units "
                                                        "in supply are rebuilt (11.2.5)"))
         if entry.hex is not None and entry.hex != where:
-            out.append(self.rules._f("error", "11.2.5", entry, f"{entry.unit} is rebuilt where it stands, {where}"))
+            out.append(self._f("error", "11.2.5", entry, f"{entry.unit} is rebuilt where it stands, {where}"))
         return out
 
     def _check_reinforce(self, state: OmahaState, entry: Place) -> list[Finding]:
@@ -148,19 +139,19 @@ class Arrivals:
         # (the engine's check).
         row = next((r for r in self._schedule(state) if r.unit == entry.unit), None)
         if row is None:
-            return [self.rules._f("error", section, entry, f"{entry.unit} is not a reinforcement of this scenario")]
+            return [self._f("error", section, entry, f"{entry.unit} is not a reinforcement of this scenario")]
         if row.turn > state.turn:
-            return [self.rules._f("error", section, entry, f"{entry.unit} arrives on GT {row.turn}, not {state.turn}")]
+            return [self._f("error", section, entry, f"{entry.unit} arrives on GT {row.turn}, not {state.turn}")]
         if self.rules._on_map(state, entry.unit) is not None:
-            return [self.rules._f("error", section, entry, f"{entry.unit} is already on the map")]
+            return [self._f("error", section, entry, f"{entry.unit} is already on the map")]
         if unit.side == "Allied" and state.turn == 1:
-            return [self.rules._f("error", "11.2.4", entry, "Allied reinforcements land after GT 1 (11.2.4)")]
+            return [self._f("error", "11.2.4", entry, "Allied reinforcements land after GT 1 (11.2.4)")]
         if entry.hex not in self.entry_hexes(state, entry.unit, row.entry):
             where = row.entry if row.entry and game.grid.is_label(row.entry) else \
                 game.areas_by_id[row.entry].name if row.entry in game.areas_by_id else "its entry"
             if unit.side == "Allied" and self.rules._campaign(state):
                 where = "any beach landing hex with a beachhead marker (14.0 b)"
-            return [self.rules._f("error", section, entry, f"{entry.unit} arrives at {where}, on a hex no enemy unit holds "
+            return [self._f("error", section, entry, f"{entry.unit} arrives at {where}, on a hex no enemy unit holds "
                                                      f"and outside enemy zones of control "
                                                      f"{'(a beach landing hex with room) ' if unit.side == 'Allied' else ''}"
                                                      f"- not {entry.hex}")]

@@ -7,8 +7,6 @@ Rulings: docs/rules-coverage.md's register, rows Omaha 11.2.1, 11.2.3, 11.2.4.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from collections import Counter
 from collections.abc import Sequence
 
@@ -16,10 +14,8 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Entry, Loss, Move, Retreat
 from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
 from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
+from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
-
-if TYPE_CHECKING:
-    from adjudicator.systems.omaha.system import Omaha
 
 
 BEACH_ASSAULT = SpecialAttack("beach assault", "11.2.3")
@@ -27,12 +23,8 @@ BEACH_ASSAULT = SpecialAttack("beach assault", "11.2.3")
 retreat result reduces every assaulting unit."""
 
 
-class BeachAssaults:
+class BeachAssaults(Area):
     """11.2.1, 11.2.3, 11.2.4."""
-
-    def __init__(self, rules: Omaha) -> None:
-        self.rules = rules
-        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     def is_special_attack(self, state: OmahaState, entry: Attack) -> SpecialAttack | None:
         """11.2.3: a beach assault has no defender and no advance."""
@@ -49,7 +41,7 @@ class BeachAssaults:
         if state.turn == 0 and state.phase is None:
             # The landing allows the Allied player's attacks (game.toml's `entries`) for the beach assaults
             # only; any other attack waits for a Combat Phase (8.2).
-            return [self.rules._f("error", "8.2", entry, f"before GT 1 the only attacks are the beach assaults, each from "
+            return [self._f("error", "8.2", entry, f"before GT 1 the only attacks are the beach assaults, each from "
                                                    f"a beach landing hex its units hold (11.2.3); {entry.hex} is not "
                                                    "one: attacks wait for a Combat Phase (8.2)")]
         return None
@@ -57,7 +49,7 @@ class BeachAssaults:
     def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[Finding]:
         """11.2.1: the landed units' beach assault was their only action of GT 1."""
         if self._landed_on_gt1(state, unit_id):
-            return [self.rules._f("error", "11.2.1", entry, f"{unit_id} landed on the beach; its beach assault was its "
+            return [self._f("error", "11.2.1", entry, f"{unit_id} landed on the beach; its beach assault was its "
                                                     "only action of GT 1 (11.2.1)")]
         return []
 
@@ -68,7 +60,7 @@ class BeachAssaults:
                           if state.location.get(u) in self.rules.landing_hexes(state))
         for where, n in sorted(stacked.items()):
             if n > 1:
-                out.append(self.rules._f("error", "11.2.4", entry, f"{n} units of the stack in {where} attack {entry.hex}; "
+                out.append(self._f("error", "11.2.4", entry, f"{n} units of the stack in {where} attack {entry.hex}; "
                                                            "outside a beach assault one unit of a beach landing stack "
                                                            "attacks a given hex (11.2.4)"))
         return out
@@ -81,7 +73,7 @@ class BeachAssaults:
         for where, here in self.rules._crowded(state):
             again = sorted(u for u in here if u in state.left_beach)
             if again and len(here) <= self.rules.stack_limit(state, where):
-                out.append(self.rules._f("error", "11.2.1", entry, f"{self.rules._where(state)} ends with {', '.join(again)} "
+                out.append(self._f("error", "11.2.1", entry, f"{self.rules._where(state)} ends with {', '.join(again)} "
                                                            f"stacked in {where}; a unit that has left a beach landing "
                                                            "hex never stacks again (11.2.1)"))
         return out
@@ -93,7 +85,7 @@ class BeachAssaults:
             return None
         section = "11.2.3" if combat.bombardment else "11.2.4"
         what = "loses a step" if isinstance(entry, Loss) else "retreats"
-        return self.rules._f("error", section, entry, f"{entry.unit} {what}, but the stack in {combat.hex} defended "
+        return self._f("error", section, entry, f"{entry.unit} {what}, but the stack in {combat.hex} defended "
                                                 f"{combat.name} with {', '.join(combat.defenders)} alone, the only "
                                                 f"unit its result touches ({section})")
 
@@ -129,11 +121,11 @@ class BeachAssaults:
         here = sorted(u for u, w in state.location.items() if w == entry.hex and self.rules._unit(state, u).side == "Allied")
         missing = [u for u in here if u not in entry.attackers]
         if missing:
-            out.append(self.rules._f("error", "11.2.3", entry, f"every unit on {entry.hex} takes part in its beach assault: "
+            out.append(self._f("error", "11.2.3", entry, f"every unit on {entry.hex} takes part in its beach assault: "
                                                        f"{', '.join(missing)} is missing (11.2.3)"))
         strangers = [u for u in entry.attackers if u not in here]
         if strangers:
-            out.append(self.rules._f("error", "11.2.3", entry, f"{', '.join(strangers)} is not on {entry.hex} (11.2.3)"))
+            out.append(self._f("error", "11.2.3", entry, f"{', '.join(strangers)} is not on {entry.hex} (11.2.3)"))
         out += self.rules._check_support(state, entry, "Allied")
         if out:
             return out

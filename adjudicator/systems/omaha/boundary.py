@@ -3,17 +3,13 @@ boundary lines of the map's data."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Move, Place, Retreat
 from adjudicator.systems.fire_and_movement.movement import BARRED
+from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import Beyond, OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex
-
-if TYPE_CHECKING:
-    from adjudicator.systems.omaha.system import Omaha
 
 
 def out_of_play(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex]:
@@ -69,12 +65,8 @@ def playable(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex] | Non
     return frozenset(seen)
 
 
-class ScenarioBoundary:
+class ScenarioBoundary(Area):
     """10.1: no unit west of the scenario boundary (not in the campaign game, 14.0 a)."""
-
-    def __init__(self, rules: Omaha) -> None:
-        self.rules = rules
-        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     def off_limits(self, state: OmahaState) -> frozenset[Hex]:
         """10.1: retreats never count a hex beyond the boundary as open."""
@@ -91,5 +83,5 @@ class ScenarioBoundary:
         if not west:
             return []
         unit = getattr(entry, "unit", "")
-        return [self.rules._f("error", "10.1", entry, f"{unit} enters {west[0]}, west of the scenario boundary (the "
+        return [self._f("error", "10.1", entry, f"{unit} enters {west[0]}, west of the scenario boundary (the "
                                                 "Douve and Taute from 2108 to 0805, and the hexes 0705 to 0104)")]

@@ -6,22 +6,14 @@ Rulings: docs/rules-coverage.md's register, rows Omaha 14.0-14.3.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import TurnMarker
+from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
 
-if TYPE_CHECKING:
-    from adjudicator.systems.omaha.system import Omaha
 
-
-class Campaign:
+class Campaign(Area):
     """14.0, 14.2, 14.3."""
-
-    def __init__(self, rules: Omaha) -> None:
-        self.rules = rules
-        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     @staticmethod
     def cities(state: OmahaState) -> dict[str, tuple[str, ...]]:
@@ -74,7 +66,7 @@ class Campaign:
             return []  # a log begun after GT 17 without its end: the extension is not known
         if entry.turn <= last:
             return []
-        return [self.rules._f("error", "14.2", entry, f"the campaign game ends with GT {last} ({why})")]
+        return [self._f("error", "14.2", entry, f"the campaign game ends with GT {last} ({why})")]
 
     def _campaign_finish(self, state: OmahaState) -> list[Finding]:
         """Notes when a campaign log ends after a Game Turn End Phase: no beach landing hex left (the

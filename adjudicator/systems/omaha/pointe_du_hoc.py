@@ -7,37 +7,28 @@ Rulings: docs/rules-coverage.md's register, rows Omaha 11.2.3.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Loss, Move, RollOff, TurnMarker
 from adjudicator.systems.fire_and_movement.state import evolve
 from adjudicator.systems.omaha import charts
-from adjudicator.systems.omaha.base import POINTE_DU_HOC, OmahaRules
+from adjudicator.systems.omaha.base import Area, OmahaRules, POINTE_DU_HOC
 from adjudicator.systems.omaha.state import OmahaState
 
-if TYPE_CHECKING:
-    from adjudicator.systems.omaha.system import Omaha
 
-
-class PointeDuHoc:
+class PointeDuHoc(Area):
     """11.2.3's Pointe du Hoc assault."""
-
-    def __init__(self, rules: Omaha) -> None:
-        self.rules = rules
-        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     def _check_pdh_roll(self, state: OmahaState, entry: RollOff) -> list[Finding]:
         """11.2.3: the Allied die at Pointe du Hoc, once, after the Rangers land."""
         ranger = self.rules._ranger(state)
         if set(entry.rolls) != {"Allied"}:
-            return [self.rules._f("error", "11.2.3", entry, "before GT 1 the only roll is the Allied player's one die for "
+            return [self._f("error", "11.2.3", entry, "before GT 1 the only roll is the Allied player's one die for "
                                                     "Pointe du Hoc (11.2.3)")]
         if state.pointe_du_hoc is not None:
-            return [self.rules._f("error", "11.2.3", entry, f"the Pointe du Hoc assault was already rolled "
+            return [self._f("error", "11.2.3", entry, f"the Pointe du Hoc assault was already rolled "
                                                     f"({state.pointe_du_hoc}); it is rolled once (11.2.3)")]
         if ranger is None or state.location.get(ranger) != POINTE_DU_HOC:
-            return [self.rules._f("error", "11.2.3", entry, f"the Pointe du Hoc assault is rolled once the Rangers have "
+            return [self._f("error", "11.2.3", entry, f"the Pointe du Hoc assault is rolled once the Rangers have "
                                                     f"landed at {POINTE_DU_HOC} (11.2.3)")]
         return []
 
@@ -62,12 +53,12 @@ class PointeDuHoc:
         if state.turn > 1 or entry.unit != self.rules._ranger(state):
             return None
         if state.pointe_du_hoc is None:
-            return [self.rules._f("error", "11.2.3", entry, f"{entry.unit} moves before the Pointe du Hoc assault is rolled "
+            return [self._f("error", "11.2.3", entry, f"{entry.unit} moves before the Pointe du Hoc assault is rolled "
                                                     "(11.2.3)")] if state.turn == 0 else None
         row = charts.pointe_du_hoc(state.game, state.pointe_du_hoc)
         limit = (row.move_hexes or 0) if row is not None else 0
         if state.ranger_moved + len(entry.path) - 1 > limit:
-            return [self.rules._f("error", "11.2.3", entry, f"a {state.pointe_du_hoc} at Pointe du Hoc lets {entry.unit} move "
+            return [self._f("error", "11.2.3", entry, f"a {state.pointe_du_hoc} at Pointe du Hoc lets {entry.unit} move "
                                                     f"{limit} hex(es) up to the end of GT 1; it has moved "
                                                     f"{state.ranger_moved} and this move enters {len(entry.path) - 1} "
                                                     "(11.2.3)")]
@@ -81,7 +72,7 @@ class PointeDuHoc:
         if state.pointe_du_hoc is None:
             if state.location.get(ranger) != POINTE_DU_HOC:
                 return []  # the Rangers did not land there: the set-up's own error says so
-            return [self.rules._f("error", "11.2.3", entry, "GT 1 begins before the Pointe du Hoc assault is rolled "
+            return [self._f("error", "11.2.3", entry, "GT 1 begins before the Pointe du Hoc assault is rolled "
                                                     "(written 'Roll Allied N' after the landing, 11.2.3)")]
         row = charts.pointe_du_hoc(state.game, state.pointe_du_hoc)
         if row is None or state.ranger_loss:
@@ -90,7 +81,7 @@ class PointeDuHoc:
         reduced = ranger in state.depleted
         if row.ranger == "eliminated" and on_map or row.ranger == "reduced" and not reduced:
             fate = "eliminated" if row.ranger == "eliminated" else "reduced"
-            return [self.rules._f("error", "11.2.3", entry, f"a {row.die} at Pointe du Hoc leaves {ranger} {fate}; write "
+            return [self._f("error", "11.2.3", entry, f"a {row.die} at Pointe du Hoc leaves {ranger} {fate}; write "
                                                     f"'Allied: {'eliminate' if fate == 'eliminated' else 'deplete'} "
                                                     f"{ranger}' before GT 1 (11.2.3)")]
         return []
@@ -99,11 +90,11 @@ class PointeDuHoc:
         """11.2.3: the Rangers' loss is the one the Pointe du Hoc die calls for."""
         row = charts.pointe_du_hoc(state.game, state.pointe_du_hoc) if state.pointe_du_hoc is not None else None
         if row is None:
-            return [self.rules._f("error", "11.2.3", entry, f"no Pointe du Hoc roll calls for {entry.unit} to lose a step "
+            return [self._f("error", "11.2.3", entry, f"no Pointe du Hoc roll calls for {entry.unit} to lose a step "
                                                     "(11.2.3)")]
         wanted = {"eliminated": "eliminate", "reduced": "deplete"}.get(row.ranger)
         if entry.loss != wanted or (wanted == "deplete" and entry.unit in state.depleted):
             fate = {"eliminated": "eliminated", "reduced": "reduced once"}.get(row.ranger, "unharmed")
-            return [self.rules._f("error", "11.2.3", entry, f"a {row.die} at Pointe du Hoc leaves {entry.unit} {fate} "
+            return [self._f("error", "11.2.3", entry, f"a {row.die} at Pointe du Hoc leaves {entry.unit} {fate} "
                                                     "(11.2.3)")]
         return []

@@ -4,23 +4,14 @@ them placed (or due on GT 2 for want of room) as GT 1 begins."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Place, TurnMarker
-from adjudicator.systems.omaha.base import BEACH_STACK, POINTE_DU_HOC, OmahaRules
+from adjudicator.systems.omaha.base import Area, BEACH_STACK, OmahaRules, POINTE_DU_HOC
 from adjudicator.systems.omaha.state import OmahaState
 
-if TYPE_CHECKING:
-    from adjudicator.systems.omaha.system import Omaha
 
-
-class SetUp:
+class SetUp(Area):
     """11.0, 11.2.1."""
-
-    def __init__(self, rules: Omaha) -> None:
-        self.rules = rules
-        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     def _check_setup(self, state: OmahaState, entry: Place) -> list[Finding]:
         """11.0, 11.2.1, 11.2.3: the German at-start units off the beach (and off Pointe du Hoc), the
@@ -31,32 +22,32 @@ class SetUp:
         box = self.rules._setup_box(state, entry.unit)
         label = entry.hex or ""
         if not game.grid.is_label(label):
-            return [self.rules._f("error", "11.0", entry, f"{entry.unit} sets up on a hex of the map, not {label or 'nowhere'}")]
+            return [self._f("error", "11.0", entry, f"{entry.unit} sets up on a hex of the map, not {label or 'nowhere'}")]
         beach = self.rules._beach(state)
         if box == "german_setup":
             if label in beach or label == POINTE_DU_HOC:
-                return [self.rules._f("error", "11.0", entry, f"{entry.unit} sets up on {label}: German units set up off the "
+                return [self._f("error", "11.0", entry, f"{entry.unit} sets up on {label}: German units set up off the "
                                                         "Omaha Beach hexes and never on Pointe du Hoc (2417)")]
             return []
         if box in self.rules._assault_boxes(state):
             beach = self.rules._assault_boxes(state)[box]
             if self.rules._unit(state, entry.unit).type == "ranger":
                 if label != POINTE_DU_HOC:
-                    return [self.rules._f("error", "11.2.3", entry, f"{entry.unit} lands at Pointe du Hoc ({POINTE_DU_HOC}), "
+                    return [self._f("error", "11.2.3", entry, f"{entry.unit} lands at Pointe du Hoc ({POINTE_DU_HOC}), "
                                                             f"not {label} (11.2.3)")]
                 return []
             if label not in beach:
                 if self.rules._campaign(state):  # 14.0 b: the assault units land on their own beach
-                    return [self.rules._f("error", "14.0b", entry, f"{entry.unit} lands on its designated beach "
+                    return [self._f("error", "14.0b", entry, f"{entry.unit} lands on its designated beach "
                                                             f"({', '.join(sorted(beach))}), not {label} (14.0 b)")]
-                return [self.rules._f("error", "11.2.1", entry, f"{entry.unit} lands on a beach landing hex "
+                return [self._f("error", "11.2.1", entry, f"{entry.unit} lands on a beach landing hex "
                                                         f"({', '.join(sorted(beach))}), not {label} (11.2.1)")]
             here = sum(1 for u, w in state.location.items() if w == label and u != entry.unit)
             if here >= BEACH_STACK:
-                return [self.rules._f("error", "11.2.1", entry, f"{label} already holds {here} units; a beach landing hex "
+                return [self._f("error", "11.2.1", entry, f"{label} already holds {here} units; a beach landing hex "
                                                         "takes three (11.2.1)")]
             return []
-        return [self.rules._f("error", "11.0", entry, f"{entry.unit} is not set up by a player in this scenario "
+        return [self._f("error", "11.0", entry, f"{entry.unit} is not set up by a player in this scenario "
                                                 f"(it starts in {box or 'no set-up'})")]
 
     def _check_start(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
@@ -78,16 +69,16 @@ class SetUp:
         unplaced = [u for u in unplaced
                     if u not in assault or u == self.rules._ranger(state) or not self._beach_full(state, u)]
         if unplaced:
-            out.append(self.rules._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
+            out.append(self._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
                                                        "land (11.0, 11.2.1)"))
         out += self.rules.pdh._check_pdh_done(state, entry)
         landed = sorted(self.rules._landed_hexes(state) - state.assaulted)
         if landed:
-            out.append(self.rules._f("error", "11.2.3", entry, f"GT 1 begins before the beach assault of {', '.join(landed)}; "
+            out.append(self._f("error", "11.2.3", entry, f"GT 1 begins before the beach assault of {', '.join(landed)}; "
                                                        "every beach landing hex with Allied units makes one (11.2.3)"))
         placed = [h for h in (self.rules._on_map(state, u) for u in german) if h is not None]
         if placed and sum(1 for h in placed if any(h.is_adjacent(b) for b in beach)) < 2:
-            out.append(self.rules._f("error", "11.0", entry, "at least two German at-start units set up next to an Omaha "
+            out.append(self._f("error", "11.0", entry, "at least two German at-start units set up next to an Omaha "
                                                        "Beach hex"))
         return out
 

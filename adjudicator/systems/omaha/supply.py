@@ -4,23 +4,19 @@ is reduced, or eliminated if reduced (rangers and units on a beach landing hex a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from collections import deque
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Loss
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.movement import BARRED, OPEN_STEPS
+from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex
 
-if TYPE_CHECKING:
-    from adjudicator.systems.omaha.system import Omaha
 
-
-class TowardBeach:
+class TowardBeach(Area):
     """Each hex's open steps (5.2 e) ordered farthest from the beach first (steps counted over the map),
     each hex's worked out when first asked: a search that takes the last first runs toward the beach,
     where 12.0's paths end."""
@@ -67,12 +63,8 @@ def toward_beach(game: Game, beach: frozenset[str]) -> TowardBeach:
     return found
 
 
-class Supply:
+class Supply(Area):
     """12.0."""
-
-    def __init__(self, rules: Omaha) -> None:
-        self.rules = rules
-        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     _traced: tuple[dict[str, str], frozenset[str], frozenset[Hex], frozenset[Hex] | None] | None = None
     """The last trace: the location mapping and landing hexes it was made for, the supplied hexes,
@@ -82,7 +74,7 @@ class Supply:
         """12.0: as the Allied player turn ends, each unit out of supply takes its loss."""
         if not self.rules._allied_turn_ending(state):
             return []
-        return [self.rules._f("error", "12.0", entry, f"{unit_id} at {state.location[unit_id]} is out of supply as the "
+        return [self._f("error", "12.0", entry, f"{unit_id} at {state.location[unit_id]} is out of supply as the "
                                                 "Allied player turn ends and is reduced (or eliminated if already "
                                                 "reduced)")
                 for unit_id in self.out_of_supply(state) if unit_id not in state.supply_losses]
@@ -100,10 +92,10 @@ class Supply:
                 entry.unit not in state.supply_losses:
             # 12.0: out of supply as the Allied player turn ends: reduced, or eliminated if reduced.
             if entry.loss == "deplete" and self.rules._steps(state, entry.unit) <= 1:
-                return [self.rules._f("error", "12.0", entry, f"{entry.unit} is reduced or a one-step unit: the supply "
+                return [self._f("error", "12.0", entry, f"{entry.unit} is reduced or a one-step unit: the supply "
                                                         "loss eliminates it")]
             if entry.loss == "eliminate" and self.rules._steps(state, entry.unit) > 1:
-                return [self.rules._f("error", "12.0", entry, f"{entry.unit} is reduced, not eliminated, for want of "
+                return [self._f("error", "12.0", entry, f"{entry.unit} is reduced, not eliminated, for want of "
                                                         "supply")]
             return []
         return None

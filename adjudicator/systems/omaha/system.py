@@ -14,7 +14,7 @@ from typing import TypeVar
 from adjudicator.contract import MarkerUse, Outcome, Position
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
-    Advance, Attack, Declare, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, SupportMarkers,
+    Advance, Attack, Bombard, Declare, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, SupportMarkers,
     TurnMarker,
 )
 from adjudicator.registry import Handler, Registry
@@ -26,7 +26,7 @@ from adjudicator.systems.fire_and_movement.system import Check, FireAndMovement
 from adjudicator.systems.omaha import boundary
 from adjudicator.systems.omaha import optional as optional_rules
 from adjudicator.systems.omaha.arrivals import Arrivals
-from adjudicator.systems.omaha.base import CAMPAIGN
+from adjudicator.systems.omaha.base import CAMPAIGN, OmahaRules
 from adjudicator.systems.omaha.beach import BeachAssaults
 from adjudicator.systems.omaha.boundary import ScenarioBoundary
 from adjudicator.systems.omaha.campaign import Campaign
@@ -54,7 +54,7 @@ UNCHECKED: dict[str, str] = {
 """The sections governing entries this version applies without checking, by kind."""
 
 
-class Omaha(Cups, FireAndMovement[OmahaState]):
+class Omaha(OmahaRules):
     """The Fire & Movement series with Omaha Beach's exclusive rules."""
 
     name = "omaha"
@@ -68,8 +68,13 @@ class Omaha(Cups, FireAndMovement[OmahaState]):
     foreign_kinds = {kind: why for kind, why in FireAndMovement.foreign_kinds.items() if kind != "declare"}
     """13.0, 14.3: a claim of victory is Omaha's (`declare victory`); the series' other foreign kinds stay."""
 
+    support_kinds = ("support_fire", "naval_gunfire", "mines")
+    """Marker kinds a player places on a combat (7.2, 11.1.4, 11.2.7)."""
+    keep_note = " (only the Achtung Minen may be put aside, 11.1.4)"
+
     def __init__(self) -> None:
         super().__init__()
+        self.cups = Cups(self)
         self.supply = Supply(self)
         self.assaults = BeachAssaults(self)
         self.arrivals = Arrivals(self)
@@ -99,7 +104,7 @@ class Omaha(Cups, FireAndMovement[OmahaState]):
             .replacing("retreat", extending("retreat", self._retreated)) \
             .replacing("advance", extending("advance", self._advanced)) \
             .replacing("roll", Handler("roll", RollOff, "log", self._check_rolls, self._rolled)) \
-            .replacing("markers", Handler("markers", SupportMarkers, "7.1", self._check_cups, self._cups_marked)) \
+            .replacing("markers", Handler("markers", SupportMarkers, "7.1", self.cups._check_cups, self.cups._cups_marked)) \
             .adding(Handler("victory-claim", Declare, "13.0", self.victory._check_claim))
         self.layers: dict[str, Callable[[Layer], Layer]] = {"weather": self._weather_layer, "flak": self._flak_layer}
         """Each optional rule's layer, by its id in game.toml, in the order they are put on."""
@@ -115,6 +120,50 @@ class Omaha(Cups, FireAndMovement[OmahaState]):
         return evolve(state, optional=state.optional | {"weather"})
 
     # -- the rule areas' answers to the series' hooks --------------------------------------------------------------
+    def pool(self, state: OmahaState, side: str) -> Counter[str]:
+        """Cups (cups.py): The markers still in a side's cups this game turn (7.1, 11.1.4, 11.2.6, 14.1)."""
+        return self.cups.pool(state, side)
+
+    def pool_gone(self, state: OmahaState, marker_id: str) -> list[str]:
+        """Cups (cups.py): """
+        return self.cups.pool_gone(state, marker_id)
+
+    def pool_check(self, state: OmahaState, entry: Entry, marker: Marker) -> list[Finding]:
+        """Cups (cups.py): 14.1: no aircraft in inclement weather."""
+        return self.cups.pool_check(state, entry, marker)
+
+    def marker_use(self, state: OmahaState, entry: Attack | Bombard, marker: Marker) -> list[Finding]:
+        """Cups (cups.py): 11.2.7: naval gunfire supports only the beach assaults of GT 1."""
+        return self.cups.marker_use(state, entry, marker)
+
+    def marker_apart(self, state: OmahaState, entry: Attack | Bombard, marker: Marker, owner: str, kept: Counter[str], taken: Counter[str]) -> list[Finding] | None:
+        """What cups.py's Cups answers."""
+        return self.cups.marker_apart(state, entry, marker, owner, kept, taken)
+
+    def may_keep(self, marker: Marker) -> bool:
+        """Cups (cups.py): 11.1.4: a drawn Achtung Minen may be kept for a later combat of the game turn."""
+        return self.cups.may_keep(marker)
+
+    def may_draw_now(self, state: OmahaState) -> bool:
+        """Cups (cups.py): 11.2.3: markers are drawn for the beach assaults before GT 1."""
+        return self.cups.may_draw_now(state)
+
+    def not_drawable(self, state: OmahaState, entry: SupportMarkers, marker_id: str) -> list[Finding]:
+        """Cups (cups.py): 11.2.7: naval gunfire is never in a cup."""
+        return self.cups.not_drawable(state, entry, marker_id)
+
+    def range_rule(self, marker: Marker) -> str:
+        """What cups.py's Cups answers."""
+        return self.cups.range_rule(marker)
+
+    def bombard_marker(self, state: OmahaState, entry: Bombard, marker: Marker) -> list[Finding] | None:
+        """Cups (cups.py): 11.1.4: the Achtung Minen support ground combat only."""
+        return self.cups.bombard_marker(state, entry, marker)
+
+    def _placed(self, state: OmahaState, entry: Attack | Bombard) -> OmahaState:
+        """What cups.py's Cups answers."""
+        return self.cups._placed(state, entry)
+
     def supply_loss(self, state: OmahaState, unit_id: str) -> bool:
         """Supply (supply.py): """
         return self.supply.supply_loss(state, unit_id)
@@ -197,7 +246,7 @@ class Omaha(Cups, FireAndMovement[OmahaState]):
         11.2.4's reinforcements due; as the Support Fire Marker Phase ends, what the rules owe."""
         out = self.assaults._stacked_again(state, entry) + self.supply._supply_due(state, entry) + self.arrivals._arrivals_due(state, entry)
         if self.phase_id(state) == "support_fire_marker":
-            out += self._owed(state, entry)
+            out += self.cups._owed(state, entry)
         return out
 
     def turn_checks(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
@@ -316,8 +365,8 @@ class Omaha(Cups, FireAndMovement[OmahaState]):
         before_gt1 = state.turn == 0  # 11.2.3: the beach assaults before GT 1 use GT 1's markers.
         return evolve(after, markers_used=state.markers_used if before_gt1 else (), replaced=(),
                       withheld=state.withheld if before_gt1 else (), mines_aside=(), weather=None, weather_rolls=(),
-                      owed=(*state.owed, *self._capture_losses(state)),
-                      captured=state.captured | {name for name, _ in self._newly_captured(state)})
+                      owed=(*state.owed, *self.cups._capture_losses(state)),
+                      captured=state.captured | {name for name, _ in self.cups._newly_captured(state)})
 
     def _phase_begun(self, state: OmahaState, entry: StepMarker) -> OmahaState:
         if self._next_phase(state, entry.step) is None:

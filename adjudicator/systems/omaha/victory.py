@@ -4,29 +4,21 @@ supply, and two Allied units next to St-Lô)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from collections.abc import Iterable
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Declare
+from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.errors import did_you_mean
-
-if TYPE_CHECKING:
-    from adjudicator.systems.omaha.system import Omaha
 
 STRATEGIC, OPERATIONAL = "strategic", "operational"
 """The levels of victory the rules name: the German's at once when no beach landing hex is left (13.0, 14.3),
 and the German's when the Allies fall short at the end (13.0, 14.3); the Allied victory has none."""
 
 
-class Victory:
+class Victory(Area):
     """13.0 (and what 14.2, 14.3 count with it: captured hexes)."""
-
-    def __init__(self, rules: Omaha) -> None:
-        self.rules = rules
-        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     def verdict(self, state: OmahaState) -> tuple[str, str]:
         """13.0 at the end of the last game turn: the winner and why."""
@@ -63,10 +55,10 @@ class Victory:
         beach landing hex is left as a game turn ends (13.0, 14.3), else the verdict at the end of the last game
         turn (13.0, or the campaign's, 14.2 and 14.3), in its Game Turn End Phase or after it."""
         if entry.what != "victory":
-            return [self.rules._f("error", "log", entry, f"Omaha knows one declaration, 'victory', not {entry.what!r}"
+            return [self._f("error", "log", entry, f"Omaha knows one declaration, 'victory', not {entry.what!r}"
                                                    f"{did_you_mean(entry.what, ['victory'])}")]
         if entry.points:
-            return [self.rules._f("error", "log", entry, "Omaha counts no victory points (13.0, 14.3): write 'declare "
+            return [self._f("error", "log", entry, "Omaha counts no victory points (13.0, 14.3): write 'declare "
                                                    "victory' with the level, if any")]
         section = "14.3" if self.rules._campaign(state) else "13.0"
         side = entry.side or "?"
@@ -80,7 +72,7 @@ class Victory:
         elif final is not None:
             winner, level, why = final[0], OPERATIONAL if final[0] == "German" else None, final[1]
         else:
-            return [self.rules._f("error", section, entry, f"{self.rules._where(state)}: {side} claims victory, but the game is not "
+            return [self._f("error", section, entry, f"{self.rules._where(state)}: {side} claims victory, but the game is not "
                                                      "over: a beach landing hex is left to the Allies, and this is not "
                                                      "the end of the last game turn")]
         wrong = [f"the {winner} player wins"] if winner != side else []
@@ -89,4 +81,4 @@ class Victory:
                          f"{section} names no level for the {winner} victory, not {entry.level}")
         if not wrong:
             return []
-        return [self.rules._f("error", section, entry, f"{side} claims victory, but {'; '.join(wrong)}: {why}")]
+        return [self._f("error", section, entry, f"{side} claims victory, but {'; '.join(wrong)}: {why}")]

@@ -7,32 +7,24 @@ Rulings: docs/rules-coverage.md's register, rows Omaha 14.1 and Omaha 11.1.2 / 1
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, RollOff
 from adjudicator.systems.fire_and_movement.state import evolve
+from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.hexes import Hex
 from wargame.models import Marker
 
-if TYPE_CHECKING:
-    from adjudicator.systems.omaha.system import Omaha
 
-
-class Weather:
+class Weather(Area):
     """14.1 and 15.0: the layers the log's headers put on Omaha's registry and hooks (system.py's `LAYERS`)."""
-
-    def __init__(self, rules: Omaha) -> None:
-        self.rules = rules
-        """The system whose helpers and hooks this area asks (and whose other areas it reaches through it)."""
 
     def allowance(self, state: OmahaState, unit_id: str, weather: bool = True) -> int:
         """The unit's movement allowance, halved rounding up in inclement weather (14.1) unless
         `weather` is False (the printed MA of 6.1) or it is a German reinforcement on its GT of
         arrival (11.1.2)."""
-        allowance = SeriesRules.allowance(self.rules, state, unit_id)
+        allowance = SeriesRules.allowance(self.rules, state, unit_id)  # the series' own, which Omaha's hook wraps
         halved = weather and state.weather == "inclement" and not self.rules.arrivals._full_on_arrival(state, unit_id)
         return -(-allowance // 2) if halved else allowance
 
@@ -47,12 +39,12 @@ class Weather:
         if not self._weather_due(state):
             return []
         if state.weather is None:
-            return [self.rules._f("error", "14.1", entry, f"GT {state.turn}'s weather is rolled (the German player's die) "
+            return [self._f("error", "14.1", entry, f"GT {state.turn}'s weather is rolled (the German player's die) "
                                                     "as the game turn begins")]
         if state.weather == "inclement":
             missing = [s for s in state.game.manifest.sides if s not in state.weather_rolls]
             if missing:
-                return [self.rules._f("error", "14.1", entry, f"in inclement weather each side rolls a die for the "
+                return [self._f("error", "14.1", entry, f"in inclement weather each side rolls a die for the "
                                                         f"markers put aside; {' and '.join(missing)} did not")]
         return []
 
@@ -64,13 +56,13 @@ class Weather:
         rolls = entry.rolls
         if state.weather is None:
             if set(rolls) != {"German"}:
-                return [self.rules._f("error", "14.1", entry, "the weather die is the German player's, rolled first "
+                return [self._f("error", "14.1", entry, "the weather die is the German player's, rolled first "
                                                         "as the game turn begins")]
             return []
         if state.weather == "inclement":
             again = sorted(set(rolls) & set(state.weather_rolls))
             if again:
-                return [self.rules._f("error", "14.1", entry, f"{', '.join(again)} has already rolled for the markers "
+                return [self._f("error", "14.1", entry, f"{', '.join(again)} has already rolled for the markers "
                                                         "put aside this game turn")]
             return []
         return None
