@@ -1,7 +1,9 @@
 """D-Day: Omaha Beach (Decision Games) as a folio of the Fire & Movement series: the series' rule
 system with the hooks its exclusive rules (10.0-15.0) change, cited as `omaha` (the series' own
-rules stay `fire-and-movement`). Each rule area of the folio is a module of this package; another
-folio is added the same way, on `FireAndMovement`, with its own section table.
+rules stay `fire-and-movement`). Each rule area of the folio is a component in a module of this package
+(an `Area` given the system); the registry is the series' with Omaha's handlers put in by name, and the
+optional rules are layers the log's headers put on. Another folio is added the same way, on
+`FireAndMovement`, with its own section table (docs/architecture.md, "Add a variant").
 """
 
 from __future__ import annotations
@@ -104,7 +106,8 @@ class Omaha(OmahaRules):
             .replacing("retreat", extending("retreat", self._retreated)) \
             .replacing("advance", extending("advance", self._advanced)) \
             .replacing("roll", Handler("roll", RollOff, "log", self._check_rolls, self._rolled)) \
-            .replacing("markers", Handler("markers", SupportMarkers, "7.1", self.cups._check_cups, self.cups._cups_marked)) \
+            .replacing("markers", Handler("markers", SupportMarkers, "7.1", self.cups._check_cups,
+                                          self.cups._cups_marked)) \
             .adding(Handler("victory-claim", Declare, "13.0", self.victory._check_claim))
         self.layers: dict[str, Callable[[Layer], Layer]] = {"weather": self._weather_layer, "flak": self._flak_layer}
         """Each optional rule's layer, by its id in game.toml, in the order they are put on."""
@@ -125,7 +128,7 @@ class Omaha(OmahaRules):
         return self.cups.pool(state, side)
 
     def pool_gone(self, state: OmahaState, marker_id: str) -> list[str]:
-        """Cups (cups.py): """
+        """Why copies of a marker are out of its cup, for the message (cups.py)."""
         return self.cups.pool_gone(state, marker_id)
 
     def pool_check(self, state: OmahaState, entry: Entry, marker: Marker) -> list[Finding]:
@@ -136,8 +139,9 @@ class Omaha(OmahaRules):
         """Cups (cups.py): 11.2.7: naval gunfire supports only the beach assaults of GT 1."""
         return self.cups.marker_use(state, entry, marker)
 
-    def marker_apart(self, state: OmahaState, entry: Attack | Bombard, marker: Marker, owner: str, kept: Counter[str], taken: Counter[str]) -> list[Finding] | None:
-        """What cups.py's Cups answers."""
+    def marker_apart(self, state: OmahaState, entry: Attack | Bombard, marker: Marker, owner: str,
+                     kept: Counter[str], taken: Counter[str]) -> list[Finding] | None:
+        """7.2, 11.1.4: a kept Achtung Minen or a marker drawn for this combat, not from the cups now (cups.py)."""
         return self.cups.marker_apart(state, entry, marker, owner, kept, taken)
 
     def may_keep(self, marker: Marker) -> bool:
@@ -153,7 +157,7 @@ class Omaha(OmahaRules):
         return self.cups.not_drawable(state, entry, marker_id)
 
     def range_rule(self, marker: Marker) -> str:
-        """What cups.py's Cups answers."""
+        """11.2.6: the clause giving an Omaha marker its bombardment range (cups.py)."""
         return self.cups.range_rule(marker)
 
     def bombard_marker(self, state: OmahaState, entry: Bombard, marker: Marker) -> list[Finding] | None:
@@ -161,11 +165,11 @@ class Omaha(OmahaRules):
         return self.cups.bombard_marker(state, entry, marker)
 
     def _placed(self, state: OmahaState, entry: Attack | Bombard) -> OmahaState:
-        """What cups.py's Cups answers."""
+        """7.2, 11.1.4: the cups after markers are placed on a combat (cups.py)."""
         return self.cups._placed(state, entry)
 
     def supply_loss(self, state: OmahaState, unit_id: str) -> bool:
-        """Supply (supply.py): """
+        """Whether a loss is 12.0's supply loss rather than a combat's (supply.py)."""
         return self.supply.supply_loss(state, unit_id)
 
     def folio_loss(self, state: OmahaState, entry: Loss) -> list[Finding] | None:
@@ -173,15 +177,15 @@ class Omaha(OmahaRules):
         return self.supply.folio_loss(state, entry)
 
     def supply_line(self, state: OmahaState, unit_id: str) -> list[str] | None:
-        """What supply.py's Supply answers."""
+        """12.0: the line an Allied unit traces toward the beach (supply.py)."""
         return self.supply.supply_line(state, unit_id)
 
     def out_of_supply(self, state: OmahaState) -> list[str]:
-        """What supply.py's Supply answers."""
+        """12.0: the Allied units that trace no line of supply now (supply.py)."""
         return self.supply.out_of_supply(state)
 
     def is_out_of_supply(self, state: OmahaState, unit_id: str) -> bool:
-        """What supply.py's Supply answers."""
+        """12.0: whether one unit traces no line of supply now (supply.py)."""
         return self.supply.is_out_of_supply(state, unit_id)
 
     def is_special_attack(self, state: OmahaState, entry: Attack) -> SpecialAttack | None:
@@ -193,7 +197,7 @@ class Omaha(OmahaRules):
         return self.assaults.special_audit(state, entry)
 
     def folio_attack(self, state: OmahaState, entry: Attack) -> list[Finding] | None:
-        """What beach.py's BeachAssaults answers."""
+        """11.2.1-11.2.3: a beach assault, checked instead of 8.2 (beach.py)."""
         return self.assaults.folio_attack(state, entry)
 
     def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[Finding]:
@@ -205,11 +209,11 @@ class Omaha(OmahaRules):
         return self.assaults.attack_checks(state, entry)
 
     def untouched(self, state: OmahaState, combat: FmCombat, entry: Loss | Retreat) -> Finding | None:
-        """What beach.py's BeachAssaults answers."""
+        """11.2.1: a unit of a stack the result does not touch losing a step or retreating (beach.py)."""
         return self.assaults.untouched(state, combat, entry)
 
     def defending(self, state: OmahaState, defenders: list[str], chosen: str | None = None) -> list[str]:
-        """BeachAssaults (beach.py): """
+        """The units of a stack a combat's result touches (11.2.4: the one the attacker names, beach.py)."""
         return self.assaults.defending(state, defenders, chosen)
 
     def first_hex_cost(self, state: OmahaState, unit_id: str) -> float:
@@ -217,11 +221,11 @@ class Omaha(OmahaRules):
         return self.arrivals.first_hex_cost(state, unit_id)
 
     def allowance(self, state: OmahaState, unit_id: str, weather: bool = True) -> int:
-        """What weather.py's Weather answers."""
+        """The movement allowance, halved in inclement weather (14.1, weather.py)."""
         return self.weather.allowance(state, unit_id, weather)
 
     def support_value(self, state: OmahaState, marker: Marker, applied: int, target: Hex) -> int:
-        """What weather.py's Weather answers."""
+        """A marker's value with the optional rules in force (15.0, weather.py)."""
         return self.weather.support_value(state, marker, applied, target)
 
     def allowance_rule(self, state: OmahaState, unit_id: str) -> str | None:
@@ -229,7 +233,7 @@ class Omaha(OmahaRules):
         return self.weather.allowance_rule(state, unit_id)
 
     def support_value_unmet(self, state: OmahaState, marker: Marker, applied: int) -> int:
-        """What weather.py's Weather answers."""
+        """15.0's halving made with no German AA/Flak near, a misreading (weather.py)."""
         return self.weather.support_value_unmet(state, marker, applied)
 
     def support_value_rule(self) -> str | None:
@@ -244,7 +248,8 @@ class Omaha(OmahaRules):
     def closing(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """As a phase ends: 11.2.1's units that left the beach, 12.0's supply losses, 11.1.2 and
         11.2.4's reinforcements due; as the Support Fire Marker Phase ends, what the rules owe."""
-        out = self.assaults._stacked_again(state, entry) + self.supply._supply_due(state, entry) + self.arrivals._arrivals_due(state, entry)
+        out = self.assaults._stacked_again(state, entry) + self.supply._supply_due(state, entry) + \
+            self.arrivals._arrivals_due(state, entry)
         if self.phase_id(state) == "support_fire_marker":
             out += self.cups._owed(state, entry)
         return out
@@ -269,7 +274,8 @@ class Omaha(OmahaRules):
 
     def place_checks(self) -> dict[str, Check[OmahaState]]:
         """11.0, 11.2.1 set-up; 11.1.2, 11.2.4 reinforcements; 11.1.3, 11.2.5 replacements."""
-        return {"setup": self.setup._check_setup, "reinforce": self.arrivals._check_reinforce, "replace": self.arrivals._check_replace}
+        return {"setup": self.setup._check_setup, "reinforce": self.arrivals._check_reinforce,
+                "replace": self.arrivals._check_replace}
 
     def folio_move(self, state: OmahaState, entry: Move) -> list[Finding] | None:
         """11.2.3: the Rangers' move after the Pointe du Hoc roll; 11.2.1: the landed units stay on GT 1."""
@@ -373,7 +379,8 @@ class Omaha(OmahaRules):
             return state
         after = self.series_apply("phase", state, entry)
         markers = state.game.markers_by_id
-        return evolve(after, entered=(), landed=frozenset(), supply_losses=frozenset(), late=self.arrivals._reported_late(state),
+        return evolve(after, entered=(), landed=frozenset(), supply_losses=frozenset(),
+                      late=self.arrivals._reported_late(state),
                       mines_aside=(*state.mines_aside, *(m for _, m in state.drawn if markers[m].kind == "mines")),
                       owed=() if self.phase_id(state) == "support_fire_marker" else state.owed)
 
@@ -386,10 +393,12 @@ class Omaha(OmahaRules):
         return evolve(after, left_beach=self.assaults._leaving(state, entry.unit, entry.path))
 
     def _retreated(self, state: OmahaState, entry: Retreat) -> OmahaState:
-        return evolve(self.series_apply("retreat", state, entry), left_beach=self.assaults._leaving(state, entry.unit, entry.path))
+        return evolve(self.series_apply("retreat", state, entry),
+                      left_beach=self.assaults._leaving(state, entry.unit, entry.path))
 
     def _advanced(self, state: OmahaState, entry: Advance) -> OmahaState:
-        return evolve(self.series_apply("advance", state, entry), left_beach=self.assaults._leaving(state, entry.unit, entry.path))
+        return evolve(self.series_apply("advance", state, entry),
+                      left_beach=self.assaults._leaving(state, entry.unit, entry.path))
 
     def _attacked(self, state: OmahaState, entry: Attack) -> OmahaState:
         after = self.series_apply("attack", state, entry)
@@ -401,7 +410,8 @@ class Omaha(OmahaRules):
 
     def _lost(self, state: OmahaState, entry: Loss) -> OmahaState:
         # 12.0: a loss as the Allied player turn ends that no combat claims is the supply loss.
-        supply = self._allied_turn_ending(state) and (state.combat is None or self.supply._supply_loss(state, entry.unit))
+        supply = self._allied_turn_ending(state) and \
+            (state.combat is None or self.supply._supply_loss(state, entry.unit))
         if supply:
             state = evolve(state, supply_losses=state.supply_losses | {entry.unit})
         if state.turn == 0 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
@@ -419,7 +429,8 @@ class Omaha(OmahaRules):
         if entry.how == "reinforce" and entry.hex is not None and game.grid.is_label(entry.hex) and \
                 entry.unit in game.units_by_id:
             if self._unit(state, entry.unit).side == "German":
-                state = evolve(state, entered=(*state.entered, (entry.unit, self.arrivals._entry_cost(state, entry.hex))))
+                cost = self.arrivals._entry_cost(state, entry.hex)
+                state = evolve(state, entered=(*state.entered, (entry.unit, cost)))
             else:
                 state = evolve(state, landed=state.landed | {entry.unit})
         return self.series_apply("place", state, entry)
