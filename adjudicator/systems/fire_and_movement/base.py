@@ -11,6 +11,7 @@ from __future__ import annotations
 import weakref
 from collections import Counter
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Generic
 
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.systems.base import PerGame, SystemBase
@@ -25,6 +26,10 @@ from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.models import Marker, Unit
 from wargame.sequence import Slot, opening_slot, slot_at, turn_sequence
+
+if TYPE_CHECKING:
+    from adjudicator.systems.fire_and_movement.system import FireAndMovement
+    from adjudicator.systems.fire_and_movement.zoc import ZonesOfControl
 
 COMBAT_PHASES = ("combat", "mobile_combat")
 SERIES_TABLE = SectionTable("fire-and-movement", SECTIONS, rests_on=RESTS_ON)
@@ -64,10 +69,8 @@ class SeriesRules(SystemBase[S]):
     keep_note = ""
     """What a drawn marker not placed may be instead (a folio's exception to 7.2)."""
 
-    def __init__(self) -> None:
-        self._enemies: dict[str, EnemyTables] = {}
-        """Each side's enemy zones of control and the hexes its enemies hold, with the location mapping and
-        game they were worked out for (zoc.py)."""
+    zoc: ZonesOfControl[S]
+    """Zones of control (6.0, zoc.py), which movement and retreats ask."""
 
     _audit_memo: tuple[weakref.ref[Game], dict[str, object], Entry, Modifier | None, FmAudit] | None = None
     """The last combat audit: the game, the state's fields but its combat, the entry, the modifier left out, and
@@ -306,9 +309,6 @@ class SeriesRules(SystemBase[S]):
     def ezoc(self, state: S, side: str) -> frozenset[Hex]:
         raise NotImplementedError  # zoc.py
 
-    def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
-        raise NotImplementedError  # zoc.py
-
     def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:
         raise NotImplementedError  # movement.py
 
@@ -351,3 +351,14 @@ class SeriesRules(SystemBase[S]):
         raise NotImplementedError  # combat_results.py
 
 
+class SeriesArea(Generic[S]):
+    """One rule area of the series, composed into the system (house style 18): it asks the system for the shared
+    helpers, the hooks a folio answers, and the other areas (`rules.zoc`, ...)."""
+
+    def __init__(self, rules: FireAndMovement[S]) -> None:
+        self.rules = rules
+        """The system this area belongs to (a folio's, whose hooks answer for it)."""
+
+    def _f(self, severity: Severity, section: str, entry: Entry, message: str) -> Finding:
+        """A finding of the system's section table."""
+        return self.rules._f(severity, section, entry, message)

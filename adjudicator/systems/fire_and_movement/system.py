@@ -1,8 +1,9 @@
-"""The Fire & Movement series (rules 3.0-9.0) as a plug-in of the replay engine: the rule areas'
-mixins put together, with the tables that send each entry to its check and its application.
+"""The Fire & Movement series (rules 3.0-9.0) as a plug-in of the replay engine: its rule areas
+(composed components such as `zoc`, and the areas still mixed in), with the registry that sends each
+entry to its check and its application.
 
-A folio (a game of the series with its exclusive rules) subclasses `FireAndMovement` and
-overrides the hooks of `base.py` and the areas' methods its rules change (see `omaha/`).
+A folio (a game of the series with its exclusive rules) subclasses `FireAndMovement`, answers the
+hooks of `base.py` its rules change, and builds its registry from the series' by name (see `omaha/`).
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ from adjudicator.systems.fire_and_movement.retreat import Retreats
 from adjudicator.systems.fire_and_movement.sequence import SequenceOfPlay
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S, evolve
 from adjudicator.systems.fire_and_movement.support import SupportFire
+from adjudicator.systems.fire_and_movement.zoc import ZonesOfControl
 from wargame.errors import ReplayError, did_you_mean
 from wargame.game import Game
+from wargame.hexes import Hex
 
 UNCHECKED: dict[str, str] = {
     "place": "3.0: placements are the folio's (its set-up, reinforcements and replacements)",
@@ -56,8 +59,9 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
 
     def __init__(self) -> None:
         super().__init__()
+        self.zoc = ZonesOfControl(self)
         # The series' registry (house style 12): each entry class's check and application, by the section they
-        # judge. A folio's methods override the series' (the bound methods are the folio's own).
+        # judge. A folio's registry is this one with its own handlers put in by name (omaha/system.py).
         self.registry: Registry[S] = Registry.of(
             Handler("turn", TurnMarker, "4.1", self._check_turn, self._turn_applied),
             Handler("phase", StepMarker, "4.1", None, self._phase_applied),
@@ -72,6 +76,15 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
             Handler("roll", RollOff, "log", self._check_roll, self._roll_applied),
             Handler("markers", SupportMarkers, "7.1", self._check_markers, self._marked),
         )
+
+    # -- the rule areas composed into the system, asked through the hooks and the contract ---------------------------
+    def ezoc(self, state: S, side: str) -> frozenset[Hex]:
+        """Hexes in the zones of control of the enemies of `side` (6.0, zoc.py)."""
+        return self.zoc.ezoc(state, side)
+
+    def zones_of_control(self, state: S, side: str) -> frozenset[str]:
+        """The hexes in the zones of control `side`'s units exert (6.0): the enemy zones of its enemies."""
+        return self.zoc.zones_of_control(state, side)
 
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
