@@ -41,7 +41,7 @@ Check = Callable[[S, Place], list[Finding]]
 """A folio's check of one way of placing units (`place_checks`: set-up, reinforcements, replacements)."""
 
 
-class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S],
+class FireAndMovement(Disputes[S], Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S],
                       Retreats[S], CombatResults[S]):
     """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
     the generic checks (a decided game, an entry of the other system, the phase order of the game's
@@ -60,11 +60,12 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
     def __init__(self) -> None:
         super().__init__()
         self.zoc = ZonesOfControl(self)
+        self.sequence = SequenceOfPlay(self)
         # The series' registry (house style 12): each entry class's check and application, by the section they
         # judge. A folio's registry is this one with its own handlers put in by name (omaha/system.py).
         self.registry: Registry[S] = Registry.of(
-            Handler("turn", TurnMarker, "4.1", self._check_turn, self._turn_applied),
-            Handler("phase", StepMarker, "4.1", None, self._phase_applied),
+            Handler("turn", TurnMarker, "4.1", self.sequence._check_turn, self.sequence._turn_applied),
+            Handler("phase", StepMarker, "4.1", None, self.sequence._phase_applied),
             Handler("move", Move, "5.1", self._check_move, self._move_applied),
             Handler("attack", Attack, "8.2", self._check_attack, self._attack_applied),
             Handler("bombard", Bombard, "8.1", self._check_bombard, self._bombard_applied),
@@ -85,6 +86,14 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
     def zones_of_control(self, state: S, side: str) -> frozenset[str]:
         """The hexes in the zones of control `side`'s units exert (6.0): the enemy zones of its enemies."""
         return self.zoc.zones_of_control(state, side)
+
+    def turn_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
+        """A folio's errors as a game turn begins (its set-up, its length)."""
+        return self.sequence.turn_checks(state, entry)
+
+    def _length_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
+        """A folio's errors for a game turn past its game's length."""
+        return self.sequence._length_checks(state, entry)
 
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
@@ -114,7 +123,7 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
             out += self._combat_over(state, entry)
             state = evolve(state, combat=None)  # the entry is checked as the combat ended
         if isinstance(entry, (TurnMarker, StepMarker)):
-            out += self._closing(state, entry)
+            out += self.sequence._closing(state, entry)
         if kind_rules and self._checked(state, entry):
             found = self.registry_of(state).check(state, entry)
             table = state.combat.as_table_says() if state.combat is not None else None

@@ -375,7 +375,7 @@ class Omaha(OmahaRules):
                       captured=state.captured | {name for name, _ in self.cups._newly_captured(state)})
 
     def _phase_begun(self, state: OmahaState, entry: StepMarker) -> OmahaState:
-        if self._next_phase(state, entry.step) is None:
+        if self.sequence._next_phase(state, entry.step) is None:
             return state
         after = self.series_apply("phase", state, entry)
         markers = state.game.markers_by_id
