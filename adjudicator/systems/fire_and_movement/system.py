@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
-from adjudicator.contract import EngineChecks, MarkerUse, Outcome, Position, SequencePoint, StepNoun, kind_of
+from adjudicator.contract import (
+    CombatAccount, EngineChecks, MarkerUse, Outcome, Position, SequencePoint, StepNoun, kind_of,
+)
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
     Advance, Attack, Bombard, Entry, Header, Loss, Move, Place, Retreat, RollOff, StandFast, StepMarker,
@@ -20,7 +22,7 @@ from adjudicator.notation.entries import (
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.fire_and_movement.bombardment import Bombardment
 from adjudicator.systems.fire_and_movement.combat_results import CombatResults
-from adjudicator.systems.fire_and_movement.dispute import Disputes
+from adjudicator.systems.fire_and_movement.dispute import fm_account
 from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
 from adjudicator.systems.fire_and_movement.movement import Movement
 from adjudicator.systems.fire_and_movement.retreat import Retreats
@@ -41,7 +43,7 @@ Check = Callable[[S, Place], list[Finding]]
 """A folio's check of one way of placing units (`place_checks`: set-up, reinforcements, replacements)."""
 
 
-class FireAndMovement(Disputes[S], Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S],
+class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S],
                       Retreats[S], CombatResults[S]):
     """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
     the generic checks (a decided game, an entry of the other system, the phase order of the game's
@@ -94,6 +96,10 @@ class FireAndMovement(Disputes[S], Movement[S], SupportFire[S], Bombardment[S], 
     def _length_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
         """A folio's errors for a game turn past its game's length."""
         return self.sequence._length_checks(state, entry)
+
+    def account(self, state: S, entry: Attack | Bombard) -> CombatAccount:
+        """An attack or a bombardment computed for a dispute (8.1-8.5, dispute.py)."""
+        return fm_account(self, state, entry)
 
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
