@@ -29,6 +29,7 @@ from wargame.sequence import Slot, opening_slot, slot_at, turn_sequence
 
 if TYPE_CHECKING:
     from adjudicator.systems.fire_and_movement.system import FireAndMovement
+    from adjudicator.systems.fire_and_movement.retreat import Retreats
     from adjudicator.systems.fire_and_movement.zoc import ZonesOfControl
 
 COMBAT_PHASES = ("combat", "mobile_combat")
@@ -71,6 +72,8 @@ class SeriesRules(SystemBase[S]):
 
     zoc: ZonesOfControl[S]
     """Zones of control (6.0, zoc.py), which movement and retreats ask."""
+    retreats: Retreats[S]
+    """8.3, 8.3.1, 8.1.5 (retreat.py)."""
 
     _audit_memo: tuple[weakref.ref[Game], dict[str, object], Entry, Modifier | None, FmAudit] | None = None
     """The last combat audit: the game, the state's fields but its combat, the entry, the modifier left out, and

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
 from adjudicator.contract import (
-    CombatAccount, EngineChecks, MarkerUse, Outcome, Position, SequencePoint, StepNoun, kind_of,
+    CombatAccount, EngineChecks, MarkerUse, Outcome, Position, RetreatOption, SequencePoint, StepNoun, kind_of,
 )
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
@@ -43,8 +43,7 @@ Check = Callable[[S, Place], list[Finding]]
 """A folio's check of one way of placing units (`place_checks`: set-up, reinforcements, replacements)."""
 
 
-class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S],
-                      Retreats[S], CombatResults[S]):
+class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S], CombatResults[S]):
     """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
     the generic checks (a decided game, an entry of the other system, the phase order of the game's
     `[[sequence]]` and the entries each phase allows, 5.2, 8.1, 8.2; who writes an entry, placements
@@ -62,6 +61,7 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
     def __init__(self) -> None:
         super().__init__()
         self.zoc = ZonesOfControl(self)
+        self.retreats = Retreats(self)
         self.sequence = SequenceOfPlay(self)
         # The series' registry (house style 12): each entry class's check and application, by the section they
         # judge. A folio's registry is this one with its own handlers put in by name (omaha/system.py).
@@ -73,7 +73,7 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
             Handler("bombard", Bombard, "8.1", self._check_bombard, self._bombard_applied),
             Handler("place", Place, "3.0", self._check_place, self._place_applied),
             Handler("loss", Loss, "8.2.4", self._check_loss, self._loss_applied),
-            Handler("retreat", Retreat, "8.3", self._check_retreat, self._retreat_applied),
+            Handler("retreat", Retreat, "8.3", self.retreats._check_retreat, self._retreat_applied),
             Handler("stand", StandFast, "8.4", self._check_stand, self._stand_applied),
             Handler("advance", Advance, "8.5", self._check_advance, self._advance_applied),
             Handler("roll", RollOff, "log", self._check_roll, self._roll_applied),
@@ -100,6 +100,14 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
     def account(self, state: S, entry: Attack | Bombard) -> CombatAccount:
         """An attack or a bombardment computed for a dispute (8.1-8.5, dispute.py)."""
         return fm_account(self, state, entry)
+
+    def retreat_paths(self, state: S, unit_id: str, hexes: int, ezoc_counts: bool = True) -> list[tuple[Hex, ...]]:
+        """Retreats's `retreat_paths` (retreat.py)."""
+        return self.retreats.retreat_paths(state, unit_id, hexes, ezoc_counts)
+
+    def retreat_options(self, state: S) -> list[RetreatOption]:
+        """Retreats's `retreat_options` (retreat.py)."""
+        return self.retreats.retreat_options(state)
 
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
