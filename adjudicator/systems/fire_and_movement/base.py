@@ -11,11 +11,11 @@ from __future__ import annotations
 import weakref
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Generic
+from typing import Generic
 
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.systems.base import PerGame, SystemBase
-from adjudicator.notation.entries import Attack, Bombard, Entry, Loss, Move, Retreat
+from adjudicator.notation.entries import Attack, Bombard, Entry, Loss, Move, Retreat, TurnMarker
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
@@ -27,10 +27,6 @@ from wargame.hexes import Hex
 from wargame.models import Marker, Unit
 from wargame.sequence import Slot, opening_slot, slot_at, turn_sequence
 
-if TYPE_CHECKING:
-    from adjudicator.systems.fire_and_movement.system import FireAndMovement
-    from adjudicator.systems.fire_and_movement.retreat import Retreats
-    from adjudicator.systems.fire_and_movement.zoc import ZonesOfControl
 
 COMBAT_PHASES = ("combat", "mobile_combat")
 SERIES_TABLE = SectionTable("fire-and-movement", SECTIONS, rests_on=RESTS_ON)
@@ -70,10 +66,6 @@ class SeriesRules(SystemBase[S]):
     keep_note = ""
     """What a drawn marker not placed may be instead (a folio's exception to 7.2)."""
 
-    zoc: ZonesOfControl[S]
-    """Zones of control (6.0, zoc.py), which movement and retreats ask."""
-    retreats: Retreats[S]
-    """8.3, 8.3.1, 8.1.5 (retreat.py)."""
 
     _audit_memo: tuple[weakref.ref[Game], dict[str, object], Entry, Modifier | None, FmAudit] | None = None
     """The last combat audit: the game, the state's fields but its combat, the entry, the modifier left out, and
@@ -309,6 +301,27 @@ class SeriesRules(SystemBase[S]):
         return []
 
     # -- areas that other areas ask (defined in their own modules) -------------------------------
+    def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
+        raise NotImplementedError  # zoc.py
+
+    def _fortified_ezoc(self, state: S, entry: Move, a: Hex, b: Hex) -> list[Finding]:
+        raise NotImplementedError  # zoc.py
+
+    def turn_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
+        raise NotImplementedError  # sequence.py
+
+    def _length_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
+        raise NotImplementedError  # sequence.py
+
+    def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
+        raise NotImplementedError  # combat_results.py
+
+    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
+        raise NotImplementedError  # combat_results.py
+
+    def bombard_effect(self, state: S, entry: Bombard, result: str | None) -> str | None:
+        raise NotImplementedError  # bombardment.py
+
     def ezoc(self, state: S, side: str) -> frozenset[Hex]:
         raise NotImplementedError  # zoc.py
 
@@ -331,9 +344,6 @@ class SeriesRules(SystemBase[S]):
                   left_out: Modifier | None = None) -> list[Support]:
         raise NotImplementedError  # support.py
 
-    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
-        raise NotImplementedError  # combat_results.py
-
     def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
         raise NotImplementedError  # ground_combat.py
 
@@ -350,15 +360,12 @@ class SeriesRules(SystemBase[S]):
     def _placed(self, state: S, entry: Attack | Bombard) -> S:
         raise NotImplementedError  # support.py
 
-    def _carries_out(self, state: S, entry: Entry) -> bool:
-        raise NotImplementedError  # combat_results.py
-
 
 class SeriesArea(Generic[S]):
     """One rule area of the series, composed into the system (house style 18): it asks the system for the shared
     helpers, the hooks a folio answers, and the other areas (`rules.zoc`, ...)."""
 
-    def __init__(self, rules: FireAndMovement[S]) -> None:
+    def __init__(self, rules: SeriesRules[S]) -> None:
         self.rules = rules
         """The system this area belongs to (a folio's, whose hooks answer for it)."""
 

@@ -5,17 +5,14 @@ with the table's printed headings (8.2.2), every face of the die (8.2.4), the re
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from adjudicator.contract import CombatAccount
 from adjudicator.notation.entries import Attack, Bombard
+from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.combat import FmAudit
 from adjudicator.systems.fire_and_movement.results import ATTACKER_RETREATS, DEFENDER_RETREATS
 from adjudicator.systems.fire_and_movement.state import S
 from wargame.game import Game
-
-if TYPE_CHECKING:
-    from adjudicator.systems.fire_and_movement.system import FireAndMovement
 
 
 def printed_heading(game: Game, line_id: str, column: str) -> str:
@@ -28,7 +25,7 @@ def printed_heading(game: Game, line_id: str, column: str) -> str:
     return f"{column} ({cell})" if cell else column
 
 
-def _computed(system: FireAndMovement[S], state: S, entry: Attack | Bombard) -> tuple[FmAudit, str | None]:
+def _computed(system: SeriesRules[S], state: S, entry: Attack | Bombard) -> tuple[FmAudit, str | None]:
     """The audit and what its result does (a bombardment's per 8.1.3)."""
     if isinstance(entry, Bombard):
         found = system.bombard_audit(state, entry)
@@ -37,7 +34,7 @@ def _computed(system: FireAndMovement[S], state: S, entry: Attack | Bombard) -> 
     return found, found.result
 
 
-def _retreats(system: FireAndMovement[S], state: S, units: list[str], hexes: int, result: str) -> list[str]:
+def _retreats(system: SeriesRules[S], state: S, units: list[str], hexes: int, result: str) -> list[str]:
     """Where each unit a result makes retreat may go (8.3), or that it may stand and be reduced (8.4)."""
     out = []
     label = state.game.grid.label_of
@@ -49,7 +46,7 @@ def _retreats(system: FireAndMovement[S], state: S, units: list[str], hexes: int
     return out
 
 
-def fm_account(system: FireAndMovement[S], state: S, entry: Attack | Bombard) -> CombatAccount:
+def fm_account(system: SeriesRules[S], state: S, entry: Attack | Bombard) -> CombatAccount:
     """The account of an attack or a bombardment in the state before it."""
     game = state.game
     found, result = _computed(system, state, entry)

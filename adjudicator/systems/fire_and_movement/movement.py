@@ -15,7 +15,7 @@ from adjudicator.notation.entries import Move
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.state import S
-from adjudicator.systems.fire_and_movement.zoc import IGNORE_EZOC
+from adjudicator.systems.fire_and_movement.zoc import IGNORE_EZOC, ZonesOfControl
 from wargame.errors import WargameError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
@@ -181,10 +181,10 @@ class Movement(SeriesRules[S]):
         game = state.game
         unit = game.units_by_id[unit_id]
         mobile = unit.mobility == "mobile"
-        return MoveRule(budget=allowance - spent, terrain_cost=self._pricer(game), enemy=self.zoc.enemy_hexes(state, unit.side),
+        return MoveRule(budget=allowance - spent, terrain_cost=self._pricer(game), enemy=self.enemy_hexes(state, unit.side),
                         ezoc=frozenset() if unit.type in IGNORE_EZOC else self.ezoc(state, unit.side),
                         ezoc_cost=self.allowance(state, unit_id, weather=False) // 2 if mobile else 0, mobile=mobile,
-                        barrier=lambda a, b: self.zoc.is_ezoc_barrier(game, a, b), on_map=game.grid,
+                        barrier=lambda a, b: ZonesOfControl.is_ezoc_barrier(game, a, b), on_map=game.grid,
                         off_limits=self.off_limits(state))
 
     def move_bars(self, state: S, unit_id: str) -> tuple[list[tuple[str, str]], bool]:
@@ -305,7 +305,7 @@ class Movement(SeriesRules[S]):
                     if cost > allowance:
                         return out + [self._f("error", "6.1", entry, f"{entry.unit} cannot pay {cost:g} MP for {lb} "
                                                                      f"with an allowance of {allowance}")]
-                    out += self.zoc._fortified_ezoc(state, entry, a, b)
+                    out += self._fortified_ezoc(state, entry, a, b)
                     if len(hexes) > 2:
                         return out + [self._f("error", "6.1", entry, f"{entry.unit} moves from one enemy zone of "
                                                                      f"control into another at {lb}, which takes its "
@@ -319,7 +319,7 @@ class Movement(SeriesRules[S]):
                 cost += rule.ezoc_cost
                 zoc_paid += rule.ezoc_cost
                 if from_ezoc:
-                    out += self.zoc._fortified_ezoc(state, entry, a, b)
+                    out += self._fortified_ezoc(state, entry, a, b)
             spent += cost
             if spent > allowance:
                 # 5.2 c: no hex entered without the MP to pay for it; when only 6.1's cost of entering

@@ -42,7 +42,7 @@ class Retreats(SeriesArea[S]):
         unit = self.rules._unit(state, unit_id)
         ezoc = frozenset() if unit.type in self.rules.retreat_ignores_ezoc or not ezoc_counts \
             else self.rules.ezoc(state, unit.side)
-        enemy = self.rules.zoc.enemy_hexes(state, unit.side)
+        enemy = self.rules.enemy_hexes(state, unit.side)
         beyond = self.rules.off_limits(state)
         steps = OPEN_STEPS(game)  # on the map, into no prohibited terrain or across such a hexside (5.2 e)
         q, r = start
@@ -166,7 +166,7 @@ class Retreats(SeriesArea[S]):
     def _farther(self, state: S, unit_id: str, paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]]:
         """8.1.5: the retreats that end farther from the closest enemy unit than they start (none when
         no enemy unit is on the map)."""
-        enemies = self.rules.zoc.enemy_hexes(state, self.rules._unit(state, unit_id).side)
+        enemies = self.rules.enemy_hexes(state, self.rules._unit(state, unit_id).side)
         if not enemies:
             return []
 

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
 from adjudicator.contract import (
-    CombatAccount, EngineChecks, MarkerUse, Outcome, Position, RetreatOption, SequencePoint, StepNoun, kind_of,
+    AdvanceOption, CombatAccount, EngineChecks, MarkerUse, Outcome, Position, RetreatOption, SequencePoint, StepNoun, kind_of,
 )
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
@@ -25,6 +25,7 @@ from adjudicator.systems.fire_and_movement.combat_results import CombatResults
 from adjudicator.systems.fire_and_movement.dispute import fm_account
 from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
 from adjudicator.systems.fire_and_movement.movement import Movement
+from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.retreat import Retreats
 from adjudicator.systems.fire_and_movement.sequence import SequenceOfPlay
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S, evolve
@@ -43,7 +44,7 @@ Check = Callable[[S, Place], list[Finding]]
 """A folio's check of one way of placing units (`place_checks`: set-up, reinforcements, replacements)."""
 
 
-class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S], CombatResults[S]):
+class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S]):
     """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
     the generic checks (a decided game, an entry of the other system, the phase order of the game's
     `[[sequence]]` and the entries each phase allows, 5.2, 8.1, 8.2; who writes an entry, placements
@@ -60,9 +61,12 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
 
     def __init__(self) -> None:
         super().__init__()
-        self.zoc = ZonesOfControl(self)
-        self.retreats = Retreats(self)
-        self.sequence = SequenceOfPlay(self)
+        # The rule areas composed into the system (house style 18), each given it to ask for the shared helpers,
+        # the hooks a folio answers and the other areas' answers (their methods on the system).
+        self.zoc: ZonesOfControl[S] = ZonesOfControl(self)
+        self.combat_results: CombatResults[S] = CombatResults(self)
+        self.retreats: Retreats[S] = Retreats(self)
+        self.sequence: SequenceOfPlay[S] = SequenceOfPlay(self)
         # The series' registry (house style 12): each entry class's check and application, by the section they
         # judge. A folio's registry is this one with its own handlers put in by name (omaha/system.py).
         self.registry: Registry[S] = Registry.of(
@@ -72,10 +76,10 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
             Handler("attack", Attack, "8.2", self._check_attack, self._attack_applied),
             Handler("bombard", Bombard, "8.1", self._check_bombard, self._bombard_applied),
             Handler("place", Place, "3.0", self._check_place, self._place_applied),
-            Handler("loss", Loss, "8.2.4", self._check_loss, self._loss_applied),
-            Handler("retreat", Retreat, "8.3", self.retreats._check_retreat, self._retreat_applied),
-            Handler("stand", StandFast, "8.4", self._check_stand, self._stand_applied),
-            Handler("advance", Advance, "8.5", self._check_advance, self._advance_applied),
+            Handler("loss", Loss, "8.2.4", self.combat_results._check_loss, self.combat_results._loss_applied),
+            Handler("retreat", Retreat, "8.3", self.retreats._check_retreat, self.combat_results._retreat_applied),
+            Handler("stand", StandFast, "8.4", self.combat_results._check_stand, self.combat_results._stand_applied),
+            Handler("advance", Advance, "8.5", self.combat_results._check_advance, self.combat_results._advance_applied),
             Handler("roll", RollOff, "log", self._check_roll, self._roll_applied),
             Handler("markers", SupportMarkers, "7.1", self._check_markers, self._marked),
         )
@@ -84,6 +88,18 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
     def ezoc(self, state: S, side: str) -> frozenset[Hex]:
         """Hexes in the zones of control of the enemies of `side` (6.0, zoc.py)."""
         return self.zoc.ezoc(state, side)
+
+    def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
+        """The map hexes units of `side`'s enemies hold (zoc.py)."""
+        return self.zoc.enemy_hexes(state, side)
+
+    def _fortified_ezoc(self, state: S, entry: Move, a: Hex, b: Hex) -> list[Finding]:
+        """6.1 exception: never EZOC to EZOC across a minefield hexside or into a fortification (zoc.py)."""
+        return self.zoc._fortified_ezoc(state, entry, a, b)
+
+    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
+        """What a combat's result still owes, (section, message) each (combat_results.py)."""
+        return self.combat_results._outstanding(state, combat)
 
     def zones_of_control(self, state: S, side: str) -> frozenset[str]:
         """The hexes in the zones of control `side`'s units exert (6.0): the enemy zones of its enemies."""
@@ -109,6 +125,14 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
         """Retreats's `retreat_options` (retreat.py)."""
         return self.retreats.retreat_options(state)
 
+    def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
+        """A folio's own losses outside combat (None: the series' rules decide)."""
+        return self.combat_results.folio_loss(state, entry)
+
+    def advance_options(self, state: S) -> list[AdvanceOption]:
+        """CombatResults's `advance_options` (combat_results.py)."""
+        return self.combat_results.advance_options(state)
+
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
         """The scenario's set-up (3.0): units where the data puts them, boxes included."""
@@ -133,8 +157,8 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
     def check_rules(self, state: S, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         """The series' findings for an entry, after the engine's generic checks; the state is left untouched."""
         out: list[Finding] = []
-        if state.combat is not None and not self._carries_out(state, entry):
-            out += self._combat_over(state, entry)
+        if state.combat is not None and not self.combat_results._carries_out(state, entry):
+            out += self.combat_results._combat_over(state, entry)
             state = evolve(state, combat=None)  # the entry is checked as the combat ended
         if isinstance(entry, (TurnMarker, StepMarker)):
             out += self.sequence._closing(state, entry)
@@ -204,9 +228,9 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
             state = evolve(state, noted=state.noted | {kind})
         if isinstance(entry, (TurnMarker, StepMarker)):
             state = evolve(state, undone=None)
-        if state.combat is not None and not self._carries_out(state, entry):
+        if state.combat is not None and not self.combat_results._carries_out(state, entry):
             late = state.undone
-            if isinstance(entry, (Attack, Bombard)) and self._outstanding(state, state.combat):
+            if isinstance(entry, (Attack, Bombard)) and self.combat_results._outstanding(state, state.combat):
                 late = state.combat  # 8.0: left undone as the next combat begins; carried out late, or never
             state = evolve(state, combat=None, undone=late)
         if state.undone is not None and self._carries_late(state, entry):
@@ -259,7 +283,7 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
         if combat is None:
             return []
         return [self.table.finding("note", section, combat.line, combat.column, f"when the log ends, {message}")
-                for section, message in self._outstanding(state, combat)]
+                for section, message in self.combat_results._outstanding(state, combat)]
 
     # -- the engine's contract ---------------------------------------------------------------------
     @property

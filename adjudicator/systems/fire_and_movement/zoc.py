@@ -4,17 +4,13 @@ never moves across from one enemy zone into another."""
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
-from adjudicator.systems.fire_and_movement.base import EnemyTables, SeriesArea
+from adjudicator.systems.fire_and_movement.base import EnemyTables, SeriesArea, SeriesRules
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
-
-if TYPE_CHECKING:
-    from adjudicator.systems.fire_and_movement.system import FireAndMovement
 
 IGNORE_EZOC = frozenset({"ranger", "commando"})
 """6.1 exception (and Omaha 11.2.3): unit types that pay nothing extra for EZOC and are never stopped by it."""
@@ -23,7 +19,7 @@ IGNORE_EZOC = frozenset({"ranger", "commando"})
 class ZonesOfControl(SeriesArea[S]):
     """6.0: the six hexes around each unit that exerts a zone, across every terrain."""
 
-    def __init__(self, rules: FireAndMovement[S]) -> None:
+    def __init__(self, rules: SeriesRules[S]) -> None:
         super().__init__(rules)
         self._enemies: dict[str, EnemyTables] = {}
         """Each side's enemy zones of control and the hexes its enemies hold, with the location mapping and

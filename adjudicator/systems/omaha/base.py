@@ -5,8 +5,6 @@ folio is a component in its own module, given the system (`system.py`'s `Omaha`,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
@@ -15,13 +13,12 @@ from adjudicator.notation.entries import Attack, Entry, Loss, TurnMarker
 from adjudicator.registry import Handler
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.system import FireAndMovement
+from adjudicator.systems.omaha.optional import OptionalHooks
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.models import Arrival
 
-if TYPE_CHECKING:
-    from adjudicator.systems.omaha.system import Omaha
 
 
 BEACH_STACK = 3
@@ -148,12 +145,37 @@ class OmahaRules(FireAndMovement[OmahaState]):
         return state.turn == 0 and entry.hex in self._beach(state) and \
             any(state.location.get(u) == entry.hex and u != ranger for u in entry.attackers)
 
+    # -- what the areas ask of each other (answered by system.py's `Omaha`, from the area named) -----------------
+    def hooks_of(self, state: OmahaState) -> OptionalHooks:
+        raise NotImplementedError  # the optional rules' layers in force
+
+    def _full_on_arrival(self, state: OmahaState, unit_id: str) -> bool:
+        raise NotImplementedError  # arrivals.py
+
+    def supplied(self, state: OmahaState, targets: frozenset[Hex] | None = None) -> frozenset[Hex]:
+        raise NotImplementedError  # supply.py
+
+    def captured(self, state: OmahaState, labels: Iterable[str]) -> list[str]:
+        raise NotImplementedError  # victory.py
+
+    def verdict(self, state: OmahaState) -> tuple[str, str]:
+        raise NotImplementedError  # victory.py
+
+    def final_verdict(self, state: OmahaState) -> tuple[str, str] | None:
+        raise NotImplementedError  # campaign.py
+
+    def _check_pdh_loss(self, state: OmahaState, entry: Loss) -> list[Finding]:
+        raise NotImplementedError  # pointe_du_hoc.py
+
+    def _check_pdh_done(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
+        raise NotImplementedError  # pointe_du_hoc.py
+
 
 class Area:
     """One rule area of the folio, composed into the system (house style 18): it asks the system for the series'
     helpers and hooks and for the other areas (`rules.supply`, `rules.pdh`, ...)."""
 
-    def __init__(self, rules: Omaha) -> None:
+    def __init__(self, rules: OmahaRules) -> None:
         self.rules = rules
         """The system this area belongs to."""
 

@@ -27,7 +27,7 @@ class Campaign(Area):
     def campaign_verdict(self, state: OmahaState) -> tuple[str, str]:
         """14.3: the Allies win a one-map campaign with any seven city hexes captured, each hex counted;
         otherwise the German player wins an operational victory."""
-        hexes = self.rules.victory.captured(state, [label for labels in self.cities(state).values() for label in labels])
+        hexes = self.rules.captured(state, [label for labels in self.cities(state).values() for label in labels])
         wanted = self.rules._campaign_number(state, "campaign_one_map_city_hexes_to_win", 7)
         listed = ", ".join(hexes) or "none"
         if len(hexes) >= wanted:
@@ -45,7 +45,7 @@ class Campaign(Area):
         if winner == "Allied":
             return base, f"the Allies met their victory conditions as GT {base} ended: {reason}"
         cities = self.cities(state)
-        taken = [name for name, hexes in cities.items() if len(self.rules.victory.captured(state, hexes)) == len(hexes)]
+        taken = [name for name, hexes in cities.items() if len(self.rules.captured(state, hexes)) == len(hexes)]
         on_map = self.rules._campaign_number(state, "campaign_cities_us", len(cities))
         extension = max(on_map - len(taken), 0)
         last = min(base + extension, most)
@@ -96,7 +96,7 @@ class Campaign(Area):
         """The winner and why at the end of the last game turn (13.0; the campaign's, 14.2 and 14.3), None before."""
         if not self.rules._campaign(state):
             scenario = next(sc for sc in state.game.manifest.scenario if sc.id == state.scenario)
-            return self.rules.victory.verdict(state) if state.turn == scenario.last_turn else None
+            return self.rules.verdict(state) if state.turn == scenario.last_turn else None
         base = self.rules._campaign_number(state, "campaign_base_last_turn", 17)
         last: int | None = state.last_turn if state.last_turn is not None else \
             self.campaign_last_turn(state)[0] if state.turn == base else None

@@ -71,7 +71,7 @@ class SetUp(Area):
         if unplaced:
             out.append(self._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
                                                        "land (11.0, 11.2.1)"))
-        out += self.rules.pdh._check_pdh_done(state, entry)
+        out += self.rules._check_pdh_done(state, entry)
         landed = sorted(self.rules._landed_hexes(state) - state.assaulted)
         if landed:
             out.append(self._f("error", "11.2.3", entry, f"GT 1 begins before the beach assault of {', '.join(landed)}; "

@@ -87,7 +87,7 @@ class Supply(Area):
         if state.combat is not None and not self._supply_loss(state, entry.unit):
             return None
         if state.turn == 0 and entry.unit == self.rules._ranger(state):
-            return self.rules.pdh._check_pdh_loss(state, entry)
+            return self.rules._check_pdh_loss(state, entry)
         if self.rules._allied_turn_ending(state) and self.is_out_of_supply(state, entry.unit) and \
                 entry.unit not in state.supply_losses:
             # 12.0: out of supply as the Allied player turn ends: reduced, or eliminated if reduced.
@@ -111,7 +111,7 @@ class Supply(Area):
                 (memo[3] is None or targets is not None and targets <= memo[3]):
             return memo[2]  # the same position as the last trace, which answered these targets
         grid = game.grid
-        german = self.rules.zoc.enemy_hexes(state, "Allied")
+        german = self.rules.enemy_hexes(state, "Allied")
         ezoc = self.rules.ezoc(state, "Allied")
         sources = [grid.hex_of(label) for label in sorted(landing)]
         steps = OPEN_STEPS(game)  # 12.0: a supply path steps into no prohibited terrain or across such a hexside
@@ -199,7 +199,7 @@ class Supply(Area):
         unit = self.rules._unit(state, unit_id)
         if unit.side != "Allied" or unit.type == "ranger" or label(start) in landing:
             return [label(start)]
-        german = self.rules.zoc.enemy_hexes(state, "Allied")
+        german = self.rules.enemy_hexes(state, "Allied")
         ezoc = self.rules.ezoc(state, "Allied")
         frontier = deque(h for h in (game.grid.hex_of(x) for x in sorted(landing)) if h not in german)
         came_from: dict[Hex, Hex | None] = {h: None for h in frontier}

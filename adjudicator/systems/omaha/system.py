@@ -9,7 +9,7 @@ optional rules are layers the log's headers put on. Another folio is added the s
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
@@ -243,6 +243,35 @@ class Omaha(OmahaRules):
     def off_limits(self, state: OmahaState) -> frozenset[Hex]:
         """ScenarioBoundary (boundary.py): 10.1: retreats never count a hex beyond the boundary as open."""
         return self.boundary.off_limits(state)
+
+    # -- what the areas ask of each other --------------------------------------------------------------------------
+    def _full_on_arrival(self, state: OmahaState, unit_id: str) -> bool:
+        """11.1.2: a German reinforcement moves its full MA on its GT of arrival (arrivals.py)."""
+        return self.arrivals._full_on_arrival(state, unit_id)
+
+    def supplied(self, state: OmahaState, targets: frozenset[Hex] | None = None) -> frozenset[Hex]:
+        """Hexes from which an Allied unit traces supply (12.0, supply.py)."""
+        return self.supply.supplied(state, targets)
+
+    def captured(self, state: OmahaState, labels: Iterable[str]) -> list[str]:
+        """The hexes among `labels` the Allies have captured and supply (13.0, victory.py)."""
+        return self.victory.captured(state, labels)
+
+    def verdict(self, state: OmahaState) -> tuple[str, str]:
+        """13.0 at the end of the last game turn: the winner and why (victory.py)."""
+        return self.victory.verdict(state)
+
+    def final_verdict(self, state: OmahaState) -> tuple[str, str] | None:
+        """The winner and why at the end of the last game turn, None before (13.0, 14.2, 14.3, campaign.py)."""
+        return self.campaign.final_verdict(state)
+
+    def _check_pdh_loss(self, state: OmahaState, entry: Loss) -> list[Finding]:
+        """11.2.3: the Rangers' loss is the one the Pointe du Hoc die calls for (pointe_du_hoc.py)."""
+        return self.pdh._check_pdh_loss(state, entry)
+
+    def _check_pdh_done(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
+        """11.2.3: as GT 1 begins the Pointe du Hoc assault is rolled and its loss written (pointe_du_hoc.py)."""
+        return self.pdh._check_pdh_done(state, entry)
 
     # -- check -------------------------------------------------------------------------------------
     def closing(self, state: OmahaState, entry: Entry) -> list[Finding]:

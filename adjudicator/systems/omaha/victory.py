@@ -47,7 +47,7 @@ class Victory(Area):
         grid = state.game.grid
         allied_at = {w for u, w in state.location.items() if self.rules._unit(state, u).side == "Allied"}
         held = sorted(label for label in set(labels) if label in allied_at or state.controlled.get(label) == "Allied")
-        supplied = self.rules.supply.supplied(state, frozenset(grid.hex_of(label) for label in held))
+        supplied = self.rules.supplied(state, frozenset(grid.hex_of(label) for label in held))
         return [label for label in held if grid.hex_of(label) in supplied]
 
     def _check_claim(self, state: OmahaState, entry: Declare) -> list[Finding]:
@@ -63,7 +63,7 @@ class Victory(Area):
         section = "14.3" if self.rules._campaign(state) else "13.0"
         side = entry.side or "?"
         at_end = self.rules.phase_id(state) == "game_turn_end"
-        final = self.rules.campaign.final_verdict(state) if at_end else None
+        final = self.rules.final_verdict(state) if at_end else None
         level: str | None
         if state.victory is not None:
             winner, section, level, why = state.victory.winner, state.victory.section, STRATEGIC, state.victory.reason

@@ -25,7 +25,7 @@ class Weather(Area):
         `weather` is False (the printed MA of 6.1) or it is a German reinforcement on its GT of
         arrival (11.1.2)."""
         allowance = SeriesRules.allowance(self.rules, state, unit_id)  # the series' own, which Omaha's hook wraps
-        halved = weather and state.weather == "inclement" and not self.rules.arrivals._full_on_arrival(state, unit_id)
+        halved = weather and state.weather == "inclement" and not self.rules._full_on_arrival(state, unit_id)
         return -(-allowance // 2) if halved else allowance
 
     def _weather_due(self, state: OmahaState) -> bool:
