@@ -301,6 +301,9 @@ class SeriesRules(SystemBase[S]):
         return []
 
     # -- areas that other areas ask (defined in their own modules) -------------------------------
+    def bombard_marker(self, state: S, entry: Bombard, marker: Marker) -> list[Finding] | None:
+        raise NotImplementedError  # bombardment.py
+
     def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
         raise NotImplementedError  # zoc.py
 

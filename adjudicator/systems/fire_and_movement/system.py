@@ -21,6 +21,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.fire_and_movement.bombardment import Bombardment
+from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier
 from adjudicator.systems.fire_and_movement.combat_results import CombatResults
 from adjudicator.systems.fire_and_movement.dispute import fm_account
 from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
@@ -34,6 +35,7 @@ from adjudicator.systems.fire_and_movement.zoc import ZonesOfControl
 from wargame.errors import ReplayError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
+from wargame.models import Marker
 
 UNCHECKED: dict[str, str] = {
     "place": "3.0: placements are the folio's (its set-up, reinforcements and replacements)",
@@ -44,7 +46,7 @@ Check = Callable[[S, Place], list[Finding]]
 """A folio's check of one way of placing units (`place_checks`: set-up, reinforcements, replacements)."""
 
 
-class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S]):
+class FireAndMovement(Movement[S], SupportFire[S], GroundCombat[S]):
     """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
     the generic checks (a decided game, an entry of the other system, the phase order of the game's
     `[[sequence]]` and the entries each phase allows, 5.2, 8.1, 8.2; who writes an entry, placements
@@ -67,6 +69,7 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
         self.combat_results: CombatResults[S] = CombatResults(self)
         self.retreats: Retreats[S] = Retreats(self)
         self.sequence: SequenceOfPlay[S] = SequenceOfPlay(self)
+        self.bombardment: Bombardment[S] = Bombardment(self)
         # The series' registry (house style 12): each entry class's check and application, by the section they
         # judge. A folio's registry is this one with its own handlers put in by name (omaha/system.py).
         self.registry: Registry[S] = Registry.of(
@@ -74,7 +77,7 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
             Handler("phase", StepMarker, "4.1", None, self.sequence._phase_applied),
             Handler("move", Move, "5.1", self._check_move, self._move_applied),
             Handler("attack", Attack, "8.2", self._check_attack, self._attack_applied),
-            Handler("bombard", Bombard, "8.1", self._check_bombard, self._bombard_applied),
+            Handler("bombard", Bombard, "8.1", self.bombardment._check_bombard, self.bombardment._bombard_applied),
             Handler("place", Place, "3.0", self._check_place, self._place_applied),
             Handler("loss", Loss, "8.2.4", self.combat_results._check_loss, self.combat_results._loss_applied),
             Handler("retreat", Retreat, "8.3", self.retreats._check_retreat, self.combat_results._retreat_applied),
@@ -132,6 +135,18 @@ class FireAndMovement(Movement[S], SupportFire[S], Bombardment[S], GroundCombat[
     def advance_options(self, state: S) -> list[AdvanceOption]:
         """CombatResults's `advance_options` (combat_results.py)."""
         return self.combat_results.advance_options(state)
+
+    def bombard_audit(self, state: S, entry: Bombard, left_out: Modifier | None = None) -> FmAudit:
+        """Bombardment's `bombard_audit` (bombardment.py)."""
+        return self.bombardment.bombard_audit(state, entry, left_out)
+
+    def bombard_effect(self, state: S, entry: Bombard, result: str | None) -> str | None:
+        """Bombardment's `bombard_effect` (bombardment.py)."""
+        return self.bombardment.bombard_effect(state, entry, result)
+
+    def bombard_marker(self, state: S, entry: Bombard, marker: Marker) -> list[Finding] | None:
+        """A folio's markers that never bombard (None: the series' range rule decides)."""
+        return self.bombardment.bombard_marker(state, entry, marker)
 
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
