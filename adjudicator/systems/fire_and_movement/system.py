@@ -46,7 +46,7 @@ Check = Callable[[S, Place], list[Finding]]
 """A folio's check of one way of placing units (`place_checks`: set-up, reinforcements, replacements)."""
 
 
-class FireAndMovement(Movement[S], SupportFire[S], GroundCombat[S]):
+class FireAndMovement(Movement[S], SupportFire[S]):
     """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
     the generic checks (a decided game, an entry of the other system, the phase order of the game's
     `[[sequence]]` and the entries each phase allows, 5.2, 8.1, 8.2; who writes an entry, placements
@@ -69,6 +69,7 @@ class FireAndMovement(Movement[S], SupportFire[S], GroundCombat[S]):
         self.combat_results: CombatResults[S] = CombatResults(self)
         self.retreats: Retreats[S] = Retreats(self)
         self.sequence: SequenceOfPlay[S] = SequenceOfPlay(self)
+        self.ground: GroundCombat[S] = GroundCombat(self)
         self.bombardment: Bombardment[S] = Bombardment(self)
         # The series' registry (house style 12): each entry class's check and application, by the section they
         # judge. A folio's registry is this one with its own handlers put in by name (omaha/system.py).
@@ -76,7 +77,7 @@ class FireAndMovement(Movement[S], SupportFire[S], GroundCombat[S]):
             Handler("turn", TurnMarker, "4.1", self.sequence._check_turn, self.sequence._turn_applied),
             Handler("phase", StepMarker, "4.1", None, self.sequence._phase_applied),
             Handler("move", Move, "5.1", self._check_move, self._move_applied),
-            Handler("attack", Attack, "8.2", self._check_attack, self._attack_applied),
+            Handler("attack", Attack, "8.2", self.ground._check_attack, self.ground._attack_applied),
             Handler("bombard", Bombard, "8.1", self.bombardment._check_bombard, self.bombardment._bombard_applied),
             Handler("place", Place, "3.0", self._check_place, self._place_applied),
             Handler("loss", Loss, "8.2.4", self.combat_results._check_loss, self.combat_results._loss_applied),
@@ -147,6 +148,22 @@ class FireAndMovement(Movement[S], SupportFire[S], GroundCombat[S]):
     def bombard_marker(self, state: S, entry: Bombard, marker: Marker) -> list[Finding] | None:
         """A folio's markers that never bombard (None: the series' range rule decides)."""
         return self.bombardment.bombard_marker(state, entry, marker)
+
+    def combat_audit(self, state: S, entry: Attack, left_out: Modifier | None = None) -> FmAudit:
+        """GroundCombat's `combat_audit` (ground_combat.py)."""
+        return self.ground.combat_audit(state, entry, left_out)
+
+    def left_out_rule(self, state: S, entry: Attack | Bombard, truth: FmAudit, terrain_rule: str, effect: Callable[[str | None], str | None] = lambda result: result) -> tuple[str, str] | None:
+        """GroundCombat's `left_out_rule` (ground_combat.py)."""
+        return self.ground.left_out_rule(state, entry, truth, terrain_rule, effect)
+
+    def _claims(self, entry: Attack, result: FmAudit, section: str, why: str = '') -> list[Finding]:
+        """GroundCombat's `_claims` (ground_combat.py)."""
+        return self.ground._claims(entry, result, section, why)
+
+    def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
+        """GroundCombat's `with_basis` (ground_combat.py)."""
+        return self.ground.with_basis(state, entry, result, findings)
 
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
