@@ -15,7 +15,7 @@ from typing import Generic
 
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.systems.base import PerGame, SystemBase
-from adjudicator.notation.entries import Attack, Bombard, Entry, Loss, Move, Retreat, TurnMarker
+from adjudicator.notation.entries import Attack, Bombard, Entry, Loss, Move, Retreat, SupportMarkers, TurnMarker
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
@@ -301,6 +301,21 @@ class SeriesRules(SystemBase[S]):
         return []
 
     # -- areas that other areas ask (defined in their own modules) -------------------------------
+    def may_draw_now(self, state: S) -> bool:
+        raise NotImplementedError  # support.py
+
+    def not_drawable(self, state: S, entry: SupportMarkers, marker_id: str) -> list[Finding]:
+        raise NotImplementedError  # support.py
+
+    def _named_markers(self, state: S, entry: SupportMarkers) -> tuple[list[Finding], list[str]]:
+        raise NotImplementedError  # support.py
+
+    def _check_draw(self, state: S, entry: SupportMarkers, side: str, named: list[str]) -> list[Finding]:
+        raise NotImplementedError  # support.py
+
+    def _placement(self, state: S, entry: Attack | Bombard, kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+        raise NotImplementedError  # support.py
+
     def bombard_marker(self, state: S, entry: Bombard, marker: Marker) -> list[Finding] | None:
         raise NotImplementedError  # bombardment.py
 

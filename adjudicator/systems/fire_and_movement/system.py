@@ -21,7 +21,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.fire_and_movement.bombardment import Bombardment
-from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier
+from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.combat_results import CombatResults
 from adjudicator.systems.fire_and_movement.dispute import fm_account
 from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
@@ -46,7 +46,7 @@ Check = Callable[[S, Place], list[Finding]]
 """A folio's check of one way of placing units (`place_checks`: set-up, reinforcements, replacements)."""
 
 
-class FireAndMovement(Movement[S], SupportFire[S]):
+class FireAndMovement(Movement[S]):
     """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
     the generic checks (a decided game, an entry of the other system, the phase order of the game's
     `[[sequence]]` and the entries each phase allows, 5.2, 8.1, 8.2; who writes an entry, placements
@@ -69,6 +69,7 @@ class FireAndMovement(Movement[S], SupportFire[S]):
         self.combat_results: CombatResults[S] = CombatResults(self)
         self.retreats: Retreats[S] = Retreats(self)
         self.sequence: SequenceOfPlay[S] = SequenceOfPlay(self)
+        self.support: SupportFire[S] = SupportFire(self)
         self.ground: GroundCombat[S] = GroundCombat(self)
         self.bombardment: Bombardment[S] = Bombardment(self)
         # The series' registry (house style 12): each entry class's check and application, by the section they
@@ -85,7 +86,7 @@ class FireAndMovement(Movement[S], SupportFire[S]):
             Handler("stand", StandFast, "8.4", self.combat_results._check_stand, self.combat_results._stand_applied),
             Handler("advance", Advance, "8.5", self.combat_results._check_advance, self.combat_results._advance_applied),
             Handler("roll", RollOff, "log", self._check_roll, self._roll_applied),
-            Handler("markers", SupportMarkers, "7.1", self._check_markers, self._marked),
+            Handler("markers", SupportMarkers, "7.1", self.support._check_markers, self.support._marked),
         )
 
     # -- the rule areas composed into the system, asked through the hooks and the contract ---------------------------
@@ -164,6 +165,42 @@ class FireAndMovement(Movement[S], SupportFire[S]):
     def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
         """GroundCombat's `with_basis` (ground_combat.py)."""
         return self.ground.with_basis(state, entry, result, findings)
+
+    def _supports(self, state: S, entry: Attack | Bombard, target: Hex, left_out: Modifier | None = None) -> list[Support]:
+        """SupportFire's `_supports` (support.py)."""
+        return self.support._supports(state, entry, target, left_out)
+
+    def _check_support(self, state: S, entry: Attack | Bombard, side: str) -> list[Finding]:
+        """SupportFire's `_check_support` (support.py)."""
+        return self.support._check_support(state, entry, side)
+
+    def _in_pool(self, state: S, entry: Entry, side: str, marker_id: str, nth: int) -> list[Finding]:
+        """Whether the nth copy of a marker named in an entry is still in its side's pool (7.1, 7.2)."""
+        return self.support._in_pool(state, entry, side, marker_id, nth)
+
+    def may_draw_now(self, state: S) -> bool:
+        """Whether a folio lets markers be drawn outside the Bombardment and Combat Phases."""
+        return self.support.may_draw_now(state)
+
+    def not_drawable(self, state: S, entry: SupportMarkers, marker_id: str) -> list[Finding]:
+        """A folio's markers that are never drawn (none in the series)."""
+        return self.support.not_drawable(state, entry, marker_id)
+
+    def _named_markers(self, state: S, entry: SupportMarkers) -> tuple[list[Finding], list[str]]:
+        """The errors in a markers entry's list, and the markers of the side's own pool it names (7.2)."""
+        return self.support._named_markers(state, entry)
+
+    def _check_draw(self, state: S, entry: SupportMarkers, side: str, named: list[str]) -> list[Finding]:
+        """SupportFire's `_check_draw` (support.py)."""
+        return self.support._check_draw(state, entry, side, named)
+
+    def _placement(self, state: S, entry: Attack | Bombard, kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+        """SupportFire's `_placement` (support.py)."""
+        return self.support._placement(state, entry, kept)
+
+    def _placed(self, state: S, entry: Attack | Bombard) -> S:
+        """The pools after markers are placed on a combat (7.2)."""
+        return self.support._placed(state, entry)
 
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
