@@ -56,3 +56,15 @@ def test_no_series_or_omaha_rule_asks_whether_an_option_is_on() -> None:
               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
               if isinstance(node, ast.Attribute) and node.attr == "optional"]
     assert asking == []
+
+
+def test_no_mixin_chain() -> None:
+    """House style 18: the series' and Omaha's rule areas are components the system holds, so every class on the
+    way from Omaha to the series' base has one parent (a small subclass over named hooks), and each area is held by
+    name."""
+    assert [len(cls.__bases__) for cls in Omaha.__mro__ if cls.__module__.startswith("adjudicator.systems")] == \
+        [1] * len([cls for cls in Omaha.__mro__ if cls.__module__.startswith("adjudicator.systems")])
+    series_areas = ("zoc", "sequence", "retreats", "combat_results", "bombardment", "ground", "support", "moves")
+    omaha_areas = ("boundary", "setup", "assaults", "pdh", "arrivals", "cups", "supply", "victory", "campaign",
+                   "weather")
+    assert all(getattr(OMAHA, name).rules is OMAHA for name in (*series_areas, *omaha_areas))

@@ -313,7 +313,8 @@ class SeriesRules(SystemBase[S]):
     def _check_draw(self, state: S, entry: SupportMarkers, side: str, named: list[str]) -> list[Finding]:
         raise NotImplementedError  # support.py
 
-    def _placement(self, state: S, entry: Attack | Bombard, kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    def _placement(self, state: S, entry: Attack | Bombard,
+                   kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
         raise NotImplementedError  # support.py
 
     def bombard_marker(self, state: S, entry: Bombard, marker: Marker) -> list[Finding] | None:

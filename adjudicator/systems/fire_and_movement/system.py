@@ -12,7 +12,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
 from adjudicator.contract import (
-    AdvanceOption, CombatAccount, EngineChecks, MarkerUse, Outcome, Position, RetreatOption, SequencePoint, StepNoun, kind_of,
+    AdvanceOption, CombatAccount, EngineChecks, MarkerUse, Outcome, Position, Reach, RetreatOption, SequencePoint,
+    StepNoun, kind_of,
 )
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
@@ -20,12 +21,13 @@ from adjudicator.notation.entries import (
     SupportMarkers, TurnMarker,
 )
 from adjudicator.registry import Handler, Registry
+from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.bombardment import Bombardment
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.combat_results import CombatResults
 from adjudicator.systems.fire_and_movement.dispute import fm_account
 from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
-from adjudicator.systems.fire_and_movement.movement import Movement
+from adjudicator.systems.fire_and_movement.movement import Movement, MoveRule
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.retreat import Retreats
 from adjudicator.systems.fire_and_movement.sequence import SequenceOfPlay
@@ -46,7 +48,7 @@ Check = Callable[[S, Place], list[Finding]]
 """A folio's check of one way of placing units (`place_checks`: set-up, reinforcements, replacements)."""
 
 
-class FireAndMovement(Movement[S]):
+class FireAndMovement(SeriesRules[S]):
     """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
     the generic checks (a decided game, an entry of the other system, the phase order of the game's
     `[[sequence]]` and the entries each phase allows, 5.2, 8.1, 8.2; who writes an entry, placements
@@ -69,6 +71,7 @@ class FireAndMovement(Movement[S]):
         self.combat_results: CombatResults[S] = CombatResults(self)
         self.retreats: Retreats[S] = Retreats(self)
         self.sequence: SequenceOfPlay[S] = SequenceOfPlay(self)
+        self.moves: Movement[S] = Movement(self)
         self.support: SupportFire[S] = SupportFire(self)
         self.ground: GroundCombat[S] = GroundCombat(self)
         self.bombardment: Bombardment[S] = Bombardment(self)
@@ -77,14 +80,15 @@ class FireAndMovement(Movement[S]):
         self.registry: Registry[S] = Registry.of(
             Handler("turn", TurnMarker, "4.1", self.sequence._check_turn, self.sequence._turn_applied),
             Handler("phase", StepMarker, "4.1", None, self.sequence._phase_applied),
-            Handler("move", Move, "5.1", self._check_move, self._move_applied),
+            Handler("move", Move, "5.1", self.moves._check_move, self._move_applied),
             Handler("attack", Attack, "8.2", self.ground._check_attack, self.ground._attack_applied),
             Handler("bombard", Bombard, "8.1", self.bombardment._check_bombard, self.bombardment._bombard_applied),
             Handler("place", Place, "3.0", self._check_place, self._place_applied),
             Handler("loss", Loss, "8.2.4", self.combat_results._check_loss, self.combat_results._loss_applied),
             Handler("retreat", Retreat, "8.3", self.retreats._check_retreat, self.combat_results._retreat_applied),
             Handler("stand", StandFast, "8.4", self.combat_results._check_stand, self.combat_results._stand_applied),
-            Handler("advance", Advance, "8.5", self.combat_results._check_advance, self.combat_results._advance_applied),
+            Handler("advance", Advance, "8.5", self.combat_results._check_advance,
+                    self.combat_results._advance_applied),
             Handler("roll", RollOff, "log", self._check_roll, self._roll_applied),
             Handler("markers", SupportMarkers, "7.1", self.support._check_markers, self.support._marked),
         )
@@ -123,11 +127,11 @@ class FireAndMovement(Movement[S]):
         return fm_account(self, state, entry)
 
     def retreat_paths(self, state: S, unit_id: str, hexes: int, ezoc_counts: bool = True) -> list[tuple[Hex, ...]]:
-        """Retreats's `retreat_paths` (retreat.py)."""
+        """Every legal retreat of `hexes` hexes from the unit's hex (8.3, retreat.py)."""
         return self.retreats.retreat_paths(state, unit_id, hexes, ezoc_counts)
 
     def retreat_options(self, state: S) -> list[RetreatOption]:
-        """Retreats's `retreat_options` (retreat.py)."""
+        """The retreats the pending combat result still owes, by unit (8.3, retreat.py)."""
         return self.retreats.retreat_options(state)
 
     def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
@@ -135,15 +139,15 @@ class FireAndMovement(Movement[S]):
         return self.combat_results.folio_loss(state, entry)
 
     def advance_options(self, state: S) -> list[AdvanceOption]:
-        """CombatResults's `advance_options` (combat_results.py)."""
+        """The advances after the combat just resolved, by attacking unit (8.5, combat_results.py)."""
         return self.combat_results.advance_options(state)
 
     def bombard_audit(self, state: S, entry: Bombard, left_out: Modifier | None = None) -> FmAudit:
-        """Bombardment's `bombard_audit` (bombardment.py)."""
+        """A bombardment's arithmetic in the state before it (8.1, bombardment.py)."""
         return self.bombardment.bombard_audit(state, entry, left_out)
 
     def bombard_effect(self, state: S, entry: Bombard, result: str | None) -> str | None:
-        """Bombardment's `bombard_effect` (bombardment.py)."""
+        """What a table result does in a bombardment (8.1.3, bombardment.py)."""
         return self.bombardment.bombard_effect(state, entry, result)
 
     def bombard_marker(self, state: S, entry: Bombard, marker: Marker) -> list[Finding] | None:
@@ -151,27 +155,29 @@ class FireAndMovement(Movement[S]):
         return self.bombardment.bombard_marker(state, entry, marker)
 
     def combat_audit(self, state: S, entry: Attack, left_out: Modifier | None = None) -> FmAudit:
-        """GroundCombat's `combat_audit` (ground_combat.py)."""
+        """An attack's arithmetic in the state before it (8.2, ground_combat.py)."""
         return self.ground.combat_audit(state, entry, left_out)
 
-    def left_out_rule(self, state: S, entry: Attack | Bombard, truth: FmAudit, terrain_rule: str, effect: Callable[[str | None], str | None] = lambda result: result) -> tuple[str, str] | None:
-        """GroundCombat's `left_out_rule` (ground_combat.py)."""
+    def left_out_rule(self, state: S, entry: Attack | Bombard, truth: FmAudit, terrain_rule: str,
+                      effect: Callable[[str | None], str | None] = lambda result: result) -> tuple[str, str] | None:
+        """The modifier a wrong claim left out, with its clause, if one explains it (ground_combat.py)."""
         return self.ground.left_out_rule(state, entry, truth, terrain_rule, effect)
 
     def _claims(self, entry: Attack, result: FmAudit, section: str, why: str = '') -> list[Finding]:
-        """GroundCombat's `_claims` (ground_combat.py)."""
+        """Errors for an attack's written claims against its arithmetic (8.2, ground_combat.py)."""
         return self.ground._claims(entry, result, section, why)
 
     def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
-        """GroundCombat's `with_basis` (ground_combat.py)."""
+        """Findings with the data their judgement rests on (ground_combat.py)."""
         return self.ground.with_basis(state, entry, result, findings)
 
-    def _supports(self, state: S, entry: Attack | Bombard, target: Hex, left_out: Modifier | None = None) -> list[Support]:
-        """SupportFire's `_supports` (support.py)."""
+    def _supports(self, state: S, entry: Attack | Bombard, target: Hex,
+                  left_out: Modifier | None = None) -> list[Support]:
+        """The support fire markers placed on a combat, with their values (7.0-7.2, support.py)."""
         return self.support._supports(state, entry, target, left_out)
 
     def _check_support(self, state: S, entry: Attack | Bombard, side: str) -> list[Finding]:
-        """SupportFire's `_check_support` (support.py)."""
+        """Errors for the markers placed on a combat (7.1, 7.2, support.py)."""
         return self.support._check_support(state, entry, side)
 
     def _in_pool(self, state: S, entry: Entry, side: str, marker_id: str, nth: int) -> list[Finding]:
@@ -191,16 +197,33 @@ class FireAndMovement(Movement[S]):
         return self.support._named_markers(state, entry)
 
     def _check_draw(self, state: S, entry: SupportMarkers, side: str, named: list[str]) -> list[Finding]:
-        """SupportFire's `_check_draw` (support.py)."""
+        """Errors for markers drawn from a side's pool (7.2, support.py)."""
         return self.support._check_draw(state, entry, side, named)
 
-    def _placement(self, state: S, entry: Attack | Bombard, kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
-        """SupportFire's `_placement` (support.py)."""
+    def _placement(self, state: S, entry: Attack | Bombard,
+                   kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+        """The pools after a combat's markers are placed (7.2, support.py)."""
         return self.support._placement(state, entry, kept)
 
     def _placed(self, state: S, entry: Attack | Bombard) -> S:
         """The pools after markers are placed on a combat (7.2)."""
         return self.support._placed(state, entry)
+
+    def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:
+        """MP to move from `a` into the adjacent `b` (5.4, 5.4.1, 5.4.2), None when prohibited (5.2 e)."""
+        return self.moves.step_cost(game, a, b)
+
+    def move_rule(self, state: S, unit_id: str, kind: str = 'move') -> MoveRule:
+        """How a unit may move now: its costs, stops and budget (5.0-6.2, movement.py)."""
+        return self.moves.move_rule(state, unit_id, kind)
+
+    def reach(self, state: S, unit_id: str, kind: str = 'move') -> Reach:
+        """Every hex the unit may still reach now, with its cost (5.0-6.2, movement.py)."""
+        return self.moves.reach(state, unit_id, kind)
+
+    def may_move(self, state: S, unit_id: str) -> bool:
+        """Whether a unit may move now at all (5.0-5.2, 6.1; movement.py)."""
+        return self.moves.may_move(state, unit_id)
 
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
