@@ -334,7 +334,7 @@ class FireAndMovement(SeriesRules[S]):
         """Whether an entry carrying out a combat is wrong for the combat under way and right for the one left
         undone when it was declared (8.0; state.undone)."""
         if not self._checked(state, entry) or state.undone is None or not isinstance(entry, (Loss, Retreat, Advance,
-                                                                                     StandFast)):
+                                                                                             StandFast)):
             return False
         registry = self.registry_of(state)
         return any(f.severity == "error" for f in registry.check(state, entry)) and \
