@@ -117,7 +117,8 @@ class Counters:
             return
         attack = self.combat.open_attack
         motion: Motion = "move"
-        if attack is not None and before.name == attack.hex and self.game.units_by_id[unit].side != attack.side:
+        if (attack is not None and before.name in attack.defending_hexes()
+                and self.game.units_by_id[unit].side != attack.side):
             motion = "retreat"
         elif attack is not None and unit in attack.attackers:
             # An attacker's drag is its retreat when the result owes one (Fire & Movement 8.2.4), else its advance.
