@@ -16,21 +16,27 @@ from lxml import etree
 
 from adjudicator.cli import main as adjudicate
 from adjudicator.engine import Replay, replay
-from adjudicator.notation.entries import Advance, Attack, Comment, Entry, Retreat
+from adjudicator.notation.entries import Advance, Attack, Comment, Entry, Loss, Retreat
 from adjudicator.notation.text import write_entry
 from adjudicator.sources import game_of, read_log, replay_entries
 from adjudicator.systems import system_for
 from adjudicator.vassal import export as exporting
+from adjudicator.vassal.board import STEP_LAYER
 from adjudicator.vassal.load import translate_file
 from builder.cli import main as vmodbuild
+from builder.render.counters import render_unit
 from builder.vassal.declare import PIECE_KEYS
 from test_classic_generality import other_game
-from test_classic_shapes import several
+from test_classic_shapes import several, tiers
 from test_vassal_declare import menus
 from test_vassal_module import chain_of
+from wargame.game import load_game
 from wargame.vassal import logfile
+from wargame.vassal.buildfile import open_module
+from wargame.vassal.commands import split
+from wargame.vassal.definitions import read_catalogue
 
-__all__ = ["other_game", "several"]  # the fixtures, used by the tests below
+__all__ = ["other_game", "several", "tiers"]  # the fixtures, used by the tests below
 
 P = "VASSAL.build."
 MULTI = """[Game "steppe"]
@@ -172,3 +178,82 @@ def test_validate_refuses_the_command_where_the_rules_refuse_it(other_game: Path
     assert result.exit_code == 1
     line = len(text.splitlines()) + 3
     assert f"game.toml:{line} [declare.unit]: [declare] offers 'also'" in result.output, result.output
+
+
+# -- units of three and four steps ------------------------------------------------------------------------------
+def test_a_unit_of_four_steps_carries_every_face(tiers: Path, tmp_path: Path) -> None:
+    """ge-xli (four steps: 12-6, 9-6, 6-6, 3-6) is one piece whose Step layer has a level a face, full first, each
+    level's image in the module; a two-step unit keeps its two levels."""
+    module = build(tiers, tmp_path / "dist")
+    catalogue = read_catalogue(open_module(module))
+    with zipfile.ZipFile(module) as archive:
+        names = set(archive.namelist())
+    for unit, faces in (("ge-xli", ("full", "reduced", "further1", "further2")), ("so-5", ("full", "reduced",
+                                                                                         "further1")),
+                        ("ge-vi", ("full", "reduced"))):
+        definition = catalogue.units[unit]
+        index = definition.layer(STEP_LAYER)
+        assert index is not None
+        fields = split(definition.types[index][len("emb2;"):], ";")
+        images = split(fields[15], ",")
+        assert images == [f"{unit}-{face}.png" for face in faces]
+        assert all(f"images/{image}" in names for image in images)
+        assert split(fields[16], ",") == ["", "+ (reduced)", "+ (2 steps lost)", "+ (3 steps lost)"][:len(faces)]
+    assert catalogue.units["ge-xli"].properties["Further"] == "6-6;3-6"
+
+
+def test_the_faces_are_drawn_with_their_values(tiers: Path) -> None:
+    """Each further face prints its own values (the render of 3-6 differs from 6-6's)."""
+    game = load_game(tiers, "steppe")
+    unit = game.units_by_id["ge-xli"]
+    pictures = [render_unit(game, unit, face, 60).tobytes() for face in ("full", "reduced", "further1", "further2")]
+    assert len(set(pictures)) == 4
+
+
+LOSSES = """[Game "steppe"]
+Turn 1
+Phase german_replacement
+Phase panzer_movement
+Phase german_combat
+German: attack 0302 with ge-xli ge-lvi die 6 result D2
+Soviet> deplete so-30
+Soviet> deplete so-30
+Phase german_movement
+"""
+"""so-30 (four steps, set up reduced) loses two steps to a D2, one face at a time."""
+
+
+def rebuilt(turns: int) -> str:
+    """so-5 (three steps, set up eliminated) rebuilt with one step, then restored a step a turn."""
+    phases = "Phase german_combat\nPhase german_movement\nPhase soviet_replacement\n"
+    turn = "Turn {n}\nPhase german_replacement\nPhase panzer_movement\n" + phases
+    lines = ['[Game "steppe"]', turn.format(n=1) + "Soviet: replace so-5 reduced 1401"]
+    lines += [turn.format(n=n) + "Soviet: replace so-5" + (" full" if n == 3 else "") for n in range(2, turns + 1)]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("log", [LOSSES, rebuilt(3)], ids=["losses", "rebuilt"])
+def test_faces_exported_and_read_back(tiers: Path, tmp_path: Path, log: str) -> None:
+    """Every face change goes to VASSAL as a change of the Step layer's level and comes back as the loss (or the
+    replacement) it is: the same entries and the same verdict."""
+    text, again, entries = round_trip(tiers, log, tmp_path)
+    assert body(entries) == body(list(text.entries))
+    assert verdict(again) == verdict(text) == []
+
+
+def test_face_changes_alone_are_read_as_losses(tiers: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The depletions only flipped in VASSAL, not typed: each step down the Step layer is one `deplete`; a unit
+    rebuilt reduced and flipped to the face the rules give it (one step left) adds no loss."""
+    step = exporting.Exporter.step
+
+    def flipped(self: exporting.Exporter, *args: Any) -> list[str]:
+        commands = step(self, *args)
+        if isinstance(args[3], Loss):
+            del commands[0]  # only the counter flipped
+        return commands
+
+    monkeypatch.setattr(exporting.Exporter, "step", flipped)
+    text, again, entries = round_trip(tiers, LOSSES, tmp_path)
+    # A flip by no player of a side (the export's) is written as its owner's.
+    assert body(entries) == [e.replace("Soviet>", "Soviet:") for e in body(list(text.entries))]
+    assert verdict(again) == verdict(text) == []
