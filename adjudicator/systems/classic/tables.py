@@ -57,6 +57,8 @@ class Tables:
     step_costs: dict[tuple[Hex, Hex, bool], float | None] = field(default_factory=dict, compare=False)
     """What stepping between two adjacent hexes costs, by rail or not, as first asked (the map never changes:
     at most six entries a hex and kind of movement)."""
+    any_time_victory: bool = False
+    """A victory condition holds at any moment (read after every entry), not only at the end."""
     supply_closed: frozenset[Hex] = frozenset()
     """Map hexes no line of communication enters whoever holds them: prohibited, or of a terrain `[supply]`
     prohibits."""
@@ -149,6 +151,8 @@ def _build(game: Game) -> Tables:
                   frozenset(h for s in rail for h in s.hexes()), blocked_hexes, frozenset(blocked_sides),
                   place_hex, {r.code: r for r in rules.combat.results}, {p.id: p for p in rules.movement.phases},
                   turn_sequence(game.manifest), value_index, strength_index, zoc_cells,
+                  any_time_victory=rules.victory is not None and any(
+                      c.when == "any_time" for c in rules.victory.conditions),
                   supply_closed=supply_closed, supply_steps=supply_steps)
 
 
