@@ -1,5 +1,5 @@
 """The ledger's HTTP connections (ledger/http_protocol.py): a response leaves in one write, nothing is lost or
-reordered, and `serve` runs uvicorn with that protocol (issue 27's lone-roll latency)."""
+reordered, and `serve` runs uvicorn with that protocol, on uvloop where installed (issue 27's lone-roll latency)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from ledger.http_protocol import OneSendTransport, protocol_name
+from ledger.http_protocol import OneSendTransport, loop_name, protocol_name
 from ledger_support import write_test_key
 
 
@@ -98,4 +98,27 @@ def test_serve_runs_uvicorn_with_one_send_responses_and_no_access_log(tmp_path: 
                                                 str(key)])
     assert result.exit_code == 0, result.output
     assert served[0]["http"] == protocol_name() and served[0]["access_log"] is False
+    assert served[0]["loop"] == loop_name()
     assert served[0]["timeout_keep_alive"] == 5 and served[0]["timeout_graceful_shutdown"] == 5
+
+
+def test_the_loop_is_uvloop_where_installed_else_asyncio() -> None:
+    """`serve` names an event loop uvicorn knows: uvloop's (C, on libuv) when uvloop is there, else asyncio's."""
+    has_uvloop = importlib.util.find_spec("uvloop") is not None
+    assert loop_name() == ("uvloop" if has_uvloop else "asyncio")
+
+
+def test_writes_of_one_turn_leave_in_one_write_on_uvloop() -> None:
+    """The one-write transport holds and flushes the same way on uvloop's event loop, the one `serve` runs."""
+    uvloop = pytest.importorskip("uvloop")
+
+    async def run() -> list[bytes]:
+        inner = Recording()
+        transport = OneSendTransport(inner, asyncio.get_running_loop())
+        transport.write(b"head")
+        transport.write(b"body")
+        await asyncio.sleep(0)
+        return inner.writes
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        assert runner.run(run()) == [b"headbody"]
