@@ -237,4 +237,4 @@ def _edge_name(b: BoardCanvas, name: str, hexes: Sequence[Hex], colour: str) -> 
         x = (min(xs) + max(xs)) / 2 - stamp.width / 2
         y = (min(ys) - b.s * 0.55) if outside else (max(ys) + b.s * 0.18)
     solid = Image.new("RGB", stamp.size, colour)
-    b.image.paste(solid, (round(x), round(y)), stamp)
+    b.paste(solid, (round(x), round(y)), stamp)
