@@ -9,14 +9,18 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 from PIL import Image, ImageDraw, ImageFont
-from shapely.geometry import Polygon
-from shapely.ops import unary_union
 
 from builder.render.ink import font, rgb
+from builder.render.window import ShiftedDraw
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.layout import SQRT3, Layout, OrientationMatrix
+
+if TYPE_CHECKING:  # shapely (and numpy under it) is imported when a shape needs it: a picture's part may not
+    from shapely.geometry import Polygon
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]
@@ -178,6 +182,8 @@ def draw_dotted(draw: Draw, points: Sequence[Point], colour: str | RGB, radius: 
 
 def inset_rings(polygons: Sequence[Polygon], inset: float, s: float) -> list[list[Point]]:
     """Outlines of a union of hexes, moved `inset` pixels inward (so nested areas both show)."""
+    from shapely.ops import unary_union
+
     # The tiny outward buffer closes the float-sized gaps between neighbouring hexes.
     eps = 0.01 * s
     region = unary_union(list(polygons)).buffer(eps, join_style="mitre").buffer(-eps - inset, join_style="mitre")
@@ -193,6 +199,10 @@ def inset_rings(polygons: Sequence[Polygon], inset: float, s: float) -> list[lis
 def draw_outlined(draw: Draw, points: Sequence[Point], fill: str | RGB, outline: str | RGB, width: int) -> None:
     """A polygon with an outline `width` pixels wide inside its edge, as ImageDraw draws one,
     but without its mask the size of the whole canvas (30 ms a star on the board)."""
+    if isinstance(draw, ShiftedDraw) and draw.misses(points, 1):
+        return
+    from shapely.geometry import Polygon
+
     draw.polygon(list(points), fill=outline)
     inner = Polygon(points).buffer(-width, join_style="mitre")
     for poly in getattr(inner, "geoms", [inner]):
@@ -243,6 +253,12 @@ class BoardCanvas:
         x0, y0 = self.origin[0] - reach, self.origin[1] - reach
         x1, y1 = self.origin[0] + self.image.width + reach, self.origin[1] + self.image.height + reach
         return [h for h in hexes if x0 <= (c := self.fine.centre(h))[0] <= x1 and y0 <= c[1] <= y1]
+
+    def reaches(self, hexes: Iterable[Hex]) -> bool:
+        """Whether what is drawn inside these hexes can reach the image (always unless it is a window)."""
+        if not self.windowed:
+            return True
+        return bool(self.in_view(hexes))
 
     def paste(self, im: Image.Image, xy: tuple[int, int], mask: Image.Image) -> None:
         """Paste an image at a canvas position, through a mask."""

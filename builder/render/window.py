@@ -59,8 +59,8 @@ class ShiftedDraw(ImageDraw.ImageDraw):
         if offset != (0, 0):
             self.draw: Any = _MovedCore(self.draw, offset)
 
-    def _away(self, xy: Any, reach: float) -> bool:
-        """Whether every point of `xy` lies more than `reach` pixels outside the image."""
+    def misses(self, xy: Any, reach: float) -> bool:
+        """Whether every point of `xy` lies more than `reach` pixels outside the image (never without `skip_outside`)."""
         if not self.skip_outside:
             return False
         items = list(xy)
@@ -74,23 +74,23 @@ class ShiftedDraw(ImageDraw.ImageDraw):
 
     def line(self, xy: Any, fill: Any = None, width: int = 0, joint: str | None = None) -> None:
         """A line, unless it is away from the image."""
-        if not self._away(xy, width + 2):
+        if not self.misses(xy, width + 2):
             super().line(xy, fill, width, joint)
 
     def ellipse(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
         """An ellipse, unless it is away from the image."""
-        if not self._away(xy, width + 2):
+        if not self.misses(xy, width + 2):
             super().ellipse(xy, fill, outline, width)
 
     def rectangle(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
         """A rectangle, unless it is away from the image."""
-        if not self._away(xy, width + 2):
+        if not self.misses(xy, width + 2):
             super().rectangle(xy, fill, outline, width)
 
     def polygon(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
         """A polygon, unless it is away from the image; a wide outline is drawn through a mask of the window's
         size, so it is moved here."""
-        if self._away(xy, width + 2):
+        if self.misses(xy, width + 2):
             return
         if outline is None or width <= 1 or self.offset == (0, 0):
             super().polygon(xy, fill, outline, width)
