@@ -139,21 +139,17 @@ def _seat(game: Game, layout: Layout, stack: Stack, size_px: int) -> _Seat | Non
     return _Seat(stack, centre, (round(centre[0] - size_px / 2), corner_y), size_px, step, shown, number)
 
 
-def _draw_stack(board: Image.Image, origin: Offset, game: Game, seat: _Seat) -> None:
-    """The stack's counters, bottom first, offset as in VASSAL (`board` the part of the board at `origin`)."""
+def _draw_stack(board: Image.Image, origin: Offset, game: Game, seat: _Seat, shown: Box) -> None:
+    """The stack's counters, bottom first, offset as in VASSAL (`board` the part of the board at `origin`); a
+    counter wholly outside the part `shown` in the picture is not drawn (nor its art made)."""
     x0, y0 = seat.corner
     draw = ShiftedDraw(board, origin)
     for i, counter in enumerate(seat.stack.counters[-MAX_DRAWN:]):
         x, y = x0 + i * seat.step, y0 - i * seat.step
-        if _away((x, y, x + seat.size_px, y + seat.size_px), origin, board.size):
-            continue  # the counter's art is not drawn for a picture that does not show it
+        if x + seat.size_px < shown[0] or x > shown[2] or y + seat.size_px < shown[1] or y > shown[3]:
+            continue
         board.paste(_counter_image(game, counter, seat.size_px), (x - origin[0], y - origin[1]))
         draw.rectangle((x, y, x + seat.size_px - 1, y + seat.size_px - 1), outline=INK)
-
-
-def _away(box: Box, origin: Offset, size: tuple[int, int]) -> bool:
-    """Whether a box of the board lies wholly outside the part of it at `origin` of this size."""
-    return box[2] < origin[0] or box[0] > origin[0] + size[0] or box[3] < origin[1] or box[1] > origin[1] + size[1]
 
 
 def _draw_count(board: Image.Image, origin: Offset, seat: _Seat) -> None:
@@ -386,8 +382,10 @@ class Painter:
         self._whole: Image.Image | None = None
         self._looked = False  # for the whole board in the disk cache
 
-    def _board(self, box: tuple[int, int, int, int] | None) -> Image.Image:
-        """The board's pixels in `box` (the whole board for None), RGBA."""
+    def _board(self, box: tuple[int, int, int, int] | None,
+               shown: tuple[int, int, int, int] | None = None) -> Image.Image:
+        """The board's pixels in `box` (the whole board for None), RGBA; when drawn for it, only those in `shown`
+        (paper around them)."""
         if self._whole is None and not self._looked:
             self._looked = True
             kept = kept_board(self.game, self.scale, self.cache)
@@ -398,7 +396,12 @@ class Painter:
             return self._whole.copy()
         if self._whole is not None:
             return self._whole.crop(box)
-        return render_board(self.game, self.scale, window=box).convert("RGBA")
+        if shown is None:
+            return render_board(self.game, self.scale, window=box).convert("RGBA")
+        # What the picture draws around the part shown is cut off after: the board is not drawn there.
+        board = Image.new("RGBA", (box[2] - box[0], box[3] - box[1]), rgb(PAPER))
+        board.paste(render_board(self.game, self.scale, window=shown), (shown[0] - box[0], shown[1] - box[1]))
+        return board
 
     def holding(self, scene: Scene) -> Image.Image:
         """The holding board (the module's boxes and tracks) with the scene's counters in their boxes and
@@ -446,10 +449,11 @@ class Painter:
             reach = math.ceil(WINDOW_REACH * layout.size_px)
             work = (max(0, shown[0] - reach), max(0, shown[1] - reach), shown[2], shown[3])
             origin = work[:2]
-        board = self._board(work)
+        board = self._board(work, shown)
         seats = [seat for stack in scene.stacks if (seat := _seat(game, layout, stack, self.counter_px)) is not None]
+        visible = shown or (0, 0, *self.size)
         for seat in seats:
-            _draw_stack(board, origin, game, seat)
+            _draw_stack(board, origin, game, seat, visible)
         # Tags after every stack, so a neighbour's counters never hide one, and each kept clear of them.
         badges: list[Box] = [(x - r, y - r, x + r, y + r) for seat in seats if seat.badge for x, y, r in [seat.badge]]
         names = _place_names(game)

@@ -9,18 +9,29 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 Offset = tuple[int, int]
-MOVED = frozenset({"draw_arc", "draw_bitmap", "draw_chord", "draw_ellipse", "draw_lines", "draw_pieslice", "draw_points",
-                   "draw_polygon", "draw_rectangle"})
+Coords = Sequence[float] | Sequence[Sequence[float]]
+"""Points as ImageDraw takes them: flat numbers or pairs."""
+Ink = float | tuple[int, ...] | str | None
+MOVED = frozenset({"draw_arc", "draw_bitmap", "draw_chord", "draw_ellipse", "draw_lines", "draw_pieslice",
+                   "draw_points", "draw_polygon", "draw_rectangle"})
 """The core's drawing calls whose first argument is coordinates (the others, draw_ink, pass through)."""
 
 
-def moved(xy: Sequence[Any], offset: Offset) -> Sequence[Any]:
-    """Coordinates (flat numbers or points) moved `offset` pixels up and left."""
+def flat(xy: Coords) -> list[float]:
+    """Coordinates as flat numbers, x then y (whole numbers kept whole: a bitmap's corner must be)."""
+    out: list[float] = []
+    for item in xy:
+        if isinstance(item, Sequence):
+            out.extend(item)
+        else:
+            out.append(item)
+    return out
+
+
+def moved(xy: Coords, offset: Offset) -> tuple[float, ...]:
+    """Coordinates moved `offset` pixels up and left, as flat numbers."""
     dx, dy = offset
-    items = list(xy)
-    if items and not isinstance(items[0], (tuple, list)):
-        return tuple(v - (dy if i % 2 else dx) for i, v in enumerate(items))
-    return [(p[0] - dx, p[1] - dy) for p in items]
+    return tuple(v - (dy if i % 2 else dx) for i, v in enumerate(flat(xy)))
 
 
 class _MovedCore:
@@ -41,7 +52,7 @@ class _MovedCore:
         if name not in MOVED:
             return method
 
-        def draw_moved(xy: Sequence[Any], *args: Any) -> Any:
+        def draw_moved(xy: Coords, *args: Any) -> Any:
             return method(moved(xy, self.offset), *args)
         return draw_moved
 
@@ -59,35 +70,35 @@ class ShiftedDraw(ImageDraw.ImageDraw):
         if offset != (0, 0):
             self.draw: Any = _MovedCore(self.draw, offset)
 
-    def misses(self, xy: Any, reach: float) -> bool:
-        """Whether every point of `xy` lies more than `reach` pixels outside the image (never without `skip_outside`)."""
+    def misses(self, xy: Coords, reach: float) -> bool:
+        """Whether every point of `xy` lies more than `reach` pixels outside the image (never without
+        `skip_outside`)."""
         if not self.skip_outside:
             return False
-        items = list(xy)
-        flat = [v for p in items for v in p] if items and isinstance(items[0], (tuple, list)) else items
-        if not flat:
+        numbers = flat(xy)
+        if not numbers:
             return False
-        xs, ys = flat[0::2], flat[1::2]
+        xs, ys = numbers[0::2], numbers[1::2]
         x0, y0 = self.offset
         return (max(xs) + reach < x0 or min(xs) - reach > x0 + self.im.size[0]
                 or max(ys) + reach < y0 or min(ys) - reach > y0 + self.im.size[1])
 
-    def line(self, xy: Any, fill: Any = None, width: int = 0, joint: str | None = None) -> None:
+    def line(self, xy: Coords, fill: Ink = None, width: int = 0, joint: str | None = None) -> None:
         """A line, unless it is away from the image."""
         if not self.misses(xy, width + 2):
             super().line(xy, fill, width, joint)
 
-    def ellipse(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+    def ellipse(self, xy: Coords, fill: Ink = None, outline: Ink = None, width: int = 1) -> None:
         """An ellipse, unless it is away from the image."""
         if not self.misses(xy, width + 2):
             super().ellipse(xy, fill, outline, width)
 
-    def rectangle(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+    def rectangle(self, xy: Coords, fill: Ink = None, outline: Ink = None, width: int = 1) -> None:
         """A rectangle, unless it is away from the image."""
         if not self.misses(xy, width + 2):
             super().rectangle(xy, fill, outline, width)
 
-    def polygon(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+    def polygon(self, xy: Coords, fill: Ink = None, outline: Ink = None, width: int = 1) -> None:
         """A polygon, unless it is away from the image; a wide outline is drawn through a mask of the window's
         size, so it is moved here."""
         if self.misses(xy, width + 2):
@@ -102,4 +113,4 @@ class ShiftedDraw(ImageDraw.ImageDraw):
             self.draw = moving
 
 
-__all__ = ["Offset", "ShiftedDraw", "moved"]
+__all__ = ["Coords", "Ink", "Offset", "ShiftedDraw", "flat", "moved"]
