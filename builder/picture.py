@@ -80,6 +80,8 @@ def _centre(game: Game, layout: Layout, label: str) -> Point | None:
 
 
 Box = tuple[float, float, float, float]
+Box4 = tuple[int, int, int, int]
+"""A box of whole pixels on the board: left, top, right, bottom."""
 TAG_GAP_PX = 2
 """Clear pixels between a hex's tag and the counters and badges beside and below it."""
 
@@ -382,22 +384,17 @@ class Painter:
         self._whole: Image.Image | None = None
         self._looked = False  # for the whole board in the disk cache
 
-    def _board(self, box: tuple[int, int, int, int] | None,
-               shown: tuple[int, int, int, int] | None = None) -> Image.Image:
-        """The board's pixels in `box` (the whole board for None), RGBA; when drawn for it, only those in `shown`
-        (paper around them)."""
+    def _board(self, box: Box4 | None, shown: Box4 | None) -> Image.Image:
+        """The board's pixels in `box` (the whole board for None), RGBA: cut from the whole board when this painter
+        or the disk cache holds it, else drawn for the picture, only those in `shown` (paper around them)."""
         if self._whole is None and not self._looked:
             self._looked = True
             kept = kept_board(self.game, self.scale, self.cache)
             self._whole = None if kept is None else kept.convert("RGBA")
-        if box is None:
+        if box is None or shown is None or self._whole is not None:
             if self._whole is None:
                 self._whole = cached_board(self.game, self.scale, self.cache).convert("RGBA")
-            return self._whole.copy()
-        if self._whole is not None:
-            return self._whole.crop(box)
-        if shown is None:
-            return render_board(self.game, self.scale, window=box).convert("RGBA")
+            return self._whole.copy() if box is None else self._whole.crop(box)
         # What the picture draws around the part shown is cut off after: the board is not drawn there.
         board = Image.new("RGBA", (box[2] - box[0], box[3] - box[1]), rgb(PAPER))
         board.paste(render_board(self.game, self.scale, window=shown), (shown[0] - box[0], shown[1] - box[1]))
@@ -440,8 +437,8 @@ class Painter:
         game, layout = self.game, self.layout
         wanted = crop.labels(game.grid) if crop is not None else \
             [label for mark in scene.marks for label in mark.hexes if game.grid.is_label(label)]
-        shown: tuple[int, int, int, int] | None = None  # the crop, on the board
-        work: tuple[int, int, int, int] | None = None  # what is drawn: the crop and WINDOW_REACH up and left
+        shown: Box4 | None = None  # the crop, on the board
+        work: Box4 | None = None  # what is drawn: the crop and WINDOW_REACH up and left
         origin: Offset = (0, 0)
         if wanted:
             margin = crop.margin if crop is not None else 2

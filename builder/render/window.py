@@ -17,21 +17,13 @@ MOVED = frozenset({"draw_arc", "draw_bitmap", "draw_chord", "draw_ellipse", "dra
 """The core's drawing calls whose first argument is coordinates (the others, draw_ink, pass through)."""
 
 
-def flat(xy: Coords) -> list[float]:
-    """Coordinates as flat numbers, x then y (whole numbers kept whole: a bitmap's corner must be)."""
-    out: list[float] = []
-    for item in xy:
-        if isinstance(item, Sequence):
-            out.extend(item)
-        else:
-            out.append(item)
-    return out
-
-
-def moved(xy: Coords, offset: Offset) -> tuple[float, ...]:
-    """Coordinates moved `offset` pixels up and left, as flat numbers."""
+def moved(xy: Coords, offset: Offset) -> Coords:
+    """Coordinates (flat numbers or pairs) moved `offset` pixels up and left (whole numbers kept whole: a
+    bitmap's corner must be)."""
     dx, dy = offset
-    return tuple(v - (dy if i % 2 else dx) for i, v in enumerate(flat(xy)))
+    if xy and isinstance(xy[0], Sequence):
+        return [(p[0] - dx, p[1] - dy) for p in xy]  # type: ignore[index]
+    return tuple(v - (dy if i % 2 else dx) for i, v in enumerate(xy))  # type: ignore[operator]
 
 
 class _MovedCore:
@@ -75,10 +67,13 @@ class ShiftedDraw(ImageDraw.ImageDraw):
         `skip_outside`)."""
         if not self.skip_outside:
             return False
-        numbers = flat(xy)
-        if not numbers:
+        if not xy:
             return False
-        xs, ys = numbers[0::2], numbers[1::2]
+        # Written out for the usual lists of pairs: this runs for every shape of a window.
+        if isinstance(xy[0], Sequence):
+            xs, ys = [p[0] for p in xy], [p[1] for p in xy]  # type: ignore[index]
+        else:
+            xs, ys = xy[0::2], xy[1::2]  # type: ignore[assignment]
         x0, y0 = self.offset
         return (max(xs) + reach < x0 or min(xs) - reach > x0 + self.im.size[0]
                 or max(ys) + reach < y0 or min(ys) - reach > y0 + self.im.size[1])
@@ -113,4 +108,4 @@ class ShiftedDraw(ImageDraw.ImageDraw):
             self.draw = moving
 
 
-__all__ = ["Coords", "Ink", "Offset", "ShiftedDraw", "flat", "moved"]
+__all__ = ["Coords", "Ink", "Offset", "ShiftedDraw", "moved"]
