@@ -368,6 +368,11 @@ WINDOW_REACH = 2.0
 """Hexes of board drawn above and left of a picture's crop and cut off after: Pillow rounds a negative coordinate
 toward zero, so a counter, tag or mark reaching into the crop from there must have none (as on the whole board)."""
 
+WINDOWS_BEFORE_WHOLE = 6
+"""Windows one painter draws before it draws the whole board once and cuts the rest from it: each window repeats
+the board-wide work (place names set clear of each other), so about ten windows cost what the whole board costs
+(bench/README.md); a verdict with many findings' pictures then pays the whole board once, not once a picture."""
+
 
 class Painter:
     """Draws scenes on one game's board: a cropped picture on the part of the board it shows, drawn for it
@@ -383,6 +388,7 @@ class Painter:
         self.size = board_image_size(game, scale)
         self._whole: Image.Image | None = None
         self._looked = False  # for the whole board in the disk cache
+        self.windows = 0  # windows drawn so far
 
     def _board(self, box: Box4 | None, shown: Box4 | None) -> Image.Image:
         """The board's pixels in `box` (the whole board for None), RGBA: cut from the whole board when this painter
@@ -391,11 +397,12 @@ class Painter:
             self._looked = True
             kept = kept_board(self.game, self.scale, self.cache)
             self._whole = None if kept is None else kept.convert("RGBA")
-        if box is None or shown is None or self._whole is not None:
+        if box is None or shown is None or self._whole is not None or self.windows >= WINDOWS_BEFORE_WHOLE:
             if self._whole is None:
                 self._whole = cached_board(self.game, self.scale, self.cache).convert("RGBA")
             return self._whole.copy() if box is None else self._whole.crop(box)
         # What the picture draws around the part shown is cut off after: the board is not drawn there.
+        self.windows += 1
         board = Image.new("RGBA", (box[2] - box[0], box[3] - box[1]), rgb(PAPER))
         board.paste(render_board(self.game, self.scale, window=shown), (shown[0] - box[0], shown[1] - box[1]))
         return board

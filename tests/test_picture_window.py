@@ -113,3 +113,31 @@ def test_shifted_drawing_equals_the_whole_canvas_cut() -> None:
         draw.text((130.6, 70.3), "2017 Vierville", fill="black")
     window = window.crop((box[0] - canvas[0], box[1] - canvas[1], box[2] - canvas[0], box[3] - canvas[1]))
     assert _same(window, whole.crop(box))
+
+
+def test_a_painter_of_many_pictures_draws_the_whole_board_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A verdict with many findings' pictures: the first few are windows, then the whole board is drawn once and
+    every later picture cut from it (a window repeats the board-wide work), with the same pixels either way."""
+    game = load_game(data_root(), "moscow")
+    scale = reading_scale(game)
+    painter = Painter(game, scale, None)
+    scene = _scene_everywhere(painter)
+    calls: list[object] = []
+    real_render = picture_module.render_board
+
+    def counted_render(game_: object, scale_: float, window: object = None) -> Image.Image:
+        calls.append(window)
+        return real_render(game_, scale_, window=window)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(picture_module, "render_board", counted_render)
+    labels = list(game.grid.labels[:: max(1, len(game.grid.labels) // 12)][:12])
+    pictures = [painter.draw(scene, Crop(hexes=(label,))) for label in labels]
+    windows = [w for w in calls if w is not None]
+    assert len(windows) == picture_module.WINDOWS_BEFORE_WHOLE
+    assert calls.count(None) == 1
+    monkeypatch.undo()
+    fresh = Painter(game, scale, None)
+    for label, picture in zip(labels, pictures):
+        again = fresh.draw(scene, Crop(hexes=(label,)))
+        fresh._whole, fresh.windows = None, 0  # each a window of its own
+        assert _same(picture.image, again.image), label
