@@ -13,17 +13,18 @@ from dataclasses import dataclass, field, replace
 from typing import Generic, cast
 
 from adjudicator.basis import Board, Facts, entry_facts, finding_records
-from adjudicator.contract import RuleSystem, SequencePoint, StateT, how_of, kind_of
+from adjudicator.contract import RuleSystem, SequencePoint, StateT, TurnContext, how_of, kind_of
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Declare, Entry, Header, Loss, Move,
-                                          Place as Placement, Retreat, RollOff, StandFast, StepMarker)
+                                          Place as Placement, Retreat, RollOff, StandFast, StepMarker, TurnMarker)
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
 from wargame.models import EntryAllowance
-from wargame.sequence import Slot, TurnOrder, next_slot, slot_index
+from wargame.sequence import Slot, TurnOrder, next_slot, phasing_side, slot_index
 
-__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "check", "follow", "replay", "resolve"]
+__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "advance", "check", "follow", "next_context", "replay",
+           "resolve"]
 
 
 @dataclass
@@ -85,7 +86,8 @@ class Resolver:
         self.game, self.file, self.source = game, file, source
         self.units = game.units_by_id
         self.boxes = {b.id for b in game.manifest.box} | set(game.areas_by_id)
-        self.steps = (order or TurnOrder(game.manifest)).steps
+        self.order = order or TurnOrder(game.manifest)
+        self.steps = self.order.steps
 
     def _error(self, entry: Entry, value: str | None, message: str) -> LogSyntaxError:
         column = entry.column
@@ -168,7 +170,42 @@ def follow(system: RuleSystem[StateT], state: StateT, entry: Entry, resolver: Re
     problem = resolver.first_problem(entry)
     if problem is not None:
         raise ReplayError(problem.message, problem.place)
-    return system.apply(state, _applied(resolver, entry))
+    return advance(system, state, _applied(resolver, entry), resolver.order)
+
+
+def next_context(system: RuleSystem[StateT], state: StateT, order: TurnOrder, at: TurnContext,
+                 entry: Entry) -> TurnContext | None:
+    """The context a marker opens (None for any other entry): a `Turn` marker its turn, before its first step; a
+    step or phase marker that step, the one after the step under way where several have its id (each player's
+    turn), with the side phasing in it, as the game's sequence of play gives it."""
+    if isinstance(entry, TurnMarker):
+        return TurnContext(entry.turn)
+    if not isinstance(entry, StepMarker):
+        return None
+    sequence = order.sequence
+    slot = next_slot(sequence, at.step, at.player_turn)
+    if slot is None or slot.id != entry.step:
+        index = slot_index(sequence, entry.step, None)
+        slot = sequence[index] if index is not None else None
+    if slot is None:
+        return TurnContext(at.turn, entry.step, at.player_turn)
+    game = system.game_of(state)
+    phasing = slot.side if slot.side is not None else phasing_side(game.manifest, slot, system.position(state).scenario)
+    return TurnContext(at.turn, entry.step, phasing)
+
+
+def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOrder | None = None) -> StateT:
+    """The state after an entry as the engine applies it, unchecked (house style 19): at a turn or step marker of a
+    system whose turn the engine keeps, the step ending is judged over in its own context, the next context goes
+    in with a fresh step record, and only then does the system apply the marker's game facts."""
+    keeper = system.turn_keeper
+    if keeper is not None and isinstance(entry, (TurnMarker, StepMarker)):
+        if order is None:
+            order = TurnOrder(system.game_of(state).manifest)
+        at = next_context(system, state, order, keeper.context(state), entry)
+        if at is not None:
+            state = keeper.begin(keeper.end(state, entry), at)
+    return system.apply(state, entry)
 
 
 def _applied(resolver: Resolver, entry: Entry) -> Entry:
@@ -522,7 +559,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                 found = judged_lawfully(system, state, entry, found, astray, order)
             result.findings += found
             astray = _still_astray(astray, entry, found)
-            state = system.apply(state, _applied(resolver, entry))
+            state = advance(system, state, _applied(resolver, entry), order)
         except ReplayError as e:
             return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))
         result.applied += 1

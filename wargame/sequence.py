@@ -124,6 +124,21 @@ def next_slot(sequence: tuple[Slot, ...], step: str | None, side: str | None) ->
     return sequence[index + 1]
 
 
+def phasing_side(manifest: GameManifest, slot: Slot, scenario: str | None) -> str | None:
+    """Whose step or phase a slot is: its side (a player turn's), else the scenario's first or second player's
+    for an item the data gives to one (`player = "first"`), else None (both players')."""
+    if slot.side is not None:
+        return slot.side
+    item = next((i for i in manifest.sequence if i.id == slot.id), None)
+    if item is None or item.player not in ("first", "second"):
+        return None
+    chosen = next((s for s in manifest.scenario if s.id == scenario), None)
+    sides = manifest.sides
+    first = chosen.first_player if chosen is not None else sides[0]
+    second = next(s for s in sides if s != first)
+    return first if item.player == "first" else second
+
+
 class TurnOrder:
     """The game's sequence of play as a referee asks it about every entry: the turn's steps or phases, the
     opening, the entry kinds each names, and what each lets be written there, worked out once.
