@@ -1,4 +1,4 @@
-"""One way to replay a few entries in a test (issue 25): from a position, through a rule system's check and apply,
+"""One way to replay a few entries in a test (issue 25): from a position, through the checks and the engine's apply,
 with the findings, the final state and each finding's entry text. Every rules test starts here instead of keeping
 its own copy of the loop.
 
@@ -10,8 +10,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
+from adjudicator.contract import RuleSystem
+from adjudicator.engine import advance
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Header
 from adjudicator.notation.text import parse_text
@@ -20,13 +22,8 @@ from wargame.game import Game
 S = TypeVar("S")
 
 
-class System(Protocol[S]):
-    """What a test replays through: a rule system's contract (adjudicator/contract.py), in part."""
-
-    def initial_state(self, game: Game, headers: Sequence[Header]) -> S: ...  # noqa: D102
-    def check(self, state: S, entry: Entry) -> list[Finding]: ...  # noqa: D102
-    def apply(self, state: S, entry: Entry) -> S: ...  # noqa: D102
-    def finish(self, state: S) -> list[Finding]: ...  # noqa: D102
+System = RuleSystem
+"""What a test replays through: a rule system's contract (adjudicator/contract.py)."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +74,7 @@ def play(system: System[S], state: S, source: str | Sequence[Entry], *, finish: 
         findings += system.check(state, entry)
         if before is not None:
             assert state.__dict__ == before, f"checking line {entry.line} changed the state"
-        state = system.apply(state, entry)
+        state = advance(system, state, entry)
     if finish:
         findings += system.finish(state)
     return Played(findings, state, source.splitlines() if isinstance(source, str) else [])
