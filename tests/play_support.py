@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import Generic, TypeVar
+from dataclasses import dataclass, fields as dataclass_fields, replace
+from typing import Generic, TypeVar, cast
 
-from adjudicator.contract import RuleSystem
+from adjudicator.contract import RuleSystem, TurnContext
 from adjudicator.engine import advance
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Header
@@ -60,7 +60,28 @@ def position(system: System[S], game: Game, headers: Sequence[Header] = (), *, p
     if placed is not None:
         location = getattr(base, "location")
         fields["location"] = {**location, **placed} if over_setup else dict(placed)
+    if isinstance(getattr(base, "at", None), TurnContext):
+        # A system whose turn the engine keeps: the turn and step are its context's, the step's records its log's.
+        turn = cast(int | None, fields.pop("turn", None))
+        return when(base, turn=turn, **fields)
     return replace(base, **fields)  # type: ignore[type-var]  # the systems' states are dataclasses
+
+
+_KEEP = object()
+
+
+def when(state: S, *, turn: int | None = None, step: str | None | object = _KEEP, **fields: object) -> S:
+    """A state of a system whose turn the engine keeps, set where a test needs it: its context's turn and step
+    (kept where not given), the records of the step under way (its `log`) and any other fields named."""
+    at: TurnContext = getattr(state, "at")
+    context = TurnContext(at.turn if turn is None else turn, at.step if step is _KEEP else cast(str | None, step),
+                          at.player_turn)
+    log = getattr(state, "log", None)
+    logged = {k: v for k, v in fields.items() if log is not None and k in {f.name for f in dataclass_fields(log)}}
+    others = {k: v for k, v in fields.items() if k not in logged}
+    if logged:
+        others["log"] = replace(log, **logged)  # type: ignore[type-var]  # the systems' records are dataclasses
+    return replace(state, at=context, **others)  # type: ignore[type-var]  # the systems' states are dataclasses
 
 
 def play(system: System[S], state: S, source: str | Sequence[Entry], *, finish: bool = True,
@@ -80,4 +101,4 @@ def play(system: System[S], state: S, source: str | Sequence[Entry], *, finish: 
     return Played(findings, state, source.splitlines() if isinstance(source, str) else [])
 
 
-__all__ = ["Played", "play", "position"]
+__all__ = ["Played", "play", "position", "when"]

@@ -155,15 +155,15 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
         return [("6.1", f"{unit_id} is not on the map ({where or 'not in play'})")], True
     if unit_id in state.dropped:
         return [("9.2", f"{unit_id} made a paradrop in this action and moves no further in it")], True
-    reserve = state.step == "german_reserve" and unit.side == "German"
+    reserve = state.at.step == "german_reserve" and unit.side == "German"
     action = state.action
     out: list[tuple[str, str]] = []
-    if state.step == "reinforcement" and action is None:
-        if unit_id not in state.free_moves and unit.side == "Allied" and unit_id in state.placed_now:
+    if state.at.step == "reinforcement" and action is None:
+        if unit_id not in state.log.free_moves and unit.side == "Allied" and unit_id in state.log.placed_now:
             # 10.3: "Allied reinforcements do not get a free move after placement".
             return [("10.3", f"{unit_id} moves after its placement as a reinforcement; unlike German ones, "
                              "Allied reinforcements get no free move")], True
-        if unit_id not in state.free_moves:
+        if unit_id not in state.log.free_moves:
             # 10.2: the one move of the Reinforcement Step, free, for German arrivals from A or B.
             return [("10.2", f"{unit_id} moves in the Reinforcement Step; only German reinforcements placed in "
                              "area A or B this step move then, once")], True
@@ -185,7 +185,7 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
     else:
         if not strategic:
             out.append(("5.0", "in the German Reserve Step divisions move strategically only"))
-        if any(unit_id in stack for stack in state.reserve_stacks[:-1]) and unit_id not in state.reserve_stacks[-1]:
+        if any(unit_id in stack for stack in state.log.reserve_stacks[:-1]) and unit_id not in state.log.reserve_stacks[-1]:
             # 5.0 makes the step "similar to a Movement action": 5.3's one stack at a time.
             out.append(("5.3", f"{unit_id} moves after another stack was activated; only one stack is "
                                "activated at a time"))
@@ -308,8 +308,8 @@ def apply_move(state: OnslaughtState, entry: Move) -> OnslaughtState:
     action = sequence_recorded(state, "move", [entry.unit])
     if action is not None:
         changes["action"] = action
-    if entry.unit in state.free_moves:
-        changes["free_moves"] = state.free_moves - {entry.unit}
+    if entry.unit in state.log.free_moves:
+        changes["log"] = replace(state.log, free_moves=state.log.free_moves - {entry.unit})
     enemy_zoc = zone_of_control(state, enemy_of(state, unit_of(state, entry.unit).side))
     stopped = state.stopped | ({entry.unit} if state.game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
     changes.update(control_changes(state, entry.unit, entry.path[1:]))

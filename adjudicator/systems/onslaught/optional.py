@@ -22,7 +22,7 @@ INFANTRY_TYPES = frozenset({"infantry", "paratroop", "volksgrenadier"})
 def emergency_turn(state: OnslaughtState) -> bool:
     """14.4: the optional rule is in force and this is its turn (20)."""
     return "emergency_supplies" in state.optional and \
-        state.turn == int(state.game.parameter["emergency_supply_turn"])
+        state.at.turn == int(state.game.parameter["emergency_supply_turn"])
 
 
 def double_depletion(state: OnslaughtState,
