@@ -190,7 +190,7 @@ def test_what_bars_a_move(game: Game) -> None:
     assert any(b.startswith("6.1:") for b in reach_of(on, "us-inf-02").bars)
     moved = advance(ONSLAUGHT, on, Move(**ALLIED, unit="us-inf-01", path=["2216", "2217"]))
     assert any("already moved" in b for b in reach_of(moved, "us-inf-01").bars)
-    stopped = replace(on, stopped=frozenset({"us-inf-01"}))
+    stopped = replace(on, action_log=replace(on.action_log, stopped=frozenset({"us-inf-01"})))
     assert any(b.startswith("6.2:") for b in reach_of(stopped, "us-inf-01").bars)
     reserve = when(position(game, {"de-inf-01": "3010", **FAR}), step="german_reserve", entitled=None)
     assert any(b.startswith("5.0:") for b in reach_of(reserve, "de-inf-01").bars)

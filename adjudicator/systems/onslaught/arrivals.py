@@ -151,7 +151,7 @@ def check_pickup(state: OnslaughtState, entry: Place) -> list[Finding]:
     elif entry.unit not in action.latest:
         out.append(finding("error", "5.3", entry, f"{entry.unit} is picked up after another stack was "
                                                     "activated; only one stack is activated at a time"))
-    if entry.unit in state.moved:
+    if entry.unit in state.action_log.moved:
         out.append(finding("error", "9.1", entry, f"{entry.unit} has moved in this action; it is picked up "
                                                     "instead of moving"))
     if entry.unit in state.depleted:
@@ -465,14 +465,15 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
     if entry.how == "pickup":
         # 9.1: instead of moving, onto the turn track three turns ahead.
         return replace(state, location={**state.location, entry.unit: pickup_place(state)},
-                       moved=state.moved | {entry.unit})
+                       action_log=replace(state.action_log, moved=state.action_log.moved | {entry.unit}))
     if entry.how == "paradrop":
         cost = entry.supply if entry.supply is not None else int(game.parameter["paradrop_cost"])
         action = state.action
         if action is not None:
             state = replace(state, action=replace(action, paid=action.paid + cost))
         state = replace(state, supply={**state.supply, "Allied": state.supply.get("Allied", 0) - cost},
-                        dropped=state.dropped | {entry.unit}, moved=state.moved | {entry.unit})
+                        action_log=replace(state.action_log, dropped=state.action_log.dropped | {entry.unit},
+                                           moved=state.action_log.moved | {entry.unit}))
     if entry.how == "replace":
         side = unit.side
         start = "eliminated" if on_map(state, entry.unit) is None else "depleted"

@@ -9,7 +9,9 @@ from adjudicator.systems.onslaught.optional import emergency_turn
 from adjudicator.systems.onslaught.sections import TABLE, finding
 from adjudicator.systems.onslaught.setup import check_grouping
 from adjudicator.systems.onslaught.stacking import overstacked
-from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, replace, turn_and_step, with_log
+from adjudicator.systems.onslaught.state import (
+    ActionLog, ActionState, OnslaughtState, replace, turn_and_step, with_log,
+)
 
 
 ACTION_TYPES = ("movement", "combat", "breakthrough")
@@ -23,7 +25,7 @@ def closing_findings(state: OnslaughtState, entry: Entry) -> list[Finding]:
     next roll-off, action or step; a hex still over the limit then is a breach.
     """
     out: list[Finding] = []
-    if not state.stacks_checked:
+    if not state.action_log.stacks_checked:
         limit = state.game.parameter.get("stacking_limit", 3)
         for where, side, excess in overstacked(state):
             if (where, side) in state.overstacks:
@@ -44,11 +46,11 @@ def close_action(state: OnslaughtState) -> OnslaughtState:
     points not spent are lost (14.4)."""
     if state.emergency is not None:
         state = replace(state, supply={**state.supply, state.emergency: 0}, emergency=None)
-    if not state.stacks_checked:
+    if not state.action_log.stacks_checked:
         # 6.3: every overstack now has been reported (here or earlier); one resolved drops out.
         state = replace(state, overstacks=frozenset((where, side) for where, side, _ in overstacked(state)))
-    return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True, rewritten={},
-                   attacked=frozenset(), retreated=frozenset(), dropped=frozenset())
+    # What happened in the action is forgotten as a whole (house style 19: one record, replaced at its end).
+    return replace(state, action=None, action_log=ActionLog())
 
 
 def check_turn(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:

@@ -71,6 +71,28 @@ class StepLog:
 
 
 @dataclass(frozen=True)
+class ActionLog:
+    """What has happened in the action under way (5.0-5.5), or in the German Reserve Step outside one: an action is
+    Onslaught's own part of a step, so the system starts a new record as one ends (`sequence.close_action`)."""
+
+    moved: frozenset[str] = frozenset()
+    """6.1: divisions that have moved (each moves once an action)."""
+    stopped: frozenset[str] = frozenset()
+    """6.2: divisions that entered an enemy zone of control and move no further."""
+    attacked: frozenset[str] = frozenset()
+    """7.0: divisions that have attacked."""
+    retreated: frozenset[str] = frozenset()
+    """7.3: divisions that have retreated (no defence strength against a later attack)."""
+    dropped: frozenset[str] = frozenset()
+    """9.2: paratroop divisions dropped, which move no further."""
+    rewritten: dict[str, str] = field(default_factory=dict)
+    """Units moved by a move written from the wrong hex, and the hex they were in: a move from that hex next is the
+    players' correction, judged as the unit's move (one error)."""
+    stacks_checked: bool = True
+    """6.3: no division has been placed since stacking was last checked."""
+
+
+@dataclass(frozen=True)
 class OnslaughtState:
     """The position after an entry: game facts, the engine's turn context (`at`) and the step's record (`log`)."""
 
@@ -84,18 +106,12 @@ class OnslaughtState:
     action: ActionState | None = None
     log: StepLog = StepLog()
     """What has happened in the step under way: the engine's, a new one at each marker."""
-    stopped: frozenset[str] = frozenset()
-    moved: frozenset[str] = frozenset()
-    stacks_checked: bool = True
+    action_log: ActionLog = ActionLog()
+    """What has happened in the action under way (the German Reserve Step's, outside one): a new one as it ends."""
     overstacks: frozenset[tuple[str, str]] = frozenset()
-    rewritten: dict[str, str] = field(default_factory=dict)
-    """Units moved in this action by a move written from the wrong hex, and the hex they were in:
-    a move from that hex next is the players' correction, judged as the unit's move (one error)."""
     """6.3: the (hex, side) overstacks already reported, so a lasting one is reported once, until resolved."""
     controlled: dict[str, str] = field(default_factory=dict)
     captured_ports: frozenset[str] = frozenset()
-    attacked: frozenset[str] = frozenset()
-    retreated: frozenset[str] = frozenset()
     combat: Combat | None = None
     pending: tuple[Effect, ...] = ()
     alternative: tuple[Combat, tuple[Effect, ...]] | None = None
@@ -107,8 +123,6 @@ class OnslaughtState:
     victory: Outcome | None = None
     optional: frozenset[str] = frozenset()
     """Optional rules in force (14.0), from the log's `Optional` headers."""
-    dropped: frozenset[str] = frozenset()
-    """9.2: paratroop divisions dropped in this action, which move no further in it."""
     regrouped: bool = False
     """3.0: the log has regrouped the landing-hex divisions (`setup` entries)."""
     emergency: str | None = None

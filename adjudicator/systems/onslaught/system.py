@@ -191,7 +191,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         if kind in CLOSING:
             state = sequence.close_action(state)
         elif kind in PLACING:
-            state = replace(state, stacks_checked=False)
+            state = replace(state, action_log=replace(state.action_log, stacks_checked=False))
         if state.at.step == "reinforcement" and kind not in ("turn", "step"):
             index = order_of(entry, entry.side or "")
             if index is not None and index > state.log.arrival_phase:
