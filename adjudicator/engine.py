@@ -253,8 +253,8 @@ def _sequence_findings(system: RuleSystem[StateT], order: TurnOrder, at: Sequenc
 
 def _decided_by_owner(entry: Entry) -> list[str]:
     """The units whose owner alone decides an entry: moves, retreats, advances, placements (set-up,
-    arrivals, replacements), losses (not Onslaught 6.3's removals, which have their own rule) and standing
-    fast."""
+    arrivals, replacements), losses (not a `remove`: a system with removals judges who writes them by its own
+    rule) and standing fast."""
     if isinstance(entry, (Move, Retreat, Advance, Placement)):
         return [entry.unit]
     if isinstance(entry, Loss) and entry.loss != "remove":
