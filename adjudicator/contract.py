@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from typing import Generic, Literal, Protocol, TypeVar
 
 from adjudicator.findings import Finding, SectionTable, Severity
-from adjudicator.notation.entries import Attack, Bombard, Entry, Header
+from adjudicator.notation.entries import Attack, Bombard, Entry, Header, TurnMarker
 from wargame.game import Game
 from wargame.hexes import Hex
 
 __all__ = ["AdvanceOption", "MOVE_KINDS", "CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "KeepsTurn",
-           "LogT", "MarkerUse", "MoveRule", "MovementModel", "Outcome", "Position", "Reach", "RetreatOption", "RuleSystem", "SectionTable",
-           "SequencePoint", "Severity", "StateT", "TurnContext", "TurnKeeper", "UnitPlace", "how_of", "kind_of"]
+           "LogT", "MarkerUse", "MoveRule", "MovementModel", "Outcome", "Position", "Reach", "RetreatOption",
+           "RuleSystem", "SectionTable", "SequencePoint", "Severity", "StateT", "TurnContext", "TurnKeeper",
+           "UnitPlace", "how_of", "kind_of"]
 
 StateT = TypeVar("StateT")
 """A rule system's own state type (frozen; the engine never looks inside)."""
@@ -77,9 +78,10 @@ LogT = TypeVar("LogT")
 @dataclass(frozen=True)
 class TurnKeeper(Generic[StateT, LogT]):
     """How the engine keeps a system's turn: where a state holds the engine's context and the step's record, and
-    what the system does as a turn or step ends. At each boundary the engine ends the step (`end`, the old
-    context still in force), then puts the next context in the state with a fresh record (`step_log()`), and
-    only then hands the marker to the system's `apply`, which deals with the game facts it brings."""
+    what the system judges as a turn ends. At a `Turn` marker the engine lets the system judge the turn over
+    (`end_turn`, the old context still in force); at it and at a step or phase marker it puts the next context
+    in the state with a fresh record (`step_log()`), and only then hands the marker to the system's `apply`,
+    which deals with the game facts it brings."""
 
     read: Callable[[StateT], TurnContext]
     """The context a state holds."""
@@ -87,8 +89,8 @@ class TurnKeeper(Generic[StateT, LogT]):
     """The state with a new context and record (nothing else changed)."""
     step_log: Callable[[], LogT]
     """A new, empty record of a step or phase."""
-    ending: Callable[[StateT, Entry], StateT] | None = None
-    """What the system judges as a turn or step ends, in the context ending (e.g. a victory at a turn's end)."""
+    turn_ends: Callable[[StateT, TurnMarker], StateT] | None = None
+    """What the system judges as a turn ends, in the turn ending (e.g. a victory at a turn's end)."""
 
     def context(self, state: StateT) -> TurnContext:
         """The context a state holds."""
@@ -98,9 +100,9 @@ class TurnKeeper(Generic[StateT, LogT]):
         """The state as the step or phase `at` begins: its context, and a fresh record of it."""
         return self.install(state, at, self.step_log())
 
-    def end(self, state: StateT, entry: Entry) -> StateT:
-        """The state once the step or turn a marker ends has been judged over."""
-        return state if self.ending is None else self.ending(state, entry)
+    def end_turn(self, state: StateT, entry: TurnMarker) -> StateT:
+        """The state once the turn a `Turn` marker ends has been judged over."""
+        return state if self.turn_ends is None else self.turn_ends(state, entry)
 
 
 class KeepsTurn(Protocol[StateT]):
@@ -114,8 +116,8 @@ class KeepsTurn(Protocol[StateT]):
         """The state as the step or phase `at` begins."""
         ...
 
-    def end(self, state: StateT, entry: Entry) -> StateT:
-        """The state once the step or turn a marker ends has been judged over."""
+    def end_turn(self, state: StateT, entry: TurnMarker) -> StateT:
+        """The state once the turn a `Turn` marker ends has been judged over."""
         ...
 
 

@@ -23,8 +23,8 @@ from wargame.game import Game
 from wargame.models import EntryAllowance
 from wargame.sequence import Slot, TurnOrder, next_slot, phasing_side, slot_index
 
-__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "advance", "check", "follow", "next_context", "replay",
-           "resolve"]
+__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "advance", "check", "follow", "replay", "resolve",
+           "step_context"]
 
 
 @dataclass
@@ -173,15 +173,10 @@ def follow(system: RuleSystem[StateT], state: StateT, entry: Entry, resolver: Re
     return advance(system, state, _applied(resolver, entry), resolver.order)
 
 
-def next_context(system: RuleSystem[StateT], state: StateT, order: TurnOrder, at: TurnContext,
-                 entry: Entry) -> TurnContext | None:
-    """The context a marker opens (None for any other entry): a `Turn` marker its turn, before its first step; a
-    step or phase marker that step, the one after the step under way where several have its id (each player's
-    turn), with the side phasing in it, as the game's sequence of play gives it."""
-    if isinstance(entry, TurnMarker):
-        return TurnContext(entry.turn)
-    if not isinstance(entry, StepMarker):
-        return None
+def step_context(system: RuleSystem[StateT], state: StateT, order: TurnOrder, at: TurnContext,
+                 entry: StepMarker) -> TurnContext:
+    """The context a step or phase marker opens: that step, the one after the step under way where several have its
+    id (each player's turn), with the side phasing in it, as the game's sequence of play gives it."""
     sequence = order.sequence
     slot = next_slot(sequence, at.step, at.player_turn)
     if slot is None or slot.id != entry.step:
@@ -195,16 +190,17 @@ def next_context(system: RuleSystem[StateT], state: StateT, order: TurnOrder, at
 
 
 def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOrder | None = None) -> StateT:
-    """The state after an entry as the engine applies it, unchecked (house style 19): at a turn or step marker of a
-    system whose turn the engine keeps, the step ending is judged over in its own context, the next context goes
-    in with a fresh step record, and only then does the system apply the marker's game facts."""
+    """The state after an entry as the engine applies it, unchecked (house style 19): at a `Turn` marker of a system
+    whose turn the engine keeps, the turn ending is judged over in its own context; at it and at a step or phase
+    marker the next context goes in with a fresh step record; only then does the system apply the marker's game
+    facts."""
     keeper = system.turn_keeper
-    if keeper is not None and isinstance(entry, (TurnMarker, StepMarker)):
-        if order is None:
-            order = TurnOrder(system.game_of(state).manifest)
-        at = next_context(system, state, order, keeper.context(state), entry)
-        if at is not None:
-            state = keeper.begin(keeper.end(state, entry), at)
+    if keeper is not None:
+        if isinstance(entry, TurnMarker):
+            state = keeper.begin(keeper.end_turn(state, entry), TurnContext(entry.turn))
+        elif isinstance(entry, StepMarker):
+            order = order or TurnOrder(system.game_of(state).manifest)
+            state = keeper.begin(state, step_context(system, state, order, keeper.context(state), entry))
     return system.apply(state, entry)
 
 

@@ -46,8 +46,9 @@ def _check_turn(state: ClassicState, entry: TurnMarker) -> list[Finding]:
         return [finding(state, "error", section, entry, f"turn {entry.turn}: the game ends with turn "
                         f"{scenario.last_turn}")]
     if entry.turn != expected:
-        return [finding(state, "error", section, entry, f"turn {entry.turn} comes after "
-                        f"{'the set-up' if state.at.turn == 0 else f'turn {state.at.turn}'}; the next turn is {expected}")]
+        before = "the set-up" if state.at.turn == 0 else f"turn {state.at.turn}"
+        return [finding(state, "error", section, entry, f"turn {entry.turn} comes after {before}; the next turn is "
+                        f"{expected}")]
     return []
 
 
@@ -153,7 +154,8 @@ class Classic(SystemBase[ClassicState]):
         if isinstance(entry, (StepMarker, TurnMarker)):
             out += self._boundary(state, entry)
         phase = rules_of(state).phases.get(state.at.step or "")
-        if phase is not None and state.at.turn in phase.skipped_turns and not isinstance(entry, (StepMarker, TurnMarker)):
+        if phase is not None and state.at.turn in phase.skipped_turns and \
+                not isinstance(entry, (StepMarker, TurnMarker)):
             return [*out, finding(state, "error", phase.source, entry, f"turn {state.at.turn}: nothing is done in the "
                                   f"{state.at.step} phase on this turn")]
         if kind_rules:

@@ -104,7 +104,8 @@ def is_over(state: ClassicState) -> bool:
     if last is None or state.at.turn < last or not t.sequence:
         return state.at.turn > (last or 0) > 0
     final = t.sequence[-1]
-    return state.at.turn > last or (state.at.step == final.id and (final.side is None or state.at.player_turn == final.side))
+    at = state.at
+    return at.turn > last or (at.step == final.id and (final.side is None or at.player_turn == final.side))
 
 
 def reason(state: ClassicState, condition: VictoryCondition | None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 
 from adjudicator.findings import Finding
@@ -9,7 +10,7 @@ from adjudicator.notation.entries import Activate, Attack, Entry, Move
 from adjudicator.systems.onslaught.optional import INFANTRY_TYPES, mixes_nations
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
-    ActionState, OnslaughtState, replace, turn_and_step, unit_of, units_at, with_log,
+    ActionState, OnslaughtState, replace, turn_and_step, unit_of, units_at,
 )
 from adjudicator.systems.onslaught.supply import is_supplied
 
@@ -164,8 +165,8 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
         # German Reserve Step: each stack moved costs a supply point (4.0, 5.2).
         cost = int(state.game.parameter["activation_cost"])
         stack = frozenset(entry.units or units_at(state, entry.hex, side))
-        return with_log(replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost}),
-                        reserve_stacks=state.log.reserve_stacks + (stack,))
+        return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost},
+                       log=dataclasses.replace(state.log, reserve_stacks=state.log.reserve_stacks + (stack,)))
     units = frozenset(entry.units or units_at(state, entry.hex, side))
     cost = activation_cost(state, state.action, units)
     points = {**state.supply, side: state.supply.get(side, 0) - cost}

@@ -4,6 +4,7 @@ Rulings: docs/rules-coverage.md, the rulings register (9.0-11.4)."""
 
 from __future__ import annotations
 
+import dataclasses
 from adjudicator import contract
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
@@ -16,7 +17,7 @@ from adjudicator.systems.onslaught.placement import (
 )
 from adjudicator.systems.onslaught.setup import check_setup
 from adjudicator.systems.onslaught.state import (
-    OnslaughtState, enemy_of, on_map, relocate, replace, turn_and_step, unit_of, units_at, with_log,
+    OnslaughtState, enemy_of, on_map, relocate, replace, turn_and_step, unit_of, units_at,
 )
 from adjudicator.systems.onslaught.supply import is_supplied, mark_control
 from adjudicator.systems.onslaught.tables import area_of, map_tables
@@ -481,8 +482,8 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
         in_germany = game.grid.is_label(label) and game.grid.hex_of(label) in area_of(game, "germany")
         cost = entry.points if entry.points is not None else replacement_cost(
             game, unit.type, start, "depleted" if entry.strength == "reduced" else "full", in_germany) or 0
-        state = with_log(state, replacement_points={**state.log.replacement_points,
-                                                    side: state.log.replacement_points.get(side, 0) - cost})
+        left = {**state.log.replacement_points, side: state.log.replacement_points.get(side, 0) - cost}
+        state = replace(state, log=dataclasses.replace(state.log, replacement_points=left))
     if entry.how == "replace" and entry.hex is None and on_map(state, entry.unit) is not None:
         # 11.2: a depleted division on the map is rebuilt where it stands.
         return replace(state, depleted=state.depleted - {entry.unit})

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Declare
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import OnslaughtState, replace, turn_and_step, with_log
+from adjudicator.systems.onslaught.state import OnslaughtState, replace, turn_and_step
 from adjudicator.systems.onslaught.supply import gained
 from wargame.errors import did_you_mean
 
@@ -42,4 +43,6 @@ def apply_declare(state: OnslaughtState, entry: Declare) -> OnslaughtState:
         return state
     state = gained(state, entry.side, int(state.game.parameter["bulge_supply"]))
     state = replace(state, bulge_turn=state.at.turn)
-    return with_log(state, entitled="German") if state.at.step == "action" else state
+    if state.at.step != "action":
+        return state
+    return replace(state, log=dataclasses.replace(state.log, entitled="German"))

@@ -497,8 +497,8 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
     # or the table's result; both are followed until an entry parts them.
     correct = table_result(state, entry)
     alternative = open_combat(state, entry, correct) if correct is not None else None
-    return replace(state, action_log=replace(state.action_log, attacked=state.action_log.attacked | set(entry.attackers)),
-                   combat=combat, pending=pending, alternative=alternative)
+    done = replace(state.action_log, attacked=state.action_log.attacked | set(entry.attackers))
+    return replace(state, action_log=done, combat=combat, pending=pending, alternative=alternative)
 
 
 

@@ -186,7 +186,8 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
     else:
         if not strategic:
             out.append(("5.0", "in the German Reserve Step divisions move strategically only"))
-        if any(unit_id in stack for stack in state.log.reserve_stacks[:-1]) and unit_id not in state.log.reserve_stacks[-1]:
+        stacks = state.log.reserve_stacks
+        if any(unit_id in stack for stack in stacks[:-1]) and unit_id not in stacks[-1]:
             # 5.0 makes the step "similar to a Movement action": 5.3's one stack at a time.
             out.append(("5.3", f"{unit_id} moves after another stack was activated; only one stack is "
                                "activated at a time"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Action, Entry, Pass, RollOff, StepMarker, TurnMarker
 from adjudicator.systems.onslaught.arrivals import PARATROOP_BOX, TURN_TRACK, replacement_points, unplaced
@@ -10,7 +11,7 @@ from adjudicator.systems.onslaught.sections import TABLE, finding
 from adjudicator.systems.onslaught.setup import check_grouping
 from adjudicator.systems.onslaught.stacking import overstacked
 from adjudicator.systems.onslaught.state import (
-    ActionLog, ActionState, OnslaughtState, replace, turn_and_step, with_log,
+    ActionLog, ActionState, OnslaughtState, replace, turn_and_step,
 )
 
 
@@ -133,11 +134,12 @@ def apply_step(state: OnslaughtState, entry: StepMarker) -> OnslaughtState:
     """A new step (4.0; the engine has put it in, its record fresh): the Allied player takes the first action, the
     German in the counteroffensive's turn (12.0); the Reinforcement Step's replacement points (11.1)."""
     if entry.step == "action":
-        return with_log(state, entitled="German" if state.bulge_turn == state.at.turn else "Allied")
+        first = "German" if state.bulge_turn == state.at.turn else "Allied"
+        return replace(state, log=dataclasses.replace(state.log, entitled=first))
     if entry.step == "reinforcement":
         # 11.1: the points, and the extra ones for the Eliminated Units box, as the step begins.
-        return with_log(state, replacement_points={side: replacement_points(state, side)
-                                                   for side in state.game.manifest.sides})
+        points = {side: replacement_points(state, side) for side in state.game.manifest.sides}
+        return replace(state, log=dataclasses.replace(state.log, replacement_points=points))
     return state
 
 
@@ -148,9 +150,10 @@ def apply_roll(state: OnslaughtState, entry: RollOff) -> OnslaughtState:
     tied = len(values) > 1 and values[0][1] == values[1][1]
     if tied and bulge and not state.log.bulge_tie:
         # 12.0: the first tie of that turn lets the German player act instead of ending it.
-        return with_log(state, entitled="German", begun=True, bulge_tie="open")
+        return replace(state, log=dataclasses.replace(state.log, entitled="German", begun=True, bulge_tie="open"))
     # Ruling (5.0): only an action resets the count of passes; a roll-off between two passes does not.
-    return with_log(state, entitled=None if tied else values[0][0], step_over=tied, begun=True)
+    return replace(state, log=dataclasses.replace(state.log, entitled=None if tied else values[0][0], step_over=tied,
+                                                  begun=True))
 
 
 def apply_pass(state: OnslaughtState, entry: Pass) -> OnslaughtState:
@@ -162,8 +165,10 @@ def apply_pass(state: OnslaughtState, entry: Pass) -> OnslaughtState:
     both = state.log.passes != () and state.log.passes[-1] != side
     # 12.0: a German pass after the first tie declines the extra action, so the turn ends.
     declined = state.log.bulge_tie == "open"
-    return with_log(state, passes=(side,), entitled=None, step_over=state.log.step_over or both or declined,
-                    begun=True, bulge_tie="spent" if declined else state.log.bulge_tie)
+    over = state.log.step_over or both or declined
+    log = dataclasses.replace(state.log, passes=(side,), entitled=None, step_over=over, begun=True,
+                              bulge_tie="spent" if declined else state.log.bulge_tie)
+    return replace(state, log=log)
 
 
 def apply_action(state: OnslaughtState, entry: Action) -> OnslaughtState:
@@ -174,5 +179,6 @@ def apply_action(state: OnslaughtState, entry: Action) -> OnslaughtState:
         grant = int(state.game.parameter[f"emergency_supply_{side.lower()}"])
         state = replace(state, supply={**state.supply, side: grant}, emergency=side)
     state = replace(state, action=ActionState(side, entry.action, entry.supply, entry.line, entry.column))
-    return with_log(state, entitled=None, passes=(), begun=True,
-                    bulge_tie="spent" if state.log.bulge_tie == "open" else state.log.bulge_tie)
+    return replace(state, log=dataclasses.replace(state.log, entitled=None, passes=(), begun=True,
+                                                  bulge_tie="spent" if state.log.bulge_tie == "open" else
+                                                  state.log.bulge_tie))

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from adjudicator.contract import Outcome, TurnContext, TurnKeeper
-from adjudicator.notation.entries import Entry
+from adjudicator.notation.entries import TurnMarker
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught.results import Combat, Effect
 from adjudicator.systems.onslaught.tables import hex_by_label, zone_at
@@ -241,11 +241,6 @@ def turn_and_step(state: OnslaughtState) -> str:
     return f"turn {state.at.turn}, {step}"
 
 
-def with_log(state: OnslaughtState, **changes: Any) -> OnslaughtState:
-    """The state with some records of the step under way changed."""
-    return replace(state, log=_replace_fields(state.log, **changes))
-
-
 def _context(state: OnslaughtState) -> TurnContext:
     return state.at
 
@@ -255,9 +250,9 @@ def _install(state: OnslaughtState, at: TurnContext, log: StepLog) -> OnslaughtS
     return replace(state, at=at, log=log)
 
 
-def keeper(ending: Callable[[OnslaughtState, Entry], OnslaughtState]) -> TurnKeeper[OnslaughtState, StepLog]:
-    """Where the engine keeps Onslaught's turn (`at`, `log`), and what is judged as a turn ends (`ending`)."""
-    return TurnKeeper(_context, _install, StepLog, ending)
+def keeper(turn_ends: Callable[[OnslaughtState, TurnMarker], OnslaughtState]) -> TurnKeeper[OnslaughtState, StepLog]:
+    """Where the engine keeps Onslaught's turn (`at`, `log`), and what is judged as a turn ends."""
+    return TurnKeeper(_context, _install, StepLog, turn_ends)
 
 
 def combat_strength(state: OnslaughtState, unit_id: str) -> int:

@@ -12,6 +12,7 @@ victory (13.1-13.3, victory.py) and the optional rules when the log's headers pu
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 
 from adjudicator.contract import (
@@ -31,7 +32,7 @@ from adjudicator.systems.onslaught.results import outstanding
 from adjudicator.systems.onslaught.rules import REGISTRY
 from adjudicator.systems.onslaught.sections import TABLE
 from adjudicator.systems.onslaught.state import (
-    ActionState, OnslaughtState, StepLog, combat_strength, keeper, on_map, replace, with_log,
+    ActionState, OnslaughtState, StepLog, combat_strength, keeper, on_map, replace,
 )
 from adjudicator.systems.onslaught.supply import allied_income, mark_control
 from adjudicator.systems.onslaught.tables import MapTables, map_tables
@@ -195,7 +196,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         if state.at.step == "reinforcement" and kind not in ("turn", "step"):
             index = order_of(entry, entry.side or "")
             if index is not None and index > state.log.arrival_phase:
-                state = with_log(state, arrival_phase=index)
+                state = replace(state, log=dataclasses.replace(state.log, arrival_phase=index))
         return REGISTRY.apply(state, entry)
 
     def finish(self, state: OnslaughtState) -> list[Finding]:
@@ -256,7 +257,8 @@ class Onslaught(SystemBase[OnslaughtState]):
         entitled to the next action (5.0)."""
         if state.action is not None:
             return state.action.side
-        return "German" if state.at.step == "german_reserve" else state.log.entitled if state.at.step == "action" else None
+        step = state.at.step
+        return "German" if step == "german_reserve" else state.log.entitled if step == "action" else None
 
     def position(self, state: OnslaughtState) -> Position:
         """Units, depleted units, the supply tracks (8.2) and any automatic victory."""
@@ -343,9 +345,9 @@ class Onslaught(SystemBase[OnslaughtState]):
         return supply.captured_points(state, label)
 
 
-def turn_over(state: OnslaughtState, entry: Entry) -> OnslaughtState:
+def turn_over(state: OnslaughtState, entry: TurnMarker) -> OnslaughtState:
     """13.2, judged as a turn ends (the next turn marker shows it), in the turn ending."""
-    if not isinstance(entry, TurnMarker) or not entry.turn or not state.at.turn or state.victory is not None:
+    if not entry.turn or not state.at.turn or state.victory is not None:
         return state
     won = automatic_victory(state, turn_over=True)
     return state if won is None else replace(state, victory=Outcome(won[0], won[1], entry.line, won[2]))

@@ -360,8 +360,8 @@ def check_claim(state: OnslaughtState, entry: Declare) -> list[Finding]:
     last = next(sc.last_turn for sc in state.game.manifest.scenario if sc.id == state.scenario)
     won = (state.victory.winner, state.victory.section, state.victory.reason) if state.victory is not None \
         else automatic_victory(state, turn_over=state.at.step == "reinforcement")
-    counted = score(state) if entry.points or (won is None and state.at.turn == last and state.at.step == "reinforcement") \
-        else None
+    over = won is None and state.at.turn == last and state.at.step == "reinforcement"
+    counted = score(state) if entry.points or over else None
     level: str | None
     winner: str | None
     if won is not None:
