@@ -149,8 +149,8 @@ class OnslaughtState:
 
 
 _Frozen = TypeVar("_Frozen")
-_POSITION = frozenset({"location", "controlled", "captured_ports", "at"})
-"""The fields supply lines depend on (8.3-8.5: positions, control, captured ports, the turn for area B)."""
+_POSITION = frozenset({"location", "controlled", "captured_ports"})
+"""The fields supply lines depend on (8.3-8.5: positions, control, captured ports), with the turn (area B)."""
 
 
 def replace(obj: _Frozen, **changes: Any) -> _Frozen:
@@ -175,7 +175,8 @@ def replace(obj: _Frozen, **changes: Any) -> _Frozen:
     if "location" in changes:
         fields["_zoc"], fields["_near"], fields["_occupants"], fields["_stacks"] = {}, {}, {}, {}
         fields["_blocked"] = {}
-    if not _POSITION.isdisjoint(changes):
+    at = changes.get("at")
+    if not _POSITION.isdisjoint(changes) or (at is not None and at.turn != obj.at.turn):
         fields["_supplied"], fields["_lines"], fields["_sources"] = {}, {}, {}
     return new
 
