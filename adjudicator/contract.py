@@ -89,12 +89,18 @@ class TurnKeeper(Generic[StateT, LogT]):
     """The state with a new context and record (nothing else changed)."""
     step_log: Callable[[], LogT]
     """A new, empty record of a step or phase."""
+    read_scenario: Callable[[StateT], str]
+    """The scenario a state plays (whose first and second players the phases given to one are)."""
     turn_ends: Callable[[StateT, TurnMarker], StateT] | None = None
     """What the system judges as a turn ends, in the turn ending (e.g. a victory at a turn's end)."""
 
     def context(self, state: StateT) -> TurnContext:
         """The context a state holds."""
         return self.read(state)
+
+    def scenario(self, state: StateT) -> str:
+        """The scenario a state plays."""
+        return self.read_scenario(state)
 
     def begin(self, state: StateT, at: TurnContext) -> StateT:
         """The state as the step or phase `at` begins: its context, and a fresh record of it."""
@@ -110,6 +116,10 @@ class KeepsTurn(Protocol[StateT]):
 
     def context(self, state: StateT) -> TurnContext:
         """The context a state holds."""
+        ...
+
+    def scenario(self, state: StateT) -> str:
+        """The scenario a state plays."""
         ...
 
     def begin(self, state: StateT, at: TurnContext) -> StateT:

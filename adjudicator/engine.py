@@ -20,7 +20,7 @@ from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Dec
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
-from wargame.models import EntryAllowance
+from wargame.models import EntryAllowance, GameManifest
 from wargame.sequence import Slot, TurnOrder, next_slot, phasing_side, slot_index
 
 __all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "advance", "check", "follow", "replay", "resolve",
@@ -173,8 +173,8 @@ def follow(system: RuleSystem[StateT], state: StateT, entry: Entry, resolver: Re
     return advance(system, state, _applied(resolver, entry), resolver.order)
 
 
-def step_context(system: RuleSystem[StateT], state: StateT, order: TurnOrder, at: TurnContext,
-                 entry: StepMarker) -> TurnContext:
+def step_context(order: TurnOrder, manifest: GameManifest, at: TurnContext, entry: StepMarker,
+                 scenario: Callable[[], str | None]) -> TurnContext:
     """The context a step or phase marker opens: that step, the one after the step under way where several have its
     id (each player's turn), with the side phasing in it, as the game's sequence of play gives it."""
     sequence = order.sequence
@@ -184,9 +184,7 @@ def step_context(system: RuleSystem[StateT], state: StateT, order: TurnOrder, at
         slot = sequence[index] if index is not None else None
     if slot is None:
         return TurnContext(at.turn, entry.step, at.player_turn)
-    game = system.game_of(state)
-    phasing = slot.side if slot.side is not None else phasing_side(game.manifest, slot, system.position(state).scenario)
-    return TurnContext(at.turn, entry.step, phasing)
+    return TurnContext(at.turn, entry.step, phasing_side(manifest, slot, scenario))
 
 
 def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOrder | None = None) -> StateT:
@@ -199,8 +197,10 @@ def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: Turn
         if isinstance(entry, TurnMarker):
             state = keeper.begin(keeper.end_turn(state, entry), TurnContext(entry.turn))
         elif isinstance(entry, StepMarker):
-            order = order or TurnOrder(system.game_of(state).manifest)
-            state = keeper.begin(state, step_context(system, state, order, keeper.context(state), entry))
+            manifest = system.game_of(state).manifest
+            now = state
+            state = keeper.begin(state, step_context(order or TurnOrder(manifest), manifest, keeper.context(state),
+                                                     entry, lambda: keeper.scenario(now)))
     return system.apply(state, entry)
 
 

@@ -221,5 +221,9 @@ def _context(state: ClassicState) -> TurnContext:
     return state.at
 
 
-KEEPER: TurnKeeper[ClassicState, PhaseLog] = TurnKeeper(_context, _install, PhaseLog)
+def _scenario(state: ClassicState) -> str:
+    return state.scenario
+
+
+KEEPER: TurnKeeper[ClassicState, PhaseLog] = TurnKeeper(_context, _install, PhaseLog, _scenario)
 """Where the engine keeps a classic game's turn: the state's `at` and `log`."""

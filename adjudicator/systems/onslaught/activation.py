@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 
 from adjudicator.findings import Finding
@@ -166,7 +165,7 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
         cost = int(state.game.parameter["activation_cost"])
         stack = frozenset(entry.units or units_at(state, entry.hex, side))
         return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost},
-                       log=dataclasses.replace(state.log, reserve_stacks=state.log.reserve_stacks + (stack,)))
+                       log=replace(state.log, reserve_stacks=state.log.reserve_stacks + (stack,)))
     units = frozenset(entry.units or units_at(state, entry.hex, side))
     cost = activation_cost(state, state.action, units)
     points = {**state.supply, side: state.supply.get(side, 0) - cost}

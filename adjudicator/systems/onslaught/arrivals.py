@@ -4,7 +4,6 @@ Rulings: docs/rules-coverage.md, the rulings register (9.0-11.4)."""
 
 from __future__ import annotations
 
-import dataclasses
 from adjudicator import contract
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
@@ -483,7 +482,7 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
         cost = entry.points if entry.points is not None else replacement_cost(
             game, unit.type, start, "depleted" if entry.strength == "reduced" else "full", in_germany) or 0
         left = {**state.log.replacement_points, side: state.log.replacement_points.get(side, 0) - cost}
-        state = replace(state, log=dataclasses.replace(state.log, replacement_points=left))
+        state = replace(state, log=replace(state.log, replacement_points=left))
     if entry.how == "replace" and entry.hex is None and on_map(state, entry.unit) is not None:
         # 11.2: a depleted division on the map is rebuilt where it stands.
         return replace(state, depleted=state.depleted - {entry.unit})

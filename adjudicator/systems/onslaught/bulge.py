@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Declare
 from adjudicator.systems.onslaught.sections import finding
@@ -45,4 +44,4 @@ def apply_declare(state: OnslaughtState, entry: Declare) -> OnslaughtState:
     state = replace(state, bulge_turn=state.at.turn)
     if state.at.step != "action":
         return state
-    return replace(state, log=dataclasses.replace(state.log, entitled="German"))
+    return replace(state, log=replace(state.log, entitled="German"))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Action, Entry, Pass, RollOff, StepMarker, TurnMarker
 from adjudicator.systems.onslaught.arrivals import PARATROOP_BOX, TURN_TRACK, replacement_points, unplaced
@@ -11,7 +10,7 @@ from adjudicator.systems.onslaught.sections import TABLE, finding
 from adjudicator.systems.onslaught.setup import check_grouping
 from adjudicator.systems.onslaught.stacking import overstacked
 from adjudicator.systems.onslaught.state import (
-    ActionLog, ActionState, OnslaughtState, replace, turn_and_step,
+    NO_ACTS, ActionState, OnslaughtState, replace, turn_and_step,
 )
 
 
@@ -51,7 +50,7 @@ def close_action(state: OnslaughtState) -> OnslaughtState:
         # 6.3: every overstack now has been reported (here or earlier); one resolved drops out.
         state = replace(state, overstacks=frozenset((where, side) for where, side, _ in overstacked(state)))
     # What happened in the action is forgotten as a whole (house style 19: one record, replaced at its end).
-    return replace(state, action=None, action_log=ActionLog())
+    return replace(state, action=None, action_log=NO_ACTS)
 
 
 def check_turn(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
@@ -135,11 +134,11 @@ def apply_step(state: OnslaughtState, entry: StepMarker) -> OnslaughtState:
     German in the counteroffensive's turn (12.0); the Reinforcement Step's replacement points (11.1)."""
     if entry.step == "action":
         first = "German" if state.bulge_turn == state.at.turn else "Allied"
-        return replace(state, log=dataclasses.replace(state.log, entitled=first))
+        return replace(state, log=replace(state.log, entitled=first))
     if entry.step == "reinforcement":
         # 11.1: the points, and the extra ones for the Eliminated Units box, as the step begins.
         points = {side: replacement_points(state, side) for side in state.game.manifest.sides}
-        return replace(state, log=dataclasses.replace(state.log, replacement_points=points))
+        return replace(state, log=replace(state.log, replacement_points=points))
     return state
 
 
@@ -150,9 +149,9 @@ def apply_roll(state: OnslaughtState, entry: RollOff) -> OnslaughtState:
     tied = len(values) > 1 and values[0][1] == values[1][1]
     if tied and bulge and not state.log.bulge_tie:
         # 12.0: the first tie of that turn lets the German player act instead of ending it.
-        return replace(state, log=dataclasses.replace(state.log, entitled="German", begun=True, bulge_tie="open"))
+        return replace(state, log=replace(state.log, entitled="German", begun=True, bulge_tie="open"))
     # Ruling (5.0): only an action resets the count of passes; a roll-off between two passes does not.
-    return replace(state, log=dataclasses.replace(state.log, entitled=None if tied else values[0][0], step_over=tied,
+    return replace(state, log=replace(state.log, entitled=None if tied else values[0][0], step_over=tied,
                                                   begun=True))
 
 
@@ -166,7 +165,7 @@ def apply_pass(state: OnslaughtState, entry: Pass) -> OnslaughtState:
     # 12.0: a German pass after the first tie declines the extra action, so the turn ends.
     declined = state.log.bulge_tie == "open"
     over = state.log.step_over or both or declined
-    log = dataclasses.replace(state.log, passes=(side,), entitled=None, step_over=over, begun=True,
+    log = replace(state.log, passes=(side,), entitled=None, step_over=over, begun=True,
                               bulge_tie="spent" if declined else state.log.bulge_tie)
     return replace(state, log=log)
 
@@ -179,6 +178,6 @@ def apply_action(state: OnslaughtState, entry: Action) -> OnslaughtState:
         grant = int(state.game.parameter[f"emergency_supply_{side.lower()}"])
         state = replace(state, supply={**state.supply, side: grant}, emergency=side)
     state = replace(state, action=ActionState(side, entry.action, entry.supply, entry.line, entry.column))
-    return replace(state, log=dataclasses.replace(state.log, entitled=None, passes=(), begun=True,
+    return replace(state, log=replace(state.log, entitled=None, passes=(), begun=True,
                                                   bulge_tie="spent" if state.log.bulge_tie == "open" else
                                                   state.log.bulge_tie))

@@ -92,6 +92,10 @@ class ActionLog:
     """6.3: no division has been placed since stacking was last checked."""
 
 
+NO_ACTS = ActionLog()
+"""The record of an action before anything has happened in it (one value: a record is never changed in place)."""
+
+
 @dataclass(frozen=True)
 class OnslaughtState:
     """The position after an entry: game facts, the engine's turn context (`at`) and the step's record (`log`)."""
@@ -106,7 +110,7 @@ class OnslaughtState:
     action: ActionState | None = None
     log: StepLog = StepLog()
     """What has happened in the step under way: the engine's, a new one at each marker."""
-    action_log: ActionLog = ActionLog()
+    action_log: ActionLog = NO_ACTS
     """What has happened in the action under way (the German Reserve Step's, outside one): a new one as it ends."""
     overstacks: frozenset[tuple[str, str]] = frozenset()
     """6.3: the (hex, side) overstacks already reported, so a lasting one is reported once, until resolved."""
@@ -154,24 +158,22 @@ _POSITION = frozenset({"location", "controlled", "captured_ports"})
 
 
 def replace(obj: _Frozen, **changes: Any) -> _Frozen:
-    """`dataclasses.replace`, fast for OnslaughtState and ActionState (plain frozen fields, no __post_init__):
-    a replay makes thousands of states, most changing a field or two, and the caches of ZOC, occupied
-    hexes and supply carry over while the position they were computed from has not changed (caches
-    are memos, compare=False: never state)."""
-    if not isinstance(obj, (OnslaughtState, ActionState)):
+    """`dataclasses.replace`, fast for OnslaughtState, ActionState and the records (plain frozen fields, no
+    __post_init__): a replay makes thousands of states, most changing a field or two, and the caches of ZOC,
+    occupied hexes and supply carry over while the position they were computed from has not changed (caches
+    are memos, compare=False: never state). A field the value lacks is refused (TypeError), as there."""
+    if not isinstance(obj, (OnslaughtState, ActionState, ActionLog, StepLog)):
         return _replace_fields(obj, **changes)  # type: ignore[type-var]
     new = object.__new__(type(obj))
     fields = new.__dict__
     fields.update(obj.__dict__)
-    if not isinstance(obj, OnslaughtState):
-        if not fields.keys() >= changes.keys():
-            raise TypeError(f"ActionState has no field {sorted(changes.keys() - fields.keys())[0]!r}")
-        fields.update(changes)
-        return new  # an action's state (5.0-5.5): plain fields, no memos
-    if not fields.keys() >= changes.keys():
-        # A field left behind by a rename would be set beside the dataclass's own, and never read.
-        raise TypeError(f"OnslaughtState has no field {sorted(changes.keys() - fields.keys())[0]!r}")
+    count = len(fields)
     fields.update(changes)
+    if len(fields) != count:
+        # A field left behind by a rename would be set beside the dataclass's own, and never read.
+        raise TypeError(f"{type(obj).__name__} has no field {sorted(changes.keys() - obj.__dict__.keys())[0]!r}")
+    if not isinstance(obj, OnslaughtState):
+        return new  # an action's state (5.0-5.5) or a record: plain fields, no memos
     if "location" in changes:
         fields["_zoc"], fields["_near"], fields["_occupants"], fields["_stacks"] = {}, {}, {}, {}
         fields["_blocked"] = {}
@@ -246,6 +248,10 @@ def _context(state: OnslaughtState) -> TurnContext:
     return state.at
 
 
+def _scenario(state: OnslaughtState) -> str:
+    return state.scenario
+
+
 def _install(state: OnslaughtState, at: TurnContext, log: StepLog) -> OnslaughtState:
     """The state with the engine's new context and step record."""
     return replace(state, at=at, log=log)
@@ -253,7 +259,7 @@ def _install(state: OnslaughtState, at: TurnContext, log: StepLog) -> OnslaughtS
 
 def keeper(turn_ends: Callable[[OnslaughtState, TurnMarker], OnslaughtState]) -> TurnKeeper[OnslaughtState, StepLog]:
     """Where the engine keeps Onslaught's turn (`at`, `log`), and what is judged as a turn ends."""
-    return TurnKeeper(_context, _install, StepLog, turn_ends)
+    return TurnKeeper(_context, _install, StepLog, _scenario, turn_ends)
 
 
 def combat_strength(state: OnslaughtState, unit_id: str) -> int:

@@ -12,7 +12,6 @@ victory (13.1-13.3, victory.py) and the optional rules when the log's headers pu
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 
 from adjudicator.contract import (
@@ -191,12 +190,12 @@ class Onslaught(SystemBase[OnslaughtState]):
                 state = replace(state, alternative=(other.combat, other.pending) if other.combat else None)
         if kind in CLOSING:
             state = sequence.close_action(state)
-        elif kind in PLACING:
+        elif kind in PLACING and state.action_log.stacks_checked:
             state = replace(state, action_log=replace(state.action_log, stacks_checked=False))
         if state.at.step == "reinforcement" and kind not in ("turn", "step"):
             index = order_of(entry, entry.side or "")
             if index is not None and index > state.log.arrival_phase:
-                state = replace(state, log=dataclasses.replace(state.log, arrival_phase=index))
+                state = replace(state, log=replace(state.log, arrival_phase=index))
         return REGISTRY.apply(state, entry)
 
     def finish(self, state: OnslaughtState) -> list[Finding]:
