@@ -4,12 +4,15 @@ moves the turn context at the markers, from the game's sequence of play, and sta
 from __future__ import annotations
 
 from dataclasses import fields
+from pathlib import Path
 
 import pytest
 
 from adjudicator.contract import TurnContext
 from adjudicator.engine import advance
+from adjudicator.findings import ChainOrderError
 from adjudicator.notation.entries import StepMarker, TurnMarker
+from adjudicator.sources import open_logs
 from adjudicator.systems import system_for
 from adjudicator.systems.classic.state import ClassicState, PhaseLog
 from adjudicator.systems.omaha import OMAHA
@@ -19,6 +22,8 @@ from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.sequence import TurnOrder
 from play_support import when
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +103,11 @@ def test_onslaught_states_refuse_a_field_they_lack(onslaught: Game) -> None:
     """A field left behind by a rename (`turn=`) is refused, never set beside the state's own and never read."""
     with pytest.raises(TypeError, match="'turn'"):
         replace(ONSLAUGHT.initial_state(onslaught, []), turn=3)
+
+
+def test_a_chains_join_is_judged_in_the_turn_its_last_log_ended() -> None:
+    """A later exchange beginning with its `Turn` marker is checked against the turn the one before ended on, not
+    the turn its own marker opens (the chain checks the join before the engine moves the turn)."""
+    game = EXAMPLES / "pbem" / "game"
+    with pytest.raises(ChainOrderError, match="begins turn 3 .* ended on turn 1: an exchange is missing"):
+        open_logs((game / "01-turn-1.log", game / "03-turn-3.log"), None).replay(False)
