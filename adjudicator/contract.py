@@ -141,6 +141,13 @@ class UnitPlace:
 
     place: str
     reduced: bool = False
+    further: int = 0
+    """Faces a reduced unit of three or four steps shows below its reduced one (steps lost past it)."""
+
+    @property
+    def face(self) -> int:
+        """Steps its face shows lost: 0 full, 1 reduced, 2 or 3 a further reduced face."""
+        return self.further + 1 if self.reduced else 0
 
 
 @dataclass(frozen=True)

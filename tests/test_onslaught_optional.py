@@ -173,3 +173,36 @@ def test_emergency_supplies_on_the_last_turn(game: Game) -> None:
     # The Allied first action is not won by a roll: no emergency points for it.
     first = "Allied: action movement\nAllied: activate 0620\n"
     assert play(game, 20, placed, first, rule, supply=(0, 0))[0] == [("5.2", "Allied: activate 0620")]
+
+
+# -- the optional rules as layers ------------------------------------------------------------------
+def test_the_optional_rules_are_layers_the_headers_switch_on(game: Game) -> None:
+    """House style 12, 18: each optional rule is a layer of hooks (optional.py) or of registry handlers (rules.py)
+    put on the base rules by the log's headers; without a header the base rules' own are in force."""
+    from adjudicator.systems.onslaught import optional, rules
+
+    assert optional.hooks_for(frozenset()) == optional.BASE
+    assert rules.registry_for(frozenset()) is rules.REGISTRY
+    every = frozenset(r.id for r in game.manifest.optional_rule)
+    assert every == set(optional.HOOKS) | set(rules.LAYERS)
+    hooks = optional.hooks_for(every)
+    assert hooks.stack_cost is optional.mixed_stack_cost and hooks.emergency_turn is optional.emergency_turn
+    assert hooks.joins_breakthrough is optional.joins_breakthrough
+    place = {h.name: h for h in rules.registry_for(every).handlers}["place"]
+    assert place.check is not None and place.check.__name__ == "check_place_recruiting"
+    state = ONSLAUGHT.initial_state(game, [Header(key="Optional", value="infantry_breakthrough")])
+    assert optional.in_force(state) == optional.hooks_for(frozenset({"infantry_breakthrough"}))
+
+
+def test_no_rule_asks_whether_an_option_is_on() -> None:
+    """The base rules call the hooks in force; only the layering reads the headers' optional rules (and the set-up,
+    which records them)."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "adjudicator" / "systems" / "onslaught"
+    readers = {"optional.py", "rules.py", "system.py", "state.py"}
+    asking = [f"{path.name}:{node.lineno}" for path in sorted(package.glob("*.py")) if path.name not in readers
+              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              if isinstance(node, ast.Attribute) and node.attr == "optional"]
+    assert asking == []

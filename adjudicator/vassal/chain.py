@@ -29,13 +29,14 @@ from adjudicator.vassal.detect import is_vassal_file
 from adjudicator.vassal.load import game_id_of, game_of_recording
 from adjudicator.vassal.movement import Followed
 from adjudicator.vassal.translate import (
-    MAX_DIFFERENCES, Carry, Note, Phase, Translation, is_reduced, module_phases, phases, translate,
+    MAX_DIFFERENCES, Carry, Note, Phase, Translation, face_of, module_phases, phases, translate,
 )
 from wargame.bundled import data_root, game_ids
 from wargame.errors import DataError, Place, ReplayError, WargameError
 from wargame.game import Game
 from wargame.sequence import TurnOrder
 from wargame.vassal.buildfile import ModuleInfo, read_module
+from wargame.vassal.encoding import step_suffix
 from wargame.vassal.pieces import Piece
 from wargame.vassal.places import Places, fitted_places
 from wargame.vassal.reader import Limits, Recording, read_recording
@@ -58,8 +59,8 @@ TextReader = Callable[[Path], tuple[list[Entry], list[str], Game | None]]
 class Position:
     """Where the units and markers are, by name: what one log ends at and the next begins from."""
 
-    units: dict[str, tuple[str, bool]]
-    """Every unit in play: its hex or box, and whether it is reduced."""
+    units: dict[str, tuple[str, int]]
+    """Every unit in play: its hex or box, and the steps its face shows lost (0 full, 1 reduced, 2 or 3 further)."""
     markers: dict[str, tuple[str, ...]] | None
     """Every marker's places (None: not known, as after a text log, whose replay has no markers)."""
     turn: tuple[int, str] | None
@@ -163,14 +164,14 @@ def _turn_of(turns: dict[str, str], phase_list: list[Phase]) -> tuple[int, str] 
 def vassal_position(game: Game, places: Places, phase_list: list[Phase], pieces: dict[str, Piece],
                     turns: dict[str, str]) -> Position:
     """The position of a VASSAL board: its units, markers and turn tracker, named as the reader names them."""
-    units: dict[str, tuple[str, bool]] = {}
+    units: dict[str, tuple[str, int]] = {}
     markers: dict[str, list[str]] = defaultdict(list)
     for piece in sorted(pieces.values(), key=lambda p: p.piece_id):
         where = places.locate(piece.map_name, piece.x, piece.y)
         unit, marker = piece.properties.get("UnitId"), piece.properties.get("MarkerId")
         if unit in game.units_by_id:
             if _in_play(game, where.name, where.kind):
-                units[unit] = (where.name, is_reduced(piece))
+                units[unit] = (where.name, face_of(piece))
         elif marker in game.markers_by_id and piece.map_name is not None:
             markers[marker].append(where.name)
     return Position(units, {m: tuple(sorted(p)) for m, p in markers.items()}, _turn_of(turns, phase_list))
@@ -184,7 +185,7 @@ def phase_index(at: SequencePoint, phase_list: list[Phase]) -> int | None:
 
 def replayed_position(game: Game, replayed: contract.Position, phase_list: list[Phase]) -> Position:
     """The position a replay ended at (the contract's `Position` of its last state); markers are not known."""
-    units = {u: (where.place, where.reduced) for u, where in replayed.units.items()
+    units = {u: (where.place, where.face) for u, where in replayed.units.items()
              if u in game.units_by_id and _in_play(game, where.place, "box")}
     index = phase_index(replayed.at, phase_list)
     return Position(units, None, None if index is None else (replayed.turn, phase_list[index].name))
@@ -194,8 +195,8 @@ def differences(now: Position, before: Position, ended: str) -> list[str]:
     """What differs between a saved position and where the previous file ended (`ended`: "X ended")."""
     out: list[str] = []
 
-    def unit_at(where: tuple[str, bool] | None) -> str:
-        return OUT_OF_PLAY if where is None else where[0] + (" (reduced)" if where[1] else "")
+    def unit_at(where: tuple[str, int] | None) -> str:
+        return OUT_OF_PLAY if where is None else where[0] + step_suffix(where[1] + 1)
 
     for unit in sorted(set(now.units) | set(before.units)):
         if now.units.get(unit) != before.units.get(unit):

@@ -15,7 +15,7 @@ from PIL import Image
 from builder.render.board import board_image_size, board_layout, render_board
 from builder.render.charts import chart_sheets, render_charts
 from builder.render.counters import (
-    counter_size_px, image_name, marker_back, marker_faces, marker_image_name, render_marker, render_unit,
+    counter_size_px, image_name, marker_back, marker_faces, marker_image_name, render_marker, render_unit, unit_faces,
 )
 from builder.render.holding import HoldingBoard, render_holding_board
 from builder.vassal.decks import cup_markers, mask_image
@@ -166,9 +166,8 @@ def _draw_the_rest(game: Game, layout: Layout, size_px: int, board: _BoardDrawin
     """Counters, holding board and charts, then the Art with the board when it is done."""
     counters: dict[str, Image.Image] = {}
     for _, unit in game.units:
-        counters[unit_image(unit.id, "full")] = render_unit(game, unit, "full", size_px)
-        if unit.steps >= 2:
-            counters[unit_image(unit.id, "reduced")] = render_unit(game, unit, "reduced", size_px)
+        for unit_face in unit_faces(unit):
+            counters[unit_image(unit.id, unit_face)] = render_unit(game, unit, unit_face, size_px)
     for marker in game.markers.marker:
         for face in range(marker_faces(marker)):
             counters[marker_image_name(marker.id, face)] = render_marker(game, marker, face, size_px)

@@ -125,6 +125,19 @@ def _columns(state: ClassicState, attack: Fraction, defence: Fraction, shift: in
 def work_out(state: ClassicState, hex_label: str, attackers: list[str], more_hexes: Sequence[str] = ()) -> Odds:
     """The strengths and column of an attack on a hex (and the further hexes of an attack on several), with each
     factor and shift in a line for a person."""
+    asked = rules_of(state).asked
+    key = (id(state), hex_label, tuple(attackers), tuple(more_hexes))
+    known = asked.get(key)
+    if known is not None and known[0] is state and isinstance(known[1], Odds):
+        return known[1]  # the same attack on the same position (its check, then its application)
+    odds = _work_out(state, hex_label, attackers, more_hexes)
+    asked.clear()
+    asked[key] = (state, odds)
+    return odds
+
+
+def _work_out(state: ClassicState, hex_label: str, attackers: list[str], more_hexes: Sequence[str]) -> Odds:
+    """`work_out` worked out."""
     hexes = (hex_label, *more_hexes)
     t = rules_of(state)
     game = state.game

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from adjudicator.contract import (
-    CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, TurnContext, TurnKeeper,
+    CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, TurnContext, TurnKeeper, UnitPlace,
 )
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
@@ -261,8 +261,11 @@ class Classic(SystemBase[ClassicState]):
 
     def position(self, state: ClassicState) -> Position:
         """What the board shows."""
-        return Position(state.scenario, self.sequence_point(state), self.step_noun,
-                        self.unit_places(state, state.reduced), outcome=state.outcome)
+        places = self.unit_places(state, state.reduced)
+        for unit, lost in state.further.items():
+            if unit in places and lost:
+                places[unit] = UnitPlace(places[unit].place, places[unit].reduced, lost)
+        return Position(state.scenario, self.sequence_point(state), self.step_noun, places, outcome=state.outcome)
 
     def details(self, state: ClassicState) -> dict[str, object]:
         """Control of the victory places, and the steps units of three or four steps have lost past their reduced

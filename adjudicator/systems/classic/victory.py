@@ -169,8 +169,7 @@ def apply_declare(state: ClassicState, entry: Declare) -> ClassicState:
 
 def any_time(state: ClassicState, line: int) -> ClassicState:
     """The state decided when a condition that holds at any moment holds now (an automatic victory)."""
-    victory = rules_of(state).rules.victory
-    if victory is None or state.outcome is not None or not any(c.when == "any_time" for c in victory.conditions):
+    if state.outcome is not None or not rules_of(state).any_time_victory:
         return state
     winner, condition = decided(state, False)
     if condition is None or condition.when != "any_time":

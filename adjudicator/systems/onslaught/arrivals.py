@@ -4,6 +4,8 @@ Rulings: docs/rules-coverage.md, the rulings register (9.0-11.4)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from adjudicator import contract
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
@@ -226,6 +228,16 @@ def scheduled(state: OnslaughtState, entry: Place | Loss, section: str) -> tuple
 def check_reinforce(state: OnslaughtState, entry: Place) -> list[Finding]:
     """10.1-10.3 (9.1 for paratroops): a scheduled division, on its turn or from the Delayed
     Reinforcements box, in a hex it may enter, in supply, not overstacked."""
+    return reinforcement_findings(state, entry, recruits=False)
+
+
+def check_reinforce_or_recruit(state: OnslaughtState, entry: Place) -> list[Finding]:
+    """10.1-10.3 with 14.2 in force: an asterisked French division may also be recruited in a French city."""
+    return reinforcement_findings(state, entry, recruits=True)
+
+
+def reinforcement_findings(state: OnslaughtState, entry: Place, recruits: bool) -> list[Finding]:
+    """10.1-10.3, and 14.2 when its layer `recruits` (check_reinforce_or_recruit)."""
     unit = unit_of(state, entry.unit)
     section = "10.2" if unit.side == "German" else "10.3"
     row, out = scheduled(state, entry, section)
@@ -239,7 +251,7 @@ def check_reinforce(state: OnslaughtState, entry: Place) -> list[Finding]:
     if entry.hex is None:
         return [finding("error", section, entry, f"name the hex where {entry.unit} is placed")]
     problem = placement_problem(state, entry.unit, entry.hex, row.entry)
-    if problem is not None and "free_french" in row.tags and "free_french_recruitment" in state.optional:
+    if problem is not None and recruits and "free_french" in row.tags:
         # 14.2: a division recruited in France may also appear in a French city.
         recruited = recruitment_problem(state, entry.unit, entry.hex)
         if recruited is None:
@@ -447,12 +459,23 @@ def replacement_place(state: OnslaughtState, entry: Place, side: str) -> list[Fi
     return []
 
 
+PLACE_CHECKS: dict[str, Callable[[OnslaughtState, Place], list[Finding]]] = {
+    "reinforce": check_reinforce, "delay": check_delay, "replace": check_replace, "paradrop": check_paradrop,
+    "pickup": check_pickup, "setup": check_setup}
+"""The check of each way of placing a unit."""
+RECRUITING_CHECKS = {**PLACE_CHECKS, "reinforce": check_reinforce_or_recruit}
+"""The same with 14.2 in force."""
+
+
 def check_place(state: OnslaughtState, entry: Place) -> list[Finding]:
     """Placements: paratroops (9.1, 9.2), reinforcements (10.1-10.3), replacements (11.1-11.4)."""
-    checks = {"reinforce": check_reinforce, "delay": check_delay,
-              "replace": check_replace, "paradrop": check_paradrop,
-              "pickup": check_pickup, "setup": check_setup}
-    check = checks.get(entry.how)
+    check = PLACE_CHECKS.get(entry.how)
+    return [] if check is None else check(state, entry)
+
+
+def check_place_recruiting(state: OnslaughtState, entry: Place) -> list[Finding]:
+    """`check_place` with 14.2 in force (its registry layer, rules.py): reinforcements may be recruited too."""
+    check = RECRUITING_CHECKS.get(entry.how)
     return [] if check is None else check(state, entry)
 
 

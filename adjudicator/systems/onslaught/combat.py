@@ -16,7 +16,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack
 from adjudicator.systems.onslaught import results
 from adjudicator.systems.onslaught.activation import record_sequence
-from adjudicator.systems.onslaught.optional import check_infantry_breakthrough, double_depletion, mixes_nations
+from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.results import Combat, Effect, RESULTS, Stack
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
@@ -321,7 +321,7 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
             out.append(finding("error", "7.0", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
                                                       f"to {entry.hex} (or only across the sea)"))
     if action is not None and action.type == "breakthrough":
-        out += check_infantry_breakthrough(state, entry, action)
+        out += in_force(state).breakthrough_attack(state, entry, action)
     if out:
         return out
     result = combat_audit(state, entry)
@@ -415,8 +415,8 @@ def open_combat(state: OnslaughtState, entry: Attack,
     stacks = [Stack(h, tuple(us), sum(combat_strength(state, u) for u in us)) for h, us in sorted(by_hex.items())]
     strongest = results.strongest_stacks(stacks) if result in ("AH", "HH") else ()
     second: tuple[Stack, ...] = ()
-    if result in ("AH", "HH") and "allied_cooperation" in state.optional and mixes_nations(state, attackers):
-        strongest, second = double_depletion(state, by_hex)
+    if result in ("AH", "HH"):
+        strongest, second = in_force(state).depletion(state, attackers, by_hex, strongest)
     effects = results.effects_of(result, [(u, steps_left(state, u)) for u in attackers],
                                  [(u, steps_left(state, u)) for u in defenders], strongest, second)
     combat = Combat(entry.line, entry.column, entry.hex, result, tuple(attackers), tuple(defenders), strongest,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Action, Entry, Pass, RollOff, StepMarker, TurnMarker
 from adjudicator.systems.onslaught.arrivals import PARATROOP_BOX, TURN_TRACK, replacement_points, unplaced
-from adjudicator.systems.onslaught.optional import emergency_turn
+from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.sections import TABLE, finding
 from adjudicator.systems.onslaught.setup import check_grouping
 from adjudicator.systems.onslaught.stacking import overstacked
@@ -88,7 +88,7 @@ def check_roll(state: OnslaughtState, entry: RollOff) -> list[Finding]:
 def both_out(state: OnslaughtState) -> bool:
     """5.0: the Action Step also ends when both players are out of supply points, except on the
     turn of 14.4's emergency supplies, when the winner of a roll gets points to act with."""
-    if emergency_turn(state):
+    if in_force(state).emergency_turn(state):
         return False
     return state.at.step == "action" and all(points <= 0 for points in state.supply.values())
 
@@ -173,7 +173,8 @@ def apply_pass(state: OnslaughtState, entry: Pass) -> OnslaughtState:
 def apply_action(state: OnslaughtState, entry: Action) -> OnslaughtState:
     """An action begins (5.0, 5.1); on 14.4's turn a winner with no points acts on emergency points."""
     side = entry.side or ""
-    if emergency_turn(state) and state.log.begun and state.at.step == "action" and state.supply.get(side, 0) <= 0:
+    if in_force(state).emergency_turn(state) and state.log.begun and state.at.step == "action" and \
+            state.supply.get(side, 0) <= 0:
         # 14.4: the winner of a roll on turn 20 with no points gets emergency points for this action.
         grant = int(state.game.parameter[f"emergency_supply_{side.lower()}"])
         state = replace(state, supply={**state.supply, side: grant}, emergency=side)

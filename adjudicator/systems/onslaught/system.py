@@ -28,7 +28,7 @@ from adjudicator.systems.onslaught.combat import CombatAudit, retreat_options_of
 from adjudicator.systems.onslaught.losses import carries_out
 from adjudicator.systems.onslaught.movement_model import MOVEMENT, OnslaughtMovement
 from adjudicator.systems.onslaught.results import outstanding
-from adjudicator.systems.onslaught.rules import REGISTRY
+from adjudicator.systems.onslaught.rules import REGISTRY, registry_of
 from adjudicator.systems.onslaught.sections import TABLE
 from adjudicator.systems.onslaught.state import (
     ActionState, OnslaughtState, StepLog, combat_strength, keeper, on_map, replace,
@@ -63,7 +63,7 @@ def other_branch(state: OnslaughtState) -> OnslaughtState:
 
 def errors_of(state: OnslaughtState, entry: Entry) -> bool:
     """Whether an entry breaks a rule in a state (its kind's own checks)."""
-    return any(f.severity == "error" for f in REGISTRY.check(state, entry))
+    return any(f.severity == "error" for f in registry_of(state).check(state, entry))
 
 
 def follow_branch(state: OnslaughtState, entry: Entry) -> OnslaughtState:
@@ -143,17 +143,17 @@ class Onslaught(SystemBase[OnslaughtState]):
                 # (nothing when the players carried it out instead of their claim), never the claim's.
                 owed = losses.combat_over(other_branch(state), entry)
             out += owed
-        elif state.combat is not None and state.alternative is not None and REGISTRY.for_entry(entry):
+        elif state.combat is not None and state.alternative is not None and registry_of(state).for_entry(entry):
             branch = follow_branch(state, entry)
             if branch is state and errors_of(state, entry):
                 branch = other_branch(state)  # fits neither: judged by the table's result, never the claim's
             if branch is not state:
-                return REGISTRY.check(branch, entry)
+                return registry_of(branch).check(branch, entry)
         if kind in CLOSING:
             out += sequence.closing_findings(state, entry)
         out += arrivals.check_order(state, entry)
         if kind_rules:
-            out += REGISTRY.check(state, entry)
+            out += registry_of(state).check(state, entry)
         return out
 
     # -- apply -------------------------------------------------------------------------------
@@ -181,12 +181,12 @@ class Onslaught(SystemBase[OnslaughtState]):
         elif state.combat is not None and state.alternative is not None and applies(entry):
             branch = follow_branch(state, entry)
             if branch is not state:
-                return REGISTRY.apply(branch, entry)
+                return registry_of(branch).apply(branch, entry)
             # An entry the table's result does not allow follows the claim: the table's branch is kept as it
             # is, for what is owed if the claim is left half done (never the claim's to carry out).
             if not errors_of(other_branch(state), entry):
                 # Both results allow the entry: it is carried out in both.
-                other = REGISTRY.apply(other_branch(state), entry)
+                other = registry_of(state).apply(other_branch(state), entry)
                 state = replace(state, alternative=(other.combat, other.pending) if other.combat else None)
         if kind in CLOSING:
             state = sequence.close_action(state)
@@ -196,7 +196,7 @@ class Onslaught(SystemBase[OnslaughtState]):
             index = order_of(entry, entry.side or "")
             if index is not None and index > state.log.arrival_phase:
                 state = replace(state, log=replace(state.log, arrival_phase=index))
-        return REGISTRY.apply(state, entry)
+        return registry_of(state).apply(state, entry)
 
     def finish(self, state: OnslaughtState) -> list[Finding]:
         """Notes at the log's end: an automatic victory (13.0-13.2), and effects of the last combat not
