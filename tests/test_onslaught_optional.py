@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import copy
 
-from dataclasses import replace
 
 import pytest
 
+from adjudicator.engine import advance
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Header
 from adjudicator.notation.text import parse_text
@@ -17,6 +17,7 @@ from wargame.bundled import data_root
 from wargame.errors import ReplayError
 from wargame.game import Game, load_game
 from play_support import play as replay
+from play_support import when
 
 LANDINGS = {"us-inf-01": "0620", "us-inf-02": "0720", "br-inf-01": "0820"}
 FAR_GERMAN = {"de-inf-20": "4930"}
@@ -38,8 +39,8 @@ def play(game: Game, turn: int, placed: dict[str, str], text: str, optional: tup
     force: (rule, entry) of each error, the final state, every finding."""
     base = state or ONSLAUGHT.initial_state(game, [Header(key="Optional", value=rule) for rule in optional])
     earlier = {row.unit: OUT_OF_PLAY for _, row in game.reinforcements if row.turn < turn}
-    start = replace(base, location={**earlier, **placed}, turn=turn - 1, step="reinforcement",
-                    supply={"Allied": supply[0], "German": supply[1]})
+    start = when(base, location={**earlier, **placed}, turn=turn - 1, step="reinforcement",
+                 supply={"Allied": supply[0], "German": supply[1]})
     played = replay(ONSLAUGHT, start, f'[Game "onslaught"]\nTurn {turn}\nStep action\n{text}')
     return played.errors(), played.state, played.findings
 
@@ -161,7 +162,7 @@ def test_emergency_supplies_on_the_last_turn(game: Game) -> None:
            "us-inf-01 0620-0520\n")
     shown, state, _ = play(game, 20, placed, won, rule, supply=(0, 0))
     assert shown == [] and state.supply["Allied"] == 2 and state.emergency == "Allied"
-    after = ONSLAUGHT.apply(state, parse_text('[Game "onslaught"]\nRoll Allied 1 German 3\n')[-1])
+    after = advance(ONSLAUGHT, state, parse_text('[Game "onslaught"]\nRoll Allied 1 German 3\n')[-1])
     assert after.supply["Allied"] == 0 and after.emergency is None
     assert play(game, 20, placed, won, supply=(0, 0))[0][0] == ("5.0", "Roll Allied 5 German 2")
     assert play(game, 19, placed, won, rule, supply=(0, 0))[0][0] == ("5.0", "Roll Allied 5 German 2")

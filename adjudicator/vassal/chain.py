@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from adjudicator import contract
 from adjudicator.contract import SequencePoint
-from adjudicator.engine import Replay, RuleSystem, replay, resolve
+from adjudicator.engine import Replay, RuleSystem, advance, replay, resolve
 from adjudicator.findings import ChainOrderError, Finding, SectionTable
 from adjudicator.notation.entries import Entry, Place as Placement, TurnMarker
 from adjudicator.notation.text import LogSyntaxErrors
@@ -34,6 +34,7 @@ from adjudicator.vassal.translate import (
 from wargame.bundled import data_root, game_ids
 from wargame.errors import DataError, Place, ReplayError, WargameError
 from wargame.game import Game
+from wargame.sequence import TurnOrder
 from wargame.vassal.buildfile import ModuleInfo, read_module
 from wargame.vassal.encoding import step_suffix
 from wargame.vassal.pieces import Piece
@@ -475,14 +476,21 @@ class _JoinsChecked:
     def __init__(self, chain: Chain) -> None:
         self._chain = chain
         self._system = chain.system
+        self._order = TurnOrder(chain.game.manifest)
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._system, name)
 
+    @property
+    def turn_keeper(self) -> None:
+        """None: `apply` applies through the engine itself, once the joins are checked in the state before the
+        entry (the engine would otherwise put a marker's turn in before)."""
+        return None
+
     def apply(self, state: Any, entry: Entry) -> Any:
-        """The system's apply, the joins of the logs before the entry's checked first."""
+        """The entry applied as the engine applies it (`advance`), the joins of the logs before it checked first."""
         self.reach(entry.line, state)
-        return self._system.apply(state, entry)
+        return advance(self._system, state, entry, self._order)
 
     def reach(self, line: int | None, state: Any) -> None:
         """Check the joins of the text logs beginning before `line` (None: every one left) from `state`."""

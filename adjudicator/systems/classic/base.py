@@ -74,7 +74,7 @@ def turn_allowance(state: ClassicState, unit_id: str) -> int:
     """A unit's movement allowance on the turn under way: its counter's, as the turn record (`[[turn]]`) changes it
     for its side and type, before any condition."""
     unit = unit_of(state, unit_id)
-    record = rules_of(state).turn_record(state.turn, unit.side)
+    record = rules_of(state).turn_record(state.at.turn, unit.side)
     points = allowance(state, unit_id)
     if record is None:
         return points
@@ -211,7 +211,7 @@ def in_communication(state: ClassicState, label: str, side: str) -> bool:
 
 def condition_factor(state: ClassicState, attacking: bool) -> Fraction:
     """The condition in force now multiplies attackers' (or defenders') strengths by this."""
-    condition = rules_of(state).condition(state.turn)
+    condition = rules_of(state).condition(state.at.turn)
     if condition is None:
         return Fraction(1)
     return factor(condition.attack_factor if attacking else condition.defence_factor)

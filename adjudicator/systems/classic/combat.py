@@ -160,7 +160,7 @@ def _work_out(state: ClassicState, hex_label: str, attackers: list[str], more_he
         return value
 
     attack = sum((worth(u) for u in attackers), Fraction(0)) * a_factor
-    condition = t.condition(state.turn)
+    condition = t.condition(state.at.turn)
     lines.append(f"attack {' + '.join(f'{u} {_label(worth(u))}' + (' (cut off)' if u in cut else '') for u in attackers)}"
                  + (f" x{_label(a_factor)} ({condition.name} [{condition.source}])" if a_factor != 1 and
                     condition is not None else "") + f" = {_label(attack)}")

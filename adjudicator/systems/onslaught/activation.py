@@ -8,7 +8,9 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Activate, Attack, Entry, Move
 from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, replace, turn_and_step, unit_of, units_at
+from adjudicator.systems.onslaught.state import (
+    ActionState, OnslaughtState, replace, turn_and_step, unit_of, units_at,
+)
 from adjudicator.systems.onslaught.supply import is_supplied
 
 
@@ -16,7 +18,7 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     action = state.action
     side = entry.side or ""
     if action is None:
-        if state.step == "german_reserve" and side == "German":
+        if state.at.step == "german_reserve" and side == "German":
             cost = int(state.game.parameter["activation_cost"])
             if state.supply.get(side, 0) < cost:
                 return [short_of_supply(state, side, entry, "moving a stack", cost)]
@@ -158,7 +160,7 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
         cost = int(state.game.parameter["activation_cost"])
         stack = frozenset(entry.units or units_at(state, entry.hex, side))
         return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost},
-                       reserve_stacks=state.reserve_stacks + (stack,))
+                       log=replace(state.log, reserve_stacks=state.log.reserve_stacks + (stack,)))
     units = frozenset(entry.units or units_at(state, entry.hex, side))
     cost = activation_cost(state, state.action, units)
     points = {**state.supply, side: state.supply.get(side, 0) - cost}

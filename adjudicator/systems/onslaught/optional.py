@@ -25,7 +25,7 @@ INFANTRY_TYPES = frozenset({"infantry", "paratroop", "volksgrenadier"})
 
 def emergency_turn(state: OnslaughtState) -> bool:
     """14.4 (its layer's hook): this is the turn of emergency supplies (20)."""
-    return state.turn == int(state.game.parameter["emergency_supply_turn"])
+    return state.at.turn == int(state.game.parameter["emergency_supply_turn"])
 
 
 def double_depletion(state: OnslaughtState,
