@@ -257,3 +257,30 @@ def test_face_changes_alone_are_read_as_losses(tiers: Path, tmp_path: Path, monk
     # A flip by no player of a side (the export's) is written as its owner's.
     assert body(entries) == [e.replace("Soviet>", "Soviet:") for e in body(list(text.entries))]
     assert verdict(again) == verdict(text) == []
+
+
+def test_a_picture_shows_the_face_a_unit_of_several_steps_has_reached(tiers: Path, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position's picture (and so the HTML verdict's) puts a unit of three or four steps on the face its lost
+    steps show, as the module does: so-30, set up reduced, then two steps down, on its last face."""
+    import builder.picture as picture_module
+    from umpire.scenes import scene_of
+
+    log = tmp_path / "game.log"
+    log.write_text(LOSSES, encoding="utf-8")
+    text = entries_of(log, tiers)
+    scene = scene_of(text.system.position(text.final_state))
+    faces = {c.piece: c.face for stack in scene.stacks for c in stack.counters}
+    assert (faces["so-30"], faces["ge-xli"]) == ("further2", "full")
+    drawn: dict[str, str] = {}
+    real = picture_module._counter_image
+
+    def recorded(game: Any, counter: Any, size_px: int) -> Any:
+        drawn[counter.piece] = counter.face
+        return real(game, counter, size_px)
+
+    monkeypatch.setattr(picture_module, "_counter_image", recorded)
+    picture_module.draw_scene(text.game, scene, None)
+    assert drawn["so-30"] == "further2"
+    unit = text.game.units_by_id["so-30"]
+    assert render_unit(text.game, unit, "further2", 40).tobytes() != render_unit(text.game, unit, "reduced", 40).tobytes()

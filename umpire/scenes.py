@@ -11,7 +11,7 @@ from adjudicator.notation.entries import (
 )
 from wargame.game import Game
 from wargame.grid import Grid
-from wargame.scene import WORDS, Counter, Mark, Scene, Tone, TrackValue, stacks_in
+from wargame.scene import FACES, WORDS, Counter, Mark, Scene, Tone, TrackValue, stacks_in
 
 
 def marker_pieces(game: Game) -> dict[str, str]:
@@ -26,7 +26,7 @@ def marker_pieces(game: Game) -> dict[str, str]:
 def scene_of(position: Position, marks: Sequence[Mark] = (), caption: str = "",
              markers: Mapping[str, str] | None = None,
              placed: Mapping[str, Sequence[str]] | None = None) -> Scene:
-    """Every unit of a judged position in its hex or box, on its reduced face if depleted, with the
+    """Every unit of a judged position in its hex or box, on the face its steps lost show, with the
     position's hex markers (a beachhead) on top of each stack when `markers` says which counter shows
     each kind, and the marker counters `placed` on hexes for this picture (an attack's support fire)."""
     places: dict[str, list[Counter]] = {}
@@ -38,7 +38,7 @@ def scene_of(position: Position, marks: Sequence[Mark] = (), caption: str = "",
         for label in sorted(hexes):
             places.setdefault(label, []).append(Counter(piece, marker=True))
     for unit, at in sorted(position.units.items()):
-        places.setdefault(at.place, []).append(Counter(unit, "reduced" if at.reduced else "full"))
+        places.setdefault(at.place, []).append(Counter(unit, FACES[min(at.face, len(FACES) - 1)]))
     for label, pieces in sorted((placed or {}).items()):
         places.setdefault(label, []).extend(Counter(piece, marker=True) for piece in pieces)
     tracks = (TrackValue("turn", None, position.turn),

@@ -19,7 +19,10 @@ from wargame.hexes import Hex
 WORDS = re.compile(r"[A-Za-z0-9][A-Za-z0-9/_.+-]*")
 """The words of a message that may name a unit or a hex (a path's hyphens kept, split by the reader)."""
 
-Face = Literal["full", "reduced"]
+Face = Literal["full", "reduced", "further1", "further2"]
+"""A unit's printed face: full, reduced, or a further reduced face of a unit of three or four steps."""
+FACES: tuple[Face, ...] = ("full", "reduced", "further1", "further2")
+"""The faces by steps lost: 0 full, 1 reduced, 2 and 3 the further reduced ones."""
 Tone = Literal["breach", "legal", "attacker", "defender", "info"]
 MarkKind = Literal["path", "shade", "arrow", "ring", "note", "label"]
 
@@ -128,5 +131,5 @@ def angle_of(a: tuple[float, float], b: tuple[float, float]) -> float:
     return math.atan2(b[1] - a[1], b[0] - a[0])
 
 
-__all__ = ["WORDS", "Counter", "Crop", "Face", "Mark", "MarkKind", "Scene", "Stack", "Tone", "TrackValue", "angle_of", "hex_span",
+__all__ = ["FACES", "WORDS", "Counter", "Crop", "Face", "Mark", "MarkKind", "Scene", "Stack", "Tone", "TrackValue", "angle_of", "hex_span",
            "parse_hex_list", "stacks_in"]
