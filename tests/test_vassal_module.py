@@ -602,7 +602,7 @@ def test_a_rebuild_reuses_the_art_byte_for_byte(tmp_path: Path, monkeypatch: pyt
     def no_drawing(*args: object) -> None:
         raise AssertionError("drawn again")
 
-    monkeypatch.setattr(art_cache, "draw_pictures", no_drawing)
+    monkeypatch.setattr(art_cache, "draw_pngs", no_drawing)
     reloaded = load_game(data_root(), "moscow")
     again = module.write_module(reloaded, tmp_path / "again.vmod", "0.0.test",
                                 art=art_cache.cached_art(reloaded, 1.0, tmp_path / "cache"))
@@ -629,12 +629,12 @@ def test_a_changed_counter_redraws_only_its_faces(tmp_path: Path, monkeypatch: p
                      encoding="utf-8")
     drawn: list[str] = []
 
-    def counting(game: Game, scale: float, pictures: list[art.Picture]) -> dict[str, tuple[Image.Image, bytes]]:
+    def counting(game: Game, scale: float, pictures: list[art.Picture]) -> dict[str, bytes]:
         drawn.extend(p.name for p in pictures)
-        return art.draw_pictures(game, scale, pictures)
+        return art.draw_pngs(game, scale, pictures)
 
     changed = load_game(data_copy, "moscow")
-    monkeypatch.setattr(art_cache, "draw_pictures", counting)
+    monkeypatch.setattr(art_cache, "draw_pngs", counting)
     rebuilt = module.write_module(changed, tmp_path / "rebuilt.vmod", "0.0.test",
                                   art=art_cache.cached_art(changed, 1.0, cache))
     assert sorted(drawn) == sorted(["images/ge-xli-full.png", "images/ge-xli-reduced.png",

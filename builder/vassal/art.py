@@ -181,18 +181,32 @@ def _holding_image(game: Game, size_px: int) -> Image.Image:
 def draw_pictures(game: Game, scale: float, pictures: list[Picture]) -> dict[str, tuple[Image.Image, bytes]]:
     """Draw and encode the pictures given (the board, if among them, in a process of its own meanwhile): each
     image with its PNG bytes, by archive name, in the order given."""
-    board = _BoardDrawing(game, scale) if any(p.draw is None for p in pictures) else None
+    images, pngs = _draw(game, scale, pictures, board_pixels=True)
+    return {p.name: (images[p.name], pngs[p.name]) for p in pictures}
+
+
+def draw_pngs(game: Game, scale: float, pictures: list[Picture]) -> dict[str, bytes]:
+    """The pictures' PNG bytes, as draw_pictures makes them; the board's pixels never leave its process."""
+    return _draw(game, scale, pictures, board_pixels=False)[1]
+
+
+def _draw(game: Game, scale: float, pictures: list[Picture],
+          board_pixels: bool) -> tuple[dict[str, Image.Image], dict[str, bytes]]:
+    """The images drawn (the board's only with board_pixels) and every picture's PNG bytes, in the order given."""
+    board = _BoardDrawing(game, scale, board_pixels) if any(p.draw is None for p in pictures) else None
     try:
         text_length.cache_clear()  # the charts' text measured afresh for each game (and each build)
-        drawn = {p.name: p.draw() for p in pictures if p.draw is not None}
+        images = {p.name: p.draw() for p in pictures if p.draw is not None}
         # The board is still being drawn: encode the rest meanwhile.
-        encoded = {name: (drawn[name], data) for name, data in encode_pngs(drawn).items()}
+        pngs = encode_pngs(images)
         if board is not None:
-            encoded[BOARD] = board.result()
+            image, pngs[BOARD] = board.result()
+            if image is not None:
+                images[BOARD] = image
     finally:
         if board is not None:
             board.close()
-    return {p.name: encoded[p.name] for p in pictures}
+    return images, {p.name: pngs[p.name] for p in pictures}
 
 
 def draw_art(game: Game, scale: float = 1.0) -> Art:
@@ -222,14 +236,15 @@ def _board_and_png(game: Game, scale: float) -> tuple[Image.Image, bytes]:
     return image, encode_png(image)
 
 
-def _draw_board_child(send: Connection, pixels: mmap.mmap, game: Game, scale: float) -> None:
-    """In a forked process: the board's pixels into the shared buffer and its PNG bytes sent,
+def _draw_board_child(send: Connection, pixels: mmap.mmap | None, game: Game, scale: float) -> None:
+    """In a forked process: the board's pixels into the shared buffer (if any) and its PNG bytes sent,
     or the error drawing it."""
     try:
         image, png = _board_and_png(game, scale)
-        if image.mode != "RGB" or len(pixels) != image.width * image.height * 3:
-            raise RuntimeError(f"the board came out {image.mode} {image.size}, not as board_image_size says")
-        pixels[:] = image.tobytes()
+        if pixels is not None:
+            if image.mode != "RGB" or len(pixels) != image.width * image.height * 3:
+                raise RuntimeError(f"the board came out {image.mode} {image.size}, not as board_image_size says")
+            pixels[:] = image.tobytes()
         send.send(("board", image.size, png))
     except Exception as error:  # every failure goes back to the parent, to be raised there
         try:
@@ -244,16 +259,17 @@ class _BoardDrawing:
     """The board drawn and encoded in a forked process, where its Python does not wait for
     the GIL that drawing the counters and charts holds (a worker thread overlapped only
     Pillow's own loops); in a thread where the platform cannot fork. The pixels come back
-    through memory shared with the child (a pipe took a quarter of a second for them)."""
+    through memory shared with the child (a pipe took a quarter of a second for them), and only
+    when asked for: a module needs its PNG bytes alone."""
 
-    def __init__(self, game: Game, scale: float) -> None:
+    def __init__(self, game: Game, scale: float, pixels: bool) -> None:
         self._thread: ThreadPoolExecutor | None = None
         self._future: Future[tuple[Image.Image, bytes]] | None = None
         if "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
             width, height = board_image_size(game, scale)
             self._received = False
-            self._pixels = mmap.mmap(-1, width * height * 3)
+            self._pixels = mmap.mmap(-1, width * height * 3) if pixels else None
             self._receive, send = context.Pipe(duplex=False)
             self._process = context.Process(target=_draw_board_child, args=(send, self._pixels, game, scale),
                                             daemon=True)
@@ -263,8 +279,9 @@ class _BoardDrawing:
             self._thread = ThreadPoolExecutor(1)
             self._future = self._thread.submit(_board_and_png, game, scale)
 
-    def result(self) -> tuple[Image.Image, bytes]:
-        """The board and its PNG bytes, once they are ready; the drawing's error if it failed."""
+    def result(self) -> tuple[Image.Image | None, bytes]:
+        """The board (None when its pixels were not asked for) and its PNG bytes, once they are ready; the
+        drawing's error if it failed."""
         if self._future is not None and self._thread is not None:
             try:
                 return self._future.result()
@@ -280,7 +297,7 @@ class _BoardDrawing:
         if message[0] == "error":
             raise message[1]
         _, size, png = message
-        return Image.frombytes("RGB", size, bytes(self._pixels)), png
+        return (None if self._pixels is None else Image.frombytes("RGB", size, bytes(self._pixels))), png
 
     def close(self) -> None:
         """Stop a drawing nobody waits for any more (the rest failed) and free what it holds."""
@@ -291,7 +308,8 @@ class _BoardDrawing:
             self._process.terminate()
         self._process.join()
         self._receive.close()
-        self._pixels.close()
+        if self._pixels is not None:
+            self._pixels.close()
 
 
 def archive_pictures(counters: dict[str, Image.Image], board: Image.Image | None, holding: Image.Image,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import PIL
 
-from builder.vassal.art import ModuleArt, Picture, draw_pictures, plan_art
+from builder.vassal.art import ModuleArt, Picture, draw_pngs, plan_art
 from wargame.errors import WargameError
 from wargame.files import write_atomically
 from wargame.game import Game
@@ -98,14 +98,14 @@ def cached_art(game: Game, scale: float, where: Path | None) -> ModuleArt:
     folder of that game id, so a copy of a game reuses what it has in common)."""
     frame, pictures = plan_art(game, scale)
     if where is None:
-        return ModuleArt(frame, {name: png for name, (_, png) in draw_pictures(game, scale, pictures).items()})
+        return ModuleArt(frame, draw_pngs(game, scale, pictures))
     files = file_digests(game)
     keys = {p.name: picture_key(p, files, scale) for p in pictures}
     path = where / "art" / f"{game.id}-{scale!r}.pngs"
     kept = read_store(path)
     missing = [p for p in pictures if keys[p.name] not in kept]
-    drawn = draw_pictures(game, scale, missing) if missing else {}
-    pngs = {p.name: kept[keys[p.name]] if p.name not in drawn else drawn[p.name][1] for p in pictures}
+    drawn = draw_pngs(game, scale, missing) if missing else {}
+    pngs = {p.name: drawn[p.name] if p.name in drawn else kept[keys[p.name]] for p in pictures}
     if missing or len(kept) != len(set(keys.values())):
         try:
             write_atomically(path, store_bytes({keys[name]: png for name, png in pngs.items()}), force=True)
