@@ -41,6 +41,24 @@ def test_a_rebuild_of_unchanged_inputs_loads_and_draws_nothing(tmp_path: Path) -
     assert (second / "moscow.vmod").read_bytes() == (first / "moscow.vmod").read_bytes()
 
 
+def test_a_rebuild_that_draws_no_board_imports_no_shapely(tmp_path: Path, data_copy: Path) -> None:
+    """units.csv changed where no image shows it: the module is assembled again from the kept art, and the
+    board's drawing (shapely, numpy) is not imported."""
+    cache = tmp_path / "cache"
+    _build(cache, tmp_path / "first", data_copy)
+    with (data_copy / "counters" / "moscow" / "units.csv").open("a", encoding="utf-8") as units:
+        units.write("# a comment\n")
+    code = ("import sys\nfrom builder.cli import main\nsys.argv = ['vmodbuild', 'build', 'moscow', '--out', "
+            f"{str(tmp_path / 'again')!r}, '--data', {str(data_copy)!r}]\ntry:\n    main()\n"
+            "except SystemExit as done:\n    assert not done.code, done.code\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'PIL', 'lxml', 'shapely', 'numpy'}))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "UMPIRE_CACHE": str(cache)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "['PIL', 'lxml']"
+    assert (tmp_path / "again" / "moscow.vmod").read_bytes() == (tmp_path / "first" / "moscow.vmod").read_bytes()
+
+
 def test_a_changed_data_file_builds_again(tmp_path: Path, data_copy: Path) -> None:
     """A data file changed since: the module is built again from it, as a build without a cache builds it."""
     cache = tmp_path / "cache"

@@ -589,6 +589,17 @@ def test_legend_strip_is_a_zone_not_hexes(built: Built, tmp_path: Path) -> None:
             assert places.locate("Main Map", round(cx) + origin[0], round(cy) + origin[1]).name == placement.location
 
 
+def test_the_art_plan_agrees_with_the_board(built: Built) -> None:
+    """The plan's layout, made without importing the board's drawing, is board_layout's at any scale, and the
+    board size read from the board's PNG header is board_image_size's."""
+    from builder.render.board import board_image_size
+    from builder.vassal.art import module_art, plan_art
+
+    for scale in (0.5, 1.0, 1.7):
+        assert plan_art(built.game, scale)[0].layout == board_layout(built.game, scale)
+    assert module_art(built.art).board_size() == board_image_size(built.game) == built.art.board.size
+
+
 def test_a_rebuild_reuses_the_art_byte_for_byte(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With a cache folder, a rebuild of unchanged data draws nothing and writes the cold build's bytes
     (issue 30)."""

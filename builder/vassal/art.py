@@ -14,7 +14,6 @@ from multiprocessing.connection import Connection
 
 from PIL import Image
 
-from builder.render.board import board_image_size, board_layout, render_board
 from builder.render.charts import chart_sheets
 from builder.render.charts.layout import Pen
 from builder.render.counters import (
@@ -106,7 +105,6 @@ class Frame:
 
     layout: Layout
     counter_px: int
-    board_size: tuple[int, int]
     holding: HoldingLayout
     chart_names: dict[str, str]
     """Each chart's title by chart id, in the charts' order."""
@@ -120,13 +118,18 @@ class ModuleArt:
     frame: Frame
     pngs: dict[str, bytes]
 
+    def board_size(self) -> tuple[int, int]:
+        """The board image's width and height, from its PNG header (IHDR: the first chunk, 8 bytes in)."""
+        header = self.pngs[BOARD][16:24]
+        return int.from_bytes(header[:4], "big"), int.from_bytes(header[4:], "big")
+
 
 def plan_art(game: Game, scale: float = 1.0) -> tuple[Frame, list[Picture]]:
     """The art's geometry and every picture of the module, in archive order, none drawn yet."""
     too_large = board_too_large(game.map.grid, game.map.layout.hex_size_px, game.map.layout.margin_px, scale)
     if too_large is not None:
         raise DataError(too_large, Place(game.files["map"], key="grid"))
-    layout = board_layout(game, scale)
+    layout = _board_layout(game, scale)
     size_px = counter_size_px(layout)
     pictures: list[Picture] = []
     for _, unit in game.units:
@@ -153,9 +156,14 @@ def plan_art(game: Game, scale: float = 1.0) -> tuple[Frame, list[Picture]]:
         reads = tuple(name for name in sorted(game.files)
                       if name not in map_cells and (name != "units" or chart_id in CHARTS_WITH_UNITS))
         pictures.append(Picture(f"images/chart-{chart_id}.png", reads, "", partial(sheet.render, pen)))
-    frame = Frame(layout, size_px, board_image_size(game, scale), holding,
-                  {chart_id: sheet.title for chart_id, sheet in sheets.items()})
+    frame = Frame(layout, size_px, holding, {chart_id: sheet.title for chart_id, sheet in sheets.items()})
     return frame, pictures
+
+
+def _board_layout(game: Game, scale: float) -> Layout:
+    """builder.render.board's board_layout (a test holds them equal), without importing the board's drawing
+    and its shapely and numpy into a rebuild that does not draw the board."""
+    return Layout.for_grid(game.grid, game.map.layout.hex_size_px * scale, game.map.layout.margin_px * scale)
 
 
 def _unit_face(game: Game, unit: Unit, face: Face, size_px: int) -> Image.Image:
@@ -226,8 +234,16 @@ def module_art(art: Art) -> ModuleArt:
     ready = {name: art.encoded[name][1] for name, img in pictures.items()
              if name in art.encoded and art.encoded[name][0] is img}
     fresh = encode_pngs({name: img for name, img in pictures.items() if name not in ready})
-    frame = Frame(art.layout, art.counter_px, art.board.size, art.holding.layout, art.chart_names)
+    frame = Frame(art.layout, art.counter_px, art.holding.layout, art.chart_names)
     return ModuleArt(frame, {name: ready[name] if name in ready else fresh[name] for name in pictures})
+
+
+def render_board(game: Game, scale: float = 1.0) -> Image.Image:
+    """builder.render.board's render_board, imported when a board is drawn: a rebuild that draws no board
+    imports no shapely or numpy."""
+    from builder.render.board import render_board as draw
+
+    return draw(game, scale)
 
 
 def _board_and_png(game: Game, scale: float) -> tuple[Image.Image, bytes]:
@@ -267,6 +283,8 @@ class _BoardDrawing:
         self._future: Future[tuple[Image.Image, bytes]] | None = None
         if "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
+            from builder.render.board import board_image_size
+
             width, height = board_image_size(game, scale)
             self._received = False
             self._pixels = mmap.mmap(-1, width * height * 3) if pixels else None

@@ -103,7 +103,7 @@ def build_module(game: Game, version: str, drawn: Art | ModuleArt) -> BuiltModul
     markers = {mk.id: marker_piece(game, mk, marker_faces(mk), art.counter_px, mk.id in masked)
                for mk in sorted(game.markers.marker, key=lambda x: x.id)}
 
-    main = add_main_map(root, game, art.layout, art.board_size)
+    main = add_main_map(root, game, art.layout, encoded.board_size())
     holding = add_holding_map(root, art.holding)
     add_setup_stacks(main, holding, game, art, units, markers, ids)
 
