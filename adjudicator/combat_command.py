@@ -72,7 +72,8 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
     and advance it opens. Without --at, every combat and bombardment of the log (or of a game's exchanges),
     each with whether its claims hold. Exit 0 the claims hold, 1 they do not, 2 could not run (an impossible
     what-if included)."""
-    from adjudicator.dispute import Audited, claim_differences, impossible_what_if, no_combat, rendered
+    from adjudicator.dispute import (Audited, CombatReport, claim_differences, impossible_what_if, no_combat,
+                                     render)
     from adjudicator.systems import system_for
     from wargame.game import load_game
     from adjudicator.notation.entries import Attack, Bombard
@@ -174,7 +175,7 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
             attack = Attack(hex=target, attackers=list(attackers), die=die, side=side)
             audits = [Audited("what-if", 0, attack, system.auditor.account(state, attack), (), ())]
             name = "what-if"
-        text = rendered(audits, name, at_line is not None or not logs, fmt)
+        text = render(CombatReport(name, tuple(audits), at_line is not None or not logs), fmt)
     click.echo(text, nl=False)
     if unaudited is not None:
         click.echo(unaudited, err=True)

@@ -7,18 +7,19 @@ when it is), an `Outcome` (a decided game), the side acting now, and an optional
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, TypeVar
+from typing import Generic, Literal, Protocol, TypeVar
 
 from adjudicator.findings import Finding, SectionTable, Severity
-from adjudicator.notation.entries import Attack, Bombard, Entry, Header
+from adjudicator.notation.entries import Attack, Bombard, Entry, Header, TurnMarker
 from wargame.game import Game
 from wargame.hexes import Hex
 
-__all__ = ["AdvanceOption", "MOVE_KINDS", "CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "MarkerUse", "MoveRule",
-           "MovementModel", "Outcome", "Position", "Reach", "RetreatOption", "RuleSystem", "SectionTable",
-           "SequencePoint", "Severity", "StateT", "UnitPlace", "how_of", "kind_of"]
+__all__ = ["AdvanceOption", "MOVE_KINDS", "CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "KeepsTurn",
+           "LogT", "MarkerUse", "MoveRule", "MovementModel", "Outcome", "Position", "Reach", "RetreatOption",
+           "RuleSystem", "SectionTable", "SequencePoint", "Severity", "StateT", "TurnContext", "TurnKeeper",
+           "UnitPlace", "how_of", "kind_of"]
 
 StateT = TypeVar("StateT")
 """A rule system's own state type (frozen; the engine never looks inside)."""
@@ -55,12 +56,79 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class SequencePoint:
-    """Where a state stands in the sequence of play: turn, step or phase id, and whose player turn it is."""
+class TurnContext:
+    """Where the game stands in its sequence of play: turn, step or phase id, and whose player turn it is (the
+    phasing side; None for a step both players share). The engine keeps it (house style 19): for a system with
+    a `TurnKeeper` it alone advances it, at each `Turn` and step or phase marker, from the game's sequence."""
 
-    turn: int
-    step: str | None
+    turn: int = 0
+    step: str | None = None
     player_turn: str | None = None
+
+
+SequencePoint = TurnContext
+"""The name the engine's readers have used for a `TurnContext` (a system not yet kept by the engine still makes
+its own)."""
+
+
+LogT = TypeVar("LogT")
+"""A system's record of what has happened in the step or phase under way (its `StepLog`)."""
+
+
+@dataclass(frozen=True)
+class TurnKeeper(Generic[StateT, LogT]):
+    """How the engine keeps a system's turn: where a state holds the engine's context and the step's record, and
+    what the system judges as a turn ends. At a `Turn` marker the engine lets the system judge the turn over
+    (`end_turn`, the old context still in force); at it and at a step or phase marker it puts the next context
+    in the state with a fresh record (`step_log()`), and only then hands the marker to the system's `apply`,
+    which deals with the game facts it brings."""
+
+    read: Callable[[StateT], TurnContext]
+    """The context a state holds."""
+    install: Callable[[StateT, TurnContext, LogT], StateT]
+    """The state with a new context and record (nothing else changed)."""
+    step_log: Callable[[], LogT]
+    """A new, empty record of a step or phase."""
+    read_scenario: Callable[[StateT], str]
+    """The scenario a state plays (whose first and second players the phases given to one are)."""
+    turn_ends: Callable[[StateT, TurnMarker], StateT] | None = None
+    """What the system judges as a turn ends, in the turn ending (e.g. a victory at a turn's end)."""
+
+    def context(self, state: StateT) -> TurnContext:
+        """The context a state holds."""
+        return self.read(state)
+
+    def scenario(self, state: StateT) -> str:
+        """The scenario a state plays."""
+        return self.read_scenario(state)
+
+    def begin(self, state: StateT, at: TurnContext) -> StateT:
+        """The state as the step or phase `at` begins: its context, and a fresh record of it."""
+        return self.install(state, at, self.step_log())
+
+    def end_turn(self, state: StateT, entry: TurnMarker) -> StateT:
+        """The state once the turn a `Turn` marker ends has been judged over."""
+        return state if self.turn_ends is None else self.turn_ends(state, entry)
+
+
+class KeepsTurn(Protocol[StateT]):
+    """What the engine asks of a `TurnKeeper` (whatever the system's record type)."""
+
+    def context(self, state: StateT) -> TurnContext:
+        """The context a state holds."""
+        ...
+
+    def scenario(self, state: StateT) -> str:
+        """The scenario a state plays."""
+        ...
+
+    def begin(self, state: StateT, at: TurnContext) -> StateT:
+        """The state as the step or phase `at` begins."""
+        ...
+
+    def end_turn(self, state: StateT, entry: TurnMarker) -> StateT:
+        """The state once the turn a `Turn` marker ends has been judged over."""
+        ...
 
 
 OUT_OF_PLAY = "out_of_play"
@@ -73,6 +141,13 @@ class UnitPlace:
 
     place: str
     reduced: bool = False
+    further: int = 0
+    """Faces a reduced unit of three or four steps shows below its reduced one (steps lost past it)."""
+
+    @property
+    def face(self) -> int:
+        """Steps its face shows lost: 0 full, 1 reduced, 2 or 3 a further reduced face."""
+        return self.further + 1 if self.reduced else 0
 
 
 @dataclass(frozen=True)
@@ -350,6 +425,12 @@ class RuleSystem(Protocol[StateT]):
     @property
     def movement(self) -> MovementModel[StateT] | None:
         """The movement model (reach, zones of control, retreats, supply lines), or None for a system without one."""
+        ...
+
+    @property
+    def turn_keeper(self) -> KeepsTurn[StateT] | None:
+        """How the engine keeps the system's turn context and step record, or None for a system that still keeps
+        its own (its `apply` then advances the turn on a marker)."""
         ...
 
     def initial_state(self, game: Game, headers: Sequence[Header]) -> StateT:

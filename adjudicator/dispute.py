@@ -1,15 +1,19 @@
-"""`adjudicate combat`: a disputed combat or bombardment, its claims against the computation, in text,
-JSON or Markdown (docs/disputes.md)."""
+"""`adjudicate combat`: a disputed combat or bombardment, its claims against the computation (docs/disputes.md).
+
+One way out (house style 20), as for a verdict: the audits make one document (`CombatReport`: every combat of a log,
+or one combat's whole account), and a renderer per format writes it: text for people, JSON for tools, Markdown for
+a forum post, with the pieces every report shares (`adjudicator.rendering`, `adjudicator.markdown_escape`).
+"""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from adjudicator.contract import CombatAccount
 from adjudicator.findings import Finding
 from adjudicator.markdown_escape import text as md_text
+from adjudicator.rendering import json_document, markdown_table
 from adjudicator.notation.entries import Attack, Bombard
 from wargame.errors import WargameError
 from wargame.game import Game
@@ -35,6 +39,27 @@ class Audited:
     def holds(self) -> bool:
         """True when the log's claims are the computation's and no rule is broken on the line."""
         return not self.differences and not any(f.severity == "error" for f in self.findings)
+
+    @property
+    def headline(self) -> str:
+        """What the combat is and what the log claims: `attack on 0319 by a b (odds 3:1, die 5, result DR)`."""
+        return _headline(self)
+
+    @property
+    def verdict(self) -> str:
+        """`claims hold`, or what differs and how many rules are broken on the line."""
+        return _verdict(self)
+
+
+@dataclass(frozen=True)
+class CombatReport:
+    """What `adjudicate combat` reports, for every format alike: a log's combats, or one combat's whole account."""
+
+    file: str
+    """The logs given (`what-if` for a combat set up by hand)."""
+    audits: tuple[Audited, ...]
+    one: bool
+    """One combat's whole account (`--at`, a what-if) rather than the list."""
 
 
 def _differential(text: str) -> int | None:
@@ -88,6 +113,7 @@ def _fraction(p: float, faces: int) -> str:
 
 
 def _headline(audited: Audited) -> str:
+    """What the combat is and what the log claims."""
     entry = audited.entry
     what = (f"attack on {'+'.join(entry.defending_hexes())} by {' '.join(entry.attackers)}" if isinstance(entry, Attack)
             else f"bombardment of {entry.hex} with {' '.join(entry.support)}")
@@ -97,7 +123,7 @@ def _headline(audited: Audited) -> str:
     return f"{what}" + (f" ({said})" if said else "")
 
 
-def verdict_of(audited: Audited) -> str:
+def _verdict(audited: Audited) -> str:
     """`claims hold`, or what differs and how many rules are broken on the line."""
     if audited.holds:
         return "claims hold"
@@ -121,20 +147,21 @@ def as_dict(audited: Audited) -> dict[str, object]:
             "what_if_die": audited.what_if, "logged_result": audited.logged_result}
 
 
-def text_list(audits: Sequence[Audited]) -> str:
+def _text_list(report: CombatReport) -> str:
     """One line a combat: where, what, and whether its claims hold."""
-    lines = [f"{a.file}:{a.line}: {_headline(a)}: {verdict_of(a)}" for a in audits]
+    audits = report.audits
+    lines = [f"{a.file}:{a.line}: {a.headline}: {a.verdict}" for a in audits]
     held = sum(1 for a in audits if a.holds)
     lines.append(f"{len(audits)} combat(s) and bombardment(s): {held} hold, {len(audits) - held} do not")
     return "\n".join(lines) + "\n"
 
 
-def text_one(audited: Audited) -> str:
+def _text_one(audited: Audited) -> str:
     """The whole account of one combat for a person."""
     a = audited.account
     faces = len(a.by_die)
     where = f"{audited.file}:{audited.line}" if audited.line else audited.file
-    lines = [f"{where}: {_headline(audited)}", "  computation:"]
+    lines = [f"{where}: {audited.headline}", "  computation:"]
     lines += [f"    {line}" for line in a.arithmetic]
     if audited.what_if is not None:
         lines.append(f"  what if the die had been {audited.what_if}: {a.result} (the log's die "
@@ -150,22 +177,32 @@ def text_one(audited: Audited) -> str:
                                                          for r, p in a.probabilities().items()))
     lines += [f"  {line}" for line in (*a.shifts, *a.retreats, *a.advances)]
     if audited.line:
-        lines.append(f"verdict: {verdict_of(audited)}" if audited.what_if is None else
-                     "verdict: a what-if, not the log")
+        lines.append(f"verdict: {audited.verdict}" if audited.what_if is None else "verdict: a what-if, not the log")
     return "\n".join(lines) + "\n"
 
 
-def markdown(audits: Sequence[Audited], file: str, one: bool) -> str:
-    """The audits as Markdown: a table of every combat, or one combat's whole account (every word a log
-    gave made inert)."""
+def render_text(report: CombatReport) -> str:
+    """For a person: a line a combat and the count, or one combat's whole account."""
+    return _text_one(report.audits[0]) if report.one else _text_list(report)
+
+
+def render_json(report: CombatReport) -> str:
+    """For tools (docs/disputes.md): one combat's audit, or the file and every combat's."""
+    return json_document(as_dict(report.audits[0]) if report.one
+                         else {"file": report.file, "combats": [as_dict(a) for a in report.audits]})
+
+
+def render_markdown(report: CombatReport) -> str:
+    """For a forum post: a table of every combat, or one combat's whole account (every word a log gave made
+    inert)."""
     t = md_text
-    if not one:
-        rows = ["| file | line | combat | verdict |", "|---|---|---|---|"]
-        rows += [f"| {t(a.file)} | {a.line} | {t(_headline(a))} | {t(verdict_of(a))} |" for a in audits]
-        return f"# Combats of {t(file)}\n\n" + "\n".join(rows) + "\n"
-    audited = audits[0]
+    if not report.one:
+        rows = markdown_table(["file", "line", "combat", "verdict"],
+                              [(t(a.file), a.line, t(a.headline), t(a.verdict)) for a in report.audits])
+        return f"# Combats of {t(report.file)}\n\n" + "\n".join(rows) + "\n"
+    audited = report.audits[0]
     a = audited.account
-    out = [f"# {t(_headline(audited))}", "", f"{t(audited.file)}, line {audited.line}", "", "## Computation", ""]
+    out = [f"# {t(audited.headline)}", "", f"{t(audited.file)}, line {audited.line}", "", "## Computation", ""]
     out += [f"- {t(line, line_start=True)}" for line in a.arithmetic]
     out += ["", "## Claims", ""]
     if audited.what_if is not None:
@@ -174,24 +211,23 @@ def markdown(audits: Sequence[Audited], file: str, one: bool) -> str:
     out += [f"- {t(d, line_start=True)}" for d in audited.differences] or ([] if audited.what_if is not None else
                                                           ["- the log's odds, die and result are the computation's"])
     out += [f"- {f.severity} [{t(f.system)} {t(f.rule)}]: {t(f.message)}" for f in audited.findings]
-    out += ["", "## Each face of the die", "", "| die | result |", "|---|---|"]
-    out += [f"| {d} | {t(r)} |" for d, r in a.by_die]
-    out += ["", "| result | chance |", "|---|---|"]
-    out += [f"| {t(r)} | {_fraction(p, len(a.by_die))} |" for r, p in a.probabilities().items()]
+    out += ["", "## Each face of the die", "", *markdown_table(["die", "result"], [(d, t(r)) for d, r in a.by_die])]
+    out += ["", *markdown_table(["result", "chance"], [(t(r), _fraction(p, len(a.by_die)))
+                                                       for r, p in a.probabilities().items()])]
     out += ["", "## Retreat, advance and the columns around it", ""]
     out += [f"- {t(line, line_start=True)}" for line in (*a.shifts, *a.retreats, *a.advances)]
-    out += ["", f"**Verdict**: {t(verdict_of(audited)) if audited.what_if is None else 'a what-if, not the log'}"]
+    out += ["", f"**Verdict**: {t(audited.verdict) if audited.what_if is None else 'a what-if, not the log'}"]
     return "\n".join(out) + "\n"
 
 
-def rendered(audits: Sequence[Audited], file: str, one: bool, fmt: str) -> str:
-    """The audits in the format asked for."""
-    if fmt == "json":
-        doc: object = as_dict(audits[0]) if one else {"file": file, "combats": [as_dict(a) for a in audits]}
-        return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    if fmt == "markdown":
-        return markdown(audits, file, one)
-    return text_one(audits[0]) if one else text_list(audits)
+RENDERERS: Mapping[str, Callable[[CombatReport], str]] = {
+    "text": render_text, "json": render_json, "markdown": render_markdown}
+"""The renderer of each format `adjudicate combat --format` offers."""
+
+
+def render(report: CombatReport, fmt: str) -> str:
+    """The report in a format: `text`, `json` or `markdown`."""
+    return RENDERERS[fmt](report)
 
 
 def no_combat(line: int, file: str, lines: Sequence[int]) -> WargameError:

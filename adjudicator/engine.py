@@ -13,17 +13,18 @@ from dataclasses import dataclass, field, replace
 from typing import Generic, cast
 
 from adjudicator.basis import Board, Facts, entry_facts, finding_records
-from adjudicator.contract import RuleSystem, SequencePoint, StateT, how_of, kind_of
+from adjudicator.contract import RuleSystem, SequencePoint, StateT, TurnContext, how_of, kind_of
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Declare, Entry, Header, Loss, Move,
-                                          Place as Placement, Retreat, RollOff, StandFast, StepMarker)
+                                          Place as Placement, Retreat, RollOff, StandFast, StepMarker, TurnMarker)
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
-from wargame.models import EntryAllowance
-from wargame.sequence import Slot, TurnOrder, next_slot, slot_index
+from wargame.models import EntryAllowance, GameManifest
+from wargame.sequence import Slot, TurnOrder, next_slot, phasing_side, slot_index
 
-__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "check", "follow", "replay", "resolve"]
+__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "advance", "check", "follow", "replay", "resolve",
+           "step_context"]
 
 
 @dataclass
@@ -85,7 +86,8 @@ class Resolver:
         self.game, self.file, self.source = game, file, source
         self.units = game.units_by_id
         self.boxes = {b.id for b in game.manifest.box} | set(game.areas_by_id)
-        self.steps = (order or TurnOrder(game.manifest)).steps
+        self.order = order or TurnOrder(game.manifest)
+        self.steps = self.order.steps
 
     def _error(self, entry: Entry, value: str | None, message: str) -> LogSyntaxError:
         column = entry.column
@@ -168,7 +170,38 @@ def follow(system: RuleSystem[StateT], state: StateT, entry: Entry, resolver: Re
     problem = resolver.first_problem(entry)
     if problem is not None:
         raise ReplayError(problem.message, problem.place)
-    return system.apply(state, _applied(resolver, entry))
+    return advance(system, state, _applied(resolver, entry), resolver.order)
+
+
+def step_context(order: TurnOrder, manifest: GameManifest, at: TurnContext, entry: StepMarker,
+                 scenario: Callable[[], str | None]) -> TurnContext:
+    """The context a step or phase marker opens: that step, the one after the step under way where several have its
+    id (each player's turn), with the side phasing in it, as the game's sequence of play gives it."""
+    sequence = order.sequence
+    slot = next_slot(sequence, at.step, at.player_turn)
+    if slot is None or slot.id != entry.step:
+        index = slot_index(sequence, entry.step, None)
+        slot = sequence[index] if index is not None else None
+    if slot is None:
+        return TurnContext(at.turn, entry.step, at.player_turn)
+    return TurnContext(at.turn, entry.step, phasing_side(manifest, slot, scenario))
+
+
+def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOrder | None = None) -> StateT:
+    """The state after an entry as the engine applies it, unchecked (house style 19): at a `Turn` marker of a system
+    whose turn the engine keeps, the turn ending is judged over in its own context; at it and at a step or phase
+    marker the next context goes in with a fresh step record; only then does the system apply the marker's game
+    facts."""
+    keeper = system.turn_keeper
+    if keeper is not None:
+        if isinstance(entry, TurnMarker):
+            state = keeper.begin(keeper.end_turn(state, entry), TurnContext(entry.turn))
+        elif isinstance(entry, StepMarker):
+            manifest = system.game_of(state).manifest
+            now = state
+            state = keeper.begin(state, step_context(order or TurnOrder(manifest), manifest, keeper.context(state),
+                                                     entry, lambda: keeper.scenario(now)))
+    return system.apply(state, entry)
 
 
 def _applied(resolver: Resolver, entry: Entry) -> Entry:
@@ -216,8 +249,8 @@ def _sequence_findings(system: RuleSystem[StateT], order: TurnOrder, at: Sequenc
 
 def _decided_by_owner(entry: Entry) -> list[str]:
     """The units whose owner alone decides an entry: moves, retreats, advances, placements (set-up,
-    arrivals, replacements), losses (not Onslaught 6.3's removals, which have their own rule) and standing
-    fast."""
+    arrivals, replacements), losses (not a `remove`: a system with removals judges who writes them by its own
+    rule) and standing fast."""
     if isinstance(entry, (Move, Retreat, Advance, Placement)):
         return [entry.unit]
     if isinstance(entry, Loss) and entry.loss != "remove":
@@ -522,7 +555,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                 found = judged_lawfully(system, state, entry, found, astray, order)
             result.findings += found
             astray = _still_astray(astray, entry, found)
-            state = system.apply(state, _applied(resolver, entry))
+            state = advance(system, state, _applied(resolver, entry), order)
         except ReplayError as e:
             return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))
         result.applied += 1

@@ -42,6 +42,7 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
         source = open_logs(logs, data, game_id, module, strict=True, gameless=True)
         if source.chain is not None:
             from adjudicator.vassal.report import chain_text
+            source.check_joins()
             text = chain_text(source.chain)
             if output.suffix == ".json":
                 # The JSON twin of the text log, so that its lines are the text's.

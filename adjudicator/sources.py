@@ -232,8 +232,16 @@ class LogSource:
             text_lines = part.source
         return elide_receipts(text_lines[local - 1]) if 0 < local <= len(text_lines) else None
 
+    def check_joins(self) -> None:
+        """A chain's text logs' joins checked by a command that does not replay it (a conversion): ChainOrderError
+        if one does not continue the log before it. `replay` checks them on its way."""
+        if self.chain is not None:
+            from adjudicator.vassal.chain import check_joins
+            check_joins(self.chain)
+
     def replay(self, keep_states: bool = True) -> Replay[Any]:
-        """The replay of the logs from the set-up (a chain's joins' findings first)."""
+        """The replay of the logs from the set-up, once (a chain's joins checked on the way, their findings
+        first)."""
         if self.chain is not None:
             from adjudicator.vassal.chain import replay_chain
             return replay_chain(self.chain, keep_states)

@@ -1,22 +1,25 @@
 """One way out (house style 20): a verdict as one document (its findings sorted once, each cited in its own
-file's terms) and a renderer per format: gcc-style text with carets, JSON for tools, Markdown for forum posts.
+file's terms) and a renderer per format: gcc-style text with carets, JSON for tools, Markdown for forum posts, and
+an HTML page (`adjudicator.verdict_html`) with the pictures umpire draws of its entries (`Verdict.pictures`).
 
 A verdict is made from what `adjudicator.sources` read and its replay: one text log, one VASSAL file (its lines
 are VASSAL's steps), a game's files in order (each finding names its file), or a log that could not be
-replayed at all. The HTML page with pictures is umpire.report's, over the same summary.
+replayed at all.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from itertools import groupby
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from adjudicator.findings import ChainOrderError, Finding
 from adjudicator.markdown_escape import code_span, text as md_text
 from adjudicator.notation.syntax_errors import quoted_source
+from adjudicator.rendering import gravity, json_document, markdown_table, ordered
 from wargame.errors import WargameError
 
 if TYPE_CHECKING:
@@ -27,9 +30,32 @@ if TYPE_CHECKING:
     from adjudicator.vassal.translate import Note, Translation
 
 Kind = Literal["log", "vassal", "chain", "unread", "dice"]
-SEVERITY_ORDER = {"error": 0, "warning": 1, "note": 2}
 ENDPOINT_REMARK = ("    (VASSAL recorded only where a counter ended in this step; the path is the reader's: see "
                    "`adjudicate convert`)")
+CONTEXT_LINES = 2
+"""The lines of its file a page shows before and after a finding's line."""
+
+
+class Summary(TypedDict):
+    """A verdict's counts, as the JSON document's `summary` gives them (docs/log-format.md)."""
+
+    game: str | None
+    system: str | None
+    turns_replayed: int
+    entries_checked: int
+    entries: int
+    errors: int
+    warnings: int
+    notes: int
+    findings_by_rule: dict[str, int]
+    """Errors and warnings by `system rule`."""
+    stopped: str | None
+    """Why the replay stopped (None: it went to the end)."""
+    stopped_line: int | None
+    reconstructed: int
+    """How many findings rest on reconstructed data."""
+    stopped_in: NotRequired[str]
+    """A chain's file the replay stopped in."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +71,9 @@ class Cited:
     """The lines under it before its basis: the source line and a caret, or what VASSAL showed."""
     remarks: tuple[str, ...] = ()
     """The lines after its basis."""
+    context: tuple[tuple[int, str], ...] = ()
+    """The lines around it in its file (what VASSAL showed around a step), numbered, receipts elided: a page's
+    excerpt."""
 
     @property
     def place(self) -> str:
@@ -69,7 +98,7 @@ class Verdict:
     name: str
     """The log (or, for a chain, the first and last logs) the summary names."""
     findings: tuple[Cited, ...]
-    summary: dict[str, Any]
+    summary: Summary
     counted_from: str = ""
     """What the entries came from, in the text summary: ` from 58 VASSAL step(s)`, ` from 4 logs`."""
     files: tuple[str, ...] = ()
@@ -80,6 +109,57 @@ class Verdict:
     final_state: object = None
     sections: dict[str, object] = field(default_factory=dict)
     """The JSON document's own sections beside findings, summary and final state (`vassal`, `files`)."""
+    pictures: Pictures | None = None
+    """The pictures of its entries for a page, drawn by umpire (None: a verdict without pictures)."""
+
+    @property
+    def title(self) -> str:
+        """The logs as a page names them: each file's name, in order."""
+        return ", ".join(Path(file).name for file in (self.files or (self.name,)))
+
+    def cite(self, c: Cited) -> str:
+        """A finding's place named for people: `game.log line 12`, `game.vlog step 5` (a chain's file as given)."""
+        return f"{c.file if self.kind == 'chain' else Path(c.file).name} {c.place}"
+
+    def by_entry(self) -> list[tuple[Cited, ...]]:
+        """The findings of each entry (its file and line) in the verdict's order, an entry's gravest first."""
+        return [tuple(sorted(group, key=lambda c: gravity(c.finding)))
+                for _, group in groupby(self.findings, key=lambda c: (c.file, c.finding.line))]
+
+    def pictures_left_out(self) -> str | None:
+        """Which entries have no picture for the cap on pictures, named (None: none left out)."""
+        if self.pictures is None:
+            return None
+        figures = self.pictures.figures
+        cites = [self.cite(group[0]) for group in self.by_entry()
+                 if (group[0].file, group[0].finding.line) in figures
+                 and figures[(group[0].file, group[0].finding.line)] is None]
+        if not cites:
+            return None
+        named = ", ".join(cites[:20]) + (f" and {len(cites) - 20} more" if len(cites) > 20 else "")
+        return (f"the first {self.pictures.cap} entries with findings on the map are pictured; {len(cites)} are not: "
+                f"{named} (docs/limits.md)")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A picture of the position before an entry, drawn for a page: the PNG, its size and its marks' key."""
+
+    png: bytes
+    width: int
+    height: int
+    legend: tuple[tuple[str, str], ...]
+    """Each colour of mark the picture shows (a CSS colour) and what it means, in drawing order."""
+
+
+@dataclass(frozen=True)
+class Pictures:
+    """The pictures of a verdict's entries, by file and line: None where one was due past the cap, no key for an
+    entry whose findings concern no place on the map."""
+
+    figures: Mapping[tuple[str, int], Figure | None]
+    cap: int
+    """How many entries one verdict pictures (docs/limits.md)."""
 
 
 def played_entries(entries: Sequence[Entry]) -> int:
@@ -89,7 +169,7 @@ def played_entries(entries: Sequence[Entry]) -> int:
     return sum(1 for e in entries if not isinstance(e, (Comment, Header)))
 
 
-def summary(result: Replay[Any]) -> dict[str, Any]:
+def summary(result: Replay[Any]) -> Summary:
     """Turns replayed, entries checked, findings by severity and by rule."""
     from adjudicator.notation.entries import TurnMarker
     turns = [e.turn for e in result.entries if isinstance(e, TurnMarker)]
@@ -110,11 +190,6 @@ def summary(result: Replay[Any]) -> dict[str, Any]:
     }
 
 
-def ordered(findings: Sequence[Finding]) -> list[Finding]:
-    """Findings in the order every verdict gives them: by line, column, then errors first."""
-    return sorted(findings, key=lambda f: (f.line, f.column, SEVERITY_ORDER[f.severity]))
-
-
 def _step(line: int) -> str:
     return "saved position" if line == 0 else f"step {line}"
 
@@ -123,10 +198,22 @@ def _quoted(source: Sequence[str], line: int, column: int) -> tuple[str, ...]:
     return tuple(quoted_source(source[line - 1], column)) if 0 < line <= len(source) else ()
 
 
-def _vassal_cited(f: Finding, file: str, translation: Translation, local: int) -> Cited:
+def _context(lines: Sequence[str], line: int) -> tuple[tuple[int, str], ...]:
+    """The lines around a line of a file, numbered, receipts elided."""
+    from adjudicator.notation.text import elide_receipts
+    return tuple((n, elide_receipts(lines[n - 1])) for n in range(line - CONTEXT_LINES, line + CONTEXT_LINES + 1)
+                 if 0 < n <= len(lines))
+
+
+def _text_cited(f: Finding, file: str, lines: Sequence[str]) -> Cited:
+    return Cited(f, file, None, _quoted(lines, f.line, f.column), context=_context(lines, f.line))
+
+
+def _vassal_cited(f: Finding, file: str, translation: Translation, local: int, steps: Sequence[str]) -> Cited:
     endpoint_steps = {translation.entries[i].line for i in translation.endpoint_moves}
     shown = (f"    VASSAL: {translation.steps[local]}",) if local in translation.steps else ()
-    return Cited(f, file, _step(local), shown, (ENDPOINT_REMARK,) if local in endpoint_steps else ())
+    return Cited(f, file, _step(local), shown, (ENDPOINT_REMARK,) if local in endpoint_steps else (),
+                 _context(steps, local))
 
 
 def verdict_of(source: LogSource, result: Replay[Any]) -> Verdict:
@@ -138,9 +225,10 @@ def verdict_of(source: LogSource, result: Replay[Any]) -> Verdict:
     final = result.system.describe(result.final_state)
     translation = source.translation
     if translation is None:
-        cited = tuple(Cited(f, file, None, _quoted(source.lines, f.line, f.column)) for f in ordered(result.findings))
+        cited = tuple(_text_cited(f, file, source.lines) for f in ordered(result.findings))
         return Verdict("log", file, cited, s, stopped_in=file, final_state=final)
-    return Verdict("vassal", file, tuple(_vassal_cited(f, file, translation, f.line) for f in ordered(result.findings)),
+    return Verdict("vassal", file, tuple(_vassal_cited(f, file, translation, f.line, source.lines)
+                                         for f in ordered(result.findings)),
                    s, f" from {len(translation.steps)} VASSAL step(s)",
                    notes=tuple(ReaderNote(file, _step(n.step), n.message) for n in translation.notes),
                    stopped_in=file, final_state=final, sections={"vassal": vassal_section(translation,
@@ -178,9 +266,9 @@ def _chain_verdict(result: Replay[Any], chain: Chain) -> Verdict:
         part, local = chain.locate(f.line)
         local_f = replace(f, line=local, message=chain.cited(f.message))
         if part.translation is None:
-            cited.append(Cited(local_f, part.name, None, _quoted(part.source, local, f.column)))
+            cited.append(_text_cited(local_f, part.name, part.source))
         else:
-            cited.append(_vassal_cited(local_f, part.name, part.translation, local))
+            cited.append(_vassal_cited(local_f, part.name, part.translation, local, part.source))
     index = min(result.applied, len(result.entries) - 1)
     stopped_in = (chain.locate(result.entries[index].line)[0] if result.entries else chain.parts[-1]).name
     s = summary(result)
@@ -209,10 +297,10 @@ def unread_verdict(file: str, errors: Sequence[WargameError], source: Sequence[s
                 for e in errors]
     first = findings[0] if findings else None
     stopped = str(errors[0]) if errors else "the log could not be read"
-    s: dict[str, Any] = {"game": None, "system": None, "turns_replayed": 0, "entries_checked": 0, "entries": 0,
-                         "errors": len(findings), "warnings": 0, "notes": 0,
-                         "findings_by_rule": dict(Counter(f"{f.system} {f.rule}" for f in findings)),
-                         "stopped": stopped, "stopped_line": first.line if first else None, "reconstructed": 0}
+    s: Summary = {"game": None, "system": None, "turns_replayed": 0, "entries_checked": 0, "entries": 0,
+                  "errors": len(findings), "warnings": 0, "notes": 0,
+                  "findings_by_rule": dict(Counter(f"{f.system} {f.rule}" for f in findings)),
+                  "stopped": stopped, "stopped_line": first.line if first else None, "reconstructed": 0}
     cited = tuple(Cited(f, file, None if f.line else "", _quoted(source, f.line, f.column)) for f in findings)
     return Verdict("unread", file, cited, s, stopped_in=file)
 
@@ -221,8 +309,11 @@ def dice_verdict(file: str, entries: int, findings: Sequence[Finding], source: S
     """The verdict on a later exchange checked alone against the game's ledger: its dice only (its rules need
     the exchanges before it)."""
     found = sorted(findings, key=lambda f: (f.line, f.column))
-    s = {"entries": entries, "errors": sum(1 for f in found if f.severity == "error"),
-         "warnings": sum(1 for f in found if f.severity == "warning")}
+    # Only its entries, errors and warnings are reported: its rules were not checked.
+    s: Summary = {"game": None, "system": None, "turns_replayed": 0, "entries_checked": 0, "entries": entries,
+                  "errors": sum(1 for f in found if f.severity == "error"),
+                  "warnings": sum(1 for f in found if f.severity == "warning"), "notes": 0, "findings_by_rule": {},
+                  "stopped": None, "stopped_line": None, "reconstructed": 0}
     why = (f"{file} continues an earlier exchange (it has no [Game] header): only its dice were checked against the "
            "ledger; give the exchanges before it (or the game's folder) to check its rules")
     cited = tuple(Cited(f, file, None, _quoted(source, f.line, f.column)) for f in found)
@@ -235,19 +326,20 @@ def _dice_document(verdict: Verdict, fmt: str) -> str:
     if fmt == "json":
         doc = {"file": verdict.name, "rules_checked": False, "note": why, "errors": s["errors"],
                "warnings": s["warnings"], "findings": [c.finding.as_dict() for c in verdict.findings]}
-        return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return json_document(doc)
     totals = f"{s['errors']} error(s), {s['warnings']} warning(s)"
     if fmt == "markdown":
-        lines = [f"# Dice of {verdict.name}\n\n{why}.\n"]
-        lines += [f"- line {c.finding.line}: **{c.finding.severity}** [{c.finding.system} {c.finding.rule}] "
-                  f"{c.finding.message}" for c in verdict.findings]
+        # Every word a log, a ledger's purpose or a file name gave made inert, as in every other verdict.
+        lines = [f"# Dice of {code_span(verdict.name)}\n\n{md_text(why)}.\n"]
+        lines += [f"- line {c.finding.line}: **{c.finding.severity}** [{md_text(c.finding.system)} "
+                  f"{md_text(c.finding.rule)}] {markdown_finding(c.finding)}" for c in verdict.findings]
         return "\n".join([*lines, f"\n{totals}"]) + "\n"
     lines = [line for c in verdict.findings for line in (_head(c), *c.quoted)]
     return "\n".join([*lines, f"note: {why}", f"{s['entries']} entries' dice checked: {totals}"]) + "\n"
 
 
 def render(verdict: Verdict, fmt: str) -> str:
-    """The verdict in a format: `text`, `json` or `markdown`."""
+    """The verdict in a format: `text`, `json` or `markdown` (the HTML page: `adjudicator.verdict_html`)."""
     if verdict.kind == "dice":
         return _dice_document(verdict, fmt)
     return {"json": render_json, "markdown": render_markdown}.get(fmt, render_text)(verdict)
@@ -259,7 +351,7 @@ def _head(c: Cited) -> str:
     return f"{at}: {f.severity} [{f.system} {f.rule}]: {f.message}"
 
 
-def reconstructed_line(s: dict[str, Any]) -> list[str]:
+def reconstructed_line(s: Summary) -> list[str]:
     """The summary's word on findings resting on reconstructed data (none: no line)."""
     if not s["reconstructed"]:
         return []
@@ -298,7 +390,7 @@ def render_json(verdict: Verdict) -> str:
     findings = [{**c.finding.as_dict(), "file": c.file} if verdict.kind == "chain" else c.finding.as_dict()
                 for c in verdict.findings]
     doc = {"findings": findings, "summary": verdict.summary, "final_state": verdict.final_state, **verdict.sections}
-    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json_document(doc)
 
 
 def markdown_finding(f: Finding) -> str:
@@ -312,9 +404,9 @@ def render_markdown(verdict: Verdict) -> str:
     if verdict.kind == "unread":
         out = [f"### Umpire verdict: {code_span(verdict.name)}", "",
                f"Nothing could be adjudicated: **{s['errors']} error(s)**.", "",
-               "| line | severity | rule | finding |", "|---:|---|---|---|"]
-        out += [f"| {c.finding.line} | {c.finding.severity} | {c.finding.system} {c.finding.rule} | "
-                f"{markdown_finding(c.finding)} |" for c in verdict.findings]
+               *markdown_table(["line", "severity", "rule", "finding"],
+                               [(c.finding.line, c.finding.severity, f"{c.finding.system} {c.finding.rule}",
+                                 markdown_finding(c.finding)) for c in verdict.findings], right={0})]
         return "\n".join([*out, "", f"Replay stopped: {md_text(s['stopped'])}"]) + "\n"
     if verdict.kind == "chain":
         return _chain_markdown(verdict)
@@ -322,11 +414,10 @@ def render_markdown(verdict: Verdict) -> str:
            f"{s['entries_checked']} of {s['entries']} entries checked over {s['turns_replayed']} turn(s): "
            f"**{s['errors']} error(s)**, {s['warnings']} warning(s), {s['notes']} note(s).", ""]
     if verdict.findings:
-        out += [f"| {'step' if verdict.kind == 'vassal' else 'line'} | severity | rule | finding |",
-                "|---:|---|---|---|"]
-        for c in verdict.findings:
-            f = c.finding
-            out.append(f"| {f.line} | {f.severity} | {md_text(f.system)} {md_text(f.rule)} | {markdown_finding(f)} |")
+        out += markdown_table([("step" if verdict.kind == "vassal" else "line"), "severity", "rule", "finding"],
+                              [(c.finding.line, c.finding.severity, f"{md_text(c.finding.system)} "
+                                f"{md_text(c.finding.rule)}", markdown_finding(c.finding)) for c in verdict.findings],
+                              right={0})
     if s["stopped"] is not None:
         out += ["", f"Replay stopped: {md_text(s['stopped'])}"]
     out += ["", *reconstructed_line(s)] if s["reconstructed"] else []
@@ -344,11 +435,10 @@ def _chain_markdown(verdict: Verdict) -> str:
     out = [f"### Umpire verdict: {len(verdict.files)} logs ({md_text(s['game'])})", "", f"Logs, in order: {names}.",
            "", totals, ""]
     if verdict.findings:
-        out += ["| file | step | severity | rule | finding |", "|---|---|---|---|---|"]
-        for c in verdict.findings:
-            f = c.finding
-            out.append(f"| {code_span(c.file, in_table=True)} | {c.place} | {f.severity} | {f.system} {f.rule} | "
-                       f"{markdown_finding(f)} |")
+        out += markdown_table(["file", "step", "severity", "rule", "finding"],
+                              [(code_span(c.file, in_table=True), c.place, c.finding.severity,
+                                f"{c.finding.system} {c.finding.rule}", markdown_finding(c.finding))
+                               for c in verdict.findings])
     out += ["", *reconstructed_line(s)] if s["reconstructed"] else []
     if s["stopped"] is not None:
         out += ["", f"Replay stopped in {code_span(verdict.stopped_in)}: {md_text(s['stopped'])}"]

@@ -21,12 +21,13 @@ from typing import Any
 # Run as a script from a checkout: put the project root (not bench/) on the import path.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from adjudicator.engine import Replay, RuleSystem, replay, resolve  # noqa: E402
+from adjudicator.engine import Replay, RuleSystem, advance, replay, resolve  # noqa: E402
 from adjudicator.notation.entries import Comment, Entry, Header  # noqa: E402
 from adjudicator.notation.text import LogSyntaxErrors, parse_text  # noqa: E402
 from adjudicator.systems import system_for  # noqa: E402
 from wargame.game import Game  # noqa: E402
 from wargame.hexes import Hex  # noqa: E402
+from wargame.sequence import TurnOrder  # noqa: E402
 
 
 def system_of(game: Game) -> RuleSystem[Any]:
@@ -46,13 +47,15 @@ class SyntheticPlayer:
         self.entries: list[Entry] = [*(Header(key=k, value=v) for k, v in headers),
                                      Comment(text=f"synthetic game, seed {seed}, by bench/adjudicate.py")]
         self.state: Any = self.system.initial_state(game, [e for e in self.entries if isinstance(e, Header)])
+        self.order = TurnOrder(game.manifest)
+        """The game's sequence of play, for the engine's turn keeping (`advance`)."""
         """Each hex's neighbours on the map, as asked (the map never changes)."""
 
     # -- bookkeeping ---------------------------------------------------------------------
     def emit(self, entry: Entry) -> None:
         """Write an entry and apply it to the position."""
         self.entries.append(entry)
-        self.state = self.system.apply(self.state, entry)
+        self.state = advance(self.system, self.state, entry, self.order)
 
     def side_of(self, unit_id: str) -> str:
         """The side a unit belongs to."""

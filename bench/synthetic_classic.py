@@ -85,7 +85,7 @@ class ClassicPlayer(SyntheticPlayer):
     def owner(self, unit_id: str) -> tuple[str, bool]:
         """Who writes an entry for a unit's owner: the side, and whether it is the other player's turn (`Side>`)."""
         side = self.side_of(unit_id)
-        return side, side != self.state.player
+        return side, side != self.state.at.player_turn
 
     # -- movement -------------------------------------------------------------------------
     def search(self, unit_id: str) -> Reach:
@@ -220,7 +220,7 @@ class ClassicPlayer(SyntheticPlayer):
             for unit_id in units:
                 if unit_id in state.log.replaced and rules.once_per_phase:
                     continue
-                if rules.from_turn.get(unit_id, 0) > state.turn:
+                if rules.from_turn.get(unit_id, 0) > state.at.turn:
                     continue
                 where = state.location.get(unit_id, "")
                 if grid.is_label(where):
@@ -253,9 +253,9 @@ class ClassicPlayer(SyntheticPlayer):
     def phase(self, slot: Slot, last: bool) -> None:
         """One phase: what its allowances let the player do."""
         rule = self.tables.phases.get(slot.id)
-        if rule is not None and self.state.turn in rule.skipped_turns:
+        if rule is not None and self.state.at.turn in rule.skipped_turns:
             return
-        player = self.state.player
+        player = self.state.at.player_turn
         for allowance in slot.entries:
             side = allowance.side if allowance.side in self.sides else player
             if side is None:

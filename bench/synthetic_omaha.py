@@ -221,7 +221,7 @@ class OmahaPlayer(SyntheticPlayer):
         while placed:
             placed = False
             for unit_id, entry in self.due(side):
-                hexes = FM.entry_hexes(self.state, unit_id, entry)  # 11.1.2, 11.2.4: the system's own rule
+                hexes = FM.arrivals.entry_hexes(self.state, unit_id, entry)  # 11.1.2, 11.2.4: the system's own rule
                 if not hexes:
                     continue
                 self.emit(Place(side=side, how="reinforce", unit=unit_id, hex=self.rng.choice(hexes)))

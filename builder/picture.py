@@ -15,10 +15,13 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from builder.render.board import HEX_NUMBER_DY, HEX_NUMBER_SIZE, board_layout, hex_number_px, render_board
+from builder.render.board import (
+    HEX_NUMBER_DY, HEX_NUMBER_SIZE, board_image_size, board_layout, hex_number_px, render_board,
+)
 from builder.render.counters import render_marker, render_unit
 from builder.render.holding import render_holding_board
 from builder.render.ink import INK, PAPER, font, rgb, text_length, wrap_words
+from builder.render.window import Offset, ShiftedDraw
 from wargame.errors import GridError, WargameError
 from wargame.files import write_atomically
 from wargame.game import Game
@@ -77,6 +80,8 @@ def _centre(game: Game, layout: Layout, label: str) -> Point | None:
 
 
 Box = tuple[float, float, float, float]
+Box4 = tuple[int, int, int, int]
+"""A box of whole pixels on the board: left, top, right, bottom."""
 TAG_GAP_PX = 2
 """Clear pixels between a hex's tag and the counters and badges beside and below it."""
 
@@ -136,21 +141,24 @@ def _seat(game: Game, layout: Layout, stack: Stack, size_px: int) -> _Seat | Non
     return _Seat(stack, centre, (round(centre[0] - size_px / 2), corner_y), size_px, step, shown, number)
 
 
-def _draw_stack(board: Image.Image, game: Game, seat: _Seat) -> None:
-    """The stack's counters, bottom first, offset as in VASSAL."""
+def _draw_stack(board: Image.Image, origin: Offset, game: Game, seat: _Seat, shown: Box) -> None:
+    """The stack's counters, bottom first, offset as in VASSAL (`board` the part of the board at `origin`); a
+    counter wholly outside the part `shown` in the picture is not drawn (nor its art made)."""
     x0, y0 = seat.corner
+    draw = ShiftedDraw(board, origin)
     for i, counter in enumerate(seat.stack.counters[-MAX_DRAWN:]):
-        image = _counter_image(game, counter, seat.size_px)
         x, y = x0 + i * seat.step, y0 - i * seat.step
-        board.paste(image, (x, y))
-        ImageDraw.Draw(board).rectangle((x, y, x + seat.size_px - 1, y + seat.size_px - 1), outline=INK)
+        if x + seat.size_px < shown[0] or x > shown[2] or y + seat.size_px < shown[1] or y > shown[3]:
+            continue
+        board.paste(_counter_image(game, counter, seat.size_px), (x - origin[0], y - origin[1]))
+        draw.rectangle((x, y, x + seat.size_px - 1, y + seat.size_px - 1), outline=INK)
 
 
-def _draw_count(board: Image.Image, seat: _Seat) -> None:
+def _draw_count(board: Image.Image, origin: Offset, seat: _Seat) -> None:
     """A stack's count past one on its top counter's corner (drawn after every stack and tag, so none hides it)."""
     if seat.badge is not None:
         x, y, radius = seat.badge
-        _badge(ImageDraw.Draw(board), (x, y), str(len(seat.stack.counters)), radius)
+        _badge(ShiftedDraw(board, origin), (x, y), str(len(seat.stack.counters)), radius)
 
 
 def _place_names(game: Game) -> dict[str, str]:
@@ -161,7 +169,8 @@ def _place_names(game: Game) -> dict[str, str]:
     return {label: " / ".join(sorted(set(found))) for label, found in names.items()}
 
 
-def _draw_tag(board: Image.Image, layout: Layout, seat: _Seat, name: str, others: Sequence[Box]) -> Box:
+def _draw_tag(board: Image.Image, origin: Offset, layout: Layout, seat: _Seat, name: str,
+              others: Sequence[Box]) -> Box:
     """An occupied hex's number, and its place's name, on a plate where the board prints the number (its
     counters would hide the name, and every other stack may reach over the number): as wide as the counters
     and badges beside it leave, the name shortened with an ellipsis when it does not fit. Returns its box."""
@@ -194,7 +203,7 @@ def _draw_tag(board: Image.Image, layout: Layout, seat: _Seat, name: str, others
     if text == seat.stack.place:
         start = x0  # the number alone stays exactly where the board prints it
     box = (start, y0, start + width, y1)
-    draw = ImageDraw.Draw(board)
+    draw = ShiftedDraw(board, origin)
     draw.rounded_rectangle(box, radius=max(2, round(pad)), fill=PAPER, outline=INK, width=1)
     draw.text((start + pad - left, (y0 + y1) / 2), text, fill=INK, font=f, anchor="lm")
     return box
@@ -207,9 +216,9 @@ def _badge(draw: ImageDraw.ImageDraw, xy: Point, text: str, radius: int) -> None
     draw.text((x, y), text, fill=INK, font=font(round(radius * 1.2), bold=True), anchor="mm")
 
 
-def _overlay_mark(overlay: Image.Image, game: Game, layout: Layout, mark: Mark) -> None:
-    """One mark onto the translucent overlay."""
-    draw = ImageDraw.Draw(overlay)
+def _overlay_mark(overlay: Image.Image, origin: Offset, game: Game, layout: Layout, mark: Mark) -> None:
+    """One mark onto the translucent overlay (the part of the board at `origin`)."""
+    draw = ShiftedDraw(overlay, origin)
     colour = TONES[mark.tone]
     points = [p for label in mark.hexes if (p := _centre(game, layout, label)) is not None]
     width = max(3, round(layout.size_px / 8))
@@ -324,18 +333,28 @@ def board_key(game: Game, scale: float) -> str:
     return digest.hexdigest()[:32]
 
 
-def cached_board(game: Game, scale: float, where: Path | None) -> Image.Image:
-    """The rendered board, from the cache when it holds this data's board, else rendered and kept there."""
+def kept_board(game: Game, scale: float, where: Path | None) -> Image.Image | None:
+    """The rendered board when the cache holds this data's board, else None."""
     if where is None:
-        return render_board(game, scale)
+        return None
     path = where / "boards" / f"{game.id}-{board_key(game, scale)}.png"
     try:
         with Image.open(path) as kept:
             kept.load()
             return kept.convert("RGB")
     except (OSError, ValueError):
-        pass  # not cached yet, or a damaged file: render it again
+        return None  # not cached yet, or a damaged file: render it again
+
+
+def cached_board(game: Game, scale: float, where: Path | None) -> Image.Image:
+    """The rendered board, from the cache when it holds this data's board, else rendered and kept there."""
+    kept = kept_board(game, scale, where)
+    if kept is not None:
+        return kept
     board = render_board(game, scale)
+    if where is None:
+        return board
+    path = where / "boards" / f"{game.id}-{board_key(game, scale)}.png"
     buffer = io.BytesIO()
     board.save(buffer, format="PNG", compress_level=1)
     try:
@@ -345,14 +364,48 @@ def cached_board(game: Game, scale: float, where: Path | None) -> Image.Image:
     return board
 
 
+WINDOW_REACH = 2.0
+"""Hexes of board drawn above and left of a picture's crop and cut off after: Pillow rounds a negative coordinate
+toward zero, so a counter, tag or mark reaching into the crop from there must have none (as on the whole board)."""
+
+WINDOWS_BEFORE_WHOLE = 6
+"""Windows one painter draws before it draws the whole board once and cuts the rest from it: each window repeats
+the board-wide work (place names set clear of each other), so about ten windows cost what the whole board costs
+(bench/README.md); a verdict with many findings' pictures then pays the whole board once, not once a picture."""
+
+
 class Painter:
-    """Draws scenes on one game's board, rendered once (and cached on disk) however many are drawn."""
+    """Draws scenes on one game's board: a cropped picture on the part of the board it shows, drawn for it
+    (or cut from the whole board when this painter or the disk cache already holds it); a picture of the
+    whole board on the whole board, rendered once (and cached on disk) however many are drawn."""
 
     def __init__(self, game: Game, scale: float = 1.0, cache: Path | None = None) -> None:
         self.game = game
+        self.scale = scale
+        self.cache = cache
         self.layout = board_layout(game, scale)
-        self.board = cached_board(game, scale, cache).convert("RGBA")
         self.counter_px = counter_size_px(self.layout)
+        self.size = board_image_size(game, scale)
+        self._whole: Image.Image | None = None
+        self._looked = False  # for the whole board in the disk cache
+        self.windows = 0  # windows drawn so far
+
+    def _board(self, box: Box4 | None, shown: Box4 | None) -> Image.Image:
+        """The board's pixels in `box` (the whole board for None), RGBA: cut from the whole board when this painter
+        or the disk cache holds it, else drawn for the picture, only those in `shown` (paper around them)."""
+        if self._whole is None and not self._looked:
+            self._looked = True
+            kept = kept_board(self.game, self.scale, self.cache)
+            self._whole = None if kept is None else kept.convert("RGBA")
+        if box is None or shown is None or self._whole is not None or self.windows >= WINDOWS_BEFORE_WHOLE:
+            if self._whole is None:
+                self._whole = cached_board(self.game, self.scale, self.cache).convert("RGBA")
+            return self._whole.copy() if box is None else self._whole.crop(box)
+        # What the picture draws around the part shown is cut off after: the board is not drawn there.
+        self.windows += 1
+        board = Image.new("RGBA", (box[2] - box[0], box[3] - box[1]), rgb(PAPER))
+        board.paste(render_board(self.game, self.scale, window=shown), (shown[0] - box[0], shown[1] - box[1]))
+        return board
 
     def holding(self, scene: Scene) -> Image.Image:
         """The holding board (the module's boxes and tracks) with the scene's counters in their boxes and
@@ -389,30 +442,37 @@ class Painter:
     def draw(self, scene: Scene, crop: Crop | None = None, boxes: bool = False) -> Picture:
         """The scene cropped as asked; without a crop, around its marks (the whole board if none)."""
         game, layout = self.game, self.layout
-        board = self.board.copy()
+        wanted = crop.labels(game.grid) if crop is not None else \
+            [label for mark in scene.marks for label in mark.hexes if game.grid.is_label(label)]
+        shown: Box4 | None = None  # the crop, on the board
+        work: Box4 | None = None  # what is drawn: the crop and WINDOW_REACH up and left
+        origin: Offset = (0, 0)
+        if wanted:
+            margin = crop.margin if crop is not None else 2
+            shown = _bounds(game, layout, wanted, margin, self.size)
+            reach = math.ceil(WINDOW_REACH * layout.size_px)
+            work = (max(0, shown[0] - reach), max(0, shown[1] - reach), shown[2], shown[3])
+            origin = work[:2]
+        board = self._board(work, shown)
         seats = [seat for stack in scene.stacks if (seat := _seat(game, layout, stack, self.counter_px)) is not None]
+        visible = shown or (0, 0, *self.size)
         for seat in seats:
-            _draw_stack(board, game, seat)
+            _draw_stack(board, origin, game, seat, visible)
         # Tags after every stack, so a neighbour's counters never hide one, and each kept clear of them.
         badges: list[Box] = [(x - r, y - r, x + r, y + r) for seat in seats if seat.badge for x, y, r in [seat.badge]]
         names = _place_names(game)
         for seat in seats:
             others = [other.box for other in seats if other is not seat] + badges
-            _draw_tag(board, layout, seat, names.get(seat.stack.place, ""), others)
+            _draw_tag(board, origin, layout, seat, names.get(seat.stack.place, ""), others)
         for seat in seats:
-            _draw_count(board, seat)
+            _draw_count(board, origin, seat)
         overlay = Image.new("RGBA", board.size, (0, 0, 0, 0))
         for mark in scene.marks:
-            _overlay_mark(overlay, game, layout, mark)
+            _overlay_mark(overlay, origin, game, layout, mark)
         board = Image.alpha_composite(board, overlay)
-        wanted = crop.labels(game.grid) if crop is not None else \
-            [label for mark in scene.marks for label in mark.hexes if game.grid.is_label(label)]
-        origin = (0, 0)
-        if wanted:
-            margin = crop.margin if crop is not None else 2
-            left, top, right, bottom = _bounds(game, layout, wanted, margin, board.size)
-            board = board.crop((left, top, right, bottom))
-            origin = (left, top)
+        if shown is not None:
+            board = board.crop((shown[0] - origin[0], shown[1] - origin[1], shown[2] - origin[0], shown[3] - origin[1]))
+            origin = shown[:2]
         image = board.convert("RGB")
         if boxes:
             image = _stacked(image, self.holding(scene))
@@ -459,4 +519,5 @@ def write_picture(picture: Picture, path: Path, force: bool = False) -> Path:
     return path
 
 
-__all__ = ["Painter", "Picture", "board_key", "cache_dir", "cached_board", "draw_scene", "reading_scale", "write_picture"]
+__all__ = ["Painter", "Picture", "board_key", "cache_dir", "cached_board", "draw_scene", "kept_board", "reading_scale",
+           "write_picture"]

@@ -115,6 +115,8 @@ def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str
     """Serve the ledger's API and pages; with --smtp-host, mail each roll to the players of its game."""
     import uvicorn
 
+    from ledger.http_protocol import loop_name, protocol_name
+
     try:
         RateLimit.parse(rate)
     except ValueError as e:
@@ -158,8 +160,11 @@ def serve(db: str, key_file: Path, host: str, port: int, workers: int, rate: str
         click.echo(f"warning: the environment variable {admin_token_env} is not set: games cannot be opened over "
                    "HTTP; open them with `umpire-ledger open` on this machine, or set it to a long secret",
                    err=True)
+    # Each response in one write, on uvloop where installed (ledger/http_protocol.py); no access log: it is below
+    # the warning level anyway, and uvicorn computes each line's arguments before it checks the level.
     uvicorn.run("ledger.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
-                log_level="warning", timeout_keep_alive=5, timeout_graceful_shutdown=5)
+                log_level="warning", access_log=False, http=protocol_name(), loop=loop_name(), timeout_keep_alive=5,
+                timeout_graceful_shutdown=5)
 
 
 def _reachable_host(host: str) -> str:

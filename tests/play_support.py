@@ -1,4 +1,4 @@
-"""One way to replay a few entries in a test (issue 25): from a position, through a rule system's check and apply,
+"""One way to replay a few entries in a test (issue 25): from a position, through the checks and the engine's apply,
 with the findings, the final state and each finding's entry text. Every rules test starts here instead of keeping
 its own copy of the loop.
 
@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import Generic, Protocol, TypeVar
+from dataclasses import dataclass, fields as dataclass_fields, replace
+from typing import Generic, TypeVar, cast
 
+from adjudicator.contract import RuleSystem, TurnContext
+from adjudicator.engine import advance
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Header
 from adjudicator.notation.text import parse_text
@@ -20,13 +22,8 @@ from wargame.game import Game
 S = TypeVar("S")
 
 
-class System(Protocol[S]):
-    """What a test replays through: a rule system's contract (adjudicator/contract.py), in part."""
-
-    def initial_state(self, game: Game, headers: Sequence[Header]) -> S: ...  # noqa: D102
-    def check(self, state: S, entry: Entry) -> list[Finding]: ...  # noqa: D102
-    def apply(self, state: S, entry: Entry) -> S: ...  # noqa: D102
-    def finish(self, state: S) -> list[Finding]: ...  # noqa: D102
+System = RuleSystem
+"""What a test replays through: a rule system's contract (adjudicator/contract.py)."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +60,28 @@ def position(system: System[S], game: Game, headers: Sequence[Header] = (), *, p
     if placed is not None:
         location = getattr(base, "location")
         fields["location"] = {**location, **placed} if over_setup else dict(placed)
+    if isinstance(getattr(base, "at", None), TurnContext):
+        # A system whose turn the engine keeps: the turn and step are its context's, the step's records its log's.
+        turn = cast(int | None, fields.pop("turn", None))
+        return when(base, turn=turn, **fields)
     return replace(base, **fields)  # type: ignore[type-var]  # the systems' states are dataclasses
+
+
+_KEEP = object()
+
+
+def when(state: S, *, turn: int | None = None, step: str | None | object = _KEEP, **fields: object) -> S:
+    """A state of a system whose turn the engine keeps, set where a test needs it: its context's turn and step
+    (kept where not given), the records of the step under way (its `log`) and any other fields named."""
+    at: TurnContext = getattr(state, "at")
+    context = TurnContext(at.turn if turn is None else turn, at.step if step is _KEEP else cast(str | None, step),
+                          at.player_turn)
+    log = getattr(state, "log", None)
+    logged = {k: v for k, v in fields.items() if log is not None and k in {f.name for f in dataclass_fields(log)}}
+    others = {k: v for k, v in fields.items() if k not in logged}
+    if logged:
+        others["log"] = replace(log, **logged)  # type: ignore[type-var]  # the systems' records are dataclasses
+    return replace(state, at=context, **others)  # type: ignore[type-var]  # the systems' states are dataclasses
 
 
 def play(system: System[S], state: S, source: str | Sequence[Entry], *, finish: bool = True,
@@ -77,10 +95,10 @@ def play(system: System[S], state: S, source: str | Sequence[Entry], *, finish: 
         findings += system.check(state, entry)
         if before is not None:
             assert state.__dict__ == before, f"checking line {entry.line} changed the state"
-        state = system.apply(state, entry)
+        state = advance(system, state, entry)
     if finish:
         findings += system.finish(state)
     return Played(findings, state, source.splitlines() if isinstance(source, str) else [])
 
 
-__all__ = ["Played", "play", "position"]
+__all__ = ["Played", "play", "position", "when"]

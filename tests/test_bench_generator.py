@@ -81,7 +81,7 @@ def test_short_game_replays_without_error(game: Game, short_log: str) -> None:
     assert result.stopped is None
     assert [f for f in result.findings if f.severity == "error"] == []
     assert len(result.states) == len(result.entries) + 1
-    assert (result.final_state.turn, result.final_state.step) == (TURNS, "reinforcement")
+    assert (result.final_state.at.turn, result.final_state.at.step) == (TURNS, "reinforcement")
 
 
 def test_the_self_check_catches_a_breach(game: Game, short_log: str) -> None:

@@ -202,7 +202,7 @@ def final(data: Path, log: str, tmp_path: Path) -> ClassicState:
 
 
 def test_units_of_more_steps_validate_and_build(tiers: Path, tmp_path: Path) -> None:
-    """Their data load, validate and build (the module shows the full and reduced faces)."""
+    """Their data load, validate and build (the module's counters carry every face: test_classic_vassal.py)."""
     out = CliRunner().invoke(vmodbuild, ["build", "steppe", "--data", str(tiers), "--out", str(tmp_path / "d")])
     assert out.exit_code == 0, out.output
     assert load_game(tiers, "steppe").units_by_id["ge-xli"].further_reduced == ((6, 6), (3, 6))

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator.engine import replay
+from adjudicator.engine import advance, replay
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Header
 from adjudicator.notation.text import parse_text
@@ -53,7 +53,7 @@ def changed_by_check(system: Any, game: Game, entries: list[Entry]) -> list[int]
         system.check(state, entry)
         if state_values(state) != before:
             changed.append(entry.line)
-        state = system.apply(state, entry)
+        state = advance(system, state, entry)
     return changed
 
 

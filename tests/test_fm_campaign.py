@@ -70,7 +70,7 @@ def test_the_campaign_is_a_scenario_of_the_log_header(game: Game) -> None:
     """14.0: `[Scenario "campaign"]` selects the campaign; the cities 14.2 counts are the map's."""
     state = start(game)
     assert state.scenario == "campaign" and state.first_player == "Allied"
-    assert FM.cities(state) == CITY_HEXES
+    assert FM.campaign.cities(state) == CITY_HEXES
     assert game.parameter["campaign_cities_us"] == len(CITY_HEXES)
     assert start(game, optional=("weather",)).optional == frozenset({"weather"})  # redundant, accepted
 
@@ -225,22 +225,22 @@ def test_cups_hold_every_marker_of_the_campaign(game: Game, data_copy: Path) -> 
 def test_length_is_extended_by_the_cities_not_captured(game: Game) -> None:
     """14.2: GT 17, then one GT more per city of the map not captured; the extension is fixed as
     GT 17 ends and a later game turn is an error."""
-    assert FM.campaign_last_turn(gt_end(game, 17))[0] == 24
+    assert FM.campaign.campaign_last_turn(gt_end(game, 17))[0] == 24
     errors, state = replay(gt_end(game, 17), "Turn 18\n")
     assert errors == [] and state.last_turn == 24 and FM.describe(state)["last_turn"] == 24
     assert replay(gt_end(game, 24, last_turn=24), "Turn 25\n")[0] == [("14.2", "Turn 25")]
     two = gt_end(game, 17, ("Bayeux", "Trévières"))
-    assert FM.campaign_last_turn(two)[0] == 22 and replay(two, "Turn 18\n")[1].last_turn == 22
+    assert FM.campaign.campaign_last_turn(two)[0] == 22 and replay(two, "Turn 18\n")[1].last_turn == 22
     assert replay(gt_end(game, 22, last_turn=22), "Turn 23\n")[0] == [("14.2", "Turn 23")]
     assert replay(gt_end(game, 16), "Turn 17\n")[0] == []
     last_occupied = gt_end(game, 17, controlled={"1425": "Allied"})
-    assert FM.campaign_last_turn(last_occupied)[0] == 23
+    assert FM.campaign.campaign_last_turn(last_occupied)[0] == 23
 
 
 def test_a_city_counts_once_and_only_whole(game: Game) -> None:
     """14.2: St-Lô's three hexes make one city, captured when all three are."""
-    assert FM.campaign_last_turn(gt_end(game, 17, hexes=("0608", "0609")))[0] == 24
-    assert FM.campaign_last_turn(gt_end(game, 17, ("St-Lô",)))[0] == 23
+    assert FM.campaign.campaign_last_turn(gt_end(game, 17, hexes=("0608", "0609")))[0] == 24
+    assert FM.campaign.campaign_last_turn(gt_end(game, 17, ("St-Lô",)))[0] == 23
 
 
 def test_a_city_is_captured_only_in_supply(game: Game) -> None:
@@ -251,7 +251,7 @@ def test_a_city_is_captured_only_in_supply(game: Game) -> None:
     opposite = next(label for label in ring
                     if all(min(grid.hex_of(r).distance(grid.hex_of(g)) for g in (ring[0], label)) <= 1 for r in ring))
     cut = replace(state, location={**state.location, "914/352": ring[0], "915/352": opposite})
-    assert FM.campaign_last_turn(state)[0] == 23 and FM.campaign_last_turn(cut)[0] == 24
+    assert FM.campaign.campaign_last_turn(state)[0] == 23 and FM.campaign.campaign_last_turn(cut)[0] == 24
 
 
 def test_never_beyond_gt_25(data_copy: Path) -> None:
@@ -261,7 +261,7 @@ def test_never_beyond_gt_25(data_copy: Path) -> None:
     path.write_text(text.replace('id = "campaign_cities_us"\nvalue = 7', 'id = "campaign_cities_us"\nvalue = 10'),
                     encoding="utf-8")
     more = load_game(data_copy, "omaha")
-    assert FM.campaign_last_turn(gt_end(more, 17))[0] == 25
+    assert FM.campaign.campaign_last_turn(gt_end(more, 17))[0] == 25
     assert replay(gt_end(more, 25, last_turn=25), "Turn 26\n")[0] == [("14.2", "Turn 26")]  # not 10.2's too
 
 
@@ -288,11 +288,11 @@ def test_allied_victory_at_gt_17(game: Game) -> None:
     """14.3 a: any seven city hexes captured as GT 17 ends win for the Allies (each hex counts), and
     the game does not go on (14.2)."""
     seven = gt_end(game, 17, ("St-Lô", "Bayeux", "Carentan", "Trévières", "Caumont"))
-    assert FM.campaign_verdict(seven)[0] == "Allied" and FM.campaign_last_turn(seven)[0] == 17
+    assert FM.campaign.campaign_verdict(seven)[0] == "Allied" and FM.campaign.campaign_last_turn(seven)[0] == 17
     assert [rule for rule, _ in notes(seven)] == ["14.3"] and "Allied player wins" in notes(seven)[0][1]
     assert replay(seven, "Turn 18\n")[0] == [("14.2", "Turn 18")]
     six = gt_end(game, 17, ("Bayeux", "Carentan", "Le Molay-Littry", "Trévières", "Isigny"))  # 6 hexes
-    assert FM.campaign_verdict(six)[0] == "German" and FM.campaign_last_turn(six)[0] == 19
+    assert FM.campaign.campaign_verdict(six)[0] == "German" and FM.campaign.campaign_last_turn(six)[0] == 19
     assert notes(six) == [("14.2", "at the end of GT 17 the campaign game goes on: 7 cities on the map less 5 "
                                   "captured (Bayeux, Carentan, Isigny, Le Molay-Littry, Trévières) "
                                   "extend it by 2 GT(s) to GT 19")]

@@ -302,10 +302,10 @@ def test_victory(game: Game) -> None:
     held = {"16/1": "1718", "18/1": "1811", "26/1": "1911", "115/29": "0421", "116/29": "0607", "175/29": "0508",
             "914/352": "1505"}
     won = replace(base, turn=17, phase=len(PHASES) - 1, location={**base.location, **held})
-    assert FM.verdict(won)[0] == "Allied"
+    assert FM.victory.verdict(won)[0] == "Allied"
     assert [(f.rule, "Allied" in f.message) for f in FM.finish(won)] == [("13.0", True)]
     short = replace(won, location={**won.location, "175/29": "eliminated_allied"})
-    assert FM.verdict(short)[0] == "German"
+    assert FM.victory.verdict(short)[0] == "German"
 
 
 def test_allied_replacements(game: Game) -> None:

@@ -283,7 +283,7 @@ def test_a_short_retreat_owes_its_reduction(game: Game) -> None:
     # The log ends there: a note says what the result still owes.
     state = replay_errors(game, f"Turn 1\nPhase support_fire_marker\n{COMBAT}{short}", boxed)[1]
     assert any(section == "8.3" and "must be reduced in 2016" in message
-               for section, message in FM._outstanding(state, state.combat))  # type: ignore[arg-type]
+               for section, message in FM.combat_results._outstanding(state, state.combat))  # type: ignore[arg-type]
 
 
 def test_eliminated_units_go_to_the_units_box(game: Game) -> None:

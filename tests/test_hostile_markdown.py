@@ -122,3 +122,20 @@ def test_hostile_names_with_pictures(tmp_path: Path) -> None:
     assert "![" in verdict
     assert_inert(verdict, images)
     assert list(images.glob("line-*.png"))
+
+
+def test_a_dice_only_verdict_is_escaped(tmp_path: Path) -> None:
+    """A later exchange checked alone against the ledger: a purpose's `*` and `|`, and the file's name, reach its
+    Markdown inert (they were written as they came)."""
+    from test_ledger_logs import make_ledger
+    ledger, tokens = make_ledger(tmp_path, [("Allied", "attack *0319* | <b>0320</b>", "1d6", [4]),
+                                            ("German", "[x](javascript:alert(1))", "1d6", [2])])
+    (tmp_path / "game.ledger.json").write_bytes(ledger.file_bytes())
+    log = tmp_path / "*02* | turn.log"
+    log.write_text(f"Turn 2\nStep action\nAllied: attack 0319 with us-inf-01 die 5 receipt {tokens[0]}\n",
+                   encoding="utf-8")
+    verdict = _check(str(log), "--ledger", str(tmp_path / "game.ledger.json"))
+    assert verdict.startswith(f"# Dice of `{log}`")
+    assert_inert(verdict)
+    shown = html.unescape(render(verdict))
+    assert "'attack *0319* | <b>0320</b>'" in shown and "'[x](javascript:alert(1))'" in shown

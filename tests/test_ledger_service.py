@@ -453,3 +453,34 @@ def test_concurrent_rolls_share_a_commit_and_a_refusal_undoes_only_its_own(tmp_p
     assert [r.seq for r in receipts] == list(range(1, 46))
     assert list(chain_problems(receipts, fixed_key().public_key())) == []
     assert not any(r.purpose.startswith(("thread 3 ", "thread 7 ", "thread 11 ")) for r in receipts)
+
+
+def test_a_lone_roll_is_committed_at_once_in_a_batch_of_its_own(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Group commit batches only the rolls already waiting: a roll with none beside it is committed alone, by its
+    own thread, without waiting for company (no sleep, no timed wait), and is durable when `roll` returns."""
+    store = open_store(f"sqlite:///{tmp_path / 'l.sqlite'}", fixed_key())
+    assert isinstance(store, ledger.store.SqliteStore)
+    store.open_game("g", PLAYERS)
+    batches: list[tuple[int, str]] = []
+    commit_batch = store._commit_batch
+
+    def counted(batch: list[object]) -> None:
+        batches.append((len(batch), threading.current_thread().name))
+        commit_batch(batch)  # type: ignore[arg-type]
+
+    def no_waiting(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a lone roll waited for other rolls")
+
+    store._commit_batch = counted  # type: ignore[method-assign]
+    monkeypatch.setattr(time, "sleep", no_waiting)
+    monkeypatch.setattr(threading.Event, "wait", no_waiting)
+    monkeypatch.setattr(threading.Condition, "wait", no_waiting)
+    receipts = [store.roll("g", "Allied", ALLIED, f"roll {i}", "1d6") for i in range(3)]
+    monkeypatch.undo()
+    assert batches == [(1, threading.current_thread().name)] * 3
+    import sqlite3
+    with sqlite3.connect(tmp_path / "l.sqlite") as other:  # another connection sees each roll: committed
+        assert other.execute("SELECT seq FROM receipts WHERE game = 'g' ORDER BY seq").fetchall() == [(1,), (2,), (3,)]
+    assert [r.seq for r in receipts] == [1, 2, 3]
+    store.close()

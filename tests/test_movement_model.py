@@ -13,7 +13,7 @@ import pytest
 
 from adjudicator.cli import adjudicate_file
 from adjudicator.contract import MovementModel, Reach
-from adjudicator.engine import Replay
+from adjudicator.engine import Replay, advance
 from adjudicator.notation.entries import Action, Activate, Move, Retreat
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
@@ -27,6 +27,7 @@ from adjudicator.systems.omaha.system import OMAHA
 from wargame.bundled import data_root
 from wargame.errors import WargameError
 from wargame.game import Game, load_game
+from play_support import when
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ALLIED = {"side": "Allied"}
@@ -56,16 +57,16 @@ def test_both_systems_give_a_movement_model() -> None:
 def position(game: Game, units: dict[str, str]) -> OnslaughtState:
     """Turn 5's Action Step under way, with only `units` on the map and 20 points a side."""
     state = ONSLAUGHT.initial_state(game, [])
-    state = replace(state, turn=5, step="action", location=dict(units), supply={"Allied": 20, "German": 20},
-                    entitled="Allied")
+    state = when(state, turn=5, step="action", location=dict(units), supply={"Allied": 20, "German": 20},
+                 entitled="Allied")
     return state
 
 
 def activated(state: OnslaughtState, hex_: str, side: dict[str, str] = ALLIED) -> OnslaughtState:
     """The state after a Movement action activating the stack in `hex_`."""
-    state = replace(state, entitled=side["side"])
+    state = when(state, entitled=side["side"])
     for entry in (Action(**side, action="movement"), Activate(**side, hex=hex_)):
-        state = ONSLAUGHT.apply(state, entry)
+        state = advance(ONSLAUGHT, state, entry)
     return state
 
 
@@ -108,7 +109,7 @@ def test_a_depleted_division_moves_its_reduced_allowance(game: Game, monkeypatch
     unit = game.units_by_id["de-inf-01"]
     slower = unit.model_copy(update={"reduced": (unit.reduced[0], unit.full[1] - 2)})
     monkeypatch.setitem(game.units_by_id, "de-inf-01", slower)
-    state = activated(replace(position(game, {"de-inf-01": "3010", **FAR}), entitled="German"), "3010", GERMAN)
+    state = activated(when(position(game, {"de-inf-01": "3010", **FAR}), entitled="German"), "3010", GERMAN)
     full = max(reach_of(state, "de-inf-01").hexes.values())
     depleted = replace(state, depleted=frozenset({"de-inf-01"}))
     assert max(reach_of(depleted, "de-inf-01").hexes.values()) == unit.full[1] - 2 == full - 2
@@ -151,11 +152,11 @@ def test_crossing_a_major_waterway_takes_the_whole_allowance(game: Game) -> None
     assert reach_of(state, "us-inf-01").hexes["4209"] == allowance
     later = activated(position(game, {"us-inf-01": "4207", **FAR}), "4207")
     assert reach_of(later, "us-inf-01").hexes.get("4209", allowance + 1) > 2
-    german = activated(replace(position(game, {"de-inf-01": "4207", **FAR}), entitled="German"), "4207", GERMAN)
+    german = activated(when(position(game, {"de-inf-01": "4207", **FAR}), entitled="German"), "4207", GERMAN)
     assert reach_of(german, "de-inf-01").hexes["4209"] == 2
     bridged = activated(position(game, {"us-inf-01": "4207", "us-inf-02": "4209", **FAR}), "4207")
     assert reach_of(bridged, "us-inf-01").hexes["4209"] == 2
-    scheldt = activated(replace(position(game, {"de-inf-01": "2807", **FAR}), entitled="German"), "2807", GERMAN)
+    scheldt = activated(when(position(game, {"de-inf-01": "2807", **FAR}), entitled="German"), "2807", GERMAN)
     assert reach_of(scheldt, "de-inf-01").hexes["2808"] == movement_allowance(scheldt, "de-inf-01")
 
 
@@ -187,11 +188,11 @@ def test_what_bars_a_move(game: Game) -> None:
     assert any(b.startswith("5.2:") for b in reach_of(state, "us-inf-01").bars)
     on = activated(state, "2216")
     assert any(b.startswith("6.1:") for b in reach_of(on, "us-inf-02").bars)
-    moved = ONSLAUGHT.apply(on, Move(**ALLIED, unit="us-inf-01", path=["2216", "2217"]))
+    moved = advance(ONSLAUGHT, on, Move(**ALLIED, unit="us-inf-01", path=["2216", "2217"]))
     assert any("already moved" in b for b in reach_of(moved, "us-inf-01").bars)
-    stopped = replace(on, stopped=frozenset({"us-inf-01"}))
+    stopped = replace(on, action_log=replace(on.action_log, stopped=frozenset({"us-inf-01"})))
     assert any(b.startswith("6.2:") for b in reach_of(stopped, "us-inf-01").bars)
-    reserve = replace(position(game, {"de-inf-01": "3010", **FAR}), step="german_reserve", entitled=None)
+    reserve = when(position(game, {"de-inf-01": "3010", **FAR}), step="german_reserve", entitled=None)
     assert any(b.startswith("5.0:") for b in reach_of(reserve, "de-inf-01").bars)
     assert reach_of(reserve, "de-inf-01", "strategic").hexes
     with pytest.raises(WargameError, match="did you mean"):
@@ -271,7 +272,7 @@ def test_onslaught_supply_lines_agree_with_the_checker() -> None:
             if not grid.is_label(state.location[unit]):
                 continue
             line = ONSLAUGHT.movement.supply_line(state, unit)
-            assert (line is not None) == is_supplied(state, unit), (unit, state.turn)
+            assert (line is not None) == is_supplied(state, unit), (unit, state.at.turn)
             if line is None:
                 continue
             hexes = [grid.hex_of(label) for label in line]

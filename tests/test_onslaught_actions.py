@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 import pytest
 
+from adjudicator.engine import advance
 from adjudicator.notation.entries import Action, Activate, Attack, Entry, Loss, Move, StepMarker, TurnMarker
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
 from play_support import play as replay
+from play_support import when
 
 ALLIED = {"side": "Allied"}
 GERMAN = {"side": "German"}
@@ -27,8 +28,8 @@ def game() -> Game:
 def position(game: Game, units: dict[str, str]) -> OnslaughtState:
     """Turn 5's Action Step about to start, with only `units` on the map and 20 points a side."""
     state = ONSLAUGHT.initial_state(game, [])
-    state = replace(state, turn=4, step="reinforcement", location=dict(units), supply={"Allied": 20, "German": 20})
-    return ONSLAUGHT.apply(ONSLAUGHT.apply(state, TurnMarker(turn=5)), StepMarker(step="action"))
+    state = when(state, turn=4, step="reinforcement", location=dict(units), supply={"Allied": 20, "German": 20})
+    return advance(ONSLAUGHT, advance(ONSLAUGHT, state, TurnMarker(turn=5)), StepMarker(step="action"))
 
 
 def play(state: OnslaughtState, entries: Sequence[Entry]) -> list[tuple[str, str]]:
@@ -73,10 +74,10 @@ def test_crossing_is_the_whole_move(game: Game) -> None:
 
 def test_german_divisions_cross_the_rhine_but_not_the_scheldt(game: Game) -> None:
     """6.5: the Rhine is an ordinary river for German divisions; the Scheldt estuary is not."""
-    rhine = replace(position(game, {"de-inf-01": "4207", **FAR}), entitled="German")
+    rhine = when(position(game, {"de-inf-01": "4207", **FAR}), entitled="German")
     path = ["4207", "4208", "4209", "4210"]
     assert play(rhine, movement(GERMAN, "4207", Move(**GERMAN, unit="de-inf-01", path=path))) == []
-    scheldt = replace(position(game, {"de-inf-01": "2907", **FAR}), entitled="German")
+    scheldt = when(position(game, {"de-inf-01": "2907", **FAR}), entitled="German")
     assert play(scheldt, movement(GERMAN, "2907", Move(**GERMAN, unit="de-inf-01", path=["2907", "2807", "2808"]))) \
         == [("error", "6.5")]
     assert play(scheldt, movement(GERMAN, "2907", Move(**GERMAN, unit="de-inf-01", path=["2907", "2807"]))) == []

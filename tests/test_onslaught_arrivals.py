@@ -7,10 +7,9 @@ before that turn is out of play, so only the turn's own reinforcements are owed.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
+from adjudicator.engine import advance
 from adjudicator.findings import Finding
 from adjudicator.notation.text import parse_text
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
@@ -20,6 +19,7 @@ from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from play_support import play as replay
 from play_support import position
+from play_support import when
 
 LANDINGS = {"us-inf-01": "0620", "us-inf-02": "0720", "br-inf-01": "0820"}
 """One Allied division on each landing hex: the Allies stay on the map (13.1) and hold their sources."""
@@ -203,8 +203,8 @@ def test_picking_up_paratroops(game: Game) -> None:
         [("9.1", "Allied: pickup us-para-01")]
     assert play(game, 5, {**placed, "us-inf-09": "1020"}, "Allied: action movement\nAllied: activate 1020\n"
                 "Allied: pickup us-inf-09\n")[0] == [("9.1", "Allied: pickup us-inf-09")]
-    waiting = replace(state, step="reinforcement", turn=7)
-    back = ONSLAUGHT.apply(waiting, parse_text('[Game "onslaught"]\nTurn 8\n')[-1])
+    waiting = when(state, step="reinforcement", turn=7)
+    back = advance(ONSLAUGHT, waiting, parse_text('[Game "onslaught"]\nTurn 8\n')[-1])
     assert back.location["us-para-01"] == "paratroop"
 
 
@@ -248,7 +248,7 @@ def test_replacement_points(game: Game) -> None:
     """11.1: two German, four Allied, plus one per three divisions in the Eliminated Units box."""
     base = ONSLAUGHT.initial_state(game, [])
     lost = {f"de-inf-{n:02d}": "eliminated_german" for n in range(1, 8)}
-    state = replace(base, turn=5, location={**base.location, **lost})
+    state = when(base, turn=5, location={**base.location, **lost})
     assert replacement_points(state, "German") == 2 + 2 and replacement_points(state, "Allied") == 4
     placed = {**LANDINGS, **GERMANS, **lost}
     text = REINFORCEMENT_STEP + "German: replace de-inf-02 full 4510 points 2\nGerman: replace de-inf-03 full 4510\n"
@@ -359,13 +359,13 @@ def test_the_landing_hex_grouping(game: Game) -> None:
         found = []
         for entry in parse_text(source):
             found += [(f.rule, lines[f.line - 1]) for f in ONSLAUGHT.check(state, entry) if f.severity == "error"]
-            state = ONSLAUGHT.apply(state, entry)
+            state = advance(ONSLAUGHT, state, entry)
         return found
     swap = "Allied: setup us-inf-01 0720\nAllied: setup br-inf-01 0620\n"
     assert run(swap) == []
     assert run("Allied: setup us-inf-01 0720\n") == [("3.0", "Turn 1")]  # one grouping, one breach
     assert run("Allied: setup us-inf-01 0721\n")[0] == ("3.0", "Allied: setup us-inf-01 0721")
     assert run("Allied: setup de-inf-01 0720\n")[0] == ("3.0", "Allied: setup de-inf-01 0720")
-    late = ONSLAUGHT.apply(ONSLAUGHT.initial_state(game, []), parse_text('[Game "onslaught"]\nTurn 1\n')[-1])
+    late = advance(ONSLAUGHT, ONSLAUGHT.initial_state(game, []), parse_text('[Game "onslaught"]\nTurn 1\n')[-1])
     entry = parse_text('[Game "onslaught"]\nAllied: setup us-inf-01 0720\n')[-1]
     assert [f.rule for f in ONSLAUGHT.check(late, entry)] == ["3.0"]

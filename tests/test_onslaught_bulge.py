@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 import pytest
 
@@ -13,6 +12,7 @@ from adjudicator.systems.onslaught.arrivals import box_of
 from wargame.bundled import data_root
 from wargame.game import load_game
 from play_support import play as replay
+from play_support import when
 
 ALLIED = {"side": "Allied"}
 GERMAN = {"side": "German"}
@@ -26,8 +26,8 @@ def start() -> OnslaughtState:
     state = ONSLAUGHT.initial_state(load_game(data_root(), "onslaught"), [])
     arrived = {row.unit: box_of(state.game, "eliminated", state.game.units_by_id[row.unit].side)
                for _, row in state.game.reinforcements}
-    return replace(state, turn=12, step="reinforcement", supply={"Allied": 20, "German": 10},
-                   location={**state.location, **arrived})
+    return when(state, turn=12, step="reinforcement", supply={"Allied": 20, "German": 10},
+                location={**state.location, **arrived})
 
 
 def play(state: OnslaughtState, entries: Sequence[Entry]) -> tuple[list[tuple[str, str]], OnslaughtState]:
@@ -43,33 +43,33 @@ def turn(n: int) -> list[Entry]:
 
 def test_launch_gives_supply_and_the_first_action(start: OnslaughtState) -> None:
     """12.0: +10 supply at once; the German player, not the Allied, takes the first action."""
-    found, state = play(replace(start, turn=11), [*turn(12), BULGE])
+    found, state = play(when(start, turn=11), [*turn(12), BULGE])
     assert found == []
     assert state.supply["German"] == 20 and state.bulge_turn == 12
     assert play(state, [Action(**GERMAN, action="movement")])[0] == []
     assert play(state, [Action(**ALLIED, action="movement")])[0] == [("error", "5.0")]
     # Announced at the turn's start, before the Action Step marker, it has the same effect.
-    found, early = play(replace(start, turn=11), [TurnMarker(turn=12), BULGE, StepMarker(step="action")])
-    assert found == [] and early.entitled == "German"
+    found, early = play(when(start, turn=11), [TurnMarker(turn=12), BULGE, StepMarker(step="action")])
+    assert found == [] and early.log.entitled == "German"
 
 
 def test_launch_window_and_once(start: OnslaughtState) -> None:
     """12.0: turns 12-17 only, German only, once a game, before the turn's first action."""
-    assert play(replace(start, turn=10), [*turn(11), BULGE])[0] == [("error", "12.0")]
-    assert play(replace(start, turn=17), [*turn(18), BULGE])[0] == [("error", "12.0")]
-    assert play(replace(start, turn=16), [*turn(17), BULGE])[0] == []
-    assert play(replace(start, turn=11), [*turn(12), Declare(**ALLIED, what="bulge")])[0] == [("error", "12.0")]
-    _, launched = play(replace(start, turn=11), [*turn(12), BULGE])
-    again = replace(launched, step="reinforcement")
+    assert play(when(start, turn=10), [*turn(11), BULGE])[0] == [("error", "12.0")]
+    assert play(when(start, turn=17), [*turn(18), BULGE])[0] == [("error", "12.0")]
+    assert play(when(start, turn=16), [*turn(17), BULGE])[0] == []
+    assert play(when(start, turn=11), [*turn(12), Declare(**ALLIED, what="bulge")])[0] == [("error", "12.0")]
+    _, launched = play(when(start, turn=11), [*turn(12), BULGE])
+    again = when(launched, step="reinforcement")
     assert play(again, [*turn(13), BULGE])[0] == [("error", "12.0")]
     late = [*turn(12), Action(**ALLIED, action="movement"), RollOff(rolls={"Allied": 2, "German": 5}), BULGE]
-    assert play(replace(start, turn=11), late)[0] == [("error", "12.0")]
-    assert play(replace(start, turn=11), [*turn(12), Declare(**GERMAN, what="bulg")])[0] == [("error", "log")]
+    assert play(when(start, turn=11), late)[0] == [("error", "12.0")]
+    assert play(when(start, turn=11), [*turn(12), Declare(**GERMAN, what="bulg")])[0] == [("error", "log")]
 
 
 def test_cap(start: OnslaughtState) -> None:
     """8.2: the counteroffensive's points count toward the German limit of 40."""
-    _, state = play(replace(start, turn=11, supply={"Allied": 0, "German": 35}), [*turn(12), BULGE])
+    _, state = play(when(start, turn=11, supply={"Allied": 0, "German": 35}), [*turn(12), BULGE])
     assert state.supply["German"] == 40
 
 
@@ -77,17 +77,17 @@ def test_first_tie_lets_the_german_act(start: OnslaughtState) -> None:
     """12.0: the first tie of that turn is the German's choice to act; a second tie ends the turn."""
     tie = RollOff(rolls={"Allied": 3, "German": 3})
     opening = [*turn(12), BULGE, Action(**GERMAN, action="movement"), tie]
-    found, state = play(replace(start, turn=11), opening)
-    assert found == [] and not state.step_over and state.entitled == "German"
+    found, state = play(when(start, turn=11), opening)
+    assert found == [] and not state.log.step_over and state.log.entitled == "German"
     found, state = play(state, [Action(**GERMAN, action="movement"), tie])
-    assert found == [] and state.step_over
+    assert found == [] and state.log.step_over
     # A German pass declines the extra action: the step is over.
-    _, declined = play(replace(start, turn=11), [*opening, Pass(**GERMAN)])
-    assert declined.step_over
+    _, declined = play(when(start, turn=11), [*opening, Pass(**GERMAN)])
+    assert declined.log.step_over
     # Without the counteroffensive a tie ends the turn at once.
-    _, plain = play(replace(start, turn=11), [*turn(12), Action(**ALLIED, action="movement"), tie])
-    assert plain.step_over
+    _, plain = play(when(start, turn=11), [*turn(12), Action(**ALLIED, action="movement"), tie])
+    assert plain.log.step_over
     # Only in the counteroffensive's own turn.
-    _, launched = play(replace(start, turn=11), [*turn(12), BULGE])
-    _, later = play(replace(launched, step="reinforcement"), [*turn(13), Action(**ALLIED, action="movement"), tie])
-    assert later.step_over
+    _, launched = play(when(start, turn=11), [*turn(12), BULGE])
+    _, later = play(when(launched, step="reinforcement"), [*turn(13), Action(**ALLIED, action="movement"), tie])
+    assert later.log.step_over

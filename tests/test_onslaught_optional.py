@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import copy
 
-from dataclasses import replace
 
 import pytest
 
+from adjudicator.engine import advance
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Header
 from adjudicator.notation.text import parse_text
@@ -17,6 +17,7 @@ from wargame.bundled import data_root
 from wargame.errors import ReplayError
 from wargame.game import Game, load_game
 from play_support import play as replay
+from play_support import when
 
 LANDINGS = {"us-inf-01": "0620", "us-inf-02": "0720", "br-inf-01": "0820"}
 FAR_GERMAN = {"de-inf-20": "4930"}
@@ -38,8 +39,8 @@ def play(game: Game, turn: int, placed: dict[str, str], text: str, optional: tup
     force: (rule, entry) of each error, the final state, every finding."""
     base = state or ONSLAUGHT.initial_state(game, [Header(key="Optional", value=rule) for rule in optional])
     earlier = {row.unit: OUT_OF_PLAY for _, row in game.reinforcements if row.turn < turn}
-    start = replace(base, location={**earlier, **placed}, turn=turn - 1, step="reinforcement",
-                    supply={"Allied": supply[0], "German": supply[1]})
+    start = when(base, location={**earlier, **placed}, turn=turn - 1, step="reinforcement",
+                 supply={"Allied": supply[0], "German": supply[1]})
     played = replay(ONSLAUGHT, start, f'[Game "onslaught"]\nTurn {turn}\nStep action\n{text}')
     return played.errors(), played.state, played.findings
 
@@ -161,7 +162,7 @@ def test_emergency_supplies_on_the_last_turn(game: Game) -> None:
            "us-inf-01 0620-0520\n")
     shown, state, _ = play(game, 20, placed, won, rule, supply=(0, 0))
     assert shown == [] and state.supply["Allied"] == 2 and state.emergency == "Allied"
-    after = ONSLAUGHT.apply(state, parse_text('[Game "onslaught"]\nRoll Allied 1 German 3\n')[-1])
+    after = advance(ONSLAUGHT, state, parse_text('[Game "onslaught"]\nRoll Allied 1 German 3\n')[-1])
     assert after.supply["Allied"] == 0 and after.emergency is None
     assert play(game, 20, placed, won, supply=(0, 0))[0][0] == ("5.0", "Roll Allied 5 German 2")
     assert play(game, 19, placed, won, rule, supply=(0, 0))[0][0] == ("5.0", "Roll Allied 5 German 2")
@@ -172,3 +173,36 @@ def test_emergency_supplies_on_the_last_turn(game: Game) -> None:
     # The Allied first action is not won by a roll: no emergency points for it.
     first = "Allied: action movement\nAllied: activate 0620\n"
     assert play(game, 20, placed, first, rule, supply=(0, 0))[0] == [("5.2", "Allied: activate 0620")]
+
+
+# -- the optional rules as layers ------------------------------------------------------------------
+def test_the_optional_rules_are_layers_the_headers_switch_on(game: Game) -> None:
+    """House style 12, 18: each optional rule is a layer of hooks (optional.py) or of registry handlers (rules.py)
+    put on the base rules by the log's headers; without a header the base rules' own are in force."""
+    from adjudicator.systems.onslaught import optional, rules
+
+    assert optional.hooks_for(frozenset()) == optional.BASE
+    assert rules.registry_for(frozenset()) is rules.REGISTRY
+    every = frozenset(r.id for r in game.manifest.optional_rule)
+    assert every == set(optional.HOOKS) | set(rules.LAYERS)
+    hooks = optional.hooks_for(every)
+    assert hooks.stack_cost is optional.mixed_stack_cost and hooks.emergency_turn is optional.emergency_turn
+    assert hooks.joins_breakthrough is optional.joins_breakthrough
+    place = {h.name: h for h in rules.registry_for(every).handlers}["place"]
+    assert place.check is not None and place.check.__name__ == "check_place_recruiting"
+    state = ONSLAUGHT.initial_state(game, [Header(key="Optional", value="infantry_breakthrough")])
+    assert optional.in_force(state) == optional.hooks_for(frozenset({"infantry_breakthrough"}))
+
+
+def test_no_rule_asks_whether_an_option_is_on() -> None:
+    """The base rules call the hooks in force; only the layering reads the headers' optional rules (and the set-up,
+    which records them)."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "adjudicator" / "systems" / "onslaught"
+    readers = {"optional.py", "rules.py", "system.py", "state.py"}
+    asking = [f"{path.name}:{node.lineno}" for path in sorted(package.glob("*.py")) if path.name not in readers
+              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              if isinstance(node, ast.Attribute) and node.attr == "optional"]
+    assert asking == []

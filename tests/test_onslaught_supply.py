@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from adjudicator.engine import advance
 from adjudicator.notation.entries import Capture, Income
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from adjudicator.systems.onslaught.supply import (
@@ -15,6 +16,7 @@ from adjudicator.systems.onslaught.supply import (
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hex, Hexside
+from play_support import when
 
 NONE: frozenset[str] = frozenset()
 LOST = {"0620": "German", "0720": "German", "0820": "German"}
@@ -161,14 +163,14 @@ def test_southern_france_from_turn_8(game: Game, start: OnslaughtState) -> None:
     """8.1, 8.4: from turn 8 an Allied line traced to entry area B reaches southern France."""
     state = only(start, us_inf_17="3830", us_inf_01="3810")
     for turn, expected in ((7, False), (8, True)):
-        now = replace(state, turn=turn)
+        now = when(state, turn=turn)
         supplied = supplied_hexes(now, "Allied", LOST, NONE)
         assert in_supply(now, "us-inf-17", supplied) is expected
         assert in_supply(now, "us-inf-01", supplied) is expected
-    assert allied_sources(replace(state, turn=8), LOST) == {SOUTHERN_FRANCE: game.area_hexes("entry_b")}
-    assert allied_income(replace(start, turn=7), {}, []).get(SOUTHERN_FRANCE) is None
-    assert sum(allied_income(replace(start, turn=8), {}, []).values()) == 16
-    assert SOUTHERN_FRANCE not in allied_income(replace(start, turn=8), {}, [SOUTHERN_FRANCE])
+    assert allied_sources(when(state, turn=8), LOST) == {SOUTHERN_FRANCE: game.area_hexes("entry_b")}
+    assert allied_income(when(start, turn=7), {}, []).get(SOUTHERN_FRANCE) is None
+    assert sum(allied_income(when(start, turn=8), {}, []).values()) == 16
+    assert SOUTHERN_FRANCE not in allied_income(when(start, turn=8), {}, [SOUTHERN_FRANCE])
 
 
 def test_le_havre_port_area(game: Game, start: OnslaughtState) -> None:
@@ -236,13 +238,13 @@ def captured(state: OnslaughtState, label: str, points: int | None = None,
     """Findings (severity, section) of a capture entry, and the state after it."""
     entry = Capture(side=side, hex=label, points=points)
     findings = ONSLAUGHT.check(state, entry)
-    return [(f.severity, f.rule) for f in findings], ONSLAUGHT.apply(state, entry)
+    return [(f.severity, f.rule) for f in findings], advance(ONSLAUGHT, state, entry)
 
 
 def test_capture_on_turn_1(start: OnslaughtState) -> None:
     """8.7: turn 1 counts a turn 0 on which every landing hex gave all 4; half is 2."""
-    state = replace(at(start, us_inf_01="0520", us_inf_02="0520", de_inf_04="0620"),
-                    turn=1, step="reinforcement")
+    state = when(at(start, us_inf_01="0520", us_inf_02="0520", de_inf_04="0620"),
+                 turn=1, step="reinforcement")
     findings, after = captured(state, "0620", 2)
     assert findings == []
     assert after.supply["German"] == state.supply["German"] + 2
@@ -255,10 +257,10 @@ def test_capture_on_turn_1(start: OnslaughtState) -> None:
 
 def test_capture_conditions(start: OnslaughtState) -> None:
     """8.7: a German division occupies the source in the Reinforcement Step; only the German captures."""
-    state = replace(start, turn=1, step="reinforcement")
+    state = when(start, turn=1, step="reinforcement")
     assert captured(state, "0620")[0] == [("error", "8.7")]            # no German division there
     held = at(state, us_inf_01="0520", us_inf_02="0520", de_inf_04="0620")
-    assert captured(replace(held, step="action"), "0620")[0] == [("error", "8.7")]
+    assert captured(when(held, step="action"), "0620")[0] == [("error", "8.7")]
     assert captured(held, "0620", side="Allied")[0] == [("error", "8.7")]
     assert captured(held, "0520")[0] == [("error", "8.7")]             # not a source
     assert captured(held, "0620")[0] == []
@@ -266,18 +268,18 @@ def test_capture_conditions(start: OnslaughtState) -> None:
 
 def test_capture_takes_half_of_last_turns_collection(start: OnslaughtState) -> None:
     """8.7, 8.1: half of what the Allies collected there last turn, rounded up; none if declined."""
-    held = replace(at(start, us_inf_01="0520", us_inf_02="0520", de_inf_04="0620"), turn=3, step="reinforcement")
+    held = when(at(start, us_inf_01="0520", us_inf_02="0520", de_inf_04="0620"), turn=3, step="reinforcement")
     assert captured(replace(held, collected={2: {"0620": 3}}), "0620", 2)[0] == []
     assert captured(replace(held, collected={2: {"0620": 3}}), "0620")[1].supply["German"] == held.supply["German"] + 2
     assert captured(replace(held, collected={2: {"0720": 4}}), "0620")[0] == [("error", "8.7")]
     # Allied income records what each source gave; a declined source gave nothing.
-    turn2 = replace(start, turn=2, step="reinforcement")
-    after = ONSLAUGHT.apply(turn2, Income(side="Allied", declined=["0620"]))
+    turn2 = when(start, turn=2, step="reinforcement")
+    after = advance(ONSLAUGHT, turn2, Income(side="Allied", declined=["0620"]))
     assert after.collected[2] == {"0720": 4, "0820": 4}
 
 
 def test_capture_respects_the_cap(start: OnslaughtState) -> None:
     """8.2: captured points count toward the German limit of 40."""
-    state = replace(at(start, us_inf_01="0520", us_inf_02="0520", de_inf_04="0620"), turn=1, step="reinforcement",
-                    supply={"Allied": 0, "German": 39})
+    state = when(at(start, us_inf_01="0520", us_inf_02="0520", de_inf_04="0620"), turn=1, step="reinforcement",
+                 supply={"Allied": 0, "German": 39})
     assert captured(state, "0620")[1].supply["German"] == 40

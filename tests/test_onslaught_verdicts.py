@@ -19,6 +19,7 @@ from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
 from wargame.models import Box
+from play_support import when
 
 
 @pytest.fixture(scope="module")
@@ -105,13 +106,13 @@ def test_a_wrong_odds_claim_is_one_error_not_two(game: Game) -> None:
 def test_a_roll_off_between_two_passes_does_not_reset_them(game: Game) -> None:
     """5.0 (ruling: only an action resets the count): pass, roll-off, pass ends the Action Step."""
     shown, state, _ = play_turn(game, 5, LANDINGS, "Allied: pass\nRoll Allied 2 German 5\nGerman: pass\n")
-    assert shown == [] and state.step_over
+    assert shown == [] and state.log.step_over
     shown, state, _ = play_turn(game, 5, LANDINGS, "Allied: pass\nRoll Allied 2 German 5\nGerman: pass\n"
                                                    "Roll Allied 4 German 1\n")
     assert shown == [("5.0", "Roll Allied 4 German 1")]
     shown, state, _ = play_turn(game, 5, LANDINGS, "Allied: pass\nRoll Allied 2 German 5\n"
                                                    "German: action movement\n")
-    assert shown == [] and not state.step_over
+    assert shown == [] and not state.log.step_over
 
 
 def test_removing_an_overstack_after_a_german_replacement(game: Game) -> None:
@@ -176,7 +177,7 @@ def test_a_reduced_collection_announced_for_one_source(game: Game) -> None:
     shown, state, _ = play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: income 8\n"
                                                                        "Allied: income 10 reduce 0620 2\n")
     assert shown == [] and state.collected[5]["0620"] == 2
-    assert captured_points(replace(state, turn=6), "0620") == 1
+    assert captured_points(when(state, turn=6), "0620") == 1
     shown, _, _ = play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: income 8\nAllied: income 12\n")
     assert shown == []
     assert play_turn(game, 5, placed, REINFORCEMENT_STEP + "German: income 8\nAllied: income 12 reduce 0620 9\n")[0] \
@@ -288,7 +289,7 @@ def test_boxes_are_chosen_by_kind_side_and_what_they_hold(game: Game) -> None:
     assert state.location["us-inf-01"] == "eliminated_allied"
     # 11.1: the extra replacement points count the divisions in the units box.
     lost = {**{f"de-inf-{n:02d}": "eliminated_german" for n in range(1, 4)}, **LANDINGS}
-    assert replacement_points(replace(ONSLAUGHT.initial_state(boxed, []), location=lost, turn=1), "German") == 3
+    assert replacement_points(when(ONSLAUGHT.initial_state(boxed, []), location=lost, turn=1), "German") == 3
 
 
 # -- 7. 14.4: the emergency points are the clause that runs out ---------------------------------

@@ -6,11 +6,13 @@ from dataclasses import replace
 
 import pytest
 
+from adjudicator.engine import advance
 from adjudicator.notation.entries import Activate, Comment, Loss, Pass, StepMarker, TurnMarker
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from adjudicator.systems.onslaught.system import ActionState
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+from play_support import when
 
 EAST = ("4005", "4006", "4007", "4008", "4009", "4010", "4011", "4012", "4013", "4014", "4015", "4016", "4106",
         "4107", "4108")
@@ -26,7 +28,7 @@ def game() -> Game:
 @pytest.fixture(scope="module")
 def start(game: Game) -> OnslaughtState:
     """The campaign set-up (3.0) at turn 5's Reinforcement Step."""
-    return replace(ONSLAUGHT.initial_state(game, []), turn=5, step="reinforcement")
+    return when(ONSLAUGHT.initial_state(game, []), turn=5, step="reinforcement")
 
 
 def side_units(game: Game, side: str) -> list[str]:
@@ -53,7 +55,7 @@ def test_allied_automatic_victory(game: Game, breakout: OnslaughtState) -> None:
     assert ONSLAUGHT.automatic_victory(breakout, turn_over=True) is not None
     assert ONSLAUGHT.automatic_victory(breakout, turn_over=False) is None    # only as a turn ends
     assert rules(breakout, TurnMarker(turn=6, line=40)) == [("error", "13.2")]
-    after = ONSLAUGHT.apply(breakout, TurnMarker(turn=6, line=40))
+    after = advance(ONSLAUGHT, breakout, TurnMarker(turn=6, line=40))
     assert after.victory is not None
     assert (after.victory.winner, after.victory.section, after.victory.line) == ("Allied", "13.2", 40)
     assert rules(after, StepMarker(step="action")) == [("error", "13.2")]   # nothing follows the end
@@ -74,7 +76,7 @@ def test_allied_victory_conditions(game: Game, breakout: OnslaughtState) -> None
     fourteen = dict(breakout.location)
     del fourteen[side_units(game, "Allied")[0]]
     assert ONSLAUGHT.automatic_victory(replace(breakout, location=fourteen), turn_over=True) is None
-    assert ONSLAUGHT.automatic_victory(replace(breakout, turn=20), turn_over=True) is None
+    assert ONSLAUGHT.automatic_victory(when(breakout, turn=20), turn_over=True) is None
 
 
 def test_german_automatic_victory(game: Game, start: OnslaughtState) -> None:
@@ -83,14 +85,14 @@ def test_german_automatic_victory(game: Game, start: OnslaughtState) -> None:
     allied = side_units(game, "Allied")
     last = replace(start, location={german[0]: "4010", allied[0]: "0620"})
     assert ONSLAUGHT.automatic_victory(last, turn_over=False) is None
-    after = ONSLAUGHT.apply(last, Loss(side="Allied", loss="remove", unit=allied[0], line=12))
+    after = advance(ONSLAUGHT, last, Loss(side="Allied", loss="remove", unit=allied[0], line=12))
     assert after.victory is not None
     assert (after.victory.winner, after.victory.section, after.victory.line) == ("German", "13.1", 12)
     # An entry that moves nothing cannot end the game (the position it finds was judged already).
-    assert ONSLAUGHT.apply(last, Pass(side="German", line=12)).victory is None
+    assert advance(ONSLAUGHT, last, Pass(side="German", line=12)).victory is None
     # Allied divisions on the map, but every landing hex retaken and no points left.
-    cut = replace(start, step="action", location={allied[0]: "0520", german[0]: "4010"},
-                  controlled={"0620": "German", "0720": "German", "0820": "German"}, supply={"Allied": 0, "German": 5})
+    cut = when(start, step="action", location={allied[0]: "0520", german[0]: "4010"},
+               controlled={"0620": "German", "0720": "German", "0820": "German"}, supply={"Allied": 0, "German": 5})
     assert ONSLAUGHT.automatic_victory(cut, turn_over=False) is not None
     assert ONSLAUGHT.automatic_victory(replace(cut, supply={"Allied": 1, "German": 5}), turn_over=False) is None
     assert ONSLAUGHT.automatic_victory(replace(cut, controlled={}), turn_over=False) is None
@@ -99,10 +101,10 @@ def test_german_automatic_victory(game: Game, start: OnslaughtState) -> None:
 def test_spending_the_last_point_without_sources(game: Game, start: OnslaughtState) -> None:
     """13.1: activating a stack with the last Allied point, every source lost, ends the game."""
     allied, german = side_units(game, "Allied"), side_units(game, "German")
-    cut = replace(start, step="action", location={allied[0]: "0520", german[0]: "4010"},
-                  controlled={"0620": "German", "0720": "German", "0820": "German"}, supply={"Allied": 1, "German": 5},
-                  action=ActionState("Allied", "movement", None, 10, 1))
-    after = ONSLAUGHT.apply(cut, Activate(side="Allied", hex="0520", line=11))
+    cut = when(start, step="action", location={allied[0]: "0520", german[0]: "4010"},
+               controlled={"0620": "German", "0720": "German", "0820": "German"}, supply={"Allied": 1, "German": 5},
+               action=ActionState("Allied", "movement", None, 10, 1))
+    after = advance(ONSLAUGHT, cut, Activate(side="Allied", hex="0520", line=11))
     assert after.supply["Allied"] == 0
     assert after.victory is not None
     assert (after.victory.winner, after.victory.section, after.victory.line) == ("German", "13.1", 11)

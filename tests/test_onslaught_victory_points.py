@@ -15,6 +15,7 @@ from adjudicator.systems.onslaught.victory import GapMap, Score, gap_bonus, scor
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hex, Hexside
+from play_support import when
 
 WALL = ("3002", "3004", "3006", "3008", "3011", "3014", "3017", "3020", "3023", "3026", "3029")
 """Hexes of column 30 whose zones of control cover the whole column (3001 is sea; 3005, Goeree-Overflakkee,
@@ -285,9 +286,9 @@ def test_the_score_decides_at_the_end_of_the_last_turn(start: OnslaughtState) ->
     """13.3: when the log ends after turn 20's Reinforcement Step with no automatic victory, the
     verdict carries the score; before the last turn it does not; the final state always shows it."""
     arrived = {row.unit: "out_of_play" for _, row in start.game.reinforcements}
-    last = replace(start, turn=20, step="reinforcement", location={**start.location, **arrived})
+    last = when(start, turn=20, step="reinforcement", location={**start.location, **arrived})
     notes = [f for f in ONSLAUGHT.finish(last) if f.rule == "13.3"]
     assert [f.message for f in notes] == score(last).lines()
-    assert not [f for f in ONSLAUGHT.finish(replace(last, turn=19)) if f.rule == "13.3"]
+    assert not [f for f in ONSLAUGHT.finish(when(last, turn=19)) if f.rule == "13.3"]
     assert ONSLAUGHT.describe(last)["victory_points"]["sides"]["German"]["total"] == score(last).of(
         "German").total

@@ -142,16 +142,36 @@ def test_a_refusal_exits_2_with_its_message(capsys: pytest.CaptureFixture[str]) 
     assert capsys.readouterr().err == "Error: no such thing\n"
 
 
-def test_a_chain_of_text_exchanges_is_replayed_once_per_exchange_and_once_judged(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Reading a game of four text exchanges replays each join once (not everything before it twice), and
-    the verdict replays the game once more."""
+@pytest.mark.parametrize(("args", "replays"), [
+    (["check"], 1), (["check", "--format", "json"], 1), (["state"], 1), (["combat"], 1),
+    (["convert", "-o", "{out}"], 1)])
+def test_a_chain_of_text_exchanges_is_replayed_once_per_command(args: list[str], replays: int, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game of four text exchanges is replayed once by each command, its joins checked on the way (it was
+    replayed once more for each join, everything before it again, then judged); a conversion replays it once to
+    check the joins."""
     from adjudicator.vassal import chain
+    from umpire.cli import main
     calls = _counting(monkeypatch)
     monkeypatch.setattr(chain, "replay", engine.replay)
     folder = ROOT / "examples" / "pbem" / "changed-die"
-    assert CliRunner().invoke(referee, ["convert", str(folder), "-o", str(tmp_path / "game.log")]).exit_code == 0
-    assert len(calls) == 4
-    calls.clear()
-    assert CliRunner().invoke(referee, ["check", str(folder)]).exit_code == 1
-    assert len(calls) == 5
+    command = [a.replace("{out}", str(tmp_path / "game.log")) for a in args]
+    done = CliRunner().invoke(main, [command[0], str(folder), *command[1:]])
+    assert done.exit_code in (0, 1), done.output
+    assert len(calls) == replays
+
+
+def test_a_chain_out_of_order_is_refused_by_its_one_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The joins checked in the command's replay still refuse exchanges out of order, naming the one that comes
+    next, before anything after the bad join is judged."""
+    from adjudicator.vassal import chain
+    calls = _counting(monkeypatch)
+    monkeypatch.setattr(chain, "replay", engine.replay)
+    game = ROOT / "examples" / "pbem" / "changed-die"
+    logs = [game / "01-turn-1.log", game / "03-turn-3.log", game / "02-turn-2.log", game / "04-turn-4.log"]
+    for command in (["check"], ["convert", "-o", str(tmp_path / "game.log")]):
+        done = CliRunner().invoke(referee, [command[0], *map(str, logs), *command[1:]])
+        assert done.exit_code == 2, done.output
+        assert f"the logs are out of order: {logs[1]} does not continue {logs[0]}" in done.output
+        assert f"and {logs[2]}, given after it, continues {logs[0]}" in done.output
+    assert len(calls) == 2

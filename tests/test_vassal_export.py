@@ -463,33 +463,35 @@ EXAMPLES = sorted((game_id, f"examples/{game_id}/{log.name}") for game_id in ("o
 
 
 @pytest.mark.slow
-def test_every_example_goes_through_vassal_and_back(tmp_path: Path, built_module: Callable[[str], Path]) -> None:
+@pytest.mark.parametrize(("game_id", "log"), EXAMPLES, ids=[log for _, log in EXAMPLES])
+def test_every_example_goes_through_vassal_and_back(game_id: str, log: str, tmp_path: Path,
+                                                    built_module: Callable[[str], Path]) -> None:
     """Every example log of Onslaught, Omaha and Moscow exported as a VASSAL log reads back to the same findings
     (rule and message, each at the step of its entry) and the same final position; its end saved as a game
     reads back with no error (a game saved after its start does not breach the sequence of play)."""
-    for game_id, log in EXAMPLES:
-        module = built_module(game_id)
-        out = tmp_path / "game.vlog"
-        result = export(ROOT / log, module, out)
-        assert result.exit_code == 0, (log, result.output)
-        text = replayed(ROOT / log)
-        translation = translate_file(out, module_path=module)
-        again = replay(text.game, system_for(text.game), translation.entries)
-        assert translation.scenario == text.final_state.scenario, log
-        # One VASSAL step per entry: a finding of the text log's line L is at the step of the entry of line L.
-        step_of = {e.line: k for k, e in enumerate(text.entries, 1)}
-        assert sorted((f.severity, f.rule, f.message, f.line) for f in again.findings) == sorted(
-            (f.severity, f.rule, f.message, step_of.get(f.line, 0)) for f in text.findings), log
-        info = read_module(module)
-        phase_list = module_phases(text.game, info)[0]
-        ours = replayed_position(text.game, text.system.position(again.final_state), phase_list)
-        theirs = replayed_position(text.game, text.system.position(text.final_state), phase_list)
-        assert ours == theirs, log
-        saved = tmp_path / "end.vsav"
-        assert export(ROOT / log, module, saved).exit_code == 0, log
-        read = translate_file(saved, module_path=module)
-        found = replay(text.game, system_for(text.game), read.entries).findings
-        assert [f for f in found if f.severity == "error"] == [], (log, found)
+    # One test per log, so the suite's workers share the examples out.
+    module = built_module(game_id)
+    out = tmp_path / "game.vlog"
+    result = export(ROOT / log, module, out)
+    assert result.exit_code == 0, (log, result.output)
+    text = replayed(ROOT / log)
+    translation = translate_file(out, module_path=module)
+    again = replay(text.game, system_for(text.game), translation.entries)
+    assert translation.scenario == text.final_state.scenario, log
+    # One VASSAL step per entry: a finding of the text log's line L is at the step of the entry of line L.
+    step_of = {e.line: k for k, e in enumerate(text.entries, 1)}
+    assert sorted((f.severity, f.rule, f.message, f.line) for f in again.findings) == sorted(
+        (f.severity, f.rule, f.message, step_of.get(f.line, 0)) for f in text.findings), log
+    info = read_module(module)
+    phase_list = module_phases(text.game, info)[0]
+    ours = replayed_position(text.game, text.system.position(again.final_state), phase_list)
+    theirs = replayed_position(text.game, text.system.position(text.final_state), phase_list)
+    assert ours == theirs, log
+    saved = tmp_path / "end.vsav"
+    assert export(ROOT / log, module, saved).exit_code == 0, log
+    read = translate_file(saved, module_path=module)
+    found = replay(text.game, system_for(text.game), read.entries).findings
+    assert [f for f in found if f.severity == "error"] == [], (log, found)
 
 
 PBEM = sorted(p for p in (ROOT / "examples" / "pbem").iterdir() if p.is_dir())

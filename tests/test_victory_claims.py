@@ -3,7 +3,6 @@ its JSON twin) checked against the referee's count: Onslaught 13.1-13.3, Omaha 1
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from adjudicator.cli import adjudicate_file
@@ -13,6 +12,7 @@ from adjudicator.systems.onslaught import ONSLAUGHT
 from adjudicator.systems.onslaught.victory import check_claim, score
 from wargame.bundled import data_root
 from wargame.game import load_game
+from play_support import when
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -43,7 +43,7 @@ def test_onslaught_score_at_the_end() -> None:
     """13.3: at turn 20's Reinforcement Step the set-up position scores German 42, Allied 15: a German decisive
     victory. The right claim passes; a wrong winner, level or score is one 13.3 error naming the count."""
     game = load_game(data_root(), "onslaught")
-    end = replace(ONSLAUGHT.initial_state(game, []), turn=20, step="reinforcement")
+    end = when(ONSLAUGHT.initial_state(game, []), turn=20, step="reinforcement")
     counted = score(end)
     assert (counted.winner, counted.level, counted.of("German").total, counted.of("Allied").total) == \
         ("German", "decisive", 42, 15)
@@ -56,7 +56,7 @@ def test_onslaught_score_at_the_end() -> None:
     (found,) = check_claim(end, Declare(side="German", what="victory", points={"German": 40, "Allied": 15}))
     assert "the victory points are Allied 15 German 42, not German 40 Allied 15" in found.message
     # Before the end, with no automatic victory: no victory to claim (13.2 for an Allied claim alone).
-    (found,) = check_claim(replace(end, turn=5, step="action"), Declare(side="Allied", what="victory"))
+    (found,) = check_claim(when(end, turn=5, step="action"), Declare(side="Allied", what="victory"))
     assert found.rule == "13.2"
 
 

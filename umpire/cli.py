@@ -32,15 +32,17 @@ def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module
     the ledger's findings when a ledger is given, and how to quote the lines."""
     from adjudicator.dice_ledger import check_dice, read_ledger, with_ledger_dice
     from adjudicator.sources import open_logs
+    from adjudicator.verdict import verdict_of
     from umpire.judged import Judged
     source = open_logs(logs, data, game_id, module, stop_at_unknown=True)
-    judged = Judged(source.replay(), source.quote, source.cite, ", ".join(p.name for p in source.paths))
+    result = source.replay()
     if ledger_source is not None:
         ledger = read_ledger(ledger_source)
-        judged.result.findings = [*with_ledger_dice(judged.result, ledger), *check_dice(
-            judged.result.entries, ledger, dice_by_entry=judged.result.game.manifest.dice_by_entry() or None,
+        result.findings = [*with_ledger_dice(result, ledger), *check_dice(
+            result.entries, ledger, dice_by_entry=result.game.manifest.dice_by_entry() or None,
             pinned_key=ledger_key)]
-    return judged
+    return Judged(result, source.quote, source.cite, ", ".join(p.name for p in source.paths), source.locate,
+                  verdict_of(source, result))
 
 
 _PICTURE_FORMATS = ("html",)

@@ -1,22 +1,23 @@
 """Verdicts with pictures: one self-contained HTML page, or Markdown with image files beside it.
 
-Each finding is shown with the log lines around it, the clause it cites and a picture of the
-position just before its entry, what the entry did marked on it (see `umpire.scenes`).
+The verdict is the adjudicator's document (adjudicator.verdict), rendered as every format is; what this module
+adds is a picture of the position just before each entry with findings, what the entry did marked on it (see
+`umpire.scenes`).
 """
 
 from __future__ import annotations
 
-import base64
-import html
 import io
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from adjudicator.findings import Finding
 from adjudicator.markdown_escape import code_block, code_span, link_target, text as md_text
 from adjudicator.notation.entries import Entry
-from adjudicator.verdict import summary
+from adjudicator.rendering import gravity
+from adjudicator.verdict import CONTEXT_LINES, Figure, Pictures, markdown_finding
+from adjudicator.verdict_html import render_html
 from builder.picture import TONES, Painter, Picture, reading_scale
 from umpire.judged import Judged
 from umpire.movement import legal_retreats_beside
@@ -24,12 +25,9 @@ from umpire.scenes import context_marks, legend, marker_pieces, marks_for, menti
 from wargame.files import write_atomically
 from wargame.scene import Mark
 
-CONTEXT_LINES = 2
-"""Log lines shown before and after a finding's line."""
 MAX_PICTURES = 50
 """Entries pictured in one verdict: each picture costs about 0.4 s and 1 MB of page, so a log of a
 thousand findings would take minutes and gigabytes (docs/limits.md); the rest are listed without one."""
-SEVERITY_ORDER = {"error": 0, "warning": 1, "note": 2}
 
 
 @dataclass(frozen=True)
@@ -66,7 +64,7 @@ def items(judged: Judged, scale: float | None = None, cache: Path | None = None,
     out = []
     drawn = 0
     for line in sorted(by_line):
-        findings = tuple(sorted(by_line[line], key=lambda f: (SEVERITY_ORDER[f.severity], f.column, f.rule)))
+        findings = tuple(sorted(by_line[line], key=gravity))
         quoted = tuple((n, text) for n in range(line - CONTEXT_LINES, line + CONTEXT_LINES + 1)
                        if n > 0 and (text := judged.source_line(n)) is not None)
         picture = None
@@ -90,109 +88,55 @@ def items(judged: Judged, scale: float | None = None, cache: Path | None = None,
     return out
 
 
-_CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;
-line-height:1.4;color:#1e1e1e;background:#fbf8ef}
-h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem;border-top:1px solid #ccc;padding-top:1rem}
-.sev{display:inline-block;padding:.1rem .5rem;border-radius:.3rem;color:#fff;font-weight:bold;font-size:.85rem}
-.error{background:#c81e1e}.warning{background:#b36b00}.note{background:#5a5a5a}
-pre{background:#fff;border:1px solid #ddd;padding:.5rem;overflow-x:auto;font-size:.85rem}
-pre .hit{background:#ffe3e3;font-weight:bold}
-img{max-width:100%;height:auto;border:1px solid #bbb}
-.legend{list-style:none;padding:0;margin:.3rem 0;font-size:.9rem}.legend li{margin:.1rem 0}
-.swatch{display:inline-block;width:1rem;height:1rem;margin-right:.4rem;vertical-align:-.15rem;border-radius:.2rem}
-table{border-collapse:collapse}td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:left}
-.rule{font-family:ui-monospace,monospace}.nopic{font-style:italic;color:#555}
-"""
-
-
-def _summary_rows(judged: Judged) -> list[tuple[str, str]]:
-    s = summary(judged.result)
-    rows = [("log", judged.name), ("game", str(s["game"])), ("rule system", str(s["system"])),
-            ("entries checked", f"{s['entries_checked']} of {s['entries']}"),
-            ("turns", str(s["turns_replayed"])),
-            ("findings", f"{s['errors']} error(s), {s['warnings']} warning(s), {s['notes']} note(s)")]
-    if s["findings_by_rule"]:
-        rows.append(("by rule", ", ".join(f"{rule} x{n}" for rule, n in s["findings_by_rule"].items())))
-    if s["stopped"]:
-        rows.append(("replay stopped", str(s["stopped"])))
-    return rows
-
-
-def _left_out_words(judged: Judged, lines: list[int]) -> str:
-    """Which entries have no picture for the cap, named."""
-    named = ", ".join(judged.cite(n) for n in lines[:20]) + (f" and {len(lines) - 20} more" if len(lines) > 20 else "")
-    return (f"the first {MAX_PICTURES} entries with findings on the map are pictured; {len(lines)} are not: "
-            f"{named} (docs/limits.md)")
+def pictures(judged: Judged, scale: float | None = None, cache: Path | None = None) -> Pictures:
+    """The picture of each entry with findings on the map (the first MAX_PICTURES drawn), keyed as the verdict
+    cites the entry: its file and line."""
+    figures: dict[tuple[str, int], Figure | None] = {}
+    for item in items(judged, scale, cache):
+        if item.picture is not None:
+            figures[judged.locate(item.line)] = Figure(
+                _png(item.picture), item.picture.image.width, item.picture.image.height,
+                tuple((f"rgb{TONES[tone]}", text) for tone, text in legend(item.marks)))
+        elif item.left_out:
+            figures[judged.locate(item.line)] = None
+    return Pictures(figures, MAX_PICTURES)
 
 
 def html_report(judged: Judged, scale: float | None = None, cache: Path | None = None) -> str:
-    """One self-contained page: the summary, then each finding with its lines, clause and picture."""
-    esc = html.escape
-    out = ['<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>Umpire verdict: {esc(judged.name)}</title><style>{_CSS}</style></head><body>",
-           f"<h1>Umpire verdict: {esc(judged.name)}</h1>", "<table>"]
-    out += [f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in _summary_rows(judged)]
-    out.append("</table>")
-    found = items(judged, scale, cache)
-    left_out = [item.line for item in found if item.left_out]
-    if left_out:
-        out.insert(-1, f"<tr><th>pictures</th><td>{esc(_left_out_words(judged, left_out))}</td></tr>")
-    if not found:
-        out.append("<p>No finding: every entry checked keeps to the rules.</p>")
-    for item in found:
-        out.append(f'<section id="line-{item.line}"><h2>{esc(judged.cite(item.line))}</h2>')
-        for f in item.findings:
-            out.append(f'<p><span class="sev {f.severity}">{f.severity}</span> '
-                       f'<span class="rule">[{esc(f.system)} {esc(f.rule)}]</span> {esc(f.message)}</p>')
-        if item.quoted:
-            quoted = "\n".join((f'<span class="hit">{n:>5}  {esc(text)}</span>' if n == item.line
-                                else f"{n:>5}  {esc(text)}") for n, text in item.quoted)
-            out.append(f"<pre>{quoted}</pre>")
-        if item.left_out:
-            out.append(f'<p class="nopic">No picture: {MAX_PICTURES} entries are pictured in one verdict, the first '
-                       'ones (docs/limits.md).</p>')
-        elif item.picture is None:
-            out.append('<p class="nopic">No picture: the finding concerns no place on the map (the sequence of play, points, '
-                       'a track).</p>')
-        else:
-            data = base64.b64encode(_png(item.picture)).decode("ascii")
-            out.append(f'<img alt="the position before {esc(judged.cite(item.line))}, the entry marked" '
-                       f'width="{item.picture.image.width}" height="{item.picture.image.height}" '
-                       f'src="data:image/png;base64,{data}">')
-            # What each colour means, for the marks of this picture (a reader has no other key to them).
-            out.append('<ul class="legend">' + "".join(
-                f'<li><span class="swatch" style="background:rgb{TONES[tone]}"></span>{esc(text)}</li>'
-                for tone, text in legend(item.marks)) + "</ul>")
-        out.append("</section>")
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
+    """One self-contained page: the verdict document rendered as HTML (adjudicator.verdict_html), each entry
+    with its picture."""
+    return render_html(replace(judged.verdict, pictures=pictures(judged, scale, cache)))
 
 
 def markdown_with_images(judged: Judged, images: Path, scale: float | None = None, cache: Path | None = None) -> str:
-    """Markdown for a forum post, each finding's picture written into `images` and linked (every word a
-    log or a file name gave made inert)."""
-    s = summary(judged.result)
-    out = [f"### Umpire verdict: {code_span(judged.name)} ({md_text(s['game'])})", "",
+    """Markdown for a forum post, each entry's picture written into `images` and linked (every word a log or a
+    file name gave made inert): the verdict document, each entry with its lines and picture."""
+    verdict = replace(judged.verdict, pictures=pictures(judged, scale, cache))
+    assert verdict.pictures is not None
+    s = verdict.summary
+    out = [f"### Umpire verdict: {code_span(verdict.title)} ({md_text(s['game'])})", "",
            f"{s['entries_checked']} of {s['entries']} entries checked over {s['turns_replayed']} turn(s): "
            f"**{s['errors']} error(s)**, {s['warnings']} warning(s), {s['notes']} note(s).", ""]
     if s["stopped"]:
         out += [f"Replay stopped: {md_text(s['stopped'])}", ""]
-    found = items(judged, scale, cache)
-    left_out = [item.line for item in found if item.left_out]
-    if left_out:
-        out += [f"Pictures: {md_text(_left_out_words(judged, left_out))}", ""]
-    for item in found:
-        out.append(f"#### {md_text(judged.cite(item.line))}")
-        out += [f"- **{f.severity}** \\[{md_text(f.system)} {md_text(f.rule)}\\] {md_text(f.message)}"
-                for f in item.findings]
-        if item.quoted:
-            out += ["", *code_block([f"{n:>5}{' >' if n == item.line else '  '} {text}" for n, text in item.quoted])]
-        if item.picture is not None:
-            path = images / f"line-{item.line}.png"
-            write_atomically(path, _png(item.picture))
-            out += ["", f"![{md_text(f'the position before {judged.cite(item.line)}')}]({link_target(path.as_posix())})", "",
-                    *(f"- {md_text(text)}" for _, text in legend(item.marks))]
+    left_out = verdict.pictures_left_out()
+    if left_out is not None:
+        out += [f"Pictures: {md_text(left_out)}", ""]
+    for group in verdict.by_entry():
+        first = group[0]
+        line, cite = first.finding.line, verdict.cite(first)
+        out.append(f"#### {md_text(cite)}")
+        out += [f"- **{c.finding.severity}** \\[{md_text(c.finding.system)} {md_text(c.finding.rule)}\\] "
+                f"{markdown_finding(c.finding)}" for c in group]
+        if first.context:
+            out += ["", *code_block([f"{n:>5}{' >' if n == line else '  '} {text}" for n, text in first.context])]
+        figure = verdict.pictures.figures.get((first.file, line))
+        if figure is not None:
+            # A chain's files may share a line number: the picture's name says which file.
+            number = f"{verdict.files.index(first.file) + 1}-" if first.file in verdict.files else ""
+            path = images / f"line-{number}{line}.png"
+            write_atomically(path, figure.png)
+            out += ["", f"![{md_text(f'the position before {cite}')}]({link_target(path.as_posix())})", "",
+                    *(f"- {md_text(text)}" for _, text in figure.legend)]
         out.append("")
     return "\n".join(out)

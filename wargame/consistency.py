@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wargame.datafiles import toml_line
 from wargame.errors import DataError, GridError, Place, did_you_mean
 from wargame.hexes import Hex
 from wargame.layout import board_too_large
@@ -170,6 +171,13 @@ def _check_manifest(game: Game, report: _Report) -> None:
             report.known(t.side, m.sides, "side", file, key=f"track {t.id}.side")
     for s in m.scenario:
         report.known(s.first_player, m.sides, "side", file, key=f"scenario {s.id}.first_player")
+    offered = {*m.declare.unit, *(w for words in m.declare.markers.values() for w in words)}
+    if "also" in offered and (game.rules is None or not game.rules.combat.multi_hex):
+        # A second hex of an attack is a breach where the rules refuse them: the module must not offer it.
+        text = file.read_text(encoding="utf-8") if file.is_file() else ""
+        report.add("[declare] offers 'also' (another hex of an attack), but the game's rules refuse attacks on "
+                   "several hexes (rules.toml's [combat] multi_hex = true allows them, and then the module offers it "
+                   "by itself)", file, toml_line(text, ("declare", "unit")), "declare.unit")
 
 
 def _check_pieces(game: Game, report: _Report) -> None:

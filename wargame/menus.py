@@ -11,11 +11,12 @@ from pydantic import BaseModel, ConfigDict, model_validator
 if TYPE_CHECKING:
     from wargame.vassal.declarations import Declarations
 
-PieceWord = Literal["activate", "attacker", "target", "bombard", "support", "stand", "defender"]
+PieceWord = Literal["activate", "attacker", "target", "also", "bombard", "support", "stand", "defender"]
 """A declaration made from a piece's menu (wargame.vassal.declarations.PIECE_WORDS: a test keeps them the same)."""
 
 MENU_TEXT: dict[str, str] = {
     "activate": "Activate", "attacker": "Declare attacker", "target": "Declare target (attack this hex)",
+    "also": "Also attack this hex (the same attack)",
     "bombard": "Bombard this hex", "stand": "Stand", "support": "Declare support fire",
     "defender": "Defends its stack",
 }

@@ -10,7 +10,7 @@ game's opening (`opening_slot`), the step in force before a log's first `Turn` m
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from wargame.models import EntryAllowance, GameManifest, SequenceItem
@@ -122,6 +122,22 @@ def next_slot(sequence: tuple[Slot, ...], step: str | None, side: str | None) ->
     if index is None or index + 1 >= len(sequence):
         return None
     return sequence[index + 1]
+
+
+def phasing_side(manifest: GameManifest, slot: Slot, scenario: Callable[[], str | None]) -> str | None:
+    """Whose step or phase a slot is: its side (a player turn's), else the scenario's first or second player's
+    for an item the data gives to one (`player = "first"`), else None (both players'). The scenario is asked
+    for only then."""
+    if slot.side is not None:
+        return slot.side
+    item = next((i for i in manifest.sequence if i.id == slot.id), None)
+    if item is None or item.player not in ("first", "second"):
+        return None
+    chosen = next((s for s in manifest.scenario if s.id == scenario()), None)
+    sides = manifest.sides
+    first = chosen.first_player if chosen is not None else sides[0]
+    second = next(s for s in sides if s != first)
+    return first if item.player == "first" else second
 
 
 class TurnOrder:

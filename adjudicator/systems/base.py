@@ -9,7 +9,7 @@ from typing import Generic, Protocol, TypeVar
 
 from adjudicator import engine
 from adjudicator.contract import (
-    CombatAuditor, EngineChecks, MovementModel, Outcome, Position, SequencePoint, StepNoun, UnitPlace,
+    CombatAuditor, EngineChecks, KeepsTurn, MovementModel, Outcome, Position, SequencePoint, StepNoun, UnitPlace,
 )
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.notation.entries import Entry, Header
@@ -82,6 +82,11 @@ class SystemBase(Generic[PlacedT]):
     @property
     def movement(self) -> MovementModel[PlacedT] | None:
         """The movement model; None unless the system gives one."""
+        return None
+
+    @property
+    def turn_keeper(self) -> KeepsTurn[PlacedT] | None:
+        """How the engine keeps the system's turn; None for a system that keeps its own."""
         return None
 
     # -- what each system writes (the engine's contract, adjudicator/contract.py) -------------

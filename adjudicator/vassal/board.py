@@ -25,10 +25,17 @@ PARKING = ("map", "off-grid")
 there is set aside by hand, and is still where it was in the game until it comes back."""
 
 
-def is_reduced(piece: Piece | None) -> bool:
-    """True for a counter showing its reduced side (our modules' Step layer at its second level)."""
+def face_of(piece: Piece | None) -> int:
+    """The steps a counter's face shows lost: 0 full, 1 reduced, 2 or 3 a further reduced face (our modules'
+    Step layer, one level a face)."""
     layer = None if piece is None else piece.layer(STEP_LAYER)
-    return layer is not None and layer.level >= 2
+    return 0 if layer is None else max(layer.level - 1, 0)
+
+
+def is_reduced(piece: Piece | None) -> bool:
+    """True for a counter showing its reduced side, or a face below it (our modules' Step layer past its first
+    level)."""
+    return face_of(piece) >= 1
 
 
 @dataclass

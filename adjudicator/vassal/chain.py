@@ -16,11 +16,11 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from adjudicator import contract
 from adjudicator.contract import SequencePoint
-from adjudicator.engine import Replay, RuleSystem, replay, resolve
+from adjudicator.engine import Replay, RuleSystem, advance, replay, resolve
 from adjudicator.findings import ChainOrderError, Finding, SectionTable
 from adjudicator.notation.entries import Entry, Place as Placement, TurnMarker
 from adjudicator.notation.text import LogSyntaxErrors
@@ -29,12 +29,14 @@ from adjudicator.vassal.detect import is_vassal_file
 from adjudicator.vassal.load import game_id_of, game_of_recording
 from adjudicator.vassal.movement import Followed
 from adjudicator.vassal.translate import (
-    MAX_DIFFERENCES, Carry, Note, Phase, Translation, is_reduced, module_phases, phases, translate,
+    MAX_DIFFERENCES, Carry, Note, Phase, Translation, face_of, module_phases, phases, translate,
 )
 from wargame.bundled import data_root, game_ids
 from wargame.errors import DataError, Place, ReplayError, WargameError
 from wargame.game import Game
+from wargame.sequence import TurnOrder
 from wargame.vassal.buildfile import ModuleInfo, read_module
+from wargame.vassal.encoding import step_suffix
 from wargame.vassal.pieces import Piece
 from wargame.vassal.places import Places, fitted_places
 from wargame.vassal.reader import Limits, Recording, read_recording
@@ -57,8 +59,8 @@ TextReader = Callable[[Path], tuple[list[Entry], list[str], Game | None]]
 class Position:
     """Where the units and markers are, by name: what one log ends at and the next begins from."""
 
-    units: dict[str, tuple[str, bool]]
-    """Every unit in play: its hex or box, and whether it is reduced."""
+    units: dict[str, tuple[str, int]]
+    """Every unit in play: its hex or box, and the steps its face shows lost (0 full, 1 reduced, 2 or 3 further)."""
     markers: dict[str, tuple[str, ...]] | None
     """Every marker's places (None: not known, as after a text log, whose replay has no markers)."""
     turn: tuple[int, str] | None
@@ -78,7 +80,8 @@ class Part:
     """A text log's lines; for a VASSAL file, what VASSAL showed at each step (line N: step N)."""
     translation: Translation | None
     saved: Position | None
-    ended: Position
+    ended: Position | None
+    """Where the file ended (None for a text log no VASSAL file follows: its replay is the command's)."""
     notes: list[Note] = field(default_factory=list)
 
     @property
@@ -97,6 +100,9 @@ class Chain:
     findings: list[Finding]
     unread: list[Path] = field(default_factory=list)
     """The logs given after a text log whose unknown id stops the replay: not read on."""
+    joins: list[int] = field(default_factory=list)
+    """The parts (text logs after the first) whose join is checked when the replay reaches them: the command's
+    one replay checks them (`replay_chain`, `check_joins`), not a replay of everything before each."""
 
     @property
     def entries(self) -> list[Entry]:
@@ -158,14 +164,14 @@ def _turn_of(turns: dict[str, str], phase_list: list[Phase]) -> tuple[int, str] 
 def vassal_position(game: Game, places: Places, phase_list: list[Phase], pieces: dict[str, Piece],
                     turns: dict[str, str]) -> Position:
     """The position of a VASSAL board: its units, markers and turn tracker, named as the reader names them."""
-    units: dict[str, tuple[str, bool]] = {}
+    units: dict[str, tuple[str, int]] = {}
     markers: dict[str, list[str]] = defaultdict(list)
     for piece in sorted(pieces.values(), key=lambda p: p.piece_id):
         where = places.locate(piece.map_name, piece.x, piece.y)
         unit, marker = piece.properties.get("UnitId"), piece.properties.get("MarkerId")
         if unit in game.units_by_id:
             if _in_play(game, where.name, where.kind):
-                units[unit] = (where.name, is_reduced(piece))
+                units[unit] = (where.name, face_of(piece))
         elif marker in game.markers_by_id and piece.map_name is not None:
             markers[marker].append(where.name)
     return Position(units, {m: tuple(sorted(p)) for m, p in markers.items()}, _turn_of(turns, phase_list))
@@ -179,7 +185,7 @@ def phase_index(at: SequencePoint, phase_list: list[Phase]) -> int | None:
 
 def replayed_position(game: Game, replayed: contract.Position, phase_list: list[Phase]) -> Position:
     """The position a replay ended at (the contract's `Position` of its last state); markers are not known."""
-    units = {u: (where.place, where.reduced) for u, where in replayed.units.items()
+    units = {u: (where.place, where.face) for u, where in replayed.units.items()
              if u in game.units_by_id and _in_play(game, where.place, "box")}
     index = phase_index(replayed.at, phase_list)
     return Position(units, None, None if index is None else (replayed.turn, phase_list[index].name))
@@ -189,8 +195,8 @@ def differences(now: Position, before: Position, ended: str) -> list[str]:
     """What differs between a saved position and where the previous file ended (`ended`: "X ended")."""
     out: list[str] = []
 
-    def unit_at(where: tuple[str, bool] | None) -> str:
-        return OUT_OF_PLAY if where is None else where[0] + (" (reduced)" if where[1] else "")
+    def unit_at(where: tuple[str, int] | None) -> str:
+        return OUT_OF_PLAY if where is None else where[0] + step_suffix(where[1] + 1)
 
     for unit in sorted(set(now.units) | set(before.units)):
         if now.units.get(unit) != before.units.get(unit):
@@ -370,9 +376,9 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
             read.entries = [e for e in read.entries if e.line <= stop]
             unread += [r.path for r in files[k + 1:]]
             del files[k + 1:]
-        if k == 0:
-            text_replay = replay(game, system, read.entries, keep_states=False)
-            read.final_state = text_replay.final_state
+        if k == 0 and len(files) > 1 and files[1].recording is not None:
+            # The VASSAL log after it is translated from where its replay ends.
+            read.final_state = replay(game, system, read.entries, keep_states=False).final_state
             read.ended = replayed_position(game, system.position(read.final_state), phase_list)
     # A text log after the first continues the replay of all before it: where it ends is known only once
     # they are translated, so the files' order is searched only among VASSAL logs after a first text log.
@@ -395,23 +401,30 @@ def _carry_of_text(game: Game, system: RuleSystem[Any], state: Any, phase_list: 
 
 def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module: ModuleInfo | None,
                 phase_list: list[Phase]) -> Chain:
-    """Every file translated after the one before it, numbered in the chain, and the joins checked."""
+    """Every file translated after the one before it, numbered in the chain, and the joins checked (a text log's
+    by the chain's replay, `Chain.joins`)."""
     parts: list[Part] = []
-    findings: list[Finding] = []
+    chain = Chain(game, system, parts, [])
     carry: Carry | None = None
     base = 0
     for k, read in enumerate(files):
         name = str(read.path)
         if read.recording is None:
-            if k > 0:
-                _continue_text(game, system, parts, read, phase_list, files[k + 1:], files[k - 1].final_state)
-            assert read.ended is not None
             part = Part(read.path, name, base, [e.model_copy(update={"line": e.line + base}) for e in read.entries],
                         read.source, None, None, read.ended)
-            carry = _carry_of_text(game, system, read.final_state, phase_list)
+            if k > 0:
+                chain.joins.append(k)
             span = max([len(read.source), *(e.line for e in read.entries)])
         else:
             assert read.tracking is not None and read.saved is not None and read.ended is not None
+            previous = files[k - 1] if k > 0 else None
+            if previous is not None and previous.recording is None:
+                # A VASSAL log after a text log goes on from where the replay of every file before it ends.
+                if previous.final_state is None:
+                    previous.final_state = _replay(chain, keep_states=False).final_state
+                    previous.ended = parts[-1].ended = replayed_position(game, system.position(previous.final_state),
+                                                                         phase_list)
+                carry = _carry_of_text(game, system, previous.final_state, phase_list)
             translation = translate(read.recording, read.tracking, game, module=module, after=carry)
             steps = [translation.steps.get(n, "") for n in range(1, max(translation.steps, default=0) + 1)]
             part = Part(read.path, name, base,
@@ -420,10 +433,10 @@ def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module:
             carry = translation.carry
             span = max([len(steps), *(e.line for e in translation.entries)])
             if k > 0:
-                findings += _joins(part, files, k)
+                chain.findings += _joins(part, files, k)
         parts.append(part)
         base += span + 1
-    return Chain(game, system, parts, findings)
+    return chain
 
 
 def _first_turn(entries: Sequence[Entry]) -> TurnMarker | None:
@@ -431,27 +444,22 @@ def _first_turn(entries: Sequence[Entry]) -> TurnMarker | None:
     return next((e for e in entries if isinstance(e, TurnMarker)), None)
 
 
-def _continue_text(game: Game, system: RuleSystem[Any], parts: list[Part], read: _Read,
-                   phase_list: list[Phase], later: Sequence[_Read] = (), ended: Any = None) -> None:
-    """A later text log continues the replay of the files before it (else ChainOrderError naming both, and the
-    log given `later` that continues it if one does); `ended`: the state the text log before it ended at, if
-    it is one (its replay is not done again)."""
-    before = parts[-1]
-    so_far = [e for part in parts for e in part.entries]
-    if ended is None:
-        ended = replay(game, system, so_far, keep_states=False).final_state
-    at = system.position(ended).at
+def _continue_text(chain: Chain, k: int, ended: Any) -> None:
+    """The text log `chain.parts[k]` continues the files before it, whose replay ended at the state `ended` (else
+    ChainOrderError naming both, and the text log given after it that continues it if one does)."""
+    before, read = chain.parts[k - 1], chain.parts[k]
+    at = chain.system.position(ended).at
     setup = next((e for e in read.entries if isinstance(e, Placement) and e.how == "setup"), None)
     if setup is not None and at.turn > 0:
-        raise ChainOrderError(f"{read.path} does not continue {before.path}: it sets up a game (line {setup.line}) "
-                           f"after {before.path} ended on turn {at.turn}; give each exchange of one game once, "
-                           "in the order they were played")
+        raise ChainOrderError(f"{read.path} does not continue {before.path}: it sets up a game (line "
+                              f"{setup.line - read.base}) after {before.path} ended on turn {at.turn}; give each "
+                              "exchange of one game once, in the order they were played")
     turn = _first_turn(read.entries)
     if turn is not None and not at.turn <= turn.turn <= at.turn + 1:
-        message = (f"{read.path} does not continue {before.path}: it begins turn {turn.turn} (line {turn.line}), but "
-                   f"{before.path} ended on turn {at.turn}")
+        message = (f"{read.path} does not continue {before.path}: it begins turn {turn.turn} (line "
+                   f"{turn.line - read.base}), but {before.path} ended on turn {at.turn}")
         # A log given later that begins where this one should: the logs are out of order, not one missing.
-        expected = next((r for r in later if (t := _first_turn(r.entries)) is not None
+        expected = next((r for r in chain.parts[k + 1:] if not r.is_vassal and (t := _first_turn(r.entries)) is not None
                          and at.turn <= t.turn <= at.turn + 1), None)
         if expected is not None:
             raise ChainOrderError(f"the logs are out of order: {message}, and {expected.path}, given after it, "
@@ -459,8 +467,52 @@ def _continue_text(game: Game, system: RuleSystem[Any], parts: list[Part], read:
         raise ChainOrderError(message + (": an exchange is missing between them, or the logs are out of order"
                                          if turn.turn > at.turn else ": the logs are out of order, or one is given "
                                          "twice"))
-    read.final_state = replay(game, system, [*so_far, *read.entries], keep_states=False).final_state
-    read.ended = replayed_position(game, system.position(read.final_state), phase_list)
+
+
+class _JoinsChecked:
+    """The chain's rule system for its replay, checking each text log's join (`Chain.joins`) as the replay reaches
+    the log's first entry: one replay judges the game and its joins, not one more replay of all before each join."""
+
+    def __init__(self, chain: Chain) -> None:
+        self._chain = chain
+        self._system = chain.system
+        self._order = TurnOrder(chain.game.manifest)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._system, name)
+
+    @property
+    def turn_keeper(self) -> None:
+        """None: `apply` applies through the engine itself, once the joins are checked in the state before the
+        entry (the engine would otherwise put a marker's turn in before)."""
+        return None
+
+    def apply(self, state: Any, entry: Entry) -> Any:
+        """The entry applied as the engine applies it (`advance`), the joins of the logs before it checked first."""
+        self.reach(entry.line, state)
+        return advance(self._system, state, entry, self._order)
+
+    def reach(self, line: int | None, state: Any) -> None:
+        """Check the joins of the text logs beginning before `line` (None: every one left) from `state`."""
+        joins = self._chain.joins
+        while joins and (line is None or self._chain.parts[joins[0]].base < line):
+            _continue_text(self._chain, joins.pop(0), state)
+
+
+def _replay(chain: Chain, keep_states: bool) -> Replay[Any]:
+    """The replay of the chain's entries so far, the text logs' joins checked on the way (ChainOrderError)."""
+    checked = _JoinsChecked(chain)
+    result = replay(chain.game, cast("RuleSystem[Any]", checked), chain.entries, keep_states,
+                    source=chain.source_lines())
+    checked.reach(None, result.final_state)
+    result.system = chain.system
+    return result
+
+
+def check_joins(chain: Chain) -> None:
+    """The text logs' joins checked without a verdict (a conversion): ChainOrderError if one does not join."""
+    if chain.joins:
+        _replay(chain, keep_states=False)
 
 
 def _joins(part: Part, files: list[_Read], k: int) -> list[Finding]:
@@ -489,7 +541,7 @@ def _joins(part: Part, files: list[_Read], k: int) -> list[Finding]:
 def replay_chain(chain: Chain, keep_states: bool = True) -> Replay[Any]:
     """All the files' entries replayed from the set-up as one game, the joins' findings first; a stop (an
     unknown id) names its file and line there."""
-    result = replay(chain.game, chain.system, chain.entries, keep_states, source=chain.source_lines())
+    result = _replay(chain, keep_states)
     result.findings = [*chain.findings, *result.findings]
     stopped = result.stopped
     if stopped is not None and stopped.place is not None and result.stopped_line is not None:

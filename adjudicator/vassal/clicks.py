@@ -17,7 +17,7 @@ from adjudicator.vassal.typed import Typed
 from wargame.errors import did_you_mean
 from wargame.game import Game
 from wargame.vassal.declarations import (
-    ACTION, ACTIVATE, ATTACKER, BOMBARD, CAPTURE, DECLARE, DEFENDER, INCOME, PASS, PREFIX, RESULT, STAND, SUPPORT,
+    ACTION, ACTIVATE, ALSO, ATTACKER, BOMBARD, CAPTURE, DECLARE, DEFENDER, INCOME, PASS, PREFIX, RESULT, STAND, SUPPORT,
     TARGET, Declaration, NotADeclaration, read_declaration,
 )
 
@@ -54,7 +54,7 @@ class Clicks:
         self.output.comment(step, f"step {step}: declared{by}: {text}")
         handlers: dict[str, Handler] = {
             ACTION: self.notation, PASS: self.notation, DECLARE: self.notation, INCOME: self.notation,
-            CAPTURE: self.notation, RESULT: self.result, ATTACKER: self.attacker, TARGET: self.target,
+            CAPTURE: self.notation, RESULT: self.result, ATTACKER: self.attacker, TARGET: self.target, ALSO: self.also,
             BOMBARD: self.bombard, SUPPORT: self.support, STAND: self.stand, ACTIVATE: self.activate,
             DEFENDER: self.defender,
         }
@@ -109,7 +109,7 @@ class Clicks:
             return
         last = self.output.last_entry(step)
         if not combat.attackers:
-            if not (isinstance(last, Attack) and last.hex == where):  # else another counter of the stack
+            if not (isinstance(last, Attack) and where in last.defending_hexes()):  # else another counter there
                 self.output.note(step, f"{text!r}: a target, but no attacker was declared since the last attack: "
                                        "not translated (declare the attackers first)")
             return
@@ -126,6 +126,25 @@ class Clicks:
         combat.attackers, combat.supports = [], []
         index = self.output.emit(entry)
         combat.open_attack, combat.pending_die, combat.last_combat, combat.last_roll = entry, index, index, None
+
+    def also(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
+        """Another hex of the attack just declared (one attack on several hexes): its target's hex added to it."""
+        unit, where = self.unit_named(step, declared, text), self.hex_named(step, declared, text)
+        if unit is None or where is None:
+            return
+        combat, index = self.combat, self.combat.last_combat
+        fought = self.output.entries[index] if index is not None else None
+        if index is None or not isinstance(fought, Attack) or combat.attackers:
+            why = "attackers were declared since" if combat.attackers else "no attack was declared"
+            self.output.note(step, f"{text!r}: another hex of an attack, but {why}: not translated (declare the "
+                                   "attackers, the target, then each other hex)")
+            return
+        if where in fought.defending_hexes():
+            return  # another counter of a hex of the attack
+        grown = fought.model_copy(update={"more_hexes": [*fought.more_hexes, where]})
+        self.output.entries[index] = grown
+        if combat.open_attack is fought:
+            combat.open_attack = grown
 
     def bombard(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
         """A bombardment (Fire & Movement 8.1) of the target's hex by the markers declared just before."""

@@ -9,7 +9,7 @@ from typing import Any
 
 from adjudicator.contract import RuleSystem
 from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat
-from adjudicator.vassal.board import PARKING, Board, is_reduced
+from adjudicator.vassal.board import PARKING, Board, face_of
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.expected import Expectations, Key
 from adjudicator.vassal.movement import Follower, Lost, Motion, choose_path
@@ -50,11 +50,12 @@ class Counters:
                 self.output.comment(step, f"step {step}: {name} removed from {before}")
             elif before.name != after.name:
                 self.output.comment(step, f"step {step}: {name} {before} -> {after}")
-            elif is_reduced(event.before) != is_reduced(event.after):
+            elif face_of(event.before) != face_of(event.after):
                 self.output.comment(step, f"step {step}: {name} flipped at {after}")
             return
         actor = self.seats.actor_side(event)
-        reduced_before, reduced_after = is_reduced(event.before), is_reduced(event.after)
+        face_before, face_after = face_of(event.before), face_of(event.after)
+        reduced_after = face_after >= 1
         self.board.put(unit, after)
         origin = self.board.left(unit, NOWHERE if event.before is None else before, after)
         if event.before is None:
@@ -64,8 +65,8 @@ class Counters:
             self.relocate(step, unit, origin, after, reduced_after, actor)
         elif before.name != after.name:
             self.output.comment(step, f"step {step}: {unit} back at {after}, where it was set aside from: no entry")
-        if event.after is not None and reduced_before != reduced_after:
-            self.flip(step, unit, reduced_after, after, actor)
+        if event.after is not None and face_before != face_after:
+            self.flip(step, unit, face_before, face_after, after, actor)
 
     def silently(self, events: tuple[object, ...]) -> None:
         """Follow the counters of a step that is undone (or undoes), without translating it."""
@@ -117,7 +118,8 @@ class Counters:
             return
         attack = self.combat.open_attack
         motion: Motion = "move"
-        if attack is not None and before.name == attack.hex and self.game.units_by_id[unit].side != attack.side:
+        if (attack is not None and before.name in attack.defending_hexes()
+                and self.game.units_by_id[unit].side != attack.side):
             motion = "retreat"
         elif attack is not None and unit in attack.attackers:
             # An attacker's drag is its retreat when the result owes one (Fire & Movement 8.2.4), else its advance.
@@ -203,23 +205,45 @@ class Counters:
             self.output.note(step, f"{unit} moved {before} -> {after}: not translated; if it was a rules action, type "
                                    f"it in chat (e.g. '{side}: pickup {unit}')")
 
-    def flip(self, step: int, unit: str, reduced: bool, where: Location, actor: str | None) -> None:
-        """A counter flipped: to its reduced side a depletion; back to full strength only if declared."""
+    def face_in_game(self, unit: str) -> int:
+        """The steps the rule system has the unit lost after the entries translated so far (0 if not known)."""
+        if self.system is None or self.follower is None:
+            return 0
+        followed = self.follower.follow(self.output.entries)
+        if isinstance(followed, Lost):
+            return 0
+        where = self.system.position(followed.state).units.get(unit)
+        return 0 if where is None else where.face
+
+    def flip(self, step: int, unit: str, face_before: int, face_after: int, where: Location,
+             actor: str | None) -> None:
+        """A counter flipped: to a face further down a depletion a step (a unit of three or four steps goes down
+        one face a step); back up only if declared."""
         if self.game.units_by_id[unit].steps < 2:
             return
-        if reduced:
+        if face_after > face_before:
             side, by_opponent = sided(self.game, unit, actor)
-            self.expectations.physical_entry(step, unit, frozenset({("deplete",)}),
-                                             Loss(line=step, loss="deplete", unit=unit, side=side,
-                                                  by_opponent=by_opponent),
-                                             f"{unit} flipped to its reduced side at {where}")
+            for lost in range(face_before + 1, face_after + 1):
+                face = "its reduced side" if lost == 1 else f"its face with {lost} steps lost"
+                what = f"{unit} flipped to {face} at {where}"
+                if self.expectations.as_declared(step, unit, frozenset({("deplete",)}), what):
+                    continue
+                if lost > 1 and self.face_in_game(unit) >= lost:
+                    # The face the game has already (a unit of three or four steps rebuilt with one step).
+                    self.output.comment(step, f"step {step}: {what}, the face it has in the game: no entry")
+                    continue
+                self.expectations.moved(unit, self.output.emit(
+                    Loss(line=step, loss="deplete", unit=unit, side=side, by_opponent=by_opponent)),
+                    frozenset({("deplete",)}))
             return
-        text = f"step {step}: {unit} flipped back to full strength at {where}"
+        up = "full strength" if face_after == 0 else "its reduced side" if face_after == 1 else \
+            f"its face with {face_after} steps lost"
+        text = f"step {step}: {unit} flipped back to {up} at {where}"
         declared = self.expectations.consume(unit, frozenset({("restore",)}))
         if declared is not None:
             self.output.comment(step, f"{text} (as declared at step {declared[0]}: {declared[1]})")
             return
         self.output.comment(step, text)
         side = self.game.units_by_id[unit].side
-        self.output.note(step, f"{unit} flipped back to full strength at {where}: not translated; type what it was in "
-                               f"chat (e.g. '{side}: replace {unit} full')")
+        self.output.note(step, f"{unit} flipped back to {up} at {where}: not translated; type what it was in chat "
+                               f"(e.g. '{side}: replace {unit}" + (" full')" if face_after == 0 else "')"))

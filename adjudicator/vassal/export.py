@@ -27,7 +27,7 @@ from wargame.errors import DataError, Place
 from wargame.game import Game
 from wargame.vassal import logfile
 from wargame.vassal.commands import ESC, split
-from wargame.vassal.encoding import encode
+from wargame.vassal.encoding import encode, step_suffix
 from wargame.vassal.buildfile import Zone
 from wargame.vassal.decks import Cup, add_decks
 from wargame.vassal.definitions import Catalogue, Definition
@@ -50,8 +50,9 @@ Spot = tuple[str, int, int]
 class Shown:
     """What the board shows of a position: units, markers and the turn tracker."""
 
-    units: dict[str, tuple[str, bool]]
-    """Every unit in play: its hex, box or track space, and whether it shows its reduced side."""
+    units: dict[str, tuple[str, int]]
+    """Every unit in play: its hex, box or track space, and the steps its face shows lost (0 full, 1 reduced, 2 or 3
+    a further reduced face of a unit of three or four steps)."""
     markers: dict[str, tuple[tuple[str, bool], ...]]
     """Every marker on the board: its places (one per counter) and whether each is flipped."""
     turn: tuple[int, int] | None
@@ -122,7 +123,7 @@ def _markers(game: Game, position: ReplayedPosition) -> dict[str, tuple[tuple[st
 def shown(game: Game, position: ReplayedPosition, phase_list: list[Phase]) -> Shown:
     """The board of a replayed position: units where the replay has them, markers, the turn tracker."""
     # A unit out of play for good has no counter: VASSAL shows it removed, as the reader takes an elimination.
-    units = {u: (where.place, where.reduced) for u, where in position.units.items()
+    units = {u: (where.place, where.face) for u, where in position.units.items()
              if u in game.units_by_id and where.place != OUT_OF_PLAY}
     index = phase_index(position.at, phase_list)
     return Shown(dict(sorted(units.items())), _markers(game, position),
@@ -273,9 +274,8 @@ class _Board:
     # -- the saved position ------------------------------------------------------------------
     def place_all(self, position: Shown) -> None:
         """Every unit and marker of a position on the board (the saved position)."""
-        for unit, (location, reduced) in position.units.items():
-            piece = _Piece(self.new_id("u"), self.definition(unit, None), self.seat(location),
-                           2 if reduced else 1)
+        for unit, (location, face) in position.units.items():
+            piece = _Piece(self.new_id("u"), self.definition(unit, None), self.seat(location), face + 1)
             self.pieces[piece.piece_id] = piece
             self.units[unit] = piece.piece_id
         for marker, places in position.markers.items():
@@ -328,8 +328,7 @@ class _Board:
 
     def _name(self, piece: _Piece) -> str:
         """The piece's name as VASSAL reports it (the Step layer's suffix on a reduced unit)."""
-        return piece.definition.name + (" (reduced)" if piece.level == 2 and piece.definition.properties.get(
-            "UnitId") else "")
+        return piece.definition.name + (step_suffix(piece.level) if piece.definition.properties.get("UnitId") else "")
 
     def _add(self, piece: _Piece, location: str) -> list[str]:
         """A piece taken from a palette onto a place: added, then put in the stack of its point (VASSAL's order)."""
@@ -342,9 +341,10 @@ class _Board:
                 logfile.chat(html.escape(f"* {self._name(piece)} created in {self.places.name(location)} *",
                                          quote=False))]
 
-    def change(self, unit: str | None, marker: str | None, before: tuple[str, bool] | None,
-               after: tuple[str, bool] | None, existing: _Piece | None) -> tuple[list[str], _Piece | None]:
-        """The commands that take one unit (or marker counter) from `before` to `after`, and its piece then."""
+    def change(self, unit: str | None, marker: str | None, before: tuple[str, int] | None,
+               after: tuple[str, int] | None, existing: _Piece | None) -> tuple[list[str], _Piece | None]:
+        """The commands that take one unit (or marker counter) from `before` to `after` (a place and a face: the
+        steps a unit shows lost, whether a marker is flipped), and its piece then."""
         commands: list[str] = []
         if after is None:
             if existing is not None:
@@ -353,7 +353,7 @@ class _Board:
                 if before is not None:
                     self.left.add(before[0])
             return commands, None
-        location, level = after[0], 2 if after[1] else 1
+        location, level = after[0], int(after[1]) + 1
         if existing is None:
             piece = _Piece(self.new_id("u" if unit else "m"), self.definition(unit, marker), None, level)
             commands += self._add(piece, location)
@@ -369,7 +369,7 @@ class _Board:
             # eliminated unit is no longer depleted, but its counter is not flipped back in the box).
             flips, level = False, piece.level
         if before[0] != location:
-            if unit is not None and on_map and not self.game.grid.is_label(before[0]) and piece.level == 2:
+            if unit is not None and on_map and not self.game.grid.is_label(before[0]) and piece.level >= 2:
                 # Out of a box with its reduced side up: a fresh counter, as from a palette, full
                 # strength side up (then flipped below if it comes back reduced: the replacement's depletion).
                 commands.append(logfile.remove_piece(piece.piece_id))

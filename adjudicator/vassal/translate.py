@@ -29,7 +29,7 @@ from typing import Any
 from adjudicator.contract import RuleSystem
 from adjudicator.notation.entries import Header
 from adjudicator.systems import system_for
-from adjudicator.vassal.board import STEP_LAYER, Board, is_reduced
+from adjudicator.vassal.board import STEP_LAYER, Board, face_of, is_reduced
 from adjudicator.vassal.chat import (
     DICE, LINE_BREAKS, MAX_NUMBER, MOVE_REPORT, PLAYER_CHAT, RECEIPT_LINE, automatic_reports, chat_text, describe,
     one_line,
@@ -57,7 +57,7 @@ from wargame.vassal.tracking import ChatEvent, PieceEvent, PlayerEvent, Property
 __all__ = [
     "DICE", "LINE_BREAKS", "MAX_DIFFERENCES", "MAX_NUMBER", "MOVE_REPORT", "OPENING_RESULTS", "PLAYER_CHAT",
     "RECEIPT_LINE", "STAND_KEY", "STEP_LAYER", "Carry", "Key", "Note", "Phase", "Translation", "carries_out",
-    "chat_text", "declared_keys", "describe", "is_reduced", "module_phases", "one_line", "phases", "translate",
+    "chat_text", "declared_keys", "describe", "face_of", "is_reduced", "module_phases", "one_line", "phases", "translate",
     "undo_targets",
 ]
 

@@ -11,10 +11,11 @@
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import replace
 from pathlib import Path
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from builder.render.board_areas import draw_areas, draw_markers
 from builder.render.board_canvas import BoardCanvas, PrintedText
@@ -25,6 +26,7 @@ from builder.render.board_labels import (
 from builder.render.board_legend import draw_strip, legend_items, plan_strip
 from builder.render.board_terrain import FALLBACK_FILLS, HexStyle, draw_grid, draw_terrain, hex_style
 from builder.render.ink import PAPER
+from builder.render.window import ShiftedDraw
 from wargame.files import write_atomically
 from wargame.game import Game
 from wargame.layout import Layout
@@ -33,6 +35,9 @@ SUPERSAMPLE = 3
 """Drawing scale before the reduction (3: smooth diagonals)."""
 LARGE_BOARD_PX = 12_000_000
 """Boards with more final pixels than this are drawn at 2x only, to keep the canvas in memory."""
+WINDOW_REACH = 2.0
+"""Hexes of board drawn above and left of a window (cut off after): the most a shape (a hex's fill and
+textures, a hexside, a symbol) reaches from its corners."""
 
 
 def board_layout(game: Game, scale: float = 1.0) -> Layout:
@@ -47,8 +52,10 @@ def board_image_size(game: Game, scale: float = 1.0) -> tuple[int, int]:
     return plan_strip(board_size, layout.size_px, len(legend_items(game, layout.matrix))).image_size
 
 
-def render_board(game: Game, scale: float = 1.0, texts: list[PrintedText] | None = None) -> Image.Image:
-    """The map board, its top-left pixel at `board_layout(game, scale)`'s pixel (0, 0)."""
+def render_board(game: Game, scale: float = 1.0, texts: list[PrintedText] | None = None,
+                 window: tuple[int, int, int, int] | None = None) -> Image.Image:
+    """The map board, its top-left pixel at `board_layout(game, scale)`'s pixel (0, 0); with a `window` (left,
+    top, right, bottom), only that part of it, the same pixels drawn on a canvas the window's size."""
     layout = board_layout(game, scale)
     margin = game.map.layout.margin_px * scale
     board_size = layout.board_size(game.grid, margin)
@@ -59,8 +66,20 @@ def render_board(game: Game, scale: float = 1.0, texts: list[PrintedText] | None
     offset = (ss - 1) / 2  # see BoardCanvas.at: layout points are pixel centres
     fine = replace(layout, size_px=layout.size_px * ss,
                    origin=(layout.origin[0] * ss + offset, layout.origin[1] * ss + offset))
-    image = Image.new("RGB", (width * ss, height * ss), PAPER)
-    b = BoardCanvas(game, layout, fine, image, ImageDraw.Draw(image), (board_size[0] * ss, board_size[1] * ss), ss)
+    # A window is drawn in the whole board's coordinates, moved onto a canvas that starts WINDOW_REACH hexes
+    # further up and left (Pillow rounds a negative coordinate toward zero: a shape reaching the window from
+    # above or left must have none) on an even pixel (so that round(), to even, rounds as on the whole board).
+    wanted = (0, 0, width, height) if window is None else \
+        (max(0, window[0]), max(0, window[1]), min(width, window[2]), min(height, window[3]))
+    if wanted[2] <= wanted[0] or wanted[3] <= wanted[1]:
+        raise ValueError(f"window {window} is off the board ({width} x {height})")
+    reach = math.ceil(WINDOW_REACH * layout.size_px)
+    left, top = max(0, wanted[0] - reach), max(0, wanted[1] - reach)
+    left, top, right, bottom = left - left % 2, top - top % 2, wanted[2], wanted[3]
+    origin = (left * ss, top * ss)
+    image = Image.new("RGB", ((right - left) * ss, (bottom - top) * ss), PAPER)
+    b = BoardCanvas(game, layout, fine, image, ShiftedDraw(image, origin, skip_outside=window is not None),
+                    (board_size[0] * ss, board_size[1] * ss), ss, origin=origin, windowed=window is not None)
     draw_terrain(b, "ground")
     draw_grid(b)
     draw_hex_labels(b)
@@ -77,15 +96,29 @@ def render_board(game: Game, scale: float = 1.0, texts: list[PrintedText] | None
     # A box filter: each final pixel the mean of its ss x ss block (the supersampling's own
     # anti-aliasing; LANCZOS looked the same and took ten times longer).
     board = image.reduce(ss)
-    draw = ImageDraw.Draw(board)
-    glyphs = GlyphPrinter(board)
+    draw = ShiftedDraw(board, (left, top))
+    glyphs = GlyphPrinter(board, (left, top))
     for t in b.texts:
+        if window is not None and not _may_reach(t, (left, top, right, bottom)):
+            continue
         if t.glyphs:
             glyphs.print(t)
         else:
             draw.text(t.xy, t.text, fill=t.fill, font=t.font, anchor=t.anchor, stroke_width=t.stroke_width,
                       stroke_fill=t.stroke_fill)
+    if (left, top) != wanted[:2]:
+        board = board.crop((wanted[0] - left, wanted[1] - top, right - left, bottom - top))
     return board
+
+
+def _may_reach(t: PrintedText, box: tuple[int, int, int, int]) -> bool:
+    """Whether a printed text may reach a box of the board (a bound from its font's size, whatever its anchor)."""
+    size = t.font.size
+    lines = t.text.count("\n") + 1
+    across = size * (max(len(line) for line in t.text.split("\n")) + 1) + 2 * t.stroke_width + 2
+    down = size * 1.5 * lines + 2 * t.stroke_width + 2
+    x, y = t.xy
+    return x + across >= box[0] and x - across <= box[2] and y + down >= box[1] and y - down <= box[3]
 
 
 def write_board(game: Game, out_dir: Path, scale: float = 1.0) -> Path:

@@ -7,7 +7,6 @@ import math
 from collections.abc import Iterable, Sequence
 
 from PIL import Image, ImageDraw
-from shapely.geometry import Polygon
 
 from builder.render.board_canvas import (
     RGB, BoardCanvas, Draw, Point, Segment, chain, dash_pieces, draw_dotted, draw_outlined, draw_polyline,
@@ -93,8 +92,10 @@ def draw_areas(b: BoardCanvas) -> None:
                 draw_polyline(draw, line, colour, 0.13 * s)
     for area in game.areas.area:
         hexes = _area_hexes(game, area.id) if area.kind in ("port_area", "landing", "beach") else []
-        if not hexes:
-            continue
+        if not hexes or not b.reaches(hexes):
+            continue  # a window away from the area: its shapes are not worked out
+        from shapely.geometry import Polygon
+
         polygons = [Polygon(b.fine.corners(h)) for h in hexes]
         if area.kind == "port_area":
             for ring in inset_rings(polygons, 0.13 * s, s):
@@ -107,6 +108,10 @@ def draw_areas(b: BoardCanvas) -> None:
 def _letter_country(b: BoardCanvas, name: str, hexes: Sequence[Hex]) -> None:
     """A country's name in large spaced capitals, translucent, inside its hexes and clear of
     its towns' names when it can be."""
+    if not b.reaches(hexes):
+        return  # a window away from the country: its name, inside its hexes, cannot show
+    from shapely.geometry import Polygon
+
     text = " ".join(name.upper())
     # As large as fits across the country (up to most of a hex high); none if too small to read.
     xs = [x for h in hexes for x, _ in b.fine.corners(h)]
@@ -237,4 +242,4 @@ def _edge_name(b: BoardCanvas, name: str, hexes: Sequence[Hex], colour: str) -> 
         x = (min(xs) + max(xs)) / 2 - stamp.width / 2
         y = (min(ys) - b.s * 0.55) if outside else (max(ys) + b.s * 0.18)
     solid = Image.new("RGB", stamp.size, colour)
-    b.image.paste(solid, (round(x), round(y)), stamp)
+    b.paste(solid, (round(x), round(y)), stamp)

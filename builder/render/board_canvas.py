@@ -9,14 +9,18 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 from PIL import Image, ImageDraw, ImageFont
-from shapely.geometry import Polygon
-from shapely.ops import unary_union
 
 from builder.render.ink import font, rgb
+from builder.render.window import ShiftedDraw
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.layout import SQRT3, Layout, OrientationMatrix
+
+if TYPE_CHECKING:  # shapely (and numpy under it) is imported when a shape needs it: a picture's part may not
+    from shapely.geometry import Polygon
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]
@@ -178,6 +182,8 @@ def draw_dotted(draw: Draw, points: Sequence[Point], colour: str | RGB, radius: 
 
 def inset_rings(polygons: Sequence[Polygon], inset: float, s: float) -> list[list[Point]]:
     """Outlines of a union of hexes, moved `inset` pixels inward (so nested areas both show)."""
+    from shapely.ops import unary_union
+
     # The tiny outward buffer closes the float-sized gaps between neighbouring hexes.
     eps = 0.01 * s
     region = unary_union(list(polygons)).buffer(eps, join_style="mitre").buffer(-eps - inset, join_style="mitre")
@@ -193,6 +199,10 @@ def inset_rings(polygons: Sequence[Polygon], inset: float, s: float) -> list[lis
 def draw_outlined(draw: Draw, points: Sequence[Point], fill: str | RGB, outline: str | RGB, width: int) -> None:
     """A polygon with an outline `width` pixels wide inside its edge, as ImageDraw draws one,
     but without its mask the size of the whole canvas (30 ms a star on the board)."""
+    if isinstance(draw, ShiftedDraw) and draw.misses(points, 1):
+        return
+    from shapely.geometry import Polygon
+
     draw.polygon(list(points), fill=outline)
     inner = Polygon(points).buffer(-width, join_style="mitre")
     for poly in getattr(inner, "geoms", [inner]):
@@ -232,6 +242,27 @@ class BoardCanvas:
     board_px: tuple[float, float]  # the map part of the canvas, before the title and legend
     ss: int  # supersampling factor
     texts: list[PrintedText] = field(default_factory=list)  # printed on the final image, in this order
+    origin: tuple[int, int] = (0, 0)  # where `image` lies on the whole canvas (not (0, 0): a window of it)
+    windowed: bool = False  # `image` is a window of the canvas: hexes away from it are not drawn
+
+    def in_view(self, hexes: Iterable[Hex]) -> list[Hex]:
+        """The hexes whose paint can reach the image (all of them unless it is a window), in the order given."""
+        if not self.windowed:
+            return list(hexes)
+        reach = 1.5 * self.s  # a hex's fill, textures, sides and number stay within its circumradius
+        x0, y0 = self.origin[0] - reach, self.origin[1] - reach
+        x1, y1 = self.origin[0] + self.image.width + reach, self.origin[1] + self.image.height + reach
+        return [h for h in hexes if x0 <= (c := self.fine.centre(h))[0] <= x1 and y0 <= c[1] <= y1]
+
+    def reaches(self, hexes: Iterable[Hex]) -> bool:
+        """Whether what is drawn inside these hexes can reach the image (always unless it is a window)."""
+        if not self.windowed:
+            return True
+        return bool(self.in_view(hexes))
+
+    def paste(self, im: Image.Image, xy: tuple[int, int], mask: Image.Image) -> None:
+        """Paste an image at a canvas position, through a mask."""
+        self.image.paste(im, (xy[0] - self.origin[0], xy[1] - self.origin[1]), mask)
 
     @property
     def s(self) -> float:
@@ -270,8 +301,10 @@ class BoardCanvas:
         anti-aliased, so their mask is drawn at `alpha` directly; a `smooth` painter (text)
         draws at 255 and its mask is scaled to `alpha`.
         """
-        x0, y0 = max(0, math.floor(bounds[0])), max(0, math.floor(bounds[1]))
-        x1, y1 = min(self.image.width, math.ceil(bounds[2]) + 1), min(self.image.height, math.ceil(bounds[3]) + 1)
+        ox, oy = self.origin
+        x0, y0 = max(ox, math.floor(bounds[0])), max(oy, math.floor(bounds[1]))
+        x1 = min(ox + self.image.width, math.ceil(bounds[2]) + 1)
+        y1 = min(oy + self.image.height, math.ceil(bounds[3]) + 1)
         if x1 <= x0 or y1 <= y0:
             return
         mask = Image.new("L", (x1 - x0, y1 - y0), 0)
@@ -282,7 +315,7 @@ class BoardCanvas:
         opacity = mask.crop(box)
         if smooth:
             opacity = opacity.point(lambda v: v * alpha // 255)
-        x0, y0, x1, y1 = box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0
+        x0, y0, x1, y1 = box[0] + x0 - ox, box[1] + y0 - oy, box[2] + x0 - ox, box[3] + y0 - oy  # on the image
         # Pasting a colour through a mask blends it at the mask's opacity, in place; each pixel
         # on its own, so horizontal bands on worker threads (Pillow releases the GIL) give the same.
         bands = max(1, min(PASTE_BANDS, os.cpu_count() or 1, (y1 - y0) // 256))

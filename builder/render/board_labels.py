@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 from builder.render.board_canvas import BoardCanvas, Point, PrintedText, draw_outlined, is_dark, whole_px
 from builder.render.board_terrain import hex_paint, hex_style
 from builder.render.ink import INK, PAPER, font, text_length
+from builder.render.window import ShiftedDraw
 from wargame.hexes import Hex
 from wargame.layout import FLAT, POINTY, OrientationMatrix
 
@@ -39,7 +40,7 @@ def draw_hex_labels(b: BoardCanvas) -> None:
     f = font(hex_number_px(size), condensed=True)
     dy = HEX_NUMBER_DY[b.matrix]
     styles: dict[tuple[str, ...], str] = {}
-    for h in sorted(game.grid.hexes):
+    for h in b.in_view(sorted(game.grid.hexes)):
         terrain = game.hex_terrain[h]
         if terrain not in styles:
             styles[terrain] = hex_paint(game, terrain)[0]
@@ -196,9 +197,10 @@ class GlyphPrinter:
     rounded to a whole pixel (the same glyphs then recur); a text the font kerns is drawn
     as usual."""
 
-    def __init__(self, image: Image.Image) -> None:
+    def __init__(self, image: Image.Image, origin: tuple[int, int] = (0, 0)) -> None:
         self.image = image
-        self.draw = ImageDraw.Draw(image)
+        self.origin = origin  # where the image lies on the board (a window of it)
+        self.draw = ShiftedDraw(image, origin)
         self.masks: dict[tuple[ImageFont.FreeTypeFont, float, str, int], tuple[Image.Image, Image.Image, int, int]] = {}
         self.baselines: dict[ImageFont.FreeTypeFont, int] = {}
         self.lengths: dict[tuple[ImageFont.FreeTypeFont, str], float] = {}
@@ -238,7 +240,7 @@ class GlyphPrinter:
             return
         if f not in self.baselines:  # the baseline below the middle anchor: the font's, not the text's
             self.baselines[f] = round(f.getbbox("0", anchor="mm")[1] - f.getbbox("0", anchor="ls")[1])
-        x, y = round(t.xy[0] - length / 2), round(t.xy[1]) + self.baselines[f]
+        x, y = round(t.xy[0] - length / 2) - self.origin[0], round(t.xy[1]) + self.baselines[f] - self.origin[1]
         placed = []
         pen = 0.0
         for char, advance in zip(t.text, advances):

@@ -273,7 +273,7 @@ def draw_terrain(b: BoardCanvas, layer: Literal["ground", "late"]) -> None:
     """Fills and ground textures of every hex, then the coastline; or the late symbols."""
     game = b.game
     styles: dict[tuple[str, ...], tuple[str, list[str]]] = {}
-    for h in sorted(game.grid.hexes):
+    for h in b.in_view(sorted(game.grid.hexes)):
         terrain = game.hex_terrain[h]
         if terrain not in styles:
             styles[terrain] = hex_paint(game, terrain)
@@ -321,7 +321,7 @@ def draw_grid(b: BoardCanvas) -> None:
     paper, ink = rgb(PAPER), rgb(INK)
     width = whole_px(b.s * 0.028)
     inks: dict[tuple[RGB, RGB], RGB] = {}
-    for h in sorted(fills):
+    for h in b.in_view(sorted(fills)):
         for n in h.neighbours():
             if n in fills and (n < h or (n in sea) != (h in sea)):
                 continue  # each side once, from its smaller hex; none under the coastline

@@ -17,7 +17,7 @@ from PIL import Image
 from builder.render.charts import chart_sheets
 from builder.render.charts.layout import Pen
 from builder.render.counters import (
-    counter_size_px, image_name, marker_back, marker_faces, marker_image_name, render_marker, render_unit,
+    counter_size_px, image_name, marker_back, marker_faces, marker_image_name, render_marker, render_unit, unit_faces,
 )
 from builder.render.counters.face import Face
 from builder.render.holding import HoldingBoard, HoldingLayout, holding_layout, render_holding_board
@@ -134,8 +134,7 @@ def plan_art(game: Game, scale: float = 1.0) -> tuple[Frame, list[Picture]]:
     pictures: list[Picture] = []
     for _, unit in game.units:
         row = unit.model_dump_json()
-        faces: tuple[Face, ...] = ("full", "reduced") if unit.steps >= 2 else ("full",)
-        for face in faces:
+        for face in unit_faces(unit):
             pictures.append(Picture(f"images/{unit_image(unit.id, face)}", COUNTER_READS, row,
                                     partial(_unit_face, game, unit, face, size_px)))
     for marker in game.markers.marker:

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lxml import etree
 
 from builder.vassal.traits import menu_command
 from wargame.game import Game
 from wargame.vassal.declarations import (
-    ACTIVATE, ATTACKER, BOMBARD, DECLARATION_PROPERTY, DEFENDER, PREFIX, STAND, SUPPORT, TARGET, UNSET,
+    ACTIVATE, ALSO, ATTACKER, BOMBARD, DECLARATION_PROPERTY, DEFENDER, PREFIX, STAND, SUPPORT, TARGET, UNSET,
     Declarations, piece_report, toolbar_report,
 )
 from wargame.vassal.encoding import Trait, encode, keystroke, report
@@ -35,13 +35,21 @@ F1 = 112
 PIECE_KEYS = {
     ACTIVATE: keystroke(86, CTRL_SHIFT), ATTACKER: keystroke(65, CTRL_SHIFT), TARGET: keystroke(84, CTRL_SHIFT),
     BOMBARD: keystroke(66, CTRL_SHIFT), STAND: keystroke(83, CTRL_SHIFT), SUPPORT: keystroke(85, CTRL_SHIFT),
-    DEFENDER: keystroke(68, CTRL_SHIFT),
+    DEFENDER: keystroke(68, CTRL_SHIFT), ALSO: keystroke(72, CTRL_SHIFT),
 }
-"""Ctrl+Shift+V, A, T, B, S, U, D."""
+"""Ctrl+Shift+V, A, T, B, S, U, D, H."""
+
 
 def declarations(game: Game) -> Declarations | None:
-    """What the game's players declare from the module (game.toml's `[declare]`, wargame/menus.py)."""
-    return game.manifest.declare.declarations()
+    """What the game's players declare from the module (game.toml's `[declare]`, wargame/menus.py); a game whose
+    rules allow attacks on several hexes (rules.toml's `[combat] multi_hex`) also offers another hex of an attack
+    after its target."""
+    found = game.manifest.declare.declarations()
+    words = found.unit_words
+    if game.rules is not None and game.rules.combat.multi_hex and TARGET in words and ALSO not in words:
+        at = words.index(TARGET) + 1
+        found = replace(found, unit_words=(*words[:at], ALSO, *words[at:]))
+    return found
 
 
 def piece_traits(game: Game, words: tuple[str, ...], id_property: str) -> list[Trait]:
@@ -155,6 +163,7 @@ EXPLAIN = {
     ACTIVATE: "activates the unit's stack (select the units of the stack that are activated)",
     ATTACKER: "adds the unit to the attackers of the next attack",
     TARGET: "declares the attack on the unit's hex by the attackers declared since the last attack",
+    ALSO: "adds the unit's hex to the attack just declared (one attack on several hexes, one die)",
     BOMBARD: "declares a bombardment of the unit's hex by the support fire markers declared just before",
     STAND: "the unit stands instead of retreating, and takes its loss",
     SUPPORT: "adds the marker to the attack (or bombardment) being declared, in the order placed",
@@ -177,7 +186,7 @@ def help_html(game: Game) -> str:
     code = next(iter(game.crt.result_codes)) if game.crt is not None else "-"
     (side_a, unit_a, hex_a), (side_b, unit_b, hex_b) = _example_units(game)
     # The attacker's side clicks; a target, a bombarded unit or a unit standing is the other side's.
-    on_enemy = (TARGET, BOMBARD, STAND, DEFENDER)
+    on_enemy = (TARGET, ALSO, BOMBARD, STAND, DEFENDER)
     rows = [(texts[w], _shift_key(PIECE_KEYS[w]), EXPLAIN[w],
              f"{PREFIX} {side_a}: {w} {unit_b if w in on_enemy else unit_a} at {hex_b if w in on_enemy else hex_a}")
             for w in found.unit_words]
@@ -210,6 +219,9 @@ def help_html(game: Game) -> str:
     supply = ("In the supply prompt type the points paid, or - to let the referee count them (the field "
               "opens with ? selected: OK without typing declares nothing). " if found.actions else "")
     # Omaha's beach assaults (11.2.3) attack the landed units' own hex.
+    several = (f"<li>An attack on several hexes: declare its target, then <i>{html.escape(texts[ALSO])}</i> on a "
+               "counter of each other hex; one die, and the result in every hex.</li>\n"
+               if ALSO in found.unit_words else "")
     beach = ("<li>A beach assault before GT 1: declare the landed units attackers, then "
              f"<i>{html.escape(texts[TARGET])}</i> on one of them (the attack on their own hex).</li>\n"
              if "beachhead" in {mk.kind for mk in game.markers.marker} else "")
@@ -232,7 +244,7 @@ stack that is not spread out acts on its top counter only (seen in VASSAL 3.7.26
 <h3>How the referee reads them</h3>
 <ol><li>An attack is the attackers declared since the last attack, then its target; the next die
 the attacking side rolls is its die, and a result claimed is checked against that die.</li>
-<li>Declare first, then move the counters: retreats and advances after an attack are read from
+{several}<li>Declare first, then move the counters: retreats and advances after an attack are read from
 your drags.</li>
 <li>Undo right after a click takes the declaration back. A line typed in the chat cannot be
 undone: type the correction.</li>

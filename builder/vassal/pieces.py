@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builder.render.counters import marker_image_name
+from builder.render.counters import marker_image_name, unit_faces
 from builder.vassal.art import unit_image
 from builder.vassal.build_file import PieceDef
 from builder.vassal.declare import marker_traits, unit_traits
@@ -11,7 +11,7 @@ from builder.vassal.traits import mask
 from wargame.game import Game
 from wargame.models import Marker, Placement, Unit
 from wargame.vassal.encoding import (
-    Trait, basic_piece, delete, layer_two_sided, properties, report_flip, use_prototype,
+    Trait, basic_piece, delete, layer_two_sided, properties, report_flip, step_level_names, use_prototype,
 )
 
 
@@ -55,10 +55,13 @@ def unit_piece(game: Game, unit: Unit, size_px: int) -> PieceDef:
         "Mobility": unit.mobility, "Size": unit.size, "Steps": str(unit.steps), "Values": values,
         "Reduced": "-".join(map(str, unit.reduced)) if unit.reduced else "", "ZOC": "yes" if unit.zoc else "no",
     }
+    if unit.further_reduced:
+        props["Further"] = ";".join("-".join(map(str, face)) for face in unit.further_reduced)
     traits = [properties(props), use_prototype(unit_prototype_name(game, unit))]
     if unit.steps >= 2:
-        traits.append(layer_two_sided([unit_image(unit.id, "full"), unit_image(unit.id, "reduced")],
-                                      ["", "+ (reduced)"]))
+        # One level a face, full first: Ctrl+F flips to the next face down, a step lost (3- and 4-step units too).
+        faces = unit_faces(unit)
+        traits.append(layer_two_sided([unit_image(unit.id, f) for f in faces], step_level_names(len(faces))))
         traits.append(basic_piece(unit.id, ""))
     else:
         traits.append(basic_piece(unit.id, unit_image(unit.id, "full")))

@@ -28,7 +28,10 @@ BOMBARD = "bombard"
 DEFENDER = "defender"
 """The unit of a stack that defends it, chosen by its owner (the bombarding player for a bombardment):
 Omaha 11.2.3, 11.2.4."""
-PIECE_WORDS = (ACTIVATE, ATTACKER, TARGET, BOMBARD, SUPPORT, STAND, DEFENDER)
+ALSO = "also"
+"""Another hex of the attack just declared (`attack 0302+0303 with ...`), where the game's rules allow attacks on
+several hexes (rules.toml's `[combat] multi_hex`)."""
+PIECE_WORDS = (ACTIVATE, ATTACKER, TARGET, ALSO, BOMBARD, SUPPORT, STAND, DEFENDER)
 """Declarations made from a piece's menu: each names the piece and where it lies."""
 
 ACTION = "action"

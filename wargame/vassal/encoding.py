@@ -84,6 +84,17 @@ def layer_two_sided(images: Sequence[str], level_names: Sequence[str], name: str
     return Trait("emb2;" + encode(fields, ";"), "1")
 
 
+def step_suffix(level: int) -> str:
+    """What a unit's name says of its face, by its Step layer's level: nothing on the full face (level 1), then
+    ` (reduced)`, then ` (N steps lost)` on each face below the reduced one (units of three or four steps)."""
+    return "" if level <= 1 else " (reduced)" if level == 2 else f" ({level - 1} steps lost)"
+
+
+def step_level_names(steps: int) -> list[str]:
+    """The Step layer's level names of a unit of `steps` steps (Embellishment: a leading '+' makes a suffix)."""
+    return ["", *(f"+{step_suffix(level)}" for level in range(2, steps + 1))]
+
+
 def properties(values: dict[str, str]) -> Trait:
     """A Marker trait: fixed piece properties (for filters, the inventory and log readers)."""
     keys = sorted(values)

@@ -35,7 +35,7 @@ def points_for(state: ClassicState, side: str) -> int:
     rules = rules_of(state).rules.replacements
     kind = rules.kind if rules is not None else "steps"
     return sum(r.amount for _, r in state.game.replacements
-               if r.scenario == state.scenario and r.turn == state.turn and r.side == side and r.kind == kind)
+               if r.scenario == state.scenario and r.turn == state.at.turn and r.side == side and r.kind == kind)
 
 
 def _hex_findings(state: ClassicState, entry: Place, label: str, section: str, zoc_rule: bool) -> list[Finding]:
@@ -67,10 +67,10 @@ def check_reinforce(state: ClassicState, entry: Place) -> list[Finding]:
         return [finding(state, "error", section, entry, f"{entry.unit} is not a reinforcement of this scenario")]
     if entry.unit in state.arrived:
         return [finding(state, "error", section, entry, f"{entry.unit} has arrived already")]
-    if state.turn < arrival.turn:
+    if state.at.turn < arrival.turn:
         return [finding(state, "error", section, entry, f"{entry.unit} arrives on turn {arrival.turn}, not "
-                        f"{state.turn}")]
-    if state.turn > arrival.turn and (rules is None or rules.late == "prohibited"):
+                        f"{state.at.turn}")]
+    if state.at.turn > arrival.turn and (rules is None or rules.late == "prohibited"):
         return [finding(state, "error", section, entry, f"{entry.unit} was due on turn {arrival.turn}; a "
                         "reinforcement is placed on its turn")]
     allowed = entry_hexes(state, arrival)
@@ -97,16 +97,16 @@ def check_replace(state: ClassicState, entry: Place) -> list[Finding]:
     have = points_for(state, side)
     if spent > have:
         return [finding(state, "error", section, entry, f"{side} has {have} replacement point(s) on turn "
-                        f"{state.turn}; this one would make {spent}")]
+                        f"{state.at.turn}; this one would make {spent}")]
     if entry.points is not None and entry.points != 1:
         return [finding(state, "error", section, entry, f"a replacement costs 1 point, not {entry.points}")]
     if rules.once_per_phase and entry.unit in state.log.replaced:
         return [finding(state, "error", section, entry, f"{entry.unit} has taken a replacement point this phase "
                         "already; a unit takes one a phase")]
     earliest = rules.from_turn.get(entry.unit)
-    if earliest is not None and state.turn < earliest:
+    if earliest is not None and state.at.turn < earliest:
         return [finding(state, "error", section, entry, f"{entry.unit} may be brought in from turn {earliest} on, "
-                        f"not on turn {state.turn}")]
+                        f"not on turn {state.at.turn}")]
     exempt = {t.place_hex.get(n, n) for n in rules.communication_exempt.get(side, ())}
     grid = state.game.grid
     where = state.location.get(entry.unit, "")

@@ -30,7 +30,8 @@ def finding(state: ClassicState, severity: Severity, section: str, entry: Entry 
 
 def enemy_of(state: ClassicState, side: str) -> str:
     """The other side."""
-    return next(s for s in state.game.manifest.sides if s != side)
+    sides = state.game.manifest.sides
+    return sides[1] if side == sides[0] else sides[0]
 
 
 def unit_of(state: ClassicState, unit_id: str) -> Unit:
@@ -73,7 +74,7 @@ def turn_allowance(state: ClassicState, unit_id: str) -> int:
     """A unit's movement allowance on the turn under way: its counter's, as the turn record (`[[turn]]`) changes it
     for its side and type, before any condition."""
     unit = unit_of(state, unit_id)
-    record = rules_of(state).turn_record(state.turn, unit.side)
+    record = rules_of(state).turn_record(state.at.turn, unit.side)
     points = allowance(state, unit_id)
     if record is None:
         return points
@@ -171,36 +172,37 @@ def in_communication(state: ClassicState, label: str, side: str) -> bool:
     supply = t.rules.supply
     if supply is None:
         return True
-    grid = state.game.grid
     sources = t.area_hexes(supply.sources.get(side, ()))
-    enemy = enemy_of(state, side)
-    zoc = zone_of(state, enemy) if supply.enemy_zoc != "allowed" else frozenset()
-
-    def open_hex(h: Hex) -> bool:
-        lab = grid.label_of(h)
-        holder = state.side_in(lab)
-        if holder == enemy or t.hex_cost.get(h, 1.0) is None:
-            return False
-        if h in zoc and not (supply.enemy_zoc == "blocked_unless_friendly" and holder == side):
-            return False
-        return not any(t.game.terrain[x].id in supply.prohibited_terrain for x in t.game.hex_terrain[h]
-                       if x in t.game.terrain)
-
-    start = grid.hex_of(label)
     if label in sources:
         return True
-    if not open_hex(start) and state.side_in(label) != side:
+    enemy = enemy_of(state, side)
+    zoc = zone_of(state, enemy) if supply.enemy_zoc != "allowed" else frozenset()
+    closed, steps, by_hex, units = t.supply_closed, t.supply_steps, state.by_hex, state.game.units_by_id
+    friendly_zoc_open = supply.enemy_zoc == "blocked_unless_friendly"
+
+    def open_hex(h: Hex, lab: str) -> bool:
+        if h in closed:
+            return False
+        there = by_hex.get(lab)
+        holder = units[there[0]].side if there else None
+        if holder == enemy:
+            return False
+        return h not in zoc or (friendly_zoc_open and holder == side)
+
+    start = state.game.grid.hex_of(label)
+    if not open_hex(start, label) and state.side_in(label) != side:
         return False
     seen = {start}
     queue: deque[tuple[Hex, int]] = deque([(start, 0)])
+    most = supply.max_hexes
     while queue:
         h, d = queue.popleft()
-        if supply.max_hexes is not None and d >= supply.max_hexes:
+        if most is not None and d >= most:
             continue
-        for n in grid.neighbours_on_map(h):
-            if n in seen or not open_hex(n) or t.side_add.get(Hexside.between(h, n), 0) is None:
+        for n, lab in steps.get(h, ()):
+            if n in seen or not open_hex(n, lab):
                 continue
-            if grid.label_of(n) in sources:
+            if lab in sources:
                 return True
             seen.add(n)
             queue.append((n, d + 1))
@@ -209,7 +211,7 @@ def in_communication(state: ClassicState, label: str, side: str) -> bool:
 
 def condition_factor(state: ClassicState, attacking: bool) -> Fraction:
     """The condition in force now multiplies attackers' (or defenders') strengths by this."""
-    condition = rules_of(state).condition(state.turn)
+    condition = rules_of(state).condition(state.at.turn)
     if condition is None:
         return Fraction(1)
     return factor(condition.attack_factor if attacking else condition.defence_factor)

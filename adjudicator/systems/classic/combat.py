@@ -125,6 +125,19 @@ def _columns(state: ClassicState, attack: Fraction, defence: Fraction, shift: in
 def work_out(state: ClassicState, hex_label: str, attackers: list[str], more_hexes: Sequence[str] = ()) -> Odds:
     """The strengths and column of an attack on a hex (and the further hexes of an attack on several), with each
     factor and shift in a line for a person."""
+    asked = rules_of(state).asked
+    key = (id(state), hex_label, tuple(attackers), tuple(more_hexes))
+    known = asked.get(key)
+    if known is not None and known[0] is state and isinstance(known[1], Odds):
+        return known[1]  # the same attack on the same position (its check, then its application)
+    odds = _work_out(state, hex_label, attackers, more_hexes)
+    asked.clear()
+    asked[key] = (state, odds)
+    return odds
+
+
+def _work_out(state: ClassicState, hex_label: str, attackers: list[str], more_hexes: Sequence[str]) -> Odds:
+    """`work_out` worked out."""
     hexes = (hex_label, *more_hexes)
     t = rules_of(state)
     game = state.game
@@ -147,7 +160,7 @@ def work_out(state: ClassicState, hex_label: str, attackers: list[str], more_hex
         return value
 
     attack = sum((worth(u) for u in attackers), Fraction(0)) * a_factor
-    condition = t.condition(state.turn)
+    condition = t.condition(state.at.turn)
     lines.append(f"attack {' + '.join(f'{u} {_label(worth(u))}' + (' (cut off)' if u in cut else '') for u in attackers)}"
                  + (f" x{_label(a_factor)} ({condition.name} [{condition.source}])" if a_factor != 1 and
                     condition is not None else "") + f" = {_label(attack)}")

@@ -26,7 +26,8 @@ class Clause:
     tests: tuple[str, ...] = ()
 
 
-ENGINE = ("adjudicator/engine.py::check",)
+ENGINE = ("adjudicator/engine.py::check", "adjudicator/engine.py::advance")
+"""The engine judges the order of the phases and their entries, and moves the turn and phase at their markers."""
 BOUNDARY = ("adjudicator/systems/classic/system.py::Classic._boundary",)
 OWED = ("adjudicator/systems/classic/results.py::owed",)
 
@@ -56,9 +57,10 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                           "full",)))
     sequence = next((i.source for i in game.manifest.sequence), None)
     if sequence is not None:
-        add(str(sequence), Clause("phases in order (the engine, from game.toml's [[sequence]]); each phase allows only "
-                                  "its entries, by its side, for its unit types; nothing done in a phase skipped on a "
-                                  "turn", ("turn", "phase"), ENGINE, ("game.toml [[sequence]]",)))
+        add(str(sequence), Clause("phases in order (the engine, from game.toml's [[sequence]], and the phasing side "
+                                  "from it); each phase allows only its entries, by its side, for its unit types; "
+                                  "nothing done in a phase skipped on a turn", ("turn", "phase"), ENGINE,
+                                  ("game.toml [[sequence]]",)))
     add(rules.movement.source, Clause("from the unit's hex, hex by hex, on the map, no prohibited terrain or hexside, no "
                                       "enemy unit, the allowance (a condition's cap or factor), each phase anew",
                                       ("move",), (), ("rules.toml [movement]", "terrain.toml mp_cost")))

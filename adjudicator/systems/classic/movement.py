@@ -35,10 +35,10 @@ class MoveLimits:
 def limits(state: ClassicState, unit_id: str, strategic: bool = False) -> MoveLimits:
     """The movement a unit has left in the phase under way (a strategic move's, when asked or the phase's)."""
     t = rules_of(state)
-    phase = t.phases.get(state.phase or "")
+    phase = t.phases.get(state.at.step or "")
     rail = phase is not None and phase.movement == "rail"
     strategic = strategic or (phase is not None and phase.movement == "strategic")
-    condition = t.condition(state.turn)
+    condition = t.condition(state.at.turn)
     if condition is not None and strategic and "strategic" in condition.exempt_movement:
         condition = None
     spent = state.log.spent.get(unit_id, 0.0)
@@ -112,8 +112,8 @@ def check_move(state: ClassicState, entry: Move) -> list[Finding]:
     if entry.unit in state.log.stopped:
         return [finding(state, "error", zs, entry, f"{entry.unit} entered an enemy zone of control earlier this "
                         "phase; its movement has ended")]
-    strategic = entry.strategic or (t.phases.get(state.phase or "") is not None
-                                     and t.phases[state.phase or ""].movement == "strategic")
+    strategic = entry.strategic or (t.phases.get(state.at.step or "") is not None
+                                     and t.phases[state.at.step or ""].movement == "strategic")
     if strategic:
         if rules.movement.strategic is None:
             return [finding(state, "error", mv, entry, f"{entry.unit}: this game has no strategic movement")]
@@ -159,7 +159,7 @@ def check_move(state: ClassicState, entry: Move) -> list[Finding]:
         spent += cost
     moved = len(entry.path) - 1
     if not out and lim.hexes is not None and moved > lim.hexes:
-        condition = t.condition(state.turn)
+        condition = t.condition(state.at.turn)
         section = condition.source if condition is not None else mv
         out.append(finding(state, "error", section, entry, f"{entry.unit} moved {moved} hex(es); "
                            f"{'the ' + condition.name + ' allows' if condition else 'it may move'} "
@@ -171,9 +171,9 @@ def check_move(state: ClassicState, entry: Move) -> list[Finding]:
                            f"(x{rules.supply.cut_off_movement:g} of {lim.whole:g})"))
     elif not out and spent > lim.budget:
         total = allowance(state, entry.unit)
-        condition = t.condition(state.turn)
+        condition = t.condition(state.at.turn)
         unit = unit_of(state, entry.unit)
-        record = t.turn_record(state.turn, unit.side)
+        record = t.turn_record(state.at.turn, unit.side)
         whys: list[tuple[str, str]] = []
         if record is not None and unit.type in record.allowance_by_type:
             whys.append((f"turn {record.number}: {unit.type} {record.allowance_by_type[unit.type]}", record.source))
@@ -273,20 +273,23 @@ def apply_move(state: ClassicState, entry: Move) -> ClassicState:
     """The unit in its path's last hex, its spending and any stop in an enemy zone remembered for the phase."""
     grid = state.game.grid
     unit = unit_of(state, entry.unit)
-    lim = limits(state, entry.unit)
+    t = rules_of(state)
+    # Only whether the phase moves by rail matters here (`limits` would also price the allowance and trace a line).
+    phase = t.phases.get(state.at.step or "")
+    by_rail = phase is not None and phase.movement == "rail"
     hexes = [grid.hex_of(x) for x in entry.path if grid.is_label(x)]
     spent = 0.0
     for a, b in zip(hexes, hexes[1:]):
         if a.is_adjacent(b):
-            spent += step_cost(state, a, b, lim.rail) or 0.0
+            spent += step_cost(state, a, b, by_rail) or 0.0
     log = state.log
     began = {**log.began}
     began.setdefault(entry.unit, state.location.get(entry.unit, entry.path[0]))
     stopped = log.stopped
     end = hexes[-1] if hexes else None
-    rail = rules_of(state).rules.movement.rail
-    stops_here = not lim.rail or (rail is not None and rail.enemy_zoc == "stop")
-    if end is not None and stops_here and rules_of(state).rules.zoc.kind != "none" and len(hexes) > 1 \
+    rail = t.rules.movement.rail
+    stops_here = not by_rail or (rail is not None and rail.enemy_zoc == "stop")
+    if end is not None and stops_here and t.rules.zoc.kind != "none" and len(hexes) > 1 \
             and end in zone_of(state, enemy_of(state, unit.side)):
         stopped = stopped | {entry.unit}
     log = evolve(log, spent={**log.spent, entry.unit: log.spent.get(entry.unit, 0.0) + spent},
@@ -303,5 +306,5 @@ def phase_stacking(state: ClassicState) -> list[tuple[str, str]]:
         return []
     # A unit counts one, or at most two steps: a hex with fewer units than that cannot be over the limit.
     most = 2 if stacking.count == "steps" else 1
-    return [(label, state.side_in(label) or "") for label in sorted(state.by_hex)
-            if len(state.by_hex[label]) * most > stacking.limit and overstacked(state, label)]
+    return [(label, state.side_in(label) or "") for label in sorted(
+        label for label, ids in state.by_hex.items() if len(ids) * most > stacking.limit) if overstacked(state, label)]

@@ -1,5 +1,5 @@
-"""The classic series' state: game facts (where units are, their faces, who controls each place) beside what
-has happened in the phase under way, which one function clears at each boundary."""
+"""The classic series' state: game facts (where units are, their faces, who controls each place), with the
+engine's turn context and the record of the phase under way, which the engine replaces at each boundary."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeVar
 
-from adjudicator.contract import Outcome
+from adjudicator.contract import Outcome, TurnContext, TurnKeeper
 from wargame.game import Game
 from wargame.hexes import Hex
 
@@ -28,7 +28,7 @@ def evolve(value: T, **changes: object) -> T:
 
 @dataclass(frozen=True)
 class PhaseLog:
-    """What has happened in the phase under way (house style 19: kept for the phase, cleared at its end)."""
+    """What has happened in the phase under way (house style 19: the engine starts a new one at each boundary)."""
 
     spent: Mapping[str, float] = field(default_factory=dict)
     """Movement points each unit has spent this phase."""
@@ -97,16 +97,15 @@ class ClassicState:
 
     game: Game
     scenario: str
-    turn: int
-    phase: str | None
-    player: str | None
-    """The side whose player turn is under way (None between turns)."""
+    at: TurnContext
+    """Turn, phase and the side whose player turn it is (None between turns): the engine's, set at each marker."""
     location: Mapping[str, str]
     """Each unit's place: a hex label, a box id (eliminated, not yet arrived)."""
     reduced: frozenset[str]
     control: Mapping[str, str]
     """Each victory place's hex label -> the side controlling it."""
     log: PhaseLog = PhaseLog()
+    """What has happened in the phase under way: the engine's, a new one at each marker."""
     further: Mapping[str, int] = field(default_factory=dict)
     """Steps a reduced unit of three or four steps has lost beyond its reduced face (units.csv's further_reduced)."""
     pending: Pending | None = None
@@ -213,6 +212,18 @@ def relocate(state: ClassicState, moves: Mapping[str, str], reduced: frozenset[s
                    reduced=state.reduced if reduced is None else reduced, **changes)
 
 
-def new_phase(state: ClassicState, turn: int, phase: str | None, player: str | None) -> ClassicState:
-    """The state at a boundary of the sequence: what happened in the phase before is forgotten."""
-    return evolve(state, turn=turn, phase=phase, player=player, log=PhaseLog(), pending=None)
+def _install(state: ClassicState, at: TurnContext, log: PhaseLog) -> ClassicState:
+    """The state with the engine's new context and phase record."""
+    return evolve(state, at=at, log=log)
+
+
+def _context(state: ClassicState) -> TurnContext:
+    return state.at
+
+
+def _scenario(state: ClassicState) -> str:
+    return state.scenario
+
+
+KEEPER: TurnKeeper[ClassicState, PhaseLog] = TurnKeeper(_context, _install, PhaseLog, _scenario)
+"""Where the engine keeps a classic game's turn: the state's `at` and `log`."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from adjudicator.contract import CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun
+from adjudicator.contract import (
+    CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, TurnContext, TurnKeeper, UnitPlace,
+)
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
     Advance, Attack, Bombard, Comment, Declare, Entry, Header, Loss, Move, Place, Retreat, StepMarker, TurnMarker,
@@ -16,12 +18,11 @@ from adjudicator.systems.classic import arrivals, combat, movement, results, vic
 from adjudicator.systems.classic.base import finding, rules_of
 from adjudicator.systems.classic.movement_model import ClassicMovement
 from adjudicator.systems.classic.state import (
-    ClassicState, evolve, held_by_side, index_by_hex, new_phase, reindexed, relocate,
+    KEEPER, ClassicState, PhaseLog, evolve, held_by_side, index_by_hex, reindexed, relocate,
 )
 from adjudicator.systems.classic.tables import tables
 from wargame.errors import ReplayError, WargameError
 from wargame.game import Game
-from wargame.sequence import Slot, next_slot, slot_index
 
 
 def _check_place(state: ClassicState, entry: Place) -> list[Finding]:
@@ -40,48 +41,23 @@ def _check_turn(state: ClassicState, entry: TurnMarker) -> list[Finding]:
     scenario = next((s for s in state.game.manifest.scenario if s.id == state.scenario), None)
     if scenario is None:
         return []
-    expected = scenario.first_turn if state.turn == 0 else state.turn + 1
+    expected = scenario.first_turn if state.at.turn == 0 else state.at.turn + 1
     if entry.turn > scenario.last_turn:
         return [finding(state, "error", section, entry, f"turn {entry.turn}: the game ends with turn "
                         f"{scenario.last_turn}")]
     if entry.turn != expected:
-        return [finding(state, "error", section, entry, f"turn {entry.turn} comes after "
-                        f"{'the set-up' if state.turn == 0 else f'turn {state.turn}'}; the next turn is {expected}")]
+        before = "the set-up" if state.at.turn == 0 else f"turn {state.at.turn}"
+        return [finding(state, "error", section, entry, f"turn {entry.turn} comes after {before}; the next turn is "
+                        f"{expected}")]
     return []
-
-
-def _apply_turn(state: ClassicState, entry: TurnMarker) -> ClassicState:
-    return new_phase(state, entry.turn, None, None)
-
-
-def _apply_step(state: ClassicState, entry: StepMarker) -> ClassicState:
-    sequence = rules_of(state).sequence
-    slot = next_slot(sequence, state.phase, state.player)
-    if slot is None or slot.id != entry.step:
-        index = slot_index(sequence, entry.step, None)
-        slot = sequence[index] if index is not None else None
-    return new_phase(state, state.turn, entry.step, _player_of(state, slot) if slot is not None else state.player)
-
-
-def _player_of(state: ClassicState, slot: Slot) -> str | None:
-    """Whose phase a slot is: its side, or the first or second player's for a phase the data gives to one."""
-    if slot.side is not None:
-        return slot.side
-    item = next((i for i in state.game.manifest.sequence if i.id == slot.id), None)
-    if item is None or item.player not in ("first", "second"):
-        return None
-    scenario = next((s for s in state.game.manifest.scenario if s.id == state.scenario), None)
-    sides = state.game.manifest.sides
-    first = scenario.first_player if scenario is not None else sides[0]
-    second = next(s for s in sides if s != first)
-    return first if item.player == "first" else second
 
 
 _T = "tests/test_classic_rules.py::"
 _G = "tests/test_classic_generality.py::"
 REGISTRY: Registry[ClassicState] = Registry.of(
-    Handler("turn", TurnMarker, "sequence", _check_turn, _apply_turn, tests=(f"{_T}test_phases_in_order_and_their_entries",)),
-    Handler("phase", StepMarker, "sequence", apply=_apply_step,
+    # The engine advances the turn and phase at their markers (house style 19): these judge and apply nothing more.
+    Handler("turn", TurnMarker, "sequence", _check_turn, tests=(f"{_T}test_phases_in_order_and_their_entries",)),
+    Handler("phase", StepMarker, "sequence",
             tests=(f"{_T}test_phases_in_order_and_their_entries", f"{_T}test_an_overstack_is_reported_once")),
     Handler("move", Move, "movement", movement.check_move, movement.apply_move, ("movement", "zoc", "stacking"),
             (f"{_T}test_mud_lets_a_unit_move_one_hex_even_into_forest", f"{_T}test_a_rail_move_is_capped_by_the_allowance",
@@ -147,6 +123,11 @@ class Classic(SystemBase[ClassicState]):
         """Where units may move, zones of control, retreats, advances and lines of communication."""
         return self._movement
 
+    @property
+    def turn_keeper(self) -> TurnKeeper[ClassicState, PhaseLog]:
+        """The engine keeps a classic game's turn, phase and phase record."""
+        return KEEPER
+
     def initial_state(self, game: Game, headers: Sequence[Header]) -> ClassicState:
         """The scenario's set-up: units in their hexes and boxes, control of the victory places."""
         scenario = next((h.value for h in headers if h.key == "Scenario"), game.manifest.scenario[0].id)
@@ -159,7 +140,7 @@ class Classic(SystemBase[ClassicState]):
         reduced = frozenset(u for u, where in location.items() if game.grid.is_label(where)
                             and game.units_by_id[u].side in tables(game).rules.start_reduced)
         by_hex = index_by_hex(game, location)
-        state = ClassicState(game, scenario, 0, None, None, location, reduced, {}, by_hex=by_hex,
+        state = ClassicState(game, scenario, TurnContext(), location, reduced, {}, by_hex=by_hex,
                              held=held_by_side(game, by_hex))
         return evolve(state, control=victory.initial_control(state))
 
@@ -172,10 +153,11 @@ class Classic(SystemBase[ClassicState]):
             out += results.owed(state, entry)
         if isinstance(entry, (StepMarker, TurnMarker)):
             out += self._boundary(state, entry)
-        phase = rules_of(state).phases.get(state.phase or "")
-        if phase is not None and state.turn in phase.skipped_turns and not isinstance(entry, (StepMarker, TurnMarker)):
-            return [*out, finding(state, "error", phase.source, entry, f"turn {state.turn}: nothing is done in the "
-                                  f"{state.phase} phase on this turn")]
+        phase = rules_of(state).phases.get(state.at.step or "")
+        if phase is not None and state.at.turn in phase.skipped_turns and \
+                not isinstance(entry, (StepMarker, TurnMarker)):
+            return [*out, finding(state, "error", phase.source, entry, f"turn {state.at.turn}: nothing is done in the "
+                                  f"{state.at.step} phase on this turn")]
         if kind_rules:
             out += self.registry.check(self._branch(state, entry), entry)
         return out
@@ -195,21 +177,21 @@ class Classic(SystemBase[ClassicState]):
         """What is due as a phase or turn ends: stacks within the limit, reinforcements placed on their turn."""
         t = rules_of(state)
         out = [finding(state, "error", t.rules.stacking.source, entry, f"{label} is left overstacked "
-                       f"({', '.join(state.units_in(label))}) at the end of the {state.phase} phase")
+                       f"({', '.join(state.units_in(label))}) at the end of the {state.at.step} phase")
                for label, _ in movement.phase_stacking(state) if (label, state.units_in(label)) not in state.overstacks]
         out += self._must_attack(state, entry)
-        if isinstance(entry, TurnMarker) and state.turn > 0 and t.rules.reinforcements is not None:
-            for unit_id in arrivals.overdue(state, state.turn):
+        if isinstance(entry, TurnMarker) and state.at.turn > 0 and t.rules.reinforcements is not None:
+            for unit_id in arrivals.overdue(state, state.at.turn):
                 out.append(finding(state, "error", t.rules.reinforcements.source, entry, f"{unit_id} was due on "
-                                   f"turn {state.turn} and was not placed"))
+                                   f"turn {state.at.turn} and was not placed"))
         return out
 
     def _must_attack(self, state: ClassicState, entry: StepMarker | TurnMarker) -> list[Finding]:
         """As a combat phase ends, where the rules make attacks compulsory: every phasing unit next to an enemy
         has attacked and every enemy unit next to one has been attacked (one error for the phase)."""
         t = rules_of(state)
-        slot = next((s for s in t.sequence if s.id == state.phase), None)
-        side = state.player
+        slot = next((s for s in t.sequence if s.id == state.at.step), None)
+        side = state.at.player_turn
         if not t.rules.combat.must_attack or slot is None or side is None or \
                 not any(a.kind == "attack" for a in slot.entries):
             return []
@@ -228,7 +210,7 @@ class Classic(SystemBase[ClassicState]):
             return []
         said = [f"{', '.join(idle)} did not attack" if idle else "",
                 f"the enemy units in {', '.join(unattacked)} were not attacked" if unattacked else ""]
-        return [finding(state, "error", t.rules.combat.source, entry, f"the {state.phase} phase ends, but every "
+        return [finding(state, "error", t.rules.combat.source, entry, f"the {state.at.step} phase ends, but every "
                         f"{side} unit next to an enemy must attack and every enemy unit next to one be attacked: "
                         + "; ".join(s for s in said if s))]
 
@@ -266,8 +248,8 @@ class Classic(SystemBase[ClassicState]):
         return out
 
     def sequence_point(self, state: ClassicState) -> SequencePoint:
-        """Turn, phase and player turn."""
-        return SequencePoint(state.turn, state.phase, state.player)
+        """Turn, phase and player turn (the engine's)."""
+        return state.at
 
     def outcome(self, state: ClassicState) -> Outcome | None:
         """The decided game, if it is."""
@@ -275,12 +257,15 @@ class Classic(SystemBase[ClassicState]):
 
     def acting_side(self, state: ClassicState) -> str | None:
         """The side whose player turn is under way."""
-        return state.player
+        return state.at.player_turn
 
     def position(self, state: ClassicState) -> Position:
         """What the board shows."""
-        return Position(state.scenario, self.sequence_point(state), self.step_noun,
-                        self.unit_places(state, state.reduced), outcome=state.outcome)
+        places = self.unit_places(state, state.reduced)
+        for unit, lost in state.further.items():
+            if unit in places and lost:
+                places[unit] = UnitPlace(places[unit].place, places[unit].reduced, lost)
+        return Position(state.scenario, self.sequence_point(state), self.step_noun, places, outcome=state.outcome)
 
     def details(self, state: ClassicState) -> dict[str, object]:
         """Control of the victory places, and the steps units of three or four steps have lost past their reduced

@@ -57,6 +57,19 @@ class Tables:
     step_costs: dict[tuple[Hex, Hex, bool], float | None] = field(default_factory=dict, compare=False)
     """What stepping between two adjacent hexes costs, by rail or not, as first asked (the map never changes:
     at most six entries a hex and kind of movement)."""
+    any_time_victory: bool = False
+    """A victory condition holds at any moment (read after every entry), not only at the end."""
+    supply_closed: frozenset[Hex] = frozenset()
+    """Map hexes no line of communication enters whoever holds them: prohibited, or of a terrain `[supply]`
+    prohibits."""
+    supply_steps: dict[Hex, tuple[tuple[Hex, str], ...]] = field(default_factory=dict)
+    """Each map hex's neighbours (and their labels) a line of communication may step to from it: not across a
+    hexside that may not be crossed."""
+    area_labels: dict[tuple[str, ...], frozenset[str]] = field(default_factory=dict, compare=False)
+    """`area_hexes`' answers, as first asked (the areas never change)."""
+    asked: dict[tuple[object, ...], tuple[object, object]] = field(default_factory=dict, compare=False)
+    """The last combat worked out, by the identity of the state asked (held beside its answer, so that its
+    identity stays its own) and the attack: an attack's check and its application ask the same position."""
 
     def condition(self, turn: int) -> Condition | None:
         """The weather or ground condition in force on a turn, if any."""
@@ -68,8 +81,12 @@ class Tables:
 
     def area_hexes(self, area_ids: tuple[str, ...]) -> frozenset[str]:
         """The hex labels of some areas of areas.toml."""
-        grid = self.game.grid
-        return frozenset(grid.label_of(h) for a in area_ids for h in self.game.area_hexes(a))
+        known = self.area_labels.get(area_ids)
+        if known is None:
+            grid = self.game.grid
+            known = frozenset(grid.label_of(h) for a in area_ids for h in self.game.area_hexes(a))
+            self.area_labels[area_ids] = known
+        return known
 
 
 def factor(value: float) -> Fraction:
@@ -125,10 +142,18 @@ def _build(game: Game) -> Tables:
     zoc_cells = {h: frozenset([h, *(n for n in near if n not in blocked_hexes
                                     and Hexside.between(h, n) not in blocked_sides)])
                  for h, near in neighbours.items()}
+    prohibited = set(rules.supply.prohibited_terrain) if rules.supply is not None else set()
+    supply_closed = frozenset(h for h in neighbours if hex_cost.get(h, 1.0) is None or any(
+        terrain[x].id in prohibited for x in game.hex_terrain.get(h, ()) if x in terrain))
+    supply_steps = {h: tuple((n, grid.label_of(n)) for n in near if side_add.get(Hexside.between(h, n), 0) is not None)
+                    for h, near in neighbours.items()}
     return Tables(game, rules, table, hex_cost, side_add, side_cost, frozenset(rail),
                   frozenset(h for s in rail for h in s.hexes()), blocked_hexes, frozenset(blocked_sides),
                   place_hex, {r.code: r for r in rules.combat.results}, {p.id: p for p in rules.movement.phases},
-                  turn_sequence(game.manifest), value_index, strength_index, zoc_cells)
+                  turn_sequence(game.manifest), value_index, strength_index, zoc_cells,
+                  any_time_victory=rules.victory is not None and any(
+                      c.when == "any_time" for c in rules.victory.conditions),
+                  supply_closed=supply_closed, supply_steps=supply_steps)
 
 
 tables = PerGame(_build)

@@ -101,10 +101,11 @@ def is_over(state: ClassicState) -> bool:
     """The last turn's last phase is under way (or over)."""
     t = rules_of(state)
     last = next((s.last_turn for s in state.game.manifest.scenario if s.id == state.scenario), None)
-    if last is None or state.turn < last or not t.sequence:
-        return state.turn > (last or 0) > 0
+    if last is None or state.at.turn < last or not t.sequence:
+        return state.at.turn > (last or 0) > 0
     final = t.sequence[-1]
-    return state.turn > last or (state.phase == final.id and (final.side is None or state.player == final.side))
+    at = state.at
+    return at.turn > last or (at.step == final.id and (final.side is None or at.player_turn == final.side))
 
 
 def reason(state: ClassicState, condition: VictoryCondition | None) -> str:
@@ -133,7 +134,7 @@ def check_declare(state: ClassicState, entry: Declare) -> list[Finding]:
     over = is_over(state)
     winner, condition = decided(state, over)
     if not over and (condition is None or condition.when != "any_time"):
-        return [finding(state, "error", section, entry, f"the game is not over (turn {state.turn}); no condition "
+        return [finding(state, "error", section, entry, f"the game is not over (turn {state.at.turn}); no condition "
                         "that decides it before the end holds")]
     side = entry.side or "?"
     if entry.level is not None:
@@ -168,8 +169,7 @@ def apply_declare(state: ClassicState, entry: Declare) -> ClassicState:
 
 def any_time(state: ClassicState, line: int) -> ClassicState:
     """The state decided when a condition that holds at any moment holds now (an automatic victory)."""
-    victory = rules_of(state).rules.victory
-    if victory is None or state.outcome is not None or not any(c.when == "any_time" for c in victory.conditions):
+    if state.outcome is not None or not rules_of(state).any_time_victory:
         return state
     winner, condition = decided(state, False)
     if condition is None or condition.when != "any_time":

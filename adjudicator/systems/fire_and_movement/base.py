@@ -11,10 +11,11 @@ from __future__ import annotations
 import weakref
 from collections import Counter
 from collections.abc import Callable
+from typing import Generic
 
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.systems.base import PerGame, SystemBase
-from adjudicator.notation.entries import Attack, Bombard, Entry, Loss, Move, Retreat
+from adjudicator.notation.entries import Attack, Bombard, Entry, Loss, Move, Retreat, SupportMarkers, TurnMarker
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
@@ -25,6 +26,7 @@ from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.models import Marker, Unit
 from wargame.sequence import Slot, opening_slot, slot_at, turn_sequence
+
 
 COMBAT_PHASES = ("combat", "mobile_combat")
 SERIES_TABLE = SectionTable("fire-and-movement", SECTIONS, rests_on=RESTS_ON)
@@ -64,10 +66,6 @@ class SeriesRules(SystemBase[S]):
     keep_note = ""
     """What a drawn marker not placed may be instead (a folio's exception to 7.2)."""
 
-    def __init__(self) -> None:
-        self._enemies: dict[str, EnemyTables] = {}
-        """Each side's enemy zones of control and the hexes its enemies hold, with the location mapping and
-        game they were worked out for (zoc.py)."""
 
     _audit_memo: tuple[weakref.ref[Game], dict[str, object], Entry, Modifier | None, FmAudit] | None = None
     """The last combat audit: the game, the state's fields but its combat, the entry, the modifier left out, and
@@ -303,10 +301,47 @@ class SeriesRules(SystemBase[S]):
         return []
 
     # -- areas that other areas ask (defined in their own modules) -------------------------------
-    def ezoc(self, state: S, side: str) -> frozenset[Hex]:
-        raise NotImplementedError  # zoc.py
+    def may_draw_now(self, state: S) -> bool:
+        raise NotImplementedError  # support.py
+
+    def not_drawable(self, state: S, entry: SupportMarkers, marker_id: str) -> list[Finding]:
+        raise NotImplementedError  # support.py
+
+    def _named_markers(self, state: S, entry: SupportMarkers) -> tuple[list[Finding], list[str]]:
+        raise NotImplementedError  # support.py
+
+    def _check_draw(self, state: S, entry: SupportMarkers, side: str, named: list[str]) -> list[Finding]:
+        raise NotImplementedError  # support.py
+
+    def _placement(self, state: S, entry: Attack | Bombard,
+                   kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+        raise NotImplementedError  # support.py
+
+    def bombard_marker(self, state: S, entry: Bombard, marker: Marker) -> list[Finding] | None:
+        raise NotImplementedError  # bombardment.py
 
     def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
+        raise NotImplementedError  # zoc.py
+
+    def _fortified_ezoc(self, state: S, entry: Move, a: Hex, b: Hex) -> list[Finding]:
+        raise NotImplementedError  # zoc.py
+
+    def turn_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
+        raise NotImplementedError  # sequence.py
+
+    def _length_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
+        raise NotImplementedError  # sequence.py
+
+    def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
+        raise NotImplementedError  # combat_results.py
+
+    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
+        raise NotImplementedError  # combat_results.py
+
+    def bombard_effect(self, state: S, entry: Bombard, result: str | None) -> str | None:
+        raise NotImplementedError  # bombardment.py
+
+    def ezoc(self, state: S, side: str) -> frozenset[Hex]:
         raise NotImplementedError  # zoc.py
 
     def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:
@@ -328,9 +363,6 @@ class SeriesRules(SystemBase[S]):
                   left_out: Modifier | None = None) -> list[Support]:
         raise NotImplementedError  # support.py
 
-    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
-        raise NotImplementedError  # combat_results.py
-
     def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
         raise NotImplementedError  # ground_combat.py
 
@@ -347,7 +379,15 @@ class SeriesRules(SystemBase[S]):
     def _placed(self, state: S, entry: Attack | Bombard) -> S:
         raise NotImplementedError  # support.py
 
-    def _carries_out(self, state: S, entry: Entry) -> bool:
-        raise NotImplementedError  # combat_results.py
 
+class SeriesArea(Generic[S]):
+    """One rule area of the series, composed into the system (house style 18): it asks the system for the shared
+    helpers, the hooks a folio answers, and the other areas (`rules.zoc`, ...)."""
 
+    def __init__(self, rules: SeriesRules[S]) -> None:
+        self.rules = rules
+        """The system this area belongs to (a folio's, whose hooks answer for it)."""
+
+    def _f(self, severity: Severity, section: str, entry: Entry, message: str) -> Finding:
+        """A finding of the system's section table."""
+        return self.rules._f(severity, section, entry, message)

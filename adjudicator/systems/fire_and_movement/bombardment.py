@@ -6,20 +6,20 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Bombard
-from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, audit, unit_values
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
 from wargame.models import Marker
 
 
-class Bombardment(SeriesRules[S]):
+class Bombardment(SeriesArea[S]):
     """8.1."""
 
     def bombard_audit(self, state: S, entry: Bombard, left_out: Modifier | None = None) -> FmAudit:
         """The arithmetic of a bombardment (8.1.2): markers against the target's defence, the line of
         its hex terrain (not its hexsides, 8.1.4); `left_out`: as it comes out without that modifier."""
-        return self._audited(state, entry, left_out, lambda: self._bombard_audit(state, entry, left_out))
+        return self.rules._audited(state, entry, left_out, lambda: self._bombard_audit(state, entry, left_out))
 
     def _bombard_audit(self, state: S, entry: Bombard, left_out: Modifier | None) -> FmAudit:
         """`bombard_audit`, worked out."""
@@ -27,9 +27,9 @@ class Bombardment(SeriesRules[S]):
         target = game.grid.hex_of(entry.hex)
         side = entry.side or ""
         defenders = [(u, unit_values(game, u, u in state.depleted)[1])
-                     for u in self.defending(state, self._defenders(state, entry, side), entry.defender)]
+                     for u in self.rules.defending(state, self.rules._defenders(state, entry, side), entry.defender)]
         fortified = "fortification" in game.hex_terrain.get(target, ()) and left_out != "fortification"
-        return audit(game, target, [], defenders, self._supports(state, entry, target, left_out), fortified, entry.die,
+        return audit(game, target, [], defenders, self.rules._supports(state, entry, target, left_out), fortified, entry.die,
                      side, ["clear"] if left_out == "terrain" else None)
 
     def _adjacent_friends(self, state: S, entry: Bombard) -> list[str]:
@@ -57,9 +57,9 @@ class Bombardment(SeriesRules[S]):
         # 8.1: that a side bombards in its own Bombardment Phase only is the engine's check (game.toml's
         # `[[sequence]]` entries).
         side = entry.side or ""
-        if not self._defenders(state, entry, side):
+        if not self.rules._defenders(state, entry, side):
             return [self._f("error", "8.1.2", entry, f"hex {entry.hex} holds no enemy unit to bombard")]
-        out = self._check_support(state, entry, side)
+        out = self.rules._check_support(state, entry, side)
         markers = game.markers_by_id
         target = game.grid.hex_of(entry.hex)
         grid, units = game.grid, game.units_by_id
@@ -73,12 +73,12 @@ class Bombardment(SeriesRules[S]):
             if marker.side not in (None, side):
                 out.append(self._f("error", "7.1", entry, f"{marker_id} is a {marker.side} marker; a bombardment uses "
                                                           "the bombarding side's markers only"))
-            elif (folio := self.bombard_marker(state, entry, marker)) is not None:
+            elif (folio := self.rules.bombard_marker(state, entry, marker)) is not None:
                 out += folio
             elif marker.range_hexes is not None and (nearest is None or nearest > marker.range_hexes):
-                out.append(self._f("error", self.range_rule(marker), entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
+                out.append(self._f("error", self.rules.range_rule(marker), entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
                                                           f"friendly-occupied hex and {entry.hex} is farther"))
-        hit = [u for u in self.defending(state, self._defenders(state, entry, side), entry.defender) if u in state.defended]
+        hit = [u for u in self.rules.defending(state, self.rules._defenders(state, entry, side), entry.defender) if u in state.defended]
         if hit:
             # 8.0: a unit suffers one attack a phase, bombardment included.
             out.append(self._f("error", "8.0", entry, f"{', '.join(hit)} has already been bombarded in this phase; a "
@@ -89,14 +89,14 @@ class Bombardment(SeriesRules[S]):
                                                       "this player turn; at most two"))
         if out:
             return out
-        return self.with_basis(state, entry, self.bombard_audit(state, entry), self._bombard_claims(state, entry))
+        return self.rules.with_basis(state, entry, self.bombard_audit(state, entry), self._bombard_claims(state, entry))
 
     def _bombard_claims(self, state: S, entry: Bombard) -> list[Finding]:
         """The claimed differential and result against the table (8.1.2, 8.1.3; a warning without a die)."""
         out: list[Finding] = []
         result = self.bombard_audit(state, entry)
         # A claim that leaves out a modifier breaks the clause that sets it (8.1.4: the hex's terrain).
-        misread = self.left_out_rule(state, entry, result, "8.1.4", lambda r: self.bombard_effect(state, entry, r))
+        misread = self.rules.left_out_rule(state, entry, result, "8.1.4", lambda r: self.bombard_effect(state, entry, r))
         left_out, why = misread or (None, "")
         if entry.odds is not None:
             claimed = entry.odds.lstrip("+")
@@ -137,9 +137,9 @@ class Bombardment(SeriesRules[S]):
             actual = self.bombard_effect(state, entry, self.bombard_audit(state, entry).result)
             table = actual if actual != effect else None
         friends = tuple(self._adjacent_friends(state, entry)) if "(A)" in (effect, table) else ()
-        defenders = tuple(self.defending(state, self._defenders(state, entry, entry.side or ""), entry.defender))
-        steps = tuple((u, self._steps(state, u)) for u in (*friends, *defenders))
+        defenders = tuple(self.rules.defending(state, self.rules._defenders(state, entry, entry.side or ""), entry.defender))
+        steps = tuple((u, self.rules._steps(state, u)) for u in (*friends, *defenders))
         opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True,
                           table=table)
-        return evolve(self._placed(state, entry), combat=opened, defended=state.defended | set(defenders),
+        return evolve(self.rules._placed(state, entry), combat=opened, defended=state.defended | set(defenders),
                       bombarded=(*state.bombarded, *([entry.hex] * len(entry.support))))

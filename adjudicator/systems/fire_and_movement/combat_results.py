@@ -10,18 +10,18 @@ from adjudicator.contract import AdvanceOption
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Advance, Attack, Bombard, Comment, Entry, Header, Loss, Retreat, StandFast
 from adjudicator.systems.fire_and_movement import results
-from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.results import DEFENDER_RETREATS, FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
 
 
-class CombatResults(SeriesRules[S]):
+class CombatResults(SeriesArea[S]):
     """8.2.4, 8.3 (bookkeeping), 8.4, 8.5."""
 
     def _carries_out(self, state: S, entry: Entry) -> bool:
         """Whether an entry may carry out the combat before it; any other ends that combat (a folio's
         supply loss too: it comes after every combat)."""
-        if isinstance(entry, Loss) and self.supply_loss(state, entry.unit):
+        if isinstance(entry, Loss) and self.rules.supply_loss(state, entry.unit):
             return False
         return isinstance(entry, (Loss, Retreat, Advance, StandFast, Comment, Header))
 
@@ -39,7 +39,7 @@ class CombatResults(SeriesRules[S]):
     def _full_retreats_open(self, state: S, combat: FmCombat) -> dict[str, bool]:
         """Whether each unit that still owes a combat's retreat (neither retreated nor stood) has a full one open
         (8.3): what `results.outstanding` asks; the units done with it are not searched."""
-        return {u: bool(self.retreat_paths(state, u, due)) for u in (*combat.attackers, *combat.defenders)
+        return {u: bool(self.rules.retreat_paths(state, u, due)) for u in (*combat.attackers, *combat.defenders)
                 if (due := combat.retreat_due(u)) and u not in combat.stood and combat.retreat_of(u) is None}
 
     def _combat_over(self, state: S, entry: Entry) -> list[Finding]:
@@ -64,15 +64,15 @@ class CombatResults(SeriesRules[S]):
         if entry.loss == "remove":
             return [self._f("error", "log", entry, "'remove' is Onslaught's (6.3); Fire & Movement removes nothing "
                                                    "for stacking")]
-        folio = self.folio_loss(state, entry)
+        folio = self.rules.folio_loss(state, entry)
         if folio is not None:
             return folio
         combat = state.combat
         if combat is None:
-            return [self._f("error", "8.2.4", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
+            return [self._f("error", "8.2.4", entry, f"{self.rules._where(state)}: no combat result calls for {entry.unit} "
                                                    "to lose a step")]
         if entry.unit not in (*combat.attackers, *combat.defenders):
-            untouched = self.untouched(state, combat, entry)
+            untouched = self.rules.untouched(state, combat, entry)
             if untouched is not None:
                 return [untouched]
             # 8.1.3 says who a bombardment's results touch (the defenders, and (A)'s adjacent friends).
@@ -91,7 +91,7 @@ class CombatResults(SeriesRules[S]):
             if path is not None and len(path) - 1 < retreat:
                 due += 1  # 8.3: short of the full retreat, reduced in the last hex
             elif path is None:
-                if self.retreat_paths(state, entry.unit, retreat) or self.retreat_paths(state, entry.unit, 1):
+                if self.rules.retreat_paths(state, entry.unit, retreat) or self.rules.retreat_paths(state, entry.unit, 1):
                     return [self._f("error", "8.3", entry, f"{combat.verdict}: {entry.unit} retreats (or declares "
                                                            "stiff resistance, written 'stand') rather than losing a "
                                                            "step")]
@@ -111,7 +111,7 @@ class CombatResults(SeriesRules[S]):
     def _check_stand(self, state: S, entry: StandFast) -> list[Finding]:
         combat = state.combat
         if combat is None:
-            return [self._f("error", "8.4", entry, f"{self._where(state)}: no retreat result to resist")]
+            return [self._f("error", "8.4", entry, f"{self.rules._where(state)}: no retreat result to resist")]
         out = []
         for unit_id in dict.fromkeys(entry.units):
             if not combat.retreat_due(unit_id):
@@ -149,8 +149,8 @@ class CombatResults(SeriesRules[S]):
         if any(end == entry.path[-1] for _, end in combat.advanced):
             return [self._f("error", "8.5", entry, f"another unit already ended its advance in {entry.path[-1]}; one "
                                                    "unit a hex")]
-        side = self._unit(state, entry.unit).side
-        held = [label for label in entry.path[1:] if any(w == label and self._unit(state, u).side != side
+        side = self.rules._unit(state, entry.unit).side
+        held = [label for label in entry.path[1:] if any(w == label and self.rules._unit(state, u).side != side
                                                          for u, w in state.location.items())]
         if held:
             # 8.5: the path of retreat is the vacant hexes the defender left; a retreat through a
@@ -179,7 +179,7 @@ class CombatResults(SeriesRules[S]):
             candidates = [(start, *trail[:k]) for k in range(1, len(trail) + 1)]
             paths = tuple(path for path in candidates
                           if not any(f.severity == "error"
-                                     for f in self.check_rules(state, Advance(unit=unit_id, path=list(path)))))
+                                     for f in self.rules.check_rules(state, Advance(unit=unit_id, path=list(path)))))
             if paths:
                 out.append(AdvanceOption(unit_id, paths))
         return out
@@ -197,7 +197,7 @@ class CombatResults(SeriesRules[S]):
             displaced = displaced | {entry.unit}  # 8.3.1
         elif combat is not None:
             due = combat.retreat_due(entry.unit)
-            short = 0 < len(entry.path) - 1 < due and not self.retreat_paths(state, entry.unit, due)
+            short = 0 < len(entry.path) - 1 < due and not self.rules.retreat_paths(state, entry.unit, due)
             combat = replace(combat, retreated=(*combat.retreated, (entry.unit, tuple(entry.path))),
                              cut_short=combat.cut_short | ({entry.unit} if short else set()))
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]}, combat=combat,
@@ -215,9 +215,9 @@ class CombatResults(SeriesRules[S]):
         if combat is not None and entry.unit in (*combat.attackers, *combat.defenders):
             left = combat.steps_of(entry.unit) - combat.lost_by(entry.unit)
             state = evolve(state, combat=combat.with_loss(entry.unit, 1 if entry.loss == "deplete" else left))
-        if entry.loss == "deplete" and entry.unit not in state.depleted and self._unit(state, entry.unit).reduced:
+        if entry.loss == "deplete" and entry.unit not in state.depleted and self.rules._unit(state, entry.unit).reduced:
             return evolve(state, depleted=state.depleted | {entry.unit})
-        box = self._eliminated_box(state, self._unit(state, entry.unit).side)
+        box = self._eliminated_box(state, self.rules._unit(state, entry.unit).side)
         return evolve(state, location={**state.location, entry.unit: box}, depleted=state.depleted - {entry.unit})
 
     def _stand_applied(self, state: S, entry: StandFast) -> S:
@@ -227,9 +227,9 @@ class CombatResults(SeriesRules[S]):
             if combat is not None:
                 combat = replace(combat.with_loss(unit_id, 1), stood=combat.stood | {unit_id})
                 state = evolve(state, combat=combat)
-            if self._steps(state, unit_id) > 1:
+            if self.rules._steps(state, unit_id) > 1:
                 state = evolve(state, depleted=state.depleted | {unit_id})
             else:
-                box = self._eliminated_box(state, self._unit(state, unit_id).side)
+                box = self._eliminated_box(state, self.rules._unit(state, unit_id).side)
                 state = evolve(state, location={**state.location, unit_id: box}, depleted=state.depleted - {unit_id})
         return state

@@ -1,6 +1,6 @@
 """A Fire & Movement combat or bombardment computed for a dispute (`adjudicate combat`): the arithmetic
 with the table's printed headings (8.2.2), every face of the die (8.2.4), the retreats a result opens
-(8.3, 8.4) and the advance after combat (8.5)."""
+(8.3, 8.4) and the advance after combat (8.5). Functions given the system (its `account` asks them)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,9 @@ import re
 
 from adjudicator.contract import CombatAccount
 from adjudicator.notation.entries import Attack, Bombard
-from adjudicator.systems.fire_and_movement.bombardment import Bombardment
+from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.combat import FmAudit
-from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
 from adjudicator.systems.fire_and_movement.results import ATTACKER_RETREATS, DEFENDER_RETREATS
-from adjudicator.systems.fire_and_movement.retreat import Retreats
 from adjudicator.systems.fire_and_movement.state import S
 from wargame.game import Game
 
@@ -27,7 +25,7 @@ def printed_heading(game: Game, line_id: str, column: str) -> str:
     return f"{column} ({cell})" if cell else column
 
 
-def _computed(system: Disputes[S], state: S, entry: Attack | Bombard) -> tuple[FmAudit, str | None]:
+def _computed(system: SeriesRules[S], state: S, entry: Attack | Bombard) -> tuple[FmAudit, str | None]:
     """The audit and what its result does (a bombardment's per 8.1.3)."""
     if isinstance(entry, Bombard):
         found = system.bombard_audit(state, entry)
@@ -36,7 +34,7 @@ def _computed(system: Disputes[S], state: S, entry: Attack | Bombard) -> tuple[F
     return found, found.result
 
 
-def _retreats(system: Disputes[S], state: S, units: list[str], hexes: int, result: str) -> list[str]:
+def _retreats(system: SeriesRules[S], state: S, units: list[str], hexes: int, result: str) -> list[str]:
     """Where each unit a result makes retreat may go (8.3), or that it may stand and be reduced (8.4)."""
     out = []
     label = state.game.grid.label_of
@@ -48,7 +46,7 @@ def _retreats(system: Disputes[S], state: S, units: list[str], hexes: int, resul
     return out
 
 
-def fm_account(system: Disputes[S], state: S, entry: Attack | Bombard) -> CombatAccount:
+def fm_account(system: SeriesRules[S], state: S, entry: Attack | Bombard) -> CombatAccount:
     """The account of an attack or a bombardment in the state before it."""
     game = state.game
     found, result = _computed(system, state, entry)
@@ -85,11 +83,3 @@ def fm_account(system: Disputes[S], state: S, entry: Attack | Bombard) -> Combat
                          tuple(defenders), tuple(arithmetic), f"{found.differential:+d}", heading, entry.die,
                          found.result, by_die, tuple(retreats), advances,
                          effect=result if result != found.result else None)
-
-
-class Disputes(Bombardment[S], GroundCombat[S], Retreats[S]):
-    """The series' side of `adjudicate combat` (the contract's CombatAuditor.account)."""
-
-    def account(self, state: S, entry: Attack | Bombard) -> CombatAccount:
-        """An attack or a bombardment computed for a dispute (8.1-8.5)."""
-        return fm_account(self, state, entry)

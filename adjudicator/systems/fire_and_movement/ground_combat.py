@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from adjudicator.basis import Basis, attack_records, crt_cell
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Attack, Bombard
-from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.combat import (
     MODIFIERS, FmAudit, Modifier, audit, claimed_differential, modifier_left_out, unit_values, unmet_river_lines)
 from adjudicator.systems.fire_and_movement.results import FmCombat
@@ -16,32 +16,32 @@ from adjudicator.systems.fire_and_movement.state import S, evolve
 from wargame.hexes import Hexside
 
 
-class GroundCombat(SeriesRules[S]):
+class GroundCombat(SeriesArea[S]):
     """8.0, 8.2."""
 
     def combat_audit(self, state: S, entry: Attack, left_out: Modifier | None = None) -> FmAudit:
         """The arithmetic of an attack in a state (8.2.1-8.2.3; a folio's own attacks by its rules);
         `left_out`: as it comes out without that modifier."""
-        return self._audited(state, entry, left_out, lambda: self._combat_audit(state, entry, left_out))
+        return self.rules._audited(state, entry, left_out, lambda: self._combat_audit(state, entry, left_out))
 
     def _combat_audit(self, state: S, entry: Attack, left_out: Modifier | None) -> FmAudit:
         """`combat_audit`, worked out."""
-        special = self.special_audit(state, entry)
+        special = self.rules.special_audit(state, entry)
         if special is not None:
             return special
         game = state.game
         target = game.grid.hex_of(entry.hex)
-        side = self._unit(state, entry.attackers[0]).side
+        side = self.rules._unit(state, entry.attackers[0]).side
         attackers = [(u, game.grid.hex_of(state.location[u]), unit_values(game, u, u in state.depleted)[0])
-                     for u in entry.attackers if self._on_map(state, u) is not None]
+                     for u in entry.attackers if self.rules._on_map(state, u) is not None]
         defenders = [(u, unit_values(game, u, u in state.depleted)[1])
-                     for u in self.defending(state, self._defenders(state, entry, side), entry.defender)]
+                     for u in self.rules.defending(state, self.rules._defenders(state, entry, side), entry.defender)]
         fortified = "fortification" in game.hex_terrain.get(target, ()) and left_out != "fortification"
         lines: list[str] | None = ["clear"] if left_out == "terrain" else None
         if left_out == "river line":
             unmet = unmet_river_lines(game, target, [h for _, h, _ in attackers])
             lines = unmet[0] if unmet is not None else None
-        return audit(game, target, attackers, defenders, self._supports(state, entry, target, left_out), fortified,
+        return audit(game, target, attackers, defenders, self.rules._supports(state, entry, target, left_out), fortified,
                      entry.die, side, lines)
 
     def left_out_rule(self, state: S, entry: Attack | Bombard, truth: FmAudit, terrain_rule: str,
@@ -56,11 +56,11 @@ class GroundCombat(SeriesRules[S]):
         if not (differential is not None and differential != truth.differential or
                 result is not None and result not in (truth.result, effect(truth.result))):
             return None  # the claim holds (or says nothing checkable): no variant to work out
-        if game.crt is None or (isinstance(entry, Attack) and self.special_audit(state, entry) is not None):
+        if game.crt is None or (isinstance(entry, Attack) and self.rules.special_audit(state, entry) is not None):
             return None
         target = game.grid.hex_of(entry.hex)
-        marker_rule = self.support_value_rule()
-        unmet = unmet_river_lines(game, target, [h for u in entry.attackers if (h := self._on_map(state, u))]) \
+        marker_rule = self.rules.support_value_rule()
+        unmet = unmet_river_lines(game, target, [h for u in entry.attackers if (h := self.rules._on_map(state, u))]) \
             if isinstance(entry, Attack) else None
         what = {"8.2.3": "the fortification's doubling and halving (8.2.3)", "8.2.2": "the defender's terrain (8.2.2)",
                 "8.1.4": "the target hex's terrain (8.1.4)"}
@@ -77,7 +77,7 @@ class GroundCombat(SeriesRules[S]):
             "marker change": (marker_rule, f"; the claim makes the change {marker_rule} makes to the markers' "
                                            "values where its condition does not hold") if marker_rule else None}
         variants = [(rule, self.combat_audit(state, entry, modifier) if isinstance(entry, Attack)
-                     else self.bombard_audit(state, entry, modifier))
+                     else self.rules.bombard_audit(state, entry, modifier))
                     for modifier in MODIFIERS if (rule := rules[modifier]) is not None]
         return modifier_left_out(differential, result, truth,
                                  [(rule, variant) for rule, variant in variants
@@ -117,14 +117,14 @@ class GroundCombat(SeriesRules[S]):
             # 8.2.1 a: an attack is made on the enemy units of one hex; the series has no attack on several.
             return [self._f("error", "8.2.1a", entry, f"an attack is made on one hex; this one names "
                                                       f"{', '.join(entry.defending_hexes())}: attack each on its own")]
-        folio = self.folio_attack(state, entry)
+        folio = self.rules.folio_attack(state, entry)
         if folio is not None:
             return folio
         # 8.2: that the active player attacks in his own Combat and Mobile Combat Phases only is the
         # phases' `entries` in game.toml, which the engine checks first.
-        phase = self.phase_id(state)
-        side = entry.side or self._unit(state, entry.attackers[0]).side
-        defenders = self._defenders(state, entry, side)
+        phase = self.rules.phase_id(state)
+        side = entry.side or self.rules._unit(state, entry.attackers[0]).side
+        defenders = self.rules._defenders(state, entry, side)
         if not defenders:
             return [self._f("error", "8.2", entry, f"hex {entry.hex} holds no enemy unit to attack")]
         out = list(self._attacker_errors(state, entry, side, phase))
@@ -134,8 +134,8 @@ class GroundCombat(SeriesRules[S]):
         if attacked:
             out.append(self._f("error", "8.0", entry, f"{', '.join(attacked)} has already been attacked in this phase; "
                                                       "a unit suffers one attack a phase"))
-        out += self.attack_checks(state, entry)
-        out += self._check_support(state, entry, side)
+        out += self.rules.attack_checks(state, entry)
+        out += self.rules._check_support(state, entry, side)
         if out:
             return out
         result = self.combat_audit(state, entry)
@@ -150,11 +150,11 @@ class GroundCombat(SeriesRules[S]):
             return list(findings)  # nothing rests on the data: the records are not looked up
         game = state.game
         target = game.grid.hex_of(entry.hex)
-        side = entry.side or (self._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
+        side = entry.side or (self.rules._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
         attackers = list(entry.attackers) if isinstance(entry, Attack) else []
-        defenders = self.defending(state, self._defenders(state, entry, side))
+        defenders = self.rules.defending(state, self.rules._defenders(state, entry, side))
         # The hexsides attacked across (a folio's own attack from the hex itself, a beach assault: none).
-        sides = [Hexside.between(h, target) for u in attackers if self._on_map(state, u) is not None
+        sides = [Hexside.between(h, target) for u in attackers if self.rules._on_map(state, u) is not None
                  and (h := game.grid.hex_of(state.location[u])).distance(target) == 1]
         records = attack_records(game, target, [(u, u in state.depleted) for u in attackers],
                                  [(u, u in state.depleted) for u in defenders], sides, entry.support,
@@ -176,8 +176,8 @@ class GroundCombat(SeriesRules[S]):
         game = state.game
         target = game.grid.hex_of(entry.hex)
         for unit_id in dict.fromkeys(entry.attackers):
-            unit = self._unit(state, unit_id)
-            here = self._on_map(state, unit_id)
+            unit = self.rules._unit(state, unit_id)
+            here = self.rules._on_map(state, unit_id)
             if unit.side != side:
                 yield self._f("error", "8.2", entry, f"{unit_id} is not a {side} unit")
                 continue
@@ -204,31 +204,31 @@ class GroundCombat(SeriesRules[S]):
             if unit_id in state.advanced:
                 yield self._f("error", "8.5", entry, f"{unit_id} advanced after combat this player turn and "
                                                      "does nothing more in it")
-            yield from self.attacker_checks(state, entry, unit_id)
+            yield from self.rules.attacker_checks(state, entry, unit_id)
 
     def _open_combat(self, state: S, entry: Attack) -> FmCombat:
         """The combat an attack opens: its known result (claimed, else the table's for the die)."""
-        side = self._unit(state, entry.attackers[0]).side
+        side = self.rules._unit(state, entry.attackers[0]).side
         result = entry.result
         if result is None and entry.die is not None and 1 <= entry.die <= 6:
             result = self.combat_audit(state, entry).result
-        attackers = tuple(u for u in dict.fromkeys(entry.attackers) if self._on_map(state, u) is not None)
-        special = self.is_special_attack(state, entry)
-        defenders = () if special is not None else tuple(self.defending(state, self._defenders(state, entry, side), entry.defender))
-        steps = tuple((u, self._steps(state, u)) for u in (*attackers, *defenders))
+        attackers = tuple(u for u in dict.fromkeys(entry.attackers) if self.rules._on_map(state, u) is not None)
+        special = self.rules.is_special_attack(state, entry)
+        defenders = () if special is not None else tuple(self.rules.defending(state, self.rules._defenders(state, entry, side), entry.defender))
+        steps = tuple((u, self.rules._steps(state, u)) for u in (*attackers, *defenders))
         table = None
         if entry.result is not None and entry.die is not None and 1 <= entry.die <= 6 and attackers:
-            actual = (self.special_audit(state, entry) or self.combat_audit(state, entry)).result
+            actual = (self.rules.special_audit(state, entry) or self.combat_audit(state, entry)).result
             table = actual if actual != entry.result else None
         return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, special=special,
                         table=table)
 
     def _attack_applied(self, state: S, entry: Attack) -> S:
         """8.2: the attackers have attacked, the defenders been attacked, and the combat is open."""
-        side = self._unit(state, entry.attackers[0]).side
-        in_combat = {u for u in entry.attackers if self.phase_id(state) == "combat"
-                     and self._unit(state, u).mobility == "mobile"}
-        return evolve(self._placed(state, entry), attacked=state.attacked | set(entry.attackers),
-                      defended=state.defended | set(self._defenders(state, entry, side)),
+        side = self.rules._unit(state, entry.attackers[0]).side
+        in_combat = {u for u in entry.attackers if self.rules.phase_id(state) == "combat"
+                     and self.rules._unit(state, u).mobility == "mobile"}
+        return evolve(self.rules._placed(state, entry), attacked=state.attacked | set(entry.attackers),
+                      defended=state.defended | set(self.rules._defenders(state, entry, side)),
                       attacked_in_combat=state.attacked_in_combat | in_combat,
                       combat=self._open_combat(state, entry))

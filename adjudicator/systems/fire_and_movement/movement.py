@@ -13,6 +13,7 @@ from adjudicator.contract import MOVE_KINDS, Reach
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.base import PerGame
+from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.state import S
 from adjudicator.systems.fire_and_movement.zoc import IGNORE_EZOC, ZonesOfControl
 from wargame.errors import WargameError, did_you_mean
@@ -105,7 +106,7 @@ OPEN_STEPS: PerGame[dict[Hex, tuple[Hex, ...]]] = PerGame(open_steps)
 """Each game's open steps (5.2 e), built on the first request (the map never changes)."""
 
 
-class Movement(ZonesOfControl[S]):
+class Movement(SeriesArea[S]):
     """5.1-5.5 and 6.1's effects on movement."""
 
     def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:
@@ -171,28 +172,28 @@ class Movement(ZonesOfControl[S]):
         self._movement_kind(kind)
         if unit_id not in state.game.units_by_id:
             raise WargameError(f"unknown unit {unit_id!r}{did_you_mean(unit_id, state.game.units_by_id)}")
-        if self._on_map(state, unit_id) is None:
+        if self.rules._on_map(state, unit_id) is None:
             raise WargameError(f"{unit_id} is not on the map ({state.location.get(unit_id) or 'not in play'})")
-        return self._rule(state, unit_id, self.allowance(state, unit_id), self.first_hex_cost(state, unit_id))
+        return self._rule(state, unit_id, self.rules.allowance(state, unit_id), self.rules.first_hex_cost(state, unit_id))
 
     def _rule(self, state: S, unit_id: str, allowance: int, spent: float) -> MoveRule:
         """`move_rule` for a unit on the map, with its movement allowance and the MP it has spent already."""
         game = state.game
         unit = game.units_by_id[unit_id]
         mobile = unit.mobility == "mobile"
-        return MoveRule(budget=allowance - spent, terrain_cost=self._pricer(game), enemy=self.enemy_hexes(state, unit.side),
-                        ezoc=frozenset() if unit.type in IGNORE_EZOC else self.ezoc(state, unit.side),
-                        ezoc_cost=self.allowance(state, unit_id, weather=False) // 2 if mobile else 0, mobile=mobile,
-                        barrier=lambda a, b: self.is_ezoc_barrier(game, a, b), on_map=game.grid,
-                        off_limits=self.off_limits(state))
+        return MoveRule(budget=allowance - spent, terrain_cost=self._pricer(game), enemy=self.rules.enemy_hexes(state, unit.side),
+                        ezoc=frozenset() if unit.type in IGNORE_EZOC else self.rules.ezoc(state, unit.side),
+                        ezoc_cost=self.rules.allowance(state, unit_id, weather=False) // 2 if mobile else 0, mobile=mobile,
+                        barrier=lambda a, b: ZonesOfControl.is_ezoc_barrier(game, a, b), on_map=game.grid,
+                        off_limits=self.rules.off_limits(state))
 
     def move_bars(self, state: S, unit_id: str) -> tuple[list[tuple[str, str]], bool]:
         """What bars a unit from moving now at all, whatever its path (5.2, 5.5, 8.5): (section, message)
         in the order judged, and whether the first ends the judging of the move; the checker and the
         generators (`may_move`) ask. That a player moves his own units in his own Movement and Mobile
         Movement Phases only (5.2) is the phase's `entries` in game.toml, which the engine checks first."""
-        unit = self._unit(state, unit_id)
-        phase = self.phase_id(state)
+        unit = self.rules._unit(state, unit_id)
+        phase = self.rules.phase_id(state)
         if phase == "mobile_movement":
             if unit.mobility != "mobile":
                 return [("5.5", f"{unit_id} is a leg unit; leg units never move in the Mobile Movement Phase")], True
@@ -223,12 +224,12 @@ class Movement(ZonesOfControl[S]):
         if kind == "strategic":
             return Reach({}, ("log: Fire & Movement has no strategic movement (an Onslaught rule)",))
         self._movement_kind(kind)
-        start = self._on_map(state, unit_id)
+        start = self.rules._on_map(state, unit_id)
         if start is None:
             where = state.location.get(unit_id)
             return Reach({}, (f"5.2: {unit_id} is not on the map ({where or 'not in play'})",))
         bars, _ = self.move_bars(state, unit_id)
-        bars += self.folio_bars(state, unit_id)
+        bars += self.rules.folio_bars(state, unit_id)
         if bars:
             return Reach({}, tuple(f"{section}: {message}" for section, message in bars))
         rule = self.move_rule(state, unit_id)
@@ -239,16 +240,16 @@ class Movement(ZonesOfControl[S]):
     def may_move(self, state: S, unit_id: str) -> bool:
         """Whether a unit may move now at all, as the generators ask: the phase allows its side's moves
         (5.2, the sequence's `entries`, as the engine checks them), then the series' bars and its folio's."""
-        slot = self.slot(state)
-        unit = self._unit(state, unit_id)
+        slot = self.rules.slot(state)
+        unit = self.rules._unit(state, unit_id)
         return slot is not None and slot.allows("move", unit.side, (unit.type,)) and \
-            not self.move_bars(state, unit_id)[0] and self.folio_may_move(state, unit_id)
+            not self.move_bars(state, unit_id)[0] and self.rules.folio_may_move(state, unit_id)
 
     def _check_move(self, state: S, entry: Move) -> list[Finding]:
         game = state.game
         where = state.location.get(entry.unit)
         out: list[Finding] = []
-        early = self.folio_move(state, entry)
+        early = self.rules.folio_move(state, entry)
         if early is not None:
             return early
         bars, final = self.move_bars(state, entry.unit)
@@ -266,7 +267,7 @@ class Movement(ZonesOfControl[S]):
         if off:
             return out + [self._f("error", "5.2f", entry, f"{entry.unit} leaves the map at {off[0]}; a unit exits the map "
                                                           "only where the exclusive rules allow it")]
-        folio = self.folio_path(state, entry)
+        folio = self.rules.folio_path(state, entry)
         if folio:
             return out + folio
         return out + self._walk(state, entry)
@@ -277,8 +278,8 @@ class Movement(ZonesOfControl[S]):
         hex_of = game.grid.hex_of
         hexes = [hex_of(label) for label in entry.path]
         around = game.grid.neighbour_map
-        allowance = self.allowance(state, entry.unit)
-        spent = self.first_hex_cost(state, entry.unit)  # paid on arriving (a folio's arrivals)
+        allowance = self.rules.allowance(state, entry.unit)
+        spent = self.rules.first_hex_cost(state, entry.unit)  # paid on arriving (a folio's arrivals)
         rule = self._rule(state, entry.unit, allowance, spent)  # the unit is on the map (`_check_move`)
         zoc_paid = 0
         out: list[Finding] = []
@@ -304,7 +305,7 @@ class Movement(ZonesOfControl[S]):
                     if cost > allowance:
                         return out + [self._f("error", "6.1", entry, f"{entry.unit} cannot pay {cost:g} MP for {lb} "
                                                                      f"with an allowance of {allowance}")]
-                    out += self._fortified_ezoc(state, entry, a, b)
+                    out += self.rules._fortified_ezoc(state, entry, a, b)
                     if len(hexes) > 2:
                         return out + [self._f("error", "6.1", entry, f"{entry.unit} moves from one enemy zone of "
                                                                      f"control into another at {lb}, which takes its "
@@ -318,7 +319,7 @@ class Movement(ZonesOfControl[S]):
                 cost += rule.ezoc_cost
                 zoc_paid += rule.ezoc_cost
                 if from_ezoc:
-                    out += self._fortified_ezoc(state, entry, a, b)
+                    out += self.rules._fortified_ezoc(state, entry, a, b)
             spent += cost
             if spent > allowance:
                 # 5.2 c: no hex entered without the MP to pay for it; when only 6.1's cost of entering
@@ -328,8 +329,8 @@ class Movement(ZonesOfControl[S]):
                                                                  f"{zoc_paid:g} of them for entering enemy zones of "
                                                                  f"control (6.1), more than its allowance of "
                                                                  f"{allowance} (5.2 c)")]
-                halving = self.allowance_rule(state, entry.unit)
-                if halving is not None and spent <= self.allowance(state, entry.unit, weather=False):
+                halving = self.rules.allowance_rule(state, entry.unit)
+                if halving is not None and spent <= self.rules.allowance(state, entry.unit, weather=False):
                     # The move fits the printed allowance: the clause misread is the one that halves it.
                     return out + [self._f("error", halving, entry, f"{entry.unit} has spent {spent:g} MP by {lb}, "
                                                                    f"within its printed allowance but more than the "

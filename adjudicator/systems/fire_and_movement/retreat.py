@@ -6,14 +6,14 @@ from __future__ import annotations
 from adjudicator.contract import RetreatOption
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Retreat
-from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.movement import OPEN_STEPS
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S
 from wargame.hexes import Hex
 
 
-class Retreats(SeriesRules[S]):
+class Retreats(SeriesArea[S]):
     """8.3, 8.3.1, 8.1.5."""
 
     _retreats_memo: tuple[dict[str, str], dict[tuple[str, int, bool], list[tuple[Hex, ...]]]] | None = None
@@ -36,14 +36,14 @@ class Retreats(SeriesRules[S]):
     def _open_retreats(self, state: S, unit_id: str, hexes: int, ezoc_counts: bool) -> list[tuple[Hex, ...]]:
         """`retreat_paths`, worked out."""
         game = state.game
-        start = self._on_map(state, unit_id)
+        start = self.rules._on_map(state, unit_id)
         if start is None:
             return []
-        unit = self._unit(state, unit_id)
-        ezoc = frozenset() if unit.type in self.retreat_ignores_ezoc or not ezoc_counts \
-            else self.ezoc(state, unit.side)
-        enemy = self.enemy_hexes(state, unit.side)
-        beyond = self.off_limits(state)
+        unit = self.rules._unit(state, unit_id)
+        ezoc = frozenset() if unit.type in self.rules.retreat_ignores_ezoc or not ezoc_counts \
+            else self.rules.ezoc(state, unit.side)
+        enemy = self.rules.enemy_hexes(state, unit.side)
+        beyond = self.rules.off_limits(state)
         steps = OPEN_STEPS(game)  # on the map, into no prohibited terrain or across such a hexside (5.2 e)
         q, r = start
         out: list[tuple[Hex, ...]] = []
@@ -83,7 +83,7 @@ class Retreats(SeriesRules[S]):
         for unit_id in (*combat.attackers, *combat.defenders):
             due = combat.retreat_due(unit_id)
             if not due or unit_id in combat.stood or combat.retreat_of(unit_id) is not None or \
-                    self._on_map(state, unit_id) is None:
+                    self.rules._on_map(state, unit_id) is None:
                 continue
             full = self.legal_retreats(state, unit_id, due)
             shorter = [] if full else [p for n in range(due - 1, 0, -1) for p in self.legal_retreats(state, unit_id, n)]
@@ -109,7 +109,7 @@ class Retreats(SeriesRules[S]):
         combat = state.combat
         where = state.location.get(entry.unit)
         if combat is None:
-            return [self._f("error", "8.3", entry, f"{self._where(state)}: no combat result calls for {entry.unit} "
+            return [self._f("error", "8.3", entry, f"{self.rules._where(state)}: no combat result calls for {entry.unit} "
                                                    "to retreat")]
         if entry.path[0] != where:
             return [self._f("error", "8.3", entry, f"{entry.unit} is in {where}, not {entry.path[0]}")]
@@ -160,13 +160,13 @@ class Retreats(SeriesRules[S]):
 
     def _first_ezoc(self, state: S, unit_id: str, hexes: tuple[Hex, ...]) -> str:
         """The first hex of a retreat in an enemy zone of control."""
-        ezoc = self.ezoc(state, self._unit(state, unit_id).side)
+        ezoc = self.rules.ezoc(state, self.rules._unit(state, unit_id).side)
         return state.game.grid.label_of(next(h for h in hexes[1:] if h in ezoc))
 
     def _farther(self, state: S, unit_id: str, paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]]:
         """8.1.5: the retreats that end farther from the closest enemy unit than they start (none when
         no enemy unit is on the map)."""
-        enemies = self.enemy_hexes(state, self._unit(state, unit_id).side)
+        enemies = self.rules.enemy_hexes(state, self.rules._unit(state, unit_id).side)
         if not enemies:
             return []
 
@@ -191,7 +191,7 @@ class Retreats(SeriesRules[S]):
     def _check_displacement(self, state: S, entry: Retreat, combat: FmCombat, hexes: tuple[Hex, ...]) -> list[Finding]:
         """8.3.1: a friendly unit displaced one hex from where a retreating unit ends."""
         ends = {path[-1] for _, path in combat.retreated}
-        folio = self.untouched(state, combat, entry) if entry.path[0] not in ends else None
+        folio = self.rules.untouched(state, combat, entry) if entry.path[0] not in ends else None
         if folio is not None:
             return [folio]
         if entry.path[0] not in ends and combat.bombardment and not ends:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, StepMarker, TurnMarker
-from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.state import S, evolve
 
 
-class SequenceOfPlay(SeriesRules[S]):
+class SequenceOfPlay(SeriesArea[S]):
     """4.1 and 5.3's end-of-phase check."""
 
     def turn_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
@@ -22,14 +22,14 @@ class SequenceOfPlay(SeriesRules[S]):
         return []
 
     def _check_turn(self, state: S, entry: TurnMarker) -> list[Finding]:
-        out = self.turn_checks(state, entry)
+        out = self.rules.turn_checks(state, entry)
         if entry.turn != state.turn + 1:
             out.append(self._f("error", "4.1", entry, f"GT {entry.turn} follows GT {state.turn}; game turns run in "
                                                       "order"))
-        out += self._length_checks(state, entry)
-        if state.turn and self.phase_id(state) != "game_turn_end":
+        out += self.rules._length_checks(state, entry)
+        if state.turn and self.rules.phase_id(state) != "game_turn_end":
             out.append(self._f("error", "4.1", entry, f"GT {state.turn} ends before its Game Turn End Phase "
-                                                      f"({self._where(state)})"))
+                                                      f"({self.rules._where(state)})"))
         return out
 
     def _length_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
@@ -50,10 +50,10 @@ class SequenceOfPlay(SeriesRules[S]):
         if state.phase is None:
             return []
         known = dict(state.overstacked)
-        out = [self._f("error", "5.3", entry, f"{self._where(state)} ends with {len(units)} units in hex {where}; "
-                                              f"{self.stack_limit(state, where)} may stay there")
+        out = [self._f("error", "5.3", entry, f"{self.rules._where(state)} ends with {len(units)} units in hex {where}; "
+                                              f"{self.rules.stack_limit(state, where)} may stay there")
                for where, units in self._overstacks(state) if not units <= known.get(where, frozenset())]
-        return out + self.closing(state, entry)
+        return out + self.rules.closing(state, entry)
 
     def _overstacks(self, state: S) -> list[tuple[str, frozenset[str]]]:
         """5.3: the hexes holding more units than they take, with those units."""
@@ -61,8 +61,8 @@ class SequenceOfPlay(SeriesRules[S]):
         # (5.2 d) or retreating into one (8.3), one breach reported on its own entry, not again here.
         units_by_id = state.game.units_by_id
         out: list[tuple[str, frozenset[str]]] = []
-        for where, units in self._crowded(state):
-            limit = self.stack_limit(state, where)
+        for where, units in self.rules._crowded(state):
+            limit = self.rules.stack_limit(state, where)
             sides: dict[str, set[str]] = {}
             for unit in units:
                 sides.setdefault(units_by_id[unit].side, set()).add(unit)

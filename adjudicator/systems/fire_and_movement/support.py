@@ -8,14 +8,14 @@ from collections import Counter
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard, Entry, SupportMarkers
 from adjudicator.systems.fire_and_movement import markers as pools
-from adjudicator.systems.fire_and_movement.base import COMBAT_PHASES, SeriesRules
+from adjudicator.systems.fire_and_movement.base import COMBAT_PHASES, SeriesArea
 from adjudicator.systems.fire_and_movement.combat import Modifier, Support
 from adjudicator.systems.fire_and_movement.state import S, evolve
 from wargame.errors import did_you_mean
 from wargame.hexes import Hex
 
 
-class SupportFire(SeriesRules[S]):
+class SupportFire(SeriesArea[S]):
     """7.1, 7.2: support fire markers drawn from the pools and placed on combats."""
 
     def _supports(self, state: S, entry: Attack | Bombard, target: Hex,
@@ -26,17 +26,17 @@ class SupportFire(SeriesRules[S]):
         game = state.game
         markers = game.markers_by_id
         fortified = "fortification" in game.hex_terrain.get(target, ()) and left_out != "fortification"
-        attacker = entry.side or (self._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
+        attacker = entry.side or (self.rules._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
         out = []
         for marker_id in entry.support:
             marker = markers.get(marker_id)
-            if marker is None or marker.kind not in self.support_kinds or marker.value is None:
+            if marker is None or marker.kind not in self.rules.support_kinds or marker.value is None:
                 continue
             side = marker.side or attacker
             # 8.2.3: an attacker's marker on a fortification counts half, rounded down.
             applied = marker.value // 2 if fortified and side == attacker else marker.value
-            value = applied if left_out == "marker values" else self.support_value_unmet(state, marker, applied) \
-                if left_out == "marker change" else self.support_value(state, marker, applied, target)
+            value = applied if left_out == "marker values" else self.rules.support_value_unmet(state, marker, applied) \
+                if left_out == "marker change" else self.rules.support_value(state, marker, applied, target)
             out.append(Support(marker_id, side, marker.value, value))
         return out
 
@@ -53,19 +53,19 @@ class SupportFire(SeriesRules[S]):
         mismatched: set[str] = set()
         for marker_id in entry.support:
             marker = markers.get(marker_id)
-            if marker is None or marker.kind not in self.support_kinds:
-                known = sorted(m.id for m in markers.values() if m.kind in self.support_kinds)
+            if marker is None or marker.kind not in self.rules.support_kinds:
+                known = sorted(m.id for m in markers.values() if m.kind in self.rules.support_kinds)
                 out.append(self._f("error", "7.2", entry, f"{marker_id!r} is not a support fire marker"
                                                           f"{did_you_mean(marker_id, known)}"))
                 continue
             owner = marker.side or side
             known_sides.append(owner)
-            out += self.marker_use(state, entry, marker)
+            out += self.rules.marker_use(state, entry, marker)
             per_side[owner] += 1
             if pending[(owner, marker_id)] > 0:
                 pending[(owner, marker_id)] -= 1  # drawn for this combat (7.2)
                 continue
-            apart = self.marker_apart(state, entry, marker, owner, kept, taken)
+            apart = self.rules.marker_apart(state, entry, marker, owner, kept, taken)
             if apart is not None:
                 out += apart
                 continue
@@ -77,17 +77,17 @@ class SupportFire(SeriesRules[S]):
                 continue
             taken[marker_id] += 1
             out += self._in_pool(state, entry, owner, marker_id, taken[marker_id])
-        unplaced = [m for (who, m), n in pending.items() for _ in range(n) if not self.may_keep(markers[m])
+        unplaced = [m for (who, m), n in pending.items() for _ in range(n) if not self.rules.may_keep(markers[m])
                     and who not in mismatched]
         if unplaced:
             out.append(self._f("error", "7.2", entry, f"{', '.join(sorted(unplaced))} drawn for this combat and not "
-                                                      f"placed on it; a drawn marker is placed as drawn{self.keep_note}"))
+                                                      f"placed on it; a drawn marker is placed as drawn{self.rules.keep_note}"))
         for who, n in sorted(per_side.items()):
             if n > 2:
                 out.append(self._f("error", "8.2.1b", entry, f"{who} places {n} support markers on one combat; at most "
                                                           "two (8.2.1 b)"))
         # Three markers of a side cannot be placed in turn either: that one breach is the count's error.
-        if isinstance(entry, Attack) and self.is_special_attack(state, entry) is None and \
+        if isinstance(entry, Attack) and self.rules.is_special_attack(state, entry) is None and \
                 all(n <= 2 for n in per_side.values()) and not pools.placement_order_ok(known_sides, side):
             out.append(self._f("error", "8.2.1b", entry, "support markers are placed attacker first, then defender, "
                                                       "attacker, defender, one at a time (8.2.1 b); the list "
@@ -97,13 +97,13 @@ class SupportFire(SeriesRules[S]):
     def _in_pool(self, state: S, entry: Entry, side: str, marker_id: str, nth: int) -> list[Finding]:
         """Whether the nth copy of a marker named in an entry is still in its side's pool (7.1, 7.2)."""
         marker = state.game.markers_by_id[marker_id]
-        out = self.pool_check(state, entry, marker)
+        out = self.rules.pool_check(state, entry, marker)
         if out:
             return out
-        left = self.pool(state, side)[marker_id]
+        left = self.rules.pool(state, side)[marker_id]
         if nth <= left:
             return []
-        gone = self.pool_gone(state, marker_id)
+        gone = self.rules.pool_gone(state, marker_id)
         return [self._f("error", "7.2", entry, f"no {marker_id} is left in the {side} cup this game turn (the game "
                                                 f"has {marker.count}; {', '.join(gone) or 'none allotted'}); a "
                                                 "marker serves once a game turn (7.1, 7.2)")]
@@ -128,14 +128,14 @@ class SupportFire(SeriesRules[S]):
         named = []
         for marker_id in entry.markers:
             marker = markers.get(marker_id)
-            if marker is None or marker.kind not in self.support_kinds:
-                known = sorted(m.id for m in markers.values() if m.kind in self.support_kinds and m.side == side)
+            if marker is None or marker.kind not in self.rules.support_kinds:
+                known = sorted(m.id for m in markers.values() if m.kind in self.rules.support_kinds and m.side == side)
                 out.append(self._f("error", "7.2", entry, f"{marker_id!r} is not a support fire marker"
                                                           f"{did_you_mean(marker_id, known)}"))
             elif marker.side != side:
                 out.append(self._f("error", "7.1", entry, f"{marker_id} is a {marker.side} marker; each side has its "
                                                           "own pool"))
-            elif (never := self.not_drawable(state, entry, marker_id)):
+            elif (never := self.rules.not_drawable(state, entry, marker_id)):
                 out += never
             else:
                 named.append(marker_id)
@@ -154,9 +154,9 @@ class SupportFire(SeriesRules[S]):
         """7.2, 8.2.1 b: drawn for a bombardment or a combat, at most two a side a combat, each still in
         the pool."""
         markers = state.game.markers_by_id
-        phase = self.phase_id(state)
-        if not self.may_draw_now(state) and phase not in ("bombardment", *COMBAT_PHASES):
-            return [self._f("error", "7.2", entry, f"{self._where(state)}: markers are drawn for a bombardment or a "
+        phase = self.rules.phase_id(state)
+        if not self.rules.may_draw_now(state) and phase not in ("bombardment", *COMBAT_PHASES):
+            return [self._f("error", "7.2", entry, f"{self.rules._where(state)}: markers are drawn for a bombardment or a "
                                                    "combat, in the Bombardment and Combat Phases")]
         out: list[Finding] = []
         seen: Counter[str] = Counter()
@@ -164,7 +164,7 @@ class SupportFire(SeriesRules[S]):
             seen[marker_id] += 1
             out += self._in_pool(state, entry, side, marker_id, seen[marker_id])
         drawn = [m for who, m in state.drawn if who == side] + named
-        if sum(1 for m in drawn if not self.may_keep(markers[m])) > 2:
+        if sum(1 for m in drawn if not self.rules.may_keep(markers[m])) > 2:
             out.append(self._f("error", "8.2.1b", entry, f"{side} has drawn {' '.join(drawn)} for one combat; at most "
                                                       "two markers a side (8.2.1 b)"))
         return out

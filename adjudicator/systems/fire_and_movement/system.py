@@ -1,8 +1,9 @@
-"""The Fire & Movement series (rules 3.0-9.0) as a plug-in of the replay engine: the rule areas'
-mixins put together, with the tables that send each entry to its check and its application.
+"""The Fire & Movement series (rules 3.0-9.0) as a plug-in of the replay engine: its rule areas
+(composed components such as `zoc`, and the areas still mixed in), with the registry that sends each
+entry to its check and its application.
 
-A folio (a game of the series with its exclusive rules) subclasses `FireAndMovement` and
-overrides the hooks of `base.py` and the areas' methods its rules change (see `omaha/`).
+A folio (a game of the series with its exclusive rules) subclasses `FireAndMovement`, answers the
+hooks of `base.py` its rules change, and builds its registry from the series' by name (see `omaha/`).
 """
 
 from __future__ import annotations
@@ -10,24 +11,33 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
-from adjudicator.contract import EngineChecks, MarkerUse, Outcome, Position, SequencePoint, StepNoun, kind_of
+from adjudicator.contract import (
+    AdvanceOption, CombatAccount, EngineChecks, MarkerUse, Outcome, Position, Reach, RetreatOption, SequencePoint,
+    StepNoun, kind_of,
+)
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
     Advance, Attack, Bombard, Entry, Header, Loss, Move, Place, Retreat, RollOff, StandFast, StepMarker,
     SupportMarkers, TurnMarker,
 )
 from adjudicator.registry import Handler, Registry
+from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.systems.fire_and_movement.bombardment import Bombardment
+from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.combat_results import CombatResults
-from adjudicator.systems.fire_and_movement.dispute import Disputes
+from adjudicator.systems.fire_and_movement.dispute import fm_account
 from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
-from adjudicator.systems.fire_and_movement.movement import Movement
+from adjudicator.systems.fire_and_movement.movement import Movement, MoveRule
+from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.retreat import Retreats
 from adjudicator.systems.fire_and_movement.sequence import SequenceOfPlay
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S, evolve
 from adjudicator.systems.fire_and_movement.support import SupportFire
+from adjudicator.systems.fire_and_movement.zoc import ZonesOfControl
 from wargame.errors import ReplayError, did_you_mean
 from wargame.game import Game
+from wargame.hexes import Hex
+from wargame.models import Marker
 
 UNCHECKED: dict[str, str] = {
     "place": "3.0: placements are the folio's (its set-up, reinforcements and replacements)",
@@ -38,8 +48,7 @@ Check = Callable[[S, Place], list[Finding]]
 """A folio's check of one way of placing units (`place_checks`: set-up, reinforcements, replacements)."""
 
 
-class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S], Bombardment[S], GroundCombat[S],
-                      Retreats[S], CombatResults[S]):
+class FireAndMovement(SeriesRules[S]):
     """The series' rule system on the engine's contract (adjudicator/contract.py): the engine makes
     the generic checks (a decided game, an entry of the other system, the phase order of the game's
     `[[sequence]]` and the entries each phase allows, 5.2, 8.1, 8.2; who writes an entry, placements
@@ -56,22 +65,165 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
 
     def __init__(self) -> None:
         super().__init__()
+        # The rule areas composed into the system (house style 18), each given it to ask for the shared helpers,
+        # the hooks a folio answers and the other areas' answers (their methods on the system).
+        self.zoc: ZonesOfControl[S] = ZonesOfControl(self)
+        self.combat_results: CombatResults[S] = CombatResults(self)
+        self.retreats: Retreats[S] = Retreats(self)
+        self.sequence: SequenceOfPlay[S] = SequenceOfPlay(self)
+        self.moves: Movement[S] = Movement(self)
+        self.support: SupportFire[S] = SupportFire(self)
+        self.ground: GroundCombat[S] = GroundCombat(self)
+        self.bombardment: Bombardment[S] = Bombardment(self)
         # The series' registry (house style 12): each entry class's check and application, by the section they
-        # judge. A folio's methods override the series' (the bound methods are the folio's own).
+        # judge. A folio's registry is this one with its own handlers put in by name (omaha/system.py).
         self.registry: Registry[S] = Registry.of(
-            Handler("turn", TurnMarker, "4.1", self._check_turn, self._turn_applied),
-            Handler("phase", StepMarker, "4.1", None, self._phase_applied),
-            Handler("move", Move, "5.1", self._check_move, self._move_applied),
-            Handler("attack", Attack, "8.2", self._check_attack, self._attack_applied),
-            Handler("bombard", Bombard, "8.1", self._check_bombard, self._bombard_applied),
+            Handler("turn", TurnMarker, "4.1", self.sequence._check_turn, self.sequence._turn_applied),
+            Handler("phase", StepMarker, "4.1", None, self.sequence._phase_applied),
+            Handler("move", Move, "5.1", self.moves._check_move, self._move_applied),
+            Handler("attack", Attack, "8.2", self.ground._check_attack, self.ground._attack_applied),
+            Handler("bombard", Bombard, "8.1", self.bombardment._check_bombard, self.bombardment._bombard_applied),
             Handler("place", Place, "3.0", self._check_place, self._place_applied),
-            Handler("loss", Loss, "8.2.4", self._check_loss, self._loss_applied),
-            Handler("retreat", Retreat, "8.3", self._check_retreat, self._retreat_applied),
-            Handler("stand", StandFast, "8.4", self._check_stand, self._stand_applied),
-            Handler("advance", Advance, "8.5", self._check_advance, self._advance_applied),
+            Handler("loss", Loss, "8.2.4", self.combat_results._check_loss, self.combat_results._loss_applied),
+            Handler("retreat", Retreat, "8.3", self.retreats._check_retreat, self.combat_results._retreat_applied),
+            Handler("stand", StandFast, "8.4", self.combat_results._check_stand, self.combat_results._stand_applied),
+            Handler("advance", Advance, "8.5", self.combat_results._check_advance,
+                    self.combat_results._advance_applied),
             Handler("roll", RollOff, "log", self._check_roll, self._roll_applied),
-            Handler("markers", SupportMarkers, "7.1", self._check_markers, self._marked),
+            Handler("markers", SupportMarkers, "7.1", self.support._check_markers, self.support._marked),
         )
+
+    # -- the rule areas composed into the system, asked through the hooks and the contract ---------------------------
+    def ezoc(self, state: S, side: str) -> frozenset[Hex]:
+        """Hexes in the zones of control of the enemies of `side` (6.0, zoc.py)."""
+        return self.zoc.ezoc(state, side)
+
+    def enemy_hexes(self, state: S, side: str) -> frozenset[Hex]:
+        """The map hexes units of `side`'s enemies hold (zoc.py)."""
+        return self.zoc.enemy_hexes(state, side)
+
+    def _fortified_ezoc(self, state: S, entry: Move, a: Hex, b: Hex) -> list[Finding]:
+        """6.1 exception: never EZOC to EZOC across a minefield hexside or into a fortification (zoc.py)."""
+        return self.zoc._fortified_ezoc(state, entry, a, b)
+
+    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
+        """What a combat's result still owes, (section, message) each (combat_results.py)."""
+        return self.combat_results._outstanding(state, combat)
+
+    def zones_of_control(self, state: S, side: str) -> frozenset[str]:
+        """The hexes in the zones of control `side`'s units exert (6.0): the enemy zones of its enemies."""
+        return self.zoc.zones_of_control(state, side)
+
+    def turn_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
+        """A folio's errors as a game turn begins (its set-up, its length)."""
+        return self.sequence.turn_checks(state, entry)
+
+    def _length_checks(self, state: S, entry: TurnMarker) -> list[Finding]:
+        """A folio's errors for a game turn past its game's length."""
+        return self.sequence._length_checks(state, entry)
+
+    def account(self, state: S, entry: Attack | Bombard) -> CombatAccount:
+        """An attack or a bombardment computed for a dispute (8.1-8.5, dispute.py)."""
+        return fm_account(self, state, entry)
+
+    def retreat_paths(self, state: S, unit_id: str, hexes: int, ezoc_counts: bool = True) -> list[tuple[Hex, ...]]:
+        """Every legal retreat of `hexes` hexes from the unit's hex (8.3, retreat.py)."""
+        return self.retreats.retreat_paths(state, unit_id, hexes, ezoc_counts)
+
+    def retreat_options(self, state: S) -> list[RetreatOption]:
+        """The retreats the pending combat result still owes, by unit (8.3, retreat.py)."""
+        return self.retreats.retreat_options(state)
+
+    def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
+        """A folio's own losses outside combat (None: the series' rules decide)."""
+        return self.combat_results.folio_loss(state, entry)
+
+    def advance_options(self, state: S) -> list[AdvanceOption]:
+        """The advances after the combat just resolved, by attacking unit (8.5, combat_results.py)."""
+        return self.combat_results.advance_options(state)
+
+    def bombard_audit(self, state: S, entry: Bombard, left_out: Modifier | None = None) -> FmAudit:
+        """A bombardment's arithmetic in the state before it (8.1, bombardment.py)."""
+        return self.bombardment.bombard_audit(state, entry, left_out)
+
+    def bombard_effect(self, state: S, entry: Bombard, result: str | None) -> str | None:
+        """What a table result does in a bombardment (8.1.3, bombardment.py)."""
+        return self.bombardment.bombard_effect(state, entry, result)
+
+    def bombard_marker(self, state: S, entry: Bombard, marker: Marker) -> list[Finding] | None:
+        """A folio's markers that never bombard (None: the series' range rule decides)."""
+        return self.bombardment.bombard_marker(state, entry, marker)
+
+    def combat_audit(self, state: S, entry: Attack, left_out: Modifier | None = None) -> FmAudit:
+        """An attack's arithmetic in the state before it (8.2, ground_combat.py)."""
+        return self.ground.combat_audit(state, entry, left_out)
+
+    def left_out_rule(self, state: S, entry: Attack | Bombard, truth: FmAudit, terrain_rule: str,
+                      effect: Callable[[str | None], str | None] = lambda result: result) -> tuple[str, str] | None:
+        """The modifier a wrong claim left out, with its clause, if one explains it (ground_combat.py)."""
+        return self.ground.left_out_rule(state, entry, truth, terrain_rule, effect)
+
+    def _claims(self, entry: Attack, result: FmAudit, section: str, why: str = '') -> list[Finding]:
+        """Errors for an attack's written claims against its arithmetic (8.2, ground_combat.py)."""
+        return self.ground._claims(entry, result, section, why)
+
+    def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
+        """Findings with the data their judgement rests on (ground_combat.py)."""
+        return self.ground.with_basis(state, entry, result, findings)
+
+    def _supports(self, state: S, entry: Attack | Bombard, target: Hex,
+                  left_out: Modifier | None = None) -> list[Support]:
+        """The support fire markers placed on a combat, with their values (7.0-7.2, support.py)."""
+        return self.support._supports(state, entry, target, left_out)
+
+    def _check_support(self, state: S, entry: Attack | Bombard, side: str) -> list[Finding]:
+        """Errors for the markers placed on a combat (7.1, 7.2, support.py)."""
+        return self.support._check_support(state, entry, side)
+
+    def _in_pool(self, state: S, entry: Entry, side: str, marker_id: str, nth: int) -> list[Finding]:
+        """Whether the nth copy of a marker named in an entry is still in its side's pool (7.1, 7.2)."""
+        return self.support._in_pool(state, entry, side, marker_id, nth)
+
+    def may_draw_now(self, state: S) -> bool:
+        """Whether a folio lets markers be drawn outside the Bombardment and Combat Phases."""
+        return self.support.may_draw_now(state)
+
+    def not_drawable(self, state: S, entry: SupportMarkers, marker_id: str) -> list[Finding]:
+        """A folio's markers that are never drawn (none in the series)."""
+        return self.support.not_drawable(state, entry, marker_id)
+
+    def _named_markers(self, state: S, entry: SupportMarkers) -> tuple[list[Finding], list[str]]:
+        """The errors in a markers entry's list, and the markers of the side's own pool it names (7.2)."""
+        return self.support._named_markers(state, entry)
+
+    def _check_draw(self, state: S, entry: SupportMarkers, side: str, named: list[str]) -> list[Finding]:
+        """Errors for markers drawn from a side's pool (7.2, support.py)."""
+        return self.support._check_draw(state, entry, side, named)
+
+    def _placement(self, state: S, entry: Attack | Bombard,
+                   kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+        """The pools after a combat's markers are placed (7.2, support.py)."""
+        return self.support._placement(state, entry, kept)
+
+    def _placed(self, state: S, entry: Attack | Bombard) -> S:
+        """The pools after markers are placed on a combat (7.2)."""
+        return self.support._placed(state, entry)
+
+    def step_cost(self, game: Game, a: Hex, b: Hex) -> float | None:
+        """MP to move from `a` into the adjacent `b` (5.4, 5.4.1, 5.4.2), None when prohibited (5.2 e)."""
+        return self.moves.step_cost(game, a, b)
+
+    def move_rule(self, state: S, unit_id: str, kind: str = 'move') -> MoveRule:
+        """How a unit may move now: its costs, stops and budget (5.0-6.2, movement.py)."""
+        return self.moves.move_rule(state, unit_id, kind)
+
+    def reach(self, state: S, unit_id: str, kind: str = 'move') -> Reach:
+        """Every hex the unit may still reach now, with its cost (5.0-6.2, movement.py)."""
+        return self.moves.reach(state, unit_id, kind)
+
+    def may_move(self, state: S, unit_id: str) -> bool:
+        """Whether a unit may move now at all (5.0-5.2, 6.1; movement.py)."""
+        return self.moves.may_move(state, unit_id)
 
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
@@ -97,18 +249,18 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
     def check_rules(self, state: S, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         """The series' findings for an entry, after the engine's generic checks; the state is left untouched."""
         out: list[Finding] = []
-        if state.combat is not None and not self._carries_out(state, entry):
-            out += self._combat_over(state, entry)
+        if state.combat is not None and not self.combat_results._carries_out(state, entry):
+            out += self.combat_results._combat_over(state, entry)
             state = evolve(state, combat=None)  # the entry is checked as the combat ended
         if isinstance(entry, (TurnMarker, StepMarker)):
-            out += self._closing(state, entry)
-        if kind_rules and self._checked(entry):
-            found = self.registry.check(state, entry)
+            out += self.sequence._closing(state, entry)
+        if kind_rules and self._checked(state, entry):
+            found = self.registry_of(state).check(state, entry)
             table = state.combat.as_table_says() if state.combat is not None else None
             if table is not None and any(f.severity == "error" for f in found):
                 # An entry that follows the table's result after a wrongly claimed one is not an error; one
                 # that fits neither is judged by the table's result, never the claim's.
-                found = self.registry.check(evolve(state, combat=table), entry)
+                found = self.registry_of(state).check(evolve(state, combat=table), entry)
             if state.undone is not None and self._carries_late(state, entry):
                 late = state.undone
                 found = [self._f("note", "8.0", entry, f"{kind_of(entry)} carries out the result of {late.name}, after "
@@ -168,28 +320,33 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
             state = evolve(state, noted=state.noted | {kind})
         if isinstance(entry, (TurnMarker, StepMarker)):
             state = evolve(state, undone=None)
-        if state.combat is not None and not self._carries_out(state, entry):
+        if state.combat is not None and not self.combat_results._carries_out(state, entry):
             late = state.undone
-            if isinstance(entry, (Attack, Bombard)) and self._outstanding(state, state.combat):
+            if isinstance(entry, (Attack, Bombard)) and self.combat_results._outstanding(state, state.combat):
                 late = state.combat  # 8.0: left undone as the next combat begins; carried out late, or never
             state = evolve(state, combat=None, undone=late)
         if state.undone is not None and self._carries_late(state, entry):
-            after = self.registry.apply(evolve(state, combat=state.undone), entry)
+            after = self.registry_of(state).apply(evolve(state, combat=state.undone), entry)
             return evolve(after, combat=state.combat, undone=after.combat)
-        return self.registry.apply(state, entry)
+        return self.registry_of(state).apply(state, entry)
 
     def _carries_late(self, state: S, entry: Entry) -> bool:
         """Whether an entry carrying out a combat is wrong for the combat under way and right for the one left
         undone when it was declared (8.0; state.undone)."""
-        if not self._checked(entry) or state.undone is None or not isinstance(entry, (Loss, Retreat, Advance,
-                                                                                     StandFast)):
+        if not self._checked(state, entry) or state.undone is None or not isinstance(entry, (Loss, Retreat, Advance,
+                                                                                             StandFast)):
             return False
-        return any(f.severity == "error" for f in self.registry.check(state, entry)) and \
-            not any(f.severity == "error" for f in self.registry.check(evolve(state, combat=state.undone), entry))
+        registry = self.registry_of(state)
+        return any(f.severity == "error" for f in registry.check(state, entry)) and \
+            not any(f.severity == "error" for f in registry.check(evolve(state, combat=state.undone), entry))
 
-    def _checked(self, entry: Entry) -> bool:
-        """Whether a handler of the registry checks an entry's class."""
-        return any(h.check is not None for h in self.registry.for_entry(entry))
+    def _checked(self, state: S, entry: Entry) -> bool:
+        """Whether a handler of the registry in force checks an entry's class."""
+        return any(h.check is not None for h in self.registry_of(state).for_entry(entry))
+
+    def registry_of(self, state: S) -> Registry[S]:
+        """The registry in force in a game: the series' (a folio's optional rules put layers on its own)."""
+        return self.registry
 
     def _move_applied(self, state: S, entry: Move) -> S:
         where = state.location.get(entry.unit)
@@ -218,7 +375,7 @@ class FireAndMovement(Disputes[S], SequenceOfPlay[S], Movement[S], SupportFire[S
         if combat is None:
             return []
         return [self.table.finding("note", section, combat.line, combat.column, f"when the log ends, {message}")
-                for section, message in self._outstanding(state, combat)]
+                for section, message in self.combat_results._outstanding(state, combat)]
 
     # -- the engine's contract ---------------------------------------------------------------------
     @property

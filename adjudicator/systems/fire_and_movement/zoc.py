@@ -7,7 +7,7 @@ import weakref
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
-from adjudicator.systems.fire_and_movement.base import EnemyTables, SeriesRules
+from adjudicator.systems.fire_and_movement.base import EnemyTables, SeriesArea, SeriesRules
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
@@ -16,8 +16,14 @@ IGNORE_EZOC = frozenset({"ranger", "commando"})
 """6.1 exception (and Omaha 11.2.3): unit types that pay nothing extra for EZOC and are never stopped by it."""
 
 
-class ZonesOfControl(SeriesRules[S]):
+class ZonesOfControl(SeriesArea[S]):
     """6.0: the six hexes around each unit that exerts a zone, across every terrain."""
+
+    def __init__(self, rules: SeriesRules[S]) -> None:
+        super().__init__(rules)
+        self._enemies: dict[str, EnemyTables] = {}
+        """Each side's enemy zones of control and the hexes its enemies hold, with the location mapping and
+        game they were worked out for."""
 
     def ezoc(self, state: S, side: str) -> frozenset[Hex]:
         """Hexes in the zone of control of the enemies of `side` (6.0): the six hexes around each
@@ -51,7 +57,7 @@ class ZonesOfControl(SeriesRules[S]):
     def zones_of_control(self, state: S, side: str) -> frozenset[str]:
         """The hexes in the zones of control `side`'s units exert (6.0): the enemy zones of its enemies."""
         label = state.game.grid.label_of
-        return frozenset(label(h) for h in self.ezoc(state, self.enemy(state, side)))
+        return frozenset(label(h) for h in self.ezoc(state, self.rules.enemy(state, side)))
 
     @staticmethod
     def is_ezoc_barrier(game: Game, a: Hex, b: Hex) -> bool:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Entry, Place
-from adjudicator.systems.omaha.base import OmahaRules, scenario_of
+from adjudicator.systems.omaha.base import Area, OmahaRules, scenario_of
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.models import Arrival
 
 
-class Arrivals(OmahaRules):
+class Arrivals(Area):
     """11.1.2, 11.1.3, 11.2.4, 11.2.5."""
 
     def first_hex_cost(self, state: OmahaState, unit_id: str) -> float:
@@ -20,21 +20,21 @@ class Arrivals(OmahaRules):
     def _full_on_arrival(self, state: OmahaState, unit_id: str) -> bool:
         """11.1.2: a German reinforcement moves its full MA on the GT it arrives, inclement weather
         or not, except in the campaign game (where 14.1 halves it like any other)."""
-        return not self._campaign(state) and unit_id in dict(state.entered)
+        return not self.rules._campaign(state) and unit_id in dict(state.entered)
 
     def _arrivals_due(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """11.1.2, 11.2.4: at the end of a Movement Phase, the side's reinforcements due that could arrive: one
         error for the phase, each other unit a note; a unit reported is not reported again (a lasting condition)."""
-        out = [self._f("error", section, entry, f"{self._where(state)} ends without {row.unit}, due on GT {row.turn}, "
+        out = [self._f("error", section, entry, f"{self.rules._where(state)} ends without {row.unit}, due on GT {row.turn}, "
                                                 "though it could arrive") for row, section in self._late_arrivals(state)]
         return one_error(out, "another reinforcement left off in the same phase: one error")
 
     def _late_arrivals(self, state: OmahaState) -> list[tuple[Arrival, str]]:
         """The reinforcements due that could arrive as this Movement Phase ends and were not reported late before,
         with the section they break (11.1.2 German, 11.2.4 Allied)."""
-        if self.phase_id(state) != "movement" or not state.set_up:
+        if self.rules.phase_id(state) != "movement" or not state.set_up:
             return []
-        side = self.active(state) or ""
+        side = self.rules.active(state) or ""
         section = "11.1.2" if side == "German" else "11.2.4"
         return [(row, section) for row in self._due(state, side)
                 if row.unit not in state.late and self.entry_hexes(state, row.unit, row.entry)]
@@ -60,23 +60,23 @@ class Arrivals(OmahaRules):
 
     def _due(self, state: OmahaState, side: str) -> list[Arrival]:
         """The side's reinforcements due by this turn and not yet arrived (11.1.2, 11.2.1, 11.2.4)."""
-        boxes = self._assault_boxes(state)
+        boxes = self.rules._assault_boxes(state)
         return [row for row in self._schedule(state) if row.turn <= state.turn
-                and self._unit(state, row.unit).side == side and self._on_map(state, row.unit) is None
+                and self.rules._unit(state, row.unit).side == side and self.rules._on_map(state, row.unit) is None
                 and (state.location.get(row.unit) is None or state.location.get(row.unit) in boxes)]
 
     def entry_hexes(self, state: OmahaState, unit_id: str, entry_area: str | None) -> list[str]:
         """Where a reinforcement may arrive now: its hex or area, not enemy-held, not in an EZOC
         (11.1.2); Allied beach landing hexes with room, in an EZOC only if Allied units hold them (11.2.4)."""
         game = state.game
-        unit = self._unit(state, unit_id)
+        unit = self.rules._unit(state, unit_id)
         if entry_area is None:
             return []
         labels = [entry_area] if game.grid.is_label(entry_area) else list(game.areas_by_id[entry_area].hexes) \
             if entry_area in game.areas_by_id else []
-        if unit.side == "Allied" and self._campaign(state):
-            labels = sorted(self.landing_hexes(state))  # 14.0 b: any beach landing hex with a marker
-        ezoc = self.ezoc(state, unit.side)
+        if unit.side == "Allied" and self.rules._campaign(state):
+            labels = sorted(self.rules.landing_hexes(state))  # 14.0 b: any beach landing hex with a marker
+        ezoc = self.rules.ezoc(state, unit.side)
         wanted = set(labels)
         by_hex: dict[str, list[str]] = {}
         for unit_id, where in state.location.items():
@@ -85,13 +85,13 @@ class Arrivals(OmahaRules):
         out = []
         for label in labels:
             h = game.grid.hex_of(label)
-            if self._out_of_play(state, label):
+            if self.rules._out_of_play(state, label):
                 continue
             here = by_hex.get(label, [])
-            if any(self._unit(state, u).side != unit.side for u in here):
+            if any(self.rules._unit(state, u).side != unit.side for u in here):
                 continue
             if unit.side == "Allied":
-                if label not in self.landing_hexes(state) or len(here) >= self.stack_limit(state, label) or \
+                if label not in self.rules.landing_hexes(state) or len(here) >= self.rules.stack_limit(state, label) or \
                         (h in ezoc and not here):
                     continue
                 if any(u in state.left_beach for u in here):
@@ -105,7 +105,7 @@ class Arrivals(OmahaRules):
         """11.1.3, 11.2.5: the Allies rebuild one reduced unit on the map, in supply, per replacement
         point of its kind (leg, mobile) received this game turn; the Germans receive none."""
         game = state.game
-        unit = self._unit(state, entry.unit)
+        unit = self.rules._unit(state, entry.unit)
         if unit.side != "Allied":
             return [self._f("error", "11.1.3", entry, "the German side receives no replacements (11.1.3)")]
         points = sum(r.amount for _, r in game.replacements if r.scenario == state.scenario
@@ -114,15 +114,15 @@ class Arrivals(OmahaRules):
         out = []
         if used >= points:
             # 14.0: the campaign's rates, with the scenario's own on top (14.0 g), all in the data.
-            rates = "14.0 and 11.2.5" if self._campaign(state) else "11.2.5"
-            out.append(self._f("error", "14.0g" if self._campaign(state) else "11.2.5", entry,
+            rates = "14.0 and 11.2.5" if self.rules._campaign(state) else "11.2.5"
+            out.append(self._f("error", "14.0g" if self.rules._campaign(state) else "11.2.5", entry,
                                f"the Allies have {points - used if points > used else 0} {unit.mobility} replacement "
                                f"point(s) left on GT {state.turn} ({points} received, {rates})"))
         where = state.location.get(entry.unit, "")
-        if self._on_map(state, entry.unit) is None or entry.unit not in state.depleted:
+        if self.rules._on_map(state, entry.unit) is None or entry.unit not in state.depleted:
             out.append(self._f("error", "11.2.5", entry, f"{entry.unit} is not a reduced unit on the map; only those "
                                                        "are rebuilt (11.2.5)"))
-        elif self.is_out_of_supply(state, entry.unit):
+        elif self.rules.is_out_of_supply(state, entry.unit):
             out.append(self._f("error", "11.2.5", entry, f"{entry.unit} at {where} is out of supply (12.0); only units "
                                                        "in supply are rebuilt (11.2.5)"))
         if entry.hex is not None and entry.hex != where:
@@ -133,7 +133,7 @@ class Arrivals(OmahaRules):
         """11.1.2, 11.2.4: a scheduled reinforcement, on its turn or later, where it may arrive (in its side's
         Movement Phase: the engine's check, 4.1)."""
         game = state.game
-        unit = self._unit(state, entry.unit)
+        unit = self.rules._unit(state, entry.unit)
         section = "11.1.2" if unit.side == "German" else "11.2.4"
         # 4.1: that reinforcements arrive in their side's Movement Phase is the phase's `entries` in game.toml
         # (the engine's check).
@@ -142,14 +142,14 @@ class Arrivals(OmahaRules):
             return [self._f("error", section, entry, f"{entry.unit} is not a reinforcement of this scenario")]
         if row.turn > state.turn:
             return [self._f("error", section, entry, f"{entry.unit} arrives on GT {row.turn}, not {state.turn}")]
-        if self._on_map(state, entry.unit) is not None:
+        if self.rules._on_map(state, entry.unit) is not None:
             return [self._f("error", section, entry, f"{entry.unit} is already on the map")]
         if unit.side == "Allied" and state.turn == 1:
             return [self._f("error", "11.2.4", entry, "Allied reinforcements land after GT 1 (11.2.4)")]
         if entry.hex not in self.entry_hexes(state, entry.unit, row.entry):
             where = row.entry if row.entry and game.grid.is_label(row.entry) else \
                 game.areas_by_id[row.entry].name if row.entry in game.areas_by_id else "its entry"
-            if unit.side == "Allied" and self._campaign(state):
+            if unit.side == "Allied" and self.rules._campaign(state):
                 where = "any beach landing hex with a beachhead marker (14.0 b)"
             return [self._f("error", section, entry, f"{entry.unit} arrives at {where}, on a hex no enemy unit holds "
                                                      f"and outside enemy zones of control "

@@ -1,21 +1,25 @@
 """What Omaha's exclusive rules share: the scenario or the campaign game (14.0), the beach and its
-landing hexes (11.2.1), the assault's holding boxes, the Rangers (11.2.3); each rule area of the
-folio is a mixin of `OmahaRules` in its own module, `system.py` puts them on the series.
+landing hexes (11.2.1), the assault's holding boxes, the Rangers (11.2.3). Each rule area of the
+folio is a component in its own module, given the system (`system.py`'s `Omaha`, on `OmahaRules`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from adjudicator.findings import Finding
-from adjudicator.notation.entries import Attack, Loss, TurnMarker
+from adjudicator.findings import Finding, Severity
+from adjudicator.notation.entries import Attack, Entry, Loss, TurnMarker
+from adjudicator.registry import Handler
 from adjudicator.systems.base import PerGame
-from adjudicator.systems.fire_and_movement.base import SeriesRules
+from adjudicator.systems.fire_and_movement.system import FireAndMovement
+from adjudicator.systems.omaha.optional import OptionalHooks
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.models import Arrival
+
+
 
 BEACH_STACK = 3
 """11.2.4: beach landing hexes take up to three units."""
@@ -66,8 +70,17 @@ def scenario_of(state: OmahaState) -> Scenario:
     return found
 
 
-class OmahaRules(SeriesRules[OmahaState]):
-    """The helpers every Omaha rule area shares."""
+class OmahaRules(FireAndMovement[OmahaState]):
+    """The series with the helpers every Omaha rule area asks of the system (system.py's `Omaha` adds the rest)."""
+
+    series: Mapping[str, Handler[OmahaState, Entry]] = {}
+    """The series' handlers by name, which Omaha's registry replaces or extends (system.py)."""
+
+    def series_apply(self, name: str, state: OmahaState, entry: Entry) -> OmahaState:
+        """What the series' handler `name` does with an entry (the part of it an Omaha handler keeps)."""
+        apply = self.series[name].apply
+        assert apply is not None, name
+        return apply(state, entry)
 
     def stack_limit(self, state: OmahaState, label: str) -> int:
         """5.3: one unit a hex; 11.2.4: three in an Omaha beach landing hex."""
@@ -132,7 +145,10 @@ class OmahaRules(SeriesRules[OmahaState]):
         return state.turn == 0 and entry.hex in self._beach(state) and \
             any(state.location.get(u) == entry.hex and u != ranger for u in entry.attackers)
 
-    # -- areas that other areas ask (defined in their own modules) -------------------------------
+    # -- what the areas ask of each other (answered by system.py's `Omaha`, from the area named) -----------------
+    def hooks_of(self, state: OmahaState) -> OptionalHooks:
+        raise NotImplementedError  # the optional rules' layers in force
+
     def _full_on_arrival(self, state: OmahaState, unit_id: str) -> bool:
         raise NotImplementedError  # arrivals.py
 
@@ -153,3 +169,16 @@ class OmahaRules(SeriesRules[OmahaState]):
 
     def _check_pdh_done(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
         raise NotImplementedError  # pointe_du_hoc.py
+
+
+class Area:
+    """One rule area of the folio, composed into the system (house style 18): it asks the system for the series'
+    helpers and hooks and for the other areas (`rules.supply`, `rules.pdh`, ...)."""
+
+    def __init__(self, rules: OmahaRules) -> None:
+        self.rules = rules
+        """The system this area belongs to."""
+
+    def _f(self, severity: Severity, section: str, entry: Entry, message: str) -> Finding:
+        """A finding of this folio's table (or the series')."""
+        return self.rules._f(severity, section, entry, message)

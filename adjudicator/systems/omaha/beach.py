@@ -14,7 +14,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Entry, Loss, Move, Retreat
 from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
 from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
-from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
 
 
@@ -23,20 +23,20 @@ BEACH_ASSAULT = SpecialAttack("beach assault", "11.2.3")
 retreat result reduces every assaulting unit."""
 
 
-class BeachAssaults(OmahaRules):
+class BeachAssaults(Area):
     """11.2.1, 11.2.3, 11.2.4."""
 
     def is_special_attack(self, state: OmahaState, entry: Attack) -> SpecialAttack | None:
         """11.2.3: a beach assault has no defender and no advance."""
-        return BEACH_ASSAULT if self._is_beach_assault(state, entry) else None
+        return BEACH_ASSAULT if self.rules._is_beach_assault(state, entry) else None
 
     def special_audit(self, state: OmahaState, entry: Attack) -> FmAudit | None:
         """11.2.3: a beach assault's arithmetic."""
-        return self.beach_audit(state, entry) if self._is_beach_assault(state, entry) else None
+        return self.beach_audit(state, entry) if self.rules._is_beach_assault(state, entry) else None
 
     def folio_attack(self, state: OmahaState, entry: Attack) -> list[Finding] | None:
         """11.2.3: a beach assault is checked by its own rules; before GT 1 it is the only attack."""
-        if self._is_beach_assault(state, entry):
+        if self.rules._is_beach_assault(state, entry):
             return self._check_beach_assault(state, entry)
         if state.turn == 0 and state.phase is None:
             # The landing allows the Allied player's attacks (game.toml's `entries`) for the beach assaults
@@ -57,7 +57,7 @@ class BeachAssaults(OmahaRules):
         """11.2.4: one unit of a beach landing stack attacks a given hex."""
         out = []
         stacked = Counter(state.location[u] for u in dict.fromkeys(entry.attackers)
-                          if state.location.get(u) in self.landing_hexes(state))
+                          if state.location.get(u) in self.rules.landing_hexes(state))
         for where, n in sorted(stacked.items()):
             if n > 1:
                 out.append(self._f("error", "11.2.4", entry, f"{n} units of the stack in {where} attack {entry.hex}; "
@@ -70,10 +70,10 @@ class BeachAssaults(OmahaRules):
         if not state.left_beach:
             return []
         out = []
-        for where, here in self._crowded(state):
+        for where, here in self.rules._crowded(state):
             again = sorted(u for u in here if u in state.left_beach)
-            if again and len(here) <= self.stack_limit(state, where):
-                out.append(self._f("error", "11.2.1", entry, f"{self._where(state)} ends with {', '.join(again)} "
+            if again and len(here) <= self.rules.stack_limit(state, where):
+                out.append(self._f("error", "11.2.1", entry, f"{self.rules._where(state)} ends with {', '.join(again)} "
                                                            f"stacked in {where}; a unit that has left a beach landing "
                                                            "hex never stacks again (11.2.1)"))
         return out
@@ -81,7 +81,7 @@ class BeachAssaults(OmahaRules):
     def untouched(self, state: OmahaState, combat: FmCombat, entry: Loss | Retreat) -> Finding | None:
         """11.2.3, 11.2.4: a unit of a beach landing stack that did not defend it takes none of the result: its
         loss or retreat breaks the stack rule (11.2.3 for a bombardment, 11.2.4 for an attack), not 8.1.3 or 8.2.4."""
-        if state.location.get(entry.unit) != combat.hex or combat.hex not in self.landing_hexes(state):
+        if state.location.get(entry.unit) != combat.hex or combat.hex not in self.rules.landing_hexes(state):
             return None
         section = "11.2.3" if combat.bombardment else "11.2.4"
         what = "loses a step" if isinstance(entry, Loss) else "retreats"
@@ -110,15 +110,15 @@ class BeachAssaults(OmahaRules):
         game = state.game
         target = game.grid.hex_of(entry.hex)
         attackers = [(u, target, unit_values(game, u, u in state.depleted)[0]) for u in entry.attackers]
-        line = "beach_ezoc" if target in self.ezoc(state, "Allied") else "beach_no_ezoc"
-        result = audit(game, target, attackers, [], self._supports(state, entry, target), False, entry.die, "Allied",
+        line = "beach_ezoc" if target in self.rules.ezoc(state, "Allied") else "beach_no_ezoc"
+        result = audit(game, target, attackers, [], self.rules._supports(state, entry, target), False, entry.die, "Allied",
                        lines=[line], lines_why="a beach assault against a defence of zero (11.2.3)")
         return result
 
     def _check_beach_assault(self, state: OmahaState, entry: Attack) -> list[Finding]:
         """11.2.3: every unit on the beach hex assaults; naval gunfire only on GT 1 (11.2.7)."""
         out = []
-        here = sorted(u for u, w in state.location.items() if w == entry.hex and self._unit(state, u).side == "Allied")
+        here = sorted(u for u, w in state.location.items() if w == entry.hex and self.rules._unit(state, u).side == "Allied")
         missing = [u for u in here if u not in entry.attackers]
         if missing:
             out.append(self._f("error", "11.2.3", entry, f"every unit on {entry.hex} takes part in its beach assault: "
@@ -126,20 +126,20 @@ class BeachAssaults(OmahaRules):
         strangers = [u for u in entry.attackers if u not in here]
         if strangers:
             out.append(self._f("error", "11.2.3", entry, f"{', '.join(strangers)} is not on {entry.hex} (11.2.3)"))
-        out += self._check_support(state, entry, "Allied")
+        out += self.rules._check_support(state, entry, "Allied")
         if out:
             return out
         result = self.beach_audit(state, entry)
-        return out + self.with_basis(state, entry, result, self._claims(entry, result, "11.2.3"))
+        return out + self.rules.with_basis(state, entry, result, self.rules._claims(entry, result, "11.2.3"))
 
     def _landed_on_gt1(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.1: during GT 1, an assault unit that landed on a beach hex (not the Rangers, whom
         11.2.3 governs): its movement ended and its beach assault was its only action."""
-        return state.turn == 1 and state.set_up and self._setup_box(state, unit_id) in self._assault_boxes(state) \
-            and unit_id != self._ranger(state)
+        return state.turn == 1 and state.set_up and self.rules._setup_box(state, unit_id) in self.rules._assault_boxes(state) \
+            and unit_id != self.rules._ranger(state)
 
     def _leaving(self, state: OmahaState, unit_id: str, path: Sequence[str]) -> frozenset[str]:
         """11.2.1: the units that have left a beach landing hex, with this one if its path does."""
-        if len(path) > 1 and path[0] in self.landing_hexes(state) and path[-1] != path[0]:
+        if len(path) > 1 and path[0] in self.rules.landing_hexes(state) and path[-1] != path[0]:
             return state.left_beach | {unit_id}
         return state.left_beach

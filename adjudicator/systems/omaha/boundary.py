@@ -6,7 +6,7 @@ from __future__ import annotations
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Move, Place, Retreat
 from adjudicator.systems.fire_and_movement.movement import BARRED
-from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import Beyond, OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex
@@ -65,7 +65,7 @@ def playable(game: Game, seed_area: str = "omaha_beach") -> frozenset[Hex] | Non
     return frozenset(seen)
 
 
-class ScenarioBoundary(OmahaRules):
+class ScenarioBoundary(Area):
     """10.1: no unit west of the scenario boundary (not in the campaign game, 14.0 a)."""
 
     def off_limits(self, state: OmahaState) -> frozenset[Hex]:
@@ -79,7 +79,7 @@ class ScenarioBoundary(OmahaRules):
             [entry.hex] if entry.hex is not None else []
         if state.beyond.labels.isdisjoint(labels):
             return []
-        west = [label for label in labels if self._out_of_play(state, label)]
+        west = [label for label in labels if self.rules._out_of_play(state, label)]
         if not west:
             return []
         unit = getattr(entry, "unit", "")

@@ -13,9 +13,8 @@ from adjudicator.notation.entries import Attack, Bombard, Entry, SupportMarkers
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.state import evolve
-from adjudicator.systems.fire_and_movement.support import SupportFire
 from adjudicator.systems.omaha import charts
-from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.game import Game
 from wargame.models import Marker
@@ -25,12 +24,9 @@ ALLOTMENTS: PerGame[dict[tuple[str, tuple[str, ...], str], list[Marker]]] = PerG
 """Each side's allotment (7.1) by the markers lost for good so far and the scenario, per game."""
 
 
-class Cups(OmahaRules, SupportFire[OmahaState]):
+class Cups(Area):
     """11.1.4, 11.2.6, 11.2.7, and 14.1's effect on the cups."""
 
-    support_kinds = ("support_fire", "naval_gunfire", "mines")
-    """Marker kinds a player places on a combat (7.2, 11.1.4, 11.2.7)."""
-    keep_note = " (only the Achtung Minen may be put aside, 11.1.4)"
 
     _pool_memo: tuple[weakref.ref[Game], tuple[object, ...], Counter[str]] | None = None
     """The last pool worked out: its game, what it was worked out from, and the markers (a combat or a draw
@@ -49,7 +45,7 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
 
     def _pool(self, state: OmahaState, side: str) -> Counter[str]:
         """`pool`, worked out."""
-        capped = not self._campaign(state)
+        capped = not self.rules._campaign(state)
         allotments = ALLOTMENTS(state.game)
         key = (side, state.lost_markers, state.scenario)
         allotted = allotments.get(key)
@@ -74,7 +70,7 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
 
     def marker_use(self, state: OmahaState, entry: Attack | Bombard, marker: Marker) -> list[Finding]:
         """11.2.7: naval gunfire supports only the beach assaults of GT 1."""
-        if marker.kind == "naval_gunfire" and not (isinstance(entry, Attack) and self._is_beach_assault(state, entry)):
+        if marker.kind == "naval_gunfire" and not (isinstance(entry, Attack) and self.rules._is_beach_assault(state, entry)):
             return [self._f("error", "11.2.7", entry, f"{marker.id} supports only the beach assaults of GT 1 "
                                                     "(11.2.7)")]
         return []
@@ -123,14 +119,14 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
                                                     "bombardment (11.1.4)")]
         return None
 
-    def _check_markers(self, state: OmahaState, entry: SupportMarkers) -> list[Finding]:
+    def _check_cups(self, state: OmahaState, entry: SupportMarkers) -> list[Finding]:
         """`draw`, `aside`, `lose`: markers drawn from a side's own cups while any are left (7.2,
         11.1.4, 11.2.6), put aside or eliminated only when the rules call for it (11.1.4, 11.2.3, 14.1)."""
         markers = state.game.markers_by_id
         side = entry.side or ""
-        out, named = self._named_markers(state, entry)
+        out, named = self.rules._named_markers(state, entry)
         if entry.how == "draw":
-            return out + self._check_draw(state, entry, side, named)
+            return out + self.rules._check_draw(state, entry, side, named)
         owed = [o for o in state.owed if o[0] == entry.how and o[1] == side]
         mines = Counter(m for who, m in state.drawn if who == side and markers[m].kind == "mines")
         seen: Counter[str] = Counter()
@@ -169,24 +165,13 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
                     if seen[marker_id] > left:
                         out.append(self._f("error", section, entry, f"every {marker_id} has already been eliminated"))
                 else:
-                    out += self._in_pool(state, entry, side, marker_id, seen[marker_id])
+                    out += self.rules._in_pool(state, entry, side, marker_id, seen[marker_id])
         return out
 
     def _owed(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """As the Support Fire Marker Phase ends: the weather rolled (14.1) and every marker the rules
         removed written (11.1.4, 11.2.3, 14.1)."""
-        out = []
-        game = state.game
-        first = game.parameter.get("weather_first_turn", 2)
-        if "weather" in state.optional and isinstance(first, int) and state.turn >= first:
-            if state.weather is None:
-                out.append(self._f("error", "14.1", entry, f"GT {state.turn}'s weather is rolled (the German "
-                                                           "player's die) as the game turn begins"))
-            elif state.weather == "inclement":
-                missing = [s for s in game.manifest.sides if s not in state.weather_rolls]
-                if missing:
-                    out.append(self._f("error", "14.1", entry, f"in inclement weather each side rolls a die for the "
-                                                               f"markers put aside; {' and '.join(missing)} did not"))
+        out = self.rules.hooks_of(state).weather_owed(state, entry)
         owing = Counter((how, side, marker, section) for how, side, marker, section in state.owed)
         for (how, side, marker, section), n in sorted(owing.items()):
             what = marker or "marker(s) picked at random"
@@ -214,18 +199,18 @@ class Cups(OmahaRules, SupportFire[OmahaState]):
         drawn Achtung Minen not placed are kept for later combats."""
         markers = state.game.markers_by_id
         # Only Achtung Minen are ever set aside (11.1.4), so the kept list is theirs.
-        pending, kept, used = self._placement(state, entry, list(state.mines_aside))
+        pending, kept, used = self.rules._placement(state, entry, list(state.mines_aside))
         kept += [m for _, m in pending if markers[m].kind == "mines"]
         return evolve(state, drawn=(), mines_aside=tuple(kept), markers_used=tuple(used))
 
-    def _marked(self, state: OmahaState, entry: SupportMarkers) -> OmahaState:
+    def _cups_marked(self, state: OmahaState, entry: SupportMarkers) -> OmahaState:
         """The pools after `draw`, `aside` or `lose` (11.1.4, 11.2.3, 14.1; a draw as 7.2)."""
         markers = state.game.markers_by_id
         side = entry.side or ""
         named = [m for m in entry.markers if m in markers and markers[m].side == side
                  and markers[m].kind in pools.CUP_KINDS]
         if entry.how == "draw":
-            return super()._marked(state, entry)
+            return self.rules.series_apply("markers", state, entry)
         owed = list(state.owed)
         drawn = list(state.drawn)
         kept = list(state.mines_aside)

@@ -11,16 +11,16 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Loss, Move, RollOff, TurnMarker
 from adjudicator.systems.fire_and_movement.state import evolve
 from adjudicator.systems.omaha import charts
-from adjudicator.systems.omaha.base import POINTE_DU_HOC, OmahaRules
+from adjudicator.systems.omaha.base import Area, OmahaRules, POINTE_DU_HOC
 from adjudicator.systems.omaha.state import OmahaState
 
 
-class PointeDuHoc(OmahaRules):
+class PointeDuHoc(Area):
     """11.2.3's Pointe du Hoc assault."""
 
     def _check_pdh_roll(self, state: OmahaState, entry: RollOff) -> list[Finding]:
         """11.2.3: the Allied die at Pointe du Hoc, once, after the Rangers land."""
-        ranger = self._ranger(state)
+        ranger = self.rules._ranger(state)
         if set(entry.rolls) != {"Allied"}:
             return [self._f("error", "11.2.3", entry, "before GT 1 the only roll is the Allied player's one die for "
                                                     "Pointe du Hoc (11.2.3)")]
@@ -50,7 +50,7 @@ class PointeDuHoc(OmahaRules):
         """11.2.3: after the Pointe du Hoc roll the Rangers move no more hexes up to the end of GT 1
         than its result allows (at once, or in GT 1's Movement Phase); None when that is not in
         question or the move is within it."""
-        if state.turn > 1 or entry.unit != self._ranger(state):
+        if state.turn > 1 or entry.unit != self.rules._ranger(state):
             return None
         if state.pointe_du_hoc is None:
             return [self._f("error", "11.2.3", entry, f"{entry.unit} moves before the Pointe du Hoc assault is rolled "
@@ -66,7 +66,7 @@ class PointeDuHoc(OmahaRules):
 
     def _check_pdh_done(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
         """11.2.3: as GT 1 begins the Pointe du Hoc assault is rolled and the Rangers' loss written."""
-        ranger = self._ranger(state)
+        ranger = self.rules._ranger(state)
         if ranger is None:
             return []
         if state.pointe_du_hoc is None:
@@ -77,7 +77,7 @@ class PointeDuHoc(OmahaRules):
         row = charts.pointe_du_hoc(state.game, state.pointe_du_hoc)
         if row is None or state.ranger_loss:
             return []  # a loss written: a wrong one was its own line's error (one breach, one error)
-        on_map = self._on_map(state, ranger) is not None
+        on_map = self.rules._on_map(state, ranger) is not None
         reduced = ranger in state.depleted
         if row.ranger == "eliminated" and on_map or row.ranger == "reduced" and not reduced:
             fate = "eliminated" if row.ranger == "eliminated" else "reduced"

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Place, TurnMarker
-from adjudicator.systems.omaha.base import BEACH_STACK, POINTE_DU_HOC, OmahaRules
+from adjudicator.systems.omaha.base import Area, BEACH_STACK, OmahaRules, POINTE_DU_HOC
 from adjudicator.systems.omaha.state import OmahaState
 
 
-class SetUp(OmahaRules):
+class SetUp(Area):
     """11.0, 11.2.1."""
 
     def _check_setup(self, state: OmahaState, entry: Place) -> list[Finding]:
@@ -19,25 +19,25 @@ class SetUp(OmahaRules):
         # 11.0: that set-up placements come before GT 1 is the landing's `entries` in game.toml (the engine's
         # check).
         game = state.game
-        box = self._setup_box(state, entry.unit)
+        box = self.rules._setup_box(state, entry.unit)
         label = entry.hex or ""
         if not game.grid.is_label(label):
             return [self._f("error", "11.0", entry, f"{entry.unit} sets up on a hex of the map, not {label or 'nowhere'}")]
-        beach = self._beach(state)
+        beach = self.rules._beach(state)
         if box == "german_setup":
             if label in beach or label == POINTE_DU_HOC:
                 return [self._f("error", "11.0", entry, f"{entry.unit} sets up on {label}: German units set up off the "
                                                         "Omaha Beach hexes and never on Pointe du Hoc (2417)")]
             return []
-        if box in self._assault_boxes(state):
-            beach = self._assault_boxes(state)[box]
-            if self._unit(state, entry.unit).type == "ranger":
+        if box in self.rules._assault_boxes(state):
+            beach = self.rules._assault_boxes(state)[box]
+            if self.rules._unit(state, entry.unit).type == "ranger":
                 if label != POINTE_DU_HOC:
                     return [self._f("error", "11.2.3", entry, f"{entry.unit} lands at Pointe du Hoc ({POINTE_DU_HOC}), "
                                                             f"not {label} (11.2.3)")]
                 return []
             if label not in beach:
-                if self._campaign(state):  # 14.0 b: the assault units land on their own beach
+                if self.rules._campaign(state):  # 14.0 b: the assault units land on their own beach
                     return [self._f("error", "14.0b", entry, f"{entry.unit} lands on its designated beach "
                                                             f"({', '.join(sorted(beach))}), not {label} (14.0 b)")]
                 return [self._f("error", "11.2.1", entry, f"{entry.unit} lands on a beach landing hex "
@@ -59,24 +59,24 @@ class SetUp(OmahaRules):
         out = []
         german = [u for _, p in game.setup if p.scenario == state.scenario and p.location == "german_setup"
                   for u in [p.piece]]
-        assault = [u for _, p in game.setup if p.scenario == state.scenario and p.location in self._assault_boxes(state)
+        assault = [u for _, p in game.setup if p.scenario == state.scenario and p.location in self.rules._assault_boxes(state)
                    for u in [p.piece]]
         eliminated = {b.id for b in game.manifest.box if b.kind == "eliminated"}
-        unplaced = [u for u in (*german, *assault) if self._on_map(state, u) is None
+        unplaced = [u for u in (*german, *assault) if self.rules._on_map(state, u) is None
                     and state.location.get(u) not in eliminated]
         # 11.2.1: assault units that find no room on the beach landing hexes chosen (on their own
         # beach, 14.0 b) arrive on GT 2.
         unplaced = [u for u in unplaced
-                    if u not in assault or u == self._ranger(state) or not self._beach_full(state, u)]
+                    if u not in assault or u == self.rules._ranger(state) or not self._beach_full(state, u)]
         if unplaced:
             out.append(self._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
                                                        "land (11.0, 11.2.1)"))
-        out += self._check_pdh_done(state, entry)
-        landed = sorted(self._landed_hexes(state) - state.assaulted)
+        out += self.rules._check_pdh_done(state, entry)
+        landed = sorted(self.rules._landed_hexes(state) - state.assaulted)
         if landed:
             out.append(self._f("error", "11.2.3", entry, f"GT 1 begins before the beach assault of {', '.join(landed)}; "
                                                        "every beach landing hex with Allied units makes one (11.2.3)"))
-        placed = [h for h in (self._on_map(state, u) for u in german) if h is not None]
+        placed = [h for h in (self.rules._on_map(state, u) for u in german) if h is not None]
         if placed and sum(1 for h in placed if any(h.is_adjacent(b) for b in beach)) < 2:
             out.append(self._f("error", "11.0", entry, "at least two German at-start units set up next to an Omaha "
                                                        "Beach hex"))
@@ -84,8 +84,8 @@ class SetUp(OmahaRules):
 
     def _beach_full(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.1: whether every beach landing hex the assault chose on the unit's beach holds three units."""
-        beach = self._assault_boxes(state).get(self._setup_box(state, unit_id) or "", frozenset())
+        beach = self.rules._assault_boxes(state).get(self.rules._setup_box(state, unit_id) or "", frozenset())
         # Judged on the landing as the first beach assault began, not after the assaults' losses.
-        counts = dict(state.landing) if state.landing is not None else self._landing_counts(state)
+        counts = dict(state.landing) if state.landing is not None else self.rules._landing_counts(state)
         landing = {h: n for h, n in counts.items() if h in beach}
         return bool(landing) and all(n >= BEACH_STACK for n in landing.values())

@@ -10,13 +10,13 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Loss
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.movement import BARRED, OPEN_STEPS
-from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.game import Game
 from wargame.hexes import Hex
 
 
-class TowardBeach:
+class TowardBeach(Area):
     """Each hex's open steps (5.2 e) ordered farthest from the beach first (steps counted over the map),
     each hex's worked out when first asked: a search that takes the last first runs toward the beach,
     where 12.0's paths end."""
@@ -63,7 +63,7 @@ def toward_beach(game: Game, beach: frozenset[str]) -> TowardBeach:
     return found
 
 
-class Supply(OmahaRules):
+class Supply(Area):
     """12.0."""
 
     _traced: tuple[dict[str, str], frozenset[str], frozenset[Hex], frozenset[Hex] | None] | None = None
@@ -72,7 +72,7 @@ class Supply(OmahaRules):
 
     def _supply_due(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """12.0: as the Allied player turn ends, each unit out of supply takes its loss."""
-        if not self._allied_turn_ending(state):
+        if not self.rules._allied_turn_ending(state):
             return []
         return [self._f("error", "12.0", entry, f"{unit_id} at {state.location[unit_id]} is out of supply as the "
                                                 "Allied player turn ends and is reduced (or eliminated if already "
@@ -86,15 +86,15 @@ class Supply(OmahaRules):
         """12.0's loss outside a combat, and the Rangers' at Pointe du Hoc (11.2.3)."""
         if state.combat is not None and not self._supply_loss(state, entry.unit):
             return None
-        if state.turn == 0 and entry.unit == self._ranger(state):
-            return self._check_pdh_loss(state, entry)
-        if self._allied_turn_ending(state) and self.is_out_of_supply(state, entry.unit) and \
+        if state.turn == 0 and entry.unit == self.rules._ranger(state):
+            return self.rules._check_pdh_loss(state, entry)
+        if self.rules._allied_turn_ending(state) and self.is_out_of_supply(state, entry.unit) and \
                 entry.unit not in state.supply_losses:
             # 12.0: out of supply as the Allied player turn ends: reduced, or eliminated if reduced.
-            if entry.loss == "deplete" and self._steps(state, entry.unit) <= 1:
+            if entry.loss == "deplete" and self.rules._steps(state, entry.unit) <= 1:
                 return [self._f("error", "12.0", entry, f"{entry.unit} is reduced or a one-step unit: the supply "
                                                         "loss eliminates it")]
-            if entry.loss == "eliminate" and self._steps(state, entry.unit) > 1:
+            if entry.loss == "eliminate" and self.rules._steps(state, entry.unit) > 1:
                 return [self._f("error", "12.0", entry, f"{entry.unit} is reduced, not eliminated, for want of "
                                                         "supply")]
             return []
@@ -105,19 +105,19 @@ class Supply(OmahaRules):
         marker, never into a German-held hex, and through no hex in a German ZOC (such a hex may only
         begin or end the path). With `targets`, the hexes returned answer for the targets only."""
         game = state.game
-        landing = self.landing_hexes(state)
+        landing = self.rules.landing_hexes(state)
         memo = self._traced
         if memo is not None and memo[0] is state.location and memo[1] == landing and \
                 (memo[3] is None or targets is not None and targets <= memo[3]):
             return memo[2]  # the same position as the last trace, which answered these targets
         grid = game.grid
-        german = self.enemy_hexes(state, "Allied")
-        ezoc = self.ezoc(state, "Allied")
+        german = self.rules.enemy_hexes(state, "Allied")
+        ezoc = self.rules.ezoc(state, "Allied")
         sources = [grid.hex_of(label) for label in sorted(landing)]
         steps = OPEN_STEPS(game)  # 12.0: a supply path steps into no prohibited terrain or across such a hexside
         barred = BARRED(game)
         if targets is not None and not any(h in barred for h in sources):
-            toward = toward_beach(game, self._beach(state))
+            toward = toward_beach(game, self.rules._beach(state))
             found = self._traced_back(targets, frozenset(sources), german, ezoc, toward, barred)
         else:
             found = self._traced_out(sources, german, ezoc, steps)
@@ -190,17 +190,17 @@ class Supply(OmahaRules):
         """The hexes of an Allied unit's supply path (12.0), from its hex to a beach landing hex with a marker,
         searched as `supplied` searches (the shortest); its own hex alone for a unit exempt from supply (a German
         unit, 9.0; a ranger or a unit on a beach landing hex, 12.0); None when it traces none."""
-        start = self._on_map(state, unit_id)
+        start = self.rules._on_map(state, unit_id)
         if start is None:
             return None
         game = state.game
         label = game.grid.label_of
-        landing = self.landing_hexes(state)
-        unit = self._unit(state, unit_id)
+        landing = self.rules.landing_hexes(state)
+        unit = self.rules._unit(state, unit_id)
         if unit.side != "Allied" or unit.type == "ranger" or label(start) in landing:
             return [label(start)]
-        german = self.enemy_hexes(state, "Allied")
-        ezoc = self.ezoc(state, "Allied")
+        german = self.rules.enemy_hexes(state, "Allied")
+        ezoc = self.rules.ezoc(state, "Allied")
         frontier = deque(h for h in (game.grid.hex_of(x) for x in sorted(landing)) if h not in german)
         came_from: dict[Hex, Hex | None] = {h: None for h in frontier}
         while frontier:
@@ -223,7 +223,7 @@ class Supply(OmahaRules):
         """Allied units that cannot trace supply now (12.0; rangers and units on a beach landing hex
         are exempt)."""
         grid = state.game.grid
-        landing = self.landing_hexes(state)
+        landing = self.rules.landing_hexes(state)
         units = state.game.units_by_id
         tracing = {u: grid.hex_of(w) for u, w in state.location.items() if grid.is_label(w)
                    and units[u].side == "Allied" and units[u].type != "ranger" and w not in landing}
@@ -238,7 +238,7 @@ class Supply(OmahaRules):
         where = state.location.get(unit_id)
         unit = state.game.units_by_id.get(unit_id)
         if where is None or unit is None or not grid.is_label(where) or unit.side != "Allied" or unit.type == "ranger" or \
-                where in self.landing_hexes(state):
+                where in self.rules.landing_hexes(state):
             return False
         h = grid.hex_of(where)
         return h not in self.supplied(state, frozenset({h}))
@@ -248,9 +248,9 @@ class Supply(OmahaRules):
         resolved does not claim (the unit took no part in it, or its result is carried out): the log
         writes the supply losses after the Mobile Combat Phase's last combat."""
         combat = state.combat
-        if combat is None or not self._allied_turn_ending(state) or unit_id in state.supply_losses:
+        if combat is None or not self.rules._allied_turn_ending(state) or unit_id in state.supply_losses:
             return False
         if unit_id in (*combat.attackers, *combat.defenders) and \
-                (combat.result is None or self._outstanding(state, combat)):
+                (combat.result is None or self.rules._outstanding(state, combat)):
             return False
         return self.is_out_of_supply(state, unit_id)

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Declare
-from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.errors import did_you_mean
 
@@ -17,7 +17,7 @@ STRATEGIC, OPERATIONAL = "strategic", "operational"
 and the German's when the Allies fall short at the end (13.0, 14.3); the Allied victory has none."""
 
 
-class Victory(OmahaRules):
+class Victory(Area):
     """13.0 (and what 14.2, 14.3 count with it: captured hexes)."""
 
     def verdict(self, state: OmahaState) -> tuple[str, str]:
@@ -30,7 +30,7 @@ class Victory(OmahaRules):
         missing = [label for label in objectives if label not in held]
         st_lo = [grid.hex_of(label) for label in game.areas_by_id["st_lo"].hexes]
         beside = sorted(u for u, w in state.location.items() if grid.is_label(w)
-                        and self._unit(state, u).side == "Allied" and any(grid.hex_of(w).is_adjacent(h) for h in st_lo))
+                        and self.rules._unit(state, u).side == "Allied" and any(grid.hex_of(w).is_adjacent(h) for h in st_lo))
         if not missing and len(beside) >= 2:
             return "Allied", (f"Treviers, Isigny and Caumont captured and in supply, and {len(beside)} units next to "
                               f"St-Lô ({', '.join(beside)})")
@@ -45,9 +45,9 @@ class Victory(OmahaRules):
         """The hexes among `labels` the Allies have captured: occupied or last occupied by them, and
         able to trace a line of supply (12.0) (13.0, 14.2, 14.3)."""
         grid = state.game.grid
-        allied_at = {w for u, w in state.location.items() if self._unit(state, u).side == "Allied"}
+        allied_at = {w for u, w in state.location.items() if self.rules._unit(state, u).side == "Allied"}
         held = sorted(label for label in set(labels) if label in allied_at or state.controlled.get(label) == "Allied")
-        supplied = self.supplied(state, frozenset(grid.hex_of(label) for label in held))
+        supplied = self.rules.supplied(state, frozenset(grid.hex_of(label) for label in held))
         return [label for label in held if grid.hex_of(label) in supplied]
 
     def _check_claim(self, state: OmahaState, entry: Declare) -> list[Finding]:
@@ -60,19 +60,19 @@ class Victory(OmahaRules):
         if entry.points:
             return [self._f("error", "log", entry, "Omaha counts no victory points (13.0, 14.3): write 'declare "
                                                    "victory' with the level, if any")]
-        section = "14.3" if self._campaign(state) else "13.0"
+        section = "14.3" if self.rules._campaign(state) else "13.0"
         side = entry.side or "?"
-        at_end = self.phase_id(state) == "game_turn_end"
-        final = self.final_verdict(state) if at_end else None
+        at_end = self.rules.phase_id(state) == "game_turn_end"
+        final = self.rules.final_verdict(state) if at_end else None
         level: str | None
         if state.victory is not None:
             winner, section, level, why = state.victory.winner, state.victory.section, STRATEGIC, state.victory.reason
-        elif at_end and state.turn and not self.landing_hexes(state):
+        elif at_end and state.turn and not self.rules.landing_hexes(state):
             winner, level, why = "German", STRATEGIC, f"no beach landing hex is left to the Allies at GT {state.turn}'s end"
         elif final is not None:
             winner, level, why = final[0], OPERATIONAL if final[0] == "German" else None, final[1]
         else:
-            return [self._f("error", section, entry, f"{self._where(state)}: {side} claims victory, but the game is not "
+            return [self._f("error", section, entry, f"{self.rules._where(state)}: {side} claims victory, but the game is not "
                                                      "over: a beach landing hex is left to the Allies, and this is not "
                                                      "the end of the last game turn")]
         wrong = [f"the {winner} player wins"] if winner != side else []

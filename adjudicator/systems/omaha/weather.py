@@ -7,35 +7,51 @@ Rulings: docs/rules-coverage.md's register, rows Omaha 14.1 and Omaha 11.1.2 / 1
 
 from __future__ import annotations
 
+from adjudicator.systems.fire_and_movement.base import SeriesRules
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import RollOff
+from adjudicator.notation.entries import Entry, RollOff
 from adjudicator.systems.fire_and_movement.state import evolve
-from adjudicator.systems.omaha.base import OmahaRules
+from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.hexes import Hex
 from wargame.models import Marker
 
 
-class Weather(OmahaRules):
-    """14.1 and 15.0."""
+class Weather(Area):
+    """14.1 and 15.0: the layers the log's headers put on Omaha's registry and hooks (system.py's `LAYERS`)."""
 
     def allowance(self, state: OmahaState, unit_id: str, weather: bool = True) -> int:
         """The unit's movement allowance, halved rounding up in inclement weather (14.1) unless
         `weather` is False (the printed MA of 6.1) or it is a German reinforcement on its GT of
         arrival (11.1.2)."""
-        allowance = super().allowance(state, unit_id)
-        halved = weather and state.weather == "inclement" and not self._full_on_arrival(state, unit_id)
+        allowance = SeriesRules.allowance(self.rules, state, unit_id)  # the series' own, which Omaha's hook wraps
+        halved = weather and state.weather == "inclement" and not self.rules._full_on_arrival(state, unit_id)
         return -(-allowance // 2) if halved else allowance
 
     def _weather_due(self, state: OmahaState) -> bool:
-        """14.1: weather is rolled from its first game turn on, when the rule is in force."""
+        """14.1 (its layer's): weather is rolled from its first game turn on."""
         first = state.game.parameter.get("weather_first_turn", 2)
-        return "weather" in state.optional and isinstance(first, int) and state.turn >= first
+        return isinstance(first, int) and state.turn >= first
+
+    def _weather_owed(self, state: OmahaState, entry: Entry) -> list[Finding]:
+        """14.1 (its layer's hook) as the Support Fire Marker Phase ends: the weather rolled, and in inclement
+        weather each side's die for the markers put aside."""
+        if not self._weather_due(state):
+            return []
+        if state.weather is None:
+            return [self._f("error", "14.1", entry, f"GT {state.turn}'s weather is rolled (the German player's die) "
+                                                    "as the game turn begins")]
+        if state.weather == "inclement":
+            missing = [s for s in state.game.manifest.sides if s not in state.weather_rolls]
+            if missing:
+                return [self._f("error", "14.1", entry, f"in inclement weather each side rolls a die for the "
+                                                        f"markers put aside; {' and '.join(missing)} did not")]
+        return []
 
     def _check_weather_roll(self, state: OmahaState, entry: RollOff) -> list[Finding] | None:
         """14.1: the German weather die as a game turn begins and, in inclement weather, one die each
         for the markers put aside (None: not a weather roll)."""
-        if not self._weather_due(state) or self.phase_id(state) not in (None, "support_fire_marker"):
+        if not self._weather_due(state) or self.rules.phase_id(state) not in (None, "support_fire_marker"):
             return None
         rolls = entry.rolls
         if state.weather is None:
@@ -52,9 +68,7 @@ class Weather(OmahaRules):
         return None
 
     def _weather_rolled(self, state: OmahaState, entry: RollOff) -> OmahaState:
-        """14.1: the weather, then the markers each side puts aside in inclement weather."""
-        if "weather" not in state.optional:
-            return state
+        """14.1 (its layer's): the weather, then the markers each side puts aside in inclement weather."""
         if state.weather is None and "German" in entry.rolls:
             inclement = entry.rolls["German"] == state.game.parameter.get("weather_inclement_roll", 6)
             return evolve(state, weather="inclement" if inclement else "fair")
@@ -63,15 +77,20 @@ class Weather(OmahaRules):
             for side, die in sorted(entry.rolls.items()):
                 if side in state.weather_rolls:
                     continue
-                left = sum(self.pool(state, side).values())
+                left = sum(self.rules.pool(state, side).values())
                 asides += [("aside", side, "", "14.1")] * min(die, left)
             return evolve(state, owed=tuple(asides),
                           weather_rolls=(*state.weather_rolls, *(s for s in entry.rolls if s not in state.weather_rolls)))
         return state
 
     def support_value(self, state: OmahaState, marker: Marker, applied: int, target: Hex) -> int:
-        """15.0: aircraft markers in or next to a German AA/Flak unit's hex count half, rounded up."""
-        if marker.icon == "aircraft" and "flak" in state.optional and self._flak_near(state, target):
+        """A marker's value with the optional rules in force (15.0's layer halves aircraft near flak)."""
+        return self.rules.hooks_of(state).support_value(state, marker, applied, target)
+
+    def _flak_value(self, state: OmahaState, marker: Marker, applied: int, target: Hex) -> int:
+        """15.0 (its layer's hook): aircraft markers in or next to a German AA/Flak unit's hex count half, rounded
+        up."""
+        if marker.icon == "aircraft" and self._flak_near(state, target):
             return -(-applied // 2)
         return applied
 
@@ -90,5 +109,5 @@ class Weather(OmahaRules):
     def _flak_near(self, state: OmahaState, target: Hex) -> bool:
         """15.0: a German AA/Flak unit in or next to the combat's hex."""
         grid = state.game.grid
-        return any(self._unit(state, u).type == "antiaircraft" and self._unit(state, u).side == "German"
+        return any(self.rules._unit(state, u).type == "antiaircraft" and self.rules._unit(state, u).side == "German"
                    and grid.is_label(w) and grid.hex_of(w).distance(target) <= 1 for u, w in state.location.items())

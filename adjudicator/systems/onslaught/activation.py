@@ -6,9 +6,11 @@ from collections.abc import Iterable, Sequence
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Activate, Attack, Entry, Move
-from adjudicator.systems.onslaught.optional import INFANTRY_TYPES, mixes_nations
+from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, replace, turn_and_step, unit_of, units_at
+from adjudicator.systems.onslaught.state import (
+    ActionState, OnslaughtState, replace, turn_and_step, unit_of, units_at,
+)
 from adjudicator.systems.onslaught.supply import is_supplied
 
 
@@ -16,7 +18,7 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     action = state.action
     side = entry.side or ""
     if action is None:
-        if state.step == "german_reserve" and side == "German":
+        if state.at.step == "german_reserve" and side == "German":
             cost = int(state.game.parameter["activation_cost"])
             if state.supply.get(side, 0) < cost:
                 return [short_of_supply(state, side, entry, "moving a stack", cost)]
@@ -110,10 +112,7 @@ def activation_cost(state: OnslaughtState, action: ActionState, units: Iterable[
     params = state.game.parameter
     if action.type == "breakthrough":
         return int(params["breakthrough_activation_cost"])
-    cost = int(params["activation_cost"])
-    if "allied_cooperation" in state.optional and mixes_nations(state, units):
-        return 2 * cost
-    return cost
+    return in_force(state).stack_cost(state, int(params["activation_cost"]), units)
 
 
 def check_breakthrough_stack(state: OnslaughtState, entry: Activate, units: list[str]) -> list[Finding]:
@@ -123,11 +122,12 @@ def check_breakthrough_stack(state: OnslaughtState, entry: Activate, units: list
     armor = [u for u in units if unit_of(state, u).type == "armor"]
     joining: list[str] = []
     barred: list[str] = []
+    hooks = in_force(state)
     for unit_id in units:
         kind = unit_of(state, unit_id).type
         if kind == "armor":
             continue
-        if "infantry_breakthrough" in state.optional and kind in INFANTRY_TYPES:
+        if hooks.joins_breakthrough(state, kind):
             if not armor:
                 joining.append(unit_id)
             continue
@@ -139,10 +139,7 @@ def check_breakthrough_stack(state: OnslaughtState, entry: Activate, units: list
     if barred:
         out.append(finding("error", "5.5", entry, f"{', '.join(barred)} {'is' if len(barred) == 1 else 'are'} not "
                                                   "armor; only armor divisions take part in a Breakthrough action"))
-    if "allied_cooperation" in state.optional and mixes_nations(state, armor, armor_only=True):
-        out.append(finding("error", "14.1", entry, "Commonwealth and American or French armor do not cooperate "
-                                                   "in a Breakthrough action: activate them one after the other"))
-    return out
+    return out + hooks.breakthrough_armor(state, entry, armor)
 
 
 def check_move_order(state: OnslaughtState, entry: Move) -> list[Finding]:
@@ -163,7 +160,7 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
         cost = int(state.game.parameter["activation_cost"])
         stack = frozenset(entry.units or units_at(state, entry.hex, side))
         return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost},
-                       reserve_stacks=state.reserve_stacks + (stack,))
+                       log=replace(state.log, reserve_stacks=state.log.reserve_stacks + (stack,)))
     units = frozenset(entry.units or units_at(state, entry.hex, side))
     cost = activation_cost(state, state.action, units)
     points = {**state.supply, side: state.supply.get(side, 0) - cost}

@@ -4,6 +4,8 @@ Rulings: docs/rules-coverage.md, the rulings register (9.0-11.4)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from adjudicator import contract
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
@@ -84,7 +86,7 @@ def replacement_points(state: OnslaughtState, side: str) -> int:
     divisions in its Eliminated Units box."""
     game = state.game
     base = sum(r.amount for _, r in game.replacements
-               if r.scenario == state.scenario and r.turn == state.turn and r.side == side and r.kind == "points")
+               if r.scenario == state.scenario and r.turn == state.at.turn and r.side == side and r.kind == "points")
     box = box_of(game, "eliminated", side)
     lost = sum(1 for where in state.location.values() if where == box)
     return base + lost // int(game.parameter["eliminated_per_extra_replacement_point"])
@@ -110,13 +112,13 @@ def replacement_cost(game: Game, unit_type: str, start: str, end: str, in_german
 
 def check_order(state: OnslaughtState, entry: Entry) -> list[Finding]:
     """4.0: German, then Allied reinforcements, German, then Allied replacements, then income."""
-    if state.step != "reinforcement":
+    if state.at.step != "reinforcement":
         return []
     index = order_of(entry, entry.side or "")
-    if index is None or index >= state.arrival_phase:
+    if index is None or index >= state.log.arrival_phase:
         return []
     return [finding("error", "4.0", entry, f"{turn_and_step(state)}: {ORDER[index]} come before "
-                                                  f"{ORDER[state.arrival_phase]}, which have begun")]
+                                                  f"{ORDER[state.log.arrival_phase]}, which have begun")]
 
 
 def paratroop_problems(state: OnslaughtState, entry: Place, section: str) -> list[Finding]:
@@ -151,7 +153,7 @@ def check_pickup(state: OnslaughtState, entry: Place) -> list[Finding]:
     elif entry.unit not in action.latest:
         out.append(finding("error", "5.3", entry, f"{entry.unit} is picked up after another stack was "
                                                     "activated; only one stack is activated at a time"))
-    if entry.unit in state.moved:
+    if entry.unit in state.action_log.moved:
         out.append(finding("error", "9.1", entry, f"{entry.unit} has moved in this action; it is picked up "
                                                     "instead of moving"))
     if entry.unit in state.depleted:
@@ -161,14 +163,14 @@ def check_pickup(state: OnslaughtState, entry: Place) -> list[Finding]:
         out.append(finding("error", "9.1", entry, f"{entry.unit} is in a German zone of control at "
                                                     f"{state.location[entry.unit]}"))
     if entry.hex is not None and entry.hex != pickup_place(state):
-        out.append(finding("error", "9.1", entry, f"a paratroop division picked up on turn {state.turn} waits "
+        out.append(finding("error", "9.1", entry, f"a paratroop division picked up on turn {state.at.turn} waits "
                                                     f"on turn {return_turn(state)} of the turn track, not "
                                                     f"{entry.hex}"))
     return out
 
 
 def return_turn(state: OnslaughtState) -> int:
-    return state.turn + int(state.game.parameter["paratroop_return_turns"])
+    return state.at.turn + int(state.game.parameter["paratroop_return_turns"])
 
 
 def pickup_place(state: OnslaughtState) -> str:
@@ -204,7 +206,7 @@ def scheduled(state: OnslaughtState, entry: Place | Loss, section: str) -> tuple
                                                                                          list[Finding]]:
     """The unit's schedule row if it may arrive now (10.0, 10.1), else the findings why not."""
     out = []
-    if state.step != "reinforcement":
+    if state.at.step != "reinforcement":
         out.append(finding("error", "10.1", entry, f"{turn_and_step(state)}: reinforcements arrive in the "
                                                      "Reinforcement Step"))
     unit = unit_of(state, entry.unit)
@@ -217,15 +219,25 @@ def scheduled(state: OnslaughtState, entry: Place | Loss, section: str) -> tuple
     where = state.location.get(entry.unit)
     if where is not None and where != box_of(state.game, "delayed", unit.side):
         out.append(finding("error", section, entry, f"{entry.unit} is already in play ({where})"))
-    elif row.turn > state.turn:
+    elif row.turn > state.at.turn:
         out.append(finding("error", section, entry, f"{entry.unit} arrives on turn {row.turn}, not "
-                                                      f"{state.turn}"))
+                                                      f"{state.at.turn}"))
     return row, out
 
 
 def check_reinforce(state: OnslaughtState, entry: Place) -> list[Finding]:
     """10.1-10.3 (9.1 for paratroops): a scheduled division, on its turn or from the Delayed
     Reinforcements box, in a hex it may enter, in supply, not overstacked."""
+    return reinforcement_findings(state, entry, recruits=False)
+
+
+def check_reinforce_or_recruit(state: OnslaughtState, entry: Place) -> list[Finding]:
+    """10.1-10.3 with 14.2 in force: an asterisked French division may also be recruited in a French city."""
+    return reinforcement_findings(state, entry, recruits=True)
+
+
+def reinforcement_findings(state: OnslaughtState, entry: Place, recruits: bool) -> list[Finding]:
+    """10.1-10.3, and 14.2 when its layer `recruits` (check_reinforce_or_recruit)."""
     unit = unit_of(state, entry.unit)
     section = "10.2" if unit.side == "German" else "10.3"
     row, out = scheduled(state, entry, section)
@@ -239,7 +251,7 @@ def check_reinforce(state: OnslaughtState, entry: Place) -> list[Finding]:
     if entry.hex is None:
         return [finding("error", section, entry, f"name the hex where {entry.unit} is placed")]
     problem = placement_problem(state, entry.unit, entry.hex, row.entry)
-    if problem is not None and "free_french" in row.tags and "free_french_recruitment" in state.optional:
+    if problem is not None and recruits and "free_french" in row.tags:
         # 14.2: a division recruited in France may also appear in a French city.
         recruited = recruitment_problem(state, entry.unit, entry.hex)
         if recruited is None:
@@ -271,7 +283,7 @@ def recruitment_problem(state: OnslaughtState, unit_id: str, label: str) -> str 
     if h in full_hexes(state, "Allied"):
         return f"{label} already holds three Allied divisions"
     limit = int(game.parameter["free_french_per_city"])
-    recruited = [u for u in state.placed_now if state.location.get(u) == label
+    recruited = [u for u in state.log.placed_now if state.location.get(u) == label
                  and (row := arrival(state, u)) is not None and "free_french" in row.tags]
     if len(recruited) >= limit:
         return f"{limit} divisions have already been recruited in {label} this turn"
@@ -305,7 +317,7 @@ def check_arrival_loss(state: OnslaughtState, entry: Loss) -> list[Finding] | No
     """10.2: a German reinforcement eliminated because no hex of its entry area is in supply;
     None when the loss is not a reinforcement's (other rules judge it)."""
     row = arrival(state, entry.unit)
-    if state.step != "reinforcement" or entry.loss != "eliminate" or row is None:
+    if state.at.step != "reinforcement" or entry.loss != "eliminate" or row is None:
         return None
     where = state.location.get(entry.unit)
     if where is not None:
@@ -329,13 +341,13 @@ def check_arrival_loss(state: OnslaughtState, entry: Loss) -> list[Finding] | No
 def unplaced(state: OnslaughtState) -> list[tuple[str, str]]:
     """The reinforcements of this turn still off the map as the step ends: (section, message)."""
     out = []
-    for row in _schedule(state.game)[1].get((state.scenario, state.turn), ()):
+    for row in _schedule(state.game)[1].get((state.scenario, state.at.turn), ()):
         if row.unit in state.location:
             continue
         side = unit_of(state, row.unit).side
         section = "9.1" if row.entry == PARATROOP_BOX else ("10.2" if side == "German" else "10.3")
         fate = "placed" if side == "German" else "placed or delayed"
-        out.append((section, f"turn {state.turn}: the {side} reinforcement {row.unit} was not {fate}"))
+        out.append((section, f"turn {state.at.turn}: the {side} reinforcement {row.unit} was not {fate}"))
     return out
 
 
@@ -343,7 +355,7 @@ def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
     """11.1-11.4 (9.3): an eliminated or depleted division rebuilt, its cost and where it goes."""
     game = state.game
     out: list[Finding] = []
-    if state.step != "reinforcement":
+    if state.at.step != "reinforcement":
         out.append(finding("error", "11.1", entry, f"{turn_and_step(state)}: replacements are bought in the "
                                                      "Reinforcement Step"))
     unit = unit_of(state, entry.unit)
@@ -386,7 +398,7 @@ def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
         out.append(finding("error", "11.1", entry, f"rebuilding {entry.unit} ({unit.type}, {start} to {end}"
                                                      f"{', in Germany' if in_germany else ''}) costs {cost} "
                                                      f"replacement point(s), not {entry.points}"))
-    left = state.replacement_points.get(side, 0)
+    left = state.log.replacement_points.get(side, 0)
     if cost > left:
         out.append(finding("error", "11.1", entry, f"{side} has {left} replacement point(s) left this turn and "
                                                      f"rebuilding {entry.unit} costs {cost}"))
@@ -447,12 +459,23 @@ def replacement_place(state: OnslaughtState, entry: Place, side: str) -> list[Fi
     return []
 
 
+PLACE_CHECKS: dict[str, Callable[[OnslaughtState, Place], list[Finding]]] = {
+    "reinforce": check_reinforce, "delay": check_delay, "replace": check_replace, "paradrop": check_paradrop,
+    "pickup": check_pickup, "setup": check_setup}
+"""The check of each way of placing a unit."""
+RECRUITING_CHECKS = {**PLACE_CHECKS, "reinforce": check_reinforce_or_recruit}
+"""The same with 14.2 in force."""
+
+
 def check_place(state: OnslaughtState, entry: Place) -> list[Finding]:
     """Placements: paratroops (9.1, 9.2), reinforcements (10.1-10.3), replacements (11.1-11.4)."""
-    checks = {"reinforce": check_reinforce, "delay": check_delay,
-              "replace": check_replace, "paradrop": check_paradrop,
-              "pickup": check_pickup, "setup": check_setup}
-    check = checks.get(entry.how)
+    check = PLACE_CHECKS.get(entry.how)
+    return [] if check is None else check(state, entry)
+
+
+def check_place_recruiting(state: OnslaughtState, entry: Place) -> list[Finding]:
+    """`check_place` with 14.2 in force (its registry layer, rules.py): reinforcements may be recruited too."""
+    check = RECRUITING_CHECKS.get(entry.how)
     return [] if check is None else check(state, entry)
 
 
@@ -465,14 +488,15 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
     if entry.how == "pickup":
         # 9.1: instead of moving, onto the turn track three turns ahead.
         return replace(state, location={**state.location, entry.unit: pickup_place(state)},
-                       moved=state.moved | {entry.unit})
+                       action_log=replace(state.action_log, moved=state.action_log.moved | {entry.unit}))
     if entry.how == "paradrop":
         cost = entry.supply if entry.supply is not None else int(game.parameter["paradrop_cost"])
         action = state.action
         if action is not None:
             state = replace(state, action=replace(action, paid=action.paid + cost))
         state = replace(state, supply={**state.supply, "Allied": state.supply.get("Allied", 0) - cost},
-                        dropped=state.dropped | {entry.unit}, moved=state.moved | {entry.unit})
+                        action_log=replace(state.action_log, dropped=state.action_log.dropped | {entry.unit},
+                                           moved=state.action_log.moved | {entry.unit}))
     if entry.how == "replace":
         side = unit.side
         start = "eliminated" if on_map(state, entry.unit) is None else "depleted"
@@ -480,8 +504,8 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
         in_germany = game.grid.is_label(label) and game.grid.hex_of(label) in area_of(game, "germany")
         cost = entry.points if entry.points is not None else replacement_cost(
             game, unit.type, start, "depleted" if entry.strength == "reduced" else "full", in_germany) or 0
-        state = replace(state, replacement_points={**state.replacement_points,
-                                                   side: state.replacement_points.get(side, 0) - cost})
+        left = {**state.log.replacement_points, side: state.log.replacement_points.get(side, 0) - cost}
+        state = replace(state, log=replace(state.log, replacement_points=left))
     if entry.how == "replace" and entry.hex is None and on_map(state, entry.unit) is not None:
         # 11.2: a depleted division on the map is rebuilt where it stands.
         return replace(state, depleted=state.depleted - {entry.unit})
@@ -503,9 +527,10 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
             # the overstack it makes, so 6.3 does not report it again at the step's end.
             state = replace(state, overstacks=state.overstacks | {(target, unit.side)})
     row = arrival(state, entry.unit) if entry.how == "reinforce" else None
-    free = state.free_moves | {entry.unit} if row is not None and unit.side == "German" and \
-        row.entry in ("entry_a", "entry_b") else state.free_moves
+    free = state.log.free_moves | {entry.unit} if row is not None and unit.side == "German" and \
+        row.entry in ("entry_a", "entry_b") else state.log.free_moves
     depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted - {entry.unit}
-    placed = state.placed_now | {entry.unit} if entry.how == "reinforce" else state.placed_now
+    placed = state.log.placed_now | {entry.unit} if entry.how == "reinforce" else state.log.placed_now
     # The placed division's own side's zone and the divisions by place carry over (`relocate`).
-    return relocate(state, entry.unit, target, depleted=depleted, free_moves=free, placed_now=placed)
+    return relocate(state, entry.unit, target, depleted=depleted,
+                    log=replace(state.log, free_moves=free, placed_now=placed))

@@ -26,11 +26,11 @@ def check_declare(state: OnslaughtState, entry: Declare) -> list[Finding]:
     if state.bulge_turn is not None:
         out.append(finding("error", "12.0", entry, f"the counteroffensive was already launched on turn "
                                                    f"{state.bulge_turn}; there is only one"))
-    if not first <= state.turn <= last:
-        out.append(finding("error", "12.0", entry, f"turn {state.turn}: the counteroffensive may be launched on "
+    if not first <= state.at.turn <= last:
+        out.append(finding("error", "12.0", entry, f"turn {state.at.turn}: the counteroffensive may be launched on "
                                                    f"turns {first}-{last} only"))
     # 12.0: announced before the Allied player's first action of the turn.
-    if not (state.step is None or (state.step == "action" and not state.begun)):
+    if not (state.at.step is None or (state.at.step == "action" and not state.log.begun)):
         out.append(finding("error", "12.0", entry, f"{turn_and_step(state)}: the counteroffensive is announced "
                                                    "before the turn's first action"))
     return out
@@ -41,4 +41,7 @@ def apply_declare(state: OnslaughtState, entry: Declare) -> OnslaughtState:
     if entry.what != "bulge" or not entry.side:
         return state
     state = gained(state, entry.side, int(state.game.parameter["bulge_supply"]))
-    return replace(state, bulge_turn=state.turn, entitled="German" if state.step == "action" else state.entitled)
+    state = replace(state, bulge_turn=state.at.turn)
+    if state.at.step != "action":
+        return state
+    return replace(state, log=replace(state.log, entitled="German"))

@@ -16,7 +16,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack
 from adjudicator.systems.onslaught import results
 from adjudicator.systems.onslaught.activation import record_sequence
-from adjudicator.systems.onslaught.optional import check_infantry_breakthrough, double_depletion, mixes_nations
+from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.results import Combat, Effect, RESULTS, Stack
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
@@ -215,7 +215,7 @@ def combat_audit(state: OnslaughtState, entry: Attack) -> CombatAudit:
     breakthrough = state.action is not None and state.action.type == "breakthrough"
     # 7.3: a division that retreated into the hex earlier in this action adds no strength,
     # except against a Breakthrough action, where it always defends with its strength.
-    defenders = [(u, combat_strength(state, u) if (breakthrough or u not in state.retreated) else 0)
+    defenders = [(u, combat_strength(state, u) if (breakthrough or u not in state.action_log.retreated) else 0)
                  for u in units_at(state, entry.hex, enemy)]
     attackers = [(u, game.grid.hex_of(state.location[u]), combat_strength(state, u)) for u in entry.attackers
                  if u in state.location and game.grid.is_label(state.location[u])]
@@ -310,7 +310,7 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
             out.append(finding("error", "5.5", entry, f"{unit_id} attacks after another stack was activated; "
                                                       "a breakthrough stack finishes its combat and movement "
                                                       "before the next is activated"))
-        if unit_id in state.attacked:
+        if unit_id in state.action_log.attacked:
             out.append(finding("error", "7.0", entry, f"{unit_id} has already attacked in this action"))
         elif action is not None and action.type == "combat" and action.targets.get(unit_id, entry.hex) != entry.hex:
             # 5.4: the stacks activated together all attack one enemy-held hex.
@@ -321,7 +321,7 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
             out.append(finding("error", "7.0", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
                                                       f"to {entry.hex} (or only across the sea)"))
     if action is not None and action.type == "breakthrough":
-        out += check_infantry_breakthrough(state, entry, action)
+        out += in_force(state).breakthrough_attack(state, entry, action)
     if out:
         return out
     result = combat_audit(state, entry)
@@ -415,8 +415,8 @@ def open_combat(state: OnslaughtState, entry: Attack,
     stacks = [Stack(h, tuple(us), sum(combat_strength(state, u) for u in us)) for h, us in sorted(by_hex.items())]
     strongest = results.strongest_stacks(stacks) if result in ("AH", "HH") else ()
     second: tuple[Stack, ...] = ()
-    if result in ("AH", "HH") and "allied_cooperation" in state.optional and mixes_nations(state, attackers):
-        strongest, second = double_depletion(state, by_hex)
+    if result in ("AH", "HH"):
+        strongest, second = in_force(state).depletion(state, attackers, by_hex, strongest)
     effects = results.effects_of(result, [(u, steps_left(state, u)) for u in attackers],
                                  [(u, steps_left(state, u)) for u in defenders], strongest, second)
     combat = Combat(entry.line, entry.column, entry.hex, result, tuple(attackers), tuple(defenders), strongest,
@@ -497,8 +497,8 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
     # or the table's result; both are followed until an entry parts them.
     correct = table_result(state, entry)
     alternative = open_combat(state, entry, correct) if correct is not None else None
-    return replace(state, attacked=state.attacked | set(entry.attackers), combat=combat, pending=pending,
-                   alternative=alternative)
+    done = replace(state.action_log, attacked=state.action_log.attacked | set(entry.attackers))
+    return replace(state, action_log=done, combat=combat, pending=pending, alternative=alternative)
 
 
 

@@ -26,11 +26,12 @@ from wargame.hexes import Hex
 def as_corrected(state: OnslaughtState, entry: Move) -> OnslaughtState:
     """The state a move is judged in: when it rewrites a move written from the wrong hex (from the
     hex the unit was really in), the state before that move (one breach, one error)."""
-    original = state.rewritten.get(entry.unit)
+    original = state.action_log.rewritten.get(entry.unit)
     if original is None or entry.path[0] != original or state.location.get(entry.unit) == original:
         return state
-    return replace(state, location={**state.location, entry.unit: original}, moved=state.moved - {entry.unit},
-                   stopped=state.stopped - {entry.unit})
+    return replace(state, location={**state.location, entry.unit: original},
+                   action_log=replace(state.action_log, moved=state.action_log.moved - {entry.unit},
+                                      stopped=state.action_log.stopped - {entry.unit}))
 
 
 def _side(a: Hex, b: Hex) -> tuple[Hex, Hex]:
@@ -153,17 +154,17 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
     where = state.location.get(unit_id)
     if where is None or not game.grid.is_label(where):
         return [("6.1", f"{unit_id} is not on the map ({where or 'not in play'})")], True
-    if unit_id in state.dropped:
+    if unit_id in state.action_log.dropped:
         return [("9.2", f"{unit_id} made a paradrop in this action and moves no further in it")], True
-    reserve = state.step == "german_reserve" and unit.side == "German"
+    reserve = state.at.step == "german_reserve" and unit.side == "German"
     action = state.action
     out: list[tuple[str, str]] = []
-    if state.step == "reinforcement" and action is None:
-        if unit_id not in state.free_moves and unit.side == "Allied" and unit_id in state.placed_now:
+    if state.at.step == "reinforcement" and action is None:
+        if unit_id not in state.log.free_moves and unit.side == "Allied" and unit_id in state.log.placed_now:
             # 10.3: "Allied reinforcements do not get a free move after placement".
             return [("10.3", f"{unit_id} moves after its placement as a reinforcement; unlike German ones, "
                              "Allied reinforcements get no free move")], True
-        if unit_id not in state.free_moves:
+        if unit_id not in state.log.free_moves:
             # 10.2: the one move of the Reinforcement Step, free, for German arrivals from A or B.
             return [("10.2", f"{unit_id} moves in the Reinforcement Step; only German reinforcements placed in "
                              "area A or B this step move then, once")], True
@@ -185,11 +186,12 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
     else:
         if not strategic:
             out.append(("5.0", "in the German Reserve Step divisions move strategically only"))
-        if any(unit_id in stack for stack in state.reserve_stacks[:-1]) and unit_id not in state.reserve_stacks[-1]:
+        stacks = state.log.reserve_stacks
+        if any(unit_id in stack for stack in stacks[:-1]) and unit_id not in stacks[-1]:
             # 5.0 makes the step "similar to a Movement action": 5.3's one stack at a time.
             out.append(("5.3", f"{unit_id} moves after another stack was activated; only one stack is "
                                "activated at a time"))
-    if unit_id in state.moved:
+    if unit_id in state.action_log.moved:
         out.append(("6.1", f"{unit_id} has already moved in this action"))
     return out, False
 
@@ -248,7 +250,7 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
         section = "6.4" if entry.strategic else "6.1"
         out.append(finding("error", section, entry, f"{entry.unit} enters {entered} hexes with a movement "
                                                     f"allowance of {rule.allowance}"))
-    if entry.unit in state.stopped:
+    if entry.unit in state.action_log.stopped:
         out.append(finding("error", "6.2", entry, f"{entry.unit} entered an enemy zone of control earlier in this "
                                                   "action and can move no further"))
     zoc = rule.enemy_zoc
@@ -299,22 +301,25 @@ def apply_move(state: OnslaughtState, entry: Move) -> OnslaughtState:
     where = state.location.get(entry.unit)
     corrected = as_corrected(state, entry)
     changes: dict[str, Any] = {}
+    rewritten = state.action_log.rewritten
     if corrected is not state:
-        changes["rewritten"] = {u: h for u, h in state.rewritten.items() if u != entry.unit}
+        rewritten = {u: h for u, h in rewritten.items() if u != entry.unit}
         state = corrected
-    elif where is not None and entry.path[0] != where and entry.unit not in state.rewritten:
+    elif where is not None and entry.path[0] != where and entry.unit not in rewritten:
         # Verify, don't correct: the log's move is applied; the hex it was really in is kept for a correction.
-        changes["rewritten"] = {**state.rewritten, entry.unit: where}
+        rewritten = {**rewritten, entry.unit: where}
     action = sequence_recorded(state, "move", [entry.unit])
     if action is not None:
         changes["action"] = action
-    if entry.unit in state.free_moves:
-        changes["free_moves"] = state.free_moves - {entry.unit}
+    if entry.unit in state.log.free_moves:
+        changes["log"] = replace(state.log, free_moves=state.log.free_moves - {entry.unit})
     enemy_zoc = zone_of_control(state, enemy_of(state, unit_of(state, entry.unit).side))
-    stopped = state.stopped | ({entry.unit} if state.game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
+    done = state.action_log
+    stopped = done.stopped | ({entry.unit} if state.game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
     changes.update(control_changes(state, entry.unit, entry.path[1:]))
-    after = relocate(state, entry.unit, entry.path[-1], moved=state.moved | {entry.unit}, stopped=frozenset(stopped),
-                     **changes)
+    after = relocate(state, entry.unit, entry.path[-1], **changes,
+                     action_log=replace(done, moved=done.moved | {entry.unit}, stopped=frozenset(stopped),
+                                        rewritten=rewritten))
     # The places whose occupant or control the move changes: the hex left and the hexes entered.
     carry_sources(state, after, [*entry.path, state.location.get(entry.unit, "")])
     return after

@@ -55,7 +55,7 @@ class OnslaughtMovement:
         found, final = move_bars(state, unit_id, strategic)
         bars = [f"{section}: {message}" for section, message in found]
         if not final:
-            if unit_id in state.stopped:
+            if unit_id in state.action_log.stopped:
                 bars.append(f"6.2: {unit_id} entered an enemy zone of control earlier in this action and can move "
                             "no further")
             rule = move_rule(state, unit_id, strategic)

@@ -1,11 +1,15 @@
-"""The optional rules (14.1-14.4) in force when the log's headers name them."""
+"""The optional rules (14.1-14.4) as layers over the base rules, switched on by the log's `[Optional ...]` headers
+(house style 12, 18): each layer replaces named hooks of the base rules here and named handlers of the registry
+(rules.py's `LAYERS`); the base rules call the hooks in force (`in_force`) and never ask whether an option is on."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import cache
 
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Attack
+from adjudicator.notation.entries import Activate, Attack
 from adjudicator.systems.onslaught import results
 from adjudicator.systems.onslaught.results import Stack
 from adjudicator.systems.onslaught.sections import finding
@@ -20,9 +24,8 @@ INFANTRY_TYPES = frozenset({"infantry", "paratroop", "volksgrenadier"})
 
 
 def emergency_turn(state: OnslaughtState) -> bool:
-    """14.4: the optional rule is in force and this is its turn (20)."""
-    return "emergency_supplies" in state.optional and \
-        state.turn == int(state.game.parameter["emergency_supply_turn"])
+    """14.4 (its layer's hook): this is the turn of emergency supplies (20)."""
+    return state.at.turn == int(state.game.parameter["emergency_supply_turn"])
 
 
 def double_depletion(state: OnslaughtState,
@@ -52,6 +55,30 @@ def mixes_nations(state: OnslaughtState, units: Iterable[str], armor_only: bool 
     return bool(nations & AMERICAN_FRENCH) and bool(nations & COMMONWEALTH)
 
 
+def mixed_stack_cost(state: OnslaughtState, cost: int, units: Iterable[str]) -> int:
+    """14.1: a stack mixing American or French divisions with Commonwealth ones costs two activations."""
+    return 2 * cost if mixes_nations(state, units) else cost
+
+
+def check_mixed_armor(state: OnslaughtState, entry: Activate, armor: list[str]) -> list[Finding]:
+    """14.1: Commonwealth and American or French armor are not activated together in a Breakthrough action."""
+    if not mixes_nations(state, armor, armor_only=True):
+        return []
+    return [finding("error", "14.1", entry, "Commonwealth and American or French armor do not cooperate "
+                                            "in a Breakthrough action: activate them one after the other")]
+
+
+def mixed_depletion(state: OnslaughtState, attackers: list[str], by_hex: dict[str, list[str]],
+                    strongest: tuple[Stack, ...]) -> tuple[tuple[Stack, ...], tuple[Stack, ...]]:
+    """14.1: an AH or HH on mixed attackers depletes two stacks (`double_depletion`), else the strongest."""
+    return double_depletion(state, by_hex) if mixes_nations(state, attackers) else (strongest, ())
+
+
+def joins_breakthrough(state: OnslaughtState, unit_type: str) -> bool:
+    """14.3: infantry joins a Breakthrough action with the armor of its stack."""
+    return unit_type in INFANTRY_TYPES
+
+
 def check_infantry_breakthrough(state: OnslaughtState, entry: Attack,
                                  action: ActionState) -> list[Finding]:
     """14.3: infantry attacks in a Breakthrough action beside its stack's armor, only when the
@@ -67,3 +94,90 @@ def check_infantry_breakthrough(state: OnslaughtState, entry: Attack,
         out.append(finding("error", "14.3", entry, f"{', '.join(infantry)} attack(s) only together with the "
                                                    "armor of its stack"))
     return out
+
+
+# -- the base rules' hooks, and the layers that replace them -------------------------------------------------------
+def _same_cost(state: OnslaughtState, cost: int, units: Iterable[str]) -> int:
+    return cost
+
+
+def _no_findings(state: OnslaughtState, entry: Activate, armor: list[str]) -> list[Finding]:
+    return []
+
+
+def _one_depletion(state: OnslaughtState, attackers: list[str], by_hex: dict[str, list[str]],
+                   strongest: tuple[Stack, ...]) -> tuple[tuple[Stack, ...], tuple[Stack, ...]]:
+    return strongest, ()
+
+
+def _armor_only(state: OnslaughtState, unit_type: str) -> bool:
+    return False
+
+
+def _no_attack_findings(state: OnslaughtState, entry: Attack, action: ActionState) -> list[Finding]:
+    return []
+
+
+def _no_emergency(state: OnslaughtState) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """What the optional rules change inside the base rules, by name: the base rules' own without a layer."""
+
+    stack_cost: Callable[[OnslaughtState, int, Iterable[str]], int] = _same_cost
+    """5.2: a stack's activation cost (14.1 doubles a mixed stack's)."""
+    breakthrough_armor: Callable[[OnslaughtState, Activate, list[str]], list[Finding]] = _no_findings
+    """5.5: errors for the armor activated in a Breakthrough action (14.1: mixed nations)."""
+    depletion: Callable[[OnslaughtState, list[str], dict[str, list[str]], tuple[Stack, ...]],
+                        tuple[tuple[Stack, ...], tuple[Stack, ...]]] = _one_depletion
+    """7.2: the stacks an AH or HH depletes, first and second (14.1: two on mixed attackers)."""
+    joins_breakthrough: Callable[[OnslaughtState, str], bool] = _armor_only
+    """5.5: whether a division of this type other than armor joins a Breakthrough action (14.3: infantry)."""
+    breakthrough_attack: Callable[[OnslaughtState, Attack, ActionState], list[Finding]] = _no_attack_findings
+    """5.5: errors for an attack in a Breakthrough action (14.3: infantry attacks beside its armor)."""
+    emergency_turn: Callable[[OnslaughtState], bool] = _no_emergency
+    """5.0: whether this turn's winner of a roll acts on emergency points (14.4: turn 20)."""
+
+
+BASE = Hooks()
+"""The base rules' hooks (no optional rule in force)."""
+
+def _cooperation(hooks: Hooks) -> Hooks:
+    """14.1's layer."""
+    return replace(hooks, stack_cost=mixed_stack_cost, breakthrough_armor=check_mixed_armor, depletion=mixed_depletion)
+
+
+def _infantry(hooks: Hooks) -> Hooks:
+    """14.3's layer."""
+    return replace(hooks, joins_breakthrough=joins_breakthrough, breakthrough_attack=check_infantry_breakthrough)
+
+
+def _emergency(hooks: Hooks) -> Hooks:
+    """14.4's layer."""
+    return replace(hooks, emergency_turn=emergency_turn)
+
+
+HOOKS: Mapping[str, Callable[[Hooks], Hooks]] = {
+    "allied_cooperation": _cooperation,
+    "infantry_breakthrough": _infantry,
+    "emergency_supplies": _emergency,
+}
+"""Each optional rule's layer of hooks, by its id in game.toml, in the order they are put on (14.2 changes no hook:
+its layer is the registry's alone, rules.py)."""
+
+
+@cache
+def hooks_for(optional: frozenset[str]) -> Hooks:
+    """The hooks with the layers of these optional rules put on the base's (once per set of headers)."""
+    hooks = BASE
+    for rule, layer in HOOKS.items():
+        if rule in optional:
+            hooks = layer(hooks)
+    return hooks
+
+
+def in_force(state: OnslaughtState) -> Hooks:
+    """The hooks of the optional rules the log's headers put in force."""
+    return hooks_for(state.optional)

@@ -33,7 +33,7 @@ def placement_sources(state: OnslaughtState, side: str, entry_area: str | None) 
     if side == "German":
         return frozenset(supply_map.east_edge)
     sources = set(allied_source_hexes(state))
-    if entry_area == "entry_b" or state.turn >= int(state.game.parameter["southern_france_first_turn"]):
+    if entry_area == "entry_b" or state.at.turn >= int(state.game.parameter["southern_france_first_turn"]):
         sources |= supply_map.entry_b
     return frozenset(sources)
 

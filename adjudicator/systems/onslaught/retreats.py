@@ -157,7 +157,8 @@ def apply_retreat(state: OnslaughtState, entry: Retreat) -> OnslaughtState:
     kind = retreat_kind(state, entry)
     state = track_effect(state, entry.unit, retreated=True, short=kind == "short", stray=kind == "stray")
     state = mark_control(state, entry.unit, entry.path[1:])
-    return relocate(state, entry.unit, entry.path[-1], retreated=state.retreated | {entry.unit})
+    return relocate(state, entry.unit, entry.path[-1],
+                    action_log=replace(state.action_log, retreated=state.action_log.retreated | {entry.unit}))
 
 
 def apply_advance(state: OnslaughtState, entry: Advance) -> OnslaughtState:

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import cache
 from typing import TypeVar
 
 from adjudicator.findings import Finding
@@ -51,4 +52,33 @@ REGISTRY: Registry[OnslaughtState] = Registry.of(
 )
 """Each entry class's handlers, in the order their findings are listed (one apply per class)."""
 
-__all__ = ["REGISTRY"]
+
+def _recruitment(registry: Registry[OnslaughtState]) -> Registry[OnslaughtState]:
+    """14.2's layer: reinforcements checked with Free French recruitment in French cities."""
+    return registry.replacing("place", _handler("place", Place, "10.1", arrivals.check_place_recruiting,
+                                                arrivals.apply_place))
+
+
+LAYERS: Mapping[str, Callable[[Registry[OnslaughtState]], Registry[OnslaughtState]]] = {
+    "free_french_recruitment": _recruitment,
+}
+"""The optional rules' registry layers, by rule id, in the order they are put on; the other optional rules (14.1,
+14.3, 14.4) change hooks inside the base handlers (optional.py's `HOOKS`)."""
+
+
+@cache
+def registry_for(optional: frozenset[str]) -> Registry[OnslaughtState]:
+    """The registry with the layers of these optional rules put on the base one (once per set of headers)."""
+    registry = REGISTRY
+    for rule, layer in LAYERS.items():
+        if rule in optional:
+            registry = layer(registry)
+    return registry
+
+
+def registry_of(state: OnslaughtState) -> Registry[OnslaughtState]:
+    """The registry of the optional rules the log's headers put in force."""
+    return registry_for(state.optional)
+
+
+__all__ = ["LAYERS", "REGISTRY", "registry_for", "registry_of"]

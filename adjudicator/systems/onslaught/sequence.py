@@ -5,11 +5,13 @@ from __future__ import annotations
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Action, Entry, Pass, RollOff, StepMarker, TurnMarker
 from adjudicator.systems.onslaught.arrivals import PARATROOP_BOX, TURN_TRACK, replacement_points, unplaced
-from adjudicator.systems.onslaught.optional import emergency_turn
+from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.sections import TABLE, finding
 from adjudicator.systems.onslaught.setup import check_grouping
 from adjudicator.systems.onslaught.stacking import overstacked
-from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, replace, turn_and_step
+from adjudicator.systems.onslaught.state import (
+    NO_ACTS, ActionState, OnslaughtState, replace, turn_and_step,
+)
 
 
 ACTION_TYPES = ("movement", "combat", "breakthrough")
@@ -23,7 +25,7 @@ def closing_findings(state: OnslaughtState, entry: Entry) -> list[Finding]:
     next roll-off, action or step; a hex still over the limit then is a breach.
     """
     out: list[Finding] = []
-    if not state.stacks_checked:
+    if not state.action_log.stacks_checked:
         limit = state.game.parameter.get("stacking_limit", 3)
         for where, side, excess in overstacked(state):
             if (where, side) in state.overstacks:
@@ -44,24 +46,24 @@ def close_action(state: OnslaughtState) -> OnslaughtState:
     points not spent are lost (14.4)."""
     if state.emergency is not None:
         state = replace(state, supply={**state.supply, state.emergency: 0}, emergency=None)
-    if not state.stacks_checked:
+    if not state.action_log.stacks_checked:
         # 6.3: every overstack now has been reported (here or earlier); one resolved drops out.
         state = replace(state, overstacks=frozenset((where, side) for where, side, _ in overstacked(state)))
-    return replace(state, action=None, stopped=frozenset(), moved=frozenset(), stacks_checked=True, rewritten={},
-                   attacked=frozenset(), retreated=frozenset(), dropped=frozenset())
+    # What happened in the action is forgotten as a whole (house style 19: one record, replaced at its end).
+    return replace(state, action=None, action_log=NO_ACTS)
 
 
 def check_turn(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
-    out = check_grouping(state, entry) if state.turn == 0 and state.regrouped else []
-    if entry.turn != state.turn + 1:
-        out.append(finding("error", "4.0", entry, f"turn {entry.turn} follows turn {state.turn}; turns run in "
+    out = check_grouping(state, entry) if state.at.turn == 0 and state.regrouped else []
+    if entry.turn != state.at.turn + 1:
+        out.append(finding("error", "4.0", entry, f"turn {entry.turn} follows turn {state.at.turn}; turns run in "
                                                   "order"))
     scenario = next(s for s in state.game.manifest.scenario if s.id == state.scenario)
     if entry.turn > scenario.last_turn:
         out.append(finding("error", "4.0", entry, f"the game lasts {scenario.last_turn} turns"))
-    if state.turn and state.step != "reinforcement":
-        out.append(finding("error", "4.0", entry, f"turn {state.turn} ends without its Reinforcement Step"))
-    elif state.turn:
+    if state.at.turn and state.at.step != "reinforcement":
+        out.append(finding("error", "4.0", entry, f"turn {state.at.turn} ends without its Reinforcement Step"))
+    elif state.at.turn:
         out += [finding("error", section, entry, message) for section, message in unplaced(state)]
     return out
 
@@ -75,7 +77,7 @@ def check_roll(state: OnslaughtState, entry: RollOff) -> list[Finding]:
         out.append(finding("error", "5.0", entry, f"both players roll one die: {', '.join(sorted(sides))}"))
     if any(not 1 <= r <= 6 for r in entry.rolls.values()):
         out.append(finding("error", "5.0", entry, "a die roll is 1 to 6"))
-    if state.step_over:
+    if state.log.step_over:
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the Action Step has already ended"))
     elif both_out(state):
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: both players are out of supply points, "
@@ -86,9 +88,9 @@ def check_roll(state: OnslaughtState, entry: RollOff) -> list[Finding]:
 def both_out(state: OnslaughtState) -> bool:
     """5.0: the Action Step also ends when both players are out of supply points, except on the
     turn of 14.4's emergency supplies, when the winner of a roll gets points to act with."""
-    if emergency_turn(state):
+    if in_force(state).emergency_turn(state):
         return False
-    return state.step == "action" and all(points <= 0 for points in state.supply.values())
+    return state.at.step == "action" and all(points <= 0 for points in state.supply.values())
 
 
 def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
@@ -97,18 +99,18 @@ def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
     in the German Reserve Step."""
     out = []
     side = entry.side or ""
-    if state.step == "german_reserve":
+    if state.at.step == "german_reserve":
         if isinstance(entry, Action) and entry.action != "movement":
             out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: only German movement (strategic) "
                                                       "takes place in the German Reserve Step"))
         return out
-    if state.step_over or (both_out(state) and state.action is not None):
+    if state.log.step_over or (both_out(state) and state.action is not None):
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the Action Step has ended (tied roll, "
                                                   "two passes, or both players out of supply)"))
-    elif state.entitled is not None and side != state.entitled:
-        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: {state.entitled} takes this action, "
+    elif state.log.entitled is not None and side != state.log.entitled:
+        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: {state.log.entitled} takes this action, "
                                                   f"not {side}"))
-    elif state.entitled is None and state.action is not None:
+    elif state.log.entitled is None and state.action is not None:
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the players roll for the next action "
                                                   "before it is taken"))
     if isinstance(entry, Action) and entry.action not in ACTION_TYPES:
@@ -118,36 +120,39 @@ def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
 
 
 def apply_turn(state: OnslaughtState, entry: TurnMarker) -> OnslaughtState:
-    """A new turn (4.0); paratroop divisions waiting on this turn's space go to the Paratroop box (9.1)."""
+    """A new turn (4.0; the engine has put it in): paratroop divisions waiting on this turn's space go to the
+    Paratroop box (9.1)."""
     waiting = f"{TURN_TRACK}@{entry.turn}"
-    location = {u: PARATROOP_BOX if where == waiting else where for u, where in state.location.items()}
-    return replace(state, turn=entry.turn, step=None, entitled=None, passes=(), step_over=False, begun=False,
-                   bulge_tie="", free_moves=frozenset(), replacement_points={}, arrival_phase=0,
-                   location=location if waiting in state.location.values() else state.location)
+    if waiting not in state.location.values():
+        return state
+    return replace(state, location={u: PARATROOP_BOX if where == waiting else where
+                                    for u, where in state.location.items()})
 
 
 def apply_step(state: OnslaughtState, entry: StepMarker) -> OnslaughtState:
-    """A new step (4.0); in the counteroffensive's turn the German player takes the first action (12.0)."""
-    first = ("German" if state.bulge_turn == state.turn else "Allied") if entry.step == "action" else None
-    state = replace(state, step=entry.step, entitled=first, passes=(), step_over=False, begun=False,
-                    reserve_stacks=())
+    """A new step (4.0; the engine has put it in, its record fresh): the Allied player takes the first action, the
+    German in the counteroffensive's turn (12.0); the Reinforcement Step's replacement points (11.1)."""
+    if entry.step == "action":
+        first = "German" if state.bulge_turn == state.at.turn else "Allied"
+        return replace(state, log=replace(state.log, entitled=first))
     if entry.step == "reinforcement":
         # 11.1: the points, and the extra ones for the Eliminated Units box, as the step begins.
         points = {side: replacement_points(state, side) for side in state.game.manifest.sides}
-        state = replace(state, replacement_points=points, arrival_phase=0, placed_now=frozenset())
+        return replace(state, log=replace(state.log, replacement_points=points))
     return state
 
 
 def apply_roll(state: OnslaughtState, entry: RollOff) -> OnslaughtState:
     """A roll-off (5.0): the winner acts, a tie ends the step (12.0: except the Bulge turn's first tie)."""
-    bulge = state.bulge_turn == state.turn and state.step == "action"
+    bulge = state.bulge_turn == state.at.turn and state.at.step == "action"
     values = sorted(entry.rolls.items(), key=lambda kv: -kv[1])
     tied = len(values) > 1 and values[0][1] == values[1][1]
-    if tied and bulge and not state.bulge_tie:
+    if tied and bulge and not state.log.bulge_tie:
         # 12.0: the first tie of that turn lets the German player act instead of ending it.
-        return replace(state, entitled="German", begun=True, bulge_tie="open")
+        return replace(state, log=replace(state.log, entitled="German", begun=True, bulge_tie="open"))
     # Ruling (5.0): only an action resets the count of passes; a roll-off between two passes does not.
-    return replace(state, entitled=None if tied else values[0][0], step_over=tied, begun=True)
+    return replace(state, log=replace(state.log, entitled=None if tied else values[0][0], step_over=tied,
+                                                  begun=True))
 
 
 def apply_pass(state: OnslaughtState, entry: Pass) -> OnslaughtState:
@@ -156,20 +161,24 @@ def apply_pass(state: OnslaughtState, entry: Pass) -> OnslaughtState:
     Only the last pass counts toward two in a row, so the state keeps the side of the last pass
     (not every pass: a long game of passes would grow every state)."""
     side = entry.side or ""
-    both = state.passes != () and state.passes[-1] != side
+    both = state.log.passes != () and state.log.passes[-1] != side
     # 12.0: a German pass after the first tie declines the extra action, so the turn ends.
-    declined = state.bulge_tie == "open"
-    return replace(state, passes=(side,), entitled=None, step_over=state.step_over or both or declined,
-                   begun=True, bulge_tie="spent" if declined else state.bulge_tie)
+    declined = state.log.bulge_tie == "open"
+    over = state.log.step_over or both or declined
+    log = replace(state.log, passes=(side,), entitled=None, step_over=over, begun=True,
+                              bulge_tie="spent" if declined else state.log.bulge_tie)
+    return replace(state, log=log)
 
 
 def apply_action(state: OnslaughtState, entry: Action) -> OnslaughtState:
     """An action begins (5.0, 5.1); on 14.4's turn a winner with no points acts on emergency points."""
     side = entry.side or ""
-    if emergency_turn(state) and state.begun and state.step == "action" and state.supply.get(side, 0) <= 0:
+    if in_force(state).emergency_turn(state) and state.log.begun and state.at.step == "action" and \
+            state.supply.get(side, 0) <= 0:
         # 14.4: the winner of a roll on turn 20 with no points gets emergency points for this action.
         grant = int(state.game.parameter[f"emergency_supply_{side.lower()}"])
         state = replace(state, supply={**state.supply, side: grant}, emergency=side)
-    return replace(state, action=ActionState(side, entry.action, entry.supply, entry.line, entry.column),
-                   entitled=None, passes=(), begun=True,
-                   bulge_tie="spent" if state.bulge_tie == "open" else state.bulge_tie)
+    state = replace(state, action=ActionState(side, entry.action, entry.supply, entry.line, entry.column))
+    return replace(state, log=replace(state.log, entitled=None, passes=(), begun=True,
+                                                  bulge_tie="spent" if state.log.bulge_tie == "open" else
+                                                  state.log.bulge_tie))

@@ -21,7 +21,7 @@ def landing_setup(state: OnslaughtState) -> dict[str, str]:
 def check_setup(state: OnslaughtState, entry: Place) -> list[Finding]:
     """3.0: before turn 1 the Allied player groups the landing-hex divisions as he likes."""
     out = []
-    if state.turn != 0:
+    if state.at.turn != 0:
         out.append(finding("error", "3.0", entry, "set-up placements come before the first 'Turn' marker"))
     grouped = landing_setup(state)
     if entry.unit not in grouped:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace as _replace_fields
+from collections.abc import Callable
 from typing import Any, TypeVar
 
-from adjudicator.contract import Outcome
+from adjudicator.contract import Outcome, TurnContext, TurnKeeper
+from adjudicator.notation.entries import TurnMarker
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught.results import Combat, Effect
 from adjudicator.systems.onslaught.tables import hex_by_label, zone_at
@@ -42,34 +44,78 @@ class ActionState:
 
 
 @dataclass(frozen=True)
+class StepLog:
+    """What has happened in the step under way (house style 19: the engine starts a new one at each `Turn` and
+    step marker; the step's own apply seeds it)."""
+
+    entitled: str | None = None
+    """5.0: the side taking the next action (the roll-off's winner; the first action's, 12.0)."""
+    passes: tuple[str, ...] = ()
+    """5.0: the side of the last pass (two in a row end the Action Step)."""
+    step_over: bool = False
+    """5.0: the Action Step has ended (a tie, two passes)."""
+    begun: bool = False
+    """5.0: the step has seen a roll-off, pass or action (12.0's declaration comes before)."""
+    bulge_tie: str = ""
+    """12.0: the counteroffensive turn's first tie ("open" while the German extra action is due, then "spent")."""
+    reserve_stacks: tuple[frozenset[str], ...] = ()
+    """5.0 / 5.3: the stacks activated in this German Reserve Step, in order; only the latest moves."""
+    replacement_points: dict[str, int] = field(default_factory=dict)
+    """11.1: replacement points each side has left in this Reinforcement Step."""
+    arrival_phase: int = 0
+    """4.0: how far the Reinforcement Step has gone (an index of arrivals.ORDER)."""
+    placed_now: frozenset[str] = frozenset()
+    """14.2: divisions placed as reinforcements in this Reinforcement Step."""
+    free_moves: frozenset[str] = frozenset()
+    """10.2: German divisions placed in area A or B this step that have not moved yet."""
 
 
+@dataclass(frozen=True)
+class ActionLog:
+    """What has happened in the action under way (5.0-5.5), or in the German Reserve Step outside one: an action is
+    Onslaught's own part of a step, so the system starts a new record as one ends (`sequence.close_action`)."""
+
+    moved: frozenset[str] = frozenset()
+    """6.1: divisions that have moved (each moves once an action)."""
+    stopped: frozenset[str] = frozenset()
+    """6.2: divisions that entered an enemy zone of control and move no further."""
+    attacked: frozenset[str] = frozenset()
+    """7.0: divisions that have attacked."""
+    retreated: frozenset[str] = frozenset()
+    """7.3: divisions that have retreated (no defence strength against a later attack)."""
+    dropped: frozenset[str] = frozenset()
+    """9.2: paratroop divisions dropped, which move no further."""
+    rewritten: dict[str, str] = field(default_factory=dict)
+    """Units moved by a move written from the wrong hex, and the hex they were in: a move from that hex next is the
+    players' correction, judged as the unit's move (one error)."""
+    stacks_checked: bool = True
+    """6.3: no division has been placed since stacking was last checked."""
+
+
+NO_ACTS = ActionLog()
+"""The record of an action before anything has happened in it (one value: a record is never changed in place)."""
+
+
+@dataclass(frozen=True)
 class OnslaughtState:
-    """The position and the sequence of play after an entry."""
+    """The position after an entry: game facts, the engine's turn context (`at`) and the step's record (`log`)."""
 
     game: Game = field(repr=False, compare=False)
     scenario: str
-    turn: int
-    step: str | None
+    at: TurnContext
+    """Turn and step (Onslaught has no player turns, 4.0): the engine's, set at each marker."""
     location: dict[str, str]
     depleted: frozenset[str]
     supply: dict[str, int]
     action: ActionState | None = None
-    entitled: str | None = None
-    passes: tuple[str, ...] = ()
-    step_over: bool = False
-    stopped: frozenset[str] = frozenset()
-    moved: frozenset[str] = frozenset()
-    stacks_checked: bool = True
+    log: StepLog = StepLog()
+    """What has happened in the step under way: the engine's, a new one at each marker."""
+    action_log: ActionLog = NO_ACTS
+    """What has happened in the action under way (the German Reserve Step's, outside one): a new one as it ends."""
     overstacks: frozenset[tuple[str, str]] = frozenset()
-    rewritten: dict[str, str] = field(default_factory=dict)
-    """Units moved in this action by a move written from the wrong hex, and the hex they were in:
-    a move from that hex next is the players' correction, judged as the unit's move (one error)."""
     """6.3: the (hex, side) overstacks already reported, so a lasting one is reported once, until resolved."""
     controlled: dict[str, str] = field(default_factory=dict)
     captured_ports: frozenset[str] = frozenset()
-    attacked: frozenset[str] = frozenset()
-    retreated: frozenset[str] = frozenset()
     combat: Combat | None = None
     pending: tuple[Effect, ...] = ()
     alternative: tuple[Combat, tuple[Effect, ...]] | None = None
@@ -77,28 +123,14 @@ class OnslaughtState:
     has carried out of it: the players may follow either (one breach, one error)."""
     collected: dict[int, dict[str, int]] = field(default_factory=dict)
     seized: frozenset[tuple[int, str]] = frozenset()
-    begun: bool = False
     bulge_turn: int | None = None
-    bulge_tie: str = ""
     victory: Outcome | None = None
     optional: frozenset[str] = frozenset()
     """Optional rules in force (14.0), from the log's `Optional` headers."""
-    replacement_points: dict[str, int] = field(default_factory=dict)
-    """11.1: replacement points each side has left in this Reinforcement Step."""
-    arrival_phase: int = 0
-    """4.0: how far the Reinforcement Step has gone (an index of arrivals.ORDER)."""
-    free_moves: frozenset[str] = frozenset()
-    """10.2: German divisions placed in area A or B this step that have not moved yet."""
-    dropped: frozenset[str] = frozenset()
-    """9.2: paratroop divisions dropped in this action, which move no further in it."""
     regrouped: bool = False
     """3.0: the log has regrouped the landing-hex divisions (`setup` entries)."""
     emergency: str | None = None
     """14.4: the side acting on emergency supply points, which it loses when the action ends."""
-    placed_now: frozenset[str] = frozenset()
-    reserve_stacks: tuple[frozenset[str], ...] = ()
-    """5.0 / 5.3: the stacks activated in this German Reserve Step, in order; only the latest moves."""
-    """14.2: divisions placed as reinforcements in this Reinforcement Step."""
     capped_away: dict[str, int] = field(default_factory=dict)
     """8.2: the points each side's latest gain (income, capture, the Bulge) lost to the cap."""
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -121,30 +153,32 @@ class OnslaughtState:
 
 
 _Frozen = TypeVar("_Frozen")
-_POSITION = frozenset({"location", "controlled", "captured_ports", "turn"})
-"""The fields supply lines depend on (8.3-8.5: positions, control, captured ports, the turn for area B)."""
+_POSITION = frozenset({"location", "controlled", "captured_ports"})
+"""The fields supply lines depend on (8.3-8.5: positions, control, captured ports), with the turn (area B)."""
 
 
 def replace(obj: _Frozen, **changes: Any) -> _Frozen:
-    """`dataclasses.replace`, fast for OnslaughtState and ActionState (plain frozen fields, no __post_init__):
-    a replay makes thousands of states, most changing a field or two, and the caches of ZOC, occupied
-    hexes and supply carry over while the position they were computed from has not changed (caches
-    are memos, compare=False: never state)."""
-    if not isinstance(obj, (OnslaughtState, ActionState)):
+    """`dataclasses.replace`, fast for OnslaughtState, ActionState and the records (plain frozen fields, no
+    __post_init__): a replay makes thousands of states, most changing a field or two, and the caches of ZOC,
+    occupied hexes and supply carry over while the position they were computed from has not changed (caches
+    are memos, compare=False: never state). A field the value lacks is refused (TypeError), as there."""
+    if not isinstance(obj, (OnslaughtState, ActionState, ActionLog, StepLog)):
         return _replace_fields(obj, **changes)  # type: ignore[type-var]
     new = object.__new__(type(obj))
     fields = new.__dict__
     fields.update(obj.__dict__)
-    if not isinstance(obj, OnslaughtState):
-        if not fields.keys() >= changes.keys():
-            raise TypeError(f"ActionState has no field {sorted(changes.keys() - fields.keys())[0]!r}")
-        fields.update(changes)
-        return new  # an action's state (5.0-5.5): plain fields, no memos
+    count = len(fields)
     fields.update(changes)
+    if len(fields) != count:
+        # A field left behind by a rename would be set beside the dataclass's own, and never read.
+        raise TypeError(f"{type(obj).__name__} has no field {sorted(changes.keys() - obj.__dict__.keys())[0]!r}")
+    if not isinstance(obj, OnslaughtState):
+        return new  # an action's state (5.0-5.5) or a record: plain fields, no memos
     if "location" in changes:
         fields["_zoc"], fields["_near"], fields["_occupants"], fields["_stacks"] = {}, {}, {}, {}
         fields["_blocked"] = {}
-    if not _POSITION.isdisjoint(changes):
+    at = changes.get("at")
+    if not _POSITION.isdisjoint(changes) or (at is not None and at.turn != obj.at.turn):
         fields["_supplied"], fields["_lines"], fields["_sources"] = {}, {}, {}
     return new
 
@@ -206,8 +240,26 @@ _enemies = PerGame(_enemies_of)
 
 def turn_and_step(state: OnslaughtState) -> str:
     step = {"action": "Action Step", "german_reserve": "German Reserve Step",
-            "reinforcement": "Reinforcement Step"}.get(state.step or "", "before the first step")
-    return f"turn {state.turn}, {step}"
+            "reinforcement": "Reinforcement Step"}.get(state.at.step or "", "before the first step")
+    return f"turn {state.at.turn}, {step}"
+
+
+def _context(state: OnslaughtState) -> TurnContext:
+    return state.at
+
+
+def _scenario(state: OnslaughtState) -> str:
+    return state.scenario
+
+
+def _install(state: OnslaughtState, at: TurnContext, log: StepLog) -> OnslaughtState:
+    """The state with the engine's new context and step record."""
+    return replace(state, at=at, log=log)
+
+
+def keeper(turn_ends: Callable[[OnslaughtState, TurnMarker], OnslaughtState]) -> TurnKeeper[OnslaughtState, StepLog]:
+    """Where the engine keeps Onslaught's turn (`at`, `log`), and what is judged as a turn ends."""
+    return TurnKeeper(_context, _install, StepLog, _scenario, turn_ends)
 
 
 def combat_strength(state: OnslaughtState, unit_id: str) -> int:

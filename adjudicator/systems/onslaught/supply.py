@@ -78,7 +78,7 @@ def _allied_sources(state: OnslaughtState,
         return state._sources[ALLIED]
     hexes, labels, southern_france_turn = _watched_by_game(state.game)
     held = occupants(state)
-    key = (tuple(map(held.get, hexes)), tuple(map(controlled.get, labels)), state.turn >= southern_france_turn)
+    key = (tuple(map(held.get, hexes)), tuple(map(controlled.get, labels)), state.at.turn >= southern_france_turn)
     cache = _sources(state.game)
     hit = cache.get(key)
     if hit is None:
@@ -96,7 +96,7 @@ def carry_sources(before: OnslaughtState, after: OnslaughtState, places: Iterabl
     controls `places` (a move's hexes) and none of them is a landing hex, a port or in a port area (8.1,
     8.4, 8.5): the sources then stay the same, and are not worked out again."""
     known = before._sources.get(ALLIED)
-    if known is not None and before.turn == after.turn and _watched_labels(before.game).isdisjoint(places):
+    if known is not None and before.at.turn == after.at.turn and _watched_labels(before.game).isdisjoint(places):
         after._sources[ALLIED] = known
 
 
@@ -124,7 +124,7 @@ def _work_out_allied_sources(state: OnslaughtState, controlled: Mapping[str, str
         if usable[port.id] and (needed is None or usable[needed]):
             out[port.label] = frozenset({port.hex})
     # 8.4: from turn 8 a line traced to entry area B reaches southern France.
-    if state.turn >= int(state.game.parameter["southern_france_first_turn"]):
+    if state.at.turn >= int(state.game.parameter["southern_france_first_turn"]):
         out[SOUTHERN_FRANCE] = supply_map.entry_b
     return out
 
@@ -497,7 +497,7 @@ def misread_sources(state: OnslaughtState, entry: Income, due: int) -> tuple[str
 def captured_points(state: OnslaughtState, label: str) -> int:
     """Supply points a German capture of an Allied source takes (8.7): half, rounded up, of
     what the Allies collected there on the previous turn."""
-    return -(-state.collected.get(state.turn - 1, {}).get(label, 0) // 2)
+    return -(-state.collected.get(state.at.turn - 1, {}).get(label, 0) // 2)
 
 
 def check_capture(state: OnslaughtState, entry: Capture) -> list[Finding]:
@@ -512,18 +512,18 @@ def check_capture(state: OnslaughtState, entry: Capture) -> list[Finding]:
                                                      f"{hint}")]
     if not units_at(state, entry.hex, "German"):
         out.append(finding("error", "8.7", entry, f"no German division occupies {entry.hex}"))
-    if (state.turn, entry.hex) in state.seized:
+    if (state.at.turn, entry.hex) in state.seized:
         out.append(finding("error", "8.7", entry, f"supply at {entry.hex} was already captured this turn"))
-    before = state.collected.get(state.turn - 1, {}).get(entry.hex, 0)
+    before = state.collected.get(state.at.turn - 1, {}).get(entry.hex, 0)
     if before < 1 and entry.points != 0:
         # 8.7: nothing collected there, nothing captured; `points 0` claims exactly that.
         out.append(finding("error", "8.7", entry, f"the Allies collected no supply at {entry.hex} on turn "
-                                                  f"{state.turn - 1}, so there is none to capture"))
+                                                  f"{state.at.turn - 1}, so there is none to capture"))
     elif entry.points is not None and entry.points != captured_points(state, entry.hex):
         out.append(finding("error", "8.7", entry, f"capturing {entry.hex} yields "
                                                   f"{captured_points(state, entry.hex)} supply point(s) "
                                                   f"(half of the {before} the Allies collected there on turn "
-                                                  f"{state.turn - 1}, rounded up), not {entry.points}"))
+                                                  f"{state.at.turn - 1}, rounded up), not {entry.points}"))
     return out
 
 
@@ -533,7 +533,7 @@ def apply_income(state: OnslaughtState, entry: Income) -> OnslaughtState:
         return state
     if entry.side == "Allied":
         # 8.7: what each source yielded this turn is what a capture next turn takes half of.
-        state = replace(state, collected={**state.collected, state.turn: allied_income(
+        state = replace(state, collected={**state.collected, state.at.turn: allied_income(
             state, state.controlled, entry.declined, entry.reduced)})
     return gained(state, entry.side, entry.points if entry.points is not None else income_due(state, entry))
 
@@ -543,4 +543,4 @@ def apply_capture(state: OnslaughtState, entry: Capture) -> OnslaughtState:
     if not entry.side:
         return state
     state = gained(state, entry.side, entry.points if entry.points is not None else captured_points(state, entry.hex))
-    return replace(state, seized=state.seized | {(state.turn, entry.hex)})
+    return replace(state, seized=state.seized | {(state.at.turn, entry.hex)})

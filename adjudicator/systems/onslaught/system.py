@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from adjudicator.contract import CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, kind_of
+from adjudicator.contract import (
+    CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, TurnContext, TurnKeeper, kind_of,
+)
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard, Comment, Entry, Header, Income, TurnMarker
 from adjudicator.systems.base import SystemBase
@@ -26,9 +28,11 @@ from adjudicator.systems.onslaught.combat import CombatAudit, retreat_options_of
 from adjudicator.systems.onslaught.losses import carries_out
 from adjudicator.systems.onslaught.movement_model import MOVEMENT, OnslaughtMovement
 from adjudicator.systems.onslaught.results import outstanding
-from adjudicator.systems.onslaught.rules import REGISTRY
+from adjudicator.systems.onslaught.rules import REGISTRY, registry_of
 from adjudicator.systems.onslaught.sections import TABLE
-from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, combat_strength, on_map, replace
+from adjudicator.systems.onslaught.state import (
+    ActionState, OnslaughtState, StepLog, combat_strength, keeper, on_map, replace,
+)
 from adjudicator.systems.onslaught.supply import allied_income, mark_control
 from adjudicator.systems.onslaught.tables import MapTables, map_tables
 from adjudicator.systems.onslaught.victory import after_the_end, automatic_victory, score
@@ -59,7 +63,7 @@ def other_branch(state: OnslaughtState) -> OnslaughtState:
 
 def errors_of(state: OnslaughtState, entry: Entry) -> bool:
     """Whether an entry breaks a rule in a state (its kind's own checks)."""
-    return any(f.severity == "error" for f in REGISTRY.check(state, entry))
+    return any(f.severity == "error" for f in registry_of(state).check(state, entry))
 
 
 def follow_branch(state: OnslaughtState, entry: Entry) -> OnslaughtState:
@@ -116,7 +120,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         for rule in sorted(optional - rules):
             raise ReplayError(f"unknown optional rule {rule!r}{did_you_mean(rule, sorted(rules))} (optional rules: "
                               f"{', '.join(sorted(rules))})")
-        state = OnslaughtState(game, scenario, 0, None, location, frozenset(), points, optional=optional)
+        state = OnslaughtState(game, scenario, TurnContext(), location, frozenset(), points, optional=optional)
         # Ruling (8.1, 8.4, 14.2): a division set up in a hex has occupied it, so control and
         # "last occupied" start from the set-up (a custom scenario may put divisions anywhere).
         for unit_id in sorted(location):
@@ -139,33 +143,31 @@ class Onslaught(SystemBase[OnslaughtState]):
                 # (nothing when the players carried it out instead of their claim), never the claim's.
                 owed = losses.combat_over(other_branch(state), entry)
             out += owed
-        elif state.combat is not None and state.alternative is not None and REGISTRY.for_entry(entry):
+        elif state.combat is not None and state.alternative is not None and registry_of(state).for_entry(entry):
             branch = follow_branch(state, entry)
             if branch is state and errors_of(state, entry):
                 branch = other_branch(state)  # fits neither: judged by the table's result, never the claim's
             if branch is not state:
-                return REGISTRY.check(branch, entry)
+                return registry_of(branch).check(branch, entry)
         if kind in CLOSING:
             out += sequence.closing_findings(state, entry)
         out += arrivals.check_order(state, entry)
         if kind_rules:
-            out += REGISTRY.check(state, entry)
+            out += registry_of(state).check(state, entry)
         return out
 
     # -- apply -------------------------------------------------------------------------------
     def apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
-        """The state after an entry, with any automatic victory it brings about (13.0-13.2)."""
+        """The state after an entry, with any automatic victory it brings about (13.0-13.1; 13.2 is judged as the
+        turn ends, `turn_over`)."""
         after = self._apply(state, entry)
-        if after.victory is not None or after.turn == 0 or isinstance(entry, Comment):
+        if after.victory is not None or after.at.turn == 0 or isinstance(entry, Comment):
             return after
-        # 13.2 is judged as a turn ends, which the next turn marker shows.
-        if isinstance(entry, TurnMarker) and state.turn:
-            won = automatic_victory(state, turn_over=True)
-            if won is not None:
-                return replace(after, victory=Outcome(won[0], won[1], entry.line, won[2]))
         # 13.1 looks at positions, control and supply points. An entry that kept the very same position
-        # mappings cannot bring it about unless it took the last Allied point (sources were there before).
-        kept = after.location is state.location and after.controlled is state.controlled and state.turn == after.turn
+        # mappings cannot bring it about unless it took the last Allied point (sources were there before);
+        # a new turn can (the sources in force change with it, 8.4).
+        kept = after.location is state.location and after.controlled is state.controlled and \
+            not isinstance(entry, TurnMarker)
         if kept and (after.supply is state.supply or state.supply.get("Allied", 0) <= 0):
             return after
         won = automatic_victory(after, turn_over=False)
@@ -179,22 +181,22 @@ class Onslaught(SystemBase[OnslaughtState]):
         elif state.combat is not None and state.alternative is not None and applies(entry):
             branch = follow_branch(state, entry)
             if branch is not state:
-                return REGISTRY.apply(branch, entry)
+                return registry_of(branch).apply(branch, entry)
             # An entry the table's result does not allow follows the claim: the table's branch is kept as it
             # is, for what is owed if the claim is left half done (never the claim's to carry out).
             if not errors_of(other_branch(state), entry):
                 # Both results allow the entry: it is carried out in both.
-                other = REGISTRY.apply(other_branch(state), entry)
+                other = registry_of(state).apply(other_branch(state), entry)
                 state = replace(state, alternative=(other.combat, other.pending) if other.combat else None)
         if kind in CLOSING:
             state = sequence.close_action(state)
-        elif kind in PLACING:
-            state = replace(state, stacks_checked=False)
-        if state.step == "reinforcement" and kind not in ("turn", "step"):
+        elif kind in PLACING and state.action_log.stacks_checked:
+            state = replace(state, action_log=replace(state.action_log, stacks_checked=False))
+        if state.at.step == "reinforcement" and kind not in ("turn", "step"):
             index = order_of(entry, entry.side or "")
-            if index is not None and index > state.arrival_phase:
-                state = replace(state, arrival_phase=index)
-        return REGISTRY.apply(state, entry)
+            if index is not None and index > state.log.arrival_phase:
+                state = replace(state, log=replace(state.log, arrival_phase=index))
+        return registry_of(state).apply(state, entry)
 
     def finish(self, state: OnslaughtState) -> list[Finding]:
         """Notes at the log's end: an automatic victory (13.0-13.2), and effects of the last combat not
@@ -205,16 +207,16 @@ class Onslaught(SystemBase[OnslaughtState]):
             out.append(TABLE.finding("note", won_at.section, won_at.line, 1, f"the {won_at.winner} player wins "
                                                                                  f"an automatic victory: "
                                                                                  f"{won_at.reason}"))
-        if state.step == "reinforcement" and state.victory is None:
+        if state.at.step == "reinforcement" and state.victory is None:
             out += [TABLE.finding("note", section, 0, 1, f"when the log ends, {message}")
                     for section, message in unplaced(state)]
-        if state.victory is None and state.step == "reinforcement":
+        if state.victory is None and state.at.step == "reinforcement":
             won = automatic_victory(state, turn_over=True)
             if won is not None:
-                out.append(TABLE.finding("note", won[1], 0, 1, f"when turn {state.turn} is over, the {won[0]} "
+                out.append(TABLE.finding("note", won[1], 0, 1, f"when turn {state.at.turn} is over, the {won[0]} "
                                                                     f"player wins an automatic victory: {won[2]}"))
             last = next(s.last_turn for s in state.game.manifest.scenario if s.id == state.scenario)
-            if won is None and state.turn == last:
+            if won is None and state.at.turn == last:
                 # 13.3: no automatic victory by the end of the last turn: victory points decide.
                 out += [TABLE.finding("note", "13.3", 0, 1, line) for line in score(state).lines()]
         combat = state.combat
@@ -233,10 +235,15 @@ class Onslaught(SystemBase[OnslaughtState]):
                                          f"when the log ends, {message}") for section, message in found]
 
     # -- the engine's contract ----------------------------------------------------------------
+    @property
+    def turn_keeper(self) -> TurnKeeper[OnslaughtState, StepLog]:
+        """The engine keeps Onslaught's turn, step and step record; 13.2 is judged as a turn ends."""
+        return KEEPER
+
     @staticmethod
     def sequence_point(state: OnslaughtState) -> SequencePoint:
-        """Turn and step (Onslaught has no player turns: 4.0)."""
-        return SequencePoint(state.turn, state.step)
+        """Turn and step (the engine's; Onslaught has no player turns: 4.0)."""
+        return state.at
 
     @staticmethod
     def outcome(state: OnslaughtState) -> Outcome | None:
@@ -249,7 +256,8 @@ class Onslaught(SystemBase[OnslaughtState]):
         entitled to the next action (5.0)."""
         if state.action is not None:
             return state.action.side
-        return "German" if state.step == "german_reserve" else state.entitled if state.step == "action" else None
+        step = state.at.step
+        return "German" if step == "german_reserve" else state.log.entitled if step == "action" else None
 
     def position(self, state: OnslaughtState) -> Position:
         """Units, depleted units, the supply tracks (8.2) and any automatic victory."""
@@ -260,7 +268,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         """The action under way, replacement points left (11.1) and the victory points (13.3)."""
         return {"action": None if state.action is None else {"side": state.action.side, "type": state.action.type,
                                                               "paid": state.action.paid},
-                "replacement_points": dict(state.replacement_points),
+                "replacement_points": dict(state.log.replacement_points),
                 "victory_points": score(state).describe()}
 
     def account(self, state: OnslaughtState, entry: Attack | Bombard) -> CombatAccount:
@@ -335,5 +343,16 @@ class Onslaught(SystemBase[OnslaughtState]):
         """Supply points a German capture of an Allied source takes (8.7)."""
         return supply.captured_points(state, label)
 
+
+def turn_over(state: OnslaughtState, entry: TurnMarker) -> OnslaughtState:
+    """13.2, judged as a turn ends (the next turn marker shows it), in the turn ending."""
+    if not entry.turn or not state.at.turn or state.victory is not None:
+        return state
+    won = automatic_victory(state, turn_over=True)
+    return state if won is None else replace(state, victory=Outcome(won[0], won[1], entry.line, won[2]))
+
+
+KEEPER = keeper(turn_over)
+"""Where the engine keeps Onslaught's turn, and what it judges as a turn ends."""
 
 ONSLAUGHT = Onslaught()

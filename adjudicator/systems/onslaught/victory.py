@@ -273,10 +273,10 @@ def score(state: OnslaughtState) -> Score:
 def after_the_end(state: OnslaughtState, entry: Entry) -> Finding | None:
     """13.0, 13.2: the game ended with the turn this marker closes (the engine refuses any entry
     after a victory already recorded)."""
-    if isinstance(entry, TurnMarker) and state.turn:
+    if isinstance(entry, TurnMarker) and state.at.turn:
         won = automatic_victory(state, turn_over=True)
         if won is not None:
-            return finding("error", won[1], entry, f"the game ended with turn {state.turn}: the {won[0]} player "
+            return finding("error", won[1], entry, f"the game ended with turn {state.at.turn}: the {won[0]} player "
                                                    f"won an automatic victory ({won[2]})")
     return None
 
@@ -316,7 +316,7 @@ def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str,
     if not turn_over:
         return None
     last = next(sc.last_turn for sc in game.manifest.scenario if sc.id == state.scenario)
-    if state.turn >= last:
+    if state.at.turn >= last:
         return None
     # 13.2: at the end of a turn before the last, no German division in supply west of the Rhine
     # (fortified ports aside) and 15 Allied divisions in supply east of the Victory Line.
@@ -335,7 +335,7 @@ def automatic_victory(state: OnslaughtState, turn_over: bool) -> tuple[str, str,
     german_west = any(unit_of(state, u).side == "German" and where in west and where not in fortified
                       and supply.is_supplied(state, u) for u, where in state.location.items())
     if not german_west:
-        return "Allied", "13.2", (f"at the end of turn {state.turn} no German division west of the Rhine is "
+        return "Allied", "13.2", (f"at the end of turn {state.at.turn} no German division west of the Rhine is "
                                   f"in supply and {len(allied_east)} Allied divisions east of the Victory "
                                   "Line are")
     return None
@@ -359,14 +359,14 @@ def check_claim(state: OnslaughtState, entry: Declare) -> list[Finding]:
     side = entry.side or "?"
     last = next(sc.last_turn for sc in state.game.manifest.scenario if sc.id == state.scenario)
     won = (state.victory.winner, state.victory.section, state.victory.reason) if state.victory is not None \
-        else automatic_victory(state, turn_over=state.step == "reinforcement")
-    counted = score(state) if entry.points or (won is None and state.turn == last and state.step == "reinforcement") \
-        else None
+        else automatic_victory(state, turn_over=state.at.step == "reinforcement")
+    over = won is None and state.at.turn == last and state.at.step == "reinforcement"
+    counted = score(state) if entry.points or over else None
     level: str | None
     winner: str | None
     if won is not None:
         winner, section, level, why = won[0], won[1], AUTOMATIC, f"an automatic victory: {won[2]}"
-    elif counted is not None and state.turn == last and state.step == "reinforcement":
+    elif counted is not None and state.at.turn == last and state.at.step == "reinforcement":
         winner, section, level, why = counted.winner, "13.3", counted.level, counted.lines()[-1]
     else:
         # Ruling: a claim with no victory to stand on misreads the condition it names: 13.3's count when it names

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from builder.render.counters.face import Face, image_name, marker_image_name
+from builder.render.counters.face import image_name, marker_image_name, unit_faces
 from builder.render.counters.markers import marker_back, marker_faces, render_marker, side_colours
 from builder.render.counters.units import render_unit
 from wargame.errors import DataError
@@ -35,8 +35,7 @@ def counter_images(game: Game) -> list[tuple[str, str, Callable[[int], Image.Ima
     """Every counter face of a game: (file name, piece id, renderer by size), units then markers."""
     faces: list[tuple[str, str, Callable[[int], Image.Image]]] = []
     for _, unit in game.units:
-        unit_faces: tuple[Face, ...] = ("full", "reduced") if unit.reduced is not None else ("full",)
-        for face in unit_faces:
+        for face in unit_faces(unit):
             faces.append((image_name(unit.id, face), unit.id, partial(render_unit, game, unit, face)))
     for marker in game.markers.marker:
         for n in range(marker_faces(marker)):
@@ -64,5 +63,5 @@ def write_counters(game: Game, out_dir: Path, size_px: int = 75) -> list[Path]:
 __all__ = [
     "COUNTER_ACROSS_FLATS", "counter_images", "counter_size_px",
     "image_name", "marker_back", "marker_faces",
-    "marker_image_name", "render_marker", "render_unit", "side_colours", "write_counters",
+    "marker_image_name", "render_marker", "render_unit", "side_colours", "unit_faces", "write_counters",
 ]

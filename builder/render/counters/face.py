@@ -7,9 +7,11 @@ from typing import Literal
 from PIL import Image, ImageChops, ImageDraw
 
 from builder.render.ink import RGB, mix, relative_luminance
+from wargame.models import Unit
 
 Rect = tuple[float, float, float, float]
-Face = Literal["full", "reduced"]
+Face = Literal["full", "reduced", "further1", "further2"]
+"""A unit's face: full, reduced, then each face below the reduced one of a unit of three or four steps."""
 
 SUPERSAMPLE = 3
 """Counters are drawn this many times larger, then scaled down (antialiasing); 3 looks as 4 did at 100%,
@@ -21,6 +23,24 @@ def image_name(piece_id: str, face: str) -> str:
     # Ids may hold '/', never a path separator in a file or archive name. Ids that differ
     # only by '/' against '_' (or by case) would share a name: write_counters refuses them.
     return f"{piece_id.replace('/', '_')}-{face}.png"
+
+
+def unit_faces(unit: Unit) -> tuple[Face, ...]:
+    """Every face of a unit, strongest first: full, reduced, then its further reduced faces (units.csv)."""
+    further: tuple[Face, ...] = ("further1", "further2")
+    return ("full",) if unit.reduced is None else ("full", "reduced", *further[:len(unit.further_reduced)])
+
+
+def face_values(unit: Unit, face: Face) -> tuple[int, ...]:
+    """The values a unit's face prints."""
+    if face == "full":
+        return unit.full
+    if face == "reduced" and unit.reduced is not None:
+        return unit.reduced
+    further = {"further1": 0, "further2": 1}.get(face)
+    if further is None or further >= len(unit.further_reduced):
+        raise ValueError(f"unit {unit.id} has no {face} face (its faces: {', '.join(unit_faces(unit))})")
+    return unit.further_reduced[further]
 
 
 def marker_image_name(marker_id: str, face: int) -> str:

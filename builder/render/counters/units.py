@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from builder.render.counters.face import SUPERSAMPLE, Face, band, clip, edge, finish, paint
+from builder.render.counters.face import SUPERSAMPLE, Face, band, clip, edge, face_values, finish, paint
 from builder.render.counters.symbols import SYMBOLS, Frame, size_symbol
 from builder.render.ink import PAPER, RGB, cap_height, font_at, readable, rgb, smaller, text_length
 from wargame.errors import DataError
@@ -65,17 +65,17 @@ def short_designation(unit: Unit) -> str:
 
 def render_unit(game: Game, unit: Unit, face: Face, size_px: int = 75) -> Image.Image:
     """One face of a unit counter: a square RGB image size_px wide."""
-    if face not in ("full", "reduced"):
-        raise ValueError(f"unit {unit.id}: face must be 'full' or 'reduced', not {face!r}")
+    if face not in ("full", "reduced", "further1", "further2"):
+        raise ValueError(f"unit {unit.id}: face must be 'full', 'reduced', 'further1' or 'further2', not {face!r}")
     if face == "reduced" and unit.reduced is None:
         raise ValueError(f"unit {unit.id} has one step: it has no reduced face")
+    values = face_values(unit, face)
     nationality = {n.id: n for n in game.manifest.nationality}.get(unit.nationality)
     unit_type = {t.id: t for t in game.manifest.unit_type}.get(unit.type)
     if nationality is None or unit_type is None:
         raise DataError(f"unit {unit.id}: nationality {unit.nationality!r} or type {unit.type!r} is not in game.toml")
     style = game.manifest.counter  # what the game's counters print (game.toml's [counter])
     names = game.manifest.value_names
-    values = unit.full if face == "full" else (unit.reduced or ())
     art = _UnitArt(
         symbol=unit_type.symbol,
         size=unit.size,
@@ -84,7 +84,7 @@ def render_unit(game: Game, unit: Unit, face: Face, size_px: int = 75) -> Image.
         mobility=unit.mobility,
         text=rgb(nationality.text_colour),
         background=rgb(nationality.background_colour),
-        reduced=face == "reduced",
+        reduced=face != "full",
         designation=(short_designation(unit) if style.from_note else unit.id) if style.designation else "",
         no_zoc=style.zoc_mark and not unit.zoc,
         size_px=size_px,

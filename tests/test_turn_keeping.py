@@ -1,0 +1,113 @@
+"""The engine owns the turn (house style 19, issue 25 item 3): for a system with a `TurnKeeper` the engine alone
+moves the turn context at the markers, from the game's sequence of play, and starts a fresh record of each step."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from adjudicator.contract import TurnContext
+from adjudicator.engine import advance
+from adjudicator.findings import ChainOrderError
+from adjudicator.notation.entries import StepMarker, TurnMarker
+from adjudicator.sources import open_logs
+from adjudicator.systems import system_for
+from adjudicator.systems.classic.state import ClassicState, PhaseLog
+from adjudicator.systems.omaha import OMAHA
+from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
+from adjudicator.systems.onslaught.state import StepLog, replace
+from wargame.bundled import data_root
+from wargame.game import Game, load_game
+from wargame.sequence import TurnOrder
+from play_support import when
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.fixture(scope="module")
+def moscow() -> Game:
+    return load_game(data_root(), "moscow")
+
+
+@pytest.fixture(scope="module")
+def onslaught() -> Game:
+    return load_game(data_root(), "onslaught")
+
+
+def test_the_engine_puts_in_each_phase_with_its_phasing_side(moscow: Game) -> None:
+    """The phasing side comes from the data: the scenario's first player's phases, then the second's."""
+    system = system_for(moscow)
+    order = TurnOrder(moscow.manifest)
+    state = advance(system, system.initial_state(moscow, []), TurnMarker(turn=1), order)
+    assert system.sequence_point(state) == TurnContext(1)
+    state = advance(system, state, StepMarker(step="panzer_movement"), order)
+    assert system.sequence_point(state) == TurnContext(1, "panzer_movement", "German")
+    state = advance(system, state, StepMarker(step="soviet_replacement"), order)
+    assert system.sequence_point(state) == TurnContext(1, "soviet_replacement", "Soviet")
+
+
+def test_a_new_phase_starts_a_fresh_record(moscow: Game) -> None:
+    """What happened in a phase is forgotten at the next marker, by the engine: the system resets nothing."""
+    system = system_for(moscow)
+    state = when(system.initial_state(moscow, []), turn=1, step="german_combat")
+    busy = replace(state, log=PhaseLog(attacked=frozenset({"ger-4"}), defended=frozenset({"0703"}),
+                                       last_mover="ger-4", spent={"ger-4": 2.0}))
+    assert advance(system, busy, StepMarker(step="german_movement")).log == PhaseLog()
+    assert advance(system, busy, TurnMarker(turn=2)).log == PhaseLog()
+
+
+def test_onslaught_steps_start_a_fresh_record_the_step_seeds(onslaught: Game) -> None:
+    """The Action Step's passes and roll-offs end with it; the next Action Step's first action is the Allied
+    player's (5.0), the Reinforcement Step's points are counted as it begins (11.1)."""
+    state = when(ONSLAUGHT.initial_state(onslaught, []), turn=3, step="action", passes=("Allied",), step_over=True,
+                 begun=True, entitled="German", bulge_tie="spent", free_moves=frozenset({"de-inf-01"}))
+    reserve = advance(ONSLAUGHT, state, StepMarker(step="german_reserve"))
+    assert (reserve.at, reserve.log) == (TurnContext(3, "german_reserve"), StepLog())
+    reinforcement = advance(ONSLAUGHT, reserve, StepMarker(step="reinforcement"))
+    assert reinforcement.log == StepLog(replacement_points={"Allied": 4, "German": 2})
+    turn = advance(ONSLAUGHT, reinforcement, TurnMarker(turn=4))
+    assert (turn.at, turn.log) == (TurnContext(4), StepLog())
+    action = advance(ONSLAUGHT, turn, StepMarker(step="action"))
+    assert (action.at, action.log) == (TurnContext(4, "action"), StepLog(entitled="Allied"))
+
+
+def test_a_systems_apply_alone_never_moves_the_turn(moscow: Game, onslaught: Game) -> None:
+    """The turn is the engine's to move; a system's `apply` deals with a marker's game facts only."""
+    classic = system_for(moscow)
+    for system, game in ((classic, moscow), (ONSLAUGHT, onslaught)):
+        start = system.initial_state(game, [])
+        assert system.sequence_point(system.apply(start, TurnMarker(turn=1))) == TurnContext(0)
+
+
+def test_a_system_keeping_its_own_turn_is_applied_as_before() -> None:
+    """Fire & Movement and Omaha, not yet kept by the engine: `advance` is their own `apply`."""
+    game = load_game(data_root(), "omaha")
+    start = OMAHA.initial_state(game, [])
+    assert OMAHA.turn_keeper is None
+    for entry in (TurnMarker(turn=1), StepMarker(step="weather")):
+        assert OMAHA.describe(advance(OMAHA, start, entry)) == OMAHA.describe(OMAHA.apply(start, entry))
+
+
+@pytest.mark.parametrize("state", [ClassicState, OnslaughtState])
+def test_a_kept_systems_state_holds_no_turn_of_its_own(state: type) -> None:
+    """Turn, step, phase and player turn are the engine's context (`at`); per-step scratch is in its record."""
+    names = {f.name for f in fields(state)}
+    assert "at" in names and "log" in names
+    assert not names & {"turn", "step", "phase", "player", "entitled", "passes", "step_over", "begun", "bulge_tie",
+                        "reserve_stacks", "replacement_points", "arrival_phase", "placed_now", "free_moves"}
+
+
+def test_onslaught_states_refuse_a_field_they_lack(onslaught: Game) -> None:
+    """A field left behind by a rename (`turn=`) is refused, never set beside the state's own and never read."""
+    with pytest.raises(TypeError, match="'turn'"):
+        replace(ONSLAUGHT.initial_state(onslaught, []), turn=3)
+
+
+def test_a_chains_join_is_judged_in_the_turn_its_last_log_ended() -> None:
+    """A later exchange beginning with its `Turn` marker is checked against the turn the one before ended on, not
+    the turn its own marker opens (the chain checks the join before the engine moves the turn)."""
+    game = EXAMPLES / "pbem" / "game"
+    with pytest.raises(ChainOrderError, match="begins turn 3 .* ended on turn 1: an exchange is missing"):
+        open_logs((game / "01-turn-1.log", game / "03-turn-3.log"), None).replay(False)
