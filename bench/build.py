@@ -2,7 +2,8 @@
 
 Per game:
 - whole: a cold `python -m builder build GAME` in a new process (start-up, imports, loading the
-  data, drawing, encoding, assembling, writing the .vmod), wall time; median of --runs runs;
+  data, drawing, encoding, assembling, writing the .vmod) with an empty cache folder of its own,
+  wall time; median of --runs runs;
 - cpu: the CPU seconds (user + system) of that process and the one it forks, the figure that
   holds when the machine is shared (wall time then depends on the other load);
 - peak: the largest resident set of that process or the one it forks to draw the board (MiB);
@@ -12,7 +13,15 @@ Per game:
 - in-process: `draw_art` (drawing, with the PNGs it encodes meanwhile) and `build_module`
   (buildFile, set-ups, zip) in this process, data loaded and modules imported already.
 
-Run: python bench/build.py [--runs N] [GAME...]
+With --rebuild, rebuilds instead, whole process, each beside a cold build run just before it (pairs A B
+A B...): "same", a build of unchanged data with a warm cache folder (the module kept whole); "touched",
+a build after units.csv changed in a way no image shows (a comment appended, in a copy of the data),
+so the module is assembled again from the art kept per image, and only the charts that read units.csv
+are drawn again.
+
+Modules run with their bytecode cached, as after `pip install`, whatever PYTHONDONTWRITEBYTECODE says.
+
+Run: python bench/build.py [--runs N] [--rebuild] [GAME...]
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -38,11 +48,20 @@ from wargame.bundled import data_root, game_ids  # noqa: E402
 from wargame.game import load_game  # noqa: E402
 
 
-def cold_build(game_id: str, out: Path) -> tuple[float, float, float]:
-    """Wall seconds, CPU seconds and peak MiB of one `python -m builder build GAME` in a new process."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def cold_build(game_id: str, out: Path, cache: Path | None = None, data: Path | None = None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak MiB of one `python -m builder build GAME` in a new process, with a
+    cache folder (a fresh empty one when None)."""
+    with tempfile.TemporaryDirectory() as fresh:
+        return _build(game_id, out, cache or Path(fresh), data)
+
+
+def _build(game_id: str, out: Path, cache: Path, data: Path | None) -> tuple[float, float, float]:
+    """The figures of one build with a cache folder."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env |= {"PYTHONPATH": str(ROOT), "UMPIRE_CACHE": str(cache)}
+    extra = ["--data", str(data)] if data else []
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "builder", "build", game_id, "--out", str(out)], env=env,
+    child = subprocess.Popen([sys.executable, "-m", "builder", "build", game_id, "--out", str(out), *extra], env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     # wait4: this child's own usage, its peak memory the largest of it and the processes it waited for.
     _, status, usage = os.wait4(child.pid, 0)
@@ -73,16 +92,56 @@ def encode_floor(images: list[Image.Image], level: int) -> float:
     return time.process_time() - start
 
 
+def rebuilds(games: list[str], runs: int) -> None:
+    """Print rebuilds beside cold builds, pair by pair."""
+    print(f"vmodbuild build, whole process, CPU seconds (user + system), median (min-max) of {runs} pairs "
+          f"rebuild/cold; load average {os.getloadavg()[0]:.1f} at the start")
+    print(f"{'game':<10} {'kind':<8} {'rebuild':>18} {'cold':>18} {'ratio':>18} {'peak MiB':>12}")
+    with tempfile.TemporaryDirectory() as scratch:
+        work = Path(scratch)
+        for name in ("maps", "counters"):
+            shutil.copytree(data_root() / name, work / "data" / name)
+        for game_id in games:
+            for kind in ("same", "touched"):
+                cache = work / f"cache-{game_id}-{kind}"
+                data = work / "data" if kind == "touched" else None
+                _build(game_id, work, cache, data)  # fills the cache
+                units = work / "data" / "counters" / game_id / "units.csv"
+                warm, cold, ratios, peaks = [], [], [], []
+                for run in range(runs):
+                    if kind == "touched":
+                        with units.open("a", encoding="utf-8") as stream:
+                            stream.write(f"# touched {run}\n")
+                    b = cold_build(game_id, work, None, data)
+                    a = _build(game_id, work, cache, data)
+                    warm.append(a[1])
+                    cold.append(b[1])
+                    ratios.append(a[1] / b[1])
+                    peaks.append((a[2], b[2]))
+                print(f"{game_id:<10} {kind:<8} {_spread(warm):>18} {_spread(cold):>18} {_spread(ratios):>18} "
+                      f"{max(p[0] for p in peaks):>5.0f} / {max(p[1] for p in peaks):<4.0f}")
+
+
+def _spread(values: list[float]) -> str:
+    """Median (min-max)."""
+    return f"{statistics.median(values):.3f} ({min(values):.2f}-{max(values):.2f})"
+
+
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--rebuild", action="store_true", help="rebuilds beside cold builds")
     parser.add_argument("games", nargs="*")
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     root = data_root()
     games = args.games or game_ids(root)
+    if args.rebuild:
+        rebuilds(games, args.runs)
+        return
+    print(f"load average {os.getloadavg()[0]:.1f} at the start")
     print(f"vmodbuild build, median of {args.runs} runs: cold whole process against the PNG floor of the same run "
           f"(floor at level 6 / at the build's level {PNG_COMPRESS_LEVEL}; seconds)")
     print(f"{'game':<10} {'wall':>6} {'cpu':>6} {'floor6':>7} {'floor' + str(PNG_COMPRESS_LEVEL):>7} "

@@ -10,12 +10,9 @@ from typing import Any, NoReturn
 
 import click
 
-from builder.preview import write_preview
 from builder.scaffold import TEMPLATES, new_game
 from wargame.bundled import bundled_root, data_root, game_ids
-from wargame.describe import game_json, game_summary
 from wargame.errors import DataErrors, WargameError
-from wargame.game import load_game
 from wargame.internal_errors import exit_2_on_interrupt, exit_3_on_internal_errors
 
 DATA_OPTION = click.option(
@@ -96,6 +93,8 @@ def validate(game: str | None, data: Path | None) -> None:
     Exit 0 when the data are consistent, 1 when problems are found (all are listed),
     2 when the data cannot be read at all.
     """
+    from wargame.game import load_game
+
     try:
         root = data_root(data)
         games = [game] if game else game_ids(root)
@@ -128,6 +127,9 @@ def validate(game: str | None, data: Path | None) -> None:
 @DATA_OPTION
 def show(game: str, as_json: bool, data: Path | None) -> None:
     """Describe a game's loaded data, for a person or (with --json) for other tools."""
+    from wargame.describe import game_json, game_summary
+    from wargame.game import load_game
+
     with _stopping_on_errors(None, game, data):
         loaded = load_game(data_root(data), game)
     click.echo(game_json(loaded) if as_json else game_summary(loaded), nl=False)
@@ -140,6 +142,9 @@ def show(game: str, as_json: bool, data: Path | None) -> None:
 @DATA_OPTION
 def preview(game: str, out_dir: Path, data: Path | None) -> None:
     """Write a quick PNG of a game's map data to look at."""
+    from builder.preview import write_preview
+    from wargame.game import load_game
+
     with _stopping_on_errors(out_dir, game, data):
         path = write_preview(load_game(data_root(data), game), out_dir)
     click.echo(str(path))
@@ -174,16 +179,29 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
     """Build playable VASSAL 3.7 modules: dist/<game>.vmod."""
     from importlib.metadata import version as package_version
 
-    from builder.picture import cache_dir
-    from builder.vassal.art_cache import cached_art
-    from builder.vassal.module import write_module
+    from builder.vassal.module_cache import keep_module, kept_module
+    from wargame.files import write_atomically
+    from wargame.gamecache import cache_dir
 
     with _stopping_on_errors(out_dir, game, data):
         root = data_root(data)
+        umpire_version, cache = package_version("umpire"), cache_dir()
         for game_id in _games_for(game, all_games, root):
             path = out_dir / f"{game_id}.vmod"
+            # Every input as before: the module built then, without loading the game or importing the drawing.
+            kept = kept_module(cache, root, game_id, scale, umpire_version)
+            if kept is not None:
+                write_atomically(path, kept.data)
+                click.echo(f"{path}: {len(kept.data) // 1024} KB, {kept.images} images")
+                continue
+            from builder.vassal.art_cache import cached_art
+            from builder.vassal.module import write_module
+            from wargame.game import load_game
+
             loaded = load_game(root, game_id)
-            built = write_module(loaded, path, package_version("umpire"), scale, cached_art(loaded, scale, cache_dir()))
+            built = write_module(loaded, path, umpire_version, scale, cached_art(loaded, scale, cache))
+            keep_module(cache, root, game_id, scale, umpire_version, list(loaded.files.values()), built.data,
+                        len(built.images))
             click.echo(f"{path}: {len(built.data) // 1024} KB, {len(built.images)} images")
 
 
@@ -200,6 +218,7 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
 
     from builder.vassal.art import draw_art
     from wargame.files import write_atomically
+    from wargame.game import load_game
 
     with _stopping_on_errors(out_dir, game, data):
         loaded = load_game(data_root(data), game)

@@ -9,9 +9,7 @@ from pathlib import Path
 
 from builder import blank_game
 from wargame.bundled import bundled_root, game_dir, game_ids
-from wargame.datafiles import load_toml
 from wargame.errors import DataError, did_you_mean
-from wargame.models import GameManifest
 
 BLANK_SOURCE = "moscow"
 """The bundled game a blank one is derived from: its sides, sequence of play, terrain chart and table (the one place
@@ -96,6 +94,10 @@ def new_game(source_root: Path, game_id: str, template: str, target_root: Path) 
                         f"{did_you_mean(template, TEMPLATES)}")
     source_game = BLANK_SOURCE if template == "blank" else template
     source_counters = game_dir(source_root, source_game)
+    # Imported here: the data models (pydantic) are needed by this command only, not by every vmodbuild start-up.
+    from wargame.datafiles import load_toml
+    from wargame.models import GameManifest
+
     manifest = load_toml(source_counters / "game.toml", GameManifest)
     counters = target_root / "counters" / game_id
     maps = target_root / "maps" / game_id

@@ -54,7 +54,7 @@ def test_an_internal_error_exits_3_with_the_traceback_in_a_file(monkeypatch: pyt
 
 def test_vmodbuild_internal_error_exits_3(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same for vmodbuild."""
-    monkeypatch.setattr("builder.cli.load_game", _crash)
+    monkeypatch.setattr("wargame.game.load_game", _crash)
     result = CliRunner().invoke(vmodbuild, ["show", "onslaught"])
     assert result.exit_code == 3
     assert "RuntimeError: planted bug" in traceback_path("vmodbuild").read_text(encoding="utf-8")
@@ -63,7 +63,7 @@ def test_vmodbuild_internal_error_exits_3(monkeypatch: pytest.MonkeyPatch) -> No
 @pytest.mark.parametrize("package", ["adjudicator", "builder"])
 def test_a_crash_in_a_real_process_exits_3(package: str, tmp_path: Path) -> None:
     """Whole process, as `python -m` runs it: exit 3 and no traceback on stderr."""
-    target = "adjudicator.sources.open_logs" if package == "adjudicator" else "builder.cli.load_game"
+    target = "adjudicator.sources.open_logs" if package == "adjudicator" else "wargame.game.load_game"
     module, _, name = target.rpartition(".")
     args = ["check", str(SAMPLE)] if package == "adjudicator" else ["show", "onslaught"]
     code = (f"import runpy, {module} as m\ndef boom(*a, **k): raise KeyError('planted')\nm.{name} = boom\n"
@@ -510,7 +510,7 @@ def test_an_interrupted_command_exits_2(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr("adjudicator.sources.open_logs", interrupted)
     result = CliRunner().invoke(adjudicate, ["check", str(SAMPLE)])
     assert result.exit_code == 2 and "interrupted" in result.stderr
-    monkeypatch.setattr("builder.cli.load_game", interrupted)
+    monkeypatch.setattr("wargame.game.load_game", interrupted)
     assert CliRunner().invoke(vmodbuild, ["show", "onslaught"]).exit_code == 2
 
 

@@ -220,11 +220,11 @@ def test_a_failure_beside_the_board_stops_its_drawing(monkeypatch: pytest.Monkey
         time.sleep(60)
         raise AssertionError("not stopped")
 
-    def broken(game: Game, scale: float = 1.0) -> dict[str, Image.Image]:
+    def broken(game: Game, counter_px: int) -> Image.Image:
         raise DataError("counters/toy/charts.toml, line 2: no such table")
 
     monkeypatch.setattr(art, "render_board", slow)
-    monkeypatch.setattr(art, "render_charts", broken)
+    monkeypatch.setattr(art, "render_holding_board", broken)
     start = time.monotonic()
     with pytest.raises(DataError, match="no such table"):
         art.draw_art(load_game(data_root(), "omaha"))
@@ -589,10 +589,20 @@ def test_legend_strip_is_a_zone_not_hexes(built: Built, tmp_path: Path) -> None:
             assert places.locate("Main Map", round(cx) + origin[0], round(cy) + origin[1]).name == placement.location
 
 
-def test_a_rebuild_reuses_the_art_byte_for_byte(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 data_copy: Path) -> None:
+def test_the_art_plan_agrees_with_the_board(built: Built) -> None:
+    """The plan's layout, made without importing the board's drawing, is board_layout's at any scale, and the
+    board size read from the board's PNG header is board_image_size's."""
+    from builder.render.board import board_image_size
+    from builder.vassal.art import module_art, plan_art
+
+    for scale in (0.5, 1.0, 1.7):
+        assert plan_art(built.game, scale)[0].layout == board_layout(built.game, scale)
+    assert module_art(built.art).board_size() == board_image_size(built.game) == built.art.board.size
+
+
+def test_a_rebuild_reuses_the_art_byte_for_byte(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With a cache folder, a rebuild of unchanged data draws nothing and writes the cold build's bytes
-    (issue 30); a changed data file is another key, so it is drawn again."""
+    (issue 30)."""
     from builder.vassal import art_cache, module
 
     game = load_game(data_root(), "moscow")
@@ -600,17 +610,61 @@ def test_a_rebuild_reuses_the_art_byte_for_byte(tmp_path: Path, monkeypatch: pyt
     first = module.write_module(game, tmp_path / "first.vmod", "0.0.test",
                                 art=art_cache.cached_art(game, 1.0, tmp_path / "cache"))
 
-    def no_drawing(game: Game, scale: float = 1.0) -> None:
+    def no_drawing(*args: object) -> None:
         raise AssertionError("drawn again")
 
-    monkeypatch.setattr(art_cache, "draw_art", no_drawing)
+    monkeypatch.setattr(art_cache, "draw_pngs", no_drawing)
     reloaded = load_game(data_root(), "moscow")
     again = module.write_module(reloaded, tmp_path / "again.vmod", "0.0.test",
                                 art=art_cache.cached_art(reloaded, 1.0, tmp_path / "cache"))
     assert cold.data == first.data == again.data
     assert (tmp_path / "again.vmod").read_bytes() == cold.data
+    assert art_cache.art_keys(game, 2.0)["images/board.png"] != art_cache.art_keys(game, 1.0)["images/board.png"]
+
+
+def test_a_changed_counter_redraws_only_its_faces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  data_copy: Path) -> None:
+    """A unit's strength changed in a copy of the data: the rebuild draws that unit's two faces and the charts
+    that name units (they read units.csv), nothing else, and writes what a cold build of the changed data
+    writes (issue 30)."""
+    from builder.vassal import art, art_cache, module
+
+    cache = tmp_path / "cache"
+    module.write_module(load_game(data_copy, "moscow"), tmp_path / "first.vmod", "0.0.test",
+                        art=art_cache.cached_art(load_game(data_copy, "moscow"), 1.0, cache))
     units = data_copy / "counters" / "moscow" / "units.csv"
-    units.write_text(units.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    text = units.read_text(encoding="utf-8")
+    assert "\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,group,2,12-6,6-6," in text
+    units.write_text(text.replace("\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,group,2,12-6,6-6,",
+                                  "\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,group,2,11-6,6-6,"),
+                     encoding="utf-8")
+    drawn: list[str] = []
+
+    def counting(game: Game, scale: float, pictures: list[art.Picture]) -> dict[str, bytes]:
+        drawn.extend(p.name for p in pictures)
+        return art.draw_pngs(game, scale, pictures)
+
     changed = load_game(data_copy, "moscow")
-    assert art_cache.art_key(changed, 1.0) != art_cache.art_key(game, 1.0)
-    assert art_cache.art_key(game, 2.0) != art_cache.art_key(game, 1.0)
+    monkeypatch.setattr(art_cache, "draw_pngs", counting)
+    rebuilt = module.write_module(changed, tmp_path / "rebuilt.vmod", "0.0.test",
+                                  art=art_cache.cached_art(changed, 1.0, cache))
+    assert sorted(drawn) == sorted(["images/ge-xli-full.png", "images/ge-xli-reduced.png",
+                                    "images/chart-replacements.png", "images/chart-turn_track.png"])
+    assert rebuilt.data == module.write_module(changed, tmp_path / "cold.vmod", "0.0.test").data
+    drawn.clear()
+    again = module.write_module(changed, tmp_path / "again.vmod", "0.0.test",
+                                art=art_cache.cached_art(changed, 1.0, cache))
+    assert drawn == [] and again.data == rebuilt.data
+
+
+def test_a_damaged_art_store_is_drawn_again(tmp_path: Path) -> None:
+    """A store file cut short or of another format is ignored, never a traceback."""
+    from builder.vassal import art_cache
+
+    store = tmp_path / "store.pngs"
+    whole = art_cache.store_bytes({"0" * 32: b"png bytes", "1" * 32: b"more"})
+    store.write_bytes(whole)
+    assert art_cache.read_store(store) == {"0" * 32: b"png bytes", "1" * 32: b"more"}
+    for damaged in (whole[:-1], whole[:len(art_cache.STORE_MAGIC) + 10], b"junk" + whole):
+        store.write_bytes(damaged)
+        assert art_cache.read_store(store) == {}

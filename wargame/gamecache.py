@@ -13,8 +13,10 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from wargame.gamedata import Game
+if TYPE_CHECKING:
+    from wargame.gamedata import Game
 
 GAMES_KEPT = 32
 """Pickled games kept in the cache folder (the newest; a test run loads many copies of the bundled games)."""
@@ -60,7 +62,7 @@ def _entry(root: Path, game_id: str) -> Path | None:
     return folder / "games" / f"{digest.hexdigest()}.pickle"
 
 
-def _trusted(info: os.stat_result) -> bool:
+def is_trusted(info: os.stat_result) -> bool:
     """A pickle runs code when read: only a regular file of this user that nobody else may write is read."""
     if not stat.S_ISREG(info.st_mode) or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         return False
@@ -69,12 +71,15 @@ def _trusted(info: os.stat_result) -> bool:
 
 def cached_game(root: Path, game_id: str, fingerprint: Fingerprint) -> tuple[bytes, Game] | None:
     """A game pickled by an earlier run, with its files' fingerprint, when they still read the same; else None."""
+    # Imported here: the cache folder is asked for by commands that load no game (a rebuild kept whole).
+    from wargame.gamedata import Game
+
     path = _entry(root, game_id)
     if path is None:
         return None
     try:
         with path.open("rb") as stream:
-            if not _trusted(os.fstat(stream.fileno())):
+            if not is_trusted(os.fstat(stream.fileno())):
                 return None
             # Two pickles, each read with its own memo: the files and their fingerprint, then the game.
             files, stamp = pickle.load(stream)
@@ -116,4 +121,4 @@ def _prune(folder: Path) -> None:
         old.unlink(missing_ok=True)
 
 
-__all__ = ["cache_dir", "cached_game", "code_stamp", "keep_game"]
+__all__ = ["cache_dir", "cached_game", "code_stamp", "is_trusted", "keep_game"]

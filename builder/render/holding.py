@@ -69,6 +69,13 @@ class HoldingLayout:
         """Every box, then every track space."""
         return self.geometry.areas
 
+    def location_of(self, location: str) -> tuple[int, int] | None:
+        """Pixel of a box id or a 'track@space' location; None if it is neither."""
+        for area in self.areas:
+            if area.location == location:
+                return area.seat
+        return None
+
 
 @dataclass(frozen=True)
 class HoldingBoard:
@@ -79,10 +86,7 @@ class HoldingBoard:
 
     def location_of(self, location: str) -> tuple[int, int] | None:
         """Pixel of a box id or a 'track@space' location; None if it is neither."""
-        for area in self.layout.areas:
-            if area.location == location:
-                return area.seat
-        return None
+        return self.layout.location_of(location)
 
     def name_at(self, x: int, y: int) -> str | None:
         """The box id or 'track@space' whose area holds a pixel (for reading logs)."""

@@ -6,22 +6,27 @@ import io
 import mmap
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.connection import Connection
 
 from PIL import Image
 
-from builder.render.board import board_image_size, board_layout, render_board
-from builder.render.charts import chart_sheets, render_charts
+from builder.render.charts import chart_sheets
+from builder.render.charts.layout import Pen
 from builder.render.counters import (
     counter_size_px, image_name, marker_back, marker_faces, marker_image_name, render_marker, render_unit, unit_faces,
 )
-from builder.render.holding import HoldingBoard, render_holding_board
+from builder.render.counters.face import Face
+from builder.render.holding import HoldingBoard, HoldingLayout, holding_layout, render_holding_board
+from builder.render.ink import text_length
 from builder.vassal.decks import cup_markers, mask_image
 from wargame.errors import DataError, Place
 from wargame.game import Game
 from wargame.layout import Layout, board_too_large
+from wargame.models import Marker, Unit
 
 
 @dataclass(frozen=True)
@@ -69,19 +74,175 @@ def unit_image(unit_id: str, face: str) -> str:
     return image_name(unit_id, face)
 
 
-def draw_art(game: Game, scale: float = 1.0) -> Art:
-    """Render board, holding board, counters and charts for a game."""
+BOARD = "images/board.png"
+HOLDING = "images/holding.png"
+BOARD_READS = ("map", "terrain", "hexes", "hexsides", "places", "areas", "game")
+"""The data files the board is drawn from (builder/render/board*.py read nothing else of the game)."""
+HOLDING_READS = ("game", "markers", "setup")
+"""The holding board's: boxes and tracks (game.toml), the largest stack set up in a box, the supply markers' flip."""
+COUNTER_READS = ("game",)
+"""What every counter face reads beyond its own row: the nationalities, unit types and [counter] style."""
+CHARTS_WITH_UNITS = ("reinforcements", "replacements", "turn_track")
+"""Charts that name units (their arrivals): the only ones that read units.csv."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One image of the module: its archive name, what it is drawn from (for its cache key) and how."""
+
+    name: str
+    reads: tuple[str, ...]
+    """The data files (names in `game.files`) whose whole content it may depend on."""
+    row: str
+    """The one data row it draws beyond those files (a unit's or marker's), as JSON; empty for none."""
+    draw: Callable[[], Image.Image] | None
+    """None for the board, drawn in a process of its own."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The art's geometry, known before anything is drawn: what the buildFile and set-ups place pieces by."""
+
+    layout: Layout
+    counter_px: int
+    holding: HoldingLayout
+    chart_names: dict[str, str]
+    """Each chart's title by chart id, in the charts' order."""
+
+
+@dataclass(frozen=True)
+class ModuleArt:
+    """What a module takes from its art: the geometry and every image's PNG bytes by archive name, in archive
+    order (nothing decoded: a rebuild takes the bytes from the cache as they are)."""
+
+    frame: Frame
+    pngs: dict[str, bytes]
+
+    def board_size(self) -> tuple[int, int]:
+        """The board image's width and height, from its PNG header (IHDR: the first chunk, 8 bytes in)."""
+        header = self.pngs[BOARD][16:24]
+        return int.from_bytes(header[:4], "big"), int.from_bytes(header[4:], "big")
+
+
+def plan_art(game: Game, scale: float = 1.0) -> tuple[Frame, list[Picture]]:
+    """The art's geometry and every picture of the module, in archive order, none drawn yet."""
     too_large = board_too_large(game.map.grid, game.map.layout.hex_size_px, game.map.layout.margin_px, scale)
     if too_large is not None:
         raise DataError(too_large, Place(game.files["map"], key="grid"))
-    layout = board_layout(game, scale)
+    layout = _board_layout(game, scale)
     size_px = counter_size_px(layout)
-    # The board takes longest: it is drawn (and encoded) elsewhere while the rest is drawn here.
-    board = _BoardDrawing(game, scale)
+    pictures: list[Picture] = []
+    for _, unit in game.units:
+        row = unit.model_dump_json()
+        for face in unit_faces(unit):
+            pictures.append(Picture(f"images/{unit_image(unit.id, face)}", COUNTER_READS, row,
+                                    partial(_unit_face, game, unit, face, size_px)))
+    for marker in game.markers.marker:
+        row = marker.model_dump_json()
+        for n in range(marker_faces(marker)):
+            pictures.append(Picture(f"images/{marker_image_name(marker.id, n)}", COUNTER_READS, row,
+                                    partial(_marker_face, game, marker, n, size_px)))
+    for side in sorted({s or "" for s in cup_markers(game).values()}):
+        pictures.append(Picture(f"images/{mask_image(side)}", COUNTER_READS, f"back of {side!r}",
+                                partial(_marker_back, game, side or None, size_px)))
+    pictures.append(Picture(BOARD, BOARD_READS, "", None))
+    holding = holding_layout(game, size_px)
+    pictures.append(Picture(HOLDING, HOLDING_READS, "", partial(_holding_image, game, size_px)))
+    sheets = chart_sheets(game)
+    pen = Pen(scale)
+    map_cells = {"hexes", "hexsides", "places", "setup"}
+    for chart_id, sheet in sheets.items():
+        reads = tuple(name for name in sorted(game.files)
+                      if name not in map_cells and (name != "units" or chart_id in CHARTS_WITH_UNITS))
+        pictures.append(Picture(f"images/chart-{chart_id}.png", reads, "", partial(sheet.render, pen)))
+    frame = Frame(layout, size_px, holding, {chart_id: sheet.title for chart_id, sheet in sheets.items()})
+    return frame, pictures
+
+
+def _board_layout(game: Game, scale: float) -> Layout:
+    """builder.render.board's board_layout (a test holds them equal), without importing the board's drawing
+    and its shapely and numpy into a rebuild that does not draw the board."""
+    return Layout.for_grid(game.grid, game.map.layout.hex_size_px * scale, game.map.layout.margin_px * scale)
+
+
+def _unit_face(game: Game, unit: Unit, face: Face, size_px: int) -> Image.Image:
+    """A unit's face (looked up here when drawn, so a test can stand in for the drawing)."""
+    return render_unit(game, unit, face, size_px)
+
+
+def _marker_face(game: Game, marker: Marker, face: int, size_px: int) -> Image.Image:
+    """A marker's face."""
+    return render_marker(game, marker, face, size_px)
+
+
+def _marker_back(game: Game, side: str | None, size_px: int) -> Image.Image:
+    """The back of a side's cup markers."""
+    return marker_back(game, side, size_px)
+
+
+def _holding_image(game: Game, size_px: int) -> Image.Image:
+    """The holding board's image."""
+    return render_holding_board(game, size_px).image
+
+
+def draw_pictures(game: Game, scale: float, pictures: list[Picture]) -> dict[str, tuple[Image.Image, bytes]]:
+    """Draw and encode the pictures given (the board, if among them, in a process of its own meanwhile): each
+    image with its PNG bytes, by archive name, in the order given."""
+    images, pngs = _draw(game, scale, pictures, board_pixels=True)
+    return {p.name: (images[p.name], pngs[p.name]) for p in pictures}
+
+
+def draw_pngs(game: Game, scale: float, pictures: list[Picture]) -> dict[str, bytes]:
+    """The pictures' PNG bytes, as draw_pictures makes them; the board's pixels never leave its process."""
+    return _draw(game, scale, pictures, board_pixels=False)[1]
+
+
+def _draw(game: Game, scale: float, pictures: list[Picture],
+          board_pixels: bool) -> tuple[dict[str, Image.Image], dict[str, bytes]]:
+    """The images drawn (the board's only with board_pixels) and every picture's PNG bytes, in the order given."""
+    board = _BoardDrawing(game, scale, board_pixels) if any(p.draw is None for p in pictures) else None
     try:
-        return _draw_the_rest(game, layout, size_px, board)
+        text_length.cache_clear()  # the charts' text measured afresh for each game (and each build)
+        images = {p.name: p.draw() for p in pictures if p.draw is not None}
+        # The board is still being drawn: encode the rest meanwhile.
+        pngs = encode_pngs(images)
+        if board is not None:
+            image, pngs[BOARD] = board.result()
+            if image is not None:
+                images[BOARD] = image
     finally:
-        board.close()
+        if board is not None:
+            board.close()
+    return images, {p.name: pngs[p.name] for p in pictures}
+
+
+def draw_art(game: Game, scale: float = 1.0) -> Art:
+    """Render board, holding board, counters and charts for a game."""
+    frame, pictures = plan_art(game, scale)
+    drawn = draw_pictures(game, scale, pictures)
+    counters = {name.removeprefix("images/"): image for name, (image, _) in drawn.items()
+                if name not in (BOARD, HOLDING) and not name.startswith("images/chart-")}
+    charts = {chart_id: drawn[f"images/chart-{chart_id}.png"][0] for chart_id in frame.chart_names}
+    return Art(drawn[BOARD][0], frame.layout, frame.counter_px, HoldingBoard(drawn[HOLDING][0], frame.holding),
+               counters, charts, dict(frame.chart_names), drawn)
+
+
+def module_art(art: Art) -> ModuleArt:
+    """What a module takes from drawn art: its PNG bytes (those encoded as it was drawn, if still its images)."""
+    pictures = archive_pictures(art.counters, art.board, art.holding.image, art.charts)
+    ready = {name: art.encoded[name][1] for name, img in pictures.items()
+             if name in art.encoded and art.encoded[name][0] is img}
+    fresh = encode_pngs({name: img for name, img in pictures.items() if name not in ready})
+    frame = Frame(art.layout, art.counter_px, art.holding.layout, art.chart_names)
+    return ModuleArt(frame, {name: ready[name] if name in ready else fresh[name] for name in pictures})
+
+
+def render_board(game: Game, scale: float = 1.0) -> Image.Image:
+    """builder.render.board's render_board, imported when a board is drawn: a rebuild that draws no board
+    imports no shapely or numpy."""
+    from builder.render.board import render_board as draw
+
+    return draw(game, scale)
 
 
 def _board_and_png(game: Game, scale: float) -> tuple[Image.Image, bytes]:
@@ -90,14 +251,15 @@ def _board_and_png(game: Game, scale: float) -> tuple[Image.Image, bytes]:
     return image, encode_png(image)
 
 
-def _draw_board_child(send: Connection, pixels: mmap.mmap, game: Game, scale: float) -> None:
-    """In a forked process: the board's pixels into the shared buffer and its PNG bytes sent,
+def _draw_board_child(send: Connection, pixels: mmap.mmap | None, game: Game, scale: float) -> None:
+    """In a forked process: the board's pixels into the shared buffer (if any) and its PNG bytes sent,
     or the error drawing it."""
     try:
         image, png = _board_and_png(game, scale)
-        if image.mode != "RGB" or len(pixels) != image.width * image.height * 3:
-            raise RuntimeError(f"the board came out {image.mode} {image.size}, not as board_image_size says")
-        pixels[:] = image.tobytes()
+        if pixels is not None:
+            if image.mode != "RGB" or len(pixels) != image.width * image.height * 3:
+                raise RuntimeError(f"the board came out {image.mode} {image.size}, not as board_image_size says")
+            pixels[:] = image.tobytes()
         send.send(("board", image.size, png))
     except Exception as error:  # every failure goes back to the parent, to be raised there
         try:
@@ -112,16 +274,19 @@ class _BoardDrawing:
     """The board drawn and encoded in a forked process, where its Python does not wait for
     the GIL that drawing the counters and charts holds (a worker thread overlapped only
     Pillow's own loops); in a thread where the platform cannot fork. The pixels come back
-    through memory shared with the child (a pipe took a quarter of a second for them)."""
+    through memory shared with the child (a pipe took a quarter of a second for them), and only
+    when asked for: a module needs its PNG bytes alone."""
 
-    def __init__(self, game: Game, scale: float) -> None:
+    def __init__(self, game: Game, scale: float, pixels: bool) -> None:
         self._thread: ThreadPoolExecutor | None = None
         self._future: Future[tuple[Image.Image, bytes]] | None = None
         if "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
+            from builder.render.board import board_image_size
+
             width, height = board_image_size(game, scale)
             self._received = False
-            self._pixels = mmap.mmap(-1, width * height * 3)
+            self._pixels = mmap.mmap(-1, width * height * 3) if pixels else None
             self._receive, send = context.Pipe(duplex=False)
             self._process = context.Process(target=_draw_board_child, args=(send, self._pixels, game, scale),
                                             daemon=True)
@@ -131,8 +296,9 @@ class _BoardDrawing:
             self._thread = ThreadPoolExecutor(1)
             self._future = self._thread.submit(_board_and_png, game, scale)
 
-    def result(self) -> tuple[Image.Image, bytes]:
-        """The board and its PNG bytes, once they are ready; the drawing's error if it failed."""
+    def result(self) -> tuple[Image.Image | None, bytes]:
+        """The board (None when its pixels were not asked for) and its PNG bytes, once they are ready; the
+        drawing's error if it failed."""
         if self._future is not None and self._thread is not None:
             try:
                 return self._future.result()
@@ -148,7 +314,7 @@ class _BoardDrawing:
         if message[0] == "error":
             raise message[1]
         _, size, png = message
-        return Image.frombytes("RGB", size, bytes(self._pixels)), png
+        return (None if self._pixels is None else Image.frombytes("RGB", size, bytes(self._pixels))), png
 
     def close(self) -> None:
         """Stop a drawing nobody waits for any more (the rest failed) and free what it holds."""
@@ -159,30 +325,8 @@ class _BoardDrawing:
             self._process.terminate()
         self._process.join()
         self._receive.close()
-        self._pixels.close()
-
-
-def _draw_the_rest(game: Game, layout: Layout, size_px: int, board: _BoardDrawing) -> Art:
-    """Counters, holding board and charts, then the Art with the board when it is done."""
-    counters: dict[str, Image.Image] = {}
-    for _, unit in game.units:
-        for unit_face in unit_faces(unit):
-            counters[unit_image(unit.id, unit_face)] = render_unit(game, unit, unit_face, size_px)
-    for marker in game.markers.marker:
-        for face in range(marker_faces(marker)):
-            counters[marker_image_name(marker.id, face)] = render_marker(game, marker, face, size_px)
-    for side in sorted({s or "" for s in cup_markers(game).values()}):
-        counters[mask_image(side)] = marker_back(game, side or None, size_px)
-    sheets = chart_sheets(game)
-    holding = render_holding_board(game, size_px)
-    charts = render_charts(game)
-    # The board is still being drawn: encode the rest meanwhile.
-    pictures = archive_pictures(counters, None, holding.image, charts)
-    encoded = {name: (pictures[name], data) for name, data in encode_pngs(pictures).items()}
-    image, png = board.result()
-    encoded["images/board.png"] = (image, png)
-    return Art(image, layout, size_px, holding, counters, charts,
-               {chart_id: sheet.title for chart_id, sheet in sheets.items()}, encoded)
+        if self._pixels is not None:
+            self._pixels.close()
 
 
 def archive_pictures(counters: dict[str, Image.Image], board: Image.Image | None, holding: Image.Image,

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from builder.render.counters import image_name
-from builder.render.holding import HoldingBoard
+from builder.render.holding import HoldingLayout
 from builder.vassal.maps import BOXES_MAP, HOLDING_BOARD
 from wargame.game import Game
 from wargame.vassal.decks import DECK_DRAWN_PX, DECK_MAX_DRAWN, Cup, add_decks, deck_state, deck_type
@@ -27,9 +27,9 @@ def mask_image(side: str) -> str:
     return image_name(f"cup-{side or 'neutral'}", "back")
 
 
-def cup_of(game: Game, holding: HoldingBoard, counter_px: int, box_id: str, pieces: int) -> Cup:
+def cup_of(game: Game, holding: HoldingLayout, counter_px: int, box_id: str, pieces: int) -> Cup:
     """Where a cup's deck lies: centred in its box, allowing for the cards Deck.draw shows under the top one."""
-    box = next(a for a in holding.layout.boxes if a.location == box_id)
+    box = next(a for a in holding.boxes if a.location == box_id)
     x0, y0, x1, y1 = box.rect
     climb = (min(pieces, DECK_MAX_DRAWN) - 1) * DECK_DRAWN_PX
     name = next(b.name for b in game.manifest.box if b.id == box_id)

@@ -13,7 +13,7 @@ from pathlib import Path
 from lxml import etree
 
 from builder.render.counters import marker_faces
-from builder.vassal.art import PNG_COMPRESS_LEVEL, Art, archive_pictures, draw_art, encode_pngs
+from builder.vassal.art import PNG_COMPRESS_LEVEL, Art, ModuleArt, draw_art, encode_pngs, module_art
 from builder.vassal.build_file import P, SlotIds, el
 from builder.vassal.declare import add_toolbar, help_html
 from builder.vassal.decks import cup_markers
@@ -27,7 +27,7 @@ from wargame.vassal.archive import zip_bytes
 from wargame.vassal.encoding import add_piece
 
 __all__ = ["BOXES_MAP", "MAIN_MAP", "PNG_COMPRESS_LEVEL", "VASSAL_VERSION", "Art", "BuiltModule", "build_module",
-           "draw_art", "encode_pngs", "write_module"]
+           "ModuleArt", "draw_art", "encode_pngs", "write_module"]
 
 VASSAL_VERSION = "3.7.0"
 
@@ -75,8 +75,10 @@ class BuiltModule:
     images: dict[str, bytes]
 
 
-def build_module(game: Game, version: str, art: Art) -> BuiltModule:
-    """The .vmod archive for a game."""
+def build_module(game: Game, version: str, drawn: Art | ModuleArt) -> BuiltModule:
+    """The .vmod archive for a game, from its art (drawn, or its PNG bytes kept from an earlier build)."""
+    encoded = drawn if isinstance(drawn, ModuleArt) else module_art(drawn)
+    art, pngs = encoded.frame, encoded.pngs
     m = game.manifest
     root = etree.Element(P + "GameModule", ModuleOther1="", ModuleOther2="", VassalVersion=VASSAL_VERSION,
                          description=f"{m.title}: built by Umpire; much of its data is reconstructed (see Help).",
@@ -101,8 +103,8 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
     markers = {mk.id: marker_piece(game, mk, marker_faces(mk), art.counter_px, mk.id in masked)
                for mk in sorted(game.markers.marker, key=lambda x: x.id)}
 
-    main = add_main_map(root, game, art.layout, art.board.size)
-    holding = add_holding_map(root, art.holding.layout)
+    main = add_main_map(root, game, art.layout, encoded.board_size())
+    holding = add_holding_map(root, art.holding)
     add_setup_stacks(main, holding, game, art, units, markers, ids)
 
     proto_box = el(root, "module.PrototypesContainer")
@@ -130,7 +132,7 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
                 hotkey="", description="")
     tabs = el(charts, "widget.TabWidget", entryName="Charts")
     # Tabs in the charts' own order (combat results first), named by each chart's title.
-    for chart_id in art.charts:
+    for chart_id in art.chart_names:
         el(tabs, "widget.Chart", chartName=art.chart_names[chart_id], description="",
            fileName=f"chart-{chart_id}.png")
     el(tabs, "widget.HtmlChart", chartName="Help", description="", fileName="help.html")
@@ -150,11 +152,7 @@ def build_module(game: Game, version: str, art: Art) -> BuiltModule:
 
     build_file = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True)
     # VASSAL looks for GameModule in the first lines when moduledata is missing; keep a newline after the declaration.
-    pictures = archive_pictures(art.counters, art.board, art.holding.image, art.charts)
-    ready = {name: art.encoded[name][1] for name, img in pictures.items()
-             if name in art.encoded and art.encoded[name][0] is img}
-    fresh = encode_pngs({name: img for name, img in pictures.items() if name not in ready})
-    images = {name: ready[name] if name in ready else fresh[name] for name in pictures}
+    images = dict(pngs)
     moduledata = _metadata(m.title, version, game)
     entries = {"buildFile.xml": build_file, "moduledata": moduledata, "help.html": _help_html(game).encode("utf-8"),
                **images}
@@ -172,7 +170,8 @@ def _metadata(name: str, version: str, game: Game) -> bytes:
     return bytes(etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True))
 
 
-def write_module(game: Game, out: Path, version: str, scale: float = 1.0, art: Art | None = None) -> BuiltModule:
+def write_module(game: Game, out: Path, version: str, scale: float = 1.0,
+                 art: Art | ModuleArt | None = None) -> BuiltModule:
     """Build and write `out` atomically, with the art given (builder.vassal.art_cache's, kept between builds)
     or drawn now."""
     from wargame.files import write_atomically

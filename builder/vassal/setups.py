@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from lxml import etree
 
-from builder.vassal.art import Art
+from builder.vassal.art import Frame
 from builder.vassal.build_file import PieceDef, SlotIds, add_slot, el
 from builder.vassal.decks import Cup, add_decks, cup_of, draw_pile_attributes
 from builder.vassal.maps import BOXES_MAP, HOLDING_BOARD, MAIN_MAP
@@ -17,7 +17,7 @@ from wargame.vassal.encoding import Trait, basic_state, chain
 from wargame.vassal.savefile import PlacedPiece, command_tree, save_archive
 
 
-def add_setup_stacks(main: etree._Element, holding: etree._Element, game: Game, art: Art, units: dict[str, PieceDef],
+def add_setup_stacks(main: etree._Element, holding: etree._Element, game: Game, art: Frame, units: dict[str, PieceDef],
                      markers: dict[str, PieceDef], ids: SlotIds) -> None:
     """The first scenario's set-up: a SetupStack per hex and box, a face-down DrawPile per cup."""
     scenario = game.manifest.scenario[0]
@@ -49,7 +49,7 @@ def add_setup_stacks(main: etree._Element, holding: etree._Element, game: Game, 
 
 
 def setup_save(game: Game, scenario_id: str, units: dict[str, PieceDef], markers: dict[str, PieceDef],
-               protos: dict[str, list[Trait]], art: Art, version: str, moduledata: bytes) -> bytes:
+               protos: dict[str, list[Trait]], art: Frame, version: str, moduledata: bytes) -> bytes:
     """A .vsav with the scenario's set-up, pieces placed as VASSAL itself would."""
     placed: list[PlacedPiece] = []
     cups = {b.id for b in game.manifest.box if b.kind == "draw_cup"}

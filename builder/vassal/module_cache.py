@@ -1,0 +1,112 @@
+"""Modules kept between builds: a build whose every input reads as before (the game's data files, the code of
+`builder` and `wargame`, the fonts, the versions of Python, Umpire, Pillow, lxml and pydantic, the scale) writes the
+module built before, byte for byte, without importing the drawing, loading the game or drawing (issue 30: rebuilds).
+
+Nothing here imports Pillow, lxml or pydantic: a rebuild of unchanged data costs hashing its inputs and copying."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from wargame.errors import WargameError
+from wargame.files import write_atomically
+from wargame.gamecache import is_trusted
+
+FORMAT = b"umpire-module-1"
+"""Changed whenever what an entry holds changes shape."""
+MODULES_KEPT = 8
+"""Modules kept in the cache folder (the newest)."""
+_BUILDER = Path(__file__).resolve().parents[1]
+_CODE = (_BUILDER, _BUILDER.parent / "wargame")
+_LIBRARIES = ("umpire", "pillow", "lxml", "pydantic", "pydantic-core")
+
+
+@dataclass(frozen=True)
+class KeptModule:
+    """A module built before from the same inputs: its bytes and how many images it holds."""
+
+    data: bytes
+    images: int
+
+
+@lru_cache(maxsize=1)
+def code_stamp() -> bytes:
+    """A digest of the code and fonts a module is built by and of the libraries' versions."""
+    digest = hashlib.blake2b(FORMAT + f"\0{sys.version}\0".encode(), digest_size=20)
+    for name in _LIBRARIES:
+        try:
+            digest.update(f"{name}={version(name)}\0".encode())
+        except PackageNotFoundError:
+            digest.update(f"{name} absent\0".encode())
+    for folder in _CODE:
+        for source in sorted(p for p in folder.rglob("*") if p.suffix in (".py", ".ttf", ".otf") and p.is_file()):
+            digest.update(str(source.relative_to(folder.parent)).encode() + b"\0" + source.read_bytes() + b"\0")
+    return digest.digest()
+
+
+def _entry(where: Path, root: Path, game_id: str, scale: float, umpire_version: str) -> Path:
+    """The cache file of a game's module built from a data folder at a scale."""
+    digest = hashlib.blake2b(code_stamp() + f"\0{root.resolve()}\0{game_id}\0{scale!r}\0{umpire_version}".encode(
+        "utf-8", "surrogatepass"), digest_size=20)
+    return where / "modules" / f"{digest.hexdigest()}.vmod"
+
+
+def _fingerprint(files: Sequence[str]) -> str:
+    """A digest of the data files' names and bytes (a file absent hashed as absent)."""
+    digest = hashlib.blake2b(digest_size=20)
+    for name in files:
+        digest.update(name.encode("utf-8", "surrogatepass") + b"\0")
+        try:
+            digest.update(Path(name).read_bytes() + b"\0")
+        except OSError:
+            digest.update(b"\1absent\0")
+    return digest.hexdigest()
+
+
+def kept_module(where: Path | None, root: Path, game_id: str, scale: float, umpire_version: str) -> KeptModule | None:
+    """The module an earlier build made from the same inputs, when every data file it read reads the same."""
+    if where is None:
+        return None
+    try:
+        with _entry(where, root, game_id, scale, umpire_version).open("rb") as stream:
+            if not is_trusted(os.fstat(stream.fileno())):
+                return None
+            header = json.loads(stream.readline())
+            files, stamp, images = header["files"], header["fingerprint"], header["images"]
+            if not (isinstance(files, list) and all(isinstance(f, str) for f in files) and isinstance(images, int)):
+                return None
+            if _fingerprint(files) != stamp:
+                return None
+            return KeptModule(stream.read(), images)
+    except (OSError, ValueError, KeyError, TypeError):  # not kept yet, or a damaged entry: build it
+        return None
+
+
+def keep_module(where: Path | None, root: Path, game_id: str, scale: float, umpire_version: str,
+                files: Sequence[Path], data: bytes, images: int) -> None:
+    """Keep a module just built for later builds (nothing when there is no cache folder or it cannot be written)."""
+    if where is None:
+        return
+    names = [str(path) for path in files]
+    header = json.dumps({"files": names, "fingerprint": _fingerprint(names), "images": images})
+    path = _entry(where, root, game_id, scale, umpire_version)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        write_atomically(path, header.encode() + b"\n" + data, force=True)
+        os.chmod(path, 0o600)
+        kept = sorted(path.parent.glob("*.vmod"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in kept[MODULES_KEPT:]:
+            old.unlink(missing_ok=True)
+    except (OSError, WargameError):
+        pass  # not kept is only slower next time
+
+
+__all__ = ["KeptModule", "code_stamp", "keep_module", "kept_module"]

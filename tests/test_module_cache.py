@@ -1,0 +1,92 @@
+"""`vmodbuild build` of unchanged inputs writes the module kept from the build before (issue 30: rebuilds)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from builder.cli import main as vmodbuild
+from builder.vassal import module_cache
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _build(cache: Path, out: Path, data: Path | None = None) -> str:
+    """`vmodbuild build moscow` with a cache folder; its output line."""
+    args = ["build", "moscow", "--out", str(out)] + (["--data", str(data)] if data else [])
+    result = CliRunner().invoke(vmodbuild, args, env={"UMPIRE_CACHE": str(cache)})
+    assert result.exit_code == 0, result.output + (result.stderr or "")
+    return result.output
+
+
+def test_a_rebuild_of_unchanged_inputs_loads_and_draws_nothing(tmp_path: Path) -> None:
+    """The second build, in a new process, imports neither Pillow, lxml nor pydantic, and writes the same bytes
+    with the same report."""
+    cache, first, second = tmp_path / "cache", tmp_path / "first", tmp_path / "second"
+    said = _build(cache, first)
+    code = ("import sys\nfrom builder.cli import main\nsys.argv = ['vmodbuild', 'build', 'moscow', '--out', "
+            f"{str(second)!r}]\ntry:\n    main()\nexcept SystemExit as done:\n    assert not done.code, done.code\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'PIL', 'lxml', 'pydantic', 'shapely'}))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "UMPIRE_CACHE": str(cache)})
+    assert done.returncode == 0, done.stderr
+    report, imported = done.stdout.splitlines()
+    assert imported == "[]"
+    assert report.replace(str(second), "OUT") == said.strip().replace(str(first), "OUT")
+    assert (second / "moscow.vmod").read_bytes() == (first / "moscow.vmod").read_bytes()
+
+
+def test_a_rebuild_that_draws_no_board_imports_no_shapely(tmp_path: Path, data_copy: Path) -> None:
+    """units.csv changed where no image shows it: the module is assembled again from the kept art, and the
+    board's drawing (shapely, numpy) is not imported."""
+    cache = tmp_path / "cache"
+    _build(cache, tmp_path / "first", data_copy)
+    with (data_copy / "counters" / "moscow" / "units.csv").open("a", encoding="utf-8") as units:
+        units.write("# a comment\n")
+    code = ("import sys\nfrom builder.cli import main\nsys.argv = ['vmodbuild', 'build', 'moscow', '--out', "
+            f"{str(tmp_path / 'again')!r}, '--data', {str(data_copy)!r}]\ntry:\n    main()\n"
+            "except SystemExit as done:\n    assert not done.code, done.code\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'PIL', 'lxml', 'shapely', 'numpy'}))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "UMPIRE_CACHE": str(cache)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "['PIL', 'lxml']"
+    assert (tmp_path / "again" / "moscow.vmod").read_bytes() == (tmp_path / "first" / "moscow.vmod").read_bytes()
+
+
+def test_a_changed_data_file_builds_again(tmp_path: Path, data_copy: Path) -> None:
+    """A data file changed since: the module is built again from it, as a build without a cache builds it."""
+    cache = tmp_path / "cache"
+    _build(cache, tmp_path / "first", data_copy)
+    units = data_copy / "counters" / "moscow" / "units.csv"
+    row = "XLI Panzer Corps,German,german,panzer,mobile,group,2,{}-6,"
+    units.write_text(units.read_text(encoding="utf-8").replace(row.format(12), row.format(11)), encoding="utf-8")
+    _build(cache, tmp_path / "again", data_copy)
+    _build(tmp_path / "cold-cache", tmp_path / "cold", data_copy)
+    again = (tmp_path / "again" / "moscow.vmod").read_bytes()
+    assert again != (tmp_path / "first" / "moscow.vmod").read_bytes()
+    assert again == (tmp_path / "cold" / "moscow.vmod").read_bytes()
+
+
+@pytest.mark.parametrize("damage", ["cut", "junk", "shared"])
+def test_a_damaged_or_foreign_entry_is_built_again(tmp_path: Path, damage: str) -> None:
+    """An entry cut short, of junk, or writable by others is not used: the module is built again."""
+    cache = tmp_path / "cache"
+    _build(cache, tmp_path / "first")
+    (entry,) = (cache / "modules").glob("*.vmod")
+    if damage == "cut":
+        entry.write_bytes(entry.read_bytes()[:40])
+    elif damage == "junk":
+        entry.write_bytes(b"\xff\xfe not a header\n" + entry.read_bytes())
+    else:
+        entry.write_bytes(entry.read_bytes().replace(b'"images": 88', b'"images": 89'))
+        entry.chmod(0o666)
+    assert module_cache.kept_module(cache, ROOT, "moscow", 1.0, "9.9") is None  # another version: another entry
+    _build(cache, tmp_path / "again")
+    assert (tmp_path / "again" / "moscow.vmod").read_bytes() == (tmp_path / "first" / "moscow.vmod").read_bytes()
+    assert "89 images" not in _build(cache, tmp_path / "third")
