@@ -73,6 +73,32 @@ def test_a_changed_data_file_builds_again(tmp_path: Path, data_copy: Path) -> No
     assert again == (tmp_path / "cold" / "moscow.vmod").read_bytes()
 
 
+def test_a_data_file_changed_during_a_build_is_not_kept_under_its_new_bytes(
+        tmp_path: Path, data_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """units.csv edited while the module is being built: that module (of the old bytes) is not kept, so the next
+    build of the new bytes is built again, as a build without a cache builds it."""
+    from builder.vassal import module as module_writer
+
+    units = data_copy / "counters" / "moscow" / "units.csv"
+    row = "XLI Panzer Corps,German,german,panzer,mobile,group,2,{}-6,"
+    write = module_writer.write_module
+
+    def edited_meanwhile(*args: object, **kwargs: object) -> object:
+        built = write(*args, **kwargs)  # type: ignore[arg-type]
+        units.write_text(units.read_text(encoding="utf-8").replace(row.format(12), row.format(11)), encoding="utf-8")
+        return built
+
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(module_writer, "write_module", edited_meanwhile)
+    _build(cache, tmp_path / "first", data_copy)
+    monkeypatch.undo()
+    _build(cache, tmp_path / "again", data_copy)
+    _build(tmp_path / "cold-cache", tmp_path / "cold", data_copy)
+    again = (tmp_path / "again" / "moscow.vmod").read_bytes()
+    assert again != (tmp_path / "first" / "moscow.vmod").read_bytes()
+    assert again == (tmp_path / "cold" / "moscow.vmod").read_bytes()
+
+
 @pytest.mark.parametrize("damage", ["cut", "junk", "shared"])
 def test_a_damaged_or_foreign_entry_is_built_again(tmp_path: Path, damage: str) -> None:
     """An entry cut short, of junk, or writable by others is not used: the module is built again."""

@@ -10,7 +10,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
@@ -91,12 +91,18 @@ def kept_module(where: Path | None, root: Path, game_id: str, scale: float, umpi
 
 
 def keep_module(where: Path | None, root: Path, game_id: str, scale: float, umpire_version: str,
-                files: Sequence[Path], data: bytes, images: int) -> None:
-    """Keep a module just built for later builds (nothing when there is no cache folder or it cannot be written)."""
+                files: Sequence[Path], data: bytes, images: int, built_from: Callable[[], bool]) -> None:
+    """Keep a module just built for later builds (nothing when there is no cache folder or it cannot be written);
+    `built_from` says whether the data files still read as the module was built from them."""
     if where is None:
         return
     names = [str(path) for path in files]
-    header = json.dumps({"files": names, "fingerprint": _fingerprint(names), "images": images})
+    stamp = _fingerprint(names)
+    # Taken before asking: a file changed while the game loaded or the module was built is never kept under the
+    # new bytes' fingerprint (the next build would take a module of the old ones for the new).
+    if not built_from():
+        return
+    header = json.dumps({"files": names, "fingerprint": stamp, "images": images})
     path = _entry(where, root, game_id, scale, umpire_version)
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
