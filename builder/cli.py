@@ -196,13 +196,13 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
                 continue
             from builder.vassal.art_cache import cached_art
             from builder.vassal.module import write_module
-            from wargame.game import load_game
+            from wargame.game import load_game, unchanged_since_loaded
 
             loaded = load_game(root, game_id)
             built = write_module(loaded, path, umpire_version, scale, cached_art(loaded, scale, cache))
             # The game as loaded is still this process's for these files only if none changed since loading began.
             keep_module(cache, root, game_id, scale, umpire_version, list(loaded.files.values()), built.data,
-                        len(built.images), lambda: load_game(root, game_id) is loaded)
+                        len(built.images), lambda: unchanged_since_loaded(loaded))
             click.echo(f"{path}: {len(built.data) // 1024} KB, {len(built.images)} images")
 
 

@@ -73,23 +73,32 @@ def test_a_changed_data_file_builds_again(tmp_path: Path, data_copy: Path) -> No
     assert again == (tmp_path / "cold" / "moscow.vmod").read_bytes()
 
 
+@pytest.mark.parametrize("while_", ["drawing", "assembling"])
 def test_a_data_file_changed_during_a_build_is_not_kept_under_its_new_bytes(
-        tmp_path: Path, data_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """units.csv edited while the module is being built: that module (of the old bytes) is not kept, so the next
-    build of the new bytes is built again, as a build without a cache builds it."""
+        tmp_path: Path, data_copy: Path, monkeypatch: pytest.MonkeyPatch, while_: str) -> None:
+    """units.csv edited while the art is drawn or the module assembled: neither that art nor that module (of the
+    old bytes) is kept under the new bytes, so the next build is built again, as a build without a cache builds it."""
+    from builder.vassal import art_cache
     from builder.vassal import module as module_writer
 
     units = data_copy / "counters" / "moscow" / "units.csv"
     row = "XLI Panzer Corps,German,german,panzer,mobile,group,2,{}-6,"
-    write = module_writer.write_module
+    # Edited as the art's keys are worked out (after the game was loaded), or once the module is assembled.
+    owner, name = (art_cache, "file_digests") if while_ == "drawing" else (module_writer, "write_module")
+    work = getattr(owner, name)
 
     def edited_meanwhile(*args: object, **kwargs: object) -> object:
-        built = write(*args, **kwargs)  # type: ignore[arg-type]
-        units.write_text(units.read_text(encoding="utf-8").replace(row.format(12), row.format(11)), encoding="utf-8")
-        return built
+        if while_ == "drawing":
+            units.write_text(units.read_text(encoding="utf-8").replace(row.format(12), row.format(11)),
+                             encoding="utf-8")
+        done = work(*args, **kwargs)
+        if while_ == "assembling":
+            units.write_text(units.read_text(encoding="utf-8").replace(row.format(12), row.format(11)),
+                             encoding="utf-8")
+        return done
 
     cache = tmp_path / "cache"
-    monkeypatch.setattr(module_writer, "write_module", edited_meanwhile)
+    monkeypatch.setattr(owner, name, edited_meanwhile)
     _build(cache, tmp_path / "first", data_copy)
     monkeypatch.undo()
     _build(cache, tmp_path / "again", data_copy)

@@ -20,7 +20,6 @@ from wargame.models import (
     ParametersFile, PlaceRecord, Placement, ReplacementRecord, TerrainChart, Unit,
 )
 
-__all__ = ["Game", "load_game"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -100,6 +99,15 @@ def load_game(root: Path, game_id: str) -> Game:
         keep_game(root, game_id, list(game.files.values()), stamp, game)
         _keep(key, stamp, game)
     return game
+
+
+def unchanged_since_loaded(game: Game) -> bool:
+    """Whether every data file still reads as `game` was loaded from (False for a game whose files changed while it
+    loaded, which is never kept): what is made from it may be kept under its files' present bytes."""
+    for stamp, kept in _LOADED.values():
+        if kept is game:
+            return _fingerprint(game.files.values()) == stamp
+    return False
 
 
 def _keep(key: tuple[str, str], stamp: bytes, game: Game) -> None:
@@ -198,4 +206,4 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
     return game, before
 
 
-__all__ = ["Game", "load_game"]
+__all__ = ["Game", "load_game", "unchanged_since_loaded"]

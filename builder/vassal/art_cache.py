@@ -15,7 +15,7 @@ import PIL
 from builder.vassal.art import ModuleArt, Picture, draw_pngs, plan_art
 from wargame.errors import WargameError
 from wargame.files import write_atomically
-from wargame.game import Game
+from wargame.game import Game, unchanged_since_loaded
 
 FORMAT = b"umpire-art-2"
 """Changed whenever what a key covers or what is kept changes."""
@@ -106,7 +106,9 @@ def cached_art(game: Game, scale: float, where: Path | None) -> ModuleArt:
     missing = [p for p in pictures if keys[p.name] not in kept]
     drawn = draw_pngs(game, scale, missing) if missing else {}
     pngs = {p.name: drawn[p.name] if p.name in drawn else kept[keys[p.name]] for p in pictures}
-    if missing or len(kept) != len(set(keys.values())):
+    # Kept only when the data still read as the game was loaded: art drawn from a file edited meanwhile is never
+    # stored under the edited bytes' key.
+    if (missing or len(kept) != len(set(keys.values()))) and unchanged_since_loaded(game):
         try:
             write_atomically(path, store_bytes({keys[name]: png for name, png in pngs.items()}), force=True)
             for older in path.parent.glob(f"{game.id}-{scale!r}-*.pickle"):
