@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Literal, Protocol, TypeVar
 
 from adjudicator.findings import Finding, SectionTable, Severity
-from adjudicator.notation.entries import Attack, Bombard, Entry, Header, TurnMarker
+from adjudicator.notation.entries import Attack, Bombard, Entry, Header, StepMarker, TurnMarker
 from wargame.game import Game
 from wargame.hexes import Hex
 
@@ -93,6 +93,11 @@ class TurnKeeper(Generic[StateT, LogT]):
     """The scenario a state plays (whose first and second players the phases given to one are)."""
     turn_ends: Callable[[StateT, TurnMarker], StateT] | None = None
     """What the system judges as a turn ends, in the turn ending (e.g. a victory at a turn's end)."""
+    step_ends: Callable[[StateT, StepMarker], StateT] | None = None
+    """What the system judges as a step or phase ends, in the step ending (e.g. markers drawn and not placed)."""
+    later_only: bool = False
+    """A marker opens the next step or phase of its id after the one under way (a player turn's phase repeated
+    is the next player's); with none left in the turn it opens nothing and the context stays."""
 
     def context(self, state: StateT) -> TurnContext:
         """The context a state holds."""
@@ -109,6 +114,10 @@ class TurnKeeper(Generic[StateT, LogT]):
     def end_turn(self, state: StateT, entry: TurnMarker) -> StateT:
         """The state once the turn a `Turn` marker ends has been judged over."""
         return state if self.turn_ends is None else self.turn_ends(state, entry)
+
+    def end_step(self, state: StateT, entry: StepMarker) -> StateT:
+        """The state once the step or phase a step marker ends has been judged over."""
+        return state if self.step_ends is None else self.step_ends(state, entry)
 
 
 class KeepsTurn(Protocol[StateT]):
@@ -128,6 +137,15 @@ class KeepsTurn(Protocol[StateT]):
 
     def end_turn(self, state: StateT, entry: TurnMarker) -> StateT:
         """The state once the turn a `Turn` marker ends has been judged over."""
+        ...
+
+    def end_step(self, state: StateT, entry: StepMarker) -> StateT:
+        """The state once the step or phase a step marker ends has been judged over."""
+        ...
+
+    @property
+    def later_only(self) -> bool:
+        """Whether a marker opens only a step or phase after the one under way."""
         ...
 
 

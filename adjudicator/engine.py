@@ -199,9 +199,26 @@ def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: Turn
         elif isinstance(entry, StepMarker):
             manifest = system.game_of(state).manifest
             now = state
-            state = keeper.begin(state, step_context(order or TurnOrder(manifest), manifest, keeper.context(state),
-                                                     entry, lambda: keeper.scenario(now)))
+            sequence = (order or TurnOrder(manifest)).sequence
+            if keeper.later_only:
+                at = later_context(sequence, manifest, keeper.context(state), entry, lambda: keeper.scenario(now))
+                if at is not None:
+                    state = keeper.begin(keeper.end_step(state, entry), at)
+            else:
+                state = keeper.begin(keeper.end_step(state, entry),
+                                     step_context(order or TurnOrder(manifest), manifest, keeper.context(state),
+                                                  entry, lambda: keeper.scenario(now)))
     return system.apply(state, entry)
+
+
+def later_context(sequence: tuple[Slot, ...], manifest: GameManifest, at: TurnContext, entry: StepMarker,
+                  scenario: Callable[[], str | None]) -> TurnContext | None:
+    """The context a step or phase marker opens where only a later one may open: the first of its id after the
+    one under way (None: none is left in the turn)."""
+    current = slot_index(sequence, at.step, at.player_turn)
+    start = 0 if current is None else current + 1
+    slot = next((s for s in sequence[start:] if s.id == entry.step), None)
+    return None if slot is None else TurnContext(at.turn, entry.step, phasing_side(manifest, slot, scenario))
 
 
 def _applied(resolver: Resolver, entry: Entry) -> Entry:

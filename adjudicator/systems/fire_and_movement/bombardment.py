@@ -4,6 +4,8 @@ are no effect, (A) only with a friendly unit next to the target (8.1.3)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Bombard
 from adjudicator.systems.fire_and_movement.base import SeriesArea
@@ -78,7 +80,7 @@ class Bombardment(SeriesArea[S]):
             elif marker.range_hexes is not None and (nearest is None or nearest > marker.range_hexes):
                 out.append(self._f("error", self.rules.range_rule(marker), entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
                                                           f"friendly-occupied hex and {entry.hex} is farther"))
-        hit = [u for u in self.rules.defending(state, self.rules._defenders(state, entry, side), entry.defender) if u in state.defended]
+        hit = [u for u in self.rules.defending(state, self.rules._defenders(state, entry, side), entry.defender) if u in state.log.defended]
         if hit:
             # 8.0: a unit suffers one attack a phase, bombardment included.
             out.append(self._f("error", "8.0", entry, f"{', '.join(hit)} has already been bombarded in this phase; a "
@@ -141,5 +143,6 @@ class Bombardment(SeriesArea[S]):
         steps = tuple((u, self.rules._steps(state, u)) for u in (*friends, *defenders))
         opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True,
                           table=table)
-        return evolve(self.rules._placed(state, entry), combat=opened, defended=state.defended | set(defenders),
+        placed = self.rules._placed(state, entry)
+        return evolve(placed, combat=opened, log=replace(placed.log, defended=state.log.defended | set(defenders)),
                       bombarded=(*state.bombarded, *([entry.hex] * len(entry.support))))

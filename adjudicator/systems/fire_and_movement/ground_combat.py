@@ -4,6 +4,7 @@ claimed result against the table; an attack whose result is known opens a combat
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from adjudicator.basis import Basis, attack_records, crt_cell
 from adjudicator.findings import Finding, one_error
@@ -130,7 +131,7 @@ class GroundCombat(SeriesArea[S]):
         out = list(self._attacker_errors(state, entry, side, phase))
         if len(entry.attackers) != len(set(entry.attackers)):
             out.append(self._f("error", "8.2", entry, "a unit is named twice"))
-        attacked = [u for u in defenders if u in state.defended]
+        attacked = [u for u in defenders if u in state.log.defended]
         if attacked:
             out.append(self._f("error", "8.0", entry, f"{', '.join(attacked)} has already been attacked in this phase; "
                                                       "a unit suffers one attack a phase"))
@@ -195,7 +196,7 @@ class GroundCombat(SeriesArea[S]):
             elif phase == "mobile_combat" and unit_id in state.attacked_in_combat:
                 yield self._f("error", "8.2", entry, f"{unit_id} attacked in the Combat Phase and does not attack "
                                                      "again in the Mobile Combat Phase")
-            if unit_id in state.attacked:
+            if unit_id in state.log.attacked:
                 yield self._f("error", "8.2", entry, f"{unit_id} has already attacked in this phase; strengths "
                                                      "are unitary")
             if unit_id in state.displaced:
@@ -228,7 +229,8 @@ class GroundCombat(SeriesArea[S]):
         side = self.rules._unit(state, entry.attackers[0]).side
         in_combat = {u for u in entry.attackers if self.rules.phase_id(state) == "combat"
                      and self.rules._unit(state, u).mobility == "mobile"}
-        return evolve(self.rules._placed(state, entry), attacked=state.attacked | set(entry.attackers),
-                      defended=state.defended | set(self.rules._defenders(state, entry, side)),
+        placed = self.rules._placed(state, entry)
+        return evolve(placed, log=replace(placed.log, attacked=state.log.attacked | set(entry.attackers),
+                                          defended=state.log.defended | set(self.rules._defenders(state, entry, side))),
                       attacked_in_combat=state.attacked_in_combat | in_combat,
                       combat=self._open_combat(state, entry))

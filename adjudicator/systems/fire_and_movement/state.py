@@ -1,14 +1,17 @@
-"""The Fire & Movement series' state: the position and the sequence of play after an entry (4.1-8.5).
+"""The Fire & Movement series' state: the position after an entry (4.1-8.5), with the engine's turn context and the
+record of the phase under way, which the engine replaces at each marker (house style 19).
 
 A folio's exclusive rules keep their own fields in a subclass (Omaha: `omaha/state.py`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from adjudicator.contract import SequencePoint
+from adjudicator.contract import TurnContext, TurnKeeper
+from adjudicator.notation.entries import StepMarker, TurnMarker
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from wargame.game import Game
@@ -16,7 +19,7 @@ from wargame.sequence import Slot, turn_sequence
 
 SEQUENCE: PerGame[tuple[Slot, ...]] = PerGame(lambda game: turn_sequence(game.manifest))
 """4.1: a game turn's phases in order, from the game's `[[sequence]]` (the player turn's five once
-for each player); a state's `phase` is an index into it."""
+for each player), whose slots the engine's context (`at`) names."""
 
 
 class GameTables:
@@ -24,15 +27,6 @@ class GameTables:
     states (`state.tables`): the rules ask for them at every entry, without a per-game look-up each time."""
 
     def __init__(self, game: Game) -> None:
-        self.sequence = SEQUENCE(game)
-        self.phase_ids = tuple(slot.id for slot in self.sequence)
-        """4.1: the ids of a game turn's phases in order."""
-        self.sides = tuple(slot.side for slot in self.sequence)
-        """Whose player turn each phase is of, as the sequence lists it (None outside the player turns)."""
-        self.first_side = next((side for side in self.sides if side), None)
-        """The side whose player turn the sequence lists first."""
-        self.points: dict[tuple[int, int | None, str], SequencePoint] = {}
-        """4.1's sequence points by game turn, phase and first player, as they are asked for."""
         self.labels = frozenset(game.grid.labels)
         """The map's hex labels (whether a place is a map hex is asked of every unit's place, often)."""
         names = list(game.manifest.value_names)
@@ -45,24 +39,32 @@ TABLES: PerGame[GameTables] = PerGame(GameTables)
 
 
 @dataclass(frozen=True)
+class PhaseLog:
+    """What has happened in the phase under way (house style 19: the engine starts a new one at each marker)."""
+
+    attacked: frozenset[str] = frozenset()
+    """Units that have attacked in this phase (8.2: strengths are unitary)."""
+    defended: frozenset[str] = frozenset()
+    """Units that have been attacked in this phase (8.0: one attack per phase)."""
+    drawn: tuple[tuple[str, str], ...] = ()
+    """(side, marker) drawn from a pool for the next combat or bombardment and not yet placed (7.2)."""
+
+
+@dataclass(frozen=True)
 class FireAndMovementState:
     """The position and the sequence of play after an entry."""
 
     game: Game = field(repr=False, compare=False)
     scenario: str
-    first_player: str
-    turn: int
-    phase: int | None
+    at: TurnContext
+    """Game turn, phase and whose player turn it is (None outside the player turns): the engine's, set at each
+    marker (house style 19)."""
     location: dict[str, str]
     depleted: frozenset[str] = frozenset()
     moved: frozenset[str] = frozenset()
     """Units that have moved in this player turn (5.2, 5.5)."""
     moved_in_movement: frozenset[str] = frozenset()
     """Mobile units that moved in this player turn's Movement Phase (4.1, 5.5)."""
-    attacked: frozenset[str] = frozenset()
-    """Units that have attacked in this phase (8.2: strengths are unitary)."""
-    defended: frozenset[str] = frozenset()
-    """Units that have been attacked in this phase (8.0: one attack per phase)."""
     attacked_in_combat: frozenset[str] = frozenset()
     """Mobile units that attacked in this player turn's Combat Phase (4.1, 8.2)."""
     advanced: frozenset[str] = frozenset()
@@ -86,8 +88,8 @@ class FireAndMovementState:
     """Entry kinds already given the note that they are applied but not checked."""
     optional: frozenset[str] = frozenset()
     """Optional rules in force, from the log's `Optional` headers."""
-    drawn: tuple[tuple[str, str], ...] = ()
-    """(side, marker) drawn from a pool for the next combat or bombardment and not yet placed (7.2)."""
+    log: PhaseLog = PhaseLog()
+    """What has happened in the phase under way: the engine's, a new one at each marker."""
     tables: GameTables = field(init=False, repr=False, compare=False)
     """The game's tables (the same for every state of a game; `evolve` carries them)."""
 
@@ -101,7 +103,28 @@ S = TypeVar("S", bound=FireAndMovementState)
 def evolve(state: S, **changes: object) -> S:
     """The state with some fields changed: `dataclasses.replace` without re-running `__init__` over
     every field (a state changes with every entry, and the folio states have many fields)."""
+    # A field left behind by a rename (`turn=`) is refused, never set beside the state's own.
+    assert changes.keys() <= state.__dict__.keys(), f"no field {sorted(changes.keys() - state.__dict__.keys())}"
     new = object.__new__(type(state))
     new.__dict__.update(state.__dict__)
     new.__dict__.update(changes)
     return new
+
+
+def _install(state: S, at: TurnContext, log: PhaseLog) -> S:
+    """The state with the engine's new context and phase record."""
+    return evolve(state, at=at, log=log)
+
+
+def _context(state: S) -> TurnContext:
+    return state.at
+
+
+def _scenario(state: S) -> str:
+    return state.scenario
+
+
+def keeper(turn_ends: Callable[[S, TurnMarker], S], step_ends: Callable[[S, StepMarker], S]) -> TurnKeeper[S, PhaseLog]:
+    """Where the engine keeps a game's turn: the state's `at` and `log`; a phase marker opens only a later phase
+    (a player turn's phase again is the next player's)."""
+    return TurnKeeper(_context, _install, PhaseLog, _scenario, turn_ends, step_ends, later_only=True)

@@ -86,7 +86,7 @@ class Supply(Area):
         """12.0's loss outside a combat, and the Rangers' at Pointe du Hoc (11.2.3)."""
         if state.combat is not None and not self._supply_loss(state, entry.unit):
             return None
-        if state.turn == 0 and entry.unit == self.rules._ranger(state):
+        if state.at.turn == 0 and entry.unit == self.rules._ranger(state):
             return self.rules._check_pdh_loss(state, entry)
         if self.rules._allied_turn_ending(state) and self.is_out_of_supply(state, entry.unit) and \
                 entry.unit not in state.supply_losses:
