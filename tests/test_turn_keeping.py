@@ -15,9 +15,10 @@ from adjudicator.notation.entries import StepMarker, TurnMarker
 from adjudicator.sources import open_logs
 from adjudicator.systems import system_for
 from adjudicator.systems.classic.state import ClassicState, PhaseLog
-from adjudicator.systems.fire_and_movement.state import FireAndMovementState, PhaseLog as FmPhaseLog
+from adjudicator.systems.fire_and_movement.state import FireAndMovementState
 from adjudicator.systems.fire_and_movement.state import evolve as replace_fm
 from adjudicator.systems.omaha import OMAHA, OmahaState
+from adjudicator.systems.omaha.state import OmahaPhaseLog
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from adjudicator.systems.onslaught.state import StepLog, replace
 from wargame.bundled import data_root
@@ -106,19 +107,29 @@ def test_fire_and_movement_phases_come_from_the_engine(omaha: Game) -> None:
 def test_a_new_phase_starts_a_fresh_fire_and_movement_record(omaha: Game) -> None:
     """Attacks, defences and markers drawn in a phase are the engine's record of it, renewed at each marker."""
     state = when(OMAHA.initial_state(omaha, []), turn=2, step="combat", player_turn="Allied")
-    busy = replace_fm(state, log=FmPhaseLog(attacked=frozenset({"16/1"}), defended=frozenset({"914/352"}),
-                                            drawn=(("Allied", "us_air_4"),)))
-    assert advance(OMAHA, busy, StepMarker(step="mobile_movement")).log == FmPhaseLog()
-    assert advance(OMAHA, when(busy, step="game_turn_end", player_turn=None), TurnMarker(turn=3)).log == FmPhaseLog()
+    busy = replace_fm(state, log=OmahaPhaseLog(attacked=frozenset({"16/1"}), defended=frozenset({"914/352"}),
+                                               drawn=(("Allied", "us_air_4"),)))
+    assert advance(OMAHA, busy, StepMarker(step="mobile_movement")).log == OmahaPhaseLog()
+    turn_over = when(busy, step="game_turn_end", player_turn=None)
+    assert advance(OMAHA, turn_over, TurnMarker(turn=3)).log == OmahaPhaseLog()
 
 
 def test_omaha_judges_a_phase_over_in_its_own_record(omaha: Game) -> None:
     """11.1.4: Achtung Minen drawn in a phase and not placed are kept for a later combat of the game turn: read
     from the phase's record as it ends, before the engine renews it."""
     state = when(OMAHA.initial_state(omaha, []), turn=2, step="combat", player_turn="German")
-    drawn = replace_fm(state, log=FmPhaseLog(drawn=(("German", "de_mines"), ("German", "de_sf_4"))))
+    drawn = replace_fm(state, log=OmahaPhaseLog(drawn=(("German", "de_mines"), ("German", "de_sf_4"))))
     after = advance(OMAHA, drawn, StepMarker(step="mobile_movement"))
-    assert after.mines_aside == ("de_mines",) and after.log == FmPhaseLog()
+    assert after.mines_aside == ("de_mines",) and after.log == OmahaPhaseLog()
+
+
+def test_omahas_phase_record_is_the_series_and_its_own(omaha: Game) -> None:
+    """11.1.2, 11.2.4, 12.0: reinforcements entered or landed and supply losses taken in a phase are Omaha's part
+    of the phase's record, which the engine renews whole."""
+    state = when(OMAHA.initial_state(omaha, []), turn=2, step="movement", player_turn="Allied")
+    busy = replace_fm(state, log=OmahaPhaseLog(attacked=frozenset({"16/1"}), landed=frozenset({"CCA/2"}),
+                                               entered=(("9/3", 2.0),), supply_losses=frozenset({"18/1"})))
+    assert advance(OMAHA, busy, StepMarker(step="bombardment")).log == OmahaPhaseLog()
 
 
 @pytest.mark.parametrize("state", [ClassicState, OnslaughtState, FireAndMovementState, OmahaState])
@@ -128,7 +139,7 @@ def test_a_kept_systems_state_holds_no_turn_of_its_own(state: type) -> None:
     assert "at" in names and "log" in names
     assert not names & {"turn", "step", "phase", "player", "first_player", "entitled", "passes", "step_over", "begun",
                         "bulge_tie", "reserve_stacks", "replacement_points", "arrival_phase", "placed_now",
-                        "free_moves", "attacked", "defended", "drawn"}
+                        "free_moves", "attacked", "defended", "drawn", "entered", "landed", "supply_losses"}
 
 
 def test_onslaught_states_refuse_a_field_they_lack(onslaught: Game) -> None:

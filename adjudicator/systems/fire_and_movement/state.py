@@ -124,7 +124,8 @@ def _scenario(state: S) -> str:
     return state.scenario
 
 
-def keeper(turn_ends: Callable[[S, TurnMarker], S], step_ends: Callable[[S, StepMarker], S]) -> TurnKeeper[S, PhaseLog]:
+def keeper(turn_ends: Callable[[S, TurnMarker], S], step_ends: Callable[[S, StepMarker], S],
+           phase_log: type[PhaseLog]) -> TurnKeeper[S, PhaseLog]:
     """Where the engine keeps a game's turn: the state's `at` and `log`; a phase marker opens only a later phase
     (a player turn's phase again is the next player's)."""
-    return TurnKeeper(_context, _install, PhaseLog, _scenario, turn_ends, step_ends, later_only=True)
+    return TurnKeeper(_context, _install, phase_log, _scenario, turn_ends, step_ends, later_only=True)

@@ -55,6 +55,8 @@ class FireAndMovement(SeriesRules[S]):
     included) and then calls `check_rules`."""
 
     state_type: type[FireAndMovementState] = FireAndMovementState
+    phase_log: type[PhaseLog] = PhaseLog
+    """The record of a phase the engine starts at each marker (a folio's adds what its rules note)."""
     unchecked = UNCHECKED
     step_noun: StepNoun = "phase"
     entry_kinds = frozenset({"header", "turn", "step", "rolloff", "move", "attack", "bombard", "retreat", "advance",
@@ -92,7 +94,7 @@ class FireAndMovement(SeriesRules[S]):
             Handler("roll", RollOff, "log", self._check_roll, self._roll_applied),
             Handler("markers", SupportMarkers, "7.1", self.support._check_markers, self.support._marked),
         )
-        self._keeper: TurnKeeper[S, PhaseLog] = keeper(self.turn_over, self.phase_over)
+        self._keeper: TurnKeeper[S, PhaseLog] = keeper(self.turn_over, self.phase_over, self.phase_log)
 
     # -- the rule areas composed into the system, asked through the hooks and the contract ---------------------------
     def ezoc(self, state: S, side: str) -> frozenset[Hex]:

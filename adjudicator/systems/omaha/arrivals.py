@@ -15,12 +15,12 @@ class Arrivals(Area):
 
     def first_hex_cost(self, state: OmahaState, unit_id: str) -> float:
         """11.1.2: a German reinforcement has paid its first hex's cost on entering."""
-        return dict(state.entered).get(unit_id, 0.0)
+        return dict(state.log.entered).get(unit_id, 0.0)
 
     def _full_on_arrival(self, state: OmahaState, unit_id: str) -> bool:
         """11.1.2: a German reinforcement moves its full MA on the GT it arrives, inclement weather
         or not, except in the campaign game (where 14.1 halves it like any other)."""
-        return not self.rules._campaign(state) and unit_id in dict(state.entered)
+        return not self.rules._campaign(state) and unit_id in dict(state.log.entered)
 
     def _arrivals_due(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """11.1.2, 11.2.4: at the end of a Movement Phase, the side's reinforcements due that could arrive: one

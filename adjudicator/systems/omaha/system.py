@@ -37,7 +37,7 @@ from adjudicator.systems.omaha.optional import OptionalHooks
 from adjudicator.systems.omaha.pointe_du_hoc import PointeDuHoc
 from adjudicator.systems.omaha.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.omaha.setup import SetUp
-from adjudicator.systems.omaha.state import OmahaState
+from adjudicator.systems.omaha.state import OmahaPhaseLog, OmahaState
 from adjudicator.systems.omaha.supply import Supply
 from adjudicator.systems.omaha.victory import Victory
 from adjudicator.systems.omaha.weather import Weather
@@ -62,6 +62,7 @@ class Omaha(OmahaRules):
     name = "omaha"
     table = SectionTable("omaha", SECTIONS, series=SERIES_TABLE, rests_on=RESTS_ON)
     state_type = OmahaState
+    phase_log = OmahaPhaseLog
     unchecked = UNCHECKED
     retreat_ignores_ezoc = frozenset({"ranger"})
     """11.2.3: rangers ignore EZOC for all purposes, retreats and displacements included (commandos
@@ -329,7 +330,7 @@ class Omaha(OmahaRules):
 
     def _landed_this_phase(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.4: a reinforcement landed this Movement Phase moves no further in it."""
-        return unit_id in state.landed and self.phase_id(state) == "movement"
+        return unit_id in state.log.landed and self.phase_id(state) == "movement"
 
     def folio_path(self, state: OmahaState, entry: Move) -> list[Finding]:
         """11.2.4: a reinforcement landed this Movement Phase moves no further in it."""
@@ -407,8 +408,7 @@ class Omaha(OmahaRules):
         kept (11.1.4), marker entries still owed dropped after the Support Fire Marker Phase."""
         after = self.sequence._phase_ended(state, entry)
         markers = state.game.markers_by_id
-        return evolve(after, entered=(), landed=frozenset(), supply_losses=frozenset(),
-                      late=self.arrivals._reported_late(state),
+        return evolve(after, late=self.arrivals._reported_late(state),
                       mines_aside=(*state.mines_aside, *(m for _, m in state.log.drawn if markers[m].kind == "mines")),
                       owed=() if self.phase_id(state) == "support_fire_marker" else state.owed)
 
@@ -441,7 +441,7 @@ class Omaha(OmahaRules):
         supply = self._allied_turn_ending(state) and \
             (state.combat is None or self.supply._supply_loss(state, entry.unit))
         if supply:
-            state = evolve(state, supply_losses=state.supply_losses | {entry.unit})
+            state = evolve(state, log=replace(state.log, supply_losses=state.log.supply_losses | {entry.unit}))
         if state.at.turn == 0 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
             state = evolve(state, ranger_loss=True)  # 11.2.3: the loss written, right or wrong
         return self.series_apply("loss", state, entry)
@@ -458,9 +458,9 @@ class Omaha(OmahaRules):
                 entry.unit in game.units_by_id:
             if self._unit(state, entry.unit).side == "German":
                 cost = self.arrivals._entry_cost(state, entry.hex)
-                state = evolve(state, entered=(*state.entered, (entry.unit, cost)))
+                state = evolve(state, log=replace(state.log, entered=(*state.log.entered, (entry.unit, cost))))
             else:
-                state = evolve(state, landed=state.landed | {entry.unit})
+                state = evolve(state, log=replace(state.log, landed=state.log.landed | {entry.unit}))
         return self.series_apply("place", state, entry)
 
     def _rolled(self, state: OmahaState, entry: RollOff) -> OmahaState:
