@@ -95,6 +95,9 @@ class TurnKeeper(Generic[StateT, LogT]):
     """What the system judges as a turn ends, in the turn ending (e.g. a victory at a turn's end)."""
     step_ends: Callable[[StateT, StepMarker], StateT] | None = None
     """What the system judges as a step or phase ends, in the step ending (e.g. markers drawn and not placed)."""
+    carry: Callable[[StateT, LogT], LogT] | None = None
+    """What a step's fresh record keeps of the record of the step it follows in the same player turn (what happened
+    in a player turn, 4.1's Fire & Movement); None: nothing."""
     later_only: bool = False
     """A marker opens the next step or phase of its id after the one under way (a player turn's phase repeated
     is the next player's); with none left in the turn it opens nothing and the context stays."""
@@ -107,9 +110,13 @@ class TurnKeeper(Generic[StateT, LogT]):
         """The scenario a state plays."""
         return self.read_scenario(state)
 
-    def begin(self, state: StateT, at: TurnContext) -> StateT:
-        """The state as the step or phase `at` begins: its context, and a fresh record of it."""
-        return self.install(state, at, self.step_log())
+    def begin(self, state: StateT, at: TurnContext, same_player_turn: bool = False) -> StateT:
+        """The state as the step or phase `at` begins: its context, and a fresh record of it (keeping what the
+        player turn under way carries, when it goes on)."""
+        log = self.step_log()
+        if same_player_turn and self.carry is not None:
+            log = self.carry(state, log)
+        return self.install(state, at, log)
 
     def end_turn(self, state: StateT, entry: TurnMarker) -> StateT:
         """The state once the turn a `Turn` marker ends has been judged over."""
@@ -131,7 +138,7 @@ class KeepsTurn(Protocol[StateT]):
         """The scenario a state plays."""
         ...
 
-    def begin(self, state: StateT, at: TurnContext) -> StateT:
+    def begin(self, state: StateT, at: TurnContext, same_player_turn: bool = False) -> StateT:
         """The state as the step or phase `at` begins."""
         ...
 

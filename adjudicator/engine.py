@@ -202,13 +202,20 @@ def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: Turn
             sequence = (order or TurnOrder(manifest)).sequence
             if keeper.later_only:
                 at = later_context(sequence, manifest, keeper.context(state), entry, lambda: keeper.scenario(now))
-                if at is not None:
-                    state = keeper.begin(keeper.end_step(state, entry), at)
             else:
-                state = keeper.begin(keeper.end_step(state, entry),
-                                     step_context(order or TurnOrder(manifest), manifest, keeper.context(state),
-                                                  entry, lambda: keeper.scenario(now)))
+                at = step_context(order or TurnOrder(manifest), manifest, keeper.context(state), entry,
+                                  lambda: keeper.scenario(now))
+            if at is not None:
+                state = keeper.begin(keeper.end_step(state, entry), at, player_turn_goes_on(sequence, at))
     return system.apply(state, entry)
+
+
+def player_turn_goes_on(sequence: tuple[Slot, ...], at: TurnContext) -> bool:
+    """Whether the step or phase `at` goes on with the player turn of the one before it in the sequence (not the
+    first of a side's player turn, nor a step both players share)."""
+    index = slot_index(sequence, at.step, at.player_turn)
+    return index is not None and index > 0 and sequence[index].side is not None and \
+        sequence[index - 1].side == sequence[index].side
 
 
 def later_context(sequence: tuple[Slot, ...], manifest: GameManifest, at: TurnContext, entry: StepMarker,

@@ -333,7 +333,7 @@ class OmahaPlayer(SyntheticPlayer):
             in_range = any(f.distance(target) <= 2 for f in friends)
             if not in_range and side == "German":
                 continue  # 11.1.4: every German marker has a range of two
-            if self.state.bombarded.count(label):
+            if self.state.log.bombarded.count(label):
                 continue
             written = {s: self.rng.random() < DRAW_WRITTEN_CHANCE for s in self.sides}
             support = self.supports(side, written, bombardment=True, air_only=not in_range)
@@ -353,9 +353,9 @@ class OmahaPlayer(SyntheticPlayer):
         out = []
         for unit_id in sorted(u for hs in self.on_map(side).values() for u in hs):
             unit = self.game.units_by_id[unit_id]
-            if unit_id in state.log.attacked or unit_id in state.displaced or unit_id in state.advanced:
+            if unit_id in state.log.attacked or unit_id in state.log.displaced or unit_id in state.log.advanced:
                 continue
-            if phase == "mobile_combat" and (unit.mobility != "mobile" or unit_id in state.attacked_in_combat):
+            if phase == "mobile_combat" and (unit.mobility != "mobile" or unit_id in state.log.attacked_in_combat):
                 continue
             out.append(unit_id)
         return out

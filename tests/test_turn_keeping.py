@@ -114,6 +114,20 @@ def test_a_new_phase_starts_a_fresh_fire_and_movement_record(omaha: Game) -> Non
     assert advance(OMAHA, turn_over, TurnMarker(turn=3)).log == OmahaPhaseLog()
 
 
+def test_a_phase_keeps_what_happened_in_its_player_turn(omaha: Game) -> None:
+    """4.1, 5.5, 8.1, 8.5: units moved, advanced or displaced and markers that bombarded count for the whole player
+    turn: the engine carries them into the next phase's record, and starts afresh as a player turn begins."""
+    state = when(OMAHA.initial_state(omaha, []), turn=2, step="movement", player_turn="Allied")
+    busy = replace_fm(state, log=OmahaPhaseLog(attacked=frozenset({"16/1"}), moved=frozenset({"18/1"}),
+                                               moved_in_movement=frozenset({"CCA/2"}), advanced=frozenset({"26/1"}),
+                                               displaced=frozenset({"115/29"}), bombarded=("2117",),
+                                               attacked_in_combat=frozenset({"CCB/2"})))
+    bombardment = advance(OMAHA, busy, StepMarker(step="bombardment"))
+    assert bombardment.log == replace_fm(busy.log, attacked=frozenset())
+    german = advance(OMAHA, when(bombardment, step="mobile_combat"), StepMarker(step="movement"))
+    assert german.at == TurnContext(2, "movement", "German") and german.log == OmahaPhaseLog()
+
+
 def test_omaha_judges_a_phase_over_in_its_own_record(omaha: Game) -> None:
     """11.1.4: Achtung Minen drawn in a phase and not placed are kept for a later combat of the game turn: read
     from the phase's record as it ends, before the engine renews it."""
@@ -139,7 +153,8 @@ def test_a_kept_systems_state_holds_no_turn_of_its_own(state: type) -> None:
     assert "at" in names and "log" in names
     assert not names & {"turn", "step", "phase", "player", "first_player", "entitled", "passes", "step_over", "begun",
                         "bulge_tie", "reserve_stacks", "replacement_points", "arrival_phase", "placed_now",
-                        "free_moves", "attacked", "defended", "drawn", "entered", "landed", "supply_losses"}
+                        "free_moves", "attacked", "defended", "drawn", "entered", "landed", "supply_losses", "moved",
+                        "moved_in_movement", "attacked_in_combat", "advanced", "displaced", "bombarded"}
 
 
 def test_onslaught_states_refuse_a_field_they_lack(onslaught: Game) -> None:

@@ -85,7 +85,7 @@ class Bombardment(SeriesArea[S]):
             # 8.0: a unit suffers one attack a phase, bombardment included.
             out.append(self._f("error", "8.0", entry, f"{', '.join(hit)} has already been bombarded in this phase; a "
                                                       "unit suffers one attack a phase"))
-        already = state.bombarded.count(entry.hex)
+        already = state.log.bombarded.count(entry.hex)
         if already + len(entry.support) > 2:
             out.append(self._f("error", "8.1", entry, f"{already + len(entry.support)} markers bombard {entry.hex} "
                                                       "this player turn; at most two"))
@@ -144,5 +144,6 @@ class Bombardment(SeriesArea[S]):
         opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True,
                           table=table)
         placed = self.rules._placed(state, entry)
-        return evolve(placed, combat=opened, log=replace(placed.log, defended=state.log.defended | set(defenders)),
-                      bombarded=(*state.bombarded, *([entry.hex] * len(entry.support))))
+        return evolve(placed, combat=opened, log=replace(placed.log, defended=state.log.defended | set(defenders),
+                                                         bombarded=(*state.log.bombarded,
+                                                                    *([entry.hex] * len(entry.support)))))

@@ -78,16 +78,3 @@ class SequenceOfPlay(SeriesArea[S]):
     def _phase_ended(self, state: S, entry: StepMarker) -> S:
         """As a phase ends: the overstacks still reported (5.3)."""
         return evolve(state, overstacked=self._still_over(state))
-
-    def _turn_applied(self, state: S, entry: TurnMarker) -> S:
-        """4.1: a new game turn (the engine's context and phase record): nothing done yet in its player turns."""
-        return evolve(state, moved=frozenset(), moved_in_movement=frozenset(), attacked_in_combat=frozenset(),
-                      advanced=frozenset(), displaced=frozenset(), bombarded=())
-
-    def _phase_applied(self, state: S, entry: StepMarker) -> S:
-        """4.1: the next phase (the engine's context and phase record); a new player turn (movement after the other
-        player's phases) starts afresh."""
-        if state.at.step != entry.step or entry.step != "movement":
-            return state  # no later phase of that id in the turn (the context stays), or within a player turn
-        return evolve(state, moved=frozenset(), moved_in_movement=frozenset(), attacked_in_combat=frozenset(),
-                      advanced=frozenset(), displaced=frozenset(), bombarded=())

@@ -7,7 +7,7 @@ A folio's exclusive rules keep their own fields in a subclass (Omaha: `omaha/sta
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from adjudicator.contract import TurnContext, TurnKeeper
@@ -48,6 +48,19 @@ class PhaseLog:
     """Units that have been attacked in this phase (8.0: one attack per phase)."""
     drawn: tuple[tuple[str, str], ...] = ()
     """(side, marker) drawn from a pool for the next combat or bombardment and not yet placed (7.2)."""
+    # What happened in the player turn under way: the next phase's record keeps it until a player turn begins.
+    moved: frozenset[str] = frozenset()
+    """Units that have moved in this player turn (5.2, 5.5)."""
+    moved_in_movement: frozenset[str] = frozenset()
+    """Mobile units that moved in this player turn's Movement Phase (4.1, 5.5)."""
+    attacked_in_combat: frozenset[str] = frozenset()
+    """Mobile units that attacked in this player turn's Combat Phase (4.1, 8.2)."""
+    advanced: frozenset[str] = frozenset()
+    """Units that advanced after combat this player turn and do nothing more in it (8.5)."""
+    displaced: frozenset[str] = frozenset()
+    """Units displaced this player turn (8.3.1: an attacker's displaced unit attacks no more)."""
+    bombarded: tuple[str, ...] = ()
+    """The hex of every marker that has bombarded in this player turn (8.1: two a hex at most)."""
 
 
 @dataclass(frozen=True)
@@ -61,16 +74,6 @@ class FireAndMovementState:
     marker (house style 19)."""
     location: dict[str, str]
     depleted: frozenset[str] = frozenset()
-    moved: frozenset[str] = frozenset()
-    """Units that have moved in this player turn (5.2, 5.5)."""
-    moved_in_movement: frozenset[str] = frozenset()
-    """Mobile units that moved in this player turn's Movement Phase (4.1, 5.5)."""
-    attacked_in_combat: frozenset[str] = frozenset()
-    """Mobile units that attacked in this player turn's Combat Phase (4.1, 8.2)."""
-    advanced: frozenset[str] = frozenset()
-    """Units that advanced after combat this player turn and do nothing more in it (8.5)."""
-    displaced: frozenset[str] = frozenset()
-    """Units displaced this player turn (8.3.1: an attacker's displaced unit attacks no more)."""
     markers_used: tuple[str, ...] = ()
     """Support markers placed on combats this game turn, one entry per use (7.2)."""
     combat: FmCombat | None = None
@@ -79,8 +82,6 @@ class FireAndMovementState:
     """A combat whose result was left undone when the next attack or bombardment was declared (8.0: one combat
     resolved before the next): its one error is on that entry, so its result carried out late, in the same phase,
     is judged against it (one breach, one error)."""
-    bombarded: tuple[str, ...] = ()
-    """The hex of every marker that has bombarded in this player turn (8.1: two a hex at most)."""
     overstacked: tuple[tuple[str, frozenset[str]], ...] = ()
     """Hexes over the stacking limit already reported (5.3), with their units: a lasting condition is
     one error, where it arises, until it is resolved (or another unit joins it)."""
@@ -116,6 +117,14 @@ def _install(state: S, at: TurnContext, log: PhaseLog) -> S:
     return evolve(state, at=at, log=log)
 
 
+def _carried(state: S, fresh: PhaseLog) -> PhaseLog:
+    """A phase's fresh record with what happened in the player turn it goes on with (4.1)."""
+    log = state.log
+    return replace(fresh, moved=log.moved, moved_in_movement=log.moved_in_movement,
+                   attacked_in_combat=log.attacked_in_combat, advanced=log.advanced, displaced=log.displaced,
+                   bombarded=log.bombarded)
+
+
 def _context(state: S) -> TurnContext:
     return state.at
 
@@ -127,5 +136,6 @@ def _scenario(state: S) -> str:
 def keeper(turn_ends: Callable[[S, TurnMarker], S], step_ends: Callable[[S, StepMarker], S],
            phase_log: type[PhaseLog]) -> TurnKeeper[S, PhaseLog]:
     """Where the engine keeps a game's turn: the state's `at` and `log`; a phase marker opens only a later phase
-    (a player turn's phase again is the next player's)."""
-    return TurnKeeper(_context, _install, phase_log, _scenario, turn_ends, step_ends, later_only=True)
+    (a player turn's phase again is the next player's); a phase that goes on with the player turn keeps what
+    happened in it."""
+    return TurnKeeper(_context, _install, phase_log, _scenario, turn_ends, step_ends, _carried, later_only=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from adjudicator.contract import (
     AdvanceOption, CombatAccount, EngineChecks, MarkerUse, Outcome, Position, Reach, RetreatOption, SequencePoint,
@@ -80,8 +81,9 @@ class FireAndMovement(SeriesRules[S]):
         # The series' registry (house style 12): each entry class's check and application, by the section they
         # judge. A folio's registry is this one with its own handlers put in by name (omaha/system.py).
         self.registry: Registry[S] = Registry.of(
-            Handler("turn", TurnMarker, "4.1", self.sequence._check_turn, self.sequence._turn_applied),
-            Handler("phase", StepMarker, "4.1", None, self.sequence._phase_applied),
+            # 4.1: a marker's turn, phase and record are the engine's to put in (engine.advance); the series judges
+            # the turn order, and what ends with a turn or a phase through its keeper (turn_over, phase_over).
+            Handler("turn", TurnMarker, "4.1", self.sequence._check_turn),
             Handler("move", Move, "5.1", self.moves._check_move, self._move_applied),
             Handler("attack", Attack, "8.2", self.ground._check_attack, self.ground._attack_applied),
             Handler("bombard", Bombard, "8.1", self.bombardment._check_bombard, self.bombardment._bombard_applied),
@@ -357,8 +359,9 @@ class FireAndMovement(SeriesRules[S]):
             return state
         in_movement = self.phase_id(state) == "movement" and self._unit(state, entry.unit).mobility == "mobile"
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]},
-                      moved=state.moved | {entry.unit},
-                      moved_in_movement=state.moved_in_movement | ({entry.unit} if in_movement else set()))
+                      log=replace(state.log, moved=state.log.moved | {entry.unit},
+                                  moved_in_movement=state.log.moved_in_movement | ({entry.unit} if in_movement
+                                                                                   else set())))
 
     def _place_applied(self, state: S, entry: Place) -> S:
         if entry.hex is not None and entry.unit in state.game.units_by_id:
