@@ -67,8 +67,7 @@ class TurnContext:
 
 
 SequencePoint = TurnContext
-"""The name the engine's readers have used for a `TurnContext` (a system not yet kept by the engine still makes
-its own)."""
+"""The name the engine's readers have used for a `TurnContext` (every system's is now the engine's)."""
 
 
 LogT = TypeVar("LogT")
