@@ -4,7 +4,6 @@ are no effect, (A) only with a friendly unit next to the target (8.1.3)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Bombard
@@ -144,6 +143,6 @@ class Bombardment(SeriesArea[S]):
         opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True,
                           table=table)
         placed = self.rules._placed(state, entry)
-        return evolve(placed, combat=opened, log=replace(placed.log, defended=state.log.defended | set(defenders),
-                                                         bombarded=(*state.log.bombarded,
-                                                                    *([entry.hex] * len(entry.support)))))
+        bombarded = (*state.log.bombarded, *([entry.hex] * len(entry.support)))
+        return evolve(placed, combat=opened, log=evolve(placed.log, defended=state.log.defended | set(defenders),
+                                                        bombarded=bombarded))

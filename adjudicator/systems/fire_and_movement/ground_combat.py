@@ -4,7 +4,6 @@ claimed result against the table; an attack whose result is known opens a combat
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 
 from adjudicator.basis import Basis, attack_records, crt_cell
 from adjudicator.findings import Finding, one_error
@@ -230,7 +229,7 @@ class GroundCombat(SeriesArea[S]):
         in_combat = {u for u in entry.attackers if self.rules.phase_id(state) == "combat"
                      and self.rules._unit(state, u).mobility == "mobile"}
         placed = self.rules._placed(state, entry)
-        return evolve(placed, log=replace(placed.log, attacked=state.log.attacked | set(entry.attackers),
-                                          defended=state.log.defended | set(self.rules._defenders(state, entry, side)),
-                                          attacked_in_combat=state.log.attacked_in_combat | in_combat),
+        return evolve(placed, log=evolve(placed.log, attacked=state.log.attacked | set(entry.attackers),
+                                         defended=state.log.defended | set(self.rules._defenders(state, entry, side)),
+                                         attacked_in_combat=state.log.attacked_in_combat | in_combat),
                       combat=self._open_combat(state, entry))

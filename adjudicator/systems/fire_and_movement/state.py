@@ -7,7 +7,7 @@ A folio's exclusive rules keep their own fields in a subclass (Omaha: `omaha/sta
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from adjudicator.contract import TurnContext, TurnKeeper
@@ -99,11 +99,12 @@ class FireAndMovementState:
 
 
 S = TypeVar("S", bound=FireAndMovementState)
+T = TypeVar("T")
 
 
-def evolve(state: S, **changes: object) -> S:
-    """The state with some fields changed: `dataclasses.replace` without re-running `__init__` over
-    every field (a state changes with every entry, and the folio states have many fields)."""
+def evolve(state: T, **changes: object) -> T:
+    """A state or record with some fields changed: `dataclasses.replace` without re-running `__init__` over
+    every field (a state and its phase's record change with every entry)."""
     # A field left behind by a rename (`turn=`) is refused, never set beside the state's own.
     assert changes.keys() <= state.__dict__.keys(), f"no field {sorted(changes.keys() - state.__dict__.keys())}"
     new = object.__new__(type(state))
@@ -120,9 +121,9 @@ def _install(state: S, at: TurnContext, log: PhaseLog) -> S:
 def _carried(state: S, fresh: PhaseLog) -> PhaseLog:
     """A phase's fresh record with what happened in the player turn it goes on with (4.1)."""
     log = state.log
-    return replace(fresh, moved=log.moved, moved_in_movement=log.moved_in_movement,
-                   attacked_in_combat=log.attacked_in_combat, advanced=log.advanced, displaced=log.displaced,
-                   bombarded=log.bombarded)
+    return evolve(fresh, moved=log.moved, moved_in_movement=log.moved_in_movement,
+                  attacked_in_combat=log.attacked_in_combat, advanced=log.advanced, displaced=log.displaced,
+                  bombarded=log.bombarded)
 
 
 def _context(state: S) -> TurnContext:

@@ -4,7 +4,6 @@ markers drawn at random for a combat or a bombardment, and the values they add."
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard, Entry, SupportMarkers
@@ -195,7 +194,7 @@ class SupportFire(SeriesArea[S]):
     def _placed(self, state: S, entry: Attack | Bombard) -> S:
         """The pools after markers are placed on a combat (7.2)."""
         _, _, used = self._placement(state, entry, [])
-        return evolve(state, log=replace(state.log, drawn=()), markers_used=tuple(used))
+        return evolve(state, log=evolve(state.log, drawn=()), markers_used=tuple(used))
 
     def _marked(self, state: S, entry: SupportMarkers) -> S:
         """The pools after a `draw` (7.2)."""
@@ -204,6 +203,6 @@ class SupportFire(SeriesArea[S]):
         named = [m for m in entry.markers if m in markers and markers[m].side == side
                  and markers[m].kind in pools.CUP_KINDS]
         if entry.how == "draw":
-            return evolve(state, log=replace(state.log, drawn=(*state.log.drawn, *((side, m) for m in named))),
+            return evolve(state, log=evolve(state.log, drawn=(*state.log.drawn, *((side, m) for m in named))),
                           markers_used=(*state.markers_used, *named))
         return state

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 
 from adjudicator.contract import (
     AdvanceOption, CombatAccount, EngineChecks, MarkerUse, Outcome, Position, Reach, RetreatOption, SequencePoint,
@@ -359,9 +358,9 @@ class FireAndMovement(SeriesRules[S]):
             return state
         in_movement = self.phase_id(state) == "movement" and self._unit(state, entry.unit).mobility == "mobile"
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]},
-                      log=replace(state.log, moved=state.log.moved | {entry.unit},
-                                  moved_in_movement=state.log.moved_in_movement | ({entry.unit} if in_movement
-                                                                                   else set())))
+                      log=evolve(state.log, moved=state.log.moved | {entry.unit},
+                                 moved_in_movement=state.log.moved_in_movement | ({entry.unit} if in_movement
+                                                                                  else set())))
 
     def _place_applied(self, state: S, entry: Place) -> S:
         if entry.hex is not None and entry.unit in state.game.units_by_id:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import weakref
 from collections import Counter
-from dataclasses import replace
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard, Entry, SupportMarkers
@@ -202,7 +201,7 @@ class Cups(Area):
         # Only Achtung Minen are ever set aside (11.1.4), so the kept list is theirs.
         pending, kept, used = self.rules._placement(state, entry, list(state.mines_aside))
         kept += [m for _, m in pending if markers[m].kind == "mines"]
-        return evolve(state, log=replace(state.log, drawn=()), mines_aside=tuple(kept), markers_used=tuple(used))
+        return evolve(state, log=evolve(state.log, drawn=()), mines_aside=tuple(kept), markers_used=tuple(used))
 
     def _cups_marked(self, state: OmahaState, entry: SupportMarkers) -> OmahaState:
         """The pools after `draw`, `aside` or `lose` (11.1.4, 11.2.3, 14.1; a draw as 7.2)."""
@@ -230,5 +229,5 @@ class Cups(Area):
             if match is not None:
                 owed.remove(match)
             (withheld if entry.how == "aside" else lost).append(marker_id)
-        return evolve(state, owed=tuple(owed), log=replace(state.log, drawn=tuple(drawn)), mines_aside=tuple(kept),
+        return evolve(state, owed=tuple(owed), log=evolve(state.log, drawn=tuple(drawn)), mines_aside=tuple(kept),
                       withheld=tuple(withheld), lost_markers=tuple(lost))

@@ -441,7 +441,7 @@ class Omaha(OmahaRules):
         supply = self._allied_turn_ending(state) and \
             (state.combat is None or self.supply._supply_loss(state, entry.unit))
         if supply:
-            state = evolve(state, log=replace(state.log, supply_losses=state.log.supply_losses | {entry.unit}))
+            state = evolve(state, log=evolve(state.log, supply_losses=state.log.supply_losses | {entry.unit}))
         if state.at.turn == 0 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
             state = evolve(state, ranger_loss=True)  # 11.2.3: the loss written, right or wrong
         return self.series_apply("loss", state, entry)
@@ -458,9 +458,9 @@ class Omaha(OmahaRules):
                 entry.unit in game.units_by_id:
             if self._unit(state, entry.unit).side == "German":
                 cost = self.arrivals._entry_cost(state, entry.hex)
-                state = evolve(state, log=replace(state.log, entered=(*state.log.entered, (entry.unit, cost))))
+                state = evolve(state, log=evolve(state.log, entered=(*state.log.entered, (entry.unit, cost))))
             else:
-                state = evolve(state, log=replace(state.log, landed=state.log.landed | {entry.unit}))
+                state = evolve(state, log=evolve(state.log, landed=state.log.landed | {entry.unit}))
         return self.series_apply("place", state, entry)
 
     def _rolled(self, state: OmahaState, entry: RollOff) -> OmahaState:
