@@ -154,6 +154,11 @@ class KeepsTurn(Protocol[StateT]):
         """Whether a marker opens only a step or phase after the one under way."""
         ...
 
+    @property
+    def carry(self) -> object:
+        """What a step's fresh record keeps of the one before in the same player turn (None: nothing)."""
+        ...
+
 
 OUT_OF_PLAY = "out_of_play"
 """The place of a unit removed from play for good: no counter on the board, and no box."""

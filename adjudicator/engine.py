@@ -199,14 +199,15 @@ def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: Turn
         elif isinstance(entry, StepMarker):
             manifest = system.game_of(state).manifest
             now = state
-            sequence = (order or TurnOrder(manifest)).sequence
+            turn_order = order or TurnOrder(manifest)
             if keeper.later_only:
-                at = later_context(sequence, manifest, keeper.context(state), entry, lambda: keeper.scenario(now))
+                at = later_context(turn_order.sequence, manifest, keeper.context(state), entry,
+                                   lambda: keeper.scenario(now))
             else:
-                at = step_context(order or TurnOrder(manifest), manifest, keeper.context(state), entry,
-                                  lambda: keeper.scenario(now))
+                at = step_context(turn_order, manifest, keeper.context(state), entry, lambda: keeper.scenario(now))
             if at is not None:
-                state = keeper.begin(keeper.end_step(state, entry), at, player_turn_goes_on(sequence, at))
+                goes_on = keeper.carry is not None and player_turn_goes_on(turn_order.sequence, at)
+                state = keeper.begin(keeper.end_step(state, entry), at, goes_on)
     return system.apply(state, entry)
 
 
