@@ -123,8 +123,8 @@ class SeriesRules(SystemBase[S]):
         return state.at.step
 
     def active(self, state: S) -> str | None:
-        """The player whose turn it is (4.1), or None outside the player turns: the first player's
-        turn comes first (10.2 names the scenario's)."""
+        """The player whose turn it is (4.1), or None outside the player turns: the engine's context, from the
+        game's sequence (the first player's turn first, 10.2)."""
         return state.at.player_turn
 
     def slot(self, state: S) -> Slot | None:
