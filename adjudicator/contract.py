@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Literal, Protocol, TypeVar
 
 from adjudicator.findings import Finding, SectionTable, Severity
-from adjudicator.notation.entries import Attack, Bombard, Entry, Header, TurnMarker
+from adjudicator.notation.entries import Attack, Bombard, Entry, Header, StepMarker, TurnMarker
 from wargame.game import Game
 from wargame.hexes import Hex
 
@@ -67,8 +67,7 @@ class TurnContext:
 
 
 SequencePoint = TurnContext
-"""The name the engine's readers have used for a `TurnContext` (a system not yet kept by the engine still makes
-its own)."""
+"""The name the engine's readers have used for a `TurnContext` (every system's is now the engine's)."""
 
 
 LogT = TypeVar("LogT")
@@ -93,6 +92,14 @@ class TurnKeeper(Generic[StateT, LogT]):
     """The scenario a state plays (whose first and second players the phases given to one are)."""
     turn_ends: Callable[[StateT, TurnMarker], StateT] | None = None
     """What the system judges as a turn ends, in the turn ending (e.g. a victory at a turn's end)."""
+    step_ends: Callable[[StateT, StepMarker], StateT] | None = None
+    """What the system judges as a step or phase ends, in the step ending (e.g. markers drawn and not placed)."""
+    carry: Callable[[StateT, LogT], LogT] | None = None
+    """What a step's fresh record keeps of the record of the step it follows in the same player turn (what happened
+    in a player turn, 4.1's Fire & Movement); None: nothing."""
+    later_only: bool = False
+    """A marker opens the next step or phase of its id after the one under way (a player turn's phase repeated
+    is the next player's); with none left in the turn it opens nothing and the context stays."""
 
     def context(self, state: StateT) -> TurnContext:
         """The context a state holds."""
@@ -102,13 +109,21 @@ class TurnKeeper(Generic[StateT, LogT]):
         """The scenario a state plays."""
         return self.read_scenario(state)
 
-    def begin(self, state: StateT, at: TurnContext) -> StateT:
-        """The state as the step or phase `at` begins: its context, and a fresh record of it."""
-        return self.install(state, at, self.step_log())
+    def begin(self, state: StateT, at: TurnContext, same_player_turn: bool = False) -> StateT:
+        """The state as the step or phase `at` begins: its context, and a fresh record of it (keeping what the
+        player turn under way carries, when it goes on)."""
+        log = self.step_log()
+        if same_player_turn and self.carry is not None:
+            log = self.carry(state, log)
+        return self.install(state, at, log)
 
     def end_turn(self, state: StateT, entry: TurnMarker) -> StateT:
         """The state once the turn a `Turn` marker ends has been judged over."""
         return state if self.turn_ends is None else self.turn_ends(state, entry)
+
+    def end_step(self, state: StateT, entry: StepMarker) -> StateT:
+        """The state once the step or phase a step marker ends has been judged over."""
+        return state if self.step_ends is None else self.step_ends(state, entry)
 
 
 class KeepsTurn(Protocol[StateT]):
@@ -122,12 +137,26 @@ class KeepsTurn(Protocol[StateT]):
         """The scenario a state plays."""
         ...
 
-    def begin(self, state: StateT, at: TurnContext) -> StateT:
+    def begin(self, state: StateT, at: TurnContext, same_player_turn: bool = False) -> StateT:
         """The state as the step or phase `at` begins."""
         ...
 
     def end_turn(self, state: StateT, entry: TurnMarker) -> StateT:
         """The state once the turn a `Turn` marker ends has been judged over."""
+        ...
+
+    def end_step(self, state: StateT, entry: StepMarker) -> StateT:
+        """The state once the step or phase a step marker ends has been judged over."""
+        ...
+
+    @property
+    def later_only(self) -> bool:
+        """Whether a marker opens only a step or phase after the one under way."""
+        ...
+
+    @property
+    def carry(self) -> object:
+        """What a step's fresh record keeps of the one before in the same player turn (None: nothing)."""
         ...
 
 

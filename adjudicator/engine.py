@@ -199,9 +199,34 @@ def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: Turn
         elif isinstance(entry, StepMarker):
             manifest = system.game_of(state).manifest
             now = state
-            state = keeper.begin(state, step_context(order or TurnOrder(manifest), manifest, keeper.context(state),
-                                                     entry, lambda: keeper.scenario(now)))
+            turn_order = order or TurnOrder(manifest)
+            if keeper.later_only:
+                at = later_context(turn_order.sequence, manifest, keeper.context(state), entry,
+                                   lambda: keeper.scenario(now))
+            else:
+                at = step_context(turn_order, manifest, keeper.context(state), entry, lambda: keeper.scenario(now))
+            if at is not None:
+                goes_on = keeper.carry is not None and player_turn_goes_on(turn_order.sequence, at)
+                state = keeper.begin(keeper.end_step(state, entry), at, goes_on)
     return system.apply(state, entry)
+
+
+def player_turn_goes_on(sequence: tuple[Slot, ...], at: TurnContext) -> bool:
+    """Whether the step or phase `at` goes on with the player turn of the one before it in the sequence (not the
+    first of a side's player turn, nor a step both players share)."""
+    index = slot_index(sequence, at.step, at.player_turn)
+    return index is not None and index > 0 and sequence[index].side is not None and \
+        sequence[index - 1].side == sequence[index].side
+
+
+def later_context(sequence: tuple[Slot, ...], manifest: GameManifest, at: TurnContext, entry: StepMarker,
+                  scenario: Callable[[], str | None]) -> TurnContext | None:
+    """The context a step or phase marker opens where only a later one may open: the first of its id after the
+    one under way (None: none is left in the turn)."""
+    current = slot_index(sequence, at.step, at.player_turn)
+    start = 0 if current is None else current + 1
+    slot = next((s for s in sequence[start:] if s.id == entry.step), None)
+    return None if slot is None else TurnContext(at.turn, entry.step, phasing_side(manifest, slot, scenario))
 
 
 def _applied(resolver: Resolver, entry: Entry) -> Entry:

@@ -190,7 +190,7 @@ class OmahaPlayer(SyntheticPlayer):
         for unit_id in sorted(u for hs in self.on_map(side).values() for u in hs):
             if not FM.may_move(state, unit_id):
                 continue
-            if state.turn <= 1 and unit_id == self.ranger:
+            if state.at.turn <= 1 and unit_id == self.ranger:
                 continue  # the generator moves the Rangers (11.2.3) with the Pointe du Hoc roll only
             out.append(unit_id)
         return self.rng.sample(out, len(out))
@@ -207,9 +207,9 @@ class OmahaPlayer(SyntheticPlayer):
     def due(self, side: str) -> list[tuple[str, str]]:
         """(unit, entry) of a side's reinforcements due by now and not arrived (11.1.2, 11.2.1, 11.2.4)."""
         state = self.state
-        rows = [(row.unit, row.entry or "") for row in self.schedule if row.turn <= state.turn
+        rows = [(row.unit, row.entry or "") for row in self.schedule if row.turn <= state.at.turn
                 and self.side_of(row.unit) == side and state.location.get(row.unit) is None]
-        if side == "Allied" and state.turn >= 2:
+        if side == "Allied" and state.at.turn >= 2:
             # 11.2.1: assault units that found no room on the beach hexes land on GT 2.
             rows += [(u, "omaha_beach") for u in self.assault if state.location.get(u) == "allied_assault"]
         return rows
@@ -333,7 +333,7 @@ class OmahaPlayer(SyntheticPlayer):
             in_range = any(f.distance(target) <= 2 for f in friends)
             if not in_range and side == "German":
                 continue  # 11.1.4: every German marker has a range of two
-            if self.state.bombarded.count(label):
+            if self.state.log.bombarded.count(label):
                 continue
             written = {s: self.rng.random() < DRAW_WRITTEN_CHANCE for s in self.sides}
             support = self.supports(side, written, bombardment=True, air_only=not in_range)
@@ -348,14 +348,14 @@ class OmahaPlayer(SyntheticPlayer):
     def attackers_of(self, side: str, phase: str) -> list[str]:
         """The units of the active side that may attack in this phase (4.1, 8.2, 8.3.1, 8.5, 11.2.1)."""
         state = self.state
-        if state.turn == 1 and side == "Allied":
+        if state.at.turn == 1 and side == "Allied":
             return []  # 11.2.1: on GT 1 the landed units make their beach assaults and nothing more
         out = []
         for unit_id in sorted(u for hs in self.on_map(side).values() for u in hs):
             unit = self.game.units_by_id[unit_id]
-            if unit_id in state.attacked or unit_id in state.displaced or unit_id in state.advanced:
+            if unit_id in state.log.attacked or unit_id in state.log.displaced or unit_id in state.log.advanced:
                 continue
-            if phase == "mobile_combat" and (unit.mobility != "mobile" or unit_id in state.attacked_in_combat):
+            if phase == "mobile_combat" and (unit.mobility != "mobile" or unit_id in state.log.attacked_in_combat):
                 continue
             out.append(unit_id)
         return out
@@ -369,7 +369,7 @@ class OmahaPlayer(SyntheticPlayer):
             landing = FM.landing_hexes(self.state)
             targets: dict[Hex, list[str]] = {}
             for target, defenders in sorted(self.on_map(self.enemy(side)).items()):
-                if target in done or any(d in self.state.defended for d in defenders):
+                if target in done or any(d in self.state.log.defended for d in defenders):
                     continue
                 beside: list[str] = []
                 stacks: set[str] = set()
@@ -601,14 +601,14 @@ class OmahaPlayer(SyntheticPlayer):
     def support_fire_marker_phase(self) -> None:
         """The weather (14.1, when in force), the markers owed (11.1.4, 14.1), the Allied replacements (11.2.5)."""
         state = self.state
-        if self.weather and state.turn >= 2:
+        if self.weather and state.at.turn >= 2:
             self.emit(RollOff(rolls={"German": self.rng.randint(1, 6)}))
             if self.state.weather == "inclement":
                 self.emit(RollOff(rolls={side: self.rng.randint(1, 6) for side in self.sides}))
         self.owed_markers()
         for kind in ("leg", "mobile"):
             points = sum(r.amount for _, r in self.game.replacements if r.scenario == SCENARIO
-                         and r.turn == state.turn and r.side == "Allied" and r.kind == kind)
+                         and r.turn == state.at.turn and r.side == "Allied" and r.kind == kind)
             for _ in range(points):
                 unsupplied = set(FM.out_of_supply(self.state))
                 reduced = sorted(u for u in self.state.depleted if self.hex_of_unit(u) is not None
@@ -630,7 +630,7 @@ class OmahaPlayer(SyntheticPlayer):
         for phase in dict.fromkeys(slot.id for slot in SEQUENCE(self.game) if slot.side is not None):
             self.emit(StepMarker(step=phase))
             if phase in ("movement", "mobile_movement"):
-                if phase == "movement" and side == "Allied" and self.state.turn == 1:
+                if phase == "movement" and side == "Allied" and self.state.at.turn == 1:
                     self.move_ranger()
                 self.movement_phase(side, phase)
             elif phase == "bombardment":
@@ -646,7 +646,7 @@ class OmahaPlayer(SyntheticPlayer):
         self.set_up()
         self.pointe_du_hoc()
         self.beach_assaults()
-        first = self.state.first_player
+        first = next(s.first_player for s in self.game.manifest.scenario if s.id == self.state.scenario)
         for turn in range(1, turns + 1):
             self.emit(TurnMarker(turn=turn))
             if self.state.victory is not None:

@@ -18,6 +18,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, Header
 from adjudicator.notation.text import parse_text
 from wargame.game import Game
+from wargame.sequence import turn_sequence
 
 S = TypeVar("S")
 
@@ -70,18 +71,30 @@ def position(system: System[S], game: Game, headers: Sequence[Header] = (), *, p
 _KEEP = object()
 
 
-def when(state: S, *, turn: int | None = None, step: str | None | object = _KEEP, **fields: object) -> S:
-    """A state of a system whose turn the engine keeps, set where a test needs it: its context's turn and step
-    (kept where not given), the records of the step under way (its `log`) and any other fields named."""
+def when(state: S, *, turn: int | None = None, step: str | None | object = _KEEP,
+         player_turn: str | None | object = _KEEP, **fields: object) -> S:
+    """A state of a system whose turn the engine keeps, set where a test needs it: its context's turn, step and
+    phasing side (kept where not given), the records of the step under way (its `log`) and any other fields named."""
     at: TurnContext = getattr(state, "at")
     context = TurnContext(at.turn if turn is None else turn, at.step if step is _KEEP else cast(str | None, step),
-                          at.player_turn)
+                          at.player_turn if player_turn is _KEEP else cast(str | None, player_turn))
     log = getattr(state, "log", None)
     logged = {k: v for k, v in fields.items() if log is not None and k in {f.name for f in dataclass_fields(log)}}
     others = {k: v for k, v in fields.items() if k not in logged}
     if logged:
         others["log"] = replace(log, **logged)  # type: ignore[type-var]  # the systems' records are dataclasses
     return replace(state, at=context, **others)  # type: ignore[type-var]  # the systems' states are dataclasses
+
+
+def at_phase(state: S, **fields: object) -> S:
+    """A Fire & Movement state set where a test needs it: `turn`, `phase` (an index into the turn's sequence of
+    phases, None before the first; the phasing side is that phase's) and any other fields, through `when`."""
+    if "phase" in fields:
+        index = cast(int | None, fields.pop("phase"))
+        slot = None if index is None else turn_sequence(cast(Game, getattr(state, "game")).manifest)[index]
+        fields["step"], fields["player_turn"] = (None, None) if slot is None else (slot.id, slot.side)
+    turn = cast(int | None, fields.pop("turn", None))
+    return when(state, turn=turn, **fields)
 
 
 def play(system: System[S], state: S, source: str | Sequence[Entry], *, finish: bool = True,

@@ -25,7 +25,7 @@ from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.models import GameManifest
 from wargame.sequence import TurnOrder, entry_places, next_slot, opening_slot, slot_at, step_ids, turn_sequence
-from play_support import when
+from play_support import at_phase, when
 
 
 @pytest.fixture(scope="module")
@@ -176,12 +176,12 @@ def test_a_bombardment_outside_its_sides_own_phase_cites_8_1(omaha: Game) -> Non
     """8.1 from the data: a side bombards in its own Bombardment Phase only (the phasing side)."""
     sequence = turn_sequence(omaha.manifest)
     german_bombardment = next(i for i, s in enumerate(sequence) if s.id == "bombardment" and s.side == "German")
-    state = evolve(OMAHA.initial_state(omaha, []), turn=2, phase=german_bombardment)
+    state = at_phase(OMAHA.initial_state(omaha, []), turn=2, phase=german_bombardment)
     allied = check(OMAHA, state, Bombard(hex="0620", support=["x"], side="Allied", line=7))
     assert [(f.rule, f.line) for f in allied] == [("8.1", 7)]
     german = check(OMAHA, state, Bombard(hex="0620", support=["x"], side="German", line=7))
     assert all(f.rule != "8.1" or "may not write" not in f.message for f in german)
-    movement = evolve(state, phase=german_bombardment - 1)
+    movement = at_phase(state, phase=german_bombardment - 1)
     assert [f.rule for f in check(OMAHA, movement, Bombard(hex="0620", support=["x"], side="German", line=8))] == ["8.1"]
 
 
@@ -240,7 +240,7 @@ def _omaha_at(omaha: Game, phase: str | None, side: str | None, turn: int = 2) -
     sequence = turn_sequence(omaha.manifest)
     index = None if phase is None else next(i for i, s in enumerate(sequence) if s.id == phase and s.side == side)
     state = OMAHA.initial_state(omaha, [])
-    return evolve(state, turn=turn, phase=index, location={**state.location, "914/352": "2117", "16/1": "2217"})
+    return at_phase(state, turn=turn, phase=index, location={**state.location, "914/352": "2117", "16/1": "2217"})
 
 
 def test_a_move_outside_its_sides_movement_phases_is_refused_by_the_engine_citing_5_2(omaha: Game) -> None:

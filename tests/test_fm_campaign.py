@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from adjudicator.contract import TurnContext
 from adjudicator.notation.entries import Header
 from adjudicator.notation.text import parse_text
 from adjudicator.systems.omaha import OMAHA as FM
@@ -16,6 +17,7 @@ from adjudicator.systems.omaha import OmahaState
 from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+from play_support import at_phase
 
 PHASES = FM.phases(load_game(data_root(), "omaha"))
 """4.1: the phases of a game turn, from the game's [[sequence]]."""
@@ -41,7 +43,7 @@ def game() -> Game:
 def start(game: Game, scenario: str = "campaign", optional: tuple[str, ...] = (), **state: Any) -> OmahaState:
     """A state of `scenario` (the log's headers) with fields replaced."""
     headers = [Header(key="Scenario", value=scenario), *(Header(key="Optional", value=o) for o in optional)]
-    return replace(FM.initial_state(game, headers), **state)
+    return at_phase(FM.initial_state(game, headers), **state)
 
 
 def replay(state: OmahaState, text: str) -> tuple[list[tuple[str, str]], OmahaState]:
@@ -56,7 +58,7 @@ def gt_end(game: Game, turn: int, cities: tuple[str, ...] = (), hexes: tuple[str
     labels = [h for c in cities for h in CITY_HEXES[c]] + list(hexes)
     base = FM.initial_state(game, [Header(key="Scenario", value="campaign")])
     location = {**base.location, "16/1": "2319", **dict(zip(OCCUPIERS, labels))}
-    return replace(base, **{"turn": turn, "phase": GT_END, "location": location, "beachheads": frozenset({"2319"}),
+    return at_phase(base, **{"turn": turn, "phase": GT_END, "location": location, "beachheads": frozenset({"2319"}),
                             **state})
 
 
@@ -69,7 +71,7 @@ def notes(state: OmahaState) -> list[tuple[str, str]]:
 def test_the_campaign_is_a_scenario_of_the_log_header(game: Game) -> None:
     """14.0: `[Scenario "campaign"]` selects the campaign; the cities 14.2 counts are the map's."""
     state = start(game)
-    assert state.scenario == "campaign" and state.first_player == "Allied"
+    assert state.scenario == "campaign" and FM.sequence_point(state) == TurnContext()
     assert FM.campaign.cities(state) == CITY_HEXES
     assert game.parameter["campaign_cities_us"] == len(CITY_HEXES)
     assert start(game, optional=("weather",)).optional == frozenset({"weather"})  # redundant, accepted
@@ -271,7 +273,7 @@ def test_gt_24_reinforcements(game: Game) -> None:
     gone = {r.unit: "eliminated_allied" for _, r in game.reinforcements
             if r.scenario == "campaign" and game.units_by_id[r.unit].side == "Allied" and r.turn < 24}
     gone.update({u: "eliminated_allied" for u, where in base.location.items() if where == "allied_assault"})
-    state = replace(base, location={**base.location, **gone, "16/1": "2219"}, turn=24, phase=PHASES.index("movement"),
+    state = at_phase(base, location={**base.location, **gone, "16/1": "2219"}, turn=24, phase=PHASES.index("movement"),
                     set_up=True, beachheads=frozenset({"2319", "2219"}), last_turn=24)
     errors = replay(state, "Phase bombardment\n")[0]
     assert errors == [("11.2.4", "Phase bombardment")]  # the three left off: one error, two notes (issue 26)

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from adjudicator.engine import advance
 from adjudicator.notation.entries import Attack
 from adjudicator.notation.text import parse_text
 from adjudicator.systems.omaha import OMAHA as FM
@@ -207,7 +208,7 @@ def test_a_claim_without_a_modifier_cites_the_modifiers_clause() -> None:
     whole = "Allied: attack 2117 with 16/1 diff +10 support us_air_10"
     entries = parse_text(f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{COMBAT}{whole}\n')
     for entry in entries[:-1]:
-        state = FM.apply(state, entry)
+        state = advance(FM, state, entry)
     assert [f.rule for f in FM.check(state, entries[-1]) if f.severity == "error"] == ["15.0"]
 
 
@@ -236,7 +237,7 @@ def test_a_modifier_applied_without_its_condition_cites_its_clause(game: Game) -
     state = replace(base, location={**base.location, **placed})
     entries = parse_text(f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{COMBAT}{attack.format("Ex")}\n')
     for entry in entries[:-1]:
-        state = FM.apply(state, entry)
+        state = advance(FM, state, entry)
     (error,) = [f for f in FM.check(state, entries[-1]) if f.severity == "error"]
     assert "counts only when every attacker crosses one" in error.message
     # 15.0: with 1Flak far from 2117 a +10 aircraft marker counts whole: 4 + 10 - 4 = +10; +5 halves it.
@@ -245,6 +246,6 @@ def test_a_modifier_applied_without_its_condition_cites_its_clause(game: Game) -
     halved = "Allied: attack 2117 with 16/1 diff +5 support us_air_10"
     entries = parse_text(f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\n{COMBAT}{halved}\n')
     for entry in entries[:-1]:
-        far = FM.apply(far, entry)
+        far = advance(FM, far, entry)
     (error,) = [f for f in FM.check(far, entries[-1]) if f.severity == "error"]
     assert error.rule == "15.0" and "where its condition does not hold" in error.message

@@ -4,7 +4,6 @@ unnoticed; each kept as a regression test on a short log."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,6 +13,7 @@ from adjudicator.systems.omaha import OmahaState
 from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+from play_support import at_phase
 
 PHASES = FM.phases(load_game(data_root(), "omaha"))
 """4.1: the phases of a game turn, from the game's [[sequence]]."""
@@ -33,7 +33,7 @@ def game() -> Game:
 def run(game: Game, text: str, placed: dict[str, str], turn: int = 2, **state: Any) -> list[tuple[str, str]]:
     """(rule, entry) of every error of `text` replayed from the end of GT `turn - 1` with `placed` on the map."""
     base = FM.initial_state(game, [])
-    start: OmahaState = replace(base, location={**base.location, **placed}, turn=turn - 1,
+    start: OmahaState = at_phase(base, location={**base.location, **placed}, turn=turn - 1,
                                           phase=len(PHASES) - 1, **state)
     return replay_from(start, f"Turn {turn}\n{text}")[0]
 

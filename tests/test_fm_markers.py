@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from adjudicator.systems.onslaught import ONSLAUGHT
 from fm_log import SETUP, landed, replay_errors, replay_from
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
+from play_support import at_phase
 
 PHASES = FM.phases(load_game(data_root(), "omaha"))
 """4.1: the phases of a game turn, from the game's [[sequence]]."""
@@ -42,7 +42,7 @@ def run(game: Game, text: str, placed: dict[str, str] | None = None, turn: int =
     """Replay `text` from the end of GT `turn - 1` (`Turn N` is prepended) with `placed` on the map:
     (rule, entry) of every error, and the final state."""
     base = FM.initial_state(game, [])
-    start = replace(base, location={**base.location, **(placed or {})}, turn=turn - 1,
+    start = at_phase(base, location={**base.location, **(placed or {})}, turn=turn - 1,
                     phase=None if turn == 1 else len(PHASES) - 1, optional=frozenset(optional), **state)
     return replay_from(start, f"Turn {turn}\n{text}")
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.engine import advance
 from adjudicator.notation.text import parse_text
 from adjudicator.systems.omaha import OMAHA as FM
 from adjudicator.systems.omaha import OmahaState
@@ -16,6 +17,7 @@ from wargame.bundled import data_root
 from wargame.errors import ReplayError
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
+from play_support import at_phase
 
 PHASES = FM.phases(load_game(data_root(), "omaha"))
 """4.1: the phases of a game turn, from the game's [[sequence]]."""
@@ -179,7 +181,7 @@ def test_the_set_up(game: Game) -> None:
     inland = SETUP.replace("915/352 2021", "915/352 1810").replace("916/352 2022", "916/352 1811")
     assert setup_errors(game, inland) == [("11.0", "Turn 1")]
     assert setup_errors(game, SETUP + "Allied: setup CCA/2 2319\n")[0] == ("11.0", "Allied: setup CCA/2 2319")
-    late = FM.apply(FM.initial_state(game, []), parse_text('[Game "omaha"]\nTurn 1\n')[-1])
+    late = advance(FM, FM.initial_state(game, []), parse_text('[Game "omaha"]\nTurn 1\n')[-1])
     assert [f.rule for f in FM.check(late, parse_text('[Game "omaha"]\nAllied: setup 16/1 2319\n')[-1])] == ["11.0"]
 
 
@@ -247,10 +249,10 @@ def test_beachheads_follow_the_landing(game: Game) -> None:
     removes it; Allied reinforcements land only where one is (11.2.4)."""
     state = FM.initial_state(game, [])
     for entry in parse_text(f'[Game "omaha"]\n{landed(SETUP)}Turn 1\n'):
-        state = FM.apply(state, entry)
+        state = advance(FM, state, entry)
     assert state.beachheads == frozenset({"2319", "2318", "2219", "2120"})
     taken = replace(state, location={**state.location, "175/29": "eliminated_allied"})
-    taken = FM.apply(replace(taken, phase=6), parse_text('[Game "omaha"]\n915/352 2021-2120\n')[-1])
+    taken = advance(FM, at_phase(taken, phase=6), parse_text('[Game "omaha"]\n915/352 2021-2120\n')[-1])
     assert "2120" not in FM.landing_hexes(taken) and taken.controlled["2120"] == "German"
 
 
@@ -294,14 +296,14 @@ def test_victory(game: Game) -> None:
     """13.0: no beach landing hex at a game turn's end is a German victory at once; after GT 17 the
     Allies win with Treviers, Isigny and Caumont captured in supply and two units next to St-Lô."""
     base = FM.initial_state(game, [])
-    lost = replace(base, turn=1, phase=len(PHASES) - 1, beachheads=frozenset())
-    after = FM.apply(lost, parse_text('[Game "omaha"]\nTurn 2\n')[-1])
+    lost = at_phase(base, turn=1, phase=len(PHASES) - 1, beachheads=frozenset())
+    after = advance(FM, lost, parse_text('[Game "omaha"]\nTurn 2\n')[-1])
     assert after.victory is not None and (after.victory.winner, after.victory.section) == ("German", "13.0")
     assert [f.rule for f in FM.check(after, parse_text('[Game "omaha"]\nPhase support_fire_marker\n')[-1])] == \
         ["13.0"]
     held = {"16/1": "1718", "18/1": "1811", "26/1": "1911", "115/29": "0421", "116/29": "0607", "175/29": "0508",
             "914/352": "1505"}
-    won = replace(base, turn=17, phase=len(PHASES) - 1, location={**base.location, **held})
+    won = at_phase(base, turn=17, phase=len(PHASES) - 1, location={**base.location, **held})
     assert FM.victory.verdict(won)[0] == "Allied"
     assert [(f.rule, "Allied" in f.message) for f in FM.finish(won)] == [("13.0", True)]
     short = replace(won, location={**won.location, "175/29": "eliminated_allied"})
@@ -315,12 +317,12 @@ def test_allied_replacements(game: Game) -> None:
     base = FM.initial_state(game, [])
 
     def run(turn: int, text: str, depleted: tuple[str, ...] = ("16/1", "18/1", "CCA/2")) -> list[tuple[str, str]]:
-        state = replace(base, turn=turn, phase=0, location={**base.location, **placed}, depleted=frozenset(depleted))
+        state = at_phase(base, turn=turn, phase=0, location={**base.location, **placed}, depleted=frozenset(depleted))
         lines = f'[Game "omaha"]\n{text}'.splitlines()
         out: list[tuple[str, str]] = []
         for entry in parse_text(f'[Game "omaha"]\n{text}'):
             out += [(f.rule, lines[f.line - 1]) for f in FM.check(state, entry) if f.severity == "error"]
-            state = FM.apply(state, entry)
+            state = advance(FM, state, entry)
         return out
     assert run(2, "Allied: replace 16/1 full\n") == []
     assert run(2, "Allied: replace 16/1 full\nAllied: replace 18/1 full\n") == [("11.2.5", "Allied: replace 18/1 full")]

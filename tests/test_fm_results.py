@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.engine import advance
 from adjudicator.notation.text import parse_text
 from adjudicator.systems.omaha import OMAHA as FM
 from adjudicator.systems.omaha import OmahaState
@@ -228,7 +229,7 @@ def messages(game: Game, text: str, placed: dict[str, str]) -> list[str]:
     entries = parse_text(f'[Game "omaha"]\nTurn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\n'
                          f'{text}')
     for entry in entries[:-1]:
-        state = FM.apply(state, entry)
+        state = advance(FM, state, entry)
     return [f.message for f in FM.check(state, entries[-1])]
 
 

@@ -15,7 +15,10 @@ from adjudicator.notation.entries import StepMarker, TurnMarker
 from adjudicator.sources import open_logs
 from adjudicator.systems import system_for
 from adjudicator.systems.classic.state import ClassicState, PhaseLog
-from adjudicator.systems.omaha import OMAHA
+from adjudicator.systems.fire_and_movement.state import FireAndMovementState
+from adjudicator.systems.fire_and_movement.state import evolve as replace_fm
+from adjudicator.systems.omaha import OMAHA, OmahaState
+from adjudicator.systems.omaha.state import OmahaPhaseLog
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from adjudicator.systems.onslaught.state import StepLog, replace
 from wargame.bundled import data_root
@@ -29,6 +32,11 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 @pytest.fixture(scope="module")
 def moscow() -> Game:
     return load_game(data_root(), "moscow")
+
+
+@pytest.fixture(scope="module")
+def omaha() -> Game:
+    return load_game(data_root(), "omaha")
 
 
 @pytest.fixture(scope="module")
@@ -76,27 +84,77 @@ def test_onslaught_steps_start_a_fresh_record_the_step_seeds(onslaught: Game) ->
 def test_a_systems_apply_alone_never_moves_the_turn(moscow: Game, onslaught: Game) -> None:
     """The turn is the engine's to move; a system's `apply` deals with a marker's game facts only."""
     classic = system_for(moscow)
-    for system, game in ((classic, moscow), (ONSLAUGHT, onslaught)):
+    for system, game in ((classic, moscow), (ONSLAUGHT, onslaught), (OMAHA, load_game(data_root(), "omaha"))):
         start = system.initial_state(game, [])
         assert system.sequence_point(system.apply(start, TurnMarker(turn=1))) == TurnContext(0)
 
 
-def test_a_system_keeping_its_own_turn_is_applied_as_before() -> None:
-    """Fire & Movement and Omaha, not yet kept by the engine: `advance` is their own `apply`."""
-    game = load_game(data_root(), "omaha")
-    start = OMAHA.initial_state(game, [])
-    assert OMAHA.turn_keeper is None
-    for entry in (TurnMarker(turn=1), StepMarker(step="weather")):
-        assert OMAHA.describe(advance(OMAHA, start, entry)) == OMAHA.describe(OMAHA.apply(start, entry))
+def test_fire_and_movement_phases_come_from_the_engine(omaha: Game) -> None:
+    """4.1: the phasing side is the player turn's in the game's sequence; a player turn's phase named again is
+    the next player's; a phase with none of its id left in the turn opens nothing (the context stays)."""
+    state = OMAHA.initial_state(omaha, [])
+    state = advance(OMAHA, state, TurnMarker(turn=1))
+    assert OMAHA.sequence_point(state) == TurnContext(1)
+    state = advance(OMAHA, state, StepMarker(step="support_fire_marker"))
+    assert OMAHA.sequence_point(state) == TurnContext(1, "support_fire_marker")
+    state = advance(OMAHA, state, StepMarker(step="movement"))
+    assert OMAHA.sequence_point(state) == TurnContext(1, "movement", "Allied")
+    state = advance(OMAHA, state, StepMarker(step="movement"))
+    assert OMAHA.sequence_point(state) == TurnContext(1, "movement", "German")
+    assert advance(OMAHA, state, StepMarker(step="movement")).at == TurnContext(1, "movement", "German")
 
 
-@pytest.mark.parametrize("state", [ClassicState, OnslaughtState])
+def test_a_new_phase_starts_a_fresh_fire_and_movement_record(omaha: Game) -> None:
+    """Attacks, defences and markers drawn in a phase are the engine's record of it, renewed at each marker."""
+    state = when(OMAHA.initial_state(omaha, []), turn=2, step="combat", player_turn="Allied")
+    busy = replace_fm(state, log=OmahaPhaseLog(attacked=frozenset({"16/1"}), defended=frozenset({"914/352"}),
+                                               drawn=(("Allied", "us_air_4"),)))
+    assert advance(OMAHA, busy, StepMarker(step="mobile_movement")).log == OmahaPhaseLog()
+    turn_over = when(busy, step="game_turn_end", player_turn=None)
+    assert advance(OMAHA, turn_over, TurnMarker(turn=3)).log == OmahaPhaseLog()
+
+
+def test_a_phase_keeps_what_happened_in_its_player_turn(omaha: Game) -> None:
+    """4.1, 5.5, 8.1, 8.5: units moved, advanced or displaced and markers that bombarded count for the whole player
+    turn: the engine carries them into the next phase's record, and starts afresh as a player turn begins."""
+    state = when(OMAHA.initial_state(omaha, []), turn=2, step="movement", player_turn="Allied")
+    busy = replace_fm(state, log=OmahaPhaseLog(attacked=frozenset({"16/1"}), moved=frozenset({"18/1"}),
+                                               moved_in_movement=frozenset({"CCA/2"}), advanced=frozenset({"26/1"}),
+                                               displaced=frozenset({"115/29"}), bombarded=("2117",),
+                                               attacked_in_combat=frozenset({"CCB/2"})))
+    bombardment = advance(OMAHA, busy, StepMarker(step="bombardment"))
+    assert bombardment.log == replace_fm(busy.log, attacked=frozenset())
+    german = advance(OMAHA, when(bombardment, step="mobile_combat"), StepMarker(step="movement"))
+    assert german.at == TurnContext(2, "movement", "German") and german.log == OmahaPhaseLog()
+
+
+def test_omaha_judges_a_phase_over_in_its_own_record(omaha: Game) -> None:
+    """11.1.4: Achtung Minen drawn in a phase and not placed are kept for a later combat of the game turn: read
+    from the phase's record as it ends, before the engine renews it."""
+    state = when(OMAHA.initial_state(omaha, []), turn=2, step="combat", player_turn="German")
+    drawn = replace_fm(state, log=OmahaPhaseLog(drawn=(("German", "de_mines"), ("German", "de_sf_4"))))
+    after = advance(OMAHA, drawn, StepMarker(step="mobile_movement"))
+    assert after.mines_aside == ("de_mines",) and after.log == OmahaPhaseLog()
+
+
+def test_omahas_phase_record_is_the_series_and_its_own(omaha: Game) -> None:
+    """11.1.2, 11.2.4, 12.0: reinforcements entered or landed and supply losses taken in a phase are Omaha's part
+    of the phase's record, which the engine renews whole."""
+    state = when(OMAHA.initial_state(omaha, []), turn=2, step="movement", player_turn="Allied")
+    busy = replace_fm(state, log=OmahaPhaseLog(attacked=frozenset({"16/1"}), landed=frozenset({"CCA/2"}),
+                                               entered=(("9/3", 2.0),), supply_losses=frozenset({"18/1"})))
+    assert advance(OMAHA, busy, StepMarker(step="bombardment")).log == OmahaPhaseLog()
+
+
+@pytest.mark.parametrize("state", [ClassicState, OnslaughtState, FireAndMovementState, OmahaState])
 def test_a_kept_systems_state_holds_no_turn_of_its_own(state: type) -> None:
     """Turn, step, phase and player turn are the engine's context (`at`); per-step scratch is in its record."""
     names = {f.name for f in fields(state)}
     assert "at" in names and "log" in names
-    assert not names & {"turn", "step", "phase", "player", "entitled", "passes", "step_over", "begun", "bulge_tie",
-                        "reserve_stacks", "replacement_points", "arrival_phase", "placed_now", "free_moves"}
+    assert not names & {"turn", "step", "phase", "player", "first_player", "entitled", "passes", "step_over", "begun",
+                        "bulge_tie", "reserve_stacks", "replacement_points", "arrival_phase", "placed_now",
+                        "free_moves", "attacked", "defended", "drawn", "entered", "landed", "supply_losses", "moved",
+                        "moved_in_movement", "attacked_in_combat", "advanced", "displaced", "bombarded"}
 
 
 def test_onslaught_states_refuse_a_field_they_lack(onslaught: Game) -> None:

@@ -120,33 +120,25 @@ class SeriesRules(SystemBase[S]):
     @staticmethod
     def phase_id(state: S) -> str | None:
         """The id of the phase under way."""
-        return None if state.phase is None else state.tables.phase_ids[state.phase]
+        return state.at.step
 
     def active(self, state: S) -> str | None:
-        """The player whose turn it is (4.1), or None outside the player turns: the first player's
-        turn comes first (10.2 names the scenario's)."""
-        if state.phase is None:
-            return None
-        tables = state.tables
-        side = tables.sides[state.phase]
-        if side is None:
-            return None
-        # The sequence lists the game's first player's turn first; the scenario's first player takes it.
-        if side == tables.first_side:
-            return state.first_player
-        return self.enemy(state, state.first_player)
+        """The player whose turn it is (4.1), or None outside the player turns: the engine's context, from the
+        game's sequence (the first player's turn first, 10.2)."""
+        return state.at.player_turn
 
     def slot(self, state: S) -> Slot | None:
         """The phase under way as the game's sequence of play gives it (the opening before GT 1), with the
         entries it allows: the engine's check and the generators ask the same data (wargame/sequence.py)."""
-        return slot_at(SEQUENCE(state.game), OPENING(state.game), state.turn, self.phase_id(state), self.active(state))
+        at = state.at
+        return slot_at(SEQUENCE(state.game), OPENING(state.game), at.turn, at.step, at.player_turn)
 
     def _where(self, state: S) -> str:
         phase = self.phase_id(state)
         if phase is None:
-            return f"GT {state.turn}, before the first phase"
+            return f"GT {state.at.turn}, before the first phase"
         who = self.active(state)
-        return f"GT {state.turn}, {phase.replace('_', ' ')} phase" + (f" ({who} player turn)" if who else "")
+        return f"GT {state.at.turn}, {phase.replace('_', ' ')} phase" + (f" ({who} player turn)" if who else "")
 
     @staticmethod
     def _on_map(state: S, unit_id: str) -> Hex | None:

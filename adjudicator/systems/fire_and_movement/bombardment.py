@@ -4,6 +4,7 @@ are no effect, (A) only with a friendly unit next to the target (8.1.3)."""
 
 from __future__ import annotations
 
+
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Bombard
 from adjudicator.systems.fire_and_movement.base import SeriesArea
@@ -78,12 +79,12 @@ class Bombardment(SeriesArea[S]):
             elif marker.range_hexes is not None and (nearest is None or nearest > marker.range_hexes):
                 out.append(self._f("error", self.rules.range_rule(marker), entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
                                                           f"friendly-occupied hex and {entry.hex} is farther"))
-        hit = [u for u in self.rules.defending(state, self.rules._defenders(state, entry, side), entry.defender) if u in state.defended]
+        hit = [u for u in self.rules.defending(state, self.rules._defenders(state, entry, side), entry.defender) if u in state.log.defended]
         if hit:
             # 8.0: a unit suffers one attack a phase, bombardment included.
             out.append(self._f("error", "8.0", entry, f"{', '.join(hit)} has already been bombarded in this phase; a "
                                                       "unit suffers one attack a phase"))
-        already = state.bombarded.count(entry.hex)
+        already = state.log.bombarded.count(entry.hex)
         if already + len(entry.support) > 2:
             out.append(self._f("error", "8.1", entry, f"{already + len(entry.support)} markers bombard {entry.hex} "
                                                       "this player turn; at most two"))
@@ -141,5 +142,7 @@ class Bombardment(SeriesArea[S]):
         steps = tuple((u, self.rules._steps(state, u)) for u in (*friends, *defenders))
         opened = FmCombat(entry.line, entry.column, entry.hex, effect, friends, defenders, steps, bombardment=True,
                           table=table)
-        return evolve(self.rules._placed(state, entry), combat=opened, defended=state.defended | set(defenders),
-                      bombarded=(*state.bombarded, *([entry.hex] * len(entry.support))))
+        placed = self.rules._placed(state, entry)
+        bombarded = (*state.log.bombarded, *([entry.hex] * len(entry.support)))
+        return evolve(placed, combat=opened, log=evolve(placed.log, defended=state.log.defended | set(defenders),
+                                                        bombarded=bombarded))

@@ -192,7 +192,7 @@ class CombatResults(SeriesArea[S]):
 
     def _retreat_applied(self, state: S, entry: Retreat) -> S:
         combat = state.combat
-        displaced = state.displaced
+        displaced = state.log.displaced
         if combat is not None and entry.unit not in (*combat.attackers, *combat.defenders):
             displaced = displaced | {entry.unit}  # 8.3.1
         elif combat is not None:
@@ -201,14 +201,14 @@ class CombatResults(SeriesArea[S]):
             combat = replace(combat, retreated=(*combat.retreated, (entry.unit, tuple(entry.path))),
                              cut_short=combat.cut_short | ({entry.unit} if short else set()))
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]}, combat=combat,
-                      displaced=displaced)
+                      log=evolve(state.log, displaced=displaced))
 
     def _advance_applied(self, state: S, entry: Advance) -> S:
         combat = state.combat
         if combat is not None:
             combat = replace(combat, advanced=(*combat.advanced, (entry.unit, entry.path[-1])))
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]},
-                      advanced=state.advanced | {entry.unit}, combat=combat)
+                      log=evolve(state.log, advanced=state.log.advanced | {entry.unit}), combat=combat)
 
     def _loss_applied(self, state: S, entry: Loss) -> S:
         combat = state.combat

@@ -130,7 +130,7 @@ class GroundCombat(SeriesArea[S]):
         out = list(self._attacker_errors(state, entry, side, phase))
         if len(entry.attackers) != len(set(entry.attackers)):
             out.append(self._f("error", "8.2", entry, "a unit is named twice"))
-        attacked = [u for u in defenders if u in state.defended]
+        attacked = [u for u in defenders if u in state.log.defended]
         if attacked:
             out.append(self._f("error", "8.0", entry, f"{', '.join(attacked)} has already been attacked in this phase; "
                                                       "a unit suffers one attack a phase"))
@@ -192,16 +192,16 @@ class GroundCombat(SeriesArea[S]):
             if phase == "mobile_combat" and unit.mobility != "mobile":
                 yield self._f("error", "4.1", entry, f"{unit_id} is a leg unit; only mobile units attack in the "
                                                      "Mobile Combat Phase")
-            elif phase == "mobile_combat" and unit_id in state.attacked_in_combat:
+            elif phase == "mobile_combat" and unit_id in state.log.attacked_in_combat:
                 yield self._f("error", "8.2", entry, f"{unit_id} attacked in the Combat Phase and does not attack "
                                                      "again in the Mobile Combat Phase")
-            if unit_id in state.attacked:
+            if unit_id in state.log.attacked:
                 yield self._f("error", "8.2", entry, f"{unit_id} has already attacked in this phase; strengths "
                                                      "are unitary")
-            if unit_id in state.displaced:
+            if unit_id in state.log.displaced:
                 yield self._f("error", "8.3.1", entry, f"{unit_id} was displaced this player turn and attacks no "
                                                      "more in it (8.3.1)")
-            if unit_id in state.advanced:
+            if unit_id in state.log.advanced:
                 yield self._f("error", "8.5", entry, f"{unit_id} advanced after combat this player turn and "
                                                      "does nothing more in it")
             yield from self.rules.attacker_checks(state, entry, unit_id)
@@ -228,7 +228,8 @@ class GroundCombat(SeriesArea[S]):
         side = self.rules._unit(state, entry.attackers[0]).side
         in_combat = {u for u in entry.attackers if self.rules.phase_id(state) == "combat"
                      and self.rules._unit(state, u).mobility == "mobile"}
-        return evolve(self.rules._placed(state, entry), attacked=state.attacked | set(entry.attackers),
-                      defended=state.defended | set(self.rules._defenders(state, entry, side)),
-                      attacked_in_combat=state.attacked_in_combat | in_combat,
+        placed = self.rules._placed(state, entry)
+        return evolve(placed, log=evolve(placed.log, attacked=state.log.attacked | set(entry.attackers),
+                                         defended=state.log.defended | set(self.rules._defenders(state, entry, side)),
+                                         attacked_in_combat=state.log.attacked_in_combat | in_combat),
                       combat=self._open_combat(state, entry))

@@ -197,13 +197,13 @@ class Movement(SeriesArea[S]):
         if phase == "mobile_movement":
             if unit.mobility != "mobile":
                 return [("5.5", f"{unit_id} is a leg unit; leg units never move in the Mobile Movement Phase")], True
-            if unit_id in state.moved_in_movement:
+            if unit_id in state.log.moved_in_movement:
                 return [("5.5", f"{unit_id} moved in this player turn's Movement Phase and does not move again in "
                                 "the Mobile Movement Phase")], True
         out = []
-        if unit_id in state.moved:
+        if unit_id in state.log.moved:
             out.append(("5.2", f"{unit_id} has already moved in this player turn"))
-        if unit_id in state.advanced:
+        if unit_id in state.log.advanced:
             out.append(("8.5", f"{unit_id} advanced after combat this player turn and does nothing more in it"))
         return out, False
 

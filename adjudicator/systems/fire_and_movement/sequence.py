@@ -23,12 +23,12 @@ class SequenceOfPlay(SeriesArea[S]):
 
     def _check_turn(self, state: S, entry: TurnMarker) -> list[Finding]:
         out = self.rules.turn_checks(state, entry)
-        if entry.turn != state.turn + 1:
-            out.append(self._f("error", "4.1", entry, f"GT {entry.turn} follows GT {state.turn}; game turns run in "
+        if entry.turn != state.at.turn + 1:
+            out.append(self._f("error", "4.1", entry, f"GT {entry.turn} follows GT {state.at.turn}; game turns run in "
                                                       "order"))
         out += self.rules._length_checks(state, entry)
-        if state.turn and self.rules.phase_id(state) != "game_turn_end":
-            out.append(self._f("error", "4.1", entry, f"GT {state.turn} ends before its Game Turn End Phase "
+        if state.at.turn and self.rules.phase_id(state) != "game_turn_end":
+            out.append(self._f("error", "4.1", entry, f"GT {state.at.turn} ends before its Game Turn End Phase "
                                                       f"({self.rules._where(state)})"))
         return out
 
@@ -36,18 +36,10 @@ class SequenceOfPlay(SeriesArea[S]):
         """A folio's errors for a game turn past its game's length."""
         return []
 
-    def _next_phase(self, state: S, phase: str) -> int | None:
-        """The index the phase marker moves to: the next phase of that id after the current one."""
-        start = 0 if state.phase is None else state.phase + 1
-        try:
-            return state.tables.phase_ids.index(phase, start)
-        except ValueError:
-            return None
-
     def _closing(self, state: S, entry: Entry) -> list[Finding]:
         """5.3: at the end of every phase, no more units in a hex than it takes; then a folio's own
         end-of-phase errors."""
-        if state.phase is None:
+        if state.at.step is None:
             return []
         known = dict(state.overstacked)
         out = [self._f("error", "5.3", entry, f"{self.rules._where(state)} ends with {len(units)} units in hex {where}; "
@@ -74,28 +66,15 @@ class SequenceOfPlay(SeriesArea[S]):
 
     def _still_over(self, state: S) -> tuple[tuple[str, frozenset[str]], ...]:
         """The overstacks reported as this phase ends (each reported once until resolved, 5.3)."""
-        if state.phase is None:
+        if state.at.step is None:
             return state.overstacked
         known = dict(state.overstacked)
         return tuple((where, units | known.get(where, frozenset())) for where, units in self._overstacks(state))
 
-    def _turn_applied(self, state: S, entry: TurnMarker) -> S:
-        """4.1: a new game turn; 7.2: every marker back in its pool."""
-        return evolve(state, turn=entry.turn, phase=None, overstacked=self._still_over(state),
-                      moved=frozenset(), moved_in_movement=frozenset(),
-                      attacked=frozenset(), defended=frozenset(), attacked_in_combat=frozenset(),
-                      advanced=frozenset(), displaced=frozenset(), markers_used=(), bombarded=(), drawn=())
+    def _turn_ended(self, state: S, entry: TurnMarker) -> S:
+        """As a game turn ends: the overstacks still reported (5.3); 7.2: every marker back in its pool."""
+        return evolve(state, overstacked=self._still_over(state), markers_used=())
 
-    def _phase_applied(self, state: S, entry: StepMarker) -> S:
-        """4.1: the next phase; a new player turn (movement after the other player's phases) starts afresh."""
-        index = self._next_phase(state, entry.step)
-        if index is None:
-            return state
-        fresh = entry.step == "movement"
-        return evolve(state, drawn=(), phase=index, overstacked=self._still_over(state), moved=frozenset() if fresh else state.moved,
-                      moved_in_movement=frozenset() if fresh else state.moved_in_movement,
-                      attacked=frozenset(), defended=frozenset(),
-                      attacked_in_combat=frozenset() if fresh else state.attacked_in_combat,
-                      advanced=frozenset() if fresh else state.advanced,
-                      displaced=frozenset() if fresh else state.displaced,
-                      bombarded=() if fresh else state.bombarded)
+    def _phase_ended(self, state: S, entry: StepMarker) -> S:
+        """As a phase ends: the overstacks still reported (5.3)."""
+        return evolve(state, overstacked=self._still_over(state))

@@ -46,7 +46,7 @@ class SupportFire(SeriesArea[S]):
         markers = state.game.markers_by_id
         out = []
         per_side: Counter[str] = Counter()
-        pending = Counter(state.drawn)
+        pending = Counter(state.log.drawn)
         taken: Counter[str] = Counter()
         kept: Counter[str] = Counter()
         known_sides: list[str] = []
@@ -69,7 +69,7 @@ class SupportFire(SeriesArea[S]):
             if apart is not None:
                 out += apart
                 continue
-            if any(who == owner for who, _ in state.drawn):
+            if any(who == owner for who, _ in state.log.drawn):
                 mismatched.add(owner)
                 out.append(self._f("error", "7.2", entry, f"{owner} drew {self._drawn_text(state, owner)} for this "
                                                           f"combat, not {marker_id}: markers are drawn at random and "
@@ -110,7 +110,7 @@ class SupportFire(SeriesArea[S]):
 
     @staticmethod
     def _drawn_text(state: S, side: str) -> str:
-        return " ".join(m for who, m in state.drawn if who == side) or "nothing"
+        return " ".join(m for who, m in state.log.drawn if who == side) or "nothing"
 
     def may_draw_now(self, state: S) -> bool:
         """Whether a folio lets markers be drawn outside the Bombardment and Combat Phases."""
@@ -163,7 +163,7 @@ class SupportFire(SeriesArea[S]):
         for marker_id in named:
             seen[marker_id] += 1
             out += self._in_pool(state, entry, side, marker_id, seen[marker_id])
-        drawn = [m for who, m in state.drawn if who == side] + named
+        drawn = [m for who, m in state.log.drawn if who == side] + named
         if sum(1 for m in drawn if not self.rules.may_keep(markers[m])) > 2:
             out.append(self._f("error", "8.2.1b", entry, f"{side} has drawn {' '.join(drawn)} for one combat; at most "
                                                       "two markers a side (8.2.1 b)"))
@@ -175,7 +175,7 @@ class SupportFire(SeriesArea[S]):
         (`kept`, a folio's) leave that list, the others are taken from the pool now. The drawn ones not
         placed, the kept ones left, and the markers used."""
         markers = state.game.markers_by_id
-        pending = list(state.drawn)
+        pending = list(state.log.drawn)
         kept = list(kept)
         used = list(state.markers_used)
         for marker_id in entry.support:
@@ -194,7 +194,7 @@ class SupportFire(SeriesArea[S]):
     def _placed(self, state: S, entry: Attack | Bombard) -> S:
         """The pools after markers are placed on a combat (7.2)."""
         _, _, used = self._placement(state, entry, [])
-        return evolve(state, drawn=(), markers_used=tuple(used))
+        return evolve(state, log=evolve(state.log, drawn=()), markers_used=tuple(used))
 
     def _marked(self, state: S, entry: SupportMarkers) -> S:
         """The pools after a `draw` (7.2)."""
@@ -203,6 +203,6 @@ class SupportFire(SeriesArea[S]):
         named = [m for m in entry.markers if m in markers and markers[m].side == side
                  and markers[m].kind in pools.CUP_KINDS]
         if entry.how == "draw":
-            return evolve(state, drawn=(*state.drawn, *((side, m) for m in named)),
+            return evolve(state, log=evolve(state.log, drawn=(*state.log.drawn, *((side, m) for m in named))),
                           markers_used=(*state.markers_used, *named))
         return state

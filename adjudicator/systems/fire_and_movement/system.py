@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from adjudicator.contract import (
     AdvanceOption, CombatAccount, EngineChecks, MarkerUse, Outcome, Position, Reach, RetreatOption, SequencePoint,
-    StepNoun, kind_of,
+    StepNoun, TurnContext, TurnKeeper, kind_of,
 )
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
@@ -31,7 +31,7 @@ from adjudicator.systems.fire_and_movement.movement import Movement, MoveRule
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.retreat import Retreats
 from adjudicator.systems.fire_and_movement.sequence import SequenceOfPlay
-from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S, evolve
+from adjudicator.systems.fire_and_movement.state import FireAndMovementState, PhaseLog, S, evolve, keeper
 from adjudicator.systems.fire_and_movement.support import SupportFire
 from adjudicator.systems.fire_and_movement.zoc import ZonesOfControl
 from wargame.errors import ReplayError, did_you_mean
@@ -55,6 +55,8 @@ class FireAndMovement(SeriesRules[S]):
     included) and then calls `check_rules`."""
 
     state_type: type[FireAndMovementState] = FireAndMovementState
+    phase_log: type[PhaseLog] = PhaseLog
+    """The record of a phase the engine starts at each marker (a folio's adds what its rules note)."""
     unchecked = UNCHECKED
     step_noun: StepNoun = "phase"
     entry_kinds = frozenset({"header", "turn", "step", "rolloff", "move", "attack", "bombard", "retreat", "advance",
@@ -78,8 +80,9 @@ class FireAndMovement(SeriesRules[S]):
         # The series' registry (house style 12): each entry class's check and application, by the section they
         # judge. A folio's registry is this one with its own handlers put in by name (omaha/system.py).
         self.registry: Registry[S] = Registry.of(
-            Handler("turn", TurnMarker, "4.1", self.sequence._check_turn, self.sequence._turn_applied),
-            Handler("phase", StepMarker, "4.1", None, self.sequence._phase_applied),
+            # 4.1: a marker's turn, phase and record are the engine's to put in (engine.advance); the series judges
+            # the turn order, and what ends with a turn or a phase through its keeper (turn_over, phase_over).
+            Handler("turn", TurnMarker, "4.1", self.sequence._check_turn),
             Handler("move", Move, "5.1", self.moves._check_move, self._move_applied),
             Handler("attack", Attack, "8.2", self.ground._check_attack, self.ground._attack_applied),
             Handler("bombard", Bombard, "8.1", self.bombardment._check_bombard, self.bombardment._bombard_applied),
@@ -92,6 +95,7 @@ class FireAndMovement(SeriesRules[S]):
             Handler("roll", RollOff, "log", self._check_roll, self._roll_applied),
             Handler("markers", SupportMarkers, "7.1", self.support._check_markers, self.support._marked),
         )
+        self._keeper: TurnKeeper[S, PhaseLog] = keeper(self.turn_over, self.phase_over, self.phase_log)
 
     # -- the rule areas composed into the system, asked through the hooks and the contract ---------------------------
     def ezoc(self, state: S, side: str) -> frozenset[Hex]:
@@ -235,14 +239,12 @@ class FireAndMovement(SeriesRules[S]):
                               f"(scenarios: {', '.join(sorted(known))})")
         location = {p.piece: p.location for _, p in game.setup
                     if p.scenario == scenario_id and p.piece in game.units_by_id}
-        # The scenario names its first player (Omaha 10.2), else the game's first side.
-        first = known[scenario_id].first_player or game.manifest.sides[0]
         rules = {r.id for r in game.manifest.optional_rule}
         optional = frozenset(h.value for h in headers if h.key == "Optional")
         for rule in sorted(optional - rules):
             raise ReplayError(f"unknown optional rule {rule!r}{did_you_mean(rule, sorted(rules))} (optional rules: "
                               f"{', '.join(sorted(rules))})")
-        state = self.state_type(game, scenario_id, first, 0, None, location, optional=optional)
+        state = self.state_type(game, scenario_id, TurnContext(), location, optional=optional)
         return state  # type: ignore[return-value]  # state_type is S's class
 
     # -- check -------------------------------------------------------------------------------------
@@ -356,8 +358,9 @@ class FireAndMovement(SeriesRules[S]):
             return state
         in_movement = self.phase_id(state) == "movement" and self._unit(state, entry.unit).mobility == "mobile"
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]},
-                      moved=state.moved | {entry.unit},
-                      moved_in_movement=state.moved_in_movement | ({entry.unit} if in_movement else set()))
+                      log=evolve(state.log, moved=state.log.moved | {entry.unit},
+                                 moved_in_movement=state.log.moved_in_movement | ({entry.unit} if in_movement
+                                                                                  else set())))
 
     def _place_applied(self, state: S, entry: Place) -> S:
         if entry.hex is not None and entry.unit in state.game.units_by_id:
@@ -390,13 +393,20 @@ class FireAndMovement(SeriesRules[S]):
 
     def sequence_point(self, state: S) -> SequencePoint:
         """Game turn, phase and player turn (4.1)."""
-        # The engine asks at every entry: each point is made once per game (it is frozen).
-        key = (state.turn, state.phase, state.first_player)
-        points = state.tables.points
-        point = points.get(key)
-        if point is None:
-            point = points[key] = SequencePoint(state.turn, self.phase_id(state), self.active(state))
-        return point
+        return state.at
+
+    @property
+    def turn_keeper(self) -> TurnKeeper[S, PhaseLog]:
+        """The engine keeps the game turn, the phase, whose player turn it is and the phase's record (4.1)."""
+        return self._keeper
+
+    def turn_over(self, state: S, entry: TurnMarker) -> S:
+        """The state as a game turn ends, in its own context (a folio adds its own)."""
+        return self.sequence._turn_ended(state, entry)
+
+    def phase_over(self, state: S, entry: StepMarker) -> S:
+        """The state as a phase ends, in its own context (a folio adds its own)."""
+        return self.sequence._phase_ended(state, entry)
 
     def outcome(self, state: S) -> Outcome | None:
         """A game decided before its end (the series has no sudden death; a folio may)."""

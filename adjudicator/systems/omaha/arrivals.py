@@ -15,12 +15,12 @@ class Arrivals(Area):
 
     def first_hex_cost(self, state: OmahaState, unit_id: str) -> float:
         """11.1.2: a German reinforcement has paid its first hex's cost on entering."""
-        return dict(state.entered).get(unit_id, 0.0)
+        return dict(state.log.entered).get(unit_id, 0.0)
 
     def _full_on_arrival(self, state: OmahaState, unit_id: str) -> bool:
         """11.1.2: a German reinforcement moves its full MA on the GT it arrives, inclement weather
         or not, except in the campaign game (where 14.1 halves it like any other)."""
-        return not self.rules._campaign(state) and unit_id in dict(state.entered)
+        return not self.rules._campaign(state) and unit_id in dict(state.log.entered)
 
     def _arrivals_due(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """11.1.2, 11.2.4: at the end of a Movement Phase, the side's reinforcements due that could arrive: one
@@ -48,7 +48,7 @@ class Arrivals(Area):
         they arrive on GT 2 on the beach landing hexes (11.2.1)."""
         known = scenario_of(state)
         rows = list(known.reinforcements)
-        if state.turn >= 1 and state.set_up:
+        if state.at.turn >= 1 and state.set_up:
             location, late = state.location, known.late_landings
             for unit, box in known.assault_setup:
                 if location.get(unit) == box and unit != known.ranger:
@@ -61,7 +61,7 @@ class Arrivals(Area):
     def _due(self, state: OmahaState, side: str) -> list[Arrival]:
         """The side's reinforcements due by this turn and not yet arrived (11.1.2, 11.2.1, 11.2.4)."""
         boxes = self.rules._assault_boxes(state)
-        return [row for row in self._schedule(state) if row.turn <= state.turn
+        return [row for row in self._schedule(state) if row.turn <= state.at.turn
                 and self.rules._unit(state, row.unit).side == side and self.rules._on_map(state, row.unit) is None
                 and (state.location.get(row.unit) is None or state.location.get(row.unit) in boxes)]
 
@@ -109,7 +109,7 @@ class Arrivals(Area):
         if unit.side != "Allied":
             return [self._f("error", "11.1.3", entry, "the German side receives no replacements (11.1.3)")]
         points = sum(r.amount for _, r in game.replacements if r.scenario == state.scenario
-                     and r.turn == state.turn and r.side == "Allied" and r.kind == unit.mobility)
+                     and r.turn == state.at.turn and r.side == "Allied" and r.kind == unit.mobility)
         used = state.replaced.count(unit.mobility)
         out = []
         if used >= points:
@@ -117,7 +117,7 @@ class Arrivals(Area):
             rates = "14.0 and 11.2.5" if self.rules._campaign(state) else "11.2.5"
             out.append(self._f("error", "14.0g" if self.rules._campaign(state) else "11.2.5", entry,
                                f"the Allies have {points - used if points > used else 0} {unit.mobility} replacement "
-                               f"point(s) left on GT {state.turn} ({points} received, {rates})"))
+                               f"point(s) left on GT {state.at.turn} ({points} received, {rates})"))
         where = state.location.get(entry.unit, "")
         if self.rules._on_map(state, entry.unit) is None or entry.unit not in state.depleted:
             out.append(self._f("error", "11.2.5", entry, f"{entry.unit} is not a reduced unit on the map; only those "
@@ -140,11 +140,11 @@ class Arrivals(Area):
         row = next((r for r in self._schedule(state) if r.unit == entry.unit), None)
         if row is None:
             return [self._f("error", section, entry, f"{entry.unit} is not a reinforcement of this scenario")]
-        if row.turn > state.turn:
-            return [self._f("error", section, entry, f"{entry.unit} arrives on GT {row.turn}, not {state.turn}")]
+        if row.turn > state.at.turn:
+            return [self._f("error", section, entry, f"{entry.unit} arrives on GT {row.turn}, not {state.at.turn}")]
         if self.rules._on_map(state, entry.unit) is not None:
             return [self._f("error", section, entry, f"{entry.unit} is already on the map")]
-        if unit.side == "Allied" and state.turn == 1:
+        if unit.side == "Allied" and state.at.turn == 1:
             return [self._f("error", "11.2.4", entry, "Allied reinforcements land after GT 1 (11.2.4)")]
         if entry.hex not in self.entry_hexes(state, entry.unit, row.entry):
             where = row.entry if row.entry and game.grid.is_label(row.entry) else \

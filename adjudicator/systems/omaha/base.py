@@ -136,13 +136,13 @@ class OmahaRules(FireAndMovement[OmahaState]):
 
     def _allied_turn_ending(self, state: OmahaState) -> bool:
         """Whether the phase under way is the last of the Allied player turn (12.0)."""
-        return state.phase is not None and self.active(state) == "Allied" and self.phase_id(state) == "mobile_combat"
+        return state.at.step is not None and self.active(state) == "Allied" and self.phase_id(state) == "mobile_combat"
 
     def _is_beach_assault(self, state: OmahaState, entry: Attack) -> bool:
         """11.2.3: before GT 1, an Allied attack on a beach hex its landed units hold (the Rangers, who
         may step onto a beach hex after the Pointe du Hoc roll, are not of the landing)."""
         ranger = self._ranger(state)
-        return state.turn == 0 and entry.hex in self._beach(state) and \
+        return state.at.turn == 0 and entry.hex in self._beach(state) and \
             any(state.location.get(u) == entry.hex and u != ranger for u in entry.attackers)
 
     # -- what the areas ask of each other (answered by system.py's `Omaha`, from the area named) -----------------

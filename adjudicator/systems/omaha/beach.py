@@ -38,7 +38,7 @@ class BeachAssaults(Area):
         """11.2.3: a beach assault is checked by its own rules; before GT 1 it is the only attack."""
         if self.rules._is_beach_assault(state, entry):
             return self._check_beach_assault(state, entry)
-        if state.turn == 0 and state.phase is None:
+        if state.at.turn == 0 and state.at.step is None:
             # The landing allows the Allied player's attacks (game.toml's `entries`) for the beach assaults
             # only; any other attack waits for a Combat Phase (8.2).
             return [self._f("error", "8.2", entry, f"before GT 1 the only attacks are the beach assaults, each from "
@@ -135,7 +135,7 @@ class BeachAssaults(Area):
     def _landed_on_gt1(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.1: during GT 1, an assault unit that landed on a beach hex (not the Rangers, whom
         11.2.3 governs): its movement ended and its beach assault was its only action."""
-        return state.turn == 1 and state.set_up and self.rules._setup_box(state, unit_id) in self.rules._assault_boxes(state) \
+        return state.at.turn == 1 and state.set_up and self.rules._setup_box(state, unit_id) in self.rules._assault_boxes(state) \
             and unit_id != self.rules._ranger(state)
 
     def _leaving(self, state: OmahaState, unit_id: str, path: Sequence[str]) -> frozenset[str]:

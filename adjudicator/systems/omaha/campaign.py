@@ -60,7 +60,7 @@ class Campaign(Area):
             return []
         if state.last_turn is not None:
             last, why = state.last_turn, f"as fixed at the end of GT {base}"
-        elif state.turn == base:
+        elif state.at.turn == base:
             last, why = self.campaign_last_turn(state)
         else:
             return []  # a log begun after GT 17 without its end: the extension is not known
@@ -75,29 +75,29 @@ class Campaign(Area):
         if not self.rules._campaign(state) or self.rules.phase_id(state) != "game_turn_end":
             return []
         if not self.rules.landing_hexes(state):
-            return [self.rules.table.finding("note", "14.3", 0, 1, f"at the end of GT {state.turn} no beach landing hex is "
+            return [self.rules.table.finding("note", "14.3", 0, 1, f"at the end of GT {state.at.turn} no beach landing hex is "
                                                             "left to the Allies: the German player wins a strategic "
                                                             "victory")]
         base = self.rules._campaign_number(state, "campaign_base_last_turn", 17)
-        if state.turn == base and state.last_turn is None:
+        if state.at.turn == base and state.last_turn is None:
             last, why = self.campaign_last_turn(state)
-        elif state.turn == state.last_turn:
-            last, why = state.turn, ""
+        elif state.at.turn == state.last_turn:
+            last, why = state.at.turn, ""
         else:
             return []
-        if last > state.turn:
+        if last > state.at.turn:
             return [self.rules.table.finding("note", "14.2", 0, 1, f"at the end of GT {base} the campaign game goes on: "
                                                             f"{why}")]
         winner, reason = self.campaign_verdict(state)
-        return [self.rules.table.finding("note", "14.3", 0, 1, f"at the end of GT {state.turn} the {winner} player wins the "
+        return [self.rules.table.finding("note", "14.3", 0, 1, f"at the end of GT {state.at.turn} the {winner} player wins the "
                                                         f"campaign game: {reason}")]
 
     def final_verdict(self, state: OmahaState) -> tuple[str, str] | None:
         """The winner and why at the end of the last game turn (13.0; the campaign's, 14.2 and 14.3), None before."""
         if not self.rules._campaign(state):
             scenario = next(sc for sc in state.game.manifest.scenario if sc.id == state.scenario)
-            return self.rules.verdict(state) if state.turn == scenario.last_turn else None
+            return self.rules.verdict(state) if state.at.turn == scenario.last_turn else None
         base = self.rules._campaign_number(state, "campaign_base_last_turn", 17)
         last: int | None = state.last_turn if state.last_turn is not None else \
-            self.campaign_last_turn(state)[0] if state.turn == base else None
-        return self.campaign_verdict(state) if last == state.turn else None
+            self.campaign_last_turn(state)[0] if state.at.turn == base else None
+        return self.campaign_verdict(state) if last == state.at.turn else None

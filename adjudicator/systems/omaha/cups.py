@@ -99,7 +99,7 @@ class Cups(Area):
 
     def may_draw_now(self, state: OmahaState) -> bool:
         """11.2.3: markers are drawn for the beach assaults before GT 1."""
-        return state.turn == 0
+        return state.at.turn == 0
 
     def not_drawable(self, state: OmahaState, entry: SupportMarkers, marker_id: str) -> list[Finding]:
         """11.2.7: naval gunfire is never in a cup."""
@@ -128,7 +128,7 @@ class Cups(Area):
         if entry.how == "draw":
             return out + self.rules._check_draw(state, entry, side, named)
         owed = [o for o in state.owed if o[0] == entry.how and o[1] == side]
-        mines = Counter(m for who, m in state.drawn if who == side and markers[m].kind == "mines")
+        mines = Counter(m for who, m in state.log.drawn if who == side and markers[m].kind == "mines")
         seen: Counter[str] = Counter()
         for marker_id in named:
             marker = markers[marker_id]
@@ -182,7 +182,7 @@ class Cups(Area):
 
     def _newly_captured(self, state: OmahaState) -> list[tuple[str, frozenset[str]]]:
         """11.1.4's places the Allies hold (occupy, or last occupied) as a game turn ends, not yet paid for."""
-        if state.turn < 1:
+        if state.at.turn < 1:
             return []
         return [(name, hexes) for name, hexes in charts.capture_locations(state.game)
                 if name not in state.captured and all(state.controlled.get(h) == "Allied" for h in hexes)]
@@ -201,7 +201,7 @@ class Cups(Area):
         # Only Achtung Minen are ever set aside (11.1.4), so the kept list is theirs.
         pending, kept, used = self.rules._placement(state, entry, list(state.mines_aside))
         kept += [m for _, m in pending if markers[m].kind == "mines"]
-        return evolve(state, drawn=(), mines_aside=tuple(kept), markers_used=tuple(used))
+        return evolve(state, log=evolve(state.log, drawn=()), mines_aside=tuple(kept), markers_used=tuple(used))
 
     def _cups_marked(self, state: OmahaState, entry: SupportMarkers) -> OmahaState:
         """The pools after `draw`, `aside` or `lose` (11.1.4, 11.2.3, 14.1; a draw as 7.2)."""
@@ -212,7 +212,7 @@ class Cups(Area):
         if entry.how == "draw":
             return self.rules.series_apply("markers", state, entry)
         owed = list(state.owed)
-        drawn = list(state.drawn)
+        drawn = list(state.log.drawn)
         kept = list(state.mines_aside)
         withheld = list(state.withheld)
         lost = list(state.lost_markers)
@@ -229,5 +229,5 @@ class Cups(Area):
             if match is not None:
                 owed.remove(match)
             (withheld if entry.how == "aside" else lost).append(marker_id)
-        return evolve(state, owed=tuple(owed), drawn=tuple(drawn), mines_aside=tuple(kept), withheld=tuple(withheld),
-                       lost_markers=tuple(lost))
+        return evolve(state, owed=tuple(owed), log=evolve(state.log, drawn=tuple(drawn)), mines_aside=tuple(kept),
+                      withheld=tuple(withheld), lost_markers=tuple(lost))

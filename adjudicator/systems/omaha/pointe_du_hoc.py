@@ -50,11 +50,11 @@ class PointeDuHoc(Area):
         """11.2.3: after the Pointe du Hoc roll the Rangers move no more hexes up to the end of GT 1
         than its result allows (at once, or in GT 1's Movement Phase); None when that is not in
         question or the move is within it."""
-        if state.turn > 1 or entry.unit != self.rules._ranger(state):
+        if state.at.turn > 1 or entry.unit != self.rules._ranger(state):
             return None
         if state.pointe_du_hoc is None:
             return [self._f("error", "11.2.3", entry, f"{entry.unit} moves before the Pointe du Hoc assault is rolled "
-                                                    "(11.2.3)")] if state.turn == 0 else None
+                                                    "(11.2.3)")] if state.at.turn == 0 else None
         row = charts.pointe_du_hoc(state.game, state.pointe_du_hoc)
         limit = (row.move_hexes or 0) if row is not None else 0
         if state.ranger_moved + len(entry.path) - 1 > limit:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from adjudicator.contract import Outcome
-from adjudicator.systems.fire_and_movement.state import FireAndMovementState
+from adjudicator.systems.fire_and_movement.state import FireAndMovementState, PhaseLog
 from wargame.hexes import Hex
 
 
@@ -19,15 +19,23 @@ class Beyond:
 
 
 @dataclass(frozen=True)
+class OmahaPhaseLog(PhaseLog):
+    """The series' record of a phase and what Omaha's rules note in it (house style 19: the engine renews it)."""
+
+    entered: tuple[tuple[str, float], ...] = ()
+    """German reinforcements that entered this phase and the MP their first hex cost (11.1.2)."""
+    landed: frozenset[str] = frozenset()
+    """Allied reinforcements landed this Movement Phase, which move no further in it (11.2.4)."""
+    supply_losses: frozenset[str] = frozenset()
+    """Allied units that took 12.0's loss as this Allied player turn ended (its last phase)."""
+
+
+@dataclass(frozen=True)
 class OmahaState(FireAndMovementState):
     """The series' state and Omaha's own."""
 
     set_up: bool = False
     """The log writes the set-up (`setup` entries), so GT 1 checks it is complete (11.0, 11.2.1)."""
-    entered: tuple[tuple[str, float], ...] = ()
-    """German reinforcements that entered this phase and the MP their first hex cost (11.1.2)."""
-    landed: frozenset[str] = frozenset()
-    """Allied reinforcements landed this Movement Phase, which move no further in it (11.2.4)."""
     beachheads: frozenset[str] | None = None
     """Beach landing hexes with a beachhead marker (11.2.1): the beach hexes the assault landed on,
     less those a German unit has entered since; None until the set-up is known (all beach hexes)."""
@@ -35,8 +43,8 @@ class OmahaState(FireAndMovementState):
     """The side that last entered each hex (13.0: captured locations)."""
     victory: Outcome | None = None
     """An automatic victory (13.0 sudden death, 14.3)."""
-    supply_losses: frozenset[str] = frozenset()
-    """Allied units that took 12.0's loss as this Allied player turn ended."""
+    log: OmahaPhaseLog = OmahaPhaseLog()
+    """What has happened in the phase under way, Omaha's part included: the engine's, a new one at each marker."""
     replaced: tuple[str, ...] = ()
     """The kinds (leg, mobile) of the replacement points used this game turn (11.2.5)."""
     lost_markers: tuple[str, ...] = ()

@@ -77,7 +77,7 @@ class Supply(Area):
         return [self._f("error", "12.0", entry, f"{unit_id} at {state.location[unit_id]} is out of supply as the "
                                                 "Allied player turn ends and is reduced (or eliminated if already "
                                                 "reduced)")
-                for unit_id in self.out_of_supply(state) if unit_id not in state.supply_losses]
+                for unit_id in self.out_of_supply(state) if unit_id not in state.log.supply_losses]
 
     def supply_loss(self, state: OmahaState, unit_id: str) -> bool:
         return self._supply_loss(state, unit_id)
@@ -86,10 +86,10 @@ class Supply(Area):
         """12.0's loss outside a combat, and the Rangers' at Pointe du Hoc (11.2.3)."""
         if state.combat is not None and not self._supply_loss(state, entry.unit):
             return None
-        if state.turn == 0 and entry.unit == self.rules._ranger(state):
+        if state.at.turn == 0 and entry.unit == self.rules._ranger(state):
             return self.rules._check_pdh_loss(state, entry)
         if self.rules._allied_turn_ending(state) and self.is_out_of_supply(state, entry.unit) and \
-                entry.unit not in state.supply_losses:
+                entry.unit not in state.log.supply_losses:
             # 12.0: out of supply as the Allied player turn ends: reduced, or eliminated if reduced.
             if entry.loss == "deplete" and self.rules._steps(state, entry.unit) <= 1:
                 return [self._f("error", "12.0", entry, f"{entry.unit} is reduced or a one-step unit: the supply "
@@ -248,7 +248,7 @@ class Supply(Area):
         resolved does not claim (the unit took no part in it, or its result is carried out): the log
         writes the supply losses after the Mobile Combat Phase's last combat."""
         combat = state.combat
-        if combat is None or not self.rules._allied_turn_ending(state) or unit_id in state.supply_losses:
+        if combat is None or not self.rules._allied_turn_ending(state) or unit_id in state.log.supply_losses:
             return False
         if unit_id in (*combat.attackers, *combat.defenders) and \
                 (combat.result is None or self.rules._outstanding(state, combat)):

@@ -37,7 +37,7 @@ from adjudicator.systems.omaha.optional import OptionalHooks
 from adjudicator.systems.omaha.pointe_du_hoc import PointeDuHoc
 from adjudicator.systems.omaha.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.omaha.setup import SetUp
-from adjudicator.systems.omaha.state import OmahaState
+from adjudicator.systems.omaha.state import OmahaPhaseLog, OmahaState
 from adjudicator.systems.omaha.supply import Supply
 from adjudicator.systems.omaha.victory import Victory
 from adjudicator.systems.omaha.weather import Weather
@@ -62,6 +62,7 @@ class Omaha(OmahaRules):
     name = "omaha"
     table = SectionTable("omaha", SECTIONS, series=SERIES_TABLE, rests_on=RESTS_ON)
     state_type = OmahaState
+    phase_log = OmahaPhaseLog
     unchecked = UNCHECKED
     retreat_ignores_ezoc = frozenset({"ranger"})
     """11.2.3: rangers ignore EZOC for all purposes, retreats and displacements included (commandos
@@ -97,9 +98,7 @@ class Omaha(OmahaRules):
             return Handler(name, handler.entry, handler.clause, handler.check, apply,  # type: ignore[arg-type]
                            handler.rests_on, handler.tests)
 
-        self.registry = series.replacing("turn", extending("turn", self._turn_begun)) \
-            .replacing("phase", extending("phase", self._phase_begun)) \
-            .replacing("move", extending("move", self._moved)) \
+        self.registry = series.replacing("move", extending("move", self._moved)) \
             .replacing("attack", extending("attack", self._attacked)) \
             .replacing("place", extending("place", self._placed_unit)) \
             .replacing("loss", extending("loss", self._lost)) \
@@ -285,7 +284,7 @@ class Omaha(OmahaRules):
 
     def turn_checks(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
         """11.0, 11.2.1, 11.2.3: the set-up and the landing complete as GT 1 begins."""
-        return self.setup._check_start(state, entry) if state.turn == 0 and entry.turn == 1 and state.set_up else []
+        return self.setup._check_start(state, entry) if state.at.turn == 0 and entry.turn == 1 and state.set_up else []
 
     def _length_checks(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
         """10.2: the scenario's length; 14.2: the campaign's."""
@@ -331,7 +330,7 @@ class Omaha(OmahaRules):
 
     def _landed_this_phase(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.4: a reinforcement landed this Movement Phase moves no further in it."""
-        return unit_id in state.landed and self.phase_id(state) == "movement"
+        return unit_id in state.log.landed and self.phase_id(state) == "movement"
 
     def folio_path(self, state: OmahaState, entry: Move) -> list[Finding]:
         """11.2.4: a reinforcement landed this Movement Phase moves no further in it."""
@@ -346,7 +345,7 @@ class Omaha(OmahaRules):
         bad = [f"{s} {d}" for s, d in entry.rolls.items() if not 1 <= d <= 6]
         if bad:
             return [self._f("error", "log", entry, f"a die roll is 1 to 6, not {', '.join(bad)}")]
-        if state.turn == 0:
+        if state.at.turn == 0:
             return self.pdh._check_pdh_roll(state, entry)
         return [self._f("error", "log", entry, "no die roll is called for here: combat and bombardment dice are "
                                                "written with their entries ('die N'); 'Roll' records the Pointe du Hoc "
@@ -380,44 +379,44 @@ class Omaha(OmahaRules):
                     beachheads = beachheads - {where}  # 11.2.1: a German unit in the hex removes the marker
             if controlled is not after.controlled or beachheads is not after.beachheads:
                 after = evolve(after, controlled=controlled, beachheads=beachheads)
-        if not isinstance(entry, TurnMarker):
-            return after
-        if state.turn == 0 and state.set_up:
+        return after
+
+    def turn_over(self, state: OmahaState, entry: TurnMarker) -> OmahaState:
+        """As a game turn ends, in its context: the beachheads the assault left (11.2.1), the German's sudden death
+        (13.0), the campaign's length (14.2), the markers back in their cups (7.2, 11.1.4) and the turn's weather
+        gone (14.1)."""
+        after = self.sequence._turn_ended(state, entry)
+        if state.at.turn == 0 and state.set_up:
             # 11.2.1: markers stay only on the beach hexes the assault landed on.
             after = evolve(after, beachheads=self._landed_hexes(state))
-        if state.turn and after.victory is None and not self.landing_hexes(state):
+        if state.at.turn and after.victory is None and not self.landing_hexes(state):
             # 13.0: no beach landing hex left at the end of a game turn: the German wins at once.
             section = "14.3" if self._campaign(state) else "13.0"
             after = evolve(after, victory=Outcome("German", section, entry.line, f"no beach landing hex is left to "
-                                                                                f"the Allies at the end of GT {state.turn}"))
+                                                                                f"the Allies at the end of GT {state.at.turn}"))
         if self._campaign(state) and state.last_turn is None and \
-                state.turn == self._campaign_number(state, "campaign_base_last_turn", 17):
+                state.at.turn == self._campaign_number(state, "campaign_base_last_turn", 17):
             after = evolve(after, last_turn=self.campaign.campaign_last_turn(state)[0])  # 14.2: fixed as GT 17 ends
-        return after
-
-    def _turn_begun(self, state: OmahaState, entry: TurnMarker) -> OmahaState:
-        after = self.series_apply("turn", state, entry)
-        before_gt1 = state.turn == 0  # 11.2.3: the beach assaults before GT 1 use GT 1's markers.
+        before_gt1 = state.at.turn == 0  # 11.2.3: the beach assaults before GT 1 use GT 1's markers.
         return evolve(after, markers_used=state.markers_used if before_gt1 else (), replaced=(),
                       withheld=state.withheld if before_gt1 else (), mines_aside=(), weather=None, weather_rolls=(),
                       owed=(*state.owed, *self.cups._capture_losses(state)),
                       captured=state.captured | {name for name, _ in self.cups._newly_captured(state)})
 
-    def _phase_begun(self, state: OmahaState, entry: StepMarker) -> OmahaState:
-        if self.sequence._next_phase(state, entry.step) is None:
-            return state
-        after = self.series_apply("phase", state, entry)
+    def phase_over(self, state: OmahaState, entry: StepMarker) -> OmahaState:
+        """As a phase ends, in its context: reinforcements reported late (11.1.2, 11.2.4), Achtung Minen drawn and
+        kept (11.1.4), marker entries still owed dropped after the Support Fire Marker Phase."""
+        after = self.sequence._phase_ended(state, entry)
         markers = state.game.markers_by_id
-        return evolve(after, entered=(), landed=frozenset(), supply_losses=frozenset(),
-                      late=self.arrivals._reported_late(state),
-                      mines_aside=(*state.mines_aside, *(m for _, m in state.drawn if markers[m].kind == "mines")),
+        return evolve(after, late=self.arrivals._reported_late(state),
+                      mines_aside=(*state.mines_aside, *(m for _, m in state.log.drawn if markers[m].kind == "mines")),
                       owed=() if self.phase_id(state) == "support_fire_marker" else state.owed)
 
     def _moved(self, state: OmahaState, entry: Move) -> OmahaState:
         after = self.series_apply("move", state, entry)
         if after is state:
             return state  # not carried out (written from the wrong hex)
-        if state.turn <= 1 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
+        if state.at.turn <= 1 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
             after = evolve(after, ranger_moved=state.ranger_moved + len(entry.path) - 1)  # 11.2.3
         return evolve(after, left_beach=self.assaults._leaving(state, entry.unit, entry.path))
 
@@ -431,7 +430,7 @@ class Omaha(OmahaRules):
 
     def _attacked(self, state: OmahaState, entry: Attack) -> OmahaState:
         after = self.series_apply("attack", state, entry)
-        assaulted = state.assaulted | ({entry.hex} if state.turn == 0 else set())
+        assaulted = state.assaulted | ({entry.hex} if state.at.turn == 0 else set())
         landing = state.landing
         if landing is None and self._is_beach_assault(state, entry):
             landing = tuple(sorted(self._landing_counts(state).items()))  # 11.2.1: the landing as it was
@@ -442,8 +441,8 @@ class Omaha(OmahaRules):
         supply = self._allied_turn_ending(state) and \
             (state.combat is None or self.supply._supply_loss(state, entry.unit))
         if supply:
-            state = evolve(state, supply_losses=state.supply_losses | {entry.unit})
-        if state.turn == 0 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
+            state = evolve(state, log=evolve(state.log, supply_losses=state.log.supply_losses | {entry.unit}))
+        if state.at.turn == 0 and state.pointe_du_hoc is not None and entry.unit == self._ranger(state):
             state = evolve(state, ranger_loss=True)  # 11.2.3: the loss written, right or wrong
         return self.series_apply("loss", state, entry)
 
@@ -459,19 +458,19 @@ class Omaha(OmahaRules):
                 entry.unit in game.units_by_id:
             if self._unit(state, entry.unit).side == "German":
                 cost = self.arrivals._entry_cost(state, entry.hex)
-                state = evolve(state, entered=(*state.entered, (entry.unit, cost)))
+                state = evolve(state, log=evolve(state.log, entered=(*state.log.entered, (entry.unit, cost))))
             else:
-                state = evolve(state, landed=state.landed | {entry.unit})
+                state = evolve(state, log=evolve(state.log, landed=state.log.landed | {entry.unit}))
         return self.series_apply("place", state, entry)
 
     def _rolled(self, state: OmahaState, entry: RollOff) -> OmahaState:
         """The Pointe du Hoc roll (11.2.3), with what it calls for (14.1's layer adds the weather rolls)."""
-        return self.pdh._pdh_rolled(state, entry) if state.turn == 0 else state
+        return self.pdh._pdh_rolled(state, entry) if state.at.turn == 0 else state
 
     # -- the optional rules' layers (14.1, 15.0), put on by the log's headers ---------------------------------
     def _check_rolls_in_weather(self, state: OmahaState, entry: RollOff) -> list[Finding]:
         """14.1's `roll` check: the weather dice as a game turn begins, else `_check_rolls`."""
-        if state.turn != 0 and all(1 <= d <= 6 for d in entry.rolls.values()):
+        if state.at.turn != 0 and all(1 <= d <= 6 for d in entry.rolls.values()):
             weather = self.weather._check_weather_roll(state, entry)
             if weather is not None:
                 return weather
@@ -479,7 +478,7 @@ class Omaha(OmahaRules):
 
     def _rolled_in_weather(self, state: OmahaState, entry: RollOff) -> OmahaState:
         """14.1's `roll` application: the Pointe du Hoc roll (11.2.3) and the weather rolls."""
-        return self.pdh._pdh_rolled(state, entry) if state.turn == 0 else self.weather._weather_rolled(state, entry)
+        return self.pdh._pdh_rolled(state, entry) if state.at.turn == 0 else self.weather._weather_rolled(state, entry)
 
     def _weather_layer(self, layer: Layer) -> Layer:
         """14.1: the weather dice checked and applied, and owed as the Support Fire Marker Phase ends."""
@@ -524,7 +523,8 @@ class Omaha(OmahaRules):
                                                                           f"victory: {won.reason}"))
         else:
             last = next(sc.last_turn for sc in state.game.manifest.scenario if sc.id == state.scenario)
-            if state.turn == last and self.phase_id(state) == "game_turn_end" and state.scenario == "beach_to_bocage":
+            if state.at.turn == last and self.phase_id(state) == "game_turn_end" and \
+                    state.scenario == "beach_to_bocage":
                 winner, reason = self.victory.verdict(state)
                 out.append(self.table.finding("note", "13.0", 0, 1, f"at the end of GT {last} the {winner} player "
                                                                    f"wins: {reason}"))

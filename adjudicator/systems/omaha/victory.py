@@ -67,8 +67,8 @@ class Victory(Area):
         level: str | None
         if state.victory is not None:
             winner, section, level, why = state.victory.winner, state.victory.section, STRATEGIC, state.victory.reason
-        elif at_end and state.turn and not self.rules.landing_hexes(state):
-            winner, level, why = "German", STRATEGIC, f"no beach landing hex is left to the Allies at GT {state.turn}'s end"
+        elif at_end and state.at.turn and not self.rules.landing_hexes(state):
+            winner, level, why = "German", STRATEGIC, f"no beach landing hex is left to the Allies at GT {state.at.turn}'s end"
         elif final is not None:
             winner, level, why = final[0], OPERATIONAL if final[0] == "German" else None, final[1]
         else:

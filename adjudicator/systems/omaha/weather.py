@@ -31,7 +31,7 @@ class Weather(Area):
     def _weather_due(self, state: OmahaState) -> bool:
         """14.1 (its layer's): weather is rolled from its first game turn on."""
         first = state.game.parameter.get("weather_first_turn", 2)
-        return isinstance(first, int) and state.turn >= first
+        return isinstance(first, int) and state.at.turn >= first
 
     def _weather_owed(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """14.1 (its layer's hook) as the Support Fire Marker Phase ends: the weather rolled, and in inclement
@@ -39,7 +39,7 @@ class Weather(Area):
         if not self._weather_due(state):
             return []
         if state.weather is None:
-            return [self._f("error", "14.1", entry, f"GT {state.turn}'s weather is rolled (the German player's die) "
+            return [self._f("error", "14.1", entry, f"GT {state.at.turn}'s weather is rolled (the German player's die) "
                                                     "as the game turn begins")]
         if state.weather == "inclement":
             missing = [s for s in state.game.manifest.sides if s not in state.weather_rolls]
