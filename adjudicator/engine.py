@@ -15,8 +15,8 @@ from typing import Generic, cast
 from adjudicator.basis import Board, Facts, entry_facts, finding_records
 from adjudicator.contract import RuleSystem, SequencePoint, StateT, TurnContext, how_of, kind_of
 from adjudicator.findings import Finding, one_error
-from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Declare, Entry, Header, Loss, Move,
-                                          Place as Placement, Retreat, RollOff, StandFast, StepMarker, TurnMarker)
+from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Declare, Entry, Header, Move,
+                                          Place as Placement, Retreat, RollOff, StepMarker, TurnMarker)
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
@@ -272,24 +272,11 @@ def _sequence_findings(system: RuleSystem[StateT], order: TurnOrder, at: Sequenc
     return []
 
 
-def _decided_by_owner(entry: Entry) -> list[str]:
-    """The units whose owner alone decides an entry: moves, retreats, advances, placements (set-up,
-    arrivals, replacements), losses (not a `remove`: a system with removals judges who writes them by its own
-    rule) and standing fast."""
-    if isinstance(entry, (Move, Retreat, Advance, Placement)):
-        return [entry.unit]
-    if isinstance(entry, Loss) and entry.loss != "remove":
-        return [entry.unit]
-    if isinstance(entry, StandFast):
-        return list(dict.fromkeys(entry.units))
-    return []
-
-
 def _deciding_side(system: RuleSystem[StateT], state: StateT, entry: Entry) -> str | None:
     """The side an entry is a decision of: the owner of the units it decides for, else its author (an
     attack without one: its first attacker's owner)."""
     units = system.game_of(state).units_by_id
-    owned = [u for u in _decided_by_owner(entry) if u in units]
+    owned = [u for u in entry.decided_by_owner() if u in units]
     if owned:
         return units[owned[0]].side
     if entry.side:
@@ -297,18 +284,6 @@ def _deciding_side(system: RuleSystem[StateT], state: StateT, entry: Entry) -> s
     if isinstance(entry, Attack) and entry.attackers[0] in units:
         return units[entry.attackers[0]].side
     return None
-
-
-def _acting_units(entry: Entry) -> list[str]:
-    """The units an entry acts with: the unit moved, retreated, advanced, reduced or placed, the units
-    standing fast, the attackers."""
-    if isinstance(entry, Attack):
-        return list(dict.fromkeys(entry.attackers))
-    if isinstance(entry, (Move, Retreat, Advance, Loss, Placement)):
-        return [entry.unit]
-    if isinstance(entry, StandFast):
-        return list(dict.fromkeys(entry.units))
-    return []
 
 
 def _belongs(slots: Sequence[Slot], kind: str, how: str | None) -> str:
@@ -343,7 +318,7 @@ def _entry_place_findings(system: RuleSystem[StateT], order: TurnOrder, at: Sequ
     slot = order.slot_at(at.turn, at.step, at.player_turn)
     side = _deciding_side(system, state, entry)
     units = system.game_of(state).units_by_id
-    types = tuple(units[u].type for u in _acting_units(entry) if u in units)
+    types = tuple(units[u].type for u in entry.acting_units() if u in units)
     if slot is not None and order.allows(slot, kind, side, types, how):
         return []
     opening = order.opening
@@ -357,7 +332,7 @@ def _entry_place_findings(system: RuleSystem[StateT], order: TurnOrder, at: Sequ
     else:
         where = f"turn {at.turn}, {slot.name}" if slot is not None else f"turn {at.turn}, before its first {noun}"
     belongs = _belongs((*order.sequence, *([opening] if opening is not None else [])), kind, how)
-    acting = f" ({', '.join(_acting_units(entry))})" if _acting_units(entry) else ""
+    acting = f" ({', '.join(entry.acting_units())})" if entry.acting_units() else ""
     written = f"'{kind}' entry" if how is None else f"'{kind}' entry ('{how}')"
     if here:
         return [system.table.finding("error", section, entry.line, entry.column,
@@ -376,7 +351,7 @@ def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) ->
     table = system.table
     handed = system.engine_checks
     owned = [] if (isinstance(entry, Placement) and not handed.placements) or \
-        (isinstance(entry, Retreat) and not handed.retreats) else _decided_by_owner(entry)
+        (isinstance(entry, Retreat) and not handed.retreats) else entry.decided_by_owner()
     out = [table.finding("error", "log", entry.line, entry.column,
                          f"{u} is a {units[u].side} unit; its owner, not {entry.side}, decides this")
            for u in owned if u in units and units[u].side != entry.side]
@@ -466,7 +441,7 @@ def _still_astray(astray: dict[str, int], entry: Entry, found: Sequence[Finding]
     """The units standing where a broken rule put them after an entry, with the line of that entry: a move,
     retreat or advance that breaks a rule of the system puts its unit astray; any later entry that moves,
     reduces or places the unit ends it (the players have gone on from there)."""
-    acting = set(_acting_units(entry)) if not isinstance(entry, Attack) else set()
+    acting = set(entry.acting_units()) if not isinstance(entry, Attack) else set()
     out = {u: line for u, line in astray.items() if u not in acting} if acting & astray.keys() else astray
     if isinstance(entry, RELOCATING) and any(f.severity == "error" and f.system != NOTATION and f.rule != "log"
                                             for f in found):

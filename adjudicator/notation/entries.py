@@ -25,6 +25,15 @@ class Entry(BaseModel):
     side: str | None = None
     by_opponent: bool = False
 
+    def acting_units(self) -> list[str]:
+        """The units the entry acts with (each must exist, and be its author's): none but for the kinds below."""
+        return []
+
+    def decided_by_owner(self) -> list[str]:
+        """The units whose owner alone decides the entry: none but for the kinds below."""
+        return []
+
+
 
 class Header(Entry):
     """A `[Key "value"]` header line: Game, Scenario, Optional, a side's player, DiceSeed..."""
@@ -96,6 +105,15 @@ class Move(Entry):
     path: list[str] = Field(min_length=1)
     strategic: bool = False
 
+    def acting_units(self) -> list[str]:
+        """The unit it acts with."""
+        return [self.unit]
+
+    def decided_by_owner(self) -> list[str]:
+        """Its unit: the owner alone moves, retreats, advances or places it."""
+        return [self.unit]
+
+
 
 class Attack(Entry):
     """`Allied: attack HEX[+HEX...] with UNITS [odds A:B|diff +N] [die N] [result R] [defender UNIT]`."""
@@ -125,6 +143,11 @@ class Attack(Entry):
         """Every hex the attack is made on, the first written first."""
         return (self.hex, *self.more_hexes)
 
+    def acting_units(self) -> list[str]:
+        """The attackers, each once."""
+        return list(dict.fromkeys(self.attackers))
+
+
 
 class Bombard(Entry):
     """`Allied: bombard HEX [diff +N] [die N] [result R] [defender UNIT] support MARKER...` (Fire & Movement 8.1)."""
@@ -147,6 +170,15 @@ class Retreat(Entry):
     unit: str
     path: list[str] = Field(min_length=1)
 
+    def acting_units(self) -> list[str]:
+        """The unit it acts with."""
+        return [self.unit]
+
+    def decided_by_owner(self) -> list[str]:
+        """Its unit: the owner alone moves, retreats, advances or places it."""
+        return [self.unit]
+
+
 
 class Advance(Entry):
     """`Allied: advance UNIT HEX-HEX-...`: advance after combat."""
@@ -154,6 +186,15 @@ class Advance(Entry):
     kind: Literal["advance"] = "advance"
     unit: str
     path: list[str] = Field(min_length=1)
+
+    def acting_units(self) -> list[str]:
+        """The unit it acts with."""
+        return [self.unit]
+
+    def decided_by_owner(self) -> list[str]:
+        """Its unit: the owner alone moves, retreats, advances or places it."""
+        return [self.unit]
+
 
 
 class Loss(Entry):
@@ -163,12 +204,30 @@ class Loss(Entry):
     loss: Literal["deplete", "eliminate", "remove"]
     unit: str
 
+    def acting_units(self) -> list[str]:
+        """The unit reduced."""
+        return [self.unit]
+
+    def decided_by_owner(self) -> list[str]:
+        """The unit reduced, but for a `remove`: a system with removals judges who writes them by its own rule."""
+        return [self.unit] if self.loss != "remove" else []
+
+
 
 class StandFast(Entry):
     """`German> stand UNITS`: defenders in a fortification stand and deplete instead (7.5)."""
 
     kind: Literal["stand"] = "stand"
     units: list[str] = Field(min_length=1)
+
+    def acting_units(self) -> list[str]:
+        """The units standing fast, each once."""
+        return list(dict.fromkeys(self.units))
+
+    def decided_by_owner(self) -> list[str]:
+        """The units standing fast: their owner alone decides it."""
+        return list(dict.fromkeys(self.units))
+
 
 
 class Place(Entry):
@@ -181,6 +240,15 @@ class Place(Entry):
     strength: Literal["full", "reduced"] | None = None
     points: int | None = Field(None, ge=0)
     supply: int | None = Field(None, ge=0)
+
+    def acting_units(self) -> list[str]:
+        """The unit it acts with."""
+        return [self.unit]
+
+    def decided_by_owner(self) -> list[str]:
+        """Its unit: the owner alone moves, retreats, advances or places it."""
+        return [self.unit]
+
 
 
 class SupportMarkers(Entry):
