@@ -63,15 +63,15 @@ def test_data_with_errors_are_never_kept(tmp_path: Path) -> None:
 
 def test_a_file_that_is_not_regular_is_not_fingerprinted(tmp_path: Path) -> None:
     """A data file that is a FIFO or device is not read twice to fingerprint it: the game is not kept."""
-    from wargame.game import _fingerprint
+    from wargame.game import fingerprint
 
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    assert _fingerprint([fifo]) is None
+    assert fingerprint([fifo]) is None
     regular = tmp_path / "a.csv"
     regular.write_text("x", encoding="utf-8")
-    assert _fingerprint([regular]) == _fingerprint([regular]) is not None
-    assert _fingerprint([regular, tmp_path / "absent.csv"]) != _fingerprint([regular])
+    assert fingerprint([regular]) == fingerprint([regular]) is not None
+    assert fingerprint([regular, tmp_path / "absent.csv"]) != fingerprint([regular])
 
 
 # -- between runs (wargame/gamecache.py, issue 30: a check's start-up) ----------------------------------------------

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
-import stat
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
@@ -13,7 +11,7 @@ from pydantic import BaseModel
 
 from wargame.bundled import game_dir
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
-from wargame.gamecache import cached_game, keep_game
+from wargame.gamecache import cached_game, fingerprint, keep_game
 from wargame.gamedata import Game
 from wargame.models import (
     AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, MapManifest, MarkersFile,
@@ -54,29 +52,6 @@ def _file_order(error: DataError) -> tuple[str, int, int]:
 LOADED_MAX = 8
 """Games kept loaded in one process (a test run or a fuzz campaign asks for the same few games thousands of times)."""
 _LOADED: OrderedDict[tuple[str, str], tuple[bytes, Game]] = OrderedDict()
-_FINGERPRINT_CAP = 64 * 1024 * 1024
-"""Data above this size in all (or a file that is not a regular file) is loaded again each time, not fingerprinted."""
-
-
-def _fingerprint(files: Iterable[Path]) -> bytes | None:
-    """A digest of the data files' names and bytes (None: one is not a regular file, or they are too big to read
-    twice): a game is reused only when every byte it was loaded from is the same."""
-    digest = hashlib.blake2b(digest_size=20)
-    total = 0
-    for path in files:
-        digest.update(str(path).encode("utf-8", "surrogatepass") + b"\0")
-        try:
-            info = path.stat()
-        except OSError:
-            digest.update(b"absent\0")
-            continue
-        total += info.st_size
-        if not stat.S_ISREG(info.st_mode) or total > _FINGERPRINT_CAP:
-            return None
-        digest.update(path.read_bytes() + b"\0")
-    return digest.digest()
-
-
 def load_game(root: Path, game_id: str) -> Game:
     """Load and cross-check a game's data; DataErrors listing every problem found. A game already loaded in this
     process from the very same bytes is the same object, and one kept by an earlier run is read back from the cache
@@ -84,16 +59,16 @@ def load_game(root: Path, game_id: str) -> Game:
     shared, so whoever wants a changed game changes a copy (`copy.copy`, `dataclasses.replace`)."""
     key = (str(root.resolve()), game_id)
     cached = _LOADED.get(key)
-    if cached is not None and _fingerprint(cached[1].files.values()) == cached[0]:
+    if cached is not None and fingerprint(cached[1].files.values()) == cached[0]:
         _LOADED.move_to_end(key)
         return cached[1]
     # An earlier run's game, from the same bytes and the same code: no data file parsed, no validator built.
-    kept = cached_game(root, game_id, _fingerprint)
+    kept = cached_game(root, game_id)
     if kept is not None:
         _keep(key, *kept)
         return kept[1]
     game, before = _load_game(root, game_id)
-    stamp = _fingerprint(game.files.values())
+    stamp = fingerprint(game.files.values())
     # Kept only when the files read the same before and after loading (none changed while it was read).
     if stamp is not None and stamp == before:
         keep_game(root, game_id, list(game.files.values()), stamp, game)
@@ -106,7 +81,7 @@ def unchanged_since_loaded(game: Game) -> bool:
     loaded, which is never kept): what is made from it may be kept under its files' present bytes."""
     for stamp, kept in _LOADED.values():
         if kept is game:
-            return _fingerprint(game.files.values()) == stamp
+            return fingerprint(game.files.values()) == stamp
     return False
 
 
@@ -142,7 +117,7 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
         "replacements": counters / "replacements.csv", "crt": counters / "crt.toml",
         "charts": counters / "charts.toml", "parameters": counters / "parameters.toml", "rules": counters / "rules.toml",
     }
-    before = _fingerprint(files.values())
+    before = fingerprint(files.values())
     required = {"map", "terrain", "game"}
     if manifest.id != game_id:
         # Logs, modules and the command line name a game by its folder: the two must agree.
@@ -206,4 +181,4 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
     return game, before
 
 
-__all__ = ["Game", "load_game", "unchanged_since_loaded"]
+__all__ = ["Game", "fingerprint", "load_game", "unchanged_since_loaded"]

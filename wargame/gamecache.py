@@ -10,7 +10,7 @@ import pickle
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +21,27 @@ if TYPE_CHECKING:
 GAMES_KEPT = 32
 """Pickled games kept in the cache folder (the newest; a test run loads many copies of the bundled games)."""
 
-Fingerprint = Callable[[Iterable[Path]], "bytes | None"]
+_FINGERPRINT_CAP = 64 * 1024 * 1024
+"""Data above this size in all (or a file that is not a regular file) is loaded again each time, not fingerprinted."""
+
+
+def fingerprint(files: Iterable[Path]) -> bytes | None:
+    """A digest of the data files' names and bytes (None: one is not a regular file, or they are too big to read
+    twice): a game is reused only when every byte it was loaded from is the same."""
+    digest = hashlib.blake2b(digest_size=20)
+    total = 0
+    for path in files:
+        digest.update(str(path).encode("utf-8", "surrogatepass") + b"\0")
+        try:
+            info = path.stat()
+        except OSError:
+            digest.update(b"absent\0")
+            continue
+        total += info.st_size
+        if not stat.S_ISREG(info.st_mode) or total > _FINGERPRINT_CAP:
+            return None
+        digest.update(path.read_bytes() + b"\0")
+    return digest.digest()
 
 
 def cache_dir() -> Path | None:
@@ -69,7 +89,7 @@ def is_trusted(info: os.stat_result) -> bool:
     return not hasattr(os, "getuid") or info.st_uid == os.getuid()
 
 
-def cached_game(root: Path, game_id: str, fingerprint: Fingerprint) -> tuple[bytes, Game] | None:
+def cached_game(root: Path, game_id: str) -> tuple[bytes, Game] | None:
     """A game pickled by an earlier run, with its files' fingerprint, when they still read the same; else None."""
     # Imported here: the cache folder is asked for by commands that load no game (a rebuild kept whole).
     from wargame.gamedata import Game
@@ -121,4 +141,4 @@ def _prune(folder: Path) -> None:
         old.unlink(missing_ok=True)
 
 
-__all__ = ["cache_dir", "cached_game", "code_stamp", "is_trusted", "keep_game"]
+__all__ = ["cache_dir", "cached_game", "code_stamp", "fingerprint", "is_trusted", "keep_game"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from wargame.errors import WargameError
 from wargame.files import write_atomically
-from wargame.gamecache import is_trusted
+from wargame.gamecache import fingerprint, is_trusted
 
 FORMAT = b"umpire-module-1"
 """Changed whenever what an entry holds changes shape."""
@@ -59,16 +59,10 @@ def _entry(where: Path, root: Path, game_id: str, scale: float, umpire_version: 
     return where / "modules" / f"{digest.hexdigest()}.vmod"
 
 
-def _fingerprint(files: Sequence[str]) -> str:
-    """A digest of the data files' names and bytes (a file absent hashed as absent)."""
-    digest = hashlib.blake2b(digest_size=20)
-    for name in files:
-        digest.update(name.encode("utf-8", "surrogatepass") + b"\0")
-        try:
-            digest.update(Path(name).read_bytes() + b"\0")
-        except OSError:
-            digest.update(b"\1absent\0")
-    return digest.hexdigest()
+def _fingerprint(files: Sequence[str]) -> str | None:
+    """The data files' fingerprint as the game cache takes it (None: one is not a regular file, or too big)."""
+    stamp = fingerprint(Path(name) for name in files)
+    return None if stamp is None else stamp.hex()
 
 
 def kept_module(where: Path | None, root: Path, game_id: str, scale: float, umpire_version: str) -> KeptModule | None:
@@ -83,7 +77,7 @@ def kept_module(where: Path | None, root: Path, game_id: str, scale: float, umpi
             files, stamp, images = header["files"], header["fingerprint"], header["images"]
             if not (isinstance(files, list) and all(isinstance(f, str) for f in files) and isinstance(images, int)):
                 return None
-            if _fingerprint(files) != stamp:
+            if stamp is None or _fingerprint(files) != stamp:
                 return None
             return KeptModule(stream.read(), images)
     except (OSError, ValueError, KeyError, TypeError):  # not kept yet, or a damaged entry: build it
@@ -100,7 +94,7 @@ def keep_module(where: Path | None, root: Path, game_id: str, scale: float, umpi
     stamp = _fingerprint(names)
     # Taken before asking: a file changed while the game loaded or the module was built is never kept under the
     # new bytes' fingerprint (the next build would take a module of the old ones for the new).
-    if not built_from():
+    if stamp is None or not built_from():
         return
     header = json.dumps({"files": names, "fingerprint": stamp, "images": images})
     path = _entry(where, root, game_id, scale, umpire_version)
