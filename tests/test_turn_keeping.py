@@ -146,6 +146,21 @@ def test_omahas_phase_record_is_the_series_and_its_own(omaha: Game) -> None:
     assert advance(OMAHA, busy, StepMarker(step="bombardment")).log == OmahaPhaseLog()
 
 
+def test_a_combat_left_undone_is_the_phases_record_the_engine_forgets() -> None:
+    """8.0: a combat whose result was left undone when the next attack was declared is judged against its late
+    carrying out in the same phase only: it is the phase's record, forgotten by the engine at the next marker (the
+    system's own apply of the marker leaves it)."""
+    replayed = open_logs((EXAMPLES / "omaha" / "breach-combat-order.log",), None).replay()
+    undone = replayed.state_at(55).log.undone  # line 55 declares the next attack before 2117's result is done
+    assert undone is not None and undone.hex == "2117"
+    assert replayed.state_at(56).log.undone is not None  # the retreat carried out late, still in the phase
+    last = replayed.state_at(58)
+    marker = StepMarker(step="mobile_movement")
+    assert OMAHA.apply(last, marker).log.undone is not None
+    assert advance(OMAHA, last, marker).log.undone is None
+    assert replayed.state_at(59).log.undone is None
+
+
 @pytest.mark.parametrize("state", [ClassicState, OnslaughtState, FireAndMovementState, OmahaState])
 def test_a_kept_systems_state_holds_no_turn_of_its_own(state: type) -> None:
     """Turn, step, phase and player turn are the engine's context (`at`); per-step scratch is in its record."""
@@ -154,7 +169,8 @@ def test_a_kept_systems_state_holds_no_turn_of_its_own(state: type) -> None:
     assert not names & {"turn", "step", "phase", "player", "first_player", "entitled", "passes", "step_over", "begun",
                         "bulge_tie", "reserve_stacks", "replacement_points", "arrival_phase", "placed_now",
                         "free_moves", "attacked", "defended", "drawn", "entered", "landed", "supply_losses", "moved",
-                        "moved_in_movement", "attacked_in_combat", "advanced", "displaced", "bombarded"}
+                        "moved_in_movement", "attacked_in_combat", "advanced", "displaced", "bombarded",
+                        "undone"}
 
 
 def test_onslaught_states_refuse_a_field_they_lack(onslaught: Game) -> None:

@@ -48,6 +48,10 @@ class PhaseLog:
     """Units that have been attacked in this phase (8.0: one attack per phase)."""
     drawn: tuple[tuple[str, str], ...] = ()
     """(side, marker) drawn from a pool for the next combat or bombardment and not yet placed (7.2)."""
+    undone: FmCombat | None = None
+    """A combat whose result was left undone when the next attack or bombardment was declared (8.0: one combat
+    resolved before the next): its one error is on that entry, so its result carried out late, in the same phase,
+    is judged against it (one breach, one error)."""
     # What happened in the player turn under way: the next phase's record keeps it until a player turn begins.
     moved: frozenset[str] = frozenset()
     """Units that have moved in this player turn (5.2, 5.5)."""
@@ -78,10 +82,6 @@ class FireAndMovementState:
     """Support markers placed on combats this game turn, one entry per use (7.2)."""
     combat: FmCombat | None = None
     """The combat whose results the entries after its attack carry out (8.2.4-8.5)."""
-    undone: FmCombat | None = None
-    """A combat whose result was left undone when the next attack or bombardment was declared (8.0: one combat
-    resolved before the next): its one error is on that entry, so its result carried out late, in the same phase,
-    is judged against it (one breach, one error)."""
     overstacked: tuple[tuple[str, frozenset[str]], ...] = ()
     """Hexes over the stacking limit already reported (5.3), with their units: a lasting condition is
     one error, where it arises, until it is resolved (or another unit joins it)."""

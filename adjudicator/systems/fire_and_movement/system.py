@@ -263,8 +263,8 @@ class FireAndMovement(SeriesRules[S]):
                 # An entry that follows the table's result after a wrongly claimed one is not an error; one
                 # that fits neither is judged by the table's result, never the claim's.
                 found = self.registry_of(state).check(evolve(state, combat=table), entry)
-            if state.undone is not None and self._carries_late(state, entry):
-                late = state.undone
+            if state.log.undone is not None and self._carries_late(state, entry):
+                late = state.log.undone
                 found = [self._f("note", "8.0", entry, f"{kind_of(entry)} carries out the result of {late.name}, after "
                                                        "the next attack was declared: the one error is there")]
             out += found
@@ -320,27 +320,26 @@ class FireAndMovement(SeriesRules[S]):
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             state = evolve(state, noted=state.noted | {kind})
-        if isinstance(entry, (TurnMarker, StepMarker)):
-            state = evolve(state, undone=None)
+        # A combat left undone is the phase's record: the engine forgets it at the next marker (house style 19).
         if state.combat is not None and not self.combat_results._carries_out(state, entry):
-            late = state.undone
             if isinstance(entry, (Attack, Bombard)) and self.combat_results._outstanding(state, state.combat):
-                late = state.combat  # 8.0: left undone as the next combat begins; carried out late, or never
-            state = evolve(state, combat=None, undone=late)
-        if state.undone is not None and self._carries_late(state, entry):
-            after = self.registry_of(state).apply(evolve(state, combat=state.undone), entry)
-            return evolve(after, combat=state.combat, undone=after.combat)
+                # 8.0: left undone as the next combat begins; carried out late, or never
+                state = evolve(state, log=evolve(state.log, undone=state.combat))
+            state = evolve(state, combat=None)
+        if state.log.undone is not None and self._carries_late(state, entry):
+            after = self.registry_of(state).apply(evolve(state, combat=state.log.undone), entry)
+            return evolve(after, combat=state.combat, log=evolve(after.log, undone=after.combat))
         return self.registry_of(state).apply(state, entry)
 
     def _carries_late(self, state: S, entry: Entry) -> bool:
         """Whether an entry carrying out a combat is wrong for the combat under way and right for the one left
-        undone when it was declared (8.0; state.undone)."""
-        if not self._checked(state, entry) or state.undone is None or not isinstance(entry, (Loss, Retreat, Advance,
-                                                                                             StandFast)):
+        undone when it was declared (8.0; the phase's record's `undone`)."""
+        undone = state.log.undone
+        if undone is None or not isinstance(entry, (Loss, Retreat, Advance, StandFast)) or not self._checked(state, entry):
             return False
         registry = self.registry_of(state)
         return any(f.severity == "error" for f in registry.check(state, entry)) and \
-            not any(f.severity == "error" for f in registry.check(evolve(state, combat=state.undone), entry))
+            not any(f.severity == "error" for f in registry.check(evolve(state, combat=undone), entry))
 
     def _checked(self, state: S, entry: Entry) -> bool:
         """Whether a handler of the registry in force checks an entry's class."""
