@@ -13,13 +13,14 @@ from typing import Generic, Literal, Protocol, TypeVar
 
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.notation.entries import Attack, Bombard, Entry, Header, StepMarker, TurnMarker
+from wargame.errors import ReplayError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
 
 __all__ = ["AdvanceOption", "MOVE_KINDS", "CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "KeepsTurn",
            "LogT", "MarkerUse", "MoveRule", "MovementModel", "Outcome", "Position", "Reach", "RetreatOption",
            "RuleSystem", "SectionTable", "SequencePoint", "Severity", "StateT", "TurnContext", "TurnKeeper",
-           "UnitPlace", "how_of", "kind_of"]
+           "UnitPlace", "how_of", "kind_of", "played_scenario"]
 
 StateT = TypeVar("StateT")
 """A rule system's own state type (frozen; the engine never looks inside)."""
@@ -31,6 +32,17 @@ StepNoun = Literal["step", "phase"]
 def kind_of(entry: Entry) -> str:
     """The entry's kind as the notation writes it (`move`, `step`, ...)."""
     return str(getattr(entry, "kind", ""))
+
+
+def played_scenario(game: Game, headers: Sequence[Header]) -> str:
+    """The id of the scenario a log plays: its `[Scenario]` header's, else the game's first; ReplayError for one the
+    game does not have. The engine orders the turn for it and the systems set it up from this one answer."""
+    known = [s.id for s in game.manifest.scenario]
+    scenario = next((h.value for h in headers if h.key == "Scenario"), known[0])
+    if scenario not in known:
+        raise ReplayError(f"unknown scenario {scenario!r}{did_you_mean(scenario, sorted(known))} "
+                          f"(scenarios: {', '.join(sorted(known))})")
+    return scenario
 
 
 def how_of(entry: Entry) -> str | None:

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from adjudicator.contract import TurnContext
-from adjudicator.engine import advance
+from adjudicator.engine import advance, check, replay
 from adjudicator.findings import ChainOrderError
-from adjudicator.notation.entries import StepMarker, TurnMarker
+from adjudicator.notation.entries import Header, StepMarker, TurnMarker
+from adjudicator.notation.text import parse_text
 from adjudicator.sources import open_logs
 from adjudicator.systems import system_for
 from adjudicator.systems.classic.state import ClassicState, PhaseLog
@@ -22,8 +23,9 @@ from adjudicator.systems.omaha.state import OmahaPhaseLog
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from adjudicator.systems.onslaught.state import StepLog, replace
 from wargame.bundled import data_root
+from wargame.errors import ReplayError
 from wargame.game import Game, load_game
-from wargame.sequence import TurnOrder
+from wargame.sequence import TurnOrder, turn_sequence
 from play_support import when
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -102,6 +104,58 @@ def test_fire_and_movement_phases_come_from_the_engine(omaha: Game) -> None:
     state = advance(OMAHA, state, StepMarker(step="movement"))
     assert OMAHA.sequence_point(state) == TurnContext(1, "movement", "German")
     assert advance(OMAHA, state, StepMarker(step="movement")).at == TurnContext(1, "movement", "German")
+
+
+def omaha_with_the_german_first_in_its_campaign(data: Path) -> Game:
+    """A copy of Omaha whose second scenario, the campaign, has the German player first."""
+    toml = data / "counters" / "omaha" / "game.toml"
+    head, campaign, tail = toml.read_text().partition('id = "campaign"')
+    tail = tail.replace('first_player = "Allied"', 'first_player = "German"', 1)
+    toml.write_text(head + campaign + tail)
+    return load_game(data, "omaha")
+
+
+PLAYER_TURN = ("movement", "bombardment", "combat", "mobile_movement", "mobile_combat")
+
+
+def test_the_turn_is_ordered_for_the_scenario_the_log_plays(data_copy: Path) -> None:
+    """4.1, 10.2: whose player turn comes first is the first player of the scenario the log's header names, not the
+    game's first scenario's: in a game whose second scenario has the German player first, its log's first Movement
+    Phase is the German's, and its phases run in that order without a finding of 4.1."""
+    game = omaha_with_the_german_first_in_its_campaign(data_copy)
+    phases = ["support_fire_marker", *PLAYER_TURN, *PLAYER_TURN, "game_turn_end"]
+    text = '[Game "omaha"]\n[Scenario "campaign"]\nTurn 1\n' + "".join(f"Phase {p}\n" for p in phases)
+    result = replay(game, OMAHA, parse_text(text))
+    assert [f for f in result.findings if f.rule == "4.1"] == []
+    contexts = [OMAHA.sequence_point(state) for state in result.states[4:]]
+    assert [c.player_turn for c in contexts] == [None, *["German"] * 5, *["Allied"] * 5, None]
+    first = result.state_at(5)  # Phase movement
+    assert first.at == TurnContext(1, "movement", "German")
+    # The engine asked without the replay's order orders the turn for the state's scenario too.
+    assert advance(OMAHA, result.state_at(4), StepMarker(step="movement")).at == first.at
+    assert check(OMAHA, first, StepMarker(step="bombardment")) == []
+    # The game's first scenario keeps its Allied player first.
+    allied = replay(game, OMAHA, parse_text(text.replace('[Scenario "campaign"]\n', "")))
+    assert allied.state_at(4).at == TurnContext(1, "movement", "Allied")
+
+
+def test_a_scenarios_turn_order_runs_its_first_players_turn_first(data_copy: Path) -> None:
+    """The turn's slots for a scenario: a player turn's phases once per side, the scenario's first player first (its
+    last phase the second player's); the game's first scenario's when none or an unknown one is named."""
+    manifest = omaha_with_the_german_first_in_its_campaign(data_copy).manifest
+    sides = [slot.side for slot in turn_sequence(manifest, "campaign") if slot.side is not None]
+    assert sides == ["German"] * 5 + ["Allied"] * 5
+    assert [slot.side for slot in turn_sequence(manifest) if slot.side is not None] == ["Allied"] * 5 + ["German"] * 5
+    assert (TurnOrder(manifest, "campaign").scenario, TurnOrder(manifest).scenario) == ("campaign", "beach_to_bocage")
+
+
+@pytest.mark.parametrize("game_id", ["onslaught", "omaha", "moscow"])
+def test_every_system_reads_the_scenario_played_alike(game_id: str) -> None:
+    """The scenario a log plays is one answer for the engine and every system: a misspelt one is refused with the
+    game's scenarios and a suggestion."""
+    game = load_game(data_root(), game_id)
+    with pytest.raises(ReplayError, match=r"unknown scenario 'campain' \(did you mean 'campaign'\?\) \(scenarios: "):
+        system_for(game).initial_state(game, [Header(key="Scenario", value="campain")])
 
 
 def test_a_new_phase_starts_a_fresh_fire_and_movement_record(omaha: Game) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from adjudicator.contract import (
     AdvanceOption, CombatAccount, EngineChecks, MarkerUse, Outcome, Position, Reach, RetreatOption, SequencePoint,
-    StepNoun, TurnContext, TurnKeeper, kind_of,
+    StepNoun, TurnContext, TurnKeeper, kind_of, played_scenario,
 )
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
@@ -232,11 +232,7 @@ class FireAndMovement(SeriesRules[S]):
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
         """The scenario's set-up (3.0): units where the data puts them, boxes included."""
-        known = {s.id: s for s in game.manifest.scenario}
-        scenario_id = next((h.value for h in headers if h.key == "Scenario"), game.manifest.scenario[0].id)
-        if scenario_id not in known:
-            raise ReplayError(f"unknown scenario {scenario_id!r}{did_you_mean(scenario_id, sorted(known))} "
-                              f"(scenarios: {', '.join(sorted(known))})")
+        scenario_id = played_scenario(game, headers)
         location = {p.piece: p.location for _, p in game.setup
                     if p.scenario == scenario_id and p.piece in game.units_by_id}
         rules = {r.id for r in game.manifest.optional_rule}
