@@ -212,7 +212,7 @@ def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: Turn
                 at = step_context(turn_order, keeper.context(state), entry)
             if at is not None:
                 goes_on = keeper.carry is not None and player_turn_goes_on(turn_order.sequence, at)
-                state = keeper.begin(keeper.end_step(state, entry), at, goes_on)
+                state = keeper.begin(keeper.end_step(state, entry), at, goes_on, same_turn=True)
     return system.apply(state, entry)
 
 

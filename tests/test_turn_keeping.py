@@ -215,6 +215,32 @@ def test_a_combat_left_undone_is_the_phases_record_the_engine_forgets() -> None:
     assert replayed.state_at(59).log.undone is None
 
 
+def test_omahas_record_keeps_what_happened_in_the_game_turn(omaha: Game) -> None:
+    """11.2.5, 14.1: the replacement points used and the sides that rolled for the markers put aside count for the
+    whole game turn: the engine carries them into every phase's record of the turn and forgets them as the next
+    game turn begins (the system resets nothing)."""
+    state = when(OMAHA.initial_state(omaha, []), turn=2, step="support_fire_marker", player_turn=None)
+    busy = replace_fm(state, log=OmahaPhaseLog(attacked=frozenset({"16/1"}), replaced=("leg",),
+                                               weather_rolls=("Allied",)))
+    movement = advance(OMAHA, busy, StepMarker(step="movement"))
+    assert movement.log == OmahaPhaseLog(replaced=("leg",), weather_rolls=("Allied",))
+    german = advance(OMAHA, when(movement, step="mobile_combat"), StepMarker(step="movement"))
+    assert german.log == movement.log
+    assert OMAHA.apply(when(german, step="game_turn_end", player_turn=None), TurnMarker(turn=3)).log == german.log
+    assert advance(OMAHA, when(german, step="game_turn_end", player_turn=None), TurnMarker(turn=3)).log == \
+        OmahaPhaseLog()
+
+
+def test_a_replacement_point_used_in_an_earlier_phase_is_spent() -> None:
+    """11.2.5: GT 2's one leg replacement point used in the Support Fire Marker Phase is spent in its Movement
+    Phase too."""
+    lines = (EXAMPLES / "omaha" / "breach-replacements.log").read_text().splitlines()[:40]
+    assert lines[-1] == "Phase support_fire_marker"
+    text = "\n".join([*lines, "Allied: replace 16/1", "Phase movement", "Allied: replace 18/1", ""])
+    result = replay(load_game(data_root(), "omaha"), OMAHA, parse_text(text))
+    assert [(f.line, f.rule) for f in result.findings if f.severity == "error"] == [(43, "11.2.5")]
+
+
 @pytest.mark.parametrize("state", [ClassicState, OnslaughtState, FireAndMovementState, OmahaState])
 def test_a_kept_systems_state_holds_no_turn_of_its_own(state: type) -> None:
     """Turn, step, phase and player turn are the engine's context (`at`); per-step scratch is in its record."""
@@ -224,7 +250,7 @@ def test_a_kept_systems_state_holds_no_turn_of_its_own(state: type) -> None:
                         "bulge_tie", "reserve_stacks", "replacement_points", "arrival_phase", "placed_now",
                         "free_moves", "attacked", "defended", "drawn", "entered", "landed", "supply_losses", "moved",
                         "moved_in_movement", "attacked_in_combat", "advanced", "displaced", "bombarded",
-                        "undone"}
+                        "undone", "replaced", "weather_rolls"}
 
 
 def test_onslaught_states_refuse_a_field_they_lack(onslaught: Game) -> None:

@@ -135,8 +135,9 @@ def _scenario(state: S) -> str:
 
 
 def keeper(turn_ends: Callable[[S, TurnMarker], S], step_ends: Callable[[S, StepMarker], S],
-           phase_log: type[PhaseLog]) -> TurnKeeper[S, PhaseLog]:
+           phase_log: type[PhaseLog], turn_carry: Callable[[S, PhaseLog], PhaseLog]) -> TurnKeeper[S, PhaseLog]:
     """Where the engine keeps a game's turn: the state's `at` and `log`; a phase marker opens only a later phase
     (a player turn's phase again is the next player's); a phase that goes on with the player turn keeps what
-    happened in it."""
-    return TurnKeeper(_context, _install, phase_log, _scenario, turn_ends, step_ends, _carried, later_only=True)
+    happened in it, and every phase what happened in the game turn (`turn_carry`: a folio's)."""
+    return TurnKeeper(_context, _install, phase_log, _scenario, turn_ends, step_ends, _carried, turn_carry,
+                      later_only=True)

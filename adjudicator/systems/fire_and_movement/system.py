@@ -95,7 +95,8 @@ class FireAndMovement(SeriesRules[S]):
             Handler("roll", RollOff, "log", self._check_roll, self._roll_applied),
             Handler("markers", SupportMarkers, "7.1", self.support._check_markers, self.support._marked),
         )
-        self._keeper: TurnKeeper[S, PhaseLog] = keeper(self.turn_over, self.phase_over, self.phase_log)
+        self._keeper: TurnKeeper[S, PhaseLog] = keeper(self.turn_over, self.phase_over, self.phase_log,
+                                                       self.turn_goes_on)
 
     # -- the rule areas composed into the system, asked through the hooks and the contract ---------------------------
     def ezoc(self, state: S, side: str) -> frozenset[Hex]:
@@ -402,6 +403,11 @@ class FireAndMovement(SeriesRules[S]):
     def phase_over(self, state: S, entry: StepMarker) -> S:
         """The state as a phase ends, in its own context (a folio adds its own)."""
         return self.sequence._phase_ended(state, entry)
+
+    def turn_goes_on(self, state: S, fresh: PhaseLog) -> PhaseLog:
+        """A phase's fresh record with what happened in the game turn under way (the series notes nothing for a
+        whole game turn; a folio may)."""
+        return fresh
 
     def outcome(self, state: S) -> Outcome | None:
         """A game decided before its end (the series has no sudden death; a folio may)."""
