@@ -3,6 +3,7 @@ moves the turn context at the markers, from the game's sequence of play, and sta
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import fields
 from pathlib import Path
 
@@ -137,6 +138,40 @@ def test_the_turn_is_ordered_for_the_scenario_the_log_plays(data_copy: Path) -> 
     # The game's first scenario keeps its Allied player first.
     allied = replay(game, OMAHA, parse_text(text.replace('[Scenario "campaign"]\n', "")))
     assert allied.state_at(4).at == TurnContext(1, "movement", "Allied")
+
+
+SOVIET_FIRST = '''[[scenario]]
+id = "soviet_first"
+name = "The Soviet player first (one turn)"
+first_turn = 1
+last_turn = 1
+first_player = "Soviet"
+source = "3.0"
+
+'''
+RECOVERY = '''
+[[sequence]]
+id = "recovery"
+name = "Recovery Phase"
+player = "each"
+source = "3.0"
+'''
+
+
+def test_a_classic_game_ends_with_the_last_phase_of_the_scenario_played(tmp_path: Path) -> None:
+    """The last phase of a classic game is its scenario's: a turn ending with a player turn's phase (`each`) ends with
+    the second player's of the scenario played, where the game's first scenario has the other side first."""
+    for kind in ("maps", "counters"):
+        shutil.copytree(data_root() / kind / "moscow", tmp_path / kind / "moscow")
+    toml = tmp_path / "counters" / "moscow" / "game.toml"
+    toml.write_text(toml.read_text().replace("# 3.0: eight phases", SOVIET_FIRST + "# 3.0: eight phases", 1) + RECOVERY)
+    game = load_game(tmp_path, "moscow")
+    phases = [item.id for item in game.manifest.sequence]
+    log = '[Game "moscow"]\n[Scenario "soviet_first"]\nTurn 1\n' + "".join(f"Phase {p}\n" for p in phases) + \
+        "Phase recovery\n"
+    result = replay(game, system_for(game), parse_text(log))
+    assert result.final_state.at == TurnContext(1, "recovery", "German")
+    assert [f.message for f in result.findings] == ["the game ends in Soviet victory: no victory condition holds"]
 
 
 def test_a_scenarios_turn_order_runs_its_first_players_turn_first(data_copy: Path) -> None:
