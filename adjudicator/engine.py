@@ -378,7 +378,8 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
     5. the author (`Side:` / `Side>`) may write it;
     then the rule system's own checks. 1, 2 and an unknown step stop there; after 4, the system judges
     only what the entry's arrival brings about, not its kind's own rules (one breach, one error).
-    `order` is the game's sequence of play (`replay` reads it once); without it, it is read from the game.
+    `order` is the sequence of play of the scenario played (`replay` reads it once); without it, it is worked out
+    for the scenario the state plays.
     ReplayError for a step or phase the game does not have."""
     handed = system.engine_checks
     table = system.table
