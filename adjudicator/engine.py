@@ -13,18 +13,18 @@ from dataclasses import dataclass, field, replace
 from typing import Generic, cast
 
 from adjudicator.basis import Board, Facts, entry_facts, finding_records
-from adjudicator.contract import RuleSystem, SequencePoint, StateT, TurnContext, how_of, kind_of
+from adjudicator.contract import RuleSystem, SequencePoint, StateT, TurnContext, how_of, kind_of, played_scenario
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Declare, Entry, Header, Move,
                                           Place as Placement, Retreat, RollOff, StepMarker, TurnMarker)
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
-from wargame.models import EntryAllowance, GameManifest
-from wargame.sequence import Slot, TurnOrder, next_slot, phasing_side, slot_index
+from wargame.models import EntryAllowance
+from wargame.sequence import Slot, TurnOrder, next_slot, slot_index
 
-__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "advance", "check", "follow", "replay", "resolve",
-           "step_context"]
+__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "advance", "check", "follow", "order_played", "replay",
+           "resolve", "step_context"]
 
 
 @dataclass
@@ -173,10 +173,9 @@ def follow(system: RuleSystem[StateT], state: StateT, entry: Entry, resolver: Re
     return advance(system, state, _applied(resolver, entry), resolver.order)
 
 
-def step_context(order: TurnOrder, manifest: GameManifest, at: TurnContext, entry: StepMarker,
-                 scenario: Callable[[], str | None]) -> TurnContext:
+def step_context(order: TurnOrder, at: TurnContext, entry: StepMarker) -> TurnContext:
     """The context a step or phase marker opens: that step, the one after the step under way where several have its
-    id (each player's turn), with the side phasing in it, as the game's sequence of play gives it."""
+    id (each player's turn), with the side phasing in it, as the sequence of play of the scenario played gives it."""
     sequence = order.sequence
     slot = next_slot(sequence, at.step, at.player_turn)
     if slot is None or slot.id != entry.step:
@@ -184,7 +183,16 @@ def step_context(order: TurnOrder, manifest: GameManifest, at: TurnContext, entr
         slot = sequence[index] if index is not None else None
     if slot is None:
         return TurnContext(at.turn, entry.step, at.player_turn)
-    return TurnContext(at.turn, entry.step, phasing_side(manifest, slot, scenario))
+    return TurnContext(at.turn, entry.step, order.phasing_side(slot))
+
+
+def order_played(system: RuleSystem[StateT], state: StateT, order: TurnOrder | None) -> TurnOrder:
+    """The sequence of play of the scenario a state plays: `order` when it is that scenario's (a replay's, worked
+    out once from the log's headers), else worked out for it."""
+    scenario = system.turn_keeper.scenario(state) if system.turn_keeper is not None else None
+    if order is not None and (scenario is None or order.scenario == scenario):
+        return order
+    return TurnOrder(system.game_of(state).manifest, scenario)
 
 
 def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOrder | None = None) -> StateT:
@@ -197,17 +205,14 @@ def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: Turn
         if isinstance(entry, TurnMarker):
             state = keeper.begin(keeper.end_turn(state, entry), TurnContext(entry.turn))
         elif isinstance(entry, StepMarker):
-            manifest = system.game_of(state).manifest
-            now = state
-            turn_order = order or TurnOrder(manifest)
+            turn_order = order_played(system, state, order)
             if keeper.later_only:
-                at = later_context(turn_order.sequence, manifest, keeper.context(state), entry,
-                                   lambda: keeper.scenario(now))
+                at = later_context(turn_order, keeper.context(state), entry)
             else:
-                at = step_context(turn_order, manifest, keeper.context(state), entry, lambda: keeper.scenario(now))
+                at = step_context(turn_order, keeper.context(state), entry)
             if at is not None:
                 goes_on = keeper.carry is not None and player_turn_goes_on(turn_order.sequence, at)
-                state = keeper.begin(keeper.end_step(state, entry), at, goes_on)
+                state = keeper.begin(keeper.end_step(state, entry), at, goes_on, same_turn=True)
     return system.apply(state, entry)
 
 
@@ -219,14 +224,14 @@ def player_turn_goes_on(sequence: tuple[Slot, ...], at: TurnContext) -> bool:
         sequence[index - 1].side == sequence[index].side
 
 
-def later_context(sequence: tuple[Slot, ...], manifest: GameManifest, at: TurnContext, entry: StepMarker,
-                  scenario: Callable[[], str | None]) -> TurnContext | None:
+def later_context(order: TurnOrder, at: TurnContext, entry: StepMarker) -> TurnContext | None:
     """The context a step or phase marker opens where only a later one may open: the first of its id after the
     one under way (None: none is left in the turn)."""
+    sequence = order.sequence
     current = slot_index(sequence, at.step, at.player_turn)
     start = 0 if current is None else current + 1
     slot = next((s for s in sequence[start:] if s.id == entry.step), None)
-    return None if slot is None else TurnContext(at.turn, entry.step, phasing_side(manifest, slot, scenario))
+    return None if slot is None else TurnContext(at.turn, entry.step, order.phasing_side(slot))
 
 
 def _applied(resolver: Resolver, entry: Entry) -> Entry:
@@ -373,7 +378,8 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
     5. the author (`Side:` / `Side>`) may write it;
     then the rule system's own checks. 1, 2 and an unknown step stop there; after 4, the system judges
     only what the entry's arrival brings about, not its kind's own rules (one breach, one error).
-    `order` is the game's sequence of play (`replay` reads it once); without it, it is read from the game.
+    `order` is the sequence of play of the scenario played (`replay` reads it once); without it, it is worked out
+    for the scenario the state plays.
     ReplayError for a step or phase the game does not have."""
     handed = system.engine_checks
     table = system.table
@@ -391,7 +397,7 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
         return [table.finding("error", "log", entry.line, entry.column, f"'{kind}' {why}")]
     out: list[Finding] = []
     if order is None:
-        order = TurnOrder(system.game_of(state).manifest)
+        order = order_played(system, state, None)
     marker = handed.sequence and isinstance(entry, StepMarker)
     governed = handed.entries and order.governs(kind, how_of(entry))
     at = system.sequence_point(state) if marker or governed else None
@@ -533,7 +539,9 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
         result.stopped, result.stopped_line = error, line
         return result
 
-    order = TurnOrder(game.manifest)
+    # The scenario the log plays, from its headers (the game's first): its sequence of play, its first player's
+    # player turns first, is the one every marker and entry is judged and applied in.
+    order = TurnOrder(game.manifest, played_scenario(game, headers))
     resolver = Resolver(game, file, source, order)
     state = system.initial_state(game, headers)
     result.states.append(state)
