@@ -33,6 +33,67 @@ class Entry(BaseModel):
         """The units whose owner alone decides the entry: none but for the kinds below."""
         return []
 
+    # What the engine asks of an entry instead of testing its class (issue 25): each kind answers for itself.
+    @property
+    def is_comment(self) -> bool:
+        """Whether the entry is a comment: kept, never checked, no part of play."""
+        return False
+
+    @property
+    def relocates(self) -> bool:
+        """Whether it puts a unit in a hex of its owner's choosing, along a path (a move, retreat or advance)."""
+        return False
+
+    @property
+    def may_leave_map(self) -> bool:
+        """Whether its path may step off the map's edge, a rule question rather than a typo (a move or retreat)."""
+        return False
+
+    @property
+    def keeps_acting_units(self) -> bool:
+        """Whether the units it acts with stay as they are (an attack's attackers): it moves, reduces or places none."""
+        return False
+
+    def path_hexes(self) -> tuple[str, ...]:
+        """The hex labels of its path, start hex first: none but for a move, retreat or advance."""
+        return ()
+
+    def relocated_unit(self) -> str | None:
+        """The unit it relocates (`relocates`), else None."""
+        return None
+
+    def sides_named(self) -> list[str]:
+        """Every side the entry names: its author, and the sides of a roll-off."""
+        return [self.side] if self.side else []
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """('unit' | 'hex', value) of every id the entry names, in the order written, for resolution against the game."""
+        return []
+
+    def leading_unit(self) -> str | None:
+        """The unit whose owner makes the entry when it names no author: none but an attack's first attacker."""
+        return None
+
+    def attacked_hexes(self) -> tuple[str, ...]:
+        """The hexes an attack or a bombardment is made on: none for another kind."""
+        return ()
+
+    def claims_victory(self) -> bool:
+        """Whether it claims the victory that decided the game (`declare victory`)."""
+        return False
+
+    def as_header(self) -> Header | None:
+        """The entry as a header, else None."""
+        return None
+
+    def as_turn_marker(self) -> TurnMarker | None:
+        """The entry as a `Turn` marker, else None."""
+        return None
+
+    def as_step_marker(self) -> StepMarker | None:
+        """The entry as a step or phase marker, else None."""
+        return None
+
 
 
 class Header(Entry):
@@ -42,12 +103,20 @@ class Header(Entry):
     key: str
     value: str
 
+    def as_header(self) -> Header:
+        """Itself."""
+        return self
+
 
 class TurnMarker(Entry):
     """`Turn N`: a new game turn begins."""
 
     kind: Literal["turn"] = "turn"
     turn: int = Field(ge=0)
+
+    def as_turn_marker(self) -> TurnMarker:
+        """Itself."""
+        return self
 
 
 class StepMarker(Entry):
@@ -56,6 +125,10 @@ class StepMarker(Entry):
     kind: Literal["step"] = "step"
     step: str
 
+    def as_step_marker(self) -> StepMarker:
+        """Itself."""
+        return self
+
 
 class RollOff(Entry):
     """`Roll Allied 5 German 4`: the action-step die roll-off (Onslaught 5.0)."""
@@ -63,6 +136,10 @@ class RollOff(Entry):
     kind: Literal["rolloff"] = "rolloff"
     rolls: dict[str, int] = Field(min_length=1)
     receipts: list[ReceiptToken] = []
+
+    def sides_named(self) -> list[str]:
+        """Its author, then each side rolling."""
+        return [*super().sides_named(), *self.rolls]
 
 
 def logged_dice(entry: Entry) -> list[int]:
@@ -96,6 +173,10 @@ class Activate(Entry):
     supply: int | None = Field(None, ge=0)
     order: Literal["move-first", "attack-first"] | None = None
 
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its units, then its hex."""
+        return [*(("unit", u) for u in self.units), ("hex", self.hex)]
+
 
 class Move(Entry):
     """`UNIT [strategic] HEX-HEX-...`: a unit moves along a path (start hex first)."""
@@ -112,6 +193,28 @@ class Move(Entry):
     def decided_by_owner(self) -> list[str]:
         """Its unit: the owner alone moves, retreats, advances or places it."""
         return [self.unit]
+
+    @property
+    def relocates(self) -> bool:
+        """It does."""
+        return True
+
+    @property
+    def may_leave_map(self) -> bool:
+        """It may."""
+        return True
+
+    def path_hexes(self) -> tuple[str, ...]:
+        """Its path."""
+        return tuple(self.path)
+
+    def relocated_unit(self) -> str:
+        """Its unit."""
+        return self.unit
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its unit, then its path's hexes."""
+        return [("unit", self.unit), *(("hex", h) for h in self.path)]
 
 
 
@@ -147,6 +250,24 @@ class Attack(Entry):
         """The attackers, each once."""
         return list(dict.fromkeys(self.attackers))
 
+    @property
+    def keeps_acting_units(self) -> bool:
+        """Its attackers stay where they are."""
+        return True
+
+    def leading_unit(self) -> str:
+        """Its first attacker."""
+        return self.attackers[0]
+
+    def attacked_hexes(self) -> tuple[str, ...]:
+        """Every hex it is made on."""
+        return self.defending_hexes()
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its chosen defender, its attackers, then its hexes."""
+        return [*([("unit", self.defender)] if self.defender is not None else []),
+                *(("unit", u) for u in self.attackers), *(("hex", h) for h in self.defending_hexes())]
+
 
 
 class Bombard(Entry):
@@ -161,6 +282,14 @@ class Bombard(Entry):
     """The one unit of a stack a bombardment targets, chosen by the bombarding player (Omaha 11.2.3)."""
     support: list[str] = Field(min_length=1)
     receipts: list[ReceiptToken] = []
+
+    def attacked_hexes(self) -> tuple[str, ...]:
+        """The hex it bombards."""
+        return (self.hex,)
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its chosen target, then its hex."""
+        return [*([("unit", self.defender)] if self.defender is not None else []), ("hex", self.hex)]
 
 
 class Retreat(Entry):
@@ -177,6 +306,28 @@ class Retreat(Entry):
     def decided_by_owner(self) -> list[str]:
         """Its unit: the owner alone moves, retreats, advances or places it."""
         return [self.unit]
+
+    @property
+    def relocates(self) -> bool:
+        """It does."""
+        return True
+
+    @property
+    def may_leave_map(self) -> bool:
+        """It may."""
+        return True
+
+    def path_hexes(self) -> tuple[str, ...]:
+        """Its path."""
+        return tuple(self.path)
+
+    def relocated_unit(self) -> str:
+        """Its unit."""
+        return self.unit
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its unit, then its path's hexes."""
+        return [("unit", self.unit), *(("hex", h) for h in self.path)]
 
 
 
@@ -195,6 +346,23 @@ class Advance(Entry):
         """Its unit: the owner alone moves, retreats, advances or places it."""
         return [self.unit]
 
+    @property
+    def relocates(self) -> bool:
+        """It does."""
+        return True
+
+    def path_hexes(self) -> tuple[str, ...]:
+        """Its path."""
+        return tuple(self.path)
+
+    def relocated_unit(self) -> str:
+        """Its unit."""
+        return self.unit
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its unit, then its path's hexes."""
+        return [("unit", self.unit), *(("hex", h) for h in self.path)]
+
 
 
 class Loss(Entry):
@@ -212,6 +380,10 @@ class Loss(Entry):
         """The unit reduced, but for a `remove`: a system with removals judges who writes them by its own rule."""
         return [self.unit] if self.loss != "remove" else []
 
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its unit."""
+        return [("unit", self.unit)]
+
 
 
 class StandFast(Entry):
@@ -227,6 +399,10 @@ class StandFast(Entry):
     def decided_by_owner(self) -> list[str]:
         """The units standing fast: their owner alone decides it."""
         return list(dict.fromkeys(self.units))
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its units."""
+        return [("unit", u) for u in self.units]
 
 
 
@@ -248,6 +424,10 @@ class Place(Entry):
     def decided_by_owner(self) -> list[str]:
         """Its unit: the owner alone moves, retreats, advances or places it."""
         return [self.unit]
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its unit, then its hex (when it names one)."""
+        return [("unit", self.unit), *([("hex", self.hex)] if self.hex is not None else [])]
 
 
 
@@ -278,6 +458,10 @@ class Capture(Entry):
     hex: str
     points: int | None = Field(None, ge=0)
 
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its hex."""
+        return [("hex", self.hex)]
+
 
 class Declare(Entry):
     """`German: declare bulge` and other one-word declarations a rule system knows; `Allied: declare victory
@@ -288,12 +472,21 @@ class Declare(Entry):
     level: str | None = None
     points: dict[str, Annotated[int, Field(ge=0)]] = {}
 
+    def claims_victory(self) -> bool:
+        """Whether it declares victory."""
+        return self.what == "victory"
+
 
 class Comment(Entry):
     """`# text`: kept, never checked."""
 
     kind: Literal["comment"] = "comment"
     text: str
+
+    @property
+    def is_comment(self) -> bool:
+        """It is."""
+        return True
 
 
 AnyEntry = Annotated[
