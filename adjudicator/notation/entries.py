@@ -94,6 +94,15 @@ class Entry(BaseModel):
         """The entry as a step or phase marker, else None."""
         return None
 
+    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
+        """(unit, effect) of what the entry does to its units' counters: ("at", place), ("deplete",), ("eliminate",),
+        ("restore",), ("delay",), ("pickup",), ("stand",) (flipped or eliminated); none but for the kinds below."""
+        return []
+
+    def restored_in_place(self) -> tuple[str, str] | None:
+        """(unit, hex) of a replacement restoring a unit to full strength in a hex, else None."""
+        return None
+
 
 
 class Header(Entry):
@@ -216,6 +225,10 @@ class Move(Entry):
         """Its unit, then its path's hexes."""
         return [("unit", self.unit), *(("hex", h) for h in self.path)]
 
+    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Its unit, at the end of its path."""
+        return [(self.unit, ("at", self.path[-1]))]
+
 
 
 class Attack(Entry):
@@ -329,6 +342,10 @@ class Retreat(Entry):
         """Its unit, then its path's hexes."""
         return [("unit", self.unit), *(("hex", h) for h in self.path)]
 
+    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Its unit, at the end of its path."""
+        return [(self.unit, ("at", self.path[-1]))]
+
 
 
 class Advance(Entry):
@@ -363,6 +380,10 @@ class Advance(Entry):
         """Its unit, then its path's hexes."""
         return [("unit", self.unit), *(("hex", h) for h in self.path)]
 
+    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Its unit, at the end of its path."""
+        return [(self.unit, ("at", self.path[-1]))]
+
 
 
 class Loss(Entry):
@@ -384,6 +405,10 @@ class Loss(Entry):
         """Its unit."""
         return [("unit", self.unit)]
 
+    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Its unit depleted, or eliminated (removed too)."""
+        return [(self.unit, ("deplete",) if self.loss == "deplete" else ("eliminate",))]
+
 
 
 class StandFast(Entry):
@@ -403,6 +428,10 @@ class StandFast(Entry):
     def named_ids(self) -> list[tuple[str, str]]:
         """Its units."""
         return [("unit", u) for u in self.units]
+
+    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Each of its units stands (flipped, or eliminated)."""
+        return [(u, ("stand",)) for u in self.units]
 
 
 
@@ -428,6 +457,25 @@ class Place(Entry):
     def named_ids(self) -> list[tuple[str, str]]:
         """Its unit, then its hex (when it names one)."""
         return [("unit", self.unit), *([("hex", self.hex)] if self.hex is not None else [])]
+
+    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Its unit at its hex (reduced when placed so), else delayed, picked up or restored where it stands."""
+        out: list[tuple[str, tuple[str, ...]]] = []
+        if self.hex is not None:
+            out.append((self.unit, ("at", self.hex)))
+        elif self.how in ("delay", "pickup"):
+            out.append((self.unit, (self.how,)))
+        elif self.how == "replace" and self.strength != "reduced":
+            out.append((self.unit, ("restore",)))
+        if self.strength == "reduced" and self.hex is not None:
+            out.append((self.unit, ("deplete",)))
+        return out
+
+    def restored_in_place(self) -> tuple[str, str] | None:
+        """(unit, hex) of a replacement at full strength in a hex."""
+        if self.how == "replace" and self.strength != "reduced" and self.hex is not None:
+            return self.unit, self.hex
+        return None
 
 
 
