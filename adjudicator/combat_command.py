@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,6 +15,7 @@ from wargame.errors import WargameError, did_you_mean
 from wargame.exit_status import ExitStatus
 
 if TYPE_CHECKING:
+    from adjudicator.contract import StateT
     from adjudicator.engine import Replay
     from wargame.game import Game
 
@@ -31,7 +32,7 @@ def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) ->
     # The sides of the units are the dispute's own check (adjudicator.dispute.impossible_what_if).
 
 
-def _off_the_map(result: Replay[Any], index: int) -> str | None:
+def _off_the_map(result: Replay[StateT], index: int) -> str | None:
     """`LINE: why` when a unit the combat at `index` names is not on the map then (not arrived, in a box):
     the log's breach for `check` (a finding), but a combat with no place to compute."""
     entry = result.entries[index]
@@ -45,7 +46,7 @@ def _off_the_map(result: Replay[Any], index: int) -> str | None:
     return None
 
 
-def _stopped_before(result: Replay[Any]) -> str | None:
+def _stopped_before(result: Replay[StateT]) -> str | None:
     """`the replay stops: FILE:LINE:COL: why`, or None when the replay reached the end."""
     return None if result.stopped is None else f"the replay stops: {result.stopped}"
 

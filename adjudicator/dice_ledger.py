@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
+from adjudicator.contract import StateT
 from adjudicator.engine import Replay, replay
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import Attack, Bombard, Entry, Header, RollOff, StepMarker, TurnMarker, logged_dice
@@ -385,7 +385,7 @@ def _with_dice(entry: Entry, dice: list[int]) -> Entry:
     return entry.model_copy(update={"die": dice[0]})
 
 
-def with_ledger_dice(result: Replay[Any], ledger: Ledger) -> list[Finding]:
+def with_ledger_dice(result: Replay[StateT], ledger: Ledger) -> list[Finding]:
     """The replay's findings, with each rule error on an entry whose die the players changed that the
     receipt's die would not give made a note (house style 16: the changed die is the one breach, the
     ledger's `die` error; a result claimed from it is its consequence)."""

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 from adjudicator.findings import ChainOrderError, Finding
 from adjudicator.markdown_escape import code_span, text as md_text
@@ -23,6 +23,7 @@ from adjudicator.rendering import gravity, json_document, markdown_table, ordere
 from wargame.errors import WargameError
 
 if TYPE_CHECKING:
+    from adjudicator.contract import StateT
     from adjudicator.engine import Replay
     from adjudicator.notation.entries import Entry
     from adjudicator.sources import LogSource
@@ -169,7 +170,7 @@ def played_entries(entries: Sequence[Entry]) -> int:
     return sum(1 for e in entries if not isinstance(e, (Comment, Header)))
 
 
-def summary(result: Replay[Any]) -> Summary:
+def summary(result: Replay[StateT]) -> Summary:
     """Turns replayed, entries checked, findings by severity and by rule."""
     from adjudicator.notation.entries import TurnMarker
     turns = [e.turn for e in result.entries if isinstance(e, TurnMarker)]
@@ -216,7 +217,7 @@ def _vassal_cited(f: Finding, file: str, translation: Translation, local: int, s
                  _context(steps, local))
 
 
-def verdict_of(source: LogSource, result: Replay[Any]) -> Verdict:
+def verdict_of(source: LogSource, result: Replay[StateT]) -> Verdict:
     """The verdict on logs read by adjudicator.sources and their replay."""
     if source.chain is not None:
         return _chain_verdict(result, source.chain)
@@ -260,7 +261,7 @@ def logs_named(chain: Chain) -> str:
     return f"{first.name} to {last.path.name if same_folder else last.name}"
 
 
-def _chain_verdict(result: Replay[Any], chain: Chain) -> Verdict:
+def _chain_verdict(result: Replay[StateT], chain: Chain) -> Verdict:
     cited: list[Cited] = []
     for f in ordered(result.findings):
         part, local = chain.locate(f.line)

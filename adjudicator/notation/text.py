@@ -349,7 +349,7 @@ def write_entry(entry: Entry) -> str:
     def opt(word: str, value: object) -> str:
         return f" {word} {value}" if value is not None else ""
 
-    def receipts(e: Any) -> str:
+    def receipts(e: Entry) -> str:
         return "".join(f" receipt {token}" for token in getattr(e, "receipts", []))
 
     writers: dict[type[Entry], Callable[[Any], str]] = {
