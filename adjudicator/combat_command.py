@@ -77,7 +77,7 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
                                      render)
     from adjudicator.systems import system_for
     from wargame.game import load_game
-    from adjudicator.notation.entries import Attack, Bombard
+    from adjudicator.notation.entries import Attack
     from adjudicator.sources import chain_line, open_logs
 
     with could_not_run():
@@ -99,7 +99,7 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
             auditor = result.system.auditor
             if auditor is None:
                 raise WargameError(f"combat audits are not available for the {result.system.name} rule system yet")
-            every = [i for i, e in enumerate(result.entries) if isinstance(e, (Attack, Bombard))]
+            every = [i for i, e in enumerate(result.entries) if e.as_combat() is not None]
             # The entry the replay stopped at (an unknown unit, a hex off the map) and those after it have no
             # position to audit them in: `check` says why the replay stopped, exit 2, and so does this.
             combats = [i for i in every if i < min(result.applied, len(result.states))]
@@ -126,8 +126,8 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
             if off_map and not combats:
                 leave(ExitStatus.COULD_NOT_RUN)
             for i in combats:
-                entry = result.entries[i]
-                assert isinstance(entry, (Attack, Bombard))
+                entry = result.entries[i].as_combat()
+                assert entry is not None
                 state = result.states[i]
                 account = auditor.account(state, entry)
                 findings = tuple(cited(f) for f in result.findings if f.line == entry.line and f.system != "ledger")

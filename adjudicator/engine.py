@@ -135,7 +135,7 @@ class Resolver:
         if marker is not None and self.steps and marker.step not in self.steps:
             return self._error(entry, marker.step, f"unknown step or phase {marker.step!r}"
                                                    f"{did_you_mean(marker.step, self.steps)} "
-                                                  f"(the turn's: {', '.join(self.steps)})")
+                                                   f"(the turn's: {', '.join(self.steps)})")
         leaving: bool | None = None  # worked out only for a label off the map (rare)
         path: list[str] = []
         is_label = self.game.grid.is_label
@@ -283,8 +283,8 @@ def _deciding_side(system: RuleSystem[StateT], state: StateT, entry: Entry) -> s
         return units[owned[0]].side
     if entry.side:
         return entry.side
-    leading = entry.leading_unit()
-    return units[leading].side if leading is not None and leading in units else None
+    attack = entry.as_attack()
+    return units[attack.attackers[0]].side if attack is not None and attack.attackers[0] in units else None
 
 
 def _belongs(slots: Sequence[Slot], kind: str, how: str | None) -> str:
@@ -404,7 +404,8 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
         out += _author_findings(system, state, entry)
     own = system.check_rules(state, entry, kind_rules=not misplaced)
     # A move, retreat or advance is one decision along one path: one error, the other restrictions it breaks notes.
-    out += one_error(own, "the same path breaks {rule} above: one error") if entry.relocates else own
+    relocating = entry.relocated_unit() is not None
+    out += one_error(own, "the same path breaks {rule} above: one error") if relocating else own
     return with_basis(system, state, entry, out) if out else out
 
 
@@ -427,7 +428,7 @@ def with_basis(system: RuleSystem[StateT], state: StateT, entry: Entry | None,
     if entry is not None:
         named = list(iter_units_and_hexes(entry))
         facts = entry_facts(game, [v for k, v in named if k == "unit"], [v for k, v in named if k == "hex"],
-                            getattr(entry, "support", []))
+                            combat.support if (combat := entry.as_combat()) is not None else [])
     return [f.with_basis(*finding_records(game, table.topics(f), f.message, facts, board))
             if not f.basis and table.topics(f) else f for f in findings]
 
@@ -436,7 +437,8 @@ def _still_astray(astray: dict[str, int], entry: Entry, found: Sequence[Finding]
     """The units standing where a broken rule put them after an entry, with the line of that entry: a move,
     retreat or advance that breaks a rule of the system puts its unit astray; any later entry that moves,
     reduces or places the unit ends it (the players have gone on from there)."""
-    acting = set(entry.acting_units()) if not entry.keeps_acting_units else set()
+    # An attack's attackers stay where they are: it moves, reduces or places none of them.
+    acting = set(entry.acting_units()) if entry.as_attack() is None else set()
     out = {u: line for u, line in astray.items() if u not in acting} if acting & astray.keys() else astray
     # A move, retreat or advance that breaks a rule puts its unit astray.
     relocated = entry.relocated_unit()

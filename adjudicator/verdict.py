@@ -166,14 +166,12 @@ class Pictures:
 def played_entries(entries: Sequence[Entry]) -> int:
     """How many entries record play: comments and headers (`[Game "..."]`, repeated or not in each exchange of
     a game) are not counted, so one game's count is the same whatever files or form it comes in."""
-    from adjudicator.notation.entries import Comment, Header
-    return sum(1 for e in entries if not isinstance(e, (Comment, Header)))
+    return sum(1 for e in entries if not e.is_comment and e.as_header() is None)
 
 
 def summary(result: Replay[StateT]) -> Summary:
     """Turns replayed, entries checked, findings by severity and by rule."""
-    from adjudicator.notation.entries import TurnMarker
-    turns = [e.turn for e in result.entries if isinstance(e, TurnMarker)]
+    turns = [marker.turn for e in result.entries if (marker := e.as_turn_marker()) is not None]
     by_rule = Counter(f"{f.system} {f.rule}" for f in result.findings if f.severity != "note")
     return {
         "game": result.game.id,

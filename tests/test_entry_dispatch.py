@@ -14,8 +14,16 @@ from adjudicator.notation import entries
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY_CLASSES = frozenset(name for name, value in vars(entries).items()
                           if inspect.isclass(value) and issubclass(value, entries.Entry))
-DISPATCH_FREE = ("adjudicator/engine.py", "adjudicator/notation/text.py", "adjudicator/vassal/expected.py")
-"""The files that dispatch on no entry class: the engine, and the readers made free of it since."""
+SCOPE = ("adjudicator/*.py", "adjudicator/notation/*.py", "adjudicator/vassal/*.py", "umpire/*.py")
+"""Everything outside the rule systems that reads entries (a rule system's handlers are registered per class)."""
+STILL_TESTING: dict[str, tuple[int, str]] = {
+    "adjudicator/sources.py": (2, "a log's [Game] header: on another branch (the log-source layer) as this was done"),
+    "adjudicator/vassal/chain.py": (2, "a chain's first Turn marker and set-up: on another branch as this was done"),
+    "adjudicator/vassal/clicks.py": (8, "the reader amends the entry it wrote last by a copy of that class's fields"),
+    "umpire/scenes.py": (3, "the units a picture's supply marks follow, by kind (not the units the entry acts with)"),
+}
+"""The files that still test entry classes, how often at most, and why; every other file, the engine first, none."""
+FILES = sorted(str(path.relative_to(ROOT)) for pattern in SCOPE for path in ROOT.glob(pattern))
 
 
 def _entry_names(tree: ast.Module) -> set[str]:
@@ -64,10 +72,18 @@ def class_dispatch(source: str, file: str = "<source>") -> list[str]:
     return [f"{file}:{line}" for line in sorted(found)]
 
 
-@pytest.mark.parametrize("file", DISPATCH_FREE)
+def test_the_engine_asks_the_entry() -> None:
+    """The engine tests no entry class: each kind answers for itself (issue 25)."""
+    assert "adjudicator/engine.py" in FILES and "adjudicator/engine.py" not in STILL_TESTING
+    assert class_dispatch((ROOT / "adjudicator/engine.py").read_text(encoding="utf-8"), "adjudicator/engine.py") == []
+
+
+@pytest.mark.parametrize("file", FILES)
 def test_no_dispatch_on_entry_classes(file: str) -> None:
-    """The engine (and the readers made free of it) asks the entry, never its class."""
-    assert class_dispatch((ROOT / file).read_text(encoding="utf-8"), file) == []
+    """No file outside the rule systems tests an entry class, but those listed, no more often than listed."""
+    found = class_dispatch((ROOT / file).read_text(encoding="utf-8"), file)
+    allowed = STILL_TESTING.get(file, (0, ""))[0]
+    assert len(found) <= allowed, found
 
 
 def test_the_dispatch_guard_finds_a_class_test() -> None:

@@ -40,18 +40,8 @@ class Entry(BaseModel):
         return False
 
     @property
-    def relocates(self) -> bool:
-        """Whether it puts a unit in a hex of its owner's choosing, along a path (a move, retreat or advance)."""
-        return False
-
-    @property
     def may_leave_map(self) -> bool:
         """Whether its path may step off the map's edge, a rule question rather than a typo (a move or retreat)."""
-        return False
-
-    @property
-    def keeps_acting_units(self) -> bool:
-        """Whether the units it acts with stay as they are (an attack's attackers): it moves, reduces or places none."""
         return False
 
     def path_hexes(self) -> tuple[str, ...]:
@@ -59,7 +49,7 @@ class Entry(BaseModel):
         return ()
 
     def relocated_unit(self) -> str | None:
-        """The unit it relocates (`relocates`), else None."""
+        """The unit it puts in a hex of its owner's choosing along a path (a move, retreat or advance), else None."""
         return None
 
     def sides_named(self) -> list[str]:
@@ -69,10 +59,6 @@ class Entry(BaseModel):
     def named_ids(self) -> list[tuple[str, str]]:
         """('unit' | 'hex', value) of every id the entry names, in the order written, for resolution against the game."""
         return []
-
-    def leading_unit(self) -> str | None:
-        """The unit whose owner makes the entry when it names no author: none but an attack's first attacker."""
-        return None
 
     def attacked_hexes(self) -> tuple[str, ...]:
         """The hexes an attack or a bombardment is made on: none for another kind."""
@@ -94,9 +80,20 @@ class Entry(BaseModel):
         """The entry as a step or phase marker, else None."""
         return None
 
+    def as_attack(self) -> Attack | None:
+        """The entry as an attack, else None."""
+        return None
+
+    def as_roll_off(self) -> RollOff | None:
+        """The entry as a roll-off, else None."""
+        return None
+
+    def as_combat(self) -> Attack | Bombard | None:
+        """The entry as an attack or a bombardment (what a combat audit accounts for), else None."""
+        return None
+
     def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
-        """(unit, effect) of what the entry does to its units' counters: ("at", place), ("deplete",), ("eliminate",),
-        ("restore",), ("delay",), ("pickup",), ("stand",) (flipped or eliminated); none but for the kinds below."""
+        """(unit, effect) of what it does to its units' counters (("at", place), ("deplete",), ("stand",)...): none here."""
         return []
 
     def restored_in_place(self) -> tuple[str, str] | None:
@@ -150,13 +147,17 @@ class RollOff(Entry):
         """Its author, then each side rolling."""
         return [*super().sides_named(), *self.rolls]
 
+    def as_roll_off(self) -> RollOff:
+        """Itself."""
+        return self
+
 
 def logged_dice(entry: Entry) -> list[int]:
     """The die rolls an entry records, in the order its receipts are written (none without one)."""
-    if isinstance(entry, RollOff):
-        return list(entry.rolls.values())
-    die = getattr(entry, "die", None)
-    return [die] if isinstance(die, int) else []
+    roll, combat = entry.as_roll_off(), entry.as_combat()
+    if roll is not None:
+        return list(roll.rolls.values())
+    return [combat.die] if combat is not None and combat.die is not None else []
 
 
 class Action(Entry):
@@ -202,11 +203,6 @@ class Move(Entry):
     def decided_by_owner(self) -> list[str]:
         """Its unit: the owner alone moves, retreats, advances or places it."""
         return [self.unit]
-
-    @property
-    def relocates(self) -> bool:
-        """It does."""
-        return True
 
     @property
     def may_leave_map(self) -> bool:
@@ -263,14 +259,13 @@ class Attack(Entry):
         """The attackers, each once."""
         return list(dict.fromkeys(self.attackers))
 
-    @property
-    def keeps_acting_units(self) -> bool:
-        """Its attackers stay where they are."""
-        return True
+    def as_attack(self) -> Attack:
+        """Itself."""
+        return self
 
-    def leading_unit(self) -> str:
-        """Its first attacker."""
-        return self.attackers[0]
+    def as_combat(self) -> Attack:
+        """Itself."""
+        return self
 
     def attacked_hexes(self) -> tuple[str, ...]:
         """Every hex it is made on."""
@@ -300,6 +295,10 @@ class Bombard(Entry):
         """The hex it bombards."""
         return (self.hex,)
 
+    def as_combat(self) -> Bombard:
+        """Itself."""
+        return self
+
     def named_ids(self) -> list[tuple[str, str]]:
         """Its chosen target, then its hex."""
         return [*([("unit", self.defender)] if self.defender is not None else []), ("hex", self.hex)]
@@ -319,11 +318,6 @@ class Retreat(Entry):
     def decided_by_owner(self) -> list[str]:
         """Its unit: the owner alone moves, retreats, advances or places it."""
         return [self.unit]
-
-    @property
-    def relocates(self) -> bool:
-        """It does."""
-        return True
 
     @property
     def may_leave_map(self) -> bool:
@@ -362,11 +356,6 @@ class Advance(Entry):
     def decided_by_owner(self) -> list[str]:
         """Its unit: the owner alone moves, retreats, advances or places it."""
         return [self.unit]
-
-    @property
-    def relocates(self) -> bool:
-        """It does."""
-        return True
 
     def path_hexes(self) -> tuple[str, ...]:
         """Its path."""
