@@ -60,8 +60,8 @@ def class_dispatch(source: str, file: str = "<source>") -> list[str]:
     names = _entry_names(tree)
     found: list[int] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("isinstance", "issubclass") \
-                and len(node.args) == 2 and _named(node.args[1], names):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("isinstance", "issubclass") and len(node.args) == 2 and _named(node.args[1], names):
             found.append(node.lineno)
         elif isinstance(node, ast.Compare) and isinstance(node.left, ast.Call) and \
                 isinstance(node.left.func, ast.Name) and node.left.func.id == "type" and \

@@ -57,7 +57,7 @@ class Entry(BaseModel):
         return [self.side] if self.side else []
 
     def named_ids(self) -> list[tuple[str, str]]:
-        """('unit' | 'hex', value) of every id the entry names, in the order written, for resolution against the game."""
+        """('unit' | 'hex', value) of every id the entry names, in the order written (resolved against the game)."""
         return []
 
     def attacked_hexes(self) -> tuple[str, ...]:
@@ -93,7 +93,7 @@ class Entry(BaseModel):
         return None
 
     def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
-        """(unit, effect) of what it does to its units' counters (("at", place), ("deplete",), ("stand",)...): none here."""
+        """(unit, effect) of what it does to its units' counters: ("at", place), ("deplete",), ("stand",)..."""
         return []
 
     def restored_in_place(self) -> tuple[str, str] | None:

@@ -39,7 +39,8 @@ class Dice:
         a die."""
         last = self.output.last_written()
         roll, last_roll = entry.as_roll_off(), last.as_roll_off() if last is not None else None
-        return roll is not None and last_roll is not None and last_roll.rolls == roll.rolls and id(last) in self.die_rolls
+        return roll is not None and last_roll is not None and last_roll.rolls == roll.rolls and \
+            id(last) in self.die_rolls
 
     def roll(self, step: int, name: str, values: list[int], player: str | None) -> None:
         """A roll of the module's dice by a player."""

@@ -86,7 +86,7 @@ class Clock:
                 return
 
     def follow_declared(self, entry: Entry) -> None:
-        """A turn or step marker typed in chat: the tracker's place in the log follows it (nothing for another entry)."""
+        """A turn or step marker typed in chat: the tracker's place in the log follows it (no other entry moves it)."""
         turn_marker = entry.as_turn_marker()
         if turn_marker is not None:
             self.turn_at = (turn_marker.turn, -1)
