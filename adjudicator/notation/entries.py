@@ -49,8 +49,8 @@ class Entry(BaseModel):
         return ()
 
     def relocated_unit(self) -> str | None:
-        """The unit it puts in a hex of its owner's choosing along a path (a move, retreat or advance), else None."""
-        return None
+        """The unit it puts in a hex of its owner's choosing along its path (a move, retreat or advance), else None."""
+        return self.acting_units()[0] if self.path_hexes() else None
 
     def sides_named(self) -> list[str]:
         """Every side the entry names: its author, and the sides of a roll-off."""
@@ -58,7 +58,8 @@ class Entry(BaseModel):
 
     def named_ids(self) -> list[tuple[str, str]]:
         """('unit' | 'hex', value) of every id the entry names, in the order written (resolved against the game)."""
-        return []
+        unit = self.relocated_unit()
+        return [("unit", unit), *(("hex", h) for h in self.path_hexes())] if unit is not None else []
 
     def attacked_hexes(self) -> tuple[str, ...]:
         """The hexes an attack or a bombardment is made on: none for another kind."""
@@ -94,7 +95,8 @@ class Entry(BaseModel):
 
     def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
         """(unit, effect) of what it does to its units' counters: ("at", place), ("deplete",), ("stand",)..."""
-        return []
+        unit = self.relocated_unit()
+        return [(unit, ("at", self.path_hexes()[-1]))] if unit is not None else []
 
     def restored_in_place(self) -> tuple[str, str] | None:
         """(unit, hex) of a replacement restoring a unit to full strength in a hex, else None."""
@@ -110,7 +112,6 @@ class Header(Entry):
     value: str
 
     def as_header(self) -> Header:
-        """Itself."""
         return self
 
 
@@ -121,7 +122,6 @@ class TurnMarker(Entry):
     turn: int = Field(ge=0)
 
     def as_turn_marker(self) -> TurnMarker:
-        """Itself."""
         return self
 
 
@@ -132,7 +132,6 @@ class StepMarker(Entry):
     step: str
 
     def as_step_marker(self) -> StepMarker:
-        """Itself."""
         return self
 
 
@@ -148,7 +147,6 @@ class RollOff(Entry):
         return [*super().sides_named(), *self.rolls]
 
     def as_roll_off(self) -> RollOff:
-        """Itself."""
         return self
 
 
@@ -213,18 +211,6 @@ class Move(Entry):
         """Its path."""
         return tuple(self.path)
 
-    def relocated_unit(self) -> str:
-        """Its unit."""
-        return self.unit
-
-    def named_ids(self) -> list[tuple[str, str]]:
-        """Its unit, then its path's hexes."""
-        return [("unit", self.unit), *(("hex", h) for h in self.path)]
-
-    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
-        """Its unit, at the end of its path."""
-        return [(self.unit, ("at", self.path[-1]))]
-
 
 
 class Attack(Entry):
@@ -260,11 +246,9 @@ class Attack(Entry):
         return list(dict.fromkeys(self.attackers))
 
     def as_attack(self) -> Attack:
-        """Itself."""
         return self
 
     def as_combat(self) -> Attack:
-        """Itself."""
         return self
 
     def attacked_hexes(self) -> tuple[str, ...]:
@@ -296,7 +280,6 @@ class Bombard(Entry):
         return (self.hex,)
 
     def as_combat(self) -> Bombard:
-        """Itself."""
         return self
 
     def named_ids(self) -> list[tuple[str, str]]:
@@ -328,18 +311,6 @@ class Retreat(Entry):
         """Its path."""
         return tuple(self.path)
 
-    def relocated_unit(self) -> str:
-        """Its unit."""
-        return self.unit
-
-    def named_ids(self) -> list[tuple[str, str]]:
-        """Its unit, then its path's hexes."""
-        return [("unit", self.unit), *(("hex", h) for h in self.path)]
-
-    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
-        """Its unit, at the end of its path."""
-        return [(self.unit, ("at", self.path[-1]))]
-
 
 
 class Advance(Entry):
@@ -360,18 +331,6 @@ class Advance(Entry):
     def path_hexes(self) -> tuple[str, ...]:
         """Its path."""
         return tuple(self.path)
-
-    def relocated_unit(self) -> str:
-        """Its unit."""
-        return self.unit
-
-    def named_ids(self) -> list[tuple[str, str]]:
-        """Its unit, then its path's hexes."""
-        return [("unit", self.unit), *(("hex", h) for h in self.path)]
-
-    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
-        """Its unit, at the end of its path."""
-        return [(self.unit, ("at", self.path[-1]))]
 
 
 
