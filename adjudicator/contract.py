@@ -278,6 +278,10 @@ class EngineChecks:
     retreats: bool = True
     """With `author`: a retreat is its unit's owner's to write (False where the other player chooses it)."""
 
+    def owner_writes(self, kind: str) -> bool:
+        """With `author`: whether an entry of this kind is its units' owner's to write (`placements`, `retreats`)."""
+        return (self.placements or kind != "place") and (self.retreats or kind != "retreat")
+
 
 @dataclass(frozen=True)
 class CombatAccount:
