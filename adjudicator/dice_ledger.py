@@ -381,8 +381,8 @@ def ledger_dice(entries: Sequence[Entry], ledger: Ledger) -> dict[int, list[int]
 def _with_dice(entry: Entry, dice: list[int]) -> Entry:
     """The entry with the dice its receipts rolled in place of the logged ones."""
     if isinstance(entry, RollOff):
-        return entry.model_copy(update={"rolls": dict(zip(entry.rolls, dice))})
-    return entry.model_copy(update={"die": dice[0]})
+        return replace(entry, rolls=dict(zip(entry.rolls, dice)))
+    return replace(entry, die=dice[0]) if isinstance(entry, (Attack, Bombard)) else entry
 
 
 def with_ledger_dice(result: Replay[Any], ledger: Ledger) -> list[Finding]:
@@ -392,7 +392,8 @@ def with_ledger_dice(result: Replay[Any], ledger: Ledger) -> list[Finding]:
     changed = ledger_dice(result.entries, ledger)
     if not changed:
         return result.findings
-    entries = [_with_dice(e, changed[e.line]) if e.line in changed else e for e in result.entries]
+    # A line of a VASSAL log (one step) may hold comments beside the entry whose dice changed: only that one changes.
+    entries = [_with_dice(e, changed[e.line]) if e.line in changed and logged_dice(e) else e for e in result.entries]
     again = replay(result.game, result.system, entries, keep_states=False)
     kept = {(f.line, f.rule) for f in again.findings if f.severity == "error" and f.line in changed}
     return [replace(f, severity="note", message=f"{f.message} (with the die the ledger rolled, "

@@ -241,7 +241,7 @@ def _on_map(entry: Entry, grid_has: Callable[[str], bool]) -> Entry:
         path = list(entry.path)
         cut = next((i for i, label in enumerate(path) if not grid_has(label)), len(path))
         if cut < len(path):
-            return entry.model_copy(update={"path": path[:max(cut, 1)]})
+            return replace(entry, path=path[:max(cut, 1)])
     return entry
 
 

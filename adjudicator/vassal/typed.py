@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from adjudicator.engine import resolve
 from adjudicator.notation.entries import (
-    Action, Activate, Attack, Bombard, Entry, Header, Pass, RollOff, StepMarker, TurnMarker,
+    Action, Activate, Attack, Bombard, Entry, Header, Pass, RollOff, StepMarker, TurnMarker, field_names,
 )
 from adjudicator.notation.text import SIDE, parse_line, write_entry
 from adjudicator.vassal.board import Board
@@ -93,7 +93,7 @@ class Typed:
         elif isinstance(entry, (Action, Pass, Activate, RollOff, TurnMarker, StepMarker)):
             combat.open_attack = None
             combat.pending_die = None
-        if "die" in type(entry).model_fields:
+        if "die" in field_names(type(entry)):
             # An attack (or any entry with a die) declared without its die takes the next roll.
             combat.pending_die = index if getattr(entry, "die") is None else None
         if isinstance(entry, (TurnMarker, StepMarker)):
