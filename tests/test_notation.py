@@ -19,7 +19,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.notation.jsonlog import log_schema, read_json_log, write_json_log
 from adjudicator.notation.text import (
-    COMMANDS, LogSyntaxErrors, caret_message, parse_line, parse_text, write_entry, write_text,
+    COMMANDS, LogSyntaxErrors, caret_message, parse_line, parse_text, parse_text_partly, write_entry, write_text,
 )
 from wargame.errors import LogSyntaxError, Place as ErrorPlace, WargameError
 
@@ -355,6 +355,44 @@ def test_json_twin_refuses_what_the_models_refuse(document: str) -> None:
     """Unknown kinds and fields, wrong types, empty paths, other formats and versions are refused."""
     with pytest.raises(LogSyntaxErrors):
         read_json_log(document, "log.json")
+
+
+LONG_RECEIPT = "umpire1." + "a" * 4089
+"""A receipt one character longer than a log may hold."""
+
+
+@pytest.mark.parametrize(("document", "message"), [
+    ('[]', ": Input should be a valid dictionary or instance of LogDocument"),
+    ('{"entries": [1]}', "entries.0: Input should be a valid dictionary or object to extract fields from"),
+    ('{"entries": [{"kind": "pass", "colour": "red"}]}', "entries.0.pass.colour: Extra inputs are not permitted"),
+    ('{"entries": [], "extra": 1}', "extra: Extra inputs are not permitted"),
+    ('{"entries": [{"kind": "income", "declined": "0101"}]}', "entries.0.income.declined: Input should be a valid list"),
+    ('{"entries": [{"kind": "income", "reduced": []}]}', "entries.0.income.reduced: Input should be a valid dictionary"),
+    ('{"entries": {}}', "entries: Input should be a valid list"),
+    ('{"entries": [{"kind": "turn", "turn": true}]}', "entries.0.turn.turn: Input should be a valid integer"),
+    ('{"entries": [{"kind": "rolloff", "rolls": {"Allied": 5}, "receipts": ["' + LONG_RECEIPT + '"]}]}',
+     "entries.0.rolloff.receipts.0: String should have at most 4096 characters"),
+    ('{"entries": [{"kind": "attack", "hex": "0101", "attackers": ["a"], "receipts": ["x"]}]}',
+     "entries.0.attack.receipts.0: String should match pattern '^umpire1\\.[A-Za-z0-9_-]+$'"),
+    ('{"entries": [{"turn": 1}]}', "entries.0: Unable to extract tag using discriminator 'kind'"),
+    ('{"entries": [{"kind": "move", "unit": "u"}]}', "entries.0.move.path: Field required"),
+])
+def test_json_twin_errors_are_worded_as_they_were(document: str, message: str) -> None:
+    """The entries are plain dataclasses now (issue 30): a JSON log's errors still read as the models' did."""
+    with pytest.raises(LogSyntaxErrors) as caught:
+        read_json_log(document, "log.json")
+    assert [(str(e.place), e.message) for e in caught.value.errors] == [("log.json", message)]
+
+
+def test_a_receipt_too_long_is_refused_in_the_text_notation() -> None:
+    """A receipt over 4096 characters is a syntax error of its line, worded and placed as before the entries
+    were plain dataclasses (pydantic refused it then); one of 4096 is read."""
+    text = (f"Roll Allied 5 German 4 receipt umpire1.abc receipt {LONG_RECEIPT}\n"
+            f"Allied: attack 0101 with x die 3 receipt {LONG_RECEIPT[:-1]}\n")
+    entries, errors = parse_text_partly(text, "f.log")
+    assert [(str(e.place), e.message) for e in errors] == [
+        ("f.log:1:1", "receipts.1: String should have at most 4096 characters")]
+    assert [type(e) for e in entries] == [Attack]
 
 
 # -- errors: exact column and message -------------------------------------------------------------
