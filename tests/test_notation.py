@@ -693,3 +693,13 @@ def test_a_side_rolls_once_in_a_roll_off() -> None:
 def test_header_line_takes_a_trailing_comment() -> None:
     """Comments may follow any entry, headers included."""
     assert parse_line('[Game "onslaught"]  # the game', 1) == Header(line=1, key="Game", value="onslaught")
+
+
+def test_entries_compare_hash_and_print_as_dataclasses() -> None:
+    """Entry's own equality, hash and repr (written once for every kind) behave as the generated ones would."""
+    move = Move(line=3, unit="u", path=["0101", "0102"])
+    assert move == Move(line=3, unit="u", path=["0101", "0102"]) and move != Move(line=4, unit="u", path=["0101", "0102"])
+    assert Retreat(unit="u", path=["0101"]) != Advance(unit="u", path=["0101"]) and Pass() != object()
+    assert hash(Pass(side="Allied")) == hash(Pass(side="Allied"))
+    assert repr(move) == ("Move(line=3, column=1, side=None, by_opponent=False, kind='move', unit='u', "
+                          "path=['0101', '0102'], strategic=False)")

@@ -31,7 +31,7 @@ MarkersHow = Literal["draw", "aside", "lose"]
 ReceiptToken = Annotated[str, Pattern(r"^umpire1\.[A-Za-z0-9_-]+$", max_length=MAX_RECEIPT_LENGTH)]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Entry:
     """Base of every entry: where it stands in the log and who makes it."""
 
@@ -41,6 +41,20 @@ class Entry:
     column: Annotated[int, Ge(1)] = 1
     side: str | None = None
     by_opponent: bool = False
+
+    # Equality, hash and repr are the dataclass's own, written once here rather than generated for each of the
+    # twenty kinds: generating them was a third of the cost of importing the entries (issue 30, start-up).
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.__dict__.values()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in field_names(type(self)))
+        return f"{type(self).__qualname__}({shown})"
 
     def acting_units(self) -> list[str]:
         """The units the entry acts with (each must exist, and be its author's): none but for the kinds below."""
@@ -52,7 +66,7 @@ class Entry:
 
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Header(Entry):
     """A `[Key "value"]` header line: Game, Scenario, Optional, a side's player, DiceSeed..."""
 
@@ -61,7 +75,7 @@ class Header(Entry):
     value: str
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class TurnMarker(Entry):
     """`Turn N`: a new game turn begins."""
 
@@ -69,7 +83,7 @@ class TurnMarker(Entry):
     turn: Annotated[int, Ge(0)]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class StepMarker(Entry):
     """`Step ID` or `Phase ID`: a step (Onslaught) or phase (Fire & Movement) begins."""
 
@@ -77,7 +91,7 @@ class StepMarker(Entry):
     step: str
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class RollOff(Entry):
     """`Roll Allied 5 German 4`: the action-step die roll-off (Onslaught 5.0)."""
 
@@ -94,7 +108,7 @@ def logged_dice(entry: Entry) -> list[int]:
     return [die] if isinstance(die, int) else []
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Action(Entry):
     """`Allied: action movement [supply N]`: an action of a type, optionally the supply it cost."""
 
@@ -103,14 +117,14 @@ class Action(Entry):
     supply: Annotated[int, Ge(0)] | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Pass(Entry):
     """`Allied: pass`."""
 
     kind: Literal["pass"] = "pass"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Activate(Entry):
     """`Allied: activate HEX [units...] [supply N]`: a stack is activated."""
 
@@ -121,7 +135,7 @@ class Activate(Entry):
     order: ActivationOrder | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Move(Entry):
     """`UNIT [strategic] HEX-HEX-...`: a unit moves along a path (start hex first)."""
 
@@ -140,7 +154,7 @@ class Move(Entry):
 
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Attack(Entry):
     """`Allied: attack HEX[+HEX...] with UNITS [odds A:B|diff +N] [die N] [result R] [defender UNIT]`."""
 
@@ -167,7 +181,7 @@ class Attack(Entry):
 
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Bombard(Entry):
     """`Allied: bombard HEX [diff +N] [die N] [result R] [defender UNIT] support MARKER...` (Fire & Movement 8.1)."""
 
@@ -182,7 +196,7 @@ class Bombard(Entry):
     receipts: list[ReceiptToken] = field(default_factory=list)
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Retreat(Entry):
     """`German> retreat UNIT HEX-HEX-...`: a retreat path, start hex first."""
 
@@ -200,7 +214,7 @@ class Retreat(Entry):
 
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Advance(Entry):
     """`Allied: advance UNIT HEX-HEX-...`: advance after combat."""
 
@@ -218,7 +232,7 @@ class Advance(Entry):
 
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Loss(Entry):
     """`German> deplete UNIT` / `eliminate UNIT` / `remove UNIT` (overstack, 6.3)."""
 
@@ -236,7 +250,7 @@ class Loss(Entry):
 
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class StandFast(Entry):
     """`German> stand UNITS`: defenders in a fortification stand and deplete instead (7.5)."""
 
@@ -253,7 +267,7 @@ class StandFast(Entry):
 
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Place(Entry):
     """`Allied: reinforce UNIT HEX` / `replace UNIT [full|reduced] HEX [points N]` / `paradrop UNIT HEX [supply N]`."""
 
@@ -275,7 +289,7 @@ class Place(Entry):
 
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class SupportMarkers(Entry):
     """`German: draw MARKER...` / `aside MARKER...` / `lose MARKER...`: support fire markers drawn at
     random from the cup, put aside for the game turn, or eliminated for good (Fire & Movement 7.2,
@@ -286,7 +300,7 @@ class SupportMarkers(Entry):
     markers: Annotated[list[str], MinLen(1)]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Income(Entry):
     """`Allied: income N [decline SOURCE...] [reduce SOURCE N...]`: supply collected in the Reinforcement Step."""
 
@@ -297,7 +311,7 @@ class Income(Entry):
     """Sources from which a reduced number of points is collected (8.7's announcement), source -> points."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Capture(Entry):
     """`German: capture HEX [points N]`: supply captured at an Allied source (8.7)."""
 
@@ -306,7 +320,7 @@ class Capture(Entry):
     points: Annotated[int, Ge(0)] | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Declare(Entry):
     """`German: declare bulge` and other one-word declarations a rule system knows; `Allied: declare victory
     [LEVEL] [points SIDE N SIDE N]`, a claim of victory, with the level and each side's victory points claimed."""
@@ -317,7 +331,7 @@ class Declare(Entry):
     points: dict[str, Annotated[int, Ge(0)]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Comment(Entry):
     """`# text`: kept, never checked."""
 
