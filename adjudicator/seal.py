@@ -41,7 +41,8 @@ def seal_path(log: Path) -> Path:
 
 def entry_digest(entry: Entry) -> str:
     """The hash of what an entry says (not where it stands, so moving it by a blank line is no rewrite)."""
-    return hashlib.sha256(canonical_bytes({key: value for key, value in entry_data(entry).items() if key not in ("line", "column")})).hexdigest()
+    said = {key: value for key, value in entry_data(entry).items() if key not in ("line", "column")}
+    return hashlib.sha256(canonical_bytes(said)).hexdigest()
 
 
 def position_digest(position: Position) -> str:

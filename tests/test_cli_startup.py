@@ -165,7 +165,8 @@ print(len(entries), " ".join(sorted(m for m in sys.modules if m.split(".")[0] in
 
 def test_the_entries_and_a_text_log_parse_import_no_pydantic() -> None:
     """The log's entries are plain dataclasses: importing them, parsing a text log, writing it and taking its
-    entries' JSON values import no pydantic (it validates only JSON logs; issue 30, about a tenth of a check's start-up)."""
+    entries' JSON values import no pydantic (it validates only JSON logs; issue 30, about a tenth of a check's
+    start-up)."""
     log = str(ROOT / "examples" / "onslaught" / "legal-sample-game.log")
     done = subprocess.run([sys.executable, "-c", PARSE_PROBE, log], capture_output=True, text=True, check=True,
                           cwd=ROOT, timeout=120)

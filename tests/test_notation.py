@@ -366,8 +366,10 @@ LONG_RECEIPT = "umpire1." + "a" * 4089
     ('{"entries": [1]}', "entries.0: Input should be a valid dictionary or object to extract fields from"),
     ('{"entries": [{"kind": "pass", "colour": "red"}]}', "entries.0.pass.colour: Extra inputs are not permitted"),
     ('{"entries": [], "extra": 1}', "extra: Extra inputs are not permitted"),
-    ('{"entries": [{"kind": "income", "declined": "0101"}]}', "entries.0.income.declined: Input should be a valid list"),
-    ('{"entries": [{"kind": "income", "reduced": []}]}', "entries.0.income.reduced: Input should be a valid dictionary"),
+    ('{"entries": [{"kind": "income", "declined": "0101"}]}',
+     "entries.0.income.declined: Input should be a valid list"),
+    ('{"entries": [{"kind": "income", "reduced": []}]}',
+     "entries.0.income.reduced: Input should be a valid dictionary"),
     ('{"entries": {}}', "entries: Input should be a valid list"),
     ('{"entries": [{"kind": "turn", "turn": true}]}', "entries.0.turn.turn: Input should be a valid integer"),
     ('{"entries": [{"kind": "rolloff", "rolls": {"Allied": 5}, "receipts": ["' + LONG_RECEIPT + '"]}]}',
@@ -698,7 +700,8 @@ def test_header_line_takes_a_trailing_comment() -> None:
 def test_entries_compare_hash_and_print_as_dataclasses() -> None:
     """Entry's own equality, hash and repr (written once for every kind) behave as the generated ones would."""
     move = Move(line=3, unit="u", path=["0101", "0102"])
-    assert move == Move(line=3, unit="u", path=["0101", "0102"]) and move != Move(line=4, unit="u", path=["0101", "0102"])
+    assert move == Move(line=3, unit="u", path=["0101", "0102"])
+    assert move != Move(line=4, unit="u", path=["0101", "0102"])
     assert Retreat(unit="u", path=["0101"]) != Advance(unit="u", path=["0101"]) and Pass() != object()
     assert hash(Pass(side="Allied")) == hash(Pass(side="Allied"))
     assert repr(move) == ("Move(line=3, column=1, side=None, by_opponent=False, kind='move', unit='u', "

@@ -113,7 +113,8 @@ def _message(error: ErrorDetails) -> str:
 def read_json_log(text: str, file: str) -> list[Entry]:
     """The entries of a JSON log; LogSyntaxErrors naming each problem."""
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_bounded_int, parse_constant=_refused_constant)
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_bounded_int,
+                          parse_constant=_refused_constant)
     except json.JSONDecodeError as e:
         raise LogSyntaxErrors([LogSyntaxError(f"not JSON: {e.msg}", Place(file, e.lineno, e.colno))]) from None
     except _Refused as e:
@@ -126,7 +127,8 @@ def read_json_log(text: str, file: str) -> list[Entry]:
         document: LogDocument = _validator().validate_python(data)
         return list(document.entries)
     except ValidationError as e:
-        errors = [LogSyntaxError(f"{'.'.join(map(str, err['loc']))}: {_message(err)}", Place(file)) for err in e.errors()]
+        errors = [LogSyntaxError(f"{'.'.join(map(str, err['loc']))}: {_message(err)}", Place(file))
+                  for err in e.errors()]
         raise LogSyntaxErrors(errors) from None
 
 
