@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 MAX_RECEIPT_LENGTH = 4096
 """The longest dice receipt a log may hold (a real one is a few hundred characters)."""
 
+# The closed choices of some entries, named so that the parser can say it read one of them.
 ActivationOrder = Literal["move-first", "attack-first"]
 LossHow = Literal["deplete", "eliminate", "remove"]
 PlaceHow = Literal["reinforce", "replace", "paradrop", "pickup", "setup", "delay"]
