@@ -44,7 +44,7 @@ class Entry:
     by_opponent: bool = False
 
     # Equality, hash and repr are the dataclass's own, written once here rather than generated for each of the
-    # twenty kinds: generating them was a third of the cost of importing the entries (issue 30, start-up).
+    # twenty kinds: generating them was a sixth of the cost of importing the entries (issue 30, start-up).
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
