@@ -14,7 +14,9 @@ from typing import Any
 
 from adjudicator.engine import Replay, replay
 from adjudicator.findings import Finding, SectionTable
-from adjudicator.notation.entries import Attack, Bombard, Entry, Header, RollOff, StepMarker, TurnMarker, logged_dice
+from adjudicator.notation.entries import (
+    Attack, Bombard, Entry, Header, RollOff, StepMarker, TurnMarker, amended, logged_dice,
+)
 from wargame.errors import WargameError
 from wargame.receipts import (
     Ledger, Receipt, ReceiptError, RollPurpose, chain_problems, key_id, ledger_from_bytes, parse_purpose,
@@ -379,10 +381,11 @@ def ledger_dice(entries: Sequence[Entry], ledger: Ledger) -> dict[int, list[int]
 
 
 def _with_dice(entry: Entry, dice: list[int]) -> Entry:
-    """The entry with the dice its receipts rolled in place of the logged ones."""
+    """The entry with the dice its receipts rolled in place of the logged ones (a comment on the same step of a
+    VASSAL log as it is)."""
     if isinstance(entry, RollOff):
         return replace(entry, rolls=dict(zip(entry.rolls, dice)))
-    return replace(entry, die=dice[0]) if isinstance(entry, (Attack, Bombard)) else entry
+    return amended(entry, die=dice[0])
 
 
 def with_ledger_dice(result: Replay[Any], ledger: Ledger) -> list[Finding]:
@@ -392,8 +395,7 @@ def with_ledger_dice(result: Replay[Any], ledger: Ledger) -> list[Finding]:
     changed = ledger_dice(result.entries, ledger)
     if not changed:
         return result.findings
-    # A line of a VASSAL log (one step) may hold comments beside the entry whose dice changed: only that one changes.
-    entries = [_with_dice(e, changed[e.line]) if e.line in changed and logged_dice(e) else e for e in result.entries]
+    entries = [_with_dice(e, changed[e.line]) if e.line in changed else e for e in result.entries]
     again = replay(result.game, result.system, entries, keep_states=False)
     kept = {(f.line, f.rule) for f in again.findings if f.severity == "error" and f.line in changed}
     return [replace(f, severity="note", message=f"{f.message} (with the die the ledger rolled, "

@@ -7,8 +7,8 @@ the mover's turn (retreat paths, losses, standing fast), so one file per exchang
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Annotated, Literal
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from annotated_types import Ge, MinLen
 
@@ -382,6 +382,17 @@ def field_names(kind: type[Entry]) -> tuple[str, ...]:
     if names is None:
         names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(kind))
     return names
+
+
+EntryT = TypeVar("EntryT", bound=Entry)
+
+
+def amended(entry: EntryT, **changes: object) -> EntryT:
+    """A copy of an entry of any kind with the fields given changed, those its kind lacks left out (a die given
+    to the entry a die waits for, whatever its kind)."""
+    known = field_names(type(entry))
+    kept: dict[str, Any] = {name: value for name, value in changes.items() if name in known}  # each field's own type
+    return replace(entry, **kept)
 
 
 def entry_data(entry: Entry) -> dict[str, object]:

@@ -4,9 +4,9 @@ for one, a roll-off, a weather die, or a single die the game's opening rolls."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from adjudicator.notation.entries import Attack, Bombard, RollOff, logged_dice
+from adjudicator.notation.entries import RollOff, amended, logged_dice
 from adjudicator.vassal.chat import one_line
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.output import Output
@@ -47,11 +47,9 @@ class Dice:
         rolled = ", ".join(map(str, values))
         if combat.pending_die is not None and len(values) == 1:
             declared = output.entries[combat.pending_die]
-            # The entry waiting for a die is one that has a die (typed.py).
-            if isinstance(declared, (Attack, Bombard)) and (side is None or declared.side is None
-                                                            or side == declared.side):
+            if side is None or declared.side is None or side == declared.side:
                 # The die the declaration left out (an attack, a bombardment...): the next one its side rolls.
-                output.entries[combat.pending_die] = replace(declared, die=values[0])
+                output.entries[combat.pending_die] = amended(declared, die=values[0])
                 kind = getattr(declared, "kind", "declaration")
                 output.comment(step, f"step {step}: {who} rolls {name} = {rolled}, the die of the {kind} on "
                                      f"{getattr(declared, 'hex', '?')} (step {declared.line})")
@@ -91,10 +89,9 @@ class Dice:
             output.comment(step, f"step {step}: {who}: {one_line(token)[:80]}")
             output.note(step, f"{who} pasted a dice receipt that does not read: {e.message}")
             return
-        waiting = combat.pending_die
-        declared = output.entries[waiting] if waiting is not None else None
-        if waiting is not None and isinstance(declared, (Attack, Bombard)) and len(receipt.result) == 1:
-            output.entries[waiting] = replace(declared, die=receipt.total, receipts=[token])
+        if combat.pending_die is not None and len(receipt.result) == 1:
+            declared = output.entries[combat.pending_die]
+            output.entries[combat.pending_die] = amended(declared, die=receipt.total, receipts=[token])
             output.comment(step, f"step {step}: {who} pastes ledger receipt #{receipt.seq}: {receipt.dice} = "
                                  f"{receipt.total}, the die of the {getattr(declared, 'kind', 'entry')} on "
                                  f"{getattr(declared, 'hex', '?')} (step {declared.line})")
@@ -103,8 +100,8 @@ class Dice:
         for index in range(len(output.entries) - 1, -1, -1):
             entry = output.entries[index]
             has = list(getattr(entry, "receipts", []))
-            if isinstance(entry, (RollOff, Attack, Bombard)) and len(logged_dice(entry)) > len(has):
-                output.entries[index] = replace(entry, receipts=[*has, token])
+            if len(logged_dice(entry)) > len(has):
+                output.entries[index] = amended(entry, receipts=[*has, token])
                 output.comment(step, f"step {step}: {who} pastes ledger receipt #{receipt.seq} ({receipt.dice} = "
                                      f"{receipt.total}) for the die roll of step {entry.line}")
                 return
