@@ -33,7 +33,7 @@ def chain_seal_findings(chain: Chain) -> list[Finding]:
     from adjudicator.sources import positions_of
     # Positions are hashed as `adjudicate seal` made them: the exchanges one after the other, each entry on
     # its own file's line (a state may hold the line of the combat under way).
-    local = [e.model_copy(update={"line": e.line - part.base}) for part in chain.parts for e in part.entries]
+    local = [dataclasses.replace(e, line=e.line - part.base) for part in chain.parts for e in part.entries]
     result = replay(chain.game, chain.system, local, keep_states=True)
     findings: list[Finding] = []
     previous: str | None = None

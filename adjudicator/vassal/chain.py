@@ -14,7 +14,7 @@ import hashlib
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -410,7 +410,7 @@ def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module:
     for k, read in enumerate(files):
         name = str(read.path)
         if read.recording is None:
-            part = Part(read.path, name, base, [e.model_copy(update={"line": e.line + base}) for e in read.entries],
+            part = Part(read.path, name, base, [replace(e, line=e.line + base) for e in read.entries],
                         read.source, None, None, read.ended)
             if k > 0:
                 chain.joins.append(k)
@@ -428,7 +428,7 @@ def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module:
             translation = translate(read.recording, read.tracking, game, module=module, after=carry)
             steps = [translation.steps.get(n, "") for n in range(1, max(translation.steps, default=0) + 1)]
             part = Part(read.path, name, base,
-                        [e.model_copy(update={"line": e.line + base}) for e in translation.entries], steps,
+                        [replace(e, line=e.line + base) for e in translation.entries], steps,
                         translation, read.saved, read.ended, list(translation.notes))
             carry = translation.carry
             span = max([len(steps), *(e.line for e in translation.entries)])
