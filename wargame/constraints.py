@@ -7,7 +7,8 @@ files (`pydantic.TypeAdapter(TheClass)`), reading these markers beside annotated
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, ClassVar, TypeAlias, dataclass_transform
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler
@@ -33,3 +34,38 @@ class Pattern:
         """The string schema pydantic validates with (imported only when a validator is built)."""
         from pydantic_core import core_schema
         return core_schema.str_schema(pattern=self.pattern, max_length=self.max_length)
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(field,))
+class Model:
+    """Base of every data model: each subclass is a frozen dataclass of keyword arguments, unknown keys refused."""
+
+    __pydantic_config__: ClassVar[dict[str, str]] = FORBID_EXTRA
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        # Made a dataclass here, not by a decorator on each of some sixty classes; keyword-only as pydantic's
+        # models were, so that a required field may follow one with a default.
+        dataclass(frozen=True, kw_only=True)(cls)
+
+
+JsonData: TypeAlias = None | bool | int | float | str | list["JsonData"] | dict[str, "JsonData"]
+"""Plain JSON data."""
+
+
+def record_data(record: Model) -> dict[str, JsonData]:
+    """A model as plain JSON data, fields in order (what pydantic's `model_dump(mode="json")` gave)."""
+    return {f.name: _as_data(getattr(record, f.name)) for f in fields(record)}  # type: ignore[arg-type]
+
+
+def _as_data(value: object) -> JsonData:
+    """Any value in a model as plain JSON data: nested models as tables, tuples as lists, as JSON writes them."""
+    if isinstance(value, Model):
+        return record_data(value)
+    if isinstance(value, (list, tuple)):
+        return [_as_data(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _as_data(item) for key, item in value.items()}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"{type(value).__name__} is not JSON data")
