@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 # Imported here only: the models are plain dataclasses, validated by pydantic where data are read from files.
 from pydantic import TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
 
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
 from wargame.files import TooLarge, read_capped
@@ -189,13 +190,29 @@ def _keys_at(model: type, loc: tuple[int | str, ...]) -> list[str]:
     return list(fields_of(current)) if isinstance(current, type) else []
 
 
+def _keys_first(errors: list[ErrorDetails]) -> list[ErrorDetails]:
+    """Pydantic's errors with each table's unknown keys before its fields' errors: a dataclass reports them after,
+    a pydantic model (the order the messages had) before."""
+    out: list[ErrorDetails] = []
+    for err in errors:
+        loc = tuple(err["loc"])
+        at = len(out)
+        if err["type"] == "unexpected_keyword_argument":
+            table = loc[:-1]
+            at = next((i for i, done in enumerate(out) if tuple(done["loc"][:len(table)]) == table
+                       and not (done["type"] == "unexpected_keyword_argument" and tuple(done["loc"][:-1]) == table)),
+                      len(out))
+        out.insert(at, err)
+    return out
+
+
 def validation_errors(e: ValidationError, path: Path, text: str | None = None,
                       line: int | None = None, columns: dict[str, int] | None = None,
                       cells: dict[str, str] | None = None, model: type | None = None) -> list[DataError]:
     """One DataError per pydantic error, placed at the key (TOML) or the row and column (CSV), the value shown."""
     out = []
     lines = TomlLines(text) if text and line is None else None
-    for err in e.errors():
+    for err in _keys_first(e.errors()):
         loc = tuple(err["loc"])
         key = _loc_text(loc)
         msg = err["msg"]
