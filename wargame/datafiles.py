@@ -193,17 +193,20 @@ def _keys_at(model: type, loc: tuple[int | str, ...]) -> list[str]:
 def _keys_first(errors: list[ErrorDetails]) -> list[ErrorDetails]:
     """Pydantic's errors with each table's unknown keys before its fields' errors: a dataclass reports them after,
     a pydantic model (the order the messages had) before."""
-    out: list[ErrorDetails] = []
-    for err in errors:
+    first: dict[tuple[int | str, ...], int] = {}
+    for n, err in enumerate(errors):
         loc = tuple(err["loc"])
-        at = len(out)
-        if err["type"] == "unexpected_keyword_argument":
-            table = loc[:-1]
-            at = next((i for i, done in enumerate(out) if tuple(done["loc"][:len(table)]) == table
-                       and not (done["type"] == "unexpected_keyword_argument" and tuple(done["loc"][:-1]) == table)),
-                      len(out))
-        out.insert(at, err)
-    return out
+        for depth in range(1, len(loc) + 1):
+            first.setdefault(loc[:depth], n)
+
+    def order(n: int) -> tuple[tuple[int, int], ...]:
+        # Each level of the key path in the order it first came, an unknown key ahead of its table's fields.
+        loc = tuple(errors[n]["loc"])
+        unknown = errors[n]["type"] == "unexpected_keyword_argument"
+        return tuple((0, n) if unknown and depth == len(loc) else (1, first[loc[:depth]])
+                     for depth in range(1, len(loc) + 1))
+
+    return [errors[n] for n in sorted(range(len(errors)), key=order)]
 
 
 def validation_errors(e: ValidationError, path: Path, text: str | None = None,
