@@ -17,8 +17,8 @@ from wargame.constraints import record_data
 from wargame.datafiles import load_csv, load_toml, validation_errors
 from wargame.errors import DataErrors
 from wargame.game import load_game
-from wargame.grid import GridSpec
-from wargame.models import AreasFile, GameManifest, Unit
+from wargame.grid import GridSpec, LabelFormat
+from wargame.models import AreasFile, GameManifest, HexRecord, Unit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,6 +38,17 @@ def test_the_models_are_frozen_keyword_dataclasses_that_check_themselves() -> No
     assert AreasFile(schema_version=1).area is not AreasFile(schema_version=1).area
 
 
+def test_equality_hash_and_repr_are_a_dataclass_s() -> None:
+    """Written once on the base class, not generated for each: the same as the dataclass's own."""
+    label = LabelFormat()
+    assert repr(label) == "LabelFormat(column_digits=2, row_digits=2, separator='', order='column-row')"
+    assert label == LabelFormat() and hash(label) == hash(LabelFormat()) and label != LabelFormat(row_digits=3)
+    assert label.__eq__(GridSpec(orientation="flat", columns=1, rows=1)) is NotImplemented
+    assert {label, LabelFormat()} == {label}
+    with pytest.raises(TypeError):
+        hash(AreasFile(schema_version=1))  # a list inside: unhashable, as a frozen dataclass's
+
+
 def test_unknown_keys_come_first_in_each_table_as_they_did(tmp_path: Path) -> None:
     """A dataclass reports a table's unknown keys after its fields' errors, pydantic's models before: the messages
     keep the models' order (each table's unknown keys, then its fields)."""
@@ -52,6 +63,14 @@ def test_unknown_keys_come_first_in_each_table_as_they_did(tmp_path: Path) -> No
                     "area[1].q", "area[1].name"]
     assert caught.value.errors[0].message == "unknown key 'schema_versionx' (did you mean 'schema_version'?)"
     assert caught.value.errors[3].message == "unknown key 'idx' (did you mean 'id' or 'side'?)"
+
+
+def test_an_error_on_a_value_follows_those_inside_it(tmp_path: Path) -> None:
+    """`terrain[0]` (not an identifier), then `terrain` (empty once it is dropped): pydantic's order, kept."""
+    path = tmp_path / "hexes.csv"
+    path.write_text("# schema_version = 1\nhex,terrain,source\n0101,-1,1.0\n", encoding="utf-8")
+    _, errors = load_csv(path, HexRecord)
+    assert [e.place.key if e.place else None for e in errors] == ["terrain[0]", "terrain"]
 
 
 def test_a_table_where_a_value_is_expected_is_worded_as_before() -> None:

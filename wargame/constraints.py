@@ -7,7 +7,9 @@ files (`pydantic.TypeAdapter(TheClass)`), reading these markers beside annotated
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import TYPE_CHECKING, ClassVar, TypeAlias, dataclass_transform
 
 if TYPE_CHECKING:
@@ -41,12 +43,29 @@ class Model:
     """Base of every data model: each subclass is a frozen dataclass of keyword arguments, unknown keys refused."""
 
     __pydantic_config__: ClassVar[dict[str, str]] = FORBID_EXTRA
+    _field_names: ClassVar[tuple[str, ...]] = ()
+    _field_values: ClassVar[Callable[[object], object]]
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         # Made a dataclass here, not by a decorator on each of some sixty classes; keyword-only as pydantic's
-        # models were, so that a required field may follow one with a default.
-        dataclass(frozen=True, kw_only=True)(cls)
+        # models were, so that a required field may follow one with a default. Equality, hash and repr are the
+        # dataclass's own, written once here: generating them for each class was half of importing the models.
+        dataclass(frozen=True, kw_only=True, eq=False, repr=False)(cls)
+        cls._field_names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+        cls._field_values = attrgetter(*cls._field_names) if cls._field_names else lambda _: ()
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        values = self.__class__._field_values
+        return values(self) == values(other)
+
+    def __hash__(self) -> int:
+        return hash(self.__class__._field_values(self))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._field_names)})"
 
 
 JsonData: TypeAlias = None | bool | int | float | str | list["JsonData"] | dict[str, "JsonData"]

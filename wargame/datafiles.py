@@ -200,11 +200,12 @@ def _keys_first(errors: list[ErrorDetails]) -> list[ErrorDetails]:
             first.setdefault(loc[:depth], n)
 
     def order(n: int) -> tuple[tuple[int, int], ...]:
-        # Each level of the key path in the order it first came, an unknown key ahead of its table's fields.
+        # Each level of the key path in the order it first came, an unknown key ahead of its table's fields; an
+        # error on a value itself where it came among those inside it (`terrain` too short after `terrain[0]`).
         loc = tuple(errors[n]["loc"])
-        unknown = errors[n]["type"] == "unexpected_keyword_argument"
-        return tuple((0, n) if unknown and depth == len(loc) else (1, first[loc[:depth]])
-                     for depth in range(1, len(loc) + 1))
+        if errors[n]["type"] == "unexpected_keyword_argument":
+            return (*((1, first[loc[:depth]]) for depth in range(1, len(loc))), (0, n))
+        return (*((1, first[loc[:depth]]) for depth in range(1, len(loc) + 1)), (1, n))
 
     return [errors[n] for n in sorted(range(len(errors)), key=order)]
 
