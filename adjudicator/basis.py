@@ -212,7 +212,7 @@ def unit_zoc(game: Game, unit_id: str) -> Basis | None:
     """Whether a unit exerts a zone of control (units.csv `zoc` column); None where the file has no such column
     (every unit exerts one by the rules)."""
     unit = game.units_by_id[unit_id]
-    if "zoc" not in unit.model_fields_set:
+    if unit_id not in game.zoc_stated:
         return None
     source = "reconstructed" if "zoc" in unit.reconstructed else unit.source
     return Basis(_file(game, "units"), f"{unit_id} zoc", source, f"{unit_id} zoc")

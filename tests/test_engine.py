@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from pydantic import TypeAdapter
 
 from adjudicator.cli import main
 from adjudicator.contract import Outcome
@@ -22,6 +23,7 @@ from adjudicator.systems.onslaught import ONSLAUGHT
 from adjudicator.vassal.translate import phases
 from builder.vassal.module import _turn_levels
 from wargame.bundled import data_root
+from wargame.constraints import record_data
 from wargame.game import Game, load_game
 from wargame.models import GameManifest
 from wargame.sequence import TurnOrder, entry_places, next_slot, opening_slot, slot_at, step_ids, turn_sequence
@@ -196,10 +198,10 @@ def test_every_kind_the_sequence_allows_is_an_entry_of_the_system(game_id: str) 
 def test_an_unknown_side_in_the_sequence_entries_is_a_data_error() -> None:
     """`side` is `any`, `phasing` or a side of the game."""
     game = load_game(data_root(), "onslaught")
-    doc = game.manifest.model_dump()
+    doc = record_data(game.manifest)
     doc["sequence"][0]["entries"] = [{"kind": "rolloff", "side": "Alied", "source": "5.0"}]
     with pytest.raises(ValueError, match="'Alied' is not 'any', 'phasing' or one of the sides"):
-        GameManifest.model_validate(doc)
+        TypeAdapter(GameManifest).validate_python(doc)
 def test_a_path_stepping_beyond_the_edge_leaves_the_map(omaha: Game) -> None:
     """A label of the map's format next to the edge hex before it is a unit leaving the map (a rule question
     for the system); a label far off the map is a typo (the replay stops there with a suggestion)."""
@@ -297,18 +299,18 @@ def test_an_allowance_for_some_unit_types_only_and_the_opening_are_checked_data(
     """`unit_types` names unit types of the game; one item at most comes before the first turn, first, and
     not inside another."""
     game = load_game(data_root(), "omaha")
-    doc = game.manifest.model_dump()
+    doc = record_data(game.manifest)
     doc["sequence"][0]["entries"][1]["unit_types"] = ["rangers"]
     with pytest.raises(ValueError, match="unit type 'rangers' is not one of the game's unit types"):
-        GameManifest.model_validate(doc)
-    doc = game.manifest.model_dump()
+        TypeAdapter(GameManifest).validate_python(doc)
+    doc = record_data(game.manifest)
     doc["sequence"][1]["before_first_turn"] = True
     with pytest.raises(ValueError, match="one item at most is played before the first turn"):
-        GameManifest.model_validate(doc)
-    doc = game.manifest.model_dump()
+        TypeAdapter(GameManifest).validate_python(doc)
+    doc = record_data(game.manifest)
     doc["sequence"][1]["items"][0]["before_first_turn"] = True
     with pytest.raises(ValueError, match="belongs to a top-level"):
-        GameManifest.model_validate(doc)
+        TypeAdapter(GameManifest).validate_python(doc)
 
 
 def test_a_placement_is_its_units_owners_to_write_the_engine_says(omaha: Game, onslaught: Game) -> None:

@@ -186,8 +186,8 @@ def test_a_claim_without_a_modifier_cites_the_modifiers_clause() -> None:
     target = fortified.grid.hex_of("2117")
     fortified.__dict__["hex_terrain"] = {**fortified.hex_terrain, target: (*fortified.hex_terrain[target],
                                                                            "fortification")}
-    fortified.__dict__["terrain"] = {**fortified.terrain, "fortification": fortified.terrain["clear"].model_copy(
-        update={"id": "fortification", "crt_line": None})}
+    fortified.__dict__["terrain"] = {**fortified.terrain, "fortification": replace(
+        fortified.terrain["clear"], id="fortification", crt_line=None)}
     # 4 + 4 and a +6 halved to 3, against 4 doubled: +3; leaving 8.2.3 out gives 8 + 6 - 4 = +10.
     attack = "Allied: attack 2117 with 16/1 18/1 diff {} support us_sf_6"
     assert play(fortified, OPEN, COMBAT + attack.format("+3") + "\n")[0] == [

@@ -5,7 +5,7 @@ Pointe du Hoc roll, the beach assaults' obligation and the weather."""
 from __future__ import annotations
 
 import copy
-
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -60,9 +60,9 @@ def test_the_allotments_are_the_whole_sets(game: Game) -> None:
 def test_a_smaller_allotment_takes_the_lowest_markers(game: Game) -> None:
     """7.1: with an allotment below the pool, the lowest-valued markers are taken first."""
     small = copy.copy(load_game(data_root(), "omaha"))  # its own: load_game's games are shared in a process
-    small.parameters = small.parameters.model_copy(update={"parameter": [
-        p if p.id != "german_support_allotment" else p.model_copy(update={"value": 4})
-        for p in small.parameters.parameter]})
+    small.parameters = replace(small.parameters, parameter=[
+        p if p.id != "german_support_allotment" else replace(p, value=4)
+        for p in small.parameters.parameter])
     small.__dict__.pop("parameter", None)  # the cached index of parameters
     left = pools.in_cups(small, "German", (), (), (), False)
     assert left == {"de_sf_1": 1, "de_sf_2": 2, "de_sf_3": 1, "de_mines": 2}

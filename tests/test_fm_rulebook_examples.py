@@ -39,7 +39,7 @@ def cost(game: Game, a: str, b: str) -> float | None:
 
 def with_terrain(game: Game, **changes: dict[str, float | None]) -> Game:
     """A copy of the game whose terrain chart has the given costs changed."""
-    terrain = {**game.terrain, **{t: game.terrain[t].model_copy(update=c) for t, c in changes.items()}}
+    terrain = {**game.terrain, **{t: replace(game.terrain[t], **c) for t, c in changes.items()}}
     return replace(game, terrain=terrain)
 
 
@@ -123,7 +123,7 @@ def test_6_1_mobile_units_pay_half_their_allowance(game: Game) -> None:
         [("6.1", "352/352 2016-2116-2216-2316")]
     # The example's allowance of 7: 2 + (2 + 3) = 7 is legal (it would not be with 4 more); two
     # EZOC hexes cost 1 + (2 + 3) + (2 + 3) = 11 (only 5 without the extra cost).
-    units = [(n, u.model_copy(update={"full": (4, 4, 7), "reduced": (2, 2, 7)}) if u.id == "CCA/2" else u)
+    units = [(n, replace(u, full=(4, 4, 7), reduced=(2, 2, 7)) if u.id == "CCA/2" else u)
              for n, u in game.units]
     seven = replace(game, units=units)
     assert leg_moves(seven, {**german, "CCA/2": "2319"}, "CCA/2 2319-2218-2217") == []
@@ -138,8 +138,8 @@ def test_7_1_the_allotment_example(game: Game) -> None:
     (11.1.4, 11.2.6). So the example runs on a copy of the data whose allotments are 8 for the
     Allies (the first player, 10.2) and 9 for the Germans; a marker beyond them cannot be drawn."""
     numbers = {"allied_support_allotment": 8, "german_support_allotment": 9}
-    small = replace(game, parameters=game.parameters.model_copy(update={"parameter": [
-        p.model_copy(update={"value": numbers[p.id]}) if p.id in numbers else p for p in game.parameters.parameter]}))
+    small = replace(game, parameters=replace(game.parameters, parameter=[
+        replace(p, value=numbers[p.id]) if p.id in numbers else p for p in game.parameters.parameter]))
     assert pools.in_cups(small, "Allied", (), (), (), False) == {"us_sf_2": 3, "us_sf_3": 3, "us_air_4": 2}
     german = pools.in_cups(small, "German", (), (), (), False)
     assert german == {"de_sf_1": 1, "de_sf_2": 2, "de_sf_3": 2, "de_sf_4": 2, "de_sf_5": 2, "de_mines": 2}

@@ -26,7 +26,7 @@ from wargame.errors import DataError, WargameError
 from wargame.files import write_atomically
 from wargame.internal_errors import traceback_path
 from wargame.layout import MAX_BOARD_PIXELS, board_too_large
-from wargame.grid import GridSpec
+from wargame.grid import GridSpec, LabelFormat
 from wargame.models import MapManifest, TerrainChart, Unit
 from wargame.vassal.buildfile import hex_naming, open_module
 from wargame.vassal.commands import command_tree
@@ -346,7 +346,7 @@ def test_did_you_mean_is_bounded_on_a_large_vocabulary(monkeypatch: pytest.Monke
 
 def test_board_limit_at_a_scale() -> None:
     """The limit is on the pixels drawn: a map fine at scale 1 can be too large at scale 4."""
-    spec = GridSpec(orientation="flat", columns=100, rows=60, label={"column_digits": 3})
+    spec = GridSpec(orientation="flat", columns=100, rows=60, label=LabelFormat(column_digits=3))
     assert board_too_large(spec, 36.0, 24.0) is None
     message = board_too_large(spec, 36.0, 24.0, 4.0)
     assert message is not None and "at scale 4" in message and f"{MAX_BOARD_PIXELS / 1e6:,.0f} million" in message

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -139,7 +140,7 @@ def test_the_matrix_gives_the_same_pixels_as_before_on_every_bundled_map() -> No
     for game_id in ("moscow", "omaha", "onslaught"):
         game = load_game(data_root(), game_id)
         for orientation in ("flat", "pointy"):
-            grid = Grid(game.map.grid.model_copy(update={"orientation": orientation}))
+            grid = Grid(replace(game.map.grid, orientation=orientation))
             layout = Layout.for_grid(grid, game.map.layout.hex_size_px, game.map.layout.margin_px)
             for h in grid.hexes:
                 assert layout.corners(h) == _corners_before_the_matrix(layout, h), (game_id, orientation, h)

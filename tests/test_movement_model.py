@@ -107,7 +107,7 @@ def test_a_depleted_division_moves_its_reduced_allowance(game: Game, monkeypatch
     """6.1 with 7.2: a depleted division's allowance is its reduced face's (every Onslaught counter prints the
     same allowance on both faces, so one is given a smaller one here)."""
     unit = game.units_by_id["de-inf-01"]
-    slower = unit.model_copy(update={"reduced": (unit.reduced[0], unit.full[1] - 2)})
+    slower = replace(unit, reduced=(unit.reduced[0], unit.full[1] - 2))
     monkeypatch.setitem(game.units_by_id, "de-inf-01", slower)
     state = activated(when(position(game, {"de-inf-01": "3010", **FAR}), entitled="German"), "3010", GERMAN)
     full = max(reach_of(state, "de-inf-01").hexes.values())

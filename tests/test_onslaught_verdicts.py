@@ -147,7 +147,7 @@ def test_set_up_divisions_have_occupied_their_hexes(game: Game) -> None:
     france = game.area_hexes("france")
     city = next(game.grid.label_of(h) for h in sorted(france, key=lambda h: (h.q, h.r))
                 if "city" in game.hex_terrain.get(h, ()) and game.grid.label_of(h) not in base.location.values())
-    setup = tuple((row, placement.model_copy(update={"location": city}) if placement.piece == allied else placement)
+    setup = tuple((row, replace(placement, location=city) if placement.piece == allied else placement)
                   for row, placement in game.setup)
     state = ONSLAUGHT.initial_state(replace(game, setup=setup), [])
     assert state.controlled.get(city) == "Allied"
@@ -280,7 +280,7 @@ def test_boxes_are_chosen_by_kind_side_and_what_they_hold(game: Game) -> None:
     decoys = [Box(id=f"lost_markers_{side.lower()}", name=f"{side} markers lost", kind=kind, side=side,
                   holds="markers", source="reconstructed")
               for side in ("Allied", "German") for kind in ("eliminated", "delayed")]
-    boxed = replace(game, manifest=game.manifest.model_copy(update={"box": [*decoys, *game.manifest.box]}))
+    boxed = replace(game, manifest=replace(game.manifest, box=[*decoys, *game.manifest.box]))
     assert box_of(boxed, "eliminated", "Allied") == "eliminated_allied"
     assert box_of(boxed, "eliminated", "German") == "eliminated_german"
     assert box_of(boxed, "delayed", "Allied") == "delayed_allied"

@@ -94,7 +94,7 @@ def test_coast_across_a_sea_hexside(game: Game) -> None:
     estuary = game.grid.hex_of("1217")
     sea = {n for n in estuary.neighbours() if "sea" in game.hex_terrain.get(n, ())}
     assert sea    # on the bundled map 1217 also touches the sea; dry those hexes out
-    dry = [(line, record.model_copy(update={"terrain": ("clear",)}) if game.grid.hex_of(record.hex) in sea
+    dry = [(line, replace(record, terrain=("clear",)) if game.grid.hex_of(record.hex) in sea
             else record) for line, record in game.hexes]
     dried = replace(game, hexes=dry)
     assert not any("sea" in dried.hex_terrain[n] for n in estuary.neighbours() if n in dried.hex_terrain)

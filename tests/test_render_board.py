@@ -52,7 +52,7 @@ def toy(onslaught: Game) -> Game:
     """A small turned map with every kind of thing the board draws, unknown ids included."""
     spec = GridSpec(orientation="flat", columns=12, rows=9)
     game = dataclasses.replace(
-        onslaught, id="toy", map=onslaught.map.model_copy(update={"grid": spec, "north": "right", "name": "Toy"}),
+        onslaught, id="toy", map=dataclasses.replace(onslaught.map, grid=spec, north="right", name="Toy"),
         hexes=[], hexsides=[], places=[], areas=AreasFile(schema_version=1))
     terrain = {
         "0101": ("sea",), "0102": ("sea",), "0201": ("sea",), "0302": ("forest",), "0303": ("marsh",),

@@ -76,7 +76,7 @@ def test_the_crt_is_drawn_from_the_data(game: Game) -> None:
     first = game.crt.results[0][0]
     other = next(code for code in game.crt.result_codes if code != first)
     results = (((other,) + game.crt.results[0][1:]),) + game.crt.results[1:]
-    changed = dataclasses.replace(game, crt=game.crt.model_copy(update={"results": results}))
+    changed = dataclasses.replace(game, crt=dataclasses.replace(game.crt, results=results))
     assert _crt_png(changed) != _crt_png(game)
 
 
@@ -97,8 +97,8 @@ def test_a_reconstructed_crt_says_so(game: Game) -> None:
         blocks = chart_sheets(g)["crt"].blocks
         return any(isinstance(b, Paragraph) and b.text.startswith("Reconstructed table") for b in blocks)
 
-    as_printed = dataclasses.replace(game, crt=game.crt.model_copy(update={"source": "7.0"}))
-    as_reconstructed = dataclasses.replace(game, crt=game.crt.model_copy(update={"source": "reconstructed"}))
+    as_printed = dataclasses.replace(game, crt=dataclasses.replace(game.crt, source="7.0"))
+    as_reconstructed = dataclasses.replace(game, crt=dataclasses.replace(game.crt, source="reconstructed"))
     assert not footnoted(as_printed)
     assert footnoted(as_reconstructed)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from pathlib import Path
-from typing import get_args
+from typing import get_args, get_type_hints
 
 import pytest
 from PIL import Image, ImageChops
@@ -55,7 +55,7 @@ def test_every_unit_face_renders_at_the_requested_size(game: Game) -> None:
 def test_one_step_unit_has_no_reduced_face(game: Game) -> None:
     """Asking for the reduced face of a one-step unit is a ValueError naming the unit."""
     one_step = [u for _, u in game.units if u.steps == 1]
-    unit = one_step[0] if one_step else game.units[0][1].model_copy(update={"steps": 1, "reduced": None})
+    unit = one_step[0] if one_step else dataclasses.replace(game.units[0][1], steps=1, reduced=None)
     with pytest.raises(ValueError, match=unit.id):
         render_unit(game, unit, "reduced")
 
@@ -75,8 +75,8 @@ def test_marker_faces() -> None:
     """Two faces only for supply markers with a flip-side text."""
     supply = Marker(id="s", name="Supply", kind="supply", side="Allied", text="+30", source="8.2")
     assert marker_faces(supply) == 2
-    assert marker_faces(supply.model_copy(update={"text": ""})) == 1
-    assert marker_faces(supply.model_copy(update={"kind": "turn"})) == 1
+    assert marker_faces(dataclasses.replace(supply, text="")) == 1
+    assert marker_faces(dataclasses.replace(supply, kind="turn")) == 1
 
 
 def test_image_names_are_unique_within_a_game(game: Game) -> None:
@@ -122,22 +122,22 @@ def test_write_counters_refuses_clashing_names(game: Game, tmp_path: Path) -> No
     """Two ids that sanitise to one file name are a DataError, not a lost picture."""
     unit = game.units[0][1]
     other_id = unit.id.replace("/", "_") if "/" in unit.id else unit.id.swapcase()
-    clash = unit.model_copy(update={"id": other_id})
+    clash = dataclasses.replace(unit, id=other_id)
     broken = dataclasses.replace(game, units=[*game.units, (0, clash)])
     with pytest.raises(DataError, match="share the image"):
         write_counters(broken, tmp_path)
 
 
-@pytest.mark.parametrize("symbol", get_args(UnitType.model_fields["symbol"].annotation))
+@pytest.mark.parametrize("symbol", get_args(get_type_hints(UnitType)["symbol"]))
 def test_every_symbol_draws_something_of_its_own(symbol: str) -> None:
     """Each NATO symbol the data may name draws, and differs from plain infantry."""
     game = load_game(data_root(), "onslaught")
     types = [UnitType(id="plain", name="plain", symbol="infantry", source="2.3"),
              UnitType(id="probe", name="probe", symbol=symbol, source="2.3")]
-    probe_game = dataclasses.replace(game, manifest=game.manifest.model_copy(update={"unit_type": types}))
+    probe_game = dataclasses.replace(game, manifest=dataclasses.replace(game.manifest, unit_type=types))
     unit = game.units[0][1]
-    plain = render_unit(probe_game, unit.model_copy(update={"type": "plain"}), "full")
-    probe = render_unit(probe_game, unit.model_copy(update={"type": "probe"}), "full")
+    plain = render_unit(probe_game, dataclasses.replace(unit, type="plain"), "full")
+    probe = render_unit(probe_game, dataclasses.replace(unit, type="probe"), "full")
     assert (symbol == "infantry") != _differ(plain, probe)
 
 

@@ -7,7 +7,10 @@ files (`pydantic.TypeAdapter(TheClass)`), reading these markers beside annotated
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import TYPE_CHECKING, ClassVar, TypeAlias, dataclass_transform
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler
@@ -33,3 +36,55 @@ class Pattern:
         """The string schema pydantic validates with (imported only when a validator is built)."""
         from pydantic_core import core_schema
         return core_schema.str_schema(pattern=self.pattern, max_length=self.max_length)
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(field,))
+class Model:
+    """Base of every data model: each subclass is a frozen dataclass of keyword arguments, unknown keys refused."""
+
+    __pydantic_config__: ClassVar[dict[str, str]] = FORBID_EXTRA
+    _field_names: ClassVar[tuple[str, ...]] = ()
+    _field_values: ClassVar[Callable[[object], object]]
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        # Made a dataclass here, not by a decorator on each of some sixty classes; keyword-only as pydantic's
+        # models were, so that a required field may follow one with a default. Equality, hash and repr are the
+        # dataclass's own, written once here: generating them for each class was half of importing the models.
+        dataclass(frozen=True, kw_only=True, eq=False, repr=False)(cls)
+        cls._field_names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+        cls._field_values = attrgetter(*cls._field_names) if cls._field_names else lambda _: ()
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        values = self.__class__._field_values
+        return values(self) == values(other)
+
+    def __hash__(self) -> int:
+        return hash(self.__class__._field_values(self))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._field_names)})"
+
+
+JsonData: TypeAlias = None | bool | int | float | str | list["JsonData"] | dict[str, "JsonData"]
+"""Plain JSON data."""
+
+
+def record_data(record: Model) -> dict[str, JsonData]:
+    """A model as plain JSON data, fields in order (what pydantic's `model_dump(mode="json")` gave)."""
+    return {f.name: _as_data(getattr(record, f.name)) for f in fields(record)}  # type: ignore[arg-type]
+
+
+def _as_data(value: object) -> JsonData:
+    """Any value in a model as plain JSON data: nested models as tables, tuples as lists, as JSON writes them."""
+    if isinstance(value, Model):
+        return record_data(value)
+    if isinstance(value, (list, tuple)):
+        return [_as_data(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _as_data(item) for key, item in value.items()}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"{type(value).__name__} is not JSON data")

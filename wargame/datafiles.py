@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import csv
+import dataclasses
 import io
 import json
 import re
@@ -13,13 +14,15 @@ import typing
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+# Imported here only: the models are plain dataclasses, validated by pydantic where data are read from files.
+from pydantic import TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
 
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
 from wargame.files import TooLarge, read_capped
 from wargame.models import PATTERN_MEANINGS, SCHEMA_VERSION
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M")
 # CSV files carry their schema version in a comment line before the header.
 CSV_VERSION = re.compile(r"^\s*#\s*schema_version\s*=\s*(\d+)\s*$")
 
@@ -138,32 +141,82 @@ def _shown(value: object) -> str:
     return repr(value)
 
 
-def _keys_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+
+
+def _adapter(model: type[M]) -> TypeAdapter[M]:
+    """The validator of a model, built on first use (building one costs milliseconds: a warm load builds none)."""
+    adapter = _ADAPTERS.get(model)
+    if adapter is None:
+        adapter = _ADAPTERS[model] = TypeAdapter(model)
+    return adapter
+
+
+_FIELDS: dict[type, dict[str, tuple[Any, bool]]] = {}
+
+
+def fields_of(model: type) -> dict[str, tuple[Any, bool]]:
+    """A model's fields in order, each with its type (constraints left out) and whether it is required; {} for a
+    type that is no model. The games' models are dataclasses; the geography's (authoring) are pydantic's."""
+    known = _FIELDS.get(model)
+    if known is not None:
+        return known
+    found: dict[str, tuple[Any, bool]] = {}
+    if dataclasses.is_dataclass(model):
+        hints = typing.get_type_hints(model)
+        found = {f.name: (hints[f.name], f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+                 for f in dataclasses.fields(model)}
+    elif isinstance(pydantic_fields := getattr(model, "model_fields", None), dict):
+        found = {name: (info.annotation, info.is_required()) for name, info in pydantic_fields.items()}
+    _FIELDS[model] = found
+    return found
+
+
+def _keys_at(model: type, loc: tuple[int | str, ...]) -> list[str]:
     """The keys of the table at `loc` in a model (a misspelt key's neighbours), [] where it is not a model."""
     current: Any = model
     for part in loc:
         if isinstance(part, int):
             continue  # an array's item: the same model
-        fields = getattr(current, "model_fields", None)
-        if fields is None or part not in fields:
+        fields = fields_of(current) if isinstance(current, type) else {}
+        if part not in fields:
             return []
-        annotation = fields[part].annotation
+        annotation = fields[part][0]
         # The model inside `Model | None`, `list[Model]` or `tuple[Model, ...]`.
         while typing.get_origin(annotation) in (typing.Union, types.UnionType, list, tuple, dict):
             inner = [a for a in typing.get_args(annotation) if a is not type(None) and a is not Ellipsis]
             annotation = inner[-1] if inner else None
         current = annotation
-    fields = getattr(current, "model_fields", None)
-    return list(fields) if isinstance(current, type) and fields is not None else []
+    return list(fields_of(current)) if isinstance(current, type) else []
+
+
+def _keys_first(errors: list[ErrorDetails]) -> list[ErrorDetails]:
+    """Pydantic's errors with each table's unknown keys before its fields' errors: a dataclass reports them after,
+    a pydantic model (the order the messages had) before."""
+    first: dict[tuple[int | str, ...], int] = {}
+    for n, err in enumerate(errors):
+        loc = tuple(err["loc"])
+        for depth in range(1, len(loc) + 1):
+            first.setdefault(loc[:depth], n)
+
+    def order(n: int) -> tuple[tuple[int, int], ...]:
+        # Each level of the key path in the order it first came, an unknown key ahead of its table's fields; an
+        # error on a value itself where it came among those inside it (`terrain` too short after `terrain[0]`).
+        loc = tuple(errors[n]["loc"])
+        if errors[n]["type"] == "unexpected_keyword_argument":
+            return (*((1, first[loc[:depth]]) for depth in range(1, len(loc))), (0, n))
+        return (*((1, first[loc[:depth]]) for depth in range(1, len(loc) + 1)), (1, n))
+
+    return [errors[n] for n in sorted(range(len(errors)), key=order)]
 
 
 def validation_errors(e: ValidationError, path: Path, text: str | None = None,
                       line: int | None = None, columns: dict[str, int] | None = None,
-                      cells: dict[str, str] | None = None, model: type[BaseModel] | None = None) -> list[DataError]:
+                      cells: dict[str, str] | None = None, model: type | None = None) -> list[DataError]:
     """One DataError per pydantic error, placed at the key (TOML) or the row and column (CSV), the value shown."""
     out = []
     lines = TomlLines(text) if text and line is None else None
-    for err in e.errors():
+    for err in _keys_first(e.errors()):
         loc = tuple(err["loc"])
         key = _loc_text(loc)
         msg = err["msg"]
@@ -180,7 +233,8 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
             msg = f"{_shown(value)}{written} is not a number"
         elif err["type"] in ("bool_parsing", "bool_type"):
             msg = f"{_shown(value)} is not yes or no"
-        elif err["type"] == "extra_forbidden":
+        elif err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
+            # A dataclass names an unknown key `unexpected_keyword_argument`, a pydantic model `extra_forbidden`.
             msg = f"unknown key {loc[-1]!r}" + (did_you_mean(str(loc[-1]), _keys_at(model, loc[:-1]))
                                                 if model is not None else "")
         elif err["type"] == "string_pattern_mismatch":
@@ -188,6 +242,10 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
             msg = f"{err['input']!r} is not {PATTERN_MEANINGS.get(pattern, 'of the expected form ' + pattern)}"
         elif err["type"] == "missing":
             msg = f"missing key {loc[-1]!r}" if loc else "missing value"
+        elif err["type"] == "dataclass_type" and msg != "Input should be an object":
+            # A table where a value was read from Python (CSV): worded as it was for pydantic's models.
+            msg = f"Input should be a valid dictionary or instance of {(err.get('ctx') or {}).get('class_name', '')}"
+            msg += f", found {_shown(value)}{written}" if not isinstance(value, (dict, list)) and value is not None else ""
         elif not isinstance(value, (dict, list)) and value is not None:
             msg = f"{msg}, found {_shown(value)}{written}"
         where_line = line if lines is None else lines.line_of(loc)
@@ -217,7 +275,7 @@ def load_toml(path: Path, model: type[M]) -> M:
     try:
         # Strict, through JSON: TOML values are typed, so `columns = "50"` or `true` for a number is an
         # error, not coerced (lax validation read "50" as 50 and true as 1); arrays still read as tuples.
-        return model.model_validate_json(json.dumps(data, default=str), strict=True)
+        return _adapter(model).validate_json(json.dumps(data, default=str), strict=True)
     except ValidationError as e:
         errors = validation_errors(e, path, text, model=model)
         if len(errors) == 1:
@@ -246,9 +304,9 @@ def _refuse_deep_nesting(text: str, path: Path) -> None:
             depth = max(0, depth - 1)
 
 
-def _field_kind(model: type[BaseModel], name: str) -> str:
+def _field_kind(model: type, name: str) -> str:
     """How a CSV cell converts for a model field: 'tuple-int', 'tuple-tuple-int', 'tuple-str', 'bool' or 'str'."""
-    annotation = model.model_fields[name].annotation
+    annotation = fields_of(model)[name][0]
     args: tuple[Any, ...] = ()
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
@@ -285,11 +343,12 @@ def _convert(kind: str, cell: str) -> Any:
     return cell
 
 
-def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = None
-             ) -> tuple[list[tuple[int, M]], list[DataError]]:
+def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = None,
+             stated: dict[int, frozenset[str]] | None = None) -> tuple[list[tuple[int, M]], list[DataError]]:
     """Rows of a CSV file as (line number, model) pairs, and every problem found, each naming
     its line and column. Lines starting with '#' are comments; one of them must be
-    '# schema_version = 1'. The cells of rows that do not load are added to `failed`."""
+    '# schema_version = 1'. The cells of rows that do not load are added to `failed`, and the columns
+    each loaded row gives a value in (the others take their defaults) to `stated`, by line."""
     text = read_text(path)
     errors: list[DataError] = []
     rows: list[tuple[int, M]] = []
@@ -313,15 +372,15 @@ def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = N
     except csv.Error as e:
         return rows, [DataError(f"not a CSV header row ({e}; a cell may have at most {MAX_CSV_FIELD_CHARS:,} "
                                 "characters)", Place(path, header_line))]
-    fields = model.model_fields
+    fields = fields_of(model)
     columns: dict[str, int] = {}
     for index, name in enumerate(header):
         if name not in fields:
-            errors.append(DataError(f"unknown column {name!r}{did_you_mean(name, fields)}",
+            errors.append(DataError(f"unknown column {name!r}{did_you_mean(name, list(fields))}",
                                     Place(path, header_line, index + 1)))
         columns[name] = index + 1
-    for name, info in fields.items():
-        if info.is_required() and name not in columns:
+    for name, (_, required) in fields.items():
+        if required and name not in columns:
             errors.append(DataError(f"missing column {name!r}", Place(path, header_line)))
     if errors:
         return rows, errors
@@ -340,7 +399,9 @@ def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = N
         data = {name: _convert(kinds[name], cell) for name, cell in zip(header, cells) if cell.strip() != ""}
         data = {k: v.strip() if isinstance(v, str) else v for k, v in data.items()}
         try:
-            rows.append((line_no, model.model_validate(data)))
+            rows.append((line_no, _adapter(model).validate_python(data)))
+            if stated is not None:
+                stated[line_no] = frozenset(data)
         except ValidationError as e:
             raw = {name: cell.strip() for name, cell in zip(header, cells)}
             errors.extend(validation_errors(e, path, line=line_no, columns=columns, cells=raw))

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from typing import Any
 
+from wargame.constraints import record_data
 from wargame.game import Game
 from wargame.models import SCHEMA_VERSION, is_reconstructed
 
@@ -45,12 +46,12 @@ def game_document(game: Game) -> dict[str, Any]:
     ]
     areas = []
     for area in game.areas.area:
-        doc = area.model_dump(mode="json")
+        doc: dict[str, Any] = record_data(area)
         doc["all_hexes"] = sorted(grid.label_of(h) for h in game.area_hexes(area.id))
         areas.append(doc)
 
     def dump_rows(rows: list[tuple[int, Any]]) -> list[dict[str, Any]]:
-        return [r.model_dump(mode="json") for _, r in rows]
+        return [record_data(r) for _, r in rows]
 
     m = game.manifest
     return {
@@ -61,8 +62,8 @@ def game_document(game: Game) -> dict[str, Any]:
         },
         "map": {
             "name": game.map.name,
-            "grid": game.map.grid.model_dump(mode="json"),
-            "layout": {**game.map.layout.model_dump(mode="json"), "board_size_px": list(game.board_size)},
+            "grid": record_data(game.map.grid),
+            "layout": {**record_data(game.map.layout), "board_size_px": list(game.board_size)},
             "default_terrain": game.map.default_terrain,
             "miles_per_hex": game.map.miles_per_hex,
             "north": game.map.north,
@@ -71,24 +72,24 @@ def game_document(game: Game) -> dict[str, Any]:
             "hexsides": hexsides,
             "places": dump_rows(game.places),
             "areas": areas,
-            "lines": [line.model_dump(mode="json") for line in game.areas.line],
+            "lines": [record_data(line) for line in game.areas.line],
         },
-        "terrain": [t.model_dump(mode="json") for t in game.terrain.values()],
-        "nationalities": [n.model_dump(mode="json") for n in m.nationality],
-        "unit_types": [t.model_dump(mode="json") for t in m.unit_type],
-        "boxes": [b.model_dump(mode="json") for b in m.box],
-        "tracks": [t.model_dump(mode="json") for t in m.track],
-        "sequence": [s.model_dump(mode="json") for s in m.sequence],
-        "scenarios": [s.model_dump(mode="json") for s in m.scenario],
-        "optional_rules": [o.model_dump(mode="json") for o in m.optional_rule],
+        "terrain": [record_data(t) for t in game.terrain.values()],
+        "nationalities": [record_data(n) for n in m.nationality],
+        "unit_types": [record_data(t) for t in m.unit_type],
+        "boxes": [record_data(b) for b in m.box],
+        "tracks": [record_data(t) for t in m.track],
+        "sequence": [record_data(s) for s in m.sequence],
+        "scenarios": [record_data(s) for s in m.scenario],
+        "optional_rules": [record_data(o) for o in m.optional_rule],
         "units": dump_rows(game.units),
-        "markers": [mk.model_dump(mode="json") for mk in game.markers.marker],
+        "markers": [record_data(mk) for mk in game.markers.marker],
         "setup": dump_rows(game.setup),
         "reinforcements": dump_rows(game.reinforcements),
         "replacements": dump_rows(game.replacements),
-        "crt": game.crt.model_dump(mode="json") if game.crt else None,
-        "charts": [c.model_dump(mode="json") for c in game.charts.chart],
-        "parameters": [p.model_dump(mode="json") for p in game.parameters.parameter],
+        "crt": record_data(game.crt) if game.crt else None,
+        "charts": [record_data(c) for c in game.charts.chart],
+        "parameters": [record_data(p) for p in game.parameters.parameter],
     }
 
 

@@ -3,13 +3,11 @@ builder draws it and no code names a game for it (issue 25)."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from wargame.constraints import Model
 
 
-class CounterFace(BaseModel):
+class CounterFace(Model):
     """game.toml's `[counter]` (the defaults: the unit's designation, and a mark on units without a ZOC)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     designation: bool = True
     """The unit's designation printed above its symbol."""

@@ -7,11 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel
-
 from wargame.bundled import game_dir
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
 from wargame.gamecache import cached_game, fingerprint, keep_game
+from wargame.constraints import Model
 from wargame.gamedata import Game
 from wargame.models import (
     AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, MapManifest, MarkersFile,
@@ -19,7 +18,7 @@ from wargame.models import (
 )
 
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound=Model)
 
 
 def _collect(errors: list[DataError], load: Callable[[], M]) -> M | None:
@@ -125,12 +124,13 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
                                 f"is known by its folder; write id = {game_id!r}",
                                 Place(counters / "game.toml", toml_line_of(counters, "id"), None, "id")))
     failed: dict[str, list[dict[str, str]]] = defaultdict(list)
+    stated: dict[str, dict[int, frozenset[str]]] = defaultdict(dict)
 
     def rows(name: str, model: type[M]) -> list[tuple[int, M]]:
         path = files[name]
         if not path.exists() and name not in required:
             return []
-        loaded, problems = load_csv(path, model, failed[name])
+        loaded, problems = load_csv(path, model, failed[name], stated[name])
         errors.extend(problems)
         return loaded
 
@@ -173,6 +173,7 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
         files=files,
     )
     game.unloaded_units = frozenset(row["id"] for row in failed["units"] if row.get("id"))
+    game.zoc_stated = frozenset(unit.id for n, unit in game.units if "zoc" in stated["units"].get(n, ()))
     if map_manifest is None or terrain_chart is None:
         raise DataErrors(errors)
     errors.extend(cross_check(game))

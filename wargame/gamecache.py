@@ -61,13 +61,24 @@ def cache_dir() -> Path | None:
     return home / ".cache" / "umpire" if home.is_dir() else None
 
 
+def _pydantic_version() -> str:
+    """The installed pydantic's version file (its version and the pydantic-core it needs), read without importing
+    pydantic: a check of a kept game imports none, and reading the packages' metadata costs 20-130 ms."""
+    from importlib.util import find_spec
+    spec = find_spec("pydantic")
+    if spec is None or spec.origin is None:
+        return "none"
+    try:
+        return Path(spec.origin).with_name("version.py").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return "unreadable"
+
+
 @lru_cache(maxsize=1)
 def code_stamp() -> bytes:
-    """A digest of what a pickled game's meaning depends on besides its data: the interpreter, pydantic and the
-    source of every module of `wargame` (the game's classes and the loading and cross-checking code)."""
-    import pydantic
-
-    digest = hashlib.blake2b(f"{sys.version}\0{pydantic.VERSION}\0".encode(), digest_size=20)
+    """A digest of what a pickled game's meaning depends on besides its data: the interpreter, pydantic (which
+    validated it) and the source of every module of `wargame` (the game's classes, loading and cross-checking)."""
+    digest = hashlib.blake2b(f"{sys.version}\0{_pydantic_version()}\0".encode(), digest_size=20)
     for source in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
     return digest.digest()

@@ -47,6 +47,8 @@ class Game:
     files: dict[str, Path] = field(default_factory=dict)
     unloaded_units: frozenset[str] = frozenset()
     """Ids of units.csv rows that did not load: already reported, so not unknown where referred to."""
+    zoc_stated: frozenset[str] = frozenset()
+    """Ids of units whose units.csv row gives `zoc` (the others exert a zone of control by the rules' default)."""
 
     @cached_property
     def grid(self) -> Grid:

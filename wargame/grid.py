@@ -16,10 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cached_property
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from annotated_types import Ge, Le
 
+from wargame.constraints import Model, Pattern
 from wargame.errors import GridError, did_you_mean
 from wargame.hexes import DIRECTIONS, Hex, Hexside
 
@@ -32,35 +33,30 @@ DIRECTION_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
-class LabelFormat(BaseModel):
+class LabelFormat(Model):
     """How a hex's printed label is written."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    column_digits: int = Field(2, ge=1, le=6)
-    row_digits: int = Field(2, ge=1, le=6)
+    column_digits: Annotated[int, Ge(1), Le(6)] = 2
+    row_digits: Annotated[int, Ge(1), Le(6)] = 2
     # Digits would make labels ambiguous; '-' and '/' write hexsides ('0101-0102', '0101/N').
-    separator: str = Field("", pattern=r"^[^0-9/-]{0,3}$")
+    separator: Annotated[str, Pattern(r"^[^0-9/-]{0,3}$")] = ""
     order: Literal["column-row", "row-column"] = "column-row"
 
 
-class GridSpec(BaseModel):
+class GridSpec(Model):
     """The description of one map's hex grid, as printed."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
     orientation: Orientation
-    columns: int = Field(ge=1, le=999)
-    rows: int = Field(ge=1, le=999)
-    first_column: int = Field(1, ge=0)
-    first_row: int = Field(1, ge=0)
+    columns: Annotated[int, Ge(1), Le(999)]
+    rows: Annotated[int, Ge(1), Le(999)]
+    first_column: Annotated[int, Ge(0)] = 1
+    first_row: Annotated[int, Ge(0)] = 1
     shifted: Literal["odd", "even"] = "even"
     column_numbers: Literal["ascending", "descending"] = "ascending"
     row_numbers: Literal["ascending", "descending"] = "ascending"
     label: LabelFormat = LabelFormat()
 
-    @model_validator(mode="after")
-    def _labels_fit(self) -> GridSpec:
+    def __post_init__(self) -> None:
         last_column = self.first_column + self.columns - 1
         last_row = self.first_row + self.rows - 1
         if not self.label.separator and (
@@ -71,7 +67,6 @@ class GridSpec(BaseModel):
                 f"labels need a separator or more digits: column {last_column} or row "
                 f"{last_row} is wider than {self.label.column_digits}/{self.label.row_digits} digits"
             )
-        return self
 
 
 class Grid:

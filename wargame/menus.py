@@ -4,9 +4,10 @@ their chat lines back (wargame/vassal/declarations.py); no code names a game or 
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from wargame.constraints import Model
 
 if TYPE_CHECKING:
     from wargame.vassal.declarations import Declarations
@@ -23,21 +24,19 @@ MENU_TEXT: dict[str, str] = {
 """Each piece command's menu text, unless the game's data word it otherwise."""
 
 
-class DeclareTable(BaseModel):
+class DeclareTable(Model):
     """game.toml's `[declare]`: the declarations a game's module offers (the defaults: attacker and target on every
     unit, and a claim of victory by the player who says they are winning)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
     unit: tuple[PieceWord, ...] = ("attacker", "target")
     """Piece commands on every unit, outermost first."""
-    markers: dict[str, tuple[PieceWord, ...]] = {}
+    markers: dict[str, tuple[PieceWord, ...]] = field(default_factory=dict)
     """Piece commands on markers, by marker kind (markers.toml)."""
     actions: tuple[str, ...] = ()
     """Action types, a toolbar button each asking for the supply paid (`action TYPE supply N`)."""
     passes: bool = False
     """A Pass button."""
-    declares: dict[str, str] = {"victory": "winning"}
+    declares: dict[str, str] = field(default_factory=lambda: {"victory": "winning"})
     """`declare WHAT` buttons and who may press them: a side, or `winning` (either player, claiming it)."""
     reduces: str | None = None
     """The side that announces a reduced collection from a supply source (`income reduce SOURCE N`)."""
@@ -45,19 +44,17 @@ class DeclareTable(BaseModel):
     """A button for the supply points a side collects (`income N`, or `income`: the referee counts)."""
     captures: str | None = None
     """The side that captures supply at the enemy's sources (`capture HEX [points N]`)."""
-    menu: dict[PieceWord, str] = {}
+    menu: dict[PieceWord, str] = field(default_factory=dict)
     """Menu texts in the game's own words, by command (the others: MENU_TEXT)."""
     source: str = ""
     """The rule sections the declarations serve."""
 
-    @model_validator(mode="after")
-    def _menu_words_offered(self) -> DeclareTable:
+    def __post_init__(self) -> None:
         offered = {*self.unit, *(w for words in self.markers.values() for w in words)}
         for word in self.menu:
             if word not in offered:
                 raise ValueError(f"menu text for {word!r}, which no unit or marker offers (unit = "
                                  f"{list(self.unit)}{', markers' if self.markers else ''})")
-        return self
 
     def sides_named(self) -> list[tuple[str, str]]:
         """(key, side) of every side the table names, for the manifest to check against its sides."""

@@ -1,16 +1,19 @@
-"""Pydantic models of a game's data: map, terrain, units, markers, set-up, schedules, tables.
+"""Models of a game's data: map, terrain, units, markers, set-up, schedules, tables.
 
-Every model is frozen and refuses unknown keys, so a misspelt key in a data file fails
-loudly (house style 8). Every game value carries its source: a rule section such as "8.2",
+Every model is a frozen dataclass that refuses unknown keys when pydantic validates a data file
+(wargame/datafiles.py), so a misspelt key fails loudly (house style 8); a loaded game imports no
+pydantic (issue 30). Every game value carries its source: a rule section such as "8.2",
 or "reconstructed" (optionally "reconstructed:topic"), explained in PROVENANCE.md.
 """
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from annotated_types import Ge, Gt, Le, MinLen
 
+from wargame.constraints import Model, Pattern
 from wargame.errors import did_you_mean
 from wargame.faces import CounterFace
 from wargame.grid import GridSpec
@@ -28,19 +31,13 @@ PATTERN_MEANINGS = {
 }
 """What each constrained string must look like, for error messages."""
 
-Source = Annotated[str, StringConstraints(pattern=SOURCE_PATTERN)]
+Source = Annotated[str, Pattern(SOURCE_PATTERN)]
 """A rule section ("8.2", "11.1.4") or "reconstructed" / "reconstructed:<topic>"."""
 
-Ident = Annotated[str, StringConstraints(pattern=IDENT_PATTERN, max_length=64)]
+Ident = Annotated[str, Pattern(IDENT_PATTERN, max_length=64)]
 """An identifier used in data files and logs: no spaces, no commas."""
 
-Colour = Annotated[str, StringConstraints(pattern=COLOUR_PATTERN)]
-
-
-class Model(BaseModel):
-    """Base of every data model: frozen, unknown keys refused."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+Colour = Annotated[str, Pattern(COLOUR_PATTERN)]
 
 
 def is_reconstructed(source: str) -> bool:
@@ -52,15 +49,13 @@ def is_reconstructed(source: str) -> bool:
 class LayoutSpec(Model):
     """Pixel size of the printed map: hex circumradius and margin around the grid."""
 
-    hex_size_px: float = Field(gt=4, le=400)
-    margin_px: float = Field(0, ge=0, le=2000)
+    hex_size_px: Annotated[float, Gt(4), Le(400)]
+    margin_px: Annotated[float, Ge(0), Le(2000)] = 0
 
-    @model_validator(mode="after")
-    def _margin_holds_vassal_snap(self) -> LayoutSpec:
+    def __post_init__(self) -> None:
         # Less than half a hex lets VASSAL snap drops near edge corners off the board.
         if self.margin_px < self.hex_size_px / 2:
             raise ValueError(f"margin_px must be at least half of hex_size_px ({self.hex_size_px / 2:g})")
-        return self
 
 
 class MapManifest(Model):
@@ -88,8 +83,8 @@ class TerrainType(Model):
     id: Ident
     name: str
     kind: Literal["hex", "hexside"]
-    mp_cost: float | None = Field(None, ge=0)
-    mp_add: float | None = Field(None, ge=0)
+    mp_cost: Annotated[float, Ge(0)] | None = None
+    mp_add: Annotated[float, Ge(0)] | None = None
     prohibited: bool = False
     combat_die_modifier: int | None = None
     crt_line: Ident | None = None
@@ -114,7 +109,7 @@ class HexRecord(Model):
     """A row of `hexes.csv`: the terrain types in one hex."""
 
     hex: str
-    terrain: tuple[Ident, ...] = Field(min_length=1)
+    terrain: Annotated[tuple[Ident, ...], MinLen(1)]
     source: Source
     note: str = ""
 
@@ -154,11 +149,9 @@ class Area(Model):
     source: Source
     note: str = ""
 
-    @model_validator(mode="after")
-    def _not_empty(self) -> Area:
+    def __post_init__(self) -> None:
         if not self.hexes and not self.members:
             raise ValueError("an area needs hexes or members")
-        return self
 
 
 class Line(Model):
@@ -172,19 +165,17 @@ class Line(Model):
     source: Source
     note: str = ""
 
-    @model_validator(mode="after")
-    def _one_form(self) -> Line:
+    def __post_init__(self) -> None:
         if bool(self.hexes) == bool(self.hexsides):
             raise ValueError("a line is given either by hexes or by hexsides, not both or neither")
-        return self
 
 
 class AreasFile(Model):
     """`maps/<game>/areas.toml`: areas and lines."""
 
     schema_version: Literal[1]
-    area: list[Area] = []
-    line: list[Line] = []
+    area: list[Area] = field(default_factory=list)
+    line: list[Line] = field(default_factory=list)
 
 
 # -- game manifest -----------------------------------------------------------------------
@@ -241,11 +232,9 @@ class Track(Model):
     source: Source
     note: str = ""
 
-    @model_validator(mode="after")
-    def _ordered(self) -> Track:
+    def __post_init__(self) -> None:
         if self.first > self.last:
             raise ValueError(f"track runs from {self.first} to {self.last}: first must not exceed last")
-        return self
 
 
 class EntryAllowance(Model):
@@ -256,10 +245,10 @@ class EntryAllowance(Model):
     kind: Ident
     side: str = "any"
     """`any`, `phasing` (the side whose player turn the phase is) or a side's name."""
-    how: list[Ident] = []
+    how: list[Ident] = field(default_factory=list)
     """The ways of the kind it is about (a `place` entry's `setup` or `reinforce`...; empty: every way); a
     way no step or phase names is not restricted by the sequence."""
-    unit_types: list[Ident] = []
+    unit_types: list[Ident] = field(default_factory=list)
     """The unit types it allows the entry for, every unit the entry acts with being of one (empty: any unit);
     an exception for a few units (Omaha 11.2.3: the Rangers' move before GT 1)."""
     source: Source
@@ -278,8 +267,8 @@ class SequenceItem(Model):
     before_first_turn: bool = False
     """Played once, before the first turn (a game's set-up and opening moves, Omaha 11.0-11.2.3), not in
     every turn: a log writes it as its entries before the first `Turn` marker, with no step marker."""
-    items: list[SequenceItem] = []
-    entries: list[EntryAllowance] = []
+    items: list[SequenceItem] = field(default_factory=list)
+    entries: list[EntryAllowance] = field(default_factory=list)
     """The entry kinds this step or phase allows (see EntryAllowance)."""
     source: Source
 
@@ -298,7 +287,7 @@ class RollKind(Model):
 
     id: Ident
     entry: Literal["attack", "bombard", "roll"]
-    dice: Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]?d[1-9][0-9]{0,2}$")]
+    dice: Annotated[str, Pattern(r"^[1-9][0-9]?d[1-9][0-9]{0,2}$")]
     by: Literal["one", "each"] = "one"
     """A `roll` entry's dice: one side's, or one die each side in turn (a roll-off)."""
     opening: bool = False
@@ -315,17 +304,15 @@ class Scenario(Model):
 
     id: Ident
     name: str
-    first_turn: int = Field(ge=0)
-    last_turn: int = Field(ge=0)
+    first_turn: Annotated[int, Ge(0)]
+    last_turn: Annotated[int, Ge(0)]
     first_player: str
     source: Source
     note: str = ""
 
-    @model_validator(mode="after")
-    def _ordered(self) -> Scenario:
+    def __post_init__(self) -> None:
         if self.first_turn > self.last_turn:
             raise ValueError("first_turn must not exceed last_turn")
-        return self
 
 
 class GameManifest(Model):
@@ -339,15 +326,15 @@ class GameManifest(Model):
     """The series whose rules the game's rule system is a folio of (Omaha: `fire-and-movement`)."""
     map: Ident
     sides: tuple[str, str]
-    value_names: tuple[Ident, ...] = Field(min_length=1)
+    value_names: Annotated[tuple[Ident, ...], MinLen(1)]
     nationality: list[Nationality]
     unit_type: list[UnitType]
-    box: list[Box] = []
-    track: list[Track] = []
-    sequence: list[SequenceItem] = []
-    scenario: list[Scenario] = Field(min_length=1)
-    optional_rule: list[OptionalRule] = []
-    roll: list[RollKind] = []
+    box: list[Box] = field(default_factory=list)
+    track: list[Track] = field(default_factory=list)
+    sequence: list[SequenceItem] = field(default_factory=list)
+    scenario: Annotated[list[Scenario], MinLen(1)]
+    optional_rule: list[OptionalRule] = field(default_factory=list)
+    roll: list[RollKind] = field(default_factory=list)
     declare: DeclareTable = DeclareTable()
     """What the players declare from the module (wargame/menus.py)."""
     counter: CounterFace = CounterFace()
@@ -362,8 +349,7 @@ class GameManifest(Model):
             found.setdefault(kind.entry, set()).add(kind.dice)
         return {entry: frozenset(dice) for entry, dice in sorted(found.items())}
 
-    @model_validator(mode="after")
-    def _entry_sides_known(self) -> GameManifest:
+    def __post_init__(self) -> None:
         for key, side in self.declare.sides_named():
             if side not in self.sides:
                 raise ValueError(f"declare.{key}: {side!r} is not one of the sides ({', '.join(self.sides)})"
@@ -394,7 +380,6 @@ class GameManifest(Model):
             raise ValueError("sequence: one item at most is played before the first turn, and it comes first")
         if any(item.before_first_turn and item.player == "each" for item in self.sequence):
             raise ValueError("sequence: the item played before the first turn is not each player's turn")
-        return self
 
     def box_of(self, kind: str, side: str | None, holds: str = "units") -> Box | None:
         """A side's box of a kind for units (or markers): the one a unit eliminated goes to, say."""
@@ -417,7 +402,7 @@ class Unit(Model):
     type: Ident
     mobility: Literal["leg", "mobile"]
     size: Literal["division", "brigade", "regiment", "battalion", "combat_command", "group"]
-    steps: int = Field(ge=1, le=4)
+    steps: Annotated[int, Ge(1), Le(4)]
     full: tuple[int, ...]
     reduced: tuple[int, ...] | None = None
     further_reduced: tuple[tuple[int, ...], ...] = ()
@@ -427,13 +412,11 @@ class Unit(Model):
     reconstructed: tuple[str, ...] = ()
     note: str = ""
 
-    @model_validator(mode="after")
-    def _steps_match(self) -> Unit:
+    def __post_init__(self) -> None:
         if self.steps >= 2 and self.reduced is None:
             raise ValueError(f"a {self.steps}-step unit needs reduced values")
         if self.steps == 1 and self.reduced is not None:
             raise ValueError("a one-step unit has no reduced values")
-        return self
 
 
 class Marker(Model):
@@ -446,11 +429,11 @@ class Marker(Model):
         "mines", "beachhead", "control", "other",
     ]
     side: str | None = None
-    count: int = Field(1, ge=1)
+    count: Annotated[int, Ge(1)] = 1
     value: int | None = None
     text: str = ""
     icon: Literal["none", "aircraft", "turret", "mines", "ship"] = "none"
-    range_hexes: int | None = Field(None, ge=0)
+    range_hexes: Annotated[int, Ge(0)] | None = None
     source: Source
     icon_source: Source | None = None
     """Where the icon (and so the cup and range) comes from, when not from `source`."""
@@ -461,7 +444,7 @@ class MarkersFile(Model):
     """`counters/<game>/markers.toml`."""
 
     schema_version: Literal[1]
-    marker: list[Marker] = []
+    marker: list[Marker] = field(default_factory=list)
 
 
 class Placement(Model):
@@ -470,7 +453,7 @@ class Placement(Model):
     scenario: Ident
     piece: Ident
     location: str
-    count: int = Field(1, ge=1)
+    count: Annotated[int, Ge(1)] = 1
     source: Source
     note: str = ""
 
@@ -479,7 +462,7 @@ class Arrival(Model):
     """A row of `reinforcements.csv`: a unit arriving on a turn, where it enters."""
 
     scenario: Ident
-    turn: int = Field(ge=0)
+    turn: Annotated[int, Ge(0)]
     unit: Ident
     entry: str | None = None
     tags: tuple[Ident, ...] = ()
@@ -491,10 +474,10 @@ class ReplacementRecord(Model):
     """A row of `replacements.csv`: replacement points or units a side gets on a turn."""
 
     scenario: Ident
-    turn: int = Field(ge=0)
+    turn: Annotated[int, Ge(0)]
     side: str
     kind: Ident
-    amount: int = Field(ge=0)
+    amount: Annotated[int, Ge(0)]
     source: Source
     note: str = ""
 
@@ -526,17 +509,16 @@ class CombatTable(Model):
     name: str = "Combat Results Table"
     """The table's name as the rulebook gives it."""
     kind: Literal["odds", "differential"]
-    columns: tuple[str, ...] = Field(min_length=1)
-    die_rolls: tuple[int, ...] = Field(min_length=1)
+    columns: Annotated[tuple[str, ...], MinLen(1)]
+    die_rolls: Annotated[tuple[int, ...], MinLen(1)]
     results: tuple[tuple[str, ...], ...]
     result_codes: dict[str, str]
-    line: list[CrtLine] = []
-    stated: list[StatedCell] = []
+    line: list[CrtLine] = field(default_factory=list)
+    stated: list[StatedCell] = field(default_factory=list)
     source: Source
     note: str = ""
 
-    @model_validator(mode="after")
-    def _shape(self) -> CombatTable:
+    def __post_init__(self) -> None:
         if len(self.results) != len(self.die_rolls):
             raise ValueError(f"{len(self.results)} result rows for {len(self.die_rolls)} die rolls")
         for die, row in zip(self.die_rolls, self.results):
@@ -555,7 +537,6 @@ class CombatTable(Model):
         for crt_line in self.line:
             if len(crt_line.cells) != len(self.columns):
                 raise ValueError(f"line {crt_line.id}: {len(crt_line.cells)} cells for {len(self.columns)} columns")
-        return self
 
 
 class Chart(Model):
@@ -563,17 +544,15 @@ class Chart(Model):
 
     id: Ident
     name: str
-    columns: tuple[str, ...] = Field(min_length=1)
+    columns: Annotated[tuple[str, ...], MinLen(1)]
     rows: tuple[tuple[str, ...], ...]
     source: Source
     note: str = ""
 
-    @model_validator(mode="after")
-    def _shape(self) -> Chart:
+    def __post_init__(self) -> None:
         for i, row in enumerate(self.rows, 1):
             if len(row) != len(self.columns):
                 raise ValueError(f"row {i} has {len(row)} cells for {len(self.columns)} columns")
-        return self
 
 
 class Parameter(Model):
@@ -589,11 +568,11 @@ class ParametersFile(Model):
     """`counters/<game>/parameters.toml`: the rules' numbers, each with its source."""
 
     schema_version: Literal[1]
-    parameter: list[Parameter] = []
+    parameter: list[Parameter] = field(default_factory=list)
 
 
 class ChartsFile(Model):
     """`counters/<game>/charts.toml`."""
 
     schema_version: Literal[1]
-    chart: list[Chart] = []
+    chart: list[Chart] = field(default_factory=list)

@@ -10,11 +10,13 @@ and the referee reads them; no code names the game (docs/designing-a-game.md doc
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from annotated_types import Ge, Gt, MinLen
 
-from wargame.models import Ident, Model, Source
+from wargame.constraints import Model
+from wargame.models import Ident, Source
 
 ZocKind = Literal["none", "stop", "lock", "no_zoc_to_zoc"]
 """`none`: no zones of control; `stop`: a unit entering an enemy zone ends its move there, and may leave one at
@@ -34,17 +36,17 @@ class Condition(Model):
 
     id: Ident
     name: str
-    turns: tuple[int, ...] = Field(min_length=1)
-    max_hexes: int | None = Field(None, ge=0)
+    turns: Annotated[tuple[int, ...], MinLen(1)]
+    max_hexes: Annotated[int, Ge(0)] | None = None
     """The most hexes a unit may move in one movement phase (mud: one), whatever its allowance."""
-    movement_factor: float = Field(1.0, gt=0)
+    movement_factor: Annotated[float, Gt(0)] = 1.0
     """The allowance multiplied (halved: 0.5), fractions dropped."""
-    attack_factor: float = Field(1.0, gt=0)
+    attack_factor: Annotated[float, Gt(0)] = 1.0
     """Attackers' combat strengths multiplied (halved when attacking: 0.5); defenders are not."""
-    defence_factor: float = Field(1.0, gt=0)
+    defence_factor: Annotated[float, Gt(0)] = 1.0
     exempt_movement: tuple[Literal["rail", "strategic"], ...] = ()
     """The kinds of movement the condition leaves alone (rail movement in mud)."""
-    allowance_by_type: dict[Ident, int] = {}
+    allowance_by_type: dict[Ident, int] = field(default_factory=dict)
     """A unit type's allowance while the condition holds (e.g. armour 2 in snow), instead of its counter's."""
     source: Source
     note: str = ""
@@ -54,13 +56,13 @@ class TurnRecord(Model):
     """A game turn of the turn record whose movement allowances are not the counters' (a first turn's surprise, an
     exhausted army's last turns), for one side or both."""
 
-    number: int = Field(ge=1)
+    number: Annotated[int, Ge(1)]
     """The game turn."""
     sides: tuple[str, ...] = ()
     """The sides whose units it concerns (empty: both)."""
-    allowance_factor: float = Field(1.0, gt=0)
+    allowance_factor: Annotated[float, Gt(0)] = 1.0
     """The allowance multiplied on this turn (halved: 0.5), fractions dropped."""
-    allowance_by_type: dict[Ident, Annotated[int, Field(ge=0)]] = {}
+    allowance_by_type: dict[Ident, Annotated[int, Ge(0)]] = field(default_factory=dict)
     """A unit type's allowance on this turn, instead of its counter's (before `allowance_factor`)."""
     source: Source
     note: str = ""
@@ -86,7 +88,7 @@ class RailRules(Model):
     """The sides that may move by rail (empty: both)."""
     start_on_rail: bool = True
     """A unit must begin its rail move in a hex of a rail line."""
-    max_hexes: int | None = Field(None, ge=1)
+    max_hexes: Annotated[int, Ge(1)] | None = None
     """The most hexes a rail move may run (None: any number, or the allowance)."""
     uses_allowance: bool = False
     """A rail move runs at most the unit's movement allowance in hexes (each rail hex counting one)."""
@@ -99,9 +101,9 @@ class StrategicRules(Model):
     """Strategic movement: a multiplied allowance, kept away from the enemy (a move written `UNIT strategic
     PATH`, or every move of a phase whose `movement` is `strategic`)."""
 
-    factor: float = Field(2.0, gt=0)
+    factor: Annotated[float, Gt(0)] = 2.0
     """The allowance multiplied."""
-    keep_away: int = Field(0, ge=0)
+    keep_away: Annotated[int, Ge(0)] = 0
     """Every hex of the move, its start included, is more than this many hexes from every enemy unit."""
     source: Source
 
@@ -115,7 +117,7 @@ class MovementRules(Model):
     """Units move one at a time: a unit's move is over once another unit has moved after it in the phase."""
     enemy_units: Literal["prohibited"] = "prohibited"
     leave_map: Literal["prohibited"] = "prohibited"
-    phases: list[PhaseRule] = []
+    phases: list[PhaseRule] = field(default_factory=list)
     rail: RailRules | None = None
     strategic: StrategicRules | None = None
     source: Source
@@ -125,7 +127,7 @@ class ZocRules(Model):
     """Zones of control: which kind, what entering or leaving costs, what blocks them."""
 
     kind: ZocKind = "stop"
-    leave_cost: int = Field(0, ge=0)
+    leave_cost: Annotated[int, Ge(0)] = 0
     """Movement points added for leaving an enemy zone."""
     into_hexside: tuple[Ident, ...] = ()
     """Hexside features a zone does not extend across (terrain.toml's `blocks_zoc` blocks hexes and hexsides)."""
@@ -135,7 +137,7 @@ class ZocRules(Model):
 class StackingRules(Model):
     """How many units (or steps) of one side a hex may hold, and when that is checked."""
 
-    limit: int = Field(ge=1)
+    limit: Annotated[int, Ge(1)]
     count: Literal["units", "steps"] = "units"
     checked: Literal["end_of_move", "end_of_phase"] = "end_of_move"
     """`end_of_move`: after every entry that puts a unit in a hex (a move may pass through a full hex);
@@ -152,7 +154,7 @@ class TerrainEffect(Model):
     """Columns shifted (negative: in the defender's favour)."""
     die_modifier: int = 0
     """Added to the die roll (the modified roll read on the table, kept within its rows)."""
-    defence_factor: float = Field(1.0, gt=0)
+    defence_factor: Annotated[float, Gt(0)] = 1.0
     sides: tuple[str, ...] = ()
     """The defending sides it helps (empty: both), e.g. fortifications built by one side."""
     when: Literal["defender_in", "every_attacker_across", "any_attacker_across"] = "defender_in"
@@ -165,15 +167,15 @@ class ResultCode(Model):
     """What a result code of the combat results table does, as data."""
 
     code: str
-    defender_steps: int = Field(0, ge=0)
+    defender_steps: Annotated[int, Ge(0)] = 0
     """Steps each defending unit loses (before any retreat)."""
-    attacker_steps: int = Field(0, ge=0)
+    attacker_steps: Annotated[int, Ge(0)] = 0
     """Steps the attacker loses in all (the attacker chooses the units)."""
     defender_eliminated: bool = False
     attacker_eliminated: bool = False
-    defender_retreat: int = Field(0, ge=0)
+    defender_retreat: Annotated[int, Ge(0)] = 0
     """Hexes every surviving defender retreats."""
-    attacker_retreat: int = Field(0, ge=0)
+    attacker_retreat: Annotated[int, Ge(0)] = 0
     exchange: bool = False
     """The defender loses `defender_steps`; then the attacker loses at least as much printed strength."""
     advance: bool | None = None
@@ -202,9 +204,9 @@ class RetreatRules(Model):
 class AdvanceRules(Model):
     """Advance after combat into the hex the defender left."""
 
-    units: int = Field(1, ge=0)
+    units: Annotated[int, Ge(0)] = 1
     """How many attacking units may advance (0: none)."""
-    hexes: int = Field(1, ge=0)
+    hexes: Annotated[int, Ge(0)] = 1
     """How far: 1 is the vacated hex only."""
     source: Source
 
@@ -235,19 +237,17 @@ class CombatRules(Model):
     shift_before_cap: bool = True
     """Terrain shifts count from the odds as computed, before odds above the table are read on its last column."""
     above: Literal["highest"] = "highest"
-    terrain: list[TerrainEffect] = []
-    results: list[ResultCode] = Field(min_length=1)
+    terrain: list[TerrainEffect] = field(default_factory=list)
+    results: Annotated[list[ResultCode], MinLen(1)]
     retreat: RetreatRules
     advance: AdvanceRules
-    die_faces: int = Field(6, ge=2)
+    die_faces: Annotated[int, Ge(2)] = 6
     source: Source
 
-    @model_validator(mode="after")
-    def _unique_codes(self) -> CombatRules:
+    def __post_init__(self) -> None:
         codes = [r.code for r in self.results]
         if len(codes) != len(set(codes)):
             raise ValueError(f"results: code {next(c for c in codes if codes.count(c) > 1)!r} is listed twice")
-        return self
 
 
 class ReplacementRules(Model):
@@ -260,20 +260,20 @@ class ReplacementRules(Model):
     steps on its last face)."""
     restore: bool = True
     """A point restores one step of a reduced unit on the map (a two-step unit: to its full face)."""
-    places: dict[str, tuple[Ident, ...]] = {}
+    places: dict[str, tuple[Ident, ...]] = field(default_factory=dict)
     """Where each side places a rebuilt unit: area ids of areas.toml (empty: any hex it controls)."""
     in_communication: bool = True
     """A rebuilt unit's hex, and a restored unit, must be in communication (`[supply]`)."""
-    communication_exempt: dict[str, tuple[str, ...]] = {}
+    communication_exempt: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Places (places.csv names) where a side's replacements need no communication."""
     places_controlled: bool = False
     """A place of `places` other than a source hex must be controlled by the side (`[victory]` control)."""
-    from_turn: dict[str, int] = {}
+    from_turn: dict[str, int] = field(default_factory=dict)
     """Units that may be rebuilt only from a turn on (unit id -> turn)."""
     once_per_phase: bool = True
     """A unit takes at most one replacement point a phase (a rebuilt unit is not restored in the same phase)."""
     not_in_enemy_zoc: bool = True
-    unit_types: dict[str, tuple[Ident, ...]] = {}
+    unit_types: dict[str, tuple[Ident, ...]] = field(default_factory=dict)
     """The unit types each side may rebuild or restore (empty: all)."""
     source: Source
 
@@ -291,16 +291,16 @@ class SupplyRules(Model):
 
     sources: dict[str, tuple[Ident, ...]]
     """Each side's sources: area ids of areas.toml (a map edge is an area of its hexes)."""
-    max_hexes: int | None = Field(None, ge=0)
+    max_hexes: Annotated[int, Ge(0)] | None = None
     """The longest line (None: any length)."""
     enemy_units: Literal["blocked"] = "blocked"
     enemy_zoc: Literal["blocked", "blocked_unless_friendly", "allowed"] = "blocked_unless_friendly"
     prohibited_terrain: tuple[Ident, ...] = ()
-    cut_off_movement: float = Field(1.0, gt=0)
+    cut_off_movement: Annotated[float, Gt(0)] = 1.0
     """A unit that traces no line when it moves has its allowance multiplied by this (halved: 0.5)."""
-    cut_off_attack: float = Field(1.0, gt=0)
+    cut_off_attack: Annotated[float, Gt(0)] = 1.0
     """An attacking unit that traces no line has its strength multiplied by this."""
-    cut_off_defence: float = Field(1.0, gt=0)
+    cut_off_defence: Annotated[float, Gt(0)] = 1.0
     """A defending unit that traces no line has its strength multiplied by this."""
     source: Source
 
@@ -312,11 +312,11 @@ class VictoryCondition(Model):
     """The side that wins; `draw` for a drawn game."""
     controls: tuple[str, ...] = ()
     """Place names of places.csv (or hex labels) the winner must control."""
-    at_least: int | None = Field(None, ge=0)
+    at_least: Annotated[int, Ge(0)] | None = None
     """Of `controls`, how many (None: all)."""
     also_controls: tuple[str, ...] = ()
     """Places it must control besides (all of them)."""
-    points_at_least: int | None = Field(None, ge=0)
+    points_at_least: Annotated[int, Ge(0)] | None = None
     """Victory points (`[victory] points` of the places it controls) it must have at least."""
     when: Literal["end", "any_time"] = "end"
     order: int = 0
@@ -328,13 +328,13 @@ class VictoryRules(Model):
     """Victory: who controls each place at the start, how control changes, the conditions, the default."""
 
     control: Literal["last_entered", "occupied"] = "last_entered"
-    initial: dict[str, tuple[str, ...]] = {}
+    initial: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The places each side controls at the start (the rest: the side whose units stand there, else none)."""
     initial_others: str | None = None
     """The side controlling at the start every place of places.csv not in `initial`."""
-    points: dict[str, int] = {}
+    points: dict[str, int] = field(default_factory=dict)
     """Victory points of places (places.csv names or hex labels), counted for the side controlling each."""
-    conditions: list[VictoryCondition] = Field(min_length=1)
+    conditions: Annotated[list[VictoryCondition], MinLen(1)]
     otherwise: str = "draw"
     """The result when no condition holds: a side or `draw`."""
     source: Source
@@ -344,11 +344,11 @@ class RulesFile(Model):
     """A classic game's rules: the sections it cites and every rule area's numbers and choices."""
 
     schema_version: Literal[1]
-    section: list[Section] = Field(min_length=1)
+    section: Annotated[list[Section], MinLen(1)]
     start_reduced: tuple[str, ...] = ()
     """Sides whose units set up on the map start on their reduced face."""
-    condition: list[Condition] = []
-    turn: list[TurnRecord] = []
+    condition: list[Condition] = field(default_factory=list)
+    turn: list[TurnRecord] = field(default_factory=list)
     """Turns whose movement allowances differ from the counters' (`[[turn]]`)."""
     movement: MovementRules
     zoc: ZocRules
@@ -361,8 +361,7 @@ class RulesFile(Model):
     source: Source
     note: str = ""
 
-    @model_validator(mode="after")
-    def _cited_sections(self) -> RulesFile:
+    def __post_init__(self) -> None:
         ids = [s.id for s in self.section]
         if len(ids) != len(set(ids)):
             raise ValueError(f"section {next(i for i in ids if ids.count(i) > 1)!r} is listed twice")
@@ -370,7 +369,6 @@ class RulesFile(Model):
             # Each rule area cites the game's own section (a reconstructed reading says so in its `note`).
             if source not in ids:
                 raise ValueError(f"{where}: source {source!r} is not one of the [[section]] ids ({', '.join(ids)})")
-        return self
 
     def citations(self) -> list[tuple[str, str]]:
         """Every rule area's cited section, with where it is written (for the cross-check)."""

@@ -5,11 +5,18 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from wargame.models import Ident, Model, Source
+from wargame.models import Ident, Source
 
 LonLat = tuple[float, float]
+
+
+class Model(BaseModel):
+    """Base of the geography's models (authoring only, never on a check's path: pydantic's models): frozen, unknown
+    keys refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class ProjectionSpec(Model):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import mmap
 import multiprocessing
 import os
@@ -23,6 +24,7 @@ from builder.render.counters.face import Face
 from builder.render.holding import HoldingBoard, HoldingLayout, holding_layout, render_holding_board
 from builder.render.ink import text_length
 from builder.vassal.decks import cup_markers, mask_image
+from wargame.constraints import record_data
 from wargame.errors import DataError, Place
 from wargame.game import Game
 from wargame.layout import Layout, board_too_large
@@ -133,12 +135,12 @@ def plan_art(game: Game, scale: float = 1.0) -> tuple[Frame, list[Picture]]:
     size_px = counter_size_px(layout)
     pictures: list[Picture] = []
     for _, unit in game.units:
-        row = unit.model_dump_json()
+        row = json.dumps(record_data(unit), separators=(",", ":"), ensure_ascii=False)
         for face in unit_faces(unit):
             pictures.append(Picture(f"images/{unit_image(unit.id, face)}", COUNTER_READS, row,
                                     partial(_unit_face, game, unit, face, size_px)))
     for marker in game.markers.marker:
-        row = marker.model_dump_json()
+        row = json.dumps(record_data(marker), separators=(",", ":"), ensure_ascii=False)
         for n in range(marker_faces(marker)):
             pictures.append(Picture(f"images/{marker_image_name(marker.id, n)}", COUNTER_READS, row,
                                     partial(_marker_face, game, marker, n, size_px)))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from wargame.game import Game
 from wargame.models import Marker
@@ -41,7 +42,7 @@ def allotment(game: Game, side: str, lost: Sequence[str] = (), scenario: str | N
     first. The campaign game is not capped: its cups hold all of a side's markers (14.0 e, f)."""
     gone = Counter(lost)
     counts = cup_counts(game, side, scenario)
-    markers = sorted((m.model_copy(update={"count": counts[m.id] - gone[m.id]}) for m in game.markers.marker
+    markers = sorted((replace(m, count=counts[m.id] - gone[m.id]) for m in game.markers.marker
                       if m.side == side and m.kind in CUP_KINDS and counts[m.id] > gone[m.id]),
                      key=lambda m: (m.kind == "mines", m.value or 0, m.id))
     wanted = game.parameter.get(f"{side.lower()}_support_allotment")
@@ -58,7 +59,7 @@ def allotment(game: Game, side: str, lost: Sequence[str] = (), scenario: str | N
         take = min(marker.count, room)
         room -= take
         if take:
-            out.append(marker.model_copy(update={"count": take}))
+            out.append(replace(marker, count=take))
     return out
 
 
