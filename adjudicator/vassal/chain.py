@@ -101,7 +101,7 @@ class Chain:
     def headers(self) -> list[Header]:
         """Every file's headers in order, the files of `rest` included (a VASSAL log after another file has
         none: the game's are given by its first)."""
-        later = [e for read in (self.rest.files[self.rest.k:] if self.rest is not None else ()) for e in read.entries]
+        later = self.rest.text_entries() if self.rest is not None else []
         return [e for e in [*self.entries, *later] if isinstance(e, Header)]
 
     def locate(self, line: int) -> tuple[Part, int]:
@@ -339,6 +339,10 @@ class _Rest:
     def done(self) -> bool:
         """True once every file is a part."""
         return self.k == len(self.files)
+
+    def text_entries(self) -> list[Entry]:
+        """The entries of the text logs not yet parts, on their own lines (a VASSAL log's are not known yet)."""
+        return [e for read in self.files[self.k:] for e in read.entries]
 
     def go_on(self, ended: Any = None) -> list[Entry]:
         """The next files made parts, up to the next VASSAL log after a text log (the first of them translated
