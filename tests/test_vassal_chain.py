@@ -23,7 +23,8 @@ from click.testing import CliRunner
 from adjudicator.cli import main
 from adjudicator.vassal import chain as chain_module
 from adjudicator.notation.entries import Place, Retreat, RollOff
-from adjudicator.vassal.chain import Chain, Position, differences, read_chain
+from adjudicator.vassal.chain import Chain, read_chain
+from adjudicator.vassal.joins import Position, differences
 from test_vassal_reader import ESC, Session, game
 from wargame.vassal.encoding import decode, encode
 from wargame.vassal.reader import read_recording
