@@ -181,6 +181,8 @@ class LogSource:
     game: Game | None
     """None for a text log read `gameless` (a conversion, which needs no game)."""
     entries: list[Entry]
+    """The entries read; of a chain, those before a VASSAL log after a text log, which its replay translates (the
+    replay's `entries` are all)."""
     lines: list[str]
     """One text log's lines; one VASSAL file's steps as VASSAL showed them (line N: step N); empty for a chain."""
     syntax: list[LogSyntaxError] = field(default_factory=list)
