@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -18,6 +18,7 @@ from wargame.exit_status import ExitStatus
 from wargame.files import write_atomically
 
 if TYPE_CHECKING:
+    from adjudicator.contract import StateT
     from adjudicator.engine import Replay
     from adjudicator.notation.entries import Entry
     from adjudicator.vassal.chain import Chain
@@ -85,7 +86,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
         with could_not_run():
             ledger = read_ledger(ledger_source)
 
-    def with_dice(result: Replay[Any]) -> Replay[Any]:
+    def with_dice(result: Replay[StateT]) -> Replay[StateT]:
         if ledger is not None:
             from adjudicator.dice_ledger import check_dice, with_ledger_dice
             result.findings = [*with_ledger_dice(result, ledger), *check_dice(result.entries, ledger, dice_by_entry=

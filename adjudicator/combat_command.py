@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,6 +15,7 @@ from wargame.errors import WargameError, did_you_mean
 from wargame.exit_status import ExitStatus
 
 if TYPE_CHECKING:
+    from adjudicator.contract import StateT
     from adjudicator.engine import Replay
     from wargame.game import Game
 
@@ -31,7 +32,7 @@ def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) ->
     # The sides of the units are the dispute's own check (adjudicator.dispute.impossible_what_if).
 
 
-def _off_the_map(result: Replay[Any], index: int) -> str | None:
+def _off_the_map(result: Replay[StateT], index: int) -> str | None:
     """`LINE: why` when a unit the combat at `index` names is not on the map then (not arrived, in a box):
     the log's breach for `check` (a finding), but a combat with no place to compute."""
     entry = result.entries[index]
@@ -45,7 +46,7 @@ def _off_the_map(result: Replay[Any], index: int) -> str | None:
     return None
 
 
-def _stopped_before(result: Replay[Any]) -> str | None:
+def _stopped_before(result: Replay[StateT]) -> str | None:
     """`the replay stops: FILE:LINE:COL: why`, or None when the replay reached the end."""
     return None if result.stopped is None else f"the replay stops: {result.stopped}"
 
@@ -76,7 +77,7 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
                                      render)
     from adjudicator.systems import system_for
     from wargame.game import load_game
-    from adjudicator.notation.entries import Attack, Bombard
+    from adjudicator.notation.entries import Attack
     from adjudicator.sources import chain_line, open_logs
 
     with could_not_run():
@@ -98,7 +99,7 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
             auditor = result.system.auditor
             if auditor is None:
                 raise WargameError(f"combat audits are not available for the {result.system.name} rule system yet")
-            every = [i for i, e in enumerate(result.entries) if isinstance(e, (Attack, Bombard))]
+            every = [i for i, e in enumerate(result.entries) if e.as_combat() is not None]
             # The entry the replay stopped at (an unknown unit, a hex off the map) and those after it have no
             # position to audit them in: `check` says why the replay stopped, exit 2, and so does this.
             combats = [i for i in every if i < min(result.applied, len(result.states))]
@@ -125,8 +126,8 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
             if off_map and not combats:
                 leave(ExitStatus.COULD_NOT_RUN)
             for i in combats:
-                entry = result.entries[i]
-                assert isinstance(entry, (Attack, Bombard))
+                entry = result.entries[i].as_combat()
+                assert entry is not None
                 state = result.states[i]
                 account = auditor.account(state, entry)
                 findings = tuple(cited(f) for f in result.findings if f.line == entry.line and f.system != "ledger")

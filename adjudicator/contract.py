@@ -13,13 +13,14 @@ from typing import Generic, Literal, Protocol, TypeVar
 
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.notation.entries import Attack, Bombard, Entry, Header, StepMarker, TurnMarker
+from wargame.errors import ReplayError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
 
 __all__ = ["AdvanceOption", "MOVE_KINDS", "CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "KeepsTurn",
            "LogT", "MarkerUse", "MoveRule", "MovementModel", "Outcome", "Position", "Reach", "RetreatOption",
            "RuleSystem", "SectionTable", "SequencePoint", "Severity", "StateT", "TurnContext", "TurnKeeper",
-           "UnitPlace", "how_of", "kind_of"]
+           "UnitPlace", "how_of", "kind_of", "played_scenario"]
 
 StateT = TypeVar("StateT")
 """A rule system's own state type (frozen; the engine never looks inside)."""
@@ -31,6 +32,17 @@ StepNoun = Literal["step", "phase"]
 def kind_of(entry: Entry) -> str:
     """The entry's kind as the notation writes it (`move`, `step`, ...)."""
     return str(getattr(entry, "kind", ""))
+
+
+def played_scenario(game: Game, headers: Sequence[Header]) -> str:
+    """The id of the scenario a log plays: its `[Scenario]` header's, else the game's first; ReplayError for one the
+    game does not have. The engine orders the turn for it and the systems set it up from this one answer."""
+    known = [s.id for s in game.manifest.scenario]
+    scenario = next((h.value for h in headers if h.key == "Scenario"), known[0])
+    if scenario not in known:
+        raise ReplayError(f"unknown scenario {scenario!r}{did_you_mean(scenario, sorted(known))} "
+                          f"(scenarios: {', '.join(sorted(known))})")
+    return scenario
 
 
 def how_of(entry: Entry) -> str | None:
@@ -97,6 +109,10 @@ class TurnKeeper(Generic[StateT, LogT]):
     carry: Callable[[StateT, LogT], LogT] | None = None
     """What a step's fresh record keeps of the record of the step it follows in the same player turn (what happened
     in a player turn, 4.1's Fire & Movement); None: nothing."""
+    turn_carry: Callable[[StateT, LogT], LogT] | None = None
+    """What a step's fresh record keeps of the record of the step it follows in the same game turn (what happened in
+    the game turn: Omaha's replacement points used, 11.2.5, and dice rolled for the markers put aside, 14.1); None:
+    nothing. A `Turn` marker starts the record afresh."""
     later_only: bool = False
     """A marker opens the next step or phase of its id after the one under way (a player turn's phase repeated
     is the next player's); with none left in the turn it opens nothing and the context stays."""
@@ -109,10 +125,12 @@ class TurnKeeper(Generic[StateT, LogT]):
         """The scenario a state plays."""
         return self.read_scenario(state)
 
-    def begin(self, state: StateT, at: TurnContext, same_player_turn: bool = False) -> StateT:
+    def begin(self, state: StateT, at: TurnContext, same_player_turn: bool = False, same_turn: bool = False) -> StateT:
         """The state as the step or phase `at` begins: its context, and a fresh record of it (keeping what the
-        player turn under way carries, when it goes on)."""
+        game turn and the player turn under way carry, when they go on)."""
         log = self.step_log()
+        if same_turn and self.turn_carry is not None:
+            log = self.turn_carry(state, log)
         if same_player_turn and self.carry is not None:
             log = self.carry(state, log)
         return self.install(state, at, log)
@@ -137,7 +155,7 @@ class KeepsTurn(Protocol[StateT]):
         """The scenario a state plays."""
         ...
 
-    def begin(self, state: StateT, at: TurnContext, same_player_turn: bool = False) -> StateT:
+    def begin(self, state: StateT, at: TurnContext, same_player_turn: bool = False, same_turn: bool = False) -> StateT:
         """The state as the step or phase `at` begins."""
         ...
 
@@ -259,6 +277,10 @@ class EngineChecks:
     """With `author`: a placement (set-up, arrival, replacement) is its unit's owner's to write too."""
     retreats: bool = True
     """With `author`: a retreat is its unit's owner's to write (False where the other player chooses it)."""
+
+    def owner_writes(self, kind: str) -> bool:
+        """With `author`: whether an entry of this kind is its units' owner's to write (`placements`, `retreats`)."""
+        return (self.placements or kind != "place") and (self.retreats or kind != "retreat")
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
+from adjudicator.contract import StateT
 from adjudicator.engine import Replay, replay
 from adjudicator.findings import Finding, SectionTable
-from adjudicator.notation.entries import Attack, Bombard, Entry, Header, RollOff, StepMarker, TurnMarker, logged_dice
+from adjudicator.notation.entries import Entry, logged_dice
 from wargame.errors import WargameError
 from wargame.receipts import (
     Ledger, Receipt, ReceiptError, RollPurpose, chain_problems, key_id, ledger_from_bytes, parse_purpose,
@@ -121,8 +121,9 @@ def _roll(receipt: Receipt) -> str:
 
 def _roller(entry: Entry, k: int) -> str | None:
     """The side whose die the entry's k-th die is: each side's own in a roll-off, the attacker's otherwise."""
-    if isinstance(entry, RollOff):
-        return list(entry.rolls)[k] if k < len(entry.rolls) else None
+    roll = entry.as_roll_off()
+    if roll is not None:
+        return list(roll.rolls)[k] if k < len(roll.rolls) else None
     return entry.side
 
 
@@ -132,7 +133,8 @@ def purpose_of(entry: Entry, k: int, turn: int, step: str | None) -> RollPurpose
     kind = ENTRY_KINDS.get(str(getattr(entry, "kind", "")))
     if side is None or kind is None:
         return None
-    target = entry.hex if isinstance(entry, (Attack, Bombard)) else None
+    attacked = entry.attacked_hexes()
+    target = attacked[0] if attacked else None
     return RollPurpose(turn=turn, step=step, side=side, entry=kind, hex=target)
 
 
@@ -161,7 +163,7 @@ def key_findings(entries: Sequence[Entry], ledger: Ledger, pinned: str | None = 
     """The key the ledger was verified against, always said; an error if it is not the key the log or the
     command line pins (a ledger re-signed by someone else verifies against its own key)."""
     actual = key_id(public_key_from_text(ledger.public_key))
-    header = next((e for e in entries if isinstance(e, Header) and e.key == KEY_HEADER), None)
+    header = next((h for e in entries if (h := e.as_header()) is not None and h.key == KEY_HEADER), None)
     line, column = (header.line, header.column) if header is not None else (0, 1)
     if pinned is not None:
         source = "--ledger-key"
@@ -208,12 +210,13 @@ def check_dice(entries: Sequence[Entry], ledger: Ledger, part_of_game: bool = Fa
     numbers = set(by_seq)
     unsound = {r.seq for r, _ in chain} | (set(range(1, max(numbers, default=0) + 1)) - numbers)
     # Where the ledger's players are named after the sides, a die must be rolled by its own side.
-    sides = {e.side for e in entries if e.side} | {side for e in entries if isinstance(e, RollOff) for side in e.rolls}
+    sides = {side for e in entries for side in e.sides_named()}
     for entry in entries:
-        if isinstance(entry, TurnMarker):
-            turn, step = entry.turn, None
-        elif isinstance(entry, StepMarker):
-            step = entry.step
+        turn_marker, step_marker = entry.as_turn_marker(), entry.as_step_marker()
+        if turn_marker is not None:
+            turn, step = turn_marker.turn, None
+        elif step_marker is not None:
+            step = step_marker.step
         tokens = list(getattr(entry, "receipts", []))
         dice = logged_dice(entry)
         if not tokens:
@@ -380,12 +383,13 @@ def ledger_dice(entries: Sequence[Entry], ledger: Ledger) -> dict[int, list[int]
 
 def _with_dice(entry: Entry, dice: list[int]) -> Entry:
     """The entry with the dice its receipts rolled in place of the logged ones."""
-    if isinstance(entry, RollOff):
-        return entry.model_copy(update={"rolls": dict(zip(entry.rolls, dice))})
+    roll = entry.as_roll_off()
+    if roll is not None:
+        return roll.model_copy(update={"rolls": dict(zip(roll.rolls, dice))})
     return entry.model_copy(update={"die": dice[0]})
 
 
-def with_ledger_dice(result: Replay[Any], ledger: Ledger) -> list[Finding]:
+def with_ledger_dice(result: Replay[StateT], ledger: Ledger) -> list[Finding]:
     """The replay's findings, with each rule error on an entry whose die the players changed that the
     receipt's die would not give made a note (house style 16: the changed die is the one breach, the
     ledger's `die` error; a result claimed from it is its consequence)."""

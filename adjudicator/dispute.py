@@ -115,7 +115,8 @@ def _fraction(p: float, faces: int) -> str:
 def _headline(audited: Audited) -> str:
     """What the combat is and what the log claims."""
     entry = audited.entry
-    what = (f"attack on {'+'.join(entry.defending_hexes())} by {' '.join(entry.attackers)}" if isinstance(entry, Attack)
+    attack = entry.as_attack()
+    what = (f"attack on {'+'.join(attack.defending_hexes())} by {' '.join(attack.attackers)}" if attack is not None
             else f"bombardment of {entry.hex} with {' '.join(entry.support)}")
     claims = [f"{'odds' if entry.odds and ':' in entry.odds else 'diff'} {entry.odds}" if entry.odds else "",
               f"die {entry.die}" if entry.die is not None else "", f"result {entry.result}" if entry.result else ""]

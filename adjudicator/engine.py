@@ -10,21 +10,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Generic, cast
+from typing import Generic
 
 from adjudicator.basis import Board, Facts, entry_facts, finding_records
-from adjudicator.contract import RuleSystem, SequencePoint, StateT, TurnContext, how_of, kind_of
+from adjudicator.contract import RuleSystem, SequencePoint, StateT, TurnContext, how_of, kind_of, played_scenario
 from adjudicator.findings import Finding, one_error
-from adjudicator.notation.entries import (Advance, Attack, Bombard, Comment, Declare, Entry, Header, Move,
-                                          Place as Placement, Retreat, RollOff, StepMarker, TurnMarker)
+from adjudicator.notation.entries import Entry, Header, StepMarker
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
-from wargame.models import EntryAllowance, GameManifest
-from wargame.sequence import Slot, TurnOrder, next_slot, phasing_side, slot_index
+from wargame.models import EntryAllowance
+from wargame.sequence import Slot, TurnOrder, next_slot, slot_index
 
-__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "advance", "check", "follow", "replay", "resolve",
-           "step_context"]
+__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "advance", "check", "follow", "order_played", "replay",
+           "resolve", "step_context"]
 
 
 @dataclass
@@ -98,12 +97,13 @@ class Resolver:
     def leaves_map(self, entry: Entry) -> bool:
         """A move or retreat whose path steps from the map onto a hex beyond its edge (a label of the map's
         own format, next to the hex before it): a rule question for the system, not a typo."""
-        if not isinstance(entry, (Move, Retreat)) or len(entry.path) < 2:
+        path = entry.path_hexes() if entry.may_leave_map else ()
+        if len(path) < 2:
             return False
         grid = self.game.grid
-        if all(map(grid.is_label, entry.path)):
+        if all(map(grid.is_label, path)):
             return False
-        for before, label in zip(entry.path, entry.path[1:]):
+        for before, label in zip(path, path[1:]):
             if not grid.is_label(label):
                 beyond, last = grid.hex_beyond(label), grid.hex_beyond(before)
                 return beyond is not None and last is not None and grid.is_label(before) and \
@@ -126,15 +126,16 @@ class Resolver:
     def first_problem(self, entry: Entry) -> LogSyntaxError | None:
         """The first id of the entry the game does not know, placed at its word; None if all resolve."""
         sides = self.game.manifest.sides
-        for side in ([entry.side] if entry.side else []) + (list(entry.rolls) if isinstance(entry, RollOff) else []):
+        for side in entry.sides_named():
             if side not in sides:
                 # A side the game lacks is an id like a unit's: no rule can be asked about it.
                 return self._error(entry, side, f"unknown side {side!r}{did_you_mean(side, sides)} (the game's: "
                                                 f"{', '.join(sides)})")
-        if isinstance(entry, StepMarker) and self.steps and entry.step not in self.steps:
-            return self._error(entry, entry.step, f"unknown step or phase {entry.step!r}"
-                                                  f"{did_you_mean(entry.step, self.steps)} "
-                                                  f"(the turn's: {', '.join(self.steps)})")
+        marker = entry.as_step_marker()
+        if marker is not None and self.steps and marker.step not in self.steps:
+            return self._error(entry, marker.step, f"unknown step or phase {marker.step!r}"
+                                                   f"{did_you_mean(marker.step, self.steps)} "
+                                                   f"(the turn's: {', '.join(self.steps)})")
         leaving: bool | None = None  # worked out only for a label off the map (rare)
         path: list[str] = []
         is_label = self.game.grid.is_label
@@ -144,7 +145,7 @@ class Resolver:
             if kind == "hex" and not is_label(value) and value not in self.boxes:
                 if leaving is None:
                     leaving = self.leaves_map(entry)
-                    path = list(entry.path) if isinstance(entry, (Move, Retreat, Advance)) else []
+                    path = list(entry.path_hexes())
                 if leaving and value in path:
                     continue
                 try:
@@ -173,10 +174,9 @@ def follow(system: RuleSystem[StateT], state: StateT, entry: Entry, resolver: Re
     return advance(system, state, _applied(resolver, entry), resolver.order)
 
 
-def step_context(order: TurnOrder, manifest: GameManifest, at: TurnContext, entry: StepMarker,
-                 scenario: Callable[[], str | None]) -> TurnContext:
+def step_context(order: TurnOrder, at: TurnContext, entry: StepMarker) -> TurnContext:
     """The context a step or phase marker opens: that step, the one after the step under way where several have its
-    id (each player's turn), with the side phasing in it, as the game's sequence of play gives it."""
+    id (each player's turn), with the side phasing in it, as the sequence of play of the scenario played gives it."""
     sequence = order.sequence
     slot = next_slot(sequence, at.step, at.player_turn)
     if slot is None or slot.id != entry.step:
@@ -184,7 +184,16 @@ def step_context(order: TurnOrder, manifest: GameManifest, at: TurnContext, entr
         slot = sequence[index] if index is not None else None
     if slot is None:
         return TurnContext(at.turn, entry.step, at.player_turn)
-    return TurnContext(at.turn, entry.step, phasing_side(manifest, slot, scenario))
+    return TurnContext(at.turn, entry.step, order.phasing_side(slot))
+
+
+def order_played(system: RuleSystem[StateT], state: StateT, order: TurnOrder | None) -> TurnOrder:
+    """The sequence of play of the scenario a state plays: `order` when it is that scenario's (a replay's, worked
+    out once from the log's headers), else worked out for it."""
+    scenario = system.turn_keeper.scenario(state) if system.turn_keeper is not None else None
+    if order is not None and (scenario is None or order.scenario == scenario):
+        return order
+    return TurnOrder(system.game_of(state).manifest, scenario)
 
 
 def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOrder | None = None) -> StateT:
@@ -194,20 +203,18 @@ def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: Turn
     facts."""
     keeper = system.turn_keeper
     if keeper is not None:
-        if isinstance(entry, TurnMarker):
-            state = keeper.begin(keeper.end_turn(state, entry), TurnContext(entry.turn))
-        elif isinstance(entry, StepMarker):
-            manifest = system.game_of(state).manifest
-            now = state
-            turn_order = order or TurnOrder(manifest)
+        turn, step = entry.as_turn_marker(), entry.as_step_marker()
+        if turn is not None:
+            state = keeper.begin(keeper.end_turn(state, turn), TurnContext(turn.turn))
+        elif step is not None:
+            turn_order = order_played(system, state, order)
             if keeper.later_only:
-                at = later_context(turn_order.sequence, manifest, keeper.context(state), entry,
-                                   lambda: keeper.scenario(now))
+                at = later_context(turn_order, keeper.context(state), step)
             else:
-                at = step_context(turn_order, manifest, keeper.context(state), entry, lambda: keeper.scenario(now))
+                at = step_context(turn_order, keeper.context(state), step)
             if at is not None:
                 goes_on = keeper.carry is not None and player_turn_goes_on(turn_order.sequence, at)
-                state = keeper.begin(keeper.end_step(state, entry), at, goes_on)
+                state = keeper.begin(keeper.end_step(state, step), at, goes_on, same_turn=True)
     return system.apply(state, entry)
 
 
@@ -219,14 +226,14 @@ def player_turn_goes_on(sequence: tuple[Slot, ...], at: TurnContext) -> bool:
         sequence[index - 1].side == sequence[index].side
 
 
-def later_context(sequence: tuple[Slot, ...], manifest: GameManifest, at: TurnContext, entry: StepMarker,
-                  scenario: Callable[[], str | None]) -> TurnContext | None:
+def later_context(order: TurnOrder, at: TurnContext, entry: StepMarker) -> TurnContext | None:
     """The context a step or phase marker opens where only a later one may open: the first of its id after the
     one under way (None: none is left in the turn)."""
+    sequence = order.sequence
     current = slot_index(sequence, at.step, at.player_turn)
     start = 0 if current is None else current + 1
     slot = next((s for s in sequence[start:] if s.id == entry.step), None)
-    return None if slot is None else TurnContext(at.turn, entry.step, phasing_side(manifest, slot, scenario))
+    return None if slot is None else TurnContext(at.turn, entry.step, order.phasing_side(slot))
 
 
 def _applied(resolver: Resolver, entry: Entry) -> Entry:
@@ -237,8 +244,8 @@ def _applied(resolver: Resolver, entry: Entry) -> Entry:
 def _on_map(entry: Entry, grid_has: Callable[[str], bool]) -> Entry:
     """A move or retreat leaving the map, applied as far as its last hex on the map (the finding of the
     system says it may not leave; the unit cannot be placed beyond the edge)."""
-    if isinstance(entry, (Move, Retreat)):
-        path = list(entry.path)
+    if entry.may_leave_map:
+        path = list(entry.path_hexes())
         cut = next((i for i, label in enumerate(path) if not grid_has(label)), len(path))
         if cut < len(path):
             return entry.model_copy(update={"path": path[:max(cut, 1)]})
@@ -281,9 +288,8 @@ def _deciding_side(system: RuleSystem[StateT], state: StateT, entry: Entry) -> s
         return units[owned[0]].side
     if entry.side:
         return entry.side
-    if isinstance(entry, Attack) and entry.attackers[0] in units:
-        return units[entry.attackers[0]].side
-    return None
+    attack = entry.as_attack()
+    return units[attack.attackers[0]].side if attack is not None and attack.attackers[0] in units else None
 
 
 def _belongs(slots: Sequence[Slot], kind: str, how: str | None) -> str:
@@ -350,8 +356,7 @@ def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) ->
     units = system.game_of(state).units_by_id
     table = system.table
     handed = system.engine_checks
-    owned = [] if (isinstance(entry, Placement) and not handed.placements) or \
-        (isinstance(entry, Retreat) and not handed.retreats) else entry.decided_by_owner()
+    owned = entry.decided_by_owner() if handed.owner_writes(kind_of(entry)) else []
     out = [table.finding("error", "log", entry.line, entry.column,
                          f"{u} is a {units[u].side} unit; its owner, not {entry.side}, decides this")
            for u in owned if u in units and units[u].side != entry.side]
@@ -373,13 +378,13 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
     5. the author (`Side:` / `Side>`) may write it;
     then the rule system's own checks. 1, 2 and an unknown step stop there; after 4, the system judges
     only what the entry's arrival brings about, not its kind's own rules (one breach, one error).
-    `order` is the game's sequence of play (`replay` reads it once); without it, it is read from the game.
+    `order` is the sequence of play of the scenario played (`replay` reads it once); without it, it is worked out
+    for the scenario the state plays.
     ReplayError for a step or phase the game does not have."""
     handed = system.engine_checks
     table = system.table
     # A claim of the victory that decided the game comes after it: the system checks it against its count.
-    claim = isinstance(entry, Declare) and entry.what == "victory"
-    if handed.decided and not isinstance(entry, Comment) and not claim:
+    if handed.decided and not entry.is_comment and not entry.claims_victory():
         outcome = system.outcome(state)
         if outcome is not None:
             return [table.finding("error", outcome.section, entry.line, entry.column,
@@ -391,12 +396,12 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
         return [table.finding("error", "log", entry.line, entry.column, f"'{kind}' {why}")]
     out: list[Finding] = []
     if order is None:
-        order = TurnOrder(system.game_of(state).manifest)
-    marker = handed.sequence and isinstance(entry, StepMarker)
+        order = order_played(system, state, None)
+    marker = entry.as_step_marker() if handed.sequence else None
     governed = handed.entries and order.governs(kind, how_of(entry))
-    at = system.sequence_point(state) if marker or governed else None
-    if marker and at is not None:
-        out += _sequence_findings(system, order, at, cast(StepMarker, entry))
+    at = system.sequence_point(state) if marker is not None or governed else None
+    if marker is not None and at is not None:
+        out += _sequence_findings(system, order, at, marker)
     misplaced: list[Finding] = []
     if governed and at is not None:
         misplaced = _entry_place_findings(system, order, at, state, entry, kind)
@@ -405,7 +410,8 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
         out += _author_findings(system, state, entry)
     own = system.check_rules(state, entry, kind_rules=not misplaced)
     # A move, retreat or advance is one decision along one path: one error, the other restrictions it breaks notes.
-    out += one_error(own, "the same path breaks {rule} above: one error") if isinstance(entry, RELOCATING) else own
+    relocating = entry.relocated_unit() is not None
+    out += one_error(own, "the same path breaks {rule} above: one error") if relocating else own
     return with_basis(system, state, entry, out) if out else out
 
 
@@ -428,24 +434,23 @@ def with_basis(system: RuleSystem[StateT], state: StateT, entry: Entry | None,
     if entry is not None:
         named = list(iter_units_and_hexes(entry))
         facts = entry_facts(game, [v for k, v in named if k == "unit"], [v for k, v in named if k == "hex"],
-                            getattr(entry, "support", []))
+                            combat.support if (combat := entry.as_combat()) is not None else [])
     return [f.with_basis(*finding_records(game, table.topics(f), f.message, facts, board))
             if not f.basis and table.topics(f) else f for f in findings]
-
-
-RELOCATING = (Move, Retreat, Advance)
-"""The entries that put a unit in a hex of its owner's choosing: one that breaks a rule leaves it astray."""
 
 
 def _still_astray(astray: dict[str, int], entry: Entry, found: Sequence[Finding]) -> dict[str, int]:
     """The units standing where a broken rule put them after an entry, with the line of that entry: a move,
     retreat or advance that breaks a rule of the system puts its unit astray; any later entry that moves,
     reduces or places the unit ends it (the players have gone on from there)."""
-    acting = set(entry.acting_units()) if not isinstance(entry, Attack) else set()
+    # An attack's attackers stay where they are: it moves, reduces or places none of them.
+    acting = set(entry.acting_units()) if entry.as_attack() is None else set()
     out = {u: line for u, line in astray.items() if u not in acting} if acting & astray.keys() else astray
-    if isinstance(entry, RELOCATING) and any(f.severity == "error" and f.system != NOTATION and f.rule != "log"
-                                            for f in found):
-        out = {**out, entry.unit: entry.line}
+    # A move, retreat or advance that breaks a rule puts its unit astray.
+    relocated = entry.relocated_unit()
+    if relocated is not None and any(f.severity == "error" and f.system != NOTATION and f.rule != "log"
+                                     for f in found):
+        out = {**out, relocated: entry.line}
     return out
 
 
@@ -464,8 +469,7 @@ def judged_lawfully(system: RuleSystem[StateT], state: StateT, entry: Entry, fou
     if named & astray.keys():
         return found
     places = system.position(state).units
-    attacked = entry.defending_hexes() if isinstance(entry, Attack) else (entry.hex,) if isinstance(entry, Bombard) \
-        else ()
+    attacked = entry.attacked_hexes()
     if any(places[u].place in attacked for u in astray if u in places):
         return found
     lawful = auditor.with_units(state, {u: p.place for u, p in places.items() if u not in astray})
@@ -492,9 +496,10 @@ def header_findings(system: RuleSystem[StateT], entries: Sequence[Entry]) -> dic
     optional: set[str] = set()
     begun = False
     out: dict[int, Finding] = {}
-    for entry in entries:
-        if not isinstance(entry, Header):
-            begun = begun or not isinstance(entry, Comment)
+    for any_entry in entries:
+        entry = any_entry.as_header()
+        if entry is None:
+            begun = begun or not any_entry.is_comment
             continue
         if entry.key in SINGLE_HEADERS:
             known = first.setdefault(entry.key, entry)
@@ -528,7 +533,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
     it ends): asked with the state reached each time they run out, until it gives none, so a chain is replayed
     once; `headers` are then the game's, those of the entries to come included (the set-up reads them all)."""
     if headers is None:
-        headers = [e for e in entries if isinstance(e, Header)]
+        headers = [h for e in entries if (h := e.as_header()) is not None]
     result: Replay[StateT] = Replay(game, system, list(entries))
     first_bad = min((e.place.line or 0 for e in syntax if e.place is not None), default=None)
     unread = [Finding("error", NOTATION, "syntax", (e.place.line or 0) if e.place else 0,
@@ -539,7 +544,9 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
         result.stopped, result.stopped_line = error, line
         return result
 
-    order = TurnOrder(game.manifest)
+    # The scenario the log plays, from its headers (the game's first): its sequence of play, its first player's
+    # player turns first, is the one every marker and entry is judged and applied in.
+    order = TurnOrder(game.manifest, played_scenario(game, headers))
     resolver = Resolver(game, file, source, order)
     state = system.initial_state(game, headers)
     result.states.append(state)
@@ -557,7 +564,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
     for entry in continued():
         if first_bad is not None and entry.line >= first_bad:
             break
-        if isinstance(entry, Header) and entry.line in contradicting:
+        if entry.line in contradicting and entry.as_header() is not None:
             result.findings.append(contradicting[entry.line])
         problem = resolver.first_problem(entry)
         if problem is not None:

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -17,6 +17,7 @@ from wargame.errors import DataErrors, WargameError
 from wargame.exit_status import ExitStatus
 
 if TYPE_CHECKING:
+    from adjudicator.contract import StateT
     from adjudicator.engine import Replay
 
 
@@ -71,13 +72,13 @@ def unread_verdict(fmt: str, log: Path) -> Iterator[None]:
         leave(ExitStatus.COULD_NOT_RUN)
 
 
-def status_of(result: Replay[Any]) -> ExitStatus:
+def status_of(result: Replay[StateT]) -> ExitStatus:
     """2 if the replay stopped, 1 if a rule was broken, 0 otherwise."""
     if result.stopped is not None:
         return ExitStatus.COULD_NOT_RUN
     return ExitStatus.BREACHES if any(f.severity == "error" for f in result.findings) else ExitStatus.CLEAN
 
 
-def exit_for(result: Replay[Any]) -> NoReturn:
+def exit_for(result: Replay[StateT]) -> NoReturn:
     """End the command with its verdict's status (`status_of`)."""
     leave(status_of(result))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -67,7 +67,7 @@ def schema() -> None:
 
 
 def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, data: Path | None,
-                game_id: str | None, module: Path | None) -> tuple[Replay[Any], Any]:
+                game_id: str | None, module: Path | None) -> tuple[Replay[object], object]:
     """The replay of one log or a chain, and its state at `--at` (the end without it); WargameError for a log
     the replay does not have or a line past its end (a saved VASSAL position that is not the set-up warned of)."""
     from adjudicator.sources import replay_logs

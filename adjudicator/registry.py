@@ -59,6 +59,9 @@ class Registry(Generic[S]):
                 raise ValueError(f"two handlers apply {cls.__name__}: {', '.join(h.name for h in hs if h.apply)}")
         object.__setattr__(self, "_by_class", {cls: tuple(hs) for cls, hs in by_class.items()})
 
+    # `Handler[S, Any]`: a handler of whichever entry class (Python has no existential type, and a protocol over
+    # the handler's check and apply makes mypy solve a handler's entry class as `Never` where it is written
+    # inside the call); `for_entry` dispatches on the exact class, so each is given only its own.
     @staticmethod
     def of(*handlers: Handler[S, Any]) -> Registry[S]:
         """A registry of these handlers (each typed by its own entry class when it is made)."""

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 from adjudicator.findings import ChainOrderError, Finding
 from adjudicator.markdown_escape import code_span, text as md_text
@@ -23,6 +23,7 @@ from adjudicator.rendering import gravity, json_document, markdown_table, ordere
 from wargame.errors import WargameError
 
 if TYPE_CHECKING:
+    from adjudicator.contract import StateT
     from adjudicator.engine import Replay
     from adjudicator.notation.entries import Entry
     from adjudicator.sources import LogSource
@@ -165,14 +166,12 @@ class Pictures:
 def played_entries(entries: Sequence[Entry]) -> int:
     """How many entries record play: comments and headers (`[Game "..."]`, repeated or not in each exchange of
     a game) are not counted, so one game's count is the same whatever files or form it comes in."""
-    from adjudicator.notation.entries import Comment, Header
-    return sum(1 for e in entries if not isinstance(e, (Comment, Header)))
+    return sum(1 for e in entries if not e.is_comment and e.as_header() is None)
 
 
-def summary(result: Replay[Any]) -> Summary:
+def summary(result: Replay[StateT]) -> Summary:
     """Turns replayed, entries checked, findings by severity and by rule."""
-    from adjudicator.notation.entries import TurnMarker
-    turns = [e.turn for e in result.entries if isinstance(e, TurnMarker)]
+    turns = [marker.turn for e in result.entries if (marker := e.as_turn_marker()) is not None]
     by_rule = Counter(f"{f.system} {f.rule}" for f in result.findings if f.severity != "note")
     return {
         "game": result.game.id,
@@ -216,7 +215,7 @@ def _vassal_cited(f: Finding, file: str, translation: Translation, local: int, s
                  _context(steps, local))
 
 
-def verdict_of(source: LogSource, result: Replay[Any]) -> Verdict:
+def verdict_of(source: LogSource, result: Replay[StateT]) -> Verdict:
     """The verdict on logs read by adjudicator.sources and their replay."""
     if source.chain is not None:
         return _chain_verdict(result, source.chain)
@@ -260,7 +259,7 @@ def logs_named(chain: Chain) -> str:
     return f"{first.name} to {last.path.name if same_folder else last.name}"
 
 
-def _chain_verdict(result: Replay[Any], chain: Chain) -> Verdict:
+def _chain_verdict(result: Replay[StateT], chain: Chain) -> Verdict:
     cited: list[Cited] = []
     for f in ordered(result.findings):
         part, local = chain.locate(f.line)

@@ -125,3 +125,22 @@ def test_a_damaged_or_foreign_entry_is_built_again(tmp_path: Path, damage: str) 
     _build(cache, tmp_path / "again")
     assert (tmp_path / "again" / "moscow.vmod").read_bytes() == (tmp_path / "first" / "moscow.vmod").read_bytes()
     assert "89 images" not in _build(cache, tmp_path / "third")
+
+
+def test_art_drawn_from_a_game_whose_files_changed_since_it_loaded_is_not_kept(tmp_path: Path, data_copy: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The art store is written only while the data read as the game was loaded: a units.csv edited after loading
+    (so a chart naming units would be kept under the edited bytes' key, drawn from the old rows) keeps nothing."""
+    from builder.vassal import art_cache
+    from wargame.game import load_game
+
+    monkeypatch.setenv("UMPIRE_CACHE", "")  # the game itself is not read from or kept in any cache folder
+    game = load_game(data_copy, "moscow")
+    units = data_copy / "counters" / "moscow" / "units.csv"
+    units.write_text(units.read_text(encoding="utf-8") + "# edited after loading\n", encoding="utf-8")
+    store = tmp_path / "cache"
+    art_cache.cached_art(game, 1.0, store)
+    assert not list(store.glob("art/*.pngs"))
+    fresh = load_game(data_copy, "moscow")  # the edited bytes: a game of its own, whose art is kept
+    art_cache.cached_art(fresh, 1.0, store)
+    assert list(store.glob("art/*.pngs"))

@@ -3,15 +3,17 @@ moves the turn context at the markers, from the game's sequence of play, and sta
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
 from adjudicator.contract import TurnContext
-from adjudicator.engine import advance
+from adjudicator.engine import advance, check, replay
 from adjudicator.findings import ChainOrderError
-from adjudicator.notation.entries import StepMarker, TurnMarker
+from adjudicator.notation.entries import Header, StepMarker, TurnMarker
+from adjudicator.notation.text import parse_text
 from adjudicator.sources import open_logs
 from adjudicator.systems import system_for
 from adjudicator.systems.classic.state import ClassicState, PhaseLog
@@ -22,8 +24,9 @@ from adjudicator.systems.omaha.state import OmahaPhaseLog
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from adjudicator.systems.onslaught.state import StepLog, replace
 from wargame.bundled import data_root
+from wargame.errors import ReplayError
 from wargame.game import Game, load_game
-from wargame.sequence import TurnOrder
+from wargame.sequence import TurnOrder, turn_sequence
 from play_support import when
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -104,6 +107,92 @@ def test_fire_and_movement_phases_come_from_the_engine(omaha: Game) -> None:
     assert advance(OMAHA, state, StepMarker(step="movement")).at == TurnContext(1, "movement", "German")
 
 
+def omaha_with_the_german_first_in_its_campaign(data: Path) -> Game:
+    """A copy of Omaha whose second scenario, the campaign, has the German player first."""
+    toml = data / "counters" / "omaha" / "game.toml"
+    head, campaign, tail = toml.read_text().partition('id = "campaign"')
+    tail = tail.replace('first_player = "Allied"', 'first_player = "German"', 1)
+    toml.write_text(head + campaign + tail)
+    return load_game(data, "omaha")
+
+
+PLAYER_TURN = ("movement", "bombardment", "combat", "mobile_movement", "mobile_combat")
+
+
+def test_the_turn_is_ordered_for_the_scenario_the_log_plays(data_copy: Path) -> None:
+    """4.1, 10.2: whose player turn comes first is the first player of the scenario the log's header names, not the
+    game's first scenario's: in a game whose second scenario has the German player first, its log's first Movement
+    Phase is the German's, and its phases run in that order without a finding of 4.1."""
+    game = omaha_with_the_german_first_in_its_campaign(data_copy)
+    phases = ["support_fire_marker", *PLAYER_TURN, *PLAYER_TURN, "game_turn_end"]
+    text = '[Game "omaha"]\n[Scenario "campaign"]\nTurn 1\n' + "".join(f"Phase {p}\n" for p in phases)
+    result = replay(game, OMAHA, parse_text(text))
+    assert [f for f in result.findings if f.rule == "4.1"] == []
+    contexts = [OMAHA.sequence_point(state) for state in result.states[4:]]
+    assert [c.player_turn for c in contexts] == [None, *["German"] * 5, *["Allied"] * 5, None]
+    first = result.state_at(5)  # Phase movement
+    assert first.at == TurnContext(1, "movement", "German")
+    # The engine asked without the replay's order orders the turn for the state's scenario too.
+    assert advance(OMAHA, result.state_at(4), StepMarker(step="movement")).at == first.at
+    assert check(OMAHA, first, StepMarker(step="bombardment")) == []
+    # The game's first scenario keeps its Allied player first.
+    allied = replay(game, OMAHA, parse_text(text.replace('[Scenario "campaign"]\n', "")))
+    assert allied.state_at(4).at == TurnContext(1, "movement", "Allied")
+
+
+SOVIET_FIRST = '''[[scenario]]
+id = "soviet_first"
+name = "The Soviet player first (one turn)"
+first_turn = 1
+last_turn = 1
+first_player = "Soviet"
+source = "3.0"
+
+'''
+RECOVERY = '''
+[[sequence]]
+id = "recovery"
+name = "Recovery Phase"
+player = "each"
+source = "3.0"
+'''
+
+
+def test_a_classic_game_ends_with_the_last_phase_of_the_scenario_played(tmp_path: Path) -> None:
+    """The last phase of a classic game is its scenario's: a turn ending with a player turn's phase (`each`) ends with
+    the second player's of the scenario played, where the game's first scenario has the other side first."""
+    for kind in ("maps", "counters"):
+        shutil.copytree(data_root() / kind / "moscow", tmp_path / kind / "moscow")
+    toml = tmp_path / "counters" / "moscow" / "game.toml"
+    toml.write_text(toml.read_text().replace("# 3.0: eight phases", SOVIET_FIRST + "# 3.0: eight phases", 1) + RECOVERY)
+    game = load_game(tmp_path, "moscow")
+    phases = [item.id for item in game.manifest.sequence]
+    log = '[Game "moscow"]\n[Scenario "soviet_first"]\nTurn 1\n' + "".join(f"Phase {p}\n" for p in phases) + \
+        "Phase recovery\n"
+    result = replay(game, system_for(game), parse_text(log))
+    assert result.final_state.at == TurnContext(1, "recovery", "German")
+    assert [f.message for f in result.findings] == ["the game ends in Soviet victory: no victory condition holds"]
+
+
+def test_a_scenarios_turn_order_runs_its_first_players_turn_first(data_copy: Path) -> None:
+    """The turn's slots for a scenario: a player turn's phases once per side, the scenario's first player first (its
+    last phase the second player's); the game's first scenario's when none or an unknown one is named."""
+    manifest = omaha_with_the_german_first_in_its_campaign(data_copy).manifest
+    sides = [slot.side for slot in turn_sequence(manifest, "campaign") if slot.side is not None]
+    assert sides == ["German"] * 5 + ["Allied"] * 5
+    assert [slot.side for slot in turn_sequence(manifest) if slot.side is not None] == ["Allied"] * 5 + ["German"] * 5
+    assert (TurnOrder(manifest, "campaign").scenario, TurnOrder(manifest).scenario) == ("campaign", "beach_to_bocage")
+
+
+@pytest.mark.parametrize("game_id", ["onslaught", "omaha", "moscow"])
+def test_every_system_reads_the_scenario_played_alike(game_id: str) -> None:
+    """The scenario a log plays is one answer for the engine and every system: a misspelt one is refused with the
+    game's scenarios and a suggestion."""
+    game = load_game(data_root(), game_id)
+    with pytest.raises(ReplayError, match=r"unknown scenario 'campain' \(did you mean 'campaign'\?\) \(scenarios: "):
+        system_for(game).initial_state(game, [Header(key="Scenario", value="campain")])
+
+
 def test_a_new_phase_starts_a_fresh_fire_and_movement_record(omaha: Game) -> None:
     """Attacks, defences and markers drawn in a phase are the engine's record of it, renewed at each marker."""
     state = when(OMAHA.initial_state(omaha, []), turn=2, step="combat", player_turn="Allied")
@@ -146,6 +235,47 @@ def test_omahas_phase_record_is_the_series_and_its_own(omaha: Game) -> None:
     assert advance(OMAHA, busy, StepMarker(step="bombardment")).log == OmahaPhaseLog()
 
 
+def test_a_combat_left_undone_is_the_phases_record_the_engine_forgets() -> None:
+    """8.0: a combat whose result was left undone when the next attack was declared is judged against its late
+    carrying out in the same phase only: it is the phase's record, forgotten by the engine at the next marker (the
+    system's own apply of the marker leaves it)."""
+    replayed = open_logs((EXAMPLES / "omaha" / "breach-combat-order.log",), None).replay()
+    undone = replayed.state_at(55).log.undone  # line 55 declares the next attack before 2117's result is done
+    assert undone is not None and undone.hex == "2117"
+    assert replayed.state_at(56).log.undone is not None  # the retreat carried out late, still in the phase
+    last = replayed.state_at(58)
+    marker = StepMarker(step="mobile_movement")
+    assert OMAHA.apply(last, marker).log.undone is not None
+    assert advance(OMAHA, last, marker).log.undone is None
+    assert replayed.state_at(59).log.undone is None
+
+
+def test_omahas_record_keeps_what_happened_in_the_game_turn(omaha: Game) -> None:
+    """11.2.5, 14.1: the replacement points used and the sides that rolled for the markers put aside count for the
+    whole game turn: the engine carries them into every phase's record of the turn and forgets them as the next
+    game turn begins (the system resets nothing)."""
+    state = when(OMAHA.initial_state(omaha, []), turn=2, step="support_fire_marker", player_turn=None)
+    busy = replace_fm(state, log=OmahaPhaseLog(attacked=frozenset({"16/1"}), replaced=("leg",),
+                                               weather_rolls=("Allied",)))
+    movement = advance(OMAHA, busy, StepMarker(step="movement"))
+    assert movement.log == OmahaPhaseLog(replaced=("leg",), weather_rolls=("Allied",))
+    german = advance(OMAHA, when(movement, step="mobile_combat"), StepMarker(step="movement"))
+    assert german.log == movement.log
+    assert OMAHA.apply(when(german, step="game_turn_end", player_turn=None), TurnMarker(turn=3)).log == german.log
+    assert advance(OMAHA, when(german, step="game_turn_end", player_turn=None), TurnMarker(turn=3)).log == \
+        OmahaPhaseLog()
+
+
+def test_a_replacement_point_used_in_an_earlier_phase_is_spent() -> None:
+    """11.2.5: GT 2's one leg replacement point used in the Support Fire Marker Phase is spent in its Movement
+    Phase too."""
+    lines = (EXAMPLES / "omaha" / "breach-replacements.log").read_text().splitlines()[:40]
+    assert lines[-1] == "Phase support_fire_marker"
+    text = "\n".join([*lines, "Allied: replace 16/1", "Phase movement", "Allied: replace 18/1", ""])
+    result = replay(load_game(data_root(), "omaha"), OMAHA, parse_text(text))
+    assert [(f.line, f.rule) for f in result.findings if f.severity == "error"] == [(43, "11.2.5")]
+
+
 @pytest.mark.parametrize("state", [ClassicState, OnslaughtState, FireAndMovementState, OmahaState])
 def test_a_kept_systems_state_holds_no_turn_of_its_own(state: type) -> None:
     """Turn, step, phase and player turn are the engine's context (`at`); per-step scratch is in its record."""
@@ -154,7 +284,8 @@ def test_a_kept_systems_state_holds_no_turn_of_its_own(state: type) -> None:
     assert not names & {"turn", "step", "phase", "player", "first_player", "entitled", "passes", "step_over", "begun",
                         "bulge_tie", "reserve_stacks", "replacement_points", "arrival_phase", "placed_now",
                         "free_moves", "attacked", "defended", "drawn", "entered", "landed", "supply_losses", "moved",
-                        "moved_in_movement", "attacked_in_combat", "advanced", "displaced", "bombarded"}
+                        "moved_in_movement", "attacked_in_combat", "advanced", "displaced", "bombarded",
+                        "undone", "replaced", "weather_rolls"}
 
 
 def test_onslaught_states_refuse_a_field_they_lack(onslaught: Game) -> None:

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adjudicator.contract import MovementModel, Reach, RetreatOption, RuleSystem
+from adjudicator.contract import MovementModel, Reach, RetreatOption, RuleSystem, StateT, kind_of
 from adjudicator.engine import Replay
-from adjudicator.notation.entries import Entry, Retreat
+from adjudicator.notation.entries import Entry
 from wargame.errors import WargameError, did_you_mean
 from wargame.scene import Mark
 
@@ -111,11 +111,12 @@ def retreat_marks(moment: Moment, options: Sequence[RetreatOption]) -> list[Mark
     return [*marks, Mark("ring", tuple(hexes), "defender")] if hexes else marks
 
 
-def legal_retreats_beside(system: RuleSystem[Any], before: Any, entry: Entry) -> list[Mark]:
+def legal_retreats_beside(system: RuleSystem[StateT], before: StateT, entry: Entry) -> list[Mark]:
     """For a picture of a retreat: the other legal paths of that unit's retreat, in the state before it."""
     model = system.movement
-    if not isinstance(entry, Retreat) or model is None:
+    unit = entry.relocated_unit()
+    if kind_of(entry) != "retreat" or unit is None or model is None:
         return []
-    taken = tuple(entry.path)
-    return [Mark("path", path, "legal") for option in model.retreat_options(before) if option.unit == entry.unit
+    taken = entry.path_hexes()
+    return [Mark("path", path, "legal") for option in model.retreat_options(before) if option.unit == unit
             for path in (*option.paths, *option.shorter) if path != taken]

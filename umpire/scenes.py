@@ -6,9 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from adjudicator.contract import Position, RuleSystem, StateT
 from adjudicator.findings import Finding, SectionTable
-from adjudicator.notation.entries import (
-    Activate, Advance, Attack, Bombard, Capture, Entry, Loss, Move, Place, Retreat, StandFast,
-)
+from adjudicator.notation.entries import Activate, Advance, Attack, Bombard, Entry, Loss, Move, Retreat
 from wargame.game import Game
 from wargame.grid import Grid
 from wargame.scene import FACES, WORDS, Counter, Mark, Scene, Tone, TrackValue, stacks_in
@@ -50,9 +48,8 @@ def scene_of(position: Position, marks: Sequence[Mark] = (), caption: str = "",
 def placed_by(entry: Entry) -> dict[str, list[str]]:
     """The marker counters an entry puts on the map for its picture: an attack's or a bombardment's
     support fire markers on the hex it targets (Fire & Movement 8.1, 8.2.1 b)."""
-    if isinstance(entry, (Attack, Bombard)) and entry.support:
-        return {entry.hex: list(entry.support)}
-    return {}
+    combat = entry.as_combat()
+    return {combat.hex: list(combat.support)} if combat is not None and combat.support else {}
 
 
 def _claims(entry: Attack | Bombard) -> str:
@@ -75,23 +72,25 @@ def marks_for(entry: Entry, before: Mapping[str, str], findings: Sequence[Findin
     """
     tone: Tone = "breach" if any(f.severity == "error" for f in findings) else "legal"
     at = before
-    if isinstance(entry, (Move, Retreat, Advance)):
-        return [Mark("path", tuple(entry.path), tone)]
-    if isinstance(entry, Attack):
-        sources = sorted({at[u] for u in entry.attackers if u in at and at[u] != entry.hex})
-        return [Mark("arrow", (*sources, entry.hex), "attacker"), Mark("ring", (entry.hex,), "defender"),
-                Mark("note", (entry.hex, *sources), tone, _claims(entry))]
-    if isinstance(entry, Bombard):
-        return [Mark("ring", (entry.hex,), "defender"), Mark("note", (entry.hex,), tone, _claims(entry))]
-    if isinstance(entry, (Activate, Capture)):
-        return [Mark("ring", (entry.hex,), tone)]
-    if isinstance(entry, Place) and entry.hex is not None:
-        return [Mark("ring", (entry.hex,), tone)]
-    if isinstance(entry, Loss) and entry.unit in at:
-        return [Mark("ring", (at[entry.unit],), tone)]
-    if isinstance(entry, StandFast):
-        return [Mark("ring", tuple(sorted({at[u] for u in entry.units if u in at})), tone)]
-    return []
+    if entry.relocated_unit() is not None:
+        return [Mark("path", entry.path_hexes(), tone)]
+    combat, attack = entry.as_combat(), entry.as_attack()
+    if attack is not None:
+        sources = sorted({at[u] for u in attack.attackers if u in at and at[u] != attack.hex})
+        return [Mark("arrow", (*sources, attack.hex), "attacker"), Mark("ring", (attack.hex,), "defender"),
+                Mark("note", (attack.hex, *sources), tone, _claims(attack))]
+    if combat is not None:  # a bombardment: support fire alone
+        return [Mark("ring", (combat.hex,), "defender"), Mark("note", (combat.hex,), tone, _claims(combat))]
+    # An activation, a capture or a placement: the hex it names; a loss or a stand: the hexes of its units.
+    named = [value for kind, value in entry.named_ids() if kind == "hex"]
+    if named:
+        return [Mark("ring", (named[0],), tone)]
+    effects = entry.counter_effects()
+    standing = [u for u, effect in effects if effect == ("stand",)]
+    if standing:
+        return [Mark("ring", tuple(sorted({at[u] for u in standing if u in at})), tone)]
+    lost = [at[u] for u, effect in effects if effect in (("deplete",), ("eliminate",)) and u in at]
+    return [Mark("ring", (lost[0],), tone)] if lost else []
 
 
 def mentioned(findings: Sequence[Finding], before: Mapping[str, str], grid: Grid) -> list[Mark]:
@@ -148,9 +147,10 @@ def context_marks(system: RuleSystem[StateT], state: StateT, entry: Entry, findi
     grid = game.grid
     units = game.units_by_id
     out: list[Mark] = []
-    if isinstance(entry, (Move, Retreat, Advance)) and entry.unit in units:
-        side = units[entry.unit].side
-        path = [grid.hex_of(label) for label in entry.path if grid.is_label(label)]
+    relocated = entry.relocated_unit()
+    if relocated is not None and relocated in units:
+        side = units[relocated].side
+        path = [grid.hex_of(label) for label in entry.path_hexes() if grid.is_label(label)]
         near = set(path)
         for _ in range(ZOC_REACH):
             near |= {n for h in near for n in grid.neighbours_on_map(h)}

@@ -10,10 +10,10 @@ game's opening (`opening_slot`), the step in force before a log's first `Turn` m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from wargame.models import EntryAllowance, GameManifest, SequenceItem
+from wargame.models import EntryAllowance, GameManifest, Scenario, SequenceItem
 
 
 @dataclass(frozen=True)
@@ -61,10 +61,26 @@ def opening_slot(manifest: GameManifest) -> Slot | None:
     return next((_slot(item, item.name, None) for item in manifest.sequence if item.before_first_turn), None)
 
 
-def turn_sequence(manifest: GameManifest) -> tuple[Slot, ...]:
-    """The steps or phases a turn runs through, in order (not the opening before the first turn)."""
+def scenario_of(manifest: GameManifest, scenario: str | None = None) -> Scenario | None:
+    """The scenario of that id, else the game's first (None: the game has none)."""
+    named = next((s for s in manifest.scenario if s.id == scenario), None) if scenario is not None else None
+    return named or (manifest.scenario[0] if manifest.scenario else None)
+
+
+def first_player(manifest: GameManifest, scenario: str | None = None) -> str | None:
+    """The side that plays first in a scenario (the first scenario's when none is named; the first side in a game
+    without scenarios)."""
+    chosen = scenario_of(manifest, scenario)
     sides = manifest.sides
-    first = (manifest.scenario[0].first_player if manifest.scenario else None) or (sides[0] if sides else None)
+    return (chosen.first_player if chosen is not None else None) or (sides[0] if sides else None)
+
+
+def turn_sequence(manifest: GameManifest, scenario: str | None = None) -> tuple[Slot, ...]:
+    """The steps or phases a turn of a scenario runs through, in order (not the opening before the first turn): a
+    player turn's (`player = "each"`) once per side, the scenario's first player's first (the first scenario's
+    when none is named)."""
+    sides = manifest.sides
+    first = first_player(manifest, scenario)
     order = [first, *[s for s in sides if s != first]]
     out: list[Slot] = []
     for item in manifest.sequence:
@@ -124,31 +140,32 @@ def next_slot(sequence: tuple[Slot, ...], step: str | None, side: str | None) ->
     return sequence[index + 1]
 
 
-def phasing_side(manifest: GameManifest, slot: Slot, scenario: Callable[[], str | None]) -> str | None:
+def phasing_side(manifest: GameManifest, slot: Slot, scenario: str | None = None) -> str | None:
     """Whose step or phase a slot is: its side (a player turn's), else the scenario's first or second player's
-    for an item the data gives to one (`player = "first"`), else None (both players'). The scenario is asked
-    for only then."""
+    for an item the data gives to one (`player = "first"`), else None (both players')."""
     if slot.side is not None:
         return slot.side
     item = next((i for i in manifest.sequence if i.id == slot.id), None)
     if item is None or item.player not in ("first", "second"):
         return None
-    chosen = next((s for s in manifest.scenario if s.id == scenario()), None)
-    sides = manifest.sides
-    first = chosen.first_player if chosen is not None else sides[0]
-    second = next(s for s in sides if s != first)
-    return first if item.player == "first" else second
+    first = first_player(manifest, scenario)
+    return first if item.player == "first" else next(s for s in manifest.sides if s != first)
 
 
 class TurnOrder:
-    """The game's sequence of play as a referee asks it about every entry: the turn's steps or phases, the
-    opening, the entry kinds each names, and what each lets be written there, worked out once.
+    """The sequence of play of the scenario a log plays as a referee asks it about every entry: the turn's steps or
+    phases in that scenario's order of players, the opening, the entry kinds each names, and what each lets be
+    written there, worked out once.
 
-    Its answers depend on the game's data alone (the step, the side, the kind, the unit types), so each is
-    remembered: a replay asks the same few questions thousands of times."""
+    Its answers depend on the game's data and the scenario alone (the step, the side, the kind, the unit types), so
+    each is remembered: a replay asks the same few questions thousands of times."""
 
-    def __init__(self, manifest: GameManifest) -> None:
-        self.sequence = turn_sequence(manifest)
+    def __init__(self, manifest: GameManifest, scenario: str | None = None) -> None:
+        chosen = scenario_of(manifest, scenario)
+        self.scenario = chosen.id if chosen is not None else None
+        """The scenario's id (the game's first when none was named; None for a game without scenarios)."""
+        self.manifest = manifest
+        self.sequence = turn_sequence(manifest, self.scenario)
         self.opening = opening_slot(manifest)
         self.places = entry_places(self.sequence)
         self.steps = step_ids(self.sequence)
@@ -166,6 +183,10 @@ class TurnOrder:
                 self.opening is not None and self.opening.names(kind, how))
             self._governed[key] = known
         return known
+
+    def phasing_side(self, slot: Slot) -> str | None:
+        """Whose step or phase a slot is in the scenario (`phasing_side` of the module)."""
+        return phasing_side(self.manifest, slot, self.scenario)
 
     def slot_at(self, turn: int, step: str | None, side: str | None) -> Slot | None:
         """The step or phase under way (`slot_at` of the module), remembered."""

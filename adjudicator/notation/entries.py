@@ -33,6 +33,75 @@ class Entry(BaseModel):
         """The units whose owner alone decides the entry: none but for the kinds below."""
         return []
 
+    # What the engine asks of an entry instead of testing its class (issue 25): each kind answers for itself.
+    @property
+    def is_comment(self) -> bool:
+        """Whether the entry is a comment: kept, never checked, no part of play."""
+        return False
+
+    @property
+    def may_leave_map(self) -> bool:
+        """Whether its path may step off the map's edge, a rule question rather than a typo (a move or retreat)."""
+        return False
+
+    def path_hexes(self) -> tuple[str, ...]:
+        """The hex labels of its path, start hex first: none but for a move, retreat or advance."""
+        return ()
+
+    def relocated_unit(self) -> str | None:
+        """The unit it puts in a hex of its owner's choosing along its path (a move, retreat or advance), else None."""
+        return self.acting_units()[0] if self.path_hexes() else None
+
+    def sides_named(self) -> list[str]:
+        """Every side the entry names: its author, and the sides of a roll-off."""
+        return [self.side] if self.side else []
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """('unit' | 'hex', value) of every id the entry names, in the order written (resolved against the game)."""
+        unit = self.relocated_unit()
+        return [("unit", unit), *(("hex", h) for h in self.path_hexes())] if unit is not None else []
+
+    def attacked_hexes(self) -> tuple[str, ...]:
+        """The hexes an attack or a bombardment is made on: none for another kind."""
+        return ()
+
+    def claims_victory(self) -> bool:
+        """Whether it claims the victory that decided the game (`declare victory`)."""
+        return False
+
+    def as_header(self) -> Header | None:
+        """The entry as a header, else None."""
+        return None
+
+    def as_turn_marker(self) -> TurnMarker | None:
+        """The entry as a `Turn` marker, else None."""
+        return None
+
+    def as_step_marker(self) -> StepMarker | None:
+        """The entry as a step or phase marker, else None."""
+        return None
+
+    def as_attack(self) -> Attack | None:
+        """The entry as an attack, else None."""
+        return None
+
+    def as_roll_off(self) -> RollOff | None:
+        """The entry as a roll-off, else None."""
+        return None
+
+    def as_combat(self) -> Attack | Bombard | None:
+        """The entry as an attack or a bombardment (what a combat audit accounts for), else None."""
+        return None
+
+    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
+        """(unit, effect) of what it does to its units' counters: ("at", place), ("deplete",), ("stand",)..."""
+        unit = self.relocated_unit()
+        return [(unit, ("at", self.path_hexes()[-1]))] if unit is not None else []
+
+    def restored_in_place(self) -> tuple[str, str] | None:
+        """(unit, hex) of a replacement restoring a unit to full strength in a hex, else None."""
+        return None
+
 
 
 class Header(Entry):
@@ -42,6 +111,9 @@ class Header(Entry):
     key: str
     value: str
 
+    def as_header(self) -> Header:
+        return self
+
 
 class TurnMarker(Entry):
     """`Turn N`: a new game turn begins."""
@@ -49,12 +121,18 @@ class TurnMarker(Entry):
     kind: Literal["turn"] = "turn"
     turn: int = Field(ge=0)
 
+    def as_turn_marker(self) -> TurnMarker:
+        return self
+
 
 class StepMarker(Entry):
     """`Step ID` or `Phase ID`: a step (Onslaught) or phase (Fire & Movement) begins."""
 
     kind: Literal["step"] = "step"
     step: str
+
+    def as_step_marker(self) -> StepMarker:
+        return self
 
 
 class RollOff(Entry):
@@ -64,13 +142,20 @@ class RollOff(Entry):
     rolls: dict[str, int] = Field(min_length=1)
     receipts: list[ReceiptToken] = []
 
+    def sides_named(self) -> list[str]:
+        """Its author, then each side rolling."""
+        return [*super().sides_named(), *self.rolls]
+
+    def as_roll_off(self) -> RollOff:
+        return self
+
 
 def logged_dice(entry: Entry) -> list[int]:
     """The die rolls an entry records, in the order its receipts are written (none without one)."""
-    if isinstance(entry, RollOff):
-        return list(entry.rolls.values())
-    die = getattr(entry, "die", None)
-    return [die] if isinstance(die, int) else []
+    roll, combat = entry.as_roll_off(), entry.as_combat()
+    if roll is not None:
+        return list(roll.rolls.values())
+    return [combat.die] if combat is not None and combat.die is not None else []
 
 
 class Action(Entry):
@@ -96,6 +181,10 @@ class Activate(Entry):
     supply: int | None = Field(None, ge=0)
     order: Literal["move-first", "attack-first"] | None = None
 
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its units, then its hex."""
+        return [*(("unit", u) for u in self.units), ("hex", self.hex)]
+
 
 class Move(Entry):
     """`UNIT [strategic] HEX-HEX-...`: a unit moves along a path (start hex first)."""
@@ -112,6 +201,15 @@ class Move(Entry):
     def decided_by_owner(self) -> list[str]:
         """Its unit: the owner alone moves, retreats, advances or places it."""
         return [self.unit]
+
+    @property
+    def may_leave_map(self) -> bool:
+        """It may."""
+        return True
+
+    def path_hexes(self) -> tuple[str, ...]:
+        """Its path."""
+        return tuple(self.path)
 
 
 
@@ -147,6 +245,21 @@ class Attack(Entry):
         """The attackers, each once."""
         return list(dict.fromkeys(self.attackers))
 
+    def as_attack(self) -> Attack:
+        return self
+
+    def as_combat(self) -> Attack:
+        return self
+
+    def attacked_hexes(self) -> tuple[str, ...]:
+        """Every hex it is made on."""
+        return self.defending_hexes()
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its chosen defender, its attackers, then its hexes."""
+        return [*([("unit", self.defender)] if self.defender is not None else []),
+                *(("unit", u) for u in self.attackers), *(("hex", h) for h in self.defending_hexes())]
+
 
 
 class Bombard(Entry):
@@ -161,6 +274,17 @@ class Bombard(Entry):
     """The one unit of a stack a bombardment targets, chosen by the bombarding player (Omaha 11.2.3)."""
     support: list[str] = Field(min_length=1)
     receipts: list[ReceiptToken] = []
+
+    def attacked_hexes(self) -> tuple[str, ...]:
+        """The hex it bombards."""
+        return (self.hex,)
+
+    def as_combat(self) -> Bombard:
+        return self
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its chosen target, then its hex."""
+        return [*([("unit", self.defender)] if self.defender is not None else []), ("hex", self.hex)]
 
 
 class Retreat(Entry):
@@ -177,6 +301,15 @@ class Retreat(Entry):
     def decided_by_owner(self) -> list[str]:
         """Its unit: the owner alone moves, retreats, advances or places it."""
         return [self.unit]
+
+    @property
+    def may_leave_map(self) -> bool:
+        """It may."""
+        return True
+
+    def path_hexes(self) -> tuple[str, ...]:
+        """Its path."""
+        return tuple(self.path)
 
 
 
@@ -195,6 +328,10 @@ class Advance(Entry):
         """Its unit: the owner alone moves, retreats, advances or places it."""
         return [self.unit]
 
+    def path_hexes(self) -> tuple[str, ...]:
+        """Its path."""
+        return tuple(self.path)
+
 
 
 class Loss(Entry):
@@ -212,6 +349,14 @@ class Loss(Entry):
         """The unit reduced, but for a `remove`: a system with removals judges who writes them by its own rule."""
         return [self.unit] if self.loss != "remove" else []
 
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its unit."""
+        return [("unit", self.unit)]
+
+    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Its unit depleted, or eliminated (removed too)."""
+        return [(self.unit, ("deplete",) if self.loss == "deplete" else ("eliminate",))]
+
 
 
 class StandFast(Entry):
@@ -227,6 +372,14 @@ class StandFast(Entry):
     def decided_by_owner(self) -> list[str]:
         """The units standing fast: their owner alone decides it."""
         return list(dict.fromkeys(self.units))
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its units."""
+        return [("unit", u) for u in self.units]
+
+    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Each of its units stands (flipped, or eliminated)."""
+        return [(u, ("stand",)) for u in self.units]
 
 
 
@@ -248,6 +401,29 @@ class Place(Entry):
     def decided_by_owner(self) -> list[str]:
         """Its unit: the owner alone moves, retreats, advances or places it."""
         return [self.unit]
+
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its unit, then its hex (when it names one)."""
+        return [("unit", self.unit), *([("hex", self.hex)] if self.hex is not None else [])]
+
+    def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Its unit at its hex (reduced when placed so), else delayed, picked up or restored where it stands."""
+        out: list[tuple[str, tuple[str, ...]]] = []
+        if self.hex is not None:
+            out.append((self.unit, ("at", self.hex)))
+        elif self.how in ("delay", "pickup"):
+            out.append((self.unit, (self.how,)))
+        elif self.how == "replace" and self.strength != "reduced":
+            out.append((self.unit, ("restore",)))
+        if self.strength == "reduced" and self.hex is not None:
+            out.append((self.unit, ("deplete",)))
+        return out
+
+    def restored_in_place(self) -> tuple[str, str] | None:
+        """(unit, hex) of a replacement at full strength in a hex."""
+        if self.how == "replace" and self.strength != "reduced" and self.hex is not None:
+            return self.unit, self.hex
+        return None
 
 
 
@@ -278,6 +454,10 @@ class Capture(Entry):
     hex: str
     points: int | None = Field(None, ge=0)
 
+    def named_ids(self) -> list[tuple[str, str]]:
+        """Its hex."""
+        return [("hex", self.hex)]
+
 
 class Declare(Entry):
     """`German: declare bulge` and other one-word declarations a rule system knows; `Allied: declare victory
@@ -288,12 +468,21 @@ class Declare(Entry):
     level: str | None = None
     points: dict[str, Annotated[int, Field(ge=0)]] = {}
 
+    def claims_victory(self) -> bool:
+        """Whether it declares victory."""
+        return self.what == "victory"
+
 
 class Comment(Entry):
     """`# text`: kept, never checked."""
 
     kind: Literal["comment"] = "comment"
     text: str
+
+    @property
+    def is_comment(self) -> bool:
+        """It is."""
+        return True
 
 
 AnyEntry = Annotated[

@@ -8,7 +8,7 @@ file means the same thing to every reader and converts to a text log that says t
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import NoReturn, Union
 
 from pydantic import ValidationError
 
@@ -20,11 +20,15 @@ MAX_NUMBER_DIGITS = 9
 """No number of a log (turn, die, supply, points) needs more digits; longer ones are refused."""
 
 
+JsonValue = Union[str, int, float, bool, None, list["JsonValue"], dict[str, "JsonValue"]]
+"""A value JSON decodes to (recursive)."""
+
+
 class _Refused(Exception):
     """A JSON value refused while decoding (duplicate key, huge number, NaN)."""
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _no_duplicates(pairs: list[tuple[str, JsonValue]]) -> dict[str, JsonValue]:
     keys = [k for k, _ in pairs]
     twice = sorted({k for k in keys if keys.count(k) > 1})
     if twice:
@@ -39,7 +43,7 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
-def _refused_constant(text: str) -> Any:
+def _refused_constant(text: str) -> NoReturn:
     raise _Refused(f"{text} is not a JSON number")
 
 

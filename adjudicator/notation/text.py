@@ -349,7 +349,7 @@ def write_entry(entry: Entry) -> str:
     def opt(word: str, value: object) -> str:
         return f" {word} {value}" if value is not None else ""
 
-    def receipts(e: Any) -> str:
+    def receipts(e: Entry) -> str:
         return "".join(f" receipt {token}" for token in getattr(e, "receipts", []))
 
     writers: dict[type[Entry], Callable[[Any], str]] = {
@@ -428,37 +428,5 @@ def write_text_faithfully(entries: Sequence[Entry], file: str = "<log>") -> str:
 
 
 def iter_units_and_hexes(entry: Entry) -> Iterator[tuple[str, str]]:
-    """('unit' | 'hex', value) of every id an entry names, for resolution against the game."""
-    unit, lists, path = _id_fields(type(entry))
-    if unit:
-        yield "unit", getattr(entry, "unit")
-    if isinstance(entry, (Attack, Bombard)) and entry.defender is not None:
-        yield "unit", entry.defender
-    for field in lists:
-        for value in getattr(entry, field):
-            yield "unit", value
-    if path:
-        for value in getattr(entry, "path"):
-            yield "hex", value
-    if isinstance(entry, (Activate, Attack, Bombard, Capture)):
-        yield "hex", entry.hex
-    if isinstance(entry, Attack):
-        for value in entry.more_hexes:
-            yield "hex", value
-    if isinstance(entry, Place) and entry.hex is not None:
-        yield "hex", entry.hex
-
-
-_ID_FIELDS: dict[type[Entry], tuple[bool, tuple[str, ...], bool]] = {}
-"""Which id fields each entry class has (asked for every entry of a log; a missing attribute of a
-pydantic model costs an exception)."""
-
-
-def _id_fields(kind: type[Entry]) -> tuple[bool, tuple[str, ...], bool]:
-    """Whether an entry class has `unit`, which of `units`/`attackers` it has, whether it has `path`."""
-    known = _ID_FIELDS.get(kind)
-    if known is None:
-        fields = kind.model_fields
-        known = _ID_FIELDS[kind] = ("unit" in fields, tuple(f for f in ("units", "attackers") if f in fields),
-                                    "path" in fields)
-    return known
+    """('unit' | 'hex', value) of every id an entry names, for resolution against the game (each kind lists its own)."""
+    return iter(entry.named_ids())

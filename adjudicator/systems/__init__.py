@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from adjudicator.engine import RuleSystem
 from wargame.errors import WargameError, did_you_mean
@@ -26,14 +26,15 @@ REGISTERED: dict[str, tuple[str, str]] = {
 """Each rule system's name (a game's `rule_system`), with the module and the name of its instance."""
 
 
-class Registry(Mapping[str, RuleSystem[Any]]):
-    """The rule systems by name, each imported on its first request."""
+class Registry(Mapping[str, RuleSystem[object]]):
+    """The rule systems by name, each imported on its first request (a `RuleSystem[object]`: its states are opaque
+    to whoever finds it here, who only hands them back to it)."""
 
     def __init__(self, registered: Mapping[str, tuple[str, str]]) -> None:
         self._registered = dict(registered)
-        self._loaded: dict[str, RuleSystem[Any]] = {}
+        self._loaded: dict[str, RuleSystem[object]] = {}
 
-    def __getitem__(self, name: str) -> RuleSystem[Any]:
+    def __getitem__(self, name: str) -> RuleSystem[object]:
         system = self._loaded.get(name)
         if system is None:
             module, attribute = self._registered[name]
@@ -50,7 +51,7 @@ class Registry(Mapping[str, RuleSystem[Any]]):
         return name in self._registered
 
 
-SYSTEMS: Mapping[str, RuleSystem[Any]] = Registry(REGISTERED)
+SYSTEMS: Mapping[str, RuleSystem[object]] = Registry(REGISTERED)
 
 
 PER_GAME: dict[str, tuple[str, str]] = {
@@ -76,13 +77,13 @@ def system_names() -> list[str]:
     return sorted([*REGISTERED, *PER_GAME])
 
 
-def system_for(game: Game) -> RuleSystem[Any]:
+def system_for(game: Game) -> RuleSystem[object]:
     """The rule system that referees a game (WargameError for one Umpire does not have)."""
     name = game.manifest.rule_system
     if name in PER_GAME:
         module, attribute = PER_GAME[name]
         maker = getattr(importlib.import_module(module), attribute)
-        system: RuleSystem[Any] = maker(game)
+        system: RuleSystem[object] = maker(game)
         return system
     if name not in SYSTEMS:
         raise WargameError(f"the rule system {name!r} of {game.id} is not implemented"

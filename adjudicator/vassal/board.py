@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from adjudicator.contract import RuleSystem
 from adjudicator.notation.entries import Header
@@ -137,7 +136,7 @@ class Board:
                 if u.side == side and (at := self.where.get(u.id)) is not None and at.is_hex and at.name == where]
 
     def read_saved(self, tracking: Tracking, description: str,
-                   system: RuleSystem[Any] | None) -> tuple[str, list[str]]:
+                   system: RuleSystem[object] | None) -> tuple[str, list[str]]:
         """Units where the recording starts; the scenario whose set-up it matches best, and how it differs."""
         seen: dict[str, str] = {}
         reduced: set[str] = set()

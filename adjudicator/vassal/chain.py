@@ -102,7 +102,7 @@ class Chain:
         """Every file's headers in order, the files of `rest` included (a VASSAL log after another file has
         none: the game's are given by its first)."""
         later = self.rest.text_entries() if self.rest is not None else []
-        return [e for e in [*self.entries, *later] if isinstance(e, Header)]
+        return [h for e in [*self.entries, *later] if (h := e.as_header()) is not None]
 
     def locate(self, line: int) -> tuple[Part, int]:
         """The file a line of the chain is in, and its line (VASSAL step) there."""

@@ -5,7 +5,6 @@ elimination, a counter taken from a palette a reinforcement or replacement."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from adjudicator.contract import RuleSystem
 from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat
@@ -26,8 +25,8 @@ class Counters:
     """Reads the counters' events of a step into entries."""
 
     game: Game
-    system: RuleSystem[Any] | None
-    follower: Follower[Any] | None
+    system: RuleSystem[object] | None
+    follower: Follower[object] | None
     """The game followed through its rule system, so that a drag's path is the one its rules allow."""
     output: Output
     board: Board

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from adjudicator.notation.entries import RollOff, logged_dice
+from adjudicator.notation.entries import Entry, RollOff, logged_dice
 from adjudicator.vassal.chat import one_line
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.output import Output
@@ -34,10 +34,13 @@ class Dice:
     die_rolls: set[int] = field(default_factory=set)
     """The ids of the single-die `Roll` entries translated from dice (a typed one may repeat them)."""
 
-    def rolled_just_now(self, entry: RollOff) -> bool:
-        """Whether the last entry written (comments aside) is the same roll, translated from a die."""
+    def rolled_just_now(self, entry: Entry) -> bool:
+        """Whether the entry is a roll-off, and the last entry written (comments aside) the same roll, translated from
+        a die."""
         last = self.output.last_written()
-        return isinstance(last, RollOff) and last.rolls == entry.rolls and id(last) in self.die_rolls
+        roll, last_roll = entry.as_roll_off(), last.as_roll_off() if last is not None else None
+        return roll is not None and last_roll is not None and last_roll.rolls == roll.rolls and \
+            id(last) in self.die_rolls
 
     def roll(self, step: int, name: str, values: list[int], player: str | None) -> None:
         """A roll of the module's dice by a player."""

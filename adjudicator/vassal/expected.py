@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from adjudicator.notation.entries import Advance, Comment, Entry, Loss, Move, Place as PlaceEntry, Retreat, StandFast
+from adjudicator.notation.entries import Comment, Entry
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.chat import one_line
 from adjudicator.vassal.combat import Combat
@@ -29,36 +29,21 @@ def carries_out(key: Key, keys: frozenset[Key]) -> bool:
 
 
 def declared_keys(entry: Entry) -> list[tuple[str, Key]]:
-    """(unit, effect) of the counter moves a declared entry stands for."""
-    out: list[tuple[str, Key]] = []
-    if isinstance(entry, (Move, Retreat, Advance)):
-        out.append((entry.unit, ("at", entry.path[-1])))
-    elif isinstance(entry, PlaceEntry):
-        if entry.hex is not None:
-            out.append((entry.unit, ("at", entry.hex)))
-        elif entry.how in ("delay", "pickup"):
-            out.append((entry.unit, (entry.how,)))
-        elif entry.how == "replace" and entry.strength != "reduced":
-            out.append((entry.unit, ("restore",)))
-        if entry.strength == "reduced" and entry.hex is not None:
-            out.append((entry.unit, ("deplete",)))
-    elif isinstance(entry, Loss):
-        out.append((entry.unit, ("deplete",) if entry.loss == "deplete" else ("eliminate",)))
-    elif isinstance(entry, StandFast):
-        out += [(unit, STAND_KEY) for unit in entry.units]
-    return out
+    """(unit, effect) of the counter moves a declared entry stands for (its kind's `counter_effects`)."""
+    return entry.counter_effects()
 
 
 def in_place(entry: Entry, keys: list[tuple[str, Key]], where: dict[str, Location]) -> list[tuple[str, Key]]:
     """A replacement restoring a reduced unit where it stands (a classic game's 11.0, Onslaught's in-place
     rebuild) is carried out by flipping its counter, not by moving it to the hex it is in."""
-    if not (isinstance(entry, PlaceEntry) and entry.how == "replace" and entry.strength != "reduced"
-            and entry.hex is not None):
+    restored = entry.restored_in_place()
+    if restored is None:
         return keys
-    here = where.get(entry.unit)
-    if here is None or not here.is_hex or here.name != entry.hex:
+    unit, hex_label = restored
+    here = where.get(unit)
+    if here is None or not here.is_hex or here.name != hex_label:
         return keys
-    return [(unit, ("restore",) if key == ("at", entry.hex) else key) for unit, key in keys]
+    return [(u, ("restore",) if key == ("at", hex_label) else key) for u, key in keys]
 
 
 @dataclass

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
-from typing import Any
 
 from adjudicator.contract import OUT_OF_PLAY, MarkerUse
 from adjudicator.contract import Position as ReplayedPosition
@@ -28,7 +27,7 @@ from wargame.game import Game
 from wargame.vassal import logfile
 from wargame.vassal.commands import ESC, split
 from wargame.vassal.encoding import encode, step_suffix
-from wargame.vassal.buildfile import Zone
+from wargame.vassal.buildfile import HexNaming, Zone
 from wargame.vassal.decks import Cup, add_decks
 from wargame.vassal.definitions import Catalogue, Definition
 from wargame.vassal.places import area_id
@@ -151,7 +150,7 @@ class ModulePlaces:
     def __init__(self, game: Game, catalogue: Catalogue) -> None:
         self.game = game
         self.file = catalogue.info.file
-        self.hex_map: tuple[str, Any, tuple[int, int]] | None = None
+        self.hex_map: tuple[str, HexNaming, tuple[int, int]] | None = None
         self.zones: dict[str, tuple[str, Zone, tuple[int, int]]] = {}
         for map_info in catalogue.info.maps.values():
             for board in map_info.boards[:1]:
@@ -435,7 +434,7 @@ def check_module(game: Game, catalogue: Catalogue) -> None:
 class Exporter:
     """A replayed log and a module: the VASSAL log of the whole game, or a saved game of one position."""
 
-    def __init__(self, result: Replay[Any], catalogue: Catalogue, log_name: str, source: list[str] | None) -> None:
+    def __init__(self, result: Replay[object], catalogue: Catalogue, log_name: str, source: list[str] | None) -> None:
         self.result = result
         self.game = result.game
         self.catalogue = catalogue

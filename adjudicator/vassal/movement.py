@@ -71,7 +71,7 @@ class Follower(Generic[StateT]):
             if not self.states:
                 self.states, self.lost = [self.start.state], self.start.lost
             return True
-        headers = tuple(e for e in entries if isinstance(e, Header))
+        headers = tuple(h for e in entries if (h := e.as_header()) is not None)
         if headers == self.headers and self.states:
             return True
         self.headers, self.applied, self.failed, self.lost = headers, [], None, None

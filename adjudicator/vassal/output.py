@@ -5,16 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from adjudicator.contract import how_of, kind_of
-from adjudicator.notation.entries import (
-    Advance, Comment, Entry, Header, Loss, Place as PlaceEntry, Retreat, RollOff, StandFast, SupportMarkers,
-)
+from adjudicator.notation.entries import Comment, Entry
 from adjudicator.vassal.chat import one_line
 from adjudicator.vassal.result import Note
 from wargame.sequence import Slot
 
-OPENING_RESULTS = (RollOff, SupportMarkers, Loss, Retreat, Advance, StandFast)
-"""What may follow the entries a game's opening allows before the first turn: its dice, the markers drawn
-or put aside, and combat results (Omaha 11.2.3)."""
+OPENING_RESULTS = frozenset({"rolloff", "markers", "loss", "retreat", "advance", "stand"})
+"""The kinds that may follow the entries a game's opening allows before the first turn: its dice, the markers
+drawn or put aside, and combat results (Omaha 11.2.3)."""
 
 
 @dataclass
@@ -34,14 +32,14 @@ class Output:
 
     def before_first_turn(self, entry: Entry) -> bool:
         """Whether the entry can come before the first turn begins, so that its markers wait for a later one."""
-        if isinstance(entry, (Header, Comment)) or isinstance(entry, PlaceEntry) and entry.how == "setup":
+        if entry.is_comment or entry.as_header() is not None or how_of(entry) == "setup":
             return True
         # A game with an opening before the first turn (`before_first_turn` in its [[sequence]]; Omaha 11.2.3:
         # the Pointe du Hoc roll, its loss and marker and the Rangers' move, the beach assaults with their
         # markers, losses and retreats) plays it while VASSAL's turn tracker already shows the first turn's
         # first step: the kinds the opening allows, and the dice, markers and results that follow them.
         return self.opening is not None and (self.opening.names(kind_of(entry), how_of(entry))
-                                             or isinstance(entry, OPENING_RESULTS))
+                                             or kind_of(entry) in OPENING_RESULTS)
 
     def emit(self, entry: Entry) -> int:
         """Write an entry (beginning the first turn first if it cannot come before it); its index."""
@@ -54,7 +52,7 @@ class Output:
         """The first turn and step begin at `step`: their markers, held back over the set-up."""
         held, self.held = self.held, []
         at = len(self.entries)
-        while at > 0 and isinstance(self.entries[at - 1], Comment) and self.entries[at - 1].line == step:
+        while at > 0 and self.entries[at - 1].is_comment and self.entries[at - 1].line == step:
             at -= 1  # ahead of the step's own comments, which belong to the turn begun
         self.entries[at:at] = [e.model_copy(update={"line": step}) for e in held]
 
@@ -71,13 +69,13 @@ class Output:
         for entry in reversed(self.entries):
             if entry.line != step:
                 return None
-            if not isinstance(entry, Comment):
+            if not entry.is_comment:
                 return entry
         return None
 
     def last_written(self) -> Entry | None:
         """The last entry written, comments aside, whatever its step."""
-        return next((e for e in reversed(self.entries) if not isinstance(e, Comment)), None)
+        return next((e for e in reversed(self.entries) if not e.is_comment), None)
 
     def replace(self, entry: Entry, by: Entry) -> None:
         """Put `by` in place of `entry` (the last time that very entry was written)."""

@@ -39,7 +39,7 @@ def chain_entries(chain: Chain) -> list[Entry]:
         joins = [Comment(line=0, text=one_line(f"{part.name}: saved position: {f.severity} [{f.system} {f.rule}]: "
                                                f"{f.message}", 1000))
                  for f in chain.findings if chain.locate(f.line)[0] is part]
-        at = next((i for i, e in enumerate(entries) if e.line > 0 or not isinstance(e, Comment)), len(entries))
+        at = next((i for i, e in enumerate(entries) if e.line > 0 or not e.is_comment), len(entries))
         out += [*entries[:at], *joins, *entries[at:]]
     return out
 

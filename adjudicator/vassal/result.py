@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from adjudicator.notation.entries import Attack, Entry
 from adjudicator.vassal.movement import Followed, Lost
@@ -66,7 +65,7 @@ class Carry:
     """An attack declared last, so that the defender's drag in the next log is its retreat."""
     last_roll: tuple[str, int] | None
     """A die one side rolled last, so that the other side's die in the next log makes the roll-off."""
-    game_state: Callable[[], Followed[Any] | Lost | None] | None = None
+    game_state: Callable[[], Followed[object] | Lost | None] | None = None
     """The rule system's state where the log ended (worked out when asked), for the next log's paths."""
 
 

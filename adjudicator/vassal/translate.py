@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from adjudicator.contract import RuleSystem
 from adjudicator.notation.entries import Header
@@ -73,7 +72,7 @@ class _Reader:
     clock: Clock
     dice: Dice
     expectations: Expectations
-    follower: Follower[Any] | None
+    follower: Follower[object] | None
     counters: Counters
     typed: Typed
     clicks: Clicks
@@ -156,7 +155,7 @@ class _Reader:
             self.output.note(step, f"declared '{text}', but the {unit} counter was never moved so in VASSAL "
                                    f"({' '.join(key)}): check the position")
 
-    def game_state(self) -> Callable[[], Followed[Any] | Lost | None]:
+    def game_state(self) -> Callable[[], Followed[object] | Lost | None]:
         """The state where the translation ends, for the next log of a chain: worked out now when the
         translation has followed the game already (little is left to apply), else when asked."""
         follower, entries = self.follower, list(self.output.entries)
@@ -165,9 +164,9 @@ class _Reader:
         if follower.states:
             done = follower.settle(entries)
             return lambda: done
-        found: list[Followed[Any] | Lost | None] = []
+        found: list[Followed[object] | Lost | None] = []
 
-        def final() -> Followed[Any] | Lost | None:
+        def final() -> Followed[object] | Lost | None:
             if not found:
                 found.append(follower.settle(entries))
             return found[0]
@@ -175,13 +174,13 @@ class _Reader:
 
 
 def _reader(game: Game, recording: Recording, tracking: Tracking, places: Places, phase_list: list[Phase],
-            start: Followed[Any] | Lost | None) -> _Reader:
+            start: Followed[object] | Lost | None) -> _Reader:
     """The parts of one translation, wired to each other."""
     try:
-        system: RuleSystem[Any] | None = system_for(game)
+        system: RuleSystem[object] | None = system_for(game)
     except WargameError:
         system = None
-    follower: Follower[Any] | None = None if system is None else Follower(game, system, recording.file, start)
+    follower: Follower[object] | None = None if system is None else Follower(game, system, recording.file, start)
     sides = set(game.manifest.sides)
     output = Output(opening_slot(game.manifest))
     board = Board(game, places, output)

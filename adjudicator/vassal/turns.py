@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.notation.entries import StepMarker, TurnMarker
+from adjudicator.notation.entries import Entry, StepMarker, TurnMarker
 from adjudicator.vassal.chat import MAX_NUMBER
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.output import Output
@@ -85,13 +85,17 @@ class Clock:
                     del self.output.entries[at:]
                 return
 
-    def follow_declared(self, entry: TurnMarker | StepMarker) -> None:
-        """A turn or step marker typed in chat: the tracker's place in the log follows it."""
-        if isinstance(entry, TurnMarker):
-            self.turn_at = (entry.turn, -1)
+    def follow_declared(self, entry: Entry) -> None:
+        """A turn or step marker typed in chat: the tracker's place in the log follows it (no other entry moves it)."""
+        turn_marker = entry.as_turn_marker()
+        if turn_marker is not None:
+            self.turn_at = (turn_marker.turn, -1)
+            return
+        step = entry.as_step_marker()
+        if step is None:
             return
         turn = self.turn_at[0] if self.turn_at else 0
         after = self.turn_at[1] if self.turn_at else -1
-        index_of = next((i for i, p in enumerate(self.phase_list) if p.step == entry.step and i > after), None)
+        index_of = next((i for i, p in enumerate(self.phase_list) if p.step == step.step and i > after), None)
         if index_of is not None:
             self.turn_at = (turn, index_of)

@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.engine import resolve
-from adjudicator.notation.entries import (
-    Action, Activate, Attack, Bombard, Entry, Header, Pass, RollOff, StepMarker, TurnMarker,
-)
+from adjudicator.contract import kind_of
+from adjudicator.notation.entries import Entry
 from adjudicator.notation.text import SIDE, parse_line, write_entry
 from adjudicator.vassal.board import Board
 from adjudicator.vassal.combat import Combat
@@ -18,6 +17,12 @@ from adjudicator.vassal.output import Output
 from adjudicator.vassal.turns import Clock
 from wargame.errors import LogSyntaxError
 from wargame.game import Game
+
+
+DROP_CLICKED_ATTACKERS = frozenset({"action", "pass", "turn", "step", "attack", "bombard"})
+"""The kinds of typed entry that drop attackers clicked and waiting for a target (an attack typed stands on its own)."""
+CLOSE_COMBAT = frozenset({"action", "pass", "activate", "rolloff", "turn", "step"})
+"""The kinds of typed entry after which no attack is open and no declared die waits."""
 
 
 @dataclass
@@ -58,12 +63,13 @@ class Typed:
             return
         if entry is None:
             return
-        if isinstance(entry, Header) and entry.key == "Game":
-            if entry.value != self.game.id:
-                output.note(step, f"chat names game {entry.value!r}, but the recording is of {self.game.id}: ignored")
+        header = entry.as_header()
+        if header is not None and header.key == "Game":
+            if header.value != self.game.id:
+                output.note(step, f"chat names game {header.value!r}, but the recording is of {self.game.id}: ignored")
             return
-        if isinstance(entry, Header) and entry.key == "Optional":
-            self.dice.optional.add(entry.value)
+        if header is not None and header.key == "Optional":
+            self.dice.optional.add(header.value)
         unresolved = resolve(self.game, [entry], self.file)
         if unresolved:
             output.comment(step, f"step {step}: {who}: {text}")
@@ -71,10 +77,10 @@ class Typed:
             return
         if typed:
             output.comment(step, f"step {step}: typed by {who}")
-        if isinstance(entry, (Action, Pass, TurnMarker, StepMarker, Attack, Bombard)):
+        if kind_of(entry) in DROP_CLICKED_ATTACKERS:
             # A typed attack stands on its own: clicked attackers waiting for a target are dropped.
             combat.drop_attackers(step, f"'{write_entry(entry)}'")
-        if isinstance(entry, RollOff) and self.dice.rolled_just_now(entry):
+        if self.dice.rolled_just_now(entry):
             # A `Roll` typed for the die just rolled (an opening's roll, weather) writes that die, not a second.
             output.comment(step, f"step {step}: the typed '{write_entry(entry)}' is the die just rolled")
             return
@@ -86,16 +92,17 @@ class Typed:
     def waits(self, entry: Entry, index: int) -> None:
         """What the entry written at `index` leaves waiting: a die, a result, a retreat; the tracker's place."""
         combat = self.combat
-        if isinstance(entry, (Attack, Bombard)):
+        fought = entry.as_combat()
+        if fought is not None:
             combat.last_combat = index
-        if isinstance(entry, Attack):
-            combat.open_attack = entry
-        elif isinstance(entry, (Action, Pass, Activate, RollOff, TurnMarker, StepMarker)):
+        attack = entry.as_attack()
+        if attack is not None:
+            combat.open_attack = attack
+        elif kind_of(entry) in CLOSE_COMBAT:
             combat.open_attack = None
             combat.pending_die = None
-        if "die" in type(entry).model_fields:
-            # An attack (or any entry with a die) declared without its die takes the next roll.
-            combat.pending_die = index if getattr(entry, "die") is None else None
-        if isinstance(entry, (TurnMarker, StepMarker)):
-            self.clock.follow_declared(entry)
+        if fought is not None:
+            # An attack or a bombardment declared without its die takes the next roll.
+            combat.pending_die = index if fought.die is None else None
+        self.clock.follow_declared(entry)
         combat.last_roll = None

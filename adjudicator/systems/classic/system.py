@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from adjudicator.contract import (
     CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, TurnContext, TurnKeeper, UnitPlace,
+    played_scenario,
 )
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
@@ -130,10 +131,7 @@ class Classic(SystemBase[ClassicState]):
 
     def initial_state(self, game: Game, headers: Sequence[Header]) -> ClassicState:
         """The scenario's set-up: units in their hexes and boxes, control of the victory places."""
-        scenario = next((h.value for h in headers if h.key == "Scenario"), game.manifest.scenario[0].id)
-        known = {s.id for s in game.manifest.scenario}
-        if scenario not in known:
-            raise ReplayError(f"unknown scenario {scenario!r} (scenarios: {', '.join(sorted(known))})")
+        scenario = played_scenario(game, headers)
         location = {p.piece: p.location for _, p in game.setup if p.scenario == scenario and p.piece in
                     game.units_by_id}
         # The rules may set up a side's units on their reduced face (rules.toml's start_reduced).

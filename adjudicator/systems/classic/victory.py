@@ -14,6 +14,7 @@ from adjudicator.systems.classic.state import ClassicState, evolve
 from adjudicator.systems.classic.tables import tables
 from wargame.game import Game
 from wargame.rulebook import VictoryCondition
+from wargame.sequence import turn_sequence
 
 
 def _victory_hexes(game: Game) -> frozenset[str]:
@@ -103,7 +104,8 @@ def is_over(state: ClassicState) -> bool:
     last = next((s.last_turn for s in state.game.manifest.scenario if s.id == state.scenario), None)
     if last is None or state.at.turn < last or not t.sequence:
         return state.at.turn > (last or 0) > 0
-    final = t.sequence[-1]
+    # The last phase of the scenario played: a player turn's is its second player's (wargame/sequence.py).
+    final = turn_sequence(state.game.manifest, state.scenario)[-1]
     at = state.at
     return at.turn > last or (at.step == final.id and (final.side is None or at.player_turn == final.side))
 

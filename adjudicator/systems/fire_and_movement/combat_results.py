@@ -50,7 +50,7 @@ class CombatResults(SeriesArea[S]):
         owed = self._outstanding(state, combat)
         if owed and isinstance(entry, (Attack, Bombard)):
             # 8.0: the next combat declared before this one is done breaks the order of combat, whether the log
-            # then carries the result out late (state.undone) or never: the clause misread is 8.0's.
+            # then carries the result out late (the phase record's `undone`) or never: the clause misread is 8.0's.
             owed = [("8.0", f"{message}, before the next {entry.kind} is declared (8.0: each combat is resolved "
                             "before the next)" if k == 0 else message) for k, (section, message) in enumerate(owed)]
         found = [self._f("error", section, entry, message) for section, message in owed]

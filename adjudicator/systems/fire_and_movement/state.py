@@ -48,6 +48,10 @@ class PhaseLog:
     """Units that have been attacked in this phase (8.0: one attack per phase)."""
     drawn: tuple[tuple[str, str], ...] = ()
     """(side, marker) drawn from a pool for the next combat or bombardment and not yet placed (7.2)."""
+    undone: FmCombat | None = None
+    """A combat whose result was left undone when the next attack or bombardment was declared (8.0: one combat
+    resolved before the next): its one error is on that entry, so its result carried out late, in the same phase,
+    is judged against it (one breach, one error)."""
     # What happened in the player turn under way: the next phase's record keeps it until a player turn begins.
     moved: frozenset[str] = frozenset()
     """Units that have moved in this player turn (5.2, 5.5)."""
@@ -78,10 +82,6 @@ class FireAndMovementState:
     """Support markers placed on combats this game turn, one entry per use (7.2)."""
     combat: FmCombat | None = None
     """The combat whose results the entries after its attack carry out (8.2.4-8.5)."""
-    undone: FmCombat | None = None
-    """A combat whose result was left undone when the next attack or bombardment was declared (8.0: one combat
-    resolved before the next): its one error is on that entry, so its result carried out late, in the same phase,
-    is judged against it (one breach, one error)."""
     overstacked: tuple[tuple[str, frozenset[str]], ...] = ()
     """Hexes over the stacking limit already reported (5.3), with their units: a lasting condition is
     one error, where it arises, until it is resolved (or another unit joins it)."""
@@ -135,8 +135,9 @@ def _scenario(state: S) -> str:
 
 
 def keeper(turn_ends: Callable[[S, TurnMarker], S], step_ends: Callable[[S, StepMarker], S],
-           phase_log: type[PhaseLog]) -> TurnKeeper[S, PhaseLog]:
+           phase_log: type[PhaseLog], turn_carry: Callable[[S, PhaseLog], PhaseLog]) -> TurnKeeper[S, PhaseLog]:
     """Where the engine keeps a game's turn: the state's `at` and `log`; a phase marker opens only a later phase
     (a player turn's phase again is the next player's); a phase that goes on with the player turn keeps what
-    happened in it."""
-    return TurnKeeper(_context, _install, phase_log, _scenario, turn_ends, step_ends, _carried, later_only=True)
+    happened in it, and every phase what happened in the game turn (`turn_carry`: a folio's)."""
+    return TurnKeeper(_context, _install, phase_log, _scenario, turn_ends, step_ends, _carried, turn_carry,
+                      later_only=True)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from adjudicator.contract import (
     AdvanceOption, CombatAccount, EngineChecks, MarkerUse, Outcome, Position, Reach, RetreatOption, SequencePoint,
-    StepNoun, TurnContext, TurnKeeper, kind_of,
+    StepNoun, TurnContext, TurnKeeper, kind_of, played_scenario,
 )
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
@@ -95,7 +95,8 @@ class FireAndMovement(SeriesRules[S]):
             Handler("roll", RollOff, "log", self._check_roll, self._roll_applied),
             Handler("markers", SupportMarkers, "7.1", self.support._check_markers, self.support._marked),
         )
-        self._keeper: TurnKeeper[S, PhaseLog] = keeper(self.turn_over, self.phase_over, self.phase_log)
+        self._keeper: TurnKeeper[S, PhaseLog] = keeper(self.turn_over, self.phase_over, self.phase_log,
+                                                       self.turn_goes_on)
 
     # -- the rule areas composed into the system, asked through the hooks and the contract ---------------------------
     def ezoc(self, state: S, side: str) -> frozenset[Hex]:
@@ -232,11 +233,7 @@ class FireAndMovement(SeriesRules[S]):
     # -- set-up ------------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> S:
         """The scenario's set-up (3.0): units where the data puts them, boxes included."""
-        known = {s.id: s for s in game.manifest.scenario}
-        scenario_id = next((h.value for h in headers if h.key == "Scenario"), game.manifest.scenario[0].id)
-        if scenario_id not in known:
-            raise ReplayError(f"unknown scenario {scenario_id!r}{did_you_mean(scenario_id, sorted(known))} "
-                              f"(scenarios: {', '.join(sorted(known))})")
+        scenario_id = played_scenario(game, headers)
         location = {p.piece: p.location for _, p in game.setup
                     if p.scenario == scenario_id and p.piece in game.units_by_id}
         rules = {r.id for r in game.manifest.optional_rule}
@@ -263,8 +260,8 @@ class FireAndMovement(SeriesRules[S]):
                 # An entry that follows the table's result after a wrongly claimed one is not an error; one
                 # that fits neither is judged by the table's result, never the claim's.
                 found = self.registry_of(state).check(evolve(state, combat=table), entry)
-            if state.undone is not None and self._carries_late(state, entry):
-                late = state.undone
+            if state.log.undone is not None and self._carries_late(state, entry):
+                late = state.log.undone
                 found = [self._f("note", "8.0", entry, f"{kind_of(entry)} carries out the result of {late.name}, after "
                                                        "the next attack was declared: the one error is there")]
             out += found
@@ -320,27 +317,26 @@ class FireAndMovement(SeriesRules[S]):
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             state = evolve(state, noted=state.noted | {kind})
-        if isinstance(entry, (TurnMarker, StepMarker)):
-            state = evolve(state, undone=None)
+        # A combat left undone is the phase's record: the engine forgets it at the next marker (house style 19).
         if state.combat is not None and not self.combat_results._carries_out(state, entry):
-            late = state.undone
             if isinstance(entry, (Attack, Bombard)) and self.combat_results._outstanding(state, state.combat):
-                late = state.combat  # 8.0: left undone as the next combat begins; carried out late, or never
-            state = evolve(state, combat=None, undone=late)
-        if state.undone is not None and self._carries_late(state, entry):
-            after = self.registry_of(state).apply(evolve(state, combat=state.undone), entry)
-            return evolve(after, combat=state.combat, undone=after.combat)
+                # 8.0: left undone as the next combat begins; carried out late, or never
+                state = evolve(state, log=evolve(state.log, undone=state.combat))
+            state = evolve(state, combat=None)
+        if state.log.undone is not None and self._carries_late(state, entry):
+            after = self.registry_of(state).apply(evolve(state, combat=state.log.undone), entry)
+            return evolve(after, combat=state.combat, log=evolve(after.log, undone=after.combat))
         return self.registry_of(state).apply(state, entry)
 
     def _carries_late(self, state: S, entry: Entry) -> bool:
         """Whether an entry carrying out a combat is wrong for the combat under way and right for the one left
-        undone when it was declared (8.0; state.undone)."""
-        if not self._checked(state, entry) or state.undone is None or not isinstance(entry, (Loss, Retreat, Advance,
-                                                                                             StandFast)):
+        undone when it was declared (8.0; the phase's record's `undone`)."""
+        undone = state.log.undone
+        if undone is None or not isinstance(entry, (Loss, Retreat, Advance, StandFast)) or not self._checked(state, entry):
             return False
         registry = self.registry_of(state)
         return any(f.severity == "error" for f in registry.check(state, entry)) and \
-            not any(f.severity == "error" for f in registry.check(evolve(state, combat=state.undone), entry))
+            not any(f.severity == "error" for f in registry.check(evolve(state, combat=undone), entry))
 
     def _checked(self, state: S, entry: Entry) -> bool:
         """Whether a handler of the registry in force checks an entry's class."""
@@ -407,6 +403,11 @@ class FireAndMovement(SeriesRules[S]):
     def phase_over(self, state: S, entry: StepMarker) -> S:
         """The state as a phase ends, in its own context (a folio adds its own)."""
         return self.sequence._phase_ended(state, entry)
+
+    def turn_goes_on(self, state: S, fresh: PhaseLog) -> PhaseLog:
+        """A phase's fresh record with what happened in the game turn under way (the series notes nothing for a
+        whole game turn; a folio may)."""
+        return fresh
 
     def outcome(self, state: S) -> Outcome | None:
         """A game decided before its end (the series has no sudden death; a folio may)."""

@@ -110,7 +110,7 @@ class Arrivals(Area):
             return [self._f("error", "11.1.3", entry, "the German side receives no replacements (11.1.3)")]
         points = sum(r.amount for _, r in game.replacements if r.scenario == state.scenario
                      and r.turn == state.at.turn and r.side == "Allied" and r.kind == unit.mobility)
-        used = state.replaced.count(unit.mobility)
+        used = state.log.replaced.count(unit.mobility)
         out = []
         if used >= points:
             # 14.0: the campaign's rates, with the scenario's own on top (14.0 g), all in the data.

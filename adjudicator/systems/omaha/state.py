@@ -28,6 +28,11 @@ class OmahaPhaseLog(PhaseLog):
     """Allied reinforcements landed this Movement Phase, which move no further in it (11.2.4)."""
     supply_losses: frozenset[str] = frozenset()
     """Allied units that took 12.0's loss as this Allied player turn ended (its last phase)."""
+    # What happened in the game turn under way: every phase's record keeps it until a game turn begins.
+    replaced: tuple[str, ...] = ()
+    """The kinds (leg, mobile) of the replacement points used this game turn (11.2.5)."""
+    weather_rolls: tuple[str, ...] = ()
+    """Sides that have rolled for the markers put aside in inclement weather this game turn (14.1)."""
 
 
 @dataclass(frozen=True)
@@ -45,8 +50,6 @@ class OmahaState(FireAndMovementState):
     """An automatic victory (13.0 sudden death, 14.3)."""
     log: OmahaPhaseLog = OmahaPhaseLog()
     """What has happened in the phase under way, Omaha's part included: the engine's, a new one at each marker."""
-    replaced: tuple[str, ...] = ()
-    """The kinds (leg, mobile) of the replacement points used this game turn (11.2.5)."""
     lost_markers: tuple[str, ...] = ()
     """Support fire markers eliminated for good (11.1.4 captures, 11.2.3)."""
     withheld: tuple[str, ...] = ()
@@ -68,8 +71,6 @@ class OmahaState(FireAndMovementState):
     """Hexes the Rangers have moved since the Pointe du Hoc roll, up to the end of GT 1 (11.2.3)."""
     weather: str | None = None
     """This game turn's weather once rolled, 'fair' or 'inclement' (14.1)."""
-    weather_rolls: tuple[str, ...] = ()
-    """Sides that have rolled for the markers put aside in inclement weather (14.1)."""
     captured: frozenset[str] = frozenset()
     """11.1.4's places whose capture has already cost the German a marker."""
     assaulted: frozenset[str] = frozenset()

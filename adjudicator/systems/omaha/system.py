@@ -23,7 +23,7 @@ from adjudicator.registry import Handler, Registry
 from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
 from adjudicator.systems.fire_and_movement.combat import FmAudit
 from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
-from adjudicator.systems.fire_and_movement.state import evolve
+from adjudicator.systems.fire_and_movement.state import PhaseLog, evolve
 from adjudicator.systems.fire_and_movement.system import Check, FireAndMovement
 from adjudicator.systems.omaha import boundary
 from adjudicator.systems.omaha import optional as optional_rules
@@ -398,10 +398,15 @@ class Omaha(OmahaRules):
                 state.at.turn == self._campaign_number(state, "campaign_base_last_turn", 17):
             after = evolve(after, last_turn=self.campaign.campaign_last_turn(state)[0])  # 14.2: fixed as GT 17 ends
         before_gt1 = state.at.turn == 0  # 11.2.3: the beach assaults before GT 1 use GT 1's markers.
-        return evolve(after, markers_used=state.markers_used if before_gt1 else (), replaced=(),
-                      withheld=state.withheld if before_gt1 else (), mines_aside=(), weather=None, weather_rolls=(),
+        return evolve(after, markers_used=state.markers_used if before_gt1 else (),
+                      withheld=state.withheld if before_gt1 else (), mines_aside=(), weather=None,
                       owed=(*state.owed, *self.cups._capture_losses(state)),
                       captured=state.captured | {name for name, _ in self.cups._newly_captured(state)})
+
+    def turn_goes_on(self, state: OmahaState, fresh: PhaseLog) -> PhaseLog:
+        """A phase's fresh record with what happened in the game turn: the replacement points used (11.2.5) and the
+        sides that rolled for the markers put aside (14.1)."""
+        return evolve(fresh, replaced=state.log.replaced, weather_rolls=state.log.weather_rolls)
 
     def phase_over(self, state: OmahaState, entry: StepMarker) -> OmahaState:
         """As a phase ends, in its context: reinforcements reported late (11.1.2, 11.2.4), Achtung Minen drawn and
@@ -453,7 +458,7 @@ class Omaha(OmahaRules):
         if entry.how == "replace" and entry.unit in game.units_by_id:
             # 11.2.5: rebuilt to full strength where it stands.
             return evolve(state, depleted=state.depleted - {entry.unit},
-                          replaced=(*state.replaced, self._unit(state, entry.unit).mobility))
+                          log=evolve(state.log, replaced=(*state.log.replaced, self._unit(state, entry.unit).mobility)))
         if entry.how == "reinforce" and entry.hex is not None and game.grid.is_label(entry.hex) and \
                 entry.unit in game.units_by_id:
             if self._unit(state, entry.unit).side == "German":

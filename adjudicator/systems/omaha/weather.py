@@ -42,7 +42,7 @@ class Weather(Area):
             return [self._f("error", "14.1", entry, f"GT {state.at.turn}'s weather is rolled (the German player's die) "
                                                     "as the game turn begins")]
         if state.weather == "inclement":
-            missing = [s for s in state.game.manifest.sides if s not in state.weather_rolls]
+            missing = [s for s in state.game.manifest.sides if s not in state.log.weather_rolls]
             if missing:
                 return [self._f("error", "14.1", entry, f"in inclement weather each side rolls a die for the "
                                                         f"markers put aside; {' and '.join(missing)} did not")]
@@ -60,7 +60,7 @@ class Weather(Area):
                                                         "as the game turn begins")]
             return []
         if state.weather == "inclement":
-            again = sorted(set(rolls) & set(state.weather_rolls))
+            again = sorted(set(rolls) & set(state.log.weather_rolls))
             if again:
                 return [self._f("error", "14.1", entry, f"{', '.join(again)} has already rolled for the markers "
                                                         "put aside this game turn")]
@@ -75,12 +75,12 @@ class Weather(Area):
         if state.weather == "inclement":
             asides = list(state.owed)
             for side, die in sorted(entry.rolls.items()):
-                if side in state.weather_rolls:
+                if side in state.log.weather_rolls:
                     continue
                 left = sum(self.rules.pool(state, side).values())
                 asides += [("aside", side, "", "14.1")] * min(die, left)
-            return evolve(state, owed=tuple(asides),
-                          weather_rolls=(*state.weather_rolls, *(s for s in entry.rolls if s not in state.weather_rolls)))
+            rolled = (*state.log.weather_rolls, *(s for s in entry.rolls if s not in state.log.weather_rolls))
+            return evolve(state, owed=tuple(asides), log=evolve(state.log, weather_rolls=rolled))
         return state
 
     def support_value(self, state: OmahaState, marker: Marker, applied: int, target: Hex) -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
@@ -300,7 +299,7 @@ def apply_move(state: OnslaughtState, entry: Move) -> OnslaughtState:
     # applies a move for every other entry.
     where = state.location.get(entry.unit)
     corrected = as_corrected(state, entry)
-    changes: dict[str, Any] = {}
+    changes: dict[str, object] = {}
     rewritten = state.action_log.rewritten
     if corrected is not state:
         rewritten = {u: h for u, h in rewritten.items() if u != entry.unit}

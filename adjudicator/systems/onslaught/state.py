@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace as _replace_fields
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from adjudicator.contract import Outcome, TurnContext, TurnKeeper
 from adjudicator.notation.entries import TurnMarker
@@ -157,7 +157,7 @@ _POSITION = frozenset({"location", "controlled", "captured_ports"})
 """The fields supply lines depend on (8.3-8.5: positions, control, captured ports), with the turn (area B)."""
 
 
-def replace(obj: _Frozen, **changes: Any) -> _Frozen:
+def replace(obj: _Frozen, **changes: object) -> _Frozen:
     """`dataclasses.replace`, fast for OnslaughtState, ActionState and the records (plain frozen fields, no
     __post_init__): a replay makes thousands of states, most changing a field or two, and the caches of ZOC,
     occupied hexes and supply carry over while the position they were computed from has not changed (caches
@@ -177,8 +177,7 @@ def replace(obj: _Frozen, **changes: Any) -> _Frozen:
     if "location" in changes:
         fields["_zoc"], fields["_near"], fields["_occupants"], fields["_stacks"] = {}, {}, {}, {}
         fields["_blocked"] = {}
-    at = changes.get("at")
-    if not _POSITION.isdisjoint(changes) or (at is not None and at.turn != obj.at.turn):
+    if not _POSITION.isdisjoint(changes) or ("at" in changes and fields["at"].turn != obj.at.turn):
         fields["_supplied"], fields["_lines"], fields["_sources"] = {}, {}, {}
     return new
 
@@ -285,7 +284,7 @@ def occupants(state: OnslaughtState) -> dict[Hex, str]:
     return state._occupants
 
 
-def relocate(state: OnslaughtState, unit_id: str, label: str, **changes: Any) -> OnslaughtState:
+def relocate(state: OnslaughtState, unit_id: str, label: str, **changes: object) -> OnslaughtState:
     """The state with a division moved to `label` (and any other changes); the divisions by place carry
     over with the one change, and so do the other side's zone of control and 6.4 distances (memos): a
     division's move changes its own side's only (6.2, 6.4)."""

@@ -5,7 +5,6 @@ Rulings: docs/rules-coverage.md, the rulings register (8.1-8.5)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Capture, Income
@@ -410,7 +409,7 @@ def mark_control(state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> 
     return replace(state, **changes) if changes else state
 
 
-def control_changes(state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> dict[str, Any]:
+def control_changes(state: OnslaughtState, unit_id: str, labels: Iterable[str]) -> dict[str, object]:
     """The state's new control map and captured ports (8.1, 8.4) once a division entered `labels`;
     empty when no hex changes hands."""
     side = unit_of(state, unit_id).side

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from adjudicator.contract import (
     CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, TurnContext, TurnKeeper, kind_of,
+    played_scenario,
 )
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard, Comment, Entry, Header, Income, TurnMarker
@@ -101,10 +102,7 @@ class Onslaught(SystemBase[OnslaughtState]):
     # -- set-up -------------------------------------------------------------------------------
     def initial_state(self, game: Game, headers: Sequence[Header]) -> OnslaughtState:
         """The scenario's set-up (3.0): units in their hexes and boxes, supply on the tracks."""
-        scenario = next((h.value for h in headers if h.key == "Scenario"), game.manifest.scenario[0].id)
-        known = {s.id for s in game.manifest.scenario}
-        if scenario not in known:
-            raise ReplayError(f"unknown scenario {scenario!r} (scenarios: {', '.join(sorted(known))})")
+        scenario = played_scenario(game, headers)
         location: dict[str, str] = {}
         points = {side: 0 for side in game.manifest.sides}
         for _, placement in game.setup:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Declare, Entry, TurnMarker
@@ -166,7 +165,7 @@ class Score:
             out.append(f"{self.winner} {self.level} victory by {self.difference} point(s), {totals} (13.3)")
         return out
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """The score as JSON data."""
         return {
             "sides": {one.side: {
