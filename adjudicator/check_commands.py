@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from wargame.receipts import Ledger
 
 
-def chain_seal_findings(chain: Chain, result: Replay[Any]) -> list[Finding]:
+def chain_seal_findings(chain: Chain, result: Replay[StateT]) -> list[Finding]:
     """Each sealed text exchange of a chain against its seal, and each seal's link to the exchange before it,
     numbered in the chain; the positions are the chain's replay's (`result`, every state kept)."""
     from adjudicator.seal import SEAL, make_seal, read_seal, seal_findings, seal_path
