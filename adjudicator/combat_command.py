@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -133,7 +134,7 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
                 findings = tuple(cited(f) for f in result.findings if f.line == entry.line and f.system != "ledger")
                 file, local = where(entry.line)
                 if die is not None:
-                    asked = auditor.account(state, entry.model_copy(update={"die": die}))
+                    asked = auditor.account(state, replace(entry, die=die))
                     audits.append(Audited(file, local, entry, asked, (), findings, die, account.result))
                 else:
                     audits.append(Audited(file, local, entry, account, tuple(claim_differences(entry, account)),

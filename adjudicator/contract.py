@@ -47,8 +47,8 @@ def played_scenario(game: Game, headers: Sequence[Header]) -> str:
 
 def how_of(entry: Entry) -> str | None:
     """How an entry places or marks its units (`reinforce`, `draw`, ...), None for a kind that does not say."""
-    # Read from the model's fields: `getattr` with a default on a pydantic model costs an exception when
-    # the field is missing, and the engine asks this of every entry.
+    # Read from the entry's fields: `getattr` with a default costs an exception when the field is missing, and
+    # the engine asks this of every entry.
     how = entry.__dict__.get("how")
     return None if how is None else str(how)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from adjudicator.contract import StateT
 from adjudicator.engine import Replay, replay
 from adjudicator.findings import Finding, SectionTable
-from adjudicator.notation.entries import Entry, logged_dice
+from adjudicator.notation.entries import Entry, amended, logged_dice
 from wargame.errors import WargameError
 from wargame.receipts import (
     Ledger, Receipt, ReceiptError, RollPurpose, chain_problems, key_id, ledger_from_bytes, parse_purpose,
@@ -382,11 +382,12 @@ def ledger_dice(entries: Sequence[Entry], ledger: Ledger) -> dict[int, list[int]
 
 
 def _with_dice(entry: Entry, dice: list[int]) -> Entry:
-    """The entry with the dice its receipts rolled in place of the logged ones."""
+    """The entry with the dice its receipts rolled in place of the logged ones (a comment on the same step of a
+    VASSAL log as it is)."""
     roll = entry.as_roll_off()
     if roll is not None:
-        return roll.model_copy(update={"rolls": dict(zip(roll.rolls, dice))})
-    return entry.model_copy(update={"die": dice[0]})
+        return replace(roll, rolls=dict(zip(roll.rolls, dice)))
+    return amended(entry, die=dice[0])
 
 
 def with_ledger_dice(result: Replay[StateT], ledger: Ledger) -> list[Finding]:

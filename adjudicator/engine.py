@@ -15,7 +15,7 @@ from typing import Generic
 from adjudicator.basis import Board, Facts, entry_facts, finding_records
 from adjudicator.contract import RuleSystem, SequencePoint, StateT, TurnContext, how_of, kind_of, played_scenario
 from adjudicator.findings import Finding, one_error
-from adjudicator.notation.entries import Entry, Header, StepMarker
+from adjudicator.notation.entries import Entry, Header, StepMarker, amended
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
 from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
 from wargame.game import Game
@@ -248,7 +248,7 @@ def _on_map(entry: Entry, grid_has: Callable[[str], bool]) -> Entry:
         path = list(entry.path_hexes())
         cut = next((i for i, label in enumerate(path) if not grid_has(label)), len(path))
         if cut < len(path):
-            return entry.model_copy(update={"path": path[:max(cut, 1)]})
+            return amended(entry, path=path[:max(cut, 1)])
     return entry
 
 

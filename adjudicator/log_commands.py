@@ -31,7 +31,7 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
             module: Path | None, force: bool) -> None:
     """Convert a log between the text notation and its JSON twin, or a VASSAL .vlog/.vsav into either;
     several logs of one game, in order, into one log."""
-    from adjudicator.notation.entries import LogDocument
+    from adjudicator.notation.jsonlog import write_json_log
     from adjudicator.notation.text import parse_text, write_text_faithfully
     from adjudicator.sources import open_logs
     with could_not_run():
@@ -46,13 +46,13 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
             text = chain_text(source.chain)
             if output.suffix == ".json":
                 # The JSON twin of the text log, so that its lines are the text's.
-                text = LogDocument(entries=parse_text(text, str(output))).model_dump_json(indent=2) + "\n"
+                text = write_json_log(parse_text(text, str(output)))
         elif source.translation is not None:
             from adjudicator.vassal.report import annotated, converted_text
-            text = (LogDocument(entries=annotated(source.translation)).model_dump_json(indent=2) + "\n"
-                    if output.suffix == ".json" else converted_text(source.translation))
+            text = (write_json_log(annotated(source.translation)) if output.suffix == ".json"
+                    else converted_text(source.translation))
         elif output.suffix == ".json":
-            text = LogDocument(entries=source.entries).model_dump_json(indent=2) + "\n"
+            text = write_json_log(source.entries)
         else:
             text = write_text_faithfully(source.entries, str(source.path))
         write_atomically(output, text, force)
@@ -62,8 +62,8 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
 @click.command(short_help="Print the JSON Schema of the JSON form of logs.")
 def schema() -> None:
     """Print the JSON Schema of the JSON form of logs."""
-    from adjudicator.notation.entries import LogDocument
-    click.echo(json.dumps(LogDocument.model_json_schema(), indent=2, sort_keys=True))
+    from adjudicator.notation.jsonlog import log_schema
+    click.echo(json.dumps(log_schema(), indent=2, sort_keys=True))
 
 
 def position_at(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, data: Path | None,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from adjudicator.contract import Position
 from adjudicator.findings import Finding, SectionTable
-from adjudicator.notation.entries import Entry
+from adjudicator.notation.entries import Entry, entry_data
 from wargame.errors import WargameError
 from wargame.files import TooLarge, read_capped
 from wargame.receipts import canonical_bytes
@@ -41,7 +41,8 @@ def seal_path(log: Path) -> Path:
 
 def entry_digest(entry: Entry) -> str:
     """The hash of what an entry says (not where it stands, so moving it by a blank line is no rewrite)."""
-    return hashlib.sha256(canonical_bytes(entry.model_dump(mode="json", exclude={"line", "column"}))).hexdigest()
+    said = {key: value for key, value in entry_data(entry).items() if key not in ("line", "column")}
+    return hashlib.sha256(canonical_bytes(said)).hexdigest()
 
 
 def position_digest(position: Position) -> str:

@@ -53,6 +53,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -214,7 +215,7 @@ class _Player(SyntheticPlayer):
         self.emit(Action(side=side, action="movement"))
         paid = self.move_stacks(side, stacks, strategic_only=False)
         # 5.2: the action claims what its activations cost, known once they are done.
-        self.entries[index] = self.entries[index].model_copy(update={"supply": paid})
+        self.entries[index] = replace(self.entries[index], supply=paid)
         return True
 
     def targets(self, side: str) -> dict[Hex, list[Hex]]:
@@ -242,10 +243,10 @@ class _Player(SyntheticPlayer):
         for h in stacks:
             self.emit(Activate(side=side, hex=self.grid.label_of(h), supply=1))
             attackers += self.on_map(side)[h]
-        self.entries[index] = self.entries[index].model_copy(update={"supply": len(stacks)})
+        self.entries[index] = replace(self.entries[index], supply=len(stacks))
         attack = Attack(side=side, hex=self.grid.label_of(target), attackers=attackers, die=self.rng.randint(1, 6))
         audit = ONSLAUGHT.combat_audit(self.state, attack)
-        self.emit(attack.model_copy(update={"odds": audit.column, "result": audit.result}))
+        self.emit(replace(attack, odds=audit.column, result=audit.result))
         self.carry_out(side)
         return True
 

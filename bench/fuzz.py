@@ -69,8 +69,8 @@ sys.path.insert(0, str(ROOT))
 
 from adjudicator.sources import game_of, replay_entries as _replay  # noqa: E402
 from adjudicator.engine import resolve  # noqa: E402
-from adjudicator.notation.entries import AnyEntry, LogDocument  # noqa: E402
-from adjudicator.notation.jsonlog import read_json_log  # noqa: E402
+from adjudicator.notation.entries import AnyEntry, Entry, field_names  # noqa: E402
+from adjudicator.notation.jsonlog import log_data, read_json_log  # noqa: E402
 from adjudicator.notation.text import parse_text, write_text_faithfully  # noqa: E402
 from adjudicator.vassal.load import translate_file  # noqa: E402
 from wargame.bundled import data_root  # noqa: E402
@@ -190,6 +190,11 @@ class Mutator:
             else:
                 out[i] ^= 1 << self.rng.randrange(8)
         return bytes(out)
+
+
+def _compact(entries: list[Entry]) -> str:
+    """A log's JSON form on one line (the mutations of text work on lines)."""
+    return json.dumps(log_data(entries), separators=(",", ":"), ensure_ascii=False)
 
 
 # -- corpora --------------------------------------------------------------------------------
@@ -534,7 +539,7 @@ def replay(c: Context) -> str:
         if errors:
             return "refused"
         _replay(game, entries, Path("fuzz.log"), [])
-        read_json_log(LogDocument(entries=entries).model_dump_json(), "fuzz.json")
+        read_json_log(_compact(entries), "fuzz.json")
     except WargameError:
         return "refused"
     return "accepted"
@@ -620,7 +625,7 @@ WRONG_VALUES: list[object] = ["1", "", "x y", "a\nTurn 5", True, False, None, 0,
 
 
 ENTRY_FIELDS: dict[str, list[str]] = {
-    str(kind.model_fields["kind"].default): sorted(kind.model_fields)
+    str(getattr(kind, "kind")): sorted(field_names(kind))
     for kind in typing.get_args(typing.get_args(AnyEntry)[0])}
 """Every field of each kind of entry, those a log leaves out included."""
 
@@ -734,7 +739,7 @@ def context(seed: int, scratch: Path, needs_module: bool) -> Context:
     json_pairs = []
     for game_id, text in logs:
         try:
-            json_pairs.append((game_id, LogDocument(entries=parse_text(text)).model_dump_json()))
+            json_pairs.append((game_id, _compact(parse_text(text))))
         except WargameError:
             pass
     ctx = Context(rng, Mutator(rng, vocabulary(games)), games, logs, [j for _, j in json_pairs], recordings(),

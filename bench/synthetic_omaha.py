@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -342,7 +343,7 @@ class OmahaPlayer(SyntheticPlayer):
             entry = Bombard(side=side, hex=label, die=self.rng.randint(1, 6), support=support)
             audit = FM.bombard_audit(self.state, entry)
             result = audit.result if self.rng.random() < 0.5 else FM.bombard_effect(self.state, entry, audit.result)
-            self.emit(entry.model_copy(update=self.claim(entry.die or 0, result, audit.differential)))
+            self.emit(replace(entry, **self.claim(entry.die or 0, result, audit.differential)))
             self.carry_out(side)
 
     def attackers_of(self, side: str, phase: str) -> list[str]:
@@ -401,7 +402,7 @@ class OmahaPlayer(SyntheticPlayer):
             support = self.supports(side, written, bombardment=False)
             entry = Attack(side=side, hex=label, attackers=attackers, die=self.rng.randint(1, 6), support=support)
             audit = FM.combat_audit(self.state, entry)
-            self.emit(entry.model_copy(update=self.claim(entry.die or 0, audit.result, audit.differential)))
+            self.emit(replace(entry, **self.claim(entry.die or 0, audit.result, audit.differential)))
             self.carry_out(side)
 
     def carry_out(self, side: str) -> None:
@@ -595,7 +596,7 @@ class OmahaPlayer(SyntheticPlayer):
                     support.append(marker)
             entry = Attack(side="Allied", hex=label, attackers=units, die=self.rng.randint(1, 6), support=support)
             audit = FM.combat_audit(self.state, entry)
-            self.emit(entry.model_copy(update=self.claim(entry.die or 0, audit.result, audit.differential)))
+            self.emit(replace(entry, **self.claim(entry.die or 0, audit.result, audit.differential)))
             self.carry_out("Allied")
 
     def support_fire_marker_phase(self) -> None:

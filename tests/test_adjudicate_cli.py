@@ -152,8 +152,9 @@ def test_convert_round_trip(tmp_path: Path) -> None:
     assert run("convert", str(source), "-o", str(as_json))[0] == 0
     assert run("convert", str(as_json), "-o", str(back))[0] == 0
     def bare(path: Path) -> list[dict[str, object]]:
+        from adjudicator.notation.entries import entry_data
         entries = read_log(path)[0]
-        return [e.model_dump(exclude={"line", "column"}) for e in entries]
+        return [{k: v for k, v in entry_data(e).items() if k not in ("line", "column")} for e in entries]
 
     assert bare(back) == bare(source) == bare(as_json)
     code, out, _ = run("schema")

@@ -16,7 +16,8 @@ from click.testing import CliRunner
 import pbem_example
 from adjudicator.cli import main as adjudicate
 from adjudicator.dice_ledger import check_dice
-from adjudicator.notation.entries import Attack, LogDocument
+from adjudicator.notation.entries import Attack
+from adjudicator.notation.jsonlog import read_json_log
 from adjudicator.notation.text import parse_text, write_text
 from adjudicator.vassal.load import translate_file
 from ledger.store import open_store
@@ -143,7 +144,7 @@ def test_the_json_twin_carries_the_receipts(tmp_path: Path) -> None:
     log = game_log(PBEM / "changed-die", tmp_path / "changed.log")
     twin = tmp_path / "changed.json"
     assert CliRunner().invoke(adjudicate, ["convert", str(log), "-o", str(twin)]).exit_code == 0
-    entries = LogDocument.model_validate_json(twin.read_text(encoding="utf-8")).entries
+    entries = read_json_log(twin.read_text(encoding="utf-8"), str(twin))
     assert write_text(entries) == write_text(parse_text(log.read_text(encoding="utf-8")))
     code, output = check(str(twin), "--ledger", str(LEDGER_FILE))
     assert code == 1 and "error [ledger die]: die 5 in the log, but receipt #14" in output

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
 
 from adjudicator.notation.entries import (
-    Action, Activate, Advance, Attack, Bombard, Capture, Comment, Declare, Entry, Header, Income, LogDocument, Loss,
-    Move, Pass, Place, Retreat, RollOff, StandFast, StepMarker, SupportMarkers, TurnMarker,
+    Action, Activate, Advance, Attack, Bombard, Capture, Comment, Declare, Entry, Header, Income, Loss, Move,
+    Pass, Place, Retreat, RollOff, StandFast, StepMarker, SupportMarkers, TurnMarker, amended,
 )
+from adjudicator.notation.jsonlog import log_schema, read_json_log, write_json_log
 from adjudicator.notation.text import (
-    COMMANDS, LogSyntaxErrors, caret_message, parse_line, parse_text, write_entry, write_text,
+    COMMANDS, LogSyntaxErrors, caret_message, parse_line, parse_text, parse_text_partly, write_entry, write_text,
 )
 from wargame.errors import LogSyntaxError, Place as ErrorPlace, WargameError
 
@@ -34,7 +35,7 @@ ALLIED_OPP = {"side": "Allied", "by_opponent": True}
 
 def bare(entries: list[Entry]) -> list[Entry]:
     """Entries without their position in the text (for round trips that renumber lines)."""
-    return [e.model_copy(update={"line": 0, "column": 1}) for e in entries]
+    return [replace(e, line=0, column=1) for e in entries]
 
 
 # -- every line form: text -> the entry it parses to (at line 1) ------------------------------
@@ -184,7 +185,7 @@ GOLDEN: list[tuple[str, Entry, bool]] = [
 @pytest.mark.parametrize(("text", "expected", "canonical"), GOLDEN, ids=[g[0] for g in GOLDEN])
 def test_line_parses_to_its_entry(text: str, expected: Entry, canonical: bool) -> None:
     """Each line form gives exactly the expected entry, positioned at its first character."""
-    assert parse_line(text, 1) == expected.model_copy(update={"line": 1})
+    assert parse_line(text, 1) == replace(expected, line=1)
 
 
 @pytest.mark.parametrize(("text", "expected"), [(t, e) for t, e, c in GOLDEN if c],
@@ -213,7 +214,7 @@ def test_golden_lines_cover_every_command_and_every_kind() -> None:
 
 def _schema_kinds() -> set[str]:
     """Every `kind` the JSON Schema of the log document allows."""
-    schema = LogDocument.model_json_schema()
+    schema = log_schema()
     return set(schema["properties"]["entries"]["items"]["discriminator"]["mapping"])
 
 
@@ -320,24 +321,22 @@ def test_text_to_entries_to_text_to_entries() -> None:
 def test_text_to_json_to_entries() -> None:
     """The JSON twin carries every entry, positions included, and validates back to equal entries."""
     entries = parse_text(TURN_ONE)
-    document = LogDocument(entries=entries)
-    text = document.model_dump_json()
-    back = LogDocument.model_validate_json(text)
-    assert back.entries == entries
-    assert back == document
+    text = write_json_log(entries)
+    back = read_json_log(text, "log.json")
+    assert back == entries
     raw = json.loads(text)
     assert raw["format"] == "umpire-log" and raw["version"] == 1
     assert [e["kind"] for e in raw["entries"]] == [e.kind for e in entries]  # type: ignore[attr-defined]
-    assert write_text(back.entries) == write_text(entries)
+    assert write_text(back) == write_text(entries)
 
 
 def test_json_with_defaults_left_out() -> None:
     """A tool may leave out every field that has a default."""
-    document = LogDocument.model_validate_json(
+    entries = read_json_log(
         '{"entries": [{"kind": "turn", "turn": 1}, {"kind": "pass", "side": "Allied"},'
-        ' {"kind": "rolloff", "rolls": {"Allied": 5, "German": 4}}]}')
-    assert document.entries == [TurnMarker(turn=1), Pass(side="Allied"), RollOff(rolls={"Allied": 5, "German": 4})]
-    assert write_text(document.entries) == "Turn 1\nAllied: pass\nRoll Allied 5 German 4\n"
+        ' {"kind": "rolloff", "rolls": {"Allied": 5, "German": 4}}]}', "log.json")
+    assert entries == [TurnMarker(turn=1), Pass(side="Allied"), RollOff(rolls={"Allied": 5, "German": 4})]
+    assert write_text(entries) == "Turn 1\nAllied: pass\nRoll Allied 5 German 4\n"
 
 
 @pytest.mark.parametrize("document", [
@@ -354,8 +353,48 @@ def test_json_with_defaults_left_out() -> None:
 ])
 def test_json_twin_refuses_what_the_models_refuse(document: str) -> None:
     """Unknown kinds and fields, wrong types, empty paths, other formats and versions are refused."""
-    with pytest.raises(ValidationError):
-        LogDocument.model_validate_json(document)
+    with pytest.raises(LogSyntaxErrors):
+        read_json_log(document, "log.json")
+
+
+LONG_RECEIPT = "umpire1." + "a" * 4089
+"""A receipt one character longer than a log may hold."""
+
+
+@pytest.mark.parametrize(("document", "message"), [
+    ('[]', ": Input should be a valid dictionary or instance of LogDocument"),
+    ('{"entries": [1]}', "entries.0: Input should be a valid dictionary or object to extract fields from"),
+    ('{"entries": [{"kind": "pass", "colour": "red"}]}', "entries.0.pass.colour: Extra inputs are not permitted"),
+    ('{"entries": [], "extra": 1}', "extra: Extra inputs are not permitted"),
+    ('{"entries": [{"kind": "income", "declined": "0101"}]}',
+     "entries.0.income.declined: Input should be a valid list"),
+    ('{"entries": [{"kind": "income", "reduced": []}]}',
+     "entries.0.income.reduced: Input should be a valid dictionary"),
+    ('{"entries": {}}', "entries: Input should be a valid list"),
+    ('{"entries": [{"kind": "turn", "turn": true}]}', "entries.0.turn.turn: Input should be a valid integer"),
+    ('{"entries": [{"kind": "rolloff", "rolls": {"Allied": 5}, "receipts": ["' + LONG_RECEIPT + '"]}]}',
+     "entries.0.rolloff.receipts.0: String should have at most 4096 characters"),
+    ('{"entries": [{"kind": "attack", "hex": "0101", "attackers": ["a"], "receipts": ["x"]}]}',
+     "entries.0.attack.receipts.0: String should match pattern '^umpire1\\.[A-Za-z0-9_-]+$'"),
+    ('{"entries": [{"turn": 1}]}', "entries.0: Unable to extract tag using discriminator 'kind'"),
+    ('{"entries": [{"kind": "move", "unit": "u"}]}', "entries.0.move.path: Field required"),
+])
+def test_json_twin_errors_are_worded_as_they_were(document: str, message: str) -> None:
+    """The entries are plain dataclasses now (issue 30): a JSON log's errors still read as the models' did."""
+    with pytest.raises(LogSyntaxErrors) as caught:
+        read_json_log(document, "log.json")
+    assert [(str(e.place), e.message) for e in caught.value.errors] == [("log.json", message)]
+
+
+def test_a_receipt_too_long_is_refused_in_the_text_notation() -> None:
+    """A receipt over 4096 characters is a syntax error of its line, worded and placed as before the entries
+    were plain dataclasses (pydantic refused it then); one of 4096 is read."""
+    text = (f"Roll Allied 5 German 4 receipt umpire1.abc receipt {LONG_RECEIPT}\n"
+            f"Allied: attack 0101 with x die 3 receipt {LONG_RECEIPT[:-1]}\n")
+    entries, errors = parse_text_partly(text, "f.log")
+    assert [(str(e.place), e.message) for e in errors] == [
+        ("f.log:1:1", "receipts.1: String should have at most 4096 characters")]
+    assert [type(e) for e in entries] == [Attack]
 
 
 # -- errors: exact column and message -------------------------------------------------------------
@@ -582,7 +621,7 @@ def test_every_log_example_in_the_documentation_parses() -> None:
     for block in blocks:
         entries = parse_text(block, "docs/log-format.md")
         assert bare(parse_text(write_text(entries))) == bare(entries)
-        assert LogDocument.model_validate_json(LogDocument(entries=entries).model_dump_json()).entries == entries
+        assert read_json_log(write_json_log(entries), "log.json") == entries
 
 
 def test_documented_turn_one_is_the_rule_4_1_example() -> None:
@@ -609,7 +648,7 @@ def test_json_examples_in_the_documentation_validate() -> None:
     documents = [b for b in _blocks("json") if '"format": "umpire-log"' in b]
     assert documents
     for block in documents:
-        LogDocument.model_validate_json(block)
+        read_json_log(block, "docs/log-format.md")
 
 
 def test_documentation_names_every_command() -> None:
@@ -656,3 +695,23 @@ def test_a_side_rolls_once_in_a_roll_off() -> None:
 def test_header_line_takes_a_trailing_comment() -> None:
     """Comments may follow any entry, headers included."""
     assert parse_line('[Game "onslaught"]  # the game', 1) == Header(line=1, key="Game", value="onslaught")
+
+
+def test_entries_compare_hash_and_print_as_dataclasses() -> None:
+    """Entry's own equality, hash and repr (written once for every kind) behave as the generated ones would."""
+    move = Move(line=3, unit="u", path=["0101", "0102"])
+    assert move == Move(line=3, unit="u", path=["0101", "0102"])
+    assert move != Move(line=4, unit="u", path=["0101", "0102"])
+    assert Retreat(unit="u", path=["0101"]) != Advance(unit="u", path=["0101"]) and Pass() != object()
+    assert hash(Pass(side="Allied")) == hash(Pass(side="Allied"))
+    assert repr(move) == ("Move(line=3, column=1, side=None, by_opponent=False, kind='move', unit='u', "
+                          "path=['0101', '0102'], strategic=False)")
+
+
+def test_an_entry_amended_keeps_the_fields_its_kind_has() -> None:
+    """`amended` changes the fields an entry's kind has and leaves out the others (a comment beside an attack on
+    one VASSAL step has no die), as pydantic's model_copy once did without complaint."""
+    attack = Attack(line=7, hex="0621", attackers=["us-inf-01"])
+    assert amended(attack, die=5, receipts=["umpire1.abc"]) == Attack(line=7, hex="0621", attackers=["us-inf-01"],
+                                                                      die=5, receipts=["umpire1.abc"])
+    assert amended(Comment(line=7, text="a note"), die=5) == Comment(line=7, text="a note")

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import zipfile
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -522,8 +523,7 @@ def test_every_pbem_exchange_goes_through_vassal_and_back(folder: Path, tmp_path
     joined.write_text("".join(t if t.endswith("\n") else t + "\n" for t in texts), encoding="utf-8")
     text = replayed(joined)
     # The joined log is the chain: the same entries in order, the same findings of each entry.
-    assert [e.model_dump(exclude={"line"}) for e in text.entries] == \
-        [e.model_dump(exclude={"line"}) for e in played.entries]
+    assert [replace(e, line=0) for e in text.entries] == [replace(e, line=0) for e in played.entries]
     by_index = {e.line: k for k, e in enumerate(played.entries, 1)}
     text_index = {e.line: k for k, e in enumerate(text.entries, 1)}
     assert sorted((f.severity, f.rule, f.message, text_index.get(f.line, 0)) for f in text.findings) == \

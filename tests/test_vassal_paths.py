@@ -5,6 +5,7 @@ stop every unit) did not."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from adjudicator.engine import replay
@@ -101,9 +102,9 @@ def test_the_follower_applies_again_from_an_entry_rewritten() -> None:
         replay(onslaught, ONSLAUGHT, entries[:half]).final_state).places()
     assert places(follower.follow(entries)) == ONSLAUGHT.position(replay(onslaught, ONSLAUGHT, entries).final_state).places()
     move = next(i for i, e in enumerate(entries) if isinstance(e, Move) and e.unit == "br-inf-02")
-    rewritten = [*entries[:move], entries[move].model_copy(update={"path": ["0821", "0822"]}), *entries[move + 1:]]
+    rewritten = [*entries[:move], replace(entries[move], path=["0821", "0822"]), *entries[move + 1:]]
     assert "br-inf-02" in places(follower.follow(rewritten))["0822"]
-    broken = [*entries[:move], entries[move].model_copy(update={"unit": "xx-inf-99"}), *entries[move + 1:]]
+    broken = [*entries[:move], replace(entries[move], unit="xx-inf-99"), *entries[move + 1:]]
     followed = follower.follow(broken)
     assert isinstance(followed, Followed) and followed.lost is not None
     assert followed.lost.line == entries[move].line and "unknown unit 'xx-inf-99'" in followed.lost.reason

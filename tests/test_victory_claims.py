@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from adjudicator.cli import adjudicate_file
-from adjudicator.notation.entries import Declare, LogDocument
+from adjudicator.notation.entries import Declare
+from adjudicator.notation.jsonlog import read_json_log, write_json_log
 from adjudicator.notation.text import parse_text, parse_text_partly, write_text
 from adjudicator.systems.onslaught import ONSLAUGHT
 from adjudicator.systems.onslaught.victory import check_claim, score
@@ -33,8 +34,7 @@ def test_the_notation_and_its_json_twin() -> None:
     assert isinstance(claim, Declare) and (claim.what, claim.level, claim.points) == \
         ("victory", "decisive", {"Allied": 14, "German": 9})
     assert write_text(entries) == text
-    again = LogDocument.model_validate_json(LogDocument(entries=entries).model_dump_json()).entries
-    assert [e.model_dump() for e in again] == [e.model_dump() for e in entries]
+    assert read_json_log(write_json_log(entries), "log.json") == entries
     _, wrong = parse_text_partly('[Game "onslaught"]\nAllied: declare victory points Allied 14 German\n')
     assert len(wrong) == 1 and "German's victory points" in str(wrong[0])
 

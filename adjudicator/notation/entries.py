@@ -7,23 +7,55 @@ the mover's turn (retreat paths, losses, standing fast), so one file per exchang
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, StringConstraints, model_serializer
+from annotated_types import Ge, MinLen
+
+from wargame.constraints import FORBID_EXTRA, Pattern
+
+if TYPE_CHECKING:
+    from pydantic import GetCoreSchemaHandler
+    from pydantic_core import CoreSchema
+
+MAX_RECEIPT_LENGTH = 4096
+"""The longest dice receipt a log may hold (a real one is a few hundred characters)."""
+
+# The closed choices of some entries, named so that the parser can say it read one of them.
+ActivationOrder = Literal["move-first", "attack-first"]
+LossHow = Literal["deplete", "eliminate", "remove"]
+PlaceHow = Literal["reinforce", "replace", "paradrop", "pickup", "setup", "delay"]
+Strength = Literal["full", "reduced"]
+MarkersHow = Literal["draw", "aside", "lose"]
 
 # A dice receipt of the ledger service in its one-line form (wargame/receipts.py, docs/ledger.md).
-ReceiptToken = Annotated[str, StringConstraints(pattern=r"^umpire1\.[A-Za-z0-9_-]+$", max_length=4096)]
+ReceiptToken = Annotated[str, Pattern(r"^umpire1\.[A-Za-z0-9_-]+$", max_length=MAX_RECEIPT_LENGTH)]
 
 
-class Entry(BaseModel):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class Entry:
     """Base of every entry: where it stands in the log and who makes it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    __pydantic_config__ = FORBID_EXTRA
 
-    line: int = Field(0, ge=0)
-    column: int = Field(1, ge=1)
+    line: Annotated[int, Ge(0)] = 0
+    column: Annotated[int, Ge(1)] = 1
     side: str | None = None
     by_opponent: bool = False
+
+    # Equality, hash and repr are the dataclass's own, written once here rather than generated for each of the
+    # twenty kinds: generating them was a sixth of the cost of importing the entries (issue 30, start-up).
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.__dict__.values()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in field_names(type(self)))
+        return f"{type(self).__qualname__}({shown})"
 
     def acting_units(self) -> list[str]:
         """The units the entry acts with (each must exist, and be its author's): none but for the kinds below."""
@@ -104,6 +136,7 @@ class Entry(BaseModel):
 
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Header(Entry):
     """A `[Key "value"]` header line: Game, Scenario, Optional, a side's player, DiceSeed..."""
 
@@ -115,16 +148,18 @@ class Header(Entry):
         return self
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class TurnMarker(Entry):
     """`Turn N`: a new game turn begins."""
 
     kind: Literal["turn"] = "turn"
-    turn: int = Field(ge=0)
+    turn: Annotated[int, Ge(0)]
 
     def as_turn_marker(self) -> TurnMarker:
         return self
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class StepMarker(Entry):
     """`Step ID` or `Phase ID`: a step (Onslaught) or phase (Fire & Movement) begins."""
 
@@ -135,12 +170,13 @@ class StepMarker(Entry):
         return self
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class RollOff(Entry):
     """`Roll Allied 5 German 4`: the action-step die roll-off (Onslaught 5.0)."""
 
     kind: Literal["rolloff"] = "rolloff"
-    rolls: dict[str, int] = Field(min_length=1)
-    receipts: list[ReceiptToken] = []
+    rolls: Annotated[dict[str, int], MinLen(1)]
+    receipts: list[ReceiptToken] = field(default_factory=list)
 
     def sides_named(self) -> list[str]:
         """Its author, then each side rolling."""
@@ -158,40 +194,44 @@ def logged_dice(entry: Entry) -> list[int]:
     return [combat.die] if combat is not None and combat.die is not None else []
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Action(Entry):
     """`Allied: action movement [supply N]`: an action of a type, optionally the supply it cost."""
 
     kind: Literal["action"] = "action"
     action: str
-    supply: int | None = Field(None, ge=0)
+    supply: Annotated[int, Ge(0)] | None = None
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Pass(Entry):
     """`Allied: pass`."""
 
     kind: Literal["pass"] = "pass"
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Activate(Entry):
     """`Allied: activate HEX [units...] [supply N]`: a stack is activated."""
 
     kind: Literal["activate"] = "activate"
     hex: str
-    units: list[str] = []
-    supply: int | None = Field(None, ge=0)
-    order: Literal["move-first", "attack-first"] | None = None
+    units: list[str] = field(default_factory=list)
+    supply: Annotated[int, Ge(0)] | None = None
+    order: ActivationOrder | None = None
 
     def named_ids(self) -> list[tuple[str, str]]:
         """Its units, then its hex."""
         return [*(("unit", u) for u in self.units), ("hex", self.hex)]
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Move(Entry):
     """`UNIT [strategic] HEX-HEX-...`: a unit moves along a path (start hex first)."""
 
     kind: Literal["move"] = "move"
     unit: str
-    path: list[str] = Field(min_length=1)
+    path: Annotated[list[str], MinLen(1)]
     strategic: bool = False
 
     def acting_units(self) -> list[str]:
@@ -213,29 +253,22 @@ class Move(Entry):
 
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Attack(Entry):
     """`Allied: attack HEX[+HEX...] with UNITS [odds A:B|diff +N] [die N] [result R] [defender UNIT]`."""
 
     kind: Literal["attack"] = "attack"
     hex: str
-    more_hexes: list[str] = []
+    more_hexes: list[str] = field(default_factory=list)
     """The further hexes of one attack on several hexes (`attack 0302+0303 with ...`), where the rules allow it."""
-    attackers: list[str] = Field(min_length=1)
+    attackers: Annotated[list[str], MinLen(1)]
     odds: str | None = None
-    die: int | None = Field(None, ge=0)
+    die: Annotated[int, Ge(0)] | None = None
     result: str | None = None
     defender: str | None = None
     """The one unit that defends a stack, chosen by its owner (Omaha 11.2.4's beach landing hexes)."""
-    support: list[str] = []
-    receipts: list[ReceiptToken] = []
-
-    @model_serializer(mode="wrap")
-    def _without_empty_hexes(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
-        # An attack on one hex is written as before it could name several: its JSON form and seal are unchanged.
-        data: dict[str, object] = handler(self)
-        if not self.more_hexes:
-            data.pop("more_hexes", None)
-        return data
+    support: list[str] = field(default_factory=list)
+    receipts: list[ReceiptToken] = field(default_factory=list)
 
     def defending_hexes(self) -> tuple[str, ...]:
         """Every hex the attack is made on, the first written first."""
@@ -262,18 +295,19 @@ class Attack(Entry):
 
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Bombard(Entry):
     """`Allied: bombard HEX [diff +N] [die N] [result R] [defender UNIT] support MARKER...` (Fire & Movement 8.1)."""
 
     kind: Literal["bombard"] = "bombard"
     hex: str
     odds: str | None = None
-    die: int | None = Field(None, ge=0)
+    die: Annotated[int, Ge(0)] | None = None
     result: str | None = None
     defender: str | None = None
     """The one unit of a stack a bombardment targets, chosen by the bombarding player (Omaha 11.2.3)."""
-    support: list[str] = Field(min_length=1)
-    receipts: list[ReceiptToken] = []
+    support: Annotated[list[str], MinLen(1)]
+    receipts: list[ReceiptToken] = field(default_factory=list)
 
     def attacked_hexes(self) -> tuple[str, ...]:
         """The hex it bombards."""
@@ -287,12 +321,13 @@ class Bombard(Entry):
         return [*([("unit", self.defender)] if self.defender is not None else []), ("hex", self.hex)]
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Retreat(Entry):
     """`German> retreat UNIT HEX-HEX-...`: a retreat path, start hex first."""
 
     kind: Literal["retreat"] = "retreat"
     unit: str
-    path: list[str] = Field(min_length=1)
+    path: Annotated[list[str], MinLen(1)]
 
     def acting_units(self) -> list[str]:
         """The unit it acts with."""
@@ -313,12 +348,13 @@ class Retreat(Entry):
 
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Advance(Entry):
     """`Allied: advance UNIT HEX-HEX-...`: advance after combat."""
 
     kind: Literal["advance"] = "advance"
     unit: str
-    path: list[str] = Field(min_length=1)
+    path: Annotated[list[str], MinLen(1)]
 
     def acting_units(self) -> list[str]:
         """The unit it acts with."""
@@ -334,11 +370,12 @@ class Advance(Entry):
 
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Loss(Entry):
     """`German> deplete UNIT` / `eliminate UNIT` / `remove UNIT` (overstack, 6.3)."""
 
     kind: Literal["loss"] = "loss"
-    loss: Literal["deplete", "eliminate", "remove"]
+    loss: LossHow
     unit: str
 
     def acting_units(self) -> list[str]:
@@ -359,11 +396,12 @@ class Loss(Entry):
 
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class StandFast(Entry):
     """`German> stand UNITS`: defenders in a fortification stand and deplete instead (7.5)."""
 
     kind: Literal["stand"] = "stand"
-    units: list[str] = Field(min_length=1)
+    units: Annotated[list[str], MinLen(1)]
 
     def acting_units(self) -> list[str]:
         """The units standing fast, each once."""
@@ -383,16 +421,17 @@ class StandFast(Entry):
 
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Place(Entry):
     """`Allied: reinforce UNIT HEX` / `replace UNIT [full|reduced] HEX [points N]` / `paradrop UNIT HEX [supply N]`."""
 
     kind: Literal["place"] = "place"
-    how: Literal["reinforce", "replace", "paradrop", "pickup", "setup", "delay"]
+    how: PlaceHow
     unit: str
     hex: str | None = None
-    strength: Literal["full", "reduced"] | None = None
-    points: int | None = Field(None, ge=0)
-    supply: int | None = Field(None, ge=0)
+    strength: Strength | None = None
+    points: Annotated[int, Ge(0)] | None = None
+    supply: Annotated[int, Ge(0)] | None = None
 
     def acting_units(self) -> list[str]:
         """The unit it acts with."""
@@ -427,38 +466,42 @@ class Place(Entry):
 
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class SupportMarkers(Entry):
     """`German: draw MARKER...` / `aside MARKER...` / `lose MARKER...`: support fire markers drawn at
     random from the cup, put aside for the game turn, or eliminated for good (Fire & Movement 7.2,
     Omaha 11.1.4, 11.2.3, 14.1)."""
 
     kind: Literal["markers"] = "markers"
-    how: Literal["draw", "aside", "lose"]
-    markers: list[str] = Field(min_length=1)
+    how: MarkersHow
+    markers: Annotated[list[str], MinLen(1)]
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Income(Entry):
     """`Allied: income N [decline SOURCE...] [reduce SOURCE N...]`: supply collected in the Reinforcement Step."""
 
     kind: Literal["income"] = "income"
-    points: int | None = Field(None, ge=0)
-    declined: list[str] = []
-    reduced: dict[str, Annotated[int, Field(ge=0)]] = {}
+    points: Annotated[int, Ge(0)] | None = None
+    declined: list[str] = field(default_factory=list)
+    reduced: dict[str, Annotated[int, Ge(0)]] = field(default_factory=dict)
     """Sources from which a reduced number of points is collected (8.7's announcement), source -> points."""
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Capture(Entry):
     """`German: capture HEX [points N]`: supply captured at an Allied source (8.7)."""
 
     kind: Literal["capture"] = "capture"
     hex: str
-    points: int | None = Field(None, ge=0)
+    points: Annotated[int, Ge(0)] | None = None
 
     def named_ids(self) -> list[tuple[str, str]]:
         """Its hex."""
         return [("hex", self.hex)]
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Declare(Entry):
     """`German: declare bulge` and other one-word declarations a rule system knows; `Allied: declare victory
     [LEVEL] [points SIDE N SIDE N]`, a claim of victory, with the level and each side's victory points claimed."""
@@ -466,13 +509,14 @@ class Declare(Entry):
     kind: Literal["declare"] = "declare"
     what: str
     level: str | None = None
-    points: dict[str, Annotated[int, Field(ge=0)]] = {}
+    points: dict[str, Annotated[int, Ge(0)]] = field(default_factory=dict)
 
     def claims_victory(self) -> bool:
         """Whether it declares victory."""
         return self.what == "victory"
 
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Comment(Entry):
     """`# text`: kept, never checked."""
 
@@ -485,18 +529,68 @@ class Comment(Entry):
         return True
 
 
+class _TellApartBy:
+    """A union of entry classes told apart by one field, as pydantic's `Discriminator` (imported only when a
+    validator is built): an unknown `kind` is named as such, and the errors are the kind's own."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get_pydantic_core_schema__(self, source: type, handler: GetCoreSchemaHandler) -> CoreSchema:
+        """The tagged union's schema."""
+        from pydantic import Discriminator
+        return Discriminator(self.name).__get_pydantic_core_schema__(source, handler)
+
+
 AnyEntry = Annotated[
     Header | TurnMarker | StepMarker | RollOff | Action | Pass | Activate | Move | Attack | Bombard | Retreat | Advance
     | Loss | StandFast | Place | SupportMarkers | Income | Capture | Declare | Comment,
-    Field(discriminator="kind"),
+    _TellApartBy("kind"),
 ]
 
 
-class LogDocument(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class LogDocument:
     """A whole log in its JSON form: the entries in order."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    __pydantic_config__ = FORBID_EXTRA
 
     format: Literal["umpire-log"] = "umpire-log"
     version: Literal[1] = 1
     entries: list[AnyEntry]
+
+
+_FIELD_NAMES: dict[type[Entry], tuple[str, ...]] = {}
+
+
+def field_names(kind: type[Entry]) -> tuple[str, ...]:
+    """The fields of an entry class, in the order its JSON form writes them."""
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(kind))
+    return names
+
+
+EntryT = TypeVar("EntryT", bound=Entry)
+
+
+def amended(entry: EntryT, **changes: object) -> EntryT:
+    """A copy of an entry of any kind with the fields given changed, those its kind lacks left out (a die given
+    to the entry a die waits for, whatever its kind)."""
+    known = field_names(type(entry))
+    kept: dict[str, Any] = {name: value for name, value in changes.items() if name in known}  # each field's own type
+    return replace(entry, **kept)
+
+
+def entry_data(entry: Entry) -> dict[str, object]:
+    """What an entry says as JSON values, its fields in order: the JSON form's entry and what a seal hashes."""
+    data: dict[str, object] = {}
+    for name in field_names(type(entry)):
+        value = getattr(entry, name)
+        data[name] = list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
+    if isinstance(entry, Attack) and not entry.more_hexes:
+        # An attack on one hex is written as before it could name several: its JSON form and seal are unchanged.
+        del data["more_hexes"]
+    return data

@@ -8,13 +8,17 @@ file means the same thing to every reader and converts to a text log that says t
 from __future__ import annotations
 
 import json
-from typing import NoReturn, Union
+from collections.abc import Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any, NoReturn, Union
 
-from pydantic import ValidationError
-
-from adjudicator.notation.entries import Entry, LogDocument
+from adjudicator.notation.entries import Entry, LogDocument, entry_data
 from adjudicator.notation.text import LogSyntaxErrors
 from wargame.errors import LogSyntaxError, Place
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+    from pydantic_core import ErrorDetails, SchemaValidator
 
 MAX_NUMBER_DIGITS = 9
 """No number of a log (turn, die, supply, points) needs more digits; longer ones are refused."""
@@ -47,6 +51,69 @@ def _refused_constant(text: str) -> NoReturn:
     raise _Refused(f"{text} is not a JSON number")
 
 
+@cache
+def log_adapter() -> TypeAdapter[LogDocument]:
+    """The JSON form's schema, built on first use (pydantic is imported only to read or describe a JSON log)."""
+    from pydantic import TypeAdapter
+    return TypeAdapter(LogDocument)
+
+
+def log_schema() -> dict[str, Any]:
+    """The JSON Schema of the JSON form of logs, an empty list's or object's default written as such."""
+    from pydantic.json_schema import GenerateJsonSchema, NoDefault
+    from pydantic_core import core_schema
+
+    class WithFactoryDefaults(GenerateJsonSchema):
+        """Defaults made by a factory (`field(default_factory=list)`) shown as the value they make."""
+
+        def get_default_value(self, schema: core_schema.WithDefaultSchema) -> Any:
+            factory = schema.get("default_factory")
+            if factory is not None and not schema.get("default_factory_takes_data"):
+                return factory()  # type: ignore[call-arg]
+            return schema.get("default", NoDefault)
+
+    return log_adapter().json_schema(schema_generator=WithFactoryDefaults)
+
+
+_STRICT_KINDS = frozenset({"str", "int", "bool", "list", "dict", "tagged-union"})
+"""The schemas of a JSON log's values: strict, so that `"1"` or `true` is no number and `1` no text."""
+
+
+def _strict_values(schema: object) -> object:
+    """A core schema whose values are strict and whose dataclasses take objects (strict dataclasses take only
+    instances from Python values)."""
+    if isinstance(schema, list):
+        return [_strict_values(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: _strict_values(value) if key not in ("cls", "metadata", "config") else value
+           for key, value in schema.items()}
+    if out.get("type") in _STRICT_KINDS:
+        out["strict"] = True
+    return out
+
+
+@cache
+def _validator() -> SchemaValidator:
+    """The validator of a JSON log's values, built on first use."""
+    from pydantic_core import SchemaValidator
+    return SchemaValidator(_strict_values(log_adapter().core_schema))  # type: ignore[arg-type]
+
+
+_WORDED_AS_BEFORE = {
+    "unexpected_keyword_argument": "Extra inputs are not permitted",
+    "dataclass_type": "Input should be a valid dictionary or instance of {class_name}",
+}
+"""Errors pydantic words otherwise for dataclasses than for the models the entries were until issue 30: worded
+as before, so that a log's errors read as they did."""
+
+
+def _message(error: ErrorDetails) -> str:
+    """An error's message as users know it."""
+    kind = error["type"]
+    return _WORDED_AS_BEFORE[kind].format(**error.get("ctx", {})) if kind in _WORDED_AS_BEFORE else error["msg"]
+
+
 def read_json_log(text: str, file: str) -> list[Entry]:
     """The entries of a JSON log; LogSyntaxErrors naming each problem."""
     try:
@@ -58,10 +125,22 @@ def read_json_log(text: str, file: str) -> list[Entry]:
         raise LogSyntaxErrors([LogSyntaxError(str(e), Place(file))]) from None
     except RecursionError:
         raise LogSyntaxErrors([LogSyntaxError("arrays or objects nested too deep", Place(file))]) from None
+    from pydantic import ValidationError
     try:
         # Strict: a JSON log is typed, so a string or true where a number belongs is an error.
-        return list(LogDocument.model_validate(data, strict=True).entries)
+        document: LogDocument = _validator().validate_python(data)
+        return list(document.entries)
     except ValidationError as e:
-        errors = [LogSyntaxError(f"{'.'.join(map(str, err['loc']))}: {err['msg']}", Place(file))
+        errors = [LogSyntaxError(f"{'.'.join(map(str, err['loc']))}: {_message(err)}", Place(file))
                   for err in e.errors()]
         raise LogSyntaxErrors(errors) from None
+
+
+def log_data(entries: Sequence[Entry]) -> dict[str, object]:
+    """The JSON form of a log as JSON values: its format, version and entries (LogDocument's fields)."""
+    return {"format": "umpire-log", "version": 1, "entries": [entry_data(entry) for entry in entries]}
+
+
+def write_json_log(entries: Sequence[Entry]) -> str:
+    """The JSON form of a log, as `read_json_log` reads it: two spaces of indent, text as UTF-8, a final newline."""
+    return json.dumps(log_data(entries), indent=2, ensure_ascii=False) + "\n"

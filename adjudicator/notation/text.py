@@ -10,13 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from pydantic import ValidationError
+from typing import Any, cast
 
 from adjudicator.notation.entries import (
-    Action, Activate, Advance, Attack, Bombard, Capture, Comment, Declare, Entry, Header, Income, Loss, Move, Pass,
-    Place, Retreat, RollOff, StandFast, StepMarker, SupportMarkers, TurnMarker,
+    MAX_RECEIPT_LENGTH, Action, Activate, ActivationOrder, Advance, Attack, Bombard, Capture, Comment, Declare, Entry,
+    Header, Income, Loss, LossHow, MarkersHow, Move, Pass, Place, PlaceHow, Retreat, RollOff, StandFast, StepMarker,
+    Strength, SupportMarkers, TurnMarker, entry_data,
 )
 from adjudicator.notation.syntax_errors import (  # re-exported: the parser's errors and quoting
     ELIDED_RECEIPT as ELIDED_RECEIPT, MAX_LOG_BYTES as MAX_LOG_BYTES, RECEIPT_IN_LINE as RECEIPT_IN_LINE,
@@ -116,6 +115,11 @@ class _Line:
         out = []
         while self.keyword("receipt"):
             out.append(self.take("a dice receipt (umpire1. and its text, as the ledger gave it)", RECEIPT).text)
+        for index, receipt in enumerate(out):
+            if len(receipt) > MAX_RECEIPT_LENGTH:
+                # Worded and placed as the entries' validation said it when it refused the entry.
+                raise LogSyntaxError(f"receipts.{index}: String should have at most {MAX_RECEIPT_LENGTH} characters",
+                                     ErrorPlace(self.file, self.line_no, 1))
         return out
 
     def done(self, options: Sequence[str] = ()) -> None:
@@ -159,7 +163,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         hex_label = cursor.take("a hex", WORD).text
         units = [t.text for t in cursor.words_until(("supply", "move-first", "attack-first"))]
         supply = cursor.int_after("supply")
-        order = cursor.keyword("move-first", "attack-first")
+        order = cast("ActivationOrder | None", cursor.keyword("move-first", "attack-first"))
         entry = Activate(**base, hex=hex_label, units=units, supply=supply, order=order)
     elif command == "attack":
         hexes = _hexes(cursor.take("the defending hex", WORD), cursor)
@@ -202,7 +206,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         cls = {"retreat": Retreat, "advance": Advance}.get(command)
         entry = cls(**base, unit=unit, path=path) if cls else Move(**base, unit=unit, path=path, strategic=strategic)
     elif command in ("deplete", "eliminate", "remove"):
-        entry = Loss(**base, loss=command, unit=cursor.take("a unit id", WORD).text)
+        entry = Loss(**base, loss=cast(LossHow, command), unit=cursor.take("a unit id", WORD).text)
     elif command == "stand":
         units = [t.text for t in cursor.words_until(())]
         if not units:
@@ -210,18 +214,18 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         entry = StandFast(**base, units=units)
     elif command in ("reinforce", "paradrop", "pickup", "setup", "delay", "replace"):
         unit = cursor.take("a unit id", WORD).text
-        strength = cursor.keyword("full", "reduced") if command == "replace" else None
+        strength = cast("Strength | None", cursor.keyword("full", "reduced")) if command == "replace" else None
         token = cursor.peek()
         hex_label = None
         if token is not None and token.text not in ("supply", "points"):
             hex_label = cursor.take("a hex or box", WORD).text
-        entry = Place(**base, how=command, unit=unit, hex=hex_label, strength=strength,
+        entry = Place(**base, how=cast(PlaceHow, command), unit=unit, hex=hex_label, strength=strength,
                       points=cursor.int_after("points"), supply=cursor.int_after("supply"))
     elif command in ("draw", "aside", "lose"):
         markers = [t.text for t in cursor.words_until((), MARKER)]
         if not markers:
             raise cursor.error(f"expected the support fire markers after {command!r}")
-        entry = SupportMarkers(**base, how=command, markers=markers)
+        entry = SupportMarkers(**base, how=cast(MarkersHow, command), markers=markers)
     elif command == "income":
         points = int(cursor.take("a number", INT).text) if (t := cursor.peek()) and INT.match(t.text) else None
         declining = cursor.keyword("decline")
@@ -255,15 +259,6 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
 
 def parse_line(line: str, line_no: int, file: str = "<log>") -> Entry | None:
     """The entry on one line (None for a blank line); LogSyntaxError if malformed."""
-    try:
-        return _parse_line(line, line_no, file)
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise LogSyntaxError(f"{where}: {first['msg']}", ErrorPlace(file, line_no, 1)) from None
-
-
-def _parse_line(line: str, line_no: int, file: str) -> Entry | None:
     stripped = line.strip()
     if not stripped:
         return None
@@ -395,7 +390,11 @@ def write_text(entries: Sequence[Entry]) -> str:
 
 def _same_entry(a: Entry, b: Entry) -> bool:
     """Equal but for where they stand in their files."""
-    return type(a) is type(b) and a.model_dump(exclude={"line", "column"}) == b.model_dump(exclude={"line", "column"})
+    return type(a) is type(b) and _placeless(entry_data(a)) == _placeless(entry_data(b))
+
+
+def _placeless(data: dict[str, object]) -> dict[str, object]:
+    return {key: value for key, value in data.items() if key not in ("line", "column")}
 
 
 def write_text_faithfully(entries: Sequence[Entry], file: str = "<log>") -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast, overload
 
@@ -374,7 +374,7 @@ class _Rest:
         chain, k, read = self.chain, self.k, self.files[self.k]
         base, name = self.base, str(read.path)
         if read.recording is None:
-            part = Part(read.path, name, base, [e.model_copy(update={"line": e.line + base}) for e in read.entries],
+            part = Part(read.path, name, base, [replace(e, line=e.line + base) for e in read.entries],
                         read.source, None, None, read.ended)
             if k > 0:
                 chain.joins.append(k)
@@ -384,7 +384,7 @@ class _Rest:
             translation = translate(read.recording, read.tracking, chain.game, module=self.module, after=self.carry)
             steps = [translation.steps.get(n, "") for n in range(1, max(translation.steps, default=0) + 1)]
             part = Part(read.path, name, base,
-                        [e.model_copy(update={"line": e.line + base}) for e in translation.entries], steps,
+                        [replace(e, line=e.line + base) for e in translation.entries], steps,
                         translation, read.saved, read.ended, list(translation.notes))
             self.carry = translation.carry
             span = max([len(steps), *(e.line for e in translation.entries)])

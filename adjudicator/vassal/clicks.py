@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from adjudicator.notation.entries import Activate, Attack, Bombard, StandFast
 from adjudicator.vassal.board import Board
@@ -141,7 +141,7 @@ class Clicks:
             return
         if where in fought.defending_hexes():
             return  # another counter of a hex of the attack
-        grown = fought.model_copy(update={"more_hexes": [*fought.more_hexes, where]})
+        grown = replace(fought, more_hexes=[*fought.more_hexes, where])
         self.output.entries[index] = grown
         if combat.open_attack is fought:
             combat.open_attack = grown
@@ -178,8 +178,7 @@ class Clicks:
             fought = self.output.entries[combat.last_combat]
             assert isinstance(fought, (Attack, Bombard))
             if marker not in fought.support:
-                self.output.entries[combat.last_combat] = fought.model_copy(
-                    update={"support": [*fought.support, marker]})
+                self.output.entries[combat.last_combat] = replace(fought, support=[*fought.support, marker])
         elif marker not in combat.supports:
             combat.supports.append(marker)
 
@@ -200,7 +199,7 @@ class Clicks:
         if fought.result is not None and fought.result != code:
             self.output.note(step, f"result {code} claimed for the {fought.kind} on {fought.hex} (step "
                                    f"{fought.line}), which had result {fought.result}: the later claim is kept")
-        self.output.entries[last_combat] = fought.model_copy(update={"result": code})
+        self.output.entries[last_combat] = replace(fought, result=code)
 
     def defender(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
         """The unit that defends a stack (Omaha 11.2.3, 11.2.4): the `defender` of the last attack or
@@ -213,7 +212,7 @@ class Clicks:
         if last_combat is None or not isinstance(fought, (Attack, Bombard)):
             self.output.note(step, f"{text!r}: a defender, but no attack or bombardment was declared: not translated")
             return
-        self.output.entries[last_combat] = fought.model_copy(update={"defender": unit})
+        self.output.entries[last_combat] = replace(fought, defender=unit)
 
     def stand(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
         """A stand (stiff resistance, a fortification): it stands for the counter's flip."""
@@ -223,7 +222,7 @@ class Clicks:
         owner, by_opponent = sided(self.game, unit, side)
         last = self.output.last_entry(step)
         if isinstance(last, StandFast) and last.side == owner and last.by_opponent == by_opponent:
-            self.output.replace(last, last.model_copy(update={"units": [*last.units, unit]}))
+            self.output.replace(last, replace(last, units=[*last.units, unit]))
         else:
             self.output.emit(StandFast(line=step, side=owner, by_opponent=by_opponent, units=[unit]))
         self.expectations.expect(unit, STAND_KEY, step, f"{owner}{'>' if by_opponent else ':'} stand {unit}")
@@ -239,7 +238,7 @@ class Clicks:
         last = self.output.last_entry(step)
         if isinstance(last, Activate) and last.hex == where and last.side == owner:
             if unit not in last.units:
-                self.output.replace(last, last.model_copy(update={"units": [*last.units, unit]}))
+                self.output.replace(last, replace(last, units=[*last.units, unit]))
             return
         stack = [unit, *(u for u in self.board.stack(where, owner) if u != unit)]
         self.output.emit(Activate(line=step, side=owner, hex=where, units=stack))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.contract import RuleSystem
-from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat
+from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength
 from adjudicator.vassal.board import PARKING, Board, face_of
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.expected import Expectations, Key
@@ -124,7 +124,7 @@ class Counters:
             # An attacker's drag is its retreat when the result owes one (Fire & Movement 8.2.4), else its advance.
             motion = "retreat" if self.owes_retreat(unit) else "advance"
         probe = {"retreat": Retreat, "advance": Advance, "move": Move}[motion]
-        if self.output.held and not self.output.before_first_turn(probe.model_construct()):
+        if self.output.held and not self.output.before_first_turn(probe(unit=unit, path=[before.name])):
             self.output.start(step)  # the entry begins the first turn: the path is chosen in it
         path, why = self.route(unit, before, after, motion)
         entry: Entry
@@ -182,7 +182,7 @@ class Counters:
                                                                                                   "delayed")):
             replacing = unit in self.board.eliminated
             self.board.eliminated.discard(unit)
-            strength = ("reduced" if reduced else "full") if replacing else None
+            strength: Strength | None = ("reduced" if reduced else "full") if replacing else None
             if reduced and not replacing:
                 self.output.note(step, f"{unit} comes into play on its reduced side")
             entry = PlaceEntry(line=step, how="replace" if replacing else "reinforce", unit=unit, hex=after.name,

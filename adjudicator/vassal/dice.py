@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from adjudicator.notation.entries import Entry, RollOff, logged_dice
+from adjudicator.notation.entries import Entry, RollOff, amended, logged_dice
 from adjudicator.vassal.chat import one_line
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.output import Output
@@ -52,7 +52,7 @@ class Dice:
             declared = output.entries[combat.pending_die]
             if side is None or declared.side is None or side == declared.side:
                 # The die the declaration left out (an attack, a bombardment...): the next one its side rolls.
-                output.entries[combat.pending_die] = declared.model_copy(update={"die": values[0]})
+                output.entries[combat.pending_die] = amended(declared, die=values[0])
                 kind = getattr(declared, "kind", "declaration")
                 output.comment(step, f"step {step}: {who} rolls {name} = {rolled}, the die of the {kind} on "
                                      f"{getattr(declared, 'hex', '?')} (step {declared.line})")
@@ -94,8 +94,7 @@ class Dice:
             return
         if combat.pending_die is not None and len(receipt.result) == 1:
             declared = output.entries[combat.pending_die]
-            output.entries[combat.pending_die] = declared.model_copy(update={"die": receipt.total,
-                                                                             "receipts": [token]})
+            output.entries[combat.pending_die] = amended(declared, die=receipt.total, receipts=[token])
             output.comment(step, f"step {step}: {who} pastes ledger receipt #{receipt.seq}: {receipt.dice} = "
                                  f"{receipt.total}, the die of the {getattr(declared, 'kind', 'entry')} on "
                                  f"{getattr(declared, 'hex', '?')} (step {declared.line})")
@@ -105,7 +104,7 @@ class Dice:
             entry = output.entries[index]
             has = list(getattr(entry, "receipts", []))
             if len(logged_dice(entry)) > len(has):
-                output.entries[index] = entry.model_copy(update={"receipts": [*has, token]})
+                output.entries[index] = amended(entry, receipts=[*has, token])
                 output.comment(step, f"step {step}: {who} pastes ledger receipt #{receipt.seq} ({receipt.dice} = "
                                      f"{receipt.total}) for the die roll of step {entry.line}")
                 return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from adjudicator.contract import how_of, kind_of
 from adjudicator.notation.entries import Comment, Entry
@@ -54,7 +54,7 @@ class Output:
         at = len(self.entries)
         while at > 0 and self.entries[at - 1].is_comment and self.entries[at - 1].line == step:
             at -= 1  # ahead of the step's own comments, which belong to the turn begun
-        self.entries[at:at] = [e.model_copy(update={"line": step}) for e in held]
+        self.entries[at:at] = [replace(e, line=step) for e in held]
 
     def comment(self, step: int, text: str) -> int:
         """Write a comment at `step`; its index."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from adjudicator.contract import CombatAccount
@@ -345,7 +345,7 @@ def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
     log = evolve(state.log, attacked=state.log.attacked | set(entry.attackers), defended=state.log.defended | set(entry.defending_hexes()))
     code = result_applied(state, entry)
     pending = pending_of(state, entry, code) if code is not None else None
-    table = result_applied(state, entry.model_copy(update={"result": None})) if entry.result is not None else None
+    table = result_applied(state, replace(entry, result=None)) if entry.result is not None else None
     if pending is not None and table is not None and table != code:
         pending = evolve(pending, alternative=pending_of(state, entry, table))
     return evolve(state, log=log, pending=pending)

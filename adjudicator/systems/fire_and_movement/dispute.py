@@ -5,6 +5,7 @@ with the table's printed headings (8.2.2), every face of the die (8.2.4), the re
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from adjudicator.contract import CombatAccount
 from adjudicator.notation.entries import Attack, Bombard
@@ -56,7 +57,7 @@ def fm_account(system: SeriesRules[S], state: S, entry: Attack | Bombard) -> Com
     if result != found.result:
         arithmetic.append(f"8.1.3: in a bombardment {found.result} is "
                           + ("no effect" if result == "-" else f"{result}"))
-    by_die = tuple((d, str(_computed(system, state, entry.model_copy(update={"die": d}))[1])) for d in range(1, 7))
+    by_die = tuple((d, str(_computed(system, state, replace(entry, die=d))[1])) for d in range(1, 7))
     side = entry.side or (system._unit(state, entry.attackers[0]).side if isinstance(entry, Attack) else "")
     defenders = system.defending(state, system._defenders(state, entry, side))
     attackers = list(dict.fromkeys(entry.attackers)) if isinstance(entry, Attack) else []

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from itertools import combinations
+import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -539,7 +540,7 @@ def combat_account(state: OnslaughtState, attack: Attack) -> CombatAccount:
     it, and the retreat and advance it opens."""
     computed = combat_audit(state, attack)
     report = combat_report(state, attack)
-    by_die = tuple((d, str(combat_audit(state, attack.model_copy(update={"die": d})).result)) for d in range(1, 7))
+    by_die = tuple((d, str(combat_audit(state, dataclasses.replace(attack, die=d)).result)) for d in range(1, 7))
     side = unit_of(state, attack.attackers[0]).side
     defenders = tuple(units_at(state, attack.hex, enemy_of(state, side)))
     return CombatAccount("attack", attack.hex, tuple(attack.attackers), defenders,

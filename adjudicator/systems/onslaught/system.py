@@ -82,7 +82,7 @@ class Onslaught(SystemBase[OnslaughtState]):
     name = "onslaught"
     table = TABLE
     step_noun: StepNoun = "step"
-    entry_kinds = frozenset({"header", "comment", *(str(h.entry.model_fields["kind"].default)
+    entry_kinds = frozenset({"header", "comment", *(str(getattr(h.entry, "kind"))
                                                     for h in REGISTRY.handlers)})
     foreign_kinds = {"bombard": "is a Fire & Movement entry; Onslaught has no bombardment",
                      "markers": "is a Fire & Movement entry; Onslaught has no support fire markers"}
