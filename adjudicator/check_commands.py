@@ -25,23 +25,18 @@ if TYPE_CHECKING:
     from wargame.receipts import Ledger
 
 
-def chain_seal_findings(chain: Chain) -> list[Finding]:
+def chain_seal_findings(chain: Chain, result: Replay[StateT]) -> list[Finding]:
     """Each sealed text exchange of a chain against its seal, and each seal's link to the exchange before it,
-    numbered in the chain."""
-    from adjudicator.engine import replay
+    numbered in the chain; the positions are the chain's replay's (`result`, every state kept)."""
     from adjudicator.seal import SEAL, make_seal, read_seal, seal_findings, seal_path
     from adjudicator.sources import positions_of
-    # Positions are hashed as `adjudicate seal` made them: the exchanges one after the other, each entry on
-    # its own file's line (a state may hold the line of the combat under way).
-    local = [dataclasses.replace(e, line=e.line - part.base) for part in chain.parts for e in part.entries]
-    result = replay(chain.game, chain.system, local, keep_states=True)
     findings: list[Finding] = []
     previous: str | None = None
     start = 0
     broken = False
     for k, part in enumerate(chain.parts):
         count = len(part.entries)
-        positions = positions_of(result, start, count) if len(result.states) > 1 + start else None
+        positions = positions_of(result, start, count, chain) if len(result.states) > 1 + start else None
         if part.is_vassal or not seal_path(part.path).exists():
             fresh = make_seal(part.path.name, part.entries, positions or [None] * count, previous)
             previous = fresh.final
@@ -108,12 +103,12 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
             _exchange_dice(logs[0], entries, lines, ledger, fmt, ledger_key)
     with unread_verdict(fmt, logs[0]):
         source = open_logs(logs, data, game_id, module, stop_at_unknown=True)
-        # A sealed log's check hashes the position after every entry, so it keeps the states.
+        # A sealed log's check hashes the position after every entry, so its one replay keeps the states.
         sealed_log = source.is_text and seal_path(source.path).exists()
-        result = with_dice(source.replay(keep_states=sealed_log))
+        result = with_dice(source.replay(keep_states=any(seal_path(p).exists() for p in source.paths)))
         chain = source.chain
         if chain is not None and any(not p.is_vassal and seal_path(p.path).exists() for p in chain.parts):
-            result.findings = [*result.findings, *chain_seal_findings(chain)]
+            result.findings = [*result.findings, *chain_seal_findings(chain, result)]
         if sealed_log:
             sealed = read_seal(seal_path(source.path))
             # A later exchange's positions follow from the earlier ones: `adjudicate seal --verify` checks them.

@@ -8,7 +8,7 @@ becomes a finding and the replay goes on from what the players actually did.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Generic
 
@@ -518,16 +518,22 @@ def header_findings(system: RuleSystem[StateT], entries: Sequence[Entry]) -> dic
 
 
 def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_states: bool = True, *,
-           file: str = "<log>", source: Sequence[str] = (),
-           syntax: Sequence[LogSyntaxError] = ()) -> Replay[StateT]:
+           file: str = "<log>", source: Sequence[str] = (), syntax: Sequence[LogSyntaxError] = (),
+           headers: Sequence[Header] | None = None,
+           more: Callable[[StateT], list[Entry]] | None = None) -> Replay[StateT]:
     """Check and apply every entry in order, up to the first that cannot be read or resolved.
 
     `syntax` holds the log's syntax errors: each becomes a finding (system `notation`, rule `syntax`)
     and the replay stops at the first of their lines, after adjudicating every entry before it. An id
     the game does not know stops the replay at its entry in the same way (rule `ids`). A ReplayError
     (an entry of the log that cannot be applied) stops it as the log's fault too; any other exception
-    is a bug in Umpire and propagates as one."""
-    headers = [h for e in entries if (h := e.as_header()) is not None]
+    is a bug in Umpire and propagates as one.
+
+    `more` goes on from where the entries end (a chain's VASSAL log, translated from where the text log before
+    it ends): asked with the state reached each time they run out, until it gives none, so a chain is replayed
+    once; `headers` are then the game's, those of the entries to come included (the set-up reads them all)."""
+    if headers is None:
+        headers = [h for e in entries if (h := e.as_header()) is not None]
     result: Replay[StateT] = Replay(game, system, list(entries))
     first_bad = min((e.place.line or 0 for e in syntax if e.place is not None), default=None)
     unread = [Finding("error", NOTATION, "syntax", (e.place.line or 0) if e.place else 0,
@@ -546,7 +552,16 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
     result.states.append(state)
     astray: dict[str, int] = {}
     contradicting = header_findings(system, entries)
-    for entry in entries:
+
+    def continued() -> Iterator[Entry]:
+        """The entries, then those `more` gives from the state they end at."""
+        yield from entries
+        while more is not None and (following := more(state)):
+            result.entries += following
+            contradicting.update(header_findings(system, result.entries))
+            yield from following
+
+    for entry in continued():
         if first_bad is not None and entry.line >= first_bad:
             break
         if entry.line in contradicting and entry.as_header() is not None:

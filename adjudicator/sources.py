@@ -181,6 +181,8 @@ class LogSource:
     game: Game | None
     """None for a text log read `gameless` (a conversion, which needs no game)."""
     entries: list[Entry]
+    """The entries read; of a chain, those before a VASSAL log after a text log, which its replay translates (the
+    replay's `entries` are all)."""
     lines: list[str]
     """One text log's lines; one VASSAL file's steps as VASSAL showed them (line N: step N); empty for a chain."""
     syntax: list[LogSyntaxError] = field(default_factory=list)
@@ -353,8 +355,17 @@ def _out_of_range(at: int, last: int, what: str, noun: str = "line") -> WargameE
     return WargameError(f"--at {at}: {what} has {last} {noun}(s); give a {noun} from 0 (the set-up) to {last}")
 
 
-def positions_of(result: Replay[Any], start: int, count: int) -> list[str | None]:
-    """The position hash after each of `count` entries from `start` (None past where the replay stopped)."""
+def positions_of(result: Replay[Any], start: int, count: int, chain: Chain | None = None) -> list[str | None]:
+    """The position hash after each of `count` entries from `start` (None past where the replay stopped); of a
+    chain's replay, a decided game's line is its own file's, as `adjudicate seal` (whose replay numbers each
+    entry in its file) hashed it."""
     from adjudicator.seal import position_digest
-    return [position_digest(result.system.position(result.states[i + 1])) if i + 1 < len(result.states) else None
-            for i in range(start, start + count)]
+
+    def digest(state: Any) -> str:
+        position = result.system.position(state)
+        if chain is not None and position.outcome is not None:
+            outcome = dataclasses.replace(position.outcome, line=chain.locate(position.outcome.line)[1])
+            position = dataclasses.replace(position, outcome=outcome)
+        return position_digest(position)
+
+    return [digest(result.states[i + 1]) if i + 1 < len(result.states) else None for i in range(start, start + count)]

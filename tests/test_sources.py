@@ -4,6 +4,7 @@ them once; one exit-status enum; `umpire` built on the adjudicator's public API,
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from collections.abc import Callable
@@ -33,16 +34,16 @@ def vlog(tmp_path: Path, built_module: Callable[[str], Path]) -> Path:
     return out
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the engine's replays from now on."""
+def _counting(monkeypatch: pytest.MonkeyPatch, name: str = "replay") -> list[int]:
+    """Count the calls of the engine's function `name` from now on: its replays, or (`check`) the entries judged."""
     calls: list[int] = []
-    original = engine.replay
+    original = getattr(engine, name)
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(engine, "replay", counted)
+    monkeypatch.setattr(engine, name, counted)
     return calls
 
 
@@ -142,23 +143,92 @@ def test_a_refusal_exits_2_with_its_message(capsys: pytest.CaptureFixture[str]) 
     assert capsys.readouterr().err == "Error: no such thing\n"
 
 
+@pytest.mark.parametrize("game", ["changed-die", "game"])
 @pytest.mark.parametrize(("args", "replays"), [
     (["check"], 1), (["check", "--format", "json"], 1), (["state"], 1), (["combat"], 1),
-    (["convert", "-o", "{out}"], 1)])
-def test_a_chain_of_text_exchanges_is_replayed_once_per_command(args: list[str], replays: int, tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game of four text exchanges is replayed once by each command, its joins checked on the way (it was
-    replayed once more for each join, everything before it again, then judged); a conversion replays it once to
-    check the joins."""
+    (["convert", "-o", "{out}"], 1), (["seal", "--verify"], 1)])
+def test_a_chain_of_text_exchanges_is_replayed_once_per_command(args: list[str], replays: int, game: str,
+                                                                 tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game of four text exchanges, sealed (`game`) or not, is replayed once by each command, its joins checked
+    on the way (it was replayed once more for each join, everything before it again, then judged) and its seals'
+    positions taken from that replay (a check replayed a sealed game once more to hash them); a conversion
+    replays it once to check the joins."""
     from adjudicator.vassal import chain
     from umpire.cli import main
     calls = _counting(monkeypatch)
     monkeypatch.setattr(chain, "replay", engine.replay)
-    folder = ROOT / "examples" / "pbem" / "changed-die"
+    folder = ROOT / "examples" / "pbem" / game
     command = [a.replace("{out}", str(tmp_path / "game.log")) for a in args]
     done = CliRunner().invoke(main, [command[0], str(folder), *command[1:]])
     assert done.exit_code in (0, 1), done.output
     assert len(calls) == replays
+
+
+def test_a_sealed_chain_decided_in_a_later_exchange_holds_its_seals(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The positions a check of a sealed chain hashes come from its one replay, which numbers the entries in the
+    chain: a game decided in the second exchange is hashed with the line of its own file, as `seal` made it."""
+    log = (ROOT / "examples" / "onslaught" / "breach-play-after-german-victory.log").read_text(encoding="utf-8")
+    lines = log.splitlines(keepends=True)
+    first, second = tmp_path / "01.log", tmp_path / "02.log"
+    first.write_text("".join(lines[:10]), encoding="utf-8")
+    second.write_text("".join(lines[10:]), encoding="utf-8")
+    for logs in ([first], [first, second]):
+        assert CliRunner().invoke(referee, ["seal", *map(str, logs)]).exit_code == 0
+    from adjudicator.vassal import chain
+    calls = _counting(monkeypatch)
+    monkeypatch.setattr(chain, "replay", engine.replay)
+    done = CliRunner().invoke(referee, ["check", "--format", "json", str(tmp_path)])
+    assert done.exit_code == 1, done.output
+    assert [(f["system"], f["rule"], f["line"]) for f in json.loads(done.stdout)["findings"]] == [
+        ("onslaught", "13.1", 25), ("onslaught", "13.1", 26)]
+    assert len(calls) == 1
+
+
+VASSAL_DATA = ROOT / "tests" / "data" / "vassal"
+
+
+def _text_then_vassal(kind: str, tmp_path: Path) -> list[Path]:
+    """A game begun in a text log and gone on in VASSAL: the recorded session converted, then the save made at its
+    end (`session`); that text log in two exchanges, then the save (`split`); a text log of the set-up, then a
+    VASSAL log of play from it (`setup`)."""
+    if kind == "setup":
+        text = tmp_path / "setup.log"
+        text.write_text('[Game "onslaught"]\n[Scenario "campaign"]\n', encoding="utf-8")
+        return [text, VASSAL_DATA / "onslaught-zoc.vlog"]
+    text = tmp_path / "session.log"
+    assert CliRunner().invoke(referee, ["convert", str(VASSAL_DATA / "onslaught-session.vlog"), "-o",
+                                        str(text)]).exit_code == 0
+    saved = VASSAL_DATA / "onslaught-after-moves.vsav"
+    if kind == "session":
+        return [text, saved]
+    lines = text.read_text(encoding="utf-8").splitlines(keepends=True)
+    head, tail = tmp_path / "01.log", tmp_path / "02.log"
+    head.write_text("".join(lines[:13]), encoding="utf-8")
+    tail.write_text("".join(lines[13:]), encoding="utf-8")
+    return [head, tail, saved]
+
+
+@pytest.mark.parametrize("kind", ["session", "split", "setup"])
+@pytest.mark.parametrize("args", [["check"], ["check", "--format", "json"], ["state"], ["combat"],
+                                  ["convert", "-o", "{out}"]])
+def test_a_vassal_log_after_a_text_log_is_replayed_once_per_command(args: list[str], kind: str, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A VASSAL log after a text log goes on from where the text log's replay ends: it is translated when the
+    chain's one replay gets there, which goes on through it (the text log was replayed once more from the set-up
+    first), so every command judges each entry once; a conversion needs that replay to translate it."""
+    from adjudicator.sources import open_logs
+    from adjudicator.vassal import chain
+    from umpire.cli import main
+    logs = _text_then_vassal(kind, tmp_path)
+    entries = open_logs(tuple(logs), None).replay().applied
+    assert entries > 2
+    replays, checked = _counting(monkeypatch), _counting(monkeypatch, "check")
+    monkeypatch.setattr(chain, "replay", engine.replay)
+    command = [a.replace("{out}", str(tmp_path / "game.log")) for a in args]
+    done = CliRunner().invoke(main, [command[0], *map(str, logs), *command[1:]])
+    assert done.exit_code in (0, 1) or "Error: no attack or bombardment in" in done.output, done.output
+    assert (len(replays), len(checked)) == (1, entries)
 
 
 def test_a_chain_out_of_order_is_refused_by_its_one_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,7 +23,8 @@ from click.testing import CliRunner
 from adjudicator.cli import main
 from adjudicator.vassal import chain as chain_module
 from adjudicator.notation.entries import Place, Retreat, RollOff
-from adjudicator.vassal.chain import Chain, Position, differences, read_chain
+from adjudicator.vassal.chain import Chain, read_chain
+from adjudicator.vassal.joins import Position, differences
 from test_vassal_reader import ESC, Session, game
 from wargame.vassal.encoding import decode, encode
 from wargame.vassal.reader import read_recording
@@ -420,3 +421,19 @@ def test_an_unknown_id_in_a_text_log_stops_the_chain_at_its_line(tmp_path: Path,
         assert out.startswith(f"{second}:24:1: error [notation ids]: {said}")
         assert f"{second}: replay stopped: {second}:24:1: {said}" in out
         assert "the logs after it were not read" in out and re.search(r"\.log: 8\d of \d\d entries checked", out, re.M)
+
+
+def test_an_unknown_id_in_a_text_log_after_a_vassal_log_after_a_text_log(tmp_path: Path) -> None:
+    """The replay that goes on through a VASSAL log after a text log reads the text logs after it as they come: a
+    mistyped hex in one is cited at its word, with a caret under it."""
+    text = tmp_path / "01.log"
+    assert run("convert", SESSION, "-o", text)[0] == 0
+    reply = tmp_path / "03.log"
+    reply.write_text("Allied: action movement supply 1\nAllied: activate 0720 supply 1\nbr-inf-01 0720-0721-0x22\n",
+                     encoding="utf-8")
+    code, out, _ = run("check", text, SAVED, reply)
+    assert code == 2
+    lines = out.splitlines()
+    at = next(k for k, line in enumerate(lines) if line.startswith(f"{reply}:3:"))
+    assert lines[at].startswith(f"{reply}:3:21: error [notation ids]: '0x22' is not a hex label of this map")
+    assert lines[at + 1:at + 3] == ["    br-inf-01 0720-0721-0x22", " " * 24 + "^"]

@@ -21,7 +21,7 @@ from adjudicator.engine import Replay, replay
 from adjudicator.notation.entries import Comment
 from adjudicator.sources import game_of, read_log, replay_entries
 from adjudicator.systems import system_for
-from adjudicator.vassal.chain import Position, phase_index, replayed_position, vassal_position
+from adjudicator.vassal.joins import Position, phase_index, replayed_position, vassal_position
 from adjudicator.vassal.export import ModulePlaces, Shown, _Board
 from adjudicator.vassal.load import translate_file
 from adjudicator.vassal.translate import Phase, chat_text, module_phases
@@ -508,7 +508,8 @@ def test_every_pbem_exchange_goes_through_vassal_and_back(folder: Path, tmp_path
     findings (rule and message, at the step of each entry) and final position; and each exchange's end, saved
     as a game, holds the position the chain reaches there."""
     from adjudicator.sources import expand_logs, open_logs
-    from adjudicator.vassal.chain import differences, replay_chain
+    from adjudicator.vassal.chain import replay_chain
+    from adjudicator.vassal.joins import differences
     from wargame.vassal.places import fitted_places
 
     exchanges = expand_logs((folder,))

@@ -3,49 +3,44 @@
 Each log's saved position (its `begin_save` part) is compared, unit by unit and marker by
 marker, with the position the log before it ended at; every difference is an error (the game's
 position was changed between logs). Then the entries of all logs are numbered one after the
-other and replayed from the set-up as one game. The first element may be a text log (the
-earlier part of the game written in the notation): the chain then goes on from the position its
-replay ends at. docs/vassal-logs.md, "A game in several logs", has the conventions.
+other and replayed from the set-up as one game. A text log may come first or between them (a part
+of the game written in the notation): the VASSAL log after it goes on from the position its replay
+ends at, so it is translated when the chain's one replay gets there (`Chain.rest`), and that replay
+goes on through it. docs/vassal-logs.md, "A game in several logs", has the conventions.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, cast, overload
 
-from adjudicator import contract
-from adjudicator.contract import SequencePoint
 from adjudicator.engine import Replay, RuleSystem, advance, replay, resolve
 from adjudicator.findings import ChainOrderError, Finding, SectionTable
-from adjudicator.notation.entries import Entry, Place as Placement, TurnMarker
+from adjudicator.notation.entries import Entry, Header, Place as Placement, TurnMarker
 from adjudicator.notation.text import LogSyntaxErrors
 from adjudicator.systems import system_for
 from adjudicator.vassal.detect import is_vassal_file
+from adjudicator.vassal.joins import Position, differences, in_play, phase_index, replayed_position, vassal_position
 from adjudicator.vassal.load import game_id_of, game_of_recording
 from adjudicator.vassal.movement import Followed
 from adjudicator.vassal.translate import (
-    MAX_DIFFERENCES, Carry, Note, Phase, Translation, face_of, module_phases, phases, translate,
+    MAX_DIFFERENCES, Carry, Note, Phase, Translation, module_phases, phases, translate,
 )
 from wargame.bundled import data_root, game_ids
 from wargame.errors import DataError, Place, ReplayError, WargameError
 from wargame.game import Game
 from wargame.sequence import TurnOrder
 from wargame.vassal.buildfile import ModuleInfo, read_module
-from wargame.vassal.encoding import step_suffix
-from wargame.vassal.pieces import Piece
-from wargame.vassal.places import Places, fitted_places
+from wargame.vassal.places import fitted_places
 from wargame.vassal.reader import Limits, Recording, read_recording
 from wargame.vassal.tracking import Tracking, track
-from wargame.vassal.turns import tracker_position
 
 CHAIN = SectionTable("vassal", {"chain": "each log of a game begins where the previous one ended"})
 """The reader's own finding: not a rule of the game, the logs of one game disagreeing."""
-OUT_OF_PLAY = "out of play"
 ORDER_SEARCH_BUDGET = 20_000
 """Orders tried when looking for one in which the logs follow each other (a handful for real games)."""
 LINE_CITED = re.compile(r"\bline (\d+)\b")
@@ -53,18 +48,6 @@ LINE_CITED = re.compile(r"\bline (\d+)\b")
 TextReader = Callable[[Path], tuple[list[Entry], list[str], Game | None]]
 """Reads a text or JSON log: its entries, its source lines and the game its header names (None: no
 [Game] header, as in a later exchange of a game)."""
-
-
-@dataclass(frozen=True)
-class Position:
-    """Where the units and markers are, by name: what one log ends at and the next begins from."""
-
-    units: dict[str, tuple[str, int]]
-    """Every unit in play: its hex or box, and the steps its face shows lost (0 full, 1 reduced, 2 or 3 further)."""
-    markers: dict[str, tuple[str, ...]] | None
-    """Every marker's places (None: not known, as after a text log, whose replay has no markers)."""
-    turn: tuple[int, str] | None
-    """The turn and the name of its step or phase, as the turn tracker shows them."""
 
 
 @dataclass
@@ -81,7 +64,8 @@ class Part:
     translation: Translation | None
     saved: Position | None
     ended: Position | None
-    """Where the file ended (None for a text log no VASSAL file follows: its replay is the command's)."""
+    """Where the file ended (None for a text log no VASSAL file follows; for one a VASSAL file follows, set when
+    the chain's replay reaches its end)."""
     notes: list[Note] = field(default_factory=list)
 
     @property
@@ -103,11 +87,22 @@ class Chain:
     joins: list[int] = field(default_factory=list)
     """The parts (text logs after the first) whose join is checked when the replay reaches them: the command's
     one replay checks them (`replay_chain`, `check_joins`), not a replay of everything before each."""
+    rest: _Rest | None = field(default=None, repr=False)
+    """The files from a VASSAL log after a text log on, not yet parts: that log goes on from where the replay of
+    every file before it ends, so the chain's one replay translates them when it gets there (`replay_chain`,
+    `check_joins`); None once every file is a part."""
 
     @property
     def entries(self) -> list[Entry]:
-        """Every file's entries one after the other."""
+        """Every file's entries one after the other (those of `rest` once the chain is replayed)."""
         return [e for part in self.parts for e in part.entries]
+
+    @property
+    def headers(self) -> list[Header]:
+        """Every file's headers in order, the files of `rest` included (a VASSAL log after another file has
+        none: the game's are given by its first)."""
+        later = self.rest.text_entries() if self.rest is not None else []
+        return [h for e in [*self.entries, *later] if (h := e.as_header()) is not None]
 
     def locate(self, line: int) -> tuple[Part, int]:
         """The file a line of the chain is in, and its line (VASSAL step) there."""
@@ -142,79 +137,6 @@ class Chain:
     def line_of(self, part: Part, local: int) -> int:
         """The chain's line of a file's line (VASSAL step)."""
         return part.base + local
-
-
-def _in_play(game: Game, place: str, kind: str) -> bool:
-    """False for a unit no longer (or not yet) in play: off every map, eliminated, out of play."""
-    # A deleted counter and one dropped in an Eliminated box are the same to the game (the reader
-    # translates both as an elimination), and a rule system keeps eliminated units in the box.
-    boxes = {b.id: b.kind for b in game.manifest.box}
-    return kind != "none" and boxes.get(place) != "eliminated" and place != contract.OUT_OF_PLAY
-
-
-def _turn_of(turns: dict[str, str], phase_list: list[Phase]) -> tuple[int, str] | None:
-    """The first turn tracker's turn and step, as the reader translates them."""
-    for tracker_id in sorted(turns):
-        position = tracker_position(turns[tracker_id])
-        if position is not None and len(position) >= 2 and 0 <= position[1] < len(phase_list):
-            return position[0], phase_list[position[1]].name
-    return None
-
-
-def vassal_position(game: Game, places: Places, phase_list: list[Phase], pieces: dict[str, Piece],
-                    turns: dict[str, str]) -> Position:
-    """The position of a VASSAL board: its units, markers and turn tracker, named as the reader names them."""
-    units: dict[str, tuple[str, int]] = {}
-    markers: dict[str, list[str]] = defaultdict(list)
-    for piece in sorted(pieces.values(), key=lambda p: p.piece_id):
-        where = places.locate(piece.map_name, piece.x, piece.y)
-        unit, marker = piece.properties.get("UnitId"), piece.properties.get("MarkerId")
-        if unit in game.units_by_id:
-            if _in_play(game, where.name, where.kind):
-                units[unit] = (where.name, face_of(piece))
-        elif marker in game.markers_by_id and piece.map_name is not None:
-            markers[marker].append(where.name)
-    return Position(units, {m: tuple(sorted(p)) for m, p in markers.items()}, _turn_of(turns, phase_list))
-
-
-def phase_index(at: SequencePoint, phase_list: list[Phase]) -> int | None:
-    """The turn tracker's step for a replayed state's step (Onslaught) or phase and player turn (F&M)."""
-    return next((i for i, p in enumerate(phase_list)
-                 if p.step == at.step and (not at.player_turn or p.name.startswith(f"{at.player_turn} "))), None)
-
-
-def replayed_position(game: Game, replayed: contract.Position, phase_list: list[Phase]) -> Position:
-    """The position a replay ended at (the contract's `Position` of its last state); markers are not known."""
-    units = {u: (where.place, where.face) for u, where in replayed.units.items()
-             if u in game.units_by_id and _in_play(game, where.place, "box")}
-    index = phase_index(replayed.at, phase_list)
-    return Position(units, None, None if index is None else (replayed.turn, phase_list[index].name))
-
-
-def differences(now: Position, before: Position, ended: str) -> list[str]:
-    """What differs between a saved position and where the previous file ended (`ended`: "X ended")."""
-    out: list[str] = []
-
-    def unit_at(where: tuple[str, int] | None) -> str:
-        return OUT_OF_PLAY if where is None else where[0] + step_suffix(where[1] + 1)
-
-    for unit in sorted(set(now.units) | set(before.units)):
-        if now.units.get(unit) != before.units.get(unit):
-            out.append(f"{unit} is {'' if unit not in now.units else 'at '}{unit_at(now.units.get(unit))}, "
-                       f"{ended} with it {'' if unit not in before.units else 'at '}"
-                       f"{unit_at(before.units.get(unit))}")
-    if now.markers is not None and before.markers is not None:
-        for marker in sorted(set(now.markers) | set(before.markers)):
-            here, there = now.markers.get(marker, ()), before.markers.get(marker, ())
-            if here != there:
-                several = len(here) > 1 or len(there) > 1
-                out.append(f"marker{'s' if several else ''} {marker} {'are' if several else 'is'} "
-                           f"{'at ' + ', '.join(here) if here else 'not on the board'}, {ended} with "
-                           f"{'them' if several else 'it'} {'at ' + ', '.join(there) if there else 'off the board'}")
-    if now.turn is not None and before.turn is not None and now.turn != before.turn:
-        out.append(f"the turn tracker is at turn {now.turn[0]}, {now.turn[1]}; {ended} at turn {before.turn[0]}, "
-                   f"{before.turn[1]}")
-    return out
 
 
 def _refuse_repeats(paths: Sequence[Path]) -> None:
@@ -271,7 +193,6 @@ class _Read:
     source: list[str] = field(default_factory=list)
     saved: Position | None = None
     ended: Position | None = None
-    final_state: Any = None
 
 
 def _ended_by(read: _Read) -> str:
@@ -376,16 +297,17 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
             read.entries = [e for e in read.entries if e.line <= stop]
             unread += [r.path for r in files[k + 1:]]
             del files[k + 1:]
-        if k == 0 and len(files) > 1 and files[1].recording is not None:
-            # The VASSAL log after it is translated from where its replay ends.
-            read.final_state = replay(game, system, read.entries, keep_states=False).final_state
-            read.ended = replayed_position(game, system.position(read.final_state), phase_list)
     # A text log after the first continues the replay of all before it: where it ends is known only once
-    # they are translated, so the files' order is searched only among VASSAL logs after a first text log.
-    if all(read.recording is not None for read in files[1:]):
+    # they are translated, so the files' order is searched only among VASSAL logs after a first text log
+    # (once the chain's replay knows where that text log ends).
+    vassal_after = all(read.recording is not None for read in files[1:])
+    text_first = files[0].recording is None and len(files) > 1
+    if vassal_after and not text_first:
         _check_order(files)
-    chain = _translated(game, system, files, module, phase_list)
-    chain.unread = unread
+    chain = Chain(game, system, [], [], unread)
+    rest = _Rest(chain, files, module, phase_list, check_order=vassal_after and text_first)
+    rest.go_on()
+    chain.rest = None if rest.done else rest
     return chain
 
 
@@ -393,22 +315,64 @@ def _carry_of_text(game: Game, system: RuleSystem[Any], state: Any, phase_list: 
     """What a text log's replay hands the VASSAL log after it: scenario, turn, eliminated units."""
     position = system.position(state)
     index = phase_index(position.at, phase_list)
-    eliminated = frozenset(u for u, where in position.units.items() if not _in_play(game, where.place, "box"))
+    eliminated = frozenset(u for u, where in position.units.items() if not in_play(game, where.place, "box"))
     followed = Followed(state)
     return Carry(position.scenario, None if index is None else (position.turn, index), None, eliminated, None, None,
                  lambda: followed)
 
 
-def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module: ModuleInfo | None,
-                phase_list: list[Phase]) -> Chain:
-    """Every file translated after the one before it, numbered in the chain, and the joins checked (a text log's
-    by the chain's replay, `Chain.joins`)."""
-    parts: list[Part] = []
-    chain = Chain(game, system, parts, [])
-    carry: Carry | None = None
-    base = 0
-    for k, read in enumerate(files):
-        name = str(read.path)
+class _Rest:
+    """The files made the chain's parts in order: a text log numbered in the chain, a VASSAL log translated from
+    where the file before it ends; one after a text log waits for the chain's replay to reach that end."""
+
+    def __init__(self, chain: Chain, files: list[_Read], module: ModuleInfo | None, phase_list: list[Phase],
+                 check_order: bool) -> None:
+        self.chain, self.files, self.module, self.phase_list = chain, files, module, phase_list
+        self.check_order = check_order
+        """The VASSAL logs after a first text log: their order is checked once where it ends is known."""
+        self.k = 0
+        """The next file to make a part."""
+        self.base = 0
+        self.carry: Carry | None = None
+
+    @property
+    def done(self) -> bool:
+        """True once every file is a part."""
+        return self.k == len(self.files)
+
+    def text_entries(self) -> list[Entry]:
+        """The entries of the text logs not yet parts, on their own lines (a VASSAL log's are not known yet)."""
+        return [e for read in self.files[self.k:] for e in read.entries]
+
+    def go_on(self, ended: Any = None) -> list[Entry]:
+        """The next files made parts, up to the next VASSAL log after a text log (the first of them translated
+        from `ended`, the state the chain's replay reached at the end of the text log before it): their entries."""
+        parts = self.chain.parts
+        start = len(parts)
+        while not self.done:
+            if self.files[self.k].recording is not None and self.k > 0 and self.files[self.k - 1].recording is None:
+                if ended is None:
+                    break
+                self._after_text(ended)
+                ended = None
+            self._make_part()
+        return [e for part in parts[start:] for e in part.entries]
+
+    def _after_text(self, ended: Any) -> None:
+        """Where the text log before the next file ended (the state `ended`), as that VASSAL log goes on from."""
+        chain, previous = self.chain, self.files[self.k - 1]
+        previous.ended = chain.parts[-1].ended = replayed_position(chain.game, chain.system.position(ended),
+                                                                   self.phase_list)
+        if self.check_order:
+            _check_order(self.files)
+            self.check_order = False
+        self.carry = _carry_of_text(chain.game, chain.system, ended, self.phase_list)
+
+    def _make_part(self) -> None:
+        """The next file numbered in the chain (a VASSAL log translated, its join checked), a text log's join
+        left to the chain's replay (`Chain.joins`)."""
+        chain, k, read = self.chain, self.k, self.files[self.k]
+        base, name = self.base, str(read.path)
         if read.recording is None:
             part = Part(read.path, name, base, [replace(e, line=e.line + base) for e in read.entries],
                         read.source, None, None, read.ended)
@@ -417,26 +381,41 @@ def _translated(game: Game, system: RuleSystem[Any], files: list[_Read], module:
             span = max([len(read.source), *(e.line for e in read.entries)])
         else:
             assert read.tracking is not None and read.saved is not None and read.ended is not None
-            previous = files[k - 1] if k > 0 else None
-            if previous is not None and previous.recording is None:
-                # A VASSAL log after a text log goes on from where the replay of every file before it ends.
-                if previous.final_state is None:
-                    previous.final_state = _replay(chain, keep_states=False).final_state
-                    previous.ended = parts[-1].ended = replayed_position(game, system.position(previous.final_state),
-                                                                         phase_list)
-                carry = _carry_of_text(game, system, previous.final_state, phase_list)
-            translation = translate(read.recording, read.tracking, game, module=module, after=carry)
+            translation = translate(read.recording, read.tracking, chain.game, module=self.module, after=self.carry)
             steps = [translation.steps.get(n, "") for n in range(1, max(translation.steps, default=0) + 1)]
             part = Part(read.path, name, base,
                         [replace(e, line=e.line + base) for e in translation.entries], steps,
                         translation, read.saved, read.ended, list(translation.notes))
-            carry = translation.carry
+            self.carry = translation.carry
             span = max([len(steps), *(e.line for e in translation.entries)])
             if k > 0:
-                chain.findings += _joins(part, files, k)
-        parts.append(part)
-        base += span + 1
-    return chain
+                chain.findings += _joins(part, self.files, k)
+        chain.parts.append(part)
+        self.base += span + 1
+        self.k += 1
+
+
+class _SourceLines(Sequence[str]):
+    """`Chain.source_lines` as the parts come: the replay reads a text log's lines (an unknown id's column) made
+    a part after it began."""
+
+    def __init__(self, chain: Chain) -> None:
+        self._chain = chain
+
+    def __len__(self) -> int:
+        return len(self._chain.source_lines())
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        return self._chain.source_lines()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._chain.source_lines())
 
 
 def _first_turn(entries: Sequence[Entry]) -> TurnMarker | None:
@@ -500,18 +479,30 @@ class _JoinsChecked:
 
 
 def _replay(chain: Chain, keep_states: bool) -> Replay[Any]:
-    """The replay of the chain's entries so far, the text logs' joins checked on the way (ChainOrderError)."""
+    """The replay of the chain's entries, once: the text logs' joins checked on the way (ChainOrderError), a
+    VASSAL log after a text log translated from the state it reaches there and replayed on."""
     checked = _JoinsChecked(chain)
-    result = replay(chain.game, cast("RuleSystem[Any]", checked), chain.entries, keep_states,
-                    source=chain.source_lines())
+    rest = chain.rest
+    if rest is None:
+        result = replay(chain.game, cast("RuleSystem[Any]", checked), chain.entries, keep_states,
+                        source=chain.source_lines())
+    else:
+        result = replay(chain.game, cast("RuleSystem[Any]", checked), chain.entries, keep_states,
+                        source=_SourceLines(chain), headers=chain.headers, more=rest.go_on)
+        # A replay stopped before the end: the files after it go on from where it stopped, unreplayed.
+        while not rest.done:
+            rest.go_on(result.final_state)
+        chain.rest = None
+        result.entries = chain.entries
     checked.reach(None, result.final_state)
     result.system = chain.system
     return result
 
 
 def check_joins(chain: Chain) -> None:
-    """The text logs' joins checked without a verdict (a conversion): ChainOrderError if one does not join."""
-    if chain.joins:
+    """The text logs' joins checked, and every file translated, without a verdict (a conversion): ChainOrderError
+    if one does not join."""
+    if chain.joins or chain.rest is not None:
         _replay(chain, keep_states=False)
 
 

@@ -20,7 +20,7 @@ from adjudicator.engine import Replay
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry
 from adjudicator.notation.text import write_entry
-from adjudicator.vassal.chain import phase_index
+from adjudicator.vassal.joins import phase_index
 from adjudicator.vassal.translate import Phase, module_phases
 from wargame.errors import DataError, Place
 from wargame.game import Game
