@@ -76,7 +76,8 @@ class Recording:
     place names kept clear of each other and chained rivers, done once for all bands).
 
     The calls are Pillow's drawing core's, after ImageDraw has worked out every point, arc and text position in the
-    canvas's pixels: a band moves them by whole pixels only, as a window does (`ShiftedDraw`)."""
+    canvas's pixels, and each is filed already moved onto its band (bands run across the whole canvas: moved up by
+    whole pixels only, as a window's are, see `ShiftedDraw`)."""
 
     def __init__(self, bands: Sequence[tuple[int, int]]) -> None:
         self.bands = list(bands)  # each band's rows on the canvas, top and bottom, both increasing
@@ -84,25 +85,44 @@ class Recording:
         self._bottoms = [bottom for _, bottom in self.bands]
         self.calls: list[list[Call]] = [[] for _ in self.bands]
 
-    def _file(self, y0: float, y1: float, call: Call) -> None:
-        """File a call under every band its rows y0..y1 reach."""
-        for k in range(bisect.bisect_left(self._bottoms, y0), bisect.bisect_right(self._tops, y1)):
-            self.calls[k].append(call)
+    def _reached(self, y0: float, y1: float) -> range:
+        """The bands rows y0..y1 reach."""
+        return range(bisect.bisect_left(self._bottoms, y0), bisect.bisect_right(self._tops, y1))
 
     def keep(self, name: str, args: tuple[Any, ...]) -> None:
-        """Keep a drawing core call."""
-        y0, y1 = _rows(name, args)
-        self._file(y0, y1, (name, args))
+        """Keep a drawing core call, moved onto each band it may reach."""
+        xy, rest = args[0], args[1:]
+        flat = isinstance(xy[0], NUMBERS)
+        if name == "draw_bitmap":
+            y0, y1 = xy[1], xy[1] + rest[0].size[1]
+        else:
+            at = WIDTH_AT.get(name, 0)
+            reach = (args[at] if 0 < at < len(args) else 1) + 2
+            ys = xy[1::2] if flat else [p[1] for p in xy]
+            y0, y1 = min(ys) - reach, max(ys) + reach
+        # Written out (this runs for every call of the board): the points moved up by the band's top.
+        for k in self._reached(y0, y1):
+            dy = self._tops[k]
+            if not dy:
+                self.calls[k].append((name, args))
+            elif not flat:
+                self.calls[k].append((name, ([(p[0], p[1] - dy) for p in xy], *rest)))
+            elif len(xy) == 4:
+                self.calls[k].append((name, ((xy[0], xy[1] - dy, xy[2], xy[3] - dy), *rest)))
+            else:
+                self.calls[k].append((name, (tuple(v - dy if i % 2 else v for i, v in enumerate(xy)), *rest)))
 
     def later(self, y0: float, y1: float, step: Later) -> None:
         """Keep a step that draws within rows y0..y1, to be done on each band they reach."""
-        self._file(y0, y1, (None, step))
+        for k in self._reached(y0, y1):
+            self.calls[k].append((None, step))
 
     def draw(self, k: int, band: Band) -> None:
-        """Draw band k's calls on its image, in the order they were made."""
+        """Draw band k's calls on its image (at (0, its top) on the canvas), in the order they were made."""
+        if band.origin != (0, self._tops[k]):
+            raise ValueError(f"band {k} lies at {(0, self._tops[k])} on the canvas, not {band.origin}")
         core = band.draw.draw.core if isinstance(band.draw.draw, _MovedCore) else band.draw.draw
         methods: dict[str, Callable[..., Any]] = {}
-        offset = band.origin
         for name, args in self.calls[k]:
             if name is None:
                 args(band)  # type: ignore[operator]
@@ -110,23 +130,12 @@ class Recording:
             method = methods.get(name)
             if method is None:
                 method = methods[name] = getattr(core, name)
-            method(moved(args[0], offset), *args[1:])  # type: ignore[index]
+            method(*args)  # type: ignore[misc]
 
 
 WIDTH_AT: dict[str, int] = {"draw_lines": 2, "draw_polygon": 3, "draw_ellipse": 3, "draw_rectangle": 3, "draw_arc": 4,
                             "draw_chord": 5, "draw_pieslice": 5}
 """Where each core call takes its line width (absent: 1), for how far its pixels reach beyond its points."""
-
-
-def _rows(name: str, args: tuple[Any, ...]) -> tuple[float, float]:
-    """The rows a core call's pixels may reach."""
-    xy = args[0]
-    if name == "draw_bitmap":
-        return xy[1], xy[1] + args[1].size[1]
-    at = WIDTH_AT.get(name, 0)
-    reach = (args[at] if 0 < at < len(args) else 1) + 2
-    ys = _ys(xy)
-    return min(ys) - reach, max(ys) + reach
 
 
 def _ys(xy: Coords) -> Sequence[float]:
@@ -148,7 +157,9 @@ class _RecordingCore:
         if name == "draw_outline":
             raise NotImplementedError("ImageDraw.shape is not recorded")
         if name not in MOVED:
-            return getattr(self.core, name)
+            method = getattr(self.core, name)
+            setattr(self, name, method)  # found without __getattr__ from now on (draw_ink: every shape)
+            return method
 
         recording = self.recording
 
