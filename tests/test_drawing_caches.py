@@ -24,6 +24,7 @@ def _clear() -> None:
     markers._draw_marker.cache_clear()
     ink.font.cache_clear()
     ink.text_length.cache_clear()
+    ink.cap_height.cache_clear()
 
 
 @pytest.mark.parametrize("game_id", ["moscow", "omaha"])

@@ -74,8 +74,9 @@ def smaller(face: Font, factor: float) -> Font:
     return font_at(min(face.size - 1, face.size * factor))
 
 
+@lru_cache(maxsize=256)
 def cap_height(face: Font) -> float:
-    """Height of a capital/digit above the baseline."""
+    """Height of a capital/digit above the baseline (remembered: every counter face asks it of its fonts)."""
     box = face.getbbox("8", anchor="ls")
     return float(-box[1])
 
