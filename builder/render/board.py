@@ -150,7 +150,7 @@ def _draw_bands(game: Game, frame: _Frame, band_rows: int, texts: list[PrintedTe
     starts = list(range(0, height, max(1, band_rows)))
     ends = starts[1:] + [height]
     tops = [_top(start, frame.layout) for start in starts]
-    recording = Recording([(top * ss, end * ss) for top, end in zip(tops, ends)])
+    recording = Recording([(top * ss, start * ss, end * ss) for top, start, end in zip(tops, starts, ends)])
     stand_in = Image.new("RGB", (1, 1), PAPER)  # measuring and inks only: every call is recorded
     b = BoardCanvas(game, frame.layout, frame.fine, stand_in, ShiftedDraw(stand_in, recording=recording),
                     (frame.board_size[0] * ss, frame.board_size[1] * ss), ss, recording=recording)

@@ -79,15 +79,19 @@ class Recording:
     canvas's pixels, and each is filed already moved onto its band (bands run across the whole canvas: moved up by
     whole pixels only, as a window's are, see `ShiftedDraw`)."""
 
-    def __init__(self, bands: Sequence[tuple[int, int]]) -> None:
-        self.bands = list(bands)  # each band's rows on the canvas, top and bottom, both increasing
-        self._tops = [top for top, _ in self.bands]
-        self._bottoms = [bottom for _, bottom in self.bands]
+    def __init__(self, bands: Sequence[tuple[int, int, int]]) -> None:
+        # Each band's rows on the canvas: the top of its image, and the first and the end of the rows it is drawn
+        # for (its image reaches higher, where a shape reaching those rows from above must have no negative
+        # coordinate); each increasing. A call is filed under the bands whose own rows it reaches only.
+        self.bands = list(bands)
+        self._tops = [top for top, _, _ in self.bands]
+        self._starts = [start for _, start, _ in self.bands]
+        self._ends = [end for _, _, end in self.bands]
         self.calls: list[list[Call]] = [[] for _ in self.bands]
 
     def _reached(self, y0: float, y1: float) -> range:
-        """The bands rows y0..y1 reach."""
-        return range(bisect.bisect_left(self._bottoms, y0), bisect.bisect_right(self._tops, y1))
+        """The bands whose own rows y0..y1 reach."""
+        return range(bisect.bisect_left(self._ends, y0), bisect.bisect_right(self._starts, y1))
 
     def keep(self, name: str, args: tuple[Any, ...]) -> None:
         """Keep a drawing core call, moved onto each band it may reach."""
