@@ -105,12 +105,12 @@ class Recording:
             ys = xy[1::2] if flat else [p[1] for p in xy]
             y0, y1 = min(ys) - reach, max(ys) + reach
         # Written out (this runs for every call of the board): the points moved up by the band's top.
-        for k in self._reached(y0, y1):
+        for k in range(bisect.bisect_left(self._ends, y0), bisect.bisect_right(self._starts, y1)):
             dy = self._tops[k]
             if not dy:
                 self.calls[k].append((name, args))
             elif not flat:
-                self.calls[k].append((name, ([(p[0], p[1] - dy) for p in xy], *rest)))
+                self.calls[k].append((name, ([(x, y - dy) for x, y in xy], *rest)))
             elif len(xy) == 4:
                 self.calls[k].append((name, ((xy[0], xy[1] - dy, xy[2], xy[3] - dy), *rest)))
             else:
