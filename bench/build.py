@@ -6,7 +6,9 @@ Per game:
   wall time; median of --runs runs;
 - cpu: the CPU seconds (user + system) of that process and the one it forks, the figure that
   holds when the machine is shared (wall time then depends on the other load);
-- peak: the largest resident set of that process or the one it forks to draw the board (MiB);
+- peak: the largest resident set of that process or the one it forks to draw the board (MiB), the build started
+  by a small waiter process (a child's ru_maxrss starts from its parent's at fork, and this benchmark's own
+  process holds the art it draws in process: its size was counted in the figures of every game after the first);
 - floor: PNG-encoding the module's own images one after another, their pixels already decoded
   (what any build must at least do), at Pillow's default level (6, the floor of the first
   measurements) and at the build's own level; CPU seconds of this process, median of --runs;
@@ -21,13 +23,17 @@ are drawn again.
 
 Modules run with their bytecode cached, as after `pip install`, whatever PYTHONDONTWRITEBYTECODE says.
 
-Run: python bench/build.py [--runs N] [--rebuild] [GAME...]
+With --checkout TREE, the whole-process builds run TREE's code (a checkout of another commit, for figures before
+and after a change in one run, A B A B...); the in-process columns are left out then.
+
+Run: python bench/build.py [--runs N] [--rebuild] [--checkout TREE] [GAME...]
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import shutil
 import statistics
@@ -48,28 +54,38 @@ from wargame.bundled import data_root, game_ids  # noqa: E402
 from wargame.game import load_game  # noqa: E402
 
 
-def cold_build(game_id: str, out: Path, cache: Path | None = None, data: Path | None = None) -> tuple[float, float, float]:
+def cold_build(game_id: str, out: Path, cache: Path | None = None, data: Path | None = None,
+               tree: Path = ROOT) -> tuple[float, float, float]:
     """Wall seconds, CPU seconds and peak MiB of one `python -m builder build GAME` in a new process, with a
-    cache folder (a fresh empty one when None)."""
+    cache folder (a fresh empty one when None), running a tree's code."""
     with tempfile.TemporaryDirectory() as fresh:
-        return _build(game_id, out, cache or Path(fresh), data)
+        return _build(game_id, out, cache or Path(fresh), data, tree)
 
 
-def _build(game_id: str, out: Path, cache: Path, data: Path | None) -> tuple[float, float, float]:
+WAITER = """
+import json, os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+_, status, usage = os.wait4(child.pid, 0)
+print(json.dumps({"code": os.waitstatus_to_exitcode(status), "cpu": usage.ru_utime + usage.ru_stime,
+                  "maxrss_kib": usage.ru_maxrss, "stderr": child.stderr.read().decode(errors="replace")}))
+"""
+"""Starts the measured build and reports its figures: wait4 gives the build's own CPU and the largest resident set
+of it and the processes it waited for, which on Linux starts from its parent's at fork (so not from ours)."""
+
+
+def _build(game_id: str, out: Path, cache: Path, data: Path | None, tree: Path = ROOT) -> tuple[float, float, float]:
     """The figures of one build with a cache folder."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    env |= {"PYTHONPATH": str(ROOT), "UMPIRE_CACHE": str(cache)}
+    env |= {"PYTHONPATH": str(tree), "UMPIRE_CACHE": str(cache)}
     extra = ["--data", str(data)] if data else []
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "builder", "build", game_id, "--out", str(out), *extra], env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    # wait4: this child's own usage, its peak memory the largest of it and the processes it waited for.
-    _, status, usage = os.wait4(child.pid, 0)
+    done = subprocess.run([sys.executable, "-c", WAITER, sys.executable, "-m", "builder", "build", game_id,
+                           "--out", str(out), *extra], env=env, cwd=tree, capture_output=True, text=True, check=True)
     seconds = time.perf_counter() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise SystemExit(f"vmodbuild build {game_id} failed: {child.stderr.read().decode() if child.stderr else ''}")
-    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    figures = json.loads(done.stdout)
+    if figures["code"] != 0:
+        raise SystemExit(f"vmodbuild build {game_id} failed: {figures['stderr']}")
+    return seconds, figures["cpu"], figures["maxrss_kib"] / 1024
 
 
 def module_images(vmod: Path) -> list[Image.Image]:
@@ -132,6 +148,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rebuild", action="store_true", help="rebuilds beside cold builds")
+    parser.add_argument("--checkout", type=Path, default=ROOT, help="the tree whose code the whole builds run")
     parser.add_argument("games", nargs="*")
     args = parser.parse_args()
     if args.runs < 1:
@@ -141,17 +158,18 @@ def main() -> None:
     if args.rebuild:
         rebuilds(games, args.runs)
         return
-    print(f"load average {os.getloadavg()[0]:.1f} at the start")
+    tree = args.checkout.resolve()
+    print(f"load average {os.getloadavg()[0]:.1f} at the start; whole builds of {tree}")
     print(f"vmodbuild build, median of {args.runs} runs: cold whole process against the PNG floor of the same run "
           f"(floor at level 6 / at the build's level {PNG_COMPRESS_LEVEL}; seconds)")
     print(f"{'game':<10} {'wall':>6} {'cpu':>6} {'floor6':>7} {'floor' + str(PNG_COMPRESS_LEVEL):>7} "
-          f"{'wall/f6':>8} {'cpu/f6':>7} {'wall/f':>7} {'peak MiB':>9} {'draw':>6} {'assemble':>9}")
+          f"{'wall/f6':>8} {'cpu/f6':>7} {'wall/f':>7} {'cpu/f':>6} {'peak MiB':>9} {'draw':>6} {'assemble':>9}")
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch)
         for game_id in games:
             whole, cpu, peaks, floors, floors6 = [], [], [], [], []
             for _ in range(args.runs):
-                seconds, cpu_seconds, peak = cold_build(game_id, out)
+                seconds, cpu_seconds, peak = cold_build(game_id, out, tree=tree)
                 whole.append(seconds)
                 cpu.append(cpu_seconds)
                 peaks.append(peak)
@@ -159,17 +177,18 @@ def main() -> None:
                 floors6.append(encode_floor(images, 6))
                 floors.append(encode_floor(images, PNG_COMPRESS_LEVEL))
             game = load_game(root, game_id)
-            draw, assemble = [], []
-            for _ in range(args.runs):
+            draw, assemble = [float("nan")], [float("nan")]
+            for _ in range(args.runs if tree == ROOT else 0):
                 start = time.perf_counter()
                 art = draw_art(game)
                 drawn = time.perf_counter()
                 build_module(game, "bench", art)
                 draw.append(drawn - start)
                 assemble.append(time.perf_counter() - drawn)
+            draw, assemble = draw[1:] or draw, assemble[1:] or assemble
             w, c = statistics.median(whole), statistics.median(cpu)
             f6, f = statistics.median(floors6), statistics.median(floors)
-            print(f"{game_id:<10} {w:>6.2f} {c:>6.2f} {f6:>7.2f} {f:>7.2f} {w / f6:>8.2f} {c / f6:>7.2f} {w / f:>7.2f} "
+            print(f"{game_id:<10} {w:>6.2f} {c:>6.2f} {f6:>7.2f} {f:>7.2f} {w / f6:>8.2f} {c / f6:>7.2f} {w / f:>7.2f} {c / f:>6.2f} "
                   f"{max(peaks):>9.0f} {statistics.median(draw):>6.2f} {statistics.median(assemble):>9.2f}")
 
 

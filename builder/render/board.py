@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PIL import Image
@@ -23,10 +23,10 @@ from builder.render.board_hexsides import FALLBACK_SIDE, SideStyle, draw_hexside
 from builder.render.board_labels import (
     HEX_NUMBER_DY, HEX_NUMBER_SIZE, GlyphPrinter, draw_hex_labels, draw_places, hex_number_px,
 )
-from builder.render.board_legend import draw_strip, legend_items, plan_strip
+from builder.render.board_legend import LegendItem, StripPlan, draw_strip, legend_items, plan_strip
 from builder.render.board_terrain import FALLBACK_FILLS, HexStyle, draw_grid, draw_terrain, hex_style
 from builder.render.ink import PAPER
-from builder.render.window import ShiftedDraw
+from builder.render.window import Band, Recording, ShiftedDraw
 from wargame.files import write_atomically
 from wargame.game import Game
 from wargame.layout import Layout
@@ -52,10 +52,30 @@ def board_image_size(game: Game, scale: float = 1.0) -> tuple[int, int]:
     return plan_strip(board_size, layout.size_px, len(legend_items(game, layout.matrix))).image_size
 
 
-def render_board(game: Game, scale: float = 1.0, texts: list[PrintedText] | None = None,
-                 window: tuple[int, int, int, int] | None = None) -> Image.Image:
-    """The map board, its top-left pixel at `board_layout(game, scale)`'s pixel (0, 0); with a `window` (left,
-    top, right, bottom), only that part of it, the same pixels drawn on a canvas the window's size."""
+BAND_ROWS = 512
+"""Final rows of the whole board drawn at a time (each band's supersampled canvas alone in memory, with the
+whole board's drawing recorded once and filed by band): measured in bench/README.md, peak memory against CPU."""
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The board's size, supersampling and layouts, as every drawing of it works them out."""
+
+    layout: Layout
+    fine: Layout  # the layout ss times larger, shifted so layout points are pixel centres
+    board_size: tuple[int, int]  # the map part, before the title and legend
+    plan: StripPlan
+    items: list[LegendItem]
+    ss: int
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The whole image's size, in final pixels."""
+        return self.plan.image_size
+
+
+def _frame(game: Game, scale: float) -> _Frame:
+    """The board's frame at a scale."""
     layout = board_layout(game, scale)
     margin = game.map.layout.margin_px * scale
     board_size = layout.board_size(game.grid, margin)
@@ -66,20 +86,11 @@ def render_board(game: Game, scale: float = 1.0, texts: list[PrintedText] | None
     offset = (ss - 1) / 2  # see BoardCanvas.at: layout points are pixel centres
     fine = replace(layout, size_px=layout.size_px * ss,
                    origin=(layout.origin[0] * ss + offset, layout.origin[1] * ss + offset))
-    # A window is drawn in the whole board's coordinates, moved onto a canvas that starts WINDOW_REACH hexes
-    # further up and left (Pillow rounds a negative coordinate toward zero: a shape reaching the window from
-    # above or left must have none) on an even pixel (so that round(), to even, rounds as on the whole board).
-    wanted = (0, 0, width, height) if window is None else \
-        (max(0, window[0]), max(0, window[1]), min(width, window[2]), min(height, window[3]))
-    if wanted[2] <= wanted[0] or wanted[3] <= wanted[1]:
-        raise ValueError(f"window {window} is off the board ({width} x {height})")
-    reach = math.ceil(WINDOW_REACH * layout.size_px)
-    left, top = max(0, wanted[0] - reach), max(0, wanted[1] - reach)
-    left, top, right, bottom = left - left % 2, top - top % 2, wanted[2], wanted[3]
-    origin = (left * ss, top * ss)
-    image = Image.new("RGB", ((right - left) * ss, (bottom - top) * ss), PAPER)
-    b = BoardCanvas(game, layout, fine, image, ShiftedDraw(image, origin, skip_outside=window is not None),
-                    (board_size[0] * ss, board_size[1] * ss), ss, origin=origin, windowed=window is not None)
+    return _Frame(layout, fine, board_size, plan, items, ss)
+
+
+def _draw_layers(b: BoardCanvas, frame: _Frame) -> None:
+    """Every layer of the board, bottom to top (texts kept in `b.texts`, printed after the reduction)."""
     draw_terrain(b, "ground")
     draw_grid(b)
     draw_hex_labels(b)
@@ -90,25 +101,86 @@ def render_board(game: Game, scale: float = 1.0, texts: list[PrintedText] | None
     reserved: list[tuple[float, float, float, float]] = []
     draw_markers(b, reserved)
     draw_places(b, reserved)
-    draw_strip(b, plan, board_size, items)
+    draw_strip(b, frame.plan, frame.board_size, frame.items)
+
+
+def _top(row: int, layout: Layout) -> int:
+    """Where a window or band starting at a row is drawn from: WINDOW_REACH hexes further up (Pillow rounds a
+    negative coordinate toward zero: a shape reaching it from above must have none) on an even pixel (so that
+    round(), to even, rounds as on the whole board)."""
+    top = max(0, row - math.ceil(WINDOW_REACH * layout.size_px))
+    return top - top % 2
+
+
+def render_board(game: Game, scale: float = 1.0, texts: list[PrintedText] | None = None,
+                 window: tuple[int, int, int, int] | None = None, band_rows: int = BAND_ROWS) -> Image.Image:
+    """The map board, its top-left pixel at `board_layout(game, scale)`'s pixel (0, 0); with a `window` (left,
+    top, right, bottom), only that part of it, the same pixels drawn on a canvas the window's size. The whole board
+    is drawn in bands of `band_rows` rows (the same pixels), its drawing worked out once for all of them."""
+    frame = _frame(game, scale)
+    if window is None:
+        return _draw_bands(game, frame, band_rows, texts)
+    width, height = frame.size
+    ss = frame.ss
+    wanted = (max(0, window[0]), max(0, window[1]), min(width, window[2]), min(height, window[3]))
+    if wanted[2] <= wanted[0] or wanted[3] <= wanted[1]:
+        raise ValueError(f"window {window} is off the board ({width} x {height})")
+    # A window is drawn in the whole board's coordinates, moved onto a canvas that starts further up and left.
+    left, top, right, bottom = _top(wanted[0], frame.layout), _top(wanted[1], frame.layout), wanted[2], wanted[3]
+    origin = (left * ss, top * ss)
+    image = Image.new("RGB", ((right - left) * ss, (bottom - top) * ss), PAPER)
+    b = BoardCanvas(game, frame.layout, frame.fine, image, ShiftedDraw(image, origin, skip_outside=True),
+                    (frame.board_size[0] * ss, frame.board_size[1] * ss), ss, origin=origin, windowed=True)
+    _draw_layers(b, frame)
     if texts is not None:
         texts.extend(b.texts)  # what was printed where, for the tests of label placement
     # A box filter: each final pixel the mean of its ss x ss block (the supersampling's own
     # anti-aliasing; LANCZOS looked the same and took ten times longer).
     board = image.reduce(ss)
-    draw = ShiftedDraw(board, (left, top))
-    glyphs = GlyphPrinter(board, (left, top))
-    for t in b.texts:
-        if window is not None and not _may_reach(t, (left, top, right, bottom)):
+    _print(board, b.texts, (left, top, right, bottom))
+    if (left, top) != wanted[:2]:
+        board = board.crop((wanted[0] - left, wanted[1] - top, right - left, bottom - top))
+    return board
+
+
+def _draw_bands(game: Game, frame: _Frame, band_rows: int, texts: list[PrintedText] | None) -> Image.Image:
+    """The whole board, its drawing recorded once and drawn band by band into the final image."""
+    width, height = frame.size
+    ss = frame.ss
+    starts = list(range(0, height, max(1, band_rows)))
+    ends = starts[1:] + [height]
+    tops = [_top(start, frame.layout) for start in starts]
+    recording = Recording([(top * ss, start * ss, end * ss) for top, start, end in zip(tops, starts, ends)])
+    stand_in = Image.new("RGB", (1, 1), PAPER)  # measuring and inks only: every call is recorded
+    b = BoardCanvas(game, frame.layout, frame.fine, stand_in, ShiftedDraw(stand_in, recording=recording),
+                    (frame.board_size[0] * ss, frame.board_size[1] * ss), ss, recording=recording)
+    _draw_layers(b, frame)
+    if texts is not None:
+        texts.extend(b.texts)
+    board = Image.new("RGB", (width, height), PAPER)
+    for k, (start, top, end) in enumerate(zip(starts, tops, ends)):
+        image = Image.new("RGB", (width * ss, (end - top) * ss), PAPER)
+        recording.draw(k, Band(image, ShiftedDraw(image, (0, top * ss)), (0, top * ss)))
+        recording.calls[k].clear()  # drawn: its shapes and text masks are not needed again
+        board.paste(image.reduce(ss, (0, (start - top) * ss, width * ss, (end - top) * ss)), (0, start))
+        del image
+    _print(board, b.texts, None)
+    return board
+
+
+def _print(board: Image.Image, texts: list[PrintedText], box: tuple[int, int, int, int] | None) -> None:
+    """Print texts on the final image, a `box` of the board (None: the whole board), at final pixels."""
+    origin = (0, 0) if box is None else box[:2]
+    draw = ShiftedDraw(board, origin)
+    glyphs = GlyphPrinter(board, origin)
+    for t in texts:
+        if box is not None and not _may_reach(t, box):
             continue
         if t.glyphs:
             glyphs.print(t)
         else:
             draw.text(t.xy, t.text, fill=t.fill, font=t.font, anchor=t.anchor, stroke_width=t.stroke_width,
                       stroke_fill=t.stroke_fill)
-    if (left, top) != wanted[:2]:
-        board = board.crop((wanted[0] - left, wanted[1] - top, right - left, bottom - top))
-    return board
 
 
 def _may_reach(t: PrintedText, box: tuple[int, int, int, int]) -> bool:

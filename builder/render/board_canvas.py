@@ -7,14 +7,14 @@ import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageFont
 
 from builder.render.ink import font, rgb
-from builder.render.window import ShiftedDraw
+from builder.render.window import Band, Recording, ShiftedDraw
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.layout import SQRT3, Layout, OrientationMatrix
@@ -244,6 +244,11 @@ class BoardCanvas:
     texts: list[PrintedText] = field(default_factory=list)  # printed on the final image, in this order
     origin: tuple[int, int] = (0, 0)  # where `image` lies on the whole canvas (not (0, 0): a window of it)
     windowed: bool = False  # `image` is a window of the canvas: hexes away from it are not drawn
+    recording: Recording | None = None  # the canvas is recorded (`draw` keeps its calls), `image` a stand-in
+
+    def on(self, band: Band) -> BoardCanvas:
+        """This canvas drawing on a band of it (a recorded step done there)."""
+        return replace(self, image=band.image, draw=band.draw, origin=band.origin, recording=None)
 
     def in_view(self, hexes: Iterable[Hex]) -> list[Hex]:
         """The hexes whose paint can reach the image (all of them unless it is a window), in the order given."""
@@ -262,6 +267,9 @@ class BoardCanvas:
 
     def paste(self, im: Image.Image, xy: tuple[int, int], mask: Image.Image) -> None:
         """Paste an image at a canvas position, through a mask."""
+        if self.recording is not None:
+            self.recording.later(xy[1], xy[1] + im.height, lambda band: self.on(band).paste(im, xy, mask))
+            return
         self.image.paste(im, (xy[0] - self.origin[0], xy[1] - self.origin[1]), mask)
 
     @property
@@ -301,6 +309,10 @@ class BoardCanvas:
         anti-aliased, so their mask is drawn at `alpha` directly; a `smooth` painter (text)
         draws at 255 and its mask is scaled to `alpha`.
         """
+        if self.recording is not None:
+            self.recording.later(bounds[1] - 1, bounds[3] + 1,
+                                 lambda band: self.on(band).tint(paint, colour, alpha, bounds, smooth))
+            return
         ox, oy = self.origin
         x0, y0 = max(ox, math.floor(bounds[0])), max(oy, math.floor(bounds[1]))
         x1 = min(ox + self.image.width, math.ceil(bounds[2]) + 1)

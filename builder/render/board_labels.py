@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from builder.render.board_canvas import BoardCanvas, Point, PrintedText, draw_outlined, is_dark, whole_px
 from builder.render.board_terrain import hex_paint, hex_style
-from builder.render.ink import INK, PAPER, font, text_length
+from builder.render.ink import INK, PAPER, font, rgb, text_length
 from builder.render.window import ShiftedDraw
 from wargame.hexes import Hex
 from wargame.layout import FLAT, POINTY, OrientationMatrix
@@ -112,6 +112,7 @@ def draw_places(b: BoardCanvas, reserved: list[tuple[float, float, float, float]
     board_px = (b.board_px[0] / b.ss, b.board_px[1] / b.ss)
     # Cities first so the most important names get the best spots.
     rank = {"city": 0, "port": 1, "town": 2, "region": 3, "beach": 4, "landmark": 5, "village": 6}
+    extents: Extents = {}
     for centre, name, kind, hexes in sorted(names, key=lambda n: (rank.get(n[2], 9), n[1])):
         cx, cy = b.final(*centre)
         points, bold = PLACE_FONT.get(kind, (0.3, False))
@@ -130,9 +131,8 @@ def draw_places(b: BoardCanvas, reserved: list[tuple[float, float, float, float]
         for shrink in (1.0, 0.88, 0.78):
             f = font(whole_px(size * points * shrink), bold=bold)
             for spot, anchor in spots:
-                spot = _inside_image(draw.textbbox(spot, name, font=f, anchor=anchor, stroke_width=stroke), spot,
-                                     board_px)
-                box = draw.textbbox(spot, name, font=f, anchor=anchor, stroke_width=stroke)
+                spot = _inside_image(_text_box(draw, extents, spot, name, f, anchor, stroke), spot, board_px)
+                box = _text_box(draw, extents, spot, name, f, anchor, stroke)
                 overlap = taken.overlap(box)
                 if best is None or overlap < best[0]:
                     best = (overlap, spot, anchor, box, f)
@@ -145,6 +145,24 @@ def draw_places(b: BoardCanvas, reserved: list[tuple[float, float, float, float]
         ink = "#1b4f8a" if kind in ("beach", "region") else INK
         b.texts.append(PrintedText(spot, name, f, ink, anchor, stroke, PAPER))
         taken.add(box)
+
+
+Extents = dict[tuple[str, ImageFont.FreeTypeFont, str, float], tuple[float, float, float, float]]
+"""Lines of text's boxes about their anchors, by text, font, anchor and stroke."""
+
+
+def _text_box(draw: ImageDraw.ImageDraw, extents: Extents, xy: Point, text: str, f: ImageFont.FreeTypeFont,
+              anchor: str, stroke: float) -> tuple[float, float, float, float]:
+    """What `draw.textbbox` gives for one line of text: its box about the anchor, measured once (a name tries
+    a dozen spots), moved to xy."""
+    if "\n" in text:
+        return draw.textbbox(xy, text, font=f, anchor=anchor, stroke_width=stroke)
+    key = (text, f, anchor, stroke)
+    extent = extents.get(key)
+    if extent is None:
+        extent = extents[key] = draw.textbbox((0, 0), text, font=f, anchor=anchor, stroke_width=stroke)
+    x, y = xy
+    return extent[0] + x, extent[1] + y, extent[2] + x, extent[3] + y
 
 
 class _Boxes:
@@ -204,6 +222,13 @@ class GlyphPrinter:
         self.masks: dict[tuple[ImageFont.FreeTypeFont, float, str, int], tuple[Image.Image, Image.Image, int, int]] = {}
         self.baselines: dict[ImageFont.FreeTypeFont, int] = {}
         self.lengths: dict[tuple[ImageFont.FreeTypeFont, str], float] = {}
+        self.inks: dict[str | tuple[int, ...], tuple[int, ...]] = {}
+
+    def _ink(self, colour: str | tuple[int, ...]) -> tuple[int, ...]:
+        """A colour as the board's RGB pixels hold it (what Image.paste works out for each paste)."""
+        if colour not in self.inks:
+            self.inks[colour] = rgb(colour) if isinstance(colour, str) else colour
+        return self.inks[colour]
 
     def _length(self, f: ImageFont.FreeTypeFont, text: str) -> float:
         """The advance of a character or a pair (layout is slow, the pairs few)."""
@@ -247,9 +272,14 @@ class GlyphPrinter:
             whole = math.floor(pen)
             placed.append((x + whole, self._glyph(f, t.stroke_width, char, round((pen - whole) * 64))))
             pen += advance
-        # The whole text's stroke first, then its ink, as ImageDraw draws them.
+        # The whole text's stroke first, then its ink, as ImageDraw draws them: Image.paste's own work, its
+        # checks and colour lookup done once here (about 12,000 pastes a board).
+        self.image.load()
+        core = self.image.im
         if t.stroke_width and t.stroke_fill is not None:
+            ink = self._ink(t.stroke_fill)
             for px, (outer, _, dx, dy) in placed:
-                self.image.paste(t.stroke_fill, (px + dx, y + dy), outer)
+                core.paste(ink, (px + dx, y + dy, px + dx + outer.width, y + dy + outer.height), outer.im)
+        ink = self._ink(t.fill)
         for px, (_, inner, dx, dy) in placed:
-            self.image.paste(t.fill, (px + dx, y + dy), inner)
+            core.paste(ink, (px + dx, y + dy, px + dx + inner.width, y + dy + inner.height), inner.im)

@@ -1,9 +1,12 @@
 """Drawing on a window of a larger canvas: shapes given in the whole canvas's pixels, drawn into an image that
-holds only the part a picture shows (a finding's picture needs a few hexes, not the whole board at 3x)."""
+holds only the part a picture shows (a finding's picture needs a few hexes, not the whole board at 3x); and a
+recording of a whole canvas's drawing, drawn band by band (the build's board: its 3x canvas never whole)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -15,13 +18,15 @@ Ink = float | tuple[int, ...] | str | None
 MOVED = frozenset({"draw_arc", "draw_bitmap", "draw_chord", "draw_ellipse", "draw_lines", "draw_pieslice",
                    "draw_points", "draw_polygon", "draw_rectangle"})
 """The core's drawing calls whose first argument is coordinates (the others, draw_ink, pass through)."""
+NUMBERS = (int, float)
+"""What a flat list of coordinates holds (else it holds pairs)."""
 
 
 def moved(xy: Coords, offset: Offset) -> Coords:
     """Coordinates (flat numbers or pairs) moved `offset` pixels up and left (whole numbers kept whole: a
     bitmap's corner must be)."""
     dx, dy = offset
-    if xy and isinstance(xy[0], Sequence):
+    if xy and not isinstance(xy[0], NUMBERS):  # not an ABC check: this runs for every call a band draws
         return [(p[0] - dx, p[1] - dy) for p in xy]  # type: ignore[index]
     return tuple(v - (dy if i % 2 else dx) for i, v in enumerate(xy))  # type: ignore[operator]
 
@@ -49,18 +54,140 @@ class _MovedCore:
         return draw_moved
 
 
+@dataclass(frozen=True)
+class Band:
+    """A band of a recorded canvas being drawn: its image, a drawing on it in the canvas's coordinates, and where
+    it lies on the canvas."""
+
+    image: Image.Image
+    draw: ShiftedDraw
+    origin: Offset
+
+
+Later = Callable[[Band], None]
+"""A step kept whole (a translucent paste, a stamp), done on each band it may reach."""
+Call = tuple[str, tuple[Any, ...]] | tuple[None, Later]
+"""A drawing core call (its name and arguments, in the canvas's pixels) or a step kept whole."""
+
+
+class Recording:
+    """A canvas's drawing kept call by call, each filed under the bands of rows it may reach, in drawing order, so
+    that every band can be drawn alone with the whole canvas's calls (the work that decides what to draw, such as
+    place names kept clear of each other and chained rivers, done once for all bands).
+
+    The calls are Pillow's drawing core's, after ImageDraw has worked out every point, arc and text position in the
+    canvas's pixels, and each is filed already moved onto its band (bands run across the whole canvas: moved up by
+    whole pixels only, as a window's are, see `ShiftedDraw`)."""
+
+    def __init__(self, bands: Sequence[tuple[int, int, int]]) -> None:
+        # Each band's rows on the canvas: the top of its image, and the first and the end of the rows it is drawn
+        # for (its image reaches higher, where a shape reaching those rows from above must have no negative
+        # coordinate); each increasing. A call is filed under the bands whose own rows it reaches only.
+        self.bands = list(bands)
+        self._tops = [top for top, _, _ in self.bands]
+        self._starts = [start for _, start, _ in self.bands]
+        self._ends = [end for _, _, end in self.bands]
+        self.calls: list[list[Call]] = [[] for _ in self.bands]
+
+    def _reached(self, y0: float, y1: float) -> range:
+        """The bands whose own rows y0..y1 reach."""
+        return range(bisect.bisect_left(self._ends, y0), bisect.bisect_right(self._starts, y1))
+
+    def keep(self, name: str, args: tuple[Any, ...]) -> None:
+        """Keep a drawing core call, moved onto each band it may reach."""
+        xy, rest = args[0], args[1:]
+        flat = isinstance(xy[0], NUMBERS)
+        if name == "draw_bitmap":
+            y0, y1 = xy[1], xy[1] + rest[0].size[1]
+        else:
+            at = WIDTH_AT.get(name, 0)
+            reach = (args[at] if 0 < at < len(args) else 1) + 2
+            ys = xy[1::2] if flat else [p[1] for p in xy]
+            y0, y1 = min(ys) - reach, max(ys) + reach
+        # Written out (this runs for every call of the board): the points moved up by the band's top.
+        for k in range(bisect.bisect_left(self._ends, y0), bisect.bisect_right(self._starts, y1)):
+            dy = self._tops[k]
+            if not dy:
+                self.calls[k].append((name, args))
+            elif not flat:
+                self.calls[k].append((name, ([(x, y - dy) for x, y in xy], *rest)))
+            elif len(xy) == 4:
+                self.calls[k].append((name, ((xy[0], xy[1] - dy, xy[2], xy[3] - dy), *rest)))
+            else:
+                self.calls[k].append((name, (tuple(v - dy if i % 2 else v for i, v in enumerate(xy)), *rest)))
+
+    def later(self, y0: float, y1: float, step: Later) -> None:
+        """Keep a step that draws within rows y0..y1, to be done on each band they reach."""
+        for k in self._reached(y0, y1):
+            self.calls[k].append((None, step))
+
+    def draw(self, k: int, band: Band) -> None:
+        """Draw band k's calls on its image (at (0, its top) on the canvas), in the order they were made."""
+        if band.origin != (0, self._tops[k]):
+            raise ValueError(f"band {k} lies at {(0, self._tops[k])} on the canvas, not {band.origin}")
+        core = band.draw.draw.core if isinstance(band.draw.draw, _MovedCore) else band.draw.draw
+        methods: dict[str, Callable[..., Any]] = {}
+        for name, args in self.calls[k]:
+            if name is None:
+                args(band)  # type: ignore[operator]
+                continue
+            method = methods.get(name)
+            if method is None:
+                method = methods[name] = getattr(core, name)
+            method(*args)  # type: ignore[misc]
+
+
+WIDTH_AT: dict[str, int] = {"draw_lines": 2, "draw_polygon": 3, "draw_ellipse": 3, "draw_rectangle": 3, "draw_arc": 4,
+                            "draw_chord": 5, "draw_pieslice": 5}
+"""Where each core call takes its line width (absent: 1), for how far its pixels reach beyond its points."""
+
+
+def _ys(xy: Coords) -> Sequence[float]:
+    """The y of every point of coordinates (flat numbers or pairs)."""
+    if isinstance(xy[0], NUMBERS):
+        return xy[1::2]  # type: ignore[return-value]
+    return [p[1] for p in xy]  # type: ignore[index]
+
+
+class _RecordingCore:
+    """Pillow's drawing core for a canvas that is never made whole: every drawing call is kept in a `Recording`
+    (measuring and inks are the real core's, of a stand-in image of the canvas's mode)."""
+
+    def __init__(self, core: Any, recording: Recording) -> None:
+        self.core = core
+        self.recording = recording
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "draw_outline":
+            raise NotImplementedError("ImageDraw.shape is not recorded")
+        if name not in MOVED:
+            method = getattr(self.core, name)
+            setattr(self, name, method)  # found without __getattr__ from now on (draw_ink: every shape)
+            return method
+
+        recording = self.recording
+
+        def keep(*args: Any) -> None:
+            recording.keep(name, args)
+        setattr(self, name, keep)  # found without __getattr__ from now on
+        return keep
+
+
 class ShiftedDraw(ImageDraw.ImageDraw):
     """An ImageDraw on an image that is the window at `offset` of a larger canvas, given that canvas's
     coordinates; measuring (textbbox, textlength) stays in the canvas's coordinates. With `skip_outside`,
     a line or shape whose every point lies away from the image is not drawn at all (it would draw no pixel)."""
 
     def __init__(self, im: Image.Image, offset: Offset = (0, 0), mode: str | None = None,
-                 skip_outside: bool = False) -> None:
+                 skip_outside: bool = False, recording: Recording | None = None) -> None:
         super().__init__(im, mode)
         self.offset = offset
         self.skip_outside = skip_outside
-        if offset != (0, 0):
-            self.draw: Any = _MovedCore(self.draw, offset)
+        self.recording = recording  # with one, `im` is a stand-in: every call is kept, none drawn
+        if recording is not None:
+            self.draw: Any = _RecordingCore(self.draw, recording)
+        elif offset != (0, 0):
+            self.draw = _MovedCore(self.draw, offset)
 
     def misses(self, xy: Coords, reach: float) -> bool:
         """Whether every point of `xy` lies more than `reach` pixels outside the image (never without
@@ -98,6 +225,13 @@ class ShiftedDraw(ImageDraw.ImageDraw):
         size, so it is moved here."""
         if self.misses(xy, width + 2):
             return
+        if self.recording is not None and outline is not None and width > 1:
+            ys = _ys(xy)
+
+            def wide(band: Band) -> None:
+                band.draw.polygon(xy, fill, outline, width)
+            self.recording.later(min(ys) - width - 2, max(ys) + width + 2, wide)
+            return
         if outline is None or width <= 1 or self.offset == (0, 0):
             super().polygon(xy, fill, outline, width)
             return
@@ -108,4 +242,4 @@ class ShiftedDraw(ImageDraw.ImageDraw):
             self.draw = moving
 
 
-__all__ = ["Coords", "Ink", "Offset", "ShiftedDraw", "moved"]
+__all__ = ["Band", "Coords", "Ink", "Offset", "Recording", "ShiftedDraw", "moved"]

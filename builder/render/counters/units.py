@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from builder.render.counters.face import SUPERSAMPLE, Face, band, clip, edge, face_values, finish, paint
+from builder.render.counters.face import SUPERSAMPLE, Face, band, clip, edge, face_values, finish
 from builder.render.counters.symbols import SYMBOLS, Frame, size_symbol
 from builder.render.ink import PAPER, RGB, cap_height, font_at, readable, rgb, smaller, text_length
 from wargame.errors import DataError
@@ -98,23 +98,14 @@ def _draw_unit(art: _UnitArt) -> Image.Image:
     s = art.size_px * SUPERSAMPLE
     canvas = Image.new("RGB", (s, s), art.background)
     draw = ImageDraw.Draw(canvas)
-    stroke = s * 0.026
     # Without a designation the top row is only the reduced band, and the symbol grows into it.
     top_h = s * (0.2 if art.designation else 0.13)
     if art.reduced:
         # The depleted face: a light band across the top, as printed on many two-step counters.
         draw.rectangle((0, 0, s, top_h), fill=band(art.background))
-    size_cy = top_h + s * 0.065
-    box_w, box_h = (0.52, 0.31) if art.designation else (0.56, 0.34)
-    box_y0 = size_cy + s * 0.07
-    box = Frame(s * (0.5 - box_w / 2), box_y0, s * (0.5 + box_w / 2), box_y0 + s * box_h, stroke)
-    symbol = Image.new("L", (s, s), 0)
-    SYMBOLS[art.symbol](ImageDraw.Draw(symbol), box)
-    ink = clip(symbol, (box.x0, box.y0, box.x1, box.y1))
-    pen = ImageDraw.Draw(ink)
-    pen.rectangle((box.x0, box.y0, box.x1, box.y1), outline=255, width=round(stroke))
-    size_symbol(pen, art.size, box.cx, size_cy, s * 0.095, stroke * 1.1)
-    paint(canvas, art.text, ink)
+    ink, where = _symbol_ink(art.symbol, art.size, bool(art.designation), s)
+    # Pasting through the mask's part that is not empty: the same pixels as through the whole mask.
+    canvas.paste(art.text, where, ink)
 
     if art.designation:
         room = s * (0.74 if art.no_zoc else 0.88)
@@ -130,6 +121,26 @@ def _draw_unit(art: _UnitArt) -> Image.Image:
     _draw_values(draw, art, s)
     draw.rectangle((0, 0, s - 1, s - 1), outline=edge(art.background), width=max(1, round(s * 0.012)))
     return finish(canvas, art.size_px)
+
+
+@lru_cache(maxsize=256)
+def _symbol_ink(symbol: str, size: str, designated: bool, s: int) -> tuple[Image.Image, tuple[int, int, int, int]]:
+    """The type box, its symbol and the unit size above it, as a mask on a canvas s wide, cut to where it is not
+    empty, and where that is (cached: counters of one type and size share it, whatever their colours)."""
+    stroke = s * 0.026
+    top_h = s * (0.2 if designated else 0.13)
+    size_cy = top_h + s * 0.065
+    box_w, box_h = (0.52, 0.31) if designated else (0.56, 0.34)
+    box_y0 = size_cy + s * 0.07
+    box = Frame(s * (0.5 - box_w / 2), box_y0, s * (0.5 + box_w / 2), box_y0 + s * box_h, stroke)
+    mask = Image.new("L", (s, s), 0)
+    SYMBOLS[symbol](ImageDraw.Draw(mask), box)
+    ink = clip(mask, (box.x0, box.y0, box.x1, box.y1))
+    pen = ImageDraw.Draw(ink)
+    pen.rectangle((box.x0, box.y0, box.x1, box.y1), outline=255, width=round(stroke))
+    size_symbol(pen, size, box.cx, size_cy, s * 0.095, stroke * 1.1)
+    where = ink.getbbox() or (0, 0, 1, 1)
+    return ink.crop(where), where
 
 
 def _draw_values(draw: ImageDraw.ImageDraw, art: _UnitArt, s: int) -> None:
