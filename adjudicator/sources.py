@@ -93,15 +93,13 @@ def read_log_partly(path: Path) -> tuple[list[Entry], list[str], list[LogSyntaxE
 
 def names_game(entries: list[Entry]) -> bool:
     """True when a log has a [Game "..."] header (a later exchange of a game has none)."""
-    from adjudicator.notation.entries import Header
-    return any(isinstance(e, Header) and e.key == "Game" for e in entries)
+    return any(h is not None and h.key == "Game" for h in (e.as_header() for e in entries))
 
 
 def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
     """The game a log's [Game "..."] header names."""
-    from adjudicator.notation.entries import Header
     from wargame.game import load_game
-    header = next((e for e in entries if isinstance(e, Header) and e.key == "Game"), None)
+    header = next((h for h in (e.as_header() for e in entries) if h is not None and h.key == "Game"), None)
     if header is None:
         raise LogSyntaxErrors([LogSyntaxError(
             'the log names no game: add a header like [Game "onslaught"]; a later exchange of a game is read after '

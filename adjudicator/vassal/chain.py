@@ -20,7 +20,8 @@ from typing import Any, cast, overload
 
 from adjudicator.engine import Replay, RuleSystem, advance, replay, resolve
 from adjudicator.findings import ChainOrderError, Finding, SectionTable
-from adjudicator.notation.entries import Entry, Header, Place as Placement, TurnMarker
+from adjudicator.contract import how_of, kind_of
+from adjudicator.notation.entries import Entry, Header, TurnMarker
 from adjudicator.notation.text import LogSyntaxErrors
 from adjudicator.systems import system_for
 from adjudicator.vassal.detect import is_vassal_file
@@ -420,7 +421,7 @@ class _SourceLines(Sequence[str]):
 
 def _first_turn(entries: Sequence[Entry]) -> TurnMarker | None:
     """The first turn marker of a log, if any."""
-    return next((e for e in entries if isinstance(e, TurnMarker)), None)
+    return next((turn for turn in (e.as_turn_marker() for e in entries) if turn is not None), None)
 
 
 def _continue_text(chain: Chain, k: int, ended: Any) -> None:
@@ -428,7 +429,7 @@ def _continue_text(chain: Chain, k: int, ended: Any) -> None:
     ChainOrderError naming both, and the text log given after it that continues it if one does)."""
     before, read = chain.parts[k - 1], chain.parts[k]
     at = chain.system.position(ended).at
-    setup = next((e for e in read.entries if isinstance(e, Placement) and e.how == "setup"), None)
+    setup = next((e for e in read.entries if kind_of(e) == "place" and how_of(e) == "setup"), None)
     if setup is not None and at.turn > 0:
         raise ChainOrderError(f"{read.path} does not continue {before.path}: it sets up a game (line "
                               f"{setup.line - read.base}) after {before.path} ended on turn {at.turn}; give each "
