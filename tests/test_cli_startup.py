@@ -119,7 +119,7 @@ def test_a_check_imports_only_what_a_check_uses() -> None:
 
 def test_the_kinds_of_movement_offered_are_the_contracts() -> None:
     from adjudicator.contract import MOVE_KINDS
-    from umpire.cli import MOVE_KINDS as OFFERED
+    from umpire.commands import MOVE_KINDS as OFFERED
 
     assert OFFERED == MOVE_KINDS
 
