@@ -3,7 +3,6 @@ pictures; umpire.cli's group imports this module when one of them is run or aske
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +10,10 @@ import click
 
 from adjudicator.check_commands import check as referee_check
 from adjudicator.exits import could_not_run, exit_for
-from adjudicator.log_commands import position_at
 from adjudicator.options import DATA, FORCE, GAME, LOGS, MODULE, parse_at
-from wargame.errors import WargameError
-from wargame.files import write_atomically
 
-# What a command runs is imported inside it (start-up: bench/README.md).
+# What a command runs is imported inside it: a command's --help imports only the options (start-up:
+# bench/README.md, tests/test_cli_startup.py).
 
 MOVE_KINDS = ("move", "strategic")
 """adjudicator.contract.MOVE_KINDS, written here so that the options need not load the contract (and with it
@@ -75,6 +72,7 @@ def _check_with_pictures(ctx: click.Context, /, **options: Any) -> None:
     from builder.picture import cache_dir
     from umpire.cli import judge
     from umpire.report import html_report, markdown_with_images
+    from wargame.files import write_atomically
     with could_not_run():
         judged = judge(referee["logs"], referee["data"], referee["game_id"], referee["module"],
                        referee.get("ledger_source"), referee.get("ledger_key"))
@@ -119,6 +117,7 @@ def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, outp
             around: str | None, radius: int, scale: float | None, boxes: bool | None, legend: bool, data: Path | None,
             game_id: str | None, module: Path | None, force: bool) -> None:
     """Draw the position at any point of a log as a PNG: the module's board and counters."""
+    from adjudicator.log_commands import position_at
     from builder.picture import cache_dir, draw_scene, reading_scale, write_picture
     from umpire.scenes import legend as legend_of, marker_pieces, scene_of
     from wargame.scene import Crop, Mark, parse_hex_list
@@ -184,7 +183,10 @@ def reach(logs: tuple[Path, ...], unit: str, at_line: tuple[str | None, int] | N
     """The hexes UNIT may still reach after a line of the log, with what reaching each costs, by every
     movement rule the referee checks (zones of control, terrain, waterways, supply, what it did already);
     or why it may not move now."""
+    import json
+
     from umpire.movement import moment_at, reach_json, reach_marks, reach_text, unit_place
+    from wargame.errors import WargameError
     with could_not_run():
         moment = moment_at(logs, at_line, data, game_id, module)
         _warn_stopped(moment.result)
@@ -219,7 +221,10 @@ def retreats(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, fmt
              data: Path | None, game_id: str | None, module: Path | None, force: bool) -> None:
     """The retreats the combat result pending after a line of the log still owes: each unit, the hexes due
     and every legal path, by the rule system's retreat rules."""
+    import json
+
     from umpire.movement import moment_at, retreat_marks, retreats_json, retreats_text
+    from wargame.errors import WargameError
     with could_not_run():
         moment = moment_at(logs, at_line, data, game_id, module)
         _warn_stopped(moment.result)
