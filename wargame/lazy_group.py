@@ -12,10 +12,12 @@ import click
 
 
 class LazyCommand(NamedTuple):
-    """Where a command is defined (`module:attribute`) and its line in the group's --help."""
+    """Where a command is defined (`module:attribute`) and what its line in the group's --help is made of: its
+    short help, or for a command without one, its help's first paragraph (which click shortens to fit)."""
 
     where: str
-    short_help: str
+    short_help: str | None
+    help: str | None = None
 
     def load(self) -> click.Command:
         """The command itself, its module imported."""
@@ -46,7 +48,7 @@ class LazyGroup(click.Group):
         if entry is not None and cmd_name not in self.commands:
             if self._listing:
                 # The group's --help: a stand-in giving the line kept as data, the module left unimported.
-                return click.Command(cmd_name, short_help=entry.short_help)
+                return click.Command(cmd_name, short_help=entry.short_help, help=entry.help)
             self.add_command(entry.load(), cmd_name)
         return super().get_command(ctx, cmd_name)
 
