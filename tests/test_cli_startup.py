@@ -107,12 +107,12 @@ finally:
 """
 
 
-def _loaded_by_program(program: str, *args: str) -> tuple[int, str, set[str]]:
+def _loaded_by_program(program: str, *args: str, env: dict[str, str] | None = None) -> tuple[int, str, set[str]]:
     """What `adjudicate ARGS...` (umpire.cli) or `vmodbuild ARGS...` (builder.cli) prints and imports, as the
     console script runs it (no test runner's imports mixed in)."""
     group = {"adjudicate": "umpire.cli", "vmodbuild": "builder.cli"}[program]
     done = subprocess.run([sys.executable, "-c", MAIN_PROBE, group, program, *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
+                          cwd=ROOT, timeout=120, env={**os.environ, **(env or {})})
     said, _, imported = done.stderr.rpartition("\nimported: ")
     return done.returncode, done.stdout + said, set(imported.split()) - _at_start()
 
@@ -203,6 +203,23 @@ def test_a_check_imports_only_what_a_check_uses() -> None:
         "wargame.vassal", "umpire.judged", "umpire.report", "umpire.scenes", "umpire.movement", "wargame.scene",
         "adjudicator.systems.onslaught", "adjudicator.systems.omaha", "adjudicator.systems.fire_and_movement"))}
     assert needless == {"adjudicator.vassal.detect"}
+
+
+def test_a_check_without_a_seal_or_a_ledger_imports_no_sealing_code(tmp_path: Path) -> None:
+    """A check of a text log with no seal beside it, kept game or not, imports neither the receipts' canonical
+    form nor difflib (what comparing seals needs), nor zipfile (a text log is told by its first bytes), nor
+    tempfile when the game is read back from the cache (issue 30: a check's start-up)."""
+    log = str(ROOT / "examples" / "moscow" / "legal-sample-game.log")
+    env = {"UMPIRE_CACHE": str(tmp_path)}
+    for run in ("first", "warm"):
+        code, out, loaded = _loaded_by_program("adjudicate", "check", log, env=env)
+        assert code == 0 and "0 error(s)" in out, run
+        assert not loaded & {"wargame.receipts", "difflib", "unicodedata"}, run
+        ours = {m for m in loaded if m.startswith(OURS)}
+        assert "adjudicator.seal" in ours and not ours & {"adjudicator.dice_ledger", "adjudicator.vassal.reader"}
+    # What pydantic imports for itself (its plugin loader reads package metadata from zip files) aside.
+    if "pydantic" not in loaded:
+        assert not loaded & {"zipfile", "tempfile"}
 
 
 def test_the_kinds_of_movement_offered_are_the_contracts() -> None:
