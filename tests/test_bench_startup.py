@@ -26,4 +26,5 @@ def test_one_round_of_the_help_rows(tmp_path: Path) -> None:
             assert rows[(tree, row)]["exits"] == [0] and rows[(tree, row)]["cpu_s"][0] > 0, (tree, row)
     assert not any(row.startswith("check ") for _, row in rows)
     assert "| after | adjudicate --help |" in done.stdout and "| vmodbuild --help |" in done.stdout
+    assert "| command | after/before wall (median of pairs) | CPU |" in done.stdout
     assert "load average" in done.stdout and kept["python"] == sys.executable
