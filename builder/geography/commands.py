@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from wargame.bundled import data_root, game_dir, is_checkout
 from wargame.errors import WargameError
 
 # The tool's modules (numpy, shapely, the data models) are imported by the command run, not by `--help`.
@@ -22,7 +23,6 @@ DATA_HELP = ("Folder holding maps/ and counters/ (default: $UMPIRE_DATA, else th
 
 def _writable_root(game: str, data: Path | None) -> Path:
     """The data root the tool may write into: a --data folder, $UMPIRE_DATA or a checkout, never an installed package."""
-    from wargame.bundled import data_root, is_checkout
     root = data_root(data)
     if data is None and not is_checkout(root):
         raise WargameError(f"the bundled games of an installed Umpire ({root}) are not rewritten: copy the game "
@@ -32,7 +32,6 @@ def _writable_root(game: str, data: Path | None) -> Path:
 
 def _load(game: str, data: Path | None, writing: bool = True) -> tuple[Path, GeographySpec, Grid]:
     from builder.geography.config import GeographySpec
-    from wargame.bundled import data_root, game_dir
     from wargame.datafiles import load_toml
     from wargame.grid import Grid
     from wargame.models import GameManifest, MapManifest
