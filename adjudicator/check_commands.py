@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from adjudicator.exits import could_not_run, exit_for, leave, unread_verdict
-from adjudicator.findings import Finding
 from adjudicator.options import DATA, GAME, LOGS, MODULE
-from adjudicator.sources import expand_logs
-from adjudicator.vassal.detect import is_vassal_file
-from wargame.errors import WargameError
 from wargame.exit_status import ExitStatus
-from wargame.files import write_atomically
 
+# What a command runs is imported inside it: `adjudicate check --help` imports only the options
+# (tests/test_cli_startup.py).
 if TYPE_CHECKING:
     from adjudicator.contract import StateT
     from adjudicator.engine import Replay
+    from adjudicator.findings import Finding
     from adjudicator.notation.entries import Entry
     from adjudicator.vassal.chain import Chain
     from wargame.receipts import Ledger
@@ -28,6 +25,8 @@ if TYPE_CHECKING:
 def chain_seal_findings(chain: Chain, result: Replay[StateT]) -> list[Finding]:
     """Each sealed text exchange of a chain against its seal, and each seal's link to the exchange before it,
     numbered in the chain; the positions are the chain's replay's (`result`, every state kept)."""
+    import dataclasses
+
     from adjudicator.seal import SEAL, make_seal, read_seal, seal_findings, seal_path
     from adjudicator.sources import positions_of
     findings: list[Finding] = []
@@ -76,9 +75,9 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
           ledger_source: str | None, ledger_key: str | None) -> None:
     """Replay a log (text, JSON, or a VASSAL .vlog/.vsav) and report every rule breach; several logs of
     one game in order are checked as one game. Exit 0 clean, 1 breaches, 2 could not run."""
-    from adjudicator.notation.entries import Header
     from adjudicator.seal import read_seal, seal_findings, seal_path
-    from adjudicator.sources import names_game, open_logs, positions_of, read_log
+    from adjudicator.sources import expand_logs, names_game, open_logs, positions_of, read_log
+    from adjudicator.vassal.detect import is_vassal_file
     from adjudicator.verdict import render, verdict_of
     ledger = None
     if ledger_source is not None:
@@ -145,7 +144,11 @@ def seal(logs: tuple[Path, ...], verify: bool, data: Path | None) -> None:
     With --verify, report every entry added, removed or rewritten since sealing, by its line. Exit 0 sound,
     1 a seal does not hold, 2 could not run."""
     from adjudicator.seal import Seal, make_seal, read_seal, seal_findings, seal_path
-    from adjudicator.sources import game_of, positions_of, read_log, replay_entries
+    from adjudicator.findings import Finding
+    from adjudicator.sources import expand_logs, game_of, positions_of, read_log, replay_entries
+    from adjudicator.vassal.detect import is_vassal_file
+    from wargame.errors import WargameError
+    from wargame.files import write_atomically
     with could_not_run():
         logs = expand_logs(logs)
         parts = []

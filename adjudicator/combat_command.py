@@ -10,11 +10,10 @@ import click
 
 from adjudicator.exits import could_not_run, leave
 from adjudicator.options import DATA, logs_with_stdin, parse_at
-from adjudicator.sources import expand_logs
-from wargame.bundled import data_root
-from wargame.errors import WargameError, did_you_mean
 from wargame.exit_status import ExitStatus
 
+# What the command runs is imported inside it: `adjudicate combat --help` imports only the options
+# (tests/test_cli_startup.py).
 if TYPE_CHECKING:
     from adjudicator.contract import StateT
     from adjudicator.engine import Replay
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
 
 def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) -> None:
     """A combat's units: each known and given once."""
+    from wargame.errors import WargameError, did_you_mean
     for unit in (*attackers, *defenders):
         if unit not in game.units_by_id:
             raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
@@ -79,7 +79,9 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
     from adjudicator.systems import system_for
     from wargame.game import load_game
     from adjudicator.notation.entries import Attack
-    from adjudicator.sources import chain_line, open_logs
+    from adjudicator.sources import chain_line, expand_logs, open_logs
+    from wargame.bundled import data_root
+    from wargame.errors import WargameError, did_you_mean
 
     with could_not_run():
         if logs:

@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from adjudicator.notation.syntax_errors import LogSyntaxErrors, caret_message
-from wargame.errors import DataErrors, WargameError
 from wargame.exit_status import ExitStatus
 
 if TYPE_CHECKING:
@@ -35,6 +33,10 @@ def stop(message: str) -> NoReturn:
 @contextmanager
 def could_not_run() -> Iterator[None]:
     """Anything that stops adjudication: a clear message and exit 2."""
+    # Imported here, not at the top: every command's --help imports this module.
+    from adjudicator.notation.syntax_errors import LogSyntaxErrors, caret_message
+    from wargame.errors import DataErrors, WargameError
+
     try:
         yield
     except LogSyntaxErrors as e:
@@ -55,7 +57,9 @@ def could_not_run() -> Iterator[None]:
 def unread_verdict(fmt: str, log: Path) -> Iterator[None]:
     """A log that cannot be replayed at all still gets its full verdict document on stdout (exit 2); the
     game data or an unreadable file are the only reasons not to run (exit 2, message on stderr)."""
+    from adjudicator.notation.syntax_errors import LogSyntaxErrors
     from adjudicator.verdict import render, unread_verdict as unread
+    from wargame.errors import DataErrors, WargameError
     try:
         yield
     except LogSyntaxErrors as e:

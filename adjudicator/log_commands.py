@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -10,11 +9,9 @@ import click
 
 from adjudicator.exits import could_not_run
 from adjudicator.options import DATA, FORCE, GAME, LOG, LOGS, MODULE, parse_at
-from adjudicator.sources import expand_logs
-from adjudicator.vassal.detect import is_vassal_file
-from wargame.errors import WargameError
-from wargame.files import write_atomically
 
+# What a command runs is imported inside it: a command's --help imports only the options
+# (tests/test_cli_startup.py).
 if TYPE_CHECKING:
     from adjudicator.engine import Replay
 
@@ -33,7 +30,9 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
     several logs of one game, in order, into one log."""
     from adjudicator.notation.jsonlog import write_json_log
     from adjudicator.notation.text import parse_text, write_text_faithfully
-    from adjudicator.sources import open_logs
+    from adjudicator.sources import expand_logs, open_logs
+    from wargame.errors import WargameError
+    from wargame.files import write_atomically
     with could_not_run():
         logs = expand_logs(logs)
     with could_not_run():
@@ -62,6 +61,8 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
 @click.command(short_help="Print the JSON Schema of the JSON form of logs.")
 def schema() -> None:
     """Print the JSON Schema of the JSON form of logs."""
+    import json
+
     from adjudicator.notation.jsonlog import log_schema
     click.echo(json.dumps(log_schema(), indent=2, sort_keys=True))
 
@@ -97,6 +98,8 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
     if result.stopped is not None:
         click.echo(f"the replay stopped: {result.stopped}; the position is the last one reached", err=True)
     if as_json:
+        import json
+
         doc = result.system.describe(chosen)
         click.echo(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False))
         return
@@ -128,7 +131,10 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
     """Write a text or JSON log as a VASSAL log (.vlog) to watch step by step in VASSAL, with each entry
     and the adjudicator's findings in the chat, or a position as a saved game (.vsav, --at LINE)."""
     from adjudicator.sources import open_logs
+    from adjudicator.vassal.detect import is_vassal_file
     from adjudicator.vassal.export import Exporter
+    from wargame.errors import WargameError
+    from wargame.files import write_atomically
     from wargame.vassal.buildfile import open_module
     from wargame.vassal.definitions import read_catalogue
 

@@ -3,22 +3,25 @@ input, --data, --game, --module, --force, --at."""
 
 from __future__ import annotations
 
-import shutil
-import sys
-from functools import partial
 from pathlib import Path
 
 import click
 
-from adjudicator.notation.syntax_errors import MAX_LOG_BYTES
-from adjudicator.sources import MAX_STDIN_BYTES, hold_stdin
-from wargame.files import TooLarge, read_stream_capped
+# What reading standard input needs is imported when it is read: every command's --help imports this module.
 
 
 def _stdin_log(ctx: click.Context, given: Path) -> Path:
     """`-`: standard input, read once; a zip (a VASSAL log or save) is spooled to a temporary .vlog."""
     if str(given) != "-":
         return given
+    import shutil
+    import sys
+    from functools import partial
+
+    from adjudicator.notation.syntax_errors import MAX_LOG_BYTES
+    from adjudicator.sources import MAX_STDIN_BYTES, hold_stdin
+    from wargame.files import TooLarge, read_stream_capped
+
     try:
         raw = read_stream_capped(sys.stdin.buffer, MAX_STDIN_BYTES)
     except TooLarge as e:

@@ -8,7 +8,6 @@ Markdown and by `html.escape` in HTML.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -30,6 +29,8 @@ def gravity(finding: Finding) -> tuple[int, int, str]:
 
 def json_document(document: object) -> str:
     """A document as every JSON output writes it: indented, keys sorted, characters as they are, a final newline."""
+    import json  # here, not at the top: a text verdict needs no JSON
+
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 

@@ -3,13 +3,11 @@ rule system's registry and coverage (adjudicator/coverage.py); docs/rules-covera
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from adjudicator.exits import could_not_run
-from wargame.bundled import data_root
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 """The bundled games' example logs (a checkout's; an installed wheel has none, so no breach logs are named)."""
@@ -24,6 +22,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 def rules(game_id: str, data: Path | None, fmt: str) -> None:
     """Print every section of GAME's rules with its status, the handlers judging it (`path::function`), the data
     it rests on, its breach logs and tests."""
+    import json
+
+    from wargame.bundled import data_root
     with could_not_run():
         from wargame.game import load_game  # on use: `adjudicate --help` loads no game models
         game = load_game(data_root(data), game_id)

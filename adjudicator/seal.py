@@ -7,9 +7,7 @@ The findings cite the `seal` system: what they rest on is the sidecar's hashes (
 
 from __future__ import annotations
 
-import difflib
 import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +17,9 @@ from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import Entry, entry_data
 from wargame.errors import WargameError
 from wargame.files import TooLarge, read_capped
-from wargame.receipts import canonical_bytes
+
+# Every check imports this module for seal_path; what sealing, reading and comparing seals needs (JSON, the
+# receipts' canonical form, difflib) is imported by the functions that do it, when a log has a seal.
 
 SEAL_FORMAT = "umpire-seal"
 SEAL_VERSION = 1
@@ -41,6 +41,7 @@ def seal_path(log: Path) -> Path:
 
 def entry_digest(entry: Entry) -> str:
     """The hash of what an entry says (not where it stands, so moving it by a blank line is no rewrite)."""
+    from wargame.receipts import canonical_bytes
     said = {key: value for key, value in entry_data(entry).items() if key not in ("line", "column")}
     return hashlib.sha256(canonical_bytes(said)).hexdigest()
 
@@ -49,6 +50,7 @@ def position_digest(position: Position) -> str:
     """The hash of the position after an entry, as the engine contract gives it (every unit's place and face,
     the turn and step, the tracks, the markers, the outcome): a rule system's internal state may change its
     shape between versions of Umpire without breaking the seals made before."""
+    from wargame.receipts import canonical_bytes
     return hashlib.sha256(canonical_bytes({"position": position.as_dict()})).hexdigest()
 
 
@@ -81,6 +83,8 @@ class Seal:
 
     def file_text(self) -> str:
         """The sidecar: JSON, one entry a line, the same bytes for the same log."""
+        import json
+
         head = {"format": SEAL_FORMAT, "version": SEAL_VERSION, "log": self.log, "previous": self.previous,
                 "final": self.final}
         rows = [json.dumps({"line": e.line, "entry": e.entry, "position": e.position, "chain": e.chain},
@@ -101,6 +105,8 @@ def make_seal(log: str, entries: Sequence[Entry], positions: Sequence[str | None
 
 def read_seal(path: Path) -> Seal:
     """A sidecar read back; WargameError saying what is wrong with it."""
+    import json
+
     try:
         data = json.loads(read_capped(path, MAX_SEAL_BYTES).decode("utf-8"))
     except TooLarge as e:
@@ -129,6 +135,8 @@ def read_seal(path: Path) -> Seal:
 def seal_findings(entries: Sequence[Entry], positions: Sequence[str | None] | None, seal: Seal) -> list[Finding]:
     """Every entry added, removed or rewritten since the seal, by line; the first position that differs;
     a seal whose own chain does not hold."""
+    import difflib
+
     findings: list[Finding] = []
     chain = seal.previous or START
     for sealed in seal.entries:

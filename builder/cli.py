@@ -1,73 +1,20 @@
-"""`vmodbuild`: check, show and (later) build the bundled games' data and modules."""
+"""`vmodbuild`: check, show and build the bundled games' data and modules; each command's module (builder.commands,
+builder.geography.commands) is imported on first use, so `vmodbuild --help` imports none (bench/README.md)."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, NoReturn
+from collections.abc import Mapping
+from typing import Any
 
 import click
 
-from builder.scaffold import TEMPLATES, new_game
-from wargame.bundled import bundled_root, data_root, game_ids
-from wargame.errors import DataErrors, WargameError
 from wargame.internal_errors import exit_2_on_interrupt, exit_3_on_internal_errors
-
-DATA_OPTION = click.option(
-    "--data", "data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
-    help="Folder holding maps/ and counters/ (default: $UMPIRE_DATA, else the bundled games).",
-)
+from wargame.lazy_group import LazyCommand, LazyGroup
 
 
-def _fail(error: WargameError) -> NoReturn:
-    """Report an error that stopped the command and exit 2 (could not run)."""
-    click.echo(f"Error: {error}", err=True)
-    sys.exit(2)
-
-
-def _validate_command(game: str | None, data: Path | None) -> str:
-    """The validate command a hint should give, with the same game and --data."""
-    words = ["vmodbuild", "validate"] + ([game] if game else []) + (["--data", str(data)] if data else [])
-    return " ".join(words)
-
-
-@contextmanager
-def _stopping_on_errors(writing_to: Path | None = None, game: str | None = None,
-                        data: Path | None = None) -> Iterator[None]:
-    """Turn data, kernel and file errors into a clear message and exit 2 (could not run)."""
-    try:
-        yield
-    except DataErrors as e:
-        for error in e.errors:
-            click.echo(str(error), err=True)
-        click.echo(f"Error: the data has {len(e.errors)} problem(s); run `{_validate_command(game, data)}`", err=True)
-        sys.exit(2)
-    except WargameError as e:
-        _fail(e)
-    except OSError as e:
-        click.echo(f"Error: cannot write into {writing_to}: {e.strerror}", err=True)
-        sys.exit(2)
-
-
-class _Group(click.Group):
-    """vmodbuild's commands; an internal error exits 3 (wargame.internal_errors); `geography` is imported
-    when asked for, so its numpy and shapely stay out of every other command's start-up."""
-
-    LAZY = {"geography": "builder.geography.commands"}
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self.LAZY})
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in self.LAZY and cmd_name not in self.commands:
-            from importlib import import_module
-
-            command = getattr(import_module(self.LAZY[cmd_name]), cmd_name)
-            assert isinstance(command, click.Command)
-            self.add_command(command)
-        return super().get_command(ctx, cmd_name)
+class _Group(LazyGroup):
+    """vmodbuild's commands, each imported on first use (`geography`'s numpy and shapely stay out of every other
+    command's start-up); an internal error exits 3 (wargame.internal_errors)."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         with exit_3_on_internal_errors("vmodbuild"):
@@ -78,176 +25,22 @@ class _Group(click.Group):
             return super().invoke(ctx)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+COMMANDS: Mapping[str, LazyCommand] = {
+    "build": LazyCommand("builder.commands:build", None, "Build playable VASSAL 3.7 modules: dist/<game>.vmod."),
+    "geography": LazyCommand("builder.geography.commands:geography", "Derive a map from real geography (authoring)."),
+    "new": LazyCommand("builder.commands:new", "Start a new game's data folder from a bundled game or a blank map."),
+    "preview": LazyCommand("builder.commands:preview", None, "Write a quick PNG of a game's map data to look at."),
+    "render": LazyCommand("builder.commands:render", "Write the module's art as PNGs: board, holding board, counters, "
+                                                     "charts."),
+    "show": LazyCommand("builder.commands:show", "Describe a game's loaded data (--json: canonical JSON for other "
+                                                 "tools)."),
+    "validate": LazyCommand("builder.commands:validate", "Load and cross-check a game's data, every problem listed "
+                                                         "(every game without GAME)."),
+}
+"""vmodbuild's commands: where each is defined and its line in --help."""
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}, lazy=COMMANDS)
 @click.version_option(package_name="umpire")
 def main() -> None:
     """Build VASSAL modules for hex-and-counter wargames from their data."""
-
-
-@main.command(short_help="Load and cross-check a game's data, every problem listed (every game without GAME).")
-@click.argument("game", required=False)
-@DATA_OPTION
-def validate(game: str | None, data: Path | None) -> None:
-    """Load and cross-check a game's data (every game if none is named).
-
-    Exit 0 when the data are consistent, 1 when problems are found (all are listed),
-    2 when the data cannot be read at all.
-    """
-    from wargame.game import load_game
-
-    try:
-        root = data_root(data)
-        games = [game] if game else game_ids(root)
-    except WargameError as e:
-        _fail(e)
-    if not games:
-        click.echo(f"Error: no game under {root}: a game is a folder counters/GAME holding a game.toml, with its map "
-                   f"in maps/; start one with `vmodbuild new GAME --from blank --data {root}`", err=True)
-        sys.exit(2)
-    problems = 0
-    for game_id in games:
-        try:
-            loaded = load_game(root, game_id)
-        except DataErrors as e:
-            for error in e.errors:
-                click.echo(str(error), err=True)
-            problems += len(e.errors)
-            click.echo(f"{game_id}: {len(e.errors)} problem(s)")
-            continue
-        except WargameError as e:
-            _fail(e)
-        click.echo(f"{game_id}: ok ({len(loaded.grid)} hexes, {len(loaded.units)} units, "
-                   f"{len(loaded.hexside_features)} hexsides with features)")
-    sys.exit(1 if problems else 0)
-
-
-@main.command(short_help="Describe a game's loaded data (--json: canonical JSON for other tools).")
-@click.argument("game")
-@click.option("--json", "as_json", is_flag=True, help="Canonical JSON of everything loaded (shape in README).")
-@DATA_OPTION
-def show(game: str, as_json: bool, data: Path | None) -> None:
-    """Describe a game's loaded data, for a person or (with --json) for other tools."""
-    from wargame.describe import game_json, game_summary
-    from wargame.game import load_game
-
-    with _stopping_on_errors(None, game, data):
-        loaded = load_game(data_root(data), game)
-    click.echo(game_json(loaded) if as_json else game_summary(loaded), nl=False)
-
-
-@main.command()
-@click.argument("game")
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True,
-              help="Folder to write <game>-map.png into (created if missing).")
-@DATA_OPTION
-def preview(game: str, out_dir: Path, data: Path | None) -> None:
-    """Write a quick PNG of a game's map data to look at."""
-    from builder.preview import write_preview
-    from wargame.game import load_game
-
-    with _stopping_on_errors(out_dir, game, data):
-        path = write_preview(load_game(data_root(data), game), out_dir)
-    click.echo(str(path))
-
-
-def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
-    """Refuse nan, which passes FloatRange's comparisons (every comparison with nan is false)."""
-    if value != value:
-        raise click.BadParameter("nan is not a number between 0.5 and 4", ctx, param)
-    return value
-
-
-def _games_for(game: str | None, all_games: bool, root: Path) -> list[str]:
-    if all_games and game is not None:
-        raise click.UsageError(f"give GAME ({game}) or --all, not both")
-    if all_games:
-        return game_ids(root)
-    if game is None:
-        raise click.UsageError("name a GAME or give --all")
-    return [game]
-
-
-@main.command()
-@click.argument("game", required=False)
-@click.option("--all", "all_games", is_flag=True, help="Every bundled game.")
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("dist"),
-              show_default=True, help="Folder for <game>.vmod.")
-@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True, callback=_finite,
-              help="Resolution of the art (the module's grid follows it).")
-@DATA_OPTION
-def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: Path | None) -> None:
-    """Build playable VASSAL 3.7 modules: dist/<game>.vmod."""
-    from importlib.metadata import version as package_version
-
-    from builder.vassal.module_cache import keep_module, kept_module
-    from wargame.files import write_atomically
-    from wargame.gamecache import cache_dir
-
-    with _stopping_on_errors(out_dir, game, data):
-        root = data_root(data)
-        umpire_version, cache = package_version("umpire"), cache_dir()
-        for game_id in _games_for(game, all_games, root):
-            path = out_dir / f"{game_id}.vmod"
-            # Every input as before: the module built then, without loading the game or importing the drawing.
-            kept = kept_module(cache, root, game_id, scale, umpire_version)
-            if kept is not None:
-                write_atomically(path, kept.data)
-                click.echo(f"{path}: {len(kept.data) // 1024} KB, {kept.images} images")
-                continue
-            from builder.vassal.art_cache import cached_art
-            from builder.vassal.module import write_module
-            from wargame.game import load_game, unchanged_since_loaded
-
-            loaded = load_game(root, game_id)
-            built = write_module(loaded, path, umpire_version, scale, cached_art(loaded, scale, cache))
-            # The game as loaded is still this process's for these files only if none changed since loading began.
-            keep_module(cache, root, game_id, scale, umpire_version, list(loaded.files.values()), built.data,
-                        len(built.images), lambda: unchanged_since_loaded(loaded))
-            click.echo(f"{path}: {len(built.data) // 1024} KB, {len(built.images)} images")
-
-
-@main.command(short_help="Write the module's art as PNGs: board, holding board, counters, charts.")
-@click.argument("game")
-@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True,
-              help="Folder to write the PNGs into.")
-@click.option("--scale", type=click.FloatRange(0.5, 4.0), default=1.0, show_default=True, callback=_finite,
-              help="Resolution of the art (1: the module's own).")
-@DATA_OPTION
-def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
-    """Write the board, every counter face and every chart of a game as PNGs."""
-    import io
-
-    from builder.vassal.art import draw_art
-    from wargame.files import write_atomically
-    from wargame.game import load_game
-
-    with _stopping_on_errors(out_dir, game, data):
-        loaded = load_game(data_root(data), game)
-        art = draw_art(loaded, scale)
-        pictures = {f"{game}-board.png": art.board, f"{game}-holding.png": art.holding.image,
-                    **{f"counters/{name}": image for name, image in art.counters.items()},
-                    **{f"{game}-{chart}.png": image for chart, image in art.charts.items()}}
-        for name, image in sorted(pictures.items()):
-            buffer = io.BytesIO()
-            image.save(buffer, format="PNG")
-            write_atomically(out_dir / name, buffer.getvalue())
-    click.echo(f"{out_dir}: {len(pictures)} PNGs")
-
-
-@main.command(short_help="Start a new game's data folder from a bundled game or a blank map.")
-@click.argument("game")
-@click.option("--from", "template", type=click.Choice(TEMPLATES), required=True,
-              help="Start from a copy of a bundled game, or from blank: a plain map with four units on the "
-                   "classic series (rules as data), with a sample log the referee checks clean.")
-@click.option("--data", "target", type=click.Path(path_type=Path, file_okay=False), envvar="UMPIRE_DATA",
-              required=True, help="Folder to write maps/GAME and counters/GAME into, created if missing: give it, "
-                                  "or set $UMPIRE_DATA to it. Give the same --data to the other commands.")
-def new(game: str, template: str, target: Path) -> None:
-    """Start a new game's data folder that validates and builds as it is."""
-    with _stopping_on_errors(target, game, target):
-        made = new_game(bundled_root(), game, template, target)
-    click.echo(f"{made.counters}\n{made.maps}")
-    if made.sample_log is not None:
-        click.echo(f"{made.sample_log}: a sample game; referee it: adjudicate --data {target} {made.sample_log}")
-    click.echo(f"next: vmodbuild validate {game} --data {target}; the walk-through is docs/designing-a-game.md")
-

@@ -4,13 +4,16 @@ of a check's imports, each rule system about a tenth of a second; bench/README.m
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
+import click
 import pytest
+from click.testing import CliRunner
 
 from adjudicator.vassal.detect import is_vassal_file
 
@@ -92,17 +95,100 @@ def _roots(modules: set[str]) -> set[str]:
     return {m.split(".")[0] for m in modules}
 
 
-def test_help_builds_nothing_a_command_would() -> None:
-    """`adjudicate --help` (and a command's --help) loads no model, game, engine or drawing code: it was 23x
-    `python -c pass`, mostly creating pydantic models (issue 30)."""
-    for args in (["--help"], ["check", "--help"], ["picture", "--help"], ["rules", "--help"]):
-        code, loaded = _loaded_by(*args)
-        assert code == 0
-        assert not _roots(loaded) & {"pydantic", "pydantic_core", "PIL", "shapely", "lxml", "cryptography", "builder"}
-        heavy = {m for m in loaded if m.startswith(("adjudicator.engine", "adjudicator.notation.entries",
-                                                    "adjudicator.contract", "adjudicator.systems", "wargame.game",
-                                                    "wargame.models", "wargame.grid", "adjudicator.vassal.reader"))}
-        assert not heavy, args
+MAIN_PROBE = """
+import sys
+from importlib import import_module
+group = import_module(sys.argv[1])
+sys.argv = [sys.argv[2], *sys.argv[3:]]
+try:
+    group.main()
+finally:
+    print("\\nimported:", " ".join(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def _loaded_by_program(program: str, *args: str, env: dict[str, str] | None = None) -> tuple[int, str, set[str]]:
+    """What `adjudicate ARGS...` (umpire.cli) or `vmodbuild ARGS...` (builder.cli) prints and imports, as the
+    console script runs it (no test runner's imports mixed in)."""
+    group = {"adjudicate": "umpire.cli", "vmodbuild": "builder.cli"}[program]
+    done = subprocess.run([sys.executable, "-c", MAIN_PROBE, group, program, *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120, env={**os.environ, **(env or {})})
+    said, _, imported = done.stderr.rpartition("\nimported: ")
+    return done.returncode, done.stdout + said, set(imported.split()) - _at_start()
+
+
+@functools.cache
+def _at_start() -> frozenset[str]:
+    """What this interpreter imports before running anything (its site's .pth files may import a few modules)."""
+    done = subprocess.run([sys.executable, "-c", "import sys; print(' '.join(sys.modules))"], capture_output=True,
+                          text=True, check=True, cwd=ROOT, timeout=120)
+    return frozenset(done.stdout.split())
+
+
+GROUP_MODULES = {"adjudicate": {"umpire", "umpire.cli", "adjudicator", "adjudicator.cli"},
+                 "vmodbuild": {"builder", "builder.cli"}}
+"""Ours that a group's --help imports: the group, and below it only wargame's lazy group and exit statuses."""
+KERNEL = {"wargame", "wargame.lazy_group", "wargame.internal_errors", "wargame.exit_status"}
+OURS = ("wargame", "builder", "adjudicator", "umpire", "ledger")
+NEVER_FOR_HELP = {"pydantic", "pydantic_core", "annotated_types", "PIL", "shapely", "numpy", "lxml", "cryptography",
+                  "json", "dataclasses", "zipfile", "tempfile", "importlib.metadata", "email"}
+"""What no --help needs: the models' validation, drawing, geometry, signatures, and the standard library's JSON,
+dataclasses, archives, temporary files and package metadata (each imported by a command that uses it)."""
+
+
+@pytest.mark.parametrize("program", ["adjudicate", "vmodbuild"])
+def test_a_groups_help_imports_no_command(program: str) -> None:
+    """`adjudicate --help` and `vmodbuild --help` list their commands from the help kept as data: they import no
+    command's module, no rule system, no pydantic, only click and the group (issue 30: it was 6x `python -c pass`,
+    the aim 5x)."""
+    for args in (["--help"], ["-h"], []):
+        code, out, loaded = _loaded_by_program(program, *args)
+        assert code == (0 if args else 2) and "Commands:" in out, (program, args)
+        assert {m for m in loaded if m.startswith(OURS)} <= GROUP_MODULES[program] | KERNEL, (program, args)
+        assert not loaded & NEVER_FOR_HELP and not _roots(loaded) & NEVER_FOR_HELP, (program, args)
+
+
+def test_a_commands_help_imports_its_module_only() -> None:
+    """`adjudicate COMMAND --help` (and vmodbuild's) imports that command's module and the shared options, nothing
+    a command runs: no model, game, engine, reader, rule system or drawing code."""
+    from builder.cli import main as vmodbuild
+    from umpire.cli import main as adjudicate
+
+    for program, group, extra in (
+            ("adjudicate", adjudicate, {"adjudicator.options", "adjudicator.exits",
+                                        "adjudicator.check_commands"}),  # umpire's check is built on the referee's
+            # `new` offers the bundled games as templates (builder.scaffold lists them).
+            ("vmodbuild", vmodbuild, {"builder.scaffold", "builder.blank_game", "wargame.bundled", "wargame.errors",
+                                      "wargame.hexes", "builder.geography"})):
+        for name, entry in group.lazy.items():
+            code, out, loaded = _loaded_by_program(program, name, "--help")
+            assert code == 0 and out.startswith(f"Usage: {program} {name} "), (program, name)
+            own = entry.where.partition(":")[0]
+            assert {m for m in loaded if m.startswith(OURS)} <= GROUP_MODULES[program] | KERNEL | extra | {own}, name
+            assert not _roots(loaded) & NEVER_FOR_HELP - {"dataclasses"}, name
+
+
+def _listing(group: click.Group, args: list[str], width: int) -> tuple[int, str]:
+    result = CliRunner().invoke(group, args, terminal_width=width, prog_name="prog")
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("where", ["umpire.cli", "adjudicator.cli", "builder.cli"])
+def test_the_help_kept_as_data_is_each_commands_own(where: str) -> None:
+    """A lazy group's --help (and its "did you mean" for a wrong name) is byte for byte what click prints for a
+    group of the commands themselves, at any width: each line kept as data is its command's own."""
+    from importlib import import_module
+
+    from wargame.lazy_group import LazyGroup
+
+    lazy = import_module(where).main.lazy
+    for width in (60, 80, 200):
+        for args in (["--help"], ["chek"], ["rendr"], ["--nope"]):
+            eager = click.Group("prog", {name: entry.load() for name, entry in lazy.items()})
+            fresh = LazyGroup("prog", lazy=lazy)
+            assert _listing(fresh, args, width) == _listing(eager, args, width), (where, args, width)
+            assert not fresh.commands or args[0] != "--help", "the listing imported a command"
+    assert "Commands:" in _listing(LazyGroup("prog", lazy=lazy), ["--help"], 80)[1]
 
 
 def test_a_check_imports_only_what_a_check_uses() -> None:
@@ -119,9 +205,26 @@ def test_a_check_imports_only_what_a_check_uses() -> None:
     assert needless == {"adjudicator.vassal.detect"}
 
 
+def test_a_check_without_a_seal_or_a_ledger_imports_no_sealing_code(tmp_path: Path) -> None:
+    """A check of a text log with no seal beside it, kept game or not, imports neither the receipts' canonical
+    form nor difflib (what comparing seals needs), nor zipfile (a text log is told by its first bytes), nor
+    tempfile when the game is read back from the cache (issue 30: a check's start-up)."""
+    log = str(ROOT / "examples" / "moscow" / "legal-sample-game.log")
+    env = {"UMPIRE_CACHE": str(tmp_path)}
+    for run in ("first", "warm"):
+        code, out, loaded = _loaded_by_program("adjudicate", "check", log, env=env)
+        assert code == 0 and "0 error(s)" in out, run
+        assert not loaded & {"wargame.receipts", "difflib", "unicodedata"}, run
+        ours = {m for m in loaded if m.startswith(OURS)}
+        assert "adjudicator.seal" in ours and not ours & {"adjudicator.dice_ledger", "adjudicator.vassal.reader"}
+    # What pydantic imports for itself (its plugin loader reads package metadata from zip files) aside.
+    if "pydantic" not in loaded:
+        assert not loaded & {"zipfile", "tempfile"}
+
+
 def test_the_kinds_of_movement_offered_are_the_contracts() -> None:
     from adjudicator.contract import MOVE_KINDS
-    from umpire.cli import MOVE_KINDS as OFFERED
+    from umpire.commands import MOVE_KINDS as OFFERED
 
     assert OFFERED == MOVE_KINDS
 

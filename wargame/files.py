@@ -6,7 +6,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import BinaryIO
 
@@ -120,6 +119,8 @@ def write_atomically(path: Path, data: str | bytes, force: bool = False) -> None
     except OSError as e:
         raise WargameError(f"cannot create the folder {path.parent}: {e.strerror}") from None
     remove_stale_temporaries(path)
+    import tempfile  # here, not at the top: most commands that import this module write nothing
+
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_temporary_prefix(path), suffix=".tmp")
     except OSError as e:

@@ -9,7 +9,6 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -127,6 +126,8 @@ def keep_game(root: Path, game_id: str, files: Sequence[Path], stamp: bytes, gam
     path = _entry(root, game_id)
     if path is None:
         return
+    import tempfile  # here, not at the top: a run that reads a kept game writes none
+
     try:
         payload = pickle.dumps((list(files), stamp), pickle.HIGHEST_PROTOCOL) + pickle.dumps(
             game, pickle.HIGHEST_PROTOCOL)

@@ -10,13 +10,15 @@ from __future__ import annotations
 import errno
 import os
 import sys
-import tempfile
-import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wargame.exit_status import ExitStatus
+
+# tempfile, traceback and pathlib are imported on a crash only: every command's start-up passes here.
+if TYPE_CHECKING:
+    from pathlib import Path
 
 EXIT_INTERNAL_ERROR = int(ExitStatus.INTERNAL_ERROR)
 """The documented exit code of an internal error (wargame.exit_status)."""
@@ -24,14 +26,19 @@ EXIT_INTERNAL_ERROR = int(ExitStatus.INTERNAL_ERROR)
 
 def traceback_path(program: str) -> Path:
     """Where a crash of `program` in this process keeps its traceback: <tmp>/umpire-<program>-<pid>.traceback.txt."""
+    import tempfile
+    from pathlib import Path
+
     return Path(tempfile.gettempdir()) / f"umpire-{program}-{os.getpid()}.traceback.txt"
 
 
 def report_internal_error(program: str, error: BaseException) -> int:
     """Write the traceback of `error` to its file, print one line asking for a report; the exit code."""
-    path = traceback_path(program)
-    where = f"the traceback is in {path}"
     try:
+        import traceback
+
+        path = traceback_path(program)
+        where = f"the traceback is in {path}"
         text = "".join(traceback.format_exception(error))
         # O_NOFOLLOW: the name is predictable, so a symbolic link planted there must not be written through.
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)

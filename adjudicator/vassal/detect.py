@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import stat
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +21,12 @@ def is_vassal_file(path: Path, limits: Limits | None = None) -> bool:
         with path.open("rb") as stream:
             if stream.read(2) != b"PK":
                 return False
-        # A zip: only now is the reader needed (its size limit and the saved game's entry name).
+    except (OSError, ValueError, EOFError, NotImplementedError, RuntimeError, OverflowError):
+        return False
+    # A zip: only now are zipfile and the reader needed (its size limit and the saved game's entry name).
+    import zipfile
+
+    try:
         from wargame.vassal.reader import SAVED_GAME, Limits
         found = path.stat()
         # Only a regular file is opened as a zip: zipfile reads a pipe or a device whole, without bound.

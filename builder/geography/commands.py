@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from builder.geography.config import GeographySpec
-from builder.geography.derive import derive, write_draft
-from builder.geography.extract import run_extract
-from builder.geography.fit import fit_grid, write_fit
-from builder.geography.plane import GeoPlane
 from wargame.bundled import data_root, game_dir, is_checkout
-from wargame.datafiles import load_toml
 from wargame.errors import WargameError
-from wargame.grid import Grid
-from wargame.models import GameManifest, MapManifest
+
+# The tool's modules (numpy, shapely, the data models) are imported by the command run, not by `--help`.
+if TYPE_CHECKING:
+    from builder.geography.config import GeographySpec
+    from wargame.grid import Grid
 
 
 DATA_HELP = ("Folder holding maps/ and counters/ (default: $UMPIRE_DATA, else the bundled games); the tool writes into "
@@ -33,6 +31,10 @@ def _writable_root(game: str, data: Path | None) -> Path:
 
 
 def _load(game: str, data: Path | None, writing: bool = True) -> tuple[Path, GeographySpec, Grid]:
+    from builder.geography.config import GeographySpec
+    from wargame.datafiles import load_toml
+    from wargame.grid import Grid
+    from wargame.models import GameManifest, MapManifest
     root = _writable_root(game, data) if writing else data_root(data)
     manifest = load_toml(game_dir(root, game) / "game.toml", GameManifest)
     folder = root / "maps" / manifest.map
@@ -50,6 +52,8 @@ def geography() -> None:
 @click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None, help=DATA_HELP)
 def extract(game: str, data: Path | None) -> None:
     """Read the large data packages and write the small extracts into maps/GAME/geodata/."""
+    from builder.geography.extract import run_extract
+    from builder.geography.plane import GeoPlane
     try:
         folder, spec, grid = _load(game, data)
         plane = GeoPlane(spec, grid)
@@ -68,6 +72,7 @@ def extract(game: str, data: Path | None) -> None:
 @click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None, help=DATA_HELP)
 def derive_command(game: str, data: Path | None) -> None:
     """Lay the grid over the extracts and authored layers; write the map's data files."""
+    from builder.geography.derive import derive, write_draft
     try:
         folder, spec, grid = _load(game, data)
         draft = derive(spec, grid, folder / "geodata", game)
@@ -86,6 +91,7 @@ def derive_command(game: str, data: Path | None) -> None:
 @click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None, help=DATA_HELP)
 def fit_command(game: str, write: bool, data: Path | None) -> None:
     """Fit the grid to the anchors (places the rules put in given hexes); report residuals."""
+    from builder.geography.fit import fit_grid, write_fit
     try:
         folder, spec, grid = _load(game, data, writing=write)
         fit = fit_grid(spec, grid)
