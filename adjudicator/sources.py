@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from adjudicator.notation.syntax_errors import MAX_LOG_BYTES, LogSyntaxErrors
 from adjudicator.vassal.detect import is_vassal_file
@@ -23,6 +23,7 @@ from wargame.errors import LogSyntaxError, Place, WargameError, did_you_mean
 from wargame.files import TooLarge, read_capped
 
 if TYPE_CHECKING:
+    from adjudicator.contract import StateT
     from adjudicator.engine import Replay
     from adjudicator.findings import Finding
     from adjudicator.notation.entries import Entry
@@ -160,7 +161,7 @@ def step_lines(translation: Translation) -> list[str]:
 
 
 def replay_entries(game: Game, entries: list[Entry], path: Path, source: list[str], keep_states: bool = True,
-                   syntax: list[LogSyntaxError] | None = None) -> Replay[Any]:
+                   syntax: list[LogSyntaxError] | None = None) -> Replay[object]:
     """Replay up to the first line that cannot be read or resolved (reported as a finding, the replay
     stopped there); `keep_states=False` (a check) keeps only the last state, so memory stays bounded."""
     from adjudicator import engine
@@ -239,7 +240,7 @@ class LogSource:
             from adjudicator.vassal.chain import check_joins
             check_joins(self.chain)
 
-    def replay(self, keep_states: bool = True) -> Replay[Any]:
+    def replay(self, keep_states: bool = True) -> Replay[object]:
         """The replay of the logs from the set-up, once (a chain's joins checked on the way, their findings
         first)."""
         if self.chain is not None:
@@ -279,9 +280,9 @@ class Replayed:
     """Logs read and replayed with every state kept (`state`, `picture`, `reach`, `retreats`)."""
 
     source: LogSource
-    result: Replay[Any]
+    result: Replay[object]
 
-    def state_at(self, at_line: tuple[str | None, int] | None) -> tuple[Any, str]:
+    def state_at(self, at_line: tuple[str | None, int] | None) -> tuple[object, str]:
         """The state after `--at [LOG:]LINE` (the end without it) and how that moment is named for people (`line
         12`, `step 12` of a VASSAL file, `LOG line 12` of a chain, `the end`); WargameError for a log the replay
         does not have or a line past its end."""
@@ -305,7 +306,7 @@ class Replayed:
         return result.state_at(at_line[1]), f"{self.source.noun} {at_line[1]}"
 
 
-def adjudicate_file(path: Path, data: Path | None, keep_states: bool = True) -> tuple[Replay[Any], list[str]]:
+def adjudicate_file(path: Path, data: Path | None, keep_states: bool = True) -> tuple[Replay[object], list[str]]:
     """One log file (text, JSON, or a VASSAL file, its lines VASSAL's steps) read and replayed, and its lines."""
     source = open_logs((path,), data)
     return source.replay(keep_states), source.lines
@@ -353,13 +354,13 @@ def _out_of_range(at: int, last: int, what: str, noun: str = "line") -> WargameE
     return WargameError(f"--at {at}: {what} has {last} {noun}(s); give a {noun} from 0 (the set-up) to {last}")
 
 
-def positions_of(result: Replay[Any], start: int, count: int, chain: Chain | None = None) -> list[str | None]:
+def positions_of(result: Replay[StateT], start: int, count: int, chain: Chain | None = None) -> list[str | None]:
     """The position hash after each of `count` entries from `start` (None past where the replay stopped); of a
     chain's replay, a decided game's line is its own file's, as `adjudicate seal` (whose replay numbers each
     entry in its file) hashed it."""
     from adjudicator.seal import position_digest
 
-    def digest(state: Any) -> str:
+    def digest(state: StateT) -> str:
         position = result.system.position(state)
         if chain is not None and position.outcome is not None:
             outcome = dataclasses.replace(position.outcome, line=chain.locate(position.outcome.line)[1])

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, cast, overload
+from typing import cast, overload
 
 from adjudicator.engine import Replay, RuleSystem, advance, replay, resolve
 from adjudicator.findings import ChainOrderError, Finding, SectionTable
@@ -80,7 +80,7 @@ class Chain:
     """The files of one game in order, and the findings about how they join."""
 
     game: Game
-    system: RuleSystem[Any]
+    system: RuleSystem[object]
     parts: list[Part]
     findings: list[Finding]
     unread: list[Path] = field(default_factory=list)
@@ -312,7 +312,7 @@ def read_chain(paths: Sequence[Path], read_text: TextReader, data: Path | None =
     return chain
 
 
-def _carry_of_text(game: Game, system: RuleSystem[Any], state: Any, phase_list: list[Phase]) -> Carry:
+def _carry_of_text(game: Game, system: RuleSystem[object], state: object, phase_list: list[Phase]) -> Carry:
     """What a text log's replay hands the VASSAL log after it: scenario, turn, eliminated units."""
     position = system.position(state)
     index = phase_index(position.at, phase_list)
@@ -345,7 +345,7 @@ class _Rest:
         """The entries of the text logs not yet parts, on their own lines (a VASSAL log's are not known yet)."""
         return [e for read in self.files[self.k:] for e in read.entries]
 
-    def go_on(self, ended: Any = None) -> list[Entry]:
+    def go_on(self, ended: object = None) -> list[Entry]:
         """The next files made parts, up to the next VASSAL log after a text log (the first of them translated
         from `ended`, the state the chain's replay reached at the end of the text log before it): their entries."""
         parts = self.chain.parts
@@ -359,7 +359,7 @@ class _Rest:
             self._make_part()
         return [e for part in parts[start:] for e in part.entries]
 
-    def _after_text(self, ended: Any) -> None:
+    def _after_text(self, ended: object) -> None:
         """Where the text log before the next file ended (the state `ended`), as that VASSAL log goes on from."""
         chain, previous = self.chain, self.files[self.k - 1]
         previous.ended = chain.parts[-1].ended = replayed_position(chain.game, chain.system.position(ended),
@@ -424,7 +424,7 @@ def _first_turn(entries: Sequence[Entry]) -> TurnMarker | None:
     return next((turn for turn in (e.as_turn_marker() for e in entries) if turn is not None), None)
 
 
-def _continue_text(chain: Chain, k: int, ended: Any) -> None:
+def _continue_text(chain: Chain, k: int, ended: object) -> None:
     """The text log `chain.parts[k]` continues the files before it, whose replay ended at the state `ended` (else
     ChainOrderError naming both, and the text log given after it that continues it if one does)."""
     before, read = chain.parts[k - 1], chain.parts[k]
@@ -467,28 +467,28 @@ class _JoinsChecked:
         entry (the engine would otherwise put a marker's turn in before)."""
         return None
 
-    def apply(self, state: Any, entry: Entry) -> Any:
+    def apply(self, state: object, entry: Entry) -> object:
         """The entry applied as the engine applies it (`advance`), the joins of the logs before it checked first."""
         self.reach(entry.line, state)
         return advance(self._system, state, entry, self._order)
 
-    def reach(self, line: int | None, state: Any) -> None:
+    def reach(self, line: int | None, state: object) -> None:
         """Check the joins of the text logs beginning before `line` (None: every one left) from `state`."""
         joins = self._chain.joins
         while joins and (line is None or self._chain.parts[joins[0]].base < line):
             _continue_text(self._chain, joins.pop(0), state)
 
 
-def _replay(chain: Chain, keep_states: bool) -> Replay[Any]:
+def _replay(chain: Chain, keep_states: bool) -> Replay[object]:
     """The replay of the chain's entries, once: the text logs' joins checked on the way (ChainOrderError), a
     VASSAL log after a text log translated from the state it reaches there and replayed on."""
     checked = _JoinsChecked(chain)
     rest = chain.rest
     if rest is None:
-        result = replay(chain.game, cast("RuleSystem[Any]", checked), chain.entries, keep_states,
+        result = replay(chain.game, cast("RuleSystem[object]", checked), chain.entries, keep_states,
                         source=chain.source_lines())
     else:
-        result = replay(chain.game, cast("RuleSystem[Any]", checked), chain.entries, keep_states,
+        result = replay(chain.game, cast("RuleSystem[object]", checked), chain.entries, keep_states,
                         source=_SourceLines(chain), headers=chain.headers, more=rest.go_on)
         # A replay stopped before the end: the files after it go on from where it stopped, unreplayed.
         while not rest.done:
@@ -530,7 +530,7 @@ def _joins(part: Part, files: list[_Read], k: int) -> list[Finding]:
     return out
 
 
-def replay_chain(chain: Chain, keep_states: bool = True) -> Replay[Any]:
+def replay_chain(chain: Chain, keep_states: bool = True) -> Replay[object]:
     """All the files' entries replayed from the set-up as one game, the joins' findings first; a stop (an
     unknown id) names its file and line there."""
     result = _replay(chain, keep_states)
