@@ -17,7 +17,7 @@ ENTRY_CLASSES = frozenset(name for name, value in vars(entries).items()
 SCOPE = ("adjudicator/*.py", "adjudicator/notation/*.py", "adjudicator/vassal/*.py", "umpire/*.py")
 """Everything outside the rule systems that reads entries (a rule system's handlers are registered per class)."""
 STILL_TESTING: dict[str, tuple[int, str]] = {
-    "adjudicator/vassal/clicks.py": (8, "the reader amends the entry it wrote last by a copy of that class's fields"),
+    "adjudicator/vassal/clicks.py": (2, "the reader amends the stand or activation it wrote last by a copy of its fields"),
     "umpire/scenes.py": (3, "the units a picture's supply marks follow, by kind (not the units the entry acts with)"),
 }
 """The files that still test entry classes, how often at most, and why; every other file, the engine first, none."""

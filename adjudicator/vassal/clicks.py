@@ -109,7 +109,8 @@ class Clicks:
             return
         last = self.output.last_entry(step)
         if not combat.attackers:
-            if not (isinstance(last, Attack) and where in last.defending_hexes()):  # else another counter there
+            attacked = last.as_attack() if last is not None else None
+            if not (attacked is not None and where in attacked.defending_hexes()):  # else another counter there
                 self.output.note(step, f"{text!r}: a target, but no attacker was declared since the last attack: "
                                        "not translated (declare the attackers first)")
             return
@@ -133,8 +134,8 @@ class Clicks:
         if unit is None or where is None:
             return
         combat, index = self.combat, self.combat.last_combat
-        fought = self.output.entries[index] if index is not None else None
-        if index is None or not isinstance(fought, Attack) or combat.attackers:
+        fought = self.output.entries[index].as_attack() if index is not None else None
+        if index is None or fought is None or combat.attackers:
             why = "attackers were declared since" if combat.attackers else "no attack was declared"
             self.output.note(step, f"{text!r}: another hex of an attack, but {why}: not translated (declare the "
                                    "attackers, the target, then each other hex)")
@@ -153,7 +154,8 @@ class Clicks:
         if unit is None or where is None:
             return
         last = self.output.last_entry(step)
-        if isinstance(last, Bombard) and last.hex == where:
+        shelled = last.as_combat() if last is not None else None
+        if shelled is not None and shelled.kind == "bombard" and shelled.hex == where:
             return  # another counter of the bombarded stack
         if not combat.supports:
             self.output.note(step, f"{text!r}: a bombardment, but no support fire marker was declared for it: not "
@@ -175,8 +177,8 @@ class Clicks:
                                    + did_you_mean(marker, self.game.markers_by_id) + ": not translated")
             return
         if combat.last_combat is not None and combat.pending_die == combat.last_combat:
-            fought = self.output.entries[combat.last_combat]
-            assert isinstance(fought, (Attack, Bombard))
+            fought = self.output.entries[combat.last_combat].as_combat()
+            assert fought is not None
             if marker not in fought.support:
                 self.output.entries[combat.last_combat] = replace(fought, support=[*fought.support, marker])
         elif marker not in combat.supports:
@@ -194,8 +196,8 @@ class Clicks:
         if last_combat is None:
             self.output.note(step, f"{text!r}: a result claimed, but no attack was declared: not translated")
             return
-        fought = self.output.entries[last_combat]
-        assert isinstance(fought, (Attack, Bombard))
+        fought = self.output.entries[last_combat].as_combat()
+        assert fought is not None
         if fought.result is not None and fought.result != code:
             self.output.note(step, f"result {code} claimed for the {fought.kind} on {fought.hex} (step "
                                    f"{fought.line}), which had result {fought.result}: the later claim is kept")
@@ -208,8 +210,8 @@ class Clicks:
         if unit is None:
             return
         last_combat = self.combat.last_combat
-        fought = self.output.entries[last_combat] if last_combat is not None else None
-        if last_combat is None or not isinstance(fought, (Attack, Bombard)):
+        fought = self.output.entries[last_combat].as_combat() if last_combat is not None else None
+        if last_combat is None or fought is None:
             self.output.note(step, f"{text!r}: a defender, but no attack or bombardment was declared: not translated")
             return
         self.output.entries[last_combat] = replace(fought, defender=unit)
