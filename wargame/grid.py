@@ -18,9 +18,7 @@ from collections.abc import Iterator
 from functools import cached_property
 from typing import Annotated, Literal
 
-from annotated_types import Ge, Le
-
-from wargame.constraints import Model, Pattern
+from wargame.constraints import Ge, Le, Model, Pattern
 from wargame.errors import GridError, did_you_mean
 from wargame.hexes import DIRECTIONS, Hex, Hexside
 

@@ -11,9 +11,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Annotated, Literal
 
-from annotated_types import Ge, Gt, Le, MinLen
-
-from wargame.constraints import Model, Pattern
+from wargame.constraints import Ge, Gt, Le, MinLen, Model, Pattern
 from wargame.errors import did_you_mean
 from wargame.faces import CounterFace
 from wargame.grid import GridSpec

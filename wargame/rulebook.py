@@ -13,9 +13,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Annotated, Literal
 
-from annotated_types import Ge, Gt, MinLen
-
-from wargame.constraints import Model
+from wargame.constraints import Ge, Gt, MinLen, Model
 from wargame.models import Ident, Source
 
 ZocKind = Literal["none", "stop", "lock", "no_zoc_to_zoc"]

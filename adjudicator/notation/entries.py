@@ -10,9 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
-from annotated_types import Ge, MinLen
-
-from wargame.constraints import FORBID_EXTRA, Pattern
+from wargame.constraints import FORBID_EXTRA, Ge, MinLen, Pattern
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler
