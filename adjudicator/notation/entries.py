@@ -133,7 +133,6 @@ class Entry:
         return None
 
 
-
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Header(Entry):
     """A `[Key "value"]` header line: Game, Scenario, Optional, a side's player, DiceSeed..."""
@@ -223,14 +222,13 @@ class Activate(Entry):
         return [*(("unit", u) for u in self.units), ("hex", self.hex)]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class Move(Entry):
-    """`UNIT [strategic] HEX-HEX-...`: a unit moves along a path (start hex first)."""
+class _AlongPath(Entry):
+    """What a move, retreat or advance answers alike: its one unit, moved along its path by its owner alone (no
+    fields of its own, so each kind's fields and their order are its dataclass's)."""
 
-    kind: Literal["move"] = "move"
-    unit: str
-    path: Annotated[list[str], MinLen(1)]
-    strategic: bool = False
+    if TYPE_CHECKING:
+        unit: str
+        path: list[str]
 
     def acting_units(self) -> list[str]:
         """The unit it acts with."""
@@ -240,15 +238,28 @@ class Move(Entry):
         """Its unit: the owner alone moves, retreats, advances or places it."""
         return [self.unit]
 
+    def path_hexes(self) -> tuple[str, ...]:
+        """Its path."""
+        return tuple(self.path)
+
+
+class _OffMapPath(_AlongPath):
+    """A move or retreat, whose path may step off the map's edge (a rule question, not a typo)."""
+
     @property
     def may_leave_map(self) -> bool:
         """It may."""
         return True
 
-    def path_hexes(self) -> tuple[str, ...]:
-        """Its path."""
-        return tuple(self.path)
 
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class Move(_OffMapPath):
+    """`UNIT [strategic] HEX-HEX-...`: a unit moves along a path (start hex first)."""
+
+    kind: Literal["move"] = "move"
+    unit: str
+    path: Annotated[list[str], MinLen(1)]
+    strategic: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
@@ -292,7 +303,6 @@ class Attack(Entry):
                 *(("unit", u) for u in self.attackers), *(("hex", h) for h in self.defending_hexes())]
 
 
-
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Bombard(Entry):
     """`Allied: bombard HEX [diff +N] [die N] [result R] [defender UNIT] support MARKER...` (Fire & Movement 8.1)."""
@@ -320,52 +330,21 @@ class Bombard(Entry):
 
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class Retreat(Entry):
+class Retreat(_OffMapPath):
     """`German> retreat UNIT HEX-HEX-...`: a retreat path, start hex first."""
 
     kind: Literal["retreat"] = "retreat"
     unit: str
     path: Annotated[list[str], MinLen(1)]
 
-    def acting_units(self) -> list[str]:
-        """The unit it acts with."""
-        return [self.unit]
-
-    def decided_by_owner(self) -> list[str]:
-        """Its unit: the owner alone moves, retreats, advances or places it."""
-        return [self.unit]
-
-    @property
-    def may_leave_map(self) -> bool:
-        """It may."""
-        return True
-
-    def path_hexes(self) -> tuple[str, ...]:
-        """Its path."""
-        return tuple(self.path)
-
-
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class Advance(Entry):
+class Advance(_AlongPath):
     """`Allied: advance UNIT HEX-HEX-...`: advance after combat."""
 
     kind: Literal["advance"] = "advance"
     unit: str
     path: Annotated[list[str], MinLen(1)]
-
-    def acting_units(self) -> list[str]:
-        """The unit it acts with."""
-        return [self.unit]
-
-    def decided_by_owner(self) -> list[str]:
-        """Its unit: the owner alone moves, retreats, advances or places it."""
-        return [self.unit]
-
-    def path_hexes(self) -> tuple[str, ...]:
-        """Its path."""
-        return tuple(self.path)
-
 
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
@@ -393,7 +372,6 @@ class Loss(Entry):
         return [(self.unit, ("deplete",) if self.loss == "deplete" else ("eliminate",))]
 
 
-
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class StandFast(Entry):
     """`German> stand UNITS`: defenders in a fortification stand and deplete instead (7.5)."""
@@ -416,7 +394,6 @@ class StandFast(Entry):
     def counter_effects(self) -> list[tuple[str, tuple[str, ...]]]:
         """Each of its units stands (flipped, or eliminated)."""
         return [(u, ("stand",)) for u in self.units]
-
 
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
@@ -461,7 +438,6 @@ class Place(Entry):
         if self.how == "replace" and self.strength != "reduced" and self.hex is not None:
             return self.unit, self.hex
         return None
-
 
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
