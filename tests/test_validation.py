@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import random
 import tomllib
-from collections.abc import Iterator
+import typing
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -129,15 +130,19 @@ def test_a_csv_row_each_cell_swapped(path: Path, monkeypatch: pytest.MonkeyPatch
     pydantic's lax validation of the row as the loader gives it."""
     model = CSV_MODELS[path.name]
     seen: list[dict[str, object]] = []
-    real = datafiles.validated
+    real = datafiles.validator
 
-    def spy(model: type, data: dict[str, object], *, strict: bool) -> object:
-        seen.append(data)
-        return real(model, data, strict=strict)
-    monkeypatch.setattr(datafiles, "validated", spy)
+    def spy(model: type, *, strict: bool) -> Callable[[object], object]:
+        vouched = real(model, strict=strict)
+
+        def row(data: object) -> object:
+            seen.append(typing.cast(dict[str, object], data))
+            return vouched(data)
+        return row
+    monkeypatch.setattr(datafiles, "validator", spy)
     rows, errors = load_csv(path, model)
     assert rows and not errors
-    monkeypatch.setattr(datafiles, "validated", real)
+    monkeypatch.setattr(datafiles, "validator", real)
     rng = random.Random(path.name)
     kinds = {name: datafiles._field_kind(model, name) for name in datafiles.fields_of(model)}
     for data in rng.sample(seen, min(len(seen), 3)):
@@ -181,6 +186,7 @@ def test_damaged_files_load_as_pydantic_alone_loads_them(tmp_path: Path, seed: i
                           encoding="utf-8", errors="surrogatepass")
         fast = _outcome(target, model)
         monkeypatch.setattr(datafiles, "validated", lambda *args, **kwargs: None)
+        monkeypatch.setattr(datafiles, "validator", lambda *args, **kwargs: lambda data: None)
         slow = _outcome(target, model)
         monkeypatch.undo()
         assert fast == slow, target.read_text(encoding="utf-8", errors="replace")[:2000]
@@ -259,3 +265,20 @@ def _agree(annotation: object, adapter: TypeAdapter[object], value: object, *, s
     except ValidationError:
         pytest.fail(f"{annotation!r} accepted {value!r}, which pydantic refuses")
     assert repr(fast) == repr(slow), (annotation, value)
+
+
+def test_annotations_read_as_typing_reads_them() -> None:
+    """The models' annotations as wargame.validation evaluates them are typing.get_type_hints' own, model by model."""
+    import dataclasses
+    import typing
+
+    from wargame.constraints import Model
+    from wargame.validation import _annotations as evaluated
+
+    checked = 0
+    for model in {*TOML_MODELS.values(), *CSV_MODELS.values(), *Model.__subclasses__()}:
+        hints = typing.get_type_hints(model, include_extras=True)
+        # By repr: a Pattern marker has no equality of its own.
+        assert repr(evaluated(model)) == repr({f.name: hints[f.name] for f in dataclasses.fields(model)}), model
+        checked += 1
+    assert checked > 40

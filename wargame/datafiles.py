@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
 from wargame.files import TooLarge, read_capped
 from wargame.models import PATTERN_MEANINGS, SCHEMA_VERSION
-from wargame.validation import validated
+from wargame.validation import validated, validator
 
 if typing.TYPE_CHECKING:
     from pydantic import TypeAdapter, ValidationError
@@ -393,9 +393,12 @@ def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = N
     if errors:
         return rows, errors
     kinds = {name: _field_kind(model, name) for name in header}
+    vouched = validator(model, strict=False)
     for line_no, line in numbered[1:]:
         try:
-            cells = next(csv.reader(io.StringIO(line)))
+            # A line without quotes (nearly all) is its cells split at commas, as the csv module would read it.
+            quoted = '"' in line or "\0" in line or len(line) > MAX_CSV_FIELD_CHARS
+            cells = next(csv.reader(io.StringIO(line))) if quoted else line.split(",")
         except csv.Error as e:
             errors.append(DataError(f"not a CSV row ({e}; a cell may have at most {MAX_CSV_FIELD_CHARS:,} "
                                     "characters)", Place(path, line_no)))
@@ -404,9 +407,13 @@ def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = N
             errors.append(DataError(f"{len(cells)} cells for {len(header)} columns ({', '.join(header)})",
                                     Place(path, line_no)))
             continue
-        data = {name: _convert(kinds[name], cell) for name, cell in zip(header, cells) if cell.strip() != ""}
-        data = {k: v.strip() if isinstance(v, str) else v for k, v in data.items()}
-        checked = validated(model, data, strict=False)
+        data: dict[str, Any] = {}
+        for name, cell in zip(header, cells):
+            stripped = cell.strip()
+            if stripped:
+                value = stripped if kinds[name] == "str" else _convert(kinds[name], cell)
+                data[name] = value.strip() if isinstance(value, str) else value
+        checked = vouched(data)
         refusal = None if checked is not None else _refusal(model, data)
         if isinstance(refusal, ValidationFailure):
             raw = {name: cell.strip() for name, cell in zip(header, cells)}
