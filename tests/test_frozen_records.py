@@ -7,11 +7,13 @@ import copy
 import dataclasses
 import pickle
 from dataclasses import field
+from pathlib import Path
 
 import pytest
 
 from adjudicator.notation.entries import Header, Move
-from wargame.constraints import Frozen, Model, record
+from wargame.constraints import Model
+from wargame.records import Frozen, record
 from wargame.models import LayoutSpec
 
 
@@ -95,3 +97,76 @@ def test_the_models_and_entries_compile_no_dataclass_code() -> None:
         assert dataclasses.is_dataclass(kind), kind
         assert (kind.__init__, kind.__setattr__, kind.__delattr__) == (
             Frozen.__init__, Frozen.__setattr__, Frozen.__delattr__), kind
+
+
+def _twins(body: str) -> tuple[type, type]:
+    """The same class made by `@dataclass(frozen=True)` and by `@frozen`."""
+    from dataclasses import dataclass as stdlib
+
+    from wargame.records import frozen
+
+    made = []
+    for decorator in (stdlib(frozen=True), frozen):
+        space: dict[str, object] = {"field": field, "InitVar": dataclasses.InitVar}
+        exec(body, space)  # noqa: S102 - the test's own class text
+        made.append(decorator(space["C"]))
+    return made[0], made[1]
+
+
+CLASSES = {
+    "plain": "class C:\n    a: int\n    b: str = 'x'\n",
+    "factory and no-init": ("class C:\n    a: int\n    items: list = field(default_factory=list)\n"
+                            "    seen: int = field(default=7, init=False)\n    hidden: int = field(default=0, repr=False, "
+                            "compare=False)\n"),
+    "one field": "class C:\n    a: float\n",
+    "none": "class C:\n    pass\n",
+    "keyword-only": "class C:\n    a: int\n    b: int = field(default=2, kw_only=True)\n",
+    "own eq": ("class C:\n    a: int\n    def __eq__(self, other):\n        return isinstance(other, C) and "
+               "abs(self.a) == abs(other.a)\n"),
+    "own hash": "class C:\n    a: int\n    def __hash__(self):\n        return 5\n",
+    "post-init": ("class C:\n    a: int\n    def __post_init__(self):\n        if self.a < 0:\n"
+                  "            raise ValueError('negative')\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_frozen_is_a_frozen_dataclass(name: str) -> None:
+    """`@frozen` gives what `@dataclass(frozen=True)` gives: the same fields, repr, equality, hash (the same hash
+    values, so a set's order is unchanged), refusals and matching."""
+    stdlib, ours = _twins(CLASSES[name])
+    assert [(f.name, f.init, f.repr, f.compare) for f in dataclasses.fields(stdlib)] == [
+        (f.name, f.init, f.repr, f.compare) for f in dataclasses.fields(ours)]
+    assert stdlib.__match_args__ == ours.__match_args__
+    calls: list[tuple[tuple[object, ...], dict[str, object]]] = [
+        ((), {}), ((1,), {}), ((1, "y"), {}), ((), {"a": 1}), ((-1,), {}), ((1, 2, 3, 4), {}), ((1,), {"a": 1}),
+        ((1,), {"b": 3}), ((1.0,), {}), ((float("nan"),), {}), ((1,), {"zz": 1}), ((), {"a": 1, "b": 4})]
+    for args, kwargs in calls:
+        outcomes = []
+        for kind in (stdlib, ours):
+            try:
+                made = kind(*args, **kwargs)
+            except (TypeError, ValueError) as e:
+                outcomes.append(type(e).__name__)
+                continue
+            twin = kind(*args, **kwargs)
+            try:
+                hashed: object = hash(made)
+            except TypeError as e:  # a list among the fields hashed
+                hashed = str(e)
+            outcomes.append((repr(made).replace(kind.__qualname__, "C"), made == twin, made != twin, hashed,
+                             dict(vars(made))))
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                made.a = 5
+            assert repr(dataclasses.replace(made)) == repr(made)
+        assert str(outcomes[0]) == str(outcomes[1]), (args, kwargs)
+
+
+def test_no_class_of_the_referee_or_kernel_compiles_a_frozen_dataclass() -> None:
+    """Every frozen dataclass of adjudicator/ and wargame/ is made by `frozen` or `record` (wargame/records.py), so
+    that none compiles methods when a check imports it (issue 30, item 1)."""
+    root = Path(__file__).resolve().parent.parent
+    found = [f"{path.relative_to(root)}:{n}" for folder in ("adjudicator", "wargame")
+             for path in sorted((root / folder).rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if line.lstrip().startswith("@dataclass(") and "frozen=True" in line]
+    assert found == []

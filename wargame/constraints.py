@@ -8,9 +8,11 @@ files (`pydantic.TypeAdapter(TheClass)`), reading these markers beside annotated
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields
+from dataclasses import field, fields
 from operator import attrgetter
-from typing import TYPE_CHECKING, ClassVar, TypeAlias, TypeVar, dataclass_transform
+
+from wargame.records import Frozen, record
+from typing import TYPE_CHECKING, ClassVar, TypeAlias, dataclass_transform
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler
@@ -36,57 +38,6 @@ class Pattern:
         """The string schema pydantic validates with (imported only when a validator is built)."""
         from pydantic_core import core_schema
         return core_schema.str_schema(pattern=self.pattern, max_length=self.max_length)
-
-
-class Frozen:
-    """Base of the frozen, keyword-only dataclasses `record` makes: their `__init__`, and the refusal to change a field
-    once made, written once here.
-
-    `dataclasses.dataclass` writes each class's `__init__`, `__setattr__` and `__delattr__` as source text and
-    compiles it: for the 112 classes a check imports that was about a third of its start-up (issue 30, item 1).
-    These classes are dataclasses all the same (`dataclasses.fields`, `replace`, pydantic read them as such)."""
-
-    __slots__ = ()
-    _init_plan: ClassVar[tuple[tuple[str, object, object], ...]] = ()
-    _post_init: ClassVar[bool] = False
-
-    def __init__(self, **values: object) -> None:
-        setter = object.__setattr__
-        for name, default, factory in self._init_plan:
-            if name in values:
-                value = values.pop(name)
-            elif default is not MISSING:
-                value = default
-            elif factory is not MISSING:
-                value = factory()  # type: ignore[operator]  # a field's default_factory
-            else:
-                raise TypeError(f"{type(self).__qualname__}.__init__() missing 1 required keyword-only argument: "
-                                f"{name!r}")
-            setter(self, name, value)
-        if values:
-            raise TypeError(f"{type(self).__qualname__}.__init__() got an unexpected keyword argument "
-                            f"{next(iter(values))!r}")
-        if self._post_init:
-            self.__post_init__()  # type: ignore[attr-defined]  # present where _post_init says so
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-
-R = TypeVar("R", bound=type[Frozen])
-
-
-@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(field,))
-def record(cls: R) -> R:
-    """`cls` made a frozen, keyword-only dataclass without generated code (see `Frozen`); equality, hash and repr
-    are left to the class."""
-    dataclass(init=False, eq=False, repr=False, kw_only=True)(cls)
-    cls._init_plan = tuple((f.name, f.default, f.default_factory) for f in fields(cls) if f.init)  # type: ignore[arg-type]
-    cls._post_init = hasattr(cls, "__post_init__")
-    return cls
 
 
 @dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(field,))

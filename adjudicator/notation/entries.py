@@ -7,10 +7,11 @@ the mover's turn (retreat paths, losses, standing fast), so one file per exchang
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields, replace
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
-from wargame.constraints import FORBID_EXTRA, Frozen, Ge, MinLen, Pattern, record
+from wargame.constraints import FORBID_EXTRA, Ge, MinLen, Pattern
+from wargame.records import Frozen, record
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler
@@ -525,8 +526,8 @@ AnyEntry = Annotated[
 ]
 
 
-@dataclass(frozen=True, kw_only=True)
-class LogDocument:
+@record
+class LogDocument(Frozen):
     """A whole log in its JSON form: the entries in order."""
 
     __pydantic_config__ = FORBID_EXTRA
