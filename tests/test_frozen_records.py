@@ -95,8 +95,9 @@ def test_the_models_and_entries_compile_no_dataclass_code() -> None:
     assert len({k for k in kinds if k.__module__ == adjudicator.notation.entries.__name__}) > 20
     for kind in kinds:
         assert dataclasses.is_dataclass(kind), kind
-        assert (kind.__init__, kind.__setattr__, kind.__delattr__) == (
-            Frozen.__init__, Frozen.__setattr__, Frozen.__delattr__), kind
+        # Written in wargame/records.py, not compiled from text by dataclasses (its code comes from "<string>").
+        assert kind.__init__.__code__.co_filename.endswith("records.py"), kind
+        assert (kind.__setattr__, kind.__delattr__) == (Frozen.__setattr__, Frozen.__delattr__), kind
 
 
 def _twins(body: str) -> tuple[type, type]:
@@ -139,7 +140,8 @@ def test_frozen_is_a_frozen_dataclass(name: str) -> None:
     assert stdlib.__match_args__ == ours.__match_args__
     calls: list[tuple[tuple[object, ...], dict[str, object]]] = [
         ((), {}), ((1,), {}), ((1, "y"), {}), ((), {"a": 1}), ((-1,), {}), ((1, 2, 3, 4), {}), ((1,), {"a": 1}),
-        ((1,), {"b": 3}), ((1.0,), {}), ((float("nan"),), {}), ((1,), {"zz": 1}), ((), {"a": 1, "b": 4})]
+        ((1,), {"b": 3}), ((1.0,), {}), ((float("nan"),), {}), ((1,), {"zz": 1}), ((), {"a": 1, "b": 4}),
+        ((), {"a": 1, "zz": 1}), ((), {"b": 3}), ((), {"a": 2, "items": [1]}), ((), {"a": 1, "seen": 2})]
     for args, kwargs in calls:
         outcomes = []
         for kind in (stdlib, ours):

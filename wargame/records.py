@@ -75,7 +75,40 @@ def record(cls: R) -> R:
     dataclass(init=False, eq=False, repr=False, kw_only=True)(cls)
     cls._init_plan = tuple((f.name, f.default, f.default_factory) for f in fields(cls) if f.init)  # type: ignore[arg-type]
     cls._post_init = hasattr(cls, "__post_init__")
+    if "__init__" not in vars(cls):
+        setattr(cls, "__init__", _keyword_init(cls, Frozen.__init__))
     return cls
+
+
+def _keyword_init(cls: type, general: Callable[..., None]) -> Callable[..., None]:
+    """An `__init__` for `cls` that takes its fields by keyword at the speed of a dict copy (what `replace` and a parser
+    give), its plain defaults filled from a template and its factories called; any other call (a field by position,
+    an unknown or missing one) is left to `general`, which words the error. Fields keep their order in `__dict__`."""
+    made = fields(cls)
+    if not made or not all(f.init for f in made):
+        return general
+    template = {f.name: f.default if f.default is not MISSING else None for f in made}
+    required = frozenset(f.name for f in made if f.default is MISSING and f.default_factory is MISSING)
+    factories = tuple((f.name, f.default_factory) for f in made if f.default_factory is not MISSING)
+    count = len(template)
+    post_init = hasattr(cls, "__post_init__")
+
+    def __init__(self: object, *args: object, **values: object) -> None:
+        if args or not values.keys() >= required:
+            general(self, *args, **values)
+            return
+        filled = template.copy()
+        filled.update(values)
+        if len(filled) != count:  # an unknown keyword
+            general(self, *args, **values)
+            return
+        for name, factory in factories:
+            if name not in values:
+                filled[name] = factory()
+        self.__dict__.update(filled)
+        if post_init:
+            self.__post_init__()  # type: ignore[attr-defined]
+    return __init__
 
 
 class _Layout:
@@ -135,15 +168,40 @@ def _repr(self: object) -> str:
     return f"{type(self).__qualname__}({shown})"
 
 
-def _eq(self: object, other: object) -> bool:
-    if other.__class__ is not self.__class__:
-        return NotImplemented  # type: ignore[no-any-return]
-    values = _layout(self).compared
-    return values(self) == values(other)
+def _equality(values: Callable[[object], tuple[object, ...]]) -> Callable[[object, object], bool]:
+    """A dataclass's `__eq__`: the compared fields as tuples, for two records of the very same class."""
+    def __eq__(self: object, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return values(self) == values(other)
+    return __eq__
 
 
-def _hash(self: object) -> int:
-    return hash(_layout(self).hashed(self))
+def _hashing(values: Callable[[object], tuple[object, ...]]) -> Callable[[object], int]:
+    """A dataclass's `__hash__`: the hash of the hashed fields' tuple (the same value, so a set's order is too)."""
+    def __hash__(self: object) -> int:
+        return hash(values(self))
+    return __hash__
+
+
+def _positional_init(cls: type, layout: _Layout) -> Callable[..., None]:
+    """An `__init__` for `cls` that takes every field by position or every one by keyword at the speed of a dict
+    copy, any other call left to `_init`."""
+    names = tuple(name for name, _, _, init, kw_only in layout.plan if init and not kw_only)
+    keyword = _keyword_init(cls, _init)
+    if keyword is _init or len(names) != len(layout.plan):
+        return keyword
+    count = len(names)
+    post_init = layout.post_init
+
+    def __init__(self: object, *args: object, **values: object) -> None:
+        if len(args) == count and not values:
+            self.__dict__.update(zip(names, args))
+            if post_init:
+                self.__post_init__()  # type: ignore[attr-defined]
+            return
+        keyword(self, *args, **values)
+    return __init__
 
 
 def _setattr(self: object, name: str, value: object) -> None:
@@ -165,13 +223,17 @@ def frozen(cls: T) -> T:
         if name in own:
             raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}")
     # What a dataclass of these options writes for itself; each set only where the class has none of its own.
-    setattr(cls, "_frozen", _Layout(cls))
-    for name, method in (("__init__", _init), ("__repr__", _repr), ("__eq__", _eq)):
-        if name not in own:
-            setattr(cls, name, method)
+    layout = _Layout(cls)
+    setattr(cls, "_frozen", layout)
+    if "__init__" not in own:
+        setattr(cls, "__init__", _positional_init(cls, layout))
+    if "__repr__" not in own:
+        setattr(cls, "__repr__", _repr)
+    if "__eq__" not in own:
+        setattr(cls, "__eq__", _equality(layout.compared))
     # A class that writes __eq__ but not __hash__ has __hash__ set to None by Python: a dataclass replaces that.
     if "__hash__" not in own or (own["__hash__"] is None and "__eq__" in own):
-        cls.__hash__ = _hash  # type: ignore[assignment]
+        setattr(cls, "__hash__", _hashing(layout.hashed))
     cls.__setattr__ = _setattr  # type: ignore[assignment]
     cls.__delattr__ = _delattr  # type: ignore[assignment]
     return cls
