@@ -46,6 +46,31 @@ def test_a_picture_near_a_country_name_a_landing_area_or_a_landmark_imports_no_s
     assert done.stdout.strip() == "[]"
 
 
+PROBE = """
+import atexit, sys
+atexit.register(lambda: print("imported:", " ".join(sorted(sys.modules)), file=sys.stderr))
+from umpire.cli import main
+sys.argv[0] = "adjudicate"
+main()
+"""
+NOT_FOR_A_PICTURE = {"shapely", "numpy", "adjudicator.dice_ledger", "wargame.receipts", "builder.render.holding",
+                     "concurrent.futures"}
+"""What a verdict with pictures, cold, never needs: geometry (see above), the dice ledger (no ledger given), the
+holding board (a finding's picture is a crop), worker threads (a picture's pastes are small)."""
+
+
+@pytest.mark.parametrize("log", ["onslaught/breach-zoc.log", "omaha/breach-leg-ezoc.log", "moscow/breach-zoc.log"])
+def test_a_verdict_with_pictures_imports_only_what_its_pictures_use(log: str, tmp_path: Path) -> None:
+    """`adjudicate check LOG --format html -o`, with an empty cache, imports none of NOT_FOR_A_PICTURE."""
+    done = subprocess.run([sys.executable, "-c", PROBE, "check", str(ROOT / "examples" / log), "--format", "html",
+                           "-o", str(tmp_path / "verdict.html")], capture_output=True, text=True, cwd=ROOT,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "UMPIRE_CACHE": str(tmp_path / "c")})
+    assert done.returncode == 1, done.stderr
+    loaded = set(done.stderr.rpartition("imported: ")[2].split())
+    assert "builder.picture" in loaded
+    assert not loaded & NOT_FOR_A_PICTURE
+
+
 @pytest.mark.parametrize("game_id", game_ids(data_root()))
 def test_the_kept_outlines_are_shapelys_for_every_bundled_area(game_id: str) -> None:
     """Every bundled area outlined inside its hexes is kept at its game's pictures' scale (else run

@@ -6,7 +6,6 @@ import math
 import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from PIL import Image, ImageDraw, ImageFont
@@ -350,5 +349,7 @@ class BoardCanvas:
         if bands == 1:
             self.image.paste(colour, (x0, y0, x1, y1), opacity)
             return
+        from concurrent.futures import ThreadPoolExecutor  # here: a picture's small pastes never need it (logging)
+
         with ThreadPoolExecutor(bands) as pool:
             list(pool.map(band, range(bands)))

@@ -8,7 +8,6 @@ sure to, it answers None and the caller asks shapely.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -88,6 +87,8 @@ def ring_key(polygons: Sequence[Sequence[Point]], inset: float, s: float) -> str
 @cache
 def _kept() -> dict[str, list[Ring]]:
     """The kept outlines (none when the file is missing or damaged: they are worked out again)."""
+    import json  # here: a picture away from every outlined area reads no file
+
     try:
         raw = json.loads(KEPT_RINGS.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -105,6 +106,8 @@ def keep_rings() -> Path:
     """Work out and write the kept outlines: every bundled game's areas outlined inside their hexes, at the scale of
     its pictures (`reading_scale`), by shapely; the file's path."""
     # The board's code and the games are imported here only: a picture reads the kept file, nothing more.
+    import json
+
     from builder.picture import reading_scale
     from builder.render.board import _frame
     from builder.render.board_areas import INSETS, inset_areas
