@@ -173,3 +173,24 @@ def test_a_mitred_inset_shapely_would_cut_otherwise_is_left_to_it() -> None:
     assert mitre_inset([(0.0, 0.0), (100.0, 4.0), (0.0, 8.0)], 1.0) is None
     assert mitre_inset([(0.0, 0.0), (1.0, 1.0)], 0.1) is None
     assert mitre_inset([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0), (0.0, 0.0)], 1.0) is not None
+
+
+@pytest.mark.parametrize("label", ["0820", "2708", "1404"])
+def test_a_window_places_only_the_names_near_it_and_where_the_whole_board_does(label: str) -> None:
+    """A window of Onslaught's board (86 place names) sets only the names that may reach it or change where one of
+    those goes, each exactly where the whole board sets it; and its pixels are the whole board's there."""
+    from builder.render.board import board_layout, render_board
+
+    game = load_game(data_root(), "onslaught")
+    scale = reading_scale(game)
+    names = {place.name for _, place in game.places}
+    whole_texts: list = []  # type: ignore[type-arg]
+    whole = render_board(game, scale, texts=whole_texts)
+    x, y = board_layout(game, scale).centre(game.grid.hex_of(label))
+    box = (max(0, int(x) - 350), max(0, int(y) - 300), int(x) + 350, int(y) + 300)
+    window_texts: list = []  # type: ignore[type-arg]
+    assert render_board(game, scale, texts=window_texts, window=box).tobytes() == whole.crop(box).tobytes()
+    placed = [t for t in window_texts if t.text in names]
+    everywhere = [t for t in whole_texts if t.text in names]
+    assert len(placed) < len(everywhere) / 3
+    assert all(t in everywhere for t in placed)
