@@ -74,14 +74,14 @@ def test_a_verdict_with_pictures_imports_only_what_its_pictures_use(log: str, tm
 @pytest.mark.parametrize("game_id", game_ids(data_root()))
 def test_the_kept_outlines_are_shapelys_for_every_bundled_area(game_id: str) -> None:
     """Every bundled area outlined inside its hexes is kept at its game's pictures' scale (else run
-    `python -m builder.render.insets`), and kept exactly as shapely outlines it (first point and direction too)."""
+    `python -m builder.render.keep_rings`), and kept exactly as shapely outlines it (first point and direction too)."""
     game = load_game(data_root(), game_id)
     fine = _frame(game, reading_scale(game)).fine
     for kind, hexes in inset_areas(game):
         polygons = [fine.corners(h) for h in hexes]
         inset = INSETS[kind] * fine.size_px
         kept = kept_rings(ring_key(polygons, inset, fine.size_px))
-        assert kept is not None, f"{game_id}: a {kind} area's outline is not kept: run python -m builder.render.insets"
+        assert kept is not None, f"{game_id}: a {kind} area's outline is not kept: run python -m builder.render.keep_rings"
         assert kept == shapely_inset_rings(polygons, inset, fine.size_px)
 
 
@@ -96,7 +96,8 @@ def _shapely_fits(box: tuple[float, float, float, float], polygons: list[list[Po
     """The fit as shapely works it out (the code before this shortcut)."""
     x0, y0, x1, y1 = box
     exact = Polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-    return sum(exact.intersection(Polygon(p)).area for p in polygons) >= share * exact.area
+    inside: float = sum(exact.intersection(Polygon(p)).area for p in polygons)
+    return inside >= share * float(exact.area)
 
 
 @pytest.mark.parametrize("game_id", game_ids(data_root()))

@@ -204,7 +204,8 @@ def _fits(box: tuple[float, float, float, float], polygons: Sequence[Sequence[Po
 
     x0, y0, x1, y1 = box
     exact = Polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-    return sum(exact.intersection(Polygon(polygon)).area for polygon in polygons) >= share * exact.area
+    inside: float = sum(exact.intersection(Polygon(polygon)).area for polygon in polygons)
+    return inside >= share * float(exact.area)
 
 
 def draw_markers(b: BoardCanvas, reserved: list[tuple[float, float, float, float]]) -> None:

@@ -18,7 +18,7 @@ Ring = list[Point]
 KEPT_RINGS = Path(__file__).resolve().parent / "kept_rings.json"
 """Outlines of unions of hexes moved inward, as shapely draws them (their first point and direction are shapely's own,
 and a ring's dots and caps start there), keyed by `ring_key`: the bundled games' areas at their pictures' scale.
-Written by `python -m builder.render.insets`."""
+Written by `python -m builder.render.keep_rings`."""
 
 MITRE_LIMIT = 5.0
 """shapely's (GEOS's) default mitre limit: a join longer than this many times the inset is bevelled there."""
@@ -85,7 +85,7 @@ def ring_key(polygons: Sequence[Sequence[Point]], inset: float, s: float) -> str
 
 
 @cache
-def _kept() -> dict[str, list[Ring]]:
+def kept() -> dict[str, list[Ring]]:
     """The kept outlines (none when the file is missing or damaged: they are worked out again)."""
     import json  # here: a picture away from every outlined area reads no file
 
@@ -98,38 +98,6 @@ def _kept() -> dict[str, list[Ring]]:
 
 def kept_rings(key: str) -> list[Ring] | None:
     """The outlines kept under a key, or None."""
-    rings = _kept().get(key)
+    rings = kept().get(key)
     return None if rings is None else [list(ring) for ring in rings]
 
-
-def keep_rings() -> Path:
-    """Work out and write the kept outlines: every bundled game's areas outlined inside their hexes, at the scale of
-    its pictures (`reading_scale`), by shapely; the file's path."""
-    # The board's code and the games are imported here only: a picture reads the kept file, nothing more.
-    import json
-
-    from builder.picture import reading_scale
-    from builder.render.board import _frame
-    from builder.render.board_areas import INSETS, inset_areas
-    from builder.render.board_canvas import shapely_inset_rings
-    from wargame.bundled import data_root, game_ids
-    from wargame.game import load_game
-
-    kept: dict[str, list[Ring]] = {}
-    root = data_root()
-    for game_id in game_ids(root):
-        game = load_game(root, game_id)
-        fine = _frame(game, reading_scale(game)).fine
-        for kind, hexes in inset_areas(game):
-            polygons = [fine.corners(h) for h in hexes]
-            inset = INSETS[kind] * fine.size_px
-            kept[ring_key(polygons, inset, fine.size_px)] = shapely_inset_rings(polygons, inset, fine.size_px)
-    # A key and its rings a line (floats written as repr: read back exactly).
-    lines = [f"{json.dumps(key)}: {json.dumps(rings)}" for key, rings in sorted(kept.items())]
-    KEPT_RINGS.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
-    _kept.cache_clear()
-    return KEPT_RINGS
-
-
-if __name__ == "__main__":
-    print(f"wrote {keep_rings()}")
