@@ -19,7 +19,6 @@ from builder.render.board import (
     HEX_NUMBER_DY, HEX_NUMBER_SIZE, board_image_size, board_layout, hex_number_px, render_board,
 )
 from builder.render.counters import render_marker, render_unit
-from builder.render.holding import render_holding_board
 from builder.render.ink import INK, PAPER, font, rgb, text_length, wrap_words
 from builder.render.window import Offset, ShiftedDraw
 from wargame.errors import GridError, WargameError
@@ -410,6 +409,8 @@ class Painter:
     def holding(self, scene: Scene) -> Image.Image:
         """The holding board (the module's boxes and tracks) with the scene's counters in their boxes and
         each track value it gives ringed; track values no track of the game shows are left out."""
+        from builder.render.holding import render_holding_board  # with --boxes only
+
         board = render_holding_board(self.game, self.counter_px)
         image = board.image.copy()
         step = max(2, round(self.counter_px * STACK_OFFSET))

@@ -20,13 +20,13 @@ def judge(logs: tuple[Path, ...], data: Path | None, game_id: str | None, module
           ledger_source: str | None = None, ledger_key: str | None = None) -> Judged:
     """The replay of one log or of a game's logs in order (every state kept, for the pictures), with
     the ledger's findings when a ledger is given, and how to quote the lines."""
-    from adjudicator.dice_ledger import check_dice, read_ledger, with_ledger_dice
     from adjudicator.sources import open_logs
     from adjudicator.verdict import verdict_of
     from umpire.judged import Judged
     source = open_logs(logs, data, game_id, module, stop_at_unknown=True)
     result = source.replay()
     if ledger_source is not None:
+        from adjudicator.dice_ledger import check_dice, read_ledger, with_ledger_dice  # with a ledger only
         ledger = read_ledger(ledger_source)
         result.findings = [*with_ledger_dice(result, ledger), *check_dice(
             result.entries, ledger, dice_by_entry=result.game.manifest.dice_by_entry() or None,

@@ -90,19 +90,26 @@ def draw_areas(b: BoardCanvas) -> None:
             colour = EDGE if area.kind == "edge" else ENTRY
             for line in chain(_outer_edges(b, hexes)):
                 draw_polyline(draw, line, colour, 0.13 * s)
-    for area in game.areas.area:
-        hexes = _area_hexes(game, area.id) if area.kind in ("port_area", "landing", "beach") else []
-        if not hexes or not b.reaches(hexes):
+    for kind, hexes in inset_areas(game):
+        if not b.reaches(hexes):
             continue  # a window away from the area: its shapes are not worked out
-        from shapely.geometry import Polygon
-
-        polygons = [Polygon(b.fine.corners(h)) for h in hexes]
-        if area.kind == "port_area":
-            for ring in inset_rings(polygons, 0.13 * s, s):
+        rings = inset_rings([b.fine.corners(h) for h in hexes], INSETS[kind] * s, s)
+        if kind == "port_area":
+            for ring in rings:
                 draw_dotted(draw, ring, PORT_AREA, 0.035 * s, 0.12 * s)
-        elif area.kind in ("landing", "beach"):
-            for ring in inset_rings(polygons, 0.055 * s, s):
+        else:
+            for ring in rings:
                 draw_polyline(draw, ring, LANDING, 0.1 * s)
+
+
+INSETS = {"port_area": 0.13, "landing": 0.055, "beach": 0.055}
+"""The areas outlined inside their hexes, and how far inside (in hexes: nested areas both show)."""
+
+
+def inset_areas(game: Game) -> list[tuple[str, list[Hex]]]:
+    """The areas outlined inside their hexes, in drawing order: each one's kind and hexes on the map."""
+    return [(area.kind, hexes) for area in game.areas.area
+            if area.kind in INSETS and (hexes := _area_hexes(game, area.id))]
 
 
 def _letter_country(b: BoardCanvas, name: str, hexes: Sequence[Hex]) -> None:
@@ -110,8 +117,6 @@ def _letter_country(b: BoardCanvas, name: str, hexes: Sequence[Hex]) -> None:
     its towns' names when it can be."""
     if not b.reaches(hexes):
         return  # a window away from the country: its name, inside its hexes, cannot show
-    from shapely.geometry import Polygon
-
     text = " ".join(name.upper())
     # As large as fits across the country (up to most of a hex high); none if too small to read.
     xs = [x for h in hexes for x, _ in b.fine.corners(h)]
@@ -143,15 +148,13 @@ def _letter_country(b: BoardCanvas, name: str, hexes: Sequence[Hex]) -> None:
         ranked.append((crowd, math.hypot(x - cx, y - cy), k, (x, y)))
     members = set(hexes)
     for _, _, _, (x, y) in sorted(ranked):
-        box = Polygon([(x - half_w, y - half_h), (x + half_w, y - half_h), (x + half_w, y + half_h),
-                       (x - half_w, y + half_h)])
+        box = (x - half_w, y - half_h, x + half_w, y + half_h)
         # The country's hexes tile it: the box's area inside is the sum over the hexes it
         # reaches (a few dozen, where a union of the whole country took most of the time).
         near = b.fine.pixel_to_hex(x, y)
         reach = math.ceil(half_w / (b.s * 1.5)) + 2
-        covered = sum(box.intersection(Polygon(b.fine.corners(h))).area
-                      for h in near.spiral(reach) if h in members)
-        if covered >= 0.97 * box.area:
+        inside = [b.fine.corners(h) for h in near.spiral(reach) if h in members]
+        if _fits(box, inside, 0.97):
             break
     else:
         return
@@ -160,6 +163,49 @@ def _letter_country(b: BoardCanvas, name: str, hexes: Sequence[Hex]) -> None:
         mask.text((x - origin[0], y - origin[1]), text, fill=ink, font=f, anchor="mm")
     left, top, right, bottom = b.draw.textbbox((x, y), text, font=f, anchor="mm")
     b.tint(paint, "#3d3a35", 105, (left, top, right, bottom), smooth=True)
+
+
+def _clipped_area(box: tuple[float, float, float, float], polygon: Sequence[Point]) -> float:
+    """The area of a convex polygon (a hex) inside an axis-aligned box: the polygon clipped by each of the box's
+    four sides in turn (Sutherland-Hodgman), then the shoelace formula."""
+    points = list(polygon)
+    for axis, limit, keep_below in ((0, box[0], False), (0, box[2], True), (1, box[1], False), (1, box[3], True)):
+        if not points:
+            return 0.0
+        kept: list[Point] = []
+        for k, p in enumerate(points):
+            q = points[k - 1]
+            p_in = p[axis] <= limit if keep_below else p[axis] >= limit
+            q_in = q[axis] <= limit if keep_below else q[axis] >= limit
+            if p_in != q_in:
+                t = (limit - q[axis]) / (p[axis] - q[axis])
+                cut = (limit, q[1] + t * (p[1] - q[1])) if axis == 0 else (q[0] + t * (p[0] - q[0]), limit)
+                kept.append(cut)
+            if p_in:
+                kept.append(p)
+        points = kept
+    return abs(sum(points[k - 1][0] * p[1] - p[0] * points[k - 1][1] for k, p in enumerate(points))) / 2
+
+
+FIT_DOUBT = 1e-9
+"""How close (relative to the box's area) the area inside may come to the fit's threshold before shapely decides:
+the two sums of floats differ far less, so the clipped sum decides as shapely's would everywhere else."""
+
+
+def _fits(box: tuple[float, float, float, float], polygons: Sequence[Sequence[Point]], share: float) -> bool:
+    """Whether at least `share` of a box lies inside these convex polygons, which do not overlap (a country's hexes);
+    worked out without shapely (and numpy under it, 0.1 s to import: a picture near a country's name may need only
+    this), except when the sum falls so near the threshold that rounding could decide it."""
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    covered = sum(_clipped_area(box, polygon) for polygon in polygons)
+    if abs(covered - share * area) > FIT_DOUBT * area:
+        return covered >= share * area
+    from shapely.geometry import Polygon
+
+    x0, y0, x1, y1 = box
+    exact = Polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    inside: float = sum(exact.intersection(Polygon(polygon)).area for polygon in polygons)
+    return inside >= share * float(exact.area)
 
 
 def draw_markers(b: BoardCanvas, reserved: list[tuple[float, float, float, float]]) -> None:

@@ -6,21 +6,16 @@ import math
 import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-
-from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageFont
 
 from builder.render.ink import font, rgb
+from builder.render.insets import kept_rings, mitre_inset, ring_key
 from builder.render.window import Band, Recording, ShiftedDraw
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.layout import SQRT3, Layout, OrientationMatrix
-
-if TYPE_CHECKING:  # shapely (and numpy under it) is imported when a shape needs it: a picture's part may not
-    from shapely.geometry import Polygon
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]
@@ -180,13 +175,23 @@ def draw_dotted(draw: Draw, points: Sequence[Point], colour: str | RGB, radius: 
         carry = pos - length
 
 
-def inset_rings(polygons: Sequence[Polygon], inset: float, s: float) -> list[list[Point]]:
-    """Outlines of a union of hexes, moved `inset` pixels inward (so nested areas both show)."""
+def inset_rings(polygons: Sequence[Sequence[Point]], inset: float, s: float) -> list[list[Point]]:
+    """Outlines of a union of hexes (each its corners), moved `inset` pixels inward (so nested areas both show): the
+    bundled games' areas at a picture's scale as kept (builder/render/insets.py), others worked out by shapely."""
+    kept = kept_rings(ring_key(polygons, inset, s))
+    if kept is not None:
+        return kept
+    return shapely_inset_rings(polygons, inset, s)
+
+
+def shapely_inset_rings(polygons: Sequence[Sequence[Point]], inset: float, s: float) -> list[list[Point]]:
+    """`inset_rings` worked out by shapely."""
+    from shapely.geometry import Polygon
     from shapely.ops import unary_union
 
     # The tiny outward buffer closes the float-sized gaps between neighbouring hexes.
     eps = 0.01 * s
-    region = unary_union(list(polygons)).buffer(eps, join_style="mitre").buffer(-eps - inset, join_style="mitre")
+    region = unary_union([Polygon(p) for p in polygons]).buffer(eps, join_style="mitre").buffer(-eps - inset, join_style="mitre")
     rings: list[list[Point]] = []
     for poly in getattr(region, "geoms", [region]):
         if poly.is_empty:
@@ -201,9 +206,13 @@ def draw_outlined(draw: Draw, points: Sequence[Point], fill: str | RGB, outline:
     but without its mask the size of the whole canvas (30 ms a star on the board)."""
     if isinstance(draw, ShiftedDraw) and draw.misses(points, 1):
         return
+    draw.polygon(list(points), fill=outline)
+    corners = mitre_inset(points, width)  # shapely's corners, without importing it (a picture's process)
+    if corners is not None:
+        draw.polygon([*corners, corners[0]], fill=fill)
+        return
     from shapely.geometry import Polygon
 
-    draw.polygon(list(points), fill=outline)
     inner = Polygon(points).buffer(-width, join_style="mitre")
     for poly in getattr(inner, "geoms", [inner]):
         if not poly.is_empty:
@@ -340,5 +349,7 @@ class BoardCanvas:
         if bands == 1:
             self.image.paste(colour, (x0, y0, x1, y1), opacity)
             return
+        from concurrent.futures import ThreadPoolExecutor  # here: a picture's small pastes never need it (logging)
+
         with ThreadPoolExecutor(bands) as pool:
             list(pool.map(band, range(bands)))

@@ -106,14 +106,20 @@ def draw_places(b: BoardCanvas, reserved: list[tuple[float, float, float, float]
     # The box is the digits' with their halo (font 0.24 of the hex, 4 condensed digits).
     label_h, label_w = 0.32 * size, 0.36 * size
     dy = HEX_NUMBER_DY[b.matrix]
-    for h in sorted(game.grid.hexes):
-        x, y = b.layout.centre(h)
-        taken.add((x - label_w, y + dy * size - label_h / 2, x + label_w, y + dy * size + label_h / 2))
-    board_px = (b.board_px[0] / b.ss, b.board_px[1] / b.ss)
     # Cities first so the most important names get the best spots.
     rank = {"city": 0, "port": 1, "town": 2, "region": 3, "beach": 4, "landmark": 5, "village": 6}
+    ordered = sorted(names, key=lambda n: (rank.get(n[2], 9), n[1]))
+    near = (-math.inf, -math.inf, math.inf, math.inf)  # where a box can change a placement that matters
+    if b.windowed:
+        ordered, near = _placements_reaching(b, ordered)
+    for h in sorted(game.grid.hexes):
+        x, y = b.layout.centre(h)
+        box = (x - label_w, y + dy * size - label_h / 2, x + label_w, y + dy * size + label_h / 2)
+        if box[2] >= near[0] and box[0] <= near[2] and box[3] >= near[1] and box[1] <= near[3]:
+            taken.add(box)
+    board_px = (b.board_px[0] / b.ss, b.board_px[1] / b.ss)
     extents: Extents = {}
-    for centre, name, kind, hexes in sorted(names, key=lambda n: (rank.get(n[2], 9), n[1])):
+    for centre, name, kind, hexes in ordered:
         cx, cy = b.final(*centre)
         points, bold = PLACE_FONT.get(kind, (0.3, False))
         stroke = whole_px(size * 0.055)
@@ -145,6 +151,60 @@ def draw_places(b: BoardCanvas, reserved: list[tuple[float, float, float, float]
         ink = "#1b4f8a" if kind in ("beach", "region") else INK
         b.texts.append(PrintedText(spot, name, f, ink, anchor, stroke, PAPER))
         taken.add(box)
+
+
+Name = tuple[Point, str, str, list[Hex]]
+"""A place's name to print: its hexes' centre (canvas pixels), the name, its kind and its hexes."""
+Box = tuple[float, float, float, float]
+
+
+def _name_reach(b: BoardCanvas, name: Name) -> Box:
+    """A box (final pixels) holding every box the name may be given: at its largest size, at each spot tried (at most
+    0.65 of a hex aside, 0.34 above and 0.72 below its centre), moved back onto the board; with a margin, never
+    short."""
+    size = b.layout.size_px
+    cx, cy = b.final(*name[0])
+    points, bold = PLACE_FONT.get(name[2], (0.3, False))
+    f = font(whole_px(size * points), bold=bold)
+    stroke = whole_px(size * 0.055)
+    lines = name[1].split("\n")
+    # A glyph may overhang its advance: half a font size of margin, and the stroke on either side.
+    w = max(text_length(f, line) for line in lines) + f.size + 2 * stroke + 2
+    h = (1.5 * f.size + 4) * len(lines) + 2 * stroke + 2
+    x0, y0, x1, y1 = cx - 0.65 * size - w, cy - 0.34 * size - h, cx + 0.65 * size + w, cy + 0.72 * size + h
+    # A box past the board's edge is moved back onto it (by its overhang at most).
+    width, height = b.board_px[0] / b.ss, b.board_px[1] / b.ss
+    x0, x1 = x0 - max(0.0, x1 - width), x1 + max(0.0, -x0)
+    y0, y1 = y0 - max(0.0, y1 - height), y1 + max(0.0, -y0)
+    return x0, y0, x1, y1
+
+
+def _meets(a: Box, b: Box) -> bool:
+    """Whether two boxes touch."""
+    return a[2] >= b[0] and a[0] <= b[2] and a[3] >= b[1] and a[1] <= b[3]
+
+
+def _placements_reaching(b: BoardCanvas, ordered: list[Name]) -> tuple[list[Name], Box]:
+    """Of the names in placing order, those a window needs: each one whose box may reach the window, and before it
+    every name whose box may meet one of its spots (what it is placed clear of), and so on back; with the box
+    holding all their spots. The names left out cannot change the placements kept (a box away from every spot adds
+    nothing to a spot's overlap: the same sums), and cannot reach the window themselves."""
+    ss = b.ss
+    window = (b.origin[0] / ss - 1, b.origin[1] / ss - 1, (b.origin[0] + b.image.width) / ss + 1,
+              (b.origin[1] + b.image.height) / ss + 1)
+    reach = [_name_reach(b, name) for name in ordered]
+    needed = [_meets(box, window) for box in reach]
+    for i in range(len(ordered) - 1, 0, -1):
+        if needed[i]:
+            for j in range(i):
+                if not needed[j] and _meets(reach[j], reach[i]):
+                    needed[j] = True
+    kept = [k for k in range(len(ordered)) if needed[k]]
+    if not kept:
+        return [], (0.0, 0.0, -1.0, -1.0)
+    near = (min(reach[k][0] for k in kept), min(reach[k][1] for k in kept), max(reach[k][2] for k in kept),
+            max(reach[k][3] for k in kept))
+    return [ordered[k] for k in kept], near
 
 
 Extents = dict[tuple[str, ImageFont.FreeTypeFont, str, float], tuple[float, float, float, float]]
