@@ -10,6 +10,7 @@ them as such), and type checkers read `record` and `frozen` as `dataclass` (PEP 
 from __future__ import annotations
 
 import reprlib
+import sys
 from collections.abc import Callable
 from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields
 from operator import attrgetter
@@ -168,13 +169,34 @@ def _repr(self: object) -> str:
     return f"{type(self).__qualname__}({shown})"
 
 
-def _equality(values: Callable[[object], tuple[object, ...]]) -> Callable[[object, object], bool]:
-    """A dataclass's `__eq__`: the compared fields as tuples, for two records of the very same class."""
+def _tuple_equality(values: Callable[[object], tuple[object, ...]]) -> Callable[[object, object], bool]:
+    """A dataclass's `__eq__` up to Python 3.12, for two records of the very same class: the compared fields as
+    tuples."""
     def __eq__(self: object, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return values(self) == values(other)
     return __eq__
+
+
+def _fieldwise_equality(values: Callable[[object], tuple[object, ...]]) -> Callable[[object, object], bool]:
+    """A dataclass's `__eq__` from Python 3.13: field by field, the first unequal answer given (so a NaN field is
+    unequal even to itself), a record equal to itself."""
+    def __eq__(self: object, other: object) -> bool:
+        if self is other:
+            return True
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        answer: object = True
+        for mine, theirs in zip(values(self), values(other)):
+            answer = mine == theirs
+            if not answer:
+                break
+        return answer  # type: ignore[return-value]  # what `a == b and c == d` gives
+    return __eq__
+
+
+_equality = _fieldwise_equality if sys.version_info >= (3, 13) else _tuple_equality
 
 
 def _hashing(values: Callable[[object], tuple[object, ...]]) -> Callable[[object], int]:
