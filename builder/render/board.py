@@ -26,7 +26,7 @@ from builder.render.board_labels import (
 from builder.render.board_legend import LegendItem, StripPlan, draw_strip, legend_items, plan_strip
 from builder.render.board_terrain import FALLBACK_FILLS, HexStyle, draw_grid, draw_terrain, hex_style
 from builder.render.ink import PAPER
-from builder.render.window import Band, Recording, ShiftedDraw
+from builder.render.window import Band, Recording, RecordingDraw, ShiftedDraw
 from wargame.files import write_atomically
 from wargame.game import Game
 from wargame.layout import Layout
@@ -152,7 +152,7 @@ def _draw_bands(game: Game, frame: _Frame, band_rows: int, texts: list[PrintedTe
     tops = [_top(start, frame.layout) for start in starts]
     recording = Recording([(top * ss, start * ss, end * ss) for top, start, end in zip(tops, starts, ends)])
     stand_in = Image.new("RGB", (1, 1), PAPER)  # measuring and inks only: every call is recorded
-    b = BoardCanvas(game, frame.layout, frame.fine, stand_in, ShiftedDraw(stand_in, recording=recording),
+    b = BoardCanvas(game, frame.layout, frame.fine, stand_in, RecordingDraw(stand_in, recording),
                     (frame.board_size[0] * ss, frame.board_size[1] * ss), ss, recording=recording)
     _draw_layers(b, frame)
     if texts is not None:

@@ -201,13 +201,70 @@ def draw_outlined(draw: Draw, points: Sequence[Point], fill: str | RGB, outline:
     but without its mask the size of the whole canvas (30 ms a star on the board)."""
     if isinstance(draw, ShiftedDraw) and draw.misses(points, 1):
         return
+    draw.polygon(list(points), fill=outline)
+    inner = inset_polygon(points, width)
+    if inner is not None:
+        draw.polygon(inner, fill=fill)
+        return
     from shapely.geometry import Polygon
 
-    draw.polygon(list(points), fill=outline)
-    inner = Polygon(points).buffer(-width, join_style="mitre")
-    for poly in getattr(inner, "geoms", [inner]):
+    shrunk = Polygon(points).buffer(-width, join_style="mitre")
+    for poly in getattr(shrunk, "geoms", [shrunk]):
         if not poly.is_empty:
             draw.polygon([(x, y) for x, y in poly.exterior.coords], fill=fill)
+
+
+MITRE_LIMIT = 4.0
+"""How far (in insets) a corner of `inset_polygon` may lie from a reflex vertex; GEOS bevels beyond 5 (shapely's
+default mitre limit): a sharper one is left to it."""
+SLIVER_LIMIT = 50.0
+"""The same for a convex vertex (no limit in GEOS): a sharper tip is left to it too."""
+
+
+def inset_polygon(points: Sequence[Point], d: float) -> list[Point] | None:
+    """A simple polygon moved `d` pixels inward with mitre corners, as shapely's `buffer(-d, join_style="mitre")`
+    gives it when every edge survives (each corner where its two edges' inward lines cross; the ring clockwise as
+    shapely reckons it, closed, from the first vertex's corner: GEOS may start elsewhere); None when that is not
+    so (an edge vanishes or turns back, a corner too sharp or too flat), for shapely to work out. Importing shapely
+    and numpy costs a board more than its shapes."""
+    n = len(points)
+    if n < 3 or d <= 0:
+        return None
+    twice_area = sum(points[i - 1][0] * points[i][1] - points[i][0] * points[i - 1][1] for i in range(n))
+    if twice_area == 0:
+        return None
+    turn = 1.0 if twice_area > 0 else -1.0  # the inward side of an edge, whichever way the ring runs
+    lines: list[tuple[float, float, float, float]] = []  # each edge's inward line: a point on it and its direction
+    for i in range(n):
+        (ax, ay), (bx, by) = points[i], points[(i + 1) % n]
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy)
+        if length == 0:
+            return None
+        nx, ny = -dy / length * turn, dx / length * turn
+        lines.append((ax + nx * d, ay + ny * d, dx, dy))
+    corners: list[Point] = []
+    for i in range(n):
+        px, py, ux, uy = lines[i - 1]
+        qx, qy, vx, vy = lines[i]
+        cross = ux * vy - uy * vx
+        if abs(cross) < 1e-3 * math.hypot(ux, uy) * math.hypot(vx, vy):
+            return None  # (nearly) straight on: GEOS may drop the vertex
+        t = ((qx - px) * vy - (qy - py) * vx) / cross
+        corner = (px + ux * t, py + uy * t)
+        # The limit holds where the inset turns outward, at a reflex vertex (at a convex one its lines simply cross).
+        convex = (cross > 0) == (twice_area > 0)
+        if math.dist(corner, points[i]) > (SLIVER_LIMIT if convex else MITRE_LIMIT) * d:
+            return None
+        corners.append(corner)
+    for i in range(n):
+        (ax, ay), (bx, by) = corners[i], corners[(i + 1) % n]
+        ex, ey = points[(i + 1) % n][0] - points[i][0], points[(i + 1) % n][1] - points[i][1]
+        if (bx - ax) * ex + (by - ay) * ey <= 0:
+            return None  # the edge vanished or turned back: the inset is not this ring
+    # GEOS's shells run clockwise by shapely's reckoning (and Pillow's fill can differ by direction, not by start).
+    ring = [corners[0], *reversed(corners[1:])] if twice_area > 0 else corners
+    return [*ring, ring[0]]
 
 
 # -- the canvas ------------------------------------------------------------------------------

@@ -1,0 +1,129 @@
+"""The board's shortcuts (issue 30 item 2, the first build's third pass) draw what the long way draws: calls filed
+straight into the recording, shapes inset without shapely."""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+from shapely.geometry import Polygon
+
+from builder.render.board_canvas import Point, inset_polygon
+from builder.render.window import Band, Recording, RecordingDraw, ShiftedDraw
+
+ROOT = Path(__file__).resolve().parents[1]
+BANDS = [(0, 0, 60), (40, 60, 130), (100, 130, 200)]
+"""Three bands of a 160 x 200 canvas (top of the image, first and end rows), overlapping as the board's do."""
+
+
+def _recorded(draw_with: type[ShiftedDraw]) -> tuple[Recording, list[Image.Image]]:
+    """A set of shapes of every kind and colour form recorded through a drawing class, and the bands drawn."""
+    recording = Recording(BANDS)
+    stand_in = Image.new("RGB", (1, 1), "#ffffff")
+    draw = (RecordingDraw(stand_in, recording) if draw_with is RecordingDraw
+            else ShiftedDraw(stand_in, recording=recording))
+    draw.line([(5, 5), (150, 190)], fill="#224466", width=3)
+    draw.line([(10.5, 50.25), (80.5, 120.75), (150, 58)], fill=(200, 30, 30), width=1)
+    draw.line([(20, 180), (90, 70), (140, 170)], fill="#336699", width=7, joint="curve")  # ImageDraw's joints
+    draw.line((30, 100, 120, 101), fill=(1, 2, 3), width=2)
+    draw.line([(1, 1), (2, 2)], fill="#000000", width=0)
+    draw.ellipse((10, 55, 40.5, 75.5), fill=(90, 160, 90))
+    draw.ellipse((50, 55, 80, 140), outline="#101010", width=2)
+    draw.ellipse((90, 120, 130, 150), fill="#eeddcc", outline=(20, 20, 20), width=3)
+    draw.ellipse((100, 10, 120, 30), fill="#123456", outline="#123456", width=2)  # one call when they agree
+    draw.rectangle((60, 20, 90, 70), fill="#aa8844", outline="#ffffff", width=2)
+    draw.rectangle((5, 120, 35, 200), outline=(0, 0, 0), width=1)
+    draw.rectangle((70, 150, 75, 160), fill=(50, 60, 70), outline=(50, 60, 70), width=0)
+    draw.polygon([(80, 5), (150, 40), (120, 90.5)], fill="#5577aa")
+    draw.polygon([(10, 130), (60, 190), (5, 195)], fill=(250, 250, 0), outline="#000000", width=1)
+    draw.polygon([(90, 100), (150, 110), (130, 190), (85, 180)], fill="#cc99cc", outline=(10, 10, 90), width=4)
+    draw.polygon([(30, 30), (50, 35), (40, 45)], outline="#010203")
+    images = []
+    for k, (top, _, end) in enumerate(BANDS):
+        image = Image.new("RGB", (160, end - top), "#f0f0f0")
+        recording.draw(k, Band(image, ShiftedDraw(image, (0, top)), (0, top)))
+        images.append(image)
+    return recording, images
+
+
+def test_recording_draw_files_the_calls_imagedraw_makes() -> None:
+    """RecordingDraw's direct path (each colour turned into an ink once) keeps, band by band, the very calls that
+    ImageDraw makes through the recording core, in the same order, and so draws the same pixels."""
+    long_way, long_images = _recorded(ShiftedDraw)
+    short_way, short_images = _recorded(RecordingDraw)
+    for k in range(len(BANDS)):
+        kept = [c for c in short_way.calls[k] if c[0] is not None]
+        assert kept == [c for c in long_way.calls[k] if c[0] is not None]
+        assert [c[0] for c in short_way.calls[k]] == [c[0] for c in long_way.calls[k]]
+        assert ImageChops.difference(short_images[k], long_images[k]).getbbox() is None
+
+
+def _star(c: Point, r: float, inner: float) -> list[Point]:
+    """A five-pointed star, as draw_star makes one."""
+    return [(c[0] + (r if k % 2 == 0 else r * inner) * math.cos(math.radians(-90 + 36 * k)),
+             c[1] + (r if k % 2 == 0 else r * inner) * math.sin(math.radians(-90 + 36 * k))) for k in range(10)]
+
+
+def _arrow(c: Point, length: float, angle: float) -> list[Point]:
+    """The legend's north arrow's outlined half, as draw_strip makes it."""
+    ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    tip = (c[0] + ux * length / 2, c[1] + uy * length / 2)
+    right = (tip[0] - ux * length * 0.55 + uy * length * 0.22, tip[1] - uy * length * 0.55 - ux * length * 0.22)
+    return [tip, right, c]
+
+
+def _same_ring(a: list[Point], b: list[Point]) -> bool:
+    """The same closed ring, running the same way, from any start."""
+    a, b = a[:-1], b[:-1]
+    return len(a) == len(b) and any(all(math.dist(p, q) < 1e-6 for p, q in zip(a, b[k:] + b[:k]))
+                                    for k in range(len(b)))
+
+
+SHAPES = [
+    *[(_star((1234.56 + 17 * k, 987.65 - 11 * k), r, inner), d)
+      for k, (r, inner, d) in enumerate([(16.8, 0.45, 2), (23.5, 0.45, 3), (9.1, 0.45, 1), (40.0, 0.38, 5)])],
+    *[([(x, y - r), (x + r * 0.9, y + r * 0.6), (x - r * 0.9, y + r * 0.6)], d)
+      for x, y, r, d in [(100.25, 80.5, 14.4, 3), (2001.7, 1500.3, 21.6, 2), (640.0, 360.0, 50.4, 4)]],
+    *[(_arrow((145.0 + k, 2665.9 - k), 66.0 + 7 * k, angle), 2)
+      for k, angle in enumerate((-90.0, 0.0, 90.0, 180.0, 33.0))],
+]
+
+
+@pytest.mark.parametrize(("points", "d"), SHAPES)
+def test_a_shape_is_inset_as_shapely_insets_it(points: list[Point], d: int) -> None:
+    """inset_polygon gives shapely's `buffer(-d, join_style="mitre")` ring (the same corners, running the same way,
+    which is what Pillow's fill depends on) for the board's stars, landmarks and north arrow, either way round."""
+    for ring in (points, points[::-1]):
+        mine = inset_polygon(ring, d)
+        theirs = Polygon(ring).buffer(-d, join_style="mitre")
+        assert mine is not None and theirs.geom_type == "Polygon"
+        assert _same_ring(mine, list(theirs.exterior.coords))
+
+
+@pytest.mark.parametrize(("points", "d"), [
+    ([(0.0, 0.0), (10.0, 0.0), (5.0, 8.0)], 4),  # the inset is empty
+    ([(0.0, 0.0), (100.0, 0.0), (100.0, 0.5)], 1),  # a sliver
+    ([(0.0, 0.0), (50.0, 0.0), (100.0, 0.0), (50.0, 40.0)], 2),  # a straight vertex (GEOS drops it)
+    ([(0.0, 0.0), (100.0, 0.0), (50.0, 3.0), (50.0, 60.0)], 2),  # a reflex vertex beyond the mitre limit
+])
+def test_a_shape_shapely_would_cut_otherwise_is_left_to_it(points: list[Point], d: int) -> None:
+    """Where an edge vanishes, a corner is too sharp or a vertex is straight, inset_polygon declines (draw_outlined
+    then asks shapely)."""
+    assert inset_polygon(points, d) is None
+
+
+def test_a_board_with_no_area_outlines_imports_no_shapely() -> None:
+    """Battle for Moscow's board (a north arrow, no port or landing areas, no country names) is drawn without
+    importing shapely and numpy (about 330M instructions, a twentieth of its cold build)."""
+    script = ("import sys\nfrom wargame.bundled import data_root\nfrom wargame.game import load_game\n"
+              "from builder.render.board import render_board\n"
+              "render_board(load_game(data_root(), 'moscow'), 1.0)\n"
+              "print(sorted(m for m in ('shapely', 'numpy') if m in sys.modules))\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
