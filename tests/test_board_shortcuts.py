@@ -13,7 +13,10 @@ import pytest
 from PIL import Image, ImageChops
 from shapely.geometry import Polygon
 
-from builder.render.board_canvas import Point, inset_polygon
+import builder.render.board_labels as labels_module
+from builder.render.board_canvas import Point, PrintedText, inset_polygon
+from builder.render.board_labels import GlyphPrinter
+from builder.render.ink import font
 from builder.render.window import Band, Recording, RecordingDraw, ShiftedDraw
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,3 +130,26 @@ def test_a_board_with_no_area_outlines_imports_no_shapely() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def _printed(texts: list[PrintedText]) -> Image.Image:
+    """Texts printed by a GlyphPrinter on a small board of mixed paper, partly off its edges."""
+    image = Image.new("RGB", (120, 60), "#f2ecd0")
+    image.paste((156, 195, 224), (60, 0, 120, 60))
+    printer = GlyphPrinter(image)
+    for t in texts:
+        printer.print(t)
+    return image
+
+
+def test_hex_numbers_print_through_cut_masks_as_through_whole_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Glyph masks cut to their inked part (a zero of a mask leaves its pixel as it was) print the pixels the whole
+    masks print: strokes and inks, at sub-pixel pens, overlapping, and cut by the board's edges."""
+    texts = [PrintedText((x + k * 0.37, y), text, font(size, condensed=True), "#2b2620", "mm", stroke, "#f2ecd0",
+                         glyphs=True)
+             for k, (x, y, text, size, stroke) in enumerate([
+                 (30, 20, "0621", 9, 1), (61.5, 22.25, "1015", 9, 1), (2, 3, "2318", 11, 2), (118, 58, "0101", 9, 1),
+                 (40, 45, "17", 14, 0), (90, 30, "0909", 7, 1), (33, 21, "0622", 9, 1)])]
+    cut = _printed(texts)
+    monkeypatch.setattr(labels_module, "_inked", lambda mask, dx, dy: (mask, dx, dy))
+    assert ImageChops.difference(cut, _printed(texts)).getbbox() is None
