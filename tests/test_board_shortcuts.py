@@ -17,7 +17,10 @@ import builder.render.board_labels as labels_module
 from builder.render.board_canvas import Point, PrintedText, inset_polygon
 from builder.render.board_labels import GlyphPrinter
 from builder.render.ink import font
+from builder.render.board import render_board
 from builder.render.window import Band, Recording, RecordingDraw, ShiftedDraw
+from wargame.bundled import data_root
+from wargame.game import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
 BANDS = [(0, 0, 60), (40, 60, 130), (100, 130, 200)]
@@ -153,3 +156,19 @@ def test_hex_numbers_print_through_cut_masks_as_through_whole_ones(monkeypatch: 
     cut = _printed(texts)
     monkeypatch.setattr(labels_module, "_inked", lambda mask, dx, dy: (mask, dx, dy))
     assert ImageChops.difference(cut, _printed(texts)).getbbox() is None
+
+
+def test_every_band_of_a_board_is_drawn_on_one_canvas(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bands share one supersampled canvas, painted over with paper for each (a new canvas for each band cost a
+    page fault for every 4 KB of it); the pixels are those of the board in one band
+    (tests/test_board_bands.py, with bands of odd heights, the last one shorter than the canvas)."""
+    canvases: list[int] = []
+    real_draw = Recording.draw
+
+    def noted_draw(recording: Recording, k: int, band: Band) -> None:
+        canvases.append(id(band.image))
+        real_draw(recording, k, band)
+
+    monkeypatch.setattr(Recording, "draw", noted_draw)
+    render_board(load_game(data_root(), "moscow"), 1.0, band_rows=200)
+    assert len(canvases) > 3 and len(set(canvases)) == 1
