@@ -1,5 +1,6 @@
-"""The board's shortcuts (issue 30 item 2, the first build's third pass) draw what the long way draws: calls filed
-straight into the recording, shapes inset without shapely."""
+"""The first build's shortcuts (issue 30 item 2, third pass) make what the long way makes: the board's calls filed
+straight into the recording, shapes inset without shapely, glyphs pasted through cut masks, one canvas for every
+band; a set-up's decks added to a save split in linear time."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ from builder.render.board_labels import GlyphPrinter
 from builder.render.ink import font
 from builder.render.board import render_board
 from builder.render.window import Band, Recording, RecordingDraw, ShiftedDraw
+from wargame.vassal import decks as decks_module
+from wargame.vassal.commands import ESC
+from wargame.vassal.decks import Cup, add_decks
+from wargame.vassal.encoding import decode, encode
 from wargame.bundled import data_root
 from wargame.game import load_game
 
@@ -172,3 +177,15 @@ def test_every_band_of_a_board_is_drawn_on_one_canvas(monkeypatch: pytest.Monkey
     monkeypatch.setattr(Recording, "draw", noted_draw)
     render_board(load_game(data_root(), "moscow"), 1.0, band_rows=200)
     assert len(canvases) > 3 and len(set(canvases)) == 1
+
+
+def test_decks_are_added_to_a_save_as_the_reference_decoder_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """add_decks splits the save's command tree with the linear-time split, into the tokens encoding.decode reads
+    (escaped delimiters and quoted tokens included), so the save is the same."""
+    adds = encode(["+/unit-1/piece;;;a.png;Unit 1/\\;x", "+/'quoted'/type/state", "+/m\\\x1b/t/s"], ESC)
+    tree = encode(["begin_save", "", adds, "end_save\\", "'odd'"], ESC)
+    cups = [(Cup("Cup", "Main Map", "Board", 40, 60, 50), [("p1", "piece;;;b.png;B", "Main Map;40;60"),
+                                                          ("p2", "type\\;x", "state")])]
+    fast = add_decks(tree, cups)
+    monkeypatch.setattr(decks_module, "split", decode)
+    assert fast == add_decks(tree, cups)
