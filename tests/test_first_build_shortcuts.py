@@ -4,7 +4,9 @@ band; a set-up's decks added to a save split in linear time."""
 
 from __future__ import annotations
 
+import gc
 import math
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -15,6 +17,7 @@ from PIL import Image, ImageChops
 from shapely.geometry import Polygon
 
 import builder.render.board_labels as labels_module
+import builder.vassal.art as art_module
 from builder.render.board_canvas import Point, PrintedText, inset_polygon
 from builder.render.board_labels import GlyphPrinter
 from builder.render.ink import font
@@ -189,3 +192,24 @@ def test_decks_are_added_to_a_save_as_the_reference_decoder_reads_it(monkeypatch
     fast = add_decks(tree, cups)
     monkeypatch.setattr(decks_module, "split", decode)
     assert fast == add_decks(tree, cups)
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="the board is forked only there")
+def test_the_boards_process_is_forked_with_the_parents_objects_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's process starts with every object it inherits frozen (its collections then leave them alone, and
+    the kernel does not copy their pages into it); the parent's own collections are as before."""
+    frozen_at_start: list[int] = []
+    real_start = multiprocessing.process.BaseProcess.start
+
+    def noted_start(process: multiprocessing.process.BaseProcess) -> None:
+        frozen_at_start.append(gc.get_freeze_count())
+        real_start(process)
+
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", noted_start)
+    drawing = art_module._BoardDrawing(load_game(data_root(), "moscow"), 1.0, pixels=False)
+    try:
+        assert gc.get_freeze_count() == 0
+        assert drawing.result()[1].startswith(b"\x89PNG")
+    finally:
+        drawing.close()
+    assert len(frozen_at_start) == 1 and frozen_at_start[0] > 1000
