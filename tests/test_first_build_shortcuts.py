@@ -213,3 +213,23 @@ def test_the_boards_process_is_forked_with_the_parents_objects_frozen(monkeypatc
     finally:
         drawing.close()
     assert len(frozen_at_start) == 1 and frozen_at_start[0] > 1000
+
+
+def test_the_png_encoders_plugins_are_loaded_before_the_board_is_forked() -> None:
+    """Image.save's plugins (Pillow's preinit: 67M instructions) are loaded before the board's process is forked,
+    once for both processes, not once in each."""
+    script = ("import multiprocessing.process, sys\n"
+              "from wargame.bundled import data_root\nfrom wargame.game import load_game\n"
+              "import builder.vassal.art as art\n"
+              "real = multiprocessing.process.BaseProcess.start\n"
+              "def start(process):\n"
+              "    print('PIL.PngImagePlugin' in sys.modules, 'PIL.JpegImagePlugin' in sys.modules)\n"
+              "    real(process)\n"
+              "multiprocessing.process.BaseProcess.start = start\n"
+              "drawing = art._BoardDrawing(load_game(data_root(), 'moscow'), 1.0, False)\n"
+              "drawing.result()\ndrawing.close()\n")
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the board is forked only where the platform forks")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True"]
