@@ -1,6 +1,7 @@
 """The first build's shortcuts (issue 30 item 2, third pass) make what the long way makes: the board's calls filed
 straight into the recording, shapes inset without shapely, glyphs pasted through cut masks, one canvas for every
-band; a set-up's decks added to a save split in linear time."""
+band, the board's process forked with Pillow's plugins loaded and the parent's objects frozen; a set-up's decks
+added to a save split in linear time."""
 
 from __future__ import annotations
 
@@ -18,17 +19,17 @@ from shapely.geometry import Polygon
 
 import builder.render.board_labels as labels_module
 import builder.vassal.art as art_module
+from builder.render.board import render_board
 from builder.render.board_canvas import Point, PrintedText, inset_polygon
 from builder.render.board_labels import GlyphPrinter
 from builder.render.ink import font
-from builder.render.board import render_board
 from builder.render.window import Band, Recording, RecordingDraw, ShiftedDraw
+from wargame.bundled import data_root
+from wargame.game import load_game
 from wargame.vassal import decks as decks_module
 from wargame.vassal.commands import ESC
 from wargame.vassal.decks import Cup, add_decks
 from wargame.vassal.encoding import decode, encode
-from wargame.bundled import data_root
-from wargame.game import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
 BANDS = [(0, 0, 60), (40, 60, 130), (100, 130, 200)]
