@@ -1,7 +1,7 @@
 """The first build's shortcuts (issue 30 item 2, third pass) make what the long way makes: the board's calls filed
 straight into the recording, shapes inset without shapely, glyphs pasted through cut masks, one canvas for every
-band, the board's process forked with Pillow's plugins loaded and the parent's objects frozen; a set-up's decks
-added to a save split in linear time."""
+band, tints pasted tile by tile, the board's process forked with Pillow's plugins loaded and the parent's objects
+frozen; a set-up's decks added to a save split in linear time."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 from shapely.geometry import Polygon
 
 import builder.render.board_labels as labels_module
 import builder.vassal.art as art_module
 from builder.render.board import render_board
-from builder.render.board_canvas import Point, PrintedText, inset_polygon
+from builder.render.board_canvas import PASTE_TILE, Point, PrintedText, inset_polygon, paste_inked
 from builder.render.board_labels import GlyphPrinter
 from builder.render.ink import font
 from builder.render.window import Band, Recording, RecordingDraw, ShiftedDraw
@@ -234,3 +234,18 @@ def test_the_png_encoders_plugins_are_loaded_before_the_board_is_forked() -> Non
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["True", "True"]
+
+
+@pytest.mark.parametrize("size", [(PASTE_TILE * 3 + 17, PASTE_TILE * 2 + 5), (40, 30), (PASTE_TILE, PASTE_TILE)])
+def test_a_tint_pasted_tile_by_tile_is_the_tint_pasted_at_once(size: tuple[int, int]) -> None:
+    """A colour pasted through a mask tile by tile, clear tiles left out, gives the pixels of one paste: a thin line
+    across the box (most tiles clear), a mask inked everywhere, and one left clear."""
+    width, height = size
+    thin = Image.new("L", size, 0)
+    ImageDraw.Draw(thin).line([(0, height - 1), (width - 1, 0)], fill=90, width=3)
+    for mask in (thin, Image.new("L", size, 200), Image.new("L", size, 0)):
+        once = Image.new("RGB", (width + 30, height + 20), "#c6d59c")
+        once.paste((61, 58, 53), (10, 7, 10 + width, 7 + height), mask)
+        tiled = Image.new("RGB", once.size, "#c6d59c")
+        paste_inked(tiled, (61, 58, 53), (10, 7), mask)
+        assert ImageChops.difference(once, tiled).getbbox() is None
