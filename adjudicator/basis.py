@@ -7,18 +7,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from adjudicator.findings import Basis
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
+from wargame.records import frozen
 
 __all__ = ["Basis", "attack_records", "crt_cell", "hex_terrain", "hexside_features", "marker_values", "unit_strength"]
 
 
-@dataclass(frozen=True)
+@frozen
 class _Index:
     """A game's hex and hexside records by hex, with their line in the data file."""
 
@@ -154,7 +154,7 @@ GEOMETRIC = re.compile(r"\bskips from \S+ to \S+|\bis not adjacent\b")
 it rests on no terrain, unit value or area, whatever hexes it names."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Facts:
     """What a finding names: hexes (in order, a path's included), hexsides, units, areas."""
 

@@ -8,7 +8,7 @@ when it is), an `Outcome` (a decided game), the side acting now, and an optional
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Generic, Literal, Protocol, TypeVar
 
 from adjudicator.findings import Finding, SectionTable, Severity
@@ -16,6 +16,7 @@ from adjudicator.notation.entries import Attack, Bombard, Entry, Header, StepMar
 from wargame.errors import ReplayError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex
+from wargame.records import frozen
 
 __all__ = ["AdvanceOption", "MOVE_KINDS", "CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "KeepsTurn",
            "LogT", "MarkerUse", "MoveRule", "MovementModel", "Outcome", "Position", "Reach", "RetreatOption",
@@ -53,7 +54,7 @@ def how_of(entry: Entry) -> str | None:
     return None if how is None else str(how)
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     """A decided game: the winner, the section deciding it, the log line it happened at, and why."""
 
@@ -67,7 +68,7 @@ class Outcome:
         return {"winner": self.winner, "section": self.section, "line": self.line, "reason": self.reason}
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnContext:
     """Where the game stands in its sequence of play: turn, step or phase id, and whose player turn it is (the
     phasing side; None for a step both players share). The engine keeps it (house style 19): for a system with
@@ -86,7 +87,7 @@ LogT = TypeVar("LogT")
 """A system's record of what has happened in the step or phase under way (its `StepLog`)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnKeeper(Generic[StateT, LogT]):
     """How the engine keeps a system's turn: where a state holds the engine's context and the step's record, and
     what the system judges as a turn ends. At a `Turn` marker the engine lets the system judge the turn over
@@ -182,7 +183,7 @@ OUT_OF_PLAY = "out_of_play"
 """The place of a unit removed from play for good: no counter on the board, and no box."""
 
 
-@dataclass(frozen=True)
+@frozen
 class UnitPlace:
     """Where a unit is (a hex label, a box or a track space) and whether it shows its reduced face."""
 
@@ -197,7 +198,7 @@ class UnitPlace:
         return self.further + 1 if self.reduced else 0
 
 
-@dataclass(frozen=True)
+@frozen
 class MarkerUse:
     """How many counters of one marker are out of their draw cup: used this turn, put aside, lost for good."""
 
@@ -206,7 +207,7 @@ class MarkerUse:
     lost: int = 0
 
 
-@dataclass(frozen=True)
+@frozen
 class Position:
     """What the board shows after an entry, for every reader of a replay (CLI, export, chain)."""
 
@@ -256,7 +257,7 @@ class Position:
         return doc
 
 
-@dataclass(frozen=True)
+@frozen
 class EngineChecks:
     """Which of the engine's generic checks a system has handed over to it (the rest it still makes itself)."""
 
@@ -283,7 +284,7 @@ class EngineChecks:
         return (self.placements or kind != "place") and (self.retreats or kind != "retreat")
 
 
-@dataclass(frozen=True)
+@frozen
 class CombatAccount:
     """One combat or bombardment as the rules compute it, for a dispute (`adjudicate combat`)."""
 
@@ -355,7 +356,7 @@ class MoveRule(Protocol):
         ...
 
 
-@dataclass(frozen=True)
+@frozen
 class Reach:
     """Where a unit may still move now: every hex label it may end its move in, with what reaching it costs
     (its own hex not included), and why it may not move at all (empty `hexes` then)."""
@@ -370,7 +371,7 @@ class Reach:
         return {"hexes": [{"hex": label, "cost": cost} for label, cost in ordered], "bars": list(self.bars)}
 
 
-@dataclass(frozen=True)
+@frozen
 class RetreatOption:
     """One unit's retreat owed by the combat result pending now, and every legal path of it (hex labels,
     each starting at the unit's hex)."""
@@ -389,7 +390,7 @@ class RetreatOption:
                 "shorter": [list(p) for p in self.shorter]}
 
 
-@dataclass(frozen=True)
+@frozen
 class AdvanceOption:
     """One attacking unit's advance after the combat just resolved, and every legal path of it (hex labels,
     each starting at the unit's hex)."""

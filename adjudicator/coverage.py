@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
 from adjudicator.registry import Registry
 from wargame.errors import WargameError
+from wargame.records import frozen
 
 S = TypeVar("S")
 
@@ -23,7 +23,7 @@ EXAMPLE_TEST = "tests/test_examples.py::test_example_gives_exactly_its_expected_
 """The test that replays every example log and compares its findings with its `# expect:` lines."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Row:
     """One section: what is checked of it, by which handlers, on which data, exercised by which logs and tests."""
 
@@ -47,7 +47,7 @@ def where_of(fn: object) -> str:
     return f"{module}::{getattr(fn, '__qualname__', '')}"
 
 
-@dataclass(frozen=True)
+@frozen
 class CoverageFile(Generic[S]):
     """A hand-written system's coverage: its rows in a TOML file beside its code, its handlers from its registry."""
 

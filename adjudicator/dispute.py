@@ -8,7 +8,6 @@ a forum post, with the pieces every report shares (`adjudicator.rendering`, `adj
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 from adjudicator.contract import CombatAccount
 from adjudicator.findings import Finding
@@ -17,9 +16,10 @@ from adjudicator.rendering import json_document, markdown_table
 from adjudicator.notation.entries import Attack, Bombard
 from wargame.errors import WargameError
 from wargame.game import Game
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Audited:
     """One combat of a log (or a what-if) with its account, how its claims differ, and the referee's findings."""
 
@@ -51,7 +51,7 @@ class Audited:
         return _verdict(self)
 
 
-@dataclass(frozen=True)
+@frozen
 class CombatReport:
     """What `adjudicate combat` reports, for every format alike: a log's combats, or one combat's whole account."""
 

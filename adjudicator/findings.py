@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
 from wargame.errors import WargameError
+from wargame.records import frozen
 
 Severity = Literal["error", "warning", "note"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Basis:
     """One data record a finding's arithmetic rests on: the file, the record in it, and the value's source."""
 
@@ -51,7 +52,7 @@ def top_section(rule: str) -> str:
     return f"{m.group(1)}.0" if m else rule
 
 
-@dataclass(frozen=True)
+@frozen
 class Finding:
     """One verdict on one log entry."""
 

@@ -7,17 +7,18 @@ for and mypy checks it; the registry is also what `adjudicate rules` and the cov
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Generic, TypeVar
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry
+from wargame.records import frozen
 
 S = TypeVar("S")
 E = TypeVar("E", bound=Entry)
 
 
-@dataclass(frozen=True)
+@frozen
 class Handler(Generic[S, E]):
     """One rule clause's handler for one entry class."""
 
@@ -40,7 +41,7 @@ class Handler(Generic[S, E]):
         return f"{fn.__module__}::{fn.__qualname__}" if fn is not None else ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Registry(Generic[S]):
     """Handlers in the order they were registered; checks run in that order, one apply per entry class."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from adjudicator.contract import Position
@@ -17,6 +16,7 @@ from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import Entry, entry_data
 from wargame.errors import WargameError
 from wargame.files import TooLarge, read_capped
+from wargame.records import frozen
 
 # Every check imports this module for seal_path; what sealing, reading and comparing seals needs (JSON, the
 # receipts' canonical form, difflib) is imported by the functions that do it, when a log has a seal.
@@ -58,7 +58,7 @@ def _link(previous: str, entry: str, position: str | None) -> str:
     return hashlib.sha256(f"{previous}\n{entry}\n{position or '-'}".encode("ascii")).hexdigest()
 
 
-@dataclass(frozen=True)
+@frozen
 class SealedEntry:
     """One entry's line as sealed, its hash, the position's after it (None past where the replay stopped)."""
 
@@ -68,7 +68,7 @@ class SealedEntry:
     chain: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Seal:
     """A log's seal: the previous exchange's final hash, every entry's hashes, and the final hash."""
 

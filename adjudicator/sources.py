@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -21,6 +21,7 @@ from adjudicator.vassal.detect import is_vassal_file
 from wargame.bundled import data_root, game_ids
 from wargame.errors import LogSyntaxError, Place, WargameError, did_you_mean
 from wargame.files import TooLarge, read_capped
+from wargame.records import frozen
 
 if TYPE_CHECKING:
     from adjudicator.contract import StateT
@@ -170,7 +171,7 @@ def replay_entries(game: Game, entries: list[Entry], path: Path, source: list[st
                          syntax=syntax or [])
 
 
-@dataclass(frozen=True)
+@frozen
 class LogSource:
     """The logs of one command, read: one text or JSON log, one VASSAL file (translated), or a game's files in
     order (a chain), with what to quote each line by."""
@@ -275,7 +276,7 @@ def open_logs(given: tuple[Path, ...], data: Path | None, game_id: str | None = 
     return LogSource(paths, game, entries, lines, syntax)
 
 
-@dataclass(frozen=True)
+@frozen
 class Replayed:
     """Logs read and replayed with every state kept (`state`, `picture`, `reach`, `retreats`)."""
 

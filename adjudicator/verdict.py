@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
@@ -21,6 +21,7 @@ from adjudicator.markdown_escape import code_span, text as md_text
 from adjudicator.notation.syntax_errors import quoted_source
 from adjudicator.rendering import gravity, json_document, markdown_table, ordered
 from wargame.errors import WargameError
+from wargame.records import frozen
 
 if TYPE_CHECKING:
     from adjudicator.contract import StateT
@@ -59,7 +60,7 @@ class Summary(TypedDict):
     """A chain's file the replay stopped in."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Cited:
     """One finding as the verdict cites it: its file, its line (a VASSAL step) there, and what is quoted."""
 
@@ -82,7 +83,7 @@ class Cited:
         return self.where or f"line {self.finding.line}"
 
 
-@dataclass(frozen=True)
+@frozen
 class ReaderNote:
     """A note of the VASSAL reader on a step of a file."""
 
@@ -91,7 +92,7 @@ class ReaderNote:
     message: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Verdict:
     """What a check found, for every format alike."""
 
@@ -142,7 +143,7 @@ class Verdict:
                 f"{named} (docs/limits.md)")
 
 
-@dataclass(frozen=True)
+@frozen
 class Figure:
     """A picture of the position before an entry, drawn for a page: the PNG, its size and its marks' key."""
 
@@ -153,7 +154,7 @@ class Figure:
     """Each colour of mark the picture shows (a CSS colour) and what it means, in drawing order."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Pictures:
     """The pictures of a verdict's entries, by file and line: None where one was due past the cap, no key for an
     entry whose findings concern no place on the map."""

@@ -8,8 +8,10 @@ files (`pydantic.TypeAdapter(TheClass)`), reading these markers beside annotated
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from operator import attrgetter
+
+from wargame.records import Frozen, record
 from typing import TYPE_CHECKING, ClassVar, TypeAlias, dataclass_transform
 
 if TYPE_CHECKING:
@@ -39,7 +41,7 @@ class Pattern:
 
 
 @dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(field,))
-class Model:
+class Model(Frozen):
     """Base of every data model: each subclass is a frozen dataclass of keyword arguments, unknown keys refused."""
 
     __pydantic_config__: ClassVar[dict[str, str]] = FORBID_EXTRA
@@ -51,7 +53,7 @@ class Model:
         # Made a dataclass here, not by a decorator on each of some sixty classes; keyword-only as pydantic's
         # models were, so that a required field may follow one with a default. Equality, hash and repr are the
         # dataclass's own, written once here: generating them for each class was half of importing the models.
-        dataclass(frozen=True, kw_only=True, eq=False, repr=False)(cls)
+        record(cls)
         cls._field_names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
         cls._field_values = attrgetter(*cls._field_names) if cls._field_names else lambda _: ()
 

@@ -14,13 +14,14 @@ import typing
 from pathlib import Path
 from typing import Any, TypeVar
 
-# Imported here only: the models are plain dataclasses, validated by pydantic where data are read from files.
-from pydantic import TypeAdapter, ValidationError
-from pydantic_core import ErrorDetails
-
 from wargame.errors import DataError, DataErrors, Place, did_you_mean
 from wargame.files import TooLarge, read_capped
 from wargame.models import PATTERN_MEANINGS, SCHEMA_VERSION
+from wargame.validation import validated, validator
+
+if typing.TYPE_CHECKING:
+    from pydantic import TypeAdapter, ValidationError
+    from pydantic_core import ErrorDetails
 
 M = TypeVar("M")
 # CSV files carry their schema version in a comment line before the header.
@@ -148,6 +149,8 @@ def _adapter(model: type[M]) -> TypeAdapter[M]:
     """The validator of a model, built on first use (building one costs milliseconds: a warm load builds none)."""
     adapter = _ADAPTERS.get(model)
     if adapter is None:
+        # Imported here only: pydantic validates what wargame.validation cannot vouch for, and words its errors.
+        from pydantic import TypeAdapter
         adapter = _ADAPTERS[model] = TypeAdapter(model)
     return adapter
 
@@ -272,11 +275,16 @@ def load_toml(path: Path, model: type[M]) -> M:
         raise DataError("a number too long to read (thousands of digits)", Place(path, line)) from None
     except RecursionError:
         raise DataError(f"arrays or tables nested more than {MAX_TOML_DEPTH} deep: refused", Place(path)) from None
+    # Strict, through JSON: TOML values are typed, so `columns = "50"` or `true` for a number is an
+    # error, not coerced (lax validation read "50" as 50 and true as 1); arrays still read as tuples.
+    as_json = json.dumps(data, default=str)
+    checked = validated(model, json.loads(as_json), strict=True)
+    if checked is not None:
+        return checked
+    from pydantic import ValidationError as Refused
     try:
-        # Strict, through JSON: TOML values are typed, so `columns = "50"` or `true` for a number is an
-        # error, not coerced (lax validation read "50" as 50 and true as 1); arrays still read as tuples.
-        return _adapter(model).validate_json(json.dumps(data, default=str), strict=True)
-    except ValidationError as e:
+        return _adapter(model).validate_json(as_json, strict=True)
+    except Refused as e:
         errors = validation_errors(e, path, text, model=model)
         if len(errors) == 1:
             raise errors[0] from None
@@ -385,9 +393,12 @@ def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = N
     if errors:
         return rows, errors
     kinds = {name: _field_kind(model, name) for name in header}
+    vouched = validator(model, strict=False)
     for line_no, line in numbered[1:]:
         try:
-            cells = next(csv.reader(io.StringIO(line)))
+            # A line without quotes (nearly all) is its cells split at commas, as the csv module would read it.
+            quoted = '"' in line or "\0" in line or len(line) > MAX_CSV_FIELD_CHARS
+            cells = next(csv.reader(io.StringIO(line))) if quoted else line.split(",")
         except csv.Error as e:
             errors.append(DataError(f"not a CSV row ({e}; a cell may have at most {MAX_CSV_FIELD_CHARS:,} "
                                     "characters)", Place(path, line_no)))
@@ -396,15 +407,39 @@ def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = N
             errors.append(DataError(f"{len(cells)} cells for {len(header)} columns ({', '.join(header)})",
                                     Place(path, line_no)))
             continue
-        data = {name: _convert(kinds[name], cell) for name, cell in zip(header, cells) if cell.strip() != ""}
-        data = {k: v.strip() if isinstance(v, str) else v for k, v in data.items()}
-        try:
-            rows.append((line_no, _adapter(model).validate_python(data)))
-            if stated is not None:
-                stated[line_no] = frozenset(data)
-        except ValidationError as e:
+        data: dict[str, Any] = {}
+        for name, cell in zip(header, cells):
+            stripped = cell.strip()
+            if stripped:
+                value = stripped if kinds[name] == "str" else _convert(kinds[name], cell)
+                data[name] = value.strip() if isinstance(value, str) else value
+        checked = vouched(data)
+        refusal = None if checked is not None else _refusal(model, data)
+        if isinstance(refusal, ValidationFailure):
             raw = {name: cell.strip() for name, cell in zip(header, cells)}
-            errors.extend(validation_errors(e, path, line=line_no, columns=columns, cells=raw))
+            errors.extend(validation_errors(refusal.error, path, line=line_no, columns=columns, cells=raw))
             if failed is not None:
                 failed.append(raw)
+            continue
+        rows.append((line_no, checked if checked is not None else typing.cast(M, refusal)))
+        if stated is not None:
+            stated[line_no] = frozenset(data)
     return rows, errors
+
+
+class ValidationFailure:
+    """pydantic's refusal of a value, kept to be worded."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: ValidationError) -> None:
+        self.error = error
+
+
+def _refusal(model: type[M], data: dict[str, Any]) -> M | ValidationFailure:
+    """A CSV row wargame.validation declined, as pydantic reads it (it may still be valid) or its refusal."""
+    from pydantic import ValidationError
+    try:
+        return _adapter(model).validate_python(data)
+    except ValidationError as e:
+        return ValidationFailure(e)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
+
+from wargame.records import frozen
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
@@ -58,7 +59,7 @@ def did_you_mean(word: str, vocabulary: Iterable[str], limit: int = 3) -> str:
     return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
 
 
-@dataclass(frozen=True)
+@frozen
 class Place:
     """Where in a user's file a problem is: file, 1-based line and column, or a key path."""
 

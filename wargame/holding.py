@@ -9,11 +9,11 @@ left for them by the builder, which alone has the fonts.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
 from wargame.game import Game
 from wargame.layout import Layout
 from wargame.models import Track
+from wargame.records import frozen
 
 COUNTER_ACROSS_FLATS = 0.8
 """A counter's side as a share of its hex's width across flats: the counter sits inside the hex,
@@ -45,7 +45,7 @@ def counter_size_px(layout: Layout) -> int:
     return round(COUNTER_ACROSS_FLATS * layout.across_flats_px)
 
 
-@dataclass(frozen=True)
+@frozen
 class HoldingArea:
     """A box or one space of a track: its location id, the name VASSAL reports and its rectangle."""
 
@@ -57,7 +57,7 @@ class HoldingArea:
     """The pixel where pieces placed here sit (a track space's counter leaves its number visible)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class TitleBand:
     """Where a title goes: its text, left edge, the bottom its last line ends at, width and lines allowed."""
 
@@ -68,7 +68,7 @@ class TitleBand:
     max_lines: int
 
 
-@dataclass(frozen=True)
+@frozen
 class HoldingGeometry:
     """The holding board's size, boxes, track spaces and the bands for their titles."""
 

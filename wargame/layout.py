@@ -8,13 +8,13 @@ three cannot disagree about which hex a point is in (house style 2).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from wargame.errors import GridError
 from wargame.grid import Grid, GridSpec, Orientation
 from wargame.hexes import Hex, Hexside, cube_round
+from wargame.records import frozen
 
 if TYPE_CHECKING:  # shapely (and numpy under it) is imported when a shape is asked for: the referee never asks
     from shapely.geometry import LineString, Polygon
@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # shapely (and numpy under it) is imported when a shape is as
 SQRT3 = math.sqrt(3.0)
 
 
-@dataclass(frozen=True)
+@frozen
 class OrientationMatrix:
     """Red Blob's hex orientation: forward (hex -> pixel) and backward (pixel -> hex) matrices, first corner's angle."""
 
@@ -71,7 +71,7 @@ ORIENTATIONS: dict[Orientation, OrientationMatrix] = {"flat": FLAT, "pointy": PO
 """The matrix of each orientation a grid can name."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Layout:
     """Regular hexes of circumradius `size_px` with Hex(0, 0)'s centre at `origin` (y down)."""
 
@@ -222,7 +222,7 @@ def board_too_large(spec: GridSpec, size_px: float, margin_px: float, scale: flo
             f"the {MAX_BOARD_PIXELS / 1e6:,.0f} million Umpire draws: use fewer hexes or a smaller hex_size_px")
 
 
-@dataclass(frozen=True)
+@frozen
 class VassalGrid:
     """Attributes of VASSAL's `HexGrid` and `HexGridNumbering` elements, as XML strings."""
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from wargame.hexes import DIRECTIONS, Hex
+from wargame.records import frozen
 
 StepCost = Callable[[Hex, Hex], float | None]
 """Cost of stepping from the first hex into the adjacent second one; None = not allowed."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Reach:
     """The result of a search: cheapest cost to every hex reached and how it was reached."""
 

@@ -17,7 +17,6 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -26,6 +25,7 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from wargame.errors import WargameError
+from wargame.records import frozen
 
 RECEIPT_VERSION = 1
 SIGNING_PREFIX = b"umpire-receipt-v1\n"
@@ -77,7 +77,7 @@ def purpose_problem(purpose: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@frozen
 class RollPurpose:
     """The entry a roll is for, as a structured purpose: `turn 3 step action: Allied attack 1718`."""
 
@@ -157,7 +157,7 @@ def public_key_text(public: Ed25519PublicKey) -> str:
     return base64.b64encode(raw_public_key(public)).decode("ascii")
 
 
-@dataclass(frozen=True)
+@frozen
 class Receipt:
     """One signed roll of a game's ledger."""
 
@@ -299,7 +299,7 @@ def chain_problems(receipts: Iterable[Receipt], public: Ed25519PublicKey) -> Ite
         expected = receipt.seq + 1
 
 
-@dataclass(frozen=True)
+@frozen
 class Ledger:
     """A game's whole ledger as downloaded: the server's public key and every receipt in order."""
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from wargame.errors import GridError, WargameError
 from wargame.grid import Grid
 from wargame.hexes import Hex
+from wargame.records import frozen
 
 WORDS = re.compile(r"[A-Za-z0-9][A-Za-z0-9/_.+-]*")
 """The words of a message that may name a unit or a hex (a path's hyphens kept, split by the reader)."""
@@ -27,7 +28,7 @@ Tone = Literal["breach", "legal", "attacker", "defender", "info"]
 MarkKind = Literal["path", "shade", "arrow", "ring", "note", "label"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Counter:
     """One counter of a stack, as printed: a unit's face, or a marker's face number."""
 
@@ -36,7 +37,7 @@ class Counter:
     marker: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Stack:
     """The counters in one hex (or box), bottom first, as VASSAL stacks them."""
 
@@ -44,7 +45,7 @@ class Stack:
     counters: tuple[Counter, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Mark:
     """One thing drawn over the board.
 
@@ -60,7 +61,7 @@ class Mark:
     text: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class TrackValue:
     """Where a track's marker stands: the track kind (`supply`, `turn`), the side (None: both) and its value."""
 
@@ -69,7 +70,7 @@ class TrackValue:
     value: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Scene:
     """A position as a picture shows it: stacks (in hexes and in boxes), track values, marks, a caption."""
 
@@ -79,7 +80,7 @@ class Scene:
     tracks: tuple[TrackValue, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Crop:
     """Which part of the map a picture shows: the hexes given, or every hex within `radius`
     of `around`, widened by `margin` hexes on each side; the whole map when both are empty."""

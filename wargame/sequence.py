@@ -11,12 +11,12 @@ game's opening (`opening_slot`), the step in force before a log's first `Turn` m
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from wargame.models import EntryAllowance, GameManifest, Scenario, SequenceItem
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Slot:
     """One step or phase of a turn, in order: its id, the name a turn tracker shows, whose it is, its section."""
 

@@ -7,10 +7,11 @@ the mover's turn (retreat paths, losses, standing fast), so one file per exchang
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields, replace
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from wargame.constraints import FORBID_EXTRA, Ge, MinLen, Pattern
+from wargame.records import Frozen, record
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler
@@ -30,8 +31,8 @@ MarkersHow = Literal["draw", "aside", "lose"]
 ReceiptToken = Annotated[str, Pattern(r"^umpire1\.[A-Za-z0-9_-]+$", max_length=MAX_RECEIPT_LENGTH)]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class Entry:
+@record
+class Entry(Frozen):
     """Base of every entry: where it stands in the log and who makes it."""
 
     __pydantic_config__ = FORBID_EXTRA
@@ -133,7 +134,7 @@ class Entry:
         return None
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Header(Entry):
     """A `[Key "value"]` header line: Game, Scenario, Optional, a side's player, DiceSeed..."""
 
@@ -145,7 +146,7 @@ class Header(Entry):
         return self
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class TurnMarker(Entry):
     """`Turn N`: a new game turn begins."""
 
@@ -156,7 +157,7 @@ class TurnMarker(Entry):
         return self
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class StepMarker(Entry):
     """`Step ID` or `Phase ID`: a step (Onslaught) or phase (Fire & Movement) begins."""
 
@@ -167,7 +168,7 @@ class StepMarker(Entry):
         return self
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class RollOff(Entry):
     """`Roll Allied 5 German 4`: the action-step die roll-off (Onslaught 5.0)."""
 
@@ -191,7 +192,7 @@ def logged_dice(entry: Entry) -> list[int]:
     return [combat.die] if combat is not None and combat.die is not None else []
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Action(Entry):
     """`Allied: action movement [supply N]`: an action of a type, optionally the supply it cost."""
 
@@ -200,14 +201,14 @@ class Action(Entry):
     supply: Annotated[int, Ge(0)] | None = None
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Pass(Entry):
     """`Allied: pass`."""
 
     kind: Literal["pass"] = "pass"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Activate(Entry):
     """`Allied: activate HEX [units...] [supply N]`: a stack is activated."""
 
@@ -252,7 +253,7 @@ class _OffMapPath(_AlongPath):
         return True
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Move(_OffMapPath):
     """`UNIT [strategic] HEX-HEX-...`: a unit moves along a path (start hex first)."""
 
@@ -262,7 +263,7 @@ class Move(_OffMapPath):
     strategic: bool = False
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Attack(Entry):
     """`Allied: attack HEX[+HEX...] with UNITS [odds A:B|diff +N] [die N] [result R] [defender UNIT]`."""
 
@@ -303,7 +304,7 @@ class Attack(Entry):
                 *(("unit", u) for u in self.attackers), *(("hex", h) for h in self.defending_hexes())]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Bombard(Entry):
     """`Allied: bombard HEX [diff +N] [die N] [result R] [defender UNIT] support MARKER...` (Fire & Movement 8.1)."""
 
@@ -329,7 +330,7 @@ class Bombard(Entry):
         return [*([("unit", self.defender)] if self.defender is not None else []), ("hex", self.hex)]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Retreat(_OffMapPath):
     """`German> retreat UNIT HEX-HEX-...`: a retreat path, start hex first."""
 
@@ -338,7 +339,7 @@ class Retreat(_OffMapPath):
     path: Annotated[list[str], MinLen(1)]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Advance(_AlongPath):
     """`Allied: advance UNIT HEX-HEX-...`: advance after combat."""
 
@@ -347,7 +348,7 @@ class Advance(_AlongPath):
     path: Annotated[list[str], MinLen(1)]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Loss(Entry):
     """`German> deplete UNIT` / `eliminate UNIT` / `remove UNIT` (overstack, 6.3)."""
 
@@ -372,7 +373,7 @@ class Loss(Entry):
         return [(self.unit, ("deplete",) if self.loss == "deplete" else ("eliminate",))]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class StandFast(Entry):
     """`German> stand UNITS`: defenders in a fortification stand and deplete instead (7.5)."""
 
@@ -396,7 +397,7 @@ class StandFast(Entry):
         return [(u, ("stand",)) for u in self.units]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Place(Entry):
     """`Allied: reinforce UNIT HEX` / `replace UNIT [full|reduced] HEX [points N]` / `paradrop UNIT HEX [supply N]`."""
 
@@ -440,7 +441,7 @@ class Place(Entry):
         return None
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class SupportMarkers(Entry):
     """`German: draw MARKER...` / `aside MARKER...` / `lose MARKER...`: support fire markers drawn at
     random from the cup, put aside for the game turn, or eliminated for good (Fire & Movement 7.2,
@@ -451,7 +452,7 @@ class SupportMarkers(Entry):
     markers: Annotated[list[str], MinLen(1)]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Income(Entry):
     """`Allied: income N [decline SOURCE...] [reduce SOURCE N...]`: supply collected in the Reinforcement Step."""
 
@@ -462,7 +463,7 @@ class Income(Entry):
     """Sources from which a reduced number of points is collected (8.7's announcement), source -> points."""
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Capture(Entry):
     """`German: capture HEX [points N]`: supply captured at an Allied source (8.7)."""
 
@@ -475,7 +476,7 @@ class Capture(Entry):
         return [("hex", self.hex)]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Declare(Entry):
     """`German: declare bulge` and other one-word declarations a rule system knows; `Allied: declare victory
     [LEVEL] [points SIDE N SIDE N]`, a claim of victory, with the level and each side's victory points claimed."""
@@ -490,7 +491,7 @@ class Declare(Entry):
         return self.what == "victory"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record
 class Comment(Entry):
     """`# text`: kept, never checked."""
 
@@ -525,8 +526,8 @@ AnyEntry = Annotated[
 ]
 
 
-@dataclass(frozen=True, kw_only=True)
-class LogDocument:
+@record
+class LogDocument(Frozen):
     """A whole log in its JSON form: the entries in order."""
 
     __pydantic_config__ = FORBID_EXTRA

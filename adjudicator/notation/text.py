@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 from adjudicator.notation.entries import (
@@ -23,6 +22,7 @@ from adjudicator.notation.syntax_errors import (  # re-exported: the parser's er
     quoted_source as quoted_source,
 )
 from wargame.errors import LogSyntaxError, Place as ErrorPlace, did_you_mean
+from wargame.records import frozen
 
 HEADER = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
 SIDE = re.compile(r"^([A-Z][A-Za-z]*)([:>])$")
@@ -49,7 +49,7 @@ COMMANDS = ("action", "pass", "activate", "attack", "bombard", "retreat", "advan
             "move", "draw", "aside", "lose")
 
 
-@dataclass(frozen=True)
+@frozen
 class Token:
     """A word of a line and the 1-based column where it starts."""
 

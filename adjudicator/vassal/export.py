@@ -24,6 +24,7 @@ from adjudicator.vassal.joins import phase_index
 from adjudicator.vassal.translate import Phase, module_phases
 from wargame.errors import DataError, Place
 from wargame.game import Game
+from wargame.records import frozen
 from wargame.vassal import logfile
 from wargame.vassal.commands import ESC, split
 from wargame.vassal.encoding import encode, step_suffix
@@ -45,7 +46,7 @@ Spot = tuple[str, int, int]
 """A map and a point on it."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Shown:
     """What the board shows of a position: units, markers and the turn tracker."""
 

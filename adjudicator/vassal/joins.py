@@ -4,12 +4,12 @@ file's saved and final boards, a text log's replayed end (adjudicator.vassal.cha
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 
 from adjudicator import contract
 from adjudicator.contract import SequencePoint
 from adjudicator.vassal.translate import Phase, face_of
 from wargame.game import Game
+from wargame.records import frozen
 from wargame.vassal.encoding import step_suffix
 from wargame.vassal.pieces import Piece
 from wargame.vassal.places import Places
@@ -18,7 +18,7 @@ from wargame.vassal.turns import tracker_position
 OUT_OF_PLAY = "out of play"
 
 
-@dataclass(frozen=True)
+@frozen
 class Position:
     """Where the units and markers are, by name: what one log ends at and the next begins from."""
 

@@ -11,7 +11,6 @@ The translated log says how each path was chosen.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Generic, Literal
 
 from adjudicator.contract import RuleSystem, StateT
@@ -21,13 +20,14 @@ from wargame.errors import WargameError
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.paths import cheapest_path
+from wargame.records import frozen
 
 Motion = Literal["move", "retreat", "advance"]
 """What a drag is: a move (its unit stops where the rules stop it), a retreat after combat (one of the
 retreats the result owes), an advance after combat (one of the advances the result allows)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Lost:
     """Where the reader lost the game: the line (VASSAL step) of the entry the rule system could not apply, and why."""
 
@@ -35,7 +35,7 @@ class Lost:
     reason: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Followed(Generic[StateT]):
     """The rule system's state after the entries translated so far; with `lost`, the state before the first
     entry it could not apply (the last the reader could follow)."""
@@ -125,7 +125,7 @@ class Follower(Generic[StateT]):
         return done
 
 
-@dataclass(frozen=True)
+@frozen
 class Chosen:
     """The path the reader chose for a drag (hex labels; None when none joins its ends), which of the paths
     allowed it is (`pick`) and by what rules (`rule`), for the translated log's comment."""

@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from adjudicator.notation.entries import Attack, Entry
 from adjudicator.vassal.movement import Followed, Lost
 from wargame.game import Game
+from wargame.records import frozen
 from wargame.sequence import turn_sequence
 from wargame.vassal.buildfile import ModuleInfo
 
 MAX_DIFFERENCES = 40
 
 
-@dataclass(frozen=True)
+@frozen
 class Phase:
     """One level of our modules' turn tracker: the sequence step and the name it shows."""
 
@@ -43,7 +44,7 @@ def module_phases(game: Game, module: ModuleInfo) -> tuple[list[Phase], str | No
     return [by_name[n.lower()] for n in module.turn_names], None
 
 
-@dataclass(frozen=True)
+@frozen
 class Note:
     """Something a person should know about the translation of one step (0: the saved position)."""
 
@@ -51,7 +52,7 @@ class Note:
     message: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Carry:
     """What the translation of one log hands the next log of the same game (docs/vassal-logs.md, chains)."""
 

@@ -18,12 +18,13 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import BinaryIO
 from xml.etree import ElementTree
 
 from wargame.errors import DataError, Place
+from wargame.records import frozen
 from wargame.vassal.commands import split
 from wargame.vassal.xmltext import parse_xml
 
@@ -44,7 +45,7 @@ def _java_round(value: float) -> int:
     return low + 1 if value - low >= 0.5 else low
 
 
-@dataclass(frozen=True)
+@frozen
 class HexNaming:
     """A board's HexGrid and HexGridNumbering, enough to name the hex under a point as VASSAL does."""
 
@@ -169,7 +170,7 @@ class HexNaming:
         return (y, x) if self.sideways else (x, y)
 
 
-@dataclass(frozen=True)
+@frozen
 class Zone:
     """A named polygon of a board (`Zone`): VASSAL names a point inside it by the zone's name."""
 
@@ -190,7 +191,7 @@ class Zone:
         return inside
 
 
-@dataclass(frozen=True)
+@frozen
 class BoardInfo:
     """One board of a map: its grid, if a hex grid, and its zones."""
 
@@ -199,7 +200,7 @@ class BoardInfo:
     zones: tuple[Zone, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class MapInfo:
     """One map: its id in commands, the board's origin on it, its boards."""
 
@@ -208,7 +209,7 @@ class MapInfo:
     boards: tuple[BoardInfo, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class ModuleInfo:
     """What the log reader takes from a module."""
 
@@ -303,7 +304,7 @@ def _zones(grid: ElementTree.Element, place: Place) -> tuple[Zone, ...]:
 MAX_MODULEDATA_BYTES = 2**20
 
 
-@dataclass(frozen=True)
+@frozen
 class ModuleFile:
     """A module's buildFile.xml parsed, its image sizes and its moduledata member."""
 

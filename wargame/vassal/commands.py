@@ -13,9 +13,9 @@ placed in the file, never an exception of its own.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from wargame.errors import DataError, Place
+from wargame.records import frozen
 
 ESC = "\x1b"
 LOG = "LOG\t"
@@ -107,7 +107,7 @@ Node = str | list["Node"]
 """A leaf command string, or a compound command's parts in order."""
 
 
-@dataclass(frozen=True)
+@frozen
 class TreeLimits:
     """How deep and how big a command tree may be before the reader refuses it."""
 
@@ -199,19 +199,19 @@ def leaves(tree: Node) -> list[str]:
 
 
 # -- typed commands --------------------------------------------------------------------------
-@dataclass(frozen=True)
+@frozen
 class NullCommand:
     """A command with no effect (VASSAL writes `""` or, inside a log, `LOG\\tnull`)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class SaveBoundary:
     """`begin_save` / `end_save` around a saved position (`GameState` SetupCommand)."""
 
     begin: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class AddPiece:
     """`+/id/TYPE/STATE`: a piece (or a stack, TYPE `stack`) comes into play."""
 
@@ -225,14 +225,14 @@ class AddPiece:
         return self.type_text == "stack"
 
 
-@dataclass(frozen=True)
+@frozen
 class RemovePiece:
     """`-/id`: a piece leaves play (deleted)."""
 
     piece_id: str
 
 
-@dataclass(frozen=True)
+@frozen
 class ChangePiece:
     """`D/id/NEW/OLD`: a piece's whole state chain changes (flip, properties, position)."""
 
@@ -241,7 +241,7 @@ class ChangePiece:
     old_state: str | None
 
 
-@dataclass(frozen=True)
+@frozen
 class MovePiece:
     """`M/...`: a piece or stack moves to a map position (`map_name` None: off every map)."""
 
@@ -257,7 +257,7 @@ class MovePiece:
     player_id: str | None
 
 
-@dataclass(frozen=True)
+@frozen
 class Chat:
     """`CHAT...`: a line in the chat window, as VASSAL's HTML text."""
 
@@ -268,7 +268,7 @@ GLOBAL_PROPERTY = "GlobalProperty\t"
 """A module's GlobalProperty (`GlobalProperty.COMMAND_PREFIX`), e.g. our modules' declaration property."""
 
 
-@dataclass(frozen=True)
+@frozen
 class SetProperty:
     """`MutableProperty\\t...` or `GlobalProperty\\t;...`: a global property changes (dice buttons set several)."""
 
@@ -278,7 +278,7 @@ class SetProperty:
     container: str
 
 
-@dataclass(frozen=True)
+@frozen
 class AddPlayer:
     """`PLAYER\\t...`: a player (password, name) takes a side."""
 
@@ -287,14 +287,14 @@ class AddPlayer:
     side: str
 
 
-@dataclass(frozen=True)
+@frozen
 class RemovePlayer:
     """`PYREMOVE\\t...`: a player leaves a side."""
 
     password: str
 
 
-@dataclass(frozen=True)
+@frozen
 class SetTurn:
     """`TURN<id>\\t<state>`: a turn tracker's whole state."""
 
@@ -302,7 +302,7 @@ class SetTurn:
     state: str
 
 
-@dataclass(frozen=True)
+@frozen
 class SetBoards:
     """`<map>BoardPicker\\t...`: the boards of a map."""
 
@@ -310,14 +310,14 @@ class SetBoards:
     boards: str
 
 
-@dataclass(frozen=True)
+@frozen
 class UndoMarker:
     """`UNDO\\ttrue` ... `UNDO\\tfalse` around the inverse of an undone command (`BasicLogger.undo`)."""
 
     in_progress: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class OtherCommand:
     """A command of an encoder this reader does not interpret (kept, never an error)."""
 

@@ -9,8 +9,8 @@ adjudicator (`adjudicate export`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from wargame.records import frozen
 from wargame.vassal.commands import ESC, split
 from wargame.vassal.encoding import encode
 
@@ -20,7 +20,7 @@ DECK_MAX_DRAWN = 10
 """Deck.draw shows at most maxStack cards (VASSAL's default, kept)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Cup:
     """A draw cup: its deck's name, where it lies and how big an empty one is drawn."""
 

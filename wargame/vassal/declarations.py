@@ -12,9 +12,9 @@ a player may type the same line in chat. docs/vassal-logs.md, "Declarations from
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from wargame.errors import did_you_mean
+from wargame.records import frozen
 
 PREFIX = "[umpire]"
 """What starts every declaration line, so that no ordinary chat or VASSAL report is taken for one."""
@@ -67,7 +67,7 @@ def toolbar_report(words: str) -> str:
     return f"{PREFIX} $PlayerSide$: {words}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Declaration:
     """One declaration line read back: the player's side (None without one), the word and the rest."""
 
@@ -108,7 +108,7 @@ def read_declaration(text: str) -> Declaration:
                           f"{first or 'nothing'!r}" + did_you_mean(first, known))
 
 
-@dataclass(frozen=True)
+@frozen
 class Declarations:
     """What a rule system's players declare from our modules: piece menus and toolbar buttons."""
 

@@ -11,10 +11,11 @@ checked against VASSAL 3.7.26's sources.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from xml.etree import ElementTree
 
 from wargame.errors import DataError, Place
+from wargame.records import frozen
 from wargame.vassal.buildfile import P, ModuleFile, ModuleInfo, module_info
 from wargame.vassal.commands import AddPiece, parse_command, split
 from wargame.vassal.decks import Cup
@@ -25,7 +26,7 @@ MAX_PROTOTYPE_DEPTH = 20
 """Prototypes using prototypes, at most this deep (a loop of prototypes is refused)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Definition:
     """A piece as it comes into play: its traits' types and states, outermost first, BasicPiece last."""
 
@@ -59,7 +60,7 @@ class Definition:
         return None
 
 
-@dataclass(frozen=True)
+@frozen
 class TrackerDefinition:
     """A turn tracker of our modules' shape: a counter of turns holding a list of steps or phases."""
 
@@ -82,7 +83,7 @@ class TrackerDefinition:
         return self.turn_format.replace("$level1$", str(turn)).replace("$level2$", self.phases[phase])
 
 
-@dataclass(frozen=True)
+@frozen
 class Catalogue:
     """What a writer needs from a module: its pieces by unit and marker id, boards, turn tracker."""
 

@@ -8,7 +8,8 @@ Format facts: `../shared/reference/vassal-format.md` 1.5 (checked against VASSAL
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+from wargame.records import frozen
 
 
 def encode(tokens: Iterable[str | int | float | bool | None], delimiter: str) -> str:
@@ -61,7 +62,7 @@ CTRL_F = keystroke(70, CTRL)
 CTRL_D = keystroke(68, CTRL)
 
 
-@dataclass(frozen=True)
+@frozen
 class Trait:
     """One decorator of a piece: its type string and its state string."""
 

@@ -9,9 +9,10 @@ parallel tab-separated chains, outermost trait first, BasicPiece last; `BasicPie
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from wargame.errors import DataError, Place
+from wargame.records import frozen
 from wargame.vassal.commands import split
 
 MAX_TRAITS = 500
@@ -31,7 +32,7 @@ KNOWN_TRAITS = frozenset({
 })
 
 
-@dataclass(frozen=True)
+@frozen
 class Trait:
     """One trait of a piece: its id (`mark`, `emb2`...), type text and state text."""
 
@@ -40,7 +41,7 @@ class Trait:
     state_text: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Layer:
     """A Layer (`emb2;`) trait: its name, level names and current level (1-based)."""
 
@@ -50,7 +51,7 @@ class Layer:
     active: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class Piece:
     """A piece as VASSAL saved it: traits, the innermost BasicPiece's name and position."""
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Literal
 
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.holding import counter_size_px, holding_geometry
+from wargame.records import frozen
 from wargame.vassal.buildfile import ModuleInfo
 from wargame.vassal.pieces import Piece
 
@@ -39,7 +39,7 @@ OLD_SPACES_PER_ROW = 15
 Kind = Literal["hex", "box", "track", "off-grid", "map", "none"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Location:
     """A named place: a hex label, a box id, a `track@value` space, or a raw map position."""
 

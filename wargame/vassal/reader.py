@@ -16,11 +16,12 @@ import lzma
 import re
 import zipfile
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from wargame.errors import DataError, Place
 from wargame.files import TooLarge, read_capped
+from wargame.records import frozen
 from wargame.vassal.xmltext import parse_xml
 from wargame.vassal.commands import (
     Command, NullCommand, SaveBoundary, TreeLimits, UndoMarker, command_tree, leaves, parse_leaf,
@@ -29,7 +30,7 @@ from wargame.vassal.commands import (
 SAVED_GAME = "savedGame"
 
 
-@dataclass(frozen=True)
+@frozen
 class Limits:
     """What the reader accepts before refusing a file as hostile or absurd."""
 
@@ -41,7 +42,7 @@ class Limits:
     tree: TreeLimits = field(default_factory=TreeLimits)
 
 
-@dataclass(frozen=True)
+@frozen
 class SaveArchive:
     """The members of a .vsav/.vlog that matter: the command text and the metadata."""
 
@@ -50,7 +51,7 @@ class SaveArchive:
     moduledata: dict[str, str]
 
 
-@dataclass(frozen=True)
+@frozen
 class Step:
     """One step of a log, as VASSAL's "Step forward" replays it: its commands in order."""
 
@@ -64,7 +65,7 @@ class Step:
         return any(isinstance(c, UndoMarker) and c.in_progress for c in self.commands)
 
 
-@dataclass(frozen=True)
+@frozen
 class Recording:
     """A saved game or log: the position when it was saved (or logging began), then the steps."""
 

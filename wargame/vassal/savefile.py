@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import html
-from dataclasses import dataclass
 
+from wargame.records import frozen
 from wargame.vassal.archive import zip_bytes
 from wargame.vassal.encoding import encode
 
 ESC = "\x1b"
 
 
-@dataclass(frozen=True)
+@frozen
 class PlacedPiece:
     """A piece in a saved position: its id, type and state chains, and where it lies."""
 

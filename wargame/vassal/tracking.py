@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from wargame.errors import Place
+from wargame.records import frozen
 from wargame.vassal.commands import (
     AddPiece, AddPlayer, ChangePiece, Chat, Command, MovePiece, RemovePiece, RemovePlayer, SetProperty, SetTurn,
     UndoMarker, split,
@@ -26,7 +27,7 @@ UNDOABLE = (AddPiece, RemovePiece, ChangePiece, MovePiece, SetProperty, SetTurn)
 """Commands VASSAL's Undo takes back (each has an undo command)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class PieceEvent:
     """A piece before and after one command (None before an add, after a remove)."""
 
@@ -43,14 +44,14 @@ class PieceEvent:
         return piece.piece_id
 
 
-@dataclass(frozen=True)
+@frozen
 class ChatEvent:
     """A chat line (VASSAL's HTML text)."""
 
     html: str
 
 
-@dataclass(frozen=True)
+@frozen
 class PropertyEvent:
     """A global property changed (dice buttons set `<name>_result` and others)."""
 
@@ -59,7 +60,7 @@ class PropertyEvent:
     new: str
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnEvent:
     """A turn tracker's state changed."""
 
@@ -68,7 +69,7 @@ class TurnEvent:
     new: str
 
 
-@dataclass(frozen=True)
+@frozen
 class PlayerEvent:
     """A player takes a side (`side` None: leaves it), as VASSAL's Retire button records it."""
 
@@ -80,7 +81,7 @@ class PlayerEvent:
 Event = PieceEvent | ChatEvent | PropertyEvent | TurnEvent | PlayerEvent
 
 
-@dataclass(frozen=True)
+@frozen
 class StepEvents:
     """One log step and what it did, in order."""
 
@@ -91,7 +92,7 @@ class StepEvents:
     property change, even one that changes nothing, as a Report Action's), not only chat lines."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Player:
     """A player of the recording: the name shown in chat and the side taken."""
 

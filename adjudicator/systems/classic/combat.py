@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 from adjudicator.contract import CombatAccount
@@ -18,9 +18,10 @@ from adjudicator.systems.classic.state import ClassicState, Pending, evolve
 from adjudicator.systems.classic.tables import factor
 from wargame.errors import WargameError
 from wargame.hexes import Hexside
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Odds:
     """One combat worked out: strengths, the column before and after shifts, and why."""
 
@@ -48,7 +49,7 @@ def _label(value: Fraction) -> str:
     return f"{float(value):g}"
 
 
-@dataclass(frozen=True)
+@frozen
 class _Terrain:
     """The terrain's effects on an attack on one hex: columns shifted, die modified, defence multiplied."""
 

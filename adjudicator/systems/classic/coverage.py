@@ -5,7 +5,6 @@ of rules.toml with the handlers judging it, the data it rests on, its breach log
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from adjudicator.coverage import EXAMPLE_TEST, Row, breach_logs, where_of
@@ -13,9 +12,10 @@ from adjudicator.registry import Registry
 from adjudicator.systems.classic.state import ClassicState
 from adjudicator.systems.classic.tables import tables
 from wargame.game import Game
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Clause:
     """A rule area of rules.toml judged under one section: what it checks, its handlers, its data."""
 

@@ -3,7 +3,6 @@ rail movement, conditions, stacking at the end of a move; read from rules.toml a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
@@ -14,9 +13,10 @@ from adjudicator.systems.classic.base import (
 from adjudicator.systems.classic.victory import entered
 from adjudicator.systems.classic.state import ClassicState, evolve, relocate
 from wargame.hexes import Hex, Hexside
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class MoveLimits:
     """What a unit may still spend in the phase under way: movement points, or hexes where a condition caps them."""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from adjudicator.contract import AdvanceOption, Reach, RetreatOption
 from adjudicator.systems.classic import results
@@ -15,9 +14,10 @@ from adjudicator.systems.classic.state import ClassicState
 from wargame.errors import WargameError
 from wargame.hexes import Hex
 from wargame.paths import reachable
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class ClassicMoveRule:
     """One unit's move now: its costs, where it must stop, its budget."""
 

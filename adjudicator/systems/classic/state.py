@@ -4,13 +4,14 @@ engine's turn context and the record of the phase under way, which the engine re
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import TypeVar
 
 from adjudicator.contract import Outcome, TurnContext, TurnKeeper
 from wargame.game import Game
 from wargame.hexes import Hex
+from wargame.records import frozen
 
 
 T = TypeVar("T")
@@ -26,7 +27,7 @@ def evolve(value: T, **changes: object) -> T:
     return new
 
 
-@dataclass(frozen=True)
+@frozen
 class PhaseLog:
     """What has happened in the phase under way (house style 19: the engine starts a new one at each boundary)."""
 
@@ -50,7 +51,7 @@ class PhaseLog:
     """Units that have taken a replacement point this phase."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Pending:
     """A combat result being carried out: the steps, retreats and advances it still owes or allows."""
 
@@ -91,7 +92,7 @@ class Pending:
         return "+".join(self.defended())
 
 
-@dataclass(frozen=True)
+@frozen
 class ClassicState:
     """Where everything is and when: the position after an entry of a classic game's log."""
 

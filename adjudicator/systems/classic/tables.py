@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 
 from adjudicator.findings import SectionTable
@@ -11,6 +11,7 @@ from adjudicator.systems.base import PerGame
 from wargame.errors import WargameError
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
+from wargame.records import frozen
 from wargame.rulebook import Condition, PhaseRule, ResultCode, RulesFile, TurnRecord
 from wargame.sequence import Slot, turn_sequence
 
@@ -18,7 +19,7 @@ LOG_SECTION = "log"
 """The engine's citation for the log's own structure (not a rule of the game)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Tables:
     """What a classic game's rules read about its map and data, built once per game."""
 

@@ -29,6 +29,7 @@ from typing import Literal, TypeVar
 from adjudicator.systems.base import PerGame
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
+from wargame.records import frozen
 
 Modifier = Literal["fortification", "marker values", "terrain", "river line", "marker change"]
 """A modifier of the arithmetic a claim may have misread: left out (8.2.3's doubling and halving, a folio's
@@ -43,7 +44,7 @@ RIVER_LIKE = ("river", "ditch", "canal")
 """8.2.2: hexsides whose line counts only when every attacker crosses one."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Support:
     """A support fire marker placed on a combat (7.2, 8.2.1 b)."""
 

@@ -7,7 +7,6 @@ Rulings: docs/rules-coverage.md's register, rows F&M 5.2, F&M 6.1 and F&M 6.1 / 
 from __future__ import annotations
 
 from collections.abc import Callable, Container
-from dataclasses import dataclass
 
 from adjudicator.contract import MOVE_KINDS, Reach
 from adjudicator.findings import Finding
@@ -20,9 +19,10 @@ from wargame.errors import WargameError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.paths import reachable
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class MoveRule:
     """One unit's move in a state (5.1-5.4, 6.1): what a step costs, where the unit must stop, and
     its budget; `wargame.paths.reachable(start, rule.cost, rule.budget, stops=rule.stops)` walks it."""

@@ -20,14 +20,16 @@ stiff resistance, advances) carry it out. Rulings (docs/rules-coverage.md keeps 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
+from wargame.records import frozen
 
 DEFENDER_RETREATS = {"D2": 2, "D3": 3}
 ATTACKER_RETREATS = {"A1": 1, "A2": 2, "A3": 3}
 ONE_ATTACKER_REDUCED = ("Ex", "(A)")
 
 
-@dataclass(frozen=True)
+@frozen
 class SpecialAttack:
     """A folio's own kind of attack, resolved on the series' table with consequences of its own: no defender and no
     advance, no retreats, and a retreat result reducing every attacking unit instead (a folio names it, e.g. Omaha's
@@ -39,7 +41,7 @@ class SpecialAttack:
     """The folio's section that makes it."""
 
 
-@dataclass(frozen=True)
+@frozen
 class FmCombat:
     """An attack whose effects the following entries carry out."""
 

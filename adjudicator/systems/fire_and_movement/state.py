@@ -7,7 +7,7 @@ A folio's exclusive rules keep their own fields in a subclass (Omaha: `omaha/sta
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TypeVar
 
 from adjudicator.contract import TurnContext, TurnKeeper
@@ -15,6 +15,7 @@ from adjudicator.notation.entries import StepMarker, TurnMarker
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from wargame.game import Game
+from wargame.records import frozen
 from wargame.sequence import Slot, turn_sequence
 
 SEQUENCE: PerGame[tuple[Slot, ...]] = PerGame(lambda game: turn_sequence(game.manifest))
@@ -38,7 +39,7 @@ TABLES: PerGame[GameTables] = PerGame(GameTables)
 """Each game's tables, built with its first state."""
 
 
-@dataclass(frozen=True)
+@frozen
 class PhaseLog:
     """What has happened in the phase under way (house style 19: the engine starts a new one at each marker)."""
 
@@ -67,7 +68,7 @@ class PhaseLog:
     """The hex of every marker that has bombarded in this player turn (8.1: two a hex at most)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class FireAndMovementState:
     """The position and the sequence of play after an entry."""
 

@@ -3,12 +3,12 @@ the German +6 marker it may cost, and the places whose capture costs the German 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from wargame.game import Game
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class PointeDuHoc:
     """One row of the Pointe du Hoc chart (11.2.3)."""
 

@@ -5,13 +5,13 @@ rules (system.py's `LAYERS`), so no rule asks whether an option is on (house sty
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.hexes import Hex
 from wargame.models import Marker
+from wargame.records import frozen
 
 
 def _no_weather(state: OmahaState, entry: Entry) -> list[Finding]:
@@ -22,7 +22,7 @@ def _printed_value(state: OmahaState, marker: Marker, applied: int, target: Hex)
     return applied
 
 
-@dataclass(frozen=True)
+@frozen
 class OptionalHooks:
     """What Omaha's optional rules change inside its rules, by name: the rules' own without a layer."""
 

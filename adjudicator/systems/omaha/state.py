@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from adjudicator.contract import Outcome
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, PhaseLog
 from wargame.hexes import Hex
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Beyond:
     """The land hexes beyond a scenario's boundary (10.1), with their labels: 10.1 is asked of every hex a
     unit enters, by label."""
@@ -18,7 +19,7 @@ class Beyond:
     labels: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@frozen
 class OmahaPhaseLog(PhaseLog):
     """The series' record of a phase and what Omaha's rules note in it (house style 19: the engine renews it)."""
 
@@ -35,7 +36,7 @@ class OmahaPhaseLog(PhaseLog):
     """Sides that have rolled for the markers put aside in inclement weather this game turn (14.1)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class OmahaState(FireAndMovementState):
     """The series' state and Omaha's own."""
 

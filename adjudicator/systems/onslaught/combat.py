@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable
 from itertools import combinations
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 
 from adjudicator.contract import CombatAccount
@@ -28,9 +28,10 @@ from adjudicator.systems.onslaught.tables import map_tables
 from adjudicator.systems.onslaught.zoc import zone_of_control
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 
 
 class Modifier:
@@ -41,7 +42,7 @@ class Modifier:
     why: str
 
 
-@dataclass(frozen=True)
+@frozen
 
 
 class CombatAudit:

@@ -4,7 +4,7 @@ one model of a move, `MoveRule`, asked for by the checker and by the movement mo
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 
 from adjudicator.findings import Finding
@@ -20,6 +20,7 @@ from adjudicator.systems.onslaught.tables import MapTables, hex_by_label, map_ta
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.errors import WargameError
 from wargame.hexes import Hex
+from wargame.records import frozen
 
 
 def as_corrected(state: OnslaughtState, entry: Move) -> OnslaughtState:
@@ -40,7 +41,7 @@ def _side(a: Hex, b: Hex) -> tuple[Hex, Hex]:
     return (a, b) if a < b else (b, a)
 
 
-@dataclass(frozen=True)
+@frozen
 class MoveRule:
     """A division's move in a state (6.1, 6.2, 6.4, 6.5, 8.6): the one model the checker, the VASSAL reader,
     the pictures and the generators ask for; `wargame.paths.reachable(start, rule.cost, rule.budget,

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 
 from adjudicator.findings import Finding
@@ -14,6 +14,7 @@ from adjudicator.systems.onslaught import results
 from adjudicator.systems.onslaught.results import Stack
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, combat_strength, unit_of
+from wargame.records import frozen
 
 
 AMERICAN_FRENCH = frozenset({"us", "french"})
@@ -122,7 +123,7 @@ def _no_emergency(state: OnslaughtState) -> bool:
     return False
 
 
-@dataclass(frozen=True)
+@frozen
 class Hooks:
     """What the optional rules change inside the base rules, by name: the base rules' own without a layer."""
 

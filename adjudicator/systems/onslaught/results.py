@@ -5,7 +5,9 @@ Rulings: docs/rules-coverage.md, the rulings register (7.2-7.5)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
+from wargame.records import frozen
 
 
 RESULTS = ("AE", "AH", "-", "DR", "HH", "DH", "DE")
@@ -15,7 +17,7 @@ Options = tuple[Sequence[str], Sequence[str]]
 """Where a defender may retreat: two-hex destinations, and one-hex ones (7.3)."""
 
 
-@dataclass(frozen=True)
+@frozen
 
 
 class Stack:
@@ -29,7 +31,7 @@ class Stack:
         return f"{', '.join(self.units)} at {self.hex}, strength {self.strength}"
 
 
-@dataclass(frozen=True)
+@frozen
 
 
 class Combat:
@@ -62,7 +64,7 @@ class Combat:
         return f"the result {self.result} of {self.name}"
 
 
-@dataclass(frozen=True)
+@frozen
 
 
 class Effect:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace as _replace_fields
+from dataclasses import field, replace as _replace_fields
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -14,9 +14,10 @@ from adjudicator.systems.onslaught.tables import hex_by_label, zone_at
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.models import Unit
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 
 
 class ActionState:
@@ -43,7 +44,7 @@ class ActionState:
     """5.4 / 7.0: how many stacks the group holds (one stack's divisions may attack different hexes)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class StepLog:
     """What has happened in the step under way (house style 19: the engine starts a new one at each `Turn` and
     step marker; the step's own apply seeds it)."""
@@ -70,7 +71,7 @@ class StepLog:
     """10.2: German divisions placed in area A or B this step that have not moved yet."""
 
 
-@dataclass(frozen=True)
+@frozen
 class ActionLog:
     """What has happened in the action under way (5.0-5.5), or in the German Reserve Step outside one: an action is
     Onslaught's own part of a step, so the system starts a new record as one ends (`sequence.close_action`)."""
@@ -96,7 +97,7 @@ NO_ACTS = ActionLog()
 """The record of an action before anything has happened in it (one value: a record is never changed in place)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class OnslaughtState:
     """The position after an entry: game facts, the engine's turn context (`at`) and the step's record (`log`)."""
 

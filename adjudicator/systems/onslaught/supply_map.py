@@ -4,18 +4,18 @@ worked out once per game."""
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught.tables import map_tables
 from wargame.game import Game
 from wargame.hexes import Hex
+from wargame.records import frozen
 
 
 ALLIED = "Allied"
 GERMAN = "German"
 
-@dataclass(frozen=True)
+@frozen
 
 
 class Port:
@@ -28,7 +28,7 @@ class Port:
     port_area: frozenset[Hex] | None
 
 
-@dataclass(frozen=True)
+@frozen
 
 
 class SupplyMap:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 
 from adjudicator.systems.base import PerGame
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 
 
 class MapTables:

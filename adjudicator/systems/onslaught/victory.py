@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Declare, Entry, TurnMarker
@@ -21,6 +20,7 @@ from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
 from wargame.errors import DataError, did_you_mean
 from wargame.game import Game
 from wargame.hexes import DIRECTIONS, Hex
+from wargame.records import frozen
 
 
 SCORING_AREAS: dict[str, str] = {"German": "west_of_rhine", "Allied": "east_of_victory_line"}
@@ -33,7 +33,7 @@ SEA_SIDE = "sea_side"
 LEVELS_CHART = "victory_levels"
 
 
-@dataclass(frozen=True)
+@frozen
 
 
 class GapMap:
@@ -74,7 +74,7 @@ _gap_maps = PerGame(GapMap._build)
 """Each game's gap facts (13.3), owned by the rule system."""
 
 
-@dataclass(frozen=True)
+@frozen
 
 
 class Gap:
@@ -88,7 +88,7 @@ class Gap:
     """The distance a wide gap keeps from every enemy division (`wide_gap_min_distance_mp`)."""
 
 
-@dataclass(frozen=True)
+@frozen
 
 
 class SideScore:
@@ -119,7 +119,7 @@ class SideScore:
         return self.division_points + self.bonus_points
 
 
-@dataclass(frozen=True)
+@frozen
 
 
 class Score:
