@@ -168,10 +168,13 @@ def test_a_mitred_inset_has_shapelys_corners_and_pixels(s: float) -> None:
 
 def test_a_mitred_inset_shapely_would_cut_otherwise_is_left_to_it() -> None:
     """No inset where shapely's outline would have other corners: a corner without a turn, an inset deeper than the
-    shape, a sharp tip (past the mitre limit), too few points."""
+    shape, a reflex corner past the mitre limit, too few points; a sharp convex tip (no limit in GEOS) is shapely's."""
     assert mitre_inset([(0.0, 0.0), (5.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)], 1.0) is None
     assert mitre_inset([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)], 6.0) is None
-    assert mitre_inset([(0.0, 0.0), (100.0, 4.0), (0.0, 8.0)], 1.0) is None
+    assert mitre_inset([(0.0, 0.0), (100.0, 0.0), (50.0, 3.0), (50.0, 60.0)], 2.0) is None
+    tip = mitre_inset([(0.0, 0.0), (100.0, 4.0), (0.0, 8.0)], 1.0)
+    assert tip is not None and all(math.dist(p, q) < 1e-9 for p, q in zip(
+        tip, [(1.0, 1.0407996802557442), (1.0, 6.959200319744256), (74.98000799360639, 4.0)]))
     assert mitre_inset([(0.0, 0.0), (1.0, 1.0)], 0.1) is None
     assert mitre_inset([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0), (0.0, 0.0)], 1.0) is not None
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from PIL import Image, ImageDraw, ImageFont
 
-from builder.render.ink import font, rgb
+from builder.render.ink import rgb
 from builder.render.insets import kept_rings, mitre_inset, ring_key
 from builder.render.window import Band, Recording, ShiftedDraw
 from wargame.game import Game
@@ -222,6 +222,24 @@ def draw_outlined(draw: Draw, points: Sequence[Point], fill: str | RGB, outline:
 # -- the canvas ------------------------------------------------------------------------------
 PASTE_BANDS = 4
 """Horizontal bands a translucent paste is split into, one per worker thread at most."""
+PASTE_TILE = 128
+"""Side of the tiles a colour is pasted through a mask in (`paste_inked`)."""
+
+
+def paste_inked(image: Image.Image, colour: str | RGB, xy: tuple[int, int], mask: Image.Image) -> None:
+    """Paste a colour through a mask with its top-left corner at `xy`, tile by tile, leaving out the tiles the mask
+    leaves clear: pasting through a zero leaves a pixel as it was, so the pixels are those of one paste, and a
+    boundary's tint (a thin line across its whole bounding box on the 3x canvas) no longer blends every pixel of
+    that box (Pillow's blending was a tenth of Omaha's board)."""
+    width, height = mask.size
+    for ty in range(0, height, PASTE_TILE):
+        for tx in range(0, width, PASTE_TILE):
+            tile = mask.crop((tx, ty, min(width, tx + PASTE_TILE), min(height, ty + PASTE_TILE)))
+            inked = tile.getbbox()
+            if inked is None:
+                continue
+            left, top = xy[0] + tx + inked[0], xy[1] + ty + inked[1]
+            image.paste(colour, (left, top, left + inked[2] - inked[0], top + inked[3] - inked[1]), tile.crop(inked))
 
 
 @dataclass(frozen=True)
@@ -344,10 +362,10 @@ class BoardCanvas:
 
         def band(k: int) -> None:
             top, bottom = edges[k], edges[k + 1]
-            self.image.paste(colour, (x0, top, x1, bottom), opacity.crop((0, top - y0, x1 - x0, bottom - y0)))
+            paste_inked(self.image, colour, (x0, top), opacity.crop((0, top - y0, x1 - x0, bottom - y0)))
 
         if bands == 1:
-            self.image.paste(colour, (x0, y0, x1, y1), opacity)
+            paste_inked(self.image, colour, (x0, y0), opacity)
             return
         from concurrent.futures import ThreadPoolExecutor  # here: a picture's small pastes never need it (logging)
 

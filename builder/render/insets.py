@@ -8,6 +8,7 @@ sure to, it answers None and the caller asks shapely.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -20,8 +21,11 @@ KEPT_RINGS = Path(__file__).resolve().parent / "kept_rings.json"
 and a ring's dots and caps start there), keyed by `ring_key`: the bundled games' areas at their pictures' scale.
 Written by `python -m builder.render.keep_rings`."""
 
-MITRE_LIMIT = 5.0
-"""shapely's (GEOS's) default mitre limit: a join longer than this many times the inset is bevelled there."""
+MITRE_LIMIT = 4.0
+"""How far (in insets) a corner may lie from a reflex vertex before the answer is left to shapely: GEOS bevels a join
+longer than 5 insets (its default mitre limit); 4 keeps clear of the cases near it."""
+SLIVER_LIMIT = 50.0
+"""The same for a convex vertex (GEOS sets no limit there): a sharper tip is left to shapely too."""
 
 
 def _area2(points: Sequence[Point]) -> float:
@@ -31,9 +35,10 @@ def _area2(points: Sequence[Point]) -> float:
 
 def mitre_inset(points: Sequence[Point], inset: float) -> Ring | None:
     """A simple polygon's outline moved `inset` pixels inward with mitred corners, as shapely's
-    `Polygon(points).buffer(-inset, join_style="mitre")` outlines it (the same corners, to rounding; its first point
-    and direction may differ, which a filled polygon does not show); None when that is not sure: a corner with no
-    turn, an edge the inset reverses or a mitre past the limit, where shapely's answer has other corners."""
+    `Polygon(points).buffer(-inset, join_style="mitre")` outlines it when every edge survives: each corner where its
+    two edges' inward lines cross, the ring running the way GEOS runs a shell (Pillow's fill can differ with the
+    direction, never with the start), from the first vertex's corner, not closed. None when that is not sure (an
+    edge vanishes or turns back, a corner too sharp or too flat), for shapely to work out."""
     ring = list(points)
     if len(ring) > 1 and ring[0] == ring[-1]:
         ring.pop()
@@ -43,38 +48,37 @@ def mitre_inset(points: Sequence[Point], inset: float) -> Ring | None:
     area2 = _area2(ring)
     if area2 == 0:
         return None
-    side = 1.0 if area2 > 0 else -1.0  # which normal points inward
-    lines: list[tuple[Point, Point]] = []  # each edge moved inward: a point on it and its direction
+    side = 1.0 if area2 > 0 else -1.0  # the inward side of an edge, whichever way the ring runs
+    lines: list[tuple[float, float, float, float]] = []  # each edge's inward line: a point on it and its direction
     for k in range(n):
         (ax, ay), (bx, by) = ring[k], ring[(k + 1) % n]
         dx, dy = bx - ax, by - ay
-        length = (dx * dx + dy * dy) ** 0.5
+        length = math.hypot(dx, dy)
         if length == 0:
             return None
         nx, ny = -dy / length * side, dx / length * side
-        lines.append(((ax + nx * inset, ay + ny * inset), (dx, dy)))
+        lines.append((ax + nx * inset, ay + ny * inset, dx, dy))
     corners: Ring = []
     for k in range(n):
-        (px, py), (dx, dy) = lines[k - 1]
-        (qx, qy), (ex, ey) = lines[k]
-        cross = dx * ey - dy * ex
-        if abs(cross) <= 1e-9 * (dx * dx + dy * dy) ** 0.5 * (ex * ex + ey * ey) ** 0.5:
-            return None  # no turn: shapely leaves no corner there
-        t = ((qx - px) * ey - (qy - py) * ex) / cross
-        x, y = px + t * dx, py + t * dy
-        vx, vy = ring[k]
-        if ((x - vx) ** 2 + (y - vy) ** 2) ** 0.5 > MITRE_LIMIT * inset:
+        px, py, ux, uy = lines[k - 1]
+        qx, qy, vx, vy = lines[k]
+        cross = ux * vy - uy * vx
+        if abs(cross) < 1e-3 * math.hypot(ux, uy) * math.hypot(vx, vy):
+            return None  # (nearly) straight on: GEOS may drop the vertex
+        t = ((qx - px) * vy - (qy - py) * vx) / cross
+        corner = (px + ux * t, py + uy * t)
+        # The limit holds where the inset turns outward, at a reflex vertex (at a convex one its lines simply cross).
+        convex = (cross > 0) == (area2 > 0)
+        if math.dist(corner, ring[k]) > (SLIVER_LIMIT if convex else MITRE_LIMIT) * inset:
             return None
-        corners.append((x, y))
-    # Each edge keeps its direction (none is reversed or swallowed by the inset).
+        corners.append(corner)
     for k in range(n):
         (ax, ay), (bx, by) = corners[k], corners[(k + 1) % n]
-        _, (dx, dy) = lines[k]
-        if (bx - ax) * dx + (by - ay) * dy <= 0:
-            return None
-    if _area2(corners) * area2 <= 0:
-        return None
-    return corners
+        ex, ey = ring[(k + 1) % n][0] - ring[k][0], ring[(k + 1) % n][1] - ring[k][1]
+        if (bx - ax) * ex + (by - ay) * ey <= 0:
+            return None  # the edge vanished or turned back: the inset is not this ring
+    # GEOS's shells run clockwise by shapely's reckoning.
+    return [corners[0], *reversed(corners[1:])] if area2 > 0 else corners
 
 
 def ring_key(polygons: Sequence[Sequence[Point]], inset: float, s: float) -> str:

@@ -95,26 +95,38 @@ class Recording:
 
     def keep(self, name: str, args: tuple[Any, ...]) -> None:
         """Keep a drawing core call, moved onto each band it may reach."""
-        xy, rest = args[0], args[1:]
+        # Written out (this runs for every call of the board, some 25,000): the rows reached worked out for the
+        # usual boxes and two-point lines without lists, then the points moved up by each band's top.
+        xy = args[0]
         flat = isinstance(xy[0], NUMBERS)
         if name == "draw_bitmap":
-            y0, y1 = xy[1], xy[1] + rest[0].size[1]
+            y0, y1 = xy[1], xy[1] + args[1].size[1]
         else:
             at = WIDTH_AT.get(name, 0)
             reach = (args[at] if 0 < at < len(args) else 1) + 2
-            ys = xy[1::2] if flat else [p[1] for p in xy]
-            y0, y1 = min(ys) - reach, max(ys) + reach
-        # Written out (this runs for every call of the board): the points moved up by the band's top.
-        for k in range(bisect.bisect_left(self._ends, y0), bisect.bisect_right(self._starts, y1)):
+            if flat and len(xy) == 4:
+                low, high = (xy[1], xy[3]) if xy[1] <= xy[3] else (xy[3], xy[1])
+            elif not flat and len(xy) == 2:
+                low, high = (xy[0][1], xy[1][1]) if xy[0][1] <= xy[1][1] else (xy[1][1], xy[0][1])
+            else:
+                ys = xy[1::2] if flat else [p[1] for p in xy]
+                low, high = min(ys), max(ys)
+            y0, y1 = low - reach, high + reach
+        first, end = bisect.bisect_left(self._ends, y0), bisect.bisect_right(self._starts, y1)
+        for k in range(first, end):
             dy = self._tops[k]
             if not dy:
                 self.calls[k].append((name, args))
             elif not flat:
-                self.calls[k].append((name, ([(x, y - dy) for x, y in xy], *rest)))
+                if len(xy) == 2:
+                    (ax, ay), (bx, by) = xy
+                    self.calls[k].append((name, ([(ax, ay - dy), (bx, by - dy)], *args[1:])))
+                else:
+                    self.calls[k].append((name, ([(x, y - dy) for x, y in xy], *args[1:])))
             elif len(xy) == 4:
-                self.calls[k].append((name, ((xy[0], xy[1] - dy, xy[2], xy[3] - dy), *rest)))
+                self.calls[k].append((name, ((xy[0], xy[1] - dy, xy[2], xy[3] - dy), *args[1:])))
             else:
-                self.calls[k].append((name, (tuple(v - dy if i % 2 else v for i, v in enumerate(xy)), *rest)))
+                self.calls[k].append((name, (tuple(v - dy if i % 2 else v for i, v in enumerate(xy)), *args[1:])))
 
     def later(self, y0: float, y1: float, step: Later) -> None:
         """Keep a step that draws within rows y0..y1, to be done on each band they reach."""
@@ -242,4 +254,71 @@ class ShiftedDraw(ImageDraw.ImageDraw):
             self.draw = moving
 
 
-__all__ = ["Band", "Coords", "Ink", "Offset", "Recording", "ShiftedDraw", "moved"]
+class RecordingDraw(ShiftedDraw):
+    """A ShiftedDraw whose canvas is recorded: lines, ellipses, rectangles and plain polygons filed straight into the
+    `Recording` as the core calls ImageDraw would make, each colour turned into the core's ink once (a board makes
+    about 25,000 such calls, most of their cost ImageDraw's colour lookup and the recording core's dispatch).
+    Anything else (a curved joint, a wide polygon outline, a default ink) goes through ImageDraw as before."""
+
+    def __init__(self, im: Image.Image, recording: Recording) -> None:
+        super().__init__(im, recording=recording)
+        self._inks: dict[object, int] = {}
+        self._keep = recording.keep
+
+    def _ink(self, colour: Ink) -> int:
+        """The core's ink for a colour given as ImageDraw takes it (a name, an RGB tuple or a number)."""
+        try:
+            return self._inks[colour]
+        except KeyError:
+            pass
+        except TypeError:  # a colour that cannot be a key (a list): looked up each time
+            return self._getink(colour)[0]  # type: ignore[return-value]
+        ink = self._getink(colour)[0]
+        self._inks[colour] = ink  # type: ignore[assignment]
+        return ink  # type: ignore[return-value]
+
+    def line(self, xy: Coords, fill: Ink = None, width: int = 0, joint: str | None = None) -> None:
+        """A line, as ImageDraw.line files it."""
+        if fill is None or (joint == "curve" and width > 4):
+            super().line(xy, fill, width, joint)
+        elif width != 0:
+            self._keep("draw_lines", (xy, self._ink(fill), width))
+
+    def ellipse(self, xy: Coords, fill: Ink = None, outline: Ink = None, width: int = 1) -> None:
+        """An ellipse, as ImageDraw.ellipse files it."""
+        if fill is None and outline is None:
+            super().ellipse(xy, fill, outline, width)
+            return
+        fill_ink = None if fill is None else self._ink(fill)
+        if fill_ink is not None:
+            self._keep("draw_ellipse", (xy, fill_ink, 1))
+        ink = None if outline is None else self._ink(outline)
+        if ink is not None and ink != fill_ink and width != 0:
+            self._keep("draw_ellipse", (xy, ink, 0, width))
+
+    def rectangle(self, xy: Coords, fill: Ink = None, outline: Ink = None, width: int = 1) -> None:
+        """A rectangle, as ImageDraw.rectangle files it."""
+        if fill is None and outline is None:
+            super().rectangle(xy, fill, outline, width)
+            return
+        fill_ink = None if fill is None else self._ink(fill)
+        if fill_ink is not None:
+            self._keep("draw_rectangle", (xy, fill_ink, 1))
+        ink = None if outline is None else self._ink(outline)
+        if ink is not None and ink != fill_ink and width != 0:
+            self._keep("draw_rectangle", (xy, ink, 0, width))
+
+    def polygon(self, xy: Coords, fill: Ink = None, outline: Ink = None, width: int = 1) -> None:
+        """A polygon, as ImageDraw.polygon files it (a wide outline as ShiftedDraw keeps it)."""
+        if (fill is None and outline is None) or (outline is not None and width > 1):
+            super().polygon(xy, fill, outline, width)
+            return
+        fill_ink = None if fill is None else self._ink(fill)
+        if fill_ink is not None:
+            self._keep("draw_polygon", (xy, fill_ink, 1))
+        ink = None if outline is None else self._ink(outline)
+        if ink is not None and ink != fill_ink and width != 0:
+            self._keep("draw_polygon", (xy, ink, 0, width))
+
+
+__all__ = ["Band", "Coords", "Ink", "Offset", "Recording", "RecordingDraw", "ShiftedDraw", "moved"]

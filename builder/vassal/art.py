@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import mmap
@@ -292,7 +293,15 @@ class _BoardDrawing:
             self._receive, send = context.Pipe(duplex=False)
             self._process = context.Process(target=_draw_board_child, args=(send, self._pixels, game, scale),
                                             daemon=True)
-            self._process.start()
+            Image.preinit()  # the plugins Image.save loads (67M instructions), loaded once for both processes
+            # The child's collections would walk every object it inherits, writing to each, so the kernel would
+            # copy most of the parent's memory into it page by page: frozen, they are left out of its collections
+            # (the parent's own are as before).
+            gc.freeze()
+            try:
+                self._process.start()
+            finally:
+                gc.unfreeze()
             send.close()
         else:
             self._thread = ThreadPoolExecutor(1)
