@@ -144,9 +144,7 @@ def _games_for(game: str | None, all_games: bool, root: Path) -> list[str]:
 @DATA_OPTION
 def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: Path | None) -> None:
     """Build playable VASSAL 3.7 modules: dist/<game>.vmod."""
-    from importlib.metadata import version as package_version
-
-    from builder.vassal.module_cache import keep_module, kept_module
+    from builder.vassal.module_cache import keep_module, kept_module, package_version
     from wargame.files import write_atomically
     from wargame.gamecache import cache_dir
 

@@ -10,7 +10,6 @@ import hashlib
 import io
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -27,6 +26,7 @@ from wargame.game import Game
 from wargame.gamecache import cache_dir  # where rendered boards are kept too
 from wargame.holding import counter_size_px
 from wargame.layout import Layout
+from wargame.records import frozen
 from wargame.scene import Counter, Crop, Mark, Scene, Stack, Tone, angle_of
 
 Point = tuple[float, float]
@@ -48,7 +48,7 @@ MAX_DRAWN = 4
 """Counters drawn per stack at most; a badge gives the full count."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Picture:
     """A drawn picture and the board pixels it was cut from (left, top)."""
 
@@ -85,7 +85,7 @@ TAG_GAP_PX = 2
 """Clear pixels between a hex's tag and the counters and badges beside and below it."""
 
 
-@dataclass(frozen=True)
+@frozen
 class _Seat:
     """Where a stack on the map is drawn: its bottom counter's top-left, the step up and right to each
     counter above it, how many are drawn, and the box of its hex's number as the board prints it."""

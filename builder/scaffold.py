@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 from builder import blank_game
 from wargame.bundled import bundled_root, game_dir, game_ids
 from wargame.errors import DataError, did_you_mean
+from wargame.records import frozen
 
 BLANK_SOURCE = "moscow"
 """The bundled game a blank one is derived from: its sides, sequence of play, terrain chart and table (the one place
@@ -21,7 +21,7 @@ TEMPLATES = ("blank", *game_ids(bundled_root()))
 _GAME_ID = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 
-@dataclass(frozen=True)
+@frozen
 class NewGame:
     """The folders a new game was written into, and its sample log (a blank game's only)."""
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.engine import Replay
 from adjudicator.verdict import Verdict
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Judged:
     """A replay, the verdict on it, and how to quote its log: a line's text, and how a line is named for people."""
 

@@ -4,7 +4,6 @@ the legal retreats drawn beside a retreat a finding is about: text, JSON and pic
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +11,11 @@ from adjudicator.contract import MovementModel, Reach, RetreatOption, RuleSystem
 from adjudicator.engine import Replay
 from adjudicator.notation.entries import Entry
 from wargame.errors import WargameError, did_you_mean
+from wargame.records import frozen
 from wargame.scene import Mark
 
 
-@dataclass(frozen=True)
+@frozen
 class Moment:
     """A replay and the state after a line of it, with how the line is named for people."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from adjudicator.findings import Finding
@@ -23,6 +23,7 @@ from umpire.judged import Judged
 from umpire.movement import legal_retreats_beside
 from umpire.scenes import context_marks, legend, marker_pieces, marks_for, mentioned, placed_by, scene_of
 from wargame.files import write_atomically
+from wargame.records import frozen
 from wargame.scene import Mark
 
 MAX_PICTURES = 50
@@ -30,7 +31,7 @@ MAX_PICTURES = 50
 thousand findings would take minutes and gigabytes (docs/limits.md); the rest are listed without one."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Item:
     """One entry's findings, its quoted lines and its picture (None where nothing is on the map)."""
 

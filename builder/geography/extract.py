@@ -12,7 +12,6 @@ import importlib.util
 import math
 import struct
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from shapely.ops import unary_union
 from builder.geography.config import GeographySpec, TracedRiver
 from builder.geography.geojson import write_features
 from wargame.errors import DataError
+from wargame.records import frozen
 
 KM_PER_DEG_LAT = 111.2
 
@@ -39,7 +39,7 @@ def _package_dir(module: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-@dataclass(frozen=True)
+@frozen
 class Bounds:
     """A lon/lat box."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import cmath
 import math
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from builder.geography.config import GeographySpec
@@ -18,9 +17,10 @@ from wargame.errors import DataError
 from wargame.files import write_atomically
 from wargame.grid import Grid
 from wargame.layout import SQRT3, Layout
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Residual:
     """How far an anchor's place lands from its hexes once the grid is fitted."""
 
@@ -32,7 +32,7 @@ class Residual:
     falls_in: str | None
 
 
-@dataclass(frozen=True)
+@frozen
 class Fit:
     """The fitted placement and every anchor's residual."""
 

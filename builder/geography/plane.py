@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -16,9 +15,10 @@ from builder.geography.projection import LambertConformalConic
 from wargame.grid import Grid
 from wargame.hexes import Hex
 from wargame.layout import SQRT3, Layout
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class GeoPlane:
     """A projection plus the grid's km layout (screen y = minus northing)."""
 

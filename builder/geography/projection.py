@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from wargame.records import frozen
+
 EARTH_RADIUS_KM = 6371.0088
 
 
-@dataclass(frozen=True)
+@frozen
 class LambertConformalConic:
     """A conformal conic projection with two standard parallels; y grows northward."""
 

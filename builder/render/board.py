@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image
@@ -30,6 +30,7 @@ from builder.render.window import Band, Recording, RecordingDraw, ShiftedDraw
 from wargame.files import write_atomically
 from wargame.game import Game
 from wargame.layout import Layout
+from wargame.records import frozen
 
 SUPERSAMPLE = 3
 """Drawing scale before the reduction (3: smooth diagonals)."""
@@ -57,7 +58,7 @@ BAND_ROWS = 512
 whole board's drawing recorded once and filed by band): measured in bench/README.md, peak memory against CPU."""
 
 
-@dataclass(frozen=True)
+@frozen
 class _Frame:
     """The board's size, supersampling and layouts, as every drawing of it works them out."""
 

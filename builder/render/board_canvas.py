@@ -16,6 +16,7 @@ from builder.render.window import Band, Recording, ShiftedDraw
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.layout import SQRT3, Layout, OrientationMatrix
+from wargame.records import frozen
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]
@@ -242,7 +243,7 @@ def paste_inked(image: Image.Image, colour: str | RGB, xy: tuple[int, int], mask
             image.paste(colour, (left, top, left + inked[2] - inked[0], top + inked[3] - inked[1]), tile.crop(inked))
 
 
-@dataclass(frozen=True)
+@frozen
 class PrintedText:
     """Text printed on the final image after the reduction, at final pixels: FreeType
     anti-aliases text itself, so it gains nothing from the supersampled canvas."""

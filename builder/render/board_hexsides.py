@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
 from builder.render.board_canvas import (
@@ -15,9 +15,10 @@ from builder.render.board_terrain import hex_style
 from builder.render.ink import INK, PAPER
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class SideStyle:
     """How a hexside feature is drawn; widths and dashes in hex sizes (circumradius)."""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Literal
 
 from PIL import ImageFont
@@ -25,10 +24,11 @@ from builder.render.ink import INK, PAPER, font, mix, rgb, wrap_words
 from wargame.game import Game
 from wargame.layout import SQRT3, OrientationMatrix
 from wargame.models import is_reconstructed
+from wargame.records import frozen
 
 
 # -- title and legend -----------------------------------------------------------------------
-@dataclass(frozen=True)
+@frozen
 class LegendItem:
     """One legend entry: a sample drawn in a box of one hex size, and its text."""
 
@@ -158,7 +158,7 @@ def _symbol_items(game: Game, matrix: OrientationMatrix) -> list[LegendItem]:
     return items
 
 
-@dataclass(frozen=True)
+@frozen
 class StripPlan:
     """Where the title and legend go, in final pixels."""
 

@@ -6,7 +6,6 @@ import math
 import random
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from builder.render.board_canvas import (
@@ -17,10 +16,11 @@ from builder.render.ink import INK, PAPER, rgb
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.layout import SQRT3, OrientationMatrix
+from wargame.records import frozen
 
 
 # -- styles ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@frozen
 class HexStyle:
     """How a hex terrain is painted: a fill colour and an optional texture (key of TEXTURES)."""
 

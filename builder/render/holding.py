@@ -11,7 +11,6 @@ the fixed bands left for them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -22,6 +21,7 @@ from wargame.holding import (
     TITLE_LINE_H, HoldingArea, HoldingGeometry, Rect, holding_geometry, space_name,
 )
 from wargame.models import Track
+from wargame.records import frozen
 
 TITLE_PT = 16
 """Titles are set at this size when they fit (wargame.holding's TITLE_LINE_H is its line height)."""
@@ -31,7 +31,7 @@ BONUS_INK = "#77706a"
 """The value of a supply space under a flipped marker, printed small and grey beside the number."""
 
 
-@dataclass(frozen=True)
+@frozen
 class HoldingTitle:
     """A printed title: its lines, where they start, their baselines and the rectangle their ink covers."""
 
@@ -42,7 +42,7 @@ class HoldingTitle:
     size_pt: int
 
 
-@dataclass(frozen=True)
+@frozen
 class HoldingLayout:
     """Where everything of the holding board goes: its geometry (size, boxes, track spaces) and the titles."""
 
@@ -77,7 +77,7 @@ class HoldingLayout:
         return None
 
 
-@dataclass(frozen=True)
+@frozen
 class HoldingBoard:
     """The board image and its layout."""
 

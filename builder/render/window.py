@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
+
+from wargame.records import frozen
 
 Offset = tuple[int, int]
 Coords = Sequence[float] | Sequence[Sequence[float]]
@@ -54,7 +55,7 @@ class _MovedCore:
         return draw_moved
 
 
-@dataclass(frozen=True)
+@frozen
 class Band:
     """A band of a recorded canvas being drawn: its image, a drawing on it in the canvas's coordinates, and where
     it lies on the canvas."""

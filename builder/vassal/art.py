@@ -10,7 +10,7 @@ import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import partial
 from multiprocessing.connection import Connection
 
@@ -30,9 +30,10 @@ from wargame.errors import DataError, Place
 from wargame.game import Game
 from wargame.layout import Layout, board_too_large
 from wargame.models import Marker, Unit
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Art:
     """Every picture a module needs, by archive name (without the images/ prefix)."""
 
@@ -89,7 +90,7 @@ CHARTS_WITH_UNITS = ("reinforcements", "replacements", "turn_track")
 """Charts that name units (their arrivals): the only ones that read units.csv."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Picture:
     """One image of the module: its archive name, what it is drawn from (for its cache key) and how."""
 
@@ -102,7 +103,7 @@ class Picture:
     """None for the board, drawn in a process of its own."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Frame:
     """The art's geometry, known before anything is drawn: what the buildFile and set-ups place pieces by."""
 
@@ -113,7 +114,7 @@ class Frame:
     """Each chart's title by chart id, in the charts' order."""
 
 
-@dataclass(frozen=True)
+@frozen
 class ModuleArt:
     """What a module takes from its art: the geometry and every image's PNG bytes by archive name, in archive
     order (nothing decoded: a rebuild takes the bytes from the cache as they are)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 import PIL
 
 from builder.vassal.art import ModuleArt, Picture, draw_pngs, plan_art
+from builder.vassal.sources import sources_digest
 from wargame.errors import WargameError
 from wargame.files import write_atomically
 from wargame.game import Game, unchanged_since_loaded
@@ -33,9 +34,7 @@ and the game's loading and layout. Over-inclusive on purpose: a change anywhere 
 def code_digest() -> bytes:
     """A digest of the code, fonts and Pillow version every image depends on."""
     digest = hashlib.sha256(FORMAT + f"\0{PIL.__version__}\0".encode())
-    for folder in ART_INPUTS:
-        for source in sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in (".py", ".ttf", ".otf")):
-            digest.update(str(source.relative_to(_BUILDER.parent)).encode() + b"\0" + source.read_bytes() + b"\0")
+    digest.update(sources_digest(ART_INPUTS))
     return digest.digest()
 
 

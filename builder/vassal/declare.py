@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from lxml import etree
 
 from builder.vassal.traits import menu_command
 from wargame.game import Game
+from wargame.records import frozen
 from wargame.vassal.declarations import (
     ACTIVATE, ALSO, ATTACKER, BOMBARD, DECLARATION_PROPERTY, DEFENDER, PREFIX, STAND, SUPPORT, TARGET, UNSET,
     Declarations, piece_report, toolbar_report,
@@ -75,7 +76,7 @@ def marker_traits(game: Game, kind: str) -> list[Trait]:
     return piece_traits(game, words, "MarkerId") if words else []
 
 
-@dataclass(frozen=True)
+@frozen
 class Button:
     """A toolbar declaration: the button's text and tooltip, the property change it makes and its report."""
 

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from math import ceil
 
 from PIL import Image, ImageDraw
 
 from builder.render.charts.layout import BODY_PX, HEADING_PX, MAX_WIDTH_PX, MUTED, RULE, SMALL_PX, Pen
 from builder.render.ink import INK, text_colour_on, text_px, wrap
+from wargame.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Heading:
     """A section heading with a rule under it."""
 
@@ -39,7 +39,7 @@ class Heading:
         draw.line([(x, rule_y), (x + width_px, rule_y)], fill=INK, width=pen.px(1.5))
 
 
-@dataclass(frozen=True)
+@frozen
 class Paragraph:
     """Running text that wraps to the chart's width."""
 
@@ -69,7 +69,7 @@ class Paragraph:
             draw.text((x, y + i * step + step // 2), line, font=face, fill=self.colour, anchor="lm")
 
 
-@dataclass(frozen=True)
+@frozen
 class Gap:
     """Vertical space."""
 
@@ -91,7 +91,7 @@ class Gap:
         """Nothing to draw."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Space:
     """One space of a track: its number, fill and small marks (tag text on a colour)."""
 
@@ -102,7 +102,7 @@ class Space:
     outline: str = INK
 
 
-@dataclass(frozen=True)
+@frozen
 class TrackRow:
     """Numbered spaces side by side, wrapping into as few even rows as the width allows."""
 
@@ -175,7 +175,7 @@ class TrackRow:
             top += size + self._caption_px(pen, row) + pen.px(12)
 
 
-@dataclass(frozen=True)
+@frozen
 class Outline:
     """A numbered outline: (depth, number, text, aside) lines, the aside right-aligned in grey."""
 

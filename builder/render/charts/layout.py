@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 from PIL import Image, ImageDraw
 
 from builder.render.ink import INK, PAPER, Font, font, text_px
+from wargame.records import frozen
 
 MIN_WIDTH_PX = 700
 MAX_WIDTH_PX = 1400
@@ -26,7 +26,7 @@ MUTED = "#5f5a50"
 TITLE_FILL = INK
 
 
-@dataclass(frozen=True)
+@frozen
 class Pen:
     """Sizes at one scale: every length on a chart goes through here."""
 
@@ -61,7 +61,7 @@ class Block(Protocol):
         """Draw it with its top-left corner at (x, y)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Sheet:
     """A whole chart: a title bar over stacked blocks, on paper."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from math import cos, pi, sin
 from typing import Literal
 
@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from builder.render.charts.layout import BODY_PX, RULE, Pen
 from builder.render.ink import INK, PAPER, text_px, wrap
+from wargame.records import frozen
 
 Align = Literal["left", "centre", "right"]
 
@@ -26,7 +27,7 @@ def display(text: str) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True)
+@frozen
 class Swatch:
     """A terrain sample: a filled hex for hex terrain, a hexside stroke for a hexside feature."""
 
@@ -54,7 +55,7 @@ class Swatch:
         image.paste(tile, (left + (right - left - side) // 2, top + (bottom - top - side) // 2), tile)
 
 
-@dataclass(frozen=True)
+@frozen
 class Cell:
     """One table cell."""
 
@@ -68,7 +69,7 @@ class Cell:
     swatch: Swatch | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Table:
     """A ruled table; columns in `wrap` share the width left over and wrap their text."""
 

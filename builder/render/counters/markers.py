@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -13,6 +12,7 @@ from builder.render.counters.icons import ICONS, skull
 from builder.render.ink import INK, PAPER, RGB, cap_height, draw_lines, fit_lines, font_at, rgb, smaller, text_length
 from wargame.game import Game
 from wargame.models import Marker
+from wargame.records import frozen
 
 
 def marker_faces(marker: Marker) -> int:
@@ -33,7 +33,7 @@ def side_colours(game: Game, side: str | None) -> tuple[RGB, RGB]:
     return rgb(chosen.text_colour), rgb(chosen.background_colour)
 
 
-@dataclass(frozen=True)
+@frozen
 class _MarkerArt:
     """Everything that decides how one marker face looks (the render cache key)."""
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from PIL import ImageDraw
 
 from builder.render.counters.face import Rect
 from builder.render.ink import cap_height, font_at, smaller, text_length
+from wargame.records import frozen
 
 SIZE_GLYPHS: dict[str, str] = {
     # F&M 2.3.1 unit sizes. A combat command is drawn as a regiment: Omaha 11.2.4 calls CCA/2 to
@@ -23,7 +23,7 @@ SIZE_GLYPHS: dict[str, str] = {
 SIZE_TEXT: dict[str, str] = {"group": "GP"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Frame:
     """The NATO symbol frame: outer rectangle and stroke width."""
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -15,6 +14,7 @@ from builder.render.ink import PAPER, RGB, cap_height, font_at, readable, rgb, s
 from wargame.errors import DataError
 from wargame.game import Game
 from wargame.models import Unit
+from wargame.records import frozen
 
 MOBILE_RED = "#c8102e"
 LEG_BLACK = "#000000"
@@ -26,7 +26,7 @@ def _hexagon(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     return [(cx + r * math.cos(math.radians(60 * k)), cy + r * math.sin(math.radians(60 * k))) for k in range(6)]
 
 
-@dataclass(frozen=True)
+@frozen
 class _UnitArt:
     """Everything that decides how one unit face looks (the render cache key)."""
 
