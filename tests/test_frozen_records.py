@@ -164,10 +164,10 @@ def test_frozen_is_a_frozen_dataclass(name: str) -> None:
 
 
 def test_no_class_of_the_referee_or_kernel_compiles_a_frozen_dataclass() -> None:
-    """Every frozen dataclass of adjudicator/ and wargame/ is made by `frozen` or `record` (wargame/records.py), so
-    that none compiles methods when a check imports it (issue 30, item 1)."""
+    """Every frozen dataclass of adjudicator/, wargame/, builder/ and umpire/ is made by `frozen` or `record`
+    (wargame/records.py), so that none compiles methods when a check or a build imports it (issue 30)."""
     root = Path(__file__).resolve().parent.parent
-    found = [f"{path.relative_to(root)}:{n}" for folder in ("adjudicator", "wargame")
+    found = [f"{path.relative_to(root)}:{n}" for folder in ("adjudicator", "wargame", "builder", "umpire")
              for path in sorted((root / folder).rglob("*.py"))
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if line.lstrip().startswith("@dataclass(") and "frozen=True" in line]
