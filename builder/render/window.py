@@ -289,25 +289,24 @@ class RecordingDraw(ShiftedDraw):
         """An ellipse, as ImageDraw.ellipse files it."""
         if fill is None and outline is None:
             super().ellipse(xy, fill, outline, width)
-            return
-        fill_ink = None if fill is None else self._ink(fill)
-        if fill_ink is not None:
-            self._keep("draw_ellipse", (xy, fill_ink, 1))
-        ink = None if outline is None else self._ink(outline)
-        if ink is not None and ink != fill_ink and width != 0:
-            self._keep("draw_ellipse", (xy, ink, 0, width))
+        else:
+            self._fill_and_outline("draw_ellipse", xy, fill, outline, width)
 
     def rectangle(self, xy: Coords, fill: Ink = None, outline: Ink = None, width: int = 1) -> None:
         """A rectangle, as ImageDraw.rectangle files it."""
         if fill is None and outline is None:
             super().rectangle(xy, fill, outline, width)
-            return
+        else:
+            self._fill_and_outline("draw_rectangle", xy, fill, outline, width)
+
+    def _fill_and_outline(self, core: str, xy: Coords, fill: Ink, outline: Ink, width: int) -> None:
+        """An ellipse's or a rectangle's fill, then its outline where it differs, as ImageDraw files the two."""
         fill_ink = None if fill is None else self._ink(fill)
         if fill_ink is not None:
-            self._keep("draw_rectangle", (xy, fill_ink, 1))
+            self._keep(core, (xy, fill_ink, 1))
         ink = None if outline is None else self._ink(outline)
         if ink is not None and ink != fill_ink and width != 0:
-            self._keep("draw_rectangle", (xy, ink, 0, width))
+            self._keep(core, (xy, ink, 0, width))
 
     def polygon(self, xy: Coords, fill: Ink = None, outline: Ink = None, width: int = 1) -> None:
         """A polygon, as ImageDraw.polygon files it (a wide outline as ShiftedDraw keeps it)."""
