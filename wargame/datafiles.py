@@ -414,32 +414,18 @@ def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = N
                 value = stripped if kinds[name] == "str" else _convert(kinds[name], cell)
                 data[name] = value.strip() if isinstance(value, str) else value
         checked = vouched(data)
-        refusal = None if checked is not None else _refusal(model, data)
-        if isinstance(refusal, ValidationFailure):
-            raw = {name: cell.strip() for name, cell in zip(header, cells)}
-            errors.extend(validation_errors(refusal.error, path, line=line_no, columns=columns, cells=raw))
-            if failed is not None:
-                failed.append(raw)
-            continue
-        rows.append((line_no, checked if checked is not None else typing.cast(M, refusal)))
+        if checked is None:
+            # Declined: pydantic decides (the row may still be valid) and words what it refuses.
+            from pydantic import ValidationError as Refused
+            try:
+                checked = _adapter(model).validate_python(data)
+            except Refused as e:
+                raw = {name: cell.strip() for name, cell in zip(header, cells)}
+                errors.extend(validation_errors(e, path, line=line_no, columns=columns, cells=raw))
+                if failed is not None:
+                    failed.append(raw)
+                continue
+        rows.append((line_no, checked))
         if stated is not None:
             stated[line_no] = frozenset(data)
     return rows, errors
-
-
-class ValidationFailure:
-    """pydantic's refusal of a value, kept to be worded."""
-
-    __slots__ = ("error",)
-
-    def __init__(self, error: ValidationError) -> None:
-        self.error = error
-
-
-def _refusal(model: type[M], data: dict[str, Any]) -> M | ValidationFailure:
-    """A CSV row wargame.validation declined, as pydantic reads it (it may still be valid) or its refusal."""
-    from pydantic import ValidationError
-    try:
-        return _adapter(model).validate_python(data)
-    except ValidationError as e:
-        return ValidationFailure(e)

@@ -81,8 +81,8 @@ def code_stamp() -> bytes:
     """A digest of the code and fonts a module is built by and of the libraries' versions."""
     digest = hashlib.blake2b(FORMAT + f"\0{sys.version}\0".encode(), digest_size=20)
     for name in _LIBRARIES:
-        digest.update(f"{name}={installed_version(name)}\0".encode() if installed_version(name) is not None
-                      else f"{name} absent\0".encode())
+        found = installed_version(name)
+        digest.update(f"{name} absent\0".encode() if found is None else f"{name}={found}\0".encode())
     digest.update(sources_digest(_CODE))
     return digest.digest()
 
