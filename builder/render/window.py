@@ -1,6 +1,6 @@
 """Drawing on a window of a larger canvas: shapes given in the whole canvas's pixels, drawn into an image that
-holds only the part a picture shows (a finding's picture needs a few hexes, not the whole board at 3x); and a
-recording of a whole canvas's drawing, drawn band by band (the build's board: its 3x canvas never whole)."""
+holds only the part a picture shows (a finding's picture needs a few hexes, not the whole board supersampled); and a
+recording of a whole canvas's drawing, drawn band by band (the build's board: its supersampled canvas never whole)."""
 
 from __future__ import annotations
 
