@@ -12,6 +12,10 @@ Per game:
 - floor: PNG-encoding the module's own images one after another, their pixels already decoded
   (what any build must at least do), at Pillow's default level (6, the floor of the first
   measurements) and at the build's own level; CPU seconds of this process, median of --runs;
+- floor, whole process: a new process doing the floor's work at the build's level and nothing else (starting
+  Python, importing Pillow, reading the images' raw pixels from a file, encoding them), CPU seconds from wait4 as
+  for the build; the figure beside which a whole build's fixed costs show (the issue's ratios are to the floor
+  above, in this process);
 - in-process: `draw_art` (drawing, with the PNGs it encodes meanwhile) and `build_module`
   (buildFile, set-ups, zip) in this process, data loaded and modules imported already.
 
@@ -35,6 +39,7 @@ import argparse
 import io
 import json
 import os
+import pickle
 import shutil
 import statistics
 import subprocess
@@ -100,6 +105,30 @@ def module_images(vmod: Path) -> list[Image.Image]:
     return images
 
 
+FLOOR = """
+import io, pickle, sys
+from PIL import Image
+with open(sys.argv[1], "rb") as stream:
+    raw = pickle.load(stream)
+for mode, size, pixels in raw:
+    Image.frombytes(mode, size, pixels).save(io.BytesIO(), format="PNG", optimize=False, compress_level=int(sys.argv[2]))
+"""
+"""The floor's work alone in a process of its own: start Python, import Pillow, take the pixels, encode them."""
+
+
+def process_floor(images: list[Image.Image], level: int, scratch: Path) -> float:
+    """CPU seconds of a new process that encodes the images as PNG at a level and does nothing else."""
+    raw = scratch / "pixels.pickle"
+    raw.write_bytes(pickle.dumps([(i.mode, i.size, i.tobytes()) for i in images], pickle.HIGHEST_PROTOCOL))
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run([sys.executable, "-c", WAITER, sys.executable, "-c", FLOOR, str(raw), str(level)], env=env,
+                          capture_output=True, text=True, check=True)
+    figures = json.loads(done.stdout)
+    if figures["code"] != 0:
+        raise SystemExit(f"the floor's process failed: {figures['stderr']}")
+    return float(figures["cpu"])
+
+
 def encode_floor(images: list[Image.Image], level: int) -> float:
     """CPU seconds to encode the images as PNG, one after another, at a zlib level."""
     start = time.process_time()
@@ -163,11 +192,12 @@ def main() -> None:
     print(f"vmodbuild build, median of {args.runs} runs: cold whole process against the PNG floor of the same run "
           f"(floor at level 6 / at the build's level {PNG_COMPRESS_LEVEL}; seconds)")
     print(f"{'game':<10} {'wall':>6} {'cpu':>6} {'floor6':>7} {'floor' + str(PNG_COMPRESS_LEVEL):>7} "
-          f"{'wall/f6':>8} {'cpu/f6':>7} {'wall/f':>7} {'cpu/f':>6} {'peak MiB':>9} {'draw':>6} {'assemble':>9}")
+          f"{'wall/f6':>8} {'cpu/f6':>7} {'wall/f':>7} {'cpu/f':>6} {'pfloor':>7} {'cpu/pf':>7} {'peak MiB':>9} "
+          f"{'draw':>6} {'assemble':>9}")
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch)
         for game_id in games:
-            whole, cpu, peaks, floors, floors6 = [], [], [], [], []
+            whole, cpu, peaks, floors, floors6, pfloors = [], [], [], [], [], []
             for _ in range(args.runs):
                 seconds, cpu_seconds, peak = cold_build(game_id, out, tree=tree)
                 whole.append(seconds)
@@ -176,6 +206,7 @@ def main() -> None:
                 images = module_images(out / f"{game_id}.vmod")
                 floors6.append(encode_floor(images, 6))
                 floors.append(encode_floor(images, PNG_COMPRESS_LEVEL))
+                pfloors.append(process_floor(images, PNG_COMPRESS_LEVEL, out))
             game = load_game(root, game_id)
             draw, assemble = [float("nan")], [float("nan")]
             for _ in range(args.runs if tree == ROOT else 0):
@@ -187,9 +218,10 @@ def main() -> None:
                 assemble.append(time.perf_counter() - drawn)
             draw, assemble = draw[1:] or draw, assemble[1:] or assemble
             w, c = statistics.median(whole), statistics.median(cpu)
-            f6, f = statistics.median(floors6), statistics.median(floors)
+            f6, f, pf = statistics.median(floors6), statistics.median(floors), statistics.median(pfloors)
             print(f"{game_id:<10} {w:>6.2f} {c:>6.2f} {f6:>7.2f} {f:>7.2f} {w / f6:>8.2f} {c / f6:>7.2f} {w / f:>7.2f} {c / f:>6.2f} "
-                  f"{max(peaks):>9.0f} {statistics.median(draw):>6.2f} {statistics.median(assemble):>9.2f}")
+                  f"{pf:>7.2f} {c / pf:>7.2f} {max(peaks):>9.0f} {statistics.median(draw):>6.2f} "
+                  f"{statistics.median(assemble):>9.2f}")
 
 
 if __name__ == "__main__":
