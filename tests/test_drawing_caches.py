@@ -74,13 +74,14 @@ def test_a_games_counters_render_each_distinct_text_once(monkeypatch: pytest.Mon
 
 
 def test_a_font_that_keeps_masks_pickles_and_renders_as_freetype_does() -> None:
-    """The house font is FreeType's, its masks the same; pickled (into a process), it keeps none of them."""
+    """The house font is FreeType's (laid out as ink.LAYOUT says), its masks the same; pickled (into a process), it
+    keeps none of them, and keeps its layout."""
     face = ink.font(14, bold=True)
-    plain = ImageFont.truetype(str(ink.FONTS / "DejaVuSans-Bold.ttf"), 14)
+    plain = ImageFont.truetype(str(ink.FONTS / "DejaVuSans-Bold.ttf"), 14, layout_engine=ink.LAYOUT)
     for text, start in (("12-4", (0.0, 0.0)), ("12-4", (0.37, 0.5)), ("Vierville", (0.25, 0.0))):
         ours, theirs = face.getmask2(text, "L", start=start), plain.getmask2(text, "L", start=start)
         assert ours[1] == theirs[1]
         assert Image.Image()._new(ours[0]).tobytes() == Image.Image()._new(theirs[0]).tobytes()
     again = pickle.loads(pickle.dumps(face))
-    assert isinstance(again, ink.KeptMasksFont) and again.size == 14
+    assert isinstance(again, ink.KeptMasksFont) and again.size == 14 and again.layout_engine == ink.LAYOUT
     assert again.getmask2("12-4", "L")[1] == plain.getmask2("12-4", "L")[1]

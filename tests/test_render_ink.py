@@ -6,6 +6,8 @@ import math
 import re
 from pathlib import Path
 
+import pytest
+
 from builder.render.ink import (
     INK, MIN_CONTRAST, PAPER, contrast, fit_lines, font, font_at, hex_colour, mix, readable, rgb, text_colour_on,
     text_length, text_px, wrap, wrap_words,
@@ -87,3 +89,30 @@ def test_only_ink_loads_fonts_parses_colours_or_measures_text() -> None:
                  if p.relative_to(ROOT).as_posix() not in allowed
                  for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1) if pattern.search(line)]
     assert offenders == []
+
+
+def test_text_is_laid_out_the_same_on_every_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every font lays text out with FreeType's basic layout: Pillow would pick Raqm where FriBiDi is installed and
+    its basic layout where not, and a counter face then came out differently from one machine to the next."""
+    from PIL import ImageFont
+
+    from builder.render.counters import units
+    from wargame.bundled import data_root
+    from wargame.game import load_game
+
+    game = load_game(data_root(), "omaha")
+    unit = game.units[0][1]
+
+    def face() -> bytes:
+        font.cache_clear()
+        text_length.cache_clear()
+        units._draw_unit.cache_clear()
+        return units.render_unit(game, unit, "full").tobytes()
+
+    here = face()
+    assert font(12).layout_engine == ImageFont.Layout.BASIC
+    monkeypatch.setattr(ImageFont.core, "HAVE_RAQM", False)  # a machine without FriBiDi
+    assert face() == here
+    font.cache_clear()
+    text_length.cache_clear()
+    units._draw_unit.cache_clear()

@@ -56,11 +56,19 @@ class KeptMasksFont(ImageFont.FreeTypeFont):
 
 
 # -- fonts ------------------------------------------------------------------------------------
+LAYOUT = ImageFont.Layout.BASIC
+"""How every text is laid out: FreeType's own, glyph by glyph with its kerning. Pillow otherwise picks Raqm
+(HarfBuzz) where the machine has the FriBiDi library and its basic layout where not, and the two place glyphs
+differently (74 of Moscow's 87 images differ), so the same game drew different art from machine to machine. The
+games' names are Latin text, which needs no shaping; a script that does (Arabic, Hebrew, combining marks) is drawn
+unshaped (docs/limits.md)."""
+
+
 @lru_cache(maxsize=128)
 def font(size: int, bold: bool = False, condensed: bool = False) -> Font:
-    """The shipped DejaVu Sans (draws accented names on any machine)."""
+    """The shipped DejaVu Sans (draws accented names on any machine), laid out the same way on every machine."""
     name = "DejaVuSans-Bold.ttf" if bold else ("DejaVuSansCondensed.ttf" if condensed else "DejaVuSans.ttf")
-    return KeptMasksFont(str(FONTS / name), max(1, size))
+    return KeptMasksFont(str(FONTS / name), max(1, size), layout_engine=LAYOUT)
 
 
 def font_at(em: float, bold: bool = True, condensed: bool = False) -> Font:
