@@ -167,7 +167,7 @@ def test_a_units_texts_are_printed_at_the_size_shown(monkeypatch: pytest.MonkeyP
 
     game = load_game(data_root(), "moscow")
     unit = game.units[0][1]
-    sizes: list[int] = []
+    sizes: list[float] = []
     real = ink.KeptMasksFont.getmask2
 
     def counted(font: ink.KeptMasksFont, text: str, *args: object, **kwargs: object) -> object:
