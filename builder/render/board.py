@@ -32,10 +32,9 @@ from wargame.game import Game
 from wargame.layout import Layout
 from wargame.records import frozen
 
-SUPERSAMPLE = 3
-"""Drawing scale before the reduction (3: smooth diagonals)."""
-LARGE_BOARD_PX = 12_000_000
-"""Boards with more final pixels than this are drawn at 2x only, to keep the canvas in memory."""
+SUPERSAMPLE = 2
+"""Drawing scale before the reduction: 2 looks as 3 did at 100% (side by side, bench/README.md's fifth pass of the
+first build), on a canvas 2.25 times smaller, once texture marks carry the ink of their exact sizes."""
 WINDOW_REACH = 2.0
 """Hexes of board drawn above and left of a window (cut off after): the most a shape (a hex's fill and
 textures, a hexside, a symbol) reaches from its corners."""
@@ -82,8 +81,7 @@ def _frame(game: Game, scale: float) -> _Frame:
     board_size = layout.board_size(game.grid, margin)
     items = legend_items(game, layout.matrix)
     plan = plan_strip(board_size, layout.size_px, len(items))
-    width, height = plan.image_size
-    ss = SUPERSAMPLE if width * height <= LARGE_BOARD_PX else 2
+    ss = SUPERSAMPLE
     offset = (ss - 1) / 2  # see BoardCanvas.at: layout points are pixel centres
     fine = replace(layout, size_px=layout.size_px * ss,
                    origin=(layout.origin[0] * ss + offset, layout.origin[1] * ss + offset))
@@ -130,8 +128,9 @@ def render_board(game: Game, scale: float = 1.0, texts: list[PrintedText] | None
     left, top, right, bottom = _top(wanted[0], frame.layout), _top(wanted[1], frame.layout), wanted[2], wanted[3]
     origin = (left * ss, top * ss)
     image = Image.new("RGB", ((right - left) * ss, (bottom - top) * ss), PAPER)
-    b = BoardCanvas(game, frame.layout, frame.fine, image, ShiftedDraw(image, origin, skip_outside=True),
-                    (frame.board_size[0] * ss, frame.board_size[1] * ss), ss, origin=origin, windowed=True)
+    draw = ShiftedDraw(image, origin, skip_outside=True, even_forward=True)
+    b = BoardCanvas(game, frame.layout, frame.fine, image, draw, (frame.board_size[0] * ss, frame.board_size[1] * ss),
+                    ss, origin=origin, windowed=True)
     _draw_layers(b, frame)
     if texts is not None:
         texts.extend(b.texts)  # what was printed where, for the tests of label placement

@@ -230,8 +230,8 @@ PASTE_TILE = 128
 def paste_inked(image: Image.Image, colour: str | RGB, xy: tuple[int, int], mask: Image.Image) -> None:
     """Paste a colour through a mask with its top-left corner at `xy`, tile by tile, leaving out the tiles the mask
     leaves clear: pasting through a zero leaves a pixel as it was, so the pixels are those of one paste, and a
-    boundary's tint (a thin line across its whole bounding box on the 3x canvas) no longer blends every pixel of
-    that box (Pillow's blending was a tenth of Omaha's board)."""
+    boundary's tint (a thin line across its whole bounding box on the supersampled canvas) no longer blends every
+    pixel of that box (Pillow's blending was a tenth of Omaha's board)."""
     width, height = mask.size
     for ty in range(0, height, PASTE_TILE):
         for tx in range(0, width, PASTE_TILE):

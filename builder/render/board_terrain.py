@@ -89,6 +89,25 @@ def _scatter(c: Point, s: float, matrix: OrientationMatrix, rng: random.Random, 
     return points
 
 
+def _stroke(ink: RGB, fill: str, width: float) -> tuple[RGB, int]:
+    """A texture's line on the hex's ground: its whole-pixel width, and its ink mixed toward the ground by as much
+    as that width rounds up, so the line lays down the ink of its exact width at any supersampling (at 2x a hatch
+    line of 1.6 canvas pixels drawn 2 wide darkened a neutral hex by half as much again as at 3x)."""
+    whole = whole_px(width)
+    if whole <= width:
+        return ink, whole
+    ground, share = rgb(fill), width / whole
+    return tuple(round(g + (k - g) * share) for g, k in zip(ground, ink)), whole  # type: ignore[return-value]
+
+
+def dot_box_radius(radius: float) -> float:
+    """The half-size of the box a dot of a radius is drawn in: Pillow fills an ellipse's box out to its far pixels,
+    about half a pixel more all round than the circle, so a stipple dot came out 1.7 times its area at 2x
+    supersampling (1.3 at 3x); 0.4 pixel in, it inks its circle's area within a sixth on average, at either
+    (measured over sub-pixel positions in tests/test_board_lines.py)."""
+    return max(0.5, radius - 0.4)
+
+
 # -- terrain textures -------------------------------------------------------------------
 # Each draws inside one hex of circumradius s centred at c; `fill` is the hex's ground colour.
 Texture = Callable[[Draw, Point, float, OrientationMatrix, random.Random, str], None]
@@ -96,10 +115,11 @@ Texture = Callable[[Draw, Point, float, OrientationMatrix, random.Random, str], 
 
 def _trees(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: random.Random, fill: str) -> None:
     """Round-topped trees, drawn back to front."""
-    dark, light, trunk = shade(fill, 0.55), shade(fill, 1.18), (96, 72, 44)
+    dark, light = shade(fill, 0.55), shade(fill, 1.18)
+    trunk_ink, trunk_px = _stroke((96, 72, 44), fill, s * 0.03)
     for x, y in sorted(_scatter(c, s, matrix, rng, 0.3, top=-0.38), key=lambda p: (p[1], p[0])):
         r = s * 0.1 * rng.uniform(0.85, 1.15)
-        draw.line([(x, y), (x, y + r * 1.25)], fill=trunk, width=whole_px(s * 0.03))
+        draw.line([(x, y), (x, y + r * 1.25)], fill=trunk_ink, width=trunk_px)
         draw.ellipse((x - r, y - r * 1.25, x + r, y + r * 0.55), fill=light, outline=dark, width=whole_px(s * 0.022))
 
 
@@ -113,18 +133,18 @@ def _scrub(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: rando
 
 def _peaks(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: random.Random, fill: str) -> None:
     """Hill hachures: peaks shaded on their eastern flank."""
-    dark, shadow = shade(fill, 0.45), shade(fill, 0.8)
+    shadow = shade(fill, 0.8)
+    dark, width = _stroke(shade(fill, 0.45), fill, s * 0.03)
     for x, y in _scatter(c, s, matrix, rng, 0.4, jitter=0.22, top=-0.35):
         w, h = s * 0.15 * rng.uniform(0.85, 1.15), s * 0.14 * rng.uniform(0.85, 1.2)
         draw.polygon([(x, y - h / 2), (x + w, y + h / 2), (x + w * 0.15, y + h / 2)], fill=shadow)
-        draw.line([(x - w, y + h / 2), (x, y - h / 2), (x + w, y + h / 2)], fill=dark, width=whole_px(s * 0.03),
-                  joint="curve")
+        draw.line([(x - w, y + h / 2), (x, y - h / 2), (x + w, y + h / 2)], fill=dark, width=width, joint="curve")
 
 
 def _stipple(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: random.Random, fill: str) -> None:
     """Fine random dots (broken ground)."""
     dark = shade(fill, 0.55)
-    r = s * 0.022
+    r = dot_box_radius(s * 0.022)
     # in_hex and rng.uniform(-s, s) written out, as in _scatter.
     (c1, s1), (c2, s2), (c3, s3) = matrix.side_normals
     apothem = s * 0.9 * SQRT3 / 2
@@ -138,16 +158,15 @@ def _stipple(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: ran
 
 def _hedges(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: random.Random, fill: str) -> None:
     """Small hedged fields: irregular squares outlined in dark green."""
-    hedge = shade(fill, 0.62)
+    hedge, width = _stroke(shade(fill, 0.62), fill, s * 0.022)
     for x, y in _scatter(c, s, matrix, rng, 0.3, jitter=0.12, inset=0.82, top=-0.42):
         w, h = s * rng.uniform(0.07, 0.1), s * rng.uniform(0.06, 0.09)
-        draw.rectangle((x - w, y - h, x + w, y + h), outline=hedge, width=whole_px(s * 0.022))
+        draw.rectangle((x - w, y - h, x + w, y + h), outline=hedge, width=width)
 
 
 def _tufts(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: random.Random, fill: str) -> None:
     """Marsh tufts: a short water line with reeds."""
-    ink = (46, 110, 104)
-    w = whole_px(s * 0.025)
+    ink, w = _stroke((46, 110, 104), fill, s * 0.025)
     for x, y in _scatter(c, s, matrix, rng, 0.34, jitter=0.2, top=-0.35):
         a = s * 0.11
         draw.line([(x - a, y), (x + a, y)], fill=ink, width=w)
@@ -195,15 +214,15 @@ def _fort(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: random
 
 def _waves(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: random.Random, fill: str) -> None:
     """A few faint wave marks."""
-    ink = shade(fill, 0.86)
+    ink, width = _stroke(shade(fill, 0.86), fill, s * 0.022)
     wave = [(s * (t / 100 - 0.12), s * 0.022 * math.sin(t / 24 * 3 * math.pi)) for t in range(25)]
     for x, y in _scatter(c, s, matrix, rng, 0.55, jitter=0.3, top=-0.4):
-        draw.line([(x + dx, y + dy) for dx, dy in wave], fill=ink, width=whole_px(s * 0.022), joint="curve")
+        draw.line([(x + dx, y + dy) for dx, dy in wave], fill=ink, width=width, joint="curve")
 
 
 def _hatch(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: random.Random, fill: str) -> None:
     """Diagonal hatching in phase across hexes (out-of-play land)."""
-    ink = shade(fill, 0.8)
+    ink, width = _stroke(shade(fill, 0.8), fill, s * 0.022)
     corners = hex_corners(c, s, matrix)
     step = s * 0.16
     first = math.floor((c[0] + c[1] - 2 * s) / step)
@@ -211,7 +230,7 @@ def _hatch(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: rando
         const = k * step  # lines x + y = const, the same family in every hex
         piece = _cut(corners, const)
         if piece is not None:
-            draw.line(piece, fill=ink, width=whole_px(s * 0.022))
+            draw.line(piece, fill=ink, width=width)
 
 
 def _cut(corners: Sequence[Point], const: float) -> list[Point] | None:

@@ -1,6 +1,6 @@
 """Drawing on a window of a larger canvas: shapes given in the whole canvas's pixels, drawn into an image that
-holds only the part a picture shows (a finding's picture needs a few hexes, not the whole board at 3x); and a
-recording of a whole canvas's drawing, drawn band by band (the build's board: its 3x canvas never whole)."""
+holds only the part a picture shows (a finding's picture needs a few hexes, not the whole board supersampled); and a
+recording of a whole canvas's drawing, drawn band by band (the build's board: its supersampled canvas never whole)."""
 
 from __future__ import annotations
 
@@ -155,6 +155,20 @@ WIDTH_AT: dict[str, int] = {"draw_lines": 2, "draw_polygon": 3, "draw_ellipse": 
 """Where each core call takes its line width (absent: 1), for how far its pixels reach beyond its points."""
 
 
+def forward(xy: Coords) -> Coords:
+    """A two-point line's points in the order Pillow centres it at an even width: it widens such a line by a pixel
+    more on one side of its travel, so one drawn toward -x or -y lands a pixel off its points (half a final pixel on
+    a board at 2x; a grid line right to left filled the hex row above its side). Toward +x+y it lands where they say,
+    on average over their fractions (measured in tests/test_board_lines.py); longer lines are left as they are."""
+    if not isinstance(xy[0], NUMBERS):
+        if len(xy) == 2:
+            (ax, ay), (bx, by) = xy  # type: ignore[misc]
+            return [(bx, by), (ax, ay)] if bx - ax + by - ay < 0 else xy
+    elif len(xy) == 4 and xy[2] - xy[0] + xy[3] - xy[1] < 0:  # type: ignore[operator]
+        return (xy[2], xy[3], xy[0], xy[1])  # type: ignore[return-value]
+    return xy
+
+
 def _ys(xy: Coords) -> Sequence[float]:
     """The y of every point of coordinates (flat numbers or pairs)."""
     if isinstance(xy[0], NUMBERS):
@@ -189,13 +203,15 @@ class _RecordingCore:
 class ShiftedDraw(ImageDraw.ImageDraw):
     """An ImageDraw on an image that is the window at `offset` of a larger canvas, given that canvas's
     coordinates; measuring (textbbox, textlength) stays in the canvas's coordinates. With `skip_outside`,
-    a line or shape whose every point lies away from the image is not drawn at all (it would draw no pixel)."""
+    a line or shape whose every point lies away from the image is not drawn at all (it would draw no pixel); with
+    `even_forward`, a two-point line of even width is drawn toward +x+y (`forward`)."""
 
     def __init__(self, im: Image.Image, offset: Offset = (0, 0), mode: str | None = None,
-                 skip_outside: bool = False, recording: Recording | None = None) -> None:
+                 skip_outside: bool = False, recording: Recording | None = None, even_forward: bool = False) -> None:
         super().__init__(im, mode)
         self.offset = offset
         self.skip_outside = skip_outside
+        self.even_forward = even_forward
         self.recording = recording  # with one, `im` is a stand-in: every call is kept, none drawn
         if recording is not None:
             self.draw: Any = _RecordingCore(self.draw, recording)
@@ -221,7 +237,7 @@ class ShiftedDraw(ImageDraw.ImageDraw):
     def line(self, xy: Coords, fill: Ink = None, width: int = 0, joint: str | None = None) -> None:
         """A line, unless it is away from the image."""
         if not self.misses(xy, width + 2):
-            super().line(xy, fill, width, joint)
+            super().line(forward(xy) if self.even_forward and not width % 2 else xy, fill, width, joint)
 
     def ellipse(self, xy: Coords, fill: Ink = None, outline: Ink = None, width: int = 1) -> None:
         """An ellipse, unless it is away from the image."""
@@ -262,7 +278,7 @@ class RecordingDraw(ShiftedDraw):
     Anything else (a curved joint, a wide polygon outline, a default ink) goes through ImageDraw as before."""
 
     def __init__(self, im: Image.Image, recording: Recording) -> None:
-        super().__init__(im, recording=recording)
+        super().__init__(im, recording=recording, even_forward=True)
         self._inks: dict[object, int] = {}
         self._keep = recording.keep
 
@@ -283,7 +299,7 @@ class RecordingDraw(ShiftedDraw):
         if fill is None or (joint == "curve" and width > 4):
             super().line(xy, fill, width, joint)
         elif width != 0:
-            self._keep("draw_lines", (xy, self._ink(fill), width))
+            self._keep("draw_lines", (xy if width % 2 else forward(xy), self._ink(fill), width))
 
     def ellipse(self, xy: Coords, fill: Ink = None, outline: Ink = None, width: int = 1) -> None:
         """An ellipse, as ImageDraw.ellipse files it."""
@@ -321,4 +337,4 @@ class RecordingDraw(ShiftedDraw):
             self._keep("draw_polygon", (xy, ink, 0, width))
 
 
-__all__ = ["Band", "Coords", "Ink", "Offset", "Recording", "RecordingDraw", "ShiftedDraw", "moved"]
+__all__ = ["Band", "Coords", "Ink", "Offset", "Recording", "RecordingDraw", "ShiftedDraw", "forward", "moved"]
