@@ -153,6 +153,28 @@ def _draw_stack(board: Image.Image, origin: Offset, game: Game, seat: _Seat, sho
         draw.rectangle((x, y, x + seat.size_px - 1, y + seat.size_px - 1), outline=INK)
 
 
+def _meets(a: Box, b: Box4) -> bool:
+    """True when two boxes share a pixel or touch."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _badge_box(badge: tuple[int, int, int]) -> Box:
+    """What a count badge may ink: its circle and outline, and a pixel more."""
+    x, y, radius = badge
+    return x - radius - 3, y - radius - 3, x + radius + 3, y + radius + 3
+
+
+def _tag_may_reach(seat: _Seat, layout: Layout, box: Box4) -> bool:
+    """False for a hex's tag that cannot reach a box (a picture's crop), worked out before measuring it: a tag spans
+    its hex's number's rows, and lies between the limits it starts from (1.5 hexes either side of the hex) or over
+    the number itself; a hex more on each side covers what ink spreads past an advance."""
+    x0, y0, x1, y1 = seat.number
+    reach = layout.size_px * 1.5
+    left = min(seat.centre[0] - reach, x0) - layout.size_px
+    right = max(seat.centre[0] + reach, x1) + layout.size_px
+    return _meets((left, y0 - 2, right, y1 + 2), box)
+
+
 def _draw_count(board: Image.Image, origin: Offset, seat: _Seat) -> None:
     """A stack's count past one on its top counter's corner (drawn after every stack and tag, so none hides it)."""
     if seat.badge is not None:
@@ -463,10 +485,12 @@ class Painter:
         badges: list[Box] = [(x - r, y - r, x + r, y + r) for seat in seats if seat.badge for x, y, r in [seat.badge]]
         names = _place_names(game)
         for seat in seats:
-            others = [other.box for other in seats if other is not seat] + badges
-            _draw_tag(board, origin, layout, seat, names.get(seat.stack.place, ""), others)
+            if _tag_may_reach(seat, layout, visible):
+                others = [other.box for other in seats if other is not seat] + badges
+                _draw_tag(board, origin, layout, seat, names.get(seat.stack.place, ""), others)
         for seat in seats:
-            _draw_count(board, origin, seat)
+            if seat.badge is not None and _meets(_badge_box(seat.badge), visible):
+                _draw_count(board, origin, seat)
         overlay = Image.new("RGBA", board.size, (0, 0, 0, 0))
         for mark in scene.marks:
             _overlay_mark(overlay, origin, game, layout, mark)
@@ -511,14 +535,22 @@ def _captioned(image: Image.Image, caption: str) -> Image.Image:
     return out
 
 
+def png_bytes(image: Image.Image) -> bytes:
+    """An image as PNG bytes, without metadata (the same bytes on every run)."""
+    buffer = io.BytesIO()
+    # Named, not given a format: Pillow then loads its PNG plugin alone, where `format="PNG"` first loads the BMP,
+    # GIF, JPEG and PPM plugins too (16M instructions, a tenth of what a picture imports). The same bytes.
+    buffer.name = "picture.png"
+    image.save(buffer, optimize=False)
+    return buffer.getvalue()
+
+
 def write_picture(picture: Picture, path: Path, force: bool = False) -> Path:
     """The picture as a PNG, written atomically (same scene, same bytes); over a file of another kind
     only with `force`."""
-    buffer = io.BytesIO()
-    picture.image.save(buffer, format="PNG", optimize=False)
-    write_atomically(path, buffer.getvalue(), force)
+    write_atomically(path, png_bytes(picture.image), force)
     return path
 
 
-__all__ = ["Painter", "Picture", "board_key", "cache_dir", "cached_board", "draw_scene", "kept_board", "reading_scale",
-           "write_picture"]
+__all__ = ["Painter", "Picture", "board_key", "cache_dir", "cached_board", "draw_scene", "kept_board", "png_bytes",
+           "reading_scale", "write_picture"]

@@ -1,6 +1,5 @@
-"""What counter faces share is drawn once (issue 30 item 2): the type box with its symbol and size per type, size
-and face size, and each text's mask per font, text and sub-pixel position; the faces' pixels are those drawn
-afresh."""
+"""What counter faces share is drawn once (issue 30 item 2): a face's shapes per nationality, type, size and face
+size, and each text's mask per font, text and sub-pixel position; the faces' pixels are those drawn afresh."""
 
 from __future__ import annotations
 
@@ -20,6 +19,7 @@ from wargame.game import load_game
 def _clear() -> None:
     """Forget every drawing kept: faces, type boxes, fonts and their masks."""
     units._draw_unit.cache_clear()
+    units._shapes.cache_clear()
     units._symbol_ink.cache_clear()
     markers._draw_marker.cache_clear()
     ink.font.cache_clear()
@@ -43,8 +43,9 @@ def test_faces_drawn_from_kept_boxes_and_masks_are_the_faces_drawn_afresh(game_i
 
 
 def test_a_games_counters_render_each_distinct_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Onslaught's counters print over a thousand texts, a few hundred distinct: FreeType renders each distinct one
-    once, and its type boxes are drawn once per type and size, not once per face."""
+    """Onslaught's counters print hundreds of texts, fewer than half of them distinct: FreeType renders each
+    distinct one about once, and a face's shapes (colours, type box, edge) are drawn once per nationality, type,
+    size and face, not once per face."""
     game = load_game(data_root(), "onslaught")
     size = plan_art(game, 1.0)[0].counter_px
     faces = counter_images(game)
@@ -65,11 +66,11 @@ def test_a_games_counters_render_each_distinct_text_once(monkeypatch: pytest.Mon
     _clear()
     for _, _, draw in faces:
         draw(size)
-    boxes = units._symbol_ink.cache_info()
+    shapes = units._shapes.cache_info()
     _clear()
-    assert len(printed) > 1000
-    assert len(rendered) < len(printed) // 4
-    assert boxes.misses < boxes.hits // 4
+    assert len(printed) > 600
+    assert len(rendered) < len(printed) // 3
+    assert shapes.misses < shapes.hits // 4
 
 
 def test_a_font_that_keeps_masks_pickles_and_renders_as_freetype_does() -> None:

@@ -54,9 +54,11 @@ sys.argv[0] = "adjudicate"
 main()
 """
 NOT_FOR_A_PICTURE = {"shapely", "numpy", "adjudicator.dice_ledger", "wargame.receipts", "builder.render.holding",
-                     "concurrent.futures"}
+                     "concurrent.futures", "PIL.BmpImagePlugin", "PIL.GifImagePlugin", "PIL.JpegImagePlugin",
+                     "PIL.PpmImagePlugin"}
 """What a verdict with pictures, cold, never needs: geometry (see above), the dice ledger (no ledger given), the
-holding board (a finding's picture is a crop), worker threads (a picture's pastes are small)."""
+holding board (a finding's picture is a crop), worker threads (a picture's pastes are small), Pillow's plugins for
+formats other than PNG (which `Image.save(format="PNG")` loads first)."""
 
 
 @pytest.mark.parametrize("log", ["onslaught/breach-zoc.log", "omaha/breach-leg-ezoc.log", "moscow/breach-zoc.log"])

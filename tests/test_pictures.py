@@ -136,6 +136,53 @@ def test_html_verdict_has_each_finding_with_its_picture(tmp_path: Path) -> None:
         assert image.format == "PNG"
 
 
+def test_pictures_are_drawn_with_the_replay_out_of_the_collectors_sight(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game and the replay stay until the process ends: they are frozen out of the garbage collector before the
+    pictures are drawn, so the drawing's collections and the one at exit do not walk them (35M instructions of
+    Moscow's verdict)."""
+    import gc
+
+    import umpire.report as report
+
+    frozen: list[int] = []
+    real = report.html_report
+
+    def counted(*args: object, **kwargs: object) -> str:
+        frozen.append(gc.get_freeze_count())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(report, "html_report", counted)
+    try:
+        code, _, _ = run("check", str(OMAHA / "breach-leg-ezoc.log"), "--format", "html", "-o", str(tmp_path / "r.html"))
+    finally:
+        gc.unfreeze()
+    assert code == 1 and frozen and frozen[0] > 0
+
+
+def test_tags_and_badges_out_of_the_crop_are_not_drawn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finding's picture of Onslaught draws the tags of the stacks near its crop only (15 of 36), and is the picture
+    drawn with every tag and badge."""
+    import builder.picture as picture
+
+    drawn: list[str] = []
+    real = picture._draw_tag
+
+    def counted(*args: object) -> object:
+        drawn.append("tag")
+        return real(*args)  # type: ignore[arg-type]
+
+    log = str(ONSLAUGHT / "breach-zoc.log")
+    monkeypatch.setattr(picture, "_draw_tag", counted)
+    assert run("check", log, "--format", "html", "-o", str(tmp_path / "near.html"))[0] == 1
+    near = len(drawn)
+    monkeypatch.setattr(picture, "_tag_may_reach", lambda *args: True)
+    monkeypatch.setattr(picture, "_meets", lambda *args: True)
+    assert run("check", log, "--format", "html", "-o", str(tmp_path / "all.html"))[0] == 1
+    assert near < len(drawn) - near
+    assert (tmp_path / "near.html").read_bytes() == (tmp_path / "all.html").read_bytes()
+
+
 def test_html_verdict_of_a_clean_log(tmp_path: Path) -> None:
     """A clean log: exit 0, a page that says so."""
     out = tmp_path / "clean.html"

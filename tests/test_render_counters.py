@@ -157,3 +157,27 @@ def test_counters_are_sized_to_sit_inside_a_hex(game_id: str, size_px: int) -> N
     game = load_game(data_root(), game_id)
     assert counter_size_px(board_layout(game)) == size_px
     assert counter_size_px(board_layout(game, 2.0)) in (2 * size_px - 1, 2 * size_px, 2 * size_px + 1)
+
+
+def test_a_units_texts_are_printed_at_the_size_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A unit face's designation and values are printed at the face's own size (FreeType antialiases them), not at
+    the supersampled size its shapes are drawn at and reduced from (three times the work for the same look)."""
+    from builder.render import ink
+    from builder.render.counters import units
+
+    game = load_game(data_root(), "moscow")
+    unit = game.units[0][1]
+    sizes: list[float] = []
+    real = ink.KeptMasksFont.getmask2
+
+    def counted(font: ink.KeptMasksFont, text: str, *args: object, **kwargs: object) -> object:
+        sizes.append(font.size)
+        return real(font, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ink.KeptMasksFont, "getmask2", counted)
+    units._draw_unit.cache_clear()
+    units._shapes.cache_clear()
+    units._symbol_ink.cache_clear()
+    render_unit(game, unit, "full", 69)
+    units._draw_unit.cache_clear()
+    assert sizes and max(sizes[-2:]) <= round(69 * 0.3)

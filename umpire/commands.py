@@ -3,6 +3,7 @@ pictures; umpire.cli's group imports this module when one of them is run or aske
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,9 @@ def _check_with_pictures(ctx: click.Context, /, **options: Any) -> None:
     with could_not_run():
         judged = judge(referee["logs"], referee["data"], referee["game_id"], referee["module"],
                        referee.get("ledger_source"), referee.get("ledger_key"))
+        # The game, the replay and the modules stay until the process ends: kept out of the collector's sight,
+        # the pictures' collections and the one at exit do not walk them again.
+        gc.freeze()
         if output is not None:
             write_atomically(output, html_report(judged, cache=cache_dir()), options["force"])
             click.echo(f"wrote {output}")

@@ -7,7 +7,6 @@ adds is a picture of the position just before each entry with findings, what the
 
 from __future__ import annotations
 
-import io
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
@@ -18,7 +17,7 @@ from adjudicator.notation.entries import Entry
 from adjudicator.rendering import gravity
 from adjudicator.verdict import CONTEXT_LINES, Figure, Pictures, markdown_finding
 from adjudicator.verdict_html import render_html
-from builder.picture import TONES, Painter, Picture, reading_scale
+from builder.picture import TONES, Painter, Picture, png_bytes, reading_scale
 from umpire.judged import Judged
 from umpire.movement import legal_retreats_beside
 from umpire.scenes import context_marks, legend, marker_pieces, marks_for, mentioned, placed_by, scene_of
@@ -42,12 +41,6 @@ class Item:
     picture: Picture | None
     left_out: bool = False
     """A picture was due but past MAX_PICTURES."""
-
-
-def _png(picture: Picture) -> bytes:
-    buffer = io.BytesIO()
-    picture.image.save(buffer, format="PNG", optimize=False)
-    return buffer.getvalue()
 
 
 def items(judged: Judged, scale: float | None = None, cache: Path | None = None, draw: bool = True,
@@ -96,7 +89,7 @@ def pictures(judged: Judged, scale: float | None = None, cache: Path | None = No
     for item in items(judged, scale, cache):
         if item.picture is not None:
             figures[judged.locate(item.line)] = Figure(
-                _png(item.picture), item.picture.image.width, item.picture.image.height,
+                png_bytes(item.picture.image), item.picture.image.width, item.picture.image.height,
                 tuple((f"rgb{TONES[tone]}", text) for tone, text in legend(item.marks)))
         elif item.left_out:
             figures[judged.locate(item.line)] = None

@@ -2,9 +2,9 @@
 
 # A unit counter shows what its rule system prints (Onslaught 2.3: symbol and combat-movement;
 # Fire & Movement 2.3: unit id, type and size symbols, attack-defence-movement, the leg or mobile
-# box and the no-ZOC hexagon of 6.0) in its nationality's colours. Everything is drawn at three
-# times the size and scaled down, so lines are smooth at any counter size and the bytes are the
-# same on every run.
+# box and the no-ZOC hexagon of 6.0) in its nationality's colours. Shapes are drawn at three times
+# the size and reduced by a box filter, so lines are smooth at any counter size; a unit's texts are
+# printed at the size shown (FreeType antialiases them); the bytes are the same on every run.
 
 from __future__ import annotations
 

@@ -94,33 +94,58 @@ def render_unit(game: Game, unit: Unit, face: Face, size_px: int = 75) -> Image.
 
 @lru_cache(maxsize=1024)
 def _draw_unit(art: _UnitArt) -> Image.Image:
-    """Draw a unit face (cached: Onslaught's identical counters are drawn once)."""
-    s = art.size_px * SUPERSAMPLE
-    canvas = Image.new("RGB", (s, s), art.background)
-    draw = ImageDraw.Draw(canvas)
-    # Without a designation the top row is only the reduced band, and the symbol grows into it.
-    top_h = s * (0.2 if art.designation else 0.13)
-    if art.reduced:
-        # The depleted face: a light band across the top, as printed on many two-step counters.
-        draw.rectangle((0, 0, s, top_h), fill=band(art.background))
-    ink, where = _symbol_ink(art.symbol, art.size, bool(art.designation), s)
-    # Pasting through the mask's part that is not empty: the same pixels as through the whole mask.
-    canvas.paste(art.text, where, ink)
-
+    """Draw a unit face: its shapes (kept per look), then its texts at the size shown (cached: Onslaught's identical
+    counters are drawn once)."""
+    p = art.size_px
+    image = _shapes(art.symbol, art.size, bool(art.designation), art.text, art.background, art.reduced, art.no_zoc,
+                    p).copy()
+    draw = ImageDraw.Draw(image)
+    # The texts are printed at the face's own size, not supersampled: FreeType antialiases (and hints) a glyph
+    # itself, and printing it at three times the size was a third of a face's cost.
+    top_h = _top_h(bool(art.designation), p)
     if art.designation:
-        room = s * (0.74 if art.no_zoc else 0.88)
-        f = font_at(s * 0.17, bold=True)
-        while text_length(f, art.designation) > room and f.size > 6:
+        room = p * (0.74 if art.no_zoc else 0.88)
+        f = font_at(p * 0.17, bold=True)
+        while text_length(f, art.designation) > room and f.size > MIN_FONT_PX:
             f = smaller(f, 0.93)
         fill = readable(art.text, band(art.background) if art.reduced else art.background)
-        draw.text((s * 0.06, (top_h + cap_height(f)) / 2 + s * 0.005), art.designation, fill=fill, font=f,
+        draw.text((p * 0.06, (top_h + cap_height(f)) / 2 + p * 0.005), art.designation, fill=fill, font=f,
                   anchor="ls")
-    if art.no_zoc:
+    _draw_values(draw, art, p)
+    return image
+
+
+MIN_FONT_PX = 2
+"""The smallest a designation or the values shrink to fit (in the face's pixels)."""
+
+
+def _top_h(designated: bool, size_px: float) -> float:
+    """The height of the top row (the designation, the reduced band): without a designation only the band, and the
+    symbol grows into it."""
+    return size_px * (0.2 if designated else 0.13)
+
+
+@lru_cache(maxsize=256)
+def _shapes(symbol: str, size: str, designated: bool, text: RGB, background: RGB, reduced: bool, no_zoc: bool,
+            size_px: int) -> Image.Image:
+    """A face without its texts: the colours, the reduced band, the type box with its symbol and size, the no-ZOC
+    hexagon and the die-cut edge, drawn supersampled and reduced (cached: every unit of one nationality, type and
+    size, on the same face, shares them)."""
+    s = size_px * SUPERSAMPLE
+    canvas = Image.new("RGB", (s, s), background)
+    draw = ImageDraw.Draw(canvas)
+    top_h = _top_h(designated, s)
+    if reduced:
+        # The depleted face: a light band across the top, as printed on many two-step counters.
+        draw.rectangle((0, 0, s, top_h), fill=band(background))
+    ink, where = _symbol_ink(symbol, size, designated, s)
+    # Pasting through the mask's part that is not empty: the same pixels as through the whole mask.
+    canvas.paste(text, where, ink)
+    if no_zoc:
         # F&M 6.0: a black hexagon marks a unit that exerts no ZOC.
         draw.polygon(_hexagon(s * 0.87, top_h / 2 + s * 0.005, s * 0.072), fill=rgb(ZOC_BLACK))
-    _draw_values(draw, art, s)
-    draw.rectangle((0, 0, s - 1, s - 1), outline=edge(art.background), width=max(1, round(s * 0.012)))
-    return finish(canvas, art.size_px)
+    draw.rectangle((0, 0, s - 1, s - 1), outline=edge(background), width=max(1, round(s * 0.012)))
+    return finish(canvas, size_px)
 
 
 @lru_cache(maxsize=256)
@@ -128,7 +153,7 @@ def _symbol_ink(symbol: str, size: str, designated: bool, s: int) -> tuple[Image
     """The type box, its symbol and the unit size above it, as a mask on a canvas s wide, cut to where it is not
     empty, and where that is (cached: counters of one type and size share it, whatever their colours)."""
     stroke = s * 0.026
-    top_h = s * (0.2 if designated else 0.13)
+    top_h = _top_h(designated, s)
     size_cy = top_h + s * 0.065
     box_w, box_h = (0.52, 0.31) if designated else (0.56, 0.34)
     box_y0 = size_cy + s * 0.07
@@ -143,30 +168,44 @@ def _symbol_ink(symbol: str, size: str, designated: bool, s: int) -> tuple[Image
     return ink.crop(where), where
 
 
-def _draw_values(draw: ImageDraw.ImageDraw, art: _UnitArt, s: int) -> None:
-    """The values along the bottom, movement boxed in F&M (black: leg, red: mobile)."""
+def _draw_values(draw: ImageDraw.ImageDraw, art: _UnitArt, p: int) -> None:
+    """The values along the bottom, movement boxed in F&M (black: leg, red: mobile), on a face p pixels wide."""
     parts: list[tuple[str, bool]] = []
     for i, value in enumerate(art.values):
         if i:
             parts.append(("-", False))
         parts.append((str(value), i == art.boxed_value))
-    em = s * 0.3
+    # Printed in runs: the values and dashes between boxes as one text each (kerned as set in type), not one by one.
+    parts = _runs(parts)
+    em = p * 0.3
     while True:
         f = font_at(em)
         cap = cap_height(f)
         pad = cap * 0.2
         widths = [text_length(f, text) + (2 * pad if boxed else 0) for text, boxed in parts]
         total = sum(widths)
-        if total <= s * 0.86 or em < 8:
+        if total <= p * 0.86 or f.size <= MIN_FONT_PX:
             break
-        em *= 0.94
-    baseline = s * 0.895
-    x = (s - total) / 2
+        em = min(em * 0.94, f.size - 1)
+    baseline = p * 0.895
+    x = (p - total) / 2
     for (text, boxed), w in zip(parts, widths):
         if boxed:
             fill = rgb(MOBILE_RED if art.mobility == "mobile" else LEG_BLACK)
-            draw.rectangle((x, baseline - cap - pad, x + w, baseline + pad), fill=fill)
+            draw.rectangle((round(x), round(baseline - cap - pad), round(x + w) - 1, round(baseline + pad) - 1),
+                           fill=fill)
             draw.text((x + pad, baseline), text, fill=rgb(PAPER), font=f, anchor="ls")
         else:
             draw.text((x, baseline), text, fill=art.text, font=f, anchor="ls")
         x += w
+
+
+def _runs(parts: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """Texts in order with each stretch of unboxed ones joined into one (a boxed one stands alone)."""
+    runs: list[tuple[str, bool]] = []
+    for text, boxed in parts:
+        if runs and not boxed and not runs[-1][1]:
+            runs[-1] = (runs[-1][0] + text, False)
+        else:
+            runs.append((text, boxed))
+    return runs
