@@ -138,11 +138,13 @@ def test_html_verdict_has_each_finding_with_its_picture(tmp_path: Path) -> None:
 
 def test_pictures_are_drawn_with_the_replay_out_of_the_collectors_sight(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The game and the replay stay until the process ends: they are frozen out of the garbage collector before the
-    pictures are drawn, so the drawing's collections and the one at exit do not walk them (35M instructions of
-    Moscow's verdict)."""
+    """The game and the replay are frozen out of the garbage collector while the pictures are drawn, so the
+    drawing's collections do not walk them; given back after (a process that goes on, as this one, would otherwise
+    never collect them again), with a freeze registered for the process's exit (40M instructions of Moscow's
+    verdict in all)."""
     import gc
 
+    import umpire.commands as commands
     import umpire.report as report
 
     frozen: list[int] = []
@@ -153,11 +155,19 @@ def test_pictures_are_drawn_with_the_replay_out_of_the_collectors_sight(tmp_path
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(report, "html_report", counted)
+    registered: list[object] = []
+    monkeypatch.setattr(commands, "_FREEZE_AT_EXIT", False)
+    monkeypatch.setattr(commands.atexit, "register", registered.append)
     try:
         code, _, _ = run("check", str(OMAHA / "breach-leg-ezoc.log"), "--format", "html", "-o", str(tmp_path / "r.html"))
+        after = gc.get_freeze_count()
     finally:
         gc.unfreeze()
     assert code == 1 and frozen and frozen[0] > 0
+    assert after == 0
+    assert registered == [gc.freeze]
+    run("check", str(OMAHA / "breach-leg-ezoc.log"), "--format", "html", "-o", str(tmp_path / "r.html"), "--force")
+    assert registered == [gc.freeze]  # once a process
 
 
 def test_tags_and_badges_out_of_the_crop_are_not_drawn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
