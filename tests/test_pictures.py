@@ -142,6 +142,7 @@ def test_pictures_are_drawn_with_the_replay_out_of_the_collectors_sight(tmp_path
     drawing's collections do not walk them; given back after (a process that goes on, as this one, would otherwise
     never collect them again), with a freeze registered for the process's exit (40M instructions of Moscow's
     verdict in all)."""
+    import atexit
     import gc
 
     import umpire.commands as commands
@@ -157,7 +158,7 @@ def test_pictures_are_drawn_with_the_replay_out_of_the_collectors_sight(tmp_path
     monkeypatch.setattr(report, "html_report", counted)
     registered: list[object] = []
     monkeypatch.setattr(commands, "_FREEZE_AT_EXIT", False)
-    monkeypatch.setattr(commands.atexit, "register", registered.append)
+    monkeypatch.setattr(atexit, "register", registered.append)
     try:
         code, _, _ = run("check", str(OMAHA / "breach-leg-ezoc.log"), "--format", "html", "-o", str(tmp_path / "r.html"))
         after = gc.get_freeze_count()
