@@ -167,12 +167,14 @@ def _badge_box(badge: tuple[int, int, int]) -> Box:
 def _tag_may_reach(seat: _Seat, layout: Layout, box: Box4) -> bool:
     """False for a hex's tag that cannot reach a box (a picture's crop), worked out before measuring it: a tag spans
     its hex's number's rows, and lies between the limits it starts from (1.5 hexes either side of the hex) or over
-    the number itself; a hex more on each side covers what ink spreads past an advance."""
+    the number itself; a hex more on each side covers what ink spreads past an advance, and a row of the number's
+    height above and below what a name's accents and descenders reach past the number's own glyphs."""
     x0, y0, x1, y1 = seat.number
     reach = layout.size_px * 1.5
     left = min(seat.centre[0] - reach, x0) - layout.size_px
     right = max(seat.centre[0] + reach, x1) + layout.size_px
-    return _meets((left, y0 - 2, right, y1 + 2), box)
+    rows = y1 - y0 + 2
+    return _meets((left, y0 - rows, right, y1 + rows), box)
 
 
 def _draw_count(board: Image.Image, origin: Offset, seat: _Seat) -> None:

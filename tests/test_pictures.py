@@ -171,9 +171,12 @@ def test_pictures_are_drawn_with_the_replay_out_of_the_collectors_sight(tmp_path
     assert registered == [gc.freeze]  # once a process
 
 
-def test_tags_and_badges_out_of_the_crop_are_not_drawn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A finding's picture of Onslaught draws the tags of the stacks near its crop only (15 of 36), and is the picture
-    drawn with every tag and badge."""
+@pytest.mark.parametrize("log", ["onslaught/breach-zoc.log", "onslaught/breach-result.log", "omaha/breach-leg-ezoc.log",
+                                 "omaha/breach-stacking.log", "moscow/breach-zoc.log"])
+def test_tags_and_badges_out_of_the_crop_are_not_drawn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       log: str) -> None:
+    """A finding's picture draws the tags of the stacks near its crop only (Onslaught's breach-zoc: 15 of 36), and is
+    the picture drawn with every tag and badge (accented names and stacked counters included)."""
     import builder.picture as picture
 
     drawn: list[str] = []
@@ -183,14 +186,15 @@ def test_tags_and_badges_out_of_the_crop_are_not_drawn(tmp_path: Path, monkeypat
         drawn.append("tag")
         return real(*args)  # type: ignore[arg-type]
 
-    log = str(ONSLAUGHT / "breach-zoc.log")
+    path = str(ROOT / "examples" / log)
     monkeypatch.setattr(picture, "_draw_tag", counted)
-    assert run("check", log, "--format", "html", "-o", str(tmp_path / "near.html"))[0] == 1
+    assert run("check", path, "--format", "html", "-o", str(tmp_path / "near.html"))[0] == 1
     near = len(drawn)
     monkeypatch.setattr(picture, "_tag_may_reach", lambda *args: True)
     monkeypatch.setattr(picture, "_meets", lambda *args: True)
-    assert run("check", log, "--format", "html", "-o", str(tmp_path / "all.html"))[0] == 1
-    assert near < len(drawn) - near
+    assert run("check", path, "--format", "html", "-o", str(tmp_path / "all.html"))[0] == 1
+    if log == "onslaught/breach-zoc.log":
+        assert near < len(drawn) - near
     assert (tmp_path / "near.html").read_bytes() == (tmp_path / "all.html").read_bytes()
 
 
@@ -447,3 +451,44 @@ def test_no_stack_covers_its_own_hex_number(game_id: str) -> None:
                 left, top, right, bottom = seat.box
                 assert top >= seat.number[3] + 1, (game_id, scale, label, count)
                 assert left < seat.centre[0] < right  # still in its hex across
+
+
+@pytest.mark.parametrize("game_id", ["onslaught", "omaha", "moscow"])
+def test_a_tag_inks_nothing_beyond_the_bound_that_skips_it(game_id: str) -> None:
+    """Every named hex's tag (its number and place names, accents and descenders included), drawn alone and with a
+    stack on each side: each corner of its ink lies within what `_tag_may_reach` keeps, so leaving out a tag that
+    bound keeps away from a crop never changes a pixel of the crop."""
+    from PIL import Image, ImageChops
+
+    import builder.picture as picture
+    from wargame.bundled import data_root
+    from wargame.game import load_game
+    from wargame.scene import Counter, Stack
+
+    game = load_game(data_root(), game_id)
+    painter = Painter(game, picture.reading_scale(game), None)
+    layout = painter.layout
+    names = picture._place_names(game)
+    piece = game.units[0][1].id
+    checked = 0
+    for label, name in sorted(names.items()):
+        seat = picture._seat(game, layout, Stack(label, (Counter(piece),)), painter.counter_px)
+        if seat is None:
+            continue
+        x, y = int(seat.centre[0]), int(seat.centre[1])
+        reach = int(layout.size_px * 4)
+        origin = (x - reach, y - reach)
+        near = [(seat.centre[0] + dx * layout.size_px, seat.number[1], seat.centre[0] + dx * layout.size_px + 5,
+                 seat.number[3]) for dx in (-1.2, 1.1)]
+        for others in ([], near):
+            blank = Image.new("RGBA", (2 * reach, 2 * reach), (0, 0, 0, 0))
+            board = blank.copy()
+            picture._draw_tag(board, origin, layout, seat, name, others)
+            ink = ImageChops.difference(board, blank).getbbox()
+            assert ink is not None
+            left, top, right, bottom = ink[0] + origin[0], ink[1] + origin[1], ink[2] - 1 + origin[0], \
+                ink[3] - 1 + origin[1]
+            for px, py in ((left, top), (right, top), (left, bottom), (right, bottom)):
+                assert picture._tag_may_reach(seat, layout, (px, py, px, py)), (label, name, (px, py))
+            checked += 1
+    assert checked >= 2 * min(len(names), 10)
