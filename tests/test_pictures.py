@@ -492,3 +492,33 @@ def test_a_tag_inks_nothing_beyond_the_bound_that_skips_it(game_id: str) -> None
                 assert picture._tag_may_reach(seat, layout, (px, py, px, py)), (label, name, (px, py))
             checked += 1
     assert checked >= 2 * min(len(names), 10)
+
+
+@pytest.mark.parametrize("game_id", ["onslaught", "omaha", "moscow"])
+def test_a_count_badge_inks_nothing_beyond_its_box(game_id: str) -> None:
+    """A stack's count badge (2 to 99 counters) inks only inside `_badge_box`, the box a crop must meet for the badge
+    to be drawn."""
+    from PIL import Image, ImageChops
+
+    import builder.picture as picture
+    from wargame.bundled import data_root
+    from wargame.game import load_game
+    from wargame.scene import Counter, Stack
+
+    game = load_game(data_root(), game_id)
+    painter = Painter(game, picture.reading_scale(game), None)
+    label = sorted(picture._place_names(game))[0]
+    piece = game.units[0][1].id
+    for count in (2, 9, 10, 99):
+        seat = picture._seat(game, painter.layout, Stack(label, (Counter(piece),) * count), painter.counter_px)
+        assert seat is not None and seat.badge is not None
+        x, y, _ = seat.badge
+        origin = (x - 200, y - 200)
+        blank = Image.new("RGBA", (400, 400), (0, 0, 0, 0))
+        board = blank.copy()
+        picture._draw_count(board, origin, seat)
+        ink = ImageChops.difference(board, blank).getbbox()
+        assert ink is not None
+        left, top, right, bottom = picture._badge_box(seat.badge)
+        assert left <= ink[0] + origin[0] and ink[2] - 1 + origin[0] <= right, count
+        assert top <= ink[1] + origin[1] and ink[3] - 1 + origin[1] <= bottom, count
