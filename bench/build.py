@@ -111,7 +111,8 @@ from PIL import Image
 with open(sys.argv[1], "rb") as stream:
     raw = pickle.load(stream)
 for mode, size, pixels in raw:
-    Image.frombytes(mode, size, pixels).save(io.BytesIO(), format="PNG", optimize=False, compress_level=int(sys.argv[2]))
+    image = Image.frombytes(mode, size, pixels)
+    image.save(io.BytesIO(), format="PNG", optimize=False, compress_level=int(sys.argv[2]))
 """
 """The floor's work alone in a process of its own: start Python, import Pillow, take the pixels, encode them."""
 
@@ -219,9 +220,9 @@ def main() -> None:
             draw, assemble = draw[1:] or draw, assemble[1:] or assemble
             w, c = statistics.median(whole), statistics.median(cpu)
             f6, f, pf = statistics.median(floors6), statistics.median(floors), statistics.median(pfloors)
-            print(f"{game_id:<10} {w:>6.2f} {c:>6.2f} {f6:>7.2f} {f:>7.2f} {w / f6:>8.2f} {c / f6:>7.2f} {w / f:>7.2f} {c / f:>6.2f} "
-                  f"{pf:>7.2f} {c / pf:>7.2f} {max(peaks):>9.0f} {statistics.median(draw):>6.2f} "
-                  f"{statistics.median(assemble):>9.2f}")
+            print(f"{game_id:<10} {w:>6.2f} {c:>6.2f} {f6:>7.2f} {f:>7.2f} {w / f6:>8.2f} {c / f6:>7.2f} "
+                  f"{w / f:>7.2f} {c / f:>6.2f} {pf:>7.2f} {c / pf:>7.2f} {max(peaks):>9.0f} "
+                  f"{statistics.median(draw):>6.2f} {statistics.median(assemble):>9.2f}")
 
 
 if __name__ == "__main__":

@@ -378,10 +378,9 @@ def cached_board(game: Game, scale: float, where: Path | None) -> Image.Image:
     if where is None:
         return board
     path = where / "boards" / f"{game.id}-{board_key(game, scale)}.png"
-    buffer = io.BytesIO()
-    board.save(buffer, format="PNG", compress_level=1)
     try:
-        write_atomically(path, buffer.getvalue(), force=True)  # our own cache: a damaged file is replaced
+        # Our own cache: a damaged file is replaced.
+        write_atomically(path, png_bytes(board, compress_level=1), force=True)
     except (OSError, WargameError):
         pass  # a read-only or full cache only costs the next run the rendering
     return board
@@ -537,13 +536,13 @@ def _captioned(image: Image.Image, caption: str) -> Image.Image:
     return out
 
 
-def png_bytes(image: Image.Image) -> bytes:
-    """An image as PNG bytes, without metadata (the same bytes on every run)."""
+def png_bytes(image: Image.Image, compress_level: int = 6) -> bytes:
+    """An image as PNG bytes at a zlib level (6, Pillow's default), without metadata (the same bytes on every run)."""
     buffer = io.BytesIO()
     # Named, not given a format: Pillow then loads its PNG plugin alone, where `format="PNG"` first loads the BMP,
     # GIF, JPEG and PPM plugins too (16M instructions, a tenth of what a picture imports). The same bytes.
     buffer.name = "picture.png"
-    image.save(buffer, optimize=False)
+    image.save(buffer, optimize=False, compress_level=compress_level)
     return buffer.getvalue()
 
 

@@ -164,6 +164,21 @@ def test_versions_read_as_importlib_metadata_reads_them() -> None:
     assert done.stdout.split() == ["False"]
 
 
+def test_a_version_no_dist_info_folder_names_is_asked_of_importlib_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A library installed without a dist-info folder (an egg-info install, as some system packages are) still keys
+    the kept modules by its version: the key is the one the folders' names give, not one that says it is absent."""
+    from builder.vassal import module_cache
+
+    module_cache.code_stamp.cache_clear()
+    named = module_cache.code_stamp()
+    monkeypatch.setattr(module_cache, "installed_version", lambda name: None)
+    module_cache.code_stamp.cache_clear()
+    try:
+        assert module_cache.code_stamp() == named
+    finally:
+        module_cache.code_stamp.cache_clear()
+
+
 def test_the_art_and_module_caches_read_each_source_once() -> None:
     """The art cache's and the module cache's keys hash the same sources and fonts: each file is read and hashed once
     a process (the fonts alone are 3 MB; reading everything twice was about 0.01 s of a build)."""

@@ -160,7 +160,8 @@ def test_pictures_are_drawn_with_the_replay_out_of_the_collectors_sight(tmp_path
     monkeypatch.setattr(commands, "_FREEZE_AT_EXIT", False)
     monkeypatch.setattr(atexit, "register", registered.append)
     try:
-        code, _, _ = run("check", str(OMAHA / "breach-leg-ezoc.log"), "--format", "html", "-o", str(tmp_path / "r.html"))
+        code, _, _ = run("check", str(OMAHA / "breach-leg-ezoc.log"), "--format", "html", "-o",
+                         str(tmp_path / "r.html"))
         after = gc.get_freeze_count()
     finally:
         gc.unfreeze()

@@ -62,6 +62,16 @@ def package_version(name: str) -> str:
     return version(name)
 
 
+def _metadata_version(name: str) -> str | None:
+    """importlib.metadata's version of a distribution no dist-info folder names (an egg-info install, as some system
+    packages are), None where none is installed: without it the key would serve a module built by another Pillow."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
 def _normalized(name: str) -> str:
     """A distribution's name as packaging compares names: case, and runs of `-`, `_` and `.`, aside."""
     return re.sub(r"[-_.]+", "_", name).lower()
@@ -81,7 +91,7 @@ def code_stamp() -> bytes:
     """A digest of the code and fonts a module is built by and of the libraries' versions."""
     digest = hashlib.blake2b(FORMAT + f"\0{sys.version}\0".encode(), digest_size=20)
     for name in _LIBRARIES:
-        found = installed_version(name)
+        found = installed_version(name) or _metadata_version(name)
         digest.update(f"{name} absent\0".encode() if found is None else f"{name}={found}\0".encode())
     digest.update(sources_digest(_CODE))
     return digest.digest()
