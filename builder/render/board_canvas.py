@@ -296,7 +296,9 @@ class BoardCanvas:
     def paste(self, im: Image.Image, xy: tuple[int, int], mask: Image.Image) -> None:
         """Paste an image at a canvas position, through a mask."""
         if self.recording is not None:
-            self.recording.later(xy[1], xy[1] + im.height, lambda band: self.on(band).paste(im, xy, mask))
+            self.recording.later(xy[1], xy[1] + im.height,
+                                 lambda band: band.image.paste(im, (xy[0] - band.origin[0], xy[1] - band.origin[1]),
+                                                               mask))
             return
         self.image.paste(im, (xy[0] - self.origin[0], xy[1] - self.origin[1]), mask)
 

@@ -6,13 +6,17 @@ import math
 import random
 import zlib
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Literal
+
+from PIL import Image
 
 from builder.render.board_canvas import (
     RGB, BoardCanvas, Draw, Point, Segment, chain, draw_polyline, hex_corners, in_hex, shade, unit_vector,
     whole_px,
 )
 from builder.render.ink import INK, PAPER, rgb
+from builder.render.window import ShiftedDraw
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.layout import SQRT3, OrientationMatrix
@@ -222,13 +226,23 @@ def _waves(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: rando
 
 def _hatch(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, rng: random.Random, fill: str) -> None:
     """Diagonal hatching in phase across hexes (out-of-play land)."""
+    hatch_lines(draw, c, s, matrix, fill, 0)
+
+
+def hatch_step(s: float) -> int:
+    """The hatch's spacing in whole pixels: its lines x + y = k * step then fall alike in every hex whose centre is
+    a whole number of pixels from another's in x + y, so a hex's hatch is one of `step` stamps (`hatch_phase`)."""
+    return whole_px(s * 0.16)
+
+
+def hatch_lines(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, fill: str, shift: int) -> None:
+    """The hatch's lines x + y = k * step + shift through a hex, cut at its sides."""
     ink, width = _stroke(shade(fill, 0.8), fill, s * 0.022)
     corners = hex_corners(c, s, matrix)
-    step = s * 0.16
-    first = math.floor((c[0] + c[1] - 2 * s) / step)
+    step = hatch_step(s)
+    first = math.floor((c[0] + c[1] - 2 * s - shift) / step)
     for k in range(first, first + int(4 * s / step) + 2):
-        const = k * step  # lines x + y = const, the same family in every hex
-        piece = _cut(corners, const)
+        piece = _cut(corners, k * step + shift)  # the same family in every hex
         if piece is not None:
             draw.line(piece, fill=ink, width=width)
 
@@ -278,14 +292,77 @@ def hex_paint(game: Game, terrain: Sequence[str]) -> tuple[str, list[str]]:
 
 
 def paint_terrain(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, fill: str, textures: Sequence[str],
-                  seed: int, layer: Literal["all", "ground", "late"] = "all") -> None:
-    """One hex's fill and textures (deterministic per seed); `layer` picks the ground (fill and
-    ground textures) or the late symbols only."""
-    if layer != "late":
-        draw.polygon(hex_corners(c, s * 1.003, matrix), fill=fill)
+                  seed: int) -> None:
+    """One hex's fill and textures drawn in place, deterministic per seed (the legend's swatches; the board's hexes
+    are stamped, `draw_terrain`)."""
+    draw.polygon(hex_corners(c, s * 1.003, matrix), fill=fill)
     for name in textures:
-        if layer == "all" or (name in LATE_TEXTURES) == (layer == "late"):
-            TEXTURES[name](draw, c, s, matrix, random.Random(seed * 31 + zlib.crc32(name.encode())), fill)
+        TEXTURES[name](draw, c, s, matrix, random.Random(seed * 31 + zlib.crc32(name.encode())), fill)
+
+
+# -- texture stamps ---------------------------------------------------------------------------
+PHASED_TEXTURES = frozenset({"hatch"})
+"""Textures laid in phase across hexes (the hatch's lines x + y = k * step run on from hex to hex): stamped by their
+phase at the hex (`hatch_phase`), every other texture by the hex's variant (`stamp_variant`)."""
+STAMP_VARIANTS = 7
+"""Marks drawn per texture and ground colour: a hex takes variant (q + 3r) mod 7 (`stamp_variant`), which differs
+from each of its six neighbours' and theirs from each other's, so no two hexes side by side carry the same marks."""
+
+
+def stamp_variant(h: Hex) -> int:
+    """Which of a texture's STAMP_VARIANTS a hex carries: the six steps to a neighbour add 1, 5, 4, 6, 2 and 3 to
+    q + 3r, all different modulo 7 and none 0."""
+    return (h.q + 3 * h.r) % STAMP_VARIANTS
+
+
+@frozen
+class Stamp:
+    """A texture's marks for one hex, drawn once: their pixels, the mask of the pixels they ink, and where the hex's
+    centre falls in them (whole pixels: stamped at a centre rounded to the pixel, marks land within half a canvas
+    pixel, a quarter of a final one, of where drawing them there put them)."""
+
+    marks: Image.Image
+    mask: Image.Image
+    centre: tuple[int, int]
+
+
+@lru_cache(maxsize=128)
+def texture_stamp(name: str, fill: str, s: float, matrix: OrientationMatrix, variant: int) -> Stamp:
+    """A texture's marks in a hex of circumradius s on a ground colour, one of STAMP_VARIANTS (of a phased
+    texture, the lines' shift `hatch_phase` gives): drawn on a clear
+    canvas as they would be on the board (each mark opaque, so pasting through their mask gives the pixels of drawing
+    them there), cut to what they ink. A board draws a few dozen of these for hundreds of hexes (a forest hex alone
+    was thirty trees' calls, each recorded and drawn again for every band it reached)."""
+    canvas, half = stamp_canvas(name, fill, s, matrix, variant)
+    mask = canvas.getchannel("A")
+    box = mask.getbbox() or (half, half, half + 1, half + 1)
+    return Stamp(canvas.convert("RGB").crop(box), mask.crop(box), (half - box[0], half - box[1]))
+
+
+def stamp_canvas(name: str, fill: str, s: float, matrix: OrientationMatrix, variant: int) -> tuple[Image.Image, int]:
+    """A texture variant's marks on a clear canvas 2 * half pixels square, the hex's centre at (half, half); and
+    half."""
+    half = math.ceil(s * STAMP_REACH) + 2
+    canvas = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
+    # Drawn as the board draws (an even-width two-point line toward +x+y, see window.forward).
+    draw = ShiftedDraw(canvas, even_forward=True)
+    if name in PHASED_TEXTURES:
+        hatch_lines(draw, (half, half), s, matrix, fill, variant)
+    else:
+        TEXTURES[name](draw, (half, half), s, matrix, random.Random(variant * 31 + zlib.crc32(name.encode())), fill)
+    return canvas, half
+
+
+def hatch_phase(s: float, centre: tuple[int, int]) -> int:
+    """The hatch stamp of a hex whose centre is stamped at a canvas pixel: the shift of the lines x + y = k * step on
+    the stamp (its centre at (half, half)) that puts them on the canvas's lines."""
+    half = math.ceil(s * STAMP_REACH) + 2
+    return (2 * half - centre[0] - centre[1]) % hatch_step(s)
+
+
+STAMP_REACH = 1.2
+"""How far a texture's marks may reach from the hex's centre, in circumradii (all stay inside the hex: a test finds
+every stamp's ink clear of its canvas's edge)."""
 
 
 def draw_terrain(b: BoardCanvas, layer: Literal["ground", "late"]) -> None:
@@ -297,7 +374,16 @@ def draw_terrain(b: BoardCanvas, layer: Literal["ground", "late"]) -> None:
         if terrain not in styles:
             styles[terrain] = hex_paint(game, terrain)
         fill, textures = styles[terrain]
-        paint_terrain(b.draw, b.centre(h), b.s, b.matrix, fill, textures, h.q * 7919 + h.r * 104729, layer)
+        c = b.centre(h)
+        if layer != "late":
+            b.draw.polygon(hex_corners(c, b.s * 1.003, b.matrix), fill=fill)
+        for name in textures:
+            if (name in LATE_TEXTURES) != (layer == "late"):
+                continue
+            at = (round(c[0]), round(c[1]))
+            variant = hatch_phase(b.s, at) if name in PHASED_TEXTURES else stamp_variant(h)
+            stamp = texture_stamp(name, fill, b.s, b.matrix, variant)
+            b.paste(stamp.marks, (at[0] - stamp.centre[0], at[1] - stamp.centre[1]), stamp.mask)
     if layer == "late":
         return
     sea = _sea_hexes(game)

@@ -163,10 +163,16 @@ def forward(xy: Coords) -> Coords:
     if not isinstance(xy[0], NUMBERS):
         if len(xy) == 2:
             (ax, ay), (bx, by) = xy  # type: ignore[misc]
-            return [(bx, by), (ax, ay)] if bx - ax + by - ay < 0 else xy
-    elif len(xy) == 4 and xy[2] - xy[0] + xy[3] - xy[1] < 0:  # type: ignore[operator]
+            return [(bx, by), (ax, ay)] if bx - ax + by - ay < -BACKWARD else xy
+    elif len(xy) == 4 and xy[2] - xy[0] + xy[3] - xy[1] < -BACKWARD:  # type: ignore[operator]
         return (xy[2], xy[3], xy[0], xy[1])  # type: ignore[return-value]
     return xy
+
+
+BACKWARD = 1e-9
+"""How far toward -x-y a line must run to be turned (`forward`): a line along x + y = const (the hatch) runs neither
+way, and rounding in its ends' last bits must not turn it one time and not the next (its stamp, drawn at another
+place, must have its pixels)."""
 
 
 def _ys(xy: Coords) -> Sequence[float]:
