@@ -105,10 +105,10 @@ UNITS_CSV = """\
 # One line per unit: values per step as on the counter (combat-movement, game.toml's value_names), the
 # full face then the reduced one. Four units to replace with your own.
 id,name,side,nationality,type,mobility,size,steps,full,reduced,source,reconstructed,note
-ge-pz-01,German panzer corps,German,german,panzer,mobile,group,2,12-6,6-6,reconstructed,,a unit to replace
-ge-inf-01,German infantry corps,German,german,infantry,leg,group,2,8-4,4-4,reconstructed,,a unit to replace
-so-inf-01,Soviet army,Soviet,soviet,infantry,leg,group,2,8-4,4-4,reconstructed,,a unit to replace
-so-inf-02,Soviet army,Soviet,soviet,infantry,leg,group,2,8-4,4-4,reconstructed,,a unit to replace
+ge-pz-01,German panzer corps,German,german,panzer,mobile,corps,2,12-6,6-6,reconstructed,,a unit to replace
+ge-inf-01,German infantry corps,German,german,infantry,leg,corps,2,8-4,4-4,reconstructed,,a unit to replace
+so-inf-01,Soviet army,Soviet,soviet,infantry,leg,army,2,8-4,4-4,reconstructed,,a unit to replace
+so-inf-02,Soviet army,Soviet,soviet,infantry,leg,army,2,8-4,4-4,reconstructed,,a unit to replace
 """
 
 SETUP_CSV = """\

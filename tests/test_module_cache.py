@@ -64,7 +64,7 @@ def test_a_changed_data_file_builds_again(tmp_path: Path, data_copy: Path) -> No
     cache = tmp_path / "cache"
     _build(cache, tmp_path / "first", data_copy)
     units = data_copy / "counters" / "moscow" / "units.csv"
-    row = "XLI Panzer Corps,German,german,panzer,mobile,group,2,{}-6,"
+    row = "XLI Panzer Corps,German,german,panzer,mobile,corps,2,{}-6,"
     units.write_text(units.read_text(encoding="utf-8").replace(row.format(12), row.format(11)), encoding="utf-8")
     _build(cache, tmp_path / "again", data_copy)
     _build(tmp_path / "cold-cache", tmp_path / "cold", data_copy)
@@ -82,7 +82,7 @@ def test_a_data_file_changed_during_a_build_is_not_kept_under_its_new_bytes(
     from builder.vassal import module as module_writer
 
     units = data_copy / "counters" / "moscow" / "units.csv"
-    row = "XLI Panzer Corps,German,german,panzer,mobile,group,2,{}-6,"
+    row = "XLI Panzer Corps,German,german,panzer,mobile,corps,2,{}-6,"
     # Edited as the art's keys are worked out (after the game was loaded), or once the module is assembled.
     owner, name = (art_cache, "file_digests") if while_ == "drawing" else (module_writer, "write_module")
     work = getattr(owner, name)

@@ -28,5 +28,24 @@ def test_every_reconstructed_file_is_explained() -> None:
     """Every data file holding a reconstructed value is named in PROVENANCE.md."""
     text = (ROOT / "PROVENANCE.md").read_text(encoding="utf-8")
     for path in sorted((ROOT / "maps").rglob("*")) + sorted((ROOT / "counters").rglob("*")):
-        if path.is_file() and SOURCE_RECONSTRUCTED.search(path.read_text(encoding="utf-8")):
+        if path.is_file() and SOURCE_RECONSTRUCTED.search(_values(path)):
             assert f"`{path.relative_to(ROOT)}`" in text, f"{path.relative_to(ROOT)} is not explained"
+
+
+def _values(path: Path) -> str:
+    """A data file's text without a CSV's header row (its `reconstructed` column's name is not a value)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if path.suffix == ".csv":
+        header = next((i for i, line in enumerate(lines) if line.strip() and not line.startswith("#")), None)
+        if header is not None:
+            del lines[header]
+    return "\n".join(lines)
+
+
+def test_a_csv_header_is_not_a_reconstructed_value(tmp_path: Path) -> None:
+    """A units.csv whose only 'reconstructed' is its column's name holds no reconstructed value; a cell does."""
+    plain = tmp_path / "units.csv"
+    plain.write_text("# schema_version = 1\nid,source,reconstructed,note\nu1,1.0,,\n", encoding="utf-8")
+    assert not SOURCE_RECONSTRUCTED.search(_values(plain))
+    plain.write_text("# schema_version = 1\nid,source,reconstructed,note\nu1,reconstructed,,\n", encoding="utf-8")
+    assert SOURCE_RECONSTRUCTED.search(_values(plain))

@@ -26,7 +26,7 @@ from wargame.errors import DataError
 from wargame.game import Game, load_game
 from wargame.models import Marker, UnitType
 
-GAMES = ["onslaught", "omaha"]
+GAMES = ["onslaught", "omaha", "moscow"]
 SIZE_PX = 75
 
 
@@ -181,3 +181,33 @@ def test_a_units_texts_are_printed_at_the_size_shown(monkeypatch: pytest.MonkeyP
     render_unit(game, unit, "full", 69)
     units._draw_unit.cache_clear()
     assert sizes and max(sizes[-2:]) <= round(69 * 0.3)
+
+
+def test_a_counter_prints_its_designation_column_where_given() -> None:
+    """Battle for Moscow's counters print the corps' numeral and the army's number ("IX", "1S") from units.csv's
+    `designation`, not the unit's id ("ge-ix"): the same pixels as a unit whose id were that designation."""
+    from builder.render.counters.units import printed_designation
+
+    moscow = load_game(data_root(), "moscow")
+    units = {unit.id: unit for _, unit in moscow.units}
+    assert printed_designation(units["ge-ix"], False) == "IX"
+    assert printed_designation(units["so-1s"], False) == "1S"
+    assert printed_designation(units["so-16"], False) == "16"
+    ix = units["ge-ix"]
+    as_id = dataclasses.replace(ix, id="IX", designation="")
+    assert not _differ(render_unit(moscow, ix, "full", SIZE_PX), render_unit(moscow, as_id, "full", SIZE_PX))
+    by_id = dataclasses.replace(ix, designation="")
+    assert _differ(render_unit(moscow, ix, "full", SIZE_PX), render_unit(moscow, by_id, "full", SIZE_PX))
+
+
+def test_corps_and_armies_carry_their_size_marks() -> None:
+    """A corps is marked XXX and an army XXXX above the symbol (Battle for Moscow's counters), each drawn apart from
+    a division's XX."""
+    from builder.render.counters.symbols import SIZE_GLYPHS
+
+    assert (SIZE_GLYPHS["corps"], SIZE_GLYPHS["army"], SIZE_GLYPHS["division"]) == ("XXX", "XXXX", "XX")
+    moscow = load_game(data_root(), "moscow")
+    units = {unit.id: unit for _, unit in moscow.units}
+    assert {units["ge-ix"].size, units["so-16"].size} == {"corps", "army"}
+    corps = render_unit(moscow, units["ge-ix"], "full", SIZE_PX)
+    assert _differ(corps, render_unit(moscow, dataclasses.replace(units["ge-ix"], size="division"), "full", SIZE_PX))

@@ -634,9 +634,9 @@ def test_a_changed_counter_redraws_only_its_faces(tmp_path: Path, monkeypatch: p
                         art=art_cache.cached_art(load_game(data_copy, "moscow"), 1.0, cache))
     units = data_copy / "counters" / "moscow" / "units.csv"
     text = units.read_text(encoding="utf-8")
-    assert "\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,group,2,12-6,6-6," in text
-    units.write_text(text.replace("\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,group,2,12-6,6-6,",
-                                  "\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,group,2,11-6,6-6,"),
+    assert "\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,corps,2,12-6,6-6," in text
+    units.write_text(text.replace("\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,corps,2,12-6,6-6,",
+                                  "\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,corps,2,11-6,6-6,"),
                      encoding="utf-8")
     drawn: list[str] = []
 

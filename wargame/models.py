@@ -399,7 +399,7 @@ class Unit(Model):
     nationality: Ident
     type: Ident
     mobility: Literal["leg", "mobile"]
-    size: Literal["division", "brigade", "regiment", "battalion", "combat_command", "group"]
+    size: Literal["army", "corps", "division", "brigade", "regiment", "battalion", "combat_command", "group"]
     steps: Annotated[int, Ge(1), Le(4)]
     full: tuple[int, ...]
     reduced: tuple[int, ...] | None = None
@@ -409,6 +409,8 @@ class Unit(Model):
     source: Source
     reconstructed: tuple[str, ...] = ()
     note: str = ""
+    designation: str = ""
+    """What the counter prints as the unit's designation ("IX", "1S"), where that is not its id."""
 
     def __post_init__(self) -> None:
         if self.steps >= 2 and self.reduced is None:

@@ -13,6 +13,8 @@ from wargame.records import frozen
 SIZE_GLYPHS: dict[str, str] = {
     # F&M 2.3.1 unit sizes. A combat command is drawn as a regiment: Omaha 11.2.4 calls CCA/2 to
     # CCR/3 mechanized regiments ("CC" stays in the designation).
+    "army": "XXXX",
+    "corps": "XXX",
     "division": "XX",
     "brigade": "X",
     "combat_command": "III",

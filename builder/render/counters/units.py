@@ -63,6 +63,14 @@ def short_designation(unit: Unit) -> str:
     return unit.id.rsplit("-", 1)[-1]
 
 
+def printed_designation(unit: Unit, from_note: bool) -> str:
+    """The designation a counter prints: units.csv's `designation` where given, else the short historical one from
+    the unit's note (game.toml's `[counter] from_note`), else its id."""
+    if unit.designation:
+        return unit.designation
+    return short_designation(unit) if from_note else unit.id
+
+
 def render_unit(game: Game, unit: Unit, face: Face, size_px: int = 75) -> Image.Image:
     """One face of a unit counter: a square RGB image size_px wide."""
     if face not in ("full", "reduced", "further1", "further2"):
@@ -85,7 +93,7 @@ def render_unit(game: Game, unit: Unit, face: Face, size_px: int = 75) -> Image.
         text=rgb(nationality.text_colour),
         background=rgb(nationality.background_colour),
         reduced=face != "full",
-        designation=(short_designation(unit) if style.from_note else unit.id) if style.designation else "",
+        designation=printed_designation(unit, style.from_note) if style.designation else "",
         no_zoc=style.zoc_mark and not unit.zoc,
         size_px=size_px,
     )
