@@ -286,11 +286,15 @@ class _BoardDrawing:
         self._future: Future[tuple[Image.Image, bytes]] | None = None
         if "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
-            from builder.render.board import board_image_size
-
-            width, height = board_image_size(game, scale)
             self._received = False
-            self._pixels = mmap.mmap(-1, width * height * 3) if pixels else None
+            self._pixels: mmap.mmap | None = None
+            if pixels:
+                # Sized here, before the fork, to be shared. A module needs the PNG bytes alone: it neither walks
+                # every hex for the size nor imports the board's drawing code, which the child imports itself.
+                from builder.render.board import board_image_size
+
+                width, height = board_image_size(game, scale)
+                self._pixels = mmap.mmap(-1, width * height * 3)
             self._receive, send = context.Pipe(duplex=False)
             self._process = context.Process(target=_draw_board_child, args=(send, self._pixels, game, scale),
                                             daemon=True)
