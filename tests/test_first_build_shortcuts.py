@@ -6,6 +6,7 @@ frozen; a set-up's decks added to a save split in linear time."""
 from __future__ import annotations
 
 import gc
+import io
 import math
 import multiprocessing
 import os
@@ -218,8 +219,9 @@ def test_the_boards_process_is_forked_with_the_parents_objects_frozen(monkeypatc
 
 
 def test_the_png_encoders_plugins_are_loaded_before_the_board_is_forked() -> None:
-    """Image.save's plugins (Pillow's preinit: 67M instructions) are loaded before the board's process is forked,
-    once for both processes, not once in each."""
+    """Image.save's PNG plugin is loaded before the board's process is forked, once for both processes, not once in
+    each; the plugins Pillow's preinit adds (BMP, GIF, JPEG, PPM: encode_png names its buffer instead of giving a
+    format) are loaded by neither."""
     script = ("import multiprocessing.process, sys\n"
               "from wargame.bundled import data_root\nfrom wargame.game import load_game\n"
               "import builder.vassal.art as art\n"
@@ -229,12 +231,14 @@ def test_the_png_encoders_plugins_are_loaded_before_the_board_is_forked() -> Non
               "    real(process)\n"
               "multiprocessing.process.BaseProcess.start = start\n"
               "drawing = art._BoardDrawing(load_game(data_root(), 'moscow'), 1.0, False)\n"
-              "drawing.result()\ndrawing.close()\n")
+              "drawing.result()\ndrawing.close()\n"
+              "art.encode_png(art.Image.new('RGB', (3, 2)))\n"
+              "print('PIL.JpegImagePlugin' in sys.modules)\n")
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("the board is forked only where the platform forks")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["True", "True"]
+    assert done.stdout.split() == ["True", "False", "False"]
 
 
 @pytest.mark.parametrize("size", [(PASTE_TILE * 3 + 17, PASTE_TILE * 2 + 5), (40, 30), (PASTE_TILE, PASTE_TILE)])
@@ -250,3 +254,20 @@ def test_a_tint_pasted_tile_by_tile_is_the_tint_pasted_at_once(size: tuple[int, 
         tiled = Image.new("RGB", once.size, "#c6d59c")
         paste_inked(tiled, (61, 58, 53), (10, 7), mask)
         assert ImageChops.difference(once, tiled).getbbox() is None
+
+
+@pytest.mark.parametrize("threads", [None, 0, 1, 2, 5])
+def test_png_encoding_in_this_thread_or_on_threads_gives_pillows_bytes(threads: int | None) -> None:
+    """encode_pngs, one image after another in this thread (the board's process busy on the second of two cores) or
+    on threads, keeps the order and gives the bytes of Image.save with format="PNG" at the module's level."""
+    images = {f"n{k}": Image.effect_noise((40 + 30 * k, 50), 30 + k).convert("RGB") for k in range(5)}
+    images["alpha"] = Image.new("RGBA", (7, 3), (10, 20, 30, 40))
+
+    def one(image: Image.Image) -> bytes:
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", optimize=False, compress_level=art_module.PNG_COMPRESS_LEVEL)
+        return buffer.getvalue()
+
+    encoded = art_module.encode_pngs(images, threads)
+    assert list(encoded) == list(images)
+    assert all(encoded[name] == one(image) for name, image in images.items())
