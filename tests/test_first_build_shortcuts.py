@@ -313,3 +313,30 @@ def test_the_boards_process_answers_with_its_error_or_its_end(monkeypatch: pytes
     assert len(forked) == 1
     with pytest.raises(ChildProcessError):
         os.waitpid(forked[0], os.WNOHANG)  # reaped already
+
+
+def test_a_build_loads_its_game_out_of_the_collectors_sight(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A cold build imports its drawing code and loads its game with the collector off, then freezes them before the
+    art is drawn (the collections while drawing, and the one at exit, walked them again); the collector is on again
+    for the drawing, and the module is the same."""
+    from click.testing import CliRunner
+
+    import builder.vassal.art_cache as art_cache_module
+    from builder.cli import main as vmodbuild
+
+    seen: list[tuple[int, bool]] = []
+    real = art_cache_module.cached_art
+
+    def noted(*args: object) -> object:
+        seen.append((gc.get_freeze_count(), gc.isenabled()))
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(art_cache_module, "cached_art", noted)
+    monkeypatch.setenv("UMPIRE_CACHE", str(tmp_path / "cache"))
+    try:
+        result = CliRunner().invoke(vmodbuild, ["build", "moscow", "--out", str(tmp_path)])
+    finally:
+        gc.unfreeze()
+    assert result.exit_code == 0, result.output
+    assert len(seen) == 1 and seen[0][0] > 10_000 and seen[0][1]
+    assert gc.isenabled()
