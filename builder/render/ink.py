@@ -48,7 +48,7 @@ class KeptMasksFont(ImageFont.FreeTypeFont):
         FreeType's basic layout loads every glyph of a text to sum their advances (plus the kerning of each pair,
         in 64ths of a pixel): a chart's wrap trials measured the same glyphs again and again, and that was most of
         the charts' text cost. A glyph's advance and a pair's kerning do not depend on what is around them, and
-        sums of 64ths are exact in floats, so the length is FreeType's to the bit (tests/test_render_text.py).
+        sums of 64ths are exact in floats, so the length is FreeType's to the bit (tests/test_render_ink.py).
         """
         if (self.layout_engine != ImageFont.Layout.BASIC or not isinstance(text, str) or mode or direction
                 or features or language):
