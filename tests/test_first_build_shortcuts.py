@@ -6,11 +6,12 @@ frozen; a set-up's decks added to a save split in linear time."""
 from __future__ import annotations
 
 import gc
+import io
 import math
-import multiprocessing
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -196,18 +197,18 @@ def test_decks_are_added_to_a_save_as_the_reference_decoder_reads_it(monkeypatch
     assert fast == add_decks(tree, cups)
 
 
-@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="the board is forked only there")
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the board is forked only where the platform forks")
 def test_the_boards_process_is_forked_with_the_parents_objects_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's process starts with every object it inherits frozen (its collections then leave them alone, and
     the kernel does not copy their pages into it); the parent's own collections are as before."""
     frozen_at_start: list[int] = []
-    real_start = multiprocessing.process.BaseProcess.start
+    real_fork = os.fork
 
-    def noted_start(process: multiprocessing.process.BaseProcess) -> None:
+    def noted_fork() -> int:
         frozen_at_start.append(gc.get_freeze_count())
-        real_start(process)
+        return real_fork()
 
-    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", noted_start)
+    monkeypatch.setattr(os, "fork", noted_fork)
     drawing = art_module._BoardDrawing(load_game(data_root(), "moscow"), 1.0, pixels=False)
     try:
         assert gc.get_freeze_count() == 0
@@ -218,23 +219,26 @@ def test_the_boards_process_is_forked_with_the_parents_objects_frozen(monkeypatc
 
 
 def test_the_png_encoders_plugins_are_loaded_before_the_board_is_forked() -> None:
-    """Image.save's plugins (Pillow's preinit: 67M instructions) are loaded before the board's process is forked,
-    once for both processes, not once in each."""
-    script = ("import multiprocessing.process, sys\n"
+    """Image.save's PNG plugin is loaded before the board's process is forked, once for both processes, not once in
+    each; the plugins Pillow's preinit adds (BMP, GIF, JPEG, PPM: encode_png names its buffer instead of giving a
+    format) are loaded by neither."""
+    script = ("import os, sys\n"
               "from wargame.bundled import data_root\nfrom wargame.game import load_game\n"
               "import builder.vassal.art as art\n"
-              "real = multiprocessing.process.BaseProcess.start\n"
-              "def start(process):\n"
+              "real = os.fork\n"
+              "def fork():\n"
               "    print('PIL.PngImagePlugin' in sys.modules, 'PIL.JpegImagePlugin' in sys.modules)\n"
-              "    real(process)\n"
-              "multiprocessing.process.BaseProcess.start = start\n"
+              "    return real()\n"
+              "os.fork = fork\n"
               "drawing = art._BoardDrawing(load_game(data_root(), 'moscow'), 1.0, False)\n"
-              "drawing.result()\ndrawing.close()\n")
-    if "fork" not in multiprocessing.get_all_start_methods():
+              "drawing.result()\ndrawing.close()\n"
+              "art.encode_png(art.Image.new('RGB', (3, 2)))\n"
+              "print('PIL.JpegImagePlugin' in sys.modules)\n")
+    if not hasattr(os, "fork"):
         pytest.skip("the board is forked only where the platform forks")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["True", "True"]
+    assert done.stdout.split() == ["True", "False", "False"]
 
 
 @pytest.mark.parametrize("size", [(PASTE_TILE * 3 + 17, PASTE_TILE * 2 + 5), (40, 30), (PASTE_TILE, PASTE_TILE)])
@@ -250,3 +254,89 @@ def test_a_tint_pasted_tile_by_tile_is_the_tint_pasted_at_once(size: tuple[int, 
         tiled = Image.new("RGB", once.size, "#c6d59c")
         paste_inked(tiled, (61, 58, 53), (10, 7), mask)
         assert ImageChops.difference(once, tiled).getbbox() is None
+
+
+@pytest.mark.parametrize("threads", [None, 0, 1, 2, 5])
+def test_png_encoding_in_this_thread_or_on_threads_gives_pillows_bytes(threads: int | None) -> None:
+    """encode_pngs, one image after another in this thread (the board's process busy on the second of two cores) or
+    on threads, keeps the order and gives the bytes of Image.save with format="PNG" at the module's level."""
+    images = {f"n{k}": Image.effect_noise((40 + 30 * k, 50), 30 + k).convert("RGB") for k in range(5)}
+    images["alpha"] = Image.new("RGBA", (7, 3), (10, 20, 30, 40))
+
+    def one(image: Image.Image) -> bytes:
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", optimize=False, compress_level=art_module.PNG_COMPRESS_LEVEL)
+        return buffer.getvalue()
+
+    encoded = art_module.encode_pngs(images, threads)
+    assert list(encoded) == list(images)
+    assert all(encoded[name] == one(image) for name, image in images.items())
+
+
+class _Unpicklable(Exception):
+    """An error that cannot go back to the parent as it is (it holds a lock)."""
+
+    def __init__(self) -> None:
+        super().__init__("held")
+        import threading
+
+        self.lock = threading.Lock()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the board is forked only where the platform forks")
+@pytest.mark.parametrize(("draw", "expected"), [
+    (lambda: os._exit(3), r"the process drawing the board died \(exit code 3\)"),
+    (lambda: (_ for _ in ()).throw(_Unpicklable()), r"drawing the board failed: _Unpicklable\('held'\)"),
+    (lambda: (_ for _ in ()).throw(KeyError("lava")), r"'lava'"),
+])
+def test_the_boards_process_answers_with_its_error_or_its_end(monkeypatch: pytest.MonkeyPatch, draw: Callable[[], None],
+                                                              expected: str) -> None:
+    """The board's process that ends without answering, or fails with an error that does not pickle, or with one
+    that does, is reported in the parent; no process is left behind."""
+    forked: list[int] = []
+    real_fork = os.fork
+
+    def noted_fork() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", noted_fork)
+    monkeypatch.setattr(art_module, "render_board", lambda game, scale: draw())
+    drawing = art_module._BoardDrawing(load_game(data_root(), "moscow"), 1.0, pixels=True)
+    try:
+        with pytest.raises((RuntimeError, KeyError), match=expected):
+            drawing.result()
+    finally:
+        drawing.close()
+    assert len(forked) == 1
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forked[0], os.WNOHANG)  # reaped already
+
+
+def test_a_build_loads_its_game_out_of_the_collectors_sight(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A cold build imports its drawing code and loads its game with the collector off, then freezes them before the
+    art is drawn (the collections while drawing, and the one at exit, walked them again); the collector is on again
+    for the drawing, and the module is the same."""
+    from click.testing import CliRunner
+
+    import builder.vassal.art_cache as art_cache_module
+    from builder.cli import main as vmodbuild
+
+    seen: list[tuple[int, bool]] = []
+    real = art_cache_module.cached_art
+
+    def noted(*args: object) -> object:
+        seen.append((gc.get_freeze_count(), gc.isenabled()))
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(art_cache_module, "cached_art", noted)
+    monkeypatch.setenv("UMPIRE_CACHE", str(tmp_path / "cache"))
+    try:
+        result = CliRunner().invoke(vmodbuild, ["build", "moscow", "--out", str(tmp_path)])
+    finally:
+        gc.unfreeze()
+    assert result.exit_code == 0, result.output
+    assert len(seen) == 1 and seen[0][0] > 10_000 and seen[0][1]
+    assert gc.isenabled()

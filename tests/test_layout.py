@@ -279,6 +279,21 @@ def test_for_grid_fits_the_board(spec: GridSpec, size_px: float, margin_px: floa
     vassal_grid(layout, grid, (width, height))  # GridError if the reference hex is off a whole pixel
 
 
+@pytest.mark.parametrize("spec", SMALL_SPECS.values(), ids=SMALL_SPECS.keys())
+@pytest.mark.parametrize("size_px", [10.0, 23.7, 40.0, 50.0 * 1.4, 37.1 * 1.25, 1e-3, 1234.567])
+@pytest.mark.parametrize("origin", [(0.0, 0.0), (13.5, -7.25), (1e6 / 3, 0.1)])
+def test_board_size_is_the_largest_corner(spec: GridSpec, size_px: float, origin: tuple[float, float]) -> None:
+    """board_size, from one centre a hex, is the corners' walk to the last bit (rounding a sum keeps its order)."""
+    grid = Grid(spec)
+    for orientation in ("flat", "pointy"):
+        layout = Layout(orientation, size_px, origin)
+        corners = [c for h in grid.hexes for c in layout.corners(h)]
+        max_x = max([0.0] + [x for x, _ in corners])
+        max_y = max([0.0] + [y for _, y in corners])
+        for margin_px in (0.0, 7.5, 31.0):
+            assert layout.board_size(grid, margin_px) == (math.ceil(max_x + margin_px), math.ceil(max_y + margin_px))
+
+
 @pytest.mark.parametrize("spec", [s for k, s in SMALL_SPECS.items() if k != "onslaught"], ids=list(SMALL_SPECS)[:-1])
 def test_small_grid_polygons_tile(spec: GridSpec) -> None:
     """The polygons of a small map don't overlap: the union's area is the sum of the areas."""

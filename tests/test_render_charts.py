@@ -129,3 +129,26 @@ def test_write_charts_names_files_by_game_and_chart(game: Game, tmp_path: Path) 
     assert {p.name for p in paths} == {f"{game.id}-{key}.png" for key in chart_sheets(game)}
     with Image.open(paths[0]) as image:
         assert image.format == "PNG"
+
+
+def test_remembered_layout_draws_what_measuring_afresh_draws(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table's cells shown and wrapped are remembered by text, font and width, across tables, charts, games and
+    scales: every chart drawn with those memories (at two scales, after other games' charts) is the chart drawn
+    measuring every cell afresh, byte for byte; a text in two fonts wraps in each its own way."""
+    import builder.render.charts.table as table_module
+    from builder.render.ink import font, text_length, wrap
+
+    for other in GAMES:
+        render_charts(load_game(data_root(), other), 1.25)
+    kept = {scale: {k: png_bytes(v) for k, v in render_charts(game, scale).items()} for scale in (1.0, 1.25)}
+    display, remembered = table_module.display.__wrapped__, table_module._wrapped
+    monkeypatch.setattr(table_module, "display", display)
+    monkeypatch.setattr(table_module, "_wrapped", lambda text, face, width_px: tuple(wrap(display(text), face,
+                                                                                         width_px)))
+    text_length.cache_clear()
+    for scale, pngs in kept.items():
+        assert {k: png_bytes(v) for k, v in render_charts(game, scale).items()} == pngs
+    text = "Attacker eliminated, defender retreats two hexes"
+    assert remembered(text, font(16, bold=True), 200) == tuple(wrap(text, font(16, bold=True), 200))
+    assert remembered(text, font(16), 200) == tuple(wrap(text, font(16), 200))
+    assert remembered(text, font(16), 200) != remembered(text, font(16), 120)

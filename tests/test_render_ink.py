@@ -116,3 +116,38 @@ def test_text_is_laid_out_the_same_on_every_machine(monkeypatch: pytest.MonkeyPa
     font.cache_clear()
     text_length.cache_clear()
     units._draw_unit.cache_clear()
+
+
+TEXTS = ["", "A", "AV", "To", "LT. Yo", "Wavy river", "1-2-3 / 4", "Fürth–Köln “Ω” ½ ×", "e\u0301", "\U0001F600x",
+         "\u4e2d\u6587", "a\nb", "\t", "AVAVAVA" * 9, "Sea-borne landing, Pointe du Hoc (rangers)"]
+
+
+@pytest.mark.parametrize(("size", "bold", "condensed"),
+                         [(6, False, False), (13, False, False), (16, True, False), (19, False, True), (55, True, False)])
+def test_lengths_from_kept_advances_are_freetypes(size: int, bold: bool, condensed: bool) -> None:
+    """A house font's getlength, summed from each character's advance and each pair's kerning, is FreeType's own
+    to the bit: texts with kerned pairs, marks, glyphs the font lacks, measured in any order, by fonts of several
+    sizes at once (each keeps its own advances)."""
+    from PIL import ImageFont
+
+    from builder.render.ink import LAYOUT
+
+    fonts = [font(size, bold, condensed), font(size + 1, bold, condensed)]
+    plain = [ImageFont.truetype(f.path, f.size, layout_engine=LAYOUT) for f in fonts]
+    for text in TEXTS + [t[::-1] for t in TEXTS] + [t[:3] for t in TEXTS]:
+        for kept, reference in zip(fonts, plain):
+            assert kept.getlength(text) == reference.getlength(text), (text, kept.size)
+    assert font(16).getlength("AV") < font(16).getlength("A") + font(16).getlength("V")  # DejaVu kerns AV
+
+
+def test_lengths_by_other_layouts_or_options_are_pillows() -> None:
+    """A length asked with options FreeType's basic layout does not take alone goes to Pillow as before."""
+    from PIL import ImageFont
+
+    from builder.render.ink import KeptMasksFont
+
+    kept = KeptMasksFont(font(16).path, 16, layout_engine=ImageFont.Layout.BASIC)
+    assert kept.getlength(b"AV") == ImageFont.truetype(kept.path, 16, layout_engine=ImageFont.Layout.BASIC).getlength(
+        b"AV")
+    assert kept.getlength("AV", mode="1") == ImageFont.truetype(
+        kept.path, 16, layout_engine=ImageFont.Layout.BASIC).getlength("AV", mode="1")

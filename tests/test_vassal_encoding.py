@@ -77,3 +77,33 @@ def test_nested_chain_decodes_trait_by_trait() -> None:
         type_text, state_text = parts[1], state_parts[1]
     assert [t.split(";")[0] for t in types] == ["prototype", "emb2", "mark", "piece"]
     assert states == ["", "1", "Red,Infantry", "null;0;0;3;0"]
+
+
+@given(st.text(max_size=200))
+def test_obfuscation_is_vassals_byte_by_byte(text: str) -> None:
+    """The '!VCSK' form, made by one translate and hex() call, is each UTF-8 byte xored with the key as two hex
+    digits (VASSAL's ObfuscatingOutputStream), and reads back."""
+    from wargame.vassal.savefile import deobfuscate, obfuscate
+
+    data = text.encode("utf-8")
+    key = obfuscate(text)[5:7]
+    key_byte = int(key, 16)
+    assert obfuscate(text) == b"!VCSK" + key + "".join(f"{b ^ key_byte:02x}" for b in data).encode()
+    assert deobfuscate(obfuscate(text)) == data
+
+
+@given(st.lists(st.one_of(st.none(), st.booleans(), st.integers(), st.text(alphabet="ab;\\'\t", max_size=6)),
+                max_size=12), st.sampled_from([";", "\t", ","]))
+def test_encode_is_sequence_encoders_append(tokens: list[str | int | bool | None], delimiter: str) -> None:
+    """encode, joined once, is SequenceEncoder.append token after token: a delimiter between tokens, each escaped,
+    quoted when it ends in a backslash or is wrapped in quotes."""
+    expected: str | None = None
+    for token in tokens:
+        text = ("true" if token else "false") if isinstance(token, bool) else "" if token is None else str(token)
+        expected = "" if expected is None else expected + delimiter
+        if text:
+            escaped = text.replace(delimiter, "\\" + delimiter)
+            if text[-1] == "\\" or (text[0] == "'" and text[-1] == "'"):
+                escaped = "'" + escaped + "'"
+            expected += escaped
+    assert encode(tokens, delimiter) == (expected or "")

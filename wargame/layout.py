@@ -186,11 +186,15 @@ class Layout:
 
     def board_size(self, grid: Grid, margin_px: float = 0.0) -> tuple[int, int]:
         """Whole-pixel image size that holds every hex of the map plus the margin."""
-        max_x = max_y = 0.0
-        for h in grid.hexes:
-            for x, y in self.corners(h):
-                max_x = max(max_x, x)
-                max_y = max(max_y, y)
+        # A corner is its hex's centre plus the corner's offset (`corners`), and rounding a sum never reverses an
+        # order, so the largest corner coordinate is the largest centre's plus the largest offset's, to the last
+        # bit: one centre a hex instead of six corners (each build of a large map walked them twice).
+        s = self.size_px
+        centres = [self.centre(h) for h in grid.hexes]
+        offset_x = max(s * ux for ux, _ in self.matrix.unit_corners)
+        offset_y = max(s * uy for _, uy in self.matrix.unit_corners)
+        max_x = max([0.0] + [x + offset_x for x, _ in centres])
+        max_y = max([0.0] + [y + offset_y for _, y in centres])
         return math.ceil(max_x + margin_px), math.ceil(max_y + margin_px)
 
 

@@ -31,11 +31,44 @@ class KeptMasksFont(ImageFont.FreeTypeFont):
                  layout_engine: ImageFont.Layout | None = None) -> None:
         super().__init__(path, size, index, encoding, layout_engine)  # the same arguments as a pickled font's
         self._masks: dict[Hashable, tuple[Any, tuple[int, int]]] = {}
+        self._advances: dict[str, float] = {}
+        self._kernings: dict[str, float] = {}
 
     def __setstate__(self, state: list[Any]) -> None:
-        """An unpickled font, keeping no masks yet."""
+        """An unpickled font, keeping no masks or advances yet."""
         super().__setstate__(state)
         self._masks = {}
+        self._advances = {}
+        self._kernings = {}
+
+    def getlength(self, text: str | bytes, mode: str = "", direction: str | None = None,
+                  features: list[str] | None = None, language: str | None = None) -> float:
+        """FreeTypeFont.getlength, from each character's advance and each pair's kerning, measured once a font.
+
+        FreeType's basic layout loads every glyph of a text to sum their advances (plus the kerning of each pair,
+        in 64ths of a pixel): a chart's wrap trials measured the same glyphs again and again, and that was most of
+        the charts' text cost. A glyph's advance and a pair's kerning do not depend on what is around them, and
+        sums of 64ths are exact in floats, so the length is FreeType's to the bit (tests/test_render_ink.py).
+        """
+        if (self.layout_engine != ImageFont.Layout.BASIC or not isinstance(text, str) or mode or direction
+                or features or language):
+            return super().getlength(text, mode, direction, features, language)
+        advances, kernings = self._advances, self._kernings
+        total = 0.0
+        previous = ""
+        for char in text:
+            advance = advances.get(char)
+            if advance is None:
+                advance = advances[char] = super().getlength(char)
+            total += advance
+            if previous:
+                pair = previous + char
+                kerning = kernings.get(pair)
+                if kerning is None:  # the pair's length less its two advances
+                    kerning = kernings[pair] = super().getlength(pair) - advances[previous] - advance
+                total += kerning
+            previous = char
+        return total
 
     def getmask2(self, text: str | bytes, mode: str = "", *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
         """FreeTypeFont.getmask2, a mask rendered before given again (never a colour font's RGBA one, which

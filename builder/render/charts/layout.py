@@ -83,7 +83,9 @@ class Sheet:
         width = inner + 2 * margin
         title_h = pen.px(TITLE_PX * 2.1)
         footer_h = pen.line_px(SMALL_PX) + pen.px(6) if self.footer else 0
-        body_h = sum(b.height_px(pen, inner) for b in self.blocks) + gap * max(0, len(self.blocks) - 1)
+        # Each block's height once: a table's is its whole layout, cells measured and wrapped.
+        heights = [b.height_px(pen, inner) for b in self.blocks]
+        body_h = sum(heights) + gap * max(0, len(self.blocks) - 1)
         height = title_h + margin + body_h + margin + footer_h
         image = Image.new("RGB", (width, height), PAPER)
         draw = ImageDraw.Draw(image)
@@ -91,9 +93,9 @@ class Sheet:
         draw.text((margin, title_h // 2), self.title, font=title_face, fill=PAPER, anchor="lm")
         draw.text((width - margin, title_h // 2), self.game_title, font=game_face, fill=PAPER, anchor="rm")
         y = title_h + margin
-        for block in self.blocks:
+        for block, block_h in zip(self.blocks, heights):
             block.draw(image, pen, margin, y, inner)
-            y += block.height_px(pen, inner) + gap
+            y += block_h + gap
         if self.footer:
             draw.text((width - margin, height - margin // 2 - footer_h // 2), self.footer, font=pen.font(SMALL_PX),
                       fill=MUTED, anchor="rm")

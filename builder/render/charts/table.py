@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
+from functools import lru_cache
 from math import cos, pi, sin
 from typing import Literal
 
 from PIL import Image, ImageDraw
 
 from builder.render.charts.layout import BODY_PX, RULE, Pen
-from builder.render.ink import INK, PAPER, text_px, wrap
+from builder.render.ink import INK, PAPER, Font, text_px, wrap
 from wargame.records import frozen
 
 Align = Literal["left", "centre", "right"]
 
 
+@lru_cache(maxsize=4096)
 def display(text: str) -> str:
-    """Typographic touches only: true minus signs before digits, a spaced dash for a lone '-'."""
+    """Typographic touches only: true minus signs before digits, a spaced dash for a lone '-' (remembered: a table's
+    layout asks it of every cell for its natural, least and final widths and its heights)."""
     if text == "-":
         return "–"
     out = []
@@ -25,6 +28,13 @@ def display(text: str) -> str:
         is_sign = ch == "-" and i + 1 < len(text) and text[i + 1].isdigit() and (i == 0 or not text[i - 1].isalnum())
         out.append("−" if is_sign else ch)
     return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, face: Font, width_px: int) -> tuple[str, ...]:
+    """A cell's text shown and wrapped to a width, remembered: a table's rows are measured for its height, then
+    again to be drawn."""
+    return tuple(wrap(display(text), face, width_px))
 
 
 @frozen
@@ -146,10 +156,10 @@ class Table:
         widths[max(self.wrap)] += max(0, width_px - sum(widths))
         return widths
 
-    def _lines(self, pen: Pen, cell: Cell, width_px: int) -> list[str]:
+    def _lines(self, pen: Pen, cell: Cell, width_px: int) -> tuple[str, ...]:
         """A cell's text broken to its column."""
         pad_x, _ = self._pad(pen)
-        return wrap(display(cell.text), pen.font(cell.size, cell.bold), width_px - 2 * pad_x)
+        return _wrapped(cell.text, pen.font(cell.size, cell.bold), width_px - 2 * pad_x)
 
     def _row_heights(self, pen: Pen, widths: list[int]) -> list[int]:
         """Height of every row."""
