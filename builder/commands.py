@@ -3,8 +3,6 @@ new; builder.cli's group imports this module when one of them is run or asked fo
 
 from __future__ import annotations
 
-import atexit
-import gc
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -148,6 +146,7 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
     """Build playable VASSAL 3.7 modules: dist/<game>.vmod."""
     from builder.vassal.module_cache import keep_module, kept_module, package_version
     from wargame.files import write_atomically
+    from wargame.collector import collector_off, out_of_sight
     from wargame.gamecache import cache_dir
 
     with _stopping_on_errors(out_dir, game, data):
@@ -161,41 +160,19 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
                 write_atomically(path, kept.data)
                 click.echo(f"{path}: {len(kept.data) // 1024} KB, {kept.images} images")
                 continue
-            with _made_out_of_sight():
+            with collector_off():  # the drawing's and the module's code and the game, kept for the whole build
                 from builder.vassal.art_cache import cached_art
                 from builder.vassal.module import write_module
                 from wargame.game import load_game, unchanged_since_loaded
 
                 loaded = load_game(root, game_id)
-            built = write_module(loaded, path, umpire_version, scale, cached_art(loaded, scale, cache))
-            # The game as loaded is still this process's for these files only if none changed since loading began.
-            keep_module(cache, root, game_id, scale, umpire_version, list(loaded.files.values()), built.data,
-                        len(built.images), lambda: unchanged_since_loaded(loaded))
+            with out_of_sight():
+                built = write_module(loaded, path, umpire_version, scale, cached_art(loaded, scale, cache))
+                # The game as loaded is still this process's for these files only if none changed since loading
+                # began.
+                keep_module(cache, root, game_id, scale, umpire_version, list(loaded.files.values()), built.data,
+                            len(built.images), lambda: unchanged_since_loaded(loaded))
             click.echo(f"{path}: {len(built.data) // 1024} KB, {len(built.images)} images")
-
-
-@contextmanager
-def _made_out_of_sight() -> Iterator[None]:
-    """What a build imports and loads (the drawing and the module's code, the game) made with the collector off, then
-    frozen: it stays until the process ends, and the collections while the art is drawn, and the one as the process
-    ends, walked it again (3% of the main process of a cold build). Where the board's process is forked, everything
-    frozen is given back to the oldest generation, which those collections do not walk either."""
-    global _FREEZE_AT_EXIT
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was_enabled:
-            gc.enable()
-        if not _FREEZE_AT_EXIT:
-            _FREEZE_AT_EXIT = True
-            atexit.register(gc.freeze)  # atexit's callbacks run before that collection; every output is closed by then
-
-
-_FREEZE_AT_EXIT = False
-"""Whether a freeze at exit is registered already (once a process)."""
 
 
 @click.command(short_help="Write the module's art as PNGs: board, holding board, counters, charts.")

@@ -319,9 +319,12 @@ def test_a_build_loads_its_game_out_of_the_collectors_sight(monkeypatch: pytest.
     """A cold build imports its drawing code and loads its game with the collector off, then freezes them before the
     art is drawn (the collections while drawing, and the one at exit, walked them again); the collector is on again
     for the drawing, and the module is the same."""
+    import atexit
+
     from click.testing import CliRunner
 
     import builder.vassal.art_cache as art_cache_module
+    import wargame.collector as collector
     from builder.cli import main as vmodbuild
 
     seen: list[tuple[int, bool]] = []
@@ -333,10 +336,17 @@ def test_a_build_loads_its_game_out_of_the_collectors_sight(monkeypatch: pytest.
 
     monkeypatch.setattr(art_cache_module, "cached_art", noted)
     monkeypatch.setenv("UMPIRE_CACHE", str(tmp_path / "cache"))
+    registered: list[object] = []
+    monkeypatch.setattr(collector, "_FREEZE_AT_EXIT", False)
+    monkeypatch.setattr(atexit, "register", registered.append)
     try:
         result = CliRunner().invoke(vmodbuild, ["build", "moscow", "--out", str(tmp_path)])
+        after = gc.get_freeze_count()
     finally:
         gc.unfreeze()
     assert result.exit_code == 0, result.output
     assert len(seen) == 1 and seen[0][0] > 10_000 and seen[0][1]
     assert gc.isenabled()
+    # Given back once the module is written: a process that goes on (this one) collects the game as usual.
+    assert after == 0
+    assert registered == [gc.freeze]

@@ -145,8 +145,8 @@ def test_pictures_are_drawn_with_the_replay_out_of_the_collectors_sight(tmp_path
     import atexit
     import gc
 
-    import umpire.commands as commands
     import umpire.report as report
+    import wargame.collector as collector
 
     frozen: list[int] = []
     real = report.html_report
@@ -157,7 +157,7 @@ def test_pictures_are_drawn_with_the_replay_out_of_the_collectors_sight(tmp_path
 
     monkeypatch.setattr(report, "html_report", counted)
     registered: list[object] = []
-    monkeypatch.setattr(commands, "_FREEZE_AT_EXIT", False)
+    monkeypatch.setattr(collector, "_FREEZE_AT_EXIT", False)
     monkeypatch.setattr(atexit, "register", registered.append)
     try:
         code, _, _ = run("check", str(OMAHA / "breach-leg-ezoc.log"), "--format", "html", "-o",

@@ -348,3 +348,23 @@ def test_board_modules_are_short_and_say_what_they_hold() -> None:
         assert len(source.splitlines()) <= 600, path.name
         doc = ast.get_docstring(ast.parse(source))
         assert doc is not None and "\n" not in doc.strip(), path.name
+
+
+def test_a_side_between_two_hexes_is_its_hexsides_ends() -> None:
+    """The board's sides from the centres it keeps are `Layout.hexside_ends`, to the bit and in its order, for every
+    side of every bundled game taken from either hex (a line's direction decides its pixels at even widths)."""
+    from builder.render.board import _frame
+    from builder.render.board_canvas import BoardCanvas
+    from builder.render.window import ShiftedDraw
+    from wargame.bundled import game_ids
+
+    for game_id in game_ids(data_root()):
+        game = load_game(data_root(), game_id)
+        frame = _frame(game, 1.0)
+        image = Image.new("RGB", (1, 1))
+        b = BoardCanvas(game, frame.layout, frame.fine, image, ShiftedDraw(image), (1.0, 1.0), frame.ss)
+        for h in sorted(game.grid.hexes):
+            for n in h.neighbours():
+                side = Hexside.between(h, n)
+                assert b.side_between(h, n) == b.segment(side) == frame.fine.hexside_ends(side), (game_id, h, n)
+                assert b.centre(h) == frame.fine.centre(h)

@@ -114,3 +114,4 @@ def test_the_board_stamps_each_hex_with_its_variant(monkeypatch: pytest.MonkeyPa
     assert textured
     trees = [(variant, centre) for name, variant, centre in stamped if name == "trees"]
     assert [variant for variant, _ in trees] == [stamp_variant(h) for h in textured]
+

@@ -3,10 +3,6 @@ pictures; umpire.cli's group imports this module when one of them is run or aske
 
 from __future__ import annotations
 
-import atexit
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -76,40 +72,18 @@ def _check_with_pictures(ctx: click.Context, /, **options: Any) -> None:
     from builder.picture import cache_dir
     from umpire.cli import judge
     from umpire.report import html_report, markdown_with_images
+    from wargame.collector import out_of_sight
     from wargame.files import write_atomically
     with could_not_run():
         judged = judge(referee["logs"], referee["data"], referee["game_id"], referee["module"],
                        referee.get("ledger_source"), referee.get("ledger_key"))
-        with _judged_out_of_sight():
+        with out_of_sight():  # the game and the replay, kept for the whole verdict
             if output is not None:
                 write_atomically(output, html_report(judged, cache=cache_dir()), options["force"])
                 click.echo(f"wrote {output}")
             elif images is not None:
                 click.echo(markdown_with_images(judged, images, cache=cache_dir()), nl=False)
     exit_for(judged.result)
-
-
-@contextmanager
-def _judged_out_of_sight() -> Iterator[None]:
-    """Everything alive once the log is judged (the game, the replay, the modules) kept out of the collector's sight
-    while the pictures are drawn, so its collections do not walk it again; given back after, so a process that goes
-    on (a test, a service calling the command) collects it as usual. At exit nothing is walked: the process is
-    ending, and every output is written and closed by then."""
-    global _FREEZE_AT_EXIT
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-        if not _FREEZE_AT_EXIT:
-            _FREEZE_AT_EXIT = True
-            # The collection Python runs while it shuts down walked the whole replay again (40M instructions of
-            # Moscow's 1,318M); atexit's callbacks run before it.
-            atexit.register(gc.freeze)
-
-
-_FREEZE_AT_EXIT = False
-"""Whether a freeze at exit is registered already (once a process)."""
 
 
 check = click.Command("check", params=_check_params(), callback=_check_with_pictures, help=referee_check.help,

@@ -122,7 +122,13 @@ class Layout:
 
     def hexside_ends(self, side: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
         """The hexside's two corners (what `hexside_segment` joins, without building it)."""
-        (ax, ay), (bx, by) = self.centre(side.a), self.centre(side.b)
+        return self.ends_between(self.centre(side.a), self.centre(side.b))
+
+    def ends_between(self, a: tuple[float, float],
+                     b: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The two corners of the side between neighbouring hexes centred at a and b (`hexside_ends` of the side
+        from a's hex to b's)."""
+        (ax, ay), (bx, by) = a, b
         mx, my = (ax + bx) / 2, (ay + by) / 2
         dx, dy = bx - ax, by - ay
         length = math.hypot(dx, dy)

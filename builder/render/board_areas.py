@@ -16,7 +16,7 @@ from builder.render.board_hexsides import VICTORY
 from builder.render.board_terrain import hex_style
 from builder.render.ink import PAPER, font, text_length
 from wargame.game import Game
-from wargame.hexes import Hex, Hexside
+from wargame.hexes import Hex
 
 
 LANDING = "#e69f00"
@@ -69,7 +69,7 @@ def _area_hexes(game: Game, area_id: str) -> list[Hex]:
 
 def _outer_edges(b: BoardCanvas, hexes: Iterable[Hex]) -> list[Segment]:
     """Sides of these hexes that face off the map."""
-    return [b.segment(Hexside.between(h, n)) for h, n in sides_of(hexes) if n not in b.game.grid]
+    return [b.side_between(h, n) for h, n in sides_of(hexes) if n not in b.game.grid]
 
 
 def draw_areas(b: BoardCanvas) -> None:
@@ -80,7 +80,7 @@ def draw_areas(b: BoardCanvas) -> None:
         if not hexes:
             continue
         if area.kind == "country":
-            border = [b.segment(Hexside.between(h, n)) for h, n in sides_of(hexes) if n in game.grid]
+            border = [b.side_between(h, n) for h, n in sides_of(hexes) if n in game.grid]
             for line in chain(border):
                 draw_polyline(draw, line, PAPER, 0.1 * s)
                 for piece in dash_pieces(line, 0.3 * s, 0.12 * s):

@@ -273,6 +273,9 @@ class BoardCanvas:
     origin: tuple[int, int] = (0, 0)  # where `image` lies on the whole canvas (not (0, 0): a window of it)
     windowed: bool = False  # `image` is a window of the canvas: hexes away from it are not drawn
     recording: Recording | None = None  # the canvas is recorded (`draw` keeps its calls), `image` a stand-in
+    centres: dict[Hex, Point] = field(default_factory=dict, repr=False)
+    """Each hex's centre on the canvas, worked out once (a board asked for them some 24,000 times: every layer, and
+    both ends of every side); shared with the canvas drawing on a band (`on`)."""
 
     def on(self, band: Band) -> BoardCanvas:
         """This canvas drawing on a band of it (a recorded step done there)."""
@@ -285,7 +288,7 @@ class BoardCanvas:
         reach = 1.5 * self.s  # a hex's fill, textures, sides and number stay within its circumradius
         x0, y0 = self.origin[0] - reach, self.origin[1] - reach
         x1, y1 = self.origin[0] + self.image.width + reach, self.origin[1] + self.image.height + reach
-        return [h for h in hexes if x0 <= (c := self.fine.centre(h))[0] <= x1 and y0 <= c[1] <= y1]
+        return [h for h in hexes if x0 <= (c := self.centre(h))[0] <= x1 and y0 <= c[1] <= y1]
 
     def reaches(self, hexes: Iterable[Hex]) -> bool:
         """Whether what is drawn inside these hexes can reach the image (always unless it is a window)."""
@@ -324,11 +327,20 @@ class BoardCanvas:
 
     def centre(self, h: Hex) -> Point:
         """A hex centre on the canvas."""
-        return self.fine.centre(h)
+        centre = self.centres.get(h)
+        if centre is None:
+            centre = self.centres[h] = self.fine.centre(h)
+        return centre
 
     def segment(self, side: Hexside) -> Segment:
-        """A hexside's two corners on the canvas."""
-        return self.fine.hexside_ends(side)
+        """A hexside's two corners on the canvas (`Layout.hexside_ends`, from the centres kept)."""
+        return self.fine.ends_between(self.centre(side.a), self.centre(side.b))
+
+    def side_between(self, h: Hex, n: Hex) -> Segment:
+        """The two corners of the side between two neighbouring hexes, as `segment` gives them for that side (its
+        smaller hex first), without making the side."""
+        return self.fine.ends_between(self.centre(n), self.centre(h)) if n < h else \
+            self.fine.ends_between(self.centre(h), self.centre(n))
 
     def tint(self, paint: Callable[[Draw, int, Point], None], colour: str, alpha: int,
              bounds: tuple[float, float, float, float], smooth: bool = False) -> None:

@@ -182,7 +182,7 @@ def draw_lines(b: BoardCanvas) -> None:
             for h, n in sides_of(members):
                 u = unit_vector(b.centre(h), b.centre(n))
                 if u[0] * west[0] + u[1] * west[1] > 0.3:
-                    seg = b.segment(Hexside.between(h, n))
+                    seg = b.side_between(h, n)
                     segments.append(seg)
                     outward[seg] = u
         if line_def.kind == "boundary":

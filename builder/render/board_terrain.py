@@ -18,7 +18,7 @@ from builder.render.board_canvas import (
 from builder.render.ink import INK, PAPER, rgb
 from builder.render.window import ShiftedDraw
 from wargame.game import Game
-from wargame.hexes import Hex, Hexside
+from wargame.hexes import Hex
 from wargame.layout import SQRT3, OrientationMatrix
 from wargame.records import frozen
 
@@ -391,7 +391,7 @@ def draw_terrain(b: BoardCanvas, layer: Literal["ground", "late"]) -> None:
     for h in sorted(sea):
         for n in h.neighbours():
             if n in game.grid and n not in sea:
-                coast.append((b.segment(Hexside.between(h, n)), unit_vector(b.centre(n), b.centre(h))))
+                coast.append((b.side_between(h, n), unit_vector(b.centre(n), b.centre(h))))
     # Shallows: a pale band on the sea side of the coast, then the coastline itself.
     for (p, q), (ux, uy) in coast:
         off = 0.1 * b.s
@@ -434,4 +434,4 @@ def draw_grid(b: BoardCanvas) -> None:
             if pair not in inks:
                 ground = [(a + c) / 2 for a, c in zip(*pair)]
                 inks[pair] = tuple(round(g + (k - g) * GRID_ALPHA / 255) for g, k in zip(ground, ink))  # type: ignore[assignment]
-            b.draw.line(list(b.segment(Hexside.between(h, n))), fill=inks[pair], width=width)
+            b.draw.line(list(b.side_between(h, n)), fill=inks[pair], width=width)
