@@ -17,7 +17,9 @@ Per game:
   for the build; the figure beside which a whole build's fixed costs show (the issue's ratios are to the floor
   above, in this process);
 - in-process: `draw_art` (drawing, with the PNGs it encodes meanwhile) and `build_module`
-  (buildFile, set-ups, zip) in this process, data loaded and modules imported already.
+  (buildFile, set-ups, zip) in this process, data loaded and modules imported already;
+- cpu/f pairs: each run's build CPU over the floor measured right after it, median (min-max): the machine's speed
+  drifts over a minute, and a ratio of two medians taken at different moments drifted with it.
 
 With --rebuild, rebuilds instead, whole process, each beside a cold build run just before it (pairs A B
 A B...): "same", a build of unchanged data with a warm cache folder (the module kept whole); "touched",
@@ -194,7 +196,7 @@ def main() -> None:
           f"(floor at level 6 / at the build's level {PNG_COMPRESS_LEVEL}; seconds)")
     print(f"{'game':<10} {'wall':>6} {'cpu':>6} {'floor6':>7} {'floor' + str(PNG_COMPRESS_LEVEL):>7} "
           f"{'wall/f6':>8} {'cpu/f6':>7} {'wall/f':>7} {'cpu/f':>6} {'pfloor':>7} {'cpu/pf':>7} {'peak MiB':>9} "
-          f"{'draw':>6} {'assemble':>9}")
+          f"{'draw':>6} {'assemble':>9} {'cpu/f pairs':>17}")
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch)
         for game_id in games:
@@ -222,7 +224,8 @@ def main() -> None:
             f6, f, pf = statistics.median(floors6), statistics.median(floors), statistics.median(pfloors)
             print(f"{game_id:<10} {w:>6.2f} {c:>6.2f} {f6:>7.2f} {f:>7.2f} {w / f6:>8.2f} {c / f6:>7.2f} "
                   f"{w / f:>7.2f} {c / f:>6.2f} {pf:>7.2f} {c / pf:>7.2f} {max(peaks):>9.0f} "
-                  f"{statistics.median(draw):>6.2f} {statistics.median(assemble):>9.2f}")
+                  f"{statistics.median(draw):>6.2f} {statistics.median(assemble):>9.2f} "
+                  f"{_spread([b / fl for b, fl in zip(cpu, floors)]):>17}")
 
 
 if __name__ == "__main__":
