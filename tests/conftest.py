@@ -37,3 +37,21 @@ def built_module(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Pa
         return built[game_id]
 
     return build
+
+
+@pytest.fixture
+def forked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The process ids os.fork returns to the parent during a test (the board's process), noted in order."""
+    import os
+
+    pids: list[int] = []
+    real_fork = os.fork
+
+    def noted_fork() -> int:
+        pid = real_fork()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", noted_fork)
+    return pids

@@ -289,20 +289,10 @@ class _Unpicklable(Exception):
     (lambda: (_ for _ in ()).throw(_Unpicklable()), r"drawing the board failed: _Unpicklable\('held'\)"),
     (lambda: (_ for _ in ()).throw(KeyError("lava")), r"'lava'"),
 ])
-def test_the_boards_process_answers_with_its_error_or_its_end(monkeypatch: pytest.MonkeyPatch, draw: Callable[[], None],
-                                                              expected: str) -> None:
+def test_the_boards_process_answers_with_its_error_or_its_end(monkeypatch: pytest.MonkeyPatch, forked: list[int],
+                                                              draw: Callable[[], None], expected: str) -> None:
     """The board's process that ends without answering, or fails with an error that does not pickle, or with one
     that does, is reported in the parent; no process is left behind."""
-    forked: list[int] = []
-    real_fork = os.fork
-
-    def noted_fork() -> int:
-        pid = real_fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", noted_fork)
     monkeypatch.setattr(art_module, "render_board", lambda game, scale: draw())
     drawing = art_module._BoardDrawing(load_game(data_root(), "moscow"), 1.0, pixels=True)
     try:

@@ -207,7 +207,7 @@ def test_an_error_drawing_the_board_reaches_the_caller(monkeypatch: pytest.Monke
         art.draw_art(load_game(data_root(), "omaha"))
 
 
-def test_a_failure_beside_the_board_stops_its_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_beside_the_board_stops_its_drawing(monkeypatch: pytest.MonkeyPatch, forked: list[int]) -> None:
     """When drawing the counters or charts fails, the process drawing the board is stopped
     rather than left running."""
     import os
@@ -215,17 +215,6 @@ def test_a_failure_beside_the_board_stops_its_drawing(monkeypatch: pytest.Monkey
 
     from builder.vassal import art
     from wargame.errors import DataError
-
-    forked: list[int] = []
-    real_fork = os.fork
-
-    def noted_fork() -> int:
-        pid = real_fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", noted_fork)
 
     def slow(game: Game, scale: float = 1.0) -> Image.Image:
         time.sleep(60)
