@@ -66,7 +66,18 @@ def test_bad_enum_value_is_placed(data_copy: Path) -> None:
     path = data_copy / "maps" / "onslaught" / "map.toml"
     edit(path, 'orientation = "flat"', 'orientation = "flatt"')
     found = problems(data_copy, "onslaught")
-    assert any("[grid.orientation]" in f and "'flat' or 'pointy'" in f for f in found), found
+    assert any("[grid.orientation]" in f and "'flat' or 'pointy'" in f and "(did you mean 'flat'?)" in f
+               for f in found), found
+
+
+def test_a_misspelt_word_of_a_csv_vocabulary_gets_a_suggestion(data_copy: Path) -> None:
+    """A unit's size written 'corp' is placed at its row and column, with the sizes allowed and the nearest."""
+    path = data_copy / "counters" / "moscow" / "units.csv"
+    row = "ge-ix,IX Army Corps,German,german,infantry,leg,"
+    edit(path, row + "corps,", row + "corp,")
+    found = problems(data_copy, "moscow")
+    assert len(found) == 1 and re.search(r"units\.csv:\d+:7 \[size\]: Input should be 'army', 'corps'.*found 'corp' "
+                                         r"\(did you mean 'corps'\?\)$", found[0]), found
 
 
 def test_many_problems_reported_at_once(data_copy: Path) -> None:
