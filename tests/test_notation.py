@@ -361,29 +361,52 @@ LONG_RECEIPT = "umpire1." + "a" * 4089
 """A receipt one character longer than a log may hold."""
 
 
-@pytest.mark.parametrize(("document", "message"), [
-    ('[]', ": Input should be a valid dictionary or instance of LogDocument"),
-    ('{"entries": [1]}', "entries.0: Input should be a valid dictionary or object to extract fields from"),
-    ('{"entries": [{"kind": "pass", "colour": "red"}]}', "entries.0.pass.colour: Extra inputs are not permitted"),
-    ('{"entries": [], "extra": 1}', "extra: Extra inputs are not permitted"),
+@pytest.mark.parametrize(("document", "message", "column"), [
+    ('[]', ": Input should be a valid dictionary or instance of LogDocument", 1),
+    ('{"entries": [1]}', "entries.0: Input should be a valid dictionary or object to extract fields from", 14),
+    ('{"entries": [{"kind": "pass", "colour": "red"}]}', "entries.0.pass.colour: Extra inputs are not permitted", 41),
+    ('{"entries": [], "extra": 1}', "extra: Extra inputs are not permitted", 26),
     ('{"entries": [{"kind": "income", "declined": "0101"}]}',
-     "entries.0.income.declined: Input should be a valid list"),
+     "entries.0.income.declined: Input should be a valid list", 45),
     ('{"entries": [{"kind": "income", "reduced": []}]}',
-     "entries.0.income.reduced: Input should be a valid dictionary"),
-    ('{"entries": {}}', "entries: Input should be a valid list"),
-    ('{"entries": [{"kind": "turn", "turn": true}]}', "entries.0.turn.turn: Input should be a valid integer"),
+     "entries.0.income.reduced: Input should be a valid dictionary", 44),
+    ('{"entries": {}}', "entries: Input should be a valid list", 13),
+    ('{"entries": [{"kind": "turn", "turn": true}]}', "entries.0.turn.turn: Input should be a valid integer", 39),
     ('{"entries": [{"kind": "rolloff", "rolls": {"Allied": 5}, "receipts": ["' + LONG_RECEIPT + '"]}]}',
-     "entries.0.rolloff.receipts.0: String should have at most 4096 characters"),
+     "entries.0.rolloff.receipts.0: String should have at most 4096 characters", 71),
     ('{"entries": [{"kind": "attack", "hex": "0101", "attackers": ["a"], "receipts": ["x"]}]}',
-     "entries.0.attack.receipts.0: String should match pattern '^umpire1\\.[A-Za-z0-9_-]+$'"),
-    ('{"entries": [{"turn": 1}]}', "entries.0: Unable to extract tag using discriminator 'kind'"),
-    ('{"entries": [{"kind": "move", "unit": "u"}]}', "entries.0.move.path: Field required"),
+     "entries.0.attack.receipts.0: String should match pattern '^umpire1\\.[A-Za-z0-9_-]+$'", 81),
+    ('{"entries": [{"turn": 1}]}', "entries.0: Unable to extract tag using discriminator 'kind'", 14),
+    ('{"entries": [{"kind": "move", "unit": "u"}]}', "entries.0.move.path: Field required", 14),
 ])
-def test_json_twin_errors_are_worded_as_they_were(document: str, message: str) -> None:
-    """The entries are plain dataclasses now (issue 30): a JSON log's errors still read as the models' did."""
+def test_json_twin_errors_are_worded_as_they_were(document: str, message: str, column: int) -> None:
+    """The entries are plain dataclasses now (issue 30): a JSON log's errors still read as the models' did, each
+    placed at the value it is about (or at the nearest one the document holds: the entry a key is missing from)."""
     with pytest.raises(LogSyntaxErrors) as caught:
         read_json_log(document, "log.json")
-    assert [(str(e.place), e.message) for e in caught.value.errors] == [("log.json", message)]
+    assert [(str(e.place), e.message) for e in caught.value.errors] == [(f"log.json:1:{column}", message)]
+
+
+def test_a_json_logs_errors_are_placed_at_their_line_and_column_with_a_suggestion() -> None:
+    """Each problem of a JSON log is placed at its line and column, as a text log's are (it named the file alone):
+    a misspelt kind at the kind's value with the nearest kind suggested, a wrong value at the value, a missing key at
+    its entry; a value inside a string that looks like JSON does not move them."""
+    document = (
+        '{\n'
+        '  "format": "umpire-log",\n'
+        '  "entries": [\n'
+        '    {"kind": "comment", "text": "a [tricky], {text} \\" here"},\n'
+        '    {"kind": "mvoe", "unit": "u", "path": ["0101"]},\n'
+        '    {"kind": "turn", "turn": "one"},\n'
+        '    {"kind": "move", "unit": "u"}\n'
+        '  ]\n'
+        '}\n')
+    with pytest.raises(LogSyntaxErrors) as caught:
+        read_json_log(document, "log.json")
+    found = [(str(e.place), e.message) for e in caught.value.errors]
+    assert found[0][0] == "log.json:5:14" and found[0][1].endswith("(did you mean 'move'?)")
+    assert found[1] == ("log.json:6:30", "entries.2.turn.turn: Input should be a valid integer")
+    assert found[2] == ("log.json:7:5", "entries.3.move.path: Field required")
 
 
 def test_a_receipt_too_long_is_refused_in_the_text_notation() -> None:

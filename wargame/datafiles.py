@@ -14,7 +14,7 @@ import typing
 from pathlib import Path
 from typing import Any, TypeVar
 
-from wargame.errors import DataError, DataErrors, Place, did_you_mean
+from wargame.errors import DataError, DataErrors, Place, did_you_mean, listed_words
 from wargame.files import TooLarge, read_capped
 from wargame.models import PATTERN_MEANINGS, SCHEMA_VERSION
 from wargame.validation import validated, validator
@@ -213,10 +213,6 @@ def _keys_first(errors: list[ErrorDetails]) -> list[ErrorDetails]:
     return [errors[n] for n in sorted(range(len(errors)), key=order)]
 
 
-_ALLOWED = re.compile(r"'([^']*)'")
-"""The words pydantic lists in a literal's or an enum's message ("'army', 'corps' or 'group'")."""
-
-
 def validation_errors(e: ValidationError, path: Path, text: str | None = None,
                       line: int | None = None, columns: dict[str, int] | None = None,
                       cells: dict[str, str] | None = None, model: type | None = None) -> list[DataError]:
@@ -257,7 +253,7 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
             msg = f"{msg}, found {_shown(value)}{written}"
             if err["type"] in ("literal_error", "enum") and isinstance(value, str):
                 # One of a few words (a unit's size, a marker's kind): the nearest to what was written.
-                msg += did_you_mean(value, _ALLOWED.findall((err.get("ctx") or {}).get("expected", "")))
+                msg += did_you_mean(value, listed_words((err.get("ctx") or {}).get("expected", "")))
         where_line = line if lines is None else lines.line_of(loc)
         column = columns.get(str(loc[0])) if columns and loc else None
         out.append(DataError(msg, Place(path, where_line, column, key or None)))

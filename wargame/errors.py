@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -32,6 +33,11 @@ MAX_COMPARED = 1_000
 """At most this many words of a vocabulary are measured against an unknown word, those nearest it in
 alphabetical order: each measure is pure Python (about 20 µs), and a 200 x 200 map's 40,000 hex labels
 took 30 s for 39 unknown labels (issue 30). Every bundled vocabulary is smaller."""
+
+
+def listed_words(text: str) -> list[str]:
+    """The quoted words of a validator's list of allowed values ("'army', 'corps' or 'group'")."""
+    return re.findall(r"'([^']*)'", text)
 
 
 def did_you_mean(word: str, vocabulary: Iterable[str], limit: int = 3) -> str:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Union
 
 from adjudicator.notation.entries import Entry, LogDocument, entry_data
 from adjudicator.notation.text import LogSyntaxErrors
-from wargame.errors import LogSyntaxError, Place
+from wargame.errors import LogSyntaxError, Place, did_you_mean, listed_words
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -109,9 +109,22 @@ as before, so that a log's errors read as they did."""
 
 
 def _message(error: ErrorDetails) -> str:
-    """An error's message as users know it."""
+    """An error's message as users know it, with the nearest allowed word to one misspelt (an entry's kind, a side)."""
     kind = error["type"]
-    return _WORDED_AS_BEFORE[kind].format(**error.get("ctx", {})) if kind in _WORDED_AS_BEFORE else error["msg"]
+    ctx = error.get("ctx") or {}
+    message = _WORDED_AS_BEFORE[kind].format(**ctx) if kind in _WORDED_AS_BEFORE else error["msg"]
+    if kind == "union_tag_invalid":
+        return message + did_you_mean(str(ctx.get("tag", "")), listed_words(str(ctx.get("expected_tags", ""))))
+    if kind in ("literal_error", "enum") and isinstance(error.get("input"), str):
+        return message + did_you_mean(error["input"], listed_words(str(ctx.get("expected", ""))))
+    return message
+
+
+def _tag_key(error: ErrorDetails) -> tuple[str, ...]:
+    """The key holding a tagged union's tag that matched none (`kind`), where the error is placed; else nothing."""
+    if error["type"] != "union_tag_invalid":
+        return ()
+    return tuple(listed_words(str((error.get("ctx") or {}).get("discriminator", ""))))[:1]
 
 
 def read_json_log(text: str, file: str) -> list[Entry]:
@@ -131,8 +144,13 @@ def read_json_log(text: str, file: str) -> list[Entry]:
         document: LogDocument = _validator().validate_python(data)
         return list(document.entries)
     except ValidationError as e:
-        errors = [LogSyntaxError(f"{'.'.join(map(str, err['loc']))}: {_message(err)}", Place(file))
-                  for err in e.errors()]
+        from adjudicator.notation.json_places import data_path, places
+
+        found = e.errors()
+        paths = [data_path(data, (*err["loc"], *_tag_key(err))) for err in found]
+        at = places(text, paths)
+        errors = [LogSyntaxError(f"{'.'.join(map(str, err['loc']))}: {_message(err)}", Place(file, *at.get(path, (None, None))))
+                  for err, path in zip(found, paths)]
         raise LogSyntaxErrors(errors) from None
 
 
