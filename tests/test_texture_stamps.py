@@ -115,3 +115,15 @@ def test_the_board_stamps_each_hex_with_its_variant(monkeypatch: pytest.MonkeyPa
     trees = [(variant, centre) for name, variant, centre in stamped if name == "trees"]
     assert [variant for variant, _ in trees] == [stamp_variant(h) for h in textured]
 
+
+
+def test_stamps_paste_through_a_bilevel_mask_and_one_colour_alone() -> None:
+    """A stamp's mask is of mode "1" (copied through, not blended: a seventh of the time, the same pixels since marks
+    are opaque), and marks of one colour keep that colour alone (a quarter of the memory): a mixed texture keeps its
+    pixels."""
+    matrix = ORIENTATIONS["flat"]
+    for name in STAMPED:
+        assert texture_stamp(name, HEX_STYLES["mixed"].fill, 80.0, matrix, 0).mask.mode == "1"
+    assert isinstance(texture_stamp("stipple", HEX_STYLES["broken"].fill, 80.0, matrix, 0).marks, tuple)
+    assert isinstance(texture_stamp("hatch", HEX_STYLES["neutral"].fill, 80.0, matrix, 0).marks, tuple)
+    assert isinstance(texture_stamp("trees", HEX_STYLES["forest"].fill, 80.0, matrix, 0).marks, Image.Image)

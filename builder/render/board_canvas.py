@@ -296,10 +296,10 @@ class BoardCanvas:
             return True
         return bool(self.in_view(hexes))
 
-    def paste(self, im: Image.Image, xy: tuple[int, int], mask: Image.Image) -> None:
-        """Paste an image at a canvas position, through a mask."""
+    def paste(self, im: Image.Image | RGB, xy: tuple[int, int], mask: Image.Image) -> None:
+        """Paste an image, or a colour, at a canvas position, through a mask (a colour's box is the mask's)."""
         if self.recording is not None:
-            self.recording.later(xy[1], xy[1] + im.height,
+            self.recording.later(xy[1], xy[1] + mask.height,
                                  lambda band: band.image.paste(im, (xy[0] - band.origin[0], xy[1] - band.origin[1]),
                                                                mask))
             return

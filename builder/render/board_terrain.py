@@ -317,11 +317,11 @@ def stamp_variant(h: Hex) -> int:
 
 @frozen
 class Stamp:
-    """A texture's marks for one hex, drawn once: their pixels, the mask of the pixels they ink, and where the hex's
-    centre falls in them (whole pixels: stamped at a centre rounded to the pixel, marks land within half a canvas
-    pixel, a quarter of a final one, of where drawing them there put them)."""
+    """A texture's marks for one hex, drawn once: their pixels (their one colour, when they have one), the mask of the
+    pixels they ink, and where the hex's centre falls in them (whole pixels: stamped at a centre rounded to the pixel,
+    marks land within half a canvas pixel, a quarter of a final one, of where drawing them there put them)."""
 
-    marks: Image.Image
+    marks: Image.Image | RGB
     mask: Image.Image
     centre: tuple[int, int]
 
@@ -336,7 +336,20 @@ def texture_stamp(name: str, fill: str, s: float, matrix: OrientationMatrix, var
     canvas, half = stamp_canvas(name, fill, s, matrix, variant)
     mask = canvas.getchannel("A")
     box = mask.getbbox() or (half, half, half + 1, half + 1)
-    return Stamp(canvas.convert("RGB").crop(box), mask.crop(box), (half - box[0], half - box[1]))
+    marks = canvas.crop(box)
+    # Marks of one colour (stipple, hatch, waves, tufts, hedges, blocks) keep their mask alone and the colour is pasted
+    # through it: the same pixels (the mask is 0 or 255: ImageDraw does not anti-alias) from a quarter of the memory
+    # (at --scale 4 the hatch alone has 46 stamps of 580 x 580 pixels).
+    inks: set[RGB] = set()
+    for _, colour in marks.getcolors(marks.width * marks.height) or []:
+        if isinstance(colour, tuple) and colour[3] == 255:  # RGBA: the inked ones
+            inks.add((colour[0], colour[1], colour[2]))
+    one = inks.pop() if len(inks) == 1 else None
+    # A mask of mode "1": Pillow copies through it where it blends through an "L" one (the same pixels, 0 or 255 being
+    # all the mask holds), a seventh of the time; a large stamp costs more to paste than the marks did to draw else
+    # (Omaha's board at --scale 2.5: 5.8G instructions drawn hex by hex, 9.0G stamped through "L" masks).
+    return Stamp(one if one is not None else marks.convert("RGB"), mask.crop(box).convert("1"),
+                 (half - box[0], half - box[1]))
 
 
 def stamp_canvas(name: str, fill: str, s: float, matrix: OrientationMatrix, variant: int) -> tuple[Image.Image, int]:
