@@ -122,8 +122,9 @@ TEXTS = ["", "A", "AV", "To", "LT. Yo", "Wavy river", "1-2-3 / 4", "Fürth–Kö
          "\u4e2d\u6587", "a\nb", "\t", "AVAVAVA" * 9, "Sea-borne landing, Pointe du Hoc (rangers)"]
 
 
-@pytest.mark.parametrize(("size", "bold", "condensed"),
-                         [(6, False, False), (13, False, False), (16, True, False), (19, False, True), (55, True, False)])
+@pytest.mark.parametrize(("size", "bold", "condensed"), [
+    (6, False, False), (13, False, False), (16, True, False), (19, False, True), (55, True, False),
+])
 def test_lengths_from_kept_advances_are_freetypes(size: int, bold: bool, condensed: bool) -> None:
     """A house font's getlength, summed from each character's advance and each pair's kerning, is FreeType's own
     to the bit: texts with kerned pairs, marks, glyphs the font lacks, measured in any order, by fonts of several

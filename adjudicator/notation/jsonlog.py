@@ -149,7 +149,8 @@ def read_json_log(text: str, file: str) -> list[Entry]:
         found = e.errors()
         paths = [data_path(data, (*err["loc"], *_tag_key(err))) for err in found]
         at = places(text, paths)
-        errors = [LogSyntaxError(f"{'.'.join(map(str, err['loc']))}: {_message(err)}", Place(file, *at.get(path, (None, None))))
+        errors = [LogSyntaxError(f"{'.'.join(map(str, err['loc']))}: {_message(err)}",
+                                 Place(file, *at.get(path, (None, None))))
                   for err, path in zip(found, paths)]
         raise LogSyntaxErrors(errors) from None
 
