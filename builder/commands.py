@@ -184,8 +184,7 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
 @DATA_OPTION
 def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
     """Write the board, every counter face and every chart of a game as PNGs."""
-    import io
-
+    from builder.render.png import png_bytes
     from builder.vassal.art import draw_art
     from wargame.files import write_atomically
     from wargame.game import load_game
@@ -197,9 +196,7 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
                     **{f"counters/{name}": image for name, image in art.counters.items()},
                     **{f"{game}-{chart}.png": image for chart, image in art.charts.items()}}
         for name, image in sorted(pictures.items()):
-            buffer = io.BytesIO()
-            image.save(buffer, format="PNG")
-            write_atomically(out_dir / name, buffer.getvalue())
+            write_atomically(out_dir / name, png_bytes(image))
     click.echo(f"{out_dir}: {len(pictures)} PNGs")
 
 

@@ -7,7 +7,6 @@ The scene comes from the kernel (`wargame.scene`); this module only draws it.
 from __future__ import annotations
 
 import hashlib
-import io
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +18,7 @@ from builder.render.board import (
 )
 from builder.render.counters import render_marker, render_unit
 from builder.render.ink import INK, PAPER, font, rgb, text_length, wrap_words
+from builder.render.png import png_bytes
 from builder.render.window import Offset, ShiftedDraw
 from wargame.errors import GridError, WargameError
 from wargame.files import write_atomically
@@ -536,16 +536,6 @@ def _captioned(image: Image.Image, caption: str) -> Image.Image:
     return out
 
 
-def png_bytes(image: Image.Image, compress_level: int = 6) -> bytes:
-    """An image as PNG bytes at a zlib level (6, Pillow's default), without metadata (the same bytes on every run)."""
-    buffer = io.BytesIO()
-    # Named, not given a format: Pillow then loads its PNG plugin alone, where `format="PNG"` first loads the BMP,
-    # GIF, JPEG and PPM plugins too (16M instructions, a tenth of what a picture imports). The same bytes.
-    buffer.name = "picture.png"
-    image.save(buffer, optimize=False, compress_level=compress_level)
-    return buffer.getvalue()
-
-
 def write_picture(picture: Picture, path: Path, force: bool = False) -> Path:
     """The picture as a PNG, written atomically (same scene, same bytes); over a file of another kind
     only with `force`."""
@@ -553,5 +543,5 @@ def write_picture(picture: Picture, path: Path, force: bool = False) -> Path:
     return path
 
 
-__all__ = ["Painter", "Picture", "board_key", "cache_dir", "cached_board", "draw_scene", "kept_board", "png_bytes",
-           "reading_scale", "write_picture"]
+__all__ = ["Painter", "Picture", "board_key", "cache_dir", "cached_board", "draw_scene", "kept_board", "reading_scale",
+           "write_picture"]

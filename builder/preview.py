@@ -6,13 +6,13 @@ drawn with the module's own layout so it lines up with everything else.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
 from builder.render.ink import font
+from builder.render.png import png_bytes
 from wargame.files import write_atomically
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
@@ -112,8 +112,6 @@ def render_preview(game: Game) -> Image.Image:
 
 def write_preview(game: Game, out_dir: Path) -> Path:
     """Write `<game>-map.png` into out_dir; its path."""
-    buffer = io.BytesIO()
-    render_preview(game).save(buffer, format="PNG", optimize=False)
     path = out_dir / f"{game.id}-map.png"
-    write_atomically(path, buffer.getvalue())
+    write_atomically(path, png_bytes(render_preview(game)))
     return path

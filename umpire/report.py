@@ -17,7 +17,8 @@ from adjudicator.notation.entries import Entry
 from adjudicator.rendering import gravity
 from adjudicator.verdict import CONTEXT_LINES, Figure, Pictures, markdown_finding
 from adjudicator.verdict_html import render_html
-from builder.picture import TONES, Painter, Picture, png_bytes, reading_scale
+from builder.picture import TONES, Painter, Picture, reading_scale
+from builder.render.png import png_bytes
 from umpire.judged import Judged
 from umpire.movement import legal_retreats_beside
 from umpire.scenes import context_marks, legend, marker_pieces, marks_for, mentioned, placed_by, scene_of

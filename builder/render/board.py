@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import replace
 from pathlib import Path
@@ -26,6 +25,7 @@ from builder.render.board_labels import (
 from builder.render.board_legend import LegendItem, StripPlan, draw_strip, legend_items, plan_strip
 from builder.render.board_terrain import FALLBACK_FILLS, HexStyle, draw_grid, draw_terrain, hex_style
 from builder.render.ink import PAPER
+from builder.render.png import png_bytes
 from builder.render.window import Band, Recording, RecordingDraw, ShiftedDraw
 from wargame.files import write_atomically
 from wargame.game import Game
@@ -201,10 +201,8 @@ def _may_reach(t: PrintedText, box: tuple[int, int, int, int]) -> bool:
 
 def write_board(game: Game, out_dir: Path, scale: float = 1.0) -> Path:
     """Write `<game>-board.png` into out_dir; its path."""
-    buffer = io.BytesIO()
-    render_board(game, scale).save(buffer, format="PNG", optimize=False)
     path = out_dir / f"{game.id}-board.png"
-    write_atomically(path, buffer.getvalue())
+    write_atomically(path, png_bytes(render_board(game, scale)))
     return path
 
 

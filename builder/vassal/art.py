@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import io
 import json
 import mmap
 import os
@@ -23,6 +22,7 @@ from builder.render.counters import (
 from builder.render.counters.face import Face
 from builder.render.holding import HoldingBoard, HoldingLayout, holding_layout, render_holding_board
 from builder.render.ink import text_length
+from builder.render.png import png_bytes
 from builder.vassal.decks import cup_markers, mask_image
 from wargame.constraints import record_data
 from wargame.errors import DataError, Place
@@ -58,12 +58,7 @@ about 4% larger (bench/build.py)."""
 
 def encode_png(image: Image.Image) -> bytes:
     """PNG bytes of an image as the module stores it (no metadata, PNG_COMPRESS_LEVEL)."""
-    buffer = io.BytesIO()
-    # Named, not given a format: Pillow then loads its PNG plugin alone, where `format="PNG"` first loads the BMP,
-    # GIF, JPEG and PPM plugins too (and subprocess under JPEG), as builder.picture's png_bytes does. The same bytes.
-    buffer.name = "module.png"
-    image.save(buffer, optimize=False, compress_level=PNG_COMPRESS_LEVEL)
-    return buffer.getvalue()
+    return png_bytes(image, PNG_COMPRESS_LEVEL)
 
 
 def encode_pngs(images: dict[str, Image.Image], threads: int | None = None) -> dict[str, bytes]:

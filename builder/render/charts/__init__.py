@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 from PIL import Image
@@ -17,6 +16,7 @@ from builder.render.charts.layout import Pen, Sheet
 from builder.render.charts.schedules import reinforcement_sheet, replacement_sheet
 from builder.render.charts.tracks import sequence_sheet, supply_sheet, turn_sheet
 from builder.render.ink import text_length
+from builder.render.png import png_bytes
 from wargame.files import write_atomically
 from wargame.game import Game
 
@@ -50,13 +50,6 @@ def render_charts(game: Game, scale: float = 1.0) -> dict[str, Image.Image]:
     pen = Pen(scale)
     text_length.cache_clear()  # measured afresh for each game's charts (and each build)
     return {chart_id: sheet.render(pen) for chart_id, sheet in chart_sheets(game).items()}
-
-
-def png_bytes(image: Image.Image) -> bytes:
-    """PNG bytes with no metadata, so equal pictures give equal files."""
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=6)
-    return buffer.getvalue()
 
 
 def write_charts(game: Game, out_dir: Path, scale: float = 1.0) -> list[Path]:

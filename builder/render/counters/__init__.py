@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -18,17 +17,11 @@ from PIL import Image
 from builder.render.counters.face import image_name, marker_image_name, unit_faces
 from builder.render.counters.markers import marker_back, marker_faces, render_marker, side_colours
 from builder.render.counters.units import render_unit
+from builder.render.png import png_bytes
 from wargame.errors import DataError
 from wargame.files import write_atomically
 from wargame.game import Game
 from wargame.holding import COUNTER_ACROSS_FLATS, counter_size_px
-
-
-def _png(image: Image.Image) -> bytes:
-    """PNG bytes without metadata (identical on every run)."""
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False)
-    return buffer.getvalue()
 
 
 def counter_images(game: Game) -> list[tuple[str, str, Callable[[int], Image.Image]]]:
@@ -55,7 +48,7 @@ def write_counters(game: Game, out_dir: Path, size_px: int = 75) -> list[Path]:
     paths: list[Path] = []
     for name, _, draw in faces:
         path = out_dir / name
-        write_atomically(path, _png(draw(size_px)))
+        write_atomically(path, png_bytes(draw(size_px)))
         paths.append(path)
     return paths
 
