@@ -291,11 +291,16 @@ def hex_paint(game: Game, terrain: Sequence[str]) -> tuple[str, list[str]]:
     return ground.fill, textures
 
 
+def fill_hex(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, fill: str) -> None:
+    """A hex's ground colour, a hair larger than the hex so no seam shows between neighbours."""
+    draw.polygon(hex_corners(c, s * 1.003, matrix), fill=fill)
+
+
 def paint_terrain(draw: Draw, c: Point, s: float, matrix: OrientationMatrix, fill: str, textures: Sequence[str],
                   seed: int) -> None:
     """One hex's fill and textures drawn in place, deterministic per seed (the legend's swatches; the board's hexes
     are stamped, `draw_terrain`)."""
-    draw.polygon(hex_corners(c, s * 1.003, matrix), fill=fill)
+    fill_hex(draw, c, s, matrix, fill)
     for name in textures:
         TEXTURES[name](draw, c, s, matrix, random.Random(seed * 31 + zlib.crc32(name.encode())), fill)
 
@@ -328,11 +333,11 @@ class Stamp:
 
 @lru_cache(maxsize=128)
 def texture_stamp(name: str, fill: str, s: float, matrix: OrientationMatrix, variant: int) -> Stamp:
-    """A texture's marks in a hex of circumradius s on a ground colour, one of STAMP_VARIANTS (of a phased
-    texture, the lines' shift `hatch_phase` gives): drawn on a clear
-    canvas as they would be on the board (each mark opaque, so pasting through their mask gives the pixels of drawing
-    them there), cut to what they ink. A board draws a few dozen of these for hundreds of hexes (a forest hex alone
-    was thirty trees' calls, each recorded and drawn again for every band it reached)."""
+    """A texture's marks in a hex of circumradius s on a ground colour, one of STAMP_VARIANTS (of a phased texture,
+    the lines' shift `hatch_phase` gives): drawn on a clear canvas as they would be on the board (each mark opaque, so
+    pasting through their mask gives the pixels of drawing them there), cut to what they ink. A board draws a few
+    dozen of these for hundreds of hexes (a forest hex alone was thirty trees' calls, each recorded and drawn again
+    for every band it reached)."""
     canvas, half = stamp_canvas(name, fill, s, matrix, variant)
     mask = canvas.getchannel("A")
     box = mask.getbbox() or (half, half, half + 1, half + 1)
@@ -355,7 +360,7 @@ def texture_stamp(name: str, fill: str, s: float, matrix: OrientationMatrix, var
 def stamp_canvas(name: str, fill: str, s: float, matrix: OrientationMatrix, variant: int) -> tuple[Image.Image, int]:
     """A texture variant's marks on a clear canvas 2 * half pixels square, the hex's centre at (half, half); and
     half."""
-    half = math.ceil(s * STAMP_REACH) + 2
+    half = stamp_half(s)
     canvas = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
     # Drawn as the board draws (an even-width two-point line toward +x+y, see window.forward).
     draw = ShiftedDraw(canvas, even_forward=True)
@@ -369,8 +374,12 @@ def stamp_canvas(name: str, fill: str, s: float, matrix: OrientationMatrix, vari
 def hatch_phase(s: float, centre: tuple[int, int]) -> int:
     """The hatch stamp of a hex whose centre is stamped at a canvas pixel: the shift of the lines x + y = k * step on
     the stamp (its centre at (half, half)) that puts them on the canvas's lines."""
-    half = math.ceil(s * STAMP_REACH) + 2
-    return (2 * half - centre[0] - centre[1]) % hatch_step(s)
+    return (2 * stamp_half(s) - centre[0] - centre[1]) % hatch_step(s)
+
+
+def stamp_half(s: float) -> int:
+    """Half the side of a stamp's canvas for hexes of circumradius s: STAMP_REACH of it and two pixels more."""
+    return math.ceil(s * STAMP_REACH) + 2
 
 
 STAMP_REACH = 1.2
@@ -389,7 +398,7 @@ def draw_terrain(b: BoardCanvas, layer: Literal["ground", "late"]) -> None:
         fill, textures = styles[terrain]
         c = b.centre(h)
         if layer != "late":
-            b.draw.polygon(hex_corners(c, b.s * 1.003, b.matrix), fill=fill)
+            fill_hex(b.draw, c, b.s, b.matrix, fill)
         for name in textures:
             if (name in LATE_TEXTURES) != (layer == "late"):
                 continue
