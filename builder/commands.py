@@ -145,8 +145,8 @@ def _games_for(game: str | None, all_games: bool, root: Path) -> list[str]:
 def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: Path | None) -> None:
     """Build playable VASSAL 3.7 modules: dist/<game>.vmod."""
     from builder.vassal.module_cache import keep_module, kept_module, package_version
-    from wargame.files import write_atomically
     from wargame.collector import collector_off, out_of_sight
+    from wargame.files import write_atomically
     from wargame.gamecache import cache_dir
 
     with _stopping_on_errors(out_dir, game, data):

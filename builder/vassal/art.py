@@ -68,7 +68,7 @@ def encode_pngs(images: dict[str, Image.Image], threads: int | None = None) -> d
     Pillow releases the GIL while zlib compresses, and each encoding is independent of the
     others, so the bytes are those of encoding one image after another.
     """
-    threads = os.cpu_count() or 1 if threads is None else threads
+    threads = (os.cpu_count() or 1) if threads is None else threads
     if threads <= 1:
         return {name: encode_png(image) for name, image in images.items()}
     from concurrent.futures import ThreadPoolExecutor  # here: a build on two cores encodes in this thread
