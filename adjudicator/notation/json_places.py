@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 Path = tuple[str | int, ...]
 
@@ -98,4 +98,53 @@ def places(text: str, paths: Iterable[Path]) -> dict[Path, tuple[int, int]]:
     return out
 
 
-__all__ = ["data_path", "line_and_column", "places", "value_starts"]
+def first_token(text: str, refused: Callable[[str], bool]) -> int | None:
+    """The offset of the first number or literal (no string) for which `refused` is true: where the decoder, which
+    refuses the first it meets, stopped."""
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token[0] not in '"{}[]:,' and refused(token):
+            return match.start()
+    return None
+
+
+def duplicate_key(text: str) -> int | None:
+    """The offset of the second of a key given twice in the first object to close with one (the decoder checks each
+    object's keys as it closes): of its keys given twice, the first in sorted order, as the message names it."""
+    # Each open container: for an object, every key read with its offsets, and whether a key comes next.
+    stack: list[dict[str, list[int]] | None] = []
+    expecting_key = False
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in "{[":
+            stack.append({} if token == "{" else None)
+            expecting_key = token == "{"
+        elif token in "}]":
+            keys = stack.pop() if stack else None
+            twice = sorted(key for key, offsets in (keys or {}).items() if len(offsets) > 1)
+            if keys is not None and twice:
+                return keys[twice[0]][1]
+            expecting_key = False
+        elif token == ",":
+            expecting_key = bool(stack) and stack[-1] is not None
+        elif expecting_key and stack and stack[-1] is not None:
+            stack[-1].setdefault(json.loads(token), []).append(match.start())
+            expecting_key = False
+    return None
+
+
+def nested_beyond(text: str, depth: int) -> int | None:
+    """The offset of the first bracket that opens more than `depth` arrays or objects within each other."""
+    level = 0
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in "{[":
+            level += 1
+            if level > depth:
+                return match.start()
+        elif token in "}]":
+            level -= 1
+    return None
+
+
+__all__ = ["data_path", "duplicate_key", "first_token", "line_and_column", "nested_beyond", "places", "value_starts"]

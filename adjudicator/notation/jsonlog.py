@@ -8,11 +8,14 @@ file means the same thing to every reader and converts to a text log that says t
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Callable, Sequence
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any, NoReturn, Union
 
 from adjudicator.notation.entries import Entry, LogDocument, entry_data
+from adjudicator.notation.json_places import (
+    data_path, duplicate_key, first_token, line_and_column, nested_beyond, places,
+)
 from adjudicator.notation.text import LogSyntaxErrors
 from wargame.errors import LogSyntaxError, Place, did_you_mean, listed_words
 
@@ -28,27 +31,47 @@ JsonValue = Union[str, int, float, bool, None, list["JsonValue"], dict[str, "Jso
 """A value JSON decodes to (recursive)."""
 
 
+NESTING_SHOWN = 100
+"""Where a log nested too deep to decode is placed: at the bracket that opens its 101st level (a log needs 4)."""
+
+
 class _Refused(Exception):
-    """A JSON value refused while decoding (duplicate key, huge number, NaN)."""
+    """A JSON value refused while decoding (duplicate key, huge number, NaN), with how to find it in the text."""
+
+    def __init__(self, message: str, where: Callable[[str], int | None]) -> None:
+        super().__init__(message)
+        self.where = where
+        """The offset of the refused value in the text, found again once the decoder has stopped at it."""
+
+
+def _too_long(token: str) -> bool:
+    return len(token.lstrip("-")) > MAX_NUMBER_DIGITS and token.lstrip("-").isdigit()
 
 
 def _no_duplicates(pairs: list[tuple[str, JsonValue]]) -> dict[str, JsonValue]:
     keys = [k for k, _ in pairs]
     twice = sorted({k for k in keys if keys.count(k) > 1})
     if twice:
-        raise _Refused(f"the key {twice[0]!r} appears twice in one object (JSON readers disagree on which counts)")
+        raise _Refused(f"the key {twice[0]!r} appears twice in one object (JSON readers disagree on which counts)",
+                       duplicate_key)
     return dict(pairs)
 
 
 def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+    if _too_long(text):
         raise _Refused(f"the number {text[:20]}{'...' if len(text) > 20 else ''} ({len(text)} digits) is too "
-                       f"large: a log's numbers have at most {MAX_NUMBER_DIGITS} digits")
+                       f"large: a log's numbers have at most {MAX_NUMBER_DIGITS} digits",
+                       partial(first_token, refused=_too_long))
     return int(text)
 
 
 def _refused_constant(text: str) -> NoReturn:
-    raise _Refused(f"{text} is not a JSON number")
+    raise _Refused(f"{text} is not a JSON number", partial(first_token, refused=text.__eq__))
+
+
+def _place(file: str, text: str, offset: int | None) -> Place:
+    """A place in the text by offset, or the file alone for none."""
+    return Place(file) if offset is None else Place(file, *line_and_column(text, offset))
 
 
 @cache
@@ -135,17 +158,18 @@ def read_json_log(text: str, file: str) -> list[Entry]:
     except json.JSONDecodeError as e:
         raise LogSyntaxErrors([LogSyntaxError(f"not JSON: {e.msg}", Place(file, e.lineno, e.colno))]) from None
     except _Refused as e:
-        raise LogSyntaxErrors([LogSyntaxError(str(e), Place(file))]) from None
+        raise LogSyntaxErrors([LogSyntaxError(str(e), _place(file, text, e.where(text)))]) from None
     except RecursionError:
-        raise LogSyntaxErrors([LogSyntaxError("arrays or objects nested too deep", Place(file))]) from None
+        deep = nested_beyond(text, NESTING_SHOWN)
+        shown = f" (more than {NESTING_SHOWN} levels from here)" if deep is not None else ""
+        raise LogSyntaxErrors([LogSyntaxError(f"arrays or objects nested too deep{shown}",
+                                              _place(file, text, deep))]) from None
     from pydantic import ValidationError
     try:
         # Strict: a JSON log is typed, so a string or true where a number belongs is an error.
         document: LogDocument = _validator().validate_python(data)
         return list(document.entries)
     except ValidationError as e:
-        from adjudicator.notation.json_places import data_path, places
-
         found = e.errors()
         paths = [data_path(data, (*err["loc"], *_tag_key(err))) for err in found]
         at = places(text, paths)
