@@ -40,7 +40,20 @@ def built_module(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Pa
 
 
 @pytest.fixture
-def forked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def may_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's process forked even beside the test runner's own threads (a pytest-xdist worker runs one), so
+    that the forked path is what a test exercises, as it is for the command line, which runs no other thread."""
+    import warnings
+
+    from builder.vassal import art
+
+    monkeypatch.setattr(art, "_may_fork", lambda: True)
+    # Python 3.12+ warns of forking beside a thread; the runner's thread holds no lock the board's drawing takes.
+    warnings.filterwarnings("ignore", "This process .* is multi-threaded, use of fork", DeprecationWarning)
+
+
+@pytest.fixture
+def forked(monkeypatch: pytest.MonkeyPatch, may_fork: None) -> list[int]:
     """The process ids os.fork returns to the parent during a test (the board's process), noted in order."""
     import os
 

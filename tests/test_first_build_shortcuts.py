@@ -198,7 +198,8 @@ def test_decks_are_added_to_a_save_as_the_reference_decoder_reads_it(monkeypatch
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the board is forked only where the platform forks")
-def test_the_boards_process_is_forked_with_the_parents_objects_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_boards_process_is_forked_with_the_parents_objects_frozen(monkeypatch: pytest.MonkeyPatch,
+                                                                        may_fork: None) -> None:
     """The board's process starts with every object it inherits frozen (its collections then leave them alone, and
     the kernel does not copy their pages into it); the parent's own collections are as before."""
     frozen_at_start: list[int] = []
@@ -216,6 +217,37 @@ def test_the_boards_process_is_forked_with_the_parents_objects_frozen(monkeypatc
     finally:
         drawing.close()
     assert len(frozen_at_start) == 1 and frozen_at_start[0] > 1000
+
+
+def test_the_board_is_drawn_in_a_thread_beside_another_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a process running another thread (a server's), the board is drawn in a thread, not a forked process (a lock
+    that thread held at the fork would stay held in the child for ever), with the same bytes; alone, it is forked."""
+    import threading
+
+    def no_fork() -> int:
+        raise AssertionError("forked beside another thread")
+
+    game = load_game(data_root(), "moscow")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not art_module._may_fork()
+        monkeypatch.setattr(os, "fork", no_fork)
+        drawing = art_module._BoardDrawing(game, 1.0, pixels=True)
+        try:
+            image, png = drawing.result()
+        finally:
+            drawing.close()
+    finally:
+        stop.set()
+        other.join()
+    expected = art_module._board_and_png(game, 1.0)
+    assert image is not None and image.tobytes() == expected[0].tobytes() and png == expected[1]
+    alone = subprocess.run([sys.executable, "-c", "import builder.vassal.art as art; print(art._may_fork())"],
+                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                           check=True)
+    assert alone.stdout.strip() == str(hasattr(os, "fork"))
 
 
 def test_the_png_encoders_plugins_are_loaded_before_the_board_is_forked() -> None:

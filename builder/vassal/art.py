@@ -288,10 +288,19 @@ def _draw_board_child(receive: int, send: int, pixels: mmap.mmap | None, game: G
         os._exit(code)
 
 
+def _may_fork() -> bool:
+    """Whether the board's process may be forked: where the platform forks and no other thread runs here (a server's,
+    a test runner's), since a thread holding a lock at the fork leaves it held for ever in the child, which Python
+    3.12 warns of."""
+    import threading
+
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
 class _BoardDrawing:
     """The board drawn and encoded in a forked process, where its Python does not wait for
     the GIL that drawing the counters and charts holds (a worker thread overlapped only
-    Pillow's own loops); in a thread where the platform cannot fork. The pixels come back
+    Pillow's own loops); in a thread where it may not be forked (`_may_fork`). The pixels come back
     through memory shared with the child (a pipe took a quarter of a second for them), and only
     when asked for: a module needs its PNG bytes alone.
 
@@ -301,7 +310,7 @@ class _BoardDrawing:
     def __init__(self, game: Game, scale: float, pixels: bool) -> None:
         self._thread: ThreadPoolExecutor | None = None
         self._future: Future[tuple[Image.Image, bytes]] | None = None
-        if hasattr(os, "fork"):
+        if _may_fork():
             self._received = self._reaped = False
             self._pixels: mmap.mmap | None = None
             if pixels:
