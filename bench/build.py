@@ -12,14 +12,16 @@ Per game:
 - floor: PNG-encoding the module's own images one after another, their pixels already decoded
   (what any build must at least do), at Pillow's default level (6, the floor of the first
   measurements) and at the build's own level; CPU seconds of this process, median of --runs;
-- floor, whole process: a new process doing the floor's work at the build's level and nothing else (starting
-  Python, importing Pillow, reading the images' raw pixels from a file, encoding them), CPU seconds from wait4 as
-  for the build; the figure beside which a whole build's fixed costs show (the issue's ratios are to the floor
-  above, in this process);
+- floor, whole process (pfloor): a new process doing the floor's work at the build's level and nothing else
+  (starting Python, importing Pillow, encoding the images), CPU seconds from wait4 as for the build, less what
+  reading the images' raw pixels from a file cost it (the process measures that itself: a build does not spend it);
+  the figure beside which a whole build's fixed costs show (the issue's first ratios were to the floor above, in
+  this process);
 - in-process: `draw_art` (drawing, with the PNGs it encodes meanwhile) and `build_module`
   (buildFile, set-ups, zip) in this process, data loaded and modules imported already;
-- cpu/f pairs: each run's build CPU over the floor measured right after it, median (min-max): the machine's speed
-  drifts over a minute, and a ratio of two medians taken at different moments drifted with it.
+- cpu/f pairs, cpu/pf pairs: each run's build CPU over the floor (in this process; in a process of its own)
+  measured right after it, median (min-max): the machine's speed drifts over a minute, and a ratio of two medians
+  taken at different moments drifted with it.
 
 With --rebuild, rebuilds instead, whole process, each beside a cold build run just before it (pairs A B
 A B...): "same", a build of unchanged data with a warm cache folder (the module kept whole); "touched",
@@ -71,10 +73,15 @@ def cold_build(game_id: str, out: Path, cache: Path | None = None, data: Path | 
 
 WAITER = """
 import json, os, subprocess, sys
-child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-_, status, usage = os.wait4(child.pid, 0)
-print(json.dumps({"code": os.waitstatus_to_exitcode(status), "cpu": usage.ru_utime + usage.ru_stime,
-                  "maxrss_kib": usage.ru_maxrss, "stderr": child.stderr.read().decode(errors="replace")}))
+import tempfile
+with tempfile.TemporaryFile() as err:
+    child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=err)
+    out = child.stdout.read()  # the child is reaped by wait4 alone, for its rusage
+    _, status, usage = os.wait4(child.pid, 0)
+    err.seek(0)
+    print(json.dumps({"code": os.waitstatus_to_exitcode(status), "cpu": usage.ru_utime + usage.ru_stime,
+                      "maxrss_kib": usage.ru_maxrss, "stdout": out.decode(errors="replace"),
+                      "stderr": err.read().decode(errors="replace")}))
 """
 """Starts the measured build and reports its figures: wait4 gives the build's own CPU and the largest resident set
 of it and the processes it waited for, which on Linux starts from its parent's at fork (so not from ours)."""
@@ -108,19 +115,23 @@ def module_images(vmod: Path) -> list[Image.Image]:
 
 
 FLOOR = """
-import io, pickle, sys
+import io, pickle, sys, time
 from PIL import Image
+start = time.process_time()
 with open(sys.argv[1], "rb") as stream:
     raw = pickle.load(stream)
-for mode, size, pixels in raw:
-    image = Image.frombytes(mode, size, pixels)
+images = [Image.frombytes(mode, size, pixels) for mode, size, pixels in raw]
+print(time.process_time() - start)
+for image in images:
     image.save(io.BytesIO(), format="PNG", optimize=False, compress_level=int(sys.argv[2]))
 """
-"""The floor's work alone in a process of its own: start Python, import Pillow, take the pixels, encode them."""
+"""The floor's work alone in a process of its own: start Python, import Pillow, take the pixels, encode them; it
+prints the CPU seconds taking the pixels cost, which a build does not spend."""
 
 
 def process_floor(images: list[Image.Image], level: int, scratch: Path) -> float:
-    """CPU seconds of a new process that encodes the images as PNG at a level and does nothing else."""
+    """CPU seconds of a new process that encodes the images as PNG at a level and does nothing else (taking the
+    pixels from a file, which a build does not do, left out)."""
     raw = scratch / "pixels.pickle"
     raw.write_bytes(pickle.dumps([(i.mode, i.size, i.tobytes()) for i in images], pickle.HIGHEST_PROTOCOL))
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
@@ -129,7 +140,7 @@ def process_floor(images: list[Image.Image], level: int, scratch: Path) -> float
     figures = json.loads(done.stdout)
     if figures["code"] != 0:
         raise SystemExit(f"the floor's process failed: {figures['stderr']}")
-    return float(figures["cpu"])
+    return float(figures["cpu"]) - float(figures["stdout"])
 
 
 def encode_floor(images: list[Image.Image], level: int) -> float:
@@ -196,7 +207,7 @@ def main() -> None:
           f"(floor at level 6 / at the build's level {PNG_COMPRESS_LEVEL}; seconds)")
     print(f"{'game':<10} {'wall':>6} {'cpu':>6} {'floor6':>7} {'floor' + str(PNG_COMPRESS_LEVEL):>7} "
           f"{'wall/f6':>8} {'cpu/f6':>7} {'wall/f':>7} {'cpu/f':>6} {'pfloor':>7} {'cpu/pf':>7} {'peak MiB':>9} "
-          f"{'draw':>6} {'assemble':>9} {'cpu/f pairs':>17}")
+          f"{'draw':>6} {'assemble':>9} {'cpu/f pairs':>17} {'cpu/pf pairs':>17}")
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch)
         for game_id in games:
@@ -225,7 +236,8 @@ def main() -> None:
             print(f"{game_id:<10} {w:>6.2f} {c:>6.2f} {f6:>7.2f} {f:>7.2f} {w / f6:>8.2f} {c / f6:>7.2f} "
                   f"{w / f:>7.2f} {c / f:>6.2f} {pf:>7.2f} {c / pf:>7.2f} {max(peaks):>9.0f} "
                   f"{statistics.median(draw):>6.2f} {statistics.median(assemble):>9.2f} "
-                  f"{_spread([b / fl for b, fl in zip(cpu, floors)]):>17}")
+                  f"{_spread([b / fl for b, fl in zip(cpu, floors)]):>17} "
+                  f"{_spread([b / fl for b, fl in zip(cpu, pfloors)]):>17}")
 
 
 if __name__ == "__main__":
