@@ -250,6 +250,29 @@ def test_the_board_is_drawn_in_a_thread_beside_another_thread(monkeypatch: pytes
     assert alone.stdout.strip() == str(hasattr(os, "fork"))
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="the system counts threads where /proc lists them")
+def test_a_thread_threading_does_not_know_of_counts_too() -> None:
+    """A thread started below the threading module (as a native library's pool is) also keeps the board from being
+    forked: Python's own warning counts the system's threads, not threading's."""
+    import _thread
+    import threading
+
+    started, stop = threading.Event(), threading.Event()
+
+    def wait() -> None:
+        started.set()
+        stop.wait()
+
+    before = threading.active_count()
+    _thread.start_new_thread(wait, ())
+    started.wait()
+    try:
+        assert threading.active_count() == before
+        assert art_module._threads() >= 2 and not art_module._may_fork()
+    finally:
+        stop.set()
+
+
 def test_the_png_encoders_plugins_are_loaded_before_the_board_is_forked() -> None:
     """Image.save's PNG plugin is loaded before the board's process is forked, once for both processes, not once in
     each; the plugins Pillow's preinit adds (BMP, GIF, JPEG, PPM: encode_png names its buffer instead of giving a

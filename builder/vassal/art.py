@@ -290,11 +290,20 @@ def _draw_board_child(receive: int, send: int, pixels: mmap.mmap | None, game: G
 
 def _may_fork() -> bool:
     """Whether the board's process may be forked: where the platform forks and no other thread runs here (a server's,
-    a test runner's), since a thread holding a lock at the fork leaves it held for ever in the child, which Python
-    3.12 warns of."""
-    import threading
+    a test runner's, a native library's), since a thread holding a lock at the fork leaves it held for ever in the
+    child, which Python 3.12 warns of."""
+    return hasattr(os, "fork") and _threads() == 1
 
-    return hasattr(os, "fork") and threading.active_count() == 1
+
+def _threads() -> int:
+    """The threads of this process: the system's count where it gives one (as Python's own warning counts them,
+    native libraries' threads included, such as a numerical library's pool), else Python's."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        import threading
+
+        return threading.active_count()
 
 
 class _BoardDrawing:
