@@ -286,14 +286,15 @@ def test_capture_respects_the_cap(start: OnslaughtState) -> None:
 
 
 def test_one_hexs_searches_answer_as_the_whole_maps_flood() -> None:
-    """11.4's search from one hex (`traces_avoiding`) and 10.3's open entry hexes (`open_hexes`, a search from
-    each) answer exactly as the flood of the whole map from the sources (`hexes_tracing_to`) they replace, at
-    positions of a played game, with and without hexes to avoid."""
+    """11.4's search from one hex (`traces_avoiding`), 10.3's open entry hexes (`open_hexes`, a search from each)
+    and 13.3's divisions in supply (`is_supplied`, a search from each) answer exactly as the flood of the whole map
+    from the sources (`hexes_tracing_to`) they replace, at positions of played games, with and without hexes to
+    avoid."""
     from pathlib import Path
 
     from adjudicator.sources import adjudicate_file
     from adjudicator.systems.onslaught.placement import entry_hexes, full_hexes, open_hexes, placement_sources
-    from adjudicator.systems.onslaught.supply import german_sources, hexes_tracing_to, traces_avoiding
+    from adjudicator.systems.onslaught.supply import german_sources, hexes_tracing_to, is_supplied, traces_avoiding
     from adjudicator.systems.onslaught.supply_map import SupplyMap
     from adjudicator.systems.onslaught.zoc import within_two
 
@@ -317,4 +318,9 @@ def test_one_hexs_searches_answer_as_the_whole_maps_flood() -> None:
                 assert open_hexes(state, unit, None, replacing=True) == sorted(
                     (h for h in entry_hexes(state, unit, None, True) if h in supplied and h not in full),
                     key=state.game.grid.label_of)
+            for unit, where in state.location.items():  # 13.3's count asks each division in its area
+                side = state.game.units_by_id[unit].side
+                flooded = in_supply(state, unit, hexes_tracing_to(state, side, german if side == "German" else (
+                    h for hexes in allied_sources(state, state.controlled).values() for h in hexes)))
+                assert is_supplied(replace(state), unit) == flooded, (unit, where)  # a copy: no flood known
     assert compared > 20
