@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -75,10 +76,12 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
           ledger_source: str | None, ledger_key: str | None) -> None:
     """Replay a log (text, JSON, or a VASSAL .vlog/.vsav) and report every rule breach; several logs of
     one game in order are checked as one game. Exit 0 clean, 1 breaches, 2 could not run."""
-    from adjudicator.seal import read_seal, seal_findings, seal_path
-    from adjudicator.sources import expand_logs, names_game, open_logs, positions_of, read_log
-    from adjudicator.vassal.detect import is_vassal_file
-    from adjudicator.verdict import render, verdict_of
+    from wargame.collector import collector_off, out_of_sight
+    with collector_off():  # code, kept for the whole run: none of it is garbage
+        from adjudicator.seal import read_seal, seal_findings, seal_path
+        from adjudicator.sources import expand_logs, names_game, open_logs, positions_of, read_log
+        from adjudicator.vassal.detect import is_vassal_file
+        from adjudicator.verdict import render, verdict_of
     ledger = None
     if ledger_source is not None:
         from adjudicator.dice_ledger import read_ledger
@@ -100,20 +103,27 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
             entries, lines = read_log(logs[0])
         if not names_game(entries):
             _exchange_dice(logs[0], entries, lines, ledger, fmt, ledger_key)
-    with unread_verdict(fmt, logs[0]):
-        source = open_logs(logs, data, game_id, module, stop_at_unknown=True)
-        # A sealed log's check hashes the position after every entry, so its one replay keeps the states.
-        sealed_log = source.is_text and seal_path(source.path).exists()
-        result = with_dice(source.replay(keep_states=any(seal_path(p).exists() for p in source.paths)))
-        chain = source.chain
-        if chain is not None and any(not p.is_vassal and seal_path(p.path).exists() for p in chain.parts):
-            result.findings = [*result.findings, *chain_seal_findings(chain, result)]
-        if sealed_log:
-            sealed = read_seal(seal_path(source.path))
-            # A later exchange's positions follow from the earlier ones: `adjudicate seal --verify` checks them.
-            positions = positions_of(result, 0, len(result.entries)) if sealed.previous is None else None
-            result.findings = [*result.findings, *seal_findings(result.entries, positions, sealed)]
-    click.echo(render(verdict_of(source, result), fmt), nl=False)
+    with ExitStack() as kept:
+        with unread_verdict(fmt, logs[0]):
+            # A text log's entries and its game are kept for the whole check: read and loaded with the collector off
+            # (none of it is garbage), then frozen out of its sight with the code imported, so neither the collections
+            # while replaying nor the one at exit walk them again (wargame/collector.py; ~6% of a cold check). A
+            # VASSAL file's translation, which may leave garbage, is read with the collector on.
+            with collector_off() if len(logs) == 1 and not is_vassal_file(logs[0]) else nullcontext():
+                source = open_logs(logs, data, game_id, module, stop_at_unknown=True)
+            kept.enter_context(out_of_sight())
+            # A sealed log's check hashes the position after every entry, so its one replay keeps the states.
+            sealed_log = source.is_text and seal_path(source.path).exists()
+            result = with_dice(source.replay(keep_states=any(seal_path(p).exists() for p in source.paths)))
+            chain = source.chain
+            if chain is not None and any(not p.is_vassal and seal_path(p.path).exists() for p in chain.parts):
+                result.findings = [*result.findings, *chain_seal_findings(chain, result)]
+            if sealed_log:
+                sealed = read_seal(seal_path(source.path))
+                # A later exchange's positions follow from the earlier ones: `adjudicate seal --verify` checks them.
+                positions = positions_of(result, 0, len(result.entries)) if sealed.previous is None else None
+                result.findings = [*result.findings, *seal_findings(result.entries, positions, sealed)]
+        click.echo(render(verdict_of(source, result), fmt), nl=False)
     exit_for(result)
 
 

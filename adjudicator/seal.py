@@ -7,7 +7,6 @@ The findings cite the `seal` system: what they rest on is the sidecar's hashes (
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,11 +18,13 @@ from wargame.files import TooLarge, read_capped
 from wargame.records import frozen
 
 # Every check imports this module for seal_path; what sealing, reading and comparing seals needs (JSON, the
-# receipts' canonical form, difflib) is imported by the functions that do it, when a log has a seal.
+# receipts' canonical form, difflib, hashlib: OpenSSL's loading is ~1% of a check's instructions) is imported by
+# the functions that do it, when a log has a seal.
 
 SEAL_FORMAT = "umpire-seal"
 SEAL_VERSION = 1
-START = hashlib.sha256(b"umpire-seal-v1").hexdigest()
+START = "53ef659368159ddc0a41bace831f8d79354dfeab51cf2e1afe7f029d6ba8cfac"
+"""The chain's first link: the SHA-256 of b"umpire-seal-v1", written out (tested) so a check imports no hashlib."""
 MAX_SEAL_BYTES = 64 * 2**20
 """A seal is about 250 bytes an entry: 64 MiB holds 250,000 entries, 80 times a long game's (docs/limits.md)."""
 SEAL = SectionTable("seal", {
@@ -32,6 +33,12 @@ SEAL = SectionTable("seal", {
     "seal": "the seal is whole: its chain of hashes is its own",
     "previous": "an exchange's seal carries the final hash of the exchange before it",
 })
+
+
+def _sha256(data: bytes) -> str:
+    """The SHA-256 of some bytes in hex; hashlib is imported only when a seal is made or read."""
+    import hashlib
+    return hashlib.sha256(data).hexdigest()
 
 
 def seal_path(log: Path) -> Path:
@@ -43,7 +50,7 @@ def entry_digest(entry: Entry) -> str:
     """The hash of what an entry says (not where it stands, so moving it by a blank line is no rewrite)."""
     from wargame.receipts import canonical_bytes
     said = {key: value for key, value in entry_data(entry).items() if key not in ("line", "column")}
-    return hashlib.sha256(canonical_bytes(said)).hexdigest()
+    return _sha256(canonical_bytes(said))
 
 
 def position_digest(position: Position) -> str:
@@ -51,11 +58,11 @@ def position_digest(position: Position) -> str:
     the turn and step, the tracks, the markers, the outcome): a rule system's internal state may change its
     shape between versions of Umpire without breaking the seals made before."""
     from wargame.receipts import canonical_bytes
-    return hashlib.sha256(canonical_bytes({"position": position.as_dict()})).hexdigest()
+    return _sha256(canonical_bytes({"position": position.as_dict()}))
 
 
 def _link(previous: str, entry: str, position: str | None) -> str:
-    return hashlib.sha256(f"{previous}\n{entry}\n{position or '-'}".encode("ascii")).hexdigest()
+    return _sha256(f"{previous}\n{entry}\n{position or '-'}".encode("ascii"))
 
 
 @frozen

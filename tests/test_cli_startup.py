@@ -223,6 +223,19 @@ def test_a_check_without_a_seal_or_a_ledger_imports_no_sealing_code(tmp_path: Pa
     assert "tempfile" not in loaded
 
 
+def test_an_onslaught_check_imports_no_hashlib_tempfile_or_fractions(tmp_path: Path) -> None:
+    """A check of an Onslaught text log, the game read from its files and kept or read back, imports no hashlib
+    (OpenSSL: the cache's digests are blake2b's own module, a seal's chain start is written out), no tempfile (the
+    kept game's file is made with os.open) and no fractions or decimal (7.0's odds are compared in whole numbers):
+    together about 3% of a cold check's instructions."""
+    log = str(ROOT / "examples" / "onslaught" / "legal-sample-game.log")
+    for run in ("first", "warm"):
+        code, out, loaded = _loaded_by_program("adjudicate", "check", log, env={"UMPIRE_CACHE": str(tmp_path)})
+        assert code == 0 and "0 error(s)" in out, run
+        assert not loaded & {"hashlib", "_hashlib", "tempfile", "shutil", "random", "fractions", "decimal"}, run
+    assert list((tmp_path / "games").glob("*.pickle")) and not list((tmp_path / "games").glob("*.part"))
+
+
 def test_the_kinds_of_movement_offered_are_the_contracts() -> None:
     from adjudicator.contract import MOVE_KINDS
     from umpire.commands import MOVE_KINDS as OFFERED
@@ -309,3 +322,60 @@ def test_a_check_imports_no_pydantic_first_or_after(tmp_path: Path) -> None:
     for run in runs:
         code, _, modules = run.strip().partition(" ")
         assert code == "0" and not _roots(set(modules.split())) & {"pydantic", "pydantic_core"}
+
+
+def test_a_check_loads_its_game_out_of_the_collectors_sight(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A check of a text log reads it and loads its game with the collector off, then freezes them (and the code
+    imported) before the replay, so neither the collections while replaying nor the one at exit walk them again
+    (about 6% of a cold check's instructions); the collector is on for the replay, everything is given back after,
+    and the verdict is the same. A VASSAL file's translation is read with the collector on."""
+    import atexit
+    import gc
+
+    import adjudicator.sources as sources
+    import wargame.collector as collector
+    from umpire.cli import main
+
+    loading: list[bool] = []
+    replaying: list[tuple[int, bool]] = []
+    real_game_of, real_replay = sources.game_of, sources.LogSource.replay
+
+    def game_of(*args: object) -> object:
+        loading.append(gc.isenabled())
+        return real_game_of(*args)  # type: ignore[arg-type]
+
+    def replay(self: sources.LogSource, keep_states: bool = True) -> object:
+        replaying.append((gc.get_freeze_count(), gc.isenabled()))
+        return real_replay(self, keep_states)
+
+    monkeypatch.setattr(sources, "game_of", game_of)
+    monkeypatch.setattr(sources.LogSource, "replay", replay)
+    monkeypatch.setenv("UMPIRE_CACHE", str(tmp_path))
+    registered: list[object] = []
+    monkeypatch.setattr(collector, "_FREEZE_AT_EXIT", False)
+    monkeypatch.setattr(atexit, "register", registered.append)
+    log = str(ROOT / "examples" / "onslaught" / "legal-turn1.log")
+    try:
+        result = CliRunner().invoke(main, ["check", log])
+        after = gc.get_freeze_count()
+    finally:
+        gc.unfreeze()
+    assert result.exit_code == 0 and "0 error(s)" in result.output, result.output
+    assert loading == [False] and len(replaying) == 1 and replaying[0][0] > 10_000 and replaying[0][1]
+    assert gc.isenabled() and after == 0 and registered == [gc.freeze]
+
+    import adjudicator.vassal.load as load
+
+    translating: list[bool] = []
+    real_translate = load.translate_file
+
+    def translate_file(*args: object) -> object:
+        translating.append(gc.isenabled())
+        return real_translate(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(load, "translate_file", translate_file)
+    try:
+        CliRunner().invoke(main, ["check", str(ROOT / "tests" / "data" / "vassal" / "omaha-session.vlog")])
+    finally:
+        gc.unfreeze()
+    assert translating == [True]

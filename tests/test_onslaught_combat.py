@@ -129,3 +129,38 @@ def test_state_is_not_touched_by_audits(game: Game) -> None:
     before = dict(state.location)
     system.combat_audit(state, Attack(hex="2020", attackers=["us-inf-01"], die=3))
     assert state.location == before
+
+
+def test_odds_in_whole_numbers_are_the_fractions_ones() -> None:
+    """7.0's column, worked out in whole numbers, is the one fractions give for any table and attack: the
+    highest column at or below the ratio (the first of equal ones), and the same words for an exact ratio."""
+    from fractions import Fraction
+
+    from wargame.records import frozen
+
+    @frozen
+    class Table:
+        """A table's columns (what odds_column reads)."""
+
+        columns: tuple[str, ...]
+
+    @frozen
+    class Of:
+        """A game with only a table."""
+
+        crt: Table
+
+    def by_fractions(columns: tuple[str, ...], attack: int, defence: int) -> tuple[str, str]:
+        ratio = Fraction(attack, defence)
+        usable = [c for c in columns if Fraction(*map(int, c.split(":"))) <= ratio]
+        if not usable:
+            return columns[0], f"{attack}:{defence} is below the lowest column, so {columns[0]} (table note)"
+        column = max(usable, key=lambda c: Fraction(*map(int, c.split(":"))))
+        exact = Fraction(*map(int, column.split(":"))) == ratio
+        return column, f"{attack}:{defence} {'is' if exact else 'rounds down to'} {column}"
+
+    for columns in (("1:2", "1:1", "2:1", "3:1", "6:1"), ("1:3", "2:3", "1:1", "3:2", "2:1", "4:2"), ("2:1", "1:2")):
+        for attack in range(30):
+            for defence in range(1, 15):
+                got = odds_column(Of(Table(columns)), attack, defence)  # type: ignore[arg-type]
+                assert got == by_fractions(columns, attack, defence), (columns, attack, defence)

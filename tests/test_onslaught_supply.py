@@ -283,3 +283,44 @@ def test_capture_respects_the_cap(start: OnslaughtState) -> None:
     state = when(at(start, us_inf_01="0520", us_inf_02="0520", de_inf_04="0620"), turn=1, step="reinforcement",
                  supply={"Allied": 0, "German": 39})
     assert captured(state, "0620")[1].supply["German"] == 40
+
+
+def test_one_hexs_searches_answer_as_the_whole_maps_flood() -> None:
+    """11.4's search from one hex (`traces_avoiding`), 10.3's open entry hexes (`open_hexes`, a search from each)
+    and 13.3's divisions in supply (`is_supplied`, a search from each) answer exactly as the flood of the whole map
+    from the sources (`hexes_tracing_to`) they replace, at positions of played games, with and without hexes to
+    avoid."""
+    from pathlib import Path
+
+    from adjudicator.sources import adjudicate_file
+    from adjudicator.systems.onslaught.placement import entry_hexes, full_hexes, open_hexes, placement_sources
+    from adjudicator.systems.onslaught.supply import german_sources, hexes_tracing_to, is_supplied, traces_avoiding
+    from adjudicator.systems.onslaught.supply_map import SupplyMap
+    from adjudicator.systems.onslaught.zoc import within_two
+
+    examples = Path(__file__).resolve().parents[1] / "examples" / "onslaught"
+    compared = 0
+    for log in ("legal-sample-game.log", "breach-german-replacement-near.log", "legal-turn1.log"):
+        result = adjudicate_file(examples / log, None)[0]
+        for state in result.states[1::9]:
+            links = SupplyMap.of(state.game).links
+            allied = [state.game.grid.hex_of(w) for u, w in state.location.items()
+                      if state.game.units_by_id[u].side == "Allied" and state.game.grid.is_label(w)]
+            german = german_sources(state, state.controlled, state.captured_ports)
+            for avoid in (frozenset(), frozenset(within_two(state, allied))):
+                flood = hexes_tracing_to(state, "German", german, avoid=avoid)
+                assert {h for h in links if traces_avoiding(state, "German", h, german, avoid)} == flood & links.keys()
+                compared += 1
+            for unit in ("us-inf-01", "de-inf-01"):
+                side = state.game.units_by_id[unit].side
+                supplied = hexes_tracing_to(state, side, placement_sources(state, side, None))
+                full = full_hexes(state, side)
+                assert open_hexes(state, unit, None, replacing=True) == sorted(
+                    (h for h in entry_hexes(state, unit, None, True) if h in supplied and h not in full),
+                    key=state.game.grid.label_of)
+            for unit, where in state.location.items():  # 13.3's count asks each division in its area
+                side = state.game.units_by_id[unit].side
+                flooded = in_supply(state, unit, hexes_tracing_to(state, side, german if side == "German" else (
+                    h for hexes in allied_sources(state, state.controlled).values() for h in hexes)))
+                assert is_supplied(replace(state), unit) == flooded, (unit, where)  # a copy: no flood known
+    assert compared > 20

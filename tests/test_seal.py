@@ -137,3 +137,12 @@ def test_a_sealed_json_twin(tmp_path: Path) -> None:
     assert code == 1
     assert output.splitlines()[0] == (f"{twin}:{attack['line']}:1: error [seal entry]: this entry was rewritten "
                                       f"after sealing (the sealed entry here stood on line {attack['line']})")
+
+
+def test_the_chains_first_link_is_the_hash_it_names() -> None:
+    """START is written out (a check imports no hashlib for it): it is the SHA-256 of b"umpire-seal-v1"."""
+    import hashlib
+
+    from adjudicator.seal import START
+
+    assert START == hashlib.sha256(b"umpire-seal-v1").hexdigest()

@@ -22,7 +22,6 @@ from adjudicator.notation.syntax_errors import (  # re-exported: the parser's er
     quoted_source as quoted_source,
 )
 from wargame.errors import LogSyntaxError, Place as ErrorPlace, did_you_mean
-from wargame.records import frozen
 
 HEADER = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
 SIDE = re.compile(r"^([A-Z][A-Za-z]*)([:>])$")
@@ -49,21 +48,29 @@ COMMANDS = ("action", "pass", "activate", "attack", "bombard", "retreat", "advan
             "move", "draw", "aside", "lose")
 
 
-@frozen
 class Token:
     """A word of a line and the 1-based column where it starts."""
 
-    text: str
-    column: int
+    # A plain class, not a frozen record: a log makes one for each of its words (about 2,000 for the sample game),
+    # and the record's general __init__ was a third of parsing it. Only the parser holds one.
+    __slots__ = ("text", "column")
+
+    def __init__(self, text: str, column: int) -> None:
+        self.text = text
+        self.column = column
+
+
+_WORDS = re.compile(r"\S+")
 
 
 def tokens_of(line: str) -> list[Token]:
     """Whitespace-separated words with their columns (a '#' starts a comment)."""
     out = []
-    for m in re.finditer(r"\S+", line):
-        if m.group().startswith("#"):
+    for m in _WORDS.finditer(line):
+        text = m.group()
+        if text[0] == "#":  # a word is never empty
             break
-        out.append(Token(m.group(), m.start() + 1))
+        out.append(Token(text, m.start() + 1))
     return out
 
 

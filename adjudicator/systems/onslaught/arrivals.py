@@ -14,7 +14,8 @@ from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.activation import short_of_supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.placement import (
-    entry_hexes, full_hexes, holds_full_stack, open_hexes, placement_problem, supplied_from,
+    entry_hexes, full_hexes, holds_full_stack, open_hexes, placement_problem, placement_sources,
+    supplied_from,
 )
 from adjudicator.systems.onslaught.setup import check_setup
 from adjudicator.systems.onslaught.state import (
@@ -278,7 +279,7 @@ def recruitment_problem(state: OnslaughtState, unit_id: str, label: str) -> str 
     if h in near_enemy(state, "Allied"):
         distance = int(game.parameter["free_french_min_distance_mp"])
         return f"{label} is within {distance} movement points of a German division"
-    if h not in supplied_from(state, "Allied", None):
+    if not supply.traces_to(state, "Allied", h, placement_sources(state, "Allied", None)):  # one hex: no flood
         return f"{label} is out of supply"
     if h in full_hexes(state, "Allied"):
         return f"{label} already holds three Allied divisions"
@@ -453,7 +454,7 @@ def replacement_place(state: OnslaughtState, entry: Place, side: str) -> list[Fi
         return [finding("error", "11.4", entry, f"{entry.hex} is within three movement points of an Allied "
                                                   "supply source")]
     german = supply.german_sources(state, state.controlled, state.captured_ports)
-    if h not in supply.hexes_tracing_to(state, "German", german, avoid=frozenset(near_divisions)):
+    if not supply.traces_avoiding(state, "German", h, german, frozenset(near_divisions)):
         return [finding("error", "11.4", entry, f"no supply line from {entry.hex} keeps three movement "
                                                   "points from every Allied division")]
     return []

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from itertools import combinations
 import dataclasses
 from dataclasses import field
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from adjudicator.contract import CombatAccount
 from adjudicator.basis import Basis, crt_cell, hex_terrain, hexside_features, unit_strength
@@ -29,6 +29,9 @@ from adjudicator.systems.onslaught.zoc import zone_of_control
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.records import frozen
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 @frozen
@@ -73,19 +76,38 @@ def odds_column(game: Game, attack: int, defence: int) -> tuple[str, str]:
     """The table column of an attack (7.0: ratio rounded down to a listed column)."""
     assert game.crt is not None
     columns = list(game.crt.columns)
-
-    def value(column: str) -> Fraction:
-        a, d = column.split(":")
-        return Fraction(int(a), int(d))
-
     if defence <= 0:
         return columns[-1], "a defence of zero attacks on the best column (ruling for 7.3)"
-    ratio = Fraction(attack, defence)
-    usable = [c for c in columns if value(c) <= ratio]
+    terms = [_terms(c) for c in columns]
+    if any(d <= 0 for _, d in terms):
+        return _odds_column_of_fractions(columns, attack, defence)
+    # a:d <= attack:defence is a * defence <= attack * d (both terms positive): whole numbers, not fractions, whose
+    # import (decimal's with it) is about 1% of a check's instructions. The first highest column is kept, as max's.
+    column: str | None = None
+    best = (0, 1)
+    for c, (a, d) in zip(columns, terms):
+        if a * defence <= attack * d and (column is None or a * best[1] > best[0] * d):
+            column, best = c, (a, d)
+    if column is None:
+        return columns[0], f"{attack}:{defence} is below the lowest column, so {columns[0]} (table note)"
+    exact = best[0] * defence == attack * best[1]
+    return column, f"{attack}:{defence} {'is' if exact else 'rounds down to'} {column}"
+
+
+def _terms(column: str) -> tuple[int, int]:
+    """A column's attack and defence terms ("3:2" is 3 and 2)."""
+    a, d = column.split(":")
+    return int(a), int(d)
+
+
+def _odds_column_of_fractions(columns: list[str], attack: int, defence: int) -> tuple[str, str]:
+    """`odds_column` of a table with a column whose defence term is not positive, in fractions (as it always was)."""
+    from fractions import Fraction
+    usable = [c for c in columns if _ratio(c) <= Fraction(attack, defence)]
     if not usable:
         return columns[0], f"{attack}:{defence} is below the lowest column, so {columns[0]} (table note)"
-    column = max(usable, key=value)
-    exact = value(column) == ratio
+    column = max(usable, key=_ratio)
+    exact = _ratio(column) == Fraction(attack, defence)
     return column, f"{attack}:{defence} {'is' if exact else 'rounds down to'} {column}"
 
 
@@ -505,8 +527,10 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
 
 
 def _ratio(column: str) -> Fraction:
-    a, d = column.split(":")
-    return Fraction(int(a), int(d))
+    """A column's odds as a fraction (fractions imported here: a check of a log without a dispute needs none)."""
+    from fractions import Fraction
+    a, d = _terms(column)
+    return Fraction(a, d)
 
 
 def _shifts(state: OnslaughtState, attack: Attack, computed: CombatAudit) -> tuple[str, ...]:

@@ -48,10 +48,12 @@ def open_hexes(state: OnslaughtState, unit_id: str, entry_area: str | None,
     """The hexes a reinforcement may be placed in now: its entry hexes, in supply, not
     enemy-held, not already holding three of its side's divisions (10.1)."""
     side = unit_of(state, unit_id).side
-    supplied = supplied_from(state, side, entry_area)
+    sources = placement_sources(state, side, entry_area)
     full = full_hexes(state, side)
+    # A search from each of the few entry hexes (`traces_to`, answering as `supplied_from` would), not a flood of
+    # the whole map from every source: a delayed or replaced division asks this of a handful of hexes.
     return sorted((h for h in entry_hexes(state, unit_id, entry_area, replacing)
-                   if h in supplied and h not in full), key=state.game.grid.label_of)
+                   if h not in full and supply.traces_to(state, side, h, sources)), key=state.game.grid.label_of)
 
 
 def full_hexes(state: OnslaughtState, side: str) -> set[Hex]:

@@ -187,6 +187,34 @@ def hexes_tracing_to(state: OnslaughtState, side: str, sources: Iterable[Hex],
     return result
 
 
+def traces_avoiding(state: OnslaughtState, side: str, start: Hex, sources: Iterable[Hex],
+                    avoid: frozenset[Hex]) -> bool:
+    """Whether `start in hexes_tracing_to(state, side, sources, avoid)`, from a search that starts at `start` and
+    stops at the first source (11.4 asks it of one hex; the links run both ways, so the hexes it joins are the
+    same)."""
+    links = SupplyMap.of(state.game).links
+    held = occupants(state)
+    if start not in links or held.get(start, side) != side:
+        return False
+    candidates = frozenset(h for h in sources if h in links)
+    if start in candidates:
+        return True  # 8.3: a division standing on a source occupies it
+    enemy = next(s for s in state.game.manifest.sides if s != side)
+    blocked = zone_of_control(state, enemy).difference([h for h, owner in held.items() if owner == side]) | avoid
+    # The division's own hex never blocks (8.3): the line may begin in it or any open neighbour.
+    stack = [h for h in (start, *links[start]) if h not in blocked]
+    seen = set(stack)
+    while stack:
+        h = stack.pop()
+        if h in candidates:
+            return True
+        for n in links[h]:
+            if n not in seen and n not in blocked:
+                seen.add(n)
+                stack.append(n)
+    return False
+
+
 def supplied_hexes(state: OnslaughtState, side: str, controlled: Mapping[str, str],
                    captured_fortified_ports: frozenset[str]) -> frozenset[Hex]:
     """Every hex from which a division of `side` can trace a supply line to a source (8.3, 8.4)."""

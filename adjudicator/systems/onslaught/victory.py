@@ -13,7 +13,7 @@ from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import OnslaughtState, turn_and_step, unit_of
-from adjudicator.systems.onslaught.supply import in_supply, traced_supply
+from adjudicator.systems.onslaught.supply import is_supplied
 from adjudicator.systems.onslaught.supply_map import SupplyMap
 from adjudicator.systems.onslaught.tables import area_of
 from adjudicator.systems.onslaught.zoc import near_enemy, zone_of_control
@@ -255,9 +255,10 @@ def side_score(state: OnslaughtState, side: str) -> SideScore:
     # 13.3: no exclusion for fortified ports (13.2 has one); units in boxes are not in the area.
     present = sorted(u for u, where in state.location.items()
                      if units[u].side == side and grid.is_label(where) and grid.hex_of(where) in inside)
-    # One search for the whole side: most of its divisions are asked about.
-    supplied = traced_supply(state, side)
-    counted = tuple(u for u in present if in_supply(state, u, supplied))
+    # A search from each division in the area (stopping at its side's first source or a hex an earlier one joined
+    # to one), not a flood of the whole map from every source: the area holds a few dozen divisions at most, and
+    # often none of a side (the Allies' at the start), whose flood found nothing to count.
+    counted = tuple(u for u in present if is_supplied(state, u))
     unsupplied = tuple(u for u in present if u not in counted)
     return SideScore(side, area.name, counted, unsupplied, gap_bonus(state, side))
 
