@@ -106,6 +106,9 @@ def test_six_distinct_neighbours(a: Hex) -> None:
     ns = a.neighbours()
     assert len(set(ns)) == 6
     assert all(a.distance(n) == 1 for n in ns)
+    # Written out, not generated from DIRECTIONS: still each direction's neighbour, in order, and a Hex.
+    assert ns == tuple(a.neighbour(d) for d in range(6))
+    assert all(type(n) is Hex for n in ns)
 
 
 # -- distance -----------------------------------------------------------------------------

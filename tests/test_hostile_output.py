@@ -168,3 +168,29 @@ def test_no_cache_is_made_in_a_home_that_does_not_exist(tmp_path: Path, monkeypa
     assert cache_dir() is None
     home.mkdir()
     assert cache_dir() == home / ".cache" / "umpire"
+
+
+def test_the_temporary_file_is_made_without_tempfile(tmp_path: Path) -> None:
+    """write_atomically makes its temporary file itself: a build imports neither tempfile nor random for it."""
+    code = ("import sys\nfrom pathlib import Path\nfrom wargame.files import write_atomically\n"
+            "write_atomically(Path(sys.argv[1]), 'x')\nprint('tempfile' in sys.modules, 'random' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "out.txt")], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["False", "False"]
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8") == "x"
+
+
+def test_a_taken_temporary_name_is_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As tempfile.mkstemp: a name already taken is passed over for another; the file is new, its owner's alone, and
+    named as remove_stale_temporaries finds a killed writer's."""
+    from wargame import files
+
+    draws = iter([bytes(8), bytes(8), bytes([1] * 8)])
+    monkeypatch.setattr(files.os, "urandom", lambda n: next(draws))
+    prefix = files._temporary_prefix(tmp_path / "out.txt")
+    (tmp_path / f"{prefix}aaaaaaaa.tmp").write_bytes(b"someone else's")
+    fd, name = files._create_temporary(tmp_path, prefix)
+    os.close(fd)
+    assert name == str(tmp_path / f"{prefix}bbbbbbbb.tmp")
+    assert stat.S_IMODE(os.stat(name).st_mode) == 0o600 and os.path.getsize(name) == 0
+    assert (tmp_path / f"{prefix}aaaaaaaa.tmp").read_bytes() == b"someone else's"

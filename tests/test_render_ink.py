@@ -152,3 +152,45 @@ def test_lengths_by_other_layouts_or_options_are_pillows() -> None:
         b"AV")
     assert kept.getlength("AV", mode="1") == ImageFont.truetype(
         kept.path, 16, layout_engine=ImageFont.Layout.BASIC).getlength("AV", mode="1")
+
+
+@pytest.mark.parametrize("mode", ["RGB", "L"])
+def test_text_draw_prints_imagedraws_pixels(mode: str) -> None:
+    """TextDraw prints a one-line text as ImageDraw.text does, to the pixel: anchors, sub-pixel points, fills, fonts;
+    the text it does not take (several lines, no anchor, a stroke) goes to ImageDraw.text."""
+    from PIL import Image, ImageDraw
+
+    from builder.render.ink import TextDraw
+
+    fills: list[object] = ["#1e1e1e", (200, 10, 10)] if mode == "RGB" else [255, "#808080"]
+    cases: list[tuple[tuple[float, float], str, object, str | None, dict[str, object]]] = [
+        ((x, y), text, fill, anchor, {})
+        for x in (10, 10.3, 10.75) for y in (40, 40.5) for text in ("Hello AV", "1-2", "Ölmütz")
+        for fill in fills for anchor in ("lm", "mm", "ls", "rm", "ms", "la")]
+    cases += [((12.5, 30), "two\nlines", fills[0], "la", {}), ((12.5, 30), "no anchor", fills[0], None, {}),
+              ((12.5, 30), "stroked", fills[0], "lm", {"stroke_width": 1, "stroke_fill": fills[1]})]
+    for size, bold in ((9, False), (16, True), (31, False)):
+        face = font(size, bold)
+        for xy, text, fill, anchor, more in cases:
+            expected = Image.new(mode, (200, 80), "white" if mode == "RGB" else 0)
+            got = expected.copy()
+            ImageDraw.Draw(expected).text(xy, text, fill=fill, font=face, anchor=anchor, **more)  # type: ignore[arg-type]
+            TextDraw(got).text(xy, text, fill=fill, font=face, anchor=anchor, **more)
+            assert got.tobytes() == expected.tobytes(), (size, bold, xy, text, fill, anchor, more)
+
+
+def test_text_draw_leaves_imagedraw_out_of_a_one_line_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A one-line text with a fill and an anchor is printed without ImageDraw.text (its per-call work)."""
+    from PIL import Image, ImageDraw
+
+    from builder.render.ink import TextDraw
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("ImageDraw.text called")
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", refused)
+    image = Image.new("RGB", (120, 40), "white")
+    TextDraw(image).text((10.5, 20), "Moscow", fill="#1e1e1e", font=font(16), anchor="lm")
+    assert image.getextrema() != ((255, 255),) * 3  # printed
+    with pytest.raises(AssertionError):
+        TextDraw(image).text((10.5, 20), "two\nlines", fill="#1e1e1e", font=font(16), anchor="la")

@@ -12,6 +12,7 @@ from typing import NamedTuple
 # Axial direction vectors, counter-clockwise. For flat-topped hexes on a y-down screen these
 # are SE, NE, N, NW, SW, S; for pointy-topped ones E, NE, NW, W, SW, SE (see wargame.grid).
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+_tuple_new = tuple.__new__
 
 
 class Hex(NamedTuple):
@@ -32,8 +33,11 @@ class Hex(NamedTuple):
 
     def neighbours(self) -> tuple[Hex, ...]:
         """The six adjacent hexes, in direction order."""
-        q, r = self.q, self.r
-        return tuple(Hex(q + dq, r + dr) for dq, dr in DIRECTIONS)
+        # Written out in DIRECTIONS' order and made by tuple.__new__, not Hex()'s Python-level __new__ through a
+        # generator: half the time, and a board asks for every hex's neighbours (test_hexes.py holds the order).
+        q, r = self
+        return (_tuple_new(Hex, (q + 1, r)), _tuple_new(Hex, (q + 1, r - 1)), _tuple_new(Hex, (q, r - 1)),
+                _tuple_new(Hex, (q - 1, r)), _tuple_new(Hex, (q - 1, r + 1)), _tuple_new(Hex, (q, r + 1)))
 
     def distance(self, other: Hex) -> int:
         """Number of hex steps between two hexes."""

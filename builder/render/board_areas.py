@@ -248,8 +248,13 @@ def draw_markers(b: BoardCanvas, reserved: list[tuple[float, float, float, float
                 reserved.append((cx - 0.6 * s, cy - 0.37 * s, cx - 0.3 * s, cy - 0.07 * s))
         elif area.kind == "edge":
             _edge_name(b, area.name, hexes, EDGE)
+    forts: dict[tuple[str, ...], bool] = {}  # styled once for each distinct terrain, not for each hex
     for h in sorted(game.grid.hexes):
-        if any(hex_style(game, t).texture == "fort" for t in game.hex_terrain[h]):
+        terrain = game.hex_terrain[h]
+        fort = forts.get(terrain)
+        if fort is None:
+            fort = forts[terrain] = any(hex_style(game, t).texture == "fort" for t in terrain)
+        if fort:
             cx, cy = b.centre(h)
             reserved.append((cx - 0.26 * s, cy - 0.24 * s, cx + 0.26 * s, cy + 0.28 * s))
 

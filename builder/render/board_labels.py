@@ -329,11 +329,20 @@ class GlyphPrinter:
 
     def print(self, t: PrintedText) -> None:
         """Print one text as ImageDraw.text would (anchor 'mm')."""
-        f = t.font
-        advances = [self._length(f, c) for c in t.text]
+        f, text = t.font, t.text
+        # The lengths kept looked up here, not through _length (a board prints some 1,500 labels, a call a char).
+        lengths = self.lengths
+        advances = []
+        for char in text:
+            advance = lengths.get((f, char))
+            advances.append(self._length(f, char) if advance is None else advance)
         length = sum(advances)
-        kerned = any(abs(self._length(f, a + c) - self._length(f, a) - self._length(f, c)) > 1e-6
-                     for a, c in zip(t.text, t.text[1:]))
+        kerned = False
+        for a, c, advance_a, advance_c in zip(text, text[1:], advances, advances[1:]):
+            pair = lengths.get((f, a + c))
+            if abs((self._length(f, a + c) if pair is None else pair) - advance_a - advance_c) > 1e-6:
+                kerned = True
+                break
         if t.anchor != "mm" or kerned:
             self.draw.text(t.xy, t.text, fill=t.fill, font=f, anchor=t.anchor, stroke_width=t.stroke_width,
                            stroke_fill=t.stroke_fill)
@@ -343,9 +352,12 @@ class GlyphPrinter:
         x, y = round(t.xy[0] - length / 2) - self.origin[0], round(t.xy[1]) + self.baselines[f] - self.origin[1]
         placed = []
         pen = 0.0
-        for char, advance in zip(t.text, advances):
+        masks, stroke = self.masks, t.stroke_width
+        for char, advance in zip(text, advances):
             whole = math.floor(pen)
-            placed.append((x + whole, self._glyph(f, t.stroke_width, char, round((pen - whole) * 64))))
+            sixty_fourths = round((pen - whole) * 64)
+            glyph = masks.get((f, stroke, char, sixty_fourths))
+            placed.append((x + whole, self._glyph(f, stroke, char, sixty_fourths) if glyph is None else glyph))
             pen += advance
         # The whole text's stroke first, then its ink, as ImageDraw draws them: Image.paste's own work, its
         # checks and colour lookup done once here (about 12,000 pastes a board).

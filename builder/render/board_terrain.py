@@ -425,7 +425,16 @@ def draw_terrain(b: BoardCanvas, layer: Literal["ground", "late"]) -> None:
 
 def _sea_hexes(game: Game) -> set[Hex]:
     """Hexes that are all water (their sides toward land are the coast)."""
-    return {h for h, terrain in game.hex_terrain.items() if all(hex_style(game, t).texture == "waves" for t in terrain)}
+    # Styled once for each distinct terrain, not for each hex: a board has thousands of hexes and a dozen terrains.
+    water: dict[tuple[str, ...], bool] = {}
+    sea = set()
+    for h, terrain in game.hex_terrain.items():
+        all_water = water.get(terrain)
+        if all_water is None:
+            all_water = water[terrain] = all(hex_style(game, t).texture == "waves" for t in terrain)
+        if all_water:
+            sea.add(h)
+    return sea
 
 
 def draw_grid(b: BoardCanvas) -> None:

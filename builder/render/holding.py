@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from builder.render.ink import INK, PAPER, font, text_length, wrap_words
+from builder.render.ink import INK, PAPER, TextDraw, font, text_length, wrap_words
 from wargame.game import Game
 from wargame.holding import (
     BOX_COLUMNS, BOX_H, BOX_PAD, BOX_TITLE_LINES, BOX_W, MARGIN, SPACE, SPACE_LABEL_H, STACK_OFFSET_PX, TITLE_GAP,
@@ -137,7 +137,7 @@ def render_holding_board(game: Game, counter_px: int, per_row: int = 15) -> Hold
     """Draw the holding board's layout: framed boxes, numbered track spaces and their titles."""
     layout = holding_layout(game, counter_px, per_row)
     image = Image.new("RGB", layout.size, PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = TextDraw(image)
     label_font = font(SPACE_LABEL_PT)
     side_colour = {n.side: n.background_colour for n in game.manifest.nationality}
     for box in layout.boxes:

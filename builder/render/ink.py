@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
-from math import ceil
+from math import ceil, modf
 from pathlib import Path
 from typing import Any
 
-from PIL import ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
 INK = "#1e1e1e"
@@ -86,6 +86,33 @@ class KeptMasksFont(ImageFont.FreeTypeFont):
                 self._masks.clear()
             self._masks[key] = kept
         return kept
+
+
+class TextDraw(ImageDraw.ImageDraw):
+    """An ImageDraw that draws a one-line text in a house font as ImageDraw.text does, without its per-call work:
+    the same mask asked of the font (kept by it after the first time) and the same core call, so the same pixels
+    (tests/test_render_ink.py). A chart or a counter face prints a few hundred texts, and ImageDraw.text's own Python
+    (its text object, line split, ink lookup) was a third of each call's cost; anything else goes to ImageDraw.text."""
+
+    def __init__(self, im: Image.Image, mode: str | None = None) -> None:
+        super().__init__(im, mode)
+        self._text_inks: dict[str | tuple[int, ...] | int, int] = {}
+
+    def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None, anchor: str | None = None,
+             *args: Any, **kwargs: Any) -> None:
+        """ImageDraw.text; a one-line str in a KeptMasksFont with a fill and an anchor drawn here."""
+        if (args or kwargs or fill is None or anchor is None or type(font) is not KeptMasksFont
+                or not isinstance(text, str) or "\n" in text or not isinstance(fill, (str, tuple, int))):
+            super().text(xy, text, fill, font, anchor, *args, **kwargs)
+            return
+        ink = self._text_inks.get(fill)
+        if ink is None:
+            ink = self._text_inks[fill] = self._getink(fill)[0]  # type: ignore[assignment]
+        x, y = xy
+        # As ImageDraw.text's draw_text: the whole pixels of the point, the fractions as the mask's start.
+        mask, offset = font.getmask2(text, self.fontmode, None, None, None, 0, anchor, ink,
+                                     (modf(x)[0], modf(y)[0]), stroke_filled=True)
+        self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
 
 
 # -- fonts ------------------------------------------------------------------------------------

@@ -13,7 +13,6 @@ Formats checked against VASSAL 3.7.26 (`TriggerAction`, `ReportState`, `DoAction
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -27,6 +26,7 @@ from wargame.vassal.declarations import (
     Declarations, piece_report, toolbar_report,
 )
 from wargame.vassal.encoding import Trait, encode, keystroke, report
+from wargame.vassal.savefile import markup_escaped
 
 CTRL_SHIFT = 195
 CTRL_ALT_SHIFT = 715
@@ -196,16 +196,16 @@ def help_html(game: Game) -> str:
                       if mk.kind == kind)
         rows += [(f"{texts[w]} (on a {kind.replace('_', ' ')} marker)", _shift_key(PIECE_KEYS[w]), EXPLAIN[w],
                   f"{PREFIX} {side_a}: {w} {marker} at {hex_b}") for w in words]
-    table = "".join(f"<tr><td>{html.escape(a)}</td><td>{b}</td><td>{html.escape(c)}</td><td><tt>{html.escape(d)}</tt>"
-                    "</td></tr>" for a, b, c, d in rows)
+    table = "".join(f"<tr><td>{markup_escaped(a)}</td><td>{b}</td><td>{markup_escaped(c)}</td>"
+                    f"<td><tt>{markup_escaped(d)}</tt></td></tr>" for a, b, c, d in rows)
     declaring = {f"declare {what}": side for what, side in found.declares.items()}
     if found.reduces is not None:
         declaring["income reduce $newValue$"] = found.reduces
     if found.captures is not None:
         declaring["capture $newValue$"] = found.captures
-    menu = "".join(f"<li><b>{html.escape(b.text)}</b> ({html.escape(b.tooltip)}): writes <tt>{html.escape(PREFIX)} "
-                   f"{html.escape(declaring.get(b.words, side_a))}: {html.escape(_example_words(b, code))}</tt></li>"
-                   for b in buttons(game))
+    menu = "".join(f"<li><b>{markup_escaped(b.text)}</b> ({markup_escaped(b.tooltip)}): writes "
+                   f"<tt>{markup_escaped(PREFIX)} {markup_escaped(declaring.get(b.words, side_a))}: "
+                   f"{markup_escaped(_example_words(b, code))}</tt></li>" for b in buttons(game))
     clicks: list[tuple[str, str]] = []
     if found.actions:
         clicks.append(("Declare, Combat action, then 2 in the prompt", f"{PREFIX} {side_a}: action combat supply 2"))
@@ -215,16 +215,16 @@ def help_html(game: Game) -> str:
     clicks.append((f"{texts[TARGET]} on {unit_b}", f"{PREFIX} {side_a}: target {unit_b} at {hex_b}"))
     clicks.append(("the 1d6 button", "*** 1d6 = 4 ***"))
     clicks.append((f"Declare, Claim result, then {code}", f"{PREFIX} {side_a}: result {code}"))
-    example = "".join(f"<tr><td>{html.escape(a)}</td><td><tt>{html.escape(b)}</tt></td></tr>" for a, b in clicks)
+    example = "".join(f"<tr><td>{markup_escaped(a)}</td><td><tt>{markup_escaped(b)}</tt></td></tr>" for a, b in clicks)
     reads = f"{side_a}: attack {hex_b} with {unit_a} die 4 result {code}"
     supply = ("In the supply prompt type the points paid, or - to let the referee count them (the field "
               "opens with ? selected: OK without typing declares nothing). " if found.actions else "")
     # Omaha's beach assaults (11.2.3) attack the landed units' own hex.
-    several = (f"<li>An attack on several hexes: declare its target, then <i>{html.escape(texts[ALSO])}</i> on a "
+    several = (f"<li>An attack on several hexes: declare its target, then <i>{markup_escaped(texts[ALSO])}</i> on a "
                "counter of each other hex; one die, and the result in every hex.</li>\n"
                if ALSO in found.unit_words else "")
     beach = ("<li>A beach assault before GT 1: declare the landed units attackers, then "
-             f"<i>{html.escape(texts[TARGET])}</i> on one of them (the attack on their own hex).</li>\n"
+             f"<i>{markup_escaped(texts[TARGET])}</i> on one of them (the attack on their own hex).</li>\n"
              if "beachhead" in {mk.kind for mk in game.markers.marker} else "")
     return f"""<h2>Declaring for the referee</h2>
 <p>VASSAL records where counters go, the dice and the turn track; it cannot know what the rules
@@ -240,7 +240,7 @@ to select all its counters, or drag a box around them, then press the key. The r
 stack that is not spread out acts on its top counter only (seen in VASSAL 3.7.26).</p>
 <h3>On the toolbar: the Declare menu</h3>
 <ul>{menu}</ul>
-<p>Result codes: {html.escape(codes)}. The result claimed applies to the last attack declared.
+<p>Result codes: {markup_escaped(codes)}. The result claimed applies to the last attack declared.
 {supply}Cancel declares nothing.</p>
 <h3>How the referee reads them</h3>
 <ol><li>An attack is the attackers declared since the last attack, then its target; the next die
@@ -250,10 +250,10 @@ your drags.</li>
 <li>Undo right after a click takes the declaration back. A line typed in the chat cannot be
 undone: type the correction.</li>
 {beach}<li>You may type any of these lines in the chat as shown, or the move log notation itself
-(e.g. <tt>{html.escape(side_a)}: attack {hex_b} with {unit_a}</tt>).</li></ol>
+(e.g. <tt>{markup_escaped(side_a)}: attack {hex_b} with {unit_a}</tt>).</li></ol>
 <h3>Example</h3>
 <table border="1" cellpadding="3"><tr><th>click</th><th>the chat shows</th></tr>{example}</table>
-<p>The referee reads: <tt>{html.escape(reads)}</tt>, and checks the claimed result against the die and
+<p>The referee reads: <tt>{markup_escaped(reads)}</tt>, and checks the claimed result against the die and
 the table (a result the die does not give is an error at the target's step).</p>
 """
 

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from wargame.game import Game
 from wargame.sequence import turn_sequence
 from wargame.vassal.archive import zip_bytes
 from wargame.vassal.encoding import add_piece
+from wargame.vassal.savefile import markup_escaped
 
 __all__ = ["BOXES_MAP", "MAIN_MAP", "PNG_COMPRESS_LEVEL", "VASSAL_VERSION", "Art", "BuiltModule", "build_module",
            "ModuleArt", "draw_art", "encode_pngs", "write_module"]
@@ -44,12 +44,12 @@ def _turn_levels(game: Game) -> list[str]:
 def _help_html(game: Game) -> str:
     """The module's help page: provenance notice and how to play with it."""
     m = game.manifest
-    rows = "".join(f"<li>{html.escape(t.name)}</li>" for t in m.unit_type)
+    rows = "".join(f"<li>{markup_escaped(t.name)}</li>" for t in m.unit_type)
     cups = ("<li>A draw cup is a face-down deck: a drag from it draws one marker at random, which only you see\n"
             "until you reveal it (Mask, Ctrl+M); a marker dropped on a cup goes back into it.</li>\n"
             if any(b.kind == "draw_cup" for b in m.box) else "")
-    return f"""<html><head><meta charset="utf-8"><title>{html.escape(m.title)}</title></head><body>
-<h1>{html.escape(m.title)}</h1>
+    return f"""<html><head><meta charset="utf-8"><title>{markup_escaped(m.title)}</title></head><body>
+<h1>{markup_escaped(m.title)}</h1>
 <p>Built by Umpire from the game's data files. <b>Reconstructed data:</b> the rulebook does not give
 the map, the counter values, the schedules or (for some games) the combat table; those values are
 reconstructed from history and geography and marked <i>reconstructed</i> in the data. See

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import hashlib
-import html
 
 from wargame.records import frozen
 from wargame.vassal.archive import zip_bytes
 from wargame.vassal.encoding import encode
 
 ESC = "\x1b"
+
+
+def markup_escaped(text: str, quote: bool = True) -> str:
+    """html.escape's text (&, <, > and, with `quote`, both quotes as character references), without importing html
+    and its table of 2,231 entities (9 million instructions of every build, which escapes a few names)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace('"', "&quot;").replace("'", "&#x27;") if quote else text
 
 
 @frozen
@@ -76,10 +82,10 @@ def deobfuscate(data: bytes) -> bytes:
 def save_archive(tree: str, module_name: str, module_version: str, moduledata: bytes, date_ms: int,
                  description: str | None = None) -> bytes:
     """A .vsav (or .vlog) zip: savedGame, savedata, moduledata; `description`: the save's comment."""
-    text = html.escape(f"{module_name} set-up" if description is None else description, quote=False)
+    text = markup_escaped(f"{module_name} set-up" if description is None else description, quote=False)
     savedata = (
         '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<data version="1">'
-        f"<version>{html.escape(module_version, quote=False)}</version><extra1/><extra2/>"
+        f"<version>{markup_escaped(module_version, quote=False)}</version><extra1/><extra2/>"
         f"<VassalVersion>3.7.0</VassalVersion><dateSaved>{date_ms}</dateSaved><description>{text}</description>"
         "</data>\n"
     ).encode("utf-8")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import ceil
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from builder.render.charts.layout import BODY_PX, HEADING_PX, MAX_WIDTH_PX, MUTED, RULE, SMALL_PX, Pen
-from builder.render.ink import INK, text_colour_on, text_px, wrap
+from builder.render.ink import INK, TextDraw, text_colour_on, text_px, wrap
 from wargame.records import frozen
 
 
@@ -32,7 +32,7 @@ class Heading:
 
     def draw(self, image: Image.Image, pen: Pen, x: int, y: int, width_px: int) -> None:
         """Bold text, thin rule."""
-        draw = ImageDraw.Draw(image)
+        draw = TextDraw(image)
         draw.text((x, y + pen.line_px(HEADING_PX) - pen.px(5)), self.text, font=pen.font(HEADING_PX, bold=True),
                   fill=INK, anchor="ls")
         rule_y = y + pen.line_px(HEADING_PX) + pen.px(2)
@@ -62,7 +62,7 @@ class Paragraph:
 
     def draw(self, image: Image.Image, pen: Pen, x: int, y: int, width_px: int) -> None:
         """Left-aligned wrapped lines."""
-        draw = ImageDraw.Draw(image)
+        draw = TextDraw(image)
         face = pen.font(self.size, self.bold)
         step = pen.line_px(self.size)
         for i, line in enumerate(wrap(self.text, face, width_px)):
@@ -137,7 +137,7 @@ class TrackRow:
 
     def draw(self, image: Image.Image, pen: Pen, x: int, y: int, width_px: int) -> None:
         """Square spaces with the number on top and marks along the bottom."""
-        draw = ImageDraw.Draw(image)
+        draw = TextDraw(image)
         size = pen.px(self.space_px)
         number = pen.font(self.number_px, bold=True)
         mark_face = pen.font(SMALL_PX - 1, bold=True)
@@ -210,7 +210,7 @@ class Outline:
 
     def draw(self, image: Image.Image, pen: Pen, x: int, y: int, width_px: int) -> None:
         """Top-level entries bold with a rule above; nested ones indented."""
-        draw = ImageDraw.Draw(image)
+        draw = TextDraw(image)
         step = self._line_px(pen)
         number_px = self._number_px(pen)
         for i, (depth, number, text, aside) in enumerate(self.lines):

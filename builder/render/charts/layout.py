@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from builder.render.ink import INK, PAPER, Font, font, text_px
+from builder.render.ink import INK, PAPER, Font, TextDraw, font, text_px
 from wargame.records import frozen
 
 MIN_WIDTH_PX = 700
@@ -88,7 +88,7 @@ class Sheet:
         body_h = sum(heights) + gap * max(0, len(self.blocks) - 1)
         height = title_h + margin + body_h + margin + footer_h
         image = Image.new("RGB", (width, height), PAPER)
-        draw = ImageDraw.Draw(image)
+        draw = TextDraw(image)
         draw.rectangle((0, 0, width - 1, title_h - 1), fill=TITLE_FILL)
         draw.text((margin, title_h // 2), self.title, font=title_face, fill=PAPER, anchor="lm")
         draw.text((width - margin, title_h // 2), self.game_title, font=game_face, fill=PAPER, anchor="rm")

@@ -11,7 +11,7 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from builder.render.charts.layout import BODY_PX, RULE, Pen
-from builder.render.ink import INK, PAPER, Font, text_px, wrap
+from builder.render.ink import INK, PAPER, Font, TextDraw, text_px, wrap
 from wargame.records import frozen
 
 Align = Literal["left", "centre", "right"]
@@ -180,7 +180,7 @@ class Table:
 
     def draw(self, image: Image.Image, pen: Pen, x: int, y: int, width_px: int) -> None:
         """Fills, text, then the rules on top."""
-        draw = ImageDraw.Draw(image)
+        draw = TextDraw(image)
         widths = self.layout(pen, width_px)
         heights = self._row_heights(pen, widths)
         lefts = [x + sum(widths[:c]) for c in range(len(widths) + 1)]

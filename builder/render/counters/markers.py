@@ -9,7 +9,9 @@ from PIL import Image, ImageDraw
 
 from builder.render.counters.face import SUPERSAMPLE, edge, finish, paint
 from builder.render.counters.icons import ICONS, skull
-from builder.render.ink import INK, PAPER, RGB, cap_height, draw_lines, fit_lines, font_at, rgb, smaller, text_length
+from builder.render.ink import (
+    INK, PAPER, RGB, TextDraw, cap_height, draw_lines, fit_lines, font_at, rgb, smaller, text_length,
+)
 from wargame.game import Game
 from wargame.models import Marker
 from wargame.records import frozen
@@ -87,7 +89,7 @@ def _draw_marker(art: _MarkerArt) -> Image.Image:
     canvas = Image.new("RGB", (s, s), art.background)
     draw = ImageDraw.Draw(canvas)
     ink = Image.new("L", (s, s), 0)
-    pen = ImageDraw.Draw(ink)
+    pen = TextDraw(ink)
     stroke = s * 0.026
     if art.icon == "mines":
         _mines_face(pen, art, s, stroke)

@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from builder.render.counters.face import SUPERSAMPLE, Face, band, clip, edge, face_values, finish
 from builder.render.counters.symbols import SYMBOLS, Frame, size_symbol
-from builder.render.ink import PAPER, RGB, cap_height, font_at, readable, rgb, smaller, text_length
+from builder.render.ink import PAPER, RGB, TextDraw, cap_height, font_at, readable, rgb, smaller, text_length
 from wargame.errors import DataError
 from wargame.game import Game
 from wargame.models import Unit
@@ -107,7 +107,7 @@ def _draw_unit(art: _UnitArt) -> Image.Image:
     p = art.size_px
     image = _shapes(art.symbol, art.size, bool(art.designation), art.text, art.background, art.reduced, art.no_zoc,
                     p).copy()
-    draw = ImageDraw.Draw(image)
+    draw = TextDraw(image)
     # The texts are printed at the face's own size, not supersampled: FreeType antialiases (and hints) a glyph
     # itself, and printing it at three times the size was a third of a face's cost.
     top_h = _top_h(bool(art.designation), p)
