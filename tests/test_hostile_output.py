@@ -189,7 +189,7 @@ def test_a_taken_temporary_name_is_tried_again(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(files.os, "urandom", lambda n: next(draws))
     prefix = files._temporary_prefix(tmp_path / "out.txt")
     (tmp_path / f"{prefix}aaaaaaaa.tmp").write_bytes(b"someone else's")
-    fd, name = files._create_temporary(tmp_path, prefix)
+    fd, name = files.create_temporary(tmp_path, prefix)
     os.close(fd)
     assert name == str(tmp_path / f"{prefix}bbbbbbbb.tmp")
     assert stat.S_IMODE(os.stat(name).st_mode) == 0o600 and os.path.getsize(name) == 0

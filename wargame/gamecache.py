@@ -20,6 +20,8 @@ try:
 except ImportError:  # an interpreter built without it: hashlib's
     from hashlib import blake2b
 
+from wargame.files import create_temporary
+
 if TYPE_CHECKING:
     from wargame.gamedata import Game
 
@@ -136,7 +138,7 @@ def keep_game(root: Path, game_id: str, files: Sequence[Path], stamp: bytes, gam
         payload = pickle.dumps((list(files), stamp), pickle.HIGHEST_PROTOCOL) + pickle.dumps(
             game, pickle.HIGHEST_PROTOCOL)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        handle, temporary = _new_part(path)
+        handle, temporary = create_temporary(path.parent, f"{path.stem}.")
         try:
             with os.fdopen(handle, "wb") as out:
                 out.write(payload)
@@ -148,19 +150,6 @@ def keep_game(root: Path, game_id: str, files: Sequence[Path], stamp: bytes, gam
     # Not kept is only slower: a full disk, a read-only home or an object that does not pickle never fails a run.
     except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
-
-
-def _new_part(path: Path) -> tuple[int, Path]:
-    """A new file beside `path` (mode 0600, opened for writing) to write it in before it replaces it: named
-    with the process id and random bytes, and created only if no file has that name (what tempfile.mkstemp
-    does, without importing tempfile and with it shutil, random and the compression modules, ~2% of a check)."""
-    for _ in range(100):
-        part = path.with_name(f"{path.stem}.{os.getpid()}.{os.urandom(6).hex()}.part")
-        try:
-            return os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), part
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"no new file name beside {path}")
 
 
 def _prune(folder: Path) -> None:
