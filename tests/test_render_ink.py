@@ -194,3 +194,31 @@ def test_text_draw_leaves_imagedraw_out_of_a_one_line_text(monkeypatch: pytest.M
     assert image.getextrema() != ((255, 255),) * 3  # printed
     with pytest.raises(AssertionError):
         TextDraw(image).text((10.5, 20), "two\nlines", fill="#1e1e1e", font=font(16), anchor="la")
+
+
+def test_text_draw_falls_back_to_imagedraw_on_an_older_pillow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the font's getmask2 turns down the arguments copied from ImageDraw.text (an older Pillow, which
+    pyproject allows), TextDraw prints with ImageDraw.text from then on, to its pixels."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from builder.render.ink import KeptMasksFont, TextDraw
+
+    real = ImageFont.FreeTypeFont.getmask2
+    refused: list[str] = []
+
+    def older(self: ImageFont.FreeTypeFont, text: str, mode: str = "", *args: object, **kwargs: object) -> object:
+        if not refused:  # TextDraw's first call, the one it copies from this Pillow's ImageDraw.text
+            refused.append(text)
+            raise TypeError("getmask2() got an unexpected keyword argument 'stroke_filled'")
+        return real(self, text, mode, *args, **kwargs)  # type: ignore[arg-type]
+
+    face = font(16)
+    expected = Image.new("RGB", (120, 40), "white")
+    ImageDraw.Draw(expected).text((10.5, 20), "Moscow", fill="#1e1e1e", font=face, anchor="lm")
+    monkeypatch.setattr(KeptMasksFont, "getmask2", older)
+    monkeypatch.setattr(TextDraw, "direct", True)
+    for _ in range(2):
+        got = Image.new("RGB", (120, 40), "white")
+        TextDraw(got).text((10.5, 20), "Moscow", fill="#1e1e1e", font=face, anchor="lm")
+        assert got.tobytes() == expected.tobytes()
+    assert TextDraw.direct is False and refused == ["Moscow"]

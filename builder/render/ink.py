@@ -94,6 +94,9 @@ class TextDraw(ImageDraw.ImageDraw):
     (tests/test_render_ink.py). A chart or a counter face prints a few hundred texts, and ImageDraw.text's own Python
     (its text object, line split, ink lookup) was a third of each call's cost; anything else goes to ImageDraw.text."""
 
+    direct = True
+    """Whether texts are drawn here (False once this Pillow's font turned down ImageDraw.text's arguments as copied)."""
+
     def __init__(self, im: Image.Image, mode: str | None = None) -> None:
         super().__init__(im, mode)
         self._text_inks: dict[str | tuple[int, ...] | int, int] = {}
@@ -102,7 +105,8 @@ class TextDraw(ImageDraw.ImageDraw):
              *args: Any, **kwargs: Any) -> None:
         """ImageDraw.text; a one-line str in a KeptMasksFont with a fill and an anchor drawn here."""
         if (args or kwargs or fill is None or anchor is None or type(font) is not KeptMasksFont
-                or not isinstance(text, str) or "\n" in text or not isinstance(fill, (str, tuple, int))):
+                or not isinstance(text, str) or "\n" in text or not isinstance(fill, (str, tuple, int))
+                or not TextDraw.direct):
             super().text(xy, text, fill, font, anchor, *args, **kwargs)
             return
         ink = self._text_inks.get(fill)
@@ -110,8 +114,15 @@ class TextDraw(ImageDraw.ImageDraw):
             ink = self._text_inks[fill] = self._getink(fill)[0]  # type: ignore[assignment]
         x, y = xy
         # As ImageDraw.text's draw_text: the whole pixels of the point, the fractions as the mask's start.
-        mask, offset = font.getmask2(text, self.fontmode, None, None, None, 0, anchor, ink,
-                                     (modf(x)[0], modf(y)[0]), stroke_filled=True)
+        try:
+            mask, offset = font.getmask2(text, self.fontmode, None, None, None, 0, anchor, ink,
+                                         (modf(x)[0], modf(y)[0]), stroke_filled=True)
+        except TypeError:
+            # A Pillow older than the one this copies (pyproject allows 10.0), whose getmask2 takes no stroke_filled:
+            # its own ImageDraw.text from now on, which asks its font as that version does.
+            TextDraw.direct = False
+            super().text(xy, text, fill, font, anchor)
+            return
         self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
 
 
