@@ -368,3 +368,18 @@ def test_a_side_between_two_hexes_is_its_hexsides_ends() -> None:
                 side = Hexside.between(h, n)
                 assert b.side_between(h, n) == b.segment(side) == frame.fine.hexside_ends(side), (game_id, h, n)
                 assert b.centre(h) == frame.fine.centre(h)
+
+
+@pytest.mark.parametrize("game_id", ["moscow", "omaha", "onslaught"])
+def test_hexes_textured_are_those_styled_hex_by_hex(game_id: str) -> None:
+    """The hexes whose terrains are all (or any) of a texture, each terrain styled once, are those styling every hex
+    gives: the sea (all waves) and the forts (any fort) of each bundled board."""
+    from builder.render.board_terrain import hex_style, hexes_textured
+
+    game = load_game(data_root(), game_id)
+    for texture, every in (("waves", True), ("fort", False), ("waves", False)):
+        join = all if every else any
+        expected = {h for h, terrain in game.hex_terrain.items()
+                    if join(hex_style(game, t).texture == texture for t in terrain)}
+        assert hexes_textured(game, texture, every) == expected
+    assert hexes_textured(game, "waves", every=True) <= hexes_textured(game, "waves", every=False)

@@ -13,7 +13,7 @@ from builder.render.board_canvas import (
     inset_rings, sides_of, unit_vector, whole_px,
 )
 from builder.render.board_hexsides import VICTORY
-from builder.render.board_terrain import hex_style
+from builder.render.board_terrain import hexes_textured
 from builder.render.ink import PAPER, font, text_length
 from wargame.game import Game
 from wargame.hexes import Hex
@@ -248,13 +248,9 @@ def draw_markers(b: BoardCanvas, reserved: list[tuple[float, float, float, float
                 reserved.append((cx - 0.6 * s, cy - 0.37 * s, cx - 0.3 * s, cy - 0.07 * s))
         elif area.kind == "edge":
             _edge_name(b, area.name, hexes, EDGE)
-    forts: dict[tuple[str, ...], bool] = {}  # styled once for each distinct terrain, not for each hex
+    forts = hexes_textured(game, "fort", every=False)
     for h in sorted(game.grid.hexes):
-        terrain = game.hex_terrain[h]
-        fort = forts.get(terrain)
-        if fort is None:
-            fort = forts[terrain] = any(hex_style(game, t).texture == "fort" for t in terrain)
-        if fort:
+        if h in forts:
             cx, cy = b.centre(h)
             reserved.append((cx - 0.26 * s, cy - 0.24 * s, cx + 0.26 * s, cy + 0.28 * s))
 

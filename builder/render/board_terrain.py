@@ -425,16 +425,22 @@ def draw_terrain(b: BoardCanvas, layer: Literal["ground", "late"]) -> None:
 
 def _sea_hexes(game: Game) -> set[Hex]:
     """Hexes that are all water (their sides toward land are the coast)."""
+    return hexes_textured(game, "waves", every=True)
+
+
+def hexes_textured(game: Game, texture: str, every: bool) -> set[Hex]:
+    """The hexes whose terrains all (`every`) or any of them are drawn with a texture."""
     # Styled once for each distinct terrain, not for each hex: a board has thousands of hexes and a dozen terrains.
-    water: dict[tuple[str, ...], bool] = {}
-    sea = set()
+    known: dict[tuple[str, ...], bool] = {}
+    found = set()
     for h, terrain in game.hex_terrain.items():
-        all_water = water.get(terrain)
-        if all_water is None:
-            all_water = water[terrain] = all(hex_style(game, t).texture == "waves" for t in terrain)
-        if all_water:
-            sea.add(h)
-    return sea
+        textured = known.get(terrain)
+        if textured is None:
+            styled = (hex_style(game, t).texture == texture for t in terrain)
+            textured = known[terrain] = all(styled) if every else any(styled)
+        if textured:
+            found.add(h)
+    return found
 
 
 def draw_grid(b: BoardCanvas) -> None:
