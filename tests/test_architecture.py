@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from import_probe import run_probe
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("wargame", "builder", "adjudicator")
 MAX_LINES = 600
@@ -164,16 +166,12 @@ def test_a_per_game_table_is_built_once_and_dies_with_its_game() -> None:
 def test_the_referee_starts_without_shapely_or_numpy() -> None:
     """`adjudicate` loads a game and checks a log without importing shapely or numpy (97 ms of every start:
     wargame/layout.py imports them only where it makes a shape, which the referee never asks for)."""
-    import subprocess
-    import sys
-
     code = ("import sys; from adjudicator.cli import main; from adjudicator.systems import SYSTEMS; "
             "from wargame.bundled import data_root; from wargame.game import load_game; "
             "from adjudicator.engine import replay; from adjudicator.notation.text import parse_text; "
             "g = load_game(data_root(), 'onslaught'); replay(g, SYSTEMS['onslaught'], parse_text('Turn 1\\n'), False); "
             "print(sorted(m for m in ('shapely', 'numpy') if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
-    assert done.stdout.strip() == "[]"
+    assert run_probe(code).stdout.strip() == "[]"
 
 
 NAMED = {"onslaught", "omaha", "moscow", "German", "Allied", "Soviet", "fire-and-movement", "fire_and_movement"}

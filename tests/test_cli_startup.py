@@ -4,10 +4,7 @@ of a check's imports, each rule system about a tenth of a second; bench/README.m
 
 from __future__ import annotations
 
-import functools
 import os
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -16,6 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.vassal.detect import is_vassal_file
+
+from import_probe import imported_at_start, run_probe
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,8 +30,7 @@ print(result.exit_code, " ".join(loaded))
 
 
 def _loaded_by_check(log: Path, *prefixes: str) -> list[str]:
-    done = subprocess.run([sys.executable, "-c", PROBE, str(log), *prefixes], capture_output=True, text=True, check=True,
-                          cwd=ROOT, timeout=120)
+    done = run_probe(PROBE, str(log), *prefixes)
     return done.stdout.split()
 
 
@@ -85,8 +83,7 @@ print(result.exit_code, " ".join(sorted(sys.modules)))
 
 
 def _loaded_by(*args: str) -> tuple[int, set[str]]:
-    done = subprocess.run([sys.executable, "-c", HELP_PROBE, *args], capture_output=True, text=True, check=True,
-                          cwd=ROOT, timeout=120)
+    done = run_probe(HELP_PROBE, *args)
     code, _, modules = done.stdout.strip().partition(" ")
     return int(code), set(modules.split())
 
@@ -111,18 +108,9 @@ def _loaded_by_program(program: str, *args: str, env: dict[str, str] | None = No
     """What `adjudicate ARGS...` (umpire.cli) or `vmodbuild ARGS...` (builder.cli) prints and imports, as the
     console script runs it (no test runner's imports mixed in)."""
     group = {"adjudicate": "umpire.cli", "vmodbuild": "builder.cli"}[program]
-    done = subprocess.run([sys.executable, "-c", MAIN_PROBE, group, program, *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120, env={**os.environ, **(env or {})})
+    done = run_probe(MAIN_PROBE, group, program, *args, env={**os.environ, **(env or {})}, check=False)
     said, _, imported = done.stderr.rpartition("\nimported: ")
-    return done.returncode, done.stdout + said, set(imported.split()) - _at_start()
-
-
-@functools.cache
-def _at_start() -> frozenset[str]:
-    """What this interpreter imports before running anything (its site's .pth files may import a few modules)."""
-    done = subprocess.run([sys.executable, "-c", "import sys; print(' '.join(sys.modules))"], capture_output=True,
-                          text=True, check=True, cwd=ROOT, timeout=120)
-    return frozenset(done.stdout.split())
+    return done.returncode, done.stdout + said, set(imported.split()) - imported_at_start()
 
 
 GROUP_MODULES = {"adjudicate": {"umpire", "umpire.cli", "adjudicator", "adjudicator.cli"},
@@ -256,8 +244,7 @@ print(result.exit_code, " ".join(loaded))
 def _warm_runs(tmp_path: Path, probe: str, *args: str) -> list[list[str]]:
     """What two processes in a row print, the game kept in a cache folder of their own by the first."""
     env = {**os.environ, "UMPIRE_CACHE": str(tmp_path)}
-    return [subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True, cwd=ROOT,
-                           timeout=120, env=env).stdout.split() for _ in range(2)]
+    return [run_probe(probe, *args, env=env).stdout.split() for _ in range(2)]
 
 
 def test_a_check_after_the_first_parses_no_data_and_builds_no_data_model(tmp_path: Path) -> None:
@@ -306,8 +293,7 @@ def test_the_entries_and_a_text_log_parse_import_no_pydantic() -> None:
     entries' JSON values import no pydantic (it validates only JSON logs; issue 30, about a tenth of a check's
     start-up)."""
     log = str(ROOT / "examples" / "onslaught" / "legal-sample-game.log")
-    done = subprocess.run([sys.executable, "-c", PARSE_PROBE, log], capture_output=True, text=True, check=True,
-                          cwd=ROOT, timeout=120)
+    done = run_probe(PARSE_PROBE, log)
     count, *pydantic = done.stdout.split()
     assert int(count) > 100 and pydantic == []
 
@@ -317,8 +303,7 @@ def test_a_check_imports_no_pydantic_first_or_after(tmp_path: Path) -> None:
     game kept by the run before (issue 30, item 1)."""
     env = {**os.environ, "UMPIRE_CACHE": str(tmp_path)}
     log = str(ROOT / "examples" / "onslaught" / "legal-turn1.log")
-    runs = [subprocess.run([sys.executable, "-c", HELP_PROBE, "check", log], capture_output=True, text=True,
-                           check=True, cwd=ROOT, timeout=120, env=env).stdout for _ in range(2)]
+    runs = [run_probe(HELP_PROBE, "check", log, env=env).stdout for _ in range(2)]
     for run in runs:
         code, _, modules = run.strip().partition(" ")
         assert code == "0" and not _roots(set(modules.split())) & {"pydantic", "pydantic_core"}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -11,6 +9,8 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from wargame.constraints import FORBID_EXTRA, Pattern
+
+from import_probe import run_probe
 
 
 @dataclass(frozen=True)
@@ -29,5 +29,4 @@ def test_a_pattern_is_validated_by_pydantic() -> None:
 
 def test_the_markers_import_no_pydantic() -> None:
     code = "import sys, wargame.constraints; print('pydantic' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert run_probe(code).stdout.strip() == "False"

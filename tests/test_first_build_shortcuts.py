@@ -33,6 +33,8 @@ from wargame.vassal.commands import ESC
 from wargame.vassal.decks import Cup, add_decks
 from wargame.vassal.encoding import decode, encode
 
+from import_probe import run_probe
+
 ROOT = Path(__file__).resolve().parents[1]
 BANDS = [(0, 0, 60), (40, 60, 130), (100, 130, 200)]
 """Three bands of a 160 x 200 canvas (top of the image, first and end rows), overlapping as the board's do."""
@@ -141,8 +143,7 @@ def test_a_board_with_no_area_outlines_imports_no_shapely() -> None:
               "from builder.render.board import render_board\n"
               "render_board(load_game(data_root(), 'moscow'), 1.0)\n"
               "print(sorted(m for m in ('shapely', 'numpy') if m in sys.modules))\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    done = run_probe(script)
     assert done.stdout.strip() == "[]"
 
 
@@ -291,8 +292,7 @@ def test_the_png_encoders_plugins_are_loaded_before_the_board_is_forked() -> Non
               "print('PIL.JpegImagePlugin' in sys.modules)\n")
     if not hasattr(os, "fork"):
         pytest.skip("the board is forked only where the platform forks")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    done = run_probe(script)
     assert done.stdout.split() == ["True", "False", "False"]
 
 

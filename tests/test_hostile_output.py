@@ -19,6 +19,8 @@ from umpire.cli import main as adjudicate
 from wargame.errors import WargameError
 from wargame.files import write_atomically
 
+from import_probe import run_probe
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "onslaught" / "legal-combat.log"
 
@@ -174,8 +176,7 @@ def test_the_temporary_file_is_made_without_tempfile(tmp_path: Path) -> None:
     """write_atomically makes its temporary file itself: a build imports neither tempfile nor random for it."""
     code = ("import sys\nfrom pathlib import Path\nfrom wargame.files import write_atomically\n"
             "write_atomically(Path(sys.argv[1]), 'x')\nprint('tempfile' in sys.modules, 'random' in sys.modules)\n")
-    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "out.txt")], capture_output=True, text=True,
-                          check=True)
+    done = run_probe(code, str(tmp_path / "out.txt"))
     assert done.stdout.split() == ["False", "False"]
     assert (tmp_path / "out.txt").read_text(encoding="utf-8") == "x"
 

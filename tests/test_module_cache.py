@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,8 @@ from click.testing import CliRunner
 
 from builder.cli import main as vmodbuild
 from builder.vassal import module_cache
+
+from import_probe import run_probe
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,8 +32,7 @@ def test_a_rebuild_of_unchanged_inputs_loads_and_draws_nothing(tmp_path: Path) -
     code = ("import sys\nfrom builder.cli import main\nsys.argv = ['vmodbuild', 'build', 'moscow', '--out', "
             f"{str(second)!r}]\ntry:\n    main()\nexcept SystemExit as done:\n    assert not done.code, done.code\n"
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'PIL', 'lxml', 'pydantic', 'shapely'}))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "UMPIRE_CACHE": str(cache)})
+    done = run_probe(code, cwd=tmp_path, env={**os.environ, "UMPIRE_CACHE": str(cache)}, check=False)
     assert done.returncode == 0, done.stderr
     report, imported = done.stdout.splitlines()
     assert imported == "[]"
@@ -52,8 +51,7 @@ def test_a_rebuild_that_draws_no_board_imports_no_shapely(tmp_path: Path, data_c
             f"{str(tmp_path / 'again')!r}, '--data', {str(data_copy)!r}]\ntry:\n    main()\n"
             "except SystemExit as done:\n    assert not done.code, done.code\n"
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'PIL', 'lxml', 'shapely', 'numpy'}))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "UMPIRE_CACHE": str(cache)})
+    done = run_probe(code, cwd=tmp_path, env={**os.environ, "UMPIRE_CACHE": str(cache)}, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "['PIL', 'lxml']"
     assert (tmp_path / "again" / "moscow.vmod").read_bytes() == (tmp_path / "first" / "moscow.vmod").read_bytes()
@@ -160,8 +158,7 @@ def test_versions_read_as_importlib_metadata_reads_them() -> None:
         package_version("no-such-distribution")
     probe = ("import sys\nfrom builder.vassal.module_cache import code_stamp, package_version\ncode_stamp()\n"
              "package_version('umpire')\nprint('importlib.metadata' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
-    assert done.stdout.split() == ["False"]
+    assert run_probe(probe).stdout.split() == ["False"]
 
 
 def test_a_version_no_dist_info_folder_names_is_asked_of_importlib_metadata(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,8 +4,6 @@ areas' outlines give shapely's own answers, so a picture near them need not impo
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -21,6 +19,8 @@ from builder.render.board_canvas import shapely_inset_rings
 from builder.render.insets import kept_rings, mitre_inset, ring_key
 from wargame.bundled import data_root, game_ids
 from wargame.game import load_game
+
+from import_probe import run_probe
 
 ROOT = Path(__file__).resolve().parent.parent
 Point = tuple[float, float]
@@ -41,8 +41,7 @@ def test_a_picture_near_a_country_name_a_landing_area_or_a_landmark_imports_no_s
             painter.draw(Scene((), (Mark("path", hexes, "breach"),)), Crop(hexes=hexes))
         print(sorted({name.split(".")[0] for name in sys.modules} & {"shapely", "numpy"}))
     """)
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    done = run_probe(code, env={"PATH": "/usr/bin:/bin"})
     assert done.stdout.strip() == "[]"
 
 
@@ -64,9 +63,8 @@ formats other than PNG (which `Image.save(format="PNG")` loads first)."""
 @pytest.mark.parametrize("log", ["onslaught/breach-zoc.log", "omaha/breach-leg-ezoc.log", "moscow/breach-zoc.log"])
 def test_a_verdict_with_pictures_imports_only_what_its_pictures_use(log: str, tmp_path: Path) -> None:
     """`adjudicate check LOG --format html -o`, with an empty cache, imports none of NOT_FOR_A_PICTURE."""
-    done = subprocess.run([sys.executable, "-c", PROBE, "check", str(ROOT / "examples" / log), "--format", "html",
-                           "-o", str(tmp_path / "verdict.html")], capture_output=True, text=True, cwd=ROOT,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "UMPIRE_CACHE": str(tmp_path / "c")})
+    done = run_probe(PROBE, "check", str(ROOT / "examples" / log), "--format", "html", "-o", str(tmp_path / "verdict.html"),
+                     env={"PATH": "/usr/bin:/bin", "UMPIRE_CACHE": str(tmp_path / "c")}, check=False)
     assert done.returncode == 1, done.stderr
     loaded = set(done.stderr.rpartition("imported: ")[2].split())
     assert "builder.picture" in loaded

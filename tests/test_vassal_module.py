@@ -15,6 +15,7 @@ from builder.render.board import board_layout
 from wargame.vassal.encoding import decode
 from builder.vassal.module import build_module, draw_art
 from wargame.vassal.savefile import deobfuscate
+from import_probe import run_probe
 from vassal_oracle import VassalHexGrid
 from wargame.bundled import data_root, game_ids
 from wargame.game import Game, load_game
@@ -676,8 +677,6 @@ def test_markup_is_escaped_as_html_escape_does_without_importing_html() -> None:
     """markup_escaped is html.escape's text, with and without quotes; the module's code imports no html (its entity
     table cost every build 9 million instructions)."""
     import html
-    import subprocess
-    import sys
 
     from wargame.vassal.savefile import markup_escaped
 
@@ -686,6 +685,4 @@ def test_markup_is_escaped_as_html_escape_does_without_importing_html() -> None:
         assert markup_escaped(text, quote=False) == html.escape(text, quote=False)
     code = ("import sys\nimport builder.vassal.module, builder.vassal.declare, wargame.vassal.savefile\n"
             "print('html' in sys.modules)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          cwd=Path(__file__).resolve().parents[1])
-    assert done.stdout.split() == ["False"]
+    assert run_probe(code).stdout.split() == ["False"]
