@@ -140,9 +140,11 @@ def test_a_csv_row_each_cell_swapped(path: Path, monkeypatch: pytest.MonkeyPatch
             return vouched(data)
         return row
     monkeypatch.setattr(datafiles, "validator", spy)
+    monkeypatch.setattr(datafiles, "_row_reader", lambda *args: None)  # every row through the vouching of a dict
     rows, errors = load_csv(path, model)
+    assert len(seen) == len(rows)
     assert rows and not errors
-    monkeypatch.setattr(datafiles, "validator", real)
+    monkeypatch.undo()
     rng = random.Random(path.name)
     kinds = {name: datafiles._field_kind(model, name) for name in datafiles.fields_of(model)}
     for data in rng.sample(seen, min(len(seen), 3)):
@@ -170,7 +172,8 @@ def _outcome(path: Path, model: type) -> str:
 def test_damaged_files_load_as_pydantic_alone_loads_them(tmp_path: Path, seed: int,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Damaged data files (the fuzz campaign's mutations) give the same models and the same errors, word for word,
-    with the fast check as with pydantic alone."""
+    with the fast check as with pydantic alone, and a CSV file's rows read straight to their models (`_row_reader`)
+    as through the vouching of each row's dict."""
     import sys
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
     import fuzz
@@ -185,11 +188,13 @@ def test_damaged_files_load_as_pydantic_alone_loads_them(tmp_path: Path, seed: i
         target.write_text(fuzz.damaged_data(mutator, source.read_text(encoding="utf-8"), source.suffix),
                           encoding="utf-8", errors="surrogatepass")
         fast = _outcome(target, model)
+        monkeypatch.setattr(datafiles, "_row_reader", lambda *args: None)
+        by_dict = _outcome(target, model)
         monkeypatch.setattr(datafiles, "validated", lambda *args, **kwargs: None)
         monkeypatch.setattr(datafiles, "validator", lambda *args, **kwargs: lambda data: None)
         slow = _outcome(target, model)
         monkeypatch.undo()
-        assert fast == slow, target.read_text(encoding="utf-8", errors="replace")[:2000]
+        assert fast == by_dict == slow, target.read_text(encoding="utf-8", errors="replace")[:2000]
 
 
 def test_a_models_own_refusal_is_worded_by_pydantic(tmp_path: Path) -> None:
@@ -273,12 +278,32 @@ def test_annotations_read_as_typing_reads_them() -> None:
     import typing
 
     from wargame.constraints import Model
-    from wargame.validation import _annotations as evaluated
+    from wargame.validation import field_annotations as evaluated
 
     checked = 0
     for model in {*TOML_MODELS.values(), *CSV_MODELS.values(), *Model.__subclasses__()}:
         hints = typing.get_type_hints(model, include_extras=True)
         # By repr: a Pattern marker has no equality of its own.
         assert repr(evaluated(model)) == repr({f.name: hints[f.name] for f in dataclasses.fields(model)}), model
+        checked += 1
+    assert checked > 40
+
+
+def test_a_csv_models_fields_are_typings_without_constraints() -> None:
+    """fields_of reads the annotations the vouching evaluated and takes their constraints off at every depth: the
+    same types, by equality and by repr, as typing.get_type_hints gives without extras, model by model (a cold load
+    no longer compiles every annotation a second time)."""
+    import dataclasses
+    import typing
+
+    from wargame.constraints import Model
+    from wargame.datafiles import fields_of
+
+    checked = 0
+    for model in {*TOML_MODELS.values(), *CSV_MODELS.values(), *Model.__subclasses__()}:
+        hints = typing.get_type_hints(model)
+        expected = {f.name: (hints[f.name], f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+                    for f in dataclasses.fields(model)}
+        assert fields_of(model) == expected and repr(fields_of(model)) == repr(expected), model
         checked += 1
     assert checked > 40

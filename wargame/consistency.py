@@ -27,9 +27,9 @@ class _Report:
 
     def known(self, word: str, vocabulary: Iterable[str], what: str, file: Path,
               line: int | None = None, key: str | None = None) -> bool:
-        vocab = list(vocabulary)
-        if word in vocab:
+        if word in (vocabulary if isinstance(vocabulary, (set, frozenset, dict)) else list(vocabulary)):
             return True
+        vocab = list(vocabulary)
         self.add(f"unknown {what} {word!r}{did_you_mean(word, vocab)}", file, line, key)
         return False
 
@@ -84,9 +84,11 @@ def _check_map(game: Game, report: _Report) -> None:
         for terrain in record.terrain:
             report.known(terrain, hex_terrain, "hex terrain", files["hexes"], line, "terrain")
     seen_sides: dict[tuple[object, str], int] = {}
-    for line, side_record in game.hexsides:
+    # Each hexside read once, by the table every later use reads too; one the map does not have is read again here
+    # for its error.
+    for line, side_record, placed in game.placed_hexsides:
         try:
-            side = game.grid.parse_hexside(side_record.hexside)
+            side = placed if placed is not None else game.grid.parse_hexside(side_record.hexside)
         except GridError as e:
             report.add(e.message, files["hexsides"], line, "hexside")
             continue

@@ -86,12 +86,20 @@ class Grid:
         self._by_label: dict[str, Hex] = {}
         self._by_hex: dict[Hex, tuple[int, int]] = {}
         self._label_by_hex: dict[Hex, str] = {}
-        for i in range(spec.columns):
-            for j in range(spec.rows):
+        # A column's number and text hang on its visual column alone, a row's on its visual row: each written once,
+        # not once per hex (a grid is built by every cold load).
+        columns = [self._numbers_of_visual(i, 0)[0] for i in range(spec.columns)]
+        rows = [self._numbers_of_visual(0, j)[1] for j in range(spec.rows)]
+        fmt = spec.label
+        column_texts = [f"{column:0{fmt.column_digits}d}" for column in columns]
+        row_texts = [f"{row:0{fmt.row_digits}d}" for row in rows]
+        column_first = fmt.order == "column-row"
+        for i, (column, column_text) in enumerate(zip(columns, column_texts)):
+            for j, (row, row_text) in enumerate(zip(rows, row_texts)):
                 h = self.hex_at_visual(i, j)
-                column, row = self._numbers_of_visual(i, j)
                 self._by_hex[h] = (column, row)
-                label = self.format_label(column, row)
+                label = (column_text + fmt.separator + row_text if column_first
+                         else row_text + fmt.separator + column_text)
                 self._by_label[label] = h
                 self._label_by_hex[h] = label
         sep = re.escape(spec.label.separator)

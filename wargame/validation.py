@@ -282,7 +282,7 @@ def _long_enough(shortest: int, value: object) -> bool:
 _EVALUATED: dict[tuple[str, str], object] = {}
 
 
-def _annotations(model: type[Model]) -> dict[str, object]:
+def field_annotations(model: type) -> dict[str, object]:
     """A model's field annotations evaluated, constraints kept: as `typing.get_type_hints(include_extras=True)`, each
     written annotation evaluated once per module (a third of the cost of making every checker went to typing's
     general machinery)."""
@@ -290,7 +290,7 @@ def _annotations(model: type[Model]) -> dict[str, object]:
     declared_in = {name: cls.__module__ for cls in reversed(model.__mro__)
                    for name in vars(cls).get("__annotations__", {})}
     found: dict[str, object] = {}
-    for f in dataclasses.fields(model):  # type: ignore[arg-type]
+    for f in dataclasses.fields(model):
         written = f.type
         if not isinstance(written, str):
             found[f.name] = written
@@ -305,16 +305,26 @@ def _annotations(model: type[Model]) -> dict[str, object]:
     return found
 
 
-def _model_checker(model: type[Model], strict: bool) -> Checker:
-    """A table as the model: every key one of its fields, every required one given, each value checked, and the
-    model made (its own `__post_init__` checks run; one that refuses is left to pydantic to word)."""
-    if getattr(model, "__pydantic_config__", None) != FORBID_EXTRA:
-        return _decline
-    hints = _annotations(model)
+def field_checkers(model: type, *, strict: bool) -> tuple[dict[str, Checker], frozenset[str]] | None:
+    """The checker of each field a model's `__init__` takes, and the fields it requires; None for a model that is
+    never vouched for here (pydantic decides all of it). A checker raises Declined where only pydantic can say."""
+    if not (isinstance(model, type) and issubclass(model, Model)) or \
+            getattr(model, "__pydantic_config__", None) != FORBID_EXTRA:
+        return None
+    hints = field_annotations(model)
     fields = {f.name: f for f in dataclasses.fields(model) if f.init}  # type: ignore[arg-type]
     required = frozenset(name for name, f in fields.items()
                          if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
-    checks = {name: _checker(hints[name], strict) for name in fields}
+    return {name: _checker(hints[name], strict) for name in fields}, required
+
+
+def _model_checker(model: type[Model], strict: bool) -> Checker:
+    """A table as the model: every key one of its fields, every required one given, each value checked, and the
+    model made (its own `__post_init__` checks run; one that refuses is left to pydantic to word)."""
+    found = field_checkers(model, strict=strict)
+    if found is None:
+        return _decline
+    checks, required = found
 
     def check(value: object) -> object:
         if type(value) is not dict:
