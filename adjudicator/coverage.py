@@ -6,10 +6,11 @@ registry and the game's data, Onslaught and Fire & Movement/Omaha from their reg
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Generic, TypeVar
+
+import tomli
 
 from adjudicator.registry import Registry
 from wargame.errors import WargameError
@@ -58,7 +59,7 @@ class CoverageFile(Generic[S]):
 
     def rows(self) -> list[Row]:
         """Every row of the file, its handlers resolved through the registry."""
-        doc = tomllib.loads(self.path.read_text(encoding="utf-8"))
+        doc = tomli.loads(self.path.read_text(encoding="utf-8"))
         by_name = {h.name: h for h in self.registry.handlers} if self.registry is not None else {}
         out: list[Row] = []
         for item in doc["row"]:

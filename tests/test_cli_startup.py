@@ -236,7 +236,7 @@ import sys
 from click.testing import CliRunner
 from umpire.cli import main
 result = CliRunner().invoke(main, ["check", sys.argv[1]])
-loaded = sorted(m for m in sys.modules if m in ("wargame.consistency", "wargame.datafiles", "tomllib", "pydantic"))
+loaded = sorted(m for m in sys.modules if m in ("wargame.consistency", "wargame.datafiles", "tomli", "tomllib", "pydantic"))
 print(result.exit_code, " ".join(loaded))
 """
 

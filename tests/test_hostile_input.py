@@ -517,7 +517,7 @@ def test_an_interrupted_command_exits_2(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_numbers_of_5000_digits_in_data_files(tmp_path: Path) -> None:
-    """Found by the fuzz campaign: tomllib's int() of 5,001 digits, and a CSV schema_version as long."""
+    """Found by the fuzz campaign: tomli's int() of 5,001 digits, and a CSV schema_version as long."""
     toml = tmp_path / "map.toml"
     toml.write_text("schema_version = 1\nx = 1\ny = " + "1" * 5001 + "\n", encoding="utf-8")
     with pytest.raises(DataError, match="too long") as caught:

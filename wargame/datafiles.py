@@ -11,12 +11,13 @@ import itertools
 import json
 import operator
 import re
-import tomllib
 import types
 import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+
+import tomli
 
 from wargame.errors import DataError, DataErrors, Place, did_you_mean, listed_words
 from wargame.files import TooLarge, read_capped
@@ -289,14 +290,14 @@ def load_toml(path: Path, model: type[M]) -> M:
     text = read_text(path)
     _refuse_deep_nesting(text, path)
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
+        data = tomli.loads(text)
+    except tomli.TOMLDecodeError as e:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
         place = Place(path, int(m.group(1)), int(m.group(2))) if m else Place(path)
         raise DataError(f"TOML syntax: {msg}", place) from None
     except ValueError:
-        # tomllib turns digits into int() unbounded: more than 4,300 digits raise ValueError.
+        # tomli turns digits into int() unbounded: more than 4,300 digits raise ValueError.
         huge = re.search(r"[0-9_]{4000,}", text)
         line = text.count("\n", 0, huge.start()) + 1 if huge else None
         raise DataError("a number too long to read (thousands of digits)", Place(path, line)) from None
@@ -324,7 +325,7 @@ _BRACKET_OUTSIDE_STRINGS = re.compile(
 
 
 def _refuse_deep_nesting(text: str, path: Path) -> None:
-    """DataError for brackets or braces nested deeper than MAX_TOML_DEPTH (tomllib and pydantic recurse)."""
+    """DataError for brackets or braces nested deeper than MAX_TOML_DEPTH (tomli and pydantic recurse)."""
     # The brackets outside strings and comments, in order, read by the regex engine alone: a Python callback per
     # string cost a cold check 1.5% (issue 30).
     brackets = "".join(_BRACKET_OUTSIDE_STRINGS.findall(text))
