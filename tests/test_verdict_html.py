@@ -5,6 +5,7 @@ the page, from the same document, for one text log, a game's exchanges and a VAS
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -107,3 +108,27 @@ def test_every_finding_of_the_text_verdict_is_on_the_page(log: Path) -> None:
     page = _page_text(verdict)
     for head in re.findall(r"^\S+:\d+:\d+: (\w+) \[([^\]]+)\]: (.*)$", text, re.MULTILINE):
         assert f"[{head[1]}]" in page and head[2] in " ".join(page.split()), head
+
+
+def test_the_final_position_is_described_only_for_a_json_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text, Markdown or HTML verdict never describes the final position (Onslaught's victory points, 13.3, were
+    about 3% of a cold text check); a JSON verdict describes it once, however often it is rendered."""
+    from adjudicator.systems import SYSTEMS
+    from adjudicator.verdict import render_json
+
+    system = type(SYSTEMS["onslaught"])
+    described: list[object] = []
+    real = system.describe
+
+    def counted(self: object, state: object) -> dict[str, object]:
+        described.append(state)
+        return real(self, state)  # type: ignore[arg-type]
+    monkeypatch.setattr(system, "describe", counted)
+    verdict = _verdict(ONSLAUGHT / "legal-sample-game.log")
+    for fmt in ("text", "markdown"):
+        render(verdict, fmt)
+    render_html(verdict)
+    assert described == []
+    first = json.loads(render_json(verdict))["final_state"]
+    assert json.loads(render_json(verdict))["final_state"] == first and len(described) == 1
+    assert first["victory_points"] and first["positions"]
