@@ -356,23 +356,20 @@ def _row_reader(model: type[M], header: list[str], kinds: dict[str, str]) -> Cal
     if not all(name in checks for name in header):
         return None
 
-    def cell_reader(kind: str, check: Callable[[object], object]) -> Callable[[str, str], object]:
-        if kind == "str":
-            return lambda cell, stripped: check(stripped)
-
-        def read(cell: str, stripped: str) -> object:
-            value = _convert(kind, cell)
-            return check(value.strip() if isinstance(value, str) else value)
-        return read
-
-    readers = [(name, cell_reader(kinds[name], checks[name])) for name in header]
+    # Each column's check, and its conversion where its cells are not plain text.
+    readers = [(name, checks[name], None if kinds[name] == "str" else functools.partial(_convert, kinds[name]))
+               for name in header]
 
     def row(cells: list[str]) -> M:
         values: dict[str, object] = {}
-        for (name, read), cell in zip(readers, cells):
+        for (name, check, convert), cell in zip(readers, cells):
             stripped = cell.strip()
             if stripped:
-                values[name] = read(cell, stripped)
+                if convert is None:
+                    values[name] = check(stripped)
+                else:
+                    value = convert(cell)
+                    values[name] = check(value.strip() if isinstance(value, str) else value)
         if not required <= values.keys():
             raise Declined
         try:
@@ -401,12 +398,16 @@ def _field_kind(model: type, name: str) -> str:
     return "str"
 
 
+_VALUE_SEPARATORS = re.compile(r"[-/]")
+_SHORT_NUMBER = re.compile(r"\d{1,9}")
+
+
 def _convert(kind: str, cell: str) -> Any:
     if kind == "tuple-int":
-        parts = [p.strip() for p in re.split(r"[-/]", cell)]
+        parts = [p.strip() for p in _VALUE_SEPARATORS.split(cell)]
         # At most 9 digits become a number; a longer run stays text, which the model refuses with its
         # own message (int() of 4,300 digits and more raises ValueError).
-        return tuple(int(p) if re.fullmatch(r"\d{1,9}", p) else p for p in parts)
+        return tuple(int(p) if _SHORT_NUMBER.fullmatch(p) else p for p in parts)
     if kind == "tuple-tuple-int":
         return tuple(_convert("tuple-int", face) for face in cell.split(";") if face.strip())
     if kind == "tuple-str":

@@ -236,6 +236,23 @@ def _constrained(inner: Checker, markers: tuple[object, ...]) -> Checker:
         else:
             return _decline
 
+    if len(tests) == 1:
+        # One constraint (nearly every field): no loop, and a pattern on text answered in the same call.
+        only = tests[0]
+        if inner is _string and len(markers) == 1 and isinstance(markers[0], Pattern):
+            def text_of_pattern(value: object) -> object:
+                if type(value) is not str or not only(value):
+                    raise Declined
+                return value
+            return text_of_pattern
+
+        def checked_once(value: object) -> object:
+            result = inner(value)
+            if not only(result):
+                raise Declined
+            return result
+        return checked_once
+
     def check(value: object) -> object:
         result = inner(value)
         for test in tests:
