@@ -17,6 +17,8 @@ from wargame.errors import DataError
 
 from test_validation import CSV_CELLS, CSV_MODELS, _files
 
+ROOT = Path(__file__).resolve().parents[1]
+
 
 def _loaded(path: Path, model: type) -> tuple[str, str, list[dict[str, str]], dict[int, frozenset[str]]]:
     """Everything load_csv gives: its rows, its errors, the cells of the rows it refused and the columns stated."""
@@ -118,3 +120,23 @@ def test_a_deep_array_is_placed_on_its_line(tmp_path: Path) -> None:
         datafiles._refuse_deep_nesting(text, tmp_path / "x.toml")
     assert refused.value.place is not None and refused.value.place.line == 4
     datafiles._refuse_deep_nesting(text.replace("[" * 20 + "1", "[" * 12 + "1"), tmp_path / "x.toml")
+
+
+def test_a_text_a_file_repeats_is_one_object(tmp_path: Path) -> None:
+    """The texts and tuples of texts a file repeats are one object each (the kept game pickles each once); numbers
+    are never merged with equal numbers of another type."""
+    from wargame.models import HexRecord, Unit
+
+    hexes = ROOT / "maps" / "onslaught" / "hexes.csv"
+    rows, errors = load_csv(hexes, HexRecord)
+    assert not errors and len(rows) > 1000
+    by_value: dict[object, set[int]] = {}
+    for _, record in rows:
+        by_value.setdefault(record.source, set()).add(id(record.source))
+        by_value.setdefault(record.terrain, set()).add(id(record.terrain))
+    assert all(len(ids) == 1 for ids in by_value.values())
+    assert max(sum(1 for _, r in rows if r.source == value) for value in by_value) > 500
+    units, errors = load_csv(ROOT / "counters" / "onslaught" / "units.csv", Unit)
+    assert not errors
+    for _, unit in units:
+        assert type(unit.steps) is int and all(type(v) is int for face in (unit.full, unit.reduced or ()) for v in face)
