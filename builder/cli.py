@@ -28,7 +28,7 @@ class _Group(LazyGroup):
 COMMANDS: Mapping[str, LazyCommand] = {
     "build": LazyCommand("builder.commands:build", None, "Build playable VASSAL 3.7 modules: dist/<game>.vmod."),
     "geography": LazyCommand("builder.geography.commands:geography", "Derive a map from real geography (authoring)."),
-    "new": LazyCommand("builder.commands:new", "Start a new game's data folder from a bundled game or a blank map."),
+    "new": LazyCommand("builder.new_command:new", "Start a new game's data folder from a bundled game or a blank map."),
     "preview": LazyCommand("builder.commands:preview", None, "Write a quick PNG of a game's map data to look at."),
     "render": LazyCommand("builder.commands:render", "Write the module's art as PNGs: board, holding board, counters, "
                                                      "charts."),

@@ -1,54 +1,22 @@
-"""`vmodbuild`'s commands but `geography` (builder.geography.commands): validate, show, preview, build, render and
-new; builder.cli's group imports this module when one of them is run or asked for its --help."""
+"""`vmodbuild`'s commands but `geography` (builder.geography.commands) and `new` (builder.new_command): validate,
+show, preview, build and render; builder.cli's group imports this module when one of them is run or asked for its
+--help."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
-from builder.scaffold import TEMPLATES, new_game
-from wargame.bundled import bundled_root, data_root, game_ids
+from builder.stopping import fail, stopping_on_errors
+from wargame.bundled import data_root, game_ids
 from wargame.errors import DataErrors, WargameError
 
 DATA_OPTION = click.option(
     "--data", "data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
     help="Folder holding maps/ and counters/ (default: $UMPIRE_DATA, else the bundled games).",
 )
-
-
-def _fail(error: WargameError) -> NoReturn:
-    """Report an error that stopped the command and exit 2 (could not run)."""
-    click.echo(f"Error: {error}", err=True)
-    sys.exit(2)
-
-
-def _validate_command(game: str | None, data: Path | None) -> str:
-    """The validate command a hint should give, with the same game and --data."""
-    words = ["vmodbuild", "validate"] + ([game] if game else []) + (["--data", str(data)] if data else [])
-    return " ".join(words)
-
-
-@contextmanager
-def _stopping_on_errors(writing_to: Path | None = None, game: str | None = None,
-                        data: Path | None = None) -> Iterator[None]:
-    """Turn data, kernel and file errors into a clear message and exit 2 (could not run)."""
-    try:
-        yield
-    except DataErrors as e:
-        for error in e.errors:
-            click.echo(str(error), err=True)
-        click.echo(f"Error: the data has {len(e.errors)} problem(s); run `{_validate_command(game, data)}`", err=True)
-        sys.exit(2)
-    except WargameError as e:
-        _fail(e)
-    except OSError as e:
-        click.echo(f"Error: cannot write into {writing_to}: {e.strerror}", err=True)
-        sys.exit(2)
 
 
 @click.command(short_help="Load and cross-check a game's data, every problem listed (every game without GAME).")
@@ -66,7 +34,7 @@ def validate(game: str | None, data: Path | None) -> None:
         root = data_root(data)
         games = [game] if game else game_ids(root)
     except WargameError as e:
-        _fail(e)
+        fail(e)
     if not games:
         click.echo(f"Error: no game under {root}: a game is a folder counters/GAME holding a game.toml, with its map "
                    f"in maps/; start one with `vmodbuild new GAME --from blank --data {root}`", err=True)
@@ -82,7 +50,7 @@ def validate(game: str | None, data: Path | None) -> None:
             click.echo(f"{game_id}: {len(e.errors)} problem(s)")
             continue
         except WargameError as e:
-            _fail(e)
+            fail(e)
         click.echo(f"{game_id}: ok ({len(loaded.grid)} hexes, {len(loaded.units)} units, "
                    f"{len(loaded.hexside_features)} hexsides with features)")
     sys.exit(1 if problems else 0)
@@ -97,7 +65,7 @@ def show(game: str, as_json: bool, data: Path | None) -> None:
     from wargame.describe import game_json, game_summary
     from wargame.game import load_game
 
-    with _stopping_on_errors(None, game, data):
+    with stopping_on_errors(None, game, data):
         loaded = load_game(data_root(data), game)
     click.echo(game_json(loaded) if as_json else game_summary(loaded), nl=False)
 
@@ -112,7 +80,7 @@ def preview(game: str, out_dir: Path, data: Path | None) -> None:
     from builder.preview import write_preview
     from wargame.game import load_game
 
-    with _stopping_on_errors(out_dir, game, data):
+    with stopping_on_errors(out_dir, game, data):
         path = write_preview(load_game(data_root(data), game), out_dir)
     click.echo(str(path))
 
@@ -149,7 +117,7 @@ def build(game: str | None, all_games: bool, out_dir: Path, scale: float, data: 
     from wargame.files import write_atomically
     from wargame.gamecache import cache_dir
 
-    with _stopping_on_errors(out_dir, game, data):
+    with stopping_on_errors(out_dir, game, data):
         root = data_root(data)
         umpire_version, cache = package_version("umpire"), cache_dir()
         for game_id in _games_for(game, all_games, root):
@@ -189,7 +157,7 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
     from wargame.files import write_atomically
     from wargame.game import load_game
 
-    with _stopping_on_errors(out_dir, game, data):
+    with stopping_on_errors(out_dir, game, data):
         loaded = load_game(data_root(data), game)
         art = draw_art(loaded, scale)
         pictures = {f"{game}-board.png": art.board, f"{game}-holding.png": art.holding.image,
@@ -198,22 +166,3 @@ def render(game: str, out_dir: Path, scale: float, data: Path | None) -> None:
         for name, image in sorted(pictures.items()):
             write_atomically(out_dir / name, png_bytes(image))
     click.echo(f"{out_dir}: {len(pictures)} PNGs")
-
-
-@click.command(short_help="Start a new game's data folder from a bundled game or a blank map.")
-@click.argument("game")
-@click.option("--from", "template", type=click.Choice(TEMPLATES), required=True,
-              help="Start from a copy of a bundled game, or from blank: a plain map with four units on the "
-                   "classic series (rules as data), with a sample log the referee checks clean.")
-@click.option("--data", "target", type=click.Path(path_type=Path, file_okay=False), envvar="UMPIRE_DATA",
-              required=True, help="Folder to write maps/GAME and counters/GAME into, created if missing: give it, "
-                                  "or set $UMPIRE_DATA to it. Give the same --data to the other commands.")
-def new(game: str, template: str, target: Path) -> None:
-    """Start a new game's data folder that validates and builds as it is."""
-    with _stopping_on_errors(target, game, target):
-        made = new_game(bundled_root(), game, template, target)
-    click.echo(f"{made.counters}\n{made.maps}")
-    if made.sample_log is not None:
-        click.echo(f"{made.sample_log}: a sample game; referee it: adjudicate --data {target} {made.sample_log}")
-    click.echo(f"next: vmodbuild validate {game} --data {target}; the walk-through is docs/designing-a-game.md")
-

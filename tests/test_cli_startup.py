@@ -145,8 +145,10 @@ def test_a_commands_help_imports_its_module_only() -> None:
     for program, group, extra in (
             ("adjudicate", adjudicate, {"adjudicator.options", "adjudicator.exits",
                                         "adjudicator.check_commands"}),  # umpire's check is built on the referee's
-            # `new` offers the bundled games as templates (builder.scaffold lists them).
-            ("vmodbuild", vmodbuild, {"builder.scaffold", "builder.blank_game", "wargame.bundled", "wargame.errors",
+            # `new` offers the bundled games as templates (builder.scaffold lists them); every command stops on an
+            # error as builder.stopping words it.
+            ("vmodbuild", vmodbuild, {"builder.scaffold", "builder.blank_game", "builder.stopping", "wargame.bundled",
+                                      "wargame.errors",
                                       "wargame.records",  # the frozen records wargame.errors is made of
                                       "wargame.hexes", "builder.geography"})):
         for name, entry in group.lazy.items():

@@ -25,17 +25,20 @@ def _build(cache: Path, out: Path, data: Path | None = None) -> str:
 
 
 def test_a_rebuild_of_unchanged_inputs_loads_and_draws_nothing(tmp_path: Path) -> None:
-    """The second build, in a new process, imports neither Pillow, lxml nor pydantic, and writes the same bytes
-    with the same report."""
+    """The second build, in a new process, imports neither Pillow, lxml nor pydantic (nor hashlib, shutil or pickle),
+    and writes the same bytes with the same report."""
     cache, first, second = tmp_path / "cache", tmp_path / "first", tmp_path / "second"
     said = _build(cache, first)
     code = ("import sys\nfrom builder.cli import main\nsys.argv = ['vmodbuild', 'build', 'moscow', '--out', "
             f"{str(second)!r}]\ntry:\n    main()\nexcept SystemExit as done:\n    assert not done.code, done.code\n"
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'PIL', 'lxml', 'pydantic', 'shapely'}))\n")
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'PIL', 'lxml', 'pydantic', 'shapely'}))\n"
+            "print(sorted({'hashlib', '_hashlib', 'shutil', 'pickle', 'builder.scaffold'} & set(sys.modules)))\n")
     done = run_probe(code, cwd=tmp_path, env={**os.environ, "UMPIRE_CACHE": str(cache)}, check=False)
     assert done.returncode == 0, done.stderr
-    report, imported = done.stdout.splitlines()
+    report, imported, small = done.stdout.splitlines()
     assert imported == "[]"
+    # Nor OpenSSL (the sources' digest is remembered), the copying of `new`, or the game cache's pickling.
+    assert small == "[]"
     assert report.replace(str(second), "OUT") == said.strip().replace(str(first), "OUT")
     assert (second / "moscow.vmod").read_bytes() == (first / "moscow.vmod").read_bytes()
 
@@ -176,10 +179,13 @@ def test_a_version_no_dist_info_folder_names_is_asked_of_importlib_metadata(monk
         module_cache.code_stamp.cache_clear()
 
 
-def test_the_art_and_module_caches_read_each_source_once() -> None:
+def test_the_art_and_module_caches_read_each_source_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The art cache's and the module cache's keys hash the same sources and fonts: each file is read and hashed once
-    a process (the fonts alone are 3 MB; reading everything twice was about 0.01 s of a build)."""
+    a process (the fonts alone are 3 MB; reading everything twice was about 0.01 s of a build), with an empty cache
+    folder (no digest remembered yet)."""
     from builder.vassal import art_cache, sources
+
+    monkeypatch.setenv("UMPIRE_CACHE", str(tmp_path))
 
     module_cache.code_stamp.cache_clear()
     art_cache.code_digest.cache_clear()
@@ -189,3 +195,70 @@ def test_the_art_and_module_caches_read_each_source_once() -> None:
     read = sources._file_digest.cache_info()
     files = {p for folder in (*module_cache._CODE, *art_cache.ART_INPUTS) for p in sources._sources(folder)}
     assert read.misses == len(files) and read.hits > 50
+
+
+def _sources_tree(root: Path) -> list[Path]:
+    """A small tree of sources and a font under `root`, as the builder's folders hold them."""
+    (root / "code" / "__pycache__").mkdir(parents=True)
+    (root / "code" / "a.py").write_text("A = 1\n", encoding="utf-8")
+    (root / "code" / "b.py").write_text("B = 2\n", encoding="utf-8")
+    (root / "code" / "__pycache__" / "a.cpython-312.pyc").write_bytes(b"not a source")
+    (root / "code" / "font.ttf").write_bytes(b"\0\1font")
+    return [root / "code"]
+
+
+def test_a_sources_digest_is_remembered_under_the_files_signature(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worked out once, a digest of the sources is read back by a later process whose files have the same signature
+    (no source read, no OpenSSL loaded: a rebuild of unchanged data, issue 30 item 3); an edited file is hashed again,
+    even with its modification time put back, and gives the digest its bytes give."""
+    from builder.vassal import sources
+
+    monkeypatch.setenv("UMPIRE_CACHE", str(tmp_path / "cache"))
+    folders = _sources_tree(tmp_path / "tree")
+    first = sources.sources_digest(folders, tmp_path / "tree")
+    remembered = list((tmp_path / "cache" / "sources").glob("*.digest"))
+    assert len(remembered) == 1 and remembered[0].read_bytes() == first
+    # A new process: the digest read back, no file of the tree read, hashlib never imported.
+    probe = ("import sys\nfrom pathlib import Path\nfrom builder.vassal import sources\n"
+             "tree = Path(sys.argv[1])\n"
+             "print(sources.sources_digest([tree / 'code'], tree).hex(), sources._file_digest.cache_info().misses,"
+             " 'hashlib' in sys.modules)")
+    done = run_probe(probe, str(tmp_path / "tree"), env={**os.environ, "UMPIRE_CACHE": str(tmp_path / "cache")})
+    assert done.stdout.split() == [first.hex(), "0", "False"]
+    # Edited, its size and modification time as they were: its change time differs, so it is hashed again.
+    edited = tmp_path / "tree" / "code" / "a.py"
+    before = edited.stat()
+    edited.write_text("A = 9\n", encoding="utf-8")
+    os.utime(edited, ns=(before.st_atime_ns, before.st_mtime_ns))
+    sources._file_digest.cache_clear()
+    sources._sources.cache_clear()
+    again = sources.sources_digest(folders, tmp_path / "tree")
+    monkeypatch.setenv("UMPIRE_CACHE", "")
+    sources._file_digest.cache_clear()
+    assert again != first and again == sources.sources_digest(folders, tmp_path / "tree")
+
+
+def test_a_remembered_digest_not_ours_or_damaged_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A remembered digest that others may write, or of the wrong length, is passed over: the sources are hashed."""
+    from builder.vassal import sources
+
+    monkeypatch.setenv("UMPIRE_CACHE", str(tmp_path / "cache"))
+    folders = _sources_tree(tmp_path / "tree")
+    true = sources.sources_digest(folders, tmp_path / "tree")
+    kept = next((tmp_path / "cache" / "sources").glob("*.digest"))
+    for damage in ("writable", "short"):
+        kept.write_bytes(b"x" * 20 if damage == "writable" else b"x" * 5)
+        kept.chmod(0o666 if damage == "writable" else 0o600)
+        sources._file_digest.cache_clear()
+        assert sources.sources_digest(folders, tmp_path / "tree") == true, damage
+        kept.chmod(0o600)
+
+
+def test_the_sources_found_are_every_source_and_font_but_bytecode() -> None:
+    """The builder's and the kernel's sources and fonts as rglob finds them, __pycache__ passed over unwalked."""
+    from builder.vassal import art_cache, sources
+
+    for folder in (*module_cache._CODE, *art_cache.ART_INPUTS):
+        found = tuple(sorted(p for p in folder.rglob("*") if p.suffix in sources.SUFFIXES and p.is_file()))
+        assert sources._sources(folder) == found and found

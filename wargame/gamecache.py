@@ -5,7 +5,6 @@ check parses no data file and builds none of the data models' validators (issue 
 from __future__ import annotations
 
 import os
-import pickle
 import stat
 import sys
 from collections.abc import Iterable, Sequence
@@ -110,6 +109,8 @@ def is_trusted(info: os.stat_result) -> bool:
 def cached_game(root: Path, game_id: str) -> tuple[bytes, Game] | None:
     """A game pickled by an earlier run, with its files' fingerprint, when they still read the same; else None."""
     # Imported here: the cache folder is asked for by commands that load no game (a rebuild kept whole).
+    import pickle
+
     from wargame.gamedata import Game
 
     path = _entry(root, game_id)
@@ -134,6 +135,7 @@ def keep_game(root: Path, game_id: str, files: Sequence[Path], stamp: bytes, gam
     path = _entry(root, game_id)
     if path is None:
         return
+    import pickle
     try:
         payload = pickle.dumps((list(files), stamp), pickle.HIGHEST_PROTOCOL) + pickle.dumps(
             game, pickle.HIGHEST_PROTOCOL)
@@ -159,4 +161,4 @@ def _prune(folder: Path) -> None:
         old.unlink(missing_ok=True)
 
 
-__all__ = ["cache_dir", "cached_game", "code_stamp", "fingerprint", "is_trusted", "keep_game"]
+__all__ = ["blake2b", "cache_dir", "cached_game", "code_stamp", "fingerprint", "is_trusted", "keep_game"]

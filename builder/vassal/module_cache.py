@@ -6,7 +6,6 @@ Nothing here imports Pillow, lxml or pydantic: a rebuild of unchanged data costs
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -18,7 +17,7 @@ from pathlib import Path
 from builder.vassal.sources import sources_digest
 from wargame.errors import WargameError
 from wargame.files import write_atomically
-from wargame.gamecache import fingerprint, is_trusted
+from wargame.gamecache import blake2b, fingerprint, is_trusted
 from wargame.records import frozen
 
 FORMAT = b"umpire-module-1"
@@ -89,7 +88,7 @@ def _listing(folder: str) -> tuple[str, ...]:
 @lru_cache(maxsize=1)
 def code_stamp() -> bytes:
     """A digest of the code and fonts a module is built by and of the libraries' versions."""
-    digest = hashlib.blake2b(FORMAT + f"\0{sys.version}\0".encode(), digest_size=20)
+    digest = blake2b(FORMAT + f"\0{sys.version}\0".encode(), digest_size=20)
     for name in _LIBRARIES:
         found = installed_version(name) or _metadata_version(name)
         digest.update(f"{name} absent\0".encode() if found is None else f"{name}={found}\0".encode())
@@ -99,7 +98,7 @@ def code_stamp() -> bytes:
 
 def _entry(where: Path, root: Path, game_id: str, scale: float, umpire_version: str) -> Path:
     """The cache file of a game's module built from a data folder at a scale."""
-    digest = hashlib.blake2b(code_stamp() + f"\0{root.resolve()}\0{game_id}\0{scale!r}\0{umpire_version}".encode(
+    digest = blake2b(code_stamp() + f"\0{root.resolve()}\0{game_id}\0{scale!r}\0{umpire_version}".encode(
         "utf-8", "surrogatepass"), digest_size=20)
     return where / "modules" / f"{digest.hexdigest()}.vmod"
 
