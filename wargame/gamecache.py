@@ -139,26 +139,27 @@ def keep_game(root: Path, game_id: str, files: Sequence[Path], stamp: bytes, gam
     try:
         payload = pickle.dumps((list(files), stamp), pickle.HIGHEST_PROTOCOL) + pickle.dumps(
             game, pickle.HIGHEST_PROTOCOL)
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        handle, temporary = create_temporary(path.parent, f"{path.stem}.")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(payload)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        _prune(path.parent)
+        keep_file(path, payload, GAMES_KEPT)
     # Not kept is only slower: a full disk, a read-only home or an object that does not pickle never fails a run.
     except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
 
 
-def _prune(folder: Path) -> None:
-    """Remove all but the GAMES_KEPT newest pickled games."""
-    kept = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-    for old in kept[GAMES_KEPT:]:
+def keep_file(path: Path, payload: bytes, newest: int) -> None:
+    """Write a file of the cache folder whole (a new file renamed over it, its folder made for its owner alone), then
+    remove all but the `newest` files of its suffix there; OSError where it cannot."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    handle, temporary = create_temporary(path.parent, f"{path.stem}.")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(payload)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    kept = sorted(path.parent.glob(f"*{path.suffix}"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+    for old in kept[newest:]:
         old.unlink(missing_ok=True)
 
 
-__all__ = ["blake2b", "cache_dir", "cached_game", "code_stamp", "fingerprint", "is_trusted", "keep_game"]
+__all__ = ["blake2b", "cache_dir", "cached_game", "code_stamp", "fingerprint", "is_trusted", "keep_file", "keep_game"]

@@ -15,8 +15,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from wargame.files import create_temporary
-from wargame.gamecache import blake2b, cache_dir, is_trusted
+from wargame.gamecache import blake2b, cache_dir, is_trusted, keep_file
 
 BUILDER = Path(__file__).resolve().parents[1]
 KERNEL = BUILDER.parent / "wargame"
@@ -73,18 +72,7 @@ def _remembered(where: Path) -> bytes | None:
 def _remember(where: Path, digest: bytes) -> None:
     """Keep a digest under its signature (nothing when the cache folder cannot be written: only slower)."""
     try:
-        where.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        handle, temporary = create_temporary(where.parent, f"{where.name}.")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(digest)
-            os.replace(temporary, where)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        kept = sorted(where.parent.glob("*.digest"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in kept[DIGESTS_KEPT:]:
-            old.unlink(missing_ok=True)
+        keep_file(where, digest, DIGESTS_KEPT)
     except OSError:
         return
 
