@@ -147,3 +147,22 @@ def test_the_cache_folder_keeps_the_newest_games_only(tmp_path: Path, monkeypatc
     for n in range(3):
         load_game(_copy(tmp_path / str(n)), "moscow")
     assert len(list((tmp_path / "cache" / "games").glob("*.pickle"))) == 2
+
+
+def test_a_cache_file_is_written_whole_and_the_oldest_pruned(tmp_path: Path) -> None:
+    """keep_file writes a file whole, for its owner alone, and keeps the `newest` files of its suffix in the folder,
+    other files left alone (the kept games: 32; the remembered sources' digests: 32)."""
+    import os
+    import stat
+
+    from wargame.gamecache import keep_file
+
+    folder = tmp_path / "kept"
+    for n in range(5):
+        keep_file(folder / f"{n}.digest", bytes([n]) * 3, 3)
+        os.utime(folder / f"{n}.digest", ns=(n * 10**9, n * 10**9))
+    (folder / "other.txt").write_text("mine", encoding="utf-8")
+    keep_file(folder / "5.digest", b"new", 3)
+    assert sorted(p.name for p in folder.iterdir()) == ["3.digest", "4.digest", "5.digest", "other.txt"]
+    assert (folder / "5.digest").read_bytes() == b"new"
+    assert stat.S_IMODE(os.stat(folder / "5.digest").st_mode) == 0o600 and stat.S_IMODE(os.stat(folder).st_mode) == 0o700
