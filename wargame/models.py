@@ -519,6 +519,8 @@ class CombatTable(Model):
     note: str = ""
 
     def __post_init__(self) -> None:
+        if self.kind == "odds":
+            _rising_odds(self.columns)
         if len(self.results) != len(self.die_rolls):
             raise ValueError(f"{len(self.results)} result rows for {len(self.die_rolls)} die rolls")
         for die, row in zip(self.die_rolls, self.results):
@@ -537,6 +539,21 @@ class CombatTable(Model):
         for crt_line in self.line:
             if len(crt_line.cells) != len(self.columns):
                 raise ValueError(f"line {crt_line.id}: {len(crt_line.cells)} cells for {len(self.columns)} columns")
+
+
+def _rising_odds(columns: tuple[str, ...]) -> None:
+    """An odds table's columns are A:D, two whole numbers above zero, each column higher than the one before: the
+    referee reads the highest listed column at or below an attack's odds, and shifts columns left and right."""
+    terms: list[tuple[int, int]] = []
+    for column in columns:
+        a, colon, d = column.partition(":")
+        if not (colon and all(t.isascii() and t.isdigit() and len(t) <= 6 and int(t) > 0 for t in (a, d))):
+            raise ValueError(f"odds column {column!r} is not two whole numbers above zero as A:D (e.g. '3:2')")
+        terms.append((int(a), int(d)))
+    for (low_a, low_d), (high_a, high_d), before, column in zip(terms, terms[1:], columns, columns[1:]):
+        if low_a * high_d >= high_a * low_d:
+            raise ValueError(f"odds column {column!r} follows {before!r} but is not higher: the columns rise from "
+                             "left to right")
 
 
 class Chart(Model):

@@ -58,6 +58,8 @@ def check_rules(game: Game) -> list[DataError]:
             add(f"result code {code!r} is not one of crt.toml's result_codes", "combat.results")
         if rules.combat.below == "no_effect":
             known(rules.combat.below_result, codes, "result code", "combat.below_result")
+        if game.crt.kind == "differential":
+            errors.extend(_rising_differentials(game))
     for side in rules.start_reduced:
         known(side, sides, "side", "start_reduced")
     for line, record in game.replacements:
@@ -155,6 +157,31 @@ def _terrain(effects: Iterable[TerrainEffect], terrain: set[str],
         known(effect.terrain, terrain, "terrain", "combat.terrain")
         for side in effect.sides:
             known(side, sides, "side", "combat.terrain")
+
+
+def _rising_differentials(game: Game) -> list[DataError]:
+    """A classic differential table's columns are whole numbers (`-2`, `0`, `+3`), each higher than the one before:
+    the referee reads the highest column at or below an attack's differential and shifts along them (an odds
+    table's columns are checked by its model)."""
+    assert game.crt is not None
+    file = game.files["crt"]
+    try:
+        line = toml_line(file.read_text(encoding="utf-8"), ("columns",))
+    except (OSError, UnicodeDecodeError):
+        line = None
+    values: list[int] = []
+    for column in game.crt.columns:
+        digits = column.replace("\u2212", "-").removeprefix("+").removeprefix("-")
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
+            return [DataError(f"differential column {column!r} is not a whole number (e.g. '-2', '0', '+3'): a "
+                              "classic differential table's columns are the differences they read",
+                              Place(file, line, None, "columns"))]
+        values.append(int(column.replace("\u2212", "-")))
+    for before, after, label in zip(values, values[1:], game.crt.columns[1:]):
+        if after <= before:
+            return [DataError(f"differential column {label!r} is not higher than the one before it: the columns rise "
+                              "from left to right", Place(file, line, None, "columns"))]
+    return []
 
 
 __all__ = ["check_rules"]

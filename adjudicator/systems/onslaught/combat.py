@@ -78,14 +78,12 @@ def odds_column(game: Game, attack: int, defence: int) -> tuple[str, str]:
     columns = list(game.crt.columns)
     if defence <= 0:
         return columns[-1], "a defence of zero attacks on the best column (ruling for 7.3)"
-    terms = [_terms(c) for c in columns]
-    if any(d <= 0 for _, d in terms):
-        return _odds_column_of_fractions(columns, attack, defence)
-    # a:d <= attack:defence is a * defence <= attack * d (both terms positive): whole numbers, not fractions, whose
+    # Both terms of every column are whole numbers above zero (crt.toml's model refuses any other odds column), so
+    # a:d <= attack:defence is a * defence <= attack * d: whole numbers, not fractions, whose
     # import (decimal's with it) is about 1% of a check's instructions. The first highest column is kept, as max's.
     column: str | None = None
     best = (0, 1)
-    for c, (a, d) in zip(columns, terms):
+    for c, (a, d) in zip(columns, map(_terms, columns)):
         if a * defence <= attack * d and (column is None or a * best[1] > best[0] * d):
             column, best = c, (a, d)
     if column is None:
@@ -98,17 +96,6 @@ def _terms(column: str) -> tuple[int, int]:
     """A column's attack and defence terms ("3:2" is 3 and 2)."""
     a, d = column.split(":")
     return int(a), int(d)
-
-
-def _odds_column_of_fractions(columns: list[str], attack: int, defence: int) -> tuple[str, str]:
-    """`odds_column` of a table with a column whose defence term is not positive, in fractions (as it always was)."""
-    from fractions import Fraction
-    usable = [c for c in columns if _ratio(c) <= Fraction(attack, defence)]
-    if not usable:
-        return columns[0], f"{attack}:{defence} is below the lowest column, so {columns[0]} (table note)"
-    column = max(usable, key=_ratio)
-    exact = _ratio(column) == Fraction(attack, defence)
-    return column, f"{attack}:{defence} {'is' if exact else 'rounds down to'} {column}"
 
 
 def result_of(game: Game, column: str, die: int) -> str:
