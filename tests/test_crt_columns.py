@@ -41,7 +41,8 @@ def _problems(root: Path) -> list[str]:
 def test_an_odds_column_not_a_to_d_is_refused_when_the_data_load(tmp_path: Path, column: str) -> None:
     root = _moscow(tmp_path, f'"1:1", "{column}", "3:1", "4:1", "5:1", "6:1"')
     (problem,) = _problems(root)
-    assert "crt.toml" in problem and f"odds column {column!r} is not two whole numbers above zero as A:D" in problem
+    assert "crt.toml:8 [columns]" in problem
+    assert f"odds column {column!r} is not two whole numbers above zero as A:D" in problem
     # The referee stops with the data's problem (exit 2), not an internal error (exit 3) in the middle of a check.
     result = CliRunner().invoke(adjudicate, ["--data", str(root), "check",
                                              str(ROOT / "examples" / "moscow" / "legal-sample-game.log")])
@@ -55,7 +56,7 @@ def test_odds_columns_that_do_not_rise_are_refused(tmp_path: Path, columns: str,
     """The referee reads the highest column at or below the odds and shifts along the table: columns out of order
     had a legal sample game breach 7.0 six times."""
     (problem,) = _problems(_moscow(tmp_path, columns))
-    assert f"odds column {named} but is not higher" in problem
+    assert f"odds column {named} but is not higher" in problem and "crt.toml:8 [columns]" in problem
 
 
 def test_rising_odds_columns_of_any_terms_load(tmp_path: Path) -> None:

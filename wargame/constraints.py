@@ -70,6 +70,14 @@ class Model(Frozen):
         return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._field_names)})"
 
 
+class RefusedAt(ValueError):
+    """A model's own check that names the key it refuses: the loader places the error at that key's line."""
+
+    def __init__(self, message: str, *key: str | int) -> None:
+        super().__init__(message)
+        self.key = key
+
+
 JsonData: TypeAlias = None | bool | int | float | str | list["JsonData"] | dict[str, "JsonData"]
 """Plain JSON data."""
 

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import tomli
 
+from wargame.constraints import RefusedAt
 from wargame.errors import DataError, DataErrors, Place, did_you_mean, listed_words
 from wargame.files import TooLarge, read_capped
 from wargame.models import PATTERN_MEANINGS, SCHEMA_VERSION
@@ -246,6 +247,9 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
     lines = TomlLines(text) if text and line is None else None
     for err in _keys_first(e.errors()):
         loc = tuple(err["loc"])
+        refused = (err.get("ctx") or {}).get("error")
+        if isinstance(refused, RefusedAt):
+            loc += refused.key  # a model's own check that names its key: placed at that key's line
         key = _loc_text(loc)
         msg = err["msg"]
         value = err.get("input")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Annotated, Literal
 
-from wargame.constraints import Ge, Gt, Le, MinLen, Model, Pattern
+from wargame.constraints import Ge, Gt, Le, MinLen, Model, Pattern, RefusedAt
 from wargame.errors import did_you_mean
 from wargame.faces import CounterFace
 from wargame.grid import GridSpec
@@ -548,12 +548,13 @@ def _rising_odds(columns: tuple[str, ...]) -> None:
     for column in columns:
         a, colon, d = column.partition(":")
         if not (colon and all(t.isascii() and t.isdigit() and len(t) <= 6 and int(t) > 0 for t in (a, d))):
-            raise ValueError(f"odds column {column!r} is not two whole numbers above zero as A:D (e.g. '3:2')")
+            raise RefusedAt(f"odds column {column!r} is not two whole numbers above zero as A:D (e.g. '3:2')",
+                            "columns")
         terms.append((int(a), int(d)))
     for (low_a, low_d), (high_a, high_d), before, column in zip(terms, terms[1:], columns, columns[1:]):
         if low_a * high_d >= high_a * low_d:
-            raise ValueError(f"odds column {column!r} follows {before!r} but is not higher: the columns rise from "
-                             "left to right")
+            raise RefusedAt(f"odds column {column!r} follows {before!r} but is not higher: the columns rise from "
+                            "left to right", "columns")
 
 
 class Chart(Model):
