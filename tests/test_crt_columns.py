@@ -79,6 +79,8 @@ def test_a_classic_differential_tables_columns_are_rising_whole_numbers(tmp_path
                                           "differential")) == []
     (word,) = _differential_problems(_moscow(tmp_path / "word", '"-1", "0", "x", "+2", "+3", "+4"', "differential"))
     assert "differential column 'x' is not a whole number" in word and "crt.toml:8" in word
+    (signs,) = _differential_problems(_moscow(tmp_path / "signs", '"-1", "0", "+-2", "+2", "+3", "+4"', "differential"))
+    assert "differential column '+-2' is not a whole number" in signs
     (order,) = _differential_problems(_moscow(tmp_path / "order", '"0", "-1", "+1", "+2", "+3", "+4"',
                                               "differential"))
     assert "differential column '-1' is not higher than the one before it" in order and "crt.toml:8" in order

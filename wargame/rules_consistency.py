@@ -171,12 +171,13 @@ def _rising_differentials(game: Game) -> list[DataError]:
         line = None
     values: list[int] = []
     for column in game.crt.columns:
-        digits = column.replace("\u2212", "-").removeprefix("+").removeprefix("-")
+        signed = column.replace("\u2212", "-")
+        digits = signed[1:] if signed.startswith(("+", "-")) else signed  # one sign at most
         if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
             return [DataError(f"differential column {column!r} is not a whole number (e.g. '-2', '0', '+3'): a "
                               "classic differential table's columns are the differences they read",
                               Place(file, line, None, "columns"))]
-        values.append(int(column.replace("\u2212", "-")))
+        values.append(int(signed))
     for before, after, label in zip(values, values[1:], game.crt.columns[1:]):
         if after <= before:
             return [DataError(f"differential column {label!r} is not higher than the one before it: the columns rise "
