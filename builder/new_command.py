@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from builder.stopping import stopping_on_errors
 from builder.scaffold import TEMPLATES, new_game
+from builder.stopping import stopping_on_errors
 from wargame.bundled import bundled_root
 
 
@@ -29,4 +29,3 @@ def new(game: str, template: str, target: Path) -> None:
     if made.sample_log is not None:
         click.echo(f"{made.sample_log}: a sample game; referee it: adjudicate --data {target} {made.sample_log}")
     click.echo(f"next: vmodbuild validate {game} --data {target}; the walk-through is docs/designing-a-game.md")
-

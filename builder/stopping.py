@@ -19,7 +19,7 @@ def fail(error: WargameError) -> NoReturn:
     sys.exit(2)
 
 
-def validate_command(game: str | None, data: Path | None) -> str:
+def _validate_command(game: str | None, data: Path | None) -> str:
     """The validate command a hint should give, with the same game and --data."""
     words = ["vmodbuild", "validate"] + ([game] if game else []) + (["--data", str(data)] if data else [])
     return " ".join(words)
@@ -34,7 +34,7 @@ def stopping_on_errors(writing_to: Path | None = None, game: str | None = None,
     except DataErrors as e:
         for error in e.errors:
             click.echo(str(error), err=True)
-        click.echo(f"Error: the data has {len(e.errors)} problem(s); run `{validate_command(game, data)}`", err=True)
+        click.echo(f"Error: the data has {len(e.errors)} problem(s); run `{_validate_command(game, data)}`", err=True)
         sys.exit(2)
     except WargameError as e:
         fail(e)

@@ -353,10 +353,12 @@ _TEXTS = (str, str | None, tuple[str, ...], tuple[str, ...] | None)
 """The annotations whose checked values are texts or tuples of texts, nothing else."""
 
 
-def _row_reader(model: type[M], header: list[str], kinds: dict[str, str]) -> Callable[[list[str]], M] | None:
+def _row_reader(model: type[M], header: list[str], kinds: dict[str, str]
+                ) -> Callable[[list[str]], tuple[M, frozenset[str]]] | None:
     """A row's cells straight to the model, as converting them (`_convert`) and vouching for the result (`validator`)
-    would give it, without the dict between them; Declined where either would decline. None for a model never
-    vouched for, or a column its `__init__` does not take. (The CSV rows were a fifth of a cold check, issue 30.)"""
+    would give it, without the dict between them, with the columns it states; Declined where either would decline.
+    None for a model never vouched for, or a column its `__init__` does not take. (The CSV rows were a fifth of a
+    cold check, issue 30.)"""
     found = field_checkers(model, strict=False)
     if found is None:
         return None
@@ -373,7 +375,7 @@ def _row_reader(model: type[M], header: list[str], kinds: dict[str, str]) -> Cal
                 _unconstrained(fields[name][0]) in _TEXTS) for name in header]
     same: dict[object, object] = {}
 
-    def row(cells: list[str]) -> M:
+    def row(cells: list[str]) -> tuple[M, frozenset[str]]:
         values: dict[str, object] = {}
         for (name, check, convert, text), cell in zip(readers, cells):
             stripped = cell.strip()
@@ -387,7 +389,7 @@ def _row_reader(model: type[M], header: list[str], kinds: dict[str, str]) -> Cal
         if not required <= values.keys():
             raise Declined
         try:
-            return model(**values)
+            return model(**values), frozenset(values)
         except Exception:  # noqa: BLE001 - the model's own refusal is pydantic's to word, as `validator` leaves it
             raise Declined from None
     return row
@@ -495,13 +497,13 @@ def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = N
             continue
         if fast is not None:
             try:
-                made = fast(cells)
+                made, given = fast(cells)
             except Declined:
                 pass
             else:
                 rows.append((line_no, made))
                 if stated is not None:
-                    stated[line_no] = frozenset(name for name, cell in zip(header, cells) if cell.strip())
+                    stated[line_no] = given
                 continue
         data: dict[str, Any] = {}
         for name, cell in zip(header, cells):

@@ -93,13 +93,11 @@ class Grid:
         fmt = spec.label
         column_texts = [f"{column:0{fmt.column_digits}d}" for column in columns]
         row_texts = [f"{row:0{fmt.row_digits}d}" for row in rows]
-        column_first = fmt.order == "column-row"
         for i, (column, column_text) in enumerate(zip(columns, column_texts)):
             for j, (row, row_text) in enumerate(zip(rows, row_texts)):
                 h = self.hex_at_visual(i, j)
                 self._by_hex[h] = (column, row)
-                label = (column_text + fmt.separator + row_text if column_first
-                         else row_text + fmt.separator + column_text)
+                label = self._joined(column_text, row_text)
                 self._by_label[label] = h
                 self._label_by_hex[h] = label
         sep = re.escape(spec.label.separator)
@@ -164,9 +162,12 @@ class Grid:
     def format_label(self, column: int, row: int) -> str:
         """Write printed numbers as a label (no check that the hex is on the map)."""
         fmt = self.spec.label
-        c = f"{column:0{fmt.column_digits}d}"
-        r = f"{row:0{fmt.row_digits}d}"
-        return c + fmt.separator + r if fmt.order == "column-row" else r + fmt.separator + c
+        return self._joined(f"{column:0{fmt.column_digits}d}", f"{row:0{fmt.row_digits}d}")
+
+    def _joined(self, column: str, row: str) -> str:
+        """A label from its column's and row's texts, in the map's order and with its separator."""
+        fmt = self.spec.label
+        return column + fmt.separator + row if fmt.order == "column-row" else row + fmt.separator + column
 
     def label_of(self, h: Hex) -> str:
         """The printed label of a hex on the map."""
