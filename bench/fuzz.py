@@ -367,11 +367,11 @@ def data_files(root: Path) -> list[tuple[Path, str]]:
 
 
 def _model_of(path: Path) -> tuple[str, type]:
-    from wargame import models
+    from wargame import models, tables
 
     kinds = {"map.toml": models.MapManifest, "terrain.toml": models.TerrainChart, "areas.toml": models.AreasFile,
-             "game.toml": models.GameManifest, "markers.toml": models.MarkersFile, "crt.toml": models.CombatTable,
-             "charts.toml": models.ChartsFile, "parameters.toml": models.ParametersFile,
+             "game.toml": models.GameManifest, "markers.toml": models.MarkersFile, "crt.toml": tables.CombatTable,
+             "charts.toml": tables.ChartsFile, "parameters.toml": tables.ParametersFile,
              "hexes.csv": models.HexRecord, "hexsides.csv": models.HexsideRecord, "places.csv": models.PlaceRecord,
              "units.csv": models.Unit, "setup.csv": models.Placement, "reinforcements.csv": models.Arrival,
              "replacements.csv": models.ReplacementRecord}

@@ -14,7 +14,7 @@ from builder.render.charts.layout import Pen
 from builder.render.charts.table import Table
 from wargame.bundled import data_root, game_ids
 from wargame.game import Game, load_game
-from wargame.models import Chart, ChartsFile
+from wargame.tables import Chart, ChartsFile
 
 GAMES = game_ids(data_root())
 

@@ -15,7 +15,7 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 import wargame.datafiles as datafiles
-from wargame import models, rulebook
+from wargame import models, rulebook, tables
 from wargame.bundled import data_root
 from wargame.datafiles import load_csv, load_toml
 from wargame.errors import DataError, DataErrors
@@ -24,8 +24,8 @@ from wargame.validation import validated
 ROOT = data_root()
 TOML_MODELS: dict[str, type] = {
     "map.toml": models.MapManifest, "terrain.toml": models.TerrainChart, "areas.toml": models.AreasFile,
-    "game.toml": models.GameManifest, "markers.toml": models.MarkersFile, "crt.toml": models.CombatTable,
-    "charts.toml": models.ChartsFile, "parameters.toml": models.ParametersFile, "rules.toml": rulebook.RulesFile}
+    "game.toml": models.GameManifest, "markers.toml": models.MarkersFile, "crt.toml": tables.CombatTable,
+    "charts.toml": tables.ChartsFile, "parameters.toml": tables.ParametersFile, "rules.toml": rulebook.RulesFile}
 CSV_MODELS: dict[str, type] = {
     "hexes.csv": models.HexRecord, "hexsides.csv": models.HexsideRecord, "places.csv": models.PlaceRecord,
     "units.csv": models.Unit, "setup.csv": models.Placement, "reinforcements.csv": models.Arrival,

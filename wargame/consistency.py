@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wargame.datafiles import toml_line
+from wargame.toml_lines import toml_line
 from wargame.errors import DataError, GridError, Place, did_you_mean
 from wargame.hexes import Hex
 from wargame.layout import board_too_large

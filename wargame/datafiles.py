@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import csv
 import dataclasses
 import functools
@@ -23,6 +22,7 @@ from wargame.constraints import RefusedAt
 from wargame.errors import DataError, DataErrors, Place, did_you_mean, listed_words
 from wargame.files import TooLarge, read_capped
 from wargame.models import PATTERN_MEANINGS, SCHEMA_VERSION
+from wargame.toml_lines import TomlLines
 from wargame.validation import Declined, field_annotations, field_checkers, validated, validator
 
 if typing.TYPE_CHECKING:
@@ -64,87 +64,20 @@ def _loc_text(loc: tuple[int | str, ...]) -> str:
     return out
 
 
-_AOT_HEADER = re.compile(r"^\s*\[\[\s*([\w.-]+)\s*\]\]")
-_TABLE_HEADER = re.compile(r"^\s*\[\s*([\w.-]+)\s*\]")
-_ASSIGNMENT = re.compile(r"^\s*([\w-]+)\s*=")
-_TABLE_START = re.compile(r"^\s*\[")
-
-
-class TomlLines:
-    """Where the headers, assignments and table starts of a TOML text are, indexed once so that
-    placing many errors does not rescan the file for each (2,000 errors took 11 s)."""
-
-    def __init__(self, text: str) -> None:
-        self.count = 0
-        self.aot: dict[str, list[int]] = {}
-        self.table: dict[str, list[int]] = {}
-        self.assign: dict[str, list[int]] = {}
-        self.starts: list[int] = []
-        for n, line in enumerate(text.splitlines()):
-            self.count = n + 1
-            if _TABLE_START.match(line):
-                self.starts.append(n)
-                # A header names its table by its last dotted part (`[[grid.label]]` is `label`).
-                if (m := _AOT_HEADER.match(line)) is not None:
-                    self.aot.setdefault(m.group(1).rsplit(".", 1)[-1], []).append(n)
-                elif (m := _TABLE_HEADER.match(line)) is not None:
-                    self.table.setdefault(m.group(1).rsplit(".", 1)[-1], []).append(n)
-            elif (m := _ASSIGNMENT.match(line)) is not None:
-                self.assign.setdefault(m.group(1), []).append(n)
-
-    @staticmethod
-    def _first(lines: list[int], start: int, end: int) -> int | None:
-        at = bisect.bisect_left(lines, start)
-        return lines[at] if at < len(lines) and lines[at] < end else None
-
-    def _between(self, lines: list[int], start: int, end: int) -> list[int]:
-        return lines[bisect.bisect_left(lines, start):bisect.bisect_left(lines, end)]
-
-    def line_of(self, loc: tuple[int | str, ...]) -> int | None:
-        """Best guess of the 1-based line a key path points at (tables and arrays of tables)."""
-        start, end = 0, self.count
-        i = 0
-        found: int | None = None
-        while i < len(loc):
-            key = loc[i]
-            if not isinstance(key, str):
-                break
-            nxt = loc[i + 1] if i + 1 < len(loc) else None
-            if isinstance(nxt, int):
-                # An array of tables: the nxt-th [[key]] header (or an inline array: the key line).
-                hits = self._between(self.aot.get(key, []), start, end)
-                if 0 <= nxt < len(hits):
-                    start = hits[nxt]
-                    following = self._first(self.starts, start + 1, end)
-                    end = following if following is not None else end
-                    found = start + 1
-                    start += 1
-                    i += 2
-                    continue
-                inline = self._first(self.assign.get(key, []), start, end)
-                return inline + 1 if inline is not None else found
-            candidates = [h for h in (self._first(self.assign.get(key, []), start, end),
-                                      self._first(self.table.get(key, []), start, end)) if h is not None]
-            if not candidates:
-                return found
-            hit = min(candidates)
-            found = hit + 1
-            if self._first(self.table.get(key, []), hit, hit + 1) is not None:
-                following = self._first(self.starts, hit + 1, self.count)
-                start, end = hit + 1, following if following is not None else self.count
-            i += 1
-        return found
-
-
-def toml_line(text: str, loc: tuple[int | str, ...]) -> int | None:
-    """Best guess of the line a key path points at in a TOML text (tables and arrays of tables)."""
-    return TomlLines(text).line_of(loc)
+_SHOWN_CHARS = 60
+"""A value shown in a message is cut short past this: a message never grows with its input (a cell of 140,000
+characters, shown whole in each of its 70,000 errors, took gigabytes; the fuzzing of 2026-12-06)."""
 
 
 def _shown(value: object) -> str:
-    """A value as a designer wrote it (a cell of several numbers as on the counter)."""
+    """A value as a designer wrote it (a cell of several numbers as on the counter), cut short when long."""
     if isinstance(value, tuple):
-        return repr("-".join(map(str, value)))
+        written = "-".join(map(str, value[:_SHOWN_CHARS]))
+        if len(written) > _SHOWN_CHARS:
+            return f"{written[:_SHOWN_CHARS]!r}... ({len(value):,} values)"
+        return repr(written)
+    if isinstance(value, str) and len(value) > _SHOWN_CHARS:
+        return f"{value[:_SHOWN_CHARS]!r}... ({len(value):,} characters)"
     return repr(value)
 
 
@@ -242,8 +175,9 @@ def _keys_first(errors: list[ErrorDetails]) -> list[ErrorDetails]:
 def validation_errors(e: ValidationError, path: Path, text: str | None = None,
                       line: int | None = None, columns: dict[str, int] | None = None,
                       cells: dict[str, str] | None = None, model: type | None = None) -> list[DataError]:
-    """One DataError per pydantic error, placed at the key (TOML) or the row and column (CSV), the value shown."""
-    out = []
+    """One DataError per pydantic error, placed at the key (TOML) or the row and column (CSV), the value shown; of
+    the errors of one list's elements (a cell's numbers, an array's values), the first, saying how many more."""
+    out: list[tuple[tuple[int | str, ...] | None, str, Place]] = []
     lines = TomlLines(text) if text and line is None else None
     for err in _keys_first(e.errors()):
         loc = tuple(err["loc"])
@@ -251,13 +185,14 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
         if isinstance(refused, RefusedAt):
             loc += refused.key  # a model's own check that names its key: placed at that key's line
         key = _loc_text(loc)
-        msg = err["msg"]
+        # A model's own check speaks for itself: pydantic's "Value error, " before its words says nothing more.
+        msg = str(refused) if err["type"] == "value_error" and isinstance(refused, ValueError) else err["msg"]
         value = err.get("input")
         # The cell as written (`4-x`), not pydantic's piece of it (`x`).
         cell = cells.get(str(loc[0])) if cells and loc else None
-        written = f" in {cell!r}" if cell is not None and len(loc) > 1 else ""
+        written = f" in {_shown(cell)}" if cell is not None and len(loc) > 1 else ""
         if loc == ("schema_version",):
-            msg = (f"schema_version {value!r} is not one this version of Umpire reads (it reads "
+            msg = (f"schema_version {_shown(value)} is not one this version of Umpire reads (it reads "
                    f"{SCHEMA_VERSION}): the file was written for another version")
         elif err["type"] in ("int_parsing", "int_type", "int_from_float"):
             msg = f"{_shown(value)}{written} is not a whole number"
@@ -271,7 +206,7 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
                                                 if model is not None else "")
         elif err["type"] == "string_pattern_mismatch":
             pattern = (err.get("ctx") or {}).get("pattern", "")
-            msg = f"{err['input']!r} is not {PATTERN_MEANINGS.get(pattern, 'of the expected form ' + pattern)}"
+            msg = f"{_shown(err['input'])} is not {PATTERN_MEANINGS.get(pattern, 'of the expected form ' + pattern)}"
         elif err["type"] == "missing":
             msg = f"missing key {loc[-1]!r}" if loc else "missing value"
         elif err["type"] == "dataclass_type" and msg != "Input should be an object":
@@ -285,7 +220,25 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
                 msg += did_you_mean(value, listed_words((err.get("ctx") or {}).get("expected", "")))
         where_line = line if lines is None else lines.line_of(loc)
         column = columns.get(str(loc[0])) if columns and loc else None
-        out.append(DataError(msg, Place(path, where_line, column, key or None)))
+        out.append((loc[:-1] if loc and isinstance(loc[-1], int) else None, msg, Place(path, where_line, column,
+                                                                                          key or None)))
+    return _one_per_list(out, "cell" if cells is not None else "array")
+
+
+def _one_per_list(errors: list[tuple[tuple[int | str, ...] | None, str, Place]], kind: str) -> list[DataError]:
+    """The errors, of those of one list's elements (their key but the index alike) the first only, saying how many
+    more there are: a cell of 70,000 bad numbers is one error, not 70,000."""
+    more: dict[tuple[int | str, ...], int] = {}
+    for group, _, _ in errors:
+        if group is not None:
+            more[group] = more.get(group, -1) + 1
+    out = []
+    for group, msg, place in errors:
+        if group is None:
+            out.append(DataError(msg, place))
+        elif group in more:
+            extra = more.pop(group)
+            out.append(DataError(msg + (f" (and {extra:,} more in this {kind})" if extra else ""), place))
     return out
 
 

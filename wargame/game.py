@@ -13,9 +13,10 @@ from wargame.gamecache import cached_game, fingerprint, keep_game
 from wargame.constraints import Model
 from wargame.gamedata import Game
 from wargame.models import (
-    AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, MapManifest, MarkersFile,
-    ParametersFile, PlaceRecord, Placement, ReplacementRecord, TerrainChart, Unit,
+    AreasFile, Arrival, GameManifest, HexRecord, HexsideRecord, MapManifest, MarkersFile, PlaceRecord, Placement,
+    ReplacementRecord, TerrainChart, Unit,
 )
+from wargame.tables import ChartsFile, CombatTable, ParametersFile
 
 
 M = TypeVar("M", bound=Model)
@@ -33,7 +34,7 @@ def _collect(errors: list[DataError], load: Callable[[], M]) -> M | None:
 
 def toml_line_of(folder: Path, key: str) -> int | None:
     """The line of a top-level key of a game's game.toml, for an error placed on it."""
-    from wargame.datafiles import toml_line
+    from wargame.toml_lines import toml_line
     try:
         return toml_line((folder / "game.toml").read_text(encoding="utf-8"), (key,))
     except (OSError, UnicodeDecodeError):

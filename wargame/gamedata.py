@@ -13,9 +13,10 @@ from wargame.grid import Grid
 from wargame.hexes import Hex, Hexside
 from wargame.layout import Layout
 from wargame.models import (
-    Area, AreasFile, Arrival, ChartsFile, CombatTable, GameManifest, HexRecord, HexsideRecord, Line, MapManifest,
-    Marker, MarkersFile, ParametersFile, PlaceRecord, Placement, ReplacementRecord, TerrainType, Unit,
+    Area, AreasFile, Arrival, GameManifest, HexRecord, HexsideRecord, Line, MapManifest, Marker, MarkersFile,
+    PlaceRecord, Placement, ReplacementRecord, TerrainType, Unit,
 )
+from wargame.tables import ChartsFile, CombatTable, ParametersFile
 
 if TYPE_CHECKING:
     from wargame.rulebook import RulesFile

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
-from wargame.constraints import Model
+from wargame.constraints import Model, RefusedAt
 
 if TYPE_CHECKING:
     from wargame.vassal.declarations import Declarations
@@ -53,13 +53,14 @@ class DeclareTable(Model):
         offered = {*self.unit, *(w for words in self.markers.values() for w in words)}
         for word in self.menu:
             if word not in offered:
-                raise ValueError(f"menu text for {word!r}, which no unit or marker offers (unit = "
-                                 f"{list(self.unit)}{', markers' if self.markers else ''})")
+                raise RefusedAt(f"menu text for {word!r}, which no unit or marker offers (unit = "
+                                f"{list(self.unit)}{', markers' if self.markers else ''})", "menu", str(word))
 
-    def sides_named(self) -> list[tuple[str, str]]:
-        """(key, side) of every side the table names, for the manifest to check against its sides."""
-        out = [(f"declares.{what}", who) for what, who in self.declares.items() if who != "winning"]
-        out += [(key, side) for key, side in (("reduces", self.reduces), ("captures", self.captures)) if side]
+    def sides_named(self) -> list[tuple[tuple[str, ...], str]]:
+        """(key path, side) of every side the table names, for the manifest to check against its sides."""
+        out: list[tuple[tuple[str, ...], str]] = [(("declares", what), who) for what, who in self.declares.items()
+                                                  if who != "winning"]
+        out += [((key,), side) for key, side in (("reduces", self.reduces), ("captures", self.captures)) if side]
         return out
 
     def menu_text(self, word: str) -> str:

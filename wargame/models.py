@@ -1,4 +1,4 @@
-"""Models of a game's data: map, terrain, units, markers, set-up, schedules, tables.
+"""Models of a game's data: map, terrain, units, markers, set-up, schedules (its tables: wargame/tables.py).
 
 Every model is a frozen dataclass that refuses unknown keys when pydantic validates a data file
 (wargame/datafiles.py), so a misspelt key fails loudly (house style 8); a loaded game imports no
@@ -53,7 +53,7 @@ class LayoutSpec(Model):
     def __post_init__(self) -> None:
         # Less than half a hex lets VASSAL snap drops near edge corners off the board.
         if self.margin_px < self.hex_size_px / 2:
-            raise ValueError(f"margin_px must be at least half of hex_size_px ({self.hex_size_px / 2:g})")
+            raise RefusedAt(f"margin_px must be at least half of hex_size_px ({self.hex_size_px / 2:g})", "margin_px")
 
 
 class MapManifest(Model):
@@ -164,8 +164,9 @@ class Line(Model):
     note: str = ""
 
     def __post_init__(self) -> None:
-        if bool(self.hexes) == bool(self.hexsides):
-            raise ValueError("a line is given either by hexes or by hexsides, not both or neither")
+        if bool(self.hexes) == bool(self.hexsides):  # both: placed at the second, neither: at the line
+            raise RefusedAt("a line is given either by hexes or by hexsides, not both or neither",
+                            *(("hexsides",) if self.hexes else ()))
 
 
 class AreasFile(Model):
@@ -232,7 +233,7 @@ class Track(Model):
 
     def __post_init__(self) -> None:
         if self.first > self.last:
-            raise ValueError(f"track runs from {self.first} to {self.last}: first must not exceed last")
+            raise RefusedAt(f"track runs from {self.first} to {self.last}: first must not exceed last", "first")
 
 
 class EntryAllowance(Model):
@@ -310,7 +311,7 @@ class Scenario(Model):
 
     def __post_init__(self) -> None:
         if self.first_turn > self.last_turn:
-            raise ValueError("first_turn must not exceed last_turn")
+            raise RefusedAt("first_turn must not exceed last_turn", "first_turn")
 
 
 class GameManifest(Model):
@@ -348,36 +349,48 @@ class GameManifest(Model):
         return {entry: frozenset(dice) for entry, dice in sorted(found.items())}
 
     def __post_init__(self) -> None:
+        # Each check names the key it refuses (RefusedAt): the loader places the error on that key's line.
         for key, side in self.declare.sides_named():
             if side not in self.sides:
-                raise ValueError(f"declare.{key}: {side!r} is not one of the sides ({', '.join(self.sides)})"
-                                 f"{did_you_mean(side, list(self.sides))}")
-        items = [i for item in self.sequence for i in (item, *item.items)]
+                raise RefusedAt(f"declare.{'.'.join(key)}: {side!r} is not one of the sides "
+                                f"({', '.join(self.sides)}){did_you_mean(side, list(self.sides))}", "declare", *key)
+        items: list[tuple[tuple[str | int, ...], SequenceItem]] = [(("sequence", i), item)
+                                                                   for i, item in enumerate(self.sequence)]
+        items += [((*at, "items", j), sub) for at, item in items for j, sub in enumerate(item.items)]
         types = [t.id for t in self.unit_type]
-        for item in items:
-            for allowed in item.entries:
+        for at, item in items:
+            for k, allowed in enumerate(item.entries):
                 if allowed.side not in ("any", "phasing", *self.sides):
-                    raise ValueError(f"sequence {item.id!r}: entries side {allowed.side!r} is not 'any', 'phasing' "
-                                     f"or one of the sides ({', '.join(self.sides)})")
-                for unit_type in allowed.unit_types:
+                    raise RefusedAt(f"sequence {item.id!r}: entries side {allowed.side!r} is not 'any', 'phasing' "
+                                    f"or one of the sides ({', '.join(self.sides)})"
+                                    f"{did_you_mean(allowed.side, ['any', 'phasing', *self.sides])}",
+                                    *at, "entries", k, "side")
+                for m, unit_type in enumerate(allowed.unit_types):
                     if unit_type not in types:
-                        raise ValueError(f"sequence {item.id!r}: entries unit type {unit_type!r} is not one of the "
-                                         f"game's unit types ({', '.join(types)})")
-        for kind in self.roll:
+                        raise RefusedAt(f"sequence {item.id!r}: entries unit type {unit_type!r} is not one of the "
+                                        f"game's unit types ({', '.join(types)}){did_you_mean(unit_type, types)}",
+                                        *at, "entries", k, "unit_types", m)
+            if len(at) > 2 and item.before_first_turn:
+                raise RefusedAt(f"sequence {item.id!r}: before_first_turn belongs to a top-level [[sequence]] item",
+                                *at, "before_first_turn")
+        for k, kind in enumerate(self.roll):
             if kind.roller is not None and kind.roller not in self.sides:
-                raise ValueError(f"roll {kind.id!r}: roller {kind.roller!r} is not one of the sides ({', '.join(self.sides)})")
+                raise RefusedAt(f"roll {kind.id!r}: roller {kind.roller!r} is not one of the sides "
+                                f"({', '.join(self.sides)}){did_you_mean(kind.roller, list(self.sides))}",
+                                "roll", k, "roller")
             options = [o.id for o in self.optional_rule]
             if kind.optional is not None and kind.optional not in options:
-                raise ValueError(f"roll {kind.id!r}: optional {kind.optional!r} is not one of the game's optional rules "
-                                 f"({', '.join(options) or 'none'})")
-        nested = [i.id for item in self.sequence for i in item.items if i.before_first_turn]
-        if nested:
-            raise ValueError(f"sequence {nested[0]!r}: before_first_turn belongs to a top-level [[sequence]] item")
+                raise RefusedAt(f"roll {kind.id!r}: optional {kind.optional!r} is not one of the game's optional "
+                                f"rules ({', '.join(options) or 'none'}){did_you_mean(kind.optional, options)}",
+                                "roll", k, "optional")
         opening = [i for i, item in enumerate(self.sequence) if item.before_first_turn]
         if len(opening) > 1 or opening and opening[0] != 0:
-            raise ValueError("sequence: one item at most is played before the first turn, and it comes first")
-        if any(item.before_first_turn and item.player == "each" for item in self.sequence):
-            raise ValueError("sequence: the item played before the first turn is not each player's turn")
+            raise RefusedAt("sequence: one item at most is played before the first turn, and it comes first",
+                            "sequence", opening[-1], "before_first_turn")
+        for i, item in enumerate(self.sequence):
+            if item.before_first_turn and item.player == "each":
+                raise RefusedAt("sequence: the item played before the first turn is not each player's turn",
+                                "sequence", i, "player")
 
     def box_of(self, kind: str, side: str | None, holds: str = "units") -> Box | None:
         """A side's box of a kind for units (or markers): the one a unit eliminated goes to, say."""
@@ -414,9 +427,9 @@ class Unit(Model):
 
     def __post_init__(self) -> None:
         if self.steps >= 2 and self.reduced is None:
-            raise ValueError(f"a {self.steps}-step unit needs reduced values")
+            raise RefusedAt(f"a {self.steps}-step unit needs reduced values", "reduced")
         if self.steps == 1 and self.reduced is not None:
-            raise ValueError("a one-step unit has no reduced values")
+            raise RefusedAt("a one-step unit has no reduced values", "reduced")
 
 
 class Marker(Model):
@@ -480,117 +493,3 @@ class ReplacementRecord(Model):
     amount: Annotated[int, Ge(0)]
     source: Source
     note: str = ""
-
-
-# -- tables -------------------------------------------------------------------------------
-class CrtLine(Model):
-    """A terrain line of a differential CRT: the differentials that fall in each column."""
-
-    id: Ident
-    name: str
-    cells: tuple[str, ...]
-    source: Source
-    note: str = ""
-
-
-class StatedCell(Model):
-    """One result the rulebook states (a worked example) inside a table otherwise reconstructed."""
-
-    column: str
-    die: int
-    result: str
-    source: Source
-
-
-class CombatTable(Model):
-    """`counters/<game>/crt.toml`: the combat results table."""
-
-    schema_version: Literal[1]
-    name: str = "Combat Results Table"
-    """The table's name as the rulebook gives it."""
-    kind: Literal["odds", "differential"]
-    columns: Annotated[tuple[str, ...], MinLen(1)]
-    die_rolls: Annotated[tuple[int, ...], MinLen(1)]
-    results: tuple[tuple[str, ...], ...]
-    result_codes: dict[str, str]
-    line: list[CrtLine] = field(default_factory=list)
-    stated: list[StatedCell] = field(default_factory=list)
-    source: Source
-    note: str = ""
-
-    def __post_init__(self) -> None:
-        if self.kind == "odds":
-            _rising_odds(self.columns)
-        if len(self.results) != len(self.die_rolls):
-            raise ValueError(f"{len(self.results)} result rows for {len(self.die_rolls)} die rolls")
-        for die, row in zip(self.die_rolls, self.results):
-            if len(row) != len(self.columns):
-                raise ValueError(f"die {die}: {len(row)} results for {len(self.columns)} columns")
-            for cell in row:
-                if cell not in self.result_codes:
-                    raise ValueError(f"die {die}: result {cell!r} is not in result_codes")
-        for stated in self.stated:
-            if stated.column not in self.columns or stated.die not in self.die_rolls:
-                raise ValueError(f"stated cell {stated.column} / die {stated.die} is not in the table")
-            found = self.results[self.die_rolls.index(stated.die)][self.columns.index(stated.column)]
-            if found != stated.result:
-                raise ValueError(f"stated cell {stated.column} / die {stated.die}: the table gives {found!r}, "
-                                 f"{stated.source} states {stated.result!r}")
-        for crt_line in self.line:
-            if len(crt_line.cells) != len(self.columns):
-                raise ValueError(f"line {crt_line.id}: {len(crt_line.cells)} cells for {len(self.columns)} columns")
-
-
-def _rising_odds(columns: tuple[str, ...]) -> None:
-    """An odds table's columns are A:D, two whole numbers above zero, each column higher than the one before: the
-    referee reads the highest listed column at or below an attack's odds, and shifts columns left and right."""
-    terms: list[tuple[int, int]] = []
-    for column in columns:
-        a, colon, d = column.partition(":")
-        if not (colon and all(t.isascii() and t.isdigit() and len(t) <= 6 and int(t) > 0 for t in (a, d))):
-            raise RefusedAt(f"odds column {column!r} is not two whole numbers above zero as A:D (e.g. '3:2')",
-                            "columns")
-        terms.append((int(a), int(d)))
-    for (low_a, low_d), (high_a, high_d), before, column in zip(terms, terms[1:], columns, columns[1:]):
-        if low_a * high_d >= high_a * low_d:
-            raise RefusedAt(f"odds column {column!r} follows {before!r} but is not higher: the columns rise from "
-                            "left to right", "columns")
-
-
-class Chart(Model):
-    """A printed chart kept as rows of cells (victory levels, replacement costs...)."""
-
-    id: Ident
-    name: str
-    columns: Annotated[tuple[str, ...], MinLen(1)]
-    rows: tuple[tuple[str, ...], ...]
-    source: Source
-    note: str = ""
-
-    def __post_init__(self) -> None:
-        for i, row in enumerate(self.rows, 1):
-            if len(row) != len(self.columns):
-                raise ValueError(f"row {i} has {len(row)} cells for {len(self.columns)} columns")
-
-
-class Parameter(Model):
-    """A number or switch the rules use (stacking limit, supply caps...), kept as data."""
-
-    id: Ident
-    value: int | float | bool | str
-    source: Source
-    note: str = ""
-
-
-class ParametersFile(Model):
-    """`counters/<game>/parameters.toml`: the rules' numbers, each with its source."""
-
-    schema_version: Literal[1]
-    parameter: list[Parameter] = field(default_factory=list)
-
-
-class ChartsFile(Model):
-    """`counters/<game>/charts.toml`."""
-
-    schema_version: Literal[1]
-    chart: list[Chart] = field(default_factory=list)

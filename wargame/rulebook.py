@@ -11,15 +11,23 @@ and the referee reads them; no code names the game (docs/designing-a-game.md doc
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Protocol
 
-from wargame.constraints import Ge, Gt, MinLen, Model
+from wargame.constraints import Ge, Gt, MinLen, Model, RefusedAt
+from wargame.errors import did_you_mean
 from wargame.models import Ident, Source
 
 ZocKind = Literal["none", "stop", "lock", "no_zoc_to_zoc"]
 """`none`: no zones of control; `stop`: a unit entering an enemy zone ends its move there, and may leave one at
 the start of a move; `lock`: as `stop`, and a unit in an enemy zone may not leave it by moving;
 `no_zoc_to_zoc`: as `stop`, and a unit may not move straight from one enemy zone into another."""
+
+
+class _Cited(Protocol):
+    """A rule area that cites a section."""
+
+    @property
+    def source(self) -> str: ...
 
 
 class Section(Model):
@@ -244,8 +252,9 @@ class CombatRules(Model):
 
     def __post_init__(self) -> None:
         codes = [r.code for r in self.results]
-        if len(codes) != len(set(codes)):
-            raise ValueError(f"results: code {next(c for c in codes if codes.count(c) > 1)!r} is listed twice")
+        for k, code in enumerate(codes):
+            if code in codes[:k]:
+                raise RefusedAt(f"results: code {code!r} is listed twice", "results", k, "code")
 
 
 class ReplacementRules(Model):
@@ -361,32 +370,38 @@ class RulesFile(Model):
 
     def __post_init__(self) -> None:
         ids = [s.id for s in self.section]
-        if len(ids) != len(set(ids)):
-            raise ValueError(f"section {next(i for i in ids if ids.count(i) > 1)!r} is listed twice")
-        for where, source in self.citations():
+        for k, section in enumerate(ids):
+            if section in ids[:k]:
+                raise RefusedAt(f"section {section!r} is listed twice", "section", k, "id")
+        for where, source, key in self.citations():
             # Each rule area cites the game's own section (a reconstructed reading says so in its `note`).
             if source not in ids:
-                raise ValueError(f"{where}: source {source!r} is not one of the [[section]] ids ({', '.join(ids)})")
+                raise RefusedAt(f"{where}: source {source!r} is not one of the [[section]] ids ({', '.join(ids)})"
+                                f"{did_you_mean(source, ids)}", *key)
 
-    def citations(self) -> list[tuple[str, str]]:
-        """Every rule area's cited section, with where it is written (for the cross-check)."""
-        out: list[tuple[str, str]] = [("movement", self.movement.source), ("zoc", self.zoc.source),
-                                      ("stacking", self.stacking.source), ("combat", self.combat.source),
-                                      ("combat.retreat", self.combat.retreat.source),
-                                      ("combat.advance", self.combat.advance.source)]
-        out += [(f"movement.phases {p.id}", p.source) for p in self.movement.phases]
-        out += [("movement.rail", self.movement.rail.source)] if self.movement.rail else []
-        out += [("movement.strategic", self.movement.strategic.source)] if self.movement.strategic else []
-        out += [(f"condition {c.id}", c.source) for c in self.condition]
-        out += [(f"turn {r.number}", r.source) for r in self.turn]
-        out += [(f"combat.terrain {t.terrain}", t.source) for t in self.combat.terrain]
-        out += [(f"combat.results {r.code}", r.source) for r in self.combat.results]
-        for name in ("replacements", "reinforcements", "supply", "victory"):
-            area = getattr(self, name)
-            if area is not None:
-                out.append((name, area.source))
+    def citations(self) -> list[tuple[str, str, tuple[str | int, ...]]]:
+        """Every rule area's cited section, with where it is written in words and as the key of its `source`."""
+        def areas(*named: tuple[str, _Cited | None]) -> list[tuple[str, str, tuple[str | int, ...]]]:
+            """The areas given, each citing by its own `source`."""
+            return [(name, area.source, (*name.split("."), "source")) for name, area in named if area is not None]
+
+        out = areas(("movement", self.movement), ("zoc", self.zoc), ("stacking", self.stacking),
+                    ("combat", self.combat), ("combat.retreat", self.combat.retreat),
+                    ("combat.advance", self.combat.advance))
+        out += [(f"movement.phases {p.id}", p.source, ("movement", "phases", k, "source"))
+                for k, p in enumerate(self.movement.phases)]
+        out += areas(("movement.rail", self.movement.rail), ("movement.strategic", self.movement.strategic))
+        out += [(f"condition {c.id}", c.source, ("condition", k, "source")) for k, c in enumerate(self.condition)]
+        out += [(f"turn {r.number}", r.source, ("turn", k, "source")) for k, r in enumerate(self.turn)]
+        out += [(f"combat.terrain {t.terrain}", t.source, ("combat", "terrain", k, "source"))
+                for k, t in enumerate(self.combat.terrain)]
+        out += [(f"combat.results {r.code}", r.source, ("combat", "results", k, "source"))
+                for k, r in enumerate(self.combat.results)]
+        out += areas(("replacements", self.replacements), ("reinforcements", self.reinforcements),
+                     ("supply", self.supply), ("victory", self.victory))
         if self.victory is not None:
-            out += [(f"victory.conditions {c.winner}", c.source) for c in self.victory.conditions]
+            out += [(f"victory.conditions {c.winner}", c.source, ("victory", "conditions", k, "source"))
+                    for k, c in enumerate(self.victory.conditions)]
         return out
 
 

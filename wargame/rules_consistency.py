@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from wargame.datafiles import toml_line
+from wargame.toml_lines import toml_line
 from wargame.errors import DataError, Place, did_you_mean
 from wargame.rulebook import TerrainEffect
 

@@ -8,7 +8,8 @@ from builder.render.charts.table import Cell, Swatch, Table
 from builder.render.charts.words import cited, display_names, humane, number, signed, sources_footer
 from builder.render.ink import INK, PAPER
 from wargame.game import Game
-from wargame.models import Chart, CombatTable, TerrainType, is_reconstructed
+from wargame.models import TerrainType, is_reconstructed
+from wargame.tables import Chart, CombatTable
 
 # Muted tints that tell result codes apart without claiming which is good for whom: the
 # data does not say, and the order of codes in a CRT differs from game to game.
