@@ -17,7 +17,7 @@ from adjudicator.contract import RuleSystem, SequencePoint, StateT, TurnContext,
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Entry, Header, StepMarker, amended
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
-from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, edit_distance, did_you_mean
+from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, close_words, did_you_mean
 from wargame.game import Game
 from wargame.models import EntryAllowance
 from wargame.sequence import Slot, TurnOrder, next_slot, slot_index
@@ -116,8 +116,8 @@ class Resolver:
         grid = self.game.grid
         anchors = [grid.hex_of(x) for x in path if x != label and grid.is_label(x)]
         if anchors:
-            close = [(min(a.distance(grid.hex_of(c)) for a in anchors), edit_distance(label, c, 2), c)
-                     for c in grid.labels if c not in path and edit_distance(label, c, 2) <= 2]
+            close = [(min(a.distance(grid.hex_of(c)) for a in anchors), d, c)
+                     for d, c in close_words(label, grid.labels, 2) if c not in path]
             close = [t for t in close if t[0] <= 6]
             if close:
                 return f" (did you mean {min(close)[2]!r}?)"

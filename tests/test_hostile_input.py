@@ -28,6 +28,7 @@ from wargame.internal_errors import traceback_path
 from wargame.layout import MAX_BOARD_PIXELS, board_too_large
 from wargame.grid import GridSpec, LabelFormat
 from wargame.models import MapManifest, TerrainChart, Unit
+from wargame.toml_lines import TomlLines
 from wargame.vassal.buildfile import hex_naming, open_module
 from wargame.vassal.commands import command_tree
 from wargame.vassal.reader import read_archive
@@ -268,13 +269,13 @@ def test_many_invalid_terrain_tables_index_the_file_once(tmp_path: Path, monkeyp
     path.write_text("schema_version = 1\n" + "".join(f"[[terrain]]\nid = \"t{i}\"\nbogus = 1\n" for i in range(2000)),
                     encoding="utf-8")
     built = []
-    real = datafiles.TomlLines.__init__
+    real = TomlLines.__init__
 
-    def counting(self: datafiles.TomlLines, text: str) -> None:
+    def counting(self: TomlLines, text: str) -> None:
         built.append(1)
         real(self, text)
 
-    monkeypatch.setattr(datafiles.TomlLines, "__init__", counting)
+    monkeypatch.setattr(TomlLines, "__init__", counting)
     with pytest.raises(DataError) as caught:
         load_toml(path, TerrainChart)
     assert len(built) == 1
@@ -331,14 +332,14 @@ def test_did_you_mean_is_bounded_on_a_large_vocabulary(monkeypatch: pytest.Monke
 
     labels = [f"{c:03d}{r:03d}" for c in range(200) for r in range(200)]
     measured = 0
-    real = wargame.errors.edit_distance
+    real = wargame.errors.close_words
 
-    def counting(a: str, b: str, limit: int) -> int:
+    def counting(word: str, choices: list[str], most: int) -> list[tuple[int, str]]:
         nonlocal measured
-        measured += 1
-        return real(a, b, limit)
+        measured += len(choices)
+        return real(word, choices, most)
 
-    monkeypatch.setattr(wargame.errors, "edit_distance", counting)
+    monkeypatch.setattr(wargame.errors, "close_words", counting)
     assert wargame.errors.did_you_mean("10510", labels) == " (did you mean '105010' or '105100' or '105101'?)"
     assert 0 < measured <= wargame.errors.MAX_COMPARED
     assert wargame.errors.did_you_mean("105107x", labels).startswith(" (did you mean '105107' or")

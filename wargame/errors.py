@@ -4,35 +4,43 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 
 from wargame.records import frozen
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
-    """Edit distance counting a swap of neighbours as one edit (optimal string alignment),
-    giving up (limit + 1) once it exceeds `limit`."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    rows = [list(range(len(b) + 1))]
-    for i, ca in enumerate(a, 1):
-        row = [i]
-        for j, cb in enumerate(b, 1):
-            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cost = min(cost, rows[-2][j - 2] + 1)
-            row.append(cost)
-        if min(row) > limit:
-            return limit + 1
-        rows.append(row)
-    return rows[-1][-1]
+    """Edit distance counting a swap of neighbours as one edit (optimal string alignment), limit + 1 for any
+    beyond `limit`: rapidfuzz's, in C (our pure-Python one, about 20 µs a pair, made a data file of 30,000
+    unknown hexes take 50 s of "did you mean"; tests/test_suggestions.py holds the two equal)."""
+    return int(_osa().distance(a, b, score_cutoff=limit))
+
+
+def close_words(word: str, choices: Sequence[str], most: int) -> list[tuple[int, str]]:
+    """(distance, choice) of every choice within `most` edits of a word (edit_distance's), in the choices' order."""
+    from rapidfuzz import process
+
+    return [(d, c) for c, d, _ in process.extract(word, choices, scorer=_osa().distance, score_cutoff=most,
+                                                   limit=None)]
+
+
+def _osa() -> ModuleType:
+    """rapidfuzz's optimal string alignment, imported on the first suggestion (about 28 ms: no clean run
+    suggests anything)."""
+    from rapidfuzz.distance import OSA
+
+    return OSA
 
 
 MAX_COMPARED = 1_000
 """At most this many words of a vocabulary are measured against an unknown word, those nearest it in
-alphabetical order: each measure is pure Python (about 20 µs), and a 200 x 200 map's 40,000 hex labels
-took 30 s for 39 unknown labels (issue 30). Every bundled vocabulary is smaller."""
+alphabetical order (a 200 x 200 map's 40,000 hex labels took 30 s for 39 unknown labels when each measure was
+pure Python, issue 30). Every bundled vocabulary is smaller."""
+SUGGESTIONS_KEPT = 4_096
+"""Suggestions a vocabulary keeps, by word: a file repeating an unknown word is measured once for it."""
 
 
 def listed_words(text: str) -> list[str]:
@@ -40,29 +48,58 @@ def listed_words(text: str) -> list[str]:
     return re.findall(r"'([^']*)'", text)
 
 
-def did_you_mean(word: str, vocabulary: Iterable[str], limit: int = 3) -> str:
+class Vocabulary:
+    """The words an unknown word may be a typo of, sorted once for every suggestion asked of them, the
+    suggestions made kept: a data file or log of thousands of unknown words is not thousands of sortings of a
+    map's hex labels (30,000 unknown hexes took 50 s)."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.choices = sorted(set(words))
+        self.lowered = {c.lower(): c for c in self.choices}
+        self._made: dict[tuple[str, int], str] = {}
+
+    def suggest(self, word: str, limit: int = 3) -> str:
+        """' (did you mean X?)' for the closest words, or '' (see did_you_mean)."""
+        made = self._made.get((word, limit))
+        if made is None:
+            made = self._suggestion(word, limit)
+            if len(self._made) < SUGGESTIONS_KEPT:
+                self._made[word, limit] = made
+        return made
+
+    def _suggestion(self, word: str, limit: int) -> str:
+        """The suggestion, worked out."""
+        if word.lower() in self.lowered and self.lowered[word.lower()] != word:
+            close = [self.lowered[word.lower()]]
+        else:
+            allowed = max(2, len(word) // 3)
+            # Words longer or shorter by more than `allowed` are that many edits away at least.
+            fitting = [c for c in self.choices if abs(len(c) - len(word)) <= allowed]
+            if len(fitting) > MAX_COMPARED:
+                at = bisect.bisect_left(fitting, word)
+                start = min(max(0, at - MAX_COMPARED // 2), len(fitting) - MAX_COMPARED)
+                fitting = fitting[start:start + MAX_COMPARED]
+            close = [c for _, c in sorted(close_words(word, fitting, allowed))[:limit]]
+        if not close:
+            return ""
+        return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
+
+
+@lru_cache(maxsize=16)
+def _vocabulary(words: tuple[str, ...]) -> Vocabulary:
+    """A vocabulary given as words, prepared once while it is asked again (a file's rows asking of the same)."""
+    return Vocabulary(words)
+
+
+def did_you_mean(word: str, vocabulary: Iterable[str] | Vocabulary, limit: int = 3) -> str:
     """Return ' (did you mean X?)' for the closest words of a finite vocabulary, or ''.
 
-    Closest by edit distance (ties in alphabetical order), within two edits or a third of the word; of a
-    vocabulary larger than MAX_COMPARED, among the MAX_COMPARED of a fitting length nearest it alphabetically.
+    A word differing only in case is the suggestion; else the closest by edit distance (ties in alphabetical
+    order), within two edits or a third of the word; of a vocabulary larger than MAX_COMPARED, among the
+    MAX_COMPARED of a fitting length nearest it alphabetically.
     """
-    choices = sorted(set(vocabulary))
-    lowered = {c.lower(): c for c in choices}
-    if word.lower() in lowered and lowered[word.lower()] != word:
-        close = [lowered[word.lower()]]
-    else:
-        allowed = max(2, len(word) // 3)
-        # Words longer or shorter by more than `allowed` are that many edits away at least.
-        fitting = [c for c in choices if abs(len(c) - len(word)) <= allowed]
-        if len(fitting) > MAX_COMPARED:
-            at = bisect.bisect_left(fitting, word)
-            start = min(max(0, at - MAX_COMPARED // 2), len(fitting) - MAX_COMPARED)
-            fitting = fitting[start:start + MAX_COMPARED]
-        scored = sorted((d, c) for c in fitting if (d := edit_distance(word, c, allowed)) <= allowed)
-        close = [c for _, c in scored[:limit]]
-    if not close:
-        return ""
-    return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
+    prepared = vocabulary if isinstance(vocabulary, Vocabulary) else _vocabulary(tuple(vocabulary))
+    return prepared.suggest(word, limit)
 
 
 @frozen
