@@ -17,7 +17,7 @@ from adjudicator.contract import RuleSystem, SequencePoint, StateT, TurnContext,
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Entry, Header, StepMarker, amended
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
-from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, close_words, did_you_mean
+from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, close_words, did_you_mean, listed
 from wargame.game import Game
 from wargame.models import EntryAllowance
 from wargame.sequence import Slot, TurnOrder, next_slot, slot_index
@@ -135,7 +135,7 @@ class Resolver:
         if marker is not None and self.steps and marker.step not in self.steps:
             return self._error(entry, marker.step, f"unknown step or phase {marker.step!r}"
                                                    f"{did_you_mean(marker.step, self.steps)} "
-                                                   f"(the turn's: {', '.join(self.steps)})")
+                                                   f"(the turn's: {listed(self.steps)})")
         leaving: bool | None = None  # worked out only for a label off the map (rare)
         path: list[str] = []
         is_label = self.game.grid.is_label
@@ -260,7 +260,7 @@ def _sequence_findings(system: RuleSystem[StateT], order: TurnOrder, at: Sequenc
     if entry.step not in ids:
         # Not a finding: an unknown step cannot be applied, so the replay stops here (tier 2).
         raise ReplayError(f"line {entry.line}: {entry.step!r} is not a {noun} of the turn"
-                          f"{did_you_mean(entry.step, ids)} ({', '.join(ids)})")
+                          f"{did_you_mean(entry.step, ids)} ({listed(ids)})")
     section = sequence[0].source
     if at.turn == 0:
         return [system.table.finding("error", section, entry.line, entry.column,

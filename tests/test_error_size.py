@@ -76,3 +76,28 @@ def test_a_long_value_is_shown_cut_short(tmp_path: Path) -> None:
         load_toml(path, MapManifest)
     message = str(caught.value)
     assert "(200,000 characters)" in message and len(message) < 400
+
+
+def test_a_column_given_twice_is_refused_at_the_second(tmp_path: Path) -> None:
+    """A header naming a column twice: the later cells would have replaced the earlier silently; refused at the
+    second, once for each repeat."""
+    header = (ROOT / "counters" / "moscow" / "units.csv").read_text(encoding="utf-8").split("\n")
+    at = next(n for n, line in enumerate(header) if line.startswith("id,"))
+    header[at] += ",note,note"
+    path = tmp_path / "units.csv"
+    path.write_text("\n".join(header), encoding="utf-8")
+    _, errors = load_csv(path, Unit)
+    count = header[at].count(",") + 1
+    note = header[at].split(",").index("note") + 1
+    assert [(e.message, e.place.column if e.place else None) for e in errors] == [
+        (f"column 'note' given twice (columns {note} and {count - 1})", count - 1),
+        (f"column 'note' given twice (columns {note} and {count})", count)]
+
+
+def test_a_row_of_the_wrong_length_lists_the_columns_short() -> None:
+    """The columns a row should have are listed short when there are many (the report would grow with the header
+    times the rows)."""
+    from wargame.errors import listed
+
+    assert listed([f"c{i}" for i in range(5000)]).endswith("c10, c11, ... (5,000 in all)")
+    assert listed(["id", "name"]) == "id, name"

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wargame.toml_lines import toml_line
-from wargame.errors import DataError, GridError, Place, did_you_mean
+from wargame.errors import DataError, GridError, Place, did_you_mean, listed
 from wargame.hexes import Hex
 from wargame.layout import board_too_large
 
@@ -246,7 +246,7 @@ def _location_ok(game: Game, report: _Report, location: str, file: Path, line: i
     try:
         game.grid.parse_label(location)
     except GridError:
-        report.add(f"{location!r} is neither a hex label, a box ({', '.join(sorted(boxes)) or 'none'}) "
+        report.add(f"{location!r} is neither a hex label, a box ({listed(sorted(boxes)) or 'none'}) "
                    f"nor TRACK@SPACE{did_you_mean(location, [*boxes, *game.grid.labels])}", file, line, key)
         return
     report.hex_on_map(game, location, file, line, key)

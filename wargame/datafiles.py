@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import tomli
 
 from wargame.constraints import RefusedAt
-from wargame.errors import DataError, DataErrors, Place, did_you_mean, listed_words
+from wargame.errors import DataError, DataErrors, Place, did_you_mean, listed, listed_words
 from wargame.files import TooLarge, read_capped
 from wargame.models import PATTERN_MEANINGS, SCHEMA_VERSION
 from wargame.toml_lines import TomlLines
@@ -426,6 +426,10 @@ def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = N
         if name not in fields:
             errors.append(DataError(f"unknown column {name!r}{did_you_mean(name, list(fields))}",
                                     Place(path, header_line, index + 1)))
+        elif name in columns:  # the later column's cells would silently replace the earlier's
+            errors.append(DataError(f"column {name!r} given twice (columns {columns[name]} and {index + 1})",
+                                    Place(path, header_line, index + 1)))
+            continue
         columns[name] = index + 1
     for name, (_, required) in fields.items():
         if required and name not in columns:
@@ -445,7 +449,7 @@ def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = N
                                     "characters)", Place(path, line_no)))
             continue
         if len(cells) != len(header):
-            errors.append(DataError(f"{len(cells)} cells for {len(header)} columns ({', '.join(header)})",
+            errors.append(DataError(f"{len(cells)} cells for {len(header)} columns ({listed(header)})",
                                     Place(path, line_no)))
             continue
         if fast is not None:

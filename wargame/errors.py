@@ -43,6 +43,19 @@ SUGGESTIONS_KEPT = 4_096
 """Suggestions a vocabulary keeps, by word: a file repeating an unknown word is measured once for it."""
 
 
+LISTED = 12
+"""Words a message lists at most (a CSV header's columns, a game's boxes or steps): a message stays short
+whatever the data holds (a header of 100,000 columns was listed in full in each bad row's error)."""
+
+
+def listed(words: Iterable[str], most: int = LISTED) -> str:
+    """Words joined by commas, the first `most` only of more, saying how many there are in all."""
+    given = words if isinstance(words, Sequence) else list(words)
+    if len(given) <= most:
+        return ", ".join(given)
+    return ", ".join(given[:most]) + f", ... ({len(given):,} in all)"
+
+
 def listed_words(text: str) -> list[str]:
     """The quoted words of a validator's list of allowed values ("'army', 'corps' or 'group'")."""
     return re.findall(r"'([^']*)'", text)

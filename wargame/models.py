@@ -12,7 +12,7 @@ from dataclasses import field
 from typing import Annotated, Literal
 
 from wargame.constraints import Ge, Gt, Le, MinLen, Model, Pattern, RefusedAt
-from wargame.errors import did_you_mean
+from wargame.errors import did_you_mean, listed
 from wargame.faces import CounterFace
 from wargame.grid import GridSpec
 from wargame.menus import DeclareTable
@@ -368,7 +368,7 @@ class GameManifest(Model):
                 for m, unit_type in enumerate(allowed.unit_types):
                     if unit_type not in types:
                         raise RefusedAt(f"sequence {item.id!r}: entries unit type {unit_type!r} is not one of the "
-                                        f"game's unit types ({', '.join(types)}){did_you_mean(unit_type, types)}",
+                                        f"game's unit types ({listed(types)}){did_you_mean(unit_type, types)}",
                                         *at, "entries", k, "unit_types", m)
             if len(at) > 2 and item.before_first_turn:
                 raise RefusedAt(f"sequence {item.id!r}: before_first_turn belongs to a top-level [[sequence]] item",
@@ -381,7 +381,7 @@ class GameManifest(Model):
             options = [o.id for o in self.optional_rule]
             if kind.optional is not None and kind.optional not in options:
                 raise RefusedAt(f"roll {kind.id!r}: optional {kind.optional!r} is not one of the game's optional "
-                                f"rules ({', '.join(options) or 'none'}){did_you_mean(kind.optional, options)}",
+                                f"rules ({listed(options) or 'none'}){did_you_mean(kind.optional, options)}",
                                 "roll", k, "optional")
         opening = [i for i, item in enumerate(self.sequence) if item.before_first_turn]
         if len(opening) > 1 or opening and opening[0] != 0:

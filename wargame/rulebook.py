@@ -14,7 +14,7 @@ from dataclasses import field
 from typing import Annotated, Literal, Protocol
 
 from wargame.constraints import Ge, Gt, MinLen, Model, RefusedAt
-from wargame.errors import did_you_mean
+from wargame.errors import did_you_mean, listed
 from wargame.models import Ident, Source
 
 ZocKind = Literal["none", "stop", "lock", "no_zoc_to_zoc"]
@@ -376,7 +376,7 @@ class RulesFile(Model):
         for where, source, key in self.citations():
             # Each rule area cites the game's own section (a reconstructed reading says so in its `note`).
             if source not in ids:
-                raise RefusedAt(f"{where}: source {source!r} is not one of the [[section]] ids ({', '.join(ids)})"
+                raise RefusedAt(f"{where}: source {source!r} is not one of the [[section]] ids ({listed(ids)})"
                                 f"{did_you_mean(source, ids)}", *key)
 
     def citations(self) -> list[tuple[str, str, tuple[str | int, ...]]]:
