@@ -105,11 +105,11 @@ def test_many_problems_reported_at_once(data_copy: Path) -> None:
         r"places\.csv:\d+ \[hex\]: hex 0431: column 4, row 31 is off the map",
         r"hexsides\.csv:3 \[hexside\]: hexside '0101-0103': hexes 0101 and 0103 are not adjacent",
         r"hexsides\.csv:4 \[feature\]: unknown hexside feature 'rivr'",
-        r"areas\.toml \[line\[0\] scenario_boundary\]: line scenario_boundary: 0705 and 0603 are not adjacent",
+        r"areas\.toml:48 \[line\[0\] scenario_boundary\]: line scenario_boundary: 0705 and 0603 are not adjacent",
         r"setup\.csv:\d+ \[piece\]: unknown unit or marker 'de_sf_99' \(did you mean 'de_sf_9'",
         r"setup\.csv:\d+ \[location\]: 'germn_cup' is neither a hex label.*did you mean 'german_cup'",
         r"setup\.csv:\d+ \[count\]: marker 'de_sf_6': 4 placed but the game has 3",
-        r"areas\.toml \[area\[3\] german_marker_loss\.members\]: unknown area 'isigni' \(did you mean 'isigny'",
+        r"areas\.toml:32 \[area\[3\] german_marker_loss\.members\]: unknown area 'isigni' \(did you mean 'isigny'",
         r"hexes\.csv:4 \[hex\]: hex 0101 already listed on line 3",
         r"hexes\.csv:5 \[terrain\]: unknown hex terrain 'wods'",
     ]
@@ -153,7 +153,7 @@ def test_cross_file_vocabulary(data_copy: Path) -> None:
     (counters / "reinforcements.csv").write_text(
         "# schema_version = 1\nscenario,turn,unit,entry,source\nbeach_to_bocage,18,sch30,1005,11.1.2\n", encoding="utf-8")
     found = "\n".join(problems(data_copy, "omaha"))
-    assert re.search(r"game\.toml \[nationality german\.side\]: unknown side 'Germn' \(did you mean 'German'",
+    assert re.search(r"game\.toml:23 \[nationality german\.side\]: unknown side 'Germn' \(did you mean 'German'",
                      found), found
     assert re.search(r"reinforcements\.csv:3 \[turn\]: turn 18 is outside scenario 'beach_to_bocage' "
                      r"\(turns 1-17\)", found), found

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from wargame.toml_lines import toml_line
 from wargame.errors import DataError, GridError, Place, did_you_mean, listed
 from wargame.hexes import Hex
 from wargame.layout import board_too_large
 
 if TYPE_CHECKING:
     from wargame.gamedata import Game
+    from wargame.toml_lines import TomlLines
 
 
 class _Report:
@@ -21,25 +21,61 @@ class _Report:
 
     def __init__(self) -> None:
         self.errors: list[DataError] = []
+        self._lines: dict[Path, TomlLines | None] = {}
 
-    def add(self, message: str, file: Path, line: int | None = None, key: str | None = None) -> None:
+    def add(self, message: str, file: Path, line: int | None = None, key: str | None = None,
+            at: tuple[str | int, ...] = ()) -> None:
+        """A problem, at a line, or at the line of the key path `at` of a TOML file."""
+        if line is None and at:
+            line = self.line_of(file, at)
         self.errors.append(DataError(message, Place(file, line, None, key)))
 
+    def line_of(self, file: Path, at: tuple[str | int, ...]) -> int | None:
+        """The line of a key path of a TOML data file, the file indexed once (None: not there)."""
+        if file not in self._lines:
+            from wargame.toml_lines import TomlLines  # here: only a game with a problem is indexed
+
+            try:
+                self._lines[file] = TomlLines(file.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                self._lines[file] = None
+        lines = self._lines[file]
+        return None if lines is None else lines.line_of(at)
+
     def known(self, word: str, vocabulary: Iterable[str], what: str, file: Path,
-              line: int | None = None, key: str | None = None) -> bool:
+              line: int | None = None, key: str | None = None, at: tuple[str | int, ...] = ()) -> bool:
         if word in (vocabulary if isinstance(vocabulary, (set, frozenset, dict)) else list(vocabulary)):
             return True
         vocab = list(vocabulary)
-        self.add(f"unknown {what} {word!r}{did_you_mean(word, vocab)}", file, line, key)
+        self.add(f"unknown {what} {word!r}{did_you_mean(word, vocab)}", file, line, key, at)
         return False
 
     def hex_on_map(self, game: Game, label: str, file: Path, line: int | None = None,
-                   key: str | None = None) -> Hex | None:
+                   key: str | None = None, at: tuple[str | int, ...] = ()) -> Hex | None:
         try:
             return game.grid.hex_of(label)
         except GridError as e:
-            self.add(e.message, file, line, key)
+            self.add(e.message, file, line, key, at)
             return None
+
+
+if TYPE_CHECKING:  # for the type checker alone: a Protocol class costs a start-up to make
+    class _Identified(Protocol):
+        """A table of an array of tables named by its `id`."""
+
+        @property
+        def id(self) -> str: ...
+
+
+def _first(items: Sequence[_Identified], item_id: str, array: str, *rest: str) -> tuple[str | int, ...]:
+    """The key path of the first table of an array with an id (or of `rest` in it)."""
+    return next(((array, i, *rest) for i, item in enumerate(items) if item.id == item_id), (array,))
+
+
+def _second(items: Sequence[_Identified], item_id: str, array: str) -> tuple[str | int, ...]:
+    """The key path of the id of the second table of an array with an id: where it is given again."""
+    found = [i for i, item in enumerate(items) if item.id == item_id]
+    return (array, found[1], "id") if len(found) > 1 else (array,)
 
 
 def cross_check(game: Game) -> list[DataError]:
@@ -67,14 +103,13 @@ def _check_map(game: Game, report: _Report) -> None:
     files = game.files
     hex_terrain = {t.id for t in game.terrain.values() if t.kind == "hex"}
     hexside_features = {t.id for t in game.terrain.values() if t.kind == "hexside"}
-    report.known(game.map.default_terrain, hex_terrain, "hex terrain", files["map"], key="default_terrain")
+    report.known(game.map.default_terrain, hex_terrain, "hex terrain", files["map"], key="default_terrain",
+                 at=("default_terrain",))
     line_ids = {line.id for line in game.crt.line} if game.crt else set()
-    for t in game.terrain.values():
+    for i, t in enumerate(game.terrain.values()):  # in terrain.toml's order (a terrain given twice: game.py)
         if t.crt_line is not None:
-            report.known(t.crt_line, line_ids, "CRT line", files["terrain"], key=f"terrain.{t.id}.crt_line")
-    duplicates = [t for t, n in Counter(t.id for t in game.terrain.values()).items() if n > 1]
-    for t_id in duplicates:
-        report.add(f"terrain {t_id!r} defined twice", files["terrain"])
+            report.known(t.crt_line, line_ids, "CRT line", files["terrain"], key=f"terrain.{t.id}.crt_line",
+                         at=("terrain", i, "crt_line"))
     seen_hexes: dict[str, int] = {}
     for line, record in game.hexes:
         report.hex_on_map(game, record.hex, files["hexes"], line, "hex")
@@ -107,16 +142,16 @@ def _check_areas(game: Game, report: _Report) -> None:
     ids = Counter(a.id for a in game.areas.area)
     for a_id, n in ids.items():
         if n > 1:
-            report.add(f"area {a_id!r} defined {n} times", file, key="area")
+            report.add(f"area {a_id!r} defined {n} times", file, key="area", at=_second(game.areas.area, a_id, "area"))
     sides = game.manifest.sides
     for i, area in enumerate(game.areas.area):
         key = f"area[{i}] {area.id}"
         for label in area.hexes:
-            report.hex_on_map(game, label, file, key=key)
+            report.hex_on_map(game, label, file, key=key, at=("area", i, "hexes"))
         for member in area.members:
-            report.known(member, ids, "area", file, key=f"{key}.members")
+            report.known(member, ids, "area", file, key=f"{key}.members", at=("area", i, "members"))
         if area.side is not None:
-            report.known(area.side, sides, "side", file, key=f"{key}.side")
+            report.known(area.side, sides, "side", file, key=f"{key}.side", at=("area", i, "side"))
     # Members must not loop back on themselves, or area_hexes would never end.
     members = {a.id: set(a.members) for a in game.areas.area}
     for start in members:
@@ -124,62 +159,66 @@ def _check_areas(game: Game, report: _Report) -> None:
         while stack:
             current = stack.pop()
             if current == start:
-                report.add(f"area {start!r} contains itself through its members", file, key=f"area {start}")
+                report.add(f"area {start!r} contains itself through its members", file, key=f"area {start}",
+                           at=_first(game.areas.area, start, "area", "members"))
                 break
             if current not in seen:
                 seen.add(current)
                 stack.extend(members.get(current, ()))
     for i, line_def in enumerate(game.areas.line):
         key = f"line[{i}] {line_def.id}"
-        hexes = [report.hex_on_map(game, label, file, key=key) for label in line_def.hexes]
+        hexes = [report.hex_on_map(game, label, file, key=key, at=("line", i, "hexes")) for label in line_def.hexes]
         for (la, a), (lb, b) in zip(zip(line_def.hexes, hexes), zip(line_def.hexes[1:], hexes[1:])):
             if a is not None and b is not None and not a.is_adjacent(b):
-                report.add(f"line {line_def.id}: {la} and {lb} are not adjacent", file, key=key)
+                report.add(f"line {line_def.id}: {la} and {lb} are not adjacent", file, key=key,
+                           at=("line", i, "hexes"))
         for text in line_def.hexsides:
             try:
                 game.grid.parse_hexside(text)
             except GridError as e:
-                report.add(f"line {line_def.id}: {e.message}", file, key=key)
+                report.add(f"line {line_def.id}: {e.message}", file, key=key, at=("line", i, "hexsides"))
 
 
 def _check_manifest(game: Game, report: _Report) -> None:
     m = game.manifest
     file = game.files["game"]
     if m.sides[0] == m.sides[1]:
-        report.add("the two sides must differ", file, key="sides")
+        report.add("the two sides must differ", file, key="sides", at=("sides",))
     for p_id, n in Counter(p.id for p in game.parameters.parameter).items():
         if n > 1:
-            report.add(f"parameter {p_id!r} defined {n} times", game.files["parameters"], key="parameter")
+            report.add(f"parameter {p_id!r} defined {n} times", game.files["parameters"], key="parameter",
+                       at=_second(game.parameters.parameter, p_id, "parameter"))
     for what, items in (("nationality", m.nationality), ("unit_type", m.unit_type), ("box", m.box),
                         ("track", m.track), ("scenario", m.scenario), ("optional_rule", m.optional_rule)):
         for item_id, n in Counter(item.id for item in items).items():
             if n > 1:
-                report.add(f"{what} {item_id!r} defined {n} times", file, key=what)
-    for nationality in m.nationality:
-        report.known(nationality.side, m.sides, "side", file, key=f"nationality {nationality.id}.side")
-    for b in m.box:
+                report.add(f"{what} {item_id!r} defined {n} times", file, key=what, at=_second(items, item_id, what))
+    for i, nationality in enumerate(m.nationality):
+        report.known(nationality.side, m.sides, "side", file, key=f"nationality {nationality.id}.side",
+                     at=("nationality", i, "side"))
+    for i, b in enumerate(m.box):
         if b.side is not None:
-            report.known(b.side, m.sides, "side", file, key=f"box {b.id}.side")
+            report.known(b.side, m.sides, "side", file, key=f"box {b.id}.side", at=("box", i, "side"))
         if b.area is not None:
-            report.known(b.area, game.areas_by_id, "area", file, key=f"box {b.id}.area")
+            report.known(b.area, game.areas_by_id, "area", file, key=f"box {b.id}.area", at=("box", i, "area"))
     # A unit eliminated goes to its side's one box of that kind for units: two would leave the choice to list order.
     kinds = Counter((b.kind, b.side, b.holds) for b in m.box if b.kind in ("eliminated", "delayed"))
     for (kind, side, holds), n in kinds.items():
         if n > 1:
             report.add(f"{n} {kind} boxes for {holds} of side {side}: a {holds[:-1]} {kind} would have two places to go",
                        file, key="box")
-    for t in m.track:
+    for i, t in enumerate(m.track):
         if t.side is not None:
-            report.known(t.side, m.sides, "side", file, key=f"track {t.id}.side")
-    for s in m.scenario:
-        report.known(s.first_player, m.sides, "side", file, key=f"scenario {s.id}.first_player")
+            report.known(t.side, m.sides, "side", file, key=f"track {t.id}.side", at=("track", i, "side"))
+    for i, s in enumerate(m.scenario):
+        report.known(s.first_player, m.sides, "side", file, key=f"scenario {s.id}.first_player",
+                     at=("scenario", i, "first_player"))
     offered = {*m.declare.unit, *(w for words in m.declare.markers.values() for w in words)}
     if "also" in offered and (game.rules is None or not game.rules.combat.multi_hex):
         # A second hex of an attack is a breach where the rules refuse them: the module must not offer it.
-        text = file.read_text(encoding="utf-8") if file.is_file() else ""
         report.add("[declare] offers 'also' (another hex of an attack), but the game's rules refuse attacks on "
                    "several hexes (rules.toml's [combat] multi_hex = true allows them, and then the module offers it "
-                   "by itself)", file, toml_line(text, ("declare", "unit")), "declare.unit")
+                   "by itself)", file, key="declare.unit", at=("declare", "unit"))
 
 
 def _check_pieces(game: Game, report: _Report) -> None:
@@ -218,13 +257,15 @@ def _check_pieces(game: Game, report: _Report) -> None:
             report.known(name, vocabulary, "reconstructed field", file, line, "reconstructed")
     marker_file = game.files["markers"]
     marker_ids = Counter(mk.id for mk in game.markers.marker)
-    for mk in game.markers.marker:
-        if marker_ids[mk.id] > 1:
-            report.add(f"marker {mk.id!r} defined {marker_ids[mk.id]} times", marker_file, key=f"marker {mk.id}")
+    for i, mk in enumerate(game.markers.marker):
+        if marker_ids[mk.id] > 1 and _first(game.markers.marker, mk.id, "marker") != ("marker", i):
+            report.add(f"marker {mk.id!r} defined {marker_ids[mk.id]} times", marker_file, key=f"marker {mk.id}",
+                       at=("marker", i, "id"))
         if mk.id in seen:
-            report.add(f"marker {mk.id!r} has the same id as a unit", marker_file, key=f"marker {mk.id}")
+            report.add(f"marker {mk.id!r} has the same id as a unit", marker_file, key=f"marker {mk.id}",
+                       at=("marker", i, "id"))
         if mk.side is not None:
-            report.known(mk.side, m.sides, "side", marker_file, key=f"marker {mk.id}.side")
+            report.known(mk.side, m.sides, "side", marker_file, key=f"marker {mk.id}.side", at=("marker", i, "side"))
 
 
 def _location_ok(game: Game, report: _Report, location: str, file: Path, line: int, key: str) -> None:

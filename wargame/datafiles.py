@@ -22,7 +22,6 @@ from wargame.constraints import RefusedAt
 from wargame.errors import DataError, DataErrors, Place, did_you_mean, listed, listed_words
 from wargame.files import TooLarge, read_capped
 from wargame.models import PATTERN_MEANINGS, SCHEMA_VERSION
-from wargame.toml_lines import TomlLines
 from wargame.validation import Declined, field_annotations, field_checkers, validated, validator
 
 if typing.TYPE_CHECKING:
@@ -177,6 +176,8 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
                       cells: dict[str, str] | None = None, model: type | None = None) -> list[DataError]:
     """One DataError per pydantic error, placed at the key (TOML) or the row and column (CSV), the value shown; of
     the errors of one list's elements (a cell's numbers, an array's values), the first, saying how many more."""
+    from wargame.toml_lines import TomlLines  # here: only a file with a problem is indexed
+
     out: list[tuple[tuple[int | str, ...] | None, str, Place]] = []
     lines = TomlLines(text) if text and line is None else None
     for err in _keys_first(e.errors()):

@@ -41,6 +41,22 @@ def toml_line_of(folder: Path, key: str) -> int | None:
         return None
 
 
+def _given_twice(chart: TerrainChart, path: Path) -> list[DataError]:
+    """A terrain given again under an id it has already: the game keeps one terrain an id, so one table's values
+    would silently be lost; placed at the later id."""
+    from wargame.toml_lines import TomlLines
+
+    seen: set[str] = set()
+    again = []
+    for index, terrain in enumerate(chart.terrain):
+        if terrain.id in seen:
+            again.append(index)
+        seen.add(terrain.id)
+    lines = TomlLines(path.read_text(encoding="utf-8")) if again else None
+    return [DataError(f"terrain {chart.terrain[i].id!r} defined twice", Place(
+        path, lines.line_of(("terrain", i, "id")) if lines else None, None, f"terrain[{i}].id")) for i in again]
+
+
 def _file_order(error: DataError) -> tuple[str, int, int]:
     """Problems sorted by file, then line and column (keys of a TOML file without a line first)."""
     place = error.place
@@ -143,6 +159,8 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
 
     map_manifest = table("map", MapManifest, None)
     terrain_chart = table("terrain", TerrainChart, None)
+    if terrain_chart is not None:
+        errors.extend(_given_twice(terrain_chart, files["terrain"]))
     areas = table("areas", AreasFile, AreasFile(schema_version=1))
     markers = table("markers", MarkersFile, MarkersFile(schema_version=1))
     charts = table("charts", ChartsFile, ChartsFile(schema_version=1))

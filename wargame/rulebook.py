@@ -11,7 +11,7 @@ and the referee reads them; no code names the game (docs/designing-a-game.md doc
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Annotated, Literal, Protocol
+from typing import TYPE_CHECKING, Annotated, Literal, Protocol
 
 from wargame.constraints import Ge, Gt, MinLen, Model, RefusedAt
 from wargame.errors import did_you_mean, listed
@@ -23,11 +23,12 @@ the start of a move; `lock`: as `stop`, and a unit in an enemy zone may not leav
 `no_zoc_to_zoc`: as `stop`, and a unit may not move straight from one enemy zone into another."""
 
 
-class _Cited(Protocol):
-    """A rule area that cites a section."""
+if TYPE_CHECKING:  # for the type checker alone: a Protocol class costs a start-up to make
+    class _Cited(Protocol):
+        """A rule area that cites a section."""
 
-    @property
-    def source(self) -> str: ...
+        @property
+        def source(self) -> str: ...
 
 
 class Section(Model):
