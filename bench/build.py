@@ -19,6 +19,11 @@ Per game:
   this process);
 - in-process: `draw_art` (drawing, with the PNGs it encodes meanwhile) and `build_module`
   (buildFile, set-ups, zip) in this process, data loaded and modules imported already;
+- fixed: a new process that starts Python, imports what a build imports before it draws (the command line, the art,
+  module and cache code, Pillow, lxml) and loads the game from its files with an empty cache folder, and does nothing
+  else: CPU seconds from wait4 as for the build. What a build spends beyond `fixed` and the floor (`rest`: drawing,
+  encoding's own overhead, the fork, assembling and writing the module) is `cpu - fixed - floor`; fixed/f and rest/f
+  say where a build's multiple of its floor goes;
 - cpu/f pairs, cpu/pf pairs: each run's build CPU over the floor (in this process; in a process of its own)
   measured right after it, median (min-max): the machine's speed drifts over a minute, and a ratio of two medians
   taken at different moments drifted with it.
@@ -129,6 +134,33 @@ for image in images:
 prints the CPU seconds taking the pixels cost, which a build does not spend."""
 
 
+FIXED = """
+import sys
+from builder.cli import main
+from builder.vassal.art_cache import cached_art
+from builder.vassal.module import write_module
+from builder.vassal.module_cache import kept_module
+from PIL import PngImagePlugin
+from wargame.bundled import data_root
+from wargame.game import load_game
+load_game(data_root(), sys.argv[1])
+"""
+"""What every cold build does before it draws: start, import, load the game from its files."""
+
+
+def fixed_cost(game_id: str, tree: Path) -> float:
+    """CPU seconds of a new process doing a cold build's fixed work alone (FIXED), with an empty cache folder."""
+    with tempfile.TemporaryDirectory() as fresh:
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+        env |= {"PYTHONPATH": str(tree), "UMPIRE_CACHE": fresh}
+        done = subprocess.run([sys.executable, "-c", WAITER, sys.executable, "-c", FIXED, game_id], env=env, cwd=tree,
+                              capture_output=True, text=True, check=True)
+    figures = json.loads(done.stdout)
+    if figures["code"] != 0:
+        raise SystemExit(f"the fixed work's process failed: {figures['stderr']}")
+    return float(figures["cpu"])
+
+
 def process_floor(images: list[Image.Image], level: int, scratch: Path) -> float:
     """CPU seconds of a new process that encodes the images as PNG at a level and does nothing else (taking the
     pixels from a file, which a build does not do, left out)."""
@@ -207,11 +239,12 @@ def main() -> None:
           f"(floor at level 6 / at the build's level {PNG_COMPRESS_LEVEL}; seconds)")
     print(f"{'game':<10} {'wall':>6} {'cpu':>6} {'floor6':>7} {'floor' + str(PNG_COMPRESS_LEVEL):>7} "
           f"{'wall/f6':>8} {'cpu/f6':>7} {'wall/f':>7} {'cpu/f':>6} {'pfloor':>7} {'cpu/pf':>7} {'peak MiB':>9} "
-          f"{'draw':>6} {'assemble':>9} {'cpu/f pairs':>17} {'cpu/pf pairs':>17}")
+          f"{'draw':>6} {'assemble':>9} {'cpu/f pairs':>17} {'cpu/pf pairs':>17} {'fixed':>6} {'fixed/f':>8} "
+          f"{'rest/f':>7}")
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch)
         for game_id in games:
-            whole, cpu, peaks, floors, floors6, pfloors = [], [], [], [], [], []
+            whole, cpu, peaks, floors, floors6, pfloors, fixed = [], [], [], [], [], [], []
             for _ in range(args.runs):
                 seconds, cpu_seconds, peak = cold_build(game_id, out, tree=tree)
                 whole.append(seconds)
@@ -221,6 +254,7 @@ def main() -> None:
                 floors6.append(encode_floor(images, 6))
                 floors.append(encode_floor(images, PNG_COMPRESS_LEVEL))
                 pfloors.append(process_floor(images, PNG_COMPRESS_LEVEL, out))
+                fixed.append(fixed_cost(game_id, tree))
             game = load_game(root, game_id)
             draw, assemble = [float("nan")], [float("nan")]
             for _ in range(args.runs if tree == ROOT else 0):
@@ -237,7 +271,9 @@ def main() -> None:
                   f"{w / f:>7.2f} {c / f:>6.2f} {pf:>7.2f} {c / pf:>7.2f} {max(peaks):>9.0f} "
                   f"{statistics.median(draw):>6.2f} {statistics.median(assemble):>9.2f} "
                   f"{_spread([b / fl for b, fl in zip(cpu, floors)]):>17} "
-                  f"{_spread([b / fl for b, fl in zip(cpu, pfloors)]):>17}")
+                  f"{_spread([b / fl for b, fl in zip(cpu, pfloors)]):>17} {statistics.median(fixed):>6.2f} "
+                  f"{_spread([x / fl for x, fl in zip(fixed, floors)]):>8} "
+                  f"{_spread([(b - x - fl) / fl for b, x, fl in zip(cpu, fixed, floors)]):>7}")
 
 
 if __name__ == "__main__":
