@@ -143,6 +143,8 @@ def _errors(data: Path, game: str) -> list[DataError]:
 CHECKS = [
     ("moscow", "maps/moscow/map.toml", "margin_px = 24.0", "margin_px = 1.0", "margin_px must be at least half",
      "margin_px = 1.0"),
+    ("moscow", "maps/moscow/map.toml", "columns = 14", "columns = 140", "labels need a separator or more digits",
+     "[grid.label]"),
     ("omaha", "maps/omaha/areas.toml", 'hexes = ["0705", "0604"', 'hexsides = ["0705-0604"]\nhexes = ["0705", "0604"',
      "either by hexes or by hexsides", "hexsides = "),
     ("moscow", "counters/moscow/game.toml", "first = 1\nlast = 7", "first = 9\nlast = 7", "first must not exceed last",

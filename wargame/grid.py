@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from functools import cached_property
 from typing import Annotated, Literal
 
-from wargame.constraints import Ge, Le, Model, Pattern
+from wargame.constraints import Ge, Le, Model, Pattern, RefusedAt
 from wargame.errors import GridError, did_you_mean
 from wargame.hexes import DIRECTIONS, Hex, Hexside
 
@@ -61,9 +61,9 @@ class GridSpec(Model):
             len(str(last_column)) > self.label.column_digits
             or len(str(last_row)) > self.label.row_digits
         ):
-            raise ValueError(
+            raise RefusedAt(  # at [grid.label], where the digits are given (at [grid] when they are not)
                 f"labels need a separator or more digits: column {last_column} or row "
-                f"{last_row} is wider than {self.label.column_digits}/{self.label.row_digits} digits"
+                f"{last_row} is wider than {self.label.column_digits}/{self.label.row_digits} digits", "label"
             )
 
 
