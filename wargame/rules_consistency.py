@@ -7,12 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from wargame.toml_lines import toml_line
 from wargame.errors import DataError, Place, did_you_mean
-from wargame.rulebook import TerrainEffect
 
 if TYPE_CHECKING:
     from wargame.gamedata import Game
+    from wargame.toml_lines import TomlLines
 
 
 def check_rules(game: Game) -> list[DataError]:
@@ -27,20 +26,25 @@ def check_rules(game: Game) -> list[DataError]:
         return []
     file = game.files["rules"]
     errors: list[DataError] = []
+    indexed: list[TomlLines | None] = []  # rules.toml's keys, indexed at the first problem
 
-    lines = file.read_text(encoding="utf-8").splitlines() if file.is_file() else []
+    def add(message: str, *at: str | int) -> None:
+        """A problem at the line of a key path of rules.toml."""
+        if not indexed:
+            from wargame.toml_lines import TomlLines
 
-    def add(message: str, key: str) -> None:
-        # The first line naming the key (a table header or `key =`): where a designer looks.
-        name = key.split(".")[-1]
-        line = next((n for n, text in enumerate(lines, 1) if text.lstrip().startswith((f"{name} ", f"{name}=",
-                                                                                          f"[{key}", f"[[{key}"))), None)
-        errors.append(DataError(message, Place(file, line, None, key)))
+            try:
+                indexed.append(TomlLines(file.read_text(encoding="utf-8")))
+            except (OSError, UnicodeDecodeError):
+                indexed.append(None)
+        lines = indexed[0]
+        key = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in at).lstrip(".")
+        errors.append(DataError(message, Place(file, lines.line_of(at) if lines else None, None, key or None)))
 
-    def known(word: str, vocabulary: Iterable[str], what: str, key: str) -> None:
+    def known(word: str, vocabulary: Iterable[str], what: str, *at: str | int) -> None:
         vocab = sorted(vocabulary)
         if word not in vocab:
-            add(f"unknown {what} {word!r}{did_you_mean(word, vocab)}", key)
+            add(f"unknown {what} {word!r}{did_you_mean(word, vocab)}", *at)
 
     sides = game.manifest.sides
     terrain = set(game.terrain)
@@ -53,11 +57,13 @@ def check_rules(game: Game) -> list[DataError]:
         for row in game.crt.results:
             for cell in row:
                 known(cell, codes, "result code (crt.toml's, not in rules.toml's [[combat.results]])",
-                      "combat.results")
-        for code in codes - set(game.crt.result_codes):
-            add(f"result code {code!r} is not one of crt.toml's result_codes", "combat.results")
+                      "combat", "results")
+        for k, result in enumerate(rules.combat.results):
+            if result.code not in game.crt.result_codes:
+                add(f"result code {result.code!r} is not one of crt.toml's result_codes", "combat", "results", k,
+                    "code")
         if rules.combat.below == "no_effect":
-            known(rules.combat.below_result, codes, "result code", "combat.below_result")
+            known(rules.combat.below_result, codes, "result code", "combat", "below_result")
         if game.crt.kind == "differential":
             errors.extend(_rising_differentials(game))
     for side in rules.start_reduced:
@@ -67,96 +73,90 @@ def check_rules(game: Game) -> list[DataError]:
             errors.append(DataError(f"replacements on turn {record.turn}, past the last turn ({last})",
                                     Place(game.files["replacements"], line, None, "turn")))
     types = {t.id for t in game.manifest.unit_type}
-    for condition in rules.condition:
+    for i, condition in enumerate(rules.condition):
         for unit_type in condition.allowance_by_type:
-            known(unit_type, types, "unit type", "allowance_by_type")
+            known(unit_type, types, "unit type", "condition", i, "allowance_by_type", unit_type)
         for turn in condition.turns:
             if turn > last:
-                add(f"condition {condition.id!r}: turn {turn} is past the last turn ({last})", "turns")
-    _turn_records(game, lines, errors, known)
-    for phase in rules.movement.phases:
-        known(phase.id, phases, "phase of [[sequence]]", "movement.phases")
+                add(f"condition {condition.id!r}: turn {turn} is past the last turn ({last})", "condition", i, "turns")
+    _turn_records(game, add, known)
+    for k, phase in enumerate(rules.movement.phases):
+        known(phase.id, phases, "phase of [[sequence]]", "movement", "phases", k, "id")
     if game.manifest.value_names and rules.movement.value not in game.manifest.value_names:
-        known(rules.movement.value, game.manifest.value_names, "counter value", "movement.value")
-    _terrain(rules.combat.terrain, terrain, known, sides)
-    for t in (*rules.zoc.into_hexside, *rules.combat.retreat.prohibited_terrain):
-        known(t, terrain, "terrain", "terrain")
+        known(rules.movement.value, game.manifest.value_names, "counter value", "movement", "value")
+    for k, effect in enumerate(rules.combat.terrain):
+        known(effect.terrain, terrain, "terrain", "combat", "terrain", k, "terrain")
+        for side in effect.sides:
+            known(side, sides, "side", "combat", "terrain", k, "sides")
+    for t in rules.zoc.into_hexside:
+        known(t, terrain, "terrain", "zoc", "into_hexside")
+    for t in rules.combat.retreat.prohibited_terrain:
+        known(t, terrain, "terrain", "combat", "retreat", "prohibited_terrain")
     if rules.movement.rail is not None:
-        known(rules.movement.rail.feature, terrain, "hexside feature", "feature")
+        known(rules.movement.rail.feature, terrain, "hexside feature", "movement", "rail", "feature")
         for side in rules.movement.rail.sides:
-            known(side, sides, "side", "sides")
+            known(side, sides, "side", "movement", "rail", "sides")
     if rules.replacements is not None:
-        for side, ids in (*rules.replacements.places.items(), *rules.replacements.unit_types.items()):
-            known(side, sides, "side", "places")
-        for side, ids in rules.replacements.places.items():
+        r = rules.replacements
+        for table, by_side in (("places", r.places), ("unit_types", r.unit_types)):
+            for side in by_side:
+                known(side, sides, "side", "replacements", table, side)
+        for side, ids in r.places.items():
             for area in ids:
-                known(area, areas, "area of areas.toml", "places")
-        for side, names in rules.replacements.communication_exempt.items():
-            known(side, sides, "side", "communication_exempt")
+                known(area, areas, "area of areas.toml", "replacements", "places", side)
+        for side, names in r.communication_exempt.items():
+            known(side, sides, "side", "replacements", "communication_exempt", side)
             for name in names:
-                known(name, places, "place of places.csv", "communication_exempt")
-        for unit in rules.replacements.from_turn:
-            known(unit, game.units_by_id, "unit", "from_turn")
-        types = {t.id for t in game.manifest.unit_type}
-        for ids in rules.replacements.unit_types.values():
+                known(name, places, "place of places.csv", "replacements", "communication_exempt", side)
+        for unit in r.from_turn:
+            known(unit, game.units_by_id, "unit", "replacements", "from_turn", unit)
+        for side, ids in r.unit_types.items():
             for unit_type in ids:
-                known(unit_type, types, "unit type", "unit_types")
+                known(unit_type, types, "unit type", "replacements", "unit_types", side)
     if rules.supply is not None:
         for side, ids in rules.supply.sources.items():
-            known(side, sides, "side", "sources")
+            known(side, sides, "side", "supply", "sources", side)
             for area in ids:
-                known(area, areas, "area of areas.toml", "sources")
+                known(area, areas, "area of areas.toml", "supply", "sources", side)
     if rules.victory is not None:
         v = rules.victory
-        for side in (*v.initial, *([v.initial_others] if v.initial_others else [])):
-            known(side, sides, "side", "initial")
-        for names in v.initial.values():
+        for side in v.initial:
+            known(side, sides, "side", "victory", "initial", side)
+        if v.initial_others:
+            known(v.initial_others, sides, "side", "victory", "initial_others")
+        for side, names in v.initial.items():
             for name in names:
-                known(name, places, "place of places.csv (or hex)", "initial")
-        known(v.otherwise, [*sides, "draw"], "side (or draw)", "otherwise")
+                known(name, places, "place of places.csv (or hex)", "victory", "initial", side)
+        known(v.otherwise, [*sides, "draw"], "side (or draw)", "victory", "otherwise")
         for name in v.points:
-            known(name, places, "place of places.csv (or hex)", "points")
-        for c in v.conditions:
-            known(c.winner, [*sides, "draw"], "side (or draw)", "winner")
-            for name in (*c.controls, *c.also_controls):
-                known(name, places, "place of places.csv (or hex)", "controls")
+            known(name, places, "place of places.csv (or hex)", "victory", "points", name)
+        for k, c in enumerate(v.conditions):
+            known(c.winner, [*sides, "draw"], "side (or draw)", "victory", "conditions", k, "winner")
+            for field, names in (("controls", c.controls), ("also_controls", c.also_controls)):
+                for name in names:
+                    known(name, places, "place of places.csv (or hex)", "victory", "conditions", k, field)
     return errors
 
 
-def _turn_records(game: Game, lines: list[str], errors: list[DataError],
-                  known: Callable[[str, Iterable[str], str, str], None]) -> None:
+def _turn_records(game: Game, add: Callable[..., None], known: Callable[..., None]) -> None:
     """Each `[[turn]]` record: a turn of the game, once a side, for the game's sides and unit types; each error at
     its record's line."""
     rules = game.rules
     assert rules is not None
-    file = game.files["rules"]
     last = max((s.last_turn for s in game.manifest.scenario), default=0)
     types = {t.id for t in game.manifest.unit_type}
-    text = "\n".join(lines)
     seen: set[tuple[int, str]] = set()
     for index, record in enumerate(rules.turn):
-        line = toml_line(text, ("turn", index, "number"))
         if record.number > last:
-            errors.append(DataError(f"turn {record.number} is past the last turn ({last})",
-                                    Place(file, line, None, f"turn[{index}].number")))
+            add(f"turn {record.number} is past the last turn ({last})", "turn", index, "number")
         for side in record.sides:
-            known(side, game.manifest.sides, "side", "sides")
+            known(side, game.manifest.sides, "side", "turn", index, "sides")
         for unit_type in record.allowance_by_type:
-            known(unit_type, types, "unit type", "allowance_by_type")
+            known(unit_type, types, "unit type", "turn", index, "allowance_by_type", unit_type)
         for side in record.sides or game.manifest.sides:
             if (record.number, side) in seen:
-                errors.append(DataError(f"turn {record.number} is given twice for the {side} units",
-                                        Place(file, line, None, f"turn[{index}].number")))
+                add(f"turn {record.number} is given twice for the {side} units", "turn", index, "number")
             seen.add((record.number, side))
-
-
-def _terrain(effects: Iterable[TerrainEffect], terrain: set[str],
-             known: Callable[[str, Iterable[str], str, str], None], sides: tuple[str, str]) -> None:
-    """Each combat terrain effect names a terrain of terrain.toml and the game's sides."""
-    for effect in effects:
-        known(effect.terrain, terrain, "terrain", "combat.terrain")
-        for side in effect.sides:
-            known(side, sides, "side", "combat.terrain")
 
 
 def _rising_differentials(game: Game) -> list[DataError]:
@@ -165,6 +165,8 @@ def _rising_differentials(game: Game) -> list[DataError]:
     table's columns are checked by its model)."""
     assert game.crt is not None
     file = game.files["crt"]
+    from wargame.toml_lines import toml_line  # here: only a table in question is indexed
+
     try:
         line = toml_line(file.read_text(encoding="utf-8"), ("columns",))
     except (OSError, UnicodeDecodeError):
