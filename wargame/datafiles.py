@@ -179,12 +179,19 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
     from wargame.toml_lines import TomlLines  # here: only a file with a problem is indexed
 
     out: list[tuple[tuple[int | str, ...] | None, str, Place]] = []
+    more: dict[tuple[int | str, ...], int] = {}
     lines = TomlLines(text) if text and line is None else None
     for err in _keys_first(e.errors()):
         loc = tuple(err["loc"])
         refused = (err.get("ctx") or {}).get("error")
         if isinstance(refused, RefusedAt):
             loc += refused.key  # a model's own check that names its key: placed at that key's line
+        group = loc[:-1] if loc and isinstance(loc[-1], int) else None
+        if group is not None and group in more:  # another bad element of a list reported already: counted only
+            more[group] += 1
+            continue
+        if group is not None:
+            more[group] = 0
         key = _loc_text(loc)
         # A model's own check speaks for itself: pydantic's "Value error, " before its words says nothing more.
         msg = str(refused) if err["type"] == "value_error" and isinstance(refused, ValueError) else err["msg"]
@@ -221,26 +228,12 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
                 msg += did_you_mean(value, listed_words((err.get("ctx") or {}).get("expected", "")))
         where_line = line if lines is None else lines.line_of(loc)
         column = columns.get(str(loc[0])) if columns and loc else None
-        out.append((loc[:-1] if loc and isinstance(loc[-1], int) else None, msg, Place(path, where_line, column,
-                                                                                          key or None)))
-    return _one_per_list(out, "cell" if cells is not None else "array")
-
-
-def _one_per_list(errors: list[tuple[tuple[int | str, ...] | None, str, Place]], kind: str) -> list[DataError]:
-    """The errors, of those of one list's elements (their key but the index alike) the first only, saying how many
-    more there are: a cell of 70,000 bad numbers is one error, not 70,000."""
-    more: dict[tuple[int | str, ...], int] = {}
-    for group, _, _ in errors:
-        if group is not None:
-            more[group] = more.get(group, -1) + 1
-    out = []
-    for group, msg, place in errors:
-        if group is None:
-            out.append(DataError(msg, place))
-        elif group in more:
-            extra = more.pop(group)
-            out.append(DataError(msg + (f" (and {extra:,} more in this {kind})" if extra else ""), place))
-    return out
+        out.append((group, msg, Place(path, where_line, column, key or None)))
+    # Of one list's bad elements (a cell's numbers, an array's values) the first, saying how many more: a cell of
+    # 70,000 bad numbers is one error, not 70,000.
+    kind = "cell" if cells is not None else "array"
+    return [DataError(msg + (f" (and {more[group]:,} more in this {kind})" if group is not None and more[group] else ""),
+                      place) for group, msg, place in out]
 
 
 def load_toml(path: Path, model: type[M]) -> M:
