@@ -213,7 +213,7 @@ def test_a_check_without_a_seal_or_a_ledger_imports_no_sealing_code(tmp_path: Pa
     assert "tempfile" not in loaded
 
 
-def test_an_onslaught_check_imports_no_hashlib_tempfile_or_fractions(tmp_path: Path) -> None:
+def test_an_onslaught_check_imports_no_hashlib_tempfile_fractions_or_error_tools(tmp_path: Path) -> None:
     """A check of an Onslaught text log, the game read from its files and kept or read back, imports no hashlib
     (OpenSSL: the cache's digests are blake2b's own module, a seal's chain start is written out), no tempfile (the
     kept game's file is made with os.open) and no fractions or decimal (7.0's odds are compared in whole numbers):
@@ -223,6 +223,8 @@ def test_an_onslaught_check_imports_no_hashlib_tempfile_or_fractions(tmp_path: P
         code, out, loaded = _loaded_by_program("adjudicate", "check", log, env={"UMPIRE_CACHE": str(tmp_path)})
         assert code == 0 and "0 error(s)" in out, run
         assert not loaded & {"hashlib", "_hashlib", "tempfile", "shutil", "random", "fractions", "decimal"}, run
+        # Nor what only a problem needs: the TOML key index (placing errors) and rapidfuzz (suggestions).
+        assert not loaded & {"wargame.toml_lines", "rapidfuzz"}, run
     assert list((tmp_path / "games").glob("*.pickle")) and not list((tmp_path / "games").glob("*.part"))
 
 

@@ -44,17 +44,19 @@ def toml_line_of(folder: Path, key: str) -> int | None:
 def _given_twice(chart: TerrainChart, path: Path) -> list[DataError]:
     """A terrain given again under an id it has already: the game keeps one terrain an id, so one table's values
     would silently be lost; placed at the later id."""
-    from wargame.toml_lines import TomlLines
-
     seen: set[str] = set()
     again = []
     for index, terrain in enumerate(chart.terrain):
         if terrain.id in seen:
             again.append(index)
         seen.add(terrain.id)
-    lines = TomlLines(path.read_text(encoding="utf-8")) if again else None
+    if not again:
+        return []
+    from wargame.toml_lines import TomlLines  # here: only a chart with a repeat is indexed
+
+    lines = TomlLines(path.read_text(encoding="utf-8"))
     return [DataError(f"terrain {chart.terrain[i].id!r} defined twice", Place(
-        path, lines.line_of(("terrain", i, "id")) if lines else None, None, f"terrain[{i}].id")) for i in again]
+        path, lines.line_of(("terrain", i, "id")), None, f"terrain[{i}].id")) for i in again]
 
 
 def _file_order(error: DataError) -> tuple[str, int, int]:
