@@ -3,10 +3,13 @@ own checks naming their key (RefusedAt)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 import tomli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wargame.errors import DataError, DataErrors
 from wargame.game import load_game
@@ -270,3 +273,91 @@ def test_a_units_reduced_values_are_placed_at_their_cell(data_copy: Path) -> Non
     header = next(line for line in text.splitlines() if line.startswith("id,"))
     assert place.column == header.split(",").index("reduced") + 1
     assert text.splitlines()[place.line - 1].startswith("ge-xxiv,")
+
+
+# -- generated documents -------------------------------------------------------------------------------------------
+KEYS = st.sampled_from(["a", "b", "id", "side", "x-y", "k_2", "quoted key", "dotted.key", "sequence", "entries"])
+TEXTS = st.sampled_from(["plain", "[not] a table", "# not a comment", 'say "hi"', "k = 1", "a,b]", "{x}", "é", ""])
+SCALARS = st.one_of(st.integers(-5, 99), st.booleans(), TEXTS)
+
+
+def _key(name: str) -> str:
+    """A key as TOML writes it: bare where it may be, else quoted."""
+    return name if all(c.isalnum() or c in "_-" for c in name) and name else json.dumps(name)
+
+
+def _scalar(value: object) -> str:
+    """A scalar as TOML writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
+
+
+@st.composite
+def documents(draw: st.DrawFn, depth: int = 0) -> dict[str, object]:
+    """A table: scalars, arrays of scalars, sub-tables and arrays of tables (not too deep)."""
+    table: dict[str, object] = {}
+    for name in draw(st.lists(KEYS, max_size=4, unique=True)):
+        kind = draw(st.sampled_from(["scalar", "array", "table", "tables"] if depth < 2 else ["scalar", "array"]))
+        if kind == "scalar":
+            table[name] = draw(SCALARS)
+        elif kind == "array":
+            table[name] = draw(st.lists(st.integers(0, 9) | TEXTS, max_size=4))
+        elif kind == "table":
+            table[name] = draw(documents(depth + 1))
+        else:
+            table[name] = draw(st.lists(documents(depth + 1), min_size=1, max_size=3))
+    return table
+
+
+def _write(table: dict[str, object], path: tuple[str | int, ...], out: list[str],
+           lines: dict[tuple[str | int, ...], int], data: st.DataObject) -> None:
+    """A table's own keys, then its sub-tables and arrays of tables under their headers; each key path's line."""
+    for name, value in table.items():
+        if isinstance(value, dict) or (isinstance(value, list) and value and isinstance(value[0], dict)):
+            continue
+        at = (*path, name)
+        lines[at] = len(out) + 1
+        if isinstance(value, list):
+            if data.draw(st.booleans()):  # one element a line
+                out.append(f"{_key(name)} = [")
+                for i, item in enumerate(value):
+                    lines[(*at, i)] = len(out) + 1
+                    out.append(f"    {_scalar(item)},  # [x] = 1")
+                out.append("]")
+            else:
+                out.append(f"{_key(name)} = [{', '.join(_scalar(item) for item in value)}]")
+                lines.update({(*at, i): lines[at] for i in range(len(value))})
+        elif isinstance(value, str) and data.draw(st.booleans()):
+            # A multi-line string whose lines look like a header and a key: not keys.
+            table[name] = f"[fake]\nfake = 1\n{value}"
+            out.extend([f'{_key(name)} = """', "[fake]", "fake = 1", f'{value}"""'])
+        else:
+            out.append(f"{_key(name)} = {_scalar(value)}")
+    for name, value in table.items():
+        header = ".".join(_key(str(p)) for p in (*path, name) if isinstance(p, str))
+        if isinstance(value, dict):
+            lines[(*path, name)] = len(out) + 1
+            out.append(f"[{header}]")
+            _write(value, (*path, name), out, lines, data)
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            for i, item in enumerate(value):
+                lines.setdefault((*path, name), len(out) + 1)
+                lines[(*path, name, i)] = len(out) + 1
+                out.append(f"[[{header}]]")
+                _write(item, (*path, name, i), out, lines, data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_generated_documents_keys_are_where_they_were_written(data: st.DataObject) -> None:
+    """Documents of scalars, one-line and multi-line arrays, multi-line strings holding text like headers and keys,
+    quoted keys, sub-tables and arrays of tables within arrays of tables: every key path's line is the one written."""
+    table = data.draw(documents())
+    out: list[str] = []
+    lines: dict[tuple[str | int, ...], int] = {}
+    _write(table, (), out, lines, data)
+    text = "\n".join(out) + "\n"
+    assert tomli.loads(text) == table
+    found = TomlLines(text)
+    assert {key: found.line_of(key) for key in lines} == lines, text
