@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import wargame.errors
 from builder.cli import main as vmodbuild
-from wargame.errors import MAX_COMPARED, Vocabulary, did_you_mean, edit_distance
+from wargame.errors import MAX_COMPARED, Vocabulary, close_words, did_you_mean
 
 
 def python_distance(a: str, b: str, limit: int) -> int:
@@ -58,15 +58,16 @@ WORDS = st.text(alphabet="abAB01-_é", max_size=9)
 @settings(max_examples=3000, deadline=None)
 @given(WORDS, WORDS, st.integers(0, 5))
 def test_the_distance_is_the_pure_python_ones(a: str, b: str, limit: int) -> None:
-    """Swaps of neighbours count one edit, and anything beyond the limit reads limit + 1, as before."""
-    assert edit_distance(a, b, limit) == python_distance(a, b, limit)
+    """Swaps of neighbours count one edit, and a word beyond the limit is not close, as before."""
+    expected = python_distance(a, b, limit)
+    assert close_words(a, [b], limit) == ([(expected, b)] if expected <= limit else [])
 
 
 def test_the_distance_counts_a_swap_as_one_edit() -> None:
     """`0712` for `0721` is one edit (a swap), `abc` to `ca` three (optimal string alignment, not Damerau)."""
-    assert edit_distance("0712", "0721", 2) == 1
-    assert edit_distance("abc", "ca", 5) == 3
-    assert edit_distance("abcdef", "", 2) == 3
+    assert close_words("0712", ["0721"], 2) == [(1, "0721")]
+    assert close_words("abc", ["ca"], 5) == [(3, "ca")]
+    assert close_words("abcdef", [""], 2) == []
 
 
 @settings(max_examples=500, deadline=None)

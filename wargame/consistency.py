@@ -72,21 +72,26 @@ def _first(items: Sequence[_Identified], item_id: str, array: str, *rest: str) -
     return next(((array, i, *rest) for i, item in enumerate(items) if item.id == item_id), (array,))
 
 
-def _once(report: _Report, file: Path, what: str, tables: Sequence[tuple[tuple[str | int, ...], str]]) -> None:
-    """Each id given to one table only: the data keep one table an id, so a repeat's values would be lost or a
-    reference to it ambiguous (a phase two steps answer to). Reported once an id, at its second table's id; the
-    tables given with their key paths."""
+def given_again(tables: Sequence[tuple[tuple[str | int, ...], str]]) -> dict[str, tuple[int, tuple[str | int, ...]]]:
+    """Each id given to more than one of the tables (given with their key paths): how many, and its second table's
+    key path, where it is given again."""
     seen: dict[str, int] = {}
     again: dict[str, tuple[str | int, ...]] = {}
     for at, table_id in tables:
         seen[table_id] = seen.get(table_id, 0) + 1
         if seen[table_id] == 2:
             again[table_id] = at
-    for table_id, at in again.items():
-        report.add(f"{what} {table_id!r} defined {seen[table_id]} times", file, key=what, at=(*at, "id"))
+    return {table_id: (seen[table_id], at) for table_id, at in again.items()}
 
 
-def _listed(items: Sequence[_Identified], array: str) -> list[tuple[tuple[str | int, ...], str]]:
+def _once(report: _Report, file: Path, what: str, tables: Sequence[tuple[tuple[str | int, ...], str]]) -> None:
+    """Each id given to one table only: the data keep one table an id, so a repeat's values would be lost or a
+    reference to it ambiguous (a phase two steps answer to). Reported once an id, at its second table's id."""
+    for table_id, (n, at) in given_again(tables).items():
+        report.add(f"{what} {table_id!r} defined {n} times", file, key=what, at=(*at, "id"))
+
+
+def _by_id(items: Sequence[_Identified], array: str) -> list[tuple[tuple[str | int, ...], str]]:
     """The tables of a top-level array with their key paths and ids."""
     return [((array, i), item.id) for i, item in enumerate(items)]
 
@@ -153,8 +158,8 @@ def _check_map(game: Game, report: _Report) -> None:
 def _check_areas(game: Game, report: _Report) -> None:
     file = game.files["areas"]
     ids = Counter(a.id for a in game.areas.area)
-    _once(report, file, "area", _listed(game.areas.area, "area"))
-    _once(report, file, "line", _listed(game.areas.line, "line"))
+    _once(report, file, "area", _by_id(game.areas.area, "area"))
+    _once(report, file, "line", _by_id(game.areas.line, "line"))
     sides = game.manifest.sides
     for i, area in enumerate(game.areas.area):
         key = f"area[{i}] {area.id}"
@@ -196,16 +201,16 @@ def _check_manifest(game: Game, report: _Report) -> None:
     file = game.files["game"]
     if m.sides[0] == m.sides[1]:
         report.add("the two sides must differ", file, key="sides", at=("sides",))
-    _once(report, game.files["parameters"], "parameter", _listed(game.parameters.parameter, "parameter"))
-    _once(report, game.files["charts"], "chart", _listed(game.charts.chart, "chart"))
+    _once(report, game.files["parameters"], "parameter", _by_id(game.parameters.parameter, "parameter"))
+    _once(report, game.files["charts"], "chart", _by_id(game.charts.chart, "chart"))
     if game.crt is not None:
-        _once(report, game.files["crt"], "CRT line", _listed(game.crt.line, "line"))
+        _once(report, game.files["crt"], "CRT line", _by_id(game.crt.line, "line"))
     for what, items in (("nationality", m.nationality), ("unit_type", m.unit_type), ("box", m.box),
                         ("track", m.track), ("scenario", m.scenario), ("optional_rule", m.optional_rule),
                         ("roll", m.roll)):
-        _once(report, file, what, _listed(items, what))
+        _once(report, file, what, _by_id(items, what))
     # A step or phase is named by its id wherever it is in the sequence (a log's step markers, the rules' `entries`).
-    _once(report, file, "sequence", [*_listed(m.sequence, "sequence"),
+    _once(report, file, "sequence", [*_by_id(m.sequence, "sequence"),
                                      *(((("sequence", i, "items", j)), sub.id) for i, item in enumerate(m.sequence)
                                        for j, sub in enumerate(item.items))])
     for i, nationality in enumerate(m.nationality):
@@ -271,7 +276,7 @@ def _check_pieces(game: Game, report: _Report) -> None:
                           "nationality", "side", *(f"{step}.{v}" for step in ("full", "reduced") for v in m.value_names)]
             report.known(name, vocabulary, "reconstructed field", file, line, "reconstructed")
     marker_file = game.files["markers"]
-    _once(report, marker_file, "marker", _listed(game.markers.marker, "marker"))
+    _once(report, marker_file, "marker", _by_id(game.markers.marker, "marker"))
     for i, mk in enumerate(game.markers.marker):
         if mk.id in seen:
             report.add(f"marker {mk.id!r} has the same id as a unit", marker_file, key=f"marker {mk.id}",

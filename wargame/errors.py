@@ -12,15 +12,11 @@ from types import ModuleType
 from wargame.records import frozen
 
 
-def edit_distance(a: str, b: str, limit: int) -> int:
-    """Edit distance counting a swap of neighbours as one edit (optimal string alignment), limit + 1 for any
-    beyond `limit`: rapidfuzz's, in C (our pure-Python one, about 20 µs a pair, made a data file of 30,000
-    unknown hexes take 50 s of "did you mean"; tests/test_suggestions.py holds the two equal)."""
-    return int(_osa().distance(a, b, score_cutoff=limit))
-
-
 def close_words(word: str, choices: Sequence[str], most: int) -> list[tuple[int, str]]:
-    """(distance, choice) of every choice within `most` edits of a word (edit_distance's), in the choices' order."""
+    """(distance, choice) of every choice within `most` edits of a word, in the choices' order: the edit distance
+    counting a swap of neighbours as one edit (optimal string alignment), rapidfuzz's in C (our pure-Python one,
+    about 20 µs a pair, made a data file of 30,000 unknown hexes take 50 s of "did you mean";
+    tests/test_suggestions.py holds the two equal)."""
     from rapidfuzz import process
 
     return [(d, c) for c, d, _ in process.extract(word, choices, scorer=_osa().distance, score_cutoff=most,
@@ -104,15 +100,14 @@ def _vocabulary(words: tuple[str, ...]) -> Vocabulary:
     return Vocabulary(words)
 
 
-def did_you_mean(word: str, vocabulary: Iterable[str] | Vocabulary, limit: int = 3) -> str:
+def did_you_mean(word: str, vocabulary: Iterable[str], limit: int = 3) -> str:
     """Return ' (did you mean X?)' for the closest words of a finite vocabulary, or ''.
 
     A word differing only in case is the suggestion; else the closest by edit distance (ties in alphabetical
     order), within two edits or a third of the word; of a vocabulary larger than MAX_COMPARED, among the
     MAX_COMPARED of a fitting length nearest it alphabetically.
     """
-    prepared = vocabulary if isinstance(vocabulary, Vocabulary) else _vocabulary(tuple(vocabulary))
-    return prepared.suggest(word, limit)
+    return _vocabulary(tuple(vocabulary)).suggest(word, limit)
 
 
 @frozen

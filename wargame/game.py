@@ -42,21 +42,18 @@ def toml_line_of(folder: Path, key: str) -> int | None:
 
 
 def _given_twice(chart: TerrainChart, path: Path) -> list[DataError]:
-    """A terrain given again under an id it has already: the game keeps one terrain an id, so one table's values
-    would silently be lost; placed at the later id."""
-    seen: set[str] = set()
-    again = []
-    for index, terrain in enumerate(chart.terrain):
-        if terrain.id in seen:
-            again.append(index)
-        seen.add(terrain.id)
+    """A terrain given again under an id it has already: the game keeps one terrain an id (a dict, where the
+    cross-check cannot see a repeat), so one table's values would silently be lost; placed at the later id."""
+    from wargame.consistency import given_again
+
+    again = given_again([(("terrain", i), terrain.id) for i, terrain in enumerate(chart.terrain)])
     if not again:
         return []
     from wargame.toml_lines import TomlLines  # here: only a chart with a repeat is indexed
 
     lines = TomlLines(path.read_text(encoding="utf-8"))
-    return [DataError(f"terrain {chart.terrain[i].id!r} defined twice", Place(
-        path, lines.line_of(("terrain", i, "id")), None, f"terrain[{i}].id")) for i in again]
+    return [DataError(f"terrain {terrain_id!r} defined {'twice' if n == 2 else f'{n} times'}", Place(
+        path, lines.line_of((*at, "id")), None, f"terrain[{at[1]}].id")) for terrain_id, (n, at) in again.items()]
 
 
 def _file_order(error: DataError) -> tuple[str, int, int]:

@@ -252,10 +252,11 @@ class CombatRules(Model):
     source: Source
 
     def __post_init__(self) -> None:
-        codes = [r.code for r in self.results]
-        for k, code in enumerate(codes):
-            if code in codes[:k]:
-                raise RefusedAt(f"results: code {code!r} is listed twice", "results", k, "code")
+        seen: set[str] = set()
+        for k, result in enumerate(self.results):
+            if result.code in seen:
+                raise RefusedAt(f"results: code {result.code!r} is listed twice", "results", k, "code")
+            seen.add(result.code)
 
 
 class ReplacementRules(Model):
@@ -371,9 +372,11 @@ class RulesFile(Model):
 
     def __post_init__(self) -> None:
         ids = [s.id for s in self.section]
+        seen: set[str] = set()
         for k, section in enumerate(ids):
-            if section in ids[:k]:
+            if section in seen:
                 raise RefusedAt(f"section {section!r} is listed twice", "section", k, "id")
+            seen.add(section)
         for where, source, key in self.citations():
             # Each rule area cites the game's own section (a reconstructed reading says so in its `note`).
             if source not in ids:
