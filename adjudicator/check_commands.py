@@ -15,6 +15,8 @@ from wargame.exit_status import ExitStatus
 # What a command runs is imported inside it: `adjudicate check --help` imports only the options
 # (tests/test_cli_startup.py).
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from adjudicator.contract import StateT
     from adjudicator.engine import Replay
     from adjudicator.findings import Finding
@@ -127,7 +129,7 @@ def check(logs: tuple[Path, ...], fmt: str, data: Path | None, game_id: str | No
     exit_for(result)
 
 
-def _exchange_dice(log: Path, entries: list[Entry], lines: list[str], ledger: Ledger, fmt: str,
+def _exchange_dice(log: Path, entries: list[Entry], lines: Sequence[str], ledger: Ledger, fmt: str,
                    ledger_key: str | None) -> NoReturn:
     """A later exchange checked alone against the game's ledger: its dice and receipts only (its rules need
     the exchanges before it); the ledger's rolls before its first receipt and after its last are not its own."""

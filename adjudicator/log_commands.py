@@ -16,10 +16,15 @@ if TYPE_CHECKING:
     from adjudicator.engine import Replay
 
 
+VASSAL_SUFFIXES = (".vlog", ".vsav", ".vmod")
+"""Names VASSAL opens as its own zip archives, which convert does not write."""
+
+
 @click.command(short_help="Convert a log between the text notation, its JSON twin and VASSAL's .vlog/.vsav.")
 @LOGS
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
-              help="The converted log: .json for the JSON form, anything else for the text notation.")
+              help="The converted log: .json for the JSON form, anything else but .vlog, .vsav and .vmod (see export) "
+                   "for the text notation.")
 @DATA
 @GAME
 @MODULE
@@ -38,6 +43,11 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
     with could_not_run():
         if any(output.resolve() == given.resolve() for given in logs):
             raise WargameError("the output would overwrite the input; choose another name")
+        if output.suffix.lower() in VASSAL_SUFFIXES and not force:
+            # A name VASSAL would open, given text: VASSAL could not read it, nor could `check` (a zip expected).
+            raise WargameError(f"{output}: convert writes the text notation or its JSON twin (.json), not a VASSAL "
+                               f"{output.suffix.lower()}; a VASSAL log or saved game is written by `adjudicate export "
+                               f"LOG --module GAME.vmod -o {output.name}` (--force writes text under this name)")
         source = open_logs(logs, data, game_id, module, strict=True, gameless=True)
         if source.chain is not None:
             from adjudicator.vassal.report import chain_text

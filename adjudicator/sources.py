@@ -10,7 +10,7 @@ code (tests/test_cli_startup.py).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import field
 from functools import partial
 from pathlib import Path
@@ -48,7 +48,7 @@ def hold_stdin(raw: bytes) -> Path:
     return STDIN
 
 
-def read_log(path: Path) -> tuple[list[Entry], list[str]]:
+def read_log(path: Path) -> tuple[list[Entry], Sequence[str]]:
     """Entries and source lines of a text or JSON log; LogSyntaxErrors with carets otherwise."""
     entries, source, errors = read_log_partly(path)
     if errors:
@@ -56,7 +56,7 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     return entries, source
 
 
-def read_log_partly(path: Path) -> tuple[list[Entry], list[str], list[LogSyntaxError]]:
+def read_log_partly(path: Path) -> tuple[list[Entry], Sequence[str], list[LogSyntaxError]]:
     """Entries, source lines and the syntax errors of a text log (the replay stops at the first); a file
     that cannot be read as a log at all (too large, a zip, not UTF-8, a JSON twin that does not read
     strictly) raises LogSyntaxErrors."""
@@ -87,8 +87,9 @@ def read_log_partly(path: Path) -> tuple[list[Entry], list[str], list[LogSyntaxE
                               ) from None
     source = text.splitlines()
     if path.suffix == ".json" or (path == STDIN and text.lstrip().startswith("{")):
-        from adjudicator.notation.jsonlog import read_json_log
-        return read_json_log(text, str(path)), source, []
+        from adjudicator.notation.jsonlog import placed_in, read_json_log
+        entries, quoted = placed_in(read_json_log(text, str(path)), text)
+        return entries, quoted, []
     entries, errors = parse_text_partly(text, str(path))
     return entries, source, errors
 
@@ -115,7 +116,7 @@ def game_of(entries: list[Entry], path: Path, data: Path | None) -> Game:
     return load_game(root, header.value)
 
 
-def read_text_part(path: Path, data: Path | None) -> tuple[list[Entry], list[str], Game | None]:
+def read_text_part(path: Path, data: Path | None) -> tuple[list[Entry], Sequence[str], Game | None]:
     """A text or JSON log of a chain: its entries, source lines and game (None: no [Game] header, as in a
     later exchange)."""
     entries, source = read_log(path)
@@ -161,7 +162,7 @@ def step_lines(translation: Translation) -> list[str]:
     return [translation.steps.get(n, "") for n in range(1, max(translation.steps, default=0) + 1)]
 
 
-def replay_entries(game: Game, entries: list[Entry], path: Path, source: list[str], keep_states: bool = True,
+def replay_entries(game: Game, entries: list[Entry], path: Path, source: Sequence[str], keep_states: bool = True,
                    syntax: list[LogSyntaxError] | None = None) -> Replay[object]:
     """Replay up to the first line that cannot be read or resolved (reported as a finding, the replay
     stopped there); `keep_states=False` (a check) keeps only the last state, so memory stays bounded."""
@@ -183,7 +184,7 @@ class LogSource:
     entries: list[Entry]
     """The entries read; of a chain, those before a VASSAL log after a text log, which its replay translates (the
     replay's `entries` are all)."""
-    lines: list[str]
+    lines: Sequence[str]
     """One text log's lines; one VASSAL file's steps as VASSAL showed them (line N: step N); empty for a chain."""
     syntax: list[LogSyntaxError] = field(default_factory=list)
     """A text log's syntax errors: its replay stops at the first, reported as a finding."""
@@ -307,7 +308,7 @@ class Replayed:
         return result.state_at(at_line[1]), f"{self.source.noun} {at_line[1]}"
 
 
-def adjudicate_file(path: Path, data: Path | None, keep_states: bool = True) -> tuple[Replay[object], list[str]]:
+def adjudicate_file(path: Path, data: Path | None, keep_states: bool = True) -> tuple[Replay[object], Sequence[str]]:
     """One log file (text, JSON, or a VASSAL file, its lines VASSAL's steps) read and replayed, and its lines."""
     source = open_logs((path,), data)
     return source.replay(keep_states), source.lines

@@ -220,7 +220,8 @@ def _step(line: int) -> str:
 
 
 def _quoted(source: Sequence[str], line: int, column: int) -> tuple[str, ...]:
-    return tuple(quoted_source(source[line - 1], column)) if 0 < line <= len(source) else ()
+    # An empty line holds no entry to quote: a JSON log's line of its own JSON (adjudicator.notation.jsonlog).
+    return tuple(quoted_source(source[line - 1], column)) if 0 < line <= len(source) and source[line - 1] else ()
 
 
 def _context(lines: Sequence[str], line: int) -> tuple[tuple[int, str], ...]:

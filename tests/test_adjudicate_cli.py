@@ -163,6 +163,36 @@ def test_convert_round_trip(tmp_path: Path) -> None:
     assert first[0] == second[0] == 0
 
 
+def test_a_json_log_s_findings_point_into_what_the_user_has(tmp_path: Path) -> None:
+    """A twin's finding quotes its entry in the text notation (its line is the text log's), never the JSON file's line
+    of that number; a hand-written log without lines is placed at each entry's object in the JSON file, so findings,
+    `--at` and `combat --line` name its lines, and nothing of the JSON is quoted as if it were an entry."""
+    source = Path(__file__).resolve().parent.parent / "examples" / "moscow" / "breach-zoc.log"
+    twin = tmp_path / "twin.json"
+    assert run("convert", str(source), "-o", str(twin))[0] == 0
+    code, out, _ = run("check", str(twin))
+    assert code == 1 and f"{twin}:9:1: error [moscow 5.0]" in out
+    assert "    ge-ix 0305-0404-0403\n    ^" in out and "by_opponent" not in out
+    document = json.loads(twin.read_text(encoding="utf-8"))
+    for entry in document["entries"]:
+        del entry["line"], entry["column"]
+    hand = tmp_path / "hand.json"
+    hand.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    written = hand.read_text(encoding="utf-8").splitlines()
+    move = next(n for n, line in enumerate(written, 1) if '"kind": "move"' in line)
+    opening = max(n for n in range(1, move) if written[n - 1].strip() == "{")
+    code, out, _ = run("check", str(hand))
+    assert code == 1 and f"{hand}:{opening}:5: error [moscow 5.0]" in out and "    {" not in out
+    code, at_move, _ = run("state", str(hand), "--at", str(opening))
+    code_before, before_move, _ = run("state", str(hand), "--at", str(opening - 1))
+    assert code == code_before == 0 and at_move != before_move and "0403" in at_move
+    one_line = tmp_path / "one-line.json"
+    one_line.write_text(json.dumps(document), encoding="utf-8")
+    code, out, _ = run("check", str(one_line))
+    column = one_line.read_text(encoding="utf-8").index('{"side": null, "by_opponent": false, "kind": "move"') + 1
+    assert code == 1 and f"{one_line}:1:{column}: error [moscow 5.0]" in out and '"entries"' not in out
+
+
 def test_convert_refuses_to_overwrite_its_input() -> None:
     """Nothing the user gave is ever overwritten."""
     source = EXAMPLES / "legal-turn1.log"
@@ -234,6 +264,14 @@ def test_vassal_files_and_bytes_are_handled_cleanly(tmp_path: Path) -> None:
     broken.write_bytes(b"PK\x03\x04junk")
     code, err, _ = run("check", str(broken))
     assert code == 2 and "not a readable zip archive" in err and "Traceback" not in err
+    text = tmp_path / "text.vlog"
+    text.write_text('[Game "onslaught"]\nTurn 1\n', encoding="utf-8")
+    code, err, _ = run("check", str(text))
+    assert code == 2 and "VASSAL writes those as zip archives" in err and "belongs in a .log file" in err
+    noise = tmp_path / "noise.vsav"
+    noise.write_bytes(b"\x00\x01\xfe" * 50)
+    code, err, _ = run("check", str(noise))
+    assert code == 2 and "VASSAL writes those as zip archives" in err and "belongs in" not in err
     binary = tmp_path / "bad.log"
     binary.write_bytes(b'[Game "onslaught"]\nTurn 1\n  \xff\n')
     code, err, _ = run("check", str(binary))

@@ -530,6 +530,27 @@ def test_numbers_of_5000_digits_in_data_files(tmp_path: Path) -> None:
     assert rows == [] and "is not one this version of Umpire reads" in errors[0].message
 
 
+def test_a_json_entry_on_line_999_999_999_in_a_chain(tmp_path: Path) -> None:
+    """A JSON log whose entry says line 999,999,999 (the most a log may say), then a later exchange: refereed in
+    bounded memory (the chain's lines were once a list of every line up to it, 15 GB)."""
+    twin = tmp_path / "first.json"
+    assert CliRunner().invoke(adjudicate, ["convert", str(ROOT / "examples" / "moscow" / "breach-zoc.log"),
+                                           "-o", str(twin)]).exit_code == 0
+    document = json.loads(twin.read_text(encoding="utf-8"))
+    document["entries"][-1]["line"] = 999_999_999
+    twin.write_text(json.dumps(document), encoding="utf-8")
+    later = tmp_path / "second.log"
+    later.write_text("Step german_movement\n", encoding="utf-8")
+    tracemalloc.start()
+    try:
+        result = CliRunner().invoke(adjudicate, ["check", str(twin), str(later)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.exit_code == 1 and f"{twin}:999999999:1: error [moscow 5.0]" in result.stdout
+    assert peak < 200 * 2**20, peak
+
+
 def test_json_nested_beyond_the_recursion_limit(tmp_path: Path) -> None:
     """A JSON log of 100,000 nested arrays: our error, not a RecursionError."""
     log = tmp_path / "deep.json"

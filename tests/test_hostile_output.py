@@ -110,10 +110,21 @@ def test_a_vassal_recording_is_not_overwritten_with_text(tmp_path: Path) -> None
         archive.writestr("savedGame", "recording")
     before = keep.read_bytes()
     code, out = _convert(keep)
-    assert code == 2 and "zip archive" in out and "--force" in out and "Traceback" not in out
+    assert code == 2 and "adjudicate export" in out and "--force" in out and "Traceback" not in out
     assert keep.read_bytes() == before
     assert _convert(keep, "--force")[0] == 0
     assert "attack 0621" in keep.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["new.vlog", "new.VSAV", "new.vmod"])
+def test_convert_does_not_write_text_under_a_vassal_name(tmp_path: Path, name: str) -> None:
+    """`convert LOG -o new.vlog`: refused (exit 2), nothing written, `export` named; with --force, text is written."""
+    out = tmp_path / name
+    code, said = _convert(out)
+    assert code == 2 and "adjudicate export" in said and "Traceback" not in said
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+    assert _convert(out, "--force")[0] == 0
+    assert "attack 0621" in out.read_text(encoding="utf-8")
 
 
 def test_other_kinds_are_kept(tmp_path: Path) -> None:

@@ -216,6 +216,17 @@ def test_a_ledger_edited_after_download_breaks_its_chain(tmp_path: Path) -> None
     assert "#11 " in ledger_lines[1] and "sequence number 11 where 10 was due" in ledger_lines[1]
 
 
+def test_a_receipt_numbered_far_beyond_the_others_costs_nothing_to_find(tmp_path: Path) -> None:
+    """A ledger receipt renumbered 10**12: its break reported like any other, at once (the numbers it skips were
+    once listed one by one, terabytes of them)."""
+    doc = json.loads(LEDGER_FILE.read_text(encoding="utf-8"))
+    doc["receipts"][-1]["seq"] = 10**12
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(doc), encoding="utf-8")
+    code, output = check(str(game_log(PBEM / "game", tmp_path / "game.log")), "--ledger", str(edited))
+    assert code == 1 and f"sequence number {10**12} where" in output
+
+
 def test_receipt_findings_one_by_one(tmp_path: Path) -> None:
     """Damaged, foreign-key, repeated, missing and out-of-order receipts, and dice without receipts."""
     ledger, tokens = make_ledger(tmp_path, [("Allied", "attack", "1d6", [3]), ("German", "roll-off", "1d6", [2]),

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import cache, partial
-from typing import TYPE_CHECKING, Any, NoReturn, Union
+from typing import TYPE_CHECKING, Any, NoReturn, Union, overload
 
 from adjudicator.notation.entries import Entry, LogDocument, entry_data
 from adjudicator.notation.json_places import (
@@ -168,7 +169,6 @@ def read_json_log(text: str, file: str) -> list[Entry]:
     try:
         # Strict: a JSON log is typed, so a string or true where a number belongs is an error.
         document: LogDocument = _validator().validate_python(data)
-        return list(document.entries)
     except ValidationError as e:
         found = e.errors()
         paths = [data_path(data, (*err["loc"], *_tag_key(err))) for err in found]
@@ -177,6 +177,53 @@ def read_json_log(text: str, file: str) -> list[Entry]:
                                  Place(file, *at.get(path, (None, None))))
                   for err, path in zip(found, paths)]
         raise LogSyntaxErrors(errors) from None
+    return list(document.entries)
+
+
+class EntryLines(Sequence[str]):
+    """A JSON log's lines as its findings quote them, without a slot for every line a document may name: at the line
+    a document gives an entry, the entry in the text notation (a twin's lines are its text log's, whose line held
+    it); nothing at a line of the JSON file itself (where `placed_in` put an entry), whose text is no entry's."""
+
+    def __init__(self, shown: dict[int, str], length: int) -> None:
+        self._shown, self._length = shown, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if not -self._length <= index < self._length:
+            raise IndexError(index)
+        return self._shown.get(index % self._length + 1, "")
+
+
+def placed_in(entries: list[Entry], text: str) -> tuple[list[Entry], EntryLines]:
+    """The entries of a JSON log read from `text`, each that gives no line of its own (0, the default: a hand-written
+    log) placed at the line and column its object starts at in the text, so that findings and `--at` point into the
+    file the user has; and the lines its findings quote."""
+    from adjudicator.notation.text import write_entry
+    unplaced = [i for i, entry in enumerate(entries) if entry.line == 0]
+    at = places(text, [("entries", i) for i in unplaced]) if unplaced else {}
+    placed = list(entries)
+    for i in unplaced:
+        line, column = at[("entries", i)]
+        placed[i] = replace(entries[i], line=line, column=column)
+    shown: dict[int, str] = {}
+    unplaced_lines = {placed[i].line for i in unplaced}
+    for entry in entries:
+        if entry.line > 0 and entry.line not in shown and entry.line not in unplaced_lines:
+            shown[entry.line] = write_entry(entry)
+    # With entries placed in the JSON, its lines are the log's: `--at` may name any of them.
+    json_lines = text.count("\n") + (not text.endswith("\n")) if unplaced else 0
+    return placed, EntryLines(shown, max((*shown, *unplaced_lines, json_lines), default=0))
 
 
 def log_data(entries: Sequence[Entry]) -> dict[str, object]:

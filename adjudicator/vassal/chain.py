@@ -11,6 +11,7 @@ goes on through it. docs/vassal-logs.md, "A game in several logs", has the conve
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -46,7 +47,7 @@ ORDER_SEARCH_BUDGET = 20_000
 """Orders tried when looking for one in which the logs follow each other (a handful for real games)."""
 LINE_CITED = re.compile(r"\bline (\d+)\b")
 
-TextReader = Callable[[Path], tuple[list[Entry], list[str], Game | None]]
+TextReader = Callable[[Path], tuple[list[Entry], Sequence[str], Game | None]]
 """Reads a text or JSON log: its entries, its source lines and the game its header names (None: no
 [Game] header, as in a later exchange of a game)."""
 
@@ -60,7 +61,7 @@ class Part:
     base: int
     """The chain's line of the file's line 0 (its saved position, for a VASSAL file)."""
     entries: list[Entry]
-    source: list[str]
+    source: Sequence[str]
     """A text log's lines; for a VASSAL file, what VASSAL showed at each step (line N: step N)."""
     translation: Translation | None
     saved: Position | None
@@ -124,16 +125,10 @@ class Chain:
         """A message whose `line N` (the chain's numbering) names the file and its step instead."""
         return LINE_CITED.sub(lambda m: self.cite(int(m.group(1))), message)
 
-    def source_lines(self) -> list[str]:
+    def source_lines(self) -> Sequence[str]:
         """Every text log's lines at their line of the chain (a VASSAL file's steps left blank), for the
         column of an unknown id."""
-        out: list[str] = []
-        for part in self.parts:
-            if part.is_vassal:
-                continue
-            out += [""] * (part.base - len(out))
-            out += part.source
-        return out
+        return _PartLines([(part.base, part.source) for part in self.parts if not part.is_vassal])
 
     def line_of(self, part: Part, local: int) -> int:
         """The chain's line of a file's line (VASSAL step)."""
@@ -191,7 +186,7 @@ class _Read:
     recording: Recording | None = None
     tracking: Tracking | None = None
     entries: list[Entry] = field(default_factory=list)
-    source: list[str] = field(default_factory=list)
+    source: Sequence[str] = field(default_factory=list)
     saved: Position | None = None
     ended: Position | None = None
 
@@ -394,6 +389,39 @@ class _Rest:
         chain.parts.append(part)
         self.base += span + 1
         self.k += 1
+
+
+class _PartLines(Sequence[str]):
+    """The text logs' lines at their lines of the chain, without a slot for a line no file has: a JSON log may
+    name line 10**9, which a list of the chain's lines would hold for every line before it."""
+
+    def __init__(self, parts: list[tuple[int, Sequence[str]]]) -> None:
+        self._bases = [base for base, _ in parts]
+        self._parts = parts
+        self._length = max((base + len(lines) for base, lines in parts), default=0)
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if not -self._length <= index < self._length:
+            raise IndexError(index)
+        index %= self._length
+        # The part whose lines begin at or before this one: index i is the chain's line i + 1, a part's line L
+        # the chain's base + L.
+        k = bisect.bisect_right(self._bases, index) - 1
+        if k < 0:
+            return ""
+        base, lines = self._parts[k]
+        return lines[index - base] if index - base < len(lines) else ""
 
 
 class _SourceLines(Sequence[str]):

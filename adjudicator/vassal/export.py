@@ -12,6 +12,7 @@ and dated 1980. docs/vassal-logs.md, "From a text log to VASSAL", has the conven
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from adjudicator.contract import OUT_OF_PLAY, MarkerUse
@@ -435,7 +436,7 @@ def check_module(game: Game, catalogue: Catalogue) -> None:
 class Exporter:
     """A replayed log and a module: the VASSAL log of the whole game, or a saved game of one position."""
 
-    def __init__(self, result: Replay[object], catalogue: Catalogue, log_name: str, source: list[str] | None) -> None:
+    def __init__(self, result: Replay[object], catalogue: Catalogue, log_name: str, source: Sequence[str] | None) -> None:
         self.result = result
         self.game = result.game
         self.catalogue = catalogue

@@ -162,9 +162,25 @@ def read_archive(data: bytes, file: str, limits: Limits = Limits()) -> SaveArchi
             ValueError, OverflowError) as e:
         # A damaged, truncated, encrypted or exotic zip: whatever zipfile says, as our error (a damaged
         # bzip2 member raises OSError, an LZMA one LZMAError).
+        if not data.startswith(b"PK"):
+            raise DataError(_not_a_zip(data), Place(file)) from None
         raise DataError(f"not a readable zip archive ({e})", Place(file)) from None
     text = plain_text(saved, file)
     return SaveArchive(text, meta.get("savedata", {}), meta.get("moduledata", {}))
+
+
+def _not_a_zip(data: bytes) -> str:
+    """What a .vlog or .vsav that is no zip at all is, in words a player can act on."""
+    said = ("not a VASSAL saved game or log: VASSAL writes those as zip archives (a readable zip archive was "
+            "expected), and this file is not one")
+    try:
+        text = data[:4096].decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return said
+    if text.strip() and all(c.isprintable() or c in "\t\r\n" for c in text):
+        # Most likely a log in our text notation or its JSON twin given VASSAL's name (by hand, or by an older convert).
+        return said + "; it reads as text: a log in the text notation belongs in a .log file, its JSON twin in .json"
+    return said
 
 
 _HEX = re.compile(rb"^[0-9A-Fa-f]*$")
