@@ -13,13 +13,14 @@ from test_onslaught_results import OPEN, errors, play
 
 from adjudicator.systems.onslaught import ONSLAUGHT
 from adjudicator.systems.onslaught.combat import audit, misread_clause
-from adjudicator.systems.onslaught.arrivals import box_of, recruitment_problem, replacement_points
+from adjudicator.systems.onslaught.arrivals import OUT_OF_PLAY, box_of, recruitment_problem, replacement_points
 from adjudicator.systems.onslaught.supply import captured_points
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
 from wargame.models import Box
-from play_support import when
+from play_support import play as replay_from
+from play_support import position, when
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +114,45 @@ def test_a_roll_off_between_two_passes_does_not_reset_them(game: Game) -> None:
     shown, state, _ = play_turn(game, 5, LANDINGS, "Allied: pass\nRoll Allied 2 German 5\n"
                                                    "German: action movement\n")
     assert shown == [] and not state.log.step_over
+
+
+RHYTHM = [
+    # (the Action Step's entries, the entry refused or None) -- 5.0: the Allied player acts first, the players roll
+    # after each action or pass, the winner acts or passes, and only a tie, two passes or both players out of supply
+    # points end the step.
+    ("Allied: pass\nGerman: action movement\n", "German: action movement"),
+    ("Allied: action movement\nGerman: pass\n", "German: pass"),
+    ("Roll Allied 2 German 5\nGerman: pass\n", "Roll Allied 2 German 5"),
+    ("Allied: pass\nRoll Allied 5 German 2\nRoll Allied 1 German 6\n", "Roll Allied 1 German 6"),
+    ("Allied: action movement\nStep german_reserve\n", "Step german_reserve"),
+    ("Allied: pass\nRoll Allied 1 German 6\nStep german_reserve\n", "Step german_reserve"),
+    ("Step german_reserve\n", "Step german_reserve"),
+    # Legal: a pass answered at once by the other player's (both pass), the step ended by a tie, a winner who
+    # cannot act rolled past (4.1, below with no Allied points).
+    ("Allied: pass\nGerman: pass\nStep german_reserve\n", None),
+    ("Allied: action movement\nRoll Allied 3 German 3\nStep german_reserve\n", None),
+    ("Allied: pass\nRoll Allied 5 German 2\nAllied: action movement\nRoll Allied 2 German 5\nGerman: pass\n"
+     "Roll Allied 4 German 1\nAllied: pass\nStep german_reserve\n", None),
+]
+
+
+@pytest.mark.parametrize(("text", "refused"), RHYTHM)
+def test_the_action_step_s_rhythm(game: Game, text: str, refused: str | None) -> None:
+    """5.0: who acts next and when the Action Step ends; each breach is one 5.0 error on the entry that makes it."""
+    shown, _, _ = play_turn(game, 5, LANDINGS, text)
+    assert shown == ([] if refused is None else [("5.0", refused)])
+
+
+def test_a_winner_without_supply_points_is_rolled_past(game: Game) -> None:
+    """4.1's example: the winner has no supply points and cannot act, so the dice are rolled again; with points,
+    the re-roll takes his action away (5.0)."""
+    earlier = {row.unit: OUT_OF_PLAY for _, row in game.reinforcements if row.turn < 5}
+    for allied, refused in ((0, []), (3, [("5.0", "Roll Allied 2 German 6")])):
+        state = position(ONSLAUGHT, game, placed={**earlier, **LANDINGS}, over_setup=False, depleted=frozenset(),
+                         turn=4, step="reinforcement", supply={"Allied": allied, "German": 20})
+        played = replay_from(ONSLAUGHT, state, '[Game "onslaught"]\nTurn 5\nStep action\nAllied: pass\n'
+                                               'Roll Allied 5 German 2\nRoll Allied 2 German 6\nGerman: pass\n')
+        assert played.errors() == refused
 
 
 def test_removing_an_overstack_after_a_german_replacement(game: Game) -> None:

@@ -72,6 +72,7 @@ def test_a_drag_kept_off_a_major_waterway_crossing(tmp_path: Path) -> None:
     former reader counted every hex alike and crossed the estuary twice, 2708-2807-2908 (6.5)."""
     s = Session()
     s.chat("a", "Allied: pass")
+    s.chat("a", "Roll Allied 2 German 5")  # 5.0: the players roll after a pass for the next action
     s.chat("b", "German: action movement supply 1")
     s.chat("b", "German: activate 2608 supply 1")
     s.drag("de-inf-20", "2908", "b")

@@ -31,7 +31,7 @@ def _handler(name: str, entry: type[E], section: str, check: Callable[[S, E], li
 
 REGISTRY: Registry[OnslaughtState] = Registry.of(
     _handler("turn", TurnMarker, "4.0", sequence.check_turn, sequence.apply_turn),
-    _handler("step", StepMarker, "4.0", None, sequence.apply_step),
+    _handler("step", StepMarker, "4.0", sequence.check_step, sequence.apply_step),
     _handler("roll-off", RollOff, "5.0", sequence.check_roll, sequence.apply_roll),
     _handler("action", Action, "5.1", sequence.check_action, sequence.apply_action),
     _handler("pass", Pass, "5.0", sequence.check_action, sequence.apply_pass),

@@ -77,12 +77,41 @@ def check_roll(state: OnslaughtState, entry: RollOff) -> list[Finding]:
         out.append(finding("error", "5.0", entry, f"both players roll one die: {', '.join(sorted(sides))}"))
     if any(not 1 <= r <= 6 for r in entry.rolls.values()):
         out.append(finding("error", "5.0", entry, "a die roll is 1 to 6"))
+    owed = state.log.entitled
     if state.log.step_over:
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the Action Step has already ended"))
     elif both_out(state):
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: both players are out of supply points, "
                                                   "so the Action Step has ended"))
+    elif owed is not None and _can_act(state, owed):
+        # 5.0: the players roll after each action; the winner's action (or pass) comes first. Only a winner who
+        # cannot act is rolled past (4.1: no supply points, "the dice are rolled again").
+        which = "the next" if state.log.begun else "the first"
+        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: {owed} takes {which} action, or passes, "
+                                                  "before the players roll again"))
     return out
+
+
+def _can_act(state: OnslaughtState, side: str) -> bool:
+    """Whether a side entitled to an action can take one: it has supply points (5.2), or 14.4's emergency
+    points await it, or it holds the Bulge's extra action (12.0), which only its action or pass settles."""
+    return state.supply.get(side, 0) > 0 or in_force(state).emergency_turn(state) or state.log.bulge_tie == "open"
+
+
+def check_step(state: OnslaughtState, entry: StepMarker) -> list[Finding]:
+    """5.0: the Action Step ends only on a tied roll, two passes in a row, or both players out of supply points."""
+    if state.at.step != "action" or entry.step == "action" or state.log.step_over or both_out(state):
+        return []
+    owed = state.log.entitled
+    if not state.log.begun:
+        why = f"{owed or 'the Allied player'} has not taken the first action or passed"
+    elif owed is not None:
+        why = f"{owed} won the last roll and has not acted or passed"
+    else:
+        why = "no roll was tied and the players did not both pass in a row"
+    return [finding("error", "5.0", entry, f"{turn_and_step(state)}: the Action Step has not ended ({why}; it ends "
+                                           "on a tied roll, two passes in a row, or both players out of supply "
+                                           "points)")]
 
 
 def both_out(state: OnslaughtState) -> bool:
@@ -110,9 +139,12 @@ def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
     elif state.log.entitled is not None and side != state.log.entitled:
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: {state.log.entitled} takes this action, "
                                                   f"not {side}"))
-    elif state.log.entitled is None and state.action is not None:
+    elif state.log.entitled is None and not (isinstance(entry, Pass) and state.log.passes != ()
+                                             and state.log.passes[-1] != side):
+        # 5.0: after every action, and a pass (5.1: taking no action), the players roll for the next one; the
+        # other player may answer a pass with his own at once, and both players have passed (ruling 5.0).
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the players roll for the next action "
-                                                  "before it is taken"))
+                                                  "before it is taken or passed"))
     if isinstance(entry, Action) and entry.action not in ACTION_TYPES:
         out.append(finding("error", "5.1", entry, f"{entry.action!r} is not an action (movement, combat or "
                                                   "breakthrough)"))
