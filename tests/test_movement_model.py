@@ -183,7 +183,8 @@ def test_an_unsupplied_stack_moves_one_hex(game: Game) -> None:
 
 
 def test_what_bars_a_move(game: Game) -> None:
-    """5.2, 6.1, 6.2, 5.0: no action, not activated, already moved or stopped in a ZOC, the Reserve Step."""
+    """5.2, 6.1, 6.2, 5.0: no action, not activated, already moved or stopped in a ZOC, the Reserve Step (its stack
+    activated, ruling 5.2, or not)."""
     state = position(game, {"us-inf-01": "2216", "us-inf-02": "2010", **FAR})
     assert any(b.startswith("5.2:") for b in reach_of(state, "us-inf-01").bars)
     on = activated(state, "2216")
@@ -192,7 +193,9 @@ def test_what_bars_a_move(game: Game) -> None:
     assert any("already moved" in b for b in reach_of(moved, "us-inf-01").bars)
     stopped = replace(on, action_log=replace(on.action_log, stopped=frozenset({"us-inf-01"})))
     assert any(b.startswith("6.2:") for b in reach_of(stopped, "us-inf-01").bars)
-    reserve = when(position(game, {"de-inf-01": "3010", **FAR}), step="german_reserve", entitled=None)
+    unactivated = when(position(game, {"de-inf-01": "3010", **FAR}), step="german_reserve", entitled=None)
+    assert any(b.startswith("6.1:") and "Reserve Step" in b for b in reach_of(unactivated, "de-inf-01").bars)
+    reserve = when(unactivated, reserve_stacks=(frozenset({"de-inf-01"}),))
     assert any(b.startswith("5.0:") for b in reach_of(reserve, "de-inf-01").bars)
     assert reach_of(reserve, "de-inf-01", "strategic").hexes
     with pytest.raises(WargameError, match="did you mean"):

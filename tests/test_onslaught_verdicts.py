@@ -11,6 +11,7 @@ from test_onslaught_arrivals import LANDINGS, REINFORCEMENT_STEP, play as play_t
 from test_onslaught_optional import FAR_GERMAN, play as play_optional
 from test_onslaught_results import OPEN, errors, play
 
+from adjudicator.findings import Finding
 from adjudicator.systems.onslaught import ONSLAUGHT
 from adjudicator.systems.onslaught.combat import audit, misread_clause
 from adjudicator.systems.onslaught.arrivals import OUT_OF_PLAY, box_of, recruitment_problem, replacement_points
@@ -153,6 +154,48 @@ def test_a_winner_without_supply_points_is_rolled_past(game: Game) -> None:
         played = replay_from(ONSLAUGHT, state, '[Game "onslaught"]\nTurn 5\nStep action\nAllied: pass\n'
                                                'Roll Allied 5 German 2\nRoll Allied 2 German 6\nGerman: pass\n')
         assert played.errors() == refused
+
+
+RESERVE = "Allied: pass\nGerman: pass\nStep german_reserve\n"
+"""The Action Step passed, the German Reserve Step begun."""
+
+
+@pytest.mark.parametrize(("text", "refused"), [
+    # Ruling 5.2 (5.0 likens the step to a Movement action): each stack that moves is activated, for a point.
+    ("de-inf-01 strategic 2020-2120-2220\n", ("6.1", "de-inf-01 strategic 2020-2120-2220")),
+    ("German: activate 3010\nde-inf-01 strategic 2020-2120-2220\n", ("6.1", "de-inf-01 strategic 2020-2120-2220")),
+    ("German: activate 0620\n", ("5.2", "German: activate 0620")),
+    ("German: activate 2020 de-inf-02\n", ("5.2", "German: activate 2020 de-inf-02")),
+    ("German: activate 2020 supply 2\n", ("5.2", "German: activate 2020 supply 2")),
+    ("German: activate 2020\nde-inf-01 strategic 2020-2120\nGerman: activate 2120\n",
+     ("5.2", "German: activate 2120")),
+    ("German: activate 2020 supply 1\nde-inf-01 strategic 2020-2120-2220\n", None),
+])
+def test_the_german_reserve_step_is_judged_as_a_movement_action(game: Game, text: str,
+                                                                refused: tuple[str, str] | None) -> None:
+    """5.0, 5.2: the Reserve Step's activations are a Movement action's: German divisions in the hex, the named
+    ones there, once each, their cost claimed right; a division moves only once its stack is activated."""
+    placed = {**LANDINGS, "de-inf-01": "2020", "de-inf-03": "3010"}
+    shown, state, _ = play_turn(game, 5, placed, RESERVE + text)
+    assert shown == ([] if refused is None else [refused])
+    if refused is None:
+        assert state.supply["German"] == 19
+
+
+def test_a_stack_out_of_supply_moves_one_hex_in_the_german_reserve_step(game: Game) -> None:
+    """8.6 in the Reserve Step (5.0: like a Movement action): a German stack cut off by Allied zones of control
+    when activated moves one hex; a stack in supply moves its strategic allowance."""
+    walled = {**LANDINGS, "us-para-01": "0424", "us-para-02": "0427", "br-para-02": "0430",
+              "ss-pz-03": "0130", "de-inf-01": "2020"}
+    shown, _, findings = play_turn(game, 7, walled, RESERVE + "German: activate 0130\n"
+                                                              "ss-pz-03 strategic 0130-0129-0128-0127-0126\n")
+    assert shown == [("8.6", "ss-pz-03 strategic 0130-0129-0128-0127-0126")]
+    assert "out of supply when activated and may move one hex, not 4" in findings[-1].message
+    shown, _, _ = play_turn(game, 7, walled, RESERVE + "German: activate 0130\nss-pz-03 strategic 0130-0129\n")
+    assert shown == []
+    shown, _, _ = play_turn(game, 7, walled, RESERVE + "German: activate 2020\n"
+                                                       "de-inf-01 strategic 2020-2120-2220-2320\n")
+    assert shown == []
 
 
 def test_removing_an_overstack_after_a_german_replacement(game: Game) -> None:
@@ -360,13 +403,18 @@ def test_spending_points_lost_to_the_cap_cites_8_2(game: Game) -> None:
     placed = {**LANDINGS, **FAR_GERMAN}
     reserve = (REINFORCEMENT_STEP + "German: income 8\nTurn 20\nStep action\nAllied: pass\nRoll Allied 2 German 2\n"
                "Step german_reserve\n")
-    shown, state, findings = play_optional(game, 19, placed, reserve + "German: activate 4930\n" * 41, supply=(20, 38))
-    assert shown == [("8.2", "German: activate 4930")]
-    assert "6 point(s) above the limit of 40 were lost" in next(f.message for f in findings if f.severity == "error")
+    # The same stack activated again and again (each a 5.2 error of its own, left out below) spends a point each time.
+    def spending(findings: list[Finding]) -> list[tuple[str, str]]:
+        return [(f.rule, f.message) for f in findings if f.severity == "error" and "already activated" not in f.message]
+
+    _, state, findings = play_optional(game, 19, placed, reserve + "German: activate 4930\n" * 41, supply=(20, 38))
+    assert sum("already activated" in f.message for f in findings) == 40
+    (rule, message), = spending(findings)
+    assert rule == "8.2" and "6 point(s) above the limit of 40 were lost" in message
     assert state.capped_away == {"German": 6}
     # Beyond the 46 the uncapped track would have held: 5.2, as without a cap.
-    shown, _, _ = play_optional(game, 19, placed, reserve + "German: activate 4930\n" * 47, supply=(20, 38))
-    assert shown == [("8.2", "German: activate 4930")] * 6 + [("5.2", "German: activate 4930")]
+    _, _, findings = play_optional(game, 19, placed, reserve + "German: activate 4930\n" * 47, supply=(20, 38))
+    assert [rule for rule, _ in spending(findings)] == ["8.2"] * 6 + ["5.2"]
     # An income within the limit loses nothing: the next gain resets what the cap took.
     _, state, _ = play_optional(game, 19, placed, REINFORCEMENT_STEP + "German: income 8\n", supply=(20, 8))
     assert state.capped_away == {"German": 0}

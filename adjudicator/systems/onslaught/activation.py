@@ -15,15 +15,13 @@ from adjudicator.systems.onslaught.supply import is_supplied
 
 
 def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
-    action = state.action
     side = entry.side or ""
-    if action is None:
-        if state.at.step == "german_reserve" and side == "German":
-            cost = int(state.game.parameter["activation_cost"])
-            if state.supply.get(side, 0) < cost:
-                return [short_of_supply(state, side, entry, "moving a stack", cost)]
-            return []
+    reserve = state.action is None and state.at.step == "german_reserve" and side == "German"
+    if state.action is None and not reserve:
         return [finding("error", "5.2", entry, f"{turn_and_step(state)}: a stack is activated only within an action")]
+    # 5.0: the German Reserve Step "is similar to a Movement action": its activations are judged as one's.
+    action = state.action or reserve_action(state, entry)
+    within = "this German Reserve Step" if reserve else "this action"
     out = []
     if side != action.side:
         out.append(finding("error", "5.2", entry, f"{side} activates a stack during a {action.side} action"))
@@ -39,7 +37,7 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     if again:
         # One activation, one breach: the stack's divisions activated before are named together.
         out.append(finding("error", "5.2", entry, f"{', '.join(again)} {'was' if len(again) == 1 else 'were'} "
-                                                  "already activated in this action; a division is activated "
+                                                  f"already activated in {within}; a division is activated "
                                                   "once per action"))
     cost = activation_cost(state, action, named)
     if action.type == "breakthrough":
@@ -50,9 +48,18 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
         # The clause that sets the cost: 5.5's two points, 14.1's doubled mixed stack, else 5.2's one.
         basic = activation_cost(state, replace(action, type="movement"), ())
         section = "5.5" if action.type == "breakthrough" else "14.1" if cost != basic else "5.2"
-        out.append(finding("error", section, entry, f"activating a stack in a {action.type} action costs {cost} "
-                                                  f"supply point(s), not {entry.supply}"))
+        kind = "the German Reserve Step" if reserve else f"a {action.type} action"
+        out.append(finding("error", section, entry, f"activating a stack in {kind} costs {cost} supply point(s), "
+                                                  f"not {entry.supply}"))
     return out
+
+
+def reserve_action(state: OnslaughtState, entry: Entry) -> ActionState:
+    """The German Reserve Step as the Movement action 5.0 likens it to: its stacks activated so far."""
+    activated = frozenset().union(*state.log.reserve_stacks)
+    return ActionState("German", "movement", None, entry.line, entry.column, activated=activated,
+                       latest=state.log.reserve_stacks[-1] if state.log.reserve_stacks else frozenset(),
+                       unsupplied=state.log.reserve_unsupplied)
 
 
 def short_of_supply(state: OnslaughtState, side: str, entry: Entry, what: str, cost: int,
@@ -156,11 +163,14 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     """A stack activated (5.2): its cost paid; out of supply now, out of supply for the action (8.6)."""
     side = entry.side or ""
     if state.action is None:
-        # German Reserve Step: each stack moved costs a supply point (4.0, 5.2).
-        cost = int(state.game.parameter["activation_cost"])
+        # German Reserve Step: each stack moved costs a supply point (4.0, 5.2); out of supply now, it moves one
+        # hex (8.6), as in the Movement action 5.0 likens the step to.
+        cost = activation_cost(state, reserve_action(state, entry), ())
         stack = frozenset(entry.units or units_at(state, entry.hex, side))
+        unsupplied = frozenset(u for u in stack if u in state.location and not is_supplied(state, u))
         return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost},
-                       log=replace(state.log, reserve_stacks=state.log.reserve_stacks + (stack,)))
+                       log=replace(state.log, reserve_stacks=state.log.reserve_stacks + (stack,),
+                                   reserve_unsupplied=state.log.reserve_unsupplied | unsupplied))
     units = frozenset(entry.units or units_at(state, entry.hex, side))
     cost = activation_cost(state, state.action, units)
     points = {**state.supply, side: state.supply.get(side, 0) - cost}

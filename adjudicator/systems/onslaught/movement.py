@@ -141,8 +141,10 @@ def move_rule(state: OnslaughtState, unit_id: str, strategic: bool = False) -> M
     if strategic:
         allowance *= int(state.game.parameter["strategic_movement_multiplier"])
     action = state.action
-    return MoveRule(state, unit_id, unit.side, start, strategic, allowance,
-                    action is not None and unit_id in action.unsupplied,
+    # 8.6: out of supply at activation, in an action or in the German Reserve Step (5.0: like a Movement action).
+    unsupplied = unit_id in action.unsupplied if action is not None else \
+        state.at.step == "german_reserve" and unit_id in state.log.reserve_unsupplied
+    return MoveRule(state, unit_id, unit.side, start, strategic, allowance, unsupplied,
                     zone_of_control(state, enemy_of(state, unit.side)))
 
 
@@ -187,12 +189,17 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
         if not strategic:
             out.append(("5.0", "in the German Reserve Step divisions move strategically only"))
         stacks = state.log.reserve_stacks
-        if any(unit_id in stack for stack in stacks[:-1]) and unit_id not in stacks[-1]:
+        if not any(unit_id in stack for stack in stacks):
+            # 6.1 and ruling 5.2: a division moves once its stack is activated, for a supply point, here too.
+            out.append(("6.1", f"{unit_id} moves without being activated in this German Reserve Step (each stack "
+                               "moved is activated for a supply point)"))
+        elif unit_id not in stacks[-1]:
             # 5.0 makes the step "similar to a Movement action": 5.3's one stack at a time.
             out.append(("5.3", f"{unit_id} moves after another stack was activated; only one stack is "
                                "activated at a time"))
     if unit_id in state.action_log.moved:
-        out.append(("6.1", f"{unit_id} has already moved in this action"))
+        within = "this German Reserve Step" if reserve else "this action"
+        out.append(("6.1", f"{unit_id} has already moved in {within}"))
     return out, False
 
 

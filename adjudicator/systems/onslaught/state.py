@@ -61,6 +61,8 @@ class StepLog:
     """12.0: the counteroffensive turn's first tie ("open" while the German extra action is due, then "spent")."""
     reserve_stacks: tuple[frozenset[str], ...] = ()
     """5.0 / 5.3: the stacks activated in this German Reserve Step, in order; only the latest moves."""
+    reserve_unsupplied: frozenset[str] = frozenset()
+    """8.6: divisions of this German Reserve Step's stacks out of supply when activated (one hex each)."""
     replacement_points: dict[str, int] = field(default_factory=dict)
     """11.1: replacement points each side has left in this Reinforcement Step."""
     arrival_phase: int = 0
