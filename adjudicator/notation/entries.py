@@ -288,6 +288,11 @@ class Attack(Entry):
         """The attackers, each once."""
         return list(dict.fromkeys(self.attackers))
 
+    def named_twice(self) -> list[str]:
+        """The attackers written more than once (a slip each rule system refuses: a unit's strength counts once)."""
+        return sorted({u for u in self.attackers if self.attackers.count(u) > 1}) if \
+            len(set(self.attackers)) != len(self.attackers) else []
+
     def as_attack(self) -> Attack:
         return self
 

@@ -224,6 +224,12 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
     if twice:
         return [finding(state, "error", section, entry, f"the attack names {twice[0]} twice")]
     out: list[Finding] = []
+    repeated = entry.named_twice()
+    if repeated:
+        # A unit's strength is added once (the attackers are counted each once below): the slip is refused.
+        out.append(finding(state, "error", section, entry, f"{', '.join(repeated)} "
+                           f"{'is' if len(repeated) == 1 else 'are'} named twice among the attackers; a unit "
+                           "attacks once"))
     for label in hexes:
         if not state.units_in(label) or state.side_in(label) == side:
             out.append(finding(state, "error", section, entry, f"no enemy unit in {label} to attack"))

@@ -85,12 +85,13 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                   (f"rules.toml [[turn]] {record.number}",)))
     several = ("an attack on several hexes at once: strengths summed, the terrain most favourable to the defender, "
                "the result in every hex" if rules.combat.multi_hex else "an attack on several hexes at once refused")
-    add(rules.combat.source, Clause("attackers of the phasing side next to an enemy hex, each unit and hex once a "
-                                    "phase, strengths (conditions, terrain multipliers) to an odds or differential "
+    add(rules.combat.source, Clause("attackers of the phasing side next to an enemy hex, each named once, each unit "
+                                    "and hex once a phase, strengths (conditions, terrain multipliers) to an odds or differential "
                                     "column, terrain shifts, the claimed odds, die and result against the table; "
                                     + several,
                                     ("attack",), (), ("crt.toml", "rules.toml [[combat.terrain]]",
-                                                      "units.csv values")))
+                                                      "units.csv values"),
+                                    ("tests/test_named_twice.py::test_an_attacker_named_twice_is_one_error",)))
     for source in sorted({r.source for r in rules.combat.results}):
         codes = ", ".join(r.code for r in rules.combat.results if r.source == source)
         add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "

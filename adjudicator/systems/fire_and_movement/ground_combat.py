@@ -117,6 +117,11 @@ class GroundCombat(SeriesArea[S]):
             # 8.2.1 a: an attack is made on the enemy units of one hex; the series has no attack on several.
             return [self._f("error", "8.2.1a", entry, f"an attack is made on one hex; this one names "
                                                       f"{', '.join(entry.defending_hexes())}: attack each on its own")]
+        repeated = entry.named_twice()
+        if repeated:
+            # 8.2: each attacking unit's strength is added once, whichever procedure (a folio's own too) follows.
+            return [self._f("error", "8.2", entry, f"{', '.join(repeated)} {'is' if len(repeated) == 1 else 'are'} "
+                                                   "named twice among the attackers; a unit attacks once")]
         folio = self.rules.folio_attack(state, entry)
         if folio is not None:
             return folio
@@ -128,8 +133,6 @@ class GroundCombat(SeriesArea[S]):
         if not defenders:
             return [self._f("error", "8.2", entry, f"hex {entry.hex} holds no enemy unit to attack")]
         out = list(self._attacker_errors(state, entry, side, phase))
-        if len(entry.attackers) != len(set(entry.attackers)):
-            out.append(self._f("error", "8.2", entry, "a unit is named twice"))
         attacked = [u for u in defenders if u in state.log.defended]
         if attacked:
             out.append(self._f("error", "8.0", entry, f"{', '.join(attacked)} has already been attacked in this phase; "

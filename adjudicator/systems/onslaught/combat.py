@@ -306,7 +306,12 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
     if not units_at(state, entry.hex, enemy):
         out.append(finding("error", "7.0", entry, f"hex {entry.hex} holds no {enemy} division to attack"))
     tables = map_tables(state.game)
-    for unit_id in entry.attackers:
+    twice = entry.named_twice()
+    if twice:
+        # 7.0: each attacking division's strength is added once; a division attacks once in an action.
+        out.append(finding("error", "7.0", entry, f"{', '.join(twice)} {'is' if len(twice) == 1 else 'are'} named "
+                                                  "twice among the attackers; a division attacks once"))
+    for unit_id in dict.fromkeys(entry.attackers):
         unit = unit_of(state, unit_id)
         if unit.side != side:
             out.append(finding("error", "7.0", entry, f"{unit_id} is not a {side} division"))
