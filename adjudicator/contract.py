@@ -46,6 +46,14 @@ def played_scenario(game: Game, headers: Sequence[Header]) -> str:
     return scenario
 
 
+def next_turn(game: Game, scenario: str, turn: int) -> int:
+    """The turn that follows `turn` (0: the set-up) in a scenario: its first turn after the set-up, which a
+    scenario beginning later in the war gives (4.0 in every series: turns run in order from there)."""
+    if turn:
+        return turn + 1
+    return next((s.first_turn or 1 for s in game.manifest.scenario if s.id == scenario), 1)
+
+
 def how_of(entry: Entry) -> str | None:
     """How an entry places or marks its units (`reinforce`, `draw`, ...), None for a kind that does not say."""
     # Read from the entry's fields: `getattr` with a default costs an exception when the field is missing, and

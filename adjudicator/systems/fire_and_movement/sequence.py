@@ -7,7 +7,7 @@ Ruling: docs/rules-coverage.md's register, row F&M 4.1.
 
 from __future__ import annotations
 
-
+from adjudicator.contract import next_turn
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry, StepMarker, TurnMarker
 from adjudicator.systems.fire_and_movement.base import SeriesArea
@@ -23,9 +23,11 @@ class SequenceOfPlay(SeriesArea[S]):
 
     def _check_turn(self, state: S, entry: TurnMarker) -> list[Finding]:
         out = self.rules.turn_checks(state, entry)
-        if entry.turn != state.at.turn + 1:
-            out.append(self._f("error", "4.1", entry, f"GT {entry.turn} follows GT {state.at.turn}; game turns run in "
-                                                      "order"))
+        expected = next_turn(state.game, state.scenario, state.at.turn)
+        if entry.turn != expected:
+            before = f"GT {state.at.turn}" if state.at.turn else "the set-up"
+            out.append(self._f("error", "4.1", entry, f"GT {entry.turn} follows {before}; game turns run in order (GT "
+                                                      f"{expected} comes next)"))
         out += self.rules._length_checks(state, entry)
         if state.at.turn and self.rules.phase_id(state) != "game_turn_end":
             out.append(self._f("error", "4.1", entry, f"GT {state.at.turn} ends before its Game Turn End Phase "

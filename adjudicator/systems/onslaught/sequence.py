@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adjudicator.contract import next_turn
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Action, Entry, Pass, RollOff, StepMarker, TurnMarker
 from adjudicator.systems.onslaught.arrivals import PARATROOP_BOX, TURN_TRACK, replacement_points, unplaced
@@ -55,9 +56,11 @@ def close_action(state: OnslaughtState) -> OnslaughtState:
 
 def check_turn(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
     out = check_grouping(state, entry) if state.at.turn == 0 and state.regrouped else []
-    if entry.turn != state.at.turn + 1:
-        out.append(finding("error", "4.0", entry, f"turn {entry.turn} follows turn {state.at.turn}; turns run in "
-                                                  "order"))
+    expected = next_turn(state.game, state.scenario, state.at.turn)
+    if entry.turn != expected:
+        before = f"turn {state.at.turn}" if state.at.turn else "the set-up"
+        out.append(finding("error", "4.0", entry, f"turn {entry.turn} follows {before}; turns run in order (turn "
+                                                  f"{expected} comes next)"))
     scenario = next(s for s in state.game.manifest.scenario if s.id == state.scenario)
     if entry.turn > scenario.last_turn:
         out.append(finding("error", "4.0", entry, f"the game lasts {scenario.last_turn} turns"))

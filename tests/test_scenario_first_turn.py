@@ -1,0 +1,41 @@
+"""A scenario that starts later in the war (`first_turn` in game.toml's `[[scenario]]`) is played from that turn in
+every rule system: Onslaught and Fire & Movement once asked every log to begin with turn 1 ("turn 5 follows turn
+0"), as only the classic series read it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from adjudicator.contract import next_turn
+from adjudicator.systems import system_for
+from play_support import play
+from wargame.bundled import data_root
+from wargame.game import Game, load_game
+
+
+def _starting_at(game: Game, turn: int) -> Game:
+    """The game with its first scenario beginning on `turn`."""
+    first, *rest = game.manifest.scenario
+    manifest = dataclasses.replace(game.manifest, scenario=[dataclasses.replace(first, first_turn=turn), *rest])
+    return dataclasses.replace(game, manifest=manifest)
+
+
+@pytest.mark.parametrize(("game_id", "marker", "cited"), [("onslaught", "Turn {n}\n", "4.0"),
+                                                         ("omaha", "Turn {n}\n", "4.1")])
+def test_a_scenario_begins_on_its_first_turn(game_id: str, marker: str, cited: str) -> None:
+    """Turn 5 is the first of a scenario beginning on 5, and turn 1 is refused there (naming the turn due); the
+    bundled scenario still begins on 1."""
+    game = load_game(data_root(), game_id)
+    later = _starting_at(game, 5)
+    system = system_for(later)
+    scenario = later.manifest.scenario[0].id
+    assert next_turn(later, scenario, 0) == 5 and next_turn(later, scenario, 5) == 6
+    assert next_turn(game, scenario, 0) == 1
+    state = system.initial_state(later, [])
+    refused = play(system, state, marker.format(n=1), finish=False)
+    turn_errors = [f for f in refused.findings if f.rule == cited and "follows the set-up" in f.message]
+    assert len(turn_errors) == 1 and "5 comes next" in turn_errors[0].message
+    started = play(system, state, marker.format(n=5), finish=False)
+    assert not [f for f in started.findings if "follows" in f.message]
