@@ -304,8 +304,10 @@ def test_german_replacements(game: Game) -> None:
     step = REINFORCEMENT_STEP
     assert play(game, 5, placed, step + "German: replace de-inf-05 full 3015\n")[0] == []
     near = {**placed, "us-inf-03": "3017"}
-    assert play(game, 5, near, step + "German: replace de-inf-05 full 3015\n")[0] == \
-        [("11.4", "German: replace de-inf-05 full 3015")]
+    shown, _, findings = play(game, 5, near, step + "German: replace de-inf-05 full 3015\n")
+    assert shown == [("11.4", "German: replace de-inf-05 full 3015")]
+    assert "two movement points or less from an Allied division (three or more needed)" in \
+        next(f.message for f in findings if f.rule == "11.4")
     assert play(game, 5, placed, step + "German: replace de-inf-05 full 0622\n")[0] == \
         [("11.4", "German: replace de-inf-05 full 0622")]
     assert play(game, 5, placed, step + "German: replace vg-01 full 4510 points 1\n")[0] == []

@@ -468,3 +468,15 @@ def test_a_division_moves_once_in_a_breakthrough_too(tmp_path: Path) -> None:
     result, _ = adjudicate_file(log, None)
     found = [(f.line, f.rule) for f in result.findings if f.severity == "error"]
     assert found == [(cut + 1, "6.1")], result.findings
+
+
+def test_distances_are_said_as_the_rules_count_them() -> None:
+    """6.4 ("at least three movement points away"): the message says two are too near and three would do, never
+    "within 3", which reads as if three were too near."""
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main as adjudicate
+    log = Path(__file__).resolve().parent.parent / "examples" / "onslaught" / "breach-strategic.log"
+    result = CliRunner().invoke(adjudicate, ["check", str(log)])
+    assert "moves strategically 2 movement points or less from an enemy division at 0720 (3 or more needed)" in \
+        result.stdout

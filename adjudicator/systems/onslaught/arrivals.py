@@ -278,7 +278,8 @@ def recruitment_problem(state: OnslaughtState, unit_id: str, label: str) -> str 
         return f"German divisions hold {label}"
     if h in near_enemy(state, "Allied"):
         distance = int(game.parameter["free_french_min_distance_mp"])
-        return f"{label} is within {distance} movement points of a German division"
+        # 14.2: "more than two" movement points away; at `distance` (three) a city qualifies.
+        return f"{label} is {distance - 1} movement points or less from a German division ({distance} or more needed)"
     if not supply.traces_to(state, "Allied", h, placement_sources(state, "Allied", None)):  # one hex: no flood
         return f"{label} is out of supply"
     if h in full_hexes(state, "Allied"):
@@ -447,12 +448,12 @@ def replacement_place(state: OnslaughtState, entry: Place, side: str) -> list[Fi
                             if unit_of(state, u).side == "Allied") if h2 is not None]
     near_divisions = within_two(state, allied)
     if h in near_divisions:
-        return [finding("error", "11.4", entry, f"{entry.hex} is within three movement points of an Allied "
-                                                  "division")]
+        return [finding("error", "11.4", entry, f"{entry.hex} is two movement points or less from an Allied "
+                                                  "division (three or more needed)")]
     sources = supply.allied_sources(state, state.controlled)
     if h in within_two(state, (s for hexes in sources.values() for s in hexes)):
-        return [finding("error", "11.4", entry, f"{entry.hex} is within three movement points of an Allied "
-                                                  "supply source")]
+        return [finding("error", "11.4", entry, f"{entry.hex} is two movement points or less from an Allied "
+                                                  "supply source (three or more needed)")]
     german = supply.german_sources(state, state.controlled, state.captured_ports)
     if not supply.traces_avoiding(state, "German", h, german, frozenset(near_divisions)):
         return [finding("error", "11.4", entry, f"no supply line from {entry.hex} keeps three movement "

@@ -249,9 +249,11 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
     if entry.strategic:
         for label, h in zip(entry.path, hexes):
             if rule.too_near(h):
-                out.append(finding("error", "6.4", entry, f"{entry.unit} moves strategically within "
-                                                          f"{game.parameter['strategic_movement_min_distance_mp']} "
-                                                          f"movement points of an enemy division at {label}"))
+                # 6.4: "at least three movement points away": two or less is too near.
+                least = int(game.parameter["strategic_movement_min_distance_mp"])
+                out.append(finding("error", "6.4", entry, f"{entry.unit} moves strategically {least - 1} movement "
+                                                          f"points or less from an enemy division at {label} "
+                                                          f"({least} or more needed)"))
                 break
     if entered > rule.allowance:
         section = "6.4" if entry.strategic else "6.1"
