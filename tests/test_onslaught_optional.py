@@ -103,7 +103,8 @@ def test_free_french_in_a_french_city(game: Game) -> None:
     shown, _, findings = play(game, 14, near, text, ("free_french_recruitment",))
     assert shown == [("14.2", f"Allied: reinforce fr-inf-06 {CITY}")]
     # "More than two" movement points: the message says two are too near and three would do, never "within 3".
-    assert "2 movement points or less from a German division (3 or more needed)" in findings[-1].message
+    assert "2 movement points or less from a German division (3 or more needed)" in \
+        next(f.message for f in findings if f.rule == "14.2")
     not_french = REINFORCEMENT_STEP + "Allied: reinforce us-inf-34 2124\n"
     assert ("14.2", "Allied: reinforce us-inf-34 2124") not in play(game, 14, held, not_french,
                                                                     ("free_french_recruitment",))[0]
