@@ -1,4 +1,4 @@
-"""A scenario that starts later in the war (`first_turn` in game.toml's `[[scenario]]`) is played from that turn in
+"""Turns in order: a scenario that starts later in the war (`first_turn` in game.toml's `[[scenario]]`) is played from that turn in
 every rule system: Onslaught and Fire & Movement once asked every log to begin with turn 1 ("turn 5 follows turn
 0"), as only the classic series read it."""
 
@@ -39,3 +39,13 @@ def test_a_scenario_begins_on_its_first_turn(game_id: str, marker: str, cited: s
     assert len(turn_errors) == 1 and "5 comes next" in turn_errors[0].message
     started = play(system, state, marker.format(n=5), finish=False)
     assert not [f for f in started.findings if "follows" in f.message]
+
+
+@pytest.mark.parametrize(("game_id", "cited"), [("onslaught", "4.0"), ("omaha", "10.2")])
+def test_a_turn_past_the_game_s_end_is_one_error(game_id: str, cited: str) -> None:
+    """`Turn 99` at the set-up: one error, the game's length (not a second one for the turn's order)."""
+    game = load_game(data_root(), game_id)
+    system = system_for(game)
+    played = play(system, system.initial_state(game, []), "Turn 99\n", finish=False)
+    errors = [f for f in played.findings if f.severity == "error"]
+    assert [f.rule for f in errors] == [cited] and "follows" not in errors[0].message

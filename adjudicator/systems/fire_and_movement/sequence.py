@@ -24,11 +24,13 @@ class SequenceOfPlay(SeriesArea[S]):
     def _check_turn(self, state: S, entry: TurnMarker) -> list[Finding]:
         out = self.rules.turn_checks(state, entry)
         expected = next_turn(state.game, state.scenario, state.at.turn)
-        if entry.turn != expected:
+        beyond = self.rules._length_checks(state, entry)
+        if entry.turn != expected and not beyond:
+            # A turn past the game's end is that one breach (the folio's length), not a second one of order.
             before = f"GT {state.at.turn}" if state.at.turn else "the set-up"
             out.append(self._f("error", "4.1", entry, f"GT {entry.turn} follows {before}; game turns run in order (GT "
                                                       f"{expected} comes next)"))
-        out += self.rules._length_checks(state, entry)
+        out += beyond
         if state.at.turn and self.rules.phase_id(state) != "game_turn_end":
             out.append(self._f("error", "4.1", entry, f"GT {state.at.turn} ends before its Game Turn End Phase "
                                                       f"({self.rules._where(state)})"))

@@ -57,13 +57,14 @@ def close_action(state: OnslaughtState) -> OnslaughtState:
 def check_turn(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
     out = check_grouping(state, entry) if state.at.turn == 0 and state.regrouped else []
     expected = next_turn(state.game, state.scenario, state.at.turn)
-    if entry.turn != expected:
+    scenario = next(s for s in state.game.manifest.scenario if s.id == state.scenario)
+    if entry.turn > scenario.last_turn:
+        # One breach, one error: a turn past the last is not also a turn out of order.
+        out.append(finding("error", "4.0", entry, f"the game lasts {scenario.last_turn} turns"))
+    elif entry.turn != expected:
         before = f"turn {state.at.turn}" if state.at.turn else "the set-up"
         out.append(finding("error", "4.0", entry, f"turn {entry.turn} follows {before}; turns run in order (turn "
                                                   f"{expected} comes next)"))
-    scenario = next(s for s in state.game.manifest.scenario if s.id == state.scenario)
-    if entry.turn > scenario.last_turn:
-        out.append(finding("error", "4.0", entry, f"the game lasts {scenario.last_turn} turns"))
     if state.at.turn and state.at.step != "reinforcement":
         out.append(finding("error", "4.0", entry, f"turn {state.at.turn} ends without its Reinforcement Step"))
     elif state.at.turn:
