@@ -1,6 +1,6 @@
-"""Turns in order: a scenario that starts later in the war (`first_turn` in game.toml's `[[scenario]]`) is played from that turn in
-every rule system: Onslaught and Fire & Movement once asked every log to begin with turn 1 ("turn 5 follows turn
-0"), as only the classic series read it."""
+"""Turns in order: a scenario that starts later in the war (`first_turn` in game.toml's `[[scenario]]`) is played
+from that turn in every rule system (Onslaught and Fire & Movement once asked every log to begin with turn 1, "turn
+5 follows turn 0", as only the classic series read it); a turn past the game's end is one error."""
 
 from __future__ import annotations
 
