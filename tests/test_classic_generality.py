@@ -305,3 +305,63 @@ def test_a_claim_of_victory_points_is_counted(wider: Path, tmp_path: Path) -> No
     assert findings(wider, log.replace("Soviet 4", "Soviet 5"), tmp_path) == [(10, "error", "12.0")]
     assert findings(wider, log.replace("victory points", "victory decisive points"), tmp_path) == \
         [(10, "error", "12.0")]
+
+
+def test_a_victory_at_any_time_ends_the_game(sparse: Path, tmp_path: Path) -> None:
+    """12.0 read as a condition holding at any time (`when = "any_time"`): the German wins the moment his panzer
+    enters Moscow; a claim of it is accepted, anything else after it is play after the end."""
+    counters = sparse / "counters" / "steppe"
+    with (counters / "setup.csv").open("a", encoding="utf-8") as out:
+        out.write("campaign,ge-xli,1003,2.0,\n")
+    rules = (counters / "rules.toml").read_text(encoding="utf-8")
+    assert 'when = "end"' in rules
+    (counters / "rules.toml").write_text(rules.replace('when = "end"', 'when = "any_time"'), encoding="utf-8")
+    # A claim may be made in any phase where the game may end (here the Panzer Movement Phase).
+    game = (counters / "game.toml").read_text(encoding="utf-8")
+    panzers = 'unit_types = ["panzer"]\nsource = "4.0"\n'
+    assert panzers in game
+    (counters / "game.toml").write_text(game.replace(panzers, panzers + '\n[[sequence.entries]]\nkind = "declare"\n'
+                                                     'side = "any"\nsource = "12.0"\n', 1), encoding="utf-8")
+    log = HEAD + "ge-xli 1003-1103\nGerman: declare victory\nPhase german_combat\n"
+    assert findings(sparse, log, tmp_path) == [(7, "error", "12.0")]
+    assert "ended at line 5 with the German player's automatic victory" in run_messages(sparse, log, tmp_path)[0]
+    wrong = HEAD + "ge-xli 1003-1103\nSoviet: declare victory\n"
+    assert findings(sparse, wrong, tmp_path) == [(6, "error", "12.0")]
+
+
+def test_the_supply_line_drawn_is_the_line_judged(other_game: Path) -> None:
+    """11.1: the movement model's line of communication (what the pictures draw) is the line the checks trace: with
+    forest closed to lines, no unit's line enters a forest hex, each step is to the next hex, and it ends on a
+    source; a unit has a line exactly when it is in communication."""
+    from adjudicator.engine import replay
+    from adjudicator.notation.text import parse_text
+    from adjudicator.systems import system_for
+    from adjudicator.systems.classic.base import in_communication, rules_of
+
+    rules = other_game / "counters" / "steppe" / "rules.toml"
+    text = rules.read_text(encoding="utf-8")
+    assert 'enemy_zoc = "blocked"\nsource = "11.1"' in text
+    rules.write_text(text.replace('enemy_zoc = "blocked"\nsource = "11.1"',
+                                  'enemy_zoc = "blocked"\nprohibited_terrain = ["forest"]\nsource = "11.1"'),
+                     encoding="utf-8")
+    game = load_game(other_game, "steppe")
+    system = system_for(game)
+    state = replay(game, system, parse_text('[Game "steppe"]\nTurn 1\n')).final_state
+    grid, t = game.grid, rules_of(state)
+    forest = {h for h, kinds in game.hex_terrain.items() if any(game.terrain[k].id == "forest" for k in kinds
+                                                                 if k in game.terrain)}
+    lines = 0
+    for unit, where in sorted(state.location.items()):
+        if not grid.is_label(where):
+            continue
+        side = game.units_by_id[unit].side
+        line = system.movement.supply_line(state, unit)
+        assert (line is not None) == in_communication(state, where, side), unit
+        if line is None:
+            continue
+        hexes = [grid.hex_of(label) for label in line]
+        assert line[0] == where and line[-1] in t.area_hexes(t.rules.supply.sources[side]), (unit, line)
+        assert all(a.is_adjacent(b) for a, b in zip(hexes, hexes[1:])), (unit, line)
+        assert not forest & set(hexes[1:]), (unit, line)
+        lines += 1
+    assert lines > 20

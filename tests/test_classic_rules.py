@@ -12,6 +12,7 @@ from adjudicator.systems import system_for
 from wargame.game import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "moscow"
 
 
 def test_soviet_armies_start_reduced_and_germans_full(tmp_path: Path) -> None:
@@ -190,3 +191,103 @@ def test_the_combat_audit_agrees_with_the_check_on_every_attack() -> None:
     result = CliRunner().invoke(main, ["combat", str(ROOT / "examples" / "moscow" / "legal-sample-game.log")])
     assert result.exit_code == 0, result.output
     assert "do not hold" not in result.output and "claims hold" in result.output
+
+
+MOSCOW_TAKEN = (EXAMPLES / "breach-victory-claim-then-lost.log").read_text(encoding="utf-8").split(
+    "Phase soviet_movement\n")[0] + "Phase soviet_movement\n"
+"""A game in which ge-xli passes through Moscow on turn 2 (the city German) and nothing more happens up to the
+last phase, the Soviet Movement Phase of turn 7."""
+RETAKE = "so-49 0803-0903-1003-1103\n"
+"""so-49 takes Moscow back in that last phase."""
+
+
+def test_a_claim_in_the_last_phase_is_judged_at_the_games_end(tmp_path: Path) -> None:
+    """12.0: Moscow counts at the end of the game. A claim made as the last phase opens ends no play: the moves
+    after it are legal, and the claim stands or falls on the position the game ends in; the result as it stands
+    is the state's outcome; only a condition holding at any time would decide the game before its end."""
+    lost = MOSCOW_TAKEN + "German: declare victory\n" + RETAKE
+    assert verdict(tmp_path, lost) == [(line_of(lost, "German: declare"), "error", "12.0")]
+    result = run(tmp_path, lost)
+    assert "at the game's end the result is Soviet victory" in next(f.message for f in result.findings
+                                                                    if f.severity == "error")
+    assert result.final_state.outcome is None
+    won = MOSCOW_TAKEN + "Soviet: declare victory\n" + RETAKE
+    assert verdict(tmp_path, won) == []
+    outcome = run(tmp_path, won).final_state.outcome
+    assert outcome is not None and (outcome.winner, outcome.line) == ("Soviet", line_of(won, "Soviet: declare"))
+    kept = MOSCOW_TAKEN + "German: declare victory\nso-49 0803-0903-1003\n"
+    assert verdict(tmp_path, kept) == []
+    kept_result = run(tmp_path, kept)
+    assert kept_result.final_state.outcome is not None and kept_result.final_state.outcome.winner == "German"
+    system = system_for(load_game(ROOT, "moscow"))
+    assert system.outcome(kept_result.final_state) is None  # the claim ended no play
+    early = MOSCOW_TAKEN.replace("Phase soviet_movement\n", "Phase soviet_combat\n") + "German: declare victory\n"
+    assert verdict(tmp_path, early) == [(line_of(early, "German: declare"), "error", "12.0")]
+
+
+def test_a_rebuilt_unit_may_appear_in_an_empty_city_in_an_enemy_zone(tmp_path: Path) -> None:
+    """11.1 (rulings register): communication is traced from the city, so an empty Soviet city next to German
+    units (Bryansk, 0509, after so-3 is eliminated there) takes a rebuilt army when the hexes its line enters are
+    free; a city whose every way out is in a German zone does not."""
+    log = (EXAMPLES / "legal-replace-empty-city-in-zoc.log").read_text(encoding="utf-8")
+    assert verdict(tmp_path, log) == []
+    state = run(tmp_path, log).final_state
+    system = system_for(load_game(ROOT, "moscow"))
+    line = system.movement.supply_line(state, "so-3")
+    assert line is not None and line[0] == "0509" and line[-1][:2] == "14"
+    cut = upto(1, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 1 result DR\n" \
+        "German: retreat so-30 0302-0402-0502\nGerman: advance ge-xli 0201-0302\nPhase german_movement\n" \
+        "Phase soviet_replacement\nSoviet: replace so-29 full 0301\n"
+    assert verdict(tmp_path, cut) == [(line_of(cut, "so-29 full"), "error", "11.1")]
+
+
+def test_a_move_or_retreat_off_the_map_is_a_finding_and_the_replay_goes_on(tmp_path: Path) -> None:
+    """4.0, 8.1, 9.0: a path stepping beyond the map's edge (or into a box) is a rule finding at its line, citing
+    the movement under way; the unit stays on its last hex of the map and the entries after it are judged."""
+    moved = upto(1, "german_movement") + "ge-xxxiv 0210-0211\nge-xxxv 0209-0208\n"
+    assert verdict(tmp_path, moved) == [(line_of(moved, "ge-xxxiv"), "error", "4.0")]
+    assert run(tmp_path, moved).final_state.location["ge-xxxiv"] == "0210"
+    boxed = upto(1, "german_movement") + "ge-xxxiv 0210-german_eliminated\n"
+    assert verdict(tmp_path, boxed) == [(line_of(boxed, "ge-xxxiv"), "error", "4.0")]
+    # A rail move (the rail movement phase's section) written on past 1110 to 1111, beyond the south edge.
+    railed = upto(1, "rail_movement") + "so-49 0803-0903-1003-1103-1104-1105-1106-1107-1108-1109-1110-1111\n"
+    assert verdict(tmp_path, railed) == [(line_of(railed, "so-49"), "error", "9.0")]
+    assert "so-49 moves off the map at 1111" in next(f.message for f in run(tmp_path, railed).findings)
+    retreat = (EXAMPLES / "breach-retreat-off-map.log").read_text(encoding="utf-8")
+    assert verdict(tmp_path, retreat) == [(line_of(retreat, "retreat so-13"), "error", "8.1")]
+    # 12 against so-29's 4 in the forest on the north edge: 3:1 shifted to 2:1; a 1 is DR.
+    north = upto(1, "german_combat") + "German: attack 0301 with ge-xli odds 2:1 die 1 result DR\n" \
+        "German: retreat so-29 0301-0300-0399\n"
+    found = run(tmp_path, north).findings
+    assert [(f.rule, "retreats off the map at 0300" in f.message) for f in found if f.severity == "error"] == \
+        [("8.1", True)]
+
+
+def test_odds_past_the_table_show_the_column_they_count_from(tmp_path: Path) -> None:
+    """7.0 (`shift_before_cap`): 29 against 4 in the forest is 7:1, past the table's 6:1, shifted one left to 6:1;
+    the arithmetic shown says so, and in the clear 7:1 is read on 6:1."""
+    system = system_for(load_game(ROOT, "moscow"))
+    state = run(tmp_path, upto(1, "german_combat")).final_state
+    forest = {"ge-ix": "0305", "ge-xlvi": "0306", "ge-lvii": "0304", "so-20": "0405"}
+    account = system.auditor.account(system.auditor.with_units(state, forest),
+                                     Attack(hex="0405", attackers=["ge-ix", "ge-xlvi", "ge-lvii"], die=3,
+                                            side="German"))
+    assert account.arithmetic[-1] == "odds 29:4 -> 7:1 (past the table's last column, 6:1), shifted -1 -> 6:1 [7.0]"
+    clear = {"ge-ix": "0201", "ge-xlvi": "0203", "ge-lvii": "0303", "so-30": "0302"}
+    account = system.auditor.account(system.auditor.with_units(state, clear),
+                                     Attack(hex="0302", attackers=["ge-ix", "ge-xlvi", "ge-lvii"], die=3,
+                                            side="German"))
+    assert account.arithmetic[-1] == "odds 29:4 -> 7:1 (past the table's last column, 6:1), read on 6:1 [7.0]"
+
+
+def test_a_refused_replacement_spends_no_point(tmp_path: Path) -> None:
+    """11.0, one breach one error: the 1st Shock Army brought in on turn 1 is refused; the five points the Soviet
+    has that turn then rebuild five other armies, none of them reported as a sixth point."""
+    # Three armies rebuilt on the east edge, two restored where they stand: five points.
+    lawful = ("so-5 reduced 1401", "so-10 reduced 1403", "so-40 reduced 1404", "so-49 full 0803", "so-50 full 0508")
+    log = upto(1, "soviet_replacement") + "Soviet: replace so-1s reduced 1402\n" + "".join(
+        f"Soviet: replace {words}\n" for words in lawful)
+    assert [(n, r) for n, _, r in verdict(tmp_path, log)] == [(line_of(log, "so-1s"), "11.0")]
+    over = log + "Soviet: replace so-43 full 0505\n"
+    assert [(n, r) for n, _, r in verdict(tmp_path, over)] == [(line_of(over, "so-1s"), "11.0"),
+                                                               (line_of(over, "so-43"), "11.0")]

@@ -47,7 +47,8 @@ def plain_line(state: ClassicState, label: str, side: str) -> bool:
     start = grid.hex_of(label)
     if label in sources:
         return True
-    if not open_hex(start) and state.side_in(label) != side:
+    # 11.1 (rulings register): the hex traced from may be in an enemy zone, held by a friendly unit or empty.
+    if state.side_in(label) == enemy:
         return False
     seen, queue = {start}, deque([(start, 0)])
     while queue:

@@ -102,6 +102,18 @@ def step_value(state: ClassicState, unit_id: str) -> Fraction:
     return strength_lost(state, unit_id, 1)
 
 
+def off_the_map(state: ClassicState, unit_id: str, path: Iterable[str], verb: str) -> str | None:
+    """How a path leaves the map's hexes, for a message (None: every label is a hex of the map): the engine hands a
+    path stepping beyond the edge to the rules as a question, not a typo; a box's id is no hex either."""
+    grid = state.game.grid
+    off = next((label for label in path if not grid.is_label(label)), None)
+    if off is None:
+        return None
+    if grid.hex_beyond(off) is not None:
+        return f"{unit_id} {verb} off the map at {off}"
+    return f"{unit_id} {verb} into {off}, which is not a hex of the map"
+
+
 def eliminated_box(state: ClassicState, side: str) -> str:
     """Where a side's eliminated units go: its Eliminated box of game.toml, else `eliminated`."""
     box = state.game.manifest.box_of("eliminated", side, "units")
@@ -166,16 +178,27 @@ def noted_overstack(state: ClassicState, label: str) -> ClassicState:
 
 
 def in_communication(state: ClassicState, label: str, side: str) -> bool:
-    """Whether a hex traces a line of communication to one of `side`'s sources (`[supply]`): through no hex of
-    an enemy unit, through enemy zones only where the rules allow, within the line's length."""
+    """Whether a hex traces a line of communication to one of `side`'s sources (`[supply]`)."""
+    return communication_line(state, label, side) is not None
+
+
+def communication_line(state: ClassicState, label: str, side: str) -> list[str] | None:
+    """A shortest line of communication from a hex to one of `side`'s sources (`[supply]`), its labels from the
+    hex on (None: none): through no hex of an enemy unit, through enemy zones only where the rules allow, within
+    the line's length. Every asker (replacements, cut-off units, the movement model's pictures) traces this one."""
     t = rules_of(state)
     supply = t.rules.supply
     if supply is None:
-        return True
+        return [label]
     sources = t.area_hexes(supply.sources.get(side, ()))
     if label in sources:
-        return True
+        return [label]
     enemy = enemy_of(state, side)
+    # 11.1 (rulings register): the line is traced from the hex, so only the hexes it enters must be free of
+    # enemy units and zones; the hex itself may lie in an enemy zone, whether a friendly unit stands in it or it
+    # is an empty hex a unit is placed in. A hex held by the enemy traces no line of this side.
+    if state.side_in(label) == enemy:
+        return None
     zoc = zone_of(state, enemy) if supply.enemy_zoc != "allowed" else frozenset()
     closed, steps, by_hex, units = t.supply_closed, t.supply_steps, state.by_hex, state.game.units_by_id
     friendly_zoc_open = supply.enemy_zoc == "blocked_unless_friendly"
@@ -190,9 +213,8 @@ def in_communication(state: ClassicState, label: str, side: str) -> bool:
         return h not in zoc or (friendly_zoc_open and holder == side)
 
     start = state.game.grid.hex_of(label)
-    if not open_hex(start, label) and state.side_in(label) != side:
-        return False
-    seen = {start}
+    # Each hex reached, with the hex and label it was reached from (the line is read back from a source).
+    came: dict[Hex, tuple[Hex, str] | None] = {start: None}
     queue: deque[tuple[Hex, int]] = deque([(start, 0)])
     most = supply.max_hexes
     while queue:
@@ -200,13 +222,18 @@ def in_communication(state: ClassicState, label: str, side: str) -> bool:
         if most is not None and d >= most:
             continue
         for n, lab in steps.get(h, ()):
-            if n in seen or not open_hex(n, lab):
+            if n in came or not open_hex(n, lab):
                 continue
+            came[n] = (h, lab)
             if lab in sources:
-                return True
-            seen.add(n)
+                line: list[str] = []
+                back = came[n]
+                while back is not None:
+                    line.append(back[1])
+                    back = came[back[0]]
+                return [label, *reversed(line)]
             queue.append((n, d + 1))
-    return False
+    return None
 
 
 def condition_factor(state: ClassicState, attacking: bool) -> Fraction:

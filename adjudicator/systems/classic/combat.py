@@ -95,8 +95,9 @@ def _terrain(state: ClassicState, label: str, attackers: list[str]) -> _Terrain:
 
 
 def _columns(state: ClassicState, attack: Fraction, defence: Fraction, shift: int
-             ) -> tuple[Fraction, int | None, int | None]:
-    """The odds ratio (or differential), the column the strengths give and the column after the shifts."""
+             ) -> tuple[Fraction, int | None, int | None, int | None]:
+    """The odds ratio (or differential), the column the strengths give, where the shifts count from (past the
+    last column when the rules shift before capping: an index beyond the table) and the column after them."""
     crt = state.game.crt
     assert crt is not None
     combat = rules_of(state).rules.combat
@@ -120,7 +121,21 @@ def _columns(state: ClassicState, attack: Fraction, defence: Fraction, shift: in
     column = None if virtual is None else min(virtual + shift, len(values) - 1)
     if column is not None and column < 0:
         column = 0 if combat.below == "lowest" else None
-    return ratio, base, column
+    return ratio, base, virtual, column
+
+
+def _column_name(state: ClassicState, index: int) -> str:
+    """A column's heading, or the heading a column past the table's last would have (`7:1` after `6:1`)."""
+    crt = state.game.crt
+    assert crt is not None
+    last = len(crt.columns) - 1
+    if index <= last:
+        return crt.columns[index]
+    values = [_column_value(c) for c in crt.columns]
+    value = values[-1] + (index - last) * (values[-1] - values[-2])
+    if crt.kind == "odds":
+        return f"{_label(value)}:1"
+    return f"{int(value):+d}"
 
 
 def work_out(state: ClassicState, hex_label: str, attackers: list[str], more_hexes: Sequence[str] = ()) -> Odds:
@@ -173,7 +188,7 @@ def _work_out(state: ClassicState, hex_label: str, attackers: list[str], more_he
         grid = game.grid
         each = [_terrain(state, label, [u for u in attackers if (h := state.hex_of(u)) is not None
                                         and h.is_adjacent(grid.hex_of(label))]) for label in hexes]
-        rank = [_columns(state, attack, printed * e.multiplier, e.shift)[2] for e in each]
+        rank = [_columns(state, attack, printed * e.multiplier, e.shift)[3] for e in each]
         best = min(range(len(hexes)), key=lambda i: (-1 if rank[i] is None else rank[i], i))
         terrain = each[best]
         lines.append(f"terrain of {hexes[best]}, the most favourable to the defender of {', '.join(hexes)} "
@@ -183,13 +198,24 @@ def _work_out(state: ClassicState, hex_label: str, attackers: list[str], more_he
     lines.append(f"defence {' + '.join(f'{u} {_label(worth(u))}' + (' (cut off)' if u in cut else '') for u in defenders) or '0'}"
                  + (f" x{_label(d_factor * terrain.multiplier)}" if d_factor * terrain.multiplier != 1 else "")
                  + f" = {_label(defence)}")
-    _, base, column = _columns(state, attack, defence, terrain.shift)
+    _, base, virtual, column = _columns(state, attack, defence, terrain.shift)
     shift = terrain.shift
     shown = (f"{_label(attack)}:{_label(defence)}" if crt.kind == "odds" else f"{_label(attack - defence):s}")
-    lines.append(f"{'odds' if crt.kind == 'odds' else 'differential'} {shown} -> "
-                 f"{crt.columns[base] if base is not None else 'below ' + crt.columns[0]}"
-                 + (f", shifted {shift:+d} -> {crt.columns[column] if column is not None else 'below the table'}"
-                    if shift else "") + f" [{combat.source}]")
+    # The arithmetic says what was computed: odds past the table count from where they are before any shift
+    # (`shift_before_cap`), so 29:4 is 7:1, shifted one left to 6:1; a column still past the table is read on its
+    # last.
+    last = len(crt.columns) - 1
+    said = f"{'odds' if crt.kind == 'odds' else 'differential'} {shown} -> "
+    said += _column_name(state, virtual) if virtual is not None else f"below {crt.columns[0]}"
+    if virtual is not None and base is not None and virtual > base:
+        said += f" (past the table's last column, {crt.columns[last]})"
+    after = None if virtual is None or column is None else virtual + shift
+    if shift:
+        to = "below the table" if column is None else crt.columns[column]
+        said += f", shifted {shift:+d} -> {_column_name(state, after) if after is not None and after > last else to}"
+    if column is not None and after is not None and after > last:
+        said += f", read on {crt.columns[column]}"
+    lines.append(f"{said} [{combat.source}]")
     return Odds(attack, defence, base, column, tuple(lines), shift, terrain.die_modifier)
 
 

@@ -61,8 +61,9 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                   "from it); each phase allows only its entries, by its side, for its unit types; "
                                   "nothing done in a phase skipped on a turn", ("turn", "phase"), ENGINE,
                                   ("game.toml [[sequence]]",)))
-    add(rules.movement.source, Clause("from the unit's hex, hex by hex, on the map, no prohibited terrain or hexside, no "
-                                      "enemy unit, the allowance (a condition's cap or factor), each phase anew",
+    add(rules.movement.source, Clause("from the unit's hex, hex by hex, on the map (a path stepping off its edge is a "
+                                      "finding, the replay going on), no prohibited terrain or hexside, no enemy unit, "
+                                      "the allowance (a condition's cap or factor), each phase anew",
                                       ("move",), (), ("rules.toml [movement]", "terrain.toml mp_cost")))
     add(rules.zoc.source, Clause(f"zones of control of kind '{rules.zoc.kind}': entering one ends a unit's move for "
                                  "the phase" + (", leaving one by moving is barred" if rules.zoc.kind == "lock" else
@@ -97,29 +98,38 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
         add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "
                            "printed strength, what is still owed when the log moves on", ("loss",), OWED,
                            ("rules.toml [[combat.results]]",)))
-    add(rules.combat.retreat.source, Clause("retreats the result owes: their length, away from the combat, no enemy "
-                                            "unit or zone as the data say, who writes them, blocked retreats",
+    add(rules.combat.retreat.source, Clause("retreats the result owes: their length, on the map, away from the "
+                                            "combat, no enemy unit or zone as the data say, who writes them, blocked "
+                                            "retreats",
                                             ("retreat", "loss"), OWED, ("rules.toml [combat.retreat]",)))
     add(rules.combat.advance.source, Clause("advances right after the combat, by its attackers, into the emptied hex, "
                                             "no farther than the data allow", ("advance",), (),
                                             ("rules.toml [combat.advance]",)))
     if rules.replacements is not None:
         add(rules.replacements.source, Clause("points a turn (replacements.csv), what a point buys, where a rebuilt "
-                                              "unit appears, once a unit a phase, units available from a turn",
+                                              "unit appears, once a unit a phase, units available from a turn; a "
+                                              "refused replacement spends no point",
                                               ("place",), (), ("rules.toml [replacements]", "replacements.csv")))
     if rules.reinforcements is not None:
         add(rules.reinforcements.source, Clause("reinforcements on their turn at their entry", ("place",), BOUNDARY,
                                                 ("rules.toml [reinforcements]", "reinforcements.csv")))
     if rules.supply is not None:
         add(rules.supply.source, Clause("a line to the side's sources through no enemy unit or zone as the data "
-                                        "say (asked by replacements)", ("place",),
-                                        ("adjudicator/systems/classic/base.py::in_communication",),
-                                        ("rules.toml [supply]", "areas.toml")))
+                                        "say, the hex it is traced from excepted (asked by replacements, cut-off "
+                                        "units and the movement model's supply line)", ("place",),
+                                        ("adjudicator/systems/classic/base.py::communication_line",),
+                                        ("rules.toml [supply]", "areas.toml"),
+                                        ("tests/test_classic_generality.py::test_the_supply_line_drawn_is_the_line_"
+                                         "judged",)))
     if rules.victory is not None:
         add(rules.victory.source, Clause("control of places by the last side to enter; the conditions in order at "
-                                         "the end (or at any time); a claim of victory checked; the result noted when "
-                                         "the last turn's last phase is reached", ("declare",),
-                                         ("adjudicator/systems/classic/system.py::Classic.finish",),
+                                         "the end (or at any time, ending the game); a claim of victory checked: one "
+                                         "of a condition holding at any time when made, one of a condition counted at "
+                                         "the end refused before the last phase and, made in it, judged on the "
+                                         "position the game ends in (it ends no play); the result noted when the last "
+                                         "turn's last phase is reached", ("declare",),
+                                         ("adjudicator/systems/classic/victory.py::judge_claims",
+                                          "adjudicator/systems/classic/system.py::Classic.finish"),
                                          ("rules.toml [victory]", "places.csv")))
     return out
 

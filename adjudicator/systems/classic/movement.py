@@ -7,8 +7,8 @@ from __future__ import annotations
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.classic.base import (
-    allowance, enemy_of, finding, in_communication, overstacked, rules_of, stack_count, turn_allowance, unit_of,
-    zone_of,
+    allowance, enemy_of, finding, in_communication, off_the_map, overstacked, rules_of, stack_count, turn_allowance,
+    unit_of, zone_of,
 )
 from adjudicator.systems.classic.victory import entered
 from adjudicator.systems.classic.state import ClassicState, evolve, relocate
@@ -105,6 +105,14 @@ def check_move(state: ClassicState, entry: Move) -> list[Finding]:
     if entry.path[0] != where:
         return [finding(state, "error", mv, entry, f"{entry.unit} is in {where}, not {entry.path[0]}; a move "
                         "starts from the unit's hex")]
+    phase = t.phases.get(state.at.step or "")
+    off = off_the_map(state, entry.unit, entry.path, "moves")
+    if off is not None:
+        # 4.0 (9.0 in a rail phase): a unit moves on the map; the classic series has no rule for leaving it.
+        rail = rules.movement.rail
+        section = rail.source if phase is not None and phase.movement == "rail" and rail is not None else mv
+        return [finding(state, "error", section, entry, f"{off}; no rule of this game lets a unit leave the "
+                        "map")]
     if rules.movement.one_at_a_time and entry.unit in state.log.spent and state.log.last_mover != entry.unit:
         return [finding(state, "error", mv, entry, f"{entry.unit} moved earlier this phase and "
                         f"{state.log.last_mover} has moved since; units move one at a time, each finishing its move "
@@ -112,8 +120,7 @@ def check_move(state: ClassicState, entry: Move) -> list[Finding]:
     if entry.unit in state.log.stopped:
         return [finding(state, "error", zs, entry, f"{entry.unit} entered an enemy zone of control earlier this "
                         "phase; its movement has ended")]
-    strategic = entry.strategic or (t.phases.get(state.at.step or "") is not None
-                                     and t.phases[state.at.step or ""].movement == "strategic")
+    strategic = entry.strategic or (phase is not None and phase.movement == "strategic")
     if strategic:
         if rules.movement.strategic is None:
             return [finding(state, "error", mv, entry, f"{entry.unit}: this game has no strategic movement")]

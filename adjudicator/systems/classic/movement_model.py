@@ -3,12 +3,11 @@ the same costs, zones and limits `movement.check_move` applies."""
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 
 from adjudicator.contract import AdvanceOption, Reach, RetreatOption
 from adjudicator.systems.classic import results
-from adjudicator.systems.classic.base import enemy_of, in_communication, rules_of, unit_of, zone_of
+from adjudicator.systems.classic.base import communication_line, enemy_of, rules_of, unit_of, zone_of
 from adjudicator.systems.classic.movement import limits, step_cost
 from adjudicator.systems.classic.state import ClassicState
 from wargame.errors import WargameError
@@ -115,36 +114,9 @@ class ClassicMovement:
         return results.advance_options(state)
 
     def supply_line(self, state: ClassicState, unit_id: str) -> Sequence[str] | None:
-        """A shortest line of communication from the unit's hex to a source (None: none, or off the map)."""
-        t = rules_of(state)
-        supply = t.rules.supply
+        """A shortest line of communication from the unit's hex to a source (None: none, or off the map): the one
+        line the rules trace (`base.communication_line`), so the pictures show what the checks judge."""
         start = state.hex_of(unit_id)
-        if supply is None or start is None:
+        if rules_of(state).rules.supply is None or start is None:
             return None
-        side = unit_of(state, unit_id).side
-        grid = state.game.grid
-        if not in_communication(state, grid.label_of(start), side):
-            return None
-        sources = t.area_hexes(supply.sources.get(side, ()))
-        enemy = enemy_of(state, side)
-        zoc = zone_of(state, enemy)
-        came: dict[Hex, Hex | None] = {start: None}
-        queue = deque([start])
-        while queue:
-            h = queue.popleft()
-            if grid.label_of(h) in sources:
-                path = [h]
-                while came[path[-1]] is not None:
-                    path.append(came[path[-1]])  # type: ignore[arg-type]
-                return [grid.label_of(x) for x in reversed(path)]
-            for n in grid.neighbours_on_map(h):
-                lab = grid.label_of(n)
-                holder = state.side_in(lab)
-                if n in came or holder == enemy or t.hex_cost.get(n, 1.0) is None:
-                    continue
-                if n in zoc and supply.enemy_zoc != "allowed" and not (
-                        supply.enemy_zoc == "blocked_unless_friendly" and holder == side):
-                    continue
-                came[n] = h
-                queue.append(n)
-        return None
+        return communication_line(state, state.game.grid.label_of(start), unit_of(state, unit_id).side)

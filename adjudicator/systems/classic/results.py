@@ -10,8 +10,8 @@ from adjudicator.contract import AdvanceOption, RetreatOption
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Entry, Loss, Retreat
 from adjudicator.systems.classic.base import (
-    eliminated_box, enemy_of, finding, noted_overstack, rules_of, stack_count, steps_left, strength_lost, unit_of,
-    zone_of,
+    eliminated_box, enemy_of, finding, noted_overstack, off_the_map, rules_of, stack_count, steps_left, strength_lost,
+    unit_of, zone_of,
 )
 from adjudicator.systems.classic.victory import entered
 from adjudicator.systems.classic.state import ClassicState, Pending, evolve, relocate
@@ -215,6 +215,13 @@ def check_retreat(state: ClassicState, entry: Retreat) -> list[Finding]:
     if entry.path[0] != where:
         return [finding(state, "error", section, entry, f"{entry.unit} is in {where}, not {entry.path[0]}; a "
                         "retreat starts from the unit's hex")]
+    off = off_the_map(state, entry.unit, entry.path, "retreats")
+    if off is not None:
+        # 8.1: a retreat runs on the map; a unit with no retreat on it suffers what the rules give (`blocked`).
+        none = not _retreat_paths(state, entry.unit, due, p)
+        fate = (f"; {entry.unit} has no legal retreat on the map, so it is eliminated: write 'eliminate "
+                f"{entry.unit}'" if none and rules.blocked == "eliminated" else "; a retreat stays on the map")
+        return [finding(state, "error", section, entry, off + fate)]
     grid = state.game.grid
     side = unit_of(state, entry.unit).side
     zoc = zone_of(state, enemy_of(state, side)) if rules.enemy_zoc == "prohibited" else frozenset()

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from adjudicator.contract import Outcome, TurnContext, TurnKeeper
+from adjudicator.notation.entries import Declare
 from wargame.game import Game
 from wargame.hexes import Hex
 from wargame.records import frozen
@@ -113,8 +114,15 @@ class ClassicState:
     arrived: frozenset[str] = frozenset()
     """Reinforcements placed so far."""
     outcome: Outcome | None = None
-    claimed: frozenset[str] = frozenset()
-    """Sides that have claimed victory."""
+    """The game's result: decided by a condition that holds at any time (nothing follows it but a claim of it), or
+    the one a claim of a condition counted at the game's end gives on the position as it stands
+    (`claim_standing`)."""
+    claims: tuple[Declare, ...] = ()
+    """Claims of a victory counted at the game's end, made in its last phase: judged on the position the game ends
+    in, the play of that phase going on after them."""
+    claim_standing: bool = False
+    """The outcome is a claim's of a condition counted at the game's end: it ends no play, and is judged again after
+    each entry until the last phase ends."""
     last_line: int = 0
     """The log line of the last entry applied (where the log's end is reported)."""
     overstacks: frozenset[tuple[str, tuple[str, ...]]] = frozenset()

@@ -62,23 +62,31 @@ REGISTRY: Registry[ClassicState] = Registry.of(
             tests=(f"{_T}test_phases_in_order_and_their_entries", f"{_T}test_an_overstack_is_reported_once")),
     Handler("move", Move, "movement", movement.check_move, movement.apply_move, ("movement", "zoc", "stacking"),
             (f"{_T}test_mud_lets_a_unit_move_one_hex_even_into_forest", f"{_T}test_a_rail_move_is_capped_by_the_allowance",
+             f"{_T}test_a_move_or_retreat_off_the_map_is_a_finding_and_the_replay_goes_on",
              f"{_G}test_locking_zones_of_control", f"{_G}test_stacking_by_steps_at_the_end_of_each_move")),
     Handler("attack", Attack, "combat", combat.check_attack, combat.apply_attack, ("terrain",),
             (f"{_T}test_mud_halves_attackers_keeping_fractions", f"{_T}test_shifts_count_from_odds_above_the_table",
              f"{_T}test_a_fortification_shifts_only_for_a_soviet_defender", f"{_T}test_the_odds_claimed_are_the_column_read",
-             f"{_T}test_an_attack_below_one_to_one_has_no_effect", f"{_G}test_a_differential_table",
+             f"{_T}test_an_attack_below_one_to_one_has_no_effect",
+             f"{_T}test_odds_past_the_table_show_the_column_they_count_from", f"{_G}test_a_differential_table",
              f"{_G}test_odds_below_the_table_are_refused")),
     Handler("loss", Loss, "results", results.check_loss, results.apply_loss,
             tests=(f"{_T}test_an_exchange_costs_the_attacker_the_printed_strength_lost",
                    f"{_T}test_after_a_wrong_result_the_tables_may_be_carried_out")),
     Handler("retreat", Retreat, "retreat", results.check_retreat, results.apply_retreat, ("movement", "zoc"),
             (f"{_T}test_a_retreat_goes_on_past_friendly_units_to_an_empty_hex",
-             f"{_T}test_the_attacker_writes_the_defenders_retreat", f"{_G}test_a_retreat_chosen_by_its_owner")),
+             f"{_T}test_the_attacker_writes_the_defenders_retreat",
+             f"{_T}test_a_move_or_retreat_off_the_map_is_a_finding_and_the_replay_goes_on",
+             f"{_G}test_a_retreat_chosen_by_its_owner")),
     Handler("advance", Advance, "advance", results.check_advance, results.apply_advance),
     Handler("place", Place, "arrivals", _check_place, arrivals.apply_place, ("arrival", "supply"),
-            (f"{_T}test_a_soviet_rebuilt_in_moscow_needs_no_communication", f"{_T}test_a_unit_takes_one_point_a_phase")),
+            (f"{_T}test_a_soviet_rebuilt_in_moscow_needs_no_communication", f"{_T}test_a_unit_takes_one_point_a_phase",
+             f"{_T}test_a_rebuilt_unit_may_appear_in_an_empty_city_in_an_enemy_zone",
+             f"{_T}test_a_refused_replacement_spends_no_point")),
     Handler("declare", Declare, "victory", victory.check_declare, victory.apply_declare, ("victory",),
-            (f"{_T}test_victory_is_read_at_the_end_and_a_claim_checked",)),
+            (f"{_T}test_victory_is_read_at_the_end_and_a_claim_checked",
+             f"{_T}test_a_claim_in_the_last_phase_is_judged_at_the_games_end",
+             f"{_G}test_a_victory_at_any_time_ends_the_game")),
 )
 """The classic series' handlers; a game on it changes their numbers through its data, a variant through
 `Registry.adding/replacing/removing`."""
@@ -171,6 +179,14 @@ class Classic(SystemBase[ClassicState]):
         # The claim was found wrong at the attack: what does not fit it is judged by the table's result.
         return evolve(state, pending=p.alternative)
 
+    def _unpaid(self, state: ClassicState, entry: Entry, after: ClassicState) -> ClassicState:
+        """After a replacement the rules refuse (placed as written), the points and the units' one point a phase as
+        they were: one breach, one error, so the later replacements are judged on what the lawful ones spent."""
+        if not isinstance(entry, Place) or entry.how != "replace" or \
+                not any(f.severity == "error" for f in self.registry.check(state, entry)):
+            return after
+        return evolve(after, log=evolve(after.log, points=state.log.points, replaced=state.log.replaced))
+
     def _boundary(self, state: ClassicState, entry: StepMarker | TurnMarker) -> list[Finding]:
         """What is due as a phase or turn ends: stacks within the limit, reinforcements placed on their turn."""
         t = rules_of(state)
@@ -224,10 +240,11 @@ class Classic(SystemBase[ClassicState]):
                                                         for label, _ in movement.phase_stacking(state)))
         state = self._branch(state, entry)
         try:
-            after = self.registry.apply(state, entry)
+            after = self._unpaid(state, entry, self.registry.apply(state, entry))
         except (KeyError, ValueError) as e:
             raise ReplayError(f"line {entry.line}: the entry cannot be applied ({e})") from None
-        return victory.any_time(evolve(after, last_line=entry.line), entry.line)
+        # A claim of a victory counted at the game's end stands or falls with the position as the last phase goes on.
+        return victory.standing(victory.any_time(evolve(after, last_line=entry.line), entry.line))
 
     def finish(self, state: ClassicState) -> list[Finding]:
         """What the log's end leaves owed, and the game's result when its last turn is under way."""
@@ -237,12 +254,13 @@ class Classic(SystemBase[ClassicState]):
         out += [finding(state, "error", t.rules.stacking.source, None, f"{label} is left overstacked "
                         f"({', '.join(state.units_in(label))}) at the end of the log", line=last) for label, _ in
                 movement.phase_stacking(state) if (label, state.units_in(label)) not in state.overstacks]
+        out += victory.judge_claims(state)
         if t.rules.victory is not None and victory.is_over(state) and state.outcome is None:
             winner, condition = victory.decided(state, True)
             section = condition.source if condition is not None else t.rules.victory.source
             result = "a draw" if winner == "draw" else f"{winner} victory"
             out.append(finding(state, "note", section, None, f"the game ends in {result}: "
-                               f"{victory.reason(state, condition)}"))
+                               f"{victory.reason(state, condition)}", line=last))
         return out
 
     def sequence_point(self, state: ClassicState) -> SequencePoint:
@@ -250,8 +268,9 @@ class Classic(SystemBase[ClassicState]):
         return state.at
 
     def outcome(self, state: ClassicState) -> Outcome | None:
-        """The decided game, if it is."""
-        return state.outcome
+        """The game decided, if it is: a claim of a victory counted at the game's end ends no play (the last phase goes
+        on to its end, and the claim is judged there)."""
+        return None if state.claim_standing else state.outcome
 
     def acting_side(self, state: ClassicState) -> str | None:
         """The side whose player turn is under way."""

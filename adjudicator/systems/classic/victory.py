@@ -123,9 +123,18 @@ def reason(state: ClassicState, condition: VictoryCondition | None) -> str:
     return said or "wins"
 
 
+def _decided_now(state: ClassicState) -> bool:
+    """Whether the game is decided before its end: by a condition that holds at any time (it holds now, or it ended
+    the game)."""
+    if state.outcome is not None and not state.claim_standing:
+        return True
+    return decided(state, False)[1] is not None
+
+
 def check_declare(state: ClassicState, entry: Declare) -> list[Finding]:
-    """`Side: declare victory`: the game is over (or a condition holding at any time holds now) and that side
-    is the winner the conditions give."""
+    """`Side: declare victory`: a claim of a condition that holds at any time is judged when made; a claim of one
+    counted at the game's end is refused before the last phase, and made in it is judged at the end (`judge_claims`):
+    the play of that phase may follow it."""
     victory = rules_of(state).rules.victory
     section = victory.source if victory is not None else rules_of(state).rules.movement.source
     if entry.what != "victory":
@@ -133,47 +142,85 @@ def check_declare(state: ClassicState, entry: Declare) -> list[Finding]:
                         "write 'declare victory'")]
     if victory is None:
         return [finding(state, "error", section, entry, "this game has no victory conditions to claim")]
-    over = is_over(state)
-    winner, condition = decided(state, over)
-    if not over and (condition is None or condition.when != "any_time"):
+    now = _decided_now(state)
+    if not now and not is_over(state):
         return [finding(state, "error", section, entry, f"the game is not over (turn {state.at.turn}); no condition "
                         "that decides it before the end holds")]
-    side = entry.side or "?"
     if entry.level is not None:
         return [finding(state, "error", section, entry, f"this game's victory has no levels: write 'declare victory', "
                         f"not '{entry.level}'")]
     if entry.points and not victory.points:
         return [finding(state, "error", section, entry, "this game counts no victory points")]
+    # A condition counted at the game's end is judged there, on the position the last phase ends in (12.0).
+    return judged(state, entry, at_end=False) if now else []
+
+
+def judged(state: ClassicState, entry: Declare, at_end: bool) -> list[Finding]:
+    """A claim's victory points and winner against the referee's count: now (a condition holding at any time) or
+    at the game's end."""
+    victory = rules_of(state).rules.victory
+    if victory is None:
+        return []
+    section = victory.source
+    when = "at the game's end " if at_end else ""
     sides = list(state.game.manifest.sides)
     counted = {s: points_of(state, s) for s in sides}
     if any(counted.get(s) != n for s, n in entry.points.items()):
-        return [finding(state, "error", section, entry, "the victory points are " + " ".join(
+        return [finding(state, "error", section, entry, f"the victory points {when}are " + " ".join(
             f"{s} {n}" for s, n in counted.items()) + ", not " + " ".join(f"{s} {n}" for s, n in entry.points.items())
             + " (" + ", ".join(f"{name} {value}" for name, value in sorted(victory.points.items())) + ")")]
+    winner, condition = decided(state, at_end)
+    side = entry.side or "?"
     if winner != side:
         held = ", ".join(f"{label} {state.control.get(label, 'nobody')}" for label in sorted(victory_hexes(state)))
-        return [finding(state, "error", section, entry, f"{side} claims victory, but the result is "
+        return [finding(state, "error", condition.source if condition is not None else section, entry,
+                        f"{side} claims victory, but {when}the result is "
                         f"{'a draw' if winner == 'draw' else winner + ' victory'} ({reason(state, condition)}; "
                         f"control: {held})")]
     return []
 
 
+def judge_claims(state: ClassicState) -> list[Finding]:
+    """The claims made in the last phase, judged on the position the game ends in."""
+    return [f for claim in state.claims for f in judged(state, claim, at_end=True)]
+
+
 def apply_declare(state: ClassicState, entry: Declare) -> ClassicState:
-    """A claim of victory recorded; the game decided when the conditions give it."""
-    claimed = state.claimed | ({entry.side} if entry.side else set())
-    over = is_over(state)
-    winner, condition = decided(state, over)
-    if entry.side == winner and (over or (condition is not None and condition.when == "any_time")):
-        section = condition.source if condition is not None else rules_of(state).rules.victory.source  # type: ignore[union-attr]
-        return evolve(state, claimed=claimed, outcome=Outcome(winner, section, entry.line, reason(state, condition)))
-    return evolve(state, claimed=claimed)
+    """A claim of victory recorded: a condition holding at any time decides the game now; a claim of one counted at
+    the game's end, made in the last phase, stands as the position does until the game ends."""
+    winner, condition = decided(state, False)
+    if condition is not None:
+        if entry.side != winner or (state.outcome is not None and not state.claim_standing):
+            return state
+        return evolve(state, outcome=Outcome(winner, condition.source, entry.line, reason(state, condition)),
+                      claim_standing=False)
+    if not is_over(state) or rules_of(state).rules.victory is None:
+        return state
+    return standing(evolve(state, claims=(*state.claims, entry)))
+
+
+def standing(state: ClassicState) -> ClassicState:
+    """The state with the result its claims of a victory counted at the game's end give on the position as it
+    stands: the first claim that holds, else none (the last phase's play may follow a claim, so this is asked again
+    after each entry)."""
+    victory = rules_of(state).rules.victory
+    if victory is None or not state.claims or (state.outcome is not None and not state.claim_standing):
+        return state
+    holds = next((c for c in state.claims if not judged(state, c, at_end=True)), None)
+    if holds is None:
+        return evolve(state, outcome=None, claim_standing=False) if state.claim_standing else state
+    winner, condition = decided(state, True)
+    outcome = Outcome(winner, condition.source if condition is not None else victory.source, holds.line,
+                      reason(state, condition))
+    return state if outcome == state.outcome else evolve(state, outcome=outcome, claim_standing=True)
 
 
 def any_time(state: ClassicState, line: int) -> ClassicState:
     """The state decided when a condition that holds at any moment holds now (an automatic victory)."""
-    if state.outcome is not None or not rules_of(state).any_time_victory:
+    if (state.outcome is not None and not state.claim_standing) or not rules_of(state).any_time_victory:
         return state
     winner, condition = decided(state, False)
     if condition is None or condition.when != "any_time":
         return state
-    return evolve(state, outcome=Outcome(winner, condition.source, line, reason(state, condition)))
+    return evolve(state, outcome=Outcome(winner, condition.source, line, reason(state, condition)),
+                  claim_standing=False)
