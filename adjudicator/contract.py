@@ -21,7 +21,7 @@ from wargame.records import frozen
 __all__ = ["AdvanceOption", "MOVE_KINDS", "CombatAccount", "CombatAuditor", "EngineChecks", "Finding", "KeepsTurn",
            "LogT", "MarkerUse", "MoveRule", "MovementModel", "Outcome", "Position", "Reach", "RetreatOption",
            "RuleSystem", "SectionTable", "SequencePoint", "Severity", "StateT", "TurnContext", "TurnKeeper",
-           "UnitPlace", "how_of", "kind_of", "played_scenario"]
+           "UnitPlace", "deciding_side", "how_of", "kind_of", "played_scenario"]
 
 StateT = TypeVar("StateT")
 """A rule system's own state type (frozen; the engine never looks inside)."""
@@ -60,6 +60,20 @@ def how_of(entry: Entry) -> str | None:
     # the engine asks this of every entry.
     how = entry.__dict__.get("how")
     return None if how is None else str(how)
+
+
+def deciding_side(game: Game, entry: Entry) -> str | None:
+    """The side an entry is a decision of: the owner of the units it decides for, else its author (an attack without
+    one: its first attacker's owner). One answer for the engine and the systems, so the short form of a move (no
+    author written, its side its unit's) and the long form are judged alike."""
+    units = game.units_by_id
+    owned = [u for u in entry.decided_by_owner() if u in units]
+    if owned:
+        return units[owned[0]].side
+    if entry.side:
+        return entry.side
+    attack = entry.as_attack()
+    return units[attack.attackers[0]].side if attack is not None and attack.attackers[0] in units else None
 
 
 @frozen

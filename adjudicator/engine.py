@@ -13,7 +13,9 @@ from dataclasses import dataclass, field, replace
 from typing import Generic
 
 from adjudicator.basis import Board, Facts, entry_facts, finding_records
-from adjudicator.contract import RuleSystem, SequencePoint, StateT, TurnContext, how_of, kind_of, played_scenario
+from adjudicator.contract import (
+    RuleSystem, SequencePoint, StateT, TurnContext, deciding_side, how_of, kind_of, played_scenario,
+)
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Entry, Header, StepMarker, amended
 from adjudicator.notation.text import iter_units_and_hexes, tokens_of
@@ -279,19 +281,6 @@ def _sequence_findings(system: RuleSystem[StateT], order: TurnOrder, at: Sequenc
     return []
 
 
-def _deciding_side(system: RuleSystem[StateT], state: StateT, entry: Entry) -> str | None:
-    """The side an entry is a decision of: the owner of the units it decides for, else its author (an
-    attack without one: its first attacker's owner)."""
-    units = system.game_of(state).units_by_id
-    owned = [u for u in entry.decided_by_owner() if u in units]
-    if owned:
-        return units[owned[0]].side
-    if entry.side:
-        return entry.side
-    attack = entry.as_attack()
-    return units[attack.attackers[0]].side if attack is not None and attack.attackers[0] in units else None
-
-
 def _belongs(slots: Sequence[Slot], kind: str, how: str | None) -> str:
     """Where the sequence lets a kind be written, for a message: the phasing side's own phases, the
     steps (by a named side, for some unit types only), the opening before the first turn."""
@@ -322,7 +311,7 @@ def _entry_place_findings(system: RuleSystem[StateT], order: TurnOrder, at: Sequ
     not allow breaks the rule of the kind's own step or phase in the turn, which is the one cited."""
     how = how_of(entry)
     slot = order.slot_at(at.turn, at.step, at.player_turn)
-    side = _deciding_side(system, state, entry)
+    side = deciding_side(system.game_of(state), entry)
     units = system.game_of(state).units_by_id
     types = tuple(units[u].type for u in entry.acting_units() if u in units)
     if slot is not None and order.allows(slot, kind, side, types, how):

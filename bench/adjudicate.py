@@ -257,7 +257,8 @@ class _Player(SyntheticPlayer):
         if combat is None:
             return
         enemy = self.enemy(side)
-        chosen = combat.strongest[:1]  # 7.2 AH: the owner picks one of equally strong stacks
+        # 7.2 AH: the owner picks one of the ways of carrying it out (one of equally strong stacks; 14.1's pair).
+        chosen = combat.halving.ways[0] if combat.halving is not None else ()
         for effect in self.state.pending:
             if effect.defends or effect.loss == 0:
                 continue

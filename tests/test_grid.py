@@ -395,6 +395,18 @@ def test_labels_take_ascii_digits_only() -> None:
         grid.hex_of("\u0660\u0661\u0660\u0661")
 
 
+def test_a_letter_for_a_digit_suggests_the_label() -> None:
+    """A label with the letter O typed for a zero (or I, l for a one) suggests the label it looks like, when that is a
+    hex of the map."""
+    grid = Grid(GridSpec(orientation="flat", columns=24, rows=30))
+    with pytest.raises(GridError, match=r"not a hex label of this map \(expected e.g. '0101'\) \(did you mean '0620'"):
+        grid.hex_of("062O")
+    with pytest.raises(GridError, match=r"did you mean '1201'\?"):
+        grid.hex_of("l2O1")
+    with pytest.raises(GridError, match=r"expected e.g. '0101'\)$"):
+        grid.hex_of("3O31")  # column 30 is off this map: nothing to suggest
+
+
 def test_off_map_label_suggests_the_nearest_hex() -> None:
     """An off-map label suggests the nearest hex on the map, not the closest spelling."""
     grid = Grid(GridSpec(orientation="flat", columns=24, rows=30))

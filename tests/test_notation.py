@@ -462,6 +462,9 @@ ERRORS: list[tuple[str, int, str]] = [
     ("us-inf-01 0620-", 11, "'0620-' is not a path of hexes (HEX-HEX-...)"),
     ("us-inf-01 0620-0520 0420", 21, "unexpected '0420' at the end of the entry"),
     ("us-inf-01 0620,0520", 11, "expected a path of hexes (HEX-HEX-...) after the unit, found '0620,0520'"),
+    ("de-inf-24 strategc 3201-3202-3203", 11, "unknown word 'strategc' before the path (did you mean 'strategic'?)"),
+    ("German: move de-inf-24 stratgeic 3201-3202", 24,
+     "unknown word 'stratgeic' before the path (did you mean 'strategic'?)"),
     # commands
     ("Allied:", 8, f"expected a command ({COMMAND_LIST}) at the end of the line"),
     ("Allied: atack 0621 with us-inf-01", 9, "unknown command 'atack' (did you mean 'attack'?)"),

@@ -340,6 +340,12 @@ def test_the_reinforcement_steps_order(game: Game) -> None:
     assert play(game, 2, placed, late)[0] == [("4.0", "German: reinforce ss-pz-05 4510")]
     income = REINFORCEMENT_STEP + "German: income 8\nGerman: reinforce ss-pz-05 4510\n"
     assert play(game, 2, placed, income)[0] == [("4.0", "German: reinforce ss-pz-05 4510")]
+    # 10.2's free move is in the German part of the step, however the move is written: the short form's side is its
+    # unit's, as the long form's is.
+    free = REINFORCEMENT_STEP + "German: reinforce ss-pz-03 1530\nAllied: reinforce us-inf-09 0620\n"
+    for move in ("ss-pz-03 1530-1529-1528", "German: move ss-pz-03 1530-1529-1528"):
+        assert play(game, 2, placed, free + move + "\n")[0] == [("4.0", move)]
+        assert play(game, 2, placed, free.replace("Allied: reinforce us-inf-09 0620\n", "") + move + "\n")[0] == []
 
 
 def test_removals_only_from_overstacked_hexes(game: Game) -> None:
@@ -349,6 +355,35 @@ def test_removals_only_from_overstacked_hexes(game: Game) -> None:
     crowded = {**placed, "us-inf-03": "0620", "us-inf-04": "0620", "us-inf-05": "0620"}
     assert play(game, 5, crowded, "Allied: remove us-inf-01\n")[0] == []
     assert play(game, 5, crowded, "German: remove us-inf-01\n")[0] == [("6.3", "German: remove us-inf-01")]
+
+
+def test_every_arrival_is_held_to_stacking_once(game: Game) -> None:
+    """6.3 with 9.2, 10.1, 11.3, 11.4: a division arriving where its side already has a full stack is one error,
+    whatever brings it: 10.1 as a reinforcement (from the Delayed Reinforcements box too) or an Allied replacement is
+    placed; 6.3 as the action or step ends for a paradrop (9.2 lets it land in any hex without Germans) and a German
+    replacement (11.4 says nothing of stacking); never again while the overstack lasts."""
+    full = {**LANDINGS, **GERMANS, "us-inf-03": "0620", "us-inf-04": "0620"}
+    rest = "Allied: reinforce us-arm-06 0720\nGerman: income 8\nAllied: income 12\nTurn 6\n"
+    drop = "Allied: action movement supply 1\nAllied: paradrop us-para-01 0620 supply 1\n"
+    ends = "Roll Allied 1 German 1\nStep german_reserve\nStep reinforcement\n" + rest
+    box = {**full, "us-para-01": "paratroop"}
+    assert play(game, 5, box, drop + ends)[0] == [("6.3", "Roll Allied 1 German 1")]
+    assert play(game, 5, box, drop + "Allied: remove us-inf-01\n" + ends)[0] == []
+    delayed = {**full, "us-inf-05": "delayed_allied"}
+    assert play(game, 5, delayed, REINFORCEMENT_STEP + "Allied: reinforce us-inf-05 0620\n" + rest)[0] == \
+        [("10.1", "Allied: reinforce us-inf-05 0620")]
+    lost = {**full, "us-inf-05": "eliminated_allied"}
+    replaced = REINFORCEMENT_STEP + rest.replace("German:", "Allied: replace us-inf-05 full 0620\nGerman:", 1)
+    assert play(game, 5, lost, replaced)[0] == [("10.1", "Allied: replace us-inf-05 full 0620")]
+    german = {**full, "de-inf-02": "4510", "de-inf-03": "4510", "de-inf-04": "4510", "de-inf-05": "eliminated_german"}
+    replaced = REINFORCEMENT_STEP + rest.replace("German:", "German: replace de-inf-05 full 4510\nGerman:", 1)
+    assert play(game, 5, german, replaced)[0] == [("6.3", "Turn 6")]
+    # A reinforcement placed before its turn into a full stack: one placement, one error, the overstack a note on it
+    # (and not reported again as the step ends).
+    early = {**full, "de-inf-02": "4510", "de-inf-03": "4510", "de-inf-04": "4510"}
+    shown, _, findings = play(game, 5, early, REINFORCEMENT_STEP + "German: reinforce de-pz-06 4510\n" + rest)
+    assert shown == [("10.2", "German: reinforce de-pz-06 4510")]
+    assert [(f.severity, f.rule) for f in findings if f.rule in ("10.1", "6.3")] == [("note", "10.1")]
 
 
 # -- 3.0 the landing-hex grouping ------------------------------------------------------------

@@ -89,6 +89,31 @@ def test_double_depletion(game: Game) -> None:
     assert play(game, 5, placed, both)[0] == [("7.2", "Allied: deplete br-inf-02")]
 
 
+def test_double_depletion_after_a_tie(game: Game) -> None:
+    """14.1 (ruling): stacks A (0927) and B (0928) tie for the most American strength; the owner depletes either, and
+    the second depletion falls on a different stack with the most Commonwealth strength: B (8) after A, C (1026, 4)
+    after B. The choice is read from the depletions in any order; a wrong one is one error, citing 14.1."""
+    placed = {**LANDINGS, "us-inf-03": "0927", "us-inf-04": "0928", "br-inf-04": "0928", "ca-inf-02": "0928",
+              "br-inf-05": "1026", "de-inf-02": "1027", "de-inf-03": "1027", **FAR_GERMAN}
+    attack = ("Allied: action combat\nAllied: activate 0927\nAllied: activate 0928 supply 2\nAllied: activate 1026\n"
+              "Allied: attack 1027 with us-inf-03 us-inf-04 br-inf-04 ca-inf-02 br-inf-05 result AH\n")
+    a = "Allied: deplete us-inf-03\n"
+    b = "Allied: deplete us-inf-04\nAllied: deplete br-inf-04\nAllied: deplete ca-inf-02\n"
+    c = "Allied: deplete br-inf-05\n"
+    end = "Roll Allied 1 German 2\n"
+    rule = ("allied_cooperation",)
+    for legal in (a + b, b + a, b + c, c + b):
+        assert play(game, 5, placed, attack + legal + end, rule)[0] == []
+    assert play(game, 5, placed, attack + a + c + end, rule)[0] == [("14.1", c.strip())]
+    assert play(game, 5, placed, attack + a + b + c + end, rule)[0] == [("14.1", c.strip())]
+    assert play(game, 5, placed, attack + c + a + end, rule)[0] == [("14.1", a.strip())]
+    assert play(game, 5, placed, attack + a + end, rule)[0] == [("14.1", end.strip())]
+    shown, _, findings = play(game, 5, placed, attack + end, rule)
+    assert shown == [("14.1", end.strip())]
+    assert "the owner depletes both 0927 (us-inf-03) and 0928 (us-inf-04, br-inf-04, ca-inf-02) or both 0928 " \
+           "(us-inf-04, br-inf-04, ca-inf-02) and 1026 (br-inf-05)" in findings[-1].message
+
+
 # -- 14.2 Free French recruitment -------------------------------------------------------------------
 def test_free_french_in_a_french_city(game: Game) -> None:
     """14.2: an asterisked French division may appear in a supplied French city an Allied division
@@ -108,6 +133,16 @@ def test_free_french_in_a_french_city(game: Game) -> None:
     not_french = REINFORCEMENT_STEP + "Allied: reinforce us-inf-34 2124\n"
     assert ("14.2", "Allied: reinforce us-inf-34 2124") not in play(game, 14, held, not_french,
                                                                     ("free_french_recruitment",))[0]
+
+
+def test_a_recruit_is_never_overstacked(game: Game) -> None:
+    """14.2 with 10.1: a division recruited in a city is a reinforcement, so a city already holding a full Allied
+    stack takes none; 10.1 is the clause broken, once (not again as 6.3 when the step ends)."""
+    others = {row.unit: OUT_OF_PLAY for _, row in game.reinforcements if row.turn == 14 and row.unit != "fr-inf-06"}
+    full = {**LANDINGS, "us-inf-03": CITY, "us-inf-04": CITY, "us-inf-05": CITY, **FAR_GERMAN, **others}
+    text = REINFORCEMENT_STEP + f"Allied: reinforce fr-inf-06 {CITY}\nTurn 15\n"
+    assert play(game, 14, full, text, ("free_french_recruitment",))[0] == \
+        [("10.1", f"Allied: reinforce fr-inf-06 {CITY}")]
 
 
 def neighbour_two_away(game: Game, label: str) -> str:

@@ -337,6 +337,42 @@ def test_dh_with_only_one_hex_is_eliminated(game: Game) -> None:
     assert errors(shown) == []
 
 
+ONE_OF_THREE = "Allied: activate 2019\nAllied: attack 2020 with us-inf-01 result {}\n"
+"""One of SURROUNDED's attackers attacks; the other two still hold every way out in their ZOC."""
+
+
+def test_the_combat_audit_says_what_the_checker_applies(game: Game) -> None:
+    """7.3 in the combat audit (`adjudicate combat`): what it says of a defender that cannot retreat two hexes is what
+    the checker asks (results.owed): depleted instead after a DR, eliminated when already depleted or after a DH, one
+    hex and depleted where only one is open; and the checker accepts exactly that."""
+    from adjudicator.notation.text import parse_text
+    from adjudicator.systems.onslaught.combat import combat_audit, combat_report
+    cases = [(SURROUNDED, ALL_THREE, "DR", (), False, "deplete de-inf-01", "de-inf-01 is depleted instead"),
+             (SURROUNDED, ONE_OF_THREE, "DR", ("de-inf-01",), False, "eliminate de-inf-01",
+              "de-inf-01 is eliminated instead"),
+             (SURROUNDED, ALL_THREE, "DH", (), False, "eliminate de-inf-01", "de-inf-01 is eliminated instead"),
+             ({}, COTENTIN, "DR", (), True, "deplete de-inf-02\nGerman> retreat de-inf-02 0319-0219",
+              "de-inf-02 retreats one hex and is depleted")]
+    for placed, text, result, depleted, setup, carried_out, said in cases:
+        activations = text.format(result).splitlines(keepends=True)[:-1]
+        _, state, _ = play(game, placed, "".join(activations), depleted=depleted, setup=setup)
+        attack = parse_text(PREFIX + text.format(result))[-1].as_attack()
+        assert attack is not None
+        die = next(d for d in range(1, 7) if combat_audit(state, replace(attack, die=d)).result == result)
+        line = next(x for x in combat_report(state, replace(attack, die=die)) if "7.3 retreat" in x)
+        assert line.endswith(f": {said}"), line
+        claimed = text.format(result).replace(f"result {result}", f"die {die} result {result}")
+        shown, _, _ = play(game, placed, claimed + f"German> {carried_out}\nRoll Allied 2 German 5\n",
+                           depleted=depleted, setup=setup)
+        assert errors(shown) == []
+    # Without a die the audit gives each result that makes the defender retreat.
+    _, state, _ = play(game, SURROUNDED, "".join(ALL_THREE.format("DR").splitlines(keepends=True)[:-1]))
+    attack = parse_text(PREFIX + ALL_THREE.format("DR").replace(" result DR", ""))[-1].as_attack()
+    assert attack is not None
+    assert "after DR, de-inf-01 is depleted instead; after DH, de-inf-01 is eliminated instead" in \
+        next(x for x in combat_report(state, attack) if "7.3 retreat" in x)
+
+
 def test_a_retreated_division_adds_no_strength_later_in_the_action(game: Game) -> None:
     """7.3: a division that retreated into a hex attacked later in the same action adds nothing,
     yet the result applies to it; against a Breakthrough action it defends with its strength."""

@@ -22,6 +22,9 @@ from wargame.constraints import Ge, Le, Model, Pattern, RefusedAt
 from wargame.errors import GridError, did_you_mean
 from wargame.hexes import DIRECTIONS, Hex, Hexside
 
+LOOKALIKE_DIGITS = str.maketrans("OoIl", "0011")
+"""Letters typed for the digits they look like, read back as those digits for a suggestion."""
+
 Orientation = Literal["flat", "pointy"]
 
 # Direction names on the screen (north = top of the map image), indexed like hexes.DIRECTIONS.
@@ -181,7 +184,10 @@ class Grid:
         m = self._label_re.match(label.strip())
         if not m:
             example = self.format_label(self.spec.first_column, self.spec.first_row)
-            raise GridError(f"{label!r} is not a hex label of this map (expected e.g. {example!r})")
+            # A letter typed for the digit it looks like (O for 0, I or l for 1) is the likeliest slip.
+            digits = label.strip().translate(LOOKALIKE_DIGITS)
+            meant = f" (did you mean {digits!r}?)" if digits != label.strip() and self.is_label(digits) else ""
+            raise GridError(f"{label!r} is not a hex label of this map (expected e.g. {example!r}){meant}")
         a, b = int(m.group(1)), int(m.group(2))
         return (a, b) if self.spec.label.order == "column-row" else (b, a)
 

@@ -146,6 +146,19 @@ def _path(token: Token, cursor: _Line) -> list[str]:
     return parts
 
 
+def _strategic(cursor: _Line) -> bool:
+    """A move's `strategic` before its path; a misspelling of it, followed by the path, is placed at the misspelt
+    word (not at the path, which would look like one word too many)."""
+    if cursor.keyword("strategic"):
+        return True
+    token = cursor.peek()
+    if token is not None and cursor.i + 1 < len(cursor.tokens) and "-" not in token.text:
+        meant = did_you_mean(token.text, ("strategic",))
+        if meant:
+            raise cursor.error(f"unknown word {token.text!r} before the path{meant}", token)
+    return False
+
+
 def _hexes(token: Token, cursor: _Line) -> list[str]:
     """The hexes an attack is made on: one, or several joined by '+' (an attack on several hexes at once)."""
     parts = token.text.split("+")
@@ -208,7 +221,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
                         support=support, receipts=cursor.receipts())
     elif command in ("retreat", "advance", "move"):
         unit = cursor.take("a unit id", WORD).text
-        strategic = command == "move" and cursor.keyword("strategic") is not None
+        strategic = command == "move" and _strategic(cursor)
         path = _path(cursor.take("a path of hexes (HEX-HEX-...)", WORD), cursor)
         cls = {"retreat": Retreat, "advance": Advance}.get(command)
         entry = cls(**base, unit=unit, path=path) if cls else Move(**base, unit=unit, path=path, strategic=strategic)
@@ -310,7 +323,7 @@ def parse_line(line: str, line_no: int, file: str = "<log>") -> Entry | None:
     else:
         # The short form of a move: UNIT [strategic] PATH (the side is the unit's).
         unit = cursor.take("a unit id, a side followed by ':' or '>', or Turn/Step/Phase/Roll", WORD)
-        strategic = cursor.keyword("strategic") is not None
+        strategic = _strategic(cursor)
         path_token = cursor.take("a path of hexes (HEX-HEX-...) after the unit", WORD)
         entry = Move(**base, unit=unit.text, path=_path(path_token, cursor), strategic=strategic)
     cursor.done()

@@ -14,10 +14,10 @@ from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.activation import short_of_supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.placement import (
-    entry_hexes, full_hexes, holds_full_stack, open_hexes, placement_problem, placement_sources,
-    supplied_from,
+    entry_hexes, open_hexes, placement_problem, placement_sources, supplied_from,
 )
 from adjudicator.systems.onslaught.setup import check_setup
+from adjudicator.systems.onslaught.stacking import check_arrival, overstacks_on_arrival
 from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, on_map, relocate, replace, turn_and_step, unit_of, units_at,
 )
@@ -66,9 +66,10 @@ def box_of(game: Game, kind: str, side: str) -> str:
     return f"{kind}_{side.lower()}" if box is None else box.id
 
 
-def order_of(entry: Entry, side: str) -> int | None:
+def order_of(state: OnslaughtState, entry: Entry) -> int | None:
     """Where an entry falls in the Reinforcement Step's order (4.0), or None if anywhere."""
-    german = side == "German"
+    # The side the engine judges the entry by: a short-form move's is its unit's, as the long form's.
+    german = contract.deciding_side(state.game, entry) == "German"
     if isinstance(entry, Place) and entry.how in ("reinforce", "delay"):
         return 0 if german else 1
     if isinstance(entry, Place) and entry.how == "replace":
@@ -115,7 +116,7 @@ def check_order(state: OnslaughtState, entry: Entry) -> list[Finding]:
     """4.0: German, then Allied reinforcements, German, then Allied replacements, then income."""
     if state.at.step != "reinforcement":
         return []
-    index = order_of(entry, entry.side or "")
+    index = order_of(state, entry)
     if index is None or index >= state.log.arrival_phase:
         return []
     return [finding("error", "4.0", entry, f"{turn_and_step(state)}: {ORDER[index]} come before "
@@ -257,9 +258,9 @@ def reinforcement_findings(state: OnslaughtState, entry: Place, recruits: bool) 
         recruited = recruitment_problem(state, entry.unit, entry.hex)
         if recruited is None:
             return out
-        return out + [finding("error", "14.2", entry, f"{problem[1]}; nor can it be recruited there: {recruited}")]
+        return out + [finding("error", "14.2", entry, f"{problem}; nor can it be recruited there: {recruited}")]
     if problem is not None:
-        out.append(finding("error", problem[0] or section, entry, problem[1]))
+        out.append(finding("error", section, entry, problem))
     return out
 
 
@@ -282,8 +283,6 @@ def recruitment_problem(state: OnslaughtState, unit_id: str, label: str) -> str 
         return f"{label} is {distance - 1} movement points or less from a German division ({distance} or more needed)"
     if not supply.traces_to(state, "Allied", h, placement_sources(state, "Allied", None)):  # one hex: no flood
         return f"{label} is out of supply"
-    if h in full_hexes(state, "Allied"):
-        return f"{label} already holds three Allied divisions"
     limit = int(game.parameter["free_french_per_city"])
     recruited = [u for u in state.log.placed_now if state.location.get(u) == label
                  and (row := arrival(state, u)) is not None and "free_french" in row.tags]
@@ -435,7 +434,7 @@ def replacement_place(state: OnslaughtState, entry: Place, side: str) -> list[Fi
         if entry.hex is None:
             return [finding("error", "11.3", entry, f"name the hex where {entry.unit} is placed")]
         problem = placement_problem(state, entry.unit, entry.hex, None, replacing=True)
-        return [] if problem is None else [finding("error", problem[0] or "11.3", entry, problem[1])]
+        return [] if problem is None else [finding("error", "11.3", entry, problem)]
     if entry.hex is None or not game.grid.is_label(entry.hex):
         return [finding("error", "11.4", entry, f"German replacements are placed on the map, not "
                                                   f"{entry.hex or 'nowhere'}")]
@@ -471,20 +470,28 @@ RECRUITING_CHECKS = {**PLACE_CHECKS, "reinforce": check_reinforce_or_recruit}
 
 def check_place(state: OnslaughtState, entry: Place) -> list[Finding]:
     """Placements: paratroops (9.1, 9.2), reinforcements (10.1-10.3), replacements (11.1-11.4)."""
-    check = PLACE_CHECKS.get(entry.how)
-    return [] if check is None else check(state, entry)
+    return placement_findings(PLACE_CHECKS, state, entry)
 
 
 def check_place_recruiting(state: OnslaughtState, entry: Place) -> list[Finding]:
     """`check_place` with 14.2 in force (its registry layer, rules.py): reinforcements may be recruited too."""
-    check = RECRUITING_CHECKS.get(entry.how)
-    return [] if check is None else check(state, entry)
+    return placement_findings(RECRUITING_CHECKS, state, entry)
+
+
+def placement_findings(checks: dict[str, Callable[[OnslaughtState, Place], list[Finding]]], state: OnslaughtState,
+                       entry: Place) -> list[Finding]:
+    """A placement's own rule, then stacking, judged alike for every way a division arrives (10.1, 6.3)."""
+    check = checks.get(entry.how)
+    found = [] if check is None else check(state, entry)
+    return found + check_arrival(state, entry, found)
 
 
 def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
     """A placement as the log writes it (3.0, 9.1, 9.2, 10.1-10.3, 11.1-11.4)."""
     game = state.game
     unit = unit_of(state, entry.unit)
+    # Asked before the division is placed, as the check asked it.
+    reported = overstacks_on_arrival(state, entry)
     if entry.how == "setup":
         state = replace(state, regrouped=True)
     if entry.how == "pickup":
@@ -523,10 +530,10 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
             return state
     if game.grid.is_label(target):
         state = mark_control(state, entry.unit, [target])
-        if not (entry.how == "replace" and unit.side == "German") and \
-                holds_full_stack(state, target, unit.side):
-            # One breach, one error: the placement's own finding (10.1, 10.3, 11.3, 14.2) reports
-            # the overstack it makes, so 6.3 does not report it again at the step's end.
+        if reported:
+            # One breach, one error: the placement's own rule (10.1; 3.0 for the set-up) reports the overstack
+            # it makes, so 6.3 does not report it again at the action's or step's end; a paradrop's or a
+            # German replacement's is 6.3's to report (stacking.arrival_rule).
             state = replace(state, overstacks=state.overstacks | {(target, unit.side)})
     row = arrival(state, entry.unit) if entry.how == "reinforce" else None
     free = state.log.free_moves | {entry.unit} if row is not None and unit.side == "German" and \

@@ -429,14 +429,11 @@ def open_combat(state: OnslaughtState, entry: Attack,
     for unit_id in attackers:
         by_hex.setdefault(state.location[unit_id], []).append(unit_id)
     stacks = [Stack(h, tuple(us), sum(combat_strength(state, u) for u in us)) for h, us in sorted(by_hex.items())]
-    strongest = results.strongest_stacks(stacks) if result in ("AH", "HH") else ()
-    second: tuple[Stack, ...] = ()
-    if result in ("AH", "HH"):
-        strongest, second = in_force(state).depletion(state, attackers, by_hex, strongest)
+    halving = in_force(state).depletion(state, attackers, by_hex, results.strongest_stacks(stacks)) \
+        if result in ("AH", "HH") else None
     effects = results.effects_of(result, [(u, steps_left(state, u)) for u in attackers],
-                                 [(u, steps_left(state, u)) for u in defenders], strongest, second)
-    combat = Combat(entry.line, entry.column, entry.hex, result, tuple(attackers), tuple(defenders), strongest,
-                    second=second)
+                                 [(u, steps_left(state, u)) for u in defenders], halving)
+    combat = Combat(entry.line, entry.column, entry.hex, result, tuple(attackers), tuple(defenders), halving)
     return combat, effects
 
 
@@ -483,9 +480,15 @@ def combat_report(state: OnslaughtState, attack: Attack) -> list[str]:
     emptied = computed is None or (computed != "AE" and all(e.retreat or e.loss >= e.steps
                                                             for e in effects if e.defends))
     if retreating:
-        two, one = retreat_options(state, game.grid.hex_of(attack.hex), enemy, attackers)
+        two, one = options = retreat_options(state, game.grid.hex_of(attack.hex), enemy, attackers)
+        # What the checker asks of each defender that cannot retreat two hexes (results.owed), for the result known,
+        # else for each result that makes the defenders retreat.
+        fates = {r: results.retreat_fates(open_combat(state, attack, r)[1], options)
+                 for r in ((computed,) if computed is not None else ("DR", "DH"))}
+        told = next(iter(fates.values())) if len(set(fates.values())) == 1 else \
+            "; ".join(f"after {r}, {said}" for r, said in fates.items())
         lines.append(f"  7.3 retreat: two hexes to {', '.join(two) or 'nowhere'}"
-                     + ("" if two else f"; one hex (then depleted) to {', '.join(one) or 'nowhere: eliminated'}"))
+                     + ("" if two else f"; one hex to {', '.join(one) or 'nowhere'}") + (f": {told}" if told else ""))
     else:
         lines.append(f"  7.3 retreat: none (result {computed}: no defender retreats)")
     if emptied:

@@ -72,16 +72,10 @@ def check_loss(state: OnslaughtState, entry: Loss) -> list[Finding]:
     if combat.result is None:
         return out
     lost = effect.lost + 1 if entry.loss == "deplete" else max(effect.lost, effect.steps)
-    for group in combat.halvings if not effect.defends and effect.loss else ():
-        if len(group) < 2 or not any(entry.unit in s.units for s in group):
-            continue
-        chosen = results.chosen_stack(combat, state.pending, group)
-        if chosen is not None and entry.unit not in chosen.units:
-            section = "14.1" if group is combat.second else "7.2"
-            return [finding("error", section, entry, f"{combat.verdict} depletes one attacking stack and the "
-                                                     f"owner chose {chosen.hex} ({', '.join(chosen.units)}); "
-                                                     f"{entry.unit} at {state.location[entry.unit]} is not "
-                                                     "depleted too")]
+    halving = combat.halving
+    wrong = results.halving_problem(combat, state.pending, entry.unit) if not effect.defends else None
+    if halving is not None and wrong is not None:
+        return [finding("error", halving.rule, entry, f"{combat.verdict}: {wrong}")]
     allowed = results.allowed(effect, lambda: retreat_options_of(state, combat))
     if lost <= allowed:
         return out
@@ -90,15 +84,16 @@ def check_loss(state: OnslaughtState, entry: Loss) -> list[Finding]:
         message = (f"{entry.unit} can retreat two hexes (to {', '.join(two)}), so {combat.verdict} does not "
                    f"leave it {results.fate(effect.steps, lost)}")
         return [finding("error", "7.3", entry, message)]
-    if not effect.defends and effect.loss == 0 and combat.strongest:
-        message = (f"{combat.verdict} depletes the strongest attacking stack "
-                   f"({'; '.join(str(s) for s in (*combat.strongest, *combat.second))}), not {entry.unit}")
+    section = "7.5" if effect.stood else "7.2"
+    if not effect.defends and effect.loss == 0 and halving is not None:
+        section = halving.rule
+        message = f"{combat.verdict}: {halving.what}: {results.choices(halving.ways)}, not {entry.unit}"
     elif allowed == 0:
         message = f"{combat.verdict} takes no loss from {entry.unit}"
     else:
         message = (f"{combat.verdict} leaves {entry.unit} {results.fate(effect.steps, allowed)}, not "
                    f"{results.fate(effect.steps, lost)}")
-    return [finding("error", "7.5" if effect.stood else "7.2", entry, message)]
+    return [finding("error", section, entry, message)]
 
 
 def check_stand(state: OnslaughtState, entry: StandFast) -> list[Finding]:

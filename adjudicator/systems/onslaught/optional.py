@@ -11,7 +11,7 @@ from functools import cache
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Activate, Attack
 from adjudicator.systems.onslaught import results
-from adjudicator.systems.onslaught.results import Stack
+from adjudicator.systems.onslaught.results import Halving, Stack
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import ActionState, OnslaughtState, combat_strength, unit_of
 from wargame.records import frozen
@@ -29,13 +29,21 @@ def emergency_turn(state: OnslaughtState) -> bool:
     return state.at.turn == int(state.game.parameter["emergency_supply_turn"])
 
 
-def double_depletion(state: OnslaughtState,
-                      by_hex: dict[str, list[str]]) -> tuple[tuple[Stack, ...], tuple[Stack, ...]]:
-    """14.1: an AH or HH on American or French with Commonwealth attackers depletes the stack with
-    the most American and French strength, then another with the most Commonwealth strength.
+STRONGEST = "it depletes the strongest attacking stack"
+"""7.2 AH, in words (among equally strong stacks the owner picks one)."""
+DOUBLE = ("it depletes the attacking stack with the most American and French strength, then a different one with "
+          "the most Commonwealth strength")
+"""14.1's double depletion, in words."""
 
-    Ruling: when several stacks tie for the first depletion, the second falls among the stacks
-    that are none of them (the owner's first choice cannot be known before it is logged)."""
+
+def double_depletion(state: OnslaughtState, by_hex: dict[str, list[str]]) -> tuple[tuple[Stack, ...], ...]:
+    """14.1: an AH or HH on American or French with Commonwealth attackers depletes the stack with the most American
+    and French strength, then a different one with the most Commonwealth strength: each way of doing so.
+
+    Ruling: when several stacks tie for the first depletion, the owner picks one of them, and the second falls on
+    the stack with the most Commonwealth strength among all the others (the tied stacks not picked included); the
+    log's depletions are matched against every such pair, so the choice is read from them in any order. With no
+    other stack holding Commonwealth strength, the first depletion is the only one."""
     def group_stacks(nations: frozenset[str], hexes: Iterable[str]) -> list[Stack]:
         out = []
         for h in sorted(hexes):
@@ -43,10 +51,14 @@ def double_depletion(state: OnslaughtState,
             if strength > 0:
                 out.append(Stack(h, tuple(by_hex[h]), strength))
         return out
-    first = results.strongest_stacks(group_stacks(AMERICAN_FRENCH, by_hex))
-    taken = {s.hex for s in first}
-    second = results.strongest_stacks(group_stacks(COMMONWEALTH, (h for h in by_hex if h not in taken)))
-    return first, second
+    ways: dict[frozenset[str], tuple[Stack, ...]] = {}
+    for first in results.strongest_stacks(group_stacks(AMERICAN_FRENCH, by_hex)):
+        seconds = results.strongest_stacks(group_stacks(COMMONWEALTH, (h for h in by_hex if h != first.hex)))
+        pairs: list[tuple[Stack, ...]] = [(first, second) for second in seconds]
+        for way in pairs or [(first,)]:
+            # Two stacks tied for the first depletion may each be the other's second: one way, not two.
+            ways.setdefault(frozenset(s.hex for s in way), way)
+    return tuple(ways.values())
 
 
 def mixes_nations(state: OnslaughtState, units: Iterable[str], armor_only: bool = False) -> bool:
@@ -70,9 +82,11 @@ def check_mixed_armor(state: OnslaughtState, entry: Activate, armor: list[str]) 
 
 
 def mixed_depletion(state: OnslaughtState, attackers: list[str], by_hex: dict[str, list[str]],
-                    strongest: tuple[Stack, ...]) -> tuple[tuple[Stack, ...], tuple[Stack, ...]]:
-    """14.1: an AH or HH on mixed attackers depletes two stacks (`double_depletion`), else the strongest."""
-    return double_depletion(state, by_hex) if mixes_nations(state, attackers) else (strongest, ())
+                    strongest: tuple[Stack, ...]) -> Halving:
+    """14.1: an AH or HH on mixed attackers depletes two stacks (`double_depletion`), else the strongest (7.2)."""
+    if mixes_nations(state, attackers):
+        return Halving("14.1", DOUBLE, double_depletion(state, by_hex))
+    return _one_depletion(state, attackers, by_hex, strongest)
 
 
 def joins_breakthrough(state: OnslaughtState, unit_type: str) -> bool:
@@ -107,8 +121,8 @@ def _no_findings(state: OnslaughtState, entry: Activate, armor: list[str]) -> li
 
 
 def _one_depletion(state: OnslaughtState, attackers: list[str], by_hex: dict[str, list[str]],
-                   strongest: tuple[Stack, ...]) -> tuple[tuple[Stack, ...], tuple[Stack, ...]]:
-    return strongest, ()
+                   strongest: tuple[Stack, ...]) -> Halving:
+    return Halving("7.2", STRONGEST, tuple((stack,) for stack in strongest))
 
 
 def _armor_only(state: OnslaughtState, unit_type: str) -> bool:
@@ -132,8 +146,8 @@ class Hooks:
     breakthrough_armor: Callable[[OnslaughtState, Activate, list[str]], list[Finding]] = _no_findings
     """5.5: errors for the armor activated in a Breakthrough action (14.1: mixed nations)."""
     depletion: Callable[[OnslaughtState, list[str], dict[str, list[str]], tuple[Stack, ...]],
-                        tuple[tuple[Stack, ...], tuple[Stack, ...]]] = _one_depletion
-    """7.2: the stacks an AH or HH depletes, first and second (14.1: two on mixed attackers)."""
+                        Halving] = _one_depletion
+    """7.2: the stacks an AH or HH depletes, given the strongest (14.1: two on mixed attackers)."""
     joins_breakthrough: Callable[[OnslaughtState, str], bool] = _armor_only
     """5.5: whether a division of this type other than armor joins a Breakthrough action (14.3: infantry)."""
     breakthrough_attack: Callable[[OnslaughtState, Attack, ActionState], list[Finding]] = _no_attack_findings

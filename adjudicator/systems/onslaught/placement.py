@@ -68,31 +68,10 @@ def full_hexes(state: OnslaughtState, side: str) -> set[Hex]:
     return {hexes[where] for where, n in count.items() if n >= limit}
 
 
-def holds_full_stack(state: OnslaughtState, label: str, side: str) -> bool:
-    """Whether a map hex already holds as many of `side`'s divisions as a stack may (6.3): `full_hexes`
-    asked of one hex, from the divisions in it."""
-    if label not in hex_by_label(state.game):
-        return False
-    return len(units_at(state, label, side)) >= int(state.game.parameter.get("stacking_limit", 3))
-
-
 def placement_problem(state: OnslaughtState, unit_id: str, label: str, entry_area: str | None,
-                      replacing: bool = False) -> tuple[str | None, str] | None:
-    """Why a division may not be placed at `label` now (10.1-10.3, 11.3), with the clause that says so when
-    it is not the placing rule's own (10.1's stacking), or None."""
-    why = _placement_problem(state, unit_id, label, entry_area, replacing)
-    if why is None:
-        return None
-    # 10.1: "They cannot be overstacked anywhere", whichever rule places them (10.2, 10.3, 11.3).
-    return ("10.1" if why.endswith(OVERSTACKED) else None), why
-
-
-OVERSTACKED = "placements may not overstack"
-
-
-def _placement_problem(state: OnslaughtState, unit_id: str, label: str, entry_area: str | None,
-                       replacing: bool) -> str | None:
-    """`placement_problem`'s reason, worked out."""
+                      replacing: bool = False) -> str | None:
+    """Why a division may not be placed at `label` now (10.1-10.3, 11.3), or None; stacking (10.1) is judged
+    for every arrival alike (stacking.check_arrival)."""
     game = state.game
     side = unit_of(state, unit_id).side
     if not game.grid.is_label(label):
@@ -108,8 +87,6 @@ def _placement_problem(state: OnslaughtState, unit_id: str, label: str, entry_ar
         return f"{label} is not an Allied supply source (a landing hex or a port the Allies hold)"
     if units_at(state, label, enemy_of(state, side)):
         return f"enemy divisions hold {label}"
-    if holds_full_stack(state, label, side):
-        return f"{label} already holds three {side} divisions; {OVERSTACKED}"
     if not supply.traces_to(state, side, h, placement_sources(state, side, entry_area)):
         where = "to the eastern map edge" if side == "German" else "to an Allied supply source"
         return f"{unit_id} at {label} could not trace a supply line {where}"

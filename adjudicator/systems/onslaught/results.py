@@ -32,6 +32,25 @@ class Stack:
 
 
 @frozen
+class Halving:
+    """What an AH or HH does to the attacking stacks: the clause that says so (7.2; 14.1's double depletion), that
+    clause in words, and each way of carrying it out (the stacks depleted together), the owner choosing one."""
+
+    rule: str
+    what: str
+    ways: tuple[tuple[Stack, ...], ...]
+
+    @property
+    def stacks(self) -> tuple[Stack, ...]:
+        """Every stack some way depletes, each hex once."""
+        first: dict[str, Stack] = {}
+        for way in self.ways:
+            for stack in way:
+                first.setdefault(stack.hex, stack)
+        return tuple(first.values())
+
+
+@frozen
 
 
 class Combat:
@@ -43,15 +62,9 @@ class Combat:
     result: str | None
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
-    strongest: tuple[Stack, ...] = ()
+    halving: Halving | None = None
+    """7.2, 14.1: the attacking stacks an AH or HH depletes, None for another result."""
     advanced: frozenset[str] = frozenset()
-    second: tuple[Stack, ...] = ()
-    """14.1: the stacks a second AH depletion falls on (the most Commonwealth strength), if any."""
-
-    @property
-    def halvings(self) -> tuple[tuple[Stack, ...], ...]:
-        """Each AH depletion as the equally strong stacks it may fall on (7.2; 14.1's second)."""
-        return tuple(group for group in (self.strongest, self.second) if group)
 
     @property
     def name(self) -> str:
@@ -94,16 +107,16 @@ def fate(steps: int, lost: int) -> str:
 
 
 def effects_of(result: str | None, attackers: Sequence[tuple[str, int]], defenders: Sequence[tuple[str, int]],
-               strongest: Sequence[Stack], second: Sequence[Stack] = ()) -> tuple[Effect, ...]:
-    """What a result asks of every attacker and defender, given their steps (2 full, 1 depleted);
-    `second` holds the stacks of 14.1's second depletion."""
-    halved = {u for stack in (*strongest, *second) for u in stack.units}
+               halving: Halving | None) -> tuple[Effect, ...]:
+    """What a result asks of every attacker and defender, given their steps (2 full, 1 depleted): an attacker of a
+    stack some way of carrying out the AH depletes loses a step until the owner's choice is known (`with_choice`)."""
+    halved = {u for stack in (halving.stacks if halving is not None else ()) for u in stack.units}
     out = []
     for unit, steps in attackers:
         if result == "AE":
             loss = steps  # 7.2 AE: every division that attacked is eliminated
         elif result in ("AH", "HH") and unit in halved:
-            loss = 1  # 7.2 AH: the strongest attacking stack is depleted (one of equals, owner's choice)
+            loss = 1  # 7.2 AH: the strongest attacking stack is depleted (14.1: two stacks; owner's choice)
         else:
             loss = 0
         out.append(Effect(unit, False, steps, loss, False))
@@ -146,6 +159,21 @@ def owed(effect: Effect, options: Callable[[], Options]) -> tuple[int, str | Non
     return min(e.loss + 1, e.steps), None  # 7.3: cannot retreat: depleted instead (or eliminated)
 
 
+def retreat_fates(effects: Sequence[Effect], options: Options) -> str:
+    """What becomes of each defender a result makes retreat when it cannot go two hexes: what `owed` asks of it (7.3),
+    in words for the combat audit, so the audit says what the checker applies; empty when two hexes are open."""
+    fates = []
+    for e in effects:
+        if not e.defends or not e.retreat or options[0]:
+            continue
+        due, retreat = owed(e, lambda: options)
+        if retreat == "one":
+            fates.append(f"{e.unit} retreats one hex and is {fate(e.steps, due)}")
+        else:
+            fates.append(f"{e.unit} is {fate(e.steps, due)}" + (" instead" if due > e.loss else ""))
+    return "; ".join(fates)
+
+
 def allowed(effect: Effect, options: Callable[[], Options]) -> int:
     """The most steps the log may take from a division: what is owed, or one more after a
     stray one-hex retreat (whose depletion the player may have taken believing it due)."""
@@ -153,20 +181,59 @@ def allowed(effect: Effect, options: Callable[[], Options]) -> int:
     return min(due + 1, effect.steps) if effect.stray else due
 
 
-def chosen_stack(combat: Combat, effects: Sequence[Effect], group: Sequence[Stack] | None = None) -> Stack | None:
-    """The attacking stack the owner halved for an AH (the first of the strongest with a loss), or
-    for one of the depletions in `group` (14.1)."""
+def halved_hexes(combat: Combat, effects: Sequence[Effect]) -> frozenset[str]:
+    """The hexes of the attacking stacks the log has depleted so far for an AH (7.2, 14.1)."""
+    if combat.halving is None:
+        return frozenset()
     lost = {e.unit for e in effects if not e.defends and e.lost > 0}
-    return next((s for s in (combat.strongest if group is None else group) if lost & set(s.units)), None)
+    return frozenset(s.hex for s in combat.halving.stacks if lost & set(s.units))
+
+
+def open_ways(halving: Halving, done: frozenset[str]) -> tuple[tuple[Stack, ...], ...]:
+    """The ways of carrying out an AH that the stacks depleted so far (`done`, their hexes) are part of."""
+    return tuple(way for way in halving.ways if done <= {s.hex for s in way})
+
+
+def named(stacks: Sequence[Stack]) -> str:
+    """Stacks for a message: their hexes and divisions."""
+    return " and ".join(f"{s.hex} ({', '.join(s.units)})" for s in stacks)
+
+
+def choices(ways: Sequence[Sequence[Stack]]) -> str:
+    """Ways of carrying out an AH for a message, one or another."""
+    return " or ".join(("both " if len(way) > 1 else "") + named(way) for way in ways)
+
+
+def halving_problem(combat: Combat, effects: Sequence[Effect], unit: str) -> str | None:
+    """Why depleting `unit` for an AH is no way of carrying it out, given the stacks depleted before it, or None
+    (7.2, 14.1). A stack is depleted as a whole, so its first division's entry is the one judged (one breach, one
+    error), and after a choice that fits no way (reported then) the rest is not judged again."""
+    halving = combat.halving
+    mine = [s for s in halving.stacks if unit in s.units] if halving is not None else []
+    if halving is None or not mine:
+        return None  # in no way at all: what a result allows (`allowed`) reports it
+    done = halved_hexes(combat, effects)
+    ways = open_ways(halving, done)
+    if mine[0].hex in done or not ways or open_ways(halving, done | {mine[0].hex}):
+        return None
+    depleted = named([s for s in halving.stacks if s.hex in done])
+    left = [tuple(s for s in way if s.hex not in done) for way in ways]
+    if not all(left):
+        return f"{halving.what}; with {depleted} depleted it is carried out, so {unit} at {mine[0].hex} is not " \
+               "depleted too"
+    return f"{halving.what}; with {depleted} depleted, {choices(left)} is depleted next, not {unit} at {mine[0].hex}"
 
 
 def with_choice(combat: Combat, effects: Sequence[Effect]) -> tuple[Effect, ...]:
-    """The effects once the owner's AH choice among equally strong stacks is known."""
-    chosen = [chosen_stack(combat, effects, group) for group in combat.halvings]
-    keep = {u for stack in chosen if stack is not None for u in stack.units}
-    others = {u for group, pick in zip(combat.halvings, chosen) if len(group) > 1 and pick is not None
-              for s in group if s != pick for u in s.units} - keep
-    return tuple(replace(e, loss=0) if not e.defends and e.unit in others else e for e in effects)
+    """The effects once the owner's AH choice is known as far as the log has gone: an attacker of a stack no way
+    still open depletes (with those already depleted) takes no loss."""
+    halving = combat.halving
+    if halving is None:
+        return tuple(effects)
+    done = halved_hexes(combat, effects)
+    keep = {u for s in halving.stacks if s.hex in done for u in s.units} | \
+        {u for way in open_ways(halving, done) for s in way for u in s.units}
+    return tuple(replace(e, loss=0) if not e.defends and e.loss and e.unit not in keep else e for e in effects)
 
 
 def outstanding(combat: Combat, effects: Sequence[Effect], options: Callable[[], Options],
@@ -180,20 +247,19 @@ def outstanding(combat: Combat, effects: Sequence[Effect], options: Callable[[],
                            "division of the stack must suffer the same result"))
     if combat.result is None:
         return out
-    ah = combat.result in ("AH", "HH") and combat.strongest
     unchosen: set[str] = set()
-    for group in combat.halvings if ah else ():
-        if chosen_stack(combat, effects, group) is not None:
-            continue
-        unchosen |= {u for s in group for u in s.units}
-        section = "14.1" if group is combat.second else "7.2"
-        if len(group) == 1:
-            out.append((section, f"{combat.verdict} is not carried out: the strongest attacking stack "
-                                 f"({group[0]}) is not depleted"))
+    halving = combat.halving
+    done = halved_hexes(combat, effects)
+    ways = open_ways(halving, done) if halving is not None else ()
+    if halving is not None and ways and not any(done == {s.hex for s in way} for way in ways):
+        # The AH as a whole (7.2; 14.1's two stacks): one finding, whichever stacks are still to be depleted.
+        left = [tuple(s for s in way if s.hex not in done) for way in ways]
+        unchosen = {u for way in left for s in way for u in s.units}
+        if len(left) == 1:
+            still = f"{named(left[0])} {'is' if len(left[0]) == 1 else 'are'} not depleted"
         else:
-            out.append((section, f"{combat.verdict} is not carried out: none of the equally strong attacking "
-                                 f"stacks ({'; '.join(str(s) for s in group)}) is depleted; the owner "
-                                 "depletes one of them"))
+            still = f"the owner depletes {choices(left)}"
+        out.append((halving.rule, f"{combat.verdict} is not carried out: {halving.what}, and {still}"))
     known: list[Options] = []
 
     def remembered() -> Options:

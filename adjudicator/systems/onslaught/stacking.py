@@ -6,7 +6,7 @@ import weakref
 from collections import Counter
 
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Loss
+from adjudicator.notation.entries import Loss, Place
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import OnslaughtState, on_map, stacks, unit_of, units_at
 from adjudicator.systems.onslaught.tables import hex_by_label
@@ -47,3 +47,48 @@ def check_remove(state: OnslaughtState, entry: Loss) -> list[Finding]:
         return [finding("error", "6.3", entry, f"{where} holds {len(here)} {side} division(s), within the limit "
                                                f"of {limit}; nothing is removed")]
     return []
+
+
+def holds_full_stack(state: OnslaughtState, label: str, side: str) -> bool:
+    """Whether a map hex already holds as many of `side`'s divisions as a stack may (6.3)."""
+    if label not in hex_by_label(state.game):
+        return False
+    return len(units_at(state, label, side)) >= int(state.game.parameter.get("stacking_limit", 3))
+
+
+def arrival_rule(state: OnslaughtState, entry: Place) -> str | None:
+    """The section that reports a division arriving in a hex its side already fills as it arrives, or None when
+    6.3 alone judges that stack, at the end of the action or step (a paradrop: 9.2 lets it land in any hex without
+    Germans; a German replacement: 11.4 is silent on stacking). The check (`check_arrival`) and the apply
+    (arrivals.py's `apply_place`, which spares 6.3 a stack reported here) both ask this, so each overstack is
+    reported once."""
+    if entry.hex is None or on_map(state, entry.unit) is not None:
+        return None  # no hex of the map entered, or rebuilt where it stands (11.2): no arrival
+    if entry.how == "setup":
+        return "3.0"  # the landing divisions' grouping, judged hex by hex as turn 1 begins (setup.check_grouping)
+    if entry.how == "reinforce" or entry.how == "replace" and unit_of(state, entry.unit).side == "Allied":
+        # 10.1: reinforcements (from the schedule, the Delayed Reinforcements box or, 14.2, a French city) and
+        # Allied replacements, placed "exactly like reinforcements" (11.3), are never overstacked.
+        return "10.1"
+    return None
+
+
+def overstacks_on_arrival(state: OnslaughtState, entry: Place) -> bool:
+    """Whether a placement's own rule reports the overstack it makes as the division arrives (`arrival_rule`)."""
+    rule = arrival_rule(state, entry)
+    return rule is not None and holds_full_stack(state, entry.hex or "", unit_of(state, entry.unit).side)
+
+
+def check_arrival(state: OnslaughtState, entry: Place, found: list[Finding]) -> list[Finding]:
+    """10.1: a reinforcement or Allied replacement placed where its side already has a full stack; a note when the
+    placement has already broken another rule (one placement, one error), the overstack still counted reported."""
+    if arrival_rule(state, entry) != "10.1" or not overstacks_on_arrival(state, entry):
+        return []
+    side = unit_of(state, entry.unit).side
+    limit = int(state.game.parameter.get("stacking_limit", 3))
+    message = (f"{entry.hex} already holds {limit} {side} divisions, a full stack; {entry.unit} may not be "
+               "placed there to overstack it")
+    first = next((f for f in found if f.severity == "error"), None)
+    if first is None:
+        return [finding("error", "10.1", entry, message)]
+    return [finding("note", "10.1", entry, f"{message} (one placement, one error: see its {first.rule} error)")]

@@ -191,7 +191,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         elif kind in PLACING and state.action_log.stacks_checked:
             state = replace(state, action_log=replace(state.action_log, stacks_checked=False))
         if state.at.step == "reinforcement" and kind not in ("turn", "step"):
-            index = order_of(entry, entry.side or "")
+            index = order_of(state, entry)
             if index is not None and index > state.log.arrival_phase:
                 state = replace(state, log=replace(state.log, arrival_phase=index))
         return registry_of(state).apply(state, entry)
