@@ -173,7 +173,7 @@ def follow(system: RuleSystem[StateT], state: StateT, entry: Entry, resolver: Re
     problem = resolver.first_problem(entry)
     if problem is not None:
         raise ReplayError(problem.message, problem.place)
-    return advance(system, state, _applied(resolver, entry), resolver.order)
+    return _advanced(system, state, resolver, entry, resolver.order)
 
 
 def step_context(order: TurnOrder, at: TurnContext, entry: StepMarker) -> TurnContext:
@@ -238,9 +238,28 @@ def later_context(order: TurnOrder, at: TurnContext, entry: StepMarker) -> TurnC
     return None if slot is None else TurnContext(at.turn, entry.step, order.phasing_side(slot))
 
 
-def _applied(resolver: Resolver, entry: Entry) -> Entry:
-    """The entry as it is applied: a move or retreat leaving the map cut at the map's edge."""
-    return _on_map(entry, resolver.game.grid.is_label) if resolver.leaves_map(entry) else entry
+def _applied(resolver: Resolver, entry: Entry) -> Entry | None:
+    """The entry as it is applied: a move or retreat leaving the map, or naming a box or area of the game in its path
+    (ids the resolver knows, no hexes), kept to its hexes on the map from the first: what comes before them left
+    out, cut at the first that is not; None when no hex of the map is left (nothing to apply). The system's check
+    says what the path breaks."""
+    if not entry.may_leave_map:
+        return entry
+    is_label = resolver.game.grid.is_label
+    path = entry.path_hexes()
+    if all(map(is_label, path)):
+        return entry
+    first = next((i for i, label in enumerate(path) if is_label(label)), None)
+    if first is None:
+        return None
+    return _on_map(amended(entry, path=list(path[first:])) if first else entry, is_label)
+
+
+def _advanced(system: RuleSystem[StateT], state: StateT, resolver: Resolver, entry: Entry,
+              order: TurnOrder | None) -> StateT:
+    """`advance` with the entry as applied (`_applied`); the state as it was when nothing of it can be."""
+    applied = _applied(resolver, entry)
+    return state if applied is None else advance(system, state, applied, order)
 
 
 def _on_map(entry: Entry, grid_has: Callable[[str], bool]) -> Entry:
@@ -566,7 +585,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                 found = judged_lawfully(system, state, entry, found, astray, order)
             result.findings += found
             astray = _still_astray(astray, entry, found)
-            state = advance(system, state, _applied(resolver, entry), order)
+            state = _advanced(system, state, resolver, entry, order)
         except ReplayError as e:
             return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))
         result.applied += 1

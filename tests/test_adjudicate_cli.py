@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import main, read_log
@@ -133,6 +134,27 @@ def test_a_move_or_retreat_off_the_map_is_a_rule_finding(tmp_path: Path) -> None
     assert [(f["rule"], f["line"]) for f in doc["findings"]] == [("6.1", 8)]
     assert "leaves the map at 3200" in doc["findings"][0]["message"]
     assert "3201" in doc["final_state"]["positions"]
+
+@pytest.mark.parametrize(("path", "said"), [
+    ("3201-3202-eliminated_german", "leaves the map at eliminated_german"),
+    ("3201-eliminated_german", "leaves the map at eliminated_german"),
+    ("eliminated_german-3202", "is in 3201, not eliminated_german"),
+    ("eliminated_german-paratroop", "is in 3201, not eliminated_german"),
+])
+def test_a_box_in_a_move_s_path_is_a_rule_finding(tmp_path: Path, path: str, said: str) -> None:
+    """A box of the game (an id the resolver knows, no hex) in a move's path: one finding at its line, the replay
+    going on, the division kept to the hexes of the path on the map (it had stopped the check with exit 2, no line
+    and "0 entries checked")."""
+    log = tmp_path / "box.log"
+    log.write_text('[Game "onslaught"]\nTurn 1\nStep action\nAllied: pass\nRoll Allied 1 German 6\n'
+                   f"German: action movement supply 1\nGerman: activate 3201 supply 1\nde-inf-24 {path}\n"
+                   "Roll Allied 1 German 1\n", encoding="utf-8")
+    code, out, _ = run("check", "--format", "json", str(log))
+    doc = json.loads(out)
+    assert code == 1 and doc["summary"]["stopped"] is None and doc["summary"]["entries_checked"] == 8
+    assert [(f["rule"], f["line"]) for f in doc["findings"] if f["severity"] == "error"] == [("6.1", 8)]
+    assert said in doc["findings"][0]["message"]
+
 
 def test_missing_or_unknown_game(tmp_path: Path) -> None:
     """A log must name a bundled game."""

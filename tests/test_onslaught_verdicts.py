@@ -480,3 +480,11 @@ def test_distances_are_said_as_the_rules_count_them() -> None:
     result = CliRunner().invoke(adjudicate, ["check", str(log)])
     assert "moves strategically 2 movement points or less from an enemy division at 0720 (3 or more needed)" in \
         result.stdout
+
+
+def test_a_misspelt_action_type_is_suggested(game: Game) -> None:
+    """5.1: an action type that is none of the three names the nearest one."""
+    _, _, findings = play_turn(game, 5, LANDINGS, "Allied: action movment\n")
+    assert [(f.rule, f.message) for f in findings if f.severity == "error"] == \
+        [("5.1", "'movment' is not an action (did you mean 'movement'?): an action is a movement, combat or "
+                 "breakthrough action")]

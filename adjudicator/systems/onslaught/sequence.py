@@ -13,6 +13,7 @@ from adjudicator.systems.onslaught.stacking import overstacked
 from adjudicator.systems.onslaught.state import (
     NO_ACTS, ActionState, OnslaughtState, replace, turn_and_step,
 )
+from wargame.errors import did_you_mean
 
 
 ACTION_TYPES = ("movement", "combat", "breakthrough")
@@ -150,8 +151,9 @@ def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the players roll for the next action "
                                                   "before it is taken or passed"))
     if isinstance(entry, Action) and entry.action not in ACTION_TYPES:
-        out.append(finding("error", "5.1", entry, f"{entry.action!r} is not an action (movement, combat or "
-                                                  "breakthrough)"))
+        out.append(finding("error", "5.1", entry, f"{entry.action!r} is not an action"
+                                                  f"{did_you_mean(entry.action, ACTION_TYPES)}: an action is a "
+                                                  "movement, combat or breakthrough action"))
     return out
 
 
