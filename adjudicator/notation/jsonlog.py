@@ -11,9 +11,10 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache, partial
-from typing import TYPE_CHECKING, Any, NoReturn, Union, overload
+from typing import TYPE_CHECKING, Any, NoReturn, Union
 
 from adjudicator.notation.entries import Entry, LogDocument, entry_data
+from adjudicator.notation.lines import SparseLines
 from adjudicator.notation.json_places import (
     data_path, duplicate_key, first_token, line_and_column, nested_beyond, places,
 )
@@ -180,35 +181,11 @@ def read_json_log(text: str, file: str) -> list[Entry]:
     return list(document.entries)
 
 
-class EntryLines(Sequence[str]):
-    """A JSON log's lines as its findings quote them, without a slot for every line a document may name: at the line
-    a document gives an entry, the entry in the text notation (a twin's lines are its text log's, whose line held
-    it); nothing at a line of the JSON file itself (where `placed_in` put an entry), whose text is no entry's."""
-
-    def __init__(self, shown: dict[int, str], length: int) -> None:
-        self._shown, self._length = shown, length
-
-    def __len__(self) -> int:
-        return self._length
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._length))]
-        if not -self._length <= index < self._length:
-            raise IndexError(index)
-        return self._shown.get(index % self._length + 1, "")
-
-
-def placed_in(entries: list[Entry], text: str) -> tuple[list[Entry], EntryLines]:
+def placed_in(entries: list[Entry], text: str) -> tuple[list[Entry], SparseLines]:
     """The entries of a JSON log read from `text`, each that gives no line of its own (0, the default: a hand-written
     log) placed at the line and column its object starts at in the text, so that findings and `--at` point into the
-    file the user has; and the lines its findings quote."""
+    file the user has; and the lines its findings quote: at a line the document gives an entry, the entry in the text
+    notation (a twin's lines are its text log's, whose line held it); nothing at a line of the JSON itself."""
     from adjudicator.notation.text import write_entry
     unplaced = [i for i, entry in enumerate(entries) if entry.line == 0]
     at = places(text, [("entries", i) for i in unplaced]) if unplaced else {}
@@ -223,7 +200,7 @@ def placed_in(entries: list[Entry], text: str) -> tuple[list[Entry], EntryLines]
             shown[entry.line] = write_entry(entry)
     # With entries placed in the JSON, its lines are the log's: `--at` may name any of them.
     json_lines = text.count("\n") + (not text.endswith("\n")) if unplaced else 0
-    return placed, EntryLines(shown, max((*shown, *unplaced_lines, json_lines), default=0))
+    return placed, SparseLines(lambda n: shown.get(n, ""), max((*shown, *unplaced_lines, json_lines), default=0))
 
 
 def log_data(entries: Sequence[Entry]) -> dict[str, object]:

@@ -23,6 +23,7 @@ from adjudicator.engine import Replay, RuleSystem, advance, replay, resolve
 from adjudicator.findings import ChainOrderError, Finding, SectionTable
 from adjudicator.contract import how_of, kind_of
 from adjudicator.notation.entries import Entry, Header, TurnMarker
+from adjudicator.notation.lines import SparseLines
 from adjudicator.notation.text import LogSyntaxErrors
 from adjudicator.systems import system_for
 from adjudicator.vassal.detect import is_vassal_file
@@ -128,7 +129,7 @@ class Chain:
     def source_lines(self) -> Sequence[str]:
         """Every text log's lines at their line of the chain (a VASSAL file's steps left blank), for the
         column of an unknown id."""
-        return _PartLines([(part.base, part.source) for part in self.parts if not part.is_vassal])
+        return _part_lines([(part.base, part.source) for part in self.parts if not part.is_vassal])
 
     def line_of(self, part: Part, local: int) -> int:
         """The chain's line of a file's line (VASSAL step)."""
@@ -391,37 +392,17 @@ class _Rest:
         self.k += 1
 
 
-class _PartLines(Sequence[str]):
-    """The text logs' lines at their lines of the chain, without a slot for a line no file has: a JSON log may
-    name line 10**9, which a list of the chain's lines would hold for every line before it."""
+def _part_lines(parts: list[tuple[int, Sequence[str]]]) -> SparseLines:
+    """The text logs' lines at their lines of the chain (a part's line L is the chain's base + L), held sparsely."""
+    bases = [base for base, _ in parts]
 
-    def __init__(self, parts: list[tuple[int, Sequence[str]]]) -> None:
-        self._bases = [base for base, _ in parts]
-        self._parts = parts
-        self._length = max((base + len(lines) for base, lines in parts), default=0)
-
-    def __len__(self) -> int:
-        return self._length
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._length))]
-        if not -self._length <= index < self._length:
-            raise IndexError(index)
-        index %= self._length
-        # The part whose lines begin at or before this one: index i is the chain's line i + 1, a part's line L
-        # the chain's base + L.
-        k = bisect.bisect_right(self._bases, index) - 1
+    def line_at(n: int) -> str:
+        k = bisect.bisect_right(bases, n - 1) - 1  # the part whose lines begin at or before line n
         if k < 0:
             return ""
-        base, lines = self._parts[k]
-        return lines[index - base] if index - base < len(lines) else ""
+        base, lines = parts[k]
+        return lines[n - 1 - base] if n - 1 - base < len(lines) else ""
+    return SparseLines(line_at, max((base + len(lines) for base, lines in parts), default=0))
 
 
 class _SourceLines(Sequence[str]):
