@@ -404,7 +404,8 @@ class RetreatOption:
     paths: tuple[tuple[str, ...], ...]
     """Every legal retreat of the full length (or ending where the rules let it stop early)."""
     shorter: tuple[tuple[str, ...], ...] = ()
-    """The shorter retreats the rules allow only because no full one is open (empty when one is)."""
+    """The shorter retreats the rules allow only because no full one is open (in Fire & Movement, none that ends in a
+    hex no other friendly unit holds: displacing that unit is voluntary, 8.3.1); empty when one is."""
 
     def as_dict(self) -> dict[str, object]:
         """The JSON form (`adjudicate retreats --format json`)."""

@@ -70,14 +70,16 @@ def test_naval_gunfire_beside_drawn_markers(game: Game) -> None:
 def test_no_landing_beside_a_unit_that_left_the_beach(game: Game) -> None:
     """11.2.1, 11.2.4: a beach landing hex holding a unit that has left a beach landing hex takes no
     reinforcement (the unit never stacks again), so a reinforcement with no other hex open is not
-    one that "could arrive"."""
+    one that "could arrive"; one landed there is the stack 11.2.1 reports as the phase ends."""
     placed = {**ASSAULT_AWAY, "16/1": "2319"}
     gt2 = ("Phase support_fire_marker\nPhase movement\n16/1 2319-2318\nAllied: reinforce 9/2 2319\n"
            "Allied: reinforce 23/2 2319\nAllied: reinforce 38/2 2319\n")
     beachheads = frozenset({"2319", "2318"})
     assert run(game, gt2 + "Phase bombardment\n", placed, set_up=True, beachheads=beachheads) == []
+    # Judged as the phase ends, where 11.2.4 places reinforcements: one error, 16/1's stack (11.2.1), whichever of
+    # the two entries comes first (audit 18).
     onto = gt2 + "Allied: reinforce CCA/2 2318\nPhase bombardment\n"
-    assert ("11.2.4", "Allied: reinforce CCA/2 2318") in run(game, onto, placed, set_up=True, beachheads=beachheads)
+    assert run(game, onto, placed, set_up=True, beachheads=beachheads) == [("11.2.1", "Phase bombardment")]
 
 
 def test_supply_losses_after_the_last_combat(game: Game) -> None:

@@ -221,10 +221,15 @@ def test_allied_reinforcements(game: Game) -> None:
     assert log_errors(game, gt2 + GT2_LANDINGS + "Phase bombardment\n") == []
     assert log_errors(game, gt2 + GT2_LANDINGS.replace("9/2 2319", "9/2 2218")) == \
         [("11.2.4", "Allied: reinforce 9/2 2218")]
-    assert log_errors(game, gt2 + "Allied: reinforce 9/2 2219\nAllied: reinforce 23/2 2219\n")[-1] == \
-        ("11.2.4", "Allied: reinforce 23/2 2219")
-    # 2121 is empty and next to 915/352 at 2021: no landing there.
-    assert log_errors(game, gt2 + "Allied: reinforce 9/2 2121\n") == [("11.2.4", "Allied: reinforce 9/2 2121")]
+    # Four units on 2219 as the phase ends, where reinforcements are placed: 5.3's three a beach landing hex.
+    assert ("5.3", "Phase bombardment") in \
+        log_errors(game, gt2 + "Allied: reinforce 9/2 2219\nAllied: reinforce 23/2 2219\nPhase bombardment\n")
+    # ... and none if one of the two landed there leaves before the phase ends (the order in the phase is no matter).
+    assert ("5.3", "Phase bombardment") not in \
+        log_errors(game, gt2 + "Allied: reinforce 9/2 2219\nAllied: reinforce 23/2 2219\n115/29 2219-2218\n"
+                              "Phase bombardment\n")
+    # No assault unit landed on 2121: it has no beachhead marker (11.2.1).
+    assert log_errors(game, gt2 + "Allied: reinforce 9/2 2121\n") == [("11.2.1", "Allied: reinforce 9/2 2121")]
     assert ("11.2.4", "Phase bombardment") in log_errors(game, gt2 + "Phase bombardment\n")
     assert ("11.2.4", "9/2 2319-2218") in log_errors(game, gt2 + GT2_LANDINGS + "9/2 2319-2218\n")
     mobile = gt2 + GT2_LANDINGS + "Phase bombardment\nPhase combat\nPhase mobile_movement\nCCA/2 2219-2218\n"
@@ -232,6 +237,48 @@ def test_allied_reinforcements(game: Game) -> None:
     assert log_errors(game, gt2 + "Allied: reinforce 117/30 2319\n")[0] == ("11.2.4", "Allied: reinforce 117/30 2319")
     assert log_errors(game, landed(SETUP) + "Turn 1\nPhase support_fire_marker\nPhase movement\n"
                             "Allied: reinforce 9/2 2319\n")[0] == ("11.2.4", "Allied: reinforce 9/2 2319")
+
+
+def test_landings_are_judged_as_the_movement_phase_ends(game: Game) -> None:
+    """11.2.4 (audit 18): reinforcements are placed as the Allied Movement Phase ends, so a beach landing hex in an
+    enemy zone of control takes them only if an Allied unit that did not land this phase stands there then, however
+    the phase's entries are ordered; the units landing there together hold it for none of them."""
+    # 915/352 at 2019 puts 2120, where 175/29 landed, in a German zone of control.
+    setup = SETUP.replace("German: setup 915/352 2021", "German: setup 915/352 2019")
+    gt2 = landed(setup) + GT1_TO_GERMAN + "German: reinforce Sch/30 1005\n" + GT1_REST + \
+        "Turn 2\nPhase support_fire_marker\nPhase movement\n"
+    assert log_errors(game, gt2 + GT2_LANDINGS + "Phase bombardment\n") == []
+    assert log_errors(game, gt2 + GT2_LANDINGS + "175/29 2120-2121\nPhase bombardment\n") == \
+        [("11.2.4", "Phase bombardment")]
+    assert log_errors(game, gt2 + "175/29 2120-2121\n" + GT2_LANDINGS + "Phase bombardment\n") == \
+        [("11.2.4", "Phase bombardment")]
+    # A landing that is an error on its own line (no beachhead marker) is not judged again as the phase ends.
+    away = gt2 + GT2_LANDINGS.replace("CCR/2 2120", "CCR/2 2121") + "175/29 2120-2119\nPhase bombardment\n"
+    assert log_errors(game, away) == [("11.2.1", "Allied: reinforce CCR/2 2121"), ("11.2.4", "Phase bombardment")]
+
+
+def test_a_refused_landing_names_its_reason(game: Game) -> None:
+    """11.2.1, 11.2.3 (audit 18): a landing on a beach hex without a beachhead marker cites the clause that took
+    the marker away and says why: every unit of the hex's beach assault eliminated (11.2.3, for good), a German
+    unit entered it, or no assault unit landed there (11.2.1); it names the hexes with a marker left."""
+    gt2 = landed(SETUP) + GT1_TO_GERMAN + "German: reinforce Sch/30 1005\n" + GT1_REST + \
+        "Turn 2\nPhase support_fire_marker\nPhase movement\n"
+    state = replay_errors(game, gt2)[1]
+    entry = parse_text('[Game "omaha"]\nAllied: reinforce CCB/2 2120')[-1]
+    assert state.beachheads is not None
+    lost = replace(state, beachheads=state.beachheads - {"2120"},
+                   location={**state.location, "175/29": "eliminated_allied"})
+    for changed, rule, why in ((replace(lost, wiped_out=frozenset({"2120"})), "11.2.3", "removed for good"),
+                               (lost, "11.2.1", "a German unit entered it"),
+                               (state, "", "")):
+        found = [(f.rule, f.message) for f in FM.check(changed, entry) if f.severity == "error"]
+        if not rule:
+            assert found == []
+            continue
+        assert [r for r, _ in found] == [rule] and why in found[0][1], found
+        assert "markers remain on 2219, 2318, 2319" in found[0][1]
+    never = FM.check(state, parse_text('[Game "omaha"]\nAllied: reinforce CCB/2 2121')[-1])
+    assert [f.rule for f in never] == ["11.2.1"] and "no assault unit landed there" in never[0].message
 
 
 # -- 12.0 supply, 13.0 victory, beachheads (11.2.1) --------------------------------------------

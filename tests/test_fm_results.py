@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.engine import advance
+from adjudicator.notation.entries import Retreat
 from adjudicator.notation.text import parse_text
 from adjudicator.systems.omaha import OMAHA as FM
 from adjudicator.systems.omaha import OmahaState
@@ -54,7 +55,7 @@ def test_defender_retreats_or_resists(game: Game) -> None:
     assert errors(game, attack("D2") + "German> stand 914/352\n" + END) == []
     assert errors(game, attack("D2") + "German> stand 914/352\nGerman> deplete 914/352\n" + END) == \
         [("8.3", "German> deplete 914/352")]
-    assert errors(game, attack("D2") + "German> deplete 914/352\n" + END)[0] == ("8.3", "German> deplete 914/352")
+    assert errors(game, attack("D2") + "German> deplete 914/352\n" + END) == [("8.3", "German> deplete 914/352")]
 
 
 def test_a_unit_that_cannot_retreat(game: Game) -> None:
@@ -156,6 +157,86 @@ def test_a_displaced_attacker_attacks_no_more(game: Game) -> None:
     onto = text.replace("2318-2417", "2318-2317").replace("Allied: attack 2416 with 18/1 result -\n", "")
     assert errors(game, onto + END, placed)[0] == ("8.3.1", "Allied: retreat 18/1 2318-2317")
 
+
+
+# 8.3.1's chain: 914/352 at 2215 attacks 26/1 at 2315, whose only retreat runs through 16/1 at 2314 and ends on
+# 18/1 at 2313; 18/1's other hexes are 2213 (915/352's zone of control at 2114) and the sea, so it may only be
+# displaced onto 115/29 at 2212, which has the vacant 2112 to go to.
+CHAIN = {"914/352": "2215", "915/352": "2114", "26/1": "2315", "16/1": "2314", "18/1": "2313", "115/29": "2212"}
+GERMAN_COMBAT = "Phase mobile_movement\nPhase mobile_combat\nPhase movement\nPhase bombardment\nPhase combat\n" \
+    "German: attack 2315 with 914/352 result D2\n"
+
+
+def test_a_displaced_unit_displaces_another(game: Game) -> None:
+    """8.3.1: a displaced unit with no vacant hex open to it displaces a lone friendly unit by the same
+    procedure, and so on until no hex holds two (one error where a step of the chain breaks it); the unit
+    displaced in turn is the one it ends on, never itself again."""
+    retreat = "Allied> retreat 26/1 2315-2314-2313\n"
+    chain = retreat + "Allied> retreat 18/1 2313-2212\nAllied> retreat 115/29 2212-2112\n"
+    assert errors(game, GERMAN_COMBAT + chain + END, CHAIN) == []
+    # Left unfinished, the hex holding two is 5.3's as the phase ends.
+    assert errors(game, GERMAN_COMBAT + chain.replace("Allied> retreat 115/29 2212-2112\n", "") + END, CHAIN) == \
+        [("5.3", "Phase mobile_movement")]
+    # The unit displaced in turn is 115/29, not 18/1 a second time.
+    again = retreat + "Allied> retreat 18/1 2313-2212\nAllied> retreat 18/1 2212-2112\n"
+    assert errors(game, GERMAN_COMBAT + again + END, CHAIN)[0] == ("8.3.1", "Allied> retreat 18/1 2212-2112")
+    # With 2212 vacant, 18/1 goes there: onto 16/1 it breaks 8.3.1.
+    vacant = {**CHAIN, "115/29": "1510"}
+    assert errors(game, GERMAN_COMBAT + retreat + "Allied> retreat 18/1 2313-2212\n" + END, vacant) == []
+    assert errors(game, GERMAN_COMBAT + retreat + "Allied> retreat 18/1 2313-2314\n" + END, vacant)[0] == \
+        ("8.3.1", "Allied> retreat 18/1 2313-2314")
+    # Onto two units, displacing one would still leave it stacked.
+    crowded = {**CHAIN, "116/29": "2212"}
+    assert ("8.3.1", "Allied> retreat 18/1 2313-2212") in errors(game, GERMAN_COMBAT + chain + END, crowded)
+
+
+# 914/352 at 2218 takes a D2 from 16/1 (2219) and 18/1 (2318), whose zones of control close 2119 and 2217: its
+# only first hex is 2118, and every hex two away through it (2017, 2018, 2117) holds a German unit.
+HEMMED = {"914/352": "2218", "915/352": "2017", "916/352": "2018", "352/352": "2117", "16/1": "2219", "18/1": "2318"}
+HEMMED_ATTACK = "Allied: attack 2218 with 16/1 18/1 result D2\n"
+
+
+def test_a_unit_may_decline_to_displace(game: Game) -> None:
+    """8.3.1, 8.3: displacement is voluntary: a unit that could retreat the full distance only by ending on a
+    friendly unit may displace it, or decline and be reduced, where it stands or in the last hex it reaches
+    without displacing (then the reduction is owed); stiff resistance stays open (8.4)."""
+    displacing = HEMMED_ATTACK + "German> retreat 914/352 2218-2118-2018\nGerman> retreat 916/352 2018-1918\n"
+    assert errors(game, displacing + END, HEMMED) == []
+    short = HEMMED_ATTACK + "German> retreat 914/352 2218-2118\n"
+    assert errors(game, short + "German> deplete 914/352\n" + END, HEMMED) == []
+    assert errors(game, short + END, HEMMED) == [("8.3", "Phase mobile_movement")]
+    assert errors(game, HEMMED_ATTACK + "German> deplete 914/352\n" + END, HEMMED) == []
+    assert errors(game, HEMMED_ATTACK + "German> stand 914/352\n" + END, HEMMED) == []
+    assert errors(game, HEMMED_ATTACK + END, HEMMED) == [("8.3", "Phase mobile_movement")]
+    # Reduced where it stands, a reduced unit is eliminated; nothing more is owed.
+    assert errors(game, HEMMED_ATTACK + "German> eliminate 914/352\n" + END, HEMMED, depleted=("914/352",)) == []
+    # The legal retreats the movement model gives are the checker's: the full ones (each ending on a German
+    # unit) and, since none is open without displacing, the shorter one.
+    state = replay_errors(game, f"Turn 1\nPhase support_fire_marker\n{COMBAT}{HEMMED_ATTACK}", HEMMED)[1]
+    (option,) = FM.retreat_options(state)
+    assert option.shorter == (("2218", "2118"),) and ("2218", "2118", "2018") in option.paths
+    for path in (*option.paths, *option.shorter):
+        entry = Retreat(side="German", unit="914/352", path=list(path))
+        assert [f for f in FM.check(state, entry) if f.severity == "error"] == [], path
+
+
+def test_a_unit_is_reduced_in_place_only_when_friends_hold_it_back(game: Game) -> None:
+    """8.3: a unit that can retreat part of the way without displacing anybody, and no farther even by
+    displacing, retreats as far as it can before it is reduced (or resists, 8.4); 8.3.1: it ends on a
+    friendly unit only when no retreat of that length ends in a hex no other friendly unit holds."""
+    # 26/1 at 2016 and 115/29 at 1919 put 2017, 2117 and 2018 in Allied zones of control, 2118 not.
+    short_only = {"914/352": "2218", "16/1": "2219", "18/1": "2318", "26/1": "2016", "115/29": "1919"}
+    assert errors(game, HEMMED_ATTACK + "German> deplete 914/352\n" + END, short_only) == \
+        [("8.3", "German> deplete 914/352")]
+    assert errors(game, HEMMED_ATTACK + "German> retreat 914/352 2218-2118\nGerman> deplete 914/352\n" + END,
+                  short_only) == []
+    # 352/352 at 2118 and 2117 vacant: every retreat passes through 352/352, one ends in a vacant hex.
+    free_end = {**HEMMED, "352/352": "2118"}
+    onto = HEMMED_ATTACK + "German> retreat 914/352 2218-2118-2018\nGerman> retreat 916/352 2018-1918\n"
+    assert errors(game, onto + END, free_end) == [("8.3.1", "German> retreat 914/352 2218-2118-2018")]
+    assert errors(game, HEMMED_ATTACK + "German> retreat 914/352 2218-2118-2117\n" + END, free_end) == []
+    assert errors(game, HEMMED_ATTACK + "German> deplete 914/352\n" + END, free_end)[0] == \
+        ("8.3", "German> deplete 914/352")
 
 
 def test_rangers_retreat_through_enemy_zones_of_control(game: Game) -> None:

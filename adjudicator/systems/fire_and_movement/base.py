@@ -18,7 +18,7 @@ from adjudicator.systems.base import PerGame, SystemBase
 from adjudicator.notation.entries import Attack, Bombard, Entry, Loss, Move, Retreat, SupportMarkers, TurnMarker
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
-from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
+from adjudicator.systems.fire_and_movement.results import FmCombat, RetreatRoom, SpecialAttack
 from adjudicator.systems.fire_and_movement.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.fire_and_movement.state import SEQUENCE as SEQUENCE  # 4.1's, kept where it was asked for
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
@@ -340,6 +340,9 @@ class SeriesRules(SystemBase[S]):
         raise NotImplementedError  # movement.py
 
     def retreat_paths(self, state: S, unit_id: str, hexes: int, ezoc_counts: bool = True) -> list[tuple[Hex, ...]]:
+        raise NotImplementedError  # retreat.py
+
+    def retreat_room(self, state: S, unit_id: str, due: int) -> RetreatRoom:
         raise NotImplementedError  # retreat.py
 
     def combat_audit(self, state: S, entry: Attack, left_out: Modifier | None = None) -> FmAudit:

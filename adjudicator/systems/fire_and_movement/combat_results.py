@@ -11,7 +11,7 @@ from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Advance, Attack, Bombard, Comment, Entry, Header, Loss, Retreat, StandFast
 from adjudicator.systems.fire_and_movement import results
 from adjudicator.systems.fire_and_movement.base import SeriesArea
-from adjudicator.systems.fire_and_movement.results import DEFENDER_RETREATS, FmCombat
+from adjudicator.systems.fire_and_movement.results import DEFENDER_RETREATS, FmCombat, RetreatRoom
 from adjudicator.systems.fire_and_movement.state import S, evolve
 
 
@@ -27,19 +27,19 @@ class CombatResults(SeriesArea[S]):
 
     def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
         """(section, message) for what a combat's result still asks of the log (8.2.4-8.4)."""
-        owed = results.outstanding(combat, self._full_retreats_open(state, combat))
+        owed = results.outstanding(combat, self._retreat_rooms(state, combat))
         table = combat.as_table_says()
         if owed and table is not None:
             # After a wrongly claimed result (its one error is on the attack), the log may follow the
             # claim or the table: what either leaves unowed is not owed, and what is owed is the table's,
             # never the claim's.
-            return results.outstanding(table, self._full_retreats_open(state, table))
+            return results.outstanding(table, self._retreat_rooms(state, table))
         return owed
 
-    def _full_retreats_open(self, state: S, combat: FmCombat) -> dict[str, bool]:
-        """Whether each unit that still owes a combat's retreat (neither retreated nor stood) has a full one open
-        (8.3): what `results.outstanding` asks; the units done with it are not searched."""
-        return {u: bool(self.rules.retreat_paths(state, u, due)) for u in (*combat.attackers, *combat.defenders)
+    def _retreat_rooms(self, state: S, combat: FmCombat) -> dict[str, RetreatRoom]:
+        """How far each unit that still owes a combat's retreat (neither retreated nor stood) can go (8.3, 8.3.1):
+        what `results.outstanding` asks; the units done with it are not searched."""
+        return {u: self.rules.retreat_room(state, u, due) for u in (*combat.attackers, *combat.defenders)
                 if (due := combat.retreat_due(u)) and u not in combat.stood and combat.retreat_of(u) is None}
 
     def _combat_over(self, state: S, entry: Entry) -> list[Finding]:
@@ -91,11 +91,20 @@ class CombatResults(SeriesArea[S]):
             if path is not None and len(path) - 1 < retreat:
                 due += 1  # 8.3: short of the full retreat, reduced in the last hex
             elif path is None:
-                if self.rules.retreat_paths(state, entry.unit, retreat) or self.rules.retreat_paths(state, entry.unit, 1):
+                room = self.rules.retreat_room(state, entry.unit, retreat)
+                if room == "full":
                     return [self._f("error", "8.3", entry, f"{combat.verdict}: {entry.unit} retreats (or declares "
                                                            "stiff resistance, written 'stand') rather than losing a "
                                                            "step")]
-                due = steps  # 8.3: a unit that cannot retreat even one hex is eliminated
+                if room == "short":
+                    return [self._f("error", "8.3", entry, f"{combat.verdict}: {entry.unit} can retreat part of the "
+                                                           f"{retreat} hexes, so it retreats as far as it can and is "
+                                                           "reduced in the last hex (or declares stiff resistance, "
+                                                           "written 'stand') rather than losing a step where it "
+                                                           "stands")]
+                # 8.3.1: a unit that could go farther only by displacing a friendly unit may decline and be reduced
+                # where it stands; 8.3: one that cannot retreat even one hex is eliminated.
+                due = due + 1 if room == "displacing" else steps
         after = lost + (1 if entry.loss == "deplete" else steps - lost)
         if after > min(due, steps):
             chosen = combat.chosen()
@@ -195,9 +204,10 @@ class CombatResults(SeriesArea[S]):
         displaced = state.log.displaced
         if combat is not None and entry.unit not in (*combat.attackers, *combat.defenders):
             displaced = displaced | {entry.unit}  # 8.3.1
+            combat = replace(combat, displaced=(*combat.displaced, (entry.unit, tuple(entry.path))))
         elif combat is not None:
             due = combat.retreat_due(entry.unit)
-            short = 0 < len(entry.path) - 1 < due and not self.rules.retreat_paths(state, entry.unit, due)
+            short = 0 < len(entry.path) - 1 < due and self.rules.retreat_room(state, entry.unit, due) != "full"
             combat = replace(combat, retreated=(*combat.retreated, (entry.unit, tuple(entry.path))),
                              cut_short=combat.cut_short | ({entry.unit} if short else set()))
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]}, combat=combat,

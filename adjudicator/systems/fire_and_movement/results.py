@@ -8,10 +8,16 @@ stiff resistance, advances) carry it out. Rulings (docs/rules-coverage.md keeps 
   choice by the loss it writes, and a second attacker's loss is not due.
 - 8.3, a retreat's length: it ends exactly the result's number of hexes from the combat hex
   (8.3's "the number of hexes away required"), entering one hex per hex of distance; a shorter
-  retreat is legal only when no full one is open, and then the unit is also reduced (8.3).
+  retreat is legal only when no full one is open that ends in a hex no other friendly unit holds,
+  and then the unit is also reduced (8.3).
 - 8.3, vacant hexes: a path through a friendly unit's hex is legal only when no path of vacant
   hexes is open; ending on a friendly unit is displacement (8.3.1), written as that unit's own
-  one-hex `retreat` right after.
+  one-hex `retreat` right after, and only when no retreat ending in a hex without one is open.
+- 8.3.1, a chain: a displaced unit with no vacant hex open to it may be displaced onto a lone
+  friendly unit, which is then displaced in turn, and so on until no hex holds two.
+- 8.3.1, declining: displacement is voluntary; a unit that could retreat further only by displacing
+  a friendly unit may instead be reduced, where it stands or in the last hex it reaches without
+  displacing (`RetreatRoom` "displacing").
 - 8.4, stiff resistance: written `stand`; it implies the reduction (a reduced or one-step unit is
   eliminated), as Onslaught's `stand` does.
 - 8.5, the path of retreat: the combat hex and the hexes a defender retreated through, in order;
@@ -21,12 +27,19 @@ stiff resistance, advances) carry it out. Rulings (docs/rules-coverage.md keeps 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Literal
 
 from wargame.records import frozen
 
 DEFENDER_RETREATS = {"D2": 2, "D3": 3}
 ATTACKER_RETREATS = {"A1": 1, "A2": 2, "A3": 3}
 ONE_ATTACKER_REDUCED = ("Ex", "(A)")
+
+RetreatRoom = Literal["full", "displacing", "short", "none"]
+"""How far a unit owing a retreat can go (8.3, 8.3.1): "full", a full retreat ending in a hex no other friendly
+unit holds is open; "displacing", it could go farther only by ending on a friendly unit, so it may displace that
+unit or decline and be reduced instead; "short", only a shorter retreat is open (then reduced); "none", no
+retreat of even one hex (eliminated)."""
 
 
 @frozen
@@ -57,6 +70,9 @@ class FmCombat:
     """Steps each participant has lost since."""
     retreated: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """Each participant's retreat path, in the order logged (8.5 follows the defenders')."""
+    displaced: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Each unit displaced by this combat's retreats and its one-hex path, in the order logged (8.3.1: a displaced
+    unit may displace another in turn)."""
     stood: frozenset[str] = frozenset()
     """Units that declared stiff resistance (8.4)."""
     cut_short: frozenset[str] = frozenset()
@@ -136,9 +152,9 @@ class FmCombat:
         return replace(self, lost=tuple(sorted(lost.items())))
 
 
-def outstanding(combat: FmCombat, full_retreat_open: dict[str, bool]) -> list[tuple[str, str]]:
-    """(section, message) for every part of a known result the log has not carried out; whether
-    each unit still owing a retreat has a full one open decides what it owes."""
+def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[str, str]]:
+    """(section, message) for every part of a known result the log has not carried out; how far each
+    unit still owing a retreat can go decides what it owes."""
     out: list[tuple[str, str]] = []
     if combat.result is None:
         return out
@@ -154,13 +170,24 @@ def outstanding(combat: FmCombat, full_retreat_open: dict[str, bool]) -> list[tu
         due = combat.loss_due(unit)
         retreat = combat.retreat_due(unit)
         if retreat and unit not in combat.stood and combat.retreat_of(unit) is None:
-            if full_retreat_open.get(unit, False):
-                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} must retreat {retreat} hex"
-                                   f"{'es' if retreat > 1 else ''} or declare stiff resistance (8.4)"))
+            hexes = f"{retreat} hex{'es' if retreat > 1 else ''}"
+            kind = room.get(unit, "none")
+            if kind == "displacing" and lost >= min(due + 1, steps):
+                continue  # 8.3.1: reduced where it stands instead of displacing a friendly unit
+            if kind in ("full", "short") and lost > due:
+                continue  # a step lost instead of the retreat it could make: one error, on that loss's entry
+            if kind == "full":
+                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} must retreat {hexes} or declare "
+                                   "stiff resistance (8.4)"))
+            elif kind == "displacing":
+                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} can retreat farther only by "
+                                   "displacing a friendly unit; it displaces one (8.3.1), or declines and is reduced, "
+                                   "where it stands or in the last hex it reaches without displacing (8.3), or "
+                                   "declares stiff resistance (8.4)"))
             else:
-                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} cannot retreat {retreat} hex"
-                                   f"{'es' if retreat > 1 else ''}, so it retreats as far as it can and is reduced, "
-                                   "or is eliminated if it cannot retreat at all (or declares stiff resistance)"))
+                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} cannot retreat {hexes}, so it "
+                                   "retreats as far as it can and is reduced, or is eliminated if it cannot retreat at "
+                                   "all (or declares stiff resistance)"))
             continue
         path = combat.retreat_of(unit)
         if unit in combat.cut_short and path is not None:

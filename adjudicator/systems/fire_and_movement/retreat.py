@@ -8,7 +8,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Retreat
 from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.movement import OPEN_STEPS
-from adjudicator.systems.fire_and_movement.results import FmCombat
+from adjudicator.systems.fire_and_movement.results import FmCombat, RetreatRoom
 from adjudicator.systems.fire_and_movement.state import S
 from wargame.hexes import Hex
 
@@ -61,20 +61,37 @@ class Retreats(SeriesArea[S]):
         extend((start,))
         return out
 
+    def retreat_room(self, state: S, unit_id: str, due: int) -> RetreatRoom:
+        """How far a unit owing a retreat of `due` hexes can go (8.3, 8.3.1): a full retreat ending in a hex no
+        other friendly unit holds ("full"); farther only by ending on a friendly unit, which it may displace or
+        decline to ("displacing"); only a shorter retreat ("short"); none at all ("none")."""
+        friends = self._friends(state, unit_id)
+        longest = 0
+        for hexes in range(due, 0, -1):
+            paths = self.retreat_paths(state, unit_id, hexes)
+            if not paths:
+                continue
+            longest = longest or hexes
+            if any(p[-1] not in friends for p in paths):
+                return "full" if hexes == due else "displacing" if hexes < longest else "short"
+        return "displacing" if longest else "none"
+
     def legal_retreats(self, state: S, unit_id: str, hexes: int) -> list[tuple[Hex, ...]]:
         """The retreats of exactly `hexes` hexes `_check_retreat` finds nothing wrong with now: open ones
         (8.3, 6.2), farther from the closest enemy unit after a bombardment when some are (8.1.5), by vacant
-        hexes when some are (8.3)."""
+        hexes when some are (8.3), else ending in a hex no friendly unit holds when some do (8.3.1)."""
         legal = self.retreat_paths(state, unit_id, hexes)
         if state.combat is not None and state.combat.bombardment:
             legal = self._farther(state, unit_id, legal) or legal
         friends = self._friends(state, unit_id)
         vacant = [p for p in legal if friends.isdisjoint(p[1:])]
-        return vacant or legal
+        free_end = [p for p in legal if p[-1] not in friends]
+        return vacant or free_end or legal
 
     def retreat_options(self, state: S) -> list[RetreatOption]:
-        """The retreats the pending result still owes, by unit (8.2.4, 8.3): every legal full retreat, or when
-        there is none the shorter ones the unit takes instead (then reduced too)."""
+        """The retreats the pending result still owes, by unit (8.2.4, 8.3): every legal full retreat, and when
+        none is open without displacing a friendly unit (8.3.1) the shorter ones the unit may take instead (then
+        reduced too)."""
         combat = state.combat
         if combat is None:
             return []
@@ -86,7 +103,8 @@ class Retreats(SeriesArea[S]):
                     self.rules._on_map(state, unit_id) is None:
                 continue
             full = self.legal_retreats(state, unit_id, due)
-            shorter = [] if full else [p for n in range(due - 1, 0, -1) for p in self.legal_retreats(state, unit_id, n)]
+            shorter = [] if self.retreat_room(state, unit_id, due) == "full" else \
+                [p for n in range(due - 1, 0, -1) for p in self.legal_retreats(state, unit_id, n)]
             out.append(RetreatOption(unit_id, due, tuple(tuple(label(h) for h in p) for p in full),
                                      tuple(tuple(label(h) for h in p) for p in shorter)))
         return out
@@ -99,10 +117,6 @@ class Retreats(SeriesArea[S]):
         side = units[unit_id].side
         return frozenset(grid.hex_of(w) for u, w in state.location.items()
                          if u != unit_id and units[u].side == side and grid.is_label(w))
-
-    def _friendly_at(self, state: S, unit_id: str, h: Hex) -> bool:
-        """Whether another unit of the unit's side stands in a hex."""
-        return h in self._friends(state, unit_id)
 
     def _check_retreat(self, state: S, entry: Retreat) -> list[Finding]:
         game = state.game
@@ -139,7 +153,9 @@ class Retreats(SeriesArea[S]):
             return [self._f("error", "8.3", entry, f"{entry.unit} retreats where it may not: each hex one further from "
                                                    f"{entry.path[0]}, never into an enemy unit, an enemy zone of "
                                                    "control or prohibited terrain (6.2, 8.3)")]
-        if entered < due and self.retreat_paths(state, entry.unit, due):
+        if entered < due and self.retreat_room(state, entry.unit, due) == "full":
+            # A full retreat that would end on a friendly unit is not open unless the player displaces it, which
+            # is voluntary (8.3.1): only one ending elsewhere makes a shorter retreat an error.
             return [self._f("error", "8.3", entry, f"{entry.unit} retreats {entered} of the {due} hexes though a full "
                                                    "retreat is open")]
         if combat.bombardment:
@@ -156,6 +172,14 @@ class Retreats(SeriesArea[S]):
         if vacant and not friends.isdisjoint(hexes[1:]):
             return [self._f("error", "8.3", entry, f"{entry.unit} retreats through or onto a friendly unit though a "
                                                    "path of vacant hexes is open")]
+        free_end = [p for p in full if p[-1] not in friends]
+        if hexes[-1] in friends and free_end:
+            # 8.3.1: no displacement while a retreat of the same length ends in a hex no friendly unit holds.
+            ends = sorted({state.game.grid.label_of(p[-1]) for p in free_end})
+            return [self._f("error", "8.3.1", entry, f"{entry.unit} ends its retreat on a friendly unit in "
+                                                     f"{entry.path[-1]} though it could end in {' or '.join(ends[:3])}; "
+                                                     "a friendly unit is displaced only when no other hex is open "
+                                                     "(8.3.1)")]
         return []
 
     def _first_ezoc(self, state: S, unit_id: str, hexes: tuple[Hex, ...]) -> str:
@@ -188,9 +212,16 @@ class Retreats(SeriesArea[S]):
                                                    "closest enemy unit, though it could (8.1.5)")]
         return []
 
+    def _arrived(self, state: S, combat: FmCombat, unit_id: str) -> frozenset[str]:
+        """The hexes where another unit's retreat or displacement in this combat ended and that unit still stands:
+        the hexes a unit may be displaced from (8.3.1, a chain included)."""
+        return frozenset(path[-1] for u, path in (*combat.retreated, *combat.displaced)
+                         if u != unit_id and state.location.get(u) == path[-1])
+
     def _check_displacement(self, state: S, entry: Retreat, combat: FmCombat, hexes: tuple[Hex, ...]) -> list[Finding]:
-        """8.3.1: a friendly unit displaced one hex from where a retreating unit ends."""
-        ends = {path[-1] for _, path in combat.retreated}
+        """8.3.1: a friendly unit displaced one hex from where a retreating (or displaced) unit ends, onto
+        another friendly unit only when no vacant hex is open to it and that unit is displaced in turn."""
+        ends = self._arrived(state, combat, entry.unit)
         folio = self.rules.untouched(state, combat, entry) if entry.path[0] not in ends else None
         if folio is not None:
             return [folio]
@@ -200,10 +231,32 @@ class Retreats(SeriesArea[S]):
                                                    "results touch only the units bombarded (8.1.3)")]
         if entry.path[0] not in ends:
             return [self._f("error", "8.3.1", entry, f"{entry.unit} took no part in {combat.name}; only a unit a "
-                                                   "retreating unit ends on is displaced (8.3.1)")]
-        if len(hexes) != 2 or hexes not in self.retreat_paths(state, entry.unit, 1) or \
-                self._friendly_at(state, entry.unit, hexes[1]):
-            return [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced one hex, never into an enemy unit, an "
-                                                   "enemy zone of control, prohibited terrain or a friendly unit "
+                                                   "retreating or displaced unit ends on is displaced (8.3.1)")]
+        if len(hexes) != 2:
+            return [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced {len(hexes) - 1} hexes; a displaced "
+                                                   "unit moves one hex (8.3.1)")]
+        one = self.retreat_paths(state, entry.unit, 1)
+        if hexes not in one:
+            why = "an enemy zone of control" if hexes in self.retreat_paths(state, entry.unit, 1, ezoc_counts=False) \
+                else "a hex it may not retreat into (an enemy unit, prohibited terrain, not next to it)"
+            return [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced into {why} at {entry.path[-1]} "
                                                    "(8.3.1)")]
+        friends = self._friends(state, entry.unit)
+        if hexes[1] not in friends:
+            return []
+        # 8.3.1: a displaced unit displaces another by the same procedure: only when no vacant hex is open
+        # to it, and onto a lone unit, which then makes way in turn (the chain ends where no hex holds two).
+        vacant = sorted(state.game.grid.label_of(p[1]) for p in one if p[1] not in friends)
+        if vacant:
+            return [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced onto a friendly unit in "
+                                                   f"{entry.path[-1]} though {' and '.join(vacant[:3])} "
+                                                   f"{'is' if len(vacant) == 1 else 'are'} open to it; it displaces "
+                                                   "another only when no vacant hex is (8.3.1)")]
+        side = self.rules._unit(state, entry.unit).side
+        there = sorted(u for u, w in state.location.items() if w == entry.path[-1] and
+                       self.rules._unit(state, u).side == side)
+        if len(there) > 1:
+            return [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced into {entry.path[-1]}, where "
+                                                   f"{', '.join(there)} stand: displacing one would still leave it "
+                                                   "stacked (8.3.1)")]
         return []

@@ -28,7 +28,7 @@ from adjudicator.systems.fire_and_movement.combat_results import CombatResults
 from adjudicator.systems.fire_and_movement.dispute import fm_account
 from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
 from adjudicator.systems.fire_and_movement.movement import Movement, MoveRule
-from adjudicator.systems.fire_and_movement.results import FmCombat
+from adjudicator.systems.fire_and_movement.results import FmCombat, RetreatRoom
 from adjudicator.systems.fire_and_movement.retreat import Retreats
 from adjudicator.systems.fire_and_movement.sequence import SequenceOfPlay
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, PhaseLog, S, evolve, keeper
@@ -134,6 +134,11 @@ class FireAndMovement(SeriesRules[S]):
     def retreat_paths(self, state: S, unit_id: str, hexes: int, ezoc_counts: bool = True) -> list[tuple[Hex, ...]]:
         """Every legal retreat of `hexes` hexes from the unit's hex (8.3, retreat.py)."""
         return self.retreats.retreat_paths(state, unit_id, hexes, ezoc_counts)
+
+    def retreat_room(self, state: S, unit_id: str, due: int) -> RetreatRoom:
+        """How far a unit owing a retreat of `due` hexes can go, friendly units in the way or not (8.3, 8.3.1,
+        retreat.py)."""
+        return self.retreats.retreat_room(state, unit_id, due)
 
     def retreat_options(self, state: S) -> list[RetreatOption]:
         """The retreats the pending combat result still owes, by unit (8.3, retreat.py)."""

@@ -1,5 +1,12 @@
 """Reinforcements and replacements (11.1.2, 11.1.3, 11.2.1's late landings, 11.2.4, 11.2.5; the
-campaign's, 14.0 b, g): who is due when, where each may arrive, and the replacement points."""
+campaign's, 14.0 b, g): who is due when, where each may arrive, and the replacement points.
+
+Ruling (docs/rules-coverage.md's register, rows Omaha 11.2.4 and 11.2.1 / 11.2.3 / 11.2.4): an Allied landing is
+written any time in the Movement Phase and placed as it ends, so its `reinforce` line is judged on what the phase
+does not change (the turn, a beach landing hex with a beachhead marker, or which clause took the marker away), and
+what hangs on where Allied units stand (room, units that left the beach, an enemy zone of control held) as the phase
+ends.
+"""
 
 from __future__ import annotations
 
@@ -65,41 +72,94 @@ class Arrivals(Area):
                 and self.rules._unit(state, row.unit).side == side and self.rules._on_map(state, row.unit) is None
                 and (state.location.get(row.unit) is None or state.location.get(row.unit) in boxes)]
 
-    def entry_hexes(self, state: OmahaState, unit_id: str, entry_area: str | None) -> list[str]:
-        """Where a reinforcement may arrive now: its hex or area, not enemy-held, not in an EZOC
-        (11.1.2); Allied beach landing hexes with room, in an EZOC only if Allied units hold them (11.2.4)."""
+    def _entry_labels(self, state: OmahaState, unit_id: str, entry_area: str | None) -> list[str]:
+        """The hexes of a reinforcement's entry: its hex or its area's (11.1.2); an Allied one's beach (11.2.4), in
+        the campaign game every Allied beach area's (14.0 b)."""
         game = state.game
-        unit = self.rules._unit(state, unit_id)
         if entry_area is None:
             return []
-        labels = [entry_area] if game.grid.is_label(entry_area) else list(game.areas_by_id[entry_area].hexes) \
+        if self.rules._unit(state, unit_id).side == "Allied" and self.rules._campaign(state):
+            return sorted(self.rules._beach(state))  # 14.0 b: any beach area
+        return [entry_area] if game.grid.is_label(entry_area) else list(game.areas_by_id[entry_area].hexes) \
             if entry_area in game.areas_by_id else []
-        if unit.side == "Allied" and self.rules._campaign(state):
-            labels = sorted(self.rules.landing_hexes(state))  # 14.0 b: any beach landing hex with a marker
-        ezoc = self.rules.ezoc(state, unit.side)
-        wanted = set(labels)
-        by_hex: dict[str, list[str]] = {}
-        for unit_id, where in state.location.items():
-            if where in wanted:
-                by_hex.setdefault(where, []).append(unit_id)
-        out = []
-        for label in labels:
-            h = game.grid.hex_of(label)
-            if self.rules._out_of_play(state, label):
-                continue
-            here = by_hex.get(label, [])
-            if any(self.rules._unit(state, u).side != unit.side for u in here):
-                continue
-            if unit.side == "Allied":
-                if label not in self.rules.landing_hexes(state) or len(here) >= self.rules.stack_limit(state, label) or \
-                        (h in ezoc and not here):
-                    continue
-                if any(u in state.left_beach for u in here):
-                    continue  # 11.2.1: a unit that has left a beach landing hex never stacks again
-            elif h in ezoc or here:
-                continue
-            out.append(label)
-        return out
+
+    def entry_hexes(self, state: OmahaState, unit_id: str, entry_area: str | None) -> list[str]:
+        """Where a reinforcement may arrive now: its hex or area, not enemy-held, not in an EZOC, not onto another
+        unit (11.1.2); Allied beach landing hexes with a beachhead marker and room, none holding a unit that has
+        left a beach landing hex (11.2.1), in an EZOC only if Allied units hold them (11.2.4)."""
+        return [label for label in self._entry_labels(state, unit_id, entry_area)
+                if not self.rules._out_of_play(state, label) and self._barred(state, unit_id, label) is None
+                and self._can_stay(state, unit_id, label)]
+
+    def _barred(self, state: OmahaState, unit_id: str, label: str) -> tuple[str, str] | None:
+        """(section, why) a reinforcement may not arrive on a hex of its entry whoever else moves in the phase: for an
+        Allied one, a beach hex without a beachhead marker (11.2.1, 11.2.3) or enemy-held; for a German one (its
+        entry is judged as it is written, 11.1.2) an enemy unit, an EZOC or another unit there; None if none."""
+        unit = self.rules._unit(state, unit_id)
+        here = [u for u, w in state.location.items() if w == label]
+        enemies = [u for u in here if self.rules._unit(state, u).side != unit.side]
+        if unit.side == "Allied":
+            if label not in self.rules.landing_hexes(state):
+                return self._no_marker(state, label)
+            if enemies:
+                return "11.2.4", f"{', '.join(sorted(enemies))} holds {label}"
+            return None
+        if enemies:
+            return "11.1.2", f"{', '.join(sorted(enemies))} holds {label}"
+        if state.game.grid.hex_of(label) in self.rules.ezoc(state, unit.side):
+            return "11.1.2", f"{label} is in an enemy zone of control"
+        if here:
+            return "11.1.2", f"{', '.join(sorted(here))} already stands on {label}"
+        return None
+
+    def _no_marker(self, state: OmahaState, label: str) -> tuple[str, str]:
+        """(section, why) a beach hex has no beachhead marker: its beach assault's units all eliminated (11.2.3), a
+        German unit entered it, or none of the landing put there (11.2.1)."""
+        if label in state.wiped_out:
+            return "11.2.3", "its beachhead marker was removed for good when every unit of its beach assault was " \
+                             "eliminated"
+        if label in dict(state.landing or ()) or state.controlled.get(label) == "German":
+            return "11.2.1", "a German unit entered it, which removed its beachhead marker"
+        return "11.2.1", "no assault unit landed there before GT 1, so it kept no beachhead marker"
+
+    def _can_stay(self, state: OmahaState, unit_id: str, label: str) -> bool:
+        """Whether an Allied reinforcement landed on a beach landing hex now may stand there as the Movement Phase
+        ends, where 11.2.4 places it: room (5.3's three), no unit there that has left a beach landing hex (11.2.1),
+        and out of enemy zones of control unless an Allied unit that did not land this phase holds it (11.2.4). A
+        German one's arrival is judged by `_barred`."""
+        unit = self.rules._unit(state, unit_id)
+        if unit.side != "Allied":
+            return True
+        here = [u for u, w in state.location.items() if w == label]
+        if len(here) >= self.rules.stack_limit(state, label) or not state.left_beach.isdisjoint(here):
+            return False
+        return state.game.grid.hex_of(label) not in self.rules.ezoc(state, unit.side) or \
+            self._is_held(state, label, unit.side)
+
+    def _is_held(self, state: OmahaState, label: str, side: str) -> bool:
+        """11.2.4: whether a unit of the side that did not land this Movement Phase stands on a beach landing hex
+        (reinforcements are placed together as the phase ends: one of them holds no hex for the others)."""
+        return any(w == label and u not in state.log.landed and self.rules._unit(state, u).side == side
+                   for u, w in state.location.items())
+
+    def _landed_unheld(self, state: OmahaState, entry: Entry) -> list[Finding]:
+        """11.2.4: as the Allied Movement Phase ends, where its reinforcements are placed (written any time in the
+        phase), none stands on a beach landing hex in an enemy zone of control that no other Allied unit holds."""
+        if self.rules.phase_id(state) != "movement" or not state.log.landed:
+            return []
+        landing = self.rules.landing_hexes(state)
+        landed: dict[str, list[str]] = {}
+        for unit_id in sorted(state.log.landed):
+            where = state.location.get(unit_id, "")
+            if where in landing:  # elsewhere the landing's one error was on its entry
+                landed.setdefault(where, []).append(unit_id)
+        ezoc = self.rules.ezoc(state, "Allied")
+        return [self._f("error", "11.2.4", entry, f"{self.rules._where(state)} ends with {', '.join(units)} landed on "
+                                                f"{where}, in an enemy zone of control with no other Allied unit "
+                                                "there; reinforcements are placed as the phase ends, on such a hex "
+                                                "only where Allied units stand (11.2.4)")
+                for where, units in sorted(landed.items())
+                if state.game.grid.hex_of(where) in ezoc and not self._is_held(state, where, "Allied")]
 
     def _check_replace(self, state: OmahaState, entry: Place) -> list[Finding]:
         """11.1.3, 11.2.5: the Allies rebuild one reduced unit on the map, in supply, per replacement
@@ -146,15 +206,27 @@ class Arrivals(Area):
             return [self._f("error", section, entry, f"{entry.unit} is already on the map")]
         if unit.side == "Allied" and state.at.turn == 1:
             return [self._f("error", "11.2.4", entry, "Allied reinforcements land after GT 1 (11.2.4)")]
-        if entry.hex not in self.entry_hexes(state, entry.unit, row.entry):
-            where = row.entry if row.entry and game.grid.is_label(row.entry) else \
-                game.areas_by_id[row.entry].name if row.entry in game.areas_by_id else "its entry"
-            if unit.side == "Allied" and self.rules._campaign(state):
-                where = "any beach landing hex with a beachhead marker (14.0 b)"
-            return [self._f("error", section, entry, f"{entry.unit} arrives at {where}, on a hex no enemy unit holds "
-                                                     f"and outside enemy zones of control "
-                                                     f"{'(a beach landing hex with room) ' if unit.side == 'Allied' else ''}"
-                                                     f"- not {entry.hex}")]
+        labels = self._entry_labels(state, entry.unit, row.entry)
+        if entry.hex not in labels:
+            if unit.side == "Allied":
+                marked = ', '.join(sorted(self.rules.landing_hexes(state))[:6]) or "none is left"
+                where = f"on any beach landing hex with a beachhead marker, of any beach area ({marked}; 14.0 b)" \
+                    if self.rules._campaign(state) else f"on a beach landing hex with a beachhead marker ({marked})"
+            else:
+                where = f"at {row.entry}" if row.entry and game.grid.is_label(row.entry) else \
+                    f"on {game.areas_by_id[row.entry].name}" if row.entry in game.areas_by_id else "at its entry"
+            return [self._f("error", section, entry, f"{entry.unit} arrives {where}, not {entry.hex} ({section})")]
+        if self.rules._out_of_play(state, entry.hex):
+            return []  # 10.1's error, on the same entry (ScenarioBoundary)
+        barred = self._barred(state, entry.unit, entry.hex)
+        if barred is not None:
+            clause, why = barred
+            if unit.side == "Allied" and entry.hex not in self.rules.landing_hexes(state):
+                left = ", ".join(sorted(self.rules.landing_hexes(state))[:6]) or "no hex"
+                why += f"; beachhead markers remain on {left}"
+            return [self._f("error", clause, entry, f"{entry.unit} cannot arrive on {entry.hex}: {why} ({clause})")]
+        # 11.2.4: what hangs on where the Allied units stand (room, units that left the beach, an EZOC held) is
+        # judged as the Movement Phase ends, where reinforcements are placed (5.3, `closing`).
         return []
 
     def _entry_cost(self, state: OmahaState, label: str) -> float:

@@ -65,18 +65,36 @@ class BeachAssaults(Area):
                                                            "attacks a given hex (11.2.4)"))
         return out
 
-    def _stacked_again(self, state: OmahaState, entry: Entry) -> list[Finding]:
-        """11.2.1: as a phase ends, a unit that has left a beach landing hex stacks with no other."""
+    def _restacks(self, state: OmahaState) -> list[tuple[str, frozenset[str]]]:
+        """11.2.1: the hexes where a unit that has left a beach landing hex stands with another, with their units
+        (within the hex's stacking limit: beyond it the overstack is 5.3's)."""
         if not state.left_beach:
             return []
+        return [(where, here) for where, here in self.rules._crowded(state)
+                if not here.isdisjoint(state.left_beach) and len(here) <= self.rules.stack_limit(state, where)]
+
+    def _stacked_again(self, state: OmahaState, entry: Entry) -> list[Finding]:
+        """11.2.1: as a phase ends, a unit that has left a beach landing hex stacks with no other (reported once
+        while it lasts, house style 16; a unit joining the stack is a new breach)."""
+        known = dict(state.restacked)
         out = []
-        for where, here in self.rules._crowded(state):
+        for where, here in self._restacks(state):
+            if here <= known.get(where, frozenset()):
+                continue
             again = sorted(u for u in here if u in state.left_beach)
-            if again and len(here) <= self.rules.stack_limit(state, where):
-                out.append(self._f("error", "11.2.1", entry, f"{self.rules._where(state)} ends with {', '.join(again)} "
-                                                           f"stacked in {where}; a unit that has left a beach landing "
-                                                           "hex never stacks again (11.2.1)"))
+            others = sorted(here - set(again))
+            company = f" with {', '.join(others)}" if others else ""
+            out.append(self._f("error", "11.2.1", entry, f"{self.rules._where(state)} ends with {', '.join(again)} "
+                                                       f"stacked in {where}{company}; a unit that has left a beach "
+                                                       "landing hex never stacks again (11.2.1)"))
         return out
+
+    def still_restacked(self, state: OmahaState) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The stacks of 11.2.1 reported as this phase ends, each kept until it is resolved."""
+        if state.at.step is None:
+            return state.restacked
+        known = dict(state.restacked)
+        return tuple((where, here | known.get(where, frozenset())) for where, here in self._restacks(state))
 
     def untouched(self, state: OmahaState, combat: FmCombat, entry: Loss | Retreat) -> Finding | None:
         """11.2.3, 11.2.4: a unit of a beach landing stack that did not defend it takes none of the result: its

@@ -81,6 +81,12 @@ class OmahaState(FireAndMovementState):
     (11.2.1: whether the hexes chosen were full is judged then, not after the assaults' losses)."""
     left_beach: frozenset[str] = frozenset()
     """Units that have left a beach landing hex and never stack again (11.2.1)."""
+    restacked: tuple[tuple[str, frozenset[str]], ...] = ()
+    """Hexes where a unit that has left a beach landing hex was reported stacked as a phase ended, with their units
+    (11.2.1): a lasting condition is one error until it is resolved (or another unit joins it), as 5.3's."""
+    wiped_out: frozenset[str] = frozenset()
+    """Beach hexes whose beach assault's units were all eliminated before GT 1: their beachhead markers are removed
+    for good and the hexes land no reinforcement (11.2.3)."""
     last_turn: int | None = None
     """14.2: the campaign's last game turn, fixed as its GT 17 ends (None before, and in the scenario)."""
     beyond: Beyond = field(default=Beyond(), repr=False, compare=False)

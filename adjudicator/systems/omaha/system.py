@@ -275,9 +275,10 @@ class Omaha(OmahaRules):
     # -- check -------------------------------------------------------------------------------------
     def closing(self, state: OmahaState, entry: Entry) -> list[Finding]:
         """As a phase ends: 11.2.1's units that left the beach, 12.0's supply losses, 11.1.2 and
-        11.2.4's reinforcements due; as the Support Fire Marker Phase ends, what the rules owe."""
+        11.2.4's reinforcements due, 11.2.4's landings judged where they stand as the Movement Phase ends; as the
+        Support Fire Marker Phase ends, what the rules owe."""
         out = self.assaults._stacked_again(state, entry) + self.supply._supply_due(state, entry) + \
-            self.arrivals._arrivals_due(state, entry)
+            self.arrivals._landed_unheld(state, entry) + self.arrivals._arrivals_due(state, entry)
         if self.phase_id(state) == "support_fire_marker":
             out += self.cups._owed(state, entry)
         return out
@@ -382,13 +383,15 @@ class Omaha(OmahaRules):
         return after
 
     def turn_over(self, state: OmahaState, entry: TurnMarker) -> OmahaState:
-        """As a game turn ends, in its context: the beachheads the assault left (11.2.1), the German's sudden death
-        (13.0), the campaign's length (14.2), the markers back in their cups (7.2, 11.1.4) and the turn's weather
-        gone (14.1)."""
-        after = self.sequence._turn_ended(state, entry)
+        """As a game turn ends, in its context: the beachheads the assault left (11.2.1, 11.2.3), the stacks 11.2.1
+        reported, the German's sudden death (13.0), the campaign's length (14.2), the markers back in their cups (7.2,
+        11.1.4) and the turn's weather gone (14.1)."""
+        after = evolve(self.sequence._turn_ended(state, entry), restacked=self.assaults.still_restacked(state))
         if state.at.turn == 0 and state.set_up:
-            # 11.2.1: markers stay only on the beach hexes the assault landed on.
-            after = evolve(after, beachheads=self._landed_hexes(state))
+            # 11.2.1: markers stay only on the beach hexes the assault landed on; 11.2.3: those whose assault's
+            # units were all eliminated are gone for good.
+            landed = self._landed_hexes(state)
+            after = evolve(after, beachheads=landed, wiped_out=frozenset(h for h, _ in state.landing or ()) - landed)
         if state.at.turn and after.victory is None and not self.landing_hexes(state):
             # 13.0: no beach landing hex left at the end of a game turn: the German wins at once.
             section = "14.3" if self._campaign(state) else "13.0"
@@ -409,11 +412,12 @@ class Omaha(OmahaRules):
         return evolve(fresh, replaced=state.log.replaced, weather_rolls=state.log.weather_rolls)
 
     def phase_over(self, state: OmahaState, entry: StepMarker) -> OmahaState:
-        """As a phase ends, in its context: reinforcements reported late (11.1.2, 11.2.4), Achtung Minen drawn and
-        kept (11.1.4), marker entries still owed dropped after the Support Fire Marker Phase."""
+        """As a phase ends, in its context: reinforcements reported late (11.1.2, 11.2.4), the stacks 11.2.1 reported,
+        Achtung Minen drawn and kept (11.1.4), marker entries still owed dropped after the Support Fire Marker
+        Phase."""
         after = self.sequence._phase_ended(state, entry)
         markers = state.game.markers_by_id
-        return evolve(after, late=self.arrivals._reported_late(state),
+        return evolve(after, late=self.arrivals._reported_late(state), restacked=self.assaults.still_restacked(state),
                       mines_aside=(*state.mines_aside, *(m for _, m in state.log.drawn if markers[m].kind == "mines")),
                       owed=() if self.phase_id(state) == "support_fire_marker" else state.owed)
 
