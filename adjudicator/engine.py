@@ -239,10 +239,9 @@ def later_context(order: TurnOrder, at: TurnContext, entry: StepMarker) -> TurnC
 
 
 def _applied(resolver: Resolver, entry: Entry) -> Entry | None:
-    """The entry as it is applied: a move or retreat leaving the map, or naming a box or area of the game in its path
-    (ids the resolver knows, no hexes), kept to its hexes on the map from the first: what comes before them left
-    out, cut at the first that is not; None when no hex of the map is left (nothing to apply). The system's check
-    says what the path breaks."""
+    """The entry as it is applied: a move or retreat whose path leaves the map or names a box or area (ids, no
+    hexes) kept to its hexes on the map, from the first to the next that is not; None when none is left. The
+    system's check says what the path breaks."""
     if not entry.may_leave_map:
         return entry
     is_label = resolver.game.grid.is_label
