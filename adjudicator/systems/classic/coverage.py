@@ -92,7 +92,7 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                     + several,
                                     ("attack",), (), ("crt.toml", "rules.toml [[combat.terrain]]",
                                                       "units.csv values"),
-                                    ("tests/test_named_twice.py::test_an_attacker_named_twice_is_one_error",)))
+                                    ("tests/test_attack_slips.py::test_an_attacker_named_twice_is_one_error",)))
     for source in sorted({r.source for r in rules.combat.results}):
         codes = ", ".join(r.code for r in rules.combat.results if r.source == source)
         add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import weakref
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Generic
 
 from adjudicator.findings import Finding, SectionTable, Severity
@@ -361,7 +361,8 @@ class SeriesRules(SystemBase[S]):
     def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
         raise NotImplementedError  # ground_combat.py
 
-    def _claims(self, entry: Attack, result: FmAudit, section: str, why: str = "") -> list[Finding]:
+    def _claims(self, entry: Attack, result: FmAudit, section: str, why: str = "",
+                codes: Collection[str] = ()) -> list[Finding]:
         raise NotImplementedError  # ground_combat.py
 
     def left_out_rule(self, state: S, entry: Attack | Bombard, truth: FmAudit, terrain_rule: str,

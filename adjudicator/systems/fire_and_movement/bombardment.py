@@ -9,6 +9,7 @@ from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Bombard
 from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, audit, unit_values
+from adjudicator.systems.fire_and_movement.ground_combat import result_codes, unknown_result
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
 from wargame.models import Marker
@@ -117,7 +118,9 @@ class Bombardment(SeriesArea[S]):
                                                           f"{result.line} line (column {result.column}) with a "
                                                           f"{entry.die} gives {result.result}"
                                                           + (", no effect in a bombardment" if effect != result.result
-                                                             else "") + f", not {entry.result}" + why))
+                                                             else "") + f", not {entry.result}"
+                                                          + unknown_result(entry.result, result_codes(state.game))
+                                                          + why))
             elif entry.result is None:
                 out.append(self._f("note", "8.1.2", entry, f"the result is {result.result}"
                                                          + (" (no effect in a bombardment)" if effect == "-" and

@@ -3,7 +3,7 @@ claimed result against the table; an attack whose result is known opens a combat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 from adjudicator.basis import Basis, attack_records, crt_cell
 from adjudicator.findings import Finding, one_error
@@ -13,6 +13,8 @@ from adjudicator.systems.fire_and_movement.combat import (
     MODIFIERS, FmAudit, Modifier, audit, claimed_differential, modifier_left_out, unit_values, unmet_river_lines)
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
+from wargame.errors import did_you_mean
+from wargame.game import Game
 from wargame.hexes import Hexside
 
 
@@ -84,7 +86,8 @@ class GroundCombat(SeriesArea[S]):
                                   if (variant.differential, variant.result, variant.line) !=
                                   (truth.differential, truth.result, truth.line)], effect)
 
-    def _claims(self, entry: Attack, result: FmAudit, section: str, why: str = "") -> list[Finding]:
+    def _claims(self, entry: Attack, result: FmAudit, section: str, why: str = "",
+                codes: Collection[str] = ()) -> list[Finding]:
         """The claimed differential and result against the table (a warning without a die); `why`: the words
         naming the modifier the claim misread, whose clause `section` then is."""
         # The die and the lack of one are the procedure's (8.2.1 d), whatever modifier was misread.
@@ -104,7 +107,8 @@ class GroundCombat(SeriesArea[S]):
         elif entry.result is not None and entry.result != result.result:
             out.append(self._f("error", section, entry, f"differential {result.differential:+d} on the {result.line} "
                                                         f"line (column {result.column}) with a {entry.die} gives "
-                                                        f"{result.result}, not {entry.result}" + why))
+                                                        f"{result.result}, not {entry.result}"
+                                                        + unknown_result(entry.result, codes) + why))
         elif entry.result is None:
             out.append(self._f("note", procedure, entry, f"the result is {result.result} (differential "
                                                        f"{result.differential:+d}, {result.line} line, column "
@@ -143,7 +147,8 @@ class GroundCombat(SeriesArea[S]):
             return out
         result = self.combat_audit(state, entry)
         return self.with_basis(state, entry, result, self._claims(
-            entry, result, *(self.left_out_rule(state, entry, result, "8.2.2") or ("8.2.1d", ""))))
+            entry, result, *(self.left_out_rule(state, entry, result, "8.2.2") or ("8.2.1d", "")),
+            codes=result_codes(state.game)))
 
     def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
         """The claims' findings with the data they rest on: the differential's (units' values, the hex's terrain,
@@ -236,3 +241,16 @@ class GroundCombat(SeriesArea[S]):
                                          defended=state.log.defended | set(self.rules._defenders(state, entry, side)),
                                          attacked_in_combat=state.log.attacked_in_combat | in_combat),
                       combat=self._open_combat(state, entry))
+
+
+def result_codes(game: Game) -> Collection[str]:
+    """The combat results table's result codes (none without a table)."""
+    return game.crt.result_codes if game.crt is not None else ()
+
+
+def unknown_result(claimed: str, codes: Collection[str]) -> str:
+    """Words for a claimed result the table does not have (a typo more than a misreading), else nothing."""
+    if not codes or claimed in codes:
+        return ""
+    return f"; {claimed} is no result of the table{did_you_mean(claimed, sorted(codes))}"
+

@@ -9,7 +9,7 @@ hooks of `base.py` its rules change, and builds its registry from the series' by
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from adjudicator.contract import (
     AdvanceOption, CombatAccount, EngineChecks, MarkerUse, Outcome, Position, Reach, RetreatOption, SequencePoint,
@@ -173,9 +173,10 @@ class FireAndMovement(SeriesRules[S]):
         """The modifier a wrong claim left out, with its clause, if one explains it (ground_combat.py)."""
         return self.ground.left_out_rule(state, entry, truth, terrain_rule, effect)
 
-    def _claims(self, entry: Attack, result: FmAudit, section: str, why: str = '') -> list[Finding]:
+    def _claims(self, entry: Attack, result: FmAudit, section: str, why: str = '',
+                codes: Collection[str] = ()) -> list[Finding]:
         """Errors for an attack's written claims against its arithmetic (8.2, ground_combat.py)."""
-        return self.ground._claims(entry, result, section, why)
+        return self.ground._claims(entry, result, section, why, codes)
 
     def with_basis(self, state: S, entry: Attack | Bombard, result: FmAudit, findings: list[Finding]) -> list[Finding]:
         """Findings with the data their judgement rests on (ground_combat.py)."""

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Entry, Loss, Move, Retreat
 from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
+from adjudicator.systems.fire_and_movement.ground_combat import result_codes
 from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
 from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
@@ -148,7 +149,8 @@ class BeachAssaults(Area):
         if out:
             return out
         result = self.beach_audit(state, entry)
-        return out + self.rules.with_basis(state, entry, result, self.rules._claims(entry, result, "11.2.3"))
+        return out + self.rules.with_basis(state, entry, result, self.rules._claims(entry, result, "11.2.3",
+                                                                                 codes=result_codes(state.game)))
 
     def _landed_on_gt1(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.1: during GT 1, an assault unit that landed on a beach hex (not the Rangers, whom
