@@ -53,6 +53,13 @@ def test_launch_gives_supply_and_the_first_action(start: OnslaughtState) -> None
     assert found == [] and early.log.entitled == "German"
 
 
+def test_the_cap_takes_what_the_counteroffensive_gives_beyond_it(start: OnslaughtState) -> None:
+    """8.2 with 12.0: the +10 at 35 points makes 40, not 45; the five lost are said in a note, as for an income."""
+    found, state = play(when(start, turn=11, supply={"Allied": 20, "German": 35}), [*turn(12), BULGE])
+    assert found == [("note", "8.2")] and state.supply["German"] == 40 and state.capped_away["German"] == 5
+    assert play(when(start, turn=11, supply={"Allied": 20, "German": 30}), [*turn(12), BULGE])[0] == []
+
+
 def test_launch_window_and_once(start: OnslaughtState) -> None:
     """12.0: turns 12-17 only, German only, once a game, before the turn's first action."""
     assert play(when(start, turn=10), [*turn(11), BULGE])[0] == [("error", "12.0")]

@@ -6,7 +6,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Declare
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import OnslaughtState, replace, turn_and_step
-from adjudicator.systems.onslaught.supply import gained
+from adjudicator.systems.onslaught.supply import capped, gained
 from wargame.errors import did_you_mean
 
 
@@ -33,6 +33,12 @@ def check_declare(state: OnslaughtState, entry: Declare) -> list[Finding]:
     if not (state.at.step is None or (state.at.step == "action" and not state.log.begun)):
         out.append(finding("error", "12.0", entry, f"{turn_and_step(state)}: the counteroffensive is announced "
                                                    "before the turn's first action"))
+    # 8.2's cap holds for the counteroffensive's points too: what it takes is said, as for an income.
+    total = state.supply.get("German", 0) + int(state.game.parameter["bulge_supply"])
+    limited = capped(total, "German", state.game)
+    if limited < total:
+        out.append(finding("note", "8.2", entry, f"German reaches {total} supply points; {total - limited} above the "
+                                                 f"limit of {limited} are lost"))
     return out
 
 
