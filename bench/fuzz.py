@@ -95,7 +95,8 @@ NOTATION_WORDS = ["Turn", "Step", "Phase", "Roll", "Allied:", "German:", "Allied
                   "advance", "deplete", "eliminate", "remove", "stand", "reinforce", "paradrop", "pickup",
                   "setup", "delay", "replace", "income", "capture", "declare", "move", "draw", "aside", "lose",
                   "strategic", "supply", "points", "full", "reduced", "decline", "movement", "combat", "bogus",
-                  "[Game \"onslaught\"]", "[Game \"omaha\"]", "[Optional \"weather\"]", "# comment", "1:1", "3:1",
+                  "Soviet:", "Soviet>", "claim", "replace", "german_combat", "rail_movement", "panzer_movement", "so-5",
+                  "[Game \"onslaught\"]", "[Game \"omaha\"]", "[Game \"moscow\"]", "[Optional \"weather\"]", "# comment", "1:1", "3:1",
                   "+2", "-", "DE", "AE", "(D)", "0101", "9999", "2019-2020", "2019-2019-2019"]
 
 
@@ -368,13 +369,14 @@ def data_files(root: Path) -> list[tuple[Path, str]]:
 
 def _model_of(path: Path) -> tuple[str, type]:
     from wargame import models, tables
+    from wargame.rulebook import RulesFile
 
     kinds = {"map.toml": models.MapManifest, "terrain.toml": models.TerrainChart, "areas.toml": models.AreasFile,
              "game.toml": models.GameManifest, "markers.toml": models.MarkersFile, "crt.toml": tables.CombatTable,
              "charts.toml": tables.ChartsFile, "parameters.toml": tables.ParametersFile,
              "hexes.csv": models.HexRecord, "hexsides.csv": models.HexsideRecord, "places.csv": models.PlaceRecord,
              "units.csv": models.Unit, "setup.csv": models.Placement, "reinforcements.csv": models.Arrival,
-             "replacements.csv": models.ReplacementRecord}
+             "replacements.csv": models.ReplacementRecord, "rules.toml": RulesFile}
     model = kinds.get(path.name)
     return ("toml" if path.suffix == ".toml" else "csv", model) if model else ("", type(None))
 
@@ -604,7 +606,7 @@ def commands(c: Context) -> str:
         path.write_bytes(damaged_recording(c.mutator, c.rng.choice(c.recordings)))
         result = CliRunner().invoke(adjudicate, [c.rng.choice(["check", "state"]), str(path)])
     else:
-        game = c.rng.choice(["onslaught", "omaha"])
+        game = c.rng.choice(sorted(c.games))
         args = c.rng.choice([["combat", "--game", game, "--attack", f"{c.mutator.word()}@{c.mutator.word()}",
                               "--defend", f"{c.mutator.word()}@{c.mutator.word()}"],
                              ["combat", "--game", c.mutator.word(), "--attack", "a@b", "--defend", "c@d"]])
@@ -647,7 +649,7 @@ def combat_audits(c: Context) -> str:
         words = lines[i].split(" ")
         j = c.rng.randrange(len(words))
         words[j] = c.rng.choice([c.mutator.word(), c.rng.choice(units), "us-inf-99", "99/9", words[j] + "x",
-                                 c.rng.choice(sorted(c.games["omaha" if game_id == "onslaught" else "onslaught"]
+                                 c.rng.choice(sorted(c.games[c.rng.choice([g for g in sorted(c.games) if g != game_id])]
                                                      .units_by_id))])
         lines[i] = " ".join(words)
         log = c.scratch / "fuzz-combat.log"
@@ -734,7 +736,7 @@ def context(seed: int, scratch: Path, needs_module: bool) -> Context:
     """Corpora and games, loaded once."""
     rng = random.Random(seed)
     root = data_root(None)
-    games = {g: load_game(root, g) for g in ("onslaught", "omaha")}
+    games = {g: load_game(root, g) for g in ("onslaught", "omaha", "moscow")}
     logs = example_logs()
     json_pairs = []
     for game_id, text in logs:
