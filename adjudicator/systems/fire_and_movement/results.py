@@ -9,7 +9,8 @@ stiff resistance, advances) carry it out. Rulings (docs/rules-coverage.md keeps 
 - 8.3, a retreat's length: it ends exactly the result's number of hexes from the combat hex
   (8.3's "the number of hexes away required"), entering one hex per hex of distance; a shorter
   retreat is legal only when no full one is open that ends in a hex no other friendly unit holds,
-  and then the unit is also reduced (8.3).
+  and then the unit is also reduced (8.3), in the last hex it can legally reach: it goes as far as
+  it can without displacing anybody (`Retreats.retreat_reach`), or ends on a friend to displace it.
 - 8.3, vacant hexes: a path through a friendly unit's hex is legal only when no path of vacant
   hexes is open; ending on a friendly unit is displacement (8.3.1), written as that unit's own
   one-hex `retreat` right after, and only when no retreat ending in a hex without one is open.
