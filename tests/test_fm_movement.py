@@ -257,6 +257,28 @@ def test_landings_are_judged_as_the_movement_phase_ends(game: Game) -> None:
     assert log_errors(game, away) == [("11.2.1", "Allied: reinforce CCR/2 2121"), ("11.2.4", "Phase bombardment")]
 
 
+def test_landings_of_a_log_ending_inside_the_movement_phase(game: Game) -> None:
+    """11.2.4 (ruling): a log that ends inside the Allied Movement Phase never reaches its end, where landings are
+    placed; they are judged where they stand, each landing that could not stay a note on its hex's last landing
+    line (the phase is still open), never an error; the 5.3 room, 11.2.1 and EZOC conditions are the phase end's."""
+    setup = SETUP.replace("German: setup 915/352 2021", "German: setup 915/352 2019")
+    gt2 = landed(setup) + GT1_TO_GERMAN + "German: reinforce Sch/30 1005\n" + GT1_REST + \
+        "Turn 2\nPhase support_fire_marker\nPhase movement\n"
+    crowded = GT2_LANDINGS.replace("CCA/2 2219", "CCA/2 2318")
+    for text, rule, hexes, last in ((GT2_LANDINGS + "175/29 2120-2121\n", "11.2.4", "CCB/2, CCR/2 landed on 2120",
+                                     "Allied: reinforce CCR/2 2120"),
+                                    (crowded, "5.3", "23/2, 38/2, CCA/2 landed on 2318", "Allied: reinforce CCA/2 2318")):
+        errors, state = replay_errors(game, gt2 + text)
+        assert errors == []
+        line = f'[Game "omaha"]\n{gt2}{text}'.splitlines().index(last) + 1
+        assert [(f.severity, f.rule, f.line) for f in FM.finish(state)] == [("note", rule, line)]
+        assert "the log ends inside GT 2, movement phase (Allied player turn)" in FM.finish(state)[0].message
+        assert hexes in FM.finish(state)[0].message
+        # The phase ended, the same landing is the phase end's error.
+        assert log_errors(game, gt2 + text + "Phase bombardment\n") == [(rule, "Phase bombardment")]
+    assert FM.finish(replay_errors(game, gt2 + GT2_LANDINGS)[1]) == []
+
+
 def test_a_refused_landing_names_its_reason(game: Game) -> None:
     """11.2.1, 11.2.3 (audit 18): a landing on a beach hex without a beachhead marker cites the clause that took
     the marker away and says why: every unit of the hex's beach assault eliminated (11.2.3, for good), a German

@@ -469,7 +469,8 @@ class Omaha(OmahaRules):
                 cost = self.arrivals._entry_cost(state, entry.hex)
                 state = evolve(state, log=evolve(state.log, entered=(*state.log.entered, (entry.unit, cost))))
             else:
-                state = evolve(state, log=evolve(state.log, landed=state.log.landed | {entry.unit}))
+                lines = (*state.log.landing_lines, (entry.unit, entry.line))
+                state = evolve(state, log=evolve(state.log, landed=state.log.landed | {entry.unit}, landing_lines=lines))
         return self.series_apply("place", state, entry)
 
     def _rolled(self, state: OmahaState, entry: RollOff) -> OmahaState:
@@ -524,7 +525,8 @@ class Omaha(OmahaRules):
     # -- the end -----------------------------------------------------------------------------------
     def finish(self, state: OmahaState) -> list[Finding]:
         """Notes at the log's end: an automatic victory, the end-game verdict after the last game
-        turn (13.0), the campaign's (14.2, 14.3), and effects of the last combat not yet logged."""
+        turn (13.0), the campaign's (14.2, 14.3), landings of a Movement Phase left open (11.2.4), and effects
+        of the last combat not yet logged."""
         out: list[Finding] = []
         won = state.victory
         if won is not None:
@@ -537,7 +539,7 @@ class Omaha(OmahaRules):
                 winner, reason = self.victory.verdict(state)
                 out.append(self.table.finding("note", "13.0", 0, 1, f"at the end of GT {last} the {winner} player "
                                                                    f"wins: {reason}"))
-            out += self.campaign._campaign_finish(state)
+            out += self.campaign._campaign_finish(state) + self.arrivals._landings_when_the_log_ends(state)
         return out + super().finish(state)
 
     # -- the engine's contract ---------------------------------------------------------------------
