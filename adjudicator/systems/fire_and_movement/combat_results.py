@@ -72,7 +72,7 @@ class CombatResults(SeriesArea[S]):
             return [self._f("error", "8.2.4", entry, f"{self.rules._where(state)}: no combat result calls for {entry.unit} "
                                                    "to lose a step")]
         if entry.unit not in (*combat.attackers, *combat.defenders):
-            untouched = self.rules.untouched(state, combat, entry)
+            untouched = self.rules.untouched(state, combat, entry, entry.unit)
             if untouched is not None:
                 return [untouched]
             # 8.1.3 says who a bombardment's results touch (the defenders, and (A)'s adjacent friends).
@@ -123,7 +123,11 @@ class CombatResults(SeriesArea[S]):
             return [self._f("error", "8.4", entry, f"{self.rules._where(state)}: no retreat result to resist")]
         out = []
         for unit_id in dict.fromkeys(entry.units):
-            if not combat.retreat_due(unit_id):
+            untouched = None if unit_id in (*combat.attackers, *combat.defenders) else \
+                self.rules.untouched(state, combat, entry, unit_id)
+            if untouched is not None:
+                out.append(untouched)  # a folio's stack defending with one unit (Omaha 11.2.3, 11.2.4)
+            elif not combat.retreat_due(unit_id):
                 out.append(self._f("error", "8.4", entry, f"{combat.verdict} calls for no retreat of {unit_id}; "
                                                           "stiff resistance answers a retreat"))
             elif unit_id in combat.stood or combat.retreat_of(unit_id) is not None:

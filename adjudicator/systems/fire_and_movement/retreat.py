@@ -242,7 +242,7 @@ class Retreats(SeriesArea[S]):
         """8.3.1: a friendly unit displaced one hex from where a retreating (or displaced) unit ends, onto
         another friendly unit only when no vacant hex is open to it and that unit is displaced in turn."""
         ends = self._arrived(state, combat, entry.unit)
-        folio = self.rules.untouched(state, combat, entry) if entry.path[0] not in ends else None
+        folio = self.rules.untouched(state, combat, entry, entry.unit) if entry.path[0] not in ends else None
         if folio is not None:
             return [folio]
         if entry.path[0] not in ends and combat.bombardment and not ends:

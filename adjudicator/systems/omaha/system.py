@@ -16,8 +16,8 @@ from typing import TypeVar
 from adjudicator.contract import MarkerUse, Outcome, Position
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
-    Advance, Attack, Bombard, Declare, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, SupportMarkers,
-    TurnMarker,
+    Advance, Attack, Bombard, Declare, Entry, Header, Loss, Move, Place, Retreat, RollOff, StandFast, StepMarker,
+    SupportMarkers, TurnMarker,
 )
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
@@ -207,9 +207,11 @@ class Omaha(OmahaRules):
         """BeachAssaults (beach.py): 11.2.4: one unit of a beach landing stack attacks a given hex."""
         return self.assaults.attack_checks(state, entry)
 
-    def untouched(self, state: OmahaState, combat: FmCombat, entry: Loss | Retreat) -> Finding | None:
-        """11.2.1: a unit of a stack the result does not touch losing a step or retreating (beach.py)."""
-        return self.assaults.untouched(state, combat, entry)
+    def untouched(self, state: OmahaState, combat: FmCombat, entry: Loss | Retreat | StandFast,
+                  unit_id: str) -> Finding | None:
+        """11.2.3, 11.2.4: a unit of a stack the result does not touch losing a step, retreating or resisting
+        (beach.py)."""
+        return self.assaults.untouched(state, combat, entry, unit_id)
 
     def defending(self, state: OmahaState, defenders: list[str], chosen: str | None = None) -> list[str]:
         """The units of a stack a combat's result touches (11.2.4: the one the attacker names, beach.py)."""
