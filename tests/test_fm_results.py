@@ -329,8 +329,14 @@ def test_bombardment_results(game: Game) -> None:
     and only if there is one."""
     # +4 against 4: 0 on the clear line, column c6; a 6 reads (A), a 1 reads Ex.
     friendly_fire = "Allied: bombard 2117 diff +0 die 6 result (A) support us_air_4\n"
-    assert bombard_errors(game, friendly_fire + "Phase combat\n") == [("8.2.4", "Phase combat")]
+    # Audit 18, D6: a bombardment's (A) left undone, or taken by a unit not next to the target, cites 8.1.3.
+    assert bombard_errors(game, friendly_fire + "Phase combat\n") == [("8.1.3", "Phase combat")]
     assert bombard_errors(game, friendly_fire + "Allied: deplete 18/1\nPhase combat\n") == []
+    assert bombard_errors(game, friendly_fire + "Allied: deplete 16/1\nAllied: deplete 18/1\nPhase combat\n") == \
+        [("8.1.3", "Allied: deplete 16/1")]
+    assert messages(game, friendly_fire + "Allied: deplete 16/1", BOMBARD_AT) == \
+        ["16/1 took no part in the bombardment of 2117 (line 6); (A) reduces a unit of the bombarding side next to "
+         "2117 (8.1.3)"]
     alone = {"914/352": "2117", "16/1": "2319"}
     assert bombard_errors(game, friendly_fire + "Phase combat\n", alone) == []
     exchange = "Allied: bombard 2117 diff +0 die 1 result - support us_air_4\nPhase combat\n"

@@ -160,8 +160,13 @@ def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[st
     if combat.result is None:
         return out
     if combat.result in ONE_ATTACKER_REDUCED and combat.chosen() is None and combat.attackers:
-        out.append(("8.2.4", f"{combat.verdict} is not carried out: one attacking unit, of the attacker's choice "
-                           f"({', '.join(combat.attackers)}), must be reduced"))
+        if combat.bombardment:
+            # 8.1.3: a bombardment's (A) falls on a unit of the bombarding side next to the hex bombarded.
+            out.append(("8.1.3", f"{combat.verdict} is not carried out: one unit of the bombarding side next to "
+                                 f"{combat.hex}, of its owner's choice ({', '.join(combat.attackers)}), must be reduced"))
+        else:
+            out.append(("8.2.4", f"{combat.verdict} is not carried out: one attacking unit, of the attacker's choice "
+                               f"({', '.join(combat.attackers)}), must be reduced"))
     for unit in (*combat.attackers, *combat.defenders):
         steps, lost = combat.steps_of(unit), combat.lost_by(unit)
         if lost >= steps:
