@@ -18,6 +18,7 @@ from wargame.errors import ReplayError
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
 from play_support import at_phase
+from play_support import play as play_log
 
 PHASES = FM.phases(load_game(data_root(), "omaha"))
 """4.1: the phases of a game turn, from the game's [[sequence]]."""
@@ -180,6 +181,11 @@ def test_the_set_up(game: Game) -> None:
     assert setup_errors(game, SETUP.replace("Allied: setup 175/29 2120\n", "")) == [("11.0", "Turn 1")]
     inland = SETUP.replace("915/352 2021", "915/352 1810").replace("916/352 2022", "916/352 1811")
     assert setup_errors(game, inland) == [("11.0", "Turn 1")]
+    # Audit 18, D6: the message says what is wrong and which unit met the condition.
+    played = play_log(FM, FM.initial_state(game, []), f'[Game "omaha"]\n{landed(inland)}Turn 1\n', finish=False)
+    assert [f.message for f in played.findings if f.rule == "11.0"] == \
+        ["GT 1 begins with fewer than two German at-start units set up next to an Omaha Beach hex (none "
+         "does); at least two must be (11.0)"]
     assert setup_errors(game, SETUP + "Allied: setup CCA/2 2319\n")[0] == ("11.0", "Allied: setup CCA/2 2319")
     late = advance(FM, FM.initial_state(game, []), parse_text('[Game "omaha"]\nTurn 1\n')[-1])
     assert [f.rule for f in FM.check(late, parse_text('[Game "omaha"]\nAllied: setup 16/1 2319\n')[-1])] == ["11.0"]
