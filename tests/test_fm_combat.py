@@ -76,6 +76,14 @@ def test_terrain_line_best_for_the_defender(game: Game) -> None:
     assert open_side.line == "marsh"
 
 
+def test_attackers_across_a_river_and_a_canal(game: Game) -> None:
+    """8.2.2 (audit 18, B4): every attacker across a river-like hexside, one a river (city line), another a canal
+    (woods line): each kind's line may apply and the defender gets the best, not the first kind's by name."""
+    mixed = FM.combat_audit(state_with(game, {"914/352": "1606", "16/1": "1506", "18/1": "1607"}),
+                            Attack(hex="1606", attackers=["16/1", "18/1"]))
+    assert mixed.line == "city"
+
+
 def state_with(game: Game, placed: dict[str, str]) -> OmahaState:
     """The set-up with `placed` on the map."""
     base = FM.initial_state(game, [])

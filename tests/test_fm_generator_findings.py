@@ -53,6 +53,10 @@ def test_a_stacked_beach_hex_takes_the_result_with_one_unit(game: Game) -> None:
     bombard = TO_GERMAN_BOMBARDMENT + "German: bombard 2319 die 4 result D2 support de_sf_9 de_sf_8\n"
     assert run(game, bombard + "Allied> eliminate 16/1\nPhase combat\n", stack) == []
     assert run(game, bombard + "Allied> eliminate 18/1\nPhase combat\n", stack)[0] == ("11.2.3", "Allied> eliminate 18/1")
+    # Audit 18, D6: stiff resistance by a unit of the stack that did not defend is the same misreading.
+    assert run(game, bombard + "Allied> stand 18/1\nPhase combat\n", stack)[0] == ("11.2.3", "Allied> stand 18/1")
+    assert run(game, attack.replace("De", "D2") + "Allied> stand 18/1\nPhase mobile_movement\n", stack)[0] == \
+        ("11.2.4", "Allied> stand 18/1")
 
 
 def test_naval_gunfire_beside_drawn_markers(game: Game) -> None:

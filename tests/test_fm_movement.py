@@ -18,6 +18,7 @@ from wargame.errors import ReplayError
 from wargame.game import Game, load_game
 from wargame.hexes import Hexside
 from play_support import at_phase
+from play_support import play as play_log
 
 PHASES = FM.phases(load_game(data_root(), "omaha"))
 """4.1: the phases of a game turn, from the game's [[sequence]]."""
@@ -180,6 +181,11 @@ def test_the_set_up(game: Game) -> None:
     assert setup_errors(game, SETUP.replace("Allied: setup 175/29 2120\n", "")) == [("11.0", "Turn 1")]
     inland = SETUP.replace("915/352 2021", "915/352 1810").replace("916/352 2022", "916/352 1811")
     assert setup_errors(game, inland) == [("11.0", "Turn 1")]
+    # Audit 18, D6: the message says what is wrong and which unit met the condition.
+    played = play_log(FM, FM.initial_state(game, []), f'[Game "omaha"]\n{landed(inland)}Turn 1\n', finish=False)
+    assert [f.message for f in played.findings if f.rule == "11.0"] == \
+        ["GT 1 begins with fewer than two German at-start units set up next to an Omaha Beach hex (none "
+         "does); at least two must be (11.0)"]
     assert setup_errors(game, SETUP + "Allied: setup CCA/2 2319\n")[0] == ("11.0", "Allied: setup CCA/2 2319")
     late = advance(FM, FM.initial_state(game, []), parse_text('[Game "omaha"]\nTurn 1\n')[-1])
     assert [f.rule for f in FM.check(late, parse_text('[Game "omaha"]\nAllied: setup 16/1 2319\n')[-1])] == ["11.0"]
@@ -255,6 +261,28 @@ def test_landings_are_judged_as_the_movement_phase_ends(game: Game) -> None:
     # A landing that is an error on its own line (no beachhead marker) is not judged again as the phase ends.
     away = gt2 + GT2_LANDINGS.replace("CCR/2 2120", "CCR/2 2121") + "175/29 2120-2119\nPhase bombardment\n"
     assert log_errors(game, away) == [("11.2.1", "Allied: reinforce CCR/2 2121"), ("11.2.4", "Phase bombardment")]
+
+
+def test_landings_of_a_log_ending_inside_the_movement_phase(game: Game) -> None:
+    """11.2.4 (ruling): a log that ends inside the Allied Movement Phase never reaches its end, where landings are
+    placed; they are judged where they stand, each landing that could not stay a note on its hex's last landing
+    line (the phase is still open), never an error; the 5.3 room, 11.2.1 and EZOC conditions are the phase end's."""
+    setup = SETUP.replace("German: setup 915/352 2021", "German: setup 915/352 2019")
+    gt2 = landed(setup) + GT1_TO_GERMAN + "German: reinforce Sch/30 1005\n" + GT1_REST + \
+        "Turn 2\nPhase support_fire_marker\nPhase movement\n"
+    crowded = GT2_LANDINGS.replace("CCA/2 2219", "CCA/2 2318")
+    for text, rule, hexes, last in ((GT2_LANDINGS + "175/29 2120-2121\n", "11.2.4", "CCB/2, CCR/2 landed on 2120",
+                                     "Allied: reinforce CCR/2 2120"),
+                                    (crowded, "5.3", "23/2, 38/2, CCA/2 landed on 2318", "Allied: reinforce CCA/2 2318")):
+        errors, state = replay_errors(game, gt2 + text)
+        assert errors == []
+        line = f'[Game "omaha"]\n{gt2}{text}'.splitlines().index(last) + 1
+        assert [(f.severity, f.rule, f.line) for f in FM.finish(state)] == [("note", rule, line)]
+        assert "the log ends inside GT 2, movement phase (Allied player turn)" in FM.finish(state)[0].message
+        assert hexes in FM.finish(state)[0].message
+        # The phase ended, the same landing is the phase end's error.
+        assert log_errors(game, gt2 + text + "Phase bombardment\n") == [(rule, "Phase bombardment")]
+    assert FM.finish(replay_errors(game, gt2 + GT2_LANDINGS)[1]) == []
 
 
 def test_a_refused_landing_names_its_reason(game: Game) -> None:

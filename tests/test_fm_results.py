@@ -239,6 +239,40 @@ def test_a_unit_is_reduced_in_place_only_when_friends_hold_it_back(game: Game) -
         ("8.3", "German> deplete 914/352")
 
 
+# 26/1 at 1716, 115/29 at 1718 and 116/29 at 1914 put every hex three away from 2117 in Allied zones of
+# control but 1919 and 2019; 915/352 and 916/352 stand there.
+THREE_ON_FRIENDS = {"914/352": "2117", "16/1": "2217", "18/1": "2216", "26/1": "1716", "115/29": "1718",
+                    "116/29": "1914", "915/352": "1919", "916/352": "2019"}
+SHORT_OF_THREE = {**{u: w for u, w in THREE_ON_FRIENDS.items() if u not in ("915/352", "916/352")}, "175/29": "1920"}
+"""Without the two German units, and 175/29 at 1920 closing 1919 and 2019 too: no retreat of three hexes at all."""
+
+
+def test_a_short_retreat_goes_as_far_as_it_can(game: Game) -> None:
+    """8.3: a unit that cannot retreat in full is reduced in the last hex it can legally reach, so it retreats as
+    far as it can: a shorter retreat while a longer one ends in a hex no friendly unit holds is an error. 8.3.1:
+    a longer one ending only on friends does not count (displacement is voluntary), and the unit may still be
+    reduced where it stands instead of displacing."""
+    one = attack("D3") + "German> retreat 914/352 2117-2016\nGerman> deplete 914/352\n" + END
+    two = attack("D3") + "German> retreat 914/352 2117-2017-2018\nGerman> deplete 914/352\n" + END
+    for placed in (SHORT_OF_THREE, THREE_ON_FRIENDS):
+        assert errors(game, one, placed) == [("8.3", "German> retreat 914/352 2117-2016")], placed
+        assert errors(game, two, placed) == [], placed
+        assert errors(game, attack("D3") + "German> stand 914/352\n" + END, placed) == []
+    assert errors(game, attack("D3") + "German> deplete 914/352\n" + END, SHORT_OF_THREE) == \
+        [("8.3", "German> deplete 914/352")]
+    assert errors(game, attack("D3") + "German> deplete 914/352\n" + END, THREE_ON_FRIENDS) == []
+    displacing = attack("D3") + "German> retreat 914/352 2117-2017-2018-2019\nGerman> retreat 916/352 2019-2020\n"
+    assert errors(game, displacing + END, THREE_ON_FRIENDS) == []
+    state = replay_errors(game, f"Turn 1\nPhase support_fire_marker\n{COMBAT}" + attack("D3"), SHORT_OF_THREE)[1]
+    (finding,) = FM.check(state, Retreat(side="German", unit="914/352", path=["2117", "2016"]))
+    assert "though it can retreat 2 (to 1916 or 1917 or 1918)" in finding.message
+    # The movement model offers no retreat shorter than the checker accepts.
+    for placed in (SHORT_OF_THREE, THREE_ON_FRIENDS):
+        state = replay_errors(game, f"Turn 1\nPhase support_fire_marker\n{COMBAT}" + attack("D3"), placed)[1]
+        (option,) = FM.retreat_options(state)
+        assert option.shorter and all(len(path) == 3 for path in option.shorter), placed
+
+
 def test_rangers_retreat_through_enemy_zones_of_control(game: Game) -> None:
     """11.2.3: rangers ignore EZOC for all purposes, so their retreat may enter and cross hexes in
     an enemy ZOC (2218 and 2219 are next to 915/352); any other unit may not (6.2, 8.3)."""
@@ -295,8 +329,14 @@ def test_bombardment_results(game: Game) -> None:
     and only if there is one."""
     # +4 against 4: 0 on the clear line, column c6; a 6 reads (A), a 1 reads Ex.
     friendly_fire = "Allied: bombard 2117 diff +0 die 6 result (A) support us_air_4\n"
-    assert bombard_errors(game, friendly_fire + "Phase combat\n") == [("8.2.4", "Phase combat")]
+    # Audit 18, D6: a bombardment's (A) left undone, or taken by a unit not next to the target, cites 8.1.3.
+    assert bombard_errors(game, friendly_fire + "Phase combat\n") == [("8.1.3", "Phase combat")]
     assert bombard_errors(game, friendly_fire + "Allied: deplete 18/1\nPhase combat\n") == []
+    assert bombard_errors(game, friendly_fire + "Allied: deplete 16/1\nAllied: deplete 18/1\nPhase combat\n") == \
+        [("8.1.3", "Allied: deplete 16/1")]
+    assert messages(game, friendly_fire + "Allied: deplete 16/1", BOMBARD_AT) == \
+        ["16/1 took no part in the bombardment of 2117 (line 6); (A) reduces a unit of the bombarding side next to "
+         "2117 (8.1.3)"]
     alone = {"914/352": "2117", "16/1": "2319"}
     assert bombard_errors(game, friendly_fire + "Phase combat\n", alone) == []
     exchange = "Allied: bombard 2117 diff +0 die 1 result - support us_air_4\nPhase combat\n"

@@ -15,7 +15,9 @@ from typing import Generic
 
 from adjudicator.findings import Finding, SectionTable, Severity
 from adjudicator.systems.base import PerGame, SystemBase
-from adjudicator.notation.entries import Attack, Bombard, Entry, Loss, Move, Retreat, SupportMarkers, TurnMarker
+from adjudicator.notation.entries import (
+    Attack, Bombard, Entry, Loss, Move, Retreat, StandFast, SupportMarkers, TurnMarker,
+)
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
 from adjudicator.systems.fire_and_movement.results import FmCombat, RetreatRoom, SpecialAttack
@@ -217,9 +219,10 @@ class SeriesRules(SystemBase[S]):
         entry's `defender`, for a folio's stacks."""
         return defenders
 
-    def untouched(self, state: S, combat: FmCombat, entry: Loss | Retreat) -> Finding | None:
+    def untouched(self, state: S, combat: FmCombat, entry: Loss | Retreat | StandFast, unit_id: str) -> Finding | None:
         """Why a unit of the combat's own hex that its result does not touch breaks a folio's clause by losing a
-        step or retreating (a stack defending with one unit), or None (the series stacks one unit a hex)."""
+        step, retreating or declaring stiff resistance (a stack defending with one unit), or None (the series
+        stacks one unit a hex)."""
         return None
 
     def range_rule(self, marker: Marker) -> str:

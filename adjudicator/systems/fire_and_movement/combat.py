@@ -118,14 +118,15 @@ def defender_lines(game: Game, target: Hex, attacker_hexes: Sequence[Hex]) -> tu
                  if h.is_adjacent(target)]
     if crossings and all(any(f in features for f in RIVER_LIKE) for features in crossings):
         if any("bridge" in features for features in crossings):
-            line = terrain["bridge"].crt_line if "bridge" in terrain else None
+            if "bridge" in terrain and terrain["bridge"].crt_line:
+                lines.append(terrain["bridge"].crt_line)
             why += "; every attacker across a river, one over a bridge"
         else:
             kinds = sorted({f for features in crossings for f in features if f in RIVER_LIKE})
-            line = next((terrain[k].crt_line for k in kinds if terrain[k].crt_line), None)
+            # Attackers across different kinds (a river and a canal): each kind's line may apply, and 8.2.2's
+            # "most beneficial to the defender" chooses among them with the hex's own.
+            lines += [terrain[k].crt_line for k in kinds if k in terrain and terrain[k].crt_line]
             why += f"; every attacker across {' or '.join(kinds)}"
-        if line:
-            lines.append(line)
     return sorted(set(line for line in lines if line)), why
 
 
@@ -137,8 +138,8 @@ def unmet_river_lines(game: Game, target: Hex, attacker_hexes: Sequence[Hex]) ->
     crossings = [game.hexside_features.get(Hexside.between(h, target), frozenset()) for h in attacker_hexes
                  if h.is_adjacent(target)]
     kinds = sorted({f for features in crossings for f in features if f in RIVER_LIKE})
-    line = next((terrain[k].crt_line for k in kinds if k in terrain and terrain[k].crt_line), None)
-    if line is None:
+    river_lines = {line for k in kinds if k in terrain and (line := terrain[k].crt_line)}
+    if not river_lines:
         return None
     if not all(any(f in features for f in RIVER_LIKE) for features in crossings):
         why = f"the {' or '.join(kinds)}'s line counts only when every attacker crosses one"
@@ -147,7 +148,7 @@ def unmet_river_lines(game: Game, target: Hex, attacker_hexes: Sequence[Hex]) ->
     else:
         return None
     hex_lines = [terrain[t].crt_line for t in game.hex_terrain.get(target, ()) if terrain[t].crt_line]
-    return sorted({*(line for line in hex_lines if line), line}), why
+    return sorted({*(line for line in hex_lines if line), *river_lines}), why
 
 
 def audit(game: Game, target: Hex, attackers: Sequence[tuple[str, Hex, int]], defenders: Sequence[tuple[str, int]],

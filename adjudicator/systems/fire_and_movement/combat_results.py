@@ -72,12 +72,14 @@ class CombatResults(SeriesArea[S]):
             return [self._f("error", "8.2.4", entry, f"{self.rules._where(state)}: no combat result calls for {entry.unit} "
                                                    "to lose a step")]
         if entry.unit not in (*combat.attackers, *combat.defenders):
-            untouched = self.rules.untouched(state, combat, entry)
+            untouched = self.rules.untouched(state, combat, entry, entry.unit)
             if untouched is not None:
                 return [untouched]
             # 8.1.3 says who a bombardment's results touch (the defenders, and (A)'s adjacent friends).
+            why = f"; (A) reduces a unit of the bombarding side next to {combat.hex} (8.1.3)" \
+                if combat.bombardment and combat.result == "(A)" and combat.attackers else ""
             return [self._f("error", "8.1.3" if combat.bombardment else "8.2.4", entry,
-                            f"{entry.unit} took no part in {combat.name}")]
+                            f"{entry.unit} took no part in {combat.name}{why}")]
         steps, lost = combat.steps_of(entry.unit), combat.lost_by(entry.unit)
         if entry.loss == "deplete" and steps - lost <= 1:
             return [self._f("error", "8.3", entry, f"{entry.unit} is reduced or a one-step unit: a loss eliminates "
@@ -109,6 +111,10 @@ class CombatResults(SeriesArea[S]):
         if after > min(due, steps):
             chosen = combat.chosen()
             if combat.result in results.ONE_ATTACKER_REDUCED and entry.unit in combat.attackers and chosen:
+                if combat.bombardment:  # 8.1.3: (A) reduces one unit of the bombarding side next to the hex
+                    return [self._f("error", "8.1.3", entry, f"{combat.verdict} reduces one unit of the bombarding side "
+                                                           f"next to {combat.hex} and {chosen} was chosen; {entry.unit} "
+                                                           "loses nothing")]
                 return [self._f("error", "8.2.4", entry, f"{combat.verdict} reduces one attacking unit and the attacker "
                                                        f"chose {chosen}; {entry.unit} loses nothing")]
             fate = "nothing" if due == 0 else ("a step" if due == 1 else "every step")
@@ -123,7 +129,11 @@ class CombatResults(SeriesArea[S]):
             return [self._f("error", "8.4", entry, f"{self.rules._where(state)}: no retreat result to resist")]
         out = []
         for unit_id in dict.fromkeys(entry.units):
-            if not combat.retreat_due(unit_id):
+            untouched = None if unit_id in (*combat.attackers, *combat.defenders) else \
+                self.rules.untouched(state, combat, entry, unit_id)
+            if untouched is not None:
+                out.append(untouched)  # a folio's stack defending with one unit (Omaha 11.2.3, 11.2.4)
+            elif not combat.retreat_due(unit_id):
                 out.append(self._f("error", "8.4", entry, f"{combat.verdict} calls for no retreat of {unit_id}; "
                                                           "stiff resistance answers a retreat"))
             elif unit_id in combat.stood or combat.retreat_of(unit_id) is not None:

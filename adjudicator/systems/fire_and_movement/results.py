@@ -9,7 +9,8 @@ stiff resistance, advances) carry it out. Rulings (docs/rules-coverage.md keeps 
 - 8.3, a retreat's length: it ends exactly the result's number of hexes from the combat hex
   (8.3's "the number of hexes away required"), entering one hex per hex of distance; a shorter
   retreat is legal only when no full one is open that ends in a hex no other friendly unit holds,
-  and then the unit is also reduced (8.3).
+  and then the unit is also reduced (8.3), in the last hex it can legally reach: it goes as far as
+  it can without displacing anybody (`Retreats.retreat_reach`), or ends on a friend to displace it.
 - 8.3, vacant hexes: a path through a friendly unit's hex is legal only when no path of vacant
   hexes is open; ending on a friendly unit is displacement (8.3.1), written as that unit's own
   one-hex `retreat` right after, and only when no retreat ending in a hex without one is open.
@@ -159,8 +160,13 @@ def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[st
     if combat.result is None:
         return out
     if combat.result in ONE_ATTACKER_REDUCED and combat.chosen() is None and combat.attackers:
-        out.append(("8.2.4", f"{combat.verdict} is not carried out: one attacking unit, of the attacker's choice "
-                           f"({', '.join(combat.attackers)}), must be reduced"))
+        if combat.bombardment:
+            # 8.1.3: a bombardment's (A) falls on a unit of the bombarding side next to the hex bombarded.
+            out.append(("8.1.3", f"{combat.verdict} is not carried out: one unit of the bombarding side next to "
+                                 f"{combat.hex}, of its owner's choice ({', '.join(combat.attackers)}), must be reduced"))
+        else:
+            out.append(("8.2.4", f"{combat.verdict} is not carried out: one attacking unit, of the attacker's choice "
+                               f"({', '.join(combat.attackers)}), must be reduced"))
     for unit in (*combat.attackers, *combat.defenders):
         steps, lost = combat.steps_of(unit), combat.lost_by(unit)
         if lost >= steps:

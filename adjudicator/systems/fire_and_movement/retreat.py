@@ -65,16 +65,27 @@ class Retreats(SeriesArea[S]):
         """How far a unit owing a retreat of `due` hexes can go (8.3, 8.3.1): a full retreat ending in a hex no
         other friendly unit holds ("full"); farther only by ending on a friendly unit, which it may displace or
         decline to ("displacing"); only a shorter retreat ("short"); none at all ("none")."""
+        reach = self.retreat_reach(state, unit_id, due)
+        if reach == due:
+            return "full"
+        longest = next((n for n in range(due, reach, -1) if self.retreat_paths(state, unit_id, n)), 0)
+        return "displacing" if longest else "short" if reach else "none"
+
+    def retreat_reach(self, state: S, unit_id: str, due: int) -> int:
+        """The most hexes, up to `due`, a unit can retreat without displacing anybody: the longest open retreat
+        ending in a hex no other friendly unit holds (0 for none). 8.3 reduces a unit that cannot retreat in
+        full in the last hex it can legally reach, so it goes this far (ending on a friend is displacement,
+        voluntary under 8.3.1)."""
         friends = self._friends(state, unit_id)
-        longest = 0
-        for hexes in range(due, 0, -1):
-            paths = self.retreat_paths(state, unit_id, hexes)
-            if not paths:
-                continue
-            longest = longest or hexes
-            if any(p[-1] not in friends for p in paths):
-                return "full" if hexes == due else "displacing" if hexes < longest else "short"
-        return "displacing" if longest else "none"
+        return next((n for n in range(due, 0, -1)
+                     if any(p[-1] not in friends for p in self.retreat_paths(state, unit_id, n))), 0)
+
+    def _reach_ends(self, state: S, unit_id: str, reach: int) -> str:
+        """Where the longest retreats without displacing end, for a message (at most three hexes)."""
+        friends = self._friends(state, unit_id)
+        ends = sorted({state.game.grid.label_of(p[-1]) for p in self.retreat_paths(state, unit_id, reach)
+                       if p[-1] not in friends})
+        return " or ".join(ends[:3])
 
     def legal_retreats(self, state: S, unit_id: str, hexes: int) -> list[tuple[Hex, ...]]:
         """The retreats of exactly `hexes` hexes `_check_retreat` finds nothing wrong with now: open ones
@@ -103,8 +114,10 @@ class Retreats(SeriesArea[S]):
                     self.rules._on_map(state, unit_id) is None:
                 continue
             full = self.legal_retreats(state, unit_id, due)
-            shorter = [] if self.retreat_room(state, unit_id, due) == "full" else \
-                [p for n in range(due - 1, 0, -1) for p in self.legal_retreats(state, unit_id, n)]
+            # 8.3: never shorter than the unit can go without displacing (8.3.1: longer ones end on friends).
+            reach = self.retreat_reach(state, unit_id, due)
+            shorter = [p for n in range(due - 1, max(reach, 1) - 1, -1)
+                       for p in self.legal_retreats(state, unit_id, n)]
             out.append(RetreatOption(unit_id, due, tuple(tuple(label(h) for h in p) for p in full),
                                      tuple(tuple(label(h) for h in p) for p in shorter)))
         return out
@@ -153,11 +166,18 @@ class Retreats(SeriesArea[S]):
             return [self._f("error", "8.3", entry, f"{entry.unit} retreats where it may not: each hex one further from "
                                                    f"{entry.path[0]}, never into an enemy unit, an enemy zone of "
                                                    "control or prohibited terrain (6.2, 8.3)")]
-        if entered < due and self.retreat_room(state, entry.unit, due) == "full":
-            # A full retreat that would end on a friendly unit is not open unless the player displaces it, which
-            # is voluntary (8.3.1): only one ending elsewhere makes a shorter retreat an error.
-            return [self._f("error", "8.3", entry, f"{entry.unit} retreats {entered} of the {due} hexes though a full "
-                                                   "retreat is open")]
+        reach = self.retreat_reach(state, entry.unit, due)
+        if entered < reach:
+            # 8.3: a unit goes its full count, or as far as it legally can and is reduced there. A retreat that
+            # would end on a friendly unit is not open unless the player displaces it, which is voluntary (8.3.1):
+            # only one ending elsewhere makes a shorter retreat an error.
+            if reach == due:
+                return [self._f("error", "8.3", entry, f"{entry.unit} retreats {entered} of the {due} hexes though a "
+                                                       "full retreat is open")]
+            return [self._f("error", "8.3", entry, f"{entry.unit} retreats {entered} of the {due} hexes though it can "
+                                                   f"retreat {reach} (to {self._reach_ends(state, entry.unit, reach)}); "
+                                                   "a unit that cannot retreat in full is reduced in the last hex it "
+                                                   "can legally reach (8.3)")]
         if combat.bombardment:
             out = self._bombardment_direction(state, entry, hexes, legal)
             if out:
@@ -222,7 +242,7 @@ class Retreats(SeriesArea[S]):
         """8.3.1: a friendly unit displaced one hex from where a retreating (or displaced) unit ends, onto
         another friendly unit only when no vacant hex is open to it and that unit is displaced in turn."""
         ends = self._arrived(state, combat, entry.unit)
-        folio = self.rules.untouched(state, combat, entry) if entry.path[0] not in ends else None
+        folio = self.rules.untouched(state, combat, entry, entry.unit) if entry.path[0] not in ends else None
         if folio is not None:
             return [folio]
         if entry.path[0] not in ends and combat.bombardment and not ends:

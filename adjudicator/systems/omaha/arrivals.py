@@ -11,7 +11,7 @@ ends.
 from __future__ import annotations
 
 from adjudicator.findings import Finding, one_error
-from adjudicator.notation.entries import Entry, Place
+from adjudicator.notation.entries import Comment, Entry, Place
 from adjudicator.systems.omaha.base import Area, OmahaRules, scenario_of
 from adjudicator.systems.omaha.state import OmahaState
 from wargame.models import Arrival
@@ -160,6 +160,40 @@ class Arrivals(Area):
                                                 "only where Allied units stand (11.2.4)")
                 for where, units in sorted(landed.items())
                 if state.game.grid.hex_of(where) in ezoc and not self._is_held(state, where, "Allied")]
+
+    def _landings_when_the_log_ends(self, state: OmahaState) -> list[Finding]:
+        """11.2.4: a log ending inside the Allied Movement Phase never reaches its end, where the landings are
+        placed: each is judged where it stands, as a note (the phase is still open: a later entry could set it
+        right, and a landing that would break a rule there is not yet placed)."""
+        if self.rules.phase_id(state) != "movement" or not state.log.landed or state.victory is not None:
+            return []
+        lines = dict(state.log.landing_lines)
+        landing = self.rules.landing_hexes(state)
+        by_hex: dict[str, list[str]] = {}
+        for unit_id in sorted(state.log.landed):
+            where = state.location.get(unit_id, "")
+            if where in landing:  # elsewhere the landing's one error was on its entry
+                by_hex.setdefault(where, []).append(unit_id)
+        ezoc = self.rules.ezoc(state, "Allied")
+        out = []
+        for where, units in sorted(by_hex.items()):
+            here = [u for u, w in state.location.items() if w == where]
+            left = sorted(u for u in here if u in state.left_beach)
+            limit = self.rules.stack_limit(state, where)
+            if len(here) > limit:
+                section, why = "5.3", f"{where} holds {len(here)} units and {limit} may stay there (5.3)"
+            elif left:
+                section, why = "11.2.1", f"{', '.join(left)} stands there, and a unit that has left a beach landing " \
+                                         "hex never stacks again (11.2.1)"
+            elif state.game.grid.hex_of(where) in ezoc and not self._is_held(state, where, "Allied"):
+                section, why = "11.2.4", "it is in an enemy zone of control with no other Allied unit there (11.2.4)"
+            else:
+                continue
+            at = Comment(line=max(lines.get(u, 0) for u in units), text="")  # the hex's last landing
+            out.append(self._f("note", section, at, f"the log ends inside {self.rules._where(state)}, whose end "
+                                                    f"places its landings (11.2.4): {', '.join(units)} landed on "
+                                                    f"{where} could not stay there if the phase ended now: {why}"))
+        return out
 
     def _check_replace(self, state: OmahaState, entry: Place) -> list[Finding]:
         """11.1.3, 11.2.5: the Allies rebuild one reduced unit on the map, in supply, per replacement

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Attack, Entry, Loss, Move, Retreat
+from adjudicator.notation.entries import Attack, Entry, Loss, Move, Retreat, StandFast
 from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
 from adjudicator.systems.fire_and_movement.ground_combat import result_codes
 from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
@@ -97,14 +97,17 @@ class BeachAssaults(Area):
         known = dict(state.restacked)
         return tuple((where, here | known.get(where, frozenset())) for where, here in self._restacks(state))
 
-    def untouched(self, state: OmahaState, combat: FmCombat, entry: Loss | Retreat) -> Finding | None:
+    def untouched(self, state: OmahaState, combat: FmCombat, entry: Loss | Retreat | StandFast,
+                  unit_id: str) -> Finding | None:
         """11.2.3, 11.2.4: a unit of a beach landing stack that did not defend it takes none of the result: its
-        loss or retreat breaks the stack rule (11.2.3 for a bombardment, 11.2.4 for an attack), not 8.1.3 or 8.2.4."""
-        if state.location.get(entry.unit) != combat.hex or combat.hex not in self.rules.landing_hexes(state):
+        loss, retreat or stiff resistance breaks the stack rule (11.2.3 for a bombardment, 11.2.4 for an attack),
+        not 8.1.3, 8.2.4 or 8.4."""
+        if state.location.get(unit_id) != combat.hex or combat.hex not in self.rules.landing_hexes(state):
             return None
         section = "11.2.3" if combat.bombardment else "11.2.4"
-        what = "loses a step" if isinstance(entry, Loss) else "retreats"
-        return self._f("error", section, entry, f"{entry.unit} {what}, but the stack in {combat.hex} defended "
+        what = "loses a step" if isinstance(entry, Loss) else "retreats" if isinstance(entry, Retreat) else \
+            "declares stiff resistance"
+        return self._f("error", section, entry, f"{unit_id} {what}, but the stack in {combat.hex} defended "
                                                 f"{combat.name} with {', '.join(combat.defenders)} alone, the only "
                                                 f"unit its result touches ({section})")
 

@@ -76,10 +76,13 @@ class SetUp(Area):
         if landed:
             out.append(self._f("error", "11.2.3", entry, f"GT 1 begins before the beach assault of {', '.join(landed)}; "
                                                        "every beach landing hex with Allied units makes one (11.2.3)"))
-        placed = [h for h in (self.rules._on_map(state, u) for u in german) if h is not None]
-        if placed and sum(1 for h in placed if any(h.is_adjacent(b) for b in beach)) < 2:
-            out.append(self._f("error", "11.0", entry, "at least two German at-start units set up next to an Omaha "
-                                                       "Beach hex"))
+        placed = {u: h for u in german if (h := self.rules._on_map(state, u)) is not None}
+        near = sorted(u for u, h in placed.items() if any(h.is_adjacent(b) for b in beach))
+        if placed and len(near) < 2:
+            which = f"only {near[0]} does" if near else "none does"
+            out.append(self._f("error", "11.0", entry, "GT 1 begins with fewer than two German at-start units set up "
+                                                       f"next to an Omaha Beach hex ({which}); at least two must be "
+                                                       "(11.0)"))
         return out
 
     def _beach_full(self, state: OmahaState, unit_id: str) -> bool:

@@ -27,6 +27,8 @@ class OmahaPhaseLog(PhaseLog):
     """German reinforcements that entered this phase and the MP their first hex cost (11.1.2)."""
     landed: frozenset[str] = frozenset()
     """Allied reinforcements landed this Movement Phase, which move no further in it (11.2.4)."""
+    landing_lines: tuple[tuple[str, int], ...] = ()
+    """The line each was written on: a log ending inside the phase has them judged there (11.2.4)."""
     supply_losses: frozenset[str] = frozenset()
     """Allied units that took 12.0's loss as this Allied player turn ended (its last phase)."""
     # What happened in the game turn under way: every phase's record keeps it until a game turn begins.

@@ -16,8 +16,8 @@ from typing import TypeVar
 from adjudicator.contract import MarkerUse, Outcome, Position
 from adjudicator.findings import Finding, SectionTable
 from adjudicator.notation.entries import (
-    Advance, Attack, Bombard, Declare, Entry, Header, Loss, Move, Place, Retreat, RollOff, StepMarker, SupportMarkers,
-    TurnMarker,
+    Advance, Attack, Bombard, Declare, Entry, Header, Loss, Move, Place, Retreat, RollOff, StandFast, StepMarker,
+    SupportMarkers, TurnMarker,
 )
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
@@ -207,9 +207,11 @@ class Omaha(OmahaRules):
         """BeachAssaults (beach.py): 11.2.4: one unit of a beach landing stack attacks a given hex."""
         return self.assaults.attack_checks(state, entry)
 
-    def untouched(self, state: OmahaState, combat: FmCombat, entry: Loss | Retreat) -> Finding | None:
-        """11.2.1: a unit of a stack the result does not touch losing a step or retreating (beach.py)."""
-        return self.assaults.untouched(state, combat, entry)
+    def untouched(self, state: OmahaState, combat: FmCombat, entry: Loss | Retreat | StandFast,
+                  unit_id: str) -> Finding | None:
+        """11.2.3, 11.2.4: a unit of a stack the result does not touch losing a step, retreating or resisting
+        (beach.py)."""
+        return self.assaults.untouched(state, combat, entry, unit_id)
 
     def defending(self, state: OmahaState, defenders: list[str], chosen: str | None = None) -> list[str]:
         """The units of a stack a combat's result touches (11.2.4: the one the attacker names, beach.py)."""
@@ -469,7 +471,8 @@ class Omaha(OmahaRules):
                 cost = self.arrivals._entry_cost(state, entry.hex)
                 state = evolve(state, log=evolve(state.log, entered=(*state.log.entered, (entry.unit, cost))))
             else:
-                state = evolve(state, log=evolve(state.log, landed=state.log.landed | {entry.unit}))
+                lines = (*state.log.landing_lines, (entry.unit, entry.line))
+                state = evolve(state, log=evolve(state.log, landed=state.log.landed | {entry.unit}, landing_lines=lines))
         return self.series_apply("place", state, entry)
 
     def _rolled(self, state: OmahaState, entry: RollOff) -> OmahaState:
@@ -524,7 +527,8 @@ class Omaha(OmahaRules):
     # -- the end -----------------------------------------------------------------------------------
     def finish(self, state: OmahaState) -> list[Finding]:
         """Notes at the log's end: an automatic victory, the end-game verdict after the last game
-        turn (13.0), the campaign's (14.2, 14.3), and effects of the last combat not yet logged."""
+        turn (13.0), the campaign's (14.2, 14.3), landings of a Movement Phase left open (11.2.4), and effects
+        of the last combat not yet logged."""
         out: list[Finding] = []
         won = state.victory
         if won is not None:
@@ -537,7 +541,7 @@ class Omaha(OmahaRules):
                 winner, reason = self.victory.verdict(state)
                 out.append(self.table.finding("note", "13.0", 0, 1, f"at the end of GT {last} the {winner} player "
                                                                    f"wins: {reason}"))
-            out += self.campaign._campaign_finish(state)
+            out += self.campaign._campaign_finish(state) + self.arrivals._landings_when_the_log_ends(state)
         return out + super().finish(state)
 
     # -- the engine's contract ---------------------------------------------------------------------
