@@ -230,7 +230,7 @@ class Onslaught(SystemBase[OnslaughtState]):
             found = outstanding(owed, table.pending, lambda: retreat_options_of(table, owed),
                                 lambda u: on_map(table, u) is not None)
         return out + [TABLE.finding("note", section, combat.line, combat.column,
-                                         f"when the log ends, {message}") for section, message in found]
+                                         f"when the log ends, {message}") for section, message, _ in found]
 
     # -- the engine's contract ----------------------------------------------------------------
     @property
