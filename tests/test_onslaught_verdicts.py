@@ -397,9 +397,10 @@ def test_spending_beyond_the_emergency_points_cites_14_4(game: Game) -> None:
 
 
 # -- 8. 8.2: points the cap took are not there to spend -------------------------------------------
-def test_spending_points_lost_to_the_cap_cites_8_2(game: Game) -> None:
-    """8.2: 38 German points and an income of 8 make 40, not 46; the six lost are not spent later
-    (the 41st point breaks 8.2, was 5.2), while spending beyond what the income would have made is 5.2."""
+def test_spending_points_lost_to_the_cap_cites_5_2(game: Game) -> None:
+    """8.2: 38 German points and an income of 8 make 40, not 46; the six lost are not spent later. The 41st point
+    breaks 5.2 (points "not available"), the clause of spending, with the cap named as the reason (was 8.2: a player
+    who had simply spent all 40 was told the cap was at fault)."""
     placed = {**LANDINGS, **FAR_GERMAN}
     reserve = (REINFORCEMENT_STEP + "German: income 8\nTurn 20\nStep action\nAllied: pass\nRoll Allied 2 German 2\n"
                "Step german_reserve\n")
@@ -410,11 +411,13 @@ def test_spending_points_lost_to_the_cap_cites_8_2(game: Game) -> None:
     _, state, findings = play_optional(game, 19, placed, reserve + "German: activate 4930\n" * 41, supply=(20, 38))
     assert sum("already activated" in f.message for f in findings) == 40
     (rule, message), = spending(findings)
-    assert rule == "8.2" and "6 point(s) above the limit of 40 were lost" in message
+    assert rule == "5.2" and message == ("German has 0 supply point(s) and the activation costs 1 (the 6 point(s) "
+                                         "above the limit of 40 were lost when gained, 8.2, and never on the track)")
     assert state.capped_away == {"German": 6}
-    # Beyond the 46 the uncapped track would have held: 5.2, as without a cap.
+    # Beyond the 46 the uncapped track would have held: 5.2, the cap no longer named.
     _, _, findings = play_optional(game, 19, placed, reserve + "German: activate 4930\n" * 47, supply=(20, 38))
-    assert [rule for rule, _ in spending(findings)] == ["8.2"] * 6 + ["5.2"]
+    assert [rule for rule, _ in spending(findings)] == ["5.2"] * 7
+    assert "limit" not in spending(findings)[-1][1]
     # An income within the limit loses nothing: the next gain resets what the cap took.
     _, state, _ = play_optional(game, 19, placed, REINFORCEMENT_STEP + "German: income 8\n", supply=(20, 8))
     assert state.capped_away == {"German": 0}

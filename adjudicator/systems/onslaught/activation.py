@@ -64,20 +64,20 @@ def reserve_action(state: OnslaughtState, entry: Entry) -> ActionState:
 
 def short_of_supply(state: OnslaughtState, side: str, entry: Entry, what: str, cost: int,
                     section: str = "5.2") -> Finding:
-    """An activation or paradrop the side has not the points for (5.2, 9.2); the clause broken is 14.4's
-    on emergency points (only those granted are spent) and 8.2's when the cap took the points."""
+    """An activation or paradrop the side has not the points for: 5.2 (9.2 for a paradrop), whose points are those on
+    the track; 14.4 on emergency points (only those granted are spent). Points 8.2's cap took are named, as the
+    likely reason, but they were never on the track, so the spending clause is the one broken."""
     points = state.supply.get(side, 0)
     if state.emergency == side:
         granted = int(state.game.parameter[f"emergency_supply_{side.lower()}"])
         return finding("error", "14.4", entry, f"{side} acts on {granted} emergency supply point(s), {points} left, "
                                                f"and {what} costs {cost}")
     lost = state.capped_away.get(side, 0)
-    if points + lost >= cost:
-        # 8.2: the points would be there but for the cap; they were lost, not kept for later.
+    why = ""
+    if lost and points + lost >= cost:
         limit = int(state.game.parameter[f"{side.lower()}_supply_max"])
-        return finding("error", "8.2", entry, f"{side} has {points} supply point(s) and {what} costs {cost}: the "
-                                              f"{lost} point(s) above the limit of {limit} were lost when gained")
-    return finding("error", section, entry, f"{side} has {points} supply point(s) and {what} costs {cost}")
+        why = f" (the {lost} point(s) above the limit of {limit} were lost when gained, 8.2, and never on the track)"
+    return finding("error", section, entry, f"{side} has {points} supply point(s) and {what} costs {cost}{why}")
 
 
 def check_breakthrough_sequence(state: OnslaughtState, entry: Entry, kind: str, units: Sequence[str]) -> list[Finding]:
