@@ -329,6 +329,25 @@ def test_a_breakthrough_activation_cost_cites_5_5(game: Game) -> None:
     assert shown == [("5.5", "Allied: activate 2119 supply 1")]
 
 
+def test_an_unnamed_breakthrough_activation_activates_the_armor(game: Game) -> None:
+    """Ruling 5.5 (audit 18): `activate HEX` in a Breakthrough action activates the hex's armor (5.6: the infantry
+    stacked with it "is not activated"), not a 5.5 breach for the infantry; the infantry then may not move. With 14.3
+    in force the infantry is activated with the armor, to join its attack."""
+    placed = {**FIELD, "us-inf-03": "2119", "us-inf-04": "2119"}
+    head = "Allied: action breakthrough\nAllied: activate 2119 supply 2 move-first\n"
+    shown, state, _ = play_turn(game, 5, placed, head + "us-arm-01 2119-2219\n")
+    assert shown == []
+    assert state.action is not None and state.action.activated == {"us-arm-01"}
+    assert play_turn(game, 5, placed, head + "us-inf-03 2119-2219\n")[0] == [("6.1", "us-inf-03 2119-2219")]
+    _, state, _ = play_optional(game, 5, placed, head.replace("move-first", "attack-first"), ("infantry_breakthrough",))
+    assert state.action is not None and state.action.activated == {"us-arm-01", "us-inf-03", "us-inf-04"}
+    # Named, the infantry is still refused (5.5); a hex with no armor has nothing to infer.
+    named = "Allied: action breakthrough\nAllied: activate 2119 us-arm-01 us-inf-03 supply 2\n"
+    assert play_turn(game, 5, placed, named)[0] == [("5.5", "Allied: activate 2119 us-arm-01 us-inf-03 supply 2")]
+    assert play_turn(game, 5, placed, "Allied: action breakthrough\nAllied: activate 2019 supply 2\n")[0] == \
+        [("5.5", "Allied: activate 2019 supply 2")]
+
+
 # -- 5. coverage: 8.6 ---------------------------------------------------------------------------
 CUT_OFF = {"de-inf-01": "0620", "de-inf-02": "0720", "de-inf-03": "0820", "us-inf-01": "2019", "us-inf-02": "2019",
            "de-inf-04": "2020"}
