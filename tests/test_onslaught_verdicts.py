@@ -329,6 +329,16 @@ def test_a_breakthrough_activation_cost_cites_5_5(game: Game) -> None:
     assert shown == [("5.5", "Allied: activate 2119 supply 1")]
 
 
+def test_a_move_in_two_parts_is_refused_as_the_register_rules(game: Game) -> None:
+    """Ruling 6.1 (audit 18, mv-09): a division's move of one action is one path; a second part is refused, its
+    message saying why."""
+    text = ("Allied: action movement\nAllied: activate 2019\nus-inf-01 2019-2018\nus-inf-02 2019-2018\n"
+            "us-inf-01 2018-2017\n")
+    shown, _, findings = play_turn(game, 5, FIELD, text)
+    assert shown == [("6.1", "us-inf-01 2018-2017")]
+    assert "written as one path" in next(f.message for f in findings if f.severity == "error")
+
+
 def test_an_unnamed_breakthrough_activation_activates_the_armor(game: Game) -> None:
     """Ruling 5.5 (audit 18): `activate HEX` in a Breakthrough action activates the hex's armor (5.6: the infantry
     stacked with it "is not activated"), not a 5.5 breach for the infantry; the infantry then may not move. With 14.3
