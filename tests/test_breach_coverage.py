@@ -27,6 +27,9 @@ EXEMPT: dict[str, dict[str, str]] = {
                "which the findings cite (breach-leg-ezoc.log, breach-retreat-ezoc.log)",
     },
     "onslaught": {
+        "8.2": "the track and its caps: every gain is capped (a note says what is lost); spending more than the "
+               "track holds breaks 5.2 (9.2 for a paradrop), which the findings cite, naming what the cap took "
+               "(breach-supply-lost-to-the-cap.log)",
         "13.2": "the Allied automatic victory needs a won campaign before turn 20 (no German division in supply "
                 "west of the Rhine, 15 Allied divisions in supply east of the Victory Line): hundreds of entries "
                 "that would all be legal; the condition is tested in tests/test_onslaught_victory.py",

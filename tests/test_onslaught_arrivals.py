@@ -333,6 +333,27 @@ def test_german_replacement_line_keeps_away_from_allies(game: Game) -> None:
 
 
 # -- 4.0 the step's order, 6.3 removals -----------------------------------------------------------
+def test_one_breach_of_the_steps_order_is_one_error(game: Game) -> None:
+    """4.0, one breach one error (audit 18, rf-06): the German reinforcements placed after an Allied entry are one
+    error, on the first; the others are notes."""
+    placed = {**LANDINGS, **GERMANS}
+    shown, _, findings = play(game, 2, placed, REINFORCEMENT_STEP + "Allied: delay br-arm-03\n" + turn_2_germans())
+    # (The delay itself is needless, 0620-0820 having room: a 10.3 error of its own.)
+    assert [e for e in shown if e[0] == "4.0"] == [("4.0", "German: reinforce ss-pz-03 1530")]
+    assert sum(f.rule == "4.0" and f.severity == "note" for f in findings) == 7
+
+
+def test_needless_delays_are_one_error_a_room(game: Game) -> None:
+    """10.3 (audit 18, rf-01): a delay is needless while a hex the division may enter has room, but each room left
+    unused is one breach, not one for every delay after it; a hex enemy divisions hold is never open (10.1)."""
+    placed = {**LANDINGS, **GERMANS, "us-inf-03": "0620", "us-inf-04": "0620", "br-inf-02": "0820",
+              "br-inf-03": "0820", "us-inf-05": "0720"}
+    delays = "".join(f"Allied: delay {u}\n" for u in ("us-inf-09", "us-inf-10", "us-arm-02"))
+    shown, _, _ = play(game, 2, placed, REINFORCEMENT_STEP + turn_2_germans() + delays)
+    assert shown == [("10.3", "Allied: delay us-inf-09")]  # 0720 has one room
+    # A German division in 0720 (the Allies' control of it aside): no room anywhere, no delay refused.
+    held = {**placed, "de-inf-02": "0720"}
+    assert play(game, 2, held, REINFORCEMENT_STEP + turn_2_germans() + delays)[0] == []
 def test_the_reinforcement_steps_order(game: Game) -> None:
     """4.0: German reinforcements, Allied reinforcements, German, then Allied replacements, income."""
     placed = {**LANDINGS, **GERMANS}

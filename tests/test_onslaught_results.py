@@ -125,8 +125,24 @@ def test_ah_strongest_stack_counts_only_the_attacking_divisions(game: Game) -> N
     assert errors(shown) == [] and state.depleted == {"us-arm-01"}
     shown, _, _ = play(game, placed, head + "Allied: deplete us-inf-01\nAllied: deplete us-inf-02\n"
                                             "Roll Allied 2 German 5\n")
-    assert errors(shown) == [("7.2", "Allied: deplete us-inf-01"), ("7.2", "Allied: deplete us-inf-02"),
-                             ("7.2", "Roll Allied 2 German 5")]
+    # The wrong stack is the error, us-inf-02 (which did not attack) another; the stack left alone is a note.
+    assert errors(shown) == [("7.2", "Allied: deplete us-inf-01"), ("7.2", "Allied: deplete us-inf-02")]
+
+
+def test_depleting_the_wrong_stack_is_one_error(game: Game) -> None:
+    """7.2 AH, one breach one error: depleting both divisions of a weaker stack (2019, 8) instead of the strongest
+    (2120, 18) is one error, on its first division; the second division and the stack left alone are notes."""
+    placed = {**OPEN, "us-arm-01": "2120", "us-arm-02": "2120", "us-arm-03": "2120"}
+    head = ("Allied: activate 2019\nAllied: activate 2120\n"
+            "Allied: attack 2020 with us-inf-01 us-inf-02 us-arm-01 us-arm-02 us-arm-03 result AH\n")
+    for tail in ("Roll Allied 2 German 5\n",
+                 "Allied: deplete us-arm-01\nAllied: deplete us-arm-02\nAllied: deplete us-arm-03\n"
+                 "Roll Allied 2 German 5\n"):
+        shown, _, findings = play(game, placed, head + "Allied: deplete us-inf-01\nAllied: deplete us-inf-02\n" + tail)
+        assert errors(shown) == [("7.2", "Allied: deplete us-inf-01")]
+        message = next(f.message for f in findings if f.severity == "error")
+        assert message.endswith("2120 (us-arm-01, us-arm-02, us-arm-03), not us-inf-01 at 2019")
+        assert any(f.severity == "note" and "us-inf-02 is of the stack at 2019" in f.message for f in findings)
 
 
 def test_ah_eliminates_the_already_depleted(game: Game) -> None:

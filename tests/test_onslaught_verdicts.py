@@ -329,6 +329,35 @@ def test_a_breakthrough_activation_cost_cites_5_5(game: Game) -> None:
     assert shown == [("5.5", "Allied: activate 2119 supply 1")]
 
 
+def test_a_move_in_two_parts_is_refused_as_the_register_rules(game: Game) -> None:
+    """Ruling 6.1 (audit 18, mv-09): a division's move of one action is one path; a second part is refused, its
+    message saying why."""
+    text = ("Allied: action movement\nAllied: activate 2019\nus-inf-01 2019-2018\nus-inf-02 2019-2018\n"
+            "us-inf-01 2018-2017\n")
+    shown, _, findings = play_turn(game, 5, FIELD, text)
+    assert shown == [("6.1", "us-inf-01 2018-2017")]
+    assert "written as one path" in next(f.message for f in findings if f.severity == "error")
+
+
+def test_an_unnamed_breakthrough_activation_activates_the_armor(game: Game) -> None:
+    """Ruling 5.5 (audit 18): `activate HEX` in a Breakthrough action activates the hex's armor (5.6: the infantry
+    stacked with it "is not activated"), not a 5.5 breach for the infantry; the infantry then may not move. With 14.3
+    in force the infantry is activated with the armor, to join its attack."""
+    placed = {**FIELD, "us-inf-03": "2119", "us-inf-04": "2119"}
+    head = "Allied: action breakthrough\nAllied: activate 2119 supply 2 move-first\n"
+    shown, state, _ = play_turn(game, 5, placed, head + "us-arm-01 2119-2219\n")
+    assert shown == []
+    assert state.action is not None and state.action.activated == {"us-arm-01"}
+    assert play_turn(game, 5, placed, head + "us-inf-03 2119-2219\n")[0] == [("6.1", "us-inf-03 2119-2219")]
+    _, state, _ = play_optional(game, 5, placed, head.replace("move-first", "attack-first"), ("infantry_breakthrough",))
+    assert state.action is not None and state.action.activated == {"us-arm-01", "us-inf-03", "us-inf-04"}
+    # Named, the infantry is still refused (5.5); a hex with no armor has nothing to infer.
+    named = "Allied: action breakthrough\nAllied: activate 2119 us-arm-01 us-inf-03 supply 2\n"
+    assert play_turn(game, 5, placed, named)[0] == [("5.5", "Allied: activate 2119 us-arm-01 us-inf-03 supply 2")]
+    assert play_turn(game, 5, placed, "Allied: action breakthrough\nAllied: activate 2019 supply 2\n")[0] == \
+        [("5.5", "Allied: activate 2019 supply 2")]
+
+
 # -- 5. coverage: 8.6 ---------------------------------------------------------------------------
 CUT_OFF = {"de-inf-01": "0620", "de-inf-02": "0720", "de-inf-03": "0820", "us-inf-01": "2019", "us-inf-02": "2019",
            "de-inf-04": "2020"}
@@ -397,9 +426,10 @@ def test_spending_beyond_the_emergency_points_cites_14_4(game: Game) -> None:
 
 
 # -- 8. 8.2: points the cap took are not there to spend -------------------------------------------
-def test_spending_points_lost_to_the_cap_cites_8_2(game: Game) -> None:
-    """8.2: 38 German points and an income of 8 make 40, not 46; the six lost are not spent later
-    (the 41st point breaks 8.2, was 5.2), while spending beyond what the income would have made is 5.2."""
+def test_spending_points_lost_to_the_cap_cites_5_2(game: Game) -> None:
+    """8.2: 38 German points and an income of 8 make 40, not 46; the six lost are not spent later. The 41st point
+    breaks 5.2 (points "not available"), the clause of spending, with the cap named as the reason (was 8.2: a player
+    who had simply spent all 40 was told the cap was at fault)."""
     placed = {**LANDINGS, **FAR_GERMAN}
     reserve = (REINFORCEMENT_STEP + "German: income 8\nTurn 20\nStep action\nAllied: pass\nRoll Allied 2 German 2\n"
                "Step german_reserve\n")
@@ -410,11 +440,13 @@ def test_spending_points_lost_to_the_cap_cites_8_2(game: Game) -> None:
     _, state, findings = play_optional(game, 19, placed, reserve + "German: activate 4930\n" * 41, supply=(20, 38))
     assert sum("already activated" in f.message for f in findings) == 40
     (rule, message), = spending(findings)
-    assert rule == "8.2" and "6 point(s) above the limit of 40 were lost" in message
+    assert rule == "5.2" and message == ("German has 0 supply point(s) and the activation costs 1 (the 6 point(s) "
+                                         "above the limit of 40 were lost when gained, 8.2, and never on the track)")
     assert state.capped_away == {"German": 6}
-    # Beyond the 46 the uncapped track would have held: 5.2, as without a cap.
+    # Beyond the 46 the uncapped track would have held: 5.2, the cap no longer named.
     _, _, findings = play_optional(game, 19, placed, reserve + "German: activate 4930\n" * 47, supply=(20, 38))
-    assert [rule for rule, _ in spending(findings)] == ["8.2"] * 6 + ["5.2"]
+    assert [rule for rule, _ in spending(findings)] == ["5.2"] * 7
+    assert "limit" not in spending(findings)[-1][1]
     # An income within the limit loses nothing: the next gain resets what the cap took.
     _, state, _ = play_optional(game, 19, placed, REINFORCEMENT_STEP + "German: income 8\n", supply=(20, 8))
     assert state.capped_away == {"German": 0}

@@ -26,7 +26,7 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     if side != action.side:
         out.append(finding("error", "5.2", entry, f"{side} activates a stack during a {action.side} action"))
     present = units_at(state, entry.hex, side)
-    named = entry.units or present
+    named = activated_units(state, action.type, entry)
     if not present:
         out.append(finding("error", "5.2", entry, f"hex {entry.hex} holds no {side} division to activate"))
     absent = [u for u in named if u not in present]
@@ -54,6 +54,20 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     return out
 
 
+def activated_units(state: OnslaughtState, action_type: str, entry: Activate) -> list[str]:
+    """The divisions an activation activates: those it names, else every division of the side in the hex (8.2) but,
+    in a Breakthrough action, only its armor when it has any (5.5; 5.6 activates armor stacked with infantry, "the
+    infantry is not activated"), with the divisions 14.3 lets join it (ruling 5.5: the armor need not be named)."""
+    present = units_at(state, entry.hex, entry.side or "")
+    if entry.units or action_type != "breakthrough":
+        return list(entry.units or present)
+    hooks = in_force(state)
+    armor = [u for u in present if unit_of(state, u).type == "armor"]
+    if not armor:
+        return present  # nothing to infer: 5.5 refuses the hex's divisions as named
+    return [u for u in present if u in armor or hooks.joins_breakthrough(state, unit_of(state, u).type)]
+
+
 def reserve_action(state: OnslaughtState, entry: Entry) -> ActionState:
     """The German Reserve Step as the Movement action 5.0 likens it to: its stacks activated so far."""
     activated = frozenset().union(*state.log.reserve_stacks)
@@ -64,20 +78,20 @@ def reserve_action(state: OnslaughtState, entry: Entry) -> ActionState:
 
 def short_of_supply(state: OnslaughtState, side: str, entry: Entry, what: str, cost: int,
                     section: str = "5.2") -> Finding:
-    """An activation or paradrop the side has not the points for (5.2, 9.2); the clause broken is 14.4's
-    on emergency points (only those granted are spent) and 8.2's when the cap took the points."""
+    """An activation or paradrop the side has not the points for: 5.2 (9.2 for a paradrop), whose points are those on
+    the track; 14.4 on emergency points (only those granted are spent). Points 8.2's cap took are named, as the
+    likely reason, but they were never on the track, so the spending clause is the one broken."""
     points = state.supply.get(side, 0)
     if state.emergency == side:
         granted = int(state.game.parameter[f"emergency_supply_{side.lower()}"])
         return finding("error", "14.4", entry, f"{side} acts on {granted} emergency supply point(s), {points} left, "
                                                f"and {what} costs {cost}")
     lost = state.capped_away.get(side, 0)
-    if points + lost >= cost:
-        # 8.2: the points would be there but for the cap; they were lost, not kept for later.
+    why = ""
+    if lost and points + lost >= cost:
         limit = int(state.game.parameter[f"{side.lower()}_supply_max"])
-        return finding("error", "8.2", entry, f"{side} has {points} supply point(s) and {what} costs {cost}: the "
-                                              f"{lost} point(s) above the limit of {limit} were lost when gained")
-    return finding("error", section, entry, f"{side} has {points} supply point(s) and {what} costs {cost}")
+        why = f" (the {lost} point(s) above the limit of {limit} were lost when gained, 8.2, and never on the track)"
+    return finding("error", section, entry, f"{side} has {points} supply point(s) and {what} costs {cost}{why}")
 
 
 def check_breakthrough_sequence(state: OnslaughtState, entry: Entry, kind: str, units: Sequence[str]) -> list[Finding]:
@@ -166,12 +180,12 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
         # German Reserve Step: each stack moved costs a supply point (4.0, 5.2); out of supply now, it moves one
         # hex (8.6), as in the Movement action 5.0 likens the step to.
         cost = activation_cost(state, reserve_action(state, entry), ())
-        stack = frozenset(entry.units or units_at(state, entry.hex, side))
+        stack = frozenset(activated_units(state, "movement", entry))
         unsupplied = frozenset(u for u in stack if u in state.location and not is_supplied(state, u))
         return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost},
                        log=replace(state.log, reserve_stacks=state.log.reserve_stacks + (stack,),
                                    reserve_unsupplied=state.log.reserve_unsupplied | unsupplied))
-    units = frozenset(entry.units or units_at(state, entry.hex, side))
+    units = frozenset(activated_units(state, state.action.type, entry))
     cost = activation_cost(state, state.action, units)
     points = {**state.supply, side: state.supply.get(side, 0) - cost}
     # 8.6: a stack out of supply when activated stays so for the whole action.

@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from adjudicator import contract
-from adjudicator.findings import Finding
+from adjudicator.findings import Finding, Severity
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.activation import short_of_supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.placement import (
-    entry_hexes, open_hexes, placement_problem, placement_sources, supplied_from,
+    entry_hexes, open_hexes, placement_problem, placement_sources, room_in, supplied_from,
 )
 from adjudicator.systems.onslaught.setup import check_setup
 from adjudicator.systems.onslaught.stacking import check_arrival, overstacks_on_arrival
@@ -25,6 +25,7 @@ from adjudicator.systems.onslaught.supply import is_supplied, mark_control
 from adjudicator.systems.onslaught.tables import area_of, map_tables
 from adjudicator.systems.onslaught.zoc import near_enemy, within_two, zone_of_control
 from wargame.game import Game
+from wargame.hexes import Hex
 from wargame.models import Arrival
 
 
@@ -119,8 +120,10 @@ def check_order(state: OnslaughtState, entry: Entry) -> list[Finding]:
     index = order_of(state, entry)
     if index is None or index >= state.log.arrival_phase:
         return []
-    return [finding("error", "4.0", entry, f"{turn_and_step(state)}: {ORDER[index]} come before "
-                                                  f"{ORDER[state.log.arrival_phase]}, which have begun")]
+    severity: Severity = "note" if index in state.log.late_parts else "error"
+    tail = f" (the {ORDER[index]} already reported late: one error)" if severity == "note" else ""
+    return [finding(severity, "4.0", entry, f"{turn_and_step(state)}: {ORDER[index]} come before "
+                                            f"{ORDER[state.log.arrival_phase]}, which have begun{tail}")]
 
 
 def paratroop_problems(state: OnslaughtState, entry: Place, section: str) -> list[Finding]:
@@ -291,6 +294,13 @@ def recruitment_problem(state: OnslaughtState, unit_id: str, label: str) -> str 
     return None
 
 
+def needless_delay(state: OnslaughtState, unit_id: str, entry_area: str | None) -> list[Hex]:
+    """10.3: the open hexes that make a delay needless, empty when none does: each room left in them refuses one
+    delay (one room left unused, one error), not every delay after it."""
+    open_now = open_hexes(state, unit_id, entry_area)
+    return open_now if room_in(state, "Allied", open_now) > state.log.refused_delays else []
+
+
 def check_delay(state: OnslaughtState, entry: Place) -> list[Finding]:
     """10.3: an Allied reinforcement goes to the Delayed Reinforcements box only when stacking
     keeps it off every hex it may enter."""
@@ -306,7 +316,7 @@ def check_delay(state: OnslaughtState, entry: Place) -> list[Finding]:
         return [finding("error", "10.3", entry, f"a delayed reinforcement goes to {box}, not {entry.hex}")]
     if row.entry == PARATROOP_BOX:
         return [finding("error", "9.1", entry, f"{entry.unit} arrives in the Paratroop box; nothing delays it")]
-    open_now = open_hexes(state, entry.unit, row.entry)
+    open_now = needless_delay(state, entry.unit, row.entry)
     if open_now:
         labels = ", ".join(state.game.grid.label_of(h) for h in open_now[:5])
         return [finding("error", "10.3", entry, f"{entry.unit} can be placed (at {labels}); only reinforcements "
@@ -494,6 +504,10 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
     reported = overstacks_on_arrival(state, entry)
     if entry.how == "setup":
         state = replace(state, regrouped=True)
+    if entry.how == "delay" and unit.side == "Allied":
+        row = arrival(state, entry.unit)
+        if row is not None and needless_delay(state, entry.unit, row.entry):
+            state = replace(state, log=replace(state.log, refused_delays=state.log.refused_delays + 1))
     if entry.how == "pickup":
         # 9.1: instead of moving, onto the turn track three turns ahead.
         return replace(state, location={**state.location, entry.unit: pickup_place(state)},

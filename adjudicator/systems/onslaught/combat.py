@@ -433,7 +433,8 @@ def open_combat(state: OnslaughtState, entry: Attack,
         if result in ("AH", "HH") else None
     effects = results.effects_of(result, [(u, steps_left(state, u)) for u in attackers],
                                  [(u, steps_left(state, u)) for u in defenders], halving)
-    combat = Combat(entry.line, entry.column, entry.hex, result, tuple(attackers), tuple(defenders), halving)
+    combat = Combat(entry.line, entry.column, entry.hex, result, tuple(attackers), tuple(defenders), halving,
+                    stacks=tuple(stacks))
     return combat, effects
 
 

@@ -43,9 +43,10 @@ def combat_over(state: OnslaughtState, entry: Entry) -> list[Finding]:
         return []
     found = results.outstanding(combat, state.pending, lambda: retreat_options_of(state, combat),
                                 lambda u: on_map(state, u) is not None)
-    # One result left undone is one breach: its first part the error, the others notes.
-    return one_error([finding("error", section, entry, message) for section, message in found],
-                     "more of the same result left undone: one error")
+    # One result left undone is one breach: its first part the error, the others notes; a part that is the other
+    # half of a breach already reported (the stack left alone for a wrong one) is a note too.
+    return one_error([finding("note" if follows else "error", section, entry, message)
+                      for section, message, follows in found], "more of the same result left undone: one error")
 
 
 def check_loss(state: OnslaughtState, entry: Loss) -> list[Finding]:
@@ -86,8 +87,16 @@ def check_loss(state: OnslaughtState, entry: Loss) -> list[Finding]:
         return [finding("error", "7.3", entry, message)]
     section = "7.5" if effect.stood else "7.2"
     if not effect.defends and effect.loss == 0 and halving is not None:
+        first = results.wrongly_halved(combat, state.pending)
+        if first is not None and entry.unit in first.units:
+            # A stack is depleted as a whole: its first division's entry carried the error (one breach, one error).
+            return [finding("note", halving.rule, entry, f"{entry.unit} is of the stack at {first.hex}, depleted in "
+                                                         "place of the one the result depletes (reported at its first "
+                                                         "division: one error)")]
         section = halving.rule
-        message = f"{combat.verdict}: {halving.what}: {results.choices(halving.ways)}, not {entry.unit}"
+        stack = results.stack_of(combat, entry.unit)
+        where = f" at {stack.hex}" if stack is not None else ""
+        message = f"{combat.verdict}: {halving.what}: {results.choices(halving.ways)}, not {entry.unit}{where}"
     elif allowed == 0:
         message = f"{combat.verdict} takes no loss from {entry.unit}"
     else:

@@ -199,7 +199,9 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
                                "activated at a time"))
     if unit_id in state.action_log.moved:
         within = "this German Reserve Step" if reserve else "this action"
-        out.append(("6.1", f"{unit_id} has already moved in {within}"))
+        # Ruling 6.1: a division's move in one action is one path, so the allowance is counted over the whole of it.
+        out.append(("6.1", f"{unit_id} has already moved in {within}; a division's move of one action is written "
+                           "as one path (its allowance is counted over the whole move)"))
     return out, False
 
 

@@ -50,10 +50,21 @@ def open_hexes(state: OnslaughtState, unit_id: str, entry_area: str | None,
     side = unit_of(state, unit_id).side
     sources = placement_sources(state, side, entry_area)
     full = full_hexes(state, side)
+    # 10.1: never where enemy divisions stand (a hex they hold is no source either, 8.4, unless a wrong placement
+    # beside them made it count as entered).
+    enemy = {h for h in entry_hexes(state, unit_id, entry_area, replacing)
+             if units_at(state, state.game.grid.label_of(h), enemy_of(state, side))}
+    full |= enemy
     # A search from each of the few entry hexes (`traces_to`, answering as `supplied_from` would), not a flood of
     # the whole map from every source: a delayed or replaced division asks this of a handful of hexes.
     return sorted((h for h in entry_hexes(state, unit_id, entry_area, replacing)
                    if h not in full and supply.traces_to(state, side, h, sources)), key=state.game.grid.label_of)
+
+
+def room_in(state: OnslaughtState, side: str, hexes: list[Hex]) -> int:
+    """How many more divisions of `side` the hexes take before each holds a full stack (6.3)."""
+    limit = int(state.game.parameter.get("stacking_limit", 3))
+    return sum(limit - len(units_at(state, state.game.grid.label_of(h), side)) for h in hexes)
 
 
 def full_hexes(state: OnslaughtState, side: str) -> set[Hex]:

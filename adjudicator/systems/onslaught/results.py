@@ -65,6 +65,8 @@ class Combat:
     halving: Halving | None = None
     """7.2, 14.1: the attacking stacks an AH or HH depletes, None for another result."""
     advanced: frozenset[str] = frozenset()
+    stacks: tuple[Stack, ...] = ()
+    """Every attacking stack (ruling 7.2: the divisions of one hex that took part), by hex."""
 
     @property
     def name(self) -> str:
@@ -224,6 +226,21 @@ def halving_problem(combat: Combat, effects: Sequence[Effect], unit: str) -> str
     return f"{halving.what}; with {depleted} depleted, {choices(left)} is depleted next, not {unit} at {mine[0].hex}"
 
 
+def stack_of(combat: Combat, unit: str) -> Stack | None:
+    """The attacking stack a division attacked in (ruling 7.2), if it attacked."""
+    return next((s for s in combat.stacks if unit in s.units), None)
+
+
+def wrongly_halved(combat: Combat, effects: Sequence[Effect]) -> Stack | None:
+    """The first attacking stack the log has depleted for an AH that no way of carrying it out depletes (7.2, 14.1):
+    a wrong choice of stack, reported once, on the entry of its first division."""
+    if combat.halving is None:
+        return None
+    lost = {e.unit for e in effects if not e.defends and e.lost > 0}
+    chosen = {s.hex for s in combat.halving.stacks}
+    return next((s for s in combat.stacks if s.hex not in chosen and lost & set(s.units)), None)
+
+
 def with_choice(combat: Combat, effects: Sequence[Effect]) -> tuple[Effect, ...]:
     """The effects once the owner's AH choice is known as far as the log has gone: an attacker of a stack no way
     still open depletes (with those already depleted) takes no loss."""
@@ -237,14 +254,15 @@ def with_choice(combat: Combat, effects: Sequence[Effect]) -> tuple[Effect, ...]
 
 
 def outstanding(combat: Combat, effects: Sequence[Effect], options: Callable[[], Options],
-                on_map: Callable[[str], bool]) -> list[tuple[str, str]]:
-    """(section, message) for every part of a known result the log has not carried out."""
-    out: list[tuple[str, str]] = []
+                on_map: Callable[[str], bool]) -> list[tuple[str, str, bool]]:
+    """(section, message, follows) for every part of a known result the log has not carried out; `follows` when it is
+    the other half of a breach already reported (an AH's stacks left alone after a wrong stack was depleted)."""
+    out: list[tuple[str, str, bool]] = []
     stood = [e.unit for e in effects if e.stood]
     if stood and len(stood) < len([e for e in effects if e.defends]):
         others = [e.unit for e in effects if e.defends and not e.stood]
         out.append(("7.5", f"in {combat.name} {', '.join(stood)} stood and {', '.join(others)} did not; every "
-                           "division of the stack must suffer the same result"))
+                           "division of the stack must suffer the same result", False))
     if combat.result is None:
         return out
     unchosen: set[str] = set()
@@ -259,7 +277,11 @@ def outstanding(combat: Combat, effects: Sequence[Effect], options: Callable[[],
             still = f"{named(left[0])} {'is' if len(left[0]) == 1 else 'are'} not depleted"
         else:
             still = f"the owner depletes {choices(left)}"
-        out.append((halving.rule, f"{combat.verdict} is not carried out: {halving.what}, and {still}"))
+        wrong = wrongly_halved(combat, effects)
+        # One breach, one error: the stack depleted in its place is the error (reported at its first division).
+        instead = f" ({wrong.hex} was depleted in its place: one error)" if wrong is not None else ""
+        out.append((halving.rule, f"{combat.verdict} is not carried out: {halving.what}, and {still}{instead}",
+                    wrong is not None))
     known: list[Options] = []
 
     def remembered() -> Options:
@@ -276,10 +298,10 @@ def outstanding(combat: Combat, effects: Sequence[Effect], options: Callable[[],
             if retreat == "two":
                 out.append(("7.2", f"{combat.verdict} is not carried out: {e.unit} must retreat two hexes "
                                    f"(it can reach {', '.join(two)})"
-                                   + (f" and be {fate(e.steps, due)}" if e.lost < due else "")))
+                                   + (f" and be {fate(e.steps, due)}" if e.lost < due else ""), False))
             else:
                 out.append(("7.3", f"{combat.verdict} is not carried out: {e.unit} cannot retreat two hexes, "
-                                   f"so it retreats one hex (to {', '.join(one)}) and is depleted"))
+                                   f"so it retreats one hex (to {', '.join(one)}) and is depleted", False))
             continue
         if e.lost < due:
             section, why = "7.2", ""
@@ -290,5 +312,5 @@ def outstanding(combat: Combat, effects: Sequence[Effect], options: Callable[[],
             elif e.retreat and not e.retreated and due > e.loss:
                 section, why = "7.3", " instead, as it cannot retreat two hexes"
             out.append((section, f"{combat.verdict} is not carried out: {e.unit} must be "
-                                 f"{fate(e.steps, due)}{why}"))
+                                 f"{fate(e.steps, due)}{why}", False))
     return out

@@ -67,6 +67,10 @@ class StepLog:
     """11.1: replacement points each side has left in this Reinforcement Step."""
     arrival_phase: int = 0
     """4.0: how far the Reinforcement Step has gone (an index of arrivals.ORDER)."""
+    refused_delays: int = 0
+    """10.3: delays in this step reported as needless (each one room left unused: one error a room)."""
+    late_parts: frozenset[int] = frozenset()
+    """4.0: parts of the step's order (indices of arrivals.ORDER) already reported as begun too late (one error)."""
     placed_now: frozenset[str] = frozenset()
     """14.2: divisions placed as reinforcements in this Reinforcement Step."""
     free_moves: frozenset[str] = frozenset()

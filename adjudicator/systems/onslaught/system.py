@@ -194,6 +194,9 @@ class Onslaught(SystemBase[OnslaughtState]):
             index = order_of(state, entry)
             if index is not None and index > state.log.arrival_phase:
                 state = replace(state, log=replace(state.log, arrival_phase=index))
+            elif index is not None and index < state.log.arrival_phase:
+                # 4.0: one part played late is one breach; its later entries are not reported again.
+                state = replace(state, log=replace(state.log, late_parts=state.log.late_parts | {index}))
         return registry_of(state).apply(state, entry)
 
     def finish(self, state: OnslaughtState) -> list[Finding]:
@@ -230,7 +233,7 @@ class Onslaught(SystemBase[OnslaughtState]):
             found = outstanding(owed, table.pending, lambda: retreat_options_of(table, owed),
                                 lambda u: on_map(table, u) is not None)
         return out + [TABLE.finding("note", section, combat.line, combat.column,
-                                         f"when the log ends, {message}") for section, message in found]
+                                         f"when the log ends, {message}") for section, message, _ in found]
 
     # -- the engine's contract ----------------------------------------------------------------
     @property
