@@ -139,3 +139,15 @@ def test_a_replacement_is_judged_once(tmp_path: Path, monkeypatch: pytest.Monkey
     log = upto(1, "soviet_replacement") + "Soviet: replace so-1s reduced 1402\nSoviet: replace so-5 reduced 1401\n"
     assert [(n, r) for n, _, r in verdict(tmp_path, log)] == [(line_of(log, "so-1s"), "11.0")]
     assert calls == ["so-1s", "so-5"]
+
+
+# -- 8.2: an advance after a later battle ------------------------------------------------------------------------
+def test_an_advance_after_the_next_battle_says_it_came_late(tmp_path: Path) -> None:
+    """8.2: ge-xli's advance into 0302 written after the battle on 0509 was resolved is refused, and the message says
+    why: its own battle came before, and an advance follows it at once."""
+    log = upto(1, "german_combat") + "German: attack 0302 with ge-xli odds 3:1 die 1 result DR\n" \
+        "German: retreat so-30 0302-0401-0501\nGerman: attack 0509 with ge-xiii ge-liii odds 3:1 die 1 result DR\n" \
+        "German: retreat so-3 0509-0609-0709\nGerman: advance ge-xli 0201-0302\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "advance ge-xli"), "error", "8.2")]
+    message = next(f.message for f in run(tmp_path, log).findings if f.severity == "error")
+    assert "its battle came before" in message

@@ -301,8 +301,11 @@ def check_advance(state: ClassicState, entry: Advance) -> list[Finding]:
         return [finding(state, "error", section, entry, f"no combat has just been resolved; {entry.unit} cannot "
                         "advance")]
     if entry.unit not in p.attackers:
-        return [finding(state, "error", section, entry, f"{entry.unit} did not attack {p.named()}; only its "
-                        "attackers advance")]
+        # An attacker of an earlier battle: its advance was due at once, before the next battle was resolved.
+        late = " (its battle came before, and an advance follows its own battle at once)" \
+            if entry.unit in state.log.attacked else ""
+        return [finding(state, "error", section, entry, f"{entry.unit} did not attack {p.named()}, the combat "
+                        f"just resolved; only its attackers advance{late}")]
     if p.advances_left <= 0 or rules.units == 0:
         return [finding(state, "error", section, entry, f"no more units may advance into {p.named()} (at most "
                         f"{rules.units})")]
