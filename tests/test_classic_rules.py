@@ -23,10 +23,12 @@ def test_soviet_armies_start_reduced_and_germans_full(tmp_path: Path) -> None:
 
 
 def test_mud_halves_attackers_keeping_fractions(tmp_path: Path) -> None:
-    """10.0: on a mud turn attackers are halved and fractions kept: 12 + 9 = 21, halved 10 1/2 against 4 is 2:1."""
+    """10.0: on a mud turn attackers are halved and fractions kept: 12 + 9 = 21, halved 10 1/2 against 4 is 2:1. The
+    5:1 of the unhalved 21 misreads the mud, so it cites 10.0 (as a move over mud's one hex does), not 7.0."""
     log = upto(3, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 4 result EX\n" \
         "Soviet> eliminate so-30\nGerman: deplete ge-lvi\n"
-    assert verdict(tmp_path, log) == [(line_of(log, "attack 0302"), "error", "7.0")]
+    assert verdict(tmp_path, log) == [(line_of(log, "attack 0302"), "error", "10.0")]
+    assert "without the Mud" in next(f.message for f in run(tmp_path, log).findings if f.severity == "error")
     ok = upto(3, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 2:1 die 4 result EX\n" \
         "Soviet> eliminate so-30\nGerman: deplete ge-lvi\n"
     assert verdict(tmp_path, ok) == []

@@ -339,7 +339,7 @@ def test_convert_a_chain_into_one_log(tmp_path: Path) -> None:
     text = out.read_text(encoding="utf-8")
     assert f"# {changed}: saved position: error [vassal chain]: the turn tracker is at turn 2, Action Step; " \
            f"{parts[0]} ended at turn 1, Action Step\n" in text
-    assert "German: retreat de-inf-04" in text and "Roll Allied 3 German 5" in text
+    assert "German> retreat de-inf-04" in text and "Roll Allied 3 German 5" in text
     assert f"# reader's note ({changed} step 0): the saved position is not where" in text
     consistent = tmp_path / "consistent.log"
     assert run("convert", *parts, "-o", consistent)[0] == 0

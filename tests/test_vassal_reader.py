@@ -484,8 +484,9 @@ def test_attack_die_and_declared_retreat(tmp_path: Path) -> None:
     attack = [e for e in translation.entries if isinstance(e, Attack)][0]
     assert attack.die == 5 and attack.line == 3
     text = lines_of(translation)
-    assert "5: German: retreat de-inf-04 0621-0622-0623" in text or any(
-        t.startswith("5: German: retreat de-inf-04 0621-") and t.endswith("-0623") for t in text)
+    # Dragged by the German player: his decision, made in the Allied player's action (`German>`).
+    assert "5: German> retreat de-inf-04 0621-0622-0623" in text or any(
+        t.startswith("5: German> retreat de-inf-04 0621-") and t.endswith("-0623") for t in text)
     assert "6: Allied: advance us-inf-01 0620-0621" in text
     assert not any(t.startswith("7: us-inf-01") for t in text)
     assert not any(isinstance(e, RollOff) for e in translation.entries)

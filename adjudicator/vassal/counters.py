@@ -13,7 +13,7 @@ from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.expected import Expectations, Key
 from adjudicator.vassal.movement import Follower, Lost, Motion, choose_path
 from adjudicator.vassal.output import Output
-from adjudicator.vassal.seats import Seats, sided
+from adjudicator.vassal.seats import Seats, retreat_decided, sided
 from wargame.errors import WargameError
 from wargame.game import Game
 from wargame.vassal.places import NOWHERE, Location
@@ -128,8 +128,11 @@ class Counters:
             self.output.start(step)  # the entry begins the first turn: the path is chosen in it
         path, why = self.route(unit, before, after, motion)
         entry: Entry
-        if motion == "retreat":
-            entry = Retreat(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
+        if motion == "retreat" and attack is not None:
+            # A retreat names who decided it, which the rules judge (some give the choice to the attacker).
+            owner_chooses = self.system is None or self.system.engine_checks.retreats
+            decider, by_other = retreat_decided(self.game, unit, actor, attack.side or side, owner_chooses)
+            entry = Retreat(line=step, unit=unit, path=path, side=decider, by_opponent=by_other)
         elif motion == "advance":
             entry = Advance(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
         else:

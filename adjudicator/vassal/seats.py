@@ -53,3 +53,12 @@ def sided(game: Game, unit: str, actor: str | None) -> tuple[str, bool]:
     """The unit's side, and whether the other side made the move (a decision for the opponent)."""
     side = game.units_by_id[unit].side
     return side, actor is not None and actor != side
+
+
+def retreat_decided(game: Game, unit: str, actor: str | None, attacking: str, owner_chooses: bool) -> tuple[str, bool]:
+    """Who decided a retreat, as its entry's `Side:` or `Side>` (docs/log-format.md): the side of the player who
+    dragged the counter, else (no player known) the side the rules give the choice to; `>` when that side is not the
+    attacking one."""
+    owner = game.units_by_id[unit].side
+    decider = actor if actor is not None else owner if owner_chooses else attacking
+    return decider, decider != attacking

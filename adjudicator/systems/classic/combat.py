@@ -4,7 +4,7 @@ differential column with terrain shifts, the die read on crt.toml, and the resul
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
@@ -152,8 +152,9 @@ def work_out(state: ClassicState, hex_label: str, attackers: list[str], more_hex
     return odds
 
 
-def _work_out(state: ClassicState, hex_label: str, attackers: list[str], more_hexes: Sequence[str]) -> Odds:
-    """`work_out` worked out."""
+def _work_out(state: ClassicState, hex_label: str, attackers: list[str], more_hexes: Sequence[str],
+              conditions: bool = True) -> Odds:
+    """`work_out` worked out (without the condition in force, to tell a claim that leaves it out)."""
     hexes = (hex_label, *more_hexes)
     t = rules_of(state)
     game = state.game
@@ -162,7 +163,8 @@ def _work_out(state: ClassicState, hex_label: str, attackers: list[str], more_he
         raise WargameError(f"{game.id} has no crt.toml: a classic game's combat reads its table")
     combat = t.rules.combat
     defenders = [u for label in hexes for u in state.units_in(label)]
-    a_factor, d_factor = condition_factor(state, True), condition_factor(state, False)
+    a_factor, d_factor = (condition_factor(state, True), condition_factor(state, False)) if conditions else \
+        (Fraction(1), Fraction(1))
     lines: list[str] = []
     supply = t.rules.supply
     cut = {u for u in [*attackers, *defenders] if supply is not None and (
@@ -306,9 +308,20 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
                         f"column ({crt.columns[0]}): {'; '.join(odds.lines[-1:])}")]
     column = crt.columns[odds.column]
     # The odds claimed are the column the table is read on: after the terrain's shifts.
-    if entry.odds is not None and entry.odds != column:
-        out.append(finding(state, "error", section, entry, f"odds claimed {entry.odds}, but the attack is read on "
-                           f"{column}: {'; '.join(odds.lines)}"))
+    misread = entry.odds is not None and entry.odds != column
+    if misread:
+        cited, why = _misread(state, entry, lambda o: o.column is not None and crt.columns[o.column] == entry.odds)
+        # A result the table gives on the column claimed follows from the odds misread: one breach, one error.
+        at_claim = entry.odds in crt.columns and entry.die is not None and entry.die in crt.die_rolls and \
+            entry.result is not None and result_of(state, crt.columns.index(entry.odds), entry.die,
+                                                   odds.die_modifier) == entry.result
+        table = result_of(state, odds.column, entry.die, odds.die_modifier) if at_claim and entry.die else None
+        gives = f" (die {entry.die}: {table}, not {entry.result})" if table is not None and table != entry.result \
+            else ""
+        out.append(finding(state, "error", cited, entry, f"odds claimed {entry.odds}{why}, but the attack is read "
+                           f"on {column}{gives}: {'; '.join(odds.lines)}"))
+        if at_claim:
+            return out
     faces = combat.die_faces
     if entry.die is not None and entry.die not in crt.die_rolls:
         out.append(finding(state, "error", section, entry, f"die {entry.die} is not a roll of the table "
@@ -322,15 +335,33 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
         out.append(finding(state, "warning", section, entry, f"no die roll recorded for the attack on "
                            f"{shown} at {column}; the result cannot be verified"))
         return out
-    table_result = result_of(state, odds.column, entry.die, odds.die_modifier)
+    die = entry.die
+    table_result = result_of(state, odds.column, die, odds.die_modifier)
     if entry.result is None:
         out.append(finding(state, "note", section, entry, f"attack on {shown} at {column}, die {entry.die}: "
                            f"{table_result}"))
     elif entry.result != table_result:
         modified = f" ({odds.die_modifier:+d})" if odds.die_modifier else ""
-        out.append(finding(state, "error", section, entry, f"result claimed {entry.result}, but {column} with die "
+        cited, why = (section, "") if misread else _misread(
+            state, entry, lambda o: o.column is not None and result_of(state, o.column, die, o.die_modifier) ==
+            entry.result)
+        out.append(finding(state, "error", cited, entry, f"result claimed {entry.result}{why}, but {column} with die "
                            f"{entry.die}{modified} gives {table_result}: {'; '.join(odds.lines)}"))
     return out
+
+
+def _misread(state: ClassicState, entry: Attack, fits: Callable[[Odds], bool]) -> tuple[str, str]:
+    """The section a wrong claim misread, and why: the condition in force's when the claim is what the attack gives
+    without it (as a move over a condition's cap cites the condition), else the combat section's."""
+    t = rules_of(state)
+    condition = t.condition(state.at.turn)
+    if condition is None or condition_factor(state, True) == condition_factor(state, False) == 1:
+        return t.rules.combat.source, ""
+    hexes = entry.defending_hexes()
+    plain = _work_out(state, hexes[0], list(dict.fromkeys(entry.attackers)), hexes[1:], conditions=False)
+    if not fits(plain):
+        return t.rules.combat.source, ""
+    return condition.source, f" (what the attack gives without the {condition.name})"
 
 
 def result_applied(state: ClassicState, entry: Attack) -> str | None:

@@ -88,18 +88,23 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                "the result in every hex" if rules.combat.multi_hex else "an attack on several hexes at once refused")
     add(rules.combat.source, Clause("attackers of the phasing side next to an enemy hex, each named once, each unit "
                                     "and hex once a phase, strengths (conditions, terrain multipliers) to an odds or differential "
-                                    "column, terrain shifts, the claimed odds, die and result against the table; "
-                                    + several,
+                                    "column, terrain shifts, the claimed odds, die and result against the table (a "
+                                    "claim that is what the attack gives without the condition in force cites the "
+                                    "condition's section; a result the table gives on the odds claimed is one error "
+                                    "with them); " + several + "; unfinished: whether every battle is announced before "
+                                    "the first is resolved (an attack entry announces and resolves its battle at once)",
                                     ("attack",), (), ("crt.toml", "rules.toml [[combat.terrain]]",
                                                       "units.csv values"),
                                     ("tests/test_attack_slips.py::test_an_attacker_named_twice_is_one_error",)))
     for source in sorted({r.source for r in rules.combat.results}):
         codes = ", ".join(r.code for r in rules.combat.results if r.source == source)
         add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "
-                           "printed strength, what is still owed when the log moves on", ("loss",), OWED,
+                           "printed strength (a step at a time while it is short, none past the one that matches "
+                           "it), what is still owed when the log moves on", ("loss",), OWED,
                            ("rules.toml [[combat.results]]",)))
     add(rules.combat.retreat.source, Clause("retreats the result owes: their length, on the map, away from the "
-                                            "combat, no enemy unit or zone as the data say, who writes them, blocked "
+                                            "combat, no enemy unit or zone as the data say, who decides them (the "
+                                            "side `Side:` or `Side>` names, against the data's chooser), blocked "
                                             "retreats",
                                             ("retreat", "loss"), OWED, ("rules.toml [combat.retreat]",)))
     add(rules.combat.advance.source, Clause("advances right after the combat, by its attackers, into the emptied hex, "

@@ -95,7 +95,16 @@ def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
         return []
     if entry.unit in p.attackers:
         if p.attacker_strength > 0:
-            return []  # an exchange: the attacker picks the steps until the strength is paid
+            # An exchange (the result's section): the attacker picks the steps, a step at a time, while the defender's
+            # loss is not yet matched; "at least" lets only the step that matches it pay more than is owed.
+            enough = next(n for n in range(1, taking + 1)
+                          if n == taking or strength_lost(state, entry.unit, n) >= p.attacker_strength)
+            if enough < taking:
+                return [finding(state, "error", section, entry, f"the attackers owe {float(p.attacker_strength):g} "
+                                f"more printed strength for the {p.code} on {p.named()} (line {p.line}): {enough} "
+                                f"step(s) of {entry.unit} pay it, not {taking}; a step is lost only while the "
+                                "defender's loss is not matched")]
+            return []
         if taking > p.attacker_steps:
             return [finding(state, "error", section, entry, f"the {p.code} on {p.named()} (line {p.line}) costs the "
                             f"attackers {p.attacker_steps} step(s) more, not {taking}")]
@@ -238,9 +247,13 @@ def check_retreat(state: ClassicState, entry: Retreat) -> list[Finding]:
             why = "an enemy zone of control" if b in zoc else "enemy units or terrain it may not enter"
             return [finding(state, "error", section, entry, f"{entry.unit} may not retreat into {lb}: {why}")]
     length = len(entry.path) - 1
-    if rules.chooser == "opponent" and not attacker and entry.side == side and not entry.by_opponent:
-        return [finding(state, "error", section, entry, f"the {enemy_of(state, side)} player chooses where "
-                        f"{entry.unit} retreats, not {side}")]
+    if rules.chooser == "opponent" and not attacker and entry.side == side:
+        # `Side:` and `Side>` alike name the side that decided (docs/log-format.md; the VASSAL reader writes the side
+        # of the player who dragged the counter): the defender's own choice, either way.
+        enemy = enemy_of(state, side)
+        return [finding(state, "error", section, entry, f"the {enemy} player chooses where {entry.unit} retreats, not "
+                        f"{side} ('{side}{'>' if entry.by_opponent else ':'}' records the {side} player's decision; "
+                        f"the attacker's is written '{enemy}: retreat')")]
     if rules.extend_to_empty and length >= due:
         crowded = [x for x in entry.path[due:] if state.units_in(x)]
         if state.units_in(entry.path[-1]):
@@ -288,8 +301,11 @@ def check_advance(state: ClassicState, entry: Advance) -> list[Finding]:
         return [finding(state, "error", section, entry, f"no combat has just been resolved; {entry.unit} cannot "
                         "advance")]
     if entry.unit not in p.attackers:
-        return [finding(state, "error", section, entry, f"{entry.unit} did not attack {p.named()}; only its "
-                        "attackers advance")]
+        # An attacker of an earlier battle: its advance was due at once, before the next battle was resolved.
+        late = " (its battle came before, and an advance follows its own battle at once)" \
+            if entry.unit in state.log.attacked else ""
+        return [finding(state, "error", section, entry, f"{entry.unit} did not attack {p.named()}, the combat "
+                        f"just resolved; only its attackers advance{late}")]
     if p.advances_left <= 0 or rules.units == 0:
         return [finding(state, "error", section, entry, f"no more units may advance into {p.named()} (at most "
                         f"{rules.units})")]

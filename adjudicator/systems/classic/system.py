@@ -55,6 +55,7 @@ def _check_turn(state: ClassicState, entry: TurnMarker) -> list[Finding]:
 
 _T = "tests/test_classic_rules.py::"
 _G = "tests/test_classic_generality.py::"
+_R = "tests/test_classic_rulings.py::"
 REGISTRY: Registry[ClassicState] = Registry.of(
     # The engine advances the turn and phase at their markers (house style 19): these judge and apply nothing more.
     Handler("turn", TurnMarker, "sequence", _check_turn, tests=(f"{_T}test_phases_in_order_and_their_entries",)),
@@ -68,21 +69,27 @@ REGISTRY: Registry[ClassicState] = Registry.of(
             (f"{_T}test_mud_halves_attackers_keeping_fractions", f"{_T}test_shifts_count_from_odds_above_the_table",
              f"{_T}test_a_fortification_shifts_only_for_a_soviet_defender", f"{_T}test_the_odds_claimed_are_the_column_read",
              f"{_T}test_an_attack_below_one_to_one_has_no_effect",
+             f"{_R}test_a_result_read_without_the_mud_cites_the_mud",
+             f"{_R}test_a_result_read_on_the_column_claimed_is_part_of_that_misreading",
              f"{_T}test_odds_past_the_table_show_the_column_they_count_from", f"{_G}test_a_differential_table",
              f"{_G}test_odds_below_the_table_are_refused")),
     Handler("loss", Loss, "results", results.check_loss, results.apply_loss,
             tests=(f"{_T}test_an_exchange_costs_the_attacker_the_printed_strength_lost",
-                   f"{_T}test_after_a_wrong_result_the_tables_may_be_carried_out")),
+                   f"{_T}test_after_a_wrong_result_the_tables_may_be_carried_out",
+                   f"{_R}test_an_exchange_takes_no_step_past_the_one_that_matches_the_defenders_loss",
+                   f"{_R}test_an_exchange_may_take_a_units_last_step_when_it_is_needed")),
     Handler("retreat", Retreat, "retreat", results.check_retreat, results.apply_retreat, ("movement", "zoc"),
             (f"{_T}test_a_retreat_goes_on_past_friendly_units_to_an_empty_hex",
              f"{_T}test_the_attacker_writes_the_defenders_retreat",
+             f"{_R}test_a_retreat_the_defender_records_as_his_is_refused_either_way",
              f"{_T}test_a_move_or_retreat_off_the_map_is_a_finding_and_the_replay_goes_on",
              f"{_G}test_a_retreat_chosen_by_its_owner")),
-    Handler("advance", Advance, "advance", results.check_advance, results.apply_advance),
+    Handler("advance", Advance, "advance", results.check_advance, results.apply_advance,
+            tests=(f"{_R}test_an_advance_after_the_next_battle_says_it_came_late",)),
     Handler("place", Place, "arrivals", _check_place, arrivals.apply_place, ("arrival", "supply"),
             (f"{_T}test_a_soviet_rebuilt_in_moscow_needs_no_communication", f"{_T}test_a_unit_takes_one_point_a_phase",
              f"{_T}test_a_rebuilt_unit_may_appear_in_an_empty_city_in_an_enemy_zone",
-             f"{_T}test_a_refused_replacement_spends_no_point")),
+             f"{_T}test_a_refused_replacement_spends_no_point", f"{_R}test_a_replacement_is_judged_once")),
     Handler("declare", Declare, "victory", victory.check_declare, victory.apply_declare, ("victory",),
             (f"{_T}test_victory_is_read_at_the_end_and_a_claim_checked",
              f"{_T}test_a_claim_in_the_last_phase_is_judged_at_the_games_end",
@@ -121,6 +128,7 @@ class Classic(SystemBase[ClassicState]):
         self.engine_checks = EngineChecks(retreats=tables(game).rules.combat.retreat.chooser == "owner",
                                           skip_phases=True)
         self._movement = ClassicMovement()
+        self._judged: tuple[ClassicState, Entry, ClassicState, list[Finding]] | None = None
 
     @property
     def auditor(self) -> Classic:
@@ -165,25 +173,35 @@ class Classic(SystemBase[ClassicState]):
             return [*out, finding(state, "error", phase.source, entry, f"turn {state.at.turn}: nothing is done in the "
                                   f"{state.at.step} phase on this turn")]
         if kind_rules:
-            out += self.registry.check(self._branch(state, entry), entry)
+            out += self._judge(state, entry)[1]
         return out
 
-    def _branch(self, state: ClassicState, entry: Entry) -> ClassicState:
-        """The state an entry carrying out a combat is judged in: the claimed result's, unless the entry breaks
-        it and fits the table's result (then that one's, from now on)."""
-        p = state.pending
-        if p is None or p.alternative is None or not results.carries_out(entry):
-            return state
-        if not any(f.severity == "error" for f in self.registry.check(state, entry)):
-            return state
-        # The claim was found wrong at the attack: what does not fit it is judged by the table's result.
-        return evolve(state, pending=p.alternative)
+    def _judge(self, state: ClassicState, entry: Entry) -> tuple[ClassicState, list[Finding]]:
+        """The state an entry is judged in and the handlers' findings there, kept for its application (which asks
+        again of the same state and entry: the engine checks an entry, then applies it)."""
+        known = self._judged
+        if known is not None and known[0] is state and known[1] is entry:
+            return known[2], known[3]
+        judged, found = self._branch(state, entry)
+        self._judged = (state, entry, judged, found)
+        return judged, found
 
-    def _unpaid(self, state: ClassicState, entry: Entry, after: ClassicState) -> ClassicState:
+    def _branch(self, state: ClassicState, entry: Entry) -> tuple[ClassicState, list[Finding]]:
+        """The state an entry carrying out a combat is judged in: the claimed result's, unless the entry breaks
+        it and fits the table's result (then that one's, from now on); and the findings there."""
+        found = self.registry.check(state, entry)
+        p = state.pending
+        if p is None or p.alternative is None or not results.carries_out(entry) or \
+                not any(f.severity == "error" for f in found):
+            return state, found
+        # The claim was found wrong at the attack: what does not fit it is judged by the table's result.
+        judged = evolve(state, pending=p.alternative)
+        return judged, self.registry.check(judged, entry)
+
+    def _unpaid(self, state: ClassicState, entry: Entry, found: list[Finding], after: ClassicState) -> ClassicState:
         """After a replacement the rules refuse (placed as written), the points and the units' one point a phase as
         they were: one breach, one error, so the later replacements are judged on what the lawful ones spent."""
-        if not isinstance(entry, Place) or entry.how != "replace" or \
-                not any(f.severity == "error" for f in self.registry.check(state, entry)):
+        if not isinstance(entry, Place) or entry.how != "replace" or not any(f.severity == "error" for f in found):
             return after
         return evolve(after, log=evolve(after.log, points=state.log.points, replaced=state.log.replaced))
 
@@ -232,15 +250,20 @@ class Classic(SystemBase[ClassicState]):
         """The state after an entry, as the log says (a result no longer carried out forgotten)."""
         if isinstance(entry, (Header, Comment)):
             return state
+        # What the check found (judged once): the branch a combat's result is carried out in, a replacement refused.
+        replacing = isinstance(entry, Place) and entry.how == "replace"
+        weighed = results.carries_out(entry) or replacing
+        judged, found = self._judge(state, entry) if weighed else (state, [])
         if state.pending is not None and not results.carries_out(entry):
             state = evolve(state, pending=None)
         if isinstance(entry, (StepMarker, TurnMarker)):
             # Reported once: a stack left over the limit is not a new breach at every later phase's end.
             state = evolve(state, overstacks=frozenset((label, state.units_in(label))
                                                         for label, _ in movement.phase_stacking(state)))
-        state = self._branch(state, entry)
+        if results.carries_out(entry):
+            state = judged
         try:
-            after = self._unpaid(state, entry, self.registry.apply(state, entry))
+            after = self._unpaid(state, entry, found, self.registry.apply(state, entry))
         except (KeyError, ValueError) as e:
             raise ReplayError(f"line {entry.line}: the entry cannot be applied ({e})") from None
         # A claim of a victory counted at the game's end stands or falls with the position as the last phase goes on.
