@@ -84,10 +84,13 @@ def check_rules(game: Game) -> list[DataError]:
         known(phase.id, phases, "phase of [[sequence]]", "movement", "phases", k, "id")
     if game.manifest.value_names and rules.movement.value not in game.manifest.value_names:
         known(rules.movement.value, game.manifest.value_names, "counter value", "movement", "value")
+    _strength_values(game, add, known)
     for k, effect in enumerate(rules.combat.terrain):
         known(effect.terrain, terrain, "terrain", "combat", "terrain", k, "terrain")
         for side in effect.sides:
             known(side, sides, "side", "combat", "terrain", k, "sides")
+        for other in effect.unless:
+            known(other, terrain, "terrain", "combat", "terrain", k, "unless")
     for t in rules.zoc.into_hexside:
         known(t, terrain, "terrain", "zoc", "into_hexside")
     for t in rules.combat.retreat.prohibited_terrain:
@@ -132,6 +135,11 @@ def check_rules(game: Game) -> list[DataError]:
             known(name, places, "place of places.csv (or hex)", "victory", "points", name)
         for k, c in enumerate(v.conditions):
             known(c.winner, [*sides, "draw"], "side (or draw)", "victory", "conditions", k, "winner")
+            if c.side is not None:
+                known(c.side, sides, "side", "victory", "conditions", k, "side")
+            elif c.winner == "draw" and (c.controls or c.also_controls or c.points_at_least is not None):
+                add("a draw's condition naming places or points says whose they are (side = one of "
+                    f"{', '.join(sides)})", "victory", "conditions", k)
             for field, names in (("controls", c.controls), ("also_controls", c.also_controls)):
                 for name in names:
                     known(name, places, "place of places.csv (or hex)", "victory", "conditions", k, field)
@@ -187,4 +195,24 @@ def _rising_differentials(game: Game) -> list[DataError]:
     return []
 
 
+def _strength_values(game: Game, add: Callable[..., None], known: Callable[..., None]) -> None:
+    """The counter values combat reads are the game's, and named when a counter prints more than one besides the
+    movement allowance (an attack and a defence strength: which is which is the designer's to say)."""
+    rules = game.rules
+    names = game.manifest.value_names
+    if rules is None or not names:
+        return
+    combat = rules.combat
+    for key in ("attack_value", "defence_value"):
+        value = getattr(combat, key)
+        if value is not None:
+            known(value, names, "counter value", "combat", key)
+    others = [n for n in names if n != rules.movement.value]
+    if len(others) > 1 and (combat.attack_value is None or combat.defence_value is None):
+        add(f"game.toml's value_names has {len(others)} values besides the movement allowance "
+            f"({', '.join(others)}): say which a unit attacks with and which it defends with "
+            f"([combat] attack_value and defence_value)", "combat")
+
+
 __all__ = ["check_rules"]
+

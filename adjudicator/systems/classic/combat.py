@@ -75,12 +75,14 @@ def _terrain(state: ClassicState, label: str, attackers: list[str]) -> _Terrain:
     for effect in t.rules.combat.terrain:
         if effect.sides and defending not in effect.sides:
             continue
+        cancel = set(effect.unless)
         if effect.when == "defender_in":
-            applies = effect.terrain in terrain
+            applies = effect.terrain in terrain and not cancel & terrain
         elif effect.when == "every_attacker_across":
-            applies = bool(sides) and len(sides) == len(attackers) and all(effect.terrain in f for f in sides.values())
+            applies = bool(sides) and len(sides) == len(attackers) and all(
+                effect.terrain in f and not cancel & f for f in sides.values())
         else:
-            applies = any(effect.terrain in f for f in sides.values())
+            applies = any(effect.terrain in f and not cancel & f for f in sides.values())
         if not applies:
             continue
         shift += effect.shift
@@ -170,7 +172,7 @@ def _work_out(state: ClassicState, hex_label: str, attackers: list[str], more_he
         and state.hex_of(u) is not None and not in_communication(state, state.location[u], unit_of(state, u).side)}
 
     def worth(u: str) -> Fraction:
-        value = Fraction(strength(state, u))
+        value = Fraction(strength(state, u, "attack" if u in attackers else "defence"))
         if u in cut and supply is not None:
             value *= factor(supply.cut_off_attack if u in attackers else supply.cut_off_defence)
         return value
@@ -360,7 +362,7 @@ def pending_of(state: ClassicState, entry: Attack, code: str) -> Pending:
     lost = Fraction(0)
     if result.exchange:
         for u, n in steps.items():
-            lost += strength_lost(state, u, max(n, 1))
+            lost += strength_lost(state, u, max(n, 1), "defence")
     attacker_steps = sum(steps_left(state, u) for u in attackers) if result.attacker_eliminated \
         else result.attacker_steps
     retreats = {u: result.defender_retreat for u in defenders
