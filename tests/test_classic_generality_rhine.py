@@ -190,3 +190,31 @@ def test_a_section_cited_by_a_terrain_effect_is_checked() -> None:
     rows = {row.section: row for row in rows_for(load_game(DATA, "rhine"), None)}
     assert rows["7.2"].status.startswith("checked"), rows["7.2"].status
     assert any("check_attack" in h for h in rows["7.2"].where)
+
+
+def test_an_enemy_unit_among_the_attackers(tmp_path: Path) -> None:
+    """7.0: `Allied: attack` naming a German unit among its attackers is that unit's error; the hex attacked still
+    holds the Allied player's enemy (not "no enemy unit in 0418")."""
+    log = TURN_1.split("Allied: attack 0418")[0] + "Allied: attack 0418 with ge-84 al-6ab die 1\n"
+    said = messages(DATA, log, tmp_path)
+    assert said[0] == "ge-84 is a German unit; it cannot attack with the Allied units", said
+
+
+def test_a_phase_out_of_order_cites_the_sequence_of_play(tmp_path: Path) -> None:
+    """3.0: a phase marker out of order cites the sequence of play's section, not the section of the phase it names
+    (the Reinforcement Phase's 10.0)."""
+    log = TURN_1 + "Phase reinforcement\n"
+    assert findings(DATA, log, tmp_path) == [(len(log.splitlines()), "error", "3.0")]
+
+
+def test_a_set_up_over_the_stacking_limit_is_the_datas_error(copy: Path) -> None:
+    """validate: three Allied units set up in 0216 (two a hex, 6.0) is an error at the row that makes three; an entry
+    area misspelt is suggested among the areas."""
+    edit(copy, "setup.csv", "plunder,al-gds,0315", "plunder,al-gds,0216")
+    edit(copy, "setup.csv", "plunder,al-43,0316", "plunder,al-43,0216")
+    edit(copy, "setup.csv", "plunder,al-51,0716", "plunder,al-51,0216")
+    edit(copy, "reinforcements.csv", "plunder,3,al-30,0910", "plunder,3,al-30,allied_entri")
+    out = CliRunner().invoke(vmodbuild, ["validate", "rhine", "--data", str(copy)])
+    assert out.exit_code == 1, out.output
+    assert "setup.csv:6 [location]: scenario 'plunder' sets up 3 units of the Allied side in 0216" in out.output
+    assert "(did you mean 'allied_entry'" in out.output

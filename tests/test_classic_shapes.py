@@ -285,3 +285,15 @@ def test_the_combat_audit_of_an_attack_on_two_hexes(several: Path, tmp_path: Pat
     out = CliRunner().invoke(adjudicate, ["combat", str(log), "--at", "6", "--data", str(several), "--format", "json"])
     assert out.exit_code == 0, out.output
     assert '"0303+0304"' in out.output and "so-16" in out.output and "so-19" in out.output
+
+
+def test_stacking_by_steps_at_the_end_of_a_phase_counts_every_step(tiers: Path, tmp_path: Path) -> None:
+    """6.0 by steps at the end of the phase, five a hex: ge-lvi (2) joining ge-xli (4 steps) makes six, over the
+    limit, though two units of two steps each would not be (zones of control that stop, so ge-lvi may leave one)."""
+    counters = tiers / "counters" / "steppe"
+    rules = (counters / "rules.toml").read_text(encoding="utf-8")
+    rules = rules.replace('limit = 8\ncount = "steps"\nchecked = "end_of_move"',
+                          'limit = 5\ncount = "steps"\nchecked = "end_of_phase"').replace('kind = "lock"', 'kind = "stop"')
+    (counters / "rules.toml").write_text(rules, encoding="utf-8")
+    log = HEAD + "ge-lvi 0202-0201\nPhase german_combat\n"
+    assert findings(tiers, log, tmp_path) == [(6, "error", "6.0")]

@@ -85,6 +85,7 @@ def check_rules(game: Game) -> list[DataError]:
     if game.manifest.value_names and rules.movement.value not in game.manifest.value_names:
         known(rules.movement.value, game.manifest.value_names, "counter value", "movement", "value")
     _strength_values(game, add, known)
+    errors.extend(_setup_stacks(game))
     for k, effect in enumerate(rules.combat.terrain):
         known(effect.terrain, terrain, "terrain", "combat", "terrain", k, "terrain")
         for side in effect.sides:
@@ -193,6 +194,32 @@ def _rising_differentials(game: Game) -> list[DataError]:
             return [DataError(f"differential column {label!r} is not higher than the one before it: the columns rise "
                               "from left to right", Place(file, line, None, "columns"))]
     return []
+
+
+def _setup_stacks(game: Game) -> list[DataError]:
+    """Each scenario's set-up within the stacking limit (a set-up hex over it is the data's error, not a log's), one
+    error a hex at the row that puts it over."""
+    rules = game.rules
+    assert rules is not None
+    stacking = rules.stacking
+    units = game.units_by_id
+    count: dict[tuple[str, str, str], int] = {}
+    errors: list[DataError] = []
+    for line, p in game.setup:
+        unit = units.get(p.piece)
+        if unit is None or not game.grid.is_label(p.location):
+            continue
+        # A unit counts one, or its steps on the face it sets up on (one fewer for a side starting reduced).
+        worth = 1 if stacking.count == "units" else max(unit.steps - (unit.side in rules.start_reduced), 1)
+        key = (p.scenario, p.location, unit.side)
+        before = count.get(key, 0)
+        count[key] = before + worth
+        if before <= stacking.limit < count[key]:
+            errors.append(DataError(f"scenario {p.scenario!r} sets up {count[key]} {stacking.count} of the "
+                                    f"{unit.side} side in {p.location}, over the stacking limit of {stacking.limit} "
+                                    f"(rules.toml [stacking], {stacking.source})",
+                                    Place(game.files["setup"], line, None, "location")))
+    return errors
 
 
 def _strength_values(game: Game, add: Callable[..., None], known: Callable[..., None]) -> None:

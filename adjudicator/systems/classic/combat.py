@@ -244,7 +244,9 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
     grid = state.game.grid
     hexes = entry.defending_hexes()
     attackers = list(dict.fromkeys(entry.attackers))
-    side = unit_of(state, attackers[0]).side
+    # The attacking side is the entry's (`Allied: attack ...`); an enemy unit named among the attackers is its own
+    # error, not a reason to read the defenders as friends.
+    side = entry.side or unit_of(state, attackers[0]).side
     if len(hexes) > 1 and not combat.multi_hex:
         return [finding(state, "error", section, entry, f"an attack is made on the units of one hex; this one names "
                         f"{', '.join(hexes)}: attack each on its own")]
@@ -268,7 +270,8 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
     for u in attackers:
         h = state.hex_of(u)
         if unit_of(state, u).side != side:
-            out.append(finding(state, "error", section, entry, f"{u} is not a {side} unit; it cannot attack with them"))
+            out.append(finding(state, "error", section, entry, f"{u} is a {unit_of(state, u).side} unit; it cannot "
+                               f"attack with the {side} units"))
         elif h is None:
             out.append(finding(state, "error", section, entry, f"{u} is not on the map; it cannot attack"))
         elif combat.adjacent and not any(h.is_adjacent(x) for x in targets):
