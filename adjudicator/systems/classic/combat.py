@@ -244,7 +244,7 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
     grid = state.game.grid
     hexes = entry.defending_hexes()
     attackers = list(dict.fromkeys(entry.attackers))
-    # The attacking side is the entry's (`Allied: attack ...`); an enemy unit named among the attackers is its own
+    # The attacking side is the entry's (`SIDE: attack ...`); an enemy unit named among the attackers is its own
     # error, not a reason to read the defenders as friends.
     side = entry.side or unit_of(state, attackers[0]).side
     if len(hexes) > 1 and not combat.multi_hex:
