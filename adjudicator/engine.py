@@ -281,7 +281,7 @@ def _sequence_findings(system: RuleSystem[StateT], order: TurnOrder, at: Sequenc
         # Not a finding: an unknown step cannot be applied, so the replay stops here (tier 2).
         raise ReplayError(f"line {entry.line}: {entry.step!r} is not a {noun} of the turn"
                           f"{did_you_mean(entry.step, ids)} ({listed(ids)})")
-    section = sequence[0].source
+    section = order.section
     if at.turn == 0:
         return [system.table.finding("error", section, entry.line, entry.column,
                                      f"a {noun} before the first 'Turn' marker")]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from builder.render.board_terrain import OVERLAY_TEXTURES, hex_style
 from builder.render.ink import font
 from builder.render.png import png_bytes
 from wargame.files import write_atomically
@@ -55,11 +56,14 @@ def render_preview(game: Game) -> Image.Image:
     draw = ImageDraw.Draw(image)
     colours = {t.id: t.colour or "#ffffff" for t in game.terrain.values()}
     size = layout.size_px
+    # A terrain built on a hex (a fortification, a fortress: the module's overlay textures) is marked over the
+    # colour of the hex's ground, whatever its id.
+    built = {t for t in game.terrain if hex_style(game, t).texture in OVERLAY_TEXTURES}
     for h in grid.hexes:
         terrain = game.hex_terrain[h]
-        fill = colours.get(next((t for t in terrain if t != "fortification"), terrain[0]), "#ffffff")
+        fill = colours.get(next((t for t in terrain if t not in built), terrain[0]), "#ffffff")
         draw.polygon(layout.corners(h), fill=fill, outline="#9a9a9a")
-        if "fortification" in terrain:
+        if built & set(terrain):
             cx, cy = layout.centre(h)
             r = size * 0.22
             draw.rectangle((cx - r, cy - r, cx + r, cy + r), outline="#222222", width=3)

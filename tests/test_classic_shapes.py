@@ -222,7 +222,7 @@ def test_a_result_takes_several_steps_one_face_at_a_time(tiers: Path, tmp_path: 
     three = attack + "Soviet> eliminate so-30\n"
     assert findings(tiers, three, tmp_path) == [(7, "error", "8.0")]
     # On its last face it is worth 2; `adjudicate state` shows the steps lost past the reduced face.
-    assert strength(state, "so-30") == 2
+    assert strength(state, "so-30", "defence") == 2
     shown = Classic(state.game).describe(state)
     assert shown["further_reduced"] == {"so-30": 2} and "so-30" in shown["depleted"]  # type: ignore[operator]
 
@@ -249,8 +249,8 @@ def test_an_exchange_counts_the_printed_strength_of_the_faces_lost(tiers: Path, 
     """What a defender of four steps loses is its face less the face it turns to: so-30 from 4-4 to 3-4 is 1."""
     state = final(tiers, COMBAT, tmp_path)
     assert steps_left(state, "so-30") == 3 and steps_left(state, "ge-xli") == 4
-    assert strength_lost(state, "so-30", 1) == 1 and strength_lost(state, "so-30", 2) == 2
-    assert strength_lost(state, "so-30", 3) == 4 and strength_lost(state, "ge-xli", 2) == 6
+    assert strength_lost(state, "so-30", 1, "defence") == 1 and strength_lost(state, "so-30", 2, "defence") == 2
+    assert strength_lost(state, "so-30", 3, "defence") == 4 and strength_lost(state, "ge-xli", 2, "attack") == 6
 
 
 @pytest.mark.parametrize(("faces", "pattern"), [
@@ -285,3 +285,15 @@ def test_the_combat_audit_of_an_attack_on_two_hexes(several: Path, tmp_path: Pat
     out = CliRunner().invoke(adjudicate, ["combat", str(log), "--at", "6", "--data", str(several), "--format", "json"])
     assert out.exit_code == 0, out.output
     assert '"0303+0304"' in out.output and "so-16" in out.output and "so-19" in out.output
+
+
+def test_stacking_by_steps_at_the_end_of_a_phase_counts_every_step(tiers: Path, tmp_path: Path) -> None:
+    """6.0 by steps at the end of the phase, five a hex: ge-lvi (2) joining ge-xli (4 steps) makes six, over the
+    limit, though two units of two steps each would not be (zones of control that stop, so ge-lvi may leave one)."""
+    counters = tiers / "counters" / "steppe"
+    rules = (counters / "rules.toml").read_text(encoding="utf-8")
+    rules = rules.replace('limit = 8\ncount = "steps"\nchecked = "end_of_move"',
+                          'limit = 5\ncount = "steps"\nchecked = "end_of_phase"').replace('kind = "lock"', 'kind = "stop"')
+    (counters / "rules.toml").write_text(rules, encoding="utf-8")
+    log = HEAD + "ge-lvi 0202-0201\nPhase german_combat\n"
+    assert findings(tiers, log, tmp_path) == [(6, "error", "6.0")]

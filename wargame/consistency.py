@@ -285,8 +285,9 @@ def _check_pieces(game: Game, report: _Report) -> None:
             report.known(mk.side, m.sides, "side", marker_file, key=f"marker {mk.id}.side", at=("marker", i, "side"))
 
 
-def _location_ok(game: Game, report: _Report, location: str, file: Path, line: int, key: str) -> None:
-    """A location is a hex label, a box id or 'track@space'."""
+def _location_ok(game: Game, report: _Report, location: str, file: Path, line: int, key: str,
+                 areas: tuple[str, ...] = ()) -> None:
+    """A location is a hex label, a box id or 'track@space' (or one of `areas`, where an area may be named)."""
     boxes = {b.id for b in game.manifest.box}
     tracks = {t.id: t for t in game.manifest.track}
     if location in boxes:
@@ -304,8 +305,9 @@ def _location_ok(game: Game, report: _Report, location: str, file: Path, line: i
     try:
         game.grid.parse_label(location)
     except GridError:
-        report.add(f"{location!r} is neither a hex label, a box ({listed(sorted(boxes)) or 'none'}) "
-                   f"nor TRACK@SPACE{did_you_mean(location, [*boxes, *game.grid.labels])}", file, line, key)
+        area = f"an area of areas.toml ({listed(sorted(areas))}), " if areas else ""
+        report.add(f"{location!r} is neither a hex label, {area}a box ({listed(sorted(boxes)) or 'none'}) "
+                   f"nor TRACK@SPACE{did_you_mean(location, [*areas, *boxes, *game.grid.labels])}", file, line, key)
         return
     report.hex_on_map(game, location, file, line, key)
 
@@ -351,7 +353,7 @@ def _check_schedules(game: Game, report: _Report) -> None:
             report.add(f"unit {a.unit!r} already arrives on line {arriving[(a.scenario, a.unit)]}", file, line, "unit")
         arriving.setdefault((a.scenario, a.unit), line)
         if a.entry is not None and a.entry not in game.areas_by_id:
-            _location_ok(game, report, a.entry, file, line, "entry")
+            _location_ok(game, report, a.entry, file, line, "entry", tuple(game.areas_by_id))
     file = game.files["replacements"]
     for line, r in game.replacements:
         report.known(r.scenario, scenarios, "scenario", file, line, "scenario")

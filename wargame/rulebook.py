@@ -164,6 +164,8 @@ class TerrainEffect(Model):
     defence_factor: Annotated[float, Gt(0)] = 1.0
     sides: tuple[str, ...] = ()
     """The defending sides it helps (empty: both), e.g. fortifications built by one side."""
+    unless: tuple[Ident, ...] = ()
+    """Terrain that cancels the effect where it is there too: a bridge on a river hexside, a road into a woods hex."""
     when: Literal["defender_in", "every_attacker_across", "any_attacker_across"] = "defender_in"
     """`defender_in`: the defender's hex has the terrain; the hexside kinds: every attacker (or at least one)
     attacks across such a hexside."""
@@ -222,6 +224,11 @@ class CombatRules(Model):
     """Combat: odds or differential (crt.toml's `kind`), rounding, who may attack whom, results as data."""
 
     adjacent: bool = True
+    attack_value: Ident | None = None
+    """The counter value (of game.toml's `value_names`) that is a unit's attack strength (None: the first value that
+    is not the movement allowance)."""
+    defence_value: Ident | None = None
+    """The counter value that is a unit's defence strength (None: the attack strength's value)."""
     multi_hex: bool = False
     """One attack may be made on the units of several hexes at once (`attack 0302+0303 with ...`): their
     strengths summed, one die, the result applied in every hex; false: each attack is on one hex."""
@@ -319,6 +326,8 @@ class VictoryCondition(Model):
 
     winner: str
     """The side that wins; `draw` for a drawn game."""
+    side: str | None = None
+    """The side whose places and points the condition counts (None: the winner's; a draw's names one)."""
     controls: tuple[str, ...] = ()
     """Place names of places.csv (or hex labels) the winner must control."""
     at_least: Annotated[int, Ge(0)] | None = None

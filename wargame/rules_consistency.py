@@ -84,10 +84,14 @@ def check_rules(game: Game) -> list[DataError]:
         known(phase.id, phases, "phase of [[sequence]]", "movement", "phases", k, "id")
     if game.manifest.value_names and rules.movement.value not in game.manifest.value_names:
         known(rules.movement.value, game.manifest.value_names, "counter value", "movement", "value")
+    _strength_values(game, add, known)
+    errors.extend(_setup_stacks(game))
     for k, effect in enumerate(rules.combat.terrain):
         known(effect.terrain, terrain, "terrain", "combat", "terrain", k, "terrain")
         for side in effect.sides:
             known(side, sides, "side", "combat", "terrain", k, "sides")
+        for other in effect.unless:
+            known(other, terrain, "terrain", "combat", "terrain", k, "unless")
     for t in rules.zoc.into_hexside:
         known(t, terrain, "terrain", "zoc", "into_hexside")
     for t in rules.combat.retreat.prohibited_terrain:
@@ -132,6 +136,11 @@ def check_rules(game: Game) -> list[DataError]:
             known(name, places, "place of places.csv (or hex)", "victory", "points", name)
         for k, c in enumerate(v.conditions):
             known(c.winner, [*sides, "draw"], "side (or draw)", "victory", "conditions", k, "winner")
+            if c.side is not None:
+                known(c.side, sides, "side", "victory", "conditions", k, "side")
+            elif c.winner == "draw" and (c.controls or c.also_controls or c.points_at_least is not None):
+                add("a draw's condition naming places or points says whose they are (side = one of "
+                    f"{', '.join(sides)})", "victory", "conditions", k)
             for field, names in (("controls", c.controls), ("also_controls", c.also_controls)):
                 for name in names:
                     known(name, places, "place of places.csv (or hex)", "victory", "conditions", k, field)
@@ -187,4 +196,50 @@ def _rising_differentials(game: Game) -> list[DataError]:
     return []
 
 
+def _setup_stacks(game: Game) -> list[DataError]:
+    """Each scenario's set-up within the stacking limit (a set-up hex over it is the data's error, not a log's), one
+    error a hex at the row that puts it over."""
+    rules = game.rules
+    assert rules is not None
+    stacking = rules.stacking
+    units = game.units_by_id
+    count: dict[tuple[str, str, str], int] = {}
+    errors: list[DataError] = []
+    for line, p in game.setup:
+        unit = units.get(p.piece)
+        if unit is None or not game.grid.is_label(p.location):
+            continue
+        # A unit counts one, or its steps on the face it sets up on (one fewer for a side starting reduced).
+        worth = 1 if stacking.count == "units" else max(unit.steps - (unit.side in rules.start_reduced), 1)
+        key = (p.scenario, p.location, unit.side)
+        before = count.get(key, 0)
+        count[key] = before + worth
+        if before <= stacking.limit < count[key]:
+            errors.append(DataError(f"scenario {p.scenario!r} sets up {count[key]} {stacking.count} of the "
+                                    f"{unit.side} side in {p.location}, over the stacking limit of {stacking.limit} "
+                                    f"(rules.toml [stacking], {stacking.source})",
+                                    Place(game.files["setup"], line, None, "location")))
+    return errors
+
+
+def _strength_values(game: Game, add: Callable[..., None], known: Callable[..., None]) -> None:
+    """The counter values combat reads are the game's, and named when a counter prints more than one besides the
+    movement allowance (an attack and a defence strength: which is which is the designer's to say)."""
+    rules = game.rules
+    names = game.manifest.value_names
+    if rules is None or not names:
+        return
+    combat = rules.combat
+    for key in ("attack_value", "defence_value"):
+        value = getattr(combat, key)
+        if value is not None:
+            known(value, names, "counter value", "combat", key)
+    others = [n for n in names if n != rules.movement.value]
+    if len(others) > 1 and (combat.attack_value is None or combat.defence_value is None):
+        add(f"game.toml's value_names has {len(others)} values besides the movement allowance "
+            f"({', '.join(others)}): say which a unit attacks with and which it defends with "
+            f"([combat] attack_value and defence_value)", "combat")
+
+
 __all__ = ["check_rules"]
+

@@ -169,6 +169,10 @@ class TurnOrder:
         self.opening = opening_slot(manifest)
         self.places = entry_places(self.sequence)
         self.steps = step_ids(self.sequence)
+        self.section = next((str(item.source) for item in manifest.sequence if not item.before_first_turn),
+                            self.sequence[0].source if self.sequence else manifest.source)
+        """The sequence of play's own section, which the order of the turn's steps cites: its first table's (a player
+        turn's phases cite the sections of what is done in them)."""
         self._governed: dict[tuple[str, str | None], bool] = {}
         self._slots: dict[tuple[int, str | None, str | None], Slot | None] = {}
         self._allows: dict[tuple[str, str | None, bool, str, str | None, tuple[str, ...], str | None], bool] = {}

@@ -3,6 +3,7 @@ when, where, on which face, what a point buys, and that the hex is in communicat
 
 from __future__ import annotations
 
+from collections.abc import Callable
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Place
@@ -28,6 +29,16 @@ def entry_hexes(state: ClassicState, arrival: Arrival) -> frozenset[str]:
     if state.game.grid.is_label(arrival.entry):
         return frozenset({arrival.entry})
     return rules_of(state).area_hexes((arrival.entry,))
+
+
+def _label_order(state: ClassicState) -> Callable[[str], tuple[int, int]]:
+    """Hex labels in the map's reading order (row by row), for a list in a message."""
+    grid = state.game.grid
+
+    def key(label: str) -> tuple[int, int]:
+        column, row = grid.parse_label(label)
+        return row, column
+    return key
 
 
 def points_for(state: ClassicState, side: str) -> int:
@@ -76,7 +87,11 @@ def check_reinforce(state: ClassicState, entry: Place) -> list[Finding]:
     allowed = entry_hexes(state, arrival)
     label = entry.hex or ""
     if allowed and label not in allowed:
-        return [finding(state, "error", section, entry, f"{entry.unit} enters at {arrival.entry}, not {label}")]
+        # An area's unit enters on one of its hexes, which the log names (the area's id is no hex).
+        where = arrival.entry if len(allowed) == 1 else \
+            f"a hex of {arrival.entry} ({', '.join(sorted(allowed, key=_label_order(state)))})"
+        said = f"not {label}" if label and label != arrival.entry else "name the hex it enters"
+        return [finding(state, "error", section, entry, f"{entry.unit} enters on {where}; {said}")]
     return _hex_findings(state, entry, label, section, rules is not None and rules.not_in_enemy_zoc)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from fractions import Fraction
+from typing import Literal
 
 from adjudicator.findings import Finding, Severity
 from adjudicator.notation.entries import Entry
@@ -13,6 +14,9 @@ from adjudicator.systems.classic.state import ClassicState, evolve
 from adjudicator.systems.classic.tables import Tables, factor, tables
 from wargame.hexes import Hex, Hexside
 from wargame.models import Unit
+
+Role = Literal["attack", "defence"]
+"""A unit's part in a combat, which says the strength it counts."""
 
 
 def rules_of(state: ClassicState) -> Tables:
@@ -60,9 +64,15 @@ def values_of(state: ClassicState, unit_id: str) -> tuple[int, ...]:
     return face_after(state, unit_id, steps_lost(state, unit_id))
 
 
-def strength(state: ClassicState, unit_id: str) -> int:
-    """A unit's combat strength on the face it shows."""
-    return values_of(state, unit_id)[rules_of(state).strength_index]
+def strength(state: ClassicState, unit_id: str, role: Role) -> int:
+    """A unit's attack or defence strength on the face it shows (one value for both on a two-value counter)."""
+    return values_of(state, unit_id)[_index(state, role)]
+
+
+def _index(state: ClassicState, role: Role) -> int:
+    """Where a counter prints the strength of a role in combat (`[combat] attack_value`, `defence_value`)."""
+    t = rules_of(state)
+    return t.attack_index if role == "attack" else t.defence_index
 
 
 def allowance(state: ClassicState, unit_id: str) -> int:
@@ -87,19 +97,19 @@ def steps_left(state: ClassicState, unit_id: str) -> int:
     return 1 if unit.steps == 1 else max(unit.steps - steps_lost(state, unit_id), 1)
 
 
-def strength_lost(state: ClassicState, unit_id: str, steps: int) -> Fraction:
-    """The printed strength a unit loses with its next `steps` steps (what an exchange counts): its face's less the
-    face it would show, all of it when they are its last."""
-    index = rules_of(state).strength_index
+def strength_lost(state: ClassicState, unit_id: str, steps: int, role: Role) -> Fraction:
+    """The printed strength a unit loses with its next `steps` steps (what an exchange counts: the defender's
+    defence, the attacker's attack): its face's less the face it would show, all of it when they are its last."""
+    index = _index(state, role)
     now = values_of(state, unit_id)[index]
     if steps >= steps_left(state, unit_id):
         return Fraction(now)
     return Fraction(now - face_after(state, unit_id, steps_lost(state, unit_id) + steps)[index])
 
 
-def step_value(state: ClassicState, unit_id: str) -> Fraction:
+def step_value(state: ClassicState, unit_id: str, role: Role) -> Fraction:
     """The printed strength a unit loses with its next step (what an exchange counts)."""
-    return strength_lost(state, unit_id, 1)
+    return strength_lost(state, unit_id, 1, role)
 
 
 def off_the_map(state: ClassicState, unit_id: str, path: Iterable[str], verb: str) -> str | None:

@@ -75,12 +75,14 @@ def _terrain(state: ClassicState, label: str, attackers: list[str]) -> _Terrain:
     for effect in t.rules.combat.terrain:
         if effect.sides and defending not in effect.sides:
             continue
+        cancel = set(effect.unless)
         if effect.when == "defender_in":
-            applies = effect.terrain in terrain
+            applies = effect.terrain in terrain and not cancel & terrain
         elif effect.when == "every_attacker_across":
-            applies = bool(sides) and len(sides) == len(attackers) and all(effect.terrain in f for f in sides.values())
+            applies = bool(sides) and len(sides) == len(attackers) and all(
+                effect.terrain in f and not cancel & f for f in sides.values())
         else:
-            applies = any(effect.terrain in f for f in sides.values())
+            applies = any(effect.terrain in f and not cancel & f for f in sides.values())
         if not applies:
             continue
         shift += effect.shift
@@ -172,7 +174,7 @@ def _work_out(state: ClassicState, hex_label: str, attackers: list[str], more_he
         and state.hex_of(u) is not None and not in_communication(state, state.location[u], unit_of(state, u).side)}
 
     def worth(u: str) -> Fraction:
-        value = Fraction(strength(state, u))
+        value = Fraction(strength(state, u, "attack" if u in attackers else "defence"))
         if u in cut and supply is not None:
             value *= factor(supply.cut_off_attack if u in attackers else supply.cut_off_defence)
         return value
@@ -244,7 +246,9 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
     grid = state.game.grid
     hexes = entry.defending_hexes()
     attackers = list(dict.fromkeys(entry.attackers))
-    side = unit_of(state, attackers[0]).side
+    # The attacking side is the entry's (`SIDE: attack ...`); an enemy unit named among the attackers is its own
+    # error, not a reason to read the defenders as friends.
+    side = entry.side or unit_of(state, attackers[0]).side
     if len(hexes) > 1 and not combat.multi_hex:
         return [finding(state, "error", section, entry, f"an attack is made on the units of one hex; this one names "
                         f"{', '.join(hexes)}: attack each on its own")]
@@ -268,7 +272,8 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
     for u in attackers:
         h = state.hex_of(u)
         if unit_of(state, u).side != side:
-            out.append(finding(state, "error", section, entry, f"{u} is not a {side} unit; it cannot attack with them"))
+            out.append(finding(state, "error", section, entry, f"{u} is a {unit_of(state, u).side} unit; it cannot "
+                               f"attack with the {side} units"))
         elif h is None:
             out.append(finding(state, "error", section, entry, f"{u} is not on the map; it cannot attack"))
         elif combat.adjacent and not any(h.is_adjacent(x) for x in targets):
@@ -391,7 +396,7 @@ def pending_of(state: ClassicState, entry: Attack, code: str) -> Pending:
     lost = Fraction(0)
     if result.exchange:
         for u, n in steps.items():
-            lost += strength_lost(state, u, max(n, 1))
+            lost += strength_lost(state, u, max(n, 1), "defence")
     attacker_steps = sum(steps_left(state, u) for u in attackers) if result.attacker_eliminated \
         else result.attacker_steps
     retreats = {u: result.defender_retreat for u in defenders

@@ -136,7 +136,22 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                          ("adjudicator/systems/classic/victory.py::judge_claims",
                                           "adjudicator/systems/classic/system.py::Classic.finish"),
                                          ("rules.toml [victory]", "places.csv")))
+    # A rule area citing a section of its own (a terrain's combat effect, a victory condition, a rail phase) is
+    # judged with its area's entries: the section is checked, not data only.
+    for where, source, key in rules.citations():
+        if source not in out:
+            kinds = _CITED_BY.get(str(key[0]), ())
+            add(source, Clause(f"{where} as rules.toml gives it", kinds, (),
+                               (f"rules.toml [{'.'.join(str(k) for k in key[:-1] if not isinstance(k, int))}]",)))
     return out
+
+
+_CITED_BY: dict[str, tuple[str, ...]] = {
+    "movement": ("move",), "condition": ("move", "attack"), "turn": ("move",), "zoc": ("move",),
+    "stacking": ("move", "retreat", "place"), "combat": ("attack",), "replacements": ("place",),
+    "reinforcements": ("place",), "supply": ("place",), "victory": ("declare",),
+}
+"""The entries judging each rule area of rules.toml (its first key)."""
 
 
 def _where(registry: Registry[ClassicState], names: tuple[str, ...]) -> list[str]:

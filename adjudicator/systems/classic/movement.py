@@ -311,7 +311,8 @@ def phase_stacking(state: ClassicState) -> list[tuple[str, str]]:
     stacking = rules_of(state).rules.stacking
     if stacking.checked != "end_of_phase":
         return []
-    # A unit counts one, or at most two steps: a hex with fewer units than that cannot be over the limit.
-    most = 2 if stacking.count == "steps" else 1
+    # A unit counts one, or at most its steps (three or four on some counters): a hex with fewer units than that
+    # cannot be over the limit.
+    most = max((u.steps for u in state.game.units_by_id.values()), default=1) if stacking.count == "steps" else 1
     return [(label, state.side_in(label) or "") for label in sorted(
         label for label, ids in state.by_hex.items() if len(ids) * most > stacking.limit) if overstacked(state, label)]

@@ -10,8 +10,8 @@ from adjudicator.contract import AdvanceOption, RetreatOption
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Entry, Loss, Retreat
 from adjudicator.systems.classic.base import (
-    eliminated_box, enemy_of, finding, noted_overstack, off_the_map, rules_of, stack_count, steps_left, strength_lost,
-    unit_of, zone_of,
+    Role, eliminated_box, enemy_of, finding, noted_overstack, off_the_map, rules_of, stack_count, steps_left,
+    strength_lost, unit_of, zone_of,
 )
 from adjudicator.systems.classic.victory import entered
 from adjudicator.systems.classic.state import ClassicState, Pending, evolve, relocate
@@ -119,7 +119,8 @@ def apply_loss(state: ClassicState, entry: Loss) -> ClassicState:
     left = steps_left(state, entry.unit)
     p = state.pending
     taken = left if entry.loss == "eliminate" else 1
-    value = strength_lost(state, entry.unit, taken)
+    role: Role = "attack" if p is not None and entry.unit in p.attackers else "defence"
+    value = strength_lost(state, entry.unit, taken, role)
     further = {u: n for u, n in state.further.items() if u != entry.unit}
     if entry.loss == "eliminate" or left == 1:
         after = relocate(state, {entry.unit: eliminated_box(state, unit.side)}, state.reduced - {entry.unit},

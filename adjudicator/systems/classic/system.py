@@ -208,9 +208,11 @@ class Classic(SystemBase[ClassicState]):
     def _boundary(self, state: ClassicState, entry: StepMarker | TurnMarker) -> list[Finding]:
         """What is due as a phase or turn ends: stacks within the limit, reinforcements placed on their turn."""
         t = rules_of(state)
+        # Before the first phase the stacks are the set-up's: its data, which `vmodbuild validate` checks.
         out = [finding(state, "error", t.rules.stacking.source, entry, f"{label} is left overstacked "
                        f"({', '.join(state.units_in(label))}) at the end of the {state.at.step} phase")
-               for label, _ in movement.phase_stacking(state) if (label, state.units_in(label)) not in state.overstacks]
+               for label, _ in (movement.phase_stacking(state) if state.at.step is not None else [])
+               if (label, state.units_in(label)) not in state.overstacks]
         out += self._must_attack(state, entry)
         if isinstance(entry, TurnMarker) and state.at.turn > 0 and t.rules.reinforcements is not None:
             for unit_id in arrivals.overdue(state, state.at.turn):

@@ -44,8 +44,11 @@ class Tables:
     sequence: tuple[Slot, ...]
     value_index: int
     """The index of the movement allowance among a counter's values."""
-    strength_index: int
-    """The index of the combat strength among a counter's values (the first value that is not the allowance)."""
+    attack_index: int
+    """The index of the attack strength among a counter's values (`[combat] attack_value`, else the first value
+    that is not the allowance)."""
+    defence_index: int
+    """The index of the defence strength among a counter's values (`[combat] defence_value`, else the attack's)."""
     zoc_cells: dict[Hex, frozenset[Hex]] = field(default_factory=dict)
     """The zone a unit with a zone of control exerts from each map hex: the hex and the neighbours its zone
     reaches (not into blocked hexes, not across blocked hexsides)."""
@@ -138,7 +141,10 @@ def _build(game: Game) -> Tables:
     place_hex.update({label: label for label in grid.labels if label not in place_hex})
     names = game.manifest.value_names
     value_index = names.index(rules.movement.value) if rules.movement.value in names else len(names) - 1
-    strength_index = next((i for i in range(len(names)) if i != value_index), 0)
+    combat = rules.combat
+    attack_index = names.index(combat.attack_value) if combat.attack_value in names else \
+        next((i for i in range(len(names)) if i != value_index), 0)
+    defence_index = names.index(combat.defence_value) if combat.defence_value in names else attack_index
     neighbours = grid.neighbour_map
     zoc_cells = {h: frozenset([h, *(n for n in near if n not in blocked_hexes
                                     and Hexside.between(h, n) not in blocked_sides)])
@@ -151,7 +157,7 @@ def _build(game: Game) -> Tables:
     return Tables(game, rules, table, hex_cost, side_add, side_cost, frozenset(rail),
                   frozenset(h for s in rail for h in s.hexes()), blocked_hexes, frozenset(blocked_sides),
                   place_hex, {r.code: r for r in rules.combat.results}, {p.id: p for p in rules.movement.phases},
-                  turn_sequence(game.manifest), value_index, strength_index, zoc_cells,
+                  turn_sequence(game.manifest), value_index, attack_index, defence_index, zoc_cells,
                   any_time_victory=rules.victory is not None and any(
                       c.when == "any_time" for c in rules.victory.conditions),
                   supply_closed=supply_closed, supply_steps=supply_steps)

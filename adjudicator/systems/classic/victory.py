@@ -70,10 +70,12 @@ def _holds(state: ClassicState, condition: VictoryCondition) -> bool:
     t = rules_of(state)
     control = state.control
     named = [t.place_hex.get(n, n) for n in condition.controls]
-    held = sum(1 for label in named if control.get(label) == condition.winner)
+    # A draw is nobody's: its condition counts the places of the side it names.
+    side = condition.side or condition.winner
+    held = sum(1 for label in named if control.get(label) == side)
     need = len(named) if condition.at_least is None else condition.at_least
-    also = all(control.get(t.place_hex.get(n, n)) == condition.winner for n in condition.also_controls)
-    enough = condition.points_at_least is None or points_of(state, condition.winner) >= condition.points_at_least
+    also = all(control.get(t.place_hex.get(n, n)) == side for n in condition.also_controls)
+    enough = condition.points_at_least is None or points_of(state, side) >= condition.points_at_least
     return held >= need and also and enough
 
 
@@ -120,6 +122,8 @@ def reason(state: ClassicState, condition: VictoryCondition | None) -> str:
     said = f"controls {need} {places}{also}" if condition.controls or condition.also_controls else ""
     if condition.points_at_least is not None:
         said = (said + " and " if said else "") + f"holds at least {condition.points_at_least} victory points"
+    if condition.side is not None and condition.side != condition.winner and said:
+        said = f"{condition.side} {said}"
     return said or "wins"
 
 
@@ -165,14 +169,17 @@ def judged(state: ClassicState, entry: Declare, at_end: bool) -> list[Finding]:
     when = "at the game's end " if at_end else ""
     sides = list(state.game.manifest.sides)
     counted = {s: points_of(state, s) for s in sides}
-    if any(counted.get(s) != n for s, n in entry.points.items()):
+    # A game counting no points has refused the claim's points already (`check_declare`): its winner is judged.
+    if victory.points and any(counted.get(s) != n for s, n in entry.points.items()):
         return [finding(state, "error", section, entry, f"the victory points {when}are " + " ".join(
             f"{s} {n}" for s, n in counted.items()) + ", not " + " ".join(f"{s} {n}" for s, n in entry.points.items())
             + " (" + ", ".join(f"{name} {value}" for name, value in sorted(victory.points.items())) + ")")]
     winner, condition = decided(state, at_end)
     side = entry.side or "?"
     if winner != side:
-        held = ", ".join(f"{label} {state.control.get(label, 'nobody')}" for label in sorted(victory_hexes(state)))
+        names = {p.hex: p.name for _, p in state.game.places}
+        held = ", ".join(f"{names[label] + ' ' if label in names and names[label] != label else ''}{label} "
+                         f"{state.control.get(label, 'nobody')}" for label in sorted(victory_hexes(state)))
         return [finding(state, "error", condition.source if condition is not None else section, entry,
                         f"{side} claims victory, but {when}the result is "
                         f"{'a draw' if winner == 'draw' else winner + ' victory'} ({reason(state, condition)}; "
@@ -188,6 +195,8 @@ def judge_claims(state: ClassicState) -> list[Finding]:
 def apply_declare(state: ClassicState, entry: Declare) -> ClassicState:
     """A claim of victory recorded: a condition holding at any time decides the game now; a claim of one counted at
     the game's end, made in the last phase, stands as the position does until the game ends."""
+    if entry.what != "victory":
+        return state  # not a claim of victory: refused as such (`check_declare`), never judged as one
     winner, condition = decided(state, False)
     if condition is not None:
         if entry.side != winner or (state.outcome is not None and not state.claim_standing):
