@@ -79,6 +79,14 @@ class Counters:
                     self.board.put(unit, after)
                     self.board.left(unit, self.board.locate(event.before), after)
 
+    def displaced(self, unit: str, hex_label: str) -> bool:
+        """Whether a retreat of the combat being resolved, by another unit of the unit's side, ended in its hex."""
+        side = self.game.units_by_id[unit].side
+        since = self.combat.last_combat
+        return since is not None and any(
+            isinstance(e, Retreat) and e.unit != unit and e.path[-1] == hex_label
+            and self.game.units_by_id[e.unit].side == side for e in self.output.entries[since + 1:])
+
     def owes_retreat(self, unit: str) -> bool:
         """Whether the rule system says the combat being resolved owes the unit a retreat."""
         model = None if self.system is None else self.system.movement
@@ -117,12 +125,16 @@ class Counters:
             return
         attack = self.combat.open_attack
         motion: Motion = "move"
-        if (attack is not None and before.name in attack.defending_hexes()
+        if (attack is not None and before.name in attack.attacked_hexes()
                 and self.game.units_by_id[unit].side != attack.side):
             motion = "retreat"
-        elif attack is not None and unit in attack.attackers:
+        elif attack is not None and unit in attack.acting_units():
             # An attacker's drag is its retreat when the result owes one (Fire & Movement 8.2.4), else its advance.
             motion = "retreat" if self.owes_retreat(unit) else "advance"
+        elif attack is not None and (self.displaced(unit, before.name) or self.owes_retreat(unit)):
+            # A unit outside the attacked hex that the combat makes retreat: one displaced by a friendly retreat
+            # ending in its hex (Fire & Movement 8.3.1), or one the rule system says the result owes a retreat.
+            motion = "retreat"
         probe = {"retreat": Retreat, "advance": Advance, "move": Move}[motion]
         if self.output.held and not self.output.before_first_turn(probe(unit=unit, path=[before.name])):
             self.output.start(step)  # the entry begins the first turn: the path is chosen in it
@@ -172,7 +184,7 @@ class Counters:
             physical_entry(step, unit, frozen, PlaceEntry(line=step, how="delay", unit=unit, side=side,
                                                           by_opponent=by_opponent), what)
             return
-        if after.is_hex and self.output.held and box_from is not None and box_from.kind not in ("eliminated",
+        if after.is_hex and self.output.before_turns() and box_from is not None and box_from.kind not in ("eliminated",
                                                                                                  "delayed"):
             # Before the first turn begins, a unit taken from a holding box onto the map is set up.
             physical_entry(step, unit, frozen, PlaceEntry(line=step, how="setup", unit=unit, hex=after.name,

@@ -61,7 +61,7 @@ class Dice:
         output.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
         single = [k for k in self.game.manifest.roll if k.entry == "roll" and k.by == "one"]
         if len(values) == 1 and side is not None and single:
-            if output.held and any(k.opening for k in single):
+            if output.before_turns() and any(k.opening for k in single):
                 # Before the first turn the one die is the opening's roll (Omaha 11.2.3), written `Roll SIDE N`.
                 self.die_rolls.add(id(output.entries[output.emit(RollOff(line=step, rolls={side: values[0]}))]))
                 return

@@ -95,9 +95,8 @@ class Typed:
         fought = entry.as_combat()
         if fought is not None:
             combat.last_combat = index
-        attack = entry.as_attack()
-        if attack is not None:
-            combat.open_attack = attack
+        if fought is not None:
+            combat.open_attack = fought
         elif kind_of(entry) in CLOSE_COMBAT:
             combat.open_attack = None
             combat.pending_die = None
