@@ -110,3 +110,21 @@ def test_the_opening_die_without_the_turn_trackers_state(tmp_path: Path) -> None
     rolls = [e for e in translation.entries if isinstance(e, RollOff)]
     assert [r.rolls for r in rolls] == [{"Allied": 4}], [write_entry(e) for e in translation.entries]
     assert not any(isinstance(e, Advance) for e in translation.entries)
+
+
+def test_a_defending_unit_dragged_during_a_combat_is_a_retreat(tmp_path: Path) -> None:
+    """While a combat is resolved the defending side's counters move only by retreat: 915/352 dragged after the
+    bombardment of 2117, which it is not in, is a retreat the rule system judges (8.1.3, the one error the text
+    log `examples/omaha/breach-bombard-bystander-retreat.log` gets), not a move out of phase (5.2) that closed
+    the bombardment and made 914/352's own retreat two more errors (8.3)."""
+    log = ROOT / "examples" / "omaha" / "breach-bombard-bystander-retreat.log"
+    s = OmahaSession()
+    typed(s, log, 48)                            # up to `Allied: bombard 2117 ... result D2`
+    s.drag("915/352", "2021", "b")
+    s.drag("914/352", "2117", "b")               # the counters where the typed log has them
+    s.drag("915/352", "1821", "b")
+    s.drag("914/352", "1917", "b")
+    translation = translate_file(s.write(tmp_path / "bystander.vlog"))
+    dragged = [e for e in translation.entries if isinstance(e, (Move, Retreat)) and e.line > 0][-2:]
+    assert [(type(e), e.unit) for e in dragged] == [(Retreat, "915/352"), (Retreat, "914/352")], \
+        [write_entry(e) for e in dragged]

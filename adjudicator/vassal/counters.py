@@ -125,15 +125,17 @@ class Counters:
             return
         attack = self.combat.open_attack
         motion: Motion = "move"
-        if (attack is not None and before.name in attack.attacked_hexes()
-                and self.game.units_by_id[unit].side != attack.side):
+        if attack is not None and self.game.units_by_id[unit].side != attack.side:
+            # While a combat is resolved the defending side's counters move only by retreat: one of the attacked
+            # hex, one displaced by a retreat (Fire & Movement 8.3.1), or one the result does not touch (then the
+            # rule system says so, e.g. Fire & Movement 8.1.3, rather than calling it a move out of phase).
             motion = "retreat"
         elif attack is not None and unit in attack.acting_units():
             # An attacker's drag is its retreat when the result owes one (Fire & Movement 8.2.4), else its advance.
             motion = "retreat" if self.owes_retreat(unit) else "advance"
         elif attack is not None and (self.displaced(unit, before.name) or self.owes_retreat(unit)):
-            # A unit outside the attacked hex that the combat makes retreat: one displaced by a friendly retreat
-            # ending in its hex (Fire & Movement 8.3.1), or one the rule system says the result owes a retreat.
+            # An attacking side's unit that is no attacker but that the combat makes retreat: one displaced by a
+            # friendly retreat ending in its hex (Fire & Movement 8.3.1), or one the rule system says is owed one.
             motion = "retreat"
         probe = {"retreat": Retreat, "advance": Advance, "move": Move}[motion]
         if self.output.held and not self.output.before_first_turn(probe(unit=unit, path=[before.name])):
