@@ -128,3 +128,17 @@ def test_a_defending_unit_dragged_during_a_combat_is_a_retreat(tmp_path: Path) -
     dragged = [e for e in translation.entries if isinstance(e, (Move, Retreat)) and e.line > 0][-2:]
     assert [(type(e), e.unit) for e in dragged] == [(Retreat, "915/352"), (Retreat, "914/352")], \
         [write_entry(e) for e in dragged]
+
+
+def test_a_misspelt_declaration_in_chat_is_a_note(tmp_path: Path) -> None:
+    """A chat line meant as notation but misspelt in its first word (a unit id before a path, a side, a marker
+    word in lower case) is read as chat, so the reader says so with a "did you mean"; it used to become a comment
+    with no note, the declared path or pass silently lost. Ordinary chat gets no note."""
+    s = Session()
+    for text in ("us-inf-2 0620-0520-0420", "Alied: pass", "turn 2", "Bob: nice move", "roll the dice",
+                 "good game, see you at 0620-0520"):
+        s.chat("a", text)
+    translation = translate_file(s.write(tmp_path / "typos.vlog"))
+    notes = {n.step: n.message for n in translation.notes if "reads as chat" in n.message}
+    assert sorted(notes) == [1, 2, 3], translation.notes
+    assert "did you mean 'us-inf-02'" in notes[1] and "did you mean 'Allied'" in notes[2] and "'Turn'" in notes[3]

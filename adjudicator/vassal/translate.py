@@ -147,6 +147,9 @@ class _Reader:
                 self.typed.declare(step, who, line)
             elif line:
                 self.output.comment(step, f"step {step}: {who}: {line}")
+                if (miss := self.typed.near_miss(line)) is not None:
+                    self.output.note(step, f"chat line {line!r} reads as chat, not as a declaration: {miss}; "
+                                           "type it again as notation")
 
     def finish(self) -> None:
         """The end of the log: attackers with no target, and declarations never carried out, noted."""
