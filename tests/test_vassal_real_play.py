@@ -142,3 +142,15 @@ def test_a_misspelt_declaration_in_chat_is_a_note(tmp_path: Path) -> None:
     notes = {n.step: n.message for n in translation.notes if "reads as chat" in n.message}
     assert sorted(notes) == [1, 2, 3], translation.notes
     assert "did you mean 'us-inf-02'" in notes[1] and "did you mean 'Allied'" in notes[2] and "'Turn'" in notes[3]
+
+
+def test_a_step_layer_past_the_last_face_is_one_loss_per_face(tmp_path: Path) -> None:
+    """A counter whose Step layer is set past the unit's last face (a hand-made file: level 99 on a unit of two
+    steps) is read as its last face with a note: one depletion, where the reader wrote a loss for every level
+    and the check one error per level for a single flip."""
+    s = Session()
+    s.flip("de-inf-21", 99)
+    translation = translate_file(s.write(tmp_path / "level-99.vlog"))
+    losses = [write_entry(e) for e in translation.entries if isinstance(e, Loss)]
+    assert losses == ["German: deplete de-inf-21"], losses
+    assert any("98 steps lost, but a unit of 2 steps" in n.message for n in translation.notes), translation.notes

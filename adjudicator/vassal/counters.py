@@ -232,8 +232,14 @@ class Counters:
              actor: str | None) -> None:
         """A counter flipped: to a face further down a depletion a step (a unit of three or four steps goes down
         one face a step); back up only if declared."""
-        if self.game.units_by_id[unit].steps < 2:
+        steps = self.game.units_by_id[unit].steps
+        if steps < 2:
             return
+        if face_after > steps - 1:
+            # No counter of ours has such a face (a Step layer's level past the unit's last face: a hand-made file).
+            self.output.note(step, f"{unit}'s counter shows {face_after} steps lost, but a unit of {steps} steps has "
+                                   f"{steps - 1} to lose on its counter: read as its last face")
+            face_after = steps - 1
         if face_after > face_before:
             side, by_opponent = sided(self.game, unit, actor)
             for lost in range(face_before + 1, face_after + 1):
