@@ -11,7 +11,7 @@ from adjudicator.notation.entries import Advance, Comment, Loss, Move, Retreat, 
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.load import translate_file
 from test_vassal_paths import OmahaSession, typed
-from test_vassal_reader import Session
+from test_vassal_reader import Session, run
 from wargame.vassal.encoding import decode, encode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,3 +154,14 @@ def test_a_step_layer_past_the_last_face_is_one_loss_per_face(tmp_path: Path) ->
     losses = [write_entry(e) for e in translation.entries if isinstance(e, Loss)]
     assert losses == ["German: deplete de-inf-21"], losses
     assert any("98 steps lost, but a unit of 2 steps" in n.message for n in translation.notes), translation.notes
+
+
+def test_a_malformed_command_names_its_step(tmp_path: Path) -> None:
+    """A command of a log step that does not read is placed by its step, as the docs promise (`step 1 (command
+    N), part 1`; it said only `command N`), and a coordinate past a Java int says so instead of calling
+    1099511627776 no whole number."""
+    s = Session()
+    s.step(s.move_command("de-inf-21", ("Main Map", 2**40, 10)))
+    code, out, err = run("check", str(s.write(tmp_path / "huge.vlog")))
+    assert code == 2 and "Traceback" not in out + err
+    assert "[step 1 (command " in out + err and "), part 1]: x '1099511627776' is out of range" in out + err, out + err
