@@ -165,3 +165,18 @@ def test_a_malformed_command_names_its_step(tmp_path: Path) -> None:
     code, out, err = run("check", str(s.write(tmp_path / "huge.vlog")))
     assert code == 2 and "Traceback" not in out + err
     assert "[step 1 (command " in out + err and "), part 1]: x '1099511627776' is out of range" in out + err, out + err
+
+
+def test_a_counter_taken_off_with_no_combat_says_what_was_assumed(tmp_path: Path) -> None:
+    """A counter deleted or dropped in an Eliminated box while no combat is being resolved is written as
+    eliminated, which the reader cannot know (examples/onslaught/legal-overstack-removed.log removes an
+    overstack's excess, 6.3): a note says what was written and how to type what it was. A loss in combat gets
+    none."""
+    s = Session()
+    s.chat("a", "Allied: attack 0621 with us-inf-01 us-inf-02")
+    s.delete("de-inf-04")                        # step 2: the attack's result
+    s.chat("a", "Allied: pass")
+    s.delete("us-inf-02")                        # step 4: no combat
+    translation = translate_file(s.write(tmp_path / "off.vlog"))
+    noted = {n.step: n.message for n in translation.notes if "taken off the map" in n.message}
+    assert list(noted) == [4] and "'Allied: remove us-inf-02'" in noted[4], translation.notes

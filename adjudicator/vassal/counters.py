@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from adjudicator.contract import RuleSystem
 from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength
+from adjudicator.notation.text import write_entry
 from adjudicator.vassal.board import PARKING, Board, face_of
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.expected import Expectations, Key
@@ -179,8 +180,16 @@ class Counters:
         physical_entry = self.expectations.physical_entry
         if before.is_hex and (after.kind == "none" or (box_to is not None and box_to.kind == "eliminated")):
             self.board.eliminated.add(unit)
-            physical_entry(step, unit, frozen, Loss(line=step, loss="eliminate", unit=unit, side=side,
-                                                    by_opponent=by_opponent), what)
+            if self.expectations.as_declared(step, unit, frozen, what):
+                return
+            loss = Loss(line=step, loss="eliminate", unit=unit, side=side, by_opponent=by_opponent)
+            self.expectations.moved(unit, self.output.emit(loss), frozen)
+            if self.combat.open_attack is None:
+                # VASSAL shows a counter taken off, not why: with no combat being resolved it may be an
+                # overstack's excess removed (Onslaught 6.3) or another loss the rules name otherwise.
+                self.output.note(step, f"{unit} was taken off the map with no combat being resolved: written "
+                                       f"'{write_entry(loss)}'; if it left play for another reason, type it (e.g. "
+                                       f"'{loss.side or side}: remove {unit}' for a unit removed from an overstack)")
             return
         if (before.is_hex or before.kind == "none") and box_to is not None and box_to.kind == "delayed":
             physical_entry(step, unit, frozen, PlaceEntry(line=step, how="delay", unit=unit, side=side,
