@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.contract import RuleSystem
+from adjudicator.contract import RuleSystem, kind_of
 from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.board import PARKING, Board, face_of
@@ -85,8 +85,9 @@ class Counters:
         side = self.game.units_by_id[unit].side
         since = self.combat.last_combat
         return since is not None and any(
-            isinstance(e, Retreat) and e.unit != unit and e.path[-1] == hex_label
-            and self.game.units_by_id[e.unit].side == side for e in self.output.entries[since + 1:])
+            kind_of(e) == "retreat" and (moved := e.relocated_unit()) is not None and moved != unit
+            and e.path_hexes()[-1] == hex_label and self.game.units_by_id[moved].side == side
+            for e in self.output.entries[since + 1:])
 
     def owes_retreat(self, unit: str) -> bool:
         """Whether the rule system says the combat being resolved owes the unit a retreat."""

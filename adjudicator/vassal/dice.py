@@ -76,8 +76,10 @@ class Dice:
                 return
         if len(values) == 1 and side is not None:
             if combat.last_roll is not None and combat.last_roll[0] != side:
-                # One die each, one side after the other: a roll-off.
+                # One die each, one side after the other: a roll-off, which ends the combat being resolved as a
+                # typed `Roll` does (Onslaught 5.0: the next action is rolled for).
                 output.emit(RollOff(line=step, rolls={combat.last_roll[0]: combat.last_roll[1], side: values[0]}))
+                combat.open_attack, combat.pending_die = None, None
                 combat.last_roll = None
                 return
             combat.last_roll = (side, values[0])
