@@ -585,7 +585,7 @@ def test_off_map_board_of_the_recorded_modules(name: str, game_id: str) -> None:
 
 def test_a_piece_is_located_on_every_hex() -> None:
     """Every hex centre, as VASSAL drops a counter there, is named back as that hex."""
-    for game_id in ("onslaught", "omaha"):
+    for game_id in ("onslaught", "omaha", "moscow"):
         g = game(game_id)
         places = Places(g)
         for h in g.grid.hexes:

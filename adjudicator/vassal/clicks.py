@@ -166,7 +166,7 @@ class Clicks:
         entry = Bombard(line=step, side=bombarding, hex=where, support=combat.supports)
         combat.supports = []
         index = self.output.emit(entry)
-        combat.pending_die, combat.last_combat, combat.last_roll = index, index, None
+        combat.open_attack, combat.pending_die, combat.last_combat, combat.last_roll = entry, index, index, None
 
     def support(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
         """A support fire marker: on the combat whose die is still to come, else on the next one declared."""

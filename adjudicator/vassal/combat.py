@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from adjudicator.notation.entries import Attack
+from adjudicator.notation.entries import Attack, Bombard
 from adjudicator.vassal.output import Output
 
 
@@ -16,8 +16,9 @@ class Combat:
     output: Output
     pending_die: int | None = None
     """The entry (index) declared without its die, which takes the next roll of its side."""
-    open_attack: Attack | None = None
-    """The attack declared last, so that the defender's drag is its retreat."""
+    open_attack: Attack | Bombard | None = None
+    """The attack or bombardment declared last, so that the drag of a unit in its hex is its retreat (a bombardment's
+    results make units retreat too, Fire & Movement 8.1)."""
     last_combat: int | None = None
     """The entry (index) of the last attack or bombardment declared, for the result claimed next."""
     attackers: list[tuple[str, int]] = field(default_factory=list)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.contract import RuleSystem
+from adjudicator.contract import RuleSystem, kind_of
 from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength
+from adjudicator.notation.text import write_entry
 from adjudicator.vassal.board import PARKING, Board, face_of
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.expected import Expectations, Key
@@ -79,6 +80,15 @@ class Counters:
                     self.board.put(unit, after)
                     self.board.left(unit, self.board.locate(event.before), after)
 
+    def displaced(self, unit: str, hex_label: str) -> bool:
+        """Whether a retreat of the combat being resolved, by another unit of the unit's side, ended in its hex."""
+        side = self.game.units_by_id[unit].side
+        since = self.combat.last_combat
+        return since is not None and any(
+            kind_of(e) == "retreat" and (moved := e.relocated_unit()) is not None and moved != unit
+            and e.path_hexes()[-1] == hex_label and self.game.units_by_id[moved].side == side
+            for e in self.output.entries[since + 1:])
+
     def owes_retreat(self, unit: str) -> bool:
         """Whether the rule system says the combat being resolved owes the unit a retreat."""
         model = None if self.system is None else self.system.movement
@@ -117,12 +127,18 @@ class Counters:
             return
         attack = self.combat.open_attack
         motion: Motion = "move"
-        if (attack is not None and before.name in attack.defending_hexes()
-                and self.game.units_by_id[unit].side != attack.side):
+        if attack is not None and self.game.units_by_id[unit].side != attack.side:
+            # While a combat is resolved the defending side's counters move only by retreat: one of the attacked
+            # hex, one displaced by a retreat (Fire & Movement 8.3.1), or one the result does not touch (then the
+            # rule system says so, e.g. Fire & Movement 8.1.3, rather than calling it a move out of phase).
             motion = "retreat"
-        elif attack is not None and unit in attack.attackers:
+        elif attack is not None and unit in attack.acting_units():
             # An attacker's drag is its retreat when the result owes one (Fire & Movement 8.2.4), else its advance.
             motion = "retreat" if self.owes_retreat(unit) else "advance"
+        elif attack is not None and (self.displaced(unit, before.name) or self.owes_retreat(unit)):
+            # An attacking side's unit that is no attacker but that the combat makes retreat: one displaced by a
+            # friendly retreat ending in its hex (Fire & Movement 8.3.1), or one the rule system says is owed one.
+            motion = "retreat"
         probe = {"retreat": Retreat, "advance": Advance, "move": Move}[motion]
         if self.output.held and not self.output.before_first_turn(probe(unit=unit, path=[before.name])):
             self.output.start(step)  # the entry begins the first turn: the path is chosen in it
@@ -168,14 +184,22 @@ class Counters:
         physical_entry = self.expectations.physical_entry
         if before.is_hex and (after.kind == "none" or (box_to is not None and box_to.kind == "eliminated")):
             self.board.eliminated.add(unit)
-            physical_entry(step, unit, frozen, Loss(line=step, loss="eliminate", unit=unit, side=side,
-                                                    by_opponent=by_opponent), what)
+            if self.expectations.as_declared(step, unit, frozen, what):
+                return
+            loss = Loss(line=step, loss="eliminate", unit=unit, side=side, by_opponent=by_opponent)
+            self.expectations.moved(unit, self.output.emit(loss), frozen)
+            if self.combat.open_attack is None:
+                # VASSAL shows a counter taken off, not why: with no combat being resolved it may be an
+                # overstack's excess removed (Onslaught 6.3) or another loss the rules name otherwise.
+                self.output.note(step, f"{unit} was taken off the map with no combat being resolved: written "
+                                       f"'{write_entry(loss)}'; if it left play for another reason, type it (e.g. "
+                                       f"'{loss.side or side}: remove {unit}' for a unit removed from an overstack)")
             return
         if (before.is_hex or before.kind == "none") and box_to is not None and box_to.kind == "delayed":
             physical_entry(step, unit, frozen, PlaceEntry(line=step, how="delay", unit=unit, side=side,
                                                           by_opponent=by_opponent), what)
             return
-        if after.is_hex and self.output.held and box_from is not None and box_from.kind not in ("eliminated",
+        if after.is_hex and self.output.before_turns() and box_from is not None and box_from.kind not in ("eliminated",
                                                                                                  "delayed"):
             # Before the first turn begins, a unit taken from a holding box onto the map is set up.
             physical_entry(step, unit, frozen, PlaceEntry(line=step, how="setup", unit=unit, hex=after.name,
@@ -221,8 +245,14 @@ class Counters:
              actor: str | None) -> None:
         """A counter flipped: to a face further down a depletion a step (a unit of three or four steps goes down
         one face a step); back up only if declared."""
-        if self.game.units_by_id[unit].steps < 2:
+        steps = self.game.units_by_id[unit].steps
+        if steps < 2:
             return
+        if face_after > steps - 1:
+            # No counter of ours has such a face (a Step layer's level past the unit's last face: a hand-made file).
+            self.output.note(step, f"{unit}'s counter shows {face_after} steps lost, but a unit of {steps} steps has "
+                                   f"{steps - 1} to lose on its counter: read as its last face")
+            face_after = steps - 1
         if face_after > face_before:
             side, by_opponent = sided(self.game, unit, actor)
             for lost in range(face_before + 1, face_after + 1):

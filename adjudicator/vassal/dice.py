@@ -61,7 +61,7 @@ class Dice:
         output.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
         single = [k for k in self.game.manifest.roll if k.entry == "roll" and k.by == "one"]
         if len(values) == 1 and side is not None and single:
-            if output.held and any(k.opening for k in single):
+            if output.before_turns() and any(k.opening for k in single):
                 # Before the first turn the one die is the opening's roll (Omaha 11.2.3), written `Roll SIDE N`.
                 self.die_rolls.add(id(output.entries[output.emit(RollOff(line=step, rolls={side: values[0]}))]))
                 return
@@ -76,8 +76,10 @@ class Dice:
                 return
         if len(values) == 1 and side is not None:
             if combat.last_roll is not None and combat.last_roll[0] != side:
-                # One die each, one side after the other: a roll-off.
+                # One die each, one side after the other: a roll-off, which ends the combat being resolved as a
+                # typed `Roll` does (Onslaught 5.0: the next action is rolled for).
                 output.emit(RollOff(line=step, rolls={combat.last_roll[0]: combat.last_roll[1], side: values[0]}))
+                combat.open_attack, combat.pending_die = None, None
                 combat.last_roll = None
                 return
             combat.last_roll = (side, values[0])

@@ -54,8 +54,9 @@ class Expectations:
     combat: Combat
     expected: dict[str, list[tuple[Key, int, str]]] = field(default_factory=lambda: defaultdict(list))
     """By unit: the effect declared, its step and its text."""
-    physical: dict[str, list[tuple[int, frozenset[Key]]]] = field(default_factory=lambda: defaultdict(list))
-    """By unit: the entry (index) written for a counter move, and its effects."""
+    physical: dict[str, list[tuple[int, frozenset[Key], int]]] = field(default_factory=lambda: defaultdict(list))
+    """By unit: the entry (index) written for a counter move, its effects, and the step or phase it was made in
+    (`Output.phase`)."""
 
     def expect(self, unit: str, key: Key, step: int, text: str) -> None:
         """A declaration typed after its counter moved replaces that move's entry; else it waits for the move."""
@@ -63,10 +64,16 @@ class Expectations:
             self.expected[unit].append((key, step, text))
 
     def retract(self, unit: str, key: Key, step: int) -> bool:
-        """A declaration typed after its counter moved replaces the reader's entry for that move."""
+        """A declaration typed after its counter moved replaces the reader's entry for that move, made in the same
+        step or phase of the turn."""
         entries = self.output.entries
         for k in range(len(self.physical[unit]) - 1, -1, -1):
-            index, keys = self.physical[unit][k]
+            index, keys, phase = self.physical[unit][k]
+            if phase != self.output.phase:
+                # A counter move of an earlier step or phase is not what this declaration describes: a replacement
+                # typed turns after the unit was flipped in combat would otherwise swallow that flip, and its own
+                # flip then read as a loss no result calls for.
+                break
             if carries_out(key, keys):
                 old = entries[index]
                 entries[index] = Comment(line=old.line, text=one_line(
@@ -101,7 +108,7 @@ class Expectations:
 
     def moved(self, unit: str, index: int, keys: frozenset[Key]) -> None:
         """The entry (index) written for a counter move, which a later declaration may replace."""
-        self.physical[unit].append((index, keys))
+        self.physical[unit].append((index, keys, self.output.phase))
         self.combat.last_roll = None
 
     def unmet(self) -> list[tuple[str, Key, int, str]]:

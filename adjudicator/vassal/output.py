@@ -29,6 +29,11 @@ class Output:
     """Entries (by index) whose path VASSAL did not record, and how the reader chose it."""
     held: list[Entry] = field(default_factory=list)
     """The first turn's markers while the set-up may still be going on (see `turns.Clock.start_turn`)."""
+    turned: bool = False
+    """Whether a turn marker has been written (held back or not)."""
+    phase: int = 0
+    """How many times a turn or step began (a marker written or the held ones put in): the step or phase a counter
+    move was made in, which a declaration typed after it must share to stand for it."""
 
     def before_first_turn(self, entry: Entry) -> bool:
         """Whether the entry can come before the first turn begins, so that its markers wait for a later one."""
@@ -41,16 +46,25 @@ class Output:
         return self.opening is not None and (self.opening.names(kind_of(entry), how_of(entry))
                                              or kind_of(entry) in OPENING_RESULTS)
 
+    def before_turns(self) -> bool:
+        """Whether the first turn has not begun: its markers held back over the set-up, or none written yet (a
+        saved position without the turn tracker's state, as `adjudicate export` writes a scenario's set-up)."""
+        return bool(self.held) or not self.turned
+
     def emit(self, entry: Entry) -> int:
         """Write an entry (beginning the first turn first if it cannot come before it); its index."""
         if self.held and not self.before_first_turn(entry):
             self.start(entry.line)
+        if entry.as_turn_marker() is not None or entry.as_step_marker() is not None:
+            self.phase += 1
+            self.turned = self.turned or entry.as_turn_marker() is not None
         self.entries.append(entry)
         return len(self.entries) - 1
 
     def start(self, step: int) -> None:
         """The first turn and step begin at `step`: their markers, held back over the set-up."""
         held, self.held = self.held, []
+        self.phase += 1
         at = len(self.entries)
         while at > 0 and self.entries[at - 1].is_comment and self.entries[at - 1].line == step:
             at -= 1  # ahead of the step's own comments, which belong to the turn begun

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from adjudicator.notation.entries import Attack, Entry
+from adjudicator.notation.entries import Attack, Bombard, Entry
 from adjudicator.vassal.movement import Followed, Lost
 from wargame.game import Game
 from wargame.records import frozen
@@ -62,8 +62,8 @@ class Carry:
     tracker_id: str | None
     eliminated: frozenset[str]
     """Units eliminated, so that bringing one back is a replacement, not a reinforcement."""
-    open_attack: Attack | None
-    """An attack declared last, so that the defender's drag in the next log is its retreat."""
+    open_attack: Attack | Bombard | None
+    """An attack or bombardment declared last, so that the defender's drag in the next log is its retreat."""
     last_roll: tuple[str, int] | None
     """A die one side rolled last, so that the other side's die in the next log makes the roll-off."""
     game_state: Callable[[], Followed[object] | Lost | None] | None = None

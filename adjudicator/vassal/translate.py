@@ -108,7 +108,7 @@ class _Reader:
                     position = self.clock.turn_position(event.new, number)
                     if position is not None:
                         self.clock.tracker_id = event.tracker_id
-                        self.clock.turn_to(position, number)
+                        self.clock.advance(position, number)
             elif isinstance(event, ChatEvent):
                 self.chat(number, event.html)
             elif isinstance(event, PlayerEvent):
@@ -147,6 +147,9 @@ class _Reader:
                 self.typed.declare(step, who, line)
             elif line:
                 self.output.comment(step, f"step {step}: {who}: {line}")
+                if (miss := self.typed.near_miss(line)) is not None:
+                    self.output.note(step, f"chat line {line!r} reads as chat, not as a declaration: {miss}; "
+                                           "type it again as notation")
 
     def finish(self) -> None:
         """The end of the log: attackers with no target, and declarations never carried out, noted."""
@@ -241,6 +244,7 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
         # units, an open attack and a die waiting for the other side's carry over.
         scenario, differences = after.scenario, []
         t.clock.turn_at, t.clock.tracker_id = after.turn_at, after.tracker_id
+        out.turned = after.turn_at is not None
         t.combat.open_attack, t.combat.last_roll = after.open_attack, after.last_roll
         t.board.eliminated |= {u for u in after.eliminated if u not in t.board.where}
     meta = recording.savedata

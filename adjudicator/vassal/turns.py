@@ -40,6 +40,13 @@ class Clock:
             return None
         return turn, index
 
+    def advance(self, position: tuple[int, int], step: int) -> None:
+        """The tracker's button pressed in a log step: a step or phase begun ends the combat being resolved, as a
+        typed `Step` does (a drag in it is no retreat or advance of the last attack, a die no attack's)."""
+        if self.turn_at is None or position > self.turn_at:
+            self.combat.open_attack, self.combat.pending_die = None, None
+        self.turn_to(position, step)
+
     def turn_to(self, position: tuple[int, int], step: int) -> None:
         """The tracker moved to `position`: the markers of a later turn or step; a step back is a note."""
         turn, index = position
@@ -78,6 +85,7 @@ class Clock:
                                         "the scenario's start: its turn is not judged (adjudicate the game's earlier "
                                         "logs with it to judge the turns that led there)")
                     self.turn_at = position
+                    self.output.turned = True
                     return
                 self.turn_to(position, 0)
                 if position == (first, 0) and not differs:

@@ -15,7 +15,7 @@ from adjudicator.vassal.dice import Dice
 from adjudicator.vassal.expected import Expectations, declared_keys, in_place
 from adjudicator.vassal.output import Output
 from adjudicator.vassal.turns import Clock
-from wargame.errors import LogSyntaxError
+from wargame.errors import LogSyntaxError, did_you_mean
 from wargame.game import Game
 
 
@@ -51,6 +51,30 @@ class Typed:
         if m is not None and m.group(1) in self.sides:
             return True
         return first in self.game.units_by_id
+
+    def near_miss(self, text: str) -> str | None:
+        """Why a chat line that is not read as notation was probably meant as some (a misspelt side, marker word
+        or unit id before a path), with a "did you mean"; None for a chat line."""
+        words = text.split()
+        if not words:
+            return None
+        first = words[0]
+        stem = first[:-1] if first[-1:] in (":", ">") else None
+        if stem and stem not in self.sides and (hint := did_you_mean(stem, self.sides)):
+            return f"{first!r} is no side{hint}"
+        second = words[1] if len(words) > 1 else ""
+        marker = {"turn": second.isdigit(), "roll": second in self.sides,
+                  "step": second in {p.step for p in self.clock.phase_list}}
+        marker["phase"] = marker["step"]
+        if first != first.capitalize() and marker.get(first.lower(), False):
+            return f"{first!r} is written with a capital{did_you_mean(first, ('Turn', 'Step', 'Phase', 'Roll'))}"
+        rest = words[1:]
+        if rest and rest[0] == "strategic":
+            rest = rest[1:]
+        path = rest[0].split("-") if rest else []
+        if len(path) > 1 and all(self.game.grid.is_label(h) for h in path):
+            return f"{first!r} is no unit of {self.game.id}{did_you_mean(first, self.game.units_by_id)}"
+        return None
 
     def declare(self, step: int, who: str, text: str, typed: bool = True) -> None:
         """The entry a line of notation gives, at `step` (a comment and a note if it does not read)."""
@@ -95,9 +119,8 @@ class Typed:
         fought = entry.as_combat()
         if fought is not None:
             combat.last_combat = index
-        attack = entry.as_attack()
-        if attack is not None:
-            combat.open_attack = attack
+        if fought is not None:
+            combat.open_attack = fought
         elif kind_of(entry) in CLOSE_COMBAT:
             combat.open_attack = None
             combat.pending_die = None

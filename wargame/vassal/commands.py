@@ -335,8 +335,11 @@ def _unwrap_null(token: str) -> str | None:
 def _int(token: str, what: str, place: Place) -> int:
     # Integer.parseInt: an optional sign and decimal digits only, within Java's int range.
     text = token[1:] if token[:1] in "+-" else token
-    if not text.isascii() or not text.isdigit() or len(text) > 10 or not -(2**31) <= int(token) < 2**31:
+    if not text.isascii() or not text.isdigit():
         raise DataError(f"{what} {token[:40]!r} is not a whole number", place)
+    if len(text) > 10 or not -(2**31) <= int(token) < 2**31:
+        raise DataError(f"{what} {token[:40]!r} is out of range: VASSAL writes a whole number from -2147483648 to "
+                        "2147483647 (a Java int)", place)
     return int(token)
 
 

@@ -24,7 +24,7 @@ from wargame.files import TooLarge, read_capped
 from wargame.records import frozen
 from wargame.vassal.xmltext import parse_xml
 from wargame.vassal.commands import (
-    Command, NullCommand, SaveBoundary, TreeLimits, UndoMarker, command_tree, leaves, parse_leaf,
+    LOG, Command, NullCommand, SaveBoundary, TreeLimits, UndoMarker, command_tree, leaves, parse_leaf,
 )
 
 SAVED_GAME = "savedGame"
@@ -225,7 +225,9 @@ def read_commands(text: str, file: str, limits: TreeLimits = TreeLimits()) -> tu
         logged: list[Command] = []
         plain: list[Command] = []
         for k, leaf in enumerate(leaves(part), 1):
-            is_logged, command = parse_leaf(leaf, Place(file, key=f"{where}, part {k}"))
+            # A log step's command is placed by the step a player sees stepping through the log in VASSAL.
+            said = f"step {len(steps) + 1} ({where})" if leaf.startswith(LOG) else where
+            is_logged, command = parse_leaf(leaf, Place(file, key=f"{said}, part {k}"))
             (logged if is_logged else plain).append(command)
         if logged and plain:
             raise DataError("malformed log: logged and unlogged commands mixed in one top-level command",

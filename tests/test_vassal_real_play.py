@@ -1,0 +1,182 @@
+"""Logs played as players really play them (the s19 audit): counters dragged and flipped without typing what
+they do, attacks and results clicked, dice from the 1d6 button, the turn tracker's button instead of typed
+markers. Each case is one the reader translated otherwise than the text log it stands for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from adjudicator.notation.entries import Advance, Comment, Loss, Move, Retreat, RollOff
+from adjudicator.notation.text import write_entry
+from adjudicator.vassal.load import translate_file
+from test_vassal_paths import OmahaSession, typed
+from test_vassal_reader import Session, run
+from wargame.vassal.encoding import decode, encode
+
+ROOT = Path(__file__).resolve().parent.parent
+OMAHA = ROOT / "examples" / "omaha" / "legal-sample-game.log"
+
+
+def test_a_replacement_typed_turns_later_does_not_swallow_an_earlier_flip(tmp_path: Path) -> None:
+    """A unit flipped in combat without a typed line, eliminated, and replaced reduced turns later with the
+    replacement typed before its counter is put down and flipped: the old flip stays the unit's depletion and
+    the new flip is the replacement's. The reader let the typed replacement stand for the first flip it found
+    back in the log, so the combat loss vanished and the replacement's own flip read as a loss no combat calls
+    for (Onslaught 7.2), with every odds after it computed against a full-strength unit."""
+    s = Session()
+    s.flip("de-inf-21", 2)                       # step 1: reduced by a combat result, nothing typed
+    s.delete("de-inf-21")                        # step 2: eliminated
+    s.tracker(1, 1)
+    s.tracker(1, 2)                              # steps 3-4: the Reinforcement Step
+    s.chat("b", "German: replace de-inf-21 reduced 2708 points 1")   # step 5
+    s.add("de-inf-21", "2708", like="de-inf-20")                     # step 6: from the palette (new-1)
+    props, rest = decode(s.type_text["de-inf-20"][1], "\t")
+    s.type_text["de-inf-21"] = (s.type_text["de-inf-20"][0], encode([props.replace("de-inf-20", "de-inf-21"), rest],
+                                                                      "\t"))
+    s.pieces["de-inf-21"] = SimpleNamespace(piece_id="new-1")  # type: ignore[assignment]
+    s.where["de-inf-21"] = ("Main Map", *s.pixel("2708"))
+    s.flip("de-inf-21", 2)                       # step 7: the replacement's reduced side
+    translation = translate_file(s.write(tmp_path / "replace.vlog"))
+    losses = [(e.line, e.loss, e.unit) for e in translation.entries if isinstance(e, Loss)]
+    assert losses == [(1, "deplete", "de-inf-21"), (2, "eliminate", "de-inf-21")], losses
+    assert not any(isinstance(e, Comment) and "as declared in chat at step 5" in e.text for e in translation.entries)
+    assert not any(n.message.startswith("declared") for n in translation.notes), translation.notes
+
+
+def test_a_drag_after_the_turn_tracker_moved_on_is_no_advance(tmp_path: Path) -> None:
+    """The turn tracker's button ends the combat being resolved, as a typed `Step` does: an attacker dragged
+    in the next step is a move, not the attack's advance (the reader kept the attack open across tracker
+    steps, so in Omaha the first move of GT 2 by a beach assault's attacker read as an advance, 8.5)."""
+    s = Session()
+    for text in ("Allied: action combat supply 1", "Allied: activate 0620 supply 1",
+                 "Allied: attack 0621 with us-inf-01 us-inf-02"):
+        s.chat("a", text)
+    s.roll("a", 5)
+    s.tracker(1, 1)
+    s.drag("us-inf-01", "0520")
+    translation = translate_file(s.write(tmp_path / "tracker.vlog"))
+    dragged = [e for e in translation.entries if getattr(e, "unit", None) == "us-inf-01"]
+    assert [type(e) for e in dragged] == [Move], [write_entry(e) for e in dragged]
+
+
+def test_a_unit_dragged_after_a_bombardment_retreats(tmp_path: Path) -> None:
+    """Fire & Movement 8.1: a bombardment's D2 makes the units of its hex retreat. A drag of 2Rgr out of the
+    bombarded 2317 is its retreat (as the sample game types it, `Allied> retreat 2Rgr 2317-2316-2315`); the
+    reader took only attacks as opening a combat, so it wrote a move in the Bombardment Phase (5.2) and the
+    bombardment's result as never carried out (8.3)."""
+    s = OmahaSession()
+    typed(s, OMAHA, 78)                          # up to `German: bombard 2317 ... result D2 support de_sf_9`
+    s.drag("2Rgr", "2317")                       # the counter where the typed log has it
+    s.drag("2Rgr", "2315", "a")
+    translation = translate_file(s.write(tmp_path / "bombard.vlog"))
+    last = [e for e in translation.entries if getattr(e, "unit", None) == "2Rgr"][-1]
+    assert isinstance(last, Retreat) and last.path == ["2317", "2316", "2315"], write_entry(last)
+
+
+def test_a_unit_displaced_by_a_retreat_retreats(tmp_path: Path) -> None:
+    """Fire & Movement 8.3.1: a retreat ending on a friendly unit displaces it one hex as if retreating. After
+    914/352's retreat into 916/352's hex 2018, the drag of 916/352 is its retreat (`German> retreat 916/352
+    2018-1918` in the sample game), not a move in the Combat Phase; nor are the attackers' drags after it
+    advances out of place (8.5)."""
+    s = OmahaSession()
+    typed(s, OMAHA, 73)                          # GT 1's German Movement Phase, 916/352 moved to 2018
+    s.drag("916/352", "2018", "b")
+    typed_from(s, OMAHA, 74, 111)                # to `German> retreat 914/352 2218-2118-2018`
+    s.drag("916/352", "1918", "b")
+    translation = translate_file(s.write(tmp_path / "displaced.vlog"))
+    last = [e for e in translation.entries if getattr(e, "unit", None) == "916/352"][-1]
+    assert isinstance(last, Retreat) and last.path == ["2018", "1918"], write_entry(last)
+
+
+def typed_from(session: Session, log: Path, first: int, last: int) -> None:
+    """The log's lines `first` to `last` (1-based) typed in chat, one a step."""
+    for line in log.read_text(encoding="utf-8").splitlines()[first - 1:last]:
+        words = line.split("#", 1)[0].strip()
+        if words and not words.startswith("["):
+            session.chat("a", words)
+
+
+def test_the_opening_die_without_the_turn_trackers_state(tmp_path: Path) -> None:
+    """A saved position without the turn tracker's state (what `adjudicate export` writes for a scenario's
+    set-up): before any turn marker the die the Allied player rolls after landing the Rangers is the Pointe du
+    Hoc roll (11.2.3), `Roll Allied 4`, as with the tracker at GT 1's first phase. The reader read it as a
+    die of nothing, and GT 1 then began with the Rangers' roll missing."""
+    s = OmahaSession()
+    s.restore = [p for p in s.restore if not p.startswith("TURN")]
+    s.chat("a", "Allied: setup 2Rgr 2417")
+    s.roll("a", 4)
+    translation = translate_file(s.write(tmp_path / "no-tracker.vlog"))
+    rolls = [e for e in translation.entries if isinstance(e, RollOff)]
+    assert [r.rolls for r in rolls] == [{"Allied": 4}], [write_entry(e) for e in translation.entries]
+    assert not any(isinstance(e, Advance) for e in translation.entries)
+
+
+def test_a_defending_unit_dragged_during_a_combat_is_a_retreat(tmp_path: Path) -> None:
+    """While a combat is resolved the defending side's counters move only by retreat: 915/352 dragged after the
+    bombardment of 2117, which it is not in, is a retreat the rule system judges (8.1.3, the one error the text
+    log `examples/omaha/breach-bombard-bystander-retreat.log` gets), not a move out of phase (5.2) that closed
+    the bombardment and made 914/352's own retreat two more errors (8.3)."""
+    log = ROOT / "examples" / "omaha" / "breach-bombard-bystander-retreat.log"
+    s = OmahaSession()
+    typed(s, log, 48)                            # up to `Allied: bombard 2117 ... result D2`
+    s.drag("915/352", "2021", "b")
+    s.drag("914/352", "2117", "b")               # the counters where the typed log has them
+    s.drag("915/352", "1821", "b")
+    s.drag("914/352", "1917", "b")
+    translation = translate_file(s.write(tmp_path / "bystander.vlog"))
+    dragged = [e for e in translation.entries if isinstance(e, (Move, Retreat)) and e.line > 0][-2:]
+    assert [(type(e), e.unit) for e in dragged] == [(Retreat, "915/352"), (Retreat, "914/352")], \
+        [write_entry(e) for e in dragged]
+
+
+def test_a_misspelt_declaration_in_chat_is_a_note(tmp_path: Path) -> None:
+    """A chat line meant as notation but misspelt in its first word (a unit id before a path, a side, a marker
+    word in lower case) is read as chat, so the reader says so with a "did you mean"; it used to become a comment
+    with no note, the declared path or pass silently lost. Ordinary chat gets no note."""
+    s = Session()
+    for text in ("us-inf-2 0620-0520-0420", "Alied: pass", "turn 2", "Bob: nice move", "roll the dice",
+                 "good game, see you at 0620-0520"):
+        s.chat("a", text)
+    translation = translate_file(s.write(tmp_path / "typos.vlog"))
+    notes = {n.step: n.message for n in translation.notes if "reads as chat" in n.message}
+    assert sorted(notes) == [1, 2, 3], translation.notes
+    assert "did you mean 'us-inf-02'" in notes[1] and "did you mean 'Allied'" in notes[2] and "'Turn'" in notes[3]
+
+
+def test_a_step_layer_past_the_last_face_is_one_loss_per_face(tmp_path: Path) -> None:
+    """A counter whose Step layer is set past the unit's last face (a hand-made file: level 99 on a unit of two
+    steps) is read as its last face with a note: one depletion, where the reader wrote a loss for every level
+    and the check one error per level for a single flip."""
+    s = Session()
+    s.flip("de-inf-21", 99)
+    translation = translate_file(s.write(tmp_path / "level-99.vlog"))
+    losses = [write_entry(e) for e in translation.entries if isinstance(e, Loss)]
+    assert losses == ["German: deplete de-inf-21"], losses
+    assert any("98 steps lost, but a unit of 2 steps" in n.message for n in translation.notes), translation.notes
+
+
+def test_a_malformed_command_names_its_step(tmp_path: Path) -> None:
+    """A command of a log step that does not read is placed by its step, as the docs promise (`step 1 (command
+    N), part 1`; it said only `command N`), and a coordinate past a Java int says so instead of calling
+    1099511627776 no whole number."""
+    s = Session()
+    s.step(s.move_command("de-inf-21", ("Main Map", 2**40, 10)))
+    code, out, err = run("check", str(s.write(tmp_path / "huge.vlog")))
+    assert code == 2 and "Traceback" not in out + err
+    assert "[step 1 (command " in out + err and "), part 1]: x '1099511627776' is out of range" in out + err, out + err
+
+
+def test_a_counter_taken_off_with_no_combat_says_what_was_assumed(tmp_path: Path) -> None:
+    """A counter deleted or dropped in an Eliminated box while no combat is being resolved is written as
+    eliminated, which the reader cannot know (examples/onslaught/legal-overstack-removed.log removes an
+    overstack's excess, 6.3): a note says what was written and how to type what it was. A loss in combat gets
+    none."""
+    s = Session()
+    s.chat("a", "Allied: attack 0621 with us-inf-01 us-inf-02")
+    s.delete("de-inf-04")                        # step 2: the attack's result
+    s.chat("a", "Allied: pass")
+    s.delete("us-inf-02")                        # step 4: no combat
+    translation = translate_file(s.write(tmp_path / "off.vlog"))
+    noted = {n.step: n.message for n in translation.notes if "taken off the map" in n.message}
+    assert list(noted) == [4] and "'Allied: remove us-inf-02'" in noted[4], translation.notes
