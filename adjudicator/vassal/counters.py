@@ -218,8 +218,19 @@ class Counters:
              actor: str | None) -> None:
         """A counter flipped: to a face further down a depletion a step (a unit of three or four steps goes down
         one face a step); back up only if declared."""
-        if self.game.units_by_id[unit].steps < 2:
+        steps = self.game.units_by_id[unit].steps
+        if steps < 2:
             return
+        if max(face_before, face_after) >= steps:
+            # Our modules give a counter one Step level a face; a level past them is a damaged file or another
+            # module's counter, and the recorded number must not drive the losses written (it may be 2**31).
+            shown = max(face_before, face_after) + 1
+            self.output.note(step, f"{unit}'s counter is at level {shown if shown < 10**6 else 'past 1,000,000'} "
+                                   f"of its Step layer, but {unit} has {steps} steps: read as its last face, "
+                                   f"{steps - 1} step(s) lost")
+            face_before, face_after = min(face_before, steps - 1), min(face_after, steps - 1)
+            if face_before == face_after:
+                return
         if face_after > face_before:
             side, by_opponent = sided(self.game, unit, actor)
             for lost in range(face_before + 1, face_after + 1):
