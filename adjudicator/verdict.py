@@ -235,8 +235,13 @@ def _text_cited(f: Finding, file: str, lines: Sequence[str]) -> Cited:
     return Cited(f, file, None, _quoted(lines, f.line, f.column), context=_context(lines, f.line))
 
 
-def _vassal_cited(f: Finding, file: str, translation: Translation, local: int, steps: Sequence[str]) -> Cited:
-    endpoint_steps = {translation.entries[i].line for i in translation.endpoint_moves}
+def endpoint_steps(translation: Translation) -> frozenset[int]:
+    """The steps of the moves VASSAL recorded only by their end points (worked out once a verdict, not a finding)."""
+    return frozenset(translation.entries[i].line for i in translation.endpoint_moves)
+
+
+def _vassal_cited(f: Finding, file: str, translation: Translation, local: int, steps: Sequence[str],
+                  endpoint_steps: frozenset[int]) -> Cited:
     shown = (f"    VASSAL: {translation.steps[local]}",) if local in translation.steps else ()
     return Cited(f, file, _step(local), shown, (ENDPOINT_REMARK,) if local in endpoint_steps else (),
                  _context(steps, local))
@@ -253,7 +258,8 @@ def verdict_of(source: LogSource, result: Replay[StateT]) -> Verdict:
     if translation is None:
         cited = tuple(_text_cited(f, file, source.lines) for f in ordered(result.findings))
         return Verdict("log", file, cited, s, stopped_in=file, final_state=final)
-    return Verdict("vassal", file, tuple(_vassal_cited(f, file, translation, f.line, source.lines)
+    ends = endpoint_steps(translation)
+    return Verdict("vassal", file, tuple(_vassal_cited(f, file, translation, f.line, source.lines, ends)
                                          for f in ordered(result.findings)),
                    s, f" from {len(translation.steps)} VASSAL step(s)",
                    notes=tuple(ReaderNote(file, _step(n.step), n.message) for n in translation.notes),
@@ -288,13 +294,16 @@ def logs_named(chain: Chain) -> str:
 
 def _chain_verdict(result: Replay[StateT], chain: Chain) -> Verdict:
     cited: list[Cited] = []
+    ends: dict[int, frozenset[int]] = {}
     for f in ordered(result.findings):
         part, local = chain.locate(f.line)
         local_f = replace(f, line=local, message=chain.cited(f.message))
         if part.translation is None:
             cited.append(_text_cited(local_f, part.name, part.source))
         else:
-            cited.append(_vassal_cited(local_f, part.name, part.translation, local, part.source))
+            if id(part) not in ends:
+                ends[id(part)] = endpoint_steps(part.translation)
+            cited.append(_vassal_cited(local_f, part.name, part.translation, local, part.source, ends[id(part)]))
     index = min(result.applied, len(result.entries) - 1)
     stopped_in = (chain.locate(result.entries[index].line)[0] if result.entries else chain.parts[-1]).name
     s = summary(result)

@@ -153,7 +153,7 @@ def test_a_step_layer_past_the_last_face_is_one_loss_per_face(tmp_path: Path) ->
     translation = translate_file(s.write(tmp_path / "level-99.vlog"))
     losses = [write_entry(e) for e in translation.entries if isinstance(e, Loss)]
     assert losses == ["German: deplete de-inf-21"], losses
-    assert any("98 steps lost, but a unit of 2 steps" in n.message for n in translation.notes), translation.notes
+    assert any("at level 99 of its Step layer, but de-inf-21 has 2 steps" in n.message for n in translation.notes), translation.notes
 
 
 def test_a_malformed_command_names_its_step(tmp_path: Path) -> None:

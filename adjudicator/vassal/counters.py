@@ -248,11 +248,16 @@ class Counters:
         steps = self.game.units_by_id[unit].steps
         if steps < 2:
             return
-        if face_after > steps - 1:
-            # No counter of ours has such a face (a Step layer's level past the unit's last face: a hand-made file).
-            self.output.note(step, f"{unit}'s counter shows {face_after} steps lost, but a unit of {steps} steps has "
-                                   f"{steps - 1} to lose on its counter: read as its last face")
-            face_after = steps - 1
+        if max(face_before, face_after) >= steps:
+            # Our modules give a counter one Step level a face; a level past them is a damaged file or another
+            # module's counter, and the recorded number must not drive the losses written (it may be 2**31).
+            shown = max(face_before, face_after) + 1
+            self.output.note(step, f"{unit}'s counter is at level {shown if shown < 10**6 else 'past 1,000,000'} "
+                                   f"of its Step layer, but {unit} has {steps} steps: read as its last face, "
+                                   f"{steps - 1} step(s) lost")
+            face_before, face_after = min(face_before, steps - 1), min(face_after, steps - 1)
+            if face_before == face_after:
+                return
         if face_after > face_before:
             side, by_opponent = sided(self.game, unit, actor)
             for lost in range(face_before + 1, face_after + 1):

@@ -16,6 +16,7 @@ from typing import Generic, Literal
 from adjudicator.contract import RuleSystem, StateT
 from adjudicator.engine import Resolver, follow
 from adjudicator.notation.entries import Entry, Header
+from adjudicator.vassal.written import Written
 from wargame.errors import WargameError
 from wargame.game import Game
 from wargame.hexes import Hex
@@ -60,8 +61,33 @@ class Follower(Generic[StateT]):
         """The state before the first entry, then after each entry applied."""
         self.failed: Entry | None = None
         self.lost: Lost | None = None
+        self.seen: Written | None = None
+        """The entries last read, when they keep count of their unchanged beginning (the translation's own)."""
+        self.scanned = 0
+        """How many of the entries last read were searched for headers ..."""
+        self.found: list[tuple[int, Header]] = []
+        """... and the headers found among them, by index."""
 
-    def _restart(self, entries: Sequence[Entry]) -> bool:
+    def _unchanged(self, entries: Sequence[Entry]) -> tuple[int, int]:
+        """How many entries of `applied`, and of those searched for headers, `entries` still begins with."""
+        if isinstance(entries, Written) and entries is self.seen:
+            return min(len(self.applied), entries.unchanged), min(self.scanned, entries.unchanged)
+        same = 0
+        for old, new in zip(self.applied, entries):
+            if old is not new:
+                break
+            same += 1
+        return same, 0
+
+    def _headers(self, entries: Sequence[Entry], scanned: int) -> tuple[Header, ...]:
+        """The headers among `entries`, of which the first `scanned` were searched already."""
+        if scanned < self.scanned:
+            self.found = [(i, h) for i, h in self.found if i < scanned]
+        self.found += [(i, h) for i in range(scanned, len(entries)) if (h := entries[i].as_header()) is not None]
+        self.scanned = len(entries)
+        return tuple(h for _, h in self.found)
+
+    def _restart(self, headers: tuple[Header, ...]) -> bool:
         """Begin again from the start when it changes (the headers decide the set-up); False (and `lost`) if
         it cannot be had."""
         if isinstance(self.start, Lost):
@@ -71,9 +97,8 @@ class Follower(Generic[StateT]):
             if not self.states:
                 self.states, self.lost = [self.start.state], self.start.lost
             return True
-        headers = tuple(h for e in entries if (h := e.as_header()) is not None)
-        if headers == self.headers and self.states:
-            return True
+        if headers == self.headers and (self.states or self.lost is not None):
+            return bool(self.states)  # the same set-up, had already or known not to be had
         self.headers, self.applied, self.failed, self.lost = headers, [], None, None
         try:
             self.states = [self.system.initial_state(self.game, list(headers))]
@@ -88,14 +113,13 @@ class Follower(Generic[StateT]):
 
     def follow(self, entries: Sequence[Entry]) -> Followed[StateT] | Lost:
         """The state after `entries` (the translation so far); Lost when not even the set-up can be had."""
-        if not self._restart(entries):
+        same, scanned = self._unchanged(entries)
+        if isinstance(entries, Written):
+            self.seen, entries.unchanged = entries, len(entries)
+        if not self._restart(self._headers(entries, scanned)):
             assert self.lost is not None
             return self.lost
-        same = 0
-        for old, new in zip(self.applied, entries):
-            if old is not new:
-                break
-            same += 1
+        same = min(same, len(self.applied))
         if same < len(self.applied):
             del self.applied[same:]
             del self.states[same + 1:]
@@ -122,6 +146,7 @@ class Follower(Generic[StateT]):
         """The state after the whole translation, every other state let go (what a chain's next log needs)."""
         done = self.follow(entries)
         self.applied, self.states, self.failed, self.headers = [], [], None, None
+        self.seen, self.scanned, self.found = None, 0, []
         return done
 
 

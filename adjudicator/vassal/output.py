@@ -8,6 +8,7 @@ from adjudicator.contract import how_of, kind_of
 from adjudicator.notation.entries import Comment, Entry
 from adjudicator.vassal.chat import one_line
 from adjudicator.vassal.result import Note
+from adjudicator.vassal.written import Written
 from wargame.sequence import Slot
 
 OPENING_RESULTS = frozenset({"rolloff", "markers", "loss", "retreat", "advance", "stand"})
@@ -21,7 +22,7 @@ class Output:
 
     opening: Slot | None
     """The game's opening before the first turn, if it has one (wargame/sequence.py)."""
-    entries: list[Entry] = field(default_factory=list)
+    entries: Written = field(default_factory=Written)
     notes: list[Note] = field(default_factory=list)
     steps: dict[int, str] = field(default_factory=dict)
     """A one-line description of every step, by number."""
