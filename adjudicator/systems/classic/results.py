@@ -98,7 +98,7 @@ def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
             # An exchange (the result's section): the attacker picks the steps, a step at a time, while the defender's
             # loss is not yet matched; "at least" lets only the step that matches it pay more than is owed.
             enough = next(n for n in range(1, taking + 1)
-                          if n == taking or strength_lost(state, entry.unit, n) >= p.attacker_strength)
+                          if n == taking or strength_lost(state, entry.unit, n, "attack") >= p.attacker_strength)
             if enough < taking:
                 return [finding(state, "error", section, entry, f"the attackers owe {float(p.attacker_strength):g} "
                                 f"more printed strength for the {p.code} on {p.named()} (line {p.line}): {enough} "
