@@ -100,6 +100,24 @@ def test_stacking(game: Game) -> None:
     assert play(game, placed, ending)[0] == [("5.3", "Phase bombardment")]
 
 
+def test_stacking_of_a_log_ending_inside_a_phase(game: Game) -> None:
+    """5.3 (ruling): a log that ends inside a phase never reaches its end, where stacking is judged: an overstack is
+    a note on the line of the last entry that made it, never an error; one already reported, or undone, says
+    nothing."""
+    placed = {"16/1": "2319", "18/1": "2319", "26/1": "2319", "914/352": "1510"}
+    ending = "Phase movement\n16/1 2319-2218\n18/1 2319-2218\n26/1 2319-2318\n"
+    errors, state = play(game, placed, ending)
+    assert errors == []
+    found = [(f.severity, f.rule, f.line) for f in FM.finish(state)]
+    assert found == [("note", "5.3", 6)]  # 18/1's line: after the header, the turn, two markers and 16/1
+    assert "the log ends inside GT 1, movement phase (Allied player turn)" in FM.finish(state)[0].message
+    assert "hex 2218 holds 2 units (16/1, 18/1) and 1 may stay there" in FM.finish(state)[0].message
+    assert FM.finish(play(game, placed, ending + "18/1 2218-2118\n")[1]) == []
+    # Reported as the phase ended: not again at the log's end.
+    errors, state = play(game, placed, ending + "Phase bombardment\n")
+    assert errors == [("5.3", "Phase bombardment")] and FM.finish(state) == []
+
+
 def test_zones_of_control(game: Game) -> None:
     """6.0, 6.1: leg units stop on entering an EZOC; from one EZOC straight into another only as
     the whole move; mobile units pay half their allowance to enter; no-ZOC units exert none;

@@ -295,6 +295,10 @@ class SeriesRules(SystemBase[S]):
         """A folio's errors due as a phase ends (none in the series beyond 5.3)."""
         return []
 
+    def stacks_noted_at_the_end(self, state: S) -> frozenset[str]:
+        """The hexes whose stacks a folio's own notes judge as the log ends (none in the series)."""
+        return frozenset()
+
     # -- areas that other areas ask (defined in their own modules) -------------------------------
     def may_draw_now(self, state: S) -> bool:
         raise NotImplementedError  # support.py

@@ -1,6 +1,6 @@
 """The sequence of play (4.1): game turns in order, the phases of each (the game's `[[sequence]]`,
 whose order and the entries each phase allows the engine checks, wargame/sequence.py), two player
-turns of five phases. Stacking (5.3) is judged as each phase ends.
+turns of five phases. Stacking (5.3) is judged as each phase ends (as a note when the log ends inside one).
 
 Ruling: docs/rules-coverage.md's register, row F&M 4.1.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from adjudicator.contract import next_turn
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Entry, StepMarker, TurnMarker
+from adjudicator.notation.entries import Comment, Entry, StepMarker, TurnMarker
 from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.state import S, evolve
 
@@ -50,6 +50,26 @@ class SequenceOfPlay(SeriesArea[S]):
                                               f"{self.rules.stack_limit(state, where)} may stay there")
                for where, units in self._overstacks(state) if not units <= known.get(where, frozenset())]
         return out + self.rules.closing(state, entry)
+
+    def _overstacks_when_the_log_ends(self, state: S) -> list[Finding]:
+        """5.3: a log ending inside a phase never reaches its end, where stacking is judged: each overstack not yet
+        reported is a note on the line of the last entry that made it (a later entry of the phase could undo it)."""
+        if state.at.step is None:
+            return []
+        known = dict(state.overstacked)
+        noted = self.rules.stacks_noted_at_the_end(state)
+        lines = state.log.arrived
+        out = []
+        for where, units in self._overstacks(state):
+            if units <= known.get(where, frozenset()) or where in noted:
+                continue
+            at = Comment(line=max(lines.get(u, 0) for u in units), text="")  # 0: none arrived this phase
+            out.append(self._f("note", "5.3", at, f"the log ends inside {self.rules._where(state)}, whose end judges "
+                                                  f"stacking (5.3): hex {where} holds {len(units)} units "
+                                                  f"({', '.join(sorted(units))}) and "
+                                                  f"{self.rules.stack_limit(state, where)} may stay there, an error "
+                                                  "if the phase ended now"))
+        return out
 
     def _overstacks(self, state: S) -> list[tuple[str, frozenset[str]]]:
         """5.3: the hexes holding more units than they take, with those units."""

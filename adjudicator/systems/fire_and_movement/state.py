@@ -6,7 +6,7 @@ A folio's exclusive rules keep their own fields in a subclass (Omaha: `omaha/sta
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import TypeVar
 
@@ -66,6 +66,9 @@ class PhaseLog:
     """Units displaced this player turn (8.3.1: an attacker's displaced unit attacks no more)."""
     bombarded: tuple[str, ...] = ()
     """The hex of every marker that has bombarded in this player turn (8.1: two a hex at most)."""
+    arrived: Mapping[str, int] = field(default_factory=dict)
+    """The line of the last entry that put each unit in its hex this phase (5.3: a log ending inside the phase
+    has an overstack noted on the entry that made it)."""
 
 
 @frozen

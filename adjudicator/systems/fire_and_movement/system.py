@@ -319,7 +319,18 @@ class FireAndMovement(SeriesRules[S]):
 
     # -- apply -------------------------------------------------------------------------------------
     def apply(self, state: S, entry: Entry) -> S:
-        """The state after an entry, as the log writes it."""
+        """The state after an entry, as the log writes it, with the line each unit that changed hex arrived on."""
+        after = self._applied(state, entry)
+        if after.location is state.location:
+            return after
+        before, now = state.location, after.location
+        # 5.1: a move changes its own unit's place only (the rest are compared only for other entries).
+        moved = [entry.unit] if isinstance(entry, Move) else [u for u, w in now.items() if w != before.get(u)]
+        arrived = {u: entry.line for u in moved if now.get(u) != before.get(u)}
+        return evolve(after, log=evolve(after.log, arrived={**after.log.arrived, **arrived})) if arrived else after
+
+    def _applied(self, state: S, entry: Entry) -> S:
+        """The state after an entry, as the handlers apply it."""
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             state = evolve(state, noted=state.noted | {kind})
@@ -375,11 +386,13 @@ class FireAndMovement(SeriesRules[S]):
 
     # -- the end -----------------------------------------------------------------------------------
     def finish(self, state: S) -> list[Finding]:
-        """Notes at the log's end: effects of the last combat not yet logged."""
+        """Notes at the log's end: overstacks of the phase under way (5.3), effects of the last combat not yet
+        logged."""
+        out = self.sequence._overstacks_when_the_log_ends(state) if self.outcome(state) is None else []
         combat = state.combat
         if combat is None:
-            return []
-        return [self.table.finding("note", section, combat.line, combat.column, f"when the log ends, {message}")
+            return out
+        return out + [self.table.finding("note", section, combat.line, combat.column, f"when the log ends, {message}")
                 for section, message in self.combat_results._outstanding(state, combat)]
 
     # -- the engine's contract ---------------------------------------------------------------------

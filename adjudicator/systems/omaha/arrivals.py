@@ -165,15 +165,10 @@ class Arrivals(Area):
         """11.2.4: a log ending inside the Allied Movement Phase never reaches its end, where the landings are
         placed: each is judged where it stands, as a note (the phase is still open: a later entry could set it
         right, and a landing that would break a rule there is not yet placed)."""
-        if self.rules.phase_id(state) != "movement" or not state.log.landed or state.victory is not None:
+        by_hex = self._landings_at_the_end(state)
+        if not by_hex:
             return []
         lines = dict(state.log.landing_lines)
-        landing = self.rules.landing_hexes(state)
-        by_hex: dict[str, list[str]] = {}
-        for unit_id in sorted(state.log.landed):
-            where = state.location.get(unit_id, "")
-            if where in landing:  # elsewhere the landing's one error was on its entry
-                by_hex.setdefault(where, []).append(unit_id)
         ezoc = self.rules.ezoc(state, "Allied")
         out = []
         for where, units in sorted(by_hex.items()):
@@ -194,6 +189,19 @@ class Arrivals(Area):
                                                     f"places its landings (11.2.4): {', '.join(units)} landed on "
                                                     f"{where} could not stay there if the phase ended now: {why}"))
         return out
+
+    def _landings_at_the_end(self, state: OmahaState) -> dict[str, list[str]]:
+        """11.2.4: the beach landing hexes with the units landed on them, when the log ends inside the Allied Movement
+        Phase (their stacks are judged by `_landings_when_the_log_ends`, 5.3's room among them)."""
+        if self.rules.phase_id(state) != "movement" or not state.log.landed or state.victory is not None:
+            return {}
+        landing = self.rules.landing_hexes(state)
+        by_hex: dict[str, list[str]] = {}
+        for unit_id in sorted(state.log.landed):
+            where = state.location.get(unit_id, "")
+            if where in landing:  # elsewhere the landing's one error was on its entry
+                by_hex.setdefault(where, []).append(unit_id)
+        return by_hex
 
     def _check_replace(self, state: OmahaState, entry: Place) -> list[Finding]:
         """11.1.3, 11.2.5: the Allies rebuild one reduced unit on the map, in supply, per replacement

@@ -285,6 +285,10 @@ class Omaha(OmahaRules):
             out += self.cups._owed(state, entry)
         return out
 
+    def stacks_noted_at_the_end(self, state: OmahaState) -> frozenset[str]:
+        """The beach landing hexes whose landings are noted as the log ends (11.2.4, 5.3's room among them)."""
+        return frozenset(self.arrivals._landings_at_the_end(state))
+
     def turn_checks(self, state: OmahaState, entry: TurnMarker) -> list[Finding]:
         """11.0, 11.2.1, 11.2.3: the set-up and the landing complete as GT 1 begins."""
         return self.setup._check_start(state, entry) if state.at.turn == 0 and entry.turn == 1 and state.set_up else []
