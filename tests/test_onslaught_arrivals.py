@@ -407,6 +407,21 @@ def test_every_arrival_is_held_to_stacking_once(game: Game) -> None:
     assert [(f.severity, f.rule) for f in findings if f.rule in ("10.1", "6.3")] == [("note", "10.1")]
 
 
+def test_stacking_of_a_log_ending_inside_an_action(game: Game) -> None:
+    """6.3 (ruling): a log that ends before the action or step under way does never reaches the point where stacking
+    is judged: an overstack is a note on the line of the entry that made it, never an error (the owner's removals
+    may still follow); one removed says nothing."""
+    full = {**LANDINGS, **GERMANS, "us-inf-03": "0620", "us-inf-04": "0620", "us-para-01": "paratroop"}
+    drop = "Allied: action movement supply 1\nAllied: paradrop us-para-01 0620 supply 1\n"
+    errors, _, findings = play(game, 5, full, drop)
+    assert errors == []
+    stacking = [f for f in findings if f.rule == "6.3"]
+    assert [(f.severity, f.line) for f in stacking] == [("note", 5)]  # the paradrop's line
+    assert "the log ends inside turn 5, Action Step" in stacking[0].message
+    assert "Allied has 1 division(s) over the limit of 3 in hex 0620" in stacking[0].message
+    assert [f for f in play(game, 5, full, drop + "Allied: remove us-inf-01\n")[2] if f.rule == "6.3"] == []
+
+
 # -- 3.0 the landing-hex grouping ------------------------------------------------------------
 def test_the_landing_hex_grouping(game: Game) -> None:
     """3.0: before turn 1 the Allied player regroups the six landing-hex divisions, two a hex."""

@@ -1,4 +1,5 @@
-"""Stacking (6.3): the limit at the end of every action and step, and removals from an overstacked hex."""
+"""Stacking (6.3): the limit at the end of every action and step (a note when the log ends before it), and removals
+from an overstacked hex."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from collections import Counter
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Loss, Place
-from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import OnslaughtState, on_map, stacks, unit_of, units_at
+from adjudicator.systems.onslaught.sections import TABLE, finding
+from adjudicator.systems.onslaught.state import OnslaughtState, on_map, stacks, turn_and_step, unit_of, units_at
 from adjudicator.systems.onslaught.tables import hex_by_label
 from wargame.game import Game
 
@@ -30,6 +31,26 @@ def overstacked(state: OnslaughtState) -> list[tuple[str, str, int]]:
     found = sorted((where, side, n - limit) for (where, side), n in count.items() if n > limit)
     _last["overstacked"] = (state.location, weakref.ref(state.game), found)
     return list(found)
+
+
+def overstacks_when_the_log_ends(state: OnslaughtState) -> list[Finding]:
+    """6.3: a log ending before the action or step under way does never reaches the point where stacking is judged:
+    each overstack not yet reported is a note on the line of the last entry that made it (the owner's removals, or
+    a division leaving, could still come)."""
+    if state.action_log.stacks_checked:
+        return []
+    limit = int(state.game.parameter.get("stacking_limit", 3))
+    lines = state.action_log.arrived
+    out = []
+    for where, side, excess in overstacked(state):
+        if (where, side) in state.overstacks:
+            continue  # reported where it arose, until resolved
+        line = max((lines.get(u, 0) for u in units_at(state, where, side)), default=0)  # 0: none arrived now
+        out.append(TABLE.finding("note", "6.3", line, 1, f"the log ends inside {turn_and_step(state)}, before the "
+                                                        "action or step under way ends, where stacking is judged "
+                                                        f"(6.3): {side} has {excess} division(s) over the limit of "
+                                                        f"{limit} in hex {where}, an error unless removals follow"))
+    return out
 
 
 def check_remove(state: OnslaughtState, entry: Loss) -> list[Finding]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import field, replace as _replace_fields
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from adjudicator.contract import Outcome, TurnContext, TurnKeeper
@@ -97,6 +97,9 @@ class ActionLog:
     players' correction, judged as the unit's move (one error)."""
     stacks_checked: bool = True
     """6.3: no division has been placed since stacking was last checked."""
+    arrived: Mapping[str, int] = field(default_factory=dict)
+    """The line of the last entry that put each division in its hex in this action (6.3: a log ending before the
+    action or step does has an overstack noted on the entry that made it)."""
 
 
 NO_ACTS = ActionLog()

@@ -30,6 +30,7 @@ from adjudicator.systems.onslaught.losses import carries_out
 from adjudicator.systems.onslaught.movement_model import MOVEMENT, OnslaughtMovement
 from adjudicator.systems.onslaught.results import outstanding
 from adjudicator.systems.onslaught.rules import REGISTRY, registry_of
+from adjudicator.systems.onslaught.stacking import overstacks_when_the_log_ends
 from adjudicator.systems.onslaught.sections import TABLE
 from adjudicator.systems.onslaught.state import (
     ActionState, OnslaughtState, StepLog, combat_strength, keeper, on_map, replace,
@@ -158,7 +159,7 @@ class Onslaught(SystemBase[OnslaughtState]):
     def apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
         """The state after an entry, with any automatic victory it brings about (13.0-13.1; 13.2 is judged as the
         turn ends, `turn_over`)."""
-        after = self._apply(state, entry)
+        after = self._arrived(state, entry, self._apply(state, entry))
         if after.victory is not None or after.at.turn == 0 or isinstance(entry, Comment):
             return after
         # 13.1 looks at positions, control and supply points. An entry that kept the very same position
@@ -170,6 +171,17 @@ class Onslaught(SystemBase[OnslaughtState]):
             return after
         won = automatic_victory(after, turn_over=False)
         return after if won is None else replace(after, victory=Outcome(won[0], won[1], entry.line, won[2]))
+
+    @staticmethod
+    def _arrived(state: OnslaughtState, entry: Entry, after: OnslaughtState) -> OnslaughtState:
+        """The state with the line each division that changed hex arrived on, for the action's record (6.3)."""
+        if after.location is state.location:
+            return after
+        before = state.location
+        arrived = {u: entry.line for u, w in after.location.items() if w != before.get(u)}
+        if not arrived:
+            return after
+        return replace(after, action_log=replace(after.action_log, arrived={**after.action_log.arrived, **arrived}))
 
     def _apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
         """The state after an entry, as the log says: what every entry does, then its kind's own effect."""
@@ -200,14 +212,16 @@ class Onslaught(SystemBase[OnslaughtState]):
         return registry_of(state).apply(state, entry)
 
     def finish(self, state: OnslaughtState) -> list[Finding]:
-        """Notes at the log's end: an automatic victory (13.0-13.2), and effects of the last combat not
-        yet logged (an exchange may stop mid-action)."""
+        """Notes at the log's end: an automatic victory (13.0-13.2), overstacks of the action or step under way
+        (6.3), and effects of the last combat not yet logged (an exchange may stop mid-action)."""
         out: list[Finding] = []
         if state.victory is not None:
             won_at = state.victory
             out.append(TABLE.finding("note", won_at.section, won_at.line, 1, f"the {won_at.winner} player wins "
                                                                                  f"an automatic victory: "
                                                                                  f"{won_at.reason}"))
+        if state.victory is None:
+            out += overstacks_when_the_log_ends(state)
         if state.at.step == "reinforcement" and state.victory is None:
             out += [TABLE.finding("note", section, 0, 1, f"when the log ends, {message}")
                     for section, message in unplaced(state)]
