@@ -118,6 +118,18 @@ def test_an_overstack_is_reported_once(tmp_path: Path) -> None:
     assert [r for _, _, r in verdict(tmp_path, log)] == ["6.0"]
 
 
+def test_stacking_of_a_log_ending_inside_a_phase(tmp_path: Path) -> None:
+    """6.0 (ruling; rules.toml's stacking checked at the end of each phase): a log that ends inside the phase never
+    reaches its end, so each overstack is a note on the line of the last entry that made it, never an error."""
+    log = upto(1, "german_movement") + "ge-xxvii 0103-0104\nge-xli 0201-0202\n"
+    assert verdict(tmp_path, log) == []
+    notes = [f for f in run(tmp_path, log).findings if f.rule == "6.0"]
+    assert [(f.severity, f.line) for f in notes] == [("note", line_of(log, "ge-xxvii")), ("note", line_of(log, "ge-xli"))]
+    assert "the log ends inside the german_movement phase" in notes[0].message and "0104 holds" in notes[0].message
+    ended = log + "Phase soviet_replacement\n"
+    assert verdict(tmp_path, ended) == [(line_of(ended, "Phase soviet"), "error", "6.0")] * 2
+
+
 def test_victory_is_read_at_the_end_and_a_claim_checked(tmp_path: Path) -> None:
     """12.0: at the end of turn 7 the Soviet holds Moscow and wins; a German claim is refused."""
     end = upto(7, "soviet_movement")

@@ -70,8 +70,14 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                                 ", not from one straight into another" if rules.zoc.kind ==
                                                 "no_zoc_to_zoc" else ""), ("move",), (), ("rules.toml [zoc]",)))
     add(rules.stacking.source, Clause(f"at most {rules.stacking.limit} {rules.stacking.count} a hex, checked "
-                                      f"{rules.stacking.checked.replace('_', ' ')}; an overstack reported once",
-                                      ("move", "retreat", "place"), BOUNDARY, ("rules.toml [stacking]",)))
+                                      f"{rules.stacking.checked.replace('_', ' ')}; an overstack reported once"
+                                      + ("; a log ending inside a phase has each overstack not yet reported noted on "
+                                         "the line of the entry that made it" if rules.stacking.checked ==
+                                         "end_of_phase" else ""),
+                                      ("move", "retreat", "place"),
+                                      (*BOUNDARY, "adjudicator/systems/classic/system.py::"
+                                       "Classic._overstacks_when_the_log_ends"), ("rules.toml [stacking]",),
+                                      ("tests/test_classic_rules.py::test_stacking_of_a_log_ending_inside_a_phase",)))
     if rules.movement.rail is not None:
         add(rules.movement.rail.source, Clause("rail moves along rail hexsides only, from a rail hex, by the sides "
                                                "allowed, within their limit, enemy zones as the data say",

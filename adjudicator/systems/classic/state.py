@@ -50,6 +50,9 @@ class PhaseLog:
     """Replacement points each side has spent this phase."""
     replaced: frozenset[str] = frozenset()
     """Units that have taken a replacement point this phase."""
+    arrived: Mapping[str, int] = field(default_factory=dict)
+    """The line of the last entry that put each unit in its hex this phase (a log ending inside the phase has an
+    overstack noted on the entry that made it)."""
 
 
 @frozen

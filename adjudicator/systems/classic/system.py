@@ -268,6 +268,11 @@ class Classic(SystemBase[ClassicState]):
             after = self._unpaid(state, entry, found, self.registry.apply(state, entry))
         except (KeyError, ValueError) as e:
             raise ReplayError(f"line {entry.line}: the entry cannot be applied ({e})") from None
+        if after.location is not state.location:
+            before = state.location
+            arrived = {u: entry.line for u, w in after.location.items() if w != before.get(u)}
+            if arrived:
+                after = evolve(after, log=evolve(after.log, arrived={**after.log.arrived, **arrived}))
         # A claim of a victory counted at the game's end stands or falls with the position as the last phase goes on.
         return victory.standing(victory.any_time(evolve(after, last_line=entry.line), entry.line))
 
@@ -276,9 +281,7 @@ class Classic(SystemBase[ClassicState]):
         out = results.owed(state, None, line=state.pending.line if state.pending else 0)
         last = state.last_line
         t = rules_of(state)
-        out += [finding(state, "error", t.rules.stacking.source, None, f"{label} is left overstacked "
-                        f"({', '.join(state.units_in(label))}) at the end of the log", line=last) for label, _ in
-                movement.phase_stacking(state) if (label, state.units_in(label)) not in state.overstacks]
+        out += self._overstacks_when_the_log_ends(state)
         out += victory.judge_claims(state)
         if t.rules.victory is not None and victory.is_over(state) and state.outcome is None:
             winner, condition = victory.decided(state, True)
@@ -286,6 +289,25 @@ class Classic(SystemBase[ClassicState]):
             result = "a draw" if winner == "draw" else f"{winner} victory"
             out.append(finding(state, "note", section, None, f"the game ends in {result}: "
                                f"{victory.reason(state, condition)}", line=last))
+        return out
+
+    def _overstacks_when_the_log_ends(self, state: ClassicState) -> list[Finding]:
+        """A log ending inside a phase whose end judges stacking (stacking's `checked`) never reaches it: each
+        overstack not yet reported is a note on the line of the last entry that made it (a later entry of the phase
+        could undo it)."""
+        if state.at.step is None or self.outcome(state) is not None:
+            return []
+        stacking = rules_of(state).rules.stacking
+        out = []
+        for label, _ in movement.phase_stacking(state):
+            units = state.units_in(label)
+            if (label, units) in state.overstacks:
+                continue  # reported as an earlier phase ended, until resolved
+            line = max((state.log.arrived.get(u, 0) for u in units), default=0) or state.last_line
+            out.append(finding(state, "note", stacking.source, None, f"the log ends inside the {state.at.step} phase, "
+                               f"whose end judges stacking ({stacking.source}): {label} holds {', '.join(units)}, "
+                               f"over the limit of {stacking.limit} {stacking.count}, an error if the phase ended "
+                               "now", line=line))
         return out
 
     def sequence_point(self, state: ClassicState) -> SequencePoint:
