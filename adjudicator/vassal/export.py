@@ -26,6 +26,7 @@ from adjudicator.vassal.translate import Phase, module_phases
 from wargame.errors import DataError, Place
 from wargame.game import Game
 from wargame.records import frozen
+from wargame.sequence import next_slot, turn_sequence
 from wargame.vassal import logfile
 from wargame.vassal.commands import ESC, split
 from wargame.vassal.encoding import encode, step_suffix
@@ -433,6 +434,33 @@ def check_module(game: Game, catalogue: Catalogue) -> None:
                         Place(catalogue.info.file))
 
 
+def _turns_begun(result: Replay[object], positions: list[Shown]) -> list[Shown]:
+    """The positions with the turn tracker at a turn's first step from its `Turn` line on, where entries other
+    than markers (Omaha 14.1's weather die) come between the two: VASSAL's tracker has no turn without a step."""
+    entries, out = result.entries, list(positions)
+    scenario = result.system.position(result.states[0]).scenario
+    first = next_slot(turn_sequence(result.game.manifest, scenario), None, None)
+    for k, entry in enumerate(entries):
+        marker = entry.as_turn_marker()
+        if marker is None or out[k + 1].turn is not None or first is None:
+            continue
+        at = next((j for j in range(k + 1, len(entries)) if not entries[j].is_comment
+                   and entries[j].as_header() is None), None)
+        if at is None or entries[at].as_turn_marker() is not None or entries[at].as_step_marker() is not None:
+            continue  # the step marker follows at once (the tracker moves there), or an empty turn
+        begun = next((j for j in range(at, len(entries))
+                      if entries[j].as_turn_marker() is not None or entries[j].as_step_marker() is not None), None)
+        if begun is None or entries[begun].as_turn_marker() is not None:
+            continue
+        at_step = result.system.position(result.states[begun + 1]).at
+        # Only the turn's first step: a later one skipped to is a sequence breach (4.1) the tracker must not hide.
+        if at_step.turn != marker.turn or at_step.step != first.id or out[begun + 1].turn is None:
+            continue
+        for j in range(k + 1, begun + 1):
+            out[j] = Shown(out[j].units, out[j].markers, out[begun + 1].turn)
+    return out
+
+
 class Exporter:
     """A replayed log and a module: the VASSAL log of the whole game, or a saved game of one position."""
 
@@ -445,7 +473,8 @@ class Exporter:
         check_module(self.game, catalogue)
         self.phase_list = module_phases(self.game, catalogue.info)[0]
         self.places = ModulePlaces(self.game, catalogue)
-        self.positions = [shown(self.game, result.system.position(s), self.phase_list) for s in result.states]
+        self.positions = _turns_begun(result, [shown(self.game, result.system.position(s), self.phase_list)
+                                               for s in result.states])
 
     def _restore(self, board: _Board, position: Shown) -> list[str]:
         """The saved position's top-level commands: pieces, stacks, Decks, boards, turn tracker."""

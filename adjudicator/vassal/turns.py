@@ -23,6 +23,10 @@ class Clock:
     combat: Combat
     turn_at: tuple[int, int] | None = None
     tracker_id: str | None = None
+    tracker_turn: tuple[int, int] | None = None
+    """The turn whose marker the tracker wrote, and the log step it moved in, while no typed `Turn` has said it."""
+    tracker_step: tuple[str, int] | None = None
+    """The step or phase whose marker the tracker wrote, and the log step it moved in, while none typed has."""
 
     def turn_position(self, state: str, step: int) -> tuple[int, int] | None:
         """The turn and step index a tracker state shows, or None (and a note) for one that is not ours."""
@@ -45,7 +49,14 @@ class Clock:
         typed `Step` does (a drag in it is no retreat or advance of the last attack, a die no attack's)."""
         if self.turn_at is None or position > self.turn_at:
             self.combat.open_attack, self.combat.pending_die = None, None
+        at = len(self.output.entries)
         self.turn_to(position, step)
+        for entry in self.output.entries[at:]:
+            turn_marker, step_marker = entry.as_turn_marker(), entry.as_step_marker()
+            if turn_marker is not None:
+                self.tracker_turn = (turn_marker.turn, step)
+            if step_marker is not None:
+                self.tracker_step = (step_marker.step, step)
 
     def turn_to(self, position: tuple[int, int], step: int) -> None:
         """The tracker moved to `position`: the markers of a later turn or step; a step back is a note."""
@@ -61,7 +72,15 @@ class Clock:
             return
         if self.turn_at is None or turn != self.turn_at[0]:
             if self.turn_at is not None and turn > self.turn_at[0] + 1:
-                self.output.note(step, f"the turn tracker jumps from turn {self.turn_at[0]} to turn {turn}")
+                # A jump over whole turns (VASSAL's "Set turn", or turns passed with nothing played): each turn
+                # passed is written, as a text log writes empty turns, so that no sequence breach (a turn that
+                # does not follow the last) is found where the players only skipped them.
+                passed = range(self.turn_at[0] + 1, turn)
+                self.output.note(step, f"the turn tracker jumps from turn {self.turn_at[0]} to turn {turn}: the "
+                                       f"reader takes turn(s) {', '.join(map(str, passed))} as passed with nothing "
+                                       "played in them")
+                for skipped in passed:
+                    self.output.emit(TurnMarker(line=step, turn=skipped))
             self.output.emit(TurnMarker(line=step, turn=turn))
         self.output.emit(StepMarker(line=step, step=phase.step))
         self.turn_at = position
@@ -93,9 +112,23 @@ class Clock:
                     del self.output.entries[at:]
                 return
 
+    def tracker_wrote(self, entry: Entry) -> int | None:
+        """The log step the tracker wrote this typed turn or step marker in (the player moved the tracker and then
+        typed where it is), or None: the typed marker is a marker of its own."""
+        turn_marker, step_marker = entry.as_turn_marker(), entry.as_step_marker()
+        if turn_marker is not None and self.tracker_turn is not None and self.tracker_turn[0] == turn_marker.turn:
+            moved, self.tracker_turn = self.tracker_turn[1], None
+            return moved
+        if step_marker is not None and self.tracker_step is not None and self.tracker_step[0] == step_marker.step:
+            moved, self.tracker_step, self.tracker_turn = self.tracker_step[1], None, None
+            return moved
+        return None
+
     def follow_declared(self, entry: Entry) -> None:
         """A turn or step marker typed in chat: the tracker's place in the log follows it (no other entry moves it)."""
         turn_marker = entry.as_turn_marker()
+        if turn_marker is not None or entry.as_step_marker() is not None:
+            self.tracker_turn, self.tracker_step = None, None
         if turn_marker is not None:
             self.turn_at = (turn_marker.turn, -1)
             return

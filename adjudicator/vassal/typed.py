@@ -108,6 +108,13 @@ class Typed:
             # A `Roll` typed for the die just rolled (an opening's roll, weather) writes that die, not a second.
             output.comment(step, f"step {step}: the typed '{write_entry(entry)}' is the die just rolled")
             return
+        moved = self.clock.tracker_wrote(entry)
+        if moved is not None:
+            # The tracker's marker, typed after the player moved it (`adjudicate export` moves it as a turn's first
+            # step begins, before the log's own step line): one marker, not a second breaching the sequence (4.1).
+            output.comment(step, f"step {step}: the typed '{write_entry(entry)}' is where the turn tracker moved at "
+                                 f"step {moved}")
+            return
         index = output.emit(entry)
         for unit, key in in_place(entry, declared_keys(entry), self.board.where):
             self.expectations.expect(unit, key, step, write_entry(entry))

@@ -1,0 +1,102 @@
+"""The turn tracker between `adjudicate export` and the reader: a turn begun before its first step's line, empty
+turns, a tracker jumping over whole turns, a step typed after the tracker was moved to it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from adjudicator.engine import replay
+from adjudicator.notation.entries import Comment, StepMarker, TurnMarker
+from adjudicator.systems import system_for
+from adjudicator.vassal.joins import vassal_position
+from adjudicator.vassal.load import translate_file
+from adjudicator.vassal.translate import module_phases
+from test_vassal_export import ROOT, boards, export, replayed
+from test_vassal_reader import Session
+from wargame.vassal.buildfile import read_module
+from wargame.vassal.places import Places
+from wargame.vassal.reader import read_recording
+from wargame.vassal.tracking import track
+
+
+def _read_back(log: Path, module: Path, out: Path) -> tuple[list[tuple[str, str, str, int]],
+                                                              list[tuple[str, str, str, int]], list[str]]:
+    """The text log's findings and the exported log's read back (each at its entry's step), and the reader's
+    notes."""
+    assert export(log, module, out).exit_code == 0
+    text = replayed(log)
+    translation = translate_file(out, module_path=module)
+    again = replay(text.game, system_for(text.game), translation.entries)
+    step_of = {e.line: k for k, e in enumerate(text.entries, 1)}
+    theirs = sorted((f.severity, f.rule, f.message, step_of.get(f.line, 0)) for f in text.findings)
+    ours = sorted((f.severity, f.rule, f.message, f.line) for f in again.findings)
+    return theirs, ours, [n.message for n in translation.notes if "deck" not in n.message]
+
+
+def test_a_turn_begun_before_its_first_phase_line_moves_the_tracker(tmp_path: Path,
+                                                                    built_module: Callable[[str], Path]) -> None:
+    """Omaha 14.1: `Turn 2`, the weather dice, then `Phase support_fire_marker`: the exported tracker shows GT 2's
+    Support Fire Marker Phase from the `Turn 2` step (not GT 1's end phase while GT 2's weather is rolled), and the
+    typed phase line after it is that phase, not a second one (no 4.1 on read-back)."""
+    module = built_module("omaha")
+    log = ROOT / "examples/omaha/breach-weather-allowance.log"
+    out = tmp_path / "weather.vlog"
+    theirs, ours, notes = _read_back(log, module, out)
+    assert ours == theirs and notes == []
+    text = replayed(log)
+    game = text.game
+    info = read_module(module)
+    phase_list = module_phases(game, info)[0]
+    states = boards(track(read_recording(out)))
+    places = Places(game, info)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    for k, entry in enumerate(text.entries, 1):
+        if lines[entry.line - 1].startswith(("Turn 2", "Roll German 6", "German: aside")):
+            pieces, turns = states[k]
+            assert vassal_position(game, places, phase_list, pieces, turns).turn == (
+                2, phase_list[0].name), lines[entry.line - 1]
+
+
+def test_empty_turns_export_and_read_back_to_the_texts_verdict(tmp_path: Path,
+                                                               built_module: Callable[[str], Path]) -> None:
+    """Consecutive `Turn` lines (Moscow turns 3-7 passed empty) read back to the text log's findings, with no note
+    and no sequence breach."""
+    theirs, ours, notes = _read_back(ROOT / "examples/moscow/breach-victory-claim-then-lost.log",
+                                     built_module("moscow"), tmp_path / "empty.vlog")
+    assert ours == theirs and notes == []
+
+
+def test_a_tracker_jump_over_whole_turns_writes_each_turn_passed(tmp_path: Path) -> None:
+    """VASSAL's tracker set from turn 1 to turn 4 (no turn lines typed): turns 2 and 3 are written as passed, with
+    a note saying the reader assumed them, and the jump is no sequence breach (a turn that does not follow)."""
+    s = Session()
+    s.tracker(1, 1)
+    s.tracker(4, 0)
+    translation = translate_file(s.write(tmp_path / "jump.vlog"))
+    turns = [e.turn for e in translation.entries if isinstance(e, TurnMarker)]
+    assert turns[-3:] == [2, 3, 4]
+    assert any("turn(s) 2, 3 as passed" in n.message for n in translation.notes)
+    game = s.game
+    found = replay(game, system_for(game), translation.entries).findings
+    # Each empty turn is judged as a text log's `Turn` lines are (an Onslaught turn owes its steps, 4.0); none
+    # is read as a turn out of order.
+    assert [f.message for f in found if "follows turn" in f.message] == []
+    assert sorted(f.message for f in found if f.rule == "4.0") == [
+        f"turn {n} ends without its Reinforcement Step" for n in (1, 2, 3)]
+
+
+def test_a_step_typed_after_the_tracker_moved_there_is_one_step(tmp_path: Path) -> None:
+    """The player presses the tracker's button and then types the step it shows: one step marker, not two (a
+    repeated step breaches the sequence, 4.0); typed again, it is a second one."""
+    s = Session()
+    s.tracker(1, 1)
+    s.chat("a", "Step german_reserve")
+    translation = translate_file(s.write(tmp_path / "typed.vlog"))
+    assert [e.step for e in translation.entries if isinstance(e, StepMarker)] == ["action", "german_reserve"]
+    assert any("is where the turn tracker moved at step 1" in e.text for e in translation.entries
+               if isinstance(e, Comment))
+    s.chat("a", "Step german_reserve")
+    again = translate_file(s.write(tmp_path / "twice.vlog"))
+    assert [e.step for e in again.entries if isinstance(e, StepMarker)] == ["action", "german_reserve",
+                                                                            "german_reserve"]
