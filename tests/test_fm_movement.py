@@ -118,6 +118,23 @@ def test_stacking_of_a_log_ending_inside_a_phase(game: Game) -> None:
     assert errors == [("5.3", "Phase bombardment")] and FM.finish(state) == []
 
 
+
+def test_an_overstack_standing_as_the_phase_began_is_not_noted_at_the_logs_end(tmp_path: Path) -> None:
+    """A landing hex crowded before GT 1 is the set-up's breach (11.2.1, on each line over three); a log ending in
+    GT 1's first phase does not note the same stack again under 5.3, and never at line 0 (no unit entered it then)."""
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+    units = ["16/1", "18/1", "26/1", "115/29", "116/29"]
+    log = tmp_path / "crowded.log"
+    log.write_text('[Game "omaha"]\n[Scenario "beach_to_bocage"]\n'
+                   + "".join(f"Allied: setup {u} 2121\n" for u in units)
+                   + "Turn 1\nStep support_fire_marker\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["check", str(log)]).stdout
+    assert out.count("error [omaha 11.2.1]") == 2
+    assert "5.3" not in out and ":0:" not in out
+
+
 def test_zones_of_control(game: Game) -> None:
     """6.0, 6.1: leg units stop on entering an EZOC; from one EZOC straight into another only as
     the whole move; mobile units pay half their allowance to enter; no-ZOC units exert none;

@@ -301,9 +301,12 @@ class Classic(SystemBase[ClassicState]):
         out = []
         for label, _ in movement.phase_stacking(state):
             units = state.units_in(label)
-            if (label, units) in state.overstacks:
-                continue  # reported as an earlier phase ended, until resolved
-            line = max((state.log.arrived.get(u, 0) for u in units), default=0) or state.last_line
+            arrived = [state.log.arrived[u] for u in units if u in state.log.arrived]
+            if (label, units) in state.overstacks or not arrived:
+                # Reported as an earlier phase ended, until resolved; or it stood as the phase began, judged then
+                # (or, before the first phase, by the set-up's check of the data).
+                continue
+            line = max(arrived)
             out.append(finding(state, "note", stacking.source, None, f"the log ends inside the {state.at.step} phase, "
                                f"whose end judges stacking ({stacking.source}): {label} holds {', '.join(units)}, "
                                f"over the limit of {stacking.limit} {stacking.count}, an error if the phase ended "

@@ -61,9 +61,12 @@ class SequenceOfPlay(SeriesArea[S]):
         lines = state.log.arrived
         out = []
         for where, units in self._overstacks(state):
-            if units <= known.get(where, frozenset()) or where in noted:
+            arrived = [lines[u] for u in units if u in lines]
+            if units <= known.get(where, frozenset()) or where in noted or not arrived:
+                # A stack no unit entered this phase stood as it began: judged at that boundary already (the last
+                # phase's end, or the set-up's own check, e.g. Omaha 11.2.1's three a landing hex), not again.
                 continue
-            at = Comment(line=max(lines.get(u, 0) for u in units), text="")  # 0: none arrived this phase
+            at = Comment(line=max(arrived), text="")
             out.append(self._f("note", "5.3", at, f"the log ends inside {self.rules._where(state)}, whose end judges "
                                                   f"stacking (5.3): hex {where} holds {len(units)} units "
                                                   f"({', '.join(sorted(units))}) and "

@@ -43,9 +43,11 @@ def overstacks_when_the_log_ends(state: OnslaughtState) -> list[Finding]:
     lines = state.action_log.arrived
     out = []
     for where, side, excess in overstacked(state):
-        if (where, side) in state.overstacks:
-            continue  # reported where it arose, until resolved
-        line = max((lines.get(u, 0) for u in units_at(state, where, side)), default=0)  # 0: none arrived now
+        arrived = [lines[u] for u in units_at(state, where, side) if u in lines]
+        if (where, side) in state.overstacks or not arrived:
+            # Reported where it arose, until resolved; or it stood as the action or step began, judged there.
+            continue
+        line = max(arrived)
         out.append(TABLE.finding("note", "6.3", line, 1, f"the log ends inside {turn_and_step(state)}, before the "
                                                         "action or step under way ends, where stacking is judged "
                                                         f"(6.3): {side} has {excess} division(s) over the limit of "
