@@ -24,18 +24,18 @@ def upto(turn: int, phase: str) -> str:
     raise ValueError(phase)
 
 
-def run(tmp_path: Path, log: str) -> Replay[Any]:
-    """The replay of a log written to a file."""
-    path = tmp_path / "moscow.log"
+def run(tmp_path: Path, log: str, data: Path | None = None) -> Replay[Any]:
+    """The replay of a log written to a file (a game of the `data` folder's, else of the bundled ones)."""
+    path = tmp_path / ("moscow.log" if data is None else "game.log")
     path.write_text(log, encoding="utf-8")
-    result, _ = adjudicate_file(path, None)
+    result, _ = adjudicate_file(path, data)
     assert result.stopped is None, result.stopped
     return result
 
 
-def verdict(tmp_path: Path, log: str) -> list[tuple[int, str, str]]:
+def verdict(tmp_path: Path, log: str, data: Path | None = None) -> list[tuple[int, str, str]]:
     """(line, severity, rule) of every error and warning of a log."""
-    return sorted((f.line, f.severity, f.rule) for f in run(tmp_path, log).findings if f.severity != "note")
+    return sorted((f.line, f.severity, f.rule) for f in run(tmp_path, log, data).findings if f.severity != "note")
 
 
 def line_of(log: str, text: str) -> int:

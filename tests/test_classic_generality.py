@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import adjudicate_file
+from classic_support import verdict
 from adjudicator.notation.entries import Move
 from builder.cli import main as vmodbuild
 from wargame.game import load_game
@@ -71,11 +72,7 @@ def other_game(tmp_path: Path) -> Path:
 
 def findings(data: Path, log: str, tmp_path: Path) -> list[tuple[int, str, str]]:
     """(line, severity, rule) of a log of the other game."""
-    path = tmp_path / "game.log"
-    path.write_text(log, encoding="utf-8")
-    result, _ = adjudicate_file(path, data)
-    assert result.stopped is None, result.stopped
-    return sorted((f.line, f.severity, f.rule) for f in result.findings if f.severity != "note")
+    return verdict(tmp_path, log, data)
 
 
 HEAD = '[Game "steppe"]\nTurn 1\nPhase german_replacement\nPhase panzer_movement\n'

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import adjudicate_file
+from classic_support import verdict
 from builder.cli import main as vmodbuild
 
 DATA = Path(__file__).resolve().parent / "data" / "rhine"
@@ -70,11 +71,7 @@ QUIET = "".join(f"Turn {t}\n" + "Phase reinforcement\nPhase rail\nPhase movement
 
 def findings(data: Path, log: str, tmp_path: Path) -> list[tuple[int, str, str]]:
     """(line, severity, rule) of the errors and warnings of a log of the game."""
-    path = tmp_path / "game.log"
-    path.write_text(log, encoding="utf-8")
-    result, _ = adjudicate_file(path, data)
-    assert result.stopped is None, result.stopped
-    return sorted((f.line, f.severity, f.rule) for f in result.findings if f.severity != "note")
+    return verdict(tmp_path, log, data)
 
 
 def messages(data: Path, log: str, tmp_path: Path) -> list[str]:

@@ -147,12 +147,7 @@ class Arrivals(Area):
         phase), none stands on a beach landing hex in an enemy zone of control that no other Allied unit holds."""
         if self.rules.phase_id(state) != "movement" or not state.log.landed:
             return []
-        landing = self.rules.landing_hexes(state)
-        landed: dict[str, list[str]] = {}
-        for unit_id in sorted(state.log.landed):
-            where = state.location.get(unit_id, "")
-            if where in landing:  # elsewhere the landing's one error was on its entry
-                landed.setdefault(where, []).append(unit_id)
+        landed = self._landed_by_hex(state)
         ezoc = self.rules.ezoc(state, "Allied")
         return [self._f("error", "11.2.4", entry, f"{self.rules._where(state)} ends with {', '.join(units)} landed on "
                                                 f"{where}, in an enemy zone of control with no other Allied unit "
@@ -195,11 +190,16 @@ class Arrivals(Area):
         Phase (their stacks are judged by `_landings_when_the_log_ends`, 5.3's room among them)."""
         if self.rules.phase_id(state) != "movement" or not state.log.landed or state.victory is not None:
             return {}
+        return self._landed_by_hex(state)
+
+    def _landed_by_hex(self, state: OmahaState) -> dict[str, list[str]]:
+        """11.2.4: the units landed this Movement Phase on each beach landing hex (elsewhere the landing's one error
+        was on its entry)."""
         landing = self.rules.landing_hexes(state)
         by_hex: dict[str, list[str]] = {}
         for unit_id in sorted(state.log.landed):
             where = state.location.get(unit_id, "")
-            if where in landing:  # elsewhere the landing's one error was on its entry
+            if where in landing:
                 by_hex.setdefault(where, []).append(unit_id)
         return by_hex
 
