@@ -326,7 +326,7 @@ def test_an_attack_declared_by_clicks(tmp_path: Path) -> None:
     vlog = onslaught_attack("DR").write(tmp_path / "attack.vlog")
     translation = translate_file(vlog)
     lines = body(translation)
-    assert lines[-3:] == ["1: Allied: action combat supply 1", "2: Allied: activate 0620 us-inf-01 us-inf-02",
+    assert lines[-3:] == ["1: Allied: action combat supply 1", "2: Allied: activate 0620",
                           "4: Allied: attack 0621 with us-inf-01 us-inf-02 die 5 result DR"]
     assert "3: # step 3: declared: [umpire] Allied: attacker us-inf-01 at 0620" in [
         f"{e.line}: {write_entry(e)}" for e in translation.entries]
@@ -357,7 +357,7 @@ def test_typed_declarations_in_the_same_form(tmp_path: Path) -> None:
     translation = translate_file(s.write(tmp_path / "typed.vlog"))
     # The activation is of the stack, as "Activate (this stack)" says: us-inf-02 shares 0620 (issue 26 item 6).
     assert body(translation)[-3:] == ["1: Allied: action combat supply 1",
-                                      "2: Allied: activate 0620 us-inf-01 us-inf-02",
+                                      "2: Allied: activate 0620",
                                       "5: Allied: attack 0621 with us-inf-01 us-inf-02 die 5 result DR"]
     assert "3: # step 3: declared by Alice: [umpire] Allied: attacker us-inf-01 at 0620" in [
         f"{e.line}: {write_entry(e)}" for e in translation.entries]
@@ -609,9 +609,9 @@ def test_a_turn_declared_by_clicks_replays_clean(tmp_path: Path) -> None:
     s.chat("a", "Allied: income 12")
     vlog = s.write(tmp_path / "clicked-turn.vlog")
     lines = body(translate_file(vlog))
-    assert "1: Allied: action movement supply 2" in lines and "2: Allied: activate 0620 us-inf-01 us-inf-02" in lines
-    assert "10: German: action movement supply 1" in lines and "11: German: activate 3201 de-inf-24" in lines
-    assert "15: Allied: pass" in lines and "19: German: activate 3103 de-inf-23" in lines
+    assert "1: Allied: action movement supply 2" in lines and "2: Allied: activate 0620" in lines
+    assert "10: German: action movement supply 1" in lines and "11: German: activate 3201" in lines
+    assert "15: Allied: pass" in lines and "19: German: activate 3103" in lines
     code, out, _ = run("check", str(vlog))
     assert code == 0, out
 

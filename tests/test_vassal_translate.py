@@ -90,10 +90,10 @@ def test_a_counter_set_aside_from_its_box_is_set_up_from_there(tmp_path: Path) -
 
 
 def test_activate_this_stack_activates_the_stack(tmp_path: Path) -> None:
-    """Issue 26 item 6: Onslaught's "Activate (this stack)" on one counter of a stack activates the stack, every
-    unit of its side whose counter lies in the hex (the clicked one first), as its menu says; the reader used to
-    activate only the counters clicked. A counter dragged out of the hex before is not in the stack, and the
-    counters clicked together make one entry as before."""
+    """Issue 26 item 6: Onslaught's "Activate (this stack)" on one counter of a stack activates the stack, as its
+    menu says (the reader once activated only the counters clicked): the hex, with no division named, so the rule
+    system reads the stack as it stands (a counter dragged out before is not in it); the counters clicked
+    together in one hex make one entry."""
     assert "this stack" in load_game(data_root(), "onslaught").manifest.declare.menu_text(ACTIVATE)
     s = Clicks()
     s.toolbar("action movement", "2")
@@ -102,7 +102,8 @@ def test_activate_this_stack_activates_the_stack(tmp_path: Path) -> None:
     s.drag("us-inf-02", "0520")
     s.click("activate", "us-inf-02")
     lines = body(translate_file(s.write(tmp_path / "activate.vlog")))
-    assert lines[-6:] == ["1: Allied: action movement supply 2", "2: Allied: activate 0620 us-inf-02 us-inf-01",
-                          "3: Allied: activate 0720 br-inf-01 ca-inf-01",
-                          "3: Allied: activate 0820 br-inf-02 br-inf-03",
-                          "4: us-inf-02 0620-0520", "5: Allied: activate 0520 us-inf-02"], lines
+    # The stack is the hex, no division named: the rule system reads it as every division of the side there when
+    # the action is judged (Onslaught 8.2; in a Breakthrough, its armor, 5.5).
+    assert lines[-6:] == ["1: Allied: action movement supply 2", "2: Allied: activate 0620",
+                          "3: Allied: activate 0720", "3: Allied: activate 0820",
+                          "4: us-inf-02 0620-0520", "5: Allied: activate 0520"], lines

@@ -230,18 +230,16 @@ class Clicks:
         self.expectations.expect(unit, STAND_KEY, step, f"{owner}{'>' if by_opponent else ':'} stand {unit}")
 
     def activate(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
-        """An activation of the unit's stack, as the menu command says ("Activate (this stack)"): every unit of
-        its side whose counter lies in its hex, the clicked one first (one entry for the counters clicked
-        together in a hex)."""
+        """An activation of the unit's stack, as the menu command says ("Activate (this stack)"): the hex, with no
+        division named, which the notation reads as the stack, so that the rule system says which of it the action
+        activates (Onslaught 5.5: a Breakthrough, only its armor); one entry for the counters clicked together in
+        a hex."""
         unit, where = self.unit_named(step, declared, text), self.hex_named(step, declared, text)
         if unit is None or where is None:
             return
         owner = self.game.units_by_id[unit].side
         last = self.output.last_entry(step)
         if isinstance(last, Activate) and last.hex == where and last.side == owner:
-            if unit not in last.units:
-                self.output.replace(last, replace(last, units=[*last.units, unit]))
             return
-        stack = [unit, *(u for u in self.board.stack(where, owner) if u != unit)]
-        self.output.emit(Activate(line=step, side=owner, hex=where, units=stack))
+        self.output.emit(Activate(line=step, side=owner, hex=where, units=[]))
         self.combat.open_attack, self.combat.pending_die, self.combat.last_roll = None, None, None
