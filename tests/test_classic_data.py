@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from adjudicator.cli import main as adjudicate
 from builder.cli import main as vmodbuild
+from data_edits import edit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,13 +23,6 @@ def moscow(tmp_path: Path) -> Path:
     for kind in ("maps", "counters"):
         shutil.copytree(ROOT / kind / "moscow", tmp_path / kind / "moscow")
     return tmp_path
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    """Replace one text of a data file."""
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def validate(data: Path) -> tuple[int, str]:

@@ -15,6 +15,7 @@ from classic_support import verdict
 from adjudicator.notation.entries import Move
 from builder.cli import main as vmodbuild
 from wargame.game import load_game
+from data_edits import edit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -335,12 +336,8 @@ def test_the_supply_line_drawn_is_the_line_judged(other_game: Path) -> None:
     from adjudicator.systems import system_for
     from adjudicator.systems.classic.base import in_communication, rules_of
 
-    rules = other_game / "counters" / "steppe" / "rules.toml"
-    text = rules.read_text(encoding="utf-8")
-    assert 'enemy_zoc = "blocked"\nsource = "11.1"' in text
-    rules.write_text(text.replace('enemy_zoc = "blocked"\nsource = "11.1"',
-                                  'enemy_zoc = "blocked"\nprohibited_terrain = ["forest"]\nsource = "11.1"'),
-                     encoding="utf-8")
+    edit(other_game / "counters" / "steppe" / "rules.toml", 'enemy_zoc = "blocked"\nsource = "11.1"',
+         'enemy_zoc = "blocked"\nprohibited_terrain = ["forest"]\nsource = "11.1"')
     game = load_game(other_game, "steppe")
     system = system_for(game)
     state = replay(game, system, parse_text('[Game "steppe"]\nTurn 1\n')).final_state

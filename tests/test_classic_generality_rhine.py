@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from adjudicator.cli import adjudicate_file
 from classic_support import verdict
+from data_edits import edit as edit_file
 from builder.cli import main as vmodbuild
 
 DATA = Path(__file__).resolve().parent / "data" / "rhine"
@@ -91,10 +92,7 @@ def copy(tmp_path: Path) -> Path:
 
 def edit(data: Path, name: str, old: str, new: str) -> None:
     """One change to a file of the copy's counters."""
-    path = data / "counters" / "rhine" / name
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    edit_file(data / "counters" / "rhine" / name, old, new)
 
 
 def test_the_game_validates_builds_and_referees_clean(tmp_path: Path) -> None:

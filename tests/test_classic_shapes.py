@@ -18,6 +18,7 @@ from adjudicator.systems.classic.state import ClassicState
 from builder.cli import main as vmodbuild
 from wargame.game import load_game
 from test_classic_generality import HEAD, findings, other_game, run_messages
+from data_edits import edit
 
 __all__ = ["other_game"]  # the fixture, used by the fixtures below
 
@@ -25,11 +26,8 @@ __all__ = ["other_game"]  # the fixture, used by the fixtures below
 @pytest.fixture
 def several(other_game: Path) -> Path:
     """The other game (a differential table) with attacks on several hexes allowed."""
-    rules = other_game / "counters" / "steppe" / "rules.toml"
-    text = rules.read_text(encoding="utf-8")
-    assert "multi_hex = false" in text
-    rules.write_text(text.replace("multi_hex = false", 'multi_hex = true\nmulti_hex_terrain = "best_for_defender"'),
-                     encoding="utf-8")
+    edit(other_game / "counters" / "steppe" / "rules.toml", "multi_hex = false",
+         'multi_hex = true\nmulti_hex_terrain = "best_for_defender"')
     return other_game
 
 

@@ -10,6 +10,7 @@ import pytest
 from wargame.bundled import data_root, game_dir, game_ids
 from wargame.errors import DataError, DataErrors
 from wargame.game import load_game
+from data_edits import edit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,13 +20,6 @@ def problems(root: Path, game: str) -> list[str]:
     with pytest.raises(DataErrors) as caught:
         load_game(root, game)
     return [str(e) for e in caught.value.errors]
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    """Replace one exact piece of a data file."""
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def test_bundled_games_load() -> None:

@@ -19,6 +19,7 @@ from import_probe import run_probe
 from vassal_oracle import VassalHexGrid
 from wargame.bundled import data_root, game_ids
 from wargame.game import Game, load_game
+from data_edits import edit
 
 P = "VASSAL.build."
 
@@ -635,12 +636,9 @@ def test_a_changed_counter_redraws_only_its_faces(tmp_path: Path, monkeypatch: p
     cache = tmp_path / "cache"
     module.write_module(load_game(data_copy, "moscow"), tmp_path / "first.vmod", "0.0.test",
                         art=art_cache.cached_art(load_game(data_copy, "moscow"), 1.0, cache))
-    units = data_copy / "counters" / "moscow" / "units.csv"
-    text = units.read_text(encoding="utf-8")
-    assert "\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,corps,2,12-6,6-6," in text
-    units.write_text(text.replace("\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,corps,2,12-6,6-6,",
-                                  "\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,corps,2,11-6,6-6,"),
-                     encoding="utf-8")
+    edit(data_copy / "counters" / "moscow" / "units.csv",
+         "\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,corps,2,12-6,6-6,",
+         "\nge-xli,XLI Panzer Corps,German,german,panzer,mobile,corps,2,11-6,6-6,")
     drawn: list[str] = []
 
     def counting(game: Game, scale: float, pictures: list[art.Picture]) -> dict[str, bytes]:
