@@ -9,6 +9,7 @@ from adjudicator.vassal.chat import MAX_NUMBER
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.output import Output
 from adjudicator.vassal.result import Phase
+from wargame.errors import listed
 from wargame.game import Game
 from wargame.vassal.turns import tracker_position
 
@@ -77,7 +78,7 @@ class Clock:
                 # does not follow the last) is found where the players only skipped them.
                 passed = range(self.turn_at[0] + 1, turn)
                 self.output.note(step, f"the turn tracker jumps from turn {self.turn_at[0]} to turn {turn}: the "
-                                       f"reader takes turn(s) {', '.join(map(str, passed))} as passed with nothing "
+                                       f"reader takes turn(s) {listed([str(t) for t in passed])} as passed with nothing "
                                        "played in them")
                 for skipped in passed:
                     self.output.emit(TurnMarker(line=step, turn=skipped))
