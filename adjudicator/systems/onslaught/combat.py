@@ -326,7 +326,8 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
             out.append(finding("error", "5.5", entry, f"{unit_id} attacks after another stack was activated; "
                                                       "a breakthrough stack finishes its combat and movement "
                                                       "before the next is activated"))
-        if unit_id in state.action_log.attacked:
+        if unit_id in state.action_log.attacked and unit_id not in state.action_log.reactivated:
+            # 7.0: once per action; a division activated again (5.2's error) that attacks again is that one breach.
             out.append(finding("error", "7.0", entry, f"{unit_id} has already attacked in this action"))
         elif action is not None and action.type == "combat" and action.targets.get(unit_id, entry.hex) != entry.hex:
             # 5.4: the stacks activated together all attack one enemy-held hex.

@@ -75,6 +75,10 @@ def check_retreat(state: OnslaughtState, entry: Retreat) -> list[Finding]:
         if b not in tables.passable or Hexside.between(a, b) in tables.impassable_sides:
             out.append(finding("error", "7.3", entry, f"{entry.unit} retreats from {la} into {lb}, which no "
                                                       "division may enter from there"))
+        elif units_at(state, lb, enemy):
+            # 7.3: a hex enemy divisions hold is in their zone of control and no friendly division is in it; the
+            # message names what bars it.
+            out.append(finding("error", "7.3", entry, f"{entry.unit} retreats into {lb}, which enemy divisions hold"))
         elif b in enemy_zoc and b not in friendly:
             # 7.3: never into enemy ZOC unless a friendly division already occupies the hex.
             out.append(finding("error", "7.3", entry, f"{entry.unit} retreats into an enemy zone of control at "

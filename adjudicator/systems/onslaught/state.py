@@ -92,6 +92,8 @@ class ActionLog:
     """7.3: divisions that have retreated (no defence strength against a later attack)."""
     dropped: frozenset[str] = frozenset()
     """9.2: paratroop divisions dropped, which move no further."""
+    reactivated: frozenset[str] = frozenset()
+    """5.2: divisions activated a second time (one error, on the activation): their next move is part of it."""
     rewritten: dict[str, str] = field(default_factory=dict)
     """Units moved by a move written from the wrong hex, and the hex they were in: a move from that hex next is the
     players' correction, judged as the unit's move (one error)."""
