@@ -1,12 +1,15 @@
 """Onslaught, session 20: a move into an enemy-held hex cites what bars it (6.1, not 6.2's zone), wherever a division
 can be moved (movement, breakthrough, retreat); a division activated twice is one breach (5.2), its second move or
-attack part of it."""
+attack part of it; a retreat is judged without the attackers the result eliminates, whatever the log's order."""
 
 from __future__ import annotations
 
 import pytest
 
+from adjudicator.notation.entries import Attack
+from adjudicator.notation.text import parse_line
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
+from adjudicator.systems.onslaught.combat import combat_report
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from play_support import Played, play as replay
@@ -21,9 +24,11 @@ def game() -> Game:
     return load_game(data_root(), "onslaught")
 
 
-def play(game: Game, placed: dict[str, str], text: str) -> Played[OnslaughtState]:
-    """Replay `text` after HEAD with only the divisions `placed` says on the map."""
-    return replay(ONSLAUGHT, position(ONSLAUGHT, game, placed=placed, over_setup=False), HEAD + text)
+def play(game: Game, placed: dict[str, str], text: str, depleted: tuple[str, ...] = (),
+         finish: bool = True) -> Played[OnslaughtState]:
+    """Replay `text` after HEAD with only the divisions `placed` says on the map (`depleted` ones depleted)."""
+    state = position(ONSLAUGHT, game, placed=placed, over_setup=False, depleted=frozenset(depleted))
+    return replay(ONSLAUGHT, state, HEAD + text, finish=finish)
 
 
 OPEN = {"us-inf-01": "2019", "us-inf-02": "2019", "de-inf-01": "2020", "us-arm-01": "2017"}
@@ -78,3 +83,52 @@ def test_a_second_move_without_a_second_activation_is_still_6_1(game: Game) -> N
     played = play(game, OPEN, "Allied: action movement\nAllied: activate 2017\nus-arm-01 2017-2016\n"
                               "us-arm-01 2016-2015\n")
     assert played.errors() == [("6.1", "us-arm-01 2016-2015")]
+
+
+
+HH = {"us-arm-01": "2019", "de-inf-01": "2020", "us-inf-05": "0620"}
+"""One armor division attacks a German one on open ground; an Allied division far away keeps 13.1 off."""
+HH_ATTACK = "Allied: action combat\nAllied: activate 2019\nAllied: attack 2020 with us-arm-01 result HH\n"
+HH_DEFENDER = "German> deplete de-inf-01\nGerman> retreat de-inf-01 2020-1920-1919\n"
+
+
+@pytest.mark.parametrize("allied_first", [True, False])
+def test_a_retreat_is_judged_without_the_attackers_the_result_eliminates(game: Game, allied_first: bool) -> None:
+    """Ruling 7.2 / 7.3: an HH eliminates the already depleted attacker; the defender's retreat past its hex (its zone,
+    ending next to it) is legal whether the log writes the attacker's loss before the retreat or after it."""
+    loss = "Allied: eliminate us-arm-01\n"
+    played = play(game, HH, HH_ATTACK + (loss + HH_DEFENDER if allied_first else HH_DEFENDER + loss)
+                  + "Roll Allied 2 German 5\n", depleted=("us-arm-01",))
+    assert played.errors() == []
+
+
+def test_an_attacker_the_result_only_depletes_still_bars_the_retreat(game: Game) -> None:
+    """7.3: at full strength the armor is depleted by the HH and stays: the same retreat, into its zone and ending
+    next to it, is one 7.3 error."""
+    played = play(game, HH, HH_ATTACK + "Allied: deplete us-arm-01\n" + HH_DEFENDER + "Roll Allied 2 German 5\n")
+    assert [rule for rule, _ in played.errors()] == ["7.3"]
+
+
+def test_the_combat_audit_opens_the_retreats_the_checker_does(game: Game) -> None:
+    """Ruling 7.2 / 7.3 in the combat audit too: two depleted armor divisions at 1:1, die 6, HH: both are eliminated,
+    so the defender may retreat beside their hex (1919), where a DR (die 5) leaves it closed."""
+    played = play(game, {**HH, "us-arm-02": "2019"}, "Allied: action combat\nAllied: activate 2019\n",
+                  depleted=("us-arm-01", "us-arm-02"))
+    lines = {die: next(line for line in combat_report(played.state, attack(die)) if "7.3 retreat" in line)
+             for die in (5, 6)}
+    assert "1919" in lines[6] and "1919" not in lines[5]
+
+
+def attack(die: int) -> Attack:
+    """The two armor divisions' attack on 2020 with a die."""
+    entry = parse_line(f"Allied: attack 2020 with us-arm-01 us-arm-02 die {die}", 9)
+    assert isinstance(entry, Attack)
+    return entry
+
+
+def test_the_movement_model_offers_the_retreats_the_checker_allows(game: Game) -> None:
+    """Ruling 7.2 / 7.3 for the VASSAL reader and pictures: before the attacker's elimination is written, the
+    retreat past its hex is already offered."""
+    played = play(game, HH, HH_ATTACK + "German> deplete de-inf-01\n", depleted=("us-arm-01",), finish=False)
+    (option,) = ONSLAUGHT.movement.retreat_options(played.state)
+    assert ("2020", "1920", "1919") in option.paths

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Retreat
-from adjudicator.systems.onslaught.combat import retreat_options_of
+from adjudicator.systems.onslaught.combat import after_losses, retreat_options_of
 from adjudicator.systems.onslaught.losses import effect_of, track_effect
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
@@ -62,6 +62,8 @@ def check_retreat(state: OnslaughtState, entry: Retreat) -> list[Finding]:
                                                "a division to retreat off the map")]
     out: list[Finding] = []
     tables = map_tables(game)
+    # Ruling 7.2 / 7.3: the result's losses come with it; attackers it eliminates bar no retreat, written first or not.
+    state = after_losses(state)
     enemy = enemy_of(state, unit.side)
     enemy_zoc = zone_of_control(state, enemy)
     friendly = {on_map(state, u) for u in state.location
