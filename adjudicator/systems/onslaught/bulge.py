@@ -48,6 +48,6 @@ def apply_declare(state: OnslaughtState, entry: Declare) -> OnslaughtState:
         return state
     state = gained(state, entry.side, int(state.game.parameter["bulge_supply"]))
     state = replace(state, bulge_turn=state.at.turn)
-    if state.at.step != "action":
-        return state
+    if state.at.step != "action" or state.log.begun:
+        return state  # 12.0: a declaration after the turn's first action (its error) takes no action from its winner
     return replace(state, log=replace(state.log, entitled="German"))

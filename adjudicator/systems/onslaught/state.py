@@ -55,6 +55,10 @@ class StepLog:
     """5.0: the side of the last pass (two in a row end the Action Step)."""
     step_over: bool = False
     """5.0: the Action Step has ended (a tie, two passes)."""
+    undecided: bool = False
+    """5.0: the last roll-off had no winner (a die missing or off the die): either player may act next."""
+    played_on: bool = False
+    """5.0: a roll-off, action or pass has come after the Action Step ended (reported once: the rest is part of it)."""
     begun: bool = False
     """5.0: the step has seen a roll-off, pass or action (12.0's declaration comes before)."""
     bulge_tie: str = ""

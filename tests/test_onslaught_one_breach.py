@@ -132,3 +132,18 @@ def test_the_movement_model_offers_the_retreats_the_checker_allows(game: Game) -
     played = play(game, HH, HH_ATTACK + "German> deplete de-inf-01\n", depleted=("us-arm-01",), finish=False)
     (option,) = ONSLAUGHT.movement.retreat_options(played.state)
     assert ("2020", "1920", "1919") in option.paths
+
+
+def test_play_after_the_action_step_ended_is_one_error(game: Game) -> None:
+    """5.0: after a tie, a roll-off and an action are one breach (play went on): the roll the error, the action a
+    note; a roll-off that does not end it again cannot reopen the step."""
+    played = play(game, OPEN, "Allied: pass\nRoll Allied 3 German 3\nRoll Allied 5 German 2\n"
+                              "Allied: action movement\nAllied: activate 2019\nus-inf-01 2019-2018\n")
+    assert played.errors() == [("5.0", "Roll Allied 5 German 2")]
+    assert ("note", "5.0") in played.rules()
+
+
+def test_a_roll_off_with_no_winner_is_one_error(game: Game) -> None:
+    """5.0: a die off the die (0, 7) is the roll's error; the player who acts next is not judged against it."""
+    played = play(game, OPEN, "Allied: pass\nRoll Allied 0 German 7\nAllied: pass\n")
+    assert played.errors() == [("5.0", "Roll Allied 0 German 7")]
