@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from adjudicator.contract import Outcome, TurnContext, TurnKeeper
-from adjudicator.notation.entries import TurnMarker
+from adjudicator.notation.entries import Declare, TurnMarker
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught.results import Combat, Effect
 from adjudicator.systems.onslaught.tables import hex_by_label, zone_at
@@ -79,6 +79,8 @@ class StepLog:
     """14.2: divisions placed as reinforcements in this Reinforcement Step."""
     free_moves: frozenset[str] = frozenset()
     """10.2: German divisions placed in area A or B this step that have not moved yet."""
+    claims: tuple[Declare, ...] = ()
+    """13.2, 13.3: claims of victory made in this Reinforcement Step, judged as it ends (the turn's end decides)."""
 
 
 @frozen
