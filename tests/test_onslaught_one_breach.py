@@ -147,3 +147,10 @@ def test_a_roll_off_with_no_winner_is_one_error(game: Game) -> None:
     """5.0: a die off the die (0, 7) is the roll's error; the player who acts next is not judged against it."""
     played = play(game, OPEN, "Allied: pass\nRoll Allied 0 German 7\nAllied: pass\n")
     assert played.errors() == [("5.0", "Roll Allied 0 German 7")]
+
+
+def test_a_division_stopped_in_a_zone_activated_again_and_moving_is_one_breach(game: Game) -> None:
+    """5.2 and 6.2: a division that stopped in an enemy zone, activated again and moving on, is the one 5.2 error."""
+    played = play(game, OPEN, "Allied: action movement\nAllied: activate 2017\nus-arm-01 2017-2018-2019\n"
+                              "Allied: activate 2019 us-arm-01\nus-arm-01 2019-2018\n")
+    assert played.errors() == [("5.2", "Allied: activate 2019 us-arm-01")]

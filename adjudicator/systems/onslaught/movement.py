@@ -273,7 +273,8 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
         section = "6.4" if entry.strategic else "6.1"
         out.append(finding("error", section, entry, f"{entry.unit} enters {entered} hexes with a movement "
                                                     f"allowance of {rule.allowance}"))
-    if entry.unit in state.action_log.stopped:
+    if entry.unit in state.action_log.stopped and entry.unit not in state.action_log.reactivated:
+        # A division activated again (5.2's one error) that moves again breaks no second rule by it.
         out.append(finding("error", "6.2", entry, f"{entry.unit} entered an enemy zone of control earlier in this "
                                                   "action and can move no further"))
     zoc = rule.enemy_zoc
