@@ -154,3 +154,11 @@ def test_a_division_stopped_in_a_zone_activated_again_and_moving_is_one_breach(g
     played = play(game, OPEN, "Allied: action movement\nAllied: activate 2017\nus-arm-01 2017-2018-2019\n"
                               "Allied: activate 2019 us-arm-01\nus-arm-01 2019-2018\n")
     assert played.errors() == [("5.2", "Allied: activate 2019 us-arm-01")]
+
+
+def test_infantry_activated_for_a_breakthrough_without_14_3_moving_is_one_breach(game: Game) -> None:
+    """5.5: infantry activated in a Breakthrough action is the activation's error; its move is part of it, and 14.3,
+    an optional rule not in force, is not cited."""
+    played = play(game, {"us-inf-01": "2017", "de-inf-01": "2020"},
+                  "Allied: action breakthrough\nAllied: activate 2017 us-inf-01\nus-inf-01 2017-2018\n")
+    assert played.errors() == [("5.5", "Allied: activate 2017 us-inf-01")]

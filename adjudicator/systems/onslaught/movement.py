@@ -10,6 +10,7 @@ from functools import cached_property
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.onslaught.activation import sequence_recorded
+from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, movement_allowance, occupants, on_map, relocate, replace, turn_and_step, unit_of,
@@ -180,7 +181,10 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
             section = "5.3" if action.type == "movement" else "5.5"
             out.append((section, f"{unit_id} moves after another stack was activated; only one stack is "
                                  "activated at a time"))
-        if action.type == "breakthrough" and unit.type != "armor" and unit_id in action.activated:
+        if action.type == "breakthrough" and unit.type != "armor" and unit_id in action.activated and \
+                in_force(state).joins_breakthrough(state, unit.type):
+            # 14.3: infantry activated with its armor attacks beside it but does not move. Without 14.3 its activation
+            # was already 5.5's error (only armor takes part), and its move is part of that breach.
             out.append(("14.3", f"{unit_id} is not armor; infantry joins a breakthrough attack but does not move"))
         if action.type == "combat":
             out.append(("5.4", f"{unit_id} moves during a Combat action, where divisions move only to retreat or "
