@@ -171,7 +171,7 @@ class Movement(SeriesArea[S]):
         generators ask for; WargameError for strategic movement (an Onslaught rule) or a unit off the map."""
         self._movement_kind(kind)
         if unit_id not in state.game.units_by_id:
-            raise WargameError(f"unknown unit {unit_id!r}{did_you_mean(unit_id, state.game.units_by_id)}")
+            raise WargameError(state.game.unknown_unit(unit_id))
         if self.rules._on_map(state, unit_id) is None:
             raise WargameError(f"{unit_id} is not on the map ({state.location.get(unit_id) or 'not in play'})")
         return self._rule(state, unit_id, self.rules.allowance(state, unit_id), self.rules.first_hex_cost(state, unit_id))
@@ -220,7 +220,7 @@ class Movement(SeriesArea[S]):
         """Every hex a unit may still move to now with the MP it has left, and what reaching it costs (5.1-5.5,
         6.1, a folio's own rules), or why it may not move now."""
         if unit_id not in state.game.units_by_id:
-            raise WargameError(f"unknown unit {unit_id!r}{did_you_mean(unit_id, state.game.units_by_id)}")
+            raise WargameError(state.game.unknown_unit(unit_id))
         if kind == "strategic":
             return Reach({}, ("log: Fire & Movement has no strategic movement (an Onslaught rule)",))
         self._movement_kind(kind)
