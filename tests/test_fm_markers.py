@@ -265,6 +265,25 @@ def test_beach_stacks(game: Game) -> None:
     assert errors == [("11.2.1", "Phase bombardment")]
 
 
+def test_a_beach_restack_of_a_log_ending_inside_the_phase_is_noted(game: Game) -> None:
+    """11.2.1 (ruling, as 5.3 and 11.2.4's landings): a log ending inside a phase never reaches its end, where a
+    unit that left a beach landing hex and stands with another is judged: a note on the line of the entry that made
+    the stack, never an error; nothing once the phase ended (its error) or the stack is undone."""
+    back = ("Phase support_fire_marker\nPhase movement\n16/1 2319-2318\nPhase bombardment\nPhase combat\n"
+            "Phase mobile_movement\nPhase mobile_combat\nPhase movement\nPhase bombardment\nPhase combat\n"
+            "Phase mobile_movement\nPhase mobile_combat\nPhase game_turn_end\nTurn 3\nPhase support_fire_marker\n"
+            "Phase movement\n16/1 2318-2319\n")
+    placed, beachheads = {"16/1": "2319", "18/1": "2319"}, frozenset({"2319", "2318"})
+    errors, state = run(game, back, placed, turn=2, beachheads=beachheads)
+    notes = FM.finish(state)
+    assert errors == [] and [(f.severity, f.rule, f.line) for f in notes] == [("note", "11.2.1", 19)]
+    assert "the log ends inside GT 3, movement phase (Allied player turn)" in notes[0].message
+    assert "16/1 stacked in 2319 with 18/1" in notes[0].message and "an error if the phase ended now" in notes[0].message
+    assert FM.finish(run(game, back + "16/1 2319-2318\n", placed, turn=2, beachheads=beachheads)[1]) == []
+    errors, state = run(game, back + "Phase bombardment\n", placed, turn=2, beachheads=beachheads)
+    assert errors == [("11.2.1", "Phase bombardment")] and FM.finish(state) == []
+
+
 def test_assault_units_without_room_land_on_gt_2(game: Game) -> None:
     """11.2.1: with the beach landing hexes chosen full, the other assault units arrive on GT 2 as
     reinforcements on a beach landing hex; with room left, every one lands before GT 1."""
