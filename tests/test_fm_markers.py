@@ -236,6 +236,13 @@ def test_weather(game: Game) -> None:
     assert run(game, good.replace("Roll German 6", "Roll German 5").replace(
         "Roll Allied 2 German 1\nAllied: aside us_sf_3 us_sf_7\nGerman: aside de_sf_2\n", "")
         + "16/1 2014-1914-1814\n", placed, turn=2, optional=("weather",))[0] == []
+    # 6.1 with 14.1: a mobile unit pays half its halved MA to enter an EZOC (CCA/2: 10, halved 5, pays 2 more), as
+    # 5.2 a's printed MA is the halved one; half the printed 10 would bar every EZOC to it in inclement weather.
+    closing = {"914/352": "2117", "CCA/2": "2317"}
+    assert run(game, good + "CCA/2 2317-2217\n", closing, turn=2, optional=("weather",))[0] == []
+    assert run(game, good + "CCA/2 2317-2316-2216\n", closing, turn=2, optional=("weather",))[0] == []
+    assert run(game, good + "CCA/2 2317-2316-2215-2216\n", closing, turn=2, optional=("weather",))[0] == \
+        [("6.1", "CCA/2 2317-2316-2215-2216")]
     aircraft = good + "Phase bombardment\nPhase combat\nAllied: draw us_air_8\n"
     assert run(game, aircraft, OPEN, turn=2, optional=("weather",))[0] == [("14.1", "Allied: draw us_air_8")]
 

@@ -181,9 +181,11 @@ class Movement(SeriesArea[S]):
         game = state.game
         unit = game.units_by_id[unit_id]
         mobile = unit.mobility == "mobile"
+        # 6.1: half the MA, rounded down, to enter an EZOC: the MA a folio's weather has halved, as 5.2 a's "printed
+        # MA" is (else no mobile unit could enter an EZOC at all in such weather; register row F&M 6.1 / Omaha 14.1).
         return MoveRule(budget=allowance - spent, terrain_cost=self._pricer(game), enemy=self.rules.enemy_hexes(state, unit.side),
                         ezoc=frozenset() if unit.type in IGNORE_EZOC else self.rules.ezoc(state, unit.side),
-                        ezoc_cost=self.rules.allowance(state, unit_id, weather=False) // 2 if mobile else 0, mobile=mobile,
+                        ezoc_cost=self.rules.allowance(state, unit_id) // 2 if mobile else 0, mobile=mobile,
                         barrier=lambda a, b: ZonesOfControl.is_ezoc_barrier(game, a, b), on_map=game.grid,
                         off_limits=self.rules.off_limits(state))
 
