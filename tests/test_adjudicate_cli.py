@@ -94,6 +94,12 @@ def test_a_marker_written_where_a_unit_belongs_is_said_to_be_a_marker(tmp_path: 
         marker = "us_air_8" if "us_air_8" in line else "de_sf_8"
         assert code == 2 and f"unknown unit '{marker}': that is a marker (" in out and "did you mean" not in out, out
         assert "not a unit; a log names markers only after 'support', 'draw', 'aside' or 'lose'" in out
+    # And a unit's id where a marker belongs is said to be a unit.
+    for line in ("Allied: bombard 2117 die 1 result - support 16/1", "Allied: draw 16/1"):
+        gt2 = (Path(__file__).parent.parent / "examples" / "omaha" / "legal-combat.log").read_text(encoding="utf-8")
+        log.write_text("".join(gt2.splitlines(keepends=True)[:49]) + line + "\n", encoding="utf-8")  # GT 2's bombardment
+        code, out, _ = run("check", str(log))
+        assert "'16/1' is a unit, not a support fire marker; name a marker by its id here (7.2)" in out, out
 
 
 def test_an_unknown_id_points_at_its_word(tmp_path: Path) -> None:
