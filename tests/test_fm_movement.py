@@ -434,7 +434,7 @@ def test_victory(game: Game) -> None:
 
 def test_allied_replacements(game: Game) -> None:
     """11.2.5: one leg replacement a GT from GT 2, one mobile on odd GTs from GT 3, each rebuilding
-    a reduced unit of its kind on the map in supply; 11.1.3: no German replacements."""
+    a reduced unit of its kind on the map in supply (one error a replacement); 11.1.3: no German replacements."""
     placed = {"16/1": "2218", "18/1": "2217", "CCA/2": "2219", "914/352": "1510"}
     base = FM.initial_state(game, [])
 
@@ -452,6 +452,9 @@ def test_allied_replacements(game: Game) -> None:
     assert run(3, "Allied: replace CCA/2 full\n") == []
     assert run(4, "Allied: replace CCA/2 full\n") == [("11.2.5", "Allied: replace CCA/2 full")]
     assert run(2, "Allied: replace 16/1 full\n", depleted=()) == [("11.2.5", "Allied: replace 16/1 full")]
+    # One replacement is one decision: a full unit rebuilt with no point of its kind left is one error, on what bars
+    # it first (the unit is not reduced), the missing point a note.
+    assert run(2, "Allied: replace CCA/2 full\n", depleted=()) == [("11.2.5", "Allied: replace CCA/2 full")]
     assert run(2, "German: replace 914/352 full\n", depleted=("914/352",)) == [("11.1.3", "German: replace 914/352 full")]
     placed.clear()
     placed.update({"16/1": "1510", **surrounded(game, "1510")})
