@@ -26,7 +26,8 @@ def carries_out(entry: Entry) -> bool:
 def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Finding]:
     """What the pending result still owes when the log moves on: one error per unit and obligation."""
     p = state.pending
-    if p is None:
+    if p is None or p.refused:
+        # An attack the rules refused owes nothing (its one error is at the attack): one breach, one error.
         return []
     if p.alternative is not None:
         # After a wrong result claim (its one error is on the attack) what is owed is the table's (nothing
@@ -76,15 +77,15 @@ def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
         return [finding(state, "error", section, entry, f"{entry.unit} is not on the map; it has no step to lose")]
     if p is None:
         return [finding(state, "error", section, entry, f"no combat result makes {entry.unit} lose a step here")]
-    taking = left if entry.loss == "eliminate" else 1
-    if entry.loss == "deplete" and left == 1:
-        return [finding(state, "error", section, entry, f"{entry.unit} shows its last step; losing it eliminates "
-                        f"the unit: write eliminate {entry.unit}")]
+    # A unit's last step lost is the unit eliminated (a one-step unit, or one on its last face): `deplete` then
+    # reads as `eliminate`, as a tournament director reads "it loses its only step".
+    loss = "eliminate" if entry.loss == "eliminate" or left == 1 else "deplete"
+    taking = left if loss == "eliminate" else 1
     if entry.unit in p.defenders:
         due = p.defender_steps.get(entry.unit, 0)
         if due == 0 and p.retreats.get(entry.unit, 0) > 0:
             blocked = _retreat_paths(state, entry.unit, p.retreats[entry.unit], p)
-            if entry.loss == "eliminate" and not blocked:
+            if loss == "eliminate" and not blocked:
                 return []
             if blocked:
                 return [finding(state, "error", t.rules.combat.retreat.source, entry, f"{entry.unit} can retreat "

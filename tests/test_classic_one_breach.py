@@ -1,0 +1,113 @@
+"""The classic series' leftovers of session 19, on Battle for Moscow and on the designer's game (tests/data/rhine):
+one breach gives one error (a reinforcement placed early, an attack the rules refuse), the clause a finding rests on
+(a unit with no allowance), a unit's last step lost, and what a log ending inside a combat still owes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from classic_support import line_of, run, upto, verdict
+from data_edits import edit
+from test_classic_generality_rhine import TURN_1
+
+RHINE = Path(__file__).resolve().parent / "data" / "rhine"
+HEAD = '[Game "rhine"]\n[Scenario "plunder"]\nTurn 1\n'
+ALLIED = "Phase reinforcement\nPhase rail\nPhase movement\nPhase combat\n"
+"""The Allied player turn of a Rhine turn, nothing done (its German one repeats the four phases)."""
+
+
+@pytest.fixture
+def rhine(tmp_path: Path) -> Path:
+    """A copy of the designer's game to change."""
+    shutil.copytree(RHINE, tmp_path / "data")
+    return tmp_path / "data"
+
+
+# -- a reinforcement placed early (rules.toml [reinforcements]) ------------------------------------------------------
+@pytest.mark.parametrize("late", ["allowed", "prohibited"])
+def test_a_reinforcement_placed_early_and_again_on_its_turn_is_one_error(rhine: Path, tmp_path: Path,
+                                                                         late: str) -> None:
+    """10.0: al-7ar (turn 2) placed on turn 1 is the error; placed again on turn 2 it is the lawful arrival, not
+    "arrived already"; where late arrivals are refused, one placed early and never again is not also "not placed"."""
+    edit(rhine / "counters" / "rhine" / "rules.toml", 'late = "allowed"', f'late = "{late}"')
+    early = HEAD + "Phase reinforcement\nAllied: reinforce al-7ar 0610\n" + ALLIED[len("Phase reinforcement\n"):] \
+        + ALLIED + "Turn 2\nPhase reinforcement\n"
+    again = early + "Allied: reinforce al-7ar 0710\n"
+    line = line_of(early, "al-7ar")
+    assert verdict(tmp_path, again, rhine) == [(line, "error", "10.0")]
+    assert verdict(tmp_path, early + ALLIED[len("Phase reinforcement\n"):] + ALLIED + "Turn 3\n", rhine) == \
+        [(line, "error", "10.0")]
+
+
+# -- an attack the rules refuse (7.0) ----------------------------------------------------------------------------
+REFUSED = upto(1, "german_combat") + "German: attack 0302 with ge-xli ge-xxvii odds 5:1 die 1 result DR\n"
+"""ge-xxvii (0103) is not next to so-30 (0302): the attack is refused."""
+
+
+def test_a_refused_attack_owes_nothing(tmp_path: Path) -> None:
+    """7.0: an attack with an attacker not adjacent is one error; the log moving on without its retreat owes
+    nothing (the players set the attack aside), and one carrying it out is judged no further."""
+    line = line_of(REFUSED, "attack 0302")
+    moved_on = REFUSED + "German: attack 0303 with ge-lvi ge-vi odds 3:1 die 1 result DR\n"
+    assert verdict(tmp_path, moved_on, None) == [(line, "error", "7.0")]
+    carried = REFUSED + "German: retreat so-30 0302-0402-0502\n"
+    assert verdict(tmp_path, carried, None) == [(line, "error", "7.0")]
+    assert verdict(tmp_path, REFUSED + "Phase german_movement\n", None) == [(line, "error", "7.0")]
+
+
+def test_units_of_a_refused_attack_may_then_attack_lawfully(tmp_path: Path) -> None:
+    """7.0 (each unit attacks once, each hex is attacked once): the refused attack did not happen, so ge-xli and
+    ge-lvi attacking so-30 lawfully after it is no second error."""
+    log = REFUSED + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 1 result DR\n" \
+        "German: retreat so-30 0302-0402-0502\n"
+    assert verdict(tmp_path, log, None) == [(line_of(log, "ge-xxvii odds"), "error", "7.0")]
+
+
+def test_an_attack_outside_a_combat_phase_owes_nothing(tmp_path: Path) -> None:
+    """3.0 / 7.0: an attack in the Panzer Movement Phase is the engine's one error; the log moving on without
+    carrying it out owes no retreat."""
+    log = upto(1, "panzer_movement") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 1 result DR\n" \
+        "Phase german_combat\n"
+    assert verdict(tmp_path, log, None) == [(line_of(log, "attack 0302"), "error", "7.0")]
+
+
+# -- a unit with no allowance (4.0) ------------------------------------------------------------------------------
+def test_a_unit_with_no_allowance_breaks_the_allowance_not_a_zone(tmp_path: Path) -> None:
+    """4.0 (the turn record: airborne units have 0 on turn 1): al-6ab moving from ge-7fj's zone straight into
+    another is refused for its allowance, the clause it rests on, not for 5.0's zones."""
+    log = HEAD + "Phase reinforcement\nPhase rail\nPhase movement\nal-6ab 0419-0518\n"
+    found = run(tmp_path, log, RHINE).findings
+    assert [(f.line, f.severity, f.rule) for f in found if f.severity == "error"] == [(7, "error", "4.0")]
+    assert "it had 0 of its allowance of 5 (turn 1: airborne 0)" in found[0].message
+    fortress = HEAD + ALLIED + "Phase reinforcement\nPhase rail\nPhase movement\nge-wesel 0317-0318\n"
+    found = run(tmp_path, fortress, RHINE).findings
+    assert [(f.rule, f.message) for f in found if f.severity == "error"] == [
+        ("4.0", "ge-wesel spent 0.5 MP on 0317-0318; it had 0 of its allowance of 0 left this phase")]
+
+
+# -- a unit's last step (8.0) ------------------------------------------------------------------------------------
+def test_the_loss_of_a_units_last_step_is_its_elimination(tmp_path: Path) -> None:
+    """8.0: so-30 (reduced: its last step) written `deplete` after a DRL is eliminated, not refused; so is a one-step
+    unit (Rhine's al-6ab) whose blocked retreat eliminates it."""
+    drl = upto(1, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 2 result DRL\n"
+    for loss in ("deplete", "eliminate"):
+        log = drl + f"Soviet: {loss} so-30\nGerman: advance ge-xli 0201-0302\n"
+        assert verdict(tmp_path, log, None) == []
+        assert run(tmp_path, log, None).final_state.location["so-30"] == "soviet_eliminated"
+    assert "Allied> eliminate al-6ab\n" in TURN_1
+    for loss in ("deplete", "eliminate"):
+        assert verdict(tmp_path, TURN_1.replace("Allied> eliminate", f"Allied> {loss}"), RHINE) == []
+
+
+# -- a log ending inside a combat (8.0) ----------------------------------------------------------------------------
+def test_a_result_still_owed_when_the_log_ends_is_a_note(tmp_path: Path) -> None:
+    """8.0 / 8.1 and the register (findings at a log ending inside a phase are notes): a DR claimed on the log's last
+    line, its retreat not yet written, is noted at the attack; the same retreat left out before the next entry is
+    an error."""
+    dr = upto(1, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 1 result DR\n"
+    found = run(tmp_path, dr, None).findings
+    assert [(f.line, f.severity, f.rule) for f in found] == [(line_of(dr, "attack 0302"), "note", "8.1")]
+    assert found[0].message.startswith("when the log ends, so-30 did not retreat 2 hex(es)")
+    assert verdict(tmp_path, dr + "Phase german_movement\n", None) == [(line_of(dr, "attack") + 1, "error", "8.1")]
