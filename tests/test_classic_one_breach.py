@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from classic_support import line_of, run, upto, verdict
 from data_edits import edit
+from wargame.hexes import Hexside
 from test_classic_generality_rhine import TURN_1
 
 RHINE = Path(__file__).resolve().parent / "data" / "rhine"
@@ -111,3 +112,17 @@ def test_a_result_still_owed_when_the_log_ends_is_a_note(tmp_path: Path) -> None
     assert [(f.line, f.severity, f.rule) for f in found] == [(line_of(dr, "attack 0302"), "note", "8.1")]
     assert found[0].message.startswith("when the log ends, so-30 did not retreat 2 hex(es)")
     assert verdict(tmp_path, dr + "Phase german_movement\n", None) == [(line_of(dr, "attack") + 1, "error", "8.1")]
+
+
+# -- the preview (vmodbuild preview) -----------------------------------------------------------------------------
+def test_the_preview_draws_a_bridge_over_its_river() -> None:
+    """`vmodbuild preview` of a map with a bridge on a river hexside (Duisburg's, 0716-0717) draws the bridge over
+    the river, as the board does: the middle of that hexside is the bridge's colour, not the river's."""
+    from builder.preview import SIDE_STYLE, render_preview
+    from wargame.game import load_game
+    game = load_game(RHINE, "rhine")
+    image = render_preview(game).convert("RGB")
+    side = Hexside.between(game.grid.hex_of("0716"), game.grid.hex_of("0717"))
+    middle = game.layout.hexside_segment(side).interpolate(0.5, normalized=True)
+    colour = "#%02x%02x%02x" % image.getpixel((round(middle.x), round(middle.y)))
+    assert colour == SIDE_STYLE["bridge"][0], colour
