@@ -126,3 +126,45 @@ def test_the_preview_draws_a_bridge_over_its_river() -> None:
     middle = game.layout.hexside_segment(side).interpolate(0.5, normalized=True)
     colour = "#%02x%02x%02x" % image.getpixel((round(middle.x), round(middle.y)))
     assert colour == SIDE_STYLE["bridge"][0], colour
+
+
+# -- bridges (terrain.toml `cancels`, rules.toml `[zoc] unless`) ----------------------------------------------------
+GERMAN_MOVES = HEAD + ALLIED + "Phase reinforcement\nPhase rail\nPhase movement\n"
+
+
+def test_a_bridge_crossing_costs_the_hex_entered(rhine: Path, tmp_path: Path) -> None:
+    """4.0 (terrain.toml: the bridge `cancels` the river): ge-8fj (allowance 4) crossing Düsseldorf's bridge into
+    1016, made woods here, pays the woods' 2, not 2 + the river's 2 and not a fixed bridge cost; 2 + 1 + 1 is its
+    4, one hex more is over it."""
+    edit(rhine / "maps" / "rhine" / "hexes.csv", "1019,woods,1.0,\n", "1019,woods,1.0,\n1016,woods,1.0,\n")
+    assert verdict(tmp_path, GERMAN_MOVES + "ge-8fj 1017-1016-1015-1014\n", rhine) == []
+    found = run(tmp_path, GERMAN_MOVES + "ge-8fj 1017-1016-1015-1014-1013\n", rhine).findings
+    assert [f.message for f in found if f.severity == "error"] == [
+        "ge-8fj spent 5 MP on 1017-1016-1015-1014-1013; it had 4 of its allowance of 4 left this phase"]
+
+
+def test_a_bridge_lets_a_zone_of_control_across_its_river(rhine: Path, tmp_path: Path) -> None:
+    """5.0 with `[zoc] into_hexside = ["river"]`: ge-180's zone does not reach al-51 across the river, but with
+    `unless = ["bridge"]` it does across Duisburg's bridge (0716-0717), as `unless` does for combat effects."""
+    from adjudicator.systems.classic.base import zone_of
+    rules = rhine / "counters" / "rhine" / "rules.toml"
+    edit(rules, "leave_cost = 1\n", 'leave_cost = 1\ninto_hexside = ["river"]\n')
+    state = run(tmp_path, HEAD, rhine).final_state
+    grid = state.game.grid
+    assert grid.hex_of("0716") not in zone_of(state, "German")
+    edit(rules, 'into_hexside = ["river"]\n', 'into_hexside = ["river"]\nunless = ["bridge"]\n')
+    state = run(tmp_path, HEAD, rhine).final_state
+    zone = zone_of(state, "German")
+    assert grid.hex_of("0716") in zone and grid.hex_of("0616") not in zone
+
+
+def test_a_bridge_names_what_it_crosses(rhine: Path) -> None:
+    """validate: terrain.toml's `cancels` and rules.toml's `[zoc] unless` name terrain of the game."""
+    from click.testing import CliRunner
+    from builder.cli import main as vmodbuild
+    edit(rhine / "maps" / "rhine" / "terrain.toml", 'cancels = ["river"]', 'cancels = ["rivr"]')
+    edit(rhine / "counters" / "rhine" / "rules.toml", "leave_cost = 1\n", 'leave_cost = 1\nunless = ["brige"]\n')
+    out = CliRunner().invoke(vmodbuild, ["validate", "rhine", "--data", str(rhine)])
+    assert out.exit_code == 1, out.output
+    assert "unknown hexside feature 'rivr' (did you mean 'river'?)" in out.output, out.output
+    assert "unknown terrain 'brige' (did you mean 'bridge'?)" in out.output, out.output
