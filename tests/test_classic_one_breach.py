@@ -168,3 +168,13 @@ def test_a_bridge_names_what_it_crosses(rhine: Path) -> None:
     assert out.exit_code == 1, out.output
     assert "unknown hexside feature 'rivr' (did you mean 'river'?)" in out.output, out.output
     assert "unknown terrain 'brige' (did you mean 'bridge'?)" in out.output, out.output
+
+
+# -- a draw claimed (12.0) ---------------------------------------------------------------------------------------------
+def test_a_draw_claimed_in_a_game_with_none_misreads_its_victory_rules(tmp_path: Path) -> None:
+    """12.0: Battle for Moscow has no draw (the Soviet player wins when the German does not): `declare draw` in the
+    last phase is one error citing the victory rules, not the log's (a draw is a claim where a game has one)."""
+    log = upto(7, "soviet_movement") + "Soviet: declare draw\n"
+    found = run(tmp_path, log, None).findings
+    assert [(f.line, f.rule) for f in found if f.severity == "error"] == [(line_of(log, "declare draw"), "12.0")]
+    assert "this game has no draw" in next(f.message for f in found if f.severity == "error")

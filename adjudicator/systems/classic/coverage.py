@@ -151,10 +151,14 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                          "of a condition holding at any time when made, one of a condition counted at "
                                          "the end refused before the last phase and, made in it, judged on the "
                                          "position the game ends in (it ends no play); the result noted when the last "
-                                         "turn's last phase is reached", ("declare",),
+                                         "turn's last phase is reached; a claim of a draw (`declare draw`) judged as "
+                                         "one of victory where a condition (or `otherwise`) gives a draw, and "
+                                         "refused where none does", ("declare",),
                                          ("adjudicator/systems/classic/victory.py::judge_claims",
                                           "adjudicator/systems/classic/system.py::Classic.finish"),
-                                         ("rules.toml [victory]", "places.csv")))
+                                         ("rules.toml [victory]", "places.csv"),
+                                         ("tests/test_classic_one_breach.py::test_a_draw_claimed_in_a_game_with_none_"
+                                          "misreads_its_victory_rules",)))
     # A rule area citing a section of its own (a terrain's combat effect, a victory condition, a rail phase) is
     # judged with its area's entries: the section is checked, not data only.
     for where, source, key in rules.citations():
