@@ -178,3 +178,20 @@ def test_a_draw_claimed_in_a_game_with_none_misreads_its_victory_rules(tmp_path:
     found = run(tmp_path, log, None).findings
     assert [(f.line, f.rule) for f in found if f.severity == "error"] == [(line_of(log, "declare draw"), "12.0")]
     assert "this game has no draw" in next(f.message for f in found if f.severity == "error")
+
+
+# -- the audit of Battle for Moscow's rules (session 20) ---------------------------------------------------------
+RESTORED = upto(1, "soviet_replacement") + "Soviet: replace so-30\nPhase rail_movement\nPhase soviet_combat\n" \
+    "Phase soviet_movement\nTurn 2\nPhase german_replacement\nPhase panzer_movement\nPhase german_combat\n" \
+    "German: attack 0302 with ge-xli ge-lvi odds 2:1 die 3 result EX\n"
+"""so-30 restored to its full 8 on turn 1, then attacked at 21:8 (2:1): a 3 is EX (8.0: a step lost, then the
+retreat; the attackers lose at least the 4 printed points so-30 lost)."""
+
+
+def test_a_retreat_written_before_the_loss_does_not_carry_the_loss_out(tmp_path: Path) -> None:
+    """8.0: so-30 retreated but never lost its step: the step is still owed when the log moves on (the loss was not
+    asked once the unit had left its hex); written after the retreat, the loss is accepted."""
+    retreat = RESTORED + "German: retreat so-30 0302-0402-0502\nGerman: deplete ge-lvi\n"
+    assert verdict(tmp_path, retreat + "Phase german_movement\n", None) == [
+        (len(retreat.splitlines()) + 1, "error", "8.0")]
+    assert verdict(tmp_path, retreat + "Soviet: deplete so-30\nPhase german_movement\n", None) == []

@@ -37,8 +37,10 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
     section = rules_of(state).results[p.code].source
     out: list[Finding] = []
     on = f"the {p.code} on {p.named()} (line {p.line})"
+    grid = state.game.grid
     for u, n in sorted(p.defender_steps.items()):
-        if n > 0 and state.location.get(u) == p.began.get(u):
+        # Owed wherever the unit stands: a retreat written before the loss does not carry the loss out.
+        if n > 0 and grid.is_label(state.location.get(u, "")):
             out.append(finding(state, "error", section, entry, f"{u} still owes {n} step loss(es) from {on}", line))
     for u, n in sorted(p.attacker_retreats.items()):
         if n > 0 and state.location.get(u) == p.began.get(u):
