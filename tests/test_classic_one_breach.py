@@ -195,3 +195,21 @@ def test_a_retreat_written_before_the_loss_does_not_carry_the_loss_out(tmp_path:
     assert verdict(tmp_path, retreat + "Phase german_movement\n", None) == [
         (len(retreat.splitlines()) + 1, "error", "8.0")]
     assert verdict(tmp_path, retreat + "Soviet: deplete so-30\nPhase german_movement\n", None) == []
+
+
+def test_an_attacker_with_no_retreat_is_eliminated(rhine: Path, tmp_path: Path) -> None:
+    """8.1 (AR, the attacker's retreat): with German units at 0320 and 0520 every hex al-6ab could retreat to is in
+    an enemy zone, so it is eliminated; `eliminate` is right (it read as a loss the AR does not cost), and nothing
+    written is the blocked retreat's error, saying so. With a retreat open, eliminating it instead is the error."""
+    attack = HEAD + "Phase reinforcement\nPhase rail\nPhase movement\nPhase combat\n" \
+        "Allied: attack 0418 with al-6ab odds 1:2 die 1 result AR\n"
+    assert verdict(tmp_path, attack + "Allied: eliminate al-6ab\nPhase reinforcement\n", RHINE) == [
+        (line_of(attack, "attack 0418") + 1, "error", "8.1")]
+    setup = rhine / "counters" / "rhine" / "setup.csv"
+    edit(setup, "plunder,ge-15pg,0322", "plunder,ge-15pg,0320")
+    edit(setup, "plunder,ge-116,0622", "plunder,ge-116,0520")
+    assert verdict(tmp_path, attack + "Allied: eliminate al-6ab\nPhase reinforcement\n", rhine) == []
+    found = run(tmp_path, attack + "Phase reinforcement\n", rhine).findings
+    assert [(f.rule, f.message) for f in found if f.severity == "error"] == [
+        ("8.1", "attacker al-6ab has no legal retreat of 1 hex(es) after the AR on 0418 (line 8): it is eliminated "
+                "(write 'eliminate al-6ab')")]

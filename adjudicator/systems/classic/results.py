@@ -44,7 +44,11 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
             out.append(finding(state, "error", section, entry, f"{u} still owes {n} step loss(es) from {on}", line))
     for u, n in sorted(p.attacker_retreats.items()):
         if n > 0 and state.location.get(u) == p.began.get(u):
-            out.append(finding(state, "error", rules_of(state).rules.combat.retreat.source, entry,
+            retreat = rules_of(state).rules.combat.retreat
+            blocked = not _retreat_paths(state, u, n, p)
+            out.append(finding(state, "error", retreat.source, entry,
+                               f"attacker {u} has no legal retreat of {n} hex(es) after {on}: it is eliminated "
+                               f"(write 'eliminate {u}')" if blocked and retreat.blocked == "eliminated" else
                                f"attacker {u} did not retreat {n} hex(es) after {on}", line))
     for u, n in sorted(p.retreats.items()):
         if n > 0 and state.location.get(u) == p.began.get(u) and p.defender_steps.get(u, 0) == 0:
@@ -97,6 +101,16 @@ def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
                             f"{entry.unit} {due} step(s), not {taking}")]
         return []
     if entry.unit in p.attackers:
+        due_retreat = p.attacker_retreats.get(entry.unit, 0)
+        if due_retreat > 0 and state.location.get(entry.unit) == p.began.get(entry.unit) and \
+                p.attacker_steps == 0 and p.attacker_strength == 0:
+            # An attacker the result makes retreat, as a defender: eliminated only when no retreat is open.
+            paths = _retreat_paths(state, entry.unit, due_retreat, p)
+            if loss == "eliminate" and not paths and t.rules.combat.retreat.blocked == "eliminated":
+                return []
+            if paths:
+                return [finding(state, "error", t.rules.combat.retreat.source, entry, f"{entry.unit} can retreat "
+                                f"(e.g. {'-'.join(paths[0])}); it is not eliminated instead")]
         if p.attacker_strength > 0:
             # An exchange (the result's section): the attacker picks the steps, a step at a time, while the defender's
             # loss is not yet matched; "at least" lets only the step that matches it pay more than is owed.
