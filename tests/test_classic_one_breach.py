@@ -72,6 +72,10 @@ def test_an_attack_outside_a_combat_phase_owes_nothing(tmp_path: Path) -> None:
     log = upto(1, "panzer_movement") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 1 result DR\n" \
         "Phase german_combat\n"
     assert verdict(tmp_path, log, None) == [(line_of(log, "attack 0302"), "error", "7.0")]
+    # By the side whose player turn it is not, right after a combat of that phase (its result still under way).
+    soviet = upto(1, "soviet_combat") + "Soviet: attack 0202 with so-30 result NE\n" \
+        "German: attack 0303 with ge-vi ge-lvi odds 3:1 die 1 result DR\nPhase soviet_movement\n"
+    assert verdict(tmp_path, soviet, None) == [(line_of(soviet, "attack 0303"), "error", "7.0")]
 
 
 # -- a unit with no allowance (4.0) ------------------------------------------------------------------------------

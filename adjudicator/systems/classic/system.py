@@ -270,6 +270,7 @@ class Classic(SystemBase[ClassicState]):
         placing = isinstance(entry, Place)
         weighed = results.carries_out(entry) or placing
         judged, found = self._judge(state, entry) if weighed else (state, [])
+        misplaced = self._refused(state, entry)
         if state.pending is not None and not results.carries_out(entry):
             state = evolve(state, pending=None)
         if isinstance(entry, (StepMarker, TurnMarker)):
@@ -280,7 +281,7 @@ class Classic(SystemBase[ClassicState]):
             state = judged
         try:
             after = self._unpaid(state, entry, found, self.registry.apply(state, entry))
-            if isinstance(entry, Attack) and (self._refused(state, entry) or combat.refusal(state, entry)):
+            if isinstance(entry, Attack) and (misplaced or combat.refusal(state, entry)):
                 after = combat.set_aside(state, after, entry)
         except (KeyError, ValueError) as e:
             raise ReplayError(f"line {entry.line}: the entry cannot be applied ({e})") from None
