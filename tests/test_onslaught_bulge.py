@@ -98,3 +98,23 @@ def test_first_tie_lets_the_german_act(start: OnslaughtState) -> None:
     _, launched = play(when(start, turn=11), [*turn(12), BULGE])
     _, later = play(when(launched, step="reinforcement"), [*turn(13), Action(**ALLIED, action="movement"), tie])
     assert later.log.step_over
+
+
+def test_moving_on_after_the_first_tie_declines_the_extra_action(start: OnslaughtState) -> None:
+    """12.0: after the turn's first tie the German "can elect" to act; a log that goes on to the German Reserve Step
+    without his action has him decline it (no pass need be written), as a refused declaration's turn does too."""
+    tie = RollOff(rolls={"Allied": 3, "German": 3})
+    found, _ = play(when(start, turn=11), [*turn(12), BULGE, Action(**GERMAN, action="movement"), tie,
+                                           StepMarker(step="german_reserve")])
+    assert found == []
+    # Declared on turn 11 (one 12.0 error): the tie that follows it is no second error.
+    found, _ = play(when(start, turn=10), [*turn(11), BULGE, Pass(**GERMAN), tie, StepMarker(step="german_reserve")])
+    assert found == [("error", "12.0")]
+
+
+def test_a_late_declaration_takes_no_action_from_its_winner(start: OnslaughtState) -> None:
+    """12.0: announced after the Allied first action (one error), the counteroffensive does not also make the German
+    the next to act: the players roll as after any action."""
+    found, _ = play(when(start, turn=11), [*turn(12), Pass(**ALLIED), BULGE, RollOff(rolls={"Allied": 5, "German": 2}),
+                                           Pass(**ALLIED)])
+    assert found == [("error", "12.0")]

@@ -180,3 +180,29 @@ def test_a_counter_taken_off_with_no_combat_says_what_was_assumed(tmp_path: Path
     translation = translate_file(s.write(tmp_path / "off.vlog"))
     noted = {n.step: n.message for n in translation.notes if "taken off the map" in n.message}
     assert list(noted) == [4] and "'Allied: remove us-inf-02'" in noted[4], translation.notes
+
+
+def test_a_breach_in_the_hexes_between_is_not_in_a_drag(tmp_path: Path) -> None:
+    """Why the real-play `breach-weather-allowance` (Omaha 14.1) has one finding fewer than its text log, by nature:
+    the text log moves 16/1 2319-2218-2217, 4 MP through 2218's mixed terrain, over the 3 MP inclement weather
+    leaves. Dragged, VASSAL records 2319 and 2217 only, and the reader's path is the cheapest, 2319-2318-2217 along
+    the coast (3 MP): no breach a referee could see. Typed in chat, the path is the text log's, and so is the
+    verdict."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    log = ROOT / "examples" / "omaha" / "breach-weather-allowance.log"
+    found: list[tuple[list[str], list[str]]] = []
+    for path_typed in (False, True):
+        s = OmahaSession()
+        s.chat("a", "[Optional \"weather\"]")   # the headers are the recording's, the option is typed
+        typed(s, log, 44)                        # up to GT 2's `Phase movement`
+        s.drag("16/1", "2319")                   # the counter where the typed log has it
+        if path_typed:
+            s.chat("a", "16/1 2319-2218-2217")
+        s.drag("16/1", "2217")
+        translation = translate_file(s.write(tmp_path / f"weather-{path_typed}.vlog"))
+        moved = [e for e in translation.entries if isinstance(e, Move) and e.unit == "16/1"][-1]
+        findings = replay(s.game, system_for(s.game), translation.entries).findings
+        found.append((moved.path, [f.rule for f in findings if f.severity == "error"]))
+    assert found == [(["2319", "2318", "2217"], []), (["2319", "2218", "2217"], ["14.1"])], found

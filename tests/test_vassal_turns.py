@@ -6,10 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from adjudicator.contract import TurnContext
 from adjudicator.engine import replay
 from adjudicator.notation.entries import Comment, StepMarker, TurnMarker
+from adjudicator.notation.text import write_entry
 from adjudicator.systems import system_for
-from adjudicator.vassal.joins import vassal_position
+from adjudicator.vassal.joins import phase_index, vassal_position
 from adjudicator.vassal.load import translate_file
 from adjudicator.vassal.translate import module_phases
 from test_vassal_export import ROOT, boards, export, replayed
@@ -17,6 +21,7 @@ from test_vassal_reader import Session
 from wargame.vassal.buildfile import read_module
 from wargame.vassal.places import Places
 from wargame.vassal.reader import read_recording
+from wargame.sequence import turn_sequence
 from wargame.vassal.tracking import track
 
 
@@ -38,7 +43,7 @@ def test_a_turn_begun_before_its_first_phase_line_moves_the_tracker(tmp_path: Pa
                                                                     built_module: Callable[[str], Path]) -> None:
     """Omaha 14.1: `Turn 2`, the weather dice, then `Phase support_fire_marker`: the exported tracker shows GT 2's
     Support Fire Marker Phase from the `Turn 2` step (not GT 1's end phase while GT 2's weather is rolled), and the
-    typed phase line after it is that phase, not a second one (no 4.1 on read-back)."""
+    phase line typed after it is the phase's one marker (no 4.1 on read-back)."""
     module = built_module("omaha")
     log = ROOT / "examples/omaha/breach-weather-allowance.log"
     out = tmp_path / "weather.vlog"
@@ -100,3 +105,50 @@ def test_a_step_typed_after_the_tracker_moved_there_is_one_step(tmp_path: Path) 
     again = translate_file(s.write(tmp_path / "twice.vlog"))
     assert [e.step for e in again.entries if isinstance(e, StepMarker)] == ["action", "german_reserve",
                                                                             "german_reserve"]
+
+
+# A turn whose first step or phase line is missing: the first line of each is left out of an example.
+SKIPPED_FIRST = [
+    # Omaha: GT 2's weather dice, then straight to the Allied Movement Phase (4.1).
+    ("omaha", "examples/omaha/breach-weather-allowance.log", "Phase support_fire_marker", 2),
+    # Onslaught: no Action Step line in either turn; the actions before the first step (5.0).
+    ("onslaught", "examples/onslaught/legal-turn1.log", "Step action", 1),
+    # Moscow: turn 4 begins with a replacement before any phase line (11.0).
+    ("moscow", "examples/moscow/legal-sample-game.log", "Phase german_replacement", 4),
+]
+
+
+@pytest.mark.parametrize(("game_id", "log", "left_out", "from_turn"), SKIPPED_FIRST,
+                         ids=[g for g, *_ in SKIPPED_FIRST])
+def test_a_turn_without_its_first_phase_line_shows_the_turn(game_id: str, log: str, left_out: str, from_turn: int,
+                                                           tmp_path: Path, built_module: Callable[[str], Path]) -> None:
+    """With no line for a turn's first step or phase, the exported tracker shows the turn from its `Turn` line (at
+    its first step: VASSAL's tracker has no turn without one), not the turn before until the next step line; the
+    read-back is the text log's verdict still: the entries before the step line judged before it, a later step
+    skipped to a sequence breach (Omaha 4.1, Onslaught 5.0, Moscow 11.0)."""
+    module = built_module(game_id)
+    text_log = tmp_path / f"{game_id}.log"
+    lines, turn = [], 0
+    for line in (ROOT / log).read_text(encoding="utf-8").splitlines():
+        if line.startswith("Turn "):
+            turn = int(line.split()[1])
+        if not (turn >= from_turn and line.startswith(left_out)):
+            lines.append(line)
+    text_log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    theirs, ours, notes = _read_back(text_log, module, tmp_path / "skipped.vlog")
+    assert ours == theirs and notes == []
+    assert theirs, "the example no longer breaks the sequence of play without its line"
+    text = replayed(text_log)
+    info = read_module(module)
+    phase_list = module_phases(text.game, info)[0]
+    first = phase_list[phase_index(TurnContext(1, turn_sequence(text.game.manifest, text.final_state.scenario)[0].id),
+                                   phase_list) or 0].name
+    states = boards(track(read_recording(tmp_path / "skipped.vlog")))
+    places = Places(text.game, info)
+    for k, entry in enumerate(text.entries, 1):
+        at = text.system.position(text.states[k]).at
+        if at.turn == 0:
+            continue
+        index = phase_index(at, phase_list)
+        shown = vassal_position(text.game, places, phase_list, *states[k]).turn
+        assert shown == (at.turn, first if index is None else phase_list[index].name), write_entry(entry)

@@ -10,9 +10,10 @@ from adjudicator.notation.entries import Declare
 from adjudicator.notation.jsonlog import read_json_log, write_json_log
 from adjudicator.notation.text import parse_text, parse_text_partly, write_text
 from adjudicator.systems.onslaught import ONSLAUGHT
-from adjudicator.systems.onslaught.victory import check_claim, score
+from adjudicator.systems.onslaught.victory import check_claim, judge_claim, score
 from wargame.bundled import data_root
 from wargame.game import load_game
+from play_support import play as replay
 from play_support import when
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -47,13 +48,15 @@ def test_onslaught_score_at_the_end() -> None:
     counted = score(end)
     assert (counted.winner, counted.level, counted.of("German").total, counted.of("Allied").total) == \
         ("German", "decisive", 42, 15)
-    assert check_claim(end, Declare(side="German", what="victory", level="decisive",
+    # Made in the Reinforcement Step, a claim is judged as the step ends (ruling 13.2 / 13.3): on that position.
+    assert judge_claim(end, Declare(side="German", what="victory", level="decisive",
                                     points={"German": 42, "Allied": 15})) == []
     for claim in (Declare(side="Allied", what="victory"), Declare(side="German", what="victory", level="strategic"),
                   Declare(side="German", what="victory", points={"German": 40, "Allied": 15})):
-        (found,) = check_claim(end, claim)
+        assert check_claim(end, claim) == []
+        (found,) = judge_claim(end, claim)
         assert (found.severity, found.rule) == ("error", "13.3"), found
-    (found,) = check_claim(end, Declare(side="German", what="victory", points={"German": 40, "Allied": 15}))
+    (found,) = judge_claim(end, Declare(side="German", what="victory", points={"German": 40, "Allied": 15}))
     assert "the victory points are Allied 15 German 42, not German 40 Allied 15" in found.message
     # Before the end, with no automatic victory: no victory to claim (13.2 for an Allied claim alone).
     (found,) = check_claim(when(end, turn=5, step="action"), Declare(side="Allied", what="victory"))
@@ -89,3 +92,24 @@ def test_omaha_claims(tmp_path: Path) -> None:
     early = text.split("Phase mobile_combat")[0] + "Phase mobile_combat\nGerman: declare victory\n"
     path.write_text(early, encoding="utf-8")
     assert [e[1] for e in errors(path)] == ["13.0"]
+
+
+def test_onslaught_claims_are_judged_as_the_reinforcement_step_ends() -> None:
+    """Ruling 13.2 / 13.3: a claim of the victory points made in turn 20's Reinforcement Step is judged on the position
+    the step ends in: a German replacement placed west of the Rhine after it scores (41 becomes 42), on the claim's
+    line, at the log's end or at the next turn marker."""
+    game = load_game(data_root(), "onslaught")
+    start = ONSLAUGHT.initial_state(game, [])
+    arrived = {row.unit: "out_of_play" for _, row in game.reinforcements}
+    end = when(start, turn=20, step="reinforcement", location={**start.location, **arrived,
+                                                                 "de-inf-21": "eliminated_german"})
+    end = when(end, replacement_points={"German": 2, "Allied": 4})
+    rebuilt = "German: replace de-inf-21 full 2209 points 2\n"
+    for claimed, wrong in ((41, True), (42, False)):
+        played = replay(ONSLAUGHT, end, f"German: declare victory decisive points German {claimed} Allied 15\n"
+                                        + rebuilt)
+        assert played.errors() == ([("13.3", f"German: declare victory decisive points German {claimed} Allied 15")]
+                                   if wrong else [])
+    # A claim in an earlier turn's Reinforcement Step is judged as that turn ends, at the next turn marker, once.
+    early = replay(ONSLAUGHT, when(end, turn=19), "German: declare victory decisive\nTurn 20\n")
+    assert early.errors() == [("13.3", "German: declare victory decisive")]

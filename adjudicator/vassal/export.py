@@ -15,7 +15,7 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from adjudicator.contract import OUT_OF_PLAY, MarkerUse
+from adjudicator.contract import OUT_OF_PLAY, MarkerUse, TurnContext
 from adjudicator.contract import Position as ReplayedPosition
 from adjudicator.engine import Replay
 from adjudicator.findings import Finding
@@ -26,7 +26,7 @@ from adjudicator.vassal.translate import Phase, module_phases
 from wargame.errors import DataError, Place
 from wargame.game import Game
 from wargame.records import frozen
-from wargame.sequence import next_slot, turn_sequence
+from wargame.sequence import phasing_side, turn_sequence
 from wargame.vassal import logfile
 from wargame.vassal.commands import ESC, split
 from wargame.vassal.encoding import encode, step_suffix
@@ -128,8 +128,20 @@ def shown(game: Game, position: ReplayedPosition, phase_list: list[Phase]) -> Sh
     units = {u: (where.place, where.face) for u, where in position.units.items()
              if u in game.units_by_id and where.place != OUT_OF_PLAY}
     index = phase_index(position.at, phase_list)
+    if index is None and position.at.turn > 0 and position.at.step is None:
+        index = _first_step(game, position.scenario, phase_list)
     return Shown(dict(sorted(units.items())), _markers(game, position),
                  None if index is None else (position.turn, index))
+
+
+def _first_step(game: Game, scenario: str, phase_list: list[Phase]) -> int | None:
+    """The tracker's step a turn begun shows before its first step or phase line: the turn's first (VASSAL's
+    tracker has no turn without a step; the reader takes it as the typed `Turn` alone, docs/vassal-logs.md)."""
+    sequence = turn_sequence(game.manifest, scenario)
+    if not sequence:
+        return None
+    first = sequence[0]
+    return phase_index(TurnContext(0, first.id, phasing_side(game.manifest, first, scenario)), phase_list)
 
 
 @dataclass
@@ -434,33 +446,6 @@ def check_module(game: Game, catalogue: Catalogue) -> None:
                         Place(catalogue.info.file))
 
 
-def _turns_begun(result: Replay[object], positions: list[Shown]) -> list[Shown]:
-    """The positions with the turn tracker at a turn's first step from its `Turn` line on, where entries other
-    than markers (Omaha 14.1's weather die) come between the two: VASSAL's tracker has no turn without a step."""
-    entries, out = result.entries, list(positions)
-    scenario = result.system.position(result.states[0]).scenario
-    first = next_slot(turn_sequence(result.game.manifest, scenario), None, None)
-    for k, entry in enumerate(entries):
-        marker = entry.as_turn_marker()
-        if marker is None or out[k + 1].turn is not None or first is None:
-            continue
-        at = next((j for j in range(k + 1, len(entries)) if not entries[j].is_comment
-                   and entries[j].as_header() is None), None)
-        if at is None or entries[at].as_turn_marker() is not None or entries[at].as_step_marker() is not None:
-            continue  # the step marker follows at once (the tracker moves there), or an empty turn
-        begun = next((j for j in range(at, len(entries))
-                      if entries[j].as_turn_marker() is not None or entries[j].as_step_marker() is not None), None)
-        if begun is None or entries[begun].as_turn_marker() is not None:
-            continue
-        at_step = result.system.position(result.states[begun + 1]).at
-        # Only the turn's first step: a later one skipped to is a sequence breach (4.1) the tracker must not hide.
-        if at_step.turn != marker.turn or at_step.step != first.id or out[begun + 1].turn is None:
-            continue
-        for j in range(k + 1, begun + 1):
-            out[j] = Shown(out[j].units, out[j].markers, out[begun + 1].turn)
-    return out
-
-
 class Exporter:
     """A replayed log and a module: the VASSAL log of the whole game, or a saved game of one position."""
 
@@ -473,8 +458,7 @@ class Exporter:
         check_module(self.game, catalogue)
         self.phase_list = module_phases(self.game, catalogue.info)[0]
         self.places = ModulePlaces(self.game, catalogue)
-        self.positions = _turns_begun(result, [shown(self.game, result.system.position(s), self.phase_list)
-                                               for s in result.states])
+        self.positions = [shown(self.game, result.system.position(s), self.phase_list) for s in result.states]
 
     def _restore(self, board: _Board, position: Shown) -> list[str]:
         """The saved position's top-level commands: pieces, stacks, Decks, boards, turn tracker."""

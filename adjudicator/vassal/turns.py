@@ -28,6 +28,8 @@ class Clock:
     """The turn whose marker the tracker wrote, and the log step it moved in, while no typed `Turn` has said it."""
     tracker_step: tuple[str, int] | None = None
     """The step or phase whose marker the tracker wrote, and the log step it moved in, while none typed has."""
+    typed_turn: tuple[int, int] | None = None
+    """The turn a typed `Turn` began, and the log step it was typed in."""
 
     def turn_position(self, state: str, step: int) -> tuple[int, int] | None:
         """The turn and step index a tracker state shows, or None (and a note) for one that is not ours."""
@@ -50,6 +52,11 @@ class Clock:
         typed `Step` does (a drag in it is no retreat or advance of the last attack, a die no attack's)."""
         if self.turn_at is None or position > self.turn_at:
             self.combat.open_attack, self.combat.pending_die = None, None
+        if self.typed_turn == (position[0], step) and self.turn_at == (position[0], -1):
+            # Moved in the step its `Turn` was typed in (what `adjudicate export` writes for a turn whose entries
+            # come before its first step line, or that has none): VASSAL's tracker has no turn without a step, so
+            # it shows the turn begun, not a step begun. The step's marker is the one typed, or skipped (4.1).
+            return
         at = len(self.output.entries)
         self.turn_to(position, step)
         for entry in self.output.entries[at:]:
@@ -132,6 +139,7 @@ class Clock:
             self.tracker_turn, self.tracker_step = None, None
         if turn_marker is not None:
             self.turn_at = (turn_marker.turn, -1)
+            self.typed_turn = (turn_marker.turn, entry.line)
             return
         step = entry.as_step_marker()
         if step is None:

@@ -110,8 +110,8 @@ class Typed:
             return
         moved = self.clock.tracker_wrote(entry)
         if moved is not None:
-            # The tracker's marker, typed after the player moved it (`adjudicate export` moves it as a turn's first
-            # step begins, before the log's own step line): one marker, not a second breaching the sequence (4.1).
+            # The tracker's marker, typed after the player moved it: one marker, not a second breaching the
+            # sequence (4.1).
             output.comment(step, f"step {step}: the typed '{write_entry(entry)}' is where the turn tracker moved at "
                                  f"step {moved}")
             return

@@ -14,6 +14,9 @@ from adjudicator.systems.onslaught.state import (
 from adjudicator.systems.onslaught.supply import is_supplied
 
 
+RESERVE_AS_ACTION = " (5.0 makes the German Reserve Step similar to a Movement action: ruling 5.2)"
+
+
 def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     side = entry.side or ""
     reserve = state.action is None and state.at.step == "german_reserve" and side == "German"
@@ -38,7 +41,7 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
         # One activation, one breach: the stack's divisions activated before are named together.
         out.append(finding("error", "5.2", entry, f"{', '.join(again)} {'was' if len(again) == 1 else 'were'} "
                                                   f"already activated in {within}; a division is activated "
-                                                  "once per action"))
+                                                  f"once per action{RESERVE_AS_ACTION if reserve else ''}"))
     cost = activation_cost(state, action, named)
     if action.type == "breakthrough":
         out += check_breakthrough_stack(state, entry, [u for u in named if u in present])
@@ -176,6 +179,12 @@ def check_attack_order(state: OnslaughtState, entry: Attack) -> list[Finding]:
 def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     """A stack activated (5.2): its cost paid; out of supply now, out of supply for the action (8.6)."""
     side = entry.side or ""
+    # 5.2: a division activated again; the error is the activation's, and the move it makes next is part of it.
+    before = state.action.activated if state.action is not None else frozenset().union(*state.log.reserve_stacks)
+    again = before & frozenset(activated_units(state, state.action.type if state.action else "movement", entry))
+    if again:
+        state = replace(state, action_log=replace(state.action_log,
+                                                  reactivated=state.action_log.reactivated | again))
     if state.action is None:
         # German Reserve Step: each stack moved costs a supply point (4.0, 5.2); out of supply now, it moves one
         # hex (8.6), as in the Movement action 5.0 likens the step to.

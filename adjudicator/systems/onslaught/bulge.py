@@ -7,6 +7,7 @@ from adjudicator.notation.entries import Declare
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import OnslaughtState, replace, turn_and_step
 from adjudicator.systems.onslaught.supply import capped, gained
+from adjudicator.systems.onslaught.victory import apply_claim
 from wargame.errors import did_you_mean
 
 
@@ -43,11 +44,14 @@ def check_declare(state: OnslaughtState, entry: Declare) -> list[Finding]:
 
 
 def apply_declare(state: OnslaughtState, entry: Declare) -> OnslaughtState:
-    """12.0 adds the points at once (8.2's cap holds); in the Action Step the German acts first."""
+    """12.0 adds the points at once (8.2's cap holds); in the Action Step the German acts first. (The one apply of a
+    declaration: a claim of victory the Reinforcement Step's end decides is kept for then, 13.2 / 13.3.)"""
+    if entry.what == "victory":
+        return apply_claim(state, entry)
     if entry.what != "bulge" or not entry.side:
         return state
     state = gained(state, entry.side, int(state.game.parameter["bulge_supply"]))
     state = replace(state, bulge_turn=state.at.turn)
-    if state.at.step != "action":
-        return state
+    if state.at.step != "action" or state.log.begun:
+        return state  # 12.0: a declaration after the turn's first action (its error) takes no action from its winner
     return replace(state, log=replace(state.log, entitled="German"))

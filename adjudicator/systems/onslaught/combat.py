@@ -326,7 +326,8 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
             out.append(finding("error", "5.5", entry, f"{unit_id} attacks after another stack was activated; "
                                                       "a breakthrough stack finishes its combat and movement "
                                                       "before the next is activated"))
-        if unit_id in state.action_log.attacked:
+        if unit_id in state.action_log.attacked and unit_id not in state.action_log.reactivated:
+            # 7.0: once per action; a division activated again (5.2's error) that attacks again is that one breach.
             out.append(finding("error", "7.0", entry, f"{unit_id} has already attacked in this action"))
         elif action is not None and action.type == "combat" and action.targets.get(unit_id, entry.hex) != entry.hex:
             # 5.4: the stacks activated together all attack one enemy-held hex.
@@ -443,11 +444,26 @@ def attacker_hexes(state: OnslaughtState, combat: Combat) -> list[Hex]:
     return [h for h in (on_map(state, u) for u in combat.attackers) if h is not None]
 
 
+def after_losses(state: OnslaughtState) -> OnslaughtState:
+    """The position a retreat is judged in (7.3, ruling 7.2 / 7.3): without the attacking divisions the combat's result
+    eliminates for certain (an HH's strongest stack, already depleted), whether or not the log has removed them yet."""
+    combat = state.combat
+    if combat is None or combat.result not in ("AE", "AH", "HH"):
+        return state
+    ways = results.open_ways(combat.halving, results.halved_hexes(combat, state.pending)) \
+        if combat.halving is not None else ()
+    # Halved for certain: its stack is in every way of carrying out the AH still open (7.2; 14.1's two stacks).
+    doomed = [e.unit for e in state.pending if not e.defends and e.steps <= e.loss and on_map(state, e.unit)
+              and (combat.result == "AE" or (ways and all(any(e.unit in s.units for s in way) for way in ways)))]
+    return replace(state, location={**state.location, **{u: "" for u in doomed}}) if doomed else state
+
+
 def retreat_options_of(state: OnslaughtState, combat: Combat) -> results.Options:
-    """Where the defenders of a combat may retreat now (7.3)."""
+    """Where the defenders of a combat may retreat now (7.3), the attackers its result eliminates gone."""
     if not combat.defenders:
         return [], []
     side = unit_of(state, combat.defenders[0]).side
+    state = after_losses(state)
     return retreat_options(state, state.game.grid.hex_of(combat.hex), side,
                                 attacker_hexes(state, combat))
 
@@ -476,12 +492,16 @@ def combat_report(state: OnslaughtState, attack: Attack) -> list[str]:
     # With a die the result is known: the retreat and advance are that result's (a --die what-if's too, not
     # the result the log claims); without one, what any result calling for them would open.
     computed = str(result.result) if result.die is not None and result.result is not None else None
-    effects = open_combat(state, attack, computed)[1] if computed is not None else ()
+    opened = open_combat(state, attack, computed) if computed is not None else None
+    effects = opened[1] if opened is not None else ()
     retreating = computed is None or any(e.defends and e.retreat for e in effects)
     emptied = computed is None or (computed != "AE" and all(e.retreat or e.loss >= e.steps
                                                             for e in effects if e.defends))
     if retreating:
-        two, one = options = retreat_options(state, game.grid.hex_of(attack.hex), enemy, attackers)
+        # Ruling 7.2 / 7.3: judged without the attackers the known result eliminates, as the checker judges it.
+        after = state if opened is None else after_losses(replace(state, combat=opened[0], pending=opened[1]))
+        attackers = [h for h in (on_map(after, u) for u in attack.attackers) if h is not None]
+        two, one = options = retreat_options(after, game.grid.hex_of(attack.hex), enemy, attackers)
         # What the checker asks of each defender that cannot retreat two hexes (results.owed), for the result known,
         # else for each result that makes the defenders retreat.
         fates = {r: results.retreat_fates(open_combat(state, attack, r)[1], options)

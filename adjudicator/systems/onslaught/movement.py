@@ -10,6 +10,7 @@ from functools import cached_property
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Move
 from adjudicator.systems.onslaught.activation import sequence_recorded
+from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
     OnslaughtState, enemy_of, movement_allowance, occupants, on_map, relocate, replace, turn_and_step, unit_of,
@@ -180,7 +181,10 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
             section = "5.3" if action.type == "movement" else "5.5"
             out.append((section, f"{unit_id} moves after another stack was activated; only one stack is "
                                  "activated at a time"))
-        if action.type == "breakthrough" and unit.type != "armor" and unit_id in action.activated:
+        if action.type == "breakthrough" and unit.type != "armor" and unit_id in action.activated and \
+                in_force(state).joins_breakthrough(state, unit.type):
+            # 14.3: infantry activated with its armor attacks beside it but does not move. Without 14.3 its activation
+            # was already 5.5's error (only armor takes part), and its move is part of that breach.
             out.append(("14.3", f"{unit_id} is not armor; infantry joins a breakthrough attack but does not move"))
         if action.type == "combat":
             out.append(("5.4", f"{unit_id} moves during a Combat action, where divisions move only to retreat or "
@@ -197,9 +201,10 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
             # 5.0 makes the step "similar to a Movement action": 5.3's one stack at a time.
             out.append(("5.3", f"{unit_id} moves after another stack was activated; only one stack is "
                                "activated at a time"))
-    if unit_id in state.action_log.moved:
+    # Ruling 6.1: a division's move in one action is one path, so the allowance is counted over the whole of it; a
+    # division activated again (5.2's error, on the activation) that moves again is that one breach, not a second.
+    if unit_id in state.action_log.moved and unit_id not in state.action_log.reactivated:
         within = "this German Reserve Step" if reserve else "this action"
-        # Ruling 6.1: a division's move in one action is one path, so the allowance is counted over the whole of it.
         out.append(("6.1", f"{unit_id} has already moved in {within}; a division's move of one action is written "
                            "as one path (its allowance is counted over the whole move)"))
     return out, False
@@ -245,11 +250,22 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
             out.append(finding("error", "6.1", entry, f"{entry.unit} crosses the impassable hexside {la}-{lb}"))
     out += check_waterways(entry, hexes, rule)
     entered = len(hexes) - 1
+    held = next((i for i, h in enumerate(hexes[1:], start=1) if rule.enemy_held(h)), None)
+    if held is not None:
+        # Ruling 6.1: no rule lets a move enter a hex enemy divisions hold (7.4's advance into an emptied hex is
+        # the only way in); that hex is also in their zone of control, but 6.2 is not the clause broken, so the
+        # checks of zones and distances below judge the path only as far as the hex before it (one breach).
+        out.append(finding("error", "6.1", entry, f"{entry.unit} enters {entry.path[held]}, which enemy divisions "
+                                                  "hold; a division enters an enemy-held hex only by advancing "
+                                                  "after combat once it is empty (7.4)"))
+        hexes, path = hexes[:held], entry.path[:held]
+    else:
+        path = entry.path
     if rule.unsupplied and entered > 1:
         out.append(finding("error", "8.6", entry, f"{entry.unit}'s stack was out of supply when activated and "
                                                   f"may move one hex, not {entered}"))
     if entry.strategic:
-        for label, h in zip(entry.path, hexes):
+        for label, h in zip(path, hexes):
             if rule.too_near(h):
                 # 6.4: "at least three movement points away": two or less is too near.
                 least = int(game.parameter["strategic_movement_min_distance_mp"])
@@ -261,7 +277,8 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
         section = "6.4" if entry.strategic else "6.1"
         out.append(finding("error", section, entry, f"{entry.unit} enters {entered} hexes with a movement "
                                                     f"allowance of {rule.allowance}"))
-    if entry.unit in state.action_log.stopped:
+    if entry.unit in state.action_log.stopped and entry.unit not in state.action_log.reactivated:
+        # A division activated again (5.2's one error) that moves again breaks no second rule by it.
         out.append(finding("error", "6.2", entry, f"{entry.unit} entered an enemy zone of control earlier in this "
                                                   "action and can move no further"))
     zoc = rule.enemy_zoc
@@ -271,16 +288,16 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
         previous, current = hexes[i - 1], hexes[i]
         if rule.in_enemy_zoc(previous) and rule.in_enemy_zoc(current):
             if i == 1:
-                message = (f"{entry.unit} starts in an enemy zone of control at {entry.path[0]} and moves directly "
-                           f"into another at {entry.path[1]}")
+                message = (f"{entry.unit} starts in an enemy zone of control at {path[0]} and moves directly "
+                           f"into another at {path[1]}")
             else:
-                message = (f"{entry.unit} entered an enemy zone of control at {entry.path[i - 1]} and moved on to "
-                           f"{entry.path[i]}")
+                message = (f"{entry.unit} entered an enemy zone of control at {path[i - 1]} and moved on to "
+                           f"{path[i]}")
             out.append(finding("error", "6.2", entry, message))
             break
         if rule.stops(current) and i < len(hexes) - 1:
             out.append(finding("error", "6.2", entry, f"{entry.unit} entered an enemy zone of control at "
-                                                      f"{entry.path[i]} and moved on to {entry.path[i + 1]}"))
+                                                      f"{path[i]} and moved on to {path[i + 1]}"))
             break
     return out
 

@@ -9,7 +9,7 @@ from collections import deque
 
 from adjudicator.contract import MOVE_KINDS, AdvanceOption, Reach, RetreatOption
 from adjudicator.notation.entries import Advance
-from adjudicator.systems.onslaught.combat import attacker_hexes, retreat_options_of, retreat_paths
+from adjudicator.systems.onslaught.combat import after_losses, attacker_hexes, retreat_options_of, retreat_paths
 from adjudicator.systems.onslaught.movement import MoveRule, move_bars, move_rule
 from adjudicator.systems.onslaught.results import owed
 from adjudicator.systems.onslaught.retreats import check_advance, stops_in_fortification
@@ -85,6 +85,8 @@ class OnslaughtMovement:
         label = game.grid.label_of
         side = unit_of(state, combat.defenders[0]).side
         start = game.grid.hex_of(combat.hex)
+        # Ruling 7.2 / 7.3: the attackers the result eliminates bar no retreat, removed from the log yet or not.
+        state = after_losses(state)
         two, one = retreat_paths(state, start, side, attacker_hexes(state, combat))
         out = []
         for effect in state.pending:

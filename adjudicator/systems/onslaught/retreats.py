@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Retreat
-from adjudicator.systems.onslaught.combat import retreat_options_of
+from adjudicator.systems.onslaught.combat import after_losses, retreat_options_of
 from adjudicator.systems.onslaught.losses import effect_of, track_effect
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
@@ -62,6 +62,8 @@ def check_retreat(state: OnslaughtState, entry: Retreat) -> list[Finding]:
                                                "a division to retreat off the map")]
     out: list[Finding] = []
     tables = map_tables(game)
+    # Ruling 7.2 / 7.3: the result's losses come with it; attackers it eliminates bar no retreat, written first or not.
+    state = after_losses(state)
     enemy = enemy_of(state, unit.side)
     enemy_zoc = zone_of_control(state, enemy)
     friendly = {on_map(state, u) for u in state.location
@@ -75,6 +77,10 @@ def check_retreat(state: OnslaughtState, entry: Retreat) -> list[Finding]:
         if b not in tables.passable or Hexside.between(a, b) in tables.impassable_sides:
             out.append(finding("error", "7.3", entry, f"{entry.unit} retreats from {la} into {lb}, which no "
                                                       "division may enter from there"))
+        elif units_at(state, lb, enemy):
+            # 7.3: a hex enemy divisions hold is in their zone of control and no friendly division is in it; the
+            # message names what bars it.
+            out.append(finding("error", "7.3", entry, f"{entry.unit} retreats into {lb}, which enemy divisions hold"))
         elif b in enemy_zoc and b not in friendly:
             # 7.3: never into enemy ZOC unless a friendly division already occupies the hex.
             out.append(finding("error", "7.3", entry, f"{entry.unit} retreats into an enemy zone of control at "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from adjudicator.contract import next_turn
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Action, Entry, Pass, RollOff, StepMarker, TurnMarker
@@ -84,7 +86,8 @@ def check_roll(state: OnslaughtState, entry: RollOff) -> list[Finding]:
         out.append(finding("error", "5.0", entry, "a die roll is 1 to 6"))
     owed = state.log.entitled
     if state.log.step_over:
-        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the Action Step has already ended"))
+        out.append(finding(played_on(state), "5.0", entry, f"{turn_and_step(state)}: the Action Step has already "
+                                                          f"ended{PLAYED_ON if state.log.played_on else ''}"))
     elif both_out(state):
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: both players are out of supply points, "
                                                   "so the Action Step has ended"))
@@ -97,6 +100,14 @@ def check_roll(state: OnslaughtState, entry: RollOff) -> list[Finding]:
     return out
 
 
+PLAYED_ON = " (play went on after the step's end, reported at its first entry: one error)"
+
+
+def played_on(state: OnslaughtState) -> Literal["error", "note"]:
+    """5.0: play going on after the Action Step ended is one breach: its first entry the error, the rest notes."""
+    return "note" if state.log.played_on else "error"
+
+
 def _can_act(state: OnslaughtState, side: str) -> bool:
     """Whether a side entitled to an action can take one: it has supply points (5.2), or 14.4's emergency
     points await it, or it holds the Bulge's extra action (12.0), which only its action or pass settles."""
@@ -107,6 +118,8 @@ def check_step(state: OnslaughtState, entry: StepMarker) -> list[Finding]:
     """5.0: the Action Step ends only on a tied roll, two passes in a row, or both players out of supply points."""
     if state.at.step != "action" or entry.step == "action" or state.log.step_over or both_out(state):
         return []
+    if state.log.bulge_tie == "open":
+        return []  # 12.0: after the first tie the German "can elect" to act; moving on without acting declines it
     owed = state.log.entitled
     if not state.log.begun:
         why = f"{owed or 'the Allied player'} has not taken the first action or passed"
@@ -139,13 +152,14 @@ def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
                                                       "takes place in the German Reserve Step"))
         return out
     if state.log.step_over or (both_out(state) and state.action is not None):
-        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the Action Step has ended (tied roll, "
-                                                  "two passes, or both players out of supply)"))
+        out.append(finding(played_on(state), "5.0", entry, f"{turn_and_step(state)}: the Action Step has ended "
+                                                          "(tied roll, two passes, or both players out of supply)"
+                                                          f"{PLAYED_ON if state.log.played_on else ''}"))
     elif state.log.entitled is not None and side != state.log.entitled:
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: {state.log.entitled} takes this action, "
                                                   f"not {side}"))
-    elif state.log.entitled is None and not (isinstance(entry, Pass) and state.log.passes != ()
-                                             and state.log.passes[-1] != side):
+    elif state.log.entitled is None and not state.log.undecided and \
+            not (isinstance(entry, Pass) and state.log.passes != () and state.log.passes[-1] != side):
         # 5.0: after every action, and a pass (5.1: taking no action), the players roll for the next one; the
         # other player may answer a pass with his own at once, and both players have passed (ruling 5.0).
         out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the players roll for the next action "
@@ -183,14 +197,21 @@ def apply_step(state: OnslaughtState, entry: StepMarker) -> OnslaughtState:
 def apply_roll(state: OnslaughtState, entry: RollOff) -> OnslaughtState:
     """A roll-off (5.0): the winner acts, a tie ends the step (12.0: except the Bulge turn's first tie)."""
     bulge = state.bulge_turn == state.at.turn and state.at.step == "action"
+    over = state.log.step_over or both_out(state)
+    if over:
+        return replace(state, log=replace(state.log, played_on=True, step_over=True, begun=True))
+    if set(entry.rolls) != set(state.game.manifest.sides) or any(not 1 <= r <= 6 for r in entry.rolls.values()):
+        # 5.0: a roll-off without both dice, or with a die off the die, has no winner: its error is the roll's, and
+        # whichever player acts next is not judged against it.
+        return replace(state, log=replace(state.log, entitled=None, undecided=True, begun=True))
     values = sorted(entry.rolls.items(), key=lambda kv: -kv[1])
     tied = len(values) > 1 and values[0][1] == values[1][1]
     if tied and bulge and not state.log.bulge_tie:
         # 12.0: the first tie of that turn lets the German player act instead of ending it.
-        return replace(state, log=replace(state.log, entitled="German", begun=True, bulge_tie="open"))
+        return replace(state, log=replace(state.log, entitled="German", begun=True, bulge_tie="open", undecided=False))
     # Ruling (5.0): only an action resets the count of passes; a roll-off between two passes does not.
     return replace(state, log=replace(state.log, entitled=None if tied else values[0][0], step_over=tied,
-                                                  begun=True))
+                                                  begun=True, undecided=False))
 
 
 def apply_pass(state: OnslaughtState, entry: Pass) -> OnslaughtState:
@@ -199,11 +220,13 @@ def apply_pass(state: OnslaughtState, entry: Pass) -> OnslaughtState:
     Only the last pass counts toward two in a row, so the state keeps the side of the last pass
     (not every pass: a long game of passes would grow every state)."""
     side = entry.side or ""
+    if state.log.step_over:
+        return replace(state, log=replace(state.log, played_on=True))
     both = state.log.passes != () and state.log.passes[-1] != side
     # 12.0: a German pass after the first tie declines the extra action, so the turn ends.
     declined = state.log.bulge_tie == "open"
     over = state.log.step_over or both or declined
-    log = replace(state.log, passes=(side,), entitled=None, step_over=over, begun=True,
+    log = replace(state.log, passes=(side,), entitled=None, step_over=over, begun=True, undecided=False,
                               bulge_tie="spent" if declined else state.log.bulge_tie)
     return replace(state, log=log)
 
@@ -217,6 +240,7 @@ def apply_action(state: OnslaughtState, entry: Action) -> OnslaughtState:
         grant = int(state.game.parameter[f"emergency_supply_{side.lower()}"])
         state = replace(state, supply={**state.supply, side: grant}, emergency=side)
     state = replace(state, action=ActionState(side, entry.action, entry.supply, entry.line, entry.column))
-    return replace(state, log=replace(state.log, entitled=None, passes=(), begun=True,
+    return replace(state, log=replace(state.log, entitled=None, passes=(), begun=True, undecided=False,
+                                                  played_on=state.log.played_on or state.log.step_over,
                                                   bulge_tie="spent" if state.log.bulge_tie == "open" else
                                                   state.log.bulge_tie))

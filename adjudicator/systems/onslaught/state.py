@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from adjudicator.contract import Outcome, TurnContext, TurnKeeper
-from adjudicator.notation.entries import TurnMarker
+from adjudicator.notation.entries import Declare, TurnMarker
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught.results import Combat, Effect
 from adjudicator.systems.onslaught.tables import hex_by_label, zone_at
@@ -55,6 +55,10 @@ class StepLog:
     """5.0: the side of the last pass (two in a row end the Action Step)."""
     step_over: bool = False
     """5.0: the Action Step has ended (a tie, two passes)."""
+    undecided: bool = False
+    """5.0: the last roll-off had no winner (a die missing or off the die): either player may act next."""
+    played_on: bool = False
+    """5.0: a roll-off, action or pass has come after the Action Step ended (reported once: the rest is part of it)."""
     begun: bool = False
     """5.0: the step has seen a roll-off, pass or action (12.0's declaration comes before)."""
     bulge_tie: str = ""
@@ -75,6 +79,8 @@ class StepLog:
     """14.2: divisions placed as reinforcements in this Reinforcement Step."""
     free_moves: frozenset[str] = frozenset()
     """10.2: German divisions placed in area A or B this step that have not moved yet."""
+    claims: tuple[Declare, ...] = ()
+    """13.2, 13.3: claims of victory made in this Reinforcement Step, judged as it ends (the turn's end decides)."""
 
 
 @frozen
@@ -92,6 +98,8 @@ class ActionLog:
     """7.3: divisions that have retreated (no defence strength against a later attack)."""
     dropped: frozenset[str] = frozenset()
     """9.2: paratroop divisions dropped, which move no further."""
+    reactivated: frozenset[str] = frozenset()
+    """5.2: divisions activated a second time (one error, on the activation): their next move is part of it."""
     rewritten: dict[str, str] = field(default_factory=dict)
     """Units moved by a move written from the wrong hex, and the hex they were in: a move from that hex next is the
     players' correction, judged as the unit's move (one error)."""

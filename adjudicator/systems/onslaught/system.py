@@ -37,7 +37,7 @@ from adjudicator.systems.onslaught.state import (
 )
 from adjudicator.systems.onslaught.supply import allied_income, mark_control
 from adjudicator.systems.onslaught.tables import MapTables, map_tables
-from adjudicator.systems.onslaught.victory import after_the_end, automatic_victory, score
+from adjudicator.systems.onslaught.victory import after_the_end, automatic_victory, judged_claims, score
 from adjudicator.systems.onslaught.zoc import near_enemy, within_two, zone_of_control
 from wargame.errors import ReplayError, WargameError, did_you_mean
 from wargame.game import Game
@@ -130,11 +130,13 @@ class Onslaught(SystemBase[OnslaughtState]):
     # -- check -------------------------------------------------------------------------------
     def check_rules(self, state: OnslaughtState, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         """Onslaught's findings for an entry, after the engine's generic checks; the state is left untouched."""
+        # Ruling 13.2 / 13.3: the Reinforcement Step's claims of victory are judged as the turn ends.
+        claims = judged_claims(state) if isinstance(entry, TurnMarker) else []
         ended = after_the_end(state, entry)
         if ended is not None:
-            return [ended]
+            return [*claims, ended]
         kind = kind_of(entry)
-        out: list[Finding] = []
+        out: list[Finding] = claims
         if state.combat is not None and not carries_out(entry):
             owed = losses.combat_over(state, entry)
             if owed and state.alternative is not None:
@@ -234,6 +236,8 @@ class Onslaught(SystemBase[OnslaughtState]):
             if won is None and state.at.turn == last:
                 # 13.3: no automatic victory by the end of the last turn: victory points decide.
                 out += [TABLE.finding("note", "13.3", 0, 1, line) for line in score(state).lines()]
+        # Ruling 13.2 / 13.3: the claims of the Reinforcement Step the log ends in, on the position it ends in.
+        out += judged_claims(state)
         combat = state.combat
         if combat is None:
             return out

@@ -12,7 +12,7 @@ from adjudicator.notation.entries import Declare, Entry, TurnMarker
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught import supply
 from adjudicator.systems.onslaught.sections import finding
-from adjudicator.systems.onslaught.state import OnslaughtState, turn_and_step, unit_of
+from adjudicator.systems.onslaught.state import OnslaughtState, replace, turn_and_step, unit_of
 from adjudicator.systems.onslaught.supply import is_supplied
 from adjudicator.systems.onslaught.supply_map import SupplyMap
 from adjudicator.systems.onslaught.tables import area_of
@@ -345,7 +345,31 @@ AUTOMATIC = "automatic"
 """The level a claim names for an automatic victory (13.1, 13.2), which the 13.3 chart does not grade."""
 
 
+def step_end_claim(state: OnslaughtState, entry: Declare) -> bool:
+    """Ruling 13.2 / 13.3: a claim made in a Reinforcement Step with no automatic victory recorded is of what the turn's
+    end decides (13.2's automatic victory, 13.3's victory points), so it is judged as the step ends, not where made."""
+    return entry.what == "victory" and state.victory is None and state.at.step == "reinforcement"
+
+
 def check_claim(state: OnslaughtState, entry: Declare) -> list[Finding]:
+    """A claim of victory judged where it is made, unless the Reinforcement Step's end decides it (`judged_claims`)."""
+    return [] if step_end_claim(state, entry) else judge_claim(state, entry)
+
+
+def apply_claim(state: OnslaughtState, entry: Declare) -> OnslaughtState:
+    """A claim the step's end decides is kept until then (ruling 13.2 / 13.3)."""
+    if not step_end_claim(state, entry):
+        return state
+    return replace(state, log=replace(state.log, claims=(*state.log.claims, entry)))
+
+
+def judged_claims(state: OnslaughtState) -> list[Finding]:
+    """The claims of the Reinforcement Step judged on the position it ends in (the next turn marker, or the log's
+    end), each finding on its claim's line."""
+    return [f for claim in state.log.claims for f in judge_claim(state, claim)]
+
+
+def judge_claim(state: OnslaughtState, entry: Declare) -> list[Finding]:
     """`Side: declare victory [LEVEL] [points SIDE N SIDE N]` against the referee's count: an automatic victory
     (13.1 at any time, 13.2 as a turn ends: claimed in its Reinforcement Step or after it), else the victory
     points once the last turn's Reinforcement Step is reached (13.3), the winner, the level and the points."""
