@@ -206,3 +206,25 @@ def test_a_breach_in_the_hexes_between_is_not_in_a_drag(tmp_path: Path) -> None:
         findings = replay(s.game, system_for(s.game), translation.entries).findings
         found.append((moved.path, [f.rule for f in findings if f.severity == "error"]))
     assert found == [(["2319", "2318", "2217"], []), (["2319", "2218", "2217"], ["14.1"])], found
+
+
+def test_the_campaign_weather_die_needs_no_typed_optional(tmp_path: Path) -> None:
+    """Omaha 14.1 is in force in the campaign game without a header (its scenario's `in_force` in game.toml).
+    The reader took the German die from the 1d6 button in GT 2's first phase for a weather roll only after
+    `[Optional "weather"]` was typed, so the real-play `breach-campaign-length` read it as a die of nothing and
+    found GT 2 (and every later GT) missing its weather roll: 23 false 14.1 errors."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    log = ROOT / "examples" / "omaha" / "breach-campaign-length.log"
+    s = OmahaSession()
+    s.meta["savedata"] = s.meta["savedata"].replace(b"Umpire test session omaha",
+                                                    b"Umpire test session omaha, scenario campaign")
+    typed(s, log, 38)    # the set-up and GT 1, up to GT 2's `Phase support_fire_marker`; no header typed
+    s.roll("b", 3)       # the German weather die, from the button
+    typed_from(s, log, 40, 57)   # the rest of GT 2
+    translation = translate_file(s.write(tmp_path / "campaign.vlog"))
+    assert translation.scenario == "campaign"
+    assert [e.rolls for e in translation.entries if isinstance(e, RollOff)][-1] == {"German": 3}
+    findings = replay(s.game, system_for(s.game), translation.entries).findings
+    assert [f"{f.rule}: {f.message}" for f in findings if f.severity == "error"] == []
