@@ -89,6 +89,29 @@ def test_a_unit_displaced_by_a_retreat_retreats(tmp_path: Path) -> None:
     assert isinstance(last, Retreat) and last.path == ["2018", "1918"], write_entry(last)
 
 
+def test_an_overstacks_excess_taken_off_is_removed(tmp_path: Path) -> None:
+    """examples/onslaught/legal-overstack-removed.log played for real: two units dragged into 0720 (one over the
+    limit) and the excess's counter taken off with no combat being resolved. The reader wrote it eliminated, which
+    no combat result calls for (a false 7.2 error on a legal game); removal is the reading the rules allow (6.3),
+    elimination the one they refuse, so it is written removed."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    s = Session()
+    s.chat("a", "Allied: action movement supply 1")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    s.drag("us-inf-01", "0720")
+    s.drag("us-inf-02", "0720")
+    s.delete("us-inf-02")
+    s.roll("a", 4)
+    s.roll("b", 2)
+    translation = translate_file(s.write(tmp_path / "removed.vlog"))
+    losses = [write_entry(e) for e in translation.entries if isinstance(e, Loss)]
+    assert losses == ["Allied: remove us-inf-02"], [write_entry(e) for e in translation.entries]
+    assert [f"{f.rule}: {f.message}" for f in replay(s.game, system_for(s.game), translation.entries).findings
+            if f.severity == "error"] == []
+
+
 def typed_from(session: Session, log: Path, first: int, last: int) -> None:
     """The log's lines `first` to `last` (1-based) typed in chat, one a step."""
     for line in log.read_text(encoding="utf-8").splitlines()[first - 1:last]:
@@ -168,10 +191,9 @@ def test_a_malformed_command_names_its_step(tmp_path: Path) -> None:
 
 
 def test_a_counter_taken_off_with_no_combat_says_what_was_assumed(tmp_path: Path) -> None:
-    """A counter deleted or dropped in an Eliminated box while no combat is being resolved is written as
-    eliminated, which the reader cannot know (examples/onslaught/legal-overstack-removed.log removes an
-    overstack's excess, 6.3): a note says what was written and how to type what it was. A loss in combat gets
-    none."""
+    """A counter deleted or dropped in an Eliminated box while no combat is being resolved, from a hex not
+    overstacked, is written as eliminated, why it left being what the reader cannot know: a note says what was
+    written and how to type what it was. A loss in combat gets none."""
     s = Session()
     s.chat("a", "Allied: attack 0621 with us-inf-01 us-inf-02")
     s.delete("de-inf-04")                        # step 2: the attack's result

@@ -187,8 +187,15 @@ class Counters:
             if self.expectations.as_declared(step, unit, frozen, what):
                 return
             loss = Loss(line=step, loss="eliminate", unit=unit, side=side, by_opponent=by_opponent)
-            self.expectations.moved(unit, self.output.emit(loss), frozen)
             if self.combat.open_attack is None:
+                loss = self.taken_off(loss)
+            self.expectations.moved(unit, self.output.emit(loss), frozen)
+            if self.combat.open_attack is None and loss.loss == "remove":
+                self.output.note(step, f"{unit} was taken off the map with no combat being resolved: written "
+                                       f"'{write_entry(loss)}', as the rules let it leave play now (an overstack's "
+                                       f"excess) and call for no elimination; if it left play for another reason, "
+                                       f"type it")
+            elif self.combat.open_attack is None:
                 # VASSAL shows a counter taken off, not why: with no combat being resolved it may be an
                 # overstack's excess removed (Onslaught 6.3) or another loss the rules name otherwise.
                 self.output.note(step, f"{unit} was taken off the map with no combat being resolved: written "
@@ -230,6 +237,24 @@ class Counters:
         elif before.is_hex or "off-grid" in (before.kind, after.kind) or "map" in (before.kind, after.kind):
             self.output.note(step, f"{unit} moved {before} -> {after}: not translated; if it was a rules action, type "
                                    f"it in chat (e.g. '{side}: pickup {unit}')")
+
+    def taken_off(self, eliminated: Loss) -> Loss:
+        """A counter taken off the map with no combat being resolved: its elimination, or its removal when the rule
+        system breaks no rule with that (an overstack's excess, Onslaught 6.3) and with the elimination does."""
+        system = self.system
+        if system is None or self.follower is None:
+            return eliminated
+        followed = self.follower.follow(self.output.entries)
+        if isinstance(followed, Lost) or followed.lost is not None:
+            return eliminated
+        removed = Loss(line=eliminated.line, loss="remove", unit=eliminated.unit, side=eliminated.side,
+                       by_opponent=eliminated.by_opponent)
+
+        def breaks(entry: Entry) -> bool:
+            """Whether the rules find an error with the entry in the position the translation has reached."""
+            return any(f.severity == "error" for f in system.check_rules(followed.state, entry))
+
+        return removed if breaks(eliminated) and not breaks(removed) else eliminated
 
     def face_in_game(self, unit: str) -> int:
         """The steps the rule system has the unit lost after the entries translated so far (0 if not known)."""
