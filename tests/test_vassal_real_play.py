@@ -112,6 +112,33 @@ def test_an_overstacks_excess_taken_off_is_removed(tmp_path: Path) -> None:
             if f.severity == "error"] == []
 
 
+def test_an_earlier_combats_advance_dragged_after_the_next_attack(tmp_path: Path) -> None:
+    """examples/omaha/breach-combat-order.log played for real: the attack on 2021 is declared before the D2 on
+    2117 is carried out (the one 8.0 error); then 914/352 retreats and 16/1 and 26/1, the attackers of 2117, are
+    dragged in after it. The reader took their drags for moves (two false 5.2 errors: no move in a Combat Phase),
+    as they are no attackers of the attack open; the rules take them as the late advances they are (8.0 notes)."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    log = ROOT / "examples" / "omaha" / "breach-combat-order.log"
+    s = OmahaSession()
+    typed(s, log, 55)                   # up to the attack on 2021
+    s.drag("914/352", "2117", "b")      # the counters where the typed log has them
+    s.drag("16/1", "2217")
+    s.drag("26/1", "2216")
+    s.drag("914/352", "1916", "b")
+    s.drag("16/1", "2016")
+    s.drag("26/1", "2117")
+    translation = translate_file(s.write(tmp_path / "late.vlog"))
+    moved = [e for e in translation.entries if isinstance(e, (Move, Retreat, Advance))][-3:]
+    dragged = [write_entry(e) for e in moved]
+    assert dragged == ["German> retreat 914/352 2117-2016-1916", "Allied: advance 16/1 2217-2117-2016",
+                       "Allied: advance 26/1 2216-2117"], dragged
+    late = {e.line for e in moved}
+    findings = replay(s.game, system_for(s.game), translation.entries).findings
+    assert [(f.severity, f.rule) for f in findings if f.line in late] == [("note", "8.0")] * 3, findings
+
+
 def typed_from(session: Session, log: Path, first: int, last: int) -> None:
     """The log's lines `first` to `last` (1-based) typed in chat, one a step."""
     for line in log.read_text(encoding="utf-8").splitlines()[first - 1:last]:

@@ -153,6 +153,13 @@ class Counters:
             entry = Advance(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
         else:
             entry = Move(line=step, unit=unit, path=path)
+            if attack is not None and self.breaks(entry):
+                # An attacker of an earlier combat whose result is carried out late, after the next attack was
+                # declared (Fire & Movement 8.0): its drag is that advance when the rules take it as one.
+                late_path, late_why = self.route(unit, before, after, "advance")
+                late = Advance(line=step, unit=unit, path=late_path, side=side, by_opponent=by_opponent)
+                if not self.breaks(late):
+                    entry, why = late, late_why
         if why is not None:
             self.output.comment(step, f"step {step}: {why}")
         index = self.output.emit(entry)
@@ -241,20 +248,22 @@ class Counters:
     def taken_off(self, eliminated: Loss) -> Loss:
         """A counter taken off the map with no combat being resolved: its elimination, or its removal when the rule
         system breaks no rule with that (an overstack's excess, Onslaught 6.3) and with the elimination does."""
-        system = self.system
-        if system is None or self.follower is None:
-            return eliminated
-        followed = self.follower.follow(self.output.entries)
-        if isinstance(followed, Lost) or followed.lost is not None:
-            return eliminated
         removed = Loss(line=eliminated.line, loss="remove", unit=eliminated.unit, side=eliminated.side,
                        by_opponent=eliminated.by_opponent)
+        return removed if self.breaks(eliminated) and not self.breaks(removed) else eliminated
 
-        def breaks(entry: Entry) -> bool:
-            """Whether the rules find an error with the entry in the position the translation has reached."""
-            return any(f.severity == "error" for f in system.check_rules(followed.state, entry))
-
-        return removed if breaks(eliminated) and not breaks(removed) else eliminated
+    def breaks(self, entry: Entry) -> bool:
+        """Whether the rule system finds an error with the entry in the position the translation has reached
+        (False when it cannot tell: no system, or a position it could not follow)."""
+        if self.system is None or self.follower is None:
+            return False
+        followed = self.follower.follow(self.output.entries)
+        if isinstance(followed, Lost) or followed.lost is not None:
+            return False
+        try:
+            return any(f.severity == "error" for f in self.system.check_rules(followed.state, entry))
+        except WargameError:
+            return False
 
     def face_in_game(self, unit: str) -> int:
         """The steps the rule system has the unit lost after the entries translated so far (0 if not known)."""
