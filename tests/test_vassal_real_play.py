@@ -139,6 +139,31 @@ def test_an_earlier_combats_advance_dragged_after_the_next_attack(tmp_path: Path
     assert [(f.severity, f.rule) for f in findings if f.line in late] == [("note", "8.0")] * 3, findings
 
 
+def test_a_counter_dragged_in_legs_is_one_move(tmp_path: Path) -> None:
+    """A counter dragged on again with nothing between is the one move, in legs (players drag hex by hex): the
+    reader wrote a move for each leg, and Onslaught 6.1 (a division's move of an action is one path) found the
+    legal move us-inf-01 0620-0720-0820 a second move. The real-play `breach-move-wrong-hex` (a move typed from the
+    wrong hex, exported as a drag from the right one, then the correction) got its one 6.1 twice so."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    found = []
+    for legs in (["0720", "0820"], ["0719", "0720"]):
+        s = Session()
+        s.chat("a", "Allied: action movement supply 1")
+        s.chat("a", "Allied: activate 0620 supply 1")
+        for label in legs:
+            s.drag("us-inf-01", label)
+        s.roll("a", 4)
+        s.roll("b", 2)
+        translation = translate_file(s.write(tmp_path / f"legs-{legs[0]}.vlog"))
+        moves = [write_entry(e) for e in translation.entries if isinstance(e, Move)]
+        errors = [f.rule for f in replay(s.game, system_for(s.game), translation.entries).findings
+                  if f.severity == "error"]
+        found.append((moves, errors))
+    assert found == [(["us-inf-01 0620-0720-0820"], []), (["us-inf-01 0620-0719-0720"], ["6.1"])], found
+
+
 def typed_from(session: Session, log: Path, first: int, last: int) -> None:
     """The log's lines `first` to `last` (1-based) typed in chat, one a step."""
     for line in log.read_text(encoding="utf-8").splitlines()[first - 1:last]:

@@ -4,7 +4,7 @@ elimination, a counter taken from a palette a reinforcement or replacement."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from adjudicator.contract import RuleSystem, kind_of
 from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength
@@ -34,6 +34,8 @@ class Counters:
     expectations: Expectations
     combat: Combat
     seats: Seats
+    dragged: Move | None = None
+    """The last move written for a drag (a drag of the same counter right after it continues it)."""
 
     def piece_event(self, step: int, event: PieceEvent) -> None:
         """A counter added, deleted, moved or flipped."""
@@ -144,6 +146,7 @@ class Counters:
             self.output.start(step)  # the entry begins the first turn: the path is chosen in it
         path, why = self.route(unit, before, after, motion)
         entry: Entry
+        moved: Move | None = None
         if motion == "retreat" and attack is not None:
             # A retreat names who decided it, which the rules judge (some give the choice to the attacker).
             owner_chooses = self.system is None or self.system.engine_checks.retreats
@@ -152,17 +155,30 @@ class Counters:
         elif motion == "advance":
             entry = Advance(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
         else:
-            entry = Move(line=step, unit=unit, path=path)
+            entry = moved = Move(line=step, unit=unit, path=path)
             if attack is not None and self.breaks(entry):
                 # An attacker of an earlier combat whose result is carried out late, after the next attack was
                 # declared (Fire & Movement 8.0): its drag is that advance when the rules take it as one.
                 late_path, late_why = self.route(unit, before, after, "advance")
                 late = Advance(line=step, unit=unit, path=late_path, side=side, by_opponent=by_opponent)
                 if not self.breaks(late):
-                    entry, why = late, late_why
+                    entry, why, moved = late, late_why, None
         if why is not None:
             self.output.comment(step, f"step {step}: {why}")
-        index = self.output.emit(entry)
+        last = self.dragged
+        if moved is not None and last is not None and last is self.output.last_written() and last.unit == unit \
+                and last.path[-1] == moved.path[0]:
+            # A counter dragged on again with nothing written between is the one move, in legs (players drag a
+            # counter hex by hex): one path, as the rules judge a move (Onslaught 6.1's allowance over the action).
+            entry = moved = replace(last, path=[*last.path, *moved.path[1:]])
+            self.output.replace(last, entry)
+            index = max(i for i, e in enumerate(self.output.entries) if e is entry)
+            self.output.comment(step, f"step {step}: {unit} dragged on from {before} to {after}, the same move as "
+                                      f"step {last.line}'s: {'-'.join(moved.path)}")
+            why = "; ".join(w for w in (self.output.endpoint.get(index), why) if w) or None
+        else:
+            index = self.output.emit(entry)
+        self.dragged = moved
         self.expectations.moved(unit, index, frozenset({("at", after.name)}))
         if why is not None:
             self.output.endpoint[index] = why
