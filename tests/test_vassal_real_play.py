@@ -164,6 +164,51 @@ def test_a_counter_dragged_in_legs_is_one_move(tmp_path: Path) -> None:
     assert found == [(["us-inf-01 0620-0720-0820"], []), (["us-inf-01 0620-0719-0720"], ["6.1"])], found
 
 
+def test_a_drag_no_path_allows_takes_the_path_breaking_fewest_rules(tmp_path: Path) -> None:
+    """examples/omaha/breach-enter-enemy.log played for real (its GT 2 Movement Phase, 115/29 for the reinforcement
+    CCA/2, which the recorded position has no counter of): a unit dragged from 2219 onto 914/352 in 2117. No path
+    the rules allow ends in an enemy hex, and the reader wrote 2219-2117, which the rules call a skip (5.1), not
+    the breach of the path a player takes. The path breaking the fewest rules is written instead, the text log's
+    2219-2218-2118-2117, and its breach is the one the rules find first on it (for a leg unit in the Movement
+    Phase, 6.1's stop in 2118's zone of control; the text log's mobile CCA/2 breaks 5.2d first)."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    log = ROOT / "examples" / "omaha" / "breach-enter-enemy.log"
+    s = OmahaSession()
+    typed(s, log, 39)                   # up to GT 2's Movement Phase
+    s.drag("914/352", "2117", "b")      # the counters where the typed log has them
+    s.drag("115/29", "2219")
+    s.drag("115/29", "2117")
+    translation = translate_file(s.write(tmp_path / "enemy.vlog"))
+    moved = [e for e in translation.entries if isinstance(e, Move) and e.unit == "115/29"][-1]
+    assert moved.path == ["2219", "2218", "2118", "2117"], write_entry(moved)
+    findings = replay(s.game, system_for(s.game), translation.entries).findings
+    assert [f.rule for f in findings if f.line == moved.line and f.severity == "error"] == ["6.1"], findings
+
+
+def test_a_non_attacker_dragged_into_the_hex_attacked_advances(tmp_path: Path) -> None:
+    """examples/onslaught/breach-advance-non-attacker.log played for real: after the retreat from 0621, us-inf-02,
+    no attacker, is dragged in. The reader wrote a move, a breach of 5.4 (no move in a combat action); the drag is
+    the advance after combat that the text log writes, and its breach 7.4's (only attackers advance)."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    s = Session()
+    s.chat("a", "Allied: action combat supply 1")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    s.chat("a", "Allied: attack 0621 with us-inf-01 odds 1:1 die 6 result DR")
+    s.drag("de-inf-04", "0623", "b")
+    s.drag("us-inf-02", "0621")
+    s.roll("a", 2)
+    s.roll("b", 5)
+    translation = translate_file(s.write(tmp_path / "advance.vlog"))
+    moved = [e for e in translation.entries if isinstance(e, (Move, Advance)) and e.unit == "us-inf-02"]
+    assert [write_entry(e) for e in moved] == ["Allied: advance us-inf-02 0620-0621"], translation.entries
+    errors = [f.rule for f in replay(s.game, system_for(s.game), translation.entries).findings if f.severity == "error"]
+    assert errors == ["7.4"], errors
+
+
 def typed_from(session: Session, log: Path, first: int, last: int) -> None:
     """The log's lines `first` to `last` (1-based) typed in chat, one a step."""
     for line in log.read_text(encoding="utf-8").splitlines()[first - 1:last]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from adjudicator.contract import RuleSystem, kind_of
+from adjudicator.engine import check
 from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.board import PARKING, Board, face_of
@@ -157,11 +158,14 @@ class Counters:
         else:
             entry = moved = Move(line=step, unit=unit, path=path)
             if attack is not None and self.breaks(entry):
-                # An attacker of an earlier combat whose result is carried out late, after the next attack was
-                # declared (Fire & Movement 8.0): its drag is that advance when the rules take it as one.
+                # A drag the rules refuse as a move while a combat is resolved is an advance: an earlier combat's
+                # attacker carrying out its result late, after the next attack was declared (Fire & Movement 8.0),
+                # when the rules take it so; or any unit entering the hex attacked, whose breach is then the one
+                # of its advance (Onslaught 7.4, Fire & Movement 8.5, classic series 8.2: only attackers advance).
+                attacked = [attack.hex, *attack.more_hexes] if attack.kind == "attack" else []
                 late_path, late_why = self.route(unit, before, after, "advance")
                 late = Advance(line=step, unit=unit, path=late_path, side=side, by_opponent=by_opponent)
-                if not self.breaks(late):
+                if after.name in attacked or not self.breaks(late):
                     entry, why, moved = late, late_why, None
         if why is not None:
             self.output.comment(step, f"step {step}: {why}")
@@ -269,15 +273,15 @@ class Counters:
         return removed if self.breaks(eliminated) and not self.breaks(removed) else eliminated
 
     def breaks(self, entry: Entry) -> bool:
-        """Whether the rule system finds an error with the entry in the position the translation has reached
-        (False when it cannot tell: no system, or a position it could not follow)."""
+        """Whether the entry is an error in the position the translation has reached, the engine's checks and the
+        rule system's, as a replay judges it (False when it cannot tell: no system, or a position not followed)."""
         if self.system is None or self.follower is None:
             return False
         followed = self.follower.follow(self.output.entries)
         if isinstance(followed, Lost) or followed.lost is not None:
             return False
         try:
-            return any(f.severity == "error" for f in self.system.check_rules(followed.state, entry))
+            return any(f.severity == "error" for f in check(self.system, followed.state, entry))
         except WargameError:
             return False
 
