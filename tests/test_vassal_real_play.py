@@ -143,7 +143,8 @@ def test_a_counter_dragged_in_legs_is_one_move(tmp_path: Path) -> None:
     """A counter dragged on again with nothing between is the one move, in legs (players drag hex by hex): the
     reader wrote a move for each leg, and Onslaught 6.1 (a division's move of an action is one path) found the
     legal move us-inf-01 0620-0720-0820 a second move. The real-play `breach-move-wrong-hex` (a move typed from the
-    wrong hex, exported as a drag from the right one, then the correction) got its one 6.1 twice so."""
+    wrong hex, exported as a drag from the right one into prohibited 0719, then the correction) got its one 6.1
+    twice so."""
     from adjudicator.engine import replay
     from adjudicator.systems import system_for
 
@@ -161,7 +162,7 @@ def test_a_counter_dragged_in_legs_is_one_move(tmp_path: Path) -> None:
         errors = [f.rule for f in replay(s.game, system_for(s.game), translation.entries).findings
                   if f.severity == "error"]
         found.append((moves, errors))
-    assert found == [(["us-inf-01 0620-0720-0820"], []), (["us-inf-01 0620-0719-0720"], ["6.1"])], found
+    assert found == [(["us-inf-01 0620-0720-0820"], []), (["us-inf-01 0620-0720-0719-0720"], ["6.1"])], found
 
 
 def test_a_drag_no_path_allows_takes_the_path_breaking_fewest_rules(tmp_path: Path) -> None:
