@@ -11,12 +11,15 @@ printed table (reference note "Reading the Fire & Movement CRT in the Omaha Beac
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from wargame.bundled import data_root
+from wargame.datafiles import load_toml
+from wargame.errors import DataError
 from wargame.game import Game, load_game
-from wargame.models import Arrival, Marker, Unit, is_reconstructed
+from wargame.models import Arrival, GameManifest, Marker, Unit, is_reconstructed
 
 SCENARIO = "beach_to_bocage"
 CAMPAIGN = "campaign"
@@ -587,3 +590,19 @@ def test_parameter(game: Game, parameter: str, value: object, section: str) -> N
 def test_every_parameter_is_stated(game: Game) -> None:
     """parameters.toml holds only numbers the rules state: none is reconstructed."""
     assert not [p.id for p in game.parameters.parameter if is_reconstructed(p.source)]
+
+
+def test_the_campaign_puts_weather_in_force_as_data(tmp_path: Path) -> None:
+    """14.1: the campaign game's weather is its scenario's `in_force` (read by the rule system and the VASSAL
+    reader alike), with its section; a rule not among the game's optional rules is refused where it is written."""
+    game = load_game(data_root(None), "omaha")
+    forced = {s.id: [(f.rule, f.source) for f in s.in_force] for s in game.manifest.scenario}
+    assert forced == {"beach_to_bocage": [], "campaign": [("weather", "14.1")]}
+    path = tmp_path / "game.toml"
+    text = (data_root(None) / "counters" / "omaha" / "game.toml").read_text(encoding="utf-8")
+    path.write_text(text.replace('rule = "weather"', 'rule = "wether"'), encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load_toml(path, GameManifest)
+    assert str(caught.value).endswith("[scenario[1].in_force[0].rule]: scenario 'campaign': in_force rule 'wether' "
+                                      "is not one of the game's optional rules (flak, weather) (did you mean "
+                                      "'weather'?)")

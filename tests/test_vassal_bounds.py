@@ -57,11 +57,16 @@ def test_a_step_level_past_the_counters_faces_is_read_as_its_last_face(tmp_path:
 
 
 def _drags(count: int) -> Edit:
-    """`count` drags of de-inf-21 two hexes back and forth (paths the reader chooses by following the game)."""
+    """`count` drags two hexes back and forth (paths the reader chooses by following the game), de-inf-21's and
+    de-inf-22's in turn (a counter dragged on right after its own drag continues that move)."""
     def edit(head: str, steps: list[str]) -> str:
-        there, back = "1464/430", "1464/616"
-        drags = [f"M/campaign-39-0/Main Map/{back if i % 2 == 0 else there}/null/Main Map/"
-                 f"{there if i % 2 == 0 else back}/null/pw" for i in range(count)]
+        ends = {"campaign-39-0": ("1464/430", "1464/616"), "campaign-40-0": ("1680/243", "1680/429")}
+        drags = []
+        for i in range(count):
+            piece = "campaign-39-0" if i % 2 == 0 else "campaign-40-0"
+            there, back = ends[piece]
+            drags.append(f"M/{piece}/Main Map/{back if i // 2 % 2 == 0 else there}/null/Main Map/"
+                         f"{there if i // 2 % 2 == 0 else back}/null/pw")
         return ESC_LOG.join([head, *drags])
     return edit
 

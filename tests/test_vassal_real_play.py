@@ -89,6 +89,127 @@ def test_a_unit_displaced_by_a_retreat_retreats(tmp_path: Path) -> None:
     assert isinstance(last, Retreat) and last.path == ["2018", "1918"], write_entry(last)
 
 
+def test_an_overstacks_excess_taken_off_is_removed(tmp_path: Path) -> None:
+    """examples/onslaught/legal-overstack-removed.log played for real: two units dragged into 0720 (one over the
+    limit) and the excess's counter taken off with no combat being resolved. The reader wrote it eliminated, which
+    no combat result calls for (a false 7.2 error on a legal game); removal is the reading the rules allow (6.3),
+    elimination the one they refuse, so it is written removed."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    s = Session()
+    s.chat("a", "Allied: action movement supply 1")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    s.drag("us-inf-01", "0720")
+    s.drag("us-inf-02", "0720")
+    s.delete("us-inf-02")
+    s.roll("a", 4)
+    s.roll("b", 2)
+    translation = translate_file(s.write(tmp_path / "removed.vlog"))
+    losses = [write_entry(e) for e in translation.entries if isinstance(e, Loss)]
+    assert losses == ["Allied: remove us-inf-02"], [write_entry(e) for e in translation.entries]
+    assert [f"{f.rule}: {f.message}" for f in replay(s.game, system_for(s.game), translation.entries).findings
+            if f.severity == "error"] == []
+
+
+def test_an_earlier_combats_advance_dragged_after_the_next_attack(tmp_path: Path) -> None:
+    """examples/omaha/breach-combat-order.log played for real: the attack on 2021 is declared before the D2 on
+    2117 is carried out (the one 8.0 error); then 914/352 retreats and 16/1 and 26/1, the attackers of 2117, are
+    dragged in after it. The reader took their drags for moves (two false 5.2 errors: no move in a Combat Phase),
+    as they are no attackers of the attack open; the rules take them as the late advances they are (8.0 notes)."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    log = ROOT / "examples" / "omaha" / "breach-combat-order.log"
+    s = OmahaSession()
+    typed(s, log, 55)                   # up to the attack on 2021
+    s.drag("914/352", "2117", "b")      # the counters where the typed log has them
+    s.drag("16/1", "2217")
+    s.drag("26/1", "2216")
+    s.drag("914/352", "1916", "b")
+    s.drag("16/1", "2016")
+    s.drag("26/1", "2117")
+    translation = translate_file(s.write(tmp_path / "late.vlog"))
+    moved = [e for e in translation.entries if isinstance(e, (Move, Retreat, Advance))][-3:]
+    dragged = [write_entry(e) for e in moved]
+    assert dragged == ["German> retreat 914/352 2117-2016-1916", "Allied: advance 16/1 2217-2117-2016",
+                       "Allied: advance 26/1 2216-2117"], dragged
+    late = {e.line for e in moved}
+    findings = replay(s.game, system_for(s.game), translation.entries).findings
+    assert [(f.severity, f.rule) for f in findings if f.line in late] == [("note", "8.0")] * 3, findings
+
+
+def test_a_counter_dragged_in_legs_is_one_move(tmp_path: Path) -> None:
+    """A counter dragged on again with nothing between is the one move, in legs (players drag hex by hex): the
+    reader wrote a move for each leg, and Onslaught 6.1 (a division's move of an action is one path) found the
+    legal move us-inf-01 0620-0720-0820 a second move. The real-play `breach-move-wrong-hex` (a move typed from the
+    wrong hex, exported as a drag from the right one into prohibited 0719, then the correction) got its one 6.1
+    twice so."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    found = []
+    for legs in (["0720", "0820"], ["0719", "0720"]):
+        s = Session()
+        s.chat("a", "Allied: action movement supply 1")
+        s.chat("a", "Allied: activate 0620 supply 1")
+        for label in legs:
+            s.drag("us-inf-01", label)
+        s.roll("a", 4)
+        s.roll("b", 2)
+        translation = translate_file(s.write(tmp_path / f"legs-{legs[0]}.vlog"))
+        moves = [write_entry(e) for e in translation.entries if isinstance(e, Move)]
+        errors = [f.rule for f in replay(s.game, system_for(s.game), translation.entries).findings
+                  if f.severity == "error"]
+        found.append((moves, errors))
+    assert found == [(["us-inf-01 0620-0720-0820"], []), (["us-inf-01 0620-0720-0719-0720"], ["6.1"])], found
+
+
+def test_a_drag_no_path_allows_takes_the_path_breaking_fewest_rules(tmp_path: Path) -> None:
+    """examples/omaha/breach-enter-enemy.log played for real (its GT 2 Movement Phase, 115/29 for the reinforcement
+    CCA/2, which the recorded position has no counter of): a unit dragged from 2219 onto 914/352 in 2117. No path
+    the rules allow ends in an enemy hex, and the reader wrote 2219-2117, which the rules call a skip (5.1), not
+    the breach of the path a player takes. The path breaking the fewest rules is written instead, the text log's
+    2219-2218-2118-2117, and its breach is the one the rules find first on it (for a leg unit in the Movement
+    Phase, 6.1's stop in 2118's zone of control; the text log's mobile CCA/2 breaks 5.2d first)."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    log = ROOT / "examples" / "omaha" / "breach-enter-enemy.log"
+    s = OmahaSession()
+    typed(s, log, 39)                   # up to GT 2's Movement Phase
+    s.drag("914/352", "2117", "b")      # the counters where the typed log has them
+    s.drag("115/29", "2219")
+    s.drag("115/29", "2117")
+    translation = translate_file(s.write(tmp_path / "enemy.vlog"))
+    moved = [e for e in translation.entries if isinstance(e, Move) and e.unit == "115/29"][-1]
+    assert moved.path == ["2219", "2218", "2118", "2117"], write_entry(moved)
+    findings = replay(s.game, system_for(s.game), translation.entries).findings
+    assert [f.rule for f in findings if f.line == moved.line and f.severity == "error"] == ["6.1"], findings
+
+
+def test_a_non_attacker_dragged_into_the_hex_attacked_advances(tmp_path: Path) -> None:
+    """examples/onslaught/breach-advance-non-attacker.log played for real: after the retreat from 0621, us-inf-02,
+    no attacker, is dragged in. The reader wrote a move, a breach of 5.4 (no move in a combat action); the drag is
+    the advance after combat that the text log writes, and its breach 7.4's (only attackers advance)."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    s = Session()
+    s.chat("a", "Allied: action combat supply 1")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    s.chat("a", "Allied: attack 0621 with us-inf-01 odds 1:1 die 6 result DR")
+    s.drag("de-inf-04", "0623", "b")
+    s.drag("us-inf-02", "0621")
+    s.roll("a", 2)
+    s.roll("b", 5)
+    translation = translate_file(s.write(tmp_path / "advance.vlog"))
+    moved = [e for e in translation.entries if isinstance(e, (Move, Advance)) and e.unit == "us-inf-02"]
+    assert [write_entry(e) for e in moved] == ["Allied: advance us-inf-02 0620-0621"], translation.entries
+    errors = [f.rule for f in replay(s.game, system_for(s.game), translation.entries).findings if f.severity == "error"]
+    assert errors == ["7.4"], errors
+
+
 def typed_from(session: Session, log: Path, first: int, last: int) -> None:
     """The log's lines `first` to `last` (1-based) typed in chat, one a step."""
     for line in log.read_text(encoding="utf-8").splitlines()[first - 1:last]:
@@ -168,10 +289,9 @@ def test_a_malformed_command_names_its_step(tmp_path: Path) -> None:
 
 
 def test_a_counter_taken_off_with_no_combat_says_what_was_assumed(tmp_path: Path) -> None:
-    """A counter deleted or dropped in an Eliminated box while no combat is being resolved is written as
-    eliminated, which the reader cannot know (examples/onslaught/legal-overstack-removed.log removes an
-    overstack's excess, 6.3): a note says what was written and how to type what it was. A loss in combat gets
-    none."""
+    """A counter deleted or dropped in an Eliminated box while no combat is being resolved, from a hex not
+    overstacked, is written as eliminated, why it left being what the reader cannot know: a note says what was
+    written and how to type what it was. A loss in combat gets none."""
     s = Session()
     s.chat("a", "Allied: attack 0621 with us-inf-01 us-inf-02")
     s.delete("de-inf-04")                        # step 2: the attack's result
@@ -206,3 +326,25 @@ def test_a_breach_in_the_hexes_between_is_not_in_a_drag(tmp_path: Path) -> None:
         findings = replay(s.game, system_for(s.game), translation.entries).findings
         found.append((moved.path, [f.rule for f in findings if f.severity == "error"]))
     assert found == [(["2319", "2318", "2217"], []), (["2319", "2218", "2217"], ["14.1"])], found
+
+
+def test_the_campaign_weather_die_needs_no_typed_optional(tmp_path: Path) -> None:
+    """Omaha 14.1 is in force in the campaign game without a header (its scenario's `in_force` in game.toml).
+    The reader took the German die from the 1d6 button in GT 2's first phase for a weather roll only after
+    `[Optional "weather"]` was typed, so the real-play `breach-campaign-length` read it as a die of nothing and
+    found GT 2 (and every later GT) missing its weather roll: 23 false 14.1 errors."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    log = ROOT / "examples" / "omaha" / "breach-campaign-length.log"
+    s = OmahaSession()
+    s.meta["savedata"] = s.meta["savedata"].replace(b"Umpire test session omaha",
+                                                    b"Umpire test session omaha, scenario campaign")
+    typed(s, log, 38)    # the set-up and GT 1, up to GT 2's `Phase support_fire_marker`; no header typed
+    s.roll("b", 3)       # the German weather die, from the button
+    typed_from(s, log, 40, 57)   # the rest of GT 2
+    translation = translate_file(s.write(tmp_path / "campaign.vlog"))
+    assert translation.scenario == "campaign"
+    assert [e.rolls for e in translation.entries if isinstance(e, RollOff)][-1] == {"German": 3}
+    findings = replay(s.game, system_for(s.game), translation.entries).findings
+    assert [f"{f.rule}: {f.message}" for f in findings if f.severity == "error"] == []

@@ -301,6 +301,13 @@ class RollKind(Model):
     source: Source
 
 
+class InForce(Model):
+    """An optional rule a scenario's own rules put in force, with no `[Optional]` header needed."""
+
+    rule: Ident
+    source: Source
+
+
 class Scenario(Model):
     """A scenario: its turns, first player and the optional rules it allows."""
 
@@ -311,6 +318,8 @@ class Scenario(Model):
     first_player: str
     source: Source
     note: str = ""
+    in_force: list[InForce] = field(default_factory=list)
+    """The optional rules this scenario's own rules put in force (read by the rule system and the VASSAL reader)."""
 
     def __post_init__(self) -> None:
         if self.first_turn > self.last_turn:
@@ -386,6 +395,13 @@ class GameManifest(Model):
                 raise RefusedAt(f"roll {kind.id!r}: optional {kind.optional!r} is not one of the game's optional "
                                 f"rules ({listed(options) or 'none'}){did_you_mean(kind.optional, options)}",
                                 "roll", k, "optional")
+        options = [o.id for o in self.optional_rule]
+        for k, scenario in enumerate(self.scenario):
+            for j, forced in enumerate(scenario.in_force):
+                if forced.rule not in options:
+                    raise RefusedAt(f"scenario {scenario.id!r}: in_force rule {forced.rule!r} is not one of the game's "
+                                    f"optional rules ({listed(options) or 'none'}){did_you_mean(forced.rule, options)}",
+                                    "scenario", k, "in_force", j, "rule")
         opening = [i for i, item in enumerate(self.sequence) if item.before_first_turn]
         if len(opening) > 1 or opening and opening[0] != 0:
             raise RefusedAt("sequence: one item at most is played before the first turn, and it comes first",

@@ -4,9 +4,10 @@ elimination, a counter taken from a palette a reinforcement or replacement."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from adjudicator.contract import RuleSystem
+from adjudicator.contract import RuleSystem, kind_of
+from adjudicator.engine import check
 from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.board import PARKING, Board, face_of
@@ -34,6 +35,8 @@ class Counters:
     expectations: Expectations
     combat: Combat
     seats: Seats
+    dragged: Move | None = None
+    """The last move written for a drag (a drag of the same counter right after it continues it)."""
 
     def piece_event(self, step: int, event: PieceEvent) -> None:
         """A counter added, deleted, moved or flipped."""
@@ -135,6 +138,7 @@ class Counters:
             self.output.start(step)  # the entry begins the first turn: the path is chosen in it
         path, why = self.route(unit, before, after, motion)
         entry: Entry
+        moved: Move | None = None
         if motion == "retreat" and attack is not None:
             # A retreat names who decided it, which the rules judge (some give the choice to the attacker).
             owner_chooses = self.system is None or self.system.engine_checks.retreats
@@ -143,10 +147,33 @@ class Counters:
         elif motion == "advance":
             entry = Advance(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
         else:
-            entry = Move(line=step, unit=unit, path=path)
+            entry = moved = Move(line=step, unit=unit, path=path)
+            if attack is not None and self.breaks(entry):
+                # A drag the rules refuse as a move while a combat is resolved is an advance: an earlier combat's
+                # attacker carrying out its result late, after the next attack was declared (Fire & Movement 8.0),
+                # when the rules take it so; or any unit entering the hex attacked, whose breach is then the one
+                # of its advance (Onslaught 7.4, Fire & Movement 8.5, classic series 8.2: only attackers advance).
+                attacked = [attack.hex, *attack.more_hexes] if attack.kind == "attack" else []
+                late_path, late_why = self.route(unit, before, after, "advance")
+                late = Advance(line=step, unit=unit, path=late_path, side=side, by_opponent=by_opponent)
+                if after.name in attacked or not self.breaks(late):
+                    entry, why, moved = late, late_why, None
         if why is not None:
             self.output.comment(step, f"step {step}: {why}")
-        index = self.output.emit(entry)
+        last = self.dragged
+        if moved is not None and last is not None and last is self.output.last_written() and last.unit == unit \
+                and last.path[-1] == moved.path[0]:
+            # A counter dragged on again with nothing written between is the one move, in legs (players drag a
+            # counter hex by hex): one path, as the rules judge a move (Onslaught 6.1's allowance over the action).
+            entry = moved = replace(last, path=[*last.path, *moved.path[1:]])
+            self.output.replace(last, entry)
+            index = max(i for i, e in enumerate(self.output.entries) if e is entry)
+            self.output.comment(step, f"step {step}: {unit} dragged on from {before} to {after}, the same move as "
+                                      f"step {last.line}'s: {'-'.join(moved.path)}")
+            why = "; ".join(w for w in (self.output.endpoint.get(index), why) if w) or None
+        else:
+            index = self.output.emit(entry)
+        self.dragged = moved
         self.expectations.moved(unit, index, frozenset({("at", after.name)}))
         if why is not None:
             self.output.endpoint[index] = why
@@ -178,8 +205,15 @@ class Counters:
             if self.expectations.as_declared(step, unit, frozen, what):
                 return
             loss = Loss(line=step, loss="eliminate", unit=unit, side=side, by_opponent=by_opponent)
-            self.expectations.moved(unit, self.output.emit(loss), frozen)
             if self.combat.open_attack is None:
+                loss = self.taken_off(loss)
+            self.expectations.moved(unit, self.output.emit(loss), frozen)
+            if self.combat.open_attack is None and loss.loss == "remove":
+                self.output.note(step, f"{unit} was taken off the map with no combat being resolved: written "
+                                       f"'{write_entry(loss)}', as the rules let it leave play now (an overstack's "
+                                       f"excess) and call for no elimination; if it left play for another reason, "
+                                       f"type it")
+            elif self.combat.open_attack is None:
                 # VASSAL shows a counter taken off, not why: with no combat being resolved it may be an
                 # overstack's excess removed (Onslaught 6.3) or another loss the rules name otherwise.
                 self.output.note(step, f"{unit} was taken off the map with no combat being resolved: written "
@@ -221,6 +255,26 @@ class Counters:
         elif before.is_hex or "off-grid" in (before.kind, after.kind) or "map" in (before.kind, after.kind):
             self.output.note(step, f"{unit} moved {before} -> {after}: not translated; if it was a rules action, type "
                                    f"it in chat (e.g. '{side}: pickup {unit}')")
+
+    def taken_off(self, eliminated: Loss) -> Loss:
+        """A counter taken off the map with no combat being resolved: its elimination, or its removal when the rule
+        system breaks no rule with that (an overstack's excess, Onslaught 6.3) and with the elimination does."""
+        removed = Loss(line=eliminated.line, loss="remove", unit=eliminated.unit, side=eliminated.side,
+                       by_opponent=eliminated.by_opponent)
+        return removed if self.breaks(eliminated) and not self.breaks(removed) else eliminated
+
+    def breaks(self, entry: Entry) -> bool:
+        """Whether the entry is an error in the position the translation has reached, the engine's checks and the
+        rule system's, as a replay judges it (False when it cannot tell: no system, or a position not followed)."""
+        if self.system is None or self.follower is None:
+            return False
+        followed = self.follower.follow(self.output.entries)
+        if isinstance(followed, Lost) or followed.lost is not None:
+            return False
+        try:
+            return any(f.severity == "error" for f in check(self.system, followed.state, entry))
+        except WargameError:
+            return False
 
     def face_in_game(self, unit: str) -> int:
         """The steps the rule system has the unit lost after the entries translated so far (0 if not known)."""

@@ -115,7 +115,7 @@ class Dice:
                           "it is waiting for a receipt")
 
     def weather_die(self, side: str) -> bool:
-        """Whether a die `side` rolls now is a weather die (Omaha 14.1, `[Optional "weather"]`): in a
+        """Whether a die `side` rolls now is a weather die (Omaha 14.1, `[Optional "weather"]` or a scenario's in_force): in a
         game turn's first step from the first weather turn, the die of the side the game's data names,
         then, when it gives inclement weather, each side's die for the markers put aside."""
         kind = next((k for k in self.game.manifest.roll if k.entry == "roll" and k.optional is not None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Generic, Literal
 
-from adjudicator.contract import RuleSystem, StateT
+from adjudicator.contract import MoveRule, RuleSystem, StateT
 from adjudicator.engine import Resolver, follow
 from adjudicator.notation.entries import Entry, Header
 from adjudicator.vassal.written import Written
@@ -174,7 +174,8 @@ def choose_path(system: RuleSystem[StateT], followed: Followed[StateT] | Lost, u
         f"in the position before step {followed.lost.line}, the last the reader could follow "
         f"({followed.lost.reason})")
     state = followed.state
-    label_of = system.game_of(state).grid.label_of
+    game = system.game_of(state)
+    label_of = game.grid.label_of
     costs = f"the {name} movement costs for {unit} {where}"
     try:
         if motion == "retreat":
@@ -186,7 +187,7 @@ def choose_path(system: RuleSystem[StateT], followed: Followed[StateT] | Lost, u
                     if path and path[0] == first and path[-1] == last:
                         return Chosen(tuple(path), "a retreat allowed", f"the {name} retreat rules for {unit} {where}")
             rule = model.move_rule(state, unit, "move")
-            return _walked(label_of, cheapest_path(start, end, rule.cost),
+            return _walked(label_of, cheapest_path(start, end, rule.cost) or fewest_breaches(game, rule, start, end),
                            "the cheapest (no retreat the rules allow ends there)", costs)
         if motion == "advance":
             first, last = label_of(start), label_of(end)
@@ -198,13 +199,39 @@ def choose_path(system: RuleSystem[StateT], followed: Followed[StateT] | Lost, u
                         return Chosen(tuple(path), "an advance allowed", f"the {name} advance rules for {unit} {where}")
         rule = model.move_rule(state, unit, "move")
         if motion == "advance":
-            return _walked(label_of, cheapest_path(start, end, rule.cost),
+            return _walked(label_of, cheapest_path(start, end, rule.cost) or fewest_breaches(game, rule, start, end),
                            "the cheapest (no advance the rules allow ends there), zones of control not stopping "
                            "an advance", costs)
-        return _walked(label_of, cheapest_path(start, end, rule.cost, stops=rule.stops), "the cheapest",
-                       f"the {name} movement rules for {unit} {where}")
+        found = cheapest_path(start, end, rule.cost, stops=rule.stops)
+        if found is None:
+            # The counter crossed the hexes between, whichever: the path that breaks the fewest movement rules
+            # lets the rule system cite the breach (an enemy hex entered, a zone of control left), not a skip.
+            return _walked(label_of, fewest_breaches(game, rule, start, end),
+                           "none the rules allow, so the one breaking the fewest of them (each step they refuse and "
+                           "each zone of control left counted), then the cheapest", f"the {name} movement rules for "
+                           f"{unit} {where}")
+        return _walked(label_of, found, "the cheapest", f"the {name} movement rules for {unit} {where}")
     except WargameError as e:
         return Chosen(None, "", f"the {name} movement rules for {unit} {where} ({e.message})")
+
+
+BREACH_COST = 10_000.0
+"""What a step the movement rules refuse weighs in `fewest_breaches`: more than any path's movement points."""
+
+
+def fewest_breaches(game: Game, rule: MoveRule, start: Hex, end: Hex) -> tuple[float, list[Hex]] | None:
+    """The path over the map from start to end that breaks the fewest of a move's rules (a step they refuse, a
+    stop left), the cheapest of those; None only when the map does not join them."""
+    grid = game.grid
+
+    def cost(a: Hex, b: Hex) -> float | None:
+        if b not in grid:
+            return None
+        mp_cost = rule.cost(a, b)
+        left_stop = a != start and rule.stops(a)
+        return (BREACH_COST if mp_cost is None else mp_cost) + (BREACH_COST if left_stop else 0.0)
+
+    return cheapest_path(start, end, cost)
 
 
 def _walked(label_of: Callable[[Hex], str], found: tuple[float, list[Hex]] | None, pick: str, rule: str) -> Chosen:

@@ -281,6 +281,8 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
                     + ", ".join(sorted(tracking.unknown_traits)))
     for number, message in tracking.notes:
         out.note(number, message)
+    # A rule the scenario's own rules put in force (game.toml's in_force: the dice it rolls) needs no typed header.
+    t.dice.optional |= {f.rule for s in game.manifest.scenario if s.id == scenario for f in s.in_force}
     t.clock.start_turn(scenario, tracking.initial_turns, bool(differences))
     undone = undo_targets(tracking)
     undoes = {undo: target for target, undo in undone.items()}

@@ -247,6 +247,9 @@ class FireAndMovement(SeriesRules[S]):
         for rule in sorted(optional - rules):
             raise ReplayError(f"unknown optional rule {rule!r}{did_you_mean(rule, sorted(rules))} (optional rules: "
                               f"{', '.join(sorted(rules))})")
+        # A scenario's own rules may put an optional rule in force (game.toml's in_force, with its section).
+        scenario = next((s for s in game.manifest.scenario if s.id == scenario_id), None)
+        optional |= {forced.rule for forced in (scenario.in_force if scenario is not None else [])}
         state = self.state_type(game, scenario_id, TurnContext(), location, optional=optional)
         return state  # type: ignore[return-value]  # state_type is S's class
 

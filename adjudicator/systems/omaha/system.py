@@ -113,13 +113,13 @@ class Omaha(OmahaRules):
         self._layered: dict[frozenset[str], Layer] = {}
 
     def initial_state(self, game: Game, headers: Sequence[Header]) -> OmahaState:
-        """The scenario's set-up (3.0, 11.0): the series' state, with the campaign's rules (14.0, 14.1)."""
+        """The scenario's set-up (3.0, 11.0): the series' state, with the campaign's rules (14.0)."""
         state = super().initial_state(game, headers)
+        # 14.0 a: no scenario boundary in the campaign game (10.1 is the scenario's); its weather (14.1)
+        # is game.toml's in_force, put on by the series.
         if state.scenario != CAMPAIGN:
             return evolve(state, beyond=boundary.beyond(game))
-        # 14.1: optional in a single scenario only, part of the campaign's rules; 14.0 a: no
-        # scenario boundary in the campaign game (10.1 is the scenario's).
-        return evolve(state, optional=state.optional | {"weather"})
+        return state
 
     # -- the rule areas' answers to the series' hooks --------------------------------------------------------------
     def pool(self, state: OmahaState, side: str) -> Counter[str]:
@@ -356,8 +356,8 @@ class Omaha(OmahaRules):
             return self.pdh._check_pdh_roll(state, entry)
         return [self._f("error", "log", entry, "no die roll is called for here: combat and bombardment dice are "
                                                "written with their entries ('die N'); 'Roll' records the Pointe du Hoc "
-                                               "roll before GT 1 (11.2.3) and, with [Optional \"weather\"], the weather "
-                                               "rolls as a game turn begins (14.1)")]
+                                               "roll before GT 1 (11.2.3) and, with weather in force (the campaign game, "
+                                               "[Optional \"weather\"]), the weather rolls as a game turn begins (14.1)")]
 
     # -- apply -------------------------------------------------------------------------------------
     def apply(self, state: OmahaState, entry: Entry) -> OmahaState:
