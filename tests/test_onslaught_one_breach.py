@@ -162,3 +162,21 @@ def test_infantry_activated_for_a_breakthrough_without_14_3_moving_is_one_breach
     played = play(game, {"us-inf-01": "2017", "de-inf-01": "2020"},
                   "Allied: action breakthrough\nAllied: activate 2017 us-inf-01\nus-inf-01 2017-2018\n")
     assert played.errors() == [("5.5", "Allied: activate 2017 us-inf-01")]
+
+
+def test_a_pickup_depleted_and_in_an_enemy_zone_is_one_error(game: Game) -> None:
+    """9.1: a depleted paratroop division picked up in a German zone is one breach: the first fault the error, the
+    zone a note on the same line."""
+    played = play(game, {"us-para-01": "2019", "de-inf-01": "2020"},
+                  "Allied: action movement\nAllied: activate 2019\nAllied: pickup us-para-01\n",
+                  depleted=("us-para-01",))
+    assert played.errors() == [("9.1", "Allied: pickup us-para-01")]
+    assert ("note", "9.1") in played.rules()
+
+
+def test_a_paradrop_out_of_its_action_and_onto_the_enemy_is_one_error(game: Game) -> None:
+    """9.2: a paradrop in a Combat action, from off the box, onto a German-held hex: one breach, one error."""
+    played = play(game, {"us-para-01": "2017", "de-inf-01": "2020"},
+                  "Allied: action combat\nAllied: paradrop us-para-01 2020\n")
+    assert played.errors() == [("9.2", "Allied: paradrop us-para-01 2020")]
+    assert [rule for severity, rule in played.rules() if severity == "note"] == ["9.2", "9.2"]
