@@ -22,7 +22,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard, Comment, Entry, Header, Income, TurnMarker
 from adjudicator.systems.base import SystemBase
 from adjudicator.systems.onslaught import (
-    arrivals, combat, losses, sequence, supply,
+    account, arrivals, combat, losses, sequence, supply,
 )
 from adjudicator.systems.onslaught.arrivals import order_of, unplaced
 from adjudicator.systems.onslaught.combat import CombatAudit, retreat_options_of
@@ -294,7 +294,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         """An attack computed for a dispute (7.0-7.4); Onslaught has no bombardment."""
         if isinstance(entry, Bombard):
             raise WargameError("Onslaught has no bombardment: combat is an attack by adjacent divisions (7.0)")
-        return combat.combat_account(state, entry)
+        return account.combat_account(state, entry)
 
     def with_units(self, state: OnslaughtState, placed: Mapping[str, str]) -> OnslaughtState:
         """The state with only these units, where given (an audit without a log)."""
