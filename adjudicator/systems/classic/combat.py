@@ -417,7 +417,28 @@ def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
     table = result_applied(state, replace(entry, result=None)) if entry.result is not None else None
     if pending is not None and table is not None and table != code:
         pending = evolve(pending, alternative=pending_of(state, entry, table))
+    could = attack_without_refused(state, entry)
+    owed = result_applied(state, could) if could is not None and pending is not None else None
+    if could is not None and pending is not None and owed is not None:
+        # A unit not next to the hex (7.0's one error on the attack) adds no strength and loses nothing: the
+        # others' result is owed; the claim (or the result as written) is followed too.
+        without = pending_of(state, could, owed)
+        pending = evolve(pending, alternative=without if without != pending else None)
     return evolve(state, log=log, pending=pending)
+
+
+def attack_without_refused(state: ClassicState, entry: Attack) -> Attack | None:
+    """The attack of the named units next to a hex it is made on, when others named are not (refused) and some
+    are, with nothing claimed of it; else None."""
+    if not rules_of(state).rules.combat.adjacent:
+        return None
+    grid = state.game.grid
+    targets = [grid.hex_of(label) for label in entry.defending_hexes() if grid.is_label(label)]
+    able = [u for u in entry.attackers
+            if (h := state.hex_of(u)) is not None and any(h.is_adjacent(x) for x in targets)]
+    if not able or len(able) == len(entry.attackers):
+        return None
+    return replace(entry, attackers=able, odds=None, result=None)
 
 
 def account(state: ClassicState, entry: Attack) -> CombatAccount:
