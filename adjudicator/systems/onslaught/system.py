@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from adjudicator.contract import (
     CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, TurnContext, TurnKeeper, kind_of,
-    played_scenario,
+    next_turn, played_scenario,
 )
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard, Comment, Entry, Header, Income, TurnMarker
@@ -124,8 +124,9 @@ class Onslaught(SystemBase[OnslaughtState]):
         # "last occupied" start from the set-up (a custom scenario may put divisions anywhere).
         for unit_id in sorted(location):
             state = mark_control(state, unit_id, [location[unit_id]])
-        # 8.7: on turn 1 the Allied sources count as having yielded all they could on a turn 0.
-        return replace(state, collected={0: allied_income(state, {}, ())})
+        # 8.7: on turn 1 the Allied sources count as having yielded all they could on a turn 0; a scenario beginning
+        # later in the war has the turn before its first (4.0).
+        return replace(state, collected={next_turn(game, scenario, 0) - 1: allied_income(state, {}, ())})
 
     # -- check -------------------------------------------------------------------------------
     def check_rules(self, state: OnslaughtState, entry: Entry, kind_rules: bool = True) -> list[Finding]:
