@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 
 def _refuse_odd_sides(game: Game, attackers: list[str], defenders: list[str]) -> None:
     """A combat's units: each known and given once."""
-    from wargame.errors import WargameError, did_you_mean
+    from wargame.errors import WargameError
     for unit in (*attackers, *defenders):
         if unit not in game.units_by_id:
-            raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
+            raise WargameError(game.unknown_unit(unit))
     # A unit on both sides is the dispute's own refusal (impossible_what_if), with its reason.
     twice = sorted({u for units in (attackers, defenders) for u in units if units.count(u) > 1})
     if twice:
@@ -81,7 +81,7 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
     from adjudicator.notation.entries import Attack
     from adjudicator.sources import chain_line, expand_logs, open_logs
     from wargame.bundled import data_root
-    from wargame.errors import WargameError, did_you_mean
+    from wargame.errors import WargameError
 
     with could_not_run():
         if logs:
@@ -162,7 +162,7 @@ def combat(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, game_
                 for spec in specs:
                     unit, _, hex_label = spec.partition("@")
                     if unit not in game.units_by_id:
-                        raise WargameError(f"unknown unit {unit!r}{did_you_mean(unit, game.units_by_id)}")
+                        raise WargameError(game.unknown_unit(unit))
                     if not hex_label:
                         raise WargameError(f"{spec}: give the unit's hex, UNIT@HEX")
                     game.grid.hex_of(hex_label)

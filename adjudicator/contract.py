@@ -445,7 +445,8 @@ class MovementModel(Protocol[StateT_contra]):
         ...
 
     def retreat_options(self, state: StateT_contra) -> Sequence[RetreatOption]:
-        """The retreats the combat result pending now still owes, by unit (empty when none is pending)."""
+        """The retreats the combat result pending now still owes, by unit, a unit a retreat displaces included (empty
+        when none is pending)."""
         ...
 
     def advance_options(self, state: StateT_contra) -> Sequence[AdvanceOption]:

@@ -143,7 +143,7 @@ class Resolver:
         is_label = self.game.grid.is_label
         for kind, value in iter_units_and_hexes(entry):
             if kind == "unit" and value not in self.units:
-                return self._error(entry, value, f"unknown unit {value!r}{did_you_mean(value, self.units)}")
+                return self._error(entry, value, self.game.unknown_unit(value))
             if kind == "hex" and not is_label(value) and value not in self.boxes:
                 if leaving is None:
                     leaving = self.leaves_map(entry)

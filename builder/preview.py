@@ -11,6 +11,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from builder.render.board_hexsides import side_style
 from builder.render.board_terrain import OVERLAY_TEXTURES, hex_style
 from builder.render.ink import font
 from builder.render.png import png_bytes
@@ -69,7 +70,8 @@ def render_preview(game: Game) -> Image.Image:
             draw.rectangle((cx - r, cy - r, cx + r, cy + r), outline="#222222", width=3)
     for side, features in game.hexside_features.items():
         segment = list(layout.hexside_segment(side).coords)
-        for feature in sorted(features, key=lambda f: -SIDE_STYLE.get(f, ("", 2))[1]):
+        # In the board's drawing order (a bridge, a road over the river it crosses), the wider first among equals.
+        for feature in sorted(features, key=lambda f: (side_style(game, f).order, -SIDE_STYLE.get(f, ("", 2))[1])):
             colour, line_width = SIDE_STYLE.get(feature, ("#000000", 2))
             draw.line(segment, fill=colour, width=line_width)
     label_font = font(max(7, int(size * 0.26)))

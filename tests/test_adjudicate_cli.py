@@ -82,6 +82,26 @@ def test_unknown_unit_and_hex_suggest(tmp_path: Path) -> None:
     assert code == 2 and "ids.log:3:16: error [notation ids]: hex 0799" in err
 
 
+def test_a_marker_written_where_a_unit_belongs_is_said_to_be_a_marker(tmp_path: Path) -> None:
+    """A support fire marker's id where a unit belongs (a move, an attacker, a loss) is named as a marker, not
+    answered with the unit ids closest to it."""
+    opening = (Path(__file__).parent.parent / "examples" / "omaha" / "legal-combat.log").read_text(encoding="utf-8")
+    opening = "".join(opening.splitlines(keepends=True)[:34])
+    log = tmp_path / "marker.log"
+    for line in ("us_air_8 2319-2318", "Allied: attack 2117 with us_air_8 result -", "German: deplete de_sf_8"):
+        log.write_text(opening + line + "\n", encoding="utf-8")
+        code, out, _ = run("check", str(log))
+        marker = "us_air_8" if "us_air_8" in line else "de_sf_8"
+        assert code == 2 and f"unknown unit '{marker}': that is a marker (" in out and "did you mean" not in out, out
+        assert "not a unit; a log names markers only after 'support', 'draw', 'aside' or 'lose'" in out
+    # And a unit's id where a marker belongs is said to be a unit.
+    for line in ("Allied: bombard 2117 die 1 result - support 16/1", "Allied: draw 16/1"):
+        gt2 = (Path(__file__).parent.parent / "examples" / "omaha" / "legal-combat.log").read_text(encoding="utf-8")
+        log.write_text("".join(gt2.splitlines(keepends=True)[:49]) + line + "\n", encoding="utf-8")  # GT 2's bombardment
+        code, out, _ = run("check", str(log))
+        assert "'16/1' is a unit, not a support fire marker; name a marker by its id here (7.2)" in out, out
+
+
 def test_an_unknown_id_points_at_its_word(tmp_path: Path) -> None:
     """The caret of an unknown id is under the word, not at column 1."""
     log = tmp_path / "ids.log"

@@ -162,9 +162,29 @@ def test_a_draw_naming_places_says_whose(copy: Path) -> None:
 
 
 def test_a_declaration_not_of_victory_is_one_error(tmp_path: Path) -> None:
-    """A `declare draw` is refused as a declaration the game has, and not judged again as a claim of victory."""
-    log = TURN_1 + TURN_2 + QUIET + "Allied: declare draw\n"
+    """A `declare truce` is refused as a declaration the game does not have, and not judged again as a claim of
+    victory; the message names the claims the game has (a draw among them)."""
+    log = TURN_1 + TURN_2 + QUIET + "Allied: declare truce\n"
     assert findings(DATA, log, tmp_path) == [(len(log.splitlines()), "error", "log")]
+    assert messages(DATA, log, tmp_path)[0].endswith("write 'declare victory' or 'declare draw'")
+
+
+def test_a_draw_is_claimed_where_the_rules_give_one(tmp_path: Path) -> None:
+    """12.0: with two of the six cities Allied the game is drawn, so either side's `declare draw` in the last phase
+    is right; before the last phase it is refused as early, and where the Allied player holds three it is a claim of
+    the wrong result."""
+    log = TURN_1 + TURN_2 + QUIET
+    for side in ("Allied", "German"):
+        assert findings(DATA, log + f"{side}: declare draw\n", tmp_path) == []
+    early = TURN_1 + TURN_2 + "Allied: declare draw\n"
+    assert findings(DATA, early, tmp_path) == [(len(early.splitlines()), "error", "12.0")]
+    essen = log.replace("Turn 8\nPhase reinforcement\nPhase rail\nPhase movement\n",
+                        "Turn 8\nPhase reinforcement\nPhase rail\nPhase movement\nal-15 0717-0718-0819-0820\n", 1)
+    assert essen != log
+    claim = essen + "German: declare draw\n"
+    assert findings(DATA, claim, tmp_path) == [(len(claim.splitlines()), "error", "12.0")]
+    assert "German claims a draw, but at the game's end the result is Allied victory" in \
+        messages(DATA, claim, tmp_path)[0]
 
 
 def test_a_reinforcement_written_at_its_area(tmp_path: Path) -> None:

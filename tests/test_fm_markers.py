@@ -236,6 +236,13 @@ def test_weather(game: Game) -> None:
     assert run(game, good.replace("Roll German 6", "Roll German 5").replace(
         "Roll Allied 2 German 1\nAllied: aside us_sf_3 us_sf_7\nGerman: aside de_sf_2\n", "")
         + "16/1 2014-1914-1814\n", placed, turn=2, optional=("weather",))[0] == []
+    # 6.1 with 14.1: a mobile unit pays half its halved MA to enter an EZOC (CCA/2: 10, halved 5, pays 2 more), as
+    # 5.2 a's printed MA is the halved one; half the printed 10 would bar every EZOC to it in inclement weather.
+    closing = {"914/352": "2117", "CCA/2": "2317"}
+    assert run(game, good + "CCA/2 2317-2217\n", closing, turn=2, optional=("weather",))[0] == []
+    assert run(game, good + "CCA/2 2317-2316-2216\n", closing, turn=2, optional=("weather",))[0] == []
+    assert run(game, good + "CCA/2 2317-2316-2215-2216\n", closing, turn=2, optional=("weather",))[0] == \
+        [("6.1", "CCA/2 2317-2316-2215-2216")]
     aircraft = good + "Phase bombardment\nPhase combat\nAllied: draw us_air_8\n"
     assert run(game, aircraft, OPEN, turn=2, optional=("weather",))[0] == [("14.1", "Allied: draw us_air_8")]
 
@@ -263,6 +270,25 @@ def test_beach_stacks(game: Game) -> None:
             "Phase movement\n16/1 2318-2319\nPhase bombardment\n")
     errors, _ = run(game, back, {"16/1": "2319", "18/1": "2319"}, turn=2, beachheads=frozenset({"2319", "2318"}))
     assert errors == [("11.2.1", "Phase bombardment")]
+
+
+def test_a_beach_restack_of_a_log_ending_inside_the_phase_is_noted(game: Game) -> None:
+    """11.2.1 (ruling, as 5.3 and 11.2.4's landings): a log ending inside a phase never reaches its end, where a
+    unit that left a beach landing hex and stands with another is judged: a note on the line of the entry that made
+    the stack, never an error; nothing once the phase ended (its error) or the stack is undone."""
+    back = ("Phase support_fire_marker\nPhase movement\n16/1 2319-2318\nPhase bombardment\nPhase combat\n"
+            "Phase mobile_movement\nPhase mobile_combat\nPhase movement\nPhase bombardment\nPhase combat\n"
+            "Phase mobile_movement\nPhase mobile_combat\nPhase game_turn_end\nTurn 3\nPhase support_fire_marker\n"
+            "Phase movement\n16/1 2318-2319\n")
+    placed, beachheads = {"16/1": "2319", "18/1": "2319"}, frozenset({"2319", "2318"})
+    errors, state = run(game, back, placed, turn=2, beachheads=beachheads)
+    notes = FM.finish(state)
+    assert errors == [] and [(f.severity, f.rule, f.line) for f in notes] == [("note", "11.2.1", 19)]
+    assert "the log ends inside GT 3, movement phase (Allied player turn)" in notes[0].message
+    assert "16/1 stacked in 2319 with 18/1" in notes[0].message and "an error if the phase ended now" in notes[0].message
+    assert FM.finish(run(game, back + "16/1 2319-2318\n", placed, turn=2, beachheads=beachheads)[1]) == []
+    errors, state = run(game, back + "Phase bombardment\n", placed, turn=2, beachheads=beachheads)
+    assert errors == [("11.2.1", "Phase bombardment")] and FM.finish(state) == []
 
 
 def test_assault_units_without_room_land_on_gt_2(game: Game) -> None:

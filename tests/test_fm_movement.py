@@ -96,27 +96,39 @@ def test_stacking(game: Game) -> None:
     assert play(game, placed, "Phase movement\nPhase bombardment\n")[0] == []
     through = "Phase movement\n16/1 2319-2218-2217\n18/1 2319-2218\nPhase bombardment\n"
     assert play(game, placed, through)[0] == []
+    # A unit never ends its movement stacked: the move's error, which the phase's end does not repeat; nor does
+    # the other unit's leaving before the phase ends undo it.
     ending = "Phase movement\n16/1 2319-2218\n18/1 2319-2218\nPhase bombardment\n"
-    assert play(game, placed, ending)[0] == [("5.3", "Phase bombardment")]
+    assert play(game, placed, ending)[0] == [("5.3", "18/1 2319-2218")]
+    assert play(game, {"16/1": "2217", "18/1": "2218", "914/352": "1510"},
+                "Phase movement\n18/1 2218-2217\n16/1 2217-2216\nPhase bombardment\n")[0] == [("5.3", "18/1 2218-2217")]
+    # The beach landing hexes take three (11.2.4): the Rangers, who never left one (11.2.1), may end their move on
+    # 2318 beside 26/1.
+    assert play(game, {**placed, "26/1": "2318", "2Rgr": "2417"}, "Phase movement\n2Rgr 2417-2318\n"
+                "Phase bombardment\n")[0] == []
 
 
 def test_stacking_of_a_log_ending_inside_a_phase(game: Game) -> None:
     """5.3 (ruling): a log that ends inside a phase never reaches its end, where stacking is judged: an overstack is
     a note on the line of the last entry that made it, never an error; one already reported, or undone, says
-    nothing."""
-    placed = {"16/1": "2319", "18/1": "2319", "26/1": "2319", "914/352": "1510"}
-    ending = "Phase movement\n16/1 2319-2218\n18/1 2319-2218\n26/1 2319-2318\n"
+    nothing. 914/352's D2 retreat can end only on 916/352 (2018), which has yet to make way (8.3.1)."""
+    placed = {"914/352": "2218", "915/352": "2017", "916/352": "2018", "352/352": "2117", "16/1": "2219",
+              "18/1": "2318"}
+    ending = ("Phase movement\nPhase bombardment\nPhase combat\nAllied: attack 2218 with 16/1 18/1 result D2\n"
+              "German> retreat 914/352 2218-2118-2018\n")
     errors, state = play(game, placed, ending)
-    assert errors == []
+    assert [e for e in errors if e[0] != "8.2.1d"] == []
     found = [(f.severity, f.rule, f.line) for f in FM.finish(state)]
-    assert found == [("note", "5.3", 6)]  # 18/1's line: after the header, the turn, two markers and 16/1
-    assert "the log ends inside GT 1, movement phase (Allied player turn)" in FM.finish(state)[0].message
-    assert "hex 2218 holds 2 units (16/1, 18/1) and 1 may stay there" in FM.finish(state)[0].message
-    assert FM.finish(play(game, placed, ending + "18/1 2218-2118\n")[1]) == []
+    assert found == [("note", "5.3", 8)]  # the retreat's line: after the header, the turn, four markers, the attack
+    assert "the log ends inside GT 1, combat phase (Allied player turn)" in FM.finish(state)[0].message
+    assert "hex 2018 holds 2 units (914/352, 916/352) and 1 may stay there" in FM.finish(state)[0].message
+    assert FM.finish(play(game, placed, ending + "German> retreat 916/352 2018-1918\n")[1]) == []
     # Reported as the phase ended: not again at the log's end.
-    errors, state = play(game, placed, ending + "Phase bombardment\n")
-    assert errors == [("5.3", "Phase bombardment")] and FM.finish(state) == []
-
+    errors, state = play(game, placed, ending + "Phase mobile_movement\n")
+    assert [e for e in errors if e[0] != "8.2.1d"] == [("5.3", "Phase mobile_movement")] and FM.finish(state) == []
+    # A move ending stacked is its own error as it is written, never a note.
+    errors, state = play(game, {"16/1": "2218", "18/1": "2217", "914/352": "1510"}, "Phase movement\n16/1 2218-2217\n")
+    assert errors == [("5.3", "16/1 2218-2217")] and FM.finish(state) == []
 
 
 def test_an_overstack_standing_as_the_phase_began_is_not_noted_at_the_logs_end(tmp_path: Path) -> None:
@@ -422,7 +434,7 @@ def test_victory(game: Game) -> None:
 
 def test_allied_replacements(game: Game) -> None:
     """11.2.5: one leg replacement a GT from GT 2, one mobile on odd GTs from GT 3, each rebuilding
-    a reduced unit of its kind on the map in supply; 11.1.3: no German replacements."""
+    a reduced unit of its kind on the map in supply (one error a replacement); 11.1.3: no German replacements."""
     placed = {"16/1": "2218", "18/1": "2217", "CCA/2": "2219", "914/352": "1510"}
     base = FM.initial_state(game, [])
 
@@ -440,6 +452,9 @@ def test_allied_replacements(game: Game) -> None:
     assert run(3, "Allied: replace CCA/2 full\n") == []
     assert run(4, "Allied: replace CCA/2 full\n") == [("11.2.5", "Allied: replace CCA/2 full")]
     assert run(2, "Allied: replace 16/1 full\n", depleted=()) == [("11.2.5", "Allied: replace 16/1 full")]
+    # One replacement is one decision: a full unit rebuilt with no point of its kind left is one error, on what bars
+    # it first (the unit is not reduced), the missing point a note.
+    assert run(2, "Allied: replace CCA/2 full\n", depleted=()) == [("11.2.5", "Allied: replace CCA/2 full")]
     assert run(2, "German: replace 914/352 full\n", depleted=("914/352",)) == [("11.1.3", "German: replace 914/352 full")]
     placed.clear()
     placed.update({"16/1": "1510", **surrounded(game, "1510")})

@@ -50,16 +50,16 @@ def test_a_legal_log_gives_no_error(path: Path) -> None:
 
 
 def test_an_overstack_is_one_error_until_resolved(game: Game) -> None:
-    """5.3: two units left in one hex are reported at the first phase end only, not at every later one;
+    """5.3: two units left in one hex are reported once (on the move that ended stacked), not at every phase end;
     a unit joining the hex is a new breach; once resolved, a new overstack is reported again."""
     over = TO_GT2 + "16/1 2319-2218\n18/1 2319-2218\n"
     later = REST_OF_GT1 + "Phase movement\n" + REST_OF_GT1 + "Phase game_turn_end\n"
     errors = [e for e in replay_errors(game, landed(SETUP) + over + later)[0] if e[0] == "5.3"]
-    assert errors == [("5.3", "Phase bombardment")]
+    assert errors == [("5.3", "18/1 2319-2218")]  # the move that ended stacked; no phase end reports it again
     joined = over + ("Allied: reinforce CCA/2 2219\nPhase bombardment\nPhase combat\nPhase mobile_movement\n"
                      "CCA/2 2219-2218\nPhase mobile_combat\n")
     assert [e for e in replay_errors(game, landed(SETUP) + joined)[0] if e[0] == "5.3"] == [
-        ("5.3", "Phase bombardment"), ("5.3", "Phase mobile_combat")]
+        ("5.3", "18/1 2319-2218"), ("5.3", "CCA/2 2219-2218")]
 
 
 def test_a_german_set_up_on_a_beach_hex_is_one_error(game: Game) -> None:

@@ -273,6 +273,54 @@ def test_a_short_retreat_goes_as_far_as_it_can(game: Game) -> None:
         assert option.shorter and all(len(path) == 3 for path in option.shorter), placed
 
 
+# THREE_ON_FRIENDS with every hex two away from 2117 held by a German unit: 914/352 reaches one hex without
+# displacing anybody, two or three only by ending on a friend.
+FRIENDS_AT_TWO = {**THREE_ON_FRIENDS, "352/352": "1916", "1Flak": "1917", "Sch/30": "1918", "9/3": "2015",
+                  "5/3": "2018"}
+
+
+def test_a_unit_displaces_only_at_the_end_of_the_longest_retreat(game: Game) -> None:
+    """8.3.1, 8.3: displacing a friend completes a retreat; a unit that declines is reduced in the last hex it
+    reaches without displacing. Displacing at two hexes of a D3 while three are open by displacing is neither."""
+    two = attack("D3") + "German> retreat 914/352 2117-2016-1916\nGerman> retreat 352/352 1916-2016\n"
+    assert errors(game, two + "German> deplete 914/352\n" + END, FRIENDS_AT_TWO) == \
+        [("8.3.1", "German> retreat 914/352 2117-2016-1916")]
+    three = attack("D3") + "German> retreat 914/352 2117-2017-2018-2019\nGerman> retreat 916/352 2019-2020\n"
+    assert errors(game, three + END, FRIENDS_AT_TWO) == []
+    assert errors(game, attack("D3") + "German> retreat 914/352 2117-2016\nGerman> deplete 914/352\n" + END,
+                  FRIENDS_AT_TWO) == []
+    # With nobody three hexes away to make way (175/29 closes 1919 and 2019), two by displacing is the longest.
+    two_at_most = {**FRIENDS_AT_TWO, "175/29": "1920"}
+    del two_at_most["915/352"], two_at_most["916/352"]
+    assert errors(game, two + "German> deplete 914/352\n" + END, two_at_most) == []
+    state = replay_errors(game, f"Turn 1\nPhase support_fire_marker\n{COMBAT}" + attack("D3"), FRIENDS_AT_TWO)[1]
+    (option,) = FM.retreat_options(state)
+    assert option.shorter == (("2117", "2016"), ("2117", "2017")), option.shorter
+
+
+def test_retreat_options_list_the_displacements_owed(game: Game) -> None:
+    """8.3.1: once a retreat ends on a friendly unit, the movement model lists that unit's displacement (one hex,
+    into a vacant hex when one is open), each passing the checker; none once it has made way."""
+    text = f"Turn 1\nPhase support_fire_marker\n{COMBAT}" + attack("D3") + \
+        "German> retreat 914/352 2117-2017-2018-2019\n"
+    state = replay_errors(game, text, THREE_ON_FRIENDS)[1]
+    (option,) = FM.retreat_options(state)
+    assert option.unit == "916/352" and option.due == 1 and option.paths and option.shorter == ()
+    assert all(path[0] == "2019" and len(path) == 2 for path in option.paths)
+    for path in option.paths:
+        entry = Retreat(side="German", unit="916/352", path=list(path))
+        assert [f for f in FM.check(state, entry) if f.severity == "error"] == [], path
+    moved = replay_errors(game, text + f"German> retreat 916/352 {'-'.join(option.paths[0])}\n", THREE_ON_FRIENDS)
+    assert FM.retreat_options(moved[1]) == []
+    # The attacking side's too: 16/1's A1 retreat ends on 26/1, a unit of no part in the attack (the VASSAL
+    # reader reads the drag of a unit listed here as its retreat).
+    around = {**OPEN, "26/1": "2318", "115/29": "2317", "116/29": "2218"}
+    text = f"Turn 1\nPhase support_fire_marker\n{COMBAT}" + attack("A1", "16/1") + "Allied: retreat 16/1 2217-2318\n"
+    found, state = replay_errors(game, text, around)
+    (option,) = FM.retreat_options(state)
+    assert found == [] and option.unit == "26/1" and option.paths == (("2318", "2417"), ("2318", "2319"))
+
+
 def test_rangers_retreat_through_enemy_zones_of_control(game: Game) -> None:
     """11.2.3: rangers ignore EZOC for all purposes, so their retreat may enter and cross hexes in
     an enemy ZOC (2218 and 2219 are next to 915/352); any other unit may not (6.2, 8.3)."""

@@ -128,6 +128,9 @@ def _check_map(game: Game, report: _Report) -> None:
         if t.crt_line is not None:
             report.known(t.crt_line, line_ids, "CRT line", files["terrain"], key=f"terrain.{t.id}.crt_line",
                          at=("terrain", i, "crt_line"))
+        for other in t.cancels:
+            report.known(other, hexside_features - {t.id}, "hexside feature", files["terrain"],
+                         key=f"terrain.{t.id}.cancels", at=("terrain", i, "cancels"))
     seen_hexes: dict[str, int] = {}
     for line, record in game.hexes:
         report.hex_on_map(game, record.hex, files["hexes"], line, "hex")

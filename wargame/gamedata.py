@@ -8,7 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wargame.errors import GridError
+from wargame.errors import GridError, did_you_mean
 from wargame.grid import Grid
 from wargame.hexes import Hex, Hexside
 from wargame.layout import Layout
@@ -104,6 +104,17 @@ class Game:
     def markers_by_id(self) -> dict[str, Marker]:
         """Markers by id."""
         return {m.id: m for m in self.markers.marker}
+
+    def unknown_unit(self, word: str) -> str:
+        """The message for a word written where a unit belongs that names none: a marker's id said to be one, else
+        the closest unit ids."""
+        marker = self.markers_by_id.get(word)
+        if marker is not None:
+            # A marker is a counter but no unit in play: a player who writes one where a unit belongs has the
+            # wrong word, not a typo, and the ids closest to it would mislead (docs/log-format.md: markers).
+            return (f"unknown unit {word!r}: that is a marker ({marker.name}), not a unit; a log names markers only "
+                    "after 'support', 'draw', 'aside' or 'lose'")
+        return f"unknown unit {word!r}{did_you_mean(word, self.units_by_id)}"
 
     @cached_property
     def parameter(self) -> dict[str, int | float | bool | str]:

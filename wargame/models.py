@@ -91,6 +91,9 @@ class TerrainType(Model):
     combat_effect: str = ""
     """A combat effect no die modifier or line expresses (7.5's fortifications), as the chart prints it."""
     blocks_zoc: bool = False
+    cancels: tuple[Ident, ...] = ()
+    """Hexside features whose `mp_add` and `prohibited` this one cancels where both are on one hexside (a bridge over
+    a river: the step costs the hex entered); read by the classic series."""
     colour: Colour | None = None
     source: Source
     note: str = ""

@@ -138,6 +138,9 @@ class ZocRules(Model):
     """Movement points added for leaving an enemy zone."""
     into_hexside: tuple[Ident, ...] = ()
     """Hexside features a zone does not extend across (terrain.toml's `blocks_zoc` blocks hexes and hexsides)."""
+    unless: tuple[Ident, ...] = ()
+    """Hexside features that let a zone across a hexside `into_hexside` (or `blocks_zoc`) would block where they are
+    on it too (a bridge over a river)."""
     source: Source
 
 

@@ -94,6 +94,8 @@ def check_rules(game: Game) -> list[DataError]:
             known(other, terrain, "terrain", "combat", "terrain", k, "unless")
     for t in rules.zoc.into_hexside:
         known(t, terrain, "terrain", "zoc", "into_hexside")
+    for t in rules.zoc.unless:
+        known(t, terrain, "terrain", "zoc", "unless")
     for t in rules.combat.retreat.prohibited_terrain:
         known(t, terrain, "terrain", "combat", "retreat", "prohibited_terrain")
     if rules.movement.rail is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.contract import RuleSystem, kind_of
+from adjudicator.contract import RuleSystem
 from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.board import PARKING, Board, face_of
@@ -80,15 +80,6 @@ class Counters:
                     self.board.put(unit, after)
                     self.board.left(unit, self.board.locate(event.before), after)
 
-    def displaced(self, unit: str, hex_label: str) -> bool:
-        """Whether a retreat of the combat being resolved, by another unit of the unit's side, ended in its hex."""
-        side = self.game.units_by_id[unit].side
-        since = self.combat.last_combat
-        return since is not None and any(
-            kind_of(e) == "retreat" and (moved := e.relocated_unit()) is not None and moved != unit
-            and e.path_hexes()[-1] == hex_label and self.game.units_by_id[moved].side == side
-            for e in self.output.entries[since + 1:])
-
     def owes_retreat(self, unit: str) -> bool:
         """Whether the rule system says the combat being resolved owes the unit a retreat."""
         model = None if self.system is None else self.system.movement
@@ -135,9 +126,9 @@ class Counters:
         elif attack is not None and unit in attack.acting_units():
             # An attacker's drag is its retreat when the result owes one (Fire & Movement 8.2.4), else its advance.
             motion = "retreat" if self.owes_retreat(unit) else "advance"
-        elif attack is not None and (self.displaced(unit, before.name) or self.owes_retreat(unit)):
-            # An attacking side's unit that is no attacker but that the combat makes retreat: one displaced by a
-            # friendly retreat ending in its hex (Fire & Movement 8.3.1), or one the rule system says is owed one.
+        elif attack is not None and self.owes_retreat(unit):
+            # An attacking side's unit that is no attacker but that the combat makes retreat, as the rule system
+            # says: one displaced by a friendly retreat ending in its hex (Fire & Movement 8.3.1), say.
             motion = "retreat"
         probe = {"retreat": Retreat, "advance": Advance, "move": Move}[motion]
         if self.output.held and not self.output.before_first_turn(probe(unit=unit, path=[before.name])):

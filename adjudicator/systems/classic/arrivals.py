@@ -206,9 +206,12 @@ def apply_place(state: ClassicState, entry: Place) -> ClassicState:
 
 
 def overdue(state: ClassicState, turn: int) -> list[str]:
-    """Reinforcements due on `turn` and not placed (when the rules do not allow them late)."""
+    """Reinforcements due on `turn` and not placed (when the rules do not allow them late); one placed early is on
+    the map, its one error given where it was placed."""
     rules = rules_of(state).rules.reinforcements
     if rules is None or rules.late == "allowed":
         return []
+    grid = state.game.grid
     return sorted(a.unit for _, a in state.game.reinforcements
-                  if a.scenario == state.scenario and a.turn == turn and a.unit not in state.arrived)
+                  if a.scenario == state.scenario and a.turn == turn and a.unit not in state.arrived
+                  and not grid.is_label(state.location.get(a.unit, "")))

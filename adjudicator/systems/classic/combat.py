@@ -240,6 +240,12 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
     """An attack: on a hex of enemy units (or several, where the rules allow), by the phasing side's units next
     to it, each unit and hex once a phase, at odds the table has; the claimed odds, die and result checked
     against the table."""
+    return refusal(state, entry) or _check_claims(state, entry)
+
+
+def refusal(state: ClassicState, entry: Attack) -> list[Finding]:
+    """Why the rules refuse an attack outright (who attacks whom, each unit and hex once a phase, odds the table
+    allows), or nothing: a refused attack's result is not owed, though the players may carry it out."""
     t = rules_of(state)
     combat = t.rules.combat
     section = combat.source
@@ -293,8 +299,25 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
         if combat.defend_once and label in state.log.defended:
             out.append(finding(state, "error", section, entry, f"{label} has already been attacked this phase; a "
                                "hex is attacked once a combat phase"))
-    if out:
+    if out or combat.below != "prohibited":
         return out
+    odds = work_out(state, hexes[0], attackers, hexes[1:])
+    crt = state.game.crt
+    assert crt is not None
+    if odds.column is None:
+        return [finding(state, "error", section, entry, f"the attack on {'+'.join(hexes)} is below the table's "
+                        f"lowest column ({crt.columns[0]}): {'; '.join(odds.lines[-1:])}")]
+    return []
+
+
+def _check_claims(state: ClassicState, entry: Attack) -> list[Finding]:
+    """The claimed odds, die and result of an attack the rules allow, against the table."""
+    t = rules_of(state)
+    combat = t.rules.combat
+    section = combat.source
+    hexes = entry.defending_hexes()
+    attackers = list(dict.fromkeys(entry.attackers))
+    out: list[Finding] = []
     odds = work_out(state, hexes[0], attackers, hexes[1:])
     shown = "+".join(hexes)
     crt = state.game.crt
@@ -309,8 +332,7 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
                                f"the table: {'; '.join(odds.lines)}"))
         return out
     if odds.column is None:
-        return [finding(state, "error", section, entry, f"the attack on {shown} is below the table's lowest "
-                        f"column ({crt.columns[0]}): {'; '.join(odds.lines[-1:])}")]
+        return out  # refused (`refusal`)
     column = crt.columns[odds.column]
     # The odds claimed are the column the table is read on: after the terrain's shifts.
     misread = entry.odds is not None and entry.odds != column
@@ -417,19 +439,28 @@ def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
     table = result_applied(state, replace(entry, result=None)) if entry.result is not None else None
     if pending is not None and table is not None and table != code:
         pending = evolve(pending, alternative=pending_of(state, entry, table))
-    could = attack_without_refused(state, entry)
-    owed = result_applied(state, could) if could is not None and pending is not None else None
-    if could is not None and pending is not None and owed is not None:
-        # A unit not next to the hex (7.0's one error on the attack) adds no strength and loses nothing: the
-        # others' result is owed; the claim (or the result as written) is followed too.
-        without = pending_of(state, could, owed)
-        pending = evolve(pending, alternative=without if without != pending else None)
     return evolve(state, log=log, pending=pending)
 
 
+def set_aside(before: ClassicState, after: ClassicState, entry: Attack) -> ClassicState:
+    """After an attack the rules refused (its one error given): its result may be carried out as the players did,
+    but nothing of it is owed, and its units and hexes may still attack and be attacked lawfully this phase (one
+    breach, one error); a compulsory attack counts them as tried."""
+    tried = frozenset(entry.attackers) | frozenset(entry.defending_hexes())
+    log = evolve(before.log, refused=before.log.refused | tried)
+    p = after.pending
+    if p is None:
+        return evolve(after, log=log)
+    # A unit not next to the hex adds nothing: carrying out the others' result is no second error either (ruling 7.0).
+    could = attack_without_refused(before, entry)
+    code = result_applied(before, could) if could is not None else None
+    others = evolve(pending_of(before, could, code), refused=True) if could is not None and code is not None else None
+    return evolve(after, log=log, pending=evolve(p, refused=True, alternative=others))
+
+
 def attack_without_refused(state: ClassicState, entry: Attack) -> Attack | None:
-    """The attack of the named units next to a hex it is made on, when others named are not (refused) and some
-    are, with nothing claimed of it; else None."""
+    """The attack of the named units next to a hex it is made on, when others named are not and some are, with
+    nothing claimed of it; else None."""
     if not rules_of(state).rules.combat.adjacent:
         return None
     grid = state.game.grid

@@ -30,6 +30,8 @@ ENGINE = ("adjudicator/engine.py::check", "adjudicator/engine.py::advance")
 """The engine judges the order of the phases and their entries, and moves the turn and phase at their markers."""
 BOUNDARY = ("adjudicator/systems/classic/system.py::Classic._boundary",)
 OWED = ("adjudicator/systems/classic/results.py::owed",)
+ONE = "tests/test_classic_one_breach.py::"
+"""The tests of session 20's one-breach fixes and audit."""
 
 
 def _clauses(game: Game) -> dict[str, list[Clause]]:
@@ -63,8 +65,10 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                   ("game.toml [[sequence]]",)))
     add(rules.movement.source, Clause("from the unit's hex, hex by hex, on the map (a path stepping off its edge is a "
                                       "finding, the replay going on), no prohibited terrain or hexside, no enemy unit, "
-                                      "the allowance (a condition's cap or factor), each phase anew",
-                                      ("move",), (), ("rules.toml [movement]", "terrain.toml mp_cost")))
+                                      "the allowance (a condition's cap or factor; a unit with none left moves "
+                                      "not at all, whatever zones its path crosses), each phase anew",
+                                      ("move",), (), ("rules.toml [movement]", "terrain.toml mp_cost"),
+                                      (f"{ONE}test_a_unit_with_no_allowance_breaks_the_allowance_not_a_zone",)))
     add(rules.zoc.source, Clause(f"zones of control of kind '{rules.zoc.kind}': entering one ends a unit's move for "
                                  "the phase" + (", leaving one by moving is barred" if rules.zoc.kind == "lock" else
                                                 ", not from one straight into another" if rules.zoc.kind ==
@@ -97,22 +101,31 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                     "column, terrain shifts, the claimed odds, die and result against the table (a "
                                     "claim that is what the attack gives without the condition in force cites the "
                                     "condition's section; a result the table gives on the odds claimed is one error "
-                                    "with them); " + several + "; unfinished: whether every battle is announced before "
+                                    "with them); an attack refused owes nothing of its result, and its units and "
+                                    "hex may attack and be attacked lawfully after it; " + several + "; unfinished: whether every battle is announced before "
                                     "the first is resolved (an attack entry announces and resolves its battle at once)",
                                     ("attack",), (), ("crt.toml", "rules.toml [[combat.terrain]]",
                                                       "units.csv values"),
-                                    ("tests/test_attack_slips.py::test_an_attacker_named_twice_is_one_error",)))
+                                    ("tests/test_attack_slips.py::test_an_attacker_named_twice_is_one_error",
+                                     f"{ONE}test_a_refused_attack_owes_nothing",
+                                     f"{ONE}test_units_of_a_refused_attack_may_then_attack_lawfully",
+                                     f"{ONE}test_an_attack_outside_a_combat_phase_owes_nothing")))
     for source in sorted({r.source for r in rules.combat.results}):
         codes = ", ".join(r.code for r in rules.combat.results if r.source == source)
         add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "
                            "printed strength (a step at a time while it is short, none past the one that matches "
-                           "it), what is still owed when the log moves on", ("loss",), OWED,
-                           ("rules.toml [[combat.results]]",)))
+                           "it), a unit's last step lost (`deplete` or `eliminate`) its elimination, what is "
+                           "still owed when the log moves on (noted when the log ends)", ("loss",), OWED,
+                           ("rules.toml [[combat.results]]",),
+                           (f"{ONE}test_the_loss_of_a_units_last_step_is_its_elimination",
+                            f"{ONE}test_a_retreat_written_before_the_loss_does_not_carry_the_loss_out",
+                            f"{ONE}test_a_result_still_owed_when_the_log_ends_is_a_note")))
     add(rules.combat.retreat.source, Clause("retreats the result owes: their length, on the map, away from the "
                                             "combat, no enemy unit or zone as the data say, who decides them (the "
                                             "side `Side:` or `Side>` names, against the data's chooser), blocked "
                                             "retreats",
-                                            ("retreat", "loss"), OWED, ("rules.toml [combat.retreat]",)))
+                                            ("retreat", "loss"), OWED, ("rules.toml [combat.retreat]",),
+                                            (f"{ONE}test_an_attacker_with_no_retreat_is_eliminated",)))
     add(rules.combat.advance.source, Clause("advances right after the combat, by its attackers, into the emptied hex, "
                                             "no farther than the data allow", ("advance",), (),
                                             ("rules.toml [combat.advance]",)))
@@ -122,8 +135,12 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                               "refused replacement spends no point",
                                               ("place",), (), ("rules.toml [replacements]", "replacements.csv")))
     if rules.reinforcements is not None:
-        add(rules.reinforcements.source, Clause("reinforcements on their turn at their entry", ("place",), BOUNDARY,
-                                                ("rules.toml [reinforcements]", "reinforcements.csv")))
+        add(rules.reinforcements.source, Clause("reinforcements on their turn at their entry; one refused (placed "
+                                                "early) is placed again lawfully, and not reported as not placed",
+                                                ("place",), BOUNDARY,
+                                                ("rules.toml [reinforcements]", "reinforcements.csv"),
+                                                (f"{ONE}test_a_reinforcement_placed_early_and_again_on_its_"
+                                                 "turn_is_one_error",)))
     if rules.supply is not None:
         add(rules.supply.source, Clause("a line to the side's sources through no enemy unit or zone as the data "
                                         "say, the hex it is traced from excepted (asked by replacements, cut-off "
@@ -138,10 +155,14 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                          "of a condition holding at any time when made, one of a condition counted at "
                                          "the end refused before the last phase and, made in it, judged on the "
                                          "position the game ends in (it ends no play); the result noted when the last "
-                                         "turn's last phase is reached", ("declare",),
+                                         "turn's last phase is reached; a claim of a draw (`declare draw`) judged as "
+                                         "one of victory where a condition (or `otherwise`) gives a draw, and "
+                                         "refused where none does", ("declare",),
                                          ("adjudicator/systems/classic/victory.py::judge_claims",
                                           "adjudicator/systems/classic/system.py::Classic.finish"),
-                                         ("rules.toml [victory]", "places.csv")))
+                                         ("rules.toml [victory]", "places.csv"),
+                                         (f"{ONE}test_a_draw_claimed_in_a_game_with_none_misreads_its_victory_"
+                                          "rules",)))
     # A rule area citing a section of its own (a terrain's combat effect, a victory condition, a rail phase) is
     # judged with its area's entries: the section is checked, not data only.
     for where, source, key in rules.citations():

@@ -130,6 +130,13 @@ def check_move(state: ClassicState, entry: Move) -> list[Finding]:
     lim = limits(state, entry.unit, strategic)
     if lim.rail:
         return _check_rail(state, entry, lim)
+    if len(entry.path) > 1 and lim.hexes is None and lim.budget <= 0:
+        # A unit with no movement points left (an allowance of 0: a fortress, a turn's own allowance) may not move
+        # at all: the clause broken is the allowance's, whatever zones of control its path crosses.
+        steps = zip(entry.path, entry.path[1:])
+        path_cost = sum(step_cost(state, grid.hex_of(a), grid.hex_of(b), False) or 1.0 for a, b in steps
+                        if grid.hex_of(a).is_adjacent(grid.hex_of(b)))
+        return [_over_allowance(state, entry, path_cost, lim, strategic)]
     enemy = enemy_of(state, unit.side)
     zoc = zone_of(state, enemy)
     kind = rules.zoc.kind
@@ -177,30 +184,37 @@ def check_move(state: ClassicState, entry: Move) -> list[Finding]:
                            f"{'-'.join(entry.path)}; cut off from its sources it had {max(lim.budget, 0):g} left "
                            f"(x{rules.supply.cut_off_movement:g} of {lim.whole:g})"))
     elif not out and spent > lim.budget:
-        total = allowance(state, entry.unit)
-        condition = t.condition(state.at.turn)
-        unit = unit_of(state, entry.unit)
-        record = t.turn_record(state.at.turn, unit.side)
-        whys: list[tuple[str, str]] = []
-        if record is not None and unit.type in record.allowance_by_type:
-            whys.append((f"turn {record.number}: {unit.type} {record.allowance_by_type[unit.type]}", record.source))
-        if record is not None and record.allowance_factor != 1:
-            whys.append((f"turn {record.number}: x{record.allowance_factor:g}", record.source))
-        if condition is not None and unit.type in condition.allowance_by_type:
-            whys.append((f"{condition.name}: {unit.type} {condition.allowance_by_type[unit.type]}", condition.source))
-        elif condition is not None and condition.movement_factor != 1:
-            whys.append((f"{condition.name}: x{condition.movement_factor:g}", condition.source))
-        why = "".join(f" ({w})" for w, _ in whys)
-        # Over what the turn or the condition leaves but within the counter's allowance: that rule is what was
-        # misread (the last to cut it: a condition's, else the turn record's).
-        within = bool(whys) and spent <= total * (rules.movement.strategic.factor
-                                                  if strategic and rules.movement.strategic else 1)
-        section = whys[-1][1] if within else mv
-        out.append(finding(state, "error", section, entry, f"{entry.unit} spent {spent:g} MP on "
-                           f"{'-'.join(entry.path)}; it had {max(lim.budget, 0):g} of its allowance of {total}{why} "
-                           "left this phase"))
+        out.append(_over_allowance(state, entry, spent, lim, strategic))
     out += _stacking_after(state, entry.unit, entry.path[-1], entry)
     return out
+
+
+def _over_allowance(state: ClassicState, entry: Move, spent: float, lim: MoveLimits, strategic: bool) -> Finding:
+    """A move spending more than the allowance left: the clause that cut the allowance (a condition's, the turn
+    record's) when the move was within the counter's, else the movement section's."""
+    t = rules_of(state)
+    rules = t.rules
+    total = allowance(state, entry.unit)
+    condition = t.condition(state.at.turn)
+    unit = unit_of(state, entry.unit)
+    record = t.turn_record(state.at.turn, unit.side)
+    whys: list[tuple[str, str]] = []
+    if record is not None and unit.type in record.allowance_by_type:
+        whys.append((f"turn {record.number}: {unit.type} {record.allowance_by_type[unit.type]}", record.source))
+    if record is not None and record.allowance_factor != 1:
+        whys.append((f"turn {record.number}: x{record.allowance_factor:g}", record.source))
+    if condition is not None and unit.type in condition.allowance_by_type:
+        whys.append((f"{condition.name}: {unit.type} {condition.allowance_by_type[unit.type]}", condition.source))
+    elif condition is not None and condition.movement_factor != 1:
+        whys.append((f"{condition.name}: x{condition.movement_factor:g}", condition.source))
+    why = "".join(f" ({w})" for w, _ in whys)
+    # Over what the turn or the condition leaves but within the counter's allowance: that rule is what was
+    # misread (the last to cut it: a condition's, else the turn record's).
+    within = bool(whys) and spent <= total * (rules.movement.strategic.factor
+                                              if strategic and rules.movement.strategic else 1)
+    section = whys[-1][1] if within else rules.movement.source
+    return finding(state, "error", section, entry, f"{entry.unit} spent {spent:g} MP on {'-'.join(entry.path)}; it "
+                   f"had {max(lim.budget, 0):g} of its allowance of {total}{why} left this phase")
 
 
 def _too_near(state: ClassicState, entry: Move, keep_away: int) -> str | None:

@@ -59,7 +59,7 @@ class ClassicMovement:
     def move_rule(self, state: ClassicState, unit_id: str, kind: str = "move") -> ClassicMoveRule:
         """How a unit may move now."""
         if unit_id not in state.game.units_by_id:
-            raise WargameError(f"unknown unit {unit_id!r}")
+            raise WargameError(state.game.unknown_unit(unit_id))
         strategic = rules_of(state).rules.movement.strategic
         if kind != "move" and (kind != "strategic" or strategic is None):
             raise WargameError(f"{state.game.id} has no {kind} movement (its rail movement is its own phase)")

@@ -26,7 +26,8 @@ def carries_out(entry: Entry) -> bool:
 def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Finding]:
     """What the pending result still owes when the log moves on: one error per unit and obligation."""
     p = state.pending
-    if p is None:
+    if p is None or p.refused:
+        # An attack the rules refused owes nothing (its one error is at the attack): one breach, one error.
         return []
     if p.alternative is not None:
         # After a wrong result claim (its one error is on the attack) what is owed is the table's (nothing
@@ -36,12 +37,18 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
     section = rules_of(state).results[p.code].source
     out: list[Finding] = []
     on = f"the {p.code} on {p.named()} (line {p.line})"
+    grid = state.game.grid
     for u, n in sorted(p.defender_steps.items()):
-        if n > 0 and state.location.get(u) == p.began.get(u):
+        # Owed wherever the unit stands: a retreat written before the loss does not carry the loss out.
+        if n > 0 and grid.is_label(state.location.get(u, "")):
             out.append(finding(state, "error", section, entry, f"{u} still owes {n} step loss(es) from {on}", line))
     for u, n in sorted(p.attacker_retreats.items()):
         if n > 0 and state.location.get(u) == p.began.get(u):
-            out.append(finding(state, "error", rules_of(state).rules.combat.retreat.source, entry,
+            retreat = rules_of(state).rules.combat.retreat
+            blocked = not _retreat_paths(state, u, n, p)
+            out.append(finding(state, "error", retreat.source, entry,
+                               f"attacker {u} has no legal retreat of {n} hex(es) after {on}: it is eliminated "
+                               f"(write 'eliminate {u}')" if blocked and retreat.blocked == "eliminated" else
                                f"attacker {u} did not retreat {n} hex(es) after {on}", line))
     for u, n in sorted(p.retreats.items()):
         if n > 0 and state.location.get(u) == p.began.get(u) and p.defender_steps.get(u, 0) == 0:
@@ -76,15 +83,15 @@ def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
         return [finding(state, "error", section, entry, f"{entry.unit} is not on the map; it has no step to lose")]
     if p is None:
         return [finding(state, "error", section, entry, f"no combat result makes {entry.unit} lose a step here")]
-    taking = left if entry.loss == "eliminate" else 1
-    if entry.loss == "deplete" and left == 1:
-        return [finding(state, "error", section, entry, f"{entry.unit} shows its last step; losing it eliminates "
-                        f"the unit: write eliminate {entry.unit}")]
+    # A unit's last step lost is the unit eliminated (a one-step unit, or one on its last face): `deplete` then
+    # reads as `eliminate`, as a tournament director reads "it loses its only step".
+    loss = "eliminate" if entry.loss == "eliminate" or left == 1 else "deplete"
+    taking = left if loss == "eliminate" else 1
     if entry.unit in p.defenders:
         due = p.defender_steps.get(entry.unit, 0)
         if due == 0 and p.retreats.get(entry.unit, 0) > 0:
             blocked = _retreat_paths(state, entry.unit, p.retreats[entry.unit], p)
-            if entry.loss == "eliminate" and not blocked:
+            if loss == "eliminate" and not blocked:
                 return []
             if blocked:
                 return [finding(state, "error", t.rules.combat.retreat.source, entry, f"{entry.unit} can retreat "
@@ -94,6 +101,16 @@ def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
                             f"{entry.unit} {due} step(s), not {taking}")]
         return []
     if entry.unit in p.attackers:
+        due_retreat = p.attacker_retreats.get(entry.unit, 0)
+        if due_retreat > 0 and state.location.get(entry.unit) == p.began.get(entry.unit) and \
+                p.attacker_steps == 0 and p.attacker_strength == 0:
+            # An attacker the result makes retreat, as a defender: eliminated only when no retreat is open.
+            paths = _retreat_paths(state, entry.unit, due_retreat, p)
+            if loss == "eliminate" and not paths and t.rules.combat.retreat.blocked == "eliminated":
+                return []
+            if paths:
+                return [finding(state, "error", t.rules.combat.retreat.source, entry, f"{entry.unit} can retreat "
+                                f"(e.g. {'-'.join(paths[0])}); it is not eliminated instead")]
         if p.attacker_strength > 0:
             # An exchange (the result's section): the attacker picks the steps, a step at a time, while the defender's
             # loss is not yet matched; "at least" lets only the step that matches it pay more than is owed.

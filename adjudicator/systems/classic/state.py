@@ -46,6 +46,9 @@ class PhaseLog:
     """Units that have attacked this phase."""
     defended: frozenset[str] = frozenset()
     """Hexes attacked this phase."""
+    refused: frozenset[str] = frozenset()
+    """Units and hexes of attacks the rules refused this phase (neither attacked nor defended: a lawful attack may
+    follow; a compulsory attack counts them as tried)."""
     points: Mapping[str, int] = field(default_factory=dict)
     """Replacement points each side has spent this phase."""
     replaced: frozenset[str] = frozenset()
@@ -85,6 +88,9 @@ class Pending:
     alternative: Pending | None = None
     """The table's result when the log claimed another: the players may carry out either (the claim's error is
     reported once, at the attack), and follow the table's from the first entry that fits it alone."""
+    refused: bool = False
+    """The rules refused the attack (its one error given): the players may carry its result out, but nothing of it
+    is owed."""
 
 
     def defended(self) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ choice comes from the game's data (rules.toml, terrain.toml, crt.toml, the sched
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from adjudicator.contract import (
     CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, TurnContext, TurnKeeper, UnitPlace,
@@ -129,6 +130,7 @@ class Classic(SystemBase[ClassicState]):
                                           skip_phases=True)
         self._movement = ClassicMovement()
         self._judged: tuple[ClassicState, Entry, ClassicState, list[Finding]] | None = None
+        self._misplaced: tuple[ClassicState, Entry] | None = None
 
     @property
     def auditor(self) -> Classic:
@@ -168,8 +170,11 @@ class Classic(SystemBase[ClassicState]):
         if isinstance(entry, (StepMarker, TurnMarker)):
             out += self._boundary(state, entry)
         phase = rules_of(state).phases.get(state.at.step or "")
-        if phase is not None and state.at.turn in phase.skipped_turns and \
-                not isinstance(entry, (StepMarker, TurnMarker)):
+        skipped = phase is not None and state.at.turn in phase.skipped_turns
+        if isinstance(entry, Attack) and (skipped or not kind_rules):
+            # An attack where the sequence of play allows none: refused, its result not owed (`apply`).
+            self._misplaced = (state, entry)
+        if phase is not None and skipped and not isinstance(entry, (StepMarker, TurnMarker)):
             return [*out, finding(state, "error", phase.source, entry, f"turn {state.at.turn}: nothing is done in the "
                                   f"{state.at.step} phase on this turn")]
         if kind_rules:
@@ -198,11 +203,20 @@ class Classic(SystemBase[ClassicState]):
         judged = evolve(state, pending=p.alternative)
         return judged, self.registry.check(judged, entry)
 
+    def _refused(self, state: ClassicState, entry: Entry) -> bool:
+        """Whether the engine's check of this entry in this state found it where the sequence of play allows none."""
+        known = self._misplaced
+        return known is not None and known[0] is state and known[1] is entry
+
     def _unpaid(self, state: ClassicState, entry: Entry, found: list[Finding], after: ClassicState) -> ClassicState:
-        """After a replacement the rules refuse (placed as written), the points and the units' one point a phase as
-        they were: one breach, one error, so the later replacements are judged on what the lawful ones spent."""
-        if not isinstance(entry, Place) or entry.how != "replace" or not any(f.severity == "error" for f in found):
+        """After a placement the rules refuse (placed as written): a replacement's points and the units' one point a
+        phase as they were, a reinforcement not yet arrived. One breach, one error: the later replacements are
+        judged on what the lawful ones spent, and a reinforcement placed early is placed again lawfully on its
+        turn (not "arrived already")."""
+        if not isinstance(entry, Place) or not any(f.severity == "error" for f in found):
             return after
+        if entry.how == "reinforce":
+            return evolve(after, arrived=state.arrived)
         return evolve(after, log=evolve(after.log, points=state.log.points, replaced=state.log.replaced))
 
     def _boundary(self, state: ClassicState, entry: StepMarker | TurnMarker) -> list[Finding]:
@@ -237,8 +251,8 @@ class Classic(SystemBase[ClassicState]):
             around = [grid.label_of(n) for n in grid.neighbours_on_map(grid.hex_of(label))]
             if units[ids[0]].side == side:
                 if any(state.side_in(n) not in (None, side) for n in around):
-                    idle += [u for u in ids if u not in state.log.attacked]
-            elif any(state.side_in(n) == side for n in around) and label not in state.log.defended:
+                    idle += [u for u in ids if u not in state.log.attacked | state.log.refused]
+            elif any(state.side_in(n) == side for n in around) and label not in state.log.defended | state.log.refused:
                 unattacked.append(label)
         if not idle and not unattacked:
             return []
@@ -253,9 +267,10 @@ class Classic(SystemBase[ClassicState]):
         if isinstance(entry, (Header, Comment)):
             return state
         # What the check found (judged once): the branch a combat's result is carried out in, a replacement refused.
-        replacing = isinstance(entry, Place) and entry.how == "replace"
-        weighed = results.carries_out(entry) or replacing
+        placing = isinstance(entry, Place)
+        weighed = results.carries_out(entry) or placing
         judged, found = self._judge(state, entry) if weighed else (state, [])
+        misplaced = self._refused(state, entry)
         if state.pending is not None and not results.carries_out(entry):
             state = evolve(state, pending=None)
         if isinstance(entry, (StepMarker, TurnMarker)):
@@ -266,6 +281,8 @@ class Classic(SystemBase[ClassicState]):
             state = judged
         try:
             after = self._unpaid(state, entry, found, self.registry.apply(state, entry))
+            if isinstance(entry, Attack) and (misplaced or combat.refusal(state, entry)):
+                after = combat.set_aside(state, after, entry)
         except (KeyError, ValueError) as e:
             raise ReplayError(f"line {entry.line}: the entry cannot be applied ({e})") from None
         if after.location is not state.location:
@@ -278,7 +295,10 @@ class Classic(SystemBase[ClassicState]):
 
     def finish(self, state: ClassicState) -> list[Finding]:
         """What the log's end leaves owed, and the game's result when its last turn is under way."""
-        out = results.owed(state, None, line=state.pending.line if state.pending else 0)
+        # A log ending while a result is carried out may go on in the next message: what is still owed is noted at
+        # the attack (the register: findings at a log ending inside a phase are notes), as in the other systems.
+        out = [replace(f, severity="note", message=f"when the log ends, {f.message}")
+               for f in results.owed(state, None, line=state.pending.line if state.pending else 0)]
         last = state.last_line
         t = rules_of(state)
         out += self._overstacks_when_the_log_ends(state)

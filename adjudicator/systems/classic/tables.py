@@ -127,13 +127,19 @@ def _build(game: Game) -> Tables:
     blocked_sides: set[Hexside] = set()
     for side, features in game.hexside_features.items():
         kinds = [terrain[f] for f in features if f in terrain]
-        side_add[side] = None if any(t.prohibited for t in kinds) else sum(t.mp_add or 0 for t in kinds)
+        # terrain.toml's `cancels`: a bridge over a river lets a step across cost the hex entered, the river's cost
+        # (or prohibition) not paid.
+        cancelled = {c for t in kinds for c in t.cancels}
+        crossed = [t for t in kinds if t.id not in cancelled]
+        side_add[side] = None if any(t.prohibited for t in crossed) else sum(t.mp_add or 0 for t in crossed)
         along = [t.mp_cost for t in kinds if t.mp_cost is not None and t.id != rail_feature]
         if along:
             side_cost[side] = min(along)
         if rail_feature in features:
             rail.add(side)
-        if any(t.blocks_zoc for t in kinds) or features & set(rules.zoc.into_hexside):
+        # `[zoc] unless`: a bridge on a river hexside lets the zone across it, as `unless` does for combat effects.
+        if (any(t.blocks_zoc for t in kinds) or features & set(rules.zoc.into_hexside)) and \
+                not features & set(rules.zoc.unless):
             blocked_sides.add(side)
     blocked_hexes = frozenset(h for h, ids in game.hex_terrain.items()
                               if any(t in terrain and terrain[t].blocks_zoc for t in ids))

@@ -1,5 +1,6 @@
 """Victory (rules.toml's `[victory]`): who controls each place, the conditions read in order at the game's end
-(or at any moment), and a side's claim (`declare victory`) checked against them."""
+(or at any moment), and a side's claim (`declare victory`, or `declare draw` where the rules give one) checked
+against them."""
 
 from __future__ import annotations
 
@@ -136,16 +137,20 @@ def _decided_now(state: ClassicState) -> bool:
 
 
 def check_declare(state: ClassicState, entry: Declare) -> list[Finding]:
-    """`Side: declare victory`: a claim of a condition that holds at any time is judged when made; a claim of one
-    counted at the game's end is refused before the last phase, and made in it is judged at the end (`judge_claims`):
-    the play of that phase may follow it."""
+    """`Side: declare victory` (or `declare draw`, where the rules give one): a claim of a condition that holds at any
+    time is judged when made; a claim of one counted at the game's end is refused before the last phase, and made in
+    it is judged at the end (`judge_claims`): the play of that phase may follow it."""
     victory = rules_of(state).rules.victory
     section = victory.source if victory is not None else rules_of(state).rules.movement.source
-    if entry.what != "victory":
+    if entry.what not in ("victory", "draw"):
         return [finding(state, "error", "log", entry, f"'declare {entry.what}' is not a declaration of this game; "
-                        "write 'declare victory'")]
+                        "write 'declare victory'" + (" or 'declare draw'" if has_draw(state) else ""))]
     if victory is None:
         return [finding(state, "error", section, entry, "this game has no victory conditions to claim")]
+    if entry.what == "draw" and not has_draw(state):
+        # The claim is the game's result misread: no condition of the victory rules ends the game drawn.
+        return [finding(state, "error", section, entry, "this game has no draw: no victory condition gives one, and "
+                        f"when none holds the {victory.otherwise} player wins")]
     now = _decided_now(state)
     if not now and not is_over(state):
         return [finding(state, "error", section, entry, f"the game is not over (turn {state.at.turn}); no condition "
@@ -157,6 +162,12 @@ def check_declare(state: ClassicState, entry: Declare) -> list[Finding]:
         return [finding(state, "error", section, entry, "this game counts no victory points")]
     # A condition counted at the game's end is judged there, on the position the last phase ends in (12.0).
     return judged(state, entry, at_end=False) if now else []
+
+
+def has_draw(state: ClassicState) -> bool:
+    """Whether the victory rules can end the game drawn (a condition's winner, or the result when none holds)."""
+    victory = rules_of(state).rules.victory
+    return victory is not None and (victory.otherwise == "draw" or any(c.winner == "draw" for c in victory.conditions))
 
 
 def judged(state: ClassicState, entry: Declare, at_end: bool) -> list[Finding]:
@@ -176,12 +187,13 @@ def judged(state: ClassicState, entry: Declare, at_end: bool) -> list[Finding]:
             + " (" + ", ".join(f"{name} {value}" for name, value in sorted(victory.points.items())) + ")")]
     winner, condition = decided(state, at_end)
     side = entry.side or "?"
-    if winner != side:
+    draw = entry.what == "draw"
+    if winner != ("draw" if draw else side):
         names = {p.hex: p.name for _, p in state.game.places}
         held = ", ".join(f"{names[label] + ' ' if label in names and names[label] != label else ''}{label} "
                          f"{state.control.get(label, 'nobody')}" for label in sorted(victory_hexes(state)))
         return [finding(state, "error", condition.source if condition is not None else section, entry,
-                        f"{side} claims victory, but {when}the result is "
+                        f"{side} claims {'a draw' if draw else 'victory'}, but {when}the result is "
                         f"{'a draw' if winner == 'draw' else winner + ' victory'} ({reason(state, condition)}; "
                         f"control: {held})")]
     return []
@@ -195,11 +207,14 @@ def judge_claims(state: ClassicState) -> list[Finding]:
 def apply_declare(state: ClassicState, entry: Declare) -> ClassicState:
     """A claim of victory recorded: a condition holding at any time decides the game now; a claim of one counted at
     the game's end, made in the last phase, stands as the position does until the game ends."""
-    if entry.what != "victory":
-        return state  # not a claim of victory: refused as such (`check_declare`), never judged as one
+    if entry.what not in ("victory", "draw"):
+        return state  # not a claim of the game's result: refused as such (`check_declare`), never judged as one
+    if entry.what == "draw" and not has_draw(state):
+        return state
     winner, condition = decided(state, False)
     if condition is not None:
-        if entry.side != winner or (state.outcome is not None and not state.claim_standing):
+        # A condition holding at any time decides a side's win now: a claim of it (never of a draw) ends the game.
+        if entry.what == "draw" or entry.side != winner or (state.outcome is not None and not state.claim_standing):
             return state
         return evolve(state, outcome=Outcome(winner, condition.source, entry.line, reason(state, condition)),
                       claim_standing=False)

@@ -163,7 +163,7 @@ class SeriesRules(SystemBase[S]):
 
     def allowance(self, state: S, unit_id: str, weather: bool = True) -> int:
         """The unit's movement allowance (reduced side when reduced); `weather` is for folios whose
-        weather changes it (6.1 asks for the printed MA)."""
+        weather changes it (False: the MA before the weather halves it, which a misread halving is judged by)."""
         unit = self._unit(state, unit_id)
         values = unit.reduced if unit_id in state.depleted and unit.reduced else unit.full
         index = state.tables.movement_index

@@ -6,6 +6,7 @@ Rulings: docs/rules-coverage.md's register, rows F&M 5.2, F&M 6.1 and F&M 6.1 / 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Container
 
 from adjudicator.contract import MOVE_KINDS, Reach
@@ -171,7 +172,7 @@ class Movement(SeriesArea[S]):
         generators ask for; WargameError for strategic movement (an Onslaught rule) or a unit off the map."""
         self._movement_kind(kind)
         if unit_id not in state.game.units_by_id:
-            raise WargameError(f"unknown unit {unit_id!r}{did_you_mean(unit_id, state.game.units_by_id)}")
+            raise WargameError(state.game.unknown_unit(unit_id))
         if self.rules._on_map(state, unit_id) is None:
             raise WargameError(f"{unit_id} is not on the map ({state.location.get(unit_id) or 'not in play'})")
         return self._rule(state, unit_id, self.rules.allowance(state, unit_id), self.rules.first_hex_cost(state, unit_id))
@@ -181,9 +182,11 @@ class Movement(SeriesArea[S]):
         game = state.game
         unit = game.units_by_id[unit_id]
         mobile = unit.mobility == "mobile"
+        # 6.1: half the MA, rounded down, to enter an EZOC: the MA a folio's weather has halved, as 5.2 a's "printed
+        # MA" is (else no mobile unit could enter an EZOC at all in such weather; register row F&M 6.1 / Omaha 14.1).
         return MoveRule(budget=allowance - spent, terrain_cost=self._pricer(game), enemy=self.rules.enemy_hexes(state, unit.side),
                         ezoc=frozenset() if unit.type in IGNORE_EZOC else self.rules.ezoc(state, unit.side),
-                        ezoc_cost=self.rules.allowance(state, unit_id, weather=False) // 2 if mobile else 0, mobile=mobile,
+                        ezoc_cost=self.rules.allowance(state, unit_id) // 2 if mobile else 0, mobile=mobile,
                         barrier=lambda a, b: ZonesOfControl.is_ezoc_barrier(game, a, b), on_map=game.grid,
                         off_limits=self.rules.off_limits(state))
 
@@ -220,7 +223,7 @@ class Movement(SeriesArea[S]):
         """Every hex a unit may still move to now with the MP it has left, and what reaching it costs (5.1-5.5,
         6.1, a folio's own rules), or why it may not move now."""
         if unit_id not in state.game.units_by_id:
-            raise WargameError(f"unknown unit {unit_id!r}{did_you_mean(unit_id, state.game.units_by_id)}")
+            raise WargameError(state.game.unknown_unit(unit_id))
         if kind == "strategic":
             return Reach({}, ("log: Fire & Movement has no strategic movement (an Onslaught rule)",))
         self._movement_kind(kind)
@@ -235,7 +238,11 @@ class Movement(SeriesArea[S]):
         rule = self.move_rule(state, unit_id)
         walked = reachable(start, rule.cost, rule.budget, stops=rule.stops)
         label = state.game.grid.label_of
-        return Reach({label(h): cost for h, cost in sorted(walked.cost.items()) if h != start})
+        # 5.3: a unit moves through friends but never ends its movement stacked beyond what the hex takes.
+        side = state.game.units_by_id[unit_id].side
+        held = Counter(w for u, w in state.location.items() if u != unit_id and state.game.units_by_id[u].side == side)
+        return Reach({label(h): cost for h, cost in sorted(walked.cost.items())
+                      if h != start and held[label(h)] < self.rules.stack_limit(state, label(h))})
 
     def may_move(self, state: S, unit_id: str) -> bool:
         """Whether a unit may move now at all, as the generators ask: the phase allows its side's moves
@@ -246,6 +253,38 @@ class Movement(SeriesArea[S]):
             not self.move_bars(state, unit_id)[0] and self.rules.folio_may_move(state, unit_id)
 
     def _check_move(self, state: S, entry: Move) -> list[Finding]:
+        return self._check_path(state, entry) + self._ends_stacked(state, entry)
+
+    def _ends_stacked(self, state: S, entry: Move) -> list[Finding]:
+        """5.3: a unit never ends its movement stacked (beyond what the hex takes, a folio's beach stack): its own
+        error, whether or not the other unit leaves before the phase ends (then the phase's end does not judge
+        the stack again, `stacked_by_move`)."""
+        here = self.stacked_by_move(state, entry)
+        if not here:
+            return []
+        limit = self.rules.stack_limit(state, entry.path[-1])
+        others = sorted(here - {entry.unit})
+        takes = "a unit never ends its movement stacked with another" if limit == 1 else \
+            f"{entry.path[-1]} takes {limit} and a unit never ends its movement stacked beyond that"
+        return [self._f("error", "5.3", entry, f"{entry.unit} ends its movement in {entry.path[-1]} with "
+                                               f"{', '.join(others)}; {takes} (5.3)")]
+
+    def stacked_by_move(self, state: S, entry: Move) -> frozenset[str]:
+        """The units of the mover's side (the mover too) in the hex a move carried out ends in, when it holds more
+        than it takes; empty when it does not (or the move is not carried out: written from another hex)."""
+        game = state.game
+        end = entry.path[-1]
+        if entry.unit not in game.units_by_id or state.location.get(entry.unit) != entry.path[0] or \
+                len(entry.path) < 2 or not game.grid.is_label(end) or not game.grid.is_label(entry.path[0]):
+            return frozenset()
+        side = game.units_by_id[entry.unit].side
+        there = [u for u, w in state.location.items() if w == end and u != entry.unit]
+        if any(game.units_by_id[u].side != side for u in there):
+            return frozenset()  # into an enemy-held hex: 5.2 d's breach; the phase's end judges the own units there
+        here = frozenset(there)
+        return here | {entry.unit} if len(here) + 1 > self.rules.stack_limit(state, end) else frozenset()
+
+    def _check_path(self, state: S, entry: Move) -> list[Finding]:
         game = state.game
         where = state.location.get(entry.unit)
         out: list[Finding] = []

@@ -102,7 +102,7 @@ class Retreats(SeriesArea[S]):
     def retreat_options(self, state: S) -> list[RetreatOption]:
         """The retreats the pending result still owes, by unit (8.2.4, 8.3): every legal full retreat, and when
         none is open without displacing a friendly unit (8.3.1) the shorter ones the unit may take instead (then
-        reduced too)."""
+        reduced too); then each displacement owed, one hex, by a unit a retreat (or displacement) ended on (8.3.1)."""
         combat = state.combat
         if combat is None:
             return []
@@ -114,13 +114,60 @@ class Retreats(SeriesArea[S]):
                     self.rules._on_map(state, unit_id) is None:
                 continue
             full = self.legal_retreats(state, unit_id, due)
-            # 8.3: never shorter than the unit can go without displacing (8.3.1: longer ones end on friends).
-            reach = self.retreat_reach(state, unit_id, due)
-            shorter = [p for n in range(due - 1, max(reach, 1) - 1, -1)
-                       for p in self.legal_retreats(state, unit_id, n)]
             out.append(RetreatOption(unit_id, due, tuple(tuple(label(h) for h in p) for p in full),
-                                     tuple(tuple(label(h) for h in p) for p in shorter)))
+                                     tuple(tuple(label(h) for h in p) for p in self._shorter(state, unit_id, due))))
+        listed = {option.unit for option in out}
+        for unit_id in self._to_displace(state, combat):
+            if unit_id not in listed:
+                paths = self.legal_displacements(state, unit_id)
+                out.append(RetreatOption(unit_id, 1, tuple(tuple(label(h) for h in p) for p in paths)))
         return out
+
+    def _shorter(self, state: S, unit_id: str, due: int) -> list[tuple[Hex, ...]]:
+        """The retreats shorter than `due` the checker accepts (8.3, 8.3.1): as far as the unit goes without
+        displacing (then reduced there), and, when even that is short of the longest retreat open by displacing,
+        that longest one ending on a friendly unit to displace; none while a full retreat ends in a vacant hex."""
+        reach = self.retreat_reach(state, unit_id, due)
+        if reach == due:
+            return []
+        longest = self._longest_displacing(state, unit_id, due, reach)
+        lengths = sorted({reach, longest} - {0, due}, reverse=True)
+        return [p for n in lengths for p in self.legal_retreats(state, unit_id, n)]
+
+    def _longest_displacing(self, state: S, unit_id: str, due: int, shorter_than: int) -> int:
+        """The longest retreat, up to `due` and longer than `shorter_than`, that ends on a friendly unit able to make
+        way (a one-hex displacement open to it, 8.3.1); 0 for none."""
+        friends = self._friends(state, unit_id)
+        for n in range(due, shorter_than, -1):
+            ends = {p[-1] for p in self.retreat_paths(state, unit_id, n) if p[-1] in friends}
+            if any(self._makes_way(state, h, unit_id) for h in ends):
+                return n
+        return 0
+
+    def _makes_way(self, state: S, where: Hex, retreating: str) -> bool:
+        """Whether a friendly unit in `where` has a hex to be displaced to (8.3.1)."""
+        label = state.game.grid.label_of(where)
+        return any(self.legal_displacements(state, u) for u, w in state.location.items()
+                   if w == label and u != retreating)
+
+    def _to_displace(self, state: S, combat: FmCombat) -> list[str]:
+        """The units still standing where a retreat or displacement of the combat ended, which 8.3.1 moves on (no
+        enemy unit stands there: a retreat never enters one's hex, 8.3)."""
+        return [unit_id for unit_id, where in sorted(state.location.items())
+                if where in self._arrived(state, combat, unit_id)]
+
+    def legal_displacements(self, state: S, unit_id: str) -> list[tuple[Hex, ...]]:
+        """The one-hex displacements `_check_displacement` finds nothing wrong with (8.3.1): into a vacant hex when
+        one is open, else onto a lone friendly unit (which makes way in turn)."""
+        one = self.retreat_paths(state, unit_id, 1)
+        friends = self._friends(state, unit_id)
+        vacant = [p for p in one if p[1] not in friends]
+        if vacant:
+            return vacant
+        label = state.game.grid.label_of
+        side = self.rules._unit(state, unit_id).side
+        return [p for p in one if sum(1 for u, w in state.location.items() if w == label(p[1]) and
+                                      self.rules._unit(state, u).side == side) == 1]
 
     def _friends(self, state: S, unit_id: str) -> frozenset[Hex]:
         """The map hexes other units of the unit's side stand in."""
@@ -200,6 +247,18 @@ class Retreats(SeriesArea[S]):
                                                      f"{entry.path[-1]} though it could end in {' or '.join(ends[:3])}; "
                                                      "a friendly unit is displaced only when no other hex is open "
                                                      "(8.3.1)")]
+        if hexes[-1] in friends and entered < due:
+            # 8.3.1 displaces a friend at a retreat's final hex so the unit completes the retreat; a unit that
+            # declines is reduced in the last hex it reaches without displacing (8.3). Displacing a friend to stop
+            # short of a longer retreat that displacing would open does neither.
+            longer = self._longest_displacing(state, entry.unit, due, entered)
+            if longer:
+                return [self._f("error", "8.3.1", entry, f"{entry.unit} ends its retreat on a friendly unit in "
+                                                         f"{entry.path[-1]} after {entered} of the {due} hexes, though "
+                                                         f"a retreat of {longer} is open by displacing; a friendly "
+                                                         "unit is displaced only at the end of the longest retreat "
+                                                         "open, or the unit declines and is reduced in the last hex "
+                                                         "it reaches without displacing (8.3, 8.3.1)")]
         return []
 
     def _first_ezoc(self, state: S, unit_id: str, hexes: tuple[Hex, ...]) -> str:

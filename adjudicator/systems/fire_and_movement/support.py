@@ -18,6 +18,14 @@ from wargame.hexes import Hex
 class SupportFire(SeriesArea[S]):
     """7.1, 7.2: support fire markers drawn from the pools and placed on combats."""
 
+    @staticmethod
+    def _not_a_marker(state: S, marker_id: str, known: list[str]) -> str:
+        """The message for a word where a support fire marker belongs that names none: a unit's id said to be one
+        (a unit adds its strength by attacking or defending, never as support, 7.2), else the closest markers."""
+        if marker_id in state.game.units_by_id:
+            return f"{marker_id!r} is a unit, not a support fire marker; name a marker by its id here (7.2)"
+        return f"{marker_id!r} is not a support fire marker{did_you_mean(marker_id, known)}"
+
     def _supports(self, state: S, entry: Attack | Bombard, target: Hex,
                   left_out: Modifier | None = None) -> list[Support]:
         """The markers an attack names, with the values they count for (7.2, 8.2.3, a folio's rules);
@@ -55,8 +63,7 @@ class SupportFire(SeriesArea[S]):
             marker = markers.get(marker_id)
             if marker is None or marker.kind not in self.rules.support_kinds:
                 known = sorted(m.id for m in markers.values() if m.kind in self.rules.support_kinds)
-                out.append(self._f("error", "7.2", entry, f"{marker_id!r} is not a support fire marker"
-                                                          f"{did_you_mean(marker_id, known)}"))
+                out.append(self._f("error", "7.2", entry, self._not_a_marker(state, marker_id, known)))
                 continue
             owner = marker.side or side
             known_sides.append(owner)
@@ -130,8 +137,7 @@ class SupportFire(SeriesArea[S]):
             marker = markers.get(marker_id)
             if marker is None or marker.kind not in self.rules.support_kinds:
                 known = sorted(m.id for m in markers.values() if m.kind in self.rules.support_kinds and m.side == side)
-                out.append(self._f("error", "7.2", entry, f"{marker_id!r} is not a support fire marker"
-                                                          f"{did_you_mean(marker_id, known)}"))
+                out.append(self._f("error", "7.2", entry, self._not_a_marker(state, marker_id, known)))
             elif marker.side != side:
                 out.append(self._f("error", "7.1", entry, f"{marker_id} is a {marker.side} marker; each side has its "
                                                           "own pool"))

@@ -370,6 +370,12 @@ class FireAndMovement(SeriesRules[S]):
             # the unit stays where it is and may still make its move, so the corrected line is no error.
             return state
         in_movement = self.phase_id(state) == "movement" and self._unit(state, entry.unit).mobility == "mobile"
+        stacked = self.moves.stacked_by_move(state, entry)
+        if stacked:
+            # 5.3: the move's own error; the phase's end does not report the same stack again.
+            known = dict(state.overstacked)
+            known[entry.path[-1]] = known.get(entry.path[-1], frozenset()) | stacked
+            state = evolve(state, overstacked=tuple(sorted(known.items(), key=lambda item: item[0])))
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]},
                       log=evolve(state.log, moved=state.log.moved | {entry.unit},
                                  moved_in_movement=state.log.moved_in_movement | ({entry.unit} if in_movement

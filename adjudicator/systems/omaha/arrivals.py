@@ -214,12 +214,6 @@ class Arrivals(Area):
                      and r.turn == state.at.turn and r.side == "Allied" and r.kind == unit.mobility)
         used = state.log.replaced.count(unit.mobility)
         out = []
-        if used >= points:
-            # 14.0: the campaign's rates, with the scenario's own on top (14.0 g), all in the data.
-            rates = "14.0 and 11.2.5" if self.rules._campaign(state) else "11.2.5"
-            out.append(self._f("error", "14.0g" if self.rules._campaign(state) else "11.2.5", entry,
-                               f"the Allies have {points - used if points > used else 0} {unit.mobility} replacement "
-                               f"point(s) left on GT {state.at.turn} ({points} received, {rates})"))
         where = state.location.get(entry.unit, "")
         if self.rules._on_map(state, entry.unit) is None or entry.unit not in state.depleted:
             out.append(self._f("error", "11.2.5", entry, f"{entry.unit} is not a reduced unit on the map; only those "
@@ -227,9 +221,16 @@ class Arrivals(Area):
         elif self.rules.is_out_of_supply(state, entry.unit):
             out.append(self._f("error", "11.2.5", entry, f"{entry.unit} at {where} is out of supply (12.0); only units "
                                                        "in supply are rebuilt (11.2.5)"))
+        if used >= points:
+            # 14.0: the campaign's rates, with the scenario's own on top (14.0 g), all in the data.
+            rates = "14.0 and 11.2.5" if self.rules._campaign(state) else "11.2.5"
+            out.append(self._f("error", "14.0g" if self.rules._campaign(state) else "11.2.5", entry,
+                               f"the Allies have {points - used if points > used else 0} {unit.mobility} replacement "
+                               f"point(s) left on GT {state.at.turn} ({points} received, {rates})"))
         if entry.hex is not None and entry.hex != where:
             out.append(self._f("error", "11.2.5", entry, f"{entry.unit} is rebuilt where it stands, {where}"))
-        return out
+        # One replacement written is one decision: the first thing that bars it is the error, the rest notes.
+        return one_error(out, "the same replacement breaks {rule} above: one error")
 
     def _check_reinforce(self, state: OmahaState, entry: Place) -> list[Finding]:
         """11.1.2, 11.2.4: a scheduled reinforcement, on its turn or later, where it may arrive (in its side's

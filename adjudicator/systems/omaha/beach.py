@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Attack, Entry, Loss, Move, Retreat, StandFast
+from adjudicator.notation.entries import Attack, Comment, Entry, Loss, Move, Retreat, StandFast
 from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
 from adjudicator.systems.fire_and_movement.ground_combat import result_codes
 from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
@@ -88,6 +88,29 @@ class BeachAssaults(Area):
             out.append(self._f("error", "11.2.1", entry, f"{self.rules._where(state)} ends with {', '.join(again)} "
                                                        f"stacked in {where}{company}; a unit that has left a beach "
                                                        "landing hex never stacks again (11.2.1)"))
+        return out
+
+    def _restacks_when_the_log_ends(self, state: OmahaState) -> list[Finding]:
+        """11.2.1: a log ending inside a phase never reaches its end, where a unit that has left a beach landing hex
+        and stands with another is judged: each such stack not yet reported is a note on the line of the last entry
+        that made it (a later entry of the phase could undo it), as 5.3's overstacks are."""
+        if state.at.step is None:
+            return []
+        known = dict(state.restacked)
+        noted = self.rules.stacks_noted_at_the_end(state)  # 11.2.4's landings judge their hexes' stacks
+        lines = state.log.arrived
+        out = []
+        for where, here in self._restacks(state):
+            arrived = [lines[u] for u in here if u in lines]
+            if here <= known.get(where, frozenset()) or where in noted or not arrived:
+                continue  # reported as a phase ended, or standing as this one began (judged then)
+            again = sorted(u for u in here if u in state.left_beach)
+            others = sorted(here - set(again))
+            company = f" with {', '.join(others)}" if others else ""
+            out.append(self._f("note", "11.2.1", Comment(line=max(arrived), text=""),
+                               f"the log ends inside {self.rules._where(state)}, whose end judges stacking: "
+                               f"{', '.join(again)} stacked in {where}{company}, and a unit that has left a beach "
+                               "landing hex never stacks again (11.2.1), an error if the phase ended now"))
         return out
 
     def still_restacked(self, state: OmahaState) -> tuple[tuple[str, frozenset[str]], ...]:

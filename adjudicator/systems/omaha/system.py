@@ -531,8 +531,8 @@ class Omaha(OmahaRules):
     # -- the end -----------------------------------------------------------------------------------
     def finish(self, state: OmahaState) -> list[Finding]:
         """Notes at the log's end: an automatic victory, the end-game verdict after the last game
-        turn (13.0), the campaign's (14.2, 14.3), landings of a Movement Phase left open (11.2.4), and effects
-        of the last combat not yet logged."""
+        turn (13.0), the campaign's (14.2, 14.3), landings of a Movement Phase left open (11.2.4), stacks of a unit
+        that left the beach in a phase left open (11.2.1), and effects of the last combat not yet logged."""
         out: list[Finding] = []
         won = state.victory
         if won is not None:
@@ -545,7 +545,8 @@ class Omaha(OmahaRules):
                 winner, reason = self.victory.verdict(state)
                 out.append(self.table.finding("note", "13.0", 0, 1, f"at the end of GT {last} the {winner} player "
                                                                    f"wins: {reason}"))
-            out += self.campaign._campaign_finish(state) + self.arrivals._landings_when_the_log_ends(state)
+            out += self.campaign._campaign_finish(state) + self.arrivals._landings_when_the_log_ends(state) + \
+                self.assaults._restacks_when_the_log_ends(state)
         return out + super().finish(state)
 
     # -- the engine's contract ---------------------------------------------------------------------

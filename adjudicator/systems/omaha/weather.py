@@ -22,7 +22,7 @@ class Weather(Area):
 
     def allowance(self, state: OmahaState, unit_id: str, weather: bool = True) -> int:
         """The unit's movement allowance, halved rounding up in inclement weather (14.1) unless
-        `weather` is False (the printed MA of 6.1) or it is a German reinforcement on its GT of
+        `weather` is False (the MA unhalved) or it is a German reinforcement on its GT of
         arrival (11.1.2)."""
         allowance = SeriesRules.allowance(self.rules, state, unit_id)  # the series' own, which Omaha's hook wraps
         halved = weather and state.weather == "inclement" and not self.rules._full_on_arrival(state, unit_id)

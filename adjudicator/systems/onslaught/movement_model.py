@@ -34,7 +34,7 @@ def _known(state: OnslaughtState, unit_id: str) -> None:
     """WargameError, with the closest ids, for a unit the game does not have."""
     units = state.game.units_by_id
     if unit_id not in units:
-        raise WargameError(f"unknown unit {unit_id!r}{did_you_mean(unit_id, units)}")
+        raise WargameError(state.game.unknown_unit(unit_id))
 
 
 class OnslaughtMovement:

@@ -83,7 +83,7 @@ def crt_sheet(game: Game, crt: CombatTable) -> Sheet:
     return Sheet(crt.name, game.manifest.title, blocks, footer)
 
 
-def _movement(t: TerrainType) -> str:
+def _movement(game: Game, t: TerrainType) -> str:
     """Movement effect of a terrain type."""
     parts = []
     if t.prohibited:
@@ -92,6 +92,10 @@ def _movement(t: TerrainType) -> str:
         parts.append(f"{number(t.mp_cost)} MP")
     if t.mp_add is not None:
         parts.append(f"+{number(t.mp_add)} MP")
+    if t.cancels:
+        # A bridge: the features it crosses cost nothing more (terrain.toml's `cancels`).
+        parts.append("Cancels " + ", ".join(game.terrain[c].name if c in game.terrain else humane(c)
+                                            for c in t.cancels))
     if t.movement_effect:
         parts.append(t.movement_effect)
     return ", ".join(parts) or "—"
@@ -128,7 +132,7 @@ def terrain_sheet(game: Game) -> Sheet:
             rows.append([
                 Cell(swatch=Swatch(t.kind, t.colour)),
                 Cell(t.name, bold=True, align="left"),
-                Cell(_movement(t)),
+                Cell(_movement(game, t)),
                 Cell(_combat(game, t)),
                 Cell("Blocks ZOC" if t.blocks_zoc else "—"),
                 Cell(cited(t.source), size=SMALL_PX, colour=MUTED),
