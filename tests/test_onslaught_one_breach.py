@@ -162,3 +162,48 @@ def test_infantry_activated_for_a_breakthrough_without_14_3_moving_is_one_breach
     played = play(game, {"us-inf-01": "2017", "de-inf-01": "2020"},
                   "Allied: action breakthrough\nAllied: activate 2017 us-inf-01\nus-inf-01 2017-2018\n")
     assert played.errors() == [("5.5", "Allied: activate 2017 us-inf-01")]
+
+
+def test_a_pickup_depleted_and_in_an_enemy_zone_is_one_error(game: Game) -> None:
+    """9.1: a depleted paratroop division picked up in a German zone is one breach: the first fault the error, the
+    zone a note on the same line."""
+    played = play(game, {"us-para-01": "2019", "de-inf-01": "2020"},
+                  "Allied: action movement\nAllied: activate 2019\nAllied: pickup us-para-01\n",
+                  depleted=("us-para-01",))
+    assert played.errors() == [("9.1", "Allied: pickup us-para-01")]
+    assert ("note", "9.1") in played.rules()
+
+
+def test_a_paradrop_out_of_its_action_and_onto_the_enemy_is_one_error(game: Game) -> None:
+    """9.2: a paradrop in a Combat action, from off the box, onto a German-held hex: one breach, one error."""
+    played = play(game, {"us-para-01": "2017", "de-inf-01": "2020"},
+                  "Allied: action combat\nAllied: paradrop us-para-01 2020\n")
+    assert played.errors() == [("9.2", "Allied: paradrop us-para-01 2020")]
+    assert [rule for severity, rule in played.rules() if severity == "note"] == ["9.2", "9.2"]
+
+
+REFUSED = ("Allied: action combat\nAllied: activate 2019\nAllied: activate 2017\n"
+           "Allied: attack 2020 with us-inf-01 us-inf-02 us-arm-01 die {die}{claim}\n")
+"""us-arm-01 at 2017 cannot reach 2020: 8 against 4 is 2:1, with it 14 against 4 would be 3:1."""
+
+
+@pytest.mark.parametrize(("die", "claim", "carried_out"), [
+    (4, "", "German> retreat de-inf-01 2020-2021-2022\n"),  # 2:1 gives DR (3:1 DH)
+    (4, "", "German> deplete de-inf-01\nGerman> retreat de-inf-01 2020-2021-2022\n"),  # as written
+    (4, " result DH", "German> retreat de-inf-01 2020-2021-2022\n"),  # the claim (3:1) set aside
+    (2, "", "Allied: deplete us-inf-01\nAllied: deplete us-inf-02\n"),  # 2:1 gives AH (3:1 no effect)
+])
+def test_an_attacker_that_cannot_reach_the_hex_is_one_error(game: Game, die: int, claim: str,
+                                                              carried_out: str) -> None:
+    """Ruling 7.0: a division named among the attackers that is not adjacent is the attack's one 7.0 error; it adds no
+    strength, so the result of the others' odds may be carried out, as may the claim (or the result as written)."""
+    played = play(game, OPEN, REFUSED.format(die=die, claim=claim) + carried_out + "Roll Allied 2 German 5\n")
+    assert [rule for rule, _ in played.errors()] == ["7.0"]
+
+
+def test_what_is_owed_after_a_refused_attacker_is_the_others_result(game: Game) -> None:
+    """Ruling 7.0: a combat left undone after an attack with a division that cannot reach the hex owes the result of
+    the others' odds (DR at 2:1), not the claim's DH."""
+    played = play(game, OPEN, REFUSED.format(die=4, claim=" result DH") + "Roll Allied 2 German 5\n")
+    owed = [f.message for f in played.findings if f.severity == "error" and f.rule == "7.2"]
+    assert len(owed) == 1 and "DR" in owed[0] and "deplete" not in owed[0]

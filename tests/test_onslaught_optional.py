@@ -244,3 +244,15 @@ def test_no_rule_asks_whether_an_option_is_on() -> None:
               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
               if isinstance(node, ast.Attribute) and node.attr == "optional"]
     assert asking == []
+
+
+def test_a_mixed_breakthrough_stack_costs_the_breakthrough_price(game: Game) -> None:
+    """Ruling 14.1 / 5.5 (audit 18, R2): British armor with US infantry joining it (14.3) is activated for a Breakthrough
+    action at 5.5's two points, not doubled to four."""
+    placed = {"br-arm-01": "2019", "us-inf-01": "2019", "de-inf-01": "2020"}
+    text = ("Allied: action breakthrough supply 2\nAllied: activate 2019 supply 2 attack-first\n"
+            "Allied: attack 2020 with br-arm-01 us-inf-01 die 3\n")
+    both = ("allied_cooperation", "infantry_breakthrough")
+    assert play(game, 5, placed, text, both)[0] == []
+    doubled = text.replace("supply 2", "supply 4")
+    assert play(game, 5, placed, doubled, both)[0] == [("5.5", "Allied: activate 2019 supply 4 attack-first")]

@@ -10,7 +10,8 @@ import pytest
 
 from adjudicator.contract import next_turn
 from adjudicator.systems import system_for
-from play_support import play
+from adjudicator.systems.onslaught import ONSLAUGHT
+from play_support import play, position
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 
@@ -49,3 +50,13 @@ def test_a_turn_past_the_game_s_end_is_one_error(game_id: str, cited: str) -> No
     played = play(system, system.initial_state(game, []), "Turn 99\n", finish=False)
     errors = [f for f in played.findings if f.severity == "error"]
     assert [f.rule for f in errors] == [cited] and "follows" not in errors[0].message
+
+
+def test_a_capture_on_a_later_scenario_s_first_turn_takes_the_turn_before_s_supply() -> None:
+    """Onslaught 8.7: the Allied sources count as having yielded all they could on the turn before the first (turn 0
+    for the campaign; turn 4 for a scenario beginning on 5), so a capture on the first turn takes half of it."""
+    later = _starting_at(load_game(data_root(), "onslaught"), 5)
+    state = position(ONSLAUGHT, later, placed={"de-inf-01": "0620", "us-inf-01": "0720"}, over_setup=False)
+    played = play(ONSLAUGHT, state, 'Turn 5\nStep action\nAllied: pass\nGerman: pass\nStep german_reserve\n'
+                                    'Step reinforcement\nGerman: capture 0620 points 2\n', finish=False)
+    assert played.errors() == []

@@ -449,7 +449,27 @@ def set_aside(before: ClassicState, after: ClassicState, entry: Attack) -> Class
     tried = frozenset(entry.attackers) | frozenset(entry.defending_hexes())
     log = evolve(before.log, refused=before.log.refused | tried)
     p = after.pending
-    return evolve(after, log=log, pending=None if p is None else evolve(p, refused=True, alternative=None))
+    if p is None:
+        return evolve(after, log=log)
+    # A unit not next to the hex adds nothing: carrying out the others' result is no second error either (ruling 7.0).
+    could = attack_without_refused(before, entry)
+    code = result_applied(before, could) if could is not None else None
+    others = evolve(pending_of(before, could, code), refused=True) if could is not None and code is not None else None
+    return evolve(after, log=log, pending=evolve(p, refused=True, alternative=others))
+
+
+def attack_without_refused(state: ClassicState, entry: Attack) -> Attack | None:
+    """The attack of the named units next to a hex it is made on, when others named are not and some are, with
+    nothing claimed of it; else None."""
+    if not rules_of(state).rules.combat.adjacent:
+        return None
+    grid = state.game.grid
+    targets = [grid.hex_of(label) for label in entry.defending_hexes() if grid.is_label(label)]
+    able = [u for u in entry.attackers
+            if (h := state.hex_of(u)) is not None and any(h.is_adjacent(x) for x in targets)]
+    if not able or len(able) == len(entry.attackers):
+        return None
+    return replace(entry, attackers=able, odds=None, result=None)
 
 
 def account(state: ClassicState, entry: Attack) -> CombatAccount:

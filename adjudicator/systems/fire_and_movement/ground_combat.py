@@ -4,6 +4,7 @@ claimed result against the table; an attack whose result is known opens a combat
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
+from dataclasses import replace
 
 from adjudicator.basis import Basis, attack_records, crt_cell
 from adjudicator.findings import Finding, one_error
@@ -228,6 +229,14 @@ class GroundCombat(SeriesArea[S]):
         if entry.result is not None and entry.die is not None and 1 <= entry.die <= 6 and attackers:
             actual = (self.rules.special_audit(state, entry) or self.combat_audit(state, entry)).result
             table = actual if actual != entry.result else None
+        target = state.game.grid.hex_of(entry.hex)
+        able = tuple(u for u in attackers if (h := self.rules._on_map(state, u)) is not None and h.is_adjacent(target))
+        if special is None and entry.die is not None and 1 <= entry.die <= 6 and 0 < len(able) < len(attackers):
+            # A unit not next to the hex (8.2's one error on the attack) adds nothing and takes no part: the others'
+            # result is owed; the claim (or the result as written) is followed too.
+            table = self.combat_audit(state, replace(entry, attackers=list(able), odds=None, result=None)).result
+            return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, table=table,
+                            table_attackers=able)
         return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, special=special,
                         table=table)
 

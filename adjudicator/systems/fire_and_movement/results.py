@@ -88,10 +88,16 @@ class FmCombat:
     table: str | None = None
     """The table's result for the die when the log claimed another (one error on the attack): the
     entries after it may carry out either, and neither way is a second error (one breach, one error)."""
+    table_attackers: tuple[str, ...] | None = None
+    """The attackers of the table's result when the log named units not next to the hex (8.2's one error on the
+    attack): they add nothing to it and take no part in it."""
 
     def as_table_says(self) -> FmCombat | None:
-        """The combat with the table's result instead of the claimed one, when they differ."""
-        return None if self.table is None else replace(self, result=self.table, table=None)
+        """The combat with the table's result instead of the claimed one, when they differ (or its attackers do)."""
+        if self.table is None:
+            return None
+        return replace(self, result=self.table, table=None, attackers=self.table_attackers or self.attackers,
+                       table_attackers=None)
 
     @property
     def name(self) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from adjudicator import contract
-from adjudicator.findings import Finding, Severity
+from adjudicator.findings import Finding, Severity, one_error
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught import supply
@@ -143,6 +143,12 @@ def paratroop_problems(state: OnslaughtState, entry: Place, section: str) -> lis
 def check_pickup(state: OnslaughtState, entry: Place) -> list[Finding]:
     """9.1: an activated full-strength paratroop division not in enemy ZOC leaves the map for
     the turn track, three turns ahead, instead of moving."""
+    # One pickup is one decision: its first fault is the error, any other a note (one breach, one error).
+    return one_error(pickup_findings(state, entry), "the same pickup breaks {rule} above: one error")
+
+
+def pickup_findings(state: OnslaughtState, entry: Place) -> list[Finding]:
+    """Every fault of a pickup (9.1, 5.3), in the order check_pickup keeps the first as the error."""
     out = paratroop_problems(state, entry, "9.1")
     if out:
         return out
@@ -199,6 +205,8 @@ def check_paradrop(state: OnslaughtState, entry: Place) -> list[Finding]:
         out.append(finding("error", "9.2", entry, f"no division may enter {entry.hex}"))
     elif units_at(state, entry.hex, "German"):
         out.append(finding("error", "9.2", entry, f"German divisions hold {entry.hex}"))
+    # Which division drops, when and where is one decision (one error); what it is paid with is another.
+    out = one_error(out, "the same paradrop breaks {rule} above: one error")
     cost = int(game.parameter["paradrop_cost"])
     if state.supply.get("Allied", 0) < cost:
         out.append(short_of_supply(state, "Allied", entry, "a paradrop", cost, "9.2"))

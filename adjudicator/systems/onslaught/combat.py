@@ -9,9 +9,7 @@ from collections.abc import Iterable
 from itertools import combinations
 import dataclasses
 from dataclasses import field
-from typing import TYPE_CHECKING
 
-from adjudicator.contract import CombatAccount
 from adjudicator.basis import Basis, crt_cell, hex_terrain, hexside_features, unit_strength
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack
@@ -29,10 +27,6 @@ from adjudicator.systems.onslaught.zoc import zone_of_control
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.records import frozen
-
-if TYPE_CHECKING:
-    from fractions import Fraction
-
 
 @frozen
 
@@ -286,6 +280,22 @@ def retreat_paths(state: OnslaughtState, defender_hex: Hex, side: str,
     return two, one
 
 
+def can_reach(state: OnslaughtState, here: Hex | None, target: Hex) -> bool:
+    """Whether a division at `here` is next to `target` across a hexside an attack may cross (7.0)."""
+    return here is not None and here.is_adjacent(target) and \
+        Hexside.between(here, target) not in map_tables(state.game).impassable_sides
+
+
+def attack_without_refused(state: OnslaughtState, entry: Attack) -> Attack | None:
+    """The attack of the named divisions that can reach its hex, when others named cannot (7.0 refuses them) and
+    some can, with nothing claimed of it; else None."""
+    target = state.game.grid.hex_of(entry.hex)
+    able = [u for u in entry.attackers if can_reach(state, on_map(state, u), target)]
+    if not able or len(able) == len(entry.attackers):
+        return None
+    return dataclasses.replace(entry, attackers=able, odds=None, result=None)
+
+
 def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
     if entry.more_hexes:
         # 7.0: the attacking divisions attack one target hex; Onslaught has no attack on several hexes at once.
@@ -305,7 +315,6 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
     enemy = enemy_of(state, side)
     if not units_at(state, entry.hex, enemy):
         out.append(finding("error", "7.0", entry, f"hex {entry.hex} holds no {enemy} division to attack"))
-    tables = map_tables(state.game)
     twice = entry.named_twice()
     if twice:
         # 7.0: each attacking division's strength is added once; a division attacks once in an action.
@@ -334,7 +343,7 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
             out.append(finding("error", "5.4", entry, f"{unit_id} was activated with the stacks that attacked "
                                                       f"{action.targets[unit_id]}; stacks activated together "
                                                       "attack the same hex"))
-        if here is None or not here.is_adjacent(target) or Hexside.between(here, target) in tables.impassable_sides:
+        if not can_reach(state, here, target):
             out.append(finding("error", "7.0", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
                                                       f"to {entry.hex} (or only across the sea)"))
     if action is not None and action.type == "breakthrough":
@@ -537,54 +546,13 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
     # or the table's result; both are followed until an entry parts them.
     correct = table_result(state, entry)
     alternative = open_combat(state, entry, correct) if correct is not None else None
+    could = attack_without_refused(state, entry)
+    owed = known_result(state, could) if could is not None else None
+    if could is not None and owed is not None:
+        # Ruling 7.0: a division that cannot reach the hex (7.0's one error) adds no strength and takes no loss:
+        # the table's result for the others is what is owed; the claim (or the result as written) is followed too.
+        without = open_combat(state, could, owed)
+        alternative = without if without != (combat, pending) else None
     done = replace(state.action_log, attacked=state.action_log.attacked | set(entry.attackers))
     return replace(state, action_log=done, combat=combat, pending=pending, alternative=alternative)
 
-
-
-def _ratio(column: str) -> Fraction:
-    """A column's odds as a fraction (fractions imported here: a check of a log without a dispute needs none)."""
-    from fractions import Fraction
-    a, d = _terms(column)
-    return Fraction(a, d)
-
-
-def _shifts(state: OnslaughtState, attack: Attack, computed: CombatAudit) -> tuple[str, ...]:
-    """The odds columns next to the computed one, and the faces whose result they would change (7.0, 7.2)."""
-    game = state.game
-    assert game.crt is not None
-    columns = list(game.crt.columns)
-    here = columns.index(computed.column)
-    low, high = int(game.parameter.get("die_min", 0)), int(game.parameter.get("die_max", 6))
-    faces = [(d, min(max(d + computed.total_modifier, low), high)) for d in range(1, 7)]
-    out = []
-    for step, where in ((1, "one column up"), (-1, "one column down")):
-        if not 0 <= here + step < len(columns):
-            out.append(f"{where}: none (the table's {'last' if step > 0 else 'first'} column is {computed.column})")
-            continue
-        other = columns[here + step]
-        if step > 0:
-            needed = -(-_ratio(other).numerator * computed.defence // _ratio(other).denominator)
-            takes = f"an attack of {needed} against {computed.defence}"
-        else:
-            takes = f"an attack under {_ratio(computed.column) * computed.defence} against {computed.defence}"
-        faces_changed = [f"die {d}: {result_of(game, other, m)} instead of {result_of(game, computed.column, m)}"
-                         for d, m in faces if result_of(game, other, m) != result_of(game, computed.column, m)
-                         and (computed.die is None or d == computed.die)]
-        change = ", ".join(faces_changed) or "no result changes" + (f" for die {computed.die}" if computed.die else "")
-        out.append(f"{where}, {other} ({takes}): {change}")
-    return tuple(out)
-
-
-def combat_account(state: OnslaughtState, attack: Attack) -> CombatAccount:
-    """An attack computed for a dispute (7.0-7.4): the arithmetic, every face of the die, the columns next to
-    it, and the retreat and advance it opens."""
-    computed = combat_audit(state, attack)
-    report = combat_report(state, attack)
-    by_die = tuple((d, str(combat_audit(state, dataclasses.replace(attack, die=d)).result)) for d in range(1, 7))
-    side = unit_of(state, attack.attackers[0]).side
-    defenders = tuple(units_at(state, attack.hex, enemy_of(state, side)))
-    return CombatAccount("attack", attack.hex, tuple(attack.attackers), defenders,
-                         tuple(line.strip() for line in report[1:-2]), computed.column, computed.column,
-                         computed.die, computed.result, by_die, (report[-2].strip(),), (report[-1].strip(),),
-                         _shifts(state, attack, computed))

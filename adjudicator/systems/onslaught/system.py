@@ -16,13 +16,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from adjudicator.contract import (
     CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, TurnContext, TurnKeeper, kind_of,
-    played_scenario,
+    next_turn, played_scenario,
 )
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Bombard, Comment, Entry, Header, Income, TurnMarker
 from adjudicator.systems.base import SystemBase
 from adjudicator.systems.onslaught import (
-    arrivals, combat, losses, sequence, supply,
+    account, arrivals, combat, losses, sequence, supply,
 )
 from adjudicator.systems.onslaught.arrivals import order_of, unplaced
 from adjudicator.systems.onslaught.combat import CombatAudit, retreat_options_of
@@ -124,8 +124,9 @@ class Onslaught(SystemBase[OnslaughtState]):
         # "last occupied" start from the set-up (a custom scenario may put divisions anywhere).
         for unit_id in sorted(location):
             state = mark_control(state, unit_id, [location[unit_id]])
-        # 8.7: on turn 1 the Allied sources count as having yielded all they could on a turn 0.
-        return replace(state, collected={0: allied_income(state, {}, ())})
+        # 8.7: on turn 1 the Allied sources count as having yielded all they could on a turn 0; a scenario beginning
+        # later in the war has the turn before its first (4.0).
+        return replace(state, collected={next_turn(game, scenario, 0) - 1: allied_income(state, {}, ())})
 
     # -- check -------------------------------------------------------------------------------
     def check_rules(self, state: OnslaughtState, entry: Entry, kind_rules: bool = True) -> list[Finding]:
@@ -294,7 +295,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         """An attack computed for a dispute (7.0-7.4); Onslaught has no bombardment."""
         if isinstance(entry, Bombard):
             raise WargameError("Onslaught has no bombardment: combat is an attack by adjacent divisions (7.0)")
-        return combat.combat_account(state, entry)
+        return account.combat_account(state, entry)
 
     def with_units(self, state: OnslaughtState, placed: Mapping[str, str]) -> OnslaughtState:
         """The state with only these units, where given (an audit without a log)."""
