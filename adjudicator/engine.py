@@ -412,6 +412,12 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
     misplaced: list[Finding] = []
     if governed and at is not None:
         misplaced = _entry_place_findings(system, order, at, state, entry, kind)
+        known = system.misplacement_reported(state, entry) if misplaced else None
+        if known is not None:
+            # One breach, one error: the step or phase the entry missed was the error already reported, so the
+            # entry is a note and its own rules still judge it (a placement wrong for another reason is refused).
+            out += [replace(f, severity="note", message=f"{f.message} ({known})") for f in misplaced]
+            misplaced = []
         out += misplaced
     if handed.author and entry.side:
         out += _author_findings(system, state, entry)

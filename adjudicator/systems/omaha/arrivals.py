@@ -50,6 +50,18 @@ class Arrivals(Area):
         """The reinforcements reported late, with those this phase's end reports."""
         return state.late | {row.unit for row, _ in self._late_arrivals(state)}
 
+    def misplacement_reported(self, state: OmahaState, entry: Entry) -> str | None:
+        """11.1.2, 11.2.4: a reinforcement reported late as its side's Movement Phase ended, placed later in its side's
+        player turn: the lateness was the one error, so the placement is judged where it is (a placement in the
+        enemy's player turn is a breach of its own)."""
+        if not isinstance(entry, Place) or entry.how != "reinforce" or entry.unit not in state.late:
+            return None
+        side = self.rules._unit(state, entry.unit).side
+        if self.rules.active(state) != side:
+            return None
+        section = "11.1.2" if side == "German" else "11.2.4"
+        return f"{entry.unit} was reported late ({section}) as a {side} Movement Phase ended without it: one error"
+
     def _schedule(self, state: OmahaState) -> list[Arrival]:
         """The scenario's reinforcements, with the assault units that could not land for stacking:
         they arrive on GT 2 on the beach landing hexes (11.2.1)."""
