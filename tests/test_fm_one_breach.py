@@ -152,3 +152,14 @@ def test_a_late_reinforcement_placed_later_is_one_error(game: Game) -> None:
                                                              "CCB/2 2120", "CCR/2 2120"))
     gt2 = landed(SETUP) + TO_GT2 + "Phase bombardment\nPhase combat\nPhase mobile_movement\n"
     assert [e for e in replay_errors(game, gt2 + landings)[0] if e[0] != "11.1.2"] == [("11.2.4", "Phase bombardment")]
+
+
+def test_a_reinforcement_onto_a_friend_off_the_beach_is_one_error(game: Game) -> None:
+    """11.1.2, 11.2.4 with 5.3: a reinforcement placed onto a friend off a beach landing hex is refused there, one
+    error; the phase's end does not report the stack again (5.3)."""
+    german = landed(SETUP.replace("352/352 1510", "352/352 1005")) + f"{GT1}Phase movement\n{REST_OF_GT1}" \
+        "Phase movement\nGerman: reinforce Sch/30 1005\nPhase bombardment\n"
+    assert replay_errors(game, german)[0] == [("11.1.2", "German: reinforce Sch/30 1005")]
+    allied = landed(SETUP) + TO_GT2 + "16/1 2319-2218\nAllied: reinforce 9/2 2218\nPhase bombardment\n"
+    assert [e for e in replay_errors(game, allied)[0] if e[0] in ("5.3", "11.2.4")] == \
+        [("11.2.4", "Allied: reinforce 9/2 2218"), ("11.2.4", "Phase bombardment")]

@@ -62,6 +62,22 @@ class Arrivals(Area):
         section = "11.1.2" if side == "German" else "11.2.4"
         return f"{entry.unit} was reported late ({section}) as a {side} Movement Phase ended without it: one error"
 
+    def stacked_by_arrival(self, state: OmahaState, entry: Place) -> frozenset[str]:
+        """5.3 with 11.1.2, 11.2.4: the reinforcement and its side's units on the hex it is placed on, when they are
+        more than the hex takes and the placement is refused for it (off a beach landing hex; `_barred` for a German
+        one, a hex not of its entry for an Allied one); a landing's room is judged as the Movement Phase ends."""
+        game = state.game
+        label = entry.hex or ""
+        if entry.how != "reinforce" or not game.grid.is_label(label) or entry.unit not in game.units_by_id or \
+                label in self.rules.landing_hexes(state):
+            return frozenset()
+        side = self.rules._unit(state, entry.unit).side
+        there = [u for u, w in state.location.items() if w == label and u != entry.unit]
+        if any(self.rules._unit(state, u).side != side for u in there):
+            return frozenset()  # onto an enemy: its own error; the phase's end judges the own units there
+        return frozenset(there) | {entry.unit} if len(there) + 1 > self.rules.stack_limit(state, label) \
+            else frozenset()
+
     def _schedule(self, state: OmahaState) -> list[Arrival]:
         """The scenario's reinforcements, with the assault units that could not land for stacking:
         they arrive on GT 2 on the beach landing hexes (11.2.1)."""
