@@ -520,6 +520,11 @@ class RuleSystem(Protocol[StateT]):
         arrival brings about (an action closed, a combat over) is judged, not its kind's own rules."""
         ...
 
+    def misplacement_reported(self, state: StateT, entry: Entry) -> str | None:
+        """Why an entry the step or phase does not allow breaks nothing new (its lateness already an error, so
+        the late entry is the players setting it right), or None; the entry is then judged by its kind's rules."""
+        ...
+
     def apply(self, state: StateT, entry: Entry) -> StateT:
         """The state after the entry, as the log says; never checks; ReplayError if impossible."""
         ...

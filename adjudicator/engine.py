@@ -340,10 +340,8 @@ def _entry_place_findings(system: RuleSystem[StateT], order: TurnOrder, at: Sequ
     here = [a for a in slot.entries if a.covers(kind, how)] if slot is not None and not slot.opening else []
     section = (here or allowed or in_opening)[0].source
     noun = system.step_noun
-    if slot is not None and slot.opening:
-        where = f"before the first turn ({slot.name})"
-    else:
-        where = f"turn {at.turn}, {slot.name}" if slot is not None else f"turn {at.turn}, before its first {noun}"
+    where = f"before the first turn ({slot.name})" if slot is not None and slot.opening else \
+        f"turn {at.turn}, {slot.name}" if slot is not None else f"turn {at.turn}, before its first {noun}"
     belongs = _belongs((*order.sequence, *([opening] if opening is not None else [])), kind, how)
     acting = f" ({', '.join(entry.acting_units())})" if entry.acting_units() else ""
     written = f"'{kind}' entry" if how is None else f"'{kind}' entry ('{how}')"
@@ -412,6 +410,9 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
     misplaced: list[Finding] = []
     if governed and at is not None:
         misplaced = _entry_place_findings(system, order, at, state, entry, kind)
+        # One breach, one error: a misplacement already reported (a late arrival) is a note; its own rules judge it.
+        if misplaced and (known := system.misplacement_reported(state, entry)) is not None:
+            out, misplaced = out + [replace(f, severity="note", message=f"{f.message} ({known})") for f in misplaced], []
         out += misplaced
     if handed.author and entry.side:
         out += _author_findings(system, state, entry)

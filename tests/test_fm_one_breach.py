@@ -133,3 +133,33 @@ def test_reinforcements_left_off_are_one_error_once(game: Game) -> None:
     # Sch/30 on GT 1 only; the six Allied units due on GT 2 once; GT 3's own Allied, then German, arrivals.
     assert errors == [("11.1.2", "Phase bombardment"), ("11.2.4", "Phase bombardment"), ("11.2.4", "Phase bombardment"),
                       ("11.1.2", "Phase bombardment")]
+
+
+def test_a_late_reinforcement_placed_later_is_one_error(game: Game) -> None:
+    """11.1.2, 11.2.4 with 4.1: a reinforcement reported late as its Movement Phase ended, placed later in its side's
+    player turn, is that one error (the placement a note), still refused where its entry bars it; placed in the
+    enemy's player turn, a breach of its own."""
+    to_mobile = landed(SETUP) + f"{GT1}Phase movement\n{REST_OF_GT1}Phase movement\nPhase bombardment\nPhase combat\n" \
+        "Phase mobile_movement\n"
+    late = to_mobile + "German: reinforce Sch/30 1005\nPhase mobile_combat\n"
+    assert replay_errors(game, late)[0] == [("11.1.2", "Phase bombardment")]
+    wrong = late.replace("Sch/30 1005", "Sch/30 1006")
+    assert replay_errors(game, wrong)[0] == [("11.1.2", "Phase bombardment"), ("11.1.2", "German: reinforce Sch/30 1006")]
+    enemy = to_mobile + "Phase mobile_combat\nPhase game_turn_end\nTurn 2\nPhase support_fire_marker\nPhase movement\n" \
+        "German: reinforce Sch/30 1005\n"
+    assert replay_errors(game, enemy)[0] == [("11.1.2", "Phase bombardment"), ("4.1", "German: reinforce Sch/30 1005")]
+    landings = "".join(f"Allied: reinforce {u}\n" for u in ("9/2 2319", "23/2 2318", "38/2 2318", "CCA/2 2219",
+                                                             "CCB/2 2120", "CCR/2 2120"))
+    gt2 = landed(SETUP) + TO_GT2 + "Phase bombardment\nPhase combat\nPhase mobile_movement\n"
+    assert [e for e in replay_errors(game, gt2 + landings)[0] if e[0] != "11.1.2"] == [("11.2.4", "Phase bombardment")]
+
+
+def test_a_reinforcement_onto_a_friend_off_the_beach_is_one_error(game: Game) -> None:
+    """11.1.2, 11.2.4 with 5.3: a reinforcement placed onto a friend off a beach landing hex is refused there, one
+    error; the phase's end does not report the stack again (5.3)."""
+    german = landed(SETUP.replace("352/352 1510", "352/352 1005")) + f"{GT1}Phase movement\n{REST_OF_GT1}" \
+        "Phase movement\nGerman: reinforce Sch/30 1005\nPhase bombardment\n"
+    assert replay_errors(game, german)[0] == [("11.1.2", "German: reinforce Sch/30 1005")]
+    allied = landed(SETUP) + TO_GT2 + "16/1 2319-2218\nAllied: reinforce 9/2 2218\nPhase bombardment\n"
+    assert [e for e in replay_errors(game, allied)[0] if e[0] in ("5.3", "11.2.4")] == \
+        [("11.2.4", "Allied: reinforce 9/2 2218"), ("11.2.4", "Phase bombardment")]

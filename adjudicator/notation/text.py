@@ -33,8 +33,8 @@ WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$")
 RECEIPT = re.compile(r"^umpire1\.[A-Za-z0-9_-]+$")
 MARKER = "a support fire marker id (as markers.toml names it)"
 OPTIONS: dict[str, tuple[str, ...]] = {
-    "attack": ("odds|diff", "die", "result", "support", "receipt"),
-    "bombard": ("diff", "die", "result", "support", "receipt"),
+    "attack": ("odds|diff", "die", "result", "defender", "support", "receipt"),
+    "bombard": ("diff", "die", "result", "defender", "support", "receipt"),
     "activate": ("supply", "move-first|attack-first"),
     "action": ("supply",),
     "income": ("decline",),
@@ -139,6 +139,13 @@ class _Line:
             raise self.error(f"unexpected {token.text!r} at the end of the entry", token)
 
 
+def _markers(cursor: _Line, command: str) -> list[str]:
+    """The markers after `support`, up to the next of the command's option words: one written after them (`defender`
+    after the markers) is an option out of order, which the entry's end says with the order to write them in."""
+    stops = tuple(word for option in OPTIONS[command] for word in option.split("|") if word != "support")
+    return [t.text for t in cursor.words_until(stops, MARKER)]
+
+
 def _path(token: Token, cursor: _Line) -> list[str]:
     parts = token.text.split("-")
     if any(not p for p in parts):
@@ -202,7 +209,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         result = cursor.take("a result code (as on the table, e.g. DR, (A), -)", RESULT).text \
             if cursor.keyword("result") else None
         defender = cursor.take("the defending unit's id", WORD).text if cursor.keyword("defender") else None
-        support = [t.text for t in cursor.words_until(("receipt",), MARKER)] if cursor.keyword("support") else []
+        support = _markers(cursor, command) if cursor.keyword("support") else []
         entry = Attack(**base, hex=hexes[0], more_hexes=hexes[1:], attackers=attackers, odds=odds, die=die,
                        result=result, defender=defender, support=support, receipts=cursor.receipts())
     elif command == "bombard":
@@ -214,7 +221,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         defender = cursor.take("the bombarded unit's id", WORD).text if cursor.keyword("defender") else None
         if not cursor.keyword("support"):
             raise cursor.error("expected 'support' and the support fire markers of the bombardment")
-        support = [t.text for t in cursor.words_until(("receipt",), MARKER)]
+        support = _markers(cursor, command)
         if not support:
             raise cursor.error("expected the support fire markers after 'support'")
         entry = Bombard(**base, hex=hex_label, odds=odds, die=die, result=result, defender=defender,

@@ -98,6 +98,10 @@ class SystemBase(Generic[PlacedT]):
         """The system's own findings for an entry, after the engine's generic checks."""
         raise NotImplementedError
 
+    def misplacement_reported(self, state: PlacedT, entry: Entry) -> str | None:
+        """Why a misplaced entry breaks nothing new; None unless the system says (the engine's contract)."""
+        return None
+
     def apply(self, state: PlacedT, entry: Entry) -> PlacedT:
         """The state after the entry, as the log says."""
         raise NotImplementedError

@@ -73,8 +73,11 @@ class Bombardment(SeriesArea[S]):
             if marker is None:
                 continue
             if marker.side not in (None, side):
-                out.append(self._f("error", "7.1", entry, f"{marker_id} is a {marker.side} marker; a bombardment uses "
-                                                          "the bombarding side's markers only"))
+                # 8.1.2: the bombarding player selects the markers, and they stand against the defending unit's
+                # strength alone (no defender's marker, unlike 7.2's combats): the bombardment's own procedure.
+                out.append(self._f("error", "8.1.2", entry, f"{marker_id} is a {marker.side} marker; in a bombardment "
+                                                            "the bombarding player selects his own markers and they "
+                                                            "stand against the defending unit's strength alone (8.1.2)"))
             elif (folio := self.rules.bombard_marker(state, entry, marker)) is not None:
                 out += folio
             elif marker.range_hexes is not None and (nearest is None or nearest > marker.range_hexes):

@@ -137,6 +137,10 @@ class Retreats(SeriesArea[S]):
     def _longest_displacing(self, state: S, unit_id: str, due: int, shorter_than: int) -> int:
         """The longest retreat, up to `due` and longer than `shorter_than`, that ends on a friendly unit able to make
         way (a one-hex displacement open to it, 8.3.1); 0 for none."""
+        # 8.1.5 needs no filter here: a length beyond the reach has every retreat end on a friend, and each such
+        # friend can make way into the hex the retreat came through (out of every EZOC; vacant, or one lone friend
+        # to displace in turn), so a retreat 8.1.5 prefers is open by displacing whenever any is. Only a folio's
+        # bigger stack in that hex (Omaha's beach landing hexes) could close it; no such position has been found.
         friends = self._friends(state, unit_id)
         for n in range(due, shorter_than, -1):
             ends = {p[-1] for p in self.retreat_paths(state, unit_id, n) if p[-1] in friends}

@@ -376,19 +376,34 @@ class FireAndMovement(SeriesRules[S]):
         stacked = self.moves.stacked_by_move(state, entry)
         if stacked:
             # 5.3: the move's own error; the phase's end does not report the same stack again.
-            known = dict(state.overstacked)
-            known[entry.path[-1]] = known.get(entry.path[-1], frozenset()) | stacked
-            state = evolve(state, overstacked=tuple(sorted(known.items(), key=lambda item: item[0])))
+            state = self._stack_reported(state, entry.path[-1], stacked)
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]},
                       log=evolve(state.log, moved=state.log.moved | {entry.unit},
                                  moved_in_movement=state.log.moved_in_movement | ({entry.unit} if in_movement
                                                                                   else set())))
 
+    def _stack_reported(self, state: S, label: str, units: frozenset[str]) -> S:
+        """5.3: a stack an entry's own error reported, which the phase's end does not report again."""
+        known = dict(state.overstacked)
+        known[label] = known.get(label, frozenset()) | units
+        return evolve(state, overstacked=tuple(sorted(known.items(), key=lambda item: item[0])))
+
     def _place_applied(self, state: S, entry: Place) -> S:
         if entry.hex is not None and entry.unit in state.game.units_by_id:
             depleted = state.depleted | {entry.unit} if entry.strength == "reduced" else state.depleted
+            stacked = self.stacked_by_arrival(state, entry)
+            if stacked:
+                # An arrival onto a friend is refused by the placement's own check (a folio's arrival rules): one
+                # error, so the phase's end does not report the stack again (5.3).
+                state = self._stack_reported(state, entry.hex, stacked)
             return evolve(state, location={**state.location, entry.unit: entry.hex}, depleted=depleted)
         return state
+
+    def stacked_by_arrival(self, state: S, entry: Place) -> frozenset[str]:
+        """The units of the arriving unit's side (it too) in the hex a reinforcement is placed on, when they are more
+        than the hex takes and the placement's check refuses it; empty otherwise (the series has no arrivals, 3.0:
+        a folio's)."""
+        return frozenset()
 
     def _roll_applied(self, state: S, entry: RollOff) -> S:
         return state

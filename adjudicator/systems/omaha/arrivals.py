@@ -50,6 +50,34 @@ class Arrivals(Area):
         """The reinforcements reported late, with those this phase's end reports."""
         return state.late | {row.unit for row, _ in self._late_arrivals(state)}
 
+    def misplacement_reported(self, state: OmahaState, entry: Entry) -> str | None:
+        """11.1.2, 11.2.4: a reinforcement reported late as its side's Movement Phase ended, placed later in its side's
+        player turn: the lateness was the one error, so the placement is judged where it is (a placement in the
+        enemy's player turn is a breach of its own)."""
+        if not isinstance(entry, Place) or entry.how != "reinforce" or entry.unit not in state.late:
+            return None
+        side = self.rules._unit(state, entry.unit).side
+        if self.rules.active(state) != side:
+            return None
+        section = "11.1.2" if side == "German" else "11.2.4"
+        return f"{entry.unit} was reported late ({section}) as a {side} Movement Phase ended without it: one error"
+
+    def stacked_by_arrival(self, state: OmahaState, entry: Place) -> frozenset[str]:
+        """5.3 with 11.1.2, 11.2.4: the reinforcement and its side's units on the hex it is placed on, when they are
+        more than the hex takes and the placement is refused for it (off a beach landing hex; `_barred` for a German
+        one, a hex not of its entry for an Allied one); a landing's room is judged as the Movement Phase ends."""
+        game = state.game
+        label = entry.hex or ""
+        if entry.how != "reinforce" or not game.grid.is_label(label) or entry.unit not in game.units_by_id or \
+                label in self.rules.landing_hexes(state):
+            return frozenset()
+        side = self.rules._unit(state, entry.unit).side
+        there = [u for u, w in state.location.items() if w == label and u != entry.unit]
+        if any(self.rules._unit(state, u).side != side for u in there):
+            return frozenset()  # onto an enemy: its own error; the phase's end judges the own units there
+        return frozenset(there) | {entry.unit} if len(there) + 1 > self.rules.stack_limit(state, label) \
+            else frozenset()
+
     def _schedule(self, state: OmahaState) -> list[Arrival]:
         """The scenario's reinforcements, with the assault units that could not land for stacking:
         they arrive on GT 2 on the beach landing hexes (11.2.1)."""

@@ -312,6 +312,14 @@ class Omaha(OmahaRules):
         return {"setup": self.setup._check_setup, "reinforce": self.arrivals._check_reinforce,
                 "replace": self.arrivals._check_replace}
 
+    def stacked_by_arrival(self, state: OmahaState, entry: Place) -> frozenset[str]:
+        """Arrivals (arrivals.py): 5.3: a reinforcement refused for arriving onto a friend, with the friend."""
+        return self.arrivals.stacked_by_arrival(state, entry)
+
+    def misplacement_reported(self, state: OmahaState, entry: Entry) -> str | None:
+        """Arrivals (arrivals.py): 11.1.2, 11.2.4: a late reinforcement, reported as the Movement Phase ended."""
+        return self.arrivals.misplacement_reported(state, entry)
+
     def folio_move(self, state: OmahaState, entry: Move) -> list[Finding] | None:
         """11.2.3: the Rangers' move after the Pointe du Hoc roll; 11.2.1: the landed units stay on GT 1."""
         pdh = self.pdh._pdh_move(state, entry)
