@@ -25,9 +25,6 @@ EXEMPT: dict[str, dict[str, str]] = {
                "cannot pay them breaks 5.2 c, which the findings cite (breach-allowance.log)",
         "6.0": "defines where zones of control lie; moving or retreating against them breaks 6.1 or 6.2, "
                "which the findings cite (breach-leg-ezoc.log, breach-retreat-ezoc.log)",
-        "7.1": "the allotment fills each side's cups; the one finding citing it, a draw from the other side's cups, "
-               "is an optional `draw` entry (tests/test_fm_markers.py); a bombardment with the other side's marker "
-               "breaks 8.1.2 (breach-enemy-marker.log)",
     },
     "onslaught": {
         "8.2": "the track and its caps: every gain is capped (a note says what is lost); spending more than the "
