@@ -162,12 +162,11 @@ class Counters:
             self.output.comment(step, f"step {step}: {why}")
         last = self.dragged
         if moved is not None and last is not None and last is self.output.last_written() and last.unit == unit \
-                and last.path[-1] == moved.path[0]:
+                and last.path[-1] == moved.path[0] and len(last.path) + len(moved.path) - 1 <= self._joined_limit():
             # A counter dragged on again with nothing written between is the one move, in legs (players drag a
             # counter hex by hex): one path, as the rules judge a move (Onslaught 6.1's allowance over the action).
             entry = moved = replace(last, path=[*last.path, *moved.path[1:]])
-            self.output.replace(last, entry)
-            index = max(i for i, e in enumerate(self.output.entries) if e is entry)
+            index = self.output.replace(last, entry)
             self.output.comment(step, f"step {step}: {unit} dragged on from {before} to {after}, the same move as "
                                       f"step {last.line}'s: {'-'.join(moved.path)}")
             why = "; ".join(w for w in (self.output.endpoint.get(index), why) if w) or None
@@ -262,6 +261,13 @@ class Counters:
         removed = Loss(line=eliminated.line, loss="remove", unit=eliminated.unit, side=eliminated.side,
                        by_opponent=eliminated.by_opponent)
         return removed if self.breaks(eliminated) and not self.breaks(removed) else eliminated
+
+    def _joined_limit(self) -> int:
+        """The most hexes a move joined from drags may have: twice across the map, more than any move the rules
+        allow; a drag past it is a move of its own, so a counter dragged to and fro for ever costs each drag the
+        same, not one more hex of path each time (docs/limits.md)."""
+        spec = self.game.grid.spec
+        return 2 * (spec.columns + spec.rows)
 
     def breaks(self, entry: Entry) -> bool:
         """Whether the entry is an error in the position the translation has reached, the engine's checks and the

@@ -92,7 +92,10 @@ class Output:
         """The last entry written, comments aside, whatever its step."""
         return next((e for e in reversed(self.entries) if not e.is_comment), None)
 
-    def replace(self, entry: Entry, by: Entry) -> None:
-        """Put `by` in place of `entry` (the last time that very entry was written)."""
-        index = max(i for i, e in enumerate(self.entries) if e is entry)
+    def replace(self, entry: Entry, by: Entry) -> int:
+        """Put `by` in place of `entry` (the last time that very entry was written); its index."""
+        # Searched from the end, where the entry replaced nearly always is: a cost per replacement that does not
+        # grow with the log (docs/limits.md).
+        index = next(i for i in range(len(self.entries) - 1, -1, -1) if self.entries[i] is entry)
         self.entries[index] = by
+        return index
