@@ -34,7 +34,10 @@ def test_the_campaign_finds_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> No
     real = fuzz.parse_text
 
     def fragile(text: str, file: str = "<log>") -> object:
-        if "\\" in text:
+        # On any generated input with a digit (nearly every log has a hex or a die), not on the examples the
+        # campaign reads to build its corpus: a rarer trigger (a backslash) made the test depend on which inputs the
+        # examples happened to generate: it failed when an example was added.
+        if file == "fuzz.log" and any(c.isdigit() for c in text):
             raise IndexError("planted")
         return real(text, file)
 
