@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from adjudicator.contract import RuleSystem, kind_of
+from adjudicator.contract import RuleSystem
 from adjudicator.engine import check
 from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength
 from adjudicator.notation.text import write_entry

@@ -19,7 +19,7 @@ from adjudicator.systems.onslaught.placement import (
 from adjudicator.systems.onslaught.setup import check_setup
 from adjudicator.systems.onslaught.stacking import check_arrival, overstacks_on_arrival
 from adjudicator.systems.onslaught.state import (
-    OnslaughtState, enemy_of, on_map, relocate, replace, turn_and_step, unit_of, units_at,
+    OnslaughtState, on_map, relocate, replace, turn_and_step, unit_of, units_at,
 )
 from adjudicator.systems.onslaught.supply import is_supplied, mark_control
 from adjudicator.systems.onslaught.tables import area_of, map_tables
