@@ -24,6 +24,10 @@ MENU_TEXT: dict[str, str] = {
 """Each piece command's menu text, unless the game's data word it otherwise."""
 
 
+WINNING = "winning"
+"""`[declare] declares`' word for a claim either player may make (the one who says they are winning)."""
+
+
 class DeclareTable(Model):
     """game.toml's `[declare]`: the declarations a game's module offers (the defaults: attacker and target on every
     unit, and a claim of victory by the player who says they are winning)."""
@@ -36,7 +40,7 @@ class DeclareTable(Model):
     """Action types, a toolbar button each asking for the supply paid (`action TYPE supply N`)."""
     passes: bool = False
     """A Pass button."""
-    declares: dict[str, str] = field(default_factory=lambda: {"victory": "winning"})
+    declares: dict[str, str] = field(default_factory=lambda: {"victory": WINNING})
     """`declare WHAT` buttons and who may press them: a side, or `winning` (either player, claiming it)."""
     reduces: str | None = None
     """The side that announces a reduced collection from a supply source (`income reduce SOURCE N`)."""
@@ -59,7 +63,7 @@ class DeclareTable(Model):
     def sides_named(self) -> list[tuple[tuple[str, ...], str]]:
         """(key path, side) of every side the table names, for the manifest to check against its sides."""
         out: list[tuple[tuple[str, ...], str]] = [(("declares", what), who) for what, who in self.declares.items()
-                                                  if who != "winning"]
+                                                  if who != WINNING]
         out += [((key,), side) for key, side in (("reduces", self.reduces), ("captures", self.captures)) if side]
         return out
 
@@ -77,4 +81,4 @@ class DeclareTable(Model):
                             captures=self.captures)
 
 
-__all__ = ["MENU_TEXT", "DeclareTable", "PieceWord"]
+__all__ = ["MENU_TEXT", "WINNING", "DeclareTable", "PieceWord"]

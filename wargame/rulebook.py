@@ -360,6 +360,10 @@ class VictoryRules(Model):
     """The result when no condition holds: a side or `draw`."""
     source: Source
 
+    def can_end_drawn(self) -> bool:
+        """Whether these rules can end the game drawn (a condition's winner, or the result when none holds)."""
+        return self.otherwise == "draw" or any(c.winner == "draw" for c in self.conditions)
+
 
 class RulesFile(Model):
     """A classic game's rules: the sections it cites and every rule area's numbers and choices."""

@@ -20,6 +20,7 @@ from lxml import etree
 
 from builder.vassal.traits import menu_command
 from wargame.game import Game
+from wargame.menus import WINNING
 from wargame.records import frozen
 from wargame.vassal.declarations import (
     ACTIVATE, ALSO, ATTACKER, BOMBARD, DECLARATION_PROPERTY, DEFENDER, PREFIX, STAND, SUPPORT, TARGET, UNSET,
@@ -44,12 +45,19 @@ PIECE_KEYS = {
 def declarations(game: Game) -> Declarations | None:
     """What the game's players declare from the module (game.toml's `[declare]`, wargame/menus.py); a game whose
     rules allow attacks on several hexes (rules.toml's `[combat] multi_hex`) also offers another hex of an attack
-    after its target."""
+    after its target, and one whose victory rules can end the game drawn a claim of the draw beside the claim of
+    victory."""
     found = game.manifest.declare.declarations()
     words = found.unit_words
     if game.rules is not None and game.rules.combat.multi_hex and TARGET in words and ALSO not in words:
         at = words.index(TARGET) + 1
         found = replace(found, unit_words=(*words[:at], ALSO, *words[at:]))
+    victory = game.rules.victory if game.rules is not None else None
+    claims = found.declares
+    if victory is not None and victory.can_end_drawn() and "victory" in claims and "draw" not in claims:
+        # The referee reads `declare draw` as it reads `declare victory` (classic 12.0-style victory rules), so the
+        # players who may claim a victory may claim the draw the rules give.
+        found = replace(found, declares={**claims, "draw": claims["victory"]})
     return found
 
 
@@ -103,7 +111,9 @@ def buttons(game: Game) -> list[Button]:
     if found.passes:
         out.append(Button("Pass", "Declare a pass", encode(["P", "pass"], ","), "pass"))
     for what, side in found.declares.items():
-        out.append(Button(f"Declare the {what.capitalize()}", f"The {side} player declares the {what}",
+        # `winning`: either player may press it, claiming the result for the side they play (or the draw).
+        who = f"The {side} player" if side != WINNING else "Either player" if what == "draw" else "The winning player"
+        out.append(Button(f"Declare the {what.capitalize()}", f"{who} declares the {what}",
                           encode(["P", f"declare {what}"], ","), f"declare {what}"))
     if found.collects:
         # 8.7: each side's income in the Reinforcement Step, claimed or left to the referee.
@@ -198,7 +208,8 @@ def help_html(game: Game) -> str:
                   f"{PREFIX} {side_a}: {w} {marker} at {hex_b}") for w in words]
     table = "".join(f"<tr><td>{markup_escaped(a)}</td><td>{b}</td><td>{markup_escaped(c)}</td>"
                     f"<td><tt>{markup_escaped(d)}</tt></td></tr>" for a, b, c, d in rows)
-    declaring = {f"declare {what}": side for what, side in found.declares.items()}
+    # A claim anyone may press is written with the presser's side, as the examples' other lines are.
+    declaring = {f"declare {what}": side for what, side in found.declares.items() if side != WINNING}
     if found.reduces is not None:
         declaring["income reduce $newValue$"] = found.reduces
     if found.captures is not None:

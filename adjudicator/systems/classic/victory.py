@@ -167,7 +167,7 @@ def check_declare(state: ClassicState, entry: Declare) -> list[Finding]:
 def has_draw(state: ClassicState) -> bool:
     """Whether the victory rules can end the game drawn (a condition's winner, or the result when none holds)."""
     victory = rules_of(state).rules.victory
-    return victory is not None and (victory.otherwise == "draw" or any(c.winner == "draw" for c in victory.conditions))
+    return victory is not None and victory.can_end_drawn()
 
 
 def judged(state: ClassicState, entry: Declare, at_end: bool) -> list[Finding]:
