@@ -136,11 +136,15 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                               ("place",), (), ("rules.toml [replacements]", "replacements.csv")))
     if rules.reinforcements is not None:
         add(rules.reinforcements.source, Clause("reinforcements on their turn at their entry; one refused (placed "
-                                                "early) is placed again lawfully, and not reported as not placed",
+                                                "early) is placed again lawfully, and not reported as not placed"
+                                                + ("; one not placed on its turn is one error as the turn ends, its "
+                                                   "late placement a note" if rules.reinforcements.late ==
+                                                   "prohibited" else "; late ones allowed"),
                                                 ("place",), BOUNDARY,
                                                 ("rules.toml [reinforcements]", "reinforcements.csv"),
                                                 (f"{ONE}test_a_reinforcement_placed_early_and_again_on_its_"
-                                                 "turn_is_one_error",)))
+                                                 "turn_is_one_error",
+                                                 f"{ONE}test_a_late_reinforcement_is_one_error_as_its_turn_ends")))
     if rules.supply is not None:
         add(rules.supply.source, Clause("a line to the side's sources through no enemy unit or zone as the data "
                                         "say, the hex it is traced from excepted (asked by replacements, cut-off "

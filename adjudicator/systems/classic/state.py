@@ -122,6 +122,8 @@ class ClassicState:
     pending: Pending | None = None
     arrived: frozenset[str] = frozenset()
     """Reinforcements placed so far."""
+    overdue: frozenset[str] = frozenset()
+    """Reinforcements reported not placed as their turn ended (the one error of a late one: its placement is noted)."""
     outcome: Outcome | None = None
     """The game's result: decided by a condition that holds at any time (nothing follows it but a claim of it), or
     the one a claim of a condition counted at the game's end gives on the position as it stands

@@ -54,6 +54,17 @@ def _check_turn(state: ClassicState, entry: TurnMarker) -> list[Finding]:
     return []
 
 
+def _turn_ends(state: ClassicState, entry: TurnMarker) -> ClassicState:
+    """The state once a turn is over: the reinforcements reported not placed on it (`_boundary`), so that their late
+    placement is one breach, one error."""
+    if state.at.turn == 0:
+        return state
+    return evolve(state, overdue=state.overdue | frozenset(u for u, _ in arrivals.overdue(state, state.at.turn)))
+
+
+_KEEPER: TurnKeeper[ClassicState, PhaseLog] = replace(KEEPER, turn_ends=_turn_ends)
+"""The engine keeps a classic game's turn (state.KEEPER), and records what was reported due as a turn ended."""
+
 _T = "tests/test_classic_rules.py::"
 _G = "tests/test_classic_generality.py::"
 _R = "tests/test_classic_rulings.py::"
@@ -145,7 +156,7 @@ class Classic(SystemBase[ClassicState]):
     @property
     def turn_keeper(self) -> TurnKeeper[ClassicState, PhaseLog]:
         """The engine keeps a classic game's turn, phase and phase record."""
-        return KEEPER
+        return _KEEPER
 
     def initial_state(self, game: Game, headers: Sequence[Header]) -> ClassicState:
         """The scenario's set-up: units in their hexes and boxes, control of the victory places."""
@@ -228,10 +239,11 @@ class Classic(SystemBase[ClassicState]):
                for label, _ in (movement.phase_stacking(state) if state.at.step is not None else [])
                if (label, state.units_in(label)) not in state.overstacks]
         out += self._must_attack(state, entry)
-        if isinstance(entry, TurnMarker) and state.at.turn > 0 and t.rules.reinforcements is not None:
-            for unit_id in arrivals.overdue(state, state.at.turn):
-                out.append(finding(state, "error", t.rules.reinforcements.source, entry, f"{unit_id} was due on "
-                                   f"turn {state.at.turn} and was not placed"))
+        if isinstance(entry, TurnMarker) and state.at.turn > 0:
+            section = t.rules.reinforcements.source if t.rules.reinforcements else t.rules.movement.source
+            for unit_id, due in arrivals.overdue(state, state.at.turn):
+                out.append(finding(state, "error", section, entry, f"{unit_id} was due on turn {due} and was not "
+                                   "placed"))
         return out
 
     def _must_attack(self, state: ClassicState, entry: StepMarker | TurnMarker) -> list[Finding]:
