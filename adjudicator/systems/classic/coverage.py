@@ -32,6 +32,8 @@ BOUNDARY = ("adjudicator/systems/classic/system.py::Classic._boundary",)
 OWED = ("adjudicator/systems/classic/results.py::owed",)
 ONE = "tests/test_classic_one_breach.py::"
 """The tests of session 20's one-breach fixes and audit."""
+AUDIT = "tests/test_classic_audit.py::"
+"""The tests of session 21's fixes and audit."""
 
 
 def _clauses(game: Game) -> dict[str, list[Clause]]:
@@ -96,20 +98,26 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                   (f"rules.toml [[turn]] {record.number}",)))
     several = ("an attack on several hexes at once: strengths summed, the terrain most favourable to the defender, "
                "the result in every hex" if rules.combat.multi_hex else "an attack on several hexes at once refused")
+    compulsory = ("; with `must_attack`, as the combat phase ends every phasing unit next to an enemy has attacked "
+                  "(unless every enemy next to it retreated there after being attacked) and every enemy unit next to "
+                  "one has been attacked" if rules.combat.must_attack else "")
     add(rules.combat.source, Clause("attackers of the phasing side next to an enemy hex, each named once, each unit "
-                                    "and hex once a phase, strengths (conditions, terrain multipliers) to an odds or differential "
+                                    "attacking and attacked once a phase (an attacked unit wherever it retreats), "
+                                    "strengths (conditions, terrain multipliers) to an odds or differential "
                                     "column, terrain shifts, the claimed odds, die and result against the table (a "
                                     "claim that is what the attack gives without the condition in force cites the "
                                     "condition's section; a result the table gives on the odds claimed is one error "
                                     "with them); an attack refused owes nothing of its result, and its units and "
-                                    "hex may attack and be attacked lawfully after it; " + several + "; unfinished: whether every battle is announced before "
+                                    "hex may attack and be attacked lawfully after it; " + several + compulsory + "; unfinished: whether every battle is announced before "
                                     "the first is resolved (an attack entry announces and resolves its battle at once)",
                                     ("attack",), (), ("crt.toml", "rules.toml [[combat.terrain]]",
                                                       "units.csv values"),
                                     ("tests/test_attack_slips.py::test_an_attacker_named_twice_is_one_error",
                                      f"{ONE}test_a_refused_attack_owes_nothing",
                                      f"{ONE}test_units_of_a_refused_attack_may_then_attack_lawfully",
-                                     f"{ONE}test_an_attack_outside_a_combat_phase_owes_nothing")))
+                                     f"{ONE}test_an_attack_outside_a_combat_phase_owes_nothing",
+                                     f"{AUDIT}test_a_unit_retreated_into_a_hex_not_attacked_is_not_attacked_again",
+                                     f"{AUDIT}test_a_compulsory_attack_counts_the_units_attacked")))
     for source in sorted({r.source for r in rules.combat.results}):
         codes = ", ".join(r.code for r in rules.combat.results if r.source == source)
         add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "

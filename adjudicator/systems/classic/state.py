@@ -44,11 +44,12 @@ class PhaseLog:
     """The unit that moved last this phase (units move one at a time)."""
     attacked: frozenset[str] = frozenset()
     """Units that have attacked this phase."""
-    defended: frozenset[str] = frozenset()
-    """Hexes attacked this phase."""
+    defended: Mapping[str, str] = field(default_factory=dict)
+    """Units attacked this phase, each with the hex it was attacked in (a unit is attacked once a combat phase,
+    wherever a retreat takes it; a hex is judged by the units in it)."""
     refused: frozenset[str] = frozenset()
-    """Units and hexes of attacks the rules refused this phase (neither attacked nor defended: a lawful attack may
-    follow; a compulsory attack counts them as tried)."""
+    """Attackers and defending units of attacks the rules refused this phase (neither attacked nor defended: a
+    lawful attack may follow; a compulsory attack counts them as tried)."""
     points: Mapping[str, int] = field(default_factory=dict)
     """Replacement points each side has spent this phase."""
     replaced: frozenset[str] = frozenset()

@@ -257,14 +257,22 @@ class Classic(SystemBase[ClassicState]):
             return []
         grid = state.game.grid
         units = state.game.units_by_id
+        log = state.log
+        once = t.rules.combat.defend_once
         idle: list[str] = []
         unattacked: list[str] = []
         for label, ids in sorted(state.by_hex.items()):
             around = [grid.label_of(n) for n in grid.neighbours_on_map(grid.hex_of(label))]
             if units[ids[0]].side == side:
-                if any(state.side_in(n) not in (None, side) for n in around):
-                    idle += [u for u in ids if u not in state.log.attacked | state.log.refused]
-            elif any(state.side_in(n) == side for n in around) and label not in state.log.defended | state.log.refused:
+                # A unit is excused by an enemy attacked already only when it could not have joined that attack:
+                # the enemy retreated next to it afterwards and may not be attacked again (defend_once).
+                owed = [e for n in around if state.side_in(n) not in (None, side) for e in state.units_in(n)
+                        if not (once and e in log.defended and not grid.hex_of(log.defended[e]).is_adjacent(
+                            grid.hex_of(label))) and e not in log.refused]
+                if owed:
+                    idle += [u for u in ids if u not in log.attacked | log.refused]
+            elif any(state.side_in(n) == side for n in around) and \
+                    any(u not in log.defended and u not in log.refused for u in ids):
                 unattacked.append(label)
         if not idle and not unattacked:
             return []

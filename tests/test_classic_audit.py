@@ -1,0 +1,64 @@
+"""The classic series' leftovers of session 20 and its audit in session 21, on Battle for Moscow and on the designer's
+game (tests/data/rhine): a unit attacked once a combat phase wherever it retreats, a late reinforcement, a bridge
+still written as a road, strategic movement and compulsory attacks."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from classic_support import line_of, run, verdict
+from data_edits import edit
+
+RHINE = Path(__file__).resolve().parent / "data" / "rhine"
+HEAD = '[Game "rhine"]\n[Scenario "plunder"]\nTurn 1\nPhase reinforcement\nPhase rail\nPhase movement\nPhase combat\n'
+"""The Allied player turn of turn 1 up to its combat phase."""
+
+
+@pytest.fixture
+def rhine(tmp_path: Path) -> Path:
+    """A copy of the designer's game to change."""
+    shutil.copytree(RHINE, tmp_path / "data")
+    return tmp_path / "data"
+
+
+def rules(data: Path, old: str, new: str) -> None:
+    """One change to the copy's rules.toml."""
+    edit(data / "counters" / "rhine" / "rules.toml", old, new)
+
+
+# -- a unit is attacked once a combat phase (rules.toml [combat] defend_once) ------------------------------------------
+RETREATED = HEAD + "Allied: attack 0418 with al-6ab al-gds odds 1:1 die 1 result DR\nGerman> retreat ge-7fj 0418-0518\n"
+"""ge-7fj (defence 5) attacked in 0418 by 3 + 6, DR: its owner retreats it next to al-17ab (0519), where a retreat may
+end in an enemy zone (the copy's `enemy_zoc = "allowed"`); al-gds set up in 0417."""
+
+
+@pytest.fixture
+def retreats(rhine: Path) -> Path:
+    """The copy with retreats into enemy zones allowed and al-gds next to ge-7fj."""
+    rules(rhine, 'chooser = "owner"\nenemy_zoc = "prohibited"', 'chooser = "owner"\nenemy_zoc = "allowed"')
+    edit(rhine / "counters" / "rhine" / "setup.csv", "plunder,al-gds,0315,", "plunder,al-gds,0417,")
+    return rhine
+
+
+def test_a_unit_retreated_into_a_hex_not_attacked_is_not_attacked_again(retreats: Path, tmp_path: Path) -> None:
+    """7.0 `defend_once`: the rule protects the units, so ge-7fj, attacked in 0418, may not be attacked again in 0518
+    (the hex was not attacked: counting hexes let it be)."""
+    log = RETREATED + "Allied: attack 0518 with al-17ab odds 1:2 die 1 result AR\nAllied: retreat al-17ab 0519-0520\n"
+    assert verdict(tmp_path, RETREATED, retreats) == []
+    assert verdict(tmp_path, log, retreats) == [(line_of(log, "attack 0518"), "error", "7.0")]
+    message = next(f.message for f in run(tmp_path, log, retreats).findings if f.severity == "error")
+    assert "ge-7fj in 0518 was attacked already this phase (in 0418)" in message
+
+
+def test_a_compulsory_attack_counts_the_units_attacked(retreats: Path, tmp_path: Path) -> None:
+    """7.0 `must_attack`: ge-7fj, attacked in 0418 and retreated next to al-17ab, counts as attacked (it may not be
+    attacked again), and al-17ab, which could not have joined that attack, need not attack it; the units that stood
+    next to the enemy from the start and did not attack are the phase's one error."""
+    rules(retreats, "must_attack = false", "must_attack = true")
+    log = RETREATED + "Phase reinforcement\n"
+    found = run(tmp_path, log, retreats).findings
+    assert verdict(tmp_path, log, retreats) == [(len(log.splitlines()), "error", "7.0")]
+    message = next(f.message for f in found if f.severity == "error")
+    assert "al-17ab" not in message and "0518" not in message and "al-43, al-51 did not attack" in message
