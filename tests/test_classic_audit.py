@@ -8,8 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from classic_support import line_of, run, verdict
 from data_edits import edit
+from builder.cli import main as vmodbuild
 
 RHINE = Path(__file__).resolve().parent / "data" / "rhine"
 HEAD = '[Game "rhine"]\n[Scenario "plunder"]\nTurn 1\nPhase reinforcement\nPhase rail\nPhase movement\nPhase combat\n'
@@ -62,3 +64,17 @@ def test_a_compulsory_attack_counts_the_units_attacked(retreats: Path, tmp_path:
     assert verdict(tmp_path, log, retreats) == [(len(log.splitlines()), "error", "7.0")]
     message = next(f.message for f in found if f.severity == "error")
     assert "al-17ab" not in message and "0518" not in message and "al-43, al-51 did not attack" in message
+
+
+# -- a bridge written the way it was before `cancels` (terrain.toml) -------------------------------------------------
+def test_a_bridge_given_a_roads_cost_is_a_validate_warning(rhine: Path) -> None:
+    """validate: a hexside feature with `mp_cost` (a road's cost) lying only on river hexsides is how a bridge was
+    written before `cancels`; it still loads (a ford may mean it), but validate says what it reads as and suggests
+    `cancels`. The designer's game, with `cancels`, has no warning."""
+    out = CliRunner().invoke(vmodbuild, ["validate", "rhine", "--data", str(RHINE)])
+    assert out.exit_code == 0 and "warning" not in out.output, out.output
+    edit(rhine / "maps" / "rhine" / "terrain.toml", 'cancels = ["river"]\n', "mp_cost = 1\n")
+    out = CliRunner().invoke(vmodbuild, ["validate", "rhine", "--data", str(rhine)])
+    assert out.exit_code == 0, out.output
+    assert "warning: " in out.output and "terrain.toml:69 [terrain.bridge.mp_cost]" in out.output
+    assert "a road's cost" in out.output and 'did you mean `cancels = ["river"]`?' in out.output
