@@ -78,3 +78,29 @@ def test_a_bridge_given_a_roads_cost_is_a_validate_warning(rhine: Path) -> None:
     assert out.exit_code == 0, out.output
     assert "warning: " in out.output and "terrain.toml:69 [terrain.bridge.mp_cost]" in out.output
     assert "a road's cost" in out.output and 'did you mean `cancels = ["river"]`?' in out.output
+
+
+# -- an attack's refusal worked out once ---------------------------------------------------------------------------
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "moscow"
+
+
+@pytest.mark.parametrize("name", ["legal-sample-game.log", "breach-not-adjacent.log", "breach-attack-twice.log",
+                                  "breach-multi-hex.log"])
+def test_an_attacks_refusal_is_worked_out_once(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """7.0: whether the rules refuse an attack is worked out when the attack is checked and read when it is applied
+    (it was worked out again): once an attack, the verdicts as they were."""
+    from adjudicator.systems.classic import combat
+
+    log = (EXAMPLES / name).read_text(encoding="utf-8")
+    before = verdict(tmp_path, log)
+    worked = combat._refusal
+    calls: list[int] = []
+
+    def counted(state: object, entry: object) -> object:
+        calls.append(1)
+        return worked(state, entry)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(combat, "_refusal", counted)
+    assert verdict(tmp_path, log) == before
+    attacks = sum(1 for line in log.splitlines() if ": attack " in line and not line.startswith("#"))
+    assert len(calls) == attacks > 0

@@ -244,8 +244,20 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
 
 
 def refusal(state: ClassicState, entry: Attack) -> list[Finding]:
-    """Why the rules refuse an attack outright (who attacks whom, each unit and hex once a phase, odds the table
-    allows), or nothing: a refused attack's result is not owed, though the players may carry it out."""
+    """Why the rules refuse an attack outright (who attacks whom, each unit attacking and attacked once a phase, odds
+    the table allows), or nothing: a refused attack's result is not owed, though the players may carry it out.
+    Worked out once an attack: its check asks, and its application reads the answer (the same state and entry)."""
+    memo = rules_of(state).refusals
+    known = memo.get("last")
+    if known is not None and known[0] is state and known[1] is entry:
+        return list(known[2])
+    out = _refusal(state, entry)
+    memo["last"] = (state, entry, tuple(out))
+    return out
+
+
+def _refusal(state: ClassicState, entry: Attack) -> list[Finding]:
+    """`refusal` worked out."""
     t = rules_of(state)
     combat = t.rules.combat
     section = combat.source

@@ -290,7 +290,7 @@ class Classic(SystemBase[ClassicState]):
         placing = isinstance(entry, Place)
         weighed = results.carries_out(entry) or placing
         judged, found = self._judge(state, entry) if weighed else (state, [])
-        misplaced = self._refused(state, entry)
+        judged_in = state
         if state.pending is not None and not results.carries_out(entry):
             state = evolve(state, pending=None)
         if isinstance(entry, (StepMarker, TurnMarker)):
@@ -301,7 +301,9 @@ class Classic(SystemBase[ClassicState]):
             state = judged
         try:
             after = self._unpaid(state, entry, found, self.registry.apply(state, entry))
-            if isinstance(entry, Attack) and (misplaced or combat.refusal(state, entry)):
+            # Refused where the sequence of play allows no attack, or by the combat rules: the check's answers,
+            # read on the state the attack was judged in (worked out once).
+            if isinstance(entry, Attack) and (self._refused(judged_in, entry) or combat.refusal(judged_in, entry)):
                 after = combat.set_aside(state, after, entry)
         except (KeyError, ValueError) as e:
             raise ReplayError(f"line {entry.line}: the entry cannot be applied ({e})") from None
