@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from classic_support import line_of, run, verdict
+from test_classic_generality_rhine import TURN_1
 from data_edits import edit
 from builder.cli import main as vmodbuild
 
@@ -104,3 +105,52 @@ def test_an_attacks_refusal_is_worked_out_once(name: str, monkeypatch: pytest.Mo
     assert verdict(tmp_path, log) == before
     attacks = sum(1 for line in log.splitlines() if ": attack " in line and not line.startswith("#"))
     assert len(calls) == attacks > 0
+
+
+def test_a_compulsory_attack_is_owed_by_the_units_next_to_each_other_as_the_phase_began(rhine: Path,
+                                                                                          tmp_path: Path) -> None:
+    """7.0 `must_attack`: al-43's advance into Wesel (0317) brings it next to ge-8fj (0218), which no Allied unit
+    stood next to as the combat phase began: no attack on it is owed (every other pair as the phase began fought)."""
+    rules(rhine, "must_attack = false", "must_attack = true")
+    setup = rhine / "counters" / "rhine" / "setup.csv"
+    for old, new in (("al-gds,0315", "al-gds,0417"), ("ge-84,0617", "ge-84,0923"), ("ge-180,0717", "ge-180,1023"),
+                     ("ge-8fj,1017", "ge-8fj,0218")):
+        edit(setup, old, new)
+    log = HEAD + ("Allied: attack 0317 with al-43 al-gds odds 1:1 die 1 result DR\nGerman> retreat ge-wesel 0317-0218\n"
+                  "Allied: advance al-43 0316-0317\nAllied: attack 0418 with al-6ab odds 1:2 die 1 result AR\n"
+                  "Allied: retreat al-6ab 0419-0420\nPhase reinforcement\n")
+    assert verdict(tmp_path, log, rhine) == []
+    idle = log.replace("Allied: attack 0418 with al-6ab odds 1:2 die 1 result AR\nAllied: retreat al-6ab 0419-0420\n", "")
+    assert verdict(tmp_path, idle, rhine) == [(len(idle.splitlines()), "error", "7.0")]
+    message = next(f.message for f in run(tmp_path, idle, rhine).findings if f.severity == "error")
+    assert message.endswith("al-6ab did not attack; the enemy units in 0418 were not attacked"), message
+
+
+# -- strategic movement (rules.toml [movement.strategic]: twice the allowance, more than three hexes from the enemy) --
+TURN_2 = (TURN_1 + "Turn 2\nPhase reinforcement\nAllied: reinforce al-7ar 0610\nPhase rail\nPhase movement\n")
+"""al-7ar (armour, 8) placed on the west edge on turn 2, far from the enemy, in the Allied Movement Phase."""
+LONG = "0610-0510-0410-0310-0210-0110-0111-0211-0212-0112-0113-0213-0313-0413-0414-0314-0214-0114"
+"""17 clear hexes, none within three of a German unit."""
+
+
+def test_a_strategic_move_keeps_away_and_has_twice_the_allowance(tmp_path: Path) -> None:
+    """4.4: 16 hexes at twice the allowance, more than three from the enemy, are lawful; a 17th is over the strategic
+    allowance, cited and said as the strategic rule's (it was the counter's 8, at 4.0)."""
+    lawful = TURN_2 + f"al-7ar strategic {LONG.rsplit('-', 1)[0]}\n"
+    assert verdict(tmp_path, lawful, RHINE) == []
+    over = TURN_2 + f"al-7ar strategic {LONG}\n"
+    assert verdict(tmp_path, over, RHINE) == [(len(over.splitlines()), "error", "4.4")]
+    message = next(f.message for f in run(tmp_path, over, RHINE).findings if f.severity == "error")
+    assert "it had 16 of its strategic allowance (8 x2) left this phase" in message
+
+
+@pytest.mark.parametrize("first, then", [("", "strategic "), ("strategic ", "")])
+def test_a_units_movement_in_a_phase_is_strategic_or_not(tmp_path: Path, first: str, then: str) -> None:
+    """4.4: al-7ar moving normally (7 hexes) and then strategically (7 more) had the strategic allowance for a move
+    begun near the enemy or not: one error, the strategic rule's, at the second move; strategically then normally
+    likewise (it was the allowance's 4.0, said as 0 MP left)."""
+    hexes = LONG.split("-")
+    log = TURN_2 + f"al-7ar {first}{'-'.join(hexes[:8])}\nal-7ar {then}{'-'.join(hexes[7:15])}\n"
+    assert verdict(tmp_path, log, RHINE) == [(len(log.splitlines()), "error", "4.4")]
+    message = next(f.message for f in run(tmp_path, log, RHINE).findings if f.severity == "error")
+    assert "a unit's movement in a phase is strategic or not, all of it" in message

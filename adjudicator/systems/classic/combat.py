@@ -452,8 +452,9 @@ def pending_of(state: ClassicState, entry: Attack, code: str) -> Pending:
 def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
     """The attackers and the hex marked for the phase, and the result's obligations pending."""
     attacked = {u: label for label in entry.defending_hexes() for u in state.units_in(label)}
+    stood = {u: where for u in (*entry.attackers, *attacked) if (where := state.location.get(u)) is not None}
     log = evolve(state.log, attacked=state.log.attacked | set(entry.attackers),
-                 defended={**state.log.defended, **attacked})
+                 defended={**attacked, **state.log.defended}, stood={**stood, **state.log.stood})
     code = result_applied(state, entry)
     pending = pending_of(state, entry, code) if code is not None else None
     table = result_applied(state, replace(entry, result=None)) if entry.result is not None else None

@@ -88,6 +88,17 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
         add(rules.movement.rail.source, Clause("rail moves along rail hexsides only, from a rail hex, by the sides "
                                                "allowed, within their limit, enemy zones as the data say",
                                                ("move",), (), ("rules.toml [movement.rail]", "hexsides.csv rail")))
+    strategic = rules.movement.strategic
+    if strategic is not None:
+        add(strategic.source, Clause(f"strategic moves (`UNIT strategic PATH`, or every move of a strategic phase): "
+                                     f"the allowance x{strategic.factor:g} (a move over it cites this section), every "
+                                     f"hex, the start included, more than {strategic.keep_away} hex(es) from the enemy; "
+                                     "a unit's movement in a phase strategic or not, all of it", ("move",),
+                                     ("adjudicator/systems/classic/movement.py::_over_allowance",),
+                                     ("rules.toml [movement.strategic]",),
+                                     ("tests/test_classic_generality.py::test_strategic_movement",
+                                      f"{AUDIT}test_a_strategic_move_keeps_away_and_has_twice_the_allowance",
+                                      f"{AUDIT}test_a_units_movement_in_a_phase_is_strategic_or_not")))
     for condition in rules.condition:
         add(condition.source, Clause(f"{condition.name} on turns {', '.join(map(str, condition.turns))}: movement "
                                      "capped or multiplied, attack and defence strengths multiplied",
@@ -98,9 +109,9 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                   (f"rules.toml [[turn]] {record.number}",)))
     several = ("an attack on several hexes at once: strengths summed, the terrain most favourable to the defender, "
                "the result in every hex" if rules.combat.multi_hex else "an attack on several hexes at once refused")
-    compulsory = ("; with `must_attack`, as the combat phase ends every phasing unit next to an enemy has attacked "
-                  "(unless every enemy next to it retreated there after being attacked) and every enemy unit next to "
-                  "one has been attacked" if rules.combat.must_attack else "")
+    compulsory = ("; with `must_attack`, as the combat phase ends (or a marker passes it over unwritten) every "
+                  "phasing unit that stood next to an enemy as the phase began has attacked and every enemy unit that "
+                  "stood next to one has been attacked, one error a phase" if rules.combat.must_attack else "")
     add(rules.combat.source, Clause("attackers of the phasing side next to an enemy hex, each named once, each unit "
                                     "attacking and attacked once a phase (an attacked unit wherever it retreats), "
                                     "strengths (conditions, terrain multipliers) to an odds or differential "
@@ -110,14 +121,20 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                     "with them); an attack refused owes nothing of its result, and its units and "
                                     "hex may attack and be attacked lawfully after it; " + several + compulsory + "; unfinished: whether every battle is announced before "
                                     "the first is resolved (an attack entry announces and resolves its battle at once)",
-                                    ("attack",), (), ("crt.toml", "rules.toml [[combat.terrain]]",
+                                    ("attack",),
+                                    ("adjudicator/systems/classic/compulsory.py::judge",) if rules.combat.must_attack
+                                    else (), ("crt.toml", "rules.toml [[combat.terrain]]",
                                                       "units.csv values"),
                                     ("tests/test_attack_slips.py::test_an_attacker_named_twice_is_one_error",
                                      f"{ONE}test_a_refused_attack_owes_nothing",
                                      f"{ONE}test_units_of_a_refused_attack_may_then_attack_lawfully",
                                      f"{ONE}test_an_attack_outside_a_combat_phase_owes_nothing",
                                      f"{AUDIT}test_a_unit_retreated_into_a_hex_not_attacked_is_not_attacked_again",
-                                     f"{AUDIT}test_a_compulsory_attack_counts_the_units_attacked")))
+                                     f"{AUDIT}test_a_compulsory_attack_counts_the_units_attacked",
+                                     f"{AUDIT}test_a_compulsory_attack_is_owed_by_the_units_next_to_each_other_as_the_"
+                                     "phase_began",
+                                     "tests/test_classic_generality.py::test_compulsory_attacks_in_a_combat_phase_left_"
+                                     "unwritten")))
     for source in sorted({r.source for r in rules.combat.results}):
         codes = ", ".join(r.code for r in rules.combat.results if r.source == source)
         add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "

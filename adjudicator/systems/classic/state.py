@@ -38,6 +38,9 @@ class PhaseLog:
     """Hexes each unit has moved this phase (a condition may cap them)."""
     began: Mapping[str, str] = field(default_factory=dict)
     """The hex each unit that moved began the phase's movement in."""
+    strategic: frozenset[str] = frozenset()
+    """Units that have moved strategically this phase (a unit's movement in a phase is strategic or not, all of
+    it)."""
     stopped: frozenset[str] = frozenset()
     """Units whose movement has ended this phase (they entered an enemy zone of control)."""
     last_mover: str | None = None
@@ -47,6 +50,9 @@ class PhaseLog:
     defended: Mapping[str, str] = field(default_factory=dict)
     """Units attacked this phase, each with the hex it was attacked in (a unit is attacked once a combat phase,
     wherever a retreat takes it; a hex is judged by the units in it)."""
+    stood: Mapping[str, str] = field(default_factory=dict)
+    """Where each unit of an attack this phase stood when it was first in one (the position the phase began with:
+    only the units of an attack move in a combat phase)."""
     refused: frozenset[str] = frozenset()
     """Attackers and defending units of attacks the rules refused this phase (neither attacked nor defended: a
     lawful attack may follow; a compulsory attack counts them as tried)."""

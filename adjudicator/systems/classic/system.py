@@ -16,7 +16,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.base import PerGame, SystemBase
-from adjudicator.systems.classic import arrivals, combat, movement, results, victory
+from adjudicator.systems.classic import arrivals, combat, compulsory, movement, results, victory
 from adjudicator.systems.classic.base import finding, rules_of
 from adjudicator.systems.classic.movement_model import ClassicMovement
 from adjudicator.systems.classic.state import (
@@ -238,49 +238,13 @@ class Classic(SystemBase[ClassicState]):
                        f"({', '.join(state.units_in(label))}) at the end of the {state.at.step} phase")
                for label, _ in (movement.phase_stacking(state) if state.at.step is not None else [])
                if (label, state.units_in(label)) not in state.overstacks]
-        out += self._must_attack(state, entry)
+        out += compulsory.judge(state, entry)
         if isinstance(entry, TurnMarker) and state.at.turn > 0:
             section = t.rules.reinforcements.source if t.rules.reinforcements else t.rules.movement.source
             for unit_id, due in arrivals.overdue(state, state.at.turn):
                 out.append(finding(state, "error", section, entry, f"{unit_id} was due on turn {due} and was not "
                                    "placed"))
         return out
-
-    def _must_attack(self, state: ClassicState, entry: StepMarker | TurnMarker) -> list[Finding]:
-        """As a combat phase ends, where the rules make attacks compulsory: every phasing unit next to an enemy
-        has attacked and every enemy unit next to one has been attacked (one error for the phase)."""
-        t = rules_of(state)
-        slot = next((s for s in t.sequence if s.id == state.at.step), None)
-        side = state.at.player_turn
-        if not t.rules.combat.must_attack or slot is None or side is None or \
-                not any(a.kind == "attack" for a in slot.entries):
-            return []
-        grid = state.game.grid
-        units = state.game.units_by_id
-        log = state.log
-        once = t.rules.combat.defend_once
-        idle: list[str] = []
-        unattacked: list[str] = []
-        for label, ids in sorted(state.by_hex.items()):
-            around = [grid.label_of(n) for n in grid.neighbours_on_map(grid.hex_of(label))]
-            if units[ids[0]].side == side:
-                # A unit is excused by an enemy attacked already only when it could not have joined that attack:
-                # the enemy retreated next to it afterwards and may not be attacked again (defend_once).
-                owed = [e for n in around if state.side_in(n) not in (None, side) for e in state.units_in(n)
-                        if not (once and e in log.defended and not grid.hex_of(log.defended[e]).is_adjacent(
-                            grid.hex_of(label))) and e not in log.refused]
-                if owed:
-                    idle += [u for u in ids if u not in log.attacked | log.refused]
-            elif any(state.side_in(n) == side for n in around) and \
-                    any(u not in log.defended and u not in log.refused for u in ids):
-                unattacked.append(label)
-        if not idle and not unattacked:
-            return []
-        said = [f"{', '.join(idle)} did not attack" if idle else "",
-                f"the enemy units in {', '.join(unattacked)} were not attacked" if unattacked else ""]
-        return [finding(state, "error", t.rules.combat.source, entry, f"the {state.at.step} phase ends, but every "
-                        f"{side} unit next to an enemy must attack and every enemy unit next to one be attacked: "
-                        + "; ".join(s for s in said if s))]
 
     def apply(self, state: ClassicState, entry: Entry) -> ClassicState:
         """The state after an entry, as the log says (a result no longer carried out forgotten)."""
