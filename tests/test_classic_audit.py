@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from classic_support import line_of, run, verdict
+from classic_support import line_of, run, upto, verdict
 from test_classic_generality_rhine import TURN_1
 from data_edits import edit
 from builder.cli import main as vmodbuild
@@ -154,3 +154,17 @@ def test_a_units_movement_in_a_phase_is_strategic_or_not(tmp_path: Path, first: 
     assert verdict(tmp_path, log, RHINE) == [(len(log.splitlines()), "error", "4.4")]
     message = next(f.message for f in run(tmp_path, log, RHINE).findings if f.severity == "error")
     assert "a unit's movement in a phase is strategic or not, all of it" in message
+
+
+# -- a loss written for the wrong unit (8.0) ---------------------------------------------------------------------
+@pytest.mark.parametrize("attack, wrong, owed", [
+    ("0405 with ge-xl ge-xlvi odds 3:1 die 6 result DRL", "German: deplete ge-xl", "so-20 still owes 1 step"),
+    ("0304 with ge-viii odds 1:1 die 6 result AL", "Soviet> deplete so-16", "the attackers (ge-viii) still owe 1 step"),
+])
+def test_a_loss_written_for_the_wrong_unit_is_one_error(tmp_path: Path, attack: str, wrong: str, owed: str) -> None:
+    """8.0: the DRL's step written as the attacker's (or the AL's as the defender's) is one error, at that loss; the
+    step the result still owes when the log moves on is the same mistake, noted (it was a second error)."""
+    log = upto(1, "german_combat") + f"German: attack {attack}\n{wrong}\nPhase german_movement\n"
+    assert verdict(tmp_path, log) == [(line_of(log, wrong), "error", "8.0")]
+    notes = [f.message for f in run(tmp_path, log).findings if f.severity == "note"]
+    assert any(owed in n and "not a breach of its own" in n for n in notes), notes

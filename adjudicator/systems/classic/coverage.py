@@ -140,9 +140,11 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
         add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "
                            "printed strength (a step at a time while it is short, none past the one that matches "
                            "it), a unit's last step lost (`deplete` or `eliminate`) its elimination, what is "
-                           "still owed when the log moves on (noted when the log ends)", ("loss",), OWED,
+                           "still owed when the log moves on (noted when the log ends; noted too when a loss went to "
+                           "a unit that owed none, that loss's error being the one)", ("loss",), OWED,
                            ("rules.toml [[combat.results]]",),
-                           (f"{ONE}test_the_loss_of_a_units_last_step_is_its_elimination",
+                           (f"{AUDIT}test_a_loss_written_for_the_wrong_unit_is_one_error",
+                            f"{ONE}test_the_loss_of_a_units_last_step_is_its_elimination",
                             f"{ONE}test_a_retreat_written_before_the_loss_does_not_carry_the_loss_out",
                             f"{ONE}test_a_result_still_owed_when_the_log_ends_is_a_note")))
     add(rules.combat.retreat.source, Clause("retreats the result owes: their length, on the map, away from the "

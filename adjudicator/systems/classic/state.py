@@ -98,6 +98,9 @@ class Pending:
     refused: bool = False
     """The rules refused the attack (its one error given): the players may carry its result out, but nothing of it
     is owed."""
+    misdirected: int = 0
+    """The line of a loss written for a unit that owed none from this combat (its one error given there): the step
+    losses the result still owes are that mistake, noted, not a second error (0: none)."""
 
 
     def defended(self) -> tuple[str, ...]:
