@@ -168,3 +168,14 @@ def test_a_loss_written_for_the_wrong_unit_is_one_error(tmp_path: Path, attack: 
     assert verdict(tmp_path, log) == [(line_of(log, wrong), "error", "8.0")]
     notes = [f.message for f in run(tmp_path, log).findings if f.severity == "note"]
     assert any(owed in n and "not a breach of its own" in n for n in notes), notes
+
+
+# -- an attack the rules refuse for several reasons (7.0) -----------------------------------------------------------
+def test_an_attack_refused_for_several_reasons_is_one_error(tmp_path: Path) -> None:
+    """7.0: an attack naming two units not next to so-30 is refused: one error at it, giving both (it was one error
+    an attacker), and nothing of its result is owed."""
+    log = upto(1, "german_combat") + "German: attack 0302 with ge-xli ge-xxvii ge-v odds 5:1 die 1 result DR\n" \
+        "Phase german_movement\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "attack 0302"), "error", "7.0")]
+    message = next(f.message for f in run(tmp_path, log).findings if f.severity == "error")
+    assert "ge-xxvii in 0103 is not adjacent to 0302" in message and "ge-v in 0104 is not adjacent" in message

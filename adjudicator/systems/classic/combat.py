@@ -252,6 +252,9 @@ def refusal(state: ClassicState, entry: Attack) -> list[Finding]:
     if known is not None and known[0] is state and known[1] is entry:
         return list(known[2])
     out = _refusal(state, entry)
+    if len(out) > 1:
+        # One attack refused is one breach: one error at it, saying every reason (two attackers not adjacent).
+        out = [replace(out[0], message="; ".join(f.message for f in out))]
     memo["last"] = (state, entry, tuple(out))
     return out
 
