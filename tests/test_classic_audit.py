@@ -156,6 +156,18 @@ def test_a_units_movement_in_a_phase_is_strategic_or_not(tmp_path: Path, first: 
     assert "a unit's movement in a phase is strategic or not, all of it" in message
 
 
+def test_the_movement_model_offers_no_strategic_move_after_a_normal_one(tmp_path: Path) -> None:
+    """4.4: the model the readers ask (reach) applies the checker's rule: after a normal move al-7ar has no strategic
+    reach, and after a strategic one no normal reach."""
+    hexes = LONG.split("-")
+    for first, other in (("", "strategic"), ("strategic ", "move")):
+        replay = run(tmp_path, TURN_2 + f"al-7ar {first}{'-'.join(hexes[:4])}\n", RHINE)
+        state = replay.final_state
+        reach = replay.system.movement.reach(state, "al-7ar", other)
+        assert not reach.hexes and "4.4: al-7ar moved" in reach.bars[0], reach
+        assert replay.system.movement.reach(state, "al-7ar", "move" if other == "strategic" else "strategic").hexes
+
+
 # -- a loss written for the wrong unit (8.0) ---------------------------------------------------------------------
 @pytest.mark.parametrize("attack, wrong, owed", [
     ("0405 with ge-xl ge-xlvi odds 3:1 die 6 result DRL", "German: deplete ge-xl", "so-20 still owes 1 step"),
