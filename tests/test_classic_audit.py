@@ -191,3 +191,10 @@ def test_an_attack_refused_for_several_reasons_is_one_error(tmp_path: Path) -> N
     assert verdict(tmp_path, log) == [(line_of(log, "attack 0302"), "error", "7.0")]
     message = next(f.message for f in run(tmp_path, log).findings if f.severity == "error")
     assert "ge-xxvii in 0103 is not adjacent to 0302" in message and "ge-v in 0104 is not adjacent" in message
+
+
+def test_a_loss_no_result_owes_cites_the_results_section(tmp_path: Path) -> None:
+    """8.0: a step lost with no combat result being carried out breaks the results' clause (where losses come from),
+    as a retreat with none breaks the retreat's (8.1); it cited the combat section (7.0)."""
+    log = upto(1, "german_combat") + "Soviet> deplete so-30\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "deplete"), "error", "8.0")]

@@ -145,6 +145,7 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                            "a unit that owed none, that loss's error being the one)", ("loss",), OWED,
                            ("rules.toml [[combat.results]]",),
                            (f"{AUDIT}test_a_loss_written_for_the_wrong_unit_is_one_error",
+                            f"{AUDIT}test_a_loss_no_result_owes_cites_the_results_section",
                             f"{ONE}test_the_loss_of_a_units_last_step_is_its_elimination",
                             f"{ONE}test_a_retreat_written_before_the_loss_does_not_carry_the_loss_out",
                             f"{ONE}test_a_result_still_owed_when_the_log_ends_is_a_note")))

@@ -87,7 +87,11 @@ def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
     """A step lost (or a unit eliminated) as the pending result owes, by the side that owes it."""
     t = rules_of(state)
     p = state.pending
-    section = t.rules.combat.source if p is None else t.results[p.code].source
+    # Losses are the results' (8.0-style): with none being carried out, the section every result cites (the combat
+    # section where the results cite several).
+    cited = {r.source for r in t.rules.combat.results}
+    section = t.results[p.code].source if p is not None else cited.pop() if len(cited) == 1 else \
+        t.rules.combat.source
     if entry.loss == "remove":
         return [finding(state, "error", section, entry, f"'remove' is not a loss of this game; write deplete or "
                         f"eliminate {entry.unit}")]
