@@ -132,7 +132,7 @@ class ClassicPlayer(SyntheticPlayer):
             label = self.label(target)
             if not self.state.units_in(label) or self.state.side_in(label) == side:
                 continue  # emptied by an earlier result this phase
-            if rules.defend_once and label in self.state.log.defended:
+            if rules.defend_once and any(u in self.state.log.defended for u in self.state.units_in(label)):
                 continue
             friendly = self.on_map(side)
             ready = [u for n in self.neighbours(target) for u in friendly.get(n, ())

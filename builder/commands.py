@@ -51,6 +51,10 @@ def validate(game: str | None, data: Path | None) -> None:
             continue
         except WargameError as e:
             fail(e)
+        # Lawful data likely not meant (a bridge written as a road): said, not counted as a problem.
+        from wargame.rules_consistency import data_warnings
+        for warning in data_warnings(loaded):
+            click.echo(f"warning: {warning}", err=True)
         click.echo(f"{game_id}: ok ({len(loaded.grid)} hexes, {len(loaded.units)} units, "
                    f"{len(loaded.hexside_features)} hexsides with features)")
     sys.exit(1 if problems else 0)

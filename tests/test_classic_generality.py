@@ -194,6 +194,18 @@ def test_compulsory_attacks(sparse: Path, tmp_path: Path) -> None:
     assert findings(sparse, fought, tmp_path) == []
 
 
+def test_compulsory_attacks_in_a_combat_phase_left_unwritten(sparse: Path, tmp_path: Path) -> None:
+    """A marker may pass over a phase in which nothing was done; with must_attack a combat phase passed over with
+    ge-vi next to so-16 is that marker's one error (it went unjudged); a turn's end passing over both sides' combat
+    phases is one error for each."""
+    log = HEAD + "Phase german_movement\n"
+    assert findings(sparse, log, tmp_path) == [(5, "error", "7.0")]
+    assert "german_combat phase passes unwritten" in run_messages(sparse, log, tmp_path)[0]
+    assert findings(sparse, HEAD + "Turn 2\n", tmp_path) == [(5, "error", "7.0")] * 2
+    said = run_messages(sparse, HEAD + "Turn 2\n", tmp_path)
+    assert "german_combat" in said[0] and "ge-vi did not attack" in said[0] and "soviet_combat" in said[1]
+
+
 @pytest.fixture
 def wider(sparse: Path) -> Path:
     """The sparse game with strategic movement (twice the allowance, three hexes from the enemy), units cut off

@@ -42,6 +42,20 @@ def test_a_reinforcement_placed_early_and_again_on_its_turn_is_one_error(rhine: 
         [(line, "error", "10.0")]
 
 
+@pytest.mark.parametrize("placed", [True, False])
+def test_a_late_reinforcement_is_one_error_as_its_turn_ends(rhine: Path, tmp_path: Path, placed: bool) -> None:
+    """10.0 with `late = "prohibited"`: al-7ar (turn 2) not placed is the error as turn 2 ends; placed on turn 3 it
+    is noted, not a second error for the same breach."""
+    edit(rhine / "counters" / "rhine" / "rules.toml", 'late = "allowed"', 'late = "prohibited"')
+    log = HEAD + ALLIED + ALLIED + "Turn 2\n" + ALLIED + ALLIED + "Turn 3\nPhase reinforcement\n"
+    if placed:
+        log += "Allied: reinforce al-7ar 0610\n"
+    found = run(tmp_path, log, rhine).findings
+    assert verdict(tmp_path, log, rhine) == [(line_of(log, "Turn 3"), "error", "10.0")]
+    assert [(f.line, f.severity) for f in found if "al-7ar" in f.message and f.severity == "note"] == \
+        ([(line_of(log, "al-7ar"), "note")] if placed else [])
+
+
 # -- an attack the rules refuse (7.0) ----------------------------------------------------------------------------
 REFUSED = upto(1, "german_combat") + "German: attack 0302 with ge-xli ge-xxvii odds 5:1 die 1 result DR\n"
 """ge-xxvii (0103) is not next to so-30 (0302): the attack is refused."""

@@ -63,7 +63,7 @@ def test_a_new_phase_starts_a_fresh_record(moscow: Game) -> None:
     """What happened in a phase is forgotten at the next marker, by the engine: the system resets nothing."""
     system = system_for(moscow)
     state = when(system.initial_state(moscow, []), turn=1, step="german_combat")
-    busy = replace(state, log=PhaseLog(attacked=frozenset({"ger-4"}), defended=frozenset({"0703"}),
+    busy = replace(state, log=PhaseLog(attacked=frozenset({"ger-4"}), defended={"so-3": "0703"},
                                        last_mover="ger-4", spent={"ger-4": 2.0}))
     assert advance(system, busy, StepMarker(step="german_movement")).log == PhaseLog()
     assert advance(system, busy, TurnMarker(turn=2)).log == PhaseLog()

@@ -243,5 +243,44 @@ def _strength_values(game: Game, add: Callable[..., None], known: Callable[..., 
             f"([combat] attack_value and defence_value)", "combat")
 
 
-__all__ = ["check_rules"]
+def data_warnings(game: Game) -> list[DataError]:
+    """What a classic game's data say that is lawful but likely not meant (`vmodbuild validate` prints it and does
+    not fail): a hexside feature with a road's `mp_cost` found only where another feature costs or bars the
+    crossing, the way a bridge was written before `cancels` (its step then costs the `mp_cost` whatever the hex)."""
+    if game.manifest.rule_system != "classic":
+        return []  # `cancels` and the road's reading of `mp_cost` are the classic series' (other systems read theirs)
+    terrain = game.terrain
+    sides: dict[str, list[frozenset[str]]] = {}
+    for features in game.hexside_features.values():
+        for f in features:
+            sides.setdefault(f, []).append(features)
+    out: list[DataError] = []
+    lines: list[TomlLines | None] = []
+    file = game.files["terrain"]
+    for i, t in enumerate(terrain.values()):
+        if t.kind != "hexside" or t.mp_cost is None or t.cancels or not sides.get(t.id):
+            continue
+        crossed = {f for features in sides[t.id] for f in features if f != t.id and f in terrain
+                   and (terrain[f].mp_add or terrain[f].prohibited)}
+        if not crossed or not all(features & crossed for features in sides[t.id]):
+            continue
+        if not lines:
+            from wargame.toml_lines import TomlLines
+
+            try:
+                lines.append(TomlLines(file.read_text(encoding="utf-8")))
+            except (OSError, UnicodeDecodeError):
+                lines.append(None)
+        line = lines[0].line_of(("terrain", i, "mp_cost")) if lines[0] else None
+        names = ", ".join(repr(f) for f in sorted(crossed))
+        cancels = ", ".join(f'"{f}"' for f in sorted(crossed))
+        out.append(DataError(
+            f"hexside feature {t.id!r} has mp_cost {t.mp_cost:g}, a road's cost: a step along it costs {t.mp_cost:g} "
+            f"whatever the hex entered, and it lies only on hexsides with {names}. A bridge that lets a step cost the "
+            f"hex entered is written without mp_cost (did you mean `cancels = [{cancels}]`?)",
+            Place(file, line, None, f"terrain.{t.id}.mp_cost")))
+    return out
+
+
+__all__ = ["check_rules", "data_warnings"]
 

@@ -81,9 +81,14 @@ def check_reinforce(state: ClassicState, entry: Place) -> list[Finding]:
     if state.at.turn < arrival.turn:
         return [finding(state, "error", section, entry, f"{entry.unit} arrives on turn {arrival.turn}, not "
                         f"{state.at.turn}")]
-    if state.at.turn > arrival.turn and (rules is None or rules.late == "prohibited"):
-        return [finding(state, "error", section, entry, f"{entry.unit} was due on turn {arrival.turn}; a "
-                        "reinforcement is placed on its turn")]
+    out: list[Finding] = []
+    if state.at.turn > arrival.turn and not late_allowed(state):
+        # One breach, one error: a reinforcement left off the map as its turn ended was reported then.
+        if entry.unit not in state.overdue:
+            return [finding(state, "error", section, entry, f"{entry.unit} was due on turn {arrival.turn}; a "
+                            "reinforcement is placed on its turn")]
+        out.append(finding(state, "note", section, entry, f"{entry.unit} is placed late (due on turn "
+                           f"{arrival.turn}): reported as that turn ended"))
     allowed = entry_hexes(state, arrival)
     label = entry.hex or ""
     if allowed and label not in allowed:
@@ -91,8 +96,8 @@ def check_reinforce(state: ClassicState, entry: Place) -> list[Finding]:
         where = arrival.entry if len(allowed) == 1 else \
             f"a hex of {arrival.entry} ({', '.join(sorted(allowed, key=_label_order(state)))})"
         said = f"not {label}" if label and label != arrival.entry else "name the hex it enters"
-        return [finding(state, "error", section, entry, f"{entry.unit} enters on {where}; {said}")]
-    return _hex_findings(state, entry, label, section, rules is not None and rules.not_in_enemy_zoc)
+        return [*out, finding(state, "error", section, entry, f"{entry.unit} enters on {where}; {said}")]
+    return [*out, *_hex_findings(state, entry, label, section, rules is not None and rules.not_in_enemy_zoc)]
 
 
 def check_replace(state: ClassicState, entry: Place) -> list[Finding]:
@@ -205,13 +210,19 @@ def apply_place(state: ClassicState, entry: Place) -> ClassicState:
     return noted_overstack(entered(after, unit.side, [label]), label)
 
 
-def overdue(state: ClassicState, turn: int) -> list[str]:
-    """Reinforcements due on `turn` and not placed (when the rules do not allow them late); one placed early is on
-    the map, its one error given where it was placed."""
+def late_allowed(state: ClassicState) -> bool:
+    """Whether a reinforcement may be placed after its turn (rules.toml's `[reinforcements] late`; without the
+    table, the default: it may not)."""
     rules = rules_of(state).rules.reinforcements
-    if rules is None or rules.late == "allowed":
+    return rules is not None and rules.late == "allowed"
+
+
+def overdue(state: ClassicState, turn: int) -> list[tuple[str, int]]:
+    """Reinforcements due by `turn` and not placed (when the rules do not allow them late), not yet reported (a turn
+    the log skipped included); one placed early is on the map, its one error given where it was placed."""
+    if late_allowed(state):
         return []
     grid = state.game.grid
-    return sorted(a.unit for _, a in state.game.reinforcements
-                  if a.scenario == state.scenario and a.turn == turn and a.unit not in state.arrived
-                  and not grid.is_label(state.location.get(a.unit, "")))
+    return sorted((a.unit, a.turn) for _, a in state.game.reinforcements
+                  if a.scenario == state.scenario and a.turn <= turn and a.unit not in state.arrived
+                  and a.unit not in state.overdue and not grid.is_label(state.location.get(a.unit, "")))

@@ -244,8 +244,23 @@ def check_attack(state: ClassicState, entry: Attack) -> list[Finding]:
 
 
 def refusal(state: ClassicState, entry: Attack) -> list[Finding]:
-    """Why the rules refuse an attack outright (who attacks whom, each unit and hex once a phase, odds the table
-    allows), or nothing: a refused attack's result is not owed, though the players may carry it out."""
+    """Why the rules refuse an attack outright (who attacks whom, each unit attacking and attacked once a phase, odds
+    the table allows), or nothing: a refused attack's result is not owed, though the players may carry it out.
+    Worked out once an attack: its check asks, and its application reads the answer (the same state and entry)."""
+    memo = rules_of(state).refusals
+    known = memo.get("last")
+    if known is not None and known[0] is state and known[1] is entry:
+        return list(known[2])
+    out = _refusal(state, entry)
+    if len(out) > 1:
+        # One attack refused is one breach: one error at it, saying every reason (two attackers not adjacent).
+        out = [replace(out[0], message="; ".join(f.message for f in out))]
+    memo["last"] = (state, entry, tuple(out))
+    return out
+
+
+def _refusal(state: ClassicState, entry: Attack) -> list[Finding]:
+    """`refusal` worked out."""
     t = rules_of(state)
     combat = t.rules.combat
     section = combat.source
@@ -296,9 +311,15 @@ def refusal(state: ClassicState, entry: Attack) -> list[Finding]:
                 out.append(finding(state, "error", section, entry, f"no attacker is adjacent to {label}; each hex "
                                    "of an attack on several is next to one of its attackers"))
     for label in hexes:
-        if combat.defend_once and label in state.log.defended:
-            out.append(finding(state, "error", section, entry, f"{label} has already been attacked this phase; a "
-                               "hex is attacked once a combat phase"))
+        # The rule protects the units (a hex is attacked through them): one that retreated here after an attack
+        # this phase may not be attacked again, and a hex whose units are all fresh may be.
+        again = [u for u in state.units_in(label) if u in state.log.defended] if combat.defend_once else []
+        if again:
+            were = "was" if len(again) == 1 else "were"
+            first = state.log.defended[again[0]]
+            out.append(finding(state, "error", section, entry, f"{', '.join(again)} in {label} {were} attacked "
+                               f"already this phase{f' (in {first})' if first != label else ''}; a unit is "
+                               "attacked once a combat phase"))
     if out or combat.below != "prohibited":
         return out
     odds = work_out(state, hexes[0], attackers, hexes[1:])
@@ -433,7 +454,10 @@ def pending_of(state: ClassicState, entry: Attack, code: str) -> Pending:
 
 def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
     """The attackers and the hex marked for the phase, and the result's obligations pending."""
-    log = evolve(state.log, attacked=state.log.attacked | set(entry.attackers), defended=state.log.defended | set(entry.defending_hexes()))
+    attacked = {u: label for label in entry.defending_hexes() for u in state.units_in(label)}
+    stood = {u: where for u in (*entry.attackers, *attacked) if (where := state.location.get(u)) is not None}
+    log = evolve(state.log, attacked=state.log.attacked | set(entry.attackers),
+                 defended={**attacked, **state.log.defended}, stood={**stood, **state.log.stood})
     code = result_applied(state, entry)
     pending = pending_of(state, entry, code) if code is not None else None
     table = result_applied(state, replace(entry, result=None)) if entry.result is not None else None
@@ -446,7 +470,8 @@ def set_aside(before: ClassicState, after: ClassicState, entry: Attack) -> Class
     """After an attack the rules refused (its one error given): its result may be carried out as the players did,
     but nothing of it is owed, and its units and hexes may still attack and be attacked lawfully this phase (one
     breach, one error); a compulsory attack counts them as tried."""
-    tried = frozenset(entry.attackers) | frozenset(entry.defending_hexes())
+    tried = frozenset(entry.attackers) | frozenset(u for label in entry.defending_hexes()
+                                                  for u in before.units_in(label))
     log = evolve(before.log, refused=before.log.refused | tried)
     p = after.pending
     if p is None:

@@ -32,6 +32,8 @@ BOUNDARY = ("adjudicator/systems/classic/system.py::Classic._boundary",)
 OWED = ("adjudicator/systems/classic/results.py::owed",)
 ONE = "tests/test_classic_one_breach.py::"
 """The tests of session 20's one-breach fixes and audit."""
+AUDIT = "tests/test_classic_audit.py::"
+"""The tests of session 21's fixes and audit."""
 
 
 def _clauses(game: Game) -> dict[str, list[Clause]]:
@@ -86,6 +88,17 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
         add(rules.movement.rail.source, Clause("rail moves along rail hexsides only, from a rail hex, by the sides "
                                                "allowed, within their limit, enemy zones as the data say",
                                                ("move",), (), ("rules.toml [movement.rail]", "hexsides.csv rail")))
+    strategic = rules.movement.strategic
+    if strategic is not None:
+        add(strategic.source, Clause(f"strategic moves (`UNIT strategic PATH`, or every move of a strategic phase): "
+                                     f"the allowance x{strategic.factor:g} (a move over it cites this section), every "
+                                     f"hex, the start included, more than {strategic.keep_away} hex(es) from the enemy; "
+                                     "a unit's movement in a phase strategic or not, all of it", ("move",),
+                                     ("adjudicator/systems/classic/movement.py::_over_allowance",),
+                                     ("rules.toml [movement.strategic]",),
+                                     ("tests/test_classic_generality.py::test_strategic_movement",
+                                      f"{AUDIT}test_a_strategic_move_keeps_away_and_has_twice_the_allowance",
+                                      f"{AUDIT}test_a_units_movement_in_a_phase_is_strategic_or_not")))
     for condition in rules.condition:
         add(condition.source, Clause(f"{condition.name} on turns {', '.join(map(str, condition.turns))}: movement "
                                      "capped or multiplied, attack and defence strengths multiplied",
@@ -96,28 +109,44 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                   (f"rules.toml [[turn]] {record.number}",)))
     several = ("an attack on several hexes at once: strengths summed, the terrain most favourable to the defender, "
                "the result in every hex" if rules.combat.multi_hex else "an attack on several hexes at once refused")
+    compulsory = ("; with `must_attack`, as the combat phase ends (or a marker passes it over unwritten) every "
+                  "phasing unit that stood next to an enemy as the phase began has attacked and every enemy unit that "
+                  "stood next to one has been attacked, one error a phase" if rules.combat.must_attack else "")
     add(rules.combat.source, Clause("attackers of the phasing side next to an enemy hex, each named once, each unit "
-                                    "and hex once a phase, strengths (conditions, terrain multipliers) to an odds or differential "
+                                    "attacking and attacked once a phase (an attacked unit wherever it retreats), "
+                                    "strengths (conditions, terrain multipliers) to an odds or differential "
                                     "column, terrain shifts, the claimed odds, die and result against the table (a "
                                     "claim that is what the attack gives without the condition in force cites the "
                                     "condition's section; a result the table gives on the odds claimed is one error "
-                                    "with them); an attack refused owes nothing of its result, and its units and "
-                                    "hex may attack and be attacked lawfully after it; " + several + "; unfinished: whether every battle is announced before "
+                                    "with them); an attack refused (one error, every reason in it) owes nothing of its result, and its units and "
+                                    "hex may attack and be attacked lawfully after it; " + several + compulsory + "; unfinished: whether every battle is announced before "
                                     "the first is resolved (an attack entry announces and resolves its battle at once)",
-                                    ("attack",), (), ("crt.toml", "rules.toml [[combat.terrain]]",
+                                    ("attack",),
+                                    ("adjudicator/systems/classic/compulsory.py::judge",) if rules.combat.must_attack
+                                    else (), ("crt.toml", "rules.toml [[combat.terrain]]",
                                                       "units.csv values"),
                                     ("tests/test_attack_slips.py::test_an_attacker_named_twice_is_one_error",
                                      f"{ONE}test_a_refused_attack_owes_nothing",
                                      f"{ONE}test_units_of_a_refused_attack_may_then_attack_lawfully",
-                                     f"{ONE}test_an_attack_outside_a_combat_phase_owes_nothing")))
+                                     f"{ONE}test_an_attack_outside_a_combat_phase_owes_nothing",
+                                     f"{AUDIT}test_a_unit_retreated_into_a_hex_not_attacked_is_not_attacked_again",
+                                     f"{AUDIT}test_an_attack_refused_for_several_reasons_is_one_error",
+                                     f"{AUDIT}test_a_compulsory_attack_counts_the_units_attacked",
+                                     f"{AUDIT}test_a_compulsory_attack_is_owed_by_the_units_next_to_each_other_as_the_"
+                                     "phase_began",
+                                     "tests/test_classic_generality.py::test_compulsory_attacks_in_a_combat_phase_left_"
+                                     "unwritten")))
     for source in sorted({r.source for r in rules.combat.results}):
         codes = ", ".join(r.code for r in rules.combat.results if r.source == source)
         add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "
                            "printed strength (a step at a time while it is short, none past the one that matches "
                            "it), a unit's last step lost (`deplete` or `eliminate`) its elimination, what is "
-                           "still owed when the log moves on (noted when the log ends)", ("loss",), OWED,
+                           "still owed when the log moves on (noted when the log ends; noted too when a loss went to "
+                           "a unit that owed none, that loss's error being the one)", ("loss",), OWED,
                            ("rules.toml [[combat.results]]",),
-                           (f"{ONE}test_the_loss_of_a_units_last_step_is_its_elimination",
+                           (f"{AUDIT}test_a_loss_written_for_the_wrong_unit_is_one_error",
+                            f"{AUDIT}test_a_loss_no_result_owes_cites_the_results_section",
+                            f"{ONE}test_the_loss_of_a_units_last_step_is_its_elimination",
                             f"{ONE}test_a_retreat_written_before_the_loss_does_not_carry_the_loss_out",
                             f"{ONE}test_a_result_still_owed_when_the_log_ends_is_a_note")))
     add(rules.combat.retreat.source, Clause("retreats the result owes: their length, on the map, away from the "
@@ -136,11 +165,15 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                               ("place",), (), ("rules.toml [replacements]", "replacements.csv")))
     if rules.reinforcements is not None:
         add(rules.reinforcements.source, Clause("reinforcements on their turn at their entry; one refused (placed "
-                                                "early) is placed again lawfully, and not reported as not placed",
+                                                "early) is placed again lawfully, and not reported as not placed"
+                                                + ("; one not placed on its turn is one error as the turn ends, its "
+                                                   "late placement a note" if rules.reinforcements.late ==
+                                                   "prohibited" else "; late ones allowed"),
                                                 ("place",), BOUNDARY,
                                                 ("rules.toml [reinforcements]", "reinforcements.csv"),
                                                 (f"{ONE}test_a_reinforcement_placed_early_and_again_on_its_"
-                                                 "turn_is_one_error",)))
+                                                 "turn_is_one_error",
+                                                 f"{ONE}test_a_late_reinforcement_is_one_error_as_its_turn_ends")))
     if rules.supply is not None:
         add(rules.supply.source, Clause("a line to the side's sources through no enemy unit or zone as the data "
                                         "say, the hex it is traced from excepted (asked by replacements, cut-off "

@@ -121,9 +121,16 @@ def check_move(state: ClassicState, entry: Move) -> list[Finding]:
         return [finding(state, "error", zs, entry, f"{entry.unit} entered an enemy zone of control earlier this "
                         "phase; its movement has ended")]
     strategic = entry.strategic or (phase is not None and phase.movement == "strategic")
-    if strategic:
-        if rules.movement.strategic is None:
-            return [finding(state, "error", mv, entry, f"{entry.unit}: this game has no strategic movement")]
+    if strategic and rules.movement.strategic is None:
+        return [finding(state, "error", mv, entry, f"{entry.unit}: this game has no strategic movement")]
+    before = entry.unit in state.log.strategic
+    if rules.movement.strategic is not None and entry.unit in state.log.spent and strategic != before:
+        # The multiplied allowance is for a move kept away from the enemy from its start: a unit moving on in the
+        # same phase moves as it began, or a normal move near the enemy would go on at the strategic allowance.
+        return [finding(state, "error", rules.movement.strategic.source, entry, f"{entry.unit} moved "
+                        f"{'strategically' if before else 'normally'} earlier this phase; a unit's movement in a "
+                        "phase is strategic or not, all of it")]
+    if strategic and rules.movement.strategic is not None:
         away = _too_near(state, entry, rules.movement.strategic.keep_away)
         if away is not None:
             return [finding(state, "error", rules.movement.strategic.source, entry, away)]
@@ -210,11 +217,13 @@ def _over_allowance(state: ClassicState, entry: Move, spent: float, lim: MoveLim
     why = "".join(f" ({w})" for w, _ in whys)
     # Over what the turn or the condition leaves but within the counter's allowance: that rule is what was
     # misread (the last to cut it: a condition's, else the turn record's).
-    within = bool(whys) and spent <= total * (rules.movement.strategic.factor
-                                              if strategic and rules.movement.strategic else 1)
-    section = whys[-1][1] if within else rules.movement.source
+    fast = rules.movement.strategic if strategic else None
+    within = bool(whys) and spent <= total * (fast.factor if fast is not None else 1)
+    # A strategic move's allowance is the strategic rule's (the counter's multiplied): that is the clause exceeded.
+    section = whys[-1][1] if within else fast.source if fast is not None else rules.movement.source
+    whole = f"strategic allowance ({total} x{fast.factor:g})" if fast is not None else f"allowance of {total}"
     return finding(state, "error", section, entry, f"{entry.unit} spent {spent:g} MP on {'-'.join(entry.path)}; it "
-                   f"had {max(lim.budget, 0):g} of its allowance of {total}{why} left this phase")
+                   f"had {max(lim.budget, 0):g} of its {whole}{why} left this phase")
 
 
 def _too_near(state: ClassicState, entry: Move, keep_away: int) -> str | None:
@@ -313,7 +322,9 @@ def apply_move(state: ClassicState, entry: Move) -> ClassicState:
     if end is not None and stops_here and t.rules.zoc.kind != "none" and len(hexes) > 1 \
             and end in zone_of(state, enemy_of(state, unit.side)):
         stopped = stopped | {entry.unit}
+    strategic = entry.strategic or (phase is not None and phase.movement == "strategic")
     log = evolve(log, spent={**log.spent, entry.unit: log.spent.get(entry.unit, 0.0) + spent},
+                  strategic=log.strategic | {entry.unit} if strategic else log.strategic,
                   hexes_moved={**log.hexes_moved, entry.unit: log.hexes_moved.get(entry.unit, 0) + len(hexes) - 1},
                   began=began, stopped=stopped, last_mover=entry.unit)
     moved = relocate(state, {entry.unit: entry.path[-1]}, log=log)

@@ -82,6 +82,13 @@ class ClassicMovement:
         if kind == "strategic" and rule.near and state.hex_of(unit_id) in rule.near:
             return Reach({}, (f"{rules_of(state).rules.movement.strategic.source}: {unit_id} is too near the enemy "  # type: ignore[union-attr]
                               "to move strategically",))
+        fast = rules_of(state).rules.movement.strategic
+        phase = rules_of(state).phases.get(state.at.step or "")
+        strategic = kind == "strategic" or (phase is not None and phase.movement == "strategic")
+        if fast is not None and unit_id in state.log.spent and strategic != (unit_id in state.log.strategic):
+            # The checker's rule: a unit's movement in a phase is strategic or not, all of it.
+            return Reach({}, (f"{fast.source}: {unit_id} moved {'normally' if strategic else 'strategically'} "
+                              "earlier this phase",))
         if unit_id in state.log.stopped:
             return Reach({}, (f"{rules_of(state).rules.zoc.source}: {unit_id} entered an enemy zone of control this "
                               "phase",))

@@ -7,7 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from adjudicator.contract import AdvanceOption, RetreatOption
-from adjudicator.findings import Finding
+from adjudicator.findings import Finding, Severity
 from adjudicator.notation.entries import Advance, Entry, Loss, Retreat
 from adjudicator.systems.classic.base import (
     Role, eliminated_box, enemy_of, finding, noted_overstack, off_the_map, rules_of, stack_count, steps_left,
@@ -38,10 +38,15 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
     out: list[Finding] = []
     on = f"the {p.code} on {p.named()} (line {p.line})"
     grid = state.game.grid
+    # A loss written for a unit that owed none (its error given there) is the step losses left owed: one breach.
+    losses: Severity = "note" if p.misdirected else "error"
+    why = f" (not a breach of its own: the loss on line {p.misdirected} went to a unit that owed none)" \
+        if p.misdirected else ""
     for u, n in sorted(p.defender_steps.items()):
         # Owed wherever the unit stands: a retreat written before the loss does not carry the loss out.
         if n > 0 and grid.is_label(state.location.get(u, "")):
-            out.append(finding(state, "error", section, entry, f"{u} still owes {n} step loss(es) from {on}", line))
+            out.append(finding(state, losses, section, entry, f"{u} still owes {n} step loss(es) from {on}{why}",
+                               line))
     for u, n in sorted(p.attacker_retreats.items()):
         if n > 0 and state.location.get(u) == p.began.get(u):
             retreat = rules_of(state).rules.combat.retreat
@@ -59,21 +64,34 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
                                f"'eliminate {u}')" if blocked and retreat.blocked == "eliminated" else
                                f"{u} did not retreat {n} hex(es) after {on}", line))
     if p.attacker_steps > 0:
-        out.append(finding(state, "error", section, entry, f"the attackers ({', '.join(p.attackers)}) still owe "
-                           f"{p.attacker_steps} step loss(es) from {on}", line))
+        out.append(finding(state, losses, section, entry, f"the attackers ({', '.join(p.attackers)}) still owe "
+                           f"{p.attacker_steps} step loss(es) from {on}{why}", line))
     if p.attacker_strength > 0:
-        out.append(finding(state, "error", section, entry, f"the attackers ({', '.join(p.attackers)}) lost "
+        out.append(finding(state, losses, section, entry, f"the attackers ({', '.join(p.attackers)}) lost "
                            f"{float(p.defender_lost - p.attacker_strength):g} printed strength of the "
-                           f"{float(p.defender_lost):g} at least that the {p.code} on {p.named()} (line {p.line}) costs them",
-                           line))
+                           f"{float(p.defender_lost):g} at least that the {p.code} on {p.named()} (line {p.line}) costs "
+                           f"them{why}", line))
     return out
+
+
+def _owes_nothing(p: Pending, unit_id: str) -> bool:
+    """Whether a unit owes no loss from a combat (and no retreat, which a blocked one turns into an elimination)."""
+    if unit_id in p.defenders:
+        return p.defender_steps.get(unit_id, 0) == 0 and p.retreats.get(unit_id, 0) == 0
+    if unit_id in p.attackers:
+        return p.attacker_steps == 0 and p.attacker_strength == 0 and p.attacker_retreats.get(unit_id, 0) == 0
+    return True
 
 
 def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
     """A step lost (or a unit eliminated) as the pending result owes, by the side that owes it."""
     t = rules_of(state)
     p = state.pending
-    section = t.rules.combat.source if p is None else t.results[p.code].source
+    # Losses are the results' (8.0-style): with none being carried out, the section every result cites (the combat
+    # section where the results cite several).
+    cited = {r.source for r in t.rules.combat.results}
+    section = t.results[p.code].source if p is not None else cited.pop() if len(cited) == 1 else \
+        t.rules.combat.source
     if entry.loss == "remove":
         return [finding(state, "error", section, entry, f"'remove' is not a loss of this game; write deplete or "
                         f"eliminate {entry.unit}")]
@@ -149,6 +167,10 @@ def apply_loss(state: ClassicState, entry: Loss) -> ClassicState:
         after = evolve(state, reduced=state.reduced | {entry.unit})
     if p is None:
         return after
+    if not p.misdirected and _owes_nothing(p, entry.unit):
+        # The loss went to a unit that owed none (its error given at it): remembered, in the table's branch too.
+        alternative = evolve(p.alternative, misdirected=entry.line) if p.alternative is not None else None
+        p = evolve(p, misdirected=entry.line, alternative=alternative)
     if entry.unit in p.defenders:
         due = dict(p.defender_steps)
         due[entry.unit] = max(due.get(entry.unit, 0) - taken, 0)

@@ -38,17 +38,24 @@ class PhaseLog:
     """Hexes each unit has moved this phase (a condition may cap them)."""
     began: Mapping[str, str] = field(default_factory=dict)
     """The hex each unit that moved began the phase's movement in."""
+    strategic: frozenset[str] = frozenset()
+    """Units that have moved strategically this phase (a unit's movement in a phase is strategic or not, all of
+    it)."""
     stopped: frozenset[str] = frozenset()
     """Units whose movement has ended this phase (they entered an enemy zone of control)."""
     last_mover: str | None = None
     """The unit that moved last this phase (units move one at a time)."""
     attacked: frozenset[str] = frozenset()
     """Units that have attacked this phase."""
-    defended: frozenset[str] = frozenset()
-    """Hexes attacked this phase."""
+    defended: Mapping[str, str] = field(default_factory=dict)
+    """Units attacked this phase, each with the hex it was attacked in (a unit is attacked once a combat phase,
+    wherever a retreat takes it; a hex is judged by the units in it)."""
+    stood: Mapping[str, str] = field(default_factory=dict)
+    """Where each unit of an attack this phase stood when it was first in one (the position the phase began with:
+    only the units of an attack move in a combat phase)."""
     refused: frozenset[str] = frozenset()
-    """Units and hexes of attacks the rules refused this phase (neither attacked nor defended: a lawful attack may
-    follow; a compulsory attack counts them as tried)."""
+    """Attackers and defending units of attacks the rules refused this phase (neither attacked nor defended: a
+    lawful attack may follow; a compulsory attack counts them as tried)."""
     points: Mapping[str, int] = field(default_factory=dict)
     """Replacement points each side has spent this phase."""
     replaced: frozenset[str] = frozenset()
@@ -91,6 +98,9 @@ class Pending:
     refused: bool = False
     """The rules refused the attack (its one error given): the players may carry its result out, but nothing of it
     is owed."""
+    misdirected: int = 0
+    """The line of a loss written for a unit that owed none from this combat (its one error given there): the step
+    losses the result still owes are that mistake, noted, not a second error (0: none)."""
 
 
     def defended(self) -> tuple[str, ...]:
@@ -122,6 +132,8 @@ class ClassicState:
     pending: Pending | None = None
     arrived: frozenset[str] = frozenset()
     """Reinforcements placed so far."""
+    overdue: frozenset[str] = frozenset()
+    """Reinforcements reported not placed as their turn ended (the one error of a late one: its placement is noted)."""
     outcome: Outcome | None = None
     """The game's result: decided by a condition that holds at any time (nothing follows it but a claim of it), or
     the one a claim of a condition counted at the game's end gives on the position as it stands

@@ -16,7 +16,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.base import PerGame, SystemBase
-from adjudicator.systems.classic import arrivals, combat, movement, results, victory
+from adjudicator.systems.classic import arrivals, combat, compulsory, movement, results, victory
 from adjudicator.systems.classic.base import finding, rules_of
 from adjudicator.systems.classic.movement_model import ClassicMovement
 from adjudicator.systems.classic.state import (
@@ -53,6 +53,17 @@ def _check_turn(state: ClassicState, entry: TurnMarker) -> list[Finding]:
                         f"{expected}")]
     return []
 
+
+def _turn_ends(state: ClassicState, entry: TurnMarker) -> ClassicState:
+    """The state once a turn is over: the reinforcements reported not placed on it (`_boundary`), so that their late
+    placement is one breach, one error."""
+    if state.at.turn == 0:
+        return state
+    return evolve(state, overdue=state.overdue | frozenset(u for u, _ in arrivals.overdue(state, state.at.turn)))
+
+
+_KEEPER: TurnKeeper[ClassicState, PhaseLog] = replace(KEEPER, turn_ends=_turn_ends)
+"""The engine keeps a classic game's turn (state.KEEPER), and records what was reported due as a turn ended."""
 
 _T = "tests/test_classic_rules.py::"
 _G = "tests/test_classic_generality.py::"
@@ -145,7 +156,7 @@ class Classic(SystemBase[ClassicState]):
     @property
     def turn_keeper(self) -> TurnKeeper[ClassicState, PhaseLog]:
         """The engine keeps a classic game's turn, phase and phase record."""
-        return KEEPER
+        return _KEEPER
 
     def initial_state(self, game: Game, headers: Sequence[Header]) -> ClassicState:
         """The scenario's set-up: units in their hexes and boxes, control of the victory places."""
@@ -227,40 +238,13 @@ class Classic(SystemBase[ClassicState]):
                        f"({', '.join(state.units_in(label))}) at the end of the {state.at.step} phase")
                for label, _ in (movement.phase_stacking(state) if state.at.step is not None else [])
                if (label, state.units_in(label)) not in state.overstacks]
-        out += self._must_attack(state, entry)
-        if isinstance(entry, TurnMarker) and state.at.turn > 0 and t.rules.reinforcements is not None:
-            for unit_id in arrivals.overdue(state, state.at.turn):
-                out.append(finding(state, "error", t.rules.reinforcements.source, entry, f"{unit_id} was due on "
-                                   f"turn {state.at.turn} and was not placed"))
+        out += compulsory.judge(state, entry)
+        if isinstance(entry, TurnMarker) and state.at.turn > 0:
+            section = t.rules.reinforcements.source if t.rules.reinforcements else t.rules.movement.source
+            for unit_id, due in arrivals.overdue(state, state.at.turn):
+                out.append(finding(state, "error", section, entry, f"{unit_id} was due on turn {due} and was not "
+                                   "placed"))
         return out
-
-    def _must_attack(self, state: ClassicState, entry: StepMarker | TurnMarker) -> list[Finding]:
-        """As a combat phase ends, where the rules make attacks compulsory: every phasing unit next to an enemy
-        has attacked and every enemy unit next to one has been attacked (one error for the phase)."""
-        t = rules_of(state)
-        slot = next((s for s in t.sequence if s.id == state.at.step), None)
-        side = state.at.player_turn
-        if not t.rules.combat.must_attack or slot is None or side is None or \
-                not any(a.kind == "attack" for a in slot.entries):
-            return []
-        grid = state.game.grid
-        units = state.game.units_by_id
-        idle: list[str] = []
-        unattacked: list[str] = []
-        for label, ids in sorted(state.by_hex.items()):
-            around = [grid.label_of(n) for n in grid.neighbours_on_map(grid.hex_of(label))]
-            if units[ids[0]].side == side:
-                if any(state.side_in(n) not in (None, side) for n in around):
-                    idle += [u for u in ids if u not in state.log.attacked | state.log.refused]
-            elif any(state.side_in(n) == side for n in around) and label not in state.log.defended | state.log.refused:
-                unattacked.append(label)
-        if not idle and not unattacked:
-            return []
-        said = [f"{', '.join(idle)} did not attack" if idle else "",
-                f"the enemy units in {', '.join(unattacked)} were not attacked" if unattacked else ""]
-        return [finding(state, "error", t.rules.combat.source, entry, f"the {state.at.step} phase ends, but every "
-                        f"{side} unit next to an enemy must attack and every enemy unit next to one be attacked: "
-                        + "; ".join(s for s in said if s))]
 
     def apply(self, state: ClassicState, entry: Entry) -> ClassicState:
         """The state after an entry, as the log says (a result no longer carried out forgotten)."""
@@ -270,7 +254,7 @@ class Classic(SystemBase[ClassicState]):
         placing = isinstance(entry, Place)
         weighed = results.carries_out(entry) or placing
         judged, found = self._judge(state, entry) if weighed else (state, [])
-        misplaced = self._refused(state, entry)
+        judged_in = state
         if state.pending is not None and not results.carries_out(entry):
             state = evolve(state, pending=None)
         if isinstance(entry, (StepMarker, TurnMarker)):
@@ -281,7 +265,9 @@ class Classic(SystemBase[ClassicState]):
             state = judged
         try:
             after = self._unpaid(state, entry, found, self.registry.apply(state, entry))
-            if isinstance(entry, Attack) and (misplaced or combat.refusal(state, entry)):
+            # Refused where the sequence of play allows no attack, or by the combat rules: the check's answers,
+            # read on the state the attack was judged in (worked out once).
+            if isinstance(entry, Attack) and (self._refused(judged_in, entry) or combat.refusal(judged_in, entry)):
                 after = combat.set_aside(state, after, entry)
         except (KeyError, ValueError) as e:
             raise ReplayError(f"line {entry.line}: the entry cannot be applied ({e})") from None

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from fractions import Fraction
 
-from adjudicator.findings import SectionTable
+from adjudicator.findings import Finding, SectionTable
 from adjudicator.systems.base import PerGame
 from wargame.errors import WargameError
 from wargame.game import Game
@@ -74,6 +74,9 @@ class Tables:
     asked: dict[tuple[object, ...], tuple[object, object]] = field(default_factory=dict, compare=False)
     """The last combat worked out, by the identity of the state asked (held beside its answer, so that its
     identity stays its own) and the attack: an attack's check and its application ask the same position."""
+    refusals: dict[str, tuple[object, object, tuple[Finding, ...]]] = field(default_factory=dict, compare=False)
+    """The last attack's refusal (`combat.refusal`), by the identity of the state and entry asked (held beside it):
+    the attack's check works it out, its application reads it."""
 
     def condition(self, turn: int) -> Condition | None:
         """The weather or ground condition in force on a turn, if any."""
