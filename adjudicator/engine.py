@@ -16,7 +16,7 @@ from adjudicator.contract import (
     RuleSystem, SequencePoint, StateT, TurnContext, deciding_side, how_of, kind_of, played_scenario,
 )
 from adjudicator.findings import Finding, one_error
-from adjudicator.headers import SINGLE_HEADERS, header_findings
+from adjudicator.headers import SINGLE_HEADERS, HeaderCheck, header_findings
 from adjudicator.notation.entries import Entry, Header, StepMarker
 from adjudicator.notation.text import iter_units_and_hexes
 from adjudicator.resolver import Resolver, resolve
@@ -339,14 +339,16 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
     state = system.initial_state(game, headers)
     result.states.append(state)
     astray: dict[str, int] = {}
-    contradicting = header_findings(system, entries)
+    headers_read = HeaderCheck(system)
+    contradicting = headers_read.read(entries)
 
     def continued() -> Iterator[Entry]:
         """The entries, then those `more` gives from the state they end at."""
         yield from entries
         while more is not None and (following := more(state)):
             result.entries += following
-            contradicting.update(header_findings(system, result.entries))
+            # Only the entries given now: those before were read (each file of a long chain read once).
+            contradicting.update(headers_read.read(following))
             yield from following
 
     for entry in continued():
