@@ -10,12 +10,16 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Literal
 
-from adjudicator.findings import Basis
+from adjudicator.contract import RuleSystem, StateT
+from adjudicator.findings import Basis, Finding
+from adjudicator.notation.entries import Entry
+from adjudicator.notation.text import iter_units_and_hexes
 from wargame.game import Game
 from wargame.hexes import Hex, Hexside
 from wargame.records import frozen
 
-__all__ = ["Basis", "attack_records", "crt_cell", "hex_terrain", "hexside_features", "marker_values", "unit_strength"]
+__all__ = ["Basis", "attack_records", "crt_cell", "hex_terrain", "hexside_features", "marker_values", "unit_strength",
+           "with_basis"]
 
 
 @frozen
@@ -367,3 +371,28 @@ def finding_records(game: Game, topics: Iterable[str], message: str, entry: Fact
         facts = Facts(entry.hexes, entry.sides, units, said.areas, entry.is_path, markers, costs)
         topics = [t for t in topics if t != "movement" or costs]
     return tuple(dict.fromkeys(b for topic in topics for b in topic_records(game, topic, facts, board)))
+
+
+def with_basis(system: RuleSystem[StateT], state: StateT, entry: Entry | None,
+               findings: list[Finding]) -> list[Finding]:
+    """Each finding that names no basis of its own, resting on the data its section reads (the section table's
+    `rests_on`) that its message or entry names: the terrain of the hexes, the units' values, the areas
+    (the records above). The state is the one the entry was judged in."""
+    table = system.table
+    if not any(not f.basis and table.topics(f) for f in findings):
+        return findings
+    game = system.game_of(state)
+
+    def read_board() -> tuple[dict[str, str], frozenset[str]]:
+        units = system.position(state).units
+        return {u: p.place for u, p in units.items()}, frozenset(u for u, p in units.items() if p.reduced)
+
+    board = Board(read_board)
+    facts = Facts((), (), (), ())
+    if entry is not None:
+        named = list(iter_units_and_hexes(entry))
+        facts = entry_facts(game, [v for k, v in named if k == "unit"], [v for k, v in named if k == "hex"],
+                            combat.support if (combat := entry.as_combat()) is not None else [])
+    return [f.with_basis(*finding_records(game, table.topics(f), f.message, facts, board))
+            if not f.basis and table.topics(f) else f for f in findings]
+

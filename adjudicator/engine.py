@@ -7,25 +7,28 @@ becomes a finding and the replay goes on from what the players actually did.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Generic
 
-from adjudicator.basis import Board, Facts, entry_facts, finding_records
+from adjudicator.basis import with_basis
 from adjudicator.contract import (
     RuleSystem, SequencePoint, StateT, TurnContext, deciding_side, how_of, kind_of, played_scenario,
 )
 from adjudicator.findings import Finding, one_error
-from adjudicator.notation.entries import Entry, Header, StepMarker, amended
-from adjudicator.notation.text import iter_units_and_hexes, tokens_of
-from wargame.errors import GridError, LogSyntaxError, Place, ReplayError, close_words, did_you_mean, listed
+from adjudicator.headers import SINGLE_HEADERS, HeaderCheck, header_findings
+from adjudicator.notation.entries import Entry, Header, StepMarker
+from adjudicator.notation.text import iter_units_and_hexes
+from adjudicator.resolver import Resolver, resolve
+from adjudicator.sequence_of_play import later_context, order_played, player_turn_goes_on, step_context
+from wargame.errors import LogSyntaxError, Place, ReplayError, did_you_mean, listed
 from wargame.game import Game
-from wargame.models import EntryAllowance
 from wargame.sequence import Slot, TurnOrder, next_slot, slot_index
 
-__all__ = ["NOTATION", "Replay", "Resolver", "RuleSystem", "advance", "check", "follow", "order_played", "replay",
-           "resolve", "step_context"]
+# The names other modules import from here; their homes are the modules above.
+__all__ = ["NOTATION", "SINGLE_HEADERS", "Replay", "Resolver", "RuleSystem", "advance", "check", "follow",
+           "header_findings", "judged_lawfully", "later_context", "order_played", "player_turn_goes_on", "replay",
+           "resolve", "step_context", "with_basis"]
 
 
 @dataclass
@@ -67,105 +70,6 @@ NOTATION = "notation"
 an id the game does not know (rule `ids`). Both stop the replay at their line (house style 5)."""
 
 
-def _column_of(source_line: str, value: str, fallback: int) -> int:
-    """The column of the word naming `value` on its source line (a hex inside a path too), else `fallback`."""
-    for token in tokens_of(source_line):
-        if token.text == value:
-            return token.column
-        offset = 0
-        for part in token.text.split("-"):
-            if part == value:
-                return token.column + offset
-            offset += len(part) + 1
-    return fallback
-
-
-class Resolver:
-    """Every unit id, hex label and step id of an entry checked against the game, with "did you mean"."""
-
-    def __init__(self, game: Game, file: str, source: Sequence[str] = (), order: TurnOrder | None = None) -> None:
-        self.game, self.file, self.source = game, file, source
-        self.units = game.units_by_id
-        self.boxes = {b.id for b in game.manifest.box} | set(game.areas_by_id)
-        self.order = order or TurnOrder(game.manifest)
-        self.steps = self.order.steps
-
-    def _error(self, entry: Entry, value: str | None, message: str) -> LogSyntaxError:
-        column = entry.column
-        if value is not None and 0 < entry.line <= len(self.source):
-            column = _column_of(self.source[entry.line - 1], value, entry.column)
-        return LogSyntaxError(message, Place(self.file, entry.line, column))
-
-    def leaves_map(self, entry: Entry) -> bool:
-        """A move or retreat whose path steps from the map onto a hex beyond its edge (a label of the map's
-        own format, next to the hex before it): a rule question for the system, not a typo."""
-        path = entry.path_hexes() if entry.may_leave_map else ()
-        if len(path) < 2:
-            return False
-        grid = self.game.grid
-        if all(map(grid.is_label, path)):
-            return False
-        for before, label in zip(path, path[1:]):
-            if not grid.is_label(label):
-                beyond, last = grid.hex_beyond(label), grid.hex_beyond(before)
-                return beyond is not None and last is not None and grid.is_label(before) and \
-                    beyond.distance(last) == 1
-        return False
-
-    def _near(self, label: str, path: Sequence[str]) -> str:
-        """ " (did you mean X?)" for a mistyped hex: one or two keystrokes from `label`, nearest the path's
-        hexes on the map; else the on-map hex nearest where the label points."""
-        grid = self.game.grid
-        anchors = [grid.hex_of(x) for x in path if x != label and grid.is_label(x)]
-        if anchors:
-            close = [(min(a.distance(grid.hex_of(c)) for a in anchors), d, c)
-                     for d, c in close_words(label, grid.labels, 2) if c not in path]
-            close = [t for t in close if t[0] <= 6]
-            if close:
-                return f" (did you mean {min(close)[2]!r}?)"
-        return ""
-
-    def first_problem(self, entry: Entry) -> LogSyntaxError | None:
-        """The first id of the entry the game does not know, placed at its word; None if all resolve."""
-        sides = self.game.manifest.sides
-        for side in entry.sides_named():
-            if side not in sides:
-                # A side the game lacks is an id like a unit's: no rule can be asked about it.
-                return self._error(entry, side, f"unknown side {side!r}{did_you_mean(side, sides)} (the game's: "
-                                                f"{', '.join(sides)})")
-        marker = entry.as_step_marker()
-        if marker is not None and self.steps and marker.step not in self.steps:
-            return self._error(entry, marker.step, f"unknown step or phase {marker.step!r}"
-                                                   f"{did_you_mean(marker.step, self.steps)} "
-                                                   f"(the turn's: {listed(self.steps)})")
-        leaving: bool | None = None  # worked out only for a label off the map (rare)
-        path: list[str] = []
-        is_label = self.game.grid.is_label
-        for kind, value in iter_units_and_hexes(entry):
-            if kind == "unit" and value not in self.units:
-                return self._error(entry, value, self.game.unknown_unit(value))
-            if kind == "hex" and not is_label(value) and value not in self.boxes:
-                if leaving is None:
-                    leaving = self.leaves_map(entry)
-                    path = list(entry.path_hexes())
-                if leaving and value in path:
-                    continue
-                try:
-                    self.game.grid.hex_of(value)
-                except GridError as e:
-                    near = self._near(value, path) if value in path else ""
-                    message = e.message if not near else re.sub(r" \(did you mean [^)]*\)$", "", e.message) + near
-                    return self._error(entry, value, message)
-        return None
-
-
-def resolve(game: Game, entries: Sequence[Entry], file: str, source: Sequence[str] = ()) -> list[LogSyntaxError]:
-    """Every unit id and hex label the log names that the game does not know, with suggestions
-    (the first of each entry)."""
-    resolver = Resolver(game, file, source)
-    return [problem for entry in entries if (problem := resolver.first_problem(entry)) is not None]
-
-
 def follow(system: RuleSystem[StateT], state: StateT, entry: Entry, resolver: Resolver) -> StateT:
     """The state after an entry as `replay` applies it, without checking it (the VASSAL reader follows a game
     so as it translates); ReplayError for an entry that stops a replay (an id the game does not know, an
@@ -174,28 +78,6 @@ def follow(system: RuleSystem[StateT], state: StateT, entry: Entry, resolver: Re
     if problem is not None:
         raise ReplayError(problem.message, problem.place)
     return _advanced(system, state, resolver, entry, resolver.order)
-
-
-def step_context(order: TurnOrder, at: TurnContext, entry: StepMarker) -> TurnContext:
-    """The context a step or phase marker opens: that step, the one after the step under way where several have its
-    id (each player's turn), with the side phasing in it, as the sequence of play of the scenario played gives it."""
-    sequence = order.sequence
-    slot = next_slot(sequence, at.step, at.player_turn)
-    if slot is None or slot.id != entry.step:
-        index = slot_index(sequence, entry.step, None)
-        slot = sequence[index] if index is not None else None
-    if slot is None:
-        return TurnContext(at.turn, entry.step, at.player_turn)
-    return TurnContext(at.turn, entry.step, order.phasing_side(slot))
-
-
-def order_played(system: RuleSystem[StateT], state: StateT, order: TurnOrder | None) -> TurnOrder:
-    """The sequence of play of the scenario a state plays: `order` when it is that scenario's (a replay's, worked
-    out once from the log's headers), else worked out for it."""
-    scenario = system.turn_keeper.scenario(state) if system.turn_keeper is not None else None
-    if order is not None and (scenario is None or order.scenario == scenario):
-        return order
-    return TurnOrder(system.game_of(state).manifest, scenario)
 
 
 def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOrder | None = None) -> StateT:
@@ -220,56 +102,11 @@ def advance(system: RuleSystem[StateT], state: StateT, entry: Entry, order: Turn
     return system.apply(state, entry)
 
 
-def player_turn_goes_on(sequence: tuple[Slot, ...], at: TurnContext) -> bool:
-    """Whether the step or phase `at` goes on with the player turn of the one before it in the sequence (not the
-    first of a side's player turn, nor a step both players share)."""
-    index = slot_index(sequence, at.step, at.player_turn)
-    return index is not None and index > 0 and sequence[index].side is not None and \
-        sequence[index - 1].side == sequence[index].side
-
-
-def later_context(order: TurnOrder, at: TurnContext, entry: StepMarker) -> TurnContext | None:
-    """The context a step or phase marker opens where only a later one may open: the first of its id after the
-    one under way (None: none is left in the turn)."""
-    sequence = order.sequence
-    current = slot_index(sequence, at.step, at.player_turn)
-    start = 0 if current is None else current + 1
-    slot = next((s for s in sequence[start:] if s.id == entry.step), None)
-    return None if slot is None else TurnContext(at.turn, entry.step, order.phasing_side(slot))
-
-
-def _applied(resolver: Resolver, entry: Entry) -> Entry | None:
-    """The entry as it is applied: a move or retreat whose path leaves the map or names a box or area (ids, no
-    hexes) kept to its hexes on the map, from the first to the next that is not; None when none is left. The
-    system's check says what the path breaks."""
-    if not entry.may_leave_map:
-        return entry
-    is_label = resolver.game.grid.is_label
-    path = entry.path_hexes()
-    if all(map(is_label, path)):
-        return entry
-    first = next((i for i, label in enumerate(path) if is_label(label)), None)
-    if first is None:
-        return None
-    return _on_map(amended(entry, path=list(path[first:])) if first else entry, is_label)
-
-
 def _advanced(system: RuleSystem[StateT], state: StateT, resolver: Resolver, entry: Entry,
               order: TurnOrder | None) -> StateT:
-    """`advance` with the entry as applied (`_applied`); the state as it was when nothing of it can be."""
-    applied = _applied(resolver, entry)
+    """`advance` with the entry as applied (`Resolver.applied`); the state as it was when nothing of it can be."""
+    applied = resolver.applied(entry)
     return state if applied is None else advance(system, state, applied, order)
-
-
-def _on_map(entry: Entry, grid_has: Callable[[str], bool]) -> Entry:
-    """A move or retreat leaving the map, applied as far as its last hex on the map (the finding of the
-    system says it may not leave; the unit cannot be placed beyond the edge)."""
-    if entry.may_leave_map:
-        path = list(entry.path_hexes())
-        cut = next((i for i, label in enumerate(path) if not grid_has(label)), len(path))
-        if cut < len(path):
-            return amended(entry, path=path[:max(cut, 1)])
-    return entry
 
 
 def _sequence_findings(system: RuleSystem[StateT], order: TurnOrder, at: SequencePoint,
@@ -423,30 +260,6 @@ def check(system: RuleSystem[StateT], state: StateT, entry: Entry, order: TurnOr
     return with_basis(system, state, entry, out) if out else out
 
 
-def with_basis(system: RuleSystem[StateT], state: StateT, entry: Entry | None,
-               findings: list[Finding]) -> list[Finding]:
-    """Each finding that names no basis of its own, resting on the data its section reads (the section table's
-    `rests_on`) that its message or entry names: the terrain of the hexes, the units' values, the areas
-    (adjudicator.basis). The state is the one the entry was judged in."""
-    table = system.table
-    if not any(not f.basis and table.topics(f) for f in findings):
-        return findings
-    game = system.game_of(state)
-
-    def read_board() -> tuple[dict[str, str], frozenset[str]]:
-        units = system.position(state).units
-        return {u: p.place for u, p in units.items()}, frozenset(u for u, p in units.items() if p.reduced)
-
-    board = Board(read_board)
-    facts = Facts((), (), (), ())
-    if entry is not None:
-        named = list(iter_units_and_hexes(entry))
-        facts = entry_facts(game, [v for k, v in named if k == "unit"], [v for k, v in named if k == "hex"],
-                            combat.support if (combat := entry.as_combat()) is not None else [])
-    return [f.with_basis(*finding_records(game, table.topics(f), f.message, facts, board))
-            if not f.basis and table.topics(f) else f for f in findings]
-
-
 def _still_astray(astray: dict[str, int], entry: Entry, found: Sequence[Finding]) -> dict[str, int]:
     """The units standing where a broken rule put them after an entry, with the line of that entry: a move,
     retreat or advance that breaks a rule of the system puts its unit astray; any later entry that moves,
@@ -492,39 +305,6 @@ def judged_lawfully(system: RuleSystem[StateT], state: StateT, entry: Entry, fou
             for f in found]
 
 
-SINGLE_HEADERS = ("Game", "Scenario", "LedgerKey")
-"""Headers a game has one value of, set by its first file: a later one naming another contradicts it."""
-
-
-def header_findings(system: RuleSystem[StateT], entries: Sequence[Entry]) -> dict[int, Finding]:
-    """By line, the headers that contradict the game's (a later `[Scenario]` or `[Game]` naming another, as a
-    later exchange of a chain may), and the optional rules put in force once play has begun: the rules read
-    every header from the start, so either would change the whole game silently."""
-    first: dict[str, Header] = {}
-    optional: set[str] = set()
-    begun = False
-    out: dict[int, Finding] = {}
-    for any_entry in entries:
-        entry = any_entry.as_header()
-        if entry is None:
-            begun = begun or not any_entry.is_comment
-            continue
-        if entry.key in SINGLE_HEADERS:
-            known = first.setdefault(entry.key, entry)
-            if known.value != entry.value:
-                out[entry.line] = system.table.finding(
-                    "error", "log", entry.line, entry.column, f'[{entry.key} "{entry.value}"] contradicts the game\'s '
-                    f'[{entry.key} "{known.value}"]: a game has one, given by its first file (the first is used)')
-        elif entry.key == "Optional":
-            if begun and entry.value not in optional:
-                out[entry.line] = system.table.finding(
-                    "error", "log", entry.line, entry.column, f'[Optional "{entry.value}"] comes after play has begun: '
-                    "the optional rules are in force from the start, named before the first entry of play (in the "
-                    "game's first file)")
-            optional.add(entry.value)
-    return out
-
-
 def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_states: bool = True, *,
            file: str = "<log>", source: Sequence[str] = (), syntax: Sequence[LogSyntaxError] = (),
            headers: Sequence[Header] | None = None,
@@ -559,14 +339,16 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
     state = system.initial_state(game, headers)
     result.states.append(state)
     astray: dict[str, int] = {}
-    contradicting = header_findings(system, entries)
+    headers_read = HeaderCheck(system)
+    contradicting = headers_read.read(entries)
 
     def continued() -> Iterator[Entry]:
         """The entries, then those `more` gives from the state they end at."""
         yield from entries
         while more is not None and (following := more(state)):
             result.entries += following
-            contradicting.update(header_findings(system, result.entries))
+            # Only the entries given now: those before were read (each file of a long chain read once).
+            contradicting.update(headers_read.read(following))
             yield from following
 
     for entry in continued():

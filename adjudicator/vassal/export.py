@@ -12,7 +12,9 @@ and dated 1980. docs/vassal-logs.md, "From a text log to VASSAL", has the conven
 from __future__ import annotations
 
 import html
+from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 from dataclasses import dataclass, field
 
 from adjudicator.contract import OUT_OF_PLAY, MarkerUse, TurnContext
@@ -498,12 +500,14 @@ class Exporter:
         """Each finding with the entry it is about: the last entry on or before its line."""
         out: dict[int, list[Finding]] = {}
         entries = self.result.entries
+        # The entries by line, each with the latest index among those up to it, so a finding's entry is one
+        # bisection away (a scan of every entry for each finding took 13 s of 8,000 findings' export).
+        by_line = sorted(range(len(entries)), key=lambda k: entries[k].line)
+        lines = [entries[k].line for k in by_line]
+        latest = list(accumulate(by_line, max))
         for finding in sorted(self.result.findings, key=lambda f: (f.line, f.column)):
-            index = 0
-            for k, entry in enumerate(entries):
-                if entry.line <= finding.line:
-                    index = k
-            out.setdefault(index, []).append(finding)
+            at = bisect_right(lines, finding.line)
+            out.setdefault(latest[at - 1] if at else 0, []).append(finding)
         return out
 
     def step(self, board: _Board, before: Shown, after: Shown, entry: Entry, findings: list[Finding]) -> list[str]:

@@ -125,6 +125,9 @@ class _Board:
         self.file = file
         self.pieces: dict[str, Piece] = {}
         self.stacks: dict[str, tuple[str | None, int, int, tuple[str, ...]]] = {}
+        # Each piece's stacks, so a piece moved alone leaves its stacks without a look at every stack (VASSAL
+        # keeps a stack's id once it is empty: a scan of them all made a long recording's moves quadratic).
+        self.holding: dict[str, set[str]] = {}
         self.turns: dict[str, str] = {}
         self.players: dict[str, Player] = {}
         self.notes: list[tuple[int, str]] = []
@@ -141,7 +144,7 @@ class _Board:
             return self._add(command, step, place)
         if isinstance(command, RemovePiece):
             if command.piece_id in self.stacks:
-                del self.stacks[command.piece_id]
+                self._set_stack(command.piece_id, None)
                 return []
             before = self.pieces.pop(command.piece_id, None)
             if before is None:
@@ -200,7 +203,7 @@ class _Board:
         map_name = None if not tokens or tokens[0] in ("", "null") else tokens[0]
         coordinates = [int(t) if t.lstrip("-").isdigit() and len(t) < 11 else 0 for t in tokens[1:3]]
         x, y = (coordinates + [0, 0])[:2]
-        self.stacks[group_id] = (map_name, x, y, members)
+        self._set_stack(group_id, (map_name, x, y, members))
         events: list[Event] = []
         for member in members:
             before = self.pieces[member]
@@ -230,10 +233,20 @@ class _Board:
             return []
         after = self._moved(before, command.map_name, command.x, command.y)
         self.pieces[command.piece_id] = after
-        for stack_id, (m, x, y, members) in list(self.stacks.items()):
-            if command.piece_id in members:
-                self.stacks[stack_id] = (m, x, y, tuple(p for p in members if p != command.piece_id))
+        for stack_id in self.holding.pop(command.piece_id, set()):
+            m, x, y, members = self.stacks[stack_id]
+            self.stacks[stack_id] = (m, x, y, tuple(p for p in members if p != command.piece_id))
         return [PieceEvent("move", before, after, command.player_id)]
+
+    def _set_stack(self, stack_id: str, stack: tuple[str | None, int, int, tuple[str, ...]] | None) -> None:
+        """A stack put in (or its members changed), or taken out (None), its members' `holding` kept with it."""
+        old = self.stacks.pop(stack_id, None) if stack is None else self.stacks.get(stack_id)
+        for member in old[3] if old is not None else ():
+            self.holding.get(member, set()).discard(stack_id)
+        if stack is not None:
+            self.stacks[stack_id] = stack
+            for member in stack[3]:
+                self.holding.setdefault(member, set()).add(stack_id)
 
 
 def track(recording: Recording) -> Tracking:
