@@ -54,7 +54,7 @@ def test_defender_retreats_or_resists(game: Game) -> None:
         [("8.3", "German> retreat 914/352 2117-2016")]
     assert errors(game, attack("D2") + "German> stand 914/352\n" + END) == []
     assert errors(game, attack("D2") + "German> stand 914/352\nGerman> deplete 914/352\n" + END) == \
-        [("8.3", "German> deplete 914/352")]
+        [("8.4", "German> deplete 914/352")]
     assert errors(game, attack("D2") + "German> deplete 914/352\n" + END) == [("8.3", "German> deplete 914/352")]
 
 
@@ -104,9 +104,11 @@ def test_eliminations_and_exchanges(game: Game) -> None:
 
 
 def test_one_step_units_are_eliminated(game: Game) -> None:
-    """8.3: a reduced or one-step unit that must be reduced is eliminated instead."""
-    assert errors(game, attack("Ex") + "German> deplete 914/352\nAllied: deplete 18/1\n" + END,
-                  depleted=("914/352",)) == [("8.3", "German> deplete 914/352")]
+    """8.3: a reduced or one-step unit that must be reduced is eliminated instead (`deplete` written for it is read
+    as the elimination, a note: test_fm_last_step.py)."""
+    exchange = attack("Ex") + "German> {} 914/352\nAllied: deplete 18/1\n" + END
+    assert errors(game, exchange.format("eliminate"), depleted=("914/352",)) == []
+    assert errors(game, exchange.format("deplete"), depleted=("914/352",)) == []
 
 
 def test_attackers_retreat(game: Game) -> None:
