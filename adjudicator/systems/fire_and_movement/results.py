@@ -165,7 +165,11 @@ def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[st
     out: list[tuple[str, str]] = []
     if combat.result is None:
         return out
-    if combat.result in ONE_ATTACKER_REDUCED and combat.chosen() is None and combat.attackers:
+    # A retreat the result does not call for, made instead of its loss, is one error on that retreat: the players
+    # carried on from it, so the loss it replaced is not owed again (as a loss taken instead of a retreat, 8.3).
+    strayed = {u for u, _ in combat.retreated if not combat.retreat_due(u)}
+    if combat.result in ONE_ATTACKER_REDUCED and combat.chosen() is None and combat.attackers and \
+            strayed.isdisjoint(combat.attackers):
         if combat.bombardment:
             # 8.1.3: a bombardment's (A) falls on a unit of the bombarding side next to the hex bombarded.
             out.append(("8.1.3", f"{combat.verdict} is not carried out: one unit of the bombarding side next to "
@@ -175,7 +179,7 @@ def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[st
                                f"({', '.join(combat.attackers)}), must be reduced"))
     for unit in (*combat.attackers, *combat.defenders):
         steps, lost = combat.steps_of(unit), combat.lost_by(unit)
-        if lost >= steps:
+        if lost >= steps or unit in strayed:
             continue
         if combat.result in ONE_ATTACKER_REDUCED and unit in combat.attackers:
             continue

@@ -199,9 +199,13 @@ class Retreats(SeriesArea[S]):
             return self._check_displacement(state, entry, combat, hexes)
         due = combat.retreat_due(entry.unit)
         if not due:
-            # 8.1.3 says what a bombardment's results do (the attacker's retreats none).
-            return [self._f("error", "8.1.3" if combat.bombardment else "8.2.4", entry,
-                            f"{combat.verdict} calls for no retreat of {entry.unit}")]
+            # 8.1.3 says what a bombardment's results do (the attacker's retreats none). A second retreat the result
+            # does not call for repeats the misreading of the first (an Ae carried out as a retreat): one error.
+            again = any(not combat.retreat_due(u) for u, _ in combat.retreated)
+            return [self._f("note" if again else "error", "8.1.3" if combat.bombardment else "8.2.4", entry,
+                            f"{combat.verdict} calls for no retreat of {entry.unit}"
+                            + (" (the same misreading as an earlier retreat of this combat: one error)" if again
+                               else ""))]
         if entry.unit in combat.stood or combat.retreat_of(entry.unit) is not None:
             return [self._f("error", "8.3", entry, f"{entry.unit} has already retreated or stood in {combat.name}")]
         entered = len(hexes) - 1

@@ -1,0 +1,101 @@
+"""Fire & Movement, one breach one error (house style 16): mistakes that gave several errors (session 21's audit).
+
+The position is test_fm_results.py's: 914/352 at 2117, the Allied 16/1 at 2217 and 18/1 at 2216 beside it. Results
+are claimed without dice where only their effects matter (the warning that draws is left out).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from adjudicator.systems.omaha import OMAHA as FM
+from adjudicator.systems.omaha import OmahaState
+from fm_log import SETUP, landed
+from play_support import Played, play
+from wargame.bundled import data_root
+from wargame.game import Game, load_game
+
+OPEN = {"914/352": "2117", "16/1": "2217", "18/1": "2216"}
+COMBAT = "Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
+END = "Phase mobile_movement\n"
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    """The bundled Omaha data."""
+    return load_game(data_root(), "omaha")
+
+
+def run(game: Game, text: str, placed: dict[str, str] | None = None) -> Played[OmahaState]:
+    """`text` replayed from the set-up with `placed` on the map (OPEN by default)."""
+    base = FM.initial_state(game, [])
+    return play(FM, replace(base, location={**base.location, **(placed or OPEN)}), f'[Game "omaha"]\n{text}')
+
+
+def seen(played: Played[OmahaState]) -> list[tuple[str, str, str]]:
+    """(severity, rule, entry) of the errors and notes."""
+    return played.shown(("error", "note"))
+
+
+def test_a_retreat_made_instead_of_the_loss_is_one_error(game: Game) -> None:
+    """8.2.4: a De carried out as a retreat is one error, on the retreat; the elimination it replaced is not owed
+    again as the combat ends (the players carried on from the retreat, as from a loss taken instead of one, 8.3).
+    An Ae carried out as two retreats: the second is the same misreading, a note."""
+    de = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result De\nGerman> retreat 914/352 2117-2016-1916\n"
+             + END)
+    assert seen(de) == [("error", "8.2.4", "German> retreat 914/352 2117-2016-1916")]
+    a = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result (A)\nAllied: retreat 16/1 2217-2218\n" + END)
+    assert seen(a) == [("error", "8.2.4", "Allied: retreat 16/1 2217-2218")]
+    ae = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result Ae\nAllied: retreat 16/1 2217-2218\n"
+             "Allied: retreat 18/1 2216-2316\n" + END)
+    assert seen(ae) == [("error", "8.2.4", "Allied: retreat 16/1 2217-2218"),
+                        ("note", "8.2.4", "Allied: retreat 18/1 2216-2316")]
+    # The other side's part of the result is its own: an Ex's attacker still owes its step.
+    ex = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result Ex\nGerman> retreat 914/352 2117-2016-1916\n"
+             + END)
+    assert [(s, r) for s, r, _ in seen(ex)] == [("error", "8.2.4"), ("error", "8.2.4")]
+
+
+def test_a_unit_that_may_not_attack_for_two_reasons_is_one_error(game: Game) -> None:
+    """8.2, 8.5, 8.0: a unit that attacked and advanced, attacking again the unit it drove back, is one breach: the
+    second attack (8.2) is the error, its advance (8.5) and the defender's second attack (8.0) notes."""
+    text = COMBAT + ("Allied: attack 2117 with 16/1 18/1 result D2\nGerman> retreat 914/352 2117-2016-1916\n"
+                     "Allied: advance 16/1 2217-2117-2016\nAllied: attack 1916 with 16/1 result -\n" + END)
+    assert seen(run(game, text)) == [("error", "8.2", "Allied: attack 1916 with 16/1 result -"),
+                                     ("note", "8.5", "Allied: attack 1916 with 16/1 result -"),
+                                     ("note", "8.0", "Allied: attack 1916 with 16/1 result -")]
+    # Another unit attacking the unit attacked already is the defender's breach (8.0), an error of its own.
+    other = COMBAT + ("Allied: attack 2117 with 16/1 result -\nAllied: attack 2117 with 18/1 result -\n" + END)
+    assert seen(run(game, other)) == [("error", "8.0", "Allied: attack 2117 with 18/1 result -")]
+
+
+def test_a_second_bombardment_of_a_unit_is_one_error(game: Game) -> None:
+    """8.0, 8.1: bombarding a unit bombarded already in the phase is the error; that its markers make more than two
+    on the hex is the same bombardment, a note."""
+    text = ("Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\n"
+            "Allied: bombard 2117 support us_air_8 us_air_10\nAllied: bombard 2117 support us_air_6\nPhase combat\n")
+    played = run(game, text)
+    assert [(s, r) for s, r, _ in seen(played)] == [("error", "8.0"), ("note", "8.1")]
+
+
+def test_a_third_marker_on_a_beach_stack_is_8_1s_error(game: Game) -> None:
+    """8.1, Omaha 11.2.3: a beach landing stack's units may each be bombarded once a phase, but the hex takes two
+    markers a player turn: a third, on another unit of the stack, is 8.1's error (no unit is bombarded twice)."""
+    setup = landed(SETUP.replace("German: setup 914/352 2117", "German: setup 914/352 2218"))
+    turn = ("Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\nPhase mobile_movement\n"
+            "Phase mobile_combat\nPhase movement\nGerman: reinforce Sch/30 1005\nPhase bombardment\n")
+    first = "German: bombard 2319 defender 16/1 support de_sf_8 de_sf_9\n"
+    played = play(FM, FM.initial_state(game, []), f'[Game "omaha"]\n{setup}{turn}{first}'
+                  "German: bombard 2319 defender 18/1 support de_sf_5\nPhase combat\n")
+    assert played.errors() == [("8.1", "German: bombard 2319 defender 18/1 support de_sf_5")]
+
+
+def test_a_hex_beyond_both_markers_range_is_one_error(game: Game) -> None:
+    """8.1.1, Omaha 11.1.4 / 11.2.6: a bombardment of a hex beyond its markers' range is one error however many of its
+    markers the distance puts out of range (the others notes)."""
+    played = run(game, "Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\n"
+                       "Allied: bombard 2117 support us_sf_6 us_sf_8\nPhase combat\n", {"914/352": "2117", "16/1": "2319"})
+    assert [(s, r) for s, r, _ in seen(played)] == [("error", "11.2.6"), ("note", "11.2.6")]
+    assert "3 hexes from the nearest" in played.findings[0].message
