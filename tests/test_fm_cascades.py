@@ -99,3 +99,25 @@ def test_a_hex_beyond_both_markers_range_is_one_error(game: Game) -> None:
                        "Allied: bombard 2117 support us_sf_6 us_sf_8\nPhase combat\n", {"914/352": "2117", "16/1": "2319"})
     assert [(s, r) for s, r, _ in seen(played)] == [("error", "11.2.6"), ("note", "11.2.6")]
     assert "3 hexes from the nearest" in played.findings[0].message
+
+
+def test_a_retreat_across_the_scenario_boundary_cites_10_1(game: Game) -> None:
+    """Omaha 10.1, F&M 8.3: a retreat into a hex west of the scenario boundary breaks 10.1 (no unit moves there),
+    one error; the series' 8.3 says no more than that (it was the error, 10.1 a note). A retreat that is not open
+    says which step is wrong: an enemy unit's hex, prohibited terrain, a step not farther from the combat hex."""
+    west = {"914/352": "1907", "16/1": "2007", "18/1": "1908"}
+    attack = COMBAT + "Allied: attack 1907 with 16/1 18/1 result D2\n"
+    played = run(game, attack + "German> retreat 914/352 1907-1806-1706\n" + END, west)
+    assert seen(played) == [("error", "10.1", "German> retreat 914/352 1907-1806-1706")]
+    held = {**OPEN, "26/1": "1916"}
+    attack = COMBAT + "Allied: attack 2117 with 16/1 18/1 result D2\n"
+    played = run(game, attack + "German> retreat 914/352 2117-2016-1916\n" + END, held)
+    assert [f.message for f in played.findings if f.severity == "error"] == \
+        ["914/352 retreats into 1916, which an enemy unit holds (8.3)"]
+    played = run(game, attack + "German> retreat 914/352 2117-2016-2117\n" + END, held)
+    assert [f.rule for f in played.findings if f.severity == "error"] == ["8.3"]
+    assert "not one hex farther from 2117" in next(f.message for f in played.findings if f.severity == "error")
+    sea = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result A2\nAllied: retreat 16/1 2217-2318-2418\n"
+                             "Allied: stand 18/1\n" + END)
+    assert [(f.rule, "prohibited terrain at 2418" in f.message) for f in sea.findings if f.severity == "error"] == \
+        [("8.3", True)]

@@ -218,9 +218,8 @@ class Retreats(SeriesArea[S]):
             return [self._f("error", "6.2", entry, f"{entry.unit} retreats into an enemy zone of control at "
                                                    f"{self._first_ezoc(state, entry.unit, hexes)}")]
         if hexes not in legal:
-            return [self._f("error", "8.3", entry, f"{entry.unit} retreats where it may not: each hex one further from "
-                                                   f"{entry.path[0]}, never into an enemy unit, an enemy zone of "
-                                                   "control or prohibited terrain (6.2, 8.3)")]
+            fault = self._path_fault(state, entry, hexes)
+            return [] if fault is None else [self._f("error", "8.3", entry, f"{entry.unit} retreats {fault} (8.3)")]
         reach = self.retreat_reach(state, entry.unit, due)
         if entered < reach:
             # 8.3: a unit goes its full count, or as far as it legally can and is reduced there. A retreat that
@@ -268,6 +267,26 @@ class Retreats(SeriesArea[S]):
                                                          "open, or the unit declines and is reduced in the last hex "
                                                          "it reaches without displacing (8.3, 8.3.1)")]
         return []
+
+    def _path_fault(self, state: S, entry: Retreat, hexes: tuple[Hex, ...]) -> str | None:
+        """What is wrong with the first step of a retreat that is not open (8.3), in words; None when it is a hex a
+        folio's scenario puts out of play (the folio's own check cites its rule, Omaha 10.1)."""
+        game = state.game
+        label = game.grid.label_of
+        enemy = self.rules.enemy_hexes(state, self.rules._unit(state, entry.unit).side)
+        steps = OPEN_STEPS(game)
+        start = hexes[0]
+        for k, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
+            if b.distance(start) != k:
+                return f"to {label(b)}, which is not one hex farther from {label(start)} than {label(a)}: each hex " \
+                       "of a retreat is one farther from the combat hex"
+            if b in enemy:
+                return f"into {label(b)}, which an enemy unit holds"
+            if b in self.rules.off_limits(state):
+                return None
+            if b not in steps[a]:
+                return f"into prohibited terrain at {label(b)} (or across a prohibited hexside {label(a)}-{label(b)})"
+        return "where it may not"  # every step open: a path the search missed would be a bug, said plainly
 
     def _first_ezoc(self, state: S, unit_id: str, hexes: tuple[Hex, ...]) -> str:
         """The first hex of a retreat in an enemy zone of control."""
@@ -324,10 +343,12 @@ class Retreats(SeriesArea[S]):
                                                    "unit moves one hex (8.3.1)")]
         one = self.retreat_paths(state, entry.unit, 1)
         if hexes not in one:
-            why = "an enemy zone of control" if hexes in self.retreat_paths(state, entry.unit, 1, ezoc_counts=False) \
-                else "a hex it may not retreat into (an enemy unit, prohibited terrain, not next to it)"
-            return [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced into {why} at {entry.path[-1]} "
-                                                   "(8.3.1)")]
+            if hexes in self.retreat_paths(state, entry.unit, 1, ezoc_counts=False):
+                return [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced into an enemy zone of control at "
+                                                         f"{entry.path[-1]} (8.3.1)")]
+            fault = self._path_fault(state, entry, hexes)
+            return [] if fault is None else [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced as if "
+                                                                              f"retreating, and retreats {fault} (8.3.1)")]
         friends = self._friends(state, entry.unit)
         if hexes[1] not in friends:
             return []
