@@ -121,3 +121,13 @@ def test_a_retreat_across_the_scenario_boundary_cites_10_1(game: Game) -> None:
                              "Allied: stand 18/1\n" + END)
     assert [(f.rule, "prohibited terrain at 2418" in f.message) for f in sea.findings if f.severity == "error"] == \
         [("8.3", True)]
+
+
+def test_a_beach_assaults_retreat_result_carried_out_as_a_retreat_cites_11_2_3(game: Game) -> None:
+    """Omaha 11.2.3: a beach assault's retreat result reduces every assaulting unit; a retreat or stiff resistance
+    written for it breaks 11.2.3 (not 8.2.4 or 8.4), one error, and the reduction it replaced is not owed again."""
+    for carried, rule in (("Allied: retreat 26/1 2318-2317-2316\n", "11.2.3"), ("Allied: stand 26/1\n", "11.2.3"),
+                          ("Allied: deplete 26/1\n", None)):
+        text = landed(SETUP).replace("Allied: attack 2318 with 26/1\n", f"Allied: attack 2318 with 26/1 result D2\n{carried}")
+        played = play(FM, FM.initial_state(game, []), f'[Game "omaha"]\n{text}Turn 1\n')
+        assert played.errors() == ([(rule, carried.strip())] if rule else [])

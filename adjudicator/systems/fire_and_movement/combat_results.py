@@ -144,6 +144,11 @@ class CombatResults(SeriesArea[S]):
                 self.rules.untouched(state, combat, entry, unit_id)
             if untouched is not None:
                 out.append(untouched)  # a folio's stack defending with one unit (Omaha 11.2.3, 11.2.4)
+            elif not combat.retreat_due(unit_id) and combat.special is not None:
+                # A folio's own attack says what its retreat results do (Omaha 11.2.3: every attacking unit reduced).
+                out.append(self._f("error", combat.special.section, entry, f"{combat.verdict} calls for no retreat of "
+                                   f"{unit_id}: in a {combat.special.name} a retreat result reduces every attacking "
+                                   f"unit ({combat.special.section}), written as its loss, not as stiff resistance"))
             elif not combat.retreat_due(unit_id):
                 out.append(self._f("error", "8.4", entry, f"{combat.verdict} calls for no retreat of {unit_id}; "
                                                           "stiff resistance answers a retreat"))

@@ -8,7 +8,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Retreat
 from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.movement import OPEN_STEPS
-from adjudicator.systems.fire_and_movement.results import FmCombat, RetreatRoom
+from adjudicator.systems.fire_and_movement.results import ATTACKER_RETREATS, DEFENDER_RETREATS, FmCombat, RetreatRoom
 from adjudicator.systems.fire_and_movement.state import S
 from wargame.hexes import Hex
 
@@ -199,11 +199,12 @@ class Retreats(SeriesArea[S]):
             return self._check_displacement(state, entry, combat, hexes)
         due = combat.retreat_due(entry.unit)
         if not due:
-            # 8.1.3 says what a bombardment's results do (the attacker's retreats none). A second retreat the result
+            # 8.1.3 says what a bombardment's results do (the attacker's retreats none), a folio's own attack what
+            # its results do (Omaha 11.2.3: a retreat result reduces the assaulting units). A second retreat the result
             # does not call for repeats the misreading of the first (an Ae carried out as a retreat): one error.
             again = any(not combat.retreat_due(u) for u, _ in combat.retreated)
-            return [self._f("note" if again else "error", "8.1.3" if combat.bombardment else "8.2.4", entry,
-                            f"{combat.verdict} calls for no retreat of {entry.unit}"
+            return [self._f("note" if again else "error", self._results_rule(combat), entry,
+                            f"{combat.verdict} calls for no retreat of {entry.unit}{self._instead(combat)}"
                             + (" (the same misreading as an earlier retreat of this combat: one error)" if again
                                else ""))]
         if entry.unit in combat.stood or combat.retreat_of(entry.unit) is not None:
@@ -267,6 +268,19 @@ class Retreats(SeriesArea[S]):
                                                          "open, or the unit declines and is reduced in the last hex "
                                                          "it reaches without displacing (8.3, 8.3.1)")]
         return []
+
+    @staticmethod
+    def _results_rule(combat: FmCombat) -> str:
+        """The clause that says what a combat's results do: a folio's own attack's, a bombardment's, or 8.2.4."""
+        return combat.special.section if combat.special is not None else "8.1.3" if combat.bombardment else "8.2.4"
+
+    @staticmethod
+    def _instead(combat: FmCombat) -> str:
+        """Words for what a folio's own attack does with a retreat result (none otherwise)."""
+        if combat.special is None or combat.result not in (*DEFENDER_RETREATS, *ATTACKER_RETREATS):
+            return ""
+        return f": in a {combat.special.name} a retreat result reduces every attacking unit instead " \
+               f"({combat.special.section})"
 
     def _path_fault(self, state: S, entry: Retreat, hexes: tuple[Hex, ...]) -> str | None:
         """What is wrong with the first step of a retreat that is not open (8.3), in words; None when it is a hex a
