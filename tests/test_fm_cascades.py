@@ -131,3 +131,16 @@ def test_a_beach_assaults_retreat_result_carried_out_as_a_retreat_cites_11_2_3(g
         text = landed(SETUP).replace("Allied: attack 2318 with 26/1\n", f"Allied: attack 2318 with 26/1 result D2\n{carried}")
         played = play(FM, FM.initial_state(game, []), f'[Game "omaha"]\n{text}Turn 1\n')
         assert played.errors() == ([(rule, carried.strip())] if rule else [])
+
+
+def test_what_a_retreat_left_undone_owes_says_which_case(game: Game) -> None:
+    """8.3: a D2 left undone by a unit that can retreat only part of the way owes that retreat and its reduction; by
+    one that cannot retreat at all, its elimination (the message said both, whichever held)."""
+    attack = COMBAT + "Allied: attack 2117 with 16/1 18/1 result D2\n"
+    short = run(game, attack + END, {**OPEN, "26/1": "1915", "115/29": "1918"})
+    boxed = run(game, attack + END, {**OPEN, "26/1": "2016", "115/29": "2017", "116/29": "2116", "175/29": "2118"})
+    assert [f.message.split(": ", 1)[1] for f in short.findings if f.severity == "error"] == \
+        ["914/352 cannot retreat 2 hexes, so it retreats as far as it can and is reduced there (or declares stiff "
+         "resistance)"]
+    assert [f.message.split(": ", 1)[1] for f in boxed.findings if f.severity == "error"] == \
+        ["914/352 cannot retreat even one hex, so it is eliminated (or declares stiff resistance)"]

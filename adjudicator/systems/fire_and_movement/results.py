@@ -200,10 +200,12 @@ def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[st
                                    "displacing a friendly unit; it displaces one (8.3.1), or declines and is reduced, "
                                    "where it stands or in the last hex it reaches without displacing (8.3), or "
                                    "declares stiff resistance (8.4)"))
-            else:
+            elif kind == "short":
                 out.append(("8.3", f"{combat.verdict} is not carried out: {unit} cannot retreat {hexes}, so it "
-                                   "retreats as far as it can and is reduced, or is eliminated if it cannot retreat at "
-                                   "all (or declares stiff resistance)"))
+                                   "retreats as far as it can and is reduced there (or declares stiff resistance)"))
+            else:
+                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} cannot retreat even one hex, so it is "
+                                   "eliminated (or declares stiff resistance)"))
             continue
         path = combat.retreat_of(unit)
         if unit in combat.cut_short and path is not None:
