@@ -144,3 +144,18 @@ def test_what_a_retreat_left_undone_owes_says_which_case(game: Game) -> None:
          "resistance)"]
     assert [f.message.split(": ", 1)[1] for f in boxed.findings if f.severity == "error"] == \
         ["914/352 cannot retreat even one hex, so it is eliminated (or declares stiff resistance)"]
+
+
+def test_a_combat_without_a_recorded_result_may_be_carried_out(game: Game) -> None:
+    """8.2.1 d, 8.3-8.5: an attack written without a die or a result (its warning says it cannot be verified) may be
+    carried out as the log writes it: a retreat of one to three hexes, judged only on where it goes; stiff
+    resistance; an advance after a defender's retreat. They were errors saying "the result None"."""
+    attack = COMBAT + "Allied: attack 2117 with 16/1 18/1\n"
+    assert seen(run(game, attack + "German> retreat 914/352 2117-2016-1916\nAllied: advance 16/1 2217-2117-2016\n"
+                    + END)) == []
+    assert seen(run(game, attack + "German> stand 914/352\n" + END)) == []
+    assert seen(run(game, attack + "German> retreat 914/352 2117-2116-2015\n" + END)) == \
+        [("error", "6.2", "German> retreat 914/352 2117-2116-2015")]
+    advanced = run(game, attack + "Allied: advance 16/1 2217-2117\n" + END)
+    assert [(f.rule, "no defender of the attack on 2117" in f.message) for f in advanced.findings
+            if f.severity == "error"] == [("8.5", True)]

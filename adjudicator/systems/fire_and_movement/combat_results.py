@@ -144,6 +144,9 @@ class CombatResults(SeriesArea[S]):
                 self.rules.untouched(state, combat, entry, unit_id)
             if untouched is not None:
                 out.append(untouched)  # a folio's stack defending with one unit (Omaha 11.2.3, 11.2.4)
+            elif combat.may_retreat_unknown(unit_id) and unit_id not in combat.stood and \
+                    combat.retreat_of(unit_id) is None:
+                continue  # no result recorded (the attack's warning): a retreat result may have been rolled
             elif not combat.retreat_due(unit_id) and combat.special is not None:
                 # A folio's own attack says what its retreat results do (Omaha 11.2.3: every attacking unit reduced).
                 out.append(self._f("error", combat.special.section, entry, f"{combat.verdict} calls for no retreat of "
@@ -158,8 +161,11 @@ class CombatResults(SeriesArea[S]):
 
     def _check_advance(self, state: S, entry: Advance) -> list[Finding]:
         combat = state.combat
-        if combat is None or combat.result not in DEFENDER_RETREATS:
-            what = "no combat has just been resolved" if combat is None else f"{combat.verdict} is not D2 or D3"
+        # No result recorded (the attack's warning): a defender's retreat shows the D2 or D3 the log followed.
+        unknown = combat is not None and combat.result is None and any(combat.retreat_of(u) for u in combat.defenders)
+        if combat is None or combat.result not in DEFENDER_RETREATS and not unknown:
+            what = "no combat has just been resolved" if combat is None else f"{combat.verdict} is not D2 or D3" \
+                if combat.result is not None else f"no defender of {combat.name} retreated (its result is not recorded)"
             return [self._f("error", "8.5", entry, f"{entry.unit} advances, but {what}; advances follow a D2 or D3 "
                                                    "right after the retreat")]
         if combat.bombardment or combat.special is not None:

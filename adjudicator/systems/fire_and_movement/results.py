@@ -109,7 +109,8 @@ class FmCombat:
     @property
     def verdict(self) -> str:
         """How messages name the attack with its result."""
-        return f"the result {self.result} of {self.name}"
+        return f"the result {self.result} of {self.name}" if self.result is not None else \
+            f"{self.name}, whose result is not recorded,"
 
     def steps_of(self, unit: str) -> int:
         """A participant's steps when the combat began."""
@@ -122,6 +123,12 @@ class FmCombat:
     def retreat_of(self, unit: str) -> tuple[str, ...] | None:
         """The path a participant retreated along, if it did."""
         return dict(self.retreated).get(unit)
+
+    def may_retreat_unknown(self, unit: str) -> bool:
+        """Whether a participant may retreat after a combat whose result is not recorded (no die, no claim): a
+        defender (D2, D3), or an attacker of a ground combat (A1-A3); never in a folio's own attack."""
+        return self.result is None and self.special is None and \
+            (unit in self.defenders or unit in self.attackers and not self.bombardment)
 
     def retreat_due(self, unit: str) -> int:
         """Hexes the result makes a participant retreat (0 for none)."""

@@ -198,6 +198,10 @@ class Retreats(SeriesArea[S]):
         if entry.unit not in (*combat.attackers, *combat.defenders):
             return self._check_displacement(state, entry, combat, hexes)
         due = combat.retreat_due(entry.unit)
+        if combat.may_retreat_unknown(entry.unit):
+            # No result recorded (the attack's warning says so): the retreat's length is what the log writes, one to
+            # three hexes (D2, D3, A1-A3); where it goes is judged all the same (8.3).
+            due = min(max(len(entry.path) - 1, 1), 3)
         if not due:
             # 8.1.3 says what a bombardment's results do (the attacker's retreats none), a folio's own attack what
             # its results do (Omaha 11.2.3: a retreat result reduces the assaulting units). A second retreat the result
