@@ -114,6 +114,13 @@ class SeriesRules(SystemBase[S]):
     def _f(self, severity: Severity, section: str, entry: Entry, message: str) -> Finding:
         return self.table.finding(severity, section, entry.line, entry.column, message)
 
+    def last_step_note(self, entry: Loss, section: str) -> Finding:
+        """A `deplete` of a unit on its last step read as its elimination: a note (8.3; the rulings register)."""
+        return self._f("note", section, entry, f"{entry.unit} has one step left (reduced, or a one-step unit), so "
+                                               f"'deplete' is read as its elimination, the loss {section} calls for "
+                                               "(8.3: such a unit told to deplete is eliminated); 'eliminate' says "
+                                               "so outright")
+
     @staticmethod
     def phases(game: Game) -> tuple[str, ...]:
         """4.1: the ids of a game turn's phases in order (the game's `[[sequence]]`)."""

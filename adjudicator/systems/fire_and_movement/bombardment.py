@@ -68,6 +68,7 @@ class Bombardment(SeriesArea[S]):
         # 8.1.1: a marker reaches its range from the friendly-occupied hex nearest the target.
         nearest = min((grid.hex_of(w).distance(target) for u, w in state.location.items()
                        if units[u].side == side and grid.is_label(w)), default=None)
+        far: list[Finding] = []
         for marker_id in entry.support:
             marker = markers.get(marker_id)
             if marker is None:
@@ -81,8 +82,11 @@ class Bombardment(SeriesArea[S]):
             elif (folio := self.rules.bombard_marker(state, entry, marker)) is not None:
                 out += folio
             elif marker.range_hexes is not None and (nearest is None or nearest > marker.range_hexes):
-                out.append(self._f("error", self.rules.range_rule(marker), entry, f"{marker_id} reaches {marker.range_hexes} hexes from a "
-                                                          f"friendly-occupied hex and {entry.hex} is farther"))
+                far.append(self._f("error", self.rules.range_rule(marker), entry, f"{marker_id} reaches "
+                                   f"{marker.range_hexes} hexes from a friendly-occupied hex and {entry.hex} is "
+                                   f"{'farther' if nearest is None else f'{nearest} hexes from the nearest'}"))
+        # 8.1.1: the hex's distance is one fact, however many of the bombardment's markers it puts out of range.
+        out += one_error(far, "the same hex beyond range, {rule} above: one error")
         hit = [u for u in self.rules.defending(state, self.rules._defenders(state, entry, side), entry.defender) if u in state.log.defended]
         if hit:
             # 8.0: a unit suffers one attack a phase, bombardment included.
@@ -90,8 +94,11 @@ class Bombardment(SeriesArea[S]):
                                                       "unit suffers one attack a phase"))
         already = state.log.bombarded.count(entry.hex)
         if already + len(entry.support) > 2:
-            out.append(self._f("error", "8.1", entry, f"{already + len(entry.support)} markers bombard {entry.hex} "
-                                                      "this player turn; at most two"))
+            # A second bombardment of a unit bombarded already (8.0's error) brings its markers with it: that they
+            # make more than two on the hex is the same breach, a note.
+            out.append(self._f("note" if hit else "error", "8.1", entry,
+                               f"{already + len(entry.support)} markers bombard {entry.hex} this player turn; at most "
+                               "two" + (" (the same second bombardment: one error, above)" if hit else "")))
         if out:
             return out
         return self.rules.with_basis(state, entry, self.bombard_audit(state, entry), self._bombard_claims(state, entry))

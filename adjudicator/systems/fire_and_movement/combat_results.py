@@ -81,9 +81,16 @@ class CombatResults(SeriesArea[S]):
             return [self._f("error", "8.1.3" if combat.bombardment else "8.2.4", entry,
                             f"{entry.unit} took no part in {combat.name}{why}")]
         steps, lost = combat.steps_of(entry.unit), combat.lost_by(entry.unit)
-        if entry.loss == "deplete" and steps - lost <= 1:
-            return [self._f("error", "8.3", entry, f"{entry.unit} is reduced or a one-step unit: a loss eliminates "
-                                                   "it (8.3)")]
+        if steps - lost <= 0:
+            return [self._f("error", "8.2.4", entry, f"{entry.unit} has no step left to lose in {combat.name}: it is "
+                                                     "already eliminated")]
+        found = self._judge_loss(state, combat, entry, steps, lost)
+        if entry.loss == "deplete" and steps - lost == 1 and not any(f.severity == "error" for f in found):
+            found.append(self.rules.last_step_note(entry, "8.3"))
+        return found
+
+    def _judge_loss(self, state: S, combat: FmCombat, entry: Loss, steps: int, lost: int) -> list[Finding]:
+        """A combat participant's loss against the result: `deplete` of its last step counts as `eliminate`."""
         if combat.result is None:
             return []
         due = combat.loss_due(entry.unit)
@@ -107,7 +114,7 @@ class CombatResults(SeriesArea[S]):
                 # 8.3.1: a unit that could go farther only by displacing a friendly unit may decline and be reduced
                 # where it stands; 8.3: one that cannot retreat even one hex is eliminated.
                 due = due + 1 if room == "displacing" else steps
-        after = lost + (1 if entry.loss == "deplete" else steps - lost)
+        after = lost + (1 if entry.loss == "deplete" else steps - lost)  # on its last step the two are one loss
         if after > min(due, steps):
             chosen = combat.chosen()
             if combat.result in results.ONE_ATTACKER_REDUCED and entry.unit in combat.attackers and chosen:
@@ -117,6 +124,10 @@ class CombatResults(SeriesArea[S]):
                                                            "loses nothing")]
                 return [self._f("error", "8.2.4", entry, f"{combat.verdict} reduces one attacking unit and the attacker "
                                                        f"chose {chosen}; {entry.unit} loses nothing")]
+            if entry.unit in combat.stood:
+                return [self._f("error", "8.4", entry, f"{entry.unit} declared stiff resistance, which reduced it "
+                                                       f"(8.4: 'stand' implies the loss); {combat.verdict} takes "
+                                                       "nothing more from it")]
             fate = "nothing" if due == 0 else ("a step" if due == 1 else "every step")
             # 8.1.3 says what a bombardment's results do (the attacker's and Ex none): its clause is the one misread.
             return [self._f("error", "8.1.3" if combat.bombardment else "8.2.4", entry,
@@ -133,6 +144,14 @@ class CombatResults(SeriesArea[S]):
                 self.rules.untouched(state, combat, entry, unit_id)
             if untouched is not None:
                 out.append(untouched)  # a folio's stack defending with one unit (Omaha 11.2.3, 11.2.4)
+            elif combat.may_retreat_unknown(unit_id) and unit_id not in combat.stood and \
+                    combat.retreat_of(unit_id) is None:
+                continue  # no result recorded (the attack's warning): a retreat result may have been rolled
+            elif not combat.retreat_due(unit_id) and combat.special is not None:
+                # A folio's own attack says what its retreat results do (Omaha 11.2.3: every attacking unit reduced).
+                out.append(self._f("error", combat.special.section, entry, f"{combat.verdict} calls for no retreat of "
+                                   f"{unit_id}: in a {combat.special.name} a retreat result reduces every attacking "
+                                   f"unit ({combat.special.section}), written as its loss, not as stiff resistance"))
             elif not combat.retreat_due(unit_id):
                 out.append(self._f("error", "8.4", entry, f"{combat.verdict} calls for no retreat of {unit_id}; "
                                                           "stiff resistance answers a retreat"))
@@ -142,8 +161,11 @@ class CombatResults(SeriesArea[S]):
 
     def _check_advance(self, state: S, entry: Advance) -> list[Finding]:
         combat = state.combat
-        if combat is None or combat.result not in DEFENDER_RETREATS:
-            what = "no combat has just been resolved" if combat is None else f"{combat.verdict} is not D2 or D3"
+        # No result recorded (the attack's warning): a defender's retreat shows the D2 or D3 the log followed.
+        unknown = combat is not None and combat.result is None and any(combat.retreat_of(u) for u in combat.defenders)
+        if combat is None or combat.result not in DEFENDER_RETREATS and not unknown:
+            what = "no combat has just been resolved" if combat is None else f"{combat.verdict} is not D2 or D3" \
+                if combat.result is not None else f"no defender of {combat.name} retreated (its result is not recorded)"
             return [self._f("error", "8.5", entry, f"{entry.unit} advances, but {what}; advances follow a D2 or D3 "
                                                    "right after the retreat")]
         if combat.bombardment or combat.special is not None:

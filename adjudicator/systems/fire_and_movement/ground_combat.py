@@ -140,8 +140,12 @@ class GroundCombat(SeriesArea[S]):
         out = list(self._attacker_errors(state, entry, side, phase))
         attacked = [u for u in defenders if u in state.log.defended]
         if attacked:
-            out.append(self._f("error", "8.0", entry, f"{', '.join(attacked)} has already been attacked in this phase; "
-                                                      "a unit suffers one attack a phase"))
+            # A unit attacking again the unit it attacked in this phase is one breach (8.2's, on the attacker):
+            # that the defender is attacked twice is the same attack, a note.
+            again = any((a, d) in state.log.engaged for a in entry.attackers for d in attacked)
+            out.append(self._f("note" if again else "error", "8.0", entry,
+                               f"{', '.join(attacked)} has already been attacked in this phase; a unit suffers one "
+                               "attack a phase" + (" (by the same unit again: one error, above)" if again else "")))
         out += self.rules.attack_checks(state, entry)
         out += self.rules._check_support(state, entry, side)
         if out:
@@ -181,39 +185,46 @@ class GroundCombat(SeriesArea[S]):
         return out
 
     def _attacker_errors(self, state: S, entry: Attack, side: str, phase: str | None) -> Iterator[Finding]:
-        """8.2, 8.3.1, 8.5, 4.1: each attacking unit's errors."""
+        """8.2, 8.3.1, 8.5, 4.1: each attacking unit's errors, one a unit (the others notes)."""
+        for unit_id in dict.fromkeys(entry.attackers):
+            # A unit that attacked and advanced (or was displaced) may not attack again for each of those reasons:
+            # one unit's one attack is one breach (house style 16).
+            yield from one_error(list(self._unit_errors(state, entry, side, phase, unit_id)),
+                                 "the same unit's attack breaks {rule} above: one error")
+
+    def _unit_errors(self, state: S, entry: Attack, side: str, phase: str | None, unit_id: str) -> Iterator[Finding]:
+        """`_attacker_errors` of one attacking unit."""
         game = state.game
         target = game.grid.hex_of(entry.hex)
-        for unit_id in dict.fromkeys(entry.attackers):
-            unit = self.rules._unit(state, unit_id)
-            here = self.rules._on_map(state, unit_id)
-            if unit.side != side:
-                yield self._f("error", "8.2", entry, f"{unit_id} is not a {side} unit")
-                continue
-            if here is None or not here.is_adjacent(target):
-                yield self._f("error", "8.2", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
-                                                     f"to {entry.hex}")
-                continue
-            side_features = game.hexside_features.get(Hexside.between(here, target), frozenset())
-            if any(game.terrain[f].prohibited for f in side_features):
-                yield self._f("error", "8.2", entry, f"{unit_id} cannot attack across the prohibited hexside "
-                                                     f"{state.location[unit_id]}-{entry.hex}")
-            if phase == "mobile_combat" and unit.mobility != "mobile":
-                yield self._f("error", "4.1", entry, f"{unit_id} is a leg unit; only mobile units attack in the "
-                                                     "Mobile Combat Phase")
-            elif phase == "mobile_combat" and unit_id in state.log.attacked_in_combat:
-                yield self._f("error", "8.2", entry, f"{unit_id} attacked in the Combat Phase and does not attack "
-                                                     "again in the Mobile Combat Phase")
-            if unit_id in state.log.attacked:
-                yield self._f("error", "8.2", entry, f"{unit_id} has already attacked in this phase; strengths "
-                                                     "are unitary")
-            if unit_id in state.log.displaced:
-                yield self._f("error", "8.3.1", entry, f"{unit_id} was displaced this player turn and attacks no "
-                                                     "more in it (8.3.1)")
-            if unit_id in state.log.advanced:
-                yield self._f("error", "8.5", entry, f"{unit_id} advanced after combat this player turn and "
-                                                     "does nothing more in it")
-            yield from self.rules.attacker_checks(state, entry, unit_id)
+        unit = self.rules._unit(state, unit_id)
+        here = self.rules._on_map(state, unit_id)
+        if unit.side != side:
+            yield self._f("error", "8.2", entry, f"{unit_id} is not a {side} unit")
+            return
+        if here is None or not here.is_adjacent(target):
+            yield self._f("error", "8.2", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
+                                                 f"to {entry.hex}")
+            return
+        side_features = game.hexside_features.get(Hexside.between(here, target), frozenset())
+        if any(game.terrain[f].prohibited for f in side_features):
+            yield self._f("error", "8.2", entry, f"{unit_id} cannot attack across the prohibited hexside "
+                                                 f"{state.location[unit_id]}-{entry.hex}")
+        if phase == "mobile_combat" and unit.mobility != "mobile":
+            yield self._f("error", "4.1", entry, f"{unit_id} is a leg unit; only mobile units attack in the "
+                                                 "Mobile Combat Phase")
+        elif phase == "mobile_combat" and unit_id in state.log.attacked_in_combat:
+            yield self._f("error", "8.2", entry, f"{unit_id} attacked in the Combat Phase and does not attack "
+                                                 "again in the Mobile Combat Phase")
+        if unit_id in state.log.attacked:
+            yield self._f("error", "8.2", entry, f"{unit_id} has already attacked in this phase; strengths "
+                                                 "are unitary")
+        if unit_id in state.log.displaced:
+            yield self._f("error", "8.3.1", entry, f"{unit_id} was displaced this player turn and attacks no "
+                                                 "more in it (8.3.1)")
+        if unit_id in state.log.advanced:
+            yield self._f("error", "8.5", entry, f"{unit_id} advanced after combat this player turn and "
+                                                 "does nothing more in it")
+        yield from self.rules.attacker_checks(state, entry, unit_id)
 
     def _open_combat(self, state: S, entry: Attack) -> FmCombat:
         """The combat an attack opens: its known result (claimed, else the table's for the die)."""
@@ -246,8 +257,10 @@ class GroundCombat(SeriesArea[S]):
         in_combat = {u for u in entry.attackers if self.rules.phase_id(state) == "combat"
                      and self.rules._unit(state, u).mobility == "mobile"}
         placed = self.rules._placed(state, entry)
+        defenders = self.rules._defenders(state, entry, side)
         return evolve(placed, log=evolve(placed.log, attacked=state.log.attacked | set(entry.attackers),
-                                         defended=state.log.defended | set(self.rules._defenders(state, entry, side)),
+                                         defended=state.log.defended | set(defenders),
+                                         engaged=state.log.engaged | {(a, d) for a in entry.attackers for d in defenders},
                                          attacked_in_combat=state.log.attacked_in_combat | in_combat),
                       combat=self._open_combat(state, entry))
 

@@ -109,7 +109,8 @@ class FmCombat:
     @property
     def verdict(self) -> str:
         """How messages name the attack with its result."""
-        return f"the result {self.result} of {self.name}"
+        return f"the result {self.result} of {self.name}" if self.result is not None else \
+            f"{self.name}, whose result is not recorded,"
 
     def steps_of(self, unit: str) -> int:
         """A participant's steps when the combat began."""
@@ -122,6 +123,12 @@ class FmCombat:
     def retreat_of(self, unit: str) -> tuple[str, ...] | None:
         """The path a participant retreated along, if it did."""
         return dict(self.retreated).get(unit)
+
+    def may_retreat_unknown(self, unit: str) -> bool:
+        """Whether a participant may retreat after a combat whose result is not recorded (no die, no claim): a
+        defender (D2, D3), or an attacker of a ground combat (A1-A3); never in a folio's own attack."""
+        return self.result is None and self.special is None and \
+            (unit in self.defenders or unit in self.attackers and not self.bombardment)
 
     def retreat_due(self, unit: str) -> int:
         """Hexes the result makes a participant retreat (0 for none)."""
@@ -165,7 +172,11 @@ def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[st
     out: list[tuple[str, str]] = []
     if combat.result is None:
         return out
-    if combat.result in ONE_ATTACKER_REDUCED and combat.chosen() is None and combat.attackers:
+    # A retreat the result does not call for, made instead of its loss, is one error on that retreat: the players
+    # carried on from it, so the loss it replaced is not owed again (as a loss taken instead of a retreat, 8.3).
+    strayed = {u for u, _ in combat.retreated if not combat.retreat_due(u)}
+    if combat.result in ONE_ATTACKER_REDUCED and combat.chosen() is None and combat.attackers and \
+            strayed.isdisjoint(combat.attackers):
         if combat.bombardment:
             # 8.1.3: a bombardment's (A) falls on a unit of the bombarding side next to the hex bombarded.
             out.append(("8.1.3", f"{combat.verdict} is not carried out: one unit of the bombarding side next to "
@@ -175,7 +186,7 @@ def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[st
                                f"({', '.join(combat.attackers)}), must be reduced"))
     for unit in (*combat.attackers, *combat.defenders):
         steps, lost = combat.steps_of(unit), combat.lost_by(unit)
-        if lost >= steps:
+        if lost >= steps or unit in strayed:
             continue
         if combat.result in ONE_ATTACKER_REDUCED and unit in combat.attackers:
             continue
@@ -196,10 +207,12 @@ def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[st
                                    "displacing a friendly unit; it displaces one (8.3.1), or declines and is reduced, "
                                    "where it stands or in the last hex it reaches without displacing (8.3), or "
                                    "declares stiff resistance (8.4)"))
-            else:
+            elif kind == "short":
                 out.append(("8.3", f"{combat.verdict} is not carried out: {unit} cannot retreat {hexes}, so it "
-                                   "retreats as far as it can and is reduced, or is eliminated if it cannot retreat at "
-                                   "all (or declares stiff resistance)"))
+                                   "retreats as far as it can and is reduced there (or declares stiff resistance)"))
+            else:
+                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} cannot retreat even one hex, so it is "
+                                   "eliminated (or declares stiff resistance)"))
             continue
         path = combat.retreat_of(unit)
         if unit in combat.cut_short and path is not None:

@@ -8,7 +8,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Retreat
 from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.movement import OPEN_STEPS
-from adjudicator.systems.fire_and_movement.results import FmCombat, RetreatRoom
+from adjudicator.systems.fire_and_movement.results import ATTACKER_RETREATS, DEFENDER_RETREATS, FmCombat, RetreatRoom
 from adjudicator.systems.fire_and_movement.state import S
 from wargame.hexes import Hex
 
@@ -198,10 +198,19 @@ class Retreats(SeriesArea[S]):
         if entry.unit not in (*combat.attackers, *combat.defenders):
             return self._check_displacement(state, entry, combat, hexes)
         due = combat.retreat_due(entry.unit)
+        if combat.may_retreat_unknown(entry.unit):
+            # No result recorded (the attack's warning says so): the retreat's length is what the log writes, one to
+            # three hexes (D2, D3, A1-A3); where it goes is judged all the same (8.3).
+            due = min(max(len(entry.path) - 1, 1), 3)
         if not due:
-            # 8.1.3 says what a bombardment's results do (the attacker's retreats none).
-            return [self._f("error", "8.1.3" if combat.bombardment else "8.2.4", entry,
-                            f"{combat.verdict} calls for no retreat of {entry.unit}")]
+            # 8.1.3 says what a bombardment's results do (the attacker's retreats none), a folio's own attack what
+            # its results do (Omaha 11.2.3: a retreat result reduces the assaulting units). A second retreat the result
+            # does not call for repeats the misreading of the first (an Ae carried out as a retreat): one error.
+            again = any(not combat.retreat_due(u) for u, _ in combat.retreated)
+            return [self._f("note" if again else "error", self._results_rule(combat), entry,
+                            f"{combat.verdict} calls for no retreat of {entry.unit}{self._instead(combat)}"
+                            + (" (the same misreading as an earlier retreat of this combat: one error)" if again
+                               else ""))]
         if entry.unit in combat.stood or combat.retreat_of(entry.unit) is not None:
             return [self._f("error", "8.3", entry, f"{entry.unit} has already retreated or stood in {combat.name}")]
         entered = len(hexes) - 1
@@ -214,9 +223,8 @@ class Retreats(SeriesArea[S]):
             return [self._f("error", "6.2", entry, f"{entry.unit} retreats into an enemy zone of control at "
                                                    f"{self._first_ezoc(state, entry.unit, hexes)}")]
         if hexes not in legal:
-            return [self._f("error", "8.3", entry, f"{entry.unit} retreats where it may not: each hex one further from "
-                                                   f"{entry.path[0]}, never into an enemy unit, an enemy zone of "
-                                                   "control or prohibited terrain (6.2, 8.3)")]
+            fault = self._path_fault(state, entry, hexes)
+            return [] if fault is None else [self._f("error", "8.3", entry, f"{entry.unit} retreats {fault} (8.3)")]
         reach = self.retreat_reach(state, entry.unit, due)
         if entered < reach:
             # 8.3: a unit goes its full count, or as far as it legally can and is reduced there. A retreat that
@@ -264,6 +272,39 @@ class Retreats(SeriesArea[S]):
                                                          "open, or the unit declines and is reduced in the last hex "
                                                          "it reaches without displacing (8.3, 8.3.1)")]
         return []
+
+    @staticmethod
+    def _results_rule(combat: FmCombat) -> str:
+        """The clause that says what a combat's results do: a folio's own attack's, a bombardment's, or 8.2.4."""
+        return combat.special.section if combat.special is not None else "8.1.3" if combat.bombardment else "8.2.4"
+
+    @staticmethod
+    def _instead(combat: FmCombat) -> str:
+        """Words for what a folio's own attack does with a retreat result (none otherwise)."""
+        if combat.special is None or combat.result not in (*DEFENDER_RETREATS, *ATTACKER_RETREATS):
+            return ""
+        return f": in a {combat.special.name} a retreat result reduces every attacking unit instead " \
+               f"({combat.special.section})"
+
+    def _path_fault(self, state: S, entry: Retreat, hexes: tuple[Hex, ...]) -> str | None:
+        """What is wrong with the first step of a retreat that is not open (8.3), in words; None when it is a hex a
+        folio's scenario puts out of play (the folio's own check cites its rule, Omaha 10.1)."""
+        game = state.game
+        label = game.grid.label_of
+        enemy = self.rules.enemy_hexes(state, self.rules._unit(state, entry.unit).side)
+        steps = OPEN_STEPS(game)
+        start = hexes[0]
+        for k, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
+            if b.distance(start) != k:
+                return f"to {label(b)}, which is not one hex farther from {label(start)} than {label(a)}: each hex " \
+                       "of a retreat is one farther from the combat hex"
+            if b in enemy:
+                return f"into {label(b)}, which an enemy unit holds"
+            if b in self.rules.off_limits(state):
+                return None
+            if b not in steps[a]:
+                return f"into prohibited terrain at {label(b)} (or across a prohibited hexside {label(a)}-{label(b)})"
+        return "where it may not"  # every step open: a path the search missed would be a bug, said plainly
 
     def _first_ezoc(self, state: S, unit_id: str, hexes: tuple[Hex, ...]) -> str:
         """The first hex of a retreat in an enemy zone of control."""
@@ -320,10 +361,12 @@ class Retreats(SeriesArea[S]):
                                                    "unit moves one hex (8.3.1)")]
         one = self.retreat_paths(state, entry.unit, 1)
         if hexes not in one:
-            why = "an enemy zone of control" if hexes in self.retreat_paths(state, entry.unit, 1, ezoc_counts=False) \
-                else "a hex it may not retreat into (an enemy unit, prohibited terrain, not next to it)"
-            return [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced into {why} at {entry.path[-1]} "
-                                                   "(8.3.1)")]
+            if hexes in self.retreat_paths(state, entry.unit, 1, ezoc_counts=False):
+                return [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced into an enemy zone of control at "
+                                                         f"{entry.path[-1]} (8.3.1)")]
+            fault = self._path_fault(state, entry, hexes)
+            return [] if fault is None else [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced as if "
+                                                                              f"retreating, and retreats {fault} (8.3.1)")]
         friends = self._friends(state, entry.unit)
         if hexes[1] not in friends:
             return []

@@ -47,6 +47,9 @@ class PhaseLog:
     """Units that have attacked in this phase (8.2: strengths are unitary)."""
     defended: frozenset[str] = frozenset()
     """Units that have been attacked in this phase (8.0: one attack per phase)."""
+    engaged: frozenset[tuple[str, str]] = frozenset()
+    """(attacking unit, defending unit) of each attack in this phase: the same pair again is one breach, the
+    attacker's (8.2), not a second of the defender's (8.0)."""
     drawn: tuple[tuple[str, str], ...] = ()
     """(side, marker) drawn from a pool for the next combat or bombardment and not yet placed (7.2)."""
     undone: FmCombat | None = None

@@ -93,8 +93,10 @@ class PointeDuHoc(Area):
             return [self._f("error", "11.2.3", entry, f"no Pointe du Hoc roll calls for {entry.unit} to lose a step "
                                                     "(11.2.3)")]
         wanted = {"eliminated": "eliminate", "reduced": "deplete"}.get(row.ranger)
-        if entry.loss != wanted or (wanted == "deplete" and entry.unit in state.depleted):
+        # The ruling on a unit's last step: its `deplete` is its elimination (a note).
+        last = entry.loss == "deplete" and self.rules._steps(state, entry.unit) <= 1
+        if ("eliminate" if last else entry.loss) != wanted:
             fate = {"eliminated": "eliminated", "reduced": "reduced once"}.get(row.ranger, "unharmed")
             return [self._f("error", "11.2.3", entry, f"a {row.die} at Pointe du Hoc leaves {entry.unit} {fate} "
                                                     "(11.2.3)")]
-        return []
+        return [self.rules.last_step_note(entry, "11.2.3")] if last else []

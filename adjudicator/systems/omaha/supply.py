@@ -92,8 +92,7 @@ class Supply(Area):
                 entry.unit not in state.log.supply_losses:
             # 12.0: out of supply as the Allied player turn ends: reduced, or eliminated if reduced.
             if entry.loss == "deplete" and self.rules._steps(state, entry.unit) <= 1:
-                return [self._f("error", "12.0", entry, f"{entry.unit} is reduced or a one-step unit: the supply "
-                                                        "loss eliminates it")]
+                return [self.rules.last_step_note(entry, "12.0")]  # the ruling: its elimination, written short
             if entry.loss == "eliminate" and self.rules._steps(state, entry.unit) > 1:
                 return [self._f("error", "12.0", entry, f"{entry.unit} is reduced, not eliminated, for want of "
                                                         "supply")]
