@@ -109,15 +109,22 @@ def test_a_unit_with_no_allowance_breaks_the_allowance_not_a_zone(tmp_path: Path
 # -- a unit's last step (8.0) ------------------------------------------------------------------------------------
 def test_the_loss_of_a_units_last_step_is_its_elimination(tmp_path: Path) -> None:
     """8.0: so-30 (reduced: its last step) written `deplete` after a DRL is eliminated, not refused; so is a one-step
-    unit (Rhine's al-6ab) whose blocked retreat eliminates it."""
+    unit (Rhine's al-6ab) whose blocked retreat eliminates it. A note says how `deplete` was read (the rulings
+    register: one reading for the classic series, F&M 8.3 and Onslaught 7.2)."""
     drl = upto(1, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 2 result DRL\n"
     for loss in ("deplete", "eliminate"):
         log = drl + f"Soviet: {loss} so-30\nGerman: advance ge-xli 0201-0302\n"
-        assert verdict(tmp_path, log, None) == []
-        assert run(tmp_path, log, None).final_state.location["so-30"] == "soviet_eliminated"
+        found = run(tmp_path, log, None)
+        assert [(f.line, f.severity, f.rule) for f in found.findings] == (
+            [(line_of(log, "Soviet: deplete"), "note", "8.0")] if loss == "deplete" else [])
+        assert found.final_state.location["so-30"] == "soviet_eliminated"
+    assert "read as its elimination" in run(tmp_path, drl + "Soviet: deplete so-30\n", None).findings[0].message
     assert "Allied> eliminate al-6ab\n" in TURN_1
     for loss in ("deplete", "eliminate"):
-        assert verdict(tmp_path, TURN_1.replace("Allied> eliminate", f"Allied> {loss}"), RHINE) == []
+        log = TURN_1.replace("Allied> eliminate", f"Allied> {loss}")
+        assert verdict(tmp_path, log, RHINE) == []
+        notes = [f for f in run(tmp_path, log, RHINE).findings if "read as its elimination" in f.message]
+        assert [f.line for f in notes] == ([line_of(log, "Allied> deplete al-6ab")] if loss == "deplete" else [])
 
 
 # -- a log ending inside a combat (8.0) ----------------------------------------------------------------------------

@@ -105,19 +105,23 @@ def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
     # reads as `eliminate`, as a tournament director reads "it loses its only step".
     loss = "eliminate" if entry.loss == "eliminate" or left == 1 else "deplete"
     taking = left if loss == "eliminate" else 1
+    # Read so, lawful or not, and said in a note where lawful (the rulings register: one reading in every system).
+    lawful = [finding(state, "note", section, entry, f"{entry.unit} has one step left, so 'deplete' is read as its "
+                      "elimination, the loss of its last step; 'eliminate' says so outright")] \
+        if entry.loss == "deplete" and left == 1 else []
     if entry.unit in p.defenders:
         due = p.defender_steps.get(entry.unit, 0)
         if due == 0 and p.retreats.get(entry.unit, 0) > 0:
             blocked = _retreat_paths(state, entry.unit, p.retreats[entry.unit], p)
             if loss == "eliminate" and not blocked:
-                return []
+                return lawful
             if blocked:
                 return [finding(state, "error", t.rules.combat.retreat.source, entry, f"{entry.unit} can retreat "
                                 f"(e.g. {'-'.join(blocked[0])}); it is not eliminated instead")]
         if taking > due:
             return [finding(state, "error", section, entry, f"the {p.code} on {p.named()} (line {p.line}) costs "
                             f"{entry.unit} {due} step(s), not {taking}")]
-        return []
+        return lawful
     if entry.unit in p.attackers:
         due_retreat = p.attacker_retreats.get(entry.unit, 0)
         if due_retreat > 0 and state.location.get(entry.unit) == p.began.get(entry.unit) and \
@@ -125,7 +129,7 @@ def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
             # An attacker the result makes retreat, as a defender: eliminated only when no retreat is open.
             paths = _retreat_paths(state, entry.unit, due_retreat, p)
             if loss == "eliminate" and not paths and t.rules.combat.retreat.blocked == "eliminated":
-                return []
+                return lawful
             if paths:
                 return [finding(state, "error", t.rules.combat.retreat.source, entry, f"{entry.unit} can retreat "
                                 f"(e.g. {'-'.join(paths[0])}); it is not eliminated instead")]
@@ -139,11 +143,11 @@ def check_loss(state: ClassicState, entry: Loss) -> list[Finding]:
                                 f"more printed strength for the {p.code} on {p.named()} (line {p.line}): {enough} "
                                 f"step(s) of {entry.unit} pay it, not {taking}; a step is lost only while the "
                                 "defender's loss is not matched")]
-            return []
+            return lawful
         if taking > p.attacker_steps:
             return [finding(state, "error", section, entry, f"the {p.code} on {p.named()} (line {p.line}) costs the "
                             f"attackers {p.attacker_steps} step(s) more, not {taking}")]
-        return []
+        return lawful
     return [finding(state, "error", section, entry, f"{entry.unit} took no part in the combat on {p.named()} "
                     f"(line {p.line}); only its units lose steps from it")]
 
