@@ -477,6 +477,32 @@ def retreat_options_of(state: OnslaughtState, combat: Combat) -> results.Options
                                 attacker_hexes(state, combat))
 
 
+def without_refused_lines(state: OnslaughtState, attack: Attack) -> list[str]:
+    """The odds and result of an attack with and without the divisions named that cannot reach its hex: the verdicts
+    rest on the second (ruling 7.0: such a division adds no strength; the others' result is what is owed)."""
+    could = attack_without_refused(state, attack)
+    if could is None:
+        return []
+    refused = [u for u in attack.attackers if u not in could.attackers]
+    where = ", ".join(f"{u} at {state.location.get(u) or 'off the map'}" for u in refused)
+    full, others = combat_audit(state, attack), combat_audit(state, could)
+
+    def told(audit: CombatAudit) -> str:
+        """The strengths, odds, modifiers and result of one reading of the attack, on one line."""
+        parts = [line for line in audit.lines if not line.startswith("defence")]
+        die = next((k for k, line in enumerate(parts) if line.startswith("7.1: die")), len(parts))
+        parts[die:die] = [f"{m.section}: {m.value:+d} because {m.why}" for m in audit.modifiers]
+        return "; ".join(parts) + ("" if audit.die is not None else f"; no die roll given: column {audit.column}")
+
+    named = ", ".join(refused)
+    verb = "it adds no strength and takes" if len(refused) == 1 else "they add no strength and take"
+    return [f"  7.0: {where} cannot reach {attack.hex} (not adjacent, or only across the sea): {verb} no loss "
+            "(ruling 7.0)",
+            f"  with {named} (as written): {told(full)}",
+            f"  without {named} (the result owed; the verdicts rest on it, the players may carry out either): "
+            f"{told(others)}"]
+
+
 def combat_report(state: OnslaughtState, attack: Attack) -> list[str]:
     """The audit of one attack, in lines for a person (7.0-7.4)."""
     game = state.game
@@ -495,6 +521,7 @@ def combat_report(state: OnslaughtState, attack: Attack) -> list[str]:
         column = list(crt.columns).index(result.column)
         lines.append("  no die roll given; the column reads " + ", ".join(
             f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
+    lines += without_refused_lines(state, attack)
     side = game.units_by_id[attack.attackers[0]].side
     enemy = next(s for s in game.manifest.sides if s != side)
     attackers = [game.grid.hex_of(state.location[u]) for u in attack.attackers]
