@@ -3,15 +3,19 @@ the register): a note, not an error, and the position, the result owed, 9.3 and 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from adjudicator.contract import OUT_OF_PLAY
-from adjudicator.notation.entries import Place
-from adjudicator.notation.text import parse_line
+from adjudicator.notation.entries import Loss, Place
+from adjudicator.notation.text import parse_line, write_entry
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from adjudicator.systems.onslaught.arrivals import check_replace
+from adjudicator.vassal.load import translate_file
 from play_support import Played, play as replay
 from play_support import position, when
+from test_vassal_reader import Session
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 
@@ -90,3 +94,30 @@ def test_a_deplete_of_a_depleted_division_no_result_calls_for_is_still_an_error(
     """7.2: read as an elimination or not, a loss with no combat before it is refused."""
     played = play(game, OPEN, "German> deplete de-inf-01\n", ("de-inf-01",))
     assert [rule for rule, _ in played.errors()] == ["7.2"]
+
+
+@pytest.mark.parametrize("typed_first", [True, False])
+def test_the_vassal_reader_reads_the_typed_deplete_as_the_counters_elimination(tmp_path: Path,
+                                                                               typed_first: bool) -> None:
+    """Ruling 7.2 in the VASSAL reader: a depleted counter dragged to the Eliminated Units box carries out the
+    `deplete` its owner typed for it, before or after the drag: one loss, not a `deplete` and an `eliminate` (which
+    the checker would refuse as a loss of a division no longer on the map)."""
+    s = Session()
+    s.flip("de-inf-04", 2)  # depleted in an earlier turn
+    s.chat("a", "Turn 2")
+    s.chat("a", "Step action")
+    s.chat("a", "Allied: action combat supply 1")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    s.chat("a", "Allied: attack 0621 with us-inf-01 us-inf-02")
+    s.roll("a", 6)  # HH
+    s.flip("us-inf-01", 2)
+    s.flip("us-inf-02", 2)
+    if typed_first:
+        s.chat("b", "German> deplete de-inf-04")
+    s.drag_to_box("de-inf-04", "eliminated_german", "b")
+    if not typed_first:
+        s.chat("b", "German> deplete de-inf-04")
+    translation = translate_file(s.write(tmp_path / "last-step.vlog"))
+    losses = [write_entry(e) for e in translation.entries if isinstance(e, Loss) and e.unit == "de-inf-04"]
+    assert losses == ["German: deplete de-inf-04", "German> deplete de-inf-04"]  # the turn 1 flip, then the HH
+    assert not any("de-inf-04" in n.message for n in translation.notes)
