@@ -9,7 +9,7 @@ import pytest
 from adjudicator.notation.entries import Attack
 from adjudicator.notation.text import parse_line
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
-from adjudicator.systems.onslaught.combat import combat_report
+from adjudicator.systems.onslaught.account import combat_report
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from play_support import Played, play as replay

@@ -363,7 +363,8 @@ def test_the_combat_audit_says_what_the_checker_applies(game: Game) -> None:
     the checker asks (results.owed): depleted instead after a DR, eliminated when already depleted or after a DH, one
     hex and depleted where only one is open; and the checker accepts exactly that."""
     from adjudicator.notation.text import parse_text
-    from adjudicator.systems.onslaught.combat import combat_audit, combat_report
+    from adjudicator.systems.onslaught.account import combat_report
+    from adjudicator.systems.onslaught.combat import combat_audit
     cases = [(SURROUNDED, ALL_THREE, "DR", (), False, "deplete de-inf-01", "de-inf-01 is depleted instead"),
              (SURROUNDED, ONE_OF_THREE, "DR", ("de-inf-01",), False, "eliminate de-inf-01",
               "de-inf-01 is eliminated instead"),

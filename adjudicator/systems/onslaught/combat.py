@@ -296,11 +296,8 @@ def attack_without_refused(state: OnslaughtState, entry: Attack) -> Attack | Non
     return dataclasses.replace(entry, attackers=able, odds=None, result=None)
 
 
-def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
-    if entry.more_hexes:
-        # 7.0: the attacking divisions attack one target hex; Onslaught has no attack on several hexes at once.
-        return [finding("error", "7.0", entry, f"an attack is made on one target hex; this one names "
-                                               f"{', '.join(entry.defending_hexes())}: attack each on its own")]
+def attack_faults(state: OnslaughtState, entry: Attack) -> list[Finding]:
+    """What makes the rules refuse an attack (5.1-5.5, 7.0): each fault once, naming every division it concerns."""
     out: list[Finding] = []
     action = state.action
     side = entry.side or (unit_of(state, entry.attackers[0]).side if entry.attackers else "")
@@ -320,34 +317,49 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
         # 7.0: each attacking division's strength is added once; a division attacks once in an action.
         out.append(finding("error", "7.0", entry, f"{', '.join(twice)} {'is' if len(twice) == 1 else 'are'} named "
                                                   "twice among the attackers; a division attacks once"))
+    # One fault of several divisions (a stack not activated, a stack attacking again) is one breach: one finding.
+    faults: dict[tuple[str, str], list[str]] = {}
     for unit_id in dict.fromkeys(entry.attackers):
-        unit = unit_of(state, unit_id)
-        if unit.side != side:
-            out.append(finding("error", "7.0", entry, f"{unit_id} is not a {side} division"))
+        if unit_of(state, unit_id).side != side:
+            faults.setdefault(("7.0", f"not a {side} division"), []).append(unit_id)
             continue
-        here = on_map(state, unit_id)
         if action is not None and unit_id not in action.activated:
             # 5.4: "All attacking divisions must be activated" (5.2 for a Breakthrough action).
-            out.append(finding("error", "5.4" if action.type == "combat" else "5.2", entry,
-                               f"{unit_id} attacks without being activated in this action"))
+            faults.setdefault(("5.4" if action.type == "combat" else "5.2", "attacks without being activated in "
+                                                                            "this action"), []).append(unit_id)
         elif action is not None and action.type == "breakthrough" and unit_id not in action.latest:
             # 5.5: one stack at a time; activating the next ends the earlier stack's combat and movement.
-            out.append(finding("error", "5.5", entry, f"{unit_id} attacks after another stack was activated; "
-                                                      "a breakthrough stack finishes its combat and movement "
-                                                      "before the next is activated"))
+            faults.setdefault(("5.5", "attacks after another stack was activated; a breakthrough stack finishes its "
+                                      "combat and movement before the next is activated"), []).append(unit_id)
         if unit_id in state.action_log.attacked and unit_id not in state.action_log.reactivated:
             # 7.0: once per action; a division activated again (5.2's error) that attacks again is that one breach.
-            out.append(finding("error", "7.0", entry, f"{unit_id} has already attacked in this action"))
+            faults.setdefault(("7.0", "has already attacked in this action"), []).append(unit_id)
         elif action is not None and action.type == "combat" and action.targets.get(unit_id, entry.hex) != entry.hex:
             # 5.4: the stacks activated together all attack one enemy-held hex.
-            out.append(finding("error", "5.4", entry, f"{unit_id} was activated with the stacks that attacked "
-                                                      f"{action.targets[unit_id]}; stacks activated together "
-                                                      "attack the same hex"))
-        if not can_reach(state, here, target):
-            out.append(finding("error", "7.0", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
-                                                      f"to {entry.hex} (or only across the sea)"))
+            faults.setdefault(("5.4", f"was activated with the stacks that attacked {action.targets[unit_id]}; "
+                                      "stacks activated together attack the same hex"), []).append(unit_id)
+        if not can_reach(state, on_map(state, unit_id), target):
+            faults.setdefault(("7.0", f"is not adjacent to {entry.hex} (or only across the sea)"), []).append(
+                f"{unit_id} at {state.location.get(unit_id)}")
+    for (section, fault), units in faults.items():
+        out.append(finding("error", section, entry, f"{', '.join(units)} {plural(fault) if len(units) > 1 else fault}"))
     if action is not None and action.type == "breakthrough":
         out += in_force(state).breakthrough_attack(state, entry, action)
+    return out
+
+
+def plural(fault: str) -> str:
+    """A fault said of one division, said of several."""
+    verb, _, rest = fault.partition(" ")
+    return f"{ {'is': 'are', 'has': 'have', 'was': 'were', 'attacks': 'attack'}.get(verb, verb)} {rest}"
+
+
+def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
+    if entry.more_hexes:
+        # 7.0: the attacking divisions attack one target hex; Onslaught has no attack on several hexes at once.
+        return [finding("error", "7.0", entry, f"an attack is made on one target hex; this one names "
+                                               f"{', '.join(entry.defending_hexes())}: attack each on its own")]
+    out = attack_faults(state, entry)
     if out:
         return out
     result = combat_audit(state, entry)
@@ -477,87 +489,6 @@ def retreat_options_of(state: OnslaughtState, combat: Combat) -> results.Options
                                 attacker_hexes(state, combat))
 
 
-def without_refused_lines(state: OnslaughtState, attack: Attack) -> list[str]:
-    """The odds and result of an attack with and without the divisions named that cannot reach its hex: the verdicts
-    rest on the second (ruling 7.0: such a division adds no strength; the others' result is what is owed)."""
-    could = attack_without_refused(state, attack)
-    if could is None:
-        return []
-    refused = [u for u in attack.attackers if u not in could.attackers]
-    where = ", ".join(f"{u} at {state.location.get(u) or 'off the map'}" for u in refused)
-    full, others = combat_audit(state, attack), combat_audit(state, could)
-
-    def told(audit: CombatAudit) -> str:
-        """The strengths, odds, modifiers and result of one reading of the attack, on one line."""
-        parts = [line for line in audit.lines if not line.startswith("defence")]
-        die = next((k for k, line in enumerate(parts) if line.startswith("7.1: die")), len(parts))
-        parts[die:die] = [f"{m.section}: {m.value:+d} because {m.why}" for m in audit.modifiers]
-        return "; ".join(parts) + ("" if audit.die is not None else f"; no die roll given: column {audit.column}")
-
-    named = ", ".join(refused)
-    verb = "it adds no strength and takes" if len(refused) == 1 else "they add no strength and take"
-    return [f"  7.0: {where} cannot reach {attack.hex} (not adjacent, or only across the sea): {verb} no loss "
-            "(ruling 7.0)",
-            f"  with {named} (as written): {told(full)}",
-            f"  without {named} (the result owed; the verdicts rest on it, the players may carry out either): "
-            f"{told(others)}"]
-
-
-def combat_report(state: OnslaughtState, attack: Attack) -> list[str]:
-    """The audit of one attack, in lines for a person (7.0-7.4)."""
-    game = state.game
-    result = combat_audit(state, attack)
-    lines = [f"Attack on {attack.hex} by {', '.join(attack.attackers)}"]
-    lines += [f"  {line}" for line in result.lines[:-2 if result.die is not None else None]]
-    if result.modifiers:
-        for m in result.modifiers:
-            lines.append(f"  {m.section}: {m.value:+d} because {m.why}")
-    else:
-        lines.append("  7.1: no modifier applies")
-    crt = game.crt
-    if result.die is not None:
-        lines += [f"  {line}" for line in result.lines[-2:]]
-    elif crt is not None:
-        column = list(crt.columns).index(result.column)
-        lines.append("  no die roll given; the column reads " + ", ".join(
-            f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
-    lines += without_refused_lines(state, attack)
-    side = game.units_by_id[attack.attackers[0]].side
-    enemy = next(s for s in game.manifest.sides if s != side)
-    attackers = [game.grid.hex_of(state.location[u]) for u in attack.attackers]
-    # With a die the result is known: the retreat and advance are that result's (a --die what-if's too, not
-    # the result the log claims); without one, what any result calling for them would open.
-    computed = str(result.result) if result.die is not None and result.result is not None else None
-    opened = open_combat(state, attack, computed) if computed is not None else None
-    effects = opened[1] if opened is not None else ()
-    retreating = computed is None or any(e.defends and e.retreat for e in effects)
-    emptied = computed is None or (computed != "AE" and all(e.retreat or e.loss >= e.steps
-                                                            for e in effects if e.defends))
-    if retreating:
-        # Ruling 7.2 / 7.3: judged without the attackers the known result eliminates, as the checker judges it.
-        after = state if opened is None else after_losses(replace(state, combat=opened[0], pending=opened[1]))
-        attackers = [h for h in (on_map(after, u) for u in attack.attackers) if h is not None]
-        two, one = options = retreat_options(after, game.grid.hex_of(attack.hex), enemy, attackers)
-        # What the checker asks of each defender that cannot retreat two hexes (results.owed), for the result known,
-        # else for each result that makes the defenders retreat.
-        fates = {r: results.retreat_fates(open_combat(state, attack, r)[1], options)
-                 for r in ((computed,) if computed is not None else ("DR", "DH"))}
-        told = next(iter(fates.values())) if len(set(fates.values())) == 1 else \
-            "; ".join(f"after {r}, {said}" for r, said in fates.items())
-        lines.append(f"  7.3 retreat: two hexes to {', '.join(two) or 'nowhere'}"
-                     + ("" if two else f"; one hex to {', '.join(one) or 'nowhere'}") + (f": {told}" if told else ""))
-    else:
-        lines.append(f"  7.3 retreat: none (result {computed}: no defender retreats)")
-    if emptied:
-        armor = [u for u in attack.attackers if game.units_by_id[u].type == "armor"]
-        lines.append(f"  7.4 advance: if {attack.hex} is left empty, the attackers may enter it"
-                     + (f"; armor ({', '.join(armor)}) one hex further" if armor else "; infantry no further"))
-    else:
-        lines.append(f"  7.4 advance: none (result {computed}: "
-                     + ("no attacker is left" if computed == "AE" else f"{attack.hex} stays held") + ")")
-    return lines
-
-
 def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
     """An attack opens its combat (7.0, 7.2); in a Combat action its group is committed to the hex (5.4)."""
     state = record_sequence(state, "attack", entry.attackers)
@@ -580,6 +511,9 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
         # the table's result for the others is what is owed; the claim (or the result as written) is followed too.
         without = open_combat(state, could, owed)
         alternative = without if without != (combat, pending) else None
+    elif could is None and any(f.severity == "error" for f in attack_faults(state, entry)):
+        # Ruling 7.0: an attack the rules refuse (its one error) owes nothing; its result may still be carried out.
+        alternative = open_combat(state, entry, "-")
     done = replace(state.action_log, attacked=state.action_log.attacked | set(entry.attackers))
     return replace(state, action_log=done, combat=combat, pending=pending, alternative=alternative)
 
