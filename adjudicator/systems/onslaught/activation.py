@@ -176,6 +176,12 @@ def check_attack_order(state: OnslaughtState, entry: Attack) -> list[Finding]:
     return check_breakthrough_sequence(state, entry, "attack", entry.attackers)
 
 
+def paid(state: OnslaughtState, side: str, cost: int) -> dict[str, int]:
+    """The supply tracks once a side pays `cost` (5.2, 9.2): a track never goes below nothing; points a side has not
+    got are not spent (the shortfall is the activation's one error), so a later shortfall is said of nothing left."""
+    return {**state.supply, side: max(0, state.supply.get(side, 0) - cost)}
+
+
 def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     """A stack activated (5.2): its cost paid; out of supply now, out of supply for the action (8.6)."""
     side = entry.side or ""
@@ -191,12 +197,12 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
         cost = activation_cost(state, reserve_action(state, entry), ())
         stack = frozenset(activated_units(state, "movement", entry))
         unsupplied = frozenset(u for u in stack if u in state.location and not is_supplied(state, u))
-        return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost},
+        return replace(state, supply=paid(state, side, cost),
                        log=replace(state.log, reserve_stacks=state.log.reserve_stacks + (stack,),
                                    reserve_unsupplied=state.log.reserve_unsupplied | unsupplied))
     units = frozenset(activated_units(state, state.action.type, entry))
     cost = activation_cost(state, state.action, units)
-    points = {**state.supply, side: state.supply.get(side, 0) - cost}
+    points = paid(state, side, cost)
     # 8.6: a stack out of supply when activated stays so for the whole action.
     unsupplied = frozenset(u for u in units if u in state.location and not is_supplied(state, u))
     declared = {"move-first": "move", "attack-first": "attack"}.get(entry.order or "")
