@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from adjudicator.notation.entries import Header
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
 from play_support import Played, play as replay
 from play_support import position
@@ -62,3 +63,23 @@ def test_one_fault_of_a_stack_is_one_finding(game: Game) -> None:
     played = play(game, REFUSED["not activated"] + END)
     errors = [f.message for f in played.findings if f.severity == "error"]
     assert errors == ["br-inf-02, br-inf-03 attack without being activated in this action"]
+
+
+BREAKTHROUGH = ('[Game "onslaught"]\n[Optional "infantry_breakthrough"]\nTurn 1\nStep action\n'
+                "Allied: action breakthrough supply 2\nAllied: activate 2019 supply 2\nus-arm-01 2019-1919-2019\n"
+                "Allied: attack 2020 with us-arm-01 us-inf-01 die 5\n")
+"""The armor moves out of the German zone and back, then attacks with the infantry of its stack, which 14.3 lets
+join only an attack made before moving: 10 against 4 (2:1, die 5: HH) as written, the armor's 6 against 4 (1:1, DR)."""
+
+
+@pytest.mark.parametrize(("carried_out", "owed"), [("", ["7.2"]), ("German> retreat de-inf-01 2020-2021-2022\n", [])])
+def test_a_refused_division_adds_nothing_to_the_result_owed(game: Game, carried_out: str, owed: list[str]) -> None:
+    """Ruling 7.0 beyond 7.0's adjacency: the infantry 14.3 refuses adds no strength, so the armor's own result (DR)
+    is owed: carried out, the attack's 14.3 is the one error; left undone, the DR is owed, not the claim's HH."""
+    headers = [Header(key="Optional", value="infantry_breakthrough")]
+    placed = {"us-arm-01": "2019", "us-inf-01": "2019", "de-inf-01": "2020"}
+    state = position(ONSLAUGHT, game, headers, placed=placed, over_setup=False)
+    played = replay(ONSLAUGHT, state, BREAKTHROUGH + carried_out + END)
+    assert [rule for rule, _ in played.errors()] == ["14.3", *owed]
+    if owed:
+        assert "the result DR" in next(f.message for f in played.findings if f.rule == "7.2" and f.severity == "error")

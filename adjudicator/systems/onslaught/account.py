@@ -10,7 +10,8 @@ from adjudicator.contract import CombatAccount
 from adjudicator.notation.entries import Attack
 from adjudicator.systems.onslaught import results
 from adjudicator.systems.onslaught.combat import (
-    CombatAudit, _terms, after_losses, attack_without_refused, combat_audit, open_combat, result_of, retreat_options,
+    CombatAudit, _terms, after_losses, attack_without_refused, combat_audit, open_combat, refusal, result_of,
+    retreat_options,
 )
 from adjudicator.systems.onslaught.state import OnslaughtState, enemy_of, on_map, replace, unit_of, units_at
 
@@ -67,13 +68,14 @@ def combat_account(state: OnslaughtState, attack: Attack) -> CombatAccount:
 
 
 def without_refused_lines(state: OnslaughtState, attack: Attack) -> list[str]:
-    """The odds and result of an attack with and without the divisions named that cannot reach its hex: the verdicts
-    rest on the second (ruling 7.0: such a division adds no strength; the others' result is what is owed)."""
+    """The odds and result of an attack with and without the divisions named that the rules refuse (not next to the
+    hex, not activated...): the verdicts rest on the second (ruling 7.0: such a division adds no strength; the others'
+    result is what is owed)."""
     could = attack_without_refused(state, attack)
     if could is None:
         return []
-    refused = [u for u in attack.attackers if u not in could.attackers]
-    where = ", ".join(f"{u} at {state.location.get(u) or 'off the map'}" for u in refused)
+    why = refusal(state, attack)[1]
+    refused = [u for u in dict.fromkeys(attack.attackers) if u not in could.attackers]
     full, others = combat_audit(state, attack), combat_audit(state, could)
 
     def told(audit: CombatAudit) -> str:
@@ -85,8 +87,7 @@ def without_refused_lines(state: OnslaughtState, attack: Attack) -> list[str]:
 
     named = ", ".join(refused)
     verb = "it adds no strength and takes" if len(refused) == 1 else "they add no strength and take"
-    return [f"  7.0: {where} cannot reach {attack.hex} (not adjacent, or only across the sea): {verb} no loss "
-            "(ruling 7.0)",
+    return [f"  7.0: {'; '.join(f'{u} {why[u]}' for u in refused)}: {verb} no loss (ruling 7.0)",
             f"  with {named} (as written): {told(full)}",
             f"  without {named} (the result owed; the verdicts rest on it, the players may carry out either): "
             f"{told(others)}"]

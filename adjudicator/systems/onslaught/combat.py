@@ -287,17 +287,23 @@ def can_reach(state: OnslaughtState, here: Hex | None, target: Hex) -> bool:
 
 
 def attack_without_refused(state: OnslaughtState, entry: Attack) -> Attack | None:
-    """The attack of the named divisions that can reach its hex, when others named cannot (7.0 refuses them) and
-    some can, with nothing claimed of it; else None."""
-    target = state.game.grid.hex_of(entry.hex)
-    able = [u for u in entry.attackers if can_reach(state, on_map(state, u), target)]
-    if not able or len(able) == len(entry.attackers):
+    """The attack of the named divisions the rules do not refuse, when others named are refused (not next to the hex,
+    not activated, attacking again...) and some are not, with nothing claimed of it; else None (ruling 7.0)."""
+    _, refused, whole = refusal(state, entry)
+    able = [u for u in dict.fromkeys(entry.attackers) if u not in refused]
+    if whole or not able or not refused:
         return None
     return dataclasses.replace(entry, attackers=able, odds=None, result=None)
 
 
 def attack_faults(state: OnslaughtState, entry: Attack) -> list[Finding]:
-    """What makes the rules refuse an attack (5.1-5.5, 7.0): each fault once, naming every division it concerns."""
+    """What makes the rules refuse an attack or some of its divisions (5.1-5.5, 7.0, 14.3): each fault once."""
+    return refusal(state, entry)[0]
+
+
+def refusal(state: OnslaughtState, entry: Attack) -> tuple[list[Finding], dict[str, str], bool]:
+    """An attack's faults, each once naming every division it concerns (one fault of a stack is one breach); the
+    divisions the rules refuse, each with why; and whether the attack itself is refused (5.1-5.5, 7.0, 14.3)."""
     out: list[Finding] = []
     action = state.action
     side = entry.side or (unit_of(state, entry.attackers[0]).side if entry.attackers else "")
@@ -312,40 +318,53 @@ def attack_faults(state: OnslaughtState, entry: Attack) -> list[Finding]:
     enemy = enemy_of(state, side)
     if not units_at(state, entry.hex, enemy):
         out.append(finding("error", "7.0", entry, f"hex {entry.hex} holds no {enemy} division to attack"))
+    whole = bool(out)
     twice = entry.named_twice()
     if twice:
         # 7.0: each attacking division's strength is added once; a division attacks once in an action.
         out.append(finding("error", "7.0", entry, f"{', '.join(twice)} {'is' if len(twice) == 1 else 'are'} named "
                                                   "twice among the attackers; a division attacks once"))
-    # One fault of several divisions (a stack not activated, a stack attacking again) is one breach: one finding.
     faults: dict[tuple[str, str], list[str]] = {}
+    refused: dict[str, str] = {}
+
+    def fault(section: str, what: str, unit_id: str, why: str, named: str = "") -> None:
+        """A fault of one division, kept with the same fault of the others."""
+        faults.setdefault((section, what), []).append(named or unit_id)
+        refused.setdefault(unit_id, why)
+
     for unit_id in dict.fromkeys(entry.attackers):
         if unit_of(state, unit_id).side != side:
-            faults.setdefault(("7.0", f"not a {side} division"), []).append(unit_id)
+            fault("7.0", f"not a {side} division", unit_id, f"is not a {side} division")
             continue
         if action is not None and unit_id not in action.activated:
             # 5.4: "All attacking divisions must be activated" (5.2 for a Breakthrough action).
-            faults.setdefault(("5.4" if action.type == "combat" else "5.2", "attacks without being activated in "
-                                                                            "this action"), []).append(unit_id)
+            fault("5.4" if action.type == "combat" else "5.2", "attacks without being activated in this action",
+                  unit_id, "was not activated in this action")
         elif action is not None and action.type == "breakthrough" and unit_id not in action.latest:
             # 5.5: one stack at a time; activating the next ends the earlier stack's combat and movement.
-            faults.setdefault(("5.5", "attacks after another stack was activated; a breakthrough stack finishes its "
-                                      "combat and movement before the next is activated"), []).append(unit_id)
+            fault("5.5", "attacks after another stack was activated; a breakthrough stack finishes its combat and "
+                         "movement before the next is activated", unit_id, "attacks after another stack was activated")
         if unit_id in state.action_log.attacked and unit_id not in state.action_log.reactivated:
             # 7.0: once per action; a division activated again (5.2's error) that attacks again is that one breach.
-            faults.setdefault(("7.0", "has already attacked in this action"), []).append(unit_id)
+            fault("7.0", "has already attacked in this action", unit_id, "has already attacked in this action")
         elif action is not None and action.type == "combat" and action.targets.get(unit_id, entry.hex) != entry.hex:
             # 5.4: the stacks activated together all attack one enemy-held hex.
-            faults.setdefault(("5.4", f"was activated with the stacks that attacked {action.targets[unit_id]}; "
-                                      "stacks activated together attack the same hex"), []).append(unit_id)
+            fault("5.4", f"was activated with the stacks that attacked {action.targets[unit_id]}; stacks activated "
+                         "together attack the same hex", unit_id, f"was activated to attack {action.targets[unit_id]}")
         if not can_reach(state, on_map(state, unit_id), target):
-            faults.setdefault(("7.0", f"is not adjacent to {entry.hex} (or only across the sea)"), []).append(
-                f"{unit_id} at {state.location.get(unit_id)}")
-    for (section, fault), units in faults.items():
-        out.append(finding("error", section, entry, f"{', '.join(units)} {plural(fault) if len(units) > 1 else fault}"))
+            where = state.location.get(unit_id)
+            fault("7.0", f"is not adjacent to {entry.hex} (or only across the sea)", unit_id,
+                  f"at {where} cannot reach {entry.hex} (not adjacent, or only across the sea)", f"{unit_id} at {where}")
+    for (section, what), units in faults.items():
+        out.append(finding("error", section, entry, f"{', '.join(units)} {plural(what) if len(units) > 1 else what}"))
     if action is not None and action.type == "breakthrough":
-        out += in_force(state).breakthrough_attack(state, entry, action)
-    return out
+        joined = in_force(state).breakthrough_attack(state, entry, action)
+        out += joined
+        # 14.3: infantry that may not join is refused, the armor's attack stands; any other fault refuses the attack.
+        whole = whole or any(f.rule != "14.3" for f in joined)
+        for unit_id in (u for u in entry.attackers if joined and unit_of(state, u).type != "armor"):
+            refused.setdefault(unit_id, "is infantry, which 14.3 does not let join this attack")
+    return out, refused, whole
 
 
 def plural(fault: str) -> str:
@@ -511,7 +530,7 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
         # the table's result for the others is what is owed; the claim (or the result as written) is followed too.
         without = open_combat(state, could, owed)
         alternative = without if without != (combat, pending) else None
-    elif could is None and any(f.severity == "error" for f in attack_faults(state, entry)):
+    elif could is None and any(refusal(state, entry)[1:]):
         # Ruling 7.0: an attack the rules refuse (its one error) owes nothing; its result may still be carried out.
         alternative = open_combat(state, entry, "-")
     done = replace(state.action_log, attacked=state.action_log.attacked | set(entry.attackers))
