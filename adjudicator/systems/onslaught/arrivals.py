@@ -122,8 +122,9 @@ def check_order(state: OnslaughtState, entry: Entry) -> list[Finding]:
         return []
     severity: Severity = "note" if index in state.log.late_parts else "error"
     tail = f" (the {ORDER[index]} already reported late: one error)" if severity == "note" else ""
-    return [finding(severity, "4.0", entry, f"{turn_and_step(state)}: {ORDER[index]} come before "
-                                            f"{ORDER[state.log.arrival_phase]}, which have begun{tail}")]
+    begun = ORDER[state.log.arrival_phase]
+    return [finding(severity, "4.0", entry, f"{turn_and_step(state)}: {ORDER[index]} come before {begun}, which "
+                                            f"{'has' if begun == 'supply income' else 'have'} begun{tail}")]
 
 
 def paratroop_problems(state: OnslaughtState, entry: Place, section: str) -> list[Finding]:
