@@ -83,11 +83,23 @@ def test_a_division_eliminated_so_is_rebuilt_from_the_box(game: Game) -> None:
 
 
 def test_a_second_deplete_the_result_does_not_call_for_is_one_error(game: Game) -> None:
-    """7.2, 7.3: a DH depletes a full-strength division once, and it can retreat; a second `deplete` eliminates it
-    against the result: one error, on that entry (7.3's, the retreat open), and no note beside it."""
-    played = play(game, OPEN, DH + "German> deplete de-inf-01\nGerman> deplete de-inf-01\n" + END, ())
+    """7.2, 7.3: a DH depletes a full-strength division once, and it can retreat; a second `deplete` is the same loss
+    written twice: one error, on that entry (7.3's, the retreat open), no note beside it, and nothing changed, so the
+    retreat after it is no second error ("not on the map")."""
+    played = play(game, OPEN, DH + "German> deplete de-inf-01\nGerman> deplete de-inf-01\n"
+                                   "German> retreat de-inf-01 2020-2021-2022\n" + END, ())
     assert played.errors() == [("7.3", "German> deplete de-inf-01")]
-    assert played.findings[-1].line == 8 and notes(played) == []
+    assert notes(played) == [] and played.state.location["de-inf-01"] == "2022"
+    assert played.state.depleted == {"de-inf-01"}
+
+
+def test_a_deplete_after_standing_fast_is_one_error_and_changes_nothing(game: Game) -> None:
+    """7.5: `stand` depletes the division (ruling 7.5); a `deplete` after it is that depletion written again."""
+    placed = {"us-inf-01": "3810", "us-inf-02": "3810", "de-inf-01": "3910"}
+    played = play(game, placed, "Allied: activate 3810\nAllied: attack 3910 with us-inf-01 us-inf-02 result DR\n"
+                                "German> stand de-inf-01\nGerman> deplete de-inf-01\n" + END, ())
+    assert played.errors() == [("7.5", "German> deplete de-inf-01")]
+    assert played.state.location["de-inf-01"] == "3910" and played.state.depleted == {"de-inf-01"}
 
 
 def test_a_deplete_of_a_depleted_division_no_result_calls_for_is_still_an_error(game: Game) -> None:

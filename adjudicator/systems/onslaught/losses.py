@@ -160,8 +160,20 @@ def loss_of(state: OnslaughtState, entry: Loss) -> str:
     return entry.loss
 
 
+def written_again(state: OnslaughtState, entry: Loss) -> bool:
+    """Whether a `deplete` repeats the depletion this combat has already given the division (a stand's, 7.5, or
+    an earlier `deplete`), its result calling for no more: the same loss written twice, its one error, which changes
+    nothing on the map (read as the elimination it would be, the division's later retreat or move would be refused
+    too: one breach, several errors)."""
+    effect = effect_of(state, entry.unit)
+    return loss_of(state, entry) != entry.loss and effect is not None and effect.lost > 0 and \
+        any(f.severity == "error" for f in check_loss(state, entry))
+
+
 def apply_loss_entry(state: OnslaughtState, entry: Loss) -> OnslaughtState:
     """A loss as the log writes it (7.2, 6.3 removals; 10.2: a reinforcement no entry hex can supply)."""
+    if written_again(state, entry):
+        return state
     how = loss_of(state, entry)
     if how == "eliminate" and state.location.get(entry.unit) is None:
         # 10.2: a reinforcement no entry hex can supply leaves play for good.
