@@ -200,7 +200,7 @@ class Counters:
             keys.add(("pickup",))  # a unit picked up waits on the turn track (Onslaught 9.1)
         if after.kind == "none":
             keys.add(("eliminate",))
-        if last_face and ("eliminate",) in keys:
+        if last_face and before.is_hex and ("eliminate",) in keys:
             keys.add(("deplete",))
         frozen = frozenset(keys)
         physical_entry = self.expectations.physical_entry
