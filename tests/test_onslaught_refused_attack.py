@@ -83,3 +83,14 @@ def test_a_refused_division_adds_nothing_to_the_result_owed(game: Game, carried_
     assert [rule for rule, _ in played.errors()] == ["14.3", *owed]
     if owed:
         assert "the result DR" in next(f.message for f in played.findings if f.rule == "7.2" and f.severity == "error")
+
+
+@pytest.mark.parametrize("case", ["nobody adjacent", "not activated"])
+def test_the_divisions_of_a_refused_attack_may_then_attack_lawfully(game: Game, case: str) -> None:
+    """Ruling 7.0: refused, they did not attack; their lawful attack after it is no "already attacked" error."""
+    lawful = ("Allied: activate 0820 supply 1\n" if case == "not activated" else "") + \
+        "Allied: attack 0821 with br-inf-02 br-inf-03 odds 2:1 die 1 result AH\n" \
+        "Allied: deplete br-inf-02\nAllied: deplete br-inf-03\n"
+    head = REFUSED[case].replace("supply 1\n", "supply 2\n", 1) if case == "not activated" else REFUSED[case]
+    played = play(game, head + lawful + END)
+    assert [text for _, text in played.errors()] == [REFUSED[case].splitlines()[-1]]

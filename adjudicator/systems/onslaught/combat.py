@@ -510,6 +510,8 @@ def retreat_options_of(state: OnslaughtState, combat: Combat) -> results.Options
 
 def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
     """An attack opens its combat (7.0, 7.2); in a Combat action its group is committed to the hex (5.4)."""
+    # What the rules refuse of the attack, judged as the check judged it (before the attack is recorded).
+    could, (_, refused, whole) = attack_without_refused(state, entry), refusal(state, entry)
     state = record_sequence(state, "attack", entry.attackers)
     if state.action is not None and state.action.type == "combat":
         # 5.4: the stacks activated together since the last attack are committed to this hex;
@@ -523,16 +525,17 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
     # or the table's result; both are followed until an entry parts them.
     correct = table_result(state, entry)
     alternative = open_combat(state, entry, correct) if correct is not None else None
-    could = attack_without_refused(state, entry)
     owed = known_result(state, could) if could is not None else None
     if could is not None and owed is not None:
         # Ruling 7.0: a division that cannot reach the hex (7.0's one error) adds no strength and takes no loss:
         # the table's result for the others is what is owed; the claim (or the result as written) is followed too.
         without = open_combat(state, could, owed)
         alternative = without if without != (combat, pending) else None
-    elif could is None and any(refusal(state, entry)[1:]):
+    if could is None and (whole or refused):
         # Ruling 7.0: an attack the rules refuse (its one error) owes nothing; its result may still be carried out.
         alternative = open_combat(state, entry, "-")
-    done = replace(state.action_log, attacked=state.action_log.attacked | set(entry.attackers))
+    # Ruling 7.0: divisions the rules refused did not attack; they may attack lawfully later in the action.
+    attacked = set() if whole else set(entry.attackers) - set(refused)
+    done = replace(state.action_log, attacked=state.action_log.attacked | attacked)
     return replace(state, action_log=done, combat=combat, pending=pending, alternative=alternative)
 
