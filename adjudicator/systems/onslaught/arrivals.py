@@ -11,7 +11,7 @@ from adjudicator.findings import Finding, Severity, one_error
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught import supply
-from adjudicator.systems.onslaught.activation import paid, short_of_supply
+from adjudicator.systems.onslaught.activation import pay, short_of_supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.placement import (
     entry_hexes, open_hexes, placement_problem, placement_sources, room_in, supplied_from,
@@ -550,7 +550,7 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
         action = state.action
         if action is not None:
             state = replace(state, action=replace(action, paid=action.paid + cost))
-        state = replace(state, supply=paid(state, "Allied", cost),
+        state = replace(pay(state, "Allied", cost),
                         action_log=replace(state.action_log, dropped=state.action_log.dropped | {entry.unit},
                                            moved=state.action_log.moved | {entry.unit}))
     if entry.how == "replace":
