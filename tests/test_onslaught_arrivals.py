@@ -292,8 +292,10 @@ def test_allied_replacements(game: Game) -> None:
     step = REINFORCEMENT_STEP
     assert play(game, 9, placed, step + "Allied: replace us-inf-05 full 0620 points 2\n")[0] == []
     b_hex = game.areas_by_id["entry_b"].hexes[0]
-    assert play(game, 9, placed, step + f"Allied: replace us-inf-05 full {b_hex}\n")[0] == \
-        [("11.3", f"Allied: replace us-inf-05 full {b_hex}")]
+    shown, _, findings = play(game, 9, placed, step + f"Allied: replace us-inf-05 full {b_hex}\n")
+    assert shown == [("11.3", f"Allied: replace us-inf-05 full {b_hex}")]
+    # 11.3's own words, not "not an Allied supply source" (area B is one, for reinforcements keyed to it).
+    assert "where Allied replacements are never placed" in next(f.message for f in findings if f.rule == "11.3")
     assert play(game, 9, placed, step + "Allied: replace us-inf-05 full delayed_allied\n")[0] == \
         [("11.3", "Allied: replace us-inf-05 full delayed_allied")]
 

@@ -9,7 +9,7 @@ import pytest
 from adjudicator.notation.entries import Attack
 from adjudicator.notation.text import parse_line
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
-from adjudicator.systems.onslaught.combat import combat_report
+from adjudicator.systems.onslaught.account import combat_report
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 from play_support import Played, play as replay
@@ -207,3 +207,23 @@ def test_what_is_owed_after_a_refused_attacker_is_the_others_result(game: Game) 
     played = play(game, OPEN, REFUSED.format(die=4, claim=" result DH") + "Roll Allied 2 German 5\n")
     owed = [f.message for f in played.findings if f.severity == "error" and f.rule == "7.2"]
     assert len(owed) == 1 and "DR" in owed[0] and "deplete" not in owed[0]
+
+
+def test_the_combat_audit_shows_the_odds_without_a_refused_attacker(game: Game) -> None:
+    """Ruling 7.0 in the combat audit: the report (and the account `adjudicate combat` prints) gives the odds and
+    result with the division that cannot reach the hex and without it, the second being what the verdicts rest on."""
+    from adjudicator.systems.onslaught.account import combat_account
+    played = play(game, OPEN, REFUSED.format(die=4, claim="").splitlines(keepends=True)[0]
+                  + "Allied: activate 2019\nAllied: activate 2017\n")
+    entry = parse_line("Allied: attack 2020 with us-inf-01 us-inf-02 us-arm-01 die 4", 9)
+    assert isinstance(entry, Attack)
+    lines = combat_report(played.state, entry)
+    with_it = next(line for line in lines if line.strip().startswith("with us-arm-01"))
+    without = next(line for line in lines if line.strip().startswith("without us-arm-01"))
+    assert "14:4 rounds down to 3:1" in with_it and with_it.endswith("DH")
+    assert "8:4 is 2:1" in without and without.endswith("DR") and "the result owed" in without
+    assert any("us-arm-01 at 2017 cannot reach 2020" in line for line in lines)
+    assert any(line.startswith("without us-arm-01") for line in combat_account(played.state, entry).arithmetic)
+    lawful = parse_line("Allied: attack 2020 with us-inf-01 us-inf-02 die 4", 9)
+    assert isinstance(lawful, Attack)
+    assert not any("without" in line for line in combat_report(played.state, lawful))

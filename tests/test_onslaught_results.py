@@ -152,9 +152,10 @@ def test_ah_eliminates_the_already_depleted(game: Game) -> None:
     shown, state, _ = play(game, placed, head + "Allied: eliminate us-arm-01\nAllied: deplete us-arm-02\n"
                                                 "Roll Allied 2 German 5\n", depleted=("us-arm-01",))
     assert errors(shown) == [] and state.location["us-arm-01"] == "eliminated_allied"
-    shown, _, _ = play(game, placed, head + "Allied: deplete us-arm-01\nAllied: deplete us-arm-02\n"
-                                            "Roll Allied 2 German 5\n", depleted=("us-arm-01",))
-    assert errors(shown) == [("7.2", "Allied: deplete us-arm-01")]
+    # Ruling 7.2: `deplete` of the already depleted division is read as its elimination (tests/test_onslaught_last_step).
+    shown, state, _ = play(game, placed, head + "Allied: deplete us-arm-01\nAllied: deplete us-arm-02\n"
+                                                "Roll Allied 2 German 5\n", depleted=("us-arm-01",))
+    assert errors(shown) == [] and state.location["us-arm-01"] == "eliminated_allied"
 
 
 def test_ah_between_equal_stacks_the_owner_picks_one(game: Game) -> None:
@@ -362,7 +363,8 @@ def test_the_combat_audit_says_what_the_checker_applies(game: Game) -> None:
     the checker asks (results.owed): depleted instead after a DR, eliminated when already depleted or after a DH, one
     hex and depleted where only one is open; and the checker accepts exactly that."""
     from adjudicator.notation.text import parse_text
-    from adjudicator.systems.onslaught.combat import combat_audit, combat_report
+    from adjudicator.systems.onslaught.account import combat_report
+    from adjudicator.systems.onslaught.combat import combat_audit
     cases = [(SURROUNDED, ALL_THREE, "DR", (), False, "deplete de-inf-01", "de-inf-01 is depleted instead"),
              (SURROUNDED, ONE_OF_THREE, "DR", ("de-inf-01",), False, "eliminate de-inf-01",
               "de-inf-01 is eliminated instead"),

@@ -59,13 +59,16 @@ class Counters:
         actor = self.seats.actor_side(event)
         face_before, face_after = face_of(event.before), face_of(event.after)
         reduced_after = face_after >= 1
+        # A counter on its last face has no step left: its elimination is the loss a `deplete` of it declares (the
+        # rulings register reads a `deplete` of a unit's last step as its elimination, in every rule system).
+        last_face = event.before is not None and face_before >= self.game.units_by_id[unit].steps - 1
         self.board.put(unit, after)
         origin = self.board.left(unit, NOWHERE if event.before is None else before, after)
         if event.before is None:
             self.relocate(step, unit, NOWHERE, after, reduced_after, actor)
             return
         if origin.name != after.name:
-            self.relocate(step, unit, origin, after, reduced_after, actor)
+            self.relocate(step, unit, origin, after, reduced_after, actor, last_face)
         elif before.name != after.name:
             self.output.comment(step, f"step {step}: {unit} back at {after}, where it was set aside from: no entry")
         if event.after is not None and face_before != face_after:
@@ -178,7 +181,7 @@ class Counters:
             self.output.endpoint[index] = why
 
     def relocate(self, step: int, unit: str, before: Location, after: Location, reduced: bool,
-                 actor: str | None) -> None:
+                 actor: str | None, last_face: bool = False) -> None:
         """A unit's counter changed place: the entry that says so."""
         if before.is_hex and after.is_hex:
             self.drag(step, unit, before, after, actor)
@@ -197,6 +200,8 @@ class Counters:
             keys.add(("pickup",))  # a unit picked up waits on the turn track (Onslaught 9.1)
         if after.kind == "none":
             keys.add(("eliminate",))
+        if last_face and before.is_hex and ("eliminate",) in keys:
+            keys.add(("deplete",))
         frozen = frozenset(keys)
         physical_entry = self.expectations.physical_entry
         if before.is_hex and (after.kind == "none" or (box_to is not None and box_to.kind == "eliminated")):

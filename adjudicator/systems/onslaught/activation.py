@@ -91,7 +91,8 @@ def short_of_supply(state: OnslaughtState, side: str, entry: Entry, what: str, c
                                                f"and {what} costs {cost}")
     lost = state.capped_away.get(side, 0)
     why = ""
-    if lost and points + lost >= cost:
+    # The points the cap took pay, in the message, for the shortfalls since the gain until they are used up.
+    if lost and points + lost - state.unpaid.get(side, 0) >= cost:
         limit = int(state.game.parameter[f"{side.lower()}_supply_max"])
         why = f" (the {lost} point(s) above the limit of {limit} were lost when gained, 8.2, and never on the track)"
     return finding("error", section, entry, f"{side} has {points} supply point(s) and {what} costs {cost}{why}")
@@ -176,6 +177,16 @@ def check_attack_order(state: OnslaughtState, entry: Attack) -> list[Finding]:
     return check_breakthrough_sequence(state, entry, "attack", entry.attackers)
 
 
+def pay(state: OnslaughtState, side: str, cost: int) -> OnslaughtState:
+    """The state once a side pays `cost` (5.2, 9.2): a track never goes below nothing; points a side has not got are
+    not spent (the shortfall is the activation's one error), so a later shortfall is said of nothing left; the
+    shortfalls are kept, as they use up the points 8.2's cap took that a shortfall's message names."""
+    points = state.supply.get(side, 0)
+    short = max(0, cost - points)
+    unpaid = {**state.unpaid, side: state.unpaid.get(side, 0) + short} if short else state.unpaid
+    return replace(state, supply={**state.supply, side: max(0, points - cost)}, unpaid=unpaid)
+
+
 def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     """A stack activated (5.2): its cost paid; out of supply now, out of supply for the action (8.6)."""
     side = entry.side or ""
@@ -191,16 +202,15 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
         cost = activation_cost(state, reserve_action(state, entry), ())
         stack = frozenset(activated_units(state, "movement", entry))
         unsupplied = frozenset(u for u in stack if u in state.location and not is_supplied(state, u))
-        return replace(state, supply={**state.supply, side: state.supply.get(side, 0) - cost},
+        return replace(pay(state, side, cost),
                        log=replace(state.log, reserve_stacks=state.log.reserve_stacks + (stack,),
                                    reserve_unsupplied=state.log.reserve_unsupplied | unsupplied))
     units = frozenset(activated_units(state, state.action.type, entry))
     cost = activation_cost(state, state.action, units)
-    points = {**state.supply, side: state.supply.get(side, 0) - cost}
     # 8.6: a stack out of supply when activated stays so for the whole action.
     unsupplied = frozenset(u for u in units if u in state.location and not is_supplied(state, u))
     declared = {"move-first": "move", "attack-first": "attack"}.get(entry.order or "")
     action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
                      latest=units, unsupplied=state.action.unsupplied | unsupplied, sequence=declared,
                      switched=False, group=state.action.group | units, group_stacks=state.action.group_stacks + 1)
-    return replace(state, supply=points, action=action)
+    return replace(pay(state, side, cost), action=action)

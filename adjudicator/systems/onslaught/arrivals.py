@@ -11,7 +11,7 @@ from adjudicator.findings import Finding, Severity, one_error
 from adjudicator.notation.entries import Entry, Income, Loss, Move, Place
 from adjudicator.systems.base import PerGame
 from adjudicator.systems.onslaught import supply
-from adjudicator.systems.onslaught.activation import short_of_supply
+from adjudicator.systems.onslaught.activation import pay, short_of_supply
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.placement import (
     entry_hexes, open_hexes, placement_problem, placement_sources, room_in, supplied_from,
@@ -122,8 +122,9 @@ def check_order(state: OnslaughtState, entry: Entry) -> list[Finding]:
         return []
     severity: Severity = "note" if index in state.log.late_parts else "error"
     tail = f" (the {ORDER[index]} already reported late: one error)" if severity == "note" else ""
-    return [finding(severity, "4.0", entry, f"{turn_and_step(state)}: {ORDER[index]} come before "
-                                            f"{ORDER[state.log.arrival_phase]}, which have begun{tail}")]
+    begun = ORDER[state.log.arrival_phase]
+    return [finding(severity, "4.0", entry, f"{turn_and_step(state)}: {ORDER[index]} come before {begun}, which "
+                                            f"{'has' if begun == 'supply income' else 'have'} begun{tail}")]
 
 
 def paratroop_problems(state: OnslaughtState, entry: Place, section: str) -> list[Finding]:
@@ -372,6 +373,37 @@ def unplaced(state: OnslaughtState) -> list[tuple[str, str]]:
 
 def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
     """11.1-11.4 (9.3): an eliminated or depleted division rebuilt, its cost and where it goes."""
+    out, cost, start, end, in_germany = rebuild(state, entry)
+    if cost is None:
+        return out
+    unit = unit_of(state, entry.unit)
+    if entry.points is not None and entry.points != cost:
+        out.append(finding("error", "11.1", entry, f"rebuilding {entry.unit} ({unit.type}, {start} to {end}"
+                                                     f"{', in Germany' if in_germany else ''}) costs {cost} "
+                                                     f"replacement point(s), not {entry.points}"))
+    left = state.log.replacement_points.get(unit.side, 0)
+    # 11.1: points are received in the Reinforcement Step; a replacement bought outside it is that one error, not
+    # also one of points the side has not been given yet.
+    if cost > left and state.at.step == "reinforcement":
+        out.append(finding("error", "11.1", entry, f"{unit.side} has {left} replacement point(s) left this turn and "
+                                                     f"rebuilding {entry.unit} costs {cost}"))
+    return out
+
+
+def replacement_spent(state: OnslaughtState, entry: Place) -> int:
+    """The points a replacement spends: the Replacement Table's cost (11.1), whatever the log claims; nothing when the
+    rules refuse it (its one error; ruling 11.1 in the register), so later replacements are judged on what the lawful
+    ones spent."""
+    out, cost, *_ = rebuild(state, entry)
+    if cost is None or cost > state.log.replacement_points.get(unit_of(state, entry.unit).side, 0):
+        return 0
+    refused = out + check_arrival(state, entry, out)
+    return 0 if any(f.severity == "error" for f in refused) else cost
+
+
+def rebuild(state: OnslaughtState, entry: Place) -> tuple[list[Finding], int | None, str, str, bool]:
+    """A replacement's faults but its points (11.2-11.4, 9.3), and its cost by the Replacement Table (None when the
+    table has no line for it), its start and end strengths and whether it is rebuilt in Germany (11.1)."""
     game = state.game
     out: list[Finding] = []
     if state.at.step != "reinforcement":
@@ -379,13 +411,14 @@ def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
                                                      "Reinforcement Step"))
     unit = unit_of(state, entry.unit)
     side = unit.side
+    none = (None, "", "", False)
     if entry.side and entry.side != side:
-        return out + [finding("error", "11.2", entry, f"{entry.unit} is a {side} division")]
+        return (out + [finding("error", "11.2", entry, f"{entry.unit} is a {side} division")], *none)
     where = state.location.get(entry.unit)
     eliminated = box_of(game, "eliminated", side)
     if unit.type == "paratroop" and where in (eliminated, OUT_OF_PLAY):
-        return out + [finding("error", "9.3", entry, f"{entry.unit} was eliminated; paratroop divisions are "
-                                                       "never rebuilt")]
+        return (out + [finding("error", "9.3", entry, f"{entry.unit} was eliminated; paratroop divisions are "
+                                                        "never rebuilt")], *none)
     if where == eliminated:
         start = "eliminated"
     elif on_map(state, entry.unit) is not None and entry.unit in state.depleted:
@@ -393,13 +426,13 @@ def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
     else:
         state_of = "at full strength on the map" if on_map(state, entry.unit) is not None else \
             f"in {where}" if where else "not in play"
-        return out + [finding("error", "11.2", entry, f"{entry.unit} is {state_of}; only eliminated divisions "
-                                                        "and depleted ones on the map are rebuilt")]
+        return (out + [finding("error", "11.2", entry, f"{entry.unit} is {state_of}; only eliminated divisions "
+                                                         "and depleted ones on the map are rebuilt")], *none)
     end = "depleted" if entry.strength == "reduced" else "full"
     if start == "depleted":
         if end == "depleted":
-            return out + [finding("error", "11.2", entry, f"{entry.unit} is already depleted; it is rebuilt to "
-                                                            "full strength")]
+            return (out + [finding("error", "11.2", entry, f"{entry.unit} is already depleted; it is rebuilt to "
+                                                             "full strength")], *none)
         if entry.hex is not None and entry.hex != where:
             out.append(finding("error", "11.2", entry, f"{entry.unit} is rebuilt where it stands, {where}"))
         if not is_supplied(state, entry.unit):
@@ -411,17 +444,9 @@ def check_replace(state: OnslaughtState, entry: Place) -> list[Finding]:
     in_germany = game.grid.is_label(label or "") and game.grid.hex_of(label or "") in area_of(game, "germany")
     cost = replacement_cost(game, unit.type, start, end, in_germany)
     if cost is None:
-        return out + [finding("error", "11.2", entry, f"the Replacement Table has no line for a {unit.type} "
-                                                        f"division from {start} to {end}")]
-    if entry.points is not None and entry.points != cost:
-        out.append(finding("error", "11.1", entry, f"rebuilding {entry.unit} ({unit.type}, {start} to {end}"
-                                                     f"{', in Germany' if in_germany else ''}) costs {cost} "
-                                                     f"replacement point(s), not {entry.points}"))
-    left = state.log.replacement_points.get(side, 0)
-    if cost > left:
-        out.append(finding("error", "11.1", entry, f"{side} has {left} replacement point(s) left this turn and "
-                                                     f"rebuilding {entry.unit} costs {cost}"))
-    return out
+        out.append(finding("error", "11.2", entry, f"the Replacement Table has no line for a {unit.type} division "
+                                                     f"from {start} to {end}"))
+    return out, cost, start, end, in_germany
 
 
 def unsupplied_rebuild(state: OnslaughtState, entry: Place, where: str) -> Finding:
@@ -525,16 +550,12 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
         action = state.action
         if action is not None:
             state = replace(state, action=replace(action, paid=action.paid + cost))
-        state = replace(state, supply={**state.supply, "Allied": state.supply.get("Allied", 0) - cost},
+        state = replace(pay(state, "Allied", cost),
                         action_log=replace(state.action_log, dropped=state.action_log.dropped | {entry.unit},
                                            moved=state.action_log.moved | {entry.unit}))
     if entry.how == "replace":
         side = unit.side
-        start = "eliminated" if on_map(state, entry.unit) is None else "depleted"
-        label = entry.hex or state.location.get(entry.unit, "")
-        in_germany = game.grid.is_label(label) and game.grid.hex_of(label) in area_of(game, "germany")
-        cost = entry.points if entry.points is not None else replacement_cost(
-            game, unit.type, start, "depleted" if entry.strength == "reduced" else "full", in_germany) or 0
+        cost = replacement_spent(state, entry)
         left = {**state.log.replacement_points, side: state.log.replacement_points.get(side, 0) - cost}
         state = replace(state, log=replace(state.log, replacement_points=left))
     if entry.how == "replace" and entry.hex is None and on_map(state, entry.unit) is not None:

@@ -287,20 +287,23 @@ def can_reach(state: OnslaughtState, here: Hex | None, target: Hex) -> bool:
 
 
 def attack_without_refused(state: OnslaughtState, entry: Attack) -> Attack | None:
-    """The attack of the named divisions that can reach its hex, when others named cannot (7.0 refuses them) and
-    some can, with nothing claimed of it; else None."""
-    target = state.game.grid.hex_of(entry.hex)
-    able = [u for u in entry.attackers if can_reach(state, on_map(state, u), target)]
-    if not able or len(able) == len(entry.attackers):
+    """The attack of the named divisions the rules do not refuse, when others named are refused (not next to the hex,
+    not activated, attacking again...) and some are not, with nothing claimed of it; else None (ruling 7.0)."""
+    _, refused, whole = refusal(state, entry)
+    able = [u for u in dict.fromkeys(entry.attackers) if u not in refused]
+    if whole or not able or not refused:
         return None
     return dataclasses.replace(entry, attackers=able, odds=None, result=None)
 
 
-def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
-    if entry.more_hexes:
-        # 7.0: the attacking divisions attack one target hex; Onslaught has no attack on several hexes at once.
-        return [finding("error", "7.0", entry, f"an attack is made on one target hex; this one names "
-                                               f"{', '.join(entry.defending_hexes())}: attack each on its own")]
+def attack_faults(state: OnslaughtState, entry: Attack) -> list[Finding]:
+    """What makes the rules refuse an attack or some of its divisions (5.1-5.5, 7.0, 14.3): each fault once."""
+    return refusal(state, entry)[0]
+
+
+def refusal(state: OnslaughtState, entry: Attack) -> tuple[list[Finding], dict[str, str], bool]:
+    """An attack's faults, each once naming every division it concerns (one fault of a stack is one breach); the
+    divisions the rules refuse, each with why; and whether the attack itself is refused (5.1-5.5, 7.0, 14.3)."""
     out: list[Finding] = []
     action = state.action
     side = entry.side or (unit_of(state, entry.attackers[0]).side if entry.attackers else "")
@@ -315,39 +318,67 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
     enemy = enemy_of(state, side)
     if not units_at(state, entry.hex, enemy):
         out.append(finding("error", "7.0", entry, f"hex {entry.hex} holds no {enemy} division to attack"))
+    whole = bool(out)
     twice = entry.named_twice()
     if twice:
         # 7.0: each attacking division's strength is added once; a division attacks once in an action.
         out.append(finding("error", "7.0", entry, f"{', '.join(twice)} {'is' if len(twice) == 1 else 'are'} named "
                                                   "twice among the attackers; a division attacks once"))
+    faults: dict[tuple[str, str], list[str]] = {}
+    refused: dict[str, str] = {}
+
+    def fault(section: str, what: str, unit_id: str, why: str, named: str = "") -> None:
+        """A fault of one division, kept with the same fault of the others."""
+        faults.setdefault((section, what), []).append(named or unit_id)
+        refused.setdefault(unit_id, why)
+
     for unit_id in dict.fromkeys(entry.attackers):
-        unit = unit_of(state, unit_id)
-        if unit.side != side:
-            out.append(finding("error", "7.0", entry, f"{unit_id} is not a {side} division"))
+        if unit_of(state, unit_id).side != side:
+            fault("7.0", f"not a {side} division", unit_id, f"is not a {side} division")
             continue
-        here = on_map(state, unit_id)
         if action is not None and unit_id not in action.activated:
             # 5.4: "All attacking divisions must be activated" (5.2 for a Breakthrough action).
-            out.append(finding("error", "5.4" if action.type == "combat" else "5.2", entry,
-                               f"{unit_id} attacks without being activated in this action"))
+            fault("5.4" if action.type == "combat" else "5.2", "attacks without being activated in this action",
+                  unit_id, "was not activated in this action")
         elif action is not None and action.type == "breakthrough" and unit_id not in action.latest:
             # 5.5: one stack at a time; activating the next ends the earlier stack's combat and movement.
-            out.append(finding("error", "5.5", entry, f"{unit_id} attacks after another stack was activated; "
-                                                      "a breakthrough stack finishes its combat and movement "
-                                                      "before the next is activated"))
+            fault("5.5", "attacks after another stack was activated; a breakthrough stack finishes its combat and "
+                         "movement before the next is activated", unit_id, "attacks after another stack was activated")
         if unit_id in state.action_log.attacked and unit_id not in state.action_log.reactivated:
             # 7.0: once per action; a division activated again (5.2's error) that attacks again is that one breach.
-            out.append(finding("error", "7.0", entry, f"{unit_id} has already attacked in this action"))
+            fault("7.0", "has already attacked in this action", unit_id, "has already attacked in this action")
         elif action is not None and action.type == "combat" and action.targets.get(unit_id, entry.hex) != entry.hex:
             # 5.4: the stacks activated together all attack one enemy-held hex.
-            out.append(finding("error", "5.4", entry, f"{unit_id} was activated with the stacks that attacked "
-                                                      f"{action.targets[unit_id]}; stacks activated together "
-                                                      "attack the same hex"))
-        if not can_reach(state, here, target):
-            out.append(finding("error", "7.0", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
-                                                      f"to {entry.hex} (or only across the sea)"))
+            fault("5.4", f"was activated with the stacks that attacked {action.targets[unit_id]}; stacks activated "
+                         "together attack the same hex", unit_id, f"was activated to attack {action.targets[unit_id]}")
+        if not can_reach(state, on_map(state, unit_id), target):
+            where = state.location.get(unit_id)
+            fault("7.0", f"is not adjacent to {entry.hex} (or only across the sea)", unit_id,
+                  f"at {where} cannot reach {entry.hex} (not adjacent, or only across the sea)", f"{unit_id} at {where}")
+    for (section, what), units in faults.items():
+        out.append(finding("error", section, entry, f"{', '.join(units)} {plural(what) if len(units) > 1 else what}"))
     if action is not None and action.type == "breakthrough":
-        out += in_force(state).breakthrough_attack(state, entry, action)
+        joined = in_force(state).breakthrough_attack(state, entry, action)
+        out += joined
+        # 14.3: infantry that may not join is refused, the armor's attack stands; any other fault refuses the attack.
+        whole = whole or any(f.rule != "14.3" for f in joined)
+        for unit_id in (u for u in entry.attackers if joined and unit_of(state, u).type != "armor"):
+            refused.setdefault(unit_id, "is infantry, which 14.3 does not let join this attack")
+    return out, refused, whole
+
+
+def plural(fault: str) -> str:
+    """A fault said of one division, said of several."""
+    verb, _, rest = fault.partition(" ")
+    return f"{ {'is': 'are', 'has': 'have', 'was': 'were', 'attacks': 'attack'}.get(verb, verb)} {rest}"
+
+
+def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
+    if entry.more_hexes:
+        # 7.0: the attacking divisions attack one target hex; Onslaught has no attack on several hexes at once.
+        return [finding("error", "7.0", entry, f"an attack is made on one target hex; this one names "
+                                               f"{', '.join(entry.defending_hexes())}: attack each on its own")]
+    out = attack_faults(state, entry)
     if out:
         return out
     result = combat_audit(state, entry)
@@ -477,62 +508,10 @@ def retreat_options_of(state: OnslaughtState, combat: Combat) -> results.Options
                                 attacker_hexes(state, combat))
 
 
-def combat_report(state: OnslaughtState, attack: Attack) -> list[str]:
-    """The audit of one attack, in lines for a person (7.0-7.4)."""
-    game = state.game
-    result = combat_audit(state, attack)
-    lines = [f"Attack on {attack.hex} by {', '.join(attack.attackers)}"]
-    lines += [f"  {line}" for line in result.lines[:-2 if result.die is not None else None]]
-    if result.modifiers:
-        for m in result.modifiers:
-            lines.append(f"  {m.section}: {m.value:+d} because {m.why}")
-    else:
-        lines.append("  7.1: no modifier applies")
-    crt = game.crt
-    if result.die is not None:
-        lines += [f"  {line}" for line in result.lines[-2:]]
-    elif crt is not None:
-        column = list(crt.columns).index(result.column)
-        lines.append("  no die roll given; the column reads " + ", ".join(
-            f"{d}: {row[column]}" for d, row in zip(crt.die_rolls, crt.results)))
-    side = game.units_by_id[attack.attackers[0]].side
-    enemy = next(s for s in game.manifest.sides if s != side)
-    attackers = [game.grid.hex_of(state.location[u]) for u in attack.attackers]
-    # With a die the result is known: the retreat and advance are that result's (a --die what-if's too, not
-    # the result the log claims); without one, what any result calling for them would open.
-    computed = str(result.result) if result.die is not None and result.result is not None else None
-    opened = open_combat(state, attack, computed) if computed is not None else None
-    effects = opened[1] if opened is not None else ()
-    retreating = computed is None or any(e.defends and e.retreat for e in effects)
-    emptied = computed is None or (computed != "AE" and all(e.retreat or e.loss >= e.steps
-                                                            for e in effects if e.defends))
-    if retreating:
-        # Ruling 7.2 / 7.3: judged without the attackers the known result eliminates, as the checker judges it.
-        after = state if opened is None else after_losses(replace(state, combat=opened[0], pending=opened[1]))
-        attackers = [h for h in (on_map(after, u) for u in attack.attackers) if h is not None]
-        two, one = options = retreat_options(after, game.grid.hex_of(attack.hex), enemy, attackers)
-        # What the checker asks of each defender that cannot retreat two hexes (results.owed), for the result known,
-        # else for each result that makes the defenders retreat.
-        fates = {r: results.retreat_fates(open_combat(state, attack, r)[1], options)
-                 for r in ((computed,) if computed is not None else ("DR", "DH"))}
-        told = next(iter(fates.values())) if len(set(fates.values())) == 1 else \
-            "; ".join(f"after {r}, {said}" for r, said in fates.items())
-        lines.append(f"  7.3 retreat: two hexes to {', '.join(two) or 'nowhere'}"
-                     + ("" if two else f"; one hex to {', '.join(one) or 'nowhere'}") + (f": {told}" if told else ""))
-    else:
-        lines.append(f"  7.3 retreat: none (result {computed}: no defender retreats)")
-    if emptied:
-        armor = [u for u in attack.attackers if game.units_by_id[u].type == "armor"]
-        lines.append(f"  7.4 advance: if {attack.hex} is left empty, the attackers may enter it"
-                     + (f"; armor ({', '.join(armor)}) one hex further" if armor else "; infantry no further"))
-    else:
-        lines.append(f"  7.4 advance: none (result {computed}: "
-                     + ("no attacker is left" if computed == "AE" else f"{attack.hex} stays held") + ")")
-    return lines
-
-
 def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
     """An attack opens its combat (7.0, 7.2); in a Combat action its group is committed to the hex (5.4)."""
+    # What the rules refuse of the attack, judged as the check judged it (before the attack is recorded).
+    could, (_, refused, whole) = attack_without_refused(state, entry), refusal(state, entry)
     state = record_sequence(state, "attack", entry.attackers)
     if state.action is not None and state.action.type == "combat":
         # 5.4: the stacks activated together since the last attack are committed to this hex;
@@ -546,13 +525,17 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
     # or the table's result; both are followed until an entry parts them.
     correct = table_result(state, entry)
     alternative = open_combat(state, entry, correct) if correct is not None else None
-    could = attack_without_refused(state, entry)
     owed = known_result(state, could) if could is not None else None
     if could is not None and owed is not None:
         # Ruling 7.0: a division that cannot reach the hex (7.0's one error) adds no strength and takes no loss:
         # the table's result for the others is what is owed; the claim (or the result as written) is followed too.
         without = open_combat(state, could, owed)
         alternative = without if without != (combat, pending) else None
-    done = replace(state.action_log, attacked=state.action_log.attacked | set(entry.attackers))
+    if could is None and (whole or refused):
+        # Ruling 7.0: an attack the rules refuse (its one error) owes nothing; its result may still be carried out.
+        alternative = open_combat(state, entry, "-")
+    # Ruling 7.0: divisions the rules refused did not attack; they may attack lawfully later in the action.
+    attacked = set() if whole else set(entry.attackers) - set(refused)
+    done = replace(state.action_log, attacked=state.action_log.attacked | attacked)
     return replace(state, action_log=done, combat=combat, pending=pending, alternative=alternative)
 

@@ -53,6 +53,7 @@ def check_loss(state: OnslaughtState, entry: Loss) -> list[Finding]:
     if entry.loss == "remove":
         return check_remove(state, entry)
     verb = "depleted" if entry.loss == "deplete" else "eliminated"
+    how = loss_of(state, entry)
     combat = state.combat
     arriving = check_arrival_loss(state, entry) if combat is None else None
     if arriving is not None:
@@ -67,12 +68,13 @@ def check_loss(state: OnslaughtState, entry: Loss) -> list[Finding]:
     if effect is None:
         return [finding("error", "7.2", entry, f"{entry.unit} took no part in {combat.name}; no result calls "
                                                f"for it to be {verb}")]
-    # A deplete of a depleted division is a slip for eliminate, reported unless a worse one is.
-    out = [finding("error", "7.2", entry, f"{entry.unit} is already depleted; a further loss eliminates it")
-           ] if entry.loss == "deplete" and entry.unit in state.depleted else []
+    # Ruling 7.2: `deplete` of a division already depleted is its elimination, the loss the rules make of it; a
+    # note says how it was read, unless the loss itself breaks the result (then that error alone).
+    out = [finding("note", "7.2", entry, f"{entry.unit} is already depleted: its further loss is its elimination "
+                                         "(read as `eliminate`)")] if how != entry.loss else []
     if combat.result is None:
         return out
-    lost = effect.lost + 1 if entry.loss == "deplete" else max(effect.lost, effect.steps)
+    lost = effect.lost + 1 if how == "deplete" else max(effect.lost, effect.steps)
     halving = combat.halving
     wrong = results.halving_problem(combat, state.pending, entry.unit) if not effect.defends else None
     if halving is not None and wrong is not None:
@@ -150,14 +152,35 @@ def apply_stand(state: OnslaughtState, entry: StandFast) -> OnslaughtState:
     return state
 
 
+def loss_of(state: OnslaughtState, entry: Loss) -> str:
+    """The loss an entry makes: `deplete` of a division already depleted on the map is its elimination (ruling 7.2:
+    the notation's two words name the same loss there)."""
+    if entry.loss == "deplete" and entry.unit in state.depleted and on_map(state, entry.unit) is not None:
+        return "eliminate"
+    return entry.loss
+
+
+def written_again(state: OnslaughtState, entry: Loss) -> bool:
+    """Whether a `deplete` repeats the depletion this combat has already given the division (a stand's, 7.5, or
+    an earlier `deplete`), its result calling for no more: the same loss written twice, its one error, which changes
+    nothing on the map (read as the elimination it would be, the division's later retreat or move would be refused
+    too: one breach, several errors)."""
+    effect = effect_of(state, entry.unit)
+    return loss_of(state, entry) != entry.loss and effect is not None and effect.lost > 0 and \
+        any(f.severity == "error" for f in check_loss(state, entry))
+
+
 def apply_loss_entry(state: OnslaughtState, entry: Loss) -> OnslaughtState:
     """A loss as the log writes it (7.2, 6.3 removals; 10.2: a reinforcement no entry hex can supply)."""
-    if entry.loss == "eliminate" and state.location.get(entry.unit) is None:
+    if written_again(state, entry):
+        return state
+    how = loss_of(state, entry)
+    if how == "eliminate" and state.location.get(entry.unit) is None:
         # 10.2: a reinforcement no entry hex can supply leaves play for good.
         return replace(state, location={**state.location, entry.unit: OUT_OF_PLAY})
-    if entry.loss != "remove":
+    if how != "remove":
         effect = effect_of(state, entry.unit)
         if effect is not None:
-            lost = effect.lost + 1 if entry.loss == "deplete" else max(effect.lost, effect.steps)
+            lost = effect.lost + 1 if how == "deplete" else max(effect.lost, effect.steps)
             state = track_effect(state, entry.unit, lost=lost - effect.lost)
-    return apply_loss(state, entry.unit, entry.loss)
+    return apply_loss(state, entry.unit, how)

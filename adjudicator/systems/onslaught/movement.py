@@ -192,7 +192,8 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
     else:
         if not strategic:
             out.append(("5.0", "in the German Reserve Step divisions move strategically only"))
-        stacks = state.log.reserve_stacks
+        # The step may be written as German movement actions (5.0 likens it to one): their stacks count too.
+        stacks = state.log.reserve_stacks if action is None else (action.activated, action.latest)
         if not any(unit_id in stack for stack in stacks):
             # 6.1 and ruling 5.2: a division moves once its stack is activated, for a supply point, here too.
             out.append(("6.1", f"{unit_id} moves without being activated in this German Reserve Step (each stack "
@@ -213,6 +214,11 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
 def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
     state = as_corrected(state, entry)
     bars, final = move_bars(state, entry.unit, entry.strategic)
+    if bars and bars[0][0] == "5.2" and state.at.step == "german_reserve" and \
+            any(entry.unit in stack for stack in state.log.reserve_stacks):
+        # One breach, one error: an Allied stack activated in the German Reserve Step (5.2's error, on the
+        # activation) that moves is that breach again.
+        return [finding("note", "5.2", entry, f"{bars[0][1]} (its activation in this step is reported: one error)")]
     out = [finding("error", section, entry, message) for section, message in bars]
     if final:
         return out

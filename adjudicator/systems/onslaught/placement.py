@@ -95,6 +95,9 @@ def placement_problem(state: OnslaughtState, unit_id: str, label: str, entry_are
             return f"{label} is not in Germany, where German reinforcements are placed"
         if entry_area == "entry_b" and not replacing:
             return f"{label} is not in {game.areas_by_id['entry_b'].name}, where {unit_id} enters"
+        if replacing and h in area_of(game, "entry_b"):
+            # 11.3: placed like reinforcements, "but never in entry area B".
+            return f"{label} is in {game.areas_by_id['entry_b'].name}, where Allied replacements are never placed"
         return f"{label} is not an Allied supply source (a landing hex or a port the Allies hold)"
     if units_at(state, label, enemy_of(state, side)):
         return f"enemy divisions hold {label}"

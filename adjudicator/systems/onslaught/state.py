@@ -151,6 +151,9 @@ class OnslaughtState:
     """14.4: the side acting on emergency supply points, which it loses when the action ends."""
     capped_away: dict[str, int] = field(default_factory=dict)
     """8.2: the points each side's latest gain (income, capture, the Bulge) lost to the cap."""
+    unpaid: dict[str, int] = field(default_factory=dict)
+    """5.2: the points each side's activations and paradrops lacked since its latest gain (its track stays at 0), which
+    the points the cap took explain until they are used up."""
     _supplied: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _zoc: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _near: dict[str, frozenset[Hex]] = field(default_factory=dict, init=False, compare=False, repr=False)

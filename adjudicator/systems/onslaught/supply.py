@@ -268,7 +268,8 @@ def gained(state: OnslaughtState, side: str, points: int) -> OnslaughtState:
     cap took kept, so that spending those points is 8.2's breach."""
     total = state.supply.get(side, 0) + points
     kept = capped(total, side, state.game)
-    return replace(state, supply={**state.supply, side: kept}, capped_away={**state.capped_away, side: total - kept})
+    return replace(state, supply={**state.supply, side: kept}, capped_away={**state.capped_away, side: total - kept},
+                   unpaid={**state.unpaid, side: 0})
 
 
 def traced_supply(state: OnslaughtState, side: str) -> frozenset[Hex]:
