@@ -181,13 +181,13 @@ def _entry_place_findings(system: RuleSystem[StateT], order: TurnOrder, at: Sequ
         f"turn {at.turn}, {slot.name}" if slot is not None else f"turn {at.turn}, before its first {noun}"
     belongs = _belongs((*order.sequence, *([opening] if opening is not None else [])), kind, how)
     acting = f" ({', '.join(entry.acting_units())})" if entry.acting_units() else ""
-    written = f"'{kind}' entry" if how is None else f"'{kind}' entry ('{how}')"
+    written = f"{'an' if kind[0] in 'aeiou' else 'a'} '{kind}' entry" + ("" if how is None else f" ('{how}')")
     if here:
         return [system.table.finding("error", section, entry.line, entry.column,
-                                     f"{where}: {side or 'a side without a name'} may not write a {written} "
+                                     f"{where}: {side or 'a side without a name'} may not write {written} "
                                      f"here{acting}; it belongs to {belongs}")]
     return [system.table.finding("error", section, entry.line, entry.column,
-                                 f"{where}: a {written}{acting} belongs to {belongs}")]
+                                 f"{where}: {written}{acting} belongs to {belongs}")]
 
 
 def _author_findings(system: RuleSystem[StateT], state: StateT, entry: Entry) -> list[Finding]:

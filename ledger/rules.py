@@ -37,11 +37,16 @@ def dice_problem(rules: str, purpose: str, dice: str) -> str | None:
     if named is not None:
         allowed = table.get(named.entry)
         if allowed is None:
-            return f"the rules of {rules} roll no dice for a {named.entry!r} entry (they roll for {', '.join(table)})"
-        what = f"a {named.entry!r} entry"
+            return f"the rules of {rules} roll no dice for {_an(named.entry)} entry (they roll for {', '.join(table)})"
+        what = f"{_an(named.entry)} entry"
     else:
         allowed = frozenset().union(*table.values())
         what = "any roll"
     if dice not in allowed:
         return f"the rules of {rules} roll {' or '.join(sorted(allowed))} for {what}, not {dice}"
     return None
+
+
+def _an(word: str) -> str:
+    """A word quoted after its article ("an 'attack'", "a 'move'")."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word!r}"

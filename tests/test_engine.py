@@ -168,7 +168,7 @@ def test_the_german_reserve_step_allows_german_actions_only(onslaught: Game) -> 
     state = when(ONSLAUGHT.initial_state(onslaught, []), turn=1, step="german_reserve")
     assert check(ONSLAUGHT, state, Action(action="movement", side="German", line=4)) == []
     allied = check(ONSLAUGHT, state, Action(action="movement", side="Allied", line=4))
-    assert [f.rule for f in allied] == ["5.0"] and "Allied may not write a 'action' entry" in allied[0].message
+    assert [f.rule for f in allied] == ["5.0"] and "Allied may not write an 'action' entry" in allied[0].message
     assert [f.rule for f in check(ONSLAUGHT, state, Pass(side="German", line=5))] == ["5.0"]
     # The action type stays the system's rule (only movement in the German Reserve Step).
     assert [f.rule for f in check(ONSLAUGHT, state, Action(action="combat", side="German", line=6))] == ["5.0"]

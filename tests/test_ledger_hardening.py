@@ -68,7 +68,7 @@ def test_a_game_opened_with_its_rules_rolls_only_their_dice(client: TestClient) 
     assert roll(client, "turn 1 step action: Allied attack 0320").status_code == 201
     assert roll(client, "turn 1 step action: German roll", player="German", token=GERMAN).status_code == 201
     assert roll(client, "a free-text purpose").status_code == 201
-    refused(roll(client, "turn 1 step action: Allied attack 0320", "2d3"), 400, "roll 1d6 for a 'attack' entry, "
+    refused(roll(client, "turn 1 step action: Allied attack 0320", "2d3"), 400, "roll 1d6 for an 'attack' entry, "
             "not 2d3")
     refused(roll(client, "a free-text purpose", "3d2"), 400, "not 3d2")
     refused(roll(client, "turn 1 step action: Allied bombard 0320"), 400, "roll no dice for a 'bombard' entry")
