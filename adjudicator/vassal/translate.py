@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from adjudicator.contract import RuleSystem
 from adjudicator.notation.entries import Header
+from adjudicator.notation.text import HEADER as TYPED_HEADER
 from adjudicator.systems import system_for
 from adjudicator.vassal.board import STEP_LAYER, Board, face_of, is_reduced
 from adjudicator.vassal.chat import (
@@ -215,6 +216,19 @@ def undo_targets(tracking: Tracking) -> dict[int, int]:
     return undone
 
 
+def typed_scenario(tracking: Tracking, game: Game) -> str | None:
+    """The scenario the players named with a `[Scenario "ID"]` typed in chat (the first of the game's ids), if any."""
+    known = {s.id for s in game.manifest.scenario}
+    for events in tracking.steps:
+        for event in events.events:
+            said = PLAYER_CHAT.match(chat_text(event.html)) if isinstance(event, ChatEvent) else None
+            for line in said.group("text").splitlines() if said is not None else ():
+                header = TYPED_HEADER.match(line.strip())
+                if header is not None and header.group(1) == "Scenario" and header.group(2) in known:
+                    return header.group(2)
+    return None
+
+
 def translate(recording: Recording, tracking: Tracking, game: Game, module: ModuleInfo | None = None,
               after: Carry | None = None) -> Translation:
     """The recording as entries of the notation, with notes and a description of every step; `after`:
@@ -226,8 +240,11 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
     out = t.output
     if phase_note is not None:
         out.note(0, phase_note)
+    # A `[Scenario]` typed in chat names the scenario as a text log's header does, wherever it was typed: the
+    # scenario decides the dice from the first step (its in_force rules) and the set-up the position is compared with.
+    t.typed.scenario = typed_scenario(tracking, game)
     scenario, differences = t.board.read_saved(tracking, recording.savedata.get("description", ""),
-                                               t.counters.system)
+                                               t.counters.system, t.typed.scenario)
     # Every player of every side the recording saw, a player who changed sides under both.
     seen: set[tuple[str, str | None]] = {(p.name, p.side) for p in (*tracking.initial_players.values(),
                                                                     *tracking.players.values())}
@@ -247,6 +264,7 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
         out.turned = after.turn_at is not None
         t.combat.open_attack, t.combat.last_roll = after.open_attack, after.last_roll
         t.board.eliminated |= {u for u in after.eliminated if u not in t.board.where}
+    t.typed.scenario = scenario
     meta = recording.savedata
     saved_with = recording.moduledata
     out.comment(0, f"translated from the VASSAL {'log' if recording.is_log else 'saved game'} "

@@ -38,6 +38,8 @@ class Typed:
     expectations: Expectations
     dice: Dice
     board: Board
+    scenario: str | None = None
+    """The game's scenario: the one typed in chat, else the one the saved position matches (or a chain's)."""
 
     def looks_declared(self, text: str) -> bool:
         """Whether a chat line is meant as notation: a side, a marker word, a header or a unit first."""
@@ -92,6 +94,17 @@ class Typed:
             if header.value != self.game.id:
                 output.note(step, f"chat names game {header.value!r}, but the recording is of {self.game.id}: ignored")
             return
+        if header is not None and header.key == "Scenario":
+            known = [s.id for s in self.game.manifest.scenario]
+            if header.value not in known:
+                output.comment(step, f"step {step}: {who}: {text}")
+                output.note(step, f"chat names scenario {header.value!r}, which {self.game.id} does not have"
+                                 f"{did_you_mean(header.value, known)}: ignored")
+                return
+            if header.value == self.scenario:
+                # The header at line 0 names it already (translate reads the typed one first): not a second one.
+                output.comment(step, f"step {step}: {who}: {text} (the scenario, named in the headers)")
+                return
         if header is not None and header.key == "Optional":
             self.dice.optional.add(header.value)
         unresolved = resolve(self.game, [entry], self.file)

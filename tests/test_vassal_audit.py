@@ -1,0 +1,69 @@
+"""Logs made the way players really make them (the s21 audit): headers typed in chat, several saves appended,
+undo, dice rolled again, stacks dragged whole, counters deleted, chat that looks like notation, long logs. Each
+case is one the reader translated otherwise than a tournament director reads the game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adjudicator.engine import replay
+from adjudicator.notation.entries import Header, RollOff
+from adjudicator.systems import system_for
+from adjudicator.vassal.load import translate_file
+from adjudicator.vassal.result import Translation
+from test_vassal_paths import OmahaSession, typed
+from test_vassal_real_play import typed_from
+
+ROOT = Path(__file__).resolve().parent.parent
+CAMPAIGN = ROOT / "examples" / "omaha" / "breach-campaign-length.log"
+
+
+def errors(session: OmahaSession, path: Path) -> tuple[Translation, list[str]]:
+    """The translation of the session's log and the errors its replay finds."""
+    translation = translate_file(session.write(path))
+    findings = replay(session.game, system_for(session.game), translation.entries).findings
+    return translation, [f"{f.line} {f.rule}: {f.message}" for f in findings if f.severity == "error"]
+
+
+def test_a_scenario_typed_in_chat_is_the_games_scenario(tmp_path: Path) -> None:
+    """Players tell the referee the scenario by typing its header, `[Scenario "campaign"]`, as a text log gives
+    it. Omaha's campaign game and its first scenario have the same set-up, so the saved position cannot tell them
+    apart; the reader took the first listed (beach_to_bocage) before reading the chat, so the typed header came
+    too late for the dice (the campaign's weather die read as a die of nothing, 14.1 being in force there only)
+    and contradicted the header it had written (a false `log` error), and the game was judged as the wrong
+    scenario."""
+    s = OmahaSession()
+    s.chat("a", '[Scenario "campaign"]')
+    typed(s, CAMPAIGN, 38)          # the set-up and GT 1, up to GT 2's `Phase support_fire_marker`
+    s.roll("b", 3)                  # the German weather die, from the button
+    typed_from(s, CAMPAIGN, 40, 57)
+    translation, found = errors(s, tmp_path / "campaign.vlog")
+    assert translation.scenario == "campaign"   
+    headers = [e.value for e in translation.entries if isinstance(e, Header) and e.key == "Scenario"]
+    assert headers == ["campaign"], headers
+    assert [e.rolls for e in translation.entries if isinstance(e, RollOff)][-1] == {"German": 3}
+    assert found == [], found
+
+
+def test_a_scenario_typed_after_play_began_names_it_too(tmp_path: Path) -> None:
+    """The header typed late (after the set-up, as players remember it) still names the game's scenario: the
+    rules read every header from the start, as in a text log."""
+    s = OmahaSession()
+    typed(s, CAMPAIGN, 38)
+    s.chat("b", '[Scenario "campaign"]')
+    s.roll("b", 3)
+    typed_from(s, CAMPAIGN, 40, 57)
+    translation, found = errors(s, tmp_path / "late.vlog")
+    assert translation.scenario == "campaign"   
+    assert [e.rolls for e in translation.entries if isinstance(e, RollOff)][-1] == {"German": 3}
+    assert found == [], found
+
+
+def test_an_unknown_scenario_typed_is_a_note(tmp_path: Path) -> None:
+    """A misspelt scenario is a note with a "did you mean", not a header the adjudication stops on."""
+    s = OmahaSession()
+    s.chat("a", '[Scenario "campain"]')
+    translation, found = errors(s, tmp_path / "misspelt.vlog")
+    notes = [n.message for n in translation.notes if "campain" in n.message] 
+    assert notes and "did you mean 'campaign'" in notes[0], notes
+    assert found == [], found
