@@ -5,6 +5,7 @@ case is one the reader translated otherwise than a tournament director reads the
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from adjudicator.engine import replay
 from adjudicator.notation.entries import Header, RollOff
@@ -67,3 +68,23 @@ def test_an_unknown_scenario_typed_is_a_note(tmp_path: Path) -> None:
     notes = [n.message for n in translation.notes if "campain" in n.message] 
     assert notes and "did you mean 'campaign'" in notes[0], notes
     assert found == [], found
+
+
+def test_a_scenario_typed_in_a_later_log_of_a_chain(tmp_path: Path) -> None:
+    """A game in two logs, the scenario typed in the second (the player remembered it late): it is the game's
+    header, as a later exchange's would be, so the first log's dice are read for it and no `log` error says the
+    typed header contradicts the one the reader had guessed from the board."""
+    from test_vassal_chain import cut, verdict
+
+    s = OmahaSession()
+    typed(s, CAMPAIGN, 38)
+    steps = len(s.steps)
+    s.chat("b", '[Scenario "campaign"]')
+    s.roll("b", 3)
+    typed_from(s, CAMPAIGN, 40, 57)
+    _, parts = cut(s, [steps], tmp_path)
+    code, doc = verdict(*parts)
+    found = [f"{f['file']} {f['line']} {f['rule']}: {f['message']}"
+             for f in cast(list[dict[str, object]], doc["findings"]) if f["severity"] == "error"]
+    assert found == [] and code == 0, found
+    assert [f["scenario"] for f in cast(list[dict[str, object]], doc["files"])] == ["campaign", "campaign"]

@@ -58,7 +58,7 @@ __all__ = [
     "DICE", "LINE_BREAKS", "MAX_DIFFERENCES", "MAX_NUMBER", "MOVE_REPORT", "OPENING_RESULTS", "PLAYER_CHAT",
     "RECEIPT_LINE", "STAND_KEY", "STEP_LAYER", "Carry", "Key", "Note", "Phase", "Translation", "carries_out",
     "chat_text", "declared_keys", "describe", "face_of", "is_reduced", "module_phases", "one_line", "phases", "translate",
-    "undo_targets",
+    "typed_scenario", "undo_targets",
 ]
 
 
@@ -230,10 +230,11 @@ def typed_scenario(tracking: Tracking, game: Game) -> str | None:
 
 
 def translate(recording: Recording, tracking: Tracking, game: Game, module: ModuleInfo | None = None,
-              after: Carry | None = None) -> Translation:
+              after: Carry | None = None, declared: str | None = None) -> Translation:
     """The recording as entries of the notation, with notes and a description of every step; `after`:
     the recording continues a game whose previous log ended there (its saved position is checked
-    against that end by adjudicator.vassal.chain, not against the set-up)."""
+    against that end by adjudicator.vassal.chain, not against the set-up); `declared`: the scenario a later log
+    of its chain names in chat, when this one names none."""
     phase_list, phase_note = module_phases(game, module) if module is not None else (phases(game), None)
     start = None if after is None or after.game_state is None else after.game_state()
     t = _reader(game, recording, tracking, fitted_places(game, module, tracking.initial.values()), phase_list, start)
@@ -242,7 +243,7 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
         out.note(0, phase_note)
     # A `[Scenario]` typed in chat names the scenario as a text log's header does, wherever it was typed: the
     # scenario decides the dice from the first step (its in_force rules) and the set-up the position is compared with.
-    t.typed.scenario = typed_scenario(tracking, game)
+    t.typed.scenario = typed_scenario(tracking, game) or declared
     scenario, differences = t.board.read_saved(tracking, recording.savedata.get("description", ""),
                                                t.counters.system, t.typed.scenario)
     # Every player of every side the recording saw, a player who changed sides under both.
