@@ -8,18 +8,20 @@ from pathlib import Path
 from typing import cast
 
 from adjudicator.engine import replay
-from adjudicator.notation.entries import Header, RollOff
+from adjudicator.notation.entries import Header, Move, RollOff
+from adjudicator.notation.text import write_entry
 from adjudicator.systems import system_for
 from adjudicator.vassal.load import translate_file
 from adjudicator.vassal.result import Translation
 from test_vassal_paths import OmahaSession, typed
+from test_vassal_reader import Session
 from test_vassal_real_play import typed_from
 
 ROOT = Path(__file__).resolve().parent.parent
 CAMPAIGN = ROOT / "examples" / "omaha" / "breach-campaign-length.log"
 
 
-def errors(session: OmahaSession, path: Path) -> tuple[Translation, list[str]]:
+def errors(session: Session, path: Path) -> tuple[Translation, list[str]]:
     """The translation of the session's log and the errors its replay finds."""
     translation = translate_file(session.write(path))
     findings = replay(session.game, system_for(session.game), translation.entries).findings
@@ -88,3 +90,36 @@ def test_a_scenario_typed_in_a_later_log_of_a_chain(tmp_path: Path) -> None:
              for f in cast(list[dict[str, object]], doc["findings"]) if f["severity"] == "error"]
     assert found == [] and code == 0, found
     assert [f["scenario"] for f in cast(list[dict[str, object]], doc["files"])] == ["campaign", "campaign"]
+
+
+def test_a_counter_dragged_back_where_it_began_did_not_move(tmp_path: Path) -> None:
+    """A counter picked up and put back where its drag began (a player changing his mind without VASSAL's Undo):
+    the counter did not move. The reader joined the two drags into one move out and back, so a German counter
+    touched in the Allied player's action was a move without an action (a false Onslaught 5.2), and a division
+    put back after another was moved was a second move in one action (a false 6.1)."""
+    s = Session()
+    s.drag("de-inf-21", "2708", "b")
+    s.drag("de-inf-21", "2707", "b")             # back: nothing written between
+    s.chat("a", "Allied: action movement supply 2")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    s.drag("us-inf-01", "0520")
+    s.drag("us-inf-02", "0520")
+    s.drag("us-inf-01", "0620")                  # back, after another division's drag
+    translation, found = errors(s, tmp_path / "back.vlog")
+    moves = [write_entry(e) for e in translation.entries if isinstance(e, Move)]
+    assert moves == ["us-inf-02 0620-0520"], moves
+    assert found == [], found
+
+
+def test_a_drag_back_after_a_declaration_is_a_move(tmp_path: Path) -> None:
+    """Only a drag with nothing but other drags since is taken back: a counter moved, then an attack declared,
+    then the counter dragged back is two moves (the rules judge the second)."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 2")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    s.drag("us-inf-01", "0520")
+    s.chat("a", "Allied: action movement supply 1")
+    s.drag("us-inf-01", "0620")
+    translation, _ = errors(s, tmp_path / "twice.vlog")
+    moves = [write_entry(e) for e in translation.entries if isinstance(e, Move)]
+    assert moves == ["us-inf-01 0620-0520", "us-inf-01 0520-0620"], moves

@@ -4,11 +4,13 @@ elimination, a counter taken from a palette a reinforcement or replacement."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from adjudicator.contract import RuleSystem
 from adjudicator.engine import check
-from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength
+from adjudicator.notation.entries import (
+    Advance, Comment, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength,
+)
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.board import PARKING, Board, face_of
 from adjudicator.vassal.combat import Combat
@@ -37,6 +39,9 @@ class Counters:
     seats: Seats
     dragged: Move | None = None
     """The last move written for a drag (a drag of the same counter right after it continues it)."""
+    drags: dict[str, Entry] = field(default_factory=dict)
+    """By unit: the entry last written for a drag of its counter (a move, retreat or advance), which a drag back to
+    where it began takes back."""
 
     def piece_event(self, step: int, event: PieceEvent) -> None:
         """A counter added, deleted, moved or flipped."""
@@ -119,6 +124,8 @@ class Counters:
         side, by_opponent = sided(self.game, unit, actor)
         if self.expectations.as_declared(step, unit, frozenset({("at", after.name)}), f"{unit} {before} -> {after}"):
             return
+        if self.dragged_back(step, unit, after):
+            return
         attack = self.combat.open_attack
         motion: Motion = "move"
         if attack is not None and self.game.units_by_id[unit].side != attack.side:
@@ -173,9 +180,35 @@ class Counters:
         else:
             index = self.output.emit(entry)
         self.dragged = moved
+        self.drags[unit] = entry
         self.expectations.moved(unit, index, frozenset({("at", after.name)}))
         if why is not None:
             self.output.endpoint[index] = why
+
+    def dragged_back(self, step: int, unit: str, after: Location) -> bool:
+        """Whether the drag puts the counter back where its last drag began, with only counters' drags written
+        since: the player took that drag back (as VASSAL's Undo would), so neither is a move. Judged as moves, a
+        counter picked up by mistake and put back was a move out of turn, or a unit moving twice in one action."""
+        last = self.drags.get(unit)
+        if not isinstance(last, (Move, Advance, Retreat)) or last.path[0] != after.name:
+            return False
+        entries = self.output.entries
+        index = len(entries) - 1
+        while index >= 0 and entries[index] is not last:
+            if not entries[index].is_comment and not isinstance(entries[index], (Move, Advance, Retreat)):
+                return False  # something else happened since (a declaration, a die, a loss, a turn marker)
+            index -= 1
+        if index < 0:
+            return False  # replaced since by a declaration typed for it
+        entries[index] = Comment(line=last.line, text=f"step {last.line}: {write_entry(last)} -- taken back at step "
+                                                      f"{step}")
+        self.output.endpoint.pop(index, None)
+        self.expectations.forget(unit, index)
+        self.output.comment(step, f"step {step}: {unit} dragged back to {after}, where its drag of step {last.line} "
+                                  "began: taken back, no move")
+        del self.drags[unit]
+        self.dragged = None
+        return True
 
     def relocate(self, step: int, unit: str, before: Location, after: Location, reduced: bool,
                  actor: str | None) -> None:
