@@ -123,3 +123,37 @@ def test_a_drag_back_after_a_declaration_is_a_move(tmp_path: Path) -> None:
     translation, _ = errors(s, tmp_path / "twice.vlog")
     moves = [write_entry(e) for e in translation.entries if isinstance(e, Move)]
     assert moves == ["us-inf-01 0620-0520", "us-inf-01 0520-0620"], moves
+
+
+def _attack_rolled(*dice: tuple[str, int]) -> Session:
+    """An Onslaught combat action whose attack takes the next Allied die, then the dice given."""
+    s = Session()
+    for text in ("Allied: action combat supply 1", "Allied: activate 0620 supply 1",
+                 "Allied: attack 0621 with us-inf-01 us-inf-02"):
+        s.chat("a", text)
+    for player, value in dice:
+        if player == "chat":
+            s.chat("a", "reroll, misclick")
+        else:
+            s.roll(player, value)
+    return s
+
+
+def test_a_die_rolled_again_for_a_combat_is_noted(tmp_path: Path) -> None:
+    """The attack's die rolled, then rolled again ("reroll, misclick") and the second result played: the first
+    die is the attack's (dice are recorded outcomes), and the reroll is said at its step, where the referee looks
+    for why the result carried out is not the die's. The reader wrote the second die as a comment, nothing more."""
+    s = _attack_rolled(("a", 1), ("chat", 0), ("a", 5))
+    translation, _ = errors(s, tmp_path / "reroll.vlog")
+    assert [e.die for e in translation.entries if getattr(e, "kind", "") == "attack"] == [1]
+    notes = [(n.step, n.message) for n in translation.notes if "rolls again" in n.message]
+    assert len(notes) == 1 and notes[0][0] == 6 and "whose die was rolled at step 4 (1)" in notes[0][1], notes
+
+
+def test_the_roll_off_after_a_combat_is_no_reroll(tmp_path: Path) -> None:
+    """Onslaught 5.0: after an attack with no result to carry out, the next dice are the roll-off's, the
+    attacker's first: no reroll."""
+    s = _attack_rolled(("a", 4), ("a", 3), ("b", 5))
+    translation, _ = errors(s, tmp_path / "rolloff.vlog")
+    assert [e.rolls for e in translation.entries if isinstance(e, RollOff)] == [{"Allied": 3, "German": 5}]
+    assert not [n for n in translation.notes if "rolls again" in n.message], translation.notes
