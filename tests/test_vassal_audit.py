@@ -157,3 +157,34 @@ def test_the_roll_off_after_a_combat_is_no_reroll(tmp_path: Path) -> None:
     translation, _ = errors(s, tmp_path / "rolloff.vlog")
     assert [e.rolls for e in translation.entries if isinstance(e, RollOff)] == [{"Allied": 3, "German": 5}]
     assert not [n for n in translation.notes if "rolls again" in n.message], translation.notes
+
+
+def test_a_stack_dragged_whole_in_legs_moves_once(tmp_path: Path) -> None:
+    """A stack dragged whole (one step, a drag of each counter) and dragged on the same way: each division's legs
+    are its one move, as a counter dragged on alone. The reader joined legs only with nothing written between, so
+    the second counter of the stack broke the first's chain: two false 6.1 errors ("already moved")."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 2")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    for hex_label in ("0520", "0420"):
+        x, y = s.pixel(hex_label)
+        s.step(*(s.move_command(unit, ("Main Map", x, y)) for unit in ("us-inf-01", "us-inf-02")))
+    translation, found = errors(s, tmp_path / "stack.vlog")
+    moves = [write_entry(e) for e in translation.entries if isinstance(e, Move)]
+    assert moves == ["us-inf-01 0620-0520-0420", "us-inf-02 0620-0520-0420"], moves
+    assert found == [], found
+
+
+def test_a_division_moved_after_another_is_moved_again(tmp_path: Path) -> None:
+    """Only the counters dragged together join their legs: a division dragged, another dragged, the first dragged
+    on is two moves of the first (the rules judge the second, Onslaught 6.1)."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 2")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    s.drag("us-inf-01", "0520")
+    s.drag("us-inf-02", "0520")
+    s.drag("us-inf-01", "0420")
+    translation, found = errors(s, tmp_path / "apart.vlog")
+    moves = [write_entry(e) for e in translation.entries if isinstance(e, Move)]
+    assert moves == ["us-inf-01 0620-0520", "us-inf-02 0620-0520", "us-inf-01 0520-0420"], moves
+    assert [f.split(":")[0] for f in found] == ["5 6.1"], found

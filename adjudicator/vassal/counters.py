@@ -37,8 +37,6 @@ class Counters:
     expectations: Expectations
     combat: Combat
     seats: Seats
-    dragged: Move | None = None
-    """The last move written for a drag (a drag of the same counter right after it continues it)."""
     drags: dict[str, Entry] = field(default_factory=dict)
     """By unit: the entry last written for a drag of its counter (a move, retreat or advance), which a drag back to
     where it began takes back."""
@@ -167,11 +165,12 @@ class Counters:
                     entry, why, moved = late, late_why, None
         if why is not None:
             self.output.comment(step, f"step {step}: {why}")
-        last = self.dragged
-        if moved is not None and last is not None and last is self.output.last_written() and last.unit == unit \
-                and last.path[-1] == moved.path[0] and len(last.path) + len(moved.path) - 1 <= self._joined_limit():
-            # A counter dragged on again with nothing written between is the one move, in legs (players drag a
-            # counter hex by hex): one path, as the rules judge a move (Onslaught 6.1's allowance over the action).
+        last = self.drags.get(unit)
+        if moved is not None and isinstance(last, Move) and last.path[-1] == moved.path[0] \
+                and len(last.path) + len(moved.path) - 1 <= self._joined_limit() and self.since_only_its_stack(last):
+            # A counter dragged on again with nothing written between but the drags of the stack it was dragged
+            # with is the one move, in legs (players drag a counter or a whole stack hex by hex): one path, as the
+            # rules judge a move (Onslaught 6.1's allowance over the action).
             entry = moved = replace(last, path=[*last.path, *moved.path[1:]])
             index = self.output.replace(last, entry)
             self.output.comment(step, f"step {step}: {unit} dragged on from {before} to {after}, the same move as "
@@ -179,7 +178,6 @@ class Counters:
             why = "; ".join(w for w in (self.output.endpoint.get(index), why) if w) or None
         else:
             index = self.output.emit(entry)
-        self.dragged = moved
         self.drags[unit] = entry
         self.expectations.moved(unit, index, frozenset({("at", after.name)}))
         if why is not None:
@@ -207,8 +205,20 @@ class Counters:
         self.output.comment(step, f"step {step}: {unit} dragged back to {after}, where its drag of step {last.line} "
                                   "began: taken back, no move")
         del self.drags[unit]
-        self.dragged = None
         return True
+
+    def since_only_its_stack(self, last: Entry) -> bool:
+        """Whether everything written since the drag entry `last` is comments and the moves of the counters dragged
+        in the same step (a stack dragged whole), as dragged on since."""
+        entries = self.output.entries
+        for index in range(len(entries) - 1, -1, -1):
+            entry = entries[index]
+            if entry is last:
+                return True
+            if not entry.is_comment and not (isinstance(entry, Move) and entry.line == last.line
+                                             and self.drags.get(entry.unit) is entry):
+                return False
+        return False
 
     def relocate(self, step: int, unit: str, before: Location, after: Location, reduced: bool,
                  actor: str | None) -> None:
