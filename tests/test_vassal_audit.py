@@ -188,3 +188,48 @@ def test_a_division_moved_after_another_is_moved_again(tmp_path: Path) -> None:
     moves = [write_entry(e) for e in translation.entries if isinstance(e, Move)]
     assert moves == ["us-inf-01 0620-0520", "us-inf-02 0620-0520", "us-inf-01 0520-0420"], moves
     assert [f.split(":")[0] for f in found] == ["5 6.1"], found
+
+
+def test_the_turn_and_step_typed_where_the_log_begins(tmp_path: Path) -> None:
+    """Players begin the log as a text log begins, typing `Turn 1` and `Step action` while the tracker already shows
+    them in the saved position: those are its markers, not second ones. The reader wrote the tracker's markers and
+    the typed ones too, two false 4.0 errors ("turn 1 follows turn 1", "turn 1 ends without its Reinforcement
+    Step")."""
+    s = Session()
+    for text in ("Turn 1", "Step action", "Allied: action movement supply 2", "Allied: activate 0620 supply 1"):
+        s.chat("a", text)
+    s.drag("us-inf-01", "0520")
+    translation, found = errors(s, tmp_path / "typed-turn.vlog")
+    assert [write_entry(e) for e in translation.entries if e.as_turn_marker() or e.as_step_marker()] == \
+        ["Turn 1", "Step action"]
+    assert found == [], found
+
+
+def test_the_step_typed_where_a_later_log_of_a_chain_begins(tmp_path: Path) -> None:
+    """The same in the next log of a game: its player types the step the game is at, which the log before left
+    the tracker at (the reader wrote a second `Step`, a false 4.0)."""
+    from test_vassal_chain import cut, verdict
+
+    s = Session()
+    s.chat("a", "Allied: pass")
+    s.chat("b", "German: pass")                       # two passes end the Action Step (5.0)
+    s.tracker(1, 1)                                   # the German Reserve Step; the first log ends here
+    s.chat("b", "Step german_reserve")
+    s.tracker(1, 2)
+    _, parts = cut(s, [3], tmp_path)
+    code, doc = verdict(*parts)
+    found = [f"{f['file']} {f['line']} {f['rule']}: {f['message']}"
+             for f in cast(list[dict[str, object]], doc["findings"]) if f["severity"] == "error"]
+    assert found == [] and code == 0, found
+
+
+def test_an_unknown_optional_rule_typed_is_a_note(tmp_path: Path) -> None:
+    """`[Optional "..."]` naming no optional rule of the game stopped the whole verdict (exit 2, nothing judged),
+    where any other chat line that does not read is a note."""
+    s = Session()
+    s.chat("a", '[Optional "alied_cooperation"]')
+    s.chat("a", "Allied: action movement supply 2")
+    translation, found = errors(s, tmp_path / "optional.vlog")
+    notes = [n.message for n in translation.notes if "alied_cooperation" in n.message]
+    assert notes and "did you mean 'allied_cooperation'" in notes[0], notes
+    assert found == [], found

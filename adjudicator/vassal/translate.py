@@ -262,6 +262,7 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
         # units, an open attack and a die waiting for the other side's carry over.
         scenario, differences = after.scenario, []
         t.clock.turn_at, t.clock.tracker_id = after.turn_at, after.tracker_id
+        t.clock.saved_at(after.turn_at)
         out.turned = after.turn_at is not None
         t.combat.open_attack, t.combat.last_roll = after.open_attack, after.last_roll
         t.board.eliminated |= {u for u in after.eliminated if u not in t.board.where}

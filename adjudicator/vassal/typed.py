@@ -94,11 +94,15 @@ class Typed:
             if header.value != self.game.id:
                 output.note(step, f"chat names game {header.value!r}, but the recording is of {self.game.id}: ignored")
             return
-        if header is not None and header.key == "Scenario":
-            known = [s.id for s in self.game.manifest.scenario]
+        if header is not None and header.key in ("Scenario", "Optional"):
+            # A scenario or optional rule the game does not have would stop the whole verdict (the rules are read
+            # from the headers): typed in chat, it is a line that does not read.
+            known = [r.id for r in (self.game.manifest.scenario if header.key == "Scenario"
+                                    else self.game.manifest.optional_rule)]
             if header.value not in known:
+                what = "scenario" if header.key == "Scenario" else "optional rule"
                 output.comment(step, f"step {step}: {who}: {text}")
-                output.note(step, f"chat names scenario {header.value!r}, which {self.game.id} does not have"
+                output.note(step, f"chat names {what} {header.value!r}, which {self.game.id} does not have"
                                  f"{did_you_mean(header.value, known)}: ignored")
                 return
             if header.value == self.scenario:
@@ -125,8 +129,8 @@ class Typed:
         if moved is not None:
             # The tracker's marker, typed after the player moved it: one marker, not a second breaching the
             # sequence (4.1).
-            output.comment(step, f"step {step}: the typed '{write_entry(entry)}' is where the turn tracker moved at "
-                                 f"step {moved}")
+            output.comment(step, f"step {step}: the typed '{write_entry(entry)}' is where the turn tracker " + (
+                f"moved at step {moved}" if moved else "stands in the saved position"))
             return
         index = output.emit(entry)
         for unit, key in in_place(entry, declared_keys(entry), self.board.where):
