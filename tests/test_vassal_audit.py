@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import cast
 
 from adjudicator.engine import replay
-from adjudicator.notation.entries import Header, Move, RollOff
+from adjudicator.notation.entries import Header, Loss, Move, Place, RollOff
 from adjudicator.notation.text import write_entry
 from adjudicator.systems import system_for
 from adjudicator.vassal.load import translate_file
@@ -232,4 +232,35 @@ def test_an_unknown_optional_rule_typed_is_a_note(tmp_path: Path) -> None:
     translation, found = errors(s, tmp_path / "optional.vlog")
     notes = [n.message for n in translation.notes if "alied_cooperation" in n.message]
     assert notes and "did you mean 'allied_cooperation'" in notes[0], notes
+    assert found == [], found
+
+
+def test_a_counter_taken_from_the_palette_by_mistake_and_deleted(tmp_path: Path) -> None:
+    """A counter dragged from the palette onto the map by mistake and deleted at once: nothing happened. The reader
+    wrote a reinforcement in the Action Step and an elimination no combat calls for: two false errors (Onslaught
+    10.1, 7.2)."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 2")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    s.add("us-inf-03", "0720")
+    s.step("-/new-1")
+    s.drag("us-inf-01", "0520")
+    translation, found = errors(s, tmp_path / "palette.vlog")
+    assert not [e for e in translation.entries if isinstance(e, (Loss, Place))], translation.entries
+    assert found == [], found
+
+
+def test_a_counter_deleted_by_mistake_and_put_back(tmp_path: Path) -> None:
+    """A counter deleted by mistake (Ctrl+D) and put back on its hex from the palette at once is no elimination and
+    no replacement, and no note on a loss stays behind."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 2")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    s.delete("us-inf-02")
+    s.add("us-inf-02", "0620")
+    s.drag("us-inf-01", "0520")
+    translation, found = errors(s, tmp_path / "deleted.vlog")
+    assert not [e for e in translation.entries if isinstance(e, (Loss, Place))], translation.entries
+    assert [write_entry(e) for e in translation.entries if isinstance(e, Move)] == ["us-inf-01 0620-0520"]
+    assert not translation.notes, translation.notes
     assert found == [], found

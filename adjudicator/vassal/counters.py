@@ -37,6 +37,9 @@ class Counters:
     expectations: Expectations
     combat: Combat
     seats: Seats
+    placed: dict[str, tuple[Loss | PlaceEntry, str]] = field(default_factory=dict)
+    """By unit: the entry last written for its counter put on a hex from no place (a palette) or taken off the map,
+    and the hex (a counter taken off again, or put back, right after takes it back)."""
     drags: dict[str, Entry] = field(default_factory=dict)
     """By unit: the entry last written for a drag of its counter (a move, retreat or advance), which a drag back to
     where it began takes back."""
@@ -207,6 +210,34 @@ class Counters:
         del self.drags[unit]
         return True
 
+    def put_back(self, step: int, unit: str, before: Location, after: Location) -> bool:
+        """Whether the counter, just put on a hex from a palette, is deleted again, or just deleted, is put back on its
+        hex from a palette, nothing written between: the player took the first back (a counter taken by mistake, a
+        delete by mistake), so neither is an entry. Judged, a palette misclick was a reinforcement out of its step
+        and an elimination no combat calls for."""
+        last = self.placed.pop(unit, None)
+        if last is None or self.output.last_written() is not last[0]:
+            return False
+        entry, hex_label = last
+        if isinstance(entry, Loss) and not (before.kind == "none" and after.name == hex_label):
+            return False
+        if isinstance(entry, PlaceEntry) and not (before.name == hex_label and after.kind == "none"):
+            return False
+        index = self.output.replace(entry, Comment(line=entry.line, text=f"step {entry.line}: {write_entry(entry)} "
+                                                                          f"-- taken back at step {step}"))
+        self.expectations.forget(unit, index)
+        # The notes on the counter taken back (taken off with no combat, put on reduced) no longer concern an entry.
+        self.output.notes[:] = [n for n in self.output.notes
+                                if not (n.step == entry.line and n.message.startswith(f"{unit} "))]
+        if isinstance(entry, Loss) or entry.how != "replace":
+            self.board.eliminated.discard(unit)  # in play again, or never in play
+        else:
+            self.board.eliminated.add(unit)  # a replacement taken back: still eliminated
+        self.output.comment(step, f"step {step}: {unit} " + ("put back on" if isinstance(entry, Loss) else
+                                                              "taken off") + f" {hex_label}: step {entry.line}'s "
+                                  "counter taken back, no entry")
+        return True
+
     def since_only_its_stack(self, last: Entry) -> bool:
         """Whether everything written since the drag entry `last` is comments and the moves of the counters dragged
         in the same step (a stack dragged whole), as dragged on since."""
@@ -242,6 +273,8 @@ class Counters:
             keys.add(("eliminate",))
         frozen = frozenset(keys)
         physical_entry = self.expectations.physical_entry
+        if self.put_back(step, unit, before, after):
+            return
         if before.is_hex and (after.kind == "none" or (box_to is not None and box_to.kind == "eliminated")):
             self.board.eliminated.add(unit)
             if self.expectations.as_declared(step, unit, frozen, what):
@@ -250,6 +283,8 @@ class Counters:
             if self.combat.open_attack is None:
                 loss = self.taken_off(loss)
             self.expectations.moved(unit, self.output.emit(loss), frozen)
+            if after.kind == "none":
+                self.placed[unit] = (loss, before.name)
             if self.combat.open_attack is None and loss.loss == "remove":
                 self.output.note(step, f"{unit} was taken off the map with no combat being resolved: written "
                                        f"'{write_entry(loss)}', as the rules let it leave play now (an overstack's "
@@ -282,6 +317,8 @@ class Counters:
             entry = PlaceEntry(line=step, how="replace" if replacing else "reinforce", unit=unit, hex=after.name,
                                strength=strength, side=side, by_opponent=by_opponent)
             physical_entry(step, unit, frozen, entry, what)
+            if before.kind == "none" and self.output.last_written() is entry:
+                self.placed[unit] = (entry, after.name)
             return
         if self.expectations.as_declared(step, unit, frozen, what):
             return
