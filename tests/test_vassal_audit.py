@@ -264,3 +264,15 @@ def test_a_counter_deleted_by_mistake_and_put_back(tmp_path: Path) -> None:
     assert [write_entry(e) for e in translation.entries if isinstance(e, Move)] == ["us-inf-01 0620-0520"]
     assert not translation.notes, translation.notes
     assert found == [], found
+
+
+def test_a_die_undone_and_rolled_again_is_noted(tmp_path: Path) -> None:
+    """VASSAL's Undo takes a die back and the die rolled again is the attack's, as before; but the verdict said
+    nothing of the roll taken back (a comment only), where a referee looks first."""
+    s = _attack_rolled(("a", 1))
+    s.undo("MutableProperty\t1d6_result\t1\t0\tModule")
+    s.roll("a", 5)
+    translation, _ = errors(s, tmp_path / "undone.vlog")
+    assert [e.die for e in translation.entries if getattr(e, "kind", "") == "attack"] == [5]
+    notes = [(n.step, n.message) for n in translation.notes if "after undoing" in n.message]
+    assert len(notes) == 1 and notes[0][0] == 6 and "the roll of step 4 (1)" in notes[0][1], translation.notes

@@ -37,6 +37,8 @@ class Dice:
     given: tuple[int, int, int] | None = None
     """The declaration last given its die from the dice button (its index), that die's step and value (a die right
     after it by the same side is a reroll)."""
+    taken_back: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """By player: the step and result of a die roll of his that VASSAL's Undo took back, not yet rolled again."""
     reroll: Note | None = None
     """The note on the last die read as a reroll (withdrawn if the other side's die makes it a roll-off's)."""
 
@@ -54,6 +56,13 @@ class Dice:
         side = self.seats.side_of_name.get(player or "")
         who = f"{player} ({side})" if side else (player or "someone")
         rolled = ", ".join(map(str, values))
+        undone = self.taken_back.pop(player or "", None)
+        if undone is not None:
+            # VASSAL's Undo takes a roll back, so the die rolled again is the one read; but a die undone and rolled
+            # again is what a referee looks at first (VASSAL shows it, a reload hides it).
+            output.note(step, f"{who} rolls {name} = {rolled} after undoing the roll of step {undone[0]} ({undone[1]}): "
+                              "the die rolled again is the one read; a roll undone and rolled again is the referee's "
+                              "to accept")
         if combat.pending_die is not None and len(values) == 1:
             declared = output.entries[combat.pending_die]
             if side is None or declared.side is None or side == declared.side:
@@ -94,6 +103,10 @@ class Dice:
                 combat.last_roll = None
                 return
             combat.last_roll = (side, values[0])
+
+    def undone(self, step: int, player: str | None, rolled: str) -> None:
+        """A die roll that VASSAL's Undo took back (its step, the player, the result)."""
+        self.taken_back[player or ""] = (step, rolled)
 
     def rerolled(self, step: int, who: str, side: str | None, values: list[int]) -> None:
         """A note when the die is its side's second for the declaration just given one, nothing written between:

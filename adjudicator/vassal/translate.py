@@ -93,6 +93,9 @@ class _Reader:
             for event in step.events:
                 if isinstance(event, PlayerEvent):
                     self.seats.player_event(number, event)  # Undo does not take back a side change
+                if undone_by is not None and isinstance(event, ChatEvent) and \
+                        (dice := DICE.match(chat_text(event.html))) is not None:
+                    self.dice.undone(number, dice.group("player"), dice.group("result"))
                 if isinstance(event, TurnEvent) and event.tracker_id == self.clock.tracker_id:
                     position = self.clock.turn_position(event.new, number)
                     if position is not None and undoes is not None:
