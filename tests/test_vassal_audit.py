@@ -276,3 +276,18 @@ def test_a_die_undone_and_rolled_again_is_noted(tmp_path: Path) -> None:
     assert [e.die for e in translation.entries if getattr(e, "kind", "") == "attack"] == [5]
     notes = [(n.step, n.message) for n in translation.notes if "after undoing" in n.message]
     assert len(notes) == 1 and notes[0][0] == 6 and "the roll of step 4 (1)" in notes[0][1], translation.notes
+
+
+def test_a_set_up_counter_adjusted_before_play_begins(tmp_path: Path) -> None:
+    """Omaha 11.0: a German unit set up by dragging it from its box onto 2118, then dragged on to 2117 before play
+    begins, is set up at 2117. The reader wrote the second drag as a move before the first turn: a false Fire &
+    Movement 5.2 (only the Rangers move then)."""
+    s = OmahaSession()
+    s.drag("914/352", "2118", "b")
+    s.drag("914/352", "2117", "b")
+    s.drag("915/352", "2021", "b")
+    translation, found = errors(s, tmp_path / "adjusted.vlog")
+    placed = [write_entry(e) for e in translation.entries if isinstance(e, Place)]
+    assert placed == ["German: setup 914/352 2117", "German: setup 915/352 2021"], placed
+    assert not [f for f in found if " 5.2:" in f], found
+    assert not [e for e in translation.entries if isinstance(e, Move)]

@@ -40,6 +40,8 @@ class Counters:
     placed: dict[str, tuple[Loss | PlaceEntry, str]] = field(default_factory=dict)
     """By unit: the entry last written for its counter put on a hex from no place (a palette) or taken off the map,
     and the hex (a counter taken off again, or put back, right after takes it back)."""
+    setups: dict[str, PlaceEntry] = field(default_factory=dict)
+    """By unit: the set-up written for its counter put on the map before the first turn (a drag on re-places it)."""
     drags: dict[str, Entry] = field(default_factory=dict)
     """By unit: the entry last written for a drag of its counter (a move, retreat or advance), which a drag back to
     where it began takes back."""
@@ -141,6 +143,9 @@ class Counters:
             # An attacking side's unit that is no attacker but that the combat makes retreat, as the rule system
             # says: one displaced by a friendly retreat ending in its hex (Fire & Movement 8.3.1), say.
             motion = "retreat"
+        if motion == "move" and unit in self.setups and self.output.before_turns() and \
+                self.set_up_again(step, unit, Move(line=step, unit=unit, path=self.route(unit, before, after, motion)[0])):
+            return
         probe = {"retreat": Retreat, "advance": Advance, "move": Move}[motion]
         if self.output.held and not self.output.before_first_turn(probe(unit=unit, path=[before.name])):
             self.output.start(step)  # the entry begins the first turn: the path is chosen in it
@@ -238,6 +243,31 @@ class Counters:
                                   "counter taken back, no entry")
         return True
 
+    def set_up_again(self, step: int, unit: str, moved: Move) -> bool:
+        """Whether the drag, before the first turn, moves a counter set up in this log on from its set-up hex where
+        the rules allow no move, with only set-ups written since (a set-up adjusted before play begins): its set-up
+        is re-placed at the new hex. A move the rules allow then (Omaha's Rangers, 11.2.3) stays a move."""
+        placed = self.setups.get(unit)
+        if placed is None or placed.hex != moved.path[0] or not self.breaks(moved):
+            return False
+        entries = self.output.entries
+        index = len(entries) - 1
+        while index >= 0 and entries[index] is not placed:
+            entry = entries[index]
+            if not entry.is_comment and not (isinstance(entry, PlaceEntry) and entry.how == "setup"):
+                return False  # the set-up is over: a die, a loss, a move (Omaha's Rangers after their roll, 11.2.3)
+            index -= 1
+        if index < 0:
+            return False  # replaced since by a declaration typed for it
+        again = replace(placed, hex=moved.path[-1])
+        index = self.output.replace(placed, again)
+        self.setups[unit] = again
+        self.expectations.forget(unit, index)
+        self.expectations.moved(unit, index, frozenset({("at", moved.path[-1])}))
+        self.output.comment(step, f"step {step}: {unit} set up again at {moved.path[-1]} before the first turn: the "
+                                  f"set-up of step {placed.line} re-placed, '{write_entry(again)}'")
+        return True
+
     def since_only_its_stack(self, last: Entry) -> bool:
         """Whether everything written since the drag entry `last` is comments and the moves of the counters dragged
         in the same step (a stack dragged whole), as dragged on since."""
@@ -304,8 +334,10 @@ class Counters:
         if after.is_hex and self.output.before_turns() and box_from is not None and box_from.kind not in ("eliminated",
                                                                                                  "delayed"):
             # Before the first turn begins, a unit taken from a holding box onto the map is set up.
-            physical_entry(step, unit, frozen, PlaceEntry(line=step, how="setup", unit=unit, hex=after.name,
-                                                          side=side, by_opponent=by_opponent), what)
+            set_up = PlaceEntry(line=step, how="setup", unit=unit, hex=after.name, side=side, by_opponent=by_opponent)
+            physical_entry(step, unit, frozen, set_up, what)
+            if self.output.last_written() is set_up:
+                self.setups[unit] = set_up
             return
         if after.is_hex and (before.kind == "none" or box_from is not None and box_from.kind in ("eliminated",
                                                                                                   "delayed")):
