@@ -291,3 +291,17 @@ def test_a_set_up_counter_adjusted_before_play_begins(tmp_path: Path) -> None:
     assert placed == ["German: setup 914/352 2117", "German: setup 915/352 2021"], placed
     assert not [f for f in found if " 5.2:" in f], found
     assert not [e for e in translation.entries if isinstance(e, Move)]
+
+
+def test_a_retreat_dragged_hex_by_hex_is_one_retreat(tmp_path: Path) -> None:
+    """A DR's defender dragged back one hex, then one more: one retreat of two hexes (Onslaught 7.3). Only moves'
+    legs were joined, so the first leg was a one-hex retreat where two were open and the second a retreat again:
+    two false 7.3 errors."""
+    s = _attack_rolled(("a", 5))                 # DR at 2:1
+    s.drag("de-inf-04", "0622", "b")
+    s.drag("de-inf-04", "0623", "b")
+    s.drag("us-inf-01", "0621")
+    translation, found = errors(s, tmp_path / "legs.vlog")
+    retreats = [write_entry(e) for e in translation.entries if getattr(e, "kind", "") == "retreat"]
+    assert retreats == ["German> retreat de-inf-04 0621-0622-0623"], retreats
+    assert found == [], found

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from adjudicator.contract import RuleSystem
+from adjudicator.contract import RuleSystem, kind_of
 from adjudicator.engine import check
 from adjudicator.notation.entries import (
     Advance, Comment, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength,
@@ -151,7 +151,6 @@ class Counters:
             self.output.start(step)  # the entry begins the first turn: the path is chosen in it
         path, why = self.route(unit, before, after, motion)
         entry: Entry
-        moved: Move | None = None
         if motion == "retreat" and attack is not None:
             # A retreat names who decided it, which the rules judge (some give the choice to the attacker).
             owner_chooses = self.system is None or self.system.engine_checks.retreats
@@ -160,7 +159,7 @@ class Counters:
         elif motion == "advance":
             entry = Advance(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
         else:
-            entry = moved = Move(line=step, unit=unit, path=path)
+            entry = Move(line=step, unit=unit, path=path)
             if attack is not None and self.breaks(entry):
                 # A drag the rules refuse as a move while a combat is resolved is an advance: an earlier combat's
                 # attacker carrying out its result late, after the next attack was declared (Fire & Movement 8.0),
@@ -170,19 +169,21 @@ class Counters:
                 late_path, late_why = self.route(unit, before, after, "advance")
                 late = Advance(line=step, unit=unit, path=late_path, side=side, by_opponent=by_opponent)
                 if after.name in attacked or not self.breaks(late):
-                    entry, why, moved = late, late_why, None
+                    entry, why = late, late_why
         if why is not None:
             self.output.comment(step, f"step {step}: {why}")
         last = self.drags.get(unit)
-        if moved is not None and isinstance(last, Move) and last.path[-1] == moved.path[0] \
-                and len(last.path) + len(moved.path) - 1 <= self._joined_limit() and self.since_only_its_stack(last):
+        if isinstance(entry, (Move, Retreat, Advance)) and type(last) is type(entry) \
+                and isinstance(last, (Move, Retreat, Advance)) and last.path[-1] == entry.path[0] \
+                and len(last.path) + len(entry.path) - 1 <= self._joined_limit() and self.since_only_its_stack(last):
             # A counter dragged on again with nothing written between but the drags of the stack it was dragged
-            # with is the one move, in legs (players drag a counter or a whole stack hex by hex): one path, as the
-            # rules judge a move (Onslaught 6.1's allowance over the action).
-            entry = moved = replace(last, path=[*last.path, *moved.path[1:]])
+            # with is the one move (or retreat, or advance), in legs (players drag a counter or a whole stack hex by
+            # hex): one path, as the rules judge a move (Onslaught 6.1's allowance over the action) or a retreat
+            # (7.3's two hexes).
+            entry = replace(last, path=[*last.path, *entry.path[1:]])
             index = self.output.replace(last, entry)
-            self.output.comment(step, f"step {step}: {unit} dragged on from {before} to {after}, the same move as "
-                                      f"step {last.line}'s: {'-'.join(moved.path)}")
+            self.output.comment(step, f"step {step}: {unit} dragged on from {before} to {after}, the same "
+                                      f"{kind_of(entry)} as step {last.line}'s: {'-'.join(entry.path)}")
             why = "; ".join(w for w in (self.output.endpoint.get(index), why) if w) or None
         else:
             index = self.output.emit(entry)
@@ -276,7 +277,7 @@ class Counters:
             entry = entries[index]
             if entry is last:
                 return True
-            if not entry.is_comment and not (isinstance(entry, Move) and entry.line == last.line
+            if not entry.is_comment and not (isinstance(entry, (Move, Retreat, Advance)) and entry.line == last.line
                                              and self.drags.get(entry.unit) is entry):
                 return False
         return False
