@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from adjudicator.contract import RuleSystem, kind_of
+from adjudicator.contract import RuleSystem, how_of, kind_of
 from adjudicator.engine import check
 from adjudicator.notation.entries import (
     Advance, Comment, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength,
@@ -23,6 +23,9 @@ from wargame.game import Game
 from wargame.vassal.places import NOWHERE, Location
 from wargame.vassal.tracking import PieceEvent
 
+DRAGGED = frozenset({"move", "retreat", "advance"})
+"""The kinds of entry a drag from hex to hex writes."""
+
 
 @dataclass
 class Counters:
@@ -37,12 +40,12 @@ class Counters:
     expectations: Expectations
     combat: Combat
     seats: Seats
-    placed: dict[str, tuple[Loss | PlaceEntry, str]] = field(default_factory=dict)
+    placed: dict[str, tuple[Entry, str]] = field(default_factory=dict)
     """By unit: the entry last written for its counter put on a hex from no place (a palette) or taken off the map,
     and the hex (a counter taken off again, or put back, right after takes it back)."""
     setups: dict[str, PlaceEntry] = field(default_factory=dict)
     """By unit: the set-up written for its counter put on the map before the first turn (a drag on re-places it)."""
-    drags: dict[str, Entry] = field(default_factory=dict)
+    drags: dict[str, Move | Retreat | Advance] = field(default_factory=dict)
     """By unit: the entry last written for a drag of its counter (a move, retreat or advance), which a drag back to
     where it began takes back."""
 
@@ -150,7 +153,7 @@ class Counters:
         if self.output.held and not self.output.before_first_turn(probe(unit=unit, path=[before.name])):
             self.output.start(step)  # the entry begins the first turn: the path is chosen in it
         path, why = self.route(unit, before, after, motion)
-        entry: Entry
+        entry: Move | Retreat | Advance
         if motion == "retreat" and attack is not None:
             # A retreat names who decided it, which the rules judge (some give the choice to the attacker).
             owner_chooses = self.system is None or self.system.engine_checks.retreats
@@ -173,8 +176,7 @@ class Counters:
         if why is not None:
             self.output.comment(step, f"step {step}: {why}")
         last = self.drags.get(unit)
-        if isinstance(entry, (Move, Retreat, Advance)) and type(last) is type(entry) \
-                and isinstance(last, (Move, Retreat, Advance)) and last.path[-1] == entry.path[0] \
+        if last is not None and last.kind == entry.kind and last.path[-1] == entry.path[0] \
                 and len(last.path) + len(entry.path) - 1 <= self._joined_limit() and self.since_only_its_stack(last):
             # A counter dragged on again with nothing written between but the drags of the stack it was dragged
             # with is the one move (or retreat, or advance), in legs (players drag a counter or a whole stack hex by
@@ -197,12 +199,12 @@ class Counters:
         since: the player took that drag back (as VASSAL's Undo would), so neither is a move. Judged as moves, a
         counter picked up by mistake and put back was a move out of turn, or a unit moving twice in one action."""
         last = self.drags.get(unit)
-        if not isinstance(last, (Move, Advance, Retreat)) or last.path[0] != after.name:
+        if last is None or last.path[0] != after.name:
             return False
         entries = self.output.entries
         index = len(entries) - 1
         while index >= 0 and entries[index] is not last:
-            if not entries[index].is_comment and not isinstance(entries[index], (Move, Advance, Retreat)):
+            if not entries[index].is_comment and kind_of(entries[index]) not in DRAGGED:
                 return False  # something else happened since (a declaration, a die, a loss, a turn marker)
             index -= 1
         if index < 0:
@@ -225,9 +227,10 @@ class Counters:
         if last is None or self.output.last_written() is not last[0]:
             return False
         entry, hex_label = last
-        if isinstance(entry, Loss) and not (before.kind == "none" and after.name == hex_label):
+        taken_off = kind_of(entry) == "loss"
+        if taken_off and not (before.kind == "none" and after.name == hex_label):
             return False
-        if isinstance(entry, PlaceEntry) and not (before.name == hex_label and after.kind == "none"):
+        if not taken_off and not (before.name == hex_label and after.kind == "none"):
             return False
         index = self.output.replace(entry, Comment(line=entry.line, text=f"step {entry.line}: {write_entry(entry)} "
                                                                           f"-- taken back at step {step}"))
@@ -235,11 +238,11 @@ class Counters:
         # The notes on the counter taken back (taken off with no combat, put on reduced) no longer concern an entry.
         self.output.notes[:] = [n for n in self.output.notes
                                 if not (n.step == entry.line and n.message.startswith(f"{unit} "))]
-        if isinstance(entry, Loss) or entry.how != "replace":
+        if taken_off or how_of(entry) != "replace":
             self.board.eliminated.discard(unit)  # in play again, or never in play
         else:
             self.board.eliminated.add(unit)  # a replacement taken back: still eliminated
-        self.output.comment(step, f"step {step}: {unit} " + ("put back on" if isinstance(entry, Loss) else
+        self.output.comment(step, f"step {step}: {unit} " + ("put back on" if taken_off else
                                                               "taken off") + f" {hex_label}: step {entry.line}'s "
                                   "counter taken back, no entry")
         return True
@@ -255,7 +258,7 @@ class Counters:
         index = len(entries) - 1
         while index >= 0 and entries[index] is not placed:
             entry = entries[index]
-            if not entry.is_comment and not (isinstance(entry, PlaceEntry) and entry.how == "setup"):
+            if not entry.is_comment and how_of(entry) != "setup":
                 return False  # the set-up is over: a die, a loss, a move (Omaha's Rangers after their roll, 11.2.3)
             index -= 1
         if index < 0:
@@ -277,8 +280,8 @@ class Counters:
             entry = entries[index]
             if entry is last:
                 return True
-            if not entry.is_comment and not (isinstance(entry, (Move, Retreat, Advance)) and entry.line == last.line
-                                             and self.drags.get(entry.unit) is entry):
+            if not entry.is_comment and not (kind_of(entry) in DRAGGED and entry.line == last.line
+                                             and self.drags.get(str(getattr(entry, "unit", ""))) is entry):
                 return False
         return False
 
