@@ -305,3 +305,24 @@ def test_a_retreat_dragged_hex_by_hex_is_one_retreat(tmp_path: Path) -> None:
     retreats = [write_entry(e) for e in translation.entries if getattr(e, "kind", "") == "retreat"]
     assert retreats == ["German> retreat de-inf-04 0621-0622-0623"], retreats
     assert found == [], found
+
+
+def test_an_optional_rule_typed_in_an_earlier_log_of_a_chain(tmp_path: Path) -> None:
+    """`[Optional "weather"]` typed in the first log of a game is in force in the next: GT 2's German die there is
+    the weather roll (Omaha 14.1), and after its 6 each side's die is its roll for the markers put aside. The
+    reader read the typed option in its own log only, so the next log's dice were dice of nothing."""
+    from adjudicator.vassal.chain import read_chain
+    from test_vassal_chain import cut
+
+    s = OmahaSession()
+    s.chat("a", '[Optional "weather"]')
+    typed(s, ROOT / "examples" / "omaha" / "breach-weather-allowance.log", 37)   # to GT 1's end
+    s.tracker(2, 0)                                                              # GT 2; the first log ends here
+    first = len(s.steps)
+    s.roll("b", 6)
+    s.roll("a", 1)
+    s.roll("b", 1)
+    _, parts = cut(s, [first], tmp_path)
+    chain = read_chain(parts, lambda p: None)
+    rolls = [e.rolls for e in chain.parts[1].entries if isinstance(e, RollOff)]
+    assert rolls == [{"German": 6}, {"Allied": 1}, {"German": 1}], rolls

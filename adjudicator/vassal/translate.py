@@ -269,6 +269,7 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
         out.turned = after.turn_at is not None
         t.combat.open_attack, t.combat.last_roll = after.open_attack, after.last_roll
         t.board.eliminated |= {u for u in after.eliminated if u not in t.board.where}
+        t.dice.optional |= after.optional  # typed in an earlier log, in force for the whole game
     t.typed.scenario = scenario
     meta = recording.savedata
     saved_with = recording.moduledata
@@ -317,6 +318,6 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
     out.start(max(out.steps, default=0))
     t.finish()
     carry = Carry(scenario, t.clock.turn_at, t.clock.tracker_id, frozenset(t.board.eliminated), t.combat.open_attack,
-                  t.combat.last_roll, t.game_state())
+                  t.combat.last_roll, t.game_state(), frozenset(t.dice.optional))
     return Translation(game, recording.file, scenario, out.entries, sorted(out.notes, key=lambda n: n.step),
                        out.steps, out.endpoint, undone, carry, tuple(differences))
