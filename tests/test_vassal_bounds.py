@@ -57,16 +57,17 @@ def test_a_step_level_past_the_counters_faces_is_read_as_its_last_face(tmp_path:
 
 
 def _drags(count: int) -> Edit:
-    """`count` drags two hexes back and forth (paths the reader chooses by following the game), de-inf-21's and
-    de-inf-22's in turn (a counter dragged on right after its own drag continues that move)."""
+    """`count` drags round three hexes (paths the reader chooses by following the game), de-inf-21's and
+    de-inf-22's in turn (a counter dragged on right after its own drag continues that move; one dragged back
+    where its drag began takes it back, so each goes round three hexes, never back)."""
     def edit(head: str, steps: list[str]) -> str:
-        ends = {"campaign-39-0": ("1464/430", "1464/616"), "campaign-40-0": ("1680/243", "1680/429")}
+        rounds = {"campaign-39-0": ("1464/430", "1464/616", "1464/802"),
+                  "campaign-40-0": ("1680/243", "1680/429", "1680/615")}
         drags = []
         for i in range(count):
             piece = "campaign-39-0" if i % 2 == 0 else "campaign-40-0"
-            there, back = ends[piece]
-            drags.append(f"M/{piece}/Main Map/{back if i // 2 % 2 == 0 else there}/null/Main Map/"
-                         f"{there if i // 2 % 2 == 0 else back}/null/pw")
+            here, there = rounds[piece][i // 2 % 3], rounds[piece][(i // 2 + 1) % 3]
+            drags.append(f"M/{piece}/Main Map/{there}/null/Main Map/{here}/null/pw")
         return ESC_LOG.join([head, *drags])
     return edit
 
@@ -127,16 +128,20 @@ def test_written_entries_keep_count_of_their_unchanged_beginning() -> None:
 def test_a_counter_dragged_to_and_fro_is_moves_of_bounded_length(tmp_path: Path) -> None:
     """Drags of one counter with nothing between are joined into one move, but never past twice across the map:
     each drag costs the same however long the recording (joined without end, each drag re-read a path one drag
-    longer: 2,000 drags of one counter took 43 s, 500 took 3.7 s)."""
+    longer: 2,000 drags of one counter took 43 s, 500 took 3.7 s). The counter leaves its first hex for good and
+    goes to and fro between two others: one move up to the limit, then drags of their own, each dragged back at
+    once and so taken back."""
     def one_counter(head: str, steps: list[str]) -> str:
-        a, b = "1464/430", "1464/616"
-        return ESC_LOG.join([head, *(f"M/campaign-39-0/Main Map/{b if i % 2 == 0 else a}/null/Main Map/"
-                                     f"{a if i % 2 == 0 else b}/null/pw" for i in range(600))])
+        a, b, c = "1464/430", "1464/616", "1464/802"
+        return ESC_LOG.join([head, f"M/campaign-39-0/Main Map/{b}/null/Main Map/{a}/null/pw",
+                             *(f"M/campaign-39-0/Main Map/{c if i % 2 == 0 else b}/null/Main Map/"
+                               f"{b if i % 2 == 0 else c}/null/pw" for i in range(600))])
     translation = translate_file(_recording(tmp_path / "to-and-fro.vlog", one_counter))
     moves = [e for e in translation.entries if isinstance(e, Move)]
     spec = translation.game.grid.spec
     limit = 2 * (spec.columns + spec.rows)
-    assert len(moves) > 1
-    assert all(len(m.path) <= limit for m in moves)
-    # Every leg of every drag is in one of the moves: 600 drags of two hexes' path each (one step, two hexes).
-    assert sum(len(m.path) - 1 for m in moves) >= 600
+    assert all(len(m.path) <= limit for m in moves) and len(moves[0].path) > limit - 4  # legs of three hexes
+    # Every drag is a leg of a move or half of a pair taken back.
+    legs = sum(1 for e in translation.entries if isinstance(e, Comment) and "dragged on from" in e.text)
+    taken_back = [e for e in translation.entries if isinstance(e, Comment) and "taken back, no move" in e.text]
+    assert len(moves) + legs + 2 * len(taken_back) == 601

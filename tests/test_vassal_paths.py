@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from adjudicator.engine import replay
 from adjudicator.notation.entries import Advance, Comment, Move
 from adjudicator.notation.text import parse_text, write_entry
@@ -114,18 +116,29 @@ def test_the_follower_applies_again_from_an_entry_rewritten() -> None:
     assert places(follower.follow(entries)) == ONSLAUGHT.position(replay(onslaught, ONSLAUGHT, entries).final_state).places()
 
 
-def test_a_game_the_reader_cannot_set_up_gets_no_path(tmp_path: Path) -> None:
-    """An optional rule the game does not have, typed in chat, leaves the reader no set-up to follow (nor
-    `check` any): a long drag is written by its end points, with a comment saying why."""
+def test_a_game_the_reader_cannot_set_up_gets_no_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game the rule system cannot set up leaves the reader no set-up to follow (nor `check` any): a long drag is
+    written by its end points, with a comment saying why. (An unknown optional rule typed in chat did this; it is a
+    reader's note now, so the set-up is made to fail here.)"""
+    from adjudicator.notation.entries import Header
+    from adjudicator.systems.onslaught.system import Onslaught
+    from wargame.errors import ReplayError
+    from wargame.game import Game
+
+    original = Onslaught.initial_state
+
+    def refused(self: Onslaught, game: Game, headers: list[Header]) -> object:
+        if any(h.key == "Game" for h in headers):   # the game's set-up, not the saved position's comparison
+            raise ReplayError("the set-up refused")
+        return original(self, game, headers)
+    monkeypatch.setattr(Onslaught, "initial_state", refused)
     s = Session()
-    s.chat("b", '[Optional "nonsense"]')
     s.drag("de-inf-20", "2908", "b")
     translation = translate_file(s.write(tmp_path / "nonsense.vlog"))
     moves = [e for e in translation.entries if isinstance(e, Move)]
     assert [(m.unit, m.path) for m in moves] == [("de-inf-20", ["2608", "2908"])]
     why = translation.endpoint_moves[translation.entries.index(moves[0])]
-    assert "no path joins them by the onslaught rules (the reader could not set up the game: unknown optional " \
-           "rule 'nonsense'" in why
+    assert "no path joins them by the onslaught rules (the reader could not set up the game: the set-up refused" in why
 
 
 def test_an_attackers_drag_after_a_retreat_result_is_its_retreat(tmp_path: Path) -> None:

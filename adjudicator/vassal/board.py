@@ -136,8 +136,9 @@ class Board:
                 if u.side == side and (at := self.where.get(u.id)) is not None and at.is_hex and at.name == where]
 
     def read_saved(self, tracking: Tracking, description: str,
-                   system: RuleSystem[object] | None) -> tuple[str, list[str]]:
-        """Units where the recording starts; the scenario whose set-up it matches best, and how it differs."""
+                   system: RuleSystem[object] | None, declared: str | None = None) -> tuple[str, list[str]]:
+        """Units where the recording starts; the scenario `declared` in chat, else the one whose set-up it matches
+        best; and how it differs."""
         seen: dict[str, str] = {}
         reduced: set[str] = set()
         for piece in sorted(tracking.initial.values(), key=lambda p: p.piece_id):
@@ -166,7 +167,7 @@ class Board:
         # Scenarios with the same set-up (a campaign and its first scenario) look alike on the board:
         # the save's comment may name one (adjudicate export's does), else the first listed is taken.
         said = re.findall(r"\bscenario ([\w-]+)", description)
-        best = next((s for s in said if s in tied), tied[0])
+        best = declared or next((s for s in said if s in tied), tied[0])
         expected = {p.piece: p.location for _, p in self.game.setup
                     if p.scenario == best and p.piece in self.game.units_by_id}
         # The faces the rules set up (a side set up reduced, rules.toml's start_reduced) are the set-up's too.

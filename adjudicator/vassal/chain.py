@@ -31,7 +31,7 @@ from adjudicator.vassal.joins import Position, differences, in_play, phase_index
 from adjudicator.vassal.load import game_id_of, game_of_recording
 from adjudicator.vassal.movement import Followed
 from adjudicator.vassal.translate import (
-    MAX_DIFFERENCES, Carry, Note, Phase, Translation, module_phases, phases, translate,
+    MAX_DIFFERENCES, Carry, Note, Phase, Translation, module_phases, phases, translate, typed_scenario,
 )
 from wargame.bundled import data_root, game_ids
 from wargame.errors import DataError, Place, ReplayError, WargameError
@@ -378,7 +378,12 @@ class _Rest:
             span = max([len(read.source), *(e.line for e in read.entries)])
         else:
             assert read.tracking is not None and read.saved is not None and read.ended is not None
-            translation = translate(read.recording, read.tracking, chain.game, module=self.module, after=self.carry)
+            # The game's scenario typed in any of its VASSAL logs is its header, as a later exchange's would be.
+            declared = None if self.carry is not None else next(
+                (s for f in self.files if f.tracking is not None and (s := typed_scenario(f.tracking, chain.game))),
+                None)
+            translation = translate(read.recording, read.tracking, chain.game, module=self.module, after=self.carry,
+                                    declared=declared)
             steps = [translation.steps.get(n, "") for n in range(1, max(translation.steps, default=0) + 1)]
             part = Part(read.path, name, base,
                         [replace(e, line=e.line + base) for e in translation.entries], steps,

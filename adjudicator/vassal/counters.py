@@ -4,11 +4,13 @@ elimination, a counter taken from a palette a reinforcement or replacement."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from adjudicator.contract import RuleSystem
+from adjudicator.contract import RuleSystem, how_of, kind_of
 from adjudicator.engine import check
-from adjudicator.notation.entries import Advance, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength
+from adjudicator.notation.entries import (
+    Advance, Comment, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength,
+)
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.board import PARKING, Board, face_of
 from adjudicator.vassal.combat import Combat
@@ -20,6 +22,9 @@ from wargame.errors import WargameError
 from wargame.game import Game
 from wargame.vassal.places import NOWHERE, Location
 from wargame.vassal.tracking import PieceEvent
+
+DRAGGED = frozenset({"move", "retreat", "advance"})
+"""The kinds of entry a drag from hex to hex writes."""
 
 
 @dataclass
@@ -35,8 +40,14 @@ class Counters:
     expectations: Expectations
     combat: Combat
     seats: Seats
-    dragged: Move | None = None
-    """The last move written for a drag (a drag of the same counter right after it continues it)."""
+    placed: dict[str, tuple[Entry, str]] = field(default_factory=dict)
+    """By unit: the entry last written for its counter put on a hex from no place (a palette) or taken off the map,
+    and the hex (a counter taken off again, or put back, right after takes it back)."""
+    setups: dict[str, PlaceEntry] = field(default_factory=dict)
+    """By unit: the set-up written for its counter put on the map before the first turn (a drag on re-places it)."""
+    drags: dict[str, Move | Retreat | Advance] = field(default_factory=dict)
+    """By unit: the entry last written for a drag of its counter (a move, retreat or advance), which a drag back to
+    where it began takes back."""
 
     def piece_event(self, step: int, event: PieceEvent) -> None:
         """A counter added, deleted, moved or flipped."""
@@ -122,6 +133,8 @@ class Counters:
         side, by_opponent = sided(self.game, unit, actor)
         if self.expectations.as_declared(step, unit, frozenset({("at", after.name)}), f"{unit} {before} -> {after}"):
             return
+        if self.dragged_back(step, unit, after):
+            return
         attack = self.combat.open_attack
         motion: Motion = "move"
         if attack is not None and self.game.units_by_id[unit].side != attack.side:
@@ -136,12 +149,14 @@ class Counters:
             # An attacking side's unit that is no attacker but that the combat makes retreat, as the rule system
             # says: one displaced by a friendly retreat ending in its hex (Fire & Movement 8.3.1), say.
             motion = "retreat"
+        if motion == "move" and unit in self.setups and self.output.before_turns() and \
+                self.set_up_again(step, unit, Move(line=step, unit=unit, path=self.route(unit, before, after, motion)[0])):
+            return
         probe = {"retreat": Retreat, "advance": Advance, "move": Move}[motion]
         if self.output.held and not self.output.before_first_turn(probe(unit=unit, path=[before.name])):
             self.output.start(step)  # the entry begins the first turn: the path is chosen in it
         path, why = self.route(unit, before, after, motion)
-        entry: Entry
-        moved: Move | None = None
+        entry: Move | Retreat | Advance
         if motion == "retreat" and attack is not None:
             # A retreat names who decided it, which the rules judge (some give the choice to the attacker).
             owner_chooses = self.system is None or self.system.engine_checks.retreats
@@ -150,7 +165,7 @@ class Counters:
         elif motion == "advance":
             entry = Advance(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
         else:
-            entry = moved = Move(line=step, unit=unit, path=path)
+            entry = Move(line=step, unit=unit, path=path)
             if attack is not None and self.breaks(entry):
                 # A drag the rules refuse as a move while a combat is resolved is an advance: an earlier combat's
                 # attacker carrying out its result late, after the next attack was declared (Fire & Movement 8.0),
@@ -160,25 +175,118 @@ class Counters:
                 late_path, late_why = self.route(unit, before, after, "advance")
                 late = Advance(line=step, unit=unit, path=late_path, side=side, by_opponent=by_opponent)
                 if after.name in attacked or not self.breaks(late):
-                    entry, why, moved = late, late_why, None
+                    entry, why = late, late_why
         if why is not None:
             self.output.comment(step, f"step {step}: {why}")
-        last = self.dragged
-        if moved is not None and last is not None and last is self.output.last_written() and last.unit == unit \
-                and last.path[-1] == moved.path[0] and len(last.path) + len(moved.path) - 1 <= self._joined_limit():
-            # A counter dragged on again with nothing written between is the one move, in legs (players drag a
-            # counter hex by hex): one path, as the rules judge a move (Onslaught 6.1's allowance over the action).
-            entry = moved = replace(last, path=[*last.path, *moved.path[1:]])
+        last = self.drags.get(unit)
+        if last is not None and last.kind == entry.kind and last.path[-1] == entry.path[0] \
+                and len(last.path) + len(entry.path) - 1 <= self._joined_limit() and self.since_only_its_stack(last):
+            # A counter dragged on again with nothing written between but the drags of the stack it was dragged
+            # with is the one move (or retreat, or advance), in legs (players drag a counter or a whole stack hex by
+            # hex): one path, as the rules judge a move (Onslaught 6.1's allowance over the action) or a retreat
+            # (7.3's two hexes).
+            entry = replace(last, path=[*last.path, *entry.path[1:]])
             index = self.output.replace(last, entry)
-            self.output.comment(step, f"step {step}: {unit} dragged on from {before} to {after}, the same move as "
-                                      f"step {last.line}'s: {'-'.join(moved.path)}")
+            self.output.comment(step, f"step {step}: {unit} dragged on from {before} to {after}, the same "
+                                      f"{kind_of(entry)} as step {last.line}'s: {'-'.join(entry.path)}")
             why = "; ".join(w for w in (self.output.endpoint.get(index), why) if w) or None
         else:
             index = self.output.emit(entry)
-        self.dragged = moved
+        self.drags[unit] = entry
         self.expectations.moved(unit, index, frozenset({("at", after.name)}))
         if why is not None:
             self.output.endpoint[index] = why
+
+    def dragged_back(self, step: int, unit: str, after: Location) -> bool:
+        """Whether the drag puts the counter back where its last drag began, with only counters' drags written
+        since: the player took that drag back (as VASSAL's Undo would), so neither is a move. Judged as moves, a
+        counter picked up by mistake and put back was a move out of turn, or a unit moving twice in one action."""
+        last = self.drags.get(unit)
+        if last is None or last.path[0] != after.name:
+            return False
+        entries = self.output.entries
+        index = len(entries) - 1
+        while index >= 0 and entries[index] is not last:
+            if not entries[index].is_comment and kind_of(entries[index]) not in DRAGGED:
+                return False  # something else happened since (a declaration, a die, a loss, a turn marker)
+            index -= 1
+        if index < 0:
+            return False  # replaced since by a declaration typed for it
+        entries[index] = Comment(line=last.line, text=f"step {last.line}: {write_entry(last)} -- taken back at step "
+                                                      f"{step}")
+        self.output.endpoint.pop(index, None)
+        self.expectations.forget(unit, index)
+        self.output.comment(step, f"step {step}: {unit} dragged back to {after}, where its drag of step {last.line} "
+                                  "began: taken back, no move")
+        del self.drags[unit]
+        return True
+
+    def put_back(self, step: int, unit: str, before: Location, after: Location) -> bool:
+        """Whether the counter, just put on a hex from a palette, is deleted again, or just deleted, is put back on its
+        hex from a palette, nothing written between: the player took the first back (a counter taken by mistake, a
+        delete by mistake), so neither is an entry. Judged, a palette misclick was a reinforcement out of its step
+        and an elimination no combat calls for."""
+        last = self.placed.pop(unit, None)
+        if last is None or self.output.last_written() is not last[0]:
+            return False
+        entry, hex_label = last
+        taken_off = kind_of(entry) == "loss"
+        if taken_off and not (before.kind == "none" and after.name == hex_label):
+            return False
+        if not taken_off and not (before.name == hex_label and after.kind == "none"):
+            return False
+        index = self.output.replace(entry, Comment(line=entry.line, text=f"step {entry.line}: {write_entry(entry)} "
+                                                                          f"-- taken back at step {step}"))
+        self.expectations.forget(unit, index)
+        # The notes on the counter taken back (taken off with no combat, put on reduced) no longer concern an entry.
+        self.output.notes[:] = [n for n in self.output.notes
+                                if not (n.step == entry.line and n.message.startswith(f"{unit} "))]
+        if taken_off or how_of(entry) != "replace":
+            self.board.eliminated.discard(unit)  # in play again, or never in play
+        else:
+            self.board.eliminated.add(unit)  # a replacement taken back: still eliminated
+        self.output.comment(step, f"step {step}: {unit} " + ("put back on" if taken_off else
+                                                              "taken off") + f" {hex_label}: step {entry.line}'s "
+                                  "counter taken back, no entry")
+        return True
+
+    def set_up_again(self, step: int, unit: str, moved: Move) -> bool:
+        """Whether the drag, before the first turn, moves a counter set up in this log on from its set-up hex where
+        the rules allow no move, with only set-ups written since (a set-up adjusted before play begins): its set-up
+        is re-placed at the new hex. A move the rules allow then (Omaha's Rangers, 11.2.3) stays a move."""
+        placed = self.setups.get(unit)
+        if placed is None or placed.hex != moved.path[0] or not self.breaks(moved):
+            return False
+        entries = self.output.entries
+        index = len(entries) - 1
+        while index >= 0 and entries[index] is not placed:
+            entry = entries[index]
+            if not entry.is_comment and how_of(entry) != "setup":
+                return False  # the set-up is over: a die, a loss, a move (Omaha's Rangers after their roll, 11.2.3)
+            index -= 1
+        if index < 0:
+            return False  # replaced since by a declaration typed for it
+        again = replace(placed, hex=moved.path[-1])
+        index = self.output.replace(placed, again)
+        self.setups[unit] = again
+        self.expectations.forget(unit, index)
+        self.expectations.moved(unit, index, frozenset({("at", moved.path[-1])}))
+        self.output.comment(step, f"step {step}: {unit} set up again at {moved.path[-1]} before the first turn: the "
+                                  f"set-up of step {placed.line} re-placed, '{write_entry(again)}'")
+        return True
+
+    def since_only_its_stack(self, last: Entry) -> bool:
+        """Whether everything written since the drag entry `last` is comments and the moves of the counters dragged
+        in the same step (a stack dragged whole), as dragged on since."""
+        entries = self.output.entries
+        for index in range(len(entries) - 1, -1, -1):
+            entry = entries[index]
+            if entry is last:
+                return True
+            if not entry.is_comment and not (kind_of(entry) in DRAGGED and entry.line == last.line
+                                             and self.drags.get(str(getattr(entry, "unit", ""))) is entry):
+                return False
+        return False
 
     def relocate(self, step: int, unit: str, before: Location, after: Location, reduced: bool,
                  actor: str | None, last_face: bool = False) -> None:
@@ -204,6 +312,8 @@ class Counters:
             keys.add(("deplete",))
         frozen = frozenset(keys)
         physical_entry = self.expectations.physical_entry
+        if self.put_back(step, unit, before, after):
+            return
         if before.is_hex and (after.kind == "none" or (box_to is not None and box_to.kind == "eliminated")):
             self.board.eliminated.add(unit)
             if self.expectations.as_declared(step, unit, frozen, what):
@@ -212,6 +322,8 @@ class Counters:
             if self.combat.open_attack is None:
                 loss = self.taken_off(loss)
             self.expectations.moved(unit, self.output.emit(loss), frozen)
+            if after.kind == "none":
+                self.placed[unit] = (loss, before.name)
             if self.combat.open_attack is None and loss.loss == "remove":
                 self.output.note(step, f"{unit} was taken off the map with no combat being resolved: written "
                                        f"'{write_entry(loss)}', as the rules let it leave play now (an overstack's "
@@ -231,8 +343,10 @@ class Counters:
         if after.is_hex and self.output.before_turns() and box_from is not None and box_from.kind not in ("eliminated",
                                                                                                  "delayed"):
             # Before the first turn begins, a unit taken from a holding box onto the map is set up.
-            physical_entry(step, unit, frozen, PlaceEntry(line=step, how="setup", unit=unit, hex=after.name,
-                                                          side=side, by_opponent=by_opponent), what)
+            set_up = PlaceEntry(line=step, how="setup", unit=unit, hex=after.name, side=side, by_opponent=by_opponent)
+            physical_entry(step, unit, frozen, set_up, what)
+            if self.output.last_written() is set_up:
+                self.setups[unit] = set_up
             return
         if after.is_hex and (before.kind == "none" or box_from is not None and box_from.kind in ("eliminated",
                                                                                                   "delayed")):
@@ -244,6 +358,8 @@ class Counters:
             entry = PlaceEntry(line=step, how="replace" if replacing else "reinforce", unit=unit, hex=after.name,
                                strength=strength, side=side, by_opponent=by_opponent)
             physical_entry(step, unit, frozen, entry, what)
+            if before.kind == "none" and self.output.last_written() is entry:
+                self.placed[unit] = (entry, after.name)
             return
         if self.expectations.as_declared(step, unit, frozen, what):
             return

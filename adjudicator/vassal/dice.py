@@ -10,6 +10,7 @@ from adjudicator.notation.entries import Entry, RollOff, amended, logged_dice
 from adjudicator.vassal.chat import one_line
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.output import Output
+from adjudicator.vassal.result import Note
 from adjudicator.vassal.seats import Seats
 from adjudicator.vassal.turns import Clock
 from wargame.game import Game
@@ -33,6 +34,13 @@ class Dice:
     """The sides that rolled for the markers put aside in a game turn's inclement weather."""
     die_rolls: set[int] = field(default_factory=set)
     """The ids of the single-die `Roll` entries translated from dice (a typed one may repeat them)."""
+    given: tuple[int, int, int] | None = None
+    """The declaration last given its die from the dice button (its index), that die's step and value (a die right
+    after it by the same side is a reroll)."""
+    taken_back: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """By player: the step and result of a die roll of his that VASSAL's Undo took back, not yet rolled again."""
+    reroll: Note | None = None
+    """The note on the last die read as a reroll (withdrawn if the other side's die makes it a roll-off's)."""
 
     def rolled_just_now(self, entry: Entry) -> bool:
         """Whether the entry is a roll-off, and the last entry written (comments aside) the same roll, translated from
@@ -48,17 +56,27 @@ class Dice:
         side = self.seats.side_of_name.get(player or "")
         who = f"{player} ({side})" if side else (player or "someone")
         rolled = ", ".join(map(str, values))
+        undone = self.taken_back.pop(player or "", None)
+        if undone is not None:
+            # VASSAL's Undo takes a roll back, so the die rolled again is the one read; but a die undone and rolled
+            # again is what a referee looks at first (VASSAL shows it, a reload hides it).
+            output.note(step, f"{who} rolls {name} = {rolled} after undoing the roll of step {undone[0]} ({undone[1]}): "
+                              "the die rolled again is the one read; a roll undone and rolled again is the referee's "
+                              "to accept")
         if combat.pending_die is not None and len(values) == 1:
             declared = output.entries[combat.pending_die]
             if side is None or declared.side is None or side == declared.side:
                 # The die the declaration left out (an attack, a bombardment...): the next one its side rolls.
                 output.entries[combat.pending_die] = amended(declared, die=values[0])
+                self.given = (combat.pending_die, step, values[0])
                 kind = getattr(declared, "kind", "declaration")
                 output.comment(step, f"step {step}: {who} rolls {name} = {rolled}, the die of the {kind} on "
                                      f"{getattr(declared, 'hex', '?')} (step {declared.line})")
                 combat.pending_die = None
                 return
         output.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
+        before, self.reroll = self.reroll, None  # the note on the die before this one, if it read as a reroll
+        self.rerolled(step, who, side, values)
         single = [k for k in self.game.manifest.roll if k.entry == "roll" and k.by == "one"]
         if len(values) == 1 and side is not None and single:
             if output.before_turns() and any(k.opening for k in single):
@@ -79,10 +97,34 @@ class Dice:
                 # One die each, one side after the other: a roll-off, which ends the combat being resolved as a
                 # typed `Roll` does (Onslaught 5.0: the next action is rolled for).
                 output.emit(RollOff(line=step, rolls={combat.last_roll[0]: combat.last_roll[1], side: values[0]}))
+                if before is not None and before in output.notes:
+                    output.notes.remove(before)  # the die after the combat's was the roll-off's (Onslaught 5.0)
                 combat.open_attack, combat.pending_die = None, None
                 combat.last_roll = None
                 return
             combat.last_roll = (side, values[0])
+
+    def undone(self, step: int, player: str | None, rolled: str) -> None:
+        """A die roll that VASSAL's Undo took back (its step, the player, the result)."""
+        self.taken_back[player or ""] = (step, rolled)
+
+    def rerolled(self, step: int, who: str, side: str | None, values: list[int]) -> None:
+        """A note when the die is its side's second for the declaration just given one, nothing written between:
+        a reroll, which the die rolled first stands against (dice are recorded outcomes)."""
+        given, self.given = self.given, None
+        entries = self.output.entries
+        if given is None or len(values) != 1 or any(not e.is_comment for e in entries[given[0] + 1:]):
+            return
+        index, first_step, first = given
+        declared = entries[index]
+        if side is not None and declared.side is not None and side != declared.side:
+            return
+        self.reroll = Note(step, f"{who} rolls again ({values[0]}) for the {getattr(declared, 'kind', 'declaration')} "
+                                 f"on {getattr(declared, 'hex', '?')} (step {declared.line}), whose die was rolled at "
+                                 f"step {first_step} ({first}): a reroll; the first die is the one judged (dice are "
+                                 "recorded outcomes), and findings on the result carried out may follow from it; a "
+                                 "reroll both players agreed to is the referee's to accept")
+        self.output.notes.append(self.reroll)
 
     def receipt(self, step: int, who: str, token: str) -> None:
         """A dice receipt of the ledger pasted into the chat: the die of the entry waiting for one, else the

@@ -111,6 +111,10 @@ class Expectations:
         self.physical[unit].append((index, keys, self.output.phase))
         self.combat.last_roll = None
 
+    def forget(self, unit: str, index: int) -> None:
+        """The counter move written at `index` was taken back: no declaration stands for it any more."""
+        self.physical[unit] = [p for p in self.physical[unit] if p[0] != index]
+
     def unmet(self) -> list[tuple[str, Key, int, str]]:
         """Declarations whose counter move never came: unit, effect, step, text."""
         return [(unit, key, step, text) for unit, waiting in sorted(self.expected.items())

@@ -68,6 +68,8 @@ class Carry:
     """A die one side rolled last, so that the other side's die in the next log makes the roll-off."""
     game_state: Callable[[], Followed[object] | Lost | None] | None = None
     """The rule system's state where the log ended (worked out when asked), for the next log's paths."""
+    optional: frozenset[str] = frozenset()
+    """The optional rules typed in chat (`[Optional "..."]`) so far, which decide what the next log's dice are."""
 
 
 @dataclass

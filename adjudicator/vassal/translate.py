@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from adjudicator.contract import RuleSystem
 from adjudicator.notation.entries import Header
+from adjudicator.notation.text import HEADER as TYPED_HEADER
 from adjudicator.systems import system_for
 from adjudicator.vassal.board import STEP_LAYER, Board, face_of, is_reduced
 from adjudicator.vassal.chat import (
@@ -57,7 +58,7 @@ __all__ = [
     "DICE", "LINE_BREAKS", "MAX_DIFFERENCES", "MAX_NUMBER", "MOVE_REPORT", "OPENING_RESULTS", "PLAYER_CHAT",
     "RECEIPT_LINE", "STAND_KEY", "STEP_LAYER", "Carry", "Key", "Note", "Phase", "Translation", "carries_out",
     "chat_text", "declared_keys", "describe", "face_of", "is_reduced", "module_phases", "one_line", "phases", "translate",
-    "undo_targets",
+    "typed_scenario", "undo_targets",
 ]
 
 
@@ -92,6 +93,9 @@ class _Reader:
             for event in step.events:
                 if isinstance(event, PlayerEvent):
                     self.seats.player_event(number, event)  # Undo does not take back a side change
+                if undone_by is not None and isinstance(event, ChatEvent) and \
+                        (dice := DICE.match(chat_text(event.html))) is not None:
+                    self.dice.undone(number, dice.group("player"), dice.group("result"))
                 if isinstance(event, TurnEvent) and event.tracker_id == self.clock.tracker_id:
                     position = self.clock.turn_position(event.new, number)
                     if position is not None and undoes is not None:
@@ -215,19 +219,36 @@ def undo_targets(tracking: Tracking) -> dict[int, int]:
     return undone
 
 
+def typed_scenario(tracking: Tracking, game: Game) -> str | None:
+    """The scenario the players named with a `[Scenario "ID"]` typed in chat (the first of the game's ids), if any."""
+    known = {s.id for s in game.manifest.scenario}
+    for events in tracking.steps:
+        for event in events.events:
+            said = PLAYER_CHAT.match(chat_text(event.html)) if isinstance(event, ChatEvent) else None
+            for line in said.group("text").splitlines() if said is not None else ():
+                header = TYPED_HEADER.match(line.strip())
+                if header is not None and header.group(1) == "Scenario" and header.group(2) in known:
+                    return header.group(2)
+    return None
+
+
 def translate(recording: Recording, tracking: Tracking, game: Game, module: ModuleInfo | None = None,
-              after: Carry | None = None) -> Translation:
+              after: Carry | None = None, declared: str | None = None) -> Translation:
     """The recording as entries of the notation, with notes and a description of every step; `after`:
     the recording continues a game whose previous log ended there (its saved position is checked
-    against that end by adjudicator.vassal.chain, not against the set-up)."""
+    against that end by adjudicator.vassal.chain, not against the set-up); `declared`: the scenario a later log
+    of its chain names in chat, when this one names none."""
     phase_list, phase_note = module_phases(game, module) if module is not None else (phases(game), None)
     start = None if after is None or after.game_state is None else after.game_state()
     t = _reader(game, recording, tracking, fitted_places(game, module, tracking.initial.values()), phase_list, start)
     out = t.output
     if phase_note is not None:
         out.note(0, phase_note)
+    # A `[Scenario]` typed in chat names the scenario as a text log's header does, wherever it was typed: the
+    # scenario decides the dice from the first step (its in_force rules) and the set-up the position is compared with.
+    t.typed.scenario = typed_scenario(tracking, game) or declared
     scenario, differences = t.board.read_saved(tracking, recording.savedata.get("description", ""),
-                                               t.counters.system)
+                                               t.counters.system, t.typed.scenario)
     # Every player of every side the recording saw, a player who changed sides under both.
     seen: set[tuple[str, str | None]] = {(p.name, p.side) for p in (*tracking.initial_players.values(),
                                                                     *tracking.players.values())}
@@ -244,9 +265,12 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
         # units, an open attack and a die waiting for the other side's carry over.
         scenario, differences = after.scenario, []
         t.clock.turn_at, t.clock.tracker_id = after.turn_at, after.tracker_id
+        t.clock.saved_at(after.turn_at)
         out.turned = after.turn_at is not None
         t.combat.open_attack, t.combat.last_roll = after.open_attack, after.last_roll
         t.board.eliminated |= {u for u in after.eliminated if u not in t.board.where}
+        t.dice.optional |= after.optional  # typed in an earlier log, in force for the whole game
+    t.typed.scenario = scenario
     meta = recording.savedata
     saved_with = recording.moduledata
     out.comment(0, f"translated from the VASSAL {'log' if recording.is_log else 'saved game'} "
@@ -294,6 +318,6 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
     out.start(max(out.steps, default=0))
     t.finish()
     carry = Carry(scenario, t.clock.turn_at, t.clock.tracker_id, frozenset(t.board.eliminated), t.combat.open_attack,
-                  t.combat.last_roll, t.game_state())
+                  t.combat.last_roll, t.game_state(), frozenset(t.dice.optional))
     return Translation(game, recording.file, scenario, out.entries, sorted(out.notes, key=lambda n: n.step),
                        out.steps, out.endpoint, undone, carry, tuple(differences))

@@ -113,12 +113,22 @@ class Clock:
                                         "logs with it to judge the turns that led there)")
                     self.turn_at = position
                     self.output.turned = True
+                    self.saved_at(position)
                     return
                 self.turn_to(position, 0)
+                self.saved_at(position)
                 if position == (first, 0) and not differs:
                     self.output.held = self.output.entries[at:]
                     del self.output.entries[at:]
                 return
+
+    def saved_at(self, position: tuple[int, int] | None) -> None:
+        """The tracker's place in the saved position (step 0), which a `Turn` or `Step` typed for it repeats: players
+        type the turn and step they begin the log in, as a text log begins (none of them a second marker, 4.1)."""
+        if position is None:
+            return
+        self.tracker_turn = (position[0], 0)
+        self.tracker_step = (self.phase_list[position[1]].step, 0) if 0 <= position[1] < len(self.phase_list) else None
 
     def tracker_wrote(self, entry: Entry) -> int | None:
         """The log step the tracker wrote this typed turn or step marker in (the player moved the tracker and then

@@ -38,6 +38,8 @@ class Typed:
     expectations: Expectations
     dice: Dice
     board: Board
+    scenario: str | None = None
+    """The game's scenario: the one typed in chat, else the one the saved position matches (or a chain's)."""
 
     def looks_declared(self, text: str) -> bool:
         """Whether a chat line is meant as notation: a side, a marker word, a header or a unit first."""
@@ -92,6 +94,21 @@ class Typed:
             if header.value != self.game.id:
                 output.note(step, f"chat names game {header.value!r}, but the recording is of {self.game.id}: ignored")
             return
+        if header is not None and header.key in ("Scenario", "Optional"):
+            # A scenario or optional rule the game does not have would stop the whole verdict (the rules are read
+            # from the headers): typed in chat, it is a line that does not read.
+            known = [r.id for r in (self.game.manifest.scenario if header.key == "Scenario"
+                                    else self.game.manifest.optional_rule)]
+            if header.value not in known:
+                what = "scenario" if header.key == "Scenario" else "optional rule"
+                output.comment(step, f"step {step}: {who}: {text}")
+                output.note(step, f"chat names {what} {header.value!r}, which {self.game.id} does not have"
+                                 f"{did_you_mean(header.value, known)}: ignored")
+                return
+            if header.value == self.scenario:
+                # The header at line 0 names it already (translate reads the typed one first): not a second one.
+                output.comment(step, f"step {step}: {who}: {text} (the scenario, named in the headers)")
+                return
         if header is not None and header.key == "Optional":
             self.dice.optional.add(header.value)
         unresolved = resolve(self.game, [entry], self.file)
@@ -112,8 +129,8 @@ class Typed:
         if moved is not None:
             # The tracker's marker, typed after the player moved it: one marker, not a second breaching the
             # sequence (4.1).
-            output.comment(step, f"step {step}: the typed '{write_entry(entry)}' is where the turn tracker moved at "
-                                 f"step {moved}")
+            output.comment(step, f"step {step}: the typed '{write_entry(entry)}' is where the turn tracker " + (
+                f"moved at step {moved}" if moved else "stands in the saved position"))
             return
         index = output.emit(entry)
         for unit, key in in_place(entry, declared_keys(entry), self.board.where):
