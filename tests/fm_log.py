@@ -7,7 +7,7 @@ from dataclasses import replace
 from adjudicator.notation.entries import Header
 from adjudicator.systems.omaha import OMAHA as FM
 from adjudicator.systems.omaha import OmahaState
-from play_support import play
+from play_support import Played, play
 from wargame.game import Game
 
 SETUP = ("German: setup 914/352 2117\nGerman: setup 915/352 2021\nGerman: setup 916/352 2022\n"
@@ -48,3 +48,28 @@ def replay_from(state: OmahaState, text: str) -> tuple[list[tuple[str, str]], Om
     every error, and the final state."""
     played = play(FM, state, f'[Game "omaha"]\n{text}', finish=False)
     return played.errors(), played.state
+
+
+OPEN = {"914/352": "2117", "16/1": "2217", "18/1": "2216"}
+"""test_fm_results.py's position: 914/352 at 2117, the Allied 16/1 at 2217 and 18/1 at 2216 beside it."""
+COMBAT = "Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
+END = "Phase mobile_movement\n"
+
+
+def run_open(game: Game, text: str, placed: dict[str, str] | None = None, depleted: tuple[str, ...] = (),
+             finish: bool = True) -> Played[OmahaState]:
+    """`text` replayed from the set-up with `placed` on the map (OPEN by default) and `depleted` reduced."""
+    base = FM.initial_state(game, [])
+    state = replace(base, location={**base.location, **(placed or OPEN)}, depleted=frozenset(depleted))
+    return play(FM, state, f'[Game "omaha"]\n{text}', finish=finish)
+
+
+def seen(played: Played[OmahaState]) -> list[tuple[str, str, str]]:
+    """(severity, rule, entry) of the errors and notes."""
+    return played.shown(("error", "note"))
+
+
+def attack_on_2117(result: str, *units: str) -> str:
+    """An Allied attack on 2117 claiming `result` (no die)."""
+    return f"Allied: attack 2117 with {' '.join(units or ('16/1', '18/1'))} result {result}\n"
+

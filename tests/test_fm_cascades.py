@@ -6,37 +6,20 @@ are claimed without dice where only their effects matter (the warning that draws
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from adjudicator.systems.omaha import OMAHA as FM
-from adjudicator.systems.omaha import OmahaState
-from fm_log import SETUP, landed
-from play_support import Played, play
+from fm_log import COMBAT, END, OPEN, SETUP, landed, seen
+from fm_log import run_open as run
+from play_support import play
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
-
-OPEN = {"914/352": "2117", "16/1": "2217", "18/1": "2216"}
-COMBAT = "Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
-END = "Phase mobile_movement\n"
 
 
 @pytest.fixture(scope="module")
 def game() -> Game:
     """The bundled Omaha data."""
     return load_game(data_root(), "omaha")
-
-
-def run(game: Game, text: str, placed: dict[str, str] | None = None) -> Played[OmahaState]:
-    """`text` replayed from the set-up with `placed` on the map (OPEN by default)."""
-    base = FM.initial_state(game, [])
-    return play(FM, replace(base, location={**base.location, **(placed or OPEN)}), f'[Game "omaha"]\n{text}')
-
-
-def seen(played: Played[OmahaState]) -> list[tuple[str, str, str]]:
-    """(severity, rule, entry) of the errors and notes."""
-    return played.shown(("error", "note"))
 
 
 def test_a_retreat_made_instead_of_the_loss_is_one_error(game: Game) -> None:

@@ -1,50 +1,24 @@
 """Fire & Movement, the lead's consistency ruling: a loss written `deplete` for a unit on its last step (reduced, or
 a one-step unit) is its elimination, with a note, not an error (8.3; Omaha 12.0 and 11.2.3 the same).
 
-The position is test_fm_results.py's: 914/352 at 2117, the Allied 16/1 at 2217 and 18/1 at 2216 beside it. Results
-are claimed without dice where only their effects matter (the warning that draws is left out).
+Played from fm_log's OPEN position, results claimed without dice (as in test_fm_cascades.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from adjudicator.systems.omaha import OMAHA as FM
-from adjudicator.systems.omaha import OmahaState
-from fm_log import SETUP, landed
-from play_support import Played, play
+from fm_log import COMBAT, END, OPEN, SETUP, landed, seen
+from fm_log import attack_on_2117 as attack
+from fm_log import run_open as run
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
-
-OPEN = {"914/352": "2117", "16/1": "2217", "18/1": "2216"}
-COMBAT = "Turn 1\nPhase support_fire_marker\nPhase movement\nPhase bombardment\nPhase combat\n"
-END = "Phase mobile_movement\n"
 
 
 @pytest.fixture(scope="module")
 def game() -> Game:
     """The bundled Omaha data."""
     return load_game(data_root(), "omaha")
-
-
-def run(game: Game, text: str, placed: dict[str, str] | None = None, depleted: tuple[str, ...] = (),
-        finish: bool = True) -> Played[OmahaState]:
-    """`text` replayed from the set-up with `placed` on the map (OPEN by default) and `depleted` reduced."""
-    base = FM.initial_state(game, [])
-    state = replace(base, location={**base.location, **(placed or OPEN)}, depleted=frozenset(depleted))
-    return play(FM, state, f'[Game "omaha"]\n{text}', finish=finish)
-
-
-def seen(played: Played[OmahaState]) -> list[tuple[str, str, str]]:
-    """(severity, rule, entry) of the errors and notes."""
-    return played.shown(("error", "note"))
-
-
-def attack(result: str, *units: str) -> str:
-    """An Allied attack on 2117 claiming `result` (no die)."""
-    return f"Allied: attack 2117 with {' '.join(units or ('16/1', '18/1'))} result {result}\n"
 
 
 def test_a_deplete_of_a_reduced_defender_is_its_elimination(game: Game) -> None:
