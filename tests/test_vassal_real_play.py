@@ -210,6 +210,36 @@ def test_a_non_attacker_dragged_into_the_hex_attacked_advances(tmp_path: Path) -
     assert errors == ["7.4"], errors
 
 
+def test_an_attacker_dragged_in_after_the_roll_off_advances_late(tmp_path: Path) -> None:
+    """examples/onslaught/breach-advance-late.log played for real: after the retreat from 0621 the next action is
+    rolled for, then us-inf-01 is dragged into 0621. The reader wrote a move of the next action (5.2, not
+    activated); it is the advance the text log writes after the roll-off, and its breach 7.4's (an advance comes
+    right after its combat). Once the next action is declared, such a drag is a move again."""
+    from adjudicator.engine import replay
+    from adjudicator.systems import system_for
+
+    def played(*after_roll: str) -> tuple[list[str], list[str]]:
+        s = Session()
+        s.chat("a", "Allied: action combat supply 1")
+        s.chat("a", "Allied: activate 0620 supply 1")
+        s.chat("a", "Allied: attack 0621 with us-inf-01 us-inf-02 odds 2:1 die 5 result DR")
+        s.drag("de-inf-04", "0623", "b")
+        s.roll("a", 5)
+        s.roll("b", 2)
+        for line in after_roll:
+            s.chat("a", line)
+        s.drag("us-inf-01", "0621")
+        translation = translate_file(s.write(tmp_path / "late.vlog"))
+        moved = [write_entry(e) for e in translation.entries
+                 if isinstance(e, (Move, Advance)) and e.unit == "us-inf-01"]
+        found = replay(s.game, system_for(s.game), translation.entries).findings
+        return moved, [f.rule for f in found if f.severity == "error"]
+
+    assert played() == (["Allied: advance us-inf-01 0620-0621"], ["7.4"])
+    moved, _ = played("Allied: action movement supply 1")
+    assert moved == ["us-inf-01 0620-0621"]
+
+
 def typed_from(session: Session, log: Path, first: int, last: int) -> None:
     """The log's lines `first` to `last` (1-based) typed in chat, one a step."""
     for line in log.read_text(encoding="utf-8").splitlines()[first - 1:last]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from adjudicator.contract import RuleSystem, how_of, kind_of
 from adjudicator.engine import check
 from adjudicator.notation.entries import (
-    Advance, Comment, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength,
+    Advance, Attack, Comment, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength,
 )
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.board import PARKING, Board, face_of
@@ -166,12 +166,13 @@ class Counters:
             entry = Advance(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)
         else:
             entry = Move(line=step, unit=unit, path=path)
-            if attack is not None and self.breaks(entry):
+            fought = attack if attack is not None else self.ended_attack(unit, after.name)
+            if fought is not None and self.breaks(entry):
                 # A drag the rules refuse as a move while a combat is resolved is an advance: an earlier combat's
                 # attacker carrying out its result late, after the next attack was declared (Fire & Movement 8.0),
                 # when the rules take it so; or any unit entering the hex attacked, whose breach is then the one
                 # of its advance (Onslaught 7.4, Fire & Movement 8.5, classic series 8.2: only attackers advance).
-                attacked = [attack.hex, *attack.more_hexes] if attack.kind == "attack" else []
+                attacked = [fought.hex, *fought.more_hexes] if fought.kind == "attack" else []
                 late_path, late_why = self.route(unit, before, after, "advance")
                 late = Advance(line=step, unit=unit, path=late_path, side=side, by_opponent=by_opponent)
                 if after.name in attacked or not self.breaks(late):
@@ -196,6 +197,22 @@ class Counters:
         self.expectations.moved(unit, index, frozenset({("at", after.name)}))
         if why is not None:
             self.output.endpoint[index] = why
+
+    def ended_attack(self, unit: str, hex_name: str) -> Attack | None:
+        """The last attack, ended by the next action's roll-off, when the unit is one of its attackers dragged into a
+        hex it attacked with nothing but roll-offs and drags written since: its advance written late (Onslaught 7.4,
+        as the text log's `advance` after the roll-off is), not a move of the next action."""
+        index = self.combat.last_combat
+        if index is None or index >= len(self.output.entries):
+            return None
+        fought = self.output.entries[index]
+        if not isinstance(fought, Attack) or unit not in fought.acting_units() or \
+                hex_name not in (fought.hex, *fought.more_hexes):
+            return None
+        since = self.output.entries[index + 1:]
+        if any(not e.is_comment and kind_of(e) not in {*DRAGGED, "rolloff", "loss"} for e in since):
+            return None
+        return fought
 
     def dragged_back(self, step: int, unit: str, after: Location) -> bool:
         """Whether the drag puts the counter back where its last drag began, with only counters' drags written
