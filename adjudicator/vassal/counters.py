@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from adjudicator.contract import RuleSystem, how_of, kind_of
 from adjudicator.engine import check
 from adjudicator.notation.entries import (
-    Advance, Attack, Comment, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength,
+    Advance, Attack, Bombard, Comment, Entry, Loss, Move, Place as PlaceEntry, Retreat, Strength,
 )
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.board import PARKING, Board, face_of
@@ -198,16 +198,16 @@ class Counters:
         if why is not None:
             self.output.endpoint[index] = why
 
-    def ended_attack(self, unit: str, hex_name: str) -> Attack | None:
+    def ended_attack(self, unit: str, hex_name: str) -> Attack | Bombard | None:
         """The last attack, ended by the next action's roll-off, when the unit is one of its attackers dragged into a
         hex it attacked with nothing but roll-offs and drags written since: its advance written late (Onslaught 7.4,
         as the text log's `advance` after the roll-off is), not a move of the next action."""
         index = self.combat.last_combat
         if index is None or index >= len(self.output.entries):
             return None
-        fought = self.output.entries[index]
-        if not isinstance(fought, Attack) or unit not in fought.acting_units() or \
-                hex_name not in (fought.hex, *fought.more_hexes):
+        fought = self.output.entries[index].as_combat()
+        if fought is None or fought.kind != "attack" or unit not in fought.acting_units() or \
+                hex_name not in fought.attacked_hexes():
             return None
         since = self.output.entries[index + 1:]
         if any(not e.is_comment and kind_of(e) not in {*DRAGGED, "rolloff", "loss"} for e in since):
