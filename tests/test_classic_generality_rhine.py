@@ -233,3 +233,26 @@ def test_a_set_up_over_the_stacking_limit_is_the_datas_error(copy: Path) -> None
     assert out.exit_code == 1, out.output
     assert "setup.csv:6 [location]: scenario 'plunder' sets up 3 units of the Allied side in 0216" in out.output
     assert "(did you mean 'allied_entry'" in out.output
+
+
+def test_a_reinforcement_due_on_the_last_turn_is_owed_at_the_games_end(copy: Path, tmp_path: Path) -> None:
+    """10.0 with `late = "prohibited"`: al-2ar due on turn 8, the last, and never placed is one error when the log ends
+    in the game's last phase (the game's end is that turn's end); a log stopping earlier in turn 8 owes nothing yet,
+    and with late placement allowed a reinforcement held off the map to the end is the player's choice."""
+    edit(copy, "rules.toml", 'late = "allowed"', 'late = "prohibited"')
+    edit(copy, "reinforcements.csv", "plunder,3,al-30,", "plunder,2,al-30,")
+    edit(copy, "reinforcements.csv", "plunder,4,ge-pzl,", "plunder,2,ge-pzl,")
+    edit(copy, "reinforcements.csv", "plunder,5,al-2ar,", "plunder,8,al-2ar,")
+    placed = TURN_2.replace("Allied: reinforce al-7ar 0610\n", "Allied: reinforce al-7ar 0610\n"
+                            "Allied: reinforce al-30 0910\n", 1)
+    placed = placed.replace("Phase reinforcement\nPhase rail\nPhase movement\nPhase combat\n",
+                            "Phase reinforcement\nGerman: reinforce ge-pzl 0624\nPhase rail\nPhase movement\n"
+                            "Phase combat\n", 1)
+    log = TURN_1 + placed + QUIET
+    end = len(log.splitlines())
+    assert findings(copy, log, tmp_path) == [(end, "error", "10.0")]
+    assert messages(copy, log, tmp_path) == ["al-2ar was due on turn 8 and was not placed by the game's end"]
+    assert findings(copy, log + "Allied: declare draw\n", tmp_path) == [(end + 1, "error", "10.0")]
+    mid_turn = log.rsplit("Phase movement\nPhase combat\n", 1)[0]
+    assert findings(copy, mid_turn, tmp_path) == []
+    assert findings(DATA, TURN_1 + TURN_2 + QUIET, tmp_path) == []

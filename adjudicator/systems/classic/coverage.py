@@ -34,6 +34,8 @@ ONE = "tests/test_classic_one_breach.py::"
 """The tests of session 20's one-breach fixes and audit."""
 AUDIT = "tests/test_classic_audit.py::"
 """The tests of session 21's fixes and audit."""
+RHINE = "tests/test_classic_generality_rhine.py::"
+"""The tests on the Rhine test game (tests/data/rhine)."""
 
 
 def _clauses(game: Game) -> dict[str, list[Clause]]:
@@ -166,14 +168,19 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
     if rules.reinforcements is not None:
         add(rules.reinforcements.source, Clause("reinforcements on their turn at their entry; one refused (placed "
                                                 "early) is placed again lawfully, and not reported as not placed"
-                                                + ("; one not placed on its turn is one error as the turn ends, its "
-                                                   "late placement a note" if rules.reinforcements.late ==
-                                                   "prohibited" else "; late ones allowed"),
-                                                ("place",), BOUNDARY,
+                                                + ("; one not placed on its turn is one error as the turn ends (the "
+                                                   "last turn's as the game ends: the log's end in its last phase; "
+                                                   "none for a turn the log has not finished), its late placement a "
+                                                   "note" if rules.reinforcements.late == "prohibited"
+                                                   else "; late ones allowed"),
+                                                ("place",), (*BOUNDARY, "adjudicator/systems/classic/system.py::"
+                                                             "Classic.finish"),
                                                 ("rules.toml [reinforcements]", "reinforcements.csv"),
                                                 (f"{ONE}test_a_reinforcement_placed_early_and_again_on_its_"
                                                  "turn_is_one_error",
-                                                 f"{ONE}test_a_late_reinforcement_is_one_error_as_its_turn_ends")))
+                                                 f"{ONE}test_a_late_reinforcement_is_one_error_as_its_turn_ends",
+                                                 f"{RHINE}test_a_reinforcement_due_on_the_last_turn_is_owed_at_the_"
+                                                 "games_end")))
     if rules.supply is not None:
         add(rules.supply.source, Clause("a line to the side's sources through no enemy unit or zone as the data "
                                         "say, the hex it is traced from excepted (asked by replacements, cut-off "

@@ -62,6 +62,15 @@ def _turn_ends(state: ClassicState, entry: TurnMarker) -> ClassicState:
     return evolve(state, overdue=state.overdue | frozenset(u for u, _ in arrivals.overdue(state, state.at.turn)))
 
 
+def _unplaced(state: ClassicState, entry: TurnMarker | None, line: int = 0, ending: str = "") -> list[Finding]:
+    """One error for each reinforcement due by the turn now ending (at the next `Turn` marker, or at the game's end)
+    and not placed."""
+    t = rules_of(state)
+    section = t.rules.reinforcements.source if t.rules.reinforcements else t.rules.movement.source
+    return [finding(state, "error", section, entry, f"{unit_id} was due on turn {due} and was not placed{ending}",
+                    line=line) for unit_id, due in arrivals.overdue(state, state.at.turn)]
+
+
 _KEEPER: TurnKeeper[ClassicState, PhaseLog] = replace(KEEPER, turn_ends=_turn_ends)
 """The engine keeps a classic game's turn (state.KEEPER), and records what was reported due as a turn ended."""
 
@@ -240,10 +249,7 @@ class Classic(SystemBase[ClassicState]):
                if (label, state.units_in(label)) not in state.overstacks]
         out += compulsory.judge(state, entry)
         if isinstance(entry, TurnMarker) and state.at.turn > 0:
-            section = t.rules.reinforcements.source if t.rules.reinforcements else t.rules.movement.source
-            for unit_id, due in arrivals.overdue(state, state.at.turn):
-                out.append(finding(state, "error", section, entry, f"{unit_id} was due on turn {due} and was not "
-                                   "placed"))
+            out += _unplaced(state, entry)
         return out
 
     def apply(self, state: ClassicState, entry: Entry) -> ClassicState:
@@ -288,6 +294,11 @@ class Classic(SystemBase[ClassicState]):
         last = state.last_line
         t = rules_of(state)
         out += self._overstacks_when_the_log_ends(state)
+        if victory.is_over(state) and (state.outcome is None or state.claim_standing):
+            # The last turn's end is the game's end: a log ending in its last phase has played the game out (its
+            # claims are judged on that position), so what was due on the last turn and never placed is owed; a log
+            # stopping earlier may go on in the next message (the register: a turn not yet ended owes nothing).
+            out += _unplaced(state, None, last, " by the game's end")
         out += victory.judge_claims(state)
         if t.rules.victory is not None and victory.is_over(state) and state.outcome is None:
             winner, condition = victory.decided(state, True)
