@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import adjudicate_file
+from adjudicator.systems.classic import compulsory
 from classic_support import verdict
 from data_edits import edit as edit_file
 from builder.cli import main as vmodbuild
@@ -256,3 +257,37 @@ def test_a_reinforcement_due_on_the_last_turn_is_owed_at_the_games_end(copy: Pat
     mid_turn = log.rsplit("Phase movement\nPhase combat\n", 1)[0]
     assert findings(copy, mid_turn, tmp_path) == []
     assert findings(DATA, TURN_1 + TURN_2 + QUIET, tmp_path) == []
+
+
+def test_an_attack_below_the_table_is_not_compulsory(copy: Path, tmp_path: Path) -> None:
+    """7.0 with `must_attack` and `below = "prohibited"`: al-6ab (attack 3) alone next to ge-7fj (defence 5, doubled
+    in the hills of 0721) could attack only at 3:10, below the table's 1:3, which the rules forbid: neither its attack
+    nor ge-7fj's being attacked is owed. With al-17ab next to 0721 too, 6:10 is 1:2: both owe the attack."""
+    edit(copy, "rules.toml", "must_attack = false", "must_attack = true")
+    edit(copy, "rules.toml", 'below = "lowest"', 'below = "prohibited"')
+    (copy / "counters" / "rhine" / "setup.csv").write_text(
+        "# schema_version = 1\nscenario,piece,location,source,note\nplunder,turn,turn@1,2.0,\n"
+        "plunder,al-6ab,0720,2.0,\nplunder,al-17ab,0315,2.0,\nplunder,ge-7fj,0721,2.0,\n", encoding="utf-8")
+    log = '[Game "rhine"]\n[Scenario "plunder"]\nTurn 1\nPhase reinforcement\nPhase rail\nPhase movement\n' \
+        "Phase combat\nPhase reinforcement\n"
+    assert findings(copy, log, tmp_path) == []
+    assert findings(copy, log.replace("Phase combat\n", "Phase combat\nAllied: attack 0721 with al-6ab die 1\n"),
+                    tmp_path) == [(8, "error", "7.0")]
+    edit(copy, "setup.csv", "plunder,al-17ab,0315", "plunder,al-17ab,0621")
+    assert findings(copy, log, tmp_path) == [(8, "error", "7.0")]
+    said = messages(copy, log, tmp_path)[0]
+    assert "al-17ab, al-6ab did not attack" in said and "the enemy units in 0721 were not attacked" in said, said
+    # Judged on the position the phase began with: al-17ab, eliminated attacking ge-84 in 0520, stood next to 0721.
+    edit(copy, "setup.csv", "plunder,ge-7fj,0721,2.0,\n", "plunder,ge-7fj,0721,2.0,\nplunder,ge-84,0520,2.0,\n")
+    elsewhere = log.replace("Phase combat\n", "Phase combat\nAllied: attack 0520 with al-17ab odds 1:2 die 3 result AE\n"
+                            "Allied: eliminate al-17ab\n")
+    assert findings(copy, elsewhere, tmp_path) == [(10, "error", "7.0")]
+    assert "al-6ab did not attack; the enemy units in 0721" in messages(copy, elsewhere, tmp_path)[0]
+    # That position: al-17ab back in 0621 on the face it attacked with, ge-84 in 0520.
+    path = tmp_path / "began.log"
+    path.write_text(elsewhere.rsplit("Phase reinforcement\n", 1)[0], encoding="utf-8")
+    result, _ = adjudicate_file(path, copy)
+    state = result.final_state
+    began = compulsory._as_began(state, state.log)
+    assert state.location["al-17ab"] != "0621" and began.location["al-17ab"] == "0621"
+    assert began.units_in("0621") == ("al-17ab",) and began.units_in("0520") == ("ge-84",)

@@ -223,6 +223,13 @@ def _work_out(state: ClassicState, hex_label: str, attackers: list[str], more_he
     return Odds(attack, defence, base, column, tuple(lines), shift, terrain.die_modifier)
 
 
+def below_the_table(state: ClassicState, hex_label: str, attackers: list[str]) -> bool:
+    """Whether an attack on a hex by these units is one the rules refuse for its odds (`below = "prohibited"`)."""
+    if rules_of(state).rules.combat.below != "prohibited":
+        return False
+    return _work_out(state, hex_label, attackers, ()).column is None
+
+
 def result_of(state: ClassicState, column: int, die: int, modifier: int = 0) -> str | None:
     """The table's result for a column and a die roll, the modifier added and the sum kept within the table's
     rows (None: a roll the table does not have)."""
@@ -456,8 +463,10 @@ def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
     """The attackers and the hex marked for the phase, and the result's obligations pending."""
     attacked = {u: label for label in entry.defending_hexes() for u in state.units_in(label)}
     stood = {u: where for u in (*entry.attackers, *attacked) if (where := state.location.get(u)) is not None}
+    faces = {u: (u in state.reduced, state.further.get(u, 0)) for u in stood}
     log = evolve(state.log, attacked=state.log.attacked | set(entry.attackers),
-                 defended={**attacked, **state.log.defended}, stood={**stood, **state.log.stood})
+                 defended={**attacked, **state.log.defended}, stood={**stood, **state.log.stood},
+                 faces={**faces, **state.log.faces})
     code = result_applied(state, entry)
     pending = pending_of(state, entry, code) if code is not None else None
     table = result_applied(state, replace(entry, result=None)) if entry.result is not None else None

@@ -113,7 +113,8 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                "the result in every hex" if rules.combat.multi_hex else "an attack on several hexes at once refused")
     compulsory = ("; with `must_attack`, as the combat phase ends (or a marker passes it over unwritten) every "
                   "phasing unit that stood next to an enemy as the phase began has attacked and every enemy unit that "
-                  "stood next to one has been attacked, one error a phase" if rules.combat.must_attack else "")
+                  "stood next to one has been attacked, one error a phase (an attack every phasing unit next to the "
+                  "hex could make only at odds the rules refuse owed by nobody)" if rules.combat.must_attack else "")
     add(rules.combat.source, Clause("attackers of the phasing side next to an enemy hex, each named once, each unit "
                                     "attacking and attacked once a phase (an attacked unit wherever it retreats), "
                                     "strengths (conditions, terrain multipliers) to an odds or differential "
@@ -137,7 +138,7 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                      f"{AUDIT}test_a_compulsory_attack_is_owed_by_the_units_next_to_each_other_as_the_"
                                      "phase_began",
                                      "tests/test_classic_generality.py::test_compulsory_attacks_in_a_combat_phase_left_"
-                                     "unwritten")))
+                                     "unwritten", f"{RHINE}test_an_attack_below_the_table_is_not_compulsory")))
     for source in sorted({r.source for r in rules.combat.results}):
         codes = ", ".join(r.code for r in rules.combat.results if r.source == source)
         add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "

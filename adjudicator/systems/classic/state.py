@@ -53,6 +53,9 @@ class PhaseLog:
     stood: Mapping[str, str] = field(default_factory=dict)
     """Where each unit of an attack this phase stood when it was first in one (the position the phase began with:
     only the units of an attack move in a combat phase)."""
+    faces: Mapping[str, tuple[bool, int]] = field(default_factory=dict)
+    """The face each unit of an attack this phase was on when first in one (reduced, steps lost past the reduced
+    face): with `stood`, the position the phase began with (only the units of an attack lose steps in it)."""
     refused: frozenset[str] = frozenset()
     """Attackers and defending units of attacks the rules refused this phase (neither attacked nor defended: a
     lawful attack may follow; a compulsory attack counts them as tried)."""
