@@ -292,6 +292,8 @@ class ReplacementRules(Model):
     once_per_phase: bool = True
     """A unit takes at most one replacement point a phase (a rebuilt unit is not restored in the same phase)."""
     not_in_enemy_zoc: bool = True
+    empty_hex: bool = False
+    """A rebuilt unit appears only in a hex holding no unit (false: the stacking limit governs its hex)."""
     unit_types: dict[str, tuple[Ident, ...]] = field(default_factory=dict)
     """The unit types each side may rebuild or restore (empty: all)."""
     source: Source

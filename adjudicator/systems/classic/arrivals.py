@@ -49,8 +49,10 @@ def points_for(state: ClassicState, side: str) -> int:
                if r.scenario == state.scenario and r.turn == state.at.turn and r.side == side and r.kind == kind)
 
 
-def _hex_findings(state: ClassicState, entry: Place, label: str, section: str, zoc_rule: bool) -> list[Finding]:
-    """A hex a unit is placed in: on the map, free of enemy units (and zones), the stack within the limit."""
+def _hex_findings(state: ClassicState, entry: Place, label: str, section: str, zoc_rule: bool,
+                  empty: bool = False) -> list[Finding]:
+    """A hex a unit is placed in: on the map, free of enemy units (and zones), empty where the placing rule says so
+    (its own clause, not stacking's), the stack within the limit."""
     grid = state.game.grid
     if not grid.is_label(label):
         return [finding(state, "error", section, entry, f"{label} is not a hex of the map")]
@@ -63,6 +65,10 @@ def _hex_findings(state: ClassicState, entry: Place, label: str, section: str, z
                         "zone of control")]
     stacking = rules_of(state).rules.stacking
     there = [u for u in state.units_in(label) if u != entry.unit]
+    if empty and there:
+        return [finding(state, "error", section, entry, f"{entry.unit} may not be placed in {label}, where "
+                        f"{', '.join(there)} {'is' if len(there) == 1 else 'are'}: a rebuilt unit appears in an empty "
+                        "hex")]
     if stack_count(state, [*there, entry.unit]) > stacking.limit:
         return [finding(state, "error", stacking.source, entry, f"{entry.unit} placed in {label} with "
                         f"{', '.join(there)}: over the stacking limit of {stacking.limit}")]
@@ -166,7 +172,7 @@ def check_replace(state: ClassicState, entry: Place) -> list[Finding]:
     if rules.places_controlled and label not in sources and state.control.get(label) != side:
         return [finding(state, "error", section, entry, f"{label} is not controlled by {side}; replacements appear "
                         "in its own places")]
-    out = _hex_findings(state, entry, label, section, rules.not_in_enemy_zoc)
+    out = _hex_findings(state, entry, label, section, rules.not_in_enemy_zoc, rules.empty_hex)
     if not out and rules.in_communication and label not in exempt and not in_communication(state, label, side):
         out.append(finding(state, "error", t.rules.supply.source if t.rules.supply else section, entry, f"{label} is not in communication; a rebuilt unit "
                            "appears in communication"))

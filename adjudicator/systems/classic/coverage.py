@@ -163,9 +163,13 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                             ("rules.toml [combat.advance]",)))
     if rules.replacements is not None:
         add(rules.replacements.source, Clause("points a turn (replacements.csv), what a point buys, where a rebuilt "
-                                              "unit appears, once a unit a phase, units available from a turn; a "
+                                              "unit appears" + (" (an empty hex: this section's breach, not "
+                                                                "stacking's)" if rules.replacements.empty_hex else "")
+                                              + ", once a unit a phase, units available from a turn; a "
                                               "refused replacement spends no point",
-                                              ("place",), (), ("rules.toml [replacements]", "replacements.csv")))
+                                              ("place",), (), ("rules.toml [replacements]", "replacements.csv"),
+                                              ("tests/test_classic_session22.py::test_a_rebuilt_unit_in_an_occupied_"
+                                               "city_breaks_the_replacements_empty_hex",)))
     if rules.reinforcements is not None:
         add(rules.reinforcements.source, Clause("reinforcements on their turn at their entry; one refused (placed "
                                                 "early) is placed again lawfully, and not reported as not placed"
