@@ -190,7 +190,7 @@ def test_an_attack_refused_for_several_reasons_is_one_error(tmp_path: Path) -> N
         "Phase german_movement\n"
     assert verdict(tmp_path, log) == [(line_of(log, "attack 0302"), "error", "7.0")]
     message = next(f.message for f in run(tmp_path, log).findings if f.severity == "error")
-    assert "ge-xxvii in 0103 is not adjacent to 0302" in message and "ge-v in 0104 is not adjacent" in message
+    assert message == "ge-xxvii in 0103, ge-v in 0104 are not adjacent to 0302; only adjacent units attack"
 
 
 def test_a_loss_no_result_owes_cites_the_results_section(tmp_path: Path) -> None:

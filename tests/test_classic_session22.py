@@ -32,3 +32,20 @@ def test_a_rebuilt_unit_in_an_occupied_city_breaks_the_replacements_empty_hex(tm
         shutil.copytree(ROOT / kind / "moscow", data / kind / "moscow")
     edit(data / "counters" / "moscow" / "rules.toml", "empty_hex = true\n", "")
     assert verdict(tmp_path, log, data) == [(line_of(log, "so-5"), "error", "6.0")]
+
+
+def test_one_fault_of_several_attackers_is_said_once_naming_them(tmp_path: Path) -> None:
+    """7.0 (rulings register, as Onslaught's): an attack refused for a fault several of its units share is one error
+    saying each fault once with the units it concerns (it said the fault again for each unit)."""
+    log = upto(1, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 1 result DR\n" \
+        "German: retreat so-30 0302-0402-0502\nGerman: advance ge-xli 0201-0302\n" \
+        "German: attack 0303 with ge-xli ge-lvi so-29 ge-xxvii ge-v so-16 die 2\nPhase german_movement\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "attack 0303"), "error", "7.0")]
+    assert errors(tmp_path, log) == [
+        "ge-xli, ge-lvi have already attacked this phase; a unit attacks once a combat phase; so-29, so-16 are Soviet "
+        "units; they cannot attack with the German units; ge-xxvii in 0103, ge-v in 0104 are not adjacent to 0303; only "
+        "adjacent units attack"]
+    one = upto(1, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 1 result DR\n" \
+        "German: retreat so-30 0302-0402-0502\nGerman: attack 0301 with ge-xli so-29 die 2\n"
+    assert errors(tmp_path, one) == ["ge-xli has already attacked this phase; a unit attacks once a combat phase; "
+                                     "so-29 is a Soviet unit; it cannot attack with the German units"]

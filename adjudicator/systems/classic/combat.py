@@ -297,19 +297,21 @@ def _refusal(state: ClassicState, entry: Attack) -> list[Finding]:
         return out
     targets = [grid.hex_of(label) for label in hexes]
     where = " or ".join(hexes)
+    # One fault shared by several attackers is one reason naming them all (as Onslaught's 7.0: the rulings register).
+    faults: dict[tuple[str, str], list[str]] = {}
     for u in attackers:
         h = state.hex_of(u)
         if unit_of(state, u).side != side:
-            out.append(finding(state, "error", section, entry, f"{u} is a {unit_of(state, u).side} unit; it cannot "
-                               f"attack with the {side} units"))
+            faults.setdefault((f"{unit_of(state, u).side} unit", f"cannot attack with the {side} units"), []).append(u)
         elif h is None:
-            out.append(finding(state, "error", section, entry, f"{u} is not on the map; it cannot attack"))
+            faults.setdefault(("", "not on the map; {they} cannot attack"), []).append(u)
         elif combat.adjacent and not any(h.is_adjacent(x) for x in targets):
-            out.append(finding(state, "error", section, entry, f"{u} in {state.location[u]} is not adjacent to "
-                               f"{where}; only adjacent units attack"))
+            faults.setdefault(("", f"not adjacent to {where}; only adjacent units attack"), []).append(
+                f"{u} in {state.location[u]}")
         elif combat.attack_once and u in state.log.attacked:
-            out.append(finding(state, "error", section, entry, f"{u} has already attacked this phase; a unit "
-                               "attacks once a combat phase"))
+            faults.setdefault(("attacked", "a unit attacks once a combat phase"), []).append(u)
+    for (what, said), units in faults.items():
+        out.append(finding(state, "error", section, entry, _fault(units, what, said)))
     if len(hexes) > 1:
         # Each hex of an attack on several is next to one of its attackers at least.
         placed = [h for u in attackers if (h := state.hex_of(u)) is not None]
@@ -336,6 +338,17 @@ def _refusal(state: ClassicState, entry: Attack) -> list[Finding]:
         return [finding(state, "error", section, entry, f"the attack on {'+'.join(hexes)} is below the table's "
                         f"lowest column ({crt.columns[0]}): {'; '.join(odds.lines[-1:])}")]
     return []
+
+
+def _fault(units: list[str], what: str, said: str) -> str:
+    """An attackers' fault said of one unit or of several (`what`: a kind of unit, `attacked`, or nothing)."""
+    one = len(units) == 1
+    named = ", ".join(units)
+    if what == "attacked":
+        return f"{named} {'has' if one else 'have'} already attacked this phase; {said}"
+    if what:
+        return f"{named} {'is a' if one else 'are'} {what}{'' if one else 's'}; {'it' if one else 'they'} {said}"
+    return f"{named} {'is' if one else 'are'} {said.format(they='it' if one else 'they')}"
 
 
 def _check_claims(state: ClassicState, entry: Attack) -> list[Finding]:

@@ -121,7 +121,7 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                     "column, terrain shifts, the claimed odds, die and result against the table (a "
                                     "claim that is what the attack gives without the condition in force cites the "
                                     "condition's section; a result the table gives on the odds claimed is one error "
-                                    "with them); an attack refused (one error, every reason in it) owes nothing of its result, and its units and "
+                                    "with them); an attack refused (one error, each reason once naming the units it concerns) owes nothing of its result, and its units and "
                                     "hex may attack and be attacked lawfully after it; " + several + compulsory + "; unfinished: whether every battle is announced before "
                                     "the first is resolved (an attack entry announces and resolves its battle at once)",
                                     ("attack",),
@@ -134,6 +134,8 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                      f"{ONE}test_an_attack_outside_a_combat_phase_owes_nothing",
                                      f"{AUDIT}test_a_unit_retreated_into_a_hex_not_attacked_is_not_attacked_again",
                                      f"{AUDIT}test_an_attack_refused_for_several_reasons_is_one_error",
+                                     "tests/test_classic_session22.py::test_one_fault_of_several_attackers_is_said_once_"
+                                     "naming_them",
                                      f"{AUDIT}test_a_compulsory_attack_counts_the_units_attacked",
                                      f"{AUDIT}test_a_compulsory_attack_is_owed_by_the_units_next_to_each_other_as_the_"
                                      "phase_began",
