@@ -49,3 +49,36 @@ def test_one_fault_of_several_attackers_is_said_once_naming_them(tmp_path: Path)
         "German: retreat so-30 0302-0402-0502\nGerman: attack 0301 with ge-xli so-29 die 2\n"
     assert errors(tmp_path, one) == ["ge-xli has already attacked this phase; a unit attacks once a combat phase; "
                                      "so-29 is a Soviet unit; it cannot attack with the German units"]
+
+
+DR = upto(1, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 1 result DR\n"
+"""21 against so-30's 4 at 0302: 5:1, a 1 is DR (8.1: the German player retreats so-30 two hexes)."""
+
+
+def test_a_retreat_written_for_a_unit_that_owed_none_is_one_error(tmp_path: Path) -> None:
+    """8.1 (rulings register): the DR's retreat written for an attacker is one error, at it, saying which unit the
+    result makes retreat; so-30's retreat, never written, is a note naming that line (it was a second error), and a
+    retreat written for it afterwards settles the result as usual."""
+    log = DR + "German: retreat ge-xli 0201-0101\nPhase german_movement\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "retreat ge-xli"), "error", "8.1")]
+    assert errors(tmp_path, log) == ["no combat result makes ge-xli retreat here; the DR on 0302 (line 6) makes so-30 "
+                                     "retreat"]
+    notes = [f.message for f in run(tmp_path, log).findings if f.severity == "note"]
+    assert notes == ["so-30 did not retreat 2 hex(es) after the DR on 0302 (line 6) (not a breach of its own: the "
+                     "retreat on line 7 was written for ge-xli, which owed none)"]
+    fixed = DR + "German: retreat ge-xli 0201-0101\nGerman: retreat so-30 0302-0402-0502\nPhase german_movement\n"
+    assert verdict(tmp_path, fixed) == [(line_of(fixed, "retreat ge-xli"), "error", "8.1")]
+
+
+def test_an_advance_before_the_defenders_retreat_is_one_error(tmp_path: Path) -> None:
+    """8.2 (rulings register): an attacker advancing into 0302 while so-30 still holds it is one error, at the advance;
+    the retreat never written is a note naming it, and is judged without the attacker that went in early (it said so-30
+    had no legal retreat and was eliminated, a second error)."""
+    log = DR + "German: advance ge-xli 0201-0302\nPhase german_movement\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "advance"), "error", "8.2")]
+    notes = [f.message for f in run(tmp_path, log).findings if f.severity == "note"]
+    assert notes == ["so-30 did not retreat 2 hex(es) after the DR on 0302 (line 6) (not a breach of its own: the "
+                     "advance on line 7 went into 0302 before it)"]
+    ended = DR + "German: advance ge-xli 0201-0302\n"
+    assert [f.message for f in run(tmp_path, ended).findings if f.severity != "error"] == [
+        "when the log ends, " + notes[0]]

@@ -297,7 +297,7 @@ def _refusal(state: ClassicState, entry: Attack) -> list[Finding]:
         return out
     targets = [grid.hex_of(label) for label in hexes]
     where = " or ".join(hexes)
-    # One fault shared by several attackers is one reason naming them all (as Onslaught's 7.0: the rulings register).
+    # One fault shared by several attackers is one reason naming them all (the rulings register, classic series 7.0).
     faults: dict[tuple[str, str], list[str]] = {}
     for u in attackers:
         h = state.hex_of(u)

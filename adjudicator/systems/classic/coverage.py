@@ -35,6 +35,8 @@ ONE = "tests/test_classic_one_breach.py::"
 AUDIT = "tests/test_classic_audit.py::"
 """The tests of session 21's fixes and audit."""
 RHINE = "tests/test_classic_generality_rhine.py::"
+S22 = "tests/test_classic_session22.py::"
+"""The tests of session 22's fixes and audit."""
 """The tests on the Rhine test game (tests/data/rhine)."""
 
 
@@ -134,7 +136,7 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                      f"{ONE}test_an_attack_outside_a_combat_phase_owes_nothing",
                                      f"{AUDIT}test_a_unit_retreated_into_a_hex_not_attacked_is_not_attacked_again",
                                      f"{AUDIT}test_an_attack_refused_for_several_reasons_is_one_error",
-                                     "tests/test_classic_session22.py::test_one_fault_of_several_attackers_is_said_once_"
+                                     f"{S22}test_one_fault_of_several_attackers_is_said_once_"
                                      "naming_them",
                                      f"{AUDIT}test_a_compulsory_attack_counts_the_units_attacked",
                                      f"{AUDIT}test_a_compulsory_attack_is_owed_by_the_units_next_to_each_other_as_the_"
@@ -157,9 +159,13 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
     add(rules.combat.retreat.source, Clause("retreats the result owes: their length, on the map, away from the "
                                             "combat, no enemy unit or zone as the data say, who decides them (the "
                                             "side `Side:` or `Side>` names, against the data's chooser), blocked "
-                                            "retreats",
+                                            "retreats; a retreat written for a unit that owes none, or an advance "
+                                            "into the hex its defenders still hold, is one error, the retreat then "
+                                            "left owed a note",
                                             ("retreat", "loss"), OWED, ("rules.toml [combat.retreat]",),
-                                            (f"{ONE}test_an_attacker_with_no_retreat_is_eliminated",)))
+                                            (f"{ONE}test_an_attacker_with_no_retreat_is_eliminated",
+                                             f"{S22}test_a_retreat_written_for_a_unit_that_owed_none_is_one_error",
+                                             f"{S22}test_an_advance_before_the_defenders_retreat_is_one_error")))
     add(rules.combat.advance.source, Clause("advances right after the combat, by its attackers, into the emptied hex, "
                                             "no farther than the data allow", ("advance",), (),
                                             ("rules.toml [combat.advance]",)))
@@ -170,7 +176,7 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                               + ", once a unit a phase, units available from a turn; a "
                                               "refused replacement spends no point",
                                               ("place",), (), ("rules.toml [replacements]", "replacements.csv"),
-                                              ("tests/test_classic_session22.py::test_a_rebuilt_unit_in_an_occupied_"
+                                              (f"{S22}test_a_rebuilt_unit_in_an_occupied_"
                                                "city_breaks_the_replacements_empty_hex",)))
     if rules.reinforcements is not None:
         add(rules.reinforcements.source, Clause("reinforcements on their turn at their entry; one refused (placed "

@@ -47,22 +47,27 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
         if n > 0 and grid.is_label(state.location.get(u, "")):
             out.append(finding(state, losses, section, entry, f"{u} still owes {n} step loss(es) from {on}{why}",
                                line))
+    # A retreat left owed after the entry that took its place (its one error given there) is that mistake, and is
+    # judged on the position without an attacker that advanced before the defenders left.
+    retreats: Severity = "note" if p.retreat_excuse else "error"
+    excuse = f" (not a breach of its own: {p.retreat_excuse})" if p.retreat_excuse else ""
+    judged = _without_early_advances(state, p)
     for u, n in sorted(p.attacker_retreats.items()):
         if n > 0 and state.location.get(u) == p.began.get(u):
             retreat = rules_of(state).rules.combat.retreat
-            blocked = not _retreat_paths(state, u, n, p)
-            out.append(finding(state, "error", retreat.source, entry,
+            blocked = not _retreat_paths(judged, u, n, p)
+            out.append(finding(state, retreats, retreat.source, entry,
                                f"attacker {u} has no legal retreat of {n} hex(es) after {on}: it is eliminated "
                                f"(write 'eliminate {u}')" if blocked and retreat.blocked == "eliminated" else
-                               f"attacker {u} did not retreat {n} hex(es) after {on}", line))
+                               f"attacker {u} did not retreat {n} hex(es) after {on}{excuse}", line))
     for u, n in sorted(p.retreats.items()):
         if n > 0 and state.location.get(u) == p.began.get(u) and p.defender_steps.get(u, 0) == 0:
             retreat = rules_of(state).rules.combat.retreat
-            blocked = not _retreat_paths(state, u, n, p)
-            out.append(finding(state, "error", retreat.source, entry,
+            blocked = not _retreat_paths(judged, u, n, p)
+            out.append(finding(state, retreats, retreat.source, entry,
                                f"{u} has no legal retreat of {n} hex(es) after {on}: it is eliminated (write "
                                f"'eliminate {u}')" if blocked and retreat.blocked == "eliminated" else
-                               f"{u} did not retreat {n} hex(es) after {on}", line))
+                               f"{u} did not retreat {n} hex(es) after {on}{excuse}", line))
     if p.attacker_steps > 0:
         out.append(finding(state, losses, section, entry, f"the attackers ({', '.join(p.attackers)}) still owe "
                            f"{p.attacker_steps} step loss(es) from {on}{why}", line))
@@ -72,6 +77,14 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
                            f"{float(p.defender_lost):g} at least that the {p.code} on {p.named()} (line {p.line}) costs "
                            f"them{why}", line))
     return out
+
+
+def _without_early_advances(state: ClassicState, p: Pending) -> ClassicState:
+    """The position a retreat is judged on: an attacker that advanced into the combat's hex while its defenders were
+    still there (the advance's one error) counted where it stood when the combat was resolved."""
+    back = {u: p.began[u] for u in p.advanced if u in p.began and state.location.get(u) in p.defended()
+            and any(v in p.defenders for v in state.units_in(state.location[u]))}
+    return relocate(state, back) if back else state
 
 
 def _owes_nothing(p: Pending, unit_id: str) -> bool:
@@ -263,7 +276,10 @@ def check_retreat(state: ClassicState, entry: Retreat) -> list[Finding]:
     due = 0 if p is None else p.retreats.get(entry.unit, 0) or p.attacker_retreats.get(entry.unit, 0)
     attacker = p is not None and not p.retreats.get(entry.unit, 0) and bool(p.attacker_retreats.get(entry.unit, 0))
     if p is None or due == 0:
-        return [finding(state, "error", section, entry, f"no combat result makes {entry.unit} retreat here")]
+        others = sorted(u for u, n in (*p.retreats.items(), *p.attacker_retreats.items()) if n > 0) if p else []
+        owing = f"; the {p.code} on {p.named()} (line {p.line}) makes {', '.join(others)} retreat" \
+            if p is not None and others else ""
+        return [finding(state, "error", section, entry, f"no combat result makes {entry.unit} retreat here{owing}")]
     where = state.location.get(entry.unit)
     if entry.path[0] != where:
         return [finding(state, "error", section, entry, f"{entry.unit} is in {where}, not {entry.path[0]}; a "
@@ -326,6 +342,10 @@ def apply_retreat(state: ClassicState, entry: Retreat) -> ClassicState:
     """The unit at its retreat's end; the retreat no longer owed."""
     p = state.pending
     after = relocate(state, {entry.unit: entry.path[-1]})
+    if p is not None and not p.retreat_excuse and not (p.retreats.get(entry.unit) or
+                                                         p.attacker_retreats.get(entry.unit)):
+        # The retreat went to a unit that owed none (its one error given at it): the retreat owed is that mistake.
+        p = _excused(p, f"the retreat on line {entry.line} was written for {entry.unit}, which owed none")
     if p is not None:
         p = evolve(p, retreats={**p.retreats, entry.unit: 0},
                     attacker_retreats={**p.attacker_retreats, entry.unit: 0} if entry.unit in p.attacker_retreats
@@ -371,9 +391,18 @@ def apply_advance(state: ClassicState, entry: Advance) -> ClassicState:
     p = state.pending
     after = relocate(state, {entry.unit: entry.path[-1]})
     if p is not None:
+        if not p.retreat_excuse and any(u in p.defenders for u in state.units_in(entry.path[-1])):
+            # An advance into the hex its defenders still hold (its one error given at it) took the retreat's place.
+            p = _excused(p, f"the advance on line {entry.line} went into {entry.path[-1]} before it")
         after = evolve(after, pending=evolve(p, advances_left=p.advances_left - 1,
                                                advanced=p.advanced | {entry.unit}))
     return entered(after, unit_of(state, entry.unit).side, entry.path[1:])
+
+
+def _excused(p: Pending, why: str) -> Pending:
+    """A result whose retreats left owed are no breach of their own, and why (in the table's branch too)."""
+    alternative = evolve(p.alternative, retreat_excuse=why) if p.alternative is not None else None
+    return evolve(p, retreat_excuse=why, alternative=alternative)
 
 
 def retreat_options(state: ClassicState) -> list[RetreatOption]:

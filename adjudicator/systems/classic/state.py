@@ -104,6 +104,9 @@ class Pending:
     misdirected: int = 0
     """The line of a loss written for a unit that owed none from this combat (its one error given there): the step
     losses the result still owes are that mistake, noted, not a second error (0: none)."""
+    retreat_excuse: str = ""
+    """Why a retreat the result still owes is no breach of its own (its one error given at an earlier entry: a retreat
+    written for a unit that owed none, an advance into the hex before its defenders left it); empty: none."""
 
 
     def defended(self) -> tuple[str, ...]:
