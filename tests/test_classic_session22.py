@@ -82,3 +82,19 @@ def test_an_advance_before_the_defenders_retreat_is_one_error(tmp_path: Path) ->
     ended = DR + "German: advance ge-xli 0201-0302\n"
     assert [f.message for f in run(tmp_path, ended).findings if f.severity != "error"] == [
         "when the log ends, " + notes[0]]
+
+
+def test_a_unit_that_never_made_its_retreat_is_judged_as_astray(tmp_path: Path) -> None:
+    """House style 16 (rulings register): so-30's retreat, never written, is one 8.1 error as the log moves on; a German
+    move into 0302, which so-30 would have left, is a note naming that retreat (it was a second error, 4.0). An entry
+    naming so-30 is judged as it stands, and once it moves the players have gone on from there."""
+    log = DR + "Phase german_movement\nge-xli 0201-0302\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "Phase german_movement"), "error", "8.1")]
+    notes = [f.message for f in run(tmp_path, log).findings if f.severity == "note"]
+    assert notes == ["ge-xli may not enter 0302: enemy units are there (not a breach of its own: so-30 owed a retreat "
+                     "after the DR on 0302 (line 6), never written; without it there, this is no breach)"]
+    moved = DR + "Phase german_movement\nPhase soviet_replacement\nPhase rail_movement\nPhase soviet_combat\n" \
+        "Phase soviet_movement\nso-30 0302-0402\nTurn 2\nPhase german_replacement\nPhase panzer_movement\n" \
+        "ge-xli 0201-0302-0402\n"
+    assert verdict(tmp_path, moved) == [(line_of(moved, "Phase german_movement"), "error", "8.1"),
+                                        (line_of(moved, "ge-xli 0201"), "error", "4.0")]

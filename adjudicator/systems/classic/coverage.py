@@ -161,11 +161,13 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                             "side `Side:` or `Side>` names, against the data's chooser), blocked "
                                             "retreats; a retreat written for a unit that owes none, or an advance "
                                             "into the hex its defenders still hold, is one error, the retreat then "
-                                            "left owed a note",
+                                            "left owed a note; a unit whose retreat was never written judged as astray (what it alone makes a "
+                                            "breach a note) until it moves",
                                             ("retreat", "loss"), OWED, ("rules.toml [combat.retreat]",),
                                             (f"{ONE}test_an_attacker_with_no_retreat_is_eliminated",
                                              f"{S22}test_a_retreat_written_for_a_unit_that_owed_none_is_one_error",
-                                             f"{S22}test_an_advance_before_the_defenders_retreat_is_one_error")))
+                                             f"{S22}test_an_advance_before_the_defenders_retreat_is_one_error",
+                                             f"{S22}test_a_unit_that_never_made_its_retreat_is_judged_as_astray")))
     add(rules.combat.advance.source, Clause("advances right after the combat, by its attackers, into the emptied hex, "
                                             "no farther than the data allow", ("advance",), (),
                                             ("rules.toml [combat.advance]",)))

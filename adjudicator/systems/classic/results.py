@@ -79,6 +79,20 @@ def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findin
     return out
 
 
+def unretreated(state: ClassicState) -> dict[str, str]:
+    """The units the pending result still makes retreat (where they stood when it was resolved) as the log moves on,
+    each with what it owed (for a message)."""
+    p = state.pending
+    if p is None or p.refused:
+        return {}
+    if p.alternative is not None and owed(evolve(state, pending=replace(p, alternative=None)), None):
+        # After a wrong claim what is owed is the table's result (`owed`).
+        p = p.alternative
+    on = f"the {p.code} on {p.named()} (line {p.line})"
+    return {u: f"{u} owed a retreat after {on}" for u, n in (*p.retreats.items(), *p.attacker_retreats.items())
+            if n > 0 and state.location.get(u) == p.began.get(u) and p.defender_steps.get(u, 0) == 0}
+
+
 def _without_early_advances(state: ClassicState, p: Pending) -> ClassicState:
     """The position a retreat is judged on: an attacker that advanced into the combat's hex while its defenders were
     still there (the advance's one error) counted where it stood when the combat was resolved."""
