@@ -98,3 +98,15 @@ def test_a_unit_that_never_made_its_retreat_is_judged_as_astray(tmp_path: Path) 
         "ge-xli 0201-0302-0402\n"
     assert verdict(tmp_path, moved) == [(line_of(moved, "Phase german_movement"), "error", "8.1"),
                                         (line_of(moved, "ge-xli 0201"), "error", "4.0")]
+
+
+def test_a_unit_placed_where_the_rules_refuse_is_judged_as_astray(tmp_path: Path) -> None:
+    """House style 16: the 1st Shock Army rebuilt on turn 1 (11.0: from turn 4) is one error; it stands in 1401 as
+    written, so so-5 rebuilt there is a note naming that placement (it was a second error, the empty hex's)."""
+    log = upto(1, "soviet_replacement") + "Soviet: replace so-1s reduced 1401\nSoviet: replace so-5 reduced 1401\n" \
+        "Phase rail_movement\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "so-1s"), "error", "11.0")]
+    notes = [f.message for f in run(tmp_path, log).findings if f.severity == "note"]
+    assert notes == ["so-5 may not be placed in 1401, where so-1s is: a rebuilt unit appears in an empty hex (not a "
+                     "breach of its own: line 8 placed so-1s in 1401, which no rule allowed; without it there, this is "
+                     "no breach)"]

@@ -179,7 +179,8 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                               "refused replacement spends no point",
                                               ("place",), (), ("rules.toml [replacements]", "replacements.csv"),
                                               (f"{S22}test_a_rebuilt_unit_in_an_occupied_"
-                                               "city_breaks_the_replacements_empty_hex",)))
+                                               "city_breaks_the_replacements_empty_hex",
+                                               f"{S22}test_a_unit_placed_where_the_rules_refuse_is_judged_as_astray")))
     if rules.reinforcements is not None:
         add(rules.reinforcements.source, Clause("reinforcements on their turn at their entry; one refused (placed "
                                                 "early) is placed again lawfully, and not reported as not placed"

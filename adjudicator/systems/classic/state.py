@@ -152,9 +152,10 @@ class ClassicState:
     each entry until the last phase ends."""
     last_line: int = 0
     """The log line of the last entry applied (where the log's end is reported)."""
-    unretreated: Mapping[str, str] = field(default_factory=dict)
-    """Units a result made retreat whose retreat the log never wrote (its one error given as the log moved on), each
-    with what it owed, until it next moves, is placed or loses a step: where it stands the rules do not put it."""
+    astray: Mapping[str, str] = field(default_factory=dict)
+    """Units standing where no rule put them, each with the breach that left it there (its one error given then): a
+    retreat the log never wrote, a placement the rules refused. Kept until the unit next moves, is placed or loses a
+    step (house style 16; the engine keeps the units an illegal move, retreat or advance put astray)."""
     overstacks: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
     """Overstacked hexes already reported, with their units (a lasting breach is reported once)."""
     by_hex: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)

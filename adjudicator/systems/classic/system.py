@@ -200,14 +200,15 @@ class Classic(SystemBase[ClassicState]):
                                   f"{state.at.step} phase on this turn")]
         if kind_rules:
             out += self._judge(state, entry)[1]
-        return self._without_unretreated(state, entry, out, kind_rules)
+        return self._without_astray(state, entry, out, kind_rules)
 
-    def _without_unretreated(self, state: ClassicState, entry: Entry, found: list[Finding], kind_rules: bool
-                             ) -> list[Finding]:
-        """The findings with the errors only a unit that never made its retreat brings about made notes (house style
-        16: its retreat left owed was the error; where it lawfully is the rules do not fix, so it is judged without
-        it). An entry naming the unit, or attacking its hex, is judged as it stands."""
-        stray = {u: why for u, why in state.unretreated.items() if state.hex_of(u) is not None}
+    def _without_astray(self, state: ClassicState, entry: Entry, found: list[Finding], kind_rules: bool
+                        ) -> list[Finding]:
+        """The findings with the errors only a unit astray (`ClassicState.astray`: a retreat never written, a placement
+        refused) brings about made notes (house style 16: that breach was the error; where the unit lawfully is the
+        rules do not fix, so it is judged without it). An entry naming the unit, or attacking its hex, is judged as it
+        stands."""
+        stray = {u: why for u, why in state.astray.items() if state.hex_of(u) is not None}
         if not stray or not any(f.severity == "error" for f in found):
             return found
         named = {value for kind, value in iter_units_and_hexes(entry) if kind == "unit"}
@@ -215,14 +216,14 @@ class Classic(SystemBase[ClassicState]):
         if named & stray.keys() or any(state.location[u] in attacked for u in stray):
             return found
         lawful = evolve(self.with_units(state, {u: w for u, w in state.location.items() if u not in stray}),
-                        unretreated={})
+                        astray={})
         # The memos of the entry's own check are kept: its application reads them on the state it was judged in.
         memos = self._judged, self._misplaced
         kept = {f.rule for f in self.check_rules(lawful, entry, kind_rules) if f.severity == "error"}
         self._judged, self._misplaced = memos
         if all(f.rule in kept for f in found if f.severity == "error"):
             return found
-        cause = "; ".join(f"{why}, never written" for _, why in sorted(stray.items()))
+        cause = "; ".join(why for _, why in sorted(stray.items()))
         return [f if f.severity != "error" or f.rule in kept else
                 replace(f, severity="note", message=f"{f.message} (not a breach of its own: {cause}; without it "
                                                     "there, this is no breach)") for f in found]
@@ -289,7 +290,7 @@ class Classic(SystemBase[ClassicState]):
         judged_in = state
         if state.pending is not None and not results.carries_out(entry):
             # A retreat still owed as the log moves on (its one error given): the unit stands where no rule put it.
-            state = evolve(state, pending=None, unretreated={**state.unretreated, **results.unretreated(state)})
+            state = evolve(state, pending=None, astray={**state.astray, **results.unretreated(state)})
         if isinstance(entry, (StepMarker, TurnMarker)):
             # Reported once: a stack left over the limit is not a new breach at every later phase's end.
             state = evolve(state, overstacks=frozenset((label, state.units_in(label))
@@ -309,11 +310,16 @@ class Classic(SystemBase[ClassicState]):
             arrived = {u: entry.line for u, w in after.location.items() if w != before.get(u)}
             if arrived:
                 after = evolve(after, log=evolve(after.log, arrived={**after.log.arrived, **arrived}))
-        if after.unretreated and (after.location is not state.location or after.reduced is not state.reduced):
+        if after.astray and (after.location is not state.location or after.reduced is not state.reduced):
             # The players have gone on from there once the unit moves, is placed or loses a step.
-            after = evolve(after, unretreated={u: why for u, why in after.unretreated.items()
-                                               if after.location.get(u) == state.location.get(u)
-                                               and (u in after.reduced) == (u in state.reduced)})
+            after = evolve(after, astray={u: why for u, why in after.astray.items()
+                                          if after.location.get(u) == state.location.get(u)
+                                          and (u in after.reduced) == (u in state.reduced)})
+        if isinstance(entry, Place) and any(f.severity == "error" for f in found) and \
+                state.game.grid.is_label(after.location.get(entry.unit, "")):
+            # A placement the rules refuse stands as written (its one error given): the unit is astray there.
+            after = evolve(after, astray={**after.astray, entry.unit: f"line {entry.line} placed {entry.unit} in "
+                                          f"{after.location[entry.unit]}, which no rule allowed"})
         # A claim of a victory counted at the game's end stands or falls with the position as the last phase goes on.
         return victory.standing(victory.any_time(evolve(after, last_line=entry.line), entry.line))
 
