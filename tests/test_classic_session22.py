@@ -4,7 +4,6 @@ several units of an attack)."""
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 

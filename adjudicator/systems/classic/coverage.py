@@ -35,9 +35,9 @@ ONE = "tests/test_classic_one_breach.py::"
 AUDIT = "tests/test_classic_audit.py::"
 """The tests of session 21's fixes and audit."""
 RHINE = "tests/test_classic_generality_rhine.py::"
+"""The tests on the Rhine test game (tests/data/rhine)."""
 S22 = "tests/test_classic_session22.py::"
 """The tests of session 22's fixes and audit."""
-"""The tests on the Rhine test game (tests/data/rhine)."""
 
 
 def _clauses(game: Game) -> dict[str, list[Clause]]:
@@ -123,7 +123,8 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                     "column, terrain shifts, the claimed odds, die and result against the table (a "
                                     "claim that is what the attack gives without the condition in force cites the "
                                     "condition's section; a result the table gives on the odds claimed is one error "
-                                    "with them); an attack refused (one error, each reason once naming the units it concerns) owes nothing of its result, and its units and "
+                                    "with them); an attack refused (one error, each reason once naming the units "
+                                    "it concerns) owes nothing of its result, and its units and "
                                     "hex may attack and be attacked lawfully after it; " + several + compulsory + "; unfinished: whether every battle is announced before "
                                     "the first is resolved (an attack entry announces and resolves its battle at once)",
                                     ("attack",),
@@ -161,8 +162,8 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                             "side `Side:` or `Side>` names, against the data's chooser), blocked "
                                             "retreats; a retreat written for a unit that owes none, or an advance "
                                             "into the hex its defenders still hold, is one error, the retreat then "
-                                            "left owed a note; a unit whose retreat was never written judged as astray (what it alone makes a "
-                                            "breach a note) until it moves",
+                                            "left owed a note; a unit whose retreat was never written judged as "
+                                            "astray (what it alone makes a breach a note) until it moves",
                                             ("retreat", "loss"), OWED, ("rules.toml [combat.retreat]",),
                                             (f"{ONE}test_an_attacker_with_no_retreat_is_eliminated",
                                              f"{S22}test_a_retreat_written_for_a_unit_that_owed_none_is_one_error",

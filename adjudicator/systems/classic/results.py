@@ -89,7 +89,8 @@ def unretreated(state: ClassicState) -> dict[str, str]:
         # After a wrong claim what is owed is the table's result (`owed`).
         p = p.alternative
     on = f"the {p.code} on {p.named()} (line {p.line})"
-    return {u: f"{u} owed a retreat after {on}, never written" for u, n in (*p.retreats.items(), *p.attacker_retreats.items())
+    due = (*p.retreats.items(), *p.attacker_retreats.items())
+    return {u: f"{u} owed a retreat after {on}, never written" for u, n in due
             if n > 0 and state.location.get(u) == p.began.get(u) and p.defender_steps.get(u, 0) == 0}
 
 
