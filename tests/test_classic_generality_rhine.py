@@ -291,3 +291,19 @@ def test_an_attack_below_the_table_is_not_compulsory(copy: Path, tmp_path: Path)
     began = compulsory._as_began(state, state.log)
     assert state.location["al-17ab"] != "0621" and began.location["al-17ab"] == "0621"
     assert began.units_in("0621") == ("al-17ab",) and began.units_in("0520") == ("ge-84",)
+
+
+def test_a_result_left_undone_by_a_stack_is_one_error(copy: Path, tmp_path: Path) -> None:
+    """8.1 (rulings register, as Onslaught 7.2 and F&M 8.2.4): the DR on ge-84 and ge-180, stacked in 0714 and boxed
+    in by Allied zones, eliminates both; left undone as the phase ends it is one error, the other unit's part a note
+    (it was one error a unit)."""
+    (copy / "counters" / "rhine" / "setup.csv").write_text(
+        "# schema_version = 1\nscenario,piece,location,source,note\nplunder,turn,turn@1,2.0,\nplunder,ge-84,0714,2.0,\n"
+        "plunder,ge-180,0714,2.0,\nplunder,al-gds,0614,2.0,\nplunder,al-17ab,0615,2.0,\nplunder,al-43,0713,2.0,\n"
+        "plunder,al-51,0815,2.0,\nplunder,al-15,0814,2.0,\n", encoding="utf-8")
+    log = '[Game "rhine"]\n[Scenario "plunder"]\nTurn 1\nPhase reinforcement\nPhase rail\nPhase movement\n' \
+        "Phase combat\nAllied: attack 0714 with al-gds al-17ab al-43 al-51 al-15 odds 2:1 die 1 result DR\n" \
+        "Phase reinforcement\n"
+    assert findings(copy, log, tmp_path) == [(9, "error", "8.1")]
+    assert messages(copy, log, tmp_path) == ["ge-180 has no legal retreat of 1 hex(es) after the DR on 0714 (line 8): "
+                                             "it is eliminated (write 'eliminate ge-180')"]

@@ -149,8 +149,9 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
         add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "
                            "printed strength (a step at a time while it is short, none past the one that matches "
                            "it), a unit's last step lost (`deplete` or `eliminate`) its elimination, what is "
-                           "still owed when the log moves on (noted when the log ends; noted too when a loss went to "
-                           "a unit that owed none, that loss's error being the one)", ("loss",), OWED,
+                           "still owed when the log moves on (one error a result, each other unit's part a note; noted "
+                           "when the log ends; noted too when a loss went to a unit that owed none, that loss's error "
+                           "being the one)", ("loss",), OWED,
                            ("rules.toml [[combat.results]]",),
                            (f"{AUDIT}test_a_loss_written_for_the_wrong_unit_is_one_error",
                             f"{AUDIT}test_a_loss_no_result_owes_cites_the_results_section",
@@ -168,7 +169,8 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                             (f"{ONE}test_an_attacker_with_no_retreat_is_eliminated",
                                              f"{S22}test_a_retreat_written_for_a_unit_that_owed_none_is_one_error",
                                              f"{S22}test_an_advance_before_the_defenders_retreat_is_one_error",
-                                             f"{S22}test_a_unit_that_never_made_its_retreat_is_judged_as_astray")))
+                                             f"{S22}test_a_unit_that_never_made_its_retreat_is_judged_as_astray",
+                                             f"{RHINE}test_a_result_left_undone_by_a_stack_is_one_error")))
     add(rules.combat.advance.source, Clause("advances right after the combat, by its attackers, into the emptied hex, "
                                             "no farther than the data allow", ("advance",), (),
                                             ("rules.toml [combat.advance]",)))

@@ -1,5 +1,5 @@
 """Combat results carried out: step losses (and an exchange's strength), retreats and advances after combat, and
-what a result still owes when the log moves on (one error per unit and obligation)."""
+what a result still owes when the log moves on (one error a result left undone)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from adjudicator.contract import AdvanceOption, RetreatOption
-from adjudicator.findings import Finding, Severity
+from adjudicator.findings import Finding, Severity, one_error
 from adjudicator.notation.entries import Advance, Entry, Loss, Retreat
 from adjudicator.systems.classic.base import (
     Role, eliminated_box, enemy_of, finding, noted_overstack, off_the_map, rules_of, stack_count, steps_left,
@@ -24,7 +24,13 @@ def carries_out(entry: Entry) -> bool:
 
 
 def owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Finding]:
-    """What the pending result still owes when the log moves on: one error per unit and obligation."""
+    """What the pending result still owes when the log moves on: one result left undone is one breach, its first part
+    the error and each other unit's or obligation's a note (the rulings register: one reading in every system)."""
+    return one_error(_owed(state, entry, line), "more of the same result left undone: one error")
+
+
+def _owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Finding]:
+    """`owed` worked out: each unit's and obligation's part."""
     p = state.pending
     if p is None or p.refused:
         # An attack the rules refused owes nothing (its one error is at the attack): one breach, one error.
