@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import adjudicate_file
+from adjudicator.findings import Finding
 from adjudicator.systems.classic import compulsory
 from classic_support import verdict
 from data_edits import edit as edit_file
@@ -307,3 +308,25 @@ def test_a_result_left_undone_by_a_stack_is_one_error(copy: Path, tmp_path: Path
     assert findings(copy, log, tmp_path) == [(9, "error", "8.1")]
     assert messages(copy, log, tmp_path) == ["ge-180 has no legal retreat of 1 hex(es) after the DR on 0714 (line 8): "
                                              "it is eliminated (write 'eliminate ge-180')"]
+
+
+def test_reinforcements_left_off_as_a_turn_ends_are_one_error(copy: Path, tmp_path: Path) -> None:
+    """10.0 with `late = "prohibited"` (rulings register, as Omaha 11.1.2): al-7ar and al-30, both due on turn 2 and
+    left off, are one error as the turn ends, the other unit a note (it was one error a unit)."""
+    edit(copy, "rules.toml", 'late = "allowed"', 'late = "prohibited"')
+    edit(copy, "reinforcements.csv", "plunder,3,al-30,", "plunder,2,al-30,")
+    log = TURN_1 + TURN_2.replace("Allied: reinforce al-7ar 0610\n", "") + "Turn 3\n"
+    end = len(log.splitlines())
+    assert findings(copy, log, tmp_path) == [(end, "error", "10.0")]
+    said = [(f.severity, f.message) for f in run_findings(copy, log, tmp_path) if "due on turn 2" in f.message]
+    assert said == [("error", "al-30 was due on turn 2 and was not placed"),
+                    ("note", "al-7ar was due on turn 2 and was not placed (more reinforcements left off as the same "
+                             "turn ended: one error)")]
+
+
+def run_findings(data: Path, log: str, tmp_path: Path) -> list[Finding]:
+    """Every finding of a log of the game."""
+    path = tmp_path / "all.log"
+    path.write_text(log, encoding="utf-8")
+    result, _ = adjudicate_file(path, data)
+    return result.findings

@@ -187,7 +187,7 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
     if rules.reinforcements is not None:
         add(rules.reinforcements.source, Clause("reinforcements on their turn at their entry; one refused (placed "
                                                 "early) is placed again lawfully, and not reported as not placed"
-                                                + ("; one not placed on its turn is one error as the turn ends (the "
+                                                + ("; those not placed on their turn are one error as the turn ends (the "
                                                    "last turn's as the game ends: the log's end in its last phase; "
                                                    "none for a turn the log has not finished), its late placement a "
                                                    "note" if rules.reinforcements.late == "prohibited"
@@ -199,7 +199,8 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                                  "turn_is_one_error",
                                                  f"{ONE}test_a_late_reinforcement_is_one_error_as_its_turn_ends",
                                                  f"{RHINE}test_a_reinforcement_due_on_the_last_turn_is_owed_at_the_"
-                                                 "games_end")))
+                                                 "games_end",
+                                                 f"{RHINE}test_reinforcements_left_off_as_a_turn_ends_are_one_error")))
     if rules.supply is not None:
         add(rules.supply.source, Clause("a line to the side's sources through no enemy unit or zone as the data "
                                         "say, the hex it is traced from excepted (asked by replacements, cut-off "

@@ -10,7 +10,7 @@ from adjudicator.contract import (
     CombatAccount, EngineChecks, Outcome, Position, SequencePoint, StepNoun, TurnContext, TurnKeeper, UnitPlace,
     played_scenario,
 )
-from adjudicator.findings import Finding, SectionTable
+from adjudicator.findings import Finding, SectionTable, one_error
 from adjudicator.notation.entries import (
     Advance, Attack, Bombard, Comment, Declare, Entry, Header, Loss, Move, Place, Retreat, StepMarker, TurnMarker,
 )
@@ -64,12 +64,14 @@ def _turn_ends(state: ClassicState, entry: TurnMarker) -> ClassicState:
 
 
 def _unplaced(state: ClassicState, entry: TurnMarker | None, line: int = 0, ending: str = "") -> list[Finding]:
-    """One error for each reinforcement due by the turn now ending (at the next `Turn` marker, or at the game's end)
-    and not placed."""
+    """The reinforcements due by the turn now ending (at the next `Turn` marker, or at the game's end) and not placed:
+    one breach a turn, its first unit the error and each other a note (the rulings register: one reading in every
+    system)."""
     t = rules_of(state)
     section = t.rules.reinforcements.source if t.rules.reinforcements else t.rules.movement.source
-    return [finding(state, "error", section, entry, f"{unit_id} was due on turn {due} and was not placed{ending}",
-                    line=line) for unit_id, due in arrivals.overdue(state, state.at.turn)]
+    return one_error([finding(state, "error", section, entry, f"{unit_id} was due on turn {due} and was not placed"
+                              f"{ending}", line=line) for unit_id, due in arrivals.overdue(state, state.at.turn)],
+                     "more reinforcements left off as the same turn ended: one error")
 
 
 _KEEPER: TurnKeeper[ClassicState, PhaseLog] = replace(KEEPER, turn_ends=_turn_ends)
