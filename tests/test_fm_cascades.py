@@ -142,3 +142,42 @@ def test_a_combat_without_a_recorded_result_may_be_carried_out(game: Game) -> No
     advanced = run(game, attack + "Allied: advance 16/1 2217-2117\n" + END)
     assert [(f.rule, "no defender of the attack on 2117" in f.message) for f in advanced.findings
             if f.severity == "error"] == [("8.5", True)]
+
+
+FRIENDS = {**OPEN, "26/1": "2317", "115/29": "2218", "116/29": "2318"}
+"""OPEN with Allied units on 2317, 2218 and 2318: 16/1's one-hex retreats from 2217 all end on a friend."""
+
+
+def test_displacing_a_unit_no_retreat_ended_on_is_one_error(game: Game) -> None:
+    """8.3.1, 5.3: 16/1's retreat ends on 26/1 and the log displaces 115/29, which took no part: one error, there,
+    naming the unit to displace; the stack left on 2317 is that breach, not 5.3's as the phase ends."""
+    text = COMBAT + ("Allied: attack 2117 with 16/1 result A1\nAllied: retreat 16/1 2217-2317\n"
+                     "Allied: retreat 115/29 2218-2118\n" + END)
+    played = run(game, text, FRIENDS)
+    assert seen(played) == [("error", "8.3.1", "Allied: retreat 115/29 2218-2118")]
+    assert "26/1 in 2317, where a retreat ended, is the unit to displace" in played.findings[-1].message
+    # With no displacement written at all, the stack is the one breach (5.3, as the phase ends).
+    left = run(game, COMBAT + "Allied: attack 2117 with 16/1 result A1\nAllied: retreat 16/1 2217-2317\n" + END,
+               FRIENDS)
+    assert seen(left) == [("error", "5.3", "Phase mobile_movement")]
+
+
+def test_a_result_carried_out_on_the_wrong_unit_is_one_error(game: Game) -> None:
+    """8.2.4, 8.4 (as the classic series' 8.0 ruling): a loss, stiff resistance or retreat written for a unit that
+    owes none of it is one error, there; the same part left owed by the unit it should have touched is a note as
+    the combat ends. A part of another kind stays owed (an Ex carried out as the defender's retreat: the attacker's
+    step is an error of its own)."""
+    de = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result De\nAllied: deplete 16/1\n" + END, FRIENDS)
+    assert seen(de) == [("error", "8.2.4", "Allied: deplete 16/1"), ("note", "8.2.4", "Phase mobile_movement")]
+    assert "the loss on line 8 went to a unit that owed none" in de.findings[-1].message
+    ex = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result Ex\nAllied: deplete 26/1\n"
+             "German> deplete 914/352\n" + END, FRIENDS)
+    assert seen(ex) == [("error", "8.2.4", "Allied: deplete 26/1"), ("note", "8.2.4", "Phase mobile_movement")]
+    stand = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result A1\nGerman> stand 914/352\n" + END)
+    assert [(s, r) for s, r, _ in seen(stand)] == [("error", "8.4"), ("note", "8.3"), ("note", "8.3")]
+    retreat = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result A1\nGerman> retreat 914/352 2117-2016\n"
+                  + END)
+    assert [(s, r) for s, r, _ in seen(retreat)] == [("error", "8.2.4"), ("note", "8.3"), ("note", "8.3")]
+    other = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result Ex\n"
+                "German> retreat 914/352 2117-2016-1916\n" + END)
+    assert [(s, r) for s, r, _ in seen(other)] == [("error", "8.2.4"), ("error", "8.2.4")]

@@ -20,7 +20,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
-from adjudicator.systems.fire_and_movement.results import FmCombat, RetreatRoom, SpecialAttack
+from adjudicator.systems.fire_and_movement.results import FmCombat, Owed, RetreatRoom, SpecialAttack
 from adjudicator.systems.fire_and_movement.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.fire_and_movement.state import SEQUENCE as SEQUENCE  # 4.1's, kept where it was asked for
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
@@ -341,7 +341,7 @@ class SeriesRules(SystemBase[S]):
     def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
         raise NotImplementedError  # combat_results.py
 
-    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
+    def _outstanding(self, state: S, combat: FmCombat) -> list[Owed]:
         raise NotImplementedError  # combat_results.py
 
     def bombard_effect(self, state: S, entry: Bombard, result: str | None) -> str | None:

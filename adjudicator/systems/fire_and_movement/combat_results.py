@@ -11,8 +11,8 @@ from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Advance, Attack, Bombard, Comment, Entry, Header, Loss, Retreat, StandFast
 from adjudicator.systems.fire_and_movement import results
 from adjudicator.systems.fire_and_movement.base import SeriesArea
-from adjudicator.systems.fire_and_movement.results import DEFENDER_RETREATS, FmCombat, RetreatRoom
-from adjudicator.systems.fire_and_movement.state import S, evolve
+from adjudicator.systems.fire_and_movement.results import DEFENDER_RETREATS, FmCombat, Owed, RetreatRoom
+from adjudicator.systems.fire_and_movement.state import S, evolve, stack_reported
 
 
 class CombatResults(SeriesArea[S]):
@@ -25,8 +25,8 @@ class CombatResults(SeriesArea[S]):
             return False
         return isinstance(entry, (Loss, Retreat, Advance, StandFast, Comment, Header))
 
-    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
-        """(section, message) for what a combat's result still asks of the log (8.2.4-8.4)."""
+    def _outstanding(self, state: S, combat: FmCombat) -> list[Owed]:
+        """What a combat's result still asks of the log (8.2.4-8.4)."""
         owed = results.outstanding(combat, self._retreat_rooms(state, combat))
         table = combat.as_table_says()
         if owed and table is not None:
@@ -48,12 +48,21 @@ class CombatResults(SeriesArea[S]):
         assert combat is not None
         # One result left undone is one breach: its first part the error, the others notes.
         owed = self._outstanding(state, combat)
+        # A part carried out for a unit that owed none of it (its error given there) is the same part left owed by
+        # the unit it should have touched: one decision, which unit carries the result out, went wrong (a note).
+        excused = [o for o in owed if combat.misdirected_at(o.part) is not None]
+        owed = [o for o in owed if combat.misdirected_at(o.part) is None]
         if owed and isinstance(entry, (Attack, Bombard)):
             # 8.0: the next combat declared before this one is done breaks the order of combat, whether the log
             # then carries the result out late (the phase record's `undone`) or never: the clause misread is 8.0's.
-            owed = [("8.0", f"{message}, before the next {entry.kind} is declared (8.0: each combat is resolved "
-                            "before the next)" if k == 0 else message) for k, (section, message) in enumerate(owed)]
-        found = [self._f("error", section, entry, message) for section, message in owed]
+            owed = [replace(o, section="8.0", message=f"{o.message}, before the next {entry.kind} is declared (8.0: "
+                                                      "each combat is resolved before the next)") if k == 0 else o
+                    for k, o in enumerate(owed)]
+        found = [self._f("error", o.section, entry, o.message) for o in owed]
+        found += [self._f("note", o.section, entry, f"{o.message} (not a breach of its own: the "
+                                                     f"{'loss' if o.part == 'loss' else 'retreat or stiff resistance'}"
+                                                     f" on line {combat.misdirected_at(o.part)} went to a unit that "
+                                                     "owed none: one error there)") for o in excused]
         return one_error(found, "more of the same result left undone: one error")
 
     def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
@@ -236,8 +245,18 @@ class CombatResults(SeriesArea[S]):
         displaced = state.log.displaced
         if combat is not None and entry.unit not in (*combat.attackers, *combat.defenders):
             displaced = displaced | {entry.unit}  # 8.3.1
+            if entry.path[0] not in results.arrival_ends(state.location, combat, entry.unit):
+                # A unit no retreat ended on, displaced (8.3.1's one error, on this entry) instead of the one a retreat
+                # ended on: the stack left there is this breach, not one of 5.3's as the phase ends; and a retreat
+                # still owed is the same decision gone wrong.
+                combat = combat.misdirect(entry.unit, "retreat", entry.line)
+                for unit_id in results.to_displace(state.location, combat):
+                    state = stack_reported(state, state.location[unit_id],
+                                           frozenset(u for u, w in state.location.items()
+                                                     if w == state.location[unit_id] and u != entry.unit))
             combat = replace(combat, displaced=(*combat.displaced, (entry.unit, tuple(entry.path))))
         elif combat is not None:
+            combat = combat.misdirect(entry.unit, "retreat", entry.line)
             due = combat.retreat_due(entry.unit)
             short = 0 < len(entry.path) - 1 < due and self.rules.retreat_room(state, entry.unit, due) != "full"
             combat = replace(combat, retreated=(*combat.retreated, (entry.unit, tuple(entry.path))),
@@ -254,6 +273,9 @@ class CombatResults(SeriesArea[S]):
 
     def _loss_applied(self, state: S, entry: Loss) -> S:
         combat = state.combat
+        if combat is not None:
+            combat = combat.misdirect(entry.unit, "loss", entry.line)
+            state = evolve(state, combat=combat)
         if combat is not None and entry.unit in (*combat.attackers, *combat.defenders):
             left = combat.steps_of(entry.unit) - combat.lost_by(entry.unit)
             state = evolve(state, combat=combat.with_loss(entry.unit, 1 if entry.loss == "deplete" else left))
@@ -267,6 +289,7 @@ class CombatResults(SeriesArea[S]):
         combat = state.combat
         for unit_id in dict.fromkeys(entry.units):
             if combat is not None:
+                combat = combat.misdirect(unit_id, "retreat", entry.line)
                 combat = replace(combat.with_loss(unit_id, 1), stood=combat.stood | {unit_id})
                 state = evolve(state, combat=combat)
             if self.rules._steps(state, unit_id) > 1:

@@ -120,6 +120,13 @@ def evolve(state: T, **changes: object) -> T:
     return new
 
 
+def stack_reported(state: S, label: str, units: frozenset[str]) -> S:
+    """5.3: a stack an entry's own error reported, which the phase's end does not report again."""
+    known = dict(state.overstacked)
+    known[label] = known.get(label, frozenset()) | units
+    return evolve(state, overstacked=tuple(sorted(known.items(), key=lambda item: item[0])))
+
+
 def _install(state: S, at: TurnContext, log: PhaseLog) -> S:
     """The state with the engine's new context and phase record."""
     return evolve(state, at=at, log=log)

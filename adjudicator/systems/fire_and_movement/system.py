@@ -28,10 +28,12 @@ from adjudicator.systems.fire_and_movement.combat_results import CombatResults
 from adjudicator.systems.fire_and_movement.dispute import fm_account
 from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
 from adjudicator.systems.fire_and_movement.movement import Movement, MoveRule
-from adjudicator.systems.fire_and_movement.results import FmCombat, RetreatRoom
+from adjudicator.systems.fire_and_movement.results import FmCombat, Owed, RetreatRoom
 from adjudicator.systems.fire_and_movement.retreat import Retreats
 from adjudicator.systems.fire_and_movement.sequence import SequenceOfPlay
-from adjudicator.systems.fire_and_movement.state import FireAndMovementState, PhaseLog, S, evolve, keeper
+from adjudicator.systems.fire_and_movement.state import (
+    FireAndMovementState, PhaseLog, S, evolve, keeper, stack_reported,
+)
 from adjudicator.systems.fire_and_movement.support import SupportFire
 from adjudicator.systems.fire_and_movement.zoc import ZonesOfControl
 from wargame.errors import ReplayError, did_you_mean
@@ -111,8 +113,8 @@ class FireAndMovement(SeriesRules[S]):
         """6.1 exception: never EZOC to EZOC across a minefield hexside or into a fortification (zoc.py)."""
         return self.zoc._fortified_ezoc(state, entry, a, b)
 
-    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
-        """What a combat's result still owes, (section, message) each (combat_results.py)."""
+    def _outstanding(self, state: S, combat: FmCombat) -> list[Owed]:
+        """What a combat's result still owes (combat_results.py)."""
         return self.combat_results._outstanding(state, combat)
 
     def zones_of_control(self, state: S, side: str) -> frozenset[str]:
@@ -384,9 +386,7 @@ class FireAndMovement(SeriesRules[S]):
 
     def _stack_reported(self, state: S, label: str, units: frozenset[str]) -> S:
         """5.3: a stack an entry's own error reported, which the phase's end does not report again."""
-        known = dict(state.overstacked)
-        known[label] = known.get(label, frozenset()) | units
-        return evolve(state, overstacked=tuple(sorted(known.items(), key=lambda item: item[0])))
+        return stack_reported(state, label, units)
 
     def _place_applied(self, state: S, entry: Place) -> S:
         if entry.hex is not None and entry.unit in state.game.units_by_id:
@@ -416,8 +416,9 @@ class FireAndMovement(SeriesRules[S]):
         combat = state.combat
         if combat is None:
             return out
-        return out + [self.table.finding("note", section, combat.line, combat.column, f"when the log ends, {message}")
-                for section, message in self.combat_results._outstanding(state, combat)]
+        return out + [self.table.finding("note", owed.section, combat.line, combat.column,
+                                         f"when the log ends, {owed.message}")
+                      for owed in self.combat_results._outstanding(state, combat)]
 
     # -- the engine's contract ---------------------------------------------------------------------
     @property
