@@ -181,3 +181,19 @@ def test_a_result_carried_out_on_the_wrong_unit_is_one_error(game: Game) -> None
     other = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result Ex\n"
                 "German> retreat 914/352 2117-2016-1916\n" + END)
     assert [(s, r) for s, r, _ in seen(other)] == [("error", "8.2.4"), ("error", "8.2.4")]
+
+
+def test_one_fault_of_several_attackers_is_one_finding(game: Game) -> None:
+    """8.2 (as Onslaught 7.0's register row): two attackers not adjacent to the hex are one error naming both;
+    distinct faults stay distinct errors, and a unit refused for two reasons is still one error (the other a note)."""
+    two = run(game, COMBAT + "Allied: attack 2117 with 16/1 26/1 115/29 result -\n" + END, FRIENDS)
+    assert seen(two) == [("error", "8.2", "Allied: attack 2117 with 16/1 26/1 115/29 result -")]
+    assert two.findings[0].message == "26/1 at 2317, 115/29 at 2218 are not adjacent to 2117"
+    again = COMBAT + ("Allied: attack 2117 with 16/1 18/1 result D2\nGerman> retreat 914/352 2117-2016-1916\n"
+                      "Allied: advance 16/1 2217-2117-2016\nAllied: attack 1916 with 16/1 26/1 115/29 result -\n" + END)
+    played = run(game, again, FRIENDS)
+    assert [(s, r) for s, r, _ in seen(played)] == [("error", "8.2"), ("note", "8.5"), ("error", "8.2"),
+                                                    ("note", "8.0")]
+    assert [f.message for f in played.findings if f.severity == "error"] == [
+        "16/1 has already attacked in this phase; strengths are unitary",
+        "26/1 at 2317, 115/29 at 2218 are not adjacent to 1916"]

@@ -20,7 +20,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
-from adjudicator.systems.fire_and_movement.results import FmCombat, Owed, RetreatRoom, SpecialAttack
+from adjudicator.systems.fire_and_movement.results import AttackFault, FmCombat, Owed, RetreatRoom, SpecialAttack
 from adjudicator.systems.fire_and_movement.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.fire_and_movement.state import SEQUENCE as SEQUENCE  # 4.1's, kept where it was asked for
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
@@ -264,8 +264,8 @@ class SeriesRules(SystemBase[S]):
         """The arithmetic of a folio's own attack, None for a series attack."""
         return None
 
-    def attacker_checks(self, state: S, entry: Attack, unit_id: str) -> list[Finding]:
-        """A folio's errors for one attacking unit (none in the series)."""
+    def attacker_checks(self, state: S, entry: Attack, unit_id: str) -> list[AttackFault]:
+        """Why a folio's rules refuse one attacking unit (none in the series)."""
         return []
 
     def attack_checks(self, state: S, entry: Attack) -> list[Finding]:

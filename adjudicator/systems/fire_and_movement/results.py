@@ -60,6 +60,18 @@ class SpecialAttack:
 
 
 @frozen
+class AttackFault:
+    """Why the rules refuse an attacking unit (8.2, 4.1, 8.3.1, 8.5, a folio's clause), said of one unit or of several
+    with the same fault (one finding naming them all)."""
+
+    section: str
+    one: str
+    """Said of one unit ("is not adjacent to 2117")."""
+    many: str
+    """Said of several ("are not adjacent to 2117")."""
+
+
+@frozen
 class Owed:
     """A part of a known result the log has not carried out (8.2.4-8.4)."""
 

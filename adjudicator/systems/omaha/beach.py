@@ -14,7 +14,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Comment, Entry, Loss, Move, Retreat, StandFast
 from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
 from adjudicator.systems.fire_and_movement.ground_combat import result_codes
-from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
+from adjudicator.systems.fire_and_movement.results import AttackFault, FmCombat, SpecialAttack
 from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
 
@@ -47,11 +47,11 @@ class BeachAssaults(Area):
                                                    "one: attacks wait for a Combat Phase (8.2)")]
         return None
 
-    def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[Finding]:
+    def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[AttackFault]:
         """11.2.1: the landed units' beach assault was their only action of GT 1."""
         if self._landed_on_gt1(state, unit_id):
-            return [self._f("error", "11.2.1", entry, f"{unit_id} landed on the beach; its beach assault was its "
-                                                    "only action of GT 1 (11.2.1)")]
+            return [AttackFault("11.2.1", "landed on the beach; its beach assault was its only action of GT 1 (11.2.1)",
+                                "landed on the beach; their beach assault was their only action of GT 1 (11.2.1)")]
         return []
 
     def attack_checks(self, state: OmahaState, entry: Attack) -> list[Finding]:

@@ -22,7 +22,7 @@ from adjudicator.notation.entries import (
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
 from adjudicator.systems.fire_and_movement.combat import FmAudit
-from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
+from adjudicator.systems.fire_and_movement.results import AttackFault, FmCombat, SpecialAttack
 from adjudicator.systems.fire_and_movement.state import PhaseLog, evolve
 from adjudicator.systems.fire_and_movement.system import Check, FireAndMovement
 from adjudicator.systems.omaha import boundary
@@ -199,7 +199,7 @@ class Omaha(OmahaRules):
         """11.2.1-11.2.3: a beach assault, checked instead of 8.2 (beach.py)."""
         return self.assaults.folio_attack(state, entry)
 
-    def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[Finding]:
+    def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[AttackFault]:
         """BeachAssaults (beach.py): 11.2.1: the landed units' beach assault was their only action of GT 1."""
         return self.assaults.attacker_checks(state, entry, unit_id)
 
