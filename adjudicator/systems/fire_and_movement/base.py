@@ -320,7 +320,7 @@ class SeriesRules(SystemBase[S]):
         raise NotImplementedError  # support.py
 
     def _placement(self, state: S, entry: Attack | Bombard,
-                   kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+                   kept: pools.Tally) -> tuple[list[tuple[str, str]], pools.Tally, pools.Tally]:
         raise NotImplementedError  # support.py
 
     def bombard_marker(self, state: S, entry: Bombard, marker: Marker) -> list[Finding] | None:

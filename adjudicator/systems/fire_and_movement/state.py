@@ -13,6 +13,7 @@ from typing import TypeVar
 from adjudicator.contract import TurnContext, TurnKeeper
 from adjudicator.notation.entries import StepMarker, TurnMarker
 from adjudicator.systems.base import PerGame
+from adjudicator.systems.fire_and_movement.markers import NONE, Tally
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from wargame.game import Game
 from wargame.records import frozen
@@ -85,8 +86,8 @@ class FireAndMovementState:
     marker (house style 19)."""
     location: dict[str, str]
     depleted: frozenset[str] = frozenset()
-    markers_used: tuple[str, ...] = ()
-    """Support markers placed on combats this game turn, one entry per use (7.2)."""
+    markers_used: Tally = NONE
+    """Support markers drawn or placed on combats this game turn, a count a marker (7.2)."""
     combat: FmCombat | None = None
     """The combat whose results the entries after its attack carry out (8.2.4-8.5)."""
     overstacked: tuple[tuple[str, frozenset[str]], ...] = ()

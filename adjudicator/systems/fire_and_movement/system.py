@@ -8,7 +8,6 @@ hooks of `base.py` its rules change, and builds its registry from the series' by
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from adjudicator.contract import (
@@ -27,6 +26,7 @@ from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Supp
 from adjudicator.systems.fire_and_movement.combat_results import CombatResults
 from adjudicator.systems.fire_and_movement.dispute import fm_account
 from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
+from adjudicator.systems.fire_and_movement.markers import Tally
 from adjudicator.systems.fire_and_movement.movement import Movement, MoveRule
 from adjudicator.systems.fire_and_movement.results import FmCombat, Owed, RetreatRoom
 from adjudicator.systems.fire_and_movement.retreat import Retreats
@@ -214,7 +214,7 @@ class FireAndMovement(SeriesRules[S]):
         return self.support._check_draw(state, entry, side, named)
 
     def _placement(self, state: S, entry: Attack | Bombard,
-                   kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+                   kept: Tally) -> tuple[list[tuple[str, str]], Tally, Tally]:
         """The pools after a combat's markers are placed (7.2, support.py)."""
         return self.support._placement(state, entry, kept)
 
@@ -463,8 +463,7 @@ class FireAndMovement(SeriesRules[S]):
 
     def marker_uses(self, state: S) -> dict[str, MarkerUse]:
         """Support fire markers out of their pools this game turn (7.2)."""
-        used = Counter(state.markers_used)
-        return {m: MarkerUse(used=n) for m, n in sorted(used.items())}
+        return {m: MarkerUse(used=n) for m, n in sorted(state.markers_used.items())}
 
     def position(self, state: S) -> Position:
         """Units, reduced units and the markers out of their pools."""

@@ -21,6 +21,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
+from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit
 from adjudicator.systems.fire_and_movement.results import AttackFault, FmCombat, SpecialAttack
 from adjudicator.systems.fire_and_movement.state import PhaseLog, evolve
@@ -415,8 +416,8 @@ class Omaha(OmahaRules):
                 state.at.turn == self._campaign_number(state, "campaign_base_last_turn", 17):
             after = evolve(after, last_turn=self.campaign.campaign_last_turn(state)[0])  # 14.2: fixed as GT 17 ends
         before_gt1 = state.at.turn == 0  # 11.2.3: the beach assaults before GT 1 use GT 1's markers.
-        return evolve(after, markers_used=state.markers_used if before_gt1 else (),
-                      withheld=state.withheld if before_gt1 else (), mines_aside=(), weather=None,
+        return evolve(after, markers_used=state.markers_used if before_gt1 else pools.NONE,
+                      withheld=state.withheld if before_gt1 else pools.NONE, mines_aside=pools.NONE, weather=None,
                       owed=(*state.owed, *self.cups._capture_losses(state)),
                       captured=state.captured | {name for name, _ in self.cups._newly_captured(state)})
 
@@ -432,7 +433,7 @@ class Omaha(OmahaRules):
         after = self.sequence._phase_ended(state, entry)
         markers = state.game.markers_by_id
         return evolve(after, late=self.arrivals._reported_late(state), restacked=self.assaults.still_restacked(state),
-                      mines_aside=(*state.mines_aside, *(m for _, m in state.log.drawn if markers[m].kind == "mines")),
+                      mines_aside=state.mines_aside.plus(m for _, m in state.log.drawn if markers[m].kind == "mines"),
                       owed=() if self.phase_id(state) == "support_fire_marker" else state.owed)
 
     def _moved(self, state: OmahaState, entry: Move) -> OmahaState:
@@ -564,8 +565,8 @@ class Omaha(OmahaRules):
 
     def marker_uses(self, state: OmahaState) -> dict[str, MarkerUse]:
         """Support fire markers out of their cups: used, put aside, lost for good (7.2, 11.1.4, 11.2.3, 14.1)."""
-        used, aside, lost = Counter(state.markers_used), Counter(state.withheld), Counter(state.lost_markers)
-        return {m: MarkerUse(used[m], aside[m], lost[m]) for m in sorted(set(used) | set(aside) | set(lost))}
+        used, aside, lost = state.markers_used, state.withheld, state.lost_markers
+        return {m: MarkerUse(used.count(m), aside.count(m), lost.count(m)) for m in sorted(set(used) | set(aside) | set(lost))}
 
     def position(self, state: OmahaState) -> Position:
         """The series' position with the beachhead markers (11.2.1)."""
