@@ -197,3 +197,23 @@ def test_one_fault_of_several_attackers_is_one_finding(game: Game) -> None:
     assert [f.message for f in played.findings if f.severity == "error"] == [
         "16/1 has already attacked in this phase; strengths are unitary",
         "26/1 at 2317, 115/29 at 2218 are not adjacent to 1916"]
+
+
+def test_an_attack_refused_outright_owes_nothing(game: Game) -> None:
+    """8.0, 8.2, 8.2.1 a (as Onslaught 7.0's and the classic series' register rows): an attack the rules refuse
+    outright (no attacking unit next to the hex, one attacking again, an attack out of the combat phases or on two
+    hexes) is its one error; its result left undone is no second one, and its units and hex may attack and be
+    attacked lawfully after it."""
+    far = {**OPEN, "26/1": "2317"}
+    alone = run(game, COMBAT + "Allied: attack 2117 with 26/1 die 1 result D2\n"
+                "Allied: attack 2117 with 16/1 die 1 result Ex\nAllied: deplete 16/1\nGerman> deplete 914/352\n" + END,
+                far)
+    assert seen(alone) == [("error", "8.2", "Allied: attack 2117 with 26/1 die 1 result D2")]
+    again = run(game, COMBAT + "Allied: attack 2117 with 16/1 die 1 result Ex\nAllied: deplete 16/1\n"
+                "German> deplete 914/352\nAllied: attack 2117 with 16/1 die 6 result A1\n" + END)
+    assert [(s, r) for s, r, _ in seen(again)] == [("error", "8.2"), ("note", "8.0")]
+    early = run(game, "Turn 1\nPhase support_fire_marker\nPhase movement\nAllied: attack 2117 with 16/1 die 6 result A1\n"
+                "Phase bombardment\n")
+    assert [(s, r) for s, r, _ in seen(early)] == [("error", "8.2")]
+    two = run(game, COMBAT + "Allied: attack 2117+2118 with 16/1 die 6 result A1\n" + END)
+    assert [(s, r) for s, r, _ in seen(two)] == [("error", "8.2.1a")]

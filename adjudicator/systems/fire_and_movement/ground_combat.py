@@ -243,6 +243,22 @@ class GroundCombat(SeriesArea[S]):
         for fault in self.rules.attacker_checks(state, entry, unit_id):
             yield unit_id, fault
 
+    def _refusal(self, state: S, entry: Attack, side: str) -> tuple[tuple[str, ...], bool]:
+        """The attacking units the rules let attack (on the map, each without a fault of `_unit_faults`), and whether
+        the rules refuse the attack outright: out of its side's combat phases, on several hexes or on a hex with no
+        enemy unit, a defender attacked by another unit already this phase, or no attacking unit left (8.0, 8.2,
+        8.2.1 a; the rulings register: such an attack owes nothing)."""
+        phase = self.rules.phase_id(state)
+        able = tuple(u for u in dict.fromkeys(entry.attackers) if self.rules._on_map(state, u) is not None
+                     and not any(True for _ in self._unit_faults(state, entry, side, phase, u)))
+        slot = self.rules.slot(state)
+        types = [self.rules._unit(state, u).type for u in entry.attackers]
+        defenders = self.rules._defenders(state, entry, side)
+        again = [d for d in defenders if d in state.log.defended]
+        whole = slot is None or not slot.allows("attack", side, types) or bool(entry.more_hexes) or not defenders \
+            or bool(again) and not any((a, d) in state.log.engaged for a in entry.attackers for d in again)
+        return able, whole or not able
+
     def _open_combat(self, state: S, entry: Attack) -> FmCombat:
         """The combat an attack opens: its known result (claimed, else the table's for the die)."""
         side = self.rules._unit(state, entry.attackers[0]).side
@@ -257,29 +273,40 @@ class GroundCombat(SeriesArea[S]):
         if entry.result is not None and entry.die is not None and 1 <= entry.die <= 6 and attackers:
             actual = (self.rules.special_audit(state, entry) or self.combat_audit(state, entry)).result
             table = actual if actual != entry.result else None
-        target = state.game.grid.hex_of(entry.hex)
-        able = tuple(u for u in attackers if (h := self.rules._on_map(state, u)) is not None and h.is_adjacent(target))
-        if special is None and entry.die is not None and 1 <= entry.die <= 6 and 0 < len(able) < len(attackers):
-            # A unit not next to the hex (8.2's one error on the attack) adds nothing and takes no part: the others'
-            # result is owed; the claim (or the result as written) is followed too.
+        if special is not None:
+            return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, special=special,
+                            table=table)
+        able, refused = self._refusal(state, entry, side)
+        if refused:
+            return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, refused=True)
+        if entry.die is not None and 1 <= entry.die <= 6 and len(able) < len(attackers):
+            # A unit the rules refuse (not next to the hex, attacking again...: 8.2's one error on the attack) adds
+            # nothing and takes no part: the others' result is owed; the claim (or the result as written) is followed
+            # too.
             table = self.combat_audit(state, replace(entry, attackers=list(able), odds=None, result=None)).result
             return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, table=table,
                             table_attackers=able)
-        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, special=special,
-                        table=table)
+        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, table=table)
 
     def _attack_applied(self, state: S, entry: Attack) -> S:
-        """8.2: the attackers have attacked, the defenders been attacked, and the combat is open."""
+        """8.2: the attackers have attacked, the defenders been attacked, and the combat is open. The units the rules
+        refuse have not attacked, and an attack refused outright attacked nobody (the rulings register): they may
+        attack, and be attacked, lawfully after it."""
         side = self.rules._unit(state, entry.attackers[0]).side
-        in_combat = {u for u in entry.attackers if self.rules.phase_id(state) == "combat"
-                     and self.rules._unit(state, u).mobility == "mobile"}
+        combat = self._open_combat(state, entry)
         placed = self.rules._placed(state, entry)
+        if combat.refused:
+            return evolve(placed, combat=combat)
+        attackers = list(entry.attackers) if combat.special is not None else \
+            [u for u in entry.attackers if u in (combat.table_attackers or combat.attackers)]
+        in_combat = {u for u in attackers if self.rules.phase_id(state) == "combat"
+                     and self.rules._unit(state, u).mobility == "mobile"}
         defenders = self.rules._defenders(state, entry, side)
-        return evolve(placed, log=evolve(placed.log, attacked=state.log.attacked | set(entry.attackers),
+        return evolve(placed, log=evolve(placed.log, attacked=state.log.attacked | set(attackers),
                                          defended=state.log.defended | set(defenders),
-                                         engaged=state.log.engaged | {(a, d) for a in entry.attackers for d in defenders},
+                                         engaged=state.log.engaged | {(a, d) for a in attackers for d in defenders},
                                          attacked_in_combat=state.log.attacked_in_combat | in_combat),
-                      combat=self._open_combat(state, entry))
+                      combat=combat)
 
 
 def result_codes(game: Game) -> Collection[str]:

@@ -116,6 +116,10 @@ class FmCombat:
     table_attackers: tuple[str, ...] | None = None
     """The attackers of the table's result when the log named units not next to the hex (8.2's one error on the
     attack): they add nothing to it and take no part in it."""
+    refused: bool = False
+    """An attack the rules refuse outright (its one error is on the attack: out of its phase, on several hexes or an
+    empty one, a defender attacked already, no attacking unit the rules let attack): nothing of its result is owed,
+    though the log may carry it out (judged as any result)."""
     misdirected: tuple[tuple[Part, int], ...] = ()
     """The line of the first entry that carried out a part of the result (a loss; a retreat or stiff resistance)
     for a unit that owed no such part, by part: its one error is there, and the same part still owed by the unit
@@ -234,7 +238,7 @@ def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[Owed]:
     """Every part of a known result the log has not carried out; how far each unit still owing a retreat can go
     decides what it owes."""
     out: list[Owed] = []
-    if combat.result is None:
+    if combat.result is None or combat.refused:
         return out
     # A retreat the result does not call for, made instead of its loss, is one error on that retreat: the players
     # carried on from it, so the loss it replaced is not owed again (as a loss taken instead of a retreat, 8.3).
