@@ -169,7 +169,7 @@ def test_a_result_carried_out_on_the_wrong_unit_is_one_error(game: Game) -> None
     step is an error of its own)."""
     de = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result De\nAllied: deplete 16/1\n" + END, FRIENDS)
     assert seen(de) == [("error", "8.2.4", "Allied: deplete 16/1"), ("note", "8.2.4", "Phase mobile_movement")]
-    assert "the loss on line 8 went to a unit that owed none" in de.findings[-1].message
+    assert "the loss on line 8 carried this part out wrongly" in de.findings[-1].message
     ex = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result Ex\nAllied: deplete 26/1\n"
              "German> deplete 914/352\n" + END, FRIENDS)
     assert seen(ex) == [("error", "8.2.4", "Allied: deplete 26/1"), ("note", "8.2.4", "Phase mobile_movement")]
@@ -217,3 +217,18 @@ def test_an_attack_refused_outright_owes_nothing(game: Game) -> None:
     assert [(s, r) for s, r, _ in seen(early)] == [("error", "8.2")]
     two = run(game, COMBAT + "Allied: attack 2117+2118 with 16/1 die 6 result A1\n" + END)
     assert [(s, r) for s, r, _ in seen(two)] == [("error", "8.2.1a")]
+
+
+def test_a_retreat_or_advance_from_the_wrong_hex_is_not_carried_out(game: Game) -> None:
+    """8.3, 8.5 (as a move from the wrong hex, 5.1): a retreat or an advance written from a hex the unit is not in is
+    one error and is not carried out, so the corrected line is judged as the retreat (or advance) and gives none; left
+    uncorrected, the retreat still owed is that error's, a note."""
+    attack = COMBAT + "Allied: attack 2117 with 16/1 18/1 result D2\n"
+    fixed = run(game, attack + "German> retreat 914/352 2118-2018-1918\nGerman> retreat 914/352 2117-2016-1916\n"
+                "Allied: advance 16/1 2216-2117\nAllied: advance 16/1 2217-2117\n" + END)
+    assert seen(fixed) == [("error", "8.3", "German> retreat 914/352 2118-2018-1918"),
+                           ("error", "8.5", "Allied: advance 16/1 2216-2117")]
+    assert fixed.state.location["914/352"] == "1916" and fixed.state.location["16/1"] == "2117"
+    left = run(game, attack + "German> retreat 914/352 2118-2018-1918\n" + END)
+    assert seen(left) == [("error", "8.3", "German> retreat 914/352 2118-2018-1918"),
+                          ("note", "8.3", "Phase mobile_movement")]

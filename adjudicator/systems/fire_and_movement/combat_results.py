@@ -61,8 +61,8 @@ class CombatResults(SeriesArea[S]):
         found = [self._f("error", o.section, entry, o.message) for o in owed]
         found += [self._f("note", o.section, entry, f"{o.message} (not a breach of its own: the "
                                                      f"{'loss' if o.part == 'loss' else 'retreat or stiff resistance'}"
-                                                     f" on line {combat.misdirected_at(o.part)} went to a unit that "
-                                                     "owed none: one error there)") for o in excused]
+                                                     f" on line {combat.misdirected_at(o.part)} carried this part out "
+                                                     "wrongly: one error there)") for o in excused]
         return one_error(found, "more of the same result left undone: one error")
 
     def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
@@ -242,6 +242,10 @@ class CombatResults(SeriesArea[S]):
 
     def _retreat_applied(self, state: S, entry: Retreat) -> S:
         combat = state.combat
+        if combat is not None and entry.path[0] != state.location.get(entry.unit):
+            # Written from a hex the unit is not in (one 8.3 error): not carried out, so the corrected line is judged
+            # as the retreat; the part left owed is that error's, not a second one (one breach, one error).
+            return evolve(state, combat=combat.miscarried("retreat", entry.line))
         displaced = state.log.displaced
         if combat is not None and entry.unit not in (*combat.attackers, *combat.defenders):
             displaced = displaced | {entry.unit}  # 8.3.1
@@ -266,6 +270,8 @@ class CombatResults(SeriesArea[S]):
 
     def _advance_applied(self, state: S, entry: Advance) -> S:
         combat = state.combat
+        if entry.path[0] != state.location.get(entry.unit):
+            return state  # written from a hex the unit is not in (8.5's one error): not carried out, as a move
         if combat is not None:
             combat = replace(combat, advanced=(*combat.advanced, (entry.unit, entry.path[-1])))
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]},

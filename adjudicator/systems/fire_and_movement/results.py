@@ -122,8 +122,9 @@ class FmCombat:
     though the log may carry it out (judged as any result)."""
     misdirected: tuple[tuple[Part, int], ...] = ()
     """The line of the first entry that carried out a part of the result (a loss; a retreat or stiff resistance)
-    for a unit that owed no such part, by part: its one error is there, and the same part still owed by the unit
-    it should have touched is a note (one decision, which unit carries the result out, went wrong)."""
+    wrongly, by part: for a unit that owed no such part, or a retreat written from a hex the unit is not in. Its one
+    error is there, and the same part still owed is a note (one decision, which unit carries the result out and
+    how, went wrong)."""
 
     def as_table_says(self) -> FmCombat | None:
         """The combat with the table's result instead of the claimed one, when they differ (or its attackers do)."""
@@ -205,8 +206,14 @@ class FmCombat:
         """The combat after an entry on `line` carried out `part` of it for `unit`: remembered when the unit owes no
         such part, in the claimed result or the table's (the first such entry of each part)."""
         table = self.as_table_says()
-        if any(p == part for p, _ in self.misdirected) or self.owes(unit, part) or \
-                table is not None and table.owes(unit, part):
+        if self.owes(unit, part) or table is not None and table.owes(unit, part):
+            return self
+        return self.miscarried(part, line)
+
+    def miscarried(self, part: Part, line: int) -> FmCombat:
+        """The combat after an entry on `line` carried out `part` of it wrongly (its one error there): the first such
+        entry of each part is remembered."""
+        if any(p == part for p, _ in self.misdirected):
             return self
         return replace(self, misdirected=(*self.misdirected, (part, line)))
 
