@@ -232,3 +232,17 @@ def test_a_retreat_or_advance_from_the_wrong_hex_is_not_carried_out(game: Game) 
     left = run(game, attack + "German> retreat 914/352 2118-2018-1918\n" + END)
     assert seen(left) == [("error", "8.3", "German> retreat 914/352 2118-2018-1918"),
                           ("note", "8.3", "Phase mobile_movement")]
+
+
+def test_a_result_carried_out_with_no_combat_open_is_one_error(game: Game) -> None:
+    """8.3, 8.5: a retreat and the advances after it written with no attack before them (the attack line left out) are
+    one error, the first entry's; the advances are notes naming it. An advance into the combat hex before the
+    defender's retreat is written follows the retreat the players carried out unwritten: a note, its omission the
+    one error as the combat ends."""
+    orphans = run(game, COMBAT + "German> retreat 914/352 2117-2016-1916\nAllied: advance 16/1 2217-2117-2016\n"
+                  "Allied: advance 18/1 2216-2117\n" + END)
+    assert seen(orphans) == [("error", "8.3", "German> retreat 914/352 2117-2016-1916"),
+                             ("note", "8.5", "Allied: advance 16/1 2217-2117-2016"),
+                             ("note", "8.5", "Allied: advance 18/1 2216-2117")]
+    early = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result D2\nAllied: advance 16/1 2217-2117\n" + END)
+    assert [(s, r) for s, r, _ in seen(early)] == [("note", "8.5"), ("error", "8.3")]

@@ -114,6 +114,14 @@ class SeriesRules(SystemBase[S]):
     def _f(self, severity: Severity, section: str, entry: Entry, message: str) -> Finding:
         return self.table.finding(severity, section, entry.line, entry.column, message)
 
+    def no_combat(self, state: S, entry: Entry, section: str, message: str) -> Finding:
+        """An entry carrying out a result with no combat open: the error, or a note after another such entry right
+        before it (the same combat missing, or its attack refused: one breach, one error)."""
+        earlier = state.log.orphaned
+        if earlier is None:
+            return self._f("error", section, entry, message)
+        return self._f("note", section, entry, f"{message} (as the entry on line {earlier}: one error there)")
+
     def last_step_note(self, entry: Loss, section: str) -> Finding:
         """A `deplete` of a unit on its last step read as its elimination: a note (8.3; the rulings register)."""
         return self._f("note", section, entry, f"{entry.unit} has one step left (reduced, or a one-step unit), so "

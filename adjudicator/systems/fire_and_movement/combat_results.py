@@ -78,7 +78,7 @@ class CombatResults(SeriesArea[S]):
             return folio
         combat = state.combat
         if combat is None:
-            return [self._f("error", "8.2.4", entry, f"{self.rules._where(state)}: no combat result calls for {entry.unit} "
+            return [self.rules.no_combat(state, entry, "8.2.4", f"{self.rules._where(state)}: no combat result calls for {entry.unit} "
                                                    "to lose a step")]
         if entry.unit not in (*combat.attackers, *combat.defenders):
             untouched = self.rules.untouched(state, combat, entry, entry.unit)
@@ -146,7 +146,7 @@ class CombatResults(SeriesArea[S]):
     def _check_stand(self, state: S, entry: StandFast) -> list[Finding]:
         combat = state.combat
         if combat is None:
-            return [self._f("error", "8.4", entry, f"{self.rules._where(state)}: no retreat result to resist")]
+            return [self.rules.no_combat(state, entry, "8.4", f"{self.rules._where(state)}: no retreat result to resist")]
         out = []
         for unit_id in dict.fromkeys(entry.units):
             untouched = None if unit_id in (*combat.attackers, *combat.defenders) else \
@@ -172,9 +172,13 @@ class CombatResults(SeriesArea[S]):
         combat = state.combat
         # No result recorded (the attack's warning): a defender's retreat shows the D2 or D3 the log followed.
         unknown = combat is not None and combat.result is None and any(combat.retreat_of(u) for u in combat.defenders)
-        if combat is None or combat.result not in DEFENDER_RETREATS and not unknown:
-            what = "no combat has just been resolved" if combat is None else f"{combat.verdict} is not D2 or D3" \
-                if combat.result is not None else f"no defender of {combat.name} retreated (its result is not recorded)"
+        if combat is None:
+            return [self.rules.no_combat(state, entry, "8.5", f"{entry.unit} advances, but no combat has just been "
+                                                              "resolved; advances follow a D2 or D3 right after the "
+                                                              "retreat")]
+        if combat.result not in DEFENDER_RETREATS and not unknown:
+            what = f"{combat.verdict} is not D2 or D3" if combat.result is not None else \
+                f"no defender of {combat.name} retreated (its result is not recorded)"
             return [self._f("error", "8.5", entry, f"{entry.unit} advances, but {what}; advances follow a D2 or D3 "
                                                    "right after the retreat")]
         if combat.bombardment or combat.special is not None:
@@ -189,7 +193,14 @@ class CombatResults(SeriesArea[S]):
                                                    f"{entry.path[0]}")]
         trail = self._path_of_retreat(combat)
         if any(u in combat.defenders and state.location.get(u) == combat.hex for u in combat.defenders):
-            return [self._f("error", "8.5", entry, f"{combat.hex} is still held; there is no path of retreat")]
+            owing = [u for u in combat.defenders if combat.retreat_due(u) and u not in combat.stood
+                     and combat.retreat_of(u) is None and state.location.get(u) == combat.hex]
+            # A defender whose retreat is not written yet: the advance follows the retreat the players carried out
+            # unwritten, whose omission is the one error (as the combat ends), not this advance (house style 16).
+            return [self._f("note" if owing else "error", "8.5", entry,
+                            f"{combat.hex} is still held; there is no path of retreat"
+                            + (f" ({', '.join(owing)} owes its retreat, unwritten: one error, as the combat ends)"
+                               if owing else ""))]
         if any(u in combat.stood for u in combat.defenders):
             return [self._f("error", "8.4", entry, f"the defender's stiff resistance in {combat.hex} eliminated it, "
                                                    "which prevents any advance into that hex")]

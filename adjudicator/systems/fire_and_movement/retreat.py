@@ -188,7 +188,7 @@ class Retreats(SeriesArea[S]):
         combat = state.combat
         where = state.location.get(entry.unit)
         if combat is None:
-            return [self._f("error", "8.3", entry, f"{self.rules._where(state)}: no combat result calls for {entry.unit} "
+            return [self.rules.no_combat(state, entry, "8.3", f"{self.rules._where(state)}: no combat result calls for {entry.unit} "
                                                    "to retreat")]
         if entry.path[0] != where:
             return [self._f("error", "8.3", entry, f"{entry.unit} is in {where}, not {entry.path[0]}")]

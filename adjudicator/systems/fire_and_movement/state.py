@@ -70,6 +70,9 @@ class PhaseLog:
     """Units displaced this player turn (8.3.1: an attacker's displaced unit attacks no more)."""
     bombarded: tuple[str, ...] = ()
     """The hex of every marker that has bombarded in this player turn (8.1: two a hex at most)."""
+    orphaned: int | None = None
+    """The line of the first of the entries just written that carry out a combat result with no combat open (a loss,
+    retreat, stiff resistance or advance; its one error): the others right after it are the same missing combat."""
     arrived: Mapping[str, int] = field(default_factory=dict)
     """The line of the last entry that put each unit in its hex this phase (5.3: a log ending inside the phase
     has an overstack noted on the entry that made it)."""

@@ -16,7 +16,7 @@ from adjudicator.contract import (
 )
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
-    Advance, Attack, Bombard, Entry, Header, Loss, Move, Place, Retreat, RollOff, StandFast, StepMarker,
+    Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Place, Retreat, RollOff, StandFast, StepMarker,
     SupportMarkers, TurnMarker,
 )
 from adjudicator.registry import Handler, Registry
@@ -335,6 +335,19 @@ class FireAndMovement(SeriesRules[S]):
         return evolve(after, log=evolve(after.log, arrived={**after.log.arrived, **arrived})) if arrived else after
 
     def _applied(self, state: S, entry: Entry) -> S:
+        """The state after an entry, as the handlers apply it, with the phase's record of entries carrying out a result
+        with no combat open (`orphaned`)."""
+        after = self._applied_by_handlers(state, entry)
+        if isinstance(entry, (Comment, Header)):
+            return after
+        orphan = state.combat is None and isinstance(entry, (Retreat, Advance, StandFast, Loss)) and \
+            not (isinstance(entry, Loss) and self.folio_loss(state, entry) is not None)
+        orphaned = (state.log.orphaned or entry.line) if orphan else None
+        if after.log.orphaned == orphaned:
+            return after
+        return evolve(after, log=evolve(after.log, orphaned=orphaned))
+
+    def _applied_by_handlers(self, state: S, entry: Entry) -> S:
         """The state after an entry, as the handlers apply it."""
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
