@@ -407,6 +407,10 @@ class Omaha(OmahaRules):
             # units were all eliminated are gone for good.
             landed = self._landed_hexes(state)
             after = evolve(after, beachheads=landed, wiped_out=frozenset(h for h, _ in state.landing or ()) - landed)
+            if entry.turn == 1:
+                # 11.0: a unit not landed as GT 1 begins is that error; its arrival as a reinforcement later is not
+                # owed again as a second one (a lasting condition, reported once: `late`).
+                after = evolve(after, late=after.late | set(self.setup.unplaced(state)))
         if state.at.turn and after.victory is None and not self.landing_hexes(state):
             # 13.0: no beach landing hex left at the end of a game turn: the German wins at once.
             section = "14.3" if self._campaign(state) else "13.0"
