@@ -187,3 +187,16 @@ def test_a_beach_assault_of_units_never_landed_is_no_error_of_its_own(tmp_path: 
     result, _ = adjudicate_file(log, None)
     assert "8.2" not in [f.rule for f in result.findings if f.severity == "error"]
     assert [f.rule for f in result.findings if f.severity == "error"][0] == "11.0"
+
+
+def test_a_unit_never_landed_moved_and_attacking_is_one_error(tmp_path: Path) -> None:
+    """11.0 (house style 16): 16/1's set-up line left out, the log moves it, attacks and advances with it as if it had
+    landed: 11.0's error as GT 1 begins is the one breach; its move (5.2), attack (8.2) and advance (8.5) are notes."""
+    lines = (EXAMPLES / "legal-combat.log").read_text(encoding="utf-8").splitlines()
+    log = tmp_path / "dropped.log"
+    log.write_text("\n".join(line for line in lines if not line.startswith("Allied: setup 16/1")) + "\n",
+                   encoding="utf-8")
+    result, _ = adjudicate_file(log, None)
+    assert [f.rule for f in result.findings if f.severity == "error"] == ["11.0"]
+    assert {f.rule for f in result.findings if f.severity == "note" and "was never set up" in f.message} == \
+        {"5.2", "8.2", "8.5"}

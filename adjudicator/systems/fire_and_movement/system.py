@@ -278,6 +278,7 @@ class FireAndMovement(SeriesRules[S]):
             out += found
         out += self._check_defender(state, entry)
         out += self.entry_checks(state, entry)
+        out = self.follow_up(state, entry, out)
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
@@ -299,6 +300,10 @@ class FireAndMovement(SeriesRules[S]):
     def entry_checks(self, state: S, entry: Entry) -> list[Finding]:
         """A folio's errors for any entry after its own check (none in the series)."""
         return []
+
+    def follow_up(self, state: S, entry: Entry, found: list[Finding]) -> list[Finding]:
+        """An entry's findings with those a folio's earlier error explains made notes (none in the series)."""
+        return found
 
     def place_checks(self) -> dict[str, Check[S]]:
         """The checks of `place` entries, by how the unit is placed (the series has none: 3.0 leaves

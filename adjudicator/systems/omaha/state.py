@@ -66,6 +66,9 @@ class OmahaState(FireAndMovementState):
     pointe_du_hoc: int | None = None
     """The die of the Pointe du Hoc assault (11.2.3)."""
     ranger_moved: int = 0
+    unlanded: frozenset[str] = frozenset()
+    """Units 11.0 reported as neither set up nor landed as GT 1 began: while they stay off the map, what the log does
+    with them (moves, attacks from their set-up box) is that one breach's follow-up (house style 16)."""
     late: frozenset[str] = frozenset()
     """Reinforcements reported as not brought on when due and able to arrive (11.1.2, 11.2.4): a lasting
     condition, reported once."""

@@ -308,6 +308,18 @@ class Omaha(OmahaRules):
             return self.boundary._check_boundary(state, entry)
         return []
 
+    def follow_up(self, state: OmahaState, entry: Entry, found: list[Finding]) -> list[Finding]:
+        """11.0 (house style 16): an error of an entry about a unit never set up or landed, still off the map, is a note:
+        the players act as if it were where the missing line put it, and that line's absence is the one error."""
+        missing = [u for u in entry.acting_units() if u in state.unlanded and self._on_map(state, u) is None] \
+            if state.unlanded else []
+        if not missing:
+            return found
+        return [replace(f, severity="note", message=f"{f.message} (not a breach of its own: "
+                                                    f"{next(u for u in missing if u in f.message)} was never set up "
+                                                    "or landed, one error as GT 1 began, 11.0)")
+                if f.severity == "error" and any(u in f.message for u in missing) else f for f in found]
+
     def place_checks(self) -> dict[str, Check[OmahaState]]:
         """11.0, 11.2.1 set-up; 11.1.2, 11.2.4 reinforcements; 11.1.3, 11.2.5 replacements."""
         return {"setup": self.setup._check_setup, "reinforce": self.arrivals._check_reinforce,
@@ -410,7 +422,8 @@ class Omaha(OmahaRules):
             if entry.turn == 1:
                 # 11.0: a unit not landed as GT 1 begins is that error; its arrival as a reinforcement later is not
                 # owed again as a second one (a lasting condition, reported once: `late`).
-                after = evolve(after, late=after.late | set(self.setup.unplaced(state)))
+                unplaced = frozenset(self.setup.unplaced(state))
+                after = evolve(after, late=after.late | unplaced, unlanded=unplaced)
         if state.at.turn and after.victory is None and not self.landing_hexes(state):
             # 13.0: no beach landing hex left at the end of a game turn: the German wins at once.
             section = "14.3" if self._campaign(state) else "13.0"
