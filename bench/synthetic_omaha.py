@@ -296,7 +296,7 @@ class OmahaPlayer(SyntheticPlayer):
         defender = self.enemy(attacker)
         cups = {side: self.cups(side) for side in self.sides}
         order = [attacker] if bombardment else [attacker, defender, attacker, defender]
-        kept = list(self.state.mines_aside)
+        kept = self.state.mines_aside.elements()
         out = []
         for i, side in enumerate(order):
             if bombardment and i == 0:

@@ -142,3 +142,107 @@ def test_a_combat_without_a_recorded_result_may_be_carried_out(game: Game) -> No
     advanced = run(game, attack + "Allied: advance 16/1 2217-2117\n" + END)
     assert [(f.rule, "no defender of the attack on 2117" in f.message) for f in advanced.findings
             if f.severity == "error"] == [("8.5", True)]
+
+
+FRIENDS = {**OPEN, "26/1": "2317", "115/29": "2218", "116/29": "2318"}
+"""OPEN with Allied units on 2317, 2218 and 2318: 16/1's one-hex retreats from 2217 all end on a friend."""
+
+
+def test_displacing_a_unit_no_retreat_ended_on_is_one_error(game: Game) -> None:
+    """8.3.1, 5.3: 16/1's retreat ends on 26/1 and the log displaces 115/29, which took no part: one error, there,
+    naming the unit to displace; the stack left on 2317 is that breach, not 5.3's as the phase ends."""
+    text = COMBAT + ("Allied: attack 2117 with 16/1 result A1\nAllied: retreat 16/1 2217-2317\n"
+                     "Allied: retreat 115/29 2218-2118\n" + END)
+    played = run(game, text, FRIENDS)
+    assert seen(played) == [("error", "8.3.1", "Allied: retreat 115/29 2218-2118")]
+    assert "26/1 in 2317, where a retreat ended, is the unit to displace" in played.findings[-1].message
+    # With no displacement written at all, the stack is the one breach (5.3, as the phase ends).
+    left = run(game, COMBAT + "Allied: attack 2117 with 16/1 result A1\nAllied: retreat 16/1 2217-2317\n" + END,
+               FRIENDS)
+    assert seen(left) == [("error", "5.3", "Phase mobile_movement")]
+
+
+def test_a_result_carried_out_on_the_wrong_unit_is_one_error(game: Game) -> None:
+    """8.2.4, 8.4 (as the classic series' 8.0 ruling): a loss, stiff resistance or retreat written for a unit that
+    owes none of it is one error, there; the same part left owed by the unit it should have touched is a note as
+    the combat ends. A part of another kind stays owed (an Ex carried out as the defender's retreat: the attacker's
+    step is an error of its own)."""
+    de = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result De\nAllied: deplete 16/1\n" + END, FRIENDS)
+    assert seen(de) == [("error", "8.2.4", "Allied: deplete 16/1"), ("note", "8.2.4", "Phase mobile_movement")]
+    assert "the loss on line 8 carried this part out wrongly" in de.findings[-1].message
+    ex = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result Ex\nAllied: deplete 26/1\n"
+             "German> deplete 914/352\n" + END, FRIENDS)
+    assert seen(ex) == [("error", "8.2.4", "Allied: deplete 26/1"), ("note", "8.2.4", "Phase mobile_movement")]
+    stand = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result A1\nGerman> stand 914/352\n" + END)
+    assert [(s, r) for s, r, _ in seen(stand)] == [("error", "8.4"), ("note", "8.3"), ("note", "8.3")]
+    retreat = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result A1\nGerman> retreat 914/352 2117-2016\n"
+                  + END)
+    assert [(s, r) for s, r, _ in seen(retreat)] == [("error", "8.2.4"), ("note", "8.3"), ("note", "8.3")]
+    other = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result Ex\n"
+                "German> retreat 914/352 2117-2016-1916\n" + END)
+    assert [(s, r) for s, r, _ in seen(other)] == [("error", "8.2.4"), ("error", "8.2.4")]
+
+
+def test_one_fault_of_several_attackers_is_one_finding(game: Game) -> None:
+    """8.2 (as Onslaught 7.0's register row): two attackers not adjacent to the hex are one error naming both;
+    distinct faults stay distinct errors, and a unit refused for two reasons is still one error (the other a note)."""
+    two = run(game, COMBAT + "Allied: attack 2117 with 16/1 26/1 115/29 result -\n" + END, FRIENDS)
+    assert seen(two) == [("error", "8.2", "Allied: attack 2117 with 16/1 26/1 115/29 result -")]
+    assert two.findings[0].message == "26/1 at 2317, 115/29 at 2218 are not adjacent to 2117"
+    again = COMBAT + ("Allied: attack 2117 with 16/1 18/1 result D2\nGerman> retreat 914/352 2117-2016-1916\n"
+                      "Allied: advance 16/1 2217-2117-2016\nAllied: attack 1916 with 16/1 26/1 115/29 result -\n" + END)
+    played = run(game, again, FRIENDS)
+    assert [(s, r) for s, r, _ in seen(played)] == [("error", "8.2"), ("note", "8.5"), ("error", "8.2"),
+                                                    ("note", "8.0")]
+    assert [f.message for f in played.findings if f.severity == "error"] == [
+        "16/1 has already attacked in this phase; strengths are unitary",
+        "26/1 at 2317, 115/29 at 2218 are not adjacent to 1916"]
+
+
+def test_an_attack_refused_outright_owes_nothing(game: Game) -> None:
+    """8.0, 8.2, 8.2.1 a (as Onslaught 7.0's and the classic series' register rows): an attack the rules refuse
+    outright (no attacking unit next to the hex, one attacking again, an attack out of the combat phases or on two
+    hexes) is its one error; its result left undone is no second one, and its units and hex may attack and be
+    attacked lawfully after it."""
+    far = {**OPEN, "26/1": "2317"}
+    alone = run(game, COMBAT + "Allied: attack 2117 with 26/1 die 1 result D2\n"
+                "Allied: attack 2117 with 16/1 die 1 result Ex\nAllied: deplete 16/1\nGerman> deplete 914/352\n" + END,
+                far)
+    assert seen(alone) == [("error", "8.2", "Allied: attack 2117 with 26/1 die 1 result D2")]
+    again = run(game, COMBAT + "Allied: attack 2117 with 16/1 die 1 result Ex\nAllied: deplete 16/1\n"
+                "German> deplete 914/352\nAllied: attack 2117 with 16/1 die 6 result A1\n" + END)
+    assert [(s, r) for s, r, _ in seen(again)] == [("error", "8.2"), ("note", "8.0")]
+    early = run(game, "Turn 1\nPhase support_fire_marker\nPhase movement\nAllied: attack 2117 with 16/1 die 6 result A1\n"
+                "Phase bombardment\n")
+    assert [(s, r) for s, r, _ in seen(early)] == [("error", "8.2")]
+    two = run(game, COMBAT + "Allied: attack 2117+2118 with 16/1 die 6 result A1\n" + END)
+    assert [(s, r) for s, r, _ in seen(two)] == [("error", "8.2.1a")]
+
+
+def test_a_retreat_or_advance_from_the_wrong_hex_is_not_carried_out(game: Game) -> None:
+    """8.3, 8.5 (as a move from the wrong hex, 5.1): a retreat or an advance written from a hex the unit is not in is
+    one error and is not carried out, so the corrected line is judged as the retreat (or advance) and gives none; left
+    uncorrected, the retreat still owed is that error's, a note."""
+    attack = COMBAT + "Allied: attack 2117 with 16/1 18/1 result D2\n"
+    fixed = run(game, attack + "German> retreat 914/352 2118-2018-1918\nGerman> retreat 914/352 2117-2016-1916\n"
+                "Allied: advance 16/1 2216-2117\nAllied: advance 16/1 2217-2117\n" + END)
+    assert seen(fixed) == [("error", "8.3", "German> retreat 914/352 2118-2018-1918"),
+                           ("error", "8.5", "Allied: advance 16/1 2216-2117")]
+    assert fixed.state.location["914/352"] == "1916" and fixed.state.location["16/1"] == "2117"
+    left = run(game, attack + "German> retreat 914/352 2118-2018-1918\n" + END)
+    assert seen(left) == [("error", "8.3", "German> retreat 914/352 2118-2018-1918"),
+                          ("note", "8.3", "Phase mobile_movement")]
+
+
+def test_a_result_carried_out_with_no_combat_open_is_one_error(game: Game) -> None:
+    """8.3, 8.5: a retreat and the advances after it written with no attack before them (the attack line left out) are
+    one error, the first entry's; the advances are notes naming it. An advance into the combat hex before the
+    defender's retreat is written follows the retreat the players carried out unwritten: a note, its omission the
+    one error as the combat ends."""
+    orphans = run(game, COMBAT + "German> retreat 914/352 2117-2016-1916\nAllied: advance 16/1 2217-2117-2016\n"
+                  "Allied: advance 18/1 2216-2117\n" + END)
+    assert seen(orphans) == [("error", "8.3", "German> retreat 914/352 2117-2016-1916"),
+                             ("note", "8.5", "Allied: advance 16/1 2217-2117-2016"),
+                             ("note", "8.5", "Allied: advance 18/1 2216-2117")]
+    early = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result D2\nAllied: advance 16/1 2217-2117\n" + END)
+    assert [(s, r) for s, r, _ in seen(early)] == [("note", "8.5"), ("error", "8.3")]

@@ -100,7 +100,7 @@ def test_draws_come_from_what_is_left(game: Game) -> None:
     # ... and the next game turn it is back in the cup.
     _, after = run(game, COMBAT + "Allied: draw us_air_10\n" + ATTACK.format("us_air_10") + REST_OF_GT, OPEN)
     assert run(game, COMBAT + "Allied: draw us_air_10\n", OPEN, turn=2, markers_used=after.markers_used)[0] == []
-    assert run(game, COMBAT + "Allied: draw us_air_10\n", OPEN, turn=1, markers_used=("us_air_10",))[0] == \
+    assert run(game, COMBAT + "Allied: draw us_air_10\n", OPEN, turn=1, markers_used=pools.Tally.of("us_air_10"))[0] == \
         [("7.2", "Allied: draw us_air_10")]
 
 
@@ -135,7 +135,7 @@ def test_a_capture_costs_a_marker_the_next_game_turn(game: Game) -> None:
     assert errors == [("11.1.4", "Phase movement")] and "Caumont" in state.captured
     errors, state = run(game, "Phase support_fire_marker\nGerman: lose de_sf_4\nPhase movement\n", turn=2,
                         controlled=held)
-    assert errors == [] and state.lost_markers == ("de_sf_4",)
+    assert errors == [] and state.lost_markers == pools.Tally.of("de_sf_4")
     # Once paid for, Caumont costs nothing more.
     assert run(game, due, turn=3, controlled=held, captured=frozenset({"Caumont"}))[0] == []
     # Isigny needs both hexes.
@@ -147,7 +147,7 @@ def test_a_capture_costs_a_marker_the_next_game_turn(game: Game) -> None:
         [("11.1.4", "German: lose de_mines")]
     # The lost marker is gone from the cup: the +9 was the only one.
     gone = COMBAT + "German: draw de_sf_9\n"
-    assert run(game, gone, OPEN, turn=3, lost_markers=("de_sf_9",))[0] == [("7.2", "German: draw de_sf_9")]
+    assert run(game, gone, OPEN, turn=3, lost_markers=pools.Tally.of("de_sf_9"))[0] == [("7.2", "German: draw de_sf_9")]
 
 
 # -- 11.2.3: Pointe du Hoc and the beach assaults -----------------------------------------------
@@ -225,7 +225,7 @@ def test_weather(game: Game) -> None:
     good = ("Roll German 6\nPhase support_fire_marker\nRoll Allied 2 German 1\nAllied: aside us_sf_3 us_sf_7\n"
             "German: aside de_sf_2\nPhase movement\n")
     errors, state = run(game, good, turn=2, optional=("weather",))
-    assert errors == [] and state.weather == "inclement" and sorted(state.withheld) == ["de_sf_2", "us_sf_3", "us_sf_7"]
+    assert errors == [] and state.weather == "inclement" and state.withheld.elements() == ["de_sf_2", "us_sf_3", "us_sf_7"]
     assert run(game, good.replace("us_sf_7", "us_air_4"), turn=2, optional=("weather",))[0] == \
         [("14.1", "Allied: aside us_sf_3 us_air_4")]
     # Inclement: 16/1 (allowance 6) has 3; mixed then marsh (5 MP) is too much, mixed alone (2 MP) is not.

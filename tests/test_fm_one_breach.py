@@ -163,3 +163,40 @@ def test_a_reinforcement_onto_a_friend_off_the_beach_is_one_error(game: Game) ->
     allied = landed(SETUP) + TO_GT2 + "16/1 2319-2218\nAllied: reinforce 9/2 2218\nPhase bombardment\n"
     assert [e for e in replay_errors(game, allied)[0] if e[0] in ("5.3", "11.2.4")] == \
         [("11.2.4", "Allied: reinforce 9/2 2218"), ("11.2.4", "Phase bombardment")]
+
+
+@pytest.mark.parametrize("dropped", ["Allied: setup 18/1 2319", "German: setup 915/352 2021"])
+def test_a_unit_left_out_of_the_set_up_is_one_error(dropped: str, tmp_path: Path) -> None:
+    """11.0, 11.2.1, 11.2.3, 11.2.4: an assault regiment (or a German at-start unit) whose set-up line is left out is
+    11.0's one error as GT 1 begins; its beach's assault naming it, the German count of units next to the beach, and
+    its arrival owed on GT 2 (11.2.1's reinforcement) are notes (they were three errors)."""
+    lines = (EXAMPLES / "legal-combat.log").read_text(encoding="utf-8").splitlines()
+    log = tmp_path / "dropped.log"
+    log.write_text("\n".join(line for line in lines if not line.startswith(dropped)) + "\n", encoding="utf-8")
+    result, _ = adjudicate_file(log, None)
+    assert [f.rule for f in result.findings if f.severity == "error"] == ["11.0"]
+
+
+def test_a_beach_assault_of_units_never_landed_is_no_error_of_its_own(tmp_path: Path) -> None:
+    """11.2.3, 8.2: the assault on 2120 naming only 175/29, whose set-up line is left out, is a note: 11.0's error as
+    GT 1 begins is the breach (it was also 8.2's 'attacks wait for a Combat Phase')."""
+    lines = (EXAMPLES / "legal-combat.log").read_text(encoding="utf-8").splitlines()
+    log = tmp_path / "dropped.log"
+    log.write_text("\n".join(line for line in lines if not line.startswith("Allied: setup 175/29")) + "\n",
+                   encoding="utf-8")
+    result, _ = adjudicate_file(log, None)
+    assert "8.2" not in [f.rule for f in result.findings if f.severity == "error"]
+    assert [f.rule for f in result.findings if f.severity == "error"][0] == "11.0"
+
+
+def test_a_unit_never_landed_moved_and_attacking_is_one_error(tmp_path: Path) -> None:
+    """11.0 (house style 16): 16/1's set-up line left out, the log moves it, attacks and advances with it as if it had
+    landed: 11.0's error as GT 1 begins is the one breach; its move (5.2), attack (8.2) and advance (8.5) are notes."""
+    lines = (EXAMPLES / "legal-combat.log").read_text(encoding="utf-8").splitlines()
+    log = tmp_path / "dropped.log"
+    log.write_text("\n".join(line for line in lines if not line.startswith("Allied: setup 16/1")) + "\n",
+                   encoding="utf-8")
+    result, _ = adjudicate_file(log, None)
+    assert [f.rule for f in result.findings if f.severity == "error"] == ["11.0"]
+    assert {f.rule for f in result.findings if f.severity == "note" and "was never set up" in f.message} == \
+        {"5.2", "8.2", "8.5"}

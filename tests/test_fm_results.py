@@ -456,8 +456,8 @@ def test_a_short_retreat_owes_its_reduction(game: Game) -> None:
     assert errors(game, text + "German> eliminate 1Flak\n" + END, one_step) == []
     # The log ends there: a note says what the result still owes.
     state = replay_errors(game, f"Turn 1\nPhase support_fire_marker\n{COMBAT}{short}", boxed)[1]
-    assert any(section == "8.3" and "must be reduced in 2016" in message
-               for section, message in FM.combat_results._outstanding(state, state.combat))  # type: ignore[arg-type]
+    assert any(owed.section == "8.3" and "must be reduced in 2016" in owed.message
+               for owed in FM.combat_results._outstanding(state, state.combat))  # type: ignore[arg-type]
 
 
 def test_eliminated_units_go_to_the_units_box(game: Game) -> None:

@@ -14,6 +14,7 @@ from adjudicator.engine import advance, check, replay
 from adjudicator.findings import ChainOrderError
 from adjudicator.notation.entries import Header, StepMarker, TurnMarker
 from adjudicator.notation.text import parse_text
+from adjudicator.systems.fire_and_movement.markers import Tally
 from adjudicator.sources import open_logs
 from adjudicator.systems import system_for
 from adjudicator.systems.classic.state import ClassicState, PhaseLog
@@ -223,7 +224,7 @@ def test_omaha_judges_a_phase_over_in_its_own_record(omaha: Game) -> None:
     state = when(OMAHA.initial_state(omaha, []), turn=2, step="combat", player_turn="German")
     drawn = replace_fm(state, log=OmahaPhaseLog(drawn=(("German", "de_mines"), ("German", "de_sf_4"))))
     after = advance(OMAHA, drawn, StepMarker(step="mobile_movement"))
-    assert after.mines_aside == ("de_mines",) and after.log == OmahaPhaseLog()
+    assert after.mines_aside == Tally.of("de_mines") and after.log == OmahaPhaseLog()
 
 
 def test_omahas_phase_record_is_the_series_and_its_own(omaha: Game) -> None:

@@ -20,7 +20,7 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Support
-from adjudicator.systems.fire_and_movement.results import FmCombat, RetreatRoom, SpecialAttack
+from adjudicator.systems.fire_and_movement.results import AttackFault, FmCombat, Owed, RetreatRoom, SpecialAttack
 from adjudicator.systems.fire_and_movement.sections import RESTS_ON, SECTIONS
 from adjudicator.systems.fire_and_movement.state import SEQUENCE as SEQUENCE  # 4.1's, kept where it was asked for
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, S
@@ -113,6 +113,14 @@ class SeriesRules(SystemBase[S]):
 
     def _f(self, severity: Severity, section: str, entry: Entry, message: str) -> Finding:
         return self.table.finding(severity, section, entry.line, entry.column, message)
+
+    def no_combat(self, state: S, entry: Entry, section: str, message: str) -> Finding:
+        """An entry carrying out a result with no combat open: the error, or a note after another such entry right
+        before it (the same combat missing, or its attack refused: one breach, one error)."""
+        earlier = state.log.orphaned
+        if earlier is None:
+            return self._f("error", section, entry, message)
+        return self._f("note", section, entry, f"{message} (as the entry on line {earlier}: one error there)")
 
     def last_step_note(self, entry: Loss, section: str) -> Finding:
         """A `deplete` of a unit on its last step read as its elimination: a note (8.3; the rulings register)."""
@@ -264,8 +272,8 @@ class SeriesRules(SystemBase[S]):
         """The arithmetic of a folio's own attack, None for a series attack."""
         return None
 
-    def attacker_checks(self, state: S, entry: Attack, unit_id: str) -> list[Finding]:
-        """A folio's errors for one attacking unit (none in the series)."""
+    def attacker_checks(self, state: S, entry: Attack, unit_id: str) -> list[AttackFault]:
+        """Why a folio's rules refuse one attacking unit (none in the series)."""
         return []
 
     def attack_checks(self, state: S, entry: Attack) -> list[Finding]:
@@ -320,7 +328,7 @@ class SeriesRules(SystemBase[S]):
         raise NotImplementedError  # support.py
 
     def _placement(self, state: S, entry: Attack | Bombard,
-                   kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+                   kept: pools.Tally) -> tuple[list[tuple[str, str]], pools.Tally, pools.Tally]:
         raise NotImplementedError  # support.py
 
     def bombard_marker(self, state: S, entry: Bombard, marker: Marker) -> list[Finding] | None:
@@ -341,7 +349,7 @@ class SeriesRules(SystemBase[S]):
     def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
         raise NotImplementedError  # combat_results.py
 
-    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
+    def _outstanding(self, state: S, combat: FmCombat) -> list[Owed]:
         raise NotImplementedError  # combat_results.py
 
     def bombard_effect(self, state: S, entry: Bombard, result: str | None) -> str | None:

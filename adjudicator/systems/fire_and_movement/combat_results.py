@@ -11,8 +11,8 @@ from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Advance, Attack, Bombard, Comment, Entry, Header, Loss, Retreat, StandFast
 from adjudicator.systems.fire_and_movement import results
 from adjudicator.systems.fire_and_movement.base import SeriesArea
-from adjudicator.systems.fire_and_movement.results import DEFENDER_RETREATS, FmCombat, RetreatRoom
-from adjudicator.systems.fire_and_movement.state import S, evolve
+from adjudicator.systems.fire_and_movement.results import DEFENDER_RETREATS, FmCombat, Owed, RetreatRoom
+from adjudicator.systems.fire_and_movement.state import S, evolve, stack_reported
 
 
 class CombatResults(SeriesArea[S]):
@@ -25,8 +25,8 @@ class CombatResults(SeriesArea[S]):
             return False
         return isinstance(entry, (Loss, Retreat, Advance, StandFast, Comment, Header))
 
-    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
-        """(section, message) for what a combat's result still asks of the log (8.2.4-8.4)."""
+    def _outstanding(self, state: S, combat: FmCombat) -> list[Owed]:
+        """What a combat's result still asks of the log (8.2.4-8.4)."""
         owed = results.outstanding(combat, self._retreat_rooms(state, combat))
         table = combat.as_table_says()
         if owed and table is not None:
@@ -48,12 +48,21 @@ class CombatResults(SeriesArea[S]):
         assert combat is not None
         # One result left undone is one breach: its first part the error, the others notes.
         owed = self._outstanding(state, combat)
+        # A part carried out for a unit that owed none of it (its error given there) is the same part left owed by
+        # the unit it should have touched: one decision, which unit carries the result out, went wrong (a note).
+        excused = [o for o in owed if combat.misdirected_at(o.part) is not None]
+        owed = [o for o in owed if combat.misdirected_at(o.part) is None]
         if owed and isinstance(entry, (Attack, Bombard)):
             # 8.0: the next combat declared before this one is done breaks the order of combat, whether the log
             # then carries the result out late (the phase record's `undone`) or never: the clause misread is 8.0's.
-            owed = [("8.0", f"{message}, before the next {entry.kind} is declared (8.0: each combat is resolved "
-                            "before the next)" if k == 0 else message) for k, (section, message) in enumerate(owed)]
-        found = [self._f("error", section, entry, message) for section, message in owed]
+            owed = [replace(o, section="8.0", message=f"{o.message}, before the next {entry.kind} is declared (8.0: "
+                                                      "each combat is resolved before the next)") if k == 0 else o
+                    for k, o in enumerate(owed)]
+        found = [self._f("error", o.section, entry, o.message) for o in owed]
+        found += [self._f("note", o.section, entry, f"{o.message} (not a breach of its own: the "
+                                                     f"{'loss' if o.part == 'loss' else 'retreat or stiff resistance'}"
+                                                     f" on line {combat.misdirected_at(o.part)} carried this part out "
+                                                     "wrongly: one error there)") for o in excused]
         return one_error(found, "more of the same result left undone: one error")
 
     def folio_loss(self, state: S, entry: Loss) -> list[Finding] | None:
@@ -69,7 +78,7 @@ class CombatResults(SeriesArea[S]):
             return folio
         combat = state.combat
         if combat is None:
-            return [self._f("error", "8.2.4", entry, f"{self.rules._where(state)}: no combat result calls for {entry.unit} "
+            return [self.rules.no_combat(state, entry, "8.2.4", f"{self.rules._where(state)}: no combat result calls for {entry.unit} "
                                                    "to lose a step")]
         if entry.unit not in (*combat.attackers, *combat.defenders):
             untouched = self.rules.untouched(state, combat, entry, entry.unit)
@@ -137,7 +146,7 @@ class CombatResults(SeriesArea[S]):
     def _check_stand(self, state: S, entry: StandFast) -> list[Finding]:
         combat = state.combat
         if combat is None:
-            return [self._f("error", "8.4", entry, f"{self.rules._where(state)}: no retreat result to resist")]
+            return [self.rules.no_combat(state, entry, "8.4", f"{self.rules._where(state)}: no retreat result to resist")]
         out = []
         for unit_id in dict.fromkeys(entry.units):
             untouched = None if unit_id in (*combat.attackers, *combat.defenders) else \
@@ -163,9 +172,13 @@ class CombatResults(SeriesArea[S]):
         combat = state.combat
         # No result recorded (the attack's warning): a defender's retreat shows the D2 or D3 the log followed.
         unknown = combat is not None and combat.result is None and any(combat.retreat_of(u) for u in combat.defenders)
-        if combat is None or combat.result not in DEFENDER_RETREATS and not unknown:
-            what = "no combat has just been resolved" if combat is None else f"{combat.verdict} is not D2 or D3" \
-                if combat.result is not None else f"no defender of {combat.name} retreated (its result is not recorded)"
+        if combat is None:
+            return [self.rules.no_combat(state, entry, "8.5", f"{entry.unit} advances, but no combat has just been "
+                                                              "resolved; advances follow a D2 or D3 right after the "
+                                                              "retreat")]
+        if combat.result not in DEFENDER_RETREATS and not unknown:
+            what = f"{combat.verdict} is not D2 or D3" if combat.result is not None else \
+                f"no defender of {combat.name} retreated (its result is not recorded)"
             return [self._f("error", "8.5", entry, f"{entry.unit} advances, but {what}; advances follow a D2 or D3 "
                                                    "right after the retreat")]
         if combat.bombardment or combat.special is not None:
@@ -180,7 +193,14 @@ class CombatResults(SeriesArea[S]):
                                                    f"{entry.path[0]}")]
         trail = self._path_of_retreat(combat)
         if any(u in combat.defenders and state.location.get(u) == combat.hex for u in combat.defenders):
-            return [self._f("error", "8.5", entry, f"{combat.hex} is still held; there is no path of retreat")]
+            owing = [u for u in combat.defenders if combat.retreat_due(u) and u not in combat.stood
+                     and combat.retreat_of(u) is None and state.location.get(u) == combat.hex]
+            # A defender whose retreat is not written yet: the advance follows the retreat the players carried out
+            # unwritten, whose omission is the one error (as the combat ends), not this advance (house style 16).
+            return [self._f("note" if owing else "error", "8.5", entry,
+                            f"{combat.hex} is still held; there is no path of retreat"
+                            + (f" ({', '.join(owing)} owes its retreat, unwritten: one error, as the combat ends)"
+                               if owing else ""))]
         if any(u in combat.stood for u in combat.defenders):
             return [self._f("error", "8.4", entry, f"the defender's stiff resistance in {combat.hex} eliminated it, "
                                                    "which prevents any advance into that hex")]
@@ -233,11 +253,25 @@ class CombatResults(SeriesArea[S]):
 
     def _retreat_applied(self, state: S, entry: Retreat) -> S:
         combat = state.combat
+        if combat is not None and entry.path[0] != state.location.get(entry.unit):
+            # Written from a hex the unit is not in (one 8.3 error): not carried out, so the corrected line is judged
+            # as the retreat; the part left owed is that error's, not a second one (one breach, one error).
+            return evolve(state, combat=combat.miscarried("retreat", entry.line))
         displaced = state.log.displaced
         if combat is not None and entry.unit not in (*combat.attackers, *combat.defenders):
             displaced = displaced | {entry.unit}  # 8.3.1
+            if entry.path[0] not in results.arrival_ends(state.location, combat, entry.unit):
+                # A unit no retreat ended on, displaced (8.3.1's one error, on this entry) instead of the one a retreat
+                # ended on: the stack left there is this breach, not one of 5.3's as the phase ends; and a retreat
+                # still owed is the same decision gone wrong.
+                combat = combat.misdirect(entry.unit, "retreat", entry.line)
+                for unit_id in results.to_displace(state.location, combat):
+                    state = stack_reported(state, state.location[unit_id],
+                                           frozenset(u for u, w in state.location.items()
+                                                     if w == state.location[unit_id] and u != entry.unit))
             combat = replace(combat, displaced=(*combat.displaced, (entry.unit, tuple(entry.path))))
         elif combat is not None:
+            combat = combat.misdirect(entry.unit, "retreat", entry.line)
             due = combat.retreat_due(entry.unit)
             short = 0 < len(entry.path) - 1 < due and self.rules.retreat_room(state, entry.unit, due) != "full"
             combat = replace(combat, retreated=(*combat.retreated, (entry.unit, tuple(entry.path))),
@@ -247,6 +281,8 @@ class CombatResults(SeriesArea[S]):
 
     def _advance_applied(self, state: S, entry: Advance) -> S:
         combat = state.combat
+        if entry.path[0] != state.location.get(entry.unit):
+            return state  # written from a hex the unit is not in (8.5's one error): not carried out, as a move
         if combat is not None:
             combat = replace(combat, advanced=(*combat.advanced, (entry.unit, entry.path[-1])))
         return evolve(state, location={**state.location, entry.unit: entry.path[-1]},
@@ -254,6 +290,9 @@ class CombatResults(SeriesArea[S]):
 
     def _loss_applied(self, state: S, entry: Loss) -> S:
         combat = state.combat
+        if combat is not None:
+            combat = combat.misdirect(entry.unit, "loss", entry.line)
+            state = evolve(state, combat=combat)
         if combat is not None and entry.unit in (*combat.attackers, *combat.defenders):
             left = combat.steps_of(entry.unit) - combat.lost_by(entry.unit)
             state = evolve(state, combat=combat.with_loss(entry.unit, 1 if entry.loss == "deplete" else left))
@@ -267,6 +306,7 @@ class CombatResults(SeriesArea[S]):
         combat = state.combat
         for unit_id in dict.fromkeys(entry.units):
             if combat is not None:
+                combat = combat.misdirect(unit_id, "retreat", entry.line)
                 combat = replace(combat.with_loss(unit_id, 1), stood=combat.stood | {unit_id})
                 state = evolve(state, combat=combat)
             if self.rules._steps(state, unit_id) > 1:

@@ -12,7 +12,7 @@ from adjudicator.notation.entries import Attack, Bombard
 from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.combat import (
     MODIFIERS, FmAudit, Modifier, audit, claimed_differential, modifier_left_out, unit_values, unmet_river_lines)
-from adjudicator.systems.fire_and_movement.results import FmCombat
+from adjudicator.systems.fire_and_movement.results import AttackFault, FmCombat
 from adjudicator.systems.fire_and_movement.state import S, evolve
 from wargame.errors import did_you_mean
 from wargame.game import Game
@@ -185,46 +185,79 @@ class GroundCombat(SeriesArea[S]):
         return out
 
     def _attacker_errors(self, state: S, entry: Attack, side: str, phase: str | None) -> Iterator[Finding]:
-        """8.2, 8.3.1, 8.5, 4.1: each attacking unit's errors, one a unit (the others notes)."""
+        """8.2, 8.3.1, 8.5, 4.1 and a folio's clauses: why the rules refuse attacking units, each fault once naming
+        every unit it concerns (one fault of several units is one breach); a unit refused for several reasons is
+        one error, its first (the others notes, house style 16)."""
+        faults: dict[AttackFault, list[str]] = {}
+        first: set[AttackFault] = set()
         for unit_id in dict.fromkeys(entry.attackers):
-            # A unit that attacked and advanced (or was displaced) may not attack again for each of those reasons:
-            # one unit's one attack is one breach (house style 16).
-            yield from one_error(list(self._unit_errors(state, entry, side, phase, unit_id)),
-                                 "the same unit's attack breaks {rule} above: one error")
+            found = list(self._unit_faults(state, entry, side, phase, unit_id))
+            for name, fault in found:
+                faults.setdefault(fault, []).append(name)
+            if found:
+                first.add(found[0][1])
+        for fault, names in faults.items():
+            said = f"{', '.join(names)} {fault.many if len(names) > 1 else fault.one}"
+            if fault in first:
+                yield self._f("error", fault.section, entry, said)
+            else:
+                # A unit that attacked and advanced (or was displaced) is refused for each reason: one unit's one
+                # attack is one breach, given for its first reason.
+                yield self._f("note", fault.section, entry, f"{said} (the same unit's attack is refused for another "
+                                                            "reason above: one error)")
 
-    def _unit_errors(self, state: S, entry: Attack, side: str, phase: str | None, unit_id: str) -> Iterator[Finding]:
-        """`_attacker_errors` of one attacking unit."""
+    def _unit_faults(self, state: S, entry: Attack, side: str, phase: str | None,
+                     unit_id: str) -> Iterator[tuple[str, AttackFault]]:
+        """Why the rules refuse one attacking unit, with how the unit is named, in the order they are judged."""
         game = state.game
         target = game.grid.hex_of(entry.hex)
         unit = self.rules._unit(state, unit_id)
         here = self.rules._on_map(state, unit_id)
         if unit.side != side:
-            yield self._f("error", "8.2", entry, f"{unit_id} is not a {side} unit")
+            yield unit_id, AttackFault("8.2", f"is not a {side} unit", f"are not {side} units")
             return
         if here is None or not here.is_adjacent(target):
-            yield self._f("error", "8.2", entry, f"{unit_id} at {state.location.get(unit_id)} is not adjacent "
-                                                 f"to {entry.hex}")
+            yield f"{unit_id} at {state.location.get(unit_id)}", AttackFault(
+                "8.2", f"is not adjacent to {entry.hex}", f"are not adjacent to {entry.hex}")
             return
         side_features = game.hexside_features.get(Hexside.between(here, target), frozenset())
         if any(game.terrain[f].prohibited for f in side_features):
-            yield self._f("error", "8.2", entry, f"{unit_id} cannot attack across the prohibited hexside "
-                                                 f"{state.location[unit_id]}-{entry.hex}")
+            yield f"{unit_id} ({state.location[unit_id]}-{entry.hex})", AttackFault(
+                "8.2", "cannot attack across a prohibited hexside", "cannot attack across prohibited hexsides")
         if phase == "mobile_combat" and unit.mobility != "mobile":
-            yield self._f("error", "4.1", entry, f"{unit_id} is a leg unit; only mobile units attack in the "
-                                                 "Mobile Combat Phase")
+            yield unit_id, AttackFault("4.1", "is a leg unit; only mobile units attack in the Mobile Combat Phase",
+                                       "are leg units; only mobile units attack in the Mobile Combat Phase")
         elif phase == "mobile_combat" and unit_id in state.log.attacked_in_combat:
-            yield self._f("error", "8.2", entry, f"{unit_id} attacked in the Combat Phase and does not attack "
-                                                 "again in the Mobile Combat Phase")
+            yield unit_id, AttackFault("8.2", "attacked in the Combat Phase and does not attack again in the Mobile "
+                                              "Combat Phase", "attacked in the Combat Phase and do not attack again "
+                                                              "in the Mobile Combat Phase")
         if unit_id in state.log.attacked:
-            yield self._f("error", "8.2", entry, f"{unit_id} has already attacked in this phase; strengths "
-                                                 "are unitary")
+            yield unit_id, AttackFault("8.2", "has already attacked in this phase; strengths are unitary",
+                                       "have already attacked in this phase; strengths are unitary")
         if unit_id in state.log.displaced:
-            yield self._f("error", "8.3.1", entry, f"{unit_id} was displaced this player turn and attacks no "
-                                                 "more in it (8.3.1)")
+            yield unit_id, AttackFault("8.3.1", "was displaced this player turn and attacks no more in it (8.3.1)",
+                                       "were displaced this player turn and attack no more in it (8.3.1)")
         if unit_id in state.log.advanced:
-            yield self._f("error", "8.5", entry, f"{unit_id} advanced after combat this player turn and "
-                                                 "does nothing more in it")
-        yield from self.rules.attacker_checks(state, entry, unit_id)
+            yield unit_id, AttackFault("8.5", "advanced after combat this player turn and does nothing more in it",
+                                       "advanced after combat this player turn and do nothing more in it")
+        for fault in self.rules.attacker_checks(state, entry, unit_id):
+            yield unit_id, fault
+
+    def _refusal(self, state: S, entry: Attack, side: str) -> tuple[tuple[str, ...], bool]:
+        """The attacking units the rules let attack (on the map, each without a fault of `_unit_faults`), and whether
+        the rules refuse the attack outright: out of its side's combat phases, on several hexes or on a hex with no
+        enemy unit, a defender attacked by another unit already this phase, or no attacking unit left (8.0, 8.2,
+        8.2.1 a; the rulings register: such an attack owes nothing)."""
+        phase = self.rules.phase_id(state)
+        able = tuple(u for u in dict.fromkeys(entry.attackers) if self.rules._on_map(state, u) is not None
+                     and not any(True for _ in self._unit_faults(state, entry, side, phase, u)))
+        slot = self.rules.slot(state)
+        types = [self.rules._unit(state, u).type for u in entry.attackers]
+        defenders = self.rules._defenders(state, entry, side)
+        again = [d for d in defenders if d in state.log.defended]
+        whole = slot is None or not slot.allows("attack", side, types) or bool(entry.more_hexes) or not defenders \
+            or bool(again) and not any((a, d) in state.log.engaged for a in entry.attackers for d in again)
+        return able, whole or not able
 
     def _open_combat(self, state: S, entry: Attack) -> FmCombat:
         """The combat an attack opens: its known result (claimed, else the table's for the die)."""
@@ -240,29 +273,40 @@ class GroundCombat(SeriesArea[S]):
         if entry.result is not None and entry.die is not None and 1 <= entry.die <= 6 and attackers:
             actual = (self.rules.special_audit(state, entry) or self.combat_audit(state, entry)).result
             table = actual if actual != entry.result else None
-        target = state.game.grid.hex_of(entry.hex)
-        able = tuple(u for u in attackers if (h := self.rules._on_map(state, u)) is not None and h.is_adjacent(target))
-        if special is None and entry.die is not None and 1 <= entry.die <= 6 and 0 < len(able) < len(attackers):
-            # A unit not next to the hex (8.2's one error on the attack) adds nothing and takes no part: the others'
-            # result is owed; the claim (or the result as written) is followed too.
+        if special is not None:
+            return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, special=special,
+                            table=table)
+        able, refused = self._refusal(state, entry, side)
+        if refused:
+            return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, refused=True)
+        if entry.die is not None and 1 <= entry.die <= 6 and len(able) < len(attackers):
+            # A unit the rules refuse (not next to the hex, attacking again...: 8.2's one error on the attack) adds
+            # nothing and takes no part: the others' result is owed; the claim (or the result as written) is followed
+            # too.
             table = self.combat_audit(state, replace(entry, attackers=list(able), odds=None, result=None)).result
             return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, table=table,
                             table_attackers=able)
-        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, special=special,
-                        table=table)
+        return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, table=table)
 
     def _attack_applied(self, state: S, entry: Attack) -> S:
-        """8.2: the attackers have attacked, the defenders been attacked, and the combat is open."""
+        """8.2: the attackers have attacked, the defenders been attacked, and the combat is open. The units the rules
+        refuse have not attacked, and an attack refused outright attacked nobody (the rulings register): they may
+        attack, and be attacked, lawfully after it."""
         side = self.rules._unit(state, entry.attackers[0]).side
-        in_combat = {u for u in entry.attackers if self.rules.phase_id(state) == "combat"
-                     and self.rules._unit(state, u).mobility == "mobile"}
+        combat = self._open_combat(state, entry)
         placed = self.rules._placed(state, entry)
+        if combat.refused:
+            return evolve(placed, combat=combat)
+        attackers = list(entry.attackers) if combat.special is not None else \
+            [u for u in entry.attackers if u in (combat.table_attackers or combat.attackers)]
+        in_combat = {u for u in attackers if self.rules.phase_id(state) == "combat"
+                     and self.rules._unit(state, u).mobility == "mobile"}
         defenders = self.rules._defenders(state, entry, side)
-        return evolve(placed, log=evolve(placed.log, attacked=state.log.attacked | set(entry.attackers),
+        return evolve(placed, log=evolve(placed.log, attacked=state.log.attacked | set(attackers),
                                          defended=state.log.defended | set(defenders),
-                                         engaged=state.log.engaged | {(a, d) for a in entry.attackers for d in defenders},
+                                         engaged=state.log.engaged | {(a, d) for a in attackers for d in defenders},
                                          attacked_in_combat=state.log.attacked_in_combat | in_combat),
-                      combat=self._open_combat(state, entry))
+                      combat=combat)
 
 
 def result_codes(game: Game) -> Collection[str]:

@@ -6,24 +6,94 @@ as arguments) and the order markers are placed on a combat (8.2.1 b).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from wargame.game import Game
 from wargame.models import Marker
 
+class Tally(Mapping[str, int]):
+    """How many of each marker a state counts (used, put aside, lost for good, kept): a count a marker, so a log
+    repeating markers costs each entry the same, not more with every repeat (a tuple of every use was counted over
+    at each entry). Immutable; `count` as a tuple's, `plus` and `less` give new tallies."""
+
+    __slots__ = ("_counts", "_hash")
+
+    def __init__(self, counts: Mapping[str, int] | None = None) -> None:
+        self._counts: dict[str, int] = {m: n for m, n in (counts or {}).items() if n > 0}
+        self._hash: int | None = None
+
+    @classmethod
+    def of(cls, *markers: str) -> Tally:
+        """A tally of these markers, each as often as named."""
+        return cls(Counter(markers))
+
+    def __getitem__(self, marker_id: str) -> int:
+        return self._counts[marker_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._counts)
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self._counts.items()))
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Tally({self._counts!r})"
+
+    def count(self, marker_id: str) -> int:
+        """How many of a marker are counted (0 for none)."""
+        return self._counts.get(marker_id, 0)
+
+    def plus(self, markers: Iterable[str]) -> Tally:
+        """The tally with these markers counted once more each time named."""
+        counts = dict(self._counts)
+        for marker_id in markers:
+            counts[marker_id] = counts.get(marker_id, 0) + 1
+        return Tally(counts)
+
+    def less(self, marker_id: str) -> Tally:
+        """The tally with one of a marker counted fewer (none below nothing)."""
+        counts = dict(self._counts)
+        counts[marker_id] = counts.get(marker_id, 0) - 1
+        return Tally(counts)
+
+    def elements(self) -> list[str]:
+        """Every marker counted, as often as counted, by id."""
+        return [m for m, n in sorted(self._counts.items()) for _ in range(n)]
+
+
+NONE = Tally()
+"""The empty tally."""
+
+
+def counted(markers: Mapping[str, int] | Iterable[str]) -> Counter[str]:
+    """A count of markers given as a tally (or any count a marker) or as a list of them."""
+    if isinstance(markers, Mapping):
+        return Counter(dict(markers))
+    return Counter(markers)
+
+
 CUP_KINDS = ("support_fire", "mines")
 """Marker kinds kept in the draw cups (11.1.4, 11.2.6); naval gunfire never goes in one (11.2.7)."""
 
 
-def in_cups(game: Game, side: str, lost: Sequence[str], withheld: Sequence[str], out: Sequence[str],
+Markers = Mapping[str, int] | Iterable[str]
+"""Markers as a tally (a count a marker) or as a list of them."""
+
+
+def in_cups(game: Game, side: str, lost: Markers, withheld: Markers, out: Markers,
             inclement: bool, scenario: str | None = None, capped: bool = True,
             allotted: Sequence[Marker] | None = None) -> Counter[str]:
     """How many of each of a side's cup markers can still be drawn this game turn: the allotment less
     those eliminated for good, put aside for the turn, already drawn or placed; no aircraft in
     inclement weather (14.1). `allotted`: the allotment, when the caller has it already."""
-    gone = Counter(withheld)
-    gone.update(out)
+    gone = counted(withheld)
+    gone.update(counted(out))
     left: Counter[str] = Counter()
     for marker in allotment(game, side, lost, scenario, capped) if allotted is None else allotted:
         if inclement and marker.icon == "aircraft":
@@ -34,13 +104,13 @@ def in_cups(game: Game, side: str, lost: Sequence[str], withheld: Sequence[str],
     return left
 
 
-def allotment(game: Game, side: str, lost: Sequence[str] = (), scenario: str | None = None,
+def allotment(game: Game, side: str, lost: Markers = (), scenario: str | None = None,
               capped: bool = True) -> list[Marker]:
     """A side's cup markers this game turn (7.1): what is left of its set (the markers the scenario's
     set-up puts in its draw cups, else every one of the game's) after the markers eliminated for good
     (11.1.4, 11.2.3), or, when `capped` and the data's allotment is smaller, the lowest-valued of them
     first. The campaign game is not capped: its cups hold all of a side's markers (14.0 e, f)."""
-    gone = Counter(lost)
+    gone = counted(lost)
     counts = cup_counts(game, side, scenario)
     markers = sorted((replace(m, count=counts[m.id] - gone[m.id]) for m in game.markers.marker
                       if m.side == side and m.kind in CUP_KINDS and counts[m.id] > gone[m.id]),

@@ -27,6 +27,7 @@ stiff resistance, advances) carry it out. Rulings (docs/rules-coverage.md keeps 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Literal
 
@@ -35,6 +36,9 @@ from wargame.records import frozen
 DEFENDER_RETREATS = {"D2": 2, "D3": 3}
 ATTACKER_RETREATS = {"A1": 1, "A2": 2, "A3": 3}
 ONE_ATTACKER_REDUCED = ("Ex", "(A)")
+
+Part = Literal["loss", "retreat"]
+"""What a part of a result asks of a unit: a step lost, or a retreat (stiff resistance answering it instead)."""
 
 RetreatRoom = Literal["full", "displacing", "short", "none"]
 """How far a unit owing a retreat can go (8.3, 8.3.1): "full", a full retreat ending in a hex no other friendly
@@ -53,6 +57,27 @@ class SpecialAttack:
     """How messages name it ("beach assault")."""
     section: str
     """The folio's section that makes it."""
+
+
+@frozen
+class AttackFault:
+    """Why the rules refuse an attacking unit (8.2, 4.1, 8.3.1, 8.5, a folio's clause), said of one unit or of several
+    with the same fault (one finding naming them all)."""
+
+    section: str
+    one: str
+    """Said of one unit ("is not adjacent to 2117")."""
+    many: str
+    """Said of several ("are not adjacent to 2117")."""
+
+
+@frozen
+class Owed:
+    """A part of a known result the log has not carried out (8.2.4-8.4)."""
+
+    section: str
+    message: str
+    part: Part
 
 
 @frozen
@@ -91,6 +116,15 @@ class FmCombat:
     table_attackers: tuple[str, ...] | None = None
     """The attackers of the table's result when the log named units not next to the hex (8.2's one error on the
     attack): they add nothing to it and take no part in it."""
+    refused: bool = False
+    """An attack the rules refuse outright (its one error is on the attack: out of its phase, on several hexes or an
+    empty one, a defender attacked already, no attacking unit the rules let attack): nothing of its result is owed,
+    though the log may carry it out (judged as any result)."""
+    misdirected: tuple[tuple[Part, int], ...] = ()
+    """The line of the first entry that carried out a part of the result (a loss; a retreat or stiff resistance)
+    wrongly, by part: for a unit that owed no such part, or a retreat written from a hex the unit is not in. Its one
+    error is there, and the same part still owed is a note (one decision, which unit carries the result out and
+    how, went wrong)."""
 
     def as_table_says(self) -> FmCombat | None:
         """The combat with the table's result instead of the claimed one, when they differ (or its attackers do)."""
@@ -159,6 +193,34 @@ class FmCombat:
         """The attacking unit the attacker reduced for an Ex or (A), once the log shows it."""
         return next((u for u in self.attackers if self.lost_by(u) > 0), None)
 
+    def owes(self, unit: str, part: Part) -> bool:
+        """Whether the result may ask this part of a unit (a retreat of any participant when it is not recorded)."""
+        if part == "retreat":
+            return bool(self.retreat_due(unit)) or self.may_retreat_unknown(unit)
+        if unit in self.attackers and self.result in ONE_ATTACKER_REDUCED:
+            return True  # any of them, until the attacker has chosen (8.2.4); a second one's loss is an excess
+        return self.result is None and unit in (*self.attackers, *self.defenders) or bool(self.loss_due(unit)) or \
+            bool(self.retreat_due(unit))  # 8.3: a retreat cut short, or declined, costs a step
+
+    def misdirect(self, unit: str, part: Part, line: int) -> FmCombat:
+        """The combat after an entry on `line` carried out `part` of it for `unit`: remembered when the unit owes no
+        such part, in the claimed result or the table's (the first such entry of each part)."""
+        table = self.as_table_says()
+        if self.owes(unit, part) or table is not None and table.owes(unit, part):
+            return self
+        return self.miscarried(part, line)
+
+    def miscarried(self, part: Part, line: int) -> FmCombat:
+        """The combat after an entry on `line` carried out `part` of it wrongly (its one error there): the first such
+        entry of each part is remembered."""
+        if any(p == part for p, _ in self.misdirected):
+            return self
+        return replace(self, misdirected=(*self.misdirected, (part, line)))
+
+    def misdirected_at(self, part: Part) -> int | None:
+        """The line of the first entry that carried out `part` for a unit owing none of it."""
+        return next((line for p, line in self.misdirected if p == part), None)
+
     def with_loss(self, unit: str, steps: int) -> FmCombat:
         """The combat after a participant lost `steps` more."""
         lost = dict(self.lost)
@@ -166,11 +228,24 @@ class FmCombat:
         return replace(self, lost=tuple(sorted(lost.items())))
 
 
-def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[str, str]]:
-    """(section, message) for every part of a known result the log has not carried out; how far each
-    unit still owing a retreat can go decides what it owes."""
-    out: list[tuple[str, str]] = []
-    if combat.result is None:
+def arrival_ends(location: Mapping[str, str], combat: FmCombat, unit_id: str) -> frozenset[str]:
+    """The hexes where another unit's retreat or displacement in this combat ended and that unit still stands:
+    the hexes a unit may be displaced from (8.3.1, a chain included)."""
+    return frozenset(path[-1] for u, path in (*combat.retreated, *combat.displaced)
+                     if u != unit_id and location.get(u) == path[-1])
+
+
+def to_displace(location: Mapping[str, str], combat: FmCombat) -> list[str]:
+    """The units still standing where a retreat or displacement of the combat ended, which 8.3.1 moves on (no
+    enemy unit stands there: a retreat never enters one's hex, 8.3)."""
+    return [unit_id for unit_id, where in sorted(location.items()) if where in arrival_ends(location, combat, unit_id)]
+
+
+def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[Owed]:
+    """Every part of a known result the log has not carried out; how far each unit still owing a retreat can go
+    decides what it owes."""
+    out: list[Owed] = []
+    if combat.result is None or combat.refused:
         return out
     # A retreat the result does not call for, made instead of its loss, is one error on that retreat: the players
     # carried on from it, so the loss it replaced is not owed again (as a loss taken instead of a retreat, 8.3).
@@ -179,11 +254,12 @@ def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[st
             strayed.isdisjoint(combat.attackers):
         if combat.bombardment:
             # 8.1.3: a bombardment's (A) falls on a unit of the bombarding side next to the hex bombarded.
-            out.append(("8.1.3", f"{combat.verdict} is not carried out: one unit of the bombarding side next to "
-                                 f"{combat.hex}, of its owner's choice ({', '.join(combat.attackers)}), must be reduced"))
+            out.append(Owed("8.1.3", f"{combat.verdict} is not carried out: one unit of the bombarding side next to "
+                                     f"{combat.hex}, of its owner's choice ({', '.join(combat.attackers)}), must be "
+                                     "reduced", "loss"))
         else:
-            out.append(("8.2.4", f"{combat.verdict} is not carried out: one attacking unit, of the attacker's choice "
-                               f"({', '.join(combat.attackers)}), must be reduced"))
+            out.append(Owed("8.2.4", f"{combat.verdict} is not carried out: one attacking unit, of the attacker's "
+                                     f"choice ({', '.join(combat.attackers)}), must be reduced", "loss"))
     for unit in (*combat.attackers, *combat.defenders):
         steps, lost = combat.steps_of(unit), combat.lost_by(unit)
         if lost >= steps or unit in strayed:
@@ -200,19 +276,20 @@ def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[st
             if kind in ("full", "short") and lost > due:
                 continue  # a step lost instead of the retreat it could make: one error, on that loss's entry
             if kind == "full":
-                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} must retreat {hexes} or declare "
-                                   "stiff resistance (8.4)"))
+                out.append(Owed("8.3", f"{combat.verdict} is not carried out: {unit} must retreat {hexes} or "
+                                       "declare stiff resistance (8.4)", "retreat"))
             elif kind == "displacing":
-                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} can retreat farther only by "
-                                   "displacing a friendly unit; it displaces one (8.3.1), or declines and is reduced, "
-                                   "where it stands or in the last hex it reaches without displacing (8.3), or "
-                                   "declares stiff resistance (8.4)"))
+                out.append(Owed("8.3", f"{combat.verdict} is not carried out: {unit} can retreat farther only by "
+                                       "displacing a friendly unit; it displaces one (8.3.1), or declines and is "
+                                       "reduced, where it stands or in the last hex it reaches without displacing "
+                                       "(8.3), or declares stiff resistance (8.4)", "retreat"))
             elif kind == "short":
-                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} cannot retreat {hexes}, so it "
-                                   "retreats as far as it can and is reduced there (or declares stiff resistance)"))
+                out.append(Owed("8.3", f"{combat.verdict} is not carried out: {unit} cannot retreat {hexes}, so it "
+                                       "retreats as far as it can and is reduced there (or declares stiff resistance)",
+                                "retreat"))
             else:
-                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} cannot retreat even one hex, so it is "
-                                   "eliminated (or declares stiff resistance)"))
+                out.append(Owed("8.3", f"{combat.verdict} is not carried out: {unit} cannot retreat even one hex, so "
+                                       "it is eliminated (or declares stiff resistance)", "retreat"))
             continue
         path = combat.retreat_of(unit)
         if unit in combat.cut_short and path is not None:
@@ -220,10 +297,10 @@ def outstanding(combat: FmCombat, room: dict[str, RetreatRoom]) -> list[tuple[st
             # reached (eliminated if reduced or one-step); the retreat itself was judged on its entry.
             if lost < min(due + 1, steps):
                 fate = "eliminated" if due + 1 >= steps else "reduced"
-                out.append(("8.3", f"{combat.verdict} is not carried out: {unit} retreated {len(path) - 1} of the "
-                                   f"{retreat} hexes, so it must be {fate} in {path[-1]}"))
+                out.append(Owed("8.3", f"{combat.verdict} is not carried out: {unit} retreated {len(path) - 1} of "
+                                       f"the {retreat} hexes, so it must be {fate} in {path[-1]}", "loss"))
             continue
         if lost < due:
             fate = "eliminated" if due >= steps else "reduced"
-            out.append(("8.2.4", f"{combat.verdict} is not carried out: {unit} must be {fate}"))
+            out.append(Owed("8.2.4", f"{combat.verdict} is not carried out: {unit} must be {fate}", "loss"))
     return out

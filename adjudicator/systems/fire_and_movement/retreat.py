@@ -8,7 +8,9 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Retreat
 from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.movement import OPEN_STEPS
-from adjudicator.systems.fire_and_movement.results import ATTACKER_RETREATS, DEFENDER_RETREATS, FmCombat, RetreatRoom
+from adjudicator.systems.fire_and_movement.results import (
+    ATTACKER_RETREATS, DEFENDER_RETREATS, FmCombat, RetreatRoom, arrival_ends, to_displace,
+)
 from adjudicator.systems.fire_and_movement.state import S
 from wargame.hexes import Hex
 
@@ -154,11 +156,10 @@ class Retreats(SeriesArea[S]):
         return any(self.legal_displacements(state, u) for u, w in state.location.items()
                    if w == label and u != retreating)
 
-    def _to_displace(self, state: S, combat: FmCombat) -> list[str]:
-        """The units still standing where a retreat or displacement of the combat ended, which 8.3.1 moves on (no
-        enemy unit stands there: a retreat never enters one's hex, 8.3)."""
-        return [unit_id for unit_id, where in sorted(state.location.items())
-                if where in self._arrived(state, combat, unit_id)]
+    @staticmethod
+    def _to_displace(state: S, combat: FmCombat) -> list[str]:
+        """The units still standing where a retreat or displacement of the combat ended, which 8.3.1 moves on."""
+        return to_displace(state.location, combat)
 
     def legal_displacements(self, state: S, unit_id: str) -> list[tuple[Hex, ...]]:
         """The one-hex displacements `_check_displacement` finds nothing wrong with (8.3.1): into a vacant hex when
@@ -187,7 +188,7 @@ class Retreats(SeriesArea[S]):
         combat = state.combat
         where = state.location.get(entry.unit)
         if combat is None:
-            return [self._f("error", "8.3", entry, f"{self.rules._where(state)}: no combat result calls for {entry.unit} "
+            return [self.rules.no_combat(state, entry, "8.3", f"{self.rules._where(state)}: no combat result calls for {entry.unit} "
                                                    "to retreat")]
         if entry.path[0] != where:
             return [self._f("error", "8.3", entry, f"{entry.unit} is in {where}, not {entry.path[0]}")]
@@ -336,11 +337,10 @@ class Retreats(SeriesArea[S]):
                                                    "closest enemy unit, though it could (8.1.5)")]
         return []
 
-    def _arrived(self, state: S, combat: FmCombat, unit_id: str) -> frozenset[str]:
-        """The hexes where another unit's retreat or displacement in this combat ended and that unit still stands:
-        the hexes a unit may be displaced from (8.3.1, a chain included)."""
-        return frozenset(path[-1] for u, path in (*combat.retreated, *combat.displaced)
-                         if u != unit_id and state.location.get(u) == path[-1])
+    @staticmethod
+    def _arrived(state: S, combat: FmCombat, unit_id: str) -> frozenset[str]:
+        """The hexes a unit may be displaced from (8.3.1, results.py)."""
+        return arrival_ends(state.location, combat, unit_id)
 
     def _check_displacement(self, state: S, entry: Retreat, combat: FmCombat, hexes: tuple[Hex, ...]) -> list[Finding]:
         """8.3.1: a friendly unit displaced one hex from where a retreating (or displaced) unit ends, onto
@@ -354,8 +354,12 @@ class Retreats(SeriesArea[S]):
             return [self._f("error", "8.1.3", entry, f"{entry.unit} took no part in {combat.name}; a bombardment's "
                                                    "results touch only the units bombarded (8.1.3)")]
         if entry.path[0] not in ends:
+            owed = [u for u in self._to_displace(state, combat) if u != entry.unit]
+            # The stack left where a retreat ended is this one breach (5.3 does not report it again as the phase ends).
+            instead = f"; {', '.join(owed)} in {' and '.join(sorted({state.location[u] for u in owed}))}, where a " \
+                      "retreat ended, is the unit to displace (the stack left there is this one error)" if owed else ""
             return [self._f("error", "8.3.1", entry, f"{entry.unit} took no part in {combat.name}; only a unit a "
-                                                   "retreating or displaced unit ends on is displaced (8.3.1)")]
+                                                   f"retreating or displaced unit ends on is displaced (8.3.1){instead}")]
         if len(hexes) != 2:
             return [self._f("error", "8.3.1", entry, f"{entry.unit} is displaced {len(hexes) - 1} hexes; a displaced "
                                                    "unit moves one hex (8.3.1)")]

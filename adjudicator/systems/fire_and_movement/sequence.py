@@ -10,6 +10,7 @@ from __future__ import annotations
 from adjudicator.contract import next_turn
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Comment, Entry, StepMarker, TurnMarker
+from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.base import SeriesArea
 from adjudicator.systems.fire_and_movement.state import S, evolve
 
@@ -100,7 +101,7 @@ class SequenceOfPlay(SeriesArea[S]):
 
     def _turn_ended(self, state: S, entry: TurnMarker) -> S:
         """As a game turn ends: the overstacks still reported (5.3); 7.2: every marker back in its pool."""
-        return evolve(state, overstacked=self._still_over(state), markers_used=())
+        return evolve(state, overstacked=self._still_over(state), markers_used=pools.NONE)
 
     def _phase_ended(self, state: S, entry: StepMarker) -> S:
         """As a phase ends: the overstacks still reported (5.3)."""

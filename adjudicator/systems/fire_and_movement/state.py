@@ -13,6 +13,7 @@ from typing import TypeVar
 from adjudicator.contract import TurnContext, TurnKeeper
 from adjudicator.notation.entries import StepMarker, TurnMarker
 from adjudicator.systems.base import PerGame
+from adjudicator.systems.fire_and_movement.markers import NONE, Tally
 from adjudicator.systems.fire_and_movement.results import FmCombat
 from wargame.game import Game
 from wargame.records import frozen
@@ -69,6 +70,9 @@ class PhaseLog:
     """Units displaced this player turn (8.3.1: an attacker's displaced unit attacks no more)."""
     bombarded: tuple[str, ...] = ()
     """The hex of every marker that has bombarded in this player turn (8.1: two a hex at most)."""
+    orphaned: int | None = None
+    """The line of the first of the entries just written that carry out a combat result with no combat open (a loss,
+    retreat, stiff resistance or advance; its one error): the others right after it are the same missing combat."""
     arrived: Mapping[str, int] = field(default_factory=dict)
     """The line of the last entry that put each unit in its hex this phase (5.3: a log ending inside the phase
     has an overstack noted on the entry that made it)."""
@@ -85,8 +89,8 @@ class FireAndMovementState:
     marker (house style 19)."""
     location: dict[str, str]
     depleted: frozenset[str] = frozenset()
-    markers_used: tuple[str, ...] = ()
-    """Support markers placed on combats this game turn, one entry per use (7.2)."""
+    markers_used: Tally = NONE
+    """Support markers drawn or placed on combats this game turn, a count a marker (7.2)."""
     combat: FmCombat | None = None
     """The combat whose results the entries after its attack carry out (8.2.4-8.5)."""
     overstacked: tuple[tuple[str, frozenset[str]], ...] = ()
@@ -118,6 +122,13 @@ def evolve(state: T, **changes: object) -> T:
     new.__dict__.update(state.__dict__)
     new.__dict__.update(changes)
     return new
+
+
+def stack_reported(state: S, label: str, units: frozenset[str]) -> S:
+    """5.3: a stack an entry's own error reported, which the phase's end does not report again."""
+    known = dict(state.overstacked)
+    known[label] = known.get(label, frozenset()) | units
+    return evolve(state, overstacked=tuple(sorted(known.items(), key=lambda item: item[0])))
 
 
 def _install(state: S, at: TurnContext, log: PhaseLog) -> S:

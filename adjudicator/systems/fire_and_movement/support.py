@@ -176,14 +176,13 @@ class SupportFire(SeriesArea[S]):
         return out
 
     def _placement(self, state: S, entry: Attack | Bombard,
-                   kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+                   kept: pools.Tally) -> tuple[list[tuple[str, str]], pools.Tally, pools.Tally]:
         """Markers placed on a combat (7.2): those drawn for it leave the drawn list, those set aside earlier
         (`kept`, a folio's) leave that list, the others are taken from the pool now. The drawn ones not
         placed, the kept ones left, and the markers used."""
         markers = state.game.markers_by_id
         pending = list(state.log.drawn)
-        kept = list(kept)
-        used = list(state.markers_used)
+        taken = []
         for marker_id in entry.support:
             marker = markers.get(marker_id)
             if marker is None:
@@ -191,16 +190,16 @@ class SupportFire(SeriesArea[S]):
             owner = marker.side or entry.side or ""
             if (owner, marker_id) in pending:
                 pending.remove((owner, marker_id))
-            elif marker_id in kept:
-                kept.remove(marker_id)
+            elif kept.count(marker_id):
+                kept = kept.less(marker_id)
             else:
-                used.append(marker_id)
-        return pending, kept, used
+                taken.append(marker_id)
+        return pending, kept, state.markers_used.plus(taken)
 
     def _placed(self, state: S, entry: Attack | Bombard) -> S:
         """The pools after markers are placed on a combat (7.2)."""
-        _, _, used = self._placement(state, entry, [])
-        return evolve(state, log=evolve(state.log, drawn=()), markers_used=tuple(used))
+        _, _, used = self._placement(state, entry, pools.NONE)
+        return evolve(state, log=evolve(state.log, drawn=()), markers_used=used)
 
     def _marked(self, state: S, entry: SupportMarkers) -> S:
         """The pools after a `draw` (7.2)."""
@@ -210,5 +209,5 @@ class SupportFire(SeriesArea[S]):
                  and markers[m].kind in pools.CUP_KINDS]
         if entry.how == "draw":
             return evolve(state, log=evolve(state.log, drawn=(*state.log.drawn, *((side, m) for m in named))),
-                          markers_used=(*state.markers_used, *named))
+                          markers_used=state.markers_used.plus(named))
         return state

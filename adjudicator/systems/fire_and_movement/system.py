@@ -8,7 +8,6 @@ hooks of `base.py` its rules change, and builds its registry from the series' by
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from adjudicator.contract import (
@@ -17,7 +16,7 @@ from adjudicator.contract import (
 )
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import (
-    Advance, Attack, Bombard, Entry, Header, Loss, Move, Place, Retreat, RollOff, StandFast, StepMarker,
+    Advance, Attack, Bombard, Comment, Entry, Header, Loss, Move, Place, Retreat, RollOff, StandFast, StepMarker,
     SupportMarkers, TurnMarker,
 )
 from adjudicator.registry import Handler, Registry
@@ -27,11 +26,14 @@ from adjudicator.systems.fire_and_movement.combat import FmAudit, Modifier, Supp
 from adjudicator.systems.fire_and_movement.combat_results import CombatResults
 from adjudicator.systems.fire_and_movement.dispute import fm_account
 from adjudicator.systems.fire_and_movement.ground_combat import GroundCombat
+from adjudicator.systems.fire_and_movement.markers import Tally
 from adjudicator.systems.fire_and_movement.movement import Movement, MoveRule
-from adjudicator.systems.fire_and_movement.results import FmCombat, RetreatRoom
+from adjudicator.systems.fire_and_movement.results import FmCombat, Owed, RetreatRoom
 from adjudicator.systems.fire_and_movement.retreat import Retreats
 from adjudicator.systems.fire_and_movement.sequence import SequenceOfPlay
-from adjudicator.systems.fire_and_movement.state import FireAndMovementState, PhaseLog, S, evolve, keeper
+from adjudicator.systems.fire_and_movement.state import (
+    FireAndMovementState, PhaseLog, S, evolve, keeper, stack_reported,
+)
 from adjudicator.systems.fire_and_movement.support import SupportFire
 from adjudicator.systems.fire_and_movement.zoc import ZonesOfControl
 from wargame.errors import ReplayError, did_you_mean
@@ -111,8 +113,8 @@ class FireAndMovement(SeriesRules[S]):
         """6.1 exception: never EZOC to EZOC across a minefield hexside or into a fortification (zoc.py)."""
         return self.zoc._fortified_ezoc(state, entry, a, b)
 
-    def _outstanding(self, state: S, combat: FmCombat) -> list[tuple[str, str]]:
-        """What a combat's result still owes, (section, message) each (combat_results.py)."""
+    def _outstanding(self, state: S, combat: FmCombat) -> list[Owed]:
+        """What a combat's result still owes (combat_results.py)."""
         return self.combat_results._outstanding(state, combat)
 
     def zones_of_control(self, state: S, side: str) -> frozenset[str]:
@@ -212,7 +214,7 @@ class FireAndMovement(SeriesRules[S]):
         return self.support._check_draw(state, entry, side, named)
 
     def _placement(self, state: S, entry: Attack | Bombard,
-                   kept: list[str]) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+                   kept: Tally) -> tuple[list[tuple[str, str]], Tally, Tally]:
         """The pools after a combat's markers are placed (7.2, support.py)."""
         return self.support._placement(state, entry, kept)
 
@@ -276,6 +278,7 @@ class FireAndMovement(SeriesRules[S]):
             out += found
         out += self._check_defender(state, entry)
         out += self.entry_checks(state, entry)
+        out = self.follow_up(state, entry, out)
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
@@ -297,6 +300,10 @@ class FireAndMovement(SeriesRules[S]):
     def entry_checks(self, state: S, entry: Entry) -> list[Finding]:
         """A folio's errors for any entry after its own check (none in the series)."""
         return []
+
+    def follow_up(self, state: S, entry: Entry, found: list[Finding]) -> list[Finding]:
+        """An entry's findings with those a folio's earlier error explains made notes (none in the series)."""
+        return found
 
     def place_checks(self) -> dict[str, Check[S]]:
         """The checks of `place` entries, by how the unit is placed (the series has none: 3.0 leaves
@@ -333,6 +340,19 @@ class FireAndMovement(SeriesRules[S]):
         return evolve(after, log=evolve(after.log, arrived={**after.log.arrived, **arrived})) if arrived else after
 
     def _applied(self, state: S, entry: Entry) -> S:
+        """The state after an entry, as the handlers apply it, with the phase's record of entries carrying out a result
+        with no combat open (`orphaned`)."""
+        after = self._applied_by_handlers(state, entry)
+        if isinstance(entry, (Comment, Header)):
+            return after
+        orphan = state.combat is None and isinstance(entry, (Retreat, Advance, StandFast, Loss)) and \
+            not (isinstance(entry, Loss) and self.folio_loss(state, entry) is not None)
+        orphaned = (state.log.orphaned or entry.line) if orphan else None
+        if after.log.orphaned == orphaned:
+            return after
+        return evolve(after, log=evolve(after.log, orphaned=orphaned))
+
+    def _applied_by_handlers(self, state: S, entry: Entry) -> S:
         """The state after an entry, as the handlers apply it."""
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
@@ -384,9 +404,7 @@ class FireAndMovement(SeriesRules[S]):
 
     def _stack_reported(self, state: S, label: str, units: frozenset[str]) -> S:
         """5.3: a stack an entry's own error reported, which the phase's end does not report again."""
-        known = dict(state.overstacked)
-        known[label] = known.get(label, frozenset()) | units
-        return evolve(state, overstacked=tuple(sorted(known.items(), key=lambda item: item[0])))
+        return stack_reported(state, label, units)
 
     def _place_applied(self, state: S, entry: Place) -> S:
         if entry.hex is not None and entry.unit in state.game.units_by_id:
@@ -416,8 +434,9 @@ class FireAndMovement(SeriesRules[S]):
         combat = state.combat
         if combat is None:
             return out
-        return out + [self.table.finding("note", section, combat.line, combat.column, f"when the log ends, {message}")
-                for section, message in self.combat_results._outstanding(state, combat)]
+        return out + [self.table.finding("note", owed.section, combat.line, combat.column,
+                                         f"when the log ends, {owed.message}")
+                      for owed in self.combat_results._outstanding(state, combat)]
 
     # -- the engine's contract ---------------------------------------------------------------------
     @property
@@ -462,8 +481,7 @@ class FireAndMovement(SeriesRules[S]):
 
     def marker_uses(self, state: S) -> dict[str, MarkerUse]:
         """Support fire markers out of their pools this game turn (7.2)."""
-        used = Counter(state.markers_used)
-        return {m: MarkerUse(used=n) for m, n in sorted(used.items())}
+        return {m: MarkerUse(used=n) for m, n in sorted(state.markers_used.items())}
 
     def position(self, state: S) -> Position:
         """Units, reduced units and the markers out of their pools."""

@@ -14,7 +14,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Attack, Comment, Entry, Loss, Move, Retreat, StandFast
 from adjudicator.systems.fire_and_movement.combat import FmAudit, audit, unit_values
 from adjudicator.systems.fire_and_movement.ground_combat import result_codes
-from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
+from adjudicator.systems.fire_and_movement.results import AttackFault, FmCombat, SpecialAttack
 from adjudicator.systems.omaha.base import Area
 from adjudicator.systems.omaha.state import OmahaState
 
@@ -41,17 +41,23 @@ class BeachAssaults(Area):
             return self._check_beach_assault(state, entry)
         if state.at.turn == 0 and state.at.step is None:
             # The landing allows the Allied player's attacks (game.toml's `entries`) for the beach assaults
-            # only; any other attack waits for a Combat Phase (8.2).
+            # only; any other attack waits for a Combat Phase (8.2). A beach's assault naming only units that have not
+            # landed is the players' follow-up of that one breach (11.0's error as GT 1 begins): a note.
+            if state.set_up and entry.hex in self.rules._beach(state) and \
+                    all(self.rules._on_map(state, u) is None and
+                        self.rules._setup_box(state, u) in self.rules._assault_boxes(state) for u in entry.attackers):
+                return [self._f("note", "11.2.3", entry, f"{', '.join(entry.attackers)} has not landed on "
+                                                       f"{entry.hex}: one error as GT 1 begins (11.0)")]
             return [self._f("error", "8.2", entry, f"before GT 1 the only attacks are the beach assaults, each from "
                                                    f"a beach landing hex its units hold (11.2.3); {entry.hex} is not "
                                                    "one: attacks wait for a Combat Phase (8.2)")]
         return None
 
-    def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[Finding]:
+    def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[AttackFault]:
         """11.2.1: the landed units' beach assault was their only action of GT 1."""
         if self._landed_on_gt1(state, unit_id):
-            return [self._f("error", "11.2.1", entry, f"{unit_id} landed on the beach; its beach assault was its "
-                                                    "only action of GT 1 (11.2.1)")]
+            return [AttackFault("11.2.1", "landed on the beach; its beach assault was its only action of GT 1 (11.2.1)",
+                                "landed on the beach; their beach assault was their only action of GT 1 (11.2.1)")]
         return []
 
     def attack_checks(self, state: OmahaState, entry: Attack) -> list[Finding]:
@@ -169,10 +175,19 @@ class BeachAssaults(Area):
             out.append(self._f("error", "11.2.3", entry, f"every unit on {entry.hex} takes part in its beach assault: "
                                                        f"{', '.join(missing)} is missing (11.2.3)"))
         strangers = [u for u in entry.attackers if u not in here]
-        if strangers:
-            out.append(self._f("error", "11.2.3", entry, f"{', '.join(strangers)} is not on {entry.hex} (11.2.3)"))
+        # An assault unit not landed at all is 11.0's error as GT 1 begins; named in its beach's assault, it is the
+        # players' consistent follow-up of that one breach (a note).
+        unlanded = [u for u in strangers if self.rules._on_map(state, u) is None and state.set_up
+                    and self.rules._setup_box(state, u) in self.rules._assault_boxes(state)]
+        landed_elsewhere = [u for u in strangers if u not in unlanded]
+        if landed_elsewhere:
+            out.append(self._f("error", "11.2.3", entry, f"{', '.join(landed_elsewhere)} is not on {entry.hex} "
+                                                       "(11.2.3)"))
+        if unlanded:
+            out.append(self._f("note", "11.2.3", entry, f"{', '.join(unlanded)} is not on {entry.hex} (11.2.3): it has "
+                                                      "not landed, one error as GT 1 begins (11.0)"))
         out += self.rules._check_support(state, entry, "Allied")
-        if out:
+        if any(f.severity == "error" for f in out):
             return out
         result = self.beach_audit(state, entry)
         return out + self.rules.with_basis(state, entry, result, self.rules._claims(entry, result, "11.2.3",

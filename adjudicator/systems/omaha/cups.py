@@ -20,7 +20,7 @@ from wargame.game import Game
 from wargame.models import Marker
 
 
-ALLOTMENTS: PerGame[dict[tuple[str, tuple[str, ...], str], list[Marker]]] = PerGame(lambda game: {})
+ALLOTMENTS: PerGame[dict[tuple[str, pools.Tally, str], list[Marker]]] = PerGame(lambda game: {})
 """Each side's allotment (7.1) by the markers lost for good so far and the scenario, per game."""
 
 
@@ -199,9 +199,9 @@ class Cups(Area):
         drawn Achtung Minen not placed are kept for later combats."""
         markers = state.game.markers_by_id
         # Only Achtung Minen are ever set aside (11.1.4), so the kept list is theirs.
-        pending, kept, used = self.rules._placement(state, entry, list(state.mines_aside))
-        kept += [m for _, m in pending if markers[m].kind == "mines"]
-        return evolve(state, log=evolve(state.log, drawn=()), mines_aside=tuple(kept), markers_used=tuple(used))
+        pending, kept, used = self.rules._placement(state, entry, state.mines_aside)
+        kept = kept.plus(m for _, m in pending if markers[m].kind == "mines")
+        return evolve(state, log=evolve(state.log, drawn=()), mines_aside=kept, markers_used=used)
 
     def _cups_marked(self, state: OmahaState, entry: SupportMarkers) -> OmahaState:
         """The pools after `draw`, `aside` or `lose` (11.1.4, 11.2.3, 14.1; a draw as 7.2)."""
@@ -213,13 +213,11 @@ class Cups(Area):
             return self.rules.series_apply("markers", state, entry)
         owed = list(state.owed)
         drawn = list(state.log.drawn)
-        kept = list(state.mines_aside)
-        withheld = list(state.withheld)
-        lost = list(state.lost_markers)
+        kept, withheld, lost = state.mines_aside, state.withheld, state.lost_markers
         for marker_id in named:
             if entry.how == "aside" and (side, marker_id) in drawn and markers[marker_id].kind == "mines":
                 drawn.remove((side, marker_id))
-                kept.append(marker_id)
+                kept = kept.plus((marker_id,))
                 continue
             match = next((o for o in owed if o[0] == entry.how and o[1] == side and o[2] in ("", marker_id)), None)
             if match is None:
@@ -228,6 +226,9 @@ class Cups(Area):
                 match = next((o for o in owed if o[0] == entry.how and o[1] == side), None)
             if match is not None:
                 owed.remove(match)
-            (withheld if entry.how == "aside" else lost).append(marker_id)
-        return evolve(state, owed=tuple(owed), log=evolve(state.log, drawn=tuple(drawn)), mines_aside=tuple(kept),
-                      withheld=tuple(withheld), lost_markers=tuple(lost))
+            if entry.how == "aside":
+                withheld = withheld.plus((marker_id,))
+            else:
+                lost = lost.plus((marker_id,))
+        return evolve(state, owed=tuple(owed), log=evolve(state.log, drawn=tuple(drawn)), mines_aside=kept,
+                      withheld=withheld, lost_markers=lost)

@@ -57,17 +57,8 @@ class SetUp(Area):
         omaha = game.areas_by_id.get("omaha_beach")
         beach = [game.grid.hex_of(label) for label in (omaha.hexes if omaha is not None else ())]
         out = []
-        german = [u for _, p in game.setup if p.scenario == state.scenario and p.location == "german_setup"
-                  for u in [p.piece]]
-        assault = [u for _, p in game.setup if p.scenario == state.scenario and p.location in self.rules._assault_boxes(state)
-                   for u in [p.piece]]
-        eliminated = {b.id for b in game.manifest.box if b.kind == "eliminated"}
-        unplaced = [u for u in (*german, *assault) if self.rules._on_map(state, u) is None
-                    and state.location.get(u) not in eliminated]
-        # 11.2.1: assault units that find no room on the beach landing hexes chosen (on their own
-        # beach, 14.0 b) arrive on GT 2.
-        unplaced = [u for u in unplaced
-                    if u not in assault or u == self.rules._ranger(state) or not self._beach_full(state, u)]
+        german = self._german_at_start(state)
+        unplaced = self.unplaced(state)
         if unplaced:
             out.append(self._f("error", "11.0", entry, f"GT 1 begins with {', '.join(unplaced)} still to set up or "
                                                        "land (11.0, 11.2.1)"))
@@ -80,10 +71,30 @@ class SetUp(Area):
         near = sorted(u for u, h in placed.items() if any(h.is_adjacent(b) for b in beach))
         if placed and len(near) < 2:
             which = f"only {near[0]} does" if near else "none does"
-            out.append(self._f("error", "11.0", entry, "GT 1 begins with fewer than two German at-start units set up "
-                                                       f"next to an Omaha Beach hex ({which}); at least two must be "
-                                                       "(11.0)"))
+            # A German unit not set up at all (the error above) may be the one meant to stand there: one breach.
+            missing = [u for u in german if u in unplaced]
+            out.append(self._f("note" if missing else "error", "11.0", entry,
+                               "GT 1 begins with fewer than two German at-start units set up next to an Omaha Beach "
+                               f"hex ({which}); at least two must be (11.0)"
+                               + (f" (with {', '.join(missing)} not set up: one error, above)" if missing else "")))
         return out
+
+    def _german_at_start(self, state: OmahaState) -> list[str]:
+        """11.1.1: the German at-start units of the scenario."""
+        return [p.piece for _, p in state.game.setup if p.scenario == state.scenario and p.location == "german_setup"]
+
+    def unplaced(self, state: OmahaState) -> list[str]:
+        """11.0, 11.2.1: the German at-start and Allied assault units neither on the map nor eliminated (an assault
+        unit the beach landing hexes chosen had no room for arrives on GT 2 instead, and is not among them)."""
+        game = state.game
+        boxes = self.rules._assault_boxes(state)
+        assault = [p.piece for _, p in game.setup if p.scenario == state.scenario and p.location in boxes]
+        eliminated = {b.id for b in game.manifest.box if b.kind == "eliminated"}
+        unplaced = [u for u in (*self._german_at_start(state), *assault) if self.rules._on_map(state, u) is None
+                    and state.location.get(u) not in eliminated]
+        # 11.2.1: assault units that find no room on the beach landing hexes chosen (on their own
+        # beach, 14.0 b) arrive on GT 2.
+        return [u for u in unplaced if u not in assault or u == self.rules._ranger(state) or not self._beach_full(state, u)]
 
     def _beach_full(self, state: OmahaState, unit_id: str) -> bool:
         """11.2.1: whether every beach landing hex the assault chose on the unit's beach holds three units."""

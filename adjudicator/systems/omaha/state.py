@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import field
 
 from adjudicator.contract import Outcome
+from adjudicator.systems.fire_and_movement.markers import NONE, Tally
 from adjudicator.systems.fire_and_movement.state import FireAndMovementState, PhaseLog
 from wargame.hexes import Hex
 from wargame.records import frozen
@@ -53,18 +54,21 @@ class OmahaState(FireAndMovementState):
     """An automatic victory (13.0 sudden death, 14.3)."""
     log: OmahaPhaseLog = OmahaPhaseLog()
     """What has happened in the phase under way, Omaha's part included: the engine's, a new one at each marker."""
-    lost_markers: tuple[str, ...] = ()
-    """Support fire markers eliminated for good (11.1.4 captures, 11.2.3)."""
-    withheld: tuple[str, ...] = ()
-    """Markers put aside for this game turn (11.2.3 on a 4, 14.1 in inclement weather)."""
-    mines_aside: tuple[str, ...] = ()
-    """Achtung Minen markers drawn and kept for a later combat this game turn (11.1.4)."""
+    lost_markers: Tally = NONE
+    """Support fire markers eliminated for good (11.1.4 captures, 11.2.3), a count a marker."""
+    withheld: Tally = NONE
+    """Markers put aside for this game turn (11.2.3 on a 4, 14.1 in inclement weather), a count a marker."""
+    mines_aside: Tally = NONE
+    """Achtung Minen markers drawn and kept for a later combat this game turn (11.1.4), a count a marker."""
     owed: tuple[tuple[str, str, str, str], ...] = ()
     """Marker entries the rules call for and the log has not written yet: (how, side, marker or ''
     for any, section), due by the end of the next Support Fire Marker Phase."""
     pointe_du_hoc: int | None = None
     """The die of the Pointe du Hoc assault (11.2.3)."""
     ranger_moved: int = 0
+    unlanded: frozenset[str] = frozenset()
+    """Units 11.0 reported as neither set up nor landed as GT 1 began: while they stay off the map, what the log does
+    with them (moves, attacks from their set-up box) is that one breach's follow-up (house style 16)."""
     late: frozenset[str] = frozenset()
     """Reinforcements reported as not brought on when due and able to arrive (11.1.2, 11.2.4): a lasting
     condition, reported once."""

@@ -21,8 +21,9 @@ from adjudicator.notation.entries import (
 )
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.fire_and_movement.base import SERIES_TABLE
+from adjudicator.systems.fire_and_movement import markers as pools
 from adjudicator.systems.fire_and_movement.combat import FmAudit
-from adjudicator.systems.fire_and_movement.results import FmCombat, SpecialAttack
+from adjudicator.systems.fire_and_movement.results import AttackFault, FmCombat, SpecialAttack
 from adjudicator.systems.fire_and_movement.state import PhaseLog, evolve
 from adjudicator.systems.fire_and_movement.system import Check, FireAndMovement
 from adjudicator.systems.omaha import boundary
@@ -199,7 +200,7 @@ class Omaha(OmahaRules):
         """11.2.1-11.2.3: a beach assault, checked instead of 8.2 (beach.py)."""
         return self.assaults.folio_attack(state, entry)
 
-    def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[Finding]:
+    def attacker_checks(self, state: OmahaState, entry: Attack, unit_id: str) -> list[AttackFault]:
         """BeachAssaults (beach.py): 11.2.1: the landed units' beach assault was their only action of GT 1."""
         return self.assaults.attacker_checks(state, entry, unit_id)
 
@@ -307,6 +308,18 @@ class Omaha(OmahaRules):
             return self.boundary._check_boundary(state, entry)
         return []
 
+    def follow_up(self, state: OmahaState, entry: Entry, found: list[Finding]) -> list[Finding]:
+        """11.0 (house style 16): an error of an entry about a unit never set up or landed, still off the map, is a note:
+        the players act as if it were where the missing line put it, and that line's absence is the one error."""
+        missing = [u for u in entry.acting_units() if u in state.unlanded and self._on_map(state, u) is None] \
+            if state.unlanded else []
+        if not missing:
+            return found
+        return [replace(f, severity="note", message=f"{f.message} (not a breach of its own: "
+                                                    f"{next(u for u in missing if u in f.message)} was never set up "
+                                                    "or landed, one error as GT 1 began, 11.0)")
+                if f.severity == "error" and any(u in f.message for u in missing) else f for f in found]
+
     def place_checks(self) -> dict[str, Check[OmahaState]]:
         """11.0, 11.2.1 set-up; 11.1.2, 11.2.4 reinforcements; 11.1.3, 11.2.5 replacements."""
         return {"setup": self.setup._check_setup, "reinforce": self.arrivals._check_reinforce,
@@ -406,6 +419,11 @@ class Omaha(OmahaRules):
             # units were all eliminated are gone for good.
             landed = self._landed_hexes(state)
             after = evolve(after, beachheads=landed, wiped_out=frozenset(h for h, _ in state.landing or ()) - landed)
+            if entry.turn == 1:
+                # 11.0: a unit not landed as GT 1 begins is that error; its arrival as a reinforcement later is not
+                # owed again as a second one (a lasting condition, reported once: `late`).
+                unplaced = frozenset(self.setup.unplaced(state))
+                after = evolve(after, late=after.late | unplaced, unlanded=unplaced)
         if state.at.turn and after.victory is None and not self.landing_hexes(state):
             # 13.0: no beach landing hex left at the end of a game turn: the German wins at once.
             section = "14.3" if self._campaign(state) else "13.0"
@@ -415,8 +433,8 @@ class Omaha(OmahaRules):
                 state.at.turn == self._campaign_number(state, "campaign_base_last_turn", 17):
             after = evolve(after, last_turn=self.campaign.campaign_last_turn(state)[0])  # 14.2: fixed as GT 17 ends
         before_gt1 = state.at.turn == 0  # 11.2.3: the beach assaults before GT 1 use GT 1's markers.
-        return evolve(after, markers_used=state.markers_used if before_gt1 else (),
-                      withheld=state.withheld if before_gt1 else (), mines_aside=(), weather=None,
+        return evolve(after, markers_used=state.markers_used if before_gt1 else pools.NONE,
+                      withheld=state.withheld if before_gt1 else pools.NONE, mines_aside=pools.NONE, weather=None,
                       owed=(*state.owed, *self.cups._capture_losses(state)),
                       captured=state.captured | {name for name, _ in self.cups._newly_captured(state)})
 
@@ -432,7 +450,7 @@ class Omaha(OmahaRules):
         after = self.sequence._phase_ended(state, entry)
         markers = state.game.markers_by_id
         return evolve(after, late=self.arrivals._reported_late(state), restacked=self.assaults.still_restacked(state),
-                      mines_aside=(*state.mines_aside, *(m for _, m in state.log.drawn if markers[m].kind == "mines")),
+                      mines_aside=state.mines_aside.plus(m for _, m in state.log.drawn if markers[m].kind == "mines"),
                       owed=() if self.phase_id(state) == "support_fire_marker" else state.owed)
 
     def _moved(self, state: OmahaState, entry: Move) -> OmahaState:
@@ -564,8 +582,8 @@ class Omaha(OmahaRules):
 
     def marker_uses(self, state: OmahaState) -> dict[str, MarkerUse]:
         """Support fire markers out of their cups: used, put aside, lost for good (7.2, 11.1.4, 11.2.3, 14.1)."""
-        used, aside, lost = Counter(state.markers_used), Counter(state.withheld), Counter(state.lost_markers)
-        return {m: MarkerUse(used[m], aside[m], lost[m]) for m in sorted(set(used) | set(aside) | set(lost))}
+        used, aside, lost = state.markers_used, state.withheld, state.lost_markers
+        return {m: MarkerUse(used.count(m), aside.count(m), lost.count(m)) for m in sorted(set(used) | set(aside) | set(lost))}
 
     def position(self, state: OmahaState) -> Position:
         """The series' position with the beachhead markers (11.2.1)."""
