@@ -593,3 +593,21 @@ def test_a_piece_is_located_on_every_hex() -> None:
         for h in g.grid.hexes:
             x, y = g.layout.centre(h)
             assert places.locate("Main Map", math.floor(x), math.floor(y)).name == g.grid.label_of(h)
+
+
+def test_a_malformed_file_s_finding_gives_its_place_in_every_format(tmp_path: Path) -> None:
+    """A command VASSAL could not have written (a drag to x 'abc'): the finding itself names the step, the command
+    and the part, and says what was expected; the first line said only `[notation syntax]`, the place being in the
+    "replay stopped" line alone."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 2")
+    s.step("M/bogus/Main Map/abc/12/null/Main Map/1/2/null/a")
+    vlog = s.write(tmp_path / "bad.vlog")
+    code, out, _ = run("check", str(vlog))
+    first = out.splitlines()[0]
+    assert code == 2 and first == (f"{vlog}: step 2 (command 12), part 1: error [notation syntax]: "
+                                   "x 'abc' is not a whole number"), out
+    code, out, _ = run("check", str(vlog), "--format", "json")
+    assert json.loads(out)["findings"][0]["where"] == "step 2 (command 12), part 1", out
+    code, out, _ = run("check", str(vlog), "--format", "markdown")
+    assert "| step 2 (command 12), part 1 | error | notation syntax |" in out, out
