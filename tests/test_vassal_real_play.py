@@ -378,3 +378,23 @@ def test_the_campaign_weather_die_needs_no_typed_optional(tmp_path: Path) -> Non
     assert [e.rolls for e in translation.entries if isinstance(e, RollOff)][-1] == {"German": 3}
     findings = replay(s.game, system_for(s.game), translation.entries).findings
     assert [f"{f.rule}: {f.message}" for f in findings if f.severity == "error"] == []
+
+
+def test_a_deplete_typed_for_the_next_attack_does_not_swallow_the_flip_of_the_one_before(tmp_path: Path) -> None:
+    """de-inf-04 flipped by the first attack's result (nothing typed), then attacked again in the same step and its
+    second loss typed, `German: deplete de-inf-04`, before its counter is taken off: two steps lost. The typed
+    deplete stood for the flip of the attack before (a declaration typed after its counter move replaces it), so
+    the first attack's loss vanished and the counter taken off carried out the typed deplete: one step lost."""
+    s = Session()
+    for text in ("Allied: action combat supply 1", "Allied: activate 0620 supply 1",
+                 "Allied: attack 0621 with us-inf-01"):
+        s.chat("a", text)
+    s.roll("a", 6)
+    s.flip("de-inf-04", 2)                       # step 5: the first attack's loss, nothing typed
+    s.chat("a", "Allied: attack 0621 with us-inf-02")
+    s.roll("a", 6)
+    s.chat("b", "German: deplete de-inf-04")     # step 8: the second attack's loss, typed first
+    s.delete("de-inf-04")                        # step 9: carried out
+    translation = translate_file(s.write(tmp_path / "twice.vlog"))
+    losses = [(e.line, e.loss, e.unit) for e in translation.entries if isinstance(e, Loss)]
+    assert losses == [(5, "deplete", "de-inf-04"), (8, "deplete", "de-inf-04")], losses
