@@ -243,8 +243,9 @@ def endpoint_steps(translation: Translation) -> frozenset[int]:
 def _vassal_cited(f: Finding, file: str, translation: Translation, local: int, steps: Sequence[str],
                   endpoint_steps: frozenset[int]) -> Cited:
     shown = (f"    VASSAL: {translation.steps[local]}",) if local in translation.steps else ()
-    return Cited(f, file, _step(local), shown, (ENDPOINT_REMARK,) if local in endpoint_steps else (),
-                 _context(steps, local))
+    remarks = ((ENDPOINT_REMARK,) if local in endpoint_steps else ()) + \
+        ((translation.remarks[local],) if local in translation.remarks else ())
+    return Cited(f, file, _step(local), shown, remarks, _context(steps, local))
 
 
 def verdict_of(source: LogSource, result: Replay[StateT]) -> Verdict:

@@ -398,3 +398,52 @@ def test_a_deplete_typed_for_the_next_attack_does_not_swallow_the_flip_of_the_on
     translation = translate_file(s.write(tmp_path / "twice.vlog"))
     losses = [(e.line, e.loss, e.unit) for e in translation.entries if isinstance(e, Loss)]
     assert losses == [(5, "deplete", "de-inf-04"), (8, "deplete", "de-inf-04")], losses
+
+
+def _rerolled(*between: str) -> Session:
+    """A combat action whose attack on 0621 (2:1, -1 for bocage) gets a 5 (DR), then the attacker's 2 (AH) rolled
+    again at once, the chat lines given typed between them, nothing carried out yet."""
+    s = Session()
+    for text in ("Allied: action combat supply 1", "Allied: activate 0620 supply 1",
+                 "Allied: attack 0621 with us-inf-01 us-inf-02"):
+        s.chat("a", text)
+    s.roll("a", 5)
+    s.roll("a", 2)                               # step 5: the reroll
+    for text in between:
+        s.chat("b", text)
+    return s
+
+
+def test_the_result_of_a_reroll_carried_out_is_one_breach_that_says_so(tmp_path: Path) -> None:
+    """The first die stays the attack's (dice are recorded outcomes); the players carry out the reroll's AH (both
+    attackers flipped). The referee judged the flips against the first die's DR: two 7.2 errors (no loss owed)
+    and a third for the retreat never made, none saying a reroll was the cause. Now one error, at the attack:
+    the result carried out is the reroll's, the first die's DR is owed. A reroll agreed in chat changes nothing
+    (the register: the referee's to accept)."""
+    for k, between in enumerate(((), ("ok, reroll that",))):
+        s = _rerolled(*between)
+        s.flip("us-inf-01", 2)
+        s.flip("us-inf-02", 2)
+        s.roll("a", 3)
+        s.roll("b", 4)                           # the next action's roll-off
+        vlog = s.write(tmp_path / f"reroll-{k}.vlog")
+        code, out, _ = run("check", str(vlog))
+        errors = [line for line in out.splitlines() if " error [" in line]
+        assert code == 1 and errors == [f"{vlog}: step 3: error [onslaught 7.2]: column 2:1 with a modified roll of 4 "
+                                        "gives DR, not AH"], out
+        assert ("    (the result carried out, AH, is the reroll's: Alice (Allied) rolled 2 again at step 5; the "
+                "attack's die is the first, 5 at step 4, and its result DR is the one owed)") in out.splitlines(), out
+        attack = next(e for e in translate_file(vlog).entries if getattr(e, "kind", "") == "attack")
+        assert write_entry(attack) == "Allied: attack 0621 with us-inf-01 us-inf-02 die 5 result AH"
+
+
+def test_the_first_die_s_result_carried_out_after_a_reroll_is_clean(tmp_path: Path) -> None:
+    """After a reroll the players carry out the first die's DR (the defender retreats): nothing is claimed for
+    them, and the verdict is clean (the reroll stays a reader's note)."""
+    s = _rerolled()
+    s.drag("de-inf-04", "0623", "b")
+    s.roll("a", 3)
+    s.roll("b", 4)
+    vlog = s.write(tmp_path / "first.vlog")
+    code, out, _ = run("check", str(vlog))
+    assert code == 0 and "a reroll" in out, out

@@ -10,6 +10,7 @@ from adjudicator.notation.entries import Entry, RollOff, amended, logged_dice
 from adjudicator.vassal.chat import one_line
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.output import Output
+from adjudicator.vassal.reroll import Reroll, Rerolls
 from adjudicator.vassal.result import Note
 from adjudicator.vassal.seats import Seats
 from adjudicator.vassal.turns import Clock
@@ -26,6 +27,7 @@ class Dice:
     seats: Seats
     combat: Combat
     clock: Clock
+    rerolls: Rerolls
     optional: set[str] = field(default_factory=set)
     """Optional rules put in force by `[Optional "..."]` lines typed in chat."""
     weather: dict[int, int] = field(default_factory=dict)
@@ -99,6 +101,7 @@ class Dice:
                 output.emit(RollOff(line=step, rolls={combat.last_roll[0]: combat.last_roll[1], side: values[0]}))
                 if before is not None and before in output.notes:
                     output.notes.remove(before)  # the die after the combat's was the roll-off's (Onslaught 5.0)
+                    self.rerolls.waiting = None
                 combat.open_attack, combat.pending_die = None, None
                 combat.last_roll = None
                 return
@@ -125,6 +128,7 @@ class Dice:
                                  "recorded outcomes), and findings on the result carried out may follow from it; a "
                                  "reroll both players agreed to is the referee's to accept")
         self.output.notes.append(self.reroll)
+        self.rerolls.waiting = Reroll(index, first_step, first, step, values[0], who, self.reroll, len(entries))
 
     def receipt(self, step: int, who: str, token: str) -> None:
         """A dice receipt of the ledger pasted into the chat: the die of the entry waiting for one, else the
