@@ -447,3 +447,22 @@ def test_the_first_die_s_result_carried_out_after_a_reroll_is_clean(tmp_path: Pa
     vlog = s.write(tmp_path / "first.vlog")
     code, out, _ = run("check", str(vlog))
     assert code == 0 and "a reroll" in out, out
+
+
+def test_a_counter_flipped_by_mistake_and_flipped_back_at_once_loses_nothing(tmp_path: Path) -> None:
+    """Ctrl+F pressed on us-inf-01 by mistake in a Movement action and pressed again at once to turn it back, then
+    the counter dragged: no step lost. The reader wrote the first flip as a loss (a 7.2 error, no combat calls for
+    it) and the flip back as a note, and the unit stayed reduced in the game for the rest of it (its halved
+    strength and allowance judged every later move and attack)."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 1")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    s.flip("us-inf-01", 2)                       # step 3: by mistake
+    s.flip("us-inf-01", 1)                       # step 4: turned back at once
+    s.drag("us-inf-01", "0520")
+    vlog = s.write(tmp_path / "flip-back.vlog")
+    translation = translate_file(vlog)
+    assert not [e for e in translation.entries if isinstance(e, Loss)], [write_entry(e) for e in translation.entries]
+    assert not translation.notes, translation.notes
+    code, out, _ = run("check", str(vlog))
+    assert code == 0, out
