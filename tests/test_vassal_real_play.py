@@ -466,3 +466,22 @@ def test_a_counter_flipped_by_mistake_and_flipped_back_at_once_loses_nothing(tmp
     assert not translation.notes, translation.notes
     code, out, _ = run("check", str(vlog))
     assert code == 0, out
+
+
+def test_the_result_of_a_rerolled_bombardment_carried_out_is_one_breach(tmp_path: Path) -> None:
+    """Fire & Movement 8.1.3, as Onslaught's attack above: the German bombardment of 2317 gets a 2 (D3), the German
+    die again at once a 3 (D2), and the Rangers retreat two hexes, the reroll's D2. One error, at the bombardment,
+    saying the result carried out is the reroll's and the first die's D3 is owed."""
+    s = OmahaSession()
+    typed(s, OMAHA, 77)                          # up to `German: draw de_sf_9`
+    s.chat("b", "German: bombard 2317 support de_sf_9")
+    s.roll("b", 2)
+    s.roll("b", 3)                               # the reroll
+    s.drag("2Rgr", "2317")                       # the counter where the typed log has it
+    s.drag("2Rgr", "2315", "a")
+    vlog = s.write(tmp_path / "bombard-reroll.vlog")
+    code, out, _ = run("check", str(vlog))
+    errors = [line for line in out.splitlines() if " error [" in line]
+    assert code == 1 and len(errors) == 1 and errors[0].endswith("with a 2 gives D3, not D2"), out
+    assert any(line.startswith("    (the result carried out, D2, is the reroll's") and "the bombardment's die is the "
+               "first, 2" in line for line in out.splitlines()), out

@@ -13,12 +13,13 @@ from adjudicator.vassal.movement import Follower, Lost
 from adjudicator.vassal.output import Output
 from adjudicator.vassal.result import Note
 from wargame.errors import WargameError
+from wargame.records import frozen
 
 CARRIED_OUT = frozenset({"loss", "retreat", "advance", "stand"})
 """The kinds of entry that carry out a combat result."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Reroll:
     """A die read as a reroll of the die an attack or bombardment was given."""
 
@@ -96,7 +97,8 @@ class Rerolls:
         if self._breaks(entries, later) is not False:
             entries[reroll.index] = fought  # the reroll's result does not explain it either
             return
-        what = f"the {fought.kind} on {fought.hex} (step {fought.line})"
+        noun = "bombardment" if fought.kind == "bombard" else fought.kind
+        what = f"the {noun} on {fought.hex} (step {fought.line})"
         message = (f"{reroll.who} rolls again ({reroll.again}) for {what}, whose die was rolled at step "
                    f"{reroll.first_step} ({reroll.first}): a reroll. The first die is the one judged (dice are recorded "
                    f"outcomes) and gives {owed}; what was carried out from step {entries[later].line} is the reroll's "
@@ -110,5 +112,5 @@ class Rerolls:
             notes.append(Note(reroll.step, message))
         self.output.remarks[fought.line] = (
             f"    (the result carried out, {carried}, is the reroll's: {reroll.who} rolled {reroll.again} again at "
-            f"step {reroll.step}; the {fought.kind}'s die is the first, {reroll.first} at step {reroll.first_step}, "
+            f"step {reroll.step}; the {noun}'s die is the first, {reroll.first} at step {reroll.first_step}, "
             f"and its result {owed} is the one owed)")
