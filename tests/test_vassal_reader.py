@@ -452,6 +452,7 @@ def test_losses_reinforcements_and_endpoint_moves(tmp_path: Path) -> None:
     s.drag("de-inf-22", "2707", "b")
     s.drag("us-para-01", "5030")
     s.flip("de-inf-20", 2)
+    s.chat("b", "de-inf-20 was reduced last turn")  # a flip back at once would be a misclick taken back
     s.flip("de-inf-20", 1)
     s.add("de-inf-21", "2707", like="de-inf-20")
     translation = translate_file(s.write(tmp_path / "losses.vlog"))
@@ -469,7 +470,7 @@ def test_losses_reinforcements_and_endpoint_moves(tmp_path: Path) -> None:
         for why in translation.endpoint_moves.values())
     assert "5: German: deplete de-inf-20" in text  # a D/ command names no player: whose decision is unknown
     assert any("de-inf-20 flipped back to full strength" in n.message for n in translation.notes)
-    assert "7: German: replace de-inf-21 full 2707" in text
+    assert "8: German: replace de-inf-21 full 2707" in text
 
 
 def test_attack_die_and_declared_retreat(tmp_path: Path) -> None:

@@ -485,3 +485,22 @@ def test_the_result_of_a_rerolled_bombardment_carried_out_is_one_breach(tmp_path
     assert code == 1 and len(errors) == 1 and errors[0].endswith("with a 2 gives D3, not D2"), out
     assert any(line.startswith("    (the result carried out, D2, is the reroll's") and "the bombardment's die is the "
                "first, 2" in line for line in out.splitlines()), out
+
+
+def test_a_stack_flipped_by_mistake_and_flipped_back_at_once_loses_nothing(tmp_path: Path) -> None:
+    """The two counters of 0620 selected and flipped together by mistake (one step), then flipped back together:
+    each unit's flip is taken back, though the other's flip was written after it."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 1")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    for level in (2, 1):
+        commands: list[str] = []
+        s.step = lambda *c: commands.extend(c)  # type: ignore[method-assign]
+        s.flip("us-inf-01", level)
+        s.flip("us-inf-02", level)
+        del s.step
+        s.step(*commands)                        # one step: both counters selected
+    s.drag("us-inf-01", "0520")
+    translation = translate_file(s.write(tmp_path / "stack-flip-back.vlog"))
+    assert not [e for e in translation.entries if isinstance(e, Loss)], [write_entry(e) for e in translation.entries]
+    assert not translation.notes, translation.notes

@@ -269,17 +269,24 @@ class Counters:
 
     def flipped_back(self, step: int, unit: str, faces: int, up: str) -> bool:
         """Whether the counter, flipped down in the step before (or this one) with nothing written since but
-        comments, is flipped back up as many faces: a Ctrl+F by mistake taken back, as Undo would, so neither flip is
-        an entry. Judged, the first flip was a loss no combat calls for, and the unit stayed reduced for the rest."""
+        comments and that step's other flips (a stack flipped together), is flipped back up as many faces: a Ctrl+F
+        by mistake taken back, as Undo would, so neither flip is an entry. Judged, the first flip was a loss no combat
+        calls for, and the unit stayed reduced for the rest."""
         entries = self.output.entries
         written: list[int] = []
         k = len(entries) - 1
         while k >= 0 and len(written) < faces:
-            if not entries[k].is_comment:
-                written.append(k)
+            entry = entries[k]
+            if not entry.is_comment:
+                owner = str(getattr(entry, "unit", ""))
+                if entry.line not in (step - 1, step) or kind_of(entry) != "loss" or                         getattr(entry, "loss", None) != "deplete" or not any(
+                            index == k and keys == frozenset({("deplete",)})
+                            for index, keys, *_ in self.expectations.physical[owner]):
+                    return False  # something else was written since the flip: the flip stands
+                if owner == unit:
+                    written.append(k)
             k -= 1
-        flips = {index for index, keys, *_ in self.expectations.physical[unit] if keys == frozenset({("deplete",)})}
-        if len(written) < faces or any(k not in flips or entries[k].line not in (step - 1, step) for k in written):
+        if len(written) < faces:
             return False
         for k in written:
             old = entries[k]
