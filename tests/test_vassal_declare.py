@@ -783,3 +783,26 @@ def test_a_breakthrough_stack_activated_to_move_first_from_the_menu(tmp_path: Pa
     code, out, _ = run("check", str(vlog))
     errors = [line for line in out.splitlines() if " error [" in line]
     assert code == 1 and len(errors) == 1 and "error [onslaught 5.5]: the stack moves after attacking" in errors[0], out
+
+
+def test_a_die_rolled_before_the_target_is_clicked_is_the_attack_s(tmp_path: Path) -> None:
+    """Players roll as soon as the attackers are declared, then click the target. The reader left that die as a die
+    of nothing and gave the attack the next die, the first of the roll-off that follows (Onslaught 5.0): the 3, so
+    AH, and the defender's retreat carried out for the real 5 (DR) read as a 7.2 error, the roll-off lost. The die
+    rolled between the attackers and their target is the attack's (a note says so)."""
+    s = Clicks()
+    s.toolbar("action combat", "1")
+    s.click("activate", "us-inf-01", "a", "us-inf-02")
+    s.click("attacker", "us-inf-01", "a", "us-inf-02")
+    s.roll("a", 5)                                # step 4: before the target
+    s.click("target", "de-inf-04")
+    s.drag("de-inf-04", "0623", "b")              # DR carried out
+    s.roll("a", 3)
+    s.roll("b", 4)                                # the next action's roll-off
+    vlog = s.write(tmp_path / "early.vlog")
+    translation = translate_file(vlog)
+    assert "5: Allied: attack 0621 with us-inf-01 us-inf-02 die 5" in body(translation)
+    assert "8: Roll Allied 3 German 4" in body(translation)
+    assert any("rolled 5 at step 4" in n.message for n in translation.notes), translation.notes
+    code, out, _ = run("check", str(vlog))
+    assert code == 0, out

@@ -127,6 +127,13 @@ class Clicks:
         combat.attackers, combat.supports = [], []
         index = self.output.emit(entry)
         combat.open_attack, combat.pending_die, combat.last_combat, combat.last_roll = entry, index, index, None
+        if combat.early_die is not None:
+            rolled_at, die, who = combat.early_die
+            combat.early_die, combat.pending_die = None, None
+            self.output.entries[index] = replace(entry, die=die)
+            self.output.note(step, f"{who} rolled {die} at step {rolled_at}, after the attackers were declared and "
+                                   f"before their target: read as the die of the attack on {where} (roll after "
+                                   "declaring the target; if that die was for something else, type the attack's)")
 
     def also(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
         """Another hex of the attack just declared (one attack on several hexes): its target's hex added to it."""

@@ -76,10 +76,22 @@ class Dice:
                                      f"{getattr(declared, 'hex', '?')} (step {declared.line})")
                 combat.pending_die = None
                 return
+        single = [k for k in self.game.manifest.roll if k.entry == "roll" and k.by == "one"]
+        # A die of the game's own (the opening's, Omaha 11.2.3; the weather's, 14.1) is that die first.
+        own = side is not None and bool(single) and (
+            (output.before_turns() and any(k.opening for k in single)) or self.weather_die(side))
+        attacking = self.game.units_by_id[combat.attackers[0][0]].side if combat.attackers else None
+        if attacking is not None and combat.early_die is None and len(values) == 1 and side in (None, attacking) \
+                and not own:
+            # Attackers declared, their target not yet: players roll before clicking the target, and the die is
+            # the attack's (no roll-off comes between the attackers and their target).
+            combat.early_die = (step, values[0], who)
+            output.comment(step, f"step {step}: {who} rolls {name} = {rolled}, after the attackers were declared and "
+                                 "before their target: the die of that attack")
+            return
         output.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
         before, self.reroll = self.reroll, None  # the note on the die before this one, if it read as a reroll
         self.rerolled(step, who, side, values)
-        single = [k for k in self.game.manifest.roll if k.entry == "roll" and k.by == "one"]
         if len(values) == 1 and side is not None and single:
             if output.before_turns() and any(k.opening for k in single):
                 # Before the first turn the one die is the opening's roll (Omaha 11.2.3), written `Roll SIDE N`.
