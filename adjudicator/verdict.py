@@ -243,8 +243,9 @@ def endpoint_steps(translation: Translation) -> frozenset[int]:
 def _vassal_cited(f: Finding, file: str, translation: Translation, local: int, steps: Sequence[str],
                   endpoint_steps: frozenset[int]) -> Cited:
     shown = (f"    VASSAL: {translation.steps[local]}",) if local in translation.steps else ()
-    return Cited(f, file, _step(local), shown, (ENDPOINT_REMARK,) if local in endpoint_steps else (),
-                 _context(steps, local))
+    remarks = ((ENDPOINT_REMARK,) if local in endpoint_steps else ()) + \
+        ((translation.remarks[local],) if local in translation.remarks else ())
+    return Cited(f, file, _step(local), shown, remarks, _context(steps, local))
 
 
 def verdict_of(source: LogSource, result: Replay[StateT]) -> Verdict:
@@ -336,7 +337,11 @@ def unread_verdict(file: str, errors: Sequence[WargameError], source: Sequence[s
                   "errors": len(findings), "warnings": 0, "notes": 0,
                   "findings_by_rule": dict(Counter(f"{f.system} {f.rule}" for f in findings)),
                   "stopped": stopped, "stopped_line": first.line if first else None, "reconstructed": 0}
-    cited = tuple(Cited(f, file, None if f.line else "", _quoted(source, f.line, f.column)) for f in findings)
+    # A place with no line (a VASSAL file's `step 3 (command 12), part 2`, a zip member) is cited by its key, so the
+    # finding's own line gives the position, not only the "replay stopped" line.
+    keys = [e.place.key if e.place is not None and e.place.line is None else None for e in errors]
+    cited = tuple(Cited(f, file, key or (None if f.line else ""), _quoted(source, f.line, f.column))
+                  for f, key in zip(findings, keys))
     return Verdict("unread", file, cited, s, stopped_in=file)
 
 
@@ -422,8 +427,9 @@ def render_text(verdict: Verdict) -> str:
 def render_json(verdict: Verdict) -> str:
     """The verdict as JSON: findings, summary and final state (docs/log-format.md); a chain's findings name
     their file."""
-    findings = [{**c.finding.as_dict(), "file": c.file} if verdict.kind == "chain" else c.finding.as_dict()
-                for c in verdict.findings]
+    findings = [{**c.finding.as_dict(), "file": c.file} if verdict.kind == "chain"
+                else {**c.finding.as_dict(), "where": c.where} if verdict.kind == "unread" and c.where
+                else c.finding.as_dict() for c in verdict.findings]
     final = None if verdict.final_state is None else verdict.final_state.data()
     doc = {"findings": findings, "summary": verdict.summary, "final_state": final, **verdict.sections}
     return json_document(doc)
@@ -441,7 +447,7 @@ def render_markdown(verdict: Verdict) -> str:
         out = [f"### Umpire verdict: {code_span(verdict.name)}", "",
                f"Nothing could be adjudicated: **{s['errors']} error(s)**.", "",
                *markdown_table(["line", "severity", "rule", "finding"],
-                               [(c.finding.line, c.finding.severity, f"{c.finding.system} {c.finding.rule}",
+                               [(c.where or c.finding.line, c.finding.severity, f"{c.finding.system} {c.finding.rule}",
                                  markdown_finding(c.finding)) for c in verdict.findings], right={0})]
         return "\n".join([*out, "", f"Replay stopped: {md_text(s['stopped'])}"]) + "\n"
     if verdict.kind == "chain":

@@ -326,3 +326,28 @@ def test_an_optional_rule_typed_in_an_earlier_log_of_a_chain(tmp_path: Path) -> 
     chain = read_chain(parts, lambda p: None)
     rolls = [e.rolls for e in chain.parts[1].entries if isinstance(e, RollOff)]
     assert rolls == [{"German": 6}, {"Allied": 1}, {"German": 1}], rolls
+
+
+def test_an_optional_rule_in_a_text_log_s_headers_carries_into_the_vassal_log_after_it(tmp_path: Path) -> None:
+    """`[Optional "weather"]` as a header of the text log a VASSAL log continues is in force there, as one typed in
+    an earlier VASSAL log's chat is: GT 2's German die is the weather roll (Omaha 14.1), then each side's die for
+    the markers put aside. The reader carried only options typed in chat, so the dice read as a roll-off."""
+    from test_vassal_chain import cut, run
+
+    s = OmahaSession()
+    typed(s, ROOT / "examples" / "omaha" / "breach-weather-allowance.log", 37)   # to GT 1's end
+    s.tracker(2, 0)                                                              # GT 2; the first log ends here
+    first = len(s.steps)
+    s.roll("b", 6)
+    s.roll("a", 1)
+    s.roll("b", 1)
+    _, parts = cut(s, [first], tmp_path)
+    text = tmp_path / "01.log"
+    assert run("convert", parts[0], "-o", text)[0] == 0
+    lines = text.read_text(encoding="utf-8").splitlines()
+    at = next(k for k, line in enumerate(lines) if line.startswith("[Scenario")) + 1
+    text.write_text("\n".join([*lines[:at], '[Optional "weather"]', *lines[at:]]) + "\n", encoding="utf-8")
+    whole = tmp_path / "whole.log"
+    assert run("convert", text, parts[1], "-o", whole)[0] == 0
+    rolls = [line for line in whole.read_text(encoding="utf-8").splitlines() if line.startswith("Roll")]
+    assert rolls[-3:] == ["Roll German 6", "Roll Allied 1", "Roll German 1"], rolls

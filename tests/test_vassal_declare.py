@@ -736,3 +736,73 @@ def test_the_data_vocabulary_of_declarations_is_the_readers() -> None:
     from wargame.vassal.declarations import PIECE_WORDS
 
     assert set(typing.get_args(PieceWord)) == set(PIECE_WORDS) == set(MENU_TEXT)
+
+
+def test_a_breakthrough_stack_activated_to_move_first_from_the_menu(tmp_path: Path) -> None:
+    """Onslaught 5.5: a Breakthrough stack moves then attacks, or attacks then moves, as declared. The module had
+    no command for `move-first` (only typing it), so a game played with clicks could not declare it. Played as
+    examples/onslaught/breach-breakthrough-sequence.log: the 0620 armor activated with "Activate to move first"
+    (both counters selected: one activation), then attacking and moving after it, the one 5.5 error of the text
+    log at the move."""
+    from types import SimpleNamespace
+
+    s = Clicks()
+    s.toolbar("action movement", "1")
+    s.click("activate", "us-inf-01", "a", "us-inf-02")
+    s.drag("us-inf-01", "0520")
+    s.drag("us-inf-02", "0520")
+    s.roll("a", 2)
+    s.roll("b", 2)
+    s.tracker(1, 1)
+    s.tracker(1, 2)
+    for unit, label in (("us-arm-01", "0620"), ("br-arm-01", "0620"), ("us-inf-03", "0620"), ("us-inf-04", "0720"),
+                        ("br-inf-04", "0820")):
+        s.add(unit, label)              # from the palette: a new piece, followed from here as the unit
+        props, rest = decode(s.type_text["us-inf-01"][1], "\t")
+        s.type_text[unit] = (s.type_text["us-inf-01"][0], encode([props.replace("us-inf-01", unit), rest], "\t"))
+        s.pieces[unit] = SimpleNamespace(piece_id=f"new-{s.new_ids}")  # type: ignore[assignment]
+        s.where[unit] = ("Main Map", *s.pixel(label))
+    for unit in ("us-inf-05", "us-inf-06", "us-inf-07", "us-inf-08"):
+        s.chat("a", f"Allied: delay {unit}")
+    s.toolbar("income", "8", "b")
+    s.toolbar("income", "12")
+    s.tracker(2, 0)
+    s.toolbar("action breakthrough", "2")
+    s.click("move-first", "us-arm-01", "a", "br-arm-01")
+    s.click("attacker", "us-arm-01", "a", "br-arm-01")
+    s.click("target", "de-inf-04")
+    s.roll("a", 6)
+    s.toolbar("result", "DH")
+    s.flip("de-inf-04", 2)
+    s.drag("de-inf-04", "0623", "b")
+    s.chat("a", "us-arm-01 0620-0621")   # a move, typed (dragged alone, an attacker's drag is its advance, 7.4)
+    s.drag("us-arm-01", "0621")
+    vlog = s.write(tmp_path / "breakthrough.vlog")
+    activations = [write_entry(e) for e in translate_file(vlog).entries if isinstance(e, Activate)]
+    assert activations == ["Allied: activate 0620", "Allied: activate 0620 move-first"], activations
+    code, out, _ = run("check", str(vlog))
+    errors = [line for line in out.splitlines() if " error [" in line]
+    assert code == 1 and len(errors) == 1 and "error [onslaught 5.5]: the stack moves after attacking" in errors[0], out
+
+
+def test_a_die_rolled_before_the_target_is_clicked_is_the_attack_s(tmp_path: Path) -> None:
+    """Players roll as soon as the attackers are declared, then click the target. The reader left that die as a die
+    of nothing and gave the attack the next die, the first of the roll-off that follows (Onslaught 5.0): the 3, so
+    AH, and the defender's retreat carried out for the real 5 (DR) read as a 7.2 error, the roll-off lost. The die
+    rolled between the attackers and their target is the attack's (a note says so)."""
+    s = Clicks()
+    s.toolbar("action combat", "1")
+    s.click("activate", "us-inf-01", "a", "us-inf-02")
+    s.click("attacker", "us-inf-01", "a", "us-inf-02")
+    s.roll("a", 5)                                # step 4: before the target
+    s.click("target", "de-inf-04")
+    s.drag("de-inf-04", "0623", "b")              # DR carried out
+    s.roll("a", 3)
+    s.roll("b", 4)                                # the next action's roll-off
+    vlog = s.write(tmp_path / "early.vlog")
+    translation = translate_file(vlog)
+    assert "5: Allied: attack 0621 with us-inf-01 us-inf-02 die 5" in body(translation)
+    assert "8: Roll Allied 3 German 4" in body(translation)
+    assert any("rolled 5 at step 4" in n.message for n in translation.notes), translation.notes
+    code, out, _ = run("check", str(vlog))
+    assert code == 0, out

@@ -452,6 +452,7 @@ def test_losses_reinforcements_and_endpoint_moves(tmp_path: Path) -> None:
     s.drag("de-inf-22", "2707", "b")
     s.drag("us-para-01", "5030")
     s.flip("de-inf-20", 2)
+    s.chat("b", "de-inf-20 was reduced last turn")  # a flip back at once would be a misclick taken back
     s.flip("de-inf-20", 1)
     s.add("de-inf-21", "2707", like="de-inf-20")
     translation = translate_file(s.write(tmp_path / "losses.vlog"))
@@ -469,7 +470,7 @@ def test_losses_reinforcements_and_endpoint_moves(tmp_path: Path) -> None:
         for why in translation.endpoint_moves.values())
     assert "5: German: deplete de-inf-20" in text  # a D/ command names no player: whose decision is unknown
     assert any("de-inf-20 flipped back to full strength" in n.message for n in translation.notes)
-    assert "7: German: replace de-inf-21 full 2707" in text
+    assert "8: German: replace de-inf-21 full 2707" in text
 
 
 def test_attack_die_and_declared_retreat(tmp_path: Path) -> None:
@@ -593,3 +594,21 @@ def test_a_piece_is_located_on_every_hex() -> None:
         for h in g.grid.hexes:
             x, y = g.layout.centre(h)
             assert places.locate("Main Map", math.floor(x), math.floor(y)).name == g.grid.label_of(h)
+
+
+def test_a_malformed_file_s_finding_gives_its_place_in_every_format(tmp_path: Path) -> None:
+    """A command VASSAL could not have written (a drag to x 'abc'): the finding itself names the step, the command
+    and the part, and says what was expected; the first line said only `[notation syntax]`, the place being in the
+    "replay stopped" line alone."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 2")
+    s.step("M/bogus/Main Map/abc/12/null/Main Map/1/2/null/a")
+    vlog = s.write(tmp_path / "bad.vlog")
+    code, out, _ = run("check", str(vlog))
+    first = out.splitlines()[0]
+    assert code == 2 and first == (f"{vlog}: step 2 (command 12), part 1: error [notation syntax]: "
+                                   "x 'abc' is not a whole number"), out
+    code, out, _ = run("check", str(vlog), "--format", "json")
+    assert json.loads(out)["findings"][0]["where"] == "step 2 (command 12), part 1", out
+    code, out, _ = run("check", str(vlog), "--format", "markdown")
+    assert "| step 2 (command 12), part 1 | error | notation syntax |" in out, out

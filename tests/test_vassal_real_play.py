@@ -378,3 +378,129 @@ def test_the_campaign_weather_die_needs_no_typed_optional(tmp_path: Path) -> Non
     assert [e.rolls for e in translation.entries if isinstance(e, RollOff)][-1] == {"German": 3}
     findings = replay(s.game, system_for(s.game), translation.entries).findings
     assert [f"{f.rule}: {f.message}" for f in findings if f.severity == "error"] == []
+
+
+def test_a_deplete_typed_for_the_next_attack_does_not_swallow_the_flip_of_the_one_before(tmp_path: Path) -> None:
+    """de-inf-04 flipped by the first attack's result (nothing typed), then attacked again in the same step and its
+    second loss typed, `German: deplete de-inf-04`, before its counter is taken off: two steps lost. The typed
+    deplete stood for the flip of the attack before (a declaration typed after its counter move replaces it), so
+    the first attack's loss vanished and the counter taken off carried out the typed deplete: one step lost."""
+    s = Session()
+    for text in ("Allied: action combat supply 1", "Allied: activate 0620 supply 1",
+                 "Allied: attack 0621 with us-inf-01"):
+        s.chat("a", text)
+    s.roll("a", 6)
+    s.flip("de-inf-04", 2)                       # step 5: the first attack's loss, nothing typed
+    s.chat("a", "Allied: attack 0621 with us-inf-02")
+    s.roll("a", 6)
+    s.chat("b", "German: deplete de-inf-04")     # step 8: the second attack's loss, typed first
+    s.delete("de-inf-04")                        # step 9: carried out
+    translation = translate_file(s.write(tmp_path / "twice.vlog"))
+    losses = [(e.line, e.loss, e.unit) for e in translation.entries if isinstance(e, Loss)]
+    assert losses == [(5, "deplete", "de-inf-04"), (8, "deplete", "de-inf-04")], losses
+
+
+def _rerolled(*between: str) -> Session:
+    """A combat action whose attack on 0621 (2:1, -1 for bocage) gets a 5 (DR), then the attacker's 2 (AH) rolled
+    again at once, the chat lines given typed between them, nothing carried out yet."""
+    s = Session()
+    for text in ("Allied: action combat supply 1", "Allied: activate 0620 supply 1",
+                 "Allied: attack 0621 with us-inf-01 us-inf-02"):
+        s.chat("a", text)
+    s.roll("a", 5)
+    s.roll("a", 2)                               # step 5: the reroll
+    for text in between:
+        s.chat("b", text)
+    return s
+
+
+def test_the_result_of_a_reroll_carried_out_is_one_breach_that_says_so(tmp_path: Path) -> None:
+    """The first die stays the attack's (dice are recorded outcomes); the players carry out the reroll's AH (both
+    attackers flipped). The referee judged the flips against the first die's DR: two 7.2 errors (no loss owed)
+    and a third for the retreat never made, none saying a reroll was the cause. Now one error, at the attack:
+    the result carried out is the reroll's, the first die's DR is owed. A reroll agreed in chat changes nothing
+    (the register: the referee's to accept)."""
+    for k, between in enumerate(((), ("ok, reroll that",))):
+        s = _rerolled(*between)
+        s.flip("us-inf-01", 2)
+        s.flip("us-inf-02", 2)
+        s.roll("a", 3)
+        s.roll("b", 4)                           # the next action's roll-off
+        vlog = s.write(tmp_path / f"reroll-{k}.vlog")
+        code, out, _ = run("check", str(vlog))
+        errors = [line for line in out.splitlines() if " error [" in line]
+        assert code == 1 and errors == [f"{vlog}: step 3: error [onslaught 7.2]: column 2:1 with a modified roll of 4 "
+                                        "gives DR, not AH"], out
+        assert ("    (the result carried out, AH, is the reroll's: Alice (Allied) rolled 2 again at step 5; the "
+                "attack's die is the first, 5 at step 4, and its result DR is the one owed)") in out.splitlines(), out
+        attack = next(e for e in translate_file(vlog).entries if getattr(e, "kind", "") == "attack")
+        assert write_entry(attack) == "Allied: attack 0621 with us-inf-01 us-inf-02 die 5 result AH"
+
+
+def test_the_first_die_s_result_carried_out_after_a_reroll_is_clean(tmp_path: Path) -> None:
+    """After a reroll the players carry out the first die's DR (the defender retreats): nothing is claimed for
+    them, and the verdict is clean (the reroll stays a reader's note)."""
+    s = _rerolled()
+    s.drag("de-inf-04", "0623", "b")
+    s.roll("a", 3)
+    s.roll("b", 4)
+    vlog = s.write(tmp_path / "first.vlog")
+    code, out, _ = run("check", str(vlog))
+    assert code == 0 and "a reroll" in out, out
+
+
+def test_a_counter_flipped_by_mistake_and_flipped_back_at_once_loses_nothing(tmp_path: Path) -> None:
+    """Ctrl+F pressed on us-inf-01 by mistake in a Movement action and pressed again at once to turn it back, then
+    the counter dragged: no step lost. The reader wrote the first flip as a loss (a 7.2 error, no combat calls for
+    it) and the flip back as a note, and the unit stayed reduced in the game for the rest of it (its halved
+    strength and allowance judged every later move and attack)."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 1")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    s.flip("us-inf-01", 2)                       # step 3: by mistake
+    s.flip("us-inf-01", 1)                       # step 4: turned back at once
+    s.drag("us-inf-01", "0520")
+    vlog = s.write(tmp_path / "flip-back.vlog")
+    translation = translate_file(vlog)
+    assert not [e for e in translation.entries if isinstance(e, Loss)], [write_entry(e) for e in translation.entries]
+    assert not translation.notes, translation.notes
+    code, out, _ = run("check", str(vlog))
+    assert code == 0, out
+
+
+def test_the_result_of_a_rerolled_bombardment_carried_out_is_one_breach(tmp_path: Path) -> None:
+    """Fire & Movement 8.1.3, as Onslaught's attack above: the German bombardment of 2317 gets a 2 (D3), the German
+    die again at once a 3 (D2), and the Rangers retreat two hexes, the reroll's D2. One error, at the bombardment,
+    saying the result carried out is the reroll's and the first die's D3 is owed."""
+    s = OmahaSession()
+    typed(s, OMAHA, 77)                          # up to `German: draw de_sf_9`
+    s.chat("b", "German: bombard 2317 support de_sf_9")
+    s.roll("b", 2)
+    s.roll("b", 3)                               # the reroll
+    s.drag("2Rgr", "2317")                       # the counter where the typed log has it
+    s.drag("2Rgr", "2315", "a")
+    vlog = s.write(tmp_path / "bombard-reroll.vlog")
+    code, out, _ = run("check", str(vlog))
+    errors = [line for line in out.splitlines() if " error [" in line]
+    assert code == 1 and len(errors) == 1 and errors[0].endswith("with a 2 gives D3, not D2"), out
+    assert any(line.startswith("    (the result carried out, D2, is the reroll's") and "the bombardment's die is the "
+               "first, 2" in line for line in out.splitlines()), out
+
+
+def test_a_stack_flipped_by_mistake_and_flipped_back_at_once_loses_nothing(tmp_path: Path) -> None:
+    """The two counters of 0620 selected and flipped together by mistake (one step), then flipped back together:
+    each unit's flip is taken back, though the other's flip was written after it."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 1")
+    s.chat("a", "Allied: activate 0620 supply 1")
+    for level in (2, 1):
+        commands: list[str] = []
+        s.step = lambda *c: commands.extend(c)  # type: ignore[method-assign]
+        s.flip("us-inf-01", level)
+        s.flip("us-inf-02", level)
+        del s.step
+        s.step(*commands)                        # one step: both counters selected
+    s.drag("us-inf-01", "0520")
+    translation = translate_file(s.write(tmp_path / "stack-flip-back.vlog"))
+    assert not [e for e in translation.entries if isinstance(e, Loss)], [write_entry(e) for e in translation.entries]
+    assert not translation.notes, translation.notes

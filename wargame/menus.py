@@ -12,11 +12,11 @@ from wargame.constraints import Model, RefusedAt
 if TYPE_CHECKING:
     from wargame.vassal.declarations import Declarations
 
-PieceWord = Literal["activate", "attacker", "target", "also", "bombard", "support", "stand", "defender"]
+PieceWord = Literal["activate", "move-first", "attacker", "target", "also", "bombard", "support", "stand", "defender"]
 """A declaration made from a piece's menu (wargame.vassal.declarations.PIECE_WORDS: a test keeps them the same)."""
 
 MENU_TEXT: dict[str, str] = {
-    "activate": "Activate", "attacker": "Declare attacker", "target": "Declare target (attack this hex)",
+    "activate": "Activate", "move-first": "Activate, moving before attacking", "attacker": "Declare attacker", "target": "Declare target (attack this hex)",
     "also": "Also attack this hex (the same attack)",
     "bombard": "Bombard this hex", "stand": "Stand", "support": "Declare support fire",
     "defender": "Defends its stack",

@@ -363,7 +363,11 @@ class _Rest:
         if self.check_order:
             _check_order(self.files)
             self.check_order = False
-        self.carry = _carry_of_text(chain.game, chain.system, ended, self.phase_list)
+        # The optional rules in force so far: a text log's `[Optional]` headers, as a VASSAL log's typed ones carry.
+        optional = {h.value for part in chain.parts for e in part.entries
+                    if (h := e.as_header()) is not None and h.key == "Optional"}
+        self.carry = replace(_carry_of_text(chain.game, chain.system, ended, self.phase_list),
+                             optional=frozenset(optional | (self.carry.optional if self.carry else set())))
 
     def _make_part(self) -> None:
         """The next file numbered in the chain (a VASSAL log translated, its join checked), a text log's join

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from adjudicator.notation.entries import Activate, Attack, Bombard, StandFast
+from adjudicator.notation.entries import Activate, ActivationOrder, Attack, Bombard, StandFast
 from adjudicator.vassal.board import Board
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.expected import STAND_KEY, Expectations
@@ -17,8 +17,8 @@ from adjudicator.vassal.typed import Typed
 from wargame.errors import did_you_mean
 from wargame.game import Game
 from wargame.vassal.declarations import (
-    ACTION, ACTIVATE, ALSO, ATTACKER, BOMBARD, CAPTURE, DECLARE, DEFENDER, INCOME, PASS, PREFIX, RESULT, STAND, SUPPORT,
-    TARGET, Declaration, NotADeclaration, read_declaration,
+    ACTION, ACTIVATE, ALSO, ATTACKER, BOMBARD, CAPTURE, DECLARE, DEFENDER, INCOME, MOVE_FIRST, PASS, PREFIX, RESULT,
+    STAND, SUPPORT, TARGET, Declaration, NotADeclaration, read_declaration,
 )
 
 Handler = Callable[[int, "str | None", Declaration, str], None]
@@ -56,7 +56,7 @@ class Clicks:
             ACTION: self.notation, PASS: self.notation, DECLARE: self.notation, INCOME: self.notation,
             CAPTURE: self.notation, RESULT: self.result, ATTACKER: self.attacker, TARGET: self.target, ALSO: self.also,
             BOMBARD: self.bombard, SUPPORT: self.support, STAND: self.stand, ACTIVATE: self.activate,
-            DEFENDER: self.defender,
+            MOVE_FIRST: self.activate, DEFENDER: self.defender,
         }
         handlers[declared.word](step, side, declared, text)
 
@@ -127,6 +127,13 @@ class Clicks:
         combat.attackers, combat.supports = [], []
         index = self.output.emit(entry)
         combat.open_attack, combat.pending_die, combat.last_combat, combat.last_roll = entry, index, index, None
+        if combat.early_die is not None:
+            rolled_at, die, who = combat.early_die
+            combat.early_die, combat.pending_die = None, None
+            self.output.entries[index] = replace(entry, die=die)
+            self.output.note(step, f"{who} rolled {die} at step {rolled_at}, after the attackers were declared and "
+                                   f"before their target: read as the die of the attack on {where} (roll after "
+                                   "declaring the target; if that die was for something else, type the attack's)")
 
     def also(self, step: int, side: str | None, declared: Declaration, text: str) -> None:
         """Another hex of the attack just declared (one attack on several hexes): its target's hex added to it."""
@@ -233,13 +240,14 @@ class Clicks:
         """An activation of the unit's stack, as the menu command says ("Activate (this stack)"): the hex, with no
         division named, which the notation reads as the stack, so that the rule system says which of it the action
         activates (Onslaught 5.5: a Breakthrough, only its armor); one entry for the counters clicked together in
-        a hex."""
+        a hex. Its `move-first` command declares the Breakthrough order (5.5), `activate HEX move-first`."""
         unit, where = self.unit_named(step, declared, text), self.hex_named(step, declared, text)
         if unit is None or where is None:
             return
         owner = self.game.units_by_id[unit].side
+        order: ActivationOrder | None = "move-first" if declared.word == MOVE_FIRST else None
         last = self.output.last_entry(step)
-        if isinstance(last, Activate) and last.hex == where and last.side == owner:
+        if isinstance(last, Activate) and last.hex == where and last.side == owner and last.order == order:
             return
-        self.output.emit(Activate(line=step, side=owner, hex=where, units=[]))
+        self.output.emit(Activate(line=step, side=owner, hex=where, units=[], order=order))
         self.combat.open_attack, self.combat.pending_die, self.combat.last_roll = None, None, None

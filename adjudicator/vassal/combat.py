@@ -27,6 +27,9 @@ class Combat:
     """Support fire markers declared since the last attack or bombardment declared."""
     last_roll: tuple[str, int] | None = None
     """A die one side rolled last, so that the other side's die makes a roll-off."""
+    early_die: tuple[int, int, str] | None = None
+    """A die the attackers' side rolled after declaring them and before their target (its step, value and who
+    rolled it): the die of the attack the target declares."""
 
     def drop_attackers(self, step: int, why: str) -> None:
         """Attackers declared without a target: noted, and forgotten."""
@@ -34,4 +37,4 @@ class Combat:
             named = " ".join([u for u, _ in self.attackers] + self.supports)
             self.output.note(self.attackers[0][1] if self.attackers else step,
                              f"declared {named} for an attack, but no target was declared before {why}: not translated")
-        self.attackers, self.supports = [], []
+        self.attackers, self.supports, self.early_die = [], [], None

@@ -267,6 +267,35 @@ class Counters:
                                   "counter taken back, no entry")
         return True
 
+    def flipped_back(self, step: int, unit: str, faces: int, up: str) -> bool:
+        """Whether the counter, flipped down in the step before (or this one) with nothing written since but
+        comments and that step's other flips (a stack flipped together), is flipped back up as many faces: a Ctrl+F
+        by mistake taken back, as Undo would, so neither flip is an entry. Judged, the first flip was a loss no combat
+        calls for, and the unit stayed reduced for the rest."""
+        entries = self.output.entries
+        written: list[int] = []
+        k = len(entries) - 1
+        while k >= 0 and len(written) < faces:
+            entry = entries[k]
+            if not entry.is_comment:
+                owner = str(getattr(entry, "unit", ""))
+                if entry.line not in (step - 1, step) or kind_of(entry) != "loss" or                         getattr(entry, "loss", None) != "deplete" or not any(
+                            index == k and keys == frozenset({("deplete",)})
+                            for index, keys, *_ in self.expectations.physical[owner]):
+                    return False  # something else was written since the flip: the flip stands
+                if owner == unit:
+                    written.append(k)
+            k -= 1
+        if len(written) < faces:
+            return False
+        for k in written:
+            old = entries[k]
+            entries[k] = Comment(line=old.line, text=f"step {old.line}: {write_entry(old)} -- taken back at step {step}")
+            self.expectations.forget(unit, k)
+        self.output.comment(step, f"step {step}: {unit} flipped back to {up}: step {entries[written[-1]].line}'s flip "
+                                  "taken back, no entry")
+        return True
+
     def set_up_again(self, step: int, unit: str, moved: Move) -> bool:
         """Whether the drag, before the first turn, moves a counter set up in this log on from its set-up hex where
         the rules allow no move, with only set-ups written since (a set-up adjusted before play begins): its set-up
@@ -464,6 +493,8 @@ class Counters:
             return
         up = "full strength" if face_after == 0 else "its reduced side" if face_after == 1 else \
             f"its face with {face_after} steps lost"
+        if self.flipped_back(step, unit, face_before - face_after, up):
+            return
         text = f"step {step}: {unit} flipped back to {up} at {where}"
         declared = self.expectations.consume(unit, frozenset({("restore",)}))
         if declared is not None:

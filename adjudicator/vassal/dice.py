@@ -10,6 +10,7 @@ from adjudicator.notation.entries import Entry, RollOff, amended, logged_dice
 from adjudicator.vassal.chat import one_line
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.output import Output
+from adjudicator.vassal.reroll import Reroll, Rerolls
 from adjudicator.vassal.result import Note
 from adjudicator.vassal.seats import Seats
 from adjudicator.vassal.turns import Clock
@@ -26,6 +27,7 @@ class Dice:
     seats: Seats
     combat: Combat
     clock: Clock
+    rerolls: Rerolls
     optional: set[str] = field(default_factory=set)
     """Optional rules put in force by `[Optional "..."]` lines typed in chat."""
     weather: dict[int, int] = field(default_factory=dict)
@@ -74,10 +76,22 @@ class Dice:
                                      f"{getattr(declared, 'hex', '?')} (step {declared.line})")
                 combat.pending_die = None
                 return
+        single = [k for k in self.game.manifest.roll if k.entry == "roll" and k.by == "one"]
+        # A die of the game's own (the opening's, Omaha 11.2.3; the weather's, 14.1) is that die first.
+        own = side is not None and bool(single) and (
+            (output.before_turns() and any(k.opening for k in single)) or self.weather_die(side))
+        attacking = self.game.units_by_id[combat.attackers[0][0]].side if combat.attackers else None
+        if attacking is not None and combat.early_die is None and len(values) == 1 and side in (None, attacking) \
+                and not own:
+            # Attackers declared, their target not yet: players roll before clicking the target, and the die is
+            # the attack's (no roll-off comes between the attackers and their target).
+            combat.early_die = (step, values[0], who)
+            output.comment(step, f"step {step}: {who} rolls {name} = {rolled}, after the attackers were declared and "
+                                 "before their target: the die of that attack")
+            return
         output.comment(step, f"step {step}: {who} rolls {name} = {rolled}")
         before, self.reroll = self.reroll, None  # the note on the die before this one, if it read as a reroll
         self.rerolled(step, who, side, values)
-        single = [k for k in self.game.manifest.roll if k.entry == "roll" and k.by == "one"]
         if len(values) == 1 and side is not None and single:
             if output.before_turns() and any(k.opening for k in single):
                 # Before the first turn the one die is the opening's roll (Omaha 11.2.3), written `Roll SIDE N`.
@@ -99,6 +113,7 @@ class Dice:
                 output.emit(RollOff(line=step, rolls={combat.last_roll[0]: combat.last_roll[1], side: values[0]}))
                 if before is not None and before in output.notes:
                     output.notes.remove(before)  # the die after the combat's was the roll-off's (Onslaught 5.0)
+                    self.rerolls.waiting = None
                 combat.open_attack, combat.pending_die = None, None
                 combat.last_roll = None
                 return
@@ -125,6 +140,7 @@ class Dice:
                                  "recorded outcomes), and findings on the result carried out may follow from it; a "
                                  "reroll both players agreed to is the referee's to accept")
         self.output.notes.append(self.reroll)
+        self.rerolls.waiting = Reroll(index, first_step, first, step, values[0], who, self.reroll, len(entries))
 
     def receipt(self, step: int, who: str, token: str) -> None:
         """A dice receipt of the ledger pasted into the chat: the die of the entry waiting for one, else the

@@ -54,9 +54,10 @@ class Expectations:
     combat: Combat
     expected: dict[str, list[tuple[Key, int, str]]] = field(default_factory=lambda: defaultdict(list))
     """By unit: the effect declared, its step and its text."""
-    physical: dict[str, list[tuple[int, frozenset[Key], int]]] = field(default_factory=lambda: defaultdict(list))
-    """By unit: the entry (index) written for a counter move, its effects, and the step or phase it was made in
-    (`Output.phase`)."""
+    physical: dict[str, list[tuple[int, frozenset[Key], int, int | None]]] = field(
+        default_factory=lambda: defaultdict(list))
+    """By unit: the entry (index) written for a counter move, its effects, the step or phase it was made in
+    (`Output.phase`) and the attack or bombardment declared last when it was made (`Combat.last_combat`)."""
 
     def expect(self, unit: str, key: Key, step: int, text: str) -> None:
         """A declaration typed after its counter moved replaces that move's entry; else it waits for the move."""
@@ -68,11 +69,13 @@ class Expectations:
         step or phase of the turn."""
         entries = self.output.entries
         for k in range(len(self.physical[unit]) - 1, -1, -1):
-            index, keys, phase = self.physical[unit][k]
-            if phase != self.output.phase:
+            index, keys, phase, fought = self.physical[unit][k]
+            if phase != self.output.phase or fought != self.combat.last_combat:
                 # A counter move of an earlier step or phase is not what this declaration describes: a replacement
                 # typed turns after the unit was flipped in combat would otherwise swallow that flip, and its own
-                # flip then read as a loss no result calls for.
+                # flip then read as a loss no result calls for. Nor is a counter move made before the combat now
+                # being resolved was declared: a unit flipped by one attack's result and depleted again by the next
+                # attack's, in the same step, has lost two steps (the flip is the first attack's loss).
                 break
             if carries_out(key, keys):
                 old = entries[index]
@@ -108,7 +111,7 @@ class Expectations:
 
     def moved(self, unit: str, index: int, keys: frozenset[Key]) -> None:
         """The entry (index) written for a counter move, which a later declaration may replace."""
-        self.physical[unit].append((index, keys, self.output.phase))
+        self.physical[unit].append((index, keys, self.output.phase, self.combat.last_combat))
         self.combat.last_roll = None
 
     def forget(self, unit: str, index: int) -> None:

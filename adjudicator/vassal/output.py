@@ -28,6 +28,8 @@ class Output:
     """A one-line description of every step, by number."""
     endpoint: dict[int, str] = field(default_factory=dict)
     """Entries (by index) whose path VASSAL did not record, and how the reader chose it."""
+    remarks: dict[int, str] = field(default_factory=dict)
+    """What the verdict says under the findings of a step (by step): what the reader wrote there and why."""
     held: list[Entry] = field(default_factory=list)
     """The first turn's markers while the set-up may still be going on (see `turns.Clock.start_turn`)."""
     turned: bool = False

@@ -91,3 +91,5 @@ class Translation:
     """Where the translation ended, for the next log of the game."""
     saved_differences: tuple[str, ...] = ()
     """How the saved position differs from the scenario's set-up the replay starts from (units, markers on tracks)."""
+    remarks: dict[int, str] = field(default_factory=dict)
+    """What the verdict says under the findings of a step (by step): what the reader wrote there and why."""

@@ -41,6 +41,7 @@ from adjudicator.vassal.dice import Dice
 from adjudicator.vassal.expected import STAND_KEY, Expectations, Key, carries_out, declared_keys
 from adjudicator.vassal.movement import Followed, Follower, Lost
 from adjudicator.vassal.output import OPENING_RESULTS, Output
+from adjudicator.vassal.reroll import Rerolls
 from adjudicator.vassal.result import MAX_DIFFERENCES, Carry, Note, Phase, Translation, module_phases, phases
 from adjudicator.vassal.seats import Seats
 from adjudicator.vassal.turns import Clock
@@ -119,6 +120,7 @@ class _Reader:
                 self.seats.player_event(number, event)
             elif isinstance(event, PropertyEvent):
                 continue
+        self.dice.rerolls.read()
 
     def chat(self, step: int, html_text: str) -> None:
         """A chat line: a die roll, a clicked declaration, a pasted receipt, typed notation, or a comment."""
@@ -194,7 +196,7 @@ def _reader(game: Game, recording: Recording, tracking: Tracking, places: Places
     seats = Seats(sides, dict(tracking.initial_players or tracking.players), output)
     combat = Combat(output)
     clock = Clock(game, phase_list, output, combat)
-    dice = Dice(game, output, seats, combat, clock)
+    dice = Dice(game, output, seats, combat, clock, Rerolls(output, system, follower))
     expectations = Expectations(output, combat)
     counters = Counters(game, system, follower, output, board, expectations, combat, seats)
     typed = Typed(game, recording.file, sides, output, combat, clock, expectations, dice, board)
@@ -320,4 +322,4 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
     carry = Carry(scenario, t.clock.turn_at, t.clock.tracker_id, frozenset(t.board.eliminated), t.combat.open_attack,
                   t.combat.last_roll, t.game_state(), frozenset(t.dice.optional))
     return Translation(game, recording.file, scenario, out.entries, sorted(out.notes, key=lambda n: n.step),
-                       out.steps, out.endpoint, undone, carry, tuple(differences))
+                       out.steps, out.endpoint, undone, carry, tuple(differences), dict(out.remarks))

@@ -23,7 +23,8 @@ from wargame.game import Game
 from wargame.menus import WINNING
 from wargame.records import frozen
 from wargame.vassal.declarations import (
-    ACTIVATE, ALSO, ATTACKER, BOMBARD, DECLARATION_PROPERTY, DEFENDER, PREFIX, STAND, SUPPORT, TARGET, UNSET,
+    ACTIVATE, ALSO, ATTACKER, BOMBARD, DECLARATION_PROPERTY, DEFENDER, MOVE_FIRST, PREFIX, STAND, SUPPORT, TARGET,
+    UNSET,
     Declarations, piece_report, toolbar_report,
 )
 from wargame.vassal.encoding import Trait, encode, keystroke, report
@@ -37,9 +38,9 @@ F1 = 112
 PIECE_KEYS = {
     ACTIVATE: keystroke(86, CTRL_SHIFT), ATTACKER: keystroke(65, CTRL_SHIFT), TARGET: keystroke(84, CTRL_SHIFT),
     BOMBARD: keystroke(66, CTRL_SHIFT), STAND: keystroke(83, CTRL_SHIFT), SUPPORT: keystroke(85, CTRL_SHIFT),
-    DEFENDER: keystroke(68, CTRL_SHIFT), ALSO: keystroke(72, CTRL_SHIFT),
+    DEFENDER: keystroke(68, CTRL_SHIFT), ALSO: keystroke(72, CTRL_SHIFT), MOVE_FIRST: keystroke(77, CTRL_SHIFT),
 }
-"""Ctrl+Shift+V, A, T, B, S, U, D, H."""
+"""Ctrl+Shift+V, A, T, B, S, U, D, H, M."""
 
 
 def declarations(game: Game) -> Declarations | None:
@@ -172,6 +173,7 @@ def add_toolbar(root: etree._Element, game: Game, el: Callable[..., etree._Eleme
 
 EXPLAIN = {
     ACTIVATE: "activates the unit's stack (select the units of the stack that are activated)",
+    MOVE_FIRST: "activates the unit's stack for a Breakthrough that moves before it attacks",
     ATTACKER: "adds the unit to the attackers of the next attack",
     TARGET: "declares the attack on the unit's hex by the attackers declared since the last attack",
     ALSO: "adds the unit's hex to the attack just declared (one attack on several hexes, one die)",

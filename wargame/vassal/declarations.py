@@ -28,10 +28,13 @@ BOMBARD = "bombard"
 DEFENDER = "defender"
 """The unit of a stack that defends it, chosen by its owner (the bombarding player for a bombardment):
 Omaha 11.2.3, 11.2.4."""
+MOVE_FIRST = "move-first"
+"""An activation for a Breakthrough whose stack moves before it attacks (Onslaught 5.5), the notation's
+`activate HEX move-first`; a plain activation leaves the order to what the stack does first."""
 ALSO = "also"
 """Another hex of the attack just declared (`attack 0302+0303 with ...`), where the game's rules allow attacks on
 several hexes (rules.toml's `[combat] multi_hex`)."""
-PIECE_WORDS = (ACTIVATE, ATTACKER, TARGET, ALSO, BOMBARD, SUPPORT, STAND, DEFENDER)
+PIECE_WORDS = (ACTIVATE, MOVE_FIRST, ATTACKER, TARGET, ALSO, BOMBARD, SUPPORT, STAND, DEFENDER)
 """Declarations made from a piece's menu: each names the piece and where it lies."""
 
 ACTION = "action"
@@ -54,7 +57,7 @@ DECLARATION_PROPERTY = "UmpireDeclaration"
 """The global property the toolbar's declaration buttons set (and whose change they report)."""
 
 LINE = re.compile(r"^\s*\[umpire\]\s*(?P<side>[^:\s]*)\s*:\s*(?P<words>.*?)\s*$", re.S)
-PIECE = re.compile(r"^(?P<word>[a-z]+)\s+(?P<subject>\S+)(?:\s+at(?:\s+(?P<where>.*?))?)?\s*$", re.S)
+PIECE = re.compile(r"^(?P<word>[a-z]+(?:-[a-z]+)?)\s+(?P<subject>\S+)(?:\s+at(?:\s+(?P<where>.*?))?)?\s*$", re.S)
 
 
 def piece_report(word: str, id_property: str) -> str:

@@ -1,0 +1,116 @@
+"""A die rolled again right after an attack's die (a reroll): the first die stays the attack's, and when the players
+carry out the reroll's result, that result is written as the one they claimed, so that the referee finds the one
+breach (the first die's result owed) and judges what follows against what was carried out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from adjudicator.contract import RuleSystem, kind_of
+from adjudicator.engine import check
+from adjudicator.notation.entries import Entry
+from adjudicator.vassal.movement import Follower, Lost
+from adjudicator.vassal.output import Output
+from adjudicator.vassal.result import Note
+from wargame.errors import WargameError
+from wargame.records import frozen
+
+CARRIED_OUT = frozenset({"loss", "retreat", "advance", "stand"})
+"""The kinds of entry that carry out a combat result."""
+
+
+@frozen
+class Reroll:
+    """A die read as a reroll of the die an attack or bombardment was given."""
+
+    index: int
+    """The attack's (or bombardment's) entry."""
+    first_step: int
+    first: int
+    step: int
+    again: int
+    who: str
+    note: Note
+    after: int
+    """How many entries were written when the reroll was read: the entries after carry out a result."""
+
+
+@dataclass
+class Rerolls:
+    """The reroll whose result may yet be carried out, and what the players carried out after it."""
+
+    output: Output
+    system: RuleSystem[object] | None
+    follower: Follower[object] | None
+    waiting: Reroll | None = None
+
+    def _breaks(self, entries: list[Entry], k: int) -> bool | None:
+        """Whether entry k is an error in the position before it (None when the reader cannot tell)."""
+        if self.system is None or self.follower is None:
+            return None
+        followed = self.follower.follow(entries[:k])
+        if isinstance(followed, Lost) or followed.lost is not None:
+            return None
+        try:
+            return any(f.severity == "error" for f in check(self.system, followed.state, entries[k]))
+        except WargameError:
+            return None
+
+    def _results(self, entries: list[Entry], reroll: Reroll) -> tuple[str, str] | None:
+        """The results of the first die and of the reroll, by the rule system's combat audit (None if unknown)."""
+        fought = entries[reroll.index].as_combat()
+        auditor = self.system.auditor if self.system is not None else None
+        if fought is None or auditor is None or self.follower is None:
+            return None
+        followed = self.follower.follow(entries[:reroll.index])
+        if isinstance(followed, Lost) or followed.lost is not None:
+            return None
+        try:
+            owed = auditor.account(followed.state, fought).result
+            carried = auditor.account(followed.state, replace(fought, die=reroll.again)).result
+        except WargameError:
+            return None
+        return None if owed is None or carried is None or owed == carried else (owed, carried)
+
+    def read(self) -> None:
+        """After a VASSAL step: once an entry follows the reroll, whether it carries out the reroll's result where
+        the first die's forbids it (then the reroll's result is the attack's claimed one, said in a note and under
+        the finding)."""
+        reroll, entries = self.waiting, self.output.entries
+        if reroll is None:
+            return
+        fought = entries[reroll.index].as_combat() if reroll.index < len(entries) else None
+        if fought is None or fought.result is not None:
+            self.waiting = None  # a result claimed: the players said what they carry out
+            return
+        later = next((k for k in range(reroll.after, len(entries)) if not entries[k].is_comment), None)
+        if later is None:
+            return
+        self.waiting = None
+        if kind_of(entries[later]) not in CARRIED_OUT or not self._breaks(entries, later):
+            return
+        results = self._results(entries, reroll)
+        if results is None:
+            return
+        owed, carried = results
+        entries[reroll.index] = replace(fought, result=carried)
+        if self._breaks(entries, later) is not False:
+            entries[reroll.index] = fought  # the reroll's result does not explain it either
+            return
+        noun = "bombardment" if fought.kind == "bombard" else fought.kind
+        what = f"the {noun} on {fought.hex} (step {fought.line})"
+        message = (f"{reroll.who} rolls again ({reroll.again}) for {what}, whose die was rolled at step "
+                   f"{reroll.first_step} ({reroll.first}): a reroll. The first die is the one judged (dice are recorded "
+                   f"outcomes) and gives {owed}; what was carried out from step {entries[later].line} is the reroll's "
+                   f"result, {carried}, written as the result claimed, so that the one breach is the {owed} owed and "
+                   "what follows is judged against what was carried out; a reroll both players agreed to is the "
+                   "referee's to accept (to take a roll back, use VASSAL's Undo before rolling again)")
+        notes = self.output.notes
+        if reroll.note in notes:
+            notes[notes.index(reroll.note)] = Note(reroll.step, message)
+        else:
+            notes.append(Note(reroll.step, message))
+        self.output.remarks[fought.line] = (
+            f"    (the result carried out, {carried}, is the reroll's: {reroll.who} rolled {reroll.again} again at "
+            f"step {reroll.step}; the {noun}'s die is the first, {reroll.first} at step {reroll.first_step}, "
+            f"and its result {owed} is the one owed)")
