@@ -145,3 +145,76 @@ def test_convert_of_a_log_without_entries(name: str, content: bytes, tmp_path: P
     log.write_bytes(content)
     code, out = _run("convert", log, "-o", output)
     assert code == 2 and "the log holds no entry" in out and not output.exists()
+
+
+UNREADABLE = Path("/proc/sys/vm/compact_memory")
+"""A file no one may read, root included (write-only): a data file linked to it is one we may not read."""
+
+
+def _unreadable() -> Path:
+    try:
+        UNREADABLE.open("rb").close()
+    except PermissionError:
+        return UNREADABLE
+    except OSError:
+        pass
+    pytest.skip("no file here that even this user may not read")
+
+
+@pytest.mark.parametrize("name", ["maps/onslaught/map.toml", "counters/onslaught/units.csv"])
+def test_a_data_file_we_may_not_read(name: str, data_copy: Path) -> None:
+    """A game's data file we may not read: `validate` listed nothing and exited 3 (the game cache's fingerprint
+    read it unguarded), `show` and `preview` blamed the output folder (`cannot write into None`); each names the
+    file now."""
+    from builder.cli import main as vmodbuild
+
+    (data_copy / name).unlink()
+    (data_copy / name).symlink_to(_unreadable())
+    for args, code in ((["validate"], (1, 2)), (["show"], (2,)), (["preview", "--out", str(data_copy / "pv")], (2,))):
+        result = CliRunner().invoke(vmodbuild, [args[0], "onslaught", "--data", str(data_copy), *args[1:]])
+        assert result.exit_code in code and f"{name}: cannot read: Permission denied" in result.output, result.output
+        assert "cannot write" not in result.output and "internal error" not in result.output
+
+
+def test_an_error_reading_a_file_names_it_not_the_output() -> None:
+    """vmodbuild's last resort for an OSError names the file it is about (it said `cannot write into None`)."""
+    from builder.stopping import stopping_on_errors
+
+    runner = CliRunner()
+
+    @__import__("click").command()
+    def failing() -> None:
+        with stopping_on_errors(writing_to=None):
+            raise PermissionError(13, "Permission denied", "data/map.toml")
+
+    result = runner.invoke(failing, [])
+    assert result.exit_code == 2 and "Error: data/map.toml: Permission denied" in result.output
+
+
+@pytest.mark.parametrize("how", ["loop", "dangling"])
+def test_an_optional_data_file_that_is_a_broken_link(how: str, data_copy: Path) -> None:
+    """units.csv a symlink loop (or a link to nothing) was taken for no file: 165 `unknown unit` errors of the
+    set-up and nothing about units.csv; it is read, and its error given."""
+    from builder.cli import main as vmodbuild
+
+    units = data_copy / "counters" / "onslaught" / "units.csv"
+    units.unlink()
+    if how == "loop":
+        units.symlink_to("units.csv.2")
+        units.with_name("units.csv.2").symlink_to("units.csv")
+    else:
+        units.symlink_to("nowhere.csv")
+    result = CliRunner().invoke(vmodbuild, ["validate", "onslaught", "--data", str(data_copy)])
+    said = {"loop": "units.csv: cannot read: Too many levels of symbolic links", "dangling": "units.csv: file not found"}
+    assert result.exit_code == 2 and said[how] in result.output, result.output
+    assert "unknown unit" not in result.output
+
+
+def test_seal_verify_of_a_seal_that_is_a_symlink_loop(tmp_path: Path) -> None:
+    """`seal --verify` of a log whose .seal is a symlink loop said `0 sealed: 0 problem(s)`, exit 0."""
+    log = tmp_path / "01-turn-1.log"
+    log.write_bytes((PBEM / "game" / "01-turn-1.log").read_bytes())
+    (tmp_path / "01-turn-1.log.seal").symlink_to("x.seal")
+    (tmp_path / "x.seal").symlink_to("01-turn-1.log.seal")
+    code, out = _run("seal", "--verify", log)
+    assert code == 2 and "01-turn-1.log.seal: not a seal" in out and "Too many levels of symbolic links" in out
