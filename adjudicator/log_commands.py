@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from adjudicator.exits import could_not_run
-from adjudicator.options import DATA, FORCE, GAME, LOG, LOGS, MODULE, parse_at
+from adjudicator.options import DATA, FORCE, GAME, LOG, LOGS, MODULE, GivenPath, parse_at
 
 # What a command runs is imported inside it: a command's --help imports only the options
 # (tests/test_cli_startup.py).
@@ -131,7 +131,7 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
 
 @click.command(short_help="Write a log as a VASSAL log (.vlog) to watch, or a position as a saved game (.vsav).")
 @LOG
-@click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
+@click.option("--module", "module", type=GivenPath(path_type=Path, dir_okay=False, exists=True), default=None,
               help="The .vmod to watch the game with (required): its pieces, grid and zones are used.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
               help="GAME.vlog: a VASSAL log replaying the log step by step; POS.vsav: a saved game of a position.")

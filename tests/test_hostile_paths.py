@@ -218,3 +218,22 @@ def test_seal_verify_of_a_seal_that_is_a_symlink_loop(tmp_path: Path) -> None:
     (tmp_path / "x.seal").symlink_to("01-turn-1.log.seal")
     code, out = _run("seal", "--verify", log)
     assert code == 2 and "01-turn-1.log.seal: not a seal" in out and "Too many levels of symbolic links" in out
+
+
+def test_a_log_given_that_cannot_be_opened_says_why(tmp_path: Path) -> None:
+    """A log that is a symbolic link loop was said not to exist (click's word for any failed stat); a link to
+    nothing, a missing folder and a misspelt name are each said as such, the last with the nearest name."""
+    (tmp_path / "loop.log").symlink_to("back.log")
+    (tmp_path / "back.log").symlink_to("loop.log")
+    (tmp_path / "dangling.log").symlink_to("nowhere.log")
+    (tmp_path / "legal-combat.log").write_bytes(SAMPLE.read_bytes())
+    for given, said in (("loop.log", "is a symbolic link loop"),
+                        ("dangling.log", "is a symbolic link to 'nowhere.log', which does not exist"),
+                        ("typo/x.log", "does not exist (nor does its folder"),
+                        ("legal-combt.log", "does not exist (did you mean 'legal-combat.log'?)")):
+        for args in (["check", tmp_path / given], ["combat", tmp_path / given],
+                     ["export", SAMPLE, "--module", tmp_path / given, "-o", tmp_path / "x.vlog"]):
+            code, out = _run(*args)
+            assert code == 2 and said in out, out
+    code, out = _run("check", SAMPLE, "--data", tmp_path / "loop.log")
+    assert code == 2 and "'--data'" in out and "is a symbolic link loop" in out
