@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from contextlib import ExitStack, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -174,7 +175,9 @@ def seal(logs: tuple[Path, ...], verify: bool, data: Path | None) -> None:
         if result.stopped is not None:
             raise WargameError(f"the replay stops ({result.stopped}); a log that does not replay to its end is not "
                                "sealed")
-        seals: list[Seal | None] = [read_seal(seal_path(log)) if seal_path(log).exists() else None for log in logs]
+        # A seal's name that is a broken link or a loop is read (and refused), not taken for no seal at all.
+        seals: list[Seal | None] = [read_seal(seal_path(log)) if os.path.lexists(seal_path(log)) else None
+                                    for log in logs]
         if not verify and seals[-1] is not None:
             raise WargameError(f"{seal_path(logs[-1])} exists: a log is sealed once (check it with --verify)")
     problems: list[str] = []

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from adjudicator.exits import could_not_run, leave
-from adjudicator.options import DATA, logs_with_stdin, parse_at
+from adjudicator.options import DATA, GivenPath, logs_with_stdin, parse_at
 from wargame.exit_status import ExitStatus
 
 # What the command runs is imported inside it: `adjudicate combat --help` imports only the options
@@ -53,7 +53,7 @@ def _stopped_before(result: Replay[StateT]) -> str | None:
 
 
 @click.command(short_help="Audit disputed combats: the claims against the computation, odds, results, retreats.")
-@click.argument("logs", metavar="[LOG...]", nargs=-1, type=click.Path(path_type=Path, exists=True, allow_dash=True),
+@click.argument("logs", metavar="[LOG...]", nargs=-1, type=GivenPath(path_type=Path, exists=True, allow_dash=True),
                 callback=logs_with_stdin)
 @click.option("--at", "at_line", metavar="[LOG:]LINE", callback=parse_at, default=None,
               help="The line of the attack or bombardment (with several logs or a game's folder, LOG:LINE); "

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from adjudicator.exits import could_not_run
-from adjudicator.options import DATA, FORCE, GAME, LOG, LOGS, MODULE, parse_at
+from adjudicator.options import DATA, FORCE, GAME, LOG, LOGS, MODULE, GivenPath, parse_at
 
 # What a command runs is imported inside it: a command's --help imports only the options
 # (tests/test_cli_startup.py).
@@ -37,12 +37,11 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
     from adjudicator.notation.text import parse_text, write_text_faithfully
     from adjudicator.sources import expand_logs, open_logs
     from wargame.errors import WargameError
-    from wargame.files import write_atomically
+    from wargame.files import check_output, write_atomically
     with could_not_run():
         logs = expand_logs(logs)
     with could_not_run():
-        if any(output.resolve() == given.resolve() for given in logs):
-            raise WargameError("the output would overwrite the input; choose another name")
+        check_output(output, (*logs, *([module] if module else [])))
         if output.suffix.lower() in VASSAL_SUFFIXES and not force:
             # A name VASSAL would open, given text: VASSAL could not read it, nor could `check` (a zip expected).
             raise WargameError(f"{output}: convert writes the text notation or its JSON twin (.json), not a VASSAL "
@@ -60,6 +59,10 @@ def convert(logs: tuple[Path, ...], output: Path, data: Path | None, game_id: st
             from adjudicator.vassal.report import annotated, converted_text
             text = (write_json_log(annotated(source.translation)) if output.suffix == ".json"
                     else converted_text(source.translation))
+        elif not source.entries:
+            # An empty file converted to an empty log is almost surely the wrong file given: said, not written.
+            raise WargameError(f"{source.path}: the log holds no entry (not even a header or a comment): nothing "
+                               "to convert")
         elif output.suffix == ".json":
             text = write_json_log(source.entries)
         else:
@@ -128,7 +131,7 @@ def state(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, as_jso
 
 @click.command(short_help="Write a log as a VASSAL log (.vlog) to watch, or a position as a saved game (.vsav).")
 @LOG
-@click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
+@click.option("--module", "module", type=GivenPath(path_type=Path, dir_okay=False, exists=True), default=None,
               help="The .vmod to watch the game with (required): its pieces, grid and zones are used.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
               help="GAME.vlog: a VASSAL log replaying the log step by step; POS.vsav: a saved game of a position.")
@@ -144,7 +147,7 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
     from adjudicator.vassal.detect import is_vassal_file
     from adjudicator.vassal.export import Exporter
     from wargame.errors import WargameError
-    from wargame.files import write_atomically
+    from wargame.files import check_output, write_atomically
     from wargame.vassal.buildfile import open_module
     from wargame.vassal.definitions import read_catalogue
 
@@ -152,8 +155,7 @@ def export(log: Path, module: Path | None, output: Path, at_line: tuple[str | No
         if module is None:
             raise WargameError("export needs the module the game is to be watched with: --module GAME.vmod "
                                "(e.g. --module dist/onslaught.vmod, made by `vmodbuild build onslaught`)")
-        if any(output.resolve() == given.resolve() for given in (log, module)):
-            raise WargameError("the output would overwrite an input; choose another name")
+        check_output(output, (log, module))
         suffix = output.suffix.lower()
         if suffix not in (".vlog", ".vsav"):
             given = suffix or "a name without a suffix"

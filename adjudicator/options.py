@@ -3,6 +3,7 @@ input, --data, --game, --module, --force, --at."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -61,16 +62,55 @@ def parse_at(ctx: click.Context, param: click.Parameter, value: str | None) -> t
     return which or None, int(number)
 
 
-DATA = click.option("--data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
+class GivenPath(click.Path):
+    """click's Path of something that must exist, saying why it cannot be read: a symbolic link loop (click said
+    "does not exist" of it), a link to nothing, a folder that does not exist, or the nearest name in its folder."""
+
+    def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                ctx: click.Context | None) -> str | bytes | os.PathLike[str]:
+        """The path, or a usage error (exit 2) saying what is wrong with it."""
+        import errno
+
+        if self.exists and str(value) != "-":
+            try:
+                os.stat(value)
+            except OSError as e:
+                self.fail(f"{os.fspath(value)!r} {_unreachable(Path(value), e.errno or errno.ENOENT)}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def _unreachable(path: Path, code: int) -> str:
+    """Why a path given cannot be opened, for a person: its loop or dangling link, its missing folder, the
+    nearest name beside it."""
+    import errno
+
+    if code == errno.ELOOP:
+        return "is a symbolic link loop (it leads back to itself)"
+    if path.is_symlink():
+        return f"is a symbolic link to {os.readlink(path)!r}, which does not exist"
+    if code != errno.ENOENT:
+        return f"cannot be read: {os.strerror(code)}"
+    folder = path.parent
+    if not folder.is_dir():
+        return f"does not exist (nor does its folder {str(folder)!r})"
+    from wargame.errors import did_you_mean
+    try:
+        names = [entry.name for entry in os.scandir(folder)]
+    except OSError:
+        names = []
+    return "does not exist" + did_you_mean(path.name, names)
+
+
+DATA = click.option("--data", type=GivenPath(path_type=Path, file_okay=False, exists=True), default=None,
                     help="Folder holding maps/ and counters/ (default: $UMPIRE_DATA, else the bundled games).")
-LOG = click.argument("log", type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True),
+LOG = click.argument("log", type=GivenPath(path_type=Path, dir_okay=False, exists=True, allow_dash=True),
                      callback=log_with_stdin)
 # A folder stands for its exchanges in name order (adjudicator.sources.expand_logs).
 LOGS = click.argument("logs", metavar="LOG...", nargs=-1, required=True, callback=logs_with_stdin,
-                      type=click.Path(path_type=Path, exists=True, allow_dash=True))
+                      type=GivenPath(path_type=Path, exists=True, allow_dash=True))
 GAME = click.option("--game", "game_id", default=None,
                     help="For a VASSAL .vlog/.vsav: the game, when the file does not tell (default: from its pieces).")
-MODULE = click.option("--module", "module", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
+MODULE = click.option("--module", "module", type=GivenPath(path_type=Path, dir_okay=False, exists=True), default=None,
                       help="For a VASSAL .vlog/.vsav: the .vmod it was played with, whose own grid and zones then "
                            "name the places (default: our game data).")
 FORCE = click.option("--force", is_flag=True, default=False,

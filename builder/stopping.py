@@ -39,5 +39,7 @@ def stopping_on_errors(writing_to: Path | None = None, game: str | None = None,
     except WargameError as e:
         fail(e)
     except OSError as e:
-        click.echo(f"Error: cannot write into {writing_to}: {e.strerror}", err=True)
+        # The file the error names, read or written (a data file we may not read was blamed on the output folder).
+        where = f"{e.filename}" if e.filename else f"cannot write into {writing_to}" if writing_to else "a file"
+        click.echo(f"Error: {where}: {e.strerror or e}", err=True)
         sys.exit(2)

@@ -71,16 +71,21 @@ def test_a_socket_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_symlink_is_followed_and_kept(tmp_path: Path) -> None:
-    """`-o link`: the link stays a link, its target gets the output; a dangling link's target is created."""
+    """`-o link`: the link stays a link, its target gets the output; a dangling link's target is created in its
+    folder, and refused in a folder that does not exist (session 22: a mistyped folder is not made)."""
     target, link = tmp_path / "real.log", tmp_path / "link.log"
     target.write_text("old\n", encoding="utf-8")
     link.symlink_to(target)
     assert _convert(link)[0] == 0
     assert link.is_symlink() and "attack 0621" in target.read_text(encoding="utf-8")
-    dangling, missing = tmp_path / "dangling.log", tmp_path / "sub" / "missing.log"
+    dangling, missing = tmp_path / "dangling.log", tmp_path / "missing.log"
     dangling.symlink_to(missing)
     assert _convert(dangling)[0] == 0
     assert dangling.is_symlink() and "attack 0621" in missing.read_text(encoding="utf-8")
+    astray = tmp_path / "astray.log"
+    astray.symlink_to(tmp_path / "sub" / "missing.log")
+    code, out = _convert(astray)
+    assert code == 2 and f"the folder {tmp_path / 'sub'} does not exist" in out and not (tmp_path / "sub").exists()
 
 
 def test_an_existing_file_keeps_its_mode(tmp_path: Path) -> None:

@@ -115,9 +115,10 @@ def test_a_data_file_changed_during_a_build_is_not_kept_under_its_new_bytes(
     assert again == (tmp_path / "cold" / "moscow.vmod").read_bytes()
 
 
-@pytest.mark.parametrize("damage", ["cut", "junk", "shared"])
+@pytest.mark.parametrize("damage", ["cut", "junk", "nested", "shared"])
 def test_a_damaged_or_foreign_entry_is_built_again(tmp_path: Path, damage: str) -> None:
-    """An entry cut short, of junk, or writable by others is not used: the module is built again."""
+    """An entry cut short, of junk (a header of arrays nested 100,000 deep: a RecursionError, until session 22), or
+    writable by others is not used: the module is built again."""
     cache = tmp_path / "cache"
     _build(cache, tmp_path / "first")
     (entry,) = (cache / "modules").glob("*.vmod")
@@ -125,6 +126,8 @@ def test_a_damaged_or_foreign_entry_is_built_again(tmp_path: Path, damage: str) 
         entry.write_bytes(entry.read_bytes()[:40])
     elif damage == "junk":
         entry.write_bytes(b"\xff\xfe not a header\n" + entry.read_bytes())
+    elif damage == "nested":
+        entry.write_bytes(b"[" * 100_000 + b"\n" + entry.read_bytes())
     else:
         entry.write_bytes(entry.read_bytes().replace(b'"images": 88', b'"images": 89'))
         entry.chmod(0o666)

@@ -362,7 +362,7 @@ LONG_RECEIPT = "umpire1." + "a" * 4089
 
 
 @pytest.mark.parametrize(("document", "message", "column"), [
-    ('[]', ": Input should be a valid dictionary or instance of LogDocument", 1),
+    (' []', 'a JSON log is an object ({"format": "umpire-log", "version": 1, "entries": [...]}), not an array', 2),
     ('{"entries": [1]}', "entries.0: Input should be a valid dictionary or object to extract fields from", 14),
     ('{"entries": [{"kind": "pass", "colour": "red"}]}', "entries.0.pass.colour: Extra inputs are not permitted", 41),
     ('{"entries": [], "extra": 1}', "extra: Extra inputs are not permitted", 26),

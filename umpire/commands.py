@@ -46,6 +46,17 @@ def _check_params() -> list[click.Parameter]:
     return params
 
 
+def _check_output(output: Path | None, logs: tuple[Path, ...], *others: Path | str | None) -> None:
+    """An output that would overwrite one of the command's files (its logs, --module, a --ledger file, not a
+    URL), or that cannot be written where it is named, refused before any work (wargame.files.check_output)."""
+    if output is None:
+        return
+    from adjudicator.sources import expand_logs
+    from wargame.files import check_output
+    files = [Path(other) for other in others if other is not None and "://" not in str(other)]
+    check_output(output, (*expand_logs(logs), *files))
+
+
 @click.pass_context
 def _check_with_pictures(ctx: click.Context, /, **options: Any) -> None:
     """The referee's check; with --format html or --images, the verdict with a picture of each finding."""
@@ -75,6 +86,7 @@ def _check_with_pictures(ctx: click.Context, /, **options: Any) -> None:
     from wargame.collector import out_of_sight
     from wargame.files import write_atomically
     with could_not_run():
+        _check_output(output, referee["logs"], referee["module"], referee.get("ledger_source"))
         judged = judge(referee["logs"], referee["data"], referee["game_id"], referee["module"],
                        referee.get("ledger_source"), referee.get("ledger_key"))
         with out_of_sight():  # the game and the replay, kept for the whole verdict
@@ -124,6 +136,7 @@ def picture(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, outp
     from umpire.scenes import legend as legend_of, marker_pieces, scene_of
     from wargame.scene import Crop, Mark, parse_hex_list
     with could_not_run():
+        _check_output(output, logs, module)
         result, chosen = position_at(logs, at_line, data, game_id, module)
         crop = None
         marks: list[Mark] = []
@@ -190,6 +203,7 @@ def reach(logs: tuple[Path, ...], unit: str, at_line: tuple[str | None, int] | N
     from umpire.movement import moment_at, reach_json, reach_marks, reach_text, unit_place
     from wargame.errors import WargameError
     with could_not_run():
+        _check_output(output, logs, module)
         moment = moment_at(logs, at_line, data, game_id, module)
         _warn_stopped(moment.result)
         found = moment.model.reach(moment.state, unit, kind)
@@ -228,6 +242,7 @@ def retreats(logs: tuple[Path, ...], at_line: tuple[str | None, int] | None, fmt
     from umpire.movement import moment_at, retreat_marks, retreats_json, retreats_text
     from wargame.errors import WargameError
     with could_not_run():
+        _check_output(output, logs, module)
         moment = moment_at(logs, at_line, data, game_id, module)
         _warn_stopped(moment.result)
         options = moment.model.retreat_options(moment.state)

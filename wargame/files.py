@@ -7,6 +7,7 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -169,6 +170,37 @@ def write_atomically(path: Path, data: str | bytes, force: bool = False) -> None
         _discard(tmp)
         raise
     _sync_folder(path.parent)
+
+
+def check_output(path: Path, inputs: Iterable[Path] = ()) -> None:
+    """Before any work, a WargameError for an output file that cannot be written where it is named (a symlink
+    loop, a folder that does not exist or is a file) or that is one of the command's `inputs` (the same name,
+    a symlink to it or another hard link of it: writing it would destroy what is read, --force or not)."""
+    try:
+        found: os.stat_result | None = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        found = None
+    except OSError as e:  # a symlink loop, a folder we may not search
+        raise WargameError(f"cannot write {path}: {e.strerror or e}") from None
+    if found is None:
+        # A file is written into a folder that exists: a mistyped folder is not made (the folders an output
+        # of folders names, `--out`, `--images`, are).
+        folder = Path(os.path.realpath(path)).parent
+        if not folder.is_dir():
+            what = "is a file, not a folder" if folder.exists() else "does not exist"
+            raise WargameError(f"cannot write {path}: the folder {folder} {what}")
+        return
+    if not stat.S_ISREG(found.st_mode):
+        return  # a device or a pipe is written through, never replaced; a folder is refused when written
+    for given in inputs:
+        try:
+            same = os.path.samestat(found, os.stat(given))
+        except OSError:
+            continue  # standard input (`-`), or an input read already that is gone
+        if same:
+            named = "" if os.path.abspath(path) == os.path.abspath(given) else f" ({given}, the same file)"
+            raise WargameError(f"cannot write {path}: the output would overwrite an input{named}; choose another "
+                               "name")
 
 
 def _is_ours(found: os.stat_result) -> bool:

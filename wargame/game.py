@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -142,9 +143,11 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
     failed: dict[str, list[dict[str, str]]] = defaultdict(list)
     stated: dict[str, dict[int, frozenset[str]]] = defaultdict(dict)
 
+    # An optional file is absent only when no name is there: a broken symlink or a loop is read, and its error
+    # given (it was taken for absent, and a loop's units.csv gave an "unknown unit" for every set-up row).
     def rows(name: str, model: type[M]) -> list[tuple[int, M]]:
         path = files[name]
-        if not path.exists() and name not in required:
+        if not os.path.lexists(path) and name not in required:
             return []
         loaded, problems = load_csv(path, model, failed[name], stated[name])
         errors.extend(problems)
@@ -152,7 +155,7 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
 
     def table(name: str, model: type[M], empty: M | None) -> M | None:
         path = files[name]
-        if not path.exists() and name not in required:
+        if not os.path.lexists(path) and name not in required:
             return empty
         return _collect(errors, lambda: load_toml(path, model))
 
@@ -166,7 +169,7 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
     crt = table("crt", CombatTable, None)
     parameters = table("parameters", ParametersFile, ParametersFile(schema_version=1))
     rules = None
-    if files["rules"].exists():
+    if os.path.lexists(files["rules"]):
         from wargame.rulebook import RulesFile  # the classic series' vocabulary: loaded for a game that has rules.toml
         rules = table("rules", RulesFile, None)
     game = Game(

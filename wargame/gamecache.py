@@ -46,7 +46,10 @@ def fingerprint(files: Iterable[Path]) -> bytes | None:
         total += info.st_size
         if not stat.S_ISREG(info.st_mode) or total > _FINGERPRINT_CAP:
             return None
-        digest.update(path.read_bytes() + b"\0")
+        try:
+            digest.update(path.read_bytes() + b"\0")
+        except OSError:
+            return None  # a file we may not read: the loader reports it on its own line, nothing is kept
     return digest.digest()
 
 

@@ -248,7 +248,8 @@ def receipt_from_token(token: str) -> Receipt:
     try:
         raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
         data = json.loads(raw.decode("ascii"))
-    except (binascii.Error, ValueError, UnicodeDecodeError):
+    except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: a token of arrays nested 1,500 deep fits the 4,096 characters a log allows one.
         raise ReceiptError("the receipt is damaged: its text does not decode (was it cut or retyped?)") from None
     return receipt_from_fields(data)
 
@@ -327,6 +328,8 @@ def ledger_from_bytes(raw: bytes, where: str = "ledger") -> Ledger:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
         raise ReceiptError(f"{where}: not a ledger file (JSON): {e}") from None
+    except RecursionError:
+        raise ReceiptError(f"{where}: not a ledger file (JSON): arrays or objects nested too deep") from None
     if not isinstance(data, dict) or data.get("format") != LEDGER_FORMAT:
         raise ReceiptError(f"{where}: not a ledger file (no \"format\": \"{LEDGER_FORMAT}\")")
     if data.get("version") != RECEIPT_VERSION:

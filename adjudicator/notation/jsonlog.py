@@ -166,6 +166,13 @@ def read_json_log(text: str, file: str) -> list[Entry]:
         shown = f" (more than {NESTING_SHOWN} levels from here)" if deep is not None else ""
         raise LogSyntaxErrors([LogSyntaxError(f"arrays or objects nested too deep{shown}",
                                               _place(file, text, deep))]) from None
+    if not isinstance(data, dict):
+        # Said in the words of the format, not the validator's (": ... instance of LogDocument", placed nowhere).
+        kinds = {list: "an array", str: "a string", bool: "true or false", type(None): "null"}
+        given = kinds.get(type(data), "a number")
+        raise LogSyntaxErrors([LogSyntaxError(
+            f'a JSON log is an object ({{"format": "umpire-log", "version": 1, "entries": [...]}}), not {given}',
+            _place(file, text, len(text) - len(text.lstrip())))])
     from pydantic import ValidationError
     try:
         # Strict: a JSON log is typed, so a string or true where a number belongs is an error.

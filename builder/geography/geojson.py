@@ -51,3 +51,5 @@ def read_features(path: Path) -> list[tuple[dict[str, Any], BaseGeometry]]:
         raise DataError("extract not found: run `vmodbuild geography extract` first", Place(path)) from None
     except (ValueError, KeyError, TypeError) as e:
         raise DataError(f"not a geography extract: {e}", Place(path)) from None
+    except RecursionError:
+        raise DataError("not a geography extract: arrays or objects nested too deep", Place(path)) from None

@@ -124,7 +124,7 @@ def kept_module(where: Path | None, root: Path, game_id: str, scale: float, umpi
             if stamp is None or _fingerprint(files) != stamp:
                 return None
             return KeptModule(stream.read(), images)
-    except (OSError, ValueError, KeyError, TypeError):  # not kept yet, or a damaged entry: build it
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # not kept yet, or a damaged entry: build it
         return None
 
 
