@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import adjudicate_file
-from classic_support import verdict
+from classic_support import run, verdict
 from adjudicator.notation.entries import Move
 from builder.cli import main as vmodbuild
 from wargame.game import load_game
@@ -123,9 +123,14 @@ def test_odds_below_the_table_are_refused(other_game: Path, tmp_path: Path) -> N
     # ge-xlii (4) at 0107 has no Soviet neighbour; ge-vi (5) at 0203 attacks so-16 (4) at 0304: +1, on +0.
     fine = HEAD + "Phase german_combat\nGerman: attack 0304 with ge-vi die 4 result NE\n"
     assert findings(other_game, fine, tmp_path) == []
-    # so-29 (4) in the forest at 0301 against ge-lvi (9) at 0202: +5, +4 shifted one left is +2.
-    shifted = HEAD + "Phase german_combat\nGerman: attack 0301 with ge-lvi diff +4 die 4\n"
-    assert findings(other_game, shifted, tmp_path) == [(6, "error", "7.0")]
+    # The same attack on a table whose first column is +2: +1 is below it, so the attack is refused.
+    crt = other_game / "counters" / "steppe" / "crt.toml"
+    crt.write_text(crt.read_text(encoding="utf-8").replace('["-2", "+0", "+2", "+4"]', '["+2", "+4", "+6", "+8"]'),
+                   encoding="utf-8")
+    below = HEAD + "Phase german_combat\nGerman: attack 0304 with ge-vi die 4\n"
+    refused = [f for f in run(tmp_path, below, other_game).findings if f.severity != "note"]
+    assert [(f.line, f.severity, f.rule) for f in refused] == [(6, "error", "7.0")]
+    assert "below" in refused[0].message, refused[0].message
 
 
 def test_the_classic_package_names_no_game() -> None:
