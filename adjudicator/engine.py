@@ -17,6 +17,7 @@ from adjudicator.contract import (
 )
 from adjudicator.findings import Finding, one_error
 from adjudicator.headers import SINGLE_HEADERS, HeaderCheck, header_findings
+from adjudicator.missing_markers import Lookahead, missing_markers
 from adjudicator.notation.entries import Entry, Header, StepMarker
 from adjudicator.notation.text import iter_units_and_hexes
 from adjudicator.resolver import Resolver, resolve
@@ -351,7 +352,8 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
             contradicting.update(headers_read.read(following))
             yield from following
 
-    for entry in continued():
+    ahead = Lookahead(result.entries)
+    for index, entry in enumerate(continued()):
         if first_bad is not None and entry.line >= first_bad:
             break
         if entry.line in contradicting and entry.as_header() is not None:
@@ -362,6 +364,13 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         Finding("error", NOTATION, "ids", entry.line,
                                 (problem.place.column or 1) if problem.place else entry.column, problem.message))
         try:
+            # A marker the log left out (the markers written after it show it): one error, then applied.
+            if (left_out := missing_markers(system, state, order, headers, entry, index, ahead)) is not None:
+                markers, said = left_out
+                result.findings.append(said)
+                for marker in markers:
+                    result.findings += check(system, state, marker, order)
+                    state = advance(system, state, marker, order)
             found = check(system, state, entry, order)
             if astray and any(f.severity == "error" for f in found):
                 found = judged_lawfully(system, state, entry, found, astray, order)

@@ -1,0 +1,174 @@
+"""Turn, step and phase markers a log left out, inferred where the markers written after them show it passed over them.
+
+One slip, one error: a `Phase` marker left out put every entry of that phase in the one before it, each an error of
+its own (an attack in a movement phase, its retreat owed to nothing, ...), and a `Turn` marker left out put a whole
+turn in the one before. The marker is inferred only where the log itself shows it is missing: the next marker
+written comes after the step the entry belongs to (so the log passed over it), or the next `Turn` marker written is
+not the one this step would begin. Anything else (an entry written early, a step written twice) is judged as
+written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from adjudicator.contract import RuleSystem, StateT, deciding_side, how_of, kind_of, next_turn, played_scenario
+from adjudicator.findings import Finding
+from adjudicator.notation.entries import Entry, Header, StepMarker, TurnMarker
+from wargame.game import Game
+from wargame.sequence import TurnOrder, next_slot, slot_index
+
+__all__ = ["Lookahead", "missing_markers"]
+
+
+class Lookahead:
+    """The next marker written after each entry of a log (and the next `Turn` marker), worked out once per length
+    of the log read so far: a chain's later parts extend it."""
+
+    def __init__(self, entries: list[Entry]) -> None:
+        self.entries = entries
+        self._known = -1
+        self._marker: list[int] = []
+        self._turn: list[int] = []
+
+    def _refresh(self) -> None:
+        """Both indexes worked out backwards over the entries read so far (linear in the log)."""
+        n = len(self.entries)
+        if n == self._known:
+            return
+        marker, turn = [n] * (n + 1), [n] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            entry = self.entries[i]
+            is_turn = entry.as_turn_marker() is not None
+            marker[i] = i if is_turn or entry.as_step_marker() is not None else marker[i + 1]
+            turn[i] = i if is_turn else turn[i + 1]
+        self._marker, self._turn, self._known = marker, turn, n
+
+    def next_marker_index(self, index: int) -> int:
+        """The index of the first turn, step or phase marker after entry `index` (the log's length: none)."""
+        self._refresh()
+        return self._marker[index + 1] if index + 1 <= self._known else self._known
+
+    def next_marker(self, index: int) -> Entry | None:
+        """The first turn, step or phase marker after entry `index` (None: the log ends first)."""
+        at = self.next_marker_index(index)
+        return self.entries[at] if at < self._known else None
+
+    def next_turn_marker(self, index: int) -> TurnMarker | None:
+        """The first `Turn` marker after entry `index` (None: the log ends first)."""
+        self._refresh()
+        at = self._turn[index + 1] if index + 1 <= self._known else self._known
+        return self.entries[at].as_turn_marker() if at < self._known else None
+
+
+def missing_markers(system: RuleSystem[StateT], state: StateT, order: TurnOrder, headers: Sequence[Header],
+                    entry: Entry, index: int, ahead: Lookahead) -> tuple[list[Entry], Finding] | None:
+    """The markers left out before `entry` (the log's `index`th), to be applied before it, and the one error that
+    says so; None where none is shown missing."""
+    handed = system.engine_checks
+    if not handed.sequence or system.turn_keeper is None:
+        return None
+    at = system.sequence_point(state)
+    sequence = order.sequence
+    step = entry.as_step_marker()
+    if step is not None:
+        return _missing_turn(system, state, order, headers, step, at.turn, at.step, at.player_turn, index, ahead)
+    if at.turn == 0 or entry.as_turn_marker() is not None or entry.is_comment or entry.as_header() is not None:
+        return None
+    kind, how = kind_of(entry), how_of(entry)
+    if not handed.entries or not order.governs(kind, how):
+        return None
+    game = system.game_of(state)
+    side = deciding_side(game, entry)
+    types = tuple(game.units_by_id[u].type for u in entry.acting_units() if u in game.units_by_id)
+    slot = order.slot_at(at.turn, at.step, at.player_turn)
+    if slot is not None and order.allows(slot, kind, side, types, how):
+        return None
+    current = slot_index(sequence, at.step, at.player_turn) if at.step is not None else -1
+    if current is None:
+        return None
+    # Only a marker written later shows the log passed over a step: a log that ends here may end early.
+    following = ahead.next_marker(index)
+    if following is None:
+        return None
+    end = len(sequence)
+    later = following.as_step_marker()
+    if later is not None:
+        end = next((k for k in range(current + 1, len(sequence)) if sequence[k].id == later.step), -1)
+        if end < 0:
+            return None
+    belongs = _fitting(game, order, ahead.entries[index:ahead.next_marker_index(index)], current + 1, end)
+    if belongs is None:
+        return None
+    markers: list[Entry] = [StepMarker(line=entry.line, column=entry.column, step=sequence[k].id)
+                            for k in range(current + 1, belongs + 1)]
+    noun = system.step_noun
+    then = (f"the next marker written, line {following.line}, opens '{later.step}' after it" if later is not None
+            else f"the next marker written, line {following.line}, begins another turn")
+    left = sequence[belongs]
+    message = (f"turn {at.turn}: the '{left.id}' {noun} marker is missing before line {entry.line}: the '{kind}' "
+               f"entry there belongs to that {noun}, and {then}; the entries from here are judged in the "
+               f"'{left.id}' {noun} (one marker left out, one error)")
+    return markers, system.table.finding("error", order.section, entry.line, entry.column, message)
+
+
+STRETCH = 200
+"""The most entries between a misplaced entry and the next marker that are read for a marker left out: a step's
+entries are far fewer, and the cost per entry stays bounded whatever the log."""
+
+
+def _fitting(game: Game, order: TurnOrder, stretch: Sequence[Entry], first: int, end: int) -> int | None:
+    """The step the first of `stretch` (the entries up to the next marker) belongs to, among the sequence's
+    `first` to `end - 1`, where every entry of the stretch the sequence governs fits, in order, in that step or
+    a later one before `end`; None where one does not (an entry written out of its step, not a marker left out)."""
+    if len(stretch) > STRETCH:
+        return None
+    sequence = order.sequence
+    at: int | None = None
+    belongs: int | None = None
+    for entry in stretch:
+        if entry.is_comment or entry.as_header() is not None:
+            continue
+        kind, how = kind_of(entry), how_of(entry)
+        if not order.governs(kind, how):
+            continue
+        side = deciding_side(game, entry)
+        types = tuple(game.units_by_id[u].type for u in entry.acting_units() if u in game.units_by_id)
+        fits = next((k for k in range(first if at is None else at, end)
+                     if order.allows(sequence[k], kind, side, types, how)), None)
+        if fits is None:
+            return None
+        belongs = fits if belongs is None else belongs
+        at = fits
+    return belongs
+
+
+def _missing_turn(system: RuleSystem[StateT], state: StateT, order: TurnOrder, headers: Sequence[Header],
+                  step: StepMarker, turn: int, now: str | None, player_turn: str | None, index: int,
+                  ahead: Lookahead) -> tuple[list[Entry], Finding] | None:
+    """A `Turn` marker left out before a step or phase marker that can only begin a turn: it names the turn's first
+    step, which this turn has passed (or no turn has begun), and the next `Turn` marker written is not the one
+    it would begin."""
+    sequence = order.sequence
+    if not sequence or step.step != sequence[0].id:
+        return None
+    expected = next_slot(sequence, now, player_turn)
+    if turn != 0 and expected is not None and expected.id == step.step:
+        return None
+    game = system.game_of(state)
+    coming = next_turn(game, played_scenario(game, headers), turn)
+    written = ahead.next_turn_marker(index)
+    # Shown missing: before any turn, unless the turn is written later; in a game, by the turn after it written next
+    # (a first step written again with no such turn after it is judged as written).
+    shown = (written is None or written.turn != coming) if turn == 0 else \
+        (written is not None and written.turn == coming + 1)
+    if not shown:
+        return None
+    then = (f"the next 'Turn' marker written, line {written.line}, is turn {written.turn}" if written is not None
+            else "no 'Turn' marker is written after it")
+    where = "no turn has begun" if turn == 0 else f"turn {turn} has passed its '{step.step}' {system.step_noun}"
+    message = (f"the 'Turn {coming}' marker is missing before line {step.line}: '{step.step}' begins a turn, "
+               f"{where}, and {then}; the entries from here are judged in turn {coming} (one marker left out, "
+               f"one error)")
+    marker = TurnMarker(line=step.line, column=step.column, turn=coming)
+    return [marker], system.table.finding("error", order.section, step.line, step.column, message)
