@@ -504,3 +504,27 @@ def test_a_stack_flipped_by_mistake_and_flipped_back_at_once_loses_nothing(tmp_p
     translation = translate_file(s.write(tmp_path / "stack-flip-back.vlog"))
     assert not [e for e in translation.entries if isinstance(e, Loss)], [write_entry(e) for e in translation.entries]
     assert not translation.notes, translation.notes
+
+
+def test_a_reroll_s_retreat_dragged_hex_by_hex_is_judged_whole(tmp_path: Path) -> None:
+    """The first die a 4 (no effect, `-`), the reroll a 5 (DR), and the defender's retreat dragged a hex at a time:
+    the reader decided on the first leg alone, a one-hex retreat that neither result allows, so the reroll's DR was
+    not seen carried out and the error said the result `-` calls for no retreat, with no word of the reroll. It now
+    judges what was carried out once the combat is over (the legs joined): one error at the attack, saying so."""
+    s = Session()
+    for text in ("Allied: action combat supply 1", "Allied: activate 0620 supply 1",
+                 "Allied: attack 0621 with us-inf-01 us-inf-02"):
+        s.chat("a", text)
+    s.roll("a", 4)
+    s.roll("a", 5)                               # step 5: the reroll
+    s.drag("de-inf-04", "0622", "b")
+    s.drag("de-inf-04", "0623", "b")             # the retreat's second leg
+    s.drag("us-inf-01", "0621")                  # the advance
+    s.roll("a", 3)
+    s.roll("b", 4)
+    vlog = s.write(tmp_path / "legs.vlog")
+    code, out, _ = run("check", str(vlog))
+    errors = [line for line in out.splitlines() if " error [" in line]
+    assert code == 1 and len(errors) == 1 and errors[0].startswith(f"{vlog}: step 3: "), out
+    assert ("    (the result carried out, DR, is the reroll's: Alice (Allied) rolled 5 again at step 5; the attack's die "
+            "is the first, 4 at step 4, and its result - is the one owed)") in out.splitlines(), out

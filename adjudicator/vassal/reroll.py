@@ -72,10 +72,16 @@ class Rerolls:
             return None
         return None if owed is None or carried is None or owed == carried else (owed, carried)
 
-    def read(self) -> None:
-        """After a VASSAL step: once an entry follows the reroll, whether it carries out the reroll's result where
-        the first die's forbids it (then the reroll's result is the attack's claimed one, said in a note and under
-        the finding)."""
+    def _any_breaks(self, entries: list[Entry], window: list[int]) -> bool | None:
+        """Whether any entry of the window is an error in the position before it (None when the reader cannot tell)."""
+        found = [self._breaks(entries, k) for k in window]
+        return None if None in found else any(found)
+
+    def read(self, end: bool = False) -> None:
+        """After a VASSAL step (`end`: the log's last): once what follows the reroll has been carried out (the losses,
+        retreats, advances and stands written after it, up to the next entry of another kind or the end of the log;
+        a retreat dragged in legs joined), whether it breaks the first die's result and carries out the reroll's
+        (then the reroll's result is the attack's claimed one, said in a note and under the finding)."""
         reroll, entries = self.waiting, self.output.entries
         if reroll is None:
             return
@@ -83,20 +89,28 @@ class Rerolls:
         if fought is None or fought.result is not None:
             self.waiting = None  # a result claimed: the players said what they carry out
             return
-        later = next((k for k in range(reroll.after, len(entries)) if not entries[k].is_comment), None)
-        if later is None:
+        window: list[int] = []
+        for k in range(reroll.after, len(entries)):
+            if entries[k].is_comment:
+                continue
+            if kind_of(entries[k]) not in CARRIED_OUT:
+                end = True  # the combat is over: what was carried out is all written
+                break
+            window.append(k)
+        if not end:
             return
         self.waiting = None
-        if kind_of(entries[later]) not in CARRIED_OUT or not self._breaks(entries, later):
+        if not window or not self._any_breaks(entries, window):
             return
         results = self._results(entries, reroll)
         if results is None:
             return
         owed, carried = results
         entries[reroll.index] = replace(fought, result=carried)
-        if self._breaks(entries, later) is not False:
+        if self._any_breaks(entries, window) is not False:
             entries[reroll.index] = fought  # the reroll's result does not explain it either
             return
+        later = window[0]
         noun = "bombardment" if fought.kind == "bombard" else fought.kind
         what = f"the {noun} on {fought.hex} (step {fought.line})"
         message = (f"{reroll.who} rolls again ({reroll.again}) for {what}, whose die was rolled at step "

@@ -160,6 +160,7 @@ class _Reader:
     def finish(self) -> None:
         """The end of the log: attackers with no target, and declarations never carried out, noted."""
         self.combat.drop_attackers(max(self.output.steps, default=0), "the end of the log")
+        self.dice.rerolls.read(end=True)
         for unit, key, step, text in self.expectations.unmet():
             self.output.note(step, f"declared '{text}', but the {unit} counter was never moved so in VASSAL "
                                    f"({' '.join(key)}): check the position")
