@@ -103,11 +103,12 @@ def missing_markers(system: RuleSystem[StateT], state: StateT, order: TurnOrder,
     markers: list[Entry] = [StepMarker(line=entry.line, column=entry.column, step=sequence[k].id)
                             for k in range(current + 1, belongs + 1)]
     noun = system.step_noun
-    then = (f"the next marker written, line {following.line}, opens '{later.step}' after it" if later is not None
-            else f"the next marker written, line {following.line}, begins another turn")
+    # No line numbers in the words: the finding has its line, and a VASSAL log's are its steps.
+    then = (f"the next marker written opens '{later.step}' after it" if later is not None
+            else "the next marker written begins another turn")
     left = sequence[belongs]
-    message = (f"turn {at.turn}: the '{left.id}' {noun} marker is missing before line {entry.line}: the '{kind}' "
-               f"entry there belongs to that {noun}, and {then}; the entries from here are judged in the "
+    message = (f"turn {at.turn}: the '{left.id}' {noun} marker is missing before this line: the '{kind}' "
+               f"entry here belongs to that {noun}, and {then}; the entries from here are judged in the "
                f"'{left.id}' {noun} (one marker left out, one error)")
     return markers, system.table.finding("error", order.section, entry.line, entry.column, message)
 
@@ -164,10 +165,10 @@ def _missing_turn(system: RuleSystem[StateT], state: StateT, order: TurnOrder, h
         (written is not None and written.turn == coming + 1)
     if not shown:
         return None
-    then = (f"the next 'Turn' marker written, line {written.line}, is turn {written.turn}" if written is not None
+    then = (f"the next 'Turn' marker written is turn {written.turn}" if written is not None
             else "no 'Turn' marker is written after it")
     where = "no turn has begun" if turn == 0 else f"turn {turn} has passed its '{step.step}' {system.step_noun}"
-    message = (f"the 'Turn {coming}' marker is missing before line {step.line}: '{step.step}' begins a turn, "
+    message = (f"the 'Turn {coming}' marker is missing before this line: '{step.step}' begins a turn, "
                f"{where}, and {then}; the entries from here are judged in turn {coming} (one marker left out, "
                f"one error)")
     marker = TurnMarker(line=step.line, column=step.column, turn=coming)
