@@ -40,11 +40,13 @@ def without(game: str, marker: str, nth: int = 1) -> tuple[str, int]:
     ("moscow", "Phase german_movement", 1), ("moscow", "Turn 2", 1), ("moscow", "Turn 1", 1),
     ("omaha", "Turn 1", 1), ("omaha", "Phase movement", 2),
     ("onslaught", "Step action", 1), ("onslaught", "Turn 2", 1), ("onslaught", "Turn 1", 1),
+    ("onslaught", "Step reinforcement", 1), ("onslaught", "Step reinforcement", 2),
 ])
 def test_a_marker_left_out_is_one_error(tmp_path: Path, game: str, marker: str, nth: int) -> None:
     """A legal game with one marker left out gives one error, at the first entry after it, citing the sequence of
     play: before, the entries of the step passed over were each judged in the step before (Moscow's german_combat
-    left out: 15 errors; Omaha's Turn 1: 14)."""
+    left out: 15 errors; Omaha's Turn 1: 14; Onslaught's Reinforcement Step, placed by its
+    data since session 22: 12 and 25)."""
     text, line = without(game, marker, nth)
     found = errors(tmp_path, text)
     assert len(found) == 1, found
