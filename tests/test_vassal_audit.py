@@ -307,15 +307,11 @@ def test_a_retreat_dragged_hex_by_hex_is_one_retreat(tmp_path: Path) -> None:
     assert found == [], found
 
 
-def test_an_optional_rule_typed_in_an_earlier_log_of_a_chain(tmp_path: Path) -> None:
-    """`[Optional "weather"]` typed in the first log of a game is in force in the next: GT 2's German die there is
-    the weather roll (Omaha 14.1), and after its 6 each side's die is its roll for the markers put aside. The
-    reader read the typed option in its own log only, so the next log's dice were dice of nothing."""
-    from adjudicator.vassal.chain import read_chain
+def _weather_and_markers_in_gt2(s: OmahaSession, tmp_path: Path) -> list[Path]:
+    """Omaha's weather example typed to GT 1's end, the tracker on GT 2 (where the first log ends), then the German
+    6, the Allied 1 and the German 1: the two logs of the chain cut there."""
     from test_vassal_chain import cut
 
-    s = OmahaSession()
-    s.chat("a", '[Optional "weather"]')
     typed(s, ROOT / "examples" / "omaha" / "breach-weather-allowance.log", 37)   # to GT 1's end
     s.tracker(2, 0)                                                              # GT 2; the first log ends here
     first = len(s.steps)
@@ -323,6 +319,18 @@ def test_an_optional_rule_typed_in_an_earlier_log_of_a_chain(tmp_path: Path) -> 
     s.roll("a", 1)
     s.roll("b", 1)
     _, parts = cut(s, [first], tmp_path)
+    return parts
+
+
+def test_an_optional_rule_typed_in_an_earlier_log_of_a_chain(tmp_path: Path) -> None:
+    """`[Optional "weather"]` typed in the first log of a game is in force in the next: GT 2's German die there is
+    the weather roll (Omaha 14.1), and after its 6 each side's die is its roll for the markers put aside. The
+    reader read the typed option in its own log only, so the next log's dice were dice of nothing."""
+    from adjudicator.vassal.chain import read_chain
+
+    s = OmahaSession()
+    s.chat("a", '[Optional "weather"]')
+    parts = _weather_and_markers_in_gt2(s, tmp_path)
     chain = read_chain(parts, lambda p: None)
     rolls = [e.rolls for e in chain.parts[1].entries if isinstance(e, RollOff)]
     assert rolls == [{"German": 6}, {"Allied": 1}, {"German": 1}], rolls
@@ -332,16 +340,10 @@ def test_an_optional_rule_in_a_text_log_s_headers_carries_into_the_vassal_log_af
     """`[Optional "weather"]` as a header of the text log a VASSAL log continues is in force there, as one typed in
     an earlier VASSAL log's chat is: GT 2's German die is the weather roll (Omaha 14.1), then each side's die for
     the markers put aside. The reader carried only options typed in chat, so the dice read as a roll-off."""
-    from test_vassal_chain import cut, run
+    from test_vassal_chain import run
 
     s = OmahaSession()
-    typed(s, ROOT / "examples" / "omaha" / "breach-weather-allowance.log", 37)   # to GT 1's end
-    s.tracker(2, 0)                                                              # GT 2; the first log ends here
-    first = len(s.steps)
-    s.roll("b", 6)
-    s.roll("a", 1)
-    s.roll("b", 1)
-    _, parts = cut(s, [first], tmp_path)
+    parts = _weather_and_markers_in_gt2(s, tmp_path)
     text = tmp_path / "01.log"
     assert run("convert", parts[0], "-o", text)[0] == 0
     lines = text.read_text(encoding="utf-8").splitlines()

@@ -400,13 +400,19 @@ def test_a_deplete_typed_for_the_next_attack_does_not_swallow_the_flip_of_the_on
     assert losses == [(5, "deplete", "de-inf-04"), (8, "deplete", "de-inf-04")], losses
 
 
-def _rerolled(*between: str) -> Session:
-    """A combat action whose attack on 0621 (2:1, -1 for bocage) gets a 5 (DR), then the attacker's 2 (AH) rolled
-    again at once, the chat lines given typed between them, nothing carried out yet."""
+def _attack_on_0621() -> Session:
+    """A combat action whose attack on 0621 by us-inf-01 and us-inf-02 (2:1, -1 for bocage) is typed, no die yet."""
     s = Session()
     for text in ("Allied: action combat supply 1", "Allied: activate 0620 supply 1",
                  "Allied: attack 0621 with us-inf-01 us-inf-02"):
         s.chat("a", text)
+    return s
+
+
+def _rerolled(*between: str) -> Session:
+    """A combat action whose attack on 0621 (2:1, -1 for bocage) gets a 5 (DR), then the attacker's 2 (AH) rolled
+    again at once, the chat lines given typed between them, nothing carried out yet."""
+    s = _attack_on_0621()
     s.roll("a", 5)
     s.roll("a", 2)                               # step 5: the reroll
     for text in between:
@@ -511,10 +517,7 @@ def test_a_reroll_s_retreat_dragged_hex_by_hex_is_judged_whole(tmp_path: Path) -
     the reader decided on the first leg alone, a one-hex retreat that neither result allows, so the reroll's DR was
     not seen carried out and the error said the result `-` calls for no retreat, with no word of the reroll. It now
     judges what was carried out once the combat is over (the legs joined): one error at the attack, saying so."""
-    s = Session()
-    for text in ("Allied: action combat supply 1", "Allied: activate 0620 supply 1",
-                 "Allied: attack 0621 with us-inf-01 us-inf-02"):
-        s.chat("a", text)
+    s = _attack_on_0621()
     s.roll("a", 4)
     s.roll("a", 5)                               # step 5: the reroll
     s.drag("de-inf-04", "0622", "b")
