@@ -121,7 +121,10 @@ def test_a_receipt_nested_deep_in_a_log(tmp_path: Path) -> None:
     log.write_text(re.sub(r"umpire1\.[A-Za-z0-9_-]+", token, game.read_text(encoding="utf-8"), count=1),
                    encoding="utf-8")
     code, out = _run("check", log, "--ledger", PBEM / "onslaught-sample.ledger.json")
-    assert code == 1 and "the receipt is damaged: its text does not decode" in out, out
+    # Python 3.11 and 3.12 stop decoding at this depth (the damaged receipt); 3.13's decoder goes deeper and reads
+    # arrays, which are no receipt either: an error of the log's either way, never exit 3.
+    assert code == 1 and "error [ledger receipt]" in out and (
+        "the receipt is damaged: its text does not decode" in out or "receipt: expected a JSON object" in out), out
 
 
 def test_a_geography_extract_nested_deep(tmp_path: Path) -> None:
