@@ -365,7 +365,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                                 (problem.place.column or 1) if problem.place else entry.column, problem.message))
         try:
             # A marker the log left out (the markers written after it show it): one error, then applied.
-            if (left_out := missing_markers(system, state, order, headers, entry, index, ahead)) is not None:
+            if (left_out := missing_markers(system, state, order, entry, index, ahead)) is not None:
                 markers, said = left_out
                 result.findings.append(said)
                 for marker in markers:

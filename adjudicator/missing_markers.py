@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adjudicator.contract import RuleSystem, StateT, deciding_side, how_of, kind_of, next_turn, played_scenario
+from adjudicator.contract import RuleSystem, StateT, deciding_side, how_of, kind_of, next_turn
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Entry, Header, StepMarker, TurnMarker
+from adjudicator.notation.entries import Entry, StepMarker, TurnMarker
 from wargame.game import Game
 from wargame.sequence import TurnOrder, next_slot, slot_index
 
@@ -61,30 +61,33 @@ class Lookahead:
         return self.entries[at].as_turn_marker() if at < self._known else None
 
 
-def missing_markers(system: RuleSystem[StateT], state: StateT, order: TurnOrder, headers: Sequence[Header],
-                    entry: Entry, index: int, ahead: Lookahead) -> tuple[list[Entry], Finding] | None:
+def missing_markers(system: RuleSystem[StateT], state: StateT, order: TurnOrder, entry: Entry, index: int,
+                    ahead: Lookahead) -> tuple[list[Entry], Finding] | None:
     """The markers left out before `entry` (the log's `index`th), to be applied before it, and the one error that
     says so; None where none is shown missing."""
     handed = system.engine_checks
     if not handed.sequence or system.turn_keeper is None:
         return None
-    at = system.sequence_point(state)
     sequence = order.sequence
+    # The cheap tests first: the engine asks this of every entry.
     step = entry.as_step_marker()
     if step is not None:
-        return _missing_turn(system, state, order, headers, step, at.turn, at.step, at.player_turn, index, ahead)
-    if at.turn == 0 or entry.as_turn_marker() is not None or entry.is_comment or entry.as_header() is not None:
+        if not sequence or step.step != sequence[0].id:
+            return None
+        at = system.sequence_point(state)
+        return _missing_turn(system, state, order, step, at.turn, at.step, at.player_turn, index, ahead)
+    if entry.is_comment or entry.as_turn_marker() is not None or entry.as_header() is not None:
         return None
-    kind, how = kind_of(entry), how_of(entry)
-    if not handed.entries or not order.governs(kind, how):
+    kind = kind_of(entry)
+    if not handed.entries or not order.governs(kind, how_of(entry)):
+        return None
+    at = system.sequence_point(state)
+    if at.turn == 0:
         return None
     game = system.game_of(state)
-    side = deciding_side(game, entry)
-    types = tuple(game.units_by_id[u].type for u in entry.acting_units() if u in game.units_by_id)
-    slot = order.slot_at(at.turn, at.step, at.player_turn)
-    if slot is not None and order.allows(slot, kind, side, types, how):
-        return None
     current = slot_index(sequence, at.step, at.player_turn) if at.step is not None else -1
+    if current is not None and current >= 0 and _first_fit(game, order, entry, current, current + 1) is not None:
+        return None
     if current is None:
         return None
     # Only a marker written later shows the log passed over a step: a log that ends here may end early.
@@ -124,19 +127,12 @@ def _fitting(game: Game, order: TurnOrder, stretch: Sequence[Entry], first: int,
     a later one before `end`; None where one does not (an entry written out of its step, not a marker left out)."""
     if len(stretch) > STRETCH:
         return None
-    sequence = order.sequence
     at: int | None = None
     belongs: int | None = None
     for entry in stretch:
-        if entry.is_comment or entry.as_header() is not None:
+        if entry.is_comment or entry.as_header() is not None or not order.governs(kind_of(entry), how_of(entry)):
             continue
-        kind, how = kind_of(entry), how_of(entry)
-        if not order.governs(kind, how):
-            continue
-        side = deciding_side(game, entry)
-        types = tuple(game.units_by_id[u].type for u in entry.acting_units() if u in game.units_by_id)
-        fits = next((k for k in range(first if at is None else at, end)
-                     if order.allows(sequence[k], kind, side, types, how)), None)
+        fits = _first_fit(game, order, entry, first if at is None else at, end)
         if fits is None:
             return None
         belongs = fits if belongs is None else belongs
@@ -144,20 +140,27 @@ def _fitting(game: Game, order: TurnOrder, stretch: Sequence[Entry], first: int,
     return belongs
 
 
-def _missing_turn(system: RuleSystem[StateT], state: StateT, order: TurnOrder, headers: Sequence[Header],
-                  step: StepMarker, turn: int, now: str | None, player_turn: str | None, index: int,
+def _first_fit(game: Game, order: TurnOrder, entry: Entry, first: int, end: int) -> int | None:
+    """The first of the sequence's steps `first` to `end - 1` that allows the entry (its kind, side and units'
+    types, as the engine's check of its place reads them), or None."""
+    kind, how = kind_of(entry), how_of(entry)
+    side = deciding_side(game, entry)
+    types = tuple(game.units_by_id[u].type for u in entry.acting_units() if u in game.units_by_id)
+    return next((k for k in range(first, end) if order.allows(order.sequence[k], kind, side, types, how)), None)
+
+
+def _missing_turn(system: RuleSystem[StateT], state: StateT, order: TurnOrder, step: StepMarker, turn: int,
+                  now: str | None, player_turn: str | None, index: int,
                   ahead: Lookahead) -> tuple[list[Entry], Finding] | None:
     """A `Turn` marker left out before a step or phase marker that can only begin a turn: it names the turn's first
-    step, which this turn has passed (or no turn has begun), and the next `Turn` marker written is not the one
+    step (the caller's test), which this turn has passed (or no turn has begun), and the next `Turn` marker written is not the one
     it would begin."""
     sequence = order.sequence
-    if not sequence or step.step != sequence[0].id:
-        return None
     expected = next_slot(sequence, now, player_turn)
     if turn != 0 and expected is not None and expected.id == step.step:
         return None
     game = system.game_of(state)
-    coming = next_turn(game, played_scenario(game, headers), turn)
+    coming = next_turn(game, order.scenario or "", turn)
     written = ahead.next_turn_marker(index)
     # Shown missing: before any turn, unless the turn is written later; in a game, by the turn after it written next
     # (a first step written again with no such turn after it is judged as written).
