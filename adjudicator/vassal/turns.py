@@ -30,6 +30,9 @@ class Clock:
     """The step or phase whose marker the tracker wrote, and the log step it moved in, while none typed has."""
     typed_turn: tuple[int, int] | None = None
     """The turn a typed `Turn` began, and the log step it was typed in."""
+    tracker_at: tuple[int, int] | None = None
+    """Where the tracker itself was last seen (saved or moved), typed markers aside: a log after it that begins with
+    the tracker there begins where the tracker was left, not a step back."""
 
     def turn_position(self, state: str, step: int) -> tuple[int, int] | None:
         """The turn and step index a tracker state shows, or None (and a note) for one that is not ours."""
@@ -50,6 +53,7 @@ class Clock:
     def advance(self, position: tuple[int, int], step: int) -> None:
         """The tracker's button pressed in a log step: a step or phase begun ends the combat being resolved, as a
         typed `Step` does (a drag in it is no retreat or advance of the last attack, a die no attack's)."""
+        self.tracker_at = position
         if self.turn_at is None or position > self.turn_at:
             self.combat.open_attack, self.combat.pending_die = None, None
         if self.typed_turn == (position[0], step) and self.turn_at == (position[0], -1):
@@ -100,6 +104,11 @@ class Clock:
             position = self.turn_position(initial_turns[tracker_id], 0)
             if position is not None:
                 self.tracker_id = tracker_id
+                if position == self.tracker_at:
+                    # The log before left the tracker here and the players went on with typed markers (Turn,
+                    # Step): the tracker was not used, and the game goes on from the typed markers.
+                    return
+                self.tracker_at = position
                 first = next(s.first_turn for s in self.game.manifest.scenario if s.id == scenario)
                 at = len(self.output.entries)
                 if self.turn_at is None and position > (first, 0):
