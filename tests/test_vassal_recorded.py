@@ -96,7 +96,7 @@ def test_recorded_log_round_trips_through_text(modules: Path, tmp_path: Path, na
     assert f"# step {step}: typed by Alice" in lines[found[0][2] - 2]
 
 
-@pytest.mark.parametrize("name", ["omaha-result.vlog", "omaha-zoc.vlog", "onslaught-result.vlog"])
+@pytest.mark.parametrize("name", ["omaha-result.vlog", "omaha-zoc.vlog", "onslaught-result.vlog", "moscow-zoc.vlog"])
 def test_recorded_log_reads_the_same_without_the_module(modules: Path, name: str) -> None:
     """Without `--module`, the reader lays the off-map board out with the builder's own geometry
     (wargame/holding.py): the findings are those with the module, and no drop is named from
