@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import main
-from adjudicator.notation.entries import Attack, Header, Move, Place, RollOff, StepMarker, TurnMarker
+from adjudicator.notation.entries import Advance, Attack, Header, Loss, Move, Place, RollOff, StepMarker, TurnMarker
 from adjudicator.vassal.load import translate_file
 
 DATA = Path(__file__).resolve().parent / "data" / "vassal"
@@ -30,12 +30,15 @@ RECORDED = [
     ("omaha-result.vlog", "omaha", ("omaha", "11.2.3", 18,
                                     "differential +8 on the beach_no_ezoc line (column c9) with a 6 gives -, not De"),
      "VASSAL: Alice: Allied: attack 2319 with 16/1 18/1 result De"),
+    ("moscow-zoc.vlog", "moscow", ("moscow", "5.0", 13,
+                                   "ge-ix entered the enemy zone of control at 0404 and moved on to 0403"),
+     "VASSAL: Alice: ge-ix 0305-0404-0403"),
 ]
 
 
 @pytest.fixture(scope="module")
 def modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Both modules as the builder makes them today (the recordings' modules, byte for byte, when
+    """The modules as the builder makes them today (the recordings' modules, byte for byte, when
     built from the commit the README names)."""
     from builder.cli import main as vmodbuild
 
@@ -93,7 +96,7 @@ def test_recorded_log_round_trips_through_text(modules: Path, tmp_path: Path, na
     assert f"# step {step}: typed by Alice" in lines[found[0][2] - 2]
 
 
-@pytest.mark.parametrize("name", ["omaha-result.vlog", "omaha-zoc.vlog", "onslaught-result.vlog"])
+@pytest.mark.parametrize("name", ["omaha-result.vlog", "omaha-zoc.vlog", "onslaught-result.vlog", "moscow-zoc.vlog"])
 def test_recorded_log_reads_the_same_without_the_module(modules: Path, name: str) -> None:
     """Without `--module`, the reader lays the off-map board out with the builder's own geometry
     (wargame/holding.py): the findings are those with the module, and no drop is named from
@@ -144,7 +147,7 @@ def test_undone_move_keeps_vassal_names_the_right_way_round(modules: Path) -> No
 
 
 @pytest.mark.parametrize("name, game_id", [("onslaught-zoc", "onslaught"), ("omaha-zoc", "omaha"),
-                                           ("omaha-result", "omaha")])
+                                           ("omaha-result", "omaha"), ("moscow-zoc", "moscow")])
 def test_recorded_log_and_its_end_save_join(modules: Path, name: str, game_id: str) -> None:
     """Each recording's save, made in VASSAL when logging ended, begins where the log ends."""
     code, out = run("check", str(DATA / f"{name}.vlog"), str(DATA / f"{name}-end.vsav"),
@@ -156,7 +159,8 @@ def test_recorded_log_and_its_end_save_join(modules: Path, name: str, game_id: s
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 REPLAYED = [("onslaught/legal-sample-game.log", "exported-onslaught-sample-end.vsav", "onslaught"),
-            ("omaha/legal-combat.log", "exported-omaha-combat-end.vsav", "omaha")]
+            ("omaha/legal-combat.log", "exported-omaha-combat-end.vsav", "omaha"),
+            ("moscow/legal-sample-game.log", "exported-moscow-sample-end.vsav", "moscow")]
 """Text logs exported with `adjudicate export`, stepped through to their end in real VASSAL 3.7.26,
 and the position saved there (text log -> .vlog -> VASSAL -> .vsav)."""
 
@@ -179,3 +183,25 @@ def test_a_save_that_is_not_where_the_text_log_ends_is_told(modules: Path) -> No
                     "--format", "json")
     assert code == 1
     assert any(f["rule"] == "chain" and f["severity"] == "error" for f in json.loads(out)["findings"])
+
+
+def test_moscow_recording_reads_menus_dice_delete_and_advance(modules: Path) -> None:
+    """moscow-zoc.vlog: the attack declared with the counters' menus and the Declare menu's claimed result, its
+    die from the 1d6 button, the defender deleted (Ctrl+D) as its elimination, the drag into the emptied hex as
+    the advance, the steps from the typed markers: the entries a text log of the same play would hold."""
+    entries = translate_file(DATA / "moscow-zoc.vlog", module_path=modules / "moscow.vmod").entries
+    attack = next(e for e in entries if isinstance(e, Attack))
+    assert (attack.hex, attack.attackers, attack.die, attack.result) == ("0302", ["ge-xli", "ge-lvi"], 6, "DE")
+    assert [(e.loss, e.unit) for e in entries if isinstance(e, Loss)] == [("eliminate", "so-30")]
+    assert [(e.unit, e.path) for e in entries if isinstance(e, Advance)] == [("ge-xli", ["0201", "0302"])]
+    assert [e.step for e in entries if isinstance(e, StepMarker)] == ["german_replacement", "panzer_movement",
+                                                                      "german_combat", "german_movement"]
+
+
+def test_a_tracker_left_where_the_log_before_left_it_has_not_gone_back(modules: Path) -> None:
+    """moscow-zoc.vlog's phases were typed, the tracker never moved: the save made at its end shows the tracker
+    where the log began, which is no step back of the tracker (no note saying it went back)."""
+    code, out = run("check", str(DATA / "moscow-zoc.vlog"), str(DATA / "moscow-zoc-end.vsav"),
+                    "--module", str(modules / "moscow.vmod"))
+    assert code == 1, out
+    assert "went back" not in out and "goes back" not in out, out

@@ -107,6 +107,24 @@ def test_a_step_typed_after_the_tracker_moved_there_is_one_step(tmp_path: Path) 
                                                                             "german_reserve"]
 
 
+def test_a_tracker_moved_on_behind_the_typed_steps_catches_up_not_back(tmp_path: Path) -> None:
+    """Steps typed ahead of the tracker, then its button pressed once: it moved on, still behind the typed steps;
+    the note says so (it said the tracker went back), the typed markers stand. Pressed back, it went back."""
+    s = Session()
+    s.chat("a", "Step german_reserve")
+    s.chat("a", "Step reinforcement")
+    s.tracker(1, 1)
+    translation = translate_file(s.write(tmp_path / "behind.vlog"))
+    assert [e.step for e in translation.entries if isinstance(e, StepMarker)] == ["action", "german_reserve",
+                                                                                 "reinforcement"]
+    notes = [n.message for n in translation.notes]
+    assert notes == ["the turn tracker moved on to turn 1, German Reserve Step, still behind the steps typed "
+                     "(turn 1, Reinforcement Step); the log goes on from the typed ones"]
+    s.tracker(1, 0)
+    back = [n.message for n in translate_file(s.write(tmp_path / "back.vlog")).notes]
+    assert back[1:] == ["the turn tracker went back to turn 1, Action Step; the log goes on from where it was"]
+
+
 # A turn whose first step or phase line is missing: the first line of each is left out of an example.
 SKIPPED_FIRST = [
     # Omaha: GT 2's weather dice, then straight to the Allied Movement Phase (4.1).

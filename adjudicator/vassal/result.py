@@ -70,6 +70,8 @@ class Carry:
     """The rule system's state where the log ended (worked out when asked), for the next log's paths."""
     optional: frozenset[str] = frozenset()
     """The optional rules typed in chat (`[Optional "..."]`) so far, which decide what the next log's dice are."""
+    tracker_at: tuple[int, int] | None = None
+    """Where the turn tracker itself stood when the log ended (typed markers may have gone further)."""
 
 
 @dataclass

@@ -100,7 +100,7 @@ class _Reader:
                 if isinstance(event, TurnEvent) and event.tracker_id == self.clock.tracker_id:
                     position = self.clock.turn_position(event.new, number)
                     if position is not None and undoes is not None:
-                        self.clock.turn_at = position
+                        self.clock.turn_at = self.clock.tracker_at = position
             return
         reports = automatic_reports(step)
         if any(isinstance(e, PieceEvent) for e in step.events) or any(isinstance(e, TurnEvent) for e in step.events):
@@ -267,7 +267,7 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
         # The game goes on: its headers were given by the first log, and the turn, the eliminated
         # units, an open attack and a die waiting for the other side's carry over.
         scenario, differences = after.scenario, []
-        t.clock.turn_at, t.clock.tracker_id = after.turn_at, after.tracker_id
+        t.clock.turn_at, t.clock.tracker_id, t.clock.tracker_at = after.turn_at, after.tracker_id, after.tracker_at
         t.clock.saved_at(after.turn_at)
         out.turned = after.turn_at is not None
         t.combat.open_attack, t.combat.last_roll = after.open_attack, after.last_roll
@@ -321,6 +321,6 @@ def translate(recording: Recording, tracking: Tracking, game: Game, module: Modu
     out.start(max(out.steps, default=0))
     t.finish()
     carry = Carry(scenario, t.clock.turn_at, t.clock.tracker_id, frozenset(t.board.eliminated), t.combat.open_attack,
-                  t.combat.last_roll, t.game_state(), frozenset(t.dice.optional))
+                  t.combat.last_roll, t.game_state(), frozenset(t.dice.optional), t.clock.tracker_at)
     return Translation(game, recording.file, scenario, out.entries, sorted(out.notes, key=lambda n: n.step),
                        out.steps, out.endpoint, undone, carry, tuple(differences), dict(out.remarks))

@@ -30,6 +30,9 @@ class Clock:
     """The step or phase whose marker the tracker wrote, and the log step it moved in, while none typed has."""
     typed_turn: tuple[int, int] | None = None
     """The turn a typed `Turn` began, and the log step it was typed in."""
+    tracker_at: tuple[int, int] | None = None
+    """Where the tracker itself was last seen (saved or moved), typed markers aside: a log after it that begins with
+    the tracker there begins where the tracker was left, not a step back."""
 
     def turn_position(self, state: str, step: int) -> tuple[int, int] | None:
         """The turn and step index a tracker state shows, or None (and a note) for one that is not ours."""
@@ -50,6 +53,7 @@ class Clock:
     def advance(self, position: tuple[int, int], step: int) -> None:
         """The tracker's button pressed in a log step: a step or phase begun ends the combat being resolved, as a
         typed `Step` does (a drag in it is no retreat or advance of the last attack, a die no attack's)."""
+        came_from, self.tracker_at = self.tracker_at, position
         if self.turn_at is None or position > self.turn_at:
             self.combat.open_attack, self.combat.pending_die = None, None
         if self.typed_turn == (position[0], step) and self.turn_at == (position[0], -1):
@@ -58,7 +62,7 @@ class Clock:
             # it shows the turn begun, not a step begun. The step's marker is the one typed, or skipped (4.1).
             return
         at = len(self.output.entries)
-        self.turn_to(position, step)
+        self.turn_to(position, step, came_from)
         for entry in self.output.entries[at:]:
             turn_marker, step_marker = entry.as_turn_marker(), entry.as_step_marker()
             if turn_marker is not None:
@@ -66,14 +70,24 @@ class Clock:
             if step_marker is not None:
                 self.tracker_step = (step_marker.step, step)
 
-    def turn_to(self, position: tuple[int, int], step: int) -> None:
-        """The tracker moved to `position`: the markers of a later turn or step; a step back is a note."""
+    def turn_to(self, position: tuple[int, int], step: int, came_from: tuple[int, int] | None = None) -> None:
+        """The tracker moved to `position` (from `came_from`): the markers of a later turn or step; a step back is a
+        note, and so is a tracker moved on that stays behind the steps typed."""
         turn, index = position
         phase = self.phase_list[index]
         if self.turn_at is not None and position > self.turn_at:
             self.combat.drop_attackers(step, f"the turn tracker's turn {turn}, {phase.name}")
         if self.turn_at is not None and position <= self.turn_at:
-            if position < self.turn_at:
+            if position < self.turn_at and came_from is not None and came_from < position:
+                # The players typed their steps ahead of the tracker and then moved it on: it catches up, it
+                # does not go back (the typed markers stand).
+                ahead = self.phase_list[self.turn_at[1]].name if self.turn_at[1] >= 0 else "its start"
+                self.output.comment(step, f"the turn tracker moves on to turn {turn}, {phase.name}, behind the "
+                                          "steps typed: not translated")
+                self.output.note(step, f"the turn tracker moved on to turn {turn}, {phase.name}, still behind the "
+                                       f"steps typed (turn {self.turn_at[0]}, {ahead}); the log goes on from "
+                                       "the typed ones")
+            elif position < self.turn_at:
                 self.output.comment(step, f"the turn tracker goes back to turn {turn}, {phase.name}: not translated")
                 self.output.note(step, f"the turn tracker went back to turn {turn}, {phase.name}; the log goes on "
                                        "from where it was")
@@ -100,6 +114,11 @@ class Clock:
             position = self.turn_position(initial_turns[tracker_id], 0)
             if position is not None:
                 self.tracker_id = tracker_id
+                if position == self.tracker_at:
+                    # The log before left the tracker here and the players went on with typed markers (Turn,
+                    # Step): the tracker was not used, and the game goes on from the typed markers.
+                    return
+                self.tracker_at = position
                 first = next(s.first_turn for s in self.game.manifest.scenario if s.id == scenario)
                 at = len(self.output.entries)
                 if self.turn_at is None and position > (first, 0):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NoReturn
 from PIL import Image
 
 from builder.render.charts import chart_sheets
-from builder.render.charts.layout import Pen
+from builder.render.charts.layout import Pen, Sheet
 from builder.render.counters import (
     counter_size_px, image_name, marker_back, marker_faces, marker_image_name, render_marker, render_unit, unit_faces,
 )
@@ -165,8 +165,23 @@ def plan_art(game: Game, scale: float = 1.0) -> tuple[Frame, list[Picture]]:
         reads = tuple(name for name in sorted(game.files)
                       if name not in map_cells and (name != "units" or chart_id in CHARTS_WITH_UNITS))
         pictures.append(Picture(f"images/chart-{chart_id}.png", reads, "", partial(sheet.render, pen)))
-    frame = Frame(layout, size_px, holding, {chart_id: sheet.title for chart_id, sheet in sheets.items()})
+    frame = Frame(layout, size_px, holding, tab_names(sheets))
     return frame, pictures
+
+
+def tab_names(sheets: dict[str, Sheet]) -> dict[str, str]:
+    """Each chart's tab name: its title, made distinct where two charts share one (VASSAL tells tabs by name only)."""
+    names: dict[str, str] = {}
+    for chart_id, sheet in sheets.items():
+        name, n = sheet.title, 1
+        while name in names.values():
+            # A printed chart transcribed in charts.toml under the title of one drawn from the game's data (Battle
+            # for Moscow's Terrain Effects and Turn Record Charts, 1.0): the transcription is the printed one.
+            n += 1
+            printed = chart_id.startswith("chart-") and n == 2
+            name = f"{sheet.title} (as printed)" if printed else f"{sheet.title} ({n})"
+        names[chart_id] = name
+    return names
 
 
 def _board_layout(game: Game, scale: float) -> Layout:
