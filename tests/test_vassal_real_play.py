@@ -7,7 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from adjudicator.notation.entries import Advance, Comment, Loss, Move, Retreat, RollOff
+import pytest
+
+from adjudicator.notation.entries import Advance, Comment, Entry, Header, Loss, Move, Retreat, RollOff
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.load import translate_file
 from test_vassal_paths import OmahaSession, typed
@@ -531,3 +533,41 @@ def test_a_reroll_s_retreat_dragged_hex_by_hex_is_judged_whole(tmp_path: Path) -
     assert code == 1 and len(errors) == 1 and errors[0].startswith(f"{vlog}: step 3: "), out
     assert ("    (the result carried out, DR, is the reroll's: Alice (Allied) rolled 5 again at step 5; the attack's die "
             "is the first, 4 at step 4, and its result - is the one owed)") in out.splitlines(), out
+
+
+def _many_rerolls(n: int) -> Session:
+    """n combat actions, each attack on 0621 given a 5, rerolled at once (2), the defender's stand typed after it and
+    the next action's roll-off rolled."""
+    s = Session()
+    for _ in range(n):
+        for text in ("Allied: action combat supply 1", "Allied: activate 0620 supply 1",
+                     "Allied: attack 0621 with us-inf-01 us-inf-02"):
+            s.chat("a", text)
+        s.roll("a", 5)
+        s.roll("a", 2)                           # the reroll
+        s.chat("b", "German: stand de-inf-04")   # what follows it, judged in the position before it
+        s.roll("a", 3)
+        s.roll("b", 4)
+    return s
+
+
+def test_the_reroll_reader_s_work_grows_linearly_with_the_rerolls(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each entry after a reroll is judged in the position before it: the reader followed the game to it with a copy
+    of the entries before it, which the follower compared and searched for headers again, so 4n rerolls cost some
+    fourteen times what n cost. The entries examined (asked whether they are a header) now grow as the log does."""
+    examined = [0]
+    plain = Entry.as_header
+
+    def counted(self: Entry) -> Header | None:
+        examined[0] += 1
+        return plain(self)
+
+    monkeypatch.setattr(Entry, "as_header", counted)
+    work = []
+    for n in (5, 20):
+        examined[0] = 0
+        translation = translate_file(_many_rerolls(n).write(tmp_path / f"rerolls-{n}.vlog"))
+        assert sum("a reroll" in note.message for note in translation.notes) == n, translation.notes
+        work.append(examined[0])
+    assert work[1] <= 4.5 * work[0], work
