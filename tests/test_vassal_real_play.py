@@ -571,3 +571,39 @@ def test_the_reroll_reader_s_work_grows_linearly_with_the_rerolls(tmp_path: Path
         assert sum("a reroll" in note.message for note in translation.notes) == n, translation.notes
         work.append(examined[0])
     assert work[1] <= 4.5 * work[0], work
+
+
+def _flipped_around(activated: str, *between: tuple[str, str]) -> Session:
+    """A Movement action activating `activated`, us-inf-01 (0620) flipped by mistake, a chat line, the drags given,
+    then us-inf-01 flipped straight back."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 1")
+    s.chat("a", f"Allied: activate {activated} supply 1")
+    s.flip("us-inf-01", 2)                       # step 3: by mistake
+    s.chat("a", "oops, wrong counter")
+    for unit, label in between:
+        s.drag(unit, label)
+    s.flip("us-inf-01", 1)                       # turned back
+    return s
+
+
+def test_a_flip_taken_back_after_unrelated_play_loses_nothing(tmp_path: Path) -> None:
+    """us-inf-01 flipped by mistake, then a chat line and a move of us-para-02 two hexes away (0420 to 0421), then
+    flipped back: the reader took a flip back only with nothing written between, so the first flip was a loss no
+    combat calls for (7.2) and the flip back a note. Nothing between reads us-inf-01's side (the register): taken
+    back, and the log is clean."""
+    vlog = _flipped_around("0420", ("us-para-02", "0421")).write(tmp_path / "flip-back-later.vlog")
+    translation = translate_file(vlog)
+    assert not [e for e in translation.entries if isinstance(e, Loss)], [write_entry(e) for e in translation.entries]
+    assert [write_entry(e) for e in translation.entries if isinstance(e, Move)] == ["us-para-02 0420-0421"]
+    assert not translation.notes, translation.notes
+    code, out, _ = run("check", str(vlog))
+    assert code == 0, out
+
+
+def test_a_flip_is_not_taken_back_over_play_that_reads_its_side(tmp_path: Path) -> None:
+    """Between the flip and the flip back, a move of br-inf-01 from 0720, next to us-inf-01's hex (its zone of control
+    and its stack's strength are read there): the flip stands, a loss, and the flip back a note."""
+    translation = translate_file(_flipped_around("0720", ("br-inf-01", "0721")).write(tmp_path / "flip-stands.vlog"))
+    assert [write_entry(e) for e in translation.entries if isinstance(e, Loss)] == ["Allied: deplete us-inf-01"]
+    assert [n.message.split(":")[0] for n in translation.notes] == ["us-inf-01 flipped back to full strength at 0620"]
