@@ -276,8 +276,7 @@ class Counters:
         entries = self.output.entries
         near = self.near(unit)
         written: list[int] = []
-        others: list[Entry] = []
-        """Flips of other counters since: of the flip's own step (a stack), or reading nothing of this unit."""
+        others: list[int] = []  # flips of other counters since: of the flip's own step (a stack), or reading nothing
         k = len(entries) - 1
         while k >= 0 and len(written) < faces:
             entry = entries[k]
