@@ -414,11 +414,17 @@ def _attack_on_0621() -> Session:
 def _rerolled(*between: str) -> Session:
     """A combat action whose attack on 0621 (2:1, -1 for bocage) gets a 5 (DR), then the attacker's 2 (AH) rolled
     again at once, the chat lines given typed between them, nothing carried out yet."""
-    s = _attack_on_0621()
-    s.roll("a", 5)
-    s.roll("a", 2)                               # step 5: the reroll
+    s = _rerolled_to(2)
     for text in between:
         s.chat("b", text)
+    return s
+
+
+def _rerolled_to(again: int) -> Session:
+    """The attack on 0621 (2:1, -1 for bocage) given a 5 (DR), then the attacker's die rolled again at once."""
+    s = _attack_on_0621()
+    s.roll("a", 5)
+    s.roll("a", again)                           # step 5: the reroll
     return s
 
 
@@ -442,7 +448,7 @@ def test_the_result_of_a_reroll_carried_out_is_one_breach_that_says_so(tmp_path:
         assert ("    (the result carried out, AH, is the reroll's: Alice (Allied) rolled 2 again at step 5; the "
                 "attack's die is the first, 5 at step 4, and its result DR is the one owed)") in out.splitlines(), out
         attack = next(e for e in translate_file(vlog).entries if getattr(e, "kind", "") == "attack")
-        assert write_entry(attack) == "Allied: attack 0621 with us-inf-01 us-inf-02 die 5 result AH"
+        assert write_entry(attack) == "Allied: attack 0621 with us-inf-01 us-inf-02 die 5 reroll 2 result AH"
 
 
 def test_the_first_die_s_result_carried_out_after_a_reroll_is_clean(tmp_path: Path) -> None:
@@ -607,3 +613,24 @@ def test_a_flip_is_not_taken_back_over_play_that_reads_its_side(tmp_path: Path) 
     translation = translate_file(_flipped_around("0720", ("br-inf-01", "0721")).write(tmp_path / "flip-stands.vlog"))
     assert [write_entry(e) for e in translation.entries if isinstance(e, Loss)] == ["Allied: deplete us-inf-01"]
     assert [n.message.split(":")[0] for n in translation.notes] == ["us-inf-01 flipped back to full strength at 0620"]
+
+
+def test_a_reroll_s_result_that_a_modifier_left_out_would_give_cites_the_table(tmp_path: Path) -> None:
+    """The first die a 5 (-1 for the bocage: 4, DR), the reroll a 6 (5, HH), and HH carried out (both sides flipped,
+    the defender retreating). HH is also what the first die gives with the bocage's -1 left out, so the verdict cited
+    7.1 (a modifier left out), a misreading nobody made: the table was read right, for the reroll. The attack records
+    the reroll (`die 5 reroll 6 result HH`), and the one error cites 7.2, the result the first die owes."""
+    s = _rerolled_to(6)
+    s.flip("us-inf-01", 2)
+    s.flip("us-inf-02", 2)
+    s.flip("de-inf-04", 2)
+    s.drag("de-inf-04", "0623", "b")
+    s.roll("a", 3)
+    s.roll("b", 4)
+    vlog = s.write(tmp_path / "reroll-unmodified.vlog")
+    code, out, _ = run("check", str(vlog))
+    errors = [line for line in out.splitlines() if " error [" in line]
+    assert code == 1 and errors == [f"{vlog}: step 3: error [onslaught 7.2]: column 2:1 with a modified roll of 4 "
+                                    "gives DR, not HH"], out
+    attack = next(e for e in translate_file(vlog).entries if getattr(e, "kind", "") == "attack")
+    assert write_entry(attack) == "Allied: attack 0621 with us-inf-01 us-inf-02 die 5 reroll 6 result HH"

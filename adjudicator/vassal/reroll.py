@@ -108,7 +108,7 @@ class Rerolls:
         if results is None:
             return
         owed, carried = results
-        entries[reroll.index] = replace(fought, result=carried)
+        entries[reroll.index] = replace(fought, reroll=reroll.again, result=carried)
         if self._any_breaks(entries, window) is not False:
             entries[reroll.index] = fought  # the reroll's result does not explain it either
             return
