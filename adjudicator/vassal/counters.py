@@ -273,6 +273,9 @@ class Counters:
         lie comments (chat), the other flips of the flip's own step (a stack flipped together) and entries that name
         neither the unit nor a unit or hex in or next to its hex, nor end a step or turn (`reads_side`). Judged, the
         first flip was a loss no combat calls for, and the unit stayed reduced for the rest."""
+        flips = [at for at, keys, *_ in self.expectations.physical[unit] if keys == frozenset({("deplete",)})]
+        if len(flips) < faces:
+            return False  # no flip of its own written to take back (nothing looked through: a cost the log cannot grow)
         entries = self.output.entries
         near = self.near(unit)
         written: list[int] = []
