@@ -389,10 +389,11 @@ def write_entry(entry: Entry) -> str:
         Attack: lambda e: (f"{prefix}attack {'+'.join(e.defending_hexes())} with {' '.join(e.attackers)}"
                            + (f" {'odds' if e.odds and ':' in e.odds else 'diff'} {e.odds}" if e.odds else "")
                            + opt("die", e.die) + opt("reroll", e.reroll) + opt("result", e.result)
-                           + opt("defender", e.defender) + (" support " + " ".join(e.support) if e.support else "") + receipts(e)),
+                           + opt("defender", e.defender) + (" support " + " ".join(e.support) if e.support else "")
+                           + receipts(e)),
         Bombard: lambda e: (f"{prefix}bombard {e.hex}" + (f" diff {e.odds}" if e.odds else "") + opt("die", e.die)
-                            + opt("reroll", e.reroll) + opt("result", e.result) + opt("defender", e.defender) + " support "
-                            + " ".join(e.support) + receipts(e)),
+                            + opt("reroll", e.reroll) + opt("result", e.result) + opt("defender", e.defender)
+                            + " support " + " ".join(e.support) + receipts(e)),
         Move: lambda e: (f"{prefix}move " if prefix else "") + f"{e.unit}{' strategic' if e.strategic else ''} "
                         f"{_path_text(e.path)}",
         Retreat: lambda e: f"{prefix}retreat {e.unit} {_path_text(e.path)}",

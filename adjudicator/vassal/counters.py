@@ -308,7 +308,8 @@ class Counters:
         if kind_of(entry) != "loss" or getattr(entry, "loss", None) != "deplete":
             return False
         owner = str(getattr(entry, "unit", ""))
-        return any(at == index and keys == frozenset({("deplete",)}) for at, keys, *_ in self.expectations.physical[owner])
+        return any(at == index and keys == frozenset({("deplete",)})
+                   for at, keys, *_ in self.expectations.physical[owner])
 
     def near(self, unit: str) -> frozenset[str]:
         """The labels of the unit's hex and the hexes next to it (none off the map): where an entry reads its side."""

@@ -44,7 +44,7 @@ class Rerolls:
     follower: Follower[object] | None
     waiting: Reroll | None = None
     replaced: Note | None = None
-    """The note of the last reroll whose result was found carried out (taken out of the notes, a fuller one put in)."""
+    """The note of the last reroll whose result was found carried out (a fuller note put in its place)."""
 
     def _breaks(self, entries: list[Entry], k: int) -> bool | None:
         """Whether entry k is an error in the position before it (None when the reader cannot tell)."""
