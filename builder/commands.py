@@ -11,7 +11,7 @@ import click
 
 from builder.stopping import fail, stopping_on_errors
 from wargame.bundled import data_root, game_ids
-from wargame.errors import DataErrors, WargameError
+from wargame.errors import DataErrors, UnreadableData, WargameError
 
 DATA_OPTION = click.option(
     "--data", "data", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
@@ -43,6 +43,8 @@ def validate(game: str | None, data: Path | None) -> None:
     for game_id in games:
         try:
             loaded = load_game(root, game_id)
+        except UnreadableData as e:
+            fail(e)  # the data cannot be read at all: nothing was validated
         except DataErrors as e:
             for error in e.errors:
                 click.echo(str(error), err=True)

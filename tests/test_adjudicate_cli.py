@@ -333,3 +333,34 @@ def test_a_fire_and_movement_unit_leaving_the_map_is_a_5_2_finding(tmp_path: Pat
     assert [(f["system"], f["rule"], f["line"]) for f in doc["findings"]] == [("fire-and-movement", "5.2f", 31)]
     assert "leaves the map at 1531" in doc["findings"][0]["message"]
     assert "352/352" in doc["final_state"]["positions"]["1530"]
+
+
+def test_a_data_file_that_is_not_utf8_is_a_problem_of_the_data(data_copy: Path, tmp_path: Path) -> None:
+    """`check --data D` (adjudicate and umpire, a text log and a VASSAL one) with a byte of units.csv that is not
+    UTF-8: the verdict said `error [notation syntax]` at the file, no line, as if the log were at fault. It is one
+    problem of the game data, at its line and column, saying what was expected, and nothing else (the rows referring
+    to units.csv are not each an unknown unit); exit 2."""
+    from test_vassal_reader import Session
+
+    from umpire.cli import main as umpire
+    units = data_copy / "counters" / "onslaught" / "units.csv"
+    lines = units.read_bytes().split(b"\n")
+    lines[8] = lines[8].replace(b",leg,", b",l\xffeg,", 1)
+    units.write_bytes(b"\n".join(lines))
+    vlog = Session().write(tmp_path / "game.vlog")
+    for command in (main, umpire):
+        for log in (EXAMPLES / "legal-sample-game.log", vlog):
+            result = CliRunner().invoke(command, ["check", str(log), "--data", str(data_copy)])
+            assert result.exit_code == 2 and result.stdout == "" and result.stderr.splitlines() == [
+                f"{units}:9:52: byte 0xff is not UTF-8 text (invalid start byte): expected a file saved as UTF-8",
+                "Error: the game data do not load"], (result.stdout, result.stderr)
+
+
+def test_a_units_file_whose_header_is_refused_is_its_own_problems_only(data_copy: Path) -> None:
+    """A units.csv whose `id` column is misspelt loads no unit: its header's problems are the data's, and the rows of
+    the other files naming a unit are not each an unknown unit (one mistake, not a cascade of them)."""
+    units = data_copy / "counters" / "onslaught" / "units.csv"
+    units.write_text(units.read_text(encoding="utf-8").replace("\nid,", "\nident,", 1), encoding="utf-8")
+    code, out, err = run("check", str(EXAMPLES / "legal-sample-game.log"), "--data", str(data_copy))
+    assert code == 2 and out == "" and err.splitlines() == [
+        f"{units}:6:1: unknown column 'ident'", f"{units}:6: missing column 'id'", "Error: the game data do not load"]

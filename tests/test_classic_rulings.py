@@ -114,6 +114,16 @@ def test_a_result_read_without_the_mud_cites_the_mud(tmp_path: Path) -> None:
     assert "without the Mud" in message and "x0.5 (Mud [10.0])" in message
 
 
+def test_a_reroll_s_result_is_no_condition_misread(tmp_path: Path) -> None:
+    """10.0: ge-xli alone against so-30 in mud is 1:1 (3:1 unhalved); the DR claimed with a 2 is what 3:1 gives, so
+    mud's halving was misread (10.0). With the die rolled again (a VASSAL log's reroll) and DR what the 1 gives at
+    1:1, the table was read right for the wrong die: the combat section's error, the 2's result owed (7.0). A reroll
+    that does not give DR leaves the misreading."""
+    for reroll, cited in (("", "10.0"), ("reroll 1 ", "7.0"), ("reroll 6 ", "10.0")):
+        log = upto(3, "german_combat") + f"German: attack 0302 with ge-xli die 2 {reroll}result DR\n"
+        assert verdict(tmp_path, log) == [(line_of(log, "attack 0302"), "error", cited)], reroll
+
+
 def test_a_result_read_on_the_column_claimed_is_part_of_that_misreading(tmp_path: Path) -> None:
     """7.0, one breach one error: 29 against so-20's 4 in the forest is read on 6:1 (a 3 is DE); the log claims 5:1
     and the DRL a 3 gives there. The result follows from the odds claimed: one error, which says both."""

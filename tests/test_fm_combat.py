@@ -183,19 +183,36 @@ def test_a_result_read_without_the_terrain_cites_8_2_2(game: Game) -> None:
     assert play(game, placed, COMBAT + attack.format("D3") + "\n")[0] == [("error", "8.2.1d", attack.format("D3"))]
 
 
-def test_a_claim_without_a_modifier_cites_the_modifiers_clause() -> None:
-    """8.2.3: a differential claimed without the fortification's doubling and halving breaks 8.2.3, not
-    8.2.1 d (so does a bombardment's); 15.0: one claimed with an aircraft marker counted whole beside a
-    flak unit breaks 15.0; a differential wrong another way is 8.2.1 d."""
-    from adjudicator.notation.entries import Header
-
-    # A copy of its own (load_game hands out one shared object per data): the map gets a fortification.
+def _fortified_2117() -> Game:
+    """A copy of the Omaha data of its own (load_game hands out one shared object per data) whose 2117 is also a
+    fortification."""
     fortified = copy.copy(load_game(data_root(), "omaha"))
     target = fortified.grid.hex_of("2117")
     fortified.__dict__["hex_terrain"] = {**fortified.hex_terrain, target: (*fortified.hex_terrain[target],
                                                                            "fortification")}
     fortified.__dict__["terrain"] = {**fortified.terrain, "fortification": replace(
         fortified.terrain["clear"], id="fortification", crt_line=None)}
+    return fortified
+
+
+def test_a_reroll_s_result_is_no_modifier_left_out() -> None:
+    """8.2.3's fortification: +3, which +10 would be without it. With a 4, the D2 claimed is what +10 gives (8.2.3
+    left out); with the die rolled again (a VASSAL log's reroll, `reroll 1`) and D2 what the 1 gives at +3, the table
+    was read right for the wrong die: 8.2.1 d, the result the 4 owes. A reroll that does not give D2 leaves 8.2.3."""
+    attack = "Allied: attack 2117 with 16/1 18/1 die 4 {}result D2 support us_sf_6"
+    fortified = _fortified_2117()
+    for reroll, cited in (("", "8.2.3"), ("reroll 1 ", "8.2.1d"), ("reroll 2 ", "8.2.3")):
+        found = play(fortified, OPEN, COMBAT + attack.format(reroll) + "\n")[0]
+        assert [f for f in found if f[0] == "error"] == [("error", cited, attack.format(reroll))], reroll
+
+
+def test_a_claim_without_a_modifier_cites_the_modifiers_clause() -> None:
+    """8.2.3: a differential claimed without the fortification's doubling and halving breaks 8.2.3, not
+    8.2.1 d (so does a bombardment's); 15.0: one claimed with an aircraft marker counted whole beside a
+    flak unit breaks 15.0; a differential wrong another way is 8.2.1 d."""
+    from adjudicator.notation.entries import Header
+
+    fortified = _fortified_2117()
     # 4 + 4 and a +6 halved to 3, against 4 doubled: +3; leaving 8.2.3 out gives 8 + 6 - 4 = +10.
     attack = "Allied: attack 2117 with 16/1 18/1 diff {} support us_sf_6"
     assert play(fortified, OPEN, COMBAT + attack.format("+3") + "\n")[0] == [

@@ -104,6 +104,8 @@ GOLDEN: list[tuple[str, Entry, bool]] = [
      Attack(**ALLIED, hex="0821", attackers=["br-inf-02", "br-inf-03", "br-para-01"], odds="3:1", die=6,
             result="DE"), True),
     ("Allied: attack 0621 with us-inf-01 die 5", Attack(**ALLIED, hex="0621", attackers=["us-inf-01"], die=5), True),
+    ("Allied: attack 0621 with us-inf-01 us-inf-02 die 5 reroll 6 result HH",
+     Attack(**ALLIED, hex="0621", attackers=["us-inf-01", "us-inf-02"], die=5, reroll=6, result="HH"), True),
     ("German: attack 0720 with de-pz-01 odds 1:2 result AH",
      Attack(**GERMAN, hex="0720", attackers=["de-pz-01"], odds="1:2", result="AH"), True),
     ("Allied: attack 2218 with 16/1 116/29 diff +6 die 2 result D2 support us_sf_6 de_sf_4",
@@ -498,13 +500,13 @@ ERRORS: list[tuple[str, int, str]] = [
     ("Allied: attack 0621 with us-inf-01 result", 42,
      "expected a result code (as on the table, e.g. DR, (A), -) at the end of the line"),
     ("Allied: attack 0621 with us-inf-01 die 4 odds 3:1", 42,
-     "unexpected 'odds': options come in the order 'odds or diff', 'die', 'result', 'defender', 'support', 'receipt'"),
+     "unexpected 'odds': options come in the order 'odds or diff', 'die', 'reroll', 'result', 'defender', 'support', 'receipt'"),
     ("Allied: bombard 2117 die 3 support us_sf_5 defender 914/352", 44,
-     "unexpected 'defender': options come in the order 'diff', 'die', 'result', 'defender', 'support', 'receipt'"),
+     "unexpected 'defender': options come in the order 'diff', 'die', 'reroll', 'result', 'defender', 'support', 'receipt'"),
     ("Allied: attack 2117 with 16/1 support us_sf_5 die 3", 47,
-     "unexpected 'die': options come in the order 'odds or diff', 'die', 'result', 'defender', 'support', 'receipt'"),
+     "unexpected 'die': options come in the order 'odds or diff', 'die', 'reroll', 'result', 'defender', 'support', 'receipt'"),
     ("Allied: attack 0621 with us-inf-01 odds 3:1 diff +1", 45,
-     "unexpected 'diff': options come in the order 'odds or diff', 'die', 'result', 'defender', 'support', 'receipt'"),
+     "unexpected 'diff': options come in the order 'odds or diff', 'die', 'reroll', 'result', 'defender', 'support', 'receipt'"),
     ("Allied: attack 0621 with us-inf-01 3:1", 36, "expected a unit id, found '3:1'"),
     ("Allied: attack 2218 with 16/1 support +6", 39,
      "expected a support fire marker id (as markers.toml names it), found '+6': the log names the markers; their "
@@ -745,3 +747,14 @@ def test_an_entry_amended_keeps_the_fields_its_kind_has() -> None:
     assert amended(attack, die=5, receipts=["umpire1.abc"]) == Attack(line=7, hex="0621", attackers=["us-inf-01"],
                                                                       die=5, receipts=["umpire1.abc"])
     assert amended(Comment(line=7, text="a note"), die=5) == Comment(line=7, text="a note")
+
+
+def test_a_reroll_is_written_and_read_in_both_forms() -> None:
+    """`die N reroll N` (a VASSAL log's die rolled again, its result carried out) reads back from the text and the
+    JSON twin; a combat without one keeps its JSON form (and a seal's hash) as before the field."""
+    text = ('[Game "omaha"]\nAllied: attack 2218 with 16/1 die 4 reroll 1 result D2\n'
+            "German: bombard 2319 die 2 reroll 3 result D2 support de_sf_9\nAllied: attack 2218 with 16/1 die 4\n")
+    entries = parse_text(text)
+    assert [getattr(e, "reroll", None) for e in entries] == [None, 1, 3, None]
+    assert read_json_log(write_json_log(entries), "log.json") == entries and write_text(entries) == text
+    assert [("reroll" in e) for e in json.loads(write_json_log(entries))["entries"][1:]] == [True, True, False]

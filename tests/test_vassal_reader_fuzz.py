@@ -20,8 +20,10 @@ from adjudicator.cli import main
 from adjudicator.notation.text import parse_text
 from adjudicator.vassal.load import translate_file
 from adjudicator.vassal.report import annotated, converted_text
-from wargame.errors import DataError, WargameError
+from wargame.errors import DataError, Place, WargameError
+from wargame.vassal import pieces
 from wargame.vassal.encoding import decode, encode
+from wargame.vassal.pieces import read_piece
 from wargame.vassal.reader import Limits, read_archive, read_recording
 from wargame.vassal.savefile import deobfuscate, obfuscate
 from wargame.vassal.tracking import track
@@ -243,3 +245,33 @@ def test_the_command_line_refuses_hostile_files_cleanly(tmp_path: Path) -> None:
         assert "Error:" in said if args[0] == "convert" else "replay stopped" in said
         assert result.exception is None or isinstance(result.exception, SystemExit)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("type_text, state_text, message", [
+    ("mark;a\tpiece;;;;n\tx", "\tnull;0;0;;0", "malformed piece type: a trait's type holds an unescaped tab (3 "
+     "tab-separated parts): expected two, the trait's own type then the inner traits' with their tabs escaped"),
+    ("mark;a\tpiece;;;;n", "1", "malformed piece state: 2 traits but 1 states: expected one state per trait"),
+    ("nota trait\tpiece;;;;n", "s\tnull;0;0;;0", "malformed piece type: trait 'nota trait' has no id: expected it "
+     "to begin with one, a name and ';' (like 'mark;')"),
+    ("piece;;;;n", "Main Map;a;b;;0", "malformed piece state: position 'a;b' is not two whole numbers: expected the "
+     "map's name, then x;y in whole pixels (like 'Main Map;120;340')"),
+    ("piece;;;;n", "Main Map;1;2;g;x;k;v", "malformed piece state: property count 'x' is not a whole number: "
+     "expected how many key;value pairs follow (like '2')"),
+])
+def test_a_malformed_piece_says_what_was_found_and_what_was_expected(type_text: str, state_text: str,
+                                                                      message: str) -> None:
+    """Each malformed piece's message names what it found and what VASSAL writes instead (the state's count alone,
+    or the position alone, said nothing of what was expected)."""
+    with pytest.raises(DataError) as caught:
+        read_piece("x", type_text, state_text, Place("bad.vlog"))
+    assert caught.value.message == message
+
+
+def test_a_piece_of_too_many_traits_says_how_many_are_expected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """More traits than the cap: the message gives the cap as the most expected."""
+    monkeypatch.setattr(pieces, "MAX_TRAITS", 2)
+    inner = encode(["mark;b", "piece;;;;n"], "\t")
+    with pytest.raises(DataError) as caught:
+        read_piece("x", encode(["mark;a", inner], "\t"), "", Place("bad.vlog"))
+    assert caught.value.message == "malformed piece type: more than 2 traits: expected at most 2 (no real piece has " \
+                                   "so many)"

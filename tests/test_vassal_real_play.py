@@ -7,7 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from adjudicator.notation.entries import Advance, Comment, Loss, Move, Retreat, RollOff
+import pytest
+
+from adjudicator.notation.entries import Advance, Comment, Entry, Header, Loss, Move, Retreat, RollOff
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.load import translate_file
 from test_vassal_paths import OmahaSession, typed
@@ -412,11 +414,17 @@ def _attack_on_0621() -> Session:
 def _rerolled(*between: str) -> Session:
     """A combat action whose attack on 0621 (2:1, -1 for bocage) gets a 5 (DR), then the attacker's 2 (AH) rolled
     again at once, the chat lines given typed between them, nothing carried out yet."""
-    s = _attack_on_0621()
-    s.roll("a", 5)
-    s.roll("a", 2)                               # step 5: the reroll
+    s = _rerolled_to(2)
     for text in between:
         s.chat("b", text)
+    return s
+
+
+def _rerolled_to(again: int) -> Session:
+    """The attack on 0621 (2:1, -1 for bocage) given a 5 (DR), then the attacker's die rolled again at once."""
+    s = _attack_on_0621()
+    s.roll("a", 5)
+    s.roll("a", again)                           # step 5: the reroll
     return s
 
 
@@ -440,7 +448,7 @@ def test_the_result_of_a_reroll_carried_out_is_one_breach_that_says_so(tmp_path:
         assert ("    (the result carried out, AH, is the reroll's: Alice (Allied) rolled 2 again at step 5; the "
                 "attack's die is the first, 5 at step 4, and its result DR is the one owed)") in out.splitlines(), out
         attack = next(e for e in translate_file(vlog).entries if getattr(e, "kind", "") == "attack")
-        assert write_entry(attack) == "Allied: attack 0621 with us-inf-01 us-inf-02 die 5 result AH"
+        assert write_entry(attack) == "Allied: attack 0621 with us-inf-01 us-inf-02 die 5 reroll 2 result AH"
 
 
 def test_the_first_die_s_result_carried_out_after_a_reroll_is_clean(tmp_path: Path) -> None:
@@ -531,3 +539,98 @@ def test_a_reroll_s_retreat_dragged_hex_by_hex_is_judged_whole(tmp_path: Path) -
     assert code == 1 and len(errors) == 1 and errors[0].startswith(f"{vlog}: step 3: "), out
     assert ("    (the result carried out, DR, is the reroll's: Alice (Allied) rolled 5 again at step 5; the attack's die "
             "is the first, 4 at step 4, and its result - is the one owed)") in out.splitlines(), out
+
+
+def _many_rerolls(n: int) -> Session:
+    """n combat actions, each attack on 0621 given a 5, rerolled at once (2), the defender's stand typed after it and
+    the next action's roll-off rolled."""
+    s = Session()
+    for _ in range(n):
+        for text in ("Allied: action combat supply 1", "Allied: activate 0620 supply 1",
+                     "Allied: attack 0621 with us-inf-01 us-inf-02"):
+            s.chat("a", text)
+        s.roll("a", 5)
+        s.roll("a", 2)                           # the reroll
+        s.chat("b", "German: stand de-inf-04")   # what follows it, judged in the position before it
+        s.roll("a", 3)
+        s.roll("b", 4)
+    return s
+
+
+def test_the_reroll_reader_s_work_grows_linearly_with_the_rerolls(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each entry after a reroll is judged in the position before it: the reader followed the game to it with a copy
+    of the entries before it, which the follower compared and searched for headers again, so 4n rerolls cost some
+    fourteen times what n cost. The entries examined (asked whether they are a header) now grow as the log does."""
+    examined = [0]
+    plain = Entry.as_header
+
+    def counted(self: Entry) -> Header | None:
+        examined[0] += 1
+        return plain(self)
+
+    monkeypatch.setattr(Entry, "as_header", counted)
+    work = []
+    for n in (5, 20):
+        examined[0] = 0
+        translation = translate_file(_many_rerolls(n).write(tmp_path / f"rerolls-{n}.vlog"))
+        assert sum("a reroll" in note.message for note in translation.notes) == n, translation.notes
+        work.append(examined[0])
+    assert work[1] <= 4.5 * work[0], work
+
+
+def _flipped_around(activated: str, *between: tuple[str, str]) -> Session:
+    """A Movement action activating `activated`, us-inf-01 (0620) flipped by mistake, a chat line, the drags given,
+    then us-inf-01 flipped straight back."""
+    s = Session()
+    s.chat("a", "Allied: action movement supply 1")
+    s.chat("a", f"Allied: activate {activated} supply 1")
+    s.flip("us-inf-01", 2)                       # step 3: by mistake
+    s.chat("a", "oops, wrong counter")
+    for unit, label in between:
+        s.drag(unit, label)
+    s.flip("us-inf-01", 1)                       # turned back
+    return s
+
+
+def test_a_flip_taken_back_after_unrelated_play_loses_nothing(tmp_path: Path) -> None:
+    """us-inf-01 flipped by mistake, then a chat line and a move of us-para-02 two hexes away (0420 to 0421), then
+    flipped back: the reader took a flip back only with nothing written between, so the first flip was a loss no
+    combat calls for (7.2) and the flip back a note. Nothing between reads us-inf-01's side (the register): taken
+    back, and the log is clean."""
+    vlog = _flipped_around("0420", ("us-para-02", "0421")).write(tmp_path / "flip-back-later.vlog")
+    translation = translate_file(vlog)
+    assert not [e for e in translation.entries if isinstance(e, Loss)], [write_entry(e) for e in translation.entries]
+    assert [write_entry(e) for e in translation.entries if isinstance(e, Move)] == ["us-para-02 0420-0421"]
+    assert not translation.notes, translation.notes
+    code, out, _ = run("check", str(vlog))
+    assert code == 0, out
+
+
+def test_a_flip_is_not_taken_back_over_play_that_reads_its_side(tmp_path: Path) -> None:
+    """Between the flip and the flip back, a move of br-inf-01 from 0720, next to us-inf-01's hex (its zone of control
+    and its stack's strength are read there): the flip stands, a loss, and the flip back a note."""
+    translation = translate_file(_flipped_around("0720", ("br-inf-01", "0721")).write(tmp_path / "flip-stands.vlog"))
+    assert [write_entry(e) for e in translation.entries if isinstance(e, Loss)] == ["Allied: deplete us-inf-01"]
+    assert [n.message.split(":")[0] for n in translation.notes] == ["us-inf-01 flipped back to full strength at 0620"]
+
+
+def test_a_reroll_s_result_that_a_modifier_left_out_would_give_cites_the_table(tmp_path: Path) -> None:
+    """The first die a 5 (-1 for the bocage: 4, DR), the reroll a 6 (5, HH), and HH carried out (both sides flipped,
+    the defender retreating). HH is also what the first die gives with the bocage's -1 left out, so the verdict cited
+    7.1 (a modifier left out), a misreading nobody made: the table was read right, for the reroll. The attack records
+    the reroll (`die 5 reroll 6 result HH`), and the one error cites 7.2, the result the first die owes."""
+    s = _rerolled_to(6)
+    s.flip("us-inf-01", 2)
+    s.flip("us-inf-02", 2)
+    s.flip("de-inf-04", 2)
+    s.drag("de-inf-04", "0623", "b")
+    s.roll("a", 3)
+    s.roll("b", 4)
+    vlog = s.write(tmp_path / "reroll-unmodified.vlog")
+    code, out, _ = run("check", str(vlog))
+    errors = [line for line in out.splitlines() if " error [" in line]
+    assert code == 1 and errors == [f"{vlog}: step 3: error [onslaught 7.2]: column 2:1 with a modified roll of 4 "
+                                    "gives DR, not HH"], out
+    attack = next(e for e in translate_file(vlog).entries if getattr(e, "kind", "") == "attack")
+    assert write_entry(attack) == "Allied: attack 0621 with us-inf-01 us-inf-02 die 5 reroll 6 result HH"

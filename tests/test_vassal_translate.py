@@ -29,7 +29,7 @@ def test_a_flip_back_note_names_the_units_own_side(tmp_path: Path) -> None:
     for unit, side in (("de-inf-21", "German"), ("us-inf-01", "Allied")):
         s = Session()
         s.flip(unit, 2)
-        s.chat("a", "the flip was a loss")  # a flip back at once would be a misclick taken back
+        s.tracker(1, 1)  # a step ended between: the flip stands (with only chat between, a misclick taken back)
         s.flip(unit, 1)
         translation = translate_file(s.write(tmp_path / f"flip-{unit}.vlog"))
         assert any(f"type what it was in chat (e.g. '{side}: replace {unit} full')" in n.message

@@ -44,16 +44,26 @@ MAX_CSV_FIELD_CHARS = 131_072
 def read_text(path: Path) -> str:
     """A data file's text; DataError if it is missing, too large or not UTF-8."""
     try:
-        text = read_capped(path, MAX_DATA_FILE_BYTES).decode("utf-8")
-        return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as text mode reads
+        raw = read_capped(path, MAX_DATA_FILE_BYTES)
     except TooLarge as e:
         raise DataError(f"{e.found}: a data file may have at most {MAX_DATA_FILE_BYTES:,}", Place(path)) from None
     except FileNotFoundError:
         raise DataError("file not found", Place(path)) from None
-    except UnicodeDecodeError as e:
-        raise DataError(f"not UTF-8 text ({e.reason} at byte {e.start})", Place(path)) from None
     except OSError as e:
         raise DataError(f"cannot read: {e.strerror}", Place(path)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise DataError(f"byte 0x{raw[e.start]:02x} is not UTF-8 text ({e.reason}): expected a file saved as UTF-8",
+                        _byte_place(path, raw, e.start)) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as text mode reads
+
+
+def _byte_place(path: Path, raw: bytes, at: int) -> Place:
+    """The line and column (in characters, as an editor counts them) of byte `at` of a file."""
+    before = raw[:at].replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # universal newlines, as `read_text` reads
+    start = before.rfind(b"\n") + 1
+    return Place(path, before.count(b"\n") + 1, len(before[start:].decode("utf-8", errors="replace")) + 1)
 
 
 def _loc_text(loc: tuple[int | str, ...]) -> str:

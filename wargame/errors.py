@@ -158,6 +158,11 @@ class DataErrors(DataError):
         return "\n".join(str(e) for e in self.errors)
 
 
+class UnreadableData(DataErrors):
+    """Data problems found when a data file could not be read at all (missing, unreadable, not UTF-8): the data were
+    not checked (a validation could not run), and a command given them stops as for any problem of the data."""
+
+
 class GridError(DataError):
     """A hex label, coordinate or hexside does not exist on a map's grid."""
 

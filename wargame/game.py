@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from wargame.bundled import game_dir
-from wargame.errors import DataError, DataErrors, Place, did_you_mean
+from wargame.errors import DataError, DataErrors, Place, UnreadableData, did_you_mean
 from wargame.gamecache import cached_game, fingerprint, keep_game
 from wargame.constraints import Model
 from wargame.gamedata import Game
@@ -145,11 +145,23 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
 
     # An optional file is absent only when no name is there: a broken symlink or a loop is read, and its error
     # given (it was taken for absent, and a loop's units.csv gave an "unknown unit" for every set-up row).
+    unread: list[str] = []
+    """The CSV files refused whole (not read, or their header refused): the rows that refer to theirs are not
+    cross-checked, lest each give an error of its own (one mistake, one error)."""
+    unreadable: list[DataError] = []
+    """The problems of the data files that could not be read at all."""
+
     def rows(name: str, model: type[M]) -> list[tuple[int, M]]:
         path = files[name]
         if not os.path.lexists(path) and name not in required:
             return []
-        loaded, problems = load_csv(path, model, failed[name], stated[name])
+        try:
+            loaded, problems = load_csv(path, model, failed[name], stated[name])
+        except DataError as e:  # a file that cannot be read (not UTF-8, too large...) is a problem of the data
+            loaded, problems = [], [e]
+            unreadable.append(e)
+        if problems and not loaded and not failed[name]:
+            unread.append(name)
         errors.extend(problems)
         return loaded
 
@@ -195,7 +207,9 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
     )
     game.unloaded_units = frozenset(row["id"] for row in failed["units"] if row.get("id"))
     game.zoc_stated = frozenset(unit.id for n, unit in game.units if "zoc" in stated["units"].get(n, ()))
-    if map_manifest is None or terrain_chart is None:
+    if unreadable:
+        raise UnreadableData(errors)
+    if map_manifest is None or terrain_chart is None or unread:
         raise DataErrors(errors)
     errors.extend(cross_check(game))
     if errors:

@@ -265,7 +265,7 @@ class Move(_OffMapPath):
 
 @record
 class Attack(Entry):
-    """`Allied: attack HEX[+HEX...] with UNITS [odds A:B|diff +N] [die N] [result R] [defender UNIT]`."""
+    """`Allied: attack HEX[+HEX...] with UNITS [odds A:B|diff +N] [die N [reroll N]] [result R] [defender UNIT]`."""
 
     kind: Literal["attack"] = "attack"
     hex: str
@@ -274,6 +274,9 @@ class Attack(Entry):
     attackers: Annotated[list[str], MinLen(1)]
     odds: str | None = None
     die: Annotated[int, Ge(0)] | None = None
+    reroll: Annotated[int, Ge(0)] | None = None
+    """A die rolled again right after `die` whose result the players carried out (a VASSAL log's reroll): `die` stays
+    the one judged, and a result claimed that the reroll gives is no misreading of the table."""
     result: str | None = None
     defender: str | None = None
     """The one unit that defends a stack, chosen by its owner (Omaha 11.2.4's beach landing hexes)."""
@@ -311,12 +314,14 @@ class Attack(Entry):
 
 @record
 class Bombard(Entry):
-    """`Allied: bombard HEX [diff +N] [die N] [result R] [defender UNIT] support MARKER...` (Fire & Movement 8.1)."""
+    """`Allied: bombard HEX [diff +N] [die N [reroll N]] [result R] [defender UNIT] support MARKER...` (F&M 8.1)."""
 
     kind: Literal["bombard"] = "bombard"
     hex: str
     odds: str | None = None
     die: Annotated[int, Ge(0)] | None = None
+    reroll: Annotated[int, Ge(0)] | None = None
+    """A die rolled again right after `die` whose result the players carried out (as an attack's)."""
     result: str | None = None
     defender: str | None = None
     """The one unit of a stack a bombardment targets, chosen by the bombarding player (Omaha 11.2.3)."""
@@ -573,4 +578,6 @@ def entry_data(entry: Entry) -> dict[str, object]:
     if isinstance(entry, Attack) and not entry.more_hexes:
         # An attack on one hex is written as before it could name several: its JSON form and seal are unchanged.
         del data["more_hexes"]
+    if data.get("reroll", 0) is None and entry.as_combat() is not None:
+        del data["reroll"]  # likewise a combat without a reroll, the all but every one
     return data

@@ -33,8 +33,8 @@ WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+/-]*$")
 RECEIPT = re.compile(r"^umpire1\.[A-Za-z0-9_-]+$")
 MARKER = "a support fire marker id (as markers.toml names it)"
 OPTIONS: dict[str, tuple[str, ...]] = {
-    "attack": ("odds|diff", "die", "result", "defender", "support", "receipt"),
-    "bombard": ("diff", "die", "result", "defender", "support", "receipt"),
+    "attack": ("odds|diff", "die", "reroll", "result", "defender", "support", "receipt"),
+    "bombard": ("diff", "die", "reroll", "result", "defender", "support", "receipt"),
     "activate": ("supply", "move-first|attack-first"),
     "action": ("supply",),
     "income": ("decline",),
@@ -196,8 +196,8 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         hexes = _hexes(cursor.take("the defending hex", WORD), cursor)
         if not cursor.keyword("with"):
             raise cursor.error("expected 'with' and the attacking units")
-        attackers = [t.text for t in cursor.words_until(("odds", "diff", "die", "result", "defender", "support",
-                                                         "receipt"))]
+        attackers = [t.text for t in cursor.words_until(("odds", "diff", "die", "reroll", "result", "defender",
+                                                         "support", "receipt"))]
         if not attackers:
             raise cursor.error("expected the attacking units after 'with'")
         odds = None
@@ -206,16 +206,18 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         elif cursor.keyword("diff"):
             odds = cursor.take("a differential like +3", DIFF).text
         die = cursor.int_after("die")
+        reroll = cursor.int_after("reroll")
         result = cursor.take("a result code (as on the table, e.g. DR, (A), -)", RESULT).text \
             if cursor.keyword("result") else None
         defender = cursor.take("the defending unit's id", WORD).text if cursor.keyword("defender") else None
         support = _markers(cursor, command) if cursor.keyword("support") else []
         entry = Attack(**base, hex=hexes[0], more_hexes=hexes[1:], attackers=attackers, odds=odds, die=die,
-                       result=result, defender=defender, support=support, receipts=cursor.receipts())
+                       reroll=reroll, result=result, defender=defender, support=support, receipts=cursor.receipts())
     elif command == "bombard":
         hex_label = cursor.take("the bombarded hex", WORD).text
         odds = cursor.take("a differential like +3", DIFF).text if cursor.keyword("diff") else None
         die = cursor.int_after("die")
+        reroll = cursor.int_after("reroll")
         result = cursor.take("a result code (as on the table, e.g. D2, (A), -)", RESULT).text \
             if cursor.keyword("result") else None
         defender = cursor.take("the bombarded unit's id", WORD).text if cursor.keyword("defender") else None
@@ -224,7 +226,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
         support = _markers(cursor, command)
         if not support:
             raise cursor.error("expected the support fire markers after 'support'")
-        entry = Bombard(**base, hex=hex_label, odds=odds, die=die, result=result, defender=defender,
+        entry = Bombard(**base, hex=hex_label, odds=odds, die=die, reroll=reroll, result=result, defender=defender,
                         support=support, receipts=cursor.receipts())
     elif command in ("retreat", "advance", "move"):
         unit = cursor.take("a unit id", WORD).text
@@ -386,11 +388,12 @@ def write_entry(entry: Entry) -> str:
                             + (f" {e.order}" if e.order else ""),
         Attack: lambda e: (f"{prefix}attack {'+'.join(e.defending_hexes())} with {' '.join(e.attackers)}"
                            + (f" {'odds' if e.odds and ':' in e.odds else 'diff'} {e.odds}" if e.odds else "")
-                           + opt("die", e.die) + opt("result", e.result) + opt("defender", e.defender)
-                           + (" support " + " ".join(e.support) if e.support else "") + receipts(e)),
+                           + opt("die", e.die) + opt("reroll", e.reroll) + opt("result", e.result)
+                           + opt("defender", e.defender) + (" support " + " ".join(e.support) if e.support else "")
+                           + receipts(e)),
         Bombard: lambda e: (f"{prefix}bombard {e.hex}" + (f" diff {e.odds}" if e.odds else "") + opt("die", e.die)
-                            + opt("result", e.result) + opt("defender", e.defender) + " support "
-                            + " ".join(e.support) + receipts(e)),
+                            + opt("reroll", e.reroll) + opt("result", e.result) + opt("defender", e.defender)
+                            + " support " + " ".join(e.support) + receipts(e)),
         Move: lambda e: (f"{prefix}move " if prefix else "") + f"{e.unit}{' strategic' if e.strategic else ''} "
                         f"{_path_text(e.path)}",
         Retreat: lambda e: f"{prefix}retreat {e.unit} {_path_text(e.path)}",

@@ -268,33 +268,72 @@ class Counters:
         return True
 
     def flipped_back(self, step: int, unit: str, faces: int, up: str) -> bool:
-        """Whether the counter, flipped down in the step before (or this one) with nothing written since but
-        comments and that step's other flips (a stack flipped together), is flipped back up as many faces: a Ctrl+F
-        by mistake taken back, as Undo would, so neither flip is an entry. Judged, the first flip was a loss no combat
-        calls for, and the unit stayed reduced for the rest."""
+        """Whether the counter, flipped down by as many faces with nothing written since that reads its side, is
+        flipped back up: a Ctrl+F by mistake taken back, as Undo would, so neither flip is an entry. Between them may
+        lie comments (chat), the other flips of the flip's own step (a stack flipped together) and entries that name
+        neither the unit nor a unit or hex in or next to its hex, nor end a step or turn (`reads_side`). Judged, the
+        first flip was a loss no combat calls for, and the unit stayed reduced for the rest."""
+        flips = [at for at, keys, *_ in self.expectations.physical[unit] if keys == frozenset({("deplete",)})]
+        if len(flips) < faces:
+            return False  # no flip of its own written to take back (nothing looked through: a cost the log cannot grow)
         entries = self.output.entries
+        near = self.near(unit)
         written: list[int] = []
+        others: list[int] = []  # flips of other counters since: of the flip's own step (a stack), or reading nothing
         k = len(entries) - 1
         while k >= 0 and len(written) < faces:
             entry = entries[k]
-            if not entry.is_comment:
-                owner = str(getattr(entry, "unit", ""))
-                if entry.line not in (step - 1, step) or kind_of(entry) != "loss" or                         getattr(entry, "loss", None) != "deplete" or not any(
-                            index == k and keys == frozenset({("deplete",)})
-                            for index, keys, *_ in self.expectations.physical[owner]):
-                    return False  # something else was written since the flip: the flip stands
-                if owner == unit:
-                    written.append(k)
+            if entry.is_comment:
+                pass
+            elif self.is_flip(entry, k):
+                (written if entry.named_ids() == [("unit", unit)] else others).append(k)
+            elif self.reads_side(entry, unit, near):
+                return False  # the flip stands: something since was judged with the unit on its reduced side
             k -= 1
         if len(written) < faces:
+            return False
+        flipped_at = entries[written[-1]].line
+        if any(entries[k].line != flipped_at and self.reads_side(entries[k], unit, near) for k in others):
             return False
         for k in written:
             old = entries[k]
             entries[k] = Comment(line=old.line, text=f"step {old.line}: {write_entry(old)} -- taken back at step {step}")
             self.expectations.forget(unit, k)
-        self.output.comment(step, f"step {step}: {unit} flipped back to {up}: step {entries[written[-1]].line}'s flip "
+        self.output.comment(step, f"step {step}: {unit} flipped back to {up}: step {flipped_at}'s flip "
                                   "taken back, no entry")
         return True
+
+    def is_flip(self, entry: Entry, index: int) -> bool:
+        """Whether the entry at `index` is a depletion the reader wrote for a counter flipped, nothing typed for it."""
+        if kind_of(entry) != "loss" or getattr(entry, "loss", None) != "deplete":
+            return False
+        owner = str(getattr(entry, "unit", ""))
+        return any(at == index and keys == frozenset({("deplete",)})
+                   for at, keys, *_ in self.expectations.physical[owner])
+
+    def near(self, unit: str) -> frozenset[str]:
+        """The labels of the unit's hex and the hexes next to it (none off the map): where an entry reads its side."""
+        where = self.board.where.get(unit)
+        if where is None or not where.is_hex:
+            return frozenset()
+        grid = self.game.grid
+        at = grid.hex_of(where.name)
+        return frozenset(grid.label_of(h) for h in (at, *grid.neighbours_on_map(at)))
+
+    def reads_side(self, entry: Entry, unit: str, near: frozenset[str]) -> bool:
+        """Whether judging the entry may read the unit's side: it ends a step or turn (or is a header or a claim of
+        victory), or names the unit, a unit in or next to its hex (a stack-mate, an attacker or defender by it, a
+        zone of control it exerts), or such a hex (a move, attack, retreat or placement by or on it)."""
+        if entry.as_turn_marker() is not None or entry.as_step_marker() is not None or entry.as_header() is not None \
+                or entry.claims_victory():
+            return True
+        for kind, named in entry.named_ids():
+            if kind == "hex" and named in near:
+                return True
+            if kind == "unit" and (named == unit or (where := self.board.where.get(named)) is not None
+                                   and where.name in near):
+                return True
+        return False
 
     def set_up_again(self, step: int, unit: str, moved: Move) -> bool:
         """Whether the drag, before the first turn, moves a counter set up in this log on from its set-up hex where

@@ -111,8 +111,9 @@ class Dice:
                 # One die each, one side after the other: a roll-off, which ends the combat being resolved as a
                 # typed `Roll` does (Onslaught 5.0: the next action is rolled for).
                 output.emit(RollOff(line=step, rolls={combat.last_roll[0]: combat.last_roll[1], side: values[0]}))
-                if before is not None and before in output.notes:
-                    output.notes.remove(before)  # the die after the combat's was the roll-off's (Onslaught 5.0)
+                at = None if before is None or before is self.rerolls.replaced else output.note_at(before)
+                if at is not None:
+                    del output.notes[at]  # the die after the combat's was the roll-off's (Onslaught 5.0)
                     self.rerolls.waiting = None
                 combat.open_attack, combat.pending_die = None, None
                 combat.last_roll = None

@@ -111,8 +111,10 @@ class Follower(Generic[StateT]):
         """Where the log before this one was lost, if it was (the position carried over is the last it followed)."""
         return self.start.lost if isinstance(self.start, Followed) else None
 
-    def follow(self, entries: Sequence[Entry]) -> Followed[StateT] | Lost:
-        """The state after `entries` (the translation so far); Lost when not even the set-up can be had."""
+    def follow(self, entries: Sequence[Entry], upto: int | None = None) -> Followed[StateT] | Lost:
+        """The state after `entries` (the translation so far), or after its first `upto` entries only (the position
+        before entry `upto`, the states after it kept when unchanged: never a copy of the prefix); Lost when not even
+        the set-up can be had. The set-up is always the one the headers of all of `entries` name."""
         same, scanned = self._unchanged(entries)
         if isinstance(entries, Written):
             self.seen, entries.unchanged = entries, len(entries)
@@ -125,14 +127,20 @@ class Follower(Generic[StateT]):
             del self.states[same + 1:]
             self.failed = None
             self.lost = self._lost_before()
+        end = len(entries) if upto is None else min(upto, len(entries))
+        if end < len(self.applied):
+            return Followed(self.states[end], self._lost_before())  # followed already, and unchanged
         if self.failed is not None:
-            if len(entries) > len(self.applied) and entries[len(self.applied)] is self.failed:
+            if end > len(self.applied) and entries[len(self.applied)] is self.failed:
                 return Followed(self.states[-1], self.lost)
+            if end == len(self.applied):
+                return Followed(self.states[-1], self._lost_before())  # the entry that failed comes after
             self.failed, self.lost = None, self._lost_before()
         if self.lost is not None:
             return Followed(self.states[-1], self.lost)
         state = self.states[-1]
-        for entry in entries[len(self.applied):]:
+        for index in range(len(self.applied), end):
+            entry = entries[index]
             try:
                 state = follow(self.system, state, entry, self.resolver)
             except WargameError as e:

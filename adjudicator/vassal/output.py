@@ -81,6 +81,11 @@ class Output:
         """Tell the reader's user something about `step`."""
         self.notes.append(Note(step, message))
 
+    def note_at(self, note: Note) -> int | None:
+        """Where that very note is among the notes (None: not there)."""
+        # Searched from the end, where the note asked for nearly always is: a cost that does not grow with the log.
+        return next((i for i in range(len(self.notes) - 1, -1, -1) if self.notes[i] is note), None)
+
     def last_entry(self, step: int) -> Entry | None:
         """The last entry emitted at `step` other than a comment (for declarations clicked on a selection)."""
         for entry in reversed(self.entries):

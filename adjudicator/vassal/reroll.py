@@ -43,12 +43,14 @@ class Rerolls:
     system: RuleSystem[object] | None
     follower: Follower[object] | None
     waiting: Reroll | None = None
+    replaced: Note | None = None
+    """The note of the last reroll whose result was found carried out (a fuller note put in its place)."""
 
     def _breaks(self, entries: list[Entry], k: int) -> bool | None:
         """Whether entry k is an error in the position before it (None when the reader cannot tell)."""
         if self.system is None or self.follower is None:
             return None
-        followed = self.follower.follow(entries[:k])
+        followed = self.follower.follow(entries, upto=k)
         if isinstance(followed, Lost) or followed.lost is not None:
             return None
         try:
@@ -62,7 +64,7 @@ class Rerolls:
         auditor = self.system.auditor if self.system is not None else None
         if fought is None or auditor is None or self.follower is None:
             return None
-        followed = self.follower.follow(entries[:reroll.index])
+        followed = self.follower.follow(entries, upto=reroll.index)
         if isinstance(followed, Lost) or followed.lost is not None:
             return None
         try:
@@ -106,7 +108,7 @@ class Rerolls:
         if results is None:
             return
         owed, carried = results
-        entries[reroll.index] = replace(fought, result=carried)
+        entries[reroll.index] = replace(fought, reroll=reroll.again, result=carried)
         if self._any_breaks(entries, window) is not False:
             entries[reroll.index] = fought  # the reroll's result does not explain it either
             return
@@ -119,11 +121,11 @@ class Rerolls:
                    f"result, {carried}, written as the result claimed, so that the one breach is the {owed} owed and "
                    "what follows is judged against what was carried out; a reroll both players agreed to is the "
                    "referee's to accept (to take a roll back, use VASSAL's Undo before rolling again)")
-        notes = self.output.notes
-        if reroll.note in notes:
-            notes[notes.index(reroll.note)] = Note(reroll.step, message)
+        self.replaced, at = reroll.note, self.output.note_at(reroll.note)
+        if at is not None:
+            self.output.notes[at] = Note(reroll.step, message)
         else:
-            notes.append(Note(reroll.step, message))
+            self.output.notes.append(Note(reroll.step, message))
         self.output.remarks[fought.line] = (
             f"    (the result carried out, {carried}, is the reroll's: {reroll.who} rolled {reroll.again} again at "
             f"step {reroll.step}; the {noun}'s die is the first, {reroll.first} at step {reroll.first_step}, "

@@ -86,9 +86,12 @@ def _chain(text: str, what: str, place: Place) -> list[str]:
         if len(tokens) == 1:
             return out
         if len(tokens) > 2:
-            raise DataError(f"malformed piece {what}: a trait's {what} holds an unescaped tab", place)
+            raise DataError(f"malformed piece {what}: a trait's {what} holds an unescaped tab ({len(tokens)} "
+                            f"tab-separated parts): expected two, the trait's own {what} then the inner traits' "
+                            "with their tabs escaped", place)
         if len(out) >= MAX_TRAITS:
-            raise DataError(f"malformed piece {what}: more than {MAX_TRAITS} traits", place)
+            raise DataError(f"malformed piece {what}: more than {MAX_TRAITS} traits: expected at most {MAX_TRAITS} "
+                            "(no real piece has so many)", place)
         rest = tokens[1]
 
 
@@ -118,13 +121,15 @@ def with_state(piece: Piece, state_text: str, place: Place) -> Piece:
 def _assemble(piece_id: str, types: list[str], states: list[str], place: Place) -> Piece:
     if len(states) < len(types):
         # Decorator.setState reads one state per trait: a missing one is an error in VASSAL too.
-        raise DataError(f"malformed piece state: {len(types)} traits but {len(states)} states", place)
+        raise DataError(f"malformed piece state: {len(types)} traits but {len(states)} states: expected one state "
+                        "per trait", place)
     traits: list[Trait] = []
     unknown: list[str] = []
     for type_part, state_part in zip(types, states):
         m = TRAIT_ID.match(type_part)
         if m is None:
-            raise DataError(f"malformed piece type: trait {type_part[:40]!r} has no id (like 'mark;')", place)
+            raise DataError(f"malformed piece type: trait {type_part[:40]!r} has no id: expected it to begin with "
+                            "one, a name and ';' (like 'mark;')", place)
         trait_id = m.group().rstrip(";")
         if trait_id not in KNOWN_TRAITS:
             unknown.append(trait_id)
@@ -154,15 +159,16 @@ def _basic_state(text: str, place: Place) -> tuple[str | None, int, int, str, li
     map_name = None if tokens[0] in ("null", "") else tokens[0]
     position = tokens[1:3]
     if not all(WHOLE.match(p) for p in position if p):
-        raise DataError(f"malformed piece state: position {';'.join(position)[:40]!r} is not two whole numbers",
-                        place)
+        raise DataError(f"malformed piece state: position {';'.join(position)[:40]!r} is not two whole numbers: "
+                        "expected the map's name, then x;y in whole pixels (like 'Main Map;120;340')", place)
     x = int(position[0]) if position and position[0] else 0
     y = int(position[1]) if len(position) > 1 and position[1] else 0
     gpid = tokens[3] if len(tokens) > 3 else ""
     extra: list[tuple[str, str]] = []
     if len(tokens) > 4 and tokens[4]:
         if not (tokens[4].isascii() and tokens[4].isdigit()):
-            raise DataError(f"malformed piece state: property count {tokens[4][:20]!r}", place)
+            raise DataError(f"malformed piece state: property count {tokens[4][:20]!r} is not a whole number: "
+                            "expected how many key;value pairs follow (like '2')", place)
         count = min(int(tokens[4]), (len(tokens) - 5) // 2)
         extra = [(tokens[5 + 2 * i], tokens[6 + 2 * i]) for i in range(count)]
     return map_name, x, y, gpid, extra

@@ -410,7 +410,10 @@ def _check_claims(state: ClassicState, entry: Attack) -> list[Finding]:
                            f"{table_result}"))
     elif entry.result != table_result:
         modified = f" ({odds.die_modifier:+d})" if odds.die_modifier else ""
-        cited, why = (section, "") if misread else _misread(
+        # A result the reroll gives was read off the table right, for the wrong die: no condition was misread.
+        rerolled = entry.reroll is not None and entry.reroll in crt.die_rolls and \
+            result_of(state, odds.column, entry.reroll, odds.die_modifier) == entry.result
+        cited, why = (section, "") if misread or rerolled else _misread(
             state, entry, lambda o: o.column is not None and result_of(state, o.column, die, o.die_modifier) ==
             entry.result)
         out.append(finding(state, "error", cited, entry, f"result claimed {entry.result}{why}, but {column} with die "

@@ -61,6 +61,15 @@ class GroundCombat(SeriesArea[S]):
             return None  # the claim holds (or says nothing checkable): no variant to work out
         if game.crt is None or (isinstance(entry, Attack) and self.rules.special_audit(state, entry) is not None):
             return None
+        if result is not None and entry.reroll is not None:
+            # A result the reroll gives was read off the table right, for the wrong die: no modifier was misread.
+            again = replace(entry, die=entry.reroll)
+            rerolled = (self.combat_audit(state, again) if isinstance(again, Attack)
+                        else self.rules.bombard_audit(state, again)).result
+            if result in (rerolled, effect(rerolled)):
+                if differential is None or differential == truth.differential:
+                    return None
+                result = None
         target = game.grid.hex_of(entry.hex)
         marker_rule = self.rules.support_value_rule()
         unmet = unmet_river_lines(game, target, [h for u in entry.attackers if (h := self.rules._on_map(state, u))]) \

@@ -211,6 +211,12 @@ def misread_clause(game: Game, audit: CombatAudit, odds: str | None, claimed: st
     return None
 
 
+def rerolled_result(game: Game, audit: CombatAudit, reroll: int) -> str:
+    """The result a die rolled again gives in the combat audited, its modifiers applied (7.1, 7.2)."""
+    low, high = int(game.parameter.get("die_min", 0)), int(game.parameter.get("die_max", 6))
+    return result_of(game, audit.column, min(max(reroll + audit.total_modifier, low), high))
+
+
 def combat_audit(state: OnslaughtState, entry: Attack) -> CombatAudit:
     """The arithmetic of an attack in a state (7.0, 7.1, 7.5; supply per 8.6 when known)."""
     game = state.game
@@ -383,7 +389,10 @@ def check_attack(state: OnslaughtState, entry: Attack) -> list[Finding]:
         return out
     result = combat_audit(state, entry)
     strengths = combat_basis(state, entry)
-    misread = misread_clause(state.game, result, entry.odds, entry.result)
+    # A result the reroll gives was read off the table right, for the wrong die: no modifier was misread (7.2).
+    claimed = None if entry.reroll is not None and entry.result == rerolled_result(state.game, result, entry.reroll) \
+        else entry.result
+    misread = misread_clause(state.game, result, entry.odds, claimed)
     odds_wrong = entry.odds is not None and entry.odds != result.column
     if entry.odds is not None and entry.odds != result.column:
         if misread is not None and misread[0] == "7.5":
