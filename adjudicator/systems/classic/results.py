@@ -205,6 +205,12 @@ def apply_loss(state: ClassicState, entry: Loss) -> ClassicState:
         after = evolve(state, reduced=state.reduced | {entry.unit})
     if p is None:
         return after
+    if (entry.loss == "eliminate" or left == 1) and (entry.unit in p.defenders or entry.unit in p.attackers) and \
+            any(f.severity == "error" for f in check_loss(state, entry)):
+        # Eliminated against the result (its one error given at the loss): a retreat or advance written for it after
+        # carries the result out from where it stood, on the face the result left it (one mistake, one error).
+        face = _face_after(entry.unit in state.reduced, state.further.get(entry.unit, 0), _steps_owed(state, p, entry))
+        p = _with_alternative(p, eliminated_against={**p.eliminated_against, entry.unit: (entry.line, *face)})
     if not p.misdirected and _owes_nothing(p, entry.unit):
         # The loss went to a unit that owed none (its error given at it): remembered, in the table's branch too.
         alternative = evolve(p.alternative, misdirected=entry.line) if p.alternative is not None else None
@@ -301,6 +307,9 @@ def check_retreat(state: ClassicState, entry: Retreat) -> list[Finding]:
         owing = f"; the {p.code} on {p.named()} (line {p.line}) makes {', '.join(others)} retreat" \
             if p is not None and others else ""
         return [finding(state, "error", section, entry, f"no combat result makes {entry.unit} retreat here{owing}")]
+    restored = _restored(state, entry.unit)
+    if restored is not None:
+        return _as_found(restored[0], restored[1], section, entry, check_retreat(restored[0], entry))
     where = state.location.get(entry.unit)
     if entry.path[0] != where:
         return [finding(state, "error", section, entry, f"{entry.unit} is in {where}, not {entry.path[0]}; a "
@@ -361,6 +370,10 @@ def check_retreat(state: ClassicState, entry: Retreat) -> list[Finding]:
 
 def apply_retreat(state: ClassicState, entry: Retreat) -> ClassicState:
     """The unit at its retreat's end; the retreat no longer owed."""
+    restored = _restored(state, entry.unit)
+    if restored is not None:
+        # The result carried out after all: the unit retreats from where it stood, on its face then.
+        state = restored[0]
     p = state.pending
     after = relocate(state, {entry.unit: entry.path[-1]})
     if p is not None and not p.retreat_excuse and not (p.retreats.get(entry.unit) or
@@ -398,6 +411,9 @@ def check_advance(state: ClassicState, entry: Advance) -> list[Finding]:
     if state.units_in(into) and state.side_in(into) != unit_of(state, entry.unit).side:
         return [finding(state, "error", section, entry, f"{into} still holds {', '.join(state.units_in(into))}; "
                         "attackers advance only into a hex left empty")]
+    restored = _restored(state, entry.unit)
+    if restored is not None:
+        return _as_found(restored[0], restored[1], section, entry, check_advance(restored[0], entry))
     if entry.path[0] != state.location.get(entry.unit):
         return [finding(state, "error", section, entry, f"{entry.unit} is in {state.location.get(entry.unit)}, "
                         f"not {entry.path[0]}")]
@@ -409,6 +425,10 @@ def check_advance(state: ClassicState, entry: Advance) -> list[Finding]:
 
 def apply_advance(state: ClassicState, entry: Advance) -> ClassicState:
     """The attacker in the hex it advanced to."""
+    restored = _restored(state, entry.unit)
+    if restored is not None:
+        # The advance the result allowed after all: from where the attacker stood, on its face then.
+        state = restored[0]
     p = state.pending
     after = relocate(state, {entry.unit: entry.path[-1]})
     if p is not None:
@@ -418,6 +438,54 @@ def apply_advance(state: ClassicState, entry: Advance) -> ClassicState:
         after = evolve(after, pending=evolve(p, advances_left=p.advances_left - 1,
                                                advanced=p.advanced | {entry.unit}))
     return entered(after, unit_of(state, entry.unit).side, entry.path[1:])
+
+
+def _steps_owed(state: ClassicState, p: Pending, entry: Loss) -> int:
+    """The steps of a loss's unit the pending result takes (fewer than it has: the loss that eliminated it was more
+    than owed)."""
+    left = steps_left(state, entry.unit)
+    if entry.unit in p.defenders:
+        return min(p.defender_steps.get(entry.unit, 0), left - 1)
+    if p.attacker_strength > 0:
+        # An exchange: the steps that match the defender's loss.
+        return next((n for n in range(1, left) if strength_lost(state, entry.unit, n, "attack") >= p.attacker_strength),
+                    left - 1)
+    return min(p.attacker_steps, left - 1)
+
+
+def _face_after(reduced: bool, further: int, steps: int) -> tuple[bool, int]:
+    """A unit's face (reduced, steps past the reduced face) after losing some steps short of its last."""
+    if steps == 0:
+        return reduced, further
+    return True, further + steps - (0 if reduced else 1)
+
+
+def _with_alternative(p: Pending, **changes: object) -> Pending:
+    """A pending result with some fields changed, in the table's branch too."""
+    alternative = evolve(p.alternative, **changes) if p.alternative is not None else None
+    return evolve(p, alternative=alternative, **changes)
+
+
+def _restored(state: ClassicState, unit_id: str) -> tuple[ClassicState, int] | None:
+    """The position with a unit eliminated against the pending result back where the result found it, on its face
+    then, and the line of that loss (None: the unit was not so eliminated, or is on the map again)."""
+    p = state.pending
+    if p is None or unit_id not in p.eliminated_against or state.hex_of(unit_id) is not None:
+        return None
+    line, reduced, further = p.eliminated_against[unit_id]
+    faces = {u: n for u, n in state.further.items() if u != unit_id} | ({unit_id: further} if further else {})
+    back = relocate(state, {unit_id: p.began[unit_id]},
+                    state.reduced | {unit_id} if reduced else state.reduced - {unit_id}, further=faces)
+    return back, line
+
+
+def _as_found(back: ClassicState, line: int, section: str, entry: Retreat | Advance,
+              own: list[Finding]) -> list[Finding]:
+    """A retreat or advance written for a unit eliminated against the result, judged from where the result found it
+    (`own`): its own breach, else a note that it is read so."""
+    return own or [finding(back, "note", section, entry, f"{entry.unit} was eliminated on line {line} against the "
+                           f"result (its one error there); its {entry.kind} is read from {back.location[entry.unit]}, "
+                           "where the result found it")]
 
 
 def _excused(p: Pending, why: str) -> Pending:

@@ -1,0 +1,46 @@
+"""The classic series' leftovers of session 22, on Battle for Moscow: one mistake, one error (a unit eliminated
+against the result and then retreated or advanced as the result wanted)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from classic_support import line_of, run, upto, verdict
+
+DR = upto(1, "german_combat") + "German: attack 0302 with ge-xli ge-lvi odds 5:1 die 1 result DR\n"
+"""21 against so-30's 4 at 0302: 5:1, a 1 is DR (8.1: the German player retreats so-30 two hexes)."""
+
+
+def messages(tmp_path: Path, log: str, severity: str) -> list[str]:
+    """The messages of a log's findings of one severity."""
+    return [f.message for f in run(tmp_path, log).findings if f.severity == severity]
+
+
+def test_a_defender_eliminated_against_a_retreat_and_retreated_is_one_error(tmp_path: Path) -> None:
+    """8.1 (rulings register): so-30 eliminated on a DR (it could retreat) is one error, at the loss; the retreat the
+    players then write is the result carried out, from 0302 (a note; it was a second error, 'so-30 is in
+    soviet_eliminated, not 0302'), and so-30 stands at its end. A retreat that breaks a rule of its own is its own
+    error."""
+    log = DR + "Soviet> eliminate so-30\nGerman: retreat so-30 0302-0402-0502\nGerman: advance ge-xli 0201-0302\n" \
+        "Phase german_movement\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "eliminate"), "error", "8.1")]
+    assert messages(tmp_path, log, "note") == ["so-30 was eliminated on line 7 against the result (its one error "
+                                               "there); its retreat is read from 0302, where the result found it"]
+    final = run(tmp_path, log).final_state
+    assert (final.location["so-30"], final.location["ge-xli"]) == ("0502", "0302")
+    short = DR + "Soviet> eliminate so-30\nGerman: retreat so-30 0302-0402\nPhase german_movement\n"
+    assert verdict(tmp_path, short) == [(line_of(short, "eliminate"), "error", "8.1"),
+                                        (line_of(short, "retreat"), "error", "8.1")]
+
+
+def test_an_attacker_eliminated_past_an_exchange_and_advanced_is_one_error(tmp_path: Path) -> None:
+    """8.0 (rulings register): on the EX at 0510, ge-xxiv eliminated (one step of it pays the 4 points owed) is one
+    error; its advance after is read from 0410 (a note; it was a second error, 8.2), and it stands in 0510 on its
+    reduced face, the face the exchange leaves it, so the game goes on without a cascade."""
+    log = upto(1, "german_combat") + "German: attack 0510 with ge-xxiv ge-liii odds 3:1 die 4 result EX\n" \
+        "Soviet> eliminate so-13\nGerman: eliminate ge-xxiv\nGerman: advance ge-xxiv 0410-0510\nPhase german_movement\n"
+    assert verdict(tmp_path, log) == [(line_of(log, "eliminate ge-xxiv"), "error", "8.0")]
+    assert messages(tmp_path, log, "note") == ["ge-xxiv was eliminated on line 8 against the result (its one error "
+                                               "there); its advance is read from 0410, where the result found it"]
+    final = run(tmp_path, log).final_state
+    assert final.location["ge-xxiv"] == "0510" and "ge-xxiv" in final.reduced
