@@ -44,3 +44,40 @@ def test_an_attacker_eliminated_past_an_exchange_and_advanced_is_one_error(tmp_p
                                                "there); its advance is read from 0410, where the result found it"]
     final = run(tmp_path, log).final_state
     assert final.location["ge-xxiv"] == "0510" and "ge-xxiv" in final.reduced
+
+
+SAMPLE = (Path(__file__).resolve().parent.parent / "examples" / "moscow" / "legal-sample-game.log").read_text(
+    encoding="utf-8")
+"""The bundled legal sample game (turns 1-4), which the harness of session 23 edited a line at a time."""
+
+
+def edited(old: str, new: str) -> str:
+    """The sample game with one line changed (written twice, or left out)."""
+    assert SAMPLE.count(old) == 1, old
+    return SAMPLE.replace(old, new)
+
+
+def test_an_attack_written_twice_is_one_error(tmp_path: Path) -> None:
+    """7.0: the attack on 0405 written twice is one error, at the second (a unit attacks once); the DRL before it is
+    still the one carried out after it (it was a second error, 'so-20 still owes 1 step loss(es)')."""
+    line = "German: attack 0405 with ge-xl ge-xlvi odds 3:1 die 6 result DRL\n"
+    log = edited(line, line * 2)
+    assert verdict(tmp_path, log) == [(line_of(log, "attack 0405") + 1, "error", "7.0")]
+
+
+def test_a_loss_left_out_before_the_advance_is_one_error(tmp_path: Path) -> None:
+    """8.2 / 8.0: so-20's elimination on the DRL at 0405 left out, ge-xlvi's advance into 0405 is one error; the loss
+    still owed is a note naming the advance, and so-20 is in the eliminated box from then on, where the table puts it
+    (its rebuilding on line 62 and its move on 75 were errors, four in all)."""
+    log = edited("Soviet> eliminate so-20\n", "")
+    assert verdict(tmp_path, log) == [(line_of(log, "advance ge-xlvi 0406-0405"), "error", "8.2")]
+    assert "so-20 still owes 1 step loss(es) from the DRL on 0405 (line 31) (not a breach of its own: the advance on " \
+        "line 33 went into 0405 before it)" in messages(tmp_path, log, "note")
+
+
+def test_an_elimination_left_out_is_one_error(tmp_path: Path) -> None:
+    """8.0: so-3's elimination on the DRL at 0509 never written is one error as the log moves on; so-3 is then in the
+    eliminated box, so its rebuilding is lawful (it was a second error, 11.0)."""
+    log = (Path(__file__).resolve().parent.parent / "examples" / "moscow" /
+           "legal-replace-empty-city-in-zoc.log").read_text(encoding="utf-8").replace("Soviet> eliminate so-3\n", "")
+    assert verdict(tmp_path, log) == [(line_of(log, "Phase german_movement"), "error", "8.0")]

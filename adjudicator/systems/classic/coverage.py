@@ -187,7 +187,10 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                              f"{S23}test_a_defender_eliminated_against_a_retreat_and_retreated_is_one_"
                                              "error",
                                              f"{S23}test_an_attacker_eliminated_past_an_exchange_and_advanced_is_one_"
-                                             "error")))
+                                             "error",
+                                             f"{S23}test_an_attack_written_twice_is_one_error",
+                                             f"{S23}test_a_loss_left_out_before_the_advance_is_one_error",
+                                             f"{S23}test_an_elimination_left_out_is_one_error")))
     add(rules.combat.advance.source, Clause("advances right after the combat, by its attackers, into the emptied hex, "
                                             "no farther than the data allow", ("advance",), (),
                                             ("rules.toml [combat.advance]",)))

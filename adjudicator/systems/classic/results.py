@@ -48,10 +48,13 @@ def _owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findi
     losses: Severity = "note" if p.misdirected else "error"
     why = f" (not a breach of its own: the loss on line {p.misdirected} went to a unit that owed none)" \
         if p.misdirected else ""
+    # A defender's loss left owed after an advance into its hex (its one error given there) is that mistake.
+    owing: Severity = "note" if p.loss_excuse else losses
+    because = f" (not a breach of its own: {p.loss_excuse})" if p.loss_excuse and not p.misdirected else why
     for u, n in sorted(p.defender_steps.items()):
         # Owed wherever the unit stands: a retreat written before the loss does not carry the loss out.
         if n > 0 and grid.is_label(state.location.get(u, "")):
-            out.append(finding(state, losses, section, entry, f"{u} still owes {n} step loss(es) from {on}{why}",
+            out.append(finding(state, owing, section, entry, f"{u} still owes {n} step loss(es) from {on}{because}",
                                line))
     # A retreat left owed after the entry that took its place (its one error given there) is that mistake, and is
     # judged on the position without an attacker that advanced before the defenders left.
@@ -98,6 +101,19 @@ def unretreated(state: ClassicState) -> dict[str, str]:
     due = (*p.retreats.items(), *p.attacker_retreats.items())
     return {u: f"{u} owed a retreat after {on}, never written" for u, n in due
             if n > 0 and state.location.get(u) == p.began.get(u) and p.defender_steps.get(u, 0) == 0}
+
+
+def eliminated_as_owed(state: ClassicState) -> dict[str, str]:
+    """The defenders the pending result eliminates whose losses were never written, as the log moves on (its one error
+    given): the eliminated box, where the table puts them and the players go on from (no choice is left open, as a
+    retreat's path is)."""
+    p = state.pending
+    if p is None or p.refused:
+        return {}
+    if p.alternative is not None and owed(evolve(state, pending=replace(p, alternative=None)), None):
+        p = p.alternative
+    return {u: eliminated_box(state, unit_of(state, u).side) for u, n in sorted(p.defender_steps.items())
+            if state.hex_of(u) is not None and n >= steps_left(state, u) > 0}
 
 
 def _without_early_advances(state: ClassicState, p: Pending) -> ClassicState:
@@ -433,8 +449,10 @@ def apply_advance(state: ClassicState, entry: Advance) -> ClassicState:
     after = relocate(state, {entry.unit: entry.path[-1]})
     if p is not None:
         if not p.retreat_excuse and any(u in p.defenders for u in state.units_in(entry.path[-1])):
-            # An advance into the hex its defenders still hold (its one error given at it) took the retreat's place.
+            # An advance into the hex its defenders still hold (its one error given at it) took the place of their
+            # retreat, or of the losses that empty it.
             p = _excused(p, f"the advance on line {entry.line} went into {entry.path[-1]} before it")
+            p = _with_alternative(p, loss_excuse=p.retreat_excuse)
         after = evolve(after, pending=evolve(p, advances_left=p.advances_left - 1,
                                                advanced=p.advanced | {entry.unit}))
     return entered(after, unit_of(state, entry.unit).side, entry.path[1:])

@@ -107,6 +107,9 @@ class Pending:
     retreat_excuse: str = ""
     """Why a retreat the result still owes is no breach of its own (its one error given at an earlier entry: a retreat
     written for a unit that owed none, an advance into the hex before its defenders left it); empty: none."""
+    loss_excuse: str = ""
+    """Why a defender's step loss the result still owes is no breach of its own (its one error given at an earlier
+    entry: an advance into the hex before its defenders' losses were written); empty: none."""
     eliminated_against: Mapping[str, tuple[int, bool, int]] = field(default_factory=dict)
     """Units of the combat eliminated against its result (its one error given at the loss), each with the loss's
     line and the face the result leaves it on (reduced, steps lost past the reduced face): a retreat or advance

@@ -63,6 +63,17 @@ def _turn_ends(state: ClassicState, entry: TurnMarker) -> ClassicState:
     return evolve(state, overdue=state.overdue | frozenset(u for u, _ in arrivals.overdue(state, state.at.turn)))
 
 
+def _repeats(state: ClassicState, entry: Entry) -> bool:
+    """Whether an entry is the combat whose result is being carried out written again, by the same units on the same
+    hexes, which the rules refuse (a unit attacks once): the result before it is still owed, not left undone (one
+    breach, one error)."""
+    attack = entry.as_attack()
+    p = state.pending
+    return attack is not None and p is not None and not p.refused and \
+        set(attack.attackers) == set(p.attackers) and attack.defending_hexes() == p.defended() and \
+        bool(combat.refusal(state, attack))
+
+
 def _unplaced(state: ClassicState, entry: TurnMarker | None, line: int = 0, ending: str = "") -> list[Finding]:
     """The reinforcements due by the turn now ending (at the next `Turn` marker, or at the game's end) and not placed:
     one breach a turn, its first unit the error and each other a note (the rulings register: one reading in every
@@ -188,7 +199,7 @@ class Classic(SystemBase[ClassicState]):
         if isinstance(entry, (Header, Comment)):
             return []
         out: list[Finding] = []
-        if state.pending is not None and not results.carries_out(entry):
+        if state.pending is not None and not results.carries_out(entry) and not _repeats(state, entry):
             out += results.owed(state, entry)
         if isinstance(entry, (StepMarker, TurnMarker)):
             out += self._boundary(state, entry)
@@ -290,9 +301,15 @@ class Classic(SystemBase[ClassicState]):
         weighed = results.carries_out(entry) or placing
         judged, found = self._judge(state, entry) if weighed else (state, [])
         judged_in = state
-        if state.pending is not None and not results.carries_out(entry):
-            # A retreat still owed as the log moves on (its one error given): the unit stands where no rule put it.
+        again = _repeats(state, entry)
+        if state.pending is not None and not results.carries_out(entry) and not again:
+            # A retreat still owed as the log moves on (its one error given): the unit stands where no rule put it; an
+            # elimination still owed: the unit is where the table puts it (the players go on from there).
+            gone = results.eliminated_as_owed(state)
             state = evolve(state, pending=None, astray={**state.astray, **results.unretreated(state)})
+            if gone:
+                state = relocate(state, gone, state.reduced - gone.keys(),
+                                 further={u: n for u, n in state.further.items() if u not in gone})
         if isinstance(entry, (StepMarker, TurnMarker)):
             # Reported once: a stack left over the limit is not a new breach at every later phase's end.
             state = evolve(state, overstacks=frozenset((label, state.units_in(label))
@@ -305,6 +322,9 @@ class Classic(SystemBase[ClassicState]):
             # read on the state the attack was judged in (worked out once).
             if isinstance(entry, Attack) and (self._refused(judged_in, entry) or combat.refusal(judged_in, entry)):
                 after = combat.set_aside(state, after, entry)
+            if again:
+                # The combat being carried out written again (its one error given): its result is still the one owed.
+                after = evolve(after, pending=state.pending)
         except (KeyError, ValueError) as e:
             raise ReplayError(f"line {entry.line}: the entry cannot be applied ({e})") from None
         if after.location is not state.location:
