@@ -81,3 +81,17 @@ def test_an_elimination_left_out_is_one_error(tmp_path: Path) -> None:
     log = (Path(__file__).resolve().parent.parent / "examples" / "moscow" /
            "legal-replace-empty-city-in-zoc.log").read_text(encoding="utf-8").replace("Soviet> eliminate so-3\n", "")
     assert verdict(tmp_path, log) == [(line_of(log, "Phase german_movement"), "error", "8.0")]
+
+
+def test_results_of_an_attack_left_out_are_one_error(tmp_path: Path) -> None:
+    """8.0-8.2 (rulings register, as Onslaught's 7.2): the attack on 0404 (line 82) left out, the loss, the attacker's
+    loss, the retreat and the advance written for it have no combat to carry out: the first is one error, the others
+    notes of it (it was four errors); the next attack ends that."""
+    log = edited("Soviet: attack 0404 with so-24 so-43 so-16 odds 1:1 die 2 result EX\n", "")
+    assert verdict(tmp_path, log) == [(line_of(log, "German> deplete ge-ix"), "error", "8.0")]
+    notes = messages(tmp_path, log, "note")
+    assert len([n for n in notes if "the result carried out on line 82 had no combat either" in n]) == 3, notes
+    two = edited("German: attack 0405 with ge-xl ge-xlvi odds 3:1 die 6 result DRL\n", "").replace(
+        "German: attack 0510 with ge-xxiv ge-liii odds 3:1 die 4 result EX\n", "")
+    assert verdict(tmp_path, two) == [(line_of(two, "Soviet> eliminate so-20"), "error", "8.0"),
+                                      (line_of(two, "Soviet> eliminate so-13"), "error", "8.0")]

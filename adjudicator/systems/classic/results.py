@@ -88,6 +88,18 @@ def _owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findi
     return out
 
 
+def has_no_combat(state: ClassicState, entry: Entry) -> bool:
+    """Whether an entry carries out a result for a unit of no combat being carried out (none resolved, or the unit
+    took no part in it)."""
+    p = state.pending
+    unit = entry.unit if isinstance(entry, (Loss, Retreat, Advance)) else None
+    if unit is None:
+        return False
+    if p is None:
+        return True
+    return unit not in p.attackers if isinstance(entry, Advance) else unit not in (*p.attackers, *p.defenders)
+
+
 def unretreated(state: ClassicState) -> dict[str, str]:
     """The units the pending result still makes retreat (where they stood when it was resolved) as the log moves on,
     each with what it owed (for a message)."""

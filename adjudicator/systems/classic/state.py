@@ -63,6 +63,10 @@ class PhaseLog:
     """Replacement points each side has spent this phase."""
     replaced: frozenset[str] = frozenset()
     """Units that have taken a replacement point this phase."""
+    orphaned: int = 0
+    """The line of the first entry since the phase's last attack that carried out a result with no combat to carry
+    out (its one error given: an attack left out or written after its results); the others after it are notes (0:
+    none)."""
     arrived: Mapping[str, int] = field(default_factory=dict)
     """The line of the last entry that put each unit in its hex this phase (a log ending inside the phase has an
     overstack noted on the entry that made it)."""

@@ -212,7 +212,14 @@ class Classic(SystemBase[ClassicState]):
             return [*out, finding(state, "error", phase.source, entry, f"turn {state.at.turn}: nothing is done in the "
                                   f"{state.at.step} phase on this turn")]
         if kind_rules:
-            out += self._judge(state, entry)[1]
+            found = self._judge(state, entry)[1]
+            if state.log.orphaned and results.has_no_combat(state, entry):
+                # Results with no combat to carry out after the first since the phase's last attack (its one error):
+                # the same mistake (an attack left out, or written after its results), noted.
+                found = [f if f.severity != "error" else replace(f, severity="note", message=f"{f.message} (not a "
+                         f"breach of its own: the result carried out on line {state.log.orphaned} had no combat "
+                         "either; an attack left out?)") for f in found]
+            out += found
         return self._without_astray(state, entry, out, kind_rules)
 
     def _without_astray(self, state: ClassicState, entry: Entry, found: list[Finding], kind_rules: bool
@@ -337,6 +344,10 @@ class Classic(SystemBase[ClassicState]):
             after = evolve(after, astray={u: why for u, why in after.astray.items()
                                           if after.location.get(u) == state.location.get(u)
                                           and (u in after.reduced) == (u in state.reduced)})
+        if not state.log.orphaned and weighed and not placing and any(f.severity == "error" for f in found) and \
+                results.has_no_combat(state, entry):
+            # The first result carried out with no combat to carry out since the phase's last attack (its one error).
+            after = evolve(after, log=evolve(after.log, orphaned=entry.line))
         if isinstance(entry, Place) and any(f.severity == "error" for f in found) and \
                 state.game.grid.is_label(after.location.get(entry.unit, "")):
             # A placement the rules refuse stands as written (its one error given): the unit is astray there.
