@@ -95,3 +95,11 @@ def test_results_of_an_attack_left_out_are_one_error(tmp_path: Path) -> None:
         "German: attack 0510 with ge-xxiv ge-liii odds 3:1 die 4 result EX\n", "")
     assert verdict(tmp_path, two) == [(line_of(two, "Soviet> eliminate so-20"), "error", "8.0"),
                                       (line_of(two, "Soviet> eliminate so-13"), "error", "8.0")]
+
+
+def test_a_step_loss_left_out_is_one_error(tmp_path: Path) -> None:
+    """8.0: ge-ix's step on the EX at 0404 never written is one error as the log moves on; ge-ix is then on its reduced
+    face, as the table leaves it, so its restoring on turn 3 is lawful (it was a second error, 11.0 'at full strength
+    already')."""
+    log = edited("German> deplete ge-ix\n", "")
+    assert verdict(tmp_path, log) == [(line_of(log, "Phase soviet_movement"), "error", "8.0")]

@@ -115,17 +115,35 @@ def unretreated(state: ClassicState) -> dict[str, str]:
             if n > 0 and state.location.get(u) == p.began.get(u) and p.defender_steps.get(u, 0) == 0}
 
 
-def eliminated_as_owed(state: ClassicState) -> dict[str, str]:
-    """The defenders the pending result eliminates whose losses were never written, as the log moves on (its one error
-    given): the eliminated box, where the table puts them and the players go on from (no choice is left open, as a
-    retreat's path is)."""
+def losses_as_owed(state: ClassicState) -> ClassicState:
+    """The position with the defenders' step losses the pending result still owes taken, as the log moves on with them
+    never written (their one error given): the faces and the eliminated box the table gives, which the players go on
+    from (no choice is left open, as a retreat's path or the attackers' choice of units is)."""
     p = state.pending
     if p is None or p.refused:
-        return {}
+        return state
     if p.alternative is not None and owed(evolve(state, pending=replace(p, alternative=None)), None):
         p = p.alternative
-    return {u: eliminated_box(state, unit_of(state, u).side) for u, n in sorted(p.defender_steps.items())
-            if state.hex_of(u) is not None and n >= steps_left(state, u) > 0}
+    gone: dict[str, str] = {}
+    reduced = set(state.reduced)
+    further = dict(state.further)
+    for u, n in sorted(p.defender_steps.items()):
+        left = steps_left(state, u)
+        if state.hex_of(u) is None or n <= 0 or left <= 0:
+            continue
+        further.pop(u, None)
+        if n >= left:
+            gone[u] = eliminated_box(state, unit_of(state, u).side)
+            reduced.discard(u)
+            continue
+        face, more = _face_after(u in state.reduced, state.further.get(u, 0), n)
+        if face:
+            reduced.add(u)
+        if more:
+            further[u] = more
+    if not gone and reduced == state.reduced and further == state.further:
+        return state
+    return relocate(state, gone, frozenset(reduced), further=further)
 
 
 def _without_early_advances(state: ClassicState, p: Pending) -> ClassicState:

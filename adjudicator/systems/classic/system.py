@@ -310,13 +310,10 @@ class Classic(SystemBase[ClassicState]):
         judged_in = state
         again = _repeats(state, entry)
         if state.pending is not None and not results.carries_out(entry) and not again:
-            # A retreat still owed as the log moves on (its one error given): the unit stands where no rule put it; an
-            # elimination still owed: the unit is where the table puts it (the players go on from there).
-            gone = results.eliminated_as_owed(state)
-            state = evolve(state, pending=None, astray={**state.astray, **results.unretreated(state)})
-            if gone:
-                state = relocate(state, gone, state.reduced - gone.keys(),
-                                 further={u: n for u, n in state.further.items() if u not in gone})
+            # A retreat still owed as the log moves on (its one error given): the unit stands where no rule put it; a
+            # defender's loss still owed: the unit is as the table leaves it (the players go on from there).
+            state = evolve(results.losses_as_owed(state), pending=None,
+                           astray={**state.astray, **results.unretreated(state)})
         if isinstance(entry, (StepMarker, TurnMarker)):
             # Reported once: a stack left over the limit is not a new breach at every later phase's end.
             state = evolve(state, overstacks=frozenset((label, state.units_in(label))
