@@ -103,3 +103,15 @@ def test_a_step_loss_left_out_is_one_error(tmp_path: Path) -> None:
     already')."""
     log = edited("German> deplete ge-ix\n", "")
     assert verdict(tmp_path, log) == [(line_of(log, "Phase soviet_movement"), "error", "8.0")]
+
+
+def test_a_unit_found_where_its_unwritten_retreat_could_end_is_read_as_retreated(tmp_path: Path) -> None:
+    """8.1 / house style 16 (rulings register): so-50's retreat after the DR on 0508 never written is one error as the
+    log moves on; its move from 0708 on line 91, the end of a retreat it could lawfully have made, reads the retreat as
+    made there (a note; it was a second error, 'so-50 is in 0508, not 0708'). Found anywhere else it is still judged
+    as it stands."""
+    log = edited("German: retreat so-50 0508-0608-0708\n", "")
+    assert verdict(tmp_path, log) == [(line_of(log, "attack 0510"), "error", "8.1")]
+    assert any("read as made to 0708, where this entry finds it" in n for n in messages(tmp_path, log, "note"))
+    elsewhere = log.replace("so-50 0708-0707-0806-0805", "so-50 0808-0807")
+    assert (line_of(elsewhere, "so-50 0808-"), "error", "4.0") in verdict(tmp_path, elsewhere)

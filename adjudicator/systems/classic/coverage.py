@@ -192,7 +192,9 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                              f"{S23}test_a_loss_left_out_before_the_advance_is_one_error",
                                              f"{S23}test_an_elimination_left_out_is_one_error",
                                              f"{S23}test_results_of_an_attack_left_out_are_one_error",
-                                             f"{S23}test_a_step_loss_left_out_is_one_error")))
+                                             f"{S23}test_a_step_loss_left_out_is_one_error",
+                                             f"{S23}test_a_unit_found_where_its_unwritten_retreat_could_end_is_read_"
+                                             "as_retreated")))
     add(rules.combat.advance.source, Clause("advances right after the combat, by its attackers, into the emptied hex, "
                                             "no farther than the data allow", ("advance",), (),
                                             ("rules.toml [combat.advance]",)))

@@ -115,6 +115,18 @@ def unretreated(state: ClassicState) -> dict[str, str]:
             if n > 0 and state.location.get(u) == p.began.get(u) and p.defender_steps.get(u, 0) == 0}
 
 
+def retreat_ends(state: ClassicState) -> dict[str, frozenset[str]]:
+    """Where each unit the pending result still makes retreat (`unretreated`) could lawfully have retreated to."""
+    p = state.pending
+    if p is None or p.refused:
+        return {}
+    if p.alternative is not None and owed(evolve(state, pending=replace(p, alternative=None)), None):
+        p = p.alternative
+    judged = _without_early_advances(state, p)
+    due = {**p.attacker_retreats, **p.retreats}
+    return {u: frozenset(path[-1] for path in _retreat_paths(judged, u, due[u], p)) for u in unretreated(state)}
+
+
 def losses_as_owed(state: ClassicState) -> ClassicState:
     """The position with the defenders' step losses the pending result still owes taken, as the log moves on with them
     never written (their one error given): the faces and the eliminated box the table gives, which the players go on

@@ -167,6 +167,9 @@ class ClassicState:
     """Units standing where no rule put them, each with the breach that left it there (its one error given then): a
     retreat the log never wrote, a placement the rules refused. Kept until the unit next moves, is placed or loses a
     step (house style 16; the engine keeps the units an illegal move, retreat or advance put astray)."""
+    retreat_ends: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """The hexes each unit astray for a retreat never written could lawfully have retreated to (an entry finding it in
+    one reads the retreat as made there)."""
     overstacks: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
     """Overstacked hexes already reported, with their units (a lasting breach is reported once)."""
     by_hex: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)

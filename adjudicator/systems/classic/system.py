@@ -165,6 +165,7 @@ class Classic(SystemBase[ClassicState]):
         self._movement = ClassicMovement()
         self._judged: tuple[ClassicState, Entry, ClassicState, list[Finding]] | None = None
         self._misplaced: tuple[ClassicState, Entry] | None = None
+        self._retreated: tuple[ClassicState, Entry, tuple[ClassicState, Finding] | None] | None = None
 
     @property
     def auditor(self) -> Classic:
@@ -198,6 +199,10 @@ class Classic(SystemBase[ClassicState]):
         """The game's findings for an entry, after the engine's generic checks."""
         if isinstance(entry, (Header, Comment)):
             return []
+        retreated = self._as_retreated(state, entry)
+        if retreated is not None:
+            # Found where a retreat never written (its one error given) could lawfully have ended: read as made there.
+            return [retreated[1], *self.check_rules(retreated[0], entry, kind_rules)]
         out: list[Finding] = []
         if state.pending is not None and not results.carries_out(entry) and not _repeats(state, entry):
             out += results.owed(state, entry)
@@ -299,10 +304,34 @@ class Classic(SystemBase[ClassicState]):
             out += _unplaced(state, entry)
         return out
 
+    def _as_retreated(self, state: ClassicState, entry: Entry) -> tuple[ClassicState, Finding] | None:
+        """An entry that finds a unit astray for a retreat never written in a hex one of the retreats it owed could
+        have ended in (moving it from there, or restoring it there): the position with that retreat made, and a note
+        saying so (None: not so). The players went on from a lawful retreat; its one error was that it went unwritten."""
+        known = self._retreated
+        if known is not None and known[0] is state and known[1] is entry:
+            return known[2]
+        place = entry if isinstance(entry, Place) else None
+        unit = entry.relocated_unit() or (place.unit if place is not None else None)
+        where = entry.path_hexes()[0] if entry.path_hexes() else (place.hex if place is not None else None)
+        answer: tuple[ClassicState, Finding] | None = None
+        if unit is not None and where is not None and unit in state.astray and \
+                where in state.retreat_ends.get(unit, frozenset()) and state.location.get(unit) != where:
+            moved = evolve(relocate(state, {unit: where}), astray={u: w for u, w in state.astray.items() if u != unit},
+                           retreat_ends={u: e for u, e in state.retreat_ends.items() if u != unit})
+            note = finding(state, "note", rules_of(state).rules.combat.retreat.source, entry,
+                           f"{state.astray[unit]} (its one error): read as made to {where}, where this entry finds it")
+            answer = (moved, note)
+        self._retreated = (state, entry, answer)
+        return answer
+
     def apply(self, state: ClassicState, entry: Entry) -> ClassicState:
         """The state after an entry, as the log says (a result no longer carried out forgotten)."""
         if isinstance(entry, (Header, Comment)):
             return state
+        retreated = self._as_retreated(state, entry)
+        if retreated is not None:
+            return self.apply(retreated[0], entry)
         # What the check found (judged once): the branch a combat's result is carried out in, a replacement refused.
         placing = isinstance(entry, Place)
         weighed = results.carries_out(entry) or placing
@@ -313,7 +342,8 @@ class Classic(SystemBase[ClassicState]):
             # A retreat still owed as the log moves on (its one error given): the unit stands where no rule put it; a
             # defender's loss still owed: the unit is as the table leaves it (the players go on from there).
             state = evolve(results.losses_as_owed(state), pending=None,
-                           astray={**state.astray, **results.unretreated(state)})
+                           astray={**state.astray, **results.unretreated(state)},
+                           retreat_ends={**state.retreat_ends, **results.retreat_ends(state)})
         if isinstance(entry, (StepMarker, TurnMarker)):
             # Reported once: a stack left over the limit is not a new breach at every later phase's end.
             state = evolve(state, overstacks=frozenset((label, state.units_in(label))
