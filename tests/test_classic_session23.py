@@ -115,3 +115,17 @@ def test_a_unit_found_where_its_unwritten_retreat_could_end_is_read_as_retreated
     assert any("read as made to 0708, where this entry finds it" in n for n in messages(tmp_path, log, "note"))
     elsewhere = log.replace("so-50 0708-0707-0806-0805", "so-50 0808-0807")
     assert (line_of(elsewhere, "so-50 0808-"), "error", "4.0") in verdict(tmp_path, elsewhere)
+
+
+def test_an_attack_written_after_its_results_is_one_error(tmp_path: Path) -> None:
+    """8.0 (rulings register): the attack on 0510 written after so-13's elimination is one error, at the loss (no
+    combat to carry out); the attack is judged on the position the loss found (so-13 in 0510, a note), its exchange
+    then owing the attackers' 4 points, which ge-xxiv's step pays (it was three errors: 'no enemy unit in 0510' and
+    'the EX costs the attackers 0 step(s) more')."""
+    log = edited("German: attack 0510 with ge-xxiv ge-liii odds 3:1 die 4 result EX\nSoviet> eliminate so-13\n",
+                 "Soviet> eliminate so-13\nGerman: attack 0510 with ge-xxiv ge-liii odds 3:1 die 4 result EX\n")
+    assert verdict(tmp_path, log) == [(line_of(log, "eliminate so-13"), "error", "8.0")]
+    assert any(n.startswith("judged on the position before the results written for it from line")
+               for n in messages(tmp_path, log, "note"))
+    then = run(tmp_path, log.split("Phase german_movement\n", 1)[0]).final_state
+    assert "ge-xxiv" in then.reduced and then.location["so-13"] != "0510" and then.location["ge-xxiv"] == "0510"

@@ -192,6 +192,7 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                              f"{S23}test_a_loss_left_out_before_the_advance_is_one_error",
                                              f"{S23}test_an_elimination_left_out_is_one_error",
                                              f"{S23}test_results_of_an_attack_left_out_are_one_error",
+                                             f"{S23}test_an_attack_written_after_its_results_is_one_error",
                                              f"{S23}test_a_step_loss_left_out_is_one_error",
                                              f"{S23}test_a_unit_found_where_its_unwritten_retreat_could_end_is_read_"
                                              "as_retreated")))

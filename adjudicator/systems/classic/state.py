@@ -67,6 +67,9 @@ class PhaseLog:
     """The line of the first entry since the phase's last attack that carried out a result with no combat to carry
     out (its one error given: an attack left out or written after its results); the others after it are notes (0:
     none)."""
+    early: Mapping[str, tuple[str, bool, int]] = field(default_factory=dict)
+    """Units that results with no combat to carry out touched since the phase's last attack, each as it stood before
+    the first (hex, reduced, steps past the reduced face): an attack written after its results is judged so."""
     arrived: Mapping[str, int] = field(default_factory=dict)
     """The line of the last entry that put each unit in its hex this phase (a log ending inside the phase has an
     overstack noted on the entry that made it)."""

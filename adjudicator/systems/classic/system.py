@@ -17,7 +17,7 @@ from adjudicator.notation.entries import (
 from adjudicator.notation.text import iter_units_and_hexes
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.base import PerGame, SystemBase
-from adjudicator.systems.classic import arrivals, combat, compulsory, movement, results, victory
+from adjudicator.systems.classic import arrivals, combat, compulsory, early_results, movement, results, victory
 from adjudicator.systems.classic.base import finding, rules_of
 from adjudicator.systems.classic.movement_model import ClassicMovement
 from adjudicator.systems.classic.state import (
@@ -166,6 +166,7 @@ class Classic(SystemBase[ClassicState]):
         self._judged: tuple[ClassicState, Entry, ClassicState, list[Finding]] | None = None
         self._misplaced: tuple[ClassicState, Entry] | None = None
         self._retreated: tuple[ClassicState, Entry, tuple[ClassicState, Finding] | None] | None = None
+        self._early: tuple[ClassicState, Entry, ClassicState | None] | None = None
 
     @property
     def auditor(self) -> Classic:
@@ -203,6 +204,12 @@ class Classic(SystemBase[ClassicState]):
         if retreated is not None:
             # Found where a retreat never written (its one error given) could lawfully have ended: read as made there.
             return [retreated[1], *self.check_rules(retreated[0], entry, kind_rules)]
+        before = self._before_results(state, entry)
+        if before is not None:
+            # An attack written after its results (their one error given): judged on the position they found.
+            return [finding(state, "note", rules_of(state).rules.combat.source, entry, "judged on the position before "
+                            f"the results written for it from line {state.log.orphaned} (their one error there: an "
+                            "attack follows its results)"), *self.check_rules(before, entry, kind_rules)]
         out: list[Finding] = []
         if state.pending is not None and not results.carries_out(entry) and not _repeats(state, entry):
             out += results.owed(state, entry)
@@ -325,6 +332,19 @@ class Classic(SystemBase[ClassicState]):
         self._retreated = (state, entry, answer)
         return answer
 
+    def _before_results(self, state: ClassicState, entry: Entry) -> ClassicState | None:
+        """An attack written after results with no combat that touched its units (their one error given): the
+        position before them, which it is judged and applied on (None: not so)."""
+        attack = entry.as_attack()
+        if attack is None or not state.log.early:
+            return None
+        known = self._early
+        if known is not None and known[0] is state and known[1] is entry:
+            return known[2]
+        before = early_results.undone(state, attack)
+        self._early = (state, entry, before)
+        return before
+
     def apply(self, state: ClassicState, entry: Entry) -> ClassicState:
         """The state after an entry, as the log says (a result no longer carried out forgotten)."""
         if isinstance(entry, (Header, Comment)):
@@ -332,6 +352,9 @@ class Classic(SystemBase[ClassicState]):
         retreated = self._as_retreated(state, entry)
         if retreated is not None:
             return self.apply(retreated[0], entry)
+        found_before = self._before_results(state, entry)
+        if found_before is not None:
+            return early_results.redone(found_before, self.apply(found_before, entry), state)
         # What the check found (judged once): the branch a combat's result is carried out in, a replacement refused.
         placing = isinstance(entry, Place)
         weighed = results.carries_out(entry) or placing
@@ -371,10 +394,12 @@ class Classic(SystemBase[ClassicState]):
             after = evolve(after, astray={u: why for u, why in after.astray.items()
                                           if after.location.get(u) == state.location.get(u)
                                           and (u in after.reduced) == (u in state.reduced)})
-        if not state.log.orphaned and weighed and not placing and any(f.severity == "error" for f in found) and \
+        if weighed and not placing and any(f.severity == "error" for f in found) and \
                 results.has_no_combat(state, entry):
-            # The first result carried out with no combat to carry out since the phase's last attack (its one error).
-            after = evolve(after, log=evolve(after.log, orphaned=entry.line))
+            # A result carried out with no combat to carry out: the first since the phase's last attack is the one
+            # error; the units they touch are remembered as they stood (their attack may follow).
+            after = evolve(after, log=evolve(after.log, orphaned=state.log.orphaned or entry.line,
+                                             early=early_results.remembered(state, entry)))
         if isinstance(entry, Place) and any(f.severity == "error" for f in found) and \
                 state.game.grid.is_label(after.location.get(entry.unit, "")):
             # A placement the rules refuse stands as written (its one error given): the unit is astray there.
