@@ -129,3 +129,25 @@ def test_an_attack_written_after_its_results_is_one_error(tmp_path: Path) -> Non
                for n in messages(tmp_path, log, "note"))
     then = run(tmp_path, log.split("Phase german_movement\n", 1)[0]).final_state
     assert "ge-xxiv" in then.reduced and then.location["so-13"] != "0510" and then.location["ge-xxiv"] == "0510"
+
+
+def test_an_advance_written_after_the_next_attack_is_one_error(tmp_path: Path) -> None:
+    """8.2: ge-xli's advance into 0302 written after the attack on 0405 is one error (its battle came before); it
+    spends none of the 0405 combat's one advance, so ge-xlvi's advance there is lawful (it was a second error, 'no more
+    units may advance into 0405')."""
+    log = edited("German: advance ge-xli 0201-0302\n", "").replace(
+        "German: attack 0405 with ge-xl ge-xlvi odds 3:1 die 6 result DRL\n",
+        "German: attack 0405 with ge-xl ge-xlvi odds 3:1 die 6 result DRL\nGerman: advance ge-xli 0201-0302\n")
+    assert verdict(tmp_path, log) == [(line_of(log, "advance ge-xli"), "error", "8.2")]
+
+
+def test_a_retreat_written_after_the_next_attack_is_one_error(tmp_path: Path) -> None:
+    """8.1 (rulings register): so-50's retreat written after the attack on 0510 is one error (the DR's retreat never
+    written as the log moved on); written late along a lawful path it is a note and so-50 stands at its end (it was a
+    second error, 'no combat result makes so-50 retreat here')."""
+    retreat = "German: retreat so-50 0508-0608-0708\n"
+    attack = "German: attack 0510 with ge-xxiv ge-liii odds 3:1 die 4 result EX\n"
+    log = edited(retreat, "").replace(attack, attack + retreat)
+    assert verdict(tmp_path, log) == [(line_of(log, "attack 0510"), "error", "8.1")]
+    assert any("written late here" in n for n in messages(tmp_path, log, "note"))
+    assert run(tmp_path, log.split("Phase german_movement\n", 1)[0]).final_state.location["so-50"] == "0708"

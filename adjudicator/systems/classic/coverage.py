@@ -194,6 +194,8 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                              f"{S23}test_results_of_an_attack_left_out_are_one_error",
                                              f"{S23}test_an_attack_written_after_its_results_is_one_error",
                                              f"{S23}test_a_step_loss_left_out_is_one_error",
+                                             f"{S23}test_an_advance_written_after_the_next_attack_is_one_error",
+                                             f"{S23}test_a_retreat_written_after_the_next_attack_is_one_error",
                                              f"{S23}test_a_unit_found_where_its_unwritten_retreat_could_end_is_read_"
                                              "as_retreated")))
     add(rules.combat.advance.source, Clause("advances right after the combat, by its attackers, into the emptied hex, "

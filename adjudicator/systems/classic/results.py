@@ -495,7 +495,9 @@ def apply_advance(state: ClassicState, entry: Advance) -> ClassicState:
             # retreat, or of the losses that empty it.
             p = _excused(p, f"the advance on line {entry.line} went into {entry.path[-1]} before it")
             p = _with_alternative(p, loss_excuse=p.retreat_excuse)
-        after = evolve(after, pending=evolve(p, advances_left=p.advances_left - 1,
+        # An advance by a unit of another combat (its one error given) spends none of this one's advances.
+        spent = 1 if entry.unit in p.attackers else 0
+        after = evolve(after, pending=evolve(p, advances_left=p.advances_left - spent,
                                                advanced=p.advanced | {entry.unit}))
     return entered(after, unit_of(state, entry.unit).side, entry.path[1:])
 

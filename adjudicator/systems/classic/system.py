@@ -202,8 +202,10 @@ class Classic(SystemBase[ClassicState]):
             return []
         retreated = self._as_retreated(state, entry)
         if retreated is not None:
-            # Found where a retreat never written (its one error given) could lawfully have ended: read as made there.
-            return [retreated[1], *self.check_rules(retreated[0], entry, kind_rules)]
+            # Found where a retreat never written (its one error given) could lawfully have ended: read as made there
+            # (the retreat written late: nothing more to judge).
+            late = isinstance(entry, Retreat) and retreated[0].location.get(entry.unit) == entry.path[-1]
+            return [retreated[1]] if late else [retreated[1], *self.check_rules(retreated[0], entry, kind_rules)]
         before = self._before_results(state, entry)
         if before is not None:
             # An attack written after its results (their one error given): judged on the position they found.
@@ -322,12 +324,18 @@ class Classic(SystemBase[ClassicState]):
         unit = entry.relocated_unit() or (place.unit if place is not None else None)
         where = entry.path_hexes()[0] if entry.path_hexes() else (place.hex if place is not None else None)
         answer: tuple[ClassicState, Finding] | None = None
-        if unit is not None and where is not None and unit in state.astray and \
-                where in state.retreat_ends.get(unit, frozenset()) and state.location.get(unit) != where:
+        ends = state.retreat_ends.get(unit, frozenset()) if unit is not None and unit in state.astray else frozenset()
+        late = isinstance(entry, Retreat) and entry.path[0] == state.location.get(entry.unit) and entry.path[-1] in ends
+        if late:
+            # The retreat itself, written after the log moved on (its one error given then), along a lawful path.
+            where = entry.path_hexes()[-1]
+        if unit is not None and where is not None and where in ends and state.location.get(unit) != where:
             moved = evolve(relocate(state, {unit: where}), astray={u: w for u, w in state.astray.items() if u != unit},
                            retreat_ends={u: e for u, e in state.retreat_ends.items() if u != unit})
+            said = "written late here, along a retreat it could lawfully have made" if late else \
+                f"read as made to {where}, where this entry finds it"
             note = finding(state, "note", rules_of(state).rules.combat.retreat.source, entry,
-                           f"{state.astray[unit]} (its one error): read as made to {where}, where this entry finds it")
+                           f"{state.astray[unit]} (its one error): {said}")
             answer = (moved, note)
         self._retreated = (state, entry, answer)
         return answer
@@ -350,6 +358,11 @@ class Classic(SystemBase[ClassicState]):
         if isinstance(entry, (Header, Comment)):
             return state
         retreated = self._as_retreated(state, entry)
+        if retreated is not None and isinstance(entry, Retreat) and \
+                retreated[0].location.get(entry.unit) == entry.path[-1]:
+            # The retreat written late along a lawful path: made by `_as_retreated`, control passing as it goes.
+            moved = victory.entered(retreated[0], state.game.units_by_id[entry.unit].side, entry.path[1:])
+            return victory.standing(victory.any_time(evolve(moved, last_line=entry.line), entry.line))
         if retreated is not None:
             return self.apply(retreated[0], entry)
         found_before = self._before_results(state, entry)
