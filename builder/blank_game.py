@@ -357,6 +357,10 @@ in_communication = true
 communication_exempt = {}
 places_controlled = true
 not_in_enemy_zoc = false
+# true: a rebuilt unit appears only in a hex holding no unit (a unit there breaks this section); false, the
+# default: the stacking limit alone governs its hex (with one unit a hex the two agree).
+empty_hex = false
+unit_types = {}
 from_turn = {}
 once_per_phase = true
 source = "11.0"

@@ -376,3 +376,64 @@ def test_the_supply_line_drawn_is_the_line_judged(other_game: Path) -> None:
         assert not forest & set(hexes[1:]), (unit, line)
         lines += 1
     assert lines > 20
+
+
+@pytest.mark.parametrize("below", ["prohibited", "no_effect"])
+def test_compulsory_attacks_are_judged_as_one_arrangement(sparse: Path, tmp_path: Path, below: str) -> None:
+    """7.0 `must_attack` (rulings register): ge-vi alone is next to so-16 (0703) and so-30 (0604), and attacks once;
+    attacking either meets all it could, so neither hex left is a breach (hex by hex, the other hex was an error).
+    Idle, it is one error naming both; with ge-xxvii next to 0604 too both hexes are owed, and one left is an error.
+    The same whether the odds forbid some attacks (a search) or none (a bipartite matching)."""
+    edit(sparse / "counters" / "steppe" / "rules.toml", 'below = "prohibited"', f'below = "{below}"')
+    with (sparse / "counters" / "steppe" / "setup.csv").open("a", encoding="utf-8") as out:
+        out.write("campaign,so-30,0604,2.0,\n")
+    combat = HEAD + "Phase german_combat\n{}Phase german_movement\n"
+    for hex_, die in (("0703", 1), ("0604", 4)):
+        log = combat.format(f"German: attack {hex_} with ge-vi die {die} result NE\n")
+        assert findings(sparse, log, tmp_path) == [], run_messages(sparse, log, tmp_path)
+    idle = combat.format("")
+    assert findings(sparse, idle, tmp_path) == [(6, "error", "7.0")]
+    assert "ge-vi did not attack; the enemy units in 0604, 0703 were not attacked" in run_messages(sparse, idle,
+                                                                                                    tmp_path)[0]
+    edit(sparse / "counters" / "steppe" / "setup.csv", "campaign,ge-xxvii,0302", "campaign,ge-xxvii,0505")
+    one = combat.format("German: attack 0703 with ge-vi die 1 result NE\n")
+    assert findings(sparse, one, tmp_path) == [(7, "error", "7.0")]
+    said = run_messages(sparse, one, tmp_path)[0]
+    assert "ge-xxvii did not attack; the enemy units in 0604 were not attacked" in said, said
+
+
+def across_the_river(sparse: Path) -> None:
+    """ge-vi (5, at 0603) and ge-xxvii (6, at 0604) next to so-16 (4, at 0704), ge-xxvii across the river, which
+    shifts five columns left when any attacker is across it: ge-vi alone is +1, both together below the table."""
+    counters = sparse / "counters" / "steppe"
+    edit(counters / "setup.csv", "campaign,ge-xxvii,0302", "campaign,ge-xxvii,0604")
+    edit(counters / "setup.csv", "campaign,so-16,0703", "campaign,so-16,0704")
+    edit(counters / "rules.toml", 'terrain = "river"\nshift = -1\nwhen = "every_attacker_across"',
+         'terrain = "river"\nshift = -5\nwhen = "any_attacker_across"')
+
+
+def test_a_compulsory_attack_one_unit_could_make_is_owed(sparse: Path, tmp_path: Path) -> None:
+    """7.0 `must_attack` with `below = "prohibited"` (rulings register): with a river that shifts five columns left
+    when any attacker is across it, ge-vi (5, at 0603) alone against so-16 (4, at 0704) is +1, lawful, but with
+    ge-xxvii (6, at 0604, across the river) +7 (+6 past the table) falls below it. Neither attacking is one error naming ge-vi and
+    0704, not ge-xxvii, which could attack only unlawfully (hex by hex, the attack of both being below the table, the
+    breach was missed); ge-vi alone attacking meets it all."""
+    across_the_river(sparse)
+    idle = HEAD + "Phase german_combat\nPhase german_movement\n"
+    assert findings(sparse, idle, tmp_path) == [(6, "error", "7.0")]
+    said = run_messages(sparse, idle, tmp_path)[0]
+    assert said.endswith("ge-vi did not attack; the enemy units in 0704 were not attacked"), said
+    fought = HEAD + "Phase german_combat\nGerman: attack 0704 with ge-vi die 1 result NE\nPhase german_movement\n"
+    assert findings(sparse, fought, tmp_path) == [], run_messages(sparse, fought, tmp_path)
+
+
+def test_compulsory_attacks_past_the_search_budget_are_judged_hex_by_hex(sparse: Path, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search for an arrangement is bounded (a hostile log's cost): past its budget an element is judged hex by
+    hex, as before session 23, the same every run. With no budget at all, the river case above misses ge-vi's attack
+    (the attack of both units on 0704 being below the table)."""
+    from adjudicator.systems.classic import compulsory
+
+    across_the_river(sparse)
+    monkeypatch.setattr(compulsory, "SEARCH_BUDGET", 0)
+    assert findings(sparse, HEAD + "Phase german_combat\nPhase german_movement\n", tmp_path) == []

@@ -278,12 +278,13 @@ def test_an_attack_below_the_table_is_not_compulsory(copy: Path, tmp_path: Path)
     assert findings(copy, log, tmp_path) == [(8, "error", "7.0")]
     said = messages(copy, log, tmp_path)[0]
     assert "al-17ab, al-6ab did not attack" in said and "the enemy units in 0721 were not attacked" in said, said
-    # Judged on the position the phase began with: al-17ab, eliminated attacking ge-84 in 0520, stood next to 0721.
+    # Judged on the position the phase began with, as one arrangement (session 23): al-17ab, eliminated attacking
+    # ge-84 in 0520, stood next to 0721, but one unit attacks once: 0520 or (with al-6ab) 0721, not both, so having
+    # met 0520 the player owed nothing more (hex by hex, 0721 and al-6ab were an error).
     edit(copy, "setup.csv", "plunder,ge-7fj,0721,2.0,\n", "plunder,ge-7fj,0721,2.0,\nplunder,ge-84,0520,2.0,\n")
     elsewhere = log.replace("Phase combat\n", "Phase combat\nAllied: attack 0520 with al-17ab odds 1:2 die 3 result AE\n"
                             "Allied: eliminate al-17ab\n")
-    assert findings(copy, elsewhere, tmp_path) == [(10, "error", "7.0")]
-    assert "al-6ab did not attack; the enemy units in 0721" in messages(copy, elsewhere, tmp_path)[0]
+    assert findings(copy, elsewhere, tmp_path) == []
     # That position: al-17ab back in 0621 on the face it attacked with, ge-84 in 0520.
     path = tmp_path / "began.log"
     path.write_text(elsewhere.rsplit("Phase reinforcement\n", 1)[0], encoding="utf-8")

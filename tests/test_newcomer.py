@@ -258,3 +258,18 @@ def test_state_of_a_saved_game_warns_of_its_tracks(tmp_path: Path, built_module:
     assert "warning:" in err and "allied_supply allied_supply@12 -> allied_supply@25" in err
     code, out, err = run(adjudicate, "state", str(log))
     assert err == ""
+
+
+def test_new_blank_games_replacements_spell_every_key(tmp_path: Path) -> None:
+    """A blank game's `[replacements]` writes every key of the section (defaults too, `empty_hex` among them), so a
+    designer sees each choice the rules data offer."""
+    import dataclasses
+    import tomllib
+
+    from wargame.rulebook import ReplacementRules
+
+    run(vmodbuild, "new", "mygame", "--from", "blank", "--data", str(tmp_path))
+    text = (tmp_path / "counters" / "mygame" / "rules.toml").read_text(encoding="utf-8")
+    written = tomllib.loads(text)["replacements"]
+    assert {f.name for f in dataclasses.fields(ReplacementRules)} <= set(written), sorted(written)
+    assert written["empty_hex"] is False and "the stacking limit alone governs" in text

@@ -482,7 +482,7 @@ def apply_attack(state: ClassicState, entry: Attack) -> ClassicState:
     faces = {u: (u in state.reduced, state.further.get(u, 0)) for u in stood}
     log = evolve(state.log, attacked=state.log.attacked | set(entry.attackers),
                  defended={**attacked, **state.log.defended}, stood={**stood, **state.log.stood},
-                 faces={**faces, **state.log.faces})
+                 faces={**faces, **state.log.faces}, orphaned=0, early={})
     code = result_applied(state, entry)
     pending = pending_of(state, entry, code) if code is not None else None
     table = result_applied(state, replace(entry, result=None)) if entry.result is not None else None

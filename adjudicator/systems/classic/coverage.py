@@ -38,6 +38,10 @@ RHINE = "tests/test_classic_generality_rhine.py::"
 """The tests on the Rhine test game (tests/data/rhine)."""
 S22 = "tests/test_classic_session22.py::"
 """The tests of session 22's fixes and audit."""
+S23 = "tests/test_classic_session23.py::"
+"""The tests of session 23's fixes and audit."""
+GENERALITY = "tests/test_classic_generality.py::"
+"""The tests on the fictional second game (`steppe`)."""
 
 
 def _clauses(game: Game) -> dict[str, list[Clause]]:
@@ -115,8 +119,10 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                "the result in every hex" if rules.combat.multi_hex else "an attack on several hexes at once refused")
     compulsory = ("; with `must_attack`, as the combat phase ends (or a marker passes it over unwritten) every "
                   "phasing unit that stood next to an enemy as the phase began has attacked and every enemy unit that "
-                  "stood next to one has been attacked, one error a phase (an attack every phasing unit next to the "
-                  "hex could make only at odds the rules refuse owed by nobody)" if rules.combat.must_attack else "")
+                  "stood next to one has been attacked, one error a phase, judged as one arrangement (each unit "
+                  "attacking once, each hex attacked once, at odds the rules allow): owed is what an arrangement could "
+                  "meet besides all the players met (an attack the rules refuse owed by nobody)"
+                  if rules.combat.must_attack else "")
     add(rules.combat.source, Clause("attackers of the phasing side next to an enemy hex, each named once, each unit "
                                     "attacking and attacked once a phase (an attacked unit wherever it retreats), "
                                     "strengths (conditions, terrain multipliers) to an odds or differential "
@@ -143,7 +149,11 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                      f"{AUDIT}test_a_compulsory_attack_is_owed_by_the_units_next_to_each_other_as_the_"
                                      "phase_began",
                                      "tests/test_classic_generality.py::test_compulsory_attacks_in_a_combat_phase_left_"
-                                     "unwritten", f"{RHINE}test_an_attack_below_the_table_is_not_compulsory")))
+                                     "unwritten", f"{RHINE}test_an_attack_below_the_table_is_not_compulsory",
+                                     f"{GENERALITY}test_compulsory_attacks_are_judged_as_one_arrangement",
+                                     f"{GENERALITY}test_a_compulsory_attack_one_unit_could_make_is_owed",
+                                     f"{GENERALITY}test_compulsory_attacks_past_the_search_budget_are_judged_hex_by_"
+                                     "hex")))
     for source in sorted({r.source for r in rules.combat.results}):
         codes = ", ".join(r.code for r in rules.combat.results if r.source == source)
         add(source, Clause(f"results {codes} carried out: steps lost by the units that owe them, an exchange's "
@@ -163,14 +173,31 @@ def _clauses(game: Game) -> dict[str, list[Clause]]:
                                             "side `Side:` or `Side>` names, against the data's chooser), blocked "
                                             "retreats; a retreat written for a unit that owes none, or an advance "
                                             "into the hex its defenders still hold, is one error, the retreat then "
-                                            "left owed a note; a unit whose retreat was never written judged as "
-                                            "astray (what it alone makes a breach a note) until it moves",
+                                            "left owed a note; a unit eliminated against the result and then "
+                                            "retreated (or advanced) as the result wanted is one error, at the loss, "
+                                            "the retreat read from where the result found it; a unit whose retreat "
+                                            "was never written judged as astray (what it alone makes a breach a note) "
+                                            "until it moves",
                                             ("retreat", "loss"), OWED, ("rules.toml [combat.retreat]",),
                                             (f"{ONE}test_an_attacker_with_no_retreat_is_eliminated",
                                              f"{S22}test_a_retreat_written_for_a_unit_that_owed_none_is_one_error",
                                              f"{S22}test_an_advance_before_the_defenders_retreat_is_one_error",
                                              f"{S22}test_a_unit_that_never_made_its_retreat_is_judged_as_astray",
-                                             f"{RHINE}test_a_result_left_undone_by_a_stack_is_one_error")))
+                                             f"{RHINE}test_a_result_left_undone_by_a_stack_is_one_error",
+                                             f"{S23}test_a_defender_eliminated_against_a_retreat_and_retreated_is_one_"
+                                             "error",
+                                             f"{S23}test_an_attacker_eliminated_past_an_exchange_and_advanced_is_one_"
+                                             "error",
+                                             f"{S23}test_an_attack_written_twice_is_one_error",
+                                             f"{S23}test_a_loss_left_out_before_the_advance_is_one_error",
+                                             f"{S23}test_an_elimination_left_out_is_one_error",
+                                             f"{S23}test_results_of_an_attack_left_out_are_one_error",
+                                             f"{S23}test_an_attack_written_after_its_results_is_one_error",
+                                             f"{S23}test_a_step_loss_left_out_is_one_error",
+                                             f"{S23}test_an_advance_written_after_the_next_attack_is_one_error",
+                                             f"{S23}test_a_retreat_written_after_the_next_attack_is_one_error",
+                                             f"{S23}test_a_unit_found_where_its_unwritten_retreat_could_end_is_read_"
+                                             "as_retreated")))
     add(rules.combat.advance.source, Clause("advances right after the combat, by its attackers, into the emptied hex, "
                                             "no farther than the data allow", ("advance",), (),
                                             ("rules.toml [combat.advance]",)))

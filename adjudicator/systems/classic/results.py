@@ -48,10 +48,13 @@ def _owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findi
     losses: Severity = "note" if p.misdirected else "error"
     why = f" (not a breach of its own: the loss on line {p.misdirected} went to a unit that owed none)" \
         if p.misdirected else ""
+    # A defender's loss left owed after an advance into its hex (its one error given there) is that mistake.
+    owing: Severity = "note" if p.loss_excuse else losses
+    because = f" (not a breach of its own: {p.loss_excuse})" if p.loss_excuse and not p.misdirected else why
     for u, n in sorted(p.defender_steps.items()):
         # Owed wherever the unit stands: a retreat written before the loss does not carry the loss out.
         if n > 0 and grid.is_label(state.location.get(u, "")):
-            out.append(finding(state, losses, section, entry, f"{u} still owes {n} step loss(es) from {on}{why}",
+            out.append(finding(state, owing, section, entry, f"{u} still owes {n} step loss(es) from {on}{because}",
                                line))
     # A retreat left owed after the entry that took its place (its one error given there) is that mistake, and is
     # judged on the position without an attacker that advanced before the defenders left.
@@ -85,6 +88,18 @@ def _owed(state: ClassicState, entry: Entry | None, line: int = 0) -> list[Findi
     return out
 
 
+def has_no_combat(state: ClassicState, entry: Entry) -> bool:
+    """Whether an entry carries out a result for a unit of no combat being carried out (none resolved, or the unit
+    took no part in it)."""
+    p = state.pending
+    unit = entry.unit if isinstance(entry, (Loss, Retreat, Advance)) else None
+    if unit is None:
+        return False
+    if p is None:
+        return True
+    return unit not in p.attackers if isinstance(entry, Advance) else unit not in (*p.attackers, *p.defenders)
+
+
 def unretreated(state: ClassicState) -> dict[str, str]:
     """The units the pending result still makes retreat (where they stood when it was resolved) as the log moves on,
     each with what it owed (for a message)."""
@@ -98,6 +113,49 @@ def unretreated(state: ClassicState) -> dict[str, str]:
     due = (*p.retreats.items(), *p.attacker_retreats.items())
     return {u: f"{u} owed a retreat after {on}, never written" for u, n in due
             if n > 0 and state.location.get(u) == p.began.get(u) and p.defender_steps.get(u, 0) == 0}
+
+
+def retreat_ends(state: ClassicState) -> dict[str, frozenset[str]]:
+    """Where each unit the pending result still makes retreat (`unretreated`) could lawfully have retreated to."""
+    p = state.pending
+    if p is None or p.refused:
+        return {}
+    if p.alternative is not None and owed(evolve(state, pending=replace(p, alternative=None)), None):
+        p = p.alternative
+    judged = _without_early_advances(state, p)
+    due = {**p.attacker_retreats, **p.retreats}
+    return {u: frozenset(path[-1] for path in _retreat_paths(judged, u, due[u], p)) for u in unretreated(state)}
+
+
+def losses_as_owed(state: ClassicState) -> ClassicState:
+    """The position with the defenders' step losses the pending result still owes taken, as the log moves on with them
+    never written (their one error given): the faces and the eliminated box the table gives, which the players go on
+    from (no choice is left open, as a retreat's path or the attackers' choice of units is)."""
+    p = state.pending
+    if p is None or p.refused:
+        return state
+    if p.alternative is not None and owed(evolve(state, pending=replace(p, alternative=None)), None):
+        p = p.alternative
+    gone: dict[str, str] = {}
+    reduced = set(state.reduced)
+    further = dict(state.further)
+    for u, n in sorted(p.defender_steps.items()):
+        left = steps_left(state, u)
+        if state.hex_of(u) is None or n <= 0 or left <= 0:
+            continue
+        further.pop(u, None)
+        if n >= left:
+            gone[u] = eliminated_box(state, unit_of(state, u).side)
+            reduced.discard(u)
+            continue
+        face, more = _face_after(u in state.reduced, state.further.get(u, 0), n)
+        if face:
+            reduced.add(u)
+        if more:
+            further[u] = more
+    if not gone and reduced == state.reduced and further == state.further:
+        return state
+    return relocate(state, gone, frozenset(reduced), further=further)
 
 
 def _without_early_advances(state: ClassicState, p: Pending) -> ClassicState:
@@ -205,6 +263,12 @@ def apply_loss(state: ClassicState, entry: Loss) -> ClassicState:
         after = evolve(state, reduced=state.reduced | {entry.unit})
     if p is None:
         return after
+    if (entry.loss == "eliminate" or left == 1) and (entry.unit in p.defenders or entry.unit in p.attackers) and \
+            any(f.severity == "error" for f in check_loss(state, entry)):
+        # Eliminated against the result (its one error given at the loss): a retreat or advance written for it after
+        # carries the result out from where it stood, on the face the result left it (one mistake, one error).
+        face = _face_after(entry.unit in state.reduced, state.further.get(entry.unit, 0), _steps_owed(state, p, entry))
+        p = _with_alternative(p, eliminated_against={**p.eliminated_against, entry.unit: (entry.line, *face)})
     if not p.misdirected and _owes_nothing(p, entry.unit):
         # The loss went to a unit that owed none (its error given at it): remembered, in the table's branch too.
         alternative = evolve(p.alternative, misdirected=entry.line) if p.alternative is not None else None
@@ -301,6 +365,9 @@ def check_retreat(state: ClassicState, entry: Retreat) -> list[Finding]:
         owing = f"; the {p.code} on {p.named()} (line {p.line}) makes {', '.join(others)} retreat" \
             if p is not None and others else ""
         return [finding(state, "error", section, entry, f"no combat result makes {entry.unit} retreat here{owing}")]
+    restored = _restored(state, entry.unit)
+    if restored is not None:
+        return _as_found(restored[0], restored[1], section, entry, check_retreat(restored[0], entry))
     where = state.location.get(entry.unit)
     if entry.path[0] != where:
         return [finding(state, "error", section, entry, f"{entry.unit} is in {where}, not {entry.path[0]}; a "
@@ -361,6 +428,10 @@ def check_retreat(state: ClassicState, entry: Retreat) -> list[Finding]:
 
 def apply_retreat(state: ClassicState, entry: Retreat) -> ClassicState:
     """The unit at its retreat's end; the retreat no longer owed."""
+    restored = _restored(state, entry.unit)
+    if restored is not None:
+        # The result carried out after all: the unit retreats from where it stood, on its face then.
+        state = restored[0]
     p = state.pending
     after = relocate(state, {entry.unit: entry.path[-1]})
     if p is not None and not p.retreat_excuse and not (p.retreats.get(entry.unit) or
@@ -398,6 +469,9 @@ def check_advance(state: ClassicState, entry: Advance) -> list[Finding]:
     if state.units_in(into) and state.side_in(into) != unit_of(state, entry.unit).side:
         return [finding(state, "error", section, entry, f"{into} still holds {', '.join(state.units_in(into))}; "
                         "attackers advance only into a hex left empty")]
+    restored = _restored(state, entry.unit)
+    if restored is not None:
+        return _as_found(restored[0], restored[1], section, entry, check_advance(restored[0], entry))
     if entry.path[0] != state.location.get(entry.unit):
         return [finding(state, "error", section, entry, f"{entry.unit} is in {state.location.get(entry.unit)}, "
                         f"not {entry.path[0]}")]
@@ -409,15 +483,71 @@ def check_advance(state: ClassicState, entry: Advance) -> list[Finding]:
 
 def apply_advance(state: ClassicState, entry: Advance) -> ClassicState:
     """The attacker in the hex it advanced to."""
+    restored = _restored(state, entry.unit)
+    if restored is not None:
+        # The advance the result allowed after all: from where the attacker stood, on its face then.
+        state = restored[0]
     p = state.pending
     after = relocate(state, {entry.unit: entry.path[-1]})
     if p is not None:
         if not p.retreat_excuse and any(u in p.defenders for u in state.units_in(entry.path[-1])):
-            # An advance into the hex its defenders still hold (its one error given at it) took the retreat's place.
+            # An advance into the hex its defenders still hold (its one error given at it) took the place of their
+            # retreat, or of the losses that empty it.
             p = _excused(p, f"the advance on line {entry.line} went into {entry.path[-1]} before it")
-        after = evolve(after, pending=evolve(p, advances_left=p.advances_left - 1,
+            p = _with_alternative(p, loss_excuse=p.retreat_excuse)
+        # An advance by a unit of another combat (its one error given) spends none of this one's advances.
+        spent = 1 if entry.unit in p.attackers else 0
+        after = evolve(after, pending=evolve(p, advances_left=p.advances_left - spent,
                                                advanced=p.advanced | {entry.unit}))
     return entered(after, unit_of(state, entry.unit).side, entry.path[1:])
+
+
+def _steps_owed(state: ClassicState, p: Pending, entry: Loss) -> int:
+    """The steps of a loss's unit the pending result takes (fewer than it has: the loss that eliminated it was more
+    than owed)."""
+    left = steps_left(state, entry.unit)
+    if entry.unit in p.defenders:
+        return min(p.defender_steps.get(entry.unit, 0), left - 1)
+    if p.attacker_strength > 0:
+        # An exchange: the steps that match the defender's loss.
+        return next((n for n in range(1, left) if strength_lost(state, entry.unit, n, "attack") >= p.attacker_strength),
+                    left - 1)
+    return min(p.attacker_steps, left - 1)
+
+
+def _face_after(reduced: bool, further: int, steps: int) -> tuple[bool, int]:
+    """A unit's face (reduced, steps past the reduced face) after losing some steps short of its last."""
+    if steps == 0:
+        return reduced, further
+    return True, further + steps - (0 if reduced else 1)
+
+
+def _with_alternative(p: Pending, **changes: object) -> Pending:
+    """A pending result with some fields changed, in the table's branch too."""
+    alternative = evolve(p.alternative, **changes) if p.alternative is not None else None
+    return evolve(p, alternative=alternative, **changes)
+
+
+def _restored(state: ClassicState, unit_id: str) -> tuple[ClassicState, int] | None:
+    """The position with a unit eliminated against the pending result back where the result found it, on its face
+    then, and the line of that loss (None: the unit was not so eliminated, or is on the map again)."""
+    p = state.pending
+    if p is None or unit_id not in p.eliminated_against or state.hex_of(unit_id) is not None:
+        return None
+    line, reduced, further = p.eliminated_against[unit_id]
+    faces = {u: n for u, n in state.further.items() if u != unit_id} | ({unit_id: further} if further else {})
+    back = relocate(state, {unit_id: p.began[unit_id]},
+                    state.reduced | {unit_id} if reduced else state.reduced - {unit_id}, further=faces)
+    return back, line
+
+
+def _as_found(back: ClassicState, line: int, section: str, entry: Retreat | Advance,
+              own: list[Finding]) -> list[Finding]:
+    """A retreat or advance written for a unit eliminated against the result, judged from where the result found it
+    (`own`): its own breach, else a note that it is read so."""
+    return own or [finding(back, "note", section, entry, f"{entry.unit} was eliminated on line {line} against the "
+                           f"result (its one error there); its {entry.kind} is read from {back.location[entry.unit]}, "
+                           "where the result found it")]
 
 
 def _excused(p: Pending, why: str) -> Pending:

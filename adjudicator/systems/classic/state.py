@@ -63,6 +63,13 @@ class PhaseLog:
     """Replacement points each side has spent this phase."""
     replaced: frozenset[str] = frozenset()
     """Units that have taken a replacement point this phase."""
+    orphaned: int = 0
+    """The line of the first entry since the phase's last attack that carried out a result with no combat to carry
+    out (its one error given: an attack left out or written after its results); the others after it are notes (0:
+    none)."""
+    early: Mapping[str, tuple[str, bool, int]] = field(default_factory=dict)
+    """Units that results with no combat to carry out touched since the phase's last attack, each as it stood before
+    the first (hex, reduced, steps past the reduced face): an attack written after its results is judged so."""
     arrived: Mapping[str, int] = field(default_factory=dict)
     """The line of the last entry that put each unit in its hex this phase (a log ending inside the phase has an
     overstack noted on the entry that made it)."""
@@ -107,6 +114,13 @@ class Pending:
     retreat_excuse: str = ""
     """Why a retreat the result still owes is no breach of its own (its one error given at an earlier entry: a retreat
     written for a unit that owed none, an advance into the hex before its defenders left it); empty: none."""
+    loss_excuse: str = ""
+    """Why a defender's step loss the result still owes is no breach of its own (its one error given at an earlier
+    entry: an advance into the hex before its defenders' losses were written); empty: none."""
+    eliminated_against: Mapping[str, tuple[int, bool, int]] = field(default_factory=dict)
+    """Units of the combat eliminated against its result (its one error given at the loss), each with the loss's
+    line and the face the result leaves it on (reduced, steps lost past the reduced face): a retreat or advance
+    written for it after is the result's carried out, read from where the unit stood, not a second error."""
 
 
     def defended(self) -> tuple[str, ...]:
@@ -156,6 +170,9 @@ class ClassicState:
     """Units standing where no rule put them, each with the breach that left it there (its one error given then): a
     retreat the log never wrote, a placement the rules refused. Kept until the unit next moves, is placed or loses a
     step (house style 16; the engine keeps the units an illegal move, retreat or advance put astray)."""
+    retreat_ends: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """The hexes each unit astray for a retreat never written could lawfully have retreated to (an entry finding it in
+    one reads the retreat as made there)."""
     overstacks: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
     """Overstacked hexes already reported, with their units (a lasting breach is reported once)."""
     by_hex: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)

@@ -17,7 +17,7 @@ from adjudicator.notation.entries import (
 from adjudicator.notation.text import iter_units_and_hexes
 from adjudicator.registry import Handler, Registry
 from adjudicator.systems.base import PerGame, SystemBase
-from adjudicator.systems.classic import arrivals, combat, compulsory, movement, results, victory
+from adjudicator.systems.classic import arrivals, combat, compulsory, early_results, movement, results, victory
 from adjudicator.systems.classic.base import finding, rules_of
 from adjudicator.systems.classic.movement_model import ClassicMovement
 from adjudicator.systems.classic.state import (
@@ -61,6 +61,17 @@ def _turn_ends(state: ClassicState, entry: TurnMarker) -> ClassicState:
     if state.at.turn == 0:
         return state
     return evolve(state, overdue=state.overdue | frozenset(u for u, _ in arrivals.overdue(state, state.at.turn)))
+
+
+def _repeats(state: ClassicState, entry: Entry) -> bool:
+    """Whether an entry is the combat whose result is being carried out written again, by the same units on the same
+    hexes, which the rules refuse (a unit attacks once): the result before it is still owed, not left undone (one
+    breach, one error)."""
+    attack = entry.as_attack()
+    p = state.pending
+    return attack is not None and p is not None and not p.refused and \
+        set(attack.attackers) == set(p.attackers) and attack.defending_hexes() == p.defended() and \
+        bool(combat.refusal(state, attack))
 
 
 def _unplaced(state: ClassicState, entry: TurnMarker | None, line: int = 0, ending: str = "") -> list[Finding]:
@@ -154,6 +165,8 @@ class Classic(SystemBase[ClassicState]):
         self._movement = ClassicMovement()
         self._judged: tuple[ClassicState, Entry, ClassicState, list[Finding]] | None = None
         self._misplaced: tuple[ClassicState, Entry] | None = None
+        self._retreated: tuple[ClassicState, Entry, tuple[ClassicState, Finding] | None] | None = None
+        self._early: tuple[ClassicState, Entry, ClassicState | None] | None = None
 
     @property
     def auditor(self) -> Classic:
@@ -187,8 +200,20 @@ class Classic(SystemBase[ClassicState]):
         """The game's findings for an entry, after the engine's generic checks."""
         if isinstance(entry, (Header, Comment)):
             return []
+        retreated = self._as_retreated(state, entry)
+        if retreated is not None:
+            # Found where a retreat never written (its one error given) could lawfully have ended: read as made there
+            # (the retreat written late: nothing more to judge).
+            late = isinstance(entry, Retreat) and retreated[0].location.get(entry.unit) == entry.path[-1]
+            return [retreated[1]] if late else [retreated[1], *self.check_rules(retreated[0], entry, kind_rules)]
+        before = self._before_results(state, entry)
+        if before is not None:
+            # An attack written after its results (their one error given): judged on the position they found.
+            return [finding(state, "note", rules_of(state).rules.combat.source, entry, "judged on the position before "
+                            f"the results written for it from line {state.log.orphaned} (their one error there: an "
+                            "attack follows its results)"), *self.check_rules(before, entry, kind_rules)]
         out: list[Finding] = []
-        if state.pending is not None and not results.carries_out(entry):
+        if state.pending is not None and not results.carries_out(entry) and not _repeats(state, entry):
             out += results.owed(state, entry)
         if isinstance(entry, (StepMarker, TurnMarker)):
             out += self._boundary(state, entry)
@@ -201,7 +226,14 @@ class Classic(SystemBase[ClassicState]):
             return [*out, finding(state, "error", phase.source, entry, f"turn {state.at.turn}: nothing is done in the "
                                   f"{state.at.step} phase on this turn")]
         if kind_rules:
-            out += self._judge(state, entry)[1]
+            found = self._judge(state, entry)[1]
+            if state.log.orphaned and results.has_no_combat(state, entry):
+                # Results with no combat to carry out after the first since the phase's last attack (its one error):
+                # the same mistake (an attack left out, or written after its results), noted.
+                found = [f if f.severity != "error" else replace(f, severity="note", message=f"{f.message} (not a "
+                         f"breach of its own: the result carried out on line {state.log.orphaned} had no combat "
+                         "either; an attack left out?)") for f in found]
+            out += found
         return self._without_astray(state, entry, out, kind_rules)
 
     def _without_astray(self, state: ClassicState, entry: Entry, found: list[Finding], kind_rules: bool
@@ -281,18 +313,73 @@ class Classic(SystemBase[ClassicState]):
             out += _unplaced(state, entry)
         return out
 
+    def _as_retreated(self, state: ClassicState, entry: Entry) -> tuple[ClassicState, Finding] | None:
+        """An entry that finds a unit astray for a retreat never written in a hex one of the retreats it owed could
+        have ended in (moving it from there, or restoring it there): the position with that retreat made, and a note
+        saying so (None: not so). The players went on from a lawful retreat; its one error was that it went unwritten."""
+        known = self._retreated
+        if known is not None and known[0] is state and known[1] is entry:
+            return known[2]
+        place = entry if isinstance(entry, Place) else None
+        unit = entry.relocated_unit() or (place.unit if place is not None else None)
+        where = entry.path_hexes()[0] if entry.path_hexes() else (place.hex if place is not None else None)
+        answer: tuple[ClassicState, Finding] | None = None
+        ends = state.retreat_ends.get(unit, frozenset()) if unit is not None and unit in state.astray else frozenset()
+        late = isinstance(entry, Retreat) and entry.path[0] == state.location.get(entry.unit) and entry.path[-1] in ends
+        if late:
+            # The retreat itself, written after the log moved on (its one error given then), along a lawful path.
+            where = entry.path_hexes()[-1]
+        if unit is not None and where is not None and where in ends and state.location.get(unit) != where:
+            moved = evolve(relocate(state, {unit: where}), astray={u: w for u, w in state.astray.items() if u != unit},
+                           retreat_ends={u: e for u, e in state.retreat_ends.items() if u != unit})
+            said = "written late here, along a retreat it could lawfully have made" if late else \
+                f"read as made to {where}, where this entry finds it"
+            note = finding(state, "note", rules_of(state).rules.combat.retreat.source, entry,
+                           f"{state.astray[unit]} (its one error): {said}")
+            answer = (moved, note)
+        self._retreated = (state, entry, answer)
+        return answer
+
+    def _before_results(self, state: ClassicState, entry: Entry) -> ClassicState | None:
+        """An attack written after results with no combat that touched its units (their one error given): the
+        position before them, which it is judged and applied on (None: not so)."""
+        attack = entry.as_attack()
+        if attack is None or not state.log.early:
+            return None
+        known = self._early
+        if known is not None and known[0] is state and known[1] is entry:
+            return known[2]
+        before = early_results.undone(state, attack)
+        self._early = (state, entry, before)
+        return before
+
     def apply(self, state: ClassicState, entry: Entry) -> ClassicState:
         """The state after an entry, as the log says (a result no longer carried out forgotten)."""
         if isinstance(entry, (Header, Comment)):
             return state
+        retreated = self._as_retreated(state, entry)
+        if retreated is not None and isinstance(entry, Retreat) and \
+                retreated[0].location.get(entry.unit) == entry.path[-1]:
+            # The retreat written late along a lawful path: made by `_as_retreated`, control passing as it goes.
+            moved = victory.entered(retreated[0], state.game.units_by_id[entry.unit].side, entry.path[1:])
+            return victory.standing(victory.any_time(evolve(moved, last_line=entry.line), entry.line))
+        if retreated is not None:
+            return self.apply(retreated[0], entry)
+        found_before = self._before_results(state, entry)
+        if found_before is not None:
+            return early_results.redone(found_before, self.apply(found_before, entry), state)
         # What the check found (judged once): the branch a combat's result is carried out in, a replacement refused.
         placing = isinstance(entry, Place)
         weighed = results.carries_out(entry) or placing
         judged, found = self._judge(state, entry) if weighed else (state, [])
         judged_in = state
-        if state.pending is not None and not results.carries_out(entry):
-            # A retreat still owed as the log moves on (its one error given): the unit stands where no rule put it.
-            state = evolve(state, pending=None, astray={**state.astray, **results.unretreated(state)})
+        again = _repeats(state, entry)
+        if state.pending is not None and not results.carries_out(entry) and not again:
+            # A retreat still owed as the log moves on (its one error given): the unit stands where no rule put it; a
+            # defender's loss still owed: the unit is as the table leaves it (the players go on from there).
+            state = evolve(results.losses_as_owed(state), pending=None,
+                           astray={**state.astray, **results.unretreated(state)},
+                           retreat_ends={**state.retreat_ends, **results.retreat_ends(state)})
         if isinstance(entry, (StepMarker, TurnMarker)):
             # Reported once: a stack left over the limit is not a new breach at every later phase's end.
             state = evolve(state, overstacks=frozenset((label, state.units_in(label))
@@ -305,6 +392,9 @@ class Classic(SystemBase[ClassicState]):
             # read on the state the attack was judged in (worked out once).
             if isinstance(entry, Attack) and (self._refused(judged_in, entry) or combat.refusal(judged_in, entry)):
                 after = combat.set_aside(state, after, entry)
+            if again:
+                # The combat being carried out written again (its one error given): its result is still the one owed.
+                after = evolve(after, pending=state.pending)
         except (KeyError, ValueError) as e:
             raise ReplayError(f"line {entry.line}: the entry cannot be applied ({e})") from None
         if after.location is not state.location:
@@ -317,6 +407,12 @@ class Classic(SystemBase[ClassicState]):
             after = evolve(after, astray={u: why for u, why in after.astray.items()
                                           if after.location.get(u) == state.location.get(u)
                                           and (u in after.reduced) == (u in state.reduced)})
+        if weighed and not placing and any(f.severity == "error" for f in found) and \
+                results.has_no_combat(state, entry):
+            # A result carried out with no combat to carry out: the first since the phase's last attack is the one
+            # error; the units they touch are remembered as they stood (their attack may follow).
+            after = evolve(after, log=evolve(after.log, orphaned=state.log.orphaned or entry.line,
+                                             early=early_results.remembered(state, entry)))
         if isinstance(entry, Place) and any(f.severity == "error" for f in found) and \
                 state.game.grid.is_label(after.location.get(entry.unit, "")):
             # A placement the rules refuse stands as written (its one error given): the unit is astray there.
