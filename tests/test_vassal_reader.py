@@ -622,7 +622,9 @@ def test_a_player_of_both_sides_decides_a_retreat_for_the_side_the_rules_give_it
     both = frozenset({"Allied", "German"})
     onslaught = load_game(data_root(None), "onslaught")  # the owner retreats (7.3)
     assert retreat_decided(onslaught, "de-inf-04", "Allied", "Allied", True, both) == ("German", True)
-    assert retreat_decided(onslaught, "de-inf-04", "Allied", "Allied", True, frozenset({"Allied"})) == ("Allied", False)
+    assert retreat_decided(onslaught, "de-inf-04", "Allied", "Allied", True, frozenset({"Allied"})) == \
+        ("Allied", False)
     moscow = load_game(data_root(None), "moscow")  # the attacker retreats the defender (8.1)
-    assert retreat_decided(moscow, "so-30", "Soviet", "German", False, frozenset({"German", "Soviet"})) == ("German", False)
+    assert retreat_decided(moscow, "so-30", "Soviet", "German", False, frozenset({"German", "Soviet"})) == \
+        ("German", False)
     assert retreat_decided(moscow, "so-30", "Soviet", "German", False, frozenset({"Soviet"})) == ("Soviet", True)

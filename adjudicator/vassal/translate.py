@@ -208,7 +208,8 @@ def _reader(game: Game, recording: Recording, tracking: Tracking, places: Places
 
 def sides_played(tracking: Tracking) -> dict[str, frozenset[str]]:
     """Every side each player (by password) takes in the recording: at its start, at its end, and by Retire."""
-    taken = [(p.password, p.side) for p in (*tracking.initial_players.values(), *tracking.players.values())]
+    seated = (*tracking.initial_players.values(), *tracking.players.values())
+    taken: list[tuple[str, str | None]] = [(p.password, p.side) for p in seated]
     taken += [(e.password, e.side) for s in tracking.steps for e in s.events if isinstance(e, PlayerEvent)]
     played: dict[str, set[str]] = {}
     for password, side in taken:
