@@ -612,3 +612,19 @@ def test_a_malformed_file_s_finding_gives_its_place_in_every_format(tmp_path: Pa
     assert json.loads(out)["findings"][0]["where"] == "step 2 (command 12), part 1", out
     code, out, _ = run("check", str(vlog), "--format", "markdown")
     assert "| step 2 (command 12), part 1 | error | notation syntax |" in out, out
+
+
+def test_a_player_of_both_sides_decides_a_retreat_for_the_side_the_rules_give_it() -> None:
+    """One player at both sides (a solo or hot-seat log, switching with Retire) decides a retreat for the side the
+    rules give the choice to, whichever seat the drag was made from; a player of one side decides for that side."""
+    from adjudicator.vassal.seats import retreat_decided
+
+    both = frozenset({"Allied", "German"})
+    onslaught = load_game(data_root(None), "onslaught")  # the owner retreats (7.3)
+    assert retreat_decided(onslaught, "de-inf-04", "Allied", "Allied", True, both) == ("German", True)
+    assert retreat_decided(onslaught, "de-inf-04", "Allied", "Allied", True, frozenset({"Allied"})) == \
+        ("Allied", False)
+    moscow = load_game(data_root(None), "moscow")  # the attacker retreats the defender (8.1)
+    assert retreat_decided(moscow, "so-30", "Soviet", "German", False, frozenset({"German", "Soviet"})) == \
+        ("German", False)
+    assert retreat_decided(moscow, "so-30", "Soviet", "German", False, frozenset({"Soviet"})) == ("Soviet", True)

@@ -205,3 +205,42 @@ def test_a_tracker_left_where_the_log_before_left_it_has_not_gone_back(modules: 
                     "--module", str(modules / "moscow.vmod"))
     assert code == 1, out
     assert "went back" not in out and "goes back" not in out, out
+
+
+def test_onslaught_declare_recording_gives_its_planted_breach(modules: Path) -> None:
+    """onslaught-declare.vlog, every Onslaught menu item but Stand fast and the Bulge clicked in real VASSAL: one
+    breach, the planted capture at an Allied source no German holds (8.7); the notes only say the log stops in the
+    Reinforcement Step with the Allied reinforcements still to place."""
+    code, out = run("check", str(DATA / "onslaught-declare.vlog"), "--module", str(modules / "onslaught.vmod"),
+                    "--format", "json")
+    assert code == 1, out
+    assert breaches(out) == [("onslaught", "8.7", 35, "no German division occupies 0620")]
+    notes = [f["message"] for f in json.loads(out)["findings"] if f["severity"] == "note"]
+    assert notes and all(n.startswith("when the log ends, turn 1: the Allied reinforcement") for n in notes), notes
+
+
+def test_onslaught_declare_recording_reads_every_click(modules: Path, tmp_path: Path) -> None:
+    """onslaught-declare.vlog read click by click (docs/vassal-logs.md): the Declare menu's actions with their
+    supply, Pass, Reduced collection and Capture; Activate, Activate to move first, Declare attacker and target;
+    the dice paired into roll-offs across Alice's side changes; and the German retreat Alice dragged while seated
+    as the Allies, who plays the Germans too in this log, as the German's decision (Onslaught 7.3)."""
+    log = tmp_path / "declare.log"
+    code, out = run("convert", str(DATA / "onslaught-declare.vlog"), "--module", str(modules / "onslaught.vmod"),
+                    "-o", str(log))
+    assert code == 0, out
+    read = [line for line in log.read_text(encoding="utf-8").splitlines() if line and line[0] not in "#["]
+    assert read == [
+        "Turn 1", "Step action",
+        "Allied: action combat supply 1", "Allied: activate 0620",
+        "Allied: attack 0621 with us-inf-02 us-inf-01 die 5 result DR",
+        "German> retreat de-inf-04 0621-0622-0623", "Allied: advance us-inf-01 0620-0621",
+        "Roll Allied 4 German 5",
+        "German: action breakthrough supply 2", "German: activate 0922 move-first", "de-pz-01 0922-0923-1023",
+        "Roll German 6 Allied 4",
+        "German: pass",
+        "Roll German 3 Allied 6",
+        "Allied: action movement supply 1", "Allied: activate 0720", "ca-inf-01 0720-0620",
+        "Roll Allied 2 German 2",
+        "Step german_reserve", "Step reinforcement",
+        "Allied: income reduce 0620 2", "German: capture 0620",
+    ]

@@ -48,6 +48,8 @@ class Counters:
     drags: dict[str, Move | Retreat | Advance] = field(default_factory=dict)
     """By unit: the entry last written for a drag of its counter (a move, retreat or advance), which a drag back to
     where it began takes back."""
+    dragger: frozenset[str] = frozenset()
+    """Every side the player who moved the counter being read takes in the recording (Seats.sides_played)."""
 
     def piece_event(self, step: int, event: PieceEvent) -> None:
         """A counter added, deleted, moved or flipped."""
@@ -68,6 +70,7 @@ class Counters:
                 self.output.comment(step, f"step {step}: {name} flipped at {after}")
             return
         actor = self.seats.actor_side(event)
+        self.dragger = self.seats.sides_played(event)
         face_before, face_after = face_of(event.before), face_of(event.after)
         reduced_after = face_after >= 1
         # A counter on its last face has no step left: its elimination is the loss a `deplete` of it declares (the
@@ -160,7 +163,8 @@ class Counters:
         if motion == "retreat" and attack is not None:
             # A retreat names who decided it, which the rules judge (some give the choice to the attacker).
             owner_chooses = self.system is None or self.system.engine_checks.retreats
-            decider, by_other = retreat_decided(self.game, unit, actor, attack.side or side, owner_chooses)
+            decider, by_other = retreat_decided(self.game, unit, actor, attack.side or side, owner_chooses,
+                                                self.dragger)
             entry = Retreat(line=step, unit=unit, path=path, side=decider, by_opponent=by_other)
         elif motion == "advance":
             entry = Advance(line=step, unit=unit, path=path, side=side, by_opponent=by_opponent)

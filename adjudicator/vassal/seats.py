@@ -21,6 +21,9 @@ class Seats:
     side_of_password: dict[str, str] = field(default_factory=dict)
     recorder: str | None = None
     """The side, when the players seated play one only."""
+    played: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Every side each player (by password) takes anywhere in the recording: more than one when one player plays
+    both sides (a solo or hot-seat game), switching with Retire."""
 
     def __post_init__(self) -> None:
         self.seat()
@@ -48,6 +51,10 @@ class Seats:
             return self.side_of_password[event.player_id]
         return self.recorder
 
+    def sides_played(self, event: PieceEvent) -> frozenset[str]:
+        """Every side the player who moved a counter takes anywhere in the recording (none when unknown)."""
+        return self.played.get(event.player_id or "", frozenset())
+
 
 def sided(game: Game, unit: str, actor: str | None) -> tuple[str, bool]:
     """The unit's side, and whether the other side made the move (a decision for the opponent)."""
@@ -55,10 +62,13 @@ def sided(game: Game, unit: str, actor: str | None) -> tuple[str, bool]:
     return side, actor is not None and actor != side
 
 
-def retreat_decided(game: Game, unit: str, actor: str | None, attacking: str, owner_chooses: bool) -> tuple[str, bool]:
+def retreat_decided(game: Game, unit: str, actor: str | None, attacking: str, owner_chooses: bool,
+                    plays: frozenset[str] = frozenset()) -> tuple[str, bool]:
     """Who decided a retreat, as its entry's `Side:` or `Side>` (docs/log-format.md): the side of the player who
     dragged the counter, else (no player known) the side the rules give the choice to; `>` when that side is not the
-    attacking one."""
+    attacking one. `plays`: every side the dragging player takes in the recording; one who plays the side the rules
+    give the choice to as well (a solo or hot-seat game) decided for it, whichever seat the drag was made from."""
     owner = game.units_by_id[unit].side
-    decider = actor if actor is not None else owner if owner_chooses else attacking
+    chooser = owner if owner_chooses else attacking
+    decider = chooser if actor is None or chooser in plays else actor
     return decider, decider != attacking

@@ -195,6 +195,7 @@ def _reader(game: Game, recording: Recording, tracking: Tracking, places: Places
     output = Output(opening_slot(game.manifest))
     board = Board(game, places, output)
     seats = Seats(sides, dict(tracking.initial_players or tracking.players), output)
+    seats.played = sides_played(tracking)
     combat = Combat(output)
     clock = Clock(game, phase_list, output, combat)
     dice = Dice(game, output, seats, combat, clock, Rerolls(output, system, follower))
@@ -203,6 +204,18 @@ def _reader(game: Game, recording: Recording, tracking: Tracking, places: Places
     typed = Typed(game, recording.file, sides, output, combat, clock, expectations, dice, board)
     clicks = Clicks(game, sides, output, combat, expectations, board, seats, typed)
     return _Reader(output, board, seats, combat, clock, dice, expectations, follower, counters, typed, clicks)
+
+
+def sides_played(tracking: Tracking) -> dict[str, frozenset[str]]:
+    """Every side each player (by password) takes in the recording: at its start, at its end, and by Retire."""
+    seated = (*tracking.initial_players.values(), *tracking.players.values())
+    taken: list[tuple[str, str | None]] = [(p.password, p.side) for p in seated]
+    taken += [(e.password, e.side) for s in tracking.steps for e in s.events if isinstance(e, PlayerEvent)]
+    played: dict[str, set[str]] = {}
+    for password, side in taken:
+        if side is not None:
+            played.setdefault(password, set()).add(side)
+    return {password: frozenset(sides) for password, sides in sorted(played.items())}
 
 
 def undo_targets(tracking: Tracking) -> dict[int, int]:
