@@ -6,7 +6,7 @@ from typing import Literal
 
 from adjudicator.contract import next_turn
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Action, Entry, Pass, RollOff, StepMarker, TurnMarker
+from adjudicator.notation.entries import Action, Activate, Entry, Pass, RollOff, StepMarker, TurnMarker
 from adjudicator.systems.onslaught.arrivals import PARATROOP_BOX, TURN_TRACK, replacement_points, unplaced
 from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.sections import TABLE, finding
@@ -138,6 +138,19 @@ def both_out(state: OnslaughtState) -> bool:
     if in_force(state).emergency_turn(state):
         return False
     return state.at.step == "action" and all(points <= 0 for points in state.supply.values())
+
+
+def step_of(state: OnslaughtState, entry: Entry) -> str | None:
+    """The step a German activation, or German movement action, belongs to when it comes after the Action Step has
+    ended and outside an action: the German Reserve Step's (5.0). The Action Step allows both too (within an action,
+    or before the step ends), so the sequence's data alone cannot tell; None for every other entry."""
+    if state.at.step != "action" or state.action is not None or entry.side != "German":
+        return None
+    if not (state.log.step_over or both_out(state)):
+        return None
+    if isinstance(entry, Activate) or (isinstance(entry, Action) and entry.action == "movement"):
+        return "german_reserve"
+    return None
 
 
 def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:

@@ -158,6 +158,10 @@ class Onslaught(SystemBase[OnslaughtState]):
             out += registry_of(state).check(state, entry)
         return out
 
+    def step_of(self, state: OnslaughtState, entry: Entry) -> str | None:
+        """The German Reserve Step for its activations written after the Action Step's end (5.0, `sequence.step_of`)."""
+        return sequence.step_of(state, entry)
+
     # -- apply -------------------------------------------------------------------------------
     def apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
         """The state after an entry, with any automatic victory it brings about (13.0-13.1; 13.2 is judged as the
