@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.cli import adjudicate_file
-from adjudicator.findings import Finding
+from edit_support import EXAMPLES, edited, errors
 from wargame.sequence import TurnOrder
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SAMPLES = {
     "moscow": EXAMPLES / "moscow" / "legal-sample-game.log",
     "omaha": EXAMPLES / "omaha" / "legal-combat.log",
@@ -19,20 +17,9 @@ SAMPLES = {
 }
 
 
-def errors(tmp_path: Path, text: str) -> list[Finding]:
-    """The errors and warnings of a log given as text."""
-    path = tmp_path / "game.log"
-    path.write_text(text, encoding="utf-8")
-    result, _ = adjudicate_file(path, None)
-    assert result.stopped is None, result.stopped
-    return [f for f in result.findings if f.severity != "note"]
-
-
 def without(game: str, marker: str, nth: int = 1) -> tuple[str, int]:
     """A bundled legal log with its `nth` line equal to `marker` left out, and the line that marker stood on."""
-    lines = SAMPLES[game].read_text(encoding="utf-8").splitlines(keepends=True)
-    at = [i for i, line in enumerate(lines) if line.split("#")[0].strip() == marker][nth - 1]
-    return "".join(lines[:at] + lines[at + 1:]), at + 1
+    return edited(SAMPLES[game], "delete", marker, nth)
 
 
 @pytest.mark.parametrize(("game", "marker", "nth"), [

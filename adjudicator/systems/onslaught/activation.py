@@ -210,7 +210,10 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     # 8.6: a stack out of supply when activated stays so for the whole action.
     unsupplied = frozenset(u for u in units if u in state.location and not is_supplied(state, u))
     declared = {"move-first": "move", "attack-first": "attack"}.get(entry.order or "")
-    action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
+    # A stack activated again (5.2's one error) spends its point, but the action's claim counts the lawful ones only.
+    repeated = bool(units) and units <= state.action.activated
+    action = replace(state.action, paid=state.action.paid + (0 if repeated else cost),
+                     activated=state.action.activated | units,
                      latest=units, unsupplied=state.action.unsupplied | unsupplied, sequence=declared,
                      switched=False, group=state.action.group | units, group_stacks=state.action.group_stacks + 1)
     return replace(pay(state, side, cost), action=action)

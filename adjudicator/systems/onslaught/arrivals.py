@@ -305,9 +305,17 @@ def recruitment_problem(state: OnslaughtState, unit_id: str, label: str) -> str 
 
 def needless_delay(state: OnslaughtState, unit_id: str, entry_area: str | None) -> list[Hex]:
     """10.3: the open hexes that make a delay needless, empty when none does: each room left in them refuses one
-    delay (one room left unused, one error), not every delay after it."""
+    delay (one room left unused, one error), not every delay after it; nor is room a reinforcement of this turn
+    still neither placed nor delayed may take (ruling 10.3: the one left off is the error, as the step ends)."""
     open_now = open_hexes(state, unit_id, entry_area)
-    return open_now if room_in(state, "Allied", open_now) > state.log.refused_delays else []
+    room, taken = room_in(state, "Allied", open_now) - state.log.refused_delays, set(open_now)
+    if room <= 0:
+        return []
+    still_due = sum(1 for row in _schedule(state.game)[1].get((state.scenario, state.at.turn), ())
+                    if row.unit != unit_id and row.unit not in state.location
+                    and unit_of(state, row.unit).side == "Allied" and row.entry != PARATROOP_BOX
+                    and taken & set(open_hexes(state, row.unit, row.entry)))
+    return open_now if room > still_due else []
 
 
 def check_delay(state: OnslaughtState, entry: Place) -> list[Finding]:

@@ -536,6 +536,8 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
         alternative = open_combat(state, entry, "-")
     # Ruling 7.0: divisions the rules refused did not attack; they may attack lawfully later in the action.
     attacked = set() if whole else set(entry.attackers) - set(refused)
-    done = replace(state.action_log, attacked=state.action_log.attacked | attacked)
+    unactivated = state.action_log.unactivated | (
+        set(entry.attackers) - state.action.activated if state.action is not None else set())
+    done = replace(state.action_log, attacked=state.action_log.attacked | attacked, unactivated=frozenset(unactivated))
     return replace(state, action_log=done, combat=combat, pending=pending, alternative=alternative)
 

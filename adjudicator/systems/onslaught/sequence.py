@@ -39,9 +39,14 @@ def closing_findings(state: OnslaughtState, entry: Entry) -> list[Finding]:
                                                        f"{where} and removed none"))
     action = state.action
     if action is not None and action.claimed is not None and action.claimed != action.paid:
-        out.append(TABLE.finding("error", "5.2", action.line, action.column,
-                                      f"the {action.side} {action.type} action claims {action.claimed} supply "
-                                      f"point(s) but its activations cost {action.paid}"))
+        # One breach, one error: divisions that moved or attacked without being activated (5.4, 6.1: that error) are
+        # most likely an activation left out, which the claim counted; the claim falling short is that breach.
+        unactivated = sorted((state.action_log.unactivated | state.action_log.moved) - action.activated)
+        follows = action.claimed > action.paid and unactivated
+        why = f" ({', '.join(unactivated)} acted without being activated: that error)" if follows else ""
+        out.append(TABLE.finding("note" if follows else "error", "5.2", action.line, action.column,
+                                 f"the {action.side} {action.type} action claims {action.claimed} supply "
+                                 f"point(s) but its activations cost {action.paid}{why}"))
     return out
 
 

@@ -100,6 +100,9 @@ class ActionLog:
     """9.2: paratroop divisions dropped, which move no further."""
     reactivated: frozenset[str] = frozenset()
     """5.2: divisions activated a second time (one error, on the activation): their next move is part of it."""
+    unactivated: frozenset[str] = frozenset()
+    """5.4, 5.2: divisions that attacked without being activated in the action (that error, most likely an activation
+    left out, which the action's claim of supply points counted)."""
     rewritten: dict[str, str] = field(default_factory=dict)
     """Units moved by a move written from the wrong hex, and the hex they were in: a move from that hex next is the
     players' correction, judged as the unit's move (one error)."""

@@ -1,0 +1,46 @@
+"""One slip in a legal Onslaught log (a line left out, written twice, or swapped with the next) is one error: what
+follows from it is a note or nothing (house style 16). Found by deleting, duplicating and swapping every line of the
+bundled legal examples (session 23)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from edit_support import EXAMPLES, edited, errors
+
+ONSLAUGHT = EXAMPLES / "onslaught"
+
+
+@pytest.mark.parametrize(("log", "op", "line"), [
+    ("legal-combat.log", "delete", "Allied: activate 0620 supply 1"),
+    ("legal-attacker-halved.log", "delete", "Allied: activate 0921 supply 1"),
+    ("legal-combat.log", "duplicate", "Allied: activate 0620 supply 1"),
+    ("legal-attacker-halved.log", "duplicate", "Allied: activate 0820 supply 1"),
+])
+def test_an_activation_left_out_or_written_twice_is_one_error(tmp_path: Path, log: str, op: str, line: str) -> None:
+    """An activation left out is the attack's one error (5.4: its divisions were not activated), the action's claim
+    of supply points counting it a note; one written twice is 5.2's one error, and activates nothing, so costs
+    nothing. Both were also a 5.2 error of the action's claim (claims 2, costs 1 or 3)."""
+    found = errors(tmp_path, edited(ONSLAUGHT / log, op, line)[0])
+    assert len(found) == 1, found
+    assert "claims" not in found[0].message, found
+
+
+def test_a_reinforcement_left_unplaced_is_one_error_not_also_a_needless_delay(tmp_path: Path) -> None:
+    """An Allied reinforcement's placement left out leaves room that a later delay of this turn would not need (10.3):
+    the one error is the reinforcement left off as the step ends; the room was that reinforcement's (ruling 10.3)."""
+    found = errors(tmp_path, edited(ONSLAUGHT / "legal-reduced-collection.log", "delete",
+                                    "Allied: reinforce us-arm-01 0620")[0])
+    assert [(f.rule, "was not placed or delayed" in f.message) for f in found] == [("10.3", True)], found
+
+
+def test_a_needless_delay_with_nothing_left_to_place_is_still_one_error(tmp_path: Path) -> None:
+    """The room counted for a reinforcement still due is only for one: with none left off, a delay into room left
+    open is 10.3's error, as before."""
+    text, at = edited(ONSLAUGHT / "legal-reduced-collection.log", "delete", "Allied: reinforce us-arm-01 0620")
+    lines = text.splitlines(keepends=True)
+    text = "".join(lines[:at - 1] + ["Allied: delay us-arm-01\n"] + lines[at - 1:])
+    found = errors(tmp_path, text)
+    assert [f.rule for f in found] == ["10.3"] and "only reinforcements that stacking" in found[0].message, found
