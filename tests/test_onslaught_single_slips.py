@@ -44,3 +44,11 @@ def test_a_needless_delay_with_nothing_left_to_place_is_still_one_error(tmp_path
     text = "".join(lines[:at - 1] + ["Allied: delay us-arm-01\n"] + lines[at - 1:])
     found = errors(tmp_path, text)
     assert [f.rule for f in found] == ["10.3"] and "only reinforcements that stacking" in found[0].message, found
+
+
+@pytest.mark.parametrize("marker", ["Turn 1", "Turn 2", "Turn 4"])
+def test_a_turn_marker_written_twice_is_one_error(tmp_path: Path, marker: str) -> None:
+    """A `Turn` marker written twice is 4.0's one error (turns run in order); the turn it begins again has not
+    passed any step, so it does not also end without its Reinforcement Step (it was a second 4.0 error)."""
+    found = errors(tmp_path, edited(EXAMPLES / "onslaught" / "legal-sample-game.log", "duplicate", marker)[0])
+    assert len(found) == 1 and "turns run in order" in found[0].message, found

@@ -73,6 +73,8 @@ def check_turn(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
         before = f"turn {state.at.turn}" if state.at.turn else "the set-up"
         out.append(finding("error", "4.0", entry, f"turn {entry.turn} follows {before}; turns run in order (turn "
                                                   f"{expected} comes next)"))
+    if entry.turn == state.at.turn and state.at.step is None:
+        return out  # the marker written twice: its one error is the order of turns, nothing of the turn has passed
     if state.at.turn and state.at.step != "reinforcement":
         out.append(finding("error", "4.0", entry, f"turn {state.at.turn} ends without its Reinforcement Step"))
     elif state.at.turn:
