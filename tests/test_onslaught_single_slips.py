@@ -52,3 +52,29 @@ def test_a_turn_marker_written_twice_is_one_error(tmp_path: Path, marker: str) -
     passed any step, so it does not also end without its Reinforcement Step (it was a second 4.0 error)."""
     found = errors(tmp_path, edited(EXAMPLES / "onslaught" / "legal-sample-game.log", "duplicate", marker)[0])
     assert len(found) == 1 and "turns run in order" in found[0].message, found
+
+
+@pytest.mark.parametrize(("log", "op", "line"), [
+    ("legal-combat.log", "delete", "Allied: action combat supply 1"),
+    ("legal-attacker-halved.log", "delete", "Allied: action combat supply 2"),
+    ("legal-combat.log", "swap", "Allied: action combat supply 1"),
+    ("legal-sample-game.log", "delete", "German: action combat supply 2"),
+    ("legal-combat.log", "duplicate", "Allied: action combat supply 1"),
+    ("legal-attacker-halved.log", "duplicate", "Allied: action combat supply 2"),
+])
+def test_an_action_declaration_left_out_late_or_twice_is_one_error(tmp_path: Path, log: str, op: str,
+                                                                    line: str) -> None:
+    """5.0: an action's declaration left out is its first activation's one error (5.2), which opens the action for
+    what follows; written after that activation it declares the action the activation opened; written twice, nothing
+    activated between, it is one error (5.0). Each was 2 to 4 errors: every activation outside an action, the attack
+    outside a Combat action (5.1), the next roll before the action, or the empty first action's claim."""
+    found = errors(tmp_path, edited(ONSLAUGHT / log, op, line)[0])
+    assert len(found) == 1, found
+
+
+def test_a_stack_activated_twice_in_an_action_costs_nothing_more(tmp_path: Path) -> None:
+    """5.2: a stack activated again in an action is that one error and activates nothing: its point is not spent, so
+    the side is not short of points for a later lawful activation (it was: 'Allied has 0 supply point(s)')."""
+    found = errors(tmp_path, edited(ONSLAUGHT / "legal-rule-4.1-turn1.log", "duplicate",
+                                    "Allied: activate 0419 us-para-01 supply 1")[0])
+    assert len(found) == 1 and "already activated" in found[0].message, found

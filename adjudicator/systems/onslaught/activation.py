@@ -9,7 +9,7 @@ from adjudicator.notation.entries import Activate, Attack, Entry, Move
 from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
-    ActionState, OnslaughtState, replace, turn_and_step, unit_of, units_at,
+    UNDECLARED, ActionState, OnslaughtState, replace, turn_and_step, unit_of, units_at,
 )
 from adjudicator.systems.onslaught.supply import is_supplied
 
@@ -196,6 +196,12 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     if again:
         state = replace(state, action_log=replace(state.action_log,
                                                   reactivated=state.action_log.reactivated | again))
+    if state.action is None and state.at.step == "action":
+        # 5.0: an activation in the Action Step outside an action is its one error (the action's declaration left
+        # out): it opens the action, of a type not declared, for the activations, moves and attacks that follow.
+        state = replace(state, action=ActionState(side, UNDECLARED, None, entry.line, entry.column),
+                        log=replace(state.log, entitled=None, passes=(), begun=True, undecided=False,
+                                    played_on=state.log.played_on or state.log.step_over))
     if state.action is None:
         # German Reserve Step: each stack moved costs a supply point (4.0, 5.2); out of supply now, it moves one
         # hex (8.6), as in the Movement action 5.0 likens the step to.
@@ -210,10 +216,10 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     # 8.6: a stack out of supply when activated stays so for the whole action.
     unsupplied = frozenset(u for u in units if u in state.location and not is_supplied(state, u))
     declared = {"move-first": "move", "attack-first": "attack"}.get(entry.order or "")
-    # A stack activated again (5.2's one error) spends its point, but the action's claim counts the lawful ones only.
-    repeated = bool(units) and units <= state.action.activated
-    action = replace(state.action, paid=state.action.paid + (0 if repeated else cost),
-                     activated=state.action.activated | units,
+    # A stack activated again in the action (5.2's one error) activates nothing new: it costs nothing, so neither the
+    # action's claim nor a later activation short of points is judged on it.
+    cost = 0 if units and units <= state.action.activated else cost
+    action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
                      latest=units, unsupplied=state.action.unsupplied | unsupplied, sequence=declared,
                      switched=False, group=state.action.group | units, group_stacks=state.action.group_stacks + 1)
     return replace(pay(state, side, cost), action=action)

@@ -311,7 +311,7 @@ def refusal(state: OnslaughtState, entry: Attack) -> tuple[list[Finding], dict[s
         # 5.3: "No enemy divisions can be attacked" in a Movement action.
         out.append(finding("error", "5.3", entry, f"{turn_and_step(state)}: no enemy division is attacked in a "
                                                   "Movement action"))
-    elif action is None or action.type not in ("combat", "breakthrough"):
+    elif action is None:  # an action of a type 5.1 does not have, or left undeclared, is its own one error
         out.append(finding("error", "5.1", entry, f"{turn_and_step(state)}: attacks belong to Combat and "
                                                   "Breakthrough actions"))
     target = state.game.grid.hex_of(entry.hex)

@@ -13,7 +13,7 @@ from adjudicator.systems.onslaught.sections import TABLE, finding
 from adjudicator.systems.onslaught.setup import check_grouping
 from adjudicator.systems.onslaught.stacking import overstacked
 from adjudicator.systems.onslaught.state import (
-    NO_ACTS, ActionState, OnslaughtState, replace, turn_and_step,
+    NO_ACTS, UNDECLARED, ActionState, OnslaughtState, replace, turn_and_step,
 )
 from wargame.errors import did_you_mean
 
@@ -38,7 +38,8 @@ def closing_findings(state: OnslaughtState, entry: Entry) -> list[Finding]:
                                                        f"{excess} division(s) over the limit of {limit} in hex "
                                                        f"{where} and removed none"))
     action = state.action
-    if action is not None and action.claimed is not None and action.claimed != action.paid:
+    if action is not None and action.claimed is not None and action.claimed != action.paid and \
+            not declared_again(state, entry):
         # One breach, one error: divisions that moved or attacked without being activated (5.4, 6.1: that error) are
         # most likely an activation left out, which the claim counted; the claim falling short is that breach.
         unactivated = sorted((state.action_log.unactivated | state.action_log.moved) - action.activated)
@@ -160,6 +161,19 @@ def step_of(state: OnslaughtState, entry: Entry) -> str | None:
     return None
 
 
+def declared_late(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether an entry declares the action its side's activation opened undeclared (that activation's one error)."""
+    action = state.action
+    return isinstance(entry, Action) and action is not None and action.type == UNDECLARED and entry.side == action.side
+
+
+def declared_again(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether an entry declares again the action under way, nothing activated in it yet (one slip, one error)."""
+    action = state.action
+    return isinstance(entry, Action) and action is not None and not action.activated and \
+        (entry.side, entry.action, entry.supply) == (action.side, action.type, action.claimed)
+
+
 def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
     """5.0: who takes the next action, and the action types (5.1). The engine has already checked, from
     game.toml's `[[sequence]]`, that actions and passes come in the Action Step and only German actions
@@ -171,7 +185,13 @@ def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
             out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: only German movement (strategic) "
                                                       "takes place in the German Reserve Step"))
         return out
-    if state.log.step_over or (both_out(state) and state.action is not None):
+    if declared_late(state, entry):
+        pass  # the action its activation opened: the activation was the one error (5.2)
+    elif declared_again(state, entry):
+        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the {side} {entry.action} action is "
+                                                  "declared again, nothing activated in it yet; one action at a "
+                                                  "time, the players rolling after each"))
+    elif state.log.step_over or (both_out(state) and state.action is not None):
         out.append(finding(played_on(state), "5.0", entry, f"{turn_and_step(state)}: the Action Step has ended "
                                                           "(tied roll, two passes, or both players out of supply)"
                                                           f"{PLAYED_ON if state.log.played_on else ''}"))
@@ -259,6 +279,10 @@ def apply_action(state: OnslaughtState, entry: Action) -> OnslaughtState:
         # 14.4: the winner of a roll on turn 20 with no points gets emergency points for this action.
         grant = int(state.game.parameter[f"emergency_supply_{side.lower()}"])
         state = replace(state, supply={**state.supply, side: grant}, emergency=side)
+    if declared_late(state, entry) and state.action is not None:
+        # The declaration written after the activation that opened it: the action takes its type and claim.
+        return replace(state, action=replace(state.action, type=entry.action, claimed=entry.supply, line=entry.line,
+                                             column=entry.column))
     state = replace(state, action=ActionState(side, entry.action, entry.supply, entry.line, entry.column))
     return replace(state, log=replace(state.log, entitled=None, passes=(), begun=True, undecided=False,
                                                   played_on=state.log.played_on or state.log.step_over,

@@ -44,6 +44,11 @@ class ActionState:
     """5.4 / 7.0: how many stacks the group holds (one stack's divisions may attack different hexes)."""
 
 
+UNDECLARED = "undeclared"
+"""The type of an action whose declaration the log left out (5.0: its first activation is that one error, and what
+follows is judged as within an action of either type)."""
+
+
 @frozen
 class StepLog:
     """What has happened in the step under way (house style 19: the engine starts a new one at each `Turn` and

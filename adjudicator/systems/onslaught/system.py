@@ -151,7 +151,7 @@ class Onslaught(SystemBase[OnslaughtState]):
                 branch = other_branch(state)  # fits neither: judged by the table's result, never the claim's
             if branch is not state:
                 return registry_of(branch).check(branch, entry)
-        if kind in CLOSING:
+        if kind in CLOSING and not sequence.declared_late(state, entry):
             out += sequence.closing_findings(state, entry)
         out += arrivals.check_order(state, entry)
         if kind_rules:
@@ -205,7 +205,7 @@ class Onslaught(SystemBase[OnslaughtState]):
                 # Both results allow the entry: it is carried out in both.
                 other = registry_of(state).apply(other_branch(state), entry)
                 state = replace(state, alternative=(other.combat, other.pending) if other.combat else None)
-        if kind in CLOSING:
+        if kind in CLOSING and not sequence.declared_late(state, entry):
             state = sequence.close_action(state)
         elif kind in PLACING and state.action_log.stacks_checked:
             state = replace(state, action_log=replace(state.action_log, stacks_checked=False))
