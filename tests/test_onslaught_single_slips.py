@@ -78,3 +78,14 @@ def test_a_stack_activated_twice_in_an_action_costs_nothing_more(tmp_path: Path)
     found = errors(tmp_path, edited(ONSLAUGHT / "legal-rule-4.1-turn1.log", "duplicate",
                                     "Allied: activate 0419 us-para-01 supply 1")[0])
     assert len(found) == 1 and "already activated" in found[0].message, found
+
+
+@pytest.mark.parametrize(("log", "line"), [
+    ("legal-combat.log", "Allied: attack 0621 with us-inf-01 us-inf-02 odds 2:1 die 5 result DR"),
+    ("legal-attacker-halved.log", "Allied: attack 0821 with br-inf-02 br-inf-03 br-para-01 odds 3:1 die 1 result AH"),
+])
+def test_the_results_of_an_attack_left_out_are_one_error(tmp_path: Path, log: str, line: str) -> None:
+    """7.2: an attack left out leaves its losses, retreats and advances with no combat to carry out: the first is the
+    error, the others notes of that one breach (each was an error: 'no combat result calls for ...')."""
+    found = errors(tmp_path, edited(ONSLAUGHT / log, "delete", line)[0])
+    assert len(found) == 1 and "no combat" in found[0].message, found

@@ -187,8 +187,8 @@ def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
         return out
     if declared_late(state, entry):
         pass  # the action its activation opened: the activation was the one error (5.2)
-    elif declared_again(state, entry):
-        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the {side} {entry.action} action is "
+    elif declared_again(state, entry) and state.action is not None:
+        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the {side} {state.action.type} action is "
                                                   "declared again, nothing activated in it yet; one action at a "
                                                   "time, the players rolling after each"))
     elif state.log.step_over or (both_out(state) and state.action is not None):

@@ -105,6 +105,9 @@ class ActionLog:
     """9.2: paratroop divisions dropped, which move no further."""
     reactivated: frozenset[str] = frozenset()
     """5.2: divisions activated a second time (one error, on the activation): their next move is part of it."""
+    uncalled: int | None = None
+    """7.2: the line of the first loss, retreat, stand or advance written since the last attack with no combat to carry
+    out (its one error: most likely the attack left out); the others after it are notes."""
     unactivated: frozenset[str] = frozenset()
     """5.4, 5.2: divisions that attacked without being activated in the action (that error, most likely an activation
     left out, which the action's claim of supply points counted)."""

@@ -205,6 +205,12 @@ class Onslaught(SystemBase[OnslaughtState]):
                 # Both results allow the entry: it is carried out in both.
                 other = registry_of(state).apply(other_branch(state), entry)
                 state = replace(state, alternative=(other.combat, other.pending) if other.combat else None)
+        if state.combat is None and carries_out(entry) and not entry.is_comment and entry.as_header() is None \
+                and state.action_log.uncalled is None and state.at.step == "action":
+            # 7.2: a result with no combat to carry out; the ones after it, till the next attack, are that breach.
+            state = replace(state, action_log=replace(state.action_log, uncalled=entry.line))
+        elif kind == "attack" and state.action_log.uncalled is not None:
+            state = replace(state, action_log=replace(state.action_log, uncalled=None))
         if kind in CLOSING and not sequence.declared_late(state, entry):
             state = sequence.close_action(state)
         elif kind in PLACING and state.action_log.stacks_checked:
