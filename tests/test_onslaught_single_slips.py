@@ -89,3 +89,15 @@ def test_the_results_of_an_attack_left_out_are_one_error(tmp_path: Path, log: st
     error, the others notes of that one breach (each was an error: 'no combat result calls for ...')."""
     found = errors(tmp_path, edited(ONSLAUGHT / log, "delete", line)[0])
     assert len(found) == 1 and "no combat" in found[0].message, found
+
+
+@pytest.mark.parametrize(("log", "line"), [
+    ("legal-combat.log", "Allied: attack 0621 with us-inf-01 us-inf-02 odds 2:1 die 5 result DR"),
+    ("legal-attacker-halved.log", "Allied: attack 0821 with br-inf-02 br-inf-03 br-para-01 odds 3:1 die 1 result AH"),
+    ("legal-sample-game.log", "German: attack 0722 with ss-pz-01 de-pz-04 odds 2:1 die 6 result HH"),
+])
+def test_an_attack_written_twice_is_one_error(tmp_path: Path, log: str, line: str) -> None:
+    """7.0: an attack written again before its result is carried out is one error and opens no second combat; the
+    result carried out after it is the first's (it was also 7.2's error: the first attack's result not carried out)."""
+    found = errors(tmp_path, edited(ONSLAUGHT / log, "duplicate", line)[0])
+    assert len(found) == 1 and found[0].rule == "7.0", found

@@ -63,6 +63,15 @@ def other_branch(state: OnslaughtState) -> OnslaughtState:
     return replace(state, combat=combat, pending=pending, alternative=None)
 
 
+def attacks_again(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether an entry repeats the attack under way (its hex and attackers), nothing of its result carried out yet:
+    the line written twice, one error, which opens no second combat (7.0)."""
+    attack, combat = entry.as_attack(), state.combat
+    return attack is not None and combat is not None and attack.hex == combat.hex and \
+        set(attack.attackers) == set(combat.attackers) and not combat.advanced and \
+        not any(e.lost or e.retreated or e.stood for e in state.pending)
+
+
 def errors_of(state: OnslaughtState, entry: Entry) -> bool:
     """Whether an entry breaks a rule in a state (its kind's own checks)."""
     return any(f.severity == "error" for f in registry_of(state).check(state, entry))
@@ -138,6 +147,10 @@ class Onslaught(SystemBase[OnslaughtState]):
             return [*claims, ended]
         kind = kind_of(entry)
         out: list[Finding] = claims
+        if state.combat is not None and attacks_again(state, entry):
+            return [TABLE.finding("error", "7.0", entry.line, entry.column,
+                                  f"{state.combat.name} is written again before its result is carried out; each "
+                                  "division attacks once in an action (its result is owed once)")]
         if state.combat is not None and not carries_out(entry):
             owed = losses.combat_over(state, entry)
             if owed and state.alternative is not None:
@@ -193,6 +206,8 @@ class Onslaught(SystemBase[OnslaughtState]):
     def _apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
         """The state after an entry, as the log says: what every entry does, then its kind's own effect."""
         kind = kind_of(entry)
+        if attacks_again(state, entry):
+            return state
         if state.combat is not None and not carries_out(entry):
             state = replace(state, combat=None, pending=(), alternative=None)
         elif state.combat is not None and state.alternative is not None and applies(entry):
