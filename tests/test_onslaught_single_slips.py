@@ -101,3 +101,18 @@ def test_an_attack_written_twice_is_one_error(tmp_path: Path, log: str, line: st
     result carried out after it is the first's (it was also 7.2's error: the first attack's result not carried out)."""
     found = errors(tmp_path, edited(ONSLAUGHT / log, "duplicate", line)[0])
     assert len(found) == 1 and found[0].rule == "7.0", found
+
+
+@pytest.mark.parametrize(("log", "op", "line"), [
+    ("legal-overstack-removed.log", "delete", "Allied: activate 0620 supply 1"),
+    ("legal-rule-4.1-turn1.log", "delete", "Allied: activate 0720 supply 1"),
+    ("legal-combat.log", "swap", "Allied: activate 0620 supply 1"),
+    ("legal-rule-4.1-turn1.log", "swap", "German: activate 1121 supply 1"),
+    ("legal-rule-4.1-turn1.log", "swap", "German: activate 2117 supply 1"),
+])
+def test_a_stack_acting_before_its_activation_is_one_error(tmp_path: Path, log: str, op: str, line: str) -> None:
+    """5.2, 5.4, 6.1: a stack whose activation is left out is one error, at its first division to move or attack, the
+    others of the stack notes; an activation written after the stack moved or attacked is no second error (the
+    hex holds nothing to activate any more) and does not end the combat under way (its result was owed as well)."""
+    found = errors(tmp_path, edited(ONSLAUGHT / log, op, line)[0])
+    assert len(found) == 1 and "without being activated" in found[0].message, found

@@ -30,7 +30,8 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
         out.append(finding("error", "5.2", entry, f"{side} activates a stack during a {action.side} action"))
     present = units_at(state, entry.hex, side)
     named = activated_units(state, action.type, entry)
-    if not present:
+    if not present and entry.hex not in state.action_log.unactivated_from:
+        # (A stack that moved or attacked before its activation was written: that move's error is the one.)
         out.append(finding("error", "5.2", entry, f"hex {entry.hex} holds no {side} division to activate"))
     absent = [u for u in named if u not in present]
     if absent:
@@ -55,6 +56,13 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
         out.append(finding("error", section, entry, f"activating a stack in {kind} costs {cost} supply point(s), "
                                                   f"not {entry.supply}"))
     return out
+
+
+def written_late(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether an entry activates a stack that has already moved or attacked in the action: written after that move
+    or attack (its one error), it goes on with the combat under way rather than ending it."""
+    return isinstance(entry, Activate) and state.action is not None and \
+        entry.hex in state.action_log.unactivated_from
 
 
 def activated_units(state: OnslaughtState, action_type: str, entry: Activate) -> list[str]:

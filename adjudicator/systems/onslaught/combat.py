@@ -536,8 +536,10 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
         alternative = open_combat(state, entry, "-")
     # Ruling 7.0: divisions the rules refused did not attack; they may attack lawfully later in the action.
     attacked = set() if whole else set(entry.attackers) - set(refused)
-    unactivated = state.action_log.unactivated | (
-        set(entry.attackers) - state.action.activated if state.action is not None else set())
-    done = replace(state.action_log, attacked=state.action_log.attacked | attacked, unactivated=frozenset(unactivated))
+    lone = set(entry.attackers) - state.action.activated if state.action is not None else set()
+    hexes = {where for u in lone if (where := state.location.get(u)) is not None}
+    done = replace(state.action_log, attacked=state.action_log.attacked | attacked,
+                   unactivated=state.action_log.unactivated | lone,
+                   unactivated_from=state.action_log.unactivated_from | hexes)
     return replace(state, action_log=done, combat=combat, pending=pending, alternative=alternative)
 

@@ -108,6 +108,9 @@ class ActionLog:
     uncalled: int | None = None
     """7.2: the line of the first loss, retreat, stand or advance written since the last attack with no combat to carry
     out (its one error: most likely the attack left out); the others after it are notes."""
+    unactivated_from: frozenset[str] = frozenset()
+    """5.2, 6.1: the hexes whose divisions moved or attacked without being activated (the stack's one error: its
+    activation left out, or written after)."""
     unactivated: frozenset[str] = frozenset()
     """5.4, 5.2: divisions that attacked without being activated in the action (that error, most likely an activation
     left out, which the action's claim of supply points counted)."""

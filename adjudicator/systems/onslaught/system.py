@@ -24,6 +24,7 @@ from adjudicator.systems.base import SystemBase
 from adjudicator.systems.onslaught import (
     account, arrivals, combat, losses, sequence, supply,
 )
+from adjudicator.systems.onslaught.activation import written_late
 from adjudicator.systems.onslaught.arrivals import order_of, unplaced
 from adjudicator.systems.onslaught.combat import CombatAudit, retreat_options_of
 from adjudicator.systems.onslaught.losses import carries_out
@@ -67,7 +68,9 @@ def attacks_again(state: OnslaughtState, entry: Entry) -> bool:
     """Whether an entry repeats the attack under way (its hex and attackers), nothing of its result carried out yet:
     the line written twice, one error, which opens no second combat (7.0)."""
     attack, combat = entry.as_attack(), state.combat
-    return attack is not None and combat is not None and attack.hex == combat.hex and \
+    # Divisions refused for want of an activation (5.4) and activated since: the attack made again is the correction.
+    corrected = state.action is not None and state.action_log.unactivated & state.action.activated
+    return attack is not None and combat is not None and attack.hex == combat.hex and not corrected and \
         set(attack.attackers) == set(combat.attackers) and not combat.advanced and \
         not any(e.lost or e.retreated or e.stood for e in state.pending)
 
@@ -151,7 +154,7 @@ class Onslaught(SystemBase[OnslaughtState]):
             return [TABLE.finding("error", "7.0", entry.line, entry.column,
                                   f"{state.combat.name} is written again before its result is carried out; each "
                                   "division attacks once in an action (its result is owed once)")]
-        if state.combat is not None and not carries_out(entry):
+        if state.combat is not None and not carries_out(entry) and not written_late(state, entry):
             owed = losses.combat_over(state, entry)
             if owed and state.alternative is not None:
                 # After a wrong result claim (its one error is on the attack) what is owed is the table's
@@ -208,7 +211,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         kind = kind_of(entry)
         if attacks_again(state, entry):
             return state
-        if state.combat is not None and not carries_out(entry):
+        if state.combat is not None and not carries_out(entry) and not written_late(state, entry):
             state = replace(state, combat=None, pending=(), alternative=None)
         elif state.combat is not None and state.alternative is not None and applies(entry):
             branch = follow_branch(state, entry)
