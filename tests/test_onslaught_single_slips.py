@@ -116,3 +116,15 @@ def test_a_stack_acting_before_its_activation_is_one_error(tmp_path: Path, log: 
     hex holds nothing to activate any more) and does not end the combat under way (its result was owed as well)."""
     found = errors(tmp_path, edited(ONSLAUGHT / log, op, line)[0])
     assert len(found) == 1 and "without being activated" in found[0].message, found
+
+
+@pytest.mark.parametrize(("log", "line"), [
+    ("legal-deplete-a-depleted-division.log", "Roll Allied 5 German 2"),
+    ("legal-rule-4.1-turn1.log", "Roll Allied 1 German 3"),
+])
+def test_an_action_declared_before_its_roll_is_one_error(tmp_path: Path, log: str, line: str) -> None:
+    """5.0: the roll-off and the action declared after it swapped: the declaration before the roll is the one error;
+    the roll its side wins is that action's, which goes on (it ended empty: its claim an error, each activation
+    another, 'only within an action')."""
+    found = errors(tmp_path, edited(ONSLAUGHT / log, "swap", line)[0])
+    assert len(found) == 1 and "the players roll for the next action" in found[0].message, found

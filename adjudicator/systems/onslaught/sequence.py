@@ -174,6 +174,16 @@ def declared_again(state: OnslaughtState, entry: Entry) -> bool:
         (entry.side, entry.action, entry.supply) == (action.side, action.type, action.claimed)
 
 
+def rolled_for(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether a roll-off is the roll for the action declared before it (5.0: that declaration's one error), nothing
+    activated yet and its side the winner: the action goes on rather than ending empty."""
+    action = state.action
+    if not isinstance(entry, RollOff) or action is None or not action.unrolled or action.activated:
+        return False
+    best = max(entry.rolls.values(), default=0)
+    return [side for side, roll in entry.rolls.items() if roll == best] == [action.side]
+
+
 def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
     """5.0: who takes the next action, and the action types (5.1). The engine has already checked, from
     game.toml's `[[sequence]]`, that actions and passes come in the Action Step and only German actions
@@ -236,6 +246,10 @@ def apply_step(state: OnslaughtState, entry: StepMarker) -> OnslaughtState:
 
 def apply_roll(state: OnslaughtState, entry: RollOff) -> OnslaughtState:
     """A roll-off (5.0): the winner acts, a tie ends the step (12.0: except the Bulge turn's first tie)."""
+    if rolled_for(state, entry) and state.action is not None:
+        # The roll for the action declared before it: the action goes on, its side having won.
+        return replace(state, action=replace(state.action, unrolled=False),
+                       log=replace(state.log, entitled=None, begun=True, undecided=False))
     bulge = state.bulge_turn == state.at.turn and state.at.step == "action"
     over = state.log.step_over or both_out(state)
     if over:
@@ -283,7 +297,9 @@ def apply_action(state: OnslaughtState, entry: Action) -> OnslaughtState:
         # The declaration written after the activation that opened it: the action takes its type and claim.
         return replace(state, action=replace(state.action, type=entry.action, claimed=entry.supply, line=entry.line,
                                              column=entry.column))
-    state = replace(state, action=ActionState(side, entry.action, entry.supply, entry.line, entry.column))
+    unrolled = state.log.entitled is None and not state.log.undecided and not state.log.step_over
+    state = replace(state, action=ActionState(side, entry.action, entry.supply, entry.line, entry.column,
+                                              unrolled=unrolled))
     return replace(state, log=replace(state.log, entitled=None, passes=(), begun=True, undecided=False,
                                                   played_on=state.log.played_on or state.log.step_over,
                                                   bulge_tie="spent" if state.log.bulge_tie == "open" else

@@ -40,6 +40,8 @@ class ActionState:
     """5.4: divisions activated together since the action's latest attack."""
     targets: dict[str, str] = field(default_factory=dict)
     """5.4: the hex each division's activation group attacks, once the group has attacked."""
+    unrolled: bool = False
+    """5.0: declared before the players rolled for it (that error): the roll written next, won by its side, is its."""
     group_stacks: int = 0
     """5.4 / 7.0: how many stacks the group holds (one stack's divisions may attack different hexes)."""
 

@@ -167,7 +167,7 @@ class Onslaught(SystemBase[OnslaughtState]):
                 branch = other_branch(state)  # fits neither: judged by the table's result, never the claim's
             if branch is not state:
                 return registry_of(branch).check(branch, entry)
-        if kind in CLOSING and not sequence.declared_late(state, entry):
+        if kind in CLOSING and not sequence.declared_late(state, entry) and not sequence.rolled_for(state, entry):
             out += sequence.closing_findings(state, entry)
         out += arrivals.check_order(state, entry)
         if kind_rules:
@@ -229,7 +229,7 @@ class Onslaught(SystemBase[OnslaughtState]):
             state = replace(state, action_log=replace(state.action_log, uncalled=entry.line))
         elif kind == "attack" and state.action_log.uncalled is not None:
             state = replace(state, action_log=replace(state.action_log, uncalled=None))
-        if kind in CLOSING and not sequence.declared_late(state, entry):
+        if kind in CLOSING and not sequence.declared_late(state, entry) and not sequence.rolled_for(state, entry):
             state = sequence.close_action(state)
         elif kind in PLACING and state.action_log.stacks_checked:
             state = replace(state, action_log=replace(state.action_log, stacks_checked=False))
