@@ -128,3 +128,17 @@ def test_an_action_declared_before_its_roll_is_one_error(tmp_path: Path, log: st
     another, 'only within an action')."""
     found = errors(tmp_path, edited(ONSLAUGHT / log, "swap", line)[0])
     assert len(found) == 1 and "the players roll for the next action" in found[0].message, found
+
+
+@pytest.mark.parametrize(("log", "line"), [
+    ("legal-rule-5.6-breakthrough.log", "Allied: reinforce us-arm-01 0620"),
+    ("legal-rule-5.6-breakthrough.log", "Allied: reinforce us-inf-03 0620"),
+    ("legal-sample-game.log", "Allied: reinforce us-inf-03 0720"),
+    ("legal-sample-game.log", "German: reinforce ss-pz-05 4210"),
+])
+def test_a_reinforcement_left_off_the_map_is_one_error(tmp_path: Path, log: str, line: str) -> None:
+    """10.2, 10.3: a reinforcement's placement left out is one error, as its turn ends; the players going on as if it
+    were placed (its activation, move or attack, a later delay into the room it left) are notes of it (each was an
+    error: 'not on the map', 'not in hex', 'not adjacent', a needless delay)."""
+    found = errors(tmp_path, edited(ONSLAUGHT / log, "delete", line)[0])
+    assert len(found) == 1 and "was not placed" in found[0].message, found

@@ -79,7 +79,7 @@ def check_turn(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
     if state.at.turn and state.at.step != "reinforcement":
         out.append(finding("error", "4.0", entry, f"turn {state.at.turn} ends without its Reinforcement Step"))
     elif state.at.turn:
-        out += [finding("error", section, entry, message) for section, message in unplaced(state)]
+        out += [finding("error", section, entry, message) for _, section, message in unplaced(state)]
     return out
 
 

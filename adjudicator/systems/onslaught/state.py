@@ -161,6 +161,9 @@ class OnslaughtState:
     victory: Outcome | None = None
     optional: frozenset[str] = frozenset()
     """Optional rules in force (14.0), from the log's `Optional` headers."""
+    left_off: dict[str, int] = field(default_factory=dict)
+    """10.2, 10.3: reinforcements reported neither placed nor delayed as their turn ended (that error), by the line of
+    the marker that ended it: an entry naming one still off the map is the players' follow-up, a note of it."""
     regrouped: bool = False
     """3.0: the log has regrouped the landing-hex divisions (`setup` entries)."""
     emergency: str | None = None

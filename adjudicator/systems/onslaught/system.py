@@ -12,6 +12,7 @@ victory (13.1-13.3, victory.py) and the optional rules when the log's headers pu
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 
 from adjudicator.contract import (
@@ -73,6 +74,19 @@ def attacks_again(state: OnslaughtState, entry: Entry) -> bool:
     return attack is not None and combat is not None and attack.hex == combat.hex and not corrected and \
         set(attack.attackers) == set(combat.attackers) and not combat.advanced and \
         not any(e.lost or e.retreated or e.stood for e in state.pending)
+
+
+def left_off_noted(state: OnslaughtState, entry: Entry, found: list[Finding]) -> list[Finding]:
+    """The errors an entry owes only to a reinforcement left off the map (reported as its turn ended, 10.2, 10.3),
+    made notes: the players went on as if it had been placed (one breach, one error)."""
+    off = sorted(u for kind, u in entry.named_ids()
+                 if kind == "unit" and u in state.left_off and on_map(state, u) is None)
+    if not off:
+        return found
+    return [dataclasses.replace(f, severity="note", message=f"{f.message} ({unit} was left off the map as the turn "
+                                                            f"ended, line {state.left_off[unit]}: that error)")
+            if f.severity == "error" and (unit := next((u for u in off if u in f.message), None)) else f
+            for f in found]
 
 
 def errors_of(state: OnslaughtState, entry: Entry) -> bool:
@@ -143,6 +157,11 @@ class Onslaught(SystemBase[OnslaughtState]):
     # -- check -------------------------------------------------------------------------------
     def check_rules(self, state: OnslaughtState, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         """Onslaught's findings for an entry, after the engine's generic checks; the state is left untouched."""
+        found = self._check_rules(state, entry, kind_rules)
+        return left_off_noted(state, entry, found) if state.left_off and found else found
+
+    def _check_rules(self, state: OnslaughtState, entry: Entry, kind_rules: bool) -> list[Finding]:
+        """`check_rules` but for the errors a reinforcement left off the map brings about."""
         # Ruling 13.2 / 13.3: the Reinforcement Step's claims of victory are judged as the turn ends.
         claims = judged_claims(state) if isinstance(entry, TurnMarker) else []
         ended = after_the_end(state, entry)
@@ -255,7 +274,7 @@ class Onslaught(SystemBase[OnslaughtState]):
             out += overstacks_when_the_log_ends(state)
         if state.at.step == "reinforcement" and state.victory is None:
             out += [TABLE.finding("note", section, 0, 1, f"when the log ends, {message}")
-                    for section, message in unplaced(state)]
+                    for _, section, message in unplaced(state)]
         if state.victory is None and state.at.step == "reinforcement":
             won = automatic_victory(state, turn_over=True)
             if won is not None:
@@ -393,7 +412,10 @@ class Onslaught(SystemBase[OnslaughtState]):
 
 
 def turn_over(state: OnslaughtState, entry: TurnMarker) -> OnslaughtState:
-    """13.2, judged as a turn ends (the next turn marker shows it), in the turn ending."""
+    """13.2, judged as a turn ends (the next turn marker shows it), in the turn ending; the reinforcements it leaves
+    off the map (10.2, 10.3: that error) are kept, so what later names them is a note of it."""
+    if state.at.turn and state.at.step == "reinforcement" and (missing := unplaced(state)):
+        state = replace(state, left_off={**state.left_off, **{unit: entry.line for unit, _, _ in missing}})
     if not entry.turn or not state.at.turn or state.victory is not None:
         return state
     won = automatic_victory(state, turn_over=True)
