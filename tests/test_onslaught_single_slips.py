@@ -142,3 +142,11 @@ def test_a_reinforcement_left_off_the_map_is_one_error(tmp_path: Path, log: str,
     error: 'not on the map', 'not in hex', 'not adjacent', a needless delay)."""
     found = errors(tmp_path, edited(ONSLAUGHT / log, "delete", line)[0])
     assert len(found) == 1 and "was not placed" in found[0].message, found
+
+
+@pytest.mark.parametrize("log", ["legal-combat.log", "legal-attacker-halved.log"])
+def test_an_action_declared_before_its_steps_marker_is_one_error(tmp_path: Path, log: str) -> None:
+    """4.0, 5.0: the Action Step's marker and the action declared after it swapped: the action before the step is the
+    one error; the marker goes on with it (it ended the action empty: its claim an error, each activation another)."""
+    found = errors(tmp_path, edited(ONSLAUGHT / log, "swap", "Step action")[0])
+    assert len(found) == 1 and "belongs to the Action Step" in found[0].message, found

@@ -174,6 +174,13 @@ def declared_again(state: OnslaughtState, entry: Entry) -> bool:
         (entry.side, entry.action, entry.supply) == (action.side, action.type, action.claimed)
 
 
+def declared_before_step(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether a marker opens the Action Step for the action declared before it (before the turn's first step: that
+    declaration's one error, 5.0), which goes on in the step rather than ending there."""
+    marker = entry.as_step_marker()
+    return marker is not None and marker.step == "action" and state.action is not None and state.action.stepless
+
+
 def rolled_for(state: OnslaughtState, entry: Entry) -> bool:
     """Whether a roll-off is the roll for the action declared before it (5.0: that declaration's one error), nothing
     activated yet and its side the winner: the action goes on rather than ending empty."""
@@ -234,6 +241,10 @@ def apply_turn(state: OnslaughtState, entry: TurnMarker) -> OnslaughtState:
 def apply_step(state: OnslaughtState, entry: StepMarker) -> OnslaughtState:
     """A new step (4.0; the engine has put it in, its record fresh): the Allied player takes the first action, the
     German in the counteroffensive's turn (12.0); the Reinforcement Step's replacement points (11.1)."""
+    if entry.step == "action" and state.action is not None and state.action.stepless:
+        # The action declared before the step's marker (its one error) is the step's first.
+        return replace(state, action=replace(state.action, stepless=False),
+                       log=replace(state.log, entitled=None, begun=True))
     if entry.step == "action":
         first = "German" if state.bulge_turn == state.at.turn else "Allied"
         return replace(state, log=replace(state.log, entitled=first))
@@ -299,7 +310,7 @@ def apply_action(state: OnslaughtState, entry: Action) -> OnslaughtState:
                                              column=entry.column))
     unrolled = state.log.entitled is None and not state.log.undecided and not state.log.step_over
     state = replace(state, action=ActionState(side, entry.action, entry.supply, entry.line, entry.column,
-                                              unrolled=unrolled))
+                                              unrolled=unrolled, stepless=state.at.turn > 0 and state.at.step is None))
     return replace(state, log=replace(state.log, entitled=None, passes=(), begun=True, undecided=False,
                                                   played_on=state.log.played_on or state.log.step_over,
                                                   bulge_tie="spent" if state.log.bulge_tie == "open" else

@@ -40,6 +40,8 @@ class ActionState:
     """5.4: divisions activated together since the action's latest attack."""
     targets: dict[str, str] = field(default_factory=dict)
     """5.4: the hex each division's activation group attacks, once the group has attacked."""
+    stepless: bool = False
+    """4.0, 5.0: declared before the turn's first step marker (that error): the Action Step's marker goes on with it."""
     unrolled: bool = False
     """5.0: declared before the players rolled for it (that error): the roll written next, won by its side, is its."""
     group_stacks: int = 0

@@ -76,6 +76,13 @@ def attacks_again(state: OnslaughtState, entry: Entry) -> bool:
         not any(e.lost or e.retreated or e.stood for e in state.pending)
 
 
+def goes_on(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether a closing entry leaves the action under way going on: its declaration, written late or early (its one
+    error), being completed by it (5.0)."""
+    return sequence.declared_late(state, entry) or sequence.rolled_for(state, entry) or \
+        sequence.declared_before_step(state, entry)
+
+
 def left_off_noted(state: OnslaughtState, entry: Entry, found: list[Finding]) -> list[Finding]:
     """The errors an entry owes only to a reinforcement left off the map (reported as its turn ended, 10.2, 10.3),
     made notes: the players went on as if it had been placed (one breach, one error)."""
@@ -186,7 +193,7 @@ class Onslaught(SystemBase[OnslaughtState]):
                 branch = other_branch(state)  # fits neither: judged by the table's result, never the claim's
             if branch is not state:
                 return registry_of(branch).check(branch, entry)
-        if kind in CLOSING and not sequence.declared_late(state, entry) and not sequence.rolled_for(state, entry):
+        if kind in CLOSING and not goes_on(state, entry):
             out += sequence.closing_findings(state, entry)
         out += arrivals.check_order(state, entry)
         if kind_rules:
@@ -248,7 +255,7 @@ class Onslaught(SystemBase[OnslaughtState]):
             state = replace(state, action_log=replace(state.action_log, uncalled=entry.line))
         elif kind == "attack" and state.action_log.uncalled is not None:
             state = replace(state, action_log=replace(state.action_log, uncalled=None))
-        if kind in CLOSING and not sequence.declared_late(state, entry) and not sequence.rolled_for(state, entry):
+        if kind in CLOSING and not goes_on(state, entry):
             state = sequence.close_action(state)
         elif kind in PLACING and state.action_log.stacks_checked:
             state = replace(state, action_log=replace(state.action_log, stacks_checked=False))
