@@ -126,7 +126,23 @@ def missing_markers(system: RuleSystem[StateT], state: StateT, order: TurnOrder,
     message = (f"turn {at.turn}: the '{left.id}' {noun} marker is missing before this line: the '{kind}' "
                f"entry here belongs to that {noun}, and {then}; the entries from here are judged in the "
                f"'{left.id}' {noun} (one marker left out, one error)")
+    if _written_before_turn(ahead.entries, index, left.id):
+        # The marker written just before the turn's own (the error of its place): one slip, that one error.
+        return markers, system.table.finding("note", order.section, entry.line, entry.column,
+                                             f"{message}; it was written before the 'Turn' marker: that error")
     return markers, system.table.finding("error", order.section, entry.line, entry.column, message)
+
+
+def _written_before_turn(entries: Sequence[Entry], index: int, step: str) -> bool:
+    """Whether the marker of `step` was written just before the `Turn` marker of the turn under way (the two swapped),
+    looking back from entry `index` at most STRETCH entries."""
+    turn = next((k for k in range(index - 1, max(-1, index - STRETCH), -1) if entries[k].as_turn_marker() is not None),
+                None)
+    if turn is None:
+        return False
+    before = next((e for e in reversed(entries[max(0, turn - STRETCH):turn]) if not e.is_comment), None)
+    marker = before.as_step_marker() if before is not None else None
+    return marker is not None and marker.step == step
 
 
 STRETCH = 200

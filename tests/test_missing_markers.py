@@ -138,3 +138,12 @@ def test_a_german_activation_in_an_action_step_not_ended_is_judged_as_written(tm
     text = "".join(lines[:tie] + lines[reserve + 1:])
     found = errors(tmp_path, text)
     assert found and not any("marker is missing" in f.message for f in found), found
+
+
+@pytest.mark.parametrize(("game", "marker"), [("onslaught", "Turn 1")])
+def test_a_first_step_written_before_its_turn_is_one_error(tmp_path: Path, game: str, marker: str) -> None:
+    """A turn's first marker written before the `Turn` marker (the two swapped): the step before any turn is the one
+    error; the step inferred after the turn's marker is a note of it (it was a second error, 'marker is missing')."""
+    text, _ = edited(SAMPLES[game], "swap", marker)
+    found = errors(tmp_path, text)
+    assert len(found) == 1 and "missing" not in found[0].message, found
