@@ -11,6 +11,7 @@ written.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import islice
 
 from adjudicator.contract import RuleSystem, StateT, deciding_side, how_of, kind_of, next_turn
 from adjudicator.findings import Finding
@@ -97,7 +98,8 @@ def missing_markers(system: RuleSystem[StateT], state: StateT, order: TurnOrder,
     # left out (each judged in the step under way would be an error of its own).
     following = ahead.next_marker(index)
     stretch = ahead.entries[index:ahead.next_marker_index(index)]
-    if following is None and sum(not e.is_comment and e.as_header() is None for e in stretch[:2]) < 2:
+    if following is None and len(list(islice((e for e in stretch if not e.is_comment and e.as_header() is None),
+                                             2))) < 2:
         return None
     end = len(sequence)
     later = following.as_step_marker() if following is not None else None
