@@ -525,6 +525,12 @@ class RuleSystem(Protocol[StateT]):
         the late entry is the players setting it right), or None; the entry is then judged by its kind's rules."""
         ...
 
+    def step_of(self, state: StateT, entry: Entry) -> str | None:
+        """The step or phase an entry out of place in the one under way belongs to, where the sequence's data cannot
+        tell (its kind allowed here too in other circumstances, or placed by no step); None: the data decides (cheap:
+        the engine asks it of every entry when it looks for a marker left out)."""
+        ...
+
     def apply(self, state: StateT, entry: Entry) -> StateT:
         """The state after the entry, as the log says; never checks; ReplayError if impossible."""
         ...

@@ -11,6 +11,7 @@ written.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import islice
 
 from adjudicator.contract import RuleSystem, StateT, deciding_side, how_of, kind_of, next_turn
 from adjudicator.findings import Finding
@@ -76,31 +77,44 @@ def missing_markers(system: RuleSystem[StateT], state: StateT, order: TurnOrder,
             return None
         at = system.sequence_point(state)
         return _missing_turn(system, state, order, step, at.turn, at.step, at.player_turn, index, ahead)
-    if entry.is_comment or entry.as_turn_marker() is not None or entry.as_header() is not None:
+    if entry.is_comment or entry.as_turn_marker() is not None or entry.as_header() is not None or not handed.entries:
         return None
     kind = kind_of(entry)
-    if not handed.entries or not order.governs(kind, how_of(entry)):
+    # Where the data cannot tell (a kind this step allows too in other circumstances), the system says.
+    claimed = system.step_of(state, entry)
+    if claimed is None and not order.governs(kind, how_of(entry)):
         return None
     at = system.sequence_point(state)
     if at.turn == 0:
         return None
     game = system.game_of(state)
     current = slot_index(sequence, at.step, at.player_turn) if at.step is not None else -1
-    if current is not None and current >= 0 and _first_fit(game, order, entry, current, current + 1) is not None:
-        return None
     if current is None:
         return None
-    # Only a marker written later shows the log passed over a step: a log that ends here may end early.
+    if claimed is None and current >= 0 and _first_fit(game, order, entry, current, current + 1) is not None:
+        return None
+    # A marker written later shows the log passed over a step. A log that ends here may end early: an entry written
+    # early is then its own one error, as written; only several after it, all of a later step, show its marker
+    # left out (each judged in the step under way would be an error of its own).
     following = ahead.next_marker(index)
-    if following is None:
+    stretch = ahead.entries[index:ahead.next_marker_index(index)]
+    if following is None and len(list(islice((e for e in stretch if not e.is_comment and e.as_header() is None),
+                                             2))) < 2:
         return None
     end = len(sequence)
-    later = following.as_step_marker()
+    later = following.as_step_marker() if following is not None else None
     if later is not None:
         end = next((k for k in range(current + 1, len(sequence)) if sequence[k].id == later.step), -1)
         if end < 0:
             return None
-    belongs = _fitting(game, order, ahead.entries[index:ahead.next_marker_index(index)], current + 1, end)
+    if claimed is None:
+        belongs = _fitting(game, order, stretch, current + 1, end)
+    else:
+        # The step the system names, if it comes later in this turn than the one under way, and the entries after
+        # it up to the next marker fit there or later.
+        belongs = next((k for k in range(current + 1, end) if sequence[k].id == claimed), None)
+        if belongs is not None and not _fits_from(game, order, stretch[1:], belongs, end):
+            belongs = None
     if belongs is None:
         return None
     markers: list[Entry] = [StepMarker(line=entry.line, column=entry.column, step=sequence[k].id)
@@ -108,12 +122,29 @@ def missing_markers(system: RuleSystem[StateT], state: StateT, order: TurnOrder,
     noun = system.step_noun
     # No line numbers in the words: the finding has its line, and a VASSAL log's are its steps.
     then = (f"the next marker written opens '{later.step}' after it" if later is not None
-            else "the next marker written begins another turn")
+            else "the next marker written begins another turn" if following is not None
+            else "the entries after it to the log's end belong there too")
     left = sequence[belongs]
     message = (f"turn {at.turn}: the '{left.id}' {noun} marker is missing before this line: the '{kind}' "
                f"entry here belongs to that {noun}, and {then}; the entries from here are judged in the "
                f"'{left.id}' {noun} (one marker left out, one error)")
+    if _written_before_turn(ahead.entries, index, left.id):
+        # The marker written just before the turn's own (the error of its place): one slip, that one error.
+        return markers, system.table.finding("note", order.section, entry.line, entry.column,
+                                             f"{message}; it was written before the 'Turn' marker: that error")
     return markers, system.table.finding("error", order.section, entry.line, entry.column, message)
+
+
+def _written_before_turn(entries: Sequence[Entry], index: int, step: str) -> bool:
+    """Whether the marker of `step` was written just before the `Turn` marker of the turn under way (the two swapped),
+    looking back from entry `index` at most STRETCH entries."""
+    turn = next((k for k in range(index - 1, max(-1, index - STRETCH), -1) if entries[k].as_turn_marker() is not None),
+                None)
+    if turn is None:
+        return False
+    before = next((e for e in reversed(entries[max(0, turn - STRETCH):turn]) if not e.is_comment), None)
+    marker = before.as_step_marker() if before is not None else None
+    return marker is not None and marker.step == step
 
 
 STRETCH = 200
@@ -125,19 +156,33 @@ def _fitting(game: Game, order: TurnOrder, stretch: Sequence[Entry], first: int,
     """The step the first of `stretch` (the entries up to the next marker) belongs to, among the sequence's
     `first` to `end - 1`, where every entry of the stretch the sequence governs fits, in order, in that step or
     a later one before `end`; None where one does not (an entry written out of its step, not a marker left out)."""
-    if len(stretch) > STRETCH:
-        return None
-    at: int | None = None
-    belongs: int | None = None
-    for entry in stretch:
-        if entry.is_comment or entry.as_header() is not None or not order.governs(kind_of(entry), how_of(entry)):
+    for i, entry in enumerate(stretch):
+        if not _governed(order, entry):
             continue
-        fits = _first_fit(game, order, entry, first if at is None else at, end)
+        belongs = _first_fit(game, order, entry, first, end)
+        return belongs if belongs is not None and _fits_from(game, order, stretch[i + 1:], belongs, end) else None
+    return None
+
+
+def _governed(order: TurnOrder, entry: Entry) -> bool:
+    """Whether the sequence places an entry (a comment or header, or a kind no step names, fits anywhere)."""
+    return not entry.is_comment and entry.as_header() is None and order.governs(kind_of(entry), how_of(entry))
+
+
+def _fits_from(game: Game, order: TurnOrder, stretch: Sequence[Entry], first: int, end: int) -> bool:
+    """Whether every entry of `stretch` the sequence governs fits, in order, in the sequence's step `first` or a later
+    one before `end`."""
+    if len(stretch) > STRETCH:
+        return False
+    at = first
+    for entry in stretch:
+        if not _governed(order, entry):
+            continue
+        fits = _first_fit(game, order, entry, at, end)
         if fits is None:
-            return None
-        belongs = fits if belongs is None else belongs
+            return False
         at = fits
-    return belongs
+    return True
 
 
 def _first_fit(game: Game, order: TurnOrder, entry: Entry, first: int, end: int) -> int | None:
@@ -162,10 +207,11 @@ def _missing_turn(system: RuleSystem[StateT], state: StateT, order: TurnOrder, s
     game = system.game_of(state)
     coming = next_turn(game, order.scenario or "", turn)
     written = ahead.next_turn_marker(index)
-    # Shown missing: before any turn, unless the turn is written later; in a game, by the turn after it written next
-    # (a first step written again with no such turn after it is judged as written).
+    # Shown missing: before any turn, unless the turn is written later; in a game, by the turn after it written next,
+    # or by the turn under way at its last step with no turn written after (a first step written again with no such
+    # turn after it, or in the middle of a turn, is judged as written).
     shown = (written is None or written.turn != coming) if turn == 0 else \
-        (written is not None and written.turn == coming + 1)
+        (written is not None and written.turn == coming + 1) or (written is None and expected is None)
     if not shown:
         return None
     then = (f"the next 'Turn' marker written is turn {written.turn}" if written is not None

@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.cli import adjudicate_file
-from adjudicator.findings import Finding
+from edit_support import EXAMPLES, edited, errors
 from wargame.sequence import TurnOrder
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SAMPLES = {
     "moscow": EXAMPLES / "moscow" / "legal-sample-game.log",
     "omaha": EXAMPLES / "omaha" / "legal-combat.log",
@@ -19,20 +17,9 @@ SAMPLES = {
 }
 
 
-def errors(tmp_path: Path, text: str) -> list[Finding]:
-    """The errors and warnings of a log given as text."""
-    path = tmp_path / "game.log"
-    path.write_text(text, encoding="utf-8")
-    result, _ = adjudicate_file(path, None)
-    assert result.stopped is None, result.stopped
-    return [f for f in result.findings if f.severity != "note"]
-
-
 def without(game: str, marker: str, nth: int = 1) -> tuple[str, int]:
     """A bundled legal log with its `nth` line equal to `marker` left out, and the line that marker stood on."""
-    lines = SAMPLES[game].read_text(encoding="utf-8").splitlines(keepends=True)
-    at = [i for i, line in enumerate(lines) if line.split("#")[0].strip() == marker][nth - 1]
-    return "".join(lines[:at] + lines[at + 1:]), at + 1
+    return edited(SAMPLES[game], "delete", marker, nth)
 
 
 @pytest.mark.parametrize(("game", "marker", "nth"), [
@@ -105,3 +92,58 @@ def test_the_look_ahead_stays_bounded(tmp_path: Path, monkeypatch: pytest.Monkey
                + "ge-xlviii 0309-0308\nPhase german_movement\n")
         work.append(calls)
     assert work[1] <= 5 * work[0], work
+
+
+def _markers(game: str) -> list[tuple[str, int]]:
+    """Every `Turn` and step or phase marker of a bundled legal log, with which of its kind it is."""
+    seen: dict[str, int] = {}
+    out = []
+    for line in SAMPLES[game].read_text(encoding="utf-8").splitlines():
+        marker = line.split("#")[0].strip()
+        if marker.startswith(("Turn ", "Step ", "Phase ")):
+            seen[marker] = seen.get(marker, 0) + 1
+            out.append((marker, seen[marker]))
+    return out
+
+
+@pytest.mark.parametrize(("marker", "nth"), _markers("onslaught"))
+def test_every_onslaught_marker_left_out_is_at_most_one_error(tmp_path: Path, marker: str, nth: int) -> None:
+    """Each `Turn` and `Step` marker of Onslaught's sample game left out, one at a time, is at most one error (an
+    empty step's marker left out is the next marker's one error). Before the system could name the step of an entry
+    the data cannot place (`step_of`), a German Reserve Step marker left out gave 5, 5 and 3 errors on turns 1, 2
+    and 4: its activations and strategic moves each judged in the Action Step, then the next marker's; the last
+    turn's `Turn 4` and `Step reinforcement`, with no marker after them, gave 13 and 16."""
+    text, line = without("onslaught", marker, nth)
+    found = errors(tmp_path, text)
+    assert len(found) <= 1, found
+    assert all(f.line >= line for f in found), found
+
+
+def test_a_reserve_step_marker_left_out_is_the_sequence_of_play_at_its_first_entry(tmp_path: Path) -> None:
+    """The German Reserve Step's marker left out after the Action Step's tie: one error citing 4.0 at the first
+    activation, whose activations are then judged in that step (5.0), not as activations outside an action."""
+    text, line = without("onslaught", "Step german_reserve", 1)
+    first = next(n for n, written in enumerate(text.splitlines(), 1) if n >= line and "activate" in written)
+    found = errors(tmp_path, text)
+    assert [(f.rule, f.line) for f in found] == [("4.0", first)], found
+    assert "'german_reserve' step marker is missing" in found[0].message, found[0].message
+
+
+def test_a_german_activation_in_an_action_step_not_ended_is_judged_as_written(tmp_path: Path) -> None:
+    """An activation outside an action while the Action Step goes on is not the reserve step's (the step has not
+    ended): judged as written, even with the Reinforcement Step's marker next."""
+    lines = SAMPLES["onslaught"].read_text(encoding="utf-8").splitlines(keepends=True)
+    tie = next(i for i, line in enumerate(lines) if line.startswith("Roll Allied 3 German 3"))
+    reserve = next(i for i, line in enumerate(lines) if line.startswith("Step german_reserve"))
+    text = "".join(lines[:tie] + lines[reserve + 1:])
+    found = errors(tmp_path, text)
+    assert found and not any("marker is missing" in f.message for f in found), found
+
+
+@pytest.mark.parametrize(("game", "marker"), [("onslaught", "Turn 1")])
+def test_a_first_step_written_before_its_turn_is_one_error(tmp_path: Path, game: str, marker: str) -> None:
+    """A turn's first marker written before the `Turn` marker (the two swapped): the step before any turn is the one
+    error; the step inferred after the turn's marker is a note of it (it was a second error, 'marker is missing')."""
+    text, _ = edited(SAMPLES[game], "swap", marker)
+    found = errors(tmp_path, text)
+    assert len(found) == 1 and "missing" not in found[0].message, found

@@ -52,6 +52,11 @@ def turn_2_germans() -> str:
             "German: reinforce ss-pz-05 4510\nGerman: reinforce ss-pz-06 4510\n")
 
 
+TURN_2_ALLIES = ("us-inf-09", "us-inf-10", "us-arm-02", "br-arm-02", "br-inf-05", "br-inf-06", "br-inf-07",
+                 "br-inf-08", "br-arm-03")
+"""Turn 2's Allied reinforcements (10.3)."""
+
+
 def turn_2_allies(delay: str = "") -> str:
     """Turn 2's Allied reinforcements: two on each landing hex, the rest delayed (10.3)."""
     placed = ("Allied: reinforce us-inf-09 0620\nAllied: reinforce us-inf-10 0620\nAllied: reinforce us-arm-02 0720\n"
@@ -146,7 +151,10 @@ def test_where_allied_reinforcements_go(game: Game) -> None:
     step = REINFORCEMENT_STEP
     assert play(game, 2, placed, step + "Allied: reinforce us-inf-09 0520\n")[0] == \
         [("10.3", "Allied: reinforce us-inf-09 0520")]
-    assert play(game, 2, placed, step + "Allied: delay us-inf-09\n")[0] == [("10.3", "Allied: delay us-inf-09")]
+    # Ruling 10.3: a delay is needless only for room no other reinforcement due this step may still take.
+    alone = {**placed, **{u: OUT_OF_PLAY for u in TURN_2_ALLIES if u != "us-inf-09"}}
+    assert play(game, 2, alone, step + "Allied: delay us-inf-09\n")[0] == [("10.3", "Allied: delay us-inf-09")]
+    assert play(game, 2, placed, step + "Allied: delay us-inf-09\n")[0] == []
     assert play(game, 2, placed, step + "Allied: reinforce us-inf-09 delayed_allied\n")[0] == \
         [("10.3", "Allied: reinforce us-inf-09 delayed_allied")]
     # Cherbourg held by the Allies is a source (8.1, 8.4).
@@ -340,7 +348,7 @@ def test_one_breach_of_the_steps_order_is_one_error(game: Game) -> None:
     error, on the first; the others are notes."""
     placed = {**LANDINGS, **GERMANS}
     shown, _, findings = play(game, 2, placed, REINFORCEMENT_STEP + "Allied: delay br-arm-03\n" + turn_2_germans())
-    # (The delay itself is needless, 0620-0820 having room: a 10.3 error of its own.)
+    # (The delay is not judged needless yet: the turn's other Allied reinforcements may still take the room, 10.3.)
     assert [e for e in shown if e[0] == "4.0"] == [("4.0", "German: reinforce ss-pz-03 1530")]
     assert sum(f.rule == "4.0" and f.severity == "note" for f in findings) == 7
 
@@ -350,9 +358,10 @@ def test_needless_delays_are_one_error_a_room(game: Game) -> None:
     unused is one breach, not one for every delay after it; a hex enemy divisions hold is never open (10.1)."""
     placed = {**LANDINGS, **GERMANS, "us-inf-03": "0620", "us-inf-04": "0620", "br-inf-02": "0820",
               "br-inf-03": "0820", "us-inf-05": "0720"}
-    delays = "".join(f"Allied: delay {u}\n" for u in ("us-inf-09", "us-inf-10", "us-arm-02"))
+    delays = "".join(f"Allied: delay {u}\n" for u in TURN_2_ALLIES)
     shown, _, _ = play(game, 2, placed, REINFORCEMENT_STEP + turn_2_germans() + delays)
-    assert shown == [("10.3", "Allied: delay us-inf-09")]  # 0720 has one room
+    # 0720 has one room: the delay that leaves it unused is the last (ruling 10.3: till then one still due may take it).
+    assert shown == [("10.3", "Allied: delay br-arm-03")]
     # A German division in 0720 (the Allies' control of it aside): no room anywhere, no delay refused.
     held = {**placed, "de-inf-02": "0720"}
     assert play(game, 2, held, REINFORCEMENT_STEP + turn_2_germans() + delays)[0] == []

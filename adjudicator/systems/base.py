@@ -102,6 +102,10 @@ class SystemBase(Generic[PlacedT]):
         """Why a misplaced entry breaks nothing new; None unless the system says (the engine's contract)."""
         return None
 
+    def step_of(self, state: PlacedT, entry: Entry) -> str | None:
+        """The step or phase a misplaced entry belongs to where the data cannot tell; None: the data decides."""
+        return None
+
     def apply(self, state: PlacedT, entry: Entry) -> PlacedT:
         """The state after the entry, as the log says."""
         raise NotImplementedError

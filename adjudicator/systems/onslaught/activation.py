@@ -9,7 +9,7 @@ from adjudicator.notation.entries import Activate, Attack, Entry, Move
 from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
-    ActionState, OnslaughtState, replace, turn_and_step, unit_of, units_at,
+    UNDECLARED, ActionState, OnslaughtState, replace, turn_and_step, unit_of, units_at,
 )
 from adjudicator.systems.onslaught.supply import is_supplied
 
@@ -30,7 +30,8 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
         out.append(finding("error", "5.2", entry, f"{side} activates a stack during a {action.side} action"))
     present = units_at(state, entry.hex, side)
     named = activated_units(state, action.type, entry)
-    if not present:
+    if not present and entry.hex not in state.action_log.unactivated_from:
+        # (A stack that moved or attacked before its activation was written: that move's error is the one.)
         out.append(finding("error", "5.2", entry, f"hex {entry.hex} holds no {side} division to activate"))
     absent = [u for u in named if u not in present]
     if absent:
@@ -55,6 +56,13 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
         out.append(finding("error", section, entry, f"activating a stack in {kind} costs {cost} supply point(s), "
                                                   f"not {entry.supply}"))
     return out
+
+
+def written_late(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether an entry activates a stack that has already moved or attacked in the action: written after that move
+    or attack (its one error), it goes on with the combat under way rather than ending it."""
+    return isinstance(entry, Activate) and state.action is not None and \
+        entry.hex in state.action_log.unactivated_from
 
 
 def activated_units(state: OnslaughtState, action_type: str, entry: Activate) -> list[str]:
@@ -196,6 +204,12 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     if again:
         state = replace(state, action_log=replace(state.action_log,
                                                   reactivated=state.action_log.reactivated | again))
+    if state.action is None and state.at.step == "action":
+        # 5.0: an activation in the Action Step outside an action is its one error (the action's declaration left
+        # out): it opens the action, of a type not declared, for the activations, moves and attacks that follow.
+        state = replace(state, action=ActionState(side, UNDECLARED, None, entry.line, entry.column),
+                        log=replace(state.log, entitled=None, passes=(), begun=True, undecided=False,
+                                    played_on=state.log.played_on or state.log.step_over))
     if state.action is None:
         # German Reserve Step: each stack moved costs a supply point (4.0, 5.2); out of supply now, it moves one
         # hex (8.6), as in the Movement action 5.0 likens the step to.
@@ -210,6 +224,9 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     # 8.6: a stack out of supply when activated stays so for the whole action.
     unsupplied = frozenset(u for u in units if u in state.location and not is_supplied(state, u))
     declared = {"move-first": "move", "attack-first": "attack"}.get(entry.order or "")
+    # A stack activated again in the action (5.2's one error) activates nothing new: it costs nothing, so neither the
+    # action's claim nor a later activation short of points is judged on it.
+    cost = 0 if units and units <= state.action.activated else cost
     action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
                      latest=units, unsupplied=state.action.unsupplied | unsupplied, sequence=declared,
                      switched=False, group=state.action.group | units, group_stacks=state.action.group_stacks + 1)

@@ -305,9 +305,17 @@ def recruitment_problem(state: OnslaughtState, unit_id: str, label: str) -> str 
 
 def needless_delay(state: OnslaughtState, unit_id: str, entry_area: str | None) -> list[Hex]:
     """10.3: the open hexes that make a delay needless, empty when none does: each room left in them refuses one
-    delay (one room left unused, one error), not every delay after it."""
+    delay (one room left unused, one error), not every delay after it; nor is room a reinforcement of this turn
+    still neither placed nor delayed, or one left off the map before, may take (ruling 10.3: that one is the error)."""
     open_now = open_hexes(state, unit_id, entry_area)
-    return open_now if room_in(state, "Allied", open_now) > state.log.refused_delays else []
+    room, taken = room_in(state, "Allied", open_now) - state.log.refused_delays, set(open_now)
+    if room <= 0:
+        return []
+    due = {*(row.unit for row in _schedule(state.game)[1].get((state.scenario, state.at.turn), ())), *state.left_off}
+    still_due = sum(1 for u in due if u != unit_id and u not in state.location and unit_of(state, u).side == "Allied"
+                    and (row := arrival(state, u)) is not None and row.entry != PARATROOP_BOX
+                    and taken & set(open_hexes(state, u, row.entry)))
+    return open_now if room > still_due else []
 
 
 def check_delay(state: OnslaughtState, entry: Place) -> list[Finding]:
@@ -358,8 +366,8 @@ def check_arrival_loss(state: OnslaughtState, entry: Loss) -> list[Finding] | No
     return []
 
 
-def unplaced(state: OnslaughtState) -> list[tuple[str, str]]:
-    """The reinforcements of this turn still off the map as the step ends: (section, message)."""
+def unplaced(state: OnslaughtState) -> list[tuple[str, str, str]]:
+    """The reinforcements of this turn still off the map as the step ends: (unit, section, message)."""
     out = []
     for row in _schedule(state.game)[1].get((state.scenario, state.at.turn), ()):
         if row.unit in state.location:
@@ -367,7 +375,7 @@ def unplaced(state: OnslaughtState) -> list[tuple[str, str]]:
         side = unit_of(state, row.unit).side
         section = "9.1" if row.entry == PARATROOP_BOX else ("10.2" if side == "German" else "10.3")
         fate = "placed" if side == "German" else "placed or delayed"
-        out.append((section, f"turn {state.at.turn}: the {side} reinforcement {row.unit} was not {fate}"))
+        out.append((row.unit, section, f"turn {state.at.turn}: the {side} reinforcement {row.unit} was not {fate}"))
     return out
 
 

@@ -317,7 +317,7 @@ def refusal(state: OnslaughtState, entry: Attack) -> tuple[list[Finding], dict[s
         # 5.3: "No enemy divisions can be attacked" in a Movement action.
         out.append(finding("error", "5.3", entry, f"{turn_and_step(state)}: no enemy division is attacked in a "
                                                   "Movement action"))
-    elif action is None or action.type not in ("combat", "breakthrough"):
+    elif action is None:  # an action of a type 5.1 does not have, or left undeclared, is its own one error
         out.append(finding("error", "5.1", entry, f"{turn_and_step(state)}: attacks belong to Combat and "
                                                   "Breakthrough actions"))
     target = state.game.grid.hex_of(entry.hex)
@@ -545,6 +545,10 @@ def apply_attack(state: OnslaughtState, entry: Attack) -> OnslaughtState:
         alternative = open_combat(state, entry, "-")
     # Ruling 7.0: divisions the rules refused did not attack; they may attack lawfully later in the action.
     attacked = set() if whole else set(entry.attackers) - set(refused)
-    done = replace(state.action_log, attacked=state.action_log.attacked | attacked)
+    lone = set(entry.attackers) - state.action.activated if state.action is not None else set()
+    hexes = {where for u in lone if (where := state.location.get(u)) is not None}
+    done = replace(state.action_log, attacked=state.action_log.attacked | attacked,
+                   unactivated=state.action_log.unactivated | lone,
+                   unactivated_from=state.action_log.unactivated_from | hexes)
     return replace(state, action_log=done, combat=combat, pending=pending, alternative=alternative)
 

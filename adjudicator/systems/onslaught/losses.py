@@ -22,6 +22,15 @@ def carries_out(entry: Entry) -> bool:
     return isinstance(entry, (Retreat, Advance, StandFast, Comment, Header))
 
 
+def uncalled(state: OnslaughtState, entry: Entry, section: str, message: str) -> Finding:
+    """A result carried out with no combat to call for it: the first since the last attack is the error (7.2: the
+    attack left out, most likely), the others after it notes of that one breach."""
+    first = state.action_log.uncalled
+    if first is None:
+        return finding("error", section, entry, f"{turn_and_step(state)}: {message}")
+    return finding("note", section, entry, f"{turn_and_step(state)}: {message} (as at line {first}: that error)")
+
+
 def effect_of(state: OnslaughtState, unit_id: str) -> Effect | None:
     """What the combat under way asks of a division, if it took part."""
     return next((e for e in state.pending if e.unit == unit_id), None)
@@ -62,8 +71,7 @@ def check_loss(state: OnslaughtState, entry: Loss) -> list[Finding]:
         return [finding("error", "7.2", entry, f"{entry.unit} is not on the map "
                                                f"({state.location.get(entry.unit) or 'not in play'})")]
     if combat is None:
-        return [finding("error", "7.2", entry, f"{turn_and_step(state)}: no combat result calls for {entry.unit} "
-                                               f"to be {verb}")]
+        return [uncalled(state, entry, "7.2", f"no combat result calls for {entry.unit} to be {verb}")]
     effect = effect_of(state, entry.unit)
     if effect is None:
         return [finding("error", "7.2", entry, f"{entry.unit} took no part in {combat.name}; no result calls "
@@ -110,7 +118,7 @@ def check_loss(state: OnslaughtState, entry: Loss) -> list[Finding]:
 def check_stand(state: OnslaughtState, entry: StandFast) -> list[Finding]:
     combat = state.combat
     if combat is None:
-        return [finding("error", "7.5", entry, f"{turn_and_step(state)}: no combat result to stand against")]
+        return [uncalled(state, entry, "7.5", "no combat result to stand against")]
     out: list[Finding] = []
     game = state.game
     fortified = "fortification" in game.hex_terrain.get(game.grid.hex_of(combat.hex), ())

@@ -149,6 +149,10 @@ def move_rule(state: OnslaughtState, unit_id: str, strategic: bool = False) -> M
                     zone_of_control(state, enemy_of(state, unit.side)))
 
 
+UNACTIVATED = "moves without being activated in this action"
+"""6.1's bar of a division not activated in the action under way."""
+
+
 def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[list[tuple[str, str]], bool]:
     """What bars a division from moving now, whatever its path (5.0-5.5, 6.1, 9.2, 10.2, 14.3): (section,
     message) in the order judged, and whether the first ends the judging of the move."""
@@ -176,7 +180,7 @@ def move_bars(state: OnslaughtState, unit_id: str, strategic: bool) -> tuple[lis
             return [("5.2", f"{turn_and_step(state)}: {unit_id} moves without an action")], True
         if unit_id not in action.activated:
             # 6.1: "A division must be activated in order to move."
-            out.append(("6.1", f"{unit_id} moves without being activated in this action"))
+            out.append(("6.1", f"{unit_id} {UNACTIVATED}"))
         elif action.type in ("movement", "breakthrough") and unit_id not in action.latest:
             section = "5.3" if action.type == "movement" else "5.5"
             out.append((section, f"{unit_id} moves after another stack was activated; only one stack is "
@@ -219,11 +223,15 @@ def check_move(state: OnslaughtState, entry: Move) -> list[Finding]:
         # One breach, one error: an Allied stack activated in the German Reserve Step (5.2's error, on the
         # activation) that moves is that breach again.
         return [finding("note", "5.2", entry, f"{bars[0][1]} (its activation in this step is reported: one error)")]
-    out = [finding("error", section, entry, message) for section, message in bars]
+    where = state.location.get(entry.unit)
+    # One stack, one breach: a division of a stack another moved or attacked from unactivated is a note of that error.
+    known = where in state.action_log.unactivated_from
+    out = [finding("note", section, entry, f"{message} (so did its stack's: that error)")
+           if known and message.endswith(UNACTIVATED) else finding("error", section, entry, message)
+           for section, message in bars]
     if final:
         return out
     game = state.game
-    where = state.location.get(entry.unit)
     if entry.path[0] != where:
         out.append(finding("error", "6.1", entry, f"{entry.unit} is in {where}, not {entry.path[0]}"))
         return out
@@ -349,6 +357,10 @@ def apply_move(state: OnslaughtState, entry: Move) -> OnslaughtState:
         changes["log"] = replace(state.log, free_moves=state.log.free_moves - {entry.unit})
     enemy_zoc = zone_of_control(state, enemy_of(state, unit_of(state, entry.unit).side))
     done = state.action_log
+    unactivated = entry.unit not in state.action.activated if state.action is not None else \
+        state.at.step == "german_reserve" and not any(entry.unit in stack for stack in state.log.reserve_stacks)
+    if unactivated and where is not None:
+        done = replace(done, unactivated_from=done.unactivated_from | {where})
     stopped = done.stopped | ({entry.unit} if state.game.grid.hex_of(entry.path[-1]) in enemy_zoc else set())
     changes.update(control_changes(state, entry.unit, entry.path[1:]))
     after = relocate(state, entry.unit, entry.path[-1], **changes,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Advance, Retreat
 from adjudicator.systems.onslaught.combat import after_losses, retreat_options_of
-from adjudicator.systems.onslaught.losses import effect_of, track_effect
+from adjudicator.systems.onslaught.losses import effect_of, track_effect, uncalled
 from adjudicator.systems.onslaught.sections import finding
 from adjudicator.systems.onslaught.state import (
-    OnslaughtState, enemy_of, on_map, relocate, replace, turn_and_step, unit_of, units_at,
+    OnslaughtState, enemy_of, on_map, relocate, replace, unit_of, units_at,
 )
 from adjudicator.systems.onslaught.supply import mark_control
 from adjudicator.systems.onslaught.tables import map_tables
@@ -43,8 +43,7 @@ def check_retreat(state: OnslaughtState, entry: Retreat) -> list[Finding]:
         return [finding("error", "7.3", entry, f"{entry.unit} is in {where}, not {entry.path[0]}")]
     combat = state.combat
     if combat is None:
-        return [finding("error", "7.2", entry, f"{turn_and_step(state)}: no combat result calls for {entry.unit} to "
-                                               "retreat")]
+        return [uncalled(state, entry, "7.2", f"no combat result calls for {entry.unit} to retreat")]
     effect = effect_of(state, entry.unit)
     if effect is None or not effect.defends:
         return [finding("error", "7.2", entry, f"{entry.unit} did not defend in {combat.name}; only the "
@@ -116,8 +115,8 @@ def check_advance(state: OnslaughtState, entry: Advance) -> list[Finding]:
     unit = unit_of(state, entry.unit)
     combat = state.combat
     if combat is None:
-        return [finding("error", "7.4", entry, f"{turn_and_step(state)}: {entry.unit} advances, but no combat has "
-                                               "just been resolved; an advance comes right after its combat")]
+        return [uncalled(state, entry, "7.4", f"{entry.unit} advances, but no combat has just been resolved; an "
+                                              "advance comes right after its combat")]
     if entry.unit not in combat.attackers:
         return [finding("error", "7.4", entry, f"{entry.unit} did not take part in {combat.name}; divisions "
                                                "that did not participate in the attack cannot advance")]

@@ -6,14 +6,14 @@ from typing import Literal
 
 from adjudicator.contract import next_turn
 from adjudicator.findings import Finding
-from adjudicator.notation.entries import Action, Entry, Pass, RollOff, StepMarker, TurnMarker
+from adjudicator.notation.entries import Action, Activate, Entry, Pass, RollOff, StepMarker, TurnMarker
 from adjudicator.systems.onslaught.arrivals import PARATROOP_BOX, TURN_TRACK, replacement_points, unplaced
 from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.sections import TABLE, finding
 from adjudicator.systems.onslaught.setup import check_grouping
 from adjudicator.systems.onslaught.stacking import overstacked
 from adjudicator.systems.onslaught.state import (
-    NO_ACTS, ActionState, OnslaughtState, replace, turn_and_step,
+    NO_ACTS, UNDECLARED, ActionState, OnslaughtState, replace, turn_and_step,
 )
 from wargame.errors import did_you_mean
 
@@ -38,10 +38,16 @@ def closing_findings(state: OnslaughtState, entry: Entry) -> list[Finding]:
                                                        f"{excess} division(s) over the limit of {limit} in hex "
                                                        f"{where} and removed none"))
     action = state.action
-    if action is not None and action.claimed is not None and action.claimed != action.paid:
-        out.append(TABLE.finding("error", "5.2", action.line, action.column,
-                                      f"the {action.side} {action.type} action claims {action.claimed} supply "
-                                      f"point(s) but its activations cost {action.paid}"))
+    if action is not None and action.claimed is not None and action.claimed != action.paid and \
+            not declared_again(state, entry):
+        # One breach, one error: divisions that moved or attacked without being activated (5.4, 6.1: that error) are
+        # most likely an activation left out, which the claim counted; the claim falling short is that breach.
+        unactivated = sorted((state.action_log.unactivated | state.action_log.moved) - action.activated)
+        follows = action.claimed > action.paid and unactivated
+        why = f" ({', '.join(unactivated)} acted without being activated: that error)" if follows else ""
+        out.append(TABLE.finding("note" if follows else "error", "5.2", action.line, action.column,
+                                 f"the {action.side} {action.type} action claims {action.claimed} supply "
+                                 f"point(s) but its activations cost {action.paid}{why}"))
     return out
 
 
@@ -68,10 +74,12 @@ def check_turn(state: OnslaughtState, entry: TurnMarker) -> list[Finding]:
         before = f"turn {state.at.turn}" if state.at.turn else "the set-up"
         out.append(finding("error", "4.0", entry, f"turn {entry.turn} follows {before}; turns run in order (turn "
                                                   f"{expected} comes next)"))
+    if entry.turn == state.at.turn and state.at.step is None:
+        return out  # the marker written twice: its one error is the order of turns, nothing of the turn has passed
     if state.at.turn and state.at.step != "reinforcement":
         out.append(finding("error", "4.0", entry, f"turn {state.at.turn} ends without its Reinforcement Step"))
     elif state.at.turn:
-        out += [finding("error", section, entry, message) for section, message in unplaced(state)]
+        out += [finding("error", section, entry, message) for _, section, message in unplaced(state)]
     return out
 
 
@@ -140,6 +148,49 @@ def both_out(state: OnslaughtState) -> bool:
     return state.at.step == "action" and all(points <= 0 for points in state.supply.values())
 
 
+def step_of(state: OnslaughtState, entry: Entry) -> str | None:
+    """The step a German activation, or German movement action, belongs to when it comes after the Action Step has
+    ended and outside an action: the German Reserve Step's (5.0). The Action Step allows both too (within an action,
+    or before the step ends), so the sequence's data alone cannot tell; None for every other entry."""
+    if state.at.step != "action" or state.action is not None or entry.side != "German":
+        return None
+    if not (state.log.step_over or both_out(state)):
+        return None
+    if isinstance(entry, Activate) or (isinstance(entry, Action) and entry.action == "movement"):
+        return "german_reserve"
+    return None
+
+
+def declared_late(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether an entry declares the action its side's activation opened undeclared (that activation's one error)."""
+    action = state.action
+    return isinstance(entry, Action) and action is not None and action.type == UNDECLARED and entry.side == action.side
+
+
+def declared_again(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether an entry declares again the action under way, nothing activated in it yet (one slip, one error)."""
+    action = state.action
+    return isinstance(entry, Action) and action is not None and not action.activated and \
+        (entry.side, entry.action, entry.supply) == (action.side, action.type, action.claimed)
+
+
+def declared_before_step(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether a marker opens the Action Step for the action declared before it (before the turn's first step: that
+    declaration's one error, 5.0), which goes on in the step rather than ending there."""
+    marker = entry.as_step_marker()
+    return marker is not None and marker.step == "action" and state.action is not None and state.action.stepless
+
+
+def rolled_for(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether a roll-off is the roll for the action declared before it (5.0: that declaration's one error), nothing
+    activated yet and its side the winner: the action goes on rather than ending empty."""
+    action = state.action
+    if not isinstance(entry, RollOff) or action is None or not action.unrolled or action.activated:
+        return False
+    best = max(entry.rolls.values(), default=0)
+    return [side for side, roll in entry.rolls.items() if roll == best] == [action.side]
+
+
 def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
     """5.0: who takes the next action, and the action types (5.1). The engine has already checked, from
     game.toml's `[[sequence]]`, that actions and passes come in the Action Step and only German actions
@@ -151,7 +202,13 @@ def check_action(state: OnslaughtState, entry: Action | Pass) -> list[Finding]:
             out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: only German movement (strategic) "
                                                       "takes place in the German Reserve Step"))
         return out
-    if state.log.step_over or (both_out(state) and state.action is not None):
+    if declared_late(state, entry):
+        pass  # the action its activation opened: the activation was the one error (5.2)
+    elif declared_again(state, entry) and state.action is not None:
+        out.append(finding("error", "5.0", entry, f"{turn_and_step(state)}: the {side} {state.action.type} action is "
+                                                  "declared again, nothing activated in it yet; one action at a "
+                                                  "time, the players rolling after each"))
+    elif state.log.step_over or (both_out(state) and state.action is not None):
         out.append(finding(played_on(state), "5.0", entry, f"{turn_and_step(state)}: the Action Step has ended "
                                                           "(tied roll, two passes, or both players out of supply)"
                                                           f"{PLAYED_ON if state.log.played_on else ''}"))
@@ -184,6 +241,10 @@ def apply_turn(state: OnslaughtState, entry: TurnMarker) -> OnslaughtState:
 def apply_step(state: OnslaughtState, entry: StepMarker) -> OnslaughtState:
     """A new step (4.0; the engine has put it in, its record fresh): the Allied player takes the first action, the
     German in the counteroffensive's turn (12.0); the Reinforcement Step's replacement points (11.1)."""
+    if entry.step == "action" and state.action is not None and state.action.stepless:
+        # The action declared before the step's marker (its one error) is the step's first.
+        return replace(state, action=replace(state.action, stepless=False),
+                       log=replace(state.log, entitled=None, begun=True))
     if entry.step == "action":
         first = "German" if state.bulge_turn == state.at.turn else "Allied"
         return replace(state, log=replace(state.log, entitled=first))
@@ -196,6 +257,10 @@ def apply_step(state: OnslaughtState, entry: StepMarker) -> OnslaughtState:
 
 def apply_roll(state: OnslaughtState, entry: RollOff) -> OnslaughtState:
     """A roll-off (5.0): the winner acts, a tie ends the step (12.0: except the Bulge turn's first tie)."""
+    if rolled_for(state, entry) and state.action is not None:
+        # The roll for the action declared before it: the action goes on, its side having won.
+        return replace(state, action=replace(state.action, unrolled=False),
+                       log=replace(state.log, entitled=None, begun=True, undecided=False))
     bulge = state.bulge_turn == state.at.turn and state.at.step == "action"
     over = state.log.step_over or both_out(state)
     if over:
@@ -239,7 +304,13 @@ def apply_action(state: OnslaughtState, entry: Action) -> OnslaughtState:
         # 14.4: the winner of a roll on turn 20 with no points gets emergency points for this action.
         grant = int(state.game.parameter[f"emergency_supply_{side.lower()}"])
         state = replace(state, supply={**state.supply, side: grant}, emergency=side)
-    state = replace(state, action=ActionState(side, entry.action, entry.supply, entry.line, entry.column))
+    if declared_late(state, entry) and state.action is not None:
+        # The declaration written after the activation that opened it: the action takes its type and claim.
+        return replace(state, action=replace(state.action, type=entry.action, claimed=entry.supply, line=entry.line,
+                                             column=entry.column))
+    unrolled = state.log.entitled is None and not state.log.undecided and not state.log.step_over
+    state = replace(state, action=ActionState(side, entry.action, entry.supply, entry.line, entry.column,
+                                              unrolled=unrolled, stepless=state.at.turn > 0 and state.at.step is None))
     return replace(state, log=replace(state.log, entitled=None, passes=(), begun=True, undecided=False,
                                                   played_on=state.log.played_on or state.log.step_over,
                                                   bulge_tie="spent" if state.log.bulge_tie == "open" else

@@ -40,8 +40,17 @@ class ActionState:
     """5.4: divisions activated together since the action's latest attack."""
     targets: dict[str, str] = field(default_factory=dict)
     """5.4: the hex each division's activation group attacks, once the group has attacked."""
+    stepless: bool = False
+    """4.0, 5.0: declared before the turn's first step marker (that error): the Action Step's marker goes on with it."""
+    unrolled: bool = False
+    """5.0: declared before the players rolled for it (that error): the roll written next, won by its side, is its."""
     group_stacks: int = 0
     """5.4 / 7.0: how many stacks the group holds (one stack's divisions may attack different hexes)."""
+
+
+UNDECLARED = "undeclared"
+"""The type of an action whose declaration the log left out (5.0: its first activation is that one error, and what
+follows is judged as within an action of either type)."""
 
 
 @frozen
@@ -100,6 +109,15 @@ class ActionLog:
     """9.2: paratroop divisions dropped, which move no further."""
     reactivated: frozenset[str] = frozenset()
     """5.2: divisions activated a second time (one error, on the activation): their next move is part of it."""
+    uncalled: int | None = None
+    """7.2: the line of the first loss, retreat, stand or advance written since the last attack with no combat to carry
+    out (its one error: most likely the attack left out); the others after it are notes."""
+    unactivated_from: frozenset[str] = frozenset()
+    """5.2, 6.1: the hexes whose divisions moved or attacked without being activated (the stack's one error: its
+    activation left out, or written after)."""
+    unactivated: frozenset[str] = frozenset()
+    """5.4, 5.2: divisions that attacked without being activated in the action (that error, most likely an activation
+    left out, which the action's claim of supply points counted)."""
     rewritten: dict[str, str] = field(default_factory=dict)
     """Units moved by a move written from the wrong hex, and the hex they were in: a move from that hex next is the
     players' correction, judged as the unit's move (one error)."""
@@ -145,6 +163,9 @@ class OnslaughtState:
     victory: Outcome | None = None
     optional: frozenset[str] = frozenset()
     """Optional rules in force (14.0), from the log's `Optional` headers."""
+    left_off: dict[str, int] = field(default_factory=dict)
+    """10.2, 10.3: reinforcements reported neither placed nor delayed as their turn ended (that error), by the line of
+    the marker that ended it: an entry naming one still off the map is the players' follow-up, a note of it."""
     regrouped: bool = False
     """3.0: the log has regrouped the landing-hex divisions (`setup` entries)."""
     emergency: str | None = None

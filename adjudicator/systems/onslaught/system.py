@@ -12,6 +12,7 @@ victory (13.1-13.3, victory.py) and the optional rules when the log's headers pu
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 
 from adjudicator.contract import (
@@ -24,6 +25,7 @@ from adjudicator.systems.base import SystemBase
 from adjudicator.systems.onslaught import (
     account, arrivals, combat, losses, sequence, supply,
 )
+from adjudicator.systems.onslaught.activation import written_late
 from adjudicator.systems.onslaught.arrivals import order_of, unplaced
 from adjudicator.systems.onslaught.combat import CombatAudit, retreat_options_of
 from adjudicator.systems.onslaught.losses import carries_out
@@ -61,6 +63,37 @@ def other_branch(state: OnslaughtState) -> OnslaughtState:
     assert state.alternative is not None
     combat, pending = state.alternative
     return replace(state, combat=combat, pending=pending, alternative=None)
+
+
+def attacks_again(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether an entry repeats the attack under way (its hex and attackers), nothing of its result carried out yet:
+    the line written twice, one error, which opens no second combat (7.0)."""
+    attack, combat = entry.as_attack(), state.combat
+    # Divisions refused for want of an activation (5.4) and activated since: the attack made again is the correction.
+    corrected = state.action is not None and state.action_log.unactivated & state.action.activated
+    return attack is not None and combat is not None and attack.hex == combat.hex and not corrected and \
+        set(attack.attackers) == set(combat.attackers) and not combat.advanced and \
+        not any(e.lost or e.retreated or e.stood for e in state.pending)
+
+
+def goes_on(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether a closing entry leaves the action under way going on: its declaration, written late or early (its one
+    error), being completed by it (5.0)."""
+    return sequence.declared_late(state, entry) or sequence.rolled_for(state, entry) or \
+        sequence.declared_before_step(state, entry)
+
+
+def left_off_noted(state: OnslaughtState, entry: Entry, found: list[Finding]) -> list[Finding]:
+    """The errors an entry owes only to a reinforcement left off the map (reported as its turn ended, 10.2, 10.3),
+    made notes: the players went on as if it had been placed (one breach, one error)."""
+    off = sorted(u for kind, u in entry.named_ids()
+                 if kind == "unit" and u in state.left_off and on_map(state, u) is None)
+    if not off:
+        return found
+    return [dataclasses.replace(f, severity="note", message=f"{f.message} ({unit} was left off the map as the turn "
+                                                            f"ended, line {state.left_off[unit]}: that error)")
+            if f.severity == "error" and (unit := next((u for u in off if u in f.message), None)) else f
+            for f in found]
 
 
 def errors_of(state: OnslaughtState, entry: Entry) -> bool:
@@ -131,6 +164,11 @@ class Onslaught(SystemBase[OnslaughtState]):
     # -- check -------------------------------------------------------------------------------
     def check_rules(self, state: OnslaughtState, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         """Onslaught's findings for an entry, after the engine's generic checks; the state is left untouched."""
+        found = self._check_rules(state, entry, kind_rules)
+        return left_off_noted(state, entry, found) if state.left_off and found else found
+
+    def _check_rules(self, state: OnslaughtState, entry: Entry, kind_rules: bool) -> list[Finding]:
+        """`check_rules` but for the errors a reinforcement left off the map brings about."""
         # Ruling 13.2 / 13.3: the Reinforcement Step's claims of victory are judged as the turn ends.
         claims = judged_claims(state) if isinstance(entry, TurnMarker) else []
         ended = after_the_end(state, entry)
@@ -138,7 +176,11 @@ class Onslaught(SystemBase[OnslaughtState]):
             return [*claims, ended]
         kind = kind_of(entry)
         out: list[Finding] = claims
-        if state.combat is not None and not carries_out(entry):
+        if state.combat is not None and attacks_again(state, entry):
+            return [TABLE.finding("error", "7.0", entry.line, entry.column,
+                                  f"{state.combat.name} is written again before its result is carried out; each "
+                                  "division attacks once in an action (its result is owed once)")]
+        if state.combat is not None and not carries_out(entry) and not written_late(state, entry):
             owed = losses.combat_over(state, entry)
             if owed and state.alternative is not None:
                 # After a wrong result claim (its one error is on the attack) what is owed is the table's
@@ -151,12 +193,16 @@ class Onslaught(SystemBase[OnslaughtState]):
                 branch = other_branch(state)  # fits neither: judged by the table's result, never the claim's
             if branch is not state:
                 return registry_of(branch).check(branch, entry)
-        if kind in CLOSING:
+        if kind in CLOSING and not goes_on(state, entry):
             out += sequence.closing_findings(state, entry)
         out += arrivals.check_order(state, entry)
         if kind_rules:
             out += registry_of(state).check(state, entry)
         return out
+
+    def step_of(self, state: OnslaughtState, entry: Entry) -> str | None:
+        """The German Reserve Step for its activations written after the Action Step's end (5.0, `sequence.step_of`)."""
+        return sequence.step_of(state, entry)
 
     # -- apply -------------------------------------------------------------------------------
     def apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
@@ -189,7 +235,9 @@ class Onslaught(SystemBase[OnslaughtState]):
     def _apply(self, state: OnslaughtState, entry: Entry) -> OnslaughtState:
         """The state after an entry, as the log says: what every entry does, then its kind's own effect."""
         kind = kind_of(entry)
-        if state.combat is not None and not carries_out(entry):
+        if attacks_again(state, entry):
+            return state
+        if state.combat is not None and not carries_out(entry) and not written_late(state, entry):
             state = replace(state, combat=None, pending=(), alternative=None)
         elif state.combat is not None and state.alternative is not None and applies(entry):
             branch = follow_branch(state, entry)
@@ -201,7 +249,13 @@ class Onslaught(SystemBase[OnslaughtState]):
                 # Both results allow the entry: it is carried out in both.
                 other = registry_of(state).apply(other_branch(state), entry)
                 state = replace(state, alternative=(other.combat, other.pending) if other.combat else None)
-        if kind in CLOSING:
+        if state.combat is None and carries_out(entry) and not entry.is_comment and entry.as_header() is None \
+                and state.action_log.uncalled is None and state.at.step == "action":
+            # 7.2: a result with no combat to carry out; the ones after it, till the next attack, are that breach.
+            state = replace(state, action_log=replace(state.action_log, uncalled=entry.line))
+        elif kind == "attack" and state.action_log.uncalled is not None:
+            state = replace(state, action_log=replace(state.action_log, uncalled=None))
+        if kind in CLOSING and not goes_on(state, entry):
             state = sequence.close_action(state)
         elif kind in PLACING and state.action_log.stacks_checked:
             state = replace(state, action_log=replace(state.action_log, stacks_checked=False))
@@ -227,7 +281,7 @@ class Onslaught(SystemBase[OnslaughtState]):
             out += overstacks_when_the_log_ends(state)
         if state.at.step == "reinforcement" and state.victory is None:
             out += [TABLE.finding("note", section, 0, 1, f"when the log ends, {message}")
-                    for section, message in unplaced(state)]
+                    for _, section, message in unplaced(state)]
         if state.victory is None and state.at.step == "reinforcement":
             won = automatic_victory(state, turn_over=True)
             if won is not None:
@@ -365,7 +419,10 @@ class Onslaught(SystemBase[OnslaughtState]):
 
 
 def turn_over(state: OnslaughtState, entry: TurnMarker) -> OnslaughtState:
-    """13.2, judged as a turn ends (the next turn marker shows it), in the turn ending."""
+    """13.2, judged as a turn ends (the next turn marker shows it), in the turn ending; the reinforcements it leaves
+    off the map (10.2, 10.3: that error) are kept, so what later names them is a note of it."""
+    if state.at.turn and state.at.step == "reinforcement" and (missing := unplaced(state)):
+        state = replace(state, left_off={**state.left_off, **{unit: entry.line for unit, _, _ in missing}})
     if not entry.turn or not state.at.turn or state.victory is not None:
         return state
     won = automatic_victory(state, turn_over=True)
