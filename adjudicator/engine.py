@@ -17,6 +17,7 @@ from adjudicator.contract import (
 )
 from adjudicator.findings import Finding, one_error
 from adjudicator.headers import SINGLE_HEADERS, HeaderCheck, header_findings
+from adjudicator.markers_again import written_again
 from adjudicator.missing_markers import Lookahead, missing_markers
 from adjudicator.notation.entries import Entry, Header, StepMarker
 from adjudicator.notation.text import iter_units_and_hexes
@@ -364,19 +365,24 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         Finding("error", NOTATION, "ids", entry.line,
                                 (problem.place.column or 1) if problem.place else entry.column, problem.message))
         try:
-            # A marker the log left out (the markers written after it show it): one error, then applied.
-            if (left_out := missing_markers(system, state, order, entry, index, ahead)) is not None:
-                markers, said = left_out
-                result.findings.append(said)
-                for marker in markers:
-                    result.findings += check(system, state, marker, order)
-                    state = advance(system, state, marker, order)
-            found = check(system, state, entry, order)
-            if astray and any(f.severity == "error" for f in found):
-                found = judged_lawfully(system, state, entry, found, astray, order)
-            result.findings += found
-            astray = _still_astray(astray, entry, found)
-            state = _advanced(system, state, resolver, entry, order)
+            # A marker written again, where only a later phase may open and the entries after it do not show the
+            # next player's: one error, and it opens nothing (nothing of the phase under way ends).
+            if (again := written_again(system, state, order, entry, index, ahead)) is not None:
+                result.findings.append(again)
+            else:
+                # A marker the log left out (the markers written after it show it): one error, then applied.
+                if (left_out := missing_markers(system, state, order, entry, index, ahead)) is not None:
+                    markers, said = left_out
+                    result.findings.append(said)
+                    for marker in markers:
+                        result.findings += check(system, state, marker, order)
+                        state = advance(system, state, marker, order)
+                found = check(system, state, entry, order)
+                if astray and any(f.severity == "error" for f in found):
+                    found = judged_lawfully(system, state, entry, found, astray, order)
+                result.findings += found
+                astray = _still_astray(astray, entry, found)
+                state = _advanced(system, state, resolver, entry, order)
         except ReplayError as e:
             return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))
         result.applied += 1

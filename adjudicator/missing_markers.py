@@ -18,7 +18,7 @@ from adjudicator.notation.entries import Entry, StepMarker, TurnMarker
 from wargame.game import Game
 from wargame.sequence import TurnOrder, next_slot, slot_index
 
-__all__ = ["Lookahead", "missing_markers"]
+__all__ = ["Lookahead", "STRETCH", "first_fit", "missing_markers"]
 
 
 class Lookahead:
@@ -86,7 +86,7 @@ def missing_markers(system: RuleSystem[StateT], state: StateT, order: TurnOrder,
         return None
     game = system.game_of(state)
     current = slot_index(sequence, at.step, at.player_turn) if at.step is not None else -1
-    if current is not None and current >= 0 and _first_fit(game, order, entry, current, current + 1) is not None:
+    if current is not None and current >= 0 and first_fit(game, order, entry, current, current + 1) is not None:
         return None
     if current is None:
         return None
@@ -132,7 +132,7 @@ def _fitting(game: Game, order: TurnOrder, stretch: Sequence[Entry], first: int,
     for entry in stretch:
         if entry.is_comment or entry.as_header() is not None or not order.governs(kind_of(entry), how_of(entry)):
             continue
-        fits = _first_fit(game, order, entry, first if at is None else at, end)
+        fits = first_fit(game, order, entry, first if at is None else at, end)
         if fits is None:
             return None
         belongs = fits if belongs is None else belongs
@@ -140,7 +140,7 @@ def _fitting(game: Game, order: TurnOrder, stretch: Sequence[Entry], first: int,
     return belongs
 
 
-def _first_fit(game: Game, order: TurnOrder, entry: Entry, first: int, end: int) -> int | None:
+def first_fit(game: Game, order: TurnOrder, entry: Entry, first: int, end: int) -> int | None:
     """The first of the sequence's steps `first` to `end - 1` that allows the entry (its kind, side and units'
     types, as the engine's check of its place reads them), or None."""
     kind, how = kind_of(entry), how_of(entry)
