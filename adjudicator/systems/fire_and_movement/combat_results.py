@@ -25,6 +25,28 @@ class CombatResults(SeriesArea[S]):
             return False
         return isinstance(entry, (Loss, Retreat, Advance, StandFast, Comment, Header))
 
+    def written_again(self, state: S, entry: Entry) -> FmCombat | None:
+        """The combat under way when an entry declares it again (an attack on its hex by the same units, a
+        bombardment of its hex): the copy is not carried out, and the entries after it carry that combat out."""
+        combat = state.combat
+        if combat is None or not isinstance(entry, (Attack, Bombard)) or entry.hex != combat.hex:
+            return None
+        if isinstance(entry, Bombard):
+            return combat if combat.bombardment else None
+        same = not combat.bombardment and frozenset(entry.attackers) == frozenset(combat.attackers)
+        return combat if same else None
+
+    def _check_written_again(self, state: S, entry: Attack | Bombard, combat: FmCombat) -> Finding:
+        """8.2 (an attack: its units attack once a phase, their strength unitary) or 8.0 (a bombardment: its target
+        suffers one attack a phase): the combat under way declared again is one error, its one breach."""
+        rest = f"it is not carried out, and the entries after it carry out {combat.name}"
+        if isinstance(entry, Bombard):
+            return self._f("error", "8.0", entry, f"{combat.name} is written again: the units there suffer one attack a "
+                                                  f"phase; {rest}")
+        return self._f("error", "8.2", entry, f"{', '.join(combat.attackers)} attacked {entry.hex} already "
+                                              f"(line {combat.line}): the attack is written again, and a unit attacks "
+                                              f"once a phase, its strength unitary; {rest}")
+
     def _outstanding(self, state: S, combat: FmCombat) -> list[Owed]:
         """What a combat's result still asks of the log (8.2.4-8.4)."""
         owed = results.outstanding(combat, self._retreat_rooms(state, combat))

@@ -259,6 +259,10 @@ class FireAndMovement(SeriesRules[S]):
     def check_rules(self, state: S, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         """The series' findings for an entry, after the engine's generic checks; the state is left untouched."""
         out: list[Finding] = []
+        again = self.combat_results.written_again(state, entry) if kind_rules else None
+        if again is not None and isinstance(entry, (Attack, Bombard)):
+            # The combat under way written again: one error, and nothing else of it judged (not carried out).
+            return [self.combat_results._check_written_again(state, entry, again)]
         if state.combat is not None and not self.combat_results._carries_out(state, entry):
             out += self.combat_results._combat_over(state, entry)
             state = evolve(state, combat=None)  # the entry is checked as the combat ended
@@ -354,6 +358,8 @@ class FireAndMovement(SeriesRules[S]):
 
     def _applied_by_handlers(self, state: S, entry: Entry) -> S:
         """The state after an entry, as the handlers apply it."""
+        if self.combat_results.written_again(state, entry) is not None:
+            return state  # the combat under way written again is not carried out (8.0, 8.2: its one error)
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             state = evolve(state, noted=state.noted | {kind})
