@@ -27,25 +27,29 @@ class CombatResults(SeriesArea[S]):
 
     def written_again(self, state: S, entry: Entry) -> FmCombat | None:
         """The combat under way when an entry declares it again (an attack on its hex by the same units, a
-        bombardment of its hex): the copy is not carried out, and the entries after it carry that combat out."""
+        bombardment of its defenders): the copy is not carried out, and the entries after it carry that combat out."""
         combat = state.combat
-        if combat is None or not isinstance(entry, (Attack, Bombard)) or entry.hex != combat.hex:
+        if combat is None or combat.refused or not isinstance(entry, (Attack, Bombard)) or entry.hex != combat.hex:
             return None
         if isinstance(entry, Bombard):
-            return combat if combat.bombardment else None
+            # A beach stack's units are bombarded one by one (Omaha 11.2.1): the same hex is not the same target.
+            target = self.rules.defending(state, self.rules._defenders(state, entry, entry.side or ""), entry.defender)
+            return combat if combat.bombardment and tuple(target) == combat.defenders else None
         same = not combat.bombardment and frozenset(entry.attackers) == frozenset(combat.attackers)
         return combat if same else None
 
-    def _check_written_again(self, state: S, entry: Attack | Bombard, combat: FmCombat) -> Finding:
-        """8.2 (an attack: its units attack once a phase, their strength unitary) or 8.0 (a bombardment: its target
-        suffers one attack a phase): the combat under way declared again is one error, its one breach."""
-        rest = f"it is not carried out, and the entries after it carry out {combat.name}"
-        if isinstance(entry, Bombard):
-            return self._f("error", "8.0", entry, f"{combat.name} is written again: the units there suffer one attack a "
-                                                  f"phase; {rest}")
-        return self._f("error", "8.2", entry, f"{', '.join(combat.attackers)} attacked {entry.hex} already "
-                                              f"(line {combat.line}): the attack is written again, and a unit attacks "
-                                              f"once a phase, its strength unitary; {rest}")
+    def said_again(self, entry: Entry, combat: FmCombat, found: list[Finding]) -> list[Finding]:
+        """The findings of the combat under way declared again: one error, of the clause it breaks (8.2 for an attack:
+        its units attack once a phase, their strength unitary; 8.0 for a bombardment: its target suffers one attack a
+        phase), saying it is not carried out; the rest (its markers used twice, ...) notes."""
+        section = "8.0" if combat.bombardment else "8.2"
+        rest = f"written again: not carried out, the entries after it carry out {combat.name}"
+        first = next((f for f in found if f.severity == "error" and f.rule == section), None)
+        said = self._f("error", section, entry, f"{combat.name} is {rest}") if first is None else \
+            replace(first, message=f"{first.message} ({combat.name} {rest})")
+        why = f" (the same combat written again: one error, {section})"
+        return [said, *(f if f.severity != "error" else replace(f, severity="note", message=f.message + why)
+                         for f in found if f is not first)]
 
     def _outstanding(self, state: S, combat: FmCombat) -> list[Owed]:
         """What a combat's result still asks of the log (8.2.4-8.4)."""

@@ -259,11 +259,9 @@ class FireAndMovement(SeriesRules[S]):
     def check_rules(self, state: S, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         """The series' findings for an entry, after the engine's generic checks; the state is left untouched."""
         out: list[Finding] = []
-        again = self.combat_results.written_again(state, entry) if kind_rules else None
-        if again is not None and isinstance(entry, (Attack, Bombard)):
-            # The combat under way written again: one error, and nothing else of it judged (not carried out).
-            return [self.combat_results._check_written_again(state, entry, again)]
-        if state.combat is not None and not self.combat_results._carries_out(state, entry):
+        # The combat under way declared again goes on (the copy is not carried out): it is not over.
+        again = self.combat_results.written_again(state, entry)
+        if state.combat is not None and again is None and not self.combat_results._carries_out(state, entry):
             out += self.combat_results._combat_over(state, entry)
             state = evolve(state, combat=None)  # the entry is checked as the combat ended
         if isinstance(entry, (TurnMarker, StepMarker)):
@@ -283,6 +281,8 @@ class FireAndMovement(SeriesRules[S]):
         out += self._check_defender(state, entry)
         out += self.entry_checks(state, entry)
         out = self.follow_up(state, entry, out)
+        if again is not None:
+            out = self.combat_results.said_again(entry, again, out)
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
