@@ -307,6 +307,20 @@ def judged_lawfully(system: RuleSystem[StateT], state: StateT, entry: Entry, fou
             for f in found]
 
 
+def _copy_of(entry: Entry, before: Entry | None) -> bool:
+    """Whether an entry repeats the one before it word for word (where each stands in the log aside)."""
+    # Entries of two kinds are never equal (dataclasses compare their own class only).
+    return before is not None and replace(entry, line=0, column=1) == replace(before, line=0, column=1)
+
+
+def _written_twice(found: list[Finding]) -> list[Finding]:
+    """The findings of an entry written twice in a row that breaks a rule: its first error, saying so, the rest notes."""
+    first = next(f for f in found if f.severity == "error")
+    said = first if "written again" in first.message else \
+        replace(first, message=f"{first.message} (the entry before it written again, word for word: not carried out)")
+    return one_error([said if f is first else f for f in found], "the same entry written again: one error")
+
+
 def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_states: bool = True, *,
            file: str = "<log>", source: Sequence[str] = (), syntax: Sequence[LogSyntaxError] = (),
            headers: Sequence[Header] | None = None,
@@ -354,6 +368,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
             yield from following
 
     ahead = Lookahead(result.entries)
+    before: Entry | None = None
     for index, entry in enumerate(continued()):
         if first_bad is not None and entry.line >= first_bad:
             break
@@ -378,13 +393,20 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         result.findings += check(system, state, marker, order)
                         state = advance(system, state, marker, order)
                 found = check(system, state, entry, order)
-                if astray and any(f.severity == "error" for f in found):
-                    found = judged_lawfully(system, state, entry, found, astray, order)
-                result.findings += found
-                astray = _still_astray(astray, entry, found)
-                state = _advanced(system, state, resolver, entry, order)
+                if _copy_of(entry, before) and any(f.severity == "error" for f in found):
+                    # The entry before it written again, word for word, breaking a rule: one slip, one error, and
+                    # not carried out (the entries after it follow the first; applied, each was an error of its own).
+                    result.findings += _written_twice(found)
+                else:
+                    if astray and any(f.severity == "error" for f in found):
+                        found = judged_lawfully(system, state, entry, found, astray, order)
+                    result.findings += found
+                    astray = _still_astray(astray, entry, found)
+                    state = _advanced(system, state, resolver, entry, order)
         except ReplayError as e:
             return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))
+        if not entry.is_comment and entry.as_header() is None:
+            before = entry
         result.applied += 1
         if keep_states:
             result.states.append(state)
