@@ -307,8 +307,13 @@ def judged_lawfully(system: RuleSystem[StateT], state: StateT, entry: Entry, fou
             for f in found]
 
 
-def _copy_of(entry: Entry, before: Entry | None) -> bool:
-    """Whether an entry repeats the one before it word for word (where each stands in the log aside)."""
+def _copy_of(system: RuleSystem[StateT], entry: Entry, before: Entry | None) -> bool:
+    """Whether an entry repeats the one before it word for word (where each stands in the log aside); a marker
+    where only a later part of the turn opens is not judged so: a phase named again may be the next player's
+    (markers_again.py tells)."""
+    keeper = system.turn_keeper
+    if keeper is not None and keeper.later_only and (entry.as_step_marker() or entry.as_turn_marker()):
+        return False
     # Entries of two kinds are never equal (dataclasses compare their own class only).
     return before is not None and replace(entry, line=0, column=1) == replace(before, line=0, column=1)
 
@@ -393,7 +398,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         result.findings += check(system, state, marker, order)
                         state = advance(system, state, marker, order)
                 found = check(system, state, entry, order)
-                if _copy_of(entry, before) and any(f.severity == "error" for f in found):
+                if _copy_of(system, entry, before) and any(f.severity == "error" for f in found):
                     # The entry before it written again, word for word, breaking a rule: one slip, one error, and
                     # not carried out (the entries after it follow the first; applied, each was an error of its own).
                     result.findings += _written_twice(found)

@@ -6,7 +6,8 @@ player's phase of that id: one slip put every entry after it in the other player
 The marker is read as the next player's only where the log shows it: an entry after it, before the next marker,
 that the next player's phase allows and the phase under way does not. Otherwise it is a marker written again: one
 error of the sequence (4.1), the phase under way goes on and nothing of it ends. A `Turn` marker naming the turn just
-begun (no phase opened yet) is the same slip.
+begun (no phase opened yet) is the same slip. Two phase markers written in each other's place are one error, on the
+first (its phase opened early); the second, naming the phase it passed over, is a note and opens nothing.
 
 Ruling: docs/rules-coverage.md's register, row F&M 4.1 (a marker written again).
 """
@@ -50,30 +51,61 @@ def written_again(system: RuleSystem[StateT], state: StateT, order: TurnOrder, e
     while first > 0 and side is not None and sequence[first - 1].side == side:
         first -= 1
     expected = next_slot(sequence, at.step, at.player_turn)
-    if expected is not None and expected.id == step.step or \
-            not any(sequence[k].id == step.step for k in range(first, current + 1)):
-        return None  # the next phase (the next player's first, too), or one the player turn has not reached
+    if expected is not None and expected.id == step.step:
+        return None  # the next phase (the next player's first, too)
     later = next((k for k in range(current + 1, len(sequence)) if sequence[k].id == step.step), None)
     if later is not None and _shows_later(system, state, order, ahead, index, current, later):
         return None
+    if _swapped(ahead, index, step.step, at.step, sequence[current - 1].id if current > 0 else None):
+        # Two markers written in each other's place: the first of them, opening its phase early, is the one error.
+        return system.table.finding("note", order.section, entry.line, entry.column,
+                                    f"turn {at.turn}: {noun} {step.step!r} is written after {at.step!r}, whose marker "
+                                    f"came in its place: the two markers are swapped, one error, on the marker before "
+                                    f"it; this one opens nothing and the entries after it are judged in {at.step!r}")
+    passed = any(sequence[k].id == step.step for k in range(first, current + 1))
+    if not passed and (later is not None or step.step == sequence[0].id):
+        return None  # a later phase, the ones between passed (the engine's error); the turn's first (missing_markers)
     then = f"the next {noun} is {expected.id!r}" if expected is not None else f"{at.step!r} is the turn's last {noun}"
-    again = "is under way" if step.step == at.step else "has passed in this player turn"
+    again = "is under way" if step.step == at.step else \
+        "has passed in this player turn" if passed else "is left in this turn no more"
     return system.table.finding("error", order.section, entry.line, entry.column,
                                 f"turn {at.turn}: {noun} {step.step!r} comes after {at.step!r}; {then}: "
                                 f"{step.step!r} {again}, so the marker, written again, opens nothing and the "
                                 f"entries after it are judged in {at.step!r} (one error)")
 
 
+def _swapped(ahead: Lookahead, index: int, step: str, now: str, passed_over: str | None) -> bool:
+    """Whether the marker at `index`, naming `step`, and the marker right before it (naming `now`, the phase under
+    way) were written in each other's place: `step` is the phase before `now` in the turn, and no marker opened it."""
+    if passed_over != step or step == now:
+        return False
+    written = [e for e in ahead.entries[max(0, index - STRETCH):index] if not e.is_comment and e.as_header() is None]
+    last = written[-1].as_step_marker() if written else None
+    if last is None or last.step != now:
+        return False
+    # The marker before that one: had it opened `step`, this one names it again (an error of its own).
+    before = next((e for e in reversed(written[:-1]) if e.as_step_marker() or e.as_turn_marker()), None)
+    named = before.as_step_marker() if before is not None else None
+    return named is None or named.step != step
+
+
 def _shows_later(system: RuleSystem[StateT], state: StateT, order: TurnOrder, ahead: Lookahead, index: int,
                  current: int, later: int) -> bool:
     """Whether an entry after the marker, before the next one, belongs to the `later` phase (the next player's of
-    the marker's id) and not to the `current` one under way: the log went on to the next player's turn."""
-    stretch = ahead.entries[index + 1:ahead.next_marker_index(index)][:STRETCH]
+    the marker's id) and not to the `current` one under way: the log went on to the next player's turn. With no
+    entry before the next marker, and that marker the phase due after the one under way (the two swapped), the
+    entries after that one tell."""
+    end = ahead.next_marker_index(index)
+    stretch = [e for e in ahead.entries[index + 1:end][:STRETCH]
+               if not e.is_comment and e.as_header() is None and order.governs(kind_of(e), how_of(e))]
+    following = ahead.entries[end].as_step_marker() if end < len(ahead.entries) else None
+    due = current + 1 < len(order.sequence) and following is not None and \
+        following.step == order.sequence[current + 1].id
+    if not stretch and due:
+        # Judged against the phase that marker opens: the entries after it are the later phase's, not its.
+        stretch = [e for e in ahead.entries[end + 1:ahead.next_marker_index(end)][:STRETCH]
+                   if not e.is_comment and e.as_header() is None and order.governs(kind_of(e), how_of(e))]
+        current += 1
     game = system.game_of(state)
-    for entry in stretch:
-        if entry.is_comment or entry.as_header() is not None or not order.governs(kind_of(entry), how_of(entry)):
-            continue
-        if first_fit(game, order, entry, current, current + 1) is None and \
-                first_fit(game, order, entry, later, later + 1) is not None:
-            return True
-    return False
+    return any(first_fit(game, order, e, current, current + 1) is None and
+               first_fit(game, order, e, later, later + 1) is not None for e in stretch)

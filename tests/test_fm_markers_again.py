@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fm_log import EXAMPLES, lines_of, log_findings, one_slip, written_twice
+from fm_log import EXAMPLES, LEGAL, lines_of, log_findings, one_slip, written_twice
 
 SAMPLE = EXAMPLES / "legal-sample-game.log"
 COMBAT = EXAMPLES / "legal-combat.log"
@@ -44,3 +44,26 @@ def test_a_phase_named_again_by_the_next_player_opens_his(tmp_path: Path) -> Non
     found = [f for f in log_findings(tmp_path, lines) if f.severity == "error"]
     assert [(f.line, f.rule) for f in found] == [(first + 2, "4.1")], found
     assert "written again" not in found[0].message
+
+
+def phase_pairs() -> list[tuple[Path, int]]:
+    """(log, index) of every phase marker of the legal examples followed at once by another, the turn's first phase
+    aside (a 'Turn' marker's own)."""
+    out = []
+    for path in LEGAL:
+        lines = lines_of(path)
+        out += [(path, i) for i in range(len(lines) - 1) if lines[i].startswith("Phase ")
+                and lines[i + 1].startswith("Phase ") and "support_fire_marker" not in lines[i]]
+    return out
+
+
+@pytest.mark.parametrize(("path", "at"), phase_pairs(), ids=lambda v: v.name if isinstance(v, Path) else str(v))
+def test_two_phase_markers_swapped_are_one_error(tmp_path: Path, path: Path, at: int) -> None:
+    """4.1: two phase markers written in each other's place are one error, on the first (its phase opened early);
+    the second, naming the phase passed over, is a note and opens nothing. Where the first is the next player's
+    Movement Phase (the entries after the pair are his), it opens it. Before: two errors, and at a player turn's
+    end the next player's entries each judged in the wrong phase."""
+    lines = lines_of(path)
+    lines[at], lines[at + 1] = lines[at + 1], lines[at]
+    errors = [f for f in log_findings(tmp_path, lines) if f.severity == "error"]
+    assert [(f.line, f.rule) for f in errors] == [(at + 1, "4.1")], errors
