@@ -275,8 +275,8 @@ class FireAndMovement(SeriesRules[S]):
                 found = self.registry_of(state).check(evolve(state, combat=table), entry)
             if state.log.undone is not None and self._carries_late(state, entry):
                 late = state.log.undone
-                found = [self._f("note", "8.0", entry, f"{kind_of(entry)} carries out the result of {late.name}, after "
-                                                       "the next attack was declared: the one error is there")]
+                found = [self._f("note", "8.0", entry, f"{kind_of(entry)} carries out the result of {late.name} late, "
+                                                       "after the entry that ended it: the one error is there")]
             out += found
         out += self._check_defender(state, entry)
         out += self.entry_checks(state, entry)
@@ -365,8 +365,9 @@ class FireAndMovement(SeriesRules[S]):
             state = evolve(state, noted=state.noted | {kind})
         # A combat left undone is the phase's record: the engine forgets it at the next marker (house style 19).
         if state.combat is not None and not self.combat_results._carries_out(state, entry):
-            if isinstance(entry, (Attack, Bombard)) and self.combat_results._outstanding(state, state.combat):
-                # 8.0: left undone as the next combat begins; carried out late, or never
+            if self.combat_results._outstanding(state, state.combat):
+                # 8.0: left undone as the next combat begins (or another entry, a draw, a phase marker, ends it; its
+                # one error there); carried out late, or never
                 state = evolve(state, log=evolve(state.log, undone=state.combat))
             state = evolve(state, combat=None)
         if state.log.undone is not None and self._carries_late(state, entry):
