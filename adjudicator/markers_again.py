@@ -40,9 +40,18 @@ def written_again(system: RuleSystem[StateT], state: StateT, order: TurnOrder, e
                                     f"GT {turn.turn} is written again: it has just begun, and no {noun} of it has "
                                     "opened yet; the marker opens nothing (one marker written twice, one error)")
     step = entry.as_step_marker()
-    if step is None or at.turn == 0 or at.step is None:
+    if step is None or at.turn == 0:
         return None
     sequence = order.sequence
+    if at.step is None:
+        if not sequence or step.step != sequence[-1].id or not _right_after_turn(ahead, index):
+            return None
+        # The turn's last phase written after the next turn's marker, in each other's place: the turn ending before
+        # it is the one error (4.1, on the 'Turn' marker); opened now, every phase of the new turn was passed over.
+        return system.table.finding("note", order.section, entry.line, entry.column,
+                                    f"turn {at.turn}: {noun} {step.step!r} is written after the 'Turn {at.turn}' "
+                                    f"marker, in each other's place: one error, on the 'Turn' marker (the turn "
+                                    f"before ended without it); this one opens nothing")
     current = slot_index(sequence, at.step, at.player_turn)
     if current is None:
         return None
@@ -109,3 +118,10 @@ def _shows_later(system: RuleSystem[StateT], state: StateT, order: TurnOrder, ah
     game = system.game_of(state)
     return any(first_fit(game, order, e, current, current + 1) is None and
                first_fit(game, order, e, later, later + 1) is not None for e in stretch)
+
+
+def _right_after_turn(ahead: Lookahead, index: int) -> bool:
+    """Whether the entry before the `index`th (comments and headers aside) is a `Turn` marker."""
+    before = next((e for e in reversed(ahead.entries[max(0, index - STRETCH):index])
+                   if not e.is_comment and e.as_header() is None), None)
+    return before is not None and before.as_turn_marker() is not None

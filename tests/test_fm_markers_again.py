@@ -67,3 +67,17 @@ def test_two_phase_markers_swapped_are_one_error(tmp_path: Path, path: Path, at:
     lines[at], lines[at + 1] = lines[at + 1], lines[at]
     errors = [f for f in log_findings(tmp_path, lines) if f.severity == "error"]
     assert [(f.line, f.rule) for f in errors] == [(at + 1, "4.1")], errors
+
+
+@pytest.mark.parametrize(("path", "at"), [(p, i) for p in LEGAL for i, line in enumerate(lines_of(p)[:-1])
+                                          if line.startswith("Phase game_turn_end")
+                                          and lines_of(p)[i + 1].startswith("Turn ")],
+                         ids=lambda v: v.name if isinstance(v, Path) else str(v))
+def test_the_game_turn_end_written_after_the_next_turn_is_one_error(tmp_path: Path, path: Path, at: int) -> None:
+    """4.1: the Game Turn End Phase's marker and the next 'Turn' marker swapped are one error, the turn ending before
+    its Game Turn End Phase; the phase marker after the new turn's is a note and opens nothing (it opened that
+    phase, every phase of the new turn passed over: up to 25 errors)."""
+    lines = lines_of(path)
+    lines[at], lines[at + 1] = lines[at + 1], lines[at]
+    errors = [f for f in log_findings(tmp_path, lines) if f.severity == "error"]
+    assert [(f.line, f.rule) for f in errors] == [(at + 1, "4.1")], errors
