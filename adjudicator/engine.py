@@ -17,7 +17,7 @@ from adjudicator.contract import (
 )
 from adjudicator.findings import Finding, one_error
 from adjudicator.headers import SINGLE_HEADERS, HeaderCheck, header_findings
-from adjudicator.markers_again import written_again
+from adjudicator.markers_again import turn_written_after, written_again
 from adjudicator.missing_markers import Lookahead, missing_markers
 from adjudicator.notation.entries import Entry, Header, StepMarker
 from adjudicator.notation.text import iter_units_and_hexes
@@ -391,7 +391,8 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                 result.findings.append(again)
             else:
                 # A marker the log left out (the markers written after it show it): one error, then applied.
-                if (left_out := missing_markers(system, state, order, entry, index, ahead)) is not None:
+                if (left_out := missing_markers(system, state, order, entry, index, ahead)
+                        or turn_written_after(system, state, order, entry, index, ahead)) is not None:
                     markers, said = left_out
                     result.findings.append(said)
                     for marker in markers:

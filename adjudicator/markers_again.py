@@ -14,13 +14,15 @@ Ruling: docs/rules-coverage.md's register, row F&M 4.1 (a marker written again).
 
 from __future__ import annotations
 
-from adjudicator.contract import RuleSystem, StateT, how_of, kind_of
+from collections.abc import Callable
+
+from adjudicator.contract import RuleSystem, StateT, how_of, kind_of, next_turn
 from adjudicator.findings import Finding
 from adjudicator.missing_markers import STRETCH, Lookahead, first_fit
-from adjudicator.notation.entries import Entry
+from adjudicator.notation.entries import Entry, TurnMarker
 from wargame.sequence import TurnOrder, next_slot, slot_index
 
-__all__ = ["written_again"]
+__all__ = ["turn_written_after", "written_again"]
 
 
 def written_again(system: RuleSystem[StateT], state: StateT, order: TurnOrder, entry: Entry, index: int,
@@ -34,8 +36,17 @@ def written_again(system: RuleSystem[StateT], state: StateT, order: TurnOrder, e
     noun = system.step_noun
     turn = entry.as_turn_marker()
     if turn is not None:
-        if at.turn == 0 or turn.turn != at.turn or at.step is not None:
+        if at.turn == 0 or turn.turn != at.turn:
             return None
+        if at.step is not None:
+            opening = order.sequence[0].id if order.sequence else None
+            if at.step != opening or not _right_after(ahead, index, lambda e: (m := e.as_step_marker()) is not None
+                                                    and m.step == opening):
+                return None
+            return system.table.finding("note", order.section, entry.line, entry.column,
+                                        f"GT {turn.turn} is written after its first {noun}'s marker, in each other's "
+                                        f"place: one error, on that marker, where the turn began; this one opens "
+                                        "nothing")
         return system.table.finding("error", order.section, entry.line, entry.column,
                                     f"GT {turn.turn} is written again: it has just begun, and no {noun} of it has "
                                     "opened yet; the marker opens nothing (one marker written twice, one error)")
@@ -122,6 +133,35 @@ def _shows_later(system: RuleSystem[StateT], state: StateT, order: TurnOrder, ah
 
 def _right_after_turn(ahead: Lookahead, index: int) -> bool:
     """Whether the entry before the `index`th (comments and headers aside) is a `Turn` marker."""
+    return _right_after(ahead, index, lambda e: e.as_turn_marker() is not None)
+
+
+def _right_after(ahead: Lookahead, index: int, wanted: Callable[[Entry], bool]) -> bool:
+    """Whether the entry before the `index`th (comments and headers aside) is one `wanted`."""
     before = next((e for e in reversed(ahead.entries[max(0, index - STRETCH):index])
                    if not e.is_comment and e.as_header() is None), None)
-    return before is not None and before.as_turn_marker() is not None
+    return before is not None and wanted(before)
+
+
+def turn_written_after(system: RuleSystem[StateT], state: StateT, order: TurnOrder, entry: Entry, index: int,
+                       ahead: Lookahead) -> tuple[list[Entry], Finding] | None:
+    """A turn's first phase written right before its `Turn` marker, where only a later phase opens: the turn is begun
+    before it (the markers to apply first) with the one error; the `Turn` marker after it is then a note."""
+    keeper = system.turn_keeper
+    step = entry.as_step_marker()
+    if keeper is None or not keeper.later_only or step is None or not order.sequence or \
+            step.step != order.sequence[0].id:
+        return None
+    at = keeper.context(state)
+    if at.turn != 0 and at.step != order.sequence[-1].id:
+        return None
+    coming = next_turn(system.game_of(state), order.scenario or "", at.turn)
+    after = next((e for e in ahead.entries[index + 1:index + 1 + STRETCH]
+                  if not e.is_comment and e.as_header() is None), None)
+    turn = after.as_turn_marker() if after is not None else None
+    if turn is None or turn.turn != coming:
+        return None
+    message = (f"the 'Turn {coming}' marker is written after this line, its first {system.step_noun}'s, in each "
+               f"other's place: the turn begins here (one error)")
+    return [TurnMarker(line=entry.line, column=entry.column, turn=coming)], \
+        system.table.finding("error", order.section, entry.line, entry.column, message)

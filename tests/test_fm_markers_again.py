@@ -81,3 +81,17 @@ def test_the_game_turn_end_written_after_the_next_turn_is_one_error(tmp_path: Pa
     lines[at], lines[at + 1] = lines[at + 1], lines[at]
     errors = [f for f in log_findings(tmp_path, lines) if f.severity == "error"]
     assert [(f.line, f.rule) for f in errors] == [(at + 1, "4.1")], errors
+
+
+@pytest.mark.parametrize(("path", "at"), [(p, i) for p in LEGAL for i, line in enumerate(lines_of(p)[:-1])
+                                          if line.startswith("Turn ")
+                                          and lines_of(p)[i + 1].startswith("Phase support_fire_marker")],
+                         ids=lambda v: v.name if isinstance(v, Path) else str(v))
+def test_a_turns_first_phase_written_before_its_turn_is_one_error(tmp_path: Path, path: Path, at: int) -> None:
+    """4.1: a 'Turn' marker and its first phase's swapped are one error, on the phase marker, where the turn begins;
+    the 'Turn' marker after it is a note and opens nothing (before: the phase was an error, and the next phase's
+    marker a second one, the turn begun again without its first phase)."""
+    lines = lines_of(path)
+    lines[at], lines[at + 1] = lines[at + 1], lines[at]
+    errors = [f for f in log_findings(tmp_path, lines) if f.severity == "error"]
+    assert [(f.line, f.rule) for f in errors] == [(at + 1, "4.1")], errors
