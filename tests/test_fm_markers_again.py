@@ -46,52 +46,46 @@ def test_a_phase_named_again_by_the_next_player_opens_his(tmp_path: Path) -> Non
     assert "written again" not in found[0].message
 
 
-def phase_pairs() -> list[tuple[Path, int]]:
-    """(log, index) of every phase marker of the legal examples followed at once by another, the turn's first phase
-    aside (a 'Turn' marker's own)."""
-    out = []
-    for path in LEGAL:
-        lines = lines_of(path)
-        out += [(path, i) for i in range(len(lines) - 1) if lines[i].startswith("Phase ")
-                and lines[i + 1].startswith("Phase ") and "support_fire_marker" not in lines[i]]
-    return out
+def pairs(first: str, second: str, but: str | None = None) -> list[tuple[Path, int]]:
+    """(log, index) of every line of the legal examples beginning with `first` (and not `but`) followed at once by one
+    beginning with `second`."""
+    return [(path, i) for path in LEGAL for i, line in enumerate(lines_of(path)[:-1])
+            if line.startswith(first) and not (but and line.startswith(but))
+            and lines_of(path)[i + 1].startswith(second)]
 
 
-@pytest.mark.parametrize(("path", "at"), phase_pairs(), ids=lambda v: v.name if isinstance(v, Path) else str(v))
+def errors_swapped(tmp_path: Path, path: Path, at: int) -> list[tuple[int, str]]:
+    """(line, rule) of the errors of a log with its `at`th line and the next swapped."""
+    lines = lines_of(path)
+    lines[at], lines[at + 1] = lines[at + 1], lines[at]
+    return [(f.line, f.rule) for f in log_findings(tmp_path, lines) if f.severity == "error"]
+
+
+def named(value: object) -> str:
+    """A test id: a log's file name, an index as it is."""
+    return value.name if isinstance(value, Path) else str(value)
+
+
+@pytest.mark.parametrize(("path", "at"), pairs("Phase ", "Phase ", but="Phase support_fire_marker"), ids=named)
 def test_two_phase_markers_swapped_are_one_error(tmp_path: Path, path: Path, at: int) -> None:
     """4.1: two phase markers written in each other's place are one error, on the first (its phase opened early);
     the second, naming the phase passed over, is a note and opens nothing. Where the first is the next player's
     Movement Phase (the entries after the pair are his), it opens it. Before: two errors, and at a player turn's
     end the next player's entries each judged in the wrong phase."""
-    lines = lines_of(path)
-    lines[at], lines[at + 1] = lines[at + 1], lines[at]
-    errors = [f for f in log_findings(tmp_path, lines) if f.severity == "error"]
-    assert [(f.line, f.rule) for f in errors] == [(at + 1, "4.1")], errors
+    assert errors_swapped(tmp_path, path, at) == [(at + 1, "4.1")]
 
 
-@pytest.mark.parametrize(("path", "at"), [(p, i) for p in LEGAL for i, line in enumerate(lines_of(p)[:-1])
-                                          if line.startswith("Phase game_turn_end")
-                                          and lines_of(p)[i + 1].startswith("Turn ")],
-                         ids=lambda v: v.name if isinstance(v, Path) else str(v))
+@pytest.mark.parametrize(("path", "at"), pairs("Phase game_turn_end", "Turn "), ids=named)
 def test_the_game_turn_end_written_after_the_next_turn_is_one_error(tmp_path: Path, path: Path, at: int) -> None:
     """4.1: the Game Turn End Phase's marker and the next 'Turn' marker swapped are one error, the turn ending before
     its Game Turn End Phase; the phase marker after the new turn's is a note and opens nothing (it opened that
     phase, every phase of the new turn passed over: up to 25 errors)."""
-    lines = lines_of(path)
-    lines[at], lines[at + 1] = lines[at + 1], lines[at]
-    errors = [f for f in log_findings(tmp_path, lines) if f.severity == "error"]
-    assert [(f.line, f.rule) for f in errors] == [(at + 1, "4.1")], errors
+    assert errors_swapped(tmp_path, path, at) == [(at + 1, "4.1")]
 
 
-@pytest.mark.parametrize(("path", "at"), [(p, i) for p in LEGAL for i, line in enumerate(lines_of(p)[:-1])
-                                          if line.startswith("Turn ")
-                                          and lines_of(p)[i + 1].startswith("Phase support_fire_marker")],
-                         ids=lambda v: v.name if isinstance(v, Path) else str(v))
+@pytest.mark.parametrize(("path", "at"), pairs("Turn ", "Phase support_fire_marker"), ids=named)
 def test_a_turns_first_phase_written_before_its_turn_is_one_error(tmp_path: Path, path: Path, at: int) -> None:
     """4.1: a 'Turn' marker and its first phase's swapped are one error, on the phase marker, where the turn begins;
     the 'Turn' marker after it is a note and opens nothing (before: the phase was an error, and the next phase's
     marker a second one, the turn begun again without its first phase)."""
-    lines = lines_of(path)
-    lines[at], lines[at + 1] = lines[at + 1], lines[at]
-    errors = [f for f in log_findings(tmp_path, lines) if f.severity == "error"]
-    assert [(f.line, f.rule) for f in errors] == [(at + 1, "4.1")], errors
+    assert errors_swapped(tmp_path, path, at) == [(at + 1, "4.1")]
