@@ -57,3 +57,4 @@ def test_other_systems_copies_are_one_error(tmp_path: Path, game: str, entry: st
     errors = [f for f in log_findings(tmp_path, written_twice(path, at)[0]) if f.severity == "error"]
     assert [f.line for f in errors] == [at + 2], errors
     assert "written again" in errors[0].message
+
