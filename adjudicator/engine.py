@@ -17,6 +17,7 @@ from adjudicator.contract import (
 )
 from adjudicator.findings import Finding, one_error
 from adjudicator.headers import SINGLE_HEADERS, HeaderCheck, header_findings
+from adjudicator.markers_again import turn_written_after, written_again
 from adjudicator.missing_markers import Lookahead, missing_markers
 from adjudicator.notation.entries import Entry, Header, StepMarker
 from adjudicator.notation.text import iter_units_and_hexes
@@ -306,6 +307,25 @@ def judged_lawfully(system: RuleSystem[StateT], state: StateT, entry: Entry, fou
             for f in found]
 
 
+def _copy_of(system: RuleSystem[StateT], entry: Entry, before: Entry | None) -> bool:
+    """Whether an entry repeats the one before it word for word (where each stands in the log aside); a marker
+    where only a later part of the turn opens is not judged so: a phase named again may be the next player's
+    (markers_again.py tells)."""
+    keeper = system.turn_keeper
+    if keeper is not None and keeper.later_only and (entry.as_step_marker() or entry.as_turn_marker()):
+        return False
+    # Entries of two kinds are never equal (dataclasses compare their own class only).
+    return before is not None and replace(entry, line=0, column=1) == replace(before, line=0, column=1)
+
+
+def _written_twice(found: list[Finding]) -> list[Finding]:
+    """The findings of an entry written twice in a row that breaks a rule: its first error, saying so, the rest notes."""
+    first = next(f for f in found if f.severity == "error")
+    said = first if "written again" in first.message else \
+        replace(first, message=f"{first.message} (the entry before it written again, word for word: not carried out)")
+    return one_error([said if f is first else f for f in found], "the same entry written again: one error")
+
+
 def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_states: bool = True, *,
            file: str = "<log>", source: Sequence[str] = (), syntax: Sequence[LogSyntaxError] = (),
            headers: Sequence[Header] | None = None,
@@ -353,6 +373,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
             yield from following
 
     ahead = Lookahead(result.entries)
+    before: Entry | None = None
     for index, entry in enumerate(continued()):
         if first_bad is not None and entry.line >= first_bad:
             break
@@ -364,21 +385,34 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         Finding("error", NOTATION, "ids", entry.line,
                                 (problem.place.column or 1) if problem.place else entry.column, problem.message))
         try:
-            # A marker the log left out (the markers written after it show it): one error, then applied.
-            if (left_out := missing_markers(system, state, order, entry, index, ahead)) is not None:
-                markers, said = left_out
-                result.findings.append(said)
-                for marker in markers:
-                    result.findings += check(system, state, marker, order)
-                    state = advance(system, state, marker, order)
-            found = check(system, state, entry, order)
-            if astray and any(f.severity == "error" for f in found):
-                found = judged_lawfully(system, state, entry, found, astray, order)
-            result.findings += found
-            astray = _still_astray(astray, entry, found)
-            state = _advanced(system, state, resolver, entry, order)
+            # A marker written again, where only a later phase may open and the entries after it do not show the
+            # next player's: one error, and it opens nothing (nothing of the phase under way ends).
+            if (again := written_again(system, state, order, entry, index, ahead)) is not None:
+                result.findings.append(again)
+            else:
+                # A marker the log left out (the markers written after it show it): one error, then applied.
+                if (left_out := missing_markers(system, state, order, entry, index, ahead)
+                        or turn_written_after(system, state, order, entry, index, ahead)) is not None:
+                    markers, said = left_out
+                    result.findings.append(said)
+                    for marker in markers:
+                        result.findings += check(system, state, marker, order)
+                        state = advance(system, state, marker, order)
+                found = check(system, state, entry, order)
+                if _copy_of(system, entry, before) and any(f.severity == "error" for f in found):
+                    # The entry before it written again, word for word, breaking a rule: one slip, one error, and
+                    # not carried out (the entries after it follow the first; applied, each was an error of its own).
+                    result.findings += _written_twice(found)
+                else:
+                    if astray and any(f.severity == "error" for f in found):
+                        found = judged_lawfully(system, state, entry, found, astray, order)
+                    result.findings += found
+                    astray = _still_astray(astray, entry, found)
+                    state = _advanced(system, state, resolver, entry, order)
         except ReplayError as e:
             return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))
+        if not entry.is_comment and entry.as_header() is None:
+            before = entry
         result.applied += 1
         if keep_states:
             result.states.append(state)

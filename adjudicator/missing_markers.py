@@ -19,7 +19,7 @@ from adjudicator.notation.entries import Entry, StepMarker, TurnMarker
 from wargame.game import Game
 from wargame.sequence import TurnOrder, next_slot, slot_index
 
-__all__ = ["Lookahead", "missing_markers"]
+__all__ = ["Lookahead", "STRETCH", "first_fit", "missing_markers"]
 
 
 class Lookahead:
@@ -91,7 +91,7 @@ def missing_markers(system: RuleSystem[StateT], state: StateT, order: TurnOrder,
     current = slot_index(sequence, at.step, at.player_turn) if at.step is not None else -1
     if current is None:
         return None
-    if claimed is None and current >= 0 and _first_fit(game, order, entry, current, current + 1) is not None:
+    if claimed is None and current >= 0 and first_fit(game, order, entry, current, current + 1) is not None:
         return None
     # A marker written later shows the log passed over a step. A log that ends here may end early: an entry written
     # early is then its own one error, as written; only several after it, all of a later step, show its marker
@@ -159,7 +159,7 @@ def _fitting(game: Game, order: TurnOrder, stretch: Sequence[Entry], first: int,
     for i, entry in enumerate(stretch):
         if not _governed(order, entry):
             continue
-        belongs = _first_fit(game, order, entry, first, end)
+        belongs = first_fit(game, order, entry, first, end)
         return belongs if belongs is not None and _fits_from(game, order, stretch[i + 1:], belongs, end) else None
     return None
 
@@ -178,14 +178,14 @@ def _fits_from(game: Game, order: TurnOrder, stretch: Sequence[Entry], first: in
     for entry in stretch:
         if not _governed(order, entry):
             continue
-        fits = _first_fit(game, order, entry, at, end)
+        fits = first_fit(game, order, entry, at, end)
         if fits is None:
             return False
         at = fits
     return True
 
 
-def _first_fit(game: Game, order: TurnOrder, entry: Entry, first: int, end: int) -> int | None:
+def first_fit(game: Game, order: TurnOrder, entry: Entry, first: int, end: int) -> int | None:
     """The first of the sequence's steps `first` to `end - 1` that allows the entry (its kind, side and units'
     types, as the engine's check of its place reads them), or None."""
     kind, how = kind_of(entry), how_of(entry)

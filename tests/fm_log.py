@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
+from adjudicator.cli import adjudicate_file
+from adjudicator.findings import Finding
 from adjudicator.notation.entries import Header
 from adjudicator.systems.omaha import OMAHA as FM
 from adjudicator.systems.omaha import OmahaState
@@ -73,3 +76,41 @@ def attack_on_2117(result: str, *units: str) -> str:
     """An Allied attack on 2117 claiming `result` (no die)."""
     return f"Allied: attack 2117 with {' '.join(units or ('16/1', '18/1'))} result {result}\n"
 
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "omaha"
+LEGAL = sorted(EXAMPLES.glob("legal-*.log"))
+"""Omaha's legal examples, edited line by line by the tests of one slip, one error."""
+
+
+def log_findings(tmp_path: Path, lines: list[str]) -> list[Finding]:
+    """Every finding of a log given as its lines, checked as `adjudicate check` does."""
+    path = tmp_path / "game.log"
+    path.write_text("".join(lines), encoding="utf-8")
+    result, _ = adjudicate_file(path, None)
+    assert result.stopped is None, result.stopped
+    return result.findings
+
+
+def lines_of(path: Path) -> list[str]:
+    """A log's lines, with their ends."""
+    return path.read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+def written_twice(path: Path, at: int) -> tuple[list[str], int]:
+    """A log's lines with its `at`th (0-based) written twice, and the copy's line number."""
+    lines = lines_of(path)
+    return lines[:at + 1] + [lines[at]] + lines[at + 1:], at + 2
+
+
+def shifted(found: list[Finding], after: int) -> list[tuple[str, str, int, str]]:
+    """(severity, rule, line, message) of findings, the lines after `after` (a line put in) moved back by one."""
+    return [(f.severity, f.rule, f.line - (f.line > after), f.message) for f in found]
+
+
+def one_slip(tmp_path: Path, lines: list[str], line: int) -> list[Finding]:
+    """The findings on `line`, a line put in a log, asserting every other finding is the log's own without it."""
+    found = log_findings(tmp_path, lines)
+    alone = log_findings(tmp_path, lines[:line - 1] + lines[line:])
+    assert shifted([f for f in found if f.line != line], line) == shifted(alone, line)
+    return [f for f in found if f.line == line]

@@ -246,3 +246,15 @@ def test_a_result_carried_out_with_no_combat_open_is_one_error(game: Game) -> No
                              ("note", "8.5", "Allied: advance 18/1 2216-2117")]
     early = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result D2\nAllied: advance 16/1 2217-2117\n" + END)
     assert [(s, r) for s, r, _ in seen(early)] == [("note", "8.5"), ("error", "8.3")]
+
+
+def test_a_result_carried_out_after_a_draw_or_a_phase_marker_is_one_error(game: Game) -> None:
+    """8.0, 8.3: a result carried out after another entry ended its combat (a draw for the next one, the next phase's
+    marker) is one error, on that entry (the result left undone); the late retreat or loss carries it out, a note
+    (it was a second error: no combat result called for it)."""
+    drawn = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result D2\nAllied: draw us_sf_6\n"
+                "German> retreat 914/352 2117-2016-1916\n" + END)
+    assert [(s, r) for s, r, _ in seen(drawn)] == [("error", "8.3"), ("note", "8.0")]
+    marker = run(game, COMBAT + "Allied: attack 2117 with 16/1 18/1 result Ex\nAllied: deplete 16/1\n"
+                 "Phase mobile_movement\nGerman> deplete 914/352\nPhase mobile_combat\n")
+    assert seen(marker) == [("error", "8.2.4", "Phase mobile_movement"), ("note", "8.0", "German> deplete 914/352")]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.cli import adjudicate_file
-from fm_log import SETUP, landed, replay_errors
+from fm_log import SETUP, landed, lines_of, log_findings, replay_errors
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
 
@@ -200,3 +200,16 @@ def test_a_unit_never_landed_moved_and_attacking_is_one_error(tmp_path: Path) ->
     assert [f.rule for f in result.findings if f.severity == "error"] == ["11.0"]
     assert {f.rule for f in result.findings if f.severity == "note" and "was never set up" in f.message} == \
         {"5.2", "8.2", "8.5"}
+
+
+@pytest.mark.parametrize("entry", ["German: reinforce 3/3 0113", "Allied: reinforce CCA/2 2318",
+                                   "German: reinforce 5/3 0116"])
+def test_a_reinforcement_left_out_is_one_error(tmp_path: Path, entry: str) -> None:
+    """11.1.2, 11.2.4: a reinforcement's placement left out of the sample game is one error, as its side's Movement
+    Phase ends; the unit's moves and attacks after it are notes (the players acted as if it were placed; each was an
+    error: up to 6)."""
+    path = EXAMPLES / "legal-sample-game.log"
+    lines = lines_of(path)
+    at = next(i for i, text in enumerate(lines) if text.split("#")[0].strip() == entry)
+    errors = [f for f in log_findings(tmp_path, lines[:at] + lines[at + 1:]) if f.severity == "error"]
+    assert [f.rule for f in errors] == ["11.1.2" if entry.startswith("German") else "11.2.4"], errors

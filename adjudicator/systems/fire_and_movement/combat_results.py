@@ -25,6 +25,32 @@ class CombatResults(SeriesArea[S]):
             return False
         return isinstance(entry, (Loss, Retreat, Advance, StandFast, Comment, Header))
 
+    def written_again(self, state: S, entry: Entry) -> FmCombat | None:
+        """The combat under way when an entry declares it again (an attack on its hex by the same units, a
+        bombardment of its defenders): the copy is not carried out, and the entries after it carry that combat out."""
+        combat = state.combat
+        if combat is None or combat.refused or not isinstance(entry, (Attack, Bombard)) or entry.hex != combat.hex:
+            return None
+        if isinstance(entry, Bombard):
+            # A beach stack's units are bombarded one by one (Omaha 11.2.1): the same hex is not the same target.
+            target = self.rules.defending(state, self.rules._defenders(state, entry, entry.side or ""), entry.defender)
+            return combat if combat.bombardment and tuple(target) == combat.defenders else None
+        same = not combat.bombardment and frozenset(entry.attackers) == frozenset(combat.attackers)
+        return combat if same else None
+
+    def said_again(self, entry: Entry, combat: FmCombat, found: list[Finding]) -> list[Finding]:
+        """The findings of the combat under way declared again: one error, of the clause it breaks (8.2 for an attack:
+        its units attack once a phase, their strength unitary; 8.0 for a bombardment: its target suffers one attack a
+        phase), saying it is not carried out; the rest (its markers used twice, ...) notes."""
+        section = "8.0" if combat.bombardment else "8.2"
+        rest = f"written again: not carried out, the entries after it carry out {combat.name}"
+        first = next((f for f in found if f.severity == "error" and f.rule == section), None)
+        said = self._f("error", section, entry, f"{combat.name} is {rest}") if first is None else \
+            replace(first, message=f"{first.message} ({combat.name} {rest})")
+        why = f" (the same combat written again: one error, {section})"
+        return [said, *(f if f.severity != "error" else replace(f, severity="note", message=f.message + why)
+                         for f in found if f is not first)]
+
     def _outstanding(self, state: S, combat: FmCombat) -> list[Owed]:
         """What a combat's result still asks of the log (8.2.4-8.4)."""
         owed = results.outstanding(combat, self._retreat_rooms(state, combat))

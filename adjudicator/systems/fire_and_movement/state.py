@@ -54,9 +54,10 @@ class PhaseLog:
     drawn: tuple[tuple[str, str], ...] = ()
     """(side, marker) drawn from a pool for the next combat or bombardment and not yet placed (7.2)."""
     undone: FmCombat | None = None
-    """A combat whose result was left undone when the next attack or bombardment was declared (8.0: one combat
-    resolved before the next): its one error is on that entry, so its result carried out late, in the same phase,
-    is judged against it (one breach, one error)."""
+    """A combat whose result was left undone when another entry ended it (8.0: the next attack or bombardment
+    declared, one combat resolved before the next; a draw, a phase marker): its one error is on that entry, so its
+    result carried out late, in that phase or the one that marker opened, is judged against it (one breach, one
+    error)."""
     # What happened in the player turn under way: the next phase's record keeps it until a player turn begins.
     moved: frozenset[str] = frozenset()
     """Units that have moved in this player turn (5.2, 5.5)."""

@@ -259,7 +259,9 @@ class FireAndMovement(SeriesRules[S]):
     def check_rules(self, state: S, entry: Entry, kind_rules: bool = True) -> list[Finding]:
         """The series' findings for an entry, after the engine's generic checks; the state is left untouched."""
         out: list[Finding] = []
-        if state.combat is not None and not self.combat_results._carries_out(state, entry):
+        # The combat under way declared again goes on (the copy is not carried out): it is not over.
+        again = self.combat_results.written_again(state, entry)
+        if state.combat is not None and again is None and not self.combat_results._carries_out(state, entry):
             out += self.combat_results._combat_over(state, entry)
             state = evolve(state, combat=None)  # the entry is checked as the combat ended
         if isinstance(entry, (TurnMarker, StepMarker)):
@@ -273,12 +275,14 @@ class FireAndMovement(SeriesRules[S]):
                 found = self.registry_of(state).check(evolve(state, combat=table), entry)
             if state.log.undone is not None and self._carries_late(state, entry):
                 late = state.log.undone
-                found = [self._f("note", "8.0", entry, f"{kind_of(entry)} carries out the result of {late.name}, after "
-                                                       "the next attack was declared: the one error is there")]
+                found = [self._f("note", "8.0", entry, f"{kind_of(entry)} carries out the result of {late.name} late, "
+                                                       "after the entry that ended it: the one error is there")]
             out += found
         out += self._check_defender(state, entry)
         out += self.entry_checks(state, entry)
         out = self.follow_up(state, entry, out)
+        if again is not None:
+            out = self.combat_results.said_again(entry, again, out)
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             out.append(self._f("note", "log", entry, f"{kind} entries are applied as written but not checked yet "
@@ -354,13 +358,16 @@ class FireAndMovement(SeriesRules[S]):
 
     def _applied_by_handlers(self, state: S, entry: Entry) -> S:
         """The state after an entry, as the handlers apply it."""
+        if self.combat_results.written_again(state, entry) is not None:
+            return state  # the combat under way written again is not carried out (8.0, 8.2: its one error)
         kind = self._unchecked_kind(entry)
         if kind in self.unchecked and kind not in state.noted:
             state = evolve(state, noted=state.noted | {kind})
         # A combat left undone is the phase's record: the engine forgets it at the next marker (house style 19).
         if state.combat is not None and not self.combat_results._carries_out(state, entry):
-            if isinstance(entry, (Attack, Bombard)) and self.combat_results._outstanding(state, state.combat):
-                # 8.0: left undone as the next combat begins; carried out late, or never
+            if self.combat_results._outstanding(state, state.combat):
+                # 8.0: left undone as the next combat begins (or another entry, a draw, a phase marker, ends it; its
+                # one error there); carried out late, or never
                 state = evolve(state, log=evolve(state.log, undone=state.combat))
             state = evolve(state, combat=None)
         if state.log.undone is not None and self._carries_late(state, entry):

@@ -10,6 +10,8 @@ ends.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Comment, Entry, Place
 from adjudicator.systems.omaha.base import Area, OmahaRules, scenario_of
@@ -92,6 +94,27 @@ class Arrivals(Area):
                                              source="11.2.1")
                     rows.append(late[unit])
         return rows
+
+    def follow_up(self, state: OmahaState, entry: Entry, found: list[Finding]) -> list[Finding]:
+        """11.1.2, 11.2.4 (house style 16): an error of an entry about a reinforcement due and never placed is a note:
+        the players act as if the placement left out were there, and its absence is the one error, as its side's
+        Movement Phase ends (or reported late already)."""
+        if isinstance(entry, Place) or not any(f.severity == "error" for f in found):
+            return found  # a placement is judged as one: the reinforcement arriving, late or not
+        unplaced = [u for u in entry.acting_units() if u not in state.unlanded and self.left_off(state, u)]
+        return [replace(f, severity="note", message=f"{f.message} (not a breach of its own: {unit}, a reinforcement "
+                                                    "due, was never placed: one error, as its side's Movement Phase "
+                                                    "ends, 11.1.2, 11.2.4)")
+                if f.severity == "error" and (unit := next((u for u in unplaced if u in f.message), None)) else f
+                for f in found]
+
+    def left_off(self, state: OmahaState, unit_id: str) -> bool:
+        """11.1.2, 11.2.4: whether a unit is a reinforcement due by this turn and never placed (its placement left out:
+        one error as its side's Movement Phase ends, or reported late already)."""
+        if unit_id not in state.game.units_by_id or self.rules._on_map(state, unit_id) is not None:
+            return False
+        return unit_id in state.late or any(row.unit == unit_id
+                                            for row in self._due(state, self.rules._unit(state, unit_id).side))
 
     def _due(self, state: OmahaState, side: str) -> list[Arrival]:
         """The side's reinforcements due by this turn and not yet arrived (11.1.2, 11.2.1, 11.2.4)."""

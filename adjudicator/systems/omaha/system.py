@@ -310,7 +310,9 @@ class Omaha(OmahaRules):
 
     def follow_up(self, state: OmahaState, entry: Entry, found: list[Finding]) -> list[Finding]:
         """11.0 (house style 16): an error of an entry about a unit never set up or landed, still off the map, is a note:
-        the players act as if it were where the missing line put it, and that line's absence is the one error."""
+        the players act as if it were where the missing line put it, and that line's absence is the one error; a
+        reinforcement never placed likewise (arrivals.py)."""
+        found = self.arrivals.follow_up(state, entry, found)
         missing = [u for u in entry.acting_units() if u in state.unlanded and self._on_map(state, u) is None] \
             if state.unlanded else []
         if not missing:
