@@ -16,7 +16,9 @@ from selenium.webdriver.chrome.service import Service
 def chromium_paths() -> tuple[str, str]:
     """Debian's chromium and its driver, installed with apt-get when missing (CI runs as root)."""
     if not (shutil.which("chromium") and shutil.which("chromedriver")) and os.geteuid() == 0:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        # dpkg needs ldconfig and start-stop-daemon on PATH, which a root shell started with a bare PATH lacks.
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive",
+               "PATH": os.environ.get("PATH", os.defpath) + ":/usr/local/sbin:/usr/sbin:/sbin"}
         subprocess.run(["apt-get", "update", "-q"], check=True, env=env, capture_output=True)
         subprocess.run(["apt-get", "install", "-y", "-q", "chromium", "chromium-driver"], check=True, env=env,
                        capture_output=True)

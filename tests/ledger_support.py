@@ -52,7 +52,9 @@ def _postgres_bin() -> Path:
     """Debian's PostgreSQL server binaries, installed with apt-get when missing (CI runs as root)."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     if not found and os.geteuid() == 0 and shutil.which("apt-get"):
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        # dpkg needs ldconfig and start-stop-daemon on PATH, which a root shell started with a bare PATH lacks.
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive",
+               "PATH": os.environ.get("PATH", os.defpath) + ":/usr/local/sbin:/usr/sbin:/sbin"}
         subprocess.run(["apt-get", "update", "-q"], check=True, env=env, capture_output=True)
         subprocess.run(["apt-get", "install", "-y", "-q", "postgresql"], check=True, env=env, capture_output=True)
         found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
@@ -79,6 +81,16 @@ class Postgres:
         return f"postgresql://umpire@127.0.0.1:{self.port}/{name}"
 
 
+def _runuser() -> str:
+    """util-linux's runuser: found on PATH or in the sbin folders, which a root shell's PATH may leave out (a CI
+    runner started with a bare PATH gave 52 errors 'No such file or directory: runuser')."""
+    found = shutil.which("runuser") or next((c for c in ("/usr/sbin/runuser", "/sbin/runuser") if os.path.exists(c)),
+                                            None)
+    if found is None:
+        raise RuntimeError("util-linux's runuser is not installed (apt-get install util-linux as root)")
+    return found
+
+
 @contextmanager
 def running_postgres() -> Iterator[Postgres]:
     """initdb into a temporary folder, listen on 127.0.0.1 on a free port; stopped and removed on exit."""
@@ -88,7 +100,7 @@ def running_postgres() -> Iterator[Postgres]:
     root = Path(tempfile.mkdtemp(prefix="umpire-pg-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
     data = root / "data"
     # PostgreSQL refuses to run as root: as root, the server runs as the `postgres` user.
-    run_as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    run_as = [_runuser(), "-u", "postgres", "--"] if os.geteuid() == 0 else []
     try:
         if run_as:
             shutil.chown(root, "postgres")
