@@ -399,7 +399,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         result.findings += check(system, state, marker, order)
                         state = advance(system, state, marker, order)
                 found = check(system, state, entry, order)
-                if _copy_of(system, entry, before) and any(f.severity == "error" for f in found):
+                if any(f.severity == "error" for f in found) and _copy_of(system, entry, before):
                     # The entry before it written again, word for word, breaking a rule: one slip, one error, and
                     # not carried out (the entries after it follow the first; applied, each was an error of its own).
                     result.findings += _written_twice(found)

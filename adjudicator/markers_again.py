@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from adjudicator.contract import RuleSystem, StateT, how_of, kind_of, next_turn
+from adjudicator.contract import RuleSystem, StateT, next_turn
 from adjudicator.findings import Finding
-from adjudicator.missing_markers import STRETCH, Lookahead, first_fit
+from adjudicator.missing_markers import STRETCH, Lookahead, first_fit, governed
 from adjudicator.notation.entries import Entry, TurnMarker
 from wargame.sequence import TurnOrder, next_slot, slot_index
 
@@ -116,15 +116,13 @@ def _shows_later(system: RuleSystem[StateT], state: StateT, order: TurnOrder, ah
     entry before the next marker, and that marker the phase due after the one under way (the two swapped), the
     entries after that one tell."""
     end = ahead.next_marker_index(index)
-    stretch = [e for e in ahead.entries[index + 1:end][:STRETCH]
-               if not e.is_comment and e.as_header() is None and order.governs(kind_of(e), how_of(e))]
+    stretch = [e for e in ahead.entries[index + 1:end][:STRETCH] if governed(order, e)]
     following = ahead.entries[end].as_step_marker() if end < len(ahead.entries) else None
     due = current + 1 < len(order.sequence) and following is not None and \
         following.step == order.sequence[current + 1].id
     if not stretch and due:
         # Judged against the phase that marker opens: the entries after it are the later phase's, not its.
-        stretch = [e for e in ahead.entries[end + 1:ahead.next_marker_index(end)][:STRETCH]
-                   if not e.is_comment and e.as_header() is None and order.governs(kind_of(e), how_of(e))]
+        stretch = [e for e in ahead.entries[end + 1:ahead.next_marker_index(end)][:STRETCH] if governed(order, e)]
         current += 1
     game = system.game_of(state)
     return any(first_fit(game, order, e, current, current + 1) is None and

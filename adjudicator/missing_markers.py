@@ -19,7 +19,7 @@ from adjudicator.notation.entries import Entry, StepMarker, TurnMarker
 from wargame.game import Game
 from wargame.sequence import TurnOrder, next_slot, slot_index
 
-__all__ = ["Lookahead", "STRETCH", "first_fit", "missing_markers"]
+__all__ = ["Lookahead", "STRETCH", "first_fit", "governed", "missing_markers"]
 
 
 class Lookahead:
@@ -157,14 +157,14 @@ def _fitting(game: Game, order: TurnOrder, stretch: Sequence[Entry], first: int,
     `first` to `end - 1`, where every entry of the stretch the sequence governs fits, in order, in that step or
     a later one before `end`; None where one does not (an entry written out of its step, not a marker left out)."""
     for i, entry in enumerate(stretch):
-        if not _governed(order, entry):
+        if not governed(order, entry):
             continue
         belongs = first_fit(game, order, entry, first, end)
         return belongs if belongs is not None and _fits_from(game, order, stretch[i + 1:], belongs, end) else None
     return None
 
 
-def _governed(order: TurnOrder, entry: Entry) -> bool:
+def governed(order: TurnOrder, entry: Entry) -> bool:
     """Whether the sequence places an entry (a comment or header, or a kind no step names, fits anywhere)."""
     return not entry.is_comment and entry.as_header() is None and order.governs(kind_of(entry), how_of(entry))
 
@@ -176,7 +176,7 @@ def _fits_from(game: Game, order: TurnOrder, stretch: Sequence[Entry], first: in
         return False
     at = first
     for entry in stretch:
-        if not _governed(order, entry):
+        if not governed(order, entry):
             continue
         fits = first_fit(game, order, entry, at, end)
         if fits is None:
