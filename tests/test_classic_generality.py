@@ -427,13 +427,16 @@ def test_a_compulsory_attack_one_unit_could_make_is_owed(sparse: Path, tmp_path:
     assert findings(sparse, fought, tmp_path) == [], run_messages(sparse, fought, tmp_path)
 
 
+@pytest.mark.parametrize("bound", ["SEARCH_BUDGET", "LARGEST_ELEMENT"])
 def test_compulsory_attacks_past_the_search_budget_are_judged_hex_by_hex(sparse: Path, tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """The search for an arrangement is bounded (a hostile log's cost): past its budget an element is judged hex by
-    hex, as before session 23, the same every run. With no budget at all, the river case above misses ge-vi's attack
-    (the attack of both units on 0704 being below the table)."""
+                                                                          monkeypatch: pytest.MonkeyPatch,
+                                                                          bound: str) -> None:
+    """The search for an arrangement is bounded (a hostile log's cost): past its budget, or in an element of more
+    units than it works out (a hostile set-up's recursion), an element is judged hex by hex, as before session 23,
+    the same every run. With no budget at all, the river case above misses ge-vi's attack (the attack of both units
+    on 0704 being below the table)."""
     from adjudicator.systems.classic import compulsory
 
     across_the_river(sparse)
-    monkeypatch.setattr(compulsory, "SEARCH_BUDGET", 0)
+    monkeypatch.setattr(compulsory, bound, 0)
     assert findings(sparse, HEAD + "Phase german_combat\nPhase german_movement\n", tmp_path) == []

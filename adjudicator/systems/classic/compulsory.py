@@ -69,6 +69,12 @@ SEARCH_BUDGET = 20_000
 past it, an element is judged hex by hex, as the bound on a hostile log's cost."""
 
 
+LARGEST_ELEMENT = 200
+"""Units in one element (units and enemy hexes linked by being next to each other) that the arrangements are worked
+out for: past it, hex by hex. The matching and the search recurse a level a unit, and are asked once a duty owed, so
+a hostile set-up of thousands of units side by side would reach Python's recursion limit or a quadratic cost."""
+
+
 class _Arrangements:
     """The attacks a combat phase could have been fought with, from the position it began with: each phasing unit
     next to an enemy attacks once at most (`attack_once`), each enemy hex is attacked once (`defend_once`), one hex
@@ -103,7 +109,9 @@ class _Arrangements:
 
     def can_meet(self, hexes: list[str], units: list[str], pool: list[str]) -> bool | None:
         """Whether one arrangement of the pool's attacks attacks every hex and has every unit attack (None: past the
-        search's budget)."""
+        search's budget, or an element too large to work out)."""
+        if len(pool) > LARGEST_ELEMENT:
+            return None
         if self.shared:
             # One attack may take several hexes, or a unit attack twice: with every attack lawful nothing asks for
             # distinct attackers; where the odds forbid some, this search (one hex an attack) is not the rules', and
