@@ -9,6 +9,7 @@ import json
 import os
 import re
 import subprocess
+import tempfile
 import sys
 import tracemalloc
 import zipfile
@@ -42,8 +43,10 @@ def _crash(*_: object, **__: object) -> None:
     raise RuntimeError("planted bug")
 
 
-def test_an_internal_error_exits_3_with_the_traceback_in_a_file(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_internal_error_exits_3_with_the_traceback_in_a_file(monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
     """A crash is not "breaches found" (1): exit 3, one line asking for a report, the traceback kept."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the planted crash's traceback kept out of /tmp
     monkeypatch.setattr("adjudicator.sources.open_logs", _crash)
     result = CliRunner().invoke(adjudicate, ["check", str(SAMPLE)])
     assert result.exit_code == 3
@@ -53,8 +56,9 @@ def test_an_internal_error_exits_3_with_the_traceback_in_a_file(monkeypatch: pyt
     assert "RuntimeError: planted bug" in path.read_text(encoding="utf-8")
 
 
-def test_vmodbuild_internal_error_exits_3(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_vmodbuild_internal_error_exits_3(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The same for vmodbuild."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr("wargame.game.load_game", _crash)
     result = CliRunner().invoke(vmodbuild, ["show", "onslaught"])
     assert result.exit_code == 3
@@ -70,9 +74,10 @@ def test_a_crash_in_a_real_process_exits_3(package: str, tmp_path: Path) -> None
     code = (f"import runpy, {module} as m\ndef boom(*a, **k): raise KeyError('planted')\nm.{name} = boom\n"
             f"from {package}.cli import main\nimport sys; sys.argv = ['{package}', *{args!r}]\nmain()\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path)})
     assert done.returncode == 3, done.stderr
     assert "Traceback" not in done.stderr and "internal error" in done.stderr
+    assert str(tmp_path) in done.stderr  # the traceback kept where TMPDIR says, not in the machine's /tmp
 
 
 def test_usage_errors_stay_2() -> None:
