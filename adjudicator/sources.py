@@ -94,6 +94,11 @@ def read_log_partly(path: Path) -> tuple[list[Entry], Sequence[str], list[LogSyn
     return entries, source, errors
 
 
+def is_json_log(path: Path, lines: Sequence[str]) -> bool:
+    """Whether a log read as text or JSON was its JSON twin (as `read_log_partly` tells them apart)."""
+    return path.suffix == ".json" or (path == STDIN and next((x for x in lines if x.strip()), "").lstrip()[:1] == "{")
+
+
 def names_game(entries: list[Entry]) -> bool:
     """True when a log has a [Game "..."] header (a later exchange of a game has none)."""
     return any(h is not None and h.key == "Game" for h in (e.as_header() for e in entries))
@@ -249,7 +254,12 @@ class LogSource:
             from adjudicator.vassal.chain import replay_chain
             return replay_chain(self.chain, keep_states)
         game = self.game if self.game is not None else game_of(self.entries, self.path, None)
-        return replay_entries(game, self.entries, self.path, self.lines, keep_states, self.syntax)
+        result = replay_entries(game, self.entries, self.path, self.lines, keep_states, self.syntax)
+        if self.translation is None and not is_json_log(self.path, self.lines):
+            from adjudicator.notation.typography import typography_note
+            if (note := typography_note(self.lines)) is not None:
+                result.findings.append(note)
+        return result
 
 
 def open_logs(given: tuple[Path, ...], data: Path | None, game_id: str | None = None, module: Path | None = None, *,

@@ -21,6 +21,7 @@ from adjudicator.notation.syntax_errors import (  # re-exported: the parser's er
     LogSyntaxErrors as LogSyntaxErrors, caret_message as caret_message, elide_receipts as elide_receipts,
     quoted_source as quoted_source,
 )
+from adjudicator.notation.typography import plain_code
 from wargame.errors import LogSyntaxError, Place as ErrorPlace, did_you_mean
 
 HEADER = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
@@ -288,6 +289,7 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
 
 def parse_line(line: str, line_no: int, file: str = "<log>") -> Entry | None:
     """The entry on one line (None for a blank line); LogSyntaxError if malformed."""
+    line = plain_code(line)  # an email program's curly quotes and dashes read as the notation's own
     stripped = line.strip()
     if not stripped:
         return None

@@ -25,6 +25,7 @@ from adjudicator.contract import how_of, kind_of
 from adjudicator.notation.entries import Entry, Header, TurnMarker
 from adjudicator.notation.lines import SparseLines
 from adjudicator.notation.text import LogSyntaxErrors
+from adjudicator.notation.typography import typography_note
 from adjudicator.systems import system_for
 from adjudicator.vassal.detect import is_vassal_file
 from adjudicator.vassal.joins import Position, differences, in_play, phase_index, replayed_position, vassal_position
@@ -377,6 +378,8 @@ class _Rest:
         if read.recording is None:
             part = Part(read.path, name, base, [replace(e, line=e.line + base) for e in read.entries],
                         read.source, None, None, read.ended)
+            if read.path.suffix != ".json" and (note := typography_note(read.source, base)) is not None:
+                chain.findings.append(note)
             if k > 0:
                 chain.joins.append(k)
             span = max([len(read.source), *(e.line for e in read.entries)])

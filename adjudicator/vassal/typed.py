@@ -9,6 +9,7 @@ from adjudicator.engine import resolve
 from adjudicator.contract import kind_of
 from adjudicator.notation.entries import Entry
 from adjudicator.notation.text import SIDE, parse_line, write_entry
+from adjudicator.notation.typography import described, retyped
 from adjudicator.vassal.board import Board
 from adjudicator.vassal.combat import Combat
 from adjudicator.vassal.dice import Dice
@@ -89,6 +90,8 @@ class Typed:
             return
         if entry is None:
             return
+        if (characters := retyped(text)):
+            output.note(step, f"chat line {text!r}: {described(characters)}")
         header = entry.as_header()
         if header is not None and header.key == "Game":
             if header.value != self.game.id:
