@@ -283,6 +283,16 @@ def open_logs(given: tuple[Path, ...], data: Path | None, game_id: str | None = 
     entries, lines, syntax = read_log_partly(paths[0])
     if strict and syntax:
         raise LogSyntaxErrors(syntax, lines)
+    if not gameless and syntax and not names_game(entries):
+        # A log whose opening lines cannot be read (quoted by an email reply, say) names no game for that reason:
+        # the lines are the error. Otherwise both are said.
+        from adjudicator.contract import kind_of
+        first = min((e.line for e in entries if kind_of(e) != "comment"), default=None)
+        opening = [e for e in syntax if e.place is not None and (first is None or (e.place.line or 0) < first)]
+        try:
+            game_of(entries, paths[0], data)
+        except LogSyntaxErrors as e:
+            raise LogSyntaxErrors(syntax if opening else [*syntax, *e.errors], lines) from None
     game = None if gameless else game_of(entries, paths[0], data)
     return LogSource(paths, game, entries, lines, syntax)
 

@@ -287,6 +287,20 @@ def _sided(cursor: _Line, side: str, by_opponent: bool, base: dict[str, Any]) ->
     return entry
 
 
+class QuotedLine(LogSyntaxError):
+    """A line an email reply quotes (it starts with '>'); a run of them is one error."""
+
+    lines: int = 1
+    """How many lines in a row the error stands for."""
+
+
+def quoted_message(first: int, last: int) -> str:
+    """What a run of quoted lines is told."""
+    lines = f"line {first} is" if first == last else f"lines {first}-{last} are"
+    return (f"{lines} quoted from an email (starting with '>'): paste the log without the reply's quoting, or "
+            "remove the '>' where a line is this exchange's own")
+
+
 def parse_line(line: str, line_no: int, file: str = "<log>") -> Entry | None:
     """The entry on one line (None for a blank line); LogSyntaxError if malformed."""
     line = plain_code(line)  # an email program's curly quotes and dashes read as the notation's own
@@ -297,6 +311,9 @@ def parse_line(line: str, line_no: int, file: str = "<log>") -> Entry | None:
     base: dict[str, Any] = {"line": line_no, "column": column}
     if stripped.startswith("#"):
         return Comment(**base, text=stripped[1:].strip())
+    if stripped.startswith(">"):
+        # An email reply quotes the message it answers so: what an earlier exchange said is not this one's entry.
+        raise QuotedLine(quoted_message(line_no, line_no), ErrorPlace(file, line_no, column))
     if stripped.startswith("["):
         m = HEADER.match(stripped)
         if not m:
@@ -356,6 +373,16 @@ def parse_text_partly(text: str, file: str = "<log>") -> tuple[list[Entry], list
     for line_no, line in enumerate(text.splitlines(), 1):
         try:
             entry = parse_line(line, line_no, file)
+        except QuotedLine as e:
+            # A quoted reply quotes every line: the run is one error, at its first line.
+            last = errors[-1] if errors else None
+            if isinstance(last, QuotedLine) and last.place is not None and last.place.line is not None \
+                    and last.place.line + last.lines == line_no:
+                last.lines += 1
+                last.message = quoted_message(last.place.line, line_no)
+            else:
+                errors.append(e)
+            continue
         except LogSyntaxError as e:
             errors.append(e)
             continue

@@ -1,5 +1,6 @@
 """Logs that went through an email program or a word processor: curly quotes, en and em dashes and Unicode hyphens
-read as the notation's own, one character for one, with one note a log saying so (docs/log-format.md)."""
+read as the notation's own, one character for one, with one note a log saying so; lines an email reply quotes are
+one error a run (docs/log-format.md)."""
 
 from __future__ import annotations
 
@@ -132,3 +133,40 @@ def test_a_chat_line_read_so_is_a_readers_note(tmp_path: Path) -> None:
     s.chat("a", "us-inf-02 0620\u20130520")
     translation = translate_file(s.write(tmp_path / "dash.vlog"))
     assert any("'\u2013' (en dash) as '-'" in n.message for n in translation.notes), translation.notes
+
+
+def _errors(path: Path) -> list[str]:
+    result = CliRunner().invoke(adjudicate, ["check", str(path), "--format", "json"])
+    return [f"{f['line']}: {f['message']}" for f in json.loads(result.output)["findings"]]
+
+
+def test_a_log_quoted_by_an_email_reply_is_one_error(tmp_path: Path) -> None:
+    """Every line quoted ('> ' from a reply): one error naming the run, not one a line, and not "the log names no
+    game" (its header is among the quoted lines); before, that was the only error."""
+    quoted = tmp_path / "reply.log"
+    quoted.write_text("".join("> " + line if line.strip() else ">\n"
+                              for line in COMBAT.read_text(encoding="utf-8").splitlines(keepends=True)),
+                      encoding="utf-8")
+    errors = _errors(quoted)
+    count = len(COMBAT.read_text(encoding="utf-8").splitlines())
+    assert errors == [f"1: lines 1-{count} are quoted from an email (starting with '>'): paste the log without the "
+                      "reply's quoting, or remove the '>' where a line is this exchange's own"], errors
+
+
+def test_a_quoted_line_inside_a_log_is_named_alone(tmp_path: Path) -> None:
+    """One line quoted in the middle of a log: its own error, the lines before it adjudicated."""
+    lines = COMBAT.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(n for n, line in enumerate(lines) if line.startswith("German>"))
+    log = tmp_path / "one.log"
+    log.write_text("".join(lines[:at] + ["> " + lines[at]] + lines[at + 1:]), encoding="utf-8")
+    errors = _errors(log)
+    assert errors[0].startswith(f"{at + 1}: line {at + 1} is quoted from an email"), errors
+
+
+def test_a_log_naming_no_game_with_a_syntax_error_says_both(tmp_path: Path) -> None:
+    """A later exchange given alone, with a line that does not read: the line's error and "names no game" (the
+    syntax error used to be left out)."""
+    log = tmp_path / "later.log"
+    log.write_text("# exchange 2\nTurn 1\nStep actoin @@\n", encoding="utf-8")
+    errors = _errors(log)
+    assert any("unexpected '@@'" in e for e in errors) and any("names no game" in e for e in errors), errors
