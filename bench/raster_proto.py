@@ -7,7 +7,7 @@ maps the 2x canvas's coordinates onto the final image (a transform, in C) and co
 area of the shape. No 2x canvas, no reduction, no bands, no recording. Texts are printed on the final image by the
 build's own `_print` (GlyphPrinter), as now.
 
-    python bench/raster_proto.py GAME [--rounds 7] [--crops]    # CPU, pixel difference, crops to /tmp/rp-*.png
+    python bench/raster_proto.py GAME [--rounds 7] [--crops] [--spot X,Y ...]   # CPU, pixel difference, /tmp/rp-*.png
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import aggdraw
+import aggdraw  # type: ignore[import-not-found]
 from PIL import Image, ImageDraw, ImageFont
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -130,7 +130,7 @@ class AggDraw(ImageDraw.ImageDraw):
         g = 0.5 - width / 2
         self.agg.arc((x0 - g, y0 - g, x1 + g, y1 + g), -end, -start, self.pen(fill, width))
 
-    def text(self, xy: Any, text: Any, fill: Any = None, font: Any = None, anchor: Any = None,  # type: ignore[override]
+    def text(self, xy: Any, text: Any, fill: Any = None, font: Any = None, anchor: Any = None,
              *args: Any, **kwargs: Any) -> None:
         """Text drawn on the canvas (a badge's number, the north arrow's N): printed on the final image after the
         shapes, in a font of the final size."""
@@ -177,7 +177,7 @@ class AggCanvas(BoardCanvas):
     def paste(self, im: Image.Image | tuple[int, int, int], xy: tuple[int, int], mask: Image.Image) -> None:
         """Paste an image or a colour through a canvas-sized mask: the mask reduced to final pixels."""
         ss = self.ss
-        colour = im if isinstance(im, tuple) else im.getpixel((0, 0))  # a solid image (edge names)
+        colour: Any = im if isinstance(im, tuple) else im.getpixel((0, 0))  # a solid image (edge names)
         x, y = xy
         px, py = x % ss, y % ss  # pad so the mask's blocks are the final pixels'
         padded = Image.new("L", (mask.width + px + ss, mask.height + py + ss), 0)
@@ -329,18 +329,18 @@ def agg_terrain(b: AggCanvas, layer: str) -> None:
             if (name in LATE_TEXTURES) != (layer == "late"):
                 continue
             if name in PHASED_TEXTURES:  # stamped as the build stamps it: at the centre's pixel, by its phase there
-                at = (round(c[0]), round(c[1]))
-                groups.setdefault((k, name, fill, hatch_phase(s, at)), []).extend(at)
+                pixel = (round(c[0]), round(c[1]))
+                groups.setdefault((k, name, fill, hatch_phase(s, pixel)), []).extend(pixel)
             else:
                 groups.setdefault((k, name, fill, stamp_variant(h)), []).extend(c)
     agg = draw.agg
     if fills:
         hexagon = aggdraw.Symbol(_poly_path(hex_corners((0.0, 0.0), s * 1.003, matrix), True))
-        for fill, at in fills.items():
-            agg.symbol(at, hexagon, None, draw.brush(fill))
-    for (_, name, fill, variant), at in sorted(groups.items()):
+        for fill, centres in fills.items():
+            agg.symbol(centres, hexagon, None, draw.brush(fill))
+    for (_, name, fill, variant), centres in sorted(groups.items()):
         for symbol, pen, brush in texture_marks(draw, name, fill, s, matrix, variant):
-            agg.symbol(at, symbol, pen, brush)
+            agg.symbol(centres, symbol, pen, brush)
     if layer == "late":
         return
     b.no_hexes = True
@@ -380,8 +380,18 @@ def render_board_agg(game: Game, scale: float = 1.0) -> Image.Image:
 
 
 # -- measuring -------------------------------------------------------------------------------
-CROPS: dict[str, list[tuple[str, float, float]]] = {}
-"""Named spots to crop (filled by `_spots`: a town, woods, a river, plain grid, a label), in final pixels."""
+CROP = (380, 240)
+"""The size of each crop, in final pixels."""
+
+
+def save_crops(now: Image.Image, proto: Image.Image, spots: list[tuple[int, int]], path: str) -> None:
+    """Crops of both boards at 100%, the current one left, the prototype's right, a row per spot (top-left corners)."""
+    w, h = CROP
+    out = Image.new("RGB", (2 * w + 10, len(spots) * (h + 10)), "white")
+    for k, (x, y) in enumerate(spots):
+        out.paste(now.crop((x, y, x + w, y + h)), (0, k * (h + 10)))
+        out.paste(proto.crop((x, y, x + w, y + h)), (w + 10, k * (h + 10)))
+    out.save(path)
 
 
 def _cpu(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -400,7 +410,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("game")
     parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--crops", action="store_true")
+    parser.add_argument("--crops", action="store_true", help="save both boards to /tmp/rp-GAME-{now,agg}.png")
+    parser.add_argument("--spot", action="append", default=[], help="X,Y: a crop of both side by side (repeatable)")
     args = parser.parse_args()
     game = load_game(data_root(), args.game)
     board_module.render_board(game)  # warm: fonts, glyphs, kept rings
@@ -417,7 +428,10 @@ def main() -> None:
         proto.append(t)
         proto_png.append(t + _cpu(lambda: png_bytes(p))[0])
     med = statistics.median
-    print(f"{args.game}: {a.size[0]} x {a.size[1]}")
+    pairs = med(x / y for x, y in zip(proto, now))
+    pairs_png = med(x / y for x, y in zip(proto_png, now_png))
+    print(f"{args.game}: {a.size[0]} x {a.size[1]}; aggdraw/now, median of pairs: draw {pairs:.2f}, "
+          f"draw + encode {pairs_png:.2f}")
     print(f"  board draw      now {med(now):.3f} ({min(now):.3f}-{max(now):.3f})  "
           f"aggdraw {med(proto):.3f} ({min(proto):.3f}-{max(proto):.3f})  ratio {med(proto) / med(now):.2f}")
     print(f"  draw + encode   now {med(now_png):.3f} ({min(now_png):.3f}-{max(now_png):.3f})  "
@@ -434,6 +448,9 @@ def main() -> None:
     if args.crops:
         a.save(f"/tmp/rp-{args.game}-now.png")
         p.save(f"/tmp/rp-{args.game}-agg.png")
+    if args.spot:
+        spots = [(int(x), int(y)) for x, y in (spot.split(",") for spot in args.spot)]
+        save_crops(a, p, spots, f"/tmp/rp-{args.game}-crops.png")
 
 
 if __name__ == "__main__":
