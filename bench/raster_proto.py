@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import aggdraw  # type: ignore[import-not-found]
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -247,12 +247,22 @@ class MarkRecorder(ImageDraw.ImageDraw):
     def __init__(self, stand_in: Image.Image, like: AggDraw) -> None:
         super().__init__(stand_in)
         self.like = like
-        self.marks: list[Mark] = []
+        self.paths: list[list[Any]] = []  # each mark's path, pen, brush and whether another may join it
         self.shift = (0, 0)  # subtracted from every point (the hatch is drawn about a stamp's centre)
 
-    def _add(self, path: str, pen: Any, brush: Any) -> None:
-        """Keep one mark."""
-        self.marks.append((aggdraw.Symbol(path), pen, brush))
+    def _add(self, path: str, pen: Any, brush: Any, merge: bool = True) -> None:
+        """Keep one mark: with the one before it when both have the same pen and brush (one call for both: strokes,
+        and boxes, which all wind one way, are drawn as their union, which is what drawing them opaque one after the
+        other gives); a polygon's fill (either winding) stays alone."""
+        if merge and self.paths and self.paths[-1][1] is pen and self.paths[-1][2] is brush and self.paths[-1][3]:
+            self.paths[-1][0] += " " + path
+            return
+        self.paths.append([path, pen, brush, merge])
+
+    @property
+    def marks(self) -> list[Mark]:
+        """The marks kept, as symbols."""
+        return [(aggdraw.Symbol(path), pen, brush) for path, pen, brush, _ in self.paths]
 
     def line(self, xy: Any, fill: Any = None, width: int = 0, joint: str | None = None) -> None:
         """A (poly)line."""
@@ -270,7 +280,7 @@ class MarkRecorder(ImageDraw.ImageDraw):
         """A polygon."""
         points = list(zip(_flat(xy)[0::2], _flat(xy)[1::2]))
         if fill is not None:
-            self._add(_poly_path(points, True), None, self.like.brush(fill))
+            self._add(_poly_path(points, True), None, self.like.brush(fill), merge=False)
         if outline is not None and outline != fill and width:
             self._add(_poly_path(points, True), self.like.pen(outline, width), None)
 
@@ -307,16 +317,50 @@ def texture_marks(draw: AggDraw, name: str, fill: str, s: float, matrix: Any, va
     return recorder.marks
 
 
+STAMPS = True
+"""Whether a hex's ground textures (not the hatch, not the late symbols) are drawn once per variant by aggdraw on a
+small canvas of the hex's colour and pasted by Pillow at the pixel nearest the hex's centre (the AGG buffer copied
+out for the pastes and back), or drawn at each hex as symbols."""
+
+
+@dataclass
+class TextureStamp:
+    """A hex's ground textures drawn on its fill at 1x: the pixels, the mask of those the marks touch (pasted
+    opaque: their ground is the fill they were drawn on), and the pixel of the hex's centre in them."""
+
+    pixels: Image.Image
+    mask: Image.Image
+    centre: tuple[int, int]
+
+
+def ground_stamp(draw: AggDraw, names: tuple[str, ...], fill: str, s: float, matrix: Any, variant: int
+                 ) -> TextureStamp:
+    """A variant of a hex's ground textures, anti-aliased at final pixels about the centre of a pixel."""
+    half = stamp_half(s) // draw.ss + 1
+    agg = aggdraw.Draw("RGB", (2 * half, 2 * half), fill)
+    k = 1 / draw.ss
+    agg.settransform((k, 0, half + 0.5, 0, k, half + 0.5))
+    for name in names:
+        for symbol, pen, brush in texture_marks(draw, name, fill, s, matrix, variant):
+            agg.symbol((0, 0), symbol, pen, brush)
+    pixels = Image.frombytes("RGB", (2 * half, 2 * half), agg.tobytes())
+    touched = ImageChops.difference(pixels, Image.new("RGB", pixels.size, fill)).convert("L").point(
+        lambda v: 255 if v else 0)
+    box = touched.getbbox() or (half, half, half + 1, half + 1)
+    return TextureStamp(pixels.crop(box), touched.crop(box).convert("1"), (half - box[0], half - box[1]))
+
+
 def agg_terrain(b: AggCanvas, layer: str) -> None:
-    """Fills of every hex (one symbol call per colour), then each texture variant's marks at every hex that carries
-    it (one call per mark), the hatch line by line (its phase runs across hexes), then the coastline by
-    `draw_terrain` itself; or the late symbols."""
+    """Fills of every hex (one symbol call per colour), then the ground textures (stamped, `STAMPS`, or each texture
+    variant's marks at every hex that carries it, one call per mark), the hatch (symbols by its phase), then the
+    coastline by `draw_terrain` itself; or the late symbols."""
     game = b.game
     styles: dict[tuple[str, ...], tuple[str, list[str]]] = {}
     draw, s, matrix = b.draw, b.s, b.matrix
     assert isinstance(draw, AggDraw)
     fills: dict[str, list[float]] = {}
     groups: dict[tuple[int, str, str, int], list[float]] = {}
+    stamped: dict[tuple[str, tuple[str, ...], int], list[Point]] = {}
     for h in sorted(game.grid.hexes):
         terrain = game.hex_terrain[h]
         if terrain not in styles:
@@ -325,19 +369,37 @@ def agg_terrain(b: AggCanvas, layer: str) -> None:
         c = b.centre(h)
         if layer != "late":
             fills.setdefault(fill, []).extend(c)
+        ground = tuple(name for name in textures if name not in LATE_TEXTURES and name not in PHASED_TEXTURES)
+        if STAMPS and layer != "late" and ground:
+            stamped.setdefault((fill, ground, stamp_variant(h)), []).append(c)
         for k, name in enumerate(textures):
             if (name in LATE_TEXTURES) != (layer == "late"):
                 continue
             if name in PHASED_TEXTURES:  # stamped as the build stamps it: at the centre's pixel, by its phase there
                 pixel = (round(c[0]), round(c[1]))
                 groups.setdefault((k, name, fill, hatch_phase(s, pixel)), []).extend(pixel)
-            else:
+            elif not (STAMPS and layer != "late"):
                 groups.setdefault((k, name, fill, stamp_variant(h)), []).extend(c)
     agg = draw.agg
     if fills:
         hexagon = aggdraw.Symbol(_poly_path(hex_corners((0.0, 0.0), s * 1.003, matrix), True))
         for fill, centres in fills.items():
             agg.symbol(centres, hexagon, None, draw.brush(fill))
+    if stamped:
+        ss = draw.ss
+        shift = 0.5 - (ss - 1) / (2 * ss)
+
+        def paste_stamps(image: Image.Image) -> None:
+            for (fill, names, variant), centres in sorted(stamped.items()):
+                stamp = ground_stamp(draw, names, fill, s, matrix, variant)
+                for cx, cy in centres:
+                    # the pixel whose centre is nearest the hex's centre (AGG's x + 0.5 is pixel x's centre)
+                    x, y = round(cx / ss + shift - 0.5), round(cy / ss + shift - 0.5)
+                    image.paste(stamp.pixels, (x - stamp.centre[0], y - stamp.centre[1]), stamp.mask)
+        agg.flush()
+        assert b.final_image is not None
+        paste_stamps(b.final_image)
+        agg.frombytes(b.final_image.tobytes())
     for (_, name, fill, variant), centres in sorted(groups.items()):
         for symbol, pen, brush in texture_marks(draw, name, fill, s, matrix, variant):
             agg.symbol(centres, symbol, pen, brush)
