@@ -23,7 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import aggdraw  # type: ignore[import-not-found]
+try:
+    import aggdraw  # type: ignore[import-not-found]
+except ImportError:  # not a dependency of Umpire: the prototype's own
+    sys.exit("bench/raster_proto.py needs aggdraw: pip install aggdraw==1.4.1")
 from PIL import Image, ImageChops, ImageDraw
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
