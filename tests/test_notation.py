@@ -457,7 +457,7 @@ ERRORS: list[tuple[str, int, str]] = [
     (":pass", 1, f"{FIRST_WORD}, found ':pass'"),
     ("Allied advance us-inf-01 0620-0720", 7, "expected ':' (or '>') after the side: write 'Allied: advance ...'"),
     ("allied: pass", 1, "a side is written with a capital: 'Allied:'"),
-    ("Allied:pass", 1, f"{FIRST_WORD}, found 'Allied:pass'"),
+    ("Allied:pass", 8, "a space after the side: write 'Allied: pass ...'"),
     ("Allied us-inf-01 0620", 18, "unexpected '0620' at the end of the entry"),
     ("us-inf-01", 10, "expected a path of hexes (HEX-HEX-...) after the unit at the end of the line"),
     ("us-inf-01 strategic", 20, "expected a path of hexes (HEX-HEX-...) after the unit at the end of the line"),

@@ -7,15 +7,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import main as adjudicate
 from adjudicator.notation.entries import Comment, Header
-from adjudicator.notation.text import parse_text
+from adjudicator.notation.text import parse_line, parse_text
 from adjudicator.notation.typography import plain_code, typography_note
 from adjudicator.sources import adjudicate_file, open_logs
 from adjudicator.vassal.load import translate_file
 from test_vassal_reader import Session
+from wargame.errors import LogSyntaxError
 
 ROOT = Path(__file__).resolve().parent.parent
 COMBAT = ROOT / "examples" / "onslaught" / "legal-combat.log"
@@ -170,3 +172,16 @@ def test_a_log_naming_no_game_with_a_syntax_error_says_both(tmp_path: Path) -> N
     log.write_text("# exchange 2\nTurn 1\nStep actoin @@\n", encoding="utf-8")
     errors = _errors(log)
     assert any("unexpected '@@'" in e for e in errors) and any("names no game" in e for e in errors), errors
+
+
+@pytest.mark.parametrize(("line", "column", "said"), [
+    ("Allied : action combat supply 1", 8, "the ':' goes right after the side: write 'Allied: action ...'"),
+    ("German >retreat de-inf-04 0621-0622", 8, "the '>' goes right after the side: write 'German> retreat ...'"),
+    ("Allied:action combat supply 1", 8, "a space after the side: write 'Allied: action ...'"),
+])
+def test_a_side_spaced_wrongly_is_told_how_to_write_it(line: str, column: int, said: str) -> None:
+    """A side's ':' or '>' apart from it, or the command glued to it: said so, where the parser read the side as a
+    unit of a short-form move ("expected a path of hexes ... found ':'")."""
+    with pytest.raises(LogSyntaxError) as caught:
+        parse_line(line, 4)
+    assert caught.value.message == said and caught.value.place is not None and caught.value.place.column == column

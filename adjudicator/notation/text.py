@@ -345,6 +345,14 @@ def parse_line(line: str, line_no: int, file: str = "<log>") -> Entry | None:
         entry = _sided(cursor, m.group(1), m.group(2) == ">", base)
     elif re.match(r"^[a-z][A-Za-z]*[:>]$", first.text):
         raise cursor.error(f"a side is written with a capital: {first.text[0].upper() + first.text[1:]!r}", first)
+    elif re.match(r"^[A-Z][A-Za-z]*$", first.text) and len(tokens) > 1 and tokens[1].text[:1] in (":", ">") \
+            and (tokens[1].text[1:] in COMMANDS or (len(tokens) > 2 and len(tokens[1].text) == 1)):
+        mark, command = tokens[1].text[0], tokens[1].text[1:] or tokens[2].text
+        raise cursor.error(f"the {mark!r} goes right after the side: write '{first.text}{mark} {command} ...'",
+                           tokens[1])
+    elif (m := re.match(r"^([A-Z][A-Za-z]*[:>])([a-z]+)$", first.text)) is not None and m.group(2) in COMMANDS:
+        raise cursor.error(f"a space after the side: write '{m.group(1)} {m.group(2)} ...'",
+                           Token(m.group(2), first.column + len(m.group(1))))
     elif re.match(r"^[A-Z][A-Za-z]*$", first.text) and len(tokens) > 1 and tokens[1].text in COMMANDS:
         raise cursor.error(f"expected ':' (or '>') after the side: write '{first.text}: {tokens[1].text} ...'",
                            Token(first.text, first.column + len(first.text)))
