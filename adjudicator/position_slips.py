@@ -25,7 +25,7 @@ from adjudicator.notation.entries import Entry
 from wargame.sequence import TurnOrder
 
 __all__ = ["BUDGET", "NOTED", "REPAIRS", "Mismatch", "Relocation", "SlipNotes", "mismatch_of", "relocate", "repaired",
-           "stated_place"]
+           "stated_places"]
 
 REPAIRS = 4
 """The most relocations inferred in one log: a log with more slips than that is judged as written from there."""
@@ -74,43 +74,47 @@ class SlipNotes:
     """By a marker's index: the step or phase it ends (where it was under way)."""
 
 
-def stated_place(entry: Entry) -> tuple[str, str] | None:
-    """The unit an entry states the hex of before it acts, and that hex: a move's, retreat's or advance's first hex,
-    or the hex of an entry (not a combat) naming one unit and one hex, as a placement does; else None."""
+def stated_places(entry: Entry) -> list[tuple[str, str]]:
+    """The units an entry states the hex of before it acts, each with that hex: a move's, retreat's or advance's first
+    hex, or the one hex of an entry (not a combat) naming units, as a placement or an activation does."""
     unit = entry.relocated_unit()
     if unit is not None:
-        return unit, entry.path_hexes()[0]
+        return [(unit, entry.path_hexes()[0])]
     if entry.as_combat() is not None:
-        return None
+        return []
     named = entry.named_ids()
-    units = [v for kind, v in named if kind == "unit"]
     hexes = [v for kind, v in named if kind == "hex"]
-    return (units[0], hexes[0]) if len(units) == 1 and len(hexes) == 1 else None
+    return [(v, hexes[0]) for kind, v in named if kind == "unit"] if len(hexes) == 1 else []
 
 
 def mismatch_of(system: RuleSystem[StateT], state: StateT, entry: Entry, index: int, found: Sequence[Finding],
                 judge: Callable[[StateT], Sequence[Finding]]) -> Mismatch | None:
     """The mismatch an entry with errors shows (its unit elsewhere than the hex it states), or None; `judge` checks
     the entry in another state, to tell which of its errors the unit's place brings about."""
-    errors = [f for f in found if f.severity == "error"]
-    stated = stated_place(entry) if errors and system.auditor is not None else None
-    if stated is None:
+    # A note counts too: a system that judged the unit's absence one error already (a unit never set up) made the
+    # entries naming it notes, and the entry still shows where the log has the unit.
+    errors = [f for f in found if f.severity in ("error", "note")]
+    if not errors or system.auditor is None:
         return None
-    unit, hex_ = stated
     places = system.position(state).units
-    if unit not in places or places[unit].place == hex_:
-        return None
-    # A placement from off the map states where the unit goes, not where it is: only a unit on the map is compared
-    # with it (a move's start is compared wherever the unit is).
-    grid = system.game_of(state).grid
-    if entry.relocated_unit() is None and not grid.is_label(places[unit].place):
-        return None
-    gone = [f for f in errors
-            if f.rule not in {g.rule for g in judge(relocate(system, state, unit, hex_)) if g.severity == "error"}]
-    if not gone:
-        # The unit's place is not what the entry breaks: the mismatch is no slip of its own.
-        return None
-    return Mismatch(index, unit, hex_, gone[0])
+    on_map = system.game_of(state).grid.is_label
+    for unit, hex_ in stated_places(entry):
+        # A placement from off the map states where the unit goes, not where it is: only a unit on the map is
+        # compared with it (a move's start is compared wherever the unit is).
+        if unit not in places or places[unit].place == hex_ or (
+                entry.relocated_unit() is None and not on_map(places[unit].place)):
+            continue
+        kept = {g.rule for g in judge(relocate(system, state, unit, hex_)) if g.severity in ("error", "note")}
+        gone = [f for f in errors if f.rule not in kept]
+        if not gone:
+            # The unit's place is not what the entry breaks: no slip of that unit.
+            continue
+        # Its own words where they say where the unit is and where the log has it, else those plainly.
+        place = places[unit].place
+        said = gone[0] if gone[0].severity == "error" and place in gone[0].message and hex_ in gone[0].message \
+            else replace(gone[0], severity="error", message=f"{unit} is in {place}, not {hex_}")
+        return Mismatch(index, unit, hex_, said)
+    return None
 
 
 def relocate(system: RuleSystem[StateT], state: StateT, unit: str, hex_: str) -> StateT:
@@ -175,14 +179,14 @@ def _said(system: RuleSystem[StateT], entries: Sequence[Entry], mismatch: Mismat
     """The one error a relocation is judged as: the mismatch's own, saying what was left out and where it goes."""
     at = ends.get(before)
     if at is not None and at.step is not None:
-        where = f"by the end of the '{at.step}' {system.step_noun} (turn {at.turn})"
+        where = f"as the '{at.step}' {system.step_noun} of turn {at.turn} ends"
     elif before > 0:
         where = f"after line {entries[before - 1].line}"
     else:
         where = "before the log's first entry"
     return replace(mismatch.found, message=(
-        f"{mismatch.found.message}: the log left out a line putting {mismatch.unit} in {mismatch.stated}; the "
-        f"entries from {where} are judged with it there (one line left out, one error)"))
+        f"{mismatch.found.message}: a line putting {mismatch.unit} in {mismatch.stated} was left out; it is put "
+        f"there {where} and the entries after are judged with it there (one line left out, one error)"))
 
 
 Run = Callable[[Sequence[Relocation]], "tuple[Sequence[Finding], SlipNotes]"]
