@@ -21,7 +21,7 @@ from adjudicator.markers_again import turn_written_after, written_again
 from adjudicator.missing_markers import Lookahead, missing_markers
 from adjudicator.notation.entries import Entry, Header, StepMarker
 from adjudicator.notation.text import iter_units_and_hexes
-from adjudicator.position_slips import NOTED, Relocation, SlipNotes, mismatch_of, relocate, repaired
+from adjudicator.position_slips import Relocation, SlipNotes, note_mismatch, relocate, repaired
 from adjudicator.resolver import Resolver, resolve
 from adjudicator.sequence_of_play import later_context, order_played, player_turn_goes_on, step_context
 from wargame.errors import LogSyntaxError, Place, ReplayError, did_you_mean, listed
@@ -436,9 +436,8 @@ def _replay_pass(game: Game, system: RuleSystem[StateT], entries: list[Entry], f
                     # not carried out (the entries after it follow the first; applied, each was an error of its own).
                     result.findings += _written_twice(found)
                 else:
-                    if notes is not None and len(notes.mismatches) < NOTED and (mismatch := mismatch_of(
-                            system, state, entry, index, found, lambda s: check(system, s, entry, order))) is not None:
-                        notes.mismatches.append(mismatch)
+                    if notes is not None and found:
+                        note_mismatch(notes, system, state, entry, index, found, lambda s: check(system, s, entry, order))
                     if astray and any(f.severity == "error" for f in found):
                         found = judged_lawfully(system, state, entry, found, astray, order)
                     result.findings += found

@@ -24,7 +24,7 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry
 from wargame.sequence import TurnOrder
 
-__all__ = ["BUDGET", "NOTED", "REPAIRS", "Mismatch", "Relocation", "SlipNotes", "mismatch_of", "relocate", "repaired",
+__all__ = ["BUDGET", "LOOKS", "NOTED", "REPAIRS", "Mismatch", "Relocation", "SlipNotes", "mismatch_of", "note_mismatch", "relocate", "repaired",
            "stated_places"]
 
 REPAIRS = 4
@@ -39,6 +39,10 @@ of the latest steps or phases before the mismatch in which it could have moved."
 
 NOTED = 4
 """The most mismatches a replay notes (only the first ones are repaired; the rest are judged again after)."""
+
+LOOKS = 64
+"""The most entries a replay looks at for a mismatch (each is judged again with its unit moved): past them, a log is
+judged as written, so the look costs the same whatever the log."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,13 @@ class SlipNotes:
     mismatches: list[Mismatch] = field(default_factory=list)
     ends: dict[int, SequencePoint] = field(default_factory=dict)
     """By a marker's index: the step or phase it ends (where it was under way)."""
+    looked: int = 0
+    """How many units' places were judged again for a mismatch (at most `LOOKS`)."""
+
+    @property
+    def open(self) -> bool:
+        """Whether the replay still looks for mismatches."""
+        return len(self.mismatches) < NOTED and self.looked < LOOKS
 
 
 def stated_places(entry: Entry) -> list[tuple[str, str]]:
@@ -87,23 +98,35 @@ def stated_places(entry: Entry) -> list[tuple[str, str]]:
     return [(v, hexes[0]) for kind, v in named if kind == "unit"] if len(hexes) == 1 else []
 
 
+def note_mismatch(notes: SlipNotes, system: RuleSystem[StateT], state: StateT, entry: Entry, index: int,
+                  found: Sequence[Finding], judge: Callable[[StateT], Sequence[Finding]]) -> None:
+    """Notes the mismatch an entry with findings shows, if any, while the notes are open."""
+    if notes.open and (mismatch := mismatch_of(system, state, entry, index, found, judge, notes)) is not None:
+        notes.mismatches.append(mismatch)
+
+
 def mismatch_of(system: RuleSystem[StateT], state: StateT, entry: Entry, index: int, found: Sequence[Finding],
-                judge: Callable[[StateT], Sequence[Finding]]) -> Mismatch | None:
+                judge: Callable[[StateT], Sequence[Finding]], notes: SlipNotes) -> Mismatch | None:
     """The mismatch an entry with errors shows (its unit elsewhere than the hex it states), or None; `judge` checks
-    the entry in another state, to tell which of its errors the unit's place brings about."""
+    the entry in another state, to tell which of its errors the unit's place brings about (each time counted in
+    `notes`, up to `LOOKS`)."""
     # A note counts too: a system that judged the unit's absence one error already (a unit never set up) made the
     # entries naming it notes, and the entry still shows where the log has the unit.
     errors = [f for f in found if f.severity in ("error", "note")]
-    if not errors or system.auditor is None:
+    stated = stated_places(entry) if errors and system.auditor is not None else []
+    if not stated:
         return None
     places = system.position(state).units
     on_map = system.game_of(state).grid.is_label
-    for unit, hex_ in stated_places(entry):
+    for unit, hex_ in stated:
         # A placement from off the map states where the unit goes, not where it is: only a unit on the map is
         # compared with it (a move's start is compared wherever the unit is).
         if unit not in places or places[unit].place == hex_ or (
                 entry.relocated_unit() is None and not on_map(places[unit].place)):
             continue
+        notes.looked += 1
+        if notes.looked > LOOKS:
+            return None
         kept = {g.rule for g in judge(relocate(system, state, unit, hex_)) if g.severity in ("error", "note")}
         gone = [f for f in errors if f.rule not in kept]
         if not gone:
