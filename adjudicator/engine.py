@@ -343,8 +343,9 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
     it ends): asked with the state reached each time they run out, until it gives none, so a chain is replayed
     once; `headers` are then the game's, those of the entries to come included (the set-up reads them all).
 
-    A unit's position change the log left out, shown by a later entry starting its path elsewhere, is inferred and
-    judged as one error (`adjudicator/position_slips.py`): the log is then replayed with it (a chain's is not)."""
+    A unit's position change the log left out, shown by a later entry stating the unit in another hex (a path's
+    start, a placement's or activation's hex), is inferred and judged as one error (`adjudicator/position_slips.py`):
+    the log is then replayed with it (a chain's is not)."""
     if headers is None:
         headers = [h for e in entries if (h := e.as_header()) is not None]
     # The scenario the log plays, from its headers (the game's first): its sequence of play, its first player's
@@ -437,7 +438,9 @@ def _replay_pass(game: Game, system: RuleSystem[StateT], entries: list[Entry], f
                     result.findings += _written_twice(found)
                 else:
                     if notes is not None and found:
-                        note_mismatch(notes, system, state, entry, index, found, lambda s: check(system, s, entry, order))
+                        # A unit the entry states elsewhere than it is: a position change the log may have left out.
+                        note_mismatch(notes, system, state, entry, index, found,
+                                      lambda moved: check(system, moved, entry, order))
                     if astray and any(f.severity == "error" for f in found):
                         found = judged_lawfully(system, state, entry, found, astray, order)
                     result.findings += found

@@ -2,8 +2,9 @@
 
 One slip, one error: a move, advance or retreat left out leaves its unit where it was, and every later entry is then
 judged against a position the players did not have (a stack left overstacked as a phase ends, an attack by a unit
-not adjacent, a move from a hex the unit is not in), each an error of its own. The entry that starts the unit's path
-from another hex than the one it is in (a mismatch) shows where the log has it. The engine then replays with the
+not adjacent, a move from a hex the unit is not in), each an error of its own. The entry that states the unit in
+another hex than the one it is in (a mismatch: a path's start, the hex of a placement or an activation naming it),
+where that is what the entry breaks, shows where the log has it. The engine then replays with the
 unit put there right after the last entry that could have moved it: the last that placed or moved it, or the end of
 a later step or phase in which its side may move it, the one that leaves fewest errors (the latest of those). The
 inferred relocation is judged as nothing but the mismatch's own error, at its line, citing the clause it cites.
@@ -15,8 +16,8 @@ unit never left) repairs nothing and stays as written. Bounded whatever the log:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from adjudicator.contract import RuleSystem, SequencePoint, StateT, how_of, kind_of
@@ -24,8 +25,8 @@ from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry
 from wargame.sequence import TurnOrder
 
-__all__ = ["BUDGET", "LOOKS", "NOTED", "REPAIRS", "Mismatch", "Relocation", "SlipNotes", "mismatch_of", "note_mismatch", "relocate", "repaired",
-           "stated_places"]
+__all__ = ["BUDGET", "LOOKS", "NOTED", "REPAIRS", "Mismatch", "Relocation", "SlipNotes", "mismatch_of",
+           "note_mismatch", "relocate", "repaired", "stated_places"]
 
 REPAIRS = 4
 """The most relocations inferred in one log: a log with more slips than that is judged as written from there."""
@@ -127,13 +128,18 @@ def mismatch_of(system: RuleSystem[StateT], state: StateT, entry: Entry, index: 
         notes.looked += 1
         if notes.looked > LOOKS:
             return None
-        kept = {g.rule for g in judge(relocate(system, state, unit, hex_)) if g.severity in ("error", "note")}
-        gone = [f for f in errors if f.rule not in kept]
+        moved = [g for g in judge(relocate(system, state, unit, hex_)) if g.severity in ("error", "note")]
+        kept_rules, kept_words = {g.rule for g in moved}, {(g.rule, g.message) for g in moved}
+        place = places[unit].place
+        # The clause the unit's place breaks: one no longer broken with the unit moved, else a finding that says
+        # where the unit is and no longer stands (a system giving one error a path, the next restriction it breaks
+        # takes that clause's place).
+        gone = [f for f in errors if f.rule not in kept_rules] or \
+            [f for f in errors if (f.rule, f.message) not in kept_words and place in f.message and hex_ in f.message]
         if not gone:
             # The unit's place is not what the entry breaks: no slip of that unit.
             continue
         # Its own words where they say where the unit is and where the log has it, else those plainly.
-        place = places[unit].place
         said = gone[0] if gone[0].severity == "error" and place in gone[0].message and hex_ in gone[0].message \
             else replace(gone[0], severity="error", message=f"{unit} is in {place}, not {hex_}")
         return Mismatch(index, unit, hex_, said)
@@ -174,7 +180,10 @@ def _places(system: RuleSystem[StateT], state: StateT, order: TurnOrder, entries
         """Whether the marker of index k ends a step or phase in which the unit could have moved."""
         at = ends.get(k)
         slot = order.slot_at(at.turn, at.step, at.player_turn) if at is not None else None
-        return slot is not None and any(order.allows(slot, kind, unit.side, (unit.type,), how) for kind, how in moving)
+        # A kind the sequence does not place (moves within an action) may be written in any step.
+        return slot is not None and any(not order.governs(kind, how) or order.allows(slot, kind, unit.side,
+                                                                                      (unit.type,), how)
+                                        for kind, how in moving)
 
     lines = [e.line for e in entries]
     first, last = entries[start].line, entries[m].line
