@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from adjudicator.contract import RuleSystem, SequencePoint, StateT, how_of, kind_of
 from adjudicator.findings import Finding
 from adjudicator.notation.entries import Entry
+from wargame.records import frozen
 from wargame.sequence import TurnOrder
 
 __all__ = ["BUDGET", "LOOKS", "NOTED", "REPAIRS", "Mismatch", "Relocation", "SlipNotes", "mismatch_of",
@@ -46,7 +47,7 @@ LOOKS = 64
 judged as written, so the look costs the same whatever the log."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Mismatch:
     """An entry that starts a unit's path from another hex than the one it is in."""
 
@@ -59,7 +60,7 @@ class Mismatch:
     """The error that says so (the clause it cites is the repair's)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Relocation:
     """A unit put where a later entry states it is, before the entry of index `before`: the position change the log
     left out."""
