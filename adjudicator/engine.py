@@ -21,6 +21,7 @@ from adjudicator.markers_again import turn_written_after, written_again
 from adjudicator.missing_markers import Lookahead, missing_markers
 from adjudicator.notation.entries import Entry, Header, StepMarker
 from adjudicator.notation.text import iter_units_and_hexes
+from adjudicator.position_slips import Relocation, SlipNotes, note_mismatch, relocate, repaired
 from adjudicator.resolver import Resolver, resolve
 from adjudicator.sequence_of_play import later_context, order_played, player_turn_goes_on, step_context
 from wargame.errors import LogSyntaxError, Place, ReplayError, did_you_mean, listed
@@ -340,9 +341,37 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
 
     `more` goes on from where the entries end (a chain's VASSAL log, translated from where the text log before
     it ends): asked with the state reached each time they run out, until it gives none, so a chain is replayed
-    once; `headers` are then the game's, those of the entries to come included (the set-up reads them all)."""
+    once; `headers` are then the game's, those of the entries to come included (the set-up reads them all).
+
+    A unit's position change the log left out, shown by a later entry stating the unit in another hex (a path's
+    start, a placement's or activation's hex), is inferred and judged as one error (`adjudicator/position_slips.py`):
+    the log is then replayed with it (a chain's is not)."""
     if headers is None:
         headers = [h for e in entries if (h := e.as_header()) is not None]
+    # The scenario the log plays, from its headers (the game's first): its sequence of play, its first player's
+    # player turns first, is the one every marker and entry is judged and applied in.
+    order = TurnOrder(game.manifest, played_scenario(game, headers))
+    args = (game, system, entries, file, source, syntax, headers, order, more)
+    notes = SlipNotes() if more is None else None
+    result = _replay_pass(*args, keep_states, (), notes)
+    if notes is None or not notes.mismatches:
+        return result
+
+    def run(relocations: Sequence[Relocation]) -> tuple[Sequence[Finding], SlipNotes]:
+        """The findings and notes of a replay with these relocations."""
+        again = SlipNotes()
+        return _replay_pass(*args, False, relocations, again).findings, again
+
+    kept = repaired(system, result.states[0], order, result.entries, result.findings, notes, run)
+    return _replay_pass(*args, keep_states, kept, None) if kept else result
+
+
+def _replay_pass(game: Game, system: RuleSystem[StateT], entries: list[Entry], file: str, source: Sequence[str],
+                 syntax: Sequence[LogSyntaxError], headers: Sequence[Header], order: TurnOrder,
+                 more: Callable[[StateT], list[Entry]] | None, keep_states: bool,
+                 relocations: Sequence[Relocation], notes: SlipNotes | None) -> Replay[StateT]:
+    """One replay of `replay`'s, with these relocations put in (each before its entry, its error at its mismatch),
+    noting the mismatches and the markers' steps or phases in `notes` if given."""
     result: Replay[StateT] = Replay(game, system, list(entries))
     first_bad = min((e.place.line or 0 for e in syntax if e.place is not None), default=None)
     unread = [Finding("error", NOTATION, "syntax", (e.place.line or 0) if e.place else 0,
@@ -353,9 +382,6 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
         result.stopped, result.stopped_line = error, line
         return result
 
-    # The scenario the log plays, from its headers (the game's first): its sequence of play, its first player's
-    # player turns first, is the one every marker and entry is judged and applied in.
-    order = TurnOrder(game.manifest, played_scenario(game, headers))
     resolver = Resolver(game, file, source, order)
     state = system.initial_state(game, headers)
     result.states.append(state)
@@ -385,6 +411,13 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         Finding("error", NOTATION, "ids", entry.line,
                                 (problem.place.column or 1) if problem.place else entry.column, problem.message))
         try:
+            for moved in relocations:
+                if moved.before == index:
+                    state = relocate(system, state, moved.mismatch.unit, moved.mismatch.stated)
+                if moved.mismatch.index == index:
+                    result.findings.append(moved.said)
+            if notes is not None and (entry.as_step_marker() is not None or entry.as_turn_marker() is not None):
+                notes.ends[index] = system.sequence_point(state)
             # A marker written again, where only a later phase may open and the entries after it do not show the
             # next player's: one error, and it opens nothing (nothing of the phase under way ends).
             if (again := written_again(system, state, order, entry, index, ahead)) is not None:
@@ -404,6 +437,10 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                     # not carried out (the entries after it follow the first; applied, each was an error of its own).
                     result.findings += _written_twice(found)
                 else:
+                    if notes is not None and found:
+                        # A unit the entry states elsewhere than it is: a position change the log may have left out.
+                        note_mismatch(notes, system, state, entry, index, found,
+                                      lambda moved: check(system, moved, entry, order))
                     if astray and any(f.severity == "error" for f in found):
                         found = judged_lawfully(system, state, entry, found, astray, order)
                     result.findings += found
