@@ -26,7 +26,7 @@ from adjudicator.notation.entries import Entry
 from wargame.records import frozen
 from wargame.sequence import TurnOrder
 
-__all__ = ["BUDGET", "LOOKS", "NOTED", "REPAIRS", "Mismatch", "Relocation", "SlipNotes", "mismatch_of",
+__all__ = ["BUDGET", "LOOKS", "NOTED", "REPAIRS", "REPLAYED_ENTRIES", "Mismatch", "Relocation", "SlipNotes", "mismatch_of",
            "note_mismatch", "relocate", "repaired", "stated_places"]
 
 REPAIRS = 4
@@ -34,6 +34,10 @@ REPAIRS = 4
 
 BUDGET = 24
 """The most replays the search for them makes (each linear in the log), whatever the log."""
+
+REPLAYED_ENTRIES = 600_000
+"""The most entries the search replays in all: a long log gets fewer tries (a 20-turn game of 2,000 entries all
+24; a hostile log of 100,000 entries 6), so the search costs at most a few times judging the log as written."""
 
 CANDIDATES = 5
 """The most places tried for one relocation: right after the last entry that placed or moved the unit, and the ends
@@ -231,7 +235,7 @@ def repaired(system: RuleSystem[StateT], state: StateT, order: TurnOrder, entrie
     than without it; `run` replays with some and gives the findings and notes."""
     kept: list[Relocation] = []
     best = _errors(findings)
-    budget = BUDGET
+    budget = min(BUDGET, REPLAYED_ENTRIES // max(1, len(entries)))
     tried: set[tuple[int, str]] = set()
     while len(kept) < REPAIRS and budget > 0:
         gained = False

@@ -11,7 +11,7 @@ import pytest
 
 import adjudicator.engine as engine
 from adjudicator import position_slips
-from adjudicator.position_slips import BUDGET, LOOKS, REPAIRS
+from adjudicator.position_slips import BUDGET, LOOKS, REPAIRS, REPLAYED_ENTRIES
 from edit_support import EXAMPLES, edited, errors
 
 MOSCOW = EXAMPLES / "moscow" / "legal-sample-game.log"
@@ -105,3 +105,14 @@ def test_the_search_stays_bounded_on_a_hostile_log(tmp_path: Path, monkeypatch: 
     found = errors(tmp_path, text)
     assert len(found) == 3000 and calls[0] <= BUDGET + 2, calls
     assert judged <= LOOKS + 1, judged
+
+
+def test_a_long_log_gets_fewer_tries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search replays at most `REPLAYED_ENTRIES` entries in all, so a long log is tried again fewer times (24
+    replays of a hostile 4 MB log would take minutes): with the cap at three times the log, three tries."""
+    calls = _counted_passes(monkeypatch)
+    lines = MOSCOW.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [line for i, line in enumerate(lines) if not (re.match(r"^(ge|so)-\S+ \d{4}-", line) and i % 2 == 0)]
+    monkeypatch.setattr(position_slips, "REPLAYED_ENTRIES", 3 * len(kept))
+    errors(tmp_path, "".join(kept))
+    assert calls[0] <= 3 + 2, calls
