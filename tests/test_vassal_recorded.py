@@ -244,3 +244,36 @@ def test_onslaught_declare_recording_reads_every_click(modules: Path, tmp_path: 
         "Step german_reserve", "Step reinforcement",
         "Allied: income reduce 0620 2", "German: capture 0620",
     ]
+
+
+def test_omaha_declare_recording_gives_its_planted_breach(modules: Path) -> None:
+    """omaha-declare.vlog, Omaha's piece menus and Claim result clicked in real VASSAL, played on from the position
+    examples/omaha/legal-combat.log ends at (its text log first in the chain, its end save last): one breach, the
+    planted leg unit moved in the Mobile Movement Phase (Fire & Movement 5.5), and no note (the joins agree)."""
+    code, out = run("check", str(EXAMPLES / "omaha" / "legal-combat.log"), str(DATA / "omaha-declare.vlog"),
+                    str(DATA / "omaha-declare-end.vsav"), "--module", str(modules / "omaha.vmod"), "--format", "json")
+    assert code == 1, out
+    assert breaches(out) == [("fire-and-movement", "5.5", 25,
+                              "915/352 is a leg unit; leg units never move in the Mobile Movement Phase")]
+    assert not [f for f in json.loads(out)["findings"] if f["severity"] == "note"], out
+
+
+def test_omaha_declare_recording_reads_every_click(modules: Path, tmp_path: Path) -> None:
+    """omaha-declare.vlog read click by click (docs/vassal-logs.md): Declare support fire on face-down markers drawn
+    from both cups (a mines marker among them), Bombard this hex and Defends its stack on a beach landing stack
+    (11.2.3), Declare attacker and Declare defender, the dice, Claim result, Stand (stiff resistance, 8.4) with its
+    flip, across Alice's side changes."""
+    log = tmp_path / "declare.log"
+    code, out = run("convert", str(EXAMPLES / "omaha" / "legal-combat.log"), str(DATA / "omaha-declare.vlog"),
+                    "--module", str(modules / "omaha.vmod"), "-o", str(log))
+    assert code == 0, out
+    lines = log.read_text(encoding="utf-8").splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("# translated from the VASSAL log"))
+    read = [line for line in lines[start:] if line and line[0] not in "#["]
+    assert read == [
+        "Step mobile_combat", "Step movement", "916/352 2022-1922",
+        "Step bombardment", "German: bombard 2120 die 5 result Ex defender CCB/2 support de_sf_8",
+        "Step combat", "German: attack 2016 with 914/352 die 5 result A3 support de_mines us_sf_2",
+        "German: stand 914/352",
+        "Step mobile_movement", "915/352 2021-1921",
+    ]
