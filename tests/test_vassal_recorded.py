@@ -277,3 +277,13 @@ def test_omaha_declare_recording_reads_every_click(modules: Path, tmp_path: Path
         "German: stand 914/352",
         "Step mobile_movement", "915/352 2021-1921",
     ]
+
+
+def test_onslaught_declare_end_save_joins_its_log(modules: Path) -> None:
+    """onslaught-declare-end.vsav, the log loaded again in VASSAL, stepped through to its end and saved there:
+    the chain of the log and the save has no join error and the log's own findings only (the planted 8.7)."""
+    code, out = run("check", str(DATA / "onslaught-declare.vlog"), str(DATA / "onslaught-declare-end.vsav"),
+                    "--module", str(modules / "onslaught.vmod"), "--format", "json")
+    assert code == 1, out
+    assert breaches(out) == [("onslaught", "8.7", 35, "no German division occupies 0620")]
+    assert all(f["rule"] == "10.3" for f in json.loads(out)["findings"] if f["severity"] == "note"), out
