@@ -287,3 +287,35 @@ def test_onslaught_declare_end_save_joins_its_log(modules: Path) -> None:
     assert code == 1, out
     assert breaches(out) == [("onslaught", "8.7", 35, "no German division occupies 0620")]
     assert all(f["rule"] == "10.3" for f in json.loads(out)["findings"] if f["severity"] == "note"), out
+
+
+def test_onslaught_stand_fast_recording_gives_its_planted_breach(modules: Path, tmp_path: Path) -> None:
+    """onslaught-standfast.vlog, played on in real VASSAL from where the first 184 lines of
+    examples/onslaught/legal-sample-game.log leave turn 3 (that text log first in the chain): Stand fast
+    (fortification) clicked on de-inf-02 in Cherbourg after an AE, the planted breach (7.5 answers only a DR); the
+    notes only say what follows from it. The clicks read as the entries a text log of the same play would hold."""
+    prefix = tmp_path / "turn3.log"
+    lines = (EXAMPLES / "onslaught" / "legal-sample-game.log").read_text(encoding="utf-8").splitlines()
+    prefix.write_text("\n".join(lines[:184]) + "\n", encoding="utf-8")
+    code, out = run("check", str(prefix), str(DATA / "onslaught-standfast.vlog"),
+                    str(DATA / "onslaught-standfast-end.vsav"), "--module", str(modules / "onslaught.vmod"),
+                    "--format", "json")
+    assert code == 1, out
+    (found,) = breaches(out)
+    assert found[:3] == ("onslaught", "7.5", 9), found
+    assert found[3].startswith("divisions in a fortification stand against a DR result, not AE (the attack on "
+                               "0318 ("), found
+    assert found[3].endswith("onslaught-standfast.vlog step 5))"), found
+    log = tmp_path / "standfast.log"
+    code, out = run("convert", str(prefix), str(DATA / "onslaught-standfast.vlog"), "--module",
+                    str(modules / "onslaught.vmod"), "-o", str(log))
+    assert code == 0, out
+    read = log.read_text(encoding="utf-8").splitlines()
+    start = next(n for n, line in enumerate(read) if line.startswith("# translated from the VASSAL log"))
+    assert [line for line in read[start:] if line and line[0] not in "#["] == [
+        "Allied: action combat supply 2", "Allied: activate 0319", "Allied: activate 0418",
+        "Allied: attack 0318 with us-inf-01 us-inf-02 us-inf-06 us-inf-04 us-inf-05 us-para-01 die 1 result AE",
+        "German: stand de-inf-02",
+        *[f"Allied: eliminate {unit}" for unit in ("us-inf-01", "us-inf-02", "us-inf-06", "us-inf-04", "us-inf-05",
+                                                   "us-para-01")],
+    ]
