@@ -319,3 +319,33 @@ def test_onslaught_stand_fast_recording_gives_its_planted_breach(modules: Path, 
         *[f"Allied: eliminate {unit}" for unit in ("us-inf-01", "us-inf-02", "us-inf-06", "us-inf-04", "us-inf-05",
                                                    "us-para-01")],
     ]
+
+
+def test_omaha_naval_recording_reads_its_undos_and_its_three_naval_markers(modules: Path, tmp_path: Path) -> None:
+    """omaha-naval.vlog (real VASSAL, played on from the landing of examples/omaha/legal-sample-game.log): an
+    attacker clicked on the wrong unit and undone, three naval gunfire markers dropped on the wrong hex, each
+    declared, and all six steps undone, then three dropped and declared on 2318. VASSAL undoes a click (its chat
+    line alone) and walks back one step an Undo; the three markers of one id are three counters, the planted
+    breach of 8.2.1 b (two a combat)."""
+    translation = translate_file(DATA / "omaha-naval.vlog", module_path=modules / "omaha.vmod")
+    assert translation.undone == {8: 9, 22: 23, 21: 24, 20: 25, 19: 26, 18: 27, 17: 28}
+    prefix = tmp_path / "landing.log"
+    lines = (EXAMPLES / "omaha" / "legal-sample-game.log").read_text(encoding="utf-8").splitlines()
+    prefix.write_text("\n".join(lines[:33]) + "\n", encoding="utf-8")
+    code, out = run("check", str(prefix), str(DATA / "omaha-naval.vlog"), str(DATA / "omaha-naval-end.vsav"),
+                    "--module", str(modules / "omaha.vmod"), "--format", "json")
+    assert code == 1, out
+    assert ("fire-and-movement", "8.2.1b", 36, "Allied places 3 support markers on one combat; at most two (8.2.1 b)"
+            ) in breaches(out)
+    log = tmp_path / "naval.log"
+    code, out = run("convert", str(prefix), str(DATA / "omaha-naval.vlog"), "--module", str(modules / "omaha.vmod"),
+                    "-o", str(log))
+    assert code == 0, out
+    read = log.read_text(encoding="utf-8").splitlines()
+    start = next(n for n, line in enumerate(read) if line.startswith("# translated from the VASSAL log"))
+    assert [line for line in read[start:] if line and line[0] not in "#["][:5] == [
+        "Allied: attack 2319 with 16/1 18/1 die 1 result D2 support us_naval_7 de_sf_2",
+        "Allied: deplete 18/1", "Allied: deplete 16/1",
+        "Allied: attack 2318 with 26/1 die 3 result D3 support us_naval_7 us_naval_7 us_naval_7",
+        "Allied: deplete 26/1",
+    ]
