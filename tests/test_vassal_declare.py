@@ -380,6 +380,25 @@ def test_an_undone_click_is_not_counted(tmp_path: Path) -> None:
     assert body(translation)[-2:] == ["3: Allied: action combat supply 2", "7: Allied: attack 0621 with us-inf-01"]
 
 
+def test_a_click_logged_as_real_vassal_logs_it_is_what_undo_takes_back(tmp_path: Path) -> None:
+    """VASSAL 3.7.26 logs a piece menu click as its chat line alone (the Report Action's unchanged piece gives null
+    commands), and BasicLogger's Undo takes back the latest step with an undo, a chat line's included; the Undos
+    after it each take back the step before (tests/data/vassal/omaha-naval.vlog): the drag before the click stays
+    a move, the clicked attacker is not counted."""
+    s = Clicks()
+    s.toolbar("action combat", "1")
+    s.drag("us-inf-02", "0520")
+    s.step(f"CHAT* [umpire] Allied: attacker us-inf-01 at 0620")
+    s.undo("CHAT* UNDO: * [umpire] Allied: attacker us-inf-01 at 0620")
+    s.step("CHAT* [umpire] Allied: attacker us-inf-02 at 0520")
+    s.step("CHAT* [umpire] Allied: attacker us-inf-01 at 0620")
+    s.undo("CHAT* UNDO: * [umpire] Allied: attacker us-inf-01 at 0620")
+    s.undo("CHAT* UNDO: * [umpire] Allied: attacker us-inf-02 at 0520")
+    translation = translate_file(s.write(tmp_path / "undo.vlog"))
+    assert translation.undone == {3: 4, 6: 7, 5: 8}
+    assert "2: us-inf-02 0620-0520" in body(translation)
+
+
 def test_prompts_left_empty_and_the_other_buttons(tmp_path: Path) -> None:
     """A supply answer of '-' (or nothing) leaves the claim to the referee; Pass and the Bulge write their
     entries; the side is the clicking player's."""
@@ -806,3 +825,19 @@ def test_a_die_rolled_before_the_target_is_clicked_is_the_attack_s(tmp_path: Pat
     assert any("rolled 5 at step 4" in n.message for n in translation.notes), translation.notes
     code, out, _ = run("check", str(vlog))
     assert code == 0, out
+
+
+def test_copies_of_a_support_marker_each_count(tmp_path: Path) -> None:
+    """Omaha's four naval gunfire markers share their id (us_naval_7, count 4): each clicked is another counter, so
+    three clicked are three markers (8.2.1 b allows two); a marker the game has one of, clicked twice, is one."""
+    s = OmahaClicks()
+    s.drag("26/1", "2318")
+    for _ in range(3):
+        s.step("CHAT* [umpire] Allied: support us_naval_7 at 2318")
+    s.step("CHAT* [umpire] Allied: support us_sf_5 at 2318")
+    s.step("CHAT* [umpire] Allied: support us_sf_5 at 2318")
+    s.step("CHAT* [umpire] Allied: attacker 26/1 at 2318")
+    s.step("CHAT* [umpire] Allied: target 26/1 at 2318")
+    translation = translate_file(s.write(tmp_path / "copies.vlog"))
+    (attack,) = [e for e in translation.entries if isinstance(e, Attack)]
+    assert attack.support == ["us_naval_7", "us_naval_7", "us_naval_7", "us_sf_5"]

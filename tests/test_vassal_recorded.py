@@ -244,3 +244,108 @@ def test_onslaught_declare_recording_reads_every_click(modules: Path, tmp_path: 
         "Step german_reserve", "Step reinforcement",
         "Allied: income reduce 0620 2", "German: capture 0620",
     ]
+
+
+def test_omaha_declare_recording_gives_its_planted_breach(modules: Path) -> None:
+    """omaha-declare.vlog, Omaha's piece menus and Claim result clicked in real VASSAL, played on from the position
+    examples/omaha/legal-combat.log ends at (its text log first in the chain, its end save last): one breach, the
+    planted leg unit moved in the Mobile Movement Phase (Fire & Movement 5.5), and no note (the joins agree)."""
+    code, out = run("check", str(EXAMPLES / "omaha" / "legal-combat.log"), str(DATA / "omaha-declare.vlog"),
+                    str(DATA / "omaha-declare-end.vsav"), "--module", str(modules / "omaha.vmod"), "--format", "json")
+    assert code == 1, out
+    assert breaches(out) == [("fire-and-movement", "5.5", 25,
+                              "915/352 is a leg unit; leg units never move in the Mobile Movement Phase")]
+    assert not [f for f in json.loads(out)["findings"] if f["severity"] == "note"], out
+
+
+def test_omaha_declare_recording_reads_every_click(modules: Path, tmp_path: Path) -> None:
+    """omaha-declare.vlog read click by click (docs/vassal-logs.md): Declare support fire on face-down markers drawn
+    from both cups (a mines marker among them), Bombard this hex and Defends its stack on a beach landing stack
+    (11.2.3), Declare attacker and Declare defender, the dice, Claim result, Stand (stiff resistance, 8.4) with its
+    flip, across Alice's side changes."""
+    log = tmp_path / "declare.log"
+    code, out = run("convert", str(EXAMPLES / "omaha" / "legal-combat.log"), str(DATA / "omaha-declare.vlog"),
+                    "--module", str(modules / "omaha.vmod"), "-o", str(log))
+    assert code == 0, out
+    lines = log.read_text(encoding="utf-8").splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("# translated from the VASSAL log"))
+    read = [line for line in lines[start:] if line and line[0] not in "#["]
+    assert read == [
+        "Step mobile_combat", "Step movement", "916/352 2022-1922",
+        "Step bombardment", "German: bombard 2120 die 5 result Ex defender CCB/2 support de_sf_8",
+        "Step combat", "German: attack 2016 with 914/352 die 5 result A3 support de_mines us_sf_2",
+        "German: stand 914/352",
+        "Step mobile_movement", "915/352 2021-1921",
+    ]
+
+
+def test_onslaught_declare_end_save_joins_its_log(modules: Path) -> None:
+    """onslaught-declare-end.vsav, the log loaded again in VASSAL, stepped through to its end and saved there:
+    the chain of the log and the save has no join error and the log's own findings only (the planted 8.7)."""
+    code, out = run("check", str(DATA / "onslaught-declare.vlog"), str(DATA / "onslaught-declare-end.vsav"),
+                    "--module", str(modules / "onslaught.vmod"), "--format", "json")
+    assert code == 1, out
+    assert breaches(out) == [("onslaught", "8.7", 35, "no German division occupies 0620")]
+    assert all(f["rule"] == "10.3" for f in json.loads(out)["findings"] if f["severity"] == "note"), out
+
+
+def test_onslaught_stand_fast_recording_gives_its_planted_breach(modules: Path, tmp_path: Path) -> None:
+    """onslaught-standfast.vlog, played on in real VASSAL from where the first 184 lines of
+    examples/onslaught/legal-sample-game.log leave turn 3 (that text log first in the chain): Stand fast
+    (fortification) clicked on de-inf-02 in Cherbourg after an AE, the planted breach (7.5 answers only a DR); the
+    notes only say what follows from it. The clicks read as the entries a text log of the same play would hold."""
+    prefix = tmp_path / "turn3.log"
+    lines = (EXAMPLES / "onslaught" / "legal-sample-game.log").read_text(encoding="utf-8").splitlines()
+    prefix.write_text("\n".join(lines[:184]) + "\n", encoding="utf-8")
+    code, out = run("check", str(prefix), str(DATA / "onslaught-standfast.vlog"),
+                    str(DATA / "onslaught-standfast-end.vsav"), "--module", str(modules / "onslaught.vmod"),
+                    "--format", "json")
+    assert code == 1, out
+    (found,) = breaches(out)
+    assert found[:3] == ("onslaught", "7.5", 9), found
+    assert found[3].startswith("divisions in a fortification stand against a DR result, not AE (the attack on "
+                               "0318 ("), found
+    assert found[3].endswith("onslaught-standfast.vlog step 5))"), found
+    log = tmp_path / "standfast.log"
+    code, out = run("convert", str(prefix), str(DATA / "onslaught-standfast.vlog"), "--module",
+                    str(modules / "onslaught.vmod"), "-o", str(log))
+    assert code == 0, out
+    read = log.read_text(encoding="utf-8").splitlines()
+    start = next(n for n, line in enumerate(read) if line.startswith("# translated from the VASSAL log"))
+    assert [line for line in read[start:] if line and line[0] not in "#["] == [
+        "Allied: action combat supply 2", "Allied: activate 0319", "Allied: activate 0418",
+        "Allied: attack 0318 with us-inf-01 us-inf-02 us-inf-06 us-inf-04 us-inf-05 us-para-01 die 1 result AE",
+        "German: stand de-inf-02",
+        *[f"Allied: eliminate {unit}" for unit in ("us-inf-01", "us-inf-02", "us-inf-06", "us-inf-04", "us-inf-05",
+                                                   "us-para-01")],
+    ]
+
+
+def test_omaha_naval_recording_reads_its_undos_and_its_three_naval_markers(modules: Path, tmp_path: Path) -> None:
+    """omaha-naval.vlog (real VASSAL, played on from the landing of examples/omaha/legal-sample-game.log): an
+    attacker clicked on the wrong unit and undone, three naval gunfire markers dropped on the wrong hex, each
+    declared, and all six steps undone, then three dropped and declared on 2318. VASSAL undoes a click (its chat
+    line alone) and walks back one step an Undo; the three markers of one id are three counters, the planted
+    breach of 8.2.1 b (two a combat)."""
+    translation = translate_file(DATA / "omaha-naval.vlog", module_path=modules / "omaha.vmod")
+    assert translation.undone == {8: 9, 22: 23, 21: 24, 20: 25, 19: 26, 18: 27, 17: 28}
+    prefix = tmp_path / "landing.log"
+    lines = (EXAMPLES / "omaha" / "legal-sample-game.log").read_text(encoding="utf-8").splitlines()
+    prefix.write_text("\n".join(lines[:33]) + "\n", encoding="utf-8")
+    code, out = run("check", str(prefix), str(DATA / "omaha-naval.vlog"), str(DATA / "omaha-naval-end.vsav"),
+                    "--module", str(modules / "omaha.vmod"), "--format", "json")
+    assert code == 1, out
+    assert ("fire-and-movement", "8.2.1b", 36, "Allied places 3 support markers on one combat; at most two (8.2.1 b)"
+            ) in breaches(out)
+    log = tmp_path / "naval.log"
+    code, out = run("convert", str(prefix), str(DATA / "omaha-naval.vlog"), "--module", str(modules / "omaha.vmod"),
+                    "-o", str(log))
+    assert code == 0, out
+    read = log.read_text(encoding="utf-8").splitlines()
+    start = next(n for n, line in enumerate(read) if line.startswith("# translated from the VASSAL log"))
+    assert [line for line in read[start:] if line and line[0] not in "#["][:5] == [
+        "Allied: attack 2319 with 16/1 18/1 die 1 result D2 support us_naval_7 de_sf_2",
+        "Allied: deplete 18/1", "Allied: deplete 16/1",
+        "Allied: attack 2318 with 26/1 die 3 result D3 support us_naval_7 us_naval_7 us_naval_7",
+        "Allied: deplete 26/1",
+    ]

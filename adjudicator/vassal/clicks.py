@@ -183,12 +183,16 @@ class Clicks:
             self.output.note(step, f"{text!r} names marker {marker!r}, which {self.game.id} does not have"
                                    + did_you_mean(marker, self.game.markers_by_id) + ": not translated")
             return
+        # The line names the marker's id, not its counter: of a marker the game has several of (Omaha's four naval
+        # gunfire markers), each click up to that many is another counter; beyond it, or of a single marker, the
+        # same counter clicked again.
+        copies = self.game.markers_by_id[marker].count
         if combat.last_combat is not None and combat.pending_die == combat.last_combat:
             fought = self.output.entries[combat.last_combat].as_combat()
             assert fought is not None
-            if marker not in fought.support:
+            if fought.support.count(marker) < copies:
                 self.output.entries[combat.last_combat] = replace(fought, support=[*fought.support, marker])
-        elif marker not in combat.supports:
+        elif combat.supports.count(marker) < copies:
             combat.supports.append(marker)
 
     def result(self, step: int, side: str | None, declared: Declaration, text: str) -> None:

@@ -219,19 +219,23 @@ def sides_played(tracking: Tracking) -> dict[str, frozenset[str]]:
 
 
 def undo_targets(tracking: Tracking) -> dict[int, int]:
-    """Which step each Undo step undoes: the latest earlier step VASSAL can undo, not yet undone (a
-    step of chat lines only cannot be; a declaration clicked in our modules can)."""
+    """Which step each Undo step undoes, as VASSAL 3.7's BasicLogger picks it: the first Undo takes back the latest
+    step with an undo (a chat line has one, so a click's report and a typed line are such steps); each Undo right
+    after it takes back the step before the one it undid, whatever that step holds (BasicLogger.undo steps back
+    one logged command at a time)."""
     undone: dict[int, int] = {}
-    done: list[StepEvents] = []
+    logged: list[StepEvents] = []
+    point = -1
     for step in tracking.steps:
         if step.step.is_undo:
-            while done:
-                candidate = done.pop()
-                if candidate.undoable:
-                    undone[candidate.step.number] = step.step.number
-                    break
+            if point >= 0:
+                undone[logged[point].step.number] = step.step.number
+                point -= 1
+            logged.append(step)
             continue
-        done.append(step)
+        logged.append(step)
+        if step.undoable:
+            point = len(logged) - 1
     return undone
 
 

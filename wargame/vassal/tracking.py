@@ -88,8 +88,8 @@ class StepEvents:
     step: Step
     events: tuple[Event, ...]
     undoable: bool = False
-    """Whether VASSAL's Undo can take the step back: it holds a command with an undo (a piece or
-    property change, even one that changes nothing, as a Report Action's), not only chat lines."""
+    """Whether the step holds a command with an undo in VASSAL (a piece or property change, or a chat line, whose
+    undo shows "UNDO: ..."): BasicLogger's first Undo takes back the latest such step."""
 
 
 @frozen
@@ -264,8 +264,9 @@ def track(recording: Recording) -> Tracking:
             if isinstance(command, UndoMarker):
                 continue
             events += board.apply(command, step.number, f"{step.where}, part {k}")
-        # BasicLogger.undo skips logged commands whose undo is null: a chat line's (Chatter.DisplayText).
-        undoable = any(isinstance(c, UNDOABLE) for c in step.commands)
+        # BasicLogger.log moves its undo point to a command whose undo is not null: a change, or a chat line
+        # (Chatter.DisplayText's undo shows "UNDO: ..."); a Report Action's unchanged piece logs only null commands.
+        undoable = any(isinstance(c, (*UNDOABLE, Chat)) for c in step.commands)
         steps.append(StepEvents(step, tuple(events), undoable))
     return Tracking(initial, initial_turns, dict(board.players), steps, dict(board.pieces), board.notes,
                     board.unknown_traits, dict(board.turns), initial_players)
