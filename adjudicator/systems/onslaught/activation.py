@@ -46,6 +46,8 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     cost = activation_cost(state, action, named)
     if action.type == "breakthrough":
         out += check_breakthrough_stack(state, entry, [u for u in named if u in present])
+    if again and reactivates(action.activated, named):
+        return out  # 5.2: it activates nothing new and spends nothing (apply_activate), so its cost is not judged
     if state.supply.get(side, 0) < cost:
         out.append(short_of_supply(state, side, entry, "the activation", cost))
     if entry.supply is not None and entry.supply != cost:
@@ -56,6 +58,13 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
         out.append(finding("error", section, entry, f"activating a stack in {kind} costs {cost} supply point(s), "
                                                   f"not {entry.supply}"))
     return out
+
+
+def reactivates(activated: frozenset[str], units: Iterable[str]) -> bool:
+    """Whether an activation names only divisions already activated in the action or German Reserve Step (5.2's
+    one error): it activates nothing, so it spends no supply point."""
+    named = frozenset(units)
+    return bool(named) and named <= activated
 
 
 def written_late(state: OnslaughtState, entry: Entry) -> bool:
@@ -213,8 +222,10 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     if state.action is None:
         # German Reserve Step: each stack moved costs a supply point (4.0, 5.2); out of supply now, it moves one
         # hex (8.6), as in the Movement action 5.0 likens the step to.
-        cost = activation_cost(state, reserve_action(state, entry), ())
         stack = frozenset(activated_units(state, "movement", entry))
+        # A stack activated again in the step (5.2's one error) activates nothing new and spends nothing, as in an
+        # action below.
+        cost = 0 if reactivates(before, stack) else activation_cost(state, reserve_action(state, entry), ())
         unsupplied = frozenset(u for u in stack if u in state.location and not is_supplied(state, u))
         return replace(pay(state, side, cost),
                        log=replace(state.log, reserve_stacks=state.log.reserve_stacks + (stack,),
@@ -226,7 +237,7 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     declared = {"move-first": "move", "attack-first": "attack"}.get(entry.order or "")
     # A stack activated again in the action (5.2's one error) activates nothing new: it costs nothing, so neither the
     # action's claim nor a later activation short of points is judged on it.
-    cost = 0 if units and units <= state.action.activated else cost
+    cost = 0 if reactivates(state.action.activated, units) else cost
     action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
                      latest=units, unsupplied=state.action.unsupplied | unsupplied, sequence=declared,
                      switched=False, group=state.action.group | units, group_stacks=state.action.group_stacks + 1)

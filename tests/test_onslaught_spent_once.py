@@ -1,0 +1,68 @@
+"""Onslaught, session 24: a stack activated again (5.2) or a paratroop division dropped again (9.2) is one error and
+activates or drops nothing, so it spends no supply point, wherever it is written (the German Reserve Step, an action),
+and its cost is not judged as well."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
+from edit_support import EXAMPLES
+from play_support import Played, play, position
+from wargame.bundled import data_root
+from wargame.game import Game, load_game
+
+ONSLAUGHT_LOGS = EXAMPLES / "onslaught"
+HEAD = '[Game "onslaught"]\nTurn 1\nStep action\n'
+OPEN = {"us-inf-01": "2019", "us-inf-02": "2019", "de-inf-01": "2020", "us-arm-01": "2017"}
+"""Open ground: two Allied infantry divisions north of a German one, Allied armor two hexes further."""
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    """The bundled Onslaught data."""
+    return load_game(data_root(), "onslaught")
+
+
+def replayed(game: Game, text: str, supply: dict[str, int], placed: dict[str, str] | None = None
+             ) -> Played[OnslaughtState]:
+    """`text` replayed from the set-up (or with only `placed` on the map) with `supply` on the tracks."""
+    state = position(ONSLAUGHT, game, placed=placed, over_setup=placed is None, supply=supply)
+    return play(ONSLAUGHT, state, text, finish=False)
+
+
+def test_a_stack_activated_twice_in_the_german_reserve_step_spends_one_point(game: Game) -> None:
+    """5.0 likens the step to a Movement action, and 5.2 activates a division once in one: the second activation is
+    one error and spends nothing (it spent a second point, 8 to 6)."""
+    text = (ONSLAUGHT_LOGS / "breach-reserve-activate-twice.log").read_text(encoding="utf-8")
+    played = replayed(game, text, {"Allied": 12, "German": 8})
+    assert played.errors() == [("5.2", "German: activate 3303 supply 1")]
+    assert played.state.supply["German"] == 7
+
+
+@pytest.mark.parametrize("reserve", [True, False], ids=["german-reserve-step", "action-step"])
+def test_a_stack_activated_twice_on_its_last_point_is_one_error(game: Game, reserve: bool) -> None:
+    """5.2: activated again with no point left, the activation's one error is that it was activated already; that it
+    costs a point the side has not is not a second error (the activation spends nothing)."""
+    if reserve:
+        text = (ONSLAUGHT_LOGS / "breach-reserve-activate-twice.log").read_text(encoding="utf-8")
+        played = replayed(game, text, {"Allied": 12, "German": 1})
+        assert played.errors() == [("5.2", "German: activate 3303 supply 1")]
+    else:
+        played = replayed(game, HEAD + "Allied: action movement supply 1\nAllied: activate 2017 supply 1\n"
+                                       "us-arm-01 2017-2016\nAllied: activate 2016 supply 1\nus-arm-01 2016-2015\n",
+                          {"Allied": 1, "German": 1}, OPEN)
+        assert played.errors() == [("5.2", "Allied: activate 2016 supply 1")]
+    assert "already activated" in next(f.message for f in played.findings if f.severity == "error")
+
+
+def test_a_paradrop_written_twice_in_an_action_spends_one_point(game: Game) -> None:
+    """9.2: the sample game's paradrop written again later in its action is one error (the division is no longer in
+    the Paratroop box) and drops nothing, so the action's claim of 4 points still holds (it was a second error:
+    'claims 4 supply point(s) but its activations cost 5')."""
+    lines = (ONSLAUGHT_LOGS / "legal-sample-game.log").read_text(encoding="utf-8").splitlines(keepends=True)
+    drop = next(i for i, line in enumerate(lines) if line.startswith("Allied: paradrop us-para-02 0219"))
+    text = "".join(lines[:drop + 4] + ["Allied: paradrop us-para-02 0219 supply 1\n"] + lines[drop + 4:])
+    state = position(ONSLAUGHT, game)
+    played = play(ONSLAUGHT, state, text, finish=False)
+    assert played.errors() == [("9.2", "Allied: paradrop us-para-02 0219 supply 1")]
