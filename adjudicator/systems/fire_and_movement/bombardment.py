@@ -95,10 +95,14 @@ class Bombardment(SeriesArea[S]):
         already = state.log.bombarded.count(entry.hex)
         if already + len(entry.support) > 2:
             # A second bombardment of a unit bombarded already (8.0's error) brings its markers with it: that they
-            # make more than two on the hex is the same breach, a note.
-            out.append(self._f("note" if hit else "error", "8.1", entry,
+            # make more than two on the hex is the same breach, a note; so are more than two placed as drawn (the
+            # draw's error).
+            drawn = self.rules.overdrawn(state, side)
+            why = " (the same second bombardment: one error, above)" if hit else \
+                " (placed as drawn: one error, on the draw)" if drawn else ""
+            out.append(self._f("note" if why else "error", "8.1", entry,
                                f"{already + len(entry.support)} markers bombard {entry.hex} this player turn; at most "
-                               "two" + (" (the same second bombardment: one error, above)" if hit else "")))
+                               "two" + why))
         if out:
             return out
         return self.rules.with_basis(state, entry, self.bombard_audit(state, entry), self._bombard_claims(state, entry))
