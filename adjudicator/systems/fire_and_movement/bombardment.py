@@ -108,7 +108,8 @@ class Bombardment(SeriesArea[S]):
         return self.rules.with_basis(state, entry, self.bombard_audit(state, entry), self._bombard_claims(state, entry))
 
     def _bombard_claims(self, state: S, entry: Bombard) -> list[Finding]:
-        """The claimed differential and result against the table (8.1.2, 8.1.3; a warning without a die)."""
+        """The claimed differential and result against the table (8.1.2; 8.1.3's effect of the result claimed too; a
+        warning without a die)."""
         out: list[Finding] = []
         result = self.bombard_audit(state, entry)
         # A claim that leaves out a modifier breaks the clause that sets it (8.1.4: the hex's terrain).
@@ -128,7 +129,9 @@ class Bombardment(SeriesArea[S]):
         else:
             effect = self.bombard_effect(state, entry, result.result)
             if entry.result is not None and entry.result not in (result.result, effect):
-                out.append(self._f("error", left_out or "8.1.3", entry, f"differential {result.differential:+d} on the "
+                # The table read wrong is 8.1.2's step (the die cross-referenced, as 8.2.1 d in ground combat); 8.1.3
+                # says what the result read does, and a claim of either the table's result or its effect stands.
+                out.append(self._f("error", left_out or "8.1.2", entry, f"differential {result.differential:+d} on the "
                                                           f"{result.line} line (column {result.column}) with a "
                                                           f"{entry.die} gives {result.result}"
                                                           + (", no effect in a bombardment" if effect != result.result
