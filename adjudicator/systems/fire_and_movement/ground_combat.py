@@ -128,8 +128,8 @@ class GroundCombat(SeriesArea[S]):
 
     def _check_attack(self, state: S, entry: Attack) -> list[Finding]:
         if entry.more_hexes:
-            # 8.2.1 a: an attack is made on the enemy units of one hex; the series has no attack on several.
-            return [self._f("error", "8.2.1a", entry, f"an attack is made on one hex; this one names "
+            # 8.0: a single attack attacks one defending hex; the series has no attack on several.
+            return [self._f("error", "8.0", entry, f"an attack is made on one hex; this one names "
                                                       f"{', '.join(entry.defending_hexes())}: attack each on its own")]
         repeated = entry.named_twice()
         if repeated:
