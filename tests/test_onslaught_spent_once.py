@@ -4,10 +4,12 @@ and its cost is not judged as well."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from adjudicator.systems.onslaught import ONSLAUGHT, OnslaughtState
-from edit_support import EXAMPLES
+from edit_support import EXAMPLES, errors
 from play_support import Played, play, position
 from wargame.bundled import data_root
 from wargame.game import Game, load_game
@@ -66,3 +68,31 @@ def test_a_paradrop_written_twice_in_an_action_spends_one_point(game: Game) -> N
     state = position(ONSLAUGHT, game)
     played = play(ONSLAUGHT, state, text, finish=False)
     assert played.errors() == [("9.2", "Allied: paradrop us-para-02 0219 supply 1")]
+
+
+def written_again_later(log: str, written: str) -> tuple[str, int]:
+    """A bundled legal Onslaught log with the line that reads `written` (comments aside) written again after the line
+    that follows it, and the copy's line number."""
+    lines = (ONSLAUGHT_LOGS / log).read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.split("#")[0].strip() == written)
+    return "".join(lines[:at + 2] + [written + "\n"] + lines[at + 2:]), at + 3
+
+
+@pytest.mark.parametrize(("log", "written", "says"), [
+    ("legal-rule-4.1-turn1.log", "Allied: activate 0821 supply 1", "holds no Allied division"),
+    ("legal-rule-4.1-turn1.log", "German: activate 1121 supply 1", "holds no German division"),
+    ("legal-combat.log", "Allied: activate 0620 supply 1", "already activated"),
+    ("legal-results.log", "Allied: activate 0820 supply 1", "already activated"),
+    ("legal-sample-game.log", "Allied: activate 0720 br-inf-01 supply 1", "already activated"),
+    ("legal-rule-5.6-breakthrough.log", "Allied: activate 0720 br-arm-02 supply 2 move-first", "already activated"),
+])
+def test_an_activation_written_again_after_its_stack_acted_is_one_error(tmp_path: Path, log: str, written: str,
+                                                                        says: str) -> None:
+    """5.2: an activation written again once its stack has moved away (the hex empty) or attacked is one error, on
+    it. It activates nothing, so it spends nothing (the action's claim was a second error, and the side short of a
+    point later a third); it leaves the combat under way open (its result, carried out after it, was 7.2's error
+    twice over); that the divisions it names have moved on is that breach, not a second error."""
+    text, line = written_again_later(log, written)
+    found = errors(tmp_path, text)
+    assert [(f.rule, f.line) for f in found] == [("5.2", line)], found
+    assert says in found[0].message
