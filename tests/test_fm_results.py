@@ -357,7 +357,7 @@ def test_bombardment(game: Game) -> None:
     assert ("8.5", "Allied: advance 18/1 2217-2117") in bombard_errors(
         game, d2 + "German> retreat 914/352 2117-2016-1916\nAllied: advance 18/1 2217-2117\nPhase combat\n")
     assert bombard_errors(game, d2.replace("result D2", "result D3") + "Phase combat\n")[0] == \
-        ("8.1.3", d2.replace("result D2", "result D3").strip())
+        ("8.1.2", d2.replace("result D2", "result D3").strip())
 
 
 def test_bombardment_markers(game: Game) -> None:
@@ -479,21 +479,22 @@ def test_eliminated_units_go_to_the_units_box(game: Game) -> None:
 
 
 def test_after_a_wrong_bombardment_claim_either_result_may_be_followed(game: Game) -> None:
-    """8.1.3, one breach one error: a claimed bombardment result the table contradicts is one error; the
+    """8.1.2 (the table read, as 8.2.1 d; it cited 8.1.3, what a result does), one breach one error: a claimed
+    bombardment result the table contradicts is one error; the
     entries after it may carry out the claim or the table's result, and neither is a second error."""
     # +8 and +10 against 4: +14, the clear line's last column; a 4 reads D2, the log claims D3.
     d3 = "Allied: bombard 2117 diff +14 die 4 result D3 support us_air_8 us_air_10\n"
     line = d3.strip()
-    assert bombard_errors(game, d3 + "German> retreat 914/352 2117-2016-1916\nPhase combat\n") == [("8.1.3", line)]
+    assert bombard_errors(game, d3 + "German> retreat 914/352 2117-2016-1916\nPhase combat\n") == [("8.1.2", line)]
     assert bombard_errors(game, d3 + "German> retreat 914/352 2117-2016-1916-1816\nPhase combat\n") == \
-        [("8.1.3", line)]
+        [("8.1.2", line)]
     # Claimed no effect where the table reads D2: the retreat the table asks for is no error either.
     none = d3.replace("result D3", "result -")
     assert bombard_errors(game, none + "German> retreat 914/352 2117-2016-1916\nPhase combat\n") == \
-        [("8.1.3", none.strip())]
-    assert bombard_errors(game, none + "Phase combat\n") == [("8.1.3", none.strip())]
+        [("8.1.2", none.strip())]
+    assert bombard_errors(game, none + "Phase combat\n") == [("8.1.2", none.strip())]
     # Following neither is still an error.
-    assert ("8.1.3", line) in bombard_errors(game, d3 + "German> stand 914/352\nGerman> deplete 914/352\n"
+    assert ("8.1.2", line) in bombard_errors(game, d3 + "German> stand 914/352\nGerman> deplete 914/352\n"
                                                      "Phase combat\n")
     assert len(bombard_errors(game, d3 + "German> eliminate 914/352\nPhase combat\n")) == 2
 
@@ -501,7 +502,7 @@ def test_after_a_wrong_bombardment_claim_either_result_may_be_followed(game: Gam
 def test_a_bombardment_claim_without_a_modifier_cites_its_clause(game: Game) -> None:
     """8.1.4: a bombardment result read on the clear line for a target whose hex puts it on another
     breaks 8.1.4 (the hex's terrain left out); 15.0: an aircraft marker counted whole beside a flak unit
-    breaks 15.0; another wrong claim is 8.1.2 (differential) or 8.1.3 (result)."""
+    breaks 15.0; another wrong claim, differential or result, is 8.1.2 (a result: 8.1.3 before session 24)."""
     marsh = {"914/352": "0126", "16/1": "2217"}
     # 0126 is marsh: +14 is the marsh line's last column, c10 (a 1 reads D3); the clear line's c12 reads De.
     bombard = "Allied: bombard 0126 diff +14 die 1 result {} support us_air_8 us_air_10\n"
@@ -509,7 +510,7 @@ def test_a_bombardment_claim_without_a_modifier_cites_its_clause(game: Game) -> 
     assert bombard_errors(game, bombard.format("De") + "German> eliminate 914/352\nPhase combat\n", marsh) == \
         [("8.1.4", bombard.format("De").strip())]
     assert bombard_errors(game, bombard.format("D2") + "German> stand 914/352\nPhase combat\n", marsh) == \
-        [("8.1.3", bombard.format("D2").strip())]
+        [("8.1.2", bombard.format("D2").strip())]
     flak = {**BOMBARD_AT, "1Flak": "2116"}
     # Beside 1Flak the +10 counts 5 (15.0): 8 + 5 - 4 = +9, not +14.
     whole = "Allied: bombard 2117 diff +14 support us_air_8 us_air_10\n"

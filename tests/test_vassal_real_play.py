@@ -483,7 +483,7 @@ def test_a_counter_flipped_by_mistake_and_flipped_back_at_once_loses_nothing(tmp
 
 
 def test_the_result_of_a_rerolled_bombardment_carried_out_is_one_breach(tmp_path: Path) -> None:
-    """Fire & Movement 8.1.3, as Onslaught's attack above: the German bombardment of 2317 gets a 2 (D3), the German
+    """Fire & Movement 8.1.2, as Onslaught's attack above: the German bombardment of 2317 gets a 2 (D3), the German
     die again at once a 3 (D2), and the Rangers retreat two hexes, the reroll's D2. One error, at the bombardment,
     saying the result carried out is the reroll's and the first die's D3 is owed."""
     s = OmahaSession()

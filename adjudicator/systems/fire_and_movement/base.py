@@ -376,6 +376,9 @@ class SeriesRules(SystemBase[S]):
     def _check_support(self, state: S, entry: Attack | Bombard, side: str) -> list[Finding]:
         raise NotImplementedError  # support.py
 
+    def overdrawn(self, state: S, side: str) -> bool:
+        raise NotImplementedError  # support.py
+
     def _supports(self, state: S, entry: Attack | Bombard, target: Hex,
                   left_out: Modifier | None = None) -> list[Support]:
         raise NotImplementedError  # support.py

@@ -95,16 +95,21 @@ class Bombardment(SeriesArea[S]):
         already = state.log.bombarded.count(entry.hex)
         if already + len(entry.support) > 2:
             # A second bombardment of a unit bombarded already (8.0's error) brings its markers with it: that they
-            # make more than two on the hex is the same breach, a note.
-            out.append(self._f("note" if hit else "error", "8.1", entry,
+            # make more than two on the hex is the same breach, a note; so are more than two placed as drawn (the
+            # draw's error).
+            drawn = self.rules.overdrawn(state, side)
+            why = " (the same second bombardment: one error, above)" if hit else \
+                " (placed as drawn: one error, on the draw)" if drawn else ""
+            out.append(self._f("note" if why else "error", "8.1", entry,
                                f"{already + len(entry.support)} markers bombard {entry.hex} this player turn; at most "
-                               "two" + (" (the same second bombardment: one error, above)" if hit else "")))
+                               "two" + why))
         if out:
             return out
         return self.rules.with_basis(state, entry, self.bombard_audit(state, entry), self._bombard_claims(state, entry))
 
     def _bombard_claims(self, state: S, entry: Bombard) -> list[Finding]:
-        """The claimed differential and result against the table (8.1.2, 8.1.3; a warning without a die)."""
+        """The claimed differential and result against the table (8.1.2; 8.1.3's effect of the result claimed too; a
+        warning without a die)."""
         out: list[Finding] = []
         result = self.bombard_audit(state, entry)
         # A claim that leaves out a modifier breaks the clause that sets it (8.1.4: the hex's terrain).
@@ -124,7 +129,9 @@ class Bombardment(SeriesArea[S]):
         else:
             effect = self.bombard_effect(state, entry, result.result)
             if entry.result is not None and entry.result not in (result.result, effect):
-                out.append(self._f("error", left_out or "8.1.3", entry, f"differential {result.differential:+d} on the "
+                # The table read wrong is 8.1.2's step (the die cross-referenced, as 8.2.1 d in ground combat); 8.1.3
+                # says what the result read does, and a claim of either the table's result or its effect stands.
+                out.append(self._f("error", left_out or "8.1.2", entry, f"differential {result.differential:+d} on the "
                                                           f"{result.line} line (column {result.column}) with a "
                                                           f"{entry.die} gives {result.result}"
                                                           + (", no effect in a bombardment" if effect != result.result

@@ -41,8 +41,9 @@ class CombatResults(SeriesArea[S]):
     def said_again(self, entry: Entry, combat: FmCombat, found: list[Finding]) -> list[Finding]:
         """The findings of the combat under way declared again: one error, of the clause it breaks (8.2 for an attack:
         its units attack once a phase, their strength unitary; 8.0 for a bombardment: its target suffers one attack a
-        phase), saying it is not carried out; the rest (its markers used twice, ...) notes."""
-        section = "8.0" if combat.bombardment else "8.2"
+        phase; a folio's own attack, its clause: Omaha's beach assault, one a beach landing hex, 11.2.3), saying it is
+        not carried out; the rest (its markers used twice, ...) notes."""
+        section = combat.special.section if combat.special is not None else "8.0" if combat.bombardment else "8.2"
         rest = f"written again: not carried out, the entries after it carry out {combat.name}"
         first = next((f for f in found if f.severity == "error" and f.rule == section), None)
         said = self._f("error", section, entry, f"{combat.name} is {rest}") if first is None else \

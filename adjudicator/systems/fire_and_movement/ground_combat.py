@@ -128,8 +128,8 @@ class GroundCombat(SeriesArea[S]):
 
     def _check_attack(self, state: S, entry: Attack) -> list[Finding]:
         if entry.more_hexes:
-            # 8.2.1 a: an attack is made on the enemy units of one hex; the series has no attack on several.
-            return [self._f("error", "8.2.1a", entry, f"an attack is made on one hex; this one names "
+            # 8.0: a single attack attacks one defending hex; the series has no attack on several.
+            return [self._f("error", "8.0", entry, f"an attack is made on one hex; this one names "
                                                       f"{', '.join(entry.defending_hexes())}: attack each on its own")]
         repeated = entry.named_twice()
         if repeated:
@@ -283,8 +283,11 @@ class GroundCombat(SeriesArea[S]):
             actual = (self.rules.special_audit(state, entry) or self.combat_audit(state, entry)).result
             table = actual if actual != entry.result else None
         if special is not None:
+            # A folio's own attack by a unit that has attacked in this phase is refused outright (its one error the
+            # folio's: Omaha's one beach assault a hex, 11.2.3): nothing of its result is owed.
+            again = any(u in state.log.attacked for u in attackers)
             return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, special=special,
-                            table=table)
+                            table=table, refused=again)
         able, refused = self._refusal(state, entry, side)
         if refused:
             return FmCombat(entry.line, entry.column, entry.hex, result, attackers, defenders, steps, refused=True)

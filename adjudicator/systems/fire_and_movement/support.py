@@ -90,9 +90,12 @@ class SupportFire(SeriesArea[S]):
             out.append(self._f("error", "7.2", entry, f"{', '.join(sorted(unplaced))} drawn for this combat and not "
                                                       f"placed on it; a drawn marker is placed as drawn{self.rules.keep_note}"))
         for who, n in sorted(per_side.items()):
-            if n > 2:
-                out.append(self._f("error", "8.2.1b", entry, f"{who} places {n} support markers on one combat; at most "
-                                                          "two (8.2.1 b)"))
+            # A bombardment's markers are 8.1's count of the hex's (bombardment.py), never 8.2.1 b's of a combat.
+            if n > 2 and isinstance(entry, Attack):
+                drawn = self.overdrawn(state, who)
+                out.append(self._f("note" if drawn else "error", "8.2.1b", entry,
+                                   f"{who} places {n} support markers on one combat; at most two (8.2.1 b)"
+                                   + (" (placed as drawn: one error, on the draw)" if drawn else "")))
         # Three markers of a side cannot be placed in turn either: that one breach is the count's error.
         if isinstance(entry, Attack) and self.rules.is_special_attack(state, entry) is None and \
                 all(n <= 2 for n in per_side.values()) and not pools.placement_order_ok(known_sides, side):
@@ -100,6 +103,12 @@ class SupportFire(SeriesArea[S]):
                                                       "attacker, defender, one at a time (8.2.1 b); the list "
                                                       f"{' '.join(entry.support)} cannot be placed in that order"))
         return out
+
+    def overdrawn(self, state: S, side: str) -> bool:
+        """Whether a side has drawn more than two markers for the next combat or bombardment (the draw's one error,
+        8.1 or 8.2.1 b): placing them as drawn is that breach, not another."""
+        markers = state.game.markers_by_id
+        return sum(1 for who, m in state.log.drawn if who == side and not self.rules.may_keep(markers[m])) > 2
 
     def _in_pool(self, state: S, entry: Entry, side: str, marker_id: str, nth: int) -> list[Finding]:
         """Whether the nth copy of a marker named in an entry is still in its side's pool (7.1, 7.2)."""
@@ -171,8 +180,11 @@ class SupportFire(SeriesArea[S]):
             out += self._in_pool(state, entry, side, marker_id, seen[marker_id])
         drawn = [m for who, m in state.log.drawn if who == side] + named
         if sum(1 for m in drawn if not self.rules.may_keep(markers[m])) > 2:
-            out.append(self._f("error", "8.2.1b", entry, f"{side} has drawn {' '.join(drawn)} for one combat; at most "
-                                                      "two markers a side (8.2.1 b)"))
+            # In the Bombardment Phase the markers are a bombardment's: 8.1 (8.1.2's step 2) allows two, not 8.2.1 b.
+            out.append(self._f("error", "8.1", entry, f"{side} has drawn {' '.join(drawn)} for one bombardment; at "
+                                                      "most two markers (8.1)") if phase == "bombardment" else
+                       self._f("error", "8.2.1b", entry, f"{side} has drawn {' '.join(drawn)} for one combat; at most "
+                                                         "two markers a side (8.2.1 b)"))
         return out
 
     def _placement(self, state: S, entry: Attack | Bombard,

@@ -193,6 +193,10 @@ class FireAndMovement(SeriesRules[S]):
         """Errors for the markers placed on a combat (7.1, 7.2, support.py)."""
         return self.support._check_support(state, entry, side)
 
+    def overdrawn(self, state: S, side: str) -> bool:
+        """Whether a side drew more than two markers for the next combat (the draw's one error, support.py)."""
+        return self.support.overdrawn(state, side)
+
     def _in_pool(self, state: S, entry: Entry, side: str, marker_id: str, nth: int) -> list[Finding]:
         """Whether the nth copy of a marker named in an entry is still in its side's pool (7.1, 7.2)."""
         return self.support._in_pool(state, entry, side, marker_id, nth)

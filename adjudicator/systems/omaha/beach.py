@@ -168,8 +168,15 @@ class BeachAssaults(Area):
 
     def _check_beach_assault(self, state: OmahaState, entry: Attack) -> list[Finding]:
         """11.2.3: every unit on the beach hex assaults; naval gunfire only on GT 1 (11.2.7)."""
-        out = []
         here = sorted(u for u, w in state.location.items() if w == entry.hex and self.rules._unit(state, u).side == "Allied")
+        assaulted = [u for u in entry.attackers if u in state.log.attacked]
+        if assaulted:
+            # 11.2.3 gives each beach landing hex one beach assault, by every unit on it (ruling 11.2.3): a unit's
+            # second is that clause's one error, whatever else it gets wrong, and is refused (nothing of it is owed).
+            return [self._f("error", "11.2.3", entry, f"{', '.join(assaulted)} {'has' if len(assaulted) == 1 else 'have'}"
+                                                    " made a beach assault already; each beach landing hex makes one, "
+                                                    "with every unit on it (11.2.3)")]
+        out = []
         missing = [u for u in here if u not in entry.attackers]
         if missing:
             out.append(self._f("error", "11.2.3", entry, f"every unit on {entry.hex} takes part in its beach assault: "

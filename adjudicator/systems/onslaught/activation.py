@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from adjudicator.findings import Finding
+from adjudicator.findings import Finding, one_error
 from adjudicator.notation.entries import Activate, Attack, Entry, Move
 from adjudicator.systems.onslaught.optional import in_force
 from adjudicator.systems.onslaught.sections import finding
@@ -40,12 +40,19 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     again = [u for u in named if u in action.activated]
     if again:
         # One activation, one breach: the stack's divisions activated before are named together.
-        out.append(finding("error", "5.2", entry, f"{', '.join(again)} {'was' if len(again) == 1 else 'were'} "
-                                                  f"already activated in {within}; a division is activated "
-                                                  f"once per action{RESERVE_AS_ACTION if reserve else ''}"))
+        said = finding("error", "5.2", entry, f"{', '.join(again)} {'was' if len(again) == 1 else 'were'} "
+                                              f"already activated in {within}; a division is activated "
+                                              f"once per action{RESERVE_AS_ACTION if reserve else ''}")
+        if reactivates(action.activated, named):
+            # Only divisions activated before: that is the one breach; that they have moved on since (no longer in
+            # the hex) follows from it. It activates nothing and spends nothing (apply_activate): no cost judged.
+            return one_error([said, *out], "the same divisions activated again: one error")
+        out.append(said)
     cost = activation_cost(state, action, named)
     if action.type == "breakthrough":
         out += check_breakthrough_stack(state, entry, [u for u in named if u in present])
+    if activates_nothing(state, entry):
+        return out  # 5.2: it activates nothing and spends nothing (apply_activate), so its cost is not judged
     if state.supply.get(side, 0) < cost:
         out.append(short_of_supply(state, side, entry, "the activation", cost))
     if entry.supply is not None and entry.supply != cost:
@@ -58,11 +65,28 @@ def check_activate(state: OnslaughtState, entry: Activate) -> list[Finding]:
     return out
 
 
-def written_late(state: OnslaughtState, entry: Entry) -> bool:
-    """Whether an entry activates a stack that has already moved or attacked in the action: written after that move
-    or attack (its one error), it goes on with the combat under way rather than ending it."""
-    return isinstance(entry, Activate) and state.action is not None and \
-        entry.hex in state.action_log.unactivated_from
+def reactivates(activated: frozenset[str], units: Iterable[str]) -> bool:
+    """Whether an activation names only divisions already activated in the action or German Reserve Step (5.2's
+    one error): it activates nothing, so it spends no supply point."""
+    named = frozenset(units)
+    return bool(named) and named <= activated
+
+
+def activates_nothing(state: OnslaughtState, entry: Activate) -> bool:
+    """Whether an activation is of a hex holding none of the side's divisions (5.2's one error: its stack activated
+    and moved away already, say), so spends no supply point; not one written after its stack moved or attacked
+    (that move's error, and its point)."""
+    return not units_at(state, entry.hex, entry.side or "") and entry.hex not in state.action_log.unactivated_from
+
+
+def leaves_combat_open(state: OnslaughtState, entry: Entry) -> bool:
+    """Whether an entry activates a stack that has already moved or attacked in the action, written after that move
+    or attack (its one error), or only divisions already activated in it (5.2's one error, activating nothing): it
+    goes on with the combat under way rather than ending it."""
+    if not isinstance(entry, Activate) or state.action is None:
+        return False
+    return entry.hex in state.action_log.unactivated_from or \
+        reactivates(state.action.activated, activated_units(state, state.action.type, entry))
 
 
 def activated_units(state: OnslaughtState, action_type: str, entry: Activate) -> list[str]:
@@ -213,8 +237,11 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     if state.action is None:
         # German Reserve Step: each stack moved costs a supply point (4.0, 5.2); out of supply now, it moves one
         # hex (8.6), as in the Movement action 5.0 likens the step to.
-        cost = activation_cost(state, reserve_action(state, entry), ())
         stack = frozenset(activated_units(state, "movement", entry))
+        # A stack activated again in the step (5.2's one error) activates nothing new and spends nothing, as in an
+        # action below.
+        cost = 0 if reactivates(before, stack) or activates_nothing(state, entry) else \
+            activation_cost(state, reserve_action(state, entry), ())
         unsupplied = frozenset(u for u in stack if u in state.location and not is_supplied(state, u))
         return replace(pay(state, side, cost),
                        log=replace(state.log, reserve_stacks=state.log.reserve_stacks + (stack,),
@@ -226,7 +253,7 @@ def apply_activate(state: OnslaughtState, entry: Activate) -> OnslaughtState:
     declared = {"move-first": "move", "attack-first": "attack"}.get(entry.order or "")
     # A stack activated again in the action (5.2's one error) activates nothing new: it costs nothing, so neither the
     # action's claim nor a later activation short of points is judged on it.
-    cost = 0 if units and units <= state.action.activated else cost
+    cost = 0 if reactivates(state.action.activated, units) or activates_nothing(state, entry) else cost
     action = replace(state.action, paid=state.action.paid + cost, activated=state.action.activated | units,
                      latest=units, unsupplied=state.action.unsupplied | unsupplied, sequence=declared,
                      switched=False, group=state.action.group | units, group_stacks=state.action.group_stacks + 1)

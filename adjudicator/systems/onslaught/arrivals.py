@@ -208,6 +208,8 @@ def check_paradrop(state: OnslaughtState, entry: Place) -> list[Finding]:
         out.append(finding("error", "9.2", entry, f"German divisions hold {entry.hex}"))
     # Which division drops, when and where is one decision (one error); what it is paid with is another.
     out = one_error(out, "the same paradrop breaks {rule} above: one error")
+    if entry.unit in state.action_log.dropped:
+        return out  # the drop of this action written again (its one error, above): it spends nothing (apply_place)
     cost = int(game.parameter["paradrop_cost"])
     if state.supply.get("Allied", 0) < cost:
         out.append(short_of_supply(state, "Allied", entry, "a paradrop", cost, "9.2"))
@@ -555,6 +557,8 @@ def apply_place(state: OnslaughtState, entry: Place) -> OnslaughtState:
                        action_log=replace(state.action_log, moved=state.action_log.moved | {entry.unit}))
     if entry.how == "paradrop":
         cost = entry.supply if entry.supply is not None else int(game.parameter["paradrop_cost"])
+        # 9.2: the division's drop of this action written again drops nothing more, so spends nothing.
+        cost = 0 if entry.unit in state.action_log.dropped else cost
         action = state.action
         if action is not None:
             state = replace(state, action=replace(action, paid=action.paid + cost))

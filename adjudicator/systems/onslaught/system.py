@@ -25,7 +25,7 @@ from adjudicator.systems.base import SystemBase
 from adjudicator.systems.onslaught import (
     account, arrivals, combat, losses, sequence, supply,
 )
-from adjudicator.systems.onslaught.activation import written_late
+from adjudicator.systems.onslaught.activation import leaves_combat_open
 from adjudicator.systems.onslaught.arrivals import order_of, unplaced
 from adjudicator.systems.onslaught.combat import CombatAudit, retreat_options_of
 from adjudicator.systems.onslaught.losses import carries_out
@@ -71,7 +71,9 @@ def attacks_again(state: OnslaughtState, entry: Entry) -> bool:
     attack, combat = entry.as_attack(), state.combat
     # Divisions refused for want of an activation (5.4) and activated since: the attack made again is the correction.
     corrected = state.action is not None and state.action_log.unactivated & state.action.activated
-    return attack is not None and combat is not None and attack.hex == combat.hex and not corrected and \
+    # Divisions activated again (5.2's one error, which leaves the combat open): their attack again is that breach's.
+    again = attack is not None and set(attack.attackers) <= state.action_log.reactivated
+    return attack is not None and combat is not None and attack.hex == combat.hex and not corrected and not again and \
         set(attack.attackers) == set(combat.attackers) and not combat.advanced and \
         not any(e.lost or e.retreated or e.stood for e in state.pending)
 
@@ -180,7 +182,7 @@ class Onslaught(SystemBase[OnslaughtState]):
             return [TABLE.finding("error", "7.0", entry.line, entry.column,
                                   f"{state.combat.name} is written again before its result is carried out; each "
                                   "division attacks once in an action (its result is owed once)")]
-        if state.combat is not None and not carries_out(entry) and not written_late(state, entry):
+        if state.combat is not None and not carries_out(entry) and not leaves_combat_open(state, entry):
             owed = losses.combat_over(state, entry)
             if owed and state.alternative is not None:
                 # After a wrong result claim (its one error is on the attack) what is owed is the table's
@@ -237,7 +239,7 @@ class Onslaught(SystemBase[OnslaughtState]):
         kind = kind_of(entry)
         if attacks_again(state, entry):
             return state
-        if state.combat is not None and not carries_out(entry) and not written_late(state, entry):
+        if state.combat is not None and not carries_out(entry) and not leaves_combat_open(state, entry):
             state = replace(state, combat=None, pending=(), alternative=None)
         elif state.combat is not None and state.alternative is not None and applies(entry):
             branch = follow_branch(state, entry)
