@@ -634,3 +634,29 @@ def test_a_reroll_s_result_that_a_modifier_left_out_would_give_cites_the_table(t
                                     "gives DR, not HH"], out
     attack = next(e for e in translate_file(vlog).entries if getattr(e, "kind", "") == "attack")
     assert write_entry(attack) == "Allied: attack 0621 with us-inf-01 us-inf-02 die 5 reroll 6 result HH"
+
+
+def test_chat_after_a_reroll_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the combat after a reroll is open, the reader looked through every entry written since the reroll again
+    at each step, so a long run of chat before its result was carried out cost the square of its length (50 chat
+    lines: 1,500 comments looked at, 500: 127,275). Each entry is now looked at once, unless written over since (69
+    and 519)."""
+    looked = [0]
+
+    def counted(self: Comment) -> bool:
+        looked[0] += 1
+        return True
+
+    monkeypatch.setattr(Comment, "is_comment", property(counted))
+    work = []
+    for n in (50, 500):
+        looked[0] = 0
+        s = _rerolled(*(f"thinking it over, {k}" for k in range(n)))
+        s.flip("us-inf-01", 2)
+        s.flip("us-inf-02", 2)
+        s.roll("a", 3)
+        s.roll("b", 4)
+        translation = translate_file(s.write(tmp_path / f"reroll-chat-{n}.vlog"))
+        assert sum("a reroll" in note.message for note in translation.notes) == 1, translation.notes
+        work.append(looked[0])
+    assert work[1] <= 12 * work[0], work
