@@ -4,13 +4,18 @@ markers. Each case is one the reader translated otherwise than the text log it s
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from adjudicator.notation.entries import Advance, Comment, Entry, Header, Loss, Move, Retreat, RollOff
 from adjudicator.notation.text import write_entry
+from adjudicator.vassal import expected
+from adjudicator.vassal.counters import FLIP_BACK_REACH
 from adjudicator.vassal.load import translate_file
 from test_vassal_paths import OmahaSession, typed
 from test_vassal_reader import Session, run
@@ -660,3 +665,61 @@ def test_chat_after_a_reroll_is_read_once(tmp_path: Path, monkeypatch: pytest.Mo
         assert sum("a reroll" in note.message for note in translation.notes) == 1, translation.notes
         work.append(looked[0])
     assert work[1] <= 12 * work[0], work
+
+
+class _Looked(list[object]):
+    """A unit's counter moves as the reader keeps them (`Expectations.physical`), counting the records read."""
+
+    read = 0
+
+    def __iter__(self) -> Iterator[object]:
+        for record in list.__iter__(self):
+            _Looked.read += 1
+            yield record
+
+    def __reversed__(self) -> Iterator[object]:
+        for record in list.__reversed__(self):
+            _Looked.read += 1
+            yield record
+
+    def __getitem__(self, at: Any) -> Any:
+        got = list.__getitem__(self, at)
+        _Looked.read += len(got) if isinstance(at, slice) else 1
+        return got
+
+
+def test_a_flip_back_does_not_read_the_unit_s_whole_history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """us-inf-01 flipped, 0620 activated (its hex: the flip stands), flipped back (a note), n times: each flip back
+    read every counter move written for the unit since the start (and each flip met on the way, the flipped
+    counter's), so n flips cost the square of n (50: 1,275 records read; 500: 125,250). The unit's own flips are now
+    found among its last records."""
+    monkeypatch.setattr(expected, "defaultdict", lambda factory: defaultdict(_Looked))
+    work = []
+    for n in (50, 500):
+        _Looked.read = 0
+        s = Session()
+        s.chat("a", "Allied: action movement supply 1")
+        for _ in range(n):
+            s.flip("us-inf-01", 2)
+            s.chat("a", "Allied: activate 0620 supply 1")
+            s.flip("us-inf-01", 1)
+        translation = translate_file(s.write(tmp_path / f"flips-{n}.vlog"))
+        assert len([e for e in translation.entries if isinstance(e, Loss)]) == len(translation.notes) == n
+        work.append(_Looked.read)
+    assert work[1] <= 12 * work[0], work
+
+
+def test_a_flip_back_long_after_the_flip_does_not_take_it_back(tmp_path: Path) -> None:
+    """What lies between a flip and its flip back is looked through only within FLIP_BACK_REACH entries: a Ctrl+F by
+    mistake is turned back soon after, and looking further at every flip back made n counters flipped and flipped
+    back over a long log cost n times its length. Within reach the flip is taken back; past it, it stands (a loss,
+    and the flip back a note)."""
+    for chat, losses in ((FLIP_BACK_REACH - 10, 0), (FLIP_BACK_REACH, 1)):
+        s = Session()
+        s.chat("a", "Allied: action movement supply 1")
+        s.flip("us-inf-01", 2)
+        for k in range(chat):
+            s.chat("b", f"hm, {k}")
+        s.flip("us-inf-01", 1)
+        translation = translate_file(s.write(tmp_path / f"late-{chat}.vlog"))
+        assert len([e for e in translation.entries if isinstance(e, Loss)]) == len(translation.notes) == losses
