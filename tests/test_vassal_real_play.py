@@ -15,7 +15,7 @@ import pytest
 from adjudicator.notation.entries import Advance, Comment, Entry, Header, Loss, Move, Retreat, RollOff
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal import expected
-from adjudicator.vassal.counters import FLIP_BACK_REACH
+from adjudicator.vassal.counters import REACH
 from adjudicator.vassal.load import translate_file
 from test_vassal_paths import OmahaSession, typed
 from test_vassal_reader import Session, run
@@ -710,11 +710,11 @@ def test_a_flip_back_does_not_read_the_unit_s_whole_history(tmp_path: Path, monk
 
 
 def test_a_flip_back_long_after_the_flip_does_not_take_it_back(tmp_path: Path) -> None:
-    """What lies between a flip and its flip back is looked through only within FLIP_BACK_REACH entries: a Ctrl+F by
+    """What lies between a flip and its flip back is looked through only within REACH entries: a Ctrl+F by
     mistake is turned back soon after, and looking further at every flip back made n counters flipped and flipped
     back over a long log cost n times its length. Within reach the flip is taken back; past it, it stands (a loss,
     and the flip back a note)."""
-    for chat, losses in ((FLIP_BACK_REACH - 10, 0), (FLIP_BACK_REACH, 1)):
+    for chat, losses in ((REACH - 10, 0), (REACH, 1)):
         s = Session()
         s.chat("a", "Allied: action movement supply 1")
         s.flip("us-inf-01", 2)
@@ -723,3 +723,34 @@ def test_a_flip_back_long_after_the_flip_does_not_take_it_back(tmp_path: Path) -
         s.flip("us-inf-01", 1)
         translation = translate_file(s.write(tmp_path / f"late-{chat}.vlog"))
         assert len([e for e in translation.entries if isinstance(e, Loss)]) == len(translation.notes) == losses
+
+
+def test_a_counter_dragged_on_after_a_long_chat_does_not_read_it_again(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """us-inf-01 dragged a hex, 3,000 chat lines, then dragged on hex by hex: each leg looked back through the whole
+    chat for the drag it continues (ten legs looked at 30,120 comments more than one leg; now 103). The look back
+    stops after REACH entries: the first leg is a move of its own, and the legs after it continue that move."""
+    looked = [0]
+
+    def counted(self: Comment) -> bool:
+        looked[0] += 1
+        return True
+
+    monkeypatch.setattr(Comment, "is_comment", property(counted))
+    work = []
+    for legs in (1, 11):
+        s = Session()
+        s.chat("a", "Allied: action movement supply 1")
+        s.chat("a", "Allied: activate 0620 supply 1")
+        s.drag("us-inf-01", "0520")
+        for k in range(3 * REACH):
+            s.chat("b", f"hm, {k}")
+        for leg in range(legs):
+            s.drag("us-inf-01", f"05{19 - leg:02d}")
+        path = s.write(tmp_path / f"legs-{legs}.vlog")
+        looked[0] = 0
+        translation = translate_file(path)
+        work.append(looked[0])
+    moves = [write_entry(e) for e in translation.entries if isinstance(e, Move)]
+    assert moves[0] == "us-inf-01 0620-0520" and len(moves) == 2, moves
+    assert work[1] - work[0] < 2 * REACH, work

@@ -24,8 +24,9 @@ from wargame.vassal.places import NOWHERE, Location
 from wargame.vassal.tracking import PieceEvent
 
 DRAGGED = frozenset({"move", "retreat", "advance"})
-FLIP_BACK_REACH = 1000
-"""How many entries (comments too) after a counter's flip a flip back may take it back (docs/limits.md)."""
+REACH = 1000
+"""How many entries back (comments too) a counter's flip, drag or set-up may be taken back, continued or adjusted:
+each is looked for no further, so that its cost does not grow with the log (docs/limits.md)."""
 """The kinds of entry a drag from hex to hex writes."""
 
 
@@ -228,13 +229,13 @@ class Counters:
         if last is None or last.path[0] != after.name:
             return False
         entries = self.output.entries
-        index = len(entries) - 1
-        while index >= 0 and entries[index] is not last:
+        index, reach = len(entries) - 1, max(-1, len(entries) - 1 - REACH)
+        while index > reach and entries[index] is not last:
             if not entries[index].is_comment and kind_of(entries[index]) not in DRAGGED:
                 return False  # something else happened since (a declaration, a die, a loss, a turn marker)
             index -= 1
-        if index < 0:
-            return False  # replaced since by a declaration typed for it
+        if index <= reach:
+            return False  # replaced since by a declaration typed for it, or long before
         entries[index] = Comment(line=last.line, text=f"step {last.line}: {write_entry(last)} -- taken back at step "
                                                       f"{step}")
         self.output.endpoint.pop(index, None)
@@ -289,7 +290,7 @@ class Counters:
                 any(at >= len(entries) or not self.is_flip(entries[at], at) or entries[at].named_ids() != [("unit", unit)]
                     for at in written):
             return False  # no flips of its own written last to take back
-        if len(entries) - written[-1] > FLIP_BACK_REACH:
+        if len(entries) - written[-1] > REACH:
             return False  # long after: no Ctrl+F by mistake, and what lies between is not looked through again
         near = self.near(unit)
         others: list[int] = []  # flips of other counters since: of the flip's own step (a stack), or reading nothing
@@ -350,14 +351,14 @@ class Counters:
         if placed is None or placed.hex != moved.path[0] or not self.breaks(moved):
             return False
         entries = self.output.entries
-        index = len(entries) - 1
-        while index >= 0 and entries[index] is not placed:
+        index, reach = len(entries) - 1, max(-1, len(entries) - 1 - REACH)
+        while index > reach and entries[index] is not placed:
             entry = entries[index]
             if not entry.is_comment and how_of(entry) != "setup":
                 return False  # the set-up is over: a die, a loss, a move (Omaha's Rangers after their roll, 11.2.3)
             index -= 1
-        if index < 0:
-            return False  # replaced since by a declaration typed for it
+        if index <= reach:
+            return False  # replaced since by a declaration typed for it, or long before
         again = replace(placed, hex=moved.path[-1])
         index = self.output.replace(placed, again)
         self.setups[unit] = again
@@ -371,7 +372,7 @@ class Counters:
         """Whether everything written since the drag entry `last` is comments and the moves of the counters dragged
         in the same step (a stack dragged whole), as dragged on since."""
         entries = self.output.entries
-        for index in range(len(entries) - 1, -1, -1):
+        for index in range(len(entries) - 1, max(-1, len(entries) - 1 - REACH), -1):
             entry = entries[index]
             if entry is last:
                 return True
