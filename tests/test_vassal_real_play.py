@@ -641,11 +641,8 @@ def test_a_reroll_s_result_that_a_modifier_left_out_would_give_cites_the_table(t
     assert write_entry(attack) == "Allied: attack 0621 with us-inf-01 us-inf-02 die 5 reroll 6 result HH"
 
 
-def test_chat_after_a_reroll_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """While the combat after a reroll is open, the reader looked through every entry written since the reroll again
-    at each step, so a long run of chat before its result was carried out cost the square of its length (50 chat
-    lines: 1,500 comments looked at, 500: 127,275). Each entry is now looked at once, unless written over since (69
-    and 519)."""
+def _comments_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A one-item list counting every time a comment is asked whether it is one (how many the reader looks at)."""
     looked = [0]
 
     def counted(self: Comment) -> bool:
@@ -653,6 +650,15 @@ def test_chat_after_a_reroll_is_read_once(tmp_path: Path, monkeypatch: pytest.Mo
         return True
 
     monkeypatch.setattr(Comment, "is_comment", property(counted))
+    return looked
+
+
+def test_chat_after_a_reroll_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the combat after a reroll is open, the reader looked through every entry written since the reroll again
+    at each step, so a long run of chat before its result was carried out cost the square of its length (50 chat
+    lines: 1,500 comments looked at, 500: 127,275). Each entry is now looked at once, unless written over since (69
+    and 519)."""
+    looked = _comments_counted(monkeypatch)
     work = []
     for n in (50, 500):
         looked[0] = 0
@@ -730,13 +736,7 @@ def test_a_counter_dragged_on_after_a_long_chat_does_not_read_it_again(tmp_path:
     """us-inf-01 dragged a hex, 3,000 chat lines, then dragged on hex by hex: each leg looked back through the whole
     chat for the drag it continues (ten legs looked at 30,120 comments more than one leg; now 103). The look back
     stops after REACH entries: the first leg is a move of its own, and the legs after it continue that move."""
-    looked = [0]
-
-    def counted(self: Comment) -> bool:
-        looked[0] += 1
-        return True
-
-    monkeypatch.setattr(Comment, "is_comment", property(counted))
+    looked = _comments_counted(monkeypatch)
     work = []
     for legs in (1, 11):
         s = Session()
