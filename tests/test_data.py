@@ -220,3 +220,17 @@ def test_a_misspelt_schema_version_is_one_short_error(data_copy: Path) -> None:
     found = problems(data_copy, "moscow")
     assert len(found) == 1 and len(found[0].replace(str(crt), "")) < 200, found
     assert "unknown key 'schmea_version' (did you mean 'schema_version'? a required key, not given)" in found[0]
+
+
+def test_an_array_where_one_value_belongs_is_shown_cut_short(data_copy: Path) -> None:
+    """`schema_version = [0, 1, ..., 2999]` and a grid's `columns` given an array: each error showed the whole array
+    as the value found (15 KB for the first). Shown cut short, saying how many values it holds."""
+    crt = data_copy / "counters" / "moscow" / "crt.toml"
+    edit(crt, "\nschema_version = 1", "\nschema_version = [" + ", ".join(map(str, range(3000))) + "]")
+    found = problems(data_copy, "moscow")
+    assert len(found) == 1 and len(found[0].replace(str(crt), "")) < 250 and "... (3,000 values)" in found[0], found
+    crt.write_text((ROOT / "counters" / "moscow" / "crt.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    grid = data_copy / "maps" / "moscow" / "map.toml"
+    edit(grid, "\ncolumns = 14", "\ncolumns = [" + ", ".join(map(str, range(30))) + "]")
+    found = problems(data_copy, "moscow")
+    assert len(found) == 1 and found[0].endswith("... (30 values) is not a whole number"), found

@@ -88,7 +88,13 @@ def _shown(value: object) -> str:
         return repr(written)
     if isinstance(value, str) and len(value) > _SHOWN_CHARS:
         return f"{value[:_SHOWN_CHARS]!r}... ({len(value):,} characters)"
-    return repr(value)
+    shown = repr(value)
+    if len(shown) > _SHOWN_CHARS:
+        # An array or table where a single value belongs (a schema_version of 3,000 numbers was shown whole).
+        counted = f" ({len(value):,} {'keys' if isinstance(value, dict) else 'values'})" if \
+            isinstance(value, (dict, list)) else ""
+        return f"{shown[:_SHOWN_CHARS]}...{counted}"
+    return shown
 
 
 _ADAPTERS: dict[type, TypeAdapter[Any]] = {}
