@@ -214,7 +214,7 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
     if unreadable:
         raise UnreadableData(errors)
     if map_manifest is None or terrain_chart is None or unread:
-        raise DataErrors(errors)
+        raise DataErrors(sorted(errors, key=_file_order))
     errors.extend(cross_check(game))
     if errors:
         raise DataErrors(sorted(errors, key=_file_order))

@@ -24,10 +24,10 @@ from wargame.vassal.places import NOWHERE, Location
 from wargame.vassal.tracking import PieceEvent
 
 DRAGGED = frozenset({"move", "retreat", "advance"})
+"""The kinds of entry a drag from hex to hex writes."""
 REACH = 1000
 """How many entries back (comments too) a counter's flip, drag or set-up may be taken back, continued or adjusted:
 each is looked for no further, so that its cost does not grow with the log (docs/limits.md)."""
-"""The kinds of entry a drag from hex to hex writes."""
 
 
 @dataclass
