@@ -363,4 +363,5 @@ def test_a_units_file_whose_header_is_refused_is_its_own_problems_only(data_copy
     units.write_text(units.read_text(encoding="utf-8").replace("\nid,", "\nident,", 1), encoding="utf-8")
     code, out, err = run("check", str(EXAMPLES / "legal-sample-game.log"), "--data", str(data_copy))
     assert code == 2 and out == "" and err.splitlines() == [
-        f"{units}:6:1: unknown column 'ident'", f"{units}:6: missing column 'id'", "Error: the game data do not load"]
+        f"{units}:6:1: unknown column 'ident' (did you mean 'id'? a required column, not given)",
+        "Error: the game data do not load"]

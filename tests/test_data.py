@@ -163,3 +163,74 @@ def test_csv_schema_version_is_required(data_copy: Path) -> None:
     places.write_text(text.replace("# schema_version = 1", "# schema_version = 7"), encoding="utf-8")
     assert any("places.csv:1: schema_version 7 is not one this version of Umpire reads (it reads 1)" in f
                for f in problems(data_copy, "omaha"))
+
+
+def _misspelt(word: str) -> str:
+    """A word with its second and third letters swapped (a two-letter word with its last doubled)."""
+    return word + word[-1] if len(word) < 3 else word[0] + word[2] + word[1] + word[3:]
+
+
+DATA_FILES = [("moscow", f"counters/moscow/{name}") for name in (
+    "units.csv", "setup.csv", "reinforcements.csv", "replacements.csv", "game.toml", "markers.toml", "crt.toml",
+    "charts.toml", "rules.toml")] + [("moscow", f"maps/moscow/{name}") for name in (
+        "hexes.csv", "hexsides.csv", "places.csv", "map.toml", "terrain.toml", "areas.toml")] + [
+    ("onslaught", "counters/onslaught/parameters.toml")]
+
+
+@pytest.mark.parametrize(("game", "name"), DATA_FILES)
+def test_a_misspelt_required_column_or_key_is_one_error(data_copy: Path, game: str, name: str) -> None:
+    """Every loader of a game's data, a required CSV column (the header's first) or TOML key (the first after
+    schema_version but a name, which some tables need not give) misspelt: one error at the file's line (and column), saying what it may stand for. It was two,
+    the unknown column or key and the missing one; and a TOML file so refused made each reference to its ids
+    another (a misspelt key of areas.toml gave 38 errors, one of markers.toml 6)."""
+    path = data_copy / name
+    lines = path.read_text(encoding="utf-8").split("\n")
+    if path.suffix == ".csv":
+        at = next(n for n, line in enumerate(lines) if line.strip() and not line.startswith("#"))
+        word = lines[at].split(",")[0]
+        lines[at] = ",".join([_misspelt(word), *lines[at].split(",")[1:]])
+        wanted = f"{path}:{at + 1}:1: unknown column {_misspelt(word)!r} (did you mean {word!r}? a required column"
+    else:
+        at, word = next((n, m.group(1)) for n, line in enumerate(lines)
+                        if (m := re.match(r"([a-z_]+) =", line)) and m.group(1) not in ("schema_version", "name"))
+        lines[at] = _misspelt(word) + lines[at][len(word):]
+        wanted = f"{path}:{at + 1} ["
+    path.write_text("\n".join(lines), encoding="utf-8")
+    found = problems(data_copy, game)
+    assert len(found) == 1 and found[0].startswith(wanted), found
+    assert f"unknown {'column' if path.suffix == '.csv' else 'key'} {_misspelt(word)!r} (did you mean {word!r}? a " \
+           f"required {'column' if path.suffix == '.csv' else 'key'}, not given)" in found[0], found
+
+
+def test_a_column_renamed_beyond_a_suggestion_s_reach_is_one_error(data_copy: Path) -> None:
+    """`ident` for units.csv's `id` is three edits away, past what a suggestion allows: it was an unknown column
+    with no suggestion and a missing column. The one unknown column and the one required column missing are one
+    mistake."""
+    units = data_copy / "counters" / "moscow" / "units.csv"
+    edit(units, "\nid,name,", "\nident,name,")
+    assert problems(data_copy, "moscow") == [
+        f"{units}:6:1: unknown column 'ident' (did you mean 'id'? a required column, not given)"]
+
+
+def test_a_misspelt_schema_version_is_one_short_error(data_copy: Path) -> None:
+    """A TOML file's schema_version misspelt: the version check showed the whole file as the value found (the
+    table, thousands of characters) as well as the unknown key. One error, at the key."""
+    crt = data_copy / "counters" / "moscow" / "crt.toml"
+    edit(crt, "\nschema_version = 1", "\nschmea_version = 1")
+    found = problems(data_copy, "moscow")
+    assert len(found) == 1 and len(found[0].replace(str(crt), "")) < 200, found
+    assert "unknown key 'schmea_version' (did you mean 'schema_version'? a required key, not given)" in found[0]
+
+
+def test_an_array_where_one_value_belongs_is_shown_cut_short(data_copy: Path) -> None:
+    """`schema_version = [0, 1, ..., 2999]` and a grid's `columns` given an array: each error showed the whole array
+    as the value found (15 KB for the first). Shown cut short, saying how many values it holds."""
+    crt = data_copy / "counters" / "moscow" / "crt.toml"
+    edit(crt, "\nschema_version = 1", "\nschema_version = [" + ", ".join(map(str, range(3000))) + "]")
+    found = problems(data_copy, "moscow")
+    assert len(found) == 1 and len(found[0].replace(str(crt), "")) < 250 and "... (3,000 values)" in found[0], found
+    crt.write_text((ROOT / "counters" / "moscow" / "crt.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    grid = data_copy / "maps" / "moscow" / "map.toml"
+    edit(grid, "\ncolumns = 14", "\ncolumns = [" + ", ".join(map(str, range(30))) + "]")
+    found = problems(data_copy, "moscow")
+    assert len(found) == 1 and found[0].endswith("... (30 values) is not a whole number"), found

@@ -108,11 +108,11 @@ def test_endpoint_steps_are_worked_out_once_a_verdict(tmp_path: Path, monkeypatc
 def test_written_entries_keep_count_of_their_unchanged_beginning() -> None:
     """Appending keeps the beginning; writing over, inserting or taking out at an index shortens it to there."""
     entries = Written(Comment(line=n, text=str(n)) for n in range(6))
-    entries.unchanged = 6
+    entries.unchanged = entries.scanned_unchanged = 6
     entries.append(Comment(line=6, text="6"))
-    assert entries.unchanged == 6
+    assert entries.unchanged == entries.scanned_unchanged == 6
     entries[4] = Comment(line=4, text="four")
-    assert entries.unchanged == 4
+    assert entries.unchanged == entries.scanned_unchanged == 4
     entries[2:2] = [Comment(line=2, text="two")]
     assert entries.unchanged == 2
     entries.unchanged = len(entries)

@@ -4,13 +4,18 @@ markers. Each case is one the reader translated otherwise than the text log it s
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from adjudicator.notation.entries import Advance, Comment, Entry, Header, Loss, Move, Retreat, RollOff
 from adjudicator.notation.text import write_entry
+from adjudicator.vassal import expected
+from adjudicator.vassal.counters import REACH
 from adjudicator.vassal.load import translate_file
 from test_vassal_paths import OmahaSession, typed
 from test_vassal_reader import Session, run
@@ -634,3 +639,118 @@ def test_a_reroll_s_result_that_a_modifier_left_out_would_give_cites_the_table(t
                                     "gives DR, not HH"], out
     attack = next(e for e in translate_file(vlog).entries if getattr(e, "kind", "") == "attack")
     assert write_entry(attack) == "Allied: attack 0621 with us-inf-01 us-inf-02 die 5 reroll 6 result HH"
+
+
+def _comments_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A one-item list counting every time a comment is asked whether it is one (how many the reader looks at)."""
+    looked = [0]
+
+    def counted(self: Comment) -> bool:
+        looked[0] += 1
+        return True
+
+    monkeypatch.setattr(Comment, "is_comment", property(counted))
+    return looked
+
+
+def test_chat_after_a_reroll_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the combat after a reroll is open, the reader looked through every entry written since the reroll again
+    at each step, so a long run of chat before its result was carried out cost the square of its length (50 chat
+    lines: 1,500 comments looked at, 500: 127,275). Each entry is now looked at once, unless written over since (69
+    and 519)."""
+    looked = _comments_counted(monkeypatch)
+    work = []
+    for n in (50, 500):
+        looked[0] = 0
+        s = _rerolled(*(f"thinking it over, {k}" for k in range(n)))
+        s.flip("us-inf-01", 2)
+        s.flip("us-inf-02", 2)
+        s.roll("a", 3)
+        s.roll("b", 4)
+        translation = translate_file(s.write(tmp_path / f"reroll-chat-{n}.vlog"))
+        assert sum("a reroll" in note.message for note in translation.notes) == 1, translation.notes
+        work.append(looked[0])
+    assert work[1] <= 12 * work[0], work
+
+
+class _Looked(list[object]):
+    """A unit's counter moves as the reader keeps them (`Expectations.physical`), counting the records read."""
+
+    read = 0
+
+    def __iter__(self) -> Iterator[object]:
+        for record in list.__iter__(self):
+            _Looked.read += 1
+            yield record
+
+    def __reversed__(self) -> Iterator[object]:
+        for record in list.__reversed__(self):
+            _Looked.read += 1
+            yield record
+
+    def __getitem__(self, at: Any) -> Any:
+        got = list.__getitem__(self, at)
+        _Looked.read += len(got) if isinstance(at, slice) else 1
+        return got
+
+
+def test_a_flip_back_does_not_read_the_unit_s_whole_history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """us-inf-01 flipped, 0620 activated (its hex: the flip stands), flipped back (a note), n times: each flip back
+    read every counter move written for the unit since the start (and each flip met on the way, the flipped
+    counter's), so n flips cost the square of n (50: 1,275 records read; 500: 125,250). The unit's own flips are now
+    found among its last records."""
+    monkeypatch.setattr(expected, "defaultdict", lambda factory: defaultdict(_Looked))
+    work = []
+    for n in (50, 500):
+        _Looked.read = 0
+        s = Session()
+        s.chat("a", "Allied: action movement supply 1")
+        for _ in range(n):
+            s.flip("us-inf-01", 2)
+            s.chat("a", "Allied: activate 0620 supply 1")
+            s.flip("us-inf-01", 1)
+        translation = translate_file(s.write(tmp_path / f"flips-{n}.vlog"))
+        assert len([e for e in translation.entries if isinstance(e, Loss)]) == len(translation.notes) == n
+        work.append(_Looked.read)
+    assert work[1] <= 12 * work[0], work
+
+
+def test_a_flip_back_long_after_the_flip_does_not_take_it_back(tmp_path: Path) -> None:
+    """What lies between a flip and its flip back is looked through only within REACH entries: a Ctrl+F by
+    mistake is turned back soon after, and looking further at every flip back made n counters flipped and flipped
+    back over a long log cost n times its length. Within reach the flip is taken back; past it, it stands (a loss,
+    and the flip back a note)."""
+    for chat, losses in ((REACH - 10, 0), (REACH, 1)):
+        s = Session()
+        s.chat("a", "Allied: action movement supply 1")
+        s.flip("us-inf-01", 2)
+        for k in range(chat):
+            s.chat("b", f"hm, {k}")
+        s.flip("us-inf-01", 1)
+        translation = translate_file(s.write(tmp_path / f"late-{chat}.vlog"))
+        assert len([e for e in translation.entries if isinstance(e, Loss)]) == len(translation.notes) == losses
+
+
+def test_a_counter_dragged_on_after_a_long_chat_does_not_read_it_again(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """us-inf-01 dragged a hex, 3,000 chat lines, then dragged on hex by hex: each leg looked back through the whole
+    chat for the drag it continues (ten legs looked at 30,120 comments more than one leg; now 103). The look back
+    stops after REACH entries: the first leg is a move of its own, and the legs after it continue that move."""
+    looked = _comments_counted(monkeypatch)
+    work = []
+    for legs in (1, 11):
+        s = Session()
+        s.chat("a", "Allied: action movement supply 1")
+        s.chat("a", "Allied: activate 0620 supply 1")
+        s.drag("us-inf-01", "0520")
+        for k in range(3 * REACH):
+            s.chat("b", f"hm, {k}")
+        for leg in range(legs):
+            s.drag("us-inf-01", f"05{19 - leg:02d}")
+        path = s.write(tmp_path / f"legs-{legs}.vlog")
+        looked[0] = 0
+        translation = translate_file(path)
+        work.append(looked[0])
+    moves = [write_entry(e) for e in translation.entries if isinstance(e, Move)]
+    assert moves[0] == "us-inf-01 0620-0520" and len(moves) == 2, moves
+    assert work[1] - work[0] < 2 * REACH, work

@@ -12,6 +12,7 @@ import operator
 import re
 import types
 import typing
+from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,7 +20,7 @@ from typing import Any, TypeVar
 import tomli
 
 from wargame.constraints import RefusedAt
-from wargame.errors import DataError, DataErrors, Place, did_you_mean, listed, listed_words
+from wargame.errors import DataError, DataErrors, Place, did_you_mean, listed, listed_words, standing_for
 from wargame.files import TooLarge, read_capped
 from wargame.models import PATTERN_MEANINGS, SCHEMA_VERSION
 from wargame.validation import Declined, field_annotations, field_checkers, validated, validator
@@ -87,7 +88,13 @@ def _shown(value: object) -> str:
         return repr(written)
     if isinstance(value, str) and len(value) > _SHOWN_CHARS:
         return f"{value[:_SHOWN_CHARS]!r}... ({len(value):,} characters)"
-    return repr(value)
+    shown = repr(value)
+    if len(shown) > _SHOWN_CHARS:
+        # An array or table where a single value belongs (a schema_version of 3,000 numbers was shown whole).
+        counted = f" ({len(value):,} {'keys' if isinstance(value, dict) else 'values'})" if \
+            isinstance(value, (dict, list)) else ""
+        return f"{shown[:_SHOWN_CHARS]}...{counted}"
+    return shown
 
 
 _ADAPTERS: dict[type, TypeAdapter[Any]] = {}
@@ -181,6 +188,25 @@ def _keys_first(errors: list[ErrorDetails]) -> list[ErrorDetails]:
     return [errors[n] for n in sorted(range(len(errors)), key=order)]
 
 
+def _misspelt_keys(errors: list[ErrorDetails]) -> dict[tuple[int | str, ...], tuple[int | str, ...]]:
+    """The unknown keys that stand for a required key missing from the same table (`standing_for`): the key path
+    of each, with the missing key's."""
+    missing: dict[tuple[int | str, ...], list[str]] = defaultdict(list)
+    unknown: dict[tuple[int | str, ...], list[str]] = defaultdict(list)
+    for err in errors:
+        loc = tuple(err["loc"])
+        if err["type"] == "missing" and loc and isinstance(loc[-1], str):
+            missing[loc[:-1]].append(loc[-1])
+        elif err["type"] in ("extra_forbidden", "unexpected_keyword_argument") and loc:
+            unknown[loc[:-1]].append(str(loc[-1]))
+    meant: dict[tuple[int | str, ...], tuple[int | str, ...]] = {}
+    for table, keys in unknown.items():
+        for key, standing in zip(keys, standing_for(keys, missing.get(table, []))):
+            if standing is not None:
+                meant[(*table, key)] = (*table, standing)
+    return meant
+
+
 def validation_errors(e: ValidationError, path: Path, text: str | None = None,
                       line: int | None = None, columns: dict[str, int] | None = None,
                       cells: dict[str, str] | None = None, model: type | None = None) -> list[DataError]:
@@ -191,7 +217,9 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
     out: list[tuple[tuple[int | str, ...] | None, str, Place]] = []
     more: dict[tuple[int | str, ...], int] = {}
     lines = TomlLines(text) if text and line is None else None
-    for err in _keys_first(e.errors()):
+    errors = _keys_first(e.errors())
+    meant = _misspelt_keys(errors)
+    for err in errors:
         loc = tuple(err["loc"])
         refused = (err.get("ctx") or {}).get("error")
         if isinstance(refused, RefusedAt):
@@ -209,7 +237,9 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
         # The cell as written (`4-x`), not pydantic's piece of it (`x`).
         cell = cells.get(str(loc[0])) if cells and loc else None
         written = f" in {_shown(cell)}" if cell is not None and len(loc) > 1 else ""
-        if loc == ("schema_version",):
+        if err["type"] == "missing" and loc in meant.values():
+            continue  # the key is given, misspelt: its unknown key's error says so (one mistake, one error)
+        if loc == ("schema_version",) and err["type"] != "missing":
             msg = (f"schema_version {_shown(value)} is not one this version of Umpire reads (it reads "
                    f"{SCHEMA_VERSION}): the file was written for another version")
         elif err["type"] in ("int_parsing", "int_type", "int_from_float"):
@@ -220,8 +250,11 @@ def validation_errors(e: ValidationError, path: Path, text: str | None = None,
             msg = f"{_shown(value)} is not yes or no"
         elif err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
             # A dataclass names an unknown key `unexpected_keyword_argument`, a pydantic model `extra_forbidden`.
-            msg = f"unknown key {loc[-1]!r}" + (did_you_mean(str(loc[-1]), _keys_at(model, loc[:-1]))
-                                                if model is not None else "")
+            if loc in meant:
+                msg = f"unknown key {loc[-1]!r} (did you mean {meant[loc][-1]!r}? a required key, not given)"
+            else:
+                msg = f"unknown key {loc[-1]!r}" + (did_you_mean(str(loc[-1]), _keys_at(model, loc[:-1]))
+                                                    if model is not None else "")
         elif err["type"] == "string_pattern_mismatch":
             pattern = (err.get("ctx") or {}).get("pattern", "")
             msg = f"{_shown(err['input'])} is not {PATTERN_MEANINGS.get(pattern, 'of the expected form ' + pattern)}"
@@ -395,6 +428,32 @@ def _convert(kind: str, cell: str) -> Any:
     return cell
 
 
+def _header_errors(path: Path, line: int, header: list[str], fields: dict[str, tuple[Any, bool]]) -> list[DataError]:
+    """The problems of a CSV header: unknown columns, columns given twice, required columns missing. A misspelt
+    required column is one error, the unknown column's, naming the column it stands for (it was two, the second a
+    "missing column" that followed from the first)."""
+    found: dict[int, DataError] = {}
+    columns: dict[str, int] = {}
+    for index, name in enumerate(header, 1):
+        if name in columns:  # the later column's cells would silently replace the earlier's
+            found[index] = DataError(f"column {name!r} given twice (columns {columns[name]} and {index})",
+                                     Place(path, line, index))
+        elif name in fields:
+            columns[name] = index
+    missing = [name for name, (_, required) in fields.items() if required and name not in columns]
+    unused = [name for name in fields if name not in columns]
+    unknown = [(index, name) for index, name in enumerate(header, 1) if name not in fields]
+    for (index, name), meant in zip(unknown, standing_for([name for _, name in unknown], missing)):
+        if meant is not None:
+            missing.remove(meant)
+            said = f" (did you mean {meant!r}? a required column, not given)"
+        else:
+            said = did_you_mean(name, unused or list(fields))
+        found[index] = DataError(f"unknown column {name!r}{said}", Place(path, line, index))
+    return [found[index] for index in sorted(found)] + [DataError(f"missing column {name!r}", Place(path, line))
+                                                         for name in missing]
+
+
 def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = None,
              stated: dict[int, frozenset[str]] | None = None) -> tuple[list[tuple[int, M]], list[DataError]]:
     """Rows of a CSV file as (line number, model) pairs, and every problem found, each naming
@@ -424,22 +483,10 @@ def load_csv(path: Path, model: type[M], failed: list[dict[str, str]] | None = N
     except csv.Error as e:
         return rows, [DataError(f"not a CSV header row ({e}; a cell may have at most {MAX_CSV_FIELD_CHARS:,} "
                                 "characters)", Place(path, header_line))]
-    fields = fields_of(model)
-    columns: dict[str, int] = {}
-    for index, name in enumerate(header):
-        if name not in fields:
-            errors.append(DataError(f"unknown column {name!r}{did_you_mean(name, list(fields))}",
-                                    Place(path, header_line, index + 1)))
-        elif name in columns:  # the later column's cells would silently replace the earlier's
-            errors.append(DataError(f"column {name!r} given twice (columns {columns[name]} and {index + 1})",
-                                    Place(path, header_line, index + 1)))
-            continue
-        columns[name] = index + 1
-    for name, (_, required) in fields.items():
-        if required and name not in columns:
-            errors.append(DataError(f"missing column {name!r}", Place(path, header_line)))
+    errors.extend(_header_errors(path, header_line, header, fields_of(model)))
     if errors:
         return rows, errors
+    columns = {name: index for index, name in enumerate(header, 1)}
     kinds = {name: _field_kind(model, name) for name in header}
     vouched = validator(model, strict=False)
     fast = _row_reader(model, header, kinds)

@@ -76,19 +76,22 @@ class Vocabulary:
                 self._made[word, limit] = made
         return made
 
+    def close(self, word: str, limit: int) -> list[str]:
+        """The closest words (see did_you_mean), nearest first."""
+        if word.lower() in self.lowered and self.lowered[word.lower()] != word:
+            return [self.lowered[word.lower()]]
+        allowed = max(2, len(word) // 3)
+        # Words longer or shorter by more than `allowed` are that many edits away at least.
+        fitting = [c for c in self.choices if abs(len(c) - len(word)) <= allowed]
+        if len(fitting) > MAX_COMPARED:
+            at = bisect.bisect_left(fitting, word)
+            start = min(max(0, at - MAX_COMPARED // 2), len(fitting) - MAX_COMPARED)
+            fitting = fitting[start:start + MAX_COMPARED]
+        return [c for _, c in sorted(close_words(word, fitting, allowed))[:limit]]
+
     def _suggestion(self, word: str, limit: int) -> str:
         """The suggestion, worked out."""
-        if word.lower() in self.lowered and self.lowered[word.lower()] != word:
-            close = [self.lowered[word.lower()]]
-        else:
-            allowed = max(2, len(word) // 3)
-            # Words longer or shorter by more than `allowed` are that many edits away at least.
-            fitting = [c for c in self.choices if abs(len(c) - len(word)) <= allowed]
-            if len(fitting) > MAX_COMPARED:
-                at = bisect.bisect_left(fitting, word)
-                start = min(max(0, at - MAX_COMPARED // 2), len(fitting) - MAX_COMPARED)
-                fitting = fitting[start:start + MAX_COMPARED]
-            close = [c for _, c in sorted(close_words(word, fitting, allowed))[:limit]]
+        close = self.close(word, limit)
         if not close:
             return ""
         return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
@@ -108,6 +111,27 @@ def did_you_mean(word: str, vocabulary: Iterable[str], limit: int = 3) -> str:
     MAX_COMPARED of a fitting length nearest it alphabetically.
     """
     return _vocabulary(tuple(vocabulary)).suggest(word, limit)
+
+
+def closest(word: str, vocabulary: Iterable[str], limit: int = 3) -> list[str]:
+    """The words of a vocabulary that did_you_mean would suggest for a word, nearest first."""
+    return _vocabulary(tuple(vocabulary)).close(word, limit)
+
+
+def standing_for(unknown: Sequence[str], missing: Sequence[str]) -> list[str | None]:
+    """For each unknown key or column of a table, the required one missing from it that it stands for (None: none):
+    the nearest, each taken once; then, when one of each is left, that one (a key renamed beyond a suggestion's
+    reach, `ident` for `id`, is still one mistake, not an unknown key and a missing one)."""
+    left = list(missing)
+    meant: list[str | None] = []
+    for word in unknown:
+        close = closest(word, left, 1)
+        if close:
+            left.remove(close[0])
+        meant.append(close[0] if close else None)
+    if meant.count(None) == len(left) == 1:
+        meant[meant.index(None)] = left[0]
+    return meant
 
 
 @frozen

@@ -146,8 +146,9 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
     # An optional file is absent only when no name is there: a broken symlink or a loop is read, and its error
     # given (it was taken for absent, and a loop's units.csv gave an "unknown unit" for every set-up row).
     unread: list[str] = []
-    """The CSV files refused whole (not read, or their header refused): the rows that refer to theirs are not
-    cross-checked, lest each give an error of its own (one mistake, one error)."""
+    """The CSV files refused whole (not read, or their header refused) and the TOML files refused: what refers to
+    theirs is not cross-checked, lest each reference give an error of its own (one mistake, one error: a misspelt
+    key of markers.toml made every set-up row of a marker an "unknown unit or marker" too)."""
     unreadable: list[DataError] = []
     """The problems of the data files that could not be read at all."""
 
@@ -169,7 +170,10 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
         path = files[name]
         if not os.path.lexists(path) and name not in required:
             return empty
-        return _collect(errors, lambda: load_toml(path, model))
+        loaded = _collect(errors, lambda: load_toml(path, model))
+        if loaded is None:
+            unread.append(name)
+        return loaded
 
     map_manifest = table("map", MapManifest, None)
     terrain_chart = table("terrain", TerrainChart, None)
@@ -210,7 +214,7 @@ def _load_game(root: Path, game_id: str) -> tuple[Game, bytes | None]:
     if unreadable:
         raise UnreadableData(errors)
     if map_manifest is None or terrain_chart is None or unread:
-        raise DataErrors(errors)
+        raise DataErrors(sorted(errors, key=_file_order))
     errors.extend(cross_check(game))
     if errors:
         raise DataErrors(sorted(errors, key=_file_order))

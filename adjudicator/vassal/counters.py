@@ -14,7 +14,7 @@ from adjudicator.notation.entries import (
 from adjudicator.notation.text import write_entry
 from adjudicator.vassal.board import PARKING, Board, face_of
 from adjudicator.vassal.combat import Combat
-from adjudicator.vassal.expected import Expectations, Key
+from adjudicator.vassal.expected import DEPLETE, Expectations, Key
 from adjudicator.vassal.movement import Follower, Lost, Motion, choose_path
 from adjudicator.vassal.output import Output
 from adjudicator.vassal.seats import Seats, retreat_decided, sided
@@ -25,6 +25,9 @@ from wargame.vassal.tracking import PieceEvent
 
 DRAGGED = frozenset({"move", "retreat", "advance"})
 """The kinds of entry a drag from hex to hex writes."""
+REACH = 1000
+"""How many entries back (comments too) a counter's flip, drag or set-up may be taken back, continued or adjusted:
+each is looked for no further, so that its cost does not grow with the log (docs/limits.md)."""
 
 
 @dataclass
@@ -226,13 +229,13 @@ class Counters:
         if last is None or last.path[0] != after.name:
             return False
         entries = self.output.entries
-        index = len(entries) - 1
-        while index >= 0 and entries[index] is not last:
+        index, reach = len(entries) - 1, max(-1, len(entries) - 1 - REACH)
+        while index > reach and entries[index] is not last:
             if not entries[index].is_comment and kind_of(entries[index]) not in DRAGGED:
                 return False  # something else happened since (a declaration, a die, a loss, a turn marker)
             index -= 1
-        if index < 0:
-            return False  # replaced since by a declaration typed for it
+        if index <= reach:
+            return False  # replaced since by a declaration typed for it, or long before
         entries[index] = Comment(line=last.line, text=f"step {last.line}: {write_entry(last)} -- taken back at step "
                                                       f"{step}")
         self.output.endpoint.pop(index, None)
@@ -277,25 +280,28 @@ class Counters:
         lie comments (chat), the other flips of the flip's own step (a stack flipped together) and entries that name
         neither the unit nor a unit or hex in or next to its hex, nor end a step or turn (`reads_side`). Judged, the
         first flip was a loss no combat calls for, and the unit stayed reduced for the rest."""
-        flips = [at for at, keys, *_ in self.expectations.physical[unit] if keys == frozenset({("deplete",)})]
-        if len(flips) < faces:
-            return False  # no flip of its own written to take back (nothing looked through: a cost the log cannot grow)
+        # The unit's last entries of its own must be the flips: any other since (a move, a placement) names the unit
+        # and so reads its side. Found among its own entries, not by looking back through the log to them, which
+        # made a long log of flips quadratic.
+        records = self.expectations.physical[unit][-faces:]
         entries = self.output.entries
+        written = [at for at, *_ in reversed(records)]
+        if len(records) < faces or any(keys != DEPLETE for _, keys, *_ in records) or \
+                any(at >= len(entries) or not self.is_flip(entries[at], at) or entries[at].named_ids() != [("unit", unit)]
+                    for at in written):
+            return False  # no flips of its own written last to take back
+        if len(entries) - written[-1] > REACH:
+            return False  # long after: no Ctrl+F by mistake, and what lies between is not looked through again
         near = self.near(unit)
-        written: list[int] = []
         others: list[int] = []  # flips of other counters since: of the flip's own step (a stack), or reading nothing
-        k = len(entries) - 1
-        while k >= 0 and len(written) < faces:
+        for k in range(len(entries) - 1, written[-1], -1):
             entry = entries[k]
-            if entry.is_comment:
-                pass
-            elif self.is_flip(entry, k):
-                (written if entry.named_ids() == [("unit", unit)] else others).append(k)
+            if entry.is_comment or k in written:
+                continue
+            if self.is_flip(entry, k):
+                others.append(k)
             elif self.reads_side(entry, unit, near):
                 return False  # the flip stands: something since was judged with the unit on its reduced side
-            k -= 1
-        if len(written) < faces:
-            return False
         flipped_at = entries[written[-1]].line
         if any(entries[k].line != flipped_at and self.reads_side(entries[k], unit, near) for k in others):
             return False
@@ -311,9 +317,7 @@ class Counters:
         """Whether the entry at `index` is a depletion the reader wrote for a counter flipped, nothing typed for it."""
         if kind_of(entry) != "loss" or getattr(entry, "loss", None) != "deplete":
             return False
-        owner = str(getattr(entry, "unit", ""))
-        return any(at == index and keys == frozenset({("deplete",)})
-                   for at, keys, *_ in self.expectations.physical[owner])
+        return index in self.expectations.flips
 
     def near(self, unit: str) -> frozenset[str]:
         """The labels of the unit's hex and the hexes next to it (none off the map): where an entry reads its side."""
@@ -347,14 +351,14 @@ class Counters:
         if placed is None or placed.hex != moved.path[0] or not self.breaks(moved):
             return False
         entries = self.output.entries
-        index = len(entries) - 1
-        while index >= 0 and entries[index] is not placed:
+        index, reach = len(entries) - 1, max(-1, len(entries) - 1 - REACH)
+        while index > reach and entries[index] is not placed:
             entry = entries[index]
             if not entry.is_comment and how_of(entry) != "setup":
                 return False  # the set-up is over: a die, a loss, a move (Omaha's Rangers after their roll, 11.2.3)
             index -= 1
-        if index < 0:
-            return False  # replaced since by a declaration typed for it
+        if index <= reach:
+            return False  # replaced since by a declaration typed for it, or long before
         again = replace(placed, hex=moved.path[-1])
         index = self.output.replace(placed, again)
         self.setups[unit] = again
@@ -368,7 +372,7 @@ class Counters:
         """Whether everything written since the drag entry `last` is comments and the moves of the counters dragged
         in the same step (a stack dragged whole), as dragged on since."""
         entries = self.output.entries
-        for index in range(len(entries) - 1, -1, -1):
+        for index in range(len(entries) - 1, max(-1, len(entries) - 1 - REACH), -1):
             entry = entries[index]
             if entry is last:
                 return True
@@ -524,7 +528,7 @@ class Counters:
             for lost in range(face_before + 1, face_after + 1):
                 face = "its reduced side" if lost == 1 else f"its face with {lost} steps lost"
                 what = f"{unit} flipped to {face} at {where}"
-                if self.expectations.as_declared(step, unit, frozenset({("deplete",)}), what):
+                if self.expectations.as_declared(step, unit, DEPLETE, what):
                     continue
                 if lost > 1 and self.face_in_game(unit) >= lost:
                     # The face the game has already (a unit of three or four steps rebuilt with one step).
@@ -532,7 +536,7 @@ class Counters:
                     continue
                 self.expectations.moved(unit, self.output.emit(
                     Loss(line=step, loss="deplete", unit=unit, side=side, by_opponent=by_opponent)),
-                    frozenset({("deplete",)}))
+                    DEPLETE)
             return
         up = "full strength" if face_after == 0 else "its reduced side" if face_after == 1 else \
             f"its face with {face_after} steps lost"

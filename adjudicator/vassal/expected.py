@@ -17,6 +17,8 @@ Key = tuple[str, ...]
 """A counter move's effect on its unit: ("at", place), ("deplete",), ("eliminate",), ("restore",)..."""
 STAND_KEY: Key = ("stand",)
 """A stand's effect on its counter: flipped, or eliminated (see `carries_out`)."""
+DEPLETE: frozenset[Key] = frozenset({("deplete",)})
+"""The effects of a counter flipped down a face."""
 
 
 def carries_out(key: Key, keys: frozenset[Key]) -> bool:
@@ -57,7 +59,10 @@ class Expectations:
     physical: dict[str, list[tuple[int, frozenset[Key], int, int | None]]] = field(
         default_factory=lambda: defaultdict(list))
     """By unit: the entry (index) written for a counter move, its effects, the step or phase it was made in
-    (`Output.phase`) and the attack or bombardment declared last when it was made (`Combat.last_combat`)."""
+    (`Output.phase`) and the attack or bombardment declared last when it was made (`Combat.last_combat`).
+    A unit's entries are written in order, so its list is in the order of their indices."""
+    flips: set[int] = field(default_factory=set)
+    """The entries (indices) written for counters flipped down, neither taken back nor replaced by a declaration."""
 
     def expect(self, unit: str, key: Key, step: int, text: str) -> None:
         """A declaration typed after its counter moved replaces that move's entry; else it waits for the move."""
@@ -83,6 +88,7 @@ class Expectations:
                     f"step {old.line}: {write_entry(old)} -- as declared in chat at step {step}"))
                 self.output.endpoint.pop(index, None)
                 del self.physical[unit][k]
+                self.flips.discard(index)
                 return True
         return False
 
@@ -112,11 +118,21 @@ class Expectations:
     def moved(self, unit: str, index: int, keys: frozenset[Key]) -> None:
         """The entry (index) written for a counter move, which a later declaration may replace."""
         self.physical[unit].append((index, keys, self.output.phase, self.combat.last_combat))
+        if keys == DEPLETE:
+            self.flips.add(index)
         self.combat.last_roll = None
 
     def forget(self, unit: str, index: int) -> None:
         """The counter move written at `index` was taken back: no declaration stands for it any more."""
-        self.physical[unit] = [p for p in self.physical[unit] if p[0] != index]
+        # Searched from the end, where the move taken back nearly always is: a cost that does not grow with the
+        # unit's history (all of it was copied at each flip taken back, quadratic in a long log of flips).
+        records = self.physical[unit]
+        k = len(records) - 1
+        while k >= 0 and records[k][0] >= index:
+            if records[k][0] == index:
+                del records[k]
+            k -= 1
+        self.flips.discard(index)
 
     def unmet(self) -> list[tuple[str, Key, int, str]]:
         """Declarations whose counter move never came: unit, effect, step, text."""

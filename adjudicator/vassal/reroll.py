@@ -4,7 +4,7 @@ breach (the first die's result owed) and judges what follows against what was ca
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from adjudicator.contract import RuleSystem, kind_of
 from adjudicator.engine import check
@@ -45,6 +45,10 @@ class Rerolls:
     waiting: Reroll | None = None
     replaced: Note | None = None
     """The note of the last reroll whose result was found carried out (a fuller note put in its place)."""
+    scanned: tuple[Reroll, int] | None = None
+    """The reroll waiting and how far its entries have been looked through (the window is what was found there)."""
+    window: list[int] = field(default_factory=list)
+    """The entries (indices) after the waiting reroll that carry out a result, as far as looked through."""
 
     def _breaks(self, entries: list[Entry], k: int) -> bool | None:
         """Whether entry k is an error in the position before it (None when the reader cannot tell)."""
@@ -91,17 +95,27 @@ class Rerolls:
         if fought is None or fought.result is not None:
             self.waiting = None  # a result claimed: the players said what they carry out
             return
-        window: list[int] = []
-        for k in range(reroll.after, len(entries)):
+        # Only what was written (or written over) since the last step is looked through: looking through all that
+        # follows the reroll at every step made a long run of chat before its result was carried out quadratic.
+        start = reroll.after
+        if self.scanned is not None and self.scanned[0] is reroll:
+            start = max(reroll.after, min(self.scanned[1], entries.scanned_unchanged))
+        else:
+            self.window = []
+        window = self.window
+        while window and window[-1] >= start:
+            window.pop()
+        for k in range(start, len(entries)):
             if entries[k].is_comment:
                 continue
             if kind_of(entries[k]) not in CARRIED_OUT:
                 end = True  # the combat is over: what was carried out is all written
                 break
             window.append(k)
+        self.scanned, entries.scanned_unchanged = (reroll, len(entries)), len(entries)
         if not end:
             return
-        self.waiting = None
+        self.waiting, self.scanned, self.window = None, None, []
         if not window or not self._any_breaks(entries, window):
             return
         results = self._results(entries, reroll)

@@ -11,16 +11,19 @@ from adjudicator.notation.entries import Entry
 class Written(list[Entry]):
     """A list of entries that keeps `unchanged`: how many of its first entries no write has touched since the
     follower last read it. The follower then applies only what was written or rewritten after that, so that
-    following a translation of n steps costs O(n) in all, not O(n) a step (a hostile log of 100,000 flips)."""
+    following a translation of n steps costs O(n) in all, not O(n) a step (a hostile log of 100,000 flips).
+    `scanned_unchanged` does the same for the reader of what is carried out after a reroll (`reroll.Rerolls`)."""
 
     def __init__(self, entries: Iterable[Entry] = ()) -> None:
         """A new list; nothing read yet."""
         super().__init__(entries)
         self.unchanged = 0
+        self.scanned_unchanged = 0
 
     def _touched(self, at: int) -> None:
         """An entry at index `at` or later was written over, taken out or put in before others."""
         self.unchanged = min(self.unchanged, max(0, at))
+        self.scanned_unchanged = min(self.scanned_unchanged, max(0, at))
 
     def _at(self, index: SupportsIndex | slice) -> int:
         """The first index a subscript touches."""
