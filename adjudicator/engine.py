@@ -22,6 +22,7 @@ from adjudicator.missing_markers import Lookahead, missing_markers
 from adjudicator.notation.entries import Entry, Header, StepMarker
 from adjudicator.notation.text import iter_units_and_hexes
 from adjudicator.resolver import Resolver, resolve
+from adjudicator.results_first import written_before_combat
 from adjudicator.sequence_of_play import later_context, order_played, player_turn_goes_on, step_context
 from wargame.errors import LogSyntaxError, Place, ReplayError, did_you_mean, listed
 from wargame.game import Game
@@ -374,9 +375,24 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
 
     ahead = Lookahead(result.entries)
     before: Entry | None = None
+    carried_early = -1  # a combat carried out before the result written ahead of it (results_first.py)
+
+    def carry_out(at: StateT, entry: Entry) -> StateT | None:
+        """The state after an entry, None where it cannot be applied (it is then read as written)."""
+        try:
+            return None if resolver.first_problem(entry) is not None else _advanced(system, at, resolver, entry, order)
+        except ReplayError:
+            return None
+
     for index, entry in enumerate(continued()):
         if first_bad is not None and entry.line >= first_bad:
             break
+        if index == carried_early:
+            # Judged and applied with the result written before it (its findings given then).
+            before, result.applied = entry, result.applied + 1
+            if keep_states:
+                result.states.append(state)
+            continue
         if entry.line in contradicting and entry.as_header() is not None:
             result.findings.append(contradicting[entry.line])
         problem = resolver.first_problem(entry)
@@ -399,7 +415,13 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         result.findings += check(system, state, marker, order)
                         state = advance(system, state, marker, order)
                 found = check(system, state, entry, order)
-                if any(f.severity == "error" for f in found) and _copy_of(system, entry, before):
+                swapped = written_before_combat(system, state, order, entry, index, ahead, found,
+                                                lambda at, e: check(system, at, e, order), carry_out)
+                if swapped is not None:
+                    # A result and its combat written in each other's place: one error, both carried out in order.
+                    result.findings += swapped.findings
+                    state, carried_early = swapped.state, swapped.index
+                elif any(f.severity == "error" for f in found) and _copy_of(system, entry, before):
                     # The entry before it written again, word for word, breaking a rule: one slip, one error, and
                     # not carried out (the entries after it follow the first; applied, each was an error of its own).
                     result.findings += _written_twice(found)
