@@ -401,8 +401,8 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         Finding("error", NOTATION, "ids", entry.line,
                                 (problem.place.column or 1) if problem.place else entry.column, problem.message))
         try:
-            # A marker written again, where only a later phase may open and the entries after it do not show the
-            # next player's: one error, and it opens nothing (nothing of the phase under way ends).
+            # A marker written again (where phases are named again, the entries after it not showing the next
+            # player's), or the second of two swapped: one error, and it opens nothing (the phase under way goes on).
             if (again := written_again(system, state, order, entry, index, ahead)) is not None:
                 result.findings.append(again)
             else:
