@@ -22,7 +22,7 @@ from adjudicator.missing_markers import Lookahead, missing_markers
 from adjudicator.notation.entries import Entry, Header, StepMarker
 from adjudicator.notation.text import iter_units_and_hexes
 from adjudicator.resolver import Resolver, resolve
-from adjudicator.results_first import written_before_combat
+from adjudicator.entries_swapped import in_each_others_place
 from adjudicator.sequence_of_play import later_context, order_played, player_turn_goes_on, step_context
 from wargame.errors import LogSyntaxError, Place, ReplayError, did_you_mean, listed
 from wargame.game import Game
@@ -375,7 +375,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
 
     ahead = Lookahead(result.entries)
     before: Entry | None = None
-    carried_early = -1  # a combat carried out before the result written ahead of it (results_first.py)
+    carried_early = -1  # a combat carried out before the result written ahead of it (entries_swapped.py)
 
     def carry_out(at: StateT, entry: Entry) -> StateT | None:
         """The state after an entry, None where it cannot be applied (it is then read as written)."""
@@ -415,16 +415,15 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         result.findings += check(system, state, marker, order)
                         state = advance(system, state, marker, order)
                 found = check(system, state, entry, order)
-                swapped = written_before_combat(system, state, order, entry, index, ahead, found,
-                                                lambda at, e: check(system, at, e, order), carry_out)
-                if swapped is not None:
-                    # A result and its combat written in each other's place: one error, both carried out in order.
-                    result.findings += swapped.findings
-                    state, carried_early = swapped.state, swapped.index
-                elif any(f.severity == "error" for f in found) and _copy_of(system, entry, before):
+                if any(f.severity == "error" for f in found) and _copy_of(system, entry, before):
                     # The entry before it written again, word for word, breaking a rule: one slip, one error, and
                     # not carried out (the entries after it follow the first; applied, each was an error of its own).
                     result.findings += _written_twice(found)
+                elif (swapped := in_each_others_place(system, state, order, entry, index, ahead, found,
+                                                       lambda at, e: check(system, at, e, order), carry_out)):
+                    # Two entries written in each other's place: one error, both carried out in their order.
+                    result.findings += swapped.findings
+                    state, carried_early = swapped.state, swapped.index
                 else:
                     if astray and any(f.severity == "error" for f in found):
                         found = judged_lawfully(system, state, entry, found, astray, order)

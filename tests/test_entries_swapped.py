@@ -1,6 +1,6 @@
-"""A combat result written right before the attack it carries out (the two lines swapped) is one error of the order
-of the log, citing the system's clause for results carried out with their combat (results_first.py); the attack is
-judged on the position before it and the result carried out after it (session 24)."""
+"""Two entries written in each other's place (entries_swapped.py): one error. A combat result written right before
+the attack it carries out cites the system's clause for results carried out with their combat; the attack is judged on
+the position before it and the result carried out after it (session 24)."""
 
 from __future__ import annotations
 
@@ -41,3 +41,28 @@ def test_a_result_the_attack_after_it_does_not_call_for_stays_its_own_error(tmp_
     text = "".join(lines[:at] + ["German> deplete de-inf-04\n"] + lines[at:at + 1])
     found = errors(tmp_path, text)
     assert found and found[0].line == at + 1 and "no combat result calls for" in found[0].message, found
+
+
+@pytest.mark.parametrize(("game", "log", "line", "rule"), [
+    ("onslaught", "legal-attacker-halved.log", "Allied: deplete br-inf-03", "7.2"),
+    ("onslaught", "legal-sample-game.log", "Allied: activate 0420 supply 1", "9.1"),
+    ("onslaught", "legal-turn1.log", "Roll Allied 6 German 2", "5.0"),
+    ("omaha", "legal-combat.log", "Roll Allied 5", "11.1.4"),
+])
+def test_two_entries_swapped_are_one_error(tmp_path: Path, game: str, log: str, line: str, rule: str) -> None:
+    """Any entry and the next swapped, each lawful in the order meant: the first's own error, saying so, and nothing
+    more (a roll written before the last loss of its combat, an action before its activation, a roll-off before the
+    marker it rolls for: each was two errors)."""
+    text, at = edited(EXAMPLES / game / log, "swap", line)
+    found = errors(tmp_path, text)
+    assert len(found) == 1, found
+    assert (found[0].line, found[0].rule) == (at, rule), found[0]
+    assert "in each other's place" in found[0].message, found[0]
+
+
+def test_entries_after_the_two_tell_the_order_meant(tmp_path: Path) -> None:
+    """A retreat written after the next attack, with its advances after it, is the attack declared early (8.0's one
+    error, the bundled breach example), not the retreat and the attack swapped: read so, each advance would follow
+    the wrong combat."""
+    found = errors(tmp_path, (EXAMPLES / "omaha" / "breach-combat-order.log").read_text(encoding="utf-8"))
+    assert [f.rule for f in found] == ["8.0"] and "each other's place" not in found[0].message, found
