@@ -3,7 +3,9 @@
 Read in the order written, the first breaks a rule (it needed the second before it) and what follows from it breaks
 more. Where the entry after one that breaks a rule (markers aside: markers_again.py) is lawful, the first is lawful
 after it, and the entry after the two breaks no more rules so than as written, the two are read as written in each
-other's place: one error, the first's own (saying so), both carried out in their order.
+other's place: one error, the first's own (saying so), both carried out in their order. An entry written right after
+a marker, lawful before it where the marker is lawful after it, is the same slip (`written_after_marker`): the one
+error is the marker's where it broke a rule as written (its step ended too early), else the entry's.
 
 A combat result written right before the attack it carries out is the commonest such slip: read as written the
 result has no combat to carry out, the attack is judged on the position it left (its odds or its defenders changed),
@@ -27,7 +29,7 @@ from adjudicator.missing_markers import STRETCH, Lookahead
 from adjudicator.notation.entries import Entry
 from wargame.sequence import TurnOrder
 
-__all__ = ["RESULT_KINDS", "Swapped", "in_each_others_place"]
+__all__ = ["RESULT_KINDS", "Swapped", "in_each_others_place", "written_after_marker"]
 
 RESULT_KINDS = frozenset({"loss", "retreat", "advance", "stand"})
 """The kinds of entry that carry out a combat's result (a loss, a retreat, an advance, a stand in place of one)."""
@@ -122,3 +124,34 @@ def in_each_others_place(system: RuleSystem[StateT], state: StateT, order: TurnO
                                      f"read so both are lawful; one error, and the {kind_of(entry)} is carried out "
                                      f"after it)")
     return Swapped(at, done, [error, *judged, *then])
+
+
+def written_after_marker(system: RuleSystem[StateT], marked: tuple[StateT, Entry, bool] | None, entry: Entry,
+                         found: list[Finding], judge: Callable[[StateT, Entry], list[Finding]],
+                         carry_out: Callable[[StateT, Entry], StateT | None]) -> tuple[StateT, list[Finding]] | None:
+    """An entry breaking a rule right after a marker (`marked`: the state before that marker, the marker, and whether
+    it broke a rule) that is lawful before it, the marker lawful after it: the two written in each other's place,
+    carried out in their order (the state after both), one error (the findings of the entry): the marker's, where it
+    broke a rule as written (the step ending too early), else the entry's own, saying so; None where not so."""
+    if marked is None or entry.as_step_marker() or entry.as_turn_marker() or \
+            not any(f.severity == "error" for f in found):
+        return None
+    before, marker, broke = marked
+    earlier = judge(before, entry)
+    if any(f.severity == "error" for f in earlier):
+        return None
+    first = carry_out(before, entry)
+    if first is None or any(f.severity == "error" for f in judge(first, marker)):
+        return None
+    done = carry_out(first, marker)
+    if done is None:
+        return None
+    swapped = (f"the marker on line {marker.line}, written before it, belongs after it: the two are in each other's "
+               f"place, and read so both are lawful")
+    if broke:
+        return done, [replace(f, severity="note", message=f"{f.message} ({swapped}: one error, the marker's)")
+                      if f.severity == "error" else f for f in found]
+    own = next(f for f in found if f.severity == "error")
+    said = replace(own, message=f"{own.message} ({swapped}; one error, and the {kind_of(entry)} is carried out "
+                                f"before the marker)")
+    return done, [said, *(f for f in earlier if f.severity != "error")]
