@@ -20,13 +20,14 @@ Ruling: docs/rules-coverage.md's register, rows "a result written before its com
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Generic
 
 from adjudicator.contract import RuleSystem, StateT, kind_of
 from adjudicator.findings import Finding
 from adjudicator.missing_markers import STRETCH, Lookahead
 from adjudicator.notation.entries import Entry
+from wargame.records import frozen
 from wargame.sequence import TurnOrder
 
 __all__ = ["RESULT_KINDS", "Swapped", "in_each_others_place", "written_after_marker"]
@@ -35,7 +36,7 @@ RESULT_KINDS = frozenset({"loss", "retreat", "advance", "stand"})
 """The kinds of entry that carry out a combat's result (a loss, a retreat, an advance, a stand in place of one)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Swapped(Generic[StateT]):
     """A result and the combat after it read in each other's place: the combat's index in the log, the state after
     both, and the findings of both (the one error first)."""
