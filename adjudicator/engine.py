@@ -22,7 +22,7 @@ from adjudicator.missing_markers import Lookahead, missing_markers
 from adjudicator.notation.entries import Entry, Header, StepMarker
 from adjudicator.notation.text import iter_units_and_hexes
 from adjudicator.resolver import Resolver, resolve
-from adjudicator.entries_swapped import in_each_others_place, written_after_marker
+from adjudicator.results_first import written_before_combat
 from adjudicator.sequence_of_play import later_context, order_played, player_turn_goes_on, step_context
 from wargame.errors import LogSyntaxError, Place, ReplayError, did_you_mean, listed
 from wargame.game import Game
@@ -375,12 +375,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
 
     ahead = Lookahead(result.entries)
     before: Entry | None = None
-    carried_early = -1  # an entry carried out before the one written ahead of it (entries_swapped.py)
-    marked: tuple[StateT, Entry, bool] | None = None  # the state before the marker just written, it, its breach
-
-    def judge(at: StateT, entry: Entry) -> list[Finding]:
-        """The findings of an entry where it would stand."""
-        return check(system, at, entry, order)
+    carried_early = -1  # a combat carried out before the result written ahead of it (results_first.py)
 
     def carry_out(at: StateT, entry: Entry) -> StateT | None:
         """The state after an entry, None where it cannot be applied (it is then read as written)."""
@@ -405,7 +400,6 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
             return stop(ReplayError(problem.message, problem.place), entry.line,
                         Finding("error", NOTATION, "ids", entry.line,
                                 (problem.place.column or 1) if problem.place else entry.column, problem.message))
-        was, marker_broke = state, None
         try:
             # A marker written again (where phases are named again, the entries after it not showing the next
             # player's), or the second of two swapped: one error, and it opens nothing (the phase under way goes on).
@@ -421,26 +415,17 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
                         result.findings += check(system, state, marker, order)
                         state = advance(system, state, marker, order)
                 found = check(system, state, entry, order)
-                if any(f.severity == "error" for f in found) and _copy_of(system, entry, before):
+                swapped = written_before_combat(system, state, order, entry, index, ahead, found,
+                                                lambda at, e: check(system, at, e, order), carry_out)
+                if swapped is not None:
+                    # A result and its combat written in each other's place: one error, both carried out in order.
+                    result.findings += swapped.findings
+                    state, carried_early = swapped.state, swapped.index
+                elif any(f.severity == "error" for f in found) and _copy_of(system, entry, before):
                     # The entry before it written again, word for word, breaking a rule: one slip, one error, and
                     # not carried out (the entries after it follow the first; applied, each was an error of its own).
                     result.findings += _written_twice(found)
-                elif (swapped := in_each_others_place(system, state, order, entry, index, ahead, found, judge,
-                                                       carry_out)):
-                    # Two entries written in each other's place: one error, both carried out in their order.
-                    result.findings += swapped.findings
-                    state, carried_early = swapped.state, swapped.index
-                elif (late := written_after_marker(system, marked, entry, found, judge, carry_out)) is not None:
-                    # An entry of the phase before, written after the marker opening the next: one error.
-                    state = late[0]
-                    result.findings += late[1]
                 else:
-                    if any(f.severity == "error" for f in found):
-                        # Judged again: the readings above judged other entries, and a system may keep what its
-                        # check of this one found for its application (the same state and entry asked again).
-                        found = check(system, state, entry, order)
-                    if left_out is None and (entry.as_step_marker() or entry.as_turn_marker()) is not None:
-                        marker_broke = any(f.severity == "error" for f in found)
                     if astray and any(f.severity == "error" for f in found):
                         found = judged_lawfully(system, state, entry, found, astray, order)
                     result.findings += found
@@ -449,7 +434,7 @@ def replay(game: Game, system: RuleSystem[StateT], entries: list[Entry], keep_st
         except ReplayError as e:
             return stop(e, entry.line, system.table.finding("error", "log", entry.line, entry.column, e.message))
         if not entry.is_comment and entry.as_header() is None:
-            before, marked = entry, (was, entry, marker_broke) if marker_broke is not None else None
+            before = entry
         result.applied += 1
         if keep_states:
             result.states.append(state)
